@@ -1,0 +1,279 @@
+package cortex_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+)
+
+// genSource yields quads ex:s<i> ex:p "i" for i in [0, n); n < 0 is endless.
+type genSource struct {
+	i, n int
+	err  error // returned after n quads instead of io.EOF
+}
+
+func genQuad(i int) quad.Quad {
+	return quad.Quad{Subject: iri("s" + strconv.Itoa(i)), Predicate: iri("p"), Object: quad.String(strconv.Itoa(i))}
+}
+
+func (g *genSource) Next() (quad.Quad, error) {
+	if g.n >= 0 && g.i >= g.n {
+		if g.err != nil {
+			return quad.Quad{}, g.err
+		}
+		return quad.Quad{}, io.EOF
+	}
+	g.i++
+	return genQuad(g.i - 1), nil
+}
+
+func openNS(t *testing.T, dir string, opts cortex.Options) (*cortex.Store, *cortex.Namespace) {
+	t.Helper()
+	s, err := cortex.Open(context.Background(), dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	return s, ns
+}
+
+func TestImport_ChunkedLargeImport(t *testing.T) {
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000))
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress []int64
+	res, err := ns.Import(context.Background(), &genSource{n: 25_500}, cortex.ImportOptions{
+		Progress: func(n int64) { progress = append(progress, n) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Read != 25_500 || res.Committed != 25_500 || res.Chunks != 26 {
+		t.Fatalf("result %+v", res)
+	}
+	if len(progress) != 26 || progress[25] != 25_500 {
+		t.Fatalf("progress %v", progress)
+	}
+	if n, _ := ns.Size(context.Background()); n != 25_500 {
+		t.Fatalf("size %d", n)
+	}
+	// Re-running converges: quads are a set.
+	if _, err := ns.Import(context.Background(), &genSource{n: 25_500}, cortex.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := ns.Size(context.Background()); n != 25_500 {
+		t.Fatalf("size after re-import %d", n)
+	}
+}
+
+// TestImport_NeverSurfacesTxnTooBig writes chunks far larger than one Badger
+// transaction can hold; the store must split them itself.
+func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(65536))
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", 2000)
+	var qs []quad.Quad
+	for i := 0; i < 12_000; i++ {
+		qs = append(qs, quad.Quad{Subject: iri("s" + strconv.Itoa(i)), Predicate: iri("p"), Object: quad.String(big + strconv.Itoa(i))})
+	}
+	res, err := ns.Import(context.Background(), &cortextest.SliceSource{Quads: qs}, cortex.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Chunks < 2 {
+		t.Fatalf("expected the chunk to be split, got %+v", res)
+	}
+	if n, _ := ns.Size(context.Background()); n != int64(len(qs)) {
+		t.Fatalf("size %d, want %d", n, len(qs))
+	}
+}
+
+func TestImport_FailureInFirstChunkWritesNothing(t *testing.T) {
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))
+	ns, _ := s.Namespace(context.Background(), "default")
+	bad := errors.New("data.nt:51:3: bad term")
+	_, err := ns.Import(context.Background(), &genSource{n: 50, err: bad}, cortex.ImportOptions{})
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || !errors.Is(err, bad) || ie.Committed != 0 {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.Contains(err.Error(), "nothing was imported") {
+		t.Fatalf("message %q", err)
+	}
+	if n, _ := ns.Size(context.Background()); n != 0 {
+		t.Fatalf("size %d after failed import", n)
+	}
+}
+
+func TestImport_FailureInLaterChunkReportsCommitted(t *testing.T) {
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))
+	ns, _ := s.Namespace(context.Background(), "default")
+	bad := errors.New("data.nt:251:1: bad term")
+	_, err := ns.Import(context.Background(), &genSource{n: 250, err: bad}, cortex.ImportOptions{})
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || ie.Committed != 200 {
+		t.Fatalf("got %v (committed %+v)", err, ie)
+	}
+	if n, _ := ns.Size(context.Background()); n != 200 {
+		t.Fatalf("size %d, want the 200 quads of the two committed chunks", n)
+	}
+	if !strings.Contains(err.Error(), "200 quads") {
+		t.Fatalf("message %q does not say what was committed", err)
+	}
+}
+
+func TestImport_GraphOverride(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	g := quad.IRI("http://example.org/target")
+	src := &cortextest.SliceSource{Quads: []quad.Quad{q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), quad.IRI("http://example.org/own"))}}
+	if _, err := ns.Import(context.Background(), src, cortex.ImportOptions{Graph: g}); err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), []quad.Quad{q("s", "p", quad.String("a"), g), q("s", "p", quad.String("b"), g)})
+}
+
+// The tests below run a second process: this test binary re-executed with
+// CORTEX_TEST_CHILD set.
+func TestMain(m *testing.M) {
+	switch os.Getenv("CORTEX_TEST_CHILD") {
+	case "":
+		os.Exit(m.Run())
+	case "import":
+		childImport(os.Getenv("CORTEX_TEST_DIR"))
+	case "hold":
+		childHold(os.Getenv("CORTEX_TEST_DIR"))
+	}
+	os.Exit(3)
+}
+
+func childImport(dir string) {
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(500))
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	_, err = ns.Import(ctx, &genSource{n: -1}, cortex.ImportOptions{Progress: func(n int64) {
+		fmt.Println("committed", n) // stdout is a pipe: unbuffered writes
+	}})
+	fmt.Println("error", err)
+}
+
+func childHold(dir string) {
+	s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions())
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	defer s.Close()
+	fmt.Println("ready")
+	time.Sleep(time.Minute)
+}
+
+func startChild(t *testing.T, mode, dir string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CORTEX_TEST_CHILD="+mode, "CORTEX_TEST_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, bufio.NewScanner(out)
+}
+
+// TestImport_SurvivesKill9 kills a writer in the middle of a bulk import and
+// checks that every quad of every chunk it reported committed is present.
+func TestImport_SurvivesKill9(t *testing.T) {
+	dir := t.TempDir()
+	cmd, lines := startChild(t, "import", dir)
+	var committed int64
+	for lines.Scan() {
+		f := strings.Fields(lines.Text())
+		if len(f) == 2 && f[0] == "committed" {
+			committed, _ = strconv.ParseInt(f[1], 10, 64)
+			if committed >= 5_000 {
+				break
+			}
+			continue
+		}
+		t.Fatalf("child: %s", lines.Text())
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if committed < 5_000 {
+		t.Fatalf("child stopped after %d quads", committed)
+	}
+	s, ns := openNS(t, dir, cortex.DefaultOptions())
+	defer s.Close()
+	have := map[string]bool{}
+	for _, q := range cortextest.AllQuads(t, ns) {
+		have[q.String()] = true
+	}
+	for i := 0; i < int(committed); i++ {
+		if !have[genQuad(i).String()] {
+			t.Fatalf("quad %d of a committed chunk is missing after kill -9 (committed %d, present %d)", i, committed, len(have))
+		}
+	}
+	// The store is writable again and the import can be resumed.
+	if _, err := ns.Import(context.Background(), &genSource{n: int(committed) + 10}, cortex.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStore_LockedByAnotherProcess(t *testing.T) {
+	dir := t.TempDir()
+	_, lines := startChild(t, "hold", dir)
+	if !lines.Scan() || lines.Text() != "ready" {
+		t.Fatalf("child: %q", lines.Text())
+	}
+	done := make(chan error, 1)
+	go func() {
+		s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions())
+		if err == nil {
+			s.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, cortex.ErrLocked) || !strings.Contains(err.Error(), dir) {
+			t.Fatalf("got %v, want a LockedError naming %s", err, dir)
+		}
+	case <-time.After(30 * time.Second): // a hang is the failure, not a timing assertion
+		t.Fatal("Open blocked on a store held by another process")
+	}
+}

@@ -1,0 +1,248 @@
+// Package badgerkv adapts github.com/dgraph-io/badger/v4 to hidalgo's flat
+// key-value interfaces (github.com/hidal-go/hidalgo/kv/flat), so that cayley's
+// graph/kv quadstore can run on Badger v4 (cayley itself ships only a Badger v1
+// backend).
+//
+// A DB may be confined to a key prefix: several independent flat stores (one per
+// Cortex namespace) then share one Badger database without seeing each other's
+// keys.
+//
+// # Concurrency
+//
+// A DB is safe for concurrent use. A Tx and an Iterator are not: use each from
+// one goroutine. Badger transactions are snapshot-isolated; conflicting
+// read-write transactions fail at Commit with an error wrapping
+// badger.ErrConflict.
+//
+// # Caveats
+//
+// One read-write transaction holds a bounded amount of data (Badger's
+// ErrTxnTooBig, about 15% of the memtable). This adapter reports that error
+// wrapped; callers that write a lot must split their work (the cortex store does).
+package badgerkv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/hidal-go/hidalgo/kv/flat"
+)
+
+// ErrTxnTooBig is returned (wrapped) by Put and Del when the transaction has
+// reached Badger's size limit. It is badger.ErrTxnTooBig.
+var ErrTxnTooBig = badger.ErrTxnTooBig
+
+// DB is a flat.KV over a Badger database, optionally confined to a key prefix.
+type DB struct {
+	db     *badger.DB
+	prefix []byte
+	owns   bool // Close closes the Badger database
+	closed atomic.Bool
+}
+
+var _ flat.KV = (*DB)(nil)
+
+// New returns a flat.KV view of db whose keys all live under prefix (which may
+// be empty). Closing the view does not close db: the caller owns it.
+func New(db *badger.DB, prefix []byte) *DB {
+	return &DB{db: db, prefix: append([]byte(nil), prefix...)}
+}
+
+// Open opens (creating if needed) a Badger database with opts and returns a
+// flat.KV that owns it: Close closes the database.
+func Open(opts badger.Options) (*DB, error) {
+	db, err := badger.Open(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{db: db, owns: true}, nil
+}
+
+// Badger returns the underlying database.
+func (d *DB) Badger() *badger.DB { return d.db }
+
+// Prefix returns a copy of the key prefix of this view.
+func (d *DB) Prefix() []byte { return append([]byte(nil), d.prefix...) }
+
+// Close releases the view; if the DB owns the Badger database, it closes it.
+// Closing twice is not an error.
+func (d *DB) Close() error {
+	if d.closed.Swap(true) {
+		return nil
+	}
+	if d.owns {
+		return d.db.Close()
+	}
+	return nil
+}
+
+// Tx starts a transaction; rw selects a read-write one.
+func (d *DB) Tx(rw bool) (flat.Tx, error) {
+	if d.closed.Load() {
+		return nil, errClosed
+	}
+	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, nil
+}
+
+var errClosed = errors.New("badgerkv: database is closed")
+
+func (d *DB) key(k flat.Key) []byte {
+	out := make([]byte, 0, len(d.prefix)+len(k))
+	out = append(out, d.prefix...)
+	return append(out, k...)
+}
+
+// Tx is a Badger transaction seen through the flat.Tx interface.
+type Tx struct {
+	d    *DB
+	txn  *badger.Txn
+	rw   bool
+	done bool
+}
+
+var _ flat.Tx = (*Tx)(nil)
+
+// Commit commits a read-write transaction; for a read-only one it releases it.
+func (tx *Tx) Commit(ctx context.Context) error {
+	if tx.done {
+		return errors.New("badgerkv: transaction already finished")
+	}
+	tx.done = true
+	if !tx.rw {
+		tx.txn.Discard()
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		tx.txn.Discard()
+		return err
+	}
+	if err := tx.txn.Commit(); err != nil {
+		return fmt.Errorf("badgerkv: commit: %w", err)
+	}
+	return nil
+}
+
+// Close discards the transaction if it was not committed.
+func (tx *Tx) Close() error {
+	tx.done = true
+	tx.txn.Discard()
+	return nil
+}
+
+// Get returns a copy of the value of key, or flat.ErrNotFound.
+func (tx *Tx) Get(ctx context.Context, key flat.Key) (flat.Value, error) {
+	if len(key) == 0 {
+		return nil, flat.ErrNotFound
+	}
+	item, err := tx.txn.Get(tx.d.key(key))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, flat.ErrNotFound
+	} else if err != nil {
+		return nil, fmt.Errorf("badgerkv: get: %w", err)
+	}
+	v, err := item.ValueCopy(nil)
+	if err != nil {
+		return nil, fmt.Errorf("badgerkv: read value: %w", err)
+	}
+	return v, nil
+}
+
+// GetBatch returns the values of keys; a missing key gives a nil element.
+func (tx *Tx) GetBatch(ctx context.Context, keys []flat.Key) ([]flat.Value, error) {
+	vals := make([]flat.Value, len(keys))
+	for i, k := range keys {
+		v, err := tx.Get(ctx, k)
+		if errors.Is(err, flat.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// Put writes key = val. The slices are copied.
+func (tx *Tx) Put(key flat.Key, val flat.Value) error {
+	if !tx.rw {
+		return flat.ErrReadOnly
+	}
+	if err := tx.txn.Set(tx.d.key(key), append([]byte{}, val...)); err != nil {
+		return fmt.Errorf("badgerkv: put: %w", err)
+	}
+	return nil
+}
+
+// Del deletes key.
+func (tx *Tx) Del(key flat.Key) error {
+	if !tx.rw {
+		return flat.ErrReadOnly
+	}
+	if err := tx.txn.Delete(tx.d.key(key)); err != nil {
+		return fmt.Errorf("badgerkv: delete: %w", err)
+	}
+	return nil
+}
+
+// Scan iterates, in key order, over the pairs whose key starts with pref.
+func (tx *Tx) Scan(pref flat.Key) flat.Iterator {
+	opts := badger.DefaultIteratorOptions
+	opts.Prefix = tx.d.key(pref)
+	return &Iterator{it: tx.txn.NewIterator(opts), pref: opts.Prefix, strip: len(tx.d.prefix), first: true}
+}
+
+// Iterator walks the pairs of a Scan.
+type Iterator struct {
+	it     *badger.Iterator
+	pref   []byte
+	strip  int
+	first  bool
+	closed bool
+	val    []byte
+	err    error
+}
+
+var _ flat.Iterator = (*Iterator)(nil)
+
+// Next advances to the next pair; it returns false at the end or on error.
+func (it *Iterator) Next(ctx context.Context) bool {
+	if it.closed || it.err != nil {
+		return false
+	}
+	if err := ctx.Err(); err != nil {
+		it.err = err
+		return false
+	}
+	if it.first {
+		it.first = false
+		it.it.Seek(it.pref)
+	} else {
+		it.it.Next()
+	}
+	if !it.it.ValidForPrefix(it.pref) {
+		return false
+	}
+	it.val, it.err = it.it.Item().ValueCopy(it.val[:0])
+	return it.err == nil
+}
+
+// Err returns the error that stopped the iteration, if any.
+func (it *Iterator) Err() error { return it.err }
+
+// Close releases the iterator. Closing twice is not an error.
+func (it *Iterator) Close() error {
+	if !it.closed {
+		it.closed = true
+		it.it.Close()
+	}
+	return it.err
+}
+
+// Key returns the current key, without the DB prefix. It is valid until Next.
+func (it *Iterator) Key() flat.Key { return it.it.Item().Key()[it.strip:] }
+
+// Val returns the current value. It is valid until Next.
+func (it *Iterator) Val() flat.Value { return it.val }

@@ -1,0 +1,337 @@
+package cortex
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/cayley/graph/iterator"
+	ckv "github.com/cayleygraph/cayley/graph/kv"
+	"github.com/cayleygraph/cayley/graph/proto"
+	"github.com/cayleygraph/quad"
+)
+
+// ID identifies a term within one namespace. Two terms are equal exactly when
+// their ids are equal. 0 is never a term's id: it stands for "no term" (for a
+// graph label: the default graph).
+type ID uint64
+
+// Scope selects the graphs a pattern matches in.
+type Scope uint8
+
+// Graph scopes.
+const (
+	// AllGraphs matches quads of every graph of the namespace (default and named).
+	AllGraphs Scope = iota
+	// DefaultGraph matches quads of the namespace's default graph only.
+	DefaultGraph
+	// OneGraph matches quads of the graph named by the pattern's G.
+	OneGraph
+	// NamedGraphs matches quads of every named graph (not the default graph).
+	NamedGraphs
+)
+
+// IDPattern selects quads by term ids; a zero S, P or O matches anything. G is
+// used only with Scope OneGraph.
+type IDPattern struct {
+	S, P, O, G ID
+	Scope      Scope
+}
+
+// QuadIDs is a quad as term ids; G is 0 for the default graph.
+type QuadIDs struct{ S, P, O, G ID }
+
+// IDs returns the ids of terms; a term that does not occur in the namespace
+// gets 0. Terms are normalised first (see NormalizeTerm).
+func (n *Namespace) IDs(ctx context.Context, terms []quad.Value) ([]ID, error) {
+	vals := make([]quad.Value, len(terms))
+	for i, t := range terms {
+		if t == nil {
+			continue
+		}
+		nt, err := NormalizeTerm(t)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = nt
+	}
+	refs, err := n.quadStore().RefsOf(ctx, vals)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: resolve terms: %w", n.name, err)
+	}
+	out := make([]ID, len(refs))
+	for i, r := range refs {
+		if v, ok := r.(ckv.Int64Value); ok {
+			out[i] = ID(v)
+		}
+	}
+	return out, nil
+}
+
+// Terms returns the terms of ids (nil for 0 or an unknown id).
+func (n *Namespace) Terms(ctx context.Context, ids []ID) ([]quad.Value, error) {
+	out := make([]quad.Value, len(ids))
+	var (
+		miss []graph.Ref
+		at   []int
+	)
+	for i, id := range ids {
+		if id == 0 {
+			continue
+		}
+		if v, ok := n.cache.get(id); ok {
+			out[i] = v
+			continue
+		}
+		miss = append(miss, ckv.Int64Value(id))
+		at = append(at, i)
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	vals, err := n.quadStore().ValuesOf(ctx, miss)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
+	}
+	for j, v := range vals {
+		out[at[j]] = v
+		if v != nil {
+			n.cache.put(ID(miss[j].(ckv.Int64Value)), v)
+		}
+	}
+	return out, nil
+}
+
+// MatchIDs returns an iterator over the quads matching p, using the most
+// selective quad index for the bound positions. The iterator reads a
+// consistent snapshot per index batch; it must be closed.
+func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
+	qs := n.quadStore()
+	bound := map[quad.Direction]uint64{}
+	if p.S != 0 {
+		bound[quad.Subject] = uint64(p.S)
+	}
+	if p.P != 0 {
+		bound[quad.Predicate] = uint64(p.P)
+	}
+	if p.O != 0 {
+		bound[quad.Object] = uint64(p.O)
+	}
+	switch p.Scope {
+	case OneGraph:
+		if p.G == 0 {
+			return &IDIterator{done: true}
+		}
+		bound[quad.Label] = uint64(p.G)
+	case DefaultGraph:
+		bound[quad.Label] = 0
+	}
+	it := &IDIterator{p: p}
+	ind, vals := bestIndex(bound)
+	if ind == nil {
+		it.sc = qs.QuadsAllIterator().Iterate()
+	} else {
+		it.sc = ckv.IndexScan{Index: *ind, Values: vals}.BuildIterator(qs).Iterate()
+	}
+	return it
+}
+
+// bestIndex picks the index whose leading directions are all bound, using the
+// longest such prefix.
+func bestIndex(bound map[quad.Direction]uint64) (*ckv.QuadIndex, []uint64) {
+	var (
+		best  *ckv.QuadIndex
+		bvals []uint64
+	)
+	for i := range indexes {
+		ind := &indexes[i]
+		var vals []uint64
+		for _, d := range ind.Dirs {
+			v, ok := bound[d]
+			if !ok {
+				break
+			}
+			vals = append(vals, v)
+		}
+		if len(vals) > len(bvals) {
+			best, bvals = ind, vals
+		}
+	}
+	return best, bvals
+}
+
+// IDIterator iterates over matching quads. It is not safe for concurrent use.
+type IDIterator struct {
+	p    IDPattern
+	sc   iterator.Scanner
+	cur  QuadIDs
+	done bool
+	err  error
+}
+
+// Next advances to the next matching quad.
+func (it *IDIterator) Next(ctx context.Context) bool {
+	if it.done || it.err != nil {
+		return false
+	}
+	for it.sc.Next(ctx) {
+		prim, ok := it.sc.Result().(*proto.Primitive)
+		if !ok || prim.Deleted || prim.IsNode() {
+			continue
+		}
+		q := QuadIDs{S: ID(prim.Subject), P: ID(prim.Predicate), O: ID(prim.Object), G: ID(prim.Label)}
+		if (it.p.S != 0 && q.S != it.p.S) || (it.p.P != 0 && q.P != it.p.P) || (it.p.O != 0 && q.O != it.p.O) {
+			continue
+		}
+		switch it.p.Scope {
+		case DefaultGraph:
+			if q.G != 0 {
+				continue
+			}
+		case OneGraph:
+			if q.G != it.p.G {
+				continue
+			}
+		case NamedGraphs:
+			if q.G == 0 {
+				continue
+			}
+		}
+		it.cur = q
+		return true
+	}
+	it.err = it.sc.Err()
+	it.done = true
+	return false
+}
+
+// Quad returns the current quad.
+func (it *IDIterator) Quad() QuadIDs { return it.cur }
+
+// Err returns the error that stopped the iteration, if any.
+func (it *IDIterator) Err() error { return it.err }
+
+// Close releases the iterator.
+func (it *IDIterator) Close() error {
+	it.done = true
+	if it.sc == nil {
+		return nil
+	}
+	return it.sc.Close()
+}
+
+// Pattern selects quads by terms; a nil Subject, Predicate or Object matches
+// anything. Graph is used only with Scope OneGraph.
+type Pattern struct {
+	Subject, Predicate, Object, Graph quad.Value
+	Scope                             Scope
+}
+
+// Quads returns the quads matching p, in index order. A pattern naming a term
+// that does not occur matches nothing.
+func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
+	var out []quad.Quad
+	err := n.EachQuad(ctx, p, func(q quad.Quad) error {
+		out = append(out, q)
+		return nil
+	})
+	return out, err
+}
+
+// EachQuad calls fn for every quad matching p; an error from fn stops the
+// iteration and is returned.
+func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
+	if err := n.s.checkOpen(); err != nil {
+		return err
+	}
+	terms := []quad.Value{p.Subject, p.Predicate, p.Object, nil}
+	if p.Scope == OneGraph {
+		if p.Graph == nil {
+			p.Scope = DefaultGraph
+		} else {
+			terms[3] = p.Graph
+		}
+	}
+	ids, err := n.IDs(ctx, terms)
+	if err != nil {
+		return err
+	}
+	for i, t := range terms {
+		if t != nil && ids[i] == 0 {
+			return nil // an unknown term matches nothing
+		}
+	}
+	it := n.MatchIDs(ctx, IDPattern{S: ids[0], P: ids[1], O: ids[2], G: ids[3], Scope: p.Scope})
+	defer it.Close()
+	const batch = 256
+	buf := make([]QuadIDs, 0, batch)
+	flush := func() error {
+		idl := make([]ID, 0, 4*len(buf))
+		for _, q := range buf {
+			idl = append(idl, q.S, q.P, q.O, q.G)
+		}
+		vals, err := n.Terms(ctx, idl)
+		if err != nil {
+			return err
+		}
+		for i := range buf {
+			q := quad.Quad{Subject: vals[4*i], Predicate: vals[4*i+1], Object: vals[4*i+2], Label: vals[4*i+3]}
+			if err := fn(q); err != nil {
+				return err
+			}
+		}
+		buf = buf[:0]
+		return nil
+	}
+	for it.Next(ctx) {
+		buf = append(buf, it.Quad())
+		if len(buf) == batch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("namespace %s: scan: %w", n.name, err)
+	}
+	return flush()
+}
+
+// GraphInfo describes one graph of a namespace.
+type GraphInfo struct {
+	Name  quad.Value // nil for the default graph
+	Quads int64
+}
+
+// Graphs lists the graphs of the namespace that hold at least one quad, with
+// their sizes: the default graph first (if not empty), then named graphs in
+// term order. It reads every quad of the namespace once.
+func (n *Namespace) Graphs(ctx context.Context) ([]GraphInfo, error) {
+	if err := n.s.checkOpen(); err != nil {
+		return nil, err
+	}
+	counts := map[ID]int64{}
+	var order []ID
+	it := n.MatchIDs(ctx, IDPattern{Scope: AllGraphs})
+	defer it.Close()
+	for it.Next(ctx) {
+		g := it.Quad().G
+		if _, ok := counts[g]; !ok {
+			order = append(order, g)
+		}
+		counts[g]++
+	}
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("namespace %s: list graphs: %w", n.name, err)
+	}
+	names, err := n.Terms(ctx, order)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GraphInfo, 0, len(order))
+	for i, g := range order {
+		out = append(out, GraphInfo{Name: names[i], Quads: counts[g]})
+	}
+	sortGraphs(out)
+	return out, nil
+}

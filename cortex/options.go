@@ -1,0 +1,61 @@
+package cortex
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Options configure Open. Build them with DefaultOptions and the WithX
+// methods; they are validated once, by Open.
+type Options struct {
+	inMemory   bool
+	syncWrites bool
+	chunkQuads int
+	readOnly   bool
+	valueCache int
+}
+
+// Defaults.
+const (
+	// DefaultChunkQuads is the number of quads written per transaction by a
+	// bulk import. It keeps each Badger transaction well under its size limit.
+	DefaultChunkQuads = 8192
+	// MaxDeltaQuads bounds an atomic Apply or Update: a delta with more quads
+	// (additions plus removals) is refused with ErrDeltaTooLarge.
+	MaxDeltaQuads = 4096
+)
+
+// DefaultOptions returns the default options: persistent, synchronous writes
+// (every commit is on disk when it returns), DefaultChunkQuads per import chunk.
+func DefaultOptions() Options {
+	return Options{syncWrites: true, chunkQuads: DefaultChunkQuads, valueCache: 1 << 16}
+}
+
+// WithInMemory keeps all data in memory (the dir argument of Open is ignored).
+// Default false. Useful for quick experiments; nothing survives Close.
+func (o Options) WithInMemory(v bool) Options { o.inMemory = v; return o }
+
+// WithSyncWrites selects whether each commit waits for fsync. Default true.
+// Without it a process crash (even kill -9) loses nothing committed, but a
+// machine crash may lose the last commits.
+func (o Options) WithSyncWrites(v bool) Options { o.syncWrites = v; return o }
+
+// WithChunkQuads sets the number of quads per bulk-import transaction.
+// Default DefaultChunkQuads; valid range 1..65536 (larger chunks are split
+// automatically if Badger refuses them).
+func (o Options) WithChunkQuads(n int) Options { o.chunkQuads = n; return o }
+
+// WithReadOnly opens the store read-only. Default false.
+func (o Options) WithReadOnly(v bool) Options { o.readOnly = v; return o }
+
+func (o Options) validate() error {
+	if o.chunkQuads < 1 || o.chunkQuads > 65536 {
+		return fmt.Errorf("chunk size %d out of range 1..65536", o.chunkQuads)
+	}
+	if o.inMemory && o.readOnly {
+		return fmt.Errorf("an in-memory store cannot be read-only")
+	}
+	return nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

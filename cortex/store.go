@@ -1,0 +1,181 @@
+package cortex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
+	"github.com/cortexgraph/cortex/namespace"
+)
+
+// Store is a Cortex knowledge graph: one Badger database holding any number of
+// isolated namespaces, each a cayley quadstore with its own default graph and
+// named graphs.
+//
+// A Store is safe for concurrent use by multiple goroutines. Only one process
+// may open a persistent store at a time; a second gets a *LockedError.
+type Store struct {
+	dir  string
+	opts Options
+	db   *badger.DB
+	lock *dirLock
+
+	mu     sync.Mutex // guards nss and closed
+	nss    map[string]*Namespace
+	closed bool
+}
+
+// Key layout in the Badger database:
+//
+//	c:ns/<name>        namespace registry entry (value: reserved, empty)
+//	n:<name>/<key>     the cayley quadstore of namespace <name>
+//
+// Namespace names match ^[a-z][a-z0-9-]{0,62}$, so they never contain '/' and
+// the prefixes of two namespaces never overlap.
+const (
+	registryPrefix = "c:ns/"
+	dataPrefix     = "n:"
+)
+
+// Open opens the store in dir, creating the directory and an empty store if
+// needed. With opts.WithInMemory(true), dir is ignored and nothing is written
+// to disk. If another process has the store open, Open returns an error
+// matching ErrLocked (a *LockedError naming the directory) without waiting.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}}
+	bopts := badger.DefaultOptions(dir).
+		WithLogger(quietLogger{}).
+		WithSyncWrites(opts.syncWrites).
+		WithNumVersionsToKeep(1).
+		WithDetectConflicts(false) // writers are serialised per namespace by Cortex
+	if opts.inMemory {
+		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
+	} else {
+		if dir == "" {
+			return nil, errors.New("open store: empty directory name")
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+		l, err := lockDir(dir, opts.readOnly)
+		if err != nil {
+			return nil, err
+		}
+		s.lock = l
+		bopts = bopts.WithReadOnly(opts.readOnly)
+	}
+	db, err := badger.Open(bopts)
+	if err != nil {
+		_ = s.lock.release()
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, &LockedError{Dir: dir, Err: err}
+		}
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	s.db = db
+	return s, nil
+}
+
+// Dir returns the directory of the store ("" for an in-memory store).
+func (s *Store) Dir() string {
+	if s.opts.inMemory {
+		return ""
+	}
+	return s.dir
+}
+
+// Close releases the store. Namespaces obtained from it become unusable.
+// Closing twice is not an error.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	var errs []error
+	for _, ns := range s.nss {
+		errs = append(errs, ns.close())
+	}
+	s.nss = nil
+	errs = append(errs, s.db.Close(), s.lock.release())
+	return errors.Join(errs...)
+}
+
+// Namespace returns the namespace called name, creating it if it does not
+// exist yet. The name must satisfy namespace.ValidateName.
+func (s *Store) Namespace(ctx context.Context, name string) (*Namespace, error) {
+	if err := namespace.ValidateName(name); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if ns, ok := s.nss[name]; ok {
+		return ns, nil
+	}
+	ns, err := openNamespace(ctx, s, name)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	}
+	s.nss[name] = ns
+	return ns, nil
+}
+
+// Namespaces lists the names of the namespaces in the store, sorted.
+func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	var names []string
+	err := s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Prefix = []byte(registryPrefix)
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			names = append(names, string(it.Item().Key()[len(registryPrefix):]))
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names, err
+}
+
+func (s *Store) checkOpen() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+func (s *Store) nsView(name string) *badgerkv.DB {
+	return badgerkv.New(s.db, []byte(dataPrefix+name+"/"))
+}
+
+// quietLogger drops Badger's informational chatter but keeps warnings and
+// errors on stderr.
+type quietLogger struct{}
+
+func (quietLogger) Errorf(f string, a ...interface{})   { fmt.Fprintf(os.Stderr, "badger: "+f, a...) }
+func (quietLogger) Warningf(f string, a ...interface{}) { fmt.Fprintf(os.Stderr, "badger: "+f, a...) }
+func (quietLogger) Infof(string, ...interface{})        {}
+func (quietLogger) Debugf(string, ...interface{})       {}

@@ -1,0 +1,342 @@
+package cortex_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+)
+
+const ex = "http://example.org/"
+
+func iri(s string) quad.IRI { return quad.IRI(ex + s) }
+
+func q(s, p string, o quad.Value, g quad.Value) quad.Quad {
+	return quad.Quad{Subject: iri(s), Predicate: iri(p), Object: o, Label: g}
+}
+
+func sortedStrings(qs []quad.Quad) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.String()
+	}
+	sort.Strings(out)
+	return out
+}
+
+func equalSets(t *testing.T, got, want []quad.Quad) {
+	t.Helper()
+	g, w := sortedStrings(got), sortedStrings(want)
+	if fmt.Sprint(g) != fmt.Sprint(w) {
+		t.Fatalf("quads differ\n got: %v\nwant: %v", g, w)
+	}
+}
+
+// allTerms exercises every term kind Cortex stores.
+var allTerms = []quad.Quad{
+	q("s", "iri", iri("o"), nil),
+	q("s", "bnode", quad.BNode("b1"), nil),
+	q("s", "plain", quad.String("hello \"world\"\n"), nil),
+	q("s", "lang", quad.LangString{Value: "bonjour", Lang: "fr-BE"}, nil),
+	q("s", "int", quad.TypedString{Value: "01", Type: "http://www.w3.org/2001/XMLSchema#integer"}, nil),
+	q("s", "dec", quad.TypedString{Value: "1.50", Type: "http://www.w3.org/2001/XMLSchema#decimal"}, nil),
+	q("s", "dt", quad.TypedString{Value: "2026-11-22T00:00:00Z", Type: "http://www.w3.org/2001/XMLSchema#dateTime"}, nil),
+	q("s", "bool", quad.TypedString{Value: "true", Type: "http://www.w3.org/2001/XMLSchema#boolean"}, nil),
+	q("s", "custom", quad.TypedString{Value: "x y", Type: "http://example.org/dt"}, nil),
+	q("s", "odd", quad.IRI("http://example.org/a b<c>\"d"), quad.IRI("http://example.org/g1")),
+	{Subject: quad.BNode("b1"), Predicate: iri("p"), Object: quad.String(""), Label: quad.BNode("g")},
+}
+
+func TestStore_PersistsAcrossReopen(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := s.Namespace(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: allTerms}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("second close: %v", err)
+	}
+	s, err = cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	names, err := s.Namespaces(ctx)
+	if err != nil || fmt.Sprint(names) != "[acme]" {
+		t.Fatalf("namespaces = %v, %v", names, err)
+	}
+	ns, err = s.Namespace(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), allTerms)
+	if n, err := ns.Size(ctx); err != nil || n != int64(len(allTerms)) {
+		t.Fatalf("size = %d, %v; want %d", n, err, len(allTerms))
+	}
+}
+
+func TestStore_InMemory(t *testing.T) {
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, "", cortex.DefaultOptions().WithInMemory(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: allTerms}); err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), allTerms)
+}
+
+func TestStore_NormalisesTerms(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	in := q("s", "p", quad.TypedString{Value: "x", Type: "http://www.w3.org/2001/XMLSchema#string"}, nil)
+	if err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{in, q("s", "p", quad.String("x"), nil)}}); err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), []quad.Quad{q("s", "p", quad.String("x"), nil)})
+}
+
+func TestStore_RejectsInvalidQuads(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	good := q("s", "p", quad.String("ok"), nil)
+	bad := []quad.Quad{
+		{Subject: quad.String("lit"), Predicate: iri("p"), Object: iri("o")},
+		{Subject: iri("s"), Predicate: quad.BNode("p"), Object: iri("o")},
+		{Subject: iri("s"), Predicate: iri("p"), Object: nil},
+		{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Label: quad.String("g")},
+		{Subject: quad.IRI(""), Predicate: iri("p"), Object: iri("o")},
+		{Subject: iri("s"), Predicate: iri("p"), Object: notATerm{}},
+	}
+	for i, b := range bad {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{good, b}})
+			if !errors.Is(err, cortex.ErrInvalidQuad) {
+				t.Fatalf("got %v, want ErrInvalidQuad", err)
+			}
+			if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+				t.Fatalf("failed Apply left %v behind", got)
+			}
+		})
+	}
+}
+
+func TestNamespace_Isolation(t *testing.T) {
+	s := cortextest.NewStore(t)
+	ctx := context.Background()
+	a, err := s.Namespace(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := s.Namespace(ctx, "a-b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := quad.IRI("http://example.org/g1")
+	qa := []quad.Quad{q("s", "p", quad.String("in a"), g), q("s", "p", quad.String("a default"), nil)}
+	qab := []quad.Quad{q("s", "p", quad.String("in a-b"), g)}
+	if err := a.Apply(ctx, cortex.Delta{Add: qa}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ab.Apply(ctx, cortex.Delta{Add: qab}); err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, a), qa)
+	equalSets(t, cortextest.AllQuads(t, ab), qab)
+	got, err := ab.Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, got, qab)
+	if n, _ := ab.DropGraph(ctx, g); n != 1 {
+		t.Fatalf("dropped %d quads from a-b, want 1", n)
+	}
+	equalSets(t, cortextest.AllQuads(t, a), qa) // untouched
+	if _, err := s.Namespace(ctx, "Bad Name"); err == nil {
+		t.Fatal("invalid namespace name accepted")
+	}
+}
+
+func TestNamespace_GraphScopes(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	g1, g2 := quad.IRI("http://example.org/g1"), quad.BNode("g2")
+	data := []quad.Quad{
+		q("s", "p", quad.String("d"), nil),
+		q("s", "p", quad.String("one"), g1),
+		q("s", "p", quad.String("d"), g1), // same triple in two graphs
+		q("t", "p", quad.String("two"), g2),
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: data}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		p    cortex.Pattern
+		want []quad.Quad
+	}{
+		{"all", cortex.Pattern{}, data},
+		{"default", cortex.Pattern{Scope: cortex.DefaultGraph}, data[:1]},
+		{"g1", cortex.Pattern{Graph: g1, Scope: cortex.OneGraph}, data[1:3]},
+		{"named", cortex.Pattern{Scope: cortex.NamedGraphs}, data[1:]},
+		{"subject in default", cortex.Pattern{Subject: iri("s"), Scope: cortex.DefaultGraph}, data[:1]},
+		{"object", cortex.Pattern{Object: quad.String("d")}, []quad.Quad{data[0], data[2]}},
+		{"predicate only", cortex.Pattern{Predicate: iri("p"), Scope: cortex.NamedGraphs}, data[1:]},
+		{"unknown term", cortex.Pattern{Subject: iri("nope")}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ns.Quads(ctx, tc.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalSets(t, got, tc.want)
+		})
+	}
+	graphs, err := ns.Graphs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "[{<nil> 1} {<http://example.org/g1> 2} {_:g2 1}]"; fmt.Sprint(graphs) != want {
+		t.Fatalf("graphs = %v, want %s", graphs, want)
+	}
+}
+
+func TestNamespace_ApplyIsBoundedAndAtomic(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	big := make([]quad.Quad, cortex.MaxDeltaQuads+1)
+	for i := range big {
+		big[i] = q("s", "p", quad.String(strconv.Itoa(i)), nil)
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: big}); !errors.Is(err, cortex.ErrDeltaTooLarge) {
+		t.Fatalf("got %v, want ErrDeltaTooLarge", err)
+	}
+	if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+		t.Fatalf("refused delta wrote %d quads", len(got))
+	}
+	// Remove + add in one delta.
+	a, b := q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), nil)
+	if err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{a}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Remove: []quad.Quad{a, b}, Add: []quad.Quad{b}}); err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), []quad.Quad{b})
+}
+
+// TestNamespace_UpdateIsAtomicReadModifyWrite increments one counter from many
+// goroutines; a lost update would show as a smaller final value.
+func TestNamespace_UpdateIsAtomicReadModifyWrite(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	const workers, each = 8, 50
+	counter := func(n int) quad.Quad {
+		return q("counter", "value", quad.TypedString{Value: quad.String(strconv.Itoa(n)), Type: "http://www.w3.org/2001/XMLSchema#integer"}, nil)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				err := ns.Update(ctx, func(tx *cortex.Tx) error {
+					cur, err := tx.Namespace().Quads(ctx, cortex.Pattern{Subject: iri("counter"), Predicate: iri("value")})
+					if err != nil {
+						return err
+					}
+					n := 0
+					if len(cur) == 1 {
+						n, _ = strconv.Atoi(string(cur[0].Object.(quad.TypedString).Value))
+						tx.Remove(cur[0])
+					} else if len(cur) > 1 {
+						return fmt.Errorf("counter has %d values", len(cur))
+					}
+					tx.Add(counter(n + 1))
+					return nil
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), []quad.Quad{counter(workers * each)})
+}
+
+func TestNamespace_UpdateErrorWritesNothing(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := ns.Update(ctx, func(tx *cortex.Tx) error {
+		tx.Add(q("s", "p", quad.String("x"), nil))
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+	if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+		t.Fatalf("failed update wrote %v", got)
+	}
+}
+
+func TestStore_SecondOpenIsLocked(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cortex.Open(ctx, dir, cortex.DefaultOptions())
+	var le *cortex.LockedError
+	if !errors.Is(err, cortex.ErrLocked) || !errors.As(err, &le) || le.Dir != dir {
+		t.Fatalf("second open: got %v, want LockedError for %s", err, dir)
+	}
+	if want := "store " + dir + " is in use by another process"; err.Error() != want {
+		t.Fatalf("message %q, want %q", err.Error(), want)
+	}
+	s.Close()
+	s, err = cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatalf("open after close: %v", err)
+	}
+	s.Close()
+}
+
+// notATerm is a quad.Value that is not an RDF term Cortex can store.
+type notATerm struct{}
+
+func (notATerm) String() string      { return "?" }
+func (notATerm) Native() interface{} { return nil }

@@ -1,0 +1,106 @@
+package cortex
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/cayleygraph/quad"
+)
+
+const xsd = "http://www.w3.org/2001/XMLSchema#"
+
+// NormalizeQuad checks that q is a valid RDF quad and returns it in the
+// canonical term representation Cortex stores: subjects are IRIs or blank
+// nodes, predicates IRIs, graph labels nil (default graph), IRIs or blank
+// nodes; objects any term. A "..."^^xsd:string literal becomes a plain
+// quad.String; cayley's native quad.Int, Float, Bool and Time become typed
+// literals. Anything else is an error wrapping ErrInvalidQuad.
+func NormalizeQuad(q quad.Quad) (quad.Quad, error) {
+	var err error
+	if q.Subject, err = normalizeNode(q.Subject, "subject", false); err != nil {
+		return q, err
+	}
+	if p, ok := q.Predicate.(quad.IRI); !ok || p == "" {
+		return q, fmt.Errorf("%w: predicate must be an IRI, got %s", ErrInvalidQuad, describe(q.Predicate))
+	}
+	if q.Object, err = NormalizeTerm(q.Object); err != nil {
+		return q, fmt.Errorf("%w: object: %v", ErrInvalidQuad, err)
+	}
+	if q.Label != nil {
+		if q.Label, err = normalizeNode(q.Label, "graph", false); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+func normalizeNode(v quad.Value, pos string, _ bool) (quad.Value, error) {
+	switch t := v.(type) {
+	case quad.IRI:
+		if t == "" {
+			return nil, fmt.Errorf("%w: empty IRI as %s", ErrInvalidQuad, pos)
+		}
+		return t, nil
+	case quad.BNode:
+		if t == "" {
+			return nil, fmt.Errorf("%w: empty blank node label as %s", ErrInvalidQuad, pos)
+		}
+		return t, nil
+	}
+	return nil, fmt.Errorf("%w: %s must be an IRI or a blank node, got %s", ErrInvalidQuad, pos, describe(v))
+}
+
+// NormalizeTerm returns v in Cortex's canonical representation (see
+// NormalizeQuad) or an error for values that are not RDF terms.
+func NormalizeTerm(v quad.Value) (quad.Value, error) {
+	switch t := v.(type) {
+	case quad.IRI:
+		if t == "" {
+			return nil, fmt.Errorf("empty IRI")
+		}
+		return t, nil
+	case quad.BNode:
+		if t == "" {
+			return nil, fmt.Errorf("empty blank node label")
+		}
+		return t, nil
+	case quad.String:
+		return t, nil
+	case quad.LangString:
+		if t.Lang == "" {
+			return t.Value, nil
+		}
+		return t, nil
+	case quad.TypedString:
+		if t.Type == "" || t.Type == xsd+"string" {
+			return t.Value, nil
+		}
+		return t, nil
+	case quad.Int:
+		return quad.TypedString{Value: quad.String(strconv.FormatInt(int64(t), 10)), Type: xsd + "integer"}, nil
+	case quad.Float:
+		return quad.TypedString{Value: quad.String(strconv.FormatFloat(float64(t), 'E', -1, 64)), Type: xsd + "double"}, nil
+	case quad.Bool:
+		return quad.TypedString{Value: quad.String(strconv.FormatBool(bool(t))), Type: xsd + "boolean"}, nil
+	case quad.Time:
+		return quad.TypedString{Value: quad.String(time.Time(t).Format(time.RFC3339Nano)), Type: xsd + "dateTime"}, nil
+	case nil:
+		return nil, fmt.Errorf("missing term")
+	}
+	return nil, fmt.Errorf("unsupported term type %T", v)
+}
+
+func describe(v quad.Value) string {
+	switch v.(type) {
+	case nil:
+		return "nothing"
+	case quad.IRI:
+		return "an IRI"
+	case quad.BNode:
+		return "a blank node"
+	case quad.String, quad.LangString, quad.TypedString, quad.Int, quad.Float, quad.Bool, quad.Time:
+		return "a literal " + v.String()
+	}
+	return fmt.Sprintf("a %T", v)
+}
