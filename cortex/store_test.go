@@ -51,7 +51,7 @@ var allTerms = []quad.Quad{
 	q("s", "dt", quad.TypedString{Value: "2026-11-22T00:00:00Z", Type: "http://www.w3.org/2001/XMLSchema#dateTime"}, nil),
 	q("s", "bool", quad.TypedString{Value: "true", Type: "http://www.w3.org/2001/XMLSchema#boolean"}, nil),
 	q("s", "custom", quad.TypedString{Value: "x y", Type: "http://example.org/dt"}, nil),
-	q("s", "odd", quad.IRI("http://example.org/a b<c>\"d"), quad.IRI("http://example.org/g1")),
+	q("s", "odd", quad.IRI("http://example.org/caf\u00e9%20x?q=1#frag"), quad.IRI("http://example.org/g1")),
 	{Subject: quad.BNode("b1"), Predicate: iri("p"), Object: quad.String(""), Label: quad.BNode("g")},
 }
 
@@ -131,6 +131,9 @@ func TestStore_RejectsInvalidQuads(t *testing.T) {
 		{Subject: iri("s"), Predicate: iri("p"), Object: nil},
 		{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Label: quad.String("g")},
 		{Subject: quad.IRI(""), Predicate: iri("p"), Object: iri("o")},
+		{Subject: iri("a b"), Predicate: iri("p"), Object: iri("o")},
+		{Subject: iri("s"), Predicate: iri("p"), Object: iri("x>y")},
+		{Subject: iri("s"), Predicate: iri("p\""), Object: iri("o")},
 		{Subject: iri("s"), Predicate: iri("p"), Object: notATerm{}},
 	}
 	for i, b := range bad {

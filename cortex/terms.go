@@ -3,6 +3,8 @@ package cortex
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -21,8 +23,12 @@ func NormalizeQuad(q quad.Quad) (quad.Quad, error) {
 	if q.Subject, err = normalizeNode(q.Subject, "subject", false); err != nil {
 		return q, err
 	}
-	if p, ok := q.Predicate.(quad.IRI); !ok || p == "" {
+	p, ok := q.Predicate.(quad.IRI)
+	if !ok {
 		return q, fmt.Errorf("%w: predicate must be an IRI, got %s", ErrInvalidQuad, describe(q.Predicate))
+	}
+	if err := CheckIRI(string(p)); err != nil {
+		return q, fmt.Errorf("%w: predicate: %v", ErrInvalidQuad, err)
 	}
 	if q.Object, err = NormalizeTerm(q.Object); err != nil {
 		return q, fmt.Errorf("%w: object: %v", ErrInvalidQuad, err)
@@ -38,8 +44,8 @@ func NormalizeQuad(q quad.Quad) (quad.Quad, error) {
 func normalizeNode(v quad.Value, pos string, _ bool) (quad.Value, error) {
 	switch t := v.(type) {
 	case quad.IRI:
-		if t == "" {
-			return nil, fmt.Errorf("%w: empty IRI as %s", ErrInvalidQuad, pos)
+		if err := CheckIRI(string(t)); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidQuad, pos, err)
 		}
 		return t, nil
 	case quad.BNode:
@@ -56,8 +62,8 @@ func normalizeNode(v quad.Value, pos string, _ bool) (quad.Value, error) {
 func NormalizeTerm(v quad.Value) (quad.Value, error) {
 	switch t := v.(type) {
 	case quad.IRI:
-		if t == "" {
-			return nil, fmt.Errorf("empty IRI")
+		if err := CheckIRI(string(t)); err != nil {
+			return nil, err
 		}
 		return t, nil
 	case quad.BNode:
@@ -89,6 +95,25 @@ func NormalizeTerm(v quad.Value) (quad.Value, error) {
 		return nil, fmt.Errorf("missing term")
 	}
 	return nil, fmt.Errorf("unsupported term type %T", v)
+}
+
+// CheckIRI reports whether s can be stored and exported as an IRI: non-empty,
+// valid UTF-8, and free of the characters an N-Triples IRIREF cannot hold
+// (controls, space and <>"{}|^`\). Cortex builds its own IRIs with the
+// namespace package, which escapes user input so that this always holds.
+func CheckIRI(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty IRI")
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("IRI %q is not valid UTF-8", s)
+	}
+	for _, r := range s {
+		if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
+			return fmt.Errorf("IRI %q contains %q, which IRIs cannot hold", s, r)
+		}
+	}
+	return nil
 }
 
 func describe(v quad.Value) string {

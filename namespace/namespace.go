@@ -1,0 +1,167 @@
+package namespace
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Default is the name of the namespace used when none is given.
+const Default = "default"
+
+// DefaultBasePrefix is prepended to the namespace name to form the default
+// IRI base: namespace "acme" has base "urn:cortex:acme".
+const DefaultBasePrefix = "urn:cortex:"
+
+// nameRule is the documented syntax of a namespace name.
+const nameRule = "^[a-z][a-z0-9-]{0,62}$"
+
+// MaxNameLen is the maximum length of a namespace name in bytes.
+const MaxNameLen = 63
+
+// ValidateName reports whether name is a valid namespace name, matching
+// ^[a-z][a-z0-9-]{0,62}$. The error wraps ErrInvalidName and names the
+// offending input, the rule and the first violation.
+func ValidateName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w %q: %s (must match %s)", ErrInvalidName, name, why, nameRule)
+	}
+	switch {
+	case name == "":
+		return bad("empty")
+	case len(name) > MaxNameLen:
+		return bad(fmt.Sprintf("%d bytes long, at most %d allowed", len(name), MaxNameLen))
+	case name[0] < 'a' || name[0] > 'z':
+		return bad("must start with a lower-case ascii letter")
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(name[i:])
+		return bad(fmt.Sprintf("character %q at offset %d not allowed", r, i))
+	}
+	return nil
+}
+
+// NS is a Cortex namespace: a validated name plus the IRI base under which
+// every Cortex IRI of that namespace is built.
+//
+// An NS is an immutable value, safe for concurrent use and cheap to copy.
+// The zero NS is not usable; obtain one from New.
+type NS struct {
+	name   string
+	base   string
+	prefix string // base + separator; every IRI of the namespace starts with it
+}
+
+// Option configures New.
+type Option func(*options)
+
+type options struct {
+	base    string
+	hasBase bool
+}
+
+// WithBase sets the IRI base of the namespace. The default is
+// "urn:cortex:" + name.
+//
+// base must be an absolute IRI (scheme ':' ...) without characters that are
+// forbidden in an N-Triples IRIREF, without a query part and with at most one
+// '#'. Local parts are joined to it with ':' unless it already ends in ':',
+// '/' or '#'. Two namespaces given the same base share IRIs: with a custom
+// base, keeping bases distinct (and not prefixes of each other followed by
+// a Cortex layout) is the caller's job.
+func WithBase(base string) Option {
+	return func(o *options) { o.base, o.hasBase = base, true }
+}
+
+// New returns the namespace called name. It fails with an error wrapping
+// ErrInvalidName for a bad name and ErrInvalidBase for a bad WithBase value.
+func New(name string, opts ...Option) (NS, error) {
+	if err := ValidateName(name); err != nil {
+		return NS{}, err
+	}
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	base := DefaultBasePrefix + name
+	if o.hasBase {
+		if err := validateBase(o.base); err != nil {
+			return NS{}, fmt.Errorf("namespace %s: %w", name, err)
+		}
+		base = o.base
+	}
+	prefix := base
+	switch base[len(base)-1] {
+	case ':', '/', '#':
+	default:
+		prefix += ":"
+	}
+	return NS{name: name, base: base, prefix: prefix}, nil
+}
+
+// validateBase checks that base is an absolute IRI usable as a prefix.
+func validateBase(base string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w %q: %s", ErrInvalidBase, base, why)
+	}
+	if base == "" {
+		return bad("empty")
+	}
+	if !utf8.ValidString(base) {
+		return bad("not valid utf-8")
+	}
+	colon := strings.IndexByte(base, ':')
+	if colon <= 0 {
+		return bad("not an absolute iri (no scheme)")
+	}
+	for i := 0; i < colon; i++ {
+		c := base[i]
+		isAlpha := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if i == 0 && !isAlpha || !isAlpha && !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.') {
+			return bad("invalid scheme")
+		}
+	}
+	if colon == len(base)-1 {
+		return bad("nothing after the scheme")
+	}
+	for i, r := range base {
+		switch {
+		case iriForbidden(r) || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			return bad(fmt.Sprintf("character %q at offset %d not allowed in an iri", r, i))
+		case r == '?':
+			return bad("must not contain a query ('?')")
+		case r == '%':
+			if i+2 >= len(base) || !isHex(base[i+1]) || !isHex(base[i+2]) {
+				return bad(fmt.Sprintf("bad percent-encoding at offset %d", i))
+			}
+		}
+	}
+	if strings.Count(base, "#") > 1 {
+		return bad("more than one '#'")
+	}
+	return nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// Name returns the namespace name.
+func (ns NS) Name() string { return ns.name }
+
+// Base returns the IRI base, "urn:cortex:"+Name() unless set with WithBase.
+func (ns NS) Base() string { return ns.base }
+
+// Prefix returns the string every IRI of the namespace starts with: Base()
+// followed by ':' unless Base() already ends in ':', '/' or '#'. It is
+// suitable for a SPARQL PREFIX declaration.
+func (ns NS) Prefix() string { return ns.prefix }
+
+// String returns the namespace name.
+func (ns NS) String() string { return ns.name }

@@ -1,0 +1,152 @@
+package namespace_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/namespace"
+)
+
+func TestValidateName(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"a", true},
+		{"acme", true},
+		{"a-b", true},
+		{"team-42", true},
+		{"a-", true},
+		{"a--b", true},
+		{namespace.Default, true},
+		{"a" + strings.Repeat("b", 62), true},
+		{"a" + strings.Repeat("b", 63), false},
+		{"", false},
+		{"Acme", false},
+		{"aCme", false},
+		{"1abc", false},
+		{"-abc", false},
+		{"a_b", false},
+		{"a.b", false},
+		{"a b", false},
+		{"a:b", false},
+		{"a/b", false},
+		{"é", false},
+		{"aé", false},
+		{"a\x00", false},
+		{"a\xff", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := namespace.ValidateName(tt.name)
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("ValidateName(%q) = %v, want nil", tt.name, err)
+				}
+				return
+			}
+			if !errors.Is(err, namespace.ErrInvalidName) {
+				t.Fatalf("ValidateName(%q) = %v, want ErrInvalidName", tt.name, err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "^[a-z][a-z0-9-]{0,62}$") {
+				t.Errorf("error %q does not state the rule", msg)
+			}
+			if tt.name != "" && !strings.Contains(msg, tt.name[:1]) {
+				t.Errorf("error %q does not name the input", msg)
+			}
+			if _, err := namespace.New(tt.name); !errors.Is(err, namespace.ErrInvalidName) {
+				t.Errorf("New(%q) = %v, want ErrInvalidName", tt.name, err)
+			}
+		})
+	}
+}
+
+func TestNew_Default(t *testing.T) {
+	ns, err := namespace.New("acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ns.Name(); got != "acme" {
+		t.Errorf("Name() = %q", got)
+	}
+	if got := ns.Base(); got != "urn:cortex:acme" {
+		t.Errorf("Base() = %q", got)
+	}
+	if got := ns.Prefix(); got != "urn:cortex:acme:" {
+		t.Errorf("Prefix() = %q", got)
+	}
+	if got := ns.String(); got != "acme" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestNew_WithBase(t *testing.T) {
+	tests := []struct {
+		base   string
+		prefix string // empty: invalid
+	}{
+		{"urn:cortex:acme", "urn:cortex:acme:"},
+		{"urn:x:", "urn:x:"},
+		{"http://example.org/cortex", "http://example.org/cortex:"},
+		{"https://example.org/cortex/", "https://example.org/cortex/"},
+		{"https://example.org/cortex#", "https://example.org/cortex#"},
+		{"https://example.org/c%C3%A9", "https://example.org/c%C3%A9:"},
+		{"https://example.org/café", "https://example.org/café:"},
+		{"tag:example.org,2024:cortex", "tag:example.org,2024:cortex:"},
+		{"", ""},
+		{"cortex", ""},
+		{":cortex", ""},
+		{"1urn:x", ""},
+		{"ur_n:x", ""},
+		{"urn:", ""},
+		{"urn:a b", ""},
+		{"urn:a<b", ""},
+		{"urn:a>b", ""},
+		{"urn:a\"b", ""},
+		{"urn:a{b", ""},
+		{"urn:a|b", ""},
+		{"urn:a^b", ""},
+		{"urn:a`b", ""},
+		{"urn:a\\b", ""},
+		{"urn:a\nb", ""},
+		{"urn:a\x7fb", ""},
+		{"http://x/?q=1", ""},
+		{"http://x/#a#b", ""},
+		{"http://x/%zz", ""},
+		{"http://x/%4", ""},
+		{"http://x/\xff", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.base, func(t *testing.T) {
+			ns, err := namespace.New("acme", namespace.WithBase(tt.base))
+			if tt.prefix == "" {
+				if !errors.Is(err, namespace.ErrInvalidBase) {
+					t.Fatalf("New(WithBase(%q)) = %v, want ErrInvalidBase", tt.base, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New(WithBase(%q)) = %v", tt.base, err)
+			}
+			if ns.Base() != tt.base || ns.Prefix() != tt.prefix {
+				t.Errorf("Base, Prefix = %q, %q; want %q, %q", ns.Base(), ns.Prefix(), tt.base, tt.prefix)
+			}
+			iri := ns.Team("t")
+			if want := tt.prefix + "team:t"; string(iri) != want {
+				t.Errorf("Team = %q, want %q", iri, want)
+			}
+			ref, err := ns.Parse(iri)
+			if err != nil || ref.Kind != namespace.KindTeam || ref.Team != "t" {
+				t.Errorf("Parse(%q) = %+v, %v", iri, ref, err)
+			}
+		})
+	}
+}
+
+func TestNew_NilOption(t *testing.T) {
+	if _, err := namespace.New("acme", nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,184 @@
+package namespace
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cayleygraph/quad"
+)
+
+// Kind is the kind of Cortex IRI a Ref describes.
+type Kind int
+
+// Kinds of Cortex IRIs. The zero Kind is invalid.
+const (
+	KindTerm            Kind = iota + 1 // a vocabulary class or predicate (Ref.Term)
+	KindAgent                           // NS.Agent (Ref.Agent)
+	KindTeam                            // NS.Team (Ref.Team)
+	KindMember                          // NS.Member (Ref.Team, Ref.Agent)
+	KindFinding                         // NS.Finding (Ref.Team, Ref.ID)
+	KindConflict                        // NS.Conflict (Ref.Team, Ref.ID)
+	KindMerge                           // NS.Merge (Ref.Team, Ref.ID)
+	KindFact                            // NS.Fact (Ref.Team, Ref.ID)
+	KindTeamGraph                       // NS.TeamGraph (Ref.Team)
+	KindMemberGraph                     // NS.MemberGraph (Ref.Team, Ref.Agent)
+	KindSharedGraph                     // NS.SharedGraph (Ref.Team)
+	KindProvenanceGraph                 // NS.ProvenanceGraph (Ref.Team)
+	KindConflictGraph                   // NS.ConflictGraph (Ref.Team)
+)
+
+var kindNames = [...]string{
+	KindTerm: "term", KindAgent: "agent", KindTeam: "team", KindMember: "member",
+	KindFinding: "finding", KindConflict: "conflict", KindMerge: "merge", KindFact: "fact",
+	KindTeamGraph: "team-graph", KindMemberGraph: "member-graph", KindSharedGraph: "shared-graph",
+	KindProvenanceGraph: "provenance-graph", KindConflictGraph: "conflict-graph",
+}
+
+// String returns a lower-case name such as "member" or "shared-graph".
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// IsGraph reports whether k names a graph.
+func (k Kind) IsGraph() bool { return k >= KindTeamGraph && k <= KindConflictGraph }
+
+// Ref is a parsed Cortex IRI: its kind and its unescaped parts. Fields that
+// the kind does not use are empty.
+type Ref struct {
+	Kind  Kind
+	Term  Term   // KindTerm
+	Team  string // team id
+	Agent string // agent id
+	ID    string // finding, conflict, merge or fact id
+}
+
+// Parse reverses the IRI builders of ns: it returns the kind and unescaped
+// parts of a Cortex IRI of this namespace, such that ns.Build(ref) == iri.
+//
+// An IRI that does not start with ns.Prefix() fails with a *ParseError
+// wrapping ErrForeignIRI (so an IRI of namespace "a-b" is foreign to "a").
+// An IRI under the prefix that is not a Cortex layout fails with a
+// *ParseError wrapping ErrUnknownIRI, or ErrInvalidEscape when an id part
+// is not in the canonical form Escape produces.
+func (ns NS) Parse(iri quad.IRI) (Ref, error) {
+	fail := func(err error, msg string) (Ref, error) {
+		return Ref{}, &ParseError{IRI: iri, Namespace: ns.name, Msg: msg, Err: err}
+	}
+	if ns.prefix == "" {
+		return fail(ErrForeignIRI, "zero namespace")
+	}
+	rest, ok := strings.CutPrefix(string(iri), ns.prefix)
+	if !ok {
+		return fail(ErrForeignIRI, "")
+	}
+	if IsTerm(Term(rest)) {
+		return Ref{Kind: KindTerm, Term: Term(rest)}, nil
+	}
+	segs := strings.Split(rest, ":")
+	var ref Ref
+	var ids []*string // fields to fill from the escaped id segments, in order
+	var esc []string
+	switch {
+	case len(segs) == 2 && segs[0] == segAgent:
+		ref.Kind = KindAgent
+		ids, esc = []*string{&ref.Agent}, []string{segs[1]}
+	case len(segs) == 2 && segs[0] == segTeam:
+		ref.Kind = KindTeam
+		ids, esc = []*string{&ref.Team}, []string{segs[1]}
+	case len(segs) == 4 && segs[0] == segTeam:
+		ref.Kind = teamScoped(segs[2], segs[3])
+		switch {
+		case ref.Kind == 0:
+			return fail(ErrUnknownIRI, "")
+		case ref.Kind.IsGraph():
+			ids, esc = []*string{&ref.Team}, []string{segs[1]}
+		case ref.Kind == KindMember:
+			ids, esc = []*string{&ref.Team, &ref.Agent}, []string{segs[1], segs[3]}
+		default:
+			ids, esc = []*string{&ref.Team, &ref.ID}, []string{segs[1], segs[3]}
+		}
+	case len(segs) == 6 && segs[0] == segTeam && segs[2] == segMember &&
+		segs[4] == segGraph && segs[5] == graphFindings:
+		ref.Kind = KindMemberGraph
+		ids, esc = []*string{&ref.Team, &ref.Agent}, []string{segs[1], segs[3]}
+	default:
+		return fail(ErrUnknownIRI, "")
+	}
+	for i, e := range esc {
+		v, err := Unescape(e)
+		if err != nil {
+			return fail(err, "")
+		}
+		*ids[i] = v
+	}
+	return ref, nil
+}
+
+// teamScoped returns the kind of {prefix}team:{team}:{a}:{b}, or 0.
+func teamScoped(a, b string) Kind {
+	switch a {
+	case segMember:
+		return KindMember
+	case segFinding:
+		return KindFinding
+	case segConflict:
+		return KindConflict
+	case segMerge:
+		return KindMerge
+	case segFact:
+		return KindFact
+	case segGraph:
+		switch b {
+		case graphState:
+			return KindTeamGraph
+		case graphShared:
+			return KindSharedGraph
+		case graphProvenance:
+			return KindProvenanceGraph
+		case graphConflicts:
+			return KindConflictGraph
+		}
+	}
+	return 0
+}
+
+// Build returns the IRI that ref describes in ns; it is the inverse of
+// Parse. It fails with an error wrapping ErrUnknownIRI for an invalid Kind
+// or an unknown Term.
+func (ns NS) Build(ref Ref) (quad.IRI, error) {
+	switch ref.Kind {
+	case KindTerm:
+		if !IsTerm(ref.Term) {
+			return "", fmt.Errorf("build %s %q: %w: unknown term", ref.Kind, ref.Term, ErrUnknownIRI)
+		}
+		return ns.IRI(ref.Term), nil
+	case KindAgent:
+		return ns.Agent(ref.Agent), nil
+	case KindTeam:
+		return ns.Team(ref.Team), nil
+	case KindMember:
+		return ns.Member(ref.Team, ref.Agent), nil
+	case KindFinding:
+		return ns.Finding(ref.Team, ref.ID), nil
+	case KindConflict:
+		return ns.Conflict(ref.Team, ref.ID), nil
+	case KindMerge:
+		return ns.Merge(ref.Team, ref.ID), nil
+	case KindFact:
+		return ns.Fact(ref.Team, ref.ID), nil
+	case KindTeamGraph:
+		return ns.TeamGraph(ref.Team), nil
+	case KindMemberGraph:
+		return ns.MemberGraph(ref.Team, ref.Agent), nil
+	case KindSharedGraph:
+		return ns.SharedGraph(ref.Team), nil
+	case KindProvenanceGraph:
+		return ns.ProvenanceGraph(ref.Team), nil
+	case KindConflictGraph:
+		return ns.ConflictGraph(ref.Team), nil
+	}
+	return "", fmt.Errorf("build %s: %w: invalid kind", ref.Kind, ErrUnknownIRI)
+}

@@ -1,0 +1,292 @@
+package namespace
+
+import "github.com/cayleygraph/quad"
+
+// Term is a Cortex vocabulary term: the local name of a class or predicate
+// relative to the namespace prefix, e.g. "team:status". Turn it into an IRI
+// with NS.IRI. The set of terms is fixed; see Terms and fixtures/vocab.ttl.
+type Term string
+
+// Classes (used as objects of rdf:type).
+const (
+	ClassTeam     Term = "Team"     // a team of agents
+	ClassMember   Term = "Member"   // an agent's membership in one team
+	ClassAgent    Term = "Agent"    // an agent, across teams (a prov:Agent)
+	ClassFinding  Term = "Finding"  // one triple asserted by one member (an rdf:Statement)
+	ClassConflict Term = "Conflict" // findings that disagree on one subject and predicate
+	ClassMerge    Term = "Merge"    // one run of a merge strategy (a prov:Activity)
+	ClassFact     Term = "Fact"     // one fused triple of the shared graph (an rdf:Statement)
+)
+
+// Team predicates. Subject: a team node (NS.Team).
+const (
+	TeamName        Term = "team:name"        // xsd:string, display name
+	TeamDescription Term = "team:description" // xsd:string, optional goal text
+	TeamStatus      Term = "team:status"      // xsd:string, one of the Status words
+	TeamStrategy    Term = "team:strategy"    // xsd:string, merge strategy name
+	TeamCreatedAt   Term = "team:createdAt"   // xsd:dateTime
+	TeamUpdatedAt   Term = "team:updatedAt"   // xsd:dateTime, last status change
+	TeamCompletedAt Term = "team:completedAt" // xsd:dateTime, set on completed/failed
+	TeamTimeout     Term = "team:timeout"     // xsd:duration
+	TeamMember      Term = "team:member"      // → member node (NS.Member)
+)
+
+// Member predicates. Subject: a member node (NS.Member).
+const (
+	MemberAgent       Term = "team:member:agent"       // → agent node (NS.Agent)
+	MemberRole        Term = "team:member:role"        // xsd:string
+	MemberTask        Term = "team:member:task"        // xsd:string
+	MemberStatus      Term = "team:member:status"      // xsd:string, one of the Status words
+	MemberJoinedAt    Term = "team:member:joinedAt"    // xsd:dateTime
+	MemberCompletedAt Term = "team:member:completedAt" // xsd:dateTime
+	MemberResult      Term = "team:member:result"      // xsd:string, free-form summary
+	MemberCritical    Term = "team:member:critical"    // xsd:boolean, failure fails the team
+	MemberError       Term = "team:member:error"       // xsd:string, why the member failed
+)
+
+// Finding predicates. Subject: a finding node (NS.Finding), stored in the
+// member's graph (NS.MemberGraph). The asserted triple itself is described
+// RDF-reification style with rdf:subject, rdf:predicate and rdf:object.
+const (
+	FindingAssertedBy Term = "finding:assertedBy" // → member node
+	FindingAssertedAt Term = "finding:assertedAt" // xsd:dateTime
+	FindingConfidence Term = "finding:confidence" // xsd:decimal in [0, 1]
+)
+
+// Conflict predicates. Subject: a conflict node (NS.Conflict), stored in the
+// team's conflict graph (NS.ConflictGraph).
+const (
+	ConflictSubject    Term = "conflict:subject"    // the subject the findings disagree on
+	ConflictPredicate  Term = "conflict:predicate"  // the predicate the findings disagree on
+	ConflictCandidate  Term = "conflict:candidate"  // → finding node, one per competing finding
+	ConflictChosen     Term = "conflict:chosen"     // → finding node kept by the strategy; absent if unresolved
+	ConflictStrategy   Term = "conflict:strategy"   // xsd:string, strategy that handled it
+	ConflictReason     Term = "conflict:reason"     // xsd:string, human-readable explanation
+	ConflictDetectedAt Term = "conflict:detectedAt" // xsd:dateTime
+)
+
+// Merge predicates. Subject: a merge node (NS.Merge), stored in the team's
+// provenance graph (NS.ProvenanceGraph).
+const (
+	MergeStrategy Term = "merge:strategy" // xsd:string, strategy name
+)
+
+// Fact predicates. Subject: a fact node (NS.Fact), stored in the team's
+// provenance graph. The fused triple (also present, un-reified, in
+// NS.SharedGraph) is described with rdf:subject, rdf:predicate, rdf:object.
+const (
+	FactConfidence Term = "fact:confidence" // xsd:decimal in [0, 1], fused confidence
+)
+
+// Status words, the literal values of TeamStatus and MemberStatus.
+const (
+	StatusPending   = "pending"
+	StatusRunning   = "running"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+)
+
+// External IRIs Cortex writes. They do not depend on the namespace.
+const (
+	RDFType      quad.IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+	RDFSubject   quad.IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#subject"
+	RDFPredicate quad.IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
+	RDFObject    quad.IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#object"
+
+	// ProvWasAttributedTo links a fact to each agent node that asserted it.
+	ProvWasAttributedTo quad.IRI = "http://www.w3.org/ns/prov#wasAttributedTo"
+	// ProvWasDerivedFrom links a fact to each finding it was fused from.
+	ProvWasDerivedFrom quad.IRI = "http://www.w3.org/ns/prov#wasDerivedFrom"
+	// ProvWasGeneratedBy links a fact or a conflict to the merge run that produced it.
+	ProvWasGeneratedBy quad.IRI = "http://www.w3.org/ns/prov#wasGeneratedBy"
+	// ProvGeneratedAtTime is the xsd:dateTime a fact was produced.
+	ProvGeneratedAtTime quad.IRI = "http://www.w3.org/ns/prov#generatedAtTime"
+	// ProvStartedAtTime is the xsd:dateTime a merge run started.
+	ProvStartedAtTime quad.IRI = "http://www.w3.org/ns/prov#startedAtTime"
+	// ProvEndedAtTime is the xsd:dateTime a merge run ended.
+	ProvEndedAtTime quad.IRI = "http://www.w3.org/ns/prov#endedAtTime"
+)
+
+// XML Schema datatypes used for Cortex literals.
+const (
+	XSDString   quad.IRI = "http://www.w3.org/2001/XMLSchema#string"
+	XSDBoolean  quad.IRI = "http://www.w3.org/2001/XMLSchema#boolean"
+	XSDDecimal  quad.IRI = "http://www.w3.org/2001/XMLSchema#decimal"
+	XSDInteger  quad.IRI = "http://www.w3.org/2001/XMLSchema#integer"
+	XSDDateTime quad.IRI = "http://www.w3.org/2001/XMLSchema#dateTime"
+	XSDDuration quad.IRI = "http://www.w3.org/2001/XMLSchema#duration"
+)
+
+// TermKind tells classes from properties.
+type TermKind int
+
+// Term kinds.
+const (
+	TermClass    TermKind = iota + 1 // an rdfs:Class
+	TermProperty                     // an rdf:Property
+)
+
+// String returns "class" or "property".
+func (k TermKind) String() string {
+	switch k {
+	case TermClass:
+		return "class"
+	case TermProperty:
+		return "property"
+	}
+	return "unknown"
+}
+
+// VocabEntry documents one IRI Cortex writes as a class or predicate.
+type VocabEntry struct {
+	IRI     quad.IRI
+	Term    Term // local name; empty for external IRIs
+	Kind    TermKind
+	Label   string   // short rdfs:label
+	Comment string   // rdfs:comment: meaning and expected values
+	Domain  quad.IRI // rdfs:domain; empty if none
+	Range   quad.IRI // rdfs:range; empty if none
+	// SubClassOf is the rdfs:subClassOf of a class; empty if none.
+	SubClassOf quad.IRI
+	External   bool // true for rdf: and prov: terms that Cortex reuses
+}
+
+// termInfo is the documentation of a Cortex term. Domain and Range name a
+// class term (no ':' → resolved against the namespace) or an absolute IRI.
+type termInfo struct {
+	term    Term
+	kind    TermKind
+	label   string
+	comment string
+	domain  string
+	rng     string
+	super   quad.IRI // rdfs:subClassOf for classes
+}
+
+const (
+	xsd = "http://www.w3.org/2001/XMLSchema#"
+	rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+)
+
+var terms = []termInfo{
+	{ClassTeam, TermClass, "Team", "A team of agents working on one goal. Its state lives in the team graph.", "", "", ""},
+	{ClassMember, TermClass, "Member", "The membership of one agent in one team: role, task, status and result.", "", "", ""},
+	{ClassAgent, TermClass, "Agent", "An agent, identified across teams.", "", "", "http://www.w3.org/ns/prov#Agent"},
+	{ClassFinding, TermClass, "Finding", "One triple asserted by one member, described with rdf:subject, rdf:predicate and rdf:object; kept in the member's private graph.", "", "", rdf + "Statement"},
+	{ClassConflict, TermClass, "Conflict", "Findings of one team that disagree on the object of one subject and predicate; kept in the team's conflict graph.", "", "", ""},
+	{ClassMerge, TermClass, "Merge", "One run of a merge strategy over a team's findings; kept in the team's provenance graph.", "", "", "http://www.w3.org/ns/prov#Activity"},
+	{ClassFact, TermClass, "Fact", "One fused triple of a team's shared graph, described with rdf:subject, rdf:predicate and rdf:object in the team's provenance graph.", "", "", rdf + "Statement"},
+
+	{TeamName, TermProperty, "team name", "Display name of the team.", "Team", xsd + "string", ""},
+	{TeamDescription, TermProperty, "team description", "Optional description of the team's goal.", "Team", xsd + "string", ""},
+	{TeamStatus, TermProperty, "team status", "Lifecycle status of the team: pending, running, completed or failed.", "Team", xsd + "string", ""},
+	{TeamStrategy, TermProperty, "team merge strategy", "Name of the merge strategy used to fuse the team's findings.", "Team", xsd + "string", ""},
+	{TeamCreatedAt, TermProperty, "team created at", "When the team was created.", "Team", xsd + "dateTime", ""},
+	{TeamUpdatedAt, TermProperty, "team updated at", "When the team's status last changed.", "Team", xsd + "dateTime", ""},
+	{TeamCompletedAt, TermProperty, "team completed at", "When the team reached completed or failed.", "Team", xsd + "dateTime", ""},
+	{TeamTimeout, TermProperty, "team timeout", "How long the team may run before it is failed.", "Team", xsd + "duration", ""},
+	{TeamMember, TermProperty, "team member", "Links a team to each of its member nodes.", "Team", "Member", ""},
+
+	{MemberAgent, TermProperty, "member agent", "The agent holding this membership.", "Member", "Agent", ""},
+	{MemberRole, TermProperty, "member role", "The member's role in the team.", "Member", xsd + "string", ""},
+	{MemberTask, TermProperty, "member task", "The task assigned to the member.", "Member", xsd + "string", ""},
+	{MemberStatus, TermProperty, "member status", "Lifecycle status of the member: pending, running, completed or failed.", "Member", xsd + "string", ""},
+	{MemberJoinedAt, TermProperty, "member joined at", "When the member joined the team.", "Member", xsd + "dateTime", ""},
+	{MemberCompletedAt, TermProperty, "member completed at", "When the member reached completed or failed.", "Member", xsd + "dateTime", ""},
+	{MemberResult, TermProperty, "member result", "Free-form result summary reported by the member.", "Member", xsd + "string", ""},
+	{MemberCritical, TermProperty, "member critical", "True if the member's failure fails the whole team.", "Member", xsd + "boolean", ""},
+	{MemberError, TermProperty, "member error", "Why the member failed.", "Member", xsd + "string", ""},
+
+	{FindingAssertedBy, TermProperty, "asserted by", "The member that asserted the finding.", "Finding", "Member", ""},
+	{FindingAssertedAt, TermProperty, "asserted at", "When the finding was asserted.", "Finding", xsd + "dateTime", ""},
+	{FindingConfidence, TermProperty, "confidence", "The member's confidence in the finding, from 0 to 1.", "Finding", xsd + "decimal", ""},
+
+	{ConflictSubject, TermProperty, "conflict subject", "The subject on which the candidate findings disagree.", "Conflict", "", ""},
+	{ConflictPredicate, TermProperty, "conflict predicate", "The predicate on which the candidate findings disagree.", "Conflict", rdf + "Property", ""},
+	{ConflictCandidate, TermProperty, "conflict candidate", "A finding taking part in the conflict; one triple per finding.", "Conflict", "Finding", ""},
+	{ConflictChosen, TermProperty, "conflict chosen", "The finding kept by the merge strategy; absent while the conflict is unresolved.", "Conflict", "Finding", ""},
+	{ConflictStrategy, TermProperty, "conflict strategy", "Name of the merge strategy that handled the conflict.", "Conflict", xsd + "string", ""},
+	{ConflictReason, TermProperty, "conflict reason", "Human-readable explanation of the conflict or its resolution.", "Conflict", xsd + "string", ""},
+	{ConflictDetectedAt, TermProperty, "conflict detected at", "When the conflict was detected.", "Conflict", xsd + "dateTime", ""},
+
+	{MergeStrategy, TermProperty, "merge strategy", "Name of the merge strategy that ran.", "Merge", xsd + "string", ""},
+
+	{FactConfidence, TermProperty, "fact confidence", "Confidence of the fused fact, from 0 to 1.", "Fact", xsd + "decimal", ""},
+}
+
+type externalInfo struct {
+	iri     quad.IRI
+	kind    TermKind
+	label   string
+	comment string
+}
+
+var externals = []externalInfo{
+	{RDFType, TermProperty, "type", "Class of team, member, agent, finding, conflict, merge and fact nodes."},
+	{RDFSubject, TermProperty, "subject", "Subject of the triple a finding or fact describes."},
+	{RDFPredicate, TermProperty, "predicate", "Predicate of the triple a finding or fact describes."},
+	{RDFObject, TermProperty, "object", "Object of the triple a finding or fact describes."},
+	{ProvWasAttributedTo, TermProperty, "was attributed to", "Links a fact to each agent node whose findings support it."},
+	{ProvWasDerivedFrom, TermProperty, "was derived from", "Links a fact to each finding it was fused from."},
+	{ProvWasGeneratedBy, TermProperty, "was generated by", "Links a fact or a conflict to the merge run that produced it."},
+	{ProvGeneratedAtTime, TermProperty, "generated at time", "When a fact was produced (xsd:dateTime)."},
+	{ProvStartedAtTime, TermProperty, "started at time", "When a merge run started (xsd:dateTime)."},
+	{ProvEndedAtTime, TermProperty, "ended at time", "When a merge run ended (xsd:dateTime)."},
+}
+
+// termSet is the set of all Cortex terms, for Parse.
+var termSet = func() map[Term]TermKind {
+	m := make(map[Term]TermKind, len(terms))
+	for _, t := range terms {
+		m[t.term] = t.kind
+	}
+	return m
+}()
+
+// Terms returns every Cortex vocabulary term, classes first, in a fixed
+// documentation order. The slice is a fresh copy.
+func Terms() []Term {
+	out := make([]Term, len(terms))
+	for i, t := range terms {
+		out[i] = t.term
+	}
+	return out
+}
+
+// IsTerm reports whether t is a Cortex vocabulary term.
+func IsTerm(t Term) bool {
+	_, ok := termSet[t]
+	return ok
+}
+
+// IRI returns the IRI of vocabulary term t in this namespace: Prefix()+t.
+// It does not check that t is a known term (see IsTerm).
+func (ns NS) IRI(t Term) quad.IRI { return quad.IRI(ns.prefix + string(t)) }
+
+// Vocab documents every class and predicate IRI Cortex writes in this
+// namespace: the Cortex terms (resolved against the namespace) followed by
+// the external rdf: and prov: terms. fixtures/vocab.ttl is its Turtle form
+// for the default namespace. The slice is a fresh copy.
+func (ns NS) Vocab() []VocabEntry {
+	resolve := func(s string) quad.IRI {
+		switch {
+		case s == "":
+			return ""
+		case IsTerm(Term(s)):
+			return ns.IRI(Term(s))
+		}
+		return quad.IRI(s)
+	}
+	out := make([]VocabEntry, 0, len(terms)+len(externals))
+	for _, t := range terms {
+		e := VocabEntry{
+			IRI: ns.IRI(t.term), Term: t.term, Kind: t.kind, Label: t.label, Comment: t.comment,
+			Domain: resolve(t.domain), Range: resolve(t.rng), SubClassOf: t.super,
+		}
+		out = append(out, e)
+	}
+	for _, x := range externals {
+		out = append(out, VocabEntry{IRI: x.iri, Kind: x.kind, Label: x.label, Comment: x.comment, External: true})
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package namespace_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/namespace"
+)
+
+var update = flag.Bool("update", false, "rewrite fixtures/vocab.ttl from the Go vocabulary")
+
+var vocabPath = filepath.Join("..", "fixtures", "vocab.ttl")
+
+const (
+	rdfTypeIRI   = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+	rdfProperty  = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"
+	rdfsClassIRI = "http://www.w3.org/2000/01/rdf-schema#Class"
+)
+
+// TestVocab_Fixture checks that fixtures/vocab.ttl is exactly what
+// WriteVocab produces for the default namespace (run with -update to
+// regenerate it).
+func TestVocab_Fixture(t *testing.T) {
+	ns := mustNew(t, namespace.Default)
+	var buf bytes.Buffer
+	if err := ns.WriteVocab(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(vocabPath, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(vocabPath)
+	if err != nil {
+		t.Fatalf("%v (run go test ./namespace -run TestVocab_Fixture -update)", err)
+	}
+	if !bytes.Equal(got, buf.Bytes()) {
+		t.Fatalf("%s is out of date with the Go vocabulary; run go test ./namespace -run TestVocab_Fixture -update", vocabPath)
+	}
+}
+
+// TestVocab_MatchesTurtle parses fixtures/vocab.ttl independently and checks
+// that the classes and properties it declares are exactly those of
+// NS.Vocab, with the same kinds.
+func TestVocab_MatchesTurtle(t *testing.T) {
+	ns := mustNew(t, namespace.Default)
+	src, err := os.ReadFile(vocabPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	triples, err := parseTurtleSubset(string(src))
+	if err != nil {
+		t.Fatalf("parse %s: %v", vocabPath, err)
+	}
+	declared := map[string]string{} // iri → class IRI
+	for _, tr := range triples {
+		if tr.p != rdfTypeIRI || tr.o != rdfProperty && tr.o != rdfsClassIRI {
+			continue
+		}
+		if prev, dup := declared[tr.s]; dup {
+			t.Errorf("%s declared twice (%s, %s)", tr.s, prev, tr.o)
+		}
+		declared[tr.s] = tr.o
+	}
+	want := map[string]string{}
+	for _, e := range ns.Vocab() {
+		kind := rdfProperty
+		if e.Kind == namespace.TermClass {
+			kind = rdfsClassIRI
+		}
+		want[string(e.IRI)] = kind
+	}
+	for iri, kind := range want {
+		if got, ok := declared[iri]; !ok {
+			t.Errorf("Go term %s missing from %s", iri, vocabPath)
+		} else if got != kind {
+			t.Errorf("%s declared as %s, Go says %s", iri, got, kind)
+		}
+	}
+	for iri := range declared {
+		if _, ok := want[iri]; !ok {
+			t.Errorf("%s declares %s, unknown to the Go vocabulary", vocabPath, iri)
+		}
+	}
+}
+
+func TestVocab_Entries(t *testing.T) {
+	ns := mustNew(t, "acme")
+	entries := ns.Vocab()
+	if len(entries) != len(namespace.Terms())+10 {
+		t.Errorf("Vocab has %d entries, Terms %d", len(entries), len(namespace.Terms()))
+	}
+	seen := map[quad.IRI]bool{}
+	for _, e := range entries {
+		if seen[e.IRI] {
+			t.Errorf("duplicate vocab IRI %s", e.IRI)
+		}
+		seen[e.IRI] = true
+		if e.Label == "" || e.Comment == "" {
+			t.Errorf("%s lacks a label or comment", e.IRI)
+		}
+		if e.Kind != namespace.TermClass && e.Kind != namespace.TermProperty {
+			t.Errorf("%s has kind %v", e.IRI, e.Kind)
+		}
+		if e.External != (e.Term == "") {
+			t.Errorf("%s: External=%v but Term=%q", e.IRI, e.External, e.Term)
+		}
+		if !e.External {
+			if !namespace.IsTerm(e.Term) || e.IRI != ns.IRI(e.Term) {
+				t.Errorf("%s: term %q not a known term", e.IRI, e.Term)
+			}
+			// Class terms are capitalised single words; predicates are
+			// lower-case root:...:name paths.
+			isClass := !strings.Contains(string(e.Term), ":")
+			if isClass != (e.Kind == namespace.TermClass) {
+				t.Errorf("%s: kind %v does not match its shape", e.Term, e.Kind)
+			}
+		}
+		for _, ref := range []quad.IRI{e.Domain, e.Range} {
+			if strings.HasPrefix(string(ref), ns.Prefix()) && !seen[ref] {
+				if r, err := ns.Parse(ref); err != nil || r.Kind != namespace.KindTerm {
+					t.Errorf("%s: domain/range %s is not a Cortex term", e.IRI, ref)
+				}
+			}
+		}
+	}
+	for _, iri := range []quad.IRI{
+		namespace.RDFType, namespace.RDFSubject, namespace.RDFPredicate, namespace.RDFObject,
+		namespace.ProvWasAttributedTo, namespace.ProvWasDerivedFrom, namespace.ProvWasGeneratedBy,
+		namespace.ProvGeneratedAtTime, namespace.ProvStartedAtTime, namespace.ProvEndedAtTime,
+	} {
+		if !seen[iri] {
+			t.Errorf("external predicate %s missing from Vocab", iri)
+		}
+	}
+}
+
+// TestVocab_ReservedWords checks that every word used in a vocabulary term
+// is escaped when used as an identifier, so no identifier spells a term.
+func TestVocab_ReservedWords(t *testing.T) {
+	for _, term := range namespace.Terms() {
+		for _, w := range splitColon(string(term)) {
+			if namespace.Escape(w) == w {
+				t.Errorf("vocabulary word %q (from %q) is not reserved by Escape", w, term)
+			}
+		}
+	}
+}
+
+func TestVocab_WriteError(t *testing.T) {
+	ns := mustNew(t, namespace.Default)
+	want := errors.New("disk full")
+	if err := ns.WriteVocab(failWriter{want}); !errors.Is(err, want) {
+		t.Fatalf("WriteVocab = %v, want %v", err, want)
+	}
+}
+
+type failWriter struct{ err error }
+
+func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
