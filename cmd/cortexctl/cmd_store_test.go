@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/cortex"
+)
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runCLI runs cortexctl against the store in dir.
+func runCLI(t *testing.T, dir string, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	full := append([]string{"cortexctl", "--data", dir}, args...)
+	code := run(context.Background(), full, strings.NewReader(stdin), &out, &errb)
+	return result{code, out.String(), errb.String()}
+}
+
+func mustCLI(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	r := runCLI(t, dir, "", args...)
+	if r.code != 0 {
+		t.Fatalf("cortexctl %v: exit %d\n%s", args, r.code, r.stderr)
+	}
+	return r.stdout
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const sampleTTL = `@prefix ex: <http://example.org/> .
+ex:a ex:p "x", "01"^^<http://www.w3.org/2001/XMLSchema#integer>, "hi"@en ;
+     ex:q [ ex:r _:b1 ] .
+_:b1 ex:s <rel> .
+`
+
+func TestCLI_ImportExportRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, "sample.ttl", sampleTTL)
+	out := mustCLI(t, dir, "import", in)
+	if !strings.Contains(out, "imported 6 quads") {
+		t.Fatalf("import output %q", out)
+	}
+	nq := mustCLI(t, dir, "export")
+	for _, want := range []string{`"01"^^<http://www.w3.org/2001/XMLSchema#integer>`, `"hi"@en`, "<file://" + filepath.Dir(in) + "/rel>"} {
+		if !strings.Contains(nq, want) {
+			t.Errorf("export lacks %s:\n%s", want, nq)
+		}
+	}
+	// Re-import the export into another namespace: same size.
+	exp := writeFile(t, "exp.nq", nq)
+	mustCLI(t, dir, "--namespace", "copy", "import", exp)
+	var st struct{ Quads int64 }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "--namespace", "copy", "stats", "--json")), &st); err != nil || st.Quads != 6 {
+		t.Fatalf("copy has %d quads (%v)", st.Quads, err)
+	}
+	// Turtle export to a file, read back.
+	ttl := filepath.Join(t.TempDir(), "out.ttl")
+	mustCLI(t, dir, "export", "-o", ttl)
+	mustCLI(t, dir, "--namespace", "ttl", "import", ttl)
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "--namespace", "ttl", "stats", "--json")), &st); err != nil || st.Quads != 6 {
+		t.Fatalf("turtle round trip has %d quads (%v)", st.Quads, err)
+	}
+}
+
+func TestCLI_ImportIntoGraphAndListGraphs(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, "a.nt", "<http://example.org/s> <http://example.org/p> \"o\" .\n")
+	mustCLI(t, dir, "import", "--graph", "http://example.org/g1", in)
+	mustCLI(t, dir, "import", in)
+	var gs []struct {
+		Graph *string
+		Quads int64
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "graphs", "--json")), &gs); err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 2 || gs[0].Graph != nil || gs[1].Graph == nil || *gs[1].Graph != "http://example.org/g1" || gs[1].Quads != 1 {
+		t.Fatalf("graphs %+v", gs)
+	}
+	nt := mustCLI(t, dir, "export", "--graph", "http://example.org/g1", "--format", "ntriples")
+	if nt != "<http://example.org/s> <http://example.org/p> \"o\" .\n" {
+		t.Fatalf("one-graph export %q", nt)
+	}
+}
+
+func TestCLI_StdinImport(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, "<http://example.org/s> <http://example.org/p> <http://example.org/o> <http://example.org/g> .\n", "import", "--format", "nquads", "-")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, dir, "", "import", "-"); r.code != exitUsage {
+		t.Fatalf("stdin without --format: exit %d", r.code)
+	}
+}
+
+func TestCLI_ExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, "bad.nt", "<http://example.org/s> <http://example.org/p> \"unterminated .\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"syntax", []string{"import", bad}, exitSyntax, bad + ":1:"},
+		{"missing file", []string{"import", filepath.Join(dir, "nope.nt")}, exitNotFound, "no such file"},
+		{"unknown flag", []string{"import", "--bogus"}, exitUsage, "flag provided but not defined"},
+		{"no args", []string{"import"}, exitUsage, "no file given"},
+		{"bad namespace", []string{"--namespace", "Bad NS", "graphs"}, exitInvalid, `invalid namespace name "Bad NS"`},
+		{"bad graph", []string{"export", "--graph", "not absolute"}, exitInvalid, "--graph"},
+		{"unknown format", []string{"export", "--format", "rdfxml"}, exitUsage, "rdfxml"},
+		{"unknown extension", []string{"import", writeFile(t, "x.rdf", "")}, exitUsage, "--format"},
+		{"bad config", []string{"--config", writeFile(t, "c.json5", "{teams: {maxTeamSize: 'x'}}"), "graphs"}, exitInvalid, "teams.maxTeamSize"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "frobnicate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr+r.stdout, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	// Nothing was imported by the failed runs.
+	if out := mustCLI(t, dir, "export"); out != "" {
+		t.Fatalf("failed imports left data: %q", out)
+	}
+}
+
+func TestCLI_LockedStore(t *testing.T) {
+	dir := t.TempDir()
+	s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := runCLI(t, dir, "", "graphs")
+	want := "cortexctl: store " + dir + " is in use by another process\n"
+	if r.code != exitLocked || r.stderr != want {
+		t.Fatalf("exit %d, stderr %q; want %d, %q", r.code, r.stderr, exitLocked, want)
+	}
+}
+
+func TestCLI_HelpAndVersion(t *testing.T) {
+	dir := t.TempDir()
+	if out := mustCLI(t, dir, "--version"); !strings.Contains(out, version) {
+		t.Fatalf("version output %q", out)
+	}
+	for _, cmd := range []string{"import", "export", "graphs", "stats"} {
+		out := mustCLI(t, dir, cmd, "--help")
+		if !strings.Contains(out, "Example") {
+			t.Errorf("%s --help has no example:\n%s", cmd, out)
+		}
+	}
+}

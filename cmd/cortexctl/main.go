@@ -1,0 +1,46 @@
+// Command cortexctl operates a Cortex knowledge graph: import and export RDF,
+// inspect graphs, run agent teams and query them.
+//
+// Run `cortexctl --help` for the commands; exit codes are listed in
+// exitcodes.go and in README.md.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes cortexctl with args and returns the exit code. It never calls
+// os.Exit, so deferred cleanup (closing the store) always runs.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer e.close()
+	app := newApp(e)
+	err := app.RunContext(ctx, args)
+	if e.unknownCommand != "" {
+		err = usagef("unknown command %q (see cortexctl --help)", e.unknownCommand)
+	}
+	if err == nil {
+		err = e.close()
+	}
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	if code != exitFalse {
+		e.printError(err)
+	}
+	return code
+}

@@ -1,0 +1,219 @@
+// Package config reads the Cortex configuration file (JSON5).
+//
+//	{
+//	  teams: { maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600 },
+//	  namespaces: { acme: { base: "https://acme.example/kg" } },
+//	  prefixes: { ex: "http://example.org/" },
+//	}
+//
+// Every key is optional; missing keys take the defaults of Default. Unknown
+// keys and values of the wrong type are errors that name the key.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/titanous/json5"
+)
+
+// ErrInvalid is wrapped by every error about the content of a config file.
+var ErrInvalid = errors.New("invalid config")
+
+// Config is the whole configuration.
+type Config struct {
+	Teams      Teams
+	Namespaces map[string]Namespace // by namespace name
+	Prefixes   map[string]string    // SPARQL prefixes available in every query
+}
+
+// Teams configures the team manager.
+type Teams struct {
+	MaxTeamSize     int    // members per team, 1..1000; default 8
+	DefaultStrategy string // merge strategy when a team names none; default "additive"
+	WorkflowTimeout int    // seconds a team may run before it fails; 0 = no timeout; default 600
+}
+
+// Namespace configures one namespace.
+type Namespace struct {
+	Base string // IRI base replacing the default urn:cortex:{name}
+}
+
+// Default returns the configuration used when no file is given.
+func Default() Config {
+	return Config{Teams: Teams{MaxTeamSize: 8, DefaultStrategy: "additive", WorkflowTimeout: 600}}
+}
+
+// Load reads and validates the file at path.
+func Load(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Parse reads and validates a configuration from JSON5 text.
+func Parse(data []byte) (Config, error) {
+	c := Default()
+	var root interface{}
+	if err := json5.Unmarshal(data, &root); err != nil {
+		return c, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	top, err := object(root, "")
+	if err != nil {
+		return c, err
+	}
+	for k, v := range top {
+		switch k {
+		case "teams":
+			if err := c.parseTeams(v); err != nil {
+				return c, err
+			}
+		case "namespaces":
+			m, err := object(v, "namespaces")
+			if err != nil {
+				return c, err
+			}
+			c.Namespaces = map[string]Namespace{}
+			for name, nv := range m {
+				path := "namespaces." + name
+				fields, err := object(nv, path)
+				if err != nil {
+					return c, err
+				}
+				var ns Namespace
+				for fk, fv := range fields {
+					switch fk {
+					case "base":
+						if ns.Base, err = str(fv, path+".base"); err != nil {
+							return c, err
+						}
+					default:
+						return c, unknown(path, fk, "base")
+					}
+				}
+				c.Namespaces[name] = ns
+			}
+		case "prefixes":
+			m, err := object(v, "prefixes")
+			if err != nil {
+				return c, err
+			}
+			c.Prefixes = map[string]string{}
+			for p, iv := range m {
+				if c.Prefixes[p], err = str(iv, "prefixes."+p); err != nil {
+					return c, err
+				}
+			}
+		default:
+			return c, unknown("", k, "teams", "namespaces", "prefixes")
+		}
+	}
+	return c, nil
+}
+
+func (c *Config) parseTeams(v interface{}) error {
+	m, err := object(v, "teams")
+	if err != nil {
+		return err
+	}
+	for k, fv := range m {
+		path := "teams." + k
+		switch k {
+		case "maxTeamSize":
+			n, err := whole(fv, path)
+			if err != nil {
+				return err
+			}
+			if n < 1 || n > 1000 {
+				return fmt.Errorf("%w: %s: %d is out of range 1..1000", ErrInvalid, path, n)
+			}
+			c.Teams.MaxTeamSize = n
+		case "defaultStrategy":
+			s, err := str(fv, path)
+			if err != nil {
+				return err
+			}
+			if s == "" {
+				return fmt.Errorf("%w: %s: must not be empty", ErrInvalid, path)
+			}
+			c.Teams.DefaultStrategy = s
+		case "workflowTimeout":
+			n, err := whole(fv, path)
+			if err != nil {
+				return err
+			}
+			if n < 0 {
+				return fmt.Errorf("%w: %s: %d must be ≥ 0 seconds (0 = no timeout)", ErrInvalid, path, n)
+			}
+			c.Teams.WorkflowTimeout = n
+		default:
+			return unknown("teams", k, "maxTeamSize", "defaultStrategy", "workflowTimeout")
+		}
+	}
+	return nil
+}
+
+func object(v interface{}, path string) (map[string]interface{}, error) {
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		where := path
+		if where == "" {
+			where = "top level"
+		}
+		return nil, fmt.Errorf("%w: %s: expected an object, got %s", ErrInvalid, where, kind(v))
+	}
+	return m, nil
+}
+
+func str(v interface{}, path string) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %s: expected a string, got %s", ErrInvalid, path, kind(v))
+	}
+	return s, nil
+}
+
+func whole(v interface{}, path string) (int, error) {
+	f, ok := v.(float64)
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return 0, fmt.Errorf("%w: %s: expected a whole number, got %s", ErrInvalid, path, kind(v))
+	}
+	return int(f), nil
+}
+
+func kind(v interface{}) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %q", t)
+	case float64:
+		return fmt.Sprintf("the number %v", t)
+	case bool:
+		return fmt.Sprintf("%v", t)
+	case []interface{}:
+		return "an array"
+	case map[string]interface{}:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func unknown(path, key string, known ...string) error {
+	sort.Strings(known)
+	where := key
+	if path != "" {
+		where = path + "." + key
+	}
+	return fmt.Errorf("%w: unknown key %q (known: %s)", ErrInvalid, where, strings.Join(known, ", "))
+}

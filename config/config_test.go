@@ -1,0 +1,87 @@
+package config_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/config"
+)
+
+func TestParse_DocsExample(t *testing.T) {
+	c, err := config.Parse([]byte(`// Cortex config
+{ teams: { maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600 } }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Teams != (config.Teams{MaxTeamSize: 8, DefaultStrategy: "additive", WorkflowTimeout: 600}) {
+		t.Fatalf("%+v", c.Teams)
+	}
+}
+
+func TestParse_Full(t *testing.T) {
+	c, err := config.Parse([]byte(`{
+  teams: { maxTeamSize: 3, defaultStrategy: 'majority-wins', workflowTimeout: 0, },
+  namespaces: { acme: { base: "https://acme.example/kg" } },
+  prefixes: { ex: "http://example.org/" },
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Teams.MaxTeamSize != 3 || c.Teams.DefaultStrategy != "majority-wins" || c.Teams.WorkflowTimeout != 0 {
+		t.Fatalf("%+v", c.Teams)
+	}
+	if c.Namespaces["acme"].Base != "https://acme.example/kg" || c.Prefixes["ex"] != "http://example.org/" {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestParse_DefaultsForMissingKeys(t *testing.T) {
+	c, err := config.Parse([]byte(`{teams: {maxTeamSize: 4}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Default().Teams
+	want.MaxTeamSize = 4
+	if c.Teams != want {
+		t.Fatalf("%+v", c.Teams)
+	}
+}
+
+func TestParse_Errors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{teams: {maxTeamsize: 8}}`, `unknown key "teams.maxTeamsize"`},
+		{`{team: {}}`, `unknown key "team"`},
+		{`{teams: {maxTeamSize: "8"}}`, `teams.maxTeamSize: expected a whole number, got the string "8"`},
+		{`{teams: {maxTeamSize: 2.5}}`, `teams.maxTeamSize: expected a whole number`},
+		{`{teams: {maxTeamSize: 0}}`, `out of range`},
+		{`{teams: {defaultStrategy: 7}}`, `teams.defaultStrategy: expected a string, got the number 7`},
+		{`{teams: {workflowTimeout: -1}}`, `must be ≥ 0`},
+		{`{teams: []}`, `teams: expected an object, got an array`},
+		{`[1]`, `top level: expected an object`},
+		{`{teams: {`, `invalid config`},
+		{`{namespaces: {acme: {bse: "x"}}}`, `unknown key "namespaces.acme.bse"`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := config.Parse([]byte(tc.in))
+			if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoad_NamesTheFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cortex.json5")
+	if err := os.WriteFile(p, []byte(`{teams: {x: 1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := config.Load(p); err == nil || !strings.Contains(err.Error(), p) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := config.Load(p + ".missing"); err == nil {
+		t.Fatal("missing file accepted")
+	}
+}

@@ -1,0 +1,316 @@
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// CSV returns the SPARQL 1.1 Query Results CSV Format (text/csv, ".csv").
+//
+// CSV is lossy: a field holds only the IRI, the lexical form of a literal
+// (language tag and datatype are dropped) or "_:label" for a blank node, and
+// an unbound variable is indistinguishable from an empty literal. Fields
+// holding '"', ',', CR or LF are quoted per RFC 4180; lines end with CRLF.
+//
+// The reader therefore has to guess (see ReadCSV); compare a CSV file with
+// a result passed through CSVView.
+func CSV() Format {
+	return Format{
+		Name:         "csv",
+		MediaType:    "text/csv",
+		Extensions:   []string{".csv"},
+		NewWriter:    NewCSVWriter,
+		WriteBoolean: WriteCSVBoolean,
+		Read:         ReadCSV,
+	}
+}
+
+type csvWriter struct {
+	bw     *bufio.Writer
+	vars   []string
+	n      int
+	closed bool
+	buf    []byte
+}
+
+// NewCSVWriter returns a streaming CSV results writer for vars; the header
+// line (names without '?') is written at once (buffered).
+func NewCSVWriter(w io.Writer, vars []string) (Writer, error) {
+	if err := checkVars(vars); err != nil {
+		return nil, fmt.Errorf("new csv writer: %w", err)
+	}
+	cw := &csvWriter{bw: bufio.NewWriter(w), vars: append([]string(nil), vars...)}
+	var b []byte
+	for i, v := range vars {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCSVField(b, v)
+	}
+	if len(vars) == 1 && (vars[0] == "true" || vars[0] == "false") {
+		// Quote it so the header is not read back as a boolean result.
+		b = append(append([]byte{'"'}, b...), '"')
+	}
+	b = append(b, '\r', '\n')
+	cw.bw.Write(b)
+	return cw, nil
+}
+
+func (cw *csvWriter) Write(row Row) error {
+	if cw.closed {
+		return ErrClosed
+	}
+	row, err := normRow(row, cw.vars, cw.n)
+	if err != nil {
+		return err
+	}
+	b := cw.buf[:0]
+	for i, v := range row {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if v != nil {
+			b = appendCSVField(b, lexical(v))
+		}
+	}
+	b = append(b, '\r', '\n')
+	cw.buf = b
+	cw.n++
+	_, err = cw.bw.Write(b)
+	return err
+}
+
+func (cw *csvWriter) Close() error {
+	if cw.closed {
+		return nil
+	}
+	cw.closed = true
+	return cw.bw.Flush()
+}
+
+// WriteCSVBoolean writes "true" or "false" and CRLF. (The W3C note defines no
+// CSV form for ASK results; this follows common practice.)
+func WriteCSVBoolean(w io.Writer, b bool) error {
+	_, err := fmt.Fprintf(w, "%t\r\n", b)
+	return err
+}
+
+func appendCSVField(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, "\",\r\n") {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}
+
+// ReadCSV reads a whole SPARQL CSV results document (CRLF or LF line ends).
+// Because CSV drops term kinds, each non-empty field is guessed: "_:label"
+// becomes a blank node, a string that looks like an absolute IRI (a scheme,
+// ':' and no white space, '<', '>' or '"') becomes an IRI, anything else a
+// plain literal (quad.String; numbers are not recognised). An empty field is
+// unbound. A document consisting of the single line "true" or "false" is read
+// as a boolean result.
+func ReadCSV(r io.Reader) (*Result, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read csv: %w", err)
+	}
+	if !utf8.Valid(data) {
+		return nil, &SyntaxError{Format: "csv", Msg: "input is not valid utf-8"}
+	}
+	records, err := parseCSV(string(data))
+	if err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return nil, &SyntaxError{Format: "csv", Line: 1, Col: 1, Msg: "missing header line"}
+	}
+	if len(records) == 1 && len(records[0].fields) == 1 && !records[0].quoted {
+		switch records[0].fields[0] {
+		case "true", "false":
+			b := records[0].fields[0] == "true"
+			return &Result{Boolean: &b}, nil
+		}
+	}
+	vars := records[0].fields
+	if len(vars) == 1 && vars[0] == "" {
+		vars = []string{}
+	}
+	if err := checkVars(vars); err != nil {
+		return nil, &SyntaxError{Format: "csv", Line: 1, Col: 1, Msg: err.Error()}
+	}
+	res := &Result{Vars: vars, Rows: make([]Row, 0, len(records)-1)}
+	for _, rec := range records[1:] {
+		fields := rec.fields
+		if len(vars) == 0 && len(fields) == 1 && fields[0] == "" {
+			fields = nil
+		}
+		if len(fields) != len(vars) {
+			return nil, &SyntaxError{Format: "csv", Line: rec.line, Col: 1,
+				Msg: fmt.Sprintf("%d fields for %d variables", len(fields), len(vars))}
+		}
+		row := make(Row, len(vars))
+		for i, f := range fields {
+			row[i] = csvTerm(f)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+func csvTerm(f string) quad.Value {
+	switch {
+	case f == "":
+		return nil
+	case strings.HasPrefix(f, "_:") && len(f) > 2:
+		return quad.BNode(f[2:])
+	case looksLikeIRI(f):
+		return quad.IRI(f)
+	}
+	return quad.String(f)
+}
+
+// looksLikeIRI reports whether s starts with a URI scheme and ':' and holds
+// no white space, '<', '>' or '"'.
+func looksLikeIRI(s string) bool {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 {
+		return false
+	}
+	for i := 0; i < colon; i++ {
+		c := s[i]
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alpha && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	for _, r := range s[colon+1:] {
+		if r <= 0x20 || r == '<' || r == '>' || r == '"' || r == 0x7F {
+			return false
+		}
+	}
+	return true
+}
+
+// CSVView returns r as it reads back after a CSV round trip: every term
+// reduced as ReadCSV guesses it. The conformance runner compares an expected
+// .csv file with CSVView(actual). A boolean result is returned unchanged.
+func CSVView(r *Result) *Result {
+	if r.Boolean != nil {
+		b := *r.Boolean
+		return &Result{Boolean: &b}
+	}
+	out := &Result{Vars: append([]string{}, r.Vars...), Rows: make([]Row, len(r.Rows))}
+	for i, row := range r.Rows {
+		nr := make(Row, len(row))
+		for j, v := range row {
+			if v == nil {
+				continue
+			}
+			if n, msg := normTerm(v); msg == "" {
+				nr[j] = csvTerm(lexical(n))
+			}
+		}
+		out.Rows[i] = nr
+	}
+	return out
+}
+
+type csvRecord struct {
+	fields []string
+	line   int
+	quoted bool // whether any field was quoted
+}
+
+// parseCSV splits data into RFC 4180 records. A final line end is optional;
+// LF alone is accepted as a line end.
+func parseCSV(data string) ([]csvRecord, error) {
+	var records []csvRecord
+	line, col := 1, 1
+	i := 0
+	for i < len(data) {
+		rec := csvRecord{line: line}
+		for {
+			var field strings.Builder
+			if i < len(data) && data[i] == '"' {
+				rec.quoted = true
+				qLine, qCol := line, col
+				i++
+				col++
+				closed := false
+				for i < len(data) {
+					c := data[i]
+					if c == '"' {
+						if i+1 < len(data) && data[i+1] == '"' {
+							field.WriteByte('"')
+							i += 2
+							col += 2
+							continue
+						}
+						i++
+						col++
+						closed = true
+						break
+					}
+					field.WriteByte(c)
+					i++
+					if c == '\n' {
+						line++
+						col = 1
+					} else if c < 0x80 || c >= 0xC0 {
+						col++
+					}
+				}
+				if !closed {
+					return nil, &SyntaxError{Format: "csv", Line: qLine, Col: qCol, Msg: "unterminated quoted field"}
+				}
+				if i < len(data) && data[i] != ',' && data[i] != '\r' && data[i] != '\n' {
+					return nil, &SyntaxError{Format: "csv", Line: line, Col: col, Msg: "unexpected character after quoted field"}
+				}
+			} else {
+				for i < len(data) && data[i] != ',' && data[i] != '\r' && data[i] != '\n' {
+					if data[i] == '"' {
+						return nil, &SyntaxError{Format: "csv", Line: line, Col: col, Msg: "quote in unquoted field"}
+					}
+					field.WriteByte(data[i])
+					if data[i] < 0x80 || data[i] >= 0xC0 {
+						col++
+					}
+					i++
+				}
+			}
+			rec.fields = append(rec.fields, field.String())
+			if i < len(data) && data[i] == ',' {
+				i++
+				col++
+				continue
+			}
+			break
+		}
+		// At end of data or a line end.
+		if i < len(data) && data[i] == '\r' {
+			i++
+			if i >= len(data) || data[i] != '\n' {
+				return nil, &SyntaxError{Format: "csv", Line: line, Col: col, Msg: "carriage return not followed by line feed"}
+			}
+		}
+		if i < len(data) && data[i] == '\n' {
+			i++
+		}
+		line++
+		col = 1
+		records = append(records, rec)
+	}
+	return records, nil
+}

@@ -1,0 +1,127 @@
+package results_test
+
+import (
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+func TestEquivalent(t *testing.T) {
+	b := func(s string) quad.Value { return quad.BNode(s) }
+	s := func(v string) quad.Value { return quad.String(v) }
+	typed := func(v, dt string) quad.Value {
+		return quad.TypedString{Value: quad.String(v), Type: quad.IRI(xsd + dt)}
+	}
+	res := func(vars []string, rows ...results.Row) *results.Result {
+		return &results.Result{Vars: vars, Rows: rows}
+	}
+	x := []string{"x"}
+	xy := []string{"x", "y"}
+	tr, fa := true, false
+
+	cases := []struct {
+		name           string
+		a, b           *results.Result
+		ordered        bool
+		want           bool
+		wantByValue    bool // result with NumbersByValue
+		byValueDiffers bool
+	}{
+		{name: "Identical", a: fixture(), b: fixture(), ordered: true, want: true},
+		{name: "BothNil", a: nil, b: nil, want: true},
+		{name: "OneNil", a: res(x), b: nil, want: false},
+		{name: "BooleansEqual", a: &results.Result{Boolean: &tr}, b: boolResult(true), want: true},
+		{name: "BooleansDiffer", a: &results.Result{Boolean: &tr}, b: &results.Result{Boolean: &fa}, want: false},
+		{name: "BooleanVsSelect", a: &results.Result{Boolean: &tr}, b: res(x), want: false},
+		{name: "VarOrderIgnored", a: res(xy, results.Row{s("1"), s("2")}), b: res([]string{"y", "x"}, results.Row{s("2"), s("1")}), ordered: true, want: true},
+		{name: "VarSetsDiffer", a: res(xy), b: res([]string{"x", "z"}), want: false},
+		{name: "VarCountDiffers", a: res(xy), b: res(x), want: false},
+		{name: "RowCountDiffers", a: res(x, results.Row{s("1")}), b: res(x, results.Row{s("1")}, results.Row{s("1")}), want: false},
+		{name: "MultisetCounts", a: res(x, results.Row{s("1")}, results.Row{s("1")}, results.Row{s("2")}), b: res(x, results.Row{s("1")}, results.Row{s("2")}, results.Row{s("2")}), want: false},
+		{name: "RowOrderUnordered", a: res(x, results.Row{s("1")}, results.Row{s("2")}), b: res(x, results.Row{s("2")}, results.Row{s("1")}), want: true},
+		{name: "RowOrderOrdered", a: res(x, results.Row{s("1")}, results.Row{s("2")}), b: res(x, results.Row{s("2")}, results.Row{s("1")}), ordered: true, want: false},
+		{name: "UnboundVsEmptyString", a: res(x, results.Row{nil}), b: res(x, results.Row{s("")}), want: false},
+		{name: "XSDStringIsPlain", a: res(x, results.Row{s("a")}), b: res(x, results.Row{typed("a", "string")}), want: true},
+		{name: "LangTagCaseInsensitive", a: res(x, results.Row{quad.LangString{Value: "a", Lang: "en-US"}}), b: res(x, results.Row{quad.LangString{Value: "a", Lang: "EN-us"}}), want: true},
+		{name: "LangVsPlain", a: res(x, results.Row{quad.LangString{Value: "a", Lang: "en"}}), b: res(x, results.Row{s("a")}), want: false},
+		{name: "IRIVsString", a: res(x, results.Row{quad.IRI("a")}), b: res(x, results.Row{s("a")}), want: false},
+		{name: "BNodeVsIRI", a: res(x, results.Row{b("a")}), b: res(x, results.Row{quad.IRI("a")}), want: false},
+
+		// Blank node bijection.
+		{name: "BNodeRenamed", a: res(xy, results.Row{b("a"), b("b")}, results.Row{b("b"), s("1")}), b: res(xy, results.Row{b("x"), b("y")}, results.Row{b("y"), s("1")}), want: true},
+		{name: "BNodeRenamedOrdered", a: res(xy, results.Row{b("a"), b("b")}, results.Row{b("b"), s("1")}), b: res(xy, results.Row{b("x"), b("y")}, results.Row{b("y"), s("1")}), ordered: true, want: true},
+		{name: "TwoBNodesToOne", a: res(x, results.Row{b("a")}, results.Row{b("b")}), b: res(x, results.Row{b("c")}, results.Row{b("c")}), want: false},
+		{name: "TwoBNodesToOneOrdered", a: res(x, results.Row{b("a")}, results.Row{b("b")}), b: res(x, results.Row{b("c")}, results.Row{b("c")}), ordered: true, want: false},
+		{name: "OneBNodeToTwo", a: res(x, results.Row{b("c")}, results.Row{b("c")}), b: res(x, results.Row{b("a")}, results.Row{b("b")}), want: false},
+		{name: "TwoBNodesToOneInRow", a: res(xy, results.Row{b("a"), b("b")}), b: res(xy, results.Row{b("c"), b("c")}), want: false},
+		{name: "SameBNodeAcrossColumns", a: res(xy, results.Row{b("a"), b("a")}), b: res(xy, results.Row{b("c"), b("d")}), want: false},
+		{name: "ConsistentAcrossRows", a: res(xy, results.Row{b("a"), s("1")}, results.Row{b("a"), s("2")}), b: res(xy, results.Row{b("p"), s("1")}, results.Row{b("q"), s("2")}), want: false},
+		{name: "NeedsBacktracking", a: res(xy, results.Row{b("x"), b("y")}, results.Row{b("y"), b("z")}), b: res(xy, results.Row{b("p"), b("q")}, results.Row{b("r"), b("p")}), want: true},
+		{name: "NeedsBacktrackingMixed",
+			a: res(xy, results.Row{b("x"), s("p")}, results.Row{b("x"), s("q")}, results.Row{b("y"), s("p")}),
+			b: res(xy, results.Row{b("m"), s("p")}, results.Row{b("n"), s("p")}, results.Row{b("n"), s("q")}), want: true},
+		{name: "NoBijectionExists",
+			a: res(xy, results.Row{b("x"), s("p")}, results.Row{b("x"), s("q")}, results.Row{b("y"), s("p")}, results.Row{b("y"), s("q")}),
+			b: res(xy, results.Row{b("m"), s("p")}, results.Row{b("m"), s("q")}, results.Row{b("n"), s("p")}, results.Row{b("o"), s("q")}), want: false},
+		{name: "BNodeRowsVsGroundRows", a: res(x, results.Row{b("a")}), b: res(x, results.Row{s("a")}), want: false},
+		{name: "SameLabelsDifferentStructure", a: res(xy, results.Row{b("a"), b("b")}, results.Row{b("b"), b("a")}), b: res(xy, results.Row{b("a"), b("b")}, results.Row{b("a"), b("b")}), want: false},
+
+		// Numbers.
+		{name: "IntegerLexicalForms", a: res(x, results.Row{typed("01", "integer")}), b: res(x, results.Row{typed("1", "integer")}), want: false, byValueDiffers: true, wantByValue: true},
+		{name: "IntegerPlusSign", a: res(x, results.Row{typed("+7", "int")}), b: res(x, results.Row{typed("7", "int")}), want: false, byValueDiffers: true, wantByValue: true},
+		{name: "DecimalTrailingZero", a: res(x, results.Row{typed("1.50", "decimal")}), b: res(x, results.Row{typed("1.5", "decimal")}), want: false, byValueDiffers: true, wantByValue: true},
+		{name: "DecimalIntegerForm", a: res(x, results.Row{typed("2", "decimal")}), b: res(x, results.Row{typed("2.0", "decimal")}), want: false, byValueDiffers: true, wantByValue: true},
+		{name: "DoubleExponent", a: res(x, results.Row{typed("1.0E0", "double")}), b: res(x, results.Row{typed("1e0", "double")}), want: false, byValueDiffers: true, wantByValue: true},
+		{name: "DoubleNaN", a: res(x, results.Row{typed("NaN", "double")}), b: res(x, results.Row{typed("NaN", "double")}), want: true},
+		{name: "DoubleINF", a: res(x, results.Row{typed("INF", "double")}), b: res(x, results.Row{typed("+INF", "double")}), want: false, byValueDiffers: true, wantByValue: true},
+		{name: "DifferentNumericTypes", a: res(x, results.Row{typed("1", "integer")}), b: res(x, results.Row{typed("1.0", "decimal")}), want: false},
+		{name: "DifferentValues", a: res(x, results.Row{typed("1", "integer")}), b: res(x, results.Row{typed("2", "integer")}), want: false},
+		{name: "MalformedNumberByTerm", a: res(x, results.Row{typed("abc", "integer")}), b: res(x, results.Row{typed("abc", "integer")}), want: true},
+		{name: "NumbersInBNodeRows", a: res(xy, results.Row{b("a"), typed("01", "integer")}), b: res(xy, results.Row{b("z"), typed("1", "integer")}), want: false, byValueDiffers: true, wantByValue: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := results.Equivalent(tc.a, tc.b, tc.ordered); got != tc.want {
+				t.Errorf("Equivalent(a, b) = %v, want %v", got, tc.want)
+			}
+			if got := results.Equivalent(tc.b, tc.a, tc.ordered); got != tc.want {
+				t.Errorf("Equivalent(b, a) = %v, want %v (not symmetric)", got, tc.want)
+			}
+			wantBV := tc.want
+			if tc.byValueDiffers {
+				wantBV = tc.wantByValue
+			}
+			opts := results.EquivalenceOptions{NumbersByValue: true}
+			if got := opts.Equivalent(tc.a, tc.b, tc.ordered); got != wantBV {
+				t.Errorf("NumbersByValue: Equivalent(a, b) = %v, want %v", got, wantBV)
+			}
+		})
+	}
+}
+
+func TestEquivalent_LargeBNodeResult(t *testing.T) {
+	// A chain of 200 blank nodes, rows shuffled and relabelled: the search
+	// must find the bijection without exploring permutations.
+	const n = 200
+	a := &results.Result{Vars: []string{"s", "o"}}
+	b := &results.Result{Vars: []string{"o", "s"}}
+	label := func(p string, i int) quad.Value {
+		return quad.BNode(p + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+	}
+	for i := 0; i < n; i++ {
+		a.Rows = append(a.Rows, results.Row{label("a", i), label("a", (i+1)%n)})
+	}
+	for i := n - 1; i >= 0; i-- {
+		j := (i * 7) % n
+		b.Rows = append(b.Rows, results.Row{label("b", (j+1)%n), label("b", j)})
+	}
+	if !results.Equivalent(a, b, false) {
+		t.Error("relabelled chain not equivalent")
+	}
+	b.Rows[0][0] = label("b", 0)
+	if results.Equivalent(a, b, false) {
+		t.Error("broken chain reported equivalent")
+	}
+}

@@ -1,0 +1,4 @@
+package results
+
+// DisplayWidthForTest exposes displayWidth to the black-box tests.
+var DisplayWidthForTest = displayWidth

@@ -1,0 +1,307 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// JSON returns the SPARQL 1.1 Query Results JSON Format
+// (application/sparql-results+json, ".srj"). The writer streams one binding
+// object per line; literals carry "xml:lang" or "datatype" (never datatype
+// xsd:string), blank nodes are {"type":"bnode"} with the label as given.
+// The reader also accepts the SPARQL 1.0 "typed-literal" type.
+func JSON() Format {
+	return Format{
+		Name:         "json",
+		MediaType:    "application/sparql-results+json",
+		Extensions:   []string{".srj", ".json"},
+		NewWriter:    NewJSONWriter,
+		WriteBoolean: WriteJSONBoolean,
+		Read:         ReadJSON,
+	}
+}
+
+type jsonWriter struct {
+	bw     *bufio.Writer
+	vars   []string
+	keys   [][]byte // pre-encoded `"name":` per variable
+	n      int
+	closed bool
+	buf    []byte
+}
+
+// NewJSONWriter returns a streaming JSON results writer for vars. The head
+// is written at once (buffered); Close writes the trailer and flushes.
+func NewJSONWriter(w io.Writer, vars []string) (Writer, error) {
+	if err := checkVars(vars); err != nil {
+		return nil, fmt.Errorf("new json writer: %w", err)
+	}
+	jw := &jsonWriter{bw: bufio.NewWriter(w), vars: append([]string(nil), vars...)}
+	b := []byte(`{"head":{"vars":[`)
+	for i, v := range vars {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, v)
+		jw.keys = append(jw.keys, append(appendJSONString(nil, v), ':'))
+	}
+	b = append(b, "]},\n\"results\":{\"bindings\":["...)
+	jw.bw.Write(b)
+	return jw, nil
+}
+
+func (jw *jsonWriter) Write(row Row) error {
+	if jw.closed {
+		return ErrClosed
+	}
+	row, err := normRow(row, jw.vars, jw.n)
+	if err != nil {
+		return err
+	}
+	b := jw.buf[:0]
+	if jw.n > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, "\n{"...)
+	first := true
+	for i, v := range row {
+		if v == nil {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, jw.keys[i]...)
+		b = appendJSONTerm(b, v)
+	}
+	b = append(b, '}')
+	jw.buf = b
+	jw.n++
+	_, err = jw.bw.Write(b)
+	return err
+}
+
+func (jw *jsonWriter) Close() error {
+	if jw.closed {
+		return nil
+	}
+	jw.closed = true
+	jw.bw.WriteString("\n]}}\n")
+	return jw.bw.Flush()
+}
+
+// WriteJSONBoolean writes {"head":{},"boolean":b}.
+func WriteJSONBoolean(w io.Writer, b bool) error {
+	_, err := fmt.Fprintf(w, "{\"head\":{},\"boolean\":%t}\n", b)
+	return err
+}
+
+func appendJSONTerm(b []byte, v quad.Value) []byte {
+	switch t := v.(type) {
+	case quad.IRI:
+		b = append(b, `{"type":"uri","value":`...)
+		b = appendJSONString(b, string(t))
+	case quad.BNode:
+		b = append(b, `{"type":"bnode","value":`...)
+		b = appendJSONString(b, string(t))
+	case quad.String:
+		b = append(b, `{"type":"literal","value":`...)
+		b = appendJSONString(b, string(t))
+	case quad.LangString:
+		b = append(b, `{"type":"literal","xml:lang":`...)
+		b = appendJSONString(b, t.Lang)
+		b = append(b, `,"value":`...)
+		b = appendJSONString(b, string(t.Value))
+	case quad.TypedString:
+		b = append(b, `{"type":"literal","datatype":`...)
+		b = appendJSONString(b, string(t.Type))
+		b = append(b, `,"value":`...)
+		b = appendJSONString(b, string(t.Value))
+	}
+	return append(b, '}')
+}
+
+// appendJSONString appends s (valid UTF-8) as a JSON string, escaping '"',
+// '\\' and control characters only.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+type jsonDoc struct {
+	Head *struct {
+		Vars []string `json:"vars"`
+	} `json:"head"`
+	Results *struct {
+		Bindings []map[string]jsonTerm `json:"bindings"`
+	} `json:"results"`
+	Boolean *bool `json:"boolean"`
+}
+
+type jsonTerm struct {
+	Type     string  `json:"type"`
+	Value    *string `json:"value"`
+	Lang     *string `json:"xml:lang"`
+	Datatype *string `json:"datatype"`
+}
+
+// ReadJSON reads a whole SPARQL JSON results document.
+func ReadJSON(r io.Reader) (*Result, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read json: %w", err)
+	}
+	if !utf8.Valid(data) {
+		return nil, &SyntaxError{Format: "json", Msg: "input is not valid utf-8"}
+	}
+	var doc jsonDoc
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		return nil, jsonSyntaxError(data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &SyntaxError{Format: "json", Msg: "trailing data after document"}
+	}
+	if doc.Head == nil {
+		return nil, &SyntaxError{Format: "json", Msg: `missing "head"`}
+	}
+	if doc.Boolean != nil {
+		if doc.Results != nil {
+			return nil, &SyntaxError{Format: "json", Msg: `both "boolean" and "results"`}
+		}
+		return &Result{Boolean: doc.Boolean}, nil
+	}
+	if doc.Results == nil {
+		return nil, &SyntaxError{Format: "json", Msg: `missing "results" or "boolean"`}
+	}
+	vars := doc.Head.Vars
+	if vars == nil {
+		vars = []string{}
+	}
+	if err := checkVars(vars); err != nil {
+		return nil, &SyntaxError{Format: "json", Msg: err.Error()}
+	}
+	index := make(map[string]int, len(vars))
+	for i, v := range vars {
+		index[v] = i
+	}
+	res := &Result{Vars: vars, Rows: make([]Row, 0, len(doc.Results.Bindings))}
+	for n, binding := range doc.Results.Bindings {
+		row := make(Row, len(vars))
+		for name, jt := range binding {
+			i, ok := index[name]
+			if !ok {
+				return nil, &SyntaxError{Format: "json", Msg: fmt.Sprintf("binding %d: variable %q not in head", n, name)}
+			}
+			v, err := jt.term()
+			if err != nil {
+				return nil, &SyntaxError{Format: "json", Msg: fmt.Sprintf("binding %d, ?%s: %v", n, name, err)}
+			}
+			row[i] = v
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+func (jt jsonTerm) term() (quad.Value, error) {
+	if jt.Value == nil {
+		return nil, fmt.Errorf(`missing "value"`)
+	}
+	val := *jt.Value
+	var v quad.Value
+	switch jt.Type {
+	case "uri":
+		v = quad.IRI(val)
+	case "bnode":
+		v = quad.BNode(val)
+	case "literal", "typed-literal":
+		v = literal(val, jt.Lang, jt.Datatype)
+		if v == nil {
+			return nil, fmt.Errorf("literal with both language tag and datatype %q", *jt.Datatype)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported term type %q", jt.Type)
+	}
+	n, msg := normTerm(v)
+	if msg != "" {
+		return nil, fmt.Errorf("%s", msg)
+	}
+	return n, nil
+}
+
+// literal builds a literal term from a lexical form and optional language
+// tag and datatype; nil when both a tag and a datatype other than
+// rdf:langString are given. An empty tag counts as none (xml:lang="" means
+// "no language" in XML). The result is not yet validated.
+func literal(val string, lang, datatype *string) quad.Value {
+	if lang != nil && *lang == "" {
+		lang = nil
+	}
+	switch {
+	case lang != nil:
+		if datatype != nil && quad.IRI(*datatype) != rdfLangString {
+			return nil
+		}
+		return quad.LangString{Value: quad.String(val), Lang: *lang}
+	case datatype != nil && quad.IRI(*datatype) != xsdString:
+		return quad.TypedString{Value: quad.String(val), Type: quad.IRI(*datatype)}
+	}
+	return quad.String(val)
+}
+
+func jsonSyntaxError(data []byte, err error) error {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if err == io.EOF {
+		return &SyntaxError{Format: "json", Msg: "empty document"}
+	}
+	if off < 0 || off > int64(len(data)) {
+		return &SyntaxError{Format: "json", Msg: strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	line, col := position(data[:off])
+	return &SyntaxError{Format: "json", Line: line, Col: col, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// position returns the 1-based line and column just after prefix.
+func position(prefix []byte) (line, col int) {
+	line = 1 + bytes.Count(prefix, []byte{'\n'})
+	lastNL := bytes.LastIndexByte(prefix, '\n')
+	col = utf8.RuneCount(prefix[lastNL+1:]) + 1
+	return line, col
+}

@@ -1,0 +1,220 @@
+package results_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+type readCase struct {
+	name string
+	in   string
+	want *results.Result // nil: expect a syntax error
+}
+
+func boolResult(b bool) *results.Result { return &results.Result{Boolean: &b} }
+
+func runReadCases(t *testing.T, read func(string) (*results.Result, error), cases []readCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := read(tc.in)
+			if tc.want == nil {
+				if !errors.Is(err, results.ErrSyntax) {
+					t.Fatalf("err = %v, want ErrSyntax (got %+v)", err, got)
+				}
+				var se *results.SyntaxError
+				if !errors.As(err, &se) {
+					t.Fatalf("err %T is not a *SyntaxError", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %#v\nwant %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadJSON(t *testing.T) {
+	read := func(s string) (*results.Result, error) { return results.ReadJSON(strings.NewReader(s)) }
+	runReadCases(t, read, []readCase{
+		{"Boolean", `{"head":{},"boolean":false}`, boolResult(false)},
+		{"BooleanWithLink", `{"head":{"link":["x"]},"boolean":true}`, boolResult(true)},
+		{"Terms", `{"head":{"vars":["a","b","c","d"],"link":[]},"results":{"bindings":[
+			{"a":{"type":"uri","value":"http://x/"},"b":{"type":"bnode","value":"r1"},"c":{"type":"literal","value":"v","xml:lang":"en-GB"}},
+			{"d":{"type":"typed-literal","datatype":"http://www.w3.org/2001/XMLSchema#int","value":" 1"}},
+			{"c":{"type":"literal","datatype":"http://www.w3.org/2001/XMLSchema#string","value":"s"},
+			 "d":{"type":"literal","datatype":"http://www.w3.org/1999/02/22-rdf-syntax-ns#langString","xml:lang":"de","value":"d"}}]}}`,
+			&results.Result{Vars: []string{"a", "b", "c", "d"}, Rows: []results.Row{
+				{quad.IRI("http://x/"), quad.BNode("r1"), quad.LangString{Value: "v", Lang: "en-GB"}, nil},
+				{nil, nil, nil, quad.TypedString{Value: " 1", Type: xsd + "int"}},
+				{nil, nil, quad.String("s"), quad.LangString{Value: "d", Lang: "de"}},
+			}}},
+		{"NoVars", `{"head":{},"results":{"bindings":[{}]}}`, &results.Result{Vars: []string{}, Rows: []results.Row{{}}}},
+		{"Empty", ``, nil},
+		{"Truncated", `{"head":`, nil},
+		{"NoHead", `{"boolean":true}`, nil},
+		{"NoResults", `{"head":{"vars":[]}}`, nil},
+		{"Both", `{"head":{},"boolean":true,"results":{"bindings":[]}}`, nil},
+		{"Trailing", `{"head":{},"boolean":true} x`, nil},
+		{"UnknownVar", `{"head":{"vars":["a"]},"results":{"bindings":[{"b":{"type":"uri","value":"x"}}]}}`, nil},
+		{"UnknownType", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"triple","value":"x"}}]}}`, nil},
+		{"MissingValue", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri"}}]}}`, nil},
+		{"LangAndDatatype", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","xml:lang":"en","datatype":"http://x/"}}]}}`, nil},
+		{"EmptyLangIsNone", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","xml:lang":""}}]}}`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.String("x")}}}},
+		{"BadLang", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","xml:lang":"e n"}}]}}`, nil},
+		{"EmptyBNode", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"bnode","value":""}}]}}`, nil},
+		{"BadVar", `{"head":{"vars":["a b"]},"results":{"bindings":[]}}`, nil},
+		{"DuplicateVar", `{"head":{"vars":["a","a"]},"results":{"bindings":[]}}`, nil},
+		{"WrongShape", `{"head":{"vars":"a"},"results":{"bindings":[]}}`, nil},
+		{"InvalidUTF8", "{\"head\":{},\"boolean\":true,\"x\":\"\xff\"}", nil},
+	})
+	t.Run("Position", func(t *testing.T) {
+		_, err := results.ReadJSON(strings.NewReader("{\"head\":{},\n  \"boolean\": tru}"))
+		var se *results.SyntaxError
+		if !errors.As(err, &se) || se.Line != 2 || se.Col == 0 {
+			t.Errorf("err = %#v, want line 2", err)
+		}
+	})
+}
+
+const srxHead = `<?xml version="1.0"?>
+<sparql xmlns="http://www.w3.org/2005/sparql-results#">`
+
+func TestReadXML(t *testing.T) {
+	read := func(s string) (*results.Result, error) { return results.ReadXML(strings.NewReader(s)) }
+	runReadCases(t, read, []readCase{
+		{"Boolean", srxHead + `<head/><boolean> true </boolean></sparql>`, boolResult(true)},
+		{"Terms", srxHead + `<!-- c --><head><variable name="a"/><variable name="b"/><link href="x"/></head>
+			<results ordered="false"><result>
+			  <binding name="b"><literal xml:lang="en-US"> two  spaces </literal></binding>
+			  <binding name="a">
+			    <uri> http://x/?a=1&amp;b=2 </uri>
+			  </binding>
+			</result><result>
+			  <binding name="a"><bnode>r0</bnode></binding>
+			  <binding name="b"><literal datatype="http://www.w3.org/2001/XMLSchema#integer">007</literal></binding>
+			</result><result/><result>
+			  <binding name="b"><literal/></binding>
+			  <binding name="a"><literal datatype="http://www.w3.org/2001/XMLSchema#string">x&#xD;<![CDATA[<y>]]></literal></binding>
+			</result></results></sparql>`,
+			&results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{
+				{quad.IRI("http://x/?a=1&b=2"), quad.LangString{Value: " two  spaces ", Lang: "en-US"}},
+				{quad.BNode("r0"), quad.TypedString{Value: "007", Type: xsd + "integer"}},
+				{nil, nil},
+				{quad.String("x\r<y>"), quad.String("")},
+			}}},
+		{"PrefixedNamespace", `<s:sparql xmlns:s="http://www.w3.org/2005/sparql-results#"><s:head/><s:results/></s:sparql>`,
+			&results.Result{Vars: []string{}, Rows: []results.Row{}}},
+		{"NotXML", `{"head":{}}`, nil},
+		{"Empty", ``, nil},
+		{"WrongNamespace", `<sparql xmlns="http://example.org/"><head/><boolean>true</boolean></sparql>`, nil},
+		{"NoNamespace", `<sparql><head/><boolean>true</boolean></sparql>`, nil},
+		{"Unclosed", srxHead + `<head/><results><result>`, nil},
+		{"BadBoolean", srxHead + `<head/><boolean>yes</boolean></sparql>`, nil},
+		{"UnknownVar", srxHead + `<head><variable name="a"/></head><results><result><binding name="z"><uri>x</uri></binding></result></results></sparql>`, nil},
+		{"BoundTwice", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><uri>x</uri></binding><binding name="a"><uri>y</uri></binding></result></results></sparql>`, nil},
+		{"EmptyBinding", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"></binding></result></results></sparql>`, nil},
+		{"UnknownTerm", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><triple/></binding></result></results></sparql>`, nil},
+		{"TextInResults", srxHead + `<head/><results>oops</results></sparql>`, nil},
+		{"NestedInLiteral", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>a<b/></literal></binding></result></results></sparql>`, nil},
+		{"VariableWithoutName", srxHead + `<head><variable/></head><results/></sparql>`, nil},
+		{"SecondRoot", srxHead + `<head/><results/></sparql><sparql/>`, nil},
+		{"ControlCharRef", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>&#x1;</literal></binding></result></results></sparql>`, nil},
+		{"LangAndDatatype", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal xml:lang="en" datatype="http://x/">a</literal></binding></result></results></sparql>`, nil},
+	})
+	t.Run("Position", func(t *testing.T) {
+		_, err := results.ReadXML(strings.NewReader(srxHead + "\n<head/>\n<boolean>maybe</boolean></sparql>"))
+		var se *results.SyntaxError
+		if !errors.As(err, &se) || se.Line != 4 {
+			t.Errorf("err = %#v, want line 4", err)
+		}
+	})
+}
+
+func TestReadTSV(t *testing.T) {
+	read := func(s string) (*results.Result, error) { return results.ReadTSV(strings.NewReader(s)) }
+	integer := func(s string) quad.Value { return quad.TypedString{Value: quad.String(s), Type: xsd + "integer"} }
+	runReadCases(t, read, []readCase{
+		{"Boolean", "true\n", boolResult(true)},
+		{"W3CExample", "?x\t?literal\n<http://example/x>\t\"String\"\n<http://example/x>\t\"String-with-dquote\\\"\"\n_:blank0\t\"Blank node\"\n\t\"Missing 'x'\"\n\t\n<http://example/x>\t\n_:blank1\t\"String-with-lang\"@en\n_:blank1\t123\n",
+			&results.Result{Vars: []string{"x", "literal"}, Rows: []results.Row{
+				{quad.IRI("http://example/x"), quad.String("String")},
+				{quad.IRI("http://example/x"), quad.String(`String-with-dquote"`)},
+				{quad.BNode("blank0"), quad.String("Blank node")},
+				{nil, quad.String("Missing 'x'")},
+				{nil, nil},
+				{quad.IRI("http://example/x"), nil},
+				{quad.BNode("blank1"), quad.LangString{Value: "String-with-lang", Lang: "en"}},
+				{quad.BNode("blank1"), integer("123")},
+			}}},
+		{"Abbreviations", "?a\t?b\t?c\t?d\t?e\r\n-01\t+1.50\t.5e-3\tfalse\t'single \\'q\\' \\u00E9\\U0001F600'\r\n",
+			&results.Result{Vars: []string{"a", "b", "c", "d", "e"}, Rows: []results.Row{{
+				integer("-01"),
+				quad.TypedString{Value: "+1.50", Type: xsd + "decimal"},
+				quad.TypedString{Value: ".5e-3", Type: xsd + "double"},
+				quad.TypedString{Value: "false", Type: xsd + "boolean"},
+				quad.String("single 'q' é😀"),
+			}}}},
+		{"EscapesAndDatatype", "$a\t?b\n<http://x/\\u0020y>\t\"a\\tb\\nc\\\\\"^^<http://www.w3.org/2001/XMLSchema#string>\n",
+			&results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{{quad.IRI("http://x/ y"), quad.String("a\tb\nc\\")}}}},
+		{"NoTrailingNewline", "?a\n<x>", &results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.IRI("x")}}}},
+		{"UnboundSingleColumn", "?a\n\n\n", &results.Result{Vars: []string{"a"}, Rows: []results.Row{{nil}, {nil}}}},
+		{"Empty", "", nil},
+		{"HeaderWithoutMark", "a\tb\n", nil},
+		{"BadVar", "?a b\n", nil},
+		{"FieldCount", "?a\t?b\n<x>\n", nil},
+		{"BadEscape", "?a\n\"\\q\"\n", nil},
+		{"Unterminated", "?a\n\"abc\n", nil},
+		{"LongString", "?a\n\"\"\"abc\"\"\"\n", nil},
+		{"PrefixedName", "?a\nex:foo\n", nil},
+		{"PrefixedDatatype", "?a\n\"1\"^^xsd:integer\n", nil},
+		{"BadBNode", "?a\n_:a.\n", nil},
+		{"BadLang", "?a\n\"x\"@\n", nil},
+		{"JunkAfterIRI", "?a\n<x>y\n", nil},
+		{"IRIWithSpace", "?a\n<x y>\n", nil},
+		{"Surrogate", "?a\n\"\\uD800\"\n", nil},
+		{"BadNumber", "?a\n1.\n", nil},
+		{"InvalidUTF8", "?a\n\"\xff\"\n", nil},
+	})
+}
+
+func TestReadCSV(t *testing.T) {
+	read := func(s string) (*results.Result, error) { return results.ReadCSV(strings.NewReader(s)) }
+	runReadCases(t, read, []readCase{
+		{"Boolean", "false\r\n", boolResult(false)},
+		{"W3CExample", "x,literal\r\nhttp://example/x,String\r\nhttp://example/x,\"String-with-dquote\"\"\"\r\n_:b0,Blank node\r\n,Missing 'x'\r\n,\r\nhttp://example/x,\r\n_:b1,String-with-lang\r\n_:b1,123\r\n",
+			&results.Result{Vars: []string{"x", "literal"}, Rows: []results.Row{
+				{quad.IRI("http://example/x"), quad.String("String")},
+				{quad.IRI("http://example/x"), quad.String(`String-with-dquote"`)},
+				{quad.BNode("b0"), quad.String("Blank node")},
+				{nil, quad.String("Missing 'x'")},
+				{nil, nil},
+				{quad.IRI("http://example/x"), nil},
+				{quad.BNode("b1"), quad.String("String-with-lang")},
+				{quad.BNode("b1"), quad.String("123")},
+			}}},
+		{"LFAndMultiline", "a,b\n\"x\r\ny\",urn:isbn:1\nmailto:a@b,not an:iri\n",
+			&results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{
+				{quad.String("x\r\ny"), quad.IRI("urn:isbn:1")},
+				{quad.IRI("mailto:a@b"), quad.String("not an:iri")},
+			}}},
+		{"Empty", "", nil},
+		{"Unterminated", "a\r\n\"abc\r\n", nil},
+		{"FieldCount", "a,b\r\nx\r\n", nil},
+		{"QuoteInField", "a\r\nab\"c\r\n", nil},
+		{"JunkAfterQuote", "a\r\n\"ab\"c\r\n", nil},
+		{"StrayCR", "a\rb\r\n", nil},
+		{"BadVar", "a b\r\n", nil},
+	})
+}

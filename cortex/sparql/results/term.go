@@ -1,0 +1,303 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// Well-known IRIs.
+const (
+	xsdNS          = "http://www.w3.org/2001/XMLSchema#"
+	xsdString      = quad.IRI(xsdNS + "string")
+	xsdInteger     = quad.IRI(xsdNS + "integer")
+	xsdDecimal     = quad.IRI(xsdNS + "decimal")
+	xsdDouble      = quad.IRI(xsdNS + "double")
+	xsdBoolean     = quad.IRI(xsdNS + "boolean")
+	rdfLangString  = quad.IRI("http://www.w3.org/1999/02/22-rdf-syntax-ns#langString")
+	sparqlResultNS = "http://www.w3.org/2005/sparql-results#"
+)
+
+// normTerm validates v and returns it in normal form: a TypedString of type
+// xsd:string becomes a quad.String. It returns a description of the problem
+// when v is not one of the five supported term types or is malformed.
+func normTerm(v quad.Value) (quad.Value, string) {
+	switch t := v.(type) {
+	case quad.IRI:
+		if !utf8.ValidString(string(t)) {
+			return nil, "iri is not valid utf-8"
+		}
+	case quad.BNode:
+		if t == "" {
+			return nil, "empty blank node label"
+		}
+		if !utf8.ValidString(string(t)) {
+			return nil, "blank node label is not valid utf-8"
+		}
+	case quad.String:
+		if !utf8.ValidString(string(t)) {
+			return nil, "literal is not valid utf-8"
+		}
+	case quad.LangString:
+		if !utf8.ValidString(string(t.Value)) {
+			return nil, "literal is not valid utf-8"
+		}
+		if !isLangTag(t.Lang) {
+			return nil, fmt.Sprintf("malformed language tag %q", t.Lang)
+		}
+	case quad.TypedString:
+		if !utf8.ValidString(string(t.Value)) || !utf8.ValidString(string(t.Type)) {
+			return nil, "literal is not valid utf-8"
+		}
+		if t.Type == "" {
+			return nil, "empty datatype iri"
+		}
+		if t.Type == xsdString {
+			return t.Value, ""
+		}
+	default:
+		return nil, fmt.Sprintf("unsupported value type %T", v)
+	}
+	return v, ""
+}
+
+// normRow validates row against vars and returns it normalised (a copy only
+// when a term had to change). rowIdx is used in errors.
+func normRow(row Row, vars []string, rowIdx int) (Row, error) {
+	if len(row) != len(vars) {
+		return nil, fmt.Errorf("row %d: %w: %d values for %d variables", rowIdx, ErrRowLength, len(row), len(vars))
+	}
+	out, copied := row, false
+	for i, v := range row {
+		if v == nil {
+			continue
+		}
+		n, msg := normTerm(v)
+		if msg != "" {
+			return nil, &TermError{Row: rowIdx, Var: vars[i], Value: v, Msg: msg}
+		}
+		// The only normalisation is xsd:string TypedString → String; never
+		// write into the caller's row.
+		if _, typed := v.(quad.TypedString); typed {
+			if _, plain := n.(quad.String); plain {
+				if !copied {
+					out, copied = append(Row(nil), row...), true
+				}
+				out[i] = n
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkVars validates a variable list: every name a SPARQL VARNAME, no
+// duplicates.
+func checkVars(vars []string) error {
+	seen := make(map[string]bool, len(vars))
+	for _, v := range vars {
+		if !isVarName(v) {
+			return fmt.Errorf("%w: %q is not a variable name", ErrInvalidVariable, v)
+		}
+		if seen[v] {
+			return fmt.Errorf("%w: duplicate variable %q", ErrInvalidVariable, v)
+		}
+		seen[v] = true
+	}
+	return nil
+}
+
+// isLangTag reports whether s matches the Turtle LANGTAG production (without
+// the '@'): [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
+func isLangTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, part := range strings.Split(s, "-") {
+		if part == "" {
+			return false
+		}
+		for j := 0; j < len(part); j++ {
+			c := part[j]
+			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+			digit := c >= '0' && c <= '9'
+			if !alpha && !(digit && i > 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isPNCharsBase(r rune) bool {
+	switch {
+	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		return true
+	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
+		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
+		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
+		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
+		return true
+	}
+	return false
+}
+
+func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// isPNChars is PN_CHARS without '-' handling differences: PN_CHARS_U | '-' |
+// [0-9] | #xB7 | [#x300-#x36F] | [#x203F-#x2040].
+func isPNChars(r rune) bool {
+	return isPNCharsU(r) || r == '-' || isDigit(r) || r == 0xB7 ||
+		r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
+
+// isVarName reports whether s matches the SPARQL VARNAME production.
+func isVarName(s string) bool {
+	if s == "" || !utf8.ValidString(s) {
+		return false
+	}
+	for i, r := range s {
+		if i == 0 {
+			if !isPNCharsU(r) && !isDigit(r) {
+				return false
+			}
+			continue
+		}
+		if !isPNCharsU(r) && !isDigit(r) && r != 0xB7 && !(r >= 0x300 && r <= 0x36F) && !(r >= 0x203F && r <= 0x2040) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBNodeLabel reports whether s is a Turtle BLANK_NODE_LABEL without "_:".
+func isBNodeLabel(s string) bool {
+	if s == "" || !utf8.ValidString(s) {
+		return false
+	}
+	last := rune(0)
+	for i, r := range s {
+		if i == 0 {
+			if !isPNCharsU(r) && !isDigit(r) {
+				return false
+			}
+		} else if !isPNChars(r) && r != '.' {
+			return false
+		}
+		last = r
+	}
+	return last != '.'
+}
+
+// isXMLChar reports whether r may appear in an XML 1.0 document.
+func isXMLChar(r rune) bool {
+	return r == 0x9 || r == 0xA || r == 0xD ||
+		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendIRIRef appends <iri> in N-Triples syntax, escaping with \uXXXX (or
+// \UXXXXXXXX) every character IRIREF does not allow.
+func appendIRIRef(b []byte, iri string) []byte {
+	b = append(b, '<')
+	for _, r := range iri {
+		if r <= 0x20 || r == '<' || r == '>' || r == '"' || r == '{' || r == '}' ||
+			r == '|' || r == '^' || r == '`' || r == '\\' {
+			b = appendUCHAR(b, r)
+			continue
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return append(b, '>')
+}
+
+func appendUCHAR(b []byte, r rune) []byte {
+	if r > 0xFFFF {
+		b = append(b, '\\', 'U')
+		for s := 28; s >= 0; s -= 4 {
+			b = append(b, hexDigits[(r>>uint(s))&0xF])
+		}
+		return b
+	}
+	b = append(b, '\\', 'u')
+	for s := 12; s >= 0; s -= 4 {
+		b = append(b, hexDigits[(r>>uint(s))&0xF])
+	}
+	return b
+}
+
+// appendQuoted appends s as a STRING_LITERAL_QUOTE: double quotes, with \" \\
+// \n \r \t \b \f escaped and other C0 controls and DEL as \uXXXX, so the
+// result never contains a raw tab or line break.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			if c < 0x20 || c == 0x7F {
+				b = appendUCHAR(b, rune(c))
+			} else {
+				b = append(b, c)
+			}
+		}
+	}
+	return append(b, '"')
+}
+
+// appendNTriples appends the N-Triples form of a normalised term. Blank node
+// labels are written as given.
+func appendNTriples(b []byte, v quad.Value) []byte {
+	switch t := v.(type) {
+	case quad.IRI:
+		return appendIRIRef(b, string(t))
+	case quad.BNode:
+		return append(append(b, '_', ':'), t...)
+	case quad.String:
+		return appendQuoted(b, string(t))
+	case quad.LangString:
+		b = appendQuoted(b, string(t.Value))
+		return append(append(b, '@'), t.Lang...)
+	case quad.TypedString:
+		b = appendQuoted(b, string(t.Value))
+		b = append(b, '^', '^')
+		return appendIRIRef(b, string(t.Type))
+	}
+	return b
+}
+
+// lexical returns the string a CSV field holds for a normalised term: the
+// IRI, the lexical form, or "_:label".
+func lexical(v quad.Value) string {
+	switch t := v.(type) {
+	case quad.IRI:
+		return string(t)
+	case quad.BNode:
+		return "_:" + string(t)
+	case quad.String:
+		return string(t)
+	case quad.LangString:
+		return string(t.Value)
+	case quad.TypedString:
+		return string(t.Value)
+	}
+	return ""
+}

@@ -1,0 +1,408 @@
+package results_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+func allFormats(t *testing.T) []results.Format {
+	t.Helper()
+	var fs []results.Format
+	for _, n := range results.Names() {
+		f, err := results.Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func TestWriter_InvalidVariables(t *testing.T) {
+	for _, f := range allFormats(t) {
+		for _, vars := range [][]string{{""}, {"a b"}, {"?x"}, {"x", "x"}, {"x\ty"}, {"-x"}} {
+			t.Run(f.Name+"_"+strings.Join(vars, ","), func(t *testing.T) {
+				_, err := f.NewWriter(io.Discard, vars)
+				if !errors.Is(err, results.ErrInvalidVariable) {
+					t.Errorf("NewWriter(%q) err = %v, want ErrInvalidVariable", vars, err)
+				}
+			})
+		}
+		t.Run(f.Name+"_UnicodeVarOK", func(t *testing.T) {
+			if _, err := f.NewWriter(io.Discard, []string{"été", "_x", "1a", "a·b"}); err != nil {
+				t.Errorf("NewWriter: %v", err)
+			}
+		})
+	}
+}
+
+func TestWriter_BadRows(t *testing.T) {
+	cases := []struct {
+		name string
+		row  results.Row
+		want error
+	}{
+		{"TooShort", results.Row{quad.IRI("x")}, results.ErrRowLength},
+		{"TooLong", results.Row{nil, nil, nil}, results.ErrRowLength},
+		{"IntValue", results.Row{nil, quad.Int(1)}, results.ErrInvalidTerm},
+		{"FloatValue", results.Row{quad.Float(1.5), nil}, results.ErrInvalidTerm},
+		{"BoolValue", results.Row{nil, quad.Bool(true)}, results.ErrInvalidTerm},
+		{"InvalidUTF8", results.Row{quad.String("a\xffb"), nil}, results.ErrInvalidTerm},
+		{"EmptyBNode", results.Row{quad.BNode(""), nil}, results.ErrInvalidTerm},
+		{"EmptyLang", results.Row{quad.LangString{Value: "a"}, nil}, results.ErrInvalidTerm},
+		{"BadLang", results.Row{quad.LangString{Value: "a", Lang: "en US"}, nil}, results.ErrInvalidTerm},
+		{"EmptyDatatype", results.Row{quad.TypedString{Value: "a"}, nil}, results.ErrInvalidTerm},
+	}
+	for _, f := range allFormats(t) {
+		for _, tc := range cases {
+			t.Run(f.Name+"_"+tc.name, func(t *testing.T) {
+				var buf bytes.Buffer
+				w, err := f.NewWriter(&buf, []string{"a", "b"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Write(results.Row{quad.IRI(ex + "ok"), nil}); err != nil {
+					t.Fatal(err)
+				}
+				err = w.Write(tc.row)
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("Write err = %v, want %v", err, tc.want)
+				}
+				var te *results.TermError
+				if tc.want == results.ErrInvalidTerm {
+					if !errors.As(err, &te) || te.Row != 1 || te.Var != "a" && te.Var != "b" {
+						t.Errorf("err = %#v, want *TermError for row 1", err)
+					}
+				}
+				// The writer stays usable and the bad row left no trace.
+				if err := w.Write(results.Row{nil, quad.String("after")}); err != nil {
+					t.Fatalf("Write after bad row: %v", err)
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if f.Read == nil {
+					return
+				}
+				got, err := f.Read(&buf)
+				if err != nil {
+					t.Fatalf("read back: %v\n%s", err, buf.Bytes())
+				}
+				if len(got.Rows) != 2 {
+					t.Errorf("read back %d rows, want 2", len(got.Rows))
+				}
+			})
+		}
+	}
+}
+
+func TestWriter_ControlCharacters(t *testing.T) {
+	row := results.Row{quad.String("bell\x07 nul\x00 del\x7f"), quad.IRI(ex + "a\x01b")}
+	for _, f := range allFormats(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w, err := f.NewWriter(&buf, []string{"a", "b"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Write(row)
+			if f.Name == "xml" {
+				// Decision: XML 1.0 cannot carry these characters at all; reject.
+				if !errors.Is(err, results.ErrInvalidTerm) {
+					t.Fatalf("xml Write err = %v, want ErrInvalidTerm", err)
+				}
+				w.Close()
+				if err := xml.Unmarshal(buf.Bytes(), new(any)); err != nil && !strings.Contains(err.Error(), "unknown type") {
+					t.Errorf("document not well-formed: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			switch f.Name {
+			case "json", "tsv":
+				got, err := f.Read(&buf)
+				if err != nil {
+					t.Fatalf("read back: %v\n%q", err, buf.Bytes())
+				}
+				want := &results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{row}}
+				if !results.Equivalent(want, got, true) {
+					t.Errorf("read back %#v", got.Rows)
+				}
+			case "table":
+				if bytes.ContainsAny(buf.Bytes(), "\x00\x01\x07\x7f") {
+					t.Errorf("table output holds raw control characters: %q", buf.Bytes())
+				}
+			}
+		})
+	}
+}
+
+func TestXMLWriter_WellFormed(t *testing.T) {
+	var buf bytes.Buffer
+	if err := results.XML().WriteResult(&buf, fixture()); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&buf)
+	for {
+		_, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed: %v", err)
+		}
+	}
+}
+
+func TestJSONWriter_ValidJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := results.JSON().WriteResult(&buf, fixture()); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Head    struct{ Vars []string }
+		Results struct {
+			Bindings []map[string]map[string]string
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("invalid json: %v\n%s", err, buf.Bytes())
+	}
+	if len(doc.Results.Bindings) != len(fixture().Rows) {
+		t.Fatalf("%d bindings", len(doc.Results.Bindings))
+	}
+	b := doc.Results.Bindings
+	for _, tc := range []struct {
+		got, want map[string]string
+	}{
+		{b[0]["o"], map[string]string{"type": "bnode", "value": "b0"}},
+		{b[1]["o"], map[string]string{"type": "literal", "value": "chat", "xml:lang": "fr"}},
+		{b[2]["s"], map[string]string{"type": "literal", "value": "01", "datatype": xsd + "integer"}},
+		{b[2]["o"], map[string]string{"type": "literal", "value": "typed as string"}}, // never datatype xsd:string
+		{b[3]["o"], map[string]string{"type": "literal", "value": "line1\nline2\r\nline3"}},
+	} {
+		if !mapsEqual(tc.got, tc.want) {
+			t.Errorf("binding %v, want %v", tc.got, tc.want)
+		}
+	}
+	if _, ok := b[4]["o"]; ok {
+		t.Error("unbound variable present in binding")
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestWriter_CloseContract(t *testing.T) {
+	for _, f := range allFormats(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			w, err := f.NewWriter(io.Discard, []string{"x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+			if err := w.Write(results.Row{nil}); !errors.Is(err, results.ErrClosed) {
+				t.Errorf("Write after Close err = %v, want ErrClosed", err)
+			}
+		})
+	}
+}
+
+type failWriter struct{ n int }
+
+var errDisk = errors.New("disk full")
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.n < len(p) {
+		n := f.n
+		f.n = 0
+		return n, errDisk
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+func TestWriter_IOErrorIsReported(t *testing.T) {
+	row := results.Row{quad.String(strings.Repeat("x", 100))}
+	for _, f := range allFormats(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			w, err := f.NewWriter(&failWriter{n: 1000}, []string{"x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var werr error
+			for i := 0; i < 1000 && werr == nil; i++ {
+				werr = w.Write(row)
+			}
+			if errors.Is(werr, errDisk) {
+				if err := w.Write(row); !errors.Is(err, errDisk) {
+					t.Errorf("error not sticky: %v", err)
+				}
+			}
+			cerr := w.Close()
+			if !errors.Is(werr, errDisk) && !errors.Is(cerr, errDisk) {
+				t.Errorf("write err %v, close err %v; want %v", werr, cerr, errDisk)
+			}
+		})
+		t.Run(f.Name+"_Boolean", func(t *testing.T) {
+			if err := f.WriteBoolean(&failWriter{}, true); !errors.Is(err, errDisk) {
+				t.Errorf("WriteBoolean err = %v", err)
+			}
+		})
+	}
+}
+
+func TestTSVWriter_BlankNodeLabels(t *testing.T) {
+	for _, tc := range []struct {
+		label string
+		ok    bool
+	}{
+		{"b0", true}, {"0b", true}, {"a.b", true}, {"a-b_c", true}, {"é", true},
+		{"a b", false}, {"a.", false}, {"-a", false}, {"a\tb", false}, {"a:b", false},
+	} {
+		t.Run(tc.label, func(t *testing.T) {
+			w, _ := results.NewTSVWriter(io.Discard, []string{"x"})
+			err := w.Write(results.Row{quad.BNode(tc.label)})
+			if (err == nil) != tc.ok {
+				t.Errorf("Write(_:%s) err = %v, want ok=%v", tc.label, err, tc.ok)
+			}
+			if err != nil && !errors.Is(err, results.ErrInvalidTerm) {
+				t.Errorf("err = %v, want ErrInvalidTerm", err)
+			}
+		})
+	}
+}
+
+func TestCSVWriter_Quoting(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := results.NewCSVWriter(&buf, []string{"a", "b", "c", "d"})
+	w.Write(results.Row{quad.String(`say "hi"`), quad.String("a,b"), quad.String("x\ny"), quad.String("plain")})
+	w.Write(results.Row{nil, quad.String(""), quad.String("\r"), quad.BNode("z")})
+	w.Close()
+	want := "a,b,c,d\r\n\"say \"\"hi\"\"\",\"a,b\",\"x\ny\",plain\r\n,,\"\r\",_:z\r\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestCSVWriter_BooleanLikeHeaderIsQuoted(t *testing.T) {
+	var buf bytes.Buffer
+	if err := results.CSV().WriteResult(&buf, &results.Result{Vars: []string{"true"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := results.ReadCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Boolean != nil || len(got.Vars) != 1 || got.Vars[0] != "true" {
+		t.Errorf("read back %+v", got)
+	}
+}
+
+func TestTableWriter_Buffering(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := results.NewTableWriter(&buf, []string{"x"}, results.DefaultTableOptions().WithBufferRows(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(results.Row{quad.String("a")})
+	if buf.Len() != 0 {
+		t.Errorf("output before the buffer filled: %q", buf.String())
+	}
+	w.Write(results.Row{quad.String("bb")})
+	w.Write(results.Row{quad.String("much longer")})
+	w.Write(results.Row{nil})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "| ?x   |\n|------|\n| \"a\"  |\n| \"bb\" |\n| \"much longer\" |\n|      |\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, err := results.NewTableWriter(io.Discard, nil, results.DefaultTableOptions().WithBufferRows(-1)); err == nil {
+		t.Error("negative buffer accepted")
+	}
+}
+
+func TestTableWriter_PrefixesAndWidths(t *testing.T) {
+	opts := results.TableOptions{}.WithPrefixes(map[string]string{
+		"ex": "http://example.org/", "exs": "http://example.org/sub/", "bad": "http://bad/",
+	})
+	var buf bytes.Buffer
+	w, err := results.NewTableWriter(&buf, []string{"x", "y"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []results.Row{
+		{quad.IRI("http://example.org/sub/a"), quad.String("日本")},     // longest namespace wins; wide chars
+		{quad.IRI("http://example.org/a"), quad.String("e\u0301")},    // combining mark has no width
+		{quad.IRI("http://bad/has space"), quad.IRI("http://bad/a.")}, // not local names: full IRIs
+		{quad.TypedString{Value: "x", Type: xsd + "integer"}, quad.TypedString{Value: "yes", Type: xsd + "boolean"}},
+	} {
+		if err := w.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	lines := strings.Split(buf.String(), "\n")
+	if len(lines) != 7 {
+		t.Fatalf("got %d lines:\n%s", len(lines), buf.String())
+	}
+	for _, s := range []string{"exs:a", "ex:a ", "<http://bad/has\\u0020space>", "<http://bad/a.>", `"x"^^<http://www.w3.org/2001/XMLSchema#integer>`, `"yes"^^`} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("output lacks %q:\n%s", s, buf.String())
+		}
+	}
+	// All lines within the buffer are aligned by display width.
+	w0 := results.DisplayWidthForTest(lines[0])
+	for _, l := range lines[1:6] {
+		if got := results.DisplayWidthForTest(l); got != w0 {
+			t.Errorf("line %q has width %d, want %d", l, got, w0)
+		}
+	}
+}
+
+func TestWriter_DoesNotModifyRow(t *testing.T) {
+	for _, f := range allFormats(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			typed := quad.TypedString{Value: "s", Type: xsd + "string"}
+			row := results.Row{typed, quad.IRI(ex)}
+			w, _ := f.NewWriter(io.Discard, []string{"a", "b"})
+			if err := w.Write(row); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			if row[0] != typed || row[1] != quad.IRI(ex) {
+				t.Errorf("row modified: %#v", row)
+			}
+		})
+	}
+}
