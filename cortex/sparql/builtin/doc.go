@@ -1,0 +1,43 @@
+// Package builtin is the SPARQL 1.1 operator and function library over RDF
+// terms: effective boolean value, comparison and equality, arithmetic, the
+// plain functions of SPARQL 1.1 §17.4, XSD casts (§17.5) and aggregate
+// accumulators (§18.5).
+//
+// Terms are github.com/cayleygraph/quad values of exactly five types:
+// quad.IRI, quad.BNode, quad.String (a simple literal, i.e. xsd:string),
+// quad.LangString and quad.TypedString. A TypedString with datatype
+// xsd:string is accepted on input and treated as quad.String; results never
+// use it. A nil quad.Value stands for an unbound variable. Results are
+// always one of the five types, with canonical lexical forms for computed
+// numbers ("3"^^xsd:integer, "1.5"^^xsd:decimal, "2.0"^^xsd:decimal,
+// "1.5E0"^^xsd:double).
+//
+// # Errors
+//
+// Every error wraps ErrType or ErrUnbound (see errors.go); callers compare
+// with errors.Is. No function panics on any input.
+//
+// # Concurrency
+//
+// All functions are safe for concurrent use. The compiled-regular-expression
+// cache is shared and internally synchronised. A Context is read-only during
+// evaluation except its BNodeScope and Rand, which must not be shared by
+// goroutines evaluating concurrently (give each its own Context), and an
+// Aggregate is not safe for concurrent use.
+//
+// # Caveats
+//
+//   - Only xsd:dateTime is understood among the date/time types; xsd:date,
+//     xsd:time and durations are treated as unknown datatypes (compared only
+//     by term equality).
+//   - Fractional seconds beyond nanosecond precision are ignored when
+//     comparing dateTimes (they are kept by SECONDS).
+//   - Decimal division that does not terminate is rounded to 24 fractional
+//     digits.
+//   - Comparing NaN with < <= > >= is an error rather than false.
+//   - Regular expressions are translated to Go's RE2 syntax. Constructs RE2
+//     cannot express (back-references, character-class subtraction, \i \c,
+//     Unicode block escapes \p{IsX}, \w and \S inside a character class) are
+//     rejected with an error instead of matching wrongly. The x flag keeps
+//     whitespace inside character classes (XPath 3.1 wording).
+package builtin

@@ -1,0 +1,87 @@
+package builtin_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
+)
+
+// RFC 3986 §5.4 reference resolution examples (normal and abnormal).
+func TestResolveIRI_RFC3986(t *testing.T) {
+	const base = "http://a/b/c/d;p?q"
+	tests := []struct{ ref, want string }{
+		{"g:h", "g:h"},
+		{"g", "http://a/b/c/g"},
+		{"./g", "http://a/b/c/g"},
+		{"g/", "http://a/b/c/g/"},
+		{"/g", "http://a/g"},
+		{"//g", "http://g"},
+		{"?y", "http://a/b/c/d;p?y"},
+		{"g?y", "http://a/b/c/g?y"},
+		{"#s", "http://a/b/c/d;p?q#s"},
+		{"g#s", "http://a/b/c/g#s"},
+		{"g?y#s", "http://a/b/c/g?y#s"},
+		{";x", "http://a/b/c/;x"},
+		{"g;x", "http://a/b/c/g;x"},
+		{"g;x?y#s", "http://a/b/c/g;x?y#s"},
+		{"", "http://a/b/c/d;p?q"},
+		{".", "http://a/b/c/"},
+		{"./", "http://a/b/c/"},
+		{"..", "http://a/b/"},
+		{"../", "http://a/b/"},
+		{"../g", "http://a/b/g"},
+		{"../..", "http://a/"},
+		{"../../", "http://a/"},
+		{"../../g", "http://a/g"},
+		{"../../../g", "http://a/g"},
+		{"../../../../g", "http://a/g"},
+		{"/./g", "http://a/g"},
+		{"/../g", "http://a/g"},
+		{"g.", "http://a/b/c/g."},
+		{".g", "http://a/b/c/.g"},
+		{"g..", "http://a/b/c/g.."},
+		{"..g", "http://a/b/c/..g"},
+		{"./../g", "http://a/b/g"},
+		{"./g/.", "http://a/b/c/g/"},
+		{"g/./h", "http://a/b/c/g/h"},
+		{"g/../h", "http://a/b/c/h"},
+		{"g;x=1/./y", "http://a/b/c/g;x=1/y"},
+		{"g;x=1/../y", "http://a/b/c/y"},
+		{"g?y/./x", "http://a/b/c/g?y/./x"},
+		{"g?y/../x", "http://a/b/c/g?y/../x"},
+		{"g#s/./x", "http://a/b/c/g#s/./x"},
+		{"g#s/../x", "http://a/b/c/g#s/../x"},
+		{"http:g", "http:g"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref, func(t *testing.T) {
+			got, err := builtin.ResolveIRI(base, tt.ref)
+			if err != nil || got != tt.want {
+				t.Fatalf("ResolveIRI(%q) = %q, %v; want %q", tt.ref, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestResolveIRI_Errors(t *testing.T) {
+	tests := []struct{ base, ref string }{
+		{"", "relative"},
+		{"relative/base", "x"},
+		{"http://a/", "has space"},
+		{"http://a/", "a<b"},
+		{"http://a/", "a\\b"},
+		{"http://a/", "a\x01"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref, func(t *testing.T) {
+			if got, err := builtin.ResolveIRI(tt.base, tt.ref); !errors.Is(err, builtin.ErrType) {
+				t.Fatalf("ResolveIRI(%q, %q) = %q, %v; want type error", tt.base, tt.ref, got, err)
+			}
+		})
+	}
+	// An absolute IRI needs no base.
+	if got, err := builtin.ResolveIRI("", "http://x/a/./b"); err != nil || got != "http://x/a/b" {
+		t.Fatalf("absolute without base = %q, %v", got, err)
+	}
+}

@@ -1,0 +1,488 @@
+package builtin
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// CompileRegex compiles an XPath regular expression with XPath flags
+// (s, m, i, x, q) into a Go regexp, using a shared cache. It returns an
+// error wrapping ErrType for invalid patterns or flags and for XPath
+// constructs RE2 cannot express. It is safe for concurrent use.
+func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
+	key := flags + "\x00" + pattern
+	regexCache.mu.RLock()
+	e, ok := regexCache.m[key]
+	regexCache.mu.RUnlock()
+	if ok {
+		return e.re, e.err
+	}
+	var re *regexp.Regexp
+	src, err := translateRegex(pattern, flags)
+	if err == nil {
+		re, err = regexp.Compile(src)
+		if err != nil {
+			err = typeErr("regex %q: %v", pattern, err)
+		}
+	}
+	regexCache.mu.Lock()
+	if len(regexCache.m) >= regexCacheSize {
+		clear(regexCache.m)
+	}
+	regexCache.m[key] = regexEntry{re, err}
+	regexCache.mu.Unlock()
+	return re, err
+}
+
+const regexCacheSize = 1024
+
+type regexEntry struct {
+	re  *regexp.Regexp
+	err error
+}
+
+var regexCache = struct {
+	mu sync.RWMutex
+	m  map[string]regexEntry
+}{m: make(map[string]regexEntry)}
+
+// translateRegex rewrites an XPath 2.0/3.1 regular expression into RE2
+// syntax with equivalent semantics.
+func translateRegex(pattern, flags string) (string, error) {
+	var dotAll, multi, fold, extended, literal bool
+	for _, f := range flags {
+		switch f {
+		case 's':
+			dotAll = true
+		case 'm':
+			multi = true
+		case 'i':
+			fold = true
+		case 'x':
+			extended = true
+		case 'q':
+			literal = true
+		default:
+			return "", typeErr("regex: invalid flag %q", f)
+		}
+	}
+	var b strings.Builder
+	if fold {
+		b.WriteString("(?i)")
+	}
+	if literal {
+		b.WriteString(regexp.QuoteMeta(pattern))
+		return b.String(), nil
+	}
+	if dotAll || multi {
+		b.WriteString("(?")
+		if dotAll {
+			b.WriteByte('s')
+		}
+		if multi {
+			b.WriteByte('m')
+		}
+		b.WriteByte(')')
+	}
+	t := regexTranslator{src: pattern, extended: extended, dotAll: dotAll, out: &b}
+	if err := t.run(); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+type regexTranslator struct {
+	src      string
+	pos      int
+	extended bool
+	dotAll   bool
+	out      *strings.Builder
+}
+
+func (t *regexTranslator) errf(msg string) error {
+	return typeErr("regex %q at offset %d: %s", t.src, t.pos, msg)
+}
+
+func (t *regexTranslator) next() (rune, bool) {
+	if t.pos >= len(t.src) {
+		return 0, false
+	}
+	r, n := utf8.DecodeRuneInString(t.src[t.pos:])
+	t.pos += n
+	return r, true
+}
+
+func (t *regexTranslator) peek() (rune, bool) {
+	if t.pos >= len(t.src) {
+		return 0, false
+	}
+	r, _ := utf8.DecodeRuneInString(t.src[t.pos:])
+	return r, true
+}
+
+func (t *regexTranslator) run() error {
+	depth := 0
+	for {
+		r, ok := t.next()
+		if !ok {
+			break
+		}
+		switch r {
+		case '\\':
+			if err := t.escape(false); err != nil {
+				return err
+			}
+		case '.':
+			if t.dotAll {
+				t.out.WriteByte('.')
+			} else {
+				t.out.WriteString(`[^\n\r]`)
+			}
+		case '[':
+			if err := t.class(); err != nil {
+				return err
+			}
+		case '(':
+			if p, _ := t.peek(); p == '?' {
+				if !strings.HasPrefix(t.src[t.pos:], "?:") {
+					return t.errf("unsupported group syntax")
+				}
+				t.pos += 2
+				t.out.WriteString("(?:")
+			} else {
+				t.out.WriteByte('(')
+			}
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return t.errf("unbalanced ')'")
+			}
+			t.out.WriteByte(')')
+		case '{':
+			end := strings.IndexByte(t.src[t.pos:], '}')
+			if end < 0 || !validQuantifier(t.src[t.pos:t.pos+end]) {
+				return t.errf("invalid quantifier")
+			}
+			t.out.WriteString("{" + t.src[t.pos:t.pos+end] + "}")
+			t.pos += end + 1
+		case ']', '}':
+			return t.errf("unescaped " + string(r))
+		case '|', '?', '*', '+', '^', '$':
+			t.out.WriteRune(r)
+		case ' ', '\t', '\n', '\r':
+			if !t.extended {
+				t.out.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		default:
+			t.out.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	if depth != 0 {
+		return t.errf("unbalanced '('")
+	}
+	return nil
+}
+
+func validQuantifier(s string) bool {
+	lo, hi, comma := strings.Cut(s, ",")
+	if !digits(lo) {
+		return false
+	}
+	return !comma || hi == "" || digits(hi)
+}
+
+// escape translates the escape after a backslash. In a character class it
+// writes class members only.
+func (t *regexTranslator) escape(inClass bool) error {
+	r, ok := t.next()
+	if !ok {
+		return t.errf("trailing backslash")
+	}
+	switch r {
+	case 'n':
+		t.out.WriteString(`\n`)
+	case 'r':
+		t.out.WriteString(`\r`)
+	case 't':
+		t.out.WriteString(`\t`)
+	case '\\', '|', '.', '?', '*', '+', '(', ')', '{', '}', '-', '[', ']', '^', '$':
+		t.out.WriteByte('\\')
+		t.out.WriteRune(r)
+	case 'd':
+		t.out.WriteString(`\p{Nd}`)
+	case 'D':
+		t.out.WriteString(`\P{Nd}`)
+	case 's':
+		if inClass {
+			t.out.WriteString(`\t\n\r `)
+		} else {
+			t.out.WriteString(`[\t\n\r ]`)
+		}
+	case 'S':
+		if inClass {
+			return t.errf(`\S inside a character class is not supported`)
+		}
+		t.out.WriteString(`[^\t\n\r ]`)
+	case 'w':
+		if inClass {
+			return t.errf(`\w inside a character class is not supported`)
+		}
+		t.out.WriteString(`[^\p{P}\p{Z}\p{C}]`)
+	case 'W':
+		if inClass {
+			t.out.WriteString(`\p{P}\p{Z}\p{C}`)
+		} else {
+			t.out.WriteString(`[\p{P}\p{Z}\p{C}]`)
+		}
+	case 'p', 'P':
+		if p, _ := t.peek(); p != '{' {
+			return t.errf(`\p needs {name}`)
+		}
+		end := strings.IndexByte(t.src[t.pos:], '}')
+		if end < 0 {
+			return t.errf("unterminated property name")
+		}
+		name := t.src[t.pos+1 : t.pos+end]
+		if !unicodeCategories[name] {
+			return t.errf("unsupported property " + strconv.Quote(name))
+		}
+		t.pos += end + 1
+		t.out.WriteString(`\` + string(r) + "{" + name + "}")
+	default:
+		if r >= '1' && r <= '9' {
+			return t.errf("back-references are not supported")
+		}
+		return t.errf("invalid escape \\" + string(r))
+	}
+	return nil
+}
+
+// unicodeCategories are the XPath general categories Go's regexp supports.
+var unicodeCategories = map[string]bool{
+	"L": true, "Lu": true, "Ll": true, "Lt": true, "Lm": true, "Lo": true,
+	"M": true, "Mn": true, "Mc": true, "Me": true,
+	"N": true, "Nd": true, "Nl": true, "No": true,
+	"P": true, "Pc": true, "Pd": true, "Ps": true, "Pe": true, "Pi": true, "Pf": true, "Po": true,
+	"Z": true, "Zs": true, "Zl": true, "Zp": true,
+	"S": true, "Sm": true, "Sc": true, "Sk": true, "So": true,
+	"C": true, "Cc": true, "Cf": true, "Co": true,
+}
+
+// class translates a character class after its '['.
+func (t *regexTranslator) class() error {
+	t.out.WriteByte('[')
+	if p, _ := t.peek(); p == '^' {
+		t.pos++
+		t.out.WriteByte('^')
+	}
+	first := true
+	for {
+		r, ok := t.next()
+		if !ok {
+			return t.errf("unterminated character class")
+		}
+		if r == ']' {
+			if first {
+				return t.errf("empty character class")
+			}
+			t.out.WriteByte(']')
+			return nil
+		}
+		first = false
+		if r == '[' {
+			return t.errf("nested character class (subtraction) is not supported")
+		}
+		if r == '-' {
+			if p, _ := t.peek(); p == '[' {
+				return t.errf("character class subtraction is not supported")
+			}
+		}
+		if r == '\\' {
+			start := t.out.Len()
+			if err := t.escape(true); err != nil {
+				return err
+			}
+			// A single-character escape may start a range.
+			esc := t.out.String()[start:]
+			if single := len(esc) == 2 && esc[0] == '\\' && esc[1] != 'p' && esc[1] != 'P'; single {
+				if err := t.rangeTail(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		writeClassChar(t.out, r)
+		if err := t.rangeTail(); err != nil {
+			return err
+		}
+	}
+}
+
+// rangeTail handles "-x" after a range start, if present.
+func (t *regexTranslator) rangeTail() error {
+	if !strings.HasPrefix(t.src[t.pos:], "-") || strings.HasPrefix(t.src[t.pos:], "-]") {
+		return nil
+	}
+	if strings.HasPrefix(t.src[t.pos:], "-[") {
+		return t.errf("character class subtraction is not supported")
+	}
+	t.pos++
+	r, ok := t.next()
+	if !ok {
+		return t.errf("unterminated character class")
+	}
+	t.out.WriteByte('-')
+	if r == '\\' {
+		start := t.out.Len()
+		if err := t.escape(true); err != nil {
+			return err
+		}
+		if esc := t.out.String()[start:]; len(esc) != 2 || esc[1] == 'p' || esc[1] == 'P' {
+			return t.errf("invalid range end")
+		}
+		return nil
+	}
+	if r == '[' {
+		return t.errf("invalid range end")
+	}
+	writeClassChar(t.out, r)
+	return nil
+}
+
+func writeClassChar(b *strings.Builder, r rune) {
+	switch r {
+	case '\\', '[', ']', '^', '-':
+		b.WriteByte('\\')
+	}
+	b.WriteRune(r)
+}
+
+func fnRegex(_ *Context, a []quad.Value) (quad.Value, error) {
+	text, err := stringArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := simpleArg(a[1])
+	if err != nil {
+		return nil, err
+	}
+	flags := ""
+	if len(a) == 3 {
+		if flags, err = simpleArg(a[2]); err != nil {
+			return nil, err
+		}
+	}
+	re, err := CompileRegex(pattern, flags)
+	if err != nil {
+		return nil, err
+	}
+	return Boolean(re.MatchString(text.lex)), nil
+}
+
+func fnReplace(_ *Context, a []quad.Value) (quad.Value, error) {
+	text, err := stringArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := simpleArg(a[1])
+	if err != nil {
+		return nil, err
+	}
+	repl, err := simpleArg(a[2])
+	if err != nil {
+		return nil, err
+	}
+	flags := ""
+	if len(a) == 4 {
+		if flags, err = simpleArg(a[3]); err != nil {
+			return nil, err
+		}
+	}
+	re, err := CompileRegex(pattern, flags)
+	if err != nil {
+		return nil, err
+	}
+	if re.MatchString("") {
+		return nil, typeErr("regex %q matches the empty string", pattern)
+	}
+	pieces, err := parseReplacement(repl, re.NumSubexp(), strings.Contains(flags, "q"))
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(text.lex, -1) {
+		b.WriteString(text.lex[last:m[0]])
+		for _, p := range pieces {
+			if p.group < 0 {
+				b.WriteString(p.text)
+			} else if s, e := m[2*p.group], m[2*p.group+1]; s >= 0 {
+				b.WriteString(text.lex[s:e])
+			}
+		}
+		last = m[1]
+	}
+	b.WriteString(text.lex[last:])
+	return withLex(text, b.String()), nil
+}
+
+type replPiece struct {
+	text  string
+	group int // -1 for literal text
+}
+
+// parseReplacement parses an XPath replacement string: $N refers to group N
+// (the first digit always, further digits while the number stays within the
+// group count), \$ and \\ are literal, any other $ or \ is an error. With
+// the q flag the replacement is literal.
+func parseReplacement(s string, groups int, literal bool) ([]replPiece, error) {
+	if literal {
+		return []replPiece{{text: s, group: -1}}, nil
+	}
+	var out []replPiece
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			out = append(out, replPiece{text: lit.String(), group: -1})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			if i+1 >= len(s) || (s[i+1] != '\\' && s[i+1] != '$') {
+				return nil, typeErr("replacement %q: invalid backslash", s)
+			}
+			i++
+			lit.WriteByte(s[i])
+		case '$':
+			if i+1 >= len(s) || s[i+1] < '0' || s[i+1] > '9' {
+				return nil, typeErr("replacement %q: $ must be followed by a digit", s)
+			}
+			i++
+			n := int(s[i] - '0')
+			for i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				m := n*10 + int(s[i+1]-'0')
+				if m > groups {
+					break
+				}
+				n = m
+				i++
+			}
+			flush()
+			if n <= groups {
+				out = append(out, replPiece{group: n})
+			}
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	return out, nil
+}

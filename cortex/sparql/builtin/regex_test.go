@@ -1,0 +1,156 @@
+package builtin_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
+)
+
+// The sparql10/regex W3C tests: which values of regex-data-quantifiers.ttl
+// (and regex-data-01.ttl) each FILTER regex keeps, from the .srx files.
+func TestRegex_W3C(t *testing.T) {
+	quantData := []string{"ac", "abc", "abbc", "abbbc", "a\nc", "a\nb\nc", "a.c", "ABC", "a?+*.{}()[]c", "b"}
+	data01 := []string{"abcDEFghiJKL", "ABCdefGHIjkl", "0123456789", "http://example.com/literal"}
+	tests := []struct {
+		name           string
+		data           []string
+		pattern, flags string
+		want           []string
+	}{
+		{"case-insensitive", data01, "abc", "i", []string{"abcDEFghiJKL", "ABCdefGHIjkl"}},
+		{"query-001", data01, "GHI", "", []string{"ABCdefGHIjkl"}},
+		{"query-002", data01, "DeFghI", "i", []string{"abcDEFghiJKL", "ABCdefGHIjkl"}},
+		{"query-003", data01, `example\.com`, "", []string{"http://example.com/literal"}},
+		{"char-class", quantData, `a[b\n]c`, "", []string{"abc", "a\nc"}},
+		{"negative-char-class", quantData, `a[^b]c`, "", []string{"a\nc", "a.c"}},
+		{"dot", quantData, "a.c", "", []string{"abc", "a.c"}},
+		{"dot-all", quantData, "a.c", "s", []string{"abc", "a\nc", "a.c"}},
+		{"ignore-whitespace", quantData, " a\n\tc ", "x", []string{"ac"}},
+		{"ignore-whitespace-class", quantData, " a\n\r\t[\\n]c ", "x", []string{"a\nc"}},
+		{"no-metacharacters", quantData, "a?+*.{}()[]c", "q", []string{"a?+*.{}()[]c"}},
+		{"no-metacharacters-i", quantData, "a?+*.{}()[]C", "iq", []string{"a?+*.{}()[]c"}},
+		{"counted-exact", quantData, "ab{2}c", "", []string{"abbc"}},
+		{"counted-lower", quantData, "ab{1,}c", "", []string{"abc", "abbc", "abbbc"}},
+		{"counted-lower-upper", quantData, "ab{1,2}c", "", []string{"abc", "abbc"}},
+		{"one-or-more", quantData, "ab+c", "", []string{"abc", "abbc", "abbbc"}},
+		{"optional", quantData, "ab?c", "", []string{"ac", "abc"}},
+		{"zero-or-more", quantData, "ab*c", "", []string{"ac", "abc", "abbc", "abbbc"}},
+		{"start-end", quantData, "^b$", "", []string{"b"}},
+		{"start-end-multiline", quantData, "^b$", "m", []string{"a\nb\nc", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range tt.data {
+				args := vals(str(s), str(tt.pattern))
+				if tt.flags != "" {
+					args = append(args, str(tt.flags))
+				}
+				v, err := builtin.Call("REGEX", args)
+				if err != nil {
+					t.Fatalf("REGEX(%q, %q, %q): %v", s, tt.pattern, tt.flags, err)
+				}
+				if v == T {
+					got = append(got, s)
+				}
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tt.want))
+			if !slices.Equal(got, want) {
+				t.Fatalf("matched %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestRegex(t *testing.T) {
+	E := builtin.ErrType
+	runCalls(t, nil, []callCase{
+		{"REGEX", vals(lang("chat", "fr"), str("^ch")), T, nil},
+		{"REGEX", vals(xsdString("abc"), str("B"), str("i")), T, nil},
+		{"REGEX", vals(str("a\rb"), str("a.b")), F, nil}, // XPath '.' excludes \r too
+		{"REGEX", vals(str("a\rb"), str("a.b"), str("s")), T, nil},
+		{"REGEX", vals(str("x\n"), str("x$")), F, nil},
+		{"REGEX", vals(str("٣"), str(`^\d$`)), T, nil}, // \d is Unicode Nd
+		{"REGEX", vals(str("\f"), str(`\s`)), F, nil},  // \s is [ \t\n\r] only
+		{"REGEX", vals(str("é"), str(`^\w$`)), T, nil},
+		{"REGEX", vals(str("!"), str(`^\w$`)), F, nil},
+		{"REGEX", vals(str("!"), str(`^\W$`)), T, nil},
+		{"REGEX", vals(str("a b"), str(`a[\s]b`)), T, nil},
+		{"REGEX", vals(str("Ab"), str(`^\p{Lu}\p{Ll}$`)), T, nil},
+		{"REGEX", vals(str("[:alpha:]"), str(`[[:alpha:]]`)), nil, E}, // XPath: nested '[' in class
+		{"REGEX", vals(str("a-"), str(`^a[-]$`)), T, nil},
+		{"REGEX", vals(str("x"), str(`(?:x)`)), T, nil},
+		{"REGEX", vals(str("aaa"), str(`a{2,}?`)), T, nil},
+		{"REGEX", vals(str("ab"), str(`a b`), str("x")), T, nil},
+		{"REGEX", vals(str("a b"), str(`a[ ]b`), str("x")), T, nil},
+		// Unsupported or invalid syntax is an error, never a wrong match.
+		{"REGEX", vals(str("aa"), str(`(a)\1`)), nil, E},
+		{"REGEX", vals(str("a"), str(`[a-z-[aeiou]]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\p{IsBasicLatin}`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\i\c*`)), nil, E},
+		{"REGEX", vals(str("a"), str(`[\w]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\ba`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\A`)), nil, E},
+		{"REGEX", vals(str("a"), str(`(?i)a`)), nil, E},
+		{"REGEX", vals(str("a"), str(`a{`)), nil, E},
+		{"REGEX", vals(str("a"), str(`a]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`(a`)), nil, E},
+		{"REGEX", vals(str("a"), str(`a)`)), nil, E},
+		{"REGEX", vals(str("a"), str(`[]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`a**`)), nil, E},
+		{"REGEX", vals(str("a"), str(`a{2000}`)), nil, E},
+		{"REGEX", vals(str("a"), str("a"), str("g")), nil, E},
+		{"REGEX", vals(str("a"), lang("a", "en")), nil, E},
+		{"REGEX", vals(integer("1"), str("1")), nil, E},
+		{"REGEX", vals(iri("http://a"), str("a")), nil, E},
+	})
+}
+
+func TestReplace(t *testing.T) {
+	E := builtin.ErrType
+	runCalls(t, nil, []callCase{
+		// replace01/02/03, replace-case-insensitive, XPath fn:replace examples.
+		{"REPLACE", vals(str("123"), str("[^a-z0-9]"), str("-")), str("123"), nil},
+		{"REPLACE", vals(lang("日本語", "ja"), str("[^a-z0-9]"), str("-")), lang("---", "ja"), nil},
+		{"REPLACE", vals(lang("english", "en"), str("[^a-z0-9]"), str("-")), lang("english", "en"), nil},
+		{"REPLACE", vals(lang("français", "fr"), str("[^a-z0-9]"), str("-")), lang("fran-ais", "fr"), nil},
+		{"REPLACE", vals(str("banana"), str("ana"), str("*")), str("b*na"), nil},
+		{"REPLACE", vals(str("abcd"), str("(ab)|(a)"), str("[1=$1][2=$2]")), str("[1=ab][2=]cd"), nil},
+		{"REPLACE", vals(str("aAbBaC"), str("a"), str("~/"), str("i")), str("~/~/bB~/C"), nil},
+		{"REPLACE", vals(str("abracadabra"), str("bra"), str("*")), str("a*cada*"), nil},
+		{"REPLACE", vals(str("abracadabra"), str("a.*a"), str("*")), str("*"), nil},
+		{"REPLACE", vals(str("abracadabra"), str("a.*?a"), str("*")), str("*c*bra"), nil},
+		{"REPLACE", vals(str("abracadabra"), str("a"), str("")), str("brcdbr"), nil},
+		{"REPLACE", vals(str("abracadabra"), str("a(.)"), str("a$1$1")), str("abbraccaddabbra"), nil},
+		{"REPLACE", vals(str("darted"), str("^(.*?)d(.*)$"), str("$1c$2")), str("carted"), nil},
+		{"REPLACE", vals(str("abc"), str("(b)"), str(`\$1=$1`)), str("a$1=bc"), nil},
+		{"REPLACE", vals(str("abc"), str("(b)"), str(`\\`)), str(`a\c`), nil},
+		{"REPLACE", vals(str("abc"), str("(b)"), str("$12")), str("ab2c"), nil}, // only one group: $1 then "2"
+		{"REPLACE", vals(str("abc"), str("b"), str("$1")), str("ac"), nil},      // no such group: empty
+		{"REPLACE", vals(str("a.c"), str("."), str("$0"), str("q")), str("a$0c"), nil},
+		{"REPLACE", vals(str("abracadabra"), str(".*?"), str("$1")), nil, E}, // matches ""
+		{"REPLACE", vals(str("abc"), str("b"), str("$")), nil, E},
+		{"REPLACE", vals(str("abc"), str("b"), str(`\x`)), nil, E},
+		{"REPLACE", vals(str("abc"), str("("), str("x")), nil, E},
+		{"REPLACE", vals(integer("1"), str("1"), str("2")), nil, E},
+	})
+}
+
+func TestCompileRegex_Cache(t *testing.T) {
+	a, err := builtin.CompileRegex("a+b", "i")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := builtin.CompileRegex("a+b", "i")
+	if err != nil || a != b {
+		t.Fatalf("second compile returned %p, %v; want cached %p", b, err, a)
+	}
+	_, err1 := builtin.CompileRegex(`(a)\1`, "")
+	_, err2 := builtin.CompileRegex(`(a)\1`, "")
+	if !errors.Is(err1, builtin.ErrType) || !errors.Is(err2, builtin.ErrType) {
+		t.Fatalf("errors %v, %v", err1, err2)
+	}
+}

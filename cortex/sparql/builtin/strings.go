@@ -1,0 +1,408 @@
+package builtin
+
+import (
+	"math"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// stringArg accepts a "string literal" (§17.4.3.1.1): a simple literal,
+// xsd:string or a language-tagged string.
+func stringArg(v quad.Value) (lit, error) {
+	l, ok := asLit(v)
+	if !ok || l.kind == litTyped {
+		return lit{}, typeErr("%s is not a string literal", termString(v))
+	}
+	return l, nil
+}
+
+// simpleArg accepts only a simple literal or xsd:string.
+func simpleArg(v quad.Value) (string, error) {
+	l, ok := asLit(v)
+	if !ok || l.kind != litSimple {
+		return "", typeErr("%s is not a simple literal", termString(v))
+	}
+	return l.lex, nil
+}
+
+// compatibleArgs checks the argument-compatibility rules of §17.4.3.1.2:
+// both simple, both with the same language tag, or the first tagged and the
+// second simple.
+func compatibleArgs(a, b quad.Value) (lit, lit, error) {
+	x, err := stringArg(a)
+	if err != nil {
+		return x, x, err
+	}
+	y, err := stringArg(b)
+	if err != nil {
+		return x, y, err
+	}
+	if y.kind == litSimple || (x.kind == litLang && strings.EqualFold(x.lang, y.lang)) {
+		return x, y, nil
+	}
+	return x, y, typeErr("incompatible arguments %s and %s", termString(a), termString(b))
+}
+
+// withLex returns a literal like l (same tag or simple) with lexical form s.
+func withLex(l lit, s string) quad.Value {
+	if l.kind == litLang {
+		return quad.LangString{Value: quad.String(s), Lang: l.lang}
+	}
+	return quad.String(s)
+}
+
+func fnUcase(_ *Context, a []quad.Value) (quad.Value, error) {
+	l, err := stringArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	return withLex(l, strings.ToUpper(l.lex)), nil
+}
+
+func fnLcase(_ *Context, a []quad.Value) (quad.Value, error) {
+	l, err := stringArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	return withLex(l, strings.ToLower(l.lex)), nil
+}
+
+func fnContains(_ *Context, a []quad.Value) (quad.Value, error) {
+	x, y, err := compatibleArgs(a[0], a[1])
+	if err != nil {
+		return nil, err
+	}
+	return Boolean(strings.Contains(x.lex, y.lex)), nil
+}
+
+func fnStrStarts(_ *Context, a []quad.Value) (quad.Value, error) {
+	x, y, err := compatibleArgs(a[0], a[1])
+	if err != nil {
+		return nil, err
+	}
+	return Boolean(strings.HasPrefix(x.lex, y.lex)), nil
+}
+
+func fnStrEnds(_ *Context, a []quad.Value) (quad.Value, error) {
+	x, y, err := compatibleArgs(a[0], a[1])
+	if err != nil {
+		return nil, err
+	}
+	return Boolean(strings.HasSuffix(x.lex, y.lex)), nil
+}
+
+func fnStrBefore(_ *Context, a []quad.Value) (quad.Value, error) {
+	x, y, err := compatibleArgs(a[0], a[1])
+	if err != nil {
+		return nil, err
+	}
+	i := strings.Index(x.lex, y.lex)
+	if i < 0 {
+		return quad.String(""), nil
+	}
+	return withLex(x, x.lex[:i]), nil
+}
+
+func fnStrAfter(_ *Context, a []quad.Value) (quad.Value, error) {
+	x, y, err := compatibleArgs(a[0], a[1])
+	if err != nil {
+		return nil, err
+	}
+	i := strings.Index(x.lex, y.lex)
+	if i < 0 {
+		return quad.String(""), nil
+	}
+	return withLex(x, x.lex[i+len(y.lex):]), nil
+}
+
+func fnConcat(_ *Context, a []quad.Value) (quad.Value, error) {
+	var b strings.Builder
+	lang, sameLang := "", true
+	for i, v := range a {
+		l, err := stringArg(v)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(l.lex)
+		switch {
+		case l.kind != litLang:
+			sameLang = false
+		case i == 0:
+			lang = l.lang
+		case !strings.EqualFold(lang, l.lang):
+			sameLang = false
+		}
+	}
+	if len(a) > 0 && sameLang {
+		return quad.LangString{Value: quad.String(b.String()), Lang: lang}, nil
+	}
+	return quad.String(b.String()), nil
+}
+
+func fnEncodeForURI(_ *Context, a []quad.Value) (quad.Value, error) {
+	l, err := stringArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	const hexDigits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(l.lex); i++ {
+		c := l.lex[i]
+		if (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&15])
+	}
+	return quad.String(b.String()), nil
+}
+
+// fnSubstr is fn:substring: the characters at 1-based positions p with
+// round(start) <= p < round(start)+round(length), computed in double
+// arithmetic so NaN and infinities behave as in XPath.
+func fnSubstr(_ *Context, a []quad.Value) (quad.Value, error) {
+	l, err := stringArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	start, err := numericArg("substr start", a[1])
+	if err != nil {
+		return nil, err
+	}
+	from := xpathRound(start.Float64())
+	to := math.Inf(1)
+	if len(a) == 3 {
+		n, err := numericArg("substr length", a[2])
+		if err != nil {
+			return nil, err
+		}
+		to = from + xpathRound(n.Float64())
+	}
+	var b strings.Builder
+	p := 0
+	for _, r := range l.lex {
+		p++
+		if fp := float64(p); fp >= from && fp < to {
+			b.WriteRune(r)
+		}
+	}
+	return withLex(l, b.String()), nil
+}
+
+// xpathRound is fn:round on doubles: the nearest integer, halves rounded
+// towards positive infinity.
+func xpathRound(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return f
+	}
+	r := math.Floor(f)
+	if f-r >= 0.5 {
+		r++
+	}
+	if r == 0 && f < 0 {
+		return math.Copysign(0, -1)
+	}
+	return r
+}
+
+func roundingFn(name string, v quad.Value, r func(*big.Rat) *big.Rat, f func(float64) float64) (quad.Value, error) {
+	x, err := numericArg(name, v)
+	if err != nil {
+		return nil, err
+	}
+	switch x.kind {
+	case IntegerKind:
+		return x.Value(), nil
+	case DecimalKind:
+		return decNumeric(r(x.dec)).Value(), nil
+	case FloatKind:
+		return floatNumeric(f(x.f)).Value(), nil
+	}
+	return doubleNumeric(f(x.f)).Value(), nil
+}
+
+func floorRat(r *big.Rat) *big.Rat {
+	q := new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: floor for positive divisors
+	return new(big.Rat).SetInt(q)
+}
+
+func ceilRat(r *big.Rat) *big.Rat {
+	return new(big.Rat).Neg(floorRat(new(big.Rat).Neg(r)))
+}
+
+func roundRat(r *big.Rat) *big.Rat {
+	return floorRat(new(big.Rat).Add(r, big.NewRat(1, 2)))
+}
+
+func floorFloat(f float64) float64 { return math.Floor(f) }
+func ceilFloat(f float64) float64  { return math.Ceil(f) }
+func roundFloat(f float64) float64 { return xpathRound(f) }
+
+// ResolveIRI resolves ref against base following RFC 3986 §5.2. An absolute
+// ref is returned with dot segments removed. It returns an error wrapping
+// ErrType if ref contains characters not allowed in an IRI, or if ref is
+// relative and base is empty or not absolute.
+func ResolveIRI(base, ref string) (string, error) {
+	if !validIRIChars(ref) {
+		return "", typeErr("invalid IRI %q", ref)
+	}
+	r := splitIRI(ref)
+	if r.scheme != "" {
+		r.path = removeDotSegments(r.path)
+		return r.String(), nil
+	}
+	if base == "" {
+		return "", typeErr("relative IRI %q with no base", ref)
+	}
+	b := splitIRI(base)
+	if b.scheme == "" {
+		return "", typeErr("base %q is not an absolute IRI", base)
+	}
+	t := iriParts{scheme: b.scheme, hasFrag: r.hasFrag, frag: r.frag}
+	switch {
+	case r.hasAuth:
+		t.hasAuth, t.auth = true, r.auth
+		t.path = removeDotSegments(r.path)
+		t.hasQuery, t.query = r.hasQuery, r.query
+	case r.path == "":
+		t.hasAuth, t.auth = b.hasAuth, b.auth
+		t.path = b.path
+		if r.hasQuery {
+			t.hasQuery, t.query = true, r.query
+		} else {
+			t.hasQuery, t.query = b.hasQuery, b.query
+		}
+	default:
+		t.hasAuth, t.auth = b.hasAuth, b.auth
+		if strings.HasPrefix(r.path, "/") {
+			t.path = removeDotSegments(r.path)
+		} else {
+			var merged string
+			if b.hasAuth && b.path == "" {
+				merged = "/" + r.path
+			} else if i := strings.LastIndexByte(b.path, '/'); i >= 0 {
+				merged = b.path[:i+1] + r.path
+			} else {
+				merged = r.path
+			}
+			t.path = removeDotSegments(merged)
+		}
+		t.hasQuery, t.query = r.hasQuery, r.query
+	}
+	return t.String(), nil
+}
+
+func validIRIChars(s string) bool {
+	for _, r := range s {
+		if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
+}
+
+type iriParts struct {
+	scheme            string
+	hasAuth           bool
+	auth              string
+	path              string
+	hasQuery, hasFrag bool
+	query, frag       string
+}
+
+func splitIRI(s string) iriParts {
+	var p iriParts
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		p.hasFrag, p.frag, s = true, s[i+1:], s[:i]
+	}
+	if i := strings.IndexByte(s, '?'); i >= 0 {
+		p.hasQuery, p.query, s = true, s[i+1:], s[:i]
+	}
+	if i := strings.IndexByte(s, ':'); i > 0 && isScheme(s[:i]) {
+		p.scheme, s = s[:i], s[i+1:]
+	}
+	if strings.HasPrefix(s, "//") {
+		s = s[2:]
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			i = len(s)
+		}
+		p.hasAuth, p.auth, s = true, s[:i], s[i:]
+	}
+	p.path = s
+	return p
+}
+
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alpha := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !alpha && (i == 0 || !((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func (p iriParts) String() string {
+	var b strings.Builder
+	if p.scheme != "" {
+		b.WriteString(p.scheme + ":")
+	}
+	if p.hasAuth {
+		b.WriteString("//" + p.auth)
+	}
+	b.WriteString(p.path)
+	if p.hasQuery {
+		b.WriteString("?" + p.query)
+	}
+	if p.hasFrag {
+		b.WriteString("#" + p.frag)
+	}
+	return b.String()
+}
+
+// removeDotSegments is RFC 3986 §5.2.4.
+func removeDotSegments(in string) string {
+	var out []string // output segments, each beginning with "/" except maybe the first
+	for in != "" {
+		switch {
+		case strings.HasPrefix(in, "../"):
+			in = in[3:]
+		case strings.HasPrefix(in, "./"):
+			in = in[2:]
+		case strings.HasPrefix(in, "/./"):
+			in = in[2:]
+		case in == "/.":
+			in = "/"
+		case strings.HasPrefix(in, "/../"):
+			in = in[3:]
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		case in == "/..":
+			in = "/"
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		case in == "." || in == "..":
+			in = ""
+		default:
+			i := strings.IndexByte(in[1:], '/')
+			if i < 0 {
+				out = append(out, in)
+				in = ""
+			} else {
+				out = append(out, in[:i+1])
+				in = in[i+1:]
+			}
+		}
+	}
+	return strings.Join(out, "")
+}
