@@ -1,0 +1,85 @@
+package rdfio
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/cayleygraph/quad"
+)
+
+// DecodeOptions configure a Decoder. The zero value is usable.
+type DecodeOptions struct {
+	// Base is the absolute IRI relative references resolve against (Turtle).
+	// When empty and File is set, the file:// URL of File is used; when both
+	// are empty a relative IRI is a syntax error.
+	Base string
+	// File is the name used in error messages (and for the default base).
+	File string
+	// BlankPrefix is prepended to every blank node label so that blank nodes
+	// of different imports never merge. It may contain only [A-Za-z0-9_-] and
+	// must not start with '-'.
+	BlankPrefix string
+}
+
+func (o DecodeOptions) validate() (DecodeOptions, error) {
+	for i := 0; i < len(o.BlankPrefix); i++ {
+		c := o.BlankPrefix[i]
+		if !(isAlnum(c) || c == '_' || c == '-' && i > 0) {
+			return o, fmt.Errorf("%w: blank prefix %q may contain only [A-Za-z0-9_-] and must not start with '-'", ErrInvalidOption, o.BlankPrefix)
+		}
+	}
+	if o.Base != "" && !hasScheme(o.Base) {
+		return o, fmt.Errorf("%w: base %q is not an absolute IRI", ErrInvalidOption, o.Base)
+	}
+	if o.Base == "" && o.File != "" {
+		b, err := FileBase(o.File)
+		if err != nil {
+			return o, fmt.Errorf("%w: base for %s: %v", ErrInvalidOption, o.File, err)
+		}
+		o.Base = b
+	}
+	return o, nil
+}
+
+// Decoder reads quads one at a time.
+//
+// A Decoder is not safe for concurrent use. Errors are sticky: after Next
+// returns an error other than io.EOF it keeps returning it.
+type Decoder interface {
+	// Next returns the next quad, or io.EOF at the end of the input. Syntax
+	// errors are *SyntaxError values. Triples have a nil Label; N-Quads
+	// statements carry their graph IRI or blank node.
+	Next() (quad.Quad, error)
+	// Close releases resources held by the decoder (it does not close the
+	// reader). Call it when abandoning a decoder before io.EOF.
+	Close() error
+}
+
+// NewDecoder returns a decoder for the named format (see Lookup) reading r.
+func NewDecoder(r io.Reader, format string, opts DecodeOptions) (Decoder, error) {
+	f, err := Lookup(format)
+	if err != nil {
+		return nil, err
+	}
+	return f.NewDecoder(r, opts)
+}
+
+// ReadAll decodes every quad of r. It is meant for small inputs and tests.
+func ReadAll(r io.Reader, format string, opts DecodeOptions) ([]quad.Quad, error) {
+	d, err := NewDecoder(r, format, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	var out []quad.Quad
+	for {
+		q, err := d.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, q)
+	}
+}

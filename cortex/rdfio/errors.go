@@ -1,0 +1,90 @@
+package rdfio
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/cayleygraph/quad"
+)
+
+// Format registry errors.
+var (
+	// ErrUnknownFormat is returned when no registered format matches a name,
+	// file extension or media type.
+	ErrUnknownFormat = errors.New("unknown rdf format")
+)
+
+// Decoding errors.
+var (
+	// ErrSyntax is matched (via errors.Is) by every *SyntaxError.
+	ErrSyntax = errors.New("rdf syntax error")
+	// ErrInvalidOption is returned by NewDecoder and NewEncoder for unusable options.
+	ErrInvalidOption = errors.New("invalid rdf option")
+	// ErrDecoderClosed is returned by Decoder.Next after Close.
+	ErrDecoderClosed = errors.New("rdf decoder closed")
+)
+
+// Encoding errors.
+var (
+	// ErrInvalidTerm is returned when a value cannot be written as an RDF term
+	// (nil, unsupported quad.Value type, invalid UTF-8, bad language tag).
+	ErrInvalidTerm = errors.New("invalid rdf term")
+	// ErrInvalidQuad is returned when a term is not allowed in its position
+	// (for example a literal subject or a blank node predicate).
+	ErrInvalidQuad = errors.New("invalid rdf quad")
+	// ErrEncoderClosed is returned by Encoder.Encode after Close.
+	ErrEncoderClosed = errors.New("rdf encoder closed")
+)
+
+// SyntaxError reports malformed input. Line and Col are 1-based; Col counts
+// bytes from the start of the line (as go/token does). Col is 0 when the
+// underlying parser did not report a column, and Line is 0 when the position is
+// unknown.
+type SyntaxError struct {
+	File string // name given in DecodeOptions.File; may be empty
+	Line int
+	Col  int
+	Msg  string
+}
+
+// Error returns "file:line:column: message", leaving out the parts that are
+// unknown (empty file, zero line or column).
+func (e *SyntaxError) Error() string {
+	b := make([]byte, 0, len(e.File)+len(e.Msg)+16)
+	if e.File != "" {
+		b = append(b, e.File...)
+		b = append(b, ':')
+	}
+	if e.Line > 0 {
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, ':')
+		if e.Col > 0 {
+			b = strconv.AppendInt(b, int64(e.Col), 10)
+			b = append(b, ':')
+		}
+	}
+	if len(b) > 0 {
+		b = append(b, ' ')
+	}
+	b = append(b, e.Msg...)
+	return string(b)
+}
+
+// Is reports whether target is ErrSyntax, so that errors.Is(err, ErrSyntax)
+// matches any syntax error.
+func (e *SyntaxError) Is(target error) bool { return target == ErrSyntax }
+
+// QuadError reports a quad that an encoder could not write.
+type QuadError struct {
+	Quad quad.Quad
+	Err  error
+}
+
+// Error describes the quad and the reason.
+func (e *QuadError) Error() string {
+	return fmt.Sprintf("encode quad %v: %v", e.Quad, e.Err)
+}
+
+// Unwrap returns the reason (wrapping ErrInvalidTerm or ErrInvalidQuad).
+func (e *QuadError) Unwrap() error { return e.Err }

@@ -1,0 +1,86 @@
+package rdfio_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/rdfio/rdftest"
+)
+
+var fuzzSeeds = []string{
+	"<http://ex.org/s> <http://ex.org/p> <http://ex.org/o> .\n",
+	"_:a <http://ex.org/p> \"x\\n\\u00e9\"@en-GB .\n",
+	"<http://ex.org/s> <http://ex.org/p> \"01\"^^<http://www.w3.org/2001/XMLSchema#integer> <http://ex.org/g> .\n",
+	"\uFEFF# comment\r\n<http://ex.org/s> <http://ex.org/p> _:b.\r",
+	"@prefix : <http://ex.org/> .\n:s :p [ :q ( 1 2.5 -3e2 true ) ] , _:b1 ; a :C .\n",
+	"@base <http://ex.org/a/> .\nPREFIX x: <b/>\n<s> x:p \"\"\"long\n\"quoted\" # text\"\"\" .\n",
+	"@prefix base: <http://ex.org/> . base:s base:p 'x'@en, '''y''' .",
+}
+
+// roundTrip checks that what decodes also encodes, and decodes back to an
+// isomorphic dataset.
+func roundTrip(t *testing.T, format string, qs []quad.Quad) {
+	var buf bytes.Buffer
+	enc, err := rdfio.NewEncoder(&buf, format, rdfio.EncodeOptions{Prefixes: map[string]string{"ex": "http://ex.org/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		if err := enc.Encode(q); err != nil {
+			t.Fatalf("decoded quad %v does not encode: %v", q, err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := rdfio.ReadAll(&buf, format, rdfio.DecodeOptions{})
+	if err != nil {
+		t.Fatalf("re-decode: %v\n%s", err, buf.String())
+	}
+	if !rdftest.Isomorphic(qs, back) {
+		t.Fatalf("round trip not isomorphic:\n%s", buf.String())
+	}
+}
+
+func fuzzDecode(f *testing.F, format string) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		qs, err := rdfio.ReadAll(bytes.NewReader([]byte(src)), format, rdfio.DecodeOptions{Base: "http://base.example/doc"})
+		if err != nil {
+			var se *rdfio.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error is not a *SyntaxError: %T %v", err, err)
+			}
+			return
+		}
+		roundTrip(t, format, qs)
+	})
+}
+
+func FuzzDecodeNTriples(f *testing.F) { fuzzDecode(f, rdfio.NQuads) }
+func FuzzDecodeTurtle(f *testing.F)   { fuzzDecode(f, rdfio.Turtle) }
+
+func FuzzParseTerm(f *testing.F) {
+	for _, s := range []string{"<http://ex.org/a>", "_:b", `"x"@en`, `"1"^^<http://ex.org/t>`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := rdfio.ParseTerm(s)
+		if err != nil {
+			return
+		}
+		back, err := rdfio.ParseTerm(rdfio.FormatTerm(v))
+		if err != nil {
+			t.Fatalf("FormatTerm(%#v) = %s does not parse: %v", v, rdfio.FormatTerm(v), err)
+		}
+		if _, ok := v.(quad.BNode); !ok && back != v {
+			t.Fatalf("term %#v came back as %#v", v, back)
+		}
+	})
+}

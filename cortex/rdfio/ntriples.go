@@ -1,0 +1,177 @@
+package rdfio
+
+import (
+	"bufio"
+	"errors"
+	"io"
+
+	"github.com/cayleygraph/quad"
+)
+
+// lineDecoder is our own N-Triples / N-Quads parser: one statement per line,
+// constant memory apart from the longest line.
+type lineDecoder struct {
+	r      *bufio.Reader
+	quads  bool
+	s      scanner
+	long   []byte
+	err    error
+	eof    bool
+	start  bool
+	closed bool
+}
+
+func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error) {
+	opts, err := opts.validate()
+	if err != nil {
+		return nil, err
+	}
+	d := &lineDecoder{
+		r:     bufio.NewReaderSize(r, 64<<10),
+		quads: quads,
+		start: true,
+	}
+	d.s = scanner{line: 1, file: opts.File, bprefix: opts.BlankPrefix, intern: make(map[string]string)}
+	return d, nil
+}
+
+// fill reads the next chunk (a line, or several if CR alone ends lines).
+func (d *lineDecoder) fill() bool {
+	if d.eof {
+		return false
+	}
+	line, err := d.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		d.long = append(d.long[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = d.r.ReadSlice('\n')
+			d.long = append(d.long, line...)
+		}
+		line = d.long
+	}
+	if err != nil {
+		d.eof = true
+		if err != io.EOF {
+			d.err = err
+			return false
+		}
+	}
+	d.s.lineStart -= len(d.s.buf)
+	d.s.buf, d.s.pos = line, 0
+	if d.start {
+		d.start = false
+		if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
+			d.s.pos = 3
+		}
+	}
+	return len(line) > 0
+}
+
+func (d *lineDecoder) Next() (quad.Quad, error) {
+	if d.closed {
+		return quad.Quad{}, ErrDecoderClosed
+	}
+	if d.err != nil {
+		return quad.Quad{}, d.err
+	}
+	s := &d.s
+	for {
+		for s.pos < len(s.buf) {
+			switch c := s.buf[s.pos]; c {
+			case ' ', '\t':
+				s.pos++
+			case '\n':
+				s.pos++
+				s.line++
+				s.lineStart = s.pos
+			case '\r':
+				s.pos++
+				if s.pos < len(s.buf) && s.buf[s.pos] == '\n' {
+					s.pos++
+				}
+				s.line++
+				s.lineStart = s.pos
+			case '#':
+				for s.pos < len(s.buf) && s.buf[s.pos] != '\n' && s.buf[s.pos] != '\r' {
+					s.pos++
+				}
+			default:
+				q, err := d.statement()
+				if err != nil {
+					d.err = err
+					return quad.Quad{}, err
+				}
+				return q, nil
+			}
+		}
+		if !d.fill() {
+			if d.err != nil {
+				return quad.Quad{}, d.err
+			}
+			return quad.Quad{}, io.EOF
+		}
+	}
+}
+
+func (d *lineDecoder) statement() (quad.Quad, error) {
+	s := &d.s
+	var q quad.Quad
+	switch s.buf[s.pos] {
+	case '<', '_':
+		v, err := s.term(false)
+		if err != nil {
+			return q, err
+		}
+		q.Subject = v
+	default:
+		return q, s.errf(s.pos, "unexpected %s, expected subject IRI or blank node", describeByte(s.buf, s.pos))
+	}
+	s.skipSpace()
+	if s.pos >= len(s.buf) || s.buf[s.pos] != '<' {
+		return q, s.errf(s.pos, "unexpected %s, expected predicate IRI", describeByte(s.buf, s.pos))
+	}
+	p, err := s.iri(true)
+	if err != nil {
+		return q, err
+	}
+	q.Predicate = quad.IRI(p)
+	s.skipSpace()
+	if q.Object, err = s.term(false); err != nil {
+		return q, err
+	}
+	s.skipSpace()
+	if d.quads && s.pos < len(s.buf) && (s.buf[s.pos] == '<' || s.buf[s.pos] == '_') {
+		if s.buf[s.pos] == '<' {
+			g, err := s.iri(true)
+			if err != nil {
+				return q, err
+			}
+			q.Label = quad.IRI(g)
+		} else if q.Label, err = s.bnode(); err != nil {
+			return q, err
+		}
+		s.skipSpace()
+	}
+	if s.pos >= len(s.buf) || s.buf[s.pos] != '.' {
+		what := "'.'"
+		if d.quads {
+			what = "graph label or '.'"
+		}
+		return q, s.errf(s.pos, "unexpected %s, expected %s", describeByte(s.buf, s.pos), what)
+	}
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(s.buf) {
+		switch s.buf[s.pos] {
+		case '#', '\n', '\r':
+		default:
+			return q, s.errf(s.pos, "unexpected %s after '.', expected end of line", describeByte(s.buf, s.pos))
+		}
+	}
+	return q, nil
+}
+
+func (d *lineDecoder) Close() error {
+	d.closed = true
+	return nil
+}

@@ -1,0 +1,405 @@
+package rdfio
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// scanner reads N-Triples/N-Quads terms from an in-memory chunk of input.
+// It is shared by the line decoder and ParseTerm.
+type scanner struct {
+	buf       []byte
+	pos       int
+	line      int // 1-based line of buf[lineStart]
+	lineStart int // offset in buf where the current line starts (may be negative for long lines split across chunks; never in practice)
+	file      string
+	bprefix   string            // prepended to blank node labels
+	intern    map[string]string // small cache for repeated IRIs (predicates, datatypes, graphs)
+	scratch   []byte
+	lastIRI   string
+}
+
+const maxIntern = 4096
+
+func (s *scanner) errf(pos int, format string, args ...any) error {
+	return &SyntaxError{File: s.file, Line: s.line, Col: pos - s.lineStart + 1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *scanner) skipSpace() {
+	for s.pos < len(s.buf) && (s.buf[s.pos] == ' ' || s.buf[s.pos] == '\t') {
+		s.pos++
+	}
+}
+
+// term parses an IRI, blank node or literal at s.pos.
+func (s *scanner) term(intern bool) (quad.Value, error) {
+	if s.pos >= len(s.buf) {
+		return nil, s.errf(s.pos, "unexpected end of line, expected a term")
+	}
+	switch s.buf[s.pos] {
+	case '<':
+		iri, err := s.iri(intern)
+		if err != nil {
+			return nil, err
+		}
+		return quad.IRI(iri), nil
+	case '_':
+		return s.bnode()
+	case '"':
+		return s.literal()
+	}
+	return nil, s.errf(s.pos, "unexpected %s, expected a term", describeByte(s.buf, s.pos))
+}
+
+func describeByte(b []byte, pos int) string {
+	if pos >= len(b) {
+		return "end of line"
+	}
+	r, _ := utf8.DecodeRune(b[pos:])
+	if r == '\n' || r == '\r' {
+		return "end of line"
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+// badIRI marks the ASCII bytes that cannot appear in an IRIREF.
+var badIRI = func() (t [256]bool) {
+	for c := 0; c <= 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range "<>\"{}|^`\\" {
+		t[c] = true
+	}
+	return t
+}()
+
+func badIRIByte(c byte) bool { return badIRI[c] }
+
+// iri parses <...> at s.pos; the IRI must be absolute.
+func (s *scanner) iri(intern bool) (string, error) {
+	start := s.pos
+	i := s.pos + 1
+	escaped, high := false, false
+	for ; i < len(s.buf); i++ {
+		c := s.buf[i]
+		if c == '>' {
+			break
+		}
+		if c == '\\' {
+			escaped = true
+			continue
+		}
+		if c >= 0x80 {
+			high = true
+			continue
+		}
+		if badIRIByte(c) {
+			if c == '\n' || c == '\r' {
+				return "", s.errf(start, "unterminated IRI")
+			}
+			return "", s.errf(i, "character %q not allowed in IRI", c)
+		}
+	}
+	if i >= len(s.buf) {
+		return "", s.errf(start, "unterminated IRI")
+	}
+	raw := s.buf[start+1 : i]
+	s.pos = i + 1
+	if high && !utf8.Valid(raw) {
+		return "", s.errf(start, "IRI is not valid UTF-8")
+	}
+	if escaped {
+		var err error
+		raw, err = s.unescapeIRI(raw, start+1)
+		if err != nil {
+			return "", err
+		}
+	}
+	if !hasSchemeBytes(raw) {
+		return "", s.errf(start, "relative IRI <%s> not allowed", raw)
+	}
+	if intern && !escaped {
+		if v, ok := s.intern[string(raw)]; ok {
+			return v, nil
+		}
+		v := string(raw)
+		if s.intern != nil && len(s.intern) < maxIntern {
+			s.intern[v] = v
+		}
+		return v, nil
+	}
+	// consecutive statements usually share their subject
+	if string(raw) == s.lastIRI {
+		return s.lastIRI, nil
+	}
+	s.lastIRI = string(raw)
+	return s.lastIRI, nil
+}
+
+func hasSchemeBytes(b []byte) bool {
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func (s *scanner) unescapeIRI(raw []byte, off int) ([]byte, error) {
+	out := s.scratch[:0]
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		r, n, err := s.uchar(raw, i, off)
+		if err != nil {
+			return nil, err
+		}
+		if r < 0x80 && badIRIByte(byte(r)) {
+			return nil, s.errf(off+i, "escaped character %q not allowed in IRI", r)
+		}
+		out = utf8.AppendRune(out, r)
+		i += n - 1
+	}
+	s.scratch = out
+	return out, nil
+}
+
+// uchar decodes \uXXXX or \UXXXXXXXX at b[i]; off is the offset of b in s.buf.
+func (s *scanner) uchar(b []byte, i, off int) (rune, int, error) {
+	if i+1 >= len(b) {
+		return 0, 0, s.errf(off+i, "incomplete escape sequence")
+	}
+	var n int
+	switch b[i+1] {
+	case 'u':
+		n = 4
+	case 'U':
+		n = 8
+	default:
+		return 0, 0, s.errf(off+i, "bad escape sequence \\%c", b[i+1])
+	}
+	if i+2+n > len(b) {
+		return 0, 0, s.errf(off+i, "incomplete escape sequence")
+	}
+	var r rune
+	for _, c := range b[i+2 : i+2+n] {
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, 0, s.errf(off+i, "bad hex digit %q in escape sequence", c)
+		}
+		r = r<<4 | rune(d)
+	}
+	if r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
+		return 0, 0, s.errf(off+i, "escape sequence is not a Unicode scalar value")
+	}
+	return r, 2 + n, nil
+}
+
+func isPNCharsBase(r rune) bool {
+	switch {
+	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		return true
+	case r < 0xC0:
+		return false
+	case r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF, r >= 0x370 && r <= 0x37D,
+		r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D, r >= 0x2070 && r <= 0x218F,
+		r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF, r >= 0xF900 && r <= 0xFDCF,
+		r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
+		return true
+	}
+	return false
+}
+
+// isPNChars reports PN_CHARS (':' excluded, as the W3C tests require).
+func isPNChars(r rune) bool {
+	return isPNCharsBase(r) || r == '_' || r == '-' || r >= '0' && r <= '9' ||
+		r == 0xB7 || r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
+
+// bnode parses _:label at s.pos.
+func (s *scanner) bnode() (quad.Value, error) {
+	start := s.pos
+	if s.pos+1 >= len(s.buf) || s.buf[s.pos+1] != ':' {
+		return nil, s.errf(start, "expected ':' after '_' in blank node")
+	}
+	i := s.pos + 2
+	if i >= len(s.buf) {
+		return nil, s.errf(i, "empty blank node label")
+	}
+	r, n := utf8.DecodeRune(s.buf[i:])
+	if !(isPNCharsBase(r) || r == '_' || r >= '0' && r <= '9') {
+		return nil, s.errf(i, "character %q not allowed at the start of a blank node label", r)
+	}
+	i += n
+	end := i // end of the label without trailing dots
+	for i < len(s.buf) {
+		c := s.buf[i]
+		if c < 0x80 {
+			if c == '.' {
+				i++
+				continue
+			}
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+				i++
+				end = i
+				continue
+			}
+			break
+		}
+		r, n := utf8.DecodeRune(s.buf[i:])
+		if !isPNChars(r) {
+			break
+		}
+		i += n
+		end = i
+	}
+	label := s.buf[start+2 : end]
+	s.pos = end
+	s.scratch = append(append(s.scratch[:0], s.bprefix...), label...)
+	return quad.BNode(s.scratch), nil
+}
+
+// literal parses "..." with an optional @lang or ^^<datatype>.
+func (s *scanner) literal() (quad.Value, error) {
+	start := s.pos
+	i := s.pos + 1
+	escaped, high := false, false
+	for ; i < len(s.buf); i++ {
+		c := s.buf[i]
+		if c == '"' {
+			break
+		}
+		switch {
+		case c == '\\':
+			escaped = true
+			i++ // skip the escaped byte (validated below)
+		case c == '\n' || c == '\r':
+			return nil, s.errf(start, "unterminated string literal")
+		case c >= 0x80:
+			high = true
+		}
+	}
+	if i >= len(s.buf) {
+		return nil, s.errf(start, "unterminated string literal")
+	}
+	raw := s.buf[start+1 : i]
+	s.pos = i + 1
+	if high && !utf8.Valid(raw) {
+		return nil, s.errf(start, "string literal is not valid UTF-8")
+	}
+	var val string
+	if escaped {
+		out, err := s.unescapeString(raw, start+1)
+		if err != nil {
+			return nil, err
+		}
+		val = string(out)
+	} else {
+		val = string(raw)
+	}
+	if s.pos < len(s.buf) {
+		switch s.buf[s.pos] {
+		case '@':
+			lstart := s.pos + 1
+			j := lstart
+			for j < len(s.buf) && (isAlnum(s.buf[j]) || s.buf[j] == '-') {
+				j++
+			}
+			lang := s.buf[lstart:j]
+			if !validLangTag(string(lang)) {
+				return nil, s.errf(s.pos, "bad language tag %q", lang)
+			}
+			s.pos = j
+			var l string
+			if v, ok := s.intern[string(lang)]; ok {
+				l = v
+			} else {
+				l = string(lang)
+			}
+			return quad.LangString{Value: quad.String(val), Lang: l}, nil
+		case '^':
+			if s.pos+1 >= len(s.buf) || s.buf[s.pos+1] != '^' {
+				return nil, s.errf(s.pos, "expected '^^' before datatype")
+			}
+			s.pos += 2
+			if s.pos >= len(s.buf) || s.buf[s.pos] != '<' {
+				return nil, s.errf(s.pos, "expected datatype IRI after '^^'")
+			}
+			dt, err := s.iri(true)
+			if err != nil {
+				return nil, err
+			}
+			if dt == xsdString {
+				return quad.String(val), nil
+			}
+			return quad.TypedString{Value: quad.String(val), Type: quad.IRI(dt)}, nil
+		}
+	}
+	return quad.String(val), nil
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func (s *scanner) unescapeString(raw []byte, off int) ([]byte, error) {
+	out := s.scratch[:0]
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(raw) {
+			return nil, s.errf(off+i, "incomplete escape sequence")
+		}
+		switch raw[i+1] {
+		case 't':
+			out = append(out, '\t')
+		case 'b':
+			out = append(out, '\b')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 'f':
+			out = append(out, '\f')
+		case '"':
+			out = append(out, '"')
+		case '\'':
+			out = append(out, '\'')
+		case '\\':
+			out = append(out, '\\')
+		case 'u', 'U':
+			r, n, err := s.uchar(raw, i, off)
+			if err != nil {
+				return nil, err
+			}
+			out = utf8.AppendRune(out, r)
+			i += n - 1
+			continue
+		default:
+			return nil, s.errf(off+i, "bad escape sequence \\%c", raw[i+1])
+		}
+		i++
+	}
+	s.scratch = out
+	return out, nil
+}

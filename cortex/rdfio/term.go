@@ -1,0 +1,242 @@
+package rdfio
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+// Well-known datatype IRIs.
+const (
+	xsdString  = "http://www.w3.org/2001/XMLSchema#string"
+	xsdBoolean = "http://www.w3.org/2001/XMLSchema#boolean"
+)
+
+// normalizeTerm maps v to one of the five term types used throughout Cortex:
+// quad.IRI, quad.BNode, quad.String, quad.LangString and quad.TypedString
+// (never with datatype xsd:string). Values that have a TypedString method
+// (quad.Int, quad.Float, quad.Time) are converted to it; quad.Bool becomes
+// "true" or "false" typed xsd:boolean.
+func normalizeTerm(v quad.Value) (quad.Value, error) {
+	switch t := v.(type) {
+	case nil:
+		return nil, fmt.Errorf("%w: nil value", ErrInvalidTerm)
+	case quad.IRI, quad.BNode, quad.String:
+		return v, nil
+	case quad.LangString:
+		return t, nil
+	case quad.TypedString:
+		if t.Type == xsdString || t.Type == "" {
+			return t.Value, nil
+		}
+		return t, nil
+	case quad.Bool: // cayley writes "True", not a valid xsd:boolean
+		return quad.TypedString{Value: quad.String(strconv.FormatBool(bool(t))), Type: xsdBoolean}, nil
+	case interface{ TypedString() quad.TypedString }:
+		ts := t.TypedString()
+		ts.Type = ts.Type.Full() // cayley uses short forms such as xsd:integer
+		return normalizeTerm(ts)
+	default:
+		return nil, fmt.Errorf("%w: unsupported value type %T", ErrInvalidTerm, v)
+	}
+}
+
+// validLangTag reports whether s matches [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
+func validLangTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	first, n := true, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			n++
+		case c >= '0' && c <= '9' && !first:
+			n++
+		case c == '-':
+			if n == 0 {
+				return false
+			}
+			first, n = false, 0
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
+// blankLabel returns the label written for a blank node. Labels made only of
+// [A-Za-z0-9_-], not starting with '-' or 'x', are kept; every other label is
+// written as "x" followed by the hex encoding of its bytes. The mapping is
+// injective and its output is valid in N-Triples, N-Quads and Turtle (and
+// within the subset knakk/rdf reads).
+func blankLabel(l string) string {
+	if plainLabel(l) {
+		return l
+	}
+	return "x" + hex.EncodeToString([]byte(l))
+}
+
+func plainLabel(l string) bool {
+	if l == "" || l[0] == 'x' || l[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendIRI writes <iri> escaping every character not allowed in IRIREF as
+// \uXXXX (or \UXXXXXXXX).
+func appendIRI(b []byte, iri string) []byte {
+	b = append(b, '<')
+	for i := 0; i < len(iri); i++ {
+		c := iri[i]
+		if c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' || c == '\\' || c == 0x7f {
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+			continue
+		}
+		b = append(b, c)
+	}
+	return append(b, '>')
+}
+
+// appendString writes "s" with N-Triples/Turtle escapes: \" \\ \n \r \t and
+// \u00XX for other control characters.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			if c < 0x20 || c == 0x7f {
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+			} else {
+				b = append(b, c)
+			}
+		}
+	}
+	return append(b, '"')
+}
+
+// appendTerm appends the N-Triples form of v. In strict mode it fails with
+// ErrInvalidTerm for values that cannot be written faithfully (invalid UTF-8,
+// relative IRIs, bad language tags, unsupported types); otherwise it does its
+// best (replacing invalid UTF-8, writing what it has).
+func appendTerm(b []byte, v quad.Value, strict bool) ([]byte, error) {
+	v, err := normalizeTerm(v)
+	if err != nil {
+		return b, err
+	}
+	switch t := v.(type) {
+	case quad.IRI:
+		s := string(t)
+		if !utf8.ValidString(s) {
+			if strict {
+				return b, fmt.Errorf("%w: IRI %q is not valid UTF-8", ErrInvalidTerm, s)
+			}
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		if strict && !hasScheme(s) {
+			return b, fmt.Errorf("%w: relative IRI %q", ErrInvalidTerm, s)
+		}
+		return appendIRI(b, s), nil
+	case quad.BNode:
+		b = append(b, '_', ':')
+		return append(b, blankLabel(string(t))...), nil
+	case quad.String:
+		s, err := validText(string(t), strict)
+		if err != nil {
+			return b, err
+		}
+		return appendString(b, s), nil
+	case quad.LangString:
+		s, err := validText(string(t.Value), strict)
+		if err != nil {
+			return b, err
+		}
+		if strict && !validLangTag(t.Lang) {
+			return b, fmt.Errorf("%w: bad language tag %q", ErrInvalidTerm, t.Lang)
+		}
+		b = appendString(b, s)
+		b = append(b, '@')
+		return append(b, t.Lang...), nil
+	case quad.TypedString:
+		s, err := validText(string(t.Value), strict)
+		if err != nil {
+			return b, err
+		}
+		b = appendString(b, s)
+		b = append(b, '^', '^')
+		return appendTerm(b, t.Type, strict)
+	}
+	return b, fmt.Errorf("%w: unsupported value type %T", ErrInvalidTerm, v)
+}
+
+func validText(s string, strict bool) (string, error) {
+	if utf8.ValidString(s) {
+		return s, nil
+	}
+	if strict {
+		return "", fmt.Errorf("%w: literal %q is not valid UTF-8", ErrInvalidTerm, s)
+	}
+	return strings.ToValidUTF8(s, "\uFFFD"), nil
+}
+
+// FormatTerm returns v as an N-Triples term, for example
+// <http://ex/a>, _:b1, "chat"@fr or "01"^^<http://www.w3.org/2001/XMLSchema#integer>.
+// It never fails: invalid UTF-8 is replaced by U+FFFD, quad.Int, quad.Float,
+// quad.Bool and quad.Time are written as typed literals, blank node labels are
+// written as described for encoders (labels outside [A-Za-z0-9_-] or starting
+// with 'x' are hex-encoded), and values that are no RDF term (nil, quad.Raw)
+// give "".
+func FormatTerm(v quad.Value) string {
+	b, err := appendTerm(nil, v, false)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// ParseTerm parses one N-Triples term (IRI, blank node or literal), allowing
+// surrounding white space. Blank node labels are kept as written. Errors are
+// *SyntaxError values with line 1 and the column of the problem.
+func ParseTerm(s string) (quad.Value, error) {
+	sc := scanner{buf: []byte(s), line: 1}
+	sc.skipSpace()
+	if sc.pos == len(sc.buf) {
+		return nil, sc.errf(sc.pos, "empty term")
+	}
+	v, err := sc.term(false)
+	if err != nil {
+		return nil, err
+	}
+	sc.skipSpace()
+	if sc.pos != len(sc.buf) {
+		return nil, sc.errf(sc.pos, "unexpected %q after term", sc.buf[sc.pos])
+	}
+	return v, nil
+}
+
+func utf8Valid(s string) bool { return utf8.ValidString(s) }
