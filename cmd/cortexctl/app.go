@@ -140,7 +140,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(storeCommands(e), demoCommand(e)),
+		Commands: append(storeCommands(e), demoCommand(e), completionCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

@@ -1,0 +1,525 @@
+package parser
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+type tokKind int
+
+const (
+	tEOF     tokKind = iota
+	tIRI             // <...>; text is the unescaped, unresolved IRI
+	tPName           // prefix:local; prefix in pfx, unescaped local part in text
+	tBNode           // _:label; label in text
+	tVar             // ?name or $name; name in text
+	tString          // quoted string; unescaped value in text
+	tLangTag         // @tag; tag in text
+	tInteger         // lexical form in text
+	tDecimal         // lexical form in text
+	tDouble          // lexical form in text
+	tWord            // bare name: keyword, 'a', true, false
+	tPunct           // operator or delimiter; text is the symbol
+)
+
+type token struct {
+	kind   tokKind
+	text   string
+	pfx    string
+	off    int  // byte offset of the first character
+	spaced bool // whitespace or a comment precedes the token
+}
+
+// lexer splits a query into tokens. It never panics on malformed input; errors carry the offset.
+type lexer struct {
+	src   string
+	pos   int
+	lines []int // byte offsets of line starts
+}
+
+type lexError struct {
+	off int
+	msg string
+}
+
+func newLexer(src string) *lexer {
+	l := &lexer{src: src, lines: []int{0}}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			l.lines = append(l.lines, i+1)
+		}
+	}
+	return l
+}
+
+// position converts a byte offset into a 1-based line and character column.
+func (l *lexer) position(off int) (line, col int) {
+	if off > len(l.src) {
+		off = len(l.src)
+	}
+	i := sort.Search(len(l.lines), func(i int) bool { return l.lines[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return i + 1, utf8.RuneCountInString(l.src[l.lines[i]:off]) + 1
+}
+
+func (l *lexer) all() ([]token, *lexError) {
+	var toks []token
+	for {
+		t, err := l.next()
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, t)
+		if t.kind == tEOF {
+			return toks, nil
+		}
+	}
+}
+
+func (l *lexer) errAt(off int, format string, args ...any) *lexError {
+	return &lexError{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// skip skips whitespace and comments and reports whether anything was skipped.
+func (l *lexer) skip() bool {
+	start := l.pos
+	for l.pos < len(l.src) {
+		c := l.src[l.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			l.pos++
+		case c == '#':
+			for l.pos < len(l.src) && l.src[l.pos] != '\n' {
+				l.pos++
+			}
+		default:
+			return l.pos > start
+		}
+	}
+	return l.pos > start
+}
+
+func (l *lexer) peekRune(off int) (rune, int) {
+	if off >= len(l.src) {
+		return -1, 0
+	}
+	return utf8.DecodeRuneInString(l.src[off:])
+}
+
+func (l *lexer) next() (token, *lexError) {
+	spaced := l.skip()
+	start := l.pos
+	tok := func(k tokKind, text string) (token, *lexError) {
+		return token{kind: k, text: text, off: start, spaced: spaced}, nil
+	}
+	if l.pos >= len(l.src) {
+		return tok(tEOF, "")
+	}
+	c := l.src[l.pos]
+	switch c {
+	case '<':
+		if iri, ok, err := l.iriRef(); err != nil {
+			return token{}, err
+		} else if ok {
+			return tok(tIRI, iri)
+		}
+		if strings.HasPrefix(l.src[l.pos:], "<=") {
+			l.pos += 2
+			return tok(tPunct, "<=")
+		}
+		l.pos++
+		return tok(tPunct, "<")
+	case '"', '\'':
+		s, err := l.str()
+		if err != nil {
+			return token{}, err
+		}
+		return tok(tString, s)
+	case '?', '$':
+		r, n := l.peekRune(l.pos + 1)
+		if n > 0 && isVarStart(r) {
+			l.pos++
+			name := l.scanWhile(isVarChar)
+			return tok(tVar, name)
+		}
+		if c == '$' {
+			return token{}, l.errAt(start, "expected a variable name after '$'")
+		}
+		l.pos++
+		return tok(tPunct, "?")
+	case '@':
+		l.pos++
+		tag := l.scanLangTag()
+		if tag == "" {
+			return token{}, l.errAt(start, "expected a language tag after '@'")
+		}
+		return tok(tLangTag, tag)
+	case '_':
+		if strings.HasPrefix(l.src[l.pos:], "_:") {
+			l.pos += 2
+			label, ok := l.bnodeLabel()
+			if !ok {
+				return token{}, l.errAt(start, "expected a blank node label after '_:'")
+			}
+			return tok(tBNode, label)
+		}
+	case ':':
+		l.pos++
+		local, err := l.localName()
+		if err != nil {
+			return token{}, err
+		}
+		t, _ := tok(tPName, local)
+		return t, nil
+	}
+	if c >= '0' && c <= '9' || c == '.' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]) {
+		return l.number(spaced)
+	}
+	r, _ := l.peekRune(l.pos)
+	if isPNCharsBase(r) || c == '_' {
+		return l.name(spaced)
+	}
+	for _, p := range []string{"^^", "&&", "||", "!=", ">=", "<=", "{", "}", "(", ")", "[", "]", ";", ",", ".",
+		"=", ">", "!", "+", "-", "*", "/", "^", "|"} {
+		if strings.HasPrefix(l.src[l.pos:], p) {
+			l.pos += len(p)
+			return tok(tPunct, p)
+		}
+	}
+	if r == utf8.RuneError {
+		return token{}, l.errAt(start, "invalid UTF-8 in query")
+	}
+	return token{}, l.errAt(start, "unexpected character %q", r)
+}
+
+func (l *lexer) scanWhile(f func(rune) bool) string {
+	start := l.pos
+	for l.pos < len(l.src) {
+		r, n := utf8.DecodeRuneInString(l.src[l.pos:])
+		if !f(r) || r == utf8.RuneError && n == 1 {
+			break
+		}
+		l.pos += n
+	}
+	return l.src[start:l.pos]
+}
+
+func (l *lexer) scanLangTag() string {
+	start := l.pos
+	isAlpha := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	for l.pos < len(l.src) && isAlpha(l.src[l.pos]) {
+		l.pos++
+	}
+	if l.pos == start {
+		return ""
+	}
+	for l.pos+1 < len(l.src) && l.src[l.pos] == '-' && (isAlpha(l.src[l.pos+1]) || isDigit(l.src[l.pos+1])) {
+		l.pos++
+		for l.pos < len(l.src) && (isAlpha(l.src[l.pos]) || isDigit(l.src[l.pos])) {
+			l.pos++
+		}
+	}
+	return l.src[start:l.pos]
+}
+
+// iriRef scans <...> at l.pos. It returns ok=false (without consuming) when the text cannot be an IRI
+// reference, so that '<' is read as an operator.
+func (l *lexer) iriRef() (string, bool, *lexError) {
+	i := l.pos + 1
+	var b strings.Builder
+	for i < len(l.src) {
+		r, n := utf8.DecodeRuneInString(l.src[i:])
+		switch {
+		case r == '>':
+			l.pos = i + 1
+			return b.String(), true, nil
+		case r == '\\':
+			u, m, ok := decodeUEscape(l.src[i:])
+			if !ok {
+				return "", false, nil
+			}
+			if u <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", u) {
+				return "", false, l.errAt(i, "character %q not allowed in an IRI", u)
+			}
+			b.WriteRune(u)
+			i += m
+			continue
+		case r <= 0x20 || r == '<' || r == '"' || r == '{' || r == '}' || r == '|' || r == '^' || r == '`':
+			return "", false, nil
+		case r == utf8.RuneError && n == 1:
+			return "", false, nil
+		}
+		b.WriteRune(r)
+		i += n
+	}
+	return "", false, nil
+}
+
+// decodeUEscape decodes \uXXXX or \UXXXXXXXX at the start of s.
+func decodeUEscape(s string) (rune, int, bool) {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0, 0, false
+	}
+	n := 0
+	switch s[1] {
+	case 'u':
+		n = 4
+	case 'U':
+		n = 8
+	default:
+		return 0, 0, false
+	}
+	if len(s) < 2+n {
+		return 0, 0, false
+	}
+	v, err := strconv.ParseUint(s[2:2+n], 16, 32)
+	if err != nil || v > utf8.MaxRune || v >= 0xD800 && v <= 0xDFFF {
+		return 0, 0, false
+	}
+	return rune(v), 2 + n, true
+}
+
+func (l *lexer) str() (string, *lexError) {
+	start := l.pos
+	q := l.src[l.pos]
+	long := strings.HasPrefix(l.src[l.pos:], strings.Repeat(string(q), 3))
+	if long {
+		l.pos += 3
+	} else {
+		l.pos++
+	}
+	var b strings.Builder
+	for {
+		if l.pos >= len(l.src) {
+			return "", l.errAt(start, "unterminated string")
+		}
+		c := l.src[l.pos]
+		switch {
+		case c == q && !long:
+			l.pos++
+			return b.String(), nil
+		case c == q && long && strings.HasPrefix(l.src[l.pos:], strings.Repeat(string(q), 3)):
+			l.pos += 3
+			return b.String(), nil
+		case (c == '\n' || c == '\r') && !long:
+			return "", l.errAt(l.pos, "line break in a short string")
+		case c == '\\':
+			if l.pos+1 >= len(l.src) {
+				return "", l.errAt(l.pos, "unterminated escape sequence")
+			}
+			e := l.src[l.pos+1]
+			switch e {
+			case 't':
+				b.WriteByte('\t')
+			case 'b':
+				b.WriteByte('\b')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 'f':
+				b.WriteByte('\f')
+			case '"', '\'', '\\':
+				b.WriteByte(e)
+			case 'u', 'U':
+				r, n, ok := decodeUEscape(l.src[l.pos:])
+				if !ok {
+					return "", l.errAt(l.pos, "bad \\%c escape", e)
+				}
+				b.WriteRune(r)
+				l.pos += n
+				continue
+			default:
+				return "", l.errAt(l.pos, "unknown escape sequence \\%c", e)
+			}
+			l.pos += 2
+		default:
+			r, n := utf8.DecodeRuneInString(l.src[l.pos:])
+			if r == utf8.RuneError && n == 1 {
+				return "", l.errAt(l.pos, "invalid UTF-8 in string")
+			}
+			b.WriteRune(r)
+			l.pos += n
+		}
+	}
+}
+
+func (l *lexer) bnodeLabel() (string, bool) {
+	start := l.pos
+	r, n := l.peekRune(l.pos)
+	if n == 0 || !(isPNCharsU(r) || r >= '0' && r <= '9') {
+		return "", false
+	}
+	l.pos += n
+	l.scanWhile(func(r rune) bool { return isPNChars(r) || r == '.' })
+	for l.pos > start+n && l.src[l.pos-1] == '.' {
+		l.pos--
+	}
+	return l.src[start:l.pos], true
+}
+
+// localName scans PN_LOCAL after the ':' of a prefixed name and returns it unescaped.
+func (l *lexer) localName() (string, *lexError) {
+	var b strings.Builder
+	first := true
+	lastGood := l.pos // position after the last character that may end a local name
+	goodLen := 0
+	for l.pos < len(l.src) {
+		r, n := utf8.DecodeRuneInString(l.src[l.pos:])
+		switch {
+		case r == '%':
+			if l.pos+2 < len(l.src) && isHex(l.src[l.pos+1]) && isHex(l.src[l.pos+2]) {
+				b.WriteString(l.src[l.pos : l.pos+3])
+				l.pos += 3
+				lastGood, goodLen = l.pos, b.Len()
+				first = false
+				continue
+			}
+			return "", l.errAt(l.pos, "bad percent escape in prefixed name")
+		case r == '\\':
+			if l.pos+1 < len(l.src) && strings.IndexByte("_~.-!$&'()*+,;=/?#@%", l.src[l.pos+1]) >= 0 {
+				b.WriteByte(l.src[l.pos+1])
+				l.pos += 2
+				lastGood, goodLen = l.pos, b.Len()
+				first = false
+				continue
+			}
+			return "", l.errAt(l.pos, "bad escape in prefixed name")
+		case first && (isPNCharsU(r) || r == ':' || r >= '0' && r <= '9'),
+			!first && (isPNChars(r) || r == ':'):
+			b.WriteRune(r)
+			l.pos += n
+			lastGood, goodLen = l.pos, b.Len()
+		case !first && r == '.':
+			b.WriteRune(r)
+			l.pos += n
+		default:
+			l.pos = lastGood
+			return b.String()[:goodLen], nil
+		}
+		first = false
+	}
+	l.pos = lastGood
+	return b.String()[:goodLen], nil
+}
+
+// name scans a prefixed name or a bare word.
+func (l *lexer) name(spaced bool) (token, *lexError) {
+	start := l.pos
+	l.scanWhile(func(r rune) bool { return isPNChars(r) || r == '.' })
+	for l.pos > start && l.src[l.pos-1] == '.' {
+		l.pos--
+	}
+	word := l.src[start:l.pos]
+	if l.pos < len(l.src) && l.src[l.pos] == ':' {
+		if word[0] == '_' {
+			return token{}, l.errAt(start, "prefix name may not start with '_'")
+		}
+		l.pos++
+		local, err := l.localName()
+		if err != nil {
+			return token{}, err
+		}
+		return token{kind: tPName, pfx: word, text: local, off: start, spaced: spaced}, nil
+	}
+	// A bare word: keywords, 'a', true, false. Only ASCII letters, digits and '_'.
+	end := start
+	for end < l.pos && (isDigit(l.src[end]) || l.src[end] == '_' || l.src[end] >= 'a' && l.src[end] <= 'z' ||
+		l.src[end] >= 'A' && l.src[end] <= 'Z') {
+		end++
+	}
+	if end == start {
+		return token{}, l.errAt(start, "unexpected %q", word)
+	}
+	l.pos = end
+	return token{kind: tWord, text: l.src[start:end], off: start, spaced: spaced}, nil
+}
+
+func (l *lexer) number(spaced bool) (token, *lexError) {
+	start := l.pos
+	digits := func() int {
+		s := l.pos
+		for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
+			l.pos++
+		}
+		return l.pos - s
+	}
+	kind := tInteger
+	digits()
+	if l.pos+1 < len(l.src) && l.src[l.pos] == '.' && isDigit(l.src[l.pos+1]) {
+		l.pos++
+		digits()
+		kind = tDecimal
+	} else if l.pos < len(l.src) && l.src[l.pos] == '.' && l.pos+1 < len(l.src) &&
+		(l.src[l.pos+1] == 'e' || l.src[l.pos+1] == 'E') {
+		// "1.e5" is a DOUBLE.
+		save := l.pos
+		l.pos++
+		if l.exponent() {
+			return token{kind: tDouble, text: l.src[start:l.pos], off: start, spaced: spaced}, nil
+		}
+		l.pos = save
+	}
+	if l.pos < len(l.src) && (l.src[l.pos] == 'e' || l.src[l.pos] == 'E') {
+		save := l.pos
+		if l.exponent() {
+			kind = tDouble
+		} else {
+			l.pos = save
+		}
+	}
+	return token{kind: kind, text: l.src[start:l.pos], off: start, spaced: spaced}, nil
+}
+
+func (l *lexer) exponent() bool {
+	if l.pos >= len(l.src) || (l.src[l.pos] != 'e' && l.src[l.pos] != 'E') {
+		return false
+	}
+	l.pos++
+	if l.pos < len(l.src) && (l.src[l.pos] == '+' || l.src[l.pos] == '-') {
+		l.pos++
+	}
+	s := l.pos
+	for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
+		l.pos++
+	}
+	return l.pos > s
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func isPNCharsBase(r rune) bool {
+	switch {
+	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		return true
+	case r < 0xC0:
+		return false
+	case r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF, r >= 0x370 && r <= 0x37D,
+		r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D, r >= 0x2070 && r <= 0x218F,
+		r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF, r >= 0xF900 && r <= 0xFDCF,
+		r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
+		return r != utf8.RuneError
+	}
+	return false
+}
+
+func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
+
+func isPNChars(r rune) bool {
+	return isPNCharsU(r) || r == '-' || r >= '0' && r <= '9' || r == 0xB7 || r >= 0x300 && r <= 0x36F ||
+		r >= 0x203F && r <= 0x2040
+}
+
+func isVarStart(r rune) bool { return isPNCharsU(r) || r >= '0' && r <= '9' }
+
+func isVarChar(r rune) bool {
+	return isPNCharsU(r) || r >= '0' && r <= '9' || r == 0xB7 || r >= 0x300 && r <= 0x36F ||
+		r >= 0x203F && r <= 0x2040
+}
