@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 )
 
 // scanner reads N-Triples/N-Quads terms from an in-memory chunk of input.
@@ -117,7 +119,7 @@ func (s *scanner) iri(intern bool) (string, error) {
 			return "", err
 		}
 	}
-	if !hasSchemeBytes(raw) {
+	if !iri.HasScheme(raw) {
 		return "", s.errf(start, "relative IRI <%s> not allowed", raw)
 	}
 	if intern && !escaped {
@@ -136,20 +138,6 @@ func (s *scanner) iri(intern bool) (string, error) {
 	}
 	s.lastIRI = string(raw)
 	return s.lastIRI, nil
-}
-
-func hasSchemeBytes(b []byte) bool {
-	for i, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 func (s *scanner) unescapeIRI(raw []byte, off int) ([]byte, error) {

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
 // Well-known datatype IRIs.
@@ -95,50 +97,17 @@ func plainLabel(l string) bool {
 	return true
 }
 
-const hexDigits = "0123456789ABCDEF"
+// ntEscape is the escaping policy of rdfio's writers: besides what IRIREF
+// excludes, DEL is written as \u007F in IRIs too.
+const ntEscape = ntriples.EscapeIRIDEL
 
-// appendIRI writes <iri> escaping every character not allowed in IRIREF as
-// \uXXXX (or \UXXXXXXXX).
-func appendIRI(b []byte, iri string) []byte {
-	b = append(b, '<')
-	for i := 0; i < len(iri); i++ {
-		c := iri[i]
-		if c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' || c == '\\' || c == 0x7f {
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-			continue
-		}
-		b = append(b, c)
-	}
-	return append(b, '>')
-}
+// appendIRI writes <iri> escaping every character not allowed in IRIREF, and
+// DEL, as \uXXXX. iri must be valid UTF-8.
+func appendIRI(b []byte, iri string) []byte { return ntriples.AppendIRI(b, iri, ntEscape) }
 
 // appendString writes "s" with N-Triples/Turtle escapes: \" \\ \n \r \t and
-// \u00XX for other control characters.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			if c < 0x20 || c == 0x7f {
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-			} else {
-				b = append(b, c)
-			}
-		}
-	}
-	return append(b, '"')
-}
+// \u00XX for other control characters and DEL. s must be valid UTF-8.
+func appendString(b []byte, s string) []byte { return ntriples.AppendString(b, s, ntEscape) }
 
 // appendTerm appends the N-Triples form of v. In strict mode it fails with
 // ErrInvalidTerm for values that cannot be written faithfully (invalid UTF-8,

@@ -11,27 +11,18 @@ import (
 
 // ParseSSE reads the canonical text form written by (*Query).String back into a Query. Errors are
 // *SSEError values wrapping ErrSSE. ParseSSE never panics on bad input.
-func ParseSSE(text string) (q *Query, err error) {
-	r := &sseReader{src: text}
-	defer func() {
-		if rec := recover(); rec != nil {
-			se, ok := rec.(*SSEError)
-			if !ok {
-				panic(rec)
-			}
-			q, err = nil, se
-		}
-	}()
-	x := r.read()
-	r.skipSpace()
-	if r.pos < len(r.src) {
-		r.fail(r.pos, "trailing text after the query")
-	}
-	return r.query(x), nil
+func ParseSSE(text string) (*Query, error) {
+	return parseSSE(text, "query", (*sseReader).query)
 }
 
 // ParseSSENode reads the text form of a single pattern node, as written by Node.String.
-func ParseSSENode(text string) (n Node, err error) {
+func ParseSSENode(text string) (Node, error) {
+	return parseSSE(text, "node", (*sseReader).node)
+}
+
+// parseSSE reads the one s-expression of text (what names it in errors) and converts it with conv. The
+// reader reports errors by panicking with an *SSEError; parseSSE turns that panic into the error returned.
+func parseSSE[T any](text, what string, conv func(*sseReader, *sx) T) (v T, err error) {
 	r := &sseReader{src: text}
 	defer func() {
 		if rec := recover(); rec != nil {
@@ -39,15 +30,16 @@ func ParseSSENode(text string) (n Node, err error) {
 			if !ok {
 				panic(rec)
 			}
-			n, err = nil, se
+			var zero T
+			v, err = zero, se
 		}
 	}()
 	x := r.read()
 	r.skipSpace()
 	if r.pos < len(r.src) {
-		r.fail(r.pos, "trailing text after the node")
+		r.fail(r.pos, "trailing text after the %s", what)
 	}
-	return r.node(x), nil
+	return conv(r, x), nil
 }
 
 type sxKind int

@@ -1,11 +1,11 @@
 package algebra
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
 // Well-known IRIs used by the translation.
@@ -77,92 +77,47 @@ func (tp TriplePattern) String() string {
 // xsd:integer, xsd:decimal, xsd:double and xsd:boolean literals whose lexical form is a SPARQL numeric or
 // boolean token print in the short form (1, -2.5, 1e3, true). A nil value prints as UNDEF.
 func FormatTerm(v quad.Value) string {
-	var b strings.Builder
-	writeTerm(&b, v)
-	return b.String()
+	var buf [64]byte
+	return string(appendTerm(buf[:0], v))
 }
 
+// ntEscape is the algebra's escaping policy: besides what N-Triples requires,
+// U+FFFD and bytes of invalid UTF-8 are written as \uFFFD, so a printed term
+// shows where its text was bad.
+const ntEscape = ntriples.EscapeReplacement
+
 func writeTerm(b *strings.Builder, v quad.Value) {
+	var buf [64]byte
+	b.Write(appendTerm(buf[:0], v))
+}
+
+func appendTerm(b []byte, v quad.Value) []byte {
 	switch v := v.(type) {
 	case nil:
-		b.WriteString("UNDEF")
-	case quad.IRI:
-		WriteIRI(b, string(v))
-	case quad.BNode:
-		b.WriteString("_:")
-		b.WriteString(string(v))
-	case quad.String:
-		WriteString(b, string(v))
-	case quad.LangString:
-		WriteString(b, string(v.Value))
-		b.WriteByte('@')
-		b.WriteString(v.Lang)
+		return append(b, "UNDEF"...)
+	case quad.IRI, quad.BNode, quad.String, quad.LangString:
+		return ntriples.AppendTerm(b, v, ntEscape)
 	case quad.TypedString:
 		if IsShortLiteral(string(v.Value), v.Type) {
-			b.WriteString(string(v.Value))
-			return
+			return append(b, v.Value...)
 		}
-		WriteString(b, string(v.Value))
-		b.WriteString("^^")
-		WriteIRI(b, string(v.Type))
+		return ntriples.AppendTerm(b, v, ntEscape)
 	default:
 		// Other quad types are never produced; print something readable and unambiguous.
-		WriteString(b, quad.StringOf(v))
+		return ntriples.AppendString(b, quad.StringOf(v), ntEscape)
 	}
 }
 
 // WriteIRI writes <iri>, escaping characters not allowed in an N-Triples IRIREF as \uXXXX / \UXXXXXXXX.
 func WriteIRI(b *strings.Builder, s string) {
-	b.WriteByte('<')
-	for _, r := range s {
-		switch {
-		case r <= 0x20, r == '<', r == '>', r == '"', r == '{', r == '}', r == '|', r == '^', r == '`',
-			r == '\\', r == utf8.RuneError:
-			writeUEscape(b, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('>')
+	var buf [64]byte
+	b.Write(ntriples.AppendIRI(buf[:0], s, ntEscape))
 }
 
 // WriteString writes a double-quoted N-Triples string literal with escapes.
 func WriteString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 || r == 0x7f || r == utf8.RuneError {
-				writeUEscape(b, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-}
-
-func writeUEscape(b *strings.Builder, r rune) {
-	h := strconv.FormatInt(int64(r), 16)
-	h = strings.ToUpper(h)
-	if r <= 0xffff {
-		b.WriteString(`\u`)
-		b.WriteString(strings.Repeat("0", 4-len(h)))
-	} else {
-		b.WriteString(`\U`)
-		b.WriteString(strings.Repeat("0", 8-len(h)))
-	}
-	b.WriteString(h)
+	var buf [64]byte
+	b.Write(ntriples.AppendString(buf[:0], s, ntEscape))
 }
 
 // IsShortLiteral reports whether lex with datatype dt can be written as a bare SPARQL numeric or boolean

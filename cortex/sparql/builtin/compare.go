@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -231,7 +232,7 @@ func sameLit(a, b lit) bool {
 func OrderCompare(a, b quad.Value) int {
 	ra, rb := orderRank(a), orderRank(b)
 	if ra != rb {
-		return cmpInt(ra, rb)
+		return cmp.Compare(ra, rb)
 	}
 	switch x := a.(type) {
 	case nil:
@@ -248,7 +249,7 @@ func OrderCompare(a, b quad.Value) int {
 		return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
 	}
 	x, y := classify(la), classify(lb)
-	if c := cmpInt(catOrder(x.cat), catOrder(y.cat)); c != 0 {
+	if c := cmp.Compare(catOrder(x.cat), catOrder(y.cat)); c != 0 {
 		return c
 	}
 	c := 0

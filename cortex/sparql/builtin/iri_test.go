@@ -7,51 +7,20 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
 )
 
-// RFC 3986 §5.4 reference resolution examples (normal and abnormal).
+// ResolveIRI delegates to cortex/internal/iri, whose tests hold all the
+// RFC 3986 §5.4 examples; these check the delegation and strict parsing.
 func TestResolveIRI_RFC3986(t *testing.T) {
 	const base = "http://a/b/c/d;p?q"
 	tests := []struct{ ref, want string }{
 		{"g:h", "g:h"},
 		{"g", "http://a/b/c/g"},
-		{"./g", "http://a/b/c/g"},
-		{"g/", "http://a/b/c/g/"},
-		{"/g", "http://a/g"},
 		{"//g", "http://g"},
 		{"?y", "http://a/b/c/d;p?y"},
-		{"g?y", "http://a/b/c/g?y"},
 		{"#s", "http://a/b/c/d;p?q#s"},
-		{"g#s", "http://a/b/c/g#s"},
-		{"g?y#s", "http://a/b/c/g?y#s"},
-		{";x", "http://a/b/c/;x"},
-		{"g;x", "http://a/b/c/g;x"},
-		{"g;x?y#s", "http://a/b/c/g;x?y#s"},
 		{"", "http://a/b/c/d;p?q"},
-		{".", "http://a/b/c/"},
-		{"./", "http://a/b/c/"},
-		{"..", "http://a/b/"},
-		{"../", "http://a/b/"},
-		{"../g", "http://a/b/g"},
-		{"../..", "http://a/"},
-		{"../../", "http://a/"},
-		{"../../g", "http://a/g"},
 		{"../../../g", "http://a/g"},
-		{"../../../../g", "http://a/g"},
-		{"/./g", "http://a/g"},
-		{"/../g", "http://a/g"},
-		{"g.", "http://a/b/c/g."},
-		{".g", "http://a/b/c/.g"},
-		{"g..", "http://a/b/c/g.."},
-		{"..g", "http://a/b/c/..g"},
-		{"./../g", "http://a/b/g"},
-		{"./g/.", "http://a/b/c/g/"},
-		{"g/./h", "http://a/b/c/g/h"},
-		{"g/../h", "http://a/b/c/h"},
-		{"g;x=1/./y", "http://a/b/c/g;x=1/y"},
 		{"g;x=1/../y", "http://a/b/c/y"},
-		{"g?y/./x", "http://a/b/c/g?y/./x"},
 		{"g?y/../x", "http://a/b/c/g?y/../x"},
-		{"g#s/./x", "http://a/b/c/g#s/./x"},
-		{"g#s/../x", "http://a/b/c/g#s/../x"},
 		{"http:g", "http:g"},
 	}
 	for _, tt := range tests {

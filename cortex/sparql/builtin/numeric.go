@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
@@ -238,19 +239,9 @@ func parseNumeric(l lit) (Numeric, bool) {
 // cmpBig compares an integer Numeric with b.
 func cmpBig(n Numeric, b *big.Int) int {
 	if n.big == nil && b.IsInt64() {
-		return cmpInt64(n.small, b.Int64())
+		return cmp.Compare(n.small, b.Int64())
 	}
 	return n.bigInt().Cmp(b)
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // digits reports whether s is a non-empty run of ASCII digits.
@@ -664,7 +655,7 @@ func cmpNumericExact(x, y Numeric) int {
 	}
 	xi, yi := infSign(x), infSign(y)
 	if xi != 0 || yi != 0 {
-		return cmpInt(xi, yi)
+		return cmp.Compare(xi, yi)
 	}
 	xr, _ := x.Rat()
 	yr, _ := y.Rat()
@@ -679,16 +670,6 @@ func infSign(n Numeric) int {
 		if math.IsInf(n.f, -1) {
 			return -1
 		}
-	}
-	return 0
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
 	}
 	return 0
 }

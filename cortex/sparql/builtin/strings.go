@@ -1,12 +1,15 @@
 package builtin
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 )
 
 // stringArg accepts a "string literal" (§17.4.3.1.1): a simple literal,
@@ -54,44 +57,28 @@ func withLex(l lit, s string) quad.Value {
 	return quad.String(s)
 }
 
-func fnUcase(_ *Context, a []quad.Value) (quad.Value, error) {
-	l, err := stringArg(a[0])
-	if err != nil {
-		return nil, err
+// caseFn makes UCASE and LCASE: conv applied to the lexical form of a string
+// literal, keeping its language tag.
+func caseFn(conv func(string) string) func(*Context, []quad.Value) (quad.Value, error) {
+	return func(_ *Context, a []quad.Value) (quad.Value, error) {
+		l, err := stringArg(a[0])
+		if err != nil {
+			return nil, err
+		}
+		return withLex(l, conv(l.lex)), nil
 	}
-	return withLex(l, strings.ToUpper(l.lex)), nil
 }
 
-func fnLcase(_ *Context, a []quad.Value) (quad.Value, error) {
-	l, err := stringArg(a[0])
-	if err != nil {
-		return nil, err
+// stringTestFn makes CONTAINS, STRSTARTS and STRENDS: test applied to the
+// lexical forms of two compatible arguments.
+func stringTestFn(test func(s, sub string) bool) func(*Context, []quad.Value) (quad.Value, error) {
+	return func(_ *Context, a []quad.Value) (quad.Value, error) {
+		x, y, err := compatibleArgs(a[0], a[1])
+		if err != nil {
+			return nil, err
+		}
+		return Boolean(test(x.lex, y.lex)), nil
 	}
-	return withLex(l, strings.ToLower(l.lex)), nil
-}
-
-func fnContains(_ *Context, a []quad.Value) (quad.Value, error) {
-	x, y, err := compatibleArgs(a[0], a[1])
-	if err != nil {
-		return nil, err
-	}
-	return Boolean(strings.Contains(x.lex, y.lex)), nil
-}
-
-func fnStrStarts(_ *Context, a []quad.Value) (quad.Value, error) {
-	x, y, err := compatibleArgs(a[0], a[1])
-	if err != nil {
-		return nil, err
-	}
-	return Boolean(strings.HasPrefix(x.lex, y.lex)), nil
-}
-
-func fnStrEnds(_ *Context, a []quad.Value) (quad.Value, error) {
-	x, y, err := compatibleArgs(a[0], a[1])
-	if err != nil {
-		return nil, err
-	}
-	return Boolean(strings.HasSuffix(x.lex, y.lex)), nil
 }
 
 func fnStrBefore(_ *Context, a []quad.Value) (quad.Value, error) {
@@ -252,50 +239,14 @@ func ResolveIRI(base, ref string) (string, error) {
 	if !validIRIChars(ref) {
 		return "", typeErr("invalid IRI %q", ref)
 	}
-	r := splitIRI(ref)
-	if r.scheme != "" {
-		r.path = removeDotSegments(r.path)
-		return r.String(), nil
-	}
-	if base == "" {
+	s, err := iri.Resolve(base, ref)
+	switch {
+	case errors.Is(err, iri.ErrNoBase):
 		return "", typeErr("relative IRI %q with no base", ref)
-	}
-	b := splitIRI(base)
-	if b.scheme == "" {
+	case err != nil:
 		return "", typeErr("base %q is not an absolute IRI", base)
 	}
-	t := iriParts{scheme: b.scheme, hasFrag: r.hasFrag, frag: r.frag}
-	switch {
-	case r.hasAuth:
-		t.hasAuth, t.auth = true, r.auth
-		t.path = removeDotSegments(r.path)
-		t.hasQuery, t.query = r.hasQuery, r.query
-	case r.path == "":
-		t.hasAuth, t.auth = b.hasAuth, b.auth
-		t.path = b.path
-		if r.hasQuery {
-			t.hasQuery, t.query = true, r.query
-		} else {
-			t.hasQuery, t.query = b.hasQuery, b.query
-		}
-	default:
-		t.hasAuth, t.auth = b.hasAuth, b.auth
-		if strings.HasPrefix(r.path, "/") {
-			t.path = removeDotSegments(r.path)
-		} else {
-			var merged string
-			if b.hasAuth && b.path == "" {
-				merged = "/" + r.path
-			} else if i := strings.LastIndexByte(b.path, '/'); i >= 0 {
-				merged = b.path[:i+1] + r.path
-			} else {
-				merged = r.path
-			}
-			t.path = removeDotSegments(merged)
-		}
-		t.hasQuery, t.query = r.hasQuery, r.query
-	}
-	return t.String(), nil
+	return s, nil
 }
 
 func validIRIChars(s string) bool {
@@ -305,104 +256,4 @@ func validIRIChars(s string) bool {
 		}
 	}
 	return true
-}
-
-type iriParts struct {
-	scheme            string
-	hasAuth           bool
-	auth              string
-	path              string
-	hasQuery, hasFrag bool
-	query, frag       string
-}
-
-func splitIRI(s string) iriParts {
-	var p iriParts
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		p.hasFrag, p.frag, s = true, s[i+1:], s[:i]
-	}
-	if i := strings.IndexByte(s, '?'); i >= 0 {
-		p.hasQuery, p.query, s = true, s[i+1:], s[:i]
-	}
-	if i := strings.IndexByte(s, ':'); i > 0 && isScheme(s[:i]) {
-		p.scheme, s = s[:i], s[i+1:]
-	}
-	if strings.HasPrefix(s, "//") {
-		s = s[2:]
-		i := strings.IndexByte(s, '/')
-		if i < 0 {
-			i = len(s)
-		}
-		p.hasAuth, p.auth, s = true, s[:i], s[i:]
-	}
-	p.path = s
-	return p
-}
-
-func isScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		alpha := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		if !alpha && (i == 0 || !((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func (p iriParts) String() string {
-	var b strings.Builder
-	if p.scheme != "" {
-		b.WriteString(p.scheme + ":")
-	}
-	if p.hasAuth {
-		b.WriteString("//" + p.auth)
-	}
-	b.WriteString(p.path)
-	if p.hasQuery {
-		b.WriteString("?" + p.query)
-	}
-	if p.hasFrag {
-		b.WriteString("#" + p.frag)
-	}
-	return b.String()
-}
-
-// removeDotSegments is RFC 3986 §5.2.4.
-func removeDotSegments(in string) string {
-	var out []string // output segments, each beginning with "/" except maybe the first
-	for in != "" {
-		switch {
-		case strings.HasPrefix(in, "../"):
-			in = in[3:]
-		case strings.HasPrefix(in, "./"):
-			in = in[2:]
-		case strings.HasPrefix(in, "/./"):
-			in = in[2:]
-		case in == "/.":
-			in = "/"
-		case strings.HasPrefix(in, "/../"):
-			in = in[3:]
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
-		case in == "/..":
-			in = "/"
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
-		case in == "." || in == "..":
-			in = ""
-		default:
-			i := strings.IndexByte(in[1:], '/')
-			if i < 0 {
-				out = append(out, in)
-				in = ""
-			} else {
-				out = append(out, in[:i+1])
-				in = in[i+1:]
-			}
-		}
-	}
-	return strings.Join(out, "")
 }

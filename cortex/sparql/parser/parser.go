@@ -116,6 +116,14 @@ func (p *parser) expectWord(kw string) token {
 	return p.next()
 }
 
+// expectVar consumes a variable token; what describes it in the error.
+func (p *parser) expectVar(what string) token {
+	if p.peek().kind != tVar {
+		p.expected(what)
+	}
+	return p.next()
+}
+
 func (p *parser) isPunct(s string) bool {
 	t := p.peek()
 	return t.kind == tPunct && t.text == s
@@ -298,11 +306,7 @@ func (p *parser) selectClause() *selectClause {
 			p.next()
 			e := p.expression()
 			p.expectWord("AS")
-			vt := p.peek()
-			if vt.kind != tVar {
-				p.expected("variable after AS")
-			}
-			p.next()
+			vt := p.expectVar("variable after AS")
 			p.expectPunct(")")
 			sc.items = append(sc.items, selectItem{v: algebra.Var(vt.text), e: e, tok: vt})
 			continue
@@ -493,11 +497,7 @@ func (p *parser) solutionModifiers() *modifiers {
 				p.aggs = saved
 				gc := groupCond{e: e, tok: t}
 				if p.acceptWord("AS") {
-					vt := p.peek()
-					if vt.kind != tVar {
-						p.expected("variable after AS")
-					}
-					p.next()
+					vt := p.expectVar("variable after AS")
 					gc.v, gc.tok = algebra.Var(vt.text), vt
 				}
 				p.expectPunct(")")

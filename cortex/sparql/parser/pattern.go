@@ -130,11 +130,7 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 			e := p.expression()
 			p.aggs = saved
 			p.expectWord("AS")
-			vt := p.peek()
-			if vt.kind != tVar {
-				p.expected("variable after AS")
-			}
-			p.next()
+			vt := p.expectVar("variable after AS")
 			p.expectPunct(")")
 			v := algebra.Var(vt.text)
 			if containsVar(algebra.InScope(g), v) {
@@ -540,11 +536,7 @@ func (p *parser) dataBlock() *algebra.Table {
 	}
 	p.next()
 	for !p.acceptPunct(")") {
-		t := p.peek()
-		if t.kind != tVar {
-			p.expected("variable or ')' in VALUES")
-		}
-		p.next()
+		t := p.expectVar("variable or ')' in VALUES")
 		v := algebra.Var(t.text)
 		if containsVar(tab.Vars, v) {
 			p.fail(t, "variable %s listed twice in VALUES", v)

@@ -1,11 +1,9 @@
 package results
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 )
@@ -30,13 +28,7 @@ func CSV() Format {
 	}
 }
 
-type csvWriter struct {
-	bw     *bufio.Writer
-	vars   []string
-	n      int
-	closed bool
-	buf    []byte
-}
+type csvWriter struct{ rowWriter }
 
 // NewCSVWriter returns a streaming CSV results writer for vars; the header
 // line (names without '?') is written at once (buffered).
@@ -44,7 +36,7 @@ func NewCSVWriter(w io.Writer, vars []string) (Writer, error) {
 	if err := checkVars(vars); err != nil {
 		return nil, fmt.Errorf("new csv writer: %w", err)
 	}
-	cw := &csvWriter{bw: bufio.NewWriter(w), vars: append([]string(nil), vars...)}
+	cw := &csvWriter{newRowWriter(w, vars)}
 	var b []byte
 	for i, v := range vars {
 		if i > 0 {
@@ -61,15 +53,11 @@ func NewCSVWriter(w io.Writer, vars []string) (Writer, error) {
 	return cw, nil
 }
 
-func (cw *csvWriter) Write(row Row) error {
-	if cw.closed {
-		return ErrClosed
-	}
-	row, err := normRow(row, cw.vars, cw.n)
-	if err != nil {
-		return err
-	}
-	b := cw.buf[:0]
+func (cw *csvWriter) Write(row Row) error { return cw.writeRow(row, appendCSVRow) }
+
+func (cw *csvWriter) Close() error { return cw.close("") }
+
+func appendCSVRow(b []byte, row Row) ([]byte, error) {
 	for i, v := range row {
 		if i > 0 {
 			b = append(b, ',')
@@ -78,19 +66,7 @@ func (cw *csvWriter) Write(row Row) error {
 			b = appendCSVField(b, lexical(v))
 		}
 	}
-	b = append(b, '\r', '\n')
-	cw.buf = b
-	cw.n++
-	_, err = cw.bw.Write(b)
-	return err
-}
-
-func (cw *csvWriter) Close() error {
-	if cw.closed {
-		return nil
-	}
-	cw.closed = true
-	return cw.bw.Flush()
+	return append(b, '\r', '\n'), nil
 }
 
 // WriteCSVBoolean writes "true" or "false" and CRLF. (The W3C note defines no
@@ -122,12 +98,9 @@ func appendCSVField(b []byte, s string) []byte {
 // unbound. A document consisting of the single line "true" or "false" is read
 // as a boolean result.
 func ReadCSV(r io.Reader) (*Result, error) {
-	data, err := io.ReadAll(r)
+	data, err := readDocument(r, "csv")
 	if err != nil {
-		return nil, fmt.Errorf("read csv: %w", err)
-	}
-	if !utf8.Valid(data) {
-		return nil, &SyntaxError{Format: "csv", Msg: "input is not valid utf-8"}
+		return nil, err
 	}
 	records, err := parseCSV(string(data))
 	if err != nil {

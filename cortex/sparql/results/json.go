@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -29,12 +28,8 @@ func JSON() Format {
 }
 
 type jsonWriter struct {
-	bw     *bufio.Writer
-	vars   []string
-	keys   [][]byte // pre-encoded `"name":` per variable
-	n      int
-	closed bool
-	buf    []byte
+	rowWriter
+	keys [][]byte // pre-encoded `"name":` per variable
 }
 
 // NewJSONWriter returns a streaming JSON results writer for vars. The head
@@ -43,7 +38,7 @@ func NewJSONWriter(w io.Writer, vars []string) (Writer, error) {
 	if err := checkVars(vars); err != nil {
 		return nil, fmt.Errorf("new json writer: %w", err)
 	}
-	jw := &jsonWriter{bw: bufio.NewWriter(w), vars: append([]string(nil), vars...)}
+	jw := &jsonWriter{rowWriter: newRowWriter(w, vars)}
 	b := []byte(`{"head":{"vars":[`)
 	for i, v := range vars {
 		if i > 0 {
@@ -57,15 +52,11 @@ func NewJSONWriter(w io.Writer, vars []string) (Writer, error) {
 	return jw, nil
 }
 
-func (jw *jsonWriter) Write(row Row) error {
-	if jw.closed {
-		return ErrClosed
-	}
-	row, err := normRow(row, jw.vars, jw.n)
-	if err != nil {
-		return err
-	}
-	b := jw.buf[:0]
+func (jw *jsonWriter) Write(row Row) error { return jw.writeRow(row, jw.appendRow) }
+
+func (jw *jsonWriter) Close() error { return jw.close("\n]}}\n") }
+
+func (jw *jsonWriter) appendRow(b []byte, row Row) ([]byte, error) {
 	if jw.n > 0 {
 		b = append(b, ',')
 	}
@@ -82,20 +73,7 @@ func (jw *jsonWriter) Write(row Row) error {
 		b = append(b, jw.keys[i]...)
 		b = appendJSONTerm(b, v)
 	}
-	b = append(b, '}')
-	jw.buf = b
-	jw.n++
-	_, err = jw.bw.Write(b)
-	return err
-}
-
-func (jw *jsonWriter) Close() error {
-	if jw.closed {
-		return nil
-	}
-	jw.closed = true
-	jw.bw.WriteString("\n]}}\n")
-	return jw.bw.Flush()
+	return append(b, '}'), nil
 }
 
 // WriteJSONBoolean writes {"head":{},"boolean":b}.
@@ -128,6 +106,8 @@ func appendJSONTerm(b []byte, v quad.Value) []byte {
 	}
 	return append(b, '}')
 }
+
+const hexDigits = "0123456789ABCDEF"
 
 // appendJSONString appends s (valid UTF-8) as a JSON string, escaping '"',
 // '\\' and control characters only.
@@ -177,12 +157,9 @@ type jsonTerm struct {
 
 // ReadJSON reads a whole SPARQL JSON results document.
 func ReadJSON(r io.Reader) (*Result, error) {
-	data, err := io.ReadAll(r)
+	data, err := readDocument(r, "json")
 	if err != nil {
-		return nil, fmt.Errorf("read json: %w", err)
-	}
-	if !utf8.Valid(data) {
-		return nil, &SyntaxError{Format: "json", Msg: "input is not valid utf-8"}
+		return nil, err
 	}
 	var doc jsonDoc
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
 // DefaultTableBufferRows is the default number of rows a table writer buffers
@@ -261,7 +263,7 @@ func escapeControls(s string) string {
 	var b []byte
 	for _, r := range s {
 		if unicode.IsControl(r) {
-			b = appendUCHAR(b, r)
+			b = ntriples.AppendUCHAR(b, r)
 		} else {
 			b = utf8.AppendRune(b, r)
 		}

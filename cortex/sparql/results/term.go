@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
 // Well-known IRIs.
@@ -198,91 +200,23 @@ func isXMLChar(r rune) bool {
 		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
-const hexDigits = "0123456789ABCDEF"
+// ntEscape is the escaping policy of the TSV and table writers: backspace and
+// form feed in literals are written as \b and \f. Their terms are normalised
+// first, so they are valid UTF-8.
+const ntEscape = ntriples.EscapeBF
 
-// appendIRIRef appends <iri> in N-Triples syntax, escaping with \uXXXX (or
-// \UXXXXXXXX) every character IRIREF does not allow.
-func appendIRIRef(b []byte, iri string) []byte {
-	b = append(b, '<')
-	for _, r := range iri {
-		if r <= 0x20 || r == '<' || r == '>' || r == '"' || r == '{' || r == '}' ||
-			r == '|' || r == '^' || r == '`' || r == '\\' {
-			b = appendUCHAR(b, r)
-			continue
-		}
-		b = utf8.AppendRune(b, r)
-	}
-	return append(b, '>')
-}
-
-func appendUCHAR(b []byte, r rune) []byte {
-	if r > 0xFFFF {
-		b = append(b, '\\', 'U')
-		for s := 28; s >= 0; s -= 4 {
-			b = append(b, hexDigits[(r>>uint(s))&0xF])
-		}
-		return b
-	}
-	b = append(b, '\\', 'u')
-	for s := 12; s >= 0; s -= 4 {
-		b = append(b, hexDigits[(r>>uint(s))&0xF])
-	}
-	return b
-}
+// appendIRIRef appends <iri> in N-Triples syntax, escaping with \uXXXX every
+// character IRIREF does not allow.
+func appendIRIRef(b []byte, iri string) []byte { return ntriples.AppendIRI(b, iri, ntEscape) }
 
 // appendQuoted appends s as a STRING_LITERAL_QUOTE: double quotes, with \" \\
 // \n \r \t \b \f escaped and other C0 controls and DEL as \uXXXX, so the
 // result never contains a raw tab or line break.
-func appendQuoted(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			if c < 0x20 || c == 0x7F {
-				b = appendUCHAR(b, rune(c))
-			} else {
-				b = append(b, c)
-			}
-		}
-	}
-	return append(b, '"')
-}
+func appendQuoted(b []byte, s string) []byte { return ntriples.AppendString(b, s, ntEscape) }
 
 // appendNTriples appends the N-Triples form of a normalised term. Blank node
 // labels are written as given.
-func appendNTriples(b []byte, v quad.Value) []byte {
-	switch t := v.(type) {
-	case quad.IRI:
-		return appendIRIRef(b, string(t))
-	case quad.BNode:
-		return append(append(b, '_', ':'), t...)
-	case quad.String:
-		return appendQuoted(b, string(t))
-	case quad.LangString:
-		b = appendQuoted(b, string(t.Value))
-		return append(append(b, '@'), t.Lang...)
-	case quad.TypedString:
-		b = appendQuoted(b, string(t.Value))
-		b = append(b, '^', '^')
-		return appendIRIRef(b, string(t.Type))
-	}
-	return b
-}
+func appendNTriples(b []byte, v quad.Value) []byte { return ntriples.AppendTerm(b, v, ntEscape) }
 
 // lexical returns the string a CSV field holds for a normalised term: the
 // IRI, the lexical form, or "_:label".

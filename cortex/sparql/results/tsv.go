@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -38,13 +37,7 @@ func TSV() Format {
 	}
 }
 
-type tsvWriter struct {
-	bw     *bufio.Writer
-	vars   []string
-	n      int
-	closed bool
-	buf    []byte
-}
+type tsvWriter struct{ rowWriter }
 
 // NewTSVWriter returns a streaming TSV results writer for vars; the header
 // line is written at once (buffered).
@@ -52,7 +45,7 @@ func NewTSVWriter(w io.Writer, vars []string) (Writer, error) {
 	if err := checkVars(vars); err != nil {
 		return nil, fmt.Errorf("new tsv writer: %w", err)
 	}
-	tw := &tsvWriter{bw: bufio.NewWriter(w), vars: append([]string(nil), vars...)}
+	tw := &tsvWriter{newRowWriter(w, vars)}
 	var b []byte
 	for i, v := range vars {
 		if i > 0 {
@@ -65,20 +58,16 @@ func NewTSVWriter(w io.Writer, vars []string) (Writer, error) {
 	return tw, nil
 }
 
-func (tw *tsvWriter) Write(row Row) error {
-	if tw.closed {
-		return ErrClosed
-	}
-	row, err := normRow(row, tw.vars, tw.n)
-	if err != nil {
-		return err
-	}
+func (tw *tsvWriter) Write(row Row) error { return tw.writeRow(row, tw.appendRow) }
+
+func (tw *tsvWriter) Close() error { return tw.close("") }
+
+func (tw *tsvWriter) appendRow(b []byte, row Row) ([]byte, error) {
 	for i, v := range row {
 		if bn, ok := v.(quad.BNode); ok && !isBNodeLabel(string(bn)) {
-			return &TermError{Row: tw.n, Var: tw.vars[i], Value: v, Msg: fmt.Sprintf("blank node label %q is not valid in turtle", string(bn))}
+			return b, &TermError{Row: tw.n, Var: tw.vars[i], Value: v, Msg: fmt.Sprintf("blank node label %q is not valid in turtle", string(bn))}
 		}
 	}
-	b := tw.buf[:0]
 	for i, v := range row {
 		if i > 0 {
 			b = append(b, '\t')
@@ -87,19 +76,7 @@ func (tw *tsvWriter) Write(row Row) error {
 			b = appendNTriples(b, v)
 		}
 	}
-	b = append(b, '\n')
-	tw.buf = b
-	tw.n++
-	_, err = tw.bw.Write(b)
-	return err
-}
-
-func (tw *tsvWriter) Close() error {
-	if tw.closed {
-		return nil
-	}
-	tw.closed = true
-	return tw.bw.Flush()
+	return append(b, '\n'), nil
 }
 
 // WriteTSVBoolean writes "true" or "false" and LF. (The W3C note defines no
@@ -113,12 +90,9 @@ func WriteTSVBoolean(w io.Writer, b bool) error {
 // A document consisting of the single line "true" or "false" is read as a
 // boolean result.
 func ReadTSV(r io.Reader) (*Result, error) {
-	data, err := io.ReadAll(r)
+	data, err := readDocument(r, "tsv")
 	if err != nil {
-		return nil, fmt.Errorf("read tsv: %w", err)
-	}
-	if !utf8.Valid(data) {
-		return nil, &SyntaxError{Format: "tsv", Msg: "input is not valid utf-8"}
+		return nil, err
 	}
 	lines := strings.Split(string(data), "\n")
 	if lines[len(lines)-1] == "" {

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -37,12 +36,8 @@ func XML() Format {
 const xmlHeader = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sparql xmlns=\"" + sparqlResultNS + "\">\n"
 
 type xmlWriter struct {
-	bw     *bufio.Writer
-	vars   []string
-	names  [][]byte // pre-encoded `<binding name="x">` per variable
-	n      int
-	closed bool
-	buf    []byte
+	rowWriter
+	names [][]byte // pre-encoded `<binding name="x">` per variable
 }
 
 // NewXMLWriter returns a streaming XML results writer for vars. The head is
@@ -51,7 +46,7 @@ func NewXMLWriter(w io.Writer, vars []string) (Writer, error) {
 	if err := checkVars(vars); err != nil {
 		return nil, fmt.Errorf("new xml writer: %w", err)
 	}
-	xw := &xmlWriter{bw: bufio.NewWriter(w), vars: append([]string(nil), vars...)}
+	xw := &xmlWriter{rowWriter: newRowWriter(w, vars)}
 	b := []byte(xmlHeader)
 	b = append(b, "  <head>\n"...)
 	for _, v := range vars {
@@ -66,22 +61,19 @@ func NewXMLWriter(w io.Writer, vars []string) (Writer, error) {
 	return xw, nil
 }
 
-func (xw *xmlWriter) Write(row Row) error {
-	if xw.closed {
-		return ErrClosed
-	}
-	row, err := normRow(row, xw.vars, xw.n)
-	if err != nil {
-		return err
-	}
+func (xw *xmlWriter) Write(row Row) error { return xw.writeRow(row, xw.appendRow) }
+
+func (xw *xmlWriter) Close() error { return xw.close("  </results>\n</sparql>\n") }
+
+func (xw *xmlWriter) appendRow(b []byte, row Row) ([]byte, error) {
 	for i, v := range row {
 		if v != nil {
 			if msg := checkXMLTerm(v); msg != "" {
-				return &TermError{Row: xw.n, Var: xw.vars[i], Value: v, Msg: msg}
+				return b, &TermError{Row: xw.n, Var: xw.vars[i], Value: v, Msg: msg}
 			}
 		}
 	}
-	b := append(xw.buf[:0], "    <result>\n"...)
+	b = append(b, "    <result>\n"...)
 	for i, v := range row {
 		if v == nil {
 			continue
@@ -115,20 +107,7 @@ func (xw *xmlWriter) Write(row Row) error {
 		}
 		b = append(b, "</binding>\n"...)
 	}
-	b = append(b, "    </result>\n"...)
-	xw.buf = b
-	xw.n++
-	_, err = xw.bw.Write(b)
-	return err
-}
-
-func (xw *xmlWriter) Close() error {
-	if xw.closed {
-		return nil
-	}
-	xw.closed = true
-	xw.bw.WriteString("  </results>\n</sparql>\n")
-	return xw.bw.Flush()
+	return append(b, "    </result>\n"...), nil
 }
 
 // WriteXMLBoolean writes an XML results document holding <boolean>b</boolean>.
