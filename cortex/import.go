@@ -9,7 +9,6 @@ import (
 	"io"
 	"sort"
 
-	"github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
 )
@@ -49,14 +48,20 @@ func NewImportID() string {
 }
 
 // Import writes every quad of src into the namespace in chunks of the store's
-// chunk size; each chunk is one atomic transaction. Reading (parsing) runs
-// concurrently with writing.
+// chunk size; each chunk is one atomic transaction. Parsing, preparing (term
+// hashing and encoding) and writing run concurrently.
 //
 // Atomicity: a chunk is all-or-nothing, an import as a whole is not. If src
 // fails inside the first chunk, nothing is written. If it fails later, the
 // returned *ImportError says how many quads were committed. Quads are a set, so
 // re-running the same import (with the same blank node prefix, see
-// NewImportID) converges to the same graph.
+// NewImportID) converges to the same graph. A chunk too large for one Badger
+// transaction is split (and then counts as several chunks); Badger's
+// ErrTxnTooBig never reaches the caller unless a single quad exceeds it.
+//
+// Import writes cayley's storage format directly, without cayley's per-quad
+// reads (see bulk.go); other writers of the namespace (Apply, Update, other
+// imports) may run between its chunks. Import is safe for concurrent use.
 func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptions) (ImportResult, error) {
 	var res ImportResult
 	if err := n.s.checkOpen(); err != nil {
@@ -69,88 +74,115 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 		}
 		opts.Graph = g
 	}
+	st, err := newBulkState(ctx, n)
+	if err != nil {
+		return res, fmt.Errorf("namespace %s: import: %w", n.name, err)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	type chunk struct {
-		deltas []graph.Delta
-		err    error // source error after deltas
-	}
-	chunks := make(chan chunk, 2)
+	raw := make(chan rawChunk, 1)
+	prepped := make(chan *prepChunk, 1)
 	size := n.s.opts.chunkQuads
-	go func() {
-		defer close(chunks)
-		cur := make([]graph.Delta, 0, size)
-		for {
-			q, err := src.Next()
-			if err == io.EOF {
-				chunks <- chunk{deltas: cur}
-				return
-			}
-			if err == nil {
-				if opts.Graph != nil {
-					q.Label = opts.Graph
-				}
-				q, err = NormalizeQuad(q)
-			}
-			if err != nil {
-				select {
-				case chunks <- chunk{deltas: cur, err: err}:
-				case <-ctx.Done():
-				}
-				return
-			}
-			cur = append(cur, graph.Delta{Quad: q, Action: graph.Add})
-			if len(cur) == size {
-				select {
-				case chunks <- chunk{deltas: cur}:
-				case <-ctx.Done():
-					return
-				}
-				cur = make([]graph.Delta, 0, size)
-			}
+	go decodeStage(ctx, src, opts.Graph, size, raw)
+	go prepareStage(ctx, raw, prepped)
+	st.progress = opts.Progress
+	defer st.discardNext()
+	fail := func(err error) (ImportResult, error) {
+		if ferr := st.flush(&res); ferr != nil {
+			err = errors.Join(err, fmt.Errorf("namespace %s: write: %w", n.name, ferr))
 		}
-	}()
-	for c := range chunks {
-		res.Read += int64(len(c.deltas))
+		return res, &ImportError{Committed: res.Committed, Err: err}
+	}
+	for {
+		var c *prepChunk
+		if p := st.pending; p != nil && bulkReportEarly {
+			// Report a completed commit while waiting for the next chunk.
+			select {
+			case c = <-prepped:
+			case <-p.done:
+				if err := st.flush(&res); err != nil {
+					return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
+				}
+				continue
+			}
+		} else {
+			c = <-prepped
+		}
+		if c == nil {
+			break // prepped was closed
+		}
+		res.Read += int64(c.read)
 		if c.err != nil {
-			// Deltas of a chunk that failed to parse are not written: the
+			// Quads of a chunk that failed to parse are not written: the
 			// chunk is the unit of atomicity.
-			res.Read--
-			return res, &ImportError{Committed: res.Committed, Err: c.err}
+			return fail(c.err)
 		}
-		if err := n.writeChunk(ctx, c.deltas, &res); err != nil {
-			return res, &ImportError{Committed: res.Committed, Err: err}
+		if err := st.write(ctx, c, c.quads, c.read, true, &res); err != nil {
+			return fail(fmt.Errorf("namespace %s: write: %w", n.name, err))
 		}
-		if opts.Progress != nil && len(c.deltas) > 0 {
-			opts.Progress(res.Committed)
-		}
+	}
+	if err := st.flush(&res); err != nil {
+		return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
 	}
 	return res, ctx.Err()
 }
 
-// writeChunk commits deltas in one transaction, halving it if Badger reports
-// it too large.
-func (n *Namespace) writeChunk(ctx context.Context, deltas []graph.Delta, res *ImportResult) error {
-	if len(deltas) == 0 {
+// decodeStage reads src into chunks of size normalised quads and sends them
+// to out; a source error ends the last chunk. It closes out when done.
+func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int, out chan<- rawChunk) {
+	defer close(out)
+	send := func(c rawChunk) bool {
+		select {
+		case out <- c:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	cur := make([]quad.Quad, 0, size)
+	for {
+		q, err := src.Next()
+		if err == io.EOF {
+			send(rawChunk{quads: cur})
+			return
+		}
+		if err == nil {
+			if graph != nil {
+				q.Label = graph
+			}
+			q, err = NormalizeQuad(q)
+		}
+		if err != nil {
+			send(rawChunk{quads: cur, err: err})
+			return
+		}
+		cur = append(cur, q)
+		if len(cur) == size {
+			if !send(rawChunk{quads: cur}) {
+				return
+			}
+			cur = make([]quad.Quad, 0, size)
+		}
+	}
+}
+
+// write writes the quads qs of chunk c (count source quads), halving them if
+// they do not fit in one Badger transaction. Commits complete asynchronously;
+// res counts them as they complete (see submit and flush).
+func (st *bulkState) write(ctx context.Context, c *prepChunk, qs []prepQuad, count int, last bool, res *ImportResult) error {
+	if len(qs) == 0 {
 		return nil
 	}
-	n.wmu.Lock()
-	err := n.applyLocked(ctx, deltas)
-	n.wmu.Unlock()
-	if errors.Is(err, badger.ErrTxnTooBig) && len(deltas) > 1 {
-		half := len(deltas) / 2
-		if err := n.writeChunk(ctx, deltas[:half], res); err != nil {
+	err := st.submit(ctx, c, qs, count, last, res)
+	if errors.Is(err, badger.ErrTxnTooBig) && len(qs) > 1 {
+		half := len(qs) / 2
+		if err := st.write(ctx, c, qs[:half], half, false, res); err != nil {
 			return err
 		}
-		return n.writeChunk(ctx, deltas[half:], res)
+		return st.write(ctx, c, qs[half:], count-half, last, res)
 	}
-	if err != nil {
-		return err
-	}
-	res.Committed += int64(len(deltas))
-	res.Chunks++
-	return nil
+	return err
 }
 
 // DropGraph removes every quad of graph g (nil: the default graph) in chunks

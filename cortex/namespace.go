@@ -28,6 +28,13 @@ type Namespace struct {
 
 	wmu sync.Mutex // serialises writers: Apply, Update, Import chunks
 
+	// Write generations, guarded by wmu. writeGen counts write attempts
+	// (cayley deltas and bulk-import chunks), removeGen those of deltas with
+	// removals. A bulk import compares them between its chunks to tell
+	// whether its in-memory knowledge of the namespace is still valid (see
+	// bulk.go).
+	writeGen, removeGen uint64
+
 	qmu sync.RWMutex
 	qs  *ckv.QuadStore // replaced after a failed write (its caches may be stale)
 
@@ -204,6 +211,10 @@ func (n *Namespace) applyLocked(ctx context.Context, deltas []graph.Delta) error
 	}
 	if n.s.opts.readOnly {
 		return fmt.Errorf("namespace %s: store is read-only", n.name)
+	}
+	n.writeGen++
+	if hasRemovals(deltas) {
+		n.removeGen++
 	}
 	err := n.quadStore().ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
 	if err != nil {

@@ -140,7 +140,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(storeCommands(e), demoCommand(e), completionCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

@@ -2,82 +2,108 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/fixtures"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "run a short guided tour on the store (namespace 'demo' unless --namespace is given)",
-		Description: `Loads the sample team findings shipped in fixtures/, lists the graphs,
-shows one graph as Turtle and the store statistics. Running it again is
-harmless: quads are a set.
+		Usage: "run a code-review team end to end (namespace 'demo' unless --namespace is given)",
+		Description: `Creates the team of fixtures/teams/code-review.json5 (three reviewers,
+strategy conflict-flag), starts its members, imports their findings from
+fixtures/findings/, completes them — which merges the team — and prints the
+merged facts and the conflicts left for a human. Running it again replaces
+the demo team.
 
 Example:
    cortexctl demo
-   cortexctl --data /tmp/cortex-demo demo`,
+   cortexctl --data /tmp/cortex-demo demo && cortexctl --data /tmp/cortex-demo -n demo conflicts list code-review`,
 		Action: func(c *cli.Context) error {
 			if !c.IsSet("namespace") {
 				e.nsName = "demo"
 			}
-			ns, err := e.namespace(c.Context)
+			m, err := e.manager(c)
 			if err != nil {
 				return err
 			}
 			out := e.stdout
+			cfgData, err := fixtures.FS.ReadFile("teams/code-review.json5")
+			if err != nil {
+				return err
+			}
+			tc, err := parseTeamFile(cfgData)
+			if err != nil {
+				return err
+			}
+			if err := m.DeleteTeam(c.Context, tc.ID); err != nil && !errors.Is(err, teammanager.ErrUnknownTeam) {
+				return err
+			}
 			fmt.Fprintf(out, "== Cortex demo: store %s, namespace %q\n\n", e.dataDir, e.nsName)
-			data, err := fixtures.FS.ReadFile("teams-small.nq")
+			team, err := m.CreateTeam(c.Context, tc)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(out, "1. import fixtures/teams-small.nq (two agent teams and their findings)")
-			res, err := ns.ImportRDF(c.Context, bytes.NewReader(data), cortex.RDFImportOptions{Format: "nquads", File: "fixtures/teams-small.nq", ImportID: "demo"})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(out, "   %s read\n\n", plural(res.Read, "quad"))
-			fmt.Fprintln(out, "2. graphs of the namespace  (cortexctl graphs)")
-			gs, err := ns.Graphs(c.Context)
-			if err != nil {
-				return err
-			}
-			for _, g := range gs {
-				fmt.Fprintf(out, "   %6d  %s\n", g.Quads, graphName(g.Name))
-			}
-			if len(gs) > 1 {
-				g := gs[1].Name
-				fmt.Fprintf(out, "\n3. one graph as Turtle  (cortexctl export --graph %s --format turtle)\n", termJSON(g))
-				var buf bytes.Buffer
-				if _, err := ns.Export(c.Context, &buf, "turtle", cortex.ExportOptions{Graph: g, Scope: cortex.OneGraph,
-					Prefixes: map[string]string{"cx": "urn:cortex:vocab:", "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#"}}); err != nil {
+			fmt.Fprintf(out, "1. created team %s (%q), strategy %s\n", team.ID, team.Name, team.Strategy)
+			fmt.Fprintln(out, "2. members start and report their findings")
+			for _, mb := range team.Members {
+				if _, err := m.UpdateMemberStatus(c.Context, team.ID, mb.AgentID, teammanager.Running, ""); err != nil {
 					return err
 				}
-				out.Write(indent(buf.Bytes()))
+				name := "findings/" + team.ID + "-" + mb.AgentID + ".ttl"
+				data, err := fixtures.FS.ReadFile(name)
+				if err != nil {
+					return err
+				}
+				n, err := m.ImportFindings(c.Context, team.ID, mb.AgentID, bytes.NewReader(data), "turtle")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "   %-6s %-8s %2d findings from fixtures/%s\n", mb.AgentID, mb.Role, n, name)
 			}
-			size, err := ns.Size(c.Context)
+			fmt.Fprintln(out, "3. members complete; the last one completes the team, which is merged")
+			var rep *teammanager.MergeReport
+			for _, mb := range team.Members {
+				up, err := m.UpdateMemberStatus(c.Context, team.ID, mb.AgentID, teammanager.Completed, "review done")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "   %-6s completed → team %s\n", mb.AgentID, up.TeamStatus)
+				if up.Merge != nil {
+					rep = up.Merge
+				}
+			}
+			if rep == nil {
+				return fmt.Errorf("demo: the team did not merge")
+			}
+			fmt.Fprintf(out, "\n4. merged facts (shared graph %s)\n", m.Namespace().SharedGraph(team.ID))
+			for _, f := range rep.Facts {
+				fmt.Fprintf(out, "   %s %s %s .   # %s\n", rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate),
+					rdfio.FormatTerm(f.Object), strings.Join(f.Supporters, ", "))
+			}
+			fmt.Fprintf(out, "\n5. conflicts left for a human (cortexctl -n %s conflicts list %s)\n", e.nsName, team.ID)
+			cs, err := m.Conflicts(c.Context, team.ID)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "\n4. the namespace holds %s; try:\n", plural(size, "quad"))
-			fmt.Fprintf(out, "   cortexctl --namespace %s export --format %s | head\n", e.nsName, rdfio.Names()[0])
+			for _, cf := range cs {
+				fmt.Fprintf(out, "   %s  %s %s\n", cf.ID, rdfio.FormatTerm(cf.Subject), rdfio.FormatTerm(cf.Predicate))
+				for _, cd := range cf.Candidates {
+					fmt.Fprintf(out, "       %-20s ← %s\n", rdfio.FormatTerm(cd.Object), strings.Join(cd.Agents, ", "))
+				}
+			}
+			if len(cs) > 0 {
+				fmt.Fprintf(out, "\nresolve one with:\n   cortexctl -n %s conflicts resolve %s %s --object '%s' --by you\n",
+					e.nsName, team.ID, cs[0].ID, rdfio.FormatTerm(cs[0].Candidates[0].Object))
+			}
 			return nil
 		},
 	}
-}
-
-func indent(b []byte) []byte {
-	var out []byte
-	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
-		if len(line) > 0 {
-			out = append(out, "   "...)
-			out = append(out, line...)
-		}
-	}
-	return out
 }

@@ -8,7 +8,9 @@ import (
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // Exit codes of cortexctl. They are a public contract: never renumber them.
@@ -41,6 +43,20 @@ var errorCodes = []struct {
 	{os.ErrNotExist, exitNotFound},
 	{errNotFound, exitNotFound},
 	{errConflict, exitConflict},
+	{teammanager.ErrUnknownTeam, exitNotFound},
+	{teammanager.ErrUnknownAgent, exitNotFound},
+	{teammanager.ErrUnknownConflict, exitNotFound},
+	{teammanager.ErrInvalidTransition, exitConflict},
+	{teammanager.ErrTeamFinished, exitConflict},
+	{teammanager.ErrMemberFinished, exitConflict},
+	{teammanager.ErrTeamExists, exitConflict},
+	{teammanager.ErrAlreadyResolved, exitConflict},
+	{teammanager.ErrInvalidTeam, exitInvalid},
+	{teammanager.ErrInvalidFinding, exitInvalid},
+	{teammanager.ErrInvalidStatus, exitInvalid},
+	{teammanager.ErrInvalidConfig, exitInvalid},
+	{teammanager.ErrInvalidResolution, exitInvalid},
+	{merge.ErrUnknownStrategy, exitInvalid},
 	{namespace.ErrInvalidName, exitInvalid},
 	{config.ErrInvalid, exitInvalid},
 	{cortex.ErrInvalidQuad, exitInvalid},

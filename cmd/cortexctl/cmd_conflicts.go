@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+)
+
+func conflictsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "conflicts",
+		Usage: "list and resolve the conflicts a merge left open",
+		Description: `Example:
+   cortexctl conflicts list TEAM --json`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "list",
+				Usage:     "list a team's conflicts (open and resolved)",
+				ArgsUsage: "TEAM",
+				Description: `Example:
+   cortexctl conflicts list TEAM --open`,
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "open", Usage: "only unresolved conflicts"}, jsonFlag},
+				Action: func(c *cli.Context) error { return conflictsList(c, e) },
+			},
+			{
+				Name:      "resolve",
+				Usage:     "resolve a conflict by choosing objects; the team is re-merged",
+				ArgsUsage: "TEAM CONFLICT",
+				Description: `--object is repeatable (several objects kept); --none keeps nothing.
+
+Example:
+   cortexctl conflicts resolve TEAM c0123... --object '"high"' --by alice`,
+				Flags: []cli.Flag{
+					&cli.StringSliceFlag{Name: "object", Usage: "chosen object term, repeatable"},
+					&cli.BoolFlag{Name: "none", Usage: "resolve to no object"},
+					&cli.StringFlag{Name: "by", Usage: "who resolves it", Value: "cortexctl", EnvVars: []string{"USER"}},
+					jsonFlag,
+				},
+				Action: func(c *cli.Context) error { return conflictsResolve(c, e) },
+			},
+		},
+	}
+}
+
+type candidateJSON struct {
+	Object   string   `json:"object"`
+	Agents   []string `json:"agents"`
+	Findings []string `json:"findings"`
+}
+
+type conflictJSON struct {
+	ID         string          `json:"id"`
+	Subject    string          `json:"subject"`
+	Predicate  string          `json:"predicate"`
+	Reason     string          `json:"reason"`
+	Strategy   string          `json:"strategy"`
+	DetectedAt *time.Time      `json:"detectedAt,omitempty"`
+	Candidates []candidateJSON `json:"candidates"`
+	Resolved   bool            `json:"resolved"`
+	ResolvedBy string          `json:"resolvedBy,omitempty"`
+	ResolvedAt *time.Time      `json:"resolvedAt,omitempty"`
+	Chosen     []string        `json:"chosen,omitempty"`
+}
+
+func conflictsList(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("conflicts list: want TEAM")
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	cs, err := m.Conflicts(c.Context, args[0])
+	if err != nil {
+		return err
+	}
+	out := make([]conflictJSON, 0, len(cs))
+	for _, cf := range cs {
+		if c.Bool("open") && cf.Resolved {
+			continue
+		}
+		cj := conflictJSON{ID: cf.ID, Subject: rdfio.FormatTerm(cf.Subject), Predicate: rdfio.FormatTerm(cf.Predicate),
+			Reason: cf.Reason, Strategy: cf.Strategy, DetectedAt: tp(cf.DetectedAt), Candidates: []candidateJSON{},
+			Resolved: cf.Resolved, ResolvedBy: cf.ResolvedBy, ResolvedAt: tp(cf.ResolvedAt)}
+		for _, cd := range cf.Candidates {
+			cj.Candidates = append(cj.Candidates, candidateJSON{Object: rdfio.FormatTerm(cd.Object), Agents: cd.Agents, Findings: cd.Findings})
+		}
+		for _, o := range cf.Chosen {
+			cj.Chosen = append(cj.Chosen, rdfio.FormatTerm(o))
+		}
+		out = append(out, cj)
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, out)
+	}
+	printConflicts(e, out)
+	return nil
+}
+
+func printConflicts(e *env, cs []conflictJSON) {
+	if len(cs) == 0 {
+		fmt.Fprintln(e.stdout, "no conflicts")
+	}
+	for _, c := range cs {
+		state := "open"
+		if c.Resolved {
+			state = "resolved by " + c.ResolvedBy + " → " + strings.Join(c.Chosen, ", ")
+		}
+		fmt.Fprintf(e.stdout, "%s  %s %s  (%s, %s)\n", c.ID, c.Subject, c.Predicate, c.Reason, state)
+		for _, cd := range c.Candidates {
+			fmt.Fprintf(e.stdout, "    %s  ← %s\n", cd.Object, strings.Join(cd.Agents, ", "))
+		}
+	}
+}
+
+func conflictsResolve(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 2 {
+		return usagef("conflicts resolve: want TEAM CONFLICT")
+	}
+	objs := []quad.Value{}
+	for _, s := range c.StringSlice("object") {
+		v, err := e.parseTermArg(s)
+		if err != nil {
+			return fmt.Errorf("conflicts resolve: --object: %w", err)
+		}
+		objs = append(objs, v)
+	}
+	if len(objs) == 0 && !c.Bool("none") {
+		return usagef("conflicts resolve: give --object TERM (repeatable) or --none")
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	r, err := m.ResolveConflict(c.Context, args[0], args[1], objs, c.String("by"))
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, toMergeJSON(r))
+	}
+	fmt.Fprintf(e.stdout, "resolved %s; ", args[1])
+	printMerge(e.stdout, r)
+	return nil
+}

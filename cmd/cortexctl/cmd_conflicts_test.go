@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCLI_Conflicts runs the code-review fixture (conflict-flag) and resolves
+// a conflict.
+func TestCLI_Conflicts(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--from", fixturePath("teams", "code-review.json5"))
+	for _, a := range []string{"alice", "bob", "carol"} {
+		mustCLI(t, dir, "teams", "member-status", "code-review", a, "running")
+		mustCLI(t, dir, "findings", "import", "code-review", a, fixturePath("findings", "code-review-"+a+".ttl"))
+	}
+	for _, a := range []string{"alice", "bob", "carol"} {
+		mustCLI(t, dir, "teams", "member-status", "code-review", a, "completed")
+	}
+	type conflict struct {
+		ID, Subject, Predicate, Reason string
+		Resolved                       bool
+		ResolvedBy                     string
+		Chosen                         []string
+		Candidates                     []struct {
+			Object string
+			Agents []string
+		}
+	}
+	var cs []conflict
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "conflicts", "list", "code-review", "--json")), &cs); err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 3 {
+		t.Fatalf("%d conflicts: %+v", len(cs), cs)
+	}
+	var sev conflict
+	for _, c := range cs {
+		if strings.HasSuffix(c.Predicate, "#severity>") {
+			sev = c
+		}
+	}
+	if sev.Subject != "<https://example.org/repo/pool.go>" || sev.Reason != "disagreement" || len(sev.Candidates) != 3 ||
+		sev.Candidates[1].Object != `"high"` || sev.Candidates[1].Agents[0] != "alice" {
+		t.Fatalf("severity conflict %+v", sev)
+	}
+	var rep struct{ Kept, Conflicts int }
+	out := mustCLI(t, dir, "conflicts", "resolve", "code-review", sev.ID, "--object", `"high"`, "--by", "lead", "--json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Conflicts != 2 {
+		t.Fatalf("resolve: %q", out)
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "conflicts", "list", "code-review", "--open", "--json")), &cs); err != nil || len(cs) != 2 {
+		t.Fatalf("open conflicts after resolve: %+v", cs)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"again", []string{"conflicts", "resolve", "code-review", sev.ID, "--object", `"low"`}, exitConflict},
+		{"unknown conflict", []string{"conflicts", "resolve", "code-review", "c00", "--object", `"low"`}, exitNotFound},
+		{"unknown team", []string{"conflicts", "list", "nope"}, exitNotFound},
+		{"no object", []string{"conflicts", "resolve", "code-review", sev.ID}, exitUsage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := runCLI(t, dir, "", tc.args...); r.code != tc.code {
+				t.Fatalf("exit %d (want %d): %s", r.code, tc.code, r.stderr)
+			}
+		})
+	}
+}
+
+func TestCLI_Demo(t *testing.T) {
+	dir := t.TempDir()
+	for range 2 { // re-running replaces the demo team
+		out := mustCLI(t, dir, "demo")
+		for _, want := range []string{"team completed", "merged facts", "conflicts left for a human", "#severity>"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("demo output lacks %q:\n%s", want, out)
+			}
+		}
+	}
+}

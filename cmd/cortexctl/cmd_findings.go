@@ -1,0 +1,183 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+func findingsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "findings",
+		Usage: "add, import and list the findings of a team's members",
+		Description: `Example:
+   cortexctl findings add TEAM alice '<http://ex/main.go>' '<http://ex/severity>' '"high"' --confidence 0.8`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "add",
+				Usage:     "record one triple asserted by a member",
+				ArgsUsage: "TEAM AGENT SUBJECT PREDICATE OBJECT",
+				Description: `Terms are N-Triples terms (<iri>, _:b, "text"@en, "1"^^xsd:...), prefixed
+names (cx:, rdf:, rdfs:, xsd:, owl:, prov: or config prefixes), or for the
+object a bare word, read as a plain string.
+
+Example:
+   cortexctl findings add TEAM alice '<http://ex/main.go>' rdfs:comment '"uses unsafe"' --confidence 0.9`,
+				Flags: []cli.Flag{
+					&cli.Float64Flag{Name: "confidence", Usage: "confidence in [0, 1] (default: unspecified)"},
+					&cli.StringFlag{Name: "at", Usage: "assertion time, RFC 3339 (default: now)"},
+					jsonFlag,
+				},
+				Action: func(c *cli.Context) error { return findingsAdd(c, e) },
+			},
+			{
+				Name:      "import",
+				Usage:     "record every triple of an RDF file as a finding of a member",
+				ArgsUsage: "TEAM AGENT FILE",
+				Description: `The format comes from the extension (.nt .ttl) unless --format is given.
+
+Example:
+   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl`,
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "ntriples|turtle"}},
+				Action: func(c *cli.Context) error { return findingsImport(c, e) },
+			},
+			{
+				Name:      "list",
+				Usage:     "list a team's findings, oldest first",
+				ArgsUsage: "TEAM",
+				Description: `Example:
+   cortexctl findings list TEAM --agent alice --json`,
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "agent", Usage: "only this member's findings"}, jsonFlag},
+				Action: func(c *cli.Context) error { return findingsList(c, e) },
+			},
+		},
+	}
+}
+
+func findingsAdd(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 5 {
+		return usagef("findings add: want TEAM AGENT SUBJECT PREDICATE OBJECT")
+	}
+	a := args
+	var f teammanager.Finding
+	s, err := e.parseTermArg(a[2])
+	if err != nil {
+		return fmt.Errorf("findings add: subject: %w", err)
+	}
+	p, err := e.parseTermArg(a[3])
+	if err != nil {
+		return fmt.Errorf("findings add: predicate: %w", err)
+	}
+	o, err := e.parseTermArg(a[4])
+	if err != nil {
+		return fmt.Errorf("findings add: object: %w", err)
+	}
+	f.Subject, f.Predicate, f.Object = s, p, o
+	f.Confidence = c.Float64("confidence")
+	if at := c.String("at"); at != "" {
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return fmt.Errorf("%w: --at: %v", errInvalid, err)
+		}
+		f.AssertedAt = t
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	id, err := m.AddFinding(c.Context, a[0], a[1], f)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, map[string]string{"id": id})
+	}
+	fmt.Fprintf(e.stdout, "added finding %s\n", id)
+	return nil
+}
+
+func findingsImport(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 3 {
+		return usagef("findings import: want TEAM AGENT FILE")
+	}
+	path := args[2]
+	format := c.String("format")
+	if format == "" {
+		f, err := rdfio.ByExtension(path)
+		if err != nil {
+			return fmt.Errorf("findings import %s: %w (use --format)", path, err)
+		}
+		format = f.Name
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("findings import: %w", err)
+	}
+	defer file.Close()
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	n, err := m.ImportFindings(c.Context, args[0], args[1], file, format)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "imported %s from %s\n", plural(int64(n), "finding"), path)
+	return nil
+}
+
+type findingJSON struct {
+	ID         string    `json:"id"`
+	Agent      string    `json:"agent"`
+	Subject    string    `json:"subject"`
+	Predicate  string    `json:"predicate"`
+	Object     string    `json:"object"`
+	Confidence float64   `json:"confidence"`
+	AssertedAt time.Time `json:"assertedAt"`
+}
+
+func findingsList(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("findings list: want TEAM")
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	fs, err := m.Findings(c.Context, args[0], teammanager.FindingFilter{Agent: c.String("agent")})
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		out := make([]findingJSON, 0, len(fs))
+		for _, f := range fs {
+			out = append(out, findingJSON{ID: f.ID, Agent: f.Agent, Subject: rdfio.FormatTerm(f.Subject),
+				Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
+		}
+		return writeJSON(e.stdout, out)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tSUBJECT\tPREDICATE\tOBJECT\tCONF")
+	for _, f := range fs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\n", f.Agent, rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.Confidence)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
+	"github.com/cortexgraph/cortex/cortex/sparql/parser"
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+// vocabPrefix is the IRI prefix of the Cortex vocabulary, predeclared as cx: in queries.
+const vocabPrefix = "urn:cortex:vocab:"
+
+func queryCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "query",
+		Usage:     "run a SPARQL 1.1 query over the namespace",
+		ArgsUsage: "'SPARQL' | --file Q.rq",
+		Description: `Runs a SELECT, ASK, CONSTRUCT or DESCRIBE query over the current namespace only.
+
+Prefixes rdf rdfs xsd owl prov, cx (the Cortex vocabulary), the namespace's own
+name and the config file's prefixes are predeclared.
+
+The default graph is, with --default-graph union (the default), the RDF merge of
+all graphs of the namespace: a triple held in several graphs counts once. Use
+--default-graph default for the namespace's own default graph only, or a graph
+IRI. GRAPH, FROM and FROM NAMED address the namespace's named graphs.
+
+Formats: SELECT results as table (default on a terminal), json (default
+otherwise), xml, csv or tsv (W3C formats); CONSTRUCT/DESCRIBE as ntriples
+(default) or turtle; ASK prints true or false, and with --exit-status exits 0 for
+true and 9 for false.
+
+Examples:
+   cortexctl query 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 10'
+   cortexctl query --file q.rq --format csv > out.csv
+   cortexctl query --explain --file q.rq`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "file", Usage: "read the query from `FILE` (- for standard input); its file:// URL is the base IRI"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table|json|xml|csv|tsv (SELECT, ASK), ntriples|turtle (CONSTRUCT, DESCRIBE)"},
+			&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
+			&cli.BoolFlag{Name: "explain", Usage: "print the evaluation plan instead of running the query"},
+			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s); 0 means none"},
+			&cli.StringFlag{Name: "default-graph", Usage: "union|default|IRI: what the default graph is", Value: eval.UnionGraph},
+			&cli.BoolFlag{Name: "exit-status", Usage: "for ASK: exit 0 when true, 9 when false"},
+			&cli.StringFlag{Name: "base", Usage: "base IRI of the query (default: the --file URL)"},
+		},
+		Action: func(c *cli.Context) error { return queryCmd(c, e) },
+	}
+}
+
+func queryCmd(c *cli.Context, e *env) error {
+	text, base, err := queryText(c, e)
+	if err != nil {
+		return err
+	}
+	if b := c.String("base"); b != "" {
+		base = b
+	}
+	format := c.String("format")
+	if c.Bool("json") {
+		if format != "" && format != "json" {
+			return usagef("query: --json conflicts with --format %s", format)
+		}
+		format = "json"
+	}
+	ns, err := e.namespace(c.Context)
+	if err != nil {
+		return err
+	}
+	nsIRI, err := e.ns()
+	if err != nil {
+		return err
+	}
+	prefixes := map[string]string{"cx": vocabPrefix}
+	if isPNPrefix(e.nsName) {
+		prefixes[e.nsName] = nsIRI.Prefix()
+	}
+	for k, v := range e.cfg.Prefixes {
+		prefixes[k] = v
+	}
+	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: c.Duration("timeout")}
+	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !hasScheme(opts.DefaultGraph) {
+		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
+	}
+	ctx := c.Context
+	if c.Bool("explain") {
+		plan, err := ns.Explain(ctx, text, opts)
+		if err != nil {
+			return queryError(e, text, err)
+		}
+		_, err = io.WriteString(e.stdout, plan)
+		return err
+	}
+	res, err := ns.Query(ctx, text, opts)
+	if err != nil {
+		return queryError(e, text, err)
+	}
+	defer res.Close()
+	w := bufio.NewWriter(e.stdout)
+	switch res.Kind {
+	case sparql.Boolean:
+		err = writeBoolean(w, format, res.Boolean)
+		if err == nil {
+			err = w.Flush()
+		}
+		if err == nil && !res.Boolean && c.Bool("exit-status") {
+			return errFalse
+		}
+		return err
+	case sparql.Graph:
+		err = writeGraph(ctx, w, format, res, prefixes)
+	default:
+		err = writeSolutions(ctx, w, format, res, prefixes, e.stdoutIsTerminal())
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return queryError(e, text, err)
+	}
+	return nil
+}
+
+// queryText returns the query text and its default base IRI.
+func queryText(c *cli.Context, e *env) (string, string, error) {
+	file := c.String("file")
+	switch {
+	case file != "" && c.NArg() > 0:
+		return "", "", usagef("query: give the query as an argument or with --file, not both")
+	case file == "" && c.NArg() != 1:
+		return "", "", usagef("query: want one query argument (or --file FILE)")
+	case file == "":
+		return c.Args().First(), "", nil
+	case file == "-":
+		b, err := io.ReadAll(e.stdin)
+		return string(b), "", err
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", "", fmt.Errorf("query: %w", err)
+	}
+	base, err := rdfio.FileBase(file)
+	if err != nil {
+		return "", "", fmt.Errorf("query: base of %s: %w", file, err)
+	}
+	return string(b), base, nil
+}
+
+func (e *env) stdoutIsTerminal() bool {
+	f, ok := e.stdout.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// isPNPrefix reports whether s can be used as a SPARQL prefix name.
+func isPNPrefix(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_')
+		if !ok {
+			return false
+		}
+	}
+	return !strings.HasSuffix(s, ".")
+}
+
+// queryError maps query errors to CLI error kinds; for syntax errors it prints the offending line with
+// a caret under the column first.
+func queryError(e *env, text string, err error) error {
+	var se *parser.SyntaxError
+	if errors.As(err, &se) {
+		if errors.Is(err, parser.ErrNotSupported) {
+			return fmt.Errorf("%w: query: %v", errInvalid, err)
+		}
+		fmt.Fprint(e.stderr, caretLine(text, se.Line, se.Col))
+		return fmt.Errorf("%w: query: line %d, column %d: %s", errSyntax, se.Line, se.Col, se.Msg)
+	}
+	if errors.Is(err, algebra.ErrNotSupported) {
+		return fmt.Errorf("%w: query: %v", errInvalid, err)
+	}
+	return fmt.Errorf("query: %w", err)
+}
+
+// caretLine returns line (1-based) of text and a caret under column col (1-based, in characters).
+func caretLine(text string, line, col int) string {
+	lines := strings.Split(text, "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	l := strings.TrimRight(lines[line-1], "\r")
+	l = strings.ReplaceAll(l, "\t", " ")
+	n := col - 1
+	if n > utf8.RuneCountInString(l) {
+		n = utf8.RuneCountInString(l)
+	}
+	if n < 0 {
+		n = 0
+	}
+	return fmt.Sprintf("  %s\n  %s^\n", l, strings.Repeat(" ", n))
+}
+
+func writeBoolean(w io.Writer, format string, b bool) error {
+	switch format {
+	case "", "table":
+		_, err := fmt.Fprintln(w, b)
+		return err
+	}
+	f, err := results.Lookup(format)
+	if err != nil {
+		return usagef("query: --format: %v", err)
+	}
+	return f.WriteBoolean(w, b)
+}
+
+func writeSolutions(ctx context.Context, w io.Writer, format string, res *sparql.Result, prefixes map[string]string, tty bool) error {
+	var f results.Format
+	switch format {
+	case "":
+		if tty {
+			f = results.Table(results.DefaultTableOptions().WithPrefixes(prefixes))
+		} else {
+			f, _ = results.Lookup("json")
+		}
+	case "table":
+		f = results.Table(results.DefaultTableOptions().WithPrefixes(prefixes))
+	default:
+		var err error
+		if f, err = results.Lookup(format); err != nil {
+			return usagef("query: --format: %v", err)
+		}
+	}
+	rw, err := f.NewWriter(w, res.Vars)
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		if err := rw.Write(res.Row()); err != nil {
+			rw.Close()
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		rw.Close()
+		return err
+	}
+	return rw.Close()
+}
+
+func writeGraph(ctx context.Context, w io.Writer, format string, res *sparql.Result, prefixes map[string]string) error {
+	switch format {
+	case "", "ntriples", "nt":
+		format = rdfio.NTriples
+	case "turtle", "ttl":
+		format = rdfio.Turtle
+	default:
+		return usagef("query: --format %s: CONSTRUCT and DESCRIBE results are ntriples or turtle", format)
+	}
+	enc, err := rdfio.NewEncoder(w, format, rdfio.EncodeOptions{Prefixes: prefixes})
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		if err := enc.Encode(res.Quad()); err != nil {
+			enc.Close()
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		enc.Close()
+		return err
+	}
+	return enc.Close()
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// runQueryCLI runs cortexctl like run does, adding the query command when app.go does not register it
+// yet.
+func runQueryCLI(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+	defer e.close()
+	app := newApp(e)
+	has := false
+	for _, c := range app.Commands {
+		if c.Name == "query" {
+			has = true
+		}
+	}
+	if !has {
+		qc := queryCommand(e)
+		setUsageErrors(qc)
+		app.Commands = append(app.Commands, qc)
+	}
+	err := app.RunContext(context.Background(), append([]string{"cortexctl", "--data", dir}, args...))
+	if err == nil {
+		err = e.close()
+	}
+	code := exitOK
+	if err != nil {
+		code = exitCode(err)
+		if code != exitFalse {
+			e.printError(err)
+		}
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+const queryTTL = `@prefix ex: <http://example.org/> .
+ex:a ex:name "Alice" ; ex:age 30 .
+ex:b ex:name "Bob" ; ex:age 25 .
+`
+
+func setupQueryStore(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "d.ttl", queryTTL))
+	// The same triple again in a named graph: the union default graph must count it once.
+	mustCLI(t, dir, "import", "--graph", "http://example.org/g", writeFile(t, "g.ttl", `<http://example.org/a> <http://example.org/name> "Alice" .`))
+	// Another namespace must stay invisible.
+	mustCLI(t, dir, "--namespace", "other", "import", writeFile(t, "o.ttl", `<http://example.org/c> <http://example.org/name> "Carol" .`))
+	return dir
+}
+
+func TestCLI_Query_Formats(t *testing.T) {
+	dir := setupQueryStore(t)
+	q := `PREFIX ex: <http://example.org/> SELECT ?n WHERE { ?s ex:name ?n } ORDER BY ?n`
+	tests := []struct {
+		name   string
+		args   []string
+		want   []string
+		absent []string
+	}{
+		{"json", []string{"--format", "json"}, []string{`"value":"Alice"`, `"value":"Bob"`}, []string{"Carol"}},
+		{"json alias", []string{"--json"}, []string{`"vars"`}, nil},
+		{"csv", []string{"--format", "csv"}, []string{"n\r\nAlice\r\nBob\r\n"}, nil},
+		{"tsv", []string{"--format", "tsv"}, []string{"?n\n\"Alice\"\n\"Bob\"\n"}, nil},
+		{"xml", []string{"--format", "xml"}, []string{"<literal>Alice</literal>"}, nil},
+		{"table", []string{"--format", "table"}, []string{"Alice", "Bob"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runQueryCLI(t, dir, append(append([]string{"query"}, tc.args...), q)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stdout, w) {
+					t.Errorf("output lacks %q:\n%s", w, r.stdout)
+				}
+			}
+			for _, w := range tc.absent {
+				if strings.Contains(r.stdout, w) {
+					t.Errorf("output has %q:\n%s", w, r.stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestCLI_Query_DefaultGraphModes(t *testing.T) {
+	dir := setupQueryStore(t)
+	count := func(args ...string) string {
+		r := runQueryCLI(t, dir, append([]string{"query", "--format", "csv"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		return strings.TrimSpace(strings.Split(r.stdout, "\n")[1])
+	}
+	q := `SELECT (COUNT(*) AS ?c) WHERE { ?s ?p ?o }`
+	if got := count(q); got != "4" {
+		t.Errorf("union: %s triples, want 4 (the triple in two graphs counts once)", got)
+	}
+	if got := count("--default-graph", "default", q); got != "4" {
+		t.Errorf("default: %s triples, want 4", got)
+	}
+	if got := count("--default-graph", "http://example.org/g", q); got != "1" {
+		t.Errorf("graph IRI: %s triples, want 1", got)
+	}
+	if got := count(`SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } }`); got != "1" {
+		t.Errorf("GRAPH ?g: %s, want 1", got)
+	}
+	if r := runQueryCLI(t, dir, "query", "--default-graph", "nonsense", q); r.code != exitUsage {
+		t.Errorf("bad --default-graph: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+func TestCLI_Query_Ask(t *testing.T) {
+	dir := setupQueryStore(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  string
+	}{
+		{"true", []string{"ASK { ?s <http://example.org/name> \"Alice\" }"}, exitOK, "true\n"},
+		{"false", []string{"ASK { ?s <http://example.org/name> \"Carol\" }"}, exitOK, "false\n"},
+		{"true exit status", []string{"--exit-status", "ASK { ?s ?p ?o }"}, exitOK, "true\n"},
+		{"false exit status", []string{"--exit-status", "ASK { ?s <http://example.org/name> \"Zed\" }"}, exitFalse, "false\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runQueryCLI(t, dir, append([]string{"query"}, tc.args...)...)
+			if r.code != tc.code || r.stdout != tc.out {
+				t.Errorf("exit %d output %q, want %d %q (stderr %s)", r.code, r.stdout, tc.code, tc.out, r.stderr)
+			}
+		})
+	}
+}
+
+func TestCLI_Query_SyntaxErrorCaret(t *testing.T) {
+	dir := setupQueryStore(t)
+	r := runQueryCLI(t, dir, "query", "SELECT ?s\nWHERE { ?s ?p }")
+	if r.code != exitSyntax {
+		t.Fatalf("exit %d, want %d; stderr %s", r.code, exitSyntax, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "  WHERE { ?s ?p }\n") || !strings.Contains(r.stderr, "^\n") || !strings.Contains(r.stderr, "line 2") {
+		t.Errorf("stderr lacks the offending line with a caret:\n%s", r.stderr)
+	}
+}
+
+func TestCLI_Query_ConstructFileAndExplain(t *testing.T) {
+	dir := setupQueryStore(t)
+	qf := writeFile(t, "q.rq", `PREFIX ex: <http://example.org/>
+CONSTRUCT { ?s ex:label ?n ; ex:self <me> } WHERE { ?s ex:name ?n }`)
+	r := runQueryCLI(t, dir, "query", "--file", qf)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `<http://example.org/a> <http://example.org/label> "Alice" .`) {
+		t.Errorf("N-Triples output lacks a triple:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "<file://") {
+		t.Errorf("relative IRI not resolved against the file URL:\n%s", r.stdout)
+	}
+	r = runQueryCLI(t, dir, "query", "--explain", "--file", qf)
+	if r.code != 0 || !strings.Contains(r.stdout, "bgp") {
+		t.Errorf("explain: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runQueryCLI(t, dir, "query", "--format", "turtle", "DESCRIBE <http://example.org/a>")
+	if r.code != 0 || !strings.Contains(r.stdout, "Alice") {
+		t.Errorf("describe: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestCLI_Query_Usage(t *testing.T) {
+	dir := setupQueryStore(t)
+	for name, args := range map[string][]string{
+		"no query":    {"query"},
+		"both":        {"query", "--file", "x.rq", "ASK {}"},
+		"bad format":  {"query", "--format", "yaml", "SELECT * {}"},
+		"json+format": {"query", "--json", "--format", "csv", "SELECT * {}"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if r := runQueryCLI(t, dir, args...); r.code != exitUsage {
+				t.Errorf("exit %d, want %d (%s)", r.code, exitUsage, r.stderr)
+			}
+		})
+	}
+}
+
+func TestCLI_Query_Timeout(t *testing.T) {
+	dir := setupQueryStore(t)
+	// A deadline that has passed before evaluation starts.
+	r := runQueryCLI(t, dir, "query", "--timeout", "1ns", "--format", "json", "SELECT * { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }")
+	if r.code != exitTimeout {
+		t.Errorf("exit %d, want %d (%s)", r.code, exitTimeout, r.stderr)
+	}
+}

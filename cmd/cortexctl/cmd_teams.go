@@ -1,0 +1,592 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cayleygraph/quad"
+	"github.com/titanous/json5"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// manager returns a team manager over the selected namespace, configured
+// from the config file's teams section.
+func (e *env) manager(c *cli.Context) (*teammanager.Manager, error) {
+	s, err := e.open(c.Context)
+	if err != nil {
+		return nil, err
+	}
+	x, err := e.ns()
+	if err != nil {
+		return nil, err
+	}
+	return teammanager.New(c.Context, s, x, teammanager.FromConfig(e.cfg.Teams))
+}
+
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (see README, section Teams)"}
+
+func teamsCommands(e *env) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "teams",
+			Usage: "create, run, merge and delete agent teams",
+			Description: `Teams, their members and findings are RDF in the namespace (see README, Teams).
+
+Example:
+   cortexctl teams create --name review --strategy conflict-flag --member alice:lead --member bob:reviewer
+   cortexctl teams member-status TEAM alice running`,
+			Subcommands: []*cli.Command{
+				{
+					Name:      "create",
+					Usage:     "create a team (all members pending)",
+					ArgsUsage: " ",
+					Description: `Members are AGENT:ROLE[:TASK]; --from reads a JSON5 team config instead
+(fields: id, name, strategy, context, timeout (seconds), threshold,
+tieBreaker, members [{agent, role, task, critical}]).
+
+Examples:
+   cortexctl teams create --name review --member alice:lead:correctness --member bob:reviewer
+   cortexctl teams create --from fixtures/teams/code-review.json5 --json`,
+					Flags: []cli.Flag{
+						&cli.StringFlag{Name: "name", Usage: "team name"},
+						&cli.StringFlag{Name: "id", Usage: "team id (default: generated)"},
+						&cli.StringFlag{Name: "strategy", Usage: "merge strategy (see cortexctl strategies)"},
+						&cli.StringSliceFlag{Name: "member", Usage: "AGENT:ROLE[:TASK], repeatable"},
+						&cli.StringSliceFlag{Name: "critical", Usage: "agent whose failure fails the team, repeatable"},
+						&cli.Int64Flag{Name: "timeout", Usage: "seconds the team may run (default: config workflowTimeout; -1: none)"},
+						&cli.StringFlag{Name: "context", Usage: "goal or instructions"},
+						&cli.StringFlag{Name: "from", Usage: "JSON5 team config file"},
+						jsonFlag,
+					},
+					Action: func(c *cli.Context) error { return teamsCreate(c, e) },
+				},
+				{
+					Name:  "list",
+					Usage: "list teams, oldest first",
+					Description: `Example:
+   cortexctl teams list --status running --json`,
+					Flags:  []cli.Flag{&cli.StringFlag{Name: "status", Usage: "pending|running|completed|failed"}, jsonFlag},
+					Action: func(c *cli.Context) error { return teamsList(c, e) },
+				},
+				{
+					Name:      "get",
+					Usage:     "show a team and its members",
+					ArgsUsage: "TEAM",
+					Description: `Example:
+   cortexctl teams get TEAM --json`,
+					Flags:  []cli.Flag{jsonFlag},
+					Action: func(c *cli.Context) error { return teamsGet(c, e) },
+				},
+				{
+					Name:      "member-status",
+					Usage:     "move a member to pending|running|completed|failed",
+					ArgsUsage: "TEAM AGENT STATUS",
+					Description: `The team's status follows; when the team completes it is merged.
+
+Example:
+   cortexctl teams member-status TEAM alice completed --result "3 issues found"`,
+					Flags:  []cli.Flag{&cli.StringFlag{Name: "result", Usage: "result summary"}, jsonFlag},
+					Action: func(c *cli.Context) error { return teamsMemberStatus(c, e) },
+				},
+				{
+					Name:      "merge",
+					Usage:     "merge the findings of the completed members into the shared graph",
+					ArgsUsage: "TEAM",
+					Description: `Example:
+   cortexctl teams merge TEAM --json`,
+					Flags:  []cli.Flag{jsonFlag},
+					Action: func(c *cli.Context) error { return teamsMerge(c, e) },
+				},
+				{
+					Name:      "delete",
+					Usage:     "delete a team with its findings and graphs",
+					ArgsUsage: "TEAM",
+					Description: `Example:
+   cortexctl teams delete TEAM`,
+					Action: func(c *cli.Context) error {
+						args, err := positional(c)
+						if err != nil {
+							return err
+						}
+						if len(args) != 1 {
+							return usagef("teams delete: want TEAM")
+						}
+						m, err := e.manager(c)
+						if err != nil {
+							return err
+						}
+						if err := m.DeleteTeam(c.Context, args[0]); err != nil {
+							return err
+						}
+						fmt.Fprintf(e.stdout, "deleted team %s\n", args[0])
+						return nil
+					},
+				},
+			},
+		},
+		{
+			Name:  "strategies",
+			Usage: "list the merge strategies",
+			Description: `Example:
+   cortexctl strategies --json`,
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				names := merge.Names()
+				if c.Bool("json") {
+					return writeJSON(e.stdout, names)
+				}
+				for _, n := range names {
+					fmt.Fprintln(e.stdout, n)
+				}
+				return nil
+			},
+		},
+		findingsCommand(e),
+		conflictsCommand(e),
+	}
+}
+
+// teamFile is the JSON5 team config of --from.
+type teamFile struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	Strategy   string  `json:"strategy"`
+	Context    string  `json:"context"`
+	Timeout    int64   `json:"timeout"`
+	Threshold  float64 `json:"threshold"`
+	TieBreaker string  `json:"tieBreaker"`
+	Members    []struct {
+		Agent    string `json:"agent"`
+		Role     string `json:"role"`
+		Task     string `json:"task"`
+		Critical bool   `json:"critical"`
+	} `json:"members"`
+}
+
+// parseTeamFile reads a JSON5 team config; unknown keys are errors.
+func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
+	var raw interface{}
+	if err := json5.Unmarshal(data, &raw); err != nil {
+		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errSyntax, err)
+	}
+	js, err := json.Marshal(raw)
+	if err != nil {
+		return teammanager.TeamConfig{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	var tf teamFile
+	if err := dec.Decode(&tf); err != nil {
+		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
+	}
+	tc := teammanager.TeamConfig{
+		ID: tf.ID, Name: tf.Name, Strategy: tf.Strategy, Context: tf.Context,
+		Timeout: secs(tf.Timeout), Threshold: tf.Threshold, TieBreaker: tf.TieBreaker,
+	}
+	for _, m := range tf.Members {
+		tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: m.Agent, Role: m.Role, Task: m.Task, Critical: m.Critical})
+	}
+	return tc, nil
+}
+
+func secs(n int64) time.Duration {
+	if n < 0 {
+		return -1
+	}
+	return time.Duration(n) * time.Second
+}
+
+func teamsCreate(c *cli.Context, e *env) error {
+	var tc teammanager.TeamConfig
+	if p := c.String("from"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("teams create: %w", err)
+		}
+		if tc, err = parseTeamFile(data); err != nil {
+			return fmt.Errorf("teams create: %s: %w", p, err)
+		}
+	}
+	if v := c.String("name"); v != "" {
+		tc.Name = v
+	}
+	if v := c.String("id"); v != "" {
+		tc.ID = v
+	}
+	if v := c.String("strategy"); v != "" {
+		tc.Strategy = v
+	}
+	if v := c.String("context"); v != "" {
+		tc.Context = v
+	}
+	if c.IsSet("timeout") {
+		tc.Timeout = secs(c.Int64("timeout"))
+	}
+	for _, spec := range c.StringSlice("member") {
+		parts := strings.SplitN(spec, ":", 3)
+		mc := teammanager.MemberConfig{AgentID: parts[0]}
+		if len(parts) > 1 {
+			mc.Role = parts[1]
+		}
+		if len(parts) > 2 {
+			mc.Task = parts[2]
+		}
+		tc.Members = append(tc.Members, mc)
+	}
+	for _, a := range c.StringSlice("critical") {
+		found := false
+		for i := range tc.Members {
+			if tc.Members[i].AgentID == a {
+				tc.Members[i].Critical, found = true, true
+			}
+		}
+		if !found {
+			return usagef("teams create: --critical %s is not a --member", a)
+		}
+	}
+	if tc.Name == "" && len(tc.Members) == 0 {
+		return usagef("teams create: need --name and --member, or --from FILE")
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	t, err := m.CreateTeam(c.Context, tc)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, toTeamJSON(t))
+	}
+	fmt.Fprintf(e.stdout, "created team %s (%s, %d members, strategy %s)\n", t.ID, t.Name, len(t.Members), t.Strategy)
+	return nil
+}
+
+type memberJSON struct {
+	Agent       string     `json:"agent"`
+	Role        string     `json:"role"`
+	Task        string     `json:"task,omitempty"`
+	Status      string     `json:"status"`
+	Critical    bool       `json:"critical,omitempty"`
+	JoinedAt    *time.Time `json:"joinedAt,omitempty"`
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+	Result      string     `json:"result,omitempty"`
+}
+
+type teamJSON struct {
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	Status      string       `json:"status"`
+	Strategy    string       `json:"strategy"`
+	Context     string       `json:"context,omitempty"`
+	FailReason  string       `json:"failReason,omitempty"`
+	CreatedAt   *time.Time   `json:"createdAt,omitempty"`
+	StartedAt   *time.Time   `json:"startedAt,omitempty"`
+	CompletedAt *time.Time   `json:"completedAt,omitempty"`
+	Timeout     float64      `json:"timeout"` // seconds; 0 = none
+	LastMerge   string       `json:"lastMerge,omitempty"`
+	Members     []memberJSON `json:"members,omitempty"`
+}
+
+func tp(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func toMemberJSON(mb teammanager.Member) memberJSON {
+	return memberJSON{Agent: mb.AgentID, Role: mb.Role, Task: mb.Task, Status: string(mb.Status), Critical: mb.Critical,
+		JoinedAt: tp(mb.JoinedAt), CompletedAt: tp(mb.CompletedAt), Result: mb.Result}
+}
+
+func toTeamJSON(t teammanager.Team) teamJSON {
+	out := teamJSON{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
+		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
+		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge}
+	for _, mb := range t.Members {
+		out.Members = append(out.Members, toMemberJSON(mb))
+	}
+	return out
+}
+
+func teamsList(c *cli.Context, e *env) error {
+	var f teammanager.TeamFilter
+	if s := c.String("status"); s != "" {
+		st, err := teammanager.ParseStatus(s)
+		if err != nil {
+			return err
+		}
+		f.Status = st
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	ts, err := m.ListTeams(c.Context, f)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		out := make([]teamJSON, 0, len(ts))
+		for _, t := range ts {
+			out = append(out, toTeamJSON(t))
+		}
+		return writeJSON(e.stdout, out)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tSTRATEGY\tCREATED")
+	for _, t := range ts {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Status, t.Strategy, t.CreatedAt.Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
+
+func teamsGet(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("teams get: want TEAM")
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	t, err := m.GetTeam(c.Context, args[0])
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, toTeamJSON(t))
+	}
+	fmt.Fprintf(e.stdout, "team %s  %q  %s  strategy %s\n", t.ID, t.Name, t.Status, t.Strategy)
+	if t.FailReason != "" {
+		fmt.Fprintf(e.stdout, "failed: %s\n", t.FailReason)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tROLE\tSTATUS\tTASK\tRESULT")
+	for _, mb := range t.Members {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mb.AgentID, mb.Role, mb.Status, mb.Task, mb.Result)
+	}
+	return tw.Flush()
+}
+
+func teamsMemberStatus(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 3 {
+		return usagef("teams member-status: want TEAM AGENT STATUS")
+	}
+	st, err := teammanager.ParseStatus(args[2])
+	if err != nil {
+		return err
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	up, err := m.UpdateMemberStatus(c.Context, args[0], args[1], st, c.String("result"))
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		out := struct {
+			Team       string     `json:"team"`
+			TeamStatus string     `json:"teamStatus"`
+			FailReason string     `json:"failReason,omitempty"`
+			Member     memberJSON `json:"member"`
+			Merge      *mergeJSON `json:"merge,omitempty"`
+		}{Team: up.Team, TeamStatus: string(up.TeamStatus), FailReason: up.FailReason, Member: toMemberJSON(up.Member)}
+		if up.Merge != nil {
+			mj := toMergeJSON(*up.Merge)
+			out.Merge = &mj
+		}
+		return writeJSON(e.stdout, out)
+	}
+	fmt.Fprintf(e.stdout, "member %s: %s; team %s: %s\n", up.Member.AgentID, up.Member.Status, up.Team, up.TeamStatus)
+	if up.Merge != nil {
+		printMerge(e.stdout, *up.Merge)
+	}
+	return nil
+}
+
+type mergeMemberJSON struct {
+	Agent       string `json:"agent"`
+	Status      string `json:"status"`
+	Contributed int    `json:"contributed"`
+	Kept        int    `json:"kept"`
+}
+
+type factJSON struct {
+	Subject    string   `json:"subject"`
+	Predicate  string   `json:"predicate"`
+	Object     string   `json:"object"`
+	Supporters []string `json:"supporters"`
+	Findings   []string `json:"findings"`
+	ResolvedBy string   `json:"resolvedBy,omitempty"`
+}
+
+type mergeJSON struct {
+	Team      string            `json:"team"`
+	MergeID   string            `json:"mergeId"`
+	Strategy  string            `json:"strategy"`
+	Unchanged bool              `json:"unchanged"`
+	Topics    int               `json:"topics"`
+	Kept      int               `json:"kept"`
+	Conflicts int               `json:"conflicts"`
+	Members   []mergeMemberJSON `json:"members"`
+	Facts     []factJSON        `json:"facts"`
+}
+
+func toMergeJSON(r teammanager.MergeReport) mergeJSON {
+	out := mergeJSON{Team: r.Team, MergeID: r.MergeID, Strategy: r.Strategy, Unchanged: r.Unchanged, Topics: r.Topics,
+		Kept: r.Kept, Conflicts: r.Report.Conflicts, Members: []mergeMemberJSON{}, Facts: []factJSON{}}
+	for _, m := range r.Members {
+		out.Members = append(out.Members, mergeMemberJSON{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept})
+	}
+	for _, f := range r.Facts {
+		out.Facts = append(out.Facts, factJSON{Subject: rdfio.FormatTerm(f.Subject), Predicate: rdfio.FormatTerm(f.Predicate),
+			Object: rdfio.FormatTerm(f.Object), Supporters: f.Supporters, Findings: f.FindingIDs, ResolvedBy: f.ResolvedBy})
+	}
+	return out
+}
+
+func printMerge(w io.Writer, r teammanager.MergeReport) {
+	state := "merged"
+	if r.Unchanged {
+		state = "unchanged"
+	}
+	fmt.Fprintf(w, "%s with %s: %d topics, %d facts kept, %d conflicts (run %s)\n", state, r.Strategy, r.Topics, r.Kept, r.Report.Conflicts, r.MergeID)
+	for _, m := range r.Members {
+		fmt.Fprintf(w, "  %-12s %-9s contributed %d, kept %d\n", m.Agent, m.Status, m.Contributed, m.Kept)
+	}
+}
+
+func teamsMerge(c *cli.Context, e *env) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("teams merge: want TEAM")
+	}
+	m, err := e.manager(c)
+	if err != nil {
+		return err
+	}
+	r, err := m.MergeTeamResults(c.Context, args[0])
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, toMergeJSON(r))
+	}
+	printMerge(e.stdout, r)
+	return nil
+}
+
+// parseTermArg reads a term from the command line: an N-Triples term
+// (<iri>, _:b, "lit"@en, "1"^^<...>), a prefixed name (cx:, rdf:, rdfs:,
+// xsd:, owl:, prov: or a config prefix), or else a plain string literal.
+func (e *env) parseTermArg(s string) (quad.Value, error) {
+	if s == "" {
+		return nil, fmt.Errorf("%w: empty term", errSyntax)
+	}
+	if strings.HasPrefix(s, "<") || strings.HasPrefix(s, "\"") || strings.HasPrefix(s, "_:") {
+		v, err := rdfio.ParseTerm(s)
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	if p, local, ok := strings.Cut(s, ":"); ok && !strings.HasPrefix(local, "//") {
+		if base, ok := e.prefixes()[p]; ok {
+			return quad.IRI(base + local), nil
+		}
+		if hasScheme(s) && strings.Contains(local, "/") || p == "urn" {
+			return quad.IRI(s), nil
+		}
+		return nil, fmt.Errorf("%w: unknown prefix %q in %q", errInvalid, p, s)
+	} else if ok {
+		return quad.IRI(s), nil
+	}
+	return quad.String(s), nil
+}
+
+func (e *env) prefixes() map[string]string {
+	m := map[string]string{
+		"rdf":  "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+		"rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+		"xsd":  "http://www.w3.org/2001/XMLSchema#",
+		"owl":  "http://www.w3.org/2002/07/owl#",
+		"prov": "http://www.w3.org/ns/prov#",
+	}
+	if x, err := e.ns(); err == nil {
+		m["cx"] = x.Prefix()
+	}
+	for k, v := range e.cfg.Prefixes {
+		m[k] = v
+	}
+	return m
+}
+
+// positional returns the command's positional arguments, applying flags
+// that follow them (urfave/cli v2 stops parsing flags at the first
+// argument; `teams get TEAM --json` must work as documented). "--" ends
+// flag parsing.
+func positional(c *cli.Context) ([]string, error) {
+	var out []string
+	args := c.Args().Slice()
+	isBool := map[string]bool{}
+	known := map[string]bool{}
+	for _, f := range c.Command.Flags {
+		_, b := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			known[n] = true
+			isBool[n] = b
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' || a == "-" {
+			out = append(out, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !known[name] {
+			return nil, usagef("flag provided but not defined: %s", a)
+		}
+		if !hasVal {
+			if isBool[name] {
+				val = "true"
+			} else {
+				if i+1 == len(args) {
+					return nil, usagef("flag needs an argument: %s", a)
+				}
+				i++
+				val = args[i]
+			}
+		}
+		if err := c.Set(name, val); err != nil {
+			return nil, usagef("%s: %v", a, err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func fixturePath(parts ...string) string {
+	return filepath.Join(append([]string{"..", "..", "fixtures"}, parts...)...)
+}
+
+func TestCLI_Teams(t *testing.T) {
+	dir := t.TempDir()
+	var created struct{ ID string }
+	out := mustCLI(t, dir, "teams", "create", "--name", "review", "--strategy", "majority-wins",
+		"--member", "ann:lead:api", "--member", "bob:reviewer", "--timeout", "60", "--json")
+	if err := json.Unmarshal([]byte(out), &created); err != nil || created.ID == "" {
+		t.Fatalf("create --json: %q (%v)", out, err)
+	}
+	mustCLI(t, dir, "teams", "member-status", created.ID, "ann", "running")
+	var team struct {
+		ID, Name, Status, Strategy string
+		Members                    []struct{ Agent, Role, Status, Task string }
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", created.ID, "--json")), &team); err != nil {
+		t.Fatal(err)
+	}
+	if team.Status != "running" || team.Strategy != "majority-wins" || len(team.Members) != 2 ||
+		team.Members[0].Agent != "ann" || team.Members[0].Status != "running" || team.Members[0].Task != "api" || team.Members[1].Role != "reviewer" {
+		t.Fatalf("get --json: %+v", team)
+	}
+	mustCLI(t, dir, "teams", "create", "--from", fixturePath("teams", "vote.json5"))
+	var list []struct{ ID, Status string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 2 || list[1].ID != "release-vote" {
+		t.Fatalf("list --json: %+v (%v)", list, err)
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--status", "pending", "--json")), &list); err != nil || len(list) != 1 {
+		t.Fatalf("list --status pending: %+v (%v)", list, err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown team", []string{"teams", "get", "nope"}, exitNotFound, "unknown team"},
+		{"unknown agent", []string{"teams", "member-status", created.ID, "zed", "running"}, exitNotFound, "unknown agent"},
+		{"bad transition", []string{"teams", "member-status", created.ID, "bob", "completed"}, exitConflict, "pending → completed"},
+		{"bad status", []string{"teams", "member-status", created.ID, "bob", "paused"}, exitInvalid, "invalid status"},
+		{"no members", []string{"teams", "create", "--name", "x"}, exitInvalid, "no members"},
+		{"unknown strategy", []string{"teams", "create", "--name", "x", "--member", "a", "--strategy", "coin"}, exitInvalid, "unknown merge strategy"},
+		{"duplicate id", []string{"teams", "create", "--from", fixturePath("teams", "vote.json5")}, exitConflict, "already exists"},
+		{"missing args", []string{"teams", "get"}, exitUsage, "want TEAM"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	mustCLI(t, dir, "teams", "delete", "release-vote")
+	if r := runCLI(t, dir, "", "teams", "get", "release-vote"); r.code != exitNotFound {
+		t.Fatalf("deleted team: exit %d", r.code)
+	}
+	if out := mustCLI(t, dir, "strategies"); !strings.Contains(out, "conflict-flag\n") || !strings.Contains(out, "confidence-weighted") {
+		t.Fatalf("strategies: %q", out)
+	}
+	for _, cmd := range [][]string{{"teams", "create"}, {"teams", "merge"}, {"findings", "add"}, {"conflicts", "resolve"}, {"strategies"}} {
+		if out := mustCLI(t, dir, append(cmd, "--help")...); !strings.Contains(out, "Example") {
+			t.Errorf("%v --help has no example", cmd)
+		}
+	}
+}
+
+// TestCLI_TeamMerge runs the 3-member vote fixture end to end and checks the
+// --json shape of teams merge.
+func TestCLI_TeamMerge(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--from", fixturePath("teams", "vote.json5"))
+	for _, a := range []string{"erin", "frank", "grace"} {
+		mustCLI(t, dir, "teams", "member-status", "release-vote", a, "running")
+		mustCLI(t, dir, "findings", "import", "release-vote", a, fixturePath("findings", "release-vote-"+a+".ttl"))
+		mustCLI(t, dir, "teams", "member-status", "release-vote", a, "completed", "--result", "voted")
+	}
+	var rep struct {
+		Strategy  string
+		Kept      int
+		Conflicts int
+		Unchanged bool
+		Members   []struct {
+			Agent             string
+			Contributed, Kept int
+		}
+		Facts []struct{ Subject, Predicate, Object string }
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "merge", "release-vote", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// ready: yes (erin, grace) beats no; blocker: flaky-e2e (frank, grace).
+	if rep.Strategy != "majority-wins" || rep.Kept != 2 || rep.Conflicts != 0 || !rep.Unchanged || len(rep.Members) != 3 ||
+		rep.Members[1].Agent != "frank" || rep.Members[1].Contributed != 2 || rep.Members[1].Kept != 1 {
+		t.Fatalf("merge --json: %+v", rep)
+	}
+	objs := rep.Facts[0].Object + " " + rep.Facts[1].Object
+	if !strings.Contains(objs, "<https://example.org/release/flaky-e2e>") || !strings.Contains(objs, `"yes"`) {
+		t.Fatalf("facts %+v", rep.Facts)
+	}
+	shared := mustCLI(t, dir, "export", "--graph", "urn:cortex:default:team:release-vote:graph:shared", "--format", "ntriples")
+	if strings.Count(shared, "\n") != 2 {
+		t.Fatalf("shared graph export:\n%s", shared)
+	}
+}

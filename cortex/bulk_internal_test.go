@@ -1,0 +1,441 @@
+package cortex
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/cayleygraph/cayley/graph/proto"
+	"github.com/cayleygraph/cayley/graph/refs"
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/pquads"
+	"github.com/dgraph-io/badger/v4"
+	hkv "github.com/hidal-go/hidalgo/kv"
+)
+
+// checkFormat verifies that namespace n holds a consistent cayley kv
+// quadstore:
+//   - every node primitive in the log has a 'v' entry (hash of its value ->
+//     its id) and a positive 'n' count; there are no other 'v' entries;
+//   - every live quad is listed under its key in every index, index lists
+//     ascend, and list only quad primitives;
+//   - meta size is the number of live quads, meta horizon at least every id;
+//   - if exactRefs, each node's count is the number of quad directions of live
+//     quads using it (cayley itself over-counts re-added duplicates).
+func checkFormat(t *testing.T, n *Namespace, exactRefs bool) {
+	t.Helper()
+	ctx := context.Background()
+	inds, err := readIndexes(ctx, n.kv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[uint64]refs.ValueHash{}
+	quads := map[uint64]proto.Primitive{}
+	dead := map[uint64]bool{}
+	vkeys := map[refs.ValueHash]uint64{}
+	nkeys := map[refs.ValueHash]uint64{}
+	lists := map[string][]uint64{}
+	var horizon, size int64
+	var maxID uint64
+	err = hkv.View(n.kv, func(tx hkv.Tx) error {
+		it := tx.Scan(nil)
+		defer it.Close()
+		for it.Next(ctx) {
+			k, v := it.Key(), it.Val()
+			if len(k) == 1 {
+				continue // a bucket marker (kv.CreateBucket)
+			}
+			if len(k) != 2 {
+				return fmt.Errorf("key %q has %d parts", k, len(k))
+			}
+			b := k[0]
+			switch {
+			case string(b) == "meta":
+				switch string(k[1]) {
+				case "horizon":
+					horizon, _ = metaInt(v)
+				case "size":
+					size, _ = metaInt(v)
+				}
+			case string(b) == "log":
+				id := binary.BigEndian.Uint64(k[1])
+				var p proto.Primitive
+				if err := p.Unmarshal(v); err != nil {
+					return err
+				}
+				if p.ID != id {
+					return fmt.Errorf("log key %d holds id %d", id, p.ID)
+				}
+				maxID = max(maxID, id)
+				if p.IsNode() {
+					val, err := pquads.UnmarshalValue(p.Value)
+					if err != nil {
+						return err
+					}
+					nodes[id] = refs.HashOf(val)
+				} else if p.Deleted {
+					dead[id] = true
+				} else {
+					quads[id] = p
+				}
+			case len(b) == 3 && (b[0] == 'v' || b[0] == 'n'):
+				var h refs.ValueHash
+				copy(h[:], k[1])
+				if b[1] != h[0] || b[2] != h[1] {
+					return fmt.Errorf("node key %q in the wrong bucket", k)
+				}
+				x, m := binary.Uvarint(v)
+				if m <= 0 {
+					return fmt.Errorf("bad varint under %q", k)
+				}
+				if b[0] == 'v' {
+					vkeys[h] = x
+				} else {
+					nkeys[h] = x
+				}
+			default:
+				var l []uint64
+				for r := v; len(r) > 0; {
+					x, m := binary.Uvarint(r)
+					if m <= 0 {
+						return fmt.Errorf("bad list under %q", k)
+					}
+					l = append(l, x)
+					r = r[m:]
+				}
+				lists[string(b)+"/"+string(k[1])] = l
+			}
+		}
+		return it.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size != int64(len(quads)) {
+		t.Errorf("meta size %d, live quads %d", size, len(quads))
+	}
+	if uint64(horizon) < maxID {
+		t.Errorf("horizon %d below id %d", horizon, maxID)
+	}
+	for id, h := range nodes {
+		if vkeys[h] != id {
+			t.Errorf("node %d: v entry %d", id, vkeys[h])
+		}
+		if nkeys[h] == 0 {
+			t.Errorf("node %d: no reference count", id)
+		}
+	}
+	if len(vkeys) != len(nodes) || len(nkeys) != len(nodes) {
+		t.Errorf("%d nodes, %d v entries, %d n entries", len(nodes), len(vkeys), len(nkeys))
+	}
+	uses := map[uint64]uint64{}
+	distinct := map[[4]uint64]uint64{}
+	for id, p := range quads {
+		k := [4]uint64{p.Subject, p.Predicate, p.Object, p.Label}
+		if other, dup := distinct[k]; dup {
+			t.Errorf("quads %d and %d are the same quad", other, id)
+		}
+		distinct[k] = id
+		for _, d := range quad.Directions {
+			x := p.GetDirection(d)
+			if x == 0 {
+				continue
+			}
+			if _, ok := nodes[x]; !ok {
+				t.Errorf("quad %d uses missing node %d", id, x)
+			}
+			uses[x]++
+		}
+		for _, ind := range inds {
+			k := ind.KeyFor(&p)
+			l := lists[string(k[0])+"/"+string(k[1])]
+			found := false
+			for _, x := range l {
+				found = found || x == id
+			}
+			if !found {
+				t.Errorf("quad %d missing from index %v", id, ind.Dirs)
+			}
+		}
+	}
+	for k, l := range lists {
+		for i, x := range l {
+			if i > 0 && l[i-1] >= x {
+				t.Errorf("index list %q not ascending: %v", k, l)
+			}
+			if _, ok := quads[x]; !ok && !dead[x] {
+				t.Errorf("index list %q lists %d, not a quad", k, x)
+			}
+		}
+	}
+	for id, h := range nodes {
+		got := nkeys[h]
+		if exactRefs && got != uses[id] || got < uses[id] {
+			t.Errorf("node %d: count %d, used %d times", id, got, uses[id])
+		}
+		if uses[id] == 0 && exactRefs {
+			t.Errorf("node %d is unused but present", id)
+		}
+	}
+}
+
+func openTestNS(t *testing.T, chunk int) *Namespace {
+	t.Helper()
+	return openTestNSSync(t, chunk, false)
+}
+
+// openTestNSSync opens a namespace of a fresh store; with sync, commits wait
+// for fsync, which makes them slow enough for a speculative fill to overlap.
+func openTestNSSync(t *testing.T, chunk int, sync bool) *Namespace {
+	t.Helper()
+	s, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithSyncWrites(sync).WithChunkQuads(chunk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	n, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+type sliceSource struct {
+	qs []quad.Quad
+	i  int
+	at func(i int) // called before quad i is returned
+}
+
+func (s *sliceSource) Next() (quad.Quad, error) {
+	if s.at != nil {
+		s.at(s.i)
+	}
+	if s.i >= len(s.qs) {
+		return quad.Quad{}, io.EOF
+	}
+	s.i++
+	return s.qs[s.i-1], nil
+}
+
+func tq(s, p int, o quad.Value, g quad.Value) quad.Quad {
+	return quad.Quad{Subject: quad.IRI("http://e/s" + strconv.Itoa(s)), Predicate: quad.IRI("http://e/p" + strconv.Itoa(p)), Object: o, Label: g}
+}
+
+// mixed returns n quads over shared subjects, predicates and objects of all
+// term kinds, in two graphs and the default graph, with repeats.
+func mixed(n, seed int) []quad.Quad {
+	var out []quad.Quad
+	objs := []func(i int) quad.Value{
+		func(i int) quad.Value { return quad.IRI("http://e/o" + strconv.Itoa(i%7)) },
+		func(i int) quad.Value { return quad.BNode("b" + strconv.Itoa(i%5)) },
+		func(i int) quad.Value { return quad.String("v/\\" + strconv.Itoa(i%11)) },
+		func(i int) quad.Value {
+			return quad.LangString{Value: quad.String("t" + strconv.Itoa(i%3)), Lang: "en-GB"}
+		},
+		func(i int) quad.Value {
+			return quad.TypedString{Value: quad.String("0" + strconv.Itoa(i%13)), Type: "http://www.w3.org/2001/XMLSchema#integer"}
+		},
+	}
+	graphs := []quad.Value{nil, quad.IRI("http://e/g1"), quad.BNode("g2")}
+	for i := 0; i < n; i++ {
+		j := i*7 + seed
+		out = append(out, tq(j%17, j%3, objs[j%len(objs)](j), graphs[j%len(graphs)]))
+	}
+	return out
+}
+
+// speculate makes imports fill each chunk while the previous one commits
+// (the import loop no longer reports a finished commit while it waits for the
+// next chunk, so a commit is always pending when the next chunk arrives).
+func speculate(t *testing.T) {
+	t.Helper()
+	bulkReportEarly = false
+	t.Cleanup(func() { bulkReportEarly = true })
+}
+
+func TestBulk_FormatAfterImports(t *testing.T) {
+	ctx := context.Background()
+	speculate(t)
+	spec := bulkCounters.spec.Load()
+	defer func() {
+		if bulkCounters.spec.Load() == spec {
+			t.Error("no chunk was written from a speculative fill")
+		}
+	}()
+	for _, chunk := range []int{1, 3, 64, 1000} {
+		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {
+			n := openTestNSSync(t, chunk, chunk == 3)
+			if _, err := n.Import(ctx, &sliceSource{qs: mixed(300, 0)}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			checkFormat(t, n, true)
+			// Overlapping second import into the non-empty namespace.
+			if _, err := n.Import(ctx, &sliceSource{qs: mixed(400, 5)}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			checkFormat(t, n, true)
+		})
+	}
+}
+
+func TestBulk_MapCapsFallBackToReads(t *testing.T) {
+	defer func(a, b, c int) { bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = a, b, c }(bulkMaxNodes, bulkMaxKeys, bulkMaxQuads)
+	bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = 5, 5, 5
+	speculate(t)
+	ctx := context.Background()
+	n := openTestNS(t, 7)
+	qs := append(mixed(200, 0), mixed(200, 0)...) // repeats across chunks after the maps were cleared
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkFormat(t, n, true)
+	want := map[quad.Quad]bool{}
+	for _, q := range qs {
+		want[q] = true
+	}
+	if sz, _ := n.Size(ctx); sz != int64(len(want)) {
+		t.Fatalf("size %d, want %d", sz, len(want))
+	}
+}
+
+func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
+	speculate(t)
+	ctx := context.Background()
+	n := openTestNS(t, 10)
+	qs := mixed(150, 1)
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Remove half through cayley, re-add a few, check the format each time.
+	var half []quad.Quad
+	seen := map[quad.Quad]bool{}
+	for _, q := range qs {
+		if !seen[q] {
+			seen[q] = true
+			half = append(half, q)
+		}
+	}
+	all := half
+	half = half[:len(half)/2]
+	if err := n.Apply(ctx, Delta{Remove: half}); err != nil {
+		t.Fatal(err)
+	}
+	checkFormat(t, n, true)
+	if err := n.Apply(ctx, Delta{Add: half[:5]}); err != nil {
+		t.Fatal(err)
+	}
+	checkFormat(t, n, true)
+	if err := n.Apply(ctx, Delta{Remove: all}); err != nil {
+		t.Fatal(err)
+	}
+	checkFormat(t, n, true)
+	if sz, _ := n.Size(ctx); sz != 0 {
+		t.Fatalf("size %d after removing everything", sz)
+	}
+	// And import again on top of the emptied (non-fresh) namespace.
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkFormat(t, n, true)
+	if sz, _ := n.Size(ctx); sz != int64(len(all)) {
+		t.Fatalf("size %d, want %d", sz, len(all))
+	}
+}
+
+func TestEscapeKeyMatchesHidalgo(t *testing.T) {
+	ctx := context.Background()
+	n := openTestNS(t, 10)
+	keys := []hkv.Key{
+		{[]byte("log"), {0, '/', '\\', 1, 2, 3, 4, 5}},
+		{[]byte{'v', '/', '\\'}, bytes.Repeat([]byte{'/'}, 20)},
+		{[]byte("zz"), []byte("horizon")},
+	}
+	for _, k := range keys {
+		err := hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(k, []byte("x")) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append([]byte(dataPrefix+n.name+"/"), escapeKey(nil, k)...)
+		err = n.s.db.View(func(txn *badger.Txn) error {
+			_, err := txn.Get(want)
+			return err
+		})
+		if err != nil {
+			t.Errorf("key %q: raw key %q: %v", k, want, err)
+		}
+		if got := escapedLen(k); got != len(escapeKey(nil, k)) {
+			t.Errorf("escapedLen(%q) = %d, want %d", k, got, len(escapeKey(nil, k)))
+		}
+	}
+}
+
+// TestBulk_InterleavedWriters pauses an import between chunks (its source
+// blocks until the chunks so far are committed) and lets another writer run:
+// the store must stay consistent, with exact reference counts. The chunk
+// after the pause was filled speculatively and must be redone.
+func TestBulk_InterleavedWriters(t *testing.T) {
+	ctx := context.Background()
+	speculate(t)
+	redo := bulkCounters.redo.Load()
+	defer func() {
+		if bulkCounters.redo.Load() == redo {
+			t.Error("no speculative fill was redone")
+		}
+	}()
+	base := mixed(120, 0)
+	other := mixed(90, 3)
+	cases := map[string]func(t *testing.T, n *Namespace){
+		"apply-add": func(t *testing.T, n *Namespace) {
+			var add []quad.Quad
+			for _, q := range other {
+				add = append(add, quad.Quad{Subject: q.Subject, Predicate: quad.IRI("http://e/other"), Object: q.Object, Label: q.Label})
+			}
+			if err := n.Apply(ctx, Delta{Add: add}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"apply-remove": func(t *testing.T, n *Namespace) {
+			if err := n.Apply(ctx, Delta{Remove: base[:60]}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"import": func(t *testing.T, n *Namespace) {
+			if _, err := n.Import(ctx, &sliceSource{qs: other}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for name, between := range cases {
+		t.Run(name, func(t *testing.T) {
+			n := openTestNS(t, 10)
+			in := append(append([]quad.Quad(nil), base...), base...) // second half repeats the first
+			first := map[quad.Quad]bool{}
+			for _, q := range in[:60] {
+				first[q] = true
+			}
+			at := func(i int) {
+				if i != 60 {
+					return
+				}
+				// Chunks 1-6 were sent; wait until they are committed.
+				for {
+					if sz, err := n.Size(ctx); err != nil || sz >= int64(len(first)) {
+						break
+					}
+					runtime.Gosched()
+				}
+				between(t, n)
+			}
+			_, err := n.Import(ctx, &sliceSource{qs: in, at: at}, ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFormat(t, n, true)
+		})
+	}
+}

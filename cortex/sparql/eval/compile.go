@@ -1,0 +1,252 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+)
+
+// op is a compiled pattern operator. run streams to out the solutions of the operator's pattern that
+// are compatible with the entry row in, merged with it. Operators never keep the rows they pass to out.
+type op interface {
+	run(ctx context.Context, g gctx, in row, out sink) error
+}
+
+type compiler struct {
+	ctx   context.Context
+	ev    *evaluator
+	slots map[algebra.Var]int
+	names []algebra.Var
+	err   error
+	est   map[Pattern]int64
+	fan   map[fanKey]float64
+	stats *StatsCache
+}
+
+func newCompiler(ctx context.Context, ev *evaluator) *compiler {
+	c := &compiler{ctx: ctx, ev: ev, slots: map[algebra.Var]int{}, est: map[Pattern]int64{}, fan: map[fanKey]float64{}}
+	if sc, ok := ev.ds.(StatsCacher); ok {
+		c.stats = sc.StatsCache()
+	}
+	return c
+}
+
+func (c *compiler) slot(v algebra.Var) int {
+	if s, ok := c.slots[v]; ok {
+		return s
+	}
+	s := len(c.names)
+	c.slots[v] = s
+	c.names = append(c.names, v)
+	return s
+}
+
+func (c *compiler) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+// constID returns the id of a constant term, interning it locally when the dataset lacks it.
+func (c *compiler) constID(v quad.Value) ID {
+	id := c.ev.intern(c.ctx, v)
+	if id&localBit != 0 {
+		for _, alt := range langVariants(v) {
+			ids, err := c.ev.ds.IDs(c.ctx, []quad.Value{alt})
+			if err == nil && ids[0] != 0 {
+				return ids[0]
+			}
+		}
+	}
+	return id
+}
+
+// fits reports whether n can be evaluated by injecting the bindings of an entry row that binds at most
+// the variables of entry (see op.run) without changing its meaning.
+func (c *compiler) fits(n algebra.Node, entry varSet) bool {
+	switch n := n.(type) {
+	case *algebra.BGP, *algebra.Path, *algebra.Table, *algebra.Join, *algebra.Union, *algebra.Graph:
+		return true
+	case *algebra.Filter:
+		cert := c.certainVars(n.Input)
+		for _, e := range n.Exprs {
+			if !c.exprFits(e, cert, entry) {
+				return false
+			}
+		}
+		return true
+	case *algebra.Extend:
+		return !entry[c.slot(n.Var)] && c.exprFits(n.Expr, c.certainVars(n.Input), entry)
+	case *algebra.LeftJoin:
+		certL := c.certainVars(n.Left)
+		for v := range c.maybeVars(n.Right) {
+			if entry[v] && !certL[v] {
+				return false
+			}
+		}
+		return n.Expr == nil || c.exprFits(n.Expr, certL.with(c.certainVars(n.Right)), entry)
+	case *algebra.Minus:
+		certL := c.certainVars(n.Left)
+		for v := range c.maybeVars(n.Right) {
+			if entry[v] && !certL[v] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// node compiles n for entry rows binding at most the variables of entry.
+func (c *compiler) node(n algebra.Node, entry varSet) op {
+	if len(entry) > 0 && !c.fits(n, entry) {
+		child := c.node(n, varSet{})
+		var keys []int
+		for v := range c.certainVars(n).intersect(entry) {
+			keys = append(keys, v)
+		}
+		sortInts(keys)
+		return &isolateOp{ev: c.ev, child: child, keys: keys, label: nodeLabel(n)}
+	}
+	switch n := n.(type) {
+	case *algebra.BGP:
+		o, _ := c.bgp(n, entry, nil)
+		return o
+	case *algebra.Path:
+		return c.pathNode(n)
+	case *algebra.Join:
+		l := c.node(n.Left, entry)
+		r := c.node(n.Right, entry.with(c.maybeVars(n.Left)))
+		return &joinOp{left: l, right: r}
+	case *algebra.LeftJoin:
+		l := c.node(n.Left, entry)
+		r := c.node(n.Right, entry.with(c.maybeVars(n.Left)))
+		var e cexpr
+		if n.Expr != nil {
+			e = c.expr(n.Expr)
+		}
+		return &leftJoinOp{left: l, right: r, expr: e}
+	case *algebra.Filter:
+		exprs := n.Exprs
+		var in op
+		if b, ok := n.Input.(*algebra.BGP); ok && len(b.Triples) > 0 {
+			in, exprs = c.bgp(b, entry, splitAnd(n.Exprs))
+		} else {
+			in = c.node(n.Input, entry)
+		}
+		if len(exprs) == 0 {
+			return in
+		}
+		es := make([]cexpr, len(exprs))
+		for i, e := range exprs {
+			es[i] = c.expr(e)
+		}
+		return &filterOp{input: in, exprs: es, ev: c.ev, src: exprs}
+	case *algebra.Union:
+		return &unionOp{left: c.node(n.Left, entry), right: c.node(n.Right, entry)}
+	case *algebra.Minus:
+		l := c.node(n.Left, entry)
+		r := c.node(n.Right, varSet{})
+		var shared []int
+		for v := range c.maybeVars(n.Left).intersect(c.maybeVars(n.Right)) {
+			shared = append(shared, v)
+		}
+		sortInts(shared)
+		return &minusOp{left: l, right: r, shared: shared}
+	case *algebra.Graph:
+		if n.Name.IsVar() {
+			s := c.slot(n.Name.Var)
+			in := c.node(n.Input, entry.with(varSet{s: true}))
+			return &graphOp{input: in, slot: s, ev: c.ev}
+		}
+		in := c.node(n.Input, entry)
+		return &graphOp{input: in, slot: -1, id: c.constID(n.Name.Value), ev: c.ev}
+	case *algebra.Extend:
+		return &extendOp{input: c.node(n.Input, entry), slot: c.slot(n.Var), expr: c.expr(n.Expr), ev: c.ev, src: n}
+	case *algebra.Table:
+		t := &tableOp{}
+		for _, v := range n.Vars {
+			t.slots = append(t.slots, c.slot(v))
+		}
+		for _, r := range n.Rows {
+			ids := make([]ID, len(r))
+			for i, v := range r {
+				if v != nil {
+					ids[i] = c.constID(v)
+				}
+			}
+			t.rows = append(t.rows, ids)
+		}
+		return t
+	case *algebra.Group:
+		return c.group(n)
+	case *algebra.OrderBy:
+		return c.orderBy(n, entry, -1)
+	case *algebra.Project:
+		p := &projectOp{input: c.node(n.Input, varSet{})}
+		for _, v := range n.Vars {
+			p.slots = append(p.slots, c.slot(v))
+		}
+		return p
+	case *algebra.Distinct:
+		return &distinctOp{input: c.node(n.Input, entry)}
+	case *algebra.Reduced:
+		return &distinctOp{input: c.node(n.Input, entry), reduced: true}
+	case *algebra.Slice:
+		if ob, ok := n.Input.(*algebra.OrderBy); ok && n.Limit >= 0 {
+			return &sliceOp{input: c.orderBy(ob, entry, n.Offset+n.Limit), offset: n.Offset, limit: n.Limit}
+		}
+		if pr, ok := n.Input.(*algebra.Project); ok && n.Limit >= 0 {
+			if ob, ok := pr.Input.(*algebra.OrderBy); ok {
+				p := &projectOp{input: c.orderBy(ob, varSet{}, n.Offset+n.Limit)}
+				for _, v := range pr.Vars {
+					p.slots = append(p.slots, c.slot(v))
+				}
+				return &sliceOp{input: p, offset: n.Offset, limit: n.Limit}
+			}
+		}
+		return &sliceOp{input: c.node(n.Input, entry), offset: n.Offset, limit: n.Limit}
+	case nil:
+		c.fail(fmt.Errorf("%w: empty pattern", ErrNotSupported))
+		return &tableOp{rows: [][]ID{{}}}
+	}
+	c.fail(fmt.Errorf("%w: pattern %T", ErrNotSupported, n))
+	return &tableOp{}
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+func nodeLabel(n algebra.Node) string {
+	switch n.(type) {
+	case *algebra.Filter:
+		return "filter"
+	case *algebra.Extend:
+		return "extend"
+	case *algebra.LeftJoin:
+		return "leftjoin"
+	case *algebra.Minus:
+		return "minus"
+	case *algebra.Group:
+		return "group"
+	case *algebra.Project:
+		return "project"
+	case *algebra.Distinct:
+		return "distinct"
+	case *algebra.Reduced:
+		return "reduced"
+	case *algebra.Slice:
+		return "slice"
+	case *algebra.OrderBy:
+		return "order"
+	}
+	return fmt.Sprintf("%T", n)
+}

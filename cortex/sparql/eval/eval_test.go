@@ -1,0 +1,210 @@
+package eval_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
+	"github.com/cortexgraph/cortex/cortex/sparql/parser"
+)
+
+const ex = "http://ex/"
+
+func iri(s string) quad.IRI { return quad.IRI(ex + s) }
+
+func q3(s, p string, o quad.Value) quad.Quad {
+	return quad.Quad{Subject: iri(s), Predicate: iri(p), Object: o}
+}
+
+func q4(s, p string, o quad.Value, g string) quad.Quad {
+	q := q3(s, p, o)
+	q.Label = iri(g)
+	return q
+}
+
+func testData() *eval.MemDataset {
+	return eval.NewMemDataset(
+		q3("a", "name", quad.String("Alice")),
+		q3("b", "name", quad.String("Bob")),
+		q3("a", "knows", iri("b")),
+		q3("b", "knows", iri("c")),
+		q3("c", "knows", iri("d")),
+		q3("a", "age", quad.TypedString{Value: "30", Type: algebra.XSDInteger}),
+		q3("b", "age", quad.TypedString{Value: "25", Type: algebra.XSDInteger}),
+		q4("a", "name", quad.String("Alice"), "g1"), // also in the default graph
+		q4("x", "name", quad.String("Xavier"), "g1"),
+		q4("y", "name", quad.String("Yvonne"), "g2"),
+	)
+}
+
+// run evaluates a query and returns its rows as sorted strings "?v=term ..." (or "true"/"false").
+func run(t *testing.T, ds eval.Dataset, text string, opts eval.Options) ([]string, error) {
+	t.Helper()
+	q, err := parser.Parse(text, parser.Options{Prefixes: map[string]string{"": ex}})
+	if err != nil {
+		t.Fatalf("parse %q: %v", text, err)
+	}
+	ctx := context.Background()
+	res, err := eval.Eval(ctx, ds, q, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	var out []string
+	switch {
+	case res.Rows != nil:
+		vars := res.Rows.Vars()
+		for res.Rows.Next(ctx) {
+			var parts []string
+			for i, v := range res.Rows.Row() {
+				if v != nil {
+					parts = append(parts, "?"+vars[i]+"="+algebra.FormatTerm(v))
+				}
+			}
+			out = append(out, strings.Join(parts, " "))
+		}
+		err = res.Rows.Err()
+	case res.Quads != nil:
+		for res.Quads.Next(ctx) {
+			qd := res.Quads.Quad()
+			out = append(out, fmt.Sprintf("%s %s %s", algebra.FormatTerm(qd.Subject), algebra.FormatTerm(qd.Predicate), algebra.FormatTerm(qd.Object)))
+		}
+		err = res.Quads.Err()
+	default:
+		out = []string{fmt.Sprint(res.Boolean)}
+	}
+	if !strings.Contains(text, "ORDER BY") {
+		sort.Strings(out)
+	}
+	return out, err
+}
+
+func TestEval_Queries(t *testing.T) {
+	ds := testData()
+	tests := []struct {
+		name  string
+		query string
+		opts  eval.Options
+		want  []string
+	}{
+		{"bgp join", `SELECT ?n WHERE { ?x :knows ?y . ?y :name ?n }`, eval.Options{}, []string{`?n="Bob"`}},
+		{"union graph counts a triple once", `SELECT (COUNT(*) AS ?c) WHERE { ?s :name ?n }`, eval.Options{}, []string{`?c=4`}},
+		{"own default graph", `SELECT (COUNT(*) AS ?c) WHERE { ?s :name ?n }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?c=2`}},
+		{"graph IRI as default", `SELECT ?n WHERE { ?s :name ?n }`, eval.Options{DefaultGraph: ex + "g2"}, []string{`?n="Yvonne"`}},
+		{"unknown graph IRI is empty", `SELECT ?n WHERE { ?s :name ?n }`, eval.Options{DefaultGraph: ex + "nope"}, nil},
+		{"graph var", `SELECT ?g ?n WHERE { GRAPH ?g { ?s :name ?n } }`, eval.Options{}, []string{`?g=<http://ex/g1> ?n="Alice"`, `?g=<http://ex/g1> ?n="Xavier"`, `?g=<http://ex/g2> ?n="Yvonne"`}},
+		{"from", `SELECT ?n FROM :g2 WHERE { ?s :name ?n }`, eval.Options{}, []string{`?n="Yvonne"`}},
+		{"from named", `SELECT ?g ?n FROM NAMED :g2 WHERE { GRAPH ?g { ?s :name ?n } }`, eval.Options{}, []string{`?g=<http://ex/g2> ?n="Yvonne"`}},
+		{"from named only: empty default", `SELECT ?n FROM NAMED :g2 WHERE { ?s :name ?n }`, eval.Options{}, nil},
+		{"from merges", `SELECT ?n FROM :g1 FROM :g2 WHERE { ?s :name ?n }`, eval.Options{}, []string{`?n="Alice"`, `?n="Xavier"`, `?n="Yvonne"`}},
+		{"optional", `SELECT ?x ?a WHERE { ?x :knows ?y OPTIONAL { ?x :age ?a } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?x=<http://ex/a> ?a=30`, `?x=<http://ex/b> ?a=25`, `?x=<http://ex/c>`}},
+		{"filter", `SELECT ?x WHERE { ?x :age ?a FILTER(?a > 26) }`, eval.Options{}, []string{`?x=<http://ex/a>`}},
+		{"minus", `SELECT ?x WHERE { ?x :knows ?y MINUS { ?x :age ?a } }`, eval.Options{}, []string{`?x=<http://ex/c>`}},
+		{"not exists", `SELECT ?x WHERE { ?x :knows ?y FILTER NOT EXISTS { ?y :knows ?z } }`, eval.Options{}, []string{`?x=<http://ex/c>`}},
+		{"path plus", `SELECT ?y WHERE { :a :knows+ ?y }`, eval.Options{}, []string{`?y=<http://ex/b>`, `?y=<http://ex/c>`, `?y=<http://ex/d>`}},
+		{"path star inverse", `SELECT ?x WHERE { ?x ^:knows* :b }`, eval.Options{}, []string{`?x=<http://ex/b>`, `?x=<http://ex/c>`, `?x=<http://ex/d>`}},
+		{"bind values", `SELECT ?x ?z WHERE { VALUES ?x { :a :b } BIND(CONCAT("n-", STR(?x)) AS ?z) }`, eval.Options{}, []string{`?x=<http://ex/a> ?z="n-http://ex/a"`, `?x=<http://ex/b> ?z="n-http://ex/b"`}},
+		{"group having", `SELECT ?x (COUNT(?y) AS ?c) WHERE { ?x :knows ?y } GROUP BY ?x HAVING (COUNT(?y) >= 1) ORDER BY ?x`, eval.Options{}, []string{`?x=<http://ex/a> ?c=1`, `?x=<http://ex/b> ?c=1`, `?x=<http://ex/c> ?c=1`}},
+		{"order limit offset", `SELECT ?n WHERE { ?s :name ?n } ORDER BY DESC(?n) LIMIT 2 OFFSET 1`, eval.Options{}, []string{`?n="Xavier"`, `?n="Bob"`}},
+		{"subselect", `SELECT ?x WHERE { { SELECT ?x WHERE { ?x :age ?a } ORDER BY ?a LIMIT 1 } }`, eval.Options{}, []string{`?x=<http://ex/b>`}},
+		{"ask true", `ASK { :a :knows :b }`, eval.Options{}, []string{"true"}},
+		{"ask false", `ASK { :b :knows :a }`, eval.Options{}, []string{"false"}},
+		{"construct", `CONSTRUCT { ?y :knownBy ?x } WHERE { ?x :knows ?y FILTER(?x = :a) }`, eval.Options{}, []string{`<http://ex/b> <http://ex/knownBy> <http://ex/a>`}},
+		{"describe", `DESCRIBE :b`, eval.Options{}, []string{`<http://ex/b> <http://ex/age> 25`, `<http://ex/b> <http://ex/knows> <http://ex/c>`, `<http://ex/b> <http://ex/name> "Bob"`}},
+		{"distinct", `SELECT DISTINCT ?n WHERE { GRAPH ?g { ?s :name ?n } }`, eval.Options{}, []string{`?n="Alice"`, `?n="Xavier"`, `?n="Yvonne"`}},
+		{"unknown constant matches nothing", `SELECT ?s WHERE { ?s :name "Nobody" }`, eval.Options{}, nil},
+		{"computed term joins with data", `SELECT ?s WHERE { BIND(STRLANG("x","en") AS ?l) BIND(:a AS ?s) ?s :knows ?o }`, eval.Options{}, []string{`?s=<http://ex/a>`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := run(t, ds, tc.query, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+func TestEval_NotSupported(t *testing.T) {
+	_, err := run(t, testData(), `SELECT ?x WHERE { ?x :p ?y FILTER(<http://ex/custom>(?y)) }`, eval.Options{})
+	if !errors.Is(err, eval.ErrNotSupported) || !strings.Contains(err.Error(), "not supported") {
+		t.Fatalf("got %v, want a not supported error", err)
+	}
+}
+
+// slowDataset never stops producing quads, to test cancellation.
+type slowDataset struct{ *eval.MemDataset }
+
+type endless struct{ n eval.ID }
+
+func (e *endless) Next(ctx context.Context) bool { e.n++; return ctx.Err() == nil }
+func (e *endless) Quad() eval.Quad               { return eval.Quad{S: e.n%3 + 1, P: 1, O: e.n%5 + 1} }
+func (e *endless) Err() error                    { return nil }
+func (e *endless) Close() error                  { return nil }
+
+func (s slowDataset) Match(context.Context, eval.Pattern) eval.QuadIterator { return &endless{} }
+
+func TestEval_Cancel(t *testing.T) {
+	ds := slowDataset{testData()}
+	q, _ := parser.Parse(`SELECT (COUNT(*) AS ?c) WHERE { ?s ?p ?o }`, parser.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	res, err := eval.Eval(ctx, ds, q, eval.Options{DefaultGraph: eval.OwnDefaultGraph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if res.Rows.Next(ctx) {
+		t.Fatal("a row from an endless count")
+	}
+	if !errors.Is(res.Rows.Err(), context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline exceeded", res.Rows.Err())
+	}
+}
+
+func TestEval_CloseEarly(t *testing.T) {
+	ds := slowDataset{testData()}
+	q, _ := parser.Parse(`SELECT * WHERE { ?s ?p ?o }`, parser.Options{})
+	ctx := context.Background()
+	res, err := eval.Eval(ctx, ds, q, eval.Options{DefaultGraph: eval.OwnDefaultGraph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10 && res.Rows.Next(ctx); i++ {
+	}
+	if err := res.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func BenchmarkEval_MemJoin(b *testing.B) {
+	var qs []quad.Quad
+	for i := 0; i < 2000; i++ {
+		s := fmt.Sprintf("f%d", i)
+		qs = append(qs, q3(s, "sev", quad.String(fmt.Sprint(i%4))), q3(s, "type", iri("Finding")))
+	}
+	ds := eval.NewMemDataset(qs...)
+	q, _ := parser.Parse(`PREFIX : <http://ex/> SELECT ?s (COUNT(*) AS ?c) WHERE { ?f a :Finding ; :type :Finding ; :sev ?s } GROUP BY ?s`, parser.Options{})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res, err := eval.Eval(ctx, ds, q, eval.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for res.Rows.Next(ctx) {
+		}
+		res.Close()
+	}
+}

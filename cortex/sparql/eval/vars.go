@@ -1,0 +1,147 @@
+package eval
+
+import (
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+)
+
+// varSet is a set of variable slots.
+type varSet map[int]bool
+
+func (s varSet) with(o varSet) varSet {
+	out := make(varSet, len(s)+len(o))
+	for k := range s {
+		out[k] = true
+	}
+	for k := range o {
+		out[k] = true
+	}
+	return out
+}
+
+func (s varSet) intersect(o varSet) varSet {
+	out := varSet{}
+	for k := range s {
+		if o[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// maybeVars returns the slots of the variables that solutions of n may bind.
+func (c *compiler) maybeVars(n algebra.Node) varSet {
+	out := varSet{}
+	for _, v := range algebra.InScope(n) {
+		out[c.slot(v)] = true
+	}
+	return out
+}
+
+// certainVars returns the slots of the variables every solution of n binds.
+func (c *compiler) certainVars(n algebra.Node) varSet {
+	out := varSet{}
+	addTerm := func(t algebra.Term) {
+		if t.IsVar() {
+			out[c.slot(t.Var)] = true
+		}
+	}
+	switch n := n.(type) {
+	case *algebra.BGP:
+		for _, t := range n.Triples {
+			addTerm(t.Subject)
+			addTerm(t.Predicate)
+			addTerm(t.Object)
+		}
+	case *algebra.Path:
+		addTerm(n.Subject)
+		addTerm(n.Object)
+	case *algebra.Join:
+		return c.certainVars(n.Left).with(c.certainVars(n.Right))
+	case *algebra.LeftJoin:
+		return c.certainVars(n.Left)
+	case *algebra.Minus:
+		return c.certainVars(n.Left)
+	case *algebra.Filter:
+		return c.certainVars(n.Input)
+	case *algebra.Union:
+		return c.certainVars(n.Left).intersect(c.certainVars(n.Right))
+	case *algebra.Graph:
+		out = c.certainVars(n.Input)
+		addTerm(n.Name)
+	case *algebra.Extend:
+		return c.certainVars(n.Input)
+	case *algebra.Table:
+		for i, v := range n.Vars {
+			all := true
+			for _, r := range n.Rows {
+				if r[i] == nil {
+					all = false
+					break
+				}
+			}
+			if all {
+				out[c.slot(v)] = true
+			}
+		}
+	case *algebra.Group:
+		in := c.certainVars(n.Input)
+		for _, e := range n.By {
+			if v, ok := e.(algebra.Var); ok && in[c.slot(v)] {
+				out[c.slot(v)] = true
+			}
+		}
+	case *algebra.Project:
+		in := c.certainVars(n.Input)
+		for _, v := range n.Vars {
+			if s := c.slot(v); in[s] {
+				out[s] = true
+			}
+		}
+	case *algebra.OrderBy:
+		return c.certainVars(n.Input)
+	case *algebra.Distinct:
+		return c.certainVars(n.Input)
+	case *algebra.Reduced:
+		return c.certainVars(n.Input)
+	case *algebra.Slice:
+		return c.certainVars(n.Input)
+	}
+	return out
+}
+
+// exprVars returns the slots of the variables an expression reads (including those of EXISTS patterns).
+func (c *compiler) exprVars(e algebra.Expr) varSet {
+	out := varSet{}
+	var walk func(e algebra.Expr)
+	walk = func(e algebra.Expr) {
+		switch e := e.(type) {
+		case algebra.Var:
+			out[c.slot(e)] = true
+		case *algebra.Call:
+			for _, a := range e.Args {
+				walk(a)
+			}
+		case *algebra.Exists:
+			for s := range c.maybeVars(e.Pattern) {
+				out[s] = true
+			}
+		case *algebra.Aggregate:
+			if e.Arg != nil {
+				walk(e.Arg)
+			}
+		}
+	}
+	walk(e)
+	return out
+}
+
+// exprFits reports whether evaluating e on a solution of an input (binding certain for sure) merged with
+// an entry row (binding at most entry) gives the same value as on the input solution alone.
+func (c *compiler) exprFits(e algebra.Expr, certain, entry varSet) bool {
+	for v := range c.exprVars(e) {
+		if entry[v] && !certain[v] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+// Package sparql runs SPARQL 1.1 queries: it parses the text (package parser), plans and evaluates the
+// algebra over an eval.Dataset (package eval) and returns a streaming Result. Result writers live in
+// package results; they can be used alone.
+//
+// # Default graph
+//
+// Options.DefaultGraph chooses what the query's default graph is when it has no FROM clause:
+// eval.UnionGraph ("union", the default) is the RDF merge of every graph of the dataset — a triple held
+// in several graphs is seen once —, eval.OwnDefaultGraph ("default") the dataset's own default graph, and
+// any other value the named graph with that IRI. FROM and FROM NAMED choose among the dataset's graphs.
+//
+// # Concurrency
+//
+// Query is safe for concurrent use. A Result is not: one goroutine at a time.
+package sparql
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
+	"github.com/cortexgraph/cortex/cortex/sparql/parser"
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+// Options configure Query. The zero value parses with the default prefixes (rdf rdfs xsd owl prov), no
+// base IRI, the union default graph and no timeout.
+type Options struct {
+	// Base is the base IRI of the query text (a BASE declaration overrides it).
+	Base string
+	// Prefixes are added to the built-in prefixes; PREFIX declarations override both.
+	Prefixes map[string]string
+	// DefaultGraph is eval.UnionGraph (also ""), eval.OwnDefaultGraph or a graph IRI.
+	DefaultGraph string
+	// Timeout, when positive, bounds the whole evaluation including the iteration of the result.
+	Timeout time.Duration
+}
+
+// Kind tells which of its parts a Result uses.
+type Kind int
+
+// Result kinds.
+const (
+	// Solutions: Vars and rows through Next / Row (SELECT).
+	Solutions Kind = iota
+	// Boolean: the Boolean field (ASK).
+	Boolean
+	// Graph: triples through Next / Quad (CONSTRUCT, DESCRIBE).
+	Graph
+)
+
+// Result is the streaming result of a query. Iterate rows (Solutions) or triples (Graph) with Next until
+// it returns false, then check Err; always Close.
+type Result struct {
+	Kind    Kind
+	Form    algebra.Form
+	Vars    []string
+	Boolean bool
+
+	res    *eval.Result
+	cancel context.CancelFunc
+}
+
+// Parse parses text with the options' base and prefixes.
+func Parse(text string, opts Options) (*algebra.Query, error) {
+	popts := parser.DefaultOptions().WithPrefixes(opts.Prefixes)
+	popts.Base = opts.Base
+	return parser.Parse(text, popts)
+}
+
+// Query parses and evaluates text over ds. Syntax errors are *parser.SyntaxError values; constructs the
+// engine does not implement yield an error wrapping algebra.ErrNotSupported.
+func Query(ctx context.Context, ds eval.Dataset, text string, opts Options) (*Result, error) {
+	q, err := Parse(text, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Eval(ctx, ds, q, opts)
+}
+
+// Eval evaluates a parsed query over ds.
+func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) (*Result, error) {
+	cancel := context.CancelFunc(func() {})
+	if opts.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+	}
+	er, err := eval.Eval(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	r := &Result{Form: q.Form, res: er, cancel: cancel}
+	switch q.Form {
+	case algebra.Select:
+		r.Kind = Solutions
+		r.Vars = er.Rows.Vars()
+	case algebra.Ask:
+		r.Kind = Boolean
+		r.Boolean = er.Boolean
+		cancel()
+	default:
+		r.Kind = Graph
+	}
+	return r, nil
+}
+
+// Explain parses text and returns the evaluation plan without running the query.
+func Explain(ctx context.Context, ds eval.Dataset, text string, opts Options) (string, error) {
+	q, err := Parse(text, opts)
+	if err != nil {
+		return "", err
+	}
+	return eval.Explain(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
+}
+
+// Next advances to the next row or triple.
+func (r *Result) Next(ctx context.Context) bool {
+	switch {
+	case r.res.Rows != nil:
+		return r.res.Rows.Next(ctx)
+	case r.res.Quads != nil:
+		return r.res.Quads.Next(ctx)
+	}
+	return false
+}
+
+// Row returns the current solution, aligned with Vars; valid until the next Next.
+func (r *Result) Row() []quad.Value { return r.res.Rows.Row() }
+
+// Quad returns the current triple of a Graph result.
+func (r *Result) Quad() quad.Quad { return r.res.Quads.Quad() }
+
+// Err returns the error that ended the iteration, if any.
+func (r *Result) Err() error {
+	switch {
+	case r.res.Rows != nil:
+		return r.res.Rows.Err()
+	case r.res.Quads != nil:
+		return r.res.Quads.Err()
+	}
+	return nil
+}
+
+// Close stops the evaluation and releases its resources.
+func (r *Result) Close() error {
+	err := r.res.Close()
+	r.cancel()
+	return err
+}
+
+// Collect reads a Solutions or Boolean result completely into a results.Result (for tests and small
+// results) and closes r.
+func (r *Result) Collect(ctx context.Context) (*results.Result, error) {
+	defer r.Close()
+	if r.Kind == Boolean {
+		b := r.Boolean
+		return &results.Result{Boolean: &b}, nil
+	}
+	if r.Kind != Solutions {
+		return nil, fmt.Errorf("collect: %s result has no solutions", r.Form)
+	}
+	out := &results.Result{Vars: append([]string(nil), r.Vars...)}
+	for r.Next(ctx) {
+		out.Rows = append(out.Rows, append(results.Row(nil), r.Row()...))
+	}
+	return out, r.Err()
+}
+
+// CollectQuads reads a Graph result completely and closes r.
+func (r *Result) CollectQuads(ctx context.Context) ([]quad.Quad, error) {
+	defer r.Close()
+	if r.Kind != Graph {
+		return nil, fmt.Errorf("collect: %s result has no triples", r.Form)
+	}
+	var out []quad.Quad
+	for r.Next(ctx) {
+		out = append(out, r.Quad())
+	}
+	return out, r.Err()
+}

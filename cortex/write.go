@@ -1,0 +1,329 @@
+package cortex
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cayleygraph/cayley/graph/proto"
+	"github.com/cayleygraph/cayley/graph/refs"
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/pquads"
+	hkv "github.com/hidal-go/hidalgo/kv"
+)
+
+// The delta writer applies a bounded delta (Apply, Update) in one transaction,
+// in cayley graph/kv's on-disk format (see bulk.go for the key layout), while
+// keeping the index invariant index-only scans rely on: an index key exists
+// exactly when its quad is live. Removing a quad deletes its index keys, marks
+// its log entry dead, decrements its nodes' reference counts and deletes nodes
+// that are no longer used. (Cayley's own delete path leaves dead ids in the
+// index lists forever, which makes every later read slower and rules out
+// index-only scans; Cortex never uses it.)
+
+// deltaNode is what the writer knows about one term during a transaction.
+type deltaNode struct {
+	id      uint64
+	refs    int64 // reference count as stored (or 0 for a new node)
+	delta   int64 // change to apply
+	isNew   bool
+	val     quad.Value
+	known   bool // refs has been read
+	present bool // the node exists (or is created) in this transaction
+}
+
+type deltaWriter struct {
+	ctx     context.Context
+	tx      hkv.Tx
+	nodes   map[refs.ValueHash]*deltaNode
+	horizon int64
+	size    int64
+	now     int64
+	freed   bool // some node was deleted
+}
+
+var (
+	metaHorizon = hkv.Key{[]byte("meta"), []byte("horizon")}
+	metaSize    = hkv.Key{[]byte("meta"), []byte("size")}
+)
+
+// writeDelta applies removals then additions (already normalised and
+// de-duplicated, with no quad in both) in one transaction. It reports whether
+// nodes were deleted. The caller holds n.wmu.
+func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad) (freed bool, err error) {
+	tx, err := n.kv.Tx(true)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Close()
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, now: time.Now().UnixNano()}
+	if w.horizon, err = w.metaInt(metaHorizon); err != nil {
+		return false, err
+	}
+	if w.size, err = w.metaInt(metaSize); err != nil {
+		return false, err
+	}
+	for _, q := range remove {
+		if err := w.remove(q); err != nil {
+			return false, err
+		}
+	}
+	for _, q := range add {
+		if err := w.add(q); err != nil {
+			return false, err
+		}
+	}
+	if err := w.flushNodes(); err != nil {
+		return false, err
+	}
+	if err := w.putMetaInt(metaHorizon, w.horizon); err != nil {
+		return false, err
+	}
+	if err := w.putMetaInt(metaSize, w.size); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return false, err
+	}
+	return w.freed, nil
+}
+
+func (w *deltaWriter) metaInt(k hkv.Key) (int64, error) {
+	v, err := w.tx.Get(w.ctx, k)
+	if errors.Is(err, hkv.ErrNotFound) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("%w: meta value of %d bytes", ErrCorrupt, len(v))
+	}
+	return int64(binary.LittleEndian.Uint64(v)), nil
+}
+
+func (w *deltaWriter) putMetaInt(k hkv.Key, v int64) error {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(v))
+	return w.tx.Put(k, b[:])
+}
+
+// node returns the writer's record of v, reading its id if it exists.
+func (w *deltaWriter) node(v quad.Value) (*deltaNode, error) {
+	h := refs.HashOf(v)
+	if nd, ok := w.nodes[h]; ok {
+		return nd, nil
+	}
+	nd := &deltaNode{val: v}
+	b, err := w.tx.Get(w.ctx, nodeKey('v', h))
+	if err == nil {
+		id, n := binary.Uvarint(b)
+		if n <= 0 || id == 0 {
+			return nil, fmt.Errorf("%w: node id of %s", ErrCorrupt, v)
+		}
+		nd.id, nd.present = id, true
+	} else if !errors.Is(err, hkv.ErrNotFound) {
+		return nil, err
+	}
+	w.nodes[h] = nd
+	return nd, nil
+}
+
+func (w *deltaWriter) quadNodes(q quad.Quad, create bool) ([4]*deltaNode, [4]uint64, bool, error) {
+	var (
+		nds [4]*deltaNode
+		ids [4]uint64
+	)
+	for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
+		if v == nil {
+			continue
+		}
+		nd, err := w.node(v)
+		if err != nil {
+			return nds, ids, false, err
+		}
+		if !nd.present {
+			if !create {
+				return nds, ids, false, nil
+			}
+			w.horizon++
+			nd.id, nd.isNew, nd.present, nd.known = uint64(w.horizon), true, true, true
+		}
+		nds[i], ids[i] = nd, nd.id
+	}
+	return nds, ids, true, nil
+}
+
+func (w *deltaWriter) ref(nd *deltaNode, d int64) {
+	if nd != nil {
+		nd.delta += d
+	}
+}
+
+// exists returns the ids listed under the quad's full key in the first index
+// (nil if the quad is not live).
+func (w *deltaWriter) exists(ids [4]uint64) ([]uint64, error) {
+	b, err := w.tx.Get(w.ctx, indexKeyFor(0, ids))
+	if errors.Is(err, hkv.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return decodeIDList(b)
+}
+
+func (w *deltaWriter) add(q quad.Quad) error {
+	nds, ids, _, err := w.quadNodes(q, true)
+	if err != nil {
+		return err
+	}
+	live, err := w.exists(ids)
+	if err != nil || len(live) > 0 {
+		return err
+	}
+	w.horizon++
+	prim := proto.Primitive{ID: uint64(w.horizon), Subject: ids[0], Predicate: ids[1], Object: ids[2], Label: ids[3], Timestamp: w.now}
+	if err := w.putPrim(&prim); err != nil {
+		return err
+	}
+	val := binary.AppendUvarint(nil, prim.ID)
+	for i := range indexes {
+		if err := w.tx.Put(indexKeyFor(i, ids), val); err != nil {
+			return err
+		}
+	}
+	for _, nd := range nds {
+		w.ref(nd, +1)
+	}
+	w.size++
+	return nil
+}
+
+func (w *deltaWriter) remove(q quad.Quad) error {
+	nds, ids, ok, err := w.quadNodes(q, false)
+	if err != nil || !ok {
+		return err
+	}
+	live, err := w.exists(ids)
+	if err != nil || len(live) == 0 {
+		return err
+	}
+	for _, qid := range live {
+		b, err := w.tx.Get(w.ctx, logKey(qid))
+		if errors.Is(err, hkv.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		var prim proto.Primitive
+		if err := prim.Unmarshal(b); err != nil {
+			return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, qid, err)
+		}
+		if prim.Deleted {
+			continue
+		}
+		prim.Deleted = true
+		if err := w.putPrim(&prim); err != nil {
+			return err
+		}
+	}
+	for i := range indexes {
+		if err := w.tx.Del(indexKeyFor(i, ids)); err != nil {
+			return err
+		}
+	}
+	for _, nd := range nds {
+		w.ref(nd, -1)
+	}
+	w.size--
+	return nil
+}
+
+func (w *deltaWriter) putPrim(p *proto.Primitive) error {
+	b, err := p.Marshal()
+	if err != nil {
+		return err
+	}
+	return w.tx.Put(logKey(p.ID), b)
+}
+
+// flushNodes writes the reference counts of touched nodes, creates new ones and
+// deletes those no longer used.
+func (w *deltaWriter) flushNodes() error {
+	for h, nd := range w.nodes {
+		if nd.delta == 0 || !nd.present {
+			continue
+		}
+		if !nd.known {
+			b, err := w.tx.Get(w.ctx, nodeKey('n', h))
+			if err == nil {
+				c, n := binary.Uvarint(b)
+				if n <= 0 {
+					return fmt.Errorf("%w: reference count of %s", ErrCorrupt, nd.val)
+				}
+				nd.refs = int64(c)
+			} else if !errors.Is(err, hkv.ErrNotFound) {
+				return err
+			}
+			nd.known = true
+		}
+		c := nd.refs + nd.delta
+		if c <= 0 {
+			if nd.isNew {
+				continue // created and dropped in this transaction
+			}
+			w.freed = true
+			for _, k := range []hkv.Key{nodeKey('v', h), nodeKey('n', h), logKey(nd.id)} {
+				if err := w.tx.Del(k); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := w.tx.Put(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
+			return err
+		}
+		if nd.isNew {
+			b, err := pquads.MarshalValue(nd.val)
+			if err != nil {
+				return err
+			}
+			if err := w.tx.Put(nodeKey('v', h), binary.AppendUvarint(nil, nd.id)); err != nil {
+				return err
+			}
+			if err := w.putPrim(&proto.Primitive{ID: nd.id, Value: b, Timestamp: w.now}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// indexKeyFor returns the key of quad ids (S, P, O, G order) in index i.
+func indexKeyFor(i int, ids [4]uint64) hkv.Key {
+	ind := indexes[i]
+	bucket := make([]byte, len(ind.Dirs))
+	key := make([]byte, 8*len(ind.Dirs))
+	for j, d := range ind.Dirs {
+		bucket[j] = d.Prefix()
+		binary.BigEndian.PutUint64(key[8*j:], ids[dirIndex(d)])
+	}
+	return hkv.Key{bucket, key}
+}
+
+func decodeIDList(b []byte) ([]uint64, error) {
+	var out []uint64
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, fmt.Errorf("%w: index entry", ErrCorrupt)
+		}
+		out = append(out, v)
+		b = b[n:]
+	}
+	return out, nil
+}

@@ -1,0 +1,109 @@
+package teammanager_test
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+func BenchmarkUpdateMemberStatus(b *testing.B) {
+	f := newFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+	team := f.create(b, teammanager.TeamConfig{Name: "bench", Members: members("a", "b", "c", "d", "e", "f", "g", "h")})
+	f.status(b, team.ID, "a", teammanager.Running, "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := f.m.UpdateMemberStatus(ctx, team.ID, "a", teammanager.Running, fmt.Sprint(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkUpdateMemberStatus_16Goroutines(b *testing.B) {
+	f := newFixture(b, teammanager.DefaultConfig().WithMaxTeamSize(16).WithAutoMerge(false))
+	var ids []string
+	for i := range 16 {
+		ids = append(ids, fmt.Sprintf("agent-%02d", i))
+	}
+	team := f.create(b, teammanager.TeamConfig{Name: "bench", Members: members(ids...)})
+	for _, id := range ids {
+		f.status(b, team.ID, id, teammanager.Running, "")
+	}
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(8) // 2 cores × 8 = 16 goroutines
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		id := ids[next.Add(1)%16]
+		for i := 0; pb.Next(); i++ {
+			if _, err := f.m.UpdateMemberStatus(ctx, team.ID, id, teammanager.Running, fmt.Sprint(i)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkListTeams_10k(b *testing.B) {
+	f := newFixture(b)
+	for i := range 10000 {
+		f.create(b, teammanager.TeamConfig{Name: fmt.Sprint("team-", i), Members: members("a", "b", "c")})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		ts, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
+		if err != nil || len(ts) != 10000 {
+			b.Fatalf("%d teams, %v", len(ts), err)
+		}
+	}
+}
+
+// BenchmarkMergeTeamResults merges 8 members × 10,000 findings: each member
+// speaks on 10,000 topics, choosing one of 3 objects, so members agree on
+// some topics and disagree on others.
+func BenchmarkMergeTeamResults(b *testing.B) {
+	const agents, perAgent = 8, 10000
+	for _, strategy := range merge.Names() {
+		b.Run(strategy, func(b *testing.B) {
+			f := newFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+			var ids []string
+			for i := range agents {
+				ids = append(ids, fmt.Sprint("agent-", i))
+			}
+			f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: strategy, Members: members(ids...)})
+			for a, id := range ids {
+				f.status(b, "big", id, teammanager.Running, "")
+				var sb strings.Builder
+				for t := range perAgent {
+					fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", t, (t*7+a*t/3+a)%3)
+				}
+				if n, err := f.m.ImportFindings(ctx, "big", id, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
+					b.Fatalf("import: %d, %v", n, err)
+				}
+				f.clock.Advance(time.Second)
+				f.status(b, "big", id, teammanager.Completed, "")
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				b.StopTimer()
+				// Invalidate the last run so that every iteration merges and writes.
+				if err := f.n.Apply(ctx, cortex.Delta{Remove: f.lastMergeLink(b, "big")}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				rep, err := f.m.MergeTeamResults(ctx, "big")
+				if err != nil || rep.Unchanged {
+					b.Fatalf("merge: %+v %v", rep.Report, err)
+				}
+			}
+		})
+	}
+}

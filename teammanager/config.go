@@ -1,0 +1,103 @@
+package teammanager
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/merge"
+)
+
+// Config configures a Manager. Build it with DefaultConfig (or FromConfig)
+// and the WithX methods; New validates it once.
+type Config struct {
+	maxTeamSize     int
+	defaultStrategy string
+	workflowTimeout time.Duration
+	autoMerge       bool
+	now             func() time.Time
+	registry        *merge.Registry
+}
+
+// Defaults of DefaultConfig, as in the Cortex "Teams" design.
+const (
+	DefaultMaxTeamSize     = 8
+	DefaultStrategy        = merge.NameAdditive
+	DefaultWorkflowTimeout = 600 * time.Second
+)
+
+// DefaultConfig returns teams of at most 8 members, strategy "additive",
+// a 600 s workflow timeout, automatic merge on completion, the wall clock
+// and the merge package's default registry.
+func DefaultConfig() Config {
+	return Config{
+		maxTeamSize: DefaultMaxTeamSize, defaultStrategy: DefaultStrategy,
+		workflowTimeout: DefaultWorkflowTimeout, autoMerge: true, now: time.Now,
+	}
+}
+
+// FromConfig returns DefaultConfig with the values of a config file's teams
+// section (config.Teams.WorkflowTimeout is in seconds; 0 means no timeout).
+func FromConfig(t config.Teams) Config {
+	return DefaultConfig().
+		WithMaxTeamSize(t.MaxTeamSize).
+		WithDefaultStrategy(t.DefaultStrategy).
+		WithWorkflowTimeout(time.Duration(t.WorkflowTimeout) * time.Second)
+}
+
+// WithMaxTeamSize sets the largest allowed team. Default 8; valid 1..1000.
+func (c Config) WithMaxTeamSize(n int) Config { c.maxTeamSize = n; return c }
+
+// WithDefaultStrategy sets the merge strategy of teams that name none.
+// Default "additive"; must be registered in the registry.
+func (c Config) WithDefaultStrategy(name string) Config { c.defaultStrategy = name; return c }
+
+// WithWorkflowTimeout sets how long a team may run (from its first member
+// starting) before it fails, for teams that set no timeout of their own.
+// Default 600 s; 0 means no timeout.
+func (c Config) WithWorkflowTimeout(d time.Duration) Config { c.workflowTimeout = d; return c }
+
+// WithAutoMerge selects whether a team is merged automatically when it
+// completes (in UpdateMemberStatus, after the status change commits).
+// Default true.
+func (c Config) WithAutoMerge(v bool) Config { c.autoMerge = v; return c }
+
+// WithClock replaces the clock (default time.Now). Every time the manager
+// writes or compares — creation, status changes, timeouts, merges — comes
+// from it, so tests can drive timeouts without sleeping.
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
+
+// WithRegistry sets the merge strategy registry. Default: merge's default
+// registry (merge.Register, merge.Lookup).
+func (c Config) WithRegistry(r *merge.Registry) Config { c.registry = r; return c }
+
+func (c Config) validate() error {
+	if c.maxTeamSize < 1 || c.maxTeamSize > 1000 {
+		return fmt.Errorf("%w: max team size %d out of range 1..1000", ErrInvalidConfig, c.maxTeamSize)
+	}
+	if c.workflowTimeout < 0 {
+		return fmt.Errorf("%w: negative workflow timeout %v", ErrInvalidConfig, c.workflowTimeout)
+	}
+	if c.now == nil {
+		return fmt.Errorf("%w: nil clock", ErrInvalidConfig)
+	}
+	if _, err := c.lookup(c.defaultStrategy); err != nil {
+		return fmt.Errorf("%w: default strategy: %w", ErrInvalidConfig, err)
+	}
+	return nil
+}
+
+func (c Config) lookup(name string) (merge.Strategy, error) {
+	if c.registry != nil {
+		return c.registry.Lookup(name)
+	}
+	return merge.Lookup(name)
+}
+
+// Strategies returns the names of the strategies teams may use, sorted.
+func (c Config) Strategies() []string {
+	if c.registry != nil {
+		return c.registry.Names()
+	}
+	return merge.Names()
+}

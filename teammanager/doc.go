@@ -1,0 +1,55 @@
+// Package teammanager runs teams of AI agents whose state, findings and
+// merged knowledge are RDF in a Cortex namespace.
+//
+// A Manager creates teams (CreateTeam), moves their members through the
+// lifecycle pending → running → completed | failed (UpdateMemberStatus),
+// records findings (AddFinding, ImportFindings), merges the findings of the
+// completed members with a strategy of package merge (MergeTeamResults,
+// automatically when a team completes) and manages the conflicts a strategy
+// leaves open (Conflicts, ResolveConflict).
+//
+// # Data
+//
+// Everything is stored as plain triples in the layout of package namespace,
+// so SPARQL can ask about it: the team graph holds the team node (name,
+// status, strategy, createdAt, updatedAt, prov:startedAtTime, completedAt,
+// timeout, team:error ...) and one member node per agent (agent, role, task,
+// status, joinedAt, completedAt, result, critical). A member's graph holds
+// each finding as the plain triple and as a finding node (rdf:subject,
+// rdf:predicate, rdf:object, finding:assertedBy, finding:assertedAt,
+// finding:confidence). The shared graph holds exactly the fused facts; the
+// provenance graph the merge runs and a PROV-O description of every fact;
+// the conflict graph the conflict records and their resolutions.
+//
+// # Team status
+//
+// The team's status follows its members in the same atomic write as the
+// member update: running when the first member starts, completed when every
+// member is completed or failed and at least one completed, failed when all
+// failed or when a member marked critical fails. A team running longer than
+// its timeout is failed: reads (GetTeam, ListTeams, IsTeamComplete) report
+// it as failed at once, the next write to the team records it (and is
+// refused with ErrTeamFinished), and Sweep records it for every such team.
+// The recorded completion time is the exact expiry time, whatever the time
+// of the write. Time comes from Config.WithClock.
+//
+// # Concurrency
+//
+// A Manager is safe for concurrent use. Every change to a team (creation,
+// member update, finding, resolution) is an atomic read-modify-write under
+// the namespace's writer lock (cortex.Namespace.Update): concurrent updates
+// are serialised and none is lost. Merges of one team are serialised within
+// a Manager; two Managers over the same namespace in one process do not
+// share that lock (their merges still never corrupt the store, but may
+// write the same run twice).
+//
+// # Caveats
+//
+//   - MergeTeamResults and ImportFindings are atomic up to a size (see their
+//     documentation); larger writes are chunked and converge when re-run.
+//   - DeleteTeam drops the team's graphs one after the other; it can be
+//     re-run after an interruption.
+//   - Finding ids are derived from their content (author, triple, time,
+//     confidence): asserting the same finding twice stores it once.
+//   - Findings of members that did not complete are kept but never merged.
+package teammanager

@@ -1,0 +1,86 @@
+package teammanager
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Lookup errors: the named thing does not exist.
+var (
+	// ErrUnknownTeam means no team has the given id.
+	ErrUnknownTeam = errors.New("unknown team")
+	// ErrUnknownAgent means the agent is not a member of the team.
+	ErrUnknownAgent = errors.New("unknown agent")
+	// ErrUnknownConflict means the team has no conflict with the given id.
+	ErrUnknownConflict = errors.New("unknown conflict")
+)
+
+// State errors: the operation does not fit the current state.
+var (
+	// ErrInvalidTransition means a member status change that the lifecycle
+	// pending → running → completed | failed does not allow (see
+	// *TransitionError).
+	ErrInvalidTransition = errors.New("invalid status transition")
+	// ErrTeamFinished means the team is completed or failed (possibly by its
+	// timeout) and accepts no more member updates or findings.
+	ErrTeamFinished = errors.New("team is finished")
+	// ErrMemberFinished means the member is completed or failed and may no
+	// longer add findings.
+	ErrMemberFinished = errors.New("member is finished")
+	// ErrTeamExists means CreateTeam was given an id that is already taken.
+	ErrTeamExists = errors.New("team already exists")
+	// ErrAlreadyResolved means a conflict was resolved before.
+	ErrAlreadyResolved = errors.New("conflict already resolved")
+)
+
+// Input errors: the request itself is malformed.
+var (
+	// ErrInvalidTeam means a TeamConfig failed validation (empty name, no
+	// members, too many members, duplicate agent, unknown strategy, bad id,
+	// threshold or timeout).
+	ErrInvalidTeam = errors.New("invalid team config")
+	// ErrInvalidFinding means a finding has a term of the wrong kind, a
+	// confidence outside [0, 1], or uses a Cortex-reserved IRI.
+	ErrInvalidFinding = errors.New("invalid finding")
+	// ErrInvalidStatus means a status word other than pending, running,
+	// completed or failed.
+	ErrInvalidStatus = errors.New("invalid status")
+	// ErrInvalidConfig means a Config value is out of range.
+	ErrInvalidConfig = errors.New("invalid team manager config")
+	// ErrInvalidResolution means a conflict resolution without a resolver or
+	// with a malformed object.
+	ErrInvalidResolution = errors.New("invalid resolution")
+)
+
+// ErrCorrupt means the team's triples do not have the shape the manager
+// writes (for example two status values); it is never caused by input.
+var ErrCorrupt = errors.New("team state is corrupt")
+
+// TransitionError reports a refused member status change. It matches
+// ErrInvalidTransition.
+type TransitionError struct {
+	Team, Agent string
+	From, To    Status
+}
+
+func (e *TransitionError) Error() string {
+	return fmt.Sprintf("team %s: member %s: %v: %s → %s", e.Team, e.Agent, ErrInvalidTransition, e.From, e.To)
+}
+
+// Unwrap returns ErrInvalidTransition.
+func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
+
+// AutoMergeError is returned by UpdateMemberStatus when the member update
+// (which completed the team) was committed but the automatic merge that
+// follows failed. The update is not rolled back; run MergeTeamResults again.
+type AutoMergeError struct {
+	Team string
+	Err  error
+}
+
+func (e *AutoMergeError) Error() string {
+	return fmt.Sprintf("team %s completed, but the automatic merge failed: %v", e.Team, e.Err)
+}
+
+// Unwrap returns the merge error.
+func (e *AutoMergeError) Unwrap() error { return e.Err }

@@ -1,0 +1,369 @@
+package teammanager
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	ns "github.com/cortexgraph/cortex/namespace"
+)
+
+// findingID is "f" followed by 32 hex digits of a SHA-256 over the author
+// and the content of the finding: ids cannot collide between different
+// findings, and asserting the very same finding twice is idempotent.
+func findingID(agent string, f Finding) string {
+	h := sha256.New()
+	for _, s := range []string{
+		agent, rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object),
+		f.AssertedAt.UTC().Format(time.RFC3339Nano), strconv.FormatFloat(f.Confidence, 'g', -1, 64),
+	} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return "f" + hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// normFinding validates f for team and fills its defaults.
+func (m *Manager) normFinding(team string, f Finding, now time.Time) (Finding, error) {
+	q, err := cortex.NormalizeQuad(quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object})
+	if err != nil {
+		return f, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
+	}
+	if iri, ok := q.Subject.(quad.IRI); ok && strings.HasPrefix(string(iri), m.findingPrefix(team)) {
+		return f, errorf(ErrInvalidFinding, "subject %s is a finding node of team %s", iri, team)
+	}
+	if math.IsNaN(f.Confidence) || f.Confidence < 0 || f.Confidence > 1 {
+		return f, errorf(ErrInvalidFinding, "confidence %v not in [0, 1]", f.Confidence)
+	}
+	f.Subject, f.Predicate, f.Object = q.Subject, q.Predicate, q.Object
+	if f.AssertedAt.IsZero() {
+		f.AssertedAt = now
+	}
+	f.AssertedAt = f.AssertedAt.UTC()
+	return f, nil
+}
+
+func (m *Manager) findingPrefix(team string) string { return string(m.ns.Finding(team, "")) }
+
+// findingQuads returns the quads recording f in the member's graph: the
+// plain triple, and the finding node describing it (RDF reification) with
+// author, time and confidence.
+func (m *Manager) findingQuads(team, agent, id string, f Finding) []quad.Quad {
+	x := m.ns
+	g := x.MemberGraph(team, agent)
+	node := x.Finding(team, id)
+	out := make([]quad.Quad, 0, 8)
+	add := func(s, p, o quad.Value) {
+		out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: g})
+	}
+	add(f.Subject, f.Predicate, f.Object)
+	add(node, ns.RDFType, x.IRI(ns.ClassFinding))
+	add(node, ns.RDFSubject, f.Subject)
+	add(node, ns.RDFPredicate, f.Predicate)
+	add(node, ns.RDFObject, f.Object)
+	add(node, x.IRI(ns.FindingAssertedBy), x.Member(team, agent))
+	add(node, x.IRI(ns.FindingAssertedAt), ns.DateTime(f.AssertedAt))
+	if f.Confidence > 0 {
+		c, _ := ns.Confidence(f.Confidence)
+		add(node, x.IRI(ns.FindingConfidence), c)
+	}
+	return out
+}
+
+// checkCanAssert returns nil if agent may add findings to the team now.
+func checkCanAssert(st *teamState, team, agent string) error {
+	t := &st.team
+	if Finished(t.Status) {
+		return fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
+	}
+	mb, ok := t.Member(agent)
+	if !ok {
+		return fmt.Errorf("team %s: agent %q: %w", team, agent, ErrUnknownAgent)
+	}
+	if Finished(mb.Status) {
+		return fmt.Errorf("team %s: member %s is %s: %w", team, agent, mb.Status, ErrMemberFinished)
+	}
+	return nil
+}
+
+// AddFinding records f as asserted by member agentID of team teamID and
+// returns its id. Only a member that is pending or running, of a team that
+// is pending or running, may add findings; the check and the write are one
+// atomic step. A zero AssertedAt means now.
+func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Finding) (string, error) {
+	var id string
+	_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, now time.Time) error {
+		if err := checkCanAssert(st, teamID, agentID); err != nil {
+			return err
+		}
+		nf, err := m.normFinding(teamID, f, now)
+		if err != nil {
+			return fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
+		}
+		id = findingID(agentID, nf)
+		tx.Add(m.findingQuads(teamID, agentID, id, nf)...)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// atomicImportLimit is the number of findings ImportFindings writes in one
+// atomic step together with the membership check.
+const atomicImportLimit = cortex.MaxDeltaQuads / 8
+
+// ImportFindings reads triples in an rdfio format ("ntriples", "turtle",
+// ...) from r and records each as a finding of agentID, asserted now with
+// unspecified confidence. Quads naming a graph are refused. It returns the
+// number of findings.
+//
+// Up to 512 findings are written in one atomic step with the membership
+// check, as AddFinding does. Larger inputs are checked once and then written
+// in chunks (see cortex.Namespace.Import): an error may leave a prefix
+// written; re-running the same import converges (finding ids are derived
+// from their content, but the assertion time differs between runs).
+func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
+	dec, err := rdfio.NewDecoder(r, format, rdfio.DecodeOptions{BlankPrefix: "i" + cortex.NewImportID() + "_"})
+	if err != nil {
+		return 0, err
+	}
+	defer dec.Close()
+	now := m.now()
+	var fs []Finding
+	for {
+		q, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("import findings: %w", err)
+		}
+		if q.Label != nil {
+			return 0, fmt.Errorf("import findings: %w: quad in graph %s (findings are triples)", ErrInvalidFinding, rdfio.FormatTerm(q.Label))
+		}
+		f, err := m.normFinding(teamID, Finding{Subject: q.Subject, Predicate: q.Predicate, Object: q.Object, AssertedAt: now}, now)
+		if err != nil {
+			return 0, fmt.Errorf("import findings: %w", err)
+		}
+		fs = append(fs, f)
+	}
+	stage := func(fs []Finding) []quad.Quad {
+		var qs []quad.Quad
+		for _, f := range fs {
+			qs = append(qs, m.findingQuads(teamID, agentID, findingID(agentID, f), f)...)
+		}
+		return qs
+	}
+	if len(fs) <= atomicImportLimit {
+		_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
+			if err := checkCanAssert(st, teamID, agentID); err != nil {
+				return err
+			}
+			tx.Add(stage(fs)...)
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		return len(fs), nil
+	}
+	if _, err := m.update(ctx, teamID, agentID, func(st *teamState, _ *cortex.Tx, _ time.Time) error {
+		return checkCanAssert(st, teamID, agentID)
+	}); err != nil {
+		return 0, err
+	}
+	if _, err := m.n.Import(ctx, &sliceSource{qs: stage(fs)}, cortex.ImportOptions{}); err != nil {
+		return 0, fmt.Errorf("import findings: %w", err)
+	}
+	return len(fs), nil
+}
+
+// sliceSource is a cortex.QuadSource over a slice.
+type sliceSource struct {
+	qs []quad.Quad
+	i  int
+}
+
+func (s *sliceSource) Next() (quad.Quad, error) {
+	if s.i == len(s.qs) {
+		return quad.Quad{}, io.EOF
+	}
+	s.i++
+	return s.qs[s.i-1], nil
+}
+
+// Findings lists the findings of the team matching f, ordered by assertion
+// time, then agent and id.
+func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) ([]StoredFinding, error) {
+	t, err := m.GetTeam(ctx, teamID)
+	if err != nil {
+		return nil, err
+	}
+	if f.Agent != "" {
+		if _, ok := t.Member(f.Agent); !ok {
+			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, ErrUnknownAgent)
+		}
+	}
+	out := []StoredFinding{}
+	for _, mb := range t.Members {
+		if f.Agent != "" && mb.AgentID != f.Agent {
+			continue
+		}
+		fs, err := m.readFindings(ctx, teamID, mb.AgentID)
+		if err != nil {
+			return nil, err
+		}
+		for _, sf := range fs {
+			if f.Subject != nil && sf.Subject != f.Subject || f.Predicate != nil && sf.Predicate != f.Predicate {
+				continue
+			}
+			out = append(out, sf)
+		}
+	}
+	slices.SortFunc(out, func(a, b StoredFinding) int {
+		if c := a.AssertedAt.Compare(b.AssertedAt); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Agent, b.Agent); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// readFindings reads every finding of one member with one scan of the
+// member's graph, resolving terms in one batch.
+func (m *Manager) readFindings(ctx context.Context, team, agent string) ([]StoredFinding, error) {
+	x := m.ns
+	const (
+		iGraph = iota
+		iType
+		iClass
+		iS
+		iP
+		iO
+		iAt
+		iConf
+		nIDs
+	)
+	terms := [nIDs]quad.Value{
+		iGraph: x.MemberGraph(team, agent), iType: ns.RDFType, iClass: x.IRI(ns.ClassFinding),
+		iS: ns.RDFSubject, iP: ns.RDFPredicate, iO: ns.RDFObject,
+		iAt: x.IRI(ns.FindingAssertedAt), iConf: x.IRI(ns.FindingConfidence),
+	}
+	ids, err := m.n.IDs(ctx, terms[:])
+	if err != nil {
+		return nil, err
+	}
+	if ids[iGraph] == 0 || ids[iClass] == 0 {
+		return nil, nil
+	}
+	type raw struct {
+		node, s, p, o, at, conf cortex.ID
+		typed                   bool
+	}
+	var (
+		rows []raw
+		cur  raw
+	)
+	flush := func() {
+		if cur.typed && cur.s != 0 && cur.p != 0 && cur.o != 0 && cur.at != 0 {
+			rows = append(rows, cur)
+		}
+	}
+	err = scan(ctx, m.n, cortex.IDPattern{G: ids[iGraph], Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
+		if q.S != cur.node {
+			flush()
+			cur = raw{node: q.S}
+		}
+		switch q.P {
+		case ids[iType]:
+			cur.typed = cur.typed || q.O == ids[iClass]
+		case ids[iS]:
+			cur.s = q.O
+		case ids[iP]:
+			cur.p = q.O
+		case ids[iO]:
+			cur.o = q.O
+		case ids[iAt]:
+			cur.at = q.O
+		case ids[iConf]:
+			cur.conf = q.O
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("team %s: findings of %s: %w", team, agent, err)
+	}
+	flush()
+	// Resolve each distinct id once.
+	index := map[cortex.ID]int{}
+	var want []cortex.ID
+	for _, r := range rows {
+		for _, id := range []cortex.ID{r.node, r.s, r.p, r.o, r.at, r.conf} {
+			if _, ok := index[id]; !ok && id != 0 {
+				index[id] = len(want)
+				want = append(want, id)
+			}
+		}
+	}
+	vals, err := m.n.Terms(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	val := func(id cortex.ID) quad.Value {
+		if id == 0 {
+			return nil
+		}
+		return vals[index[id]]
+	}
+	prefix := m.findingPrefix(team)
+	times := map[cortex.ID]time.Time{}
+	confs := map[cortex.ID]float64{}
+	out := make([]StoredFinding, 0, len(rows))
+	for _, r := range rows {
+		iri, _ := val(r.node).(quad.IRI)
+		esc, ok := strings.CutPrefix(string(iri), prefix)
+		if !ok {
+			continue
+		}
+		fid, err := ns.Unescape(esc)
+		if err != nil {
+			continue
+		}
+		at, ok := times[r.at]
+		if !ok {
+			if at, err = ns.ParseDateTime(val(r.at)); err != nil {
+				return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
+			}
+			times[r.at] = at
+		}
+		var conf float64
+		if r.conf != 0 {
+			if conf, ok = confs[r.conf]; !ok {
+				if conf, err = ns.ParseConfidence(val(r.conf)); err != nil {
+					return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
+				}
+				confs[r.conf] = conf
+			}
+		}
+		out = append(out, StoredFinding{ID: fid, Agent: agent, Finding: Finding{
+			Subject: val(r.s), Predicate: val(r.p), Object: val(r.o), Confidence: conf, AssertedAt: at,
+		}})
+	}
+	return out, nil
+}

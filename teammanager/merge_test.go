@@ -1,0 +1,221 @@
+package teammanager_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+func TestManager_Findings(t *testing.T) {
+	f := newFixture(t)
+	team := f.create(t, teammanager.TeamConfig{ID: "t1", Name: "n", Members: members("a", "b")})
+	id, err := f.m.AddFinding(ctx, "t1", "a", teammanager.Finding{Subject: iri("x"), Predicate: iri("p"), Object: quad.String("v"), Confidence: 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The plain triple and its description are in a's graph.
+	g := f.ns.MemberGraph("t1", "a")
+	qs := f.graph(t, g)
+	if len(qs) != 8 {
+		t.Fatalf("member graph has %d quads: %v", len(qs), qs)
+	}
+	plain, _ := f.n.Quads(ctx, cortex.Pattern{Subject: iri("x"), Predicate: iri("p"), Graph: g, Scope: cortex.OneGraph})
+	if len(plain) != 1 {
+		t.Fatalf("plain triple missing")
+	}
+	by, _ := f.n.Quads(ctx, cortex.Pattern{Subject: f.ns.Finding("t1", id), Predicate: f.ns.IRI(namespace.FindingAssertedBy)})
+	if len(by) != 1 || by[0].Object != f.ns.Member("t1", "a") {
+		t.Fatalf("assertedBy %v", by)
+	}
+	n, err := f.m.ImportFindings(ctx, "t1", "b", strings.NewReader("@prefix ex: <http://example.org/> .\nex:x ex:p \"w\" ; ex:q ex:y .\n"), "turtle")
+	if err != nil || n != 2 {
+		t.Fatalf("ImportFindings = %d, %v", n, err)
+	}
+	all, err := f.m.Findings(ctx, "t1", teammanager.FindingFilter{})
+	if err != nil || len(all) != 3 {
+		t.Fatalf("Findings = %v, %v", all, err)
+	}
+	if all[0].ID != id || all[0].Agent != "a" || all[0].Confidence != 0.75 || !all[0].AssertedAt.Equal(f.clock.Now()) {
+		t.Fatalf("first finding %+v", all[0])
+	}
+	onlyP, _ := f.m.Findings(ctx, "t1", teammanager.FindingFilter{Predicate: iri("p")})
+	onlyB, _ := f.m.Findings(ctx, "t1", teammanager.FindingFilter{Agent: "b"})
+	if len(onlyP) != 2 || len(onlyB) != 2 {
+		t.Fatalf("filters: %d by predicate, %d by agent", len(onlyP), len(onlyB))
+	}
+	_ = team
+	ok := teammanager.Finding{Subject: iri("x"), Predicate: iri("p"), Object: quad.String("v")}
+	f.status(t, "t1", "a", teammanager.Running, "")
+	f.status(t, "t1", "a", teammanager.Completed, "")
+	for _, tc := range []struct {
+		name, team, agent string
+		f                 teammanager.Finding
+		want              error
+	}{
+		{"unknown team", "nope", "a", ok, teammanager.ErrUnknownTeam},
+		{"not a member", "t1", "zed", ok, teammanager.ErrUnknownAgent},
+		{"member finished", "t1", "a", ok, teammanager.ErrMemberFinished},
+		{"literal subject", "t1", "b", teammanager.Finding{Subject: quad.String("x"), Predicate: iri("p"), Object: iri("o")}, teammanager.ErrInvalidFinding},
+		{"confidence", "t1", "b", teammanager.Finding{Subject: iri("x"), Predicate: iri("p"), Object: iri("o"), Confidence: 2}, teammanager.ErrInvalidFinding},
+		{"finding node subject", "t1", "b", teammanager.Finding{Subject: f.ns.Finding("t1", "fx"), Predicate: iri("p"), Object: iri("o")}, teammanager.ErrInvalidFinding},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := f.m.AddFinding(ctx, tc.team, tc.agent, tc.f); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// codeReview sets up three reviewers who agree on one topic and disagree on
+// another, and completes the team.
+func codeReview(t *testing.T, f *fixture, strategy string) teammanager.Team {
+	t.Helper()
+	team := f.create(t, teammanager.TeamConfig{ID: "cr", Name: "review", Strategy: strategy, Members: members("ann", "bob", "cy")})
+	say := func(agent, s, p string, o quad.Value) {
+		t.Helper()
+		if _, err := f.m.AddFinding(ctx, "cr", agent, teammanager.Finding{Subject: iri(s), Predicate: iri(p), Object: o}); err != nil {
+			t.Fatal(err)
+		}
+		f.clock.Advance(time.Second)
+	}
+	for _, a := range []string{"ann", "bob", "cy"} {
+		f.status(t, "cr", a, teammanager.Running, "")
+		say(a, "main.go", "license", quad.String("MIT"))
+	}
+	say("ann", "main.go", "severity", quad.String("high"))
+	say("bob", "main.go", "severity", quad.String("low"))
+	say("cy", "main.go", "severity", quad.String("high"))
+	for _, a := range []string{"ann", "bob", "cy"} { // cy completes last
+		f.status(t, "cr", a, teammanager.Completed, "")
+		f.clock.Advance(time.Second)
+	}
+	return team
+}
+
+func TestManager_Merge_ConflictFlagAndResolve(t *testing.T) {
+	f := newFixture(t)
+	codeReview(t, f, merge.NameConflictFlag)
+	shared := f.graph(t, f.ns.SharedGraph("cr"))
+	if len(shared) != 1 || shared[0].Object != quad.String("MIT") {
+		t.Fatalf("shared graph %v", shared)
+	}
+	cs, err := f.m.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %v, %v", cs, err)
+	}
+	c := cs[0]
+	if c.Subject != iri("main.go") || c.Predicate != iri("severity") || c.Resolved || len(c.Candidates) != 2 ||
+		strings.Join(c.Candidates[0].Agents, ",") != "ann,cy" || c.Candidates[1].Object != quad.String("low") {
+		t.Fatalf("conflict %+v", c)
+	}
+	// Provenance of the kept fact.
+	team, _ := f.m.GetTeam(ctx, "cr")
+	attributed, _ := f.n.Quads(ctx, cortex.Pattern{Predicate: namespace.ProvWasAttributedTo, Graph: f.ns.ProvenanceGraph("cr"), Scope: cortex.OneGraph})
+	if len(attributed) != 3 {
+		t.Fatalf("prov:wasAttributedTo %v", attributed)
+	}
+	// Merging again changes nothing.
+	rep, err := f.m.MergeTeamResults(ctx, "cr")
+	if err != nil || !rep.Unchanged || rep.MergeID != team.LastMerge {
+		t.Fatalf("re-merge %+v, %v", rep, err)
+	}
+	// Resolve.
+	if _, err := f.m.ResolveConflict(ctx, "cr", "nope", []quad.Value{quad.String("high")}, "lead"); !errors.Is(err, teammanager.ErrUnknownConflict) {
+		t.Fatalf("unknown conflict: %v", err)
+	}
+	rep, err = f.m.ResolveConflict(ctx, "cr", c.ID, []quad.Value{quad.String("high")}, "lead")
+	if err != nil || rep.Kept != 2 || rep.Report.Conflicts != 0 {
+		t.Fatalf("resolve: %+v, %v", rep, err)
+	}
+	if _, err := f.m.ResolveConflict(ctx, "cr", c.ID, []quad.Value{quad.String("low")}, "lead"); !errors.Is(err, teammanager.ErrAlreadyResolved) {
+		t.Fatalf("second resolve: %v", err)
+	}
+	shared = f.graph(t, f.ns.SharedGraph("cr"))
+	if len(shared) != 2 {
+		t.Fatalf("shared after resolve %v", shared)
+	}
+	by, _ := f.n.Quads(ctx, cortex.Pattern{Predicate: f.ns.IRI(namespace.FactResolvedBy), Graph: f.ns.ProvenanceGraph("cr"), Scope: cortex.OneGraph})
+	if len(by) != 1 || by[0].Object != f.ns.Agent("lead") {
+		t.Fatalf("resolved-by provenance %v", by)
+	}
+	// Only the current run's facts keep provenance.
+	facts, _ := f.n.Quads(ctx, cortex.Pattern{Predicate: namespace.RDFType, Object: f.ns.IRI(namespace.ClassFact)})
+	if len(facts) != 2 {
+		t.Fatalf("%d fact nodes", len(facts))
+	}
+	// Re-merging keeps the resolution.
+	rep, err = f.m.MergeTeamResults(ctx, "cr")
+	if err != nil || !rep.Unchanged || rep.Kept != 2 {
+		t.Fatalf("re-merge after resolve %+v, %v", rep, err)
+	}
+	cs, _ = f.m.Conflicts(ctx, "cr")
+	if len(cs) != 1 || !cs[0].Resolved || cs[0].ResolvedBy != "lead" || len(cs[0].Chosen) != 1 {
+		t.Fatalf("resolved conflict %+v", cs)
+	}
+}
+
+func TestManager_Merge_Strategies(t *testing.T) {
+	for _, tc := range []struct {
+		strategy  string
+		kept      int
+		conflicts int
+		severity  []string
+	}{
+		{merge.NameAdditive, 3, 0, []string{"high", "low"}},
+		{merge.NameMajorityWins, 2, 0, []string{"high"}},
+		{merge.NameNewestWins, 2, 0, []string{"high"}},
+		{merge.NameReplace, 2, 0, []string{"high"}},
+		{merge.NameConflictFlag, 1, 1, nil},
+		{merge.NameConfidenceWeighted, 2, 0, []string{"high"}},
+	} {
+		t.Run(tc.strategy, func(t *testing.T) {
+			f := newFixture(t)
+			codeReview(t, f, tc.strategy)
+			team, _ := f.m.GetTeam(ctx, "cr")
+			rep, err := f.m.MergeTeamResults(ctx, "cr")
+			if err != nil || !rep.Unchanged || rep.MergeID != team.LastMerge {
+				t.Fatalf("merge %+v, %v", rep, err)
+			}
+			if rep.Kept != tc.kept || rep.Report.Conflicts != tc.conflicts || len(rep.Members) != 3 {
+				t.Fatalf("report %+v", rep.Report)
+			}
+			var sev []string
+			for _, q := range f.graph(t, f.ns.SharedGraph("cr")) {
+				if q.Predicate == iri("severity") {
+					sev = append(sev, string(q.Object.(quad.String)))
+				}
+			}
+			if strings.Join(sev, ",") != strings.Join(tc.severity, ",") {
+				t.Fatalf("severity facts %v, want %v", sev, tc.severity)
+			}
+		})
+	}
+}
+
+func TestManager_Merge_OnlyCompletedMembers(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(a), Predicate: iri("p"), Object: quad.String("v")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	if g := f.graph(t, f.ns.SharedGraph("t")); len(g) != 0 {
+		t.Fatalf("merged without auto-merge: %v", g)
+	}
+	rep, err := f.m.MergeTeamResults(ctx, "t")
+	if err != nil || rep.Kept != 1 || rep.Facts[0].Subject != iri("a") {
+		t.Fatalf("manual merge of a running team: %+v, %v", rep, err)
+	}
+}

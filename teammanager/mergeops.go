@@ -1,0 +1,557 @@
+package teammanager
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+	ns "github.com/cortexgraph/cortex/namespace"
+)
+
+// MergeTeamResults merges the findings of the team's completed members with
+// the team's strategy and writes the outcome:
+//
+//   - the shared graph holds exactly the fused triples, as plain triples;
+//   - the provenance graph holds the merge run (a prov:Activity with
+//     strategy, start and end time) and one Fact node per fused triple
+//     (rdf:subject/predicate/object, prov:wasGeneratedBy the run,
+//     prov:generatedAtTime, prov:wasAttributedTo each supporting agent,
+//     prov:wasDerivedFrom each finding, fact:confidence, and fact:agent for
+//     facts chosen by a manual resolution); fact nodes of earlier runs are
+//     removed, merge run nodes are kept as history;
+//   - the conflict graph holds a record for every undecided topic; resolved
+//     records are kept and their resolutions re-applied.
+//
+// Merging is deterministic: when the result equals the last merge's (same
+// facts, supporters, findings and conflicts), nothing is written and the
+// report says Unchanged. A change set of up to cortex.MaxDeltaQuads quads
+// (a few hundred facts) is written in one atomic step. Larger ones are
+// written in chunks — new provenance first, then the shared and conflict
+// graphs, then the team's team:merge link in one atomic step, then the
+// removal of the previous run's fact nodes — so a reader of the shared graph
+// may briefly see a mix of old and new facts; re-running converges.
+//
+// Merges of one team are serialised within the Manager.
+func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeReport, error) {
+	mu := m.mergeLock(teamID)
+	mu.Lock()
+	defer mu.Unlock()
+	return m.mergeLocked(ctx, teamID)
+}
+
+func (m *Manager) mergeLocked(ctx context.Context, teamID string) (MergeReport, error) {
+	start := m.now()
+	t, err := m.GetTeam(ctx, teamID)
+	if err != nil {
+		return MergeReport{}, err
+	}
+	strat, err := m.cfg.lookup(t.Strategy)
+	if err != nil {
+		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
+	}
+	in := merge.Input{Options: merge.Options{Threshold: t.Threshold, TieBreaker: t.TieBreaker, Now: start}}
+	conf := map[string]float64{}
+	for _, mb := range t.Members {
+		in.Members = append(in.Members, merge.Member{Agent: mb.AgentID, Status: mb.Status, CompletedAt: mb.CompletedAt})
+		if mb.Status != Completed {
+			continue
+		}
+		fs, err := m.readFindings(ctx, teamID, mb.AgentID)
+		if err != nil {
+			return MergeReport{}, err
+		}
+		for _, f := range fs {
+			in.Findings = append(in.Findings, merge.Finding{
+				ID: f.ID, Agent: mb.AgentID, Subject: f.Subject, Predicate: f.Predicate, Object: f.Object,
+				Confidence: f.Confidence, AssertedAt: f.AssertedAt,
+			})
+			conf[f.ID] = f.Confidence
+		}
+	}
+	cg, err := m.readConflictGraph(ctx, teamID)
+	if err != nil {
+		return MergeReport{}, err
+	}
+	in.Resolutions = cg.resolutions(m.ns)
+	res, err := strat.Merge(in)
+	if err != nil {
+		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
+	}
+	res.Strategy = t.Strategy
+	rep := MergeReport{Team: teamID, Strategy: t.Strategy, Facts: res.Facts, Conflicts: res.Conflicts, Report: res.Report}
+	rep.MergeID = mergeID(res)
+	if rep.MergeID == t.LastMerge {
+		rep.Unchanged = true
+		return rep, nil
+	}
+	if err := m.writeMerge(ctx, &t, res, rep.MergeID, cg, conf, start); err != nil {
+		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
+	}
+	return rep, nil
+}
+
+// mergeID is "m" followed by 24 hex digits of a SHA-256 over the result.
+func mergeID(res merge.Result) string {
+	h := sha256.New()
+	w := func(ss ...string) {
+		for _, s := range ss {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+	}
+	w("strategy", res.Strategy)
+	for _, f := range res.Facts {
+		w("fact", rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.ResolvedBy)
+		w(f.Supporters...)
+		w("|")
+		w(f.FindingIDs...)
+	}
+	for _, c := range res.Conflicts {
+		w("conflict", c.ID, c.Reason)
+		for _, cd := range c.Candidates {
+			w(rdfio.FormatTerm(cd.Object))
+			w(cd.Agents...)
+			w("|")
+			w(cd.FindingIDs...)
+		}
+	}
+	return "m" + hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// conflictGraph is the content of a team's conflict graph by subject.
+type conflictGraph struct {
+	team  string
+	nodes map[quad.Value]map[quad.Value][]quad.Value
+	quads []quad.Quad
+}
+
+func (m *Manager) readConflictGraph(ctx context.Context, team string) (*conflictGraph, error) {
+	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}}
+	err := m.n.EachQuad(ctx, cortex.Pattern{Graph: m.ns.ConflictGraph(team), Scope: cortex.OneGraph}, func(q quad.Quad) error {
+		pm := cg.nodes[q.Subject]
+		if pm == nil {
+			pm = map[quad.Value][]quad.Value{}
+			cg.nodes[q.Subject] = pm
+		}
+		pm[q.Predicate] = append(pm[q.Predicate], q.Object)
+		cg.quads = append(cg.quads, q)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("team %s: read conflicts: %w", team, err)
+	}
+	return cg, nil
+}
+
+func (cg *conflictGraph) resolved(x ns.NS, node quad.Value) bool {
+	return len(cg.nodes[node][x.IRI(ns.ConflictResolvedAt)]) > 0
+}
+
+// resolutions returns the resolutions recorded in the graph.
+func (cg *conflictGraph) resolutions(x ns.NS) []merge.Resolution {
+	var out []merge.Resolution
+	for node, pm := range cg.nodes {
+		if !cg.resolved(x, node) {
+			continue
+		}
+		iri, _ := node.(quad.IRI)
+		ref, err := x.Parse(iri)
+		if err != nil || ref.Kind != ns.KindConflict {
+			continue
+		}
+		r := merge.Resolution{ConflictID: ref.ID, Objects: slices.Clone(pm[x.IRI(ns.ConflictResolvedObject)])}
+		if r.Objects == nil {
+			r.Objects = []quad.Value{}
+		}
+		if s := pm[x.IRI(ns.ConflictSubject)]; len(s) > 0 {
+			r.Topic.Subject = s[0]
+		}
+		if p := pm[x.IRI(ns.ConflictPredicate)]; len(p) > 0 {
+			r.Topic.Predicate = p[0]
+		}
+		if by := pm[x.IRI(ns.ConflictResolvedBy)]; len(by) > 0 {
+			if a, ok := by[0].(quad.IRI); ok {
+				if ar, err := x.Parse(a); err == nil {
+					r.By = ar.Agent
+				}
+			}
+		}
+		if at, err := ns.ParseDateTime(pm[x.IRI(ns.ConflictResolvedAt)][0]); err == nil {
+			r.At = at
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// writeMerge writes the result of merge run id (see MergeTeamResults).
+func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id string, cg *conflictGraph, conf map[string]float64, start time.Time) error {
+	x := m.ns
+	team := t.ID
+	now := m.now()
+	mnode := x.Merge(team, id)
+	prov := x.ProvenanceGraph(team)
+	shared := x.SharedGraph(team)
+	cgraph := x.ConflictGraph(team)
+
+	// Provenance of the new run.
+	var provAdd []quad.Quad
+	padd := func(s, p, o quad.Value) {
+		provAdd = append(provAdd, quad.Quad{Subject: s, Predicate: p, Object: o, Label: prov})
+	}
+	padd(mnode, ns.RDFType, x.IRI(ns.ClassMerge))
+	padd(mnode, x.IRI(ns.MergeStrategy), ns.String(res.Strategy))
+	padd(mnode, ns.ProvStartedAtTime, ns.DateTime(start))
+	padd(mnode, ns.ProvEndedAtTime, ns.DateTime(now))
+	factPrefix := string(x.Fact(team, id+"-"))
+	for i, f := range res.Facts {
+		fn := x.Fact(team, id+"-"+strconv.Itoa(i))
+		padd(fn, ns.RDFType, x.IRI(ns.ClassFact))
+		padd(fn, ns.RDFSubject, f.Subject)
+		padd(fn, ns.RDFPredicate, f.Predicate)
+		padd(fn, ns.RDFObject, f.Object)
+		padd(fn, ns.ProvWasGeneratedBy, mnode)
+		padd(fn, ns.ProvGeneratedAtTime, ns.DateTime(now))
+		for _, a := range f.Supporters {
+			padd(fn, ns.ProvWasAttributedTo, x.Agent(a))
+		}
+		best := 0.0
+		for _, fid := range f.FindingIDs {
+			padd(fn, ns.ProvWasDerivedFrom, x.Finding(team, fid))
+			c := conf[fid]
+			if c == 0 {
+				c = 1
+			}
+			best = max(best, c)
+		}
+		if len(f.FindingIDs) == 0 {
+			best = 1
+		}
+		c, _ := ns.Confidence(best)
+		padd(fn, x.IRI(ns.FactConfidence), c)
+		if f.ResolvedBy != "" {
+			padd(fn, x.IRI(ns.FactResolvedBy), x.Agent(f.ResolvedBy))
+		}
+	}
+
+	// Shared graph: exactly the facts.
+	want := make(map[quad.Quad]bool, len(res.Facts))
+	var sharedAdd, sharedRm []quad.Quad
+	for _, f := range res.Facts {
+		q := quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared}
+		want[q] = true
+	}
+	have := map[quad.Quad]bool{}
+	if err := m.n.EachQuad(ctx, cortex.Pattern{Graph: shared, Scope: cortex.OneGraph}, func(q quad.Quad) error {
+		have[q] = true
+		if !want[q] {
+			sharedRm = append(sharedRm, q)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, f := range res.Facts {
+		q := quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared}
+		if !have[q] {
+			sharedAdd = append(sharedAdd, q)
+			have[q] = true
+		}
+	}
+
+	// Conflict graph: open records follow the result, resolved ones stay.
+	cwant := map[quad.Quad]bool{}
+	var conflictAdd, conflictRm []quad.Quad
+	for _, c := range res.Conflicts {
+		node := x.Conflict(team, c.ID)
+		add := func(p, o quad.Value) {
+			cwant[quad.Quad{Subject: node, Predicate: p, Object: o, Label: cgraph}] = true
+		}
+		add(ns.RDFType, x.IRI(ns.ClassConflict))
+		add(x.IRI(ns.ConflictSubject), c.Topic.Subject)
+		add(x.IRI(ns.ConflictPredicate), c.Topic.Predicate)
+		for _, cd := range c.Candidates {
+			for _, fid := range cd.FindingIDs {
+				add(x.IRI(ns.ConflictCandidate), x.Finding(team, fid))
+			}
+		}
+		add(x.IRI(ns.ConflictStrategy), ns.String(res.Strategy))
+		add(x.IRI(ns.ConflictReason), ns.String(c.Reason))
+		if d := cg.nodes[node][x.IRI(ns.ConflictDetectedAt)]; len(d) > 0 {
+			add(x.IRI(ns.ConflictDetectedAt), d[0])
+		} else {
+			add(x.IRI(ns.ConflictDetectedAt), ns.DateTime(now))
+		}
+		add(ns.ProvWasGeneratedBy, mnode)
+	}
+	chave := map[quad.Quad]bool{}
+	for _, q := range cg.quads {
+		chave[q] = true
+		if !cg.resolved(x, q.Subject) && !cwant[q] {
+			conflictRm = append(conflictRm, q)
+		}
+	}
+	for q := range cwant {
+		if !chave[q] {
+			conflictAdd = append(conflictAdd, q)
+		}
+	}
+
+	// Old fact nodes (of earlier runs) in the provenance graph.
+	oldProv, err := m.oldFacts(ctx, team, factPrefix)
+	if err != nil {
+		return err
+	}
+
+	// The team's link to the run.
+	tg := x.TeamGraph(team)
+	link := func(tx *cortex.Tx) {
+		if t.LastMerge != "" {
+			tx.Remove(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: x.Merge(team, t.LastMerge), Label: tg})
+		}
+		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: tg})
+	}
+
+	total := len(provAdd) + len(sharedAdd) + len(sharedRm) + len(conflictAdd) + len(conflictRm) + len(oldProv) + 2
+	if total <= cortex.MaxDeltaQuads {
+		return m.n.Update(ctx, func(tx *cortex.Tx) error {
+			tx.Add(provAdd...)
+			tx.Add(sharedAdd...)
+			tx.Add(conflictAdd...)
+			tx.Remove(sharedRm...)
+			tx.Remove(conflictRm...)
+			tx.Remove(oldProv...)
+			link(tx)
+			return nil
+		})
+	}
+	adds := slices.Concat(provAdd, sharedAdd, conflictAdd)
+	if _, err := m.n.Import(ctx, &sliceSource{qs: adds}, cortex.ImportOptions{}); err != nil {
+		return err
+	}
+	if err := m.removeChunked(ctx, slices.Concat(sharedRm, conflictRm)); err != nil {
+		return err
+	}
+	if err := m.n.Update(ctx, func(tx *cortex.Tx) error { link(tx); return nil }); err != nil {
+		return err
+	}
+	return m.removeChunked(ctx, oldProv)
+}
+
+func (m *Manager) removeChunked(ctx context.Context, qs []quad.Quad) error {
+	for len(qs) > 0 {
+		n := min(len(qs), cortex.MaxDeltaQuads)
+		if err := m.n.Apply(ctx, cortex.Delta{Remove: qs[:n]}); err != nil {
+			return err
+		}
+		qs = qs[n:]
+	}
+	return nil
+}
+
+// oldFacts returns the quads of fact nodes in the team's provenance graph
+// that do not belong to the run whose fact IRIs start with keepPrefix.
+func (m *Manager) oldFacts(ctx context.Context, team, keepPrefix string) ([]quad.Quad, error) {
+	var out []quad.Quad
+	factPrefix := string(m.ns.Fact(team, ""))
+	err := m.n.EachQuad(ctx, cortex.Pattern{Graph: m.ns.ProvenanceGraph(team), Scope: cortex.OneGraph}, func(q quad.Quad) error {
+		s, _ := q.Subject.(quad.IRI)
+		if strings.HasPrefix(string(s), factPrefix) && !strings.HasPrefix(string(s), keepPrefix) {
+			out = append(out, q)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Conflicts lists the team's conflict records, open and resolved, ordered by
+// subject and predicate.
+func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, error) {
+	if _, err := m.GetTeam(ctx, teamID); err != nil {
+		return nil, err
+	}
+	cg, err := m.readConflictGraph(ctx, teamID)
+	if err != nil {
+		return nil, err
+	}
+	out := []Conflict{}
+	for node := range cg.nodes {
+		c, err := m.conflict(ctx, teamID, cg, node)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			out = append(out, *c)
+		}
+	}
+	slices.SortFunc(out, func(a, b Conflict) int {
+		ta, tb := merge.Topic{Subject: a.Subject, Predicate: a.Predicate}, merge.Topic{Subject: b.Subject, Predicate: b.Predicate}
+		if c := ta.Compare(tb); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// conflict builds the record of one conflict node (nil if node is not one).
+func (m *Manager) conflict(ctx context.Context, team string, cg *conflictGraph, node quad.Value) (*Conflict, error) {
+	x := m.ns
+	iri, _ := node.(quad.IRI)
+	ref, err := x.Parse(iri)
+	if err != nil || ref.Kind != ns.KindConflict {
+		return nil, nil
+	}
+	pm := cg.nodes[node]
+	first := func(p ns.Term) quad.Value {
+		if vs := pm[x.IRI(p)]; len(vs) > 0 {
+			return vs[0]
+		}
+		return nil
+	}
+	c := &Conflict{ID: ref.ID, Subject: first(ns.ConflictSubject), Predicate: first(ns.ConflictPredicate), Candidates: []Candidate{}}
+	c.Strategy, _ = ns.ParseString(first(ns.ConflictStrategy))
+	c.Reason, _ = ns.ParseString(first(ns.ConflictReason))
+	if v := first(ns.ConflictDetectedAt); v != nil {
+		c.DetectedAt, _ = ns.ParseDateTime(v)
+	}
+	if v := first(ns.ConflictResolvedAt); v != nil {
+		c.Resolved = true
+		c.ResolvedAt, _ = ns.ParseDateTime(v)
+		if a, ok := first(ns.ConflictResolvedBy).(quad.IRI); ok {
+			if ar, err := x.Parse(a); err == nil {
+				c.ResolvedBy = ar.Agent
+			}
+		}
+		c.Chosen = slices.Clone(pm[x.IRI(ns.ConflictResolvedObject)])
+		slices.SortFunc(c.Chosen, merge.CompareTerms)
+	}
+	byObj := map[string]int{}
+	for _, fv := range pm[x.IRI(ns.ConflictCandidate)] {
+		obj, agent, err := m.findingObject(ctx, team, fv)
+		if err != nil {
+			return nil, err
+		}
+		if obj == nil {
+			continue
+		}
+		fr, _ := x.Parse(fv.(quad.IRI))
+		k := rdfio.FormatTerm(obj)
+		i, ok := byObj[k]
+		if !ok {
+			i = len(c.Candidates)
+			byObj[k] = i
+			c.Candidates = append(c.Candidates, Candidate{Object: obj})
+		}
+		cd := &c.Candidates[i]
+		if !slices.Contains(cd.Agents, agent) {
+			cd.Agents = append(cd.Agents, agent)
+		}
+		cd.Findings = append(cd.Findings, fr.ID)
+	}
+	for i := range c.Candidates {
+		slices.Sort(c.Candidates[i].Agents)
+		slices.Sort(c.Candidates[i].Findings)
+	}
+	slices.SortFunc(c.Candidates, func(a, b Candidate) int { return merge.CompareTerms(a.Object, b.Object) })
+	return c, nil
+}
+
+// findingObject returns the object and author of a finding node.
+func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) (quad.Value, string, error) {
+	x := m.ns
+	var obj quad.Value
+	agent := ""
+	err := m.n.EachQuad(ctx, cortex.Pattern{Subject: f}, func(q quad.Quad) error {
+		switch q.Predicate {
+		case ns.RDFObject:
+			obj = q.Object
+		case x.IRI(ns.FindingAssertedBy):
+			if iri, ok := q.Object.(quad.IRI); ok {
+				if r, err := x.Parse(iri); err == nil && r.Kind == ns.KindMember && r.Team == team {
+					agent = r.Agent
+				}
+			}
+		}
+		return nil
+	})
+	return obj, agent, err
+}
+
+// ResolveConflict resolves an open conflict of the team by choosing objects
+// (one, several, or none to keep nothing), records who resolved it and when,
+// and re-merges the team so that the chosen objects become facts with
+// provenance fact:agent <by>. Later merges keep the resolution. It returns
+// the report of that merge.
+func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (MergeReport, error) {
+	if !validID(by) {
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)
+	}
+	objs := make([]quad.Value, 0, len(objects))
+	for _, o := range objects {
+		no, err := cortex.NormalizeTerm(o)
+		if err != nil {
+			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, ErrInvalidResolution, err)
+		}
+		if !slices.Contains(objs, no) {
+			objs = append(objs, no)
+		}
+	}
+	mu := m.mergeLock(teamID)
+	mu.Lock()
+	defer mu.Unlock()
+	if _, err := m.GetTeam(ctx, teamID); err != nil {
+		return MergeReport{}, err
+	}
+	x := m.ns
+	node := x.Conflict(teamID, conflictID)
+	g := x.ConflictGraph(teamID)
+	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+		qs, err := tx.Namespace().Quads(ctx, cortex.Pattern{Subject: node, Graph: g, Scope: cortex.OneGraph})
+		if err != nil {
+			return err
+		}
+		if len(qs) == 0 {
+			return fmt.Errorf("team %s: conflict %q: %w", teamID, conflictID, ErrUnknownConflict)
+		}
+		add := func(p, o quad.Value) { tx.Add(quad.Quad{Subject: node, Predicate: p, Object: o, Label: g}) }
+		for _, q := range qs {
+			switch q.Predicate {
+			case x.IRI(ns.ConflictResolvedAt):
+				return fmt.Errorf("team %s: conflict %s: %w", teamID, conflictID, ErrAlreadyResolved)
+			case x.IRI(ns.ConflictCandidate):
+				obj, _, err := m.findingObject(ctx, teamID, q.Object)
+				if err != nil {
+					return err
+				}
+				if obj != nil && slices.ContainsFunc(objs, func(o quad.Value) bool { return merge.CompareTerms(o, obj) == 0 }) {
+					add(x.IRI(ns.ConflictChosen), q.Object)
+				}
+			}
+		}
+		add(x.IRI(ns.ConflictResolvedAt), ns.DateTime(m.now()))
+		add(x.IRI(ns.ConflictResolvedBy), x.Agent(by))
+		for _, o := range objs {
+			add(x.IRI(ns.ConflictResolvedObject), o)
+		}
+		return nil
+	})
+	if err != nil {
+		return MergeReport{}, err
+	}
+	rep, err := m.mergeLocked(ctx, teamID)
+	if err != nil {
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: re-merge: %w", conflictID, err)
+	}
+	return rep, nil
+}

@@ -1,0 +1,427 @@
+package teammanager
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	ns "github.com/cortexgraph/cortex/namespace"
+)
+
+// Reasons a team failed, the values of Team.FailReason (team:error).
+const (
+	FailTimeout        = "timeout"                // ran longer than its timeout
+	FailCriticalMember = "critical-member-failed" // a member marked critical failed
+	FailAllMembers     = "all-members-failed"     // every member failed
+)
+
+// teamState is a team read from its state graph, with what is needed to
+// change it: the graph's triples by subject and predicate.
+type teamState struct {
+	team    Team
+	graph   quad.IRI
+	node    quad.IRI
+	members map[string]quad.IRI // agent id → member node
+	props   map[quad.Value]map[quad.Value][]quad.Value
+	// staged changes
+	rm, add []quad.Quad
+}
+
+func (st *teamState) get(s, p quad.Value) quad.Value {
+	if vs := st.props[s][p]; len(vs) > 0 {
+		return vs[0]
+	}
+	return nil
+}
+
+// set replaces every value of (s, p) in the team graph by v (nil: none).
+func (st *teamState) set(s, p, v quad.Value) {
+	m := st.props[s]
+	if m == nil {
+		m = map[quad.Value][]quad.Value{}
+		st.props[s] = m
+	}
+	has := false
+	for _, o := range m[p] {
+		if v != nil && o == v {
+			has = true
+			continue
+		}
+		st.rm = append(st.rm, quad.Quad{Subject: s, Predicate: p, Object: o, Label: st.graph})
+	}
+	if v == nil {
+		delete(m, p)
+		return
+	}
+	if !has {
+		st.add = append(st.add, quad.Quad{Subject: s, Predicate: p, Object: v, Label: st.graph})
+	}
+	m[p] = []quad.Value{v}
+}
+
+func (st *teamState) setTime(s quad.Value, p ns.Term, t time.Time, x ns.NS) {
+	if t.IsZero() {
+		st.set(s, x.IRI(p), nil)
+		return
+	}
+	st.set(s, x.IRI(p), ns.DateTime(t))
+}
+
+// readTeam reads team id from n. It fails with ErrUnknownTeam if there is
+// no such team. With focus set, only that member is read in full; of the
+// others only status and criticality (what the team status derives from),
+// which keeps member updates cheap in large teams.
+func (m *Manager) readTeam(ctx context.Context, n *cortex.Namespace, id, focus string) (*teamState, error) {
+	x := m.ns
+	st := &teamState{
+		graph: x.TeamGraph(id), node: x.Team(id),
+		members: map[string]quad.IRI{}, props: map[quad.Value]map[quad.Value][]quad.Value{},
+	}
+	fail := func(err error) (*teamState, error) { return nil, fmt.Errorf("team %s: read: %w", id, err) }
+	ids, err := n.IDs(ctx, []quad.Value{st.graph, st.node, x.IRI(ns.TeamMember), x.IRI(ns.MemberStatus), x.IRI(ns.MemberCritical)})
+	if err != nil {
+		return fail(err)
+	}
+	gid, tid, pMember, pStatus, pCritical := ids[0], ids[1], ids[2], ids[3], ids[4]
+	if gid == 0 || tid == 0 {
+		return nil, fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
+	}
+	var quads []cortex.QuadIDs
+	collect := func(q cortex.QuadIDs) { quads = append(quads, q) }
+	if err := scan(ctx, n, cortex.IDPattern{S: tid, G: gid, Scope: cortex.OneGraph}, collect); err != nil {
+		return fail(err)
+	}
+	var memberIDs []cortex.ID
+	for _, q := range quads {
+		if q.P == pMember {
+			memberIDs = append(memberIDs, q.O)
+		}
+	}
+	mterms, err := m.terms(ctx, n, memberIDs)
+	if err != nil {
+		return fail(err)
+	}
+	focusNode := quad.Value(nil)
+	if focus != "" {
+		focusNode = x.Member(id, focus)
+	}
+	for i, mid := range memberIDs {
+		if focus == "" || mterms[i] == focusNode {
+			if err := scan(ctx, n, cortex.IDPattern{S: mid, G: gid, Scope: cortex.OneGraph}, collect); err != nil {
+				return fail(err)
+			}
+			continue
+		}
+		for _, p := range []cortex.ID{pStatus, pCritical} {
+			if p == 0 {
+				continue
+			}
+			if err := scan(ctx, n, cortex.IDPattern{S: mid, P: p, G: gid, Scope: cortex.OneGraph}, collect); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	want := make([]cortex.ID, 0, 3*len(quads))
+	for _, q := range quads {
+		want = append(want, q.S, q.P, q.O)
+	}
+	vals, err := m.terms(ctx, n, want)
+	if err != nil {
+		return fail(err)
+	}
+	for i := range quads {
+		s, p, o := vals[3*i], vals[3*i+1], vals[3*i+2]
+		pm := st.props[s]
+		if pm == nil {
+			pm = map[quad.Value][]quad.Value{}
+			st.props[s] = pm
+		}
+		pm[p] = append(pm[p], o)
+	}
+	if !slices.Contains(st.props[st.node][ns.RDFType], quad.Value(x.IRI(ns.ClassTeam))) {
+		return nil, fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
+	}
+	if err := m.parseTeam(st, id); err != nil {
+		return nil, fmt.Errorf("team %s: %w: %v", id, ErrCorrupt, err)
+	}
+	return st, nil
+}
+
+// terms resolves term ids through the manager's cache. Term ids are never
+// reused by the store, so a cached mapping never goes stale.
+func (m *Manager) terms(ctx context.Context, n *cortex.Namespace, ids []cortex.ID) ([]quad.Value, error) {
+	out := make([]quad.Value, len(ids))
+	var miss []cortex.ID
+	var at []int
+	m.cacheMu.RLock()
+	for i, id := range ids {
+		if v, ok := m.cache[id]; ok {
+			out[i] = v
+		} else if id != 0 {
+			miss = append(miss, id)
+			at = append(at, i)
+		}
+	}
+	m.cacheMu.RUnlock()
+	if len(miss) == 0 {
+		return out, nil
+	}
+	vals, err := n.Terms(ctx, miss)
+	if err != nil {
+		return nil, err
+	}
+	m.cacheMu.Lock()
+	defer m.cacheMu.Unlock()
+	if len(m.cache)+len(miss) > termCacheSize {
+		clear(m.cache)
+	}
+	for j, v := range vals {
+		out[at[j]] = v
+		if v != nil {
+			m.cache[miss[j]] = v
+		}
+	}
+	return out, nil
+}
+
+const termCacheSize = 1 << 14
+
+func (m *Manager) parseTeam(st *teamState, id string) error {
+	x := m.ns
+	t := &st.team
+	t.ID = id
+	var err error
+	str := func(s quad.Value, p ns.Term) string {
+		v := st.get(s, x.IRI(p))
+		if v == nil || err != nil {
+			return ""
+		}
+		var out string
+		out, err = ns.ParseString(v)
+		return out
+	}
+	tm := func(s quad.Value, p quad.IRI) time.Time {
+		v := st.get(s, p)
+		if v == nil || err != nil {
+			return time.Time{}
+		}
+		var out time.Time
+		out, err = ns.ParseDateTime(v)
+		return out
+	}
+	agentOf := func(v quad.Value) string {
+		iri, ok := v.(quad.IRI)
+		if !ok || err != nil {
+			if err == nil && v != nil {
+				err = fmt.Errorf("agent %v is not an IRI", v)
+			}
+			return ""
+		}
+		ref, perr := x.Parse(iri)
+		if perr != nil || ref.Kind != ns.KindAgent {
+			err = fmt.Errorf("bad agent node %s", iri)
+			return ""
+		}
+		return ref.Agent
+	}
+	t.Name = str(st.node, ns.TeamName)
+	t.Context = str(st.node, ns.TeamDescription)
+	t.Strategy = str(st.node, ns.TeamStrategy)
+	t.Status = Status(str(st.node, ns.TeamStatus))
+	t.FailReason = str(st.node, ns.TeamError)
+	t.CreatedAt = tm(st.node, x.IRI(ns.TeamCreatedAt))
+	t.UpdatedAt = tm(st.node, x.IRI(ns.TeamUpdatedAt))
+	t.CompletedAt = tm(st.node, x.IRI(ns.TeamCompletedAt))
+	t.StartedAt = tm(st.node, ns.ProvStartedAtTime)
+	if v := st.get(st.node, x.IRI(ns.TeamTimeout)); v != nil && err == nil {
+		t.Timeout, err = ns.ParseDuration(v)
+	}
+	if v := st.get(st.node, x.IRI(ns.TeamThreshold)); v != nil && err == nil {
+		t.Threshold, err = ns.ParseConfidence(v)
+	}
+	if v := st.get(st.node, x.IRI(ns.TeamTieBreaker)); v != nil {
+		t.TieBreaker = agentOf(v)
+	}
+	if v, ok := st.get(st.node, x.IRI(ns.TeamLastMerge)).(quad.IRI); ok {
+		ref, perr := x.Parse(v)
+		if perr != nil || ref.Kind != ns.KindMerge {
+			return fmt.Errorf("bad merge node %s", v)
+		}
+		t.LastMerge = ref.ID
+	}
+	for _, mv := range st.props[st.node][x.IRI(ns.TeamMember)] {
+		node, ok := mv.(quad.IRI)
+		if !ok {
+			return fmt.Errorf("member %v is not an IRI", mv)
+		}
+		agent := ""
+		if ref, perr := x.Parse(node); perr == nil && ref.Kind == ns.KindMember && ref.Team == id {
+			agent = ref.Agent
+		}
+		mb := Member{
+			AgentID:     agent,
+			Role:        str(node, ns.MemberRole),
+			Task:        str(node, ns.MemberTask),
+			Status:      Status(str(node, ns.MemberStatus)),
+			Result:      str(node, ns.MemberResult),
+			JoinedAt:    tm(node, x.IRI(ns.MemberJoinedAt)),
+			CompletedAt: tm(node, x.IRI(ns.MemberCompletedAt)),
+		}
+		if v := st.get(node, x.IRI(ns.MemberCritical)); v != nil && err == nil {
+			mb.Critical, err = ns.ParseBool(v)
+		}
+		if err != nil {
+			return err
+		}
+		if mb.AgentID == "" || !mb.Status.Valid() {
+			return fmt.Errorf("member %s lacks an agent or a valid status", node)
+		}
+		st.members[mb.AgentID] = node
+		t.Members = append(t.Members, mb)
+	}
+	if err != nil {
+		return err
+	}
+	if !t.Status.Valid() {
+		return fmt.Errorf("status %q", t.Status)
+	}
+	slices.SortFunc(t.Members, func(a, b Member) int { return strings.Compare(a.AgentID, b.AgentID) })
+	return nil
+}
+
+// derive returns the status the team's members imply, and the failure
+// reason, ignoring timeouts. A finished team keeps its status.
+func derive(t *Team) (Status, string) {
+	if Finished(t.Status) {
+		return t.Status, t.FailReason
+	}
+	done, completed, started := 0, 0, 0
+	for _, mb := range t.Members {
+		switch mb.Status {
+		case Failed:
+			if mb.Critical {
+				return Failed, FailCriticalMember
+			}
+			done++
+			started++
+		case Completed:
+			done++
+			completed++
+			started++
+		case Running:
+			started++
+		}
+	}
+	switch {
+	case len(t.Members) > 0 && done == len(t.Members) && completed > 0:
+		return Completed, ""
+	case len(t.Members) > 0 && done == len(t.Members):
+		return Failed, FailAllMembers
+	case started > 0:
+		return Running, ""
+	}
+	return Pending, ""
+}
+
+// expiry returns when a running team times out (zero: never).
+func expiry(t *Team) time.Time {
+	if t.Status != Running || t.Timeout <= 0 || t.StartedAt.IsZero() {
+		return time.Time{}
+	}
+	return t.StartedAt.Add(t.Timeout)
+}
+
+// applyTimeout marks t failed in memory if it is running past its timeout
+// at now, with CompletedAt the exact expiry time. It reports whether it did.
+func applyTimeout(t *Team, now time.Time) bool {
+	exp := expiry(t)
+	if exp.IsZero() || now.Before(exp) {
+		return false
+	}
+	t.Status, t.FailReason, t.CompletedAt, t.UpdatedAt = Failed, FailTimeout, exp, exp
+	return true
+}
+
+// writeTeamStatus stages the team node's status fields from st.team.
+func (m *Manager) writeTeamStatus(st *teamState) {
+	x := m.ns
+	t := &st.team
+	st.set(st.node, x.IRI(ns.TeamStatus), ns.String(string(t.Status)))
+	st.setTime(st.node, ns.TeamUpdatedAt, t.UpdatedAt, x)
+	st.setTime(st.node, ns.TeamCompletedAt, t.CompletedAt, x)
+	if t.StartedAt.IsZero() {
+		st.set(st.node, ns.ProvStartedAtTime, nil)
+	} else {
+		st.set(st.node, ns.ProvStartedAtTime, ns.DateTime(t.StartedAt))
+	}
+	if t.FailReason == "" {
+		st.set(st.node, x.IRI(ns.TeamError), nil)
+	} else {
+		st.set(st.node, x.IRI(ns.TeamError), ns.String(t.FailReason))
+	}
+}
+
+// persistTimeout stages the failure of a timed-out team; it reports whether
+// the team timed out.
+func (m *Manager) persistTimeout(st *teamState, now time.Time) bool {
+	if !applyTimeout(&st.team, now) {
+		return false
+	}
+	m.writeTeamStatus(st)
+	return true
+}
+
+// teamQuads returns the quads of a new team.
+func (m *Manager) teamQuads(t *Team) []quad.Quad {
+	x := m.ns
+	g := x.TeamGraph(t.ID)
+	node := x.Team(t.ID)
+	var out []quad.Quad
+	add := func(s, p, o quad.Value) {
+		out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: g})
+	}
+	add(node, ns.RDFType, x.IRI(ns.ClassTeam))
+	add(node, x.IRI(ns.TeamName), ns.String(t.Name))
+	if t.Context != "" {
+		add(node, x.IRI(ns.TeamDescription), ns.String(t.Context))
+	}
+	add(node, x.IRI(ns.TeamStatus), ns.String(string(t.Status)))
+	add(node, x.IRI(ns.TeamStrategy), ns.String(t.Strategy))
+	add(node, x.IRI(ns.TeamCreatedAt), ns.DateTime(t.CreatedAt))
+	add(node, x.IRI(ns.TeamUpdatedAt), ns.DateTime(t.UpdatedAt))
+	if t.Timeout > 0 {
+		add(node, x.IRI(ns.TeamTimeout), ns.Duration(t.Timeout))
+	}
+	if t.Threshold > 0 {
+		d, _ := ns.Confidence(t.Threshold) // validated
+		add(node, x.IRI(ns.TeamThreshold), d)
+	}
+	if t.TieBreaker != "" {
+		add(node, x.IRI(ns.TeamTieBreaker), x.Agent(t.TieBreaker))
+	}
+	for _, mb := range t.Members {
+		mn := x.Member(t.ID, mb.AgentID)
+		an := x.Agent(mb.AgentID)
+		add(node, x.IRI(ns.TeamMember), mn)
+		add(mn, ns.RDFType, x.IRI(ns.ClassMember))
+		add(mn, x.IRI(ns.MemberAgent), an)
+		add(an, ns.RDFType, x.IRI(ns.ClassAgent))
+		if mb.Role != "" {
+			add(mn, x.IRI(ns.MemberRole), ns.String(mb.Role))
+		}
+		if mb.Task != "" {
+			add(mn, x.IRI(ns.MemberTask), ns.String(mb.Task))
+		}
+		add(mn, x.IRI(ns.MemberStatus), ns.String(string(mb.Status)))
+		add(mn, x.IRI(ns.MemberJoinedAt), ns.DateTime(mb.JoinedAt))
+		if mb.Critical {
+			add(mn, x.IRI(ns.MemberCritical), ns.Bool(true))
+		}
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package teammanager
+
+import (
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/merge"
+)
+
+// Status is the lifecycle state of a team or member: pending, running,
+// completed or failed.
+type Status = merge.Status
+
+// Statuses.
+const (
+	Pending   = merge.Pending
+	Running   = merge.Running
+	Completed = merge.Completed
+	Failed    = merge.Failed
+)
+
+// ParseStatus returns the Status named s (lower case), or an error wrapping
+// ErrInvalidStatus.
+func ParseStatus(s string) (Status, error) {
+	st := Status(s)
+	if !st.Valid() {
+		return "", errorf(ErrInvalidStatus, "%q (want pending, running, completed or failed)", s)
+	}
+	return st, nil
+}
+
+// Finished reports whether s is completed or failed.
+func Finished(s Status) bool { return s == Completed || s == Failed }
+
+// MemberConfig describes one member of a new team.
+type MemberConfig struct {
+	AgentID  string // required; unique within the team
+	Role     string
+	Task     string
+	Critical bool // if the member fails, the team fails
+}
+
+// TeamConfig describes a new team.
+type TeamConfig struct {
+	// ID is the team id. Empty: a fresh random id, checked for collisions.
+	// Given: 1..64 characters of [A-Za-z0-9._-]; taken ids fail with
+	// ErrTeamExists.
+	ID       string
+	Name     string // required
+	Strategy string // merge strategy; empty: the manager's default
+	Members  []MemberConfig
+	// Timeout is how long the team may run; 0 means the manager's workflow
+	// timeout, a negative value no timeout.
+	Timeout time.Duration
+	Context string // free-form goal or instructions, stored as team:description
+	// Threshold is the required agreement of majority-wins (0: more than
+	// half); TieBreaker an agent id of the team whose choice breaks ties.
+	Threshold  float64
+	TieBreaker string
+}
+
+// Team is the state of a team.
+type Team struct {
+	ID          string
+	Name        string
+	Context     string
+	Strategy    string
+	Status      Status
+	CreatedAt   time.Time
+	StartedAt   time.Time     // zero until the first member starts
+	UpdatedAt   time.Time     // last change to the team or one of its members
+	CompletedAt time.Time     // zero until completed or failed
+	Timeout     time.Duration // 0: none
+	Threshold   float64
+	TieBreaker  string
+	// FailReason says why a failed team failed: FailTimeout,
+	// FailCriticalMember or FailAllMembers; empty otherwise.
+	FailReason string
+	// LastMerge is the id of the merge run the shared graph holds, if any.
+	LastMerge string
+	// Members, sorted by agent id. ListTeams leaves it nil.
+	Members []Member
+}
+
+// Member is the state of one member.
+type Member struct {
+	AgentID     string
+	Role        string
+	Task        string
+	Critical    bool
+	Status      Status
+	JoinedAt    time.Time
+	CompletedAt time.Time // zero until completed or failed
+	Result      string
+}
+
+// Member returns the member with the given agent id.
+func (t *Team) Member(agentID string) (*Member, bool) {
+	for i := range t.Members {
+		if t.Members[i].AgentID == agentID {
+			return &t.Members[i], true
+		}
+	}
+	return nil, false
+}
+
+// TeamFilter selects teams in ListTeams. The zero value selects all.
+type TeamFilter struct {
+	Status Status // empty: any
+}
+
+// Finding is one triple asserted by a member.
+type Finding struct {
+	Subject    quad.Value // IRI or blank node
+	Predicate  quad.Value // IRI
+	Object     quad.Value // any term
+	Confidence float64    // in [0, 1]; 0 means unspecified (counts as 1 in merges)
+	AssertedAt time.Time  // zero: now
+}
+
+// StoredFinding is a finding as stored, with its id and author.
+type StoredFinding struct {
+	ID    string
+	Agent string
+	Finding
+}
+
+// FindingFilter selects findings. The zero value selects all of the team.
+type FindingFilter struct {
+	Agent     string     // empty: every member
+	Subject   quad.Value // nil: any
+	Predicate quad.Value // nil: any
+}
+
+// MergeReport is the outcome of MergeTeamResults.
+type MergeReport struct {
+	Team      string
+	MergeID   string // id of the merge run the shared graph now holds
+	Strategy  string
+	Unchanged bool // the result equals the last merge's; nothing was written
+	Facts     []merge.Fact
+	Conflicts []merge.Conflict
+	merge.Report
+}
+
+// Conflict is a conflict record of a team.
+type Conflict struct {
+	ID         string
+	Subject    quad.Value
+	Predicate  quad.Value
+	Strategy   string
+	Reason     string
+	DetectedAt time.Time
+	Candidates []Candidate // sorted by object
+	// Resolution, set once resolved.
+	Resolved   bool
+	ResolvedBy string
+	ResolvedAt time.Time
+	Chosen     []quad.Value // sorted; empty when resolved to nothing
+}
+
+// Candidate is one object proposed in a conflict.
+type Candidate struct {
+	Object   quad.Value
+	Agents   []string // sorted
+	Findings []string // finding ids, sorted
+}
