@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cayleygraph/cayley/graph"
-	"github.com/cayleygraph/cayley/graph/iterator"
-	ckv "github.com/cayleygraph/cayley/graph/kv"
-	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/quad"
 )
 
@@ -55,15 +51,9 @@ func (n *Namespace) IDs(ctx context.Context, terms []quad.Value) ([]ID, error) {
 		}
 		vals[i] = nt
 	}
-	refs, err := n.quadStore().RefsOf(ctx, vals)
+	out, err := n.lookupIDs(ctx, vals)
 	if err != nil {
 		return nil, fmt.Errorf("namespace %s: resolve terms: %w", n.name, err)
-	}
-	out := make([]ID, len(refs))
-	for i, r := range refs {
-		if v, ok := r.(ckv.Int64Value); ok {
-			out[i] = ID(v)
-		}
 	}
 	return out, nil
 }
@@ -71,42 +61,35 @@ func (n *Namespace) IDs(ctx context.Context, terms []quad.Value) ([]ID, error) {
 // Terms returns the terms of ids (nil for 0 or an unknown id).
 func (n *Namespace) Terms(ctx context.Context, ids []ID) ([]quad.Value, error) {
 	out := make([]quad.Value, len(ids))
-	var (
-		miss []graph.Ref
-		at   []int
-	)
+	missing := false
 	for i, id := range ids {
 		if id == 0 {
 			continue
 		}
 		if v, ok := n.cache.get(id); ok {
 			out[i] = v
-			continue
+		} else {
+			missing = true
 		}
-		miss = append(miss, ckv.Int64Value(id))
-		at = append(at, i)
 	}
-	if len(miss) == 0 {
+	if !missing {
 		return out, nil
 	}
-	vals, err := n.quadStore().ValuesOf(ctx, miss)
-	if err != nil {
+	if err := n.lookupTerms(ctx, ids, out); err != nil {
 		return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
 	}
-	for j, v := range vals {
-		out[at[j]] = v
-		if v != nil {
-			n.cache.put(ID(miss[j].(ckv.Int64Value)), v)
+	for i, id := range ids {
+		if id != 0 && out[i] != nil {
+			n.cache.put(id, out[i])
 		}
 	}
 	return out, nil
 }
 
-// MatchIDs returns an iterator over the quads matching p, using the most
-// selective quad index for the bound positions. The iterator reads a
-// consistent snapshot per index batch; it must be closed.
+// MatchIDs returns an iterator over the quads matching p. It scans the one
+// index whose leading positions p binds (longest prefix), reading index keys
+// only. The iterator reads one consistent snapshot; it must be closed.
 func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
-	qs := n.quadStore()
 	bound := map[quad.Direction]uint64{}
 	if p.S != 0 {
 		bound[quad.Subject] = uint64(p.S)
@@ -126,44 +109,16 @@ func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
 	case DefaultGraph:
 		bound[quad.Label] = 0
 	}
-	it := &IDIterator{p: p}
-	ind, vals := bestIndex(bound)
-	if ind == nil {
-		it.sc = qs.QuadsAllIterator().Iterate()
-	} else {
-		it.sc = ckv.IndexScan{Index: *ind, Values: vals}.BuildIterator(qs).Iterate()
+	if err := n.s.checkOpen(); err != nil {
+		return &IDIterator{err: err}
 	}
-	return it
-}
-
-// bestIndex picks the index whose leading directions are all bound, using the
-// longest such prefix.
-func bestIndex(bound map[quad.Direction]uint64) (*ckv.QuadIndex, []uint64) {
-	var (
-		best  *ckv.QuadIndex
-		bvals []uint64
-	)
-	for i := range indexes {
-		ind := &indexes[i]
-		var vals []uint64
-		for _, d := range ind.Dirs {
-			v, ok := bound[d]
-			if !ok {
-				break
-			}
-			vals = append(vals, v)
-		}
-		if len(vals) > len(bvals) {
-			best, bvals = ind, vals
-		}
-	}
-	return best, bvals
+	return &IDIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
 }
 
 // IDIterator iterates over matching quads. It is not safe for concurrent use.
 type IDIterator struct {
 	p    IDPattern
-	sc   iterator.Scanner
+	sc   *keyScanner
 	cur  QuadIDs
 	done bool
 	err  error
@@ -174,12 +129,11 @@ func (it *IDIterator) Next(ctx context.Context) bool {
 	if it.done || it.err != nil {
 		return false
 	}
-	for it.sc.Next(ctx) {
-		prim, ok := it.sc.Result().(*proto.Primitive)
-		if !ok || prim.Deleted || prim.IsNode() {
-			continue
+	for {
+		q, ok := it.sc.next(ctx)
+		if !ok {
+			break
 		}
-		q := QuadIDs{S: ID(prim.Subject), P: ID(prim.Predicate), O: ID(prim.Object), G: ID(prim.Label)}
 		if (it.p.S != 0 && q.S != it.p.S) || (it.p.P != 0 && q.P != it.p.P) || (it.p.O != 0 && q.O != it.p.O) {
 			continue
 		}
@@ -200,7 +154,7 @@ func (it *IDIterator) Next(ctx context.Context) bool {
 		it.cur = q
 		return true
 	}
-	it.err = it.sc.Err()
+	it.err = it.sc.err
 	it.done = true
 	return false
 }
@@ -217,7 +171,7 @@ func (it *IDIterator) Close() error {
 	if it.sc == nil {
 		return nil
 	}
-	return it.sc.Close()
+	return it.sc.close()
 }
 
 // Pattern selects quads by terms; a nil Subject, Predicate or Object matches

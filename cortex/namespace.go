@@ -13,6 +13,8 @@ import (
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
 	"github.com/hidal-go/hidalgo/kv/flat"
+
+	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
 )
 
 // Namespace is one isolated knowledge graph inside a Store: a default graph and
@@ -24,7 +26,8 @@ import (
 type Namespace struct {
 	s    *Store
 	name string
-	kv   hkv.KV
+	kv   hkv.KV       // hierarchical view used by cayley's format
+	view *badgerkv.DB // the same keys, flat (escaped), for key scans
 
 	wmu sync.Mutex // serialises writers: Apply, Update, Import chunks
 
@@ -41,21 +44,25 @@ type Namespace struct {
 	cache valueCache
 }
 
-// indexes are the quad indexes of every Cortex namespace: subject-predicate
-// and object-predicate-subject (cayley's defaults), predicate-object-subject
-// (patterns with only a predicate bound) and graph-subject-predicate (graph
-// scans and listing).
+// indexes are the quad indexes of every Cortex namespace. Each covers all
+// four positions, so a key identifies exactly one quad and a scan reads keys
+// only (see scan.go): subject-predicate-object-graph, predicate-object-
+// subject-graph, object-subject-predicate-graph and graph-subject-predicate-
+// object. Any pattern binds a prefix of one of them. The graph comes last in
+// the first three, so the copies of a triple in several graphs are adjacent
+// (the union default graph de-duplicates them while streaming).
 var indexes = []ckv.QuadIndex{
-	{Dirs: []quad.Direction{quad.Subject, quad.Predicate}},
-	{Dirs: []quad.Direction{quad.Object, quad.Predicate, quad.Subject}},
-	{Dirs: []quad.Direction{quad.Predicate, quad.Object, quad.Subject}},
-	{Dirs: []quad.Direction{quad.Label, quad.Subject, quad.Predicate}},
+	{Dirs: []quad.Direction{quad.Subject, quad.Predicate, quad.Object, quad.Label}},
+	{Dirs: []quad.Direction{quad.Predicate, quad.Object, quad.Subject, quad.Label}},
+	{Dirs: []quad.Direction{quad.Object, quad.Subject, quad.Predicate, quad.Label}},
+	{Dirs: []quad.Direction{quad.Label, quad.Subject, quad.Predicate, quad.Object}},
 }
 
 var qsOptions = graph.Options{ckv.OptNoBloom: true}
 
 func openNamespace(ctx context.Context, s *Store, name string) (*Namespace, error) {
-	n := &Namespace{s: s, name: name, kv: flat.Upgrade(s.nsView(name))}
+	view := s.nsView(name)
+	n := &Namespace{s: s, name: name, kv: flat.Upgrade(view), view: view}
 	n.cache.init(s.opts.valueCache)
 	qs, err := ckv.New(n.kv, qsOptions)
 	if errors.Is(err, graph.ErrNotInitialized) {
@@ -125,11 +132,17 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return 0, err
 	}
-	st, err := n.quadStore().Stats(ctx, false)
+	var size int64
+	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+		w := deltaWriter{ctx: ctx, tx: tx}
+		var err error
+		size, err = w.metaInt(metaSize)
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("namespace %s: size: %w", n.name, err)
 	}
-	return st.Quads.Value, nil
+	return size, nil
 }
 
 // Delta is a set of quads to remove and quads to add. Quads are a set: adding a
@@ -149,13 +162,13 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	if d.Len() > MaxDeltaQuads {
 		return fmt.Errorf("namespace %s: %w: %d quads (limit %d)", n.name, ErrDeltaTooLarge, d.Len(), MaxDeltaQuads)
 	}
-	deltas, err := toDeltas(d)
+	remove, add, err := normalizeDelta(d)
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
 	n.wmu.Lock()
 	defer n.wmu.Unlock()
-	return n.applyLocked(ctx, deltas)
+	return n.applyLocked(ctx, remove, add)
 }
 
 // Update runs fn with exclusive write access to the namespace and then applies
@@ -179,11 +192,11 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if tx.d.Len() > MaxDeltaQuads {
 		return fmt.Errorf("namespace %s: %w: %d quads (limit %d)", n.name, ErrDeltaTooLarge, tx.d.Len(), MaxDeltaQuads)
 	}
-	deltas, err := toDeltas(tx.d)
+	remove, add, err := normalizeDelta(tx.d)
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
-	return n.applyLocked(ctx, deltas)
+	return n.applyLocked(ctx, remove, add)
 }
 
 // Tx stages a delta inside Update. It is valid only during the Update call and
@@ -202,7 +215,7 @@ func (tx *Tx) Remove(qs ...quad.Quad) { tx.d.Remove = append(tx.d.Remove, qs...)
 // Namespace returns the namespace being updated, for reads.
 func (tx *Tx) Namespace() *Namespace { return tx.n }
 
-func (n *Namespace) applyLocked(ctx context.Context, deltas []graph.Delta) error {
+func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -213,53 +226,44 @@ func (n *Namespace) applyLocked(ctx context.Context, deltas []graph.Delta) error
 		return fmt.Errorf("namespace %s: store is read-only", n.name)
 	}
 	n.writeGen++
-	if hasRemovals(deltas) {
+	if len(remove) > 0 {
 		n.removeGen++
 	}
-	err := n.quadStore().ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
+	freed, err := n.writeDelta(ctx, remove, add)
 	if err != nil {
-		if rerr := n.resetQuadStore(); rerr != nil {
-			return errors.Join(fmt.Errorf("namespace %s: write: %w", n.name, err), rerr)
-		}
 		return fmt.Errorf("namespace %s: write: %w", n.name, err)
 	}
-	if hasRemovals(deltas) {
-		n.cache.clear()
+	if freed {
+		// Cayley's quadstore caches IRI ids; a deleted node's id must not
+		// be served from it.
+		if err := n.resetQuadStore(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-func hasRemovals(ds []graph.Delta) bool {
-	for _, d := range ds {
-		if d.Action == graph.Delete {
-			return true
-		}
-	}
-	return false
-}
-
-// toDeltas validates and normalises d and converts it to cayley deltas,
-// removals first, dropping removals of quads that are also added.
-func toDeltas(d Delta) ([]graph.Delta, error) {
-	out := make([]graph.Delta, 0, d.Len())
+// normalizeDelta validates and normalises d, drops duplicates and the
+// removals of quads that are also added.
+func normalizeDelta(d Delta) (remove, add []quad.Quad, err error) {
 	added := make(map[quad.Quad]struct{}, len(d.Add))
-	adds := make([]quad.Quad, 0, len(d.Add))
+	add = make([]quad.Quad, 0, len(d.Add))
 	for _, q := range d.Add {
 		nq, err := NormalizeQuad(q)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if _, dup := added[nq]; dup {
 			continue
 		}
 		added[nq] = struct{}{}
-		adds = append(adds, nq)
+		add = append(add, nq)
 	}
 	removed := make(map[quad.Quad]struct{}, len(d.Remove))
 	for _, q := range d.Remove {
 		nq, err := NormalizeQuad(q)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if _, ok := added[nq]; ok {
 			continue
@@ -268,10 +272,7 @@ func toDeltas(d Delta) ([]graph.Delta, error) {
 			continue
 		}
 		removed[nq] = struct{}{}
-		out = append(out, graph.Delta{Quad: nq, Action: graph.Delete})
+		remove = append(remove, nq)
 	}
-	for _, q := range adds {
-		out = append(out, graph.Delta{Quad: q, Action: graph.Add})
-	}
-	return out, nil
+	return remove, add, nil
 }

@@ -219,7 +219,7 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 		st       *teamState
 		timedOut bool
 	)
-	err := m.n.UpdateCompact(ctx, func(tx *cortex.Tx) error {
+	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
 		var err error
 		st, err = m.readTeam(ctx, tx.Namespace(), id, focus)
 		if err != nil {

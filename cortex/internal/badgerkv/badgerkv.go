@@ -190,6 +190,7 @@ func (tx *Tx) Del(key flat.Key) error {
 // Scan iterates, in key order, over the pairs whose key starts with pref.
 func (tx *Tx) Scan(pref flat.Key) flat.Iterator {
 	opts := badger.DefaultIteratorOptions
+	opts.PrefetchValues = false // values are small and often unused (key scans); read lazily
 	opts.Prefix = tx.d.key(pref)
 	return &Iterator{it: tx.txn.NewIterator(opts), pref: opts.Prefix, strip: len(tx.d.prefix), first: true}
 }
@@ -202,6 +203,7 @@ type Iterator struct {
 	first  bool
 	closed bool
 	val    []byte
+	valOK  bool // val holds the current item's value
 	err    error
 }
 
@@ -222,11 +224,8 @@ func (it *Iterator) Next(ctx context.Context) bool {
 	} else {
 		it.it.Next()
 	}
-	if !it.it.ValidForPrefix(it.pref) {
-		return false
-	}
-	it.val, it.err = it.it.Item().ValueCopy(it.val[:0])
-	return it.err == nil
+	it.valOK = false
+	return it.it.ValidForPrefix(it.pref)
 }
 
 // Err returns the error that stopped the iteration, if any.
@@ -244,5 +243,17 @@ func (it *Iterator) Close() error {
 // Key returns the current key, without the DB prefix. It is valid until Next.
 func (it *Iterator) Key() flat.Key { return it.it.Item().Key()[it.strip:] }
 
-// Val returns the current value. It is valid until Next.
-func (it *Iterator) Val() flat.Value { return it.val }
+// Val returns the current value. It is valid until Next. A read error is
+// reported by Err (and the value is nil).
+func (it *Iterator) Val() flat.Value {
+	if !it.valOK {
+		var err error
+		it.val, err = it.it.Item().ValueCopy(it.val[:0])
+		if err != nil {
+			it.err = err
+			return nil
+		}
+		it.valOK = true
+	}
+	return it.val
+}
