@@ -75,7 +75,8 @@ func TestCLI_Demo(t *testing.T) {
 	dir := t.TempDir()
 	for range 2 { // re-running replaces the demo team
 		out := mustCLI(t, dir, "demo")
-		for _, want := range []string{"team completed", "merged facts", "conflicts left for a human", "#severity>"} {
+		for _, want := range []string{"team completed", "merged facts", "conflicts left for a human", "#severity>",
+			"ask the graph in SPARQL", "| <urn:cortex:demo:agent:alice> | 2 ", "| <urn:cortex:demo:agent:carol> | 1 "} {
 			if !strings.Contains(out, want) {
 				t.Fatalf("demo output lacks %q:\n%s", want, out)
 			}

@@ -9,6 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
 	"github.com/cortexgraph/cortex/fixtures"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -103,7 +105,60 @@ Example:
 				fmt.Fprintf(out, "\nresolve one with:\n   cortexctl -n %s conflicts resolve %s %s --object '%s' --by you\n",
 					e.nsName, team.ID, cs[0].ID, rdfio.FormatTerm(cs[0].Candidates[0].Object))
 			}
-			return nil
+			return demoQuery(c, e, team.ID)
 		},
 	}
+}
+
+// demoQuery asks the graph which agents' findings made it into the merged
+// knowledge, in SPARQL.
+func demoQuery(c *cli.Context, e *env, teamID string) error {
+	ns, err := e.namespace(c.Context)
+	if err != nil {
+		return err
+	}
+	layout, err := e.ns()
+	if err != nil {
+		return err
+	}
+	q := fmt.Sprintf(`SELECT ?agent (COUNT(DISTINCT ?fact) AS ?fused) WHERE {
+  GRAPH %s { ?fact prov:wasAttributedTo ?agent }
+} GROUP BY ?agent ORDER BY DESC(?fused) ?agent`, layout.ProvenanceGraph(teamID))
+	out := e.stdout
+	fmt.Fprintf(out, "\n6. ask the graph in SPARQL: which agents' findings were fused?\n   cortexctl -n %s query '%s'\n\n",
+		e.nsName, strings.ReplaceAll(q, "\n", "\n   "))
+	res, err := ns.Query(c.Context, q, sparql.Options{})
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	var buf bytes.Buffer
+	w, err := results.NewTableWriter(&buf, res.Vars, results.DefaultTableOptions())
+	if err != nil {
+		return err
+	}
+	for res.Next(c.Context) {
+		if err := w.Write(results.Row(res.Row())); err != nil {
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	_, err = out.Write(indent(buf.Bytes()))
+	return err
+}
+
+func indent(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(line) > 0 {
+			out = append(out, "   "...)
+			out = append(out, line...)
+		}
+	}
+	return out
 }
