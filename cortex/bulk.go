@@ -31,8 +31,19 @@ import (
 //	meta/horizon         last id allocated, int64 little-endian (nodes and quads share it)
 //	meta/size            number of quads, int64 little-endian
 //
-// Keys are written through the namespace's hierarchical hidalgo KV, which
-// escapes them exactly as it does for cayley. Each chunk is one transaction.
+// Keys are the namespace prefix followed by the key escaped as hidalgo's
+// flat.Upgrade escapes it for cayley (escapeKey); they are written to Badger
+// directly (bulkTxn), one transaction per chunk, so a chunk is atomic.
+//
+// # Pipeline
+//
+// Chunk k+1 is filled while chunk k commits (Badger's asynchronous commit).
+// Namespace.wmu is held from the moment chunk k's state is read until its
+// commit has completed, so other writers only ever see whole chunks. The fill
+// of chunk k+1 is speculative: it assumes that no other writer gets the lock
+// between k and k+1, reads through a snapshot taken just before k's commit and
+// takes what k wrote from k's in-memory writes; if another writer did write,
+// it is redone under the lock (see submit and fill).
 //
 // # Avoiding reads
 //
@@ -50,7 +61,8 @@ import (
 // ids, reference counts, index lists and, for quads whose nodes all existed,
 // checks existence through the most selective index and the log, as cayley's
 // hasPrimitive does. An index key the import has written before is always
-// read and appended to.
+// read and appended to; for an index covering all four positions (a key per
+// quad) that cannot happen, so those keys are not remembered.
 //
 // Other writers interleave between chunks. Namespace.writeGen and removeGen
 // tell the import about them: after any foreign write the import forgets the
@@ -93,6 +105,11 @@ type bulkState struct {
 	inds    []ckv.QuadIndex
 	buckets [][]byte // bucket (first key part) of each index
 	exist   int      // index used for existence checks: the one with most directions
+	// full[i]: index i covers all four directions, so its key is the quad's
+	// identity. Such a key can exist only if the quad does (or did, and
+	// was removed by cayley's delete path, which leaves the key with dead
+	// ids): an import never writes one twice, so it need not remember them.
+	full []bool
 
 	started     bool
 	knownAll    bool
@@ -114,7 +131,7 @@ type bulkState struct {
 	cur      int // index of the chunkWork to fill next
 	pending  *pendingCommit
 	nextTx   *bulkTxn // for the speculative fill; started before pending's commit
-	horizon  int64 // meta horizon and size after this import's last chunk
+	horizon  int64    // meta horizon and size after this import's last chunk
 	size     int64
 	progress func(committed int64)
 }
@@ -135,6 +152,11 @@ func newBulkState(ctx context.Context, n *Namespace) (*bulkState, error) {
 	st := &bulkState{n: n, inds: inds, epoch: 1}
 	for i, ind := range inds {
 		st.buckets = append(st.buckets, ind.Key(nil)[0])
+		var dirs uint8
+		for _, d := range ind.Dirs {
+			dirs |= 1 << dirIndex(d)
+		}
+		st.full = append(st.full, dirs == 0b1111)
 		if len(ind.Dirs) > len(inds[st.exist].Dirs) {
 			st.exist = i
 		}
@@ -239,7 +261,8 @@ type chunkWork struct {
 	refs      []uint64 // current count (if known)
 	inc       []uint64 // increment from this chunk's inserted quads
 
-	horizon, size int64 // meta values after the chunk
+	horizon, size int64      // meta values after the chunk
+	qs            []prepQuad // the chunk's quads (w.ins indexes them)
 
 	ins    []int // indexes (into the chunk's quads) of quads to insert
 	insIDs []uint64
@@ -344,10 +367,6 @@ func hashQuad(ids [4]uint64) uint64 { return hashIDs(0xfeed, ids) }
 
 func hashKey(k groupKey) uint64 { return hashIDs(uint64(k.ind), k.ids) }
 
-// errNeedLock means that a speculative fill would have to read state that a
-// pending commit may still change; the chunk is filled under the lock instead.
-var errNeedLock = errors.New("bulk chunk needs the write lock")
-
 // submit writes the quads qs of chunk c (a subset of c.quads, accounting for
 // count source quads) in one transaction whose commit completes
 // asynchronously; n.wmu is held from the moment the chunk's state is read
@@ -366,10 +385,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		err := st.fill(ctx, tx, w, c, qs, &st.works[1-st.cur])
 		if err != nil {
 			tx.txn.Discard()
-			tx = nil
-			if !errors.Is(err, errNeedLock) {
-				return err // errChunkTooBig or a failure of the chunk itself
-			}
+			return err // errChunkTooBig or a failure of the chunk itself
 		}
 	}
 	if err := st.flush(res); err != nil {
@@ -469,10 +485,11 @@ func (st *bulkState) newTxn() *bulkTxn {
 // With prev == nil, n.wmu is held and no commit is pending: fill reads the
 // meta entries and whatever else it needs. With prev != nil, fill is
 // speculative: it runs while the chunk in prev commits, assumes that no other
-// writer intervenes (submit checks that), takes the meta values from the
-// previous chunk and the index lists that chunk wrote from prev; it returns
-// errNeedLock if it would need any other read that could depend on the
-// pending commit.
+// writer intervenes (submit checks that under the lock), and reads through a
+// snapshot taken just before prev's commit. What prev wrote is taken from
+// prev instead: the meta values, the index lists and its quads (existence
+// checks). Node ids and counts prev wrote are in st.nodes, so the snapshot is
+// only read for nodes prev did not write.
 func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *prepChunk, qs []prepQuad, prev *chunkWork) error {
 	spec := prev != nil
 	horizon, size := st.horizon, st.size
@@ -491,6 +508,7 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 	}
 
 	w.reset(len(c.nodes))
+	w.qs = qs
 	for _, q := range qs {
 		for _, ni := range q {
 			if ni >= 0 {
@@ -518,9 +536,8 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 		if st.knownAll {
 			continue // does not exist
 		}
-		if spec {
-			return errNeedLock
-		}
+		// Also when speculative: a node the pending chunk created is in
+		// st.nodes, so the snapshot is current for this key.
 		readAt = append(readAt, i)
 		readKeys = append(readKeys, nodeKey('v', c.nodes[i].hash))
 	}
@@ -564,11 +581,8 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			check = append(check, qi)
 		}
 	}
-	if len(check) > 0 && spec {
-		return errNeedLock
-	}
 	if len(check) > 0 {
-		exists, err := st.existing(ctx, tx, w, qs, check)
+		exists, err := st.existing(ctx, tx, w, qs, check, prev)
 		if err != nil {
 			return err
 		}
@@ -640,8 +654,10 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 				continue
 			}
 			w.groups[k] = len(w.glist)
-			_, seen := st.keys[hashKey(k)]
-			read := seen || !st.private(k.ids[:len(ind.Dirs)])
+			read := !st.private(k.ids[:len(ind.Dirs)])
+			if !read && !st.full[ii] {
+				_, read = st.keys[hashKey(k)]
+			}
 			w.glist = append(w.glist, keyGroup{key: k, first: id, read: read})
 		}
 	}
@@ -743,13 +759,22 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 // existing reports, for each quad qs[check[j]] (whose nodes all exist), whether
 // it is in the store: a live quad primitive with the same directions listed in
 // the index with the most directions.
-func (st *bulkState) existing(ctx context.Context, tx *bulkTxn, w *chunkWork, qs []prepQuad, check []int) ([]bool, error) {
+//
+// When speculative (prev != nil), tx's snapshot lacks the quads of the pending
+// chunk prev; those are looked up in prev.
+func (st *bulkState) existing(ctx context.Context, tx *bulkTxn, w *chunkWork, qs []prepQuad, check []int, prev *chunkWork) ([]bool, error) {
 	ind := st.inds[st.exist]
 	keys := make([]hkv.Key, len(check))
 	prims := make([]proto.Primitive, len(check))
+	out := make([]bool, len(check))
 	for j, qi := range check {
-		prims[j] = primOf(w.quadIDsOf(qs[qi]))
+		ids := w.quadIDsOf(qs[qi])
+		prims[j] = primOf(ids)
 		keys[j] = ind.KeyFor(&prims[j])
+		if prev != nil && prev.inserted(groupKey{ind: st.exist, ids: indexIDs(ind, ids)}, ids) {
+			out[j] = true
+			keys[j] = nil // no read
+		}
 	}
 	lists, err := tx.GetBatch(ctx, keys)
 	if err != nil {
@@ -770,7 +795,6 @@ func (st *bulkState) existing(ctx context.Context, tx *bulkTxn, w *chunkWork, qs
 			logKeys = append(logKeys, logKey(id))
 		}
 	}
-	out := make([]bool, len(check))
 	if len(logKeys) == 0 {
 		return out, nil
 	}
@@ -812,7 +836,7 @@ func (st *bulkState) merge(w *chunkWork, c *prepChunk, qs []prepQuad) {
 	}
 	// Only what would otherwise skip a read needs recording.
 	for _, g := range w.glist {
-		if st.private(g.key.ids[:len(st.inds[g.key.ind].Dirs)]) {
+		if !st.full[g.key.ind] && st.private(g.key.ids[:len(st.inds[g.key.ind].Dirs)]) {
 			st.keys[hashKey(g.key)] = struct{}{}
 		}
 	}
@@ -914,27 +938,12 @@ func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
 	return nil
 }
 
-// escapedLen is the length of k as hidalgo's flat.Upgrade stores it: parts
-// joined by '/', with '/' and '\' escaped by a '\'.
-func escapedLen(k hkv.Key) int {
-	n := len(k) - 1
-	for _, part := range k {
-		n += len(part)
-		for _, b := range part {
-			if b == '/' || b == '\\' {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // bulkCounters count, for tests, chunks committed from a speculative fill and
 // speculative fills redone under the lock.
 var bulkCounters struct{ spec, redo atomic.Int64 }
 
-// escapeKey appends k to dst as hidalgo's flat.Upgrade stores it (see
-// escapedLen).
+// escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
+// joined by '/', with '/' and '\\' escaped by a '\\'.
 func escapeKey(dst []byte, k hkv.Key) []byte {
 	for i, part := range k {
 		if i > 0 {
@@ -968,6 +977,9 @@ func (tx *bulkTxn) GetBatch(ctx context.Context, keys []hkv.Key) ([][]byte, erro
 	}
 	out := make([][]byte, len(keys))
 	for i, k := range keys {
+		if k == nil {
+			continue
+		}
 		tx.key = escapeKey(append(tx.key[:0], tx.prefix...), k)
 		item, err := tx.txn.Get(tx.key)
 		if errors.Is(err, badger.ErrKeyNotFound) {
@@ -980,4 +992,27 @@ func (tx *bulkTxn) GetBatch(ctx context.Context, keys []hkv.Key) ([][]byte, erro
 		}
 	}
 	return out, nil
+}
+
+// inserted reports whether w, a filled chunk, inserts the quad with the given
+// node ids; k is the quad's key in the existence-check index.
+func (w *chunkWork) inserted(k groupKey, ids [4]uint64) bool {
+	gi, ok := w.groups[k]
+	if !ok || len(w.insIDs) == 0 {
+		return false
+	}
+	g := &w.glist[gi]
+	is := func(id uint64) bool {
+		j := id - w.insIDs[0] // quad ids of a chunk are consecutive
+		return j < uint64(len(w.ins)) && w.quadIDsOf(w.qs[w.ins[j]]) == ids
+	}
+	if is(g.first) {
+		return true
+	}
+	for _, id := range g.more {
+		if is(id) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
 	"strconv"
 	"testing"
 
+	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -27,7 +29,7 @@ import (
 //   - meta size is the number of live quads, meta horizon at least every id;
 //   - if exactRefs, each node's count is the number of quad directions of live
 //     quads using it (cayley itself over-counts re-added duplicates).
-func checkFormat(t *testing.T, n *Namespace, exactRefs bool) {
+func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 	t.Helper()
 	ctx := context.Background()
 	inds, err := readIndexes(ctx, n.kv)
@@ -184,14 +186,14 @@ func checkFormat(t *testing.T, n *Namespace, exactRefs bool) {
 	}
 }
 
-func openTestNS(t *testing.T, chunk int) *Namespace {
+func bulkTestNS(t *testing.T, chunk int) *Namespace {
 	t.Helper()
-	return openTestNSSync(t, chunk, false)
+	return bulkTestNSSync(t, chunk, false)
 }
 
-// openTestNSSync opens a namespace of a fresh store; with sync, commits wait
+// bulkTestNSSync opens a namespace of a fresh store; with sync, commits wait
 // for fsync, which makes them slow enough for a speculative fill to overlap.
-func openTestNSSync(t *testing.T, chunk int, sync bool) *Namespace {
+func bulkTestNSSync(t *testing.T, chunk int, sync bool) *Namespace {
 	t.Helper()
 	s, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithSyncWrites(sync).WithChunkQuads(chunk))
 	if err != nil {
@@ -222,13 +224,13 @@ func (s *sliceSource) Next() (quad.Quad, error) {
 	return s.qs[s.i-1], nil
 }
 
-func tq(s, p int, o quad.Value, g quad.Value) quad.Quad {
+func bulkTQ(s, p int, o quad.Value, g quad.Value) quad.Quad {
 	return quad.Quad{Subject: quad.IRI("http://e/s" + strconv.Itoa(s)), Predicate: quad.IRI("http://e/p" + strconv.Itoa(p)), Object: o, Label: g}
 }
 
 // mixed returns n quads over shared subjects, predicates and objects of all
 // term kinds, in two graphs and the default graph, with repeats.
-func mixed(n, seed int) []quad.Quad {
+func bulkMixed(n, seed int) []quad.Quad {
 	var out []quad.Quad
 	objs := []func(i int) quad.Value{
 		func(i int) quad.Value { return quad.IRI("http://e/o" + strconv.Itoa(i%7)) },
@@ -244,7 +246,7 @@ func mixed(n, seed int) []quad.Quad {
 	graphs := []quad.Value{nil, quad.IRI("http://e/g1"), quad.BNode("g2")}
 	for i := 0; i < n; i++ {
 		j := i*7 + seed
-		out = append(out, tq(j%17, j%3, objs[j%len(objs)](j), graphs[j%len(graphs)]))
+		out = append(out, bulkTQ(j%17, j%3, objs[j%len(objs)](j), graphs[j%len(graphs)]))
 	}
 	return out
 }
@@ -252,7 +254,7 @@ func mixed(n, seed int) []quad.Quad {
 // speculate makes imports fill each chunk while the previous one commits
 // (the import loop no longer reports a finished commit while it waits for the
 // next chunk, so a commit is always pending when the next chunk arrives).
-func speculate(t *testing.T) {
+func bulkSpeculate(t *testing.T) {
 	t.Helper()
 	bulkReportEarly = false
 	t.Cleanup(func() { bulkReportEarly = true })
@@ -260,7 +262,7 @@ func speculate(t *testing.T) {
 
 func TestBulk_FormatAfterImports(t *testing.T) {
 	ctx := context.Background()
-	speculate(t)
+	bulkSpeculate(t)
 	spec := bulkCounters.spec.Load()
 	defer func() {
 		if bulkCounters.spec.Load() == spec {
@@ -269,16 +271,16 @@ func TestBulk_FormatAfterImports(t *testing.T) {
 	}()
 	for _, chunk := range []int{1, 3, 64, 1000} {
 		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {
-			n := openTestNSSync(t, chunk, chunk == 3)
-			if _, err := n.Import(ctx, &sliceSource{qs: mixed(300, 0)}, ImportOptions{}); err != nil {
+			n := bulkTestNSSync(t, chunk, chunk == 3)
+			if _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(300, 0)}, ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			checkFormat(t, n, true)
+			bulkCheckFormat(t, n, true)
 			// Overlapping second import into the non-empty namespace.
-			if _, err := n.Import(ctx, &sliceSource{qs: mixed(400, 5)}, ImportOptions{}); err != nil {
+			if _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(400, 5)}, ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			checkFormat(t, n, true)
+			bulkCheckFormat(t, n, true)
 		})
 	}
 }
@@ -286,14 +288,14 @@ func TestBulk_FormatAfterImports(t *testing.T) {
 func TestBulk_MapCapsFallBackToReads(t *testing.T) {
 	defer func(a, b, c int) { bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = a, b, c }(bulkMaxNodes, bulkMaxKeys, bulkMaxQuads)
 	bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = 5, 5, 5
-	speculate(t)
+	bulkSpeculate(t)
 	ctx := context.Background()
-	n := openTestNS(t, 7)
-	qs := append(mixed(200, 0), mixed(200, 0)...) // repeats across chunks after the maps were cleared
+	n := bulkTestNS(t, 7)
+	qs := append(bulkMixed(200, 0), bulkMixed(200, 0)...) // repeats across chunks after the maps were cleared
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	checkFormat(t, n, true)
+	bulkCheckFormat(t, n, true)
 	want := map[quad.Quad]bool{}
 	for _, q := range qs {
 		want[q] = true
@@ -304,10 +306,10 @@ func TestBulk_MapCapsFallBackToReads(t *testing.T) {
 }
 
 func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
-	speculate(t)
+	bulkSpeculate(t)
 	ctx := context.Background()
-	n := openTestNS(t, 10)
-	qs := mixed(150, 1)
+	n := bulkTestNS(t, 10)
+	qs := bulkMixed(150, 1)
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -325,15 +327,15 @@ func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
 	if err := n.Apply(ctx, Delta{Remove: half}); err != nil {
 		t.Fatal(err)
 	}
-	checkFormat(t, n, true)
+	bulkCheckFormat(t, n, true)
 	if err := n.Apply(ctx, Delta{Add: half[:5]}); err != nil {
 		t.Fatal(err)
 	}
-	checkFormat(t, n, true)
+	bulkCheckFormat(t, n, true)
 	if err := n.Apply(ctx, Delta{Remove: all}); err != nil {
 		t.Fatal(err)
 	}
-	checkFormat(t, n, true)
+	bulkCheckFormat(t, n, true)
 	if sz, _ := n.Size(ctx); sz != 0 {
 		t.Fatalf("size %d after removing everything", sz)
 	}
@@ -341,7 +343,7 @@ func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	checkFormat(t, n, true)
+	bulkCheckFormat(t, n, true)
 	if sz, _ := n.Size(ctx); sz != int64(len(all)) {
 		t.Fatalf("size %d, want %d", sz, len(all))
 	}
@@ -349,7 +351,7 @@ func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
 
 func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 	ctx := context.Background()
-	n := openTestNS(t, 10)
+	n := bulkTestNS(t, 10)
 	keys := []hkv.Key{
 		{[]byte("log"), {0, '/', '\\', 1, 2, 3, 4, 5}},
 		{[]byte{'v', '/', '\\'}, bytes.Repeat([]byte{'/'}, 20)},
@@ -368,9 +370,6 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 		if err != nil {
 			t.Errorf("key %q: raw key %q: %v", k, want, err)
 		}
-		if got := escapedLen(k); got != len(escapeKey(nil, k)) {
-			t.Errorf("escapedLen(%q) = %d, want %d", k, got, len(escapeKey(nil, k)))
-		}
 	}
 }
 
@@ -380,15 +379,15 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 // after the pause was filled speculatively and must be redone.
 func TestBulk_InterleavedWriters(t *testing.T) {
 	ctx := context.Background()
-	speculate(t)
+	bulkSpeculate(t)
 	redo := bulkCounters.redo.Load()
 	defer func() {
 		if bulkCounters.redo.Load() == redo {
 			t.Error("no speculative fill was redone")
 		}
 	}()
-	base := mixed(120, 0)
-	other := mixed(90, 3)
+	base := bulkMixed(120, 0)
+	other := bulkMixed(90, 3)
 	cases := map[string]func(t *testing.T, n *Namespace){
 		"apply-add": func(t *testing.T, n *Namespace) {
 			var add []quad.Quad
@@ -412,7 +411,7 @@ func TestBulk_InterleavedWriters(t *testing.T) {
 	}
 	for name, between := range cases {
 		t.Run(name, func(t *testing.T) {
-			n := openTestNS(t, 10)
+			n := bulkTestNS(t, 10)
 			in := append(append([]quad.Quad(nil), base...), base...) // second half repeats the first
 			first := map[quad.Quad]bool{}
 			for _, q := range in[:60] {
@@ -435,7 +434,68 @@ func TestBulk_InterleavedWriters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkFormat(t, n, true)
+			bulkCheckFormat(t, n, true)
+		})
+	}
+}
+
+// TestBulk_SplitsTooBigChunks writes chunks larger than one Badger
+// transaction, with speculative fills: they are split, nothing is lost.
+func TestBulk_SplitsTooBigChunks(t *testing.T) {
+	bulkSpeculate(t)
+	ctx := context.Background()
+	n := bulkTestNS(t, 6000)
+	big := string(bytes.Repeat([]byte("x"), 2000))
+	var qs []quad.Quad
+	for i := 0; i < 12_000; i++ {
+		qs = append(qs, bulkTQ(i, i%3, quad.String(big+strconv.Itoa(i)), nil))
+	}
+	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Chunks < 4 || res.Committed != int64(len(qs)) {
+		t.Fatalf("result %+v", res)
+	}
+	bulkCheckFormat(t, n, true)
+	if sz, _ := n.Size(ctx); sz != int64(len(qs)) {
+		t.Fatalf("size %d", sz)
+	}
+}
+
+// TestBulk_PartialIndexes imports into a namespace whose indexes do not all
+// cover the four positions (cayley's and Cortex's earlier layouts): index
+// keys are then shared by several quads and appended to across chunks.
+func TestBulk_PartialIndexes(t *testing.T) {
+	bulkSpeculate(t)
+	ctx := context.Background()
+	for _, chunk := range []int{2, 7, 100} {
+		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {
+			n := bulkTestNS(t, chunk)
+			meta, err := json.Marshal([]ckv.QuadIndex{
+				{Dirs: []quad.Direction{quad.Subject, quad.Predicate}},
+				{Dirs: []quad.Direction{quad.Object, quad.Predicate, quad.Subject}},
+				{Dirs: []quad.Direction{quad.Predicate, quad.Object, quad.Subject}},
+				{Dirs: []quad.Direction{quad.Label, quad.Subject, quad.Predicate}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(keyIndexes, meta) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if inds, _ := readIndexes(ctx, n.kv); len(inds) != 4 || len(inds[0].Dirs) != 2 {
+				t.Fatalf("indexes %v", inds)
+			}
+			if _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(300, 0)}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			bulkCheckFormat(t, n, true)
+			if _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(400, 5)}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			bulkCheckFormat(t, n, true)
 		})
 	}
 }
