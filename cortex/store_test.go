@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"strconv"
 	"sync"
 	"testing"
@@ -343,3 +344,29 @@ type notATerm struct{}
 
 func (notATerm) String() string      { return "?" }
 func (notATerm) Native() interface{} { return nil }
+
+// TestNamespace_MaxDeltaFitsOneTransaction: the largest delta Apply accepts
+// (every quad with new terms and a sizeable literal) is written atomically,
+// and so is its removal; Badger's transaction limit is never hit.
+func TestNamespace_MaxDeltaFitsOneTransaction(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	ctx := context.Background()
+	qs := make([]quad.Quad, cortex.MaxDeltaQuads)
+	pad := strings.Repeat("x", 256)
+	for i := range qs {
+		n := strconv.Itoa(i)
+		qs[i] = quad.Quad{Subject: iri("s" + n), Predicate: iri("p" + n), Object: quad.String(pad + n), Label: iri("g" + n)}
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: qs}); err != nil {
+		t.Fatalf("max-size add: %v", err)
+	}
+	if n, _ := ns.Size(ctx); n != int64(len(qs)) {
+		t.Fatalf("size %d", n)
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Remove: qs}); err != nil {
+		t.Fatalf("max-size remove: %v", err)
+	}
+	if n, _ := ns.Size(ctx); n != 0 {
+		t.Fatalf("size %d after removal", n)
+	}
+}
