@@ -18,11 +18,13 @@ func BenchmarkUpdateMemberStatus(b *testing.B) {
 	f.status(b, team.ID, "a", teammanager.Running, "")
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		if _, err := f.m.UpdateMemberStatus(ctx, team.ID, "a", teammanager.Running, fmt.Sprint(i)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 func BenchmarkUpdateMemberStatus_16Goroutines(b *testing.B) {
@@ -39,6 +41,8 @@ func BenchmarkUpdateMemberStatus_16Goroutines(b *testing.B) {
 	b.ReportAllocs()
 	b.SetParallelism(8) // 2 cores × 8 = 16 goroutines
 	b.ResetTimer()
+	cpu := cpuTime()
+	defer reportCPU(b, cpu)
 	b.RunParallel(func(pb *testing.PB) {
 		id := ids[next.Add(1)%16]
 		for i := 0; pb.Next(); i++ {
@@ -57,12 +61,14 @@ func BenchmarkListTeams_10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		ts, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
 		if err != nil || len(ts) != 10000 {
 			b.Fatalf("%d teams, %v", len(ts), err)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkMergeTeamResults merges 8 members × 10,000 findings: each member
@@ -92,6 +98,7 @@ func BenchmarkMergeTeamResults(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			var cpu time.Duration
 			for b.Loop() {
 				b.StopTimer()
 				// Invalidate the last run so that every iteration merges and writes.
@@ -99,11 +106,19 @@ func BenchmarkMergeTeamResults(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
+				start := cpuTime()
 				rep, err := f.m.MergeTeamResults(ctx, "big")
 				if err != nil || rep.Unchanged {
 					b.Fatalf("merge: %+v %v", rep.Report, err)
 				}
+				cpu += cpuTime() - start
 			}
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
+}
+
+// reportCPU reports the process CPU time per op since start as cpu-ms/op.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
 }

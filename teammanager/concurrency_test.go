@@ -2,6 +2,7 @@ package teammanager_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -74,5 +75,66 @@ func TestManager_ConcurrentUpdates(t *testing.T) {
 	// agent, agent type, role, status, joinedAt, result, completedAt.
 	if n := len(f.graph(t, f.ns.TeamGraph(team.ID))); n != 9+9*workers {
 		t.Errorf("team graph has %d quads, want %d", n, 9+9*workers)
+	}
+}
+
+// TestManager_ListTeamsWhileCreatingAndDeleting: listings running while other
+// goroutines create and delete teams never fail and never return a partial
+// team.
+func TestManager_ListTeamsWhileCreatingAndDeleting(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 20; i++ {
+		f.create(t, teammanager.TeamConfig{Name: fmt.Sprint("stable-", i), Members: members("a", "b")})
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				team, err := f.m.CreateTeam(ctx, teammanager.TeamConfig{Name: fmt.Sprint("churn-", i), Members: members("x", "y")})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if err := f.m.DeleteTeam(ctx, team.ID); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 30; i++ {
+		teams, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
+		if err != nil {
+			close(stop)
+			wg.Wait()
+			t.Fatalf("listing %d: %v", i, err)
+		}
+		stable := 0
+		for _, tm := range teams {
+			if tm.Name == "" || tm.Status == "" || tm.CreatedAt.IsZero() {
+				t.Fatalf("partial team in listing: %+v", tm)
+			}
+			if strings.HasPrefix(tm.Name, "stable-") {
+				stable++
+			}
+		}
+		if stable != 20 {
+			t.Fatalf("listing %d has %d stable teams, want 20", i, stable)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }

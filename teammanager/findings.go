@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -218,15 +220,18 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, ErrUnknownAgent)
 		}
 	}
-	out := []StoredFinding{}
+	var agents []string
 	for _, mb := range t.Members {
-		if f.Agent != "" && mb.AgentID != f.Agent {
-			continue
+		if f.Agent == "" || mb.AgentID == f.Agent {
+			agents = append(agents, mb.AgentID)
 		}
-		fs, err := m.readFindings(ctx, teamID, mb.AgentID)
-		if err != nil {
-			return nil, err
-		}
+	}
+	all, err := m.readFindingsOf(ctx, teamID, agents)
+	if err != nil {
+		return nil, err
+	}
+	out := []StoredFinding{}
+	for _, fs := range all {
 		for _, sf := range fs {
 			if f.Subject != nil && sf.Subject != f.Subject || f.Predicate != nil && sf.Predicate != f.Predicate {
 				continue
@@ -246,13 +251,20 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 	return out, nil
 }
 
-// readFindings reads every finding of one member with one scan of the
-// member's graph, resolving terms in one batch.
-func (m *Manager) readFindings(ctx context.Context, team, agent string) ([]StoredFinding, error) {
+// findingRow is a finding node of a member graph as term ids.
+type findingRow struct {
+	node, s, p, o, at, conf cortex.ID
+	typed                   bool
+}
+
+// readFindingsOf reads every finding of the given members: one id-level
+// scan of each member's graph (GSPO index; the graphs are scanned
+// concurrently), then one batched resolution of the distinct term ids of
+// all of them. The result has one slice per agent, in the order given.
+func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []string) ([][]StoredFinding, error) {
 	x := m.ns
 	const (
-		iGraph = iota
-		iType
+		iType = iota
 		iClass
 		iS
 		iP
@@ -261,67 +273,85 @@ func (m *Manager) readFindings(ctx context.Context, team, agent string) ([]Store
 		iConf
 		nIDs
 	)
-	terms := [nIDs]quad.Value{
-		iGraph: x.MemberGraph(team, agent), iType: ns.RDFType, iClass: x.IRI(ns.ClassFinding),
-		iS: ns.RDFSubject, iP: ns.RDFPredicate, iO: ns.RDFObject,
-		iAt: x.IRI(ns.FindingAssertedAt), iConf: x.IRI(ns.FindingConfidence),
+	terms := make([]quad.Value, nIDs, nIDs+len(agents))
+	terms[iType], terms[iClass] = ns.RDFType, x.IRI(ns.ClassFinding)
+	terms[iS], terms[iP], terms[iO] = ns.RDFSubject, ns.RDFPredicate, ns.RDFObject
+	terms[iAt], terms[iConf] = x.IRI(ns.FindingAssertedAt), x.IRI(ns.FindingConfidence)
+	for _, a := range agents {
+		terms = append(terms, x.MemberGraph(team, a))
 	}
-	ids, err := m.n.IDs(ctx, terms[:])
+	ids, err := m.n.IDs(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
-	if ids[iGraph] == 0 || ids[iClass] == 0 {
-		return nil, nil
+	out := make([][]StoredFinding, len(agents))
+	if ids[iClass] == 0 {
+		return out, nil
 	}
-	type raw struct {
-		node, s, p, o, at, conf cortex.ID
-		typed                   bool
-	}
-	var (
-		rows []raw
-		cur  raw
-	)
-	flush := func() {
-		if cur.typed && cur.s != 0 && cur.p != 0 && cur.o != 0 && cur.at != 0 {
-			rows = append(rows, cur)
+	rows := make([][]findingRow, len(agents))
+	errs := make([]error, len(agents))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, min(runtime.GOMAXPROCS(0), 4))
+	for ai := range agents {
+		gid := ids[nIDs+ai]
+		if gid == 0 {
+			continue
 		}
-	}
-	err = scan(ctx, m.n, cortex.IDPattern{G: ids[iGraph], Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
-		if q.S != cur.node {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var cur findingRow
+			flush := func() {
+				if cur.typed && cur.s != 0 && cur.p != 0 && cur.o != 0 && cur.at != 0 {
+					rows[ai] = append(rows[ai], cur)
+				}
+			}
+			errs[ai] = scan(ctx, m.n, cortex.IDPattern{G: gid, Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
+				if q.S != cur.node {
+					flush()
+					cur = findingRow{node: q.S}
+				}
+				switch q.P {
+				case ids[iType]:
+					cur.typed = cur.typed || q.O == ids[iClass]
+				case ids[iS]:
+					cur.s = q.O
+				case ids[iP]:
+					cur.p = q.O
+				case ids[iO]:
+					cur.o = q.O
+				case ids[iAt]:
+					cur.at = q.O
+				case ids[iConf]:
+					cur.conf = q.O
+				}
+			})
 			flush()
-			cur = raw{node: q.S}
-		}
-		switch q.P {
-		case ids[iType]:
-			cur.typed = cur.typed || q.O == ids[iClass]
-		case ids[iS]:
-			cur.s = q.O
-		case ids[iP]:
-			cur.p = q.O
-		case ids[iO]:
-			cur.o = q.O
-		case ids[iAt]:
-			cur.at = q.O
-		case ids[iConf]:
-			cur.conf = q.O
-		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("team %s: findings of %s: %w", team, agent, err)
+		}()
 	}
-	flush()
-	// Resolve each distinct id once.
-	index := map[cortex.ID]int{}
+	wg.Wait()
+	for ai, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("team %s: findings of %s: %w", team, agents[ai], err)
+		}
+	}
+	// Resolve each distinct id once, for all members together (they share
+	// subjects, predicates, objects and times).
+	index := map[cortex.ID]int32{}
 	var want []cortex.ID
-	for _, r := range rows {
-		for _, id := range []cortex.ID{r.node, r.s, r.p, r.o, r.at, r.conf} {
-			if _, ok := index[id]; !ok && id != 0 {
-				index[id] = len(want)
-				want = append(want, id)
+	for _, rs := range rows {
+		for _, r := range rs {
+			for _, id := range [...]cortex.ID{r.node, r.s, r.p, r.o, r.at, r.conf} {
+				if _, ok := index[id]; !ok && id != 0 {
+					index[id] = int32(len(want))
+					want = append(want, id)
+				}
 			}
 		}
 	}
-	vals, err := m.n.Terms(ctx, want)
+	vals, err := m.n.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, err
 	}
@@ -334,36 +364,40 @@ func (m *Manager) readFindings(ctx context.Context, team, agent string) ([]Store
 	prefix := m.findingPrefix(team)
 	times := map[cortex.ID]time.Time{}
 	confs := map[cortex.ID]float64{}
-	out := make([]StoredFinding, 0, len(rows))
-	for _, r := range rows {
-		iri, _ := val(r.node).(quad.IRI)
-		esc, ok := strings.CutPrefix(string(iri), prefix)
-		if !ok {
-			continue
-		}
-		fid, err := ns.Unescape(esc)
-		if err != nil {
-			continue
-		}
-		at, ok := times[r.at]
-		if !ok {
-			if at, err = ns.ParseDateTime(val(r.at)); err != nil {
-				return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
+	for ai, rs := range rows {
+		agent := agents[ai]
+		fs := make([]StoredFinding, 0, len(rs))
+		for _, r := range rs {
+			iri, _ := val(r.node).(quad.IRI)
+			esc, ok := strings.CutPrefix(string(iri), prefix)
+			if !ok {
+				continue
 			}
-			times[r.at] = at
-		}
-		var conf float64
-		if r.conf != 0 {
-			if conf, ok = confs[r.conf]; !ok {
-				if conf, err = ns.ParseConfidence(val(r.conf)); err != nil {
+			fid, err := ns.Unescape(esc)
+			if err != nil {
+				continue
+			}
+			at, ok := times[r.at]
+			if !ok {
+				if at, err = ns.ParseDateTime(val(r.at)); err != nil {
 					return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
 				}
-				confs[r.conf] = conf
+				times[r.at] = at
 			}
+			var conf float64
+			if r.conf != 0 {
+				if conf, ok = confs[r.conf]; !ok {
+					if conf, err = ns.ParseConfidence(val(r.conf)); err != nil {
+						return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
+					}
+					confs[r.conf] = conf
+				}
+			}
+			fs = append(fs, StoredFinding{ID: fid, Agent: agent, Finding: Finding{
+				Subject: val(r.s), Predicate: val(r.p), Object: val(r.o), Confidence: conf, AssertedAt: at,
+			}})
 		}
-		out = append(out, StoredFinding{ID: fid, Agent: agent, Finding: Finding{
-			Subject: val(r.s), Predicate: val(r.p), Object: val(r.o), Confidence: conf, AssertedAt: at,
-		}})
+		out[ai] = fs
 	}
 	return out, nil
 }

@@ -3,9 +3,13 @@ package teammanager
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -20,7 +24,9 @@ func sortMembers(ms []Member) {
 // ListTeams returns every team matching f, without members, ordered by
 // creation time and then id. There is no limit. The work is proportional to
 // the number of teams: one index scan per listed field (name, status, ...),
-// never a query per team. Timed-out teams are reported failed, as by GetTeam.
+// never a query per team, and one batched resolution of the terms of the
+// listed teams (with a status filter, only of the teams that can match).
+// Timed-out teams are reported failed, as by GetTeam.
 func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) ([]Team, error) {
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, fmt.Errorf("list teams: %w %q", ErrInvalidStatus, f.Status)
@@ -30,8 +36,18 @@ func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) ([]Team, error) {
 
 // teamRow collects the term ids of one team's listed fields.
 type teamRow struct {
-	g      cortex.ID
+	s, g   cortex.ID
 	fields [nListFields]cortex.ID
+}
+
+// rowKey is a team node and its graph.
+type rowKey struct{ s, g cortex.ID }
+
+func compareKeys(a, b rowKey) int {
+	if c := cmp.Compare(a.s, b.s); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.g, b.g)
 }
 
 const (
@@ -64,44 +80,102 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 	if ids[0] == 0 || ids[1] == 0 {
 		return []Team{}, nil
 	}
-	rows := map[cortex.ID]*teamRow{}
+	// One scan of the POSG index finds every team node and its graph.
+	var rows []teamRow
 	if err := scan(ctx, m.n, cortex.IDPattern{P: ids[0], O: ids[1], Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
-		rows[q.S] = &teamRow{g: q.G}
+		rows = append(rows, teamRow{s: q.S, g: q.G})
 	}); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list teams: %w", err)
 	}
+	if len(rows) == 0 {
+		return []Team{}, nil
+	}
+	// Look rows up by binary search over their (S, G) keys rather than
+	// through a map. (The scan is nearly in (S, G) order, but key escaping
+	// does not preserve id order.) The keys are a separate slice because
+	// the field scans below write the rows concurrently.
+	slices.SortFunc(rows, func(a, b teamRow) int { return compareKeys(rowKey{a.s, a.g}, rowKey{b.s, b.g}) })
+	keys := make([]rowKey, len(rows))
+	for i := range rows {
+		keys[i] = rowKey{rows[i].s, rows[i].g}
+	}
+	find := func(s, g cortex.ID) *teamRow {
+		i, ok := slices.BinarySearchFunc(keys, rowKey{s, g}, compareKeys)
+		if !ok {
+			return nil
+		}
+		return &rows[i]
+	}
+	// One scan per field over the POSG index, run concurrently: each writes
+	// its own field of the rows.
+	var (
+		wg       sync.WaitGroup
+		errs     [nListFields]error
+		sem      = make(chan struct{}, min(runtime.GOMAXPROCS(0), 4))
+		scanning = func(i int, pid cortex.ID) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = scan(ctx, m.n, cortex.IDPattern{P: pid, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
+				if r := find(q.S, q.G); r != nil {
+					r.fields[i] = q.O
+				}
+			})
+		}
+	)
 	for i := range preds {
-		pid := ids[2+i]
-		if pid == 0 {
-			continue
+		if pid := ids[2+i]; pid != 0 {
+			wg.Add(1)
+			go scanning(i, pid)
 		}
-		if err := scan(ctx, m.n, cortex.IDPattern{P: pid, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
-			if r := rows[q.S]; r != nil && r.g == q.G {
-				r.fields[i] = q.O
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("list teams: %w", err)
+		}
+	}
+	if status != "" {
+		// Resolve the few distinct statuses first and keep only the teams
+		// that can match: the stored status, or a running team that has
+		// timed out when failed teams are asked for.
+		var sids []cortex.ID
+		for i := range rows {
+			if sid := rows[i].fields[fStatus]; !slices.Contains(sids, sid) {
+				sids = append(sids, sid)
 			}
-		}); err != nil {
-			return nil, err
 		}
+		svals, err := m.n.TermsBatch(ctx, sids)
+		if err != nil {
+			return nil, fmt.Errorf("list teams: %w", err)
+		}
+		keep := map[cortex.ID]bool{}
+		for i, v := range svals {
+			s, err := ns.ParseString(v)
+			if err != nil || !Status(s).Valid() {
+				keep[sids[i]] = true // let rowTeam report it
+				continue
+			}
+			keep[sids[i]] = Status(s) == status || applyTimeouts && status == Failed && Status(s) == Running
+		}
+		rows = slices.DeleteFunc(rows, func(r teamRow) bool { return !keep[r.fields[fStatus]] })
 	}
 	// Resolve every id at once: team nodes, graphs and field values.
-	order := make([]cortex.ID, 0, len(rows))
-	for s := range rows {
-		order = append(order, s)
-	}
-	want := make([]cortex.ID, 0, len(rows)*(2+nListFields))
-	for _, s := range order {
-		r := rows[s]
-		want = append(want, s, r.g)
+	const stride = 2 + nListFields
+	want := make([]cortex.ID, 0, len(rows)*stride)
+	for i := range rows {
+		r := &rows[i]
+		want = append(want, r.s, r.g)
 		want = append(want, r.fields[:]...)
 	}
-	vals, err := m.n.Terms(ctx, want)
+	vals, err := m.n.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
 	}
 	now := m.now()
 	out := make([]Team, 0, len(rows))
-	const stride = 2 + nListFields
-	for i := range order {
+	cache := valueParser{times: map[quad.Value]time.Time{}, strs: map[quad.Value]string{}}
+	for i := range rows {
 		v := vals[i*stride : (i+1)*stride]
 		iri, ok := v[0].(quad.IRI)
 		if !ok {
@@ -111,9 +185,19 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 		if err != nil || ref.Kind != ns.KindTeam || v[1] != quad.Value(x.TeamGraph(ref.Team)) {
 			continue // a look-alike outside a team graph
 		}
-		t, err := rowTeam(ref.Team, v[2:])
+		t, err := cache.rowTeam(ref.Team, v[2:])
 		if err != nil {
-			return nil, fmt.Errorf("list teams: team %s: %w: %v", ref.Team, ErrCorrupt, err)
+			// The scans above read separate snapshots, so a team created or
+			// deleted while they ran can look incomplete: read it again on
+			// its own, and leave it out if it is gone.
+			t, err = m.GetTeam(ctx, ref.Team)
+			if errors.Is(err, ErrUnknownTeam) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("list teams: team %s: %w", ref.Team, err)
+			}
+			t.Members = nil
 		}
 		if applyTimeouts {
 			applyTimeout(&t, now)
@@ -123,46 +207,93 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 		}
 		out = append(out, t)
 	}
-	slices.SortFunc(out, func(a, b Team) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+	// Sort an index rather than the (large) Team values.
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := out[a].CreatedAt.Compare(out[b].CreatedAt); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(out[a].ID, out[b].ID)
 	})
-	return out, nil
+	sorted := make([]Team, len(out))
+	for i, j := range order {
+		sorted[i] = out[j]
+	}
+	return sorted, nil
 }
 
-func rowTeam(id string, v []quad.Value) (Team, error) {
-	t := Team{ID: id}
-	var err error
-	str := func(v quad.Value) string {
-		if v == nil || err != nil {
-			return ""
-		}
-		var s string
-		s, err = ns.ParseString(v)
+// valueParser parses field values of listed teams, remembering the values
+// many teams share (statuses, strategies, times).
+type valueParser struct {
+	times map[quad.Value]time.Time
+	strs  map[quad.Value]string
+	err   error
+}
+
+func (p *valueParser) str(v quad.Value) string {
+	if v == nil || p.err != nil {
+		return ""
+	}
+	if s, ok := p.strs[v]; ok {
 		return s
 	}
-	tm := func(dst *Team, v quad.Value, set func(*Team, quad.Value) error) {
-		if v != nil && err == nil {
-			err = set(dst, v)
-		}
+	s, err := ns.ParseString(v)
+	if err != nil {
+		p.err = err
+		return ""
 	}
-	t.Name = str(v[fName])
-	t.Status = Status(str(v[fStatus]))
-	t.Strategy = str(v[fStrategy])
-	t.FailReason = str(v[fError])
-	t.Context = str(v[fDescription])
-	tm(&t, v[fCreated], func(t *Team, v quad.Value) (e error) { t.CreatedAt, e = ns.ParseDateTime(v); return })
-	tm(&t, v[fUpdated], func(t *Team, v quad.Value) (e error) { t.UpdatedAt, e = ns.ParseDateTime(v); return })
-	tm(&t, v[fCompleted], func(t *Team, v quad.Value) (e error) { t.CompletedAt, e = ns.ParseDateTime(v); return })
-	tm(&t, v[fStarted], func(t *Team, v quad.Value) (e error) { t.StartedAt, e = ns.ParseDateTime(v); return })
-	tm(&t, v[fTimeout], func(t *Team, v quad.Value) (e error) { t.Timeout, e = ns.ParseDuration(v); return })
-	if err == nil && !t.Status.Valid() {
-		err = fmt.Errorf("status %q", t.Status)
+	if len(p.strs) < 1<<12 {
+		p.strs[v] = s
 	}
-	return t, err
+	return s
 }
+
+func (p *valueParser) time(v quad.Value) time.Time {
+	if v == nil || p.err != nil {
+		return time.Time{}
+	}
+	if t, ok := p.times[v]; ok {
+		return t
+	}
+	t, err := ns.ParseDateTime(v)
+	if err != nil {
+		p.err = err
+		return time.Time{}
+	}
+	if len(p.times) < 1<<12 {
+		p.times[v] = t
+	}
+	return t
+}
+
+func (p *valueParser) rowTeam(id string, v []quad.Value) (Team, error) {
+	p.err = nil
+	t := Team{ID: id}
+	t.Name = p.str(v[fName])
+	t.Status = Status(p.str(v[fStatus]))
+	t.Strategy = p.str(v[fStrategy])
+	t.FailReason = p.str(v[fError])
+	t.Context = p.str(v[fDescription])
+	t.CreatedAt = p.time(v[fCreated])
+	t.UpdatedAt = p.time(v[fUpdated])
+	t.CompletedAt = p.time(v[fCompleted])
+	t.StartedAt = p.time(v[fStarted])
+	if v[fTimeout] != nil && p.err == nil {
+		t.Timeout, p.err = ns.ParseDuration(v[fTimeout])
+	}
+	if p.err == nil && !t.Status.Valid() {
+		p.err = fmt.Errorf("status %q", t.Status)
+	}
+	if p.err == nil && (v[fName] == nil || v[fStrategy] == nil || v[fCreated] == nil) {
+		p.err = errIncomplete // every team has these: seen mid-create or mid-delete
+	}
+	return t, p.err
+}
+
+var errIncomplete = errors.New("team fields missing")
 
 // scan calls fn for every quad matching p.
 func scan(ctx context.Context, n *cortex.Namespace, p cortex.IDPattern, fn func(cortex.QuadIDs)) error {

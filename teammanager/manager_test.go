@@ -287,6 +287,23 @@ func TestManager_ListTeams(t *testing.T) {
 	if _, err := f.m.ListTeams(ctx, teammanager.TeamFilter{Status: "busy"}); !errors.Is(err, teammanager.ErrInvalidStatus) {
 		t.Fatalf("bad filter: %v", err)
 	}
+	// A copy of a team graph in another graph (say, an exported backup
+	// imported again) is not a team: the listing does not change.
+	var backup []quad.Quad
+	for _, q := range f.graph(t, f.ns.TeamGraph(want[1])) {
+		q.Label = iri("backup")
+		if q.Predicate == f.ns.IRI(namespace.TeamName) {
+			q.Object = quad.String("impostor")
+		}
+		backup = append(backup, q)
+	}
+	if err := f.n.Apply(ctx, cortex.Delta{Add: backup}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
+	if err != nil || len(again) != n || again[1].ID != want[1] || again[1].Name != "team 1" {
+		t.Fatalf("with a copied team graph: %d teams, team 1 %+v, %v", len(again), again[1], err)
+	}
 }
 
 func TestManager_DeleteTeam(t *testing.T) {

@@ -61,21 +61,31 @@ func (m *Manager) mergeLocked(ctx context.Context, teamID string) (MergeReport, 
 	}
 	in := merge.Input{Options: merge.Options{Threshold: t.Threshold, TieBreaker: t.TieBreaker, Now: start}}
 	conf := map[string]float64{}
+	var done []string
 	for _, mb := range t.Members {
 		in.Members = append(in.Members, merge.Member{Agent: mb.AgentID, Status: mb.Status, CompletedAt: mb.CompletedAt})
-		if mb.Status != Completed {
-			continue
+		if mb.Status == Completed {
+			done = append(done, mb.AgentID)
 		}
-		fs, err := m.readFindings(ctx, teamID, mb.AgentID)
-		if err != nil {
-			return MergeReport{}, err
-		}
+	}
+	all, err := m.readFindingsOf(ctx, teamID, done)
+	if err != nil {
+		return MergeReport{}, err
+	}
+	n := 0
+	for _, fs := range all {
+		n += len(fs)
+	}
+	in.Findings = make([]merge.Finding, 0, n)
+	for _, fs := range all {
 		for _, f := range fs {
 			in.Findings = append(in.Findings, merge.Finding{
-				ID: f.ID, Agent: mb.AgentID, Subject: f.Subject, Predicate: f.Predicate, Object: f.Object,
+				ID: f.ID, Agent: f.Agent, Subject: f.Subject, Predicate: f.Predicate, Object: f.Object,
 				Confidence: f.Confidence, AssertedAt: f.AssertedAt,
 			})
-			conf[f.ID] = f.Confidence
+			if f.Confidence != 0 {
+				conf[f.ID] = f.Confidence
+			}
 		}
 	}
 	cg, err := m.readConflictGraph(ctx, teamID)
@@ -137,20 +147,81 @@ type conflictGraph struct {
 
 func (m *Manager) readConflictGraph(ctx context.Context, team string) (*conflictGraph, error) {
 	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}}
-	err := m.n.EachQuad(ctx, cortex.Pattern{Graph: m.ns.ConflictGraph(team), Scope: cortex.OneGraph}, func(q quad.Quad) error {
+	qs, err := m.graphQuads(ctx, m.ns.ConflictGraph(team))
+	if err != nil {
+		return nil, fmt.Errorf("team %s: read conflicts: %w", team, err)
+	}
+	for _, q := range qs {
 		pm := cg.nodes[q.Subject]
 		if pm == nil {
 			pm = map[quad.Value][]quad.Value{}
 			cg.nodes[q.Subject] = pm
 		}
 		pm[q.Predicate] = append(pm[q.Predicate], q.Object)
-		cg.quads = append(cg.quads, q)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("team %s: read conflicts: %w", team, err)
 	}
+	cg.quads = qs
 	return cg, nil
+}
+
+// graphQuads returns the quads of graph g with one id-level scan (GSPO
+// index) and one batched resolution of their terms.
+func (m *Manager) graphQuads(ctx context.Context, g quad.Value) ([]quad.Quad, error) {
+	return m.graphQuadsWhere(ctx, g, nil)
+}
+
+// graphQuadsWhere is graphQuads restricted to the subjects for which keep
+// (if not nil) returns true; only the subjects' terms are resolved for the
+// others.
+func (m *Manager) graphQuadsWhere(ctx context.Context, g quad.Value, keep func(s quad.Value) bool) ([]quad.Quad, error) {
+	gids, err := m.n.IDs(ctx, []quad.Value{g})
+	if err != nil {
+		return nil, err
+	}
+	if gids[0] == 0 {
+		return nil, nil
+	}
+	var qs []cortex.QuadIDs
+	if err := scan(ctx, m.n, cortex.IDPattern{G: gids[0], Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
+		qs = append(qs, q)
+	}); err != nil {
+		return nil, err
+	}
+	if keep != nil {
+		var subjects []cortex.ID
+		for i, q := range qs {
+			if i == 0 || q.S != qs[i-1].S {
+				subjects = append(subjects, q.S)
+			}
+		}
+		svals, err := m.n.TermsBatch(ctx, subjects)
+		if err != nil {
+			return nil, err
+		}
+		kept := make(map[cortex.ID]bool, len(subjects))
+		for i, s := range subjects {
+			if keep(svals[i]) {
+				kept[s] = true
+			}
+		}
+		qs = slices.DeleteFunc(qs, func(q cortex.QuadIDs) bool { return !kept[q.S] })
+	}
+	want := make([]cortex.ID, 0, 3*len(qs))
+	for _, q := range qs {
+		want = append(want, q.S, q.P, q.O)
+	}
+	vals, err := m.n.TermsBatch(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]quad.Quad, 0, len(qs))
+	for i := range qs {
+		s, p, o := vals[3*i], vals[3*i+1], vals[3*i+2]
+		if s == nil || p == nil || o == nil {
+			continue // removed since the scan
+		}
+		out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: g})
+	}
+	return out, nil
 }
 
 func (cg *conflictGraph) resolved(x ns.NS, node quad.Value) bool {
@@ -251,15 +322,16 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		q := quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared}
 		want[q] = true
 	}
-	have := map[quad.Quad]bool{}
-	if err := m.n.EachQuad(ctx, cortex.Pattern{Graph: shared, Scope: cortex.OneGraph}, func(q quad.Quad) error {
+	cur, err := m.graphQuads(ctx, shared)
+	if err != nil {
+		return err
+	}
+	have := make(map[quad.Quad]bool, len(cur))
+	for _, q := range cur {
 		have[q] = true
 		if !want[q] {
 			sharedRm = append(sharedRm, q)
 		}
-		return nil
-	}); err != nil {
-		return err
 	}
 	for _, f := range res.Facts {
 		q := quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared}
@@ -362,16 +434,11 @@ func (m *Manager) removeChunked(ctx context.Context, qs []quad.Quad) error {
 // oldFacts returns the quads of fact nodes in the team's provenance graph
 // that do not belong to the run whose fact IRIs start with keepPrefix.
 func (m *Manager) oldFacts(ctx context.Context, team, keepPrefix string) ([]quad.Quad, error) {
-	var out []quad.Quad
 	factPrefix := string(m.ns.Fact(team, ""))
-	err := m.n.EachQuad(ctx, cortex.Pattern{Graph: m.ns.ProvenanceGraph(team), Scope: cortex.OneGraph}, func(q quad.Quad) error {
-		s, _ := q.Subject.(quad.IRI)
-		if strings.HasPrefix(string(s), factPrefix) && !strings.HasPrefix(string(s), keepPrefix) {
-			out = append(out, q)
-		}
-		return nil
+	return m.graphQuadsWhere(ctx, m.ns.ProvenanceGraph(team), func(s quad.Value) bool {
+		iri, _ := s.(quad.IRI)
+		return strings.HasPrefix(string(iri), factPrefix) && !strings.HasPrefix(string(iri), keepPrefix)
 	})
-	return out, err
 }
 
 // Conflicts lists the team's conflict records, open and resolved, ordered by

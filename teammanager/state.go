@@ -171,7 +171,7 @@ func (m *Manager) terms(ctx context.Context, n *cortex.Namespace, ids []cortex.I
 	if len(miss) == 0 {
 		return out, nil
 	}
-	vals, err := n.Terms(ctx, miss)
+	vals, err := n.TermsBatch(ctx, miss)
 	if err != nil {
 		return nil, err
 	}
