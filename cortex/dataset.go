@@ -9,19 +9,46 @@ import (
 )
 
 // Dataset returns the namespace as a SPARQL evaluation dataset (eval.Dataset): term ids are the
-// namespace's own ids, graphs its default and named graphs. It reads committed data at the time of each
-// call; it is safe for concurrent use.
+// namespace's own ids, graphs its default and named graphs. Each call reads the committed data at the
+// time of the call (a scan reads one consistent state); it is safe for concurrent use. A scan of all
+// graphs (eval.AllGraphs) reports each triple once (eval.TripleMerger).
 func (n *Namespace) Dataset() eval.Dataset { return &nsDataset{n: n} }
 
-type nsDataset struct{ n *Namespace }
+// nsDataset adapts a namespace to eval.Dataset. With snap set (a query's dataset, see Query) every read
+// goes through that one snapshot; without, each call opens its own.
+type nsDataset struct {
+	n    *Namespace
+	snap *snapshot
+}
 
 var (
-	_ eval.Dataset     = (*nsDataset)(nil)
-	_ eval.StatsCacher = (*nsDataset)(nil)
+	_ eval.Dataset      = (*nsDataset)(nil)
+	_ eval.StatsCacher  = (*nsDataset)(nil)
+	_ eval.TripleMerger = (*nsDataset)(nil)
+	_ eval.GroupSkipper = (*idIter)(nil)
 )
 
 // StatsCache implements eval.StatsCacher: statistics are kept until the namespace is next written.
 func (d *nsDataset) StatsCache() *eval.StatsCache { return d.n.planStats() }
+
+// MergesTriples implements eval.TripleMerger.
+func (d *nsDataset) MergesTriples() bool { return true }
+
+// with runs fn with the dataset's snapshot, or a snapshot of its own.
+func (d *nsDataset) with(fn func(s *snapshot) error) error {
+	if d.snap != nil {
+		return fn(d.snap)
+	}
+	s, err := d.n.openSnapshot()
+	if err != nil {
+		return err
+	}
+	err = fn(s)
+	if cerr := s.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, error) {
 	vals := make([]quad.Value, len(terms))
@@ -29,12 +56,18 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 		if t == nil {
 			continue
 		}
-		if _, err := NormalizeTerm(t); err != nil {
+		nt, err := NormalizeTerm(t)
+		if err != nil {
 			continue // not storable, hence not stored
 		}
-		vals[i] = t
+		vals[i] = nt
 	}
-	ids, err := d.n.IDs(ctx, vals)
+	var ids []ID
+	err := d.with(func(s *snapshot) error {
+		var err error
+		ids, err = d.n.termIDs(ctx, s, vals)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +83,12 @@ func (d *nsDataset) Terms(ctx context.Context, ids []eval.ID) ([]quad.Value, err
 	for i, id := range ids {
 		in[i] = ID(id)
 	}
-	return d.n.Terms(ctx, in)
+	out := make([]quad.Value, len(ids))
+	err := d.with(func(s *snapshot) error { return s.terms(ctx, in, out) })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func toIDPattern(p eval.Pattern) IDPattern {
@@ -58,11 +96,23 @@ func toIDPattern(p eval.Pattern) IDPattern {
 }
 
 func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator {
-	return &idIter{it: d.n.MatchIDs(ctx, toIDPattern(p))}
+	if d.snap != nil {
+		return &idIter{it: d.snap.match(toIDPattern(p), true)}
+	}
+	s, err := d.n.openSnapshot()
+	if err != nil {
+		return &idIter{it: &snapIter{done: true, err: err}}
+	}
+	return &idIter{it: s.match(toIDPattern(p), true), own: s}
 }
 
 func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
-	gs, err := d.n.namedGraphIDs(ctx)
+	var gs []ID
+	err := d.with(func(s *snapshot) error {
+		var err error
+		gs, err = d.n.namedGraphIDs(ctx, s)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -74,15 +124,47 @@ func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
 }
 
 func (d *nsDataset) Estimate(ctx context.Context, p eval.Pattern) (int64, error) {
-	return d.n.Estimate(ctx, toIDPattern(p))
+	var c int64
+	err := d.with(func(s *snapshot) error {
+		var err error
+		c, err = d.n.estimate(ctx, s, toIDPattern(p))
+		return err
+	})
+	return c, err
 }
 
-type idIter struct{ it *IDIterator }
+// idIter adapts a snapIter to eval.QuadIterator; own, when set, is a snapshot opened for this
+// iterator alone and closed with it.
+type idIter struct {
+	it  *snapIter
+	own *snapshot
+}
 
 func (i *idIter) Next(ctx context.Context) bool { return i.it.Next(ctx) }
 func (i *idIter) Quad() eval.Quad {
-	q := i.it.Quad()
+	q := i.it.cur
 	return eval.Quad{S: eval.ID(q.S), P: eval.ID(q.P), O: eval.ID(q.O), G: eval.ID(q.G)}
 }
-func (i *idIter) Err() error   { return i.it.Err() }
-func (i *idIter) Close() error { return i.it.Close() }
+func (i *idIter) Err() error { return i.it.Err() }
+
+// SkipGroup implements eval.GroupSkipper.
+func (i *idIter) SkipGroup(pos int) {
+	switch pos {
+	case 0:
+		i.it.SkipGroup(quad.Subject)
+	case 1:
+		i.it.SkipGroup(quad.Predicate)
+	case 2:
+		i.it.SkipGroup(quad.Object)
+	}
+}
+func (i *idIter) Close() error {
+	err := i.it.Close()
+	if i.own != nil {
+		if cerr := i.own.close(); err == nil {
+			err = cerr
+		}
+		i.own = nil
+	}
+	return err
+}

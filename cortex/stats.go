@@ -7,11 +7,15 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
-// estimateCap bounds the work of Estimate: counts above it are reported as the cap.
-const estimateCap = 1 << 14
+// estimateCap bounds the work of Estimate: counts above it are reported as the cap. A key-only count
+// reads about 1.5 million keys per second, so the cap costs up to ~90ms once per pattern and namespace
+// state; it is large enough for the planner to tell 20k from 100k matches.
+const estimateCap = 1 << 17
 
 // statsCache remembers estimates and the named-graph list per namespace, invalidated by writes.
 type statsCache struct {
@@ -20,11 +24,30 @@ type statsCache struct {
 	est    map[IDPattern]int64
 	graphs []ID
 	plan   *eval.StatsCache
+	ids    map[quad.Value]ID // term ids looked up by queries (constants of their patterns)
 }
+
+// maxCachedIDs bounds statsCache.ids; the map is emptied when full.
+const maxCachedIDs = 1 << 14
 
 // nsStats maps weak.Pointer[Namespace] → *statsCache. It lives outside Namespace because this file may
 // not change namespace.go; entries are removed when their namespace is garbage collected.
 var nsStats sync.Map
+
+// noGen is the generation of caches and snapshots made while a write was in progress: nothing read
+// then is shared with later queries.
+const noGen = ^uint64(0)
+
+// currentGen returns the namespace's write generation, or false while a writer holds the write lock
+// (waiting for it would stall a query behind a whole import chunk).
+func (n *Namespace) currentGen() (uint64, bool) {
+	if !n.wmu.TryLock() {
+		return noGen, false
+	}
+	g := n.writeGen
+	n.wmu.Unlock()
+	return g, true
+}
 
 func (n *Namespace) stats() (*statsCache, uint64) {
 	key := weak.Make(n)
@@ -32,47 +55,102 @@ func (n *Namespace) stats() (*statsCache, uint64) {
 	if !loaded {
 		runtime.AddCleanup(n, func(k weak.Pointer[Namespace]) { nsStats.Delete(k) }, key)
 	}
+	gen, ok := n.currentGen()
+	if !ok {
+		// A write is in progress: plan from a private cache rather than wait for the writer.
+		return &statsCache{gen: noGen, est: map[IDPattern]int64{}, plan: &eval.StatsCache{}, ids: map[quad.Value]ID{}}, noGen
+	}
 	sc := v.(*statsCache)
-	n.wmu.Lock()
-	gen := n.writeGen
-	n.wmu.Unlock()
 	sc.mu.Lock()
 	if sc.gen != gen || sc.est == nil {
-		sc.gen, sc.est, sc.graphs, sc.plan = gen, map[IDPattern]int64{}, nil, &eval.StatsCache{}
+		sc.gen, sc.est, sc.graphs, sc.plan, sc.ids = gen, map[IDPattern]int64{}, nil, &eval.StatsCache{}, map[quad.Value]ID{}
 	}
 	sc.mu.Unlock()
 	return sc, gen
 }
 
-// Estimate returns an estimate of the number of quads matching p: the exact count up to 16384, that
-// value for anything larger. Results are cached until the namespace is next written.
+// Estimate returns an estimate of the number of quads matching p: the exact count up to 131072, that
+// value for anything larger (with Scope AllGraphs: of triples, a triple held in several graphs counted
+// once). Results are cached until the namespace is next written.
 func (n *Namespace) Estimate(ctx context.Context, p IDPattern) (int64, error) {
-	sc, _ := n.stats()
+	s, err := n.openSnapshot()
+	if err != nil {
+		return 0, err
+	}
+	defer s.close()
+	return n.estimate(ctx, s, p)
+}
+
+// estimate is Estimate within snapshot s: a key-only count, bounded by estimateCap. A scan of all
+// graphs counts triples (copies in several graphs once), as the union default graph sees them.
+func (n *Namespace) estimate(ctx context.Context, s *snapshot, p IDPattern) (int64, error) {
+	sc, gen := n.stats()
 	sc.mu.Lock()
 	if v, ok := sc.est[p]; ok {
 		sc.mu.Unlock()
 		return v, nil
 	}
 	sc.mu.Unlock()
-	it := n.MatchIDs(ctx, p)
-	var c int64
-	for c < estimateCap && it.Next(ctx) {
-		c++
-	}
-	err := it.Err()
-	it.Close()
+	c, err := s.count(ctx, p, true, estimateCap)
 	if err != nil {
 		return 0, fmt.Errorf("namespace %s: estimate: %w", n.name, err)
 	}
 	sc.mu.Lock()
-	sc.est[p] = c
+	if sc.gen == gen && s.gen == gen {
+		sc.est[p] = c
+	}
 	sc.mu.Unlock()
 	return c, nil
 }
 
-// namedGraphIDs returns the ids of the namespace's named graphs that hold quads.
-func (n *Namespace) namedGraphIDs(ctx context.Context) ([]ID, error) {
-	sc, _ := n.stats()
+// termIDs returns the ids of normalised terms read in s (0 for nil or absent terms), through a cache
+// kept until the namespace is next written: queries look up the same constants again and again, and a
+// lookup reads the term's hash key from every level of the store.
+func (n *Namespace) termIDs(ctx context.Context, s *snapshot, vals []quad.Value) ([]ID, error) {
+	sc, gen := n.stats()
+	out := make([]ID, len(vals))
+	var miss []int
+	sc.mu.Lock()
+	for i, v := range vals {
+		if v == nil {
+			continue
+		}
+		if id, ok := sc.ids[v]; ok {
+			out[i] = id
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	sc.mu.Unlock()
+	if len(miss) == 0 {
+		return out, nil
+	}
+	mv := make([]quad.Value, len(miss))
+	for j, i := range miss {
+		mv[j] = vals[i]
+	}
+	got, err := s.ids(ctx, mv)
+	if err != nil {
+		return nil, err
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	cache := sc.gen == gen && s.gen == gen
+	if cache && len(sc.ids)+len(miss) > maxCachedIDs {
+		clear(sc.ids)
+	}
+	for j, i := range miss {
+		out[i] = got[j]
+		if cache {
+			sc.ids[mv[j]] = got[j]
+		}
+	}
+	return out, nil
+}
+
+// namedGraphIDs returns the ids of the namespace's named graphs that hold quads, read in s.
+func (n *Namespace) namedGraphIDs(ctx context.Context, s *snapshot) ([]ID, error) {
+	sc, gen := n.stats()
 	sc.mu.Lock()
 	if sc.graphs != nil {
 		g := append([]ID(nil), sc.graphs...)
@@ -80,21 +158,20 @@ func (n *Namespace) namedGraphIDs(ctx context.Context) ([]ID, error) {
 		return g, nil
 	}
 	sc.mu.Unlock()
-	seen := map[ID]bool{}
-	out := []ID{}
-	it := n.MatchIDs(ctx, IDPattern{Scope: NamedGraphs})
-	defer it.Close()
-	for it.Next(ctx) {
-		if g := it.Quad().G; !seen[g] {
-			seen[g] = true
+	all, err := s.graphs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: list graphs: %w", n.name, err)
+	}
+	out := make([]ID, 0, len(all))
+	for _, g := range all {
+		if g != 0 {
 			out = append(out, g)
 		}
 	}
-	if err := it.Err(); err != nil {
-		return nil, fmt.Errorf("namespace %s: list graphs: %w", n.name, err)
-	}
 	sc.mu.Lock()
-	sc.graphs = out
+	if sc.gen == gen && s.gen == gen {
+		sc.graphs = out
+	}
 	sc.mu.Unlock()
 	return append([]ID(nil), out...), nil
 }

@@ -249,6 +249,49 @@ func TestTurtle_KnakkDefectsWorkedAround(t *testing.T) {
 	}
 }
 
+func TestTurtle_SemicolonBeforeCloseBracket(t *testing.T) {
+	const pre = "@prefix : <http://ex.org/> .\n"
+	cases := []struct {
+		name, src string
+		quads     int
+	}{
+		{"same line", ":a :p [ :q :r ; ] .", 2},
+		{"no space", ":a :p [ :q :r;] .", 2},
+		{"two semicolons", ":a :p [ :q :r ;; ] .", 2},
+		{"spaced semicolons", ":a :p [ :q :r ; ; ] .", 2},
+		{"next line", ":a :p [\n  :q :r ;\n] .", 2},
+		{"comment between", ":a :p [ :q :r ; # c ] ;\n# more\n\n ] .", 2},
+		{"subject blank node", "[ :q :r ; ] :p :o .", 2},
+		{"blank node alone", "[ :q :r ; ] .", 1},
+		{"nested", ":a :p [ :q [ :r :s ; ] ; ] .", 3},
+		{"inside strings untouched", ":a :p \"x ; ]\" , [ :q \"]\" ; ] .", 3},
+		{"before dot", ":a :p :o ; .", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			qs := mustRead(t, rdfio.Turtle, pre+c.src, rdfio.DecodeOptions{})
+			if len(qs) != c.quads {
+				t.Fatalf("got %d quads %v, want %d", len(qs), qs, c.quads)
+			}
+		})
+	}
+	t.Run("string keeps its semicolon", func(t *testing.T) {
+		qs := mustRead(t, rdfio.Turtle, pre+":a :p [ :q \"x;\" ; ] .", rdfio.DecodeOptions{})
+		for _, q := range qs {
+			if q.Predicate == iri("q") && q.Object != quad.String("x;") {
+				t.Errorf("object = %#v, want \"x;\"", q.Object)
+			}
+		}
+	})
+	t.Run("error position after held lines", func(t *testing.T) {
+		err := readErr(t, rdfio.Turtle, pre+":a :p [ :q :r ;\n\n ] ? .\n", rdfio.DecodeOptions{})
+		var se *rdfio.SyntaxError
+		if !errors.As(err, &se) || se.Line != 4 || se.Col != 4 {
+			t.Errorf("err = %v, want a syntax error at 4:4", err)
+		}
+	})
+}
+
 func TestTurtle_Rejects(t *testing.T) {
 	cases := map[string]string{
 		"long string ending in quote": `<http://ex.org/s> <http://ex.org/p> """abc"""" .`,
@@ -256,6 +299,9 @@ func TestTurtle_Rejects(t *testing.T) {
 		"surrogate escape":            `<http://ex.org/s> <http://ex.org/p> "\ud800" .`,
 		"escaped space in IRI":        `<http://ex.org/\u0020> <http://ex.org/p> 1 .`,
 		"truncated statement":         `<http://ex.org/s> <http://ex.org/p>`,
+		"semicolon first in brackets": `<http://ex.org/s> <http://ex.org/p> [ ; ] .`,
+		"semicolon after predicate":   `<http://ex.org/s> <http://ex.org/p> [ <http://ex.org/q> ; ] .`,
+		"semicolon at end of input":   `<http://ex.org/s> <http://ex.org/p> <http://ex.org/o> ;`,
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -24,6 +24,9 @@ import (
 //   - escapes quote characters inside long strings ("""a"b"""" and a quote
 //     before a line break are misread by knakk) and a '#' starting a line
 //     inside a long string (knakk drops such lines);
+//   - blanks a ';' (or a run of them) directly before ']' — valid Turtle
+//     ("[ <p> <o> ; ]") that knakk rejects — holding lines back while a ';'
+//     waits for the next token;
 //   - reports undefined prefixes, bad IRIs and relative IRIs without a base
 //     with exact positions.
 //
@@ -34,9 +37,17 @@ type ttlPre struct {
 	file string
 	base string
 
-	out    []byte // transformed current line
+	out    []byte // transformed line being handed out
 	outPos int
 	long   []byte
+
+	// Transformed lines not handed out yet: a ';' in them (semis) waits for
+	// the next token, which decides whether it is blanked.
+	held    []heldLine
+	free    [][]byte
+	semis   []semiRef // top-level ';' since the last other token
+	prevTok byte      // first byte of the last top-level token other than ';'
+	eof     bool
 
 	line int // number of the line being transformed (1-based)
 	bom  bool
@@ -77,6 +88,15 @@ const (
 // colPair says that output offset out of a line corresponds to input offset in.
 type colPair struct{ out, in int }
 
+// heldLine is a transformed line waiting to be handed out.
+type heldLine struct {
+	line int
+	buf  []byte
+}
+
+// semiRef locates a ';' in the output: line number and byte offset.
+type semiRef struct{ line, off int }
+
 func newTTLPre(r io.Reader, file, base string) *ttlPre {
 	return &ttlPre{
 		r:        bufio.NewReaderSize(r, 64<<10),
@@ -95,14 +115,24 @@ func (p *ttlPre) Read(b []byte) (int, error) {
 		return 0, io.EOF
 	}
 	for p.outPos >= len(p.out) {
+		if p.release() {
+			continue
+		}
+		if p.eof {
+			p.closed.Store(true)
+			return 0, io.EOF
+		}
 		if err := p.nextLine(); err != nil {
-			if err != io.EOF {
-				p.mu.Lock()
-				if p.err == nil {
-					p.err = err
-				}
-				p.mu.Unlock()
+			if err == io.EOF {
+				p.eof = true
+				p.semis = p.semis[:0] // nothing follows: hand everything out
+				continue
 			}
+			p.mu.Lock()
+			if p.err == nil {
+				p.err = err
+			}
+			p.mu.Unlock()
 			p.closed.Store(true)
 			return 0, io.EOF
 		}
@@ -110,6 +140,53 @@ func (p *ttlPre) Read(b []byte) (int, error) {
 	n := copy(b, p.out[p.outPos:])
 	p.outPos += n
 	return n, nil
+}
+
+// release moves the first held line into out when no pending ';' is in it.
+func (p *ttlPre) release() bool {
+	if len(p.held) == 0 || len(p.semis) > 0 && p.semis[0].line <= p.held[0].line {
+		return false
+	}
+	h := p.held[0]
+	copy(p.held, p.held[1:])
+	p.held = p.held[:len(p.held)-1]
+	if cap(p.out) > 0 && len(p.free) < 4 {
+		p.free = append(p.free, p.out[:0])
+	}
+	p.out, p.outPos = h.buf, 0
+	p.mu.Lock()
+	p.pubLine = h.line
+	p.mu.Unlock()
+	return true
+}
+
+// token is called for every top-level token character c of the current line
+// (not inside a comment, string or IRI) before it is written at output offset
+// len(o). It tracks ';' runs and blanks them when ']' follows.
+func (p *ttlPre) token(o []byte, c byte) {
+	switch c {
+	case ';':
+		// "[ ;" is not valid Turtle: leave such a ';' for knakk to reject.
+		if p.prevTok != '[' {
+			p.semis = append(p.semis, semiRef{line: p.line, off: len(o)})
+		}
+		return
+	case ']':
+		for _, s := range p.semis {
+			if s.line == p.line {
+				o[s.off] = ' '
+				continue
+			}
+			for k := range p.held {
+				if p.held[k].line == s.line {
+					p.held[k].buf[s.off] = ' '
+					break
+				}
+			}
+		}
+	}
+	p.semis = p.semis[:0]
+	p.prevTok = c
 }
 
 func (p *ttlPre) nextLine() error {
@@ -132,7 +209,10 @@ func (p *ttlPre) nextLine() error {
 		return err
 	}
 	p.line++
-	p.out, p.outPos = p.out[:0], 0
+	var buf []byte
+	if n := len(p.free); n > 0 {
+		buf, p.free = p.free[n-1], p.free[:n-1]
+	}
 	p.edits = p.edits[:0]
 	in := line
 	off := 0
@@ -142,15 +222,13 @@ func (p *ttlPre) nextLine() error {
 			off = 3 // columns do not count the byte order mark
 		}
 	}
-	out, terr := p.transform(p.out[:0], in[off:], 0)
-	p.out = out
+	out, terr := p.transform(buf, in[off:], 0)
 	if terr != nil {
-		p.out = p.out[:0]
 		return terr
 	}
+	p.held = append(p.held, heldLine{line: p.line, buf: out})
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.pubLine = p.line
 	if len(p.edits) > 0 {
 		p.lineEdit[p.line] = append([]colPair(nil), p.edits...)
 		p.editQ = append(p.editQ, p.line)
@@ -356,6 +434,9 @@ func (p *ttlPre) transform(o, in []byte, i int) ([]byte, error) {
 			if o, err = p.endWord(o, i); err != nil {
 				return o, err
 			}
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#' {
+			p.token(o, c)
 		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':

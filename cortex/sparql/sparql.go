@@ -61,8 +61,10 @@ type Result struct {
 	Vars    []string
 	Boolean bool
 
-	res    *eval.Result
-	cancel context.CancelFunc
+	res     *eval.Result
+	cancel  context.CancelFunc
+	onClose []func() error
+	closed  bool
 }
 
 // Parse parses text with the options' base and prefixes.
@@ -145,12 +147,26 @@ func (r *Result) Err() error {
 	return nil
 }
 
-// Close stops the evaluation and releases its resources.
+// Close stops the evaluation and releases its resources. It is safe to call more than once.
 func (r *Result) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
 	err := r.res.Close()
 	r.cancel()
+	for _, fn := range r.onClose {
+		if ferr := fn(); err == nil {
+			err = ferr
+		}
+	}
 	return err
 }
+
+// AfterClose registers fn to run when r is closed, after the evaluation has stopped (the dataset is no
+// longer read); Close returns fn's error when it has none of its own. A dataset that holds resources for
+// one query (a read transaction) releases them this way.
+func (r *Result) AfterClose(fn func() error) { r.onClose = append(r.onClose, fn) }
 
 // Collect reads a Solutions or Boolean result completely into a results.Result (for tests and small
 // results) and closes r.

@@ -140,9 +140,9 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 		if len(exprs) == 0 {
 			return in
 		}
-		es := make([]cexpr, len(exprs))
+		es := make([]cfilter, len(exprs))
 		for i, e := range exprs {
-			es[i] = c.expr(e)
+			es[i] = c.filterOf(e)
 		}
 		return &filterOp{input: in, exprs: es, ev: c.ev, src: exprs}
 	case *algebra.Union:
@@ -192,6 +192,17 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 		}
 		return p
 	case *algebra.Distinct:
+		if pr, ok := n.Input.(*algebra.Project); ok {
+			if ob, ok := pr.Input.(*algebra.OrderBy); ok && c.orderReadsOnly(ob, pr.Vars) {
+				// The order reads projected variables only, so duplicates have equal keys: removing
+				// them before sorting gives the same solutions in the same order, with fewer rows to sort.
+				p := &projectOp{input: c.node(ob.Input, varSet{})}
+				for _, v := range pr.Vars {
+					p.slots = append(p.slots, c.slot(v))
+				}
+				return c.orderOver(ob, &distinctOp{input: p}, -1)
+			}
+		}
 		return &distinctOp{input: c.node(n.Input, entry)}
 	case *algebra.Reduced:
 		return &distinctOp{input: c.node(n.Input, entry), reduced: true}

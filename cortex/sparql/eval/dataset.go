@@ -46,6 +46,14 @@ type QuadIterator interface {
 	Close() error
 }
 
+// GroupSkipper is implemented by quad iterators that can pass over a run of quads sharing a value:
+// after Next returned a quad, SkipGroup(pos) asks that the following quads holding the same term in
+// position pos (0 subject, 1 predicate, 2 object) be skipped, when the iterator reads them together.
+// It is a hint: an iterator may ignore it, and must not skip any other quad.
+type GroupSkipper interface {
+	SkipGroup(pos int)
+}
+
 // Dataset is what the evaluator needs from a store: interning and externing terms, matching quads by a
 // pattern of ids, listing named graphs, and estimating the size of a match. Implementations must be safe
 // for concurrent use by one query's goroutines (the evaluator uses one goroutine per Rows).
@@ -60,6 +68,13 @@ type Dataset interface {
 	NamedGraphs(ctx context.Context) ([]ID, error)
 	// Estimate returns an estimate (an upper bound is fine) of the number of quads matching p.
 	Estimate(ctx context.Context, p Pattern) (int64, error)
+}
+
+// TripleMerger is implemented by datasets whose Match with Scope AllGraphs reports each triple (S, P, O)
+// once, with one of the graphs holding it, when MergesTriples returns true; the evaluator then needs no
+// set of its own to form the union default graph.
+type TripleMerger interface {
+	MergesTriples() bool
 }
 
 // StatsCacher is implemented by datasets that keep planner statistics between queries. The returned

@@ -17,16 +17,28 @@
 //
 // # Planning
 //
-// Basic graph patterns are ordered greedily by estimated cost (Dataset.Estimate and sampled fan-outs,
-// cached between queries by datasets that implement StatsCacher); each step is an index lookup with
-// the bindings so far or a probe into a hash table built by scanning the pattern once, whichever is
-// estimated cheaper. FILTER conjuncts run as soon as their variables are bound. Explain prints the plan.
+// Basic graph patterns are ordered by estimated cost (Dataset.Estimate and sampled fan-outs, cached
+// between queries by datasets that implement StatsCacher): exhaustively, by dynamic programming over
+// subsets, for up to 10 triple patterns, greedily beyond. Each step is an index lookup with the
+// bindings so far or a probe into a hash table built by scanning the pattern once, whichever is
+// estimated cheaper. FILTER conjuncts run as soon as their variables are bound; a filter that reads only
+// the variables of a hashed pattern is applied while its table is built. Explain prints the plan.
+//
+// # Execution
+//
+// A filter over one variable is evaluated once per distinct term (remembered by id). When it fails on a
+// term that a scan groups by (the object of a predicate scan, for instance), the scan is asked to skip
+// the rest of that group (GroupSkipper). Hash tables keep their quads in one array grouped by key. COUNT
+// of a variable, GROUP BY variables and DISTINCT compare ids, not terms; ORDER BY over variables ranks
+// the distinct terms of each key once and sorts rows by rank; DISTINCT over an ORDER BY of projected
+// variables removes duplicates before sorting.
 //
 // # Default graph
 //
 // Options.DefaultGraph selects the default graph: UnionGraph (all graphs RDF-merged: a triple held in
 // several graphs is one solution), OwnDefaultGraph, or a named graph. FROM / FROM NAMED override it.
-// GRAPH ranges over named graphs only.
+// GRAPH ranges over named graphs only. Datasets whose scans of all graphs already report each triple
+// once (TripleMerger) spare the evaluator a set per scan.
 //
 // # Concurrency
 //
@@ -42,4 +54,6 @@
 //   - GROUP_CONCAT of literals sharing a language tag yields a simple literal, as the W3C tests expect.
 //   - Functions named by IRI other than the XSD casts are rejected with ErrNotSupported.
 //   - REDUCED removes all duplicates, like DISTINCT.
+//   - DISTINCT, COUNT(DISTINCT ?x), GROUP BY and joins compare terms by dataset id: literals whose
+//     language tags differ only in case are different terms there, if the dataset holds both.
 package eval

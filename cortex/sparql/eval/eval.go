@@ -73,6 +73,9 @@ func prepare(ctx context.Context, ds Dataset, q *algebra.Query, opts Options) (*
 		ds: ds, cache: map[ID]quad.Value{}, localIDs: map[string]ID{}, tables: map[tableKey]*hashTable{},
 		bctx: &builtin.Context{Base: base, Now: now, BNodeScope: builtin.NewBNodeScope("")},
 	}
+	if m, ok := ds.(TripleMerger); ok {
+		ev.merges = m.MergesTriples()
+	}
 	if err := ev.setDataset(ctx, q.Dataset, opts.DefaultGraph); err != nil {
 		return nil, err
 	}

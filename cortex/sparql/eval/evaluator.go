@@ -25,6 +25,14 @@ type sink func(r row) error
 // errStop is returned by sinks that want no more solutions.
 var errStop = errors.New("stop")
 
+// skipSignal is returned by a scan callback to say that the following quads holding the current quad's
+// term in position pos are of no interest (a filter on that term failed); the scan may skip them.
+type skipSignal struct{ pos int }
+
+func (*skipSignal) Error() string { return "skip group" }
+
+var skipPos = [3]*skipSignal{{0}, {1}, {2}}
+
 // gctx is the active graph: the query's default graph, or one named graph.
 type gctx struct {
 	named bool
@@ -53,6 +61,7 @@ type evaluator struct {
 	fatal    error // a dataset failure met while evaluating an expression
 	tables   map[tableKey]*hashTable
 	ticks    uint32
+	merges   bool // ds reports each triple of AllGraphs once (TripleMerger)
 }
 
 // tick checks for cancellation every few thousand calls; loops that read no quads call it.
@@ -201,7 +210,9 @@ func (ev *evaluator) scan(ctx context.Context, g gctx, s, p, o ID, fn func(q Qua
 	case d.scope == AllGraphs:
 		var seen map[[3]ID]struct{}
 		if s == 0 || p == 0 || o == 0 {
-			seen = map[[3]ID]struct{}{}
+			if !ev.merges {
+				seen = map[[3]ID]struct{}{}
+			}
 		} else {
 			// Fully bound: one match is enough.
 			found := false
@@ -242,6 +253,12 @@ func (ev *evaluator) scanOne(ctx context.Context, pat Pattern, seen map[[3]ID]st
 			}
 		}
 		if err := fn(q); err != nil {
+			if sk, ok := err.(*skipSignal); ok {
+				if gs, ok := it.(GroupSkipper); ok {
+					gs.SkipGroup(sk.pos)
+				}
+				continue
+			}
 			it.Close()
 			return err
 		}

@@ -169,6 +169,11 @@ func (c *compiler) call(e *algebra.Call) cexpr {
 		}
 	case algebra.OpEq, algebra.OpNe:
 		ne := e.Op == algebra.OpNe
+		va, okA := e.Args[0].(algebra.Var)
+		vb, okB := e.Args[1].(algebra.Var)
+		if okA && okB {
+			return c.equalVars(c.slot(va), c.slot(vb), ne)
+		}
 		return bin(func(x, y quad.Value) (quad.Value, error) {
 			eq, err := equalTerms(x, y)
 			if err != nil {
@@ -288,6 +293,40 @@ func (c *compiler) call(e *algebra.Call) cexpr {
 		}
 		return builtin.CallWithContext(ev.bctx, name, vs)
 	}
+}
+
+// equalVars compiles ?a = ?b (or ?a != ?b with ne). Two IRIs or blank nodes of the dataset are equal
+// exactly when their ids are, which spares comparing the strings of IRIs that differ only at the end.
+func (c *compiler) equalVars(sa, sb int, ne bool) cexpr {
+	ev := c.ev
+	return func(ctx context.Context, g gctx, r row) (quad.Value, error) {
+		a, b := r[sa], r[sb]
+		if a == 0 || b == 0 {
+			return nil, errUnbound
+		}
+		x, y := ev.term(ctx, a), ev.term(ctx, b)
+		if x == nil || y == nil {
+			return nil, errUnbound
+		}
+		var eq bool
+		if isNode(x) && isNode(y) && (a|b)&localBit == 0 {
+			eq = a == b
+		} else {
+			var err error
+			if eq, err = equalTerms(x, y); err != nil {
+				return nil, err
+			}
+		}
+		return builtin.Boolean(eq != ne), nil
+	}
+}
+
+func isNode(v quad.Value) bool {
+	switch v.(type) {
+	case quad.IRI, quad.BNode:
+		return true
+	}
+	return false
 }
 
 func ebvOf(v quad.Value, err error) (bool, error) {

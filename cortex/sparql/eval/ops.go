@@ -80,16 +80,15 @@ func (o *leftJoinOp) run(ctx context.Context, g gctx, in row, out sink) error {
 
 type filterOp struct {
 	input op
-	exprs []cexpr
+	exprs []cfilter
 	ev    *evaluator
 	src   []algebra.Expr
 }
 
 func (o *filterOp) run(ctx context.Context, g gctx, in row, out sink) error {
 	return o.input.run(ctx, g, in, func(r row) error {
-		for _, e := range o.exprs {
-			v, err := e(ctx, g, r)
-			if !ebvTrue(v, err) {
+		for _, f := range o.exprs {
+			if !f(ctx, g, r) {
 				return nil
 			}
 		}
