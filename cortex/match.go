@@ -90,6 +90,20 @@ func (n *Namespace) Terms(ctx context.Context, ids []ID) ([]quad.Value, error) {
 // index whose leading positions p binds (longest prefix), reading index keys
 // only. The iterator reads one consistent snapshot; it must be closed.
 func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
+	bound, ok := p.bound()
+	if !ok {
+		return &IDIterator{done: true}
+	}
+	if err := n.s.checkOpen(); err != nil {
+		return &IDIterator{err: err}
+	}
+	return &IDIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
+}
+
+// bound returns the positions p fixes (the graph with scopes OneGraph and
+// DefaultGraph, where the default graph is 0); ok is false if p can match
+// nothing.
+func (p IDPattern) bound() (_ map[quad.Direction]uint64, ok bool) {
 	bound := map[quad.Direction]uint64{}
 	if p.S != 0 {
 		bound[quad.Subject] = uint64(p.S)
@@ -103,16 +117,13 @@ func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
 	switch p.Scope {
 	case OneGraph:
 		if p.G == 0 {
-			return &IDIterator{done: true}
+			return nil, false
 		}
 		bound[quad.Label] = uint64(p.G)
 	case DefaultGraph:
 		bound[quad.Label] = 0
 	}
-	if err := n.s.checkOpen(); err != nil {
-		return &IDIterator{err: err}
-	}
-	return &IDIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
+	return bound, true
 }
 
 // IDIterator iterates over matching quads. It is not safe for concurrent use.
@@ -134,22 +145,8 @@ func (it *IDIterator) Next(ctx context.Context) bool {
 		if !ok {
 			break
 		}
-		if (it.p.S != 0 && q.S != it.p.S) || (it.p.P != 0 && q.P != it.p.P) || (it.p.O != 0 && q.O != it.p.O) {
+		if !it.p.matches(q) {
 			continue
-		}
-		switch it.p.Scope {
-		case DefaultGraph:
-			if q.G != 0 {
-				continue
-			}
-		case OneGraph:
-			if q.G != it.p.G {
-				continue
-			}
-		case NamedGraphs:
-			if q.G == 0 {
-				continue
-			}
 		}
 		it.cur = q
 		return true

@@ -3,7 +3,6 @@ package cortex
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 
 	"github.com/cayleygraph/quad"
 	"github.com/hidal-go/hidalgo/kv/flat"
@@ -88,7 +87,6 @@ type keyScanner struct {
 	it     flat.Iterator
 	dirs   [4]quad.Direction
 	skip   int // bytes of the escaped bucket name and separator
-	ids    [32]byte
 	err    error
 	closed bool
 }
@@ -121,32 +119,10 @@ func (s *keyScanner) next(ctx context.Context) (QuadIDs, bool) {
 		s.err = s.it.Err()
 		return QuadIDs{}, false
 	}
-	k := s.it.Key()[s.skip:]
-	n := 0
-	for i := 0; i < len(k) && n < len(s.ids); i++ {
-		if k[i] == keyEsc && i+1 < len(k) {
-			i++
-		}
-		s.ids[n] = k[i]
-		n++
-	}
-	if n != len(s.ids) {
-		s.err = fmt.Errorf("%w: index key of %d bytes", ErrCorrupt, n)
+	q, err := decodeIndexKey(s.it.Key()[s.skip:], &s.dirs)
+	if err != nil {
+		s.err = err
 		return QuadIDs{}, false
-	}
-	var q QuadIDs
-	for i, d := range s.dirs {
-		id := ID(binary.BigEndian.Uint64(s.ids[8*i:]))
-		switch d {
-		case quad.Subject:
-			q.S = id
-		case quad.Predicate:
-			q.P = id
-		case quad.Object:
-			q.O = id
-		case quad.Label:
-			q.G = id
-		}
 	}
 	return q, true
 }

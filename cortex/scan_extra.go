@@ -132,24 +132,9 @@ func (s *snapshot) release(ind int, it *badger.Iterator) {
 // once (with one of its graphs): the indexes a pattern without a graph scans
 // end with the graph, so the copies of a triple are adjacent.
 func (s *snapshot) match(p IDPattern, merge bool) *snapIter {
-	bound := map[quad.Direction]uint64{}
-	if p.S != 0 {
-		bound[quad.Subject] = uint64(p.S)
-	}
-	if p.P != 0 {
-		bound[quad.Predicate] = uint64(p.P)
-	}
-	if p.O != 0 {
-		bound[quad.Object] = uint64(p.O)
-	}
-	switch p.Scope {
-	case OneGraph:
-		if p.G == 0 {
-			return &snapIter{done: true}
-		}
-		bound[quad.Label] = uint64(p.G)
-	case DefaultGraph:
-		bound[quad.Label] = 0
+	bound, ok := p.bound()
+	if !ok {
+		return &snapIter{done: true}
 	}
 	plan := planScan(bound)
 	it := &snapIter{s: s, p: p, ind: plan.ind, dirs: plan.dirs}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
