@@ -133,6 +133,7 @@ func TestStore_RejectsInvalidQuads(t *testing.T) {
 		{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Label: quad.String("g")},
 		{Subject: quad.IRI(""), Predicate: iri("p"), Object: iri("o")},
 		{Subject: iri("a b"), Predicate: iri("p"), Object: iri("o")},
+		{Subject: quad.IRI("relative/path"), Predicate: iri("p"), Object: iri("o")},
 		{Subject: iri("s"), Predicate: iri("p"), Object: iri("x>y")},
 		{Subject: iri("s"), Predicate: iri("p\""), Object: iri("o")},
 		{Subject: iri("s"), Predicate: iri("p"), Object: notATerm{}},

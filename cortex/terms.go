@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 )
 
 const xsd = "http://www.w3.org/2001/XMLSchema#"
@@ -97,10 +99,11 @@ func NormalizeTerm(v quad.Value) (quad.Value, error) {
 	return nil, fmt.Errorf("unsupported term type %T", v)
 }
 
-// CheckIRI reports whether s can be stored and exported as an IRI: non-empty,
-// valid UTF-8, and free of the characters an N-Triples IRIREF cannot hold
-// (controls, space and <>"{}|^`\). Cortex builds its own IRIs with the
-// namespace package, which escapes user input so that this always holds.
+// CheckIRI reports whether s can be stored and exported as an IRI: an
+// absolute IRI (with a scheme), valid UTF-8, free of the characters an
+// N-Triples IRIREF cannot hold (U+0000 to U+0020 and <>"{}|^`\). Cortex
+// builds its own IRIs with the namespace package, which escapes user input so
+// that this always holds.
 func CheckIRI(s string) error {
 	if s == "" {
 		return fmt.Errorf("empty IRI")
@@ -112,6 +115,9 @@ func CheckIRI(s string) error {
 		if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
 			return fmt.Errorf("IRI %q contains %q, which IRIs cannot hold", s, r)
 		}
+	}
+	if !iri.HasScheme(s) {
+		return fmt.Errorf("IRI %q is not absolute (no scheme)", s)
 	}
 	return nil
 }

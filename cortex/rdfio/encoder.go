@@ -30,8 +30,9 @@ type EncodeOptions struct {
 // Blank node labels made of [A-Za-z0-9_-] that do not start with 'x' or '-'
 // are written unchanged; every other label is written as "x" followed by the
 // hex encoding of its bytes, so distinct labels stay distinct. IRIs must be
-// absolute, valid UTF-8 and free of characters that IRIs cannot contain
-// (controls, space, <>"{}|^`\); literals must be valid UTF-8.
+// absolute, valid UTF-8 and free of the characters IRIREF excludes
+// (U+0000–U+0020 and <>"{}|^`\); DEL (U+007F), which IRIREF allows, is written
+// as \u007F. Literals must be valid UTF-8.
 type Encoder interface {
 	Encode(q quad.Quad) error
 	Close() error
@@ -64,10 +65,12 @@ func WriteAll(w io.Writer, format string, opts EncodeOptions, qs []quad.Quad) er
 	return e.Close()
 }
 
-// checkIRIChars rejects IRIs that no reader accepts back.
+// checkIRIChars rejects IRIs that no reader accepts back: those holding a
+// character IRIREF excludes (U+0000–U+0020 and <>"{}|^`\), which must not be
+// written raw nor as UCHAR. DEL is allowed: it is written as \u007F.
 func checkIRIChars(s string) error {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x80 && (badIRIByte(c) || c == 0x7f) {
+		if c := s[i]; c < 0x80 && badIRIByte(c) {
 			return fmt.Errorf("%w: IRI %q contains %q", ErrInvalidTerm, s, c)
 		}
 	}

@@ -19,6 +19,10 @@ var fuzzSeeds = []string{
 	"@prefix : <http://ex.org/> .\n:s :p [ :q ( 1 2.5 -3e2 true ) ] , _:b1 ; a :C .\n",
 	"@base <http://ex.org/a/> .\nPREFIX x: <b/>\n<s> x:p \"\"\"long\n\"quoted\" # text\"\"\" .\n",
 	"@prefix base: <http://ex.org/> . base:s base:p 'x'@en, '''y''' .",
+	// DEL is allowed in IRIs raw and escaped; escaped space is not.
+	"<http://e/a\x7fb> <http://e/p> \"1\"^^<http://e/a\\u007Fb> <http://e/g\\U0000007f> .\n",
+	"<http://e/a\x7fb> <http://e/p> <http://e/c\\u007fd> .\n",
+	"<http://e/a\\u0020b> <http://e/p> <http://e/o> .\n",
 }
 
 // roundTrip checks that what decodes also encodes, and decodes back to an
@@ -67,7 +71,7 @@ func FuzzDecodeNTriples(f *testing.F) { fuzzDecode(f, rdfio.NQuads) }
 func FuzzDecodeTurtle(f *testing.F)   { fuzzDecode(f, rdfio.Turtle) }
 
 func FuzzParseTerm(f *testing.F) {
-	for _, s := range []string{"<http://ex.org/a>", "_:b", `"x"@en`, `"1"^^<http://ex.org/t>`} {
+	for _, s := range []string{"<http://ex.org/a>", "_:b", `"x"@en`, `"1"^^<http://ex.org/t>`, "<http://e/a\x7fb>", `<http://e/a\u007Fb>`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

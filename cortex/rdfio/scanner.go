@@ -66,7 +66,8 @@ func describeByte(b []byte, pos int) string {
 	return fmt.Sprintf("%q", r)
 }
 
-// badIRI marks the ASCII bytes that cannot appear in an IRIREF.
+// badIRI marks the ASCII bytes that cannot appear in an IRIREF, raw or as a
+// UCHAR: U+0000–U+0020 and <>"{}|^`\. DEL (0x7F) is allowed both ways.
 var badIRI = func() (t [256]bool) {
 	for c := 0; c <= 0x20; c++ {
 		t[c] = true

@@ -613,7 +613,9 @@ func (p *ttlPre) iri(o, in []byte, i int) ([]byte, int, error) {
 			if err != nil {
 				return o, j, err
 			}
-			if r < 0x80 && (badIRIByte(byte(r)) || r == 0x7f) {
+			// IRIREF allows DEL raw and as UCHAR; a UCHAR must not give
+			// a character IRIREF excludes.
+			if r < 0x80 && badIRIByte(byte(r)) {
 				return o, j, p.errAt(j, "escaped character %q not allowed in IRI", r)
 			}
 			val = utf8.AppendRune(val, r)
