@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -180,8 +181,8 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errSyntax, err)
 	}
 	js, err := json.Marshal(raw)
-	if err != nil {
-		return teammanager.TeamConfig{}, err
+	if err != nil { // NaN or Infinity, which JSON5 allows and JSON does not
+		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
@@ -189,9 +190,13 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	if err := dec.Decode(&tf); err != nil {
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
 	}
+	timeout, err := secs(tf.Timeout)
+	if err != nil {
+		return teammanager.TeamConfig{}, err
+	}
 	tc := teammanager.TeamConfig{
 		ID: tf.ID, Name: tf.Name, Strategy: tf.Strategy, Context: tf.Context,
-		Timeout: secs(tf.Timeout), Threshold: tf.Threshold, TieBreaker: tf.TieBreaker,
+		Timeout: timeout, Threshold: tf.Threshold, TieBreaker: tf.TieBreaker,
 	}
 	for _, m := range tf.Members {
 		tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: m.Agent, Role: m.Role, Task: m.Task, Critical: m.Critical})
@@ -199,11 +204,16 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	return tc, nil
 }
 
-func secs(n int64) time.Duration {
+// secs converts a timeout in seconds (negative: none) to a duration,
+// refusing values a time.Duration cannot hold.
+func secs(n int64) (time.Duration, error) {
 	if n < 0 {
-		return -1
+		return -1, nil
 	}
-	return time.Duration(n) * time.Second
+	if n > int64(math.MaxInt64/time.Second) {
+		return 0, fmt.Errorf("%w: timeout %d s is too large", errInvalid, n)
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 func teamsCreate(c *cli.Context, e *env) error {
@@ -230,7 +240,11 @@ func teamsCreate(c *cli.Context, e *env) error {
 		tc.Context = v
 	}
 	if c.IsSet("timeout") {
-		tc.Timeout = secs(c.Int64("timeout"))
+		t, err := secs(c.Int64("timeout"))
+		if err != nil {
+			return err
+		}
+		tc.Timeout = t
 	}
 	for _, spec := range c.StringSlice("member") {
 		parts := strings.SplitN(spec, ":", 3)

@@ -51,6 +51,7 @@ func TestCLI_Teams(t *testing.T) {
 		{"bad status", []string{"teams", "member-status", created.ID, "bob", "paused"}, exitInvalid, "invalid status"},
 		{"no members", []string{"teams", "create", "--name", "x"}, exitInvalid, "no members"},
 		{"unknown strategy", []string{"teams", "create", "--name", "x", "--member", "a", "--strategy", "coin"}, exitInvalid, "unknown merge strategy"},
+		{"timeout overflow", []string{"teams", "create", "--name", "x", "--member", "a", "--timeout", "9223372037"}, exitInvalid, "too large"},
 		{"duplicate id", []string{"teams", "create", "--from", fixturePath("teams", "vote.json5")}, exitConflict, "already exists"},
 		{"missing args", []string{"teams", "get"}, exitUsage, "want TEAM"},
 	} {
