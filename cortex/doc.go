@@ -1,0 +1,47 @@
+// Package cortex is the Cortex knowledge-graph store: a cayley graph/kv
+// quadstore per namespace, on one embedded Badger v4 database.
+//
+// Open a store with Open, pick a namespace with Store.Namespace, then write
+// with Namespace.Apply, Update or Import and read with Quads, EachQuad,
+// MatchIDs, Graphs or Query (SPARQL). ImportRDF and Export speak N-Triples,
+// N-Quads and Turtle (package rdfio).
+//
+// # Storage
+//
+// Each namespace lives under its own key prefix in cayley's on-disk format
+// (node, log, index and meta buckets), initialised with cayley's kv.Init and
+// readable by cayley's kv.New. Cortex writes that format itself: bulk imports
+// without per-quad reads (bulk.go), bounded deltas in one transaction
+// (write.go). Its four indexes each cover all four quad positions (SPOG,
+// POSG, OSPG, GSPO) and are kept exact — a removed quad's index keys are
+// deleted and terms no quad uses are garbage-collected — so pattern matching
+// reads index keys only (scan.go).
+//
+// # Atomicity
+//
+// Apply and Update write up to MaxDeltaQuads quads in one Badger transaction:
+// all or nothing. Update is an atomic read-modify-write: writers of a
+// namespace are serialised and the function sees the latest committed state.
+// Import is chunked (one transaction per chunk of DefaultChunkQuads quads,
+// split further if Badger refuses a chunk as too large): a failure in the
+// first chunk writes nothing, a later one reports what was committed in an
+// *ImportError, and re-running an import converges (quads are a set; blank
+// nodes are scoped by the import id). Commits are fsync'd unless the store is
+// opened WithSyncWrites(false); a killed process never loses a commit.
+//
+// # Concurrency
+//
+// A Store and its Namespaces are safe for concurrent use by many goroutines.
+// Reads see committed data; a query (Namespace.Query) reads one consistent
+// snapshot until its result is closed. Only one process may open a persistent
+// store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
+// Iterators (IDIterator) and Tx values are for one goroutine.
+//
+// # Caveats
+//
+//   - Import throughput is bounded by Badger's single writer: about 6 Badger
+//     entries per triple (see docs/PERFORMANCE.md).
+//   - Literals are stored exactly as given: language tags keep their case, so
+//     "x"@EN and "x"@en are two terms.
+//   - A query result holds a read transaction until it is closed.
+package cortex
