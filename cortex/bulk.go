@@ -384,17 +384,26 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		tx, st.nextTx = st.nextTx, nil
 		err := st.fill(ctx, tx, w, c, qs, &st.works[1-st.cur])
 		if err != nil {
-			tx.txn.Discard()
+			tx.end()
 			return err // errChunkTooBig or a failure of the chunk itself
 		}
 	}
 	if err := st.flush(res); err != nil {
 		if tx != nil {
-			tx.txn.Discard()
+			tx.end()
 		}
 		return err
 	}
-	n.wmu.Lock()
+	if !n.wmu.TryLock() {
+		// Never wait for the lock holding a transaction: the holder may be
+		// a streamed import waiting for every transaction to end.
+		if tx != nil {
+			tx.end()
+			tx = nil
+			bulkCounters.redo.Add(1)
+		}
+		n.wmu.Lock()
+	}
 	unlock := true
 	defer func() {
 		if unlock {
@@ -409,7 +418,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		err = fmt.Errorf("namespace %s: store is read-only", n.name)
 	}
 	if tx != nil && (err != nil || n.writeGen != st.writeGen || n.removeGen != st.removeGen) {
-		tx.txn.Discard() // another writer wrote: redo the chunk with reads
+		tx.end() // another writer wrote: redo the chunk with reads
 		tx = nil
 		bulkCounters.redo.Add(1)
 	} else if tx != nil {
@@ -421,7 +430,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	if tx == nil {
 		tx = st.newTxn()
 		if err := st.fill(ctx, tx, w, c, qs, nil); err != nil {
-			tx.txn.Discard()
+			tx.end()
 			if !errors.Is(err, errChunkTooBig) {
 				st.forget()
 			}
@@ -440,6 +449,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	st.nextTx = st.newTxn()
 	unlock = false
 	tx.txn.CommitWith(func(err error) {
+		tx.end()
 		p.err = err
 		close(p.done)
 		n.wmu.Unlock()
@@ -471,13 +481,14 @@ func (st *bulkState) flush(res *ImportResult) error {
 // import must call it when it ends.
 func (st *bulkState) discardNext() {
 	if st.nextTx != nil {
-		st.nextTx.txn.Discard()
+		st.nextTx.end()
 		st.nextTx = nil
 	}
 }
 
 func (st *bulkState) newTxn() *bulkTxn {
-	return &bulkTxn{txn: st.n.s.db.NewTransaction(true), prefix: st.prefix}
+	txn, end := st.n.view.NewTxn(true)
+	return &bulkTxn{txn: txn, end: end, prefix: st.prefix}
 }
 
 // fill computes the chunk's writes into w and puts them into tx.
@@ -966,6 +977,7 @@ func escapeKey(dst []byte, k hkv.Key) []byte {
 // through hidalgo to avoid several allocations and two copies per key.
 type bulkTxn struct {
 	txn    *badger.Txn
+	end    func() // discards txn (if not committed) and leaves the store's gate
 	prefix []byte
 	key    []byte // scratch
 }

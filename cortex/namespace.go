@@ -95,7 +95,7 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name string) error 
 	if err != nil {
 		return fmt.Errorf("init indexes: %w", err)
 	}
-	return s.db.Update(func(txn *badger.Txn) error {
+	return s.update(func(txn *badger.Txn) error {
 		return txn.Set([]byte(registryPrefix+name), nil)
 	})
 }

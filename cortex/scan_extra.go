@@ -40,6 +40,7 @@ type snapshot struct {
 
 	mu     sync.Mutex
 	txn    *badger.Txn
+	end    func() // discards txn and leaves the store's gate
 	idle   [][]*badger.Iterator // per index: iterators not in use
 	inUse  int
 	closed bool
@@ -52,11 +53,13 @@ func (n *Namespace) openSnapshot() (*snapshot, error) {
 		return nil, err
 	}
 	gen, _ := n.currentGen()
+	txn, end := n.view.NewTxn(false)
 	return &snapshot{
 		n:      n,
 		gen:    gen,
 		nsPref: n.view.Prefix(),
-		txn:    n.view.Badger().NewTransaction(false),
+		txn:    txn,
+		end:    end,
 		idle:   make([][]*badger.Iterator, len(indexes)),
 	}, nil
 }
@@ -80,7 +83,7 @@ func (s *snapshot) close() error {
 	if s.inUse > 0 {
 		return fmt.Errorf("namespace %s: snapshot closed with %d scans open", s.n.name, s.inUse)
 	}
-	s.txn.Discard()
+	s.end()
 	return nil
 }
 
@@ -120,7 +123,7 @@ func (s *snapshot) release(ind int, it *badger.Iterator) {
 	if s.closed {
 		it.Close()
 		if s.inUse == 0 {
-			s.txn.Discard()
+			s.end()
 		}
 		return
 	}

@@ -26,6 +26,7 @@ type Store struct {
 	opts Options
 	db   *badger.DB
 	lock *dirLock
+	gate *gate // brackets every Badger transaction (see gate.go)
 
 	mu     sync.Mutex // guards nss and closed
 	nss    map[string]*Namespace
@@ -55,7 +56,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}}
+	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, gate: newGate()}
 	bopts := badger.DefaultOptions(dir).
 		WithLogger(quietLogger{}).
 		WithSyncWrites(opts.syncWrites).
@@ -143,7 +144,7 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var names []string
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Prefix = []byte(registryPrefix)
@@ -168,7 +169,20 @@ func (s *Store) checkOpen() error {
 }
 
 func (s *Store) nsView(name string) *badgerkv.DB {
-	return badgerkv.New(s.db, []byte(dataPrefix+name+"/"))
+	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), s.gate)
+}
+
+// view and update run fn in a Badger transaction admitted by the store's gate.
+func (s *Store) view(fn func(txn *badger.Txn) error) error {
+	s.gate.Enter()
+	defer s.gate.Leave()
+	return s.db.View(fn)
+}
+
+func (s *Store) update(fn func(txn *badger.Txn) error) error {
+	s.gate.Enter()
+	defer s.gate.Leave()
+	return s.db.Update(fn)
 }
 
 // quietLogger drops Badger's informational chatter but keeps warnings and

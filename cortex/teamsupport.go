@@ -87,8 +87,8 @@ func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, err
 		if len(wants) >= 2*parallelBatch {
 			parts = min(runtime.GOMAXPROCS(0), len(wants)/parallelBatch, 4)
 		}
-		txn := n.view.Badger().NewTransaction(false)
-		defer txn.Discard()
+		txn, end := n.view.NewTxn(false)
+		defer end()
 		bucket := escapeKey(slices.Clip(prefix), hkv.Key{logBucket, nil})
 		errs := make([]error, parts)
 		var wg sync.WaitGroup

@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
@@ -38,6 +39,7 @@ var ErrTxnTooBig = badger.ErrTxnTooBig
 // DB is a flat.KV over a Badger database, optionally confined to a key prefix.
 type DB struct {
 	db     *badger.DB
+	gate   Gate
 	prefix []byte
 	owns   bool // Close closes the Badger database
 	closed atomic.Bool
@@ -48,7 +50,41 @@ var _ flat.KV = (*DB)(nil)
 // New returns a flat.KV view of db whose keys all live under prefix (which may
 // be empty). Closing the view does not close db: the caller owns it.
 func New(db *badger.DB, prefix []byte) *DB {
-	return &DB{db: db, prefix: append([]byte(nil), prefix...)}
+	return &DB{db: db, prefix: append([]byte(nil), prefix...), gate: noGate{}}
+}
+
+// Gate is told about every transaction of a view: Enter before it starts and
+// Leave, exactly once, when it has ended (committed or discarded).
+type Gate interface {
+	Enter()
+	Leave()
+}
+
+type noGate struct{}
+
+func (noGate) Enter() {}
+func (noGate) Leave() {}
+
+// NewGated is New with a Gate that brackets every transaction of the view.
+func NewGated(db *badger.DB, prefix []byte, g Gate) *DB {
+	d := New(db, prefix)
+	d.gate = g
+	return d
+}
+
+// NewTxn starts a Badger transaction through the view's gate; end discards it
+// and leaves the gate (calling end again does nothing). Use it for direct
+// Badger access that must be bracketed like the view's own transactions.
+func (d *DB) NewTxn(rw bool) (txn *badger.Txn, end func()) {
+	d.gate.Enter()
+	txn = d.db.NewTransaction(rw)
+	var once sync.Once
+	return txn, func() {
+		once.Do(func() {
+			txn.Discard()
+			d.gate.Leave()
+		})
+	}
 }
 
 // Open opens (creating if needed) a Badger database with opts and returns a
@@ -58,7 +94,7 @@ func Open(opts badger.Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{db: db, owns: true}, nil
+	return &DB{db: db, owns: true, gate: noGate{}}, nil
 }
 
 // Badger returns the underlying database.
@@ -84,6 +120,7 @@ func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	if d.closed.Load() {
 		return nil, errClosed
 	}
+	d.gate.Enter()
 	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, nil
 }
 
@@ -101,6 +138,16 @@ type Tx struct {
 	txn  *badger.Txn
 	rw   bool
 	done bool
+	left bool // the gate has been left
+}
+
+// finish marks the transaction ended and leaves the gate once.
+func (tx *Tx) finish() {
+	tx.done = true
+	if !tx.left {
+		tx.left = true
+		tx.d.gate.Leave()
+	}
 }
 
 var _ flat.Tx = (*Tx)(nil)
@@ -110,7 +157,7 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	if tx.done {
 		return errors.New("badgerkv: transaction already finished")
 	}
-	tx.done = true
+	defer tx.finish()
 	if !tx.rw {
 		tx.txn.Discard()
 		return nil
@@ -127,8 +174,8 @@ func (tx *Tx) Commit(ctx context.Context) error {
 
 // Close discards the transaction if it was not committed.
 func (tx *Tx) Close() error {
-	tx.done = true
 	tx.txn.Discard()
+	tx.finish()
 	return nil
 }
 

@@ -1,0 +1,97 @@
+package cortex
+
+import (
+	"context"
+	"sync"
+)
+
+// gate counts the Badger transactions open in a store, so that a streamed
+// import (stream.go) can run with none open: Badger's StreamWriter replaces
+// the database's timestamp oracle when it finishes, which a transaction
+// started before and ended after would trip over.
+//
+// enter/leave bracket every transaction (read or write; for an asynchronous
+// commit, leave runs when the commit has completed). exclusive waits until no
+// transaction is open and then holds new ones back until release. While it
+// waits, new transactions are still admitted, so a goroutine that opens a
+// second transaction while holding one never deadlocks against it; the price
+// is that a continuously busy store can keep a streamed import waiting (its
+// context bounds the wait).
+type gate struct {
+	mu   sync.Mutex
+	n    int           // open transactions
+	excl bool          // an exclusive holder is active
+	open chan struct{} // closed when the exclusive holder releases
+	idle chan struct{} // closed when n drops to 0 (created by a waiter)
+	one  chan struct{} // capacity 1: one exclusive holder at a time
+}
+
+func newGate() *gate { return &gate{one: make(chan struct{}, 1)} }
+
+// Enter admits a transaction, waiting while an exclusive holder is active.
+func (g *gate) Enter() {
+	g.mu.Lock()
+	for g.excl {
+		ch := g.open
+		g.mu.Unlock()
+		<-ch
+		g.mu.Lock()
+	}
+	g.n++
+	g.mu.Unlock()
+}
+
+// Leave ends a transaction admitted by Enter.
+func (g *gate) Leave() {
+	g.mu.Lock()
+	g.n--
+	if g.n < 0 {
+		g.mu.Unlock()
+		panic("cortex: gate left more often than entered")
+	}
+	if g.n == 0 && g.idle != nil {
+		close(g.idle)
+		g.idle = nil
+	}
+	g.mu.Unlock()
+}
+
+// exclusive waits until no transaction is open and then keeps new ones out
+// until release. It fails only when ctx is done.
+func (g *gate) exclusive(ctx context.Context) error {
+	select {
+	case g.one <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	for {
+		g.mu.Lock()
+		if g.n == 0 {
+			g.excl = true
+			g.open = make(chan struct{})
+			g.mu.Unlock()
+			return nil
+		}
+		if g.idle == nil {
+			g.idle = make(chan struct{})
+		}
+		ch := g.idle
+		g.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			<-g.one
+			return ctx.Err()
+		}
+	}
+}
+
+// release ends an exclusive hold.
+func (g *gate) release() {
+	g.mu.Lock()
+	g.excl = false
+	close(g.open)
+	g.mu.Unlock()
+	<-g.one
+}
+
