@@ -123,6 +123,14 @@ type bulkState struct {
 	keys  map[uint64]struct{}
 	quads map[uint64]struct{}
 
+	// Segment mode (import.go, importSegments): chunks are computed without
+	// writing, against one read snapshot, and written together. exact holds
+	// the quads inserted by the current segment (which the snapshot does not
+	// show).
+	accum  bool
+	exact  map[[4]uint64]struct{}
+	readTx *bulkTxn
+
 	// Pipelining: while a chunk commits (pending; n.wmu stays locked until
 	// the commit completes), the next one is prepared speculatively in the
 	// other chunkWork, assuming that no other writer writes in between; that
@@ -504,7 +512,7 @@ func (st *bulkState) newTxn() *bulkTxn {
 func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *prepChunk, qs []prepQuad, prev *chunkWork) error {
 	spec := prev != nil
 	horizon, size := st.horizon, st.size
-	if !spec {
+	if !spec && !st.accum {
 		meta, err := tx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
 		if err != nil {
 			return err
@@ -577,6 +585,11 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 		for d, ni := range q {
 			if ni >= 0 && ids[d] == 0 {
 				missing = true
+			}
+		}
+		if st.accum && !missing {
+			if _, ok := st.exact[ids]; ok {
+				continue // inserted by an earlier chunk of the segment
 			}
 		}
 		switch {
@@ -756,6 +769,9 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 	if p.count >= db.MaxBatchCount() || p.size >= db.MaxBatchSize() {
 		return errChunkTooBig
 	}
+	if st.accum {
+		return nil // written with the segment
+	}
 	for _, e := range p.entries {
 		if err := tx.txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
 			if errors.Is(err, badger.ErrTxnTooBig) {
@@ -852,9 +868,16 @@ func (st *bulkState) merge(w *chunkWork, c *prepChunk, qs []prepQuad) {
 		}
 	}
 	for _, qi := range w.ins {
-		if ids := w.quadIDsOf(qs[qi]); st.private(ids[:]) {
+		ids := w.quadIDsOf(qs[qi])
+		if st.private(ids[:]) {
 			st.quads[hashQuad(ids)] = struct{}{}
 		}
+		if st.accum {
+			st.exact[ids] = struct{}{}
+		}
+	}
+	if st.accum {
+		return // the segment loop checks the bounds between segments
 	}
 	if len(st.nodes) > bulkMaxNodes || len(st.keys) > bulkMaxKeys || len(st.quads) > bulkMaxQuads {
 		st.forget()
@@ -949,9 +972,9 @@ func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
 	return nil
 }
 
-// bulkCounters count, for tests, chunks committed from a speculative fill and
-// speculative fills redone under the lock.
-var bulkCounters struct{ spec, redo atomic.Int64 }
+// bulkCounters count, for tests, chunks committed from a speculative fill,
+// speculative fills redone under the lock and segments streamed.
+var bulkCounters struct{ spec, redo, streamed atomic.Int64 }
 
 // escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
 // joined by '/', with '/' and '\\' escaped by a '\\'.

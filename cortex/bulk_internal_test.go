@@ -257,7 +257,8 @@ func bulkMixed(n, seed int) []quad.Quad {
 func bulkSpeculate(t *testing.T) {
 	t.Helper()
 	bulkReportEarly = false
-	t.Cleanup(func() { bulkReportEarly = true })
+	bulkSegments = false // these tests are about the chunked, pipelined writer
+	t.Cleanup(func() { bulkReportEarly, bulkSegments = true, true })
 }
 
 func TestBulk_FormatAfterImports(t *testing.T) {

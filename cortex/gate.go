@@ -95,3 +95,4 @@ func (g *gate) release() {
 	<-g.one
 }
 
+

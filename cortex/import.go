@@ -87,6 +87,12 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	go decodeStage(ctx, src, opts.Graph, size, raw)
 	go prepareStage(ctx, raw, prepped)
 	st.progress = opts.Progress
+	if st.segmentable() {
+		if err := st.importSegments(ctx, prepped, &res); err != nil {
+			return res, &ImportError{Committed: res.Committed, Err: err}
+		}
+		return res, ctx.Err()
+	}
 	defer st.discardNext()
 	fail := func(err error) (ImportResult, error) {
 		if ferr := st.flush(&res); ferr != nil {

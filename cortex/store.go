@@ -28,9 +28,10 @@ type Store struct {
 	lock *dirLock
 	gate *gate // brackets every Badger transaction (see gate.go)
 
-	mu     sync.Mutex // guards nss and closed
+	mu     sync.Mutex // guards nss, closed and broken
 	nss    map[string]*Namespace
 	closed bool
+	broken error // set by a failed streamed write: the store must be reopened
 }
 
 // Key layout in the Badger database:
@@ -87,6 +88,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	s.db = db
+	if !opts.inMemory {
+		if err := s.recoverStream(); err != nil {
+			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), db.Close(), s.lock.release())
+		}
+	}
 	return s, nil
 }
 
@@ -165,7 +171,19 @@ func (s *Store) checkOpen() error {
 	if s.closed {
 		return ErrClosed
 	}
-	return nil
+	return s.broken
+}
+
+// poison records that a streamed write failed half-way: Badger's state is
+// then unknown until the store is reopened (which rolls the write back, see
+// recoverStream), so every later operation fails with err.
+func (s *Store) poison(err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.broken == nil {
+		s.broken = fmt.Errorf("%w (close and reopen the store to roll it back)", err)
+	}
+	return s.broken
 }
 
 func (s *Store) nsView(name string) *badgerkv.DB {

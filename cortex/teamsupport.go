@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -21,7 +22,7 @@ import (
 // Terms, but is built for thousands of ids at once: each distinct id is read
 // once, and the misses of the term cache are read in key order through one
 // Badger iterator of one snapshot, stepping to near neighbours (ids written
-// by the same write are adjacent in the log) and seeking only across gaps,
+// by the same write are adjacent in the log) and seeking across larger gaps,
 // instead of one point lookup per id; large batches are split into key
 // ranges read concurrently. Resolved terms enter the term cache.
 //
@@ -31,172 +32,341 @@ func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, err
 		return nil, err
 	}
 	out := make([]quad.Value, len(ids))
-	type want struct {
-		key []byte
-		id  ID
+	miss := n.cache.getMany(ids, out)
+	if len(miss) == 0 {
+		return out, nil
 	}
-	var (
-		wants []want
-		seen  = map[ID]int{} // id → index in wants, or -1 when served by the cache
-	)
-	prefix := n.view.Prefix()
-	for i, id := range ids {
-		if id == 0 {
-			continue
-		}
-		if _, ok := seen[id]; ok {
-			continue
-		}
-		if v, ok := n.cache.get(id); ok {
-			out[i] = v
-			seen[id] = -1
-			continue
-		}
-		var idb [8]byte
-		binary.BigEndian.PutUint64(idb[:], uint64(id))
-		key := escapeKey(slices.Clip(prefix), hkv.Key{logBucket, idb[:]})
-		seen[id] = len(wants)
-		wants = append(wants, want{key: key, id: id})
+	// One want per missing occurrence, sorted by key below: duplicates
+	// become adjacent and are read once.
+	wants := make([]logWant, len(miss))
+	for j, i := range miss {
+		wants[j] = logWant{id: ids[i], rank: logKeyRank(ids[i]), slot: int32(i)}
 	}
-	if len(wants) > 0 && len(wants) < minBatch {
+	vals := make([]quad.Value, len(wants))
+	if len(wants) < minBatch {
 		// Opening an iterator costs more than a few point reads.
-		small := make([]ID, len(wants))
-		for i, w := range wants {
-			small[i] = w.id
+		wantIDs := make([]ID, len(wants))
+		for k, w := range wants {
+			wantIDs[k] = w.id
 		}
-		vals, err := n.Terms(ctx, small)
-		if err != nil {
-			return nil, err
-		}
-		for i, id := range ids {
-			if out[i] == nil && id != 0 {
-				if j := seen[id]; j >= 0 {
-					out[i] = vals[j]
-				}
-			}
-		}
-		wants = nil
-	}
-	if len(wants) > 0 {
-		// Escaping does not preserve the order of ids, so sort by key.
-		slices.SortFunc(wants, func(a, b want) int { return bytes.Compare(a.key, b.key) })
-		// Large batches are split into key ranges read concurrently, each
-		// through its own iterator of one shared snapshot.
-		vals := make([]quad.Value, len(wants))
-		parts := 1
-		if len(wants) >= 2*parallelBatch {
-			parts = min(runtime.GOMAXPROCS(0), len(wants)/parallelBatch, 4)
-		}
-		txn, end := n.view.NewTxn(false)
-		defer end()
-		bucket := escapeKey(slices.Clip(prefix), hkv.Key{logBucket, nil})
-		errs := make([]error, parts)
-		var wg sync.WaitGroup
-		for p := range parts {
-			lo, hi := p*len(wants)/parts, (p+1)*len(wants)/parts
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[p] = readLogTerms(ctx, txn, bucket, vals[lo:hi], func(i int) []byte { return wants[lo+i].key })
-			}()
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
+		if err := n.lookupTerms(ctx, wantIDs, vals); err != nil {
 			return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
 		}
-		got := make(map[ID]quad.Value, len(wants))
-		for i, w := range wants {
-			if vals[i] != nil {
-				got[w.id] = vals[i]
-				n.cache.put(w.id, vals[i])
-			}
-		}
-		for i, id := range ids {
-			if out[i] == nil && id != 0 {
-				out[i] = got[id]
-			}
-		}
+	} else if err := n.readLogBatch(ctx, wants, vals); err != nil {
+		return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
 	}
-	// Duplicates of cache hits.
-	for i, id := range ids {
-		if out[i] == nil && id != 0 && seen[id] == -1 {
-			out[i], _ = n.cache.get(id)
-		}
+	n.cache.putWants(wants, vals)
+	for k, w := range wants {
+		out[w.slot] = vals[k]
 	}
 	return out, nil
+}
+
+// logWant is an occurrence of a term to read from the log: its id, the rank
+// of its log key (see logKeyRank) and its index in the caller's ids.
+type logWant struct {
+	id   ID
+	rank uint64
+	slot int32
+}
+
+// readLogBatch sorts wants by key and reads the term of wants[k] into
+// vals[k], leaving unknown ids nil. Large batches are split into key ranges
+// read concurrently, each through its own iterator of one shared snapshot.
+func (n *Namespace) readLogBatch(ctx context.Context, wants []logWant, vals []quad.Value) error {
+	slices.SortFunc(wants, func(a, b logWant) int { return cmp.Compare(a.rank, b.rank) })
+	parts := 1
+	if len(wants) >= 2*parallelBatch {
+		parts = min(runtime.GOMAXPROCS(0), len(wants)/parallelBatch, 4)
+	}
+	txn := n.view.Badger().NewTransaction(false)
+	defer txn.Discard()
+	bucket := escapeKey(n.view.Prefix(), hkv.Key{logBucket, nil})
+	if parts == 1 {
+		return readLogTerms(ctx, txn, bucket, wants, vals)
+	}
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*len(wants)/parts, (p+1)*len(wants)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = readLogTerms(ctx, txn, bucket, wants[lo:hi], vals[lo:hi])
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// logKeyRank maps id to a number that orders ids as their escaped log keys
+// sort (see escapeKey): escaping turns '/' into `\/` and '\' into `\\`, so an
+// escaped '/' sorts just below an escaped '\' and above every unescaped byte
+// below '\'. Ranking each big-endian byte accordingly (a bijection on bytes)
+// gives the order of the keys without building them.
+func logKeyRank(id ID) uint64 {
+	var r uint64
+	for sh := 56; sh >= 0; sh -= 8 {
+		b := byte(id >> sh)
+		switch {
+		case b == '/':
+			b = '\\' - 1
+		case b > '/' && b < '\\':
+			b--
+		}
+		r = r<<8 | uint64(b)
+	}
+	return r
 }
 
 // minBatch is the number of missing ids from which TermsBatch reads through
 // an iterator rather than with point reads.
 const minBatch = 32
 
-// maxSteps is how many keys TermsBatch steps over before it seeks instead:
-// a Badger seek costs a few dozen steps (measured on team listings, whose
-// wanted terms are ~35 log entries apart).
-const maxSteps = 64
+// maxStep is the largest id distance TermsBatch steps over (Badger Next)
+// rather than seeking to: a seek costs about as much as stepping over a
+// couple of dozen log entries (measured on team listings, whose wanted
+// terms come in clusters ~35 log entries apart).
+const maxStep = 64
 
 // parallelBatch is the least number of ids TermsBatch reads per goroutine.
 const parallelBatch = 4096
 
-// readLogTerms reads into out the node terms stored under len(out) log keys,
-// given in ascending order by key(i), all under bucket. Several may run
-// concurrently on one read-only transaction.
-func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, out []quad.Value, key func(int) []byte) error {
-	count := len(out)
+// readLogTerms reads into vals[k] the node term stored under the log key of
+// wants[k]; wants are in ascending key order (by rank, duplicates adjacent),
+// all under bucket. Several may run concurrently on one read-only
+// transaction.
+func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []logWant, vals []quad.Value) error {
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
 	opts.Prefix = bucket
+	// All versions: cheaper per step (no per-key de-duplication); the newest
+	// version visible to the snapshot comes first, older ones are skipped
+	// by key comparison below.
+	opts.AllVersions = true
 	it := txn.NewIterator(opts)
 	defer it.Close()
-	var prim proto.Primitive
-	decode := func(i int, b []byte) error {
-		prim = proto.Primitive{}
-		if err := prim.Unmarshal(b); err != nil {
-			return fmt.Errorf("%w: log entry: %v", ErrCorrupt, err)
-		}
-		if !prim.IsNode() {
-			return nil
-		}
-		v, err := pquads.UnmarshalValue(prim.Value)
-		if err != nil {
-			return fmt.Errorf("%w: term %d: %v", ErrCorrupt, prim.ID, err)
-		}
-		out[i] = v
-		return nil
-	}
-	started := false
-	for i := 0; i < count; i++ {
-		if i%1024 == 0 {
+	var (
+		key, prev  []byte
+		last       ID
+		positioned bool
+	)
+	key = make([]byte, 0, len(bucket)+16)
+	prev = make([]byte, 0, len(bucket)+16)
+	for k, w := range wants {
+		if k%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		k := key(i)
-		// Step forward over near keys; seek across larger gaps.
-		found := false
-		if started {
-			for s := 0; it.Valid() && s <= maxSteps; s++ {
-				c := bytes.Compare(it.Item().Key(), k)
-				if c >= 0 {
-					found = true
+		if k > 0 && w.id == wants[k-1].id {
+			vals[k] = vals[k-1]
+			continue
+		}
+		key = appendEscapedID(append(key[:0], bucket...), w.id)
+		// Step forward over near keys; seek across larger gaps (or if the
+		// keys are not ascending, which the ranking rules out).
+		if positioned && w.id > last && w.id-last <= maxStep && bytes.Compare(prev, key) < 0 {
+			steps := 0
+			for it.Valid() && bytes.Compare(it.Item().Key(), key) < 0 {
+				if steps++; steps > 2*maxStep {
+					it.Seek(key) // many versions of one key
 					break
 				}
 				it.Next()
 			}
-			if !it.Valid() {
-				found = true // past the end: seeking would not help
-			}
+		} else {
+			it.Seek(key)
 		}
-		if !found {
-			it.Seek(k)
-			started = true
+		positioned, last = it.Valid(), w.id
+		prev = append(prev[:0], key...)
+		if !it.Valid() {
+			continue
 		}
-		if !it.Valid() || !bytes.Equal(it.Item().Key(), k) {
+		item := it.Item()
+		if !bytes.Equal(item.Key(), key) || item.IsDeletedOrExpired() {
 			continue // unknown id
 		}
-		if err := it.Item().Value(func(b []byte) error { return decode(i, b) }); err != nil {
+		if err := item.Value(func(b []byte) error {
+			v, err := decodeLogTerm(b)
+			if err != nil {
+				return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, w.id, err)
+			}
+			vals[k] = v
+			return nil
+		}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// appendEscapedID appends the escaped big-endian bytes of id (see escapeKey).
+func appendEscapedID(dst []byte, id ID) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(id))
+	for _, c := range b {
+		if c == '/' || c == '\\' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// decodeLogTerm decodes a log entry (a cayley proto.Primitive) and returns
+// its term, or nil for a quad entry. Well-formed entries of the term types
+// Cortex stores (IRIs, blank nodes, plain, typed and language-tagged
+// literals) are read directly from the protobuf wire format; anything else
+// goes through cayley's generic decoding (proto.Primitive, then pquads). The
+// result is the same either way. Malformed input is an error, never a panic.
+func decodeLogTerm(b []byte) (quad.Value, error) {
+	if v, ok := decodeLogTermFast(b); ok {
+		return v, nil
+	}
+	var p proto.Primitive
+	if err := p.Unmarshal(b); err != nil {
+		return nil, err
+	}
+	if !p.IsNode() {
+		return nil, nil
+	}
+	var pv pquads.Value
+	if err := pv.Unmarshal(p.Value); err != nil {
+		return nil, err
+	}
+	if pv.Value == nil {
+		return nil, errors.New("term of unknown type") // ToNative would panic
+	}
+	return pv.ToNative(), nil
+}
+
+// decodeLogTermFast is decodeLogTerm's direct path; ok is false for
+// anything it does not handle exactly as the generic path would.
+func decodeLogTermFast(b []byte) (_ quad.Value, ok bool) {
+	// Primitive: fields 1-7 and 9 are varints (ids, timestamp, deleted
+	// flag), field 8 the node's value; the last occurrence wins.
+	var val []byte
+	if !protoFields(b, func(num, wire int, data []byte) bool {
+		switch {
+		case num == 8:
+			val = data
+			return wire == 2
+		case num <= 9:
+			return wire == 0
+		}
+		return true
+	}) {
+		return nil, false
+	}
+	if len(val) == 0 {
+		return nil, true // a quad
+	}
+	// pquads.Value: a oneof; the last member present wins.
+	var (
+		field int
+		data  []byte
+	)
+	if !protoFields(val, func(num, wire int, d []byte) bool {
+		if num <= 10 {
+			field, data = num, d
+		}
+		return num > 6 || wire == 2
+	}) {
+		return nil, false
+	}
+	switch field {
+	case 2:
+		return quad.String(data), true
+	case 3:
+		return quad.IRI(data), true
+	case 4:
+		return quad.BNode(data), true
+	case 5, 6:
+		var s, t []byte
+		if !protoFields(data, func(num, wire int, d []byte) bool {
+			switch num {
+			case 1:
+				s = d
+			case 2:
+				t = d
+			default:
+				return true
+			}
+			return wire == 2
+		}) {
+			return nil, false
+		}
+		if field == 6 {
+			return quad.LangString{Value: quad.String(s), Lang: string(t)}, true
+		}
+		return quad.TypedString{Value: quad.String(s), Type: datatype(t)}, true
+	}
+	// No type, or raw, native numbers, booleans, times: never written by
+	// Cortex; the generic path decides.
+	return nil, false
+}
+
+// datatype returns the IRI t, sharing the strings of common XSD datatypes.
+func datatype(t []byte) quad.IRI {
+	switch string(t) {
+	case xsd + "dateTime":
+		return xsd + "dateTime"
+	case xsd + "duration":
+		return xsd + "duration"
+	case xsd + "decimal":
+		return xsd + "decimal"
+	case xsd + "integer":
+		return xsd + "integer"
+	case xsd + "boolean":
+		return xsd + "boolean"
+	case xsd + "double":
+		return xsd + "double"
+	}
+	return quad.IRI(t)
+}
+
+// protoFields calls fn for each field of the protobuf message b, in order,
+// with its number, wire type and, for length-delimited fields, its bytes.
+// It returns false as soon as fn does, and for malformed input or wire
+// types it does not handle (groups).
+func protoFields(b []byte, fn func(num, wire int, data []byte) bool) bool {
+	for len(b) > 0 {
+		tag, n := binary.Uvarint(b)
+		if n <= 0 || tag>>3 == 0 || tag>>3 > 1<<29-1 {
+			return false
+		}
+		b = b[n:]
+		num, wire := int(tag>>3), int(tag&7)
+		var data []byte
+		switch wire {
+		case 0:
+			if _, n = binary.Uvarint(b); n <= 0 {
+				return false
+			}
+			b = b[n:]
+		case 1:
+			if len(b) < 8 {
+				return false
+			}
+			b = b[8:]
+		case 2:
+			l, n := binary.Uvarint(b)
+			if n <= 0 || l > uint64(len(b)-n) {
+				return false
+			}
+			data, b = b[n:n+int(l)], b[n+int(l):]
+		case 5:
+			if len(b) < 4 {
+				return false
+			}
+			b = b[4:]
+		default:
+			return false
+		}
+		if !fn(num, wire, data) {
+			return false
+		}
+	}
+	return true
 }

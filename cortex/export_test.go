@@ -1,0 +1,24 @@
+package cortex
+
+import "testing"
+
+// SetStreamTuning lowers the segment-mode thresholds for a test (or a test's
+// child process): segments of about segBytes, streamed from minEntries
+// entries. It returns a function restoring the defaults.
+func SetStreamTuning(segBytes int64, minEntries int) (restore func()) {
+	b, m, r := streamSegmentBytes, streamMinEntries, streamFlattenRatio
+	streamSegmentBytes, streamMinEntries, streamFlattenRatio = segBytes, minEntries, 1<<40
+	return func() { streamSegmentBytes, streamMinEntries, streamFlattenRatio = b, m, r }
+}
+
+// SetStreamHook sets the hook called at points of a streamed write
+// ("prepared", "group-done", "flushed").
+func SetStreamHook(fn func(stage string)) { streamTestHook = fn }
+
+// StreamedSegments returns the number of segments written by the stream
+// writer so far in this process.
+func StreamedSegments() int64 { return bulkCounters.streamed.Load() }
+
+// CheckFormat checks the namespace's on-disk invariants (see
+// bulk_internal_test.go).
+func CheckFormat(t *testing.T, n *Namespace) { bulkCheckFormat(t, n, true) }

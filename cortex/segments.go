@@ -1,0 +1,267 @@
+package cortex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	hkv "github.com/hidal-go/hidalgo/kv"
+)
+
+// Segment mode of Import (persistent stores, namespaces whose indexes all
+// cover four positions, i.e. every namespace Cortex creates): the import is
+// cut into segments of bounded memory. For each segment the namespace's
+// write lock is taken, its chunks are computed as the chunked writer would
+// (bulk.go, fill) against one read snapshot but not written, and then the
+// whole segment is written: through Badger's stream writer when it is large
+// (stream.go, all or nothing), otherwise one transaction per chunk, in order.
+// Other writers of the namespace run between segments.
+
+// streamSegmentBytes bounds the memory of a segment (its writes and their
+// sort, estimated); a variable so that tests can lower it.
+var streamSegmentBytes int64 = 768 << 20
+
+// segmentIdle is how long an open segment waits for the source's next chunk
+// before it is written.
+var segmentIdle = 100 * time.Millisecond
+
+// bulkSegments enables segment mode; tests of the chunked path turn it off.
+var bulkSegments = true
+
+// segmentable reports whether Import uses segment mode.
+func (st *bulkState) segmentable() bool {
+	if !bulkSegments || st.n.s.opts.inMemory {
+		return false
+	}
+	for _, f := range st.full {
+		if !f {
+			return false
+		}
+	}
+	return true
+}
+
+// importSegments consumes prepped in segments. The write lock is taken when a
+// segment's first chunk is ready and released when the segment is written: a
+// segment ends when it is full, at the end of the source, or when the next
+// chunk takes longer than segmentIdle to arrive (a slow source does not hold
+// other writers back). A source error ends the last segment, which is
+// written before the error is returned.
+func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChunk, res *ImportResult) error {
+	st.accum = true
+	var sg segment
+	idle := time.NewTimer(segmentIdle)
+	defer idle.Stop()
+	for {
+		var c *prepChunk
+		select {
+		case c = <-prepped:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if c == nil {
+			return nil
+		}
+		res.Read += int64(c.read)
+		if c.err != nil {
+			return c.err
+		}
+		if err := st.beginSegment(ctx); err != nil {
+			return err
+		}
+		var srcErr error
+		ended := false
+		for {
+			if err := st.accumulate(ctx, c, c.quads, c.read, &sg); err != nil {
+				st.abortSegment()
+				sg.reset()
+				return fmt.Errorf("namespace %s: write: %w", st.n.name, err)
+			}
+			if st.segmentFull(&sg) {
+				break
+			}
+			idle.Reset(segmentIdle)
+			c = nil
+			select {
+			case c = <-prepped:
+			case <-idle.C:
+			case <-ctx.Done():
+				st.abortSegment()
+				sg.reset()
+				return ctx.Err()
+			}
+			if c == nil {
+				// The source ended (channel closed) or is slow (timer).
+				select {
+				case c = <-prepped:
+				default:
+				}
+				if c == nil {
+					break
+				}
+			}
+			if c.err != nil {
+				res.Read += int64(c.read)
+				srcErr, ended = c.err, true
+				break
+			}
+			res.Read += int64(c.read)
+		}
+		if err := st.endSegment(ctx, &sg, res); err != nil {
+			return fmt.Errorf("namespace %s: write: %w", st.n.name, err)
+		}
+		if srcErr != nil || ended {
+			return srcErr
+		}
+	}
+}
+
+// beginSegment takes the namespace's write lock and a read snapshot and
+// brings the import's knowledge up to date.
+func (st *bulkState) beginSegment(ctx context.Context) error {
+	n := st.n
+	n.wmu.Lock()
+	err := ctx.Err()
+	if err == nil {
+		err = n.s.checkOpen()
+	}
+	if err == nil && n.s.opts.readOnly {
+		err = fmt.Errorf("namespace %s: store is read-only", n.name)
+	}
+	if err != nil {
+		n.wmu.Unlock()
+		return err
+	}
+	txn, end := n.view.NewTxn(false)
+	st.readTx = &bulkTxn{txn: txn, end: end, prefix: st.prefix}
+	meta, err := st.readTx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
+	var horizon, size int64
+	if err == nil {
+		horizon, err = metaInt(meta[0])
+	}
+	if err == nil {
+		size, err = metaInt(meta[1])
+	}
+	if err != nil {
+		st.abortSegment()
+		return fmt.Errorf("namespace %s: read meta: %w", n.name, err)
+	}
+	st.sync(uint64(horizon))
+	st.horizon, st.size = horizon, size
+	// Other importers' knowledge is stale from now on.
+	n.writeGen++
+	st.writeGen = n.writeGen
+	st.exact = make(map[[4]uint64]struct{})
+	return nil
+}
+
+// abortSegment gives up the current segment: nothing of it is written.
+func (st *bulkState) abortSegment() {
+	st.readTx.end()
+	st.readTx = nil
+	st.forget()
+	st.n.wmu.Unlock()
+}
+
+// segmentFull reports whether the segment (and what the import remembers)
+// has reached its bounds.
+func (st *bulkState) segmentFull(sg *segment) bool {
+	mem := sg.memory() + int64(len(st.exact))*64
+	return mem >= streamSegmentBytes || len(st.nodes) > bulkMaxNodes ||
+		len(st.quads) > bulkMaxQuads || len(st.exact) > bulkMaxQuads
+}
+
+// accumulate computes the writes of quads qs of chunk c (count source quads)
+// and adds them to the segment, halving the chunk if its writes would not fit
+// in one Badger transaction (so that the segment can always be committed
+// chunk by chunk).
+func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad, count int, sg *segment) error {
+	if len(qs) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := &st.works[0]
+	err := st.fill(ctx, st.readTx, w, c, qs, nil)
+	if errors.Is(err, errChunkTooBig) && len(qs) > 1 {
+		half := len(qs) / 2
+		if err := st.accumulate(ctx, c, qs[:half], half, sg); err != nil {
+			return err
+		}
+		return st.accumulate(ctx, c, qs[half:], count-half, sg)
+	}
+	if err != nil {
+		return err
+	}
+	st.horizon, st.size = w.horizon, w.size
+	st.merge(w, c, qs)
+	p := w.puts
+	p.scratch = nil
+	sg.add(&p, count, len(w.ins))
+	w.puts = putBuf{prefix: st.prefix}
+	return nil
+}
+
+// endSegment writes the segment, releases the snapshot and the write lock and
+// reports the committed quads in res.
+func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportResult) error {
+	n := st.n
+	st.readTx.end()
+	st.readTx = nil
+	defer sg.reset()
+	defer n.wmu.Unlock()
+	if len(sg.chunks) == 0 {
+		return nil
+	}
+	n.writeGen++
+	st.writeGen = n.writeGen
+	err := n.s.streamSegment(ctx, st.prefix, sg)
+	switch {
+	case err == nil:
+		bulkCounters.streamed.Add(1)
+		res.Chunks++
+		for _, c := range sg.counts {
+			res.Committed += int64(c)
+		}
+		if st.progress != nil {
+			st.progress(res.Committed)
+		}
+	case errors.Is(err, errStreamDeclined):
+		err = st.commitChunks(sg, res)
+	}
+	if err != nil {
+		st.forget()
+		return err
+	}
+	st.exact = nil
+	if len(st.nodes) > bulkMaxNodes || len(st.keys) > bulkMaxKeys || len(st.quads) > bulkMaxQuads {
+		st.forget()
+	}
+	return nil
+}
+
+// commitChunks writes the chunks of a segment one transaction each, in order.
+func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
+	for i, p := range sg.chunks {
+		txn, end := st.n.view.NewTxn(true)
+		for _, e := range p.entries {
+			if err := txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
+				end()
+				return fmt.Errorf("write: %w", err)
+			}
+		}
+		err := txn.Commit()
+		end()
+		if err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		res.Chunks++
+		res.Committed += int64(sg.counts[i])
+		if st.progress != nil {
+			st.progress(res.Committed)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,437 @@
+package cortex
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/ristretto/v2/z"
+)
+
+// Streamed writes: a large import segment (many chunks' worth of writes,
+// computed without writing, see import.go) is sorted and written with
+// Badger's StreamWriter, which builds the LSM tables directly instead of
+// inserting every key into the memtable's skiplist, the bottleneck of ordinary
+// transactions (see docs/PERFORMANCE.md).
+//
+// StreamWriter.PrepareIncremental puts the new tables on the level above the
+// highest level that holds data; the keys of a segment must be sorted and
+// unique. Its Flush replaces the database's timestamp oracle, so no Badger
+// transaction may be open across it: the store's gate (gate.go) is held
+// exclusively for the whole write.
+//
+// # Atomicity and recovery
+//
+// Tables become durable one by one while the stream is written, so a crash in
+// the middle would leave a prefix of the sorted keys. Every key of a segment
+// is written at one Badger version V, newer than anything in the database,
+// and before the first table an undo file (streamUndoFile in the store
+// directory) records V, the namespace and the previous values of the keys
+// the segment overwrites (the namespace's size and horizon and the reference
+// counts of existing nodes; every other key it writes is new: node and quad
+// ids above the old horizon and index keys of quads that did not exist).
+// Open finds an undo file left by a crash and rolls the segment back: keys
+// whose newest version is V get their old value back or are deleted. The undo
+// file is removed once the segment is complete. A segment is therefore all or
+// nothing, even across a crash.
+
+const streamUndoFile = "cortex-stream.undo"
+
+// flushKey is written and dropped to make Badger flush its memtables (which
+// PrepareIncremental requires to be empty). It sorts after every key Cortex
+// writes, so dropping it never touches a table.
+var flushKey = []byte("\xffcortex/flush")
+
+// Tuning of the streamed path; variables so that tests can lower them.
+var (
+	// streamMinEntries is the smallest segment written through the stream
+	// writer; smaller ones are committed chunk by chunk.
+	streamMinEntries = 200_000
+	// streamFlattenRatio: when Badger's level 0 holds tables, PrepareIncremental
+	// first flattens the whole LSM tree; that is done only when the tree is
+	// at most this many times the segment's size, otherwise the segment is
+	// committed chunk by chunk.
+	streamFlattenRatio int64 = 4
+	// streamWriteBuffer is the size of the batches handed to StreamWriter.
+	streamWriteBuffer = 16 << 20
+)
+
+// segment is the writes of consecutive import chunks, in order; each chunk's
+// writes are consistent on their own (they are what a chunked import would
+// commit in one transaction).
+type segment struct {
+	chunks  []*putBuf
+	counts  []int // source quads accounted for by each chunk
+	quads   int64 // quads inserted
+	entries int
+	bytes   int64 // arena bytes
+}
+
+func (sg *segment) add(p *putBuf, count int, inserted int) {
+	sg.chunks = append(sg.chunks, p)
+	sg.counts = append(sg.counts, count)
+	sg.quads += int64(inserted)
+	sg.entries += len(p.entries)
+	sg.bytes += int64(len(p.data))
+}
+
+// memory estimates the bytes held for the segment, including the sort.
+func (sg *segment) memory() int64 {
+	return sg.bytes + int64(sg.entries)*(32+32)
+}
+
+func (sg *segment) reset() { *sg = segment{} }
+
+// sref is one entry of a segment in the sort: the first 24 bytes of its key
+// after the namespace prefix and bucket byte (a fast path for the comparison)
+// and where it is.
+type sref struct {
+	w0, w1, w2 uint64
+	c, e       uint32 // chunk and entry
+}
+
+// sortedSegment is a segment's entries grouped by the first byte of their
+// key after the namespace prefix (groups are disjoint key ranges, written as
+// separate streams), each group sorted by key, without duplicate keys (the
+// entry of the latest chunk wins).
+type sortedSegment struct {
+	sg     *segment
+	prefix int // length of the namespace prefix
+	groups [256][]sref
+}
+
+func (ss *sortedSegment) key(r sref) []byte {
+	e := ss.sg.chunks[r.c].entries[r.e]
+	return ss.sg.chunks[r.c].data[e.k0:e.k1:e.k1]
+}
+
+func (ss *sortedSegment) val(r sref) []byte {
+	e := ss.sg.chunks[r.c].entries[r.e]
+	return ss.sg.chunks[r.c].data[e.v0:e.v1:e.v1]
+}
+
+func sortSegment(sg *segment, prefixLen int) *sortedSegment {
+	ss := &sortedSegment{sg: sg, prefix: prefixLen}
+	var counts [256]int
+	for _, p := range sg.chunks {
+		for _, e := range p.entries {
+			counts[p.data[e.k0+prefixLen]]++
+		}
+	}
+	for b, n := range counts {
+		if n > 0 {
+			ss.groups[b] = make([]sref, 0, n)
+		}
+	}
+	word := func(k []byte, i int) uint64 {
+		if i >= len(k) {
+			return 0
+		}
+		if i+8 <= len(k) {
+			return binary.BigEndian.Uint64(k[i:])
+		}
+		var b [8]byte
+		copy(b[:], k[i:])
+		return binary.BigEndian.Uint64(b[:])
+	}
+	for ci, p := range sg.chunks {
+		for ei, e := range p.entries {
+			k := p.data[e.k0+prefixLen+1 : e.k1]
+			b := p.data[e.k0+prefixLen]
+			ss.groups[b] = append(ss.groups[b], sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci), e: uint32(ei)})
+		}
+	}
+	cmpRef := func(a, b sref) int {
+		if a.w0 != b.w0 {
+			return cmpU64(a.w0, b.w0)
+		}
+		if a.w1 != b.w1 {
+			return cmpU64(a.w1, b.w1)
+		}
+		if a.w2 != b.w2 {
+			return cmpU64(a.w2, b.w2)
+		}
+		if c := bytes.Compare(ss.key(a), ss.key(b)); c != 0 {
+			return c
+		}
+		if a.c != b.c {
+			return cmpU64(uint64(a.c), uint64(b.c))
+		}
+		return cmpU64(uint64(a.e), uint64(b.e))
+	}
+	// Sort the groups concurrently, largest first.
+	order := make([]int, 0, 256)
+	for b := range ss.groups {
+		if len(ss.groups[b]) > 0 {
+			order = append(order, b)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return len(ss.groups[b]) - len(ss.groups[a]) })
+	work := make(chan int, len(order))
+	for _, b := range order {
+		work <- b
+	}
+	close(work)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(order)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				g := ss.groups[b]
+				slices.SortFunc(g, cmpRef)
+				// Keep the last of equal keys.
+				out := g[:0]
+				for i, r := range g {
+					if i+1 < len(g) && bytes.Equal(ss.key(r), ss.key(g[i+1])) {
+						continue
+					}
+					out = append(out, r)
+				}
+				ss.groups[b] = out
+			}
+		}()
+	}
+	wg.Wait()
+	return ss
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// appendStreamKV appends to buf one pb.KV (key, value, version, stream id) in
+// protobuf wire format, as badger.KVToBuffer would, without the reflection.
+func appendStreamKV(buf *z.Buffer, key, val []byte, version uint64, stream uint32) {
+	n := 1 + uvarintLen(uint64(len(key))) + len(key) + 1 + uvarintLen(version) + 1 + uvarintLen(uint64(stream))
+	if len(val) > 0 {
+		n += 1 + uvarintLen(uint64(len(val))) + len(val)
+	}
+	b := buf.SliceAllocate(n)[:0]
+	b = append(b, 1<<3|2)
+	b = binary.AppendUvarint(b, uint64(len(key)))
+	b = append(b, key...)
+	if len(val) > 0 {
+		b = append(b, 2<<3|2)
+		b = binary.AppendUvarint(b, uint64(len(val)))
+		b = append(b, val...)
+	}
+	b = append(b, 4<<3|0)
+	b = binary.AppendUvarint(b, version)
+	b = append(b, 10<<3|0)
+	_ = binary.AppendUvarint(b, uint64(stream))
+}
+
+// appendStreamDone appends the pb.KV that closes a stream.
+func appendStreamDone(buf *z.Buffer, stream uint32) {
+	b := buf.SliceAllocate(1 + uvarintLen(uint64(stream)) + 2)[:0]
+	b = append(b, 10<<3|0)
+	b = binary.AppendUvarint(b, uint64(stream))
+	_ = append(b, 11<<3|0, 1)
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// errStreamDeclined means the store chose not to stream a segment (in-memory
+// store, too small, or a flatten too costly); nothing was written and the
+// caller commits the segment chunk by chunk.
+var errStreamDeclined = errors.New("stream declined")
+
+// streamSegment writes a segment of namespace prefix through the stream
+// writer, all or nothing (see the package comment above). It returns
+// errStreamDeclined, having written nothing, when the segment should be
+// committed chunk by chunk instead. The caller holds the namespace's write
+// lock; streamSegment takes the store's gate exclusively.
+func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment) error {
+	if s.opts.inMemory || s.opts.readOnly || sg.entries < streamMinEntries {
+		return errStreamDeclined
+	}
+	ss := sortSegment(sg, len(prefix))
+	if err := s.gate.exclusive(ctx); err != nil {
+		return err
+	}
+	defer s.gate.release()
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
+	if err := s.flushMemtables(); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	if !s.cheapToStream(sg.memory()) {
+		return errStreamDeclined
+	}
+	undo, err := s.undoValues(ss)
+	if err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	version := s.db.MaxVersion() + 1
+	if err := writeUndo(s.dir, &undoRecord{version: version, prefix: prefix, old: undo}); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	sw := s.db.NewStreamWriter()
+	if err := sw.PrepareIncremental(); err != nil {
+		sw.Cancel()
+		return errors.Join(fmt.Errorf("stream: prepare: %w", err), removeUndo(s.dir))
+	}
+	streamTestHook("prepared")
+	if err := writeStreams(sw, ss, version); err != nil {
+		sw.Cancel()
+		return s.poison(fmt.Errorf("stream: write: %w", err))
+	}
+	if err := sw.Flush(); err != nil {
+		return s.poison(fmt.Errorf("stream: flush: %w", err))
+	}
+	streamTestHook("flushed")
+	if err := removeUndo(s.dir); err != nil {
+		return s.poison(fmt.Errorf("stream: %w", err))
+	}
+	return nil
+}
+
+// streamTestHook lets the crash tests stop a process at a given point.
+var streamTestHook = func(string) {}
+
+// flushMemtables makes Badger flush its memtables to level 0 by writing and
+// dropping flushKey. The caller holds the gate exclusively.
+func (s *Store) flushMemtables() error {
+	err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(flushKey, nil) })
+	if err != nil {
+		return fmt.Errorf("flush memtable: %w", err)
+	}
+	if err := s.db.DropPrefix(flushKey); err != nil {
+		return fmt.Errorf("flush memtable: %w", err)
+	}
+	return nil
+}
+
+// cheapToStream reports whether streaming a segment of about size bytes is
+// worth it: PrepareIncremental flattens the LSM tree when level 0 holds
+// tables, which rewrites about all of it.
+func (s *Store) cheapToStream(size int64) bool {
+	var l0 bool
+	var total int64
+	for _, l := range s.db.Levels() {
+		if l.Level == 0 && l.NumTables > 0 {
+			l0 = true
+		}
+		total += l.Size
+	}
+	return !l0 || total <= streamFlattenRatio*size
+}
+
+// undoValues reads the current values of the keys of ss that may exist: the
+// meta entries and the reference counts of nodes the segment does not create
+// (those with no node-id entry in the segment). Other keys are new.
+func (s *Store) undoValues(ss *sortedSegment) ([]undoEntry, error) {
+	var keys [][]byte
+	keys = appendKeys(keys, ss, ss.groups['m'])
+	// Reference counts ('n' + hash) of nodes whose id entry ('v' + the same
+	// hash) is not in the segment: both groups are sorted by the rest of
+	// the key.
+	vs := ss.groups['v']
+	j := 0
+	for _, r := range ss.groups['n'] {
+		k := ss.key(r)[ss.prefix+1:]
+		for j < len(vs) && bytes.Compare(ss.key(vs[j])[ss.prefix+1:], k) < 0 {
+			j++
+		}
+		if j < len(vs) && bytes.Equal(ss.key(vs[j])[ss.prefix+1:], k) {
+			continue
+		}
+		keys = append(keys, ss.key(r))
+	}
+	out := make([]undoEntry, 0, len(keys))
+	txn := s.db.NewTransaction(false)
+	defer txn.Discard()
+	for _, k := range keys {
+		item, err := txn.Get(k)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			out = append(out, undoEntry{key: k})
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("read %q: %w", k, err)
+		}
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return nil, fmt.Errorf("read %q: %w", k, err)
+		}
+		out = append(out, undoEntry{key: k, val: v, present: true})
+	}
+	return out, nil
+}
+
+func appendKeys(dst [][]byte, ss *sortedSegment, rs []sref) [][]byte {
+	for _, r := range rs {
+		dst = append(dst, ss.key(r))
+	}
+	return dst
+}
+
+// writeStreams writes every group of ss as its own stream, the groups split
+// between two goroutines.
+func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) error {
+	var lanes [2][]int
+	var load [2]int
+	for b := 255; b >= 0; b-- {
+		if n := len(ss.groups[b]); n > 0 {
+			l := 0
+			if load[1] < load[0] {
+				l = 1
+			}
+			lanes[l] = append(lanes[l], b)
+			load[l] += n
+		}
+	}
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for li, groups := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := z.NewBuffer(streamWriteBuffer+(1<<20), "cortex.stream")
+			defer func() { _ = buf.Release() }()
+			write := func() error {
+				err := sw.Write(buf)
+				buf.Reset()
+				return err
+			}
+			for _, b := range groups {
+				for _, r := range ss.groups[b] {
+					appendStreamKV(buf, ss.key(r), ss.val(r), version, uint32(b)+1)
+					if buf.LenNoPadding() >= streamWriteBuffer {
+						if errs[li] = write(); errs[li] != nil {
+							return
+						}
+					}
+				}
+				// Closing the stream writes its last table now.
+				appendStreamDone(buf, uint32(b)+1)
+				if errs[li] = write(); errs[li] != nil {
+					return
+				}
+				streamTestHook("group-done")
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

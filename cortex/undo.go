@@ -1,0 +1,239 @@
+package cortex
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// The undo file of a streamed segment (see stream.go):
+//
+//	"cortex-undo1"  magic
+//	uvarint         version V of the segment's keys
+//	uvarint, bytes  the namespace's key prefix
+//	uvarint         number of entries, then per entry:
+//	  uvarint, bytes  key
+//	  byte            1 if the key existed, 0 if not
+//	  uvarint, bytes  previous value (when it existed)
+//	uint32 LE       CRC-32 (IEEE) of everything before
+//
+// It is written to a temporary file, synced and renamed, so it is either
+// absent or complete.
+
+var undoMagic = []byte("cortex-undo1")
+
+type undoEntry struct {
+	key, val []byte
+	present  bool
+}
+
+type undoRecord struct {
+	version uint64
+	prefix  []byte
+	old     []undoEntry
+}
+
+func (r *undoRecord) marshal() []byte {
+	b := append([]byte(nil), undoMagic...)
+	b = binary.AppendUvarint(b, r.version)
+	b = appendBytes(b, r.prefix)
+	b = binary.AppendUvarint(b, uint64(len(r.old)))
+	for _, e := range r.old {
+		b = appendBytes(b, e.key)
+		if e.present {
+			b = append(b, 1)
+			b = appendBytes(b, e.val)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+func appendBytes(b, v []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+var errBadUndo = fmt.Errorf("%w: damaged undo file %s", ErrCorrupt, streamUndoFile)
+
+func parseUndo(b []byte) (*undoRecord, error) {
+	if len(b) < len(undoMagic)+4 || !bytes.HasPrefix(b, undoMagic) {
+		return nil, errBadUndo
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, errBadUndo
+	}
+	d := undoDecoder{b: body[len(undoMagic):]}
+	r := &undoRecord{version: d.uvarint(), prefix: d.bytes()}
+	n := d.uvarint()
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		e := undoEntry{key: d.bytes()}
+		if d.byte() == 1 {
+			e.present, e.val = true, d.bytes()
+		}
+		r.old = append(r.old, e)
+	}
+	if d.err != nil || len(d.b) != 0 || r.version == 0 || len(r.prefix) == 0 {
+		return nil, errBadUndo
+	}
+	return r, nil
+}
+
+type undoDecoder struct {
+	b   []byte
+	err error
+}
+
+func (d *undoDecoder) uvarint() uint64 {
+	v, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.err, d.b = errBadUndo, nil
+		return 0
+	}
+	d.b = d.b[k:]
+	return v
+}
+
+func (d *undoDecoder) byte() byte {
+	if len(d.b) == 0 {
+		d.err = errBadUndo
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *undoDecoder) bytes() []byte {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.err, d.b = errBadUndo, nil
+		return nil
+	}
+	v := d.b[:n:n]
+	d.b = d.b[n:]
+	return v
+}
+
+// writeUndo writes r as the store's undo file, durably.
+func writeUndo(dir string, r *undoRecord) error {
+	path := filepath.Join(dir, streamUndoFile)
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write undo file: %w", err)
+	}
+	_, err = f.Write(r.marshal())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write undo file: %w", err)
+	}
+	return nil
+}
+
+// removeUndo removes the undo file, durably.
+func removeUndo(dir string) error {
+	if err := os.Remove(filepath.Join(dir, streamUndoFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove undo file: %w", err)
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("remove undo file: %w", err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// recoverStream rolls back a streamed segment that a crash interrupted (an
+// undo file exists): every key of the segment's namespace whose newest
+// version is the segment's gets its previous value back, or is deleted. It
+// runs in Open, before the store is used; with a read-only store it fails.
+func (s *Store) recoverStream() error {
+	path := filepath.Join(s.dir, streamUndoFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("read undo file: %w", err)
+	}
+	r, err := parseUndo(b)
+	if err != nil {
+		return err
+	}
+	if s.opts.readOnly {
+		return fmt.Errorf("%w: an interrupted import must be rolled back: open the store read-write once", ErrCorrupt)
+	}
+	old := make(map[string]undoEntry, len(r.old))
+	for _, e := range r.old {
+		old[string(e.key)] = e
+	}
+	// Collect the keys first: a write batch must not run inside the
+	// iteration's transaction.
+	var keys [][]byte
+	err = s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Prefix = r.prefix
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if it.Item().Version() == r.version {
+				keys = append(keys, it.Item().KeyCopy(nil))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("roll back interrupted import: %w", err)
+	}
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range keys {
+		if e, ok := old[string(k)]; ok && e.present {
+			err = wb.Set(k, e.val)
+		} else {
+			err = wb.Delete(k)
+		}
+		if err != nil {
+			return fmt.Errorf("roll back interrupted import: %w", err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("roll back interrupted import: %w", err)
+	}
+	if err := s.db.Sync(); err != nil {
+		return fmt.Errorf("roll back interrupted import: %w", err)
+	}
+	return removeUndo(s.dir)
+}
