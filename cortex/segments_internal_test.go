@@ -1,0 +1,324 @@
+package cortex
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
+	"google.golang.org/protobuf/proto"
+)
+
+// segmentTuning sets small segments for a test: about segBytes each, streamed
+// from minEntries entries (whatever the LSM tree's size).
+func segmentTuning(t *testing.T, segBytes int64, minEntries int) {
+	t.Helper()
+	b, m, r := streamSegmentBytes, streamMinEntries, streamFlattenRatio
+	streamSegmentBytes, streamMinEntries, streamFlattenRatio = segBytes, minEntries, 1<<40
+	t.Cleanup(func() { streamSegmentBytes, streamMinEntries, streamFlattenRatio = b, m, r })
+}
+
+func distinct(qs []quad.Quad) map[quad.Quad]bool {
+	m := map[quad.Quad]bool{}
+	for _, q := range qs {
+		m[q] = true
+	}
+	return m
+}
+
+func checkSegmentContents(t *testing.T, n *Namespace, want map[quad.Quad]bool) {
+	t.Helper()
+	bulkCheckFormat(t, n, true)
+	got := map[quad.Quad]bool{}
+	if err := n.EachQuad(context.Background(), Pattern{}, func(q quad.Quad) error {
+		got[q] = true
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for q := range want {
+		if !got[q] {
+			t.Fatalf("missing %v (have %d, want %d)", q, len(got), len(want))
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("have %d quads, want %d", len(got), len(want))
+	}
+	if sz, err := n.Size(context.Background()); err != nil || sz != int64(len(want)) {
+		t.Fatalf("size %d, %v; want %d", sz, err, len(want))
+	}
+}
+
+// Both ways of writing a segment, over many small segments, with duplicates
+// inside chunks, across chunks of a segment and across segments.
+func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
+	for _, mode := range []struct {
+		name       string
+		minEntries int
+	}{{"streamed", 0}, {"chunks", 1 << 30}} {
+		t.Run(mode.name, func(t *testing.T) {
+			segmentTuning(t, 16<<10, mode.minEntries)
+			streamed := bulkCounters.streamed.Load()
+			ctx := context.Background()
+			n := bulkTestNS(t, 7)
+			qs := append(bulkMixed(400, 0), bulkMixed(400, 0)...)
+			res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Read != int64(len(qs)) || res.Committed != int64(len(qs)) || res.Chunks < 2 {
+				t.Fatalf("result %+v", res)
+			}
+			checkSegmentContents(t, n, distinct(qs))
+			got := bulkCounters.streamed.Load() - streamed
+			if mode.minEntries == 0 && got < 2 {
+				t.Fatalf("%d segments streamed, want several", got)
+			} else if mode.minEntries > 0 && got != 0 {
+				t.Fatalf("%d segments streamed, want none", got)
+			}
+			// A second import of the same data changes nothing.
+			if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			checkSegmentContents(t, n, distinct(qs))
+		})
+	}
+}
+
+// A streamed segment over existing data: existing nodes' reference counts
+// and the meta entries are overwritten, existing quads are not repeated.
+func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
+	segmentTuning(t, 1<<30, 0)
+	ctx := context.Background()
+	n := bulkTestNS(t, 9)
+	old := bulkMixed(200, 1)
+	if err := n.Apply(ctx, Delta{Add: old}); err != nil {
+		t.Fatal(err)
+	}
+	// Remove some, so that the namespace has freed ids and nodes.
+	if err := n.Apply(ctx, Delta{Remove: old[:50]}); err != nil {
+		t.Fatal(err)
+	}
+	want := distinct(old[50:])
+	in := append(bulkMixed(300, 2), old[40:80]...)
+	streamed := bulkCounters.streamed.Load()
+	if _, err := n.Import(ctx, &sliceSource{qs: in}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if bulkCounters.streamed.Load() == streamed {
+		t.Fatal("the import was not streamed")
+	}
+	for q := range distinct(in) {
+		want[q] = true
+	}
+	checkSegmentContents(t, n, want)
+	// Deltas work on the streamed data.
+	if err := n.Apply(ctx, Delta{Remove: in[:100]}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range in[:100] {
+		delete(want, q)
+	}
+	checkSegmentContents(t, n, want)
+}
+
+// Other writers run between segments: a slow source ends the open segment,
+// so an Apply issued while the import waits for input is not blocked by it.
+func TestSegments_WritersBetweenSegments(t *testing.T) {
+	segmentTuning(t, 1<<30, 0)
+	ctx := context.Background()
+	n := bulkTestNS(t, 10)
+	base := bulkMixed(120, 0)
+	other := bulkMixed(90, 3)
+	in := append(append([]quad.Quad(nil), base...), base...)
+	at := func(i int) {
+		switch i {
+		case 60:
+			if err := n.Apply(ctx, Delta{Remove: base[:30]}); err != nil {
+				t.Error(err)
+			}
+		case 150:
+			if err := n.Apply(ctx, Delta{Add: other}); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	res, err := n.Import(ctx, &sliceSource{qs: in, at: at}, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Chunks < 3 {
+		t.Fatalf("result %+v: want the segments cut by the slow source", res)
+	}
+	// The removed quads come back with the second copy of base.
+	want := distinct(base)
+	for q := range distinct(other) {
+		want[q] = true
+	}
+	checkSegmentContents(t, n, want)
+}
+
+// A source error after some chunks: the chunks before it are written (and
+// reported), the failing chunk is not.
+func TestSegments_SourceErrorWritesEarlierChunks(t *testing.T) {
+	segmentTuning(t, 1<<30, 0)
+	ctx := context.Background()
+	n := bulkTestNS(t, 10)
+	qs := bulkMixed(95, 4)
+	boom := errors.New("boom")
+	_, err := n.Import(ctx, &errSource{qs: qs, err: boom}, ImportOptions{})
+	var ie *ImportError
+	if !errors.As(err, &ie) || !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+	if ie.Committed != 90 {
+		t.Fatalf("committed %d, want 90", ie.Committed)
+	}
+	checkSegmentContents(t, n, distinct(qs[:90]))
+}
+
+type errSource struct {
+	qs  []quad.Quad
+	i   int
+	err error
+}
+
+func (s *errSource) Next() (quad.Quad, error) {
+	if s.i >= len(s.qs) {
+		return quad.Quad{}, s.err
+	}
+	s.i++
+	return s.qs[s.i-1], nil
+}
+
+// The import's maps overflow: segments end early and later ones read.
+func TestSegments_MapCaps(t *testing.T) {
+	defer func(a, b, c int) { bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = a, b, c }(bulkMaxNodes, bulkMaxKeys, bulkMaxQuads)
+	bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = 20, 20, 20
+	segmentTuning(t, 1<<30, 0)
+	n := bulkTestNS(t, 7)
+	qs := append(bulkMixed(200, 0), bulkMixed(200, 5)...)
+	qs = append(qs, qs...)
+	if _, err := n.Import(context.Background(), &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkSegmentContents(t, n, distinct(qs))
+}
+
+// appendStreamKV writes what badger.KVToBuffer would.
+func TestAppendStreamKV(t *testing.T) {
+	for _, c := range []struct {
+		key, val []byte
+		version  uint64
+		stream   uint32
+	}{
+		{[]byte("n:a/log/\x00\x01"), []byte("v"), 1, 1},
+		{[]byte("k"), nil, 1 << 40, 300},
+		{bytes.Repeat([]byte("k"), 200), bytes.Repeat([]byte{0xff}, 70_000), 12345, 256},
+	} {
+		buf := z.NewBuffer(1<<20, "test")
+		appendStreamKV(buf, c.key, c.val, c.version, c.stream)
+		appendStreamDone(buf, c.stream)
+		var kvs []*pb.KV
+		err := buf.SliceIterate(func(s []byte) error {
+			var kv pb.KV
+			if err := proto.Unmarshal(s, &kv); err != nil {
+				return err
+			}
+			kvs = append(kvs, &kv)
+			return nil
+		})
+		_ = buf.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(kvs) != 2 {
+			t.Fatalf("%d messages", len(kvs))
+		}
+		kv := kvs[0]
+		if !bytes.Equal(kv.Key, c.key) || !bytes.Equal(kv.Value, c.val) || kv.Version != c.version || kv.StreamId != c.stream || kv.StreamDone {
+			t.Fatalf("decoded %+v", kv)
+		}
+		if d := kvs[1]; !d.StreamDone || d.StreamId != c.stream || len(d.Key) != 0 {
+			t.Fatalf("done message %+v", d)
+		}
+	}
+}
+
+func TestUndoRecordRoundTripAndDamage(t *testing.T) {
+	r := &undoRecord{version: 77, prefix: []byte("n:default/"), old: []undoEntry{
+		{key: []byte("n:default/meta/size"), val: []byte{1, 2, 3, 4, 5, 6, 7, 8}, present: true},
+		{key: []byte("n:default/n\x00\x01/h"), present: false},
+		{key: []byte("n:default/n\x00\x02/h"), val: []byte{}, present: true},
+	}}
+	b := r.marshal()
+	got, err := parseUndo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.version != r.version || !bytes.Equal(got.prefix, r.prefix) || len(got.old) != len(r.old) {
+		t.Fatalf("got %+v", got)
+	}
+	for i, e := range r.old {
+		g := got.old[i]
+		if !bytes.Equal(g.key, e.key) || !bytes.Equal(g.val, e.val) || g.present != e.present {
+			t.Fatalf("entry %d: %+v, want %+v", i, g, e)
+		}
+	}
+	for i := range b {
+		for _, d := range []byte{1, 0x80} {
+			m := bytes.Clone(b)
+			m[i] ^= d
+			if _, err := parseUndo(m); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("flipping byte %d: %v", i, err)
+			}
+		}
+		if _, err := parseUndo(b[:i]); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("truncated to %d: %v", i, err)
+		}
+	}
+}
+
+func FuzzParseUndo(f *testing.F) {
+	f.Add((&undoRecord{version: 1, prefix: []byte("n:x/"), old: []undoEntry{{key: []byte("k"), val: []byte("v"), present: true}}}).marshal())
+	f.Add([]byte("cortex-undo1"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := parseUndo(b)
+		if err != nil {
+			return
+		}
+		if again, err := parseUndo(r.marshal()); err != nil || again.version != r.version || len(again.old) != len(r.old) {
+			t.Fatalf("re-marshalled record does not parse back: %v", err)
+		}
+	})
+}
+
+// The sort puts equal keys together and keeps the one of the latest chunk.
+func TestSortSegmentKeepsLatest(t *testing.T) {
+	prefix := []byte("n:t/")
+	mk := func(kvs ...string) *putBuf {
+		p := &putBuf{prefix: prefix}
+		for i := 0; i < len(kvs); i += 2 {
+			p.add([][]byte{[]byte(kvs[i])}, []byte(kvs[i+1]))
+		}
+		return p
+	}
+	sg := &segment{}
+	sg.add(mk("meta", "1", "x-long-key-beyond-twenty-four-bytes-a", "a1", "b", "1"), 3, 3)
+	sg.add(mk("meta", "2", "x-long-key-beyond-twenty-four-bytes-a", "a2", "x-long-key-beyond-twenty-four-bytes-0", "z"), 3, 3)
+	ss := sortSegment(sg, len(prefix))
+	var got []string
+	for b := range ss.groups {
+		for _, r := range ss.groups[b] {
+			got = append(got, fmt.Sprintf("%s=%s", ss.key(r)[len(prefix):], ss.val(r)))
+		}
+	}
+	want := []string{"b=1", "meta=2", "x-long-key-beyond-twenty-four-bytes-0=z", "x-long-key-beyond-twenty-four-bytes-a=a2"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
