@@ -3,11 +3,11 @@ package cortex_test
 import (
 	"bytes"
 	"context"
-	"slices"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -318,10 +318,7 @@ func BenchmarkBadgerStreamCeiling(b *testing.B) {
 			kvs = append(kvs, kv{key("log", 8), logVal}, kv{key("spoc", 32), idxVal}, kv{key("posc", 32), idxVal},
 				kv{key("ospc", 32), idxVal}, kv{key("cspo", 32), idxVal}, kv{key("v\x12\x34", 24), idxVal})
 		}
-		t0 := time.Now()
 		slices.SortFunc(kvs, func(a, b kv) int { return bytes.Compare(a.k, b.k) })
-		b.Logf("sort %v", time.Since(t0))
-		t0 = time.Now()
 		sw := db.NewStreamWriter()
 		if err := sw.PrepareIncremental(); err != nil {
 			b.Fatal(err)
@@ -340,7 +337,6 @@ func BenchmarkBadgerStreamCeiling(b *testing.B) {
 		if err := sw.Flush(); err != nil {
 			b.Fatal(err)
 		}
-		b.Logf("stream %v", time.Since(t0))
 		b.StopTimer()
 		if err := db.Close(); err != nil {
 			b.Fatal(err)

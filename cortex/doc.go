@@ -22,12 +22,19 @@
 // Apply and Update write up to MaxDeltaQuads quads in one Badger transaction:
 // all or nothing. Update is an atomic read-modify-write: writers of a
 // namespace are serialised and the function sees the latest committed state.
-// Import is chunked (one transaction per chunk of DefaultChunkQuads quads,
-// split further if Badger refuses a chunk as too large): a failure in the
-// first chunk writes nothing, a later one reports what was committed in an
-// *ImportError, and re-running an import converges (quads are a set; blank
-// nodes are scoped by the import id). Commits are fsync'd unless the store is
-// opened WithSyncWrites(false); a killed process never loses a commit.
+// Import on a persistent store works in segments (segments.go): chunks of
+// DefaultChunkQuads quads are computed under the namespace's write lock and
+// written together when the segment is full (about 768 MB of writes, ~1M
+// triples), the source ends or is slow. A large segment is written through
+// Badger's StreamWriter (stream.go): sorted tables instead of memtable
+// inserts, all or nothing even across a crash (an undo file rolls it back on
+// the next Open). A small one is committed one transaction per chunk. A
+// source error in the first chunk writes nothing; a later one reports what
+// was committed in an *ImportError; re-running an import converges (quads
+// are a set; blank nodes are scoped by the import id). Commits are fsync'd
+// unless the store is opened WithSyncWrites(false); a killed process never
+// loses a commit. In-memory stores use the chunked, pipelined writer
+// (bulk.go).
 //
 // # Concurrency
 //
@@ -37,10 +44,19 @@
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
 // Iterators (IDIterator) and Tx values are for one goroutine.
 //
+// A streamed segment needs the store to itself for the few seconds its
+// tables take to write: it waits until no Badger transaction of the store is
+// open (queries not yet closed included) and holds new ones back meanwhile
+// (gate.go). A goroutine must therefore not keep a query result open while
+// it imports a large file into the same store.
+//
 // # Caveats
 //
-//   - Import throughput is bounded by Badger's single writer: about 6 Badger
-//     entries per triple (see docs/PERFORMANCE.md).
+//   - Import throughput is bounded by Badger's per-entry cost: about 6 Badger
+//     entries per triple in cayley's format (see docs/PERFORMANCE.md).
+//   - A segment whose stream would require Badger to flatten an LSM tree
+//     more than four times its size is committed chunk by chunk instead
+//     (slower, not atomic as a whole).
 //   - Literals are stored exactly as given: language tags keep their case, so
 //     "x"@EN and "x"@en are two terms.
 //   - A query result holds a read transaction until it is closed.

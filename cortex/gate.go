@@ -94,5 +94,3 @@ func (g *gate) release() {
 	g.mu.Unlock()
 	<-g.one
 }
-
-

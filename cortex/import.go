@@ -47,21 +47,27 @@ func NewImportID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Import writes every quad of src into the namespace in chunks of the store's
-// chunk size; each chunk is one atomic transaction. Parsing, preparing (term
+// Import writes every quad of src into the namespace. Parsing, preparing (term
 // hashing and encoding) and writing run concurrently.
 //
-// Atomicity: a chunk is all-or-nothing, an import as a whole is not. If src
-// fails inside the first chunk, nothing is written. If it fails later, the
-// returned *ImportError says how many quads were committed. Quads are a set, so
-// re-running the same import (with the same blank node prefix, see
-// NewImportID) converges to the same graph. A chunk too large for one Badger
-// transaction is split (and then counts as several chunks); Badger's
-// ErrTxnTooBig never reaches the caller unless a single quad exceeds it.
+// On a persistent store the quads are written in segments (segments.go): a
+// segment of up to ~1M triples is computed in chunks of the store's chunk
+// size and then written at once, through Badger's stream writer when large
+// (all or nothing, even across a crash) or one transaction per chunk when
+// small. In-memory stores write chunk by chunk (bulk.go). The unit of
+// atomicity is thus a segment or a chunk, never less; an import as a whole
+// is atomic only if it fits in one streamed segment. If src fails inside the
+// first chunk, nothing is written. If it fails later, what was read before the
+// failing chunk is written and the returned *ImportError says how many quads
+// were committed. Quads are a set, so re-running the same import (with the
+// same blank node prefix, see NewImportID) converges to the same graph.
+// Badger's ErrTxnTooBig never reaches the caller unless a single quad exceeds
+// it. ImportResult.Chunks counts the atomic writes (chunks and segments).
 //
 // Import writes cayley's storage format directly, without cayley's per-quad
 // reads (see bulk.go); other writers of the namespace (Apply, Update, other
-// imports) may run between its chunks. Import is safe for concurrent use.
+// imports) run between its segments or chunks. Import is safe for concurrent
+// use; see the package documentation for what a streamed segment waits for.
 func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptions) (ImportResult, error) {
 	var res ImportResult
 	if err := n.s.checkOpen(); err != nil {

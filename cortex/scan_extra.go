@@ -40,7 +40,7 @@ type snapshot struct {
 
 	mu     sync.Mutex
 	txn    *badger.Txn
-	end    func() // discards txn and leaves the store's gate
+	end    func()               // discards txn and leaves the store's gate
 	idle   [][]*badger.Iterator // per index: iterators not in use
 	inUse  int
 	closed bool

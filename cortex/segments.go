@@ -200,7 +200,8 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 	p := w.puts
 	p.scratch = nil
 	sg.add(&p, count, len(w.ins))
-	w.puts = putBuf{prefix: st.prefix}
+	// The next chunk's writes are about as large.
+	w.puts = putBuf{prefix: st.prefix, data: make([]byte, 0, cap(p.data)), entries: make([]putEntry, 0, cap(p.entries))}
 	return nil
 }
 

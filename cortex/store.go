@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
 	"github.com/cortexgraph/cortex/namespace"
@@ -62,7 +63,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		WithLogger(quietLogger{}).
 		WithSyncWrites(opts.syncWrites).
 		WithNumVersionsToKeep(1).
-		WithDetectConflicts(false) // writers are serialised per namespace by Cortex
+		WithDetectConflicts(false). // writers are serialised per namespace by Cortex
+		WithCompression(options.None)
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
 	} else {

@@ -140,10 +140,32 @@ func sortSegment(sg *segment, prefixLen int) *sortedSegment {
 		copy(b[:], k[i:])
 		return binary.BigEndian.Uint64(b[:])
 	}
-	for ci, p := range sg.chunks {
-		for ei, e := range p.entries {
+	// The words start after the prefix the keys of a group share (e.g. an
+	// index's bucket name and the high zero bytes of the first id), so
+	// that they decide most comparisons.
+	var first [256][]byte
+	var skip [256]int
+	for _, p := range sg.chunks {
+		for _, e := range p.entries {
 			k := p.data[e.k0+prefixLen+1 : e.k1]
 			b := p.data[e.k0+prefixLen]
+			if first[b] == nil {
+				first[b], skip[b] = k, len(k)
+				continue
+			}
+			f := first[b]
+			n := min(skip[b], len(k))
+			i := 0
+			for i < n && k[i] == f[i] {
+				i++
+			}
+			skip[b] = i
+		}
+	}
+	for ci, p := range sg.chunks {
+		for ei, e := range p.entries {
+			b := p.data[e.k0+prefixLen]
+			k := p.data[e.k0+prefixLen+1+skip[b] : e.k1]
 			ss.groups[b] = append(ss.groups[b], sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci), e: uint32(ei)})
 		}
 	}

@@ -3,7 +3,6 @@ package cortex
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -99,6 +98,14 @@ func NormalizeTerm(v quad.Value) (quad.Value, error) {
 	return nil, fmt.Errorf("unsupported term type %T", v)
 }
 
+// iriForbidden marks the ASCII characters above space that an IRI cannot hold.
+var iriForbidden = func() (t [256]bool) {
+	for _, c := range "<>\"{}|^`\\" {
+		t[c] = true
+	}
+	return t
+}()
+
 // CheckIRI reports whether s can be stored and exported as an IRI: an
 // absolute IRI (with a scheme), valid UTF-8, free of the characters an
 // N-Triples IRIREF cannot hold (U+0000 to U+0020 and <>"{}|^`\). Cortex
@@ -111,9 +118,11 @@ func CheckIRI(s string) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("IRI %q is not valid UTF-8", s)
 	}
-	for _, r := range s {
-		if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
-			return fmt.Errorf("IRI %q contains %q, which IRIs cannot hold", s, r)
+	// Every forbidden character is ASCII: check bytes (multi-byte UTF-8
+	// sequences have only bytes >= 0x80).
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= 0x20 || iriForbidden[c] {
+			return fmt.Errorf("IRI %q contains %q, which IRIs cannot hold", s, rune(c))
 		}
 	}
 	if !iri.HasScheme(s) {
