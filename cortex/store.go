@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
 	"github.com/cortexgraph/cortex/namespace"
@@ -63,8 +62,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		WithLogger(quietLogger{}).
 		WithSyncWrites(opts.syncWrites).
 		WithNumVersionsToKeep(1).
-		WithDetectConflicts(false). // writers are serialised per namespace by Cortex
-		WithCompression(options.None)
+		WithDetectConflicts(false) // writers are serialised per namespace by Cortex
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
 	} else {
