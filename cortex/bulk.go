@@ -130,6 +130,10 @@ type bulkState struct {
 	accum  bool
 	exact  map[[4]uint64]struct{}
 	readTx *bulkTxn
+	// Values the segment overwrites: the meta entries at its start and the
+	// reference counts of the nodes it uses (-1: created by the segment).
+	segHorizon, segSize int64
+	segOld              map[refs.ValueHash]int64
 
 	// Pipelining: while a chunk commits (pending; n.wmu stays locked until
 	// the commit completes), the next one is prepared speculatively in the
@@ -731,6 +735,17 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			}
 		}
 		if w.inc[i] > 0 {
+			if st.accum {
+				// The count before the segment, for its undo record; -1 for
+				// a node the segment creates.
+				if _, ok := st.segOld[h]; !ok {
+					old := int64(w.refs[i])
+					if w.isNew[i] {
+						old = -1
+					}
+					st.segOld[h] = old
+				}
+			}
 			w.refs[i] += w.inc[i]
 			p.add(nodeKey('n', h), vb[:binary.PutUvarint(vb[:], w.refs[i])])
 		}

@@ -44,7 +44,7 @@ func (c *valueCache) clear() {
 	c.mu.Unlock()
 }
 
-// cacheChunk is how many entries getMany and putMany handle per lock
+// cacheChunk is how many entries getMany and putWants handle per lock
 // acquisition, so that a large batch does not hold the lock for long.
 const cacheChunk = 1024
 

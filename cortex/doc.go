@@ -55,8 +55,9 @@
 //   - Import throughput is bounded by Badger's per-entry cost: about 6 Badger
 //     entries per triple in cayley's format (see docs/PERFORMANCE.md).
 //   - A segment whose stream would require Badger to flatten an LSM tree
-//     more than four times its size is committed chunk by chunk instead
-//     (slower, not atomic as a whole).
+//     larger than the segment is committed chunk by chunk instead (slower,
+//     not atomic as a whole): streaming pays off for loads into an empty or
+//     small store, not for small additions to a large one.
 //   - Literals are stored exactly as given: language tags keep their case, so
 //     "x"@EN and "x"@en are two terms.
 //   - A query result holds a read transaction until it is closed.

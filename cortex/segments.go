@@ -2,10 +2,13 @@ package cortex
 
 import (
 	"context"
+	"encoding/binary"
+	"slices"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/cayleygraph/cayley/graph/refs"
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
@@ -153,6 +156,8 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 	n.writeGen++
 	st.writeGen = n.writeGen
 	st.exact = make(map[[4]uint64]struct{})
+	st.segOld = make(map[refs.ValueHash]int64)
+	st.segHorizon, st.segSize = horizon, size
 	return nil
 }
 
@@ -218,7 +223,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	}
 	n.writeGen++
 	st.writeGen = n.writeGen
-	err := n.s.streamSegment(ctx, st.prefix, sg)
+	err := n.s.streamSegment(ctx, st.prefix, sg, st.undoEntries)
 	switch {
 	case err == nil:
 		bulkCounters.streamed.Add(1)
@@ -243,26 +248,69 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	return nil
 }
 
-// commitChunks writes the chunks of a segment one transaction each, in order.
+// undoEntries returns the previous values of the keys the segment overwrites
+// (see stream.go): the meta entries and the counts of the nodes it did not
+// create. Every other key it writes is new.
+func (st *bulkState) undoEntries() []undoEntry {
+	out := make([]undoEntry, 0, len(st.segOld)+2)
+	key := func(k hkv.Key) []byte { return escapeKey(slices.Clone(st.prefix), k) }
+	meta := func(k hkv.Key, v int64) {
+		if v == 0 {
+			out = append(out, undoEntry{key: key(k)}) // absent reads as 0
+			return
+		}
+		out = append(out, undoEntry{key: key(k), val: binary.LittleEndian.AppendUint64(nil, uint64(v)), present: true})
+	}
+	meta(keyHorizon, st.segHorizon)
+	meta(keySize, st.segSize)
+	for h, old := range st.segOld {
+		if old >= 0 {
+			out = append(out, undoEntry{key: key(nodeKey('n', h)), val: binary.AppendUvarint(nil, uint64(old)), present: true})
+		}
+	}
+	return out
+}
+
+// commitChunks writes the chunks of a segment one transaction each, in order:
+// chunk k+1 is staged while chunk k commits, and committed only once chunk k
+// has been.
 func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
+	var prev chan error
+	prevCount := 0
+	wait := func() error {
+		if prev == nil {
+			return nil
+		}
+		err := <-prev
+		prev = nil
+		if err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		res.Chunks++
+		res.Committed += int64(prevCount)
+		if st.progress != nil {
+			st.progress(res.Committed)
+		}
+		return nil
+	}
 	for i, p := range sg.chunks {
 		txn, end := st.n.view.NewTxn(true)
 		for _, e := range p.entries {
 			if err := txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
 				end()
-				return fmt.Errorf("write: %w", err)
+				return errors.Join(fmt.Errorf("write: %w", err), wait())
 			}
 		}
-		err := txn.Commit()
-		end()
-		if err != nil {
-			return fmt.Errorf("commit: %w", err)
+		if err := wait(); err != nil {
+			end()
+			return err
 		}
-		res.Chunks++
-		res.Committed += int64(sg.counts[i])
-		if st.progress != nil {
-			st.progress(res.Committed)
-		}
+		done := make(chan error, 1)
+		txn.CommitWith(func(err error) {
+			end()
+			done <- err
+		})
+		prev, prevCount = done, sg.counts[i]
 	}
-	return nil
+	return wait()
 }

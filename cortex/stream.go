@@ -54,10 +54,13 @@ var (
 	// writer; smaller ones are committed chunk by chunk.
 	streamMinEntries = 200_000
 	// streamFlattenRatio: when Badger's level 0 holds tables, PrepareIncremental
-	// first flattens the whole LSM tree; that is done only when the tree is
-	// at most this many times the segment's size, otherwise the segment is
-	// committed chunk by chunk.
-	streamFlattenRatio int64 = 4
+	// first flattens the whole LSM tree, at a CPU cost per byte close to that
+	// of writing the segment through the memtable; that is done only when the
+	// tree is at most this many times the segment's size in memory (about 2.5
+	// times its size on disk), otherwise the segment is committed chunk by
+	// chunk. Measured: a merge into a store of ~4x its size spent twice as
+	// long flattening as writing (docs/PERFORMANCE.md).
+	streamFlattenRatio int64 = 1
 	// streamWriteBuffer is the size of the batches handed to StreamWriter.
 	streamWriteBuffer = 16 << 20
 )
@@ -279,11 +282,12 @@ func uvarintLen(v uint64) int {
 var errStreamDeclined = errors.New("stream declined")
 
 // streamSegment writes a segment of namespace prefix through the stream
-// writer, all or nothing (see the package comment above). It returns
+// writer, all or nothing (see the comment above); undo returns the previous
+// values of the keys the segment overwrites. It returns
 // errStreamDeclined, having written nothing, when the segment should be
 // committed chunk by chunk instead. The caller holds the namespace's write
 // lock; streamSegment takes the store's gate exclusively.
-func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment) error {
+func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, undo func() []undoEntry) error {
 	if s.opts.inMemory || s.opts.readOnly || sg.entries < streamMinEntries {
 		return errStreamDeclined
 	}
@@ -301,12 +305,8 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment) e
 	if !s.cheapToStream(sg.memory()) {
 		return errStreamDeclined
 	}
-	undo, err := s.undoValues(ss)
-	if err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
 	version := s.db.MaxVersion() + 1
-	if err := writeUndo(s.dir, &undoRecord{version: version, prefix: prefix, old: undo}); err != nil {
+	if err := writeUndo(s.dir, &undoRecord{version: version, prefix: prefix, old: undo()}); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	sw := s.db.NewStreamWriter()
@@ -358,54 +358,6 @@ func (s *Store) cheapToStream(size int64) bool {
 		total += l.Size
 	}
 	return !l0 || total <= streamFlattenRatio*size
-}
-
-// undoValues reads the current values of the keys of ss that may exist: the
-// meta entries and the reference counts of nodes the segment does not create
-// (those with no node-id entry in the segment). Other keys are new.
-func (s *Store) undoValues(ss *sortedSegment) ([]undoEntry, error) {
-	var keys [][]byte
-	keys = appendKeys(keys, ss, ss.groups['m'])
-	// Reference counts ('n' + hash) of nodes whose id entry ('v' + the same
-	// hash) is not in the segment: both groups are sorted by the rest of
-	// the key.
-	vs := ss.groups['v']
-	j := 0
-	for _, r := range ss.groups['n'] {
-		k := ss.key(r)[ss.prefix+1:]
-		for j < len(vs) && bytes.Compare(ss.key(vs[j])[ss.prefix+1:], k) < 0 {
-			j++
-		}
-		if j < len(vs) && bytes.Equal(ss.key(vs[j])[ss.prefix+1:], k) {
-			continue
-		}
-		keys = append(keys, ss.key(r))
-	}
-	out := make([]undoEntry, 0, len(keys))
-	txn := s.db.NewTransaction(false)
-	defer txn.Discard()
-	for _, k := range keys {
-		item, err := txn.Get(k)
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			out = append(out, undoEntry{key: k})
-			continue
-		} else if err != nil {
-			return nil, fmt.Errorf("read %q: %w", k, err)
-		}
-		v, err := item.ValueCopy(nil)
-		if err != nil {
-			return nil, fmt.Errorf("read %q: %w", k, err)
-		}
-		out = append(out, undoEntry{key: k, val: v, present: true})
-	}
-	return out, nil
-}
-
-func appendKeys(dst [][]byte, ss *sortedSegment, rs []sref) [][]byte {
-	for _, r := range rs {
-		dst = append(dst, ss.key(r))
-	}
-	return dst
 }
 
 // writeStreams writes every group of ss as its own stream, the groups split
