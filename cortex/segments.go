@@ -3,9 +3,9 @@ package cortex
 import (
 	"context"
 	"encoding/binary"
-	"slices"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cayleygraph/cayley/graph/refs"
