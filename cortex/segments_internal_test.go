@@ -322,3 +322,97 @@ func TestSortSegmentKeepsLatest(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// Streamed segments while other goroutines read and write the same store:
+// writers of the same and of another namespace, and readers. Nothing
+// deadlocks, every write lands, and both namespaces stay exact.
+func TestSegments_ConcurrentUse(t *testing.T) {
+	segmentTuning(t, 128<<10, 0)
+	ctx := context.Background()
+	n := bulkTestNS(t, 16)
+	other, err := n.s.Namespace(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := bulkMixed(1500, 7)
+	streamed := bulkCounters.streamed.Load()
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	go func() {
+		defer close(done)
+		if _, err := n.Import(ctx, &sliceSource{qs: in}, ImportOptions{}); err != nil {
+			errs <- err
+		}
+	}()
+	var sameAdds, otherAdds []quad.Quad
+	for i := 0; i < 40; i++ {
+		sameAdds = append(sameAdds, bulkTQ(10_000+i, 1, quad.String("same"), nil))
+		otherAdds = append(otherAdds, bulkTQ(20_000+i, 2, quad.String("other"), quad.IRI("http://e/g")))
+	}
+	finished := make(chan struct{}, 3)
+	go func() { // writer, same namespace
+		defer func() { finished <- struct{}{} }()
+		for _, q := range sameAdds {
+			if err := n.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	go func() { // writer, other namespace, with removals
+		defer func() { finished <- struct{}{} }()
+		for i, q := range otherAdds {
+			if err := other.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+				errs <- err
+				return
+			}
+			if i%2 == 1 {
+				if err := other.Apply(ctx, Delta{Remove: []quad.Quad{otherAdds[i-1]}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}
+	}()
+	go func() { // reader
+		defer func() { finished <- struct{}{} }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if err := n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }); err != nil {
+				errs <- err
+				return
+			}
+			if _, err := other.Size(ctx); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	<-done
+	for range 3 {
+		<-finished
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if bulkCounters.streamed.Load() == streamed {
+		t.Fatal("nothing was streamed")
+	}
+	want := distinct(in)
+	for _, q := range sameAdds {
+		want[q] = true
+	}
+	checkSegmentContents(t, n, want)
+	wantOther := map[quad.Quad]bool{}
+	for i, q := range otherAdds {
+		if i%2 == 1 {
+			wantOther[q] = true
+		}
+	}
+	checkSegmentContents(t, other, wantOther)
+}
