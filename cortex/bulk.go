@@ -16,6 +16,8 @@ import (
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
+
+	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
 )
 
 // The bulk writer stores chunks of quads in exactly the on-disk format of
@@ -461,7 +463,6 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	st.nextTx = st.newTxn()
 	unlock = false
 	tx.txn.CommitWith(func(err error) {
-		tx.end()
 		p.err = err
 		close(p.done)
 		n.wmu.Unlock()
@@ -499,8 +500,8 @@ func (st *bulkState) discardNext() {
 }
 
 func (st *bulkState) newTxn() *bulkTxn {
-	txn, end := st.n.view.NewTxn(true)
-	return &bulkTxn{txn: txn, end: end, prefix: st.prefix}
+	t := st.n.view.NewGatedTxn(true)
+	return &bulkTxn{txn: t, end: t.End, prefix: st.prefix}
 }
 
 // fill computes the chunk's writes into w and puts them into tx.
@@ -1014,7 +1015,7 @@ func escapeKey(dst []byte, k hkv.Key) []byte {
 // bytes are identical). The bulk writer uses Badger directly rather than
 // through hidalgo to avoid several allocations and two copies per key.
 type bulkTxn struct {
-	txn    *badger.Txn
+	txn    *badgerkv.GatedTxn
 	end    func() // discards txn (if not committed) and leaves the store's gate
 	prefix []byte
 	key    []byte // scratch

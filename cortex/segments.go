@@ -136,8 +136,8 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 		n.wmu.Unlock()
 		return err
 	}
-	txn, end := n.view.NewTxn(false)
-	st.readTx = &bulkTxn{txn: txn, end: end, prefix: st.prefix}
+	t := n.view.NewGatedTxn(false)
+	st.readTx = &bulkTxn{txn: t, end: t.End, prefix: st.prefix}
 	meta, err := st.readTx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
 	var horizon, size int64
 	if err == nil {
@@ -294,22 +294,19 @@ func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
 		return nil
 	}
 	for i, p := range sg.chunks {
-		txn, end := st.n.view.NewTxn(true)
+		txn := st.n.view.NewGatedTxn(true)
 		for _, e := range p.entries {
 			if err := txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
-				end()
+				txn.End()
 				return errors.Join(fmt.Errorf("write: %w", err), wait())
 			}
 		}
 		if err := wait(); err != nil {
-			end()
+			txn.End()
 			return err
 		}
 		done := make(chan error, 1)
-		txn.CommitWith(func(err error) {
-			end()
-			done <- err
-		})
+		txn.CommitWith(func(err error) { done <- err })
 		prev, prevCount = done, sg.counts[i]
 	}
 	return wait()

@@ -167,8 +167,10 @@ func importCmd(c *cli.Context, e *env) error {
 			}
 			r, name = f, path
 		}
-		cr := &countingReader{r: r}
 		bar := e.newProgress("importing "+filepath.Base(name), size, true)
+		// The bar follows the bytes read: large imports write in segments of
+		// up to ~1M triples, so commits alone would move it in big jumps.
+		cr := &countingReader{r: r, onRead: bar.set}
 		start := time.Now()
 		res, err := ns.ImportRDF(c.Context, cr, cortex.RDFImportOptions{
 			Format: format, File: pathForErrors(name), Base: c.String("base"), Graph: g,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 // progress shows a progress bar on stderr for operations that run longer than
 // a second, and only when stderr is a terminal.
 type progress struct {
+	mu      sync.Mutex // set may be called from several goroutines
 	enabled bool
 	start   time.Time
 	max     int64
@@ -27,6 +29,8 @@ func (p *progress) set(n int64) {
 	if !p.enabled {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar == nil {
 		if time.Since(p.start) < time.Second {
 			return
@@ -48,19 +52,26 @@ func (p *progress) set(n int64) {
 }
 
 func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
 }
 
-// countingReader counts the bytes read through it.
+// countingReader counts the bytes read through it and reports the total to
+// onRead (if set) after each read.
 type countingReader struct {
-	r interface{ Read([]byte) (int, error) }
-	n atomic.Int64
+	r      interface{ Read([]byte) (int, error) }
+	n      atomic.Int64
+	onRead func(total int64)
 }
 
 func (c *countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
-	c.n.Add(int64(n))
+	total := c.n.Add(int64(n))
+	if c.onRead != nil {
+		c.onRead(total)
+	}
 	return n, err
 }

@@ -74,17 +74,42 @@ func NewGated(db *badger.DB, prefix []byte, g Gate) *DB {
 
 // NewTxn starts a Badger transaction through the view's gate; end discards it
 // and leaves the gate (calling end again does nothing). Use it for direct
-// Badger access that must be bracketed like the view's own transactions.
+// Badger access that must be bracketed like the view's own transactions; for
+// an asynchronous commit use NewGatedTxn.
 func (d *DB) NewTxn(rw bool) (txn *badger.Txn, end func()) {
+	t := d.NewGatedTxn(rw)
+	return t.Txn, t.End
+}
+
+// GatedTxn is a Badger transaction admitted by a view's gate.
+type GatedTxn struct {
+	*badger.Txn
+	gate Gate
+	once sync.Once
+}
+
+// NewGatedTxn starts a Badger transaction through the view's gate.
+func (d *DB) NewGatedTxn(rw bool) *GatedTxn {
 	d.gate.Enter()
-	txn = d.db.NewTransaction(rw)
-	var once sync.Once
-	return txn, func() {
-		once.Do(func() {
-			txn.Discard()
-			d.gate.Leave()
-		})
-	}
+	return &GatedTxn{Txn: d.db.NewTransaction(rw), gate: d.gate}
+}
+
+// End discards the transaction (if it was not committed) and leaves the gate.
+// Calling it again, or after CommitWith, does nothing.
+func (t *GatedTxn) End() {
+	t.once.Do(func() {
+		t.Txn.Discard()
+		t.gate.Leave()
+	})
+}
+
+// CommitWith commits asynchronously, like badger.Txn.CommitWith; the gate is
+// left when the commit has completed, before cb runs.
+func (t *GatedTxn) CommitWith(cb func(error)) {
+	t.Txn.CommitWith(func(err error) {
+		t.once.Do(t.gate.Leave) // CommitWith discards the transaction itself
+		cb(err)
+	})
 }
 
 // Open opens (creating if needed) a Badger database with opts and returns a
