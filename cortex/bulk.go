@@ -885,11 +885,13 @@ func (st *bulkState) merge(w *chunkWork, c *prepChunk, qs []prepQuad) {
 	}
 	for _, qi := range w.ins {
 		ids := w.quadIDsOf(qs[qi])
-		if st.private(ids[:]) {
-			st.quads[hashQuad(ids)] = struct{}{}
-		}
 		if st.accum {
+			// The segment's own quads are in exact; after the segment,
+			// privateFrom moves past its ids (endSegment), so st.quads
+			// is not needed.
 			st.exact[ids] = struct{}{}
+		} else if st.private(ids[:]) {
+			st.quads[hashQuad(ids)] = struct{}{}
 		}
 	}
 	if st.accum {

@@ -242,6 +242,10 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 		return err
 	}
 	st.exact = nil
+	// Quads of this segment are now in the store and no longer in exact:
+	// make their ids non-private, so that later segments check the store.
+	st.knownAll = false
+	st.resync = true
 	if len(st.nodes) > bulkMaxNodes || len(st.keys) > bulkMaxKeys || len(st.quads) > bulkMaxQuads {
 		st.forget()
 	}
