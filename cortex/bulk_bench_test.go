@@ -153,6 +153,7 @@ func BenchmarkImportNTriples(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	var total int64
+	var cpu time.Duration
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		s := cortextest.NewStore(b, cortex.DefaultOptions())
@@ -164,9 +165,11 @@ func BenchmarkImportNTriples(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		c0 := cpuTime()
 		b.StartTimer()
 		res, err := ns.ImportRDF(ctx, f, cortex.RDFImportOptions{Format: rdfio.NTriples, File: path})
 		b.StopTimer()
+		cpu += cpuTime() - c0
 		f.Close()
 		if err != nil {
 			b.Fatal(err)
@@ -175,6 +178,7 @@ func BenchmarkImportNTriples(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "quads/s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(total), "cpu-ns/quad")
 }
 
 // BenchmarkBadgerWriteBatchCeiling writes, with a raw Badger WriteBatch and

@@ -153,7 +153,9 @@ func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 		func(i int) quad.Value { return quad.String("plain " + strconv.Itoa(i)) },
 		func(i int) quad.Value { return quad.String("") },
 		func(i int) quad.Value { return quad.String("ünï\u00a0\"quoted\"\n" + strconv.Itoa(i)) },
-		func(i int) quad.Value { return quad.LangString{Value: quad.String("hallo " + strconv.Itoa(i)), Lang: "de-CH"} },
+		func(i int) quad.Value {
+			return quad.LangString{Value: quad.String("hallo " + strconv.Itoa(i)), Lang: "de-CH"}
+		},
 		func(i int) quad.Value {
 			return quad.TypedString{Value: quad.String("2025-03-01T09:00:0" + strconv.Itoa(i%10) + "Z"), Type: "http://www.w3.org/2001/XMLSchema#dateTime"}
 		},

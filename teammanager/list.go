@@ -40,15 +40,15 @@ type teamRow struct {
 	fields [nListFields]cortex.ID
 }
 
-// rowKey is a team node and its graph.
-type rowKey struct{ s, g cortex.ID }
-
-func compareKeys(a, b rowKey) int {
+func compareRows(a, b teamRow) int {
 	if c := cmp.Compare(a.s, b.s); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.g, b.g)
 }
+
+// buildBatch is the least number of rows a goroutine turns into teams.
+const buildBatch = 2048
 
 const (
 	fName = iota
@@ -80,182 +80,287 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 	if ids[0] == 0 || ids[1] == 0 {
 		return []Team{}, nil
 	}
-	// One scan of the POSG index finds every team node and its graph.
-	var rows []teamRow
-	if err := scan(ctx, m.n, cortex.IDPattern{P: ids[0], O: ids[1], Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
-		rows = append(rows, teamRow{s: q.S, g: q.G})
-	}); err != nil {
+	rows, err := m.scanTeams(ctx, ids[0], ids[1], ids[2:])
+	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
 	}
 	if len(rows) == 0 {
 		return []Team{}, nil
 	}
-	// Look rows up by binary search over their (S, G) keys rather than
-	// through a map. (The scan is nearly in (S, G) order, but key escaping
-	// does not preserve id order.) The keys are a separate slice because
-	// the field scans below write the rows concurrently.
-	slices.SortFunc(rows, func(a, b teamRow) int { return compareKeys(rowKey{a.s, a.g}, rowKey{b.s, b.g}) })
-	keys := make([]rowKey, len(rows))
-	for i := range rows {
-		keys[i] = rowKey{rows[i].s, rows[i].g}
-	}
-	find := func(s, g cortex.ID) *teamRow {
-		i, ok := slices.BinarySearchFunc(keys, rowKey{s, g}, compareKeys)
-		if !ok {
-			return nil
-		}
-		return &rows[i]
-	}
-	// One scan per field over the POSG index, run concurrently: each writes
-	// its own field of the rows.
-	var (
-		wg       sync.WaitGroup
-		errs     [nListFields]error
-		sem      = make(chan struct{}, min(runtime.GOMAXPROCS(0), 4))
-		scanning = func(i int, pid cortex.ID) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			errs[i] = scan(ctx, m.n, cortex.IDPattern{P: pid, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
-				if r := find(q.S, q.G); r != nil {
-					r.fields[i] = q.O
-				}
-			})
-		}
-	)
-	for i := range preds {
-		if pid := ids[2+i]; pid != 0 {
-			wg.Add(1)
-			go scanning(i, pid)
-		}
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("list teams: %w", err)
-		}
-	}
 	if status != "" {
-		// Resolve the few distinct statuses first and keep only the teams
-		// that can match: the stored status, or a running team that has
-		// timed out when failed teams are asked for.
-		var sids []cortex.ID
-		for i := range rows {
-			if sid := rows[i].fields[fStatus]; !slices.Contains(sids, sid) {
-				sids = append(sids, sid)
-			}
-		}
-		svals, err := m.n.TermsBatch(ctx, sids)
-		if err != nil {
+		if rows, err = m.keepStatus(ctx, rows, status, applyTimeouts); err != nil {
 			return nil, fmt.Errorf("list teams: %w", err)
 		}
-		keep := map[cortex.ID]bool{}
-		for i, v := range svals {
-			s, err := ns.ParseString(v)
-			if err != nil || !Status(s).Valid() {
-				keep[sids[i]] = true // let rowTeam report it
+	}
+	// Resolve every id at once: team nodes and graphs (distinct per row)
+	// and the distinct field values (statuses, strategies and often times
+	// are shared by many teams). want[2i] and want[2i+1] are row i's node
+	// and graph; slots[i][f] is the index in want of its field f, or -1.
+	want := make([]cortex.ID, 0, 3*len(rows)+64)
+	for i := range rows {
+		want = append(want, rows[i].s, rows[i].g)
+	}
+	slots := make([][nListFields]int32, len(rows))
+	index := make(map[cortex.ID]int32, len(rows)+64)
+	for i := range rows {
+		for f, id := range rows[i].fields {
+			if id == 0 {
+				slots[i][f] = -1
 				continue
 			}
-			keep[sids[i]] = Status(s) == status || applyTimeouts && status == Failed && Status(s) == Running
+			j, ok := index[id]
+			if !ok {
+				j = int32(len(want))
+				index[id] = j
+				want = append(want, id)
+			}
+			slots[i][f] = j
 		}
-		rows = slices.DeleteFunc(rows, func(r teamRow) bool { return !keep[r.fields[fStatus]] })
-	}
-	// Resolve every id at once: team nodes, graphs and field values.
-	const stride = 2 + nListFields
-	want := make([]cortex.ID, 0, len(rows)*stride)
-	for i := range rows {
-		r := &rows[i]
-		want = append(want, r.s, r.g)
-		want = append(want, r.fields[:]...)
 	}
 	vals, err := m.n.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
 	}
-	now := m.now()
-	out := make([]Team, 0, len(rows))
-	cache := valueParser{times: map[quad.Value]time.Time{}, strs: map[quad.Value]string{}}
-	for i := range rows {
-		v := vals[i*stride : (i+1)*stride]
-		iri, ok := v[0].(quad.IRI)
-		if !ok {
-			continue
-		}
-		ref, err := x.Parse(iri)
-		if err != nil || ref.Kind != ns.KindTeam || v[1] != quad.Value(x.TeamGraph(ref.Team)) {
-			continue // a look-alike outside a team graph
-		}
-		t, err := cache.rowTeam(ref.Team, v[2:])
-		if err != nil {
-			// The scans above read separate snapshots, so a team created or
-			// deleted while they ran can look incomplete: read it again on
-			// its own, and leave it out if it is gone.
-			t, err = m.GetTeam(ctx, ref.Team)
-			if errors.Is(err, ErrUnknownTeam) {
+	// Build the teams, in chunks of rows built concurrently for large
+	// listings. out[i] is row i's team if kept[i].
+	var (
+		now   = m.now()
+		out   = make([]Team, len(rows))
+		kept  = make([]bool, len(rows))
+		parts = 1
+	)
+	if len(rows) >= 2*buildBatch {
+		parts = min(runtime.GOMAXPROCS(0), len(rows)/buildBatch, 4)
+	}
+	build := func(lo, hi int) error {
+		p := valueParser{vals: vals, times: map[int32]time.Time{}}
+		for i := lo; i < hi; i++ {
+			iri, ok := vals[2*i].(quad.IRI)
+			if !ok {
 				continue
 			}
-			if err != nil {
-				return nil, fmt.Errorf("list teams: team %s: %w", ref.Team, err)
+			ref, err := x.Parse(iri)
+			if err != nil || ref.Kind != ns.KindTeam || vals[2*i+1] != quad.Value(x.TeamGraph(ref.Team)) {
+				continue // a look-alike outside a team graph
 			}
-			t.Members = nil
+			t, err := p.rowTeam(ref.Team, &slots[i])
+			if err != nil {
+				// The scans above read separate snapshots, so a team
+				// created or deleted while they ran can look incomplete:
+				// read it again on its own, and leave it out if it is gone.
+				t, err = m.GetTeam(ctx, ref.Team)
+				if errors.Is(err, ErrUnknownTeam) {
+					continue
+				}
+				if err != nil {
+					return fmt.Errorf("list teams: team %s: %w", ref.Team, err)
+				}
+				t.Members = nil
+			}
+			if applyTimeouts {
+				applyTimeout(&t, now)
+			}
+			if status != "" && t.Status != status {
+				continue
+			}
+			out[i], kept[i] = t, true
 		}
-		if applyTimeouts {
-			applyTimeout(&t, now)
-		}
-		if status != "" && t.Status != status {
-			continue
-		}
-		out = append(out, t)
+		return nil
 	}
-	// Sort an index rather than the (large) Team values.
-	order := make([]int, len(out))
-	for i := range order {
-		order[i] = i
+	if parts == 1 {
+		if err := build(0, len(rows)); err != nil {
+			return nil, err
+		}
+	} else {
+		errs := make([]error, parts)
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[p] = build(p*len(rows)/parts, (p+1)*len(rows)/parts)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := out[a].CreatedAt.Compare(out[b].CreatedAt); c != 0 {
+	// Sort small keys rather than the (large) Team values.
+	type sortKey struct {
+		sec  int64
+		nsec int32
+		i    int32
+		id   string
+	}
+	keys := make([]sortKey, 0, len(out))
+	for i := range out {
+		if kept[i] {
+			c := out[i].CreatedAt
+			keys = append(keys, sortKey{c.Unix(), int32(c.Nanosecond()), int32(i), out[i].ID})
+		}
+	}
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		if c := cmp.Compare(a.sec, b.sec); c != 0 {
 			return c
 		}
-		return cmp.Compare(out[a].ID, out[b].ID)
+		if c := cmp.Compare(a.nsec, b.nsec); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
 	})
-	sorted := make([]Team, len(out))
-	for i, j := range order {
-		sorted[i] = out[j]
+	sorted := make([]Team, len(keys))
+	for i, k := range keys {
+		sorted[i] = out[k.i]
 	}
 	return sorted, nil
 }
 
-// valueParser parses field values of listed teams, remembering the values
-// many teams share (statuses, strategies, times).
+// scanTeams finds every team node and its graph (rdf:type cx:Team in a named
+// graph) and the ids of their listed fields (predicates pids, 0 for
+// predicates absent from the namespace). All scans read the POSG index and
+// run concurrently; each field scan joins its quads into the rows once the
+// team scan is done, writing its own field. The rows are sorted by node and
+// graph.
+func (m *Manager) scanTeams(ctx context.Context, typeID, classID cortex.ID, pids []cortex.ID) ([]teamRow, error) {
+	var (
+		rows  []teamRow
+		first map[cortex.ID]int32 // node → its first row
+		ready = make(chan struct{})
+		wg    sync.WaitGroup
+		errs  [nListFields]error
+		sem   = make(chan struct{}, min(runtime.GOMAXPROCS(0), 4))
+	)
+	find := func(s, g cortex.ID) *teamRow {
+		i, ok := first[s]
+		if !ok {
+			return nil
+		}
+		for ; int(i) < len(rows) && rows[i].s == s; i++ {
+			if rows[i].g == g {
+				return &rows[i]
+			}
+		}
+		return nil
+	}
+	fieldScan := func(f int, pid cortex.ID) {
+		defer wg.Done()
+		// The quads are kept in fixed-size chunks until the rows are
+		// known: no copying as they grow.
+		const chunk = 4096
+		var got [][]cortex.QuadIDs
+		sem <- struct{}{}
+		errs[f] = scan(ctx, m.n, cortex.IDPattern{P: pid, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
+			if len(got) == 0 || len(got[len(got)-1]) == chunk {
+				got = append(got, make([]cortex.QuadIDs, 0, chunk))
+			}
+			got[len(got)-1] = append(got[len(got)-1], q)
+		})
+		<-sem
+		<-ready
+		if errs[f] != nil {
+			return
+		}
+		for _, qs := range got {
+			for _, q := range qs {
+				if r := find(q.S, q.G); r != nil {
+					r.fields[f] = q.O
+				}
+			}
+		}
+	}
+	// The team scan starts first and holds a slot of sem.
+	sem <- struct{}{}
+	for f, pid := range pids {
+		if pid != 0 {
+			wg.Add(1)
+			go fieldScan(f, pid)
+		}
+	}
+	err := scan(ctx, m.n, cortex.IDPattern{P: typeID, O: classID, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
+		rows = append(rows, teamRow{s: q.S, g: q.G})
+	})
+	<-sem
+	if err == nil {
+		slices.SortFunc(rows, compareRows)
+		first = make(map[cortex.ID]int32, len(rows))
+		for i := len(rows) - 1; i >= 0; i-- {
+			first[rows[i].s] = int32(i)
+		}
+	}
+	close(ready)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// keepStatus keeps the rows that can match status: the few distinct
+// statuses are resolved first, and a row is kept if its stored status is
+// status, or is running when failed teams are asked for (it may have timed
+// out), or is not a valid status (rowTeam reports it).
+func (m *Manager) keepStatus(ctx context.Context, rows []teamRow, status Status, applyTimeouts bool) ([]teamRow, error) {
+	var sids []cortex.ID
+	for i := range rows {
+		if sid := rows[i].fields[fStatus]; !slices.Contains(sids, sid) {
+			sids = append(sids, sid)
+		}
+	}
+	svals, err := m.n.TermsBatch(ctx, sids)
+	if err != nil {
+		return nil, err
+	}
+	keep := map[cortex.ID]bool{}
+	for i, v := range svals {
+		s, err := ns.ParseString(v)
+		if err != nil || !Status(s).Valid() {
+			keep[sids[i]] = true // let rowTeam report it
+			continue
+		}
+		keep[sids[i]] = Status(s) == status || applyTimeouts && status == Failed && Status(s) == Running
+	}
+	return slices.DeleteFunc(rows, func(r teamRow) bool { return !keep[r.fields[fStatus]] }), nil
+}
+
+// valueParser parses the field values of listed teams, given as indexes
+// into vals (-1: absent), remembering the times many teams share.
 type valueParser struct {
-	times map[quad.Value]time.Time
-	strs  map[quad.Value]string
+	vals  []quad.Value
+	times map[int32]time.Time
 	err   error
 }
 
-func (p *valueParser) str(v quad.Value) string {
+func (p *valueParser) value(j int32) quad.Value {
+	if j < 0 {
+		return nil
+	}
+	return p.vals[j]
+}
+
+func (p *valueParser) str(j int32) string {
+	v := p.value(j)
 	if v == nil || p.err != nil {
 		return ""
-	}
-	if s, ok := p.strs[v]; ok {
-		return s
 	}
 	s, err := ns.ParseString(v)
 	if err != nil {
 		p.err = err
-		return ""
-	}
-	if len(p.strs) < 1<<12 {
-		p.strs[v] = s
 	}
 	return s
 }
 
-func (p *valueParser) time(v quad.Value) time.Time {
+func (p *valueParser) time(j int32) time.Time {
+	v := p.value(j)
 	if v == nil || p.err != nil {
 		return time.Time{}
 	}
-	if t, ok := p.times[v]; ok {
+	if t, ok := p.times[j]; ok {
 		return t
 	}
 	t, err := ns.ParseDateTime(v)
@@ -264,12 +369,12 @@ func (p *valueParser) time(v quad.Value) time.Time {
 		return time.Time{}
 	}
 	if len(p.times) < 1<<12 {
-		p.times[v] = t
+		p.times[j] = t
 	}
 	return t
 }
 
-func (p *valueParser) rowTeam(id string, v []quad.Value) (Team, error) {
+func (p *valueParser) rowTeam(id string, v *[nListFields]int32) (Team, error) {
 	p.err = nil
 	t := Team{ID: id}
 	t.Name = p.str(v[fName])
@@ -281,13 +386,13 @@ func (p *valueParser) rowTeam(id string, v []quad.Value) (Team, error) {
 	t.UpdatedAt = p.time(v[fUpdated])
 	t.CompletedAt = p.time(v[fCompleted])
 	t.StartedAt = p.time(v[fStarted])
-	if v[fTimeout] != nil && p.err == nil {
-		t.Timeout, p.err = ns.ParseDuration(v[fTimeout])
+	if d := p.value(v[fTimeout]); d != nil && p.err == nil {
+		t.Timeout, p.err = ns.ParseDuration(d)
 	}
 	if p.err == nil && !t.Status.Valid() {
 		p.err = fmt.Errorf("status %q", t.Status)
 	}
-	if p.err == nil && (v[fName] == nil || v[fStrategy] == nil || v[fCreated] == nil) {
+	if p.err == nil && (p.value(v[fName]) == nil || p.value(v[fStrategy]) == nil || p.value(v[fCreated]) == nil) {
 		p.err = errIncomplete // every team has these: seen mid-create or mid-delete
 	}
 	return t, p.err
