@@ -106,6 +106,7 @@ type sref struct {
 type sortedSegment struct {
 	sg     *segment
 	prefix int // length of the namespace prefix
+	counts [256]int
 	groups [256][]sref
 }
 
@@ -119,113 +120,145 @@ func (ss *sortedSegment) val(r sref) []byte {
 	return ss.sg.chunks[r.c].data[e.v0:e.v1:e.v1]
 }
 
-func sortSegment(sg *segment, prefixLen int) *sortedSegment {
+// newSortedSegment counts the entries of each group; sortGroup then builds
+// and sorts one group.
+func newSortedSegment(sg *segment, prefixLen int) *sortedSegment {
 	ss := &sortedSegment{sg: sg, prefix: prefixLen}
-	var counts [256]int
 	for _, p := range sg.chunks {
 		for _, e := range p.entries {
-			counts[p.data[e.k0+prefixLen]]++
+			ss.counts[p.data[e.k0+prefixLen]]++
 		}
 	}
-	for b, n := range counts {
-		if n > 0 {
-			ss.groups[b] = make([]sref, 0, n)
-		}
-	}
-	word := func(k []byte, i int) uint64 {
-		if i >= len(k) {
-			return 0
-		}
-		if i+8 <= len(k) {
-			return binary.BigEndian.Uint64(k[i:])
-		}
-		var b [8]byte
-		copy(b[:], k[i:])
-		return binary.BigEndian.Uint64(b[:])
-	}
-	// The words start after the prefix the keys of a group share (e.g. an
-	// index's bucket name and the high zero bytes of the first id), so
-	// that they decide most comparisons.
-	var first [256][]byte
-	var skip [256]int
-	for _, p := range sg.chunks {
-		for _, e := range p.entries {
-			k := p.data[e.k0+prefixLen+1 : e.k1]
-			b := p.data[e.k0+prefixLen]
-			if first[b] == nil {
-				first[b], skip[b] = k, len(k)
-				continue
-			}
-			f := first[b]
-			n := min(skip[b], len(k))
-			i := 0
-			for i < n && k[i] == f[i] {
-				i++
-			}
-			skip[b] = i
-		}
-	}
-	for ci, p := range sg.chunks {
-		for ei, e := range p.entries {
-			b := p.data[e.k0+prefixLen]
-			k := p.data[e.k0+prefixLen+1+skip[b] : e.k1]
-			ss.groups[b] = append(ss.groups[b], sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci), e: uint32(ei)})
-		}
-	}
-	cmpRef := func(a, b sref) int {
-		if a.w0 != b.w0 {
-			return cmpU64(a.w0, b.w0)
-		}
-		if a.w1 != b.w1 {
-			return cmpU64(a.w1, b.w1)
-		}
-		if a.w2 != b.w2 {
-			return cmpU64(a.w2, b.w2)
-		}
-		if c := bytes.Compare(ss.key(a), ss.key(b)); c != 0 {
-			return c
-		}
-		if a.c != b.c {
-			return cmpU64(uint64(a.c), uint64(b.c))
-		}
-		return cmpU64(uint64(a.e), uint64(b.e))
-	}
-	// Sort the groups concurrently, largest first.
+	return ss
+}
+
+// order returns the non-empty groups, largest first.
+func (ss *sortedSegment) order() []int {
 	order := make([]int, 0, 256)
-	for b := range ss.groups {
-		if len(ss.groups[b]) > 0 {
+	for b, n := range ss.counts {
+		if n > 0 {
 			order = append(order, b)
 		}
 	}
-	slices.SortFunc(order, func(a, b int) int { return len(ss.groups[b]) - len(ss.groups[a]) })
+	slices.SortStableFunc(order, func(a, b int) int { return ss.counts[b] - ss.counts[a] })
+	return order
+}
+
+func word(k []byte, i int) uint64 {
+	if i >= len(k) {
+		return 0
+	}
+	if i+8 <= len(k) {
+		return binary.BigEndian.Uint64(k[i:])
+	}
+	var b [8]byte
+	copy(b[:], k[i:])
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// sortGroup builds the refs of group b, sorted by key, keeping the entry of
+// the latest chunk among equal keys, and stores them in ss.groups[b]. The
+// words start after the prefix the keys of the group share (e.g. an index's
+// bucket name and the high zero bytes of the first id), so that they decide
+// most comparisons. Different groups may be sorted concurrently.
+func (ss *sortedSegment) sortGroup(b byte) []sref {
+	sg, prefixLen := ss.sg, ss.prefix
+	var first []byte
+	skip := -1
+	for _, p := range sg.chunks {
+		for _, e := range p.entries {
+			if p.data[e.k0+prefixLen] != b {
+				continue
+			}
+			k := p.data[e.k0+prefixLen+1 : e.k1]
+			if skip < 0 {
+				first, skip = k, len(k)
+				continue
+			}
+			n := min(skip, len(k))
+			i := 0
+			for i < n && k[i] == first[i] {
+				i++
+			}
+			skip = i
+		}
+	}
+	g := make([]sref, 0, ss.counts[b])
+	for ci, p := range sg.chunks {
+		for ei, e := range p.entries {
+			if p.data[e.k0+prefixLen] != b {
+				continue
+			}
+			k := p.data[e.k0+prefixLen+1+skip : e.k1]
+			g = append(g, sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci), e: uint32(ei)})
+		}
+	}
+	slices.SortFunc(g, func(x, y sref) int {
+		if x.w0 != y.w0 {
+			return cmpU64(x.w0, y.w0)
+		}
+		if x.w1 != y.w1 {
+			return cmpU64(x.w1, y.w1)
+		}
+		if x.w2 != y.w2 {
+			return cmpU64(x.w2, y.w2)
+		}
+		if c := bytes.Compare(ss.key(x), ss.key(y)); c != 0 {
+			return c
+		}
+		if x.c != y.c {
+			return cmpU64(uint64(x.c), uint64(y.c))
+		}
+		return cmpU64(uint64(x.e), uint64(y.e))
+	})
+	out := g[:0]
+	for i, r := range g {
+		if i+1 < len(g) && sameWords(r, g[i+1]) && bytes.Equal(ss.key(r), ss.key(g[i+1])) {
+			continue
+		}
+		out = append(out, r)
+	}
+	ss.groups[b] = out
+	return out
+}
+
+// sortSegment sorts every group of a segment (concurrently).
+func sortSegment(sg *segment, prefixLen int) *sortedSegment {
+	ss := newSortedSegment(sg, prefixLen)
+	parallelGroups(ss.order(), func(b int) error {
+		ss.sortGroup(byte(b))
+		return nil
+	})
+	return ss
+}
+
+// parallelGroups runs fn for each group on GOMAXPROCS goroutines, in order of
+// the list (largest first), and returns the errors.
+func parallelGroups(order []int, fn func(b int) error) error {
 	work := make(chan int, len(order))
 	for _, b := range order {
 		work <- b
 	}
 	close(work)
+	errs := make([]error, len(order))
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(order)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range work {
-				g := ss.groups[b]
-				slices.SortFunc(g, cmpRef)
-				// Keep the last of equal keys.
-				out := g[:0]
-				for i, r := range g {
-					if i+1 < len(g) && bytes.Equal(ss.key(r), ss.key(g[i+1])) {
-						continue
-					}
-					out = append(out, r)
+				if err := fn(b); err != nil {
+					errs[slices.Index(order, b)] = err
+					return
 				}
-				ss.groups[b] = out
 			}
 		}()
 	}
 	wg.Wait()
-	return ss
+	return errors.Join(errs...)
 }
+
+func sameWords(a, b sref) bool { return a.w0 == b.w0 && a.w1 == b.w1 && a.w2 == b.w2 }
 
 func cmpU64(a, b uint64) int {
 	switch {
@@ -291,7 +324,7 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 	if s.opts.inMemory || s.opts.readOnly || sg.entries < streamMinEntries {
 		return errStreamDeclined
 	}
-	ss := sortSegment(sg, len(prefix))
+	ss := newSortedSegment(sg, len(prefix))
 	if err := s.gate.exclusive(ctx); err != nil {
 		return err
 	}
@@ -360,52 +393,34 @@ func (s *Store) cheapToStream(size int64) bool {
 	return !l0 || total <= streamFlattenRatio*size
 }
 
-// writeStreams writes every group of ss as its own stream, the groups split
-// between two goroutines.
+// writeStreams sorts and writes every group of ss as its own stream, on
+// GOMAXPROCS goroutines, largest groups first: one group is sorted while
+// another is written.
 func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) error {
-	var lanes [2][]int
-	var load [2]int
-	for b := 255; b >= 0; b-- {
-		if n := len(ss.groups[b]); n > 0 {
-			l := 0
-			if load[1] < load[0] {
-				l = 1
-			}
-			lanes[l] = append(lanes[l], b)
-			load[l] += n
+	return parallelGroups(ss.order(), func(b int) error {
+		g := ss.sortGroup(byte(b))
+		buf := z.NewBuffer(streamWriteBuffer+(1<<20), "cortex.stream")
+		defer func() { _ = buf.Release() }()
+		write := func() error {
+			err := sw.Write(buf)
+			buf.Reset()
+			return err
 		}
-	}
-	errs := make([]error, len(lanes))
-	var wg sync.WaitGroup
-	for li, groups := range lanes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := z.NewBuffer(streamWriteBuffer+(1<<20), "cortex.stream")
-			defer func() { _ = buf.Release() }()
-			write := func() error {
-				err := sw.Write(buf)
-				buf.Reset()
-				return err
-			}
-			for _, b := range groups {
-				for _, r := range ss.groups[b] {
-					appendStreamKV(buf, ss.key(r), ss.val(r), version, uint32(b)+1)
-					if buf.LenNoPadding() >= streamWriteBuffer {
-						if errs[li] = write(); errs[li] != nil {
-							return
-						}
-					}
+		for _, r := range g {
+			appendStreamKV(buf, ss.key(r), ss.val(r), version, uint32(b)+1)
+			if buf.LenNoPadding() >= streamWriteBuffer {
+				if err := write(); err != nil {
+					return err
 				}
-				// Closing the stream writes its last table now.
-				appendStreamDone(buf, uint32(b)+1)
-				if errs[li] = write(); errs[li] != nil {
-					return
-				}
-				streamTestHook("group-done")
 			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+		}
+		// Closing the stream writes its last table now.
+		appendStreamDone(buf, uint32(b)+1)
+		if err := write(); err != nil {
+			return err
+		}
+		ss.groups[b] = nil
+		streamTestHook("group-done")
+		return nil
+	})
 }
