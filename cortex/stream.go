@@ -86,7 +86,7 @@ func (sg *segment) add(p *putBuf, count int, inserted int) {
 
 // memory estimates the bytes held for the segment, including the sort.
 func (sg *segment) memory() int64 {
-	return sg.bytes + int64(sg.entries)*(32+32)
+	return sg.bytes + int64(sg.entries)*(32+40)
 }
 
 func (sg *segment) reset() { *sg = segment{} }
@@ -96,7 +96,10 @@ func (sg *segment) reset() { *sg = segment{} }
 // and where it is.
 type sref struct {
 	w0, w1, w2 uint64
-	c, e       uint32 // chunk and entry
+	c          uint32 // chunk
+	k0         uint32 // key offset in the chunk's data (value follows the key)
+	klen       uint16
+	vlen       uint32
 }
 
 // sortedSegment is a segment's entries grouped by the first byte of their
@@ -111,13 +114,14 @@ type sortedSegment struct {
 }
 
 func (ss *sortedSegment) key(r sref) []byte {
-	e := ss.sg.chunks[r.c].entries[r.e]
-	return ss.sg.chunks[r.c].data[e.k0:e.k1:e.k1]
+	k1 := r.k0 + uint32(r.klen)
+	return ss.sg.chunks[r.c].data[r.k0:k1:k1]
 }
 
 func (ss *sortedSegment) val(r sref) []byte {
-	e := ss.sg.chunks[r.c].entries[r.e]
-	return ss.sg.chunks[r.c].data[e.v0:e.v1:e.v1]
+	v0 := r.k0 + uint32(r.klen)
+	v1 := v0 + r.vlen
+	return ss.sg.chunks[r.c].data[v0:v1:v1]
 }
 
 // newSortedSegment counts the entries of each group; sortGroup then builds
@@ -185,12 +189,13 @@ func (ss *sortedSegment) sortGroup(b byte) []sref {
 	}
 	g := make([]sref, 0, ss.counts[b])
 	for ci, p := range sg.chunks {
-		for ei, e := range p.entries {
+		for _, e := range p.entries {
 			if p.data[e.k0+prefixLen] != b {
 				continue
 			}
 			k := p.data[e.k0+prefixLen+1+skip : e.k1]
-			g = append(g, sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci), e: uint32(ei)})
+			g = append(g, sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci),
+				k0: uint32(e.k0), klen: uint16(e.k1 - e.k0), vlen: uint32(e.v1 - e.v0)})
 		}
 	}
 	slices.SortFunc(g, func(x, y sref) int {
@@ -209,7 +214,7 @@ func (ss *sortedSegment) sortGroup(b byte) []sref {
 		if x.c != y.c {
 			return cmpU64(uint64(x.c), uint64(y.c))
 		}
-		return cmpU64(uint64(x.e), uint64(y.e))
+		return cmpU64(uint64(x.k0), uint64(y.k0)) // entry order within a chunk
 	})
 	out := g[:0]
 	for i, r := range g {
