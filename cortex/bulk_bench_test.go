@@ -1,21 +1,17 @@
 package cortex_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/pb"
-	"github.com/dgraph-io/ristretto/v2/z"
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
@@ -284,68 +280,4 @@ func BenchmarkApplyBaseline(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(qs))*float64(b.N)/b.Elapsed().Seconds(), "quads/s")
-}
-
-// BenchmarkBadgerStreamCeiling is the ceiling of the stream path: the keys of
-// BenchmarkBadgerWriteBatchCeiling, sorted and written with Badger's
-// StreamWriter (PrepareIncremental) into a fresh store; the sort is timed.
-func BenchmarkBadgerStreamCeiling(b *testing.B) {
-	quads := 200_000
-	if v := os.Getenv("CORTEX_BENCH_QUADS"); v != "" {
-		fmt.Sscan(v, &quads)
-	}
-	prefix := []byte("n:bench/")
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		opts := badger.DefaultOptions(b.TempDir()).WithLogger(nil).WithSyncWrites(true).WithNumVersionsToKeep(1)
-		db, err := badger.Open(opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		var id uint64
-		type kv struct{ k, v []byte }
-		kvs := make([]kv, 0, quads*6)
-		key := func(bucket string, n int) []byte {
-			k := make([]byte, 0, len(prefix)+len(bucket)+1+n)
-			k = append(append(append(k, prefix...), bucket...), '/')
-			for j := 0; j < n/8; j++ {
-				id++
-				k = binary.BigEndian.AppendUint64(k, id*2654435761)
-			}
-			return k
-		}
-		logVal := make([]byte, 30)
-		idxVal := []byte{0x81, 0x80, 0x01}
-		for q := 0; q < quads; q++ {
-			kvs = append(kvs, kv{key("log", 8), logVal}, kv{key("spoc", 32), idxVal}, kv{key("posc", 32), idxVal},
-				kv{key("ospc", 32), idxVal}, kv{key("cspo", 32), idxVal}, kv{key("v\x12\x34", 24), idxVal})
-		}
-		slices.SortFunc(kvs, func(a, b kv) int { return bytes.Compare(a.k, b.k) })
-		sw := db.NewStreamWriter()
-		if err := sw.PrepareIncremental(); err != nil {
-			b.Fatal(err)
-		}
-		buf := z.NewBuffer(64<<20, "bench")
-		for j, e := range kvs {
-			badger.KVToBuffer(&pb.KV{Key: e.k, Value: e.v, Version: 1}, buf)
-			if buf.LenNoPadding() > 32<<20 || j == len(kvs)-1 {
-				if err := sw.Write(buf); err != nil {
-					b.Fatal(err)
-				}
-				buf.Reset()
-			}
-		}
-		buf.Release()
-		if err := sw.Flush(); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		if err := db.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(quads)*float64(b.N)/b.Elapsed().Seconds(), "quads/s")
 }
