@@ -47,8 +47,9 @@
 // A streamed segment needs the store to itself for the few seconds its
 // tables take to write: it waits until no Badger transaction of the store is
 // open (queries not yet closed included) and holds new ones back meanwhile
-// (gate.go). A goroutine must therefore not keep a query result open while
-// it imports a large file into the same store.
+// (gate.go). If that takes more than two seconds (an open query may belong
+// to a goroutine waiting for the importing namespace), the segment is
+// committed chunk by chunk instead, so nothing deadlocks.
 //
 // # Caveats
 //

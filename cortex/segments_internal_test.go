@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -415,4 +417,53 @@ func TestSegments_ConcurrentUse(t *testing.T) {
 		}
 	}
 	checkSegmentContents(t, other, wantOther)
+}
+
+// A goroutine that holds a query open and then writes to the namespace a
+// large import is writing: the import's stream cannot get the store to
+// itself, so after a bounded wait it commits its segment chunk by chunk and
+// releases the namespace; nothing deadlocks.
+func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
+	segmentTuning(t, 1<<30, 0)
+	defer func(d time.Duration) { streamGateWait = d }(streamGateWait)
+	streamGateWait = 50 * time.Millisecond
+	ctx := context.Background()
+	n := bulkTestNS(t, 10)
+	seed := bulkTQ(1, 1, quad.String("seed"), nil)
+	if err := n.Apply(ctx, Delta{Add: []quad.Quad{seed}}); err != nil {
+		t.Fatal(err)
+	}
+	in := bulkMixed(400, 8)
+	running := make(chan struct{})
+	var once sync.Once
+	importDone := make(chan error, 1)
+	go func() {
+		_, err := n.Import(ctx, &sliceSource{qs: in, at: func(i int) {
+			if i == 100 {
+				once.Do(func() { close(running) })
+			}
+		}}, ImportOptions{})
+		importDone <- err
+	}()
+	extra := bulkTQ(2, 2, quad.String("written while a query was open"), nil)
+	queryDone := make(chan error, 1)
+	go func() {
+		queryDone <- n.EachQuad(ctx, Pattern{}, func(quad.Quad) error {
+			<-running // the import holds the namespace now
+			return n.Apply(ctx, Delta{Add: []quad.Quad{extra}})
+		})
+	}()
+	for _, ch := range []chan error{importDone, queryDone} {
+		select {
+		case err := <-ch:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(2 * time.Minute): // a hang is the failure, not a timing assertion
+			t.Fatal("deadlock: import and query writer never finished")
+		}
+	}
+	want := distinct(in)
+	want[seed], want[extra] = true, true
+	checkSegmentContents(t, n, want)
 }

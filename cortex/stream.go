@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/ristretto/v2/z"
@@ -63,6 +64,9 @@ var (
 	streamFlattenRatio int64 = 1
 	// streamWriteBuffer is the size of the batches handed to StreamWriter.
 	streamWriteBuffer = 16 << 20
+	// streamGateWait bounds the wait for the store's other transactions to
+	// end before a stream; after it the segment is committed chunk by chunk.
+	streamGateWait = 2 * time.Second
 )
 
 // segment is the writes of consecutive import chunks, in order; each chunk's
@@ -330,7 +334,16 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 		return errStreamDeclined
 	}
 	ss := newSortedSegment(sg, len(prefix))
-	if err := s.gate.exclusive(ctx); err != nil {
+	// Wait a bounded time for the store's open transactions to end: one of
+	// them may belong to a goroutine that waits for this namespace's write
+	// lock, which the import holds. Then commit chunk by chunk instead.
+	gctx, cancel := context.WithTimeout(ctx, streamGateWait)
+	err := s.gate.exclusive(gctx)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			return errStreamDeclined
+		}
 		return err
 	}
 	defer s.gate.release()
