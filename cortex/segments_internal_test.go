@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4/pb"
