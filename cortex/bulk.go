@@ -416,7 +416,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 			tx = nil
 			bulkCounters.redo.Add(1)
 		}
-		n.wmu.Lock()
+		n.lockWrite()
 	}
 	unlock := true
 	defer func() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cayleygraph/cayley/graph"
 	ckv "github.com/cayleygraph/cayley/graph/kv"
@@ -30,6 +31,9 @@ type Namespace struct {
 	view *badgerkv.DB // the same keys, flat (escaped), for key scans
 
 	wmu sync.Mutex // serialises writers: Apply, Update, Import chunks
+	// waiting counts goroutines blocked in lockWrite: an import segment
+	// that waits for its source ends early only when someone is waiting.
+	waiting atomic.Int32
 
 	// Write generations, guarded by wmu. writeGen counts write attempts
 	// (cayley deltas and bulk-import chunks), removeGen those of deltas with
@@ -100,6 +104,17 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name string) error 
 	})
 }
 
+// lockWrite takes the namespace's write lock, counted in waiting while it
+// waits.
+func (n *Namespace) lockWrite() {
+	if n.wmu.TryLock() {
+		return
+	}
+	n.waiting.Add(1)
+	n.wmu.Lock()
+	n.waiting.Add(-1)
+}
+
 // Name returns the namespace's name.
 func (n *Namespace) Name() string { return n.name }
 
@@ -166,7 +181,7 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
-	n.wmu.Lock()
+	n.lockWrite()
 	defer n.wmu.Unlock()
 	return n.applyLocked(ctx, remove, add)
 }
@@ -177,7 +192,7 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // before the delta is applied: Update is an atomic read-modify-write. If fn
 // returns an error nothing is written and the error is returned as is.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
-	n.wmu.Lock()
+	n.lockWrite()
 	defer n.wmu.Unlock()
 	if err := n.s.checkOpen(); err != nil {
 		return err

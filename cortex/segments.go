@@ -26,8 +26,14 @@ import (
 var streamSegmentBytes int64 = 768 << 20
 
 // segmentIdle is how long an open segment waits for the source's next chunk
-// before it is written.
-var segmentIdle = 100 * time.Millisecond
+// before it is written if another writer waits for the namespace;
+// segmentStall, if none does. (A busy machine can take longer than
+// segmentIdle to parse a chunk: ending segments on that alone would make
+// them too small to stream.)
+var (
+	segmentIdle  = 100 * time.Millisecond
+	segmentStall = time.Second
+)
 
 // bulkSegments enables segment mode; tests of the chunked path turn it off.
 var bulkSegments = true
@@ -48,7 +54,8 @@ func (st *bulkState) segmentable() bool {
 // importSegments consumes prepped in segments. The write lock is taken when a
 // segment's first chunk is ready and released when the segment is written: a
 // segment ends when it is full, at the end of the source, or when the next
-// chunk takes longer than segmentIdle to arrive (a slow source does not hold
+// chunk takes longer than segmentIdle to arrive while another writer waits
+// for the namespace, or longer than segmentStall (a slow source does not hold
 // other writers back). A source error ends the last segment, which is
 // written before the error is returned.
 func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChunk, res *ImportResult) error {
@@ -84,25 +91,29 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 			if st.segmentFull(&sg) {
 				break
 			}
-			idle.Reset(segmentIdle)
 			c = nil
-			select {
-			case c = <-prepped:
-			case <-idle.C:
-			case <-ctx.Done():
-				st.abortSegment()
-				sg.reset()
-				return ctx.Err()
-			}
-			if c == nil {
-				// The source ended (channel closed) or is slow (timer).
+			closed := false
+			waited := time.Duration(0)
+			for c == nil && !closed {
+				idle.Reset(segmentIdle)
 				select {
 				case c = <-prepped:
-				default:
+					closed = c == nil
+				case <-idle.C:
+					// A slow source: let a waiting writer in, or write
+					// what there is once the source has stalled for long.
+					waited += segmentIdle
+					if st.n.waiting.Load() > 0 || waited >= segmentStall {
+						closed = true
+					}
+				case <-ctx.Done():
+					st.abortSegment()
+					sg.reset()
+					return ctx.Err()
 				}
-				if c == nil {
-					break
-				}
+			}
+			if c == nil {
+				break // the source ended, or a writer is waiting
 			}
 			if c.err != nil {
 				res.Read += int64(c.read)
@@ -124,7 +135,7 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 // brings the import's knowledge up to date.
 func (st *bulkState) beginSegment(ctx context.Context) error {
 	n := st.n
-	n.wmu.Lock()
+	n.lockWrite()
 	err := ctx.Err()
 	if err == nil {
 		err = n.s.checkOpen()
