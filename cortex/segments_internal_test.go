@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -466,4 +469,57 @@ func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
 	want := distinct(in)
 	want[seed], want[extra] = true, true
 	checkSegmentContents(t, n, want)
+}
+
+// An undo file left by a crash: a read-only open refuses the store with a
+// clear error (the roll-back needs a write), a damaged file is reported, and
+// a read-write open rolls back and removes it.
+func TestOpen_UndoFileHandling(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: bulkMixed(20, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	undo := &undoRecord{version: 1 << 40, prefix: []byte("n:default/")}
+	if err := writeUndo(dir, undo); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, dir, DefaultOptions().WithReadOnly(true)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "read-write") {
+		t.Fatalf("read-only open: %v", err)
+	}
+	path := filepath.Join(dir, streamUndoFile)
+	b, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, b[:len(b)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, dir, DefaultOptions()); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), streamUndoFile) {
+		t.Fatalf("damaged undo file: %v", err)
+	}
+	if err := writeUndo(dir, undo); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("undo file not removed: %v", err)
+	}
+	n, err = s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSegmentContents(t, n, distinct(bulkMixed(20, 1)))
 }
