@@ -26,9 +26,11 @@ func storeCommands(e *env) []*cli.Command {
 The format comes from the file extension (.nt .nq .ttl) unless --format is given.
 Triples go to the default graph, N-Quads keep their graphs; --graph puts
 everything into one named graph. Relative IRIs resolve against the file's
-file:// URL unless --base is given. Imports are written in chunks: a syntax
-error in the first chunk leaves nothing behind; a later one reports how many
-quads were committed and the import id to re-run with (re-running converges).
+file:// URL unless --base is given. Imports are written in segments of up to
+~1M triples (large ones streamed, all or nothing even if the process is
+killed) or chunks of 8,192 quads: a syntax error in the first chunk leaves
+nothing behind; a later one reports how many quads were committed and the
+import id to re-run with (re-running converges).
 
 Examples:
    cortexctl import data.ttl
