@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -21,9 +22,9 @@ import (
 // (stream.go, all or nothing), otherwise one transaction per chunk, in order.
 // Other writers of the namespace run between segments.
 
-// streamSegmentBytes bounds the memory of a segment (its writes and their
-// sort, estimated); a variable so that tests can lower it.
-var streamSegmentBytes int64 = 768 << 20
+// streamSegmentBytes lowers the store's segment budget
+// (Options.WithImportSegmentBytes) in tests that need tiny segments.
+var streamSegmentBytes int64 = math.MaxInt64
 
 // segmentIdle is how long an open segment waits for the source's next chunk
 // before it is written if another writer waits for the namespace;
@@ -184,7 +185,7 @@ func (st *bulkState) abortSegment() {
 // has reached its bounds.
 func (st *bulkState) segmentFull(sg *segment) bool {
 	mem := sg.memory() + int64(len(st.exact))*64
-	return mem >= streamSegmentBytes || len(st.nodes) > bulkMaxNodes ||
+	return mem >= min(st.n.s.opts.segBytes, streamSegmentBytes) || len(st.nodes) > bulkMaxNodes ||
 		len(st.quads) > bulkMaxQuads || len(st.exact) > bulkMaxQuads
 }
 

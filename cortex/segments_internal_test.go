@@ -523,3 +523,35 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 	}
 	checkSegmentContents(t, n, distinct(bulkMixed(20, 1)))
 }
+
+// The segment budget is an Open option: a small one cuts an import into
+// several segments; a budget under 1 MB is refused.
+func TestOptions_ImportSegmentBytes(t *testing.T) {
+	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MB") {
+		t.Fatalf("got %v", err)
+	}
+	segmentTuning(t, 1<<62, 0) // stream every segment; the budget comes from the option
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []quad.Quad
+	for i := 0; i < 20_000; i++ {
+		qs = append(qs, bulkTQ(i, i%7, quad.String("o"), nil))
+	}
+	streamed := bulkCounters.streamed.Load()
+	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bulkCounters.streamed.Load() - streamed; got < 2 || res.Chunks != int(got) {
+		t.Fatalf("%d segments streamed, result %+v: want several", got, res)
+	}
+	checkSegmentContents(t, n, distinct(qs))
+}
