@@ -555,3 +555,14 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	}
 	checkSegmentContents(t, n, distinct(qs))
 }
+
+// sortSegment sorts every group of a segment (concurrently), as
+// writeStreams does group by group.
+func sortSegment(sg *segment, prefixLen int) *sortedSegment {
+	ss := newSortedSegment(sg, prefixLen)
+	parallelGroups(ss.order(), func(b int) error {
+		ss.sortGroup(byte(b))
+		return nil
+	})
+	return ss
+}

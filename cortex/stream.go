@@ -231,16 +231,6 @@ func (ss *sortedSegment) sortGroup(b byte) []sref {
 	return out
 }
 
-// sortSegment sorts every group of a segment (concurrently).
-func sortSegment(sg *segment, prefixLen int) *sortedSegment {
-	ss := newSortedSegment(sg, prefixLen)
-	parallelGroups(ss.order(), func(b int) error {
-		ss.sortGroup(byte(b))
-		return nil
-	})
-	return ss
-}
-
 // parallelGroups runs fn for each group on GOMAXPROCS goroutines, in order of
 // the list (largest first), and returns the errors.
 func parallelGroups(order []int, fn func(b int) error) error {

@@ -20,19 +20,7 @@ import (
 func TestNamespace_TermsBatch(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	opts := cortex.DefaultOptions().WithSyncWrites(false)
-	open := func() (*cortex.Store, *cortex.Namespace) {
-		t.Helper()
-		s, err := cortex.Open(ctx, dir, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := s.Namespace(ctx, "a")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s, n
-	}
+	open := func() (*cortex.Store, *cortex.Namespace) { return openColdNS(t, dir, "a") }
 	s, n := open()
 	var qs []quad.Quad
 	for i := range 3000 {
@@ -134,19 +122,7 @@ func TestNamespace_TermsBatch(t *testing.T) {
 func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	opts := cortex.DefaultOptions().WithSyncWrites(false)
-	open := func() (*cortex.Store, *cortex.Namespace) {
-		t.Helper()
-		s, err := cortex.Open(ctx, dir, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := s.Namespace(ctx, "k")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s, n
-	}
+	open := func() (*cortex.Store, *cortex.Namespace) { return openColdNS(t, dir, "k") }
 	kinds := []func(i int) quad.Value{
 		func(i int) quad.Value { return iri("o" + strconv.Itoa(i)) },
 		func(i int) quad.Value { return quad.BNode("b" + strconv.Itoa(i)) },
@@ -232,4 +208,20 @@ func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 			t.Fatalf("%#v not returned", v)
 		}
 	}
+}
+
+// openColdNS opens the store in dir (a fresh process's view: empty term
+// cache) and its namespace name.
+func openColdNS(t *testing.T, dir, name string) (*cortex.Store, *cortex.Namespace) {
+	t.Helper()
+	s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(context.Background(), name)
+	if err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	return s, n
 }
