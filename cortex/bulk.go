@@ -951,7 +951,8 @@ type putBuf struct {
 }
 
 type putEntry struct {
-	k0, k1, v0, v1 int // key and value in data
+	k0, k1, v0, v1 int  // key and value in data
+	del            bool // a deletion (journaled deltas, journal.go); no value
 }
 
 func (p *putBuf) reset() {
@@ -975,6 +976,14 @@ func (p *putBuf) add(k hkv.Key, v []byte) {
 	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: len(p.data)})
 	p.count++
 	p.size += int64(len(p.data)-k0) + 12
+}
+
+// addDel appends the deletion of k.
+func (p *putBuf) addDel(k hkv.Key) {
+	k0, k1 := p.addKey(k)
+	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: k1, del: true})
+	p.count++
+	p.size += int64(k1-k0) + 12
 }
 
 func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {

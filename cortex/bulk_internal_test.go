@@ -137,6 +137,10 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 	}
 	uses := map[uint64]uint64{}
 	distinct := map[[4]uint64]uint64{}
+	allFull := true
+	for _, ind := range inds {
+		allFull = allFull && len(ind.Dirs) == 4
+	}
 	for id, p := range quads {
 		k := [4]uint64{p.Subject, p.Predicate, p.Object, p.Label}
 		if other, dup := distinct[k]; dup {
@@ -153,9 +157,17 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 			}
 			uses[x]++
 		}
-		for _, ind := range inds {
+		var first []uint64
+		for i, ind := range inds {
 			k := ind.KeyFor(&p)
 			l := lists[string(k[0])+"/"+string(k[1])]
+			// Every index holds the same list for a quad: a journaled delta
+			// records index 0's value as the previous value of all four.
+			if i == 0 {
+				first = l
+			} else if allFull && fmt.Sprint(l) != fmt.Sprint(first) {
+				t.Errorf("quad %d: index %v lists %v, index %v lists %v", id, ind.Dirs, l, inds[0].Dirs, first)
+			}
 			found := false
 			for _, x := range l {
 				found = found || x == id

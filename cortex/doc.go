@@ -19,9 +19,13 @@
 //
 // # Atomicity
 //
-// Apply and Update write up to MaxDeltaQuads quads in one Badger transaction:
-// all or nothing. Update is an atomic read-modify-write: writers of a
-// namespace are serialised and the function sees the latest committed state.
+// Apply and Update are all or nothing at any size, and readers see all of a
+// delta or none of it: up to MaxDeltaQuads quads are one Badger transaction;
+// a larger delta is journaled (journal.go): it holds the store's other
+// transactions back while it is written (streamed when large) and a crash in
+// the middle is rolled back by the next Open. Update is an atomic
+// read-modify-write: writers of a namespace are serialised and the function
+// sees the latest committed state.
 // Import on a persistent store works in segments (segments.go): chunks of
 // DefaultChunkQuads quads are computed under the namespace's write lock and
 // written together when the segment is full (about 768 MB of writes, ~1M
@@ -44,12 +48,14 @@
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
 // Iterators (IDIterator) and Tx values are for one goroutine.
 //
-// A streamed segment needs the store to itself for the few seconds its
-// tables take to write: it waits until no Badger transaction of the store is
-// open (queries not yet closed included) and holds new ones back meanwhile
-// (gate.go). If that takes more than two seconds (an open query may belong
-// to a goroutine waiting for the importing namespace), the segment is
-// committed chunk by chunk instead, so nothing deadlocks.
+// A streamed segment and a journaled delta need the store to themselves for
+// the seconds they take to write: they wait until no Badger transaction of
+// the store is open (queries not yet closed included) and hold new ones back
+// meanwhile (gate.go). If that takes more than two seconds (an open query
+// may belong to a goroutine waiting for the importing namespace), a segment
+// is committed chunk by chunk instead; a journaled delta waits up to ten
+// seconds and then fails with ErrBusy, having written nothing. So nothing
+// deadlocks; close queries before writing large deltas.
 //
 // # Caveats
 //

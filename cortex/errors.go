@@ -8,9 +8,10 @@ var (
 	ErrLocked = errors.New("store is in use by another process")
 	// ErrClosed means the store was closed.
 	ErrClosed = errors.New("store is closed")
-	// ErrDeltaTooLarge means an atomic Apply was asked to write more quads than
-	// MaxDeltaQuads; use Import for bulk writes.
-	ErrDeltaTooLarge = errors.New("delta too large for one atomic write")
+	// ErrBusy means a write that needs the store to itself (a delta larger
+	// than MaxDeltaQuads) gave up waiting for open transactions to end:
+	// typically a query that was not closed, in the writing goroutine.
+	ErrBusy = errors.New("store is busy")
 	// ErrInvalidQuad means a quad has a term of the wrong kind in some position
 	// (for example a literal subject) or an unsupported term type.
 	ErrInvalidQuad = errors.New("invalid quad")

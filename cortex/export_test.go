@@ -1,6 +1,9 @@
 package cortex
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // SetStreamTuning lowers the segment-mode thresholds for a test (or a test's
 // child process): segments of about segBytes, streamed from minEntries
@@ -22,3 +25,18 @@ func StreamedSegments() int64 { return bulkCounters.streamed.Load() }
 // CheckFormat checks the namespace's on-disk invariants (see
 // bulk_internal_test.go).
 func CheckFormat(t *testing.T, n *Namespace) { bulkCheckFormat(t, n, true) }
+
+// SetJournalHook sets the hook called at points of a journaled delta
+// ("committed", after each of its transactions).
+func SetJournalHook(fn func(stage string)) { journalTestHook = fn }
+
+// SetJournalGateWait sets how long a journaled delta waits for open
+// transactions; it returns a function restoring the default.
+func SetJournalGateWait(d time.Duration) (restore func()) {
+	old := journalGateWait
+	journalGateWait = d
+	return func() { journalGateWait = old }
+}
+
+// JournalFile is the name of the journal of a delta in progress.
+const JournalFile = journalFile

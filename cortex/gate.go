@@ -3,6 +3,7 @@ package cortex
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // gate counts the Badger transactions open in a store, so that a streamed
@@ -13,10 +14,10 @@ import (
 // enter/leave bracket every transaction (read or write; for an asynchronous
 // commit, leave runs when the commit has completed). exclusive waits until no
 // transaction is open and then holds new ones back until release. While it
-// waits, new transactions are still admitted, so a goroutine that opens a
-// second transaction while holding one never deadlocks against it; the price
-// is that a continuously busy store can keep a streamed import waiting (its
-// context bounds the wait).
+// waits it alternates between holding new transactions back (so that a
+// continuously busy store drains) and admitting them (so that a goroutine
+// that opens a second transaction while holding one is not deadlocked
+// against it; its context bounds the wait).
 type gate struct {
 	mu   sync.Mutex
 	n    int           // open transactions
@@ -56,19 +57,32 @@ func (g *gate) Leave() {
 	g.mu.Unlock()
 }
 
+// Windows of exclusive: it holds new transactions back for a closed window
+// (doubling each round up to gateMaxClosed) while the open ones end, and if
+// they do not, admits new ones again for gateOpenWindow. Holding new ones
+// back is what lets a store under continuous reads drain; admitting them
+// again is what keeps a goroutine that opens a second transaction while
+// holding one from deadlocking against the holder.
+var (
+	gateFirstClosed = 200 * time.Millisecond
+	gateMaxClosed   = 3 * time.Second
+	gateOpenWindow  = 50 * time.Millisecond
+)
+
 // exclusive waits until no transaction is open and then keeps new ones out
-// until release. It fails only when ctx is done.
+// until release (see the windows above). It fails only when ctx is done.
 func (g *gate) exclusive(ctx context.Context) error {
 	select {
 	case g.one <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	closed := gateFirstClosed
 	for {
 		g.mu.Lock()
+		g.excl = true
+		g.open = make(chan struct{})
 		if g.n == 0 {
-			g.excl = true
-			g.open = make(chan struct{})
 			g.mu.Unlock()
 			return nil
 		}
@@ -77,12 +91,33 @@ func (g *gate) exclusive(ctx context.Context) error {
 		}
 		ch := g.idle
 		g.mu.Unlock()
+		t := time.NewTimer(closed)
 		select {
 		case <-ch:
+			// No transaction is open and none can start: acquired.
+			t.Stop()
+			return nil
+		case <-t.C:
 		case <-ctx.Done():
+			t.Stop()
+		}
+		g.mu.Lock()
+		g.excl = false
+		close(g.open)
+		g.mu.Unlock()
+		if err := ctx.Err(); err != nil {
+			<-g.one
+			return err
+		}
+		t = time.NewTimer(gateOpenWindow)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
 			<-g.one
 			return ctx.Err()
 		}
+		closed = min(2*closed, gateMaxClosed)
 	}
 }
 

@@ -176,6 +176,8 @@ func TestMain(m *testing.M) {
 		childImport(os.Getenv("CORTEX_TEST_DIR"))
 	case "hold":
 		childHold(os.Getenv("CORTEX_TEST_DIR"))
+	case "delta":
+		childDelta(os.Getenv("CORTEX_TEST_DIR"))
 	}
 	os.Exit(3)
 }

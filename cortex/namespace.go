@@ -171,12 +171,14 @@ type Delta struct {
 // Len returns the number of quads in the delta.
 func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 
-// Apply writes d atomically: either every change is made or none. A delta of
-// more than MaxDeltaQuads quads is refused with ErrDeltaTooLarge (use Import).
+// Apply writes d atomically: either every change is made or none, and readers
+// see all of it or nothing of it. A delta of up to MaxDeltaQuads quads (after
+// removing duplicates) is one Badger transaction. A larger one is journaled
+// (journal.go): it holds the store's other transactions back while it
+// commits (about 20k quads a second) and a crash in the middle is rolled
+// back by the next Open. For bulk loads that need not be atomic, Import is
+// faster and lets readers in.
 func (n *Namespace) Apply(ctx context.Context, d Delta) error {
-	if d.Len() > MaxDeltaQuads {
-		return fmt.Errorf("namespace %s: %w: %d quads (limit %d)", n.name, ErrDeltaTooLarge, d.Len(), MaxDeltaQuads)
-	}
 	remove, add, err := normalizeDelta(d)
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
@@ -190,7 +192,10 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // the delta fn staged in tx, atomically. Reads made by fn (through tx or the
 // namespace) see the latest committed state and no other writer can change it
 // before the delta is applied: Update is an atomic read-modify-write. If fn
-// returns an error nothing is written and the error is returned as is.
+// returns an error nothing is written and the error is returned as is. A
+// delta of any size is all or nothing, as with Apply; fn must close what it
+// reads (queries, iterators) before it returns, or a delta larger than
+// MaxDeltaQuads waits for them and fails with ErrBusy.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	n.lockWrite()
 	defer n.wmu.Unlock()
@@ -203,9 +208,6 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	if tx.d.Len() == 0 {
 		return nil
-	}
-	if tx.d.Len() > MaxDeltaQuads {
-		return fmt.Errorf("namespace %s: %w: %d quads (limit %d)", n.name, ErrDeltaTooLarge, tx.d.Len(), MaxDeltaQuads)
 	}
 	remove, add, err := normalizeDelta(tx.d)
 	if err != nil {
@@ -244,7 +246,13 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad) er
 	if len(remove) > 0 {
 		n.removeGen++
 	}
-	freed, err := n.writeDelta(ctx, remove, add)
+	var freed bool
+	var err error
+	if len(remove)+len(add) <= MaxDeltaQuads {
+		freed, err = n.writeDelta(ctx, remove, add)
+	} else {
+		freed, err = n.writeDeltaJournaled(ctx, remove, add)
+	}
 	if err != nil {
 		return fmt.Errorf("namespace %s: write: %w", n.name, err)
 	}

@@ -21,8 +21,10 @@ const (
 	// DefaultChunkQuads is the number of quads written per transaction by a
 	// bulk import. It keeps each Badger transaction well under its size limit.
 	DefaultChunkQuads = 8192
-	// MaxDeltaQuads bounds an atomic Apply or Update: a delta with more quads
-	// (additions plus removals) is refused with ErrDeltaTooLarge.
+	// MaxDeltaQuads bounds the Apply or Update written in one Badger
+	// transaction; a delta with more quads (additions plus removals) is
+	// journaled: still atomic, but it holds the store's other transactions
+	// back while it commits (see Namespace.Apply).
 	MaxDeltaQuads = 4096
 	// DefaultImportSegmentBytes is the default memory budget of an import
 	// segment (see Namespace.Import): about 1M triples of the bench data,

@@ -220,13 +220,15 @@ func TestAppendStreamKV(t *testing.T) {
 		key, val []byte
 		version  uint64
 		stream   uint32
+		del      bool
 	}{
-		{[]byte("n:a/log/\x00\x01"), []byte("v"), 1, 1},
-		{[]byte("k"), nil, 1 << 40, 300},
-		{bytes.Repeat([]byte("k"), 200), bytes.Repeat([]byte{0xff}, 70_000), 12345, 256},
+		{[]byte("n:a/log/\x00\x01"), []byte("v"), 1, 1, false},
+		{[]byte("k"), nil, 1 << 40, 300, false},
+		{bytes.Repeat([]byte("k"), 200), bytes.Repeat([]byte{0xff}, 70_000), 12345, 256, false},
+		{[]byte("n:a/log/\x00\x02"), nil, 7, 3, true},
 	} {
 		buf := z.NewBuffer(1<<20, "test")
-		appendStreamKV(buf, c.key, c.val, c.version, c.stream)
+		appendStreamKV(buf, c.key, c.val, c.version, c.stream, c.del)
 		appendStreamDone(buf, c.stream)
 		var kvs []*pb.KV
 		err := buf.SliceIterate(func(s []byte) error {
@@ -245,7 +247,12 @@ func TestAppendStreamKV(t *testing.T) {
 			t.Fatalf("%d messages", len(kvs))
 		}
 		kv := kvs[0]
-		if !bytes.Equal(kv.Key, c.key) || !bytes.Equal(kv.Value, c.val) || kv.Version != c.version || kv.StreamId != c.stream || kv.StreamDone {
+		wantMeta := []byte(nil)
+		if c.del {
+			wantMeta = []byte{1} // badger's bitDelete
+		}
+		if !bytes.Equal(kv.Key, c.key) || !bytes.Equal(kv.Value, c.val) || kv.Version != c.version || kv.StreamId != c.stream || kv.StreamDone ||
+			!bytes.Equal(kv.Meta, wantMeta) {
 			t.Fatalf("decoded %+v", kv)
 		}
 		if d := kvs[1]; !d.StreamDone || d.StreamId != c.stream || len(d.Key) != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,18 +232,28 @@ func TestNamespace_GraphScopes(t *testing.T) {
 	}
 }
 
-func TestNamespace_ApplyIsBoundedAndAtomic(t *testing.T) {
+func TestNamespace_ApplyIsAtomic(t *testing.T) {
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	big := make([]quad.Quad, cortex.MaxDeltaQuads+1)
 	for i := range big {
 		big[i] = q("s", "p", quad.String(strconv.Itoa(i)), nil)
 	}
-	if err := ns.Apply(ctx, cortex.Delta{Add: big}); !errors.Is(err, cortex.ErrDeltaTooLarge) {
-		t.Fatalf("got %v, want ErrDeltaTooLarge", err)
+	// An invalid quad anywhere in a large delta: nothing is written.
+	bad := append(slices.Clone(big), quad.Quad{Subject: quad.String("literal subject"), Predicate: iri("p"), Object: iri("o")})
+	if err := ns.Apply(ctx, cortex.Delta{Add: bad}); !errors.Is(err, cortex.ErrInvalidQuad) {
+		t.Fatalf("got %v, want ErrInvalidQuad", err)
 	}
 	if got := cortextest.AllQuads(t, ns); len(got) != 0 {
 		t.Fatalf("refused delta wrote %d quads", len(got))
+	}
+	// One over the one-transaction bound is journaled (journal_test.go).
+	if err := ns.Apply(ctx, cortex.Delta{Add: big}); err != nil {
+		t.Fatal(err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), big)
+	if err := ns.Apply(ctx, cortex.Delta{Remove: big}); err != nil {
+		t.Fatal(err)
 	}
 	// Remove + add in one delta.
 	a, b := q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), nil)

@@ -104,6 +104,7 @@ type sref struct {
 	k0         uint32 // key offset in the chunk's data (value follows the key)
 	klen       uint16
 	vlen       uint32
+	del        bool // a deletion
 }
 
 // sortedSegment is a segment's entries grouped by the first byte of their
@@ -199,7 +200,7 @@ func (ss *sortedSegment) sortGroup(b byte) []sref {
 			}
 			k := p.data[e.k0+prefixLen+1+skip : e.k1]
 			g = append(g, sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci),
-				k0: uint32(e.k0), klen: uint16(e.k1 - e.k0), vlen: uint32(e.v1 - e.v0)})
+				k0: uint32(e.k0), klen: uint16(e.k1 - e.k0), vlen: uint32(e.v1 - e.v0), del: e.del})
 		}
 	}
 	slices.SortFunc(g, func(x, y sref) int {
@@ -269,12 +270,19 @@ func cmpU64(a, b uint64) int {
 	return 0
 }
 
-// appendStreamKV appends to buf one pb.KV (key, value, version, stream id) in
-// protobuf wire format, as badger.KVToBuffer would, without the reflection.
-func appendStreamKV(buf *z.Buffer, key, val []byte, version uint64, stream uint32) {
+// bitDelete is Badger's meta bit of a deletion marker (badger/v4 value.go).
+const bitDelete = 1 << 0
+
+// appendStreamKV appends to buf one pb.KV (key, value, version, stream id;
+// for a deletion, meta bitDelete) in protobuf wire format, as
+// badger.KVToBuffer would, without the reflection.
+func appendStreamKV(buf *z.Buffer, key, val []byte, version uint64, stream uint32, del bool) {
 	n := 1 + uvarintLen(uint64(len(key))) + len(key) + 1 + uvarintLen(version) + 1 + uvarintLen(uint64(stream))
 	if len(val) > 0 {
 		n += 1 + uvarintLen(uint64(len(val))) + len(val)
+	}
+	if del {
+		n += 3
 	}
 	b := buf.SliceAllocate(n)[:0]
 	b = append(b, 1<<3|2)
@@ -287,6 +295,9 @@ func appendStreamKV(buf *z.Buffer, key, val []byte, version uint64, stream uint3
 	}
 	b = append(b, 4<<3|0)
 	b = binary.AppendUvarint(b, version)
+	if del {
+		b = append(b, 6<<3|2, 1, bitDelete)
+	}
 	b = append(b, 10<<3|0)
 	_ = binary.AppendUvarint(b, uint64(stream))
 }
@@ -323,7 +334,6 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 	if s.opts.inMemory || s.opts.readOnly || sg.entries < streamMinEntries {
 		return errStreamDeclined
 	}
-	ss := newSortedSegment(sg, len(prefix))
 	// Wait a bounded time for the store's open transactions to end: one of
 	// them may belong to a goroutine that waits for this namespace's write
 	// lock, which the import holds. Then commit chunk by chunk instead.
@@ -337,9 +347,22 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 		return err
 	}
 	defer s.gate.release()
+	return s.streamHeld(prefix, sg, func(version uint64) error {
+		return writeUndo(s.dir, &undoRecord{version: version, prefix: prefix, old: undo()})
+	}, func() error { return removeUndo(s.dir) })
+}
+
+// streamHeld writes sg through the stream writer; the caller holds the gate
+// exclusively. begin is called with the version of every key before anything
+// is written, to make the write undoable; done once the write is durable or
+// when nothing was written after all. It returns errStreamDeclined, having
+// called neither, when streaming would be too costly (see cheapToStream). A
+// failure after the first table poisons the store: Open rolls back.
+func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64) error, done func() error) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
+	ss := newSortedSegment(sg, len(prefix))
 	if err := s.flushMemtables(); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
@@ -347,13 +370,13 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 		return errStreamDeclined
 	}
 	version := s.db.MaxVersion() + 1
-	if err := writeUndo(s.dir, &undoRecord{version: version, prefix: prefix, old: undo()}); err != nil {
+	if err := begin(version); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
-		return errors.Join(fmt.Errorf("stream: prepare: %w", err), removeUndo(s.dir))
+		return errors.Join(fmt.Errorf("stream: prepare: %w", err), done())
 	}
 	streamTestHook("prepared")
 	if err := writeStreams(sw, ss, version); err != nil {
@@ -364,7 +387,7 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 		return s.poison(fmt.Errorf("stream: flush: %w", err))
 	}
 	streamTestHook("flushed")
-	if err := removeUndo(s.dir); err != nil {
+	if err := done(); err != nil {
 		return s.poison(fmt.Errorf("stream: %w", err))
 	}
 	return nil
@@ -415,7 +438,7 @@ func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) er
 			return err
 		}
 		for _, r := range g {
-			appendStreamKV(buf, ss.key(r), ss.val(r), version, uint32(b)+1)
+			appendStreamKV(buf, ss.key(r), ss.val(r), version, uint32(b)+1, r.del)
 			if buf.LenNoPadding() >= streamWriteBuffer {
 				if err := write(); err != nil {
 					return err

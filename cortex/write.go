@@ -30,14 +30,17 @@ type deltaNode struct {
 	delta   int64 // change to apply
 	isNew   bool
 	val     quad.Value
-	known   bool // refs has been read
-	present bool // the node exists (or is created) in this transaction
+	known   bool   // refs has been read
+	present bool   // the node exists (or is created) in this transaction
+	vraw    []byte // the stored value of the node's 'v' key (existing nodes)
+	nraw    []byte // the stored value of its 'n' key (when read and present)
 }
 
 type deltaWriter struct {
 	ctx     context.Context
 	tx      hkv.Tx
 	nodes   map[refs.ValueHash]*deltaNode
+	byVal   map[quad.Value]*deltaNode // nodes by term: saves hashing a term again
 	horizon int64
 	size    int64
 	now     int64
@@ -59,29 +62,7 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad) (fr
 	}
 	defer tx.Close()
 	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, now: time.Now().UnixNano()}
-	if w.horizon, err = w.metaInt(metaHorizon); err != nil {
-		return false, err
-	}
-	if w.size, err = w.metaInt(metaSize); err != nil {
-		return false, err
-	}
-	for _, q := range remove {
-		if err := w.remove(q); err != nil {
-			return false, err
-		}
-	}
-	for _, q := range add {
-		if err := w.add(q); err != nil {
-			return false, err
-		}
-	}
-	if err := w.flushNodes(); err != nil {
-		return false, err
-	}
-	if err := w.putMetaInt(metaHorizon, w.horizon); err != nil {
-		return false, err
-	}
-	if err := w.putMetaInt(metaSize, w.size); err != nil {
+	if err := w.apply(remove, add); err != nil {
 		return false, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -91,6 +72,45 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad) (fr
 		return false, err
 	}
 	return w.freed, nil
+}
+
+// apply stages removals then additions in w's transaction, and the meta
+// entries.
+func (w *deltaWriter) apply(remove, add []quad.Quad) error {
+	var err error
+	if w.horizon, err = w.metaInt(metaHorizon); err != nil {
+		return err
+	}
+	if w.size, err = w.metaInt(metaSize); err != nil {
+		return err
+	}
+	for i, q := range remove {
+		if err := w.remove(q); err != nil {
+			return err
+		}
+		if i%4096 == 4095 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	for i, q := range add {
+		if err := w.add(q); err != nil {
+			return err
+		}
+		if i%4096 == 4095 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := w.flushNodes(); err != nil {
+		return err
+	}
+	if err := w.putMetaInt(metaHorizon, w.horizon); err != nil {
+		return err
+	}
+	return w.putMetaInt(metaSize, w.size)
 }
 
 func (w *deltaWriter) metaInt(k hkv.Key) (int64, error) {
@@ -114,8 +134,15 @@ func (w *deltaWriter) putMetaInt(k hkv.Key, v int64) error {
 
 // node returns the writer's record of v, reading its id if it exists.
 func (w *deltaWriter) node(v quad.Value) (*deltaNode, error) {
+	if nd, ok := w.byVal[v]; ok {
+		return nd, nil
+	}
+	if w.byVal == nil {
+		w.byVal = make(map[quad.Value]*deltaNode)
+	}
 	h := refs.HashOf(v)
 	if nd, ok := w.nodes[h]; ok {
+		w.byVal[v] = nd
 		return nd, nil
 	}
 	nd := &deltaNode{val: v}
@@ -125,11 +152,12 @@ func (w *deltaWriter) node(v quad.Value) (*deltaNode, error) {
 		if n <= 0 || id == 0 {
 			return nil, fmt.Errorf("%w: node id of %s", ErrCorrupt, v)
 		}
-		nd.id, nd.present = id, true
+		nd.id, nd.present, nd.vraw = id, true, b
 	} else if !errors.Is(err, hkv.ErrNotFound) {
 		return nil, err
 	}
 	w.nodes[h] = nd
+	w.byVal[v] = nd
 	return nd, nil
 }
 
@@ -165,15 +193,16 @@ func (w *deltaWriter) ref(nd *deltaNode, d int64) {
 }
 
 // exists returns the ids listed under the quad's full key in the first index
-// (nil if the quad is not live).
-func (w *deltaWriter) exists(ids [4]uint64) ([]uint64, error) {
+// (nil if the quad is not live), and the key's value.
+func (w *deltaWriter) exists(ids [4]uint64) ([]uint64, []byte, error) {
 	b, err := w.tx.Get(w.ctx, indexKeyFor(0, ids))
 	if errors.Is(err, hkv.ErrNotFound) {
-		return nil, nil
+		return nil, nil, nil
 	} else if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return decodeIDList(b)
+	l, err := decodeIDList(b)
+	return l, b, err
 }
 
 func (w *deltaWriter) add(q quad.Quad) error {
@@ -181,18 +210,26 @@ func (w *deltaWriter) add(q quad.Quad) error {
 	if err != nil {
 		return err
 	}
-	live, err := w.exists(ids)
-	if err != nil || len(live) > 0 {
-		return err
+	// A quad with a node created by this delta does not exist yet (the
+	// delta's additions are distinct).
+	fresh := false
+	for _, nd := range nds {
+		fresh = fresh || nd != nil && nd.isNew
+	}
+	if !fresh {
+		live, _, err := w.exists(ids)
+		if err != nil || len(live) > 0 {
+			return err
+		}
 	}
 	w.horizon++
 	prim := proto.Primitive{ID: uint64(w.horizon), Subject: ids[0], Predicate: ids[1], Object: ids[2], Label: ids[3], Timestamp: w.now}
-	if err := w.putPrim(&prim); err != nil {
+	if err := w.putPrim(&prim, true); err != nil {
 		return err
 	}
 	val := binary.AppendUvarint(nil, prim.ID)
 	for i := range indexes {
-		if err := w.tx.Put(indexKeyFor(i, ids), val); err != nil {
+		if err := w.putFresh(indexKeyFor(i, ids), val); err != nil {
 			return err
 		}
 	}
@@ -208,7 +245,7 @@ func (w *deltaWriter) remove(q quad.Quad) error {
 	if err != nil || !ok {
 		return err
 	}
-	live, err := w.exists(ids)
+	live, ival, err := w.exists(ids)
 	if err != nil || len(live) == 0 {
 		return err
 	}
@@ -227,12 +264,17 @@ func (w *deltaWriter) remove(q quad.Quad) error {
 			continue
 		}
 		prim.Deleted = true
-		if err := w.putPrim(&prim); err != nil {
+		nb, err := prim.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := w.writeKnown(logKey(qid), nb, false, b); err != nil {
 			return err
 		}
 	}
+	// Every index holds the same value for a quad (bulkCheckFormat checks).
 	for i := range indexes {
-		if err := w.tx.Del(indexKeyFor(i, ids)); err != nil {
+		if err := w.writeKnown(indexKeyFor(i, ids), nil, true, ival); err != nil {
 			return err
 		}
 	}
@@ -243,12 +285,41 @@ func (w *deltaWriter) remove(q quad.Quad) error {
 	return nil
 }
 
-func (w *deltaWriter) putPrim(p *proto.Primitive) error {
+// putPrim writes a log entry; fresh says it is a new one (see putFresh).
+func (w *deltaWriter) putPrim(p *proto.Primitive, fresh bool) error {
 	b, err := p.Marshal()
 	if err != nil {
 		return err
 	}
+	if fresh {
+		return w.putFresh(logKey(p.ID), b)
+	}
 	return w.tx.Put(logKey(p.ID), b)
+}
+
+// writeKnown writes k = v (or deletes k) whose current value old the writer
+// has read: a journaled delta records it without reading it again.
+func (w *deltaWriter) writeKnown(k hkv.Key, v []byte, del bool, old []byte) error {
+	if kt, ok := w.tx.(interface {
+		writeKnown(k hkv.Key, v []byte, del bool, old []byte) error
+	}); ok {
+		return kt.writeKnown(k, v, del, old)
+	}
+	if del {
+		return w.tx.Del(k)
+	}
+	return w.tx.Put(k, v)
+}
+
+// putFresh writes a key that did not exist when the delta began: a new
+// quad's log entry and index keys (ids only grow; removals come first and no
+// quad is both removed and added), a new node's keys. A journaled delta
+// (journal.go) need not record its previous value.
+func (w *deltaWriter) putFresh(k hkv.Key, v []byte) error {
+	if ft, ok := w.tx.(interface{ putFresh(hkv.Key, []byte) error }); ok {
+		return ft.putFresh(k, v)
+	}
+	return w.tx.Put(k, v)
 }
 
 // flushNodes writes the reference counts of touched nodes, creates new ones and
@@ -265,7 +336,7 @@ func (w *deltaWriter) flushNodes() error {
 				if n <= 0 {
 					return fmt.Errorf("%w: reference count of %s", ErrCorrupt, nd.val)
 				}
-				nd.refs = int64(c)
+				nd.refs, nd.nraw = int64(c), b
 			} else if !errors.Is(err, hkv.ErrNotFound) {
 				return err
 			}
@@ -277,14 +348,29 @@ func (w *deltaWriter) flushNodes() error {
 				continue // created and dropped in this transaction
 			}
 			w.freed = true
-			for _, k := range []hkv.Key{nodeKey('v', h), nodeKey('n', h), logKey(nd.id)} {
-				if err := w.tx.Del(k); err != nil {
-					return err
-				}
+			err := w.writeKnown(nodeKey('v', h), nil, true, nd.vraw)
+			if err == nil && nd.nraw != nil {
+				err = w.writeKnown(nodeKey('n', h), nil, true, nd.nraw)
+			} else if err == nil {
+				err = w.tx.Del(nodeKey('n', h))
+			}
+			if err == nil {
+				err = w.tx.Del(logKey(nd.id))
+			}
+			if err != nil {
+				return err
 			}
 			continue
 		}
-		if err := w.tx.Put(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
+		if nd.isNew {
+			if err := w.putFresh(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
+				return err
+			}
+		} else if nd.nraw != nil {
+			if err := w.writeKnown(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c)), false, nd.nraw); err != nil {
+				return err
+			}
+		} else if err := w.tx.Put(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
 			return err
 		}
 		if nd.isNew {
@@ -292,10 +378,10 @@ func (w *deltaWriter) flushNodes() error {
 			if err != nil {
 				return err
 			}
-			if err := w.tx.Put(nodeKey('v', h), binary.AppendUvarint(nil, nd.id)); err != nil {
+			if err := w.putFresh(nodeKey('v', h), binary.AppendUvarint(nil, nd.id)); err != nil {
 				return err
 			}
-			if err := w.putPrim(&proto.Primitive{ID: nd.id, Value: b, Timestamp: w.now}); err != nil {
+			if err := w.putPrim(&proto.Primitive{ID: nd.id, Value: b, Timestamp: w.now}, true); err != nil {
 				return err
 			}
 		}

@@ -60,7 +60,7 @@ var errorCodes = []struct {
 	{namespace.ErrInvalidName, exitInvalid},
 	{config.ErrInvalid, exitInvalid},
 	{cortex.ErrInvalidQuad, exitInvalid},
-	{cortex.ErrDeltaTooLarge, exitInvalid},
+	{cortex.ErrBusy, exitTimeout},
 	{errInvalid, exitInvalid},
 	{rdfio.ErrUnknownFormat, exitUsage},
 }

@@ -1,0 +1,432 @@
+package cortex_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+)
+
+// skipShort skips a slow test that is not about concurrency under -short
+// (the -race run); the README's test command runs it.
+func skipShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("not a concurrency test; runs in the full test command (go test ./...)")
+	}
+}
+
+// journalBase is the namespace content before the large delta: terms shared
+// between quads (so node counts change) in the default and a named graph.
+func journalBase() []quad.Quad {
+	var out []quad.Quad
+	for i := range 6000 {
+		var g quad.Value
+		if i%3 == 0 {
+			g = iri("g1")
+		}
+		out = append(out, q("s"+strconv.Itoa(i%200), "p"+strconv.Itoa(i%7), quad.String("o"+strconv.Itoa(i)), g))
+	}
+	return out
+}
+
+// journalDelta removes 5,000 base quads (freeing terms: objects are unique)
+// and adds 9,000 quads, with new and shared terms. It is 4 transactions.
+func journalDelta() cortex.Delta {
+	base := journalBase()
+	var d cortex.Delta
+	d.Remove = base[:5000]
+	for i := range 9000 {
+		d.Add = append(d.Add, q("s"+strconv.Itoa(i%300), "p"+strconv.Itoa(i%11), quad.String("n"+strconv.Itoa(i%4000)), iri("g"+strconv.Itoa(i%3))))
+	}
+	return d
+}
+
+// afterDelta is the content once journalDelta is applied to journalBase.
+func afterDelta() []quad.Quad {
+	d := journalDelta()
+	set := map[quad.Quad]bool{}
+	for _, q := range journalBase()[5000:] {
+		set[q] = true
+	}
+	for _, q := range d.Add {
+		set[q] = true
+	}
+	out := make([]quad.Quad, 0, len(set))
+	for q := range set {
+		out = append(out, q)
+	}
+	return out
+}
+
+func loadBase(t *testing.T, ns *cortex.Namespace) {
+	t.Helper()
+	if _, err := ns.Import(context.Background(), &cortextest.SliceSource{Quads: journalBase()}, cortex.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkContent(t *testing.T, ns *cortex.Namespace, want []quad.Quad) {
+	t.Helper()
+	got := cortextest.AllQuads(t, ns)
+	have, wantSet := map[string]bool{}, map[string]bool{}
+	for _, q := range got {
+		have[q.String()] = true
+	}
+	var missing, extra []string
+	for _, q := range want {
+		wantSet[q.String()] = true
+		if !have[q.String()] {
+			missing = append(missing, q.String())
+		}
+	}
+	for k := range have {
+		if !wantSet[k] {
+			extra = append(extra, k)
+		}
+	}
+	if len(missing)+len(extra) > 0 {
+		t.Fatalf("%d quads, want %d: %d missing (e.g. %v), %d extra (e.g. %v)",
+			len(got), len(want), len(missing), missing[:min(3, len(missing))], len(extra), extra[:min(3, len(extra))])
+	}
+	cortex.CheckFormat(t, ns)
+	if n, err := ns.Size(context.Background()); err != nil || n != int64(len(want)) {
+		t.Fatalf("size %d, %v; want %d", n, err, len(want))
+	}
+}
+
+func TestApply_LargeDeltaIsAtomic(t *testing.T) {
+	skipShort(t)
+	for _, mem := range []bool{false, true} {
+		t.Run(fmt.Sprint("inMemory=", mem), func(t *testing.T) {
+			opts := cortex.DefaultOptions()
+			if mem {
+				opts = opts.WithInMemory(true)
+			}
+			s := cortextest.NewStore(t, opts)
+			ns, err := s.Namespace(context.Background(), "default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			loadBase(t, ns)
+			var commits atomic.Int32
+			cortex.SetJournalHook(func(string) { commits.Add(1) })
+			defer cortex.SetJournalHook(func(string) {})
+			if err := ns.Apply(context.Background(), journalDelta()); err != nil {
+				t.Fatal(err)
+			}
+			if commits.Load() < 2 {
+				t.Fatalf("the delta took %d transactions; the test needs several", commits.Load())
+			}
+			checkContent(t, ns, afterDelta())
+			if !mem {
+				if _, err := os.Stat(filepath.Join(s.Dir(), cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
+					t.Fatalf("journal left behind: %v", err)
+				}
+			}
+			// Undo it with another large delta, through Update.
+			d := journalDelta()
+			err = ns.Update(context.Background(), func(tx *cortex.Tx) error {
+				tx.Remove(d.Add...)
+				tx.Add(d.Remove...)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkContent(t, ns, journalBase())
+		})
+	}
+}
+
+// TestApply_LargeDeltaRollsBackOnError cancels a large delta after some of
+// its transactions have committed: nothing of it remains.
+func TestApply_LargeDeltaRollsBackOnError(t *testing.T) {
+	skipShort(t)
+	for _, after := range []int32{1, 3} {
+		t.Run(fmt.Sprint("after=", after), func(t *testing.T) {
+			s := cortextest.NewStore(t)
+			ns, err := s.Namespace(context.Background(), "default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			loadBase(t, ns)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var commits atomic.Int32
+			cortex.SetJournalHook(func(string) {
+				if commits.Add(1) == after {
+					cancel()
+				}
+			})
+			defer cortex.SetJournalHook(func(string) {})
+			if err := ns.Apply(ctx, journalDelta()); !errors.Is(err, context.Canceled) {
+				t.Fatalf("got %v, want context.Canceled", err)
+			}
+			if commits.Load() != after {
+				t.Fatalf("%d commits before the error, want %d", commits.Load(), after)
+			}
+			checkContent(t, ns, journalBase())
+			if _, err := os.Stat(filepath.Join(s.Dir(), cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("journal left behind: %v", err)
+			}
+			// The store is usable and the delta can be applied.
+			if err := ns.Apply(context.Background(), journalDelta()); err != nil {
+				t.Fatal(err)
+			}
+			checkContent(t, ns, afterDelta())
+		})
+	}
+}
+
+// TestApply_LargeDeltaIsIsolated runs readers while large deltas flip the
+// namespace between two states: every reader sees one state or the other.
+func TestApply_LargeDeltaIsIsolated(t *testing.T) {
+	s := cortextest.NewStore(t)
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.Namespace(context.Background(), "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadBase(t, ns)
+	before, after := int64(len(journalBase())), int64(len(afterDelta()))
+	ctx := context.Background()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var reads atomic.Int64
+	errc := make(chan error, 4)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+				var n int64
+				for it.Next(ctx) {
+					n++
+				}
+				err := errors.Join(it.Err(), it.Close())
+				if err == nil && n != before && n != after {
+					err = fmt.Errorf("a reader saw %d quads, want %d or %d", n, before, after)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+				reads.Add(1)
+			}
+		}()
+	}
+	// A writer of another namespace keeps going too.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := other.Apply(ctx, cortex.Delta{Add: []quad.Quad{q("x", "p", quad.Int(i), nil)}}); err != nil {
+				errc <- err
+				return
+			}
+		}
+	}()
+	d := journalDelta()
+	back := cortex.Delta{Remove: d.Add, Add: d.Remove}
+	var applyErr error
+	rounds := 4
+	if testing.Short() {
+		rounds = 2 // -race
+	}
+	for i := range rounds {
+		dd := d
+		if i%2 == 1 {
+			dd = back
+		}
+		if applyErr = ns.Apply(ctx, dd); applyErr != nil {
+			break
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if applyErr != nil {
+		t.Fatal(applyErr)
+	}
+	select {
+	case err := <-errc:
+		t.Fatal(err)
+	default:
+	}
+	if reads.Load() == 0 {
+		t.Fatal("no read completed")
+	}
+	checkContent(t, ns, journalBase())
+}
+
+// TestApply_LargeDeltaBusy: a large delta in a goroutine that holds a read
+// open cannot have the store to itself; it fails with ErrBusy, writing
+// nothing, instead of waiting forever.
+func TestApply_LargeDeltaBusy(t *testing.T) {
+	defer cortex.SetJournalGateWait(200e6)()
+	s := cortextest.NewStore(t)
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadBase(t, ns)
+	ctx := context.Background()
+	it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+	if !it.Next(ctx) {
+		t.Fatal(it.Err())
+	}
+	err = ns.Apply(ctx, journalDelta())
+	if !errors.Is(err, cortex.ErrBusy) {
+		t.Fatalf("got %v, want ErrBusy", err)
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, ns, journalBase())
+}
+
+// childDelta applies journalDelta to the store in dir (holding journalBase)
+// and kills itself at CORTEX_TEST_CRASH_AT: "committed:N" (after the N-th
+// transaction), "written" (after the last one, before the journal is
+// removed), or "stream:STAGE" (the delta is streamed; see SetStreamHook).
+func childDelta(dir string) {
+	at := os.Getenv("CORTEX_TEST_CRASH_AT")
+	crash := func() {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+	if stage, ok := strings.CutPrefix(at, "stream:"); ok {
+		cortex.SetStreamTuning(1<<20, 100)
+		cortex.SetStreamHook(func(s string) {
+			if s == stage {
+				time.Sleep(300 * time.Millisecond) // let written tables reach the manifest
+				crash()
+			}
+		})
+	}
+	commits := 0
+	cortex.SetJournalHook(func(stage string) {
+		if stage == "committed" {
+			commits++
+		}
+		if stage == at || at == "committed:"+strconv.Itoa(commits) && stage == "committed" {
+			crash()
+		}
+	})
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(os.Getenv("CORTEX_TEST_SYNC") != "0"))
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	fmt.Println("error", ns.Apply(ctx, journalDelta()))
+}
+
+// TestApply_LargeDeltaRollsBackAfterCrash kills a process in the middle of a
+// large delta, committed transaction by transaction or streamed, at several
+// points: the next Open rolls it back exactly.
+func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
+	skipShort(t)
+	for _, c := range []struct{ at, sync string }{
+		{"committed:1", "1"}, {"committed:3", "0"}, {"written", "1"},
+		{"stream:prepared", "1"}, {"stream:group-done", "1"}, {"stream:flushed", "1"},
+	} {
+		t.Run(c.at+",sync="+c.sync, func(t *testing.T) {
+			dir := t.TempDir()
+			s, ns := openNS(t, dir, cortex.DefaultOptions())
+			loadBase(t, ns)
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			cmd, lines := startChild(t, "delta", dir, "CORTEX_TEST_CRASH_AT="+c.at, "CORTEX_TEST_SYNC="+c.sync)
+			for lines.Scan() {
+				t.Errorf("child: %s", lines.Text())
+			}
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("child did not crash: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, cortex.JournalFile)); err != nil {
+				t.Fatalf("no journal left by the crash: %v", err)
+			}
+			s, ns = openNS(t, dir, cortex.DefaultOptions())
+			defer s.Close()
+			if _, err := os.Stat(filepath.Join(dir, cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("journal still there after recovery: %v", err)
+			}
+			checkContent(t, ns, journalBase())
+			if err := ns.Apply(context.Background(), journalDelta()); err != nil {
+				t.Fatal(err)
+			}
+			checkContent(t, ns, afterDelta())
+		})
+	}
+}
+
+// TestApply_LargeDeltaStreamed: a delta large enough to stream is written
+// through the stream writer, deletions included, and is exact.
+func TestApply_LargeDeltaStreamed(t *testing.T) {
+	skipShort(t)
+	defer cortex.SetStreamTuning(1<<20, 100)()
+	var flushed atomic.Int32
+	cortex.SetStreamHook(func(s string) {
+		if s == "flushed" {
+			flushed.Add(1)
+		}
+	})
+	defer cortex.SetStreamHook(func(string) {})
+	s := cortextest.NewStore(t)
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadBase(t, ns)
+	if err := ns.Apply(context.Background(), journalDelta()); err != nil {
+		t.Fatal(err)
+	}
+	if flushed.Load() == 0 {
+		t.Fatal("the delta was not streamed")
+	}
+	checkContent(t, ns, afterDelta())
+	d := journalDelta()
+	if err := ns.Apply(context.Background(), cortex.Delta{Remove: d.Add, Add: d.Remove}); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, ns, journalBase())
+	if _, err := os.Stat(filepath.Join(s.Dir(), cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("journal left behind: %v", err)
+	}
+}
