@@ -45,8 +45,9 @@
 //
 // # Caveats
 //
-//   - MergeTeamResults and ImportFindings are atomic up to a size (see their
-//     documentation); larger writes are chunked and converge when re-run.
+//   - MergeTeamResults and ImportFindings are atomic at any size; past a few
+//     hundred facts or findings the store journals the write and holds its
+//     other transactions back while it commits (see cortex.Namespace.Apply).
 //   - DeleteTeam drops the team's graphs one after the other; it can be
 //     re-run after an interruption.
 //   - Finding ids are derived from their content (author, triple, time,

@@ -124,20 +124,14 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 	return id, nil
 }
 
-// atomicImportLimit is the number of findings ImportFindings writes in one
-// atomic step together with the membership check.
-const atomicImportLimit = cortex.MaxDeltaQuads / 8
-
 // ImportFindings reads triples in an rdfio format ("ntriples", "turtle",
 // ...) from r and records each as a finding of agentID, asserted now with
 // unspecified confidence. Quads naming a graph are refused. It returns the
 // number of findings.
 //
-// Up to 512 findings are written in one atomic step with the membership
-// check, as AddFinding does. Larger inputs are checked once and then written
-// in chunks (see cortex.Namespace.Import): an error may leave a prefix
-// written; re-running the same import converges (finding ids are derived
-// from their content, but the assertion time differs between runs).
+// The findings are written in one atomic step with the membership check, as
+// AddFinding does, whatever their number: all of them or none (more than a
+// few hundred are journaled by the store, see cortex.Namespace.Apply).
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
 	dec, err := rdfio.NewDecoder(r, format, rdfio.DecodeOptions{BlankPrefix: "i" + cortex.NewImportID() + "_"})
 	if err != nil {
@@ -170,42 +164,17 @@ func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r 
 		}
 		return qs
 	}
-	if len(fs) <= atomicImportLimit {
-		_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
-			if err := checkCanAssert(st, teamID, agentID); err != nil {
-				return err
-			}
-			tx.Add(stage(fs)...)
-			return nil
-		})
-		if err != nil {
-			return 0, err
+	_, err = m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
+		if err := checkCanAssert(st, teamID, agentID); err != nil {
+			return err
 		}
-		return len(fs), nil
-	}
-	if _, err := m.update(ctx, teamID, agentID, func(st *teamState, _ *cortex.Tx, _ time.Time) error {
-		return checkCanAssert(st, teamID, agentID)
-	}); err != nil {
+		tx.Add(stage(fs)...)
+		return nil
+	})
+	if err != nil {
 		return 0, err
 	}
-	if _, err := m.n.Import(ctx, &sliceSource{qs: stage(fs)}, cortex.ImportOptions{}); err != nil {
-		return 0, fmt.Errorf("import findings: %w", err)
-	}
 	return len(fs), nil
-}
-
-// sliceSource is a cortex.QuadSource over a slice.
-type sliceSource struct {
-	qs []quad.Quad
-	i  int
-}
-
-func (s *sliceSource) Next() (quad.Quad, error) {
-	if s.i == len(s.qs) {
-		return quad.Quad{}, io.EOF
-	}
-	s.i++
-	return s.qs[s.i-1], nil
 }
 
 // Findings lists the findings of the team matching f, ordered by assertion

@@ -2,13 +2,17 @@ package teammanager_test
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -217,5 +221,101 @@ func TestManager_Merge_OnlyCompletedMembers(t *testing.T) {
 	rep, err := f.m.MergeTeamResults(ctx, "t")
 	if err != nil || rep.Kept != 1 || rep.Facts[0].Subject != iri("a") {
 		t.Fatalf("manual merge of a running team: %+v, %v", rep, err)
+	}
+}
+
+// TestManager_Merge_LargeIsAtomic runs a merge too large for one transaction,
+// then a re-merge with another result, while readers count the shared and
+// provenance graphs in one snapshot: every reader sees no merge, the first
+// or the second, never a mix.
+func TestManager_Merge_LargeIsAtomic(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: "additive", Members: members("a", "b", "c")})
+	for i, agent := range []string{"a", "b", "c"} {
+		f.status(t, "big", agent, teammanager.Running, "")
+		var sb strings.Builder
+		for k := range 700 {
+			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", k, (k+i)%3)
+		}
+		if n, err := f.m.ImportFindings(ctx, "big", agent, strings.NewReader(sb.String()), "ntriples"); err != nil || n != 700 {
+			t.Fatalf("import: %d, %v", n, err)
+		}
+	}
+	f.status(t, "big", "a", teammanager.Completed, "")
+	f.status(t, "big", "b", teammanager.Completed, "")
+
+	shared, prov := f.ns.SharedGraph("big"), f.ns.ProvenanceGraph("big")
+	counts := func() (s, p int64, err error) {
+		res, err := f.n.Query(ctx, "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g", sparql.Options{})
+		if err != nil {
+			return 0, 0, err
+		}
+		defer res.Close()
+		for res.Next(ctx) {
+			row := res.Row()
+			n, _ := strconv.ParseInt(fmt.Sprint(quad.NativeOf(row[1])), 10, 64)
+			switch row[0] {
+			case shared:
+				s = n
+			case prov:
+				p = n
+			}
+		}
+		return s, p, res.Err()
+	}
+	type pair struct{ s, p int64 }
+	seen := map[pair]bool{}
+	var mu sync.Mutex
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			s, p, err := counts()
+			if err != nil {
+				done <- err
+				return
+			}
+			mu.Lock()
+			seen[pair{s, p}] = true
+			mu.Unlock()
+		}
+	}()
+	merge := func() pair {
+		t.Helper()
+		rep, err := f.m.MergeTeamResults(ctx, "big")
+		if err != nil || rep.Unchanged {
+			close(stop)
+			<-done
+			t.Fatalf("merge: %v %+v", err, rep)
+		}
+		s, p, err := counts()
+		if err != nil || s != int64(len(rep.Facts)) {
+			t.Fatalf("shared graph has %d triples, report %d facts (%v)", s, len(rep.Facts), err)
+		}
+		return pair{s, p}
+	}
+	first := merge()
+	f.status(t, "big", "c", teammanager.Completed, "")
+	second := merge()
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if first.p <= cortex.MaxDeltaQuads || first == second {
+		t.Fatalf("merges %v and %v: the test needs two different merges larger than one transaction", first, second)
+	}
+	for ps := range seen {
+		if ps != (pair{}) && ps != first && ps != second {
+			t.Errorf("a reader saw %d shared triples and %d provenance quads: a partial merge (merges: %v, %v)", ps.s, ps.p, first, second)
+		}
+	}
+	if len(seen) < 2 {
+		t.Logf("readers saw only %v", seen)
 	}
 }

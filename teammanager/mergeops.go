@@ -34,12 +34,12 @@ import (
 //
 // Merging is deterministic: when the result equals the last merge's (same
 // facts, supporters, findings and conflicts), nothing is written and the
-// report says Unchanged. A change set of up to cortex.MaxDeltaQuads quads
-// (a few hundred facts) is written in one atomic step. Larger ones are
-// written in chunks — new provenance first, then the shared and conflict
-// graphs, then the team's team:merge link in one atomic step, then the
-// removal of the previous run's fact nodes — so a reader of the shared graph
-// may briefly see a mix of old and new facts; re-running converges.
+// report says Unchanged. The whole change set (shared, provenance and
+// conflict graphs, the team's link to the run) is one atomic step: readers
+// see the previous merge or this one, never a mix, and a crash in the middle
+// leaves the previous one. A change set of more than cortex.MaxDeltaQuads
+// quads (a few hundred facts) is journaled by the store, which holds its
+// other transactions back while it commits (see cortex.Namespace.Apply).
 //
 // Merges of one team are serialised within the Manager.
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeReport, error) {
@@ -394,41 +394,18 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: tg})
 	}
 
-	total := len(provAdd) + len(sharedAdd) + len(sharedRm) + len(conflictAdd) + len(conflictRm) + len(oldProv) + 2
-	if total <= cortex.MaxDeltaQuads {
-		return m.n.Update(ctx, func(tx *cortex.Tx) error {
-			tx.Add(provAdd...)
-			tx.Add(sharedAdd...)
-			tx.Add(conflictAdd...)
-			tx.Remove(sharedRm...)
-			tx.Remove(conflictRm...)
-			tx.Remove(oldProv...)
-			link(tx)
-			return nil
-		})
-	}
-	adds := slices.Concat(provAdd, sharedAdd, conflictAdd)
-	if _, err := m.n.Import(ctx, &sliceSource{qs: adds}, cortex.ImportOptions{}); err != nil {
-		return err
-	}
-	if err := m.removeChunked(ctx, slices.Concat(sharedRm, conflictRm)); err != nil {
-		return err
-	}
-	if err := m.n.Update(ctx, func(tx *cortex.Tx) error { link(tx); return nil }); err != nil {
-		return err
-	}
-	return m.removeChunked(ctx, oldProv)
-}
-
-func (m *Manager) removeChunked(ctx context.Context, qs []quad.Quad) error {
-	for len(qs) > 0 {
-		n := min(len(qs), cortex.MaxDeltaQuads)
-		if err := m.n.Apply(ctx, cortex.Delta{Remove: qs[:n]}); err != nil {
-			return err
-		}
-		qs = qs[n:]
-	}
-	return nil
+	// One atomic step, whatever its size (cortex journals a delta larger
+	// than one transaction).
+	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+		tx.Add(provAdd...)
+		tx.Add(sharedAdd...)
+		tx.Add(conflictAdd...)
+		tx.Remove(sharedRm...)
+		tx.Remove(conflictRm...)
+		tx.Remove(oldProv...)
+		link(tx)
+		return nil
+	})
 }
 
 // oldFacts returns the quads of fact nodes in the team's provenance graph
