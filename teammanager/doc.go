@@ -48,8 +48,6 @@
 //   - MergeTeamResults and ImportFindings are atomic at any size; past a few
 //     hundred facts or findings the store journals the write and holds its
 //     other transactions back while it commits (see cortex.Namespace.Apply).
-//   - DeleteTeam drops the team's graphs one after the other; it can be
-//     re-run after an interruption.
 //   - Finding ids are derived from their content (author, triple, time,
 //     confidence): asserting the same finding twice stores it once.
 //   - Findings of members that did not complete are kept but never merged.

@@ -374,26 +374,34 @@ func (m *Manager) Sweep(ctx context.Context) ([]string, error) {
 }
 
 // DeleteTeam removes the team: its state, its members' findings, its shared,
-// provenance and conflict graphs. The graphs are dropped one after the other
-// (each in atomic chunks) and the team's state last, so an interrupted
-// delete can be re-run.
+// provenance and conflict graphs, in one atomic step (journaled by the store
+// when large, see cortex.Namespace.Apply): readers see the whole team or
+// nothing of it, and a crash in the middle leaves the team as it was.
 func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
 	mu := m.mergeLock(id)
 	mu.Lock()
 	defer mu.Unlock()
-	t, err := m.GetTeam(ctx, id)
-	if err != nil {
-		return err
-	}
-	graphs := []quad.Value{m.ns.SharedGraph(id), m.ns.ProvenanceGraph(id), m.ns.ConflictGraph(id)}
-	for _, mb := range t.Members {
-		graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
-	}
-	graphs = append(graphs, m.ns.TeamGraph(id))
-	for _, g := range graphs {
-		if _, err := m.n.DropGraph(ctx, g); err != nil {
-			return fmt.Errorf("delete team %s: %w", id, err)
+	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+		t, err := m.GetTeam(ctx, id)
+		if err != nil {
+			return err
 		}
+		graphs := []quad.Value{m.ns.SharedGraph(id), m.ns.ProvenanceGraph(id), m.ns.ConflictGraph(id)}
+		for _, mb := range t.Members {
+			graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
+		}
+		graphs = append(graphs, m.ns.TeamGraph(id))
+		for _, g := range graphs {
+			qs, err := m.n.Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
+			if err != nil {
+				return err
+			}
+			tx.Remove(qs...)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrUnknownTeam) {
+		return fmt.Errorf("delete team %s: %w", id, err)
 	}
-	return nil
+	return err
 }

@@ -318,4 +318,17 @@ func TestManager_Merge_LargeIsAtomic(t *testing.T) {
 	if len(seen) < 2 {
 		t.Logf("readers saw only %v", seen)
 	}
+	// Deleting the team (far more than one transaction) leaves nothing of it.
+	if err := f.m.DeleteTeam(ctx, "big"); err != nil {
+		t.Fatal(err)
+	}
+	if s, p, err := counts(); err != nil || s != 0 || p != 0 {
+		t.Fatalf("after DeleteTeam: %d shared, %d provenance quads (%v)", s, p, err)
+	}
+	if n, err := f.n.Size(ctx); err != nil || n != 0 {
+		t.Fatalf("after DeleteTeam the namespace holds %d quads (%v)", n, err)
+	}
+	if _, err := f.m.GetTeam(ctx, "big"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("GetTeam after delete: %v", err)
+	}
 }
