@@ -442,7 +442,9 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		return err
 	}
 	if tx == nil {
-		tx = st.newTxn()
+		if tx, err = st.newTxn(); err != nil {
+			return err
+		}
 		if err := st.fill(ctx, tx, w, c, qs, nil); err != nil {
 			tx.end()
 			if !errors.Is(err, errChunkTooBig) {
@@ -460,7 +462,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	st.pending = p
 	st.cur = 1 - st.cur
 	st.discardNext()
-	st.nextTx = st.newTxn()
+	st.nextTx, _ = st.newTxn() // nil if the store is closing: the next chunk then fails to start
 	unlock = false
 	tx.txn.CommitWith(func(err error) {
 		p.err = err
@@ -499,9 +501,12 @@ func (st *bulkState) discardNext() {
 	}
 }
 
-func (st *bulkState) newTxn() *bulkTxn {
-	t := st.n.view.NewGatedTxn(true)
-	return &bulkTxn{txn: t, end: t.End, prefix: st.prefix}
+func (st *bulkState) newTxn() (*bulkTxn, error) {
+	t, err := st.n.view.NewGatedTxn(true)
+	if err != nil {
+		return nil, err
+	}
+	return &bulkTxn{txn: t, end: t.End, prefix: st.prefix}, nil
 }
 
 // fill computes the chunk's writes into w and puts them into tx.

@@ -46,7 +46,10 @@
 // Reads see committed data; a query (Namespace.Query) reads one consistent
 // snapshot until its result is closed. Only one process may open a persistent
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
-// Iterators (IDIterator) and Tx values are for one goroutine.
+// Iterators (IDIterator) and Tx values are for one goroutine. Close may be
+// called while other goroutines work: it waits (up to 30 seconds) for the
+// transactions in progress, and everything started after it fails with
+// ErrClosed.
 //
 // A streamed segment and a journaled delta need the store to themselves for
 // the seconds they take to write: they wait until no Badger transaction of

@@ -25,12 +25,14 @@ type gate struct {
 	open chan struct{} // closed when the exclusive holder releases
 	idle chan struct{} // closed when n drops to 0 (created by a waiter)
 	one  chan struct{} // capacity 1: one exclusive holder at a time
+	shut bool          // the store is closing: no new transaction is admitted
 }
 
 func newGate() *gate { return &gate{one: make(chan struct{}, 1)} }
 
-// Enter admits a transaction, waiting while an exclusive holder is active.
-func (g *gate) Enter() {
+// Enter admits a transaction, waiting while an exclusive holder is active; it
+// fails with ErrClosed once the store is closing.
+func (g *gate) Enter() error {
 	g.mu.Lock()
 	for g.excl {
 		ch := g.open
@@ -38,8 +40,29 @@ func (g *gate) Enter() {
 		<-ch
 		g.mu.Lock()
 	}
+	if g.shut {
+		g.mu.Unlock()
+		return ErrClosed
+	}
 	g.n++
 	g.mu.Unlock()
+	return nil
+}
+
+// close waits, at most wait, until no transaction is open and no exclusive
+// holder is active (see exclusive), then admits no transaction ever again.
+// It reports whether it drained.
+func (g *gate) close(wait time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	drained := g.exclusive(ctx) == nil
+	g.mu.Lock()
+	g.shut = true
+	g.mu.Unlock()
+	if drained {
+		g.release() // wakes waiters, which now fail
+	}
+	return drained
 }
 
 // Leave ends a transaction admitted by Enter.

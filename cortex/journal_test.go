@@ -430,3 +430,119 @@ func TestApply_LargeDeltaStreamed(t *testing.T) {
 		t.Fatalf("journal left behind: %v", err)
 	}
 }
+
+// TestStore_CloseWaitsForTransactions: Close waits for a read in progress,
+// refuses new work with ErrClosed meanwhile, and then closes.
+func TestStore_CloseWaitsForTransactions(t *testing.T) {
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, t.TempDir(), cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: journalBase()[:100]}); err != nil {
+		t.Fatal(err)
+	}
+	it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+	if !it.Next(ctx) {
+		t.Fatal(it.Err())
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned %v while a read was open", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: journalBase()[100:101]}); !errors.Is(err, cortex.ErrClosed) {
+		t.Fatalf("Apply while closing: %v, want ErrClosed", err)
+	}
+	n := 1
+	for it.Next(ctx) {
+		n++
+	}
+	if err := errors.Join(it.Err(), it.Close()); err != nil || n != 100 {
+		t.Fatalf("the open read saw %d quads, %v", n, err)
+	}
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return once the read ended")
+	}
+	if _, err := ns.Size(ctx); !errors.Is(err, cortex.ErrClosed) {
+		t.Fatalf("Size after Close: %v", err)
+	}
+	if _, err := s.Namespace(ctx, "other"); !errors.Is(err, cortex.ErrClosed) {
+		t.Fatalf("Namespace after Close: %v", err)
+	}
+}
+
+// TestStore_CloseUnderLoad closes a store while goroutines read and write,
+// large deltas included: each operation succeeds or fails with ErrClosed,
+// and the reopened store is consistent.
+func TestStore_CloseUnderLoad(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, ns := openNS(t, dir, cortex.DefaultOptions())
+	loadBase(t, ns)
+	var wg sync.WaitGroup
+	errc := make(chan error, 8)
+	check := func(err error) bool {
+		if err != nil && !errors.Is(err, cortex.ErrClosed) {
+			errc <- err
+		}
+		return err == nil
+	}
+	d := journalDelta()
+	wg.Add(3)
+	go func() { // large deltas, flipping
+		defer wg.Done()
+		for i := 0; ; i++ {
+			dd := d
+			if i%2 == 1 {
+				dd = cortex.Delta{Remove: d.Add, Add: d.Remove}
+			}
+			if !check(ns.Apply(ctx, dd)) {
+				return
+			}
+		}
+	}()
+	go func() { // small writes
+		defer wg.Done()
+		for i := 0; ; i++ {
+			if !check(ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{q("w", "p", quad.Int(i), nil)}})) {
+				return
+			}
+		}
+	}()
+	go func() { // reads
+		defer wg.Done()
+		for {
+			it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+			for it.Next(ctx) {
+			}
+			err := errors.Join(it.Err(), it.Close())
+			if !check(err) {
+				return
+			}
+		}
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	s, ns = openNS(t, dir, cortex.DefaultOptions())
+	defer s.Close()
+	cortex.CheckFormat(t, ns)
+}

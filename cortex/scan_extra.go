@@ -53,7 +53,10 @@ func (n *Namespace) openSnapshot() (*snapshot, error) {
 		return nil, err
 	}
 	gen, _ := n.currentGen()
-	txn, end := n.view.NewTxn(false)
+	txn, end, err := n.view.NewTxn(false)
+	if err != nil {
+		return nil, err
+	}
 	return &snapshot{
 		n:      n,
 		gen:    gen,

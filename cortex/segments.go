@@ -148,7 +148,11 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 		n.wmu.Unlock()
 		return err
 	}
-	t := n.view.NewGatedTxn(false)
+	t, err := n.view.NewGatedTxn(false)
+	if err != nil {
+		n.wmu.Unlock()
+		return err
+	}
 	st.readTx = &bulkTxn{txn: t, end: t.End, prefix: st.prefix}
 	meta, err := st.readTx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
 	var horizon, size int64
@@ -310,7 +314,10 @@ func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
 		return nil
 	}
 	for i, p := range sg.chunks {
-		txn := st.n.view.NewGatedTxn(true)
+		txn, err := st.n.view.NewGatedTxn(true)
+		if err != nil {
+			return errors.Join(err, wait())
+		}
 		for _, e := range p.entries {
 			if err := txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
 				txn.End()

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -28,10 +29,15 @@ type Store struct {
 	lock *dirLock
 	gate *gate // brackets every Badger transaction (see gate.go)
 
-	mu     sync.Mutex // guards nss, closed and broken
-	nss    map[string]*Namespace
-	closed bool
-	broken error // set by a failed streamed write: the store must be reopened
+	mu  sync.Mutex // guards nss (held while a namespace is opened)
+	nss map[string]*Namespace
+
+	// state guards closing, closed and broken; it is never held across a
+	// transaction, so checkOpen never waits for the gate.
+	state   sync.Mutex
+	closing bool // Close has begun: waiting for transactions to end
+	closed  bool
+	broken  error // set by a failed streamed write: the store must be reopened
 }
 
 // Key layout in the Badger database:
@@ -109,15 +115,30 @@ func (s *Store) Dir() string {
 	return s.dir
 }
 
-// Close releases the store. Namespaces obtained from it become unusable.
-// Closing twice is not an error.
+// closeWait bounds how long Close waits for the store's transactions to end.
+var closeWait = 30 * time.Second
+
+// Close releases the store. Namespaces obtained from it become unusable:
+// their operations fail with ErrClosed. Close first waits, up to 30 seconds,
+// for the transactions in progress to end (a query not yet closed, a write
+// being committed, a streamed segment or journaled delta being written),
+// refusing new ones meanwhile; a write cut off after that is rolled back by
+// the next Open if it was streamed or journaled. Closing twice is not an
+// error.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	s.state.Lock()
+	if s.closing {
+		s.state.Unlock()
 		return nil
 	}
+	s.closing = true // checkOpen reports ErrClosed from now on
+	s.state.Unlock()
+	s.gate.close(closeWait)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state.Lock()
 	s.closed = true
+	s.state.Unlock()
 	var errs []error
 	for _, ns := range s.nss {
 		errs = append(errs, ns.close())
@@ -135,8 +156,8 @@ func (s *Store) Namespace(ctx context.Context, name string) (*Namespace, error) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
+	if err := s.checkOpen(); err != nil {
+		return nil, err
 	}
 	if ns, ok := s.nss[name]; ok {
 		return ns, nil
@@ -171,9 +192,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 }
 
 func (s *Store) checkOpen() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	s.state.Lock()
+	defer s.state.Unlock()
+	if s.closed || s.closing {
 		return ErrClosed
 	}
 	return s.broken
@@ -183,8 +204,8 @@ func (s *Store) checkOpen() error {
 // then unknown until the store is reopened (which rolls the write back, see
 // recoverStream), so every later operation fails with err.
 func (s *Store) poison(err error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.state.Lock()
+	defer s.state.Unlock()
 	if s.broken == nil {
 		s.broken = fmt.Errorf("%w (close and reopen the store to roll it back)", err)
 	}
@@ -197,13 +218,17 @@ func (s *Store) nsView(name string) *badgerkv.DB {
 
 // view and update run fn in a Badger transaction admitted by the store's gate.
 func (s *Store) view(fn func(txn *badger.Txn) error) error {
-	s.gate.Enter()
+	if err := s.gate.Enter(); err != nil {
+		return err
+	}
 	defer s.gate.Leave()
 	return s.db.View(fn)
 }
 
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
-	s.gate.Enter()
+	if err := s.gate.Enter(); err != nil {
+		return err
+	}
 	defer s.gate.Leave()
 	return s.db.Update(fn)
 }

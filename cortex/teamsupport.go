@@ -79,7 +79,10 @@ func (n *Namespace) readLogBatch(ctx context.Context, wants []logWant, vals []qu
 	if len(wants) >= 2*parallelBatch {
 		parts = min(runtime.GOMAXPROCS(0), len(wants)/parallelBatch, 4)
 	}
-	txn, end := n.view.NewTxn(false) // through the store's gate (gate.go)
+	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	if err != nil {
+		return err
+	}
 	defer end()
 	bucket := escapeKey(n.view.Prefix(), hkv.Key{logBucket, nil})
 	if parts == 1 {

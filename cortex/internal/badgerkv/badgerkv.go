@@ -54,15 +54,17 @@ func New(db *badger.DB, prefix []byte) *DB {
 }
 
 // Gate is told about every transaction of a view: Enter before it starts and
-// Leave, exactly once, when it has ended (committed or discarded).
+// Leave, exactly once, when it has ended (committed or discarded). An error
+// from Enter refuses the transaction (the store is closing); Leave is then
+// not called.
 type Gate interface {
-	Enter()
+	Enter() error
 	Leave()
 }
 
 type noGate struct{}
 
-func (noGate) Enter() {}
+func (noGate) Enter() error { return nil }
 func (noGate) Leave() {}
 
 // NewGated is New with a Gate that brackets every transaction of the view.
@@ -76,9 +78,12 @@ func NewGated(db *badger.DB, prefix []byte, g Gate) *DB {
 // and leaves the gate (calling end again does nothing). Use it for direct
 // Badger access that must be bracketed like the view's own transactions; for
 // an asynchronous commit use NewGatedTxn.
-func (d *DB) NewTxn(rw bool) (txn *badger.Txn, end func()) {
-	t := d.NewGatedTxn(rw)
-	return t.Txn, t.End
+func (d *DB) NewTxn(rw bool) (txn *badger.Txn, end func(), err error) {
+	t, err := d.NewGatedTxn(rw)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.Txn, t.End, nil
 }
 
 // GatedTxn is a Badger transaction admitted by a view's gate.
@@ -89,9 +94,11 @@ type GatedTxn struct {
 }
 
 // NewGatedTxn starts a Badger transaction through the view's gate.
-func (d *DB) NewGatedTxn(rw bool) *GatedTxn {
-	d.gate.Enter()
-	return &GatedTxn{Txn: d.db.NewTransaction(rw), gate: d.gate}
+func (d *DB) NewGatedTxn(rw bool) (*GatedTxn, error) {
+	if err := d.gate.Enter(); err != nil {
+		return nil, err
+	}
+	return &GatedTxn{Txn: d.db.NewTransaction(rw), gate: d.gate}, nil
 }
 
 // End discards the transaction (if it was not committed) and leaves the gate.
@@ -145,7 +152,9 @@ func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	if d.closed.Load() {
 		return nil, errClosed
 	}
-	d.gate.Enter()
+	if err := d.gate.Enter(); err != nil {
+		return nil, err
+	}
 	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, nil
 }
 
