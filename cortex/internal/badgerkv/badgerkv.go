@@ -65,7 +65,7 @@ type Gate interface {
 type noGate struct{}
 
 func (noGate) Enter() error { return nil }
-func (noGate) Leave() {}
+func (noGate) Leave()       {}
 
 // NewGated is New with a Gate that brackets every transaction of the view.
 func NewGated(db *badger.DB, prefix []byte, g Gate) *DB {
