@@ -102,8 +102,10 @@ func (j *journal) create() error {
 	if err == nil {
 		err = f.Sync()
 	}
+	renamed := false
 	if err == nil {
 		err = os.Rename(tmp, path)
+		renamed = err == nil
 	}
 	if err == nil {
 		err = syncDir(s.dir)
@@ -111,6 +113,13 @@ func (j *journal) create() error {
 	if err != nil {
 		_ = f.Close()
 		_ = os.Remove(tmp)
+		if renamed {
+			// A journal left behind would roll back later writes at the
+			// next Open: remove it, or refuse to go on.
+			if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				return s.poison(fmt.Errorf("write journal: %w (and a journal may be left: %v)", err, rerr))
+			}
+		}
 		return fmt.Errorf("write journal: %w", err)
 	}
 	j.f = f
@@ -236,32 +245,54 @@ func rollbackDelta(db *badger.DB, prefix []byte, v0 uint64, old []undoEntry) err
 	return db.Sync()
 }
 
+// anyVersionSince reports whether a key under prefix has a version of v0 or
+// later.
+func anyVersionSince(db *badger.DB, prefix []byte, v0 uint64) (bool, error) {
+	found := false
+	err := db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Prefix = prefix
+		opts.AllVersions = true
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Rewind(); it.Valid() && !found; it.Next() {
+			found = it.Item().Version() >= v0
+		}
+		return nil
+	})
+	return found, err
+}
+
 var errBadJournal = fmt.Errorf("%w: damaged journal file %s", ErrCorrupt, journalFile)
 
 // parseJournal reads a journal file: its header must be intact; records are
 // read up to the first torn or damaged one.
-func parseJournal(b []byte) (prefix []byte, v0 uint64, old []undoEntry, err error) {
+func parseJournal(b []byte) (prefix []byte, v0 uint64, old []undoEntry, clean bool, err error) {
 	if !bytes.HasPrefix(b, journalMagic) {
-		return nil, 0, nil, errBadJournal
+		return nil, 0, nil, false, errBadJournal
 	}
 	d := undoDecoder{b: b[len(journalMagic):]}
 	v0, prefix = d.uvarint(), d.bytes()
 	if d.err != nil || len(d.b) < 4 || v0 == 0 || len(prefix) == 0 {
-		return nil, 0, nil, errBadJournal
+		return nil, 0, nil, false, errBadJournal
 	}
 	hlen := len(b) - len(d.b)
 	if crc32.ChecksumIEEE(b[:hlen]) != binary.LittleEndian.Uint32(d.b) {
-		return nil, 0, nil, errBadJournal
+		return nil, 0, nil, false, errBadJournal
 	}
 	rest := d.b[4:]
+	clean = true
 	for len(rest) > 0 {
 		n, k := binary.Uvarint(rest)
 		if k <= 0 || n > uint64(len(rest)-k) || uint64(len(rest)-k)-n < 4 {
-			break // torn
+			clean = false // torn
+			break
 		}
 		p := rest[k : k+int(n)]
 		if crc32.ChecksumIEEE(p) != binary.LittleEndian.Uint32(rest[k+int(n):]) {
-			break // torn
+			clean = false // torn, or damaged
+			break
 		}
 		rest = rest[k+int(n)+4:]
 		pd := undoDecoder{b: p}
@@ -277,11 +308,11 @@ func parseJournal(b []byte) (prefix []byte, v0 uint64, old []undoEntry, err erro
 		}
 		if pd.err != nil || len(pd.b) != 0 {
 			// The checksum matched, so this is not a torn write.
-			return nil, 0, nil, errBadJournal
+			return nil, 0, nil, false, errBadJournal
 		}
 		old = append(old, recs...)
 	}
-	return prefix, v0, old, nil
+	return prefix, v0, old, clean, nil
 }
 
 // recoverJournal rolls back a journaled delta that a crash interrupted (a
@@ -296,12 +327,25 @@ func (s *Store) recoverJournal() error {
 	} else if err != nil {
 		return fmt.Errorf("read journal: %w", err)
 	}
-	prefix, v0, old, err := parseJournal(b)
+	prefix, v0, old, clean, err := parseJournal(b)
 	if err != nil {
 		return err
 	}
 	if s.opts.readOnly {
 		return fmt.Errorf("%w: an interrupted write must be rolled back: open the store read-write once", ErrCorrupt)
+	}
+	if !clean {
+		// The record is synced before anything is written, so a torn one
+		// means nothing was; if something was, the record is damaged and
+		// the previous values are lost: refuse rather than guess.
+		written, err := anyVersionSince(s.db, prefix, v0)
+		if err != nil {
+			return fmt.Errorf("read journal: %w", err)
+		}
+		if written {
+			return fmt.Errorf("%w: journal %s is damaged and its write reached the database; the store needs restoring from a backup", ErrCorrupt, journalFile)
+		}
+		old = nil
 	}
 	if err := rollbackDelta(s.db, prefix, v0, old); err != nil {
 		return fmt.Errorf("roll back interrupted write: %w", err)
@@ -333,6 +377,14 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	defer s.gate.release()
 	if err := s.checkOpen(); err != nil {
 		return false, err
+	}
+	if !s.opts.syncWrites && !s.opts.inMemory {
+		// The previous values must be durable ones: a commit not yet
+		// synced that a power loss undid must not be restored by a
+		// roll-back.
+		if err := s.db.Sync(); err != nil {
+			return false, fmt.Errorf("sync: %w", err)
+		}
 	}
 	prefix := n.view.Prefix()
 	sg, old, freed, err := n.captureDelta(ctx, prefix, remove, add)
@@ -369,7 +421,10 @@ func (j *journal) begin(v0 uint64, old []undoEntry) error {
 		}
 	}
 	if err := j.record(old); err != nil {
-		return errors.Join(err, j.remove())
+		if rerr := j.remove(); rerr != nil {
+			return j.s.poison(errors.Join(err, rerr))
+		}
+		return err
 	}
 	return nil
 }

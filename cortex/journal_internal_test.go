@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/cayleygraph/quad"
 	"os"
 	"path/filepath"
 	"sync"
@@ -53,9 +54,9 @@ func writeTestJournal(t *testing.T, dir string, old []undoEntry) []byte {
 func TestJournal_RoundTripAndTornTail(t *testing.T) {
 	old := testJournalEntries()
 	b := writeTestJournal(t, t.TempDir(), old)
-	prefix, v0, got, err := parseJournal(b)
-	if err != nil || string(prefix) != "d/ns/" || v0 != 42 || len(got) != len(old) {
-		t.Fatalf("parse: %q %d %d entries, %v", prefix, v0, len(got), err)
+	prefix, v0, got, clean, err := parseJournal(b)
+	if err != nil || !clean || string(prefix) != "d/ns/" || v0 != 42 || len(got) != len(old) {
+		t.Fatalf("parse: %q %d %d entries, clean %v, %v", prefix, v0, len(got), clean, err)
 	}
 	for i := range old {
 		if !bytes.Equal(got[i].key, old[i].key) || !bytes.Equal(got[i].val, old[i].val) || !got[i].present {
@@ -65,30 +66,30 @@ func TestJournal_RoundTripAndTornTail(t *testing.T) {
 	hdr := len(journalHeader(42, []byte("d/ns/")))
 	first := len(b) // end of the first record
 	for n := hdr; n <= len(b); n++ {
-		if _, _, got, err := parseJournal(b[:n]); err == nil && len(got) == 1 {
+		if _, _, got, _, err := parseJournal(b[:n]); err == nil && len(got) == 1 {
 			first = n
 			break
 		}
 	}
 	// Every truncation of the records is a torn tail: the records before it count.
 	for n := hdr; n < len(b); n++ {
-		_, _, got, err := parseJournal(b[:n])
+		_, _, got, clean, err := parseJournal(b[:n])
 		want := 0
 		if n >= first {
 			want = 1
 		}
-		if err != nil || len(got) != want {
-			t.Fatalf("truncated at %d: %d entries, %v; want %d", n, len(got), err, want)
+		if err != nil || len(got) != want || clean != (n == hdr || n == first) {
+			t.Fatalf("truncated at %d: %d entries, clean %v, %v; want %d", n, len(got), clean, err, want)
 		}
 	}
 	// A damaged or truncated header is an error, never a silent empty journal.
 	for n := 0; n < hdr; n++ {
-		if _, _, _, err := parseJournal(b[:n]); !errors.Is(err, ErrCorrupt) {
+		if _, _, _, _, err := parseJournal(b[:n]); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("header truncated at %d: %v", n, err)
 		}
 		c := bytes.Clone(b)
 		c[n] ^= 0x10
-		if _, _, _, err := parseJournal(c); !errors.Is(err, ErrCorrupt) {
+		if _, _, _, _, err := parseJournal(c); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("header byte %d flipped: %v", n, err)
 		}
 	}
@@ -99,7 +100,7 @@ func FuzzParseJournal(f *testing.F) {
 	f.Add(writeTestJournal(&testing.T{}, dir, testJournalEntries()))
 	f.Add(journalHeader(1, []byte("p")))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		prefix, v0, old, err := parseJournal(b)
+		prefix, v0, old, _, err := parseJournal(b)
 		if err != nil {
 			return
 		}
@@ -161,6 +162,44 @@ func TestJournal_OpenHandling(t *testing.T) {
 		t.Fatal(err)
 	}
 	bulkCheckFormat(t, ns, true)
+
+	// A damaged record: harmless if nothing of the write reached the
+	// database (the journal is dropped), an error if something did.
+	if err := ns.Apply(ctx, Delta{Add: []quad.Quad{
+		{Subject: quad.IRI("http://x/s"), Predicate: quad.IRI("http://x/p"), Object: quad.String("1")},
+		{Subject: quad.IRI("http://x/s"), Predicate: quad.IRI("http://x/p"), Object: quad.String("2")},
+		{Subject: quad.IRI("http://x/s"), Predicate: quad.IRI("http://x/p"), Object: quad.String("3")},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	v0 := s.db.MaxVersion() + 1
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	damaged := append(journalHeader(v0, prefix), 5, 1, 2, 3, 4, 5, 0, 0, 0, 0)
+	if err := os.WriteFile(path, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatalf("damaged record, nothing written: %v", err)
+	}
+	ns, _ = s.Namespace(ctx, "default")
+	if n, err := ns.Size(ctx); err != nil || n != 3 {
+		t.Fatalf("size %d, %v", n, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("journal not removed: %v", err)
+	}
+	if err := os.WriteFile(path, append(journalHeader(v0-1, prefix), 5, 1, 2, 3, 4, 5, 0, 0, 0, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, dir, DefaultOptions()); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damaged record, write reached the database: %v", err)
+	}
 }
 
 // TestGate_ExclusiveUnderContinuousLoad: readers that open transactions back

@@ -376,7 +376,13 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
-		return errors.Join(fmt.Errorf("stream: prepare: %w", err), done())
+		err = fmt.Errorf("stream: prepare: %w", err)
+		if derr := done(); derr != nil {
+			// An undo file or journal left behind would roll back later
+			// writes at the next Open.
+			return s.poison(errors.Join(err, derr))
+		}
+		return err
 	}
 	streamTestHook("prepared")
 	if err := writeStreams(sw, ss, version); err != nil {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -164,6 +165,9 @@ func removeUndo(dir string) error {
 }
 
 func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil // directories cannot be synced there; NTFS journals renames
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
