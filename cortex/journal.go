@@ -394,9 +394,11 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	j := &journal{s: s, prefix: prefix}
 	if !s.opts.inMemory && sg.entries >= streamMinEntries {
 		err := s.streamHeld(prefix, sg, func(v uint64) error { return j.begin(v, old) }, j.finish)
-		if !errors.Is(err, errStreamDeclined) {
+		if !errors.Is(err, errStreamDeclined) && (!errors.Is(err, errStreamPrepare) || s.checkOpen() != nil) {
 			return freed, err
 		}
+		// Declined, or the stream writer could not start (nothing was
+		// written): commit transaction by transaction instead.
 	}
 	if err := j.begin(s.db.MaxVersion()+1, old); err != nil {
 		return false, err

@@ -324,6 +324,10 @@ func uvarintLen(v uint64) int {
 // caller commits the segment chunk by chunk.
 var errStreamDeclined = errors.New("stream declined")
 
+// errStreamPrepare marks a failed StreamWriter.PrepareIncremental: nothing
+// was written and the undo record is gone.
+var errStreamPrepare = errors.New("stream writer unavailable")
+
 // streamSegment writes a segment of namespace prefix through the stream
 // writer, all or nothing (see the comment above); undo returns the previous
 // values of the keys the segment overwrites. It returns
@@ -376,7 +380,7 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
-		err = fmt.Errorf("stream: prepare: %w", err)
+		err = fmt.Errorf("stream: prepare: %w: %w", errStreamPrepare, err)
 		if derr := done(); derr != nil {
 			// An undo file or journal left behind would roll back later
 			// writes at the next Open.

@@ -231,13 +231,17 @@ func TestManager_Merge_OnlyCompletedMembers(t *testing.T) {
 func TestManager_Merge_LargeIsAtomic(t *testing.T) {
 	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
 	f.create(t, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: "additive", Members: members("a", "b", "c")})
+	perAgent := 700
+	if testing.Short() {
+		perAgent = 350 // -race; still several transactions per merge
+	}
 	for i, agent := range []string{"a", "b", "c"} {
 		f.status(t, "big", agent, teammanager.Running, "")
 		var sb strings.Builder
-		for k := range 700 {
+		for k := range perAgent {
 			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", k, (k+i)%3)
 		}
-		if n, err := f.m.ImportFindings(ctx, "big", agent, strings.NewReader(sb.String()), "ntriples"); err != nil || n != 700 {
+		if n, err := f.m.ImportFindings(ctx, "big", agent, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
 			t.Fatalf("import: %d, %v", n, err)
 		}
 	}
