@@ -196,9 +196,10 @@ func (j *journal) abort(cause error) error {
 	return cause
 }
 
-// rollbackDelta undoes a journaled delta: the keys in old get their previous
-// values back and every other key under prefix whose newest version is v0 or
-// later is deleted.
+// rollbackDelta undoes a journaled delta or a streamed segment: the keys in
+// old get their previous values back (or are deleted if they had none) and
+// every other key under prefix whose newest version is v0 or later is
+// deleted.
 func rollbackDelta(db *badger.DB, prefix []byte, v0 uint64, old []undoEntry) error {
 	recorded := make(map[string]struct{}, len(old))
 	for _, e := range old {
@@ -230,7 +231,11 @@ func rollbackDelta(db *badger.DB, prefix []byte, v0 uint64, old []undoEntry) err
 	wb := db.NewWriteBatch()
 	defer wb.Cancel()
 	for _, e := range old {
-		if err := wb.Set(e.key, e.val); err != nil {
+		set := wb.Delete
+		if e.present {
+			set = func(k []byte) error { return wb.Set(k, e.val) }
+		}
+		if err := set(e.key); err != nil {
 			return err
 		}
 	}

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-
-	"github.com/dgraph-io/badger/v4"
 )
 
 // The undo file of a streamed segment (see stream.go):
@@ -180,9 +178,10 @@ func syncDir(dir string) error {
 }
 
 // recoverStream rolls back a streamed segment that a crash interrupted (an
-// undo file exists): every key of the segment's namespace whose newest
-// version is the segment's gets its previous value back, or is deleted. It
-// runs in Open, before the store is used; with a read-only store it fails.
+// undo file exists): the keys it recorded get their previous values back
+// (or are deleted if they had none) and every other key of the segment's
+// namespace whose newest version is the segment's is deleted. It runs in
+// Open, before the store is used; with a read-only store it fails.
 func (s *Store) recoverStream() error {
 	path := filepath.Join(s.dir, streamUndoFile)
 	b, err := os.ReadFile(path)
@@ -198,45 +197,9 @@ func (s *Store) recoverStream() error {
 	if s.opts.readOnly {
 		return fmt.Errorf("%w: an interrupted import must be rolled back: open the store read-write once", ErrCorrupt)
 	}
-	old := make(map[string]undoEntry, len(r.old))
-	for _, e := range r.old {
-		old[string(e.key)] = e
-	}
-	// Collect the keys first: a write batch must not run inside the
-	// iteration's transaction.
-	var keys [][]byte
-	err = s.db.View(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		opts.Prefix = r.prefix
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if it.Item().Version() == r.version {
-				keys = append(keys, it.Item().KeyCopy(nil))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("roll back interrupted import: %w", err)
-	}
-	wb := s.db.NewWriteBatch()
-	defer wb.Cancel()
-	for _, k := range keys {
-		if e, ok := old[string(k)]; ok && e.present {
-			err = wb.Set(k, e.val)
-		} else {
-			err = wb.Delete(k)
-		}
-		if err != nil {
-			return fmt.Errorf("roll back interrupted import: %w", err)
-		}
-	}
-	if err := wb.Flush(); err != nil {
-		return fmt.Errorf("roll back interrupted import: %w", err)
-	}
-	if err := s.db.Sync(); err != nil {
+	// The segment's keys all have version r.version, newer than anything
+	// else: rolling it back is rolling back a journaled delta (journal.go).
+	if err := rollbackDelta(s.db, r.prefix, r.version, r.old); err != nil {
 		return fmt.Errorf("roll back interrupted import: %w", err)
 	}
 	return removeUndo(s.dir)
