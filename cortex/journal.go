@@ -403,7 +403,8 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 			return freed, err
 		}
 		// Declined, or the stream writer could not start (nothing was
-		// written): commit transaction by transaction instead.
+		// written, the journal is gone): commit transaction by transaction.
+		j = &journal{s: s, prefix: prefix}
 	}
 	if err := j.begin(s.db.MaxVersion()+1, old); err != nil {
 		return false, err
