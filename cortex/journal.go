@@ -22,13 +22,14 @@ import (
 // or nothing, for readers and across a crash, although Badger cannot hold it
 // in one transaction.
 //
-//   - Isolation: the writer holds the namespace's write lock and the store's
-//     gate exclusively (gate.go) for the whole delta, so no transaction of
-//     the store runs while it is written. Readers wait, then see all of it.
-//   - Capture: the delta's writes are computed against one snapshot without
-//     writing (captureDelta, the same deltaWriter as a one-transaction
-//     delta): every key to put or delete, once, and the previous value of
-//     every key among them that exists.
+//   - Capture: under the namespace's write lock, the delta's writes are
+//     computed against one snapshot without writing (captureDelta, the same
+//     deltaWriter as a one-transaction delta): every key to put or delete,
+//     once, and the previous value of every key among them that exists.
+//     Readers go on meanwhile; no other writer can change the namespace.
+//   - Isolation: the keys are then written holding the store's gate
+//     exclusively (gate.go), so no transaction of the store runs while they
+//     are. Readers wait, then see all of the delta.
 //   - Journal: those previous values go to the journal file, synced, before
 //     anything is written; every key of the delta is then written with a
 //     version ≥ V0 (newer than anything in the database): through Badger's
@@ -369,6 +370,25 @@ var journalTxnEntries = 20_000
 // comment at the top of this file). The caller holds n.wmu.
 func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.Quad) (freed bool, err error) {
 	s := n.s
+	if err := s.checkOpen(); err != nil {
+		return false, err
+	}
+	if !s.opts.syncWrites && !s.opts.inMemory {
+		// The previous values must be durable ones: a commit not yet
+		// synced that a power loss undid must not be restored by a
+		// roll-back.
+		if err := s.db.Sync(); err != nil {
+			return false, fmt.Errorf("sync: %w", err)
+		}
+	}
+	// The writes are computed before the store is taken: readers go on
+	// meanwhile, and the snapshot stays current, as nobody else writes
+	// this namespace (the caller holds its write lock).
+	prefix := n.view.Prefix()
+	sg, old, freed, err := n.captureDelta(ctx, prefix, remove, add)
+	if err != nil {
+		return false, err
+	}
 	gctx, cancel := context.WithTimeout(ctx, journalGateWait)
 	err = s.gate.exclusive(gctx)
 	cancel()
@@ -381,19 +401,6 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	}
 	defer s.gate.release()
 	if err := s.checkOpen(); err != nil {
-		return false, err
-	}
-	if !s.opts.syncWrites && !s.opts.inMemory {
-		// The previous values must be durable ones: a commit not yet
-		// synced that a power loss undid must not be restored by a
-		// roll-back.
-		if err := s.db.Sync(); err != nil {
-			return false, fmt.Errorf("sync: %w", err)
-		}
-	}
-	prefix := n.view.Prefix()
-	sg, old, freed, err := n.captureDelta(ctx, prefix, remove, add)
-	if err != nil {
 		return false, err
 	}
 	j := &journal{s: s, prefix: prefix}
@@ -442,8 +449,11 @@ func (j *journal) begin(v0 uint64, old []undoEntry) error {
 // once), the previous values of the keys among them that exist, and whether
 // nodes are freed.
 func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add []quad.Quad) (*segment, []undoEntry, bool, error) {
-	txn := n.s.db.NewTransaction(false) // outside the gate: the caller holds it
-	defer txn.Discard()
+	txn, end, err := n.view.NewTxn(false) // through the gate; ended before the caller takes it
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer end()
 	tx := &captureTx{txn: txn, prefix: prefix, sg: &segment{}}
 	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, now: time.Now().UnixNano()}
 	if err := w.apply(remove, add); err != nil {
