@@ -174,10 +174,12 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 // Apply writes d atomically: either every change is made or none, and readers
 // see all of it or nothing of it. A delta of up to MaxDeltaQuads quads (after
 // removing duplicates) is one Badger transaction. A larger one is journaled
-// (journal.go): it holds the store's other transactions back while it
-// commits (about 20k quads a second) and a crash in the middle is rolled
-// back by the next Open. For bulk loads that need not be atomic, Import is
-// faster and lets readers in.
+// (journal.go): its writes are computed first, alongside readers, and held
+// in memory (a few hundred bytes per quad); then the store's other
+// transactions are held back while its keys are written (streamed when
+// large), and a crash in the middle is rolled back by the next Open. For
+// bulk loads that need not be atomic, Import bounds its memory and lets
+// readers in between segments.
 func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	remove, add, err := normalizeDelta(d)
 	if err != nil {

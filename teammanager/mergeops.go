@@ -39,7 +39,8 @@ import (
 // see the previous merge or this one, never a mix, and a crash in the middle
 // leaves the previous one. A change set of more than cortex.MaxDeltaQuads
 // quads (a few hundred facts) is journaled by the store, which holds its
-// other transactions back while it commits (see cortex.Namespace.Apply).
+// other transactions back while the keys are written (see
+// cortex.Namespace.Apply).
 //
 // Merges of one team are serialised within the Manager.
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeReport, error) {
