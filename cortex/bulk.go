@@ -133,7 +133,7 @@ type bulkState struct {
 	exact  map[[4]uint64]struct{}
 	readTx *bulkTxn
 	// Values the segment overwrites: the meta entries at its start and the
-	// reference counts of the nodes it uses (-1: created by the segment).
+	// reference counts of the nodes it uses and did not create.
 	segHorizon, segSize int64
 	segOld              map[refs.ValueHash]int64
 
@@ -741,15 +741,12 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			}
 		}
 		if w.inc[i] > 0 {
-			if st.accum {
-				// The count before the segment, for its undo record; -1 for
-				// a node the segment creates.
+			if st.accum && w.ids[i] <= uint64(st.segHorizon) {
+				// The count before the segment of a node it did not
+				// create (ids above its starting horizon), for its undo
+				// record.
 				if _, ok := st.segOld[h]; !ok {
-					old := int64(w.refs[i])
-					if w.isNew[i] {
-						old = -1
-					}
-					st.segOld[h] = old
+					st.segOld[h] = int64(w.refs[i])
 				}
 			}
 			w.refs[i] += w.inc[i]
@@ -1006,7 +1003,7 @@ func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
 
 // bulkCounters count, for tests, chunks committed from a speculative fill,
 // speculative fills redone under the lock and segments streamed.
-var bulkCounters struct{ spec, redo, streamed atomic.Int64 }
+var bulkCounters struct{ spec, redo, streamed, spilled atomic.Int64 }
 
 // escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
 // joined by '/', with '/' and '\\' escaped by a '\\'.

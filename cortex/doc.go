@@ -28,8 +28,10 @@
 // sees the latest committed state.
 // Import on a persistent store works in segments (segments.go): chunks of
 // DefaultChunkQuads quads are computed under the namespace's write lock and
-// written together when the segment is full (about 768 MB of writes, ~1M
-// triples), the source ends or is slow. A large segment is written through
+// written together when the segment is full (~2M quads), the source ends or
+// is slow. Its writes beyond the import budget (128 MB by default) are
+// sorted and spilled to temporary run files in the store directory, and
+// merged when the segment is written. A large segment is written through
 // Badger's StreamWriter (stream.go): sorted tables instead of memtable
 // inserts, all or nothing even across a crash (an undo file rolls it back on
 // the next Open). A small one is committed one transaction per chunk. A
@@ -56,9 +58,10 @@
 // the store is open (queries not yet closed included) and hold new ones back
 // meanwhile (gate.go). If that takes more than two seconds (an open query
 // may belong to a goroutine waiting for the importing namespace), a segment
-// is committed chunk by chunk instead; a journaled delta waits up to ten
-// seconds and then fails with ErrBusy, having written nothing. So nothing
-// deadlocks; close queries before writing large deltas.
+// is committed chunk by chunk instead; a segment that spilled to run files
+// and a journaled delta wait up to ten seconds and then fail with ErrBusy,
+// having written nothing. So nothing deadlocks; close queries before
+// writing large deltas or importing large files.
 //
 // # Caveats
 //
@@ -66,8 +69,12 @@
 //     entries per triple in cayley's format (see docs/PERFORMANCE.md).
 //   - A segment whose stream would require Badger to flatten an LSM tree
 //     larger than the segment is committed chunk by chunk instead (slower,
-//     not atomic as a whole): streaming pays off for loads into an empty or
-//     small store, not for small additions to a large one.
+//     not atomic as a whole), unless it spilled to run files: then Badger
+//     flattens. Streaming pays off for loads into an empty or small store,
+//     not for small additions to a large one.
+//   - A large import needs free disk space in the store directory for its
+//     run files: about 300 bytes per quad of a segment (~600 MB for 2M
+//     quads of the bench data) at most, removed when the segment is written.
 //   - Literals are stored exactly as given: language tags keep their case, so
 //     "x"@EN and "x"@en are two terms.
 //   - A query result holds a read transaction until it is closed.

@@ -40,3 +40,14 @@ func SetJournalGateWait(d time.Duration) (restore func()) {
 
 // JournalFile is the name of the journal of a delta in progress.
 const JournalFile = journalFile
+
+// SetSpillTuning makes import segments spill their writes to run files once
+// they hold spill bytes in memory, and end after maxQuads quads.
+func SetSpillTuning(spill int64, maxQuads int) (restore func()) {
+	b, q := spillBytes, segmentMaxQuads
+	spillBytes, segmentMaxQuads = spill, maxQuads
+	return func() { spillBytes, segmentMaxQuads = b, q }
+}
+
+// SpilledRuns returns the number of run files written by imports so far.
+func SpilledRuns() int64 { return bulkCounters.spilled.Load() }

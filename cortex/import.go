@@ -51,12 +51,15 @@ func NewImportID() string {
 // hashing and encoding) and writing run concurrently.
 //
 // On a persistent store the quads are written in segments (segments.go): a
-// segment of up to ~1M triples is computed in chunks of the store's chunk
+// segment of up to ~2M quads is computed in chunks of the store's chunk
 // size and then written at once, through Badger's stream writer when large
 // (all or nothing, even across a crash) or one transaction per chunk when
-// small. In-memory stores write chunk by chunk (bulk.go). The unit of
-// atomicity is thus a segment or a chunk, never less; an import as a whole
-// is atomic only if it fits in one streamed segment. If src fails inside the
+// small. While it is computed, its writes beyond the store's import budget
+// (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
+// files in the store directory (spill.go), so an import's memory does not
+// grow with the file. In-memory stores write chunk by chunk (bulk.go). The
+// unit of atomicity is thus a segment or a chunk, never less; an import as
+// a whole is atomic only if it fits in one streamed segment. If src fails inside the
 // first chunk, nothing is written. If it fails later, what was read before the
 // failing chunk is written and the returned *ImportError says how many quads
 // were committed. Quads are a set, so re-running the same import (with the

@@ -183,15 +183,21 @@ func TestMain(m *testing.M) {
 }
 
 // childImport imports an endless stream, printing each commit. With
-// CORTEX_TEST_STREAM=1 segments are small and streamed, otherwise small and
+// CORTEX_TEST_STREAM=1 segments are small and streamed; =spill, they spill
+// to run files before they are streamed; otherwise they are small and
 // committed chunk by chunk. CORTEX_TEST_CRASH_AT names a point of a streamed
 // write (see cortex.SetStreamHook) at which the process kills itself once a
 // first segment has been committed.
 func childImport(dir string) {
 	ctx := context.Background()
-	if os.Getenv("CORTEX_TEST_STREAM") == "1" {
+	switch os.Getenv("CORTEX_TEST_STREAM") {
+	case "1":
 		cortex.SetStreamTuning(1<<20, 100)
-	} else {
+	case "spill":
+		// Segments of 20k quads, spilled to runs of ~300 KB.
+		cortex.SetStreamTuning(1<<62, 100)
+		cortex.SetSpillTuning(300<<10, 20_000)
+	default:
 		cortex.SetStreamTuning(1<<20, 1<<30)
 	}
 	if at := os.Getenv("CORTEX_TEST_CRASH_AT"); at != "" {
@@ -302,10 +308,20 @@ func testSurvivesKill9(t *testing.T, env string) {
 // rolls the segment back, leaving exactly the committed quads, with every
 // index, node count and size consistent.
 func TestImport_RollsBackInterruptedStream(t *testing.T) {
-	for _, at := range []string{"prepared", "group-done", "flushed"} {
-		t.Run(at, func(t *testing.T) {
+	for _, tc := range []struct{ stream, at string }{
+		{"1", "prepared"}, {"1", "group-done"}, {"1", "flushed"},
+		{"spill", "prepared"}, {"spill", "group-done"}, {"spill", "flushed"},
+	} {
+		name := tc.at
+		if tc.stream == "spill" {
+			name = "spilled-" + tc.at
+		}
+		t.Run(name, func(t *testing.T) {
+			if tc.stream == "spill" {
+				skipShort(t)
+			}
 			dir := t.TempDir()
-			cmd, lines := startChild(t, "import", dir, "CORTEX_TEST_STREAM=1", "CORTEX_TEST_CRASH_AT="+at)
+			cmd, lines := startChild(t, "import", dir, "CORTEX_TEST_STREAM="+tc.stream, "CORTEX_TEST_CRASH_AT="+tc.at)
 			var committed int64
 			for lines.Scan() {
 				f := strings.Fields(lines.Text())

@@ -27,10 +27,10 @@ const (
 	// back while it commits (see Namespace.Apply).
 	MaxDeltaQuads = 4096
 	// DefaultImportSegmentBytes is the default memory budget of an import
-	// segment (see Namespace.Import): about 1M triples of the bench data,
-	// for a peak resident size of ~2.5 GB during such an import (measured;
-	// docs/PERFORMANCE.md).
-	DefaultImportSegmentBytes = 768 << 20
+	// segment's writes (see Namespace.Import): about 170k triples of the
+	// bench data; beyond it they are spilled to sorted run files in the store
+	// directory (docs/PERFORMANCE.md).
+	DefaultImportSegmentBytes = 128 << 20
 )
 
 // DefaultOptions returns the default options: persistent, synchronous writes
@@ -41,8 +41,10 @@ func DefaultOptions() Options {
 
 // WithImportSegmentBytes sets the memory budget of an import segment: the
 // writes of the chunks computed before they are written together, and their
-// sort. Smaller segments need less memory but are more often too small to
-// stream. Default DefaultImportSegmentBytes; minimum 1 MB.
+// sort. When they reach it, they are sorted and spilled to a temporary run
+// file in the store directory, and the segment goes on; the runs are merged
+// when it is written. A larger budget means fewer runs and more memory.
+// Default DefaultImportSegmentBytes; minimum 1 MB.
 func (o Options) WithImportSegmentBytes(n int64) Options { o.segBytes = n; return o }
 
 // WithInMemory keeps all data in memory (the dir argument of Open is ignored).

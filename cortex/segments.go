@@ -39,6 +39,7 @@ var (
 // bulkSegments enables segment mode; tests of the chunked path turn it off.
 var bulkSegments = true
 
+
 // segmentable reports whether Import uses segment mode.
 func (st *bulkState) segmentable() bool {
 	if !bulkSegments || st.n.s.opts.inMemory {
@@ -89,7 +90,13 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 				sg.reset()
 				return fmt.Errorf("namespace %s: write: %w", st.n.name, err)
 			}
-			if st.segmentFull(&sg) {
+			full, err := st.segmentFull(&sg)
+			if err != nil {
+				st.abortSegment()
+				sg.reset()
+				return fmt.Errorf("namespace %s: write: %w", st.n.name, err)
+			}
+			if full {
 				break
 			}
 			c = nil
@@ -185,12 +192,25 @@ func (st *bulkState) abortSegment() {
 	st.n.wmu.Unlock()
 }
 
-// segmentFull reports whether the segment (and what the import remembers)
-// has reached its bounds.
-func (st *bulkState) segmentFull(sg *segment) bool {
-	mem := sg.memory() + int64(len(st.exact))*64
-	return mem >= min(st.n.s.opts.segBytes, streamSegmentBytes) || len(st.nodes) > bulkMaxNodes ||
-		len(st.quads) > bulkMaxQuads || len(st.exact) > bulkMaxQuads
+// segmentFull reports whether the segment must end: when what the import
+// remembers has reached its bounds. When the writes the segment holds in
+// memory reach the store's budget, they are spilled to a sorted run file
+// (spill.go) and the segment goes on.
+func (st *bulkState) segmentFull(sg *segment) (bool, error) {
+	if len(st.nodes) > bulkMaxNodes || len(st.quads) > bulkMaxQuads || len(st.exact) > segmentMaxQuads {
+		return true, nil
+	}
+	mem := sg.memory()
+	if mem >= streamSegmentBytes {
+		return true, nil
+	}
+	if mem < min(st.n.s.opts.segBytes, spillBytes) {
+		return false, nil
+	}
+	if err := sg.spill(st.n.s.dir, len(st.prefix)); err != nil {
+		return false, err
+	}
+	return false, nil
 }
 
 // accumulate computes the writes of quads qs of chunk c (count source quads)
@@ -239,6 +259,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	}
 	n.writeGen++
 	st.writeGen = n.writeGen
+	st.exact = nil // not needed to write the segment, and large
 	err := n.s.streamSegment(ctx, st.prefix, sg, st.undoEntries)
 	switch {
 	case err == nil:
@@ -284,9 +305,7 @@ func (st *bulkState) undoEntries() []undoEntry {
 	meta(keyHorizon, st.segHorizon)
 	meta(keySize, st.segSize)
 	for h, old := range st.segOld {
-		if old >= 0 {
-			out = append(out, undoEntry{key: key(nodeKey('n', h)), val: binary.AppendUvarint(nil, uint64(old)), present: true})
-		}
+		out = append(out, undoEntry{key: key(nodeKey('n', h)), val: binary.AppendUvarint(nil, uint64(old)), present: true})
 	}
 	return out
 }

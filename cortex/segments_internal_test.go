@@ -537,7 +537,7 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MB") {
 		t.Fatalf("got %v", err)
 	}
-	segmentTuning(t, 1<<62, 0) // stream every segment; the budget comes from the option
+	segmentTuning(t, 1<<62, 0) // stream every segment; the spill budget comes from the option
 	ctx := context.Background()
 	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1<<20))
 	if err != nil {
@@ -552,13 +552,17 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	for i := 0; i < 20_000; i++ {
 		qs = append(qs, bulkTQ(i, i%7, quad.String("o"), nil))
 	}
-	streamed := bulkCounters.streamed.Load()
+	streamed, spilled := bulkCounters.streamed.Load(), bulkCounters.spilled.Load()
 	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := bulkCounters.streamed.Load() - streamed; got < 2 || res.Chunks != int(got) {
-		t.Fatalf("%d segments streamed, result %+v: want several", got, res)
+	// One segment, spilled to runs of the budget's size.
+	if got := bulkCounters.streamed.Load() - streamed; got != 1 || res.Chunks != 1 {
+		t.Fatalf("%d segments streamed, result %+v: want 1", got, res)
+	}
+	if runs := bulkCounters.spilled.Load() - spilled; runs < 2 {
+		t.Fatalf("%d runs spilled, want several", runs)
 	}
 	checkSegmentContents(t, n, distinct(qs))
 }

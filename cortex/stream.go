@@ -71,13 +71,17 @@ var (
 
 // segment is the writes of consecutive import chunks, in order; each chunk's
 // writes are consistent on their own (they are what a chunked import would
-// commit in one transaction).
+// commit in one transaction). Chunks spilled to sorted run files (spill.go)
+// are in runs, oldest first; chunks holds those written since.
 type segment struct {
 	chunks  []*putBuf
-	counts  []int // source quads accounted for by each chunk
+	counts  []int // source quads accounted for by each chunk, spilled ones included
 	quads   int64 // quads inserted
-	entries int
-	bytes   int64 // arena bytes
+	entries int   // all entries, spilled ones included
+	inMem   int   // entries in chunks
+	bytes   int64 // arena bytes of chunks
+	runs    []*segRun
+	spilled int64 // bytes in runs
 }
 
 func (sg *segment) add(p *putBuf, count int, inserted int) {
@@ -85,15 +89,23 @@ func (sg *segment) add(p *putBuf, count int, inserted int) {
 	sg.counts = append(sg.counts, count)
 	sg.quads += int64(inserted)
 	sg.entries += len(p.entries)
+	sg.inMem += len(p.entries)
 	sg.bytes += int64(len(p.data))
 }
 
-// memory estimates the bytes held for the segment, including the sort.
+// memory estimates the bytes held in memory for the segment, including the
+// sort.
 func (sg *segment) memory() int64 {
-	return sg.bytes + int64(sg.entries)*(32+40)
+	return sg.bytes + int64(sg.inMem)*(32+40)
 }
 
-func (sg *segment) reset() { *sg = segment{} }
+// reset empties the segment and removes its run files.
+func (sg *segment) reset() {
+	for _, r := range sg.runs {
+		_ = r.close() // temporary; Open removes what is left
+	}
+	*sg = segment{}
+}
 
 // sref is one entry of a segment in the sort: the first 24 bytes of its key
 // after the namespace prefix and bucket byte (a fast path for the comparison)
@@ -113,8 +125,9 @@ type sref struct {
 // entry of the latest chunk wins).
 type sortedSegment struct {
 	sg     *segment
-	prefix int // length of the namespace prefix
-	counts [256]int
+	prefix int      // length of the namespace prefix
+	counts [256]int // in-memory entries of each group
+	total  [256]int // with the spilled ones
 	groups [256][]sref
 }
 
@@ -138,18 +151,24 @@ func newSortedSegment(sg *segment, prefixLen int) *sortedSegment {
 			ss.counts[p.data[e.k0+prefixLen]]++
 		}
 	}
+	ss.total = ss.counts
+	for _, r := range sg.runs {
+		for b := range ss.total {
+			ss.total[b] += r.sec[b].count
+		}
+	}
 	return ss
 }
 
 // order returns the non-empty groups, largest first.
 func (ss *sortedSegment) order() []int {
 	order := make([]int, 0, 256)
-	for b, n := range ss.counts {
+	for b, n := range ss.total {
 		if n > 0 {
 			order = append(order, b)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return ss.counts[b] - ss.counts[a] })
+	slices.SortStableFunc(order, func(a, b int) int { return ss.total[b] - ss.total[a] })
 	return order
 }
 
@@ -335,20 +354,30 @@ var errStreamPrepare = errors.New("stream writer unavailable")
 // committed chunk by chunk instead. The caller holds the namespace's write
 // lock; streamSegment takes the store's gate exclusively.
 func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, undo func() []undoEntry) error {
-	if s.opts.inMemory || s.opts.readOnly || sg.entries < streamMinEntries {
+	spilled := len(sg.runs) > 0
+	if s.opts.inMemory || s.opts.readOnly || (sg.entries < streamMinEntries && !spilled) {
 		return errStreamDeclined
 	}
 	// Wait a bounded time for the store's open transactions to end: one of
 	// them may belong to a goroutine that waits for this namespace's write
-	// lock, which the import holds. Then commit chunk by chunk instead.
-	gctx, cancel := context.WithTimeout(ctx, streamGateWait)
+	// lock, which the import holds. Then commit chunk by chunk instead; a
+	// spilled segment cannot be, and fails with ErrBusy (nothing written).
+	wait := streamGateWait
+	if spilled {
+		wait = journalGateWait
+	}
+	gctx, cancel := context.WithTimeout(ctx, wait)
 	err := s.gate.exclusive(gctx)
 	cancel()
 	if err != nil {
-		if ctx.Err() == nil {
-			return errStreamDeclined
+		switch {
+		case ctx.Err() != nil:
+			return err
+		case spilled:
+			return fmt.Errorf("%w: an import segment of %d quads waited %s for the store's open transactions (unclosed queries?) to end",
+				ErrBusy, sg.quads, wait)
 		}
-		return err
+		return errStreamDeclined
 	}
 	defer s.gate.release()
 	return s.streamHeld(prefix, sg, func(version uint64) error {
@@ -370,7 +399,9 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 	if err := s.flushMemtables(); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
-	if !s.cheapToStream(sg.memory()) {
+	if len(sg.runs) == 0 && !s.cheapToStream(sg.memory()) {
+		// (A spilled segment has no other way to be written: Badger
+		// flattens the tree if it must.)
 		return errStreamDeclined
 	}
 	version := s.db.MaxVersion() + 1
@@ -447,16 +478,40 @@ func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) er
 			buf.Reset()
 			return err
 		}
-		for _, r := range g {
-			appendStreamKV(buf, ss.key(r), ss.val(r), version, uint32(b)+1, r.del)
+		stream := uint32(b) + 1
+		add := func(key, val []byte, del bool) error {
+			appendStreamKV(buf, key, val, version, stream, del)
 			if buf.LenNoPadding() >= streamWriteBuffer {
-				if err := write(); err != nil {
+				return write()
+			}
+			return nil
+		}
+		if len(ss.sg.runs) == 0 {
+			for _, r := range g {
+				if err := add(ss.key(r), ss.val(r), r.del); err != nil {
+					return err
+				}
+			}
+		} else {
+			m, err := ss.merged(byte(b), g)
+			if err != nil {
+				return err
+			}
+			for {
+				ok, err := m.next()
+				if err != nil {
+					return err
+				}
+				if !ok {
+					break
+				}
+				if err := add(m.key, m.val, m.del); err != nil {
 					return err
 				}
 			}
 		}
 		// Closing the stream writes its last table now.
-		appendStreamDone(buf, uint32(b)+1)
+		appendStreamDone(buf, stream)
 		if err := write(); err != nil {
 			return err
 		}

@@ -123,8 +123,12 @@ Example:
 			&cli.StringFlag{Name: "data", Usage: "store directory", EnvVars: []string{"CORTEX_DATA"}, Value: defaultDataDir(), DefaultText: "$XDG_DATA_HOME/cortex or ~/.local/share/cortex"},
 			&cli.StringFlag{Name: "namespace", Aliases: []string{"n"}, Usage: "namespace to work in", EnvVars: []string{"CORTEX_NAMESPACE"}, Value: namespace.Default},
 			&cli.StringFlag{Name: "config", Usage: "JSON5 config file", EnvVars: []string{"CORTEX_CONFIG"}},
+			memoryLimitFlag(),
 		},
 		Before: func(c *cli.Context) error {
+			if err := applyMemoryLimit(c); err != nil {
+				return err
+			}
 			e.dataDir = c.String("data")
 			e.nsName = c.String("namespace")
 			if err := namespace.ValidateName(e.nsName); err != nil {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// defaultMemoryLimit is cortexctl's soft limit of the Go heap: with it, an
+// import of a 1 GB N-Triples file stays within 1 GB of memory
+// (docs/PERFORMANCE.md). Without a limit the Go collector lets the heap grow
+// to about twice what is live.
+const defaultMemoryLimit = "768MiB"
+
+func memoryLimitFlag() cli.Flag {
+	return &cli.StringFlag{
+		Name: "memory-limit",
+		Usage: "soft limit of cortexctl's heap, e.g. 768MiB or 2GiB; 0 or off for none " +
+			"(the garbage collector works harder near it; it is not a hard cap). GOMEMLIMIT, if set, takes precedence over the default",
+		EnvVars: []string{"CORTEX_MEMORY_LIMIT"},
+		Value:   defaultMemoryLimit,
+	}
+}
+
+// applyMemoryLimit sets the soft memory limit chosen by --memory-limit.
+func applyMemoryLimit(c *cli.Context) error {
+	if !c.IsSet("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
+		return nil // the runtime applied it
+	}
+	n, err := parseSize(c.String("memory-limit"))
+	if err != nil {
+		return usagef("--memory-limit: %v", err)
+	}
+	debug.SetMemoryLimit(n)
+	return nil
+}
+
+// parseSize parses a byte size: a number with an optional unit B, KB, MB,
+// GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024); "0" and
+// "off" mean no limit (math.MaxInt64).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if strings.EqualFold(t, "off") || t == "0" {
+		return math.MaxInt64, nil
+	}
+	units := []struct {
+		suffix string
+		mult   float64
+	}{
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
+	}
+	mult := 1.0
+	for _, u := range units {
+		if len(t) > len(u.suffix) && strings.EqualFold(t[len(t)-len(u.suffix):], u.suffix) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q is not a size (e.g. 768MiB, 2GiB, off)", s)
+	}
+	n := v * mult
+	if n < 16<<20 {
+		return 0, fmt.Errorf("%q is below 16MiB", s)
+	}
+	if n >= math.MaxInt64 {
+		return math.MaxInt64, nil
+	}
+	return int64(n), nil
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		err  string
+	}{
+		{"768MiB", 768 << 20, ""},
+		{"2GiB", 2 << 30, ""},
+		{"1.5 GiB", 3 << 29, ""},
+		{"500MB", 500e6, ""},
+		{"1gb", 1e9, ""},
+		{"104857600", 100 << 20, ""},
+		{"off", math.MaxInt64, ""},
+		{"0", math.MaxInt64, ""},
+		{"1KiB", 0, "below 16MiB"},
+		{"lots", 0, "not a size"},
+		{"-5GiB", 0, "not a size"},
+		{"", 0, "not a size"},
+	} {
+		got, err := parseSize(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("parseSize(%q) = %d, %v; want error %q", tc.in, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+}

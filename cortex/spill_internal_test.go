@@ -1,0 +1,201 @@
+package cortex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+)
+
+// spillTuning makes segments spill to run files once they hold spill bytes
+// in memory and end after maxQuads quads.
+func spillTuning(t *testing.T, spill int64, maxQuads int) {
+	t.Helper()
+	b, q := spillBytes, segmentMaxQuads
+	spillBytes, segmentMaxQuads = spill, maxQuads
+	t.Cleanup(func() { spillBytes, segmentMaxQuads = b, q })
+}
+
+func runFilesIn(t *testing.T, dir string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, runPattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// A segment larger than its memory budget spills sorted runs and is
+// written from their merge: with duplicates inside and across runs, into an
+// empty namespace and into one whose nodes' reference counts the runs
+// overwrite several times (the newest run must win), and with segments cut
+// by the quad bound.
+func TestSegments_Spilled(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		pre      bool
+		maxQuads int
+	}{
+		{"fresh", false, 1 << 30},
+		{"non-empty", true, 1 << 30},
+		{"several-segments", true, 150},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			segmentTuning(t, 1<<62, 0)
+			spillTuning(t, 24<<10, tc.maxQuads)
+			ctx := context.Background()
+			n := bulkTestNS(t, 7)
+			want := map[quad.Quad]bool{}
+			var qs []quad.Quad
+			if tc.pre {
+				old := bulkMixed(200, 1)
+				if err := n.Apply(ctx, Delta{Add: old}); err != nil {
+					t.Fatal(err)
+				}
+				if err := n.Apply(ctx, Delta{Remove: old[:50]}); err != nil {
+					t.Fatal(err)
+				}
+				want = distinct(old[50:])
+				qs = append(qs, old[40:80]...)
+			}
+			qs = append(qs, bulkMixed(400, 0)...)
+			qs = append(qs, bulkMixed(400, 0)...)
+			qs = append(qs, bulkMixed(300, 2)...)
+			for q := range distinct(qs) {
+				want[q] = true
+			}
+			spilled, streamed := bulkCounters.spilled.Load(), bulkCounters.streamed.Load()
+			res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Read != int64(len(qs)) || res.Committed != int64(len(qs)) {
+				t.Fatalf("result %+v, want %d read and committed", res, len(qs))
+			}
+			runs, segs := bulkCounters.spilled.Load()-spilled, bulkCounters.streamed.Load()-streamed
+			if runs < 3 {
+				t.Fatalf("%d runs spilled, want several", runs)
+			}
+			if tc.maxQuads < len(qs) && segs < 2 {
+				t.Fatalf("%d segments streamed, want several", segs)
+			} else if tc.maxQuads >= len(qs) && segs != 1 {
+				t.Fatalf("%d segments streamed, want 1", segs)
+			}
+			checkSegmentContents(t, n, want)
+			if left := runFilesIn(t, n.s.dir); len(left) > 0 {
+				t.Fatalf("run files left: %v", left)
+			}
+			// Again: nothing changes.
+			if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			checkSegmentContents(t, n, want)
+		})
+	}
+}
+
+// A spilled segment cannot be committed chunk by chunk: when the store's
+// transactions do not end, the import fails with ErrBusy, and writes
+// nothing of the segment.
+func TestSegments_SpilledBusy(t *testing.T) {
+	segmentTuning(t, 1<<62, 0)
+	spillTuning(t, 24<<10, 1<<30)
+	defer func(d time.Duration) { journalGateWait = d }(journalGateWait)
+	journalGateWait = 100 * time.Millisecond
+	ctx := context.Background()
+	n := bulkTestNS(t, 7)
+	_, end, err := n.view.NewTxn(false) // an open read transaction
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = n.Import(ctx, &sliceSource{qs: bulkMixed(600, 0)}, ImportOptions{})
+	end()
+	var ie *ImportError
+	if !errors.Is(err, ErrBusy) || !errors.As(err, &ie) || ie.Committed != 0 {
+		t.Fatalf("got %v, want ErrBusy with nothing committed", err)
+	}
+	checkSegmentContents(t, n, map[quad.Quad]bool{})
+	if left := runFilesIn(t, n.s.dir); len(left) > 0 {
+		t.Fatalf("run files left: %v", left)
+	}
+}
+
+// Open removes run files a crash left behind.
+func TestOpen_RemovesStaleRuns(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(context.Background(), dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, "cortex-import-123.run")
+	if err := os.WriteFile(stale, []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(context.Background(), dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if left := runFilesIn(t, dir); len(left) > 0 {
+		t.Fatalf("run files left: %v", left)
+	}
+}
+
+// The merge of runs and memory yields each key once, in order, the newest
+// source's entry winning.
+func TestGroupMergerNewestWins(t *testing.T) {
+	prefix := []byte("n:t/")
+	mk := func(kvs ...string) *putBuf {
+		p := &putBuf{prefix: prefix}
+		for i := 0; i < len(kvs); i += 2 {
+			p.add([][]byte{[]byte(kvs[i])}, []byte(kvs[i+1]))
+		}
+		return p
+	}
+	dir := t.TempDir()
+	sg := &segment{}
+	defer sg.reset()
+	sg.add(mk("xa", "1", "xb", "1", "xe", "1", "y", "1"), 1, 1)
+	sg.add(mk("xa", "2"), 1, 1) // the later chunk of the same run wins
+	if err := sg.spill(dir, len(prefix)); err != nil {
+		t.Fatal(err)
+	}
+	sg.add(mk("xb", "3", "xc", "3", "xe", "3"), 1, 1)
+	if err := sg.spill(dir, len(prefix)); err != nil {
+		t.Fatal(err)
+	}
+	sg.add(mk("xc", "4", "xd", "4"), 1, 1)
+	if len(sg.runs) != 2 || sg.inMem != 2 || sg.entries != 10 {
+		t.Fatalf("runs %d, in memory %d, entries %d", len(sg.runs), sg.inMem, sg.entries)
+	}
+	ss := newSortedSegment(sg, len(prefix))
+	var got []string
+	for _, b := range ss.order() {
+		m, err := ss.merged(byte(b), ss.sortGroup(byte(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			ok, err := m.next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			got = append(got, fmt.Sprintf("%s=%s", m.key[len(prefix):], m.val))
+		}
+	}
+	want := []string{"xa=2", "xb=3", "xc=4", "xd=4", "xe=3", "y=1"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
