@@ -83,8 +83,3 @@ func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts
 	return written, nil
 }
 
-// DiskSize returns the bytes the store uses on disk (LSM tree and value log).
-func (s *Store) DiskSize() int64 {
-	lsm, vlog := s.db.Size()
-	return lsm + vlog
-}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package cortex
+
+import "os"
+
+// allocated returns the length of a file (allocated blocks are not known
+// here).
+func allocated(info os.FileInfo) int64 { return info.Size() }
