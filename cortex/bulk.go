@@ -125,13 +125,12 @@ type bulkState struct {
 	keys  map[uint64]struct{}
 	quads map[uint64]struct{}
 
-	// Segment mode (import.go, importSegments): chunks are computed without
-	// writing, against one read snapshot, and written together. exact holds
-	// the quads inserted by the current segment (which the snapshot does not
-	// show).
-	accum  bool
-	exact  map[[4]uint64]struct{}
-	readTx *bulkTxn
+	// Segment mode (segments.go, importSegments): chunks are computed
+	// without writing, against the namespace as the segment found it, and
+	// written together. exact holds the quads inserted by the current
+	// segment (which the store does not show yet).
+	accum bool
+	exact map[[4]uint64]struct{}
 	// Values the segment overwrites: the meta entries at its start and the
 	// reference counts of the nodes it uses and did not create.
 	segHorizon, segSize int64

@@ -29,4 +29,3 @@ func (s *Store) DiskSize() int64 {
 	})
 	return total
 }
-

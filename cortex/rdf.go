@@ -82,4 +82,3 @@ func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts
 	}
 	return written, nil
 }
-

@@ -15,9 +15,11 @@ import (
 
 // Segment mode of Import (persistent stores, namespaces whose indexes all
 // cover four positions, i.e. every namespace Cortex creates): the import is
-// cut into segments of bounded memory. For each segment the namespace's
-// write lock is taken, its chunks are computed as the chunked writer would
-// (bulk.go, fill) against one read snapshot but not written, and then the
+// cut into segments. For each segment the namespace's write lock is taken,
+// its chunks are computed as the chunked writer would (bulk.go, fill)
+// against the namespace as it was when the segment began (nobody else
+// writes it meanwhile) but not written (beyond a memory budget, they are
+// spilled to sorted run files, spill.go), and then the
 // whole segment is written: through Badger's stream writer when it is large
 // (stream.go, all or nothing), otherwise one transaction per chunk, in order.
 // Other writers of the namespace run between segments.
@@ -38,7 +40,6 @@ var (
 
 // bulkSegments enables segment mode; tests of the chunked path turn it off.
 var bulkSegments = true
-
 
 // segmentable reports whether Import uses segment mode.
 func (st *bulkState) segmentable() bool {
@@ -139,7 +140,7 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 	}
 }
 
-// beginSegment takes the namespace's write lock and a read snapshot and
+// beginSegment takes the namespace's write lock, reads its meta entries and
 // brings the import's knowledge up to date.
 func (st *bulkState) beginSegment(ctx context.Context) error {
 	n := st.n
@@ -155,13 +156,13 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 		n.wmu.Unlock()
 		return err
 	}
-	t, err := n.view.NewGatedTxn(false)
+	tx, err := st.readTxn()
 	if err != nil {
 		n.wmu.Unlock()
 		return err
 	}
-	st.readTx = &bulkTxn{txn: t, end: t.End, prefix: st.prefix}
-	meta, err := st.readTx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
+	meta, err := tx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
+	tx.end()
 	var horizon, size int64
 	if err == nil {
 		horizon, err = metaInt(meta[0])
@@ -184,10 +185,22 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 	return nil
 }
 
+// readTxn returns a read transaction of the namespace through the store's
+// gate. A segment reads through a new one for each chunk rather than one for
+// the whole segment, which may take many seconds to fill: a transaction held
+// that long would keep other namespaces' streamed segments and journaled
+// deltas from taking the gate. Nobody else writes the namespace while the
+// import holds its write lock, so every chunk sees the same state.
+func (st *bulkState) readTxn() (*bulkTxn, error) {
+	t, err := st.n.view.NewGatedTxn(false)
+	if err != nil {
+		return nil, err
+	}
+	return &bulkTxn{txn: t, end: t.End, prefix: st.prefix}, nil
+}
+
 // abortSegment gives up the current segment: nothing of it is written.
 func (st *bulkState) abortSegment() {
-	st.readTx.end()
-	st.readTx = nil
 	st.forget()
 	st.n.wmu.Unlock()
 }
@@ -207,6 +220,13 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	if mem < min(st.n.s.opts.segBytes, spillBytes) {
 		return false, nil
 	}
+	// A spilled segment can only be streamed. End the segment instead when
+	// it has many runs (each an open file and a read buffer in the merge),
+	// or when its stream would make Badger flatten a much larger LSM tree
+	// while holding the store: committed chunk by chunk, it does not.
+	if len(sg.runs) >= segmentMaxRuns || !st.n.s.cheapToStream(mem+sg.spilled) {
+		return true, nil
+	}
 	if err := sg.spill(st.n.s.dir, len(st.prefix)); err != nil {
 		return false, err
 	}
@@ -225,7 +245,12 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 		return err
 	}
 	w := &st.works[0]
-	err := st.fill(ctx, st.readTx, w, c, qs, nil)
+	tx, err := st.readTxn()
+	if err != nil {
+		return err
+	}
+	err = st.fill(ctx, tx, w, c, qs, nil)
+	tx.end()
 	if errors.Is(err, errChunkTooBig) && len(qs) > 1 {
 		half := len(qs) / 2
 		if err := st.accumulate(ctx, c, qs[:half], half, sg); err != nil {
@@ -246,15 +271,13 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 	return nil
 }
 
-// endSegment writes the segment, releases the snapshot and the write lock and
-// reports the committed quads in res.
+// endSegment writes the segment, releases the write lock and reports the
+// committed quads in res.
 func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportResult) error {
 	n := st.n
-	st.readTx.end()
-	st.readTx = nil
 	defer sg.reset()
 	defer n.wmu.Unlock()
-	if len(sg.chunks) == 0 {
+	if len(sg.chunks) == 0 && len(sg.runs) == 0 {
 		return nil
 	}
 	n.writeGen++

@@ -33,6 +33,9 @@ const runPattern = "cortex-import-*.run"
 // spillBytes lowers the store's spill threshold in tests.
 var spillBytes int64 = 1 << 62
 
+// segmentMaxRuns bounds the run files of a segment.
+var segmentMaxRuns = 64
+
 // segmentMaxQuads bounds the quads a segment inserts: the import remembers
 // each of them until the segment ends (bulkState.exact, ~60 bytes each).
 var segmentMaxQuads = 2 << 20
@@ -222,7 +225,7 @@ func (ss *sortedSegment) merged(b byte, mem []sref) (*groupMerger, error) {
 		if sec.count == 0 {
 			continue
 		}
-		r := bufio.NewReaderSize(io.NewSectionReader(run.f, sec.off, sec.n), 256<<10)
+		r := bufio.NewReaderSize(io.NewSectionReader(run.f, sec.off, sec.n), int(min(sec.n, 256<<10)))
 		if err := add(&mergeSrc{rank: i, r: r, left: sec.count}); err != nil {
 			return nil, err
 		}

@@ -199,3 +199,102 @@ func TestGroupMergerNewestWins(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// A segment whose last chunk spilled (nothing left in memory) is written:
+// at the end of the source, and when a stalled source ends it in the middle
+// of an import (the next segment builds on it).
+func TestSegments_SpilledLastChunk(t *testing.T) {
+	for _, stall := range []bool{false, true} {
+		t.Run(fmt.Sprint("stall=", stall), func(t *testing.T) {
+			segmentTuning(t, 1<<62, 0)
+			spillTuning(t, 1, 1<<30) // spill after every chunk
+			ctx := context.Background()
+			n := bulkTestNS(t, 7)
+			qs := bulkMixed(300, 0)
+			src := &sliceSource{qs: qs}
+			if stall {
+				src.at = func(i int) {
+					if i == 150 {
+						time.Sleep(segmentStall + 500*time.Millisecond)
+					}
+				}
+			}
+			streamed := bulkCounters.streamed.Load()
+			res, err := n.Import(ctx, src, ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Committed != int64(len(qs)) {
+				t.Fatalf("result %+v, want %d committed", res, len(qs))
+			}
+			if stall && bulkCounters.streamed.Load()-streamed < 2 {
+				t.Fatal("the stall did not end a segment")
+			}
+			checkSegmentContents(t, n, distinct(qs))
+		})
+	}
+}
+
+// Segments end when they have segmentMaxRuns run files.
+func TestSegments_SpilledMaxRuns(t *testing.T) {
+	segmentTuning(t, 1<<62, 0)
+	spillTuning(t, 1, 1<<30)
+	defer func(r int) { segmentMaxRuns = r }(segmentMaxRuns)
+	segmentMaxRuns = 4
+	ctx := context.Background()
+	n := bulkTestNS(t, 7)
+	qs := append(bulkMixed(400, 0), bulkMixed(400, 3)...)
+	streamed := bulkCounters.streamed.Load()
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// 800 quads in chunks of 7, at most 5 chunks (4 runs and one in memory)
+	// per segment.
+	if got := bulkCounters.streamed.Load() - streamed; got < 800/7/5 {
+		t.Fatalf("%d segments streamed, want at least %d", got, 800/7/5)
+	}
+	checkSegmentContents(t, n, distinct(qs))
+}
+
+// Two spilling imports into two namespaces of one store at once: each
+// segment reads through short transactions, so neither keeps the other's
+// stream from taking the store, and neither fails with ErrBusy.
+func TestSegments_SpilledConcurrentImports(t *testing.T) {
+	segmentTuning(t, 1<<62, 0)
+	spillTuning(t, 24<<10, 1<<30)
+	defer func(d time.Duration) { journalGateWait = d }(journalGateWait)
+	journalGateWait = 300 * time.Millisecond
+	ctx := context.Background()
+	a := bulkTestNS(t, 7)
+	b, err := a.s.Namespace(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a's source takes ~3 s, far longer than the gate wait.
+	slowQs := bulkMixed(300, 3)
+	slow := &sliceSource{qs: slowQs, at: func(int) { time.Sleep(10 * time.Millisecond) }}
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Import(ctx, slow, ImportOptions{})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // a's segment is open
+	qs := bulkMixed(600, 0)
+	spilled := bulkCounters.spilled.Load()
+	if _, err := b.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatalf("import into b while a imports: %v", err)
+	}
+	if bulkCounters.spilled.Load() == spilled {
+		t.Fatal("nothing spilled")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("a's import ended (%v) before b's: the test did not overlap them", err)
+	default:
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("import into a: %v", err)
+	}
+	checkSegmentContents(t, b, distinct(qs))
+	checkSegmentContents(t, a, distinct(slowQs))
+}

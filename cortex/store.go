@@ -80,7 +80,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// times 2^(level-1): a table builder holds about twice its table, and
 	// imports stream to the lowest levels, where tables were 64 MB. Peak
 	// memory of a 1M-triple import fell from 1.09 to 0.92 GB, speed within
-	// noise (docs/PERFORMANCE.md).
+	// noise; 8 MB tables imported 5% slower (docs/PERFORMANCE.md). The cost
+	// is files: ~800 per GB on disk, each held open by Badger (Go raises the
+	// process's open-file limit to its hard limit).
 	bopts.TableSizeMultiplier = 1
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
