@@ -54,7 +54,8 @@
 // ErrClosed.
 //
 // A streamed segment and a journaled delta need the store to themselves for
-// the seconds they take to write: they wait until no Badger transaction of
+// the seconds they take to write (up to tens of seconds for a spilled
+// segment of 2M quads): they wait until no Badger transaction of
 // the store is open (queries not yet closed included) and hold new ones back
 // meanwhile (gate.go). If that takes more than two seconds (an open query
 // may belong to a goroutine waiting for the importing namespace), a segment

@@ -94,11 +94,23 @@ var (
 
 // exclusive waits until no transaction is open and then keeps new ones out
 // until release (see the windows above). It fails only when ctx is done.
-func (g *gate) exclusive(ctx context.Context) error {
+func (g *gate) exclusive(ctx context.Context) error { return g.exclusiveWait(ctx, 0) }
+
+// exclusiveWait is exclusive with a bound on the wait for the store's open
+// transactions to end (0: none): it fails with context.DeadlineExceeded
+// when they do not end within wait. The wait for earlier exclusive holders,
+// which never wait for anything a transaction holder may hold, is bounded
+// by ctx only.
+func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 	select {
 	case g.one <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	if wait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, wait)
+		defer cancel()
 	}
 	closed := gateFirstClosed
 	for {

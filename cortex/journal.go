@@ -389,9 +389,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err != nil {
 		return false, err
 	}
-	gctx, cancel := context.WithTimeout(ctx, journalGateWait)
-	err = s.gate.exclusive(gctx)
-	cancel()
+	err = s.gate.exclusiveWait(ctx, journalGateWait)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()

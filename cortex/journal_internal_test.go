@@ -260,3 +260,34 @@ func TestGate_ExclusiveUnderContinuousLoad(t *testing.T) {
 		t.Fatal("the nested reader never ran")
 	}
 }
+
+// exclusiveWait bounds only the wait for open transactions: waiting for
+// another exclusive holder longer than the bound is no failure, an open
+// transaction that outlives it is.
+func TestGate_ExclusiveWaitBoundsOnlyTheDrain(t *testing.T) {
+	ctx := context.Background()
+	g := newGate()
+	if err := g.exclusive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		g.release()
+	}()
+	if err := g.exclusiveWait(ctx, 50*time.Millisecond); err != nil {
+		t.Fatalf("behind another holder: %v", err)
+	}
+	g.release()
+
+	if err := g.Enter(); err != nil { // an open transaction that does not end
+		t.Fatal(err)
+	}
+	if err := g.exclusiveWait(ctx, 100*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("with a transaction open: %v", err)
+	}
+	g.Leave()
+	if err := g.exclusiveWait(ctx, 100*time.Millisecond); err != nil {
+		t.Fatalf("with none open: %v", err)
+	}
+	g.release()
+}

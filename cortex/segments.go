@@ -222,9 +222,11 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	}
 	// A spilled segment can only be streamed. End the segment instead when
 	// it has many runs (each an open file and a read buffer in the merge),
-	// or when its stream would make Badger flatten a much larger LSM tree
-	// while holding the store: committed chunk by chunk, it does not.
-	if len(sg.runs) >= segmentMaxRuns || !st.n.s.cheapToStream(mem+sg.spilled) {
+	// or, before its first run, when its stream would make Badger flatten a
+	// much larger LSM tree while holding the store: a segment that never
+	// spilled is committed chunk by chunk then, without a flatten. (Once
+	// spilled, ending the segment early would not avoid the flatten.)
+	if len(sg.runs) >= segmentMaxRuns || (len(sg.runs) == 0 && !st.n.s.cheapToStream(mem)) {
 		return true, nil
 	}
 	if err := sg.spill(st.n.s.dir, len(st.prefix)); err != nil {
@@ -242,6 +244,9 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := st.n.s.checkOpen(); err != nil {
 		return err
 	}
 	w := &st.works[0]
@@ -294,6 +299,10 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 		if st.progress != nil {
 			st.progress(res.Committed)
 		}
+	case errors.Is(err, errStreamDeclined) && len(sg.runs) > 0:
+		// Never: only a segment that did not spill is declined (its
+		// chunks are all in memory, as commitChunks needs).
+		err = errors.New("internal error: a spilled segment was declined")
 	case errors.Is(err, errStreamDeclined):
 		err = st.commitChunks(sg, res)
 	}

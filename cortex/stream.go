@@ -366,9 +366,7 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 	if spilled {
 		wait = journalGateWait
 	}
-	gctx, cancel := context.WithTimeout(ctx, wait)
-	err := s.gate.exclusive(gctx)
-	cancel()
+	err := s.gate.exclusiveWait(ctx, wait)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

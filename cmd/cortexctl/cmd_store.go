@@ -171,7 +171,7 @@ func importCmd(c *cli.Context, e *env) error {
 		}
 		bar := e.newProgress("importing "+filepath.Base(name), size, true)
 		// The bar follows the bytes read: large imports write in segments of
-		// up to ~1M triples, so commits alone would move it in big jumps.
+		// up to ~2M quads, so commits alone would move it in big jumps.
 		cr := &countingReader{r: r, onRead: bar.set}
 		start := time.Now()
 		res, err := ns.ImportRDF(c.Context, cr, cortex.RDFImportOptions{
