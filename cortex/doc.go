@@ -73,6 +73,11 @@
 //     not atomic as a whole), unless it spilled to run files: then Badger
 //     flattens. Streaming pays off for loads into an empty or small store,
 //     not for small additions to a large one.
+//   - An import's budget bounds its own buffers, not the process: Go's
+//     collector lets the heap grow to about twice what is live. A host that
+//     must stay within a memory bound sets a soft limit (GOMEMLIMIT or
+//     runtime/debug.SetMemoryLimit); cortexctl sets 768 MiB by default, with
+//     which a 1 GB N-Triples file imports within 1 GB (docs/PERFORMANCE.md).
 //   - A large import needs free disk space in the store directory for its
 //     run files: about 300 bytes per quad of a segment (~600 MB for 2M
 //     quads of the bench data) at most, removed when the segment is written.
