@@ -309,16 +309,20 @@ func FuzzParseUndo(f *testing.F) {
 	})
 }
 
+// testPuts returns a chunk's writes of keys and values kvs (alternating),
+// one key part each, under prefix.
+func testPuts(prefix []byte, kvs ...string) *putBuf {
+	p := &putBuf{prefix: prefix}
+	for i := 0; i < len(kvs); i += 2 {
+		p.add([][]byte{[]byte(kvs[i])}, []byte(kvs[i+1]))
+	}
+	return p
+}
+
 // The sort puts equal keys together and keeps the one of the latest chunk.
 func TestSortSegmentKeepsLatest(t *testing.T) {
 	prefix := []byte("n:t/")
-	mk := func(kvs ...string) *putBuf {
-		p := &putBuf{prefix: prefix}
-		for i := 0; i < len(kvs); i += 2 {
-			p.add([][]byte{[]byte(kvs[i])}, []byte(kvs[i+1]))
-		}
-		return p
-	}
+	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
 	sg := &segment{}
 	sg.add(mk("meta", "1", "x-long-key-beyond-twenty-four-bytes-a", "a1", "b", "1"), 3, 3)
 	sg.add(mk("meta", "2", "x-long-key-beyond-twenty-four-bytes-a", "a2", "x-long-key-beyond-twenty-four-bytes-0", "z"), 3, 3)

@@ -153,13 +153,7 @@ func TestOpen_RemovesStaleRuns(t *testing.T) {
 // source's entry winning.
 func TestGroupMergerNewestWins(t *testing.T) {
 	prefix := []byte("n:t/")
-	mk := func(kvs ...string) *putBuf {
-		p := &putBuf{prefix: prefix}
-		for i := 0; i < len(kvs); i += 2 {
-			p.add([][]byte{[]byte(kvs[i])}, []byte(kvs[i+1]))
-		}
-		return p
-	}
+	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
 	dir := t.TempDir()
 	sg := &segment{}
 	defer sg.reset()
