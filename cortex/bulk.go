@@ -31,6 +31,8 @@ import (
 //	                     (ID, Subject, Predicate, Object, Label, Timestamp)
 //	<dirs>/<ids BE>      index: appended uvarint quad ids, ascending (QuadIndex.KeyFor)
 //	meta/horizon         last id allocated, int64 little-endian (nodes and quads share it)
+//	pin/<id, 8 bytes BE> Cortex's own (cayley ignores it): a pinned node's log entry (ID, Value;
+//	                     Delta.Pin), written only by deltas
 //	meta/size            number of quads, int64 little-endian
 //
 // Keys are the namespace prefix followed by the key escaped as hidalgo's
@@ -90,6 +92,7 @@ var (
 	keySize    = hkv.Key{[]byte("meta"), []byte("size")}
 	keyIndexes = hkv.Key{[]byte("meta"), []byte("indexes")}
 	logBucket  = []byte("log")
+	pinBucket  = []byte("pin") // Cortex's own: pinned terms (Delta.Pin), keyed like the log
 )
 
 // bulkNode is what an import knows about a node.
@@ -340,6 +343,13 @@ func dirIndex(d quad.Direction) int {
 
 func nodeKey(b byte, h refs.ValueHash) hkv.Key {
 	return hkv.Key{{b, h[0], h[1]}, h[:]}
+}
+
+// pinKey is the key of the pin of node id (see Delta.Pin).
+func pinKey(id uint64) hkv.Key {
+	k := logKey(id)
+	k[0] = pinBucket
+	return k
 }
 
 func logKey(id uint64) hkv.Key {

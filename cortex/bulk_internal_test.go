@@ -42,6 +42,7 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 	vkeys := map[refs.ValueHash]uint64{}
 	nkeys := map[refs.ValueHash]uint64{}
 	lists := map[string][]uint64{}
+	pins := map[uint64]refs.ValueHash{}
 	var horizon, size int64
 	var maxID uint64
 	err = hkv.View(n.kv, func(tx hkv.Tx) error {
@@ -85,6 +86,20 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 				} else {
 					quads[id] = p
 				}
+			case string(b) == "pin":
+				id := binary.BigEndian.Uint64(k[1])
+				var p proto.Primitive
+				if err := p.Unmarshal(v); err != nil {
+					return err
+				}
+				if p.ID != id || !p.IsNode() {
+					return fmt.Errorf("pin key %d holds id %d (node %v)", id, p.ID, p.IsNode())
+				}
+				val, err := pquads.UnmarshalValue(p.Value)
+				if err != nil {
+					return err
+				}
+				pins[id] = refs.HashOf(val)
 			case len(b) == 3 && (b[0] == 'v' || b[0] == 'n'):
 				var h refs.ValueHash
 				copy(h[:], k[1])
@@ -130,6 +145,15 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 		}
 		if nkeys[h] == 0 {
 			t.Errorf("node %d: no reference count", id)
+		}
+	}
+	for id, h := range pins {
+		// A pin of a freed node may stay (Delta.Pin); one of a live node
+		// holds its term, and ids are never reused.
+		if nh, ok := nodes[id]; ok && nh != h {
+			t.Errorf("pin %d holds another term than node %d", id, id)
+		} else if _, isQuad := quads[id]; isQuad || dead[id] || id > uint64(horizon) {
+			t.Errorf("pin %d is not a node id", id)
 		}
 	}
 	if len(vkeys) != len(nodes) || len(nkeys) != len(nodes) {

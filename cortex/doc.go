@@ -15,7 +15,10 @@
 // (write.go). Its four indexes each cover all four quad positions (SPOG,
 // POSG, OSPG, GSPO) and are kept exact — a removed quad's index keys are
 // deleted and terms no quad uses are garbage-collected — so pattern matching
-// reads index keys only (scan.go).
+// reads index keys only (scan.go). Beside cayley's buckets, Cortex keeps one
+// of its own, the pins (Delta.Pin): the id → term entries of terms a host
+// lists often, so that PinnedTermsBatch reads them from a small table
+// instead of the quad log; cayley's readers ignore it.
 //
 // # Atomicity
 //

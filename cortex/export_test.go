@@ -1,8 +1,11 @@
 package cortex
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/cayleygraph/quad"
 )
 
 // SetStreamTuning lowers the segment-mode thresholds for a test (or a test's
@@ -51,3 +54,13 @@ func SetSpillTuning(spill int64, maxQuads int) (restore func()) {
 
 // SpilledRuns returns the number of run files written by imports so far.
 func SpilledRuns() int64 { return bulkCounters.spilled.Load() }
+
+// Pins returns the namespace's pins (Delta.Pin): node id → term.
+func Pins(t testing.TB, n *Namespace) map[ID]quad.Value {
+	t.Helper()
+	pins, err := n.Pins(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pins
+}

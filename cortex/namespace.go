@@ -163,9 +163,21 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 // Delta is a set of quads to remove and quads to add. Quads are a set: adding a
 // quad that exists or removing one that does not is not an error. A quad in
 // both lists ends up present.
+//
+// Pin lists terms whose id → term mapping the store keeps in a small side
+// table, the pins, so that PinnedTermsBatch resolves them without reading
+// the quad log (where a term sits among all the quads written with it). A
+// pinned term that the delta creates gets its pin; one that it frees loses
+// it. A pinned term that already exists is left as it is: pinned if it was
+// pinned when created, else read from the log as any other. Pins are for
+// the few terms a host lists often (Cortex pins its teams' listed fields);
+// each costs one key. Ids are never reused, so a pin left behind by a delta
+// that freed its term without pinning it is never read (no quad refers to
+// its id); it only takes space.
 type Delta struct {
 	Remove []quad.Quad
 	Add    []quad.Quad
+	Pin    []quad.Value
 }
 
 // Len returns the number of quads in the delta.
@@ -187,7 +199,7 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	}
 	n.lockWrite()
 	defer n.wmu.Unlock()
-	return n.applyLocked(ctx, remove, add)
+	return n.applyLocked(ctx, remove, add, pinSet(d.Pin))
 }
 
 // Update runs fn with exclusive write access to the namespace and then applies
@@ -215,7 +227,7 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
-	return n.applyLocked(ctx, remove, add)
+	return n.applyLocked(ctx, remove, add, pinSet(tx.d.Pin))
 }
 
 // Tx stages a delta inside Update. It is valid only during the Update call and
@@ -231,10 +243,31 @@ func (tx *Tx) Add(qs ...quad.Quad) { tx.d.Add = append(tx.d.Add, qs...) }
 // Remove stages quads to remove.
 func (tx *Tx) Remove(qs ...quad.Quad) { tx.d.Remove = append(tx.d.Remove, qs...) }
 
+// Pin stages terms to pin (see Delta.Pin).
+func (tx *Tx) Pin(vs ...quad.Value) { tx.d.Pin = append(tx.d.Pin, vs...) }
+
 // Namespace returns the namespace being updated, for reads.
 func (tx *Tx) Namespace() *Namespace { return tx.n }
 
-func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad) error {
+// pinSet returns the normalised terms of pin as a set (nil if none). A term
+// that is not valid in a quad cannot be used by one, and is left out.
+func pinSet(pin []quad.Value) map[quad.Value]bool {
+	if len(pin) == 0 {
+		return nil
+	}
+	set := make(map[quad.Value]bool, len(pin))
+	for _, v := range pin {
+		if v == nil {
+			continue
+		}
+		if nv, err := NormalizeTerm(v); err == nil {
+			set[nv] = true
+		}
+	}
+	return set
+}
+
+func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -251,9 +284,9 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad) er
 	var freed bool
 	var err error
 	if len(remove)+len(add) <= MaxDeltaQuads {
-		freed, err = n.writeDelta(ctx, remove, add)
+		freed, err = n.writeDelta(ctx, remove, add, pins)
 	} else {
-		freed, err = n.writeDeltaJournaled(ctx, remove, add)
+		freed, err = n.writeDeltaJournaled(ctx, remove, add, pins)
 	}
 	if err != nil {
 		return fmt.Errorf("namespace %s: write: %w", n.name, err)

@@ -28,6 +28,49 @@ import (
 //
 // It is safe for concurrent use and sees committed data only.
 func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, error) {
+	return n.termsBatch(ctx, ids, false)
+}
+
+// PinnedTermsBatch is TermsBatch for ids that are mostly pinned (see
+// Delta.Pin): the misses of the term cache are read from the pins first, a
+// small table read in key order, and only those still missing from the log.
+// For ids that are not pinned it costs a seek each more than TermsBatch.
+//
+// It is safe for concurrent use and sees committed data only.
+func (n *Namespace) PinnedTermsBatch(ctx context.Context, ids []ID) ([]quad.Value, error) {
+	return n.termsBatch(ctx, ids, true)
+}
+
+// Pins returns every pin of the namespace (see Delta.Pin): node id → term.
+// It is for diagnostics and tests; it reads the whole pin table.
+func (n *Namespace) Pins(ctx context.Context) (map[ID]quad.Value, error) {
+	if err := n.s.checkOpen(); err != nil {
+		return nil, err
+	}
+	out := map[ID]quad.Value{}
+	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+		it := tx.Scan(hkv.Key{pinBucket})
+		defer it.Close()
+		for it.Next(ctx) {
+			k := it.Key()
+			if len(k) != 2 || len(k[1]) != 8 {
+				continue // the bucket's marker
+			}
+			v, err := decodeLogTerm(it.Val())
+			if err != nil {
+				return fmt.Errorf("%w: pin %x: %v", ErrCorrupt, k[1], err)
+			}
+			out[ID(binary.BigEndian.Uint64(k[1]))] = v
+		}
+		return it.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: read pins: %w", n.name, err)
+	}
+	return out, nil
+}
+
+func (n *Namespace) termsBatch(ctx context.Context, ids []ID, pinned bool) ([]quad.Value, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -43,16 +86,7 @@ func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, err
 		wants[j] = logWant{id: ids[i], rank: logKeyRank(ids[i]), slot: int32(i)}
 	}
 	vals := make([]quad.Value, len(wants))
-	if len(wants) < minBatch {
-		// Opening an iterator costs more than a few point reads.
-		wantIDs := make([]ID, len(wants))
-		for k, w := range wants {
-			wantIDs[k] = w.id
-		}
-		if err := n.lookupTerms(ctx, wantIDs, vals); err != nil {
-			return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
-		}
-	} else if err := n.readLogBatch(ctx, wants, vals); err != nil {
+	if err := n.readWants(ctx, wants, vals, pinned); err != nil {
 		return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
 	}
 	n.cache.putWants(wants, vals)
@@ -60,6 +94,45 @@ func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, err
 		out[w.slot] = vals[k]
 	}
 	return out, nil
+}
+
+// readWants reads the terms of wants into vals: from the pins first if
+// pinned, then the rest from the log.
+func (n *Namespace) readWants(ctx context.Context, wants []logWant, vals []quad.Value, pinned bool) error {
+	if pinned {
+		if err := n.readLogBatch(ctx, pinBucket, wants, vals); err != nil {
+			return err
+		}
+		// Keep reading what the pins lacked (wants stay sorted).
+		var rest []logWant
+		var at []int
+		for k := range wants {
+			if vals[k] == nil {
+				rest = append(rest, wants[k])
+				at = append(at, k)
+			}
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		got := make([]quad.Value, len(rest))
+		if err := n.readWants(ctx, rest, got, false); err != nil {
+			return err
+		}
+		for j, k := range at {
+			vals[k] = got[j]
+		}
+		return nil
+	}
+	if len(wants) < minBatch {
+		// Opening an iterator costs more than a few point reads.
+		wantIDs := make([]ID, len(wants))
+		for k, w := range wants {
+			wantIDs[k] = w.id
+		}
+		return n.lookupTerms(ctx, wantIDs, vals)
+	}
+	return n.readLogBatch(ctx, logBucket, wants, vals)
 }
 
 // logWant is an occurrence of a term to read from the log: its id, the rank
@@ -71,9 +144,10 @@ type logWant struct {
 }
 
 // readLogBatch sorts wants by key and reads the term of wants[k] into
-// vals[k], leaving unknown ids nil. Large batches are split into key ranges
+// vals[k] from the log entries (or pins) under bucket, leaving unknown ids
+// nil. Large batches are split into key ranges
 // read concurrently, each through its own iterator of one shared snapshot.
-func (n *Namespace) readLogBatch(ctx context.Context, wants []logWant, vals []quad.Value) error {
+func (n *Namespace) readLogBatch(ctx context.Context, bkt []byte, wants []logWant, vals []quad.Value) error {
 	slices.SortFunc(wants, func(a, b logWant) int { return cmp.Compare(a.rank, b.rank) })
 	parts := 1
 	if len(wants) >= 2*parallelBatch {
@@ -84,7 +158,7 @@ func (n *Namespace) readLogBatch(ctx context.Context, wants []logWant, vals []qu
 		return err
 	}
 	defer end()
-	bucket := escapeKey(n.view.Prefix(), hkv.Key{logBucket, nil})
+	bucket := escapeKey(n.view.Prefix(), hkv.Key{bkt, nil})
 	if parts == 1 {
 		return readLogTerms(ctx, txn, bucket, wants, vals)
 	}

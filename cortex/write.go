@@ -41,6 +41,7 @@ type deltaWriter struct {
 	tx      hkv.Tx
 	nodes   map[refs.ValueHash]*deltaNode
 	byVal   map[quad.Value]*deltaNode // nodes by term: saves hashing a term again
+	pins    map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
 	horizon int64
 	size    int64
 	now     int64
@@ -55,13 +56,13 @@ var (
 // writeDelta applies removals then additions (already normalised and
 // de-duplicated, with no quad in both) in one transaction. It reports whether
 // nodes were deleted. The caller holds n.wmu.
-func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad) (freed bool, err error) {
+func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool) (freed bool, err error) {
 	tx, err := n.kv.Tx(true)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Close()
-	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, now: time.Now().UnixNano()}
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, now: time.Now().UnixNano()}
 	if err := w.apply(remove, add); err != nil {
 		return false, err
 	}
@@ -105,6 +106,9 @@ func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 		}
 	}
 	if err := w.flushNodes(); err != nil {
+		return err
+	}
+	if err := w.flushPins(); err != nil {
 		return err
 	}
 	if err := w.putMetaInt(metaHorizon, w.horizon); err != nil {
@@ -387,6 +391,46 @@ func (w *deltaWriter) flushNodes() error {
 		}
 	}
 	return nil
+}
+
+// flushPins writes the pins of the pinned terms the delta creates, and
+// deletes those of the pinned terms it frees (see Delta.Pin). Run after
+// flushNodes, which reads the reference counts of changed nodes.
+func (w *deltaWriter) flushPins() error {
+	for v := range w.pins {
+		nd := w.byVal[v]
+		if nd == nil || !nd.present || nd.delta >= 0 && !nd.isNew {
+			continue // not used, or existing and not freed: unchanged
+		}
+		if nd.isNew {
+			if nd.delta <= 0 {
+				continue // created and dropped in this transaction
+			}
+			b, err := pinValue(nd.id, nd.val)
+			if err != nil {
+				return err
+			}
+			if err := w.putFresh(pinKey(nd.id), b); err != nil {
+				return err
+			}
+		} else if nd.refs+nd.delta <= 0 {
+			if err := w.tx.Del(pinKey(nd.id)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pinValue encodes a pin: a log entry of the node (id and value), so that
+// pins and the log are read alike.
+func pinValue(id uint64, v quad.Value) ([]byte, error) {
+	b, err := pquads.MarshalValue(v)
+	if err != nil {
+		return nil, err
+	}
+	p := proto.Primitive{ID: id, Value: b}
+	return p.Marshal()
 }
 
 // indexKeyFor returns the key of quad ids (S, P, O, G order) in index i.

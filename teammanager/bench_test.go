@@ -59,6 +59,7 @@ func BenchmarkListTeams_10k(b *testing.B) {
 	f := newFixture(b)
 	for i := range 10000 {
 		f.create(b, teammanager.TeamConfig{Name: fmt.Sprint("team-", i), Members: members("a", "b", "c")})
+		f.clock.Advance(time.Millisecond) // each team its own creation time, as in real use
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -83,7 +84,8 @@ func BenchmarkListTeams_10k_Reopen(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := teammanager.DefaultConfig().WithClock(newClock().Now)
+	clock := newClock()
+	cfg := teammanager.DefaultConfig().WithClock(clock.Now)
 	open := func() (*cortex.Store, *teammanager.Manager) {
 		s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(false))
 		if err != nil {
@@ -100,6 +102,7 @@ func BenchmarkListTeams_10k_Reopen(b *testing.B) {
 		if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{Name: fmt.Sprint("team-", i), Members: members("a", "b", "c")}); err != nil {
 			b.Fatal(err)
 		}
+		clock.Advance(time.Millisecond) // each team its own creation time, as in real use
 	}
 	if err := s.Close(); err != nil {
 		b.Fatal(err)

@@ -64,14 +64,36 @@ const (
 	nListFields
 )
 
-func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bool) ([]Team, error) {
-	x := m.ns
-	preds := [nListFields]quad.Value{
+// listPreds returns the predicates of the listed fields, by field.
+func listPreds(x ns.NS) [nListFields]quad.Value {
+	return [nListFields]quad.Value{
 		fName: x.IRI(ns.TeamName), fStatus: x.IRI(ns.TeamStatus), fStrategy: x.IRI(ns.TeamStrategy),
 		fCreated: x.IRI(ns.TeamCreatedAt), fUpdated: x.IRI(ns.TeamUpdatedAt), fCompleted: x.IRI(ns.TeamCompletedAt),
 		fStarted: ns.ProvStartedAtTime, fTimeout: x.IRI(ns.TeamTimeout), fError: x.IRI(ns.TeamError),
 		fDescription: x.IRI(ns.TeamDescription),
 	}
+}
+
+// pinTeam pins, in tx, the terms a listing resolves (see cortex.Delta.Pin):
+// the team's node and state graph and the values of its listed fields among
+// qs, the quads tx adds or removes. The listing then reads them from the
+// store's small pin table instead of the quad log, where each sits among
+// the ~35 entries its write made: about 4x less work for a cold listing.
+func (m *Manager) pinTeam(tx *cortex.Tx, id string, qs ...[]quad.Quad) {
+	node, g := m.ns.Team(id), m.ns.TeamGraph(id)
+	tx.Pin(node, g)
+	for _, l := range qs {
+		for _, q := range l {
+			if q.Subject == node && q.Label == g && slices.Contains(m.listPreds[:], q.Predicate) {
+				tx.Pin(q.Object)
+			}
+		}
+	}
+}
+
+func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bool) ([]Team, error) {
+	x := m.ns
+	preds := m.listPreds
 	terms := append([]quad.Value{ns.RDFType, x.IRI(ns.ClassTeam)}, preds[:]...)
 	ids, err := m.n.IDs(ctx, terms)
 	if err != nil {
@@ -117,7 +139,7 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 			slots[i][f] = j
 		}
 	}
-	vals, err := m.n.TermsBatch(ctx, want)
+	vals, err := m.n.PinnedTermsBatch(ctx, want)
 	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
 	}

@@ -1,12 +1,16 @@
 package teammanager_test
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -141,5 +145,133 @@ func TestManager_ListTeams_MatchesGetTeam(t *testing.T) {
 	}
 	if timedOut == 0 {
 		t.Fatal("no timed-out team in the fixture")
+	}
+}
+
+// TestManager_PinsFollowTeamState checks the pins (cortex.Delta.Pin) the
+// manager keeps for listings: after creating, running, finishing, timing
+// out, merging and deleting teams, each team's node, graph, name and times
+// are pinned under their current ids (values shared with older terms, such
+// as statuses, may not be: they were created unpinned), and no pin is left
+// for a freed term. A store whose team state was written without pins
+// (restored from an export) lists the same teams.
+func TestManager_PinsFollowTeamState(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithWorkflowTimeout(time.Hour))
+	var ids []string
+	for i := range 12 {
+		tc := teammanager.TeamConfig{Name: fmt.Sprint("team ", i%5), Members: members("a", "b")}
+		if i%3 == 0 {
+			tc.Context, tc.Timeout = "goal", time.Minute
+		}
+		team := f.create(t, tc)
+		ids = append(ids, team.ID)
+		switch i % 4 {
+		case 1:
+			f.status(t, team.ID, "a", teammanager.Running, "")
+		case 2, 3:
+			end := teammanager.Completed
+			if i%4 == 3 {
+				end = teammanager.Failed
+			}
+			for _, a := range []string{"a", "b"} {
+				f.status(t, team.ID, a, teammanager.Running, "")
+				if _, err := f.m.AddFinding(ctx, team.ID, a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri(a)}); err != nil {
+					t.Fatal(err)
+				}
+				f.status(t, team.ID, a, end, "done")
+			}
+		}
+		f.clock.Advance(time.Second)
+	}
+	f.clock.Advance(2 * time.Minute)
+	if out, err := f.m.Sweep(ctx); err != nil || len(out) != 1 {
+		t.Fatalf("Sweep: %v, %v; want one timed-out team", out, err)
+	}
+	if _, err := f.m.MergeTeamResults(ctx, ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids[:3] {
+		if err := f.m.DeleteTeam(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	pins, err := f.n.Pins(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var terms []quad.Value
+	var pinIDs []cortex.ID
+	for id, v := range pins {
+		terms, pinIDs = append(terms, v), append(pinIDs, id)
+	}
+	live, err := f.n.IDs(ctx, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := map[quad.Value]bool{}
+	for i, v := range terms {
+		if live[i] != pinIDs[i] {
+			t.Errorf("pin %d holds %s, whose id is %d", pinIDs[i], v, live[i])
+		}
+		pinned[v] = true
+	}
+	listed := map[quad.Value]bool{}
+	for _, p := range []namespace.Term{namespace.TeamName, namespace.TeamCreatedAt, namespace.TeamUpdatedAt, namespace.TeamCompletedAt} {
+		listed[f.ns.IRI(p)] = true
+	}
+	want, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 9 {
+		t.Fatalf("%d teams, want 9", len(want))
+	}
+	fields := 0
+	for _, tm := range want {
+		node, g := f.ns.Team(tm.ID), f.ns.TeamGraph(tm.ID)
+		if !pinned[node] || !pinned[g] {
+			t.Errorf("team %s: node or graph not pinned", tm.ID)
+		}
+		for _, q := range f.graph(t, g) {
+			if q.Subject == node && listed[q.Predicate] {
+				fields++
+				if !pinned[q.Object] {
+					t.Errorf("team %s: %s %s not pinned", tm.ID, q.Predicate, q.Object)
+				}
+			}
+		}
+	}
+	if fields < 9*3+5 {
+		t.Fatalf("only %d listed fields", fields)
+	}
+
+	// Restore the namespace from an export into a fresh store: no pins, the
+	// same listing.
+	var buf bytes.Buffer
+	if _, err := f.n.Export(ctx, &buf, "nquads", cortex.ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s2 := cortextest.NewStore(t)
+	n2, err := s2.Namespace(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n2.ImportRDF(ctx, &buf, cortex.RDFImportOptions{Format: "nquads"}); err != nil {
+		t.Fatal(err)
+	}
+	if pins, err := n2.Pins(ctx); err != nil || len(pins) != 0 {
+		t.Fatalf("restored store: %d pins, %v", len(pins), err)
+	}
+	m2, err := teammanager.New(ctx, s2, f.ns, teammanager.DefaultConfig().WithClock(f.clock.Now).WithWorkflowTimeout(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m2.ListTeams(ctx, teammanager.TeamFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("restored listing differs:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -26,6 +26,8 @@ type Manager struct {
 	ns  ns.NS
 	cfg Config
 
+	listPreds [nListFields]quad.Value // predicates of the listed fields (listPreds)
+
 	mergeLocks [64]sync.Mutex // per-team (hashed) serialisation of merges
 
 	cacheMu sync.RWMutex
@@ -42,7 +44,7 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (*Manager, e
 	if err != nil {
 		return nil, err
 	}
-	return &Manager{n: n, ns: x, cfg: cfg, cache: map[cortex.ID]quad.Value{}}, nil
+	return &Manager{n: n, ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[cortex.ID]quad.Value{}}, nil
 }
 
 // Namespace returns the IRI layout the manager writes with.
@@ -173,7 +175,9 @@ func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (Team, error) {
 			})
 		}
 		sortMembers(team.Members)
-		tx.Add(m.teamQuads(&team)...)
+		qs := m.teamQuads(&team)
+		tx.Add(qs...)
+		m.pinTeam(tx, id, qs)
 		return nil
 	})
 	if err != nil {
@@ -233,6 +237,7 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 		}
 		tx.Remove(st.rm...)
 		tx.Add(st.add...)
+		m.pinTeam(tx, id, st.rm, st.add)
 		return nil
 	})
 	if err != nil {
@@ -397,6 +402,9 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
 				return err
 			}
 			tx.Remove(qs...)
+			if g == m.ns.TeamGraph(id) {
+				m.pinTeam(tx, id, qs) // their pins go with them
+			}
 		}
 		return nil
 	})
