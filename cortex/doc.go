@@ -71,11 +71,11 @@
 //
 //   - Import throughput is bounded by Badger's per-entry cost: about 6 Badger
 //     entries per triple in cayley's format (see docs/PERFORMANCE.md).
-//   - A segment whose stream would require Badger to flatten an LSM tree
-//     larger than the segment is committed chunk by chunk instead (slower,
-//     not atomic as a whole), unless it spilled to run files: then Badger
-//     flattens. Streaming pays off for loads into an empty or small store,
-//     not for small additions to a large one.
+//   - Before a stream, the memtables are flushed and Badger compacts level 0
+//     into the level below; that compaction is the cost of streaming into a
+//     large store. Streaming pays off for large loads; segments of fewer than
+//     ~200k Badger entries are committed chunk by chunk (slower, not atomic
+//     as a whole).
 //   - An import's budget bounds its own buffers, not the process: Go's
 //     collector lets the heap grow to about twice what is live. A host that
 //     must stay within a memory bound sets a soft limit (GOMEMLIMIT or

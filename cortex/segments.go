@@ -221,12 +221,11 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 		return false, nil
 	}
 	// A spilled segment can only be streamed. End the segment instead when
-	// it has many runs (each an open file and a read buffer in the merge),
-	// or, before its first run, when its stream would make Badger flatten a
-	// much larger LSM tree while holding the store: a segment that never
-	// spilled is committed chunk by chunk then, without a flatten. (Once
-	// spilled, ending the segment early would not avoid the flatten.)
-	if len(sg.runs) >= segmentMaxRuns || (len(sg.runs) == 0 && !st.n.s.cheapToStream(mem)) {
+	// it has many runs (each an open file and a read buffer in the merge).
+	// (Level-0 tables do not end it: the flush before a stream compacts them
+	// away, see stream.go. Ending segments early because of them made many
+	// small segments, each another level-0 compaction, in large stores.)
+	if len(sg.runs) >= segmentMaxRuns {
 		return true, nil
 	}
 	if err := sg.spill(st.n.s.dir, len(st.prefix)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dgraph-io/badger/v4"
 	"os"
 	"path/filepath"
 	"testing"
@@ -291,4 +292,80 @@ func TestSegments_SpilledConcurrentImports(t *testing.T) {
 	}
 	checkSegmentContents(t, b, distinct(qs))
 	checkSegmentContents(t, a, distinct(slowQs))
+}
+
+// TestSegments_SpilledIntoLevelZeroTables imports into a namespace whose LSM
+// tree is larger than the segment and has level-0 tables (small memtables
+// make them cheaply), with the default flatten check: the segment is not
+// ended early because of them (it spills and is streamed whole, after the
+// flush compacts level 0 away), and the old and new quads are all there,
+// exactly once; a re-import changes nothing.
+func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
+	segmentTuning(t, 1<<62, 0)
+	streamFlattenRatio = 1 // the default; segmentTuning's clean-up restores it
+	spillTuning(t, 24<<10, 1<<30)
+	badgerTestOptions = func(o badger.Options) badger.Options {
+		o.MemTableSize = 1 << 20
+		o.ValueThreshold = 1 << 10 // below Badger's batch limit for this memtable
+		o.NumLevelZeroTables = 8
+		o.NumLevelZeroTablesStall = 16
+		return o
+	}
+	t.Cleanup(func() { badgerTestOptions = nil })
+	ctx := context.Background()
+	n := bulkTestNS(t, 7)
+	first := bulkMixed(1500, 1)
+	if _, err := n.Import(ctx, &sliceSource{qs: first}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := distinct(first)
+	l0 := func() int {
+		for _, l := range n.s.db.Levels() {
+			if l.Level == 0 {
+				return l.NumTables
+			}
+		}
+		return 0
+	}
+	// Small deltas until the memtable has been flushed to level 0 twice.
+	for i := 0; l0() < 2; i++ {
+		if i == 400 {
+			t.Fatalf("no level-0 tables after %d deltas", i)
+		}
+		var add []quad.Quad
+		for k := range 100 {
+			add = append(add, quad.Quad{
+				Subject: quad.IRI(fmt.Sprintf("http://e/d%d", i)), Predicate: quad.IRI("http://e/p"),
+				Object: quad.String(fmt.Sprintf("value %d of delta %d, padded to make the memtable fill sooner", k, i)),
+			})
+		}
+		if err := n.Apply(ctx, Delta{Add: add}); err != nil {
+			t.Fatal(err)
+		}
+		for q := range distinct(add) {
+			want[q] = true
+		}
+	}
+	if k := l0(); k < 2 {
+		t.Fatalf("%d level-0 tables before the import", k)
+	}
+	if n.s.cheapToStream(64 << 10) {
+		t.Fatal("the tree is not larger than the segment")
+	}
+	qs := append(bulkMixed(800, 3), first[:300]...)
+	for q := range distinct(qs) {
+		want[q] = true
+	}
+	spilled, streamed := bulkCounters.spilled.Load(), bulkCounters.streamed.Load()
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if runs, segs := bulkCounters.spilled.Load()-spilled, bulkCounters.streamed.Load()-streamed; runs < 2 || segs != 1 {
+		t.Fatalf("%d runs in %d streamed segments, want several runs in one", runs, segs)
+	}
+	checkSegmentContents(t, n, want)
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkSegmentContents(t, n, want)
 }

@@ -53,6 +53,10 @@ const (
 	dataPrefix     = "n:"
 )
 
+// badgerTestOptions, if set, adjusts the Badger options of stores opened by
+// tests (e.g. small memtables, to make level-0 tables cheaply).
+var badgerTestOptions func(badger.Options) badger.Options
+
 // Open opens the store in dir, creating the directory and an empty store if
 // needed. With opts.WithInMemory(true), dir is ignored and nothing is written
 // to disk. If another process has the store open, Open returns an error
@@ -84,6 +88,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// is files: ~800 per GB on disk, each held open by Badger (Go raises the
 	// process's open-file limit to its hard limit).
 	bopts.TableSizeMultiplier = 1
+	if badgerTestOptions != nil {
+		bopts = badgerTestOptions(bopts)
+	}
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
 	} else {

@@ -23,7 +23,12 @@ import (
 //
 // StreamWriter.PrepareIncremental puts the new tables on the level above the
 // highest level that holds data; the keys of a segment must be sorted and
-// unique. Its Flush replaces the database's timestamp oracle, so no Badger
+// unique. It needs empty memtables: Cortex flushes them first (flushMemtables),
+// and Badger's DropPrefix, which does that flush, also compacts level 0 into
+// the level below. So a stream finds level 0 empty and PrepareIncremental does
+// not flatten the tree; the cost of streaming into a large store is that
+// level-0 compaction (level 0 and the tables of the next level it overlaps),
+// not a rewrite of the whole tree. Its Flush replaces the database's timestamp oracle, so no Badger
 // transaction may be open across it: the store's gate (gate.go) is held
 // exclusively for the whole write.
 //
@@ -54,13 +59,13 @@ var (
 	// streamMinEntries is the smallest segment written through the stream
 	// writer; smaller ones are committed chunk by chunk.
 	streamMinEntries = 200_000
-	// streamFlattenRatio: when Badger's level 0 holds tables, PrepareIncremental
-	// first flattens the whole LSM tree, at a CPU cost per byte close to that
-	// of writing the segment through the memtable; that is done only when the
-	// tree is at most this many times the segment's size in memory (about 2.5
-	// times its size on disk), otherwise the segment is committed chunk by
-	// chunk. Measured: a merge into a store of ~4x its size spent twice as
-	// long flattening as writing (docs/PERFORMANCE.md).
+	// streamFlattenRatio: when Badger's level 0 still holds tables after the
+	// memtable flush (its level-0 compaction could not run),
+	// PrepareIncremental would first flatten the whole LSM tree, at a CPU
+	// cost per byte close to that of writing the segment through the
+	// memtable; that is done only when the tree is at most this many times
+	// the segment's size in memory, otherwise a segment that did not spill is
+	// committed chunk by chunk.
 	streamFlattenRatio int64 = 1
 	// streamWriteBuffer is the size of the batches handed to StreamWriter.
 	streamWriteBuffer = 16 << 20
@@ -398,8 +403,8 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 		return fmt.Errorf("stream: %w", err)
 	}
 	if len(sg.runs) == 0 && !s.cheapToStream(sg.memory()) {
-		// (A spilled segment has no other way to be written: Badger
-		// flattens the tree if it must.)
+		// (Rare: see streamFlattenRatio. A spilled segment has no other
+		// way to be written: Badger flattens the tree if it must.)
 		return errStreamDeclined
 	}
 	version := s.db.MaxVersion() + 1
@@ -450,7 +455,8 @@ func (s *Store) flushMemtables() error {
 
 // cheapToStream reports whether streaming a segment of about size bytes is
 // worth it: PrepareIncremental flattens the LSM tree when level 0 holds
-// tables, which rewrites about all of it.
+// tables, which rewrites about all of it. Called after flushMemtables, which
+// normally leaves level 0 empty.
 func (s *Store) cheapToStream(size int64) bool {
 	var l0 bool
 	var total int64
