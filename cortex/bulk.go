@@ -31,9 +31,9 @@ import (
 //	                     (ID, Subject, Predicate, Object, Label, Timestamp)
 //	<dirs>/<ids BE>      index: appended uvarint quad ids, ascending (QuadIndex.KeyFor)
 //	meta/horizon         last id allocated, int64 little-endian (nodes and quads share it)
-//	pin/<id, 8 bytes BE> Cortex's own (cayley ignores it): a pinned node's log entry (ID, Value;
-//	                     Delta.Pin), written only by deltas
 //	meta/size            number of quads, int64 little-endian
+//	pin/<id, 8 bytes BE> Cortex's own (cayley ignores it): a pinned node's log entry (ID, Value;
+//	                     Delta.Pin), written by deltas, deleted with the node
 //
 // Keys are the namespace prefix followed by the key escaped as hidalgo's
 // flat.Upgrade escapes it for cayley (escapeKey); they are written to Badger

@@ -148,12 +148,11 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 		}
 	}
 	for id, h := range pins {
-		// A pin of a freed node may stay (Delta.Pin); one of a live node
-		// holds its term, and ids are never reused.
-		if nh, ok := nodes[id]; ok && nh != h {
+		// A pin is deleted with its node (Delta.Pin).
+		if nh, ok := nodes[id]; !ok {
+			t.Errorf("pin %d: no such node", id)
+		} else if nh != h {
 			t.Errorf("pin %d holds another term than node %d", id, id)
-		} else if _, isQuad := quads[id]; isQuad || dead[id] || id > uint64(horizon) {
-			t.Errorf("pin %d is not a node id", id)
 		}
 	}
 	if len(vkeys) != len(nodes) || len(nkeys) != len(nodes) {

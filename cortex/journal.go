@@ -454,6 +454,9 @@ func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add
 	defer end()
 	tx := &captureTx{txn: txn, prefix: prefix, sg: &segment{}}
 	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, now: time.Now().UnixNano()}
+	if err := w.prefetch(ctx, txn, prefix, remove, add); err != nil {
+		return nil, nil, false, err
+	}
 	if err := w.apply(remove, add); err != nil {
 		return nil, nil, false, err
 	}

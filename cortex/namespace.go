@@ -167,13 +167,11 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 // Pin lists terms whose id → term mapping the store keeps in a small side
 // table, the pins, so that PinnedTermsBatch resolves them without reading
 // the quad log (where a term sits among all the quads written with it). A
-// pinned term that the delta creates gets its pin; one that it frees loses
-// it. A pinned term that already exists is left as it is: pinned if it was
-// pinned when created, else read from the log as any other. Pins are for
-// the few terms a host lists often (Cortex pins its teams' listed fields);
-// each costs one key. Ids are never reused, so a pin left behind by a delta
-// that freed its term without pinning it is never read (no quad refers to
-// its id); it only takes space.
+// pinned term that the delta creates gets its pin. A term that already
+// exists is left as it is: pinned if it was pinned when created, else read
+// from the log as any other. A term's pin is deleted with the term, by
+// whichever delta frees it. Pins are for the few terms a host lists often
+// (Cortex pins its teams' listed fields); each costs one key.
 type Delta struct {
 	Remove []quad.Quad
 	Add    []quad.Quad

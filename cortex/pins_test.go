@@ -117,8 +117,8 @@ func TestPins_FollowTheDelta(t *testing.T) {
 		}
 	}
 
-	// A pinned delta that frees a pinned term removes its pin; one that
-	// frees it without pinning leaves the pin, which nothing reads.
+	// A delta that frees a pinned term removes its pin, whether it pins
+	// the term or not.
 	err = n.Update(ctx, func(tx *cortex.Tx) error {
 		tx.Remove(quad.Quad{Subject: team, Predicate: pName, Object: name, Label: g})
 		tx.Add(quad.Quad{Subject: team, Predicate: pName, Object: quad.String("renamed"), Label: g})
@@ -138,8 +138,8 @@ func TestPins_FollowTheDelta(t *testing.T) {
 	if err := n.Apply(ctx, cortex.Delta{Remove: []quad.Quad{{Subject: team, Predicate: pName, Object: quad.String("renamed"), Label: g}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := pinsByTerm(t, n)[quad.String("renamed")]; !ok {
-		t.Errorf("an unpinned delta removed a pin")
+	if _, ok := pinsByTerm(t, n)[quad.String("renamed")]; ok {
+		t.Errorf("an unpinned delta that freed a pinned term left its pin")
 	}
 	cortex.CheckFormat(t, n)
 	// The term comes back with a new id, whose pin is the new one.
@@ -190,6 +190,20 @@ func TestPins_JournaledDelta(t *testing.T) {
 	}
 	if got := cortex.Pins(t, n); len(got) != 0 {
 		t.Fatalf("%d pins left after removing every quad", len(got))
+	}
+	cortex.CheckFormat(t, n)
+	// Again, removed by a delta that does not pin them.
+	if err := n.Apply(ctx, cortex.Delta{Add: qs, Pin: pin}); err != nil {
+		t.Fatal(err)
+	}
+	if got := cortex.Pins(t, n); len(got) != len(pin) {
+		t.Fatalf("%d pins, want %d", len(got), len(pin))
+	}
+	if err := n.Apply(ctx, cortex.Delta{Remove: qs}); err != nil {
+		t.Fatal(err)
+	}
+	if got := cortex.Pins(t, n); len(got) != 0 {
+		t.Fatalf("%d pins left after an unpinned delta removed every quad", len(got))
 	}
 	cortex.CheckFormat(t, n)
 }

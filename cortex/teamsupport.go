@@ -255,6 +255,9 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 			}
 		} else {
 			it.Seek(key)
+			if !it.Valid() {
+				break // past the bucket's last key: so are the later wants
+			}
 		}
 		positioned, last = it.Valid(), w.id
 		prev = append(prev[:0], key...)

@@ -42,6 +42,7 @@ type deltaWriter struct {
 	nodes   map[refs.ValueHash]*deltaNode
 	byVal   map[quad.Value]*deltaNode // nodes by term: saves hashing a term again
 	pins    map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
+	pre     *prefetched               // keys read ahead (journaled deltas), or nil
 	horizon int64
 	size    int64
 	now     int64
@@ -199,6 +200,13 @@ func (w *deltaWriter) ref(nd *deltaNode, d int64) {
 // exists returns the ids listed under the quad's full key in the first index
 // (nil if the quad is not live), and the key's value.
 func (w *deltaWriter) exists(ids [4]uint64) ([]uint64, []byte, error) {
+	if b, ok := w.pre.indexValue(ids); ok {
+		if b == nil {
+			return nil, nil, nil
+		}
+		l, err := decodeIDList(b)
+		return l, b, err
+	}
 	b, err := w.tx.Get(w.ctx, indexKeyFor(0, ids))
 	if errors.Is(err, hkv.ErrNotFound) {
 		return nil, nil, nil
@@ -254,7 +262,7 @@ func (w *deltaWriter) remove(q quad.Quad) error {
 		return err
 	}
 	for _, qid := range live {
-		b, err := w.tx.Get(w.ctx, logKey(qid))
+		b, err := w.pre.logEntry(w.ctx, w.tx, qid)
 		if errors.Is(err, hkv.ErrNotFound) {
 			continue
 		} else if err != nil {
@@ -315,6 +323,19 @@ func (w *deltaWriter) writeKnown(k hkv.Key, v []byte, del bool, old []byte) erro
 	return w.tx.Put(k, v)
 }
 
+// delete deletes k, which may not exist. A journaled delta that read k
+// ahead (prefetch) records its previous value without reading it again, and
+// writes nothing if it does not exist.
+func (w *deltaWriter) delete(k hkv.Key) error {
+	if old, ok := w.pre.value(k); ok {
+		if old == nil {
+			return nil
+		}
+		return w.writeKnown(k, nil, true, old)
+	}
+	return w.tx.Del(k)
+}
+
 // putFresh writes a key that did not exist when the delta began: a new
 // quad's log entry and index keys (ids only grow; removals come first and no
 // quad is both removed and added), a new node's keys. A journaled delta
@@ -359,7 +380,10 @@ func (w *deltaWriter) flushNodes() error {
 				err = w.tx.Del(nodeKey('n', h))
 			}
 			if err == nil {
-				err = w.tx.Del(logKey(nd.id))
+				err = w.delete(logKey(nd.id))
+			}
+			if err == nil {
+				err = w.delete(pinKey(nd.id)) // a freed term's pin goes with it (Delta.Pin)
 			}
 			if err != nil {
 				return err
@@ -393,30 +417,20 @@ func (w *deltaWriter) flushNodes() error {
 	return nil
 }
 
-// flushPins writes the pins of the pinned terms the delta creates, and
-// deletes those of the pinned terms it frees (see Delta.Pin). Run after
-// flushNodes, which reads the reference counts of changed nodes.
+// flushPins writes the pins of the pinned terms the delta creates (see
+// Delta.Pin); flushNodes deletes the pin of every term it frees.
 func (w *deltaWriter) flushPins() error {
 	for v := range w.pins {
 		nd := w.byVal[v]
-		if nd == nil || !nd.present || nd.delta >= 0 && !nd.isNew {
-			continue // not used, or existing and not freed: unchanged
+		if nd == nil || !nd.isNew || nd.delta <= 0 {
+			continue // not created by the delta (or created and dropped)
 		}
-		if nd.isNew {
-			if nd.delta <= 0 {
-				continue // created and dropped in this transaction
-			}
-			b, err := pinValue(nd.id, nd.val)
-			if err != nil {
-				return err
-			}
-			if err := w.putFresh(pinKey(nd.id), b); err != nil {
-				return err
-			}
-		} else if nd.refs+nd.delta <= 0 {
-			if err := w.tx.Del(pinKey(nd.id)); err != nil {
-				return err
-			}
+		b, err := pinValue(nd.id, nd.val)
+		if err != nil {
+			return err
+		}
+		if err := w.putFresh(pinKey(nd.id), b); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -76,17 +76,16 @@ func listPreds(x ns.NS) [nListFields]quad.Value {
 
 // pinTeam pins, in tx, the terms a listing resolves (see cortex.Delta.Pin):
 // the team's node and state graph and the values of its listed fields among
-// qs, the quads tx adds or removes. The listing then reads them from the
-// store's small pin table instead of the quad log, where each sits among
-// the ~35 entries its write made: about 4x less work for a cold listing.
-func (m *Manager) pinTeam(tx *cortex.Tx, id string, qs ...[]quad.Quad) {
+// add, the quads tx adds. The listing then reads them from the store's small
+// pin table instead of the quad log, where each sits among the ~35 entries
+// its write made: about 4x less work for a cold listing. (The store deletes
+// a pin with its term.)
+func (m *Manager) pinTeam(tx *cortex.Tx, id string, add []quad.Quad) {
 	node, g := m.ns.Team(id), m.ns.TeamGraph(id)
 	tx.Pin(node, g)
-	for _, l := range qs {
-		for _, q := range l {
-			if q.Subject == node && q.Label == g && slices.Contains(m.listPreds[:], q.Predicate) {
-				tx.Pin(q.Object)
-			}
+	for _, q := range add {
+		if q.Subject == node && q.Label == g && slices.Contains(m.listPreds[:], q.Predicate) {
+			tx.Pin(q.Object)
 		}
 	}
 }

@@ -31,7 +31,7 @@ type Manager struct {
 	mergeLocks [64]sync.Mutex // per-team (hashed) serialisation of merges
 
 	cacheMu sync.RWMutex
-	cache   map[cortex.ID]quad.Value // term ids → terms (ids are never reused)
+	cache   map[cortex.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
 }
 
 // New returns a Manager over namespace x of store s (the namespace is
@@ -237,7 +237,7 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 		}
 		tx.Remove(st.rm...)
 		tx.Add(st.add...)
-		m.pinTeam(tx, id, st.rm, st.add)
+		m.pinTeam(tx, id, st.add)
 		return nil
 	})
 	if err != nil {
@@ -402,9 +402,6 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
 				return err
 			}
 			tx.Remove(qs...)
-			if g == m.ns.TeamGraph(id) {
-				m.pinTeam(tx, id, qs) // their pins go with them
-			}
 		}
 		return nil
 	})
