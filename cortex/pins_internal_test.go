@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
@@ -83,4 +84,59 @@ func TestPinnedTermsBatch_ReadsPins(t *testing.T) {
 		}
 	}
 	s.Close()
+}
+
+// TestPins_NoMarkersForUnpinnedTerms frees many terms that were never
+// pinned, in one-transaction and journaled deltas: the pin table must not
+// fill with deletion markers (readers step over them until a compaction),
+// only the pinned term's entry and its deletion may be there.
+func TestPins_NoMarkersForUnpinnedTerms(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n, err := s.Namespace(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quads := func(k int) []quad.Quad {
+		var qs []quad.Quad
+		for i := range k {
+			qs = append(qs, quad.Quad{Subject: quad.IRI(fmt.Sprint("urn:s", i)), Predicate: quad.IRI("urn:p"), Object: quad.String(fmt.Sprint("v", i))})
+		}
+		return qs
+	}
+	pinned := quad.String("pinned")
+	pq := quad.Quad{Subject: quad.IRI("urn:x"), Predicate: quad.IRI("urn:p"), Object: pinned}
+	for _, k := range []int{100, MaxDeltaQuads + 50} { // one transaction, journaled
+		qs := quads(k)
+		if err := n.Apply(ctx, Delta{Add: append(qs, pq), Pin: []quad.Value{pinned}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Apply(ctx, Delta{Remove: append(qs, pq)}); err != nil {
+			t.Fatal(err)
+		}
+		// Every version under the pin bucket, deletion markers included.
+		pref := escapeKey(n.view.Prefix(), hkv.Key{pinBucket, nil})
+		var entries int
+		err := s.db.View(func(txn *badger.Txn) error {
+			opts := badger.DefaultIteratorOptions
+			opts.AllVersions, opts.PrefetchValues, opts.Prefix = true, false, pref
+			it := txn.NewIterator(opts)
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				entries++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if entries > 2*2 { // the pinned term's pin and its deletion, per round
+			t.Fatalf("%d quads freed: %d entries in the pin table", k, entries)
+		}
+		CheckFormat(t, n)
+	}
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dgraph-io/badger/v4"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4"
 )
 
 // spillTuning makes segments spill to run files once they hold spill bytes
@@ -297,9 +297,9 @@ func TestSegments_SpilledConcurrentImports(t *testing.T) {
 // TestSegments_SpilledIntoLevelZeroTables imports into a namespace whose LSM
 // tree is larger than the segment and has level-0 tables (small memtables
 // make them cheaply), with the default flatten check: the segment is not
-// ended early because of them (it spills and is streamed whole, after the
-// flush compacts level 0 away), and the old and new quads are all there,
-// exactly once; a re-import changes nothing.
+// ended early because of them (it spills and is streamed whole), the flush
+// before the stream leaves level 0 empty (no flatten), and the old and new
+// quads are all there, exactly once; a re-import changes nothing.
 func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
 	segmentTuning(t, 1<<62, 0)
 	streamFlattenRatio = 1 // the default; segmentTuning's clean-up restores it
@@ -357,8 +357,21 @@ func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
 		want[q] = true
 	}
 	spilled, streamed := bulkCounters.spilled.Load(), bulkCounters.streamed.Load()
+	prepared := -1
+	streamTestHook = func(stage string) {
+		if stage == "prepared" {
+			prepared = l0()
+		}
+	}
+	t.Cleanup(func() { streamTestHook = func(string) {} })
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
+	}
+	streamTestHook = func(string) {}
+	if prepared != 0 {
+		// The flush before the stream compacts level 0 away, so Badger
+		// does not flatten the tree (stream.go).
+		t.Fatalf("%d level-0 tables when the stream writer was prepared", prepared)
 	}
 	if runs, segs := bulkCounters.spilled.Load()-spilled, bulkCounters.streamed.Load()-streamed; runs < 2 || segs != 1 {
 		t.Fatalf("%d runs in %d streamed segments, want several runs in one", runs, segs)

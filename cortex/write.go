@@ -336,6 +336,22 @@ func (w *deltaWriter) delete(k hkv.Key) error {
 	return w.tx.Del(k)
 }
 
+// deletePin deletes the pin of node id if it has one. Most freed terms have
+// none: a blind delete would leave a deletion marker in the pin table for
+// each, which readers of the table step over until a compaction drops it.
+func (w *deltaWriter) deletePin(id uint64) error {
+	k := pinKey(id)
+	if _, ok := w.pre.value(k); ok {
+		return w.delete(k)
+	}
+	if _, err := w.tx.Get(w.ctx, k); errors.Is(err, hkv.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return w.tx.Del(k)
+}
+
 // putFresh writes a key that did not exist when the delta began: a new
 // quad's log entry and index keys (ids only grow; removals come first and no
 // quad is both removed and added), a new node's keys. A journaled delta
@@ -376,14 +392,14 @@ func (w *deltaWriter) flushNodes() error {
 			err := w.writeKnown(nodeKey('v', h), nil, true, nd.vraw)
 			if err == nil && nd.nraw != nil {
 				err = w.writeKnown(nodeKey('n', h), nil, true, nd.nraw)
-			} else if err == nil {
-				err = w.tx.Del(nodeKey('n', h))
+			} else if err == nil && w.pre == nil {
+				err = w.tx.Del(nodeKey('n', h)) // (read ahead: known to be absent)
 			}
 			if err == nil {
 				err = w.delete(logKey(nd.id))
 			}
 			if err == nil {
-				err = w.delete(pinKey(nd.id)) // a freed term's pin goes with it (Delta.Pin)
+				err = w.deletePin(nd.id) // a freed term's pin goes with it (Delta.Pin)
 			}
 			if err != nil {
 				return err
@@ -396,6 +412,11 @@ func (w *deltaWriter) flushNodes() error {
 			}
 		} else if nd.nraw != nil {
 			if err := w.writeKnown(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c)), false, nd.nraw); err != nil {
+				return err
+			}
+		} else if w.pre != nil {
+			// Read ahead and absent: nothing to record.
+			if err := w.putFresh(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
 				return err
 			}
 		} else if err := w.tx.Put(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
