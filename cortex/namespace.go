@@ -170,8 +170,10 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 // pinned term that the delta creates gets its pin. A term that already
 // exists is left as it is: pinned if it was pinned when created, else read
 // from the log as any other. A term's pin is deleted with the term, by
-// whichever delta frees it. Pins are for the few terms a host lists often
-// (Cortex pins its teams' listed fields); each costs one key.
+// whichever delta frees it, so a pin always holds its node's term (ids of
+// committed writes are never reused; a rolled-back write's pins go with
+// it). Pins are for the few terms a host lists often (Cortex pins its
+// teams' listed fields); each costs one key.
 type Delta struct {
 	Remove []quad.Quad
 	Add    []quad.Quad
