@@ -34,7 +34,8 @@ func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, err
 // PinnedTermsBatch is TermsBatch for ids that are mostly pinned (see
 // Delta.Pin): the misses of the term cache are read from the pins first, a
 // small table read in key order, and only those still missing from the log.
-// For ids that are not pinned it costs a seek each more than TermsBatch.
+// For ids that are not pinned it costs up to a seek each more than
+// TermsBatch.
 //
 // It is safe for concurrent use and sees committed data only.
 func (n *Namespace) PinnedTermsBatch(ctx context.Context, ids []ID) ([]quad.Value, error) {
