@@ -13,7 +13,7 @@
 //
 // With the default base of namespace "acme" (prefix "urn:cortex:acme:"):
 //
-//	urn:cortex:acme:Team                                 class (also Member, Agent, Finding, Conflict, Merge, Fact)
+//	urn:cortex:acme:Team                                 class (also Member, Agent, Finding, Conflict, Merge, FactSet)
 //	urn:cortex:acme:team:status                          team predicate (see the Team* terms)
 //	urn:cortex:acme:team:member:role                     member predicate (see the Member* terms)
 //	urn:cortex:acme:finding:confidence                   finding predicate (also conflict:*, merge:*, fact:*)
@@ -52,12 +52,18 @@
 //	   cx:finding:assertedBy ?member ; cx:finding:assertedAt ?t ;
 //	   cx:finding:confidence ?c .
 //
-// The shared graph holds only the fused triples, as plain triples. The
-// provenance graph holds, per merge run, a Merge node (a prov:Activity with
-// merge:strategy, prov:startedAtTime, prov:endedAtTime) and, per fused
-// triple, a Fact node: rdf:subject/predicate/object, prov:wasDerivedFrom →
-// findings, prov:wasAttributedTo → agents, prov:wasGeneratedBy → merge,
-// prov:generatedAtTime and fact:confidence. The conflict graph holds
+// The shared graph holds only the fused triples, as plain triples. Each of
+// them is also in exactly one fact set (FactSet), a named graph holding the
+// fused triples that share one attribution. The provenance graph holds, per
+// merge run, a Merge node (a prov:Activity with merge:strategy,
+// prov:startedAtTime, prov:endedAtTime) and, per fact set, its description
+// (rdf:type FactSet, prov:wasAttributedTo → agents, fact:confidence,
+// fact:agent → the resolver if any, prov:wasGeneratedBy → merge,
+// prov:generatedAtTime). A fact's provenance reads, in SPARQL:
+//
+//	GRAPH ?set { ?s ?p ?o } ?set a cx:FactSet ; prov:wasAttributedTo ?agent .
+//
+// The conflict graph holds
 // Conflict nodes: conflict:subject, conflict:predicate, conflict:candidate
 // → findings, conflict:chosen → the kept finding (absent if unresolved),
 // conflict:strategy, conflict:reason, conflict:detectedAt and

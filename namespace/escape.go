@@ -32,7 +32,7 @@ var reserved = map[string]bool{
 	"detectedAt": true,
 	// classes
 	"Team": true, "Member": true, "Agent": true, "Finding": true, "Conflict": true,
-	"Merge": true, "Fact": true,
+	"Merge": true, "Fact": true, "FactSet": true, // FactSet added in session 6 (pre-release)
 }
 
 const upperHex = "0123456789ABCDEF"

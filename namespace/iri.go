@@ -16,7 +16,7 @@ import (
 //	team:{team}:finding:{finding}             finding node
 //	team:{team}:conflict:{conflict}           conflict node
 //	team:{team}:merge:{merge}                 merge run node
-//	team:{team}:fact:{fact}                   fused fact node
+//	team:{team}:fact:{set}                    fact set (graph of fused facts)
 //	team:{team}:graph:state                   team state graph
 //	team:{team}:graph:shared                  shared (fused facts) graph
 //	team:{team}:graph:provenance              provenance graph
@@ -30,7 +30,7 @@ const (
 	segFinding  = "finding"
 	segConflict = "conflict"
 	segMerge    = "merge"
-	segFact     = "fact"
+	segFactSet  = "fact"
 	segGraph    = "graph"
 
 	graphState      = "state"
@@ -93,10 +93,12 @@ func (ns NS) Merge(teamID, mergeID string) quad.IRI {
 	return ns.build(segTeam, Escape(teamID), segMerge, Escape(mergeID))
 }
 
-// Fact returns the node describing fused fact factID of team teamID:
-// {prefix}team:{teamID}:fact:{factID}.
-func (ns NS) Fact(teamID, factID string) quad.IRI {
-	return ns.build(segTeam, Escape(teamID), segFact, Escape(factID))
+// FactSet names fact set setID of team teamID, a named graph holding a copy
+// of the fused facts that share one attribution (supporting agents,
+// confidence, resolver), described in the team's provenance graph:
+// {prefix}team:{teamID}:fact:{setID}.
+func (ns NS) FactSet(teamID, setID string) quad.IRI {
+	return ns.build(segTeam, Escape(teamID), segFactSet, Escape(setID))
 }
 
 // TeamGraph names the graph holding team teamID's state (team and member

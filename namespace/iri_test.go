@@ -48,7 +48,7 @@ func TestNS_Layout(t *testing.T) {
 		{"finding assertedBy", ns.IRI(namespace.FindingAssertedBy), "urn:cortex:acme:finding:assertedBy"},
 		{"conflict", ns.Conflict("t1", "c1"), "urn:cortex:acme:team:t1:conflict:c1"},
 		{"merge", ns.Merge("t1", "m1"), "urn:cortex:acme:team:t1:merge:m1"},
-		{"fact", ns.Fact("t1", "x"), "urn:cortex:acme:team:t1:fact:x"},
+		{"fact set", ns.FactSet("t1", "x"), "urn:cortex:acme:team:t1:fact:x"},
 		{"class", ns.IRI(namespace.ClassTeam), "urn:cortex:acme:Team"},
 		{"team graph", ns.TeamGraph("t1"), "urn:cortex:acme:team:t1:graph:state"},
 		{"member graph", ns.MemberGraph("t1", "bob"), "urn:cortex:acme:team:t1:member:bob:graph:findings"},
@@ -88,7 +88,7 @@ func TestNS_Parse_RoundTrip(t *testing.T) {
 				{Kind: namespace.KindFinding, Team: other, ID: team},
 				{Kind: namespace.KindConflict, Team: team, ID: other},
 				{Kind: namespace.KindMerge, Team: team, ID: other},
-				{Kind: namespace.KindFact, Team: other, ID: team},
+				{Kind: namespace.KindFactSet, Team: other, ID: team},
 				{Kind: namespace.KindTeamGraph, Team: team},
 				{Kind: namespace.KindMemberGraph, Team: team, Agent: other},
 				{Kind: namespace.KindMemberGraph, Team: other, Agent: team},
@@ -151,7 +151,7 @@ func TestNS_IDsNeverSpellTerms(t *testing.T) {
 	for _, w := range words {
 		for _, iri := range []quad.IRI{
 			ns.Team(w), ns.Agent(w), ns.Member(w, w), ns.Finding(w, w), ns.Conflict(w, w),
-			ns.Merge(w, w), ns.Fact(w, w), ns.TeamGraph(w), ns.MemberGraph(w, w),
+			ns.Merge(w, w), ns.FactSet(w, w), ns.TeamGraph(w), ns.MemberGraph(w, w),
 		} {
 			if terms[iri] {
 				t.Errorf("id %q produces vocabulary IRI %q", w, iri)
@@ -272,7 +272,7 @@ func TestKind_String(t *testing.T) {
 			t.Errorf("Kind(%d).String() = %q (duplicate or empty)", int(k), s)
 		}
 		seen[s] = true
-		wantGraph := k >= namespace.KindTeamGraph
+		wantGraph := k >= namespace.KindTeamGraph || k == namespace.KindFactSet
 		if k.IsGraph() != wantGraph {
 			t.Errorf("%s.IsGraph() = %v", k, k.IsGraph())
 		}

@@ -19,7 +19,7 @@ const (
 	KindFinding                         // NS.Finding (Ref.Team, Ref.ID)
 	KindConflict                        // NS.Conflict (Ref.Team, Ref.ID)
 	KindMerge                           // NS.Merge (Ref.Team, Ref.ID)
-	KindFact                            // NS.Fact (Ref.Team, Ref.ID)
+	KindFactSet                         // NS.FactSet (Ref.Team, Ref.ID), a named graph
 	KindTeamGraph                       // NS.TeamGraph (Ref.Team)
 	KindMemberGraph                     // NS.MemberGraph (Ref.Team, Ref.Agent)
 	KindSharedGraph                     // NS.SharedGraph (Ref.Team)
@@ -29,7 +29,7 @@ const (
 
 var kindNames = [...]string{
 	KindTerm: "term", KindAgent: "agent", KindTeam: "team", KindMember: "member",
-	KindFinding: "finding", KindConflict: "conflict", KindMerge: "merge", KindFact: "fact",
+	KindFinding: "finding", KindConflict: "conflict", KindMerge: "merge", KindFactSet: "fact-set",
 	KindTeamGraph: "team-graph", KindMemberGraph: "member-graph", KindSharedGraph: "shared-graph",
 	KindProvenanceGraph: "provenance-graph", KindConflictGraph: "conflict-graph",
 }
@@ -43,7 +43,9 @@ func (k Kind) String() string {
 }
 
 // IsGraph reports whether k names a graph.
-func (k Kind) IsGraph() bool { return k >= KindTeamGraph && k <= KindConflictGraph }
+func (k Kind) IsGraph() bool {
+	return k == KindFactSet || k >= KindTeamGraph && k <= KindConflictGraph
+}
 
 // Ref is a parsed Cortex IRI: its kind and its unescaped parts. Fields that
 // the kind does not use are empty.
@@ -52,7 +54,7 @@ type Ref struct {
 	Term  Term   // KindTerm
 	Team  string // team id
 	Agent string // agent id
-	ID    string // finding, conflict, merge or fact id
+	ID    string // finding, conflict, merge or fact set id
 }
 
 // Parse reverses the IRI builders of ns: it returns the kind and unescaped
@@ -93,7 +95,7 @@ func (ns NS) Parse(iri quad.IRI) (Ref, error) {
 		switch {
 		case ref.Kind == 0:
 			return fail(ErrUnknownIRI, "")
-		case ref.Kind.IsGraph():
+		case segs[2] == segGraph:
 			ids, esc = []*string{&ref.Team}, []string{segs[1]}
 		case ref.Kind == KindMember:
 			ids, esc = []*string{&ref.Team, &ref.Agent}, []string{segs[1], segs[3]}
@@ -128,8 +130,8 @@ func teamScoped(a, b string) Kind {
 		return KindConflict
 	case segMerge:
 		return KindMerge
-	case segFact:
-		return KindFact
+	case segFactSet:
+		return KindFactSet
 	case segGraph:
 		switch b {
 		case graphState:
@@ -167,8 +169,8 @@ func (ns NS) Build(ref Ref) (quad.IRI, error) {
 		return ns.Conflict(ref.Team, ref.ID), nil
 	case KindMerge:
 		return ns.Merge(ref.Team, ref.ID), nil
-	case KindFact:
-		return ns.Fact(ref.Team, ref.ID), nil
+	case KindFactSet:
+		return ns.FactSet(ref.Team, ref.ID), nil
 	case KindTeamGraph:
 		return ns.TeamGraph(ref.Team), nil
 	case KindMemberGraph:

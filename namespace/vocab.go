@@ -15,7 +15,7 @@ const (
 	ClassFinding  Term = "Finding"  // one triple asserted by one member (an rdf:Statement)
 	ClassConflict Term = "Conflict" // findings that disagree on one subject and predicate
 	ClassMerge    Term = "Merge"    // one run of a merge strategy (a prov:Activity)
-	ClassFact     Term = "Fact"     // one fused triple of the shared graph (an rdf:Statement)
+	ClassFactSet  Term = "FactSet"  // a named graph of fused facts sharing one attribution (a prov:Entity)
 )
 
 // Team predicates. Subject: a team node (NS.Team).
@@ -82,12 +82,13 @@ const (
 	MergeStrategy Term = "merge:strategy" // xsd:string, strategy name
 )
 
-// Fact predicates. Subject: a fact node (NS.Fact), stored in the team's
-// provenance graph. The fused triple (also present, un-reified, in
-// NS.SharedGraph) is described with rdf:subject, rdf:predicate, rdf:object.
+// Fact set predicates. Subject: a fact set (NS.FactSet), described in the
+// team's provenance graph. A fact set is a named graph holding a copy of
+// every fused triple of the shared graph that has this attribution; each
+// fused triple is in exactly one fact set.
 const (
-	FactConfidence Term = "fact:confidence" // xsd:decimal in [0, 1], fused confidence
-	FactResolvedBy Term = "fact:agent"      // → agent node of who resolved the topic by hand
+	FactConfidence Term = "fact:confidence" // xsd:decimal in [0, 1], fused confidence of the set's facts
+	FactResolvedBy Term = "fact:agent"      // → agent node of who resolved the facts' topic by hand
 )
 
 // Status words, the literal values of TeamStatus and MemberStatus.
@@ -105,13 +106,11 @@ const (
 	RDFPredicate quad.IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
 	RDFObject    quad.IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#object"
 
-	// ProvWasAttributedTo links a fact to each agent node that asserted it.
+	// ProvWasAttributedTo links a fact set to each agent node whose findings support its facts.
 	ProvWasAttributedTo quad.IRI = "http://www.w3.org/ns/prov#wasAttributedTo"
-	// ProvWasDerivedFrom links a fact to each finding it was fused from.
-	ProvWasDerivedFrom quad.IRI = "http://www.w3.org/ns/prov#wasDerivedFrom"
-	// ProvWasGeneratedBy links a fact or a conflict to the merge run that produced it.
+	// ProvWasGeneratedBy links a fact set or a conflict to the merge run that produced it.
 	ProvWasGeneratedBy quad.IRI = "http://www.w3.org/ns/prov#wasGeneratedBy"
-	// ProvGeneratedAtTime is the xsd:dateTime a fact was produced.
+	// ProvGeneratedAtTime is the xsd:dateTime a fact set was produced.
 	ProvGeneratedAtTime quad.IRI = "http://www.w3.org/ns/prov#generatedAtTime"
 	// ProvStartedAtTime is the xsd:dateTime a merge run started.
 	ProvStartedAtTime quad.IRI = "http://www.w3.org/ns/prov#startedAtTime"
@@ -187,7 +186,7 @@ var terms = []termInfo{
 	{ClassFinding, TermClass, "Finding", "One triple asserted by one member, described with rdf:subject, rdf:predicate and rdf:object; kept in the member's private graph.", "", "", rdf + "Statement"},
 	{ClassConflict, TermClass, "Conflict", "Findings of one team that disagree on the object of one subject and predicate; kept in the team's conflict graph.", "", "", ""},
 	{ClassMerge, TermClass, "Merge", "One run of a merge strategy over a team's findings; kept in the team's provenance graph.", "", "", "http://www.w3.org/ns/prov#Activity"},
-	{ClassFact, TermClass, "Fact", "One fused triple of a team's shared graph, described with rdf:subject, rdf:predicate and rdf:object in the team's provenance graph.", "", "", rdf + "Statement"},
+	{ClassFactSet, TermClass, "FactSet", "A named graph holding a copy of the fused triples of a team's shared graph that share one attribution (supporting agents, confidence, resolver); described in the team's provenance graph. Every fused triple is in exactly one fact set.", "", "", "http://www.w3.org/ns/prov#Entity"},
 
 	{TeamName, TermProperty, "team name", "Display name of the team.", "Team", xsd + "string", ""},
 	{TeamDescription, TermProperty, "team description", "Optional description of the team's goal.", "Team", xsd + "string", ""},
@@ -232,8 +231,8 @@ var terms = []termInfo{
 
 	{MergeStrategy, TermProperty, "merge strategy", "Name of the merge strategy that ran.", "Merge", xsd + "string", ""},
 
-	{FactConfidence, TermProperty, "fact confidence", "Confidence of the fused fact, from 0 to 1.", "Fact", xsd + "decimal", ""},
-	{FactResolvedBy, TermProperty, "resolved by", "Who chose the fact by resolving a conflict by hand; absent for facts the strategy kept.", "Fact", "Agent", ""},
+	{FactConfidence, TermProperty, "fact confidence", "Confidence of the fused facts of the set, from 0 to 1: the highest confidence among the findings that support each of them.", "FactSet", xsd + "decimal", ""},
+	{FactResolvedBy, TermProperty, "resolved by", "Who chose the set's facts by resolving a conflict by hand; absent for facts the strategy kept.", "FactSet", "Agent", ""},
 }
 
 type externalInfo struct {
@@ -244,14 +243,13 @@ type externalInfo struct {
 }
 
 var externals = []externalInfo{
-	{RDFType, TermProperty, "type", "Class of team, member, agent, finding, conflict, merge and fact nodes."},
-	{RDFSubject, TermProperty, "subject", "Subject of the triple a finding or fact describes."},
-	{RDFPredicate, TermProperty, "predicate", "Predicate of the triple a finding or fact describes."},
-	{RDFObject, TermProperty, "object", "Object of the triple a finding or fact describes."},
-	{ProvWasAttributedTo, TermProperty, "was attributed to", "Links a fact to each agent node whose findings support it."},
-	{ProvWasDerivedFrom, TermProperty, "was derived from", "Links a fact to each finding it was fused from."},
-	{ProvWasGeneratedBy, TermProperty, "was generated by", "Links a fact or a conflict to the merge run that produced it."},
-	{ProvGeneratedAtTime, TermProperty, "generated at time", "When a fact was produced (xsd:dateTime)."},
+	{RDFType, TermProperty, "type", "Class of team, member, agent, finding, conflict, merge and fact set nodes."},
+	{RDFSubject, TermProperty, "subject", "Subject of the triple a finding describes."},
+	{RDFPredicate, TermProperty, "predicate", "Predicate of the triple a finding describes."},
+	{RDFObject, TermProperty, "object", "Object of the triple a finding describes."},
+	{ProvWasAttributedTo, TermProperty, "was attributed to", "Links a fact set to each agent node whose findings support its facts."},
+	{ProvWasGeneratedBy, TermProperty, "was generated by", "Links a fact set or a conflict to the merge run that produced it."},
+	{ProvGeneratedAtTime, TermProperty, "generated at time", "When a fact set was produced: the end of the merge run that last wrote the shared graph (xsd:dateTime)."},
 	{ProvStartedAtTime, TermProperty, "started at time", "When a merge run started, or when a team started running (its first member started) (xsd:dateTime)."},
 	{ProvEndedAtTime, TermProperty, "ended at time", "When a merge run ended (xsd:dateTime)."},
 }

@@ -17,9 +17,12 @@
 // status, joinedAt, completedAt, result, critical). A member's graph holds
 // each finding as the plain triple and as a finding node (rdf:subject,
 // rdf:predicate, rdf:object, finding:assertedBy, finding:assertedAt,
-// finding:confidence). The shared graph holds exactly the fused facts; the
-// provenance graph the merge runs and a PROV-O description of every fact;
-// the conflict graph the conflict records and their resolutions.
+// finding:confidence). The shared graph holds exactly the fused facts. Each
+// fused fact is also in exactly one fact set, a named graph per attribution
+// (supporting agents, confidence, resolver), which the provenance graph
+// describes in PROV-O terms beside the merge runs; the findings behind a
+// fact are its supporters' findings of the same triple. The conflict graph
+// holds the conflict records and their resolutions.
 //
 // # Team status
 //

@@ -2,6 +2,9 @@ package teammanager_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,4 +118,59 @@ func (f *fixture) lastMergeLink(t testing.TB, team string) []quad.Quad {
 		t.Fatal(err)
 	}
 	return qs
+}
+
+// factSets checks the fact-set invariant of a team's merged knowledge and
+// returns, per fact set, the agents it is attributed to, sorted and joined
+// with ",", followed by "|" and its facts' objects, sorted and joined with
+// ",": every triple of the shared graph is in exactly one fact set, every
+// fact set's triple is in the shared graph, and every fact set is non-empty
+// and described in the provenance graph.
+func (f *fixture) factSets(t testing.TB, team string) []string {
+	t.Helper()
+	shared := map[quad.Quad]int{}
+	for _, q := range f.graph(t, f.ns.SharedGraph(team)) {
+		q.Label = nil
+		shared[q] = 0
+	}
+	prov := f.graph(t, f.ns.ProvenanceGraph(team))
+	var out []string
+	for _, q := range prov {
+		if q.Predicate != namespace.RDFType || q.Object != f.ns.IRI(namespace.ClassFactSet) {
+			continue
+		}
+		var agents, objects []string
+		for _, d := range prov {
+			if d.Subject == q.Subject && d.Predicate == namespace.ProvWasAttributedTo {
+				r, err := f.ns.Parse(d.Object.(quad.IRI))
+				if err != nil {
+					t.Fatal(err)
+				}
+				agents = append(agents, r.Agent)
+			}
+		}
+		facts := f.graph(t, q.Subject)
+		if len(facts) == 0 {
+			t.Errorf("fact set %s is empty", q.Subject)
+		}
+		for _, fq := range facts {
+			fq.Label = nil
+			n, ok := shared[fq]
+			if !ok {
+				t.Errorf("fact set %s holds %v, not in the shared graph", q.Subject, fq)
+			}
+			shared[fq] = n + 1
+			objects = append(objects, fmt.Sprint(fq.Object))
+		}
+		slices.Sort(agents)
+		slices.Sort(objects)
+		out = append(out, strings.Join(agents, ",")+"|"+strings.Join(objects, ","))
+	}
+	for q, n := range shared {
+		if n != 1 {
+			t.Errorf("shared fact %v is in %d fact sets, want 1", q, n)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -379,7 +379,7 @@ func (m *Manager) Sweep(ctx context.Context) ([]string, error) {
 }
 
 // DeleteTeam removes the team: its state, its members' findings, its shared,
-// provenance and conflict graphs, in one atomic step (journaled by the store
+// provenance and conflict graphs and its fact sets, in one atomic step (journaled by the store
 // when large, see cortex.Namespace.Apply): readers see the whole team or
 // nothing of it, and a crash in the middle leaves the team as it was.
 func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
@@ -391,7 +391,15 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		graphs := []quad.Value{m.ns.SharedGraph(id), m.ns.ProvenanceGraph(id), m.ns.ConflictGraph(id)}
+		prov := m.ns.ProvenanceGraph(id)
+		graphs := []quad.Value{m.ns.SharedGraph(id), prov, m.ns.ConflictGraph(id)}
+		sets, err := m.n.Quads(ctx, cortex.Pattern{Predicate: ns.RDFType, Object: m.ns.IRI(ns.ClassFactSet), Graph: prov, Scope: cortex.OneGraph})
+		if err != nil {
+			return err
+		}
+		for _, q := range sets {
+			graphs = append(graphs, q.Subject)
+		}
 		for _, mb := range t.Members {
 			graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,13 +21,16 @@ import (
 // the team's strategy and writes the outcome:
 //
 //   - the shared graph holds exactly the fused triples, as plain triples;
+//   - each fused triple is also in exactly one fact set (NS.FactSet), a
+//     named graph per attribution: the facts with the same supporting
+//     agents, fused confidence and resolver share one;
 //   - the provenance graph holds the merge run (a prov:Activity with
-//     strategy, start and end time) and one Fact node per fused triple
-//     (rdf:subject/predicate/object, prov:wasGeneratedBy the run,
-//     prov:generatedAtTime, prov:wasAttributedTo each supporting agent,
-//     prov:wasDerivedFrom each finding, fact:confidence, and fact:agent for
-//     facts chosen by a manual resolution); fact nodes of earlier runs are
-//     removed, merge run nodes are kept as history;
+//     strategy, start and end time) and describes each fact set
+//     (prov:wasAttributedTo each supporting agent, fact:confidence, fact:agent
+//     for facts chosen by a manual resolution, prov:wasGeneratedBy the run,
+//     prov:generatedAtTime); fact sets left empty are removed with their
+//     description, merge run nodes are kept as history. The findings behind
+//     a fact are those of its supporting agents with the same triple;
 //   - the conflict graph holds a record for every undecided topic; resolved
 //     records are kept and their resolutions re-applied.
 //
@@ -276,71 +278,79 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	shared := x.SharedGraph(team)
 	cgraph := x.ConflictGraph(team)
 
-	// Provenance of the new run.
-	var provAdd []quad.Quad
-	padd := func(s, p, o quad.Value) {
-		provAdd = append(provAdd, quad.Quad{Subject: s, Predicate: p, Object: o, Label: prov})
-	}
-	padd(mnode, ns.RDFType, x.IRI(ns.ClassMerge))
-	padd(mnode, x.IRI(ns.MergeStrategy), ns.String(res.Strategy))
-	padd(mnode, ns.ProvStartedAtTime, ns.DateTime(start))
-	padd(mnode, ns.ProvEndedAtTime, ns.DateTime(now))
-	factPrefix := string(x.Fact(team, id+"-"))
-	for i, f := range res.Facts {
-		fn := x.Fact(team, id+"-"+strconv.Itoa(i))
-		padd(fn, ns.RDFType, x.IRI(ns.ClassFact))
-		padd(fn, ns.RDFSubject, f.Subject)
-		padd(fn, ns.RDFPredicate, f.Predicate)
-		padd(fn, ns.RDFObject, f.Object)
-		padd(fn, ns.ProvWasGeneratedBy, mnode)
-		padd(fn, ns.ProvGeneratedAtTime, ns.DateTime(now))
-		for _, a := range f.Supporters {
-			padd(fn, ns.ProvWasAttributedTo, x.Agent(a))
-		}
-		best := 0.0
-		for _, fid := range f.FindingIDs {
-			padd(fn, ns.ProvWasDerivedFrom, x.Finding(team, fid))
-			c := conf[fid]
-			if c == 0 {
-				c = 1
-			}
-			best = max(best, c)
-		}
-		if len(f.FindingIDs) == 0 {
-			best = 1
-		}
-		c, _ := ns.Confidence(best)
-		padd(fn, x.IRI(ns.FactConfidence), c)
-		if f.ResolvedBy != "" {
-			padd(fn, x.IRI(ns.FactResolvedBy), x.Agent(f.ResolvedBy))
-		}
+	// The run, kept as history.
+	run := []quad.Quad{
+		{Subject: mnode, Predicate: ns.RDFType, Object: x.IRI(ns.ClassMerge), Label: prov},
+		{Subject: mnode, Predicate: x.IRI(ns.MergeStrategy), Object: ns.String(res.Strategy), Label: prov},
+		{Subject: mnode, Predicate: ns.ProvStartedAtTime, Object: ns.DateTime(start), Label: prov},
+		{Subject: mnode, Predicate: ns.ProvEndedAtTime, Object: ns.DateTime(now), Label: prov},
 	}
 
-	// Shared graph: exactly the facts.
-	want := make(map[quad.Quad]bool, len(res.Facts))
-	var sharedAdd, sharedRm []quad.Quad
+	// The shared graph holds exactly the facts; each fact is also in the
+	// fact set of its attribution, described in the provenance graph.
+	facts := make([]quad.Quad, 0, 2*len(res.Facts))
+	var meta []quad.Quad
+	sets := map[string]quad.IRI{}
 	for _, f := range res.Facts {
-		q := quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared}
-		want[q] = true
+		c, _ := ns.Confidence(factConfidence(f, conf))
+		key := factSetID(f, c)
+		g, ok := sets[key]
+		if !ok {
+			g = x.FactSet(team, key)
+			sets[key] = g
+			describe := func(p, o quad.Value) {
+				meta = append(meta, quad.Quad{Subject: g, Predicate: p, Object: o, Label: prov})
+			}
+			describe(ns.RDFType, x.IRI(ns.ClassFactSet))
+			describe(ns.ProvWasGeneratedBy, mnode)
+			describe(ns.ProvGeneratedAtTime, ns.DateTime(now))
+			for _, a := range f.Supporters {
+				describe(ns.ProvWasAttributedTo, x.Agent(a))
+			}
+			describe(x.IRI(ns.FactConfidence), c)
+			if f.ResolvedBy != "" {
+				describe(x.IRI(ns.FactResolvedBy), x.Agent(f.ResolvedBy))
+			}
+		}
+		facts = append(facts,
+			quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared},
+			quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: g})
 	}
-	cur, err := m.graphQuads(ctx, shared)
+
+	// What the store holds now: the provenance graph but for the runs, the
+	// shared graph and every fact set, old or new.
+	oldMeta, err := m.graphQuadsWhere(ctx, prov, func(s quad.Value) bool {
+		iri, _ := s.(quad.IRI)
+		r, err := x.Parse(iri)
+		return err != nil || r.Kind != ns.KindMerge
+	})
 	if err != nil {
 		return err
 	}
-	have := make(map[quad.Quad]bool, len(cur))
-	for _, q := range cur {
-		have[q] = true
-		if !want[q] {
-			sharedRm = append(sharedRm, q)
+	graphs := []quad.Value{shared}
+	seen := map[quad.Value]bool{shared: true}
+	for _, q := range oldMeta {
+		if !seen[q.Subject] && q.Predicate == ns.RDFType && q.Object == x.IRI(ns.ClassFactSet) {
+			seen[q.Subject] = true
+			graphs = append(graphs, q.Subject)
 		}
 	}
-	for _, f := range res.Facts {
-		q := quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared}
-		if !have[q] {
-			sharedAdd = append(sharedAdd, q)
-			have[q] = true
+	for _, g := range sets {
+		if !seen[g] {
+			seen[g] = true
+			graphs = append(graphs, g)
 		}
 	}
+	var oldFacts []quad.Quad
+	for _, g := range graphs {
+		qs, err := m.graphQuads(ctx, g)
+		if err != nil {
+			return err
+		}
+		oldFacts = append(oldFacts, qs...)
+	}
+	factAdd, factRm := diffQuads(oldFacts, facts)
+	metaAdd, metaRm := diffQuads(oldMeta, meta)
 
 	// Conflict graph: open records follow the result, resolved ones stay.
 	cwant := map[quad.Quad]bool{}
@@ -380,12 +390,6 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		}
 	}
 
-	// Old fact nodes (of earlier runs) in the provenance graph.
-	oldProv, err := m.oldFacts(ctx, team, factPrefix)
-	if err != nil {
-		return err
-	}
-
 	// The team's link to the run.
 	tg := x.TeamGraph(team)
 	link := func(tx *cortex.Tx) {
@@ -398,25 +402,74 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	// One atomic step, whatever its size (cortex journals a delta larger
 	// than one transaction).
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
-		tx.Add(provAdd...)
-		tx.Add(sharedAdd...)
+		tx.Add(run...)
+		tx.Add(factAdd...)
+		tx.Add(metaAdd...)
 		tx.Add(conflictAdd...)
-		tx.Remove(sharedRm...)
+		tx.Remove(factRm...)
+		tx.Remove(metaRm...)
 		tx.Remove(conflictRm...)
-		tx.Remove(oldProv...)
 		link(tx)
 		return nil
 	})
 }
 
-// oldFacts returns the quads of fact nodes in the team's provenance graph
-// that do not belong to the run whose fact IRIs start with keepPrefix.
-func (m *Manager) oldFacts(ctx context.Context, team, keepPrefix string) ([]quad.Quad, error) {
-	factPrefix := string(m.ns.Fact(team, ""))
-	return m.graphQuadsWhere(ctx, m.ns.ProvenanceGraph(team), func(s quad.Value) bool {
-		iri, _ := s.(quad.IRI)
-		return strings.HasPrefix(string(iri), factPrefix) && !strings.HasPrefix(string(iri), keepPrefix)
-	})
+// factConfidence is the fused confidence of f: the highest confidence of
+// its findings (1 for a finding without one, and for a fact without
+// findings, such as an object chosen by a resolution).
+func factConfidence(f merge.Fact, conf map[string]float64) float64 {
+	if len(f.FindingIDs) == 0 {
+		return 1
+	}
+	best := 0.0
+	for _, fid := range f.FindingIDs {
+		c := conf[fid]
+		if c == 0 {
+			c = 1
+		}
+		best = max(best, c)
+	}
+	return best
+}
+
+// factSetID names the fact set of a fact's attribution: "s" and 20 hex
+// digits of a SHA-256 over its supporters, resolver and confidence literal.
+// Facts with the same attribution share a set, in every merge of the team,
+// so a re-merge rewrites only the facts whose attribution changed.
+func factSetID(f merge.Fact, confidence quad.Value) string {
+	h := sha256.New()
+	for _, a := range f.Supporters {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte{1})
+	h.Write([]byte(f.ResolvedBy))
+	h.Write([]byte{0})
+	h.Write([]byte(rdfio.FormatTerm(confidence)))
+	return "s" + hex.EncodeToString(h.Sum(nil)[:10])
+}
+
+// diffQuads returns the quads of want missing from have, in want's order,
+// and the quads of have missing from want.
+func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
+	in := make(map[quad.Quad]bool, len(want))
+	for _, q := range want {
+		in[q] = true
+	}
+	old := make(map[quad.Quad]bool, len(have))
+	for _, q := range have {
+		old[q] = true
+		if !in[q] {
+			rm = append(rm, q)
+		}
+	}
+	for _, q := range want {
+		if !old[q] {
+			add = append(add, q)
+			old[q] = true
+		}
+	}
+	return add, rm
 }
 
 // Conflicts lists the team's conflict records, open and resolved, ordered by

@@ -121,8 +121,9 @@ func demoQuery(c *cli.Context, e *env, teamID string) error {
 	if err != nil {
 		return err
 	}
-	q := fmt.Sprintf(`SELECT ?agent (COUNT(DISTINCT ?fact) AS ?fused) WHERE {
-  GRAPH %s { ?fact prov:wasAttributedTo ?agent }
+	q := fmt.Sprintf(`SELECT ?agent (COUNT(*) AS ?fused) WHERE {
+  GRAPH %s { ?set prov:wasAttributedTo ?agent }
+  GRAPH ?set { ?s ?p ?o }
 } GROUP BY ?agent ORDER BY DESC(?fused) ?agent`, layout.ProvenanceGraph(teamID))
 	out := e.stdout
 	fmt.Fprintf(out, "\n6. ask the graph in SPARQL: which agents' findings were fused?\n   cortexctl -n %s query '%s'\n\n",
