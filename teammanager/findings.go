@@ -116,6 +116,7 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 		}
 		id = findingID(agentID, nf)
 		tx.Add(m.findingQuads(teamID, agentID, id, nf)...)
+		tx.Pin(m.ns.Finding(teamID, id))
 		return nil
 	})
 	if err != nil {
@@ -157,18 +158,22 @@ func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r 
 		}
 		fs = append(fs, f)
 	}
-	stage := func(fs []Finding) []quad.Quad {
-		var qs []quad.Quad
+	stage := func(tx *cortex.Tx) {
+		qs := make([]quad.Quad, 0, 8*len(fs))
+		pins := make([]quad.Value, 0, len(fs))
 		for _, f := range fs {
-			qs = append(qs, m.findingQuads(teamID, agentID, findingID(agentID, f), f)...)
+			id := findingID(agentID, f)
+			qs = append(qs, m.findingQuads(teamID, agentID, id, f)...)
+			pins = append(pins, m.ns.Finding(teamID, id))
 		}
-		return qs
+		tx.Add(qs...)
+		tx.Pin(pins...)
 	}
 	_, err = m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
 		if err := checkCanAssert(st, teamID, agentID); err != nil {
 			return err
 		}
-		tx.Add(stage(fs)...)
+		stage(tx)
 		return nil
 	})
 	if err != nil {
@@ -306,19 +311,25 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 			return nil, fmt.Errorf("team %s: findings of %s: %w", team, agents[ai], err)
 		}
 	}
-	// Resolve each distinct id once, for all members together (they share
-	// subjects, predicates, objects and times).
+	// Resolve the finding nodes (pinned when written, see ImportFindings),
+	// and each other distinct id once, for all members together (they
+	// share subjects, predicates, objects and times).
 	index := map[cortex.ID]int32{}
-	var want []cortex.ID
+	var want, nodes []cortex.ID
 	for _, rs := range rows {
 		for _, r := range rs {
-			for _, id := range [...]cortex.ID{r.node, r.s, r.p, r.o, r.at, r.conf} {
+			nodes = append(nodes, r.node)
+			for _, id := range [...]cortex.ID{r.s, r.p, r.o, r.at, r.conf} {
 				if _, ok := index[id]; !ok && id != 0 {
 					index[id] = int32(len(want))
 					want = append(want, id)
 				}
 			}
 		}
+	}
+	nodeVals, err := m.n.PinnedTermsBatch(ctx, nodes)
+	if err != nil {
+		return nil, err
 	}
 	vals, err := m.n.TermsBatch(ctx, want)
 	if err != nil {
@@ -337,7 +348,8 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 		agent := agents[ai]
 		fs := make([]StoredFinding, 0, len(rs))
 		for _, r := range rs {
-			iri, _ := val(r.node).(quad.IRI)
+			iri, _ := nodeVals[0].(quad.IRI)
+			nodeVals = nodeVals[1:]
 			esc, ok := strings.CutPrefix(string(iri), prefix)
 			if !ok {
 				continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,6 +180,10 @@ func TestManager_PinsFollowTeamState(t *testing.T) {
 				if _, err := f.m.AddFinding(ctx, team.ID, a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri(a)}); err != nil {
 					t.Fatal(err)
 				}
+				nt := fmt.Sprintf("<http://example.org/s%d> <http://example.org/q> %q .\n", i, a)
+				if _, err := f.m.ImportFindings(ctx, team.ID, a, strings.NewReader(nt), "ntriples"); err != nil {
+					t.Fatal(err)
+				}
 				f.status(t, team.ID, a, end, "done")
 				f.clock.Advance(time.Second)
 			}
@@ -217,6 +222,23 @@ func TestManager_PinsFollowTeamState(t *testing.T) {
 			t.Errorf("pin %d holds %s, whose id is %d", pinIDs[i], v, live[i])
 		}
 		pinned[v] = true
+	}
+	// Finding nodes are pinned too (for merges and Findings).
+	findings := 0
+	for _, id := range ids[3:] {
+		fs, err := f.m.Findings(ctx, id, teammanager.FindingFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sf := range fs {
+			findings++
+			if !pinned[f.ns.Finding(id, sf.ID)] {
+				t.Errorf("team %s: finding %s not pinned", id, sf.ID)
+			}
+		}
+	}
+	if findings == 0 {
+		t.Fatal("no findings left to check")
 	}
 	listed := map[quad.Value]bool{}
 	// Names are created by the team's own writes here (times may have been
