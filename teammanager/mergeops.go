@@ -353,12 +353,11 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	metaAdd, metaRm := diffQuads(oldMeta, meta)
 
 	// Conflict graph: open records follow the result, resolved ones stay.
-	cwant := map[quad.Quad]bool{}
-	var conflictAdd, conflictRm []quad.Quad
+	var records []quad.Quad
 	for _, c := range res.Conflicts {
 		node := x.Conflict(team, c.ID)
 		add := func(p, o quad.Value) {
-			cwant[quad.Quad{Subject: node, Predicate: p, Object: o, Label: cgraph}] = true
+			records = append(records, quad.Quad{Subject: node, Predicate: p, Object: o, Label: cgraph})
 		}
 		add(ns.RDFType, x.IRI(ns.ClassConflict))
 		add(x.IRI(ns.ConflictSubject), c.Topic.Subject)
@@ -377,18 +376,15 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		}
 		add(ns.ProvWasGeneratedBy, mnode)
 	}
-	chave := map[quad.Quad]bool{}
+	var open []quad.Quad // the records the result may change
 	for _, q := range cg.quads {
-		chave[q] = true
-		if !cg.resolved(x, q.Subject) && !cwant[q] {
-			conflictRm = append(conflictRm, q)
+		if !cg.resolved(x, q.Subject) {
+			open = append(open, q)
 		}
 	}
-	for q := range cwant {
-		if !chave[q] {
-			conflictAdd = append(conflictAdd, q)
-		}
-	}
+	conflictAdd, conflictRm := diffQuads(open, records)
+	// A resolved record may repeat a quad of the result: it is kept, not
+	// added again (Add of a present quad is a no-op anyway).
 
 	// The team's link to the run.
 	tg := x.TeamGraph(team)
@@ -450,8 +446,12 @@ func factSetID(f merge.Fact, confidence quad.Value) string {
 }
 
 // diffQuads returns the quads of want missing from have, in want's order,
-// and the quads of have missing from want.
+// and the quads of have missing from want. (Duplicates in want may stay:
+// the store drops them.)
 func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
+	if len(have) == 0 {
+		return want, nil // a first merge: no maps of all the quads
+	}
 	in := make(map[quad.Quad]bool, len(want))
 	for _, q := range want {
 		in[q] = true
