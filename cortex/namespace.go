@@ -172,8 +172,8 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 // from the log as any other. A term's pin is deleted with the term, by
 // whichever delta frees it, so a pin always holds its node's term (ids of
 // committed writes are never reused; a rolled-back write's pins go with
-// it). Pins are for the few terms a host lists often (Cortex pins its
-// teams' listed fields); each costs one key.
+// it). Pins are for terms a host resolves often (Cortex pins its teams'
+// listed fields and its finding nodes); each costs one key.
 type Delta struct {
 	Remove []quad.Quad
 	Add    []quad.Quad

@@ -23,7 +23,7 @@
 //	urn:cortex:acme:team:{team}:finding:{id}             finding node
 //	urn:cortex:acme:team:{team}:conflict:{id}            conflict node
 //	urn:cortex:acme:team:{team}:merge:{id}               merge run node
-//	urn:cortex:acme:team:{team}:fact:{id}                fused fact node
+//	urn:cortex:acme:team:{team}:fact:{id}                FactSet (a named graph of fused facts)
 //	urn:cortex:acme:team:{team}:graph:state              TeamGraph
 //	urn:cortex:acme:team:{team}:graph:shared             SharedGraph
 //	urn:cortex:acme:team:{team}:graph:provenance         ProvenanceGraph

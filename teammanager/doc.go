@@ -21,7 +21,8 @@
 // fused fact is also in exactly one fact set, a named graph per attribution
 // (supporting agents, confidence, resolver), which the provenance graph
 // describes in PROV-O terms beside the merge runs; the findings behind a
-// fact are its supporters' findings of the same triple. The conflict graph
+// fact are its supporters' findings of the same triple (up to the case of a
+// language tag, which merges compare case-insensitively). The conflict graph
 // holds the conflict records and their resolutions.
 //
 // # Team status
@@ -42,9 +43,10 @@
 // member update, finding, resolution) is an atomic read-modify-write under
 // the namespace's writer lock (cortex.Namespace.Update): concurrent updates
 // are serialised and none is lost. Merges of one team are serialised within
-// a Manager; two Managers over the same namespace in one process do not
-// share that lock (their merges still never corrupt the store, but may
-// write the same run twice).
+// a Manager. Two Managers over the same namespace do not share that lock: a
+// merge writes only if the team still links the run it read (else it
+// starts again, up to 8 times), so their merges never write a result
+// computed against a state that is gone.
 //
 // # Caveats
 //

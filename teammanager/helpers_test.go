@@ -43,6 +43,8 @@ func (c *fakeClock) Advance(d time.Duration) {
 var ctx = context.Background()
 
 type fixture struct {
+	s     *cortex.Store
+	cfg   teammanager.Config
 	m     *teammanager.Manager
 	n     *cortex.Namespace
 	ns    namespace.NS
@@ -70,7 +72,7 @@ func newFixture(t testing.TB, cfg ...teammanager.Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{m: m, n: n, ns: x, clock: clock}
+	return &fixture{s: s, cfg: c, m: m, n: n, ns: x, clock: clock}
 }
 
 func (f *fixture) create(t testing.TB, tc teammanager.TeamConfig) teammanager.Team {
@@ -121,11 +123,15 @@ func (f *fixture) lastMergeLink(t testing.TB, team string) []quad.Quad {
 }
 
 // factSets checks the fact-set invariant of a team's merged knowledge and
-// returns, per fact set, the agents it is attributed to, sorted and joined
-// with ",", followed by "|" and its facts' objects, sorted and joined with
-// ",": every triple of the shared graph is in exactly one fact set, every
-// fact set's triple is in the shared graph, and every fact set is non-empty
-// and described in the provenance graph.
+// returns one line per fact set, sorted: the agents it is attributed to
+// (sorted, joined with ","), "|", its facts' objects (sorted, joined with
+// ","), then "|c=" and its confidence if not 1, and "|by=" and its
+// resolver if any. It fails the test unless every triple of the shared
+// graph is in exactly one fact set, every fact set's triple is in the
+// shared graph, the fact-set graphs of the team are exactly the described
+// ones, each non-empty, each description has one type, confidence, run and
+// time and at most one resolver, and every other subject of the provenance
+// graph is a merge run.
 func (f *fixture) factSets(t testing.TB, team string) []string {
 	t.Helper()
 	shared := map[quad.Quad]int{}
@@ -133,38 +139,82 @@ func (f *fixture) factSets(t testing.TB, team string) []string {
 		q.Label = nil
 		shared[q] = 0
 	}
-	prov := f.graph(t, f.ns.ProvenanceGraph(team))
-	var out []string
-	for _, q := range prov {
-		if q.Predicate != namespace.RDFType || q.Object != f.ns.IRI(namespace.ClassFactSet) {
-			continue
+	kind := func(v quad.Value) namespace.Kind {
+		iri, _ := v.(quad.IRI)
+		r, err := f.ns.Parse(iri)
+		if err != nil || r.Team != team {
+			return 0
 		}
-		var agents, objects []string
-		for _, d := range prov {
-			if d.Subject == q.Subject && d.Predicate == namespace.ProvWasAttributedTo {
-				r, err := f.ns.Parse(d.Object.(quad.IRI))
-				if err != nil {
-					t.Fatal(err)
-				}
-				agents = append(agents, r.Agent)
+		return r.Kind
+	}
+	desc := map[quad.Value]map[quad.Value][]quad.Value{}
+	for _, q := range f.graph(t, f.ns.ProvenanceGraph(team)) {
+		switch kind(q.Subject) {
+		case namespace.KindMerge:
+		case namespace.KindFactSet:
+			if desc[q.Subject] == nil {
+				desc[q.Subject] = map[quad.Value][]quad.Value{}
+			}
+			desc[q.Subject][q.Predicate] = append(desc[q.Subject][q.Predicate], q.Object)
+		default:
+			t.Errorf("provenance graph: %v is neither a merge run nor a fact set", q)
+		}
+	}
+	graphs, err := f.n.Graphs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range graphs {
+		if kind(g.Name) == namespace.KindFactSet && desc[g.Name] == nil {
+			t.Errorf("fact set %s (%d quads) is not described", g.Name, g.Quads)
+		}
+	}
+	var out []string
+	for set, d := range desc {
+		for _, p := range []quad.Value{namespace.RDFType, f.ns.IRI(namespace.FactConfidence), namespace.ProvWasGeneratedBy, namespace.ProvGeneratedAtTime} {
+			if len(d[p]) != 1 {
+				t.Fatalf("fact set %s: %d values of %s, want 1", set, len(d[p]), p)
 			}
 		}
-		facts := f.graph(t, q.Subject)
+		if d[namespace.RDFType][0] != f.ns.IRI(namespace.ClassFactSet) {
+			t.Errorf("fact set %s has type %v", set, d[namespace.RDFType])
+		}
+		var agents, objects []string
+		for _, a := range d[namespace.ProvWasAttributedTo] {
+			r, err := f.ns.Parse(a.(quad.IRI))
+			if err != nil {
+				t.Fatal(err)
+			}
+			agents = append(agents, r.Agent)
+		}
+		facts := f.graph(t, set)
 		if len(facts) == 0 {
-			t.Errorf("fact set %s is empty", q.Subject)
+			t.Errorf("fact set %s is empty", set)
 		}
 		for _, fq := range facts {
 			fq.Label = nil
 			n, ok := shared[fq]
 			if !ok {
-				t.Errorf("fact set %s holds %v, not in the shared graph", q.Subject, fq)
+				t.Errorf("fact set %s holds %v, not in the shared graph", set, fq)
 			}
 			shared[fq] = n + 1
 			objects = append(objects, fmt.Sprint(fq.Object))
 		}
 		slices.Sort(agents)
 		slices.Sort(objects)
-		out = append(out, strings.Join(agents, ",")+"|"+strings.Join(objects, ","))
+		line := strings.Join(agents, ",") + "|" + strings.Join(objects, ",")
+		if c, err := namespace.ParseConfidence(d[f.ns.IRI(namespace.FactConfidence)][0]); err != nil || c != 1 {
+			line += fmt.Sprintf("|c=%v", c)
+		}
+		switch by := d[f.ns.IRI(namespace.FactResolvedBy)]; len(by) {
+		case 0:
+		case 1:
+			r, _ := f.ns.Parse(by[0].(quad.IRI))
+			line += "|by=" + r.Agent
+		default:
+			t.Errorf("fact set %s: resolvers %v", set, by)
+		}
+		out = append(out, line)
 	}
 	for q, n := range shared {
 		if n != 1 {

@@ -393,12 +393,16 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
 		}
 		prov := m.ns.ProvenanceGraph(id)
 		graphs := []quad.Value{m.ns.SharedGraph(id), prov, m.ns.ConflictGraph(id)}
-		sets, err := m.n.Quads(ctx, cortex.Pattern{Predicate: ns.RDFType, Object: m.ns.IRI(ns.ClassFactSet), Graph: prov, Scope: cortex.OneGraph})
+		pq, err := m.n.Quads(ctx, cortex.Pattern{Graph: prov, Scope: cortex.OneGraph})
 		if err != nil {
 			return err
 		}
-		for _, q := range sets {
-			graphs = append(graphs, q.Subject)
+		seen := map[quad.Value]bool{}
+		for _, q := range pq {
+			if !seen[q.Subject] && m.isFactSet(id, q.Subject) {
+				seen[q.Subject] = true
+				graphs = append(graphs, q.Subject) // a fact set
+			}
 		}
 		for _, mb := range t.Members {
 			graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,7 +154,7 @@ func TestManager_Merge_ConflictFlagAndResolve(t *testing.T) {
 	}
 	// The resolved fact has a fact set of its own: attributed to those who
 	// asserted it, resolved by lead.
-	if sets := f.factSets(t, "cr"); strings.Join(sets, " ") != `ann,bob,cy|"MIT" ann,cy|"high"` {
+	if sets := f.factSets(t, "cr"); strings.Join(sets, " ") != `ann,bob,cy|"MIT" ann,cy|"high"|by=lead` {
 		t.Fatalf("fact sets after resolve %q", sets)
 	}
 	// Re-merging keeps the resolution.
@@ -235,15 +236,22 @@ func TestManager_Merge_OnlyCompletedMembers(t *testing.T) {
 func TestManager_Merge_LargeIsAtomic(t *testing.T) {
 	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
 	f.create(t, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: "additive", Members: members("a", "b", "c")})
-	perAgent := 2500
+	// The first merge (a, b) writes 2 facts per topic, the second (a, b, c)
+	// moves half of a's facts to the sets {a, c} and adds a third object to
+	// the other half: both are deltas larger than one transaction.
+	perAgent := 3000
 	if testing.Short() {
-		perAgent = 1200 // -race; still more than one transaction per merge
+		perAgent = 2100 // -race
 	}
 	for i, agent := range []string{"a", "b", "c"} {
 		f.status(t, "big", agent, teammanager.Running, "")
 		var sb strings.Builder
 		for k := range perAgent {
-			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", k, (k+i)%3)
+			o := (k + i) % 3
+			if agent == "c" && k%2 == 0 {
+				o = k % 3 // a's object
+			}
+			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", k, o)
 		}
 		if n, err := f.m.ImportFindings(ctx, "big", agent, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
 			t.Fatalf("import: %d, %v", n, err)
@@ -319,9 +327,12 @@ func TestManager_Merge_LargeIsAtomic(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if first.s+first.p <= cortex.MaxDeltaQuads || first == second {
+	// The second merge moves perAgent/2 facts between sets (one removal and
+	// one addition each) and adds perAgent/2 facts (two quads each).
+	if first.s+first.p <= cortex.MaxDeltaQuads || 2*perAgent <= cortex.MaxDeltaQuads || first == second {
 		t.Fatalf("merges %v and %v: the test needs two different merges larger than one transaction", first, second)
 	}
+	f.factSets(t, "big")
 	for ps := range seen {
 		if ps != (pair{}) && ps != first && ps != second {
 			t.Errorf("a reader saw %d shared triples and %d provenance quads: a partial merge (merges: %v, %v)", ps.s, ps.p, first, second)
@@ -372,7 +383,7 @@ func TestManager_Merge_FactSetsFollowAttribution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a|"w","y" a|"x"` {
+	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a|"w","y"|c=0.9 a|"x"|c=0.5` {
 		t.Fatalf("after a: fact sets %q", sets)
 	}
 	setOf := func(o string) quad.Value {
@@ -396,7 +407,7 @@ func TestManager_Merge_FactSetsFollowAttribution(t *testing.T) {
 	if err != nil || second.MergeID == first.MergeID {
 		t.Fatalf("second merge %+v, %v", second, err)
 	}
-	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a,b|"x" a|"w","y" b|"z"` {
+	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a,b|"x"|c=0.7 a|"w","y"|c=0.9 b|"z"` {
 		t.Fatalf("after b: fact sets %q", sets)
 	}
 	if setOf("y") != y1 {
@@ -443,5 +454,109 @@ SELECT ?agent WHERE {
 	}
 	if err := res.Err(); err != nil || strings.Join(agents, " ") != "<"+string(f.ns.Agent("a"))+"> <"+string(f.ns.Agent("b"))+">" {
 		t.Fatalf("SPARQL attribution %v, %v", agents, err)
+	}
+}
+
+// TestManager_Merge_ResolveToNewObject resolves a conflict with an object no
+// member asserted (a fact set with no supporter, resolved by the resolver),
+// checks that a re-merge removes what the provenance graph should not hold
+// (a leftover fact node of the earlier layout, an undescribed fact set), and
+// that DeleteTeam then leaves nothing of the team.
+func TestManager_Merge_ResolveToNewObject(t *testing.T) {
+	f := newFixture(t)
+	codeReview(t, f, merge.NameConflictFlag)
+	cs, err := f.m.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %v, %v", cs, err)
+	}
+	if _, err := f.m.ResolveConflict(ctx, "cr", cs[0].ID, []quad.Value{quad.String("medium")}, "lead"); err != nil {
+		t.Fatal(err)
+	}
+	if sets := f.factSets(t, "cr"); strings.Join(sets, " ") != `ann,bob,cy|"MIT" |"medium"|by=lead` {
+		t.Fatalf("fact sets %q", sets)
+	}
+	// Leftovers: a fact node of the earlier layout in the provenance graph,
+	// and a stray fact set with a description but another attribution.
+	prov := f.ns.ProvenanceGraph("cr")
+	stray := f.ns.FactSet("cr", "stray")
+	junk := []quad.Quad{
+		{Subject: quad.IRI(string(f.ns.TeamPrefix("cr")) + "fact:m0-0"), Predicate: namespace.RDFSubject, Object: iri("main.go"), Label: prov},
+		{Subject: stray, Predicate: namespace.RDFType, Object: f.ns.IRI(namespace.ClassFactSet), Label: prov},
+		{Subject: iri("main.go"), Predicate: iri("license"), Object: quad.String("MIT"), Label: stray},
+	}
+	if err := f.n.Apply(ctx, cortex.Delta{Add: junk, Remove: f.lastMergeLink(t, "cr")}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := f.m.MergeTeamResults(ctx, "cr"); err != nil || rep.Unchanged {
+		t.Fatalf("re-merge %+v, %v", rep, err)
+	}
+	if sets := f.factSets(t, "cr"); strings.Join(sets, " ") != `ann,bob,cy|"MIT" |"medium"|by=lead` {
+		t.Fatalf("fact sets after re-merge %q", sets)
+	}
+	if g := f.graph(t, stray); len(g) != 0 {
+		t.Fatalf("stray fact set left: %v", g)
+	}
+	if err := f.m.DeleteTeam(ctx, "cr"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.n.Size(ctx); err != nil || n != 0 {
+		gs, _ := f.n.Graphs(ctx)
+		t.Fatalf("after DeleteTeam the namespace holds %d quads (%v): %v", n, err, gs)
+	}
+}
+
+// TestManager_Merge_TwoManagers runs a merge of one Manager that has read
+// the store when another Manager's merge, with another result, is written:
+// the first must start again rather than write a diff computed against a
+// state that is gone (which would leave facts in two fact sets).
+func TestManager_Merge_TwoManagers(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	m2, err := teammanager.New(ctx, f.s, f.ns, f.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b", "c")})
+	for _, a := range []string{"a", "b", "c"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		for k := range 5 {
+			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(fmt.Sprint("s", k)), Predicate: iri("p"), Object: quad.String("x")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	f.status(t, "t", "b", teammanager.Completed, "")
+
+	hooked, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32 // (not sync.Once: its Do blocks the other callers)
+	teammanager.SetMergeHook(func() {
+		if calls.Add(1) == 1 {
+			close(hooked)
+			<-release
+		}
+	})
+	defer teammanager.SetMergeHook(nil)
+	type result struct {
+		rep teammanager.MergeReport
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := f.m.MergeTeamResults(ctx, "t") // a and b: sets {a,b}
+		done <- result{rep, err}
+	}()
+	<-hooked
+	f.status(t, "t", "c", teammanager.Completed, "")
+	second, err := m2.MergeTeamResults(ctx, "t") // a, b and c: sets {a,b,c}
+	close(release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := <-done
+	if first.err != nil || !first.rep.Unchanged || first.rep.MergeID != second.MergeID {
+		t.Fatalf("first merge %+v, %v; want it redone, unchanged from %s", first.rep, first.err, second.MergeID)
+	}
+	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a,b,c|"x","x","x","x","x"` {
+		t.Fatalf("fact sets %q", sets)
 	}
 }

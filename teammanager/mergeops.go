@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,7 +31,8 @@ import (
 //     for facts chosen by a manual resolution, prov:wasGeneratedBy the run,
 //     prov:generatedAtTime); fact sets left empty are removed with their
 //     description, merge run nodes are kept as history. The findings behind
-//     a fact are those of its supporting agents with the same triple;
+//     a fact are those of its supporting agents with the same triple (up to
+//     the case of a language tag);
 //   - the conflict graph holds a record for every undecided topic; resolved
 //     records are kept and their resolutions re-applied.
 //
@@ -53,6 +55,23 @@ func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeRep
 }
 
 func (m *Manager) mergeLocked(ctx context.Context, teamID string) (MergeReport, error) {
+	for attempt := 1; ; attempt++ {
+		rep, err := m.mergeOnce(ctx, teamID)
+		if !errors.Is(err, errMergeRaced) || attempt == maxMergeAttempts {
+			return rep, err
+		}
+	}
+}
+
+// mergeHook, when set by a test, runs in every merge between its reads and
+// its write.
+var mergeHook func()
+
+// maxMergeAttempts bounds the retries of a merge that keeps racing with
+// merges of other Managers (see errMergeRaced).
+const maxMergeAttempts = 8
+
+func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
 	start := m.now()
 	t, err := m.GetTeam(ctx, teamID)
 	if err != nil {
@@ -122,6 +141,7 @@ func mergeID(res merge.Result) string {
 			h.Write([]byte{0})
 		}
 	}
+	w("layout", "fact-sets") // runs of the earlier layout (one cx:Fact node per fact) differ
 	w("strategy", res.Strategy)
 	for _, f := range res.Facts {
 		w("fact", rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.ResolvedBy)
@@ -330,7 +350,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	graphs := []quad.Value{shared}
 	seen := map[quad.Value]bool{shared: true}
 	for _, q := range oldMeta {
-		if !seen[q.Subject] && q.Predicate == ns.RDFType && q.Object == x.IRI(ns.ClassFactSet) {
+		if !seen[q.Subject] && m.isFactSet(team, q.Subject) {
 			seen[q.Subject] = true
 			graphs = append(graphs, q.Subject)
 		}
@@ -395,9 +415,22 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: tg})
 	}
 
+	if mergeHook != nil {
+		mergeHook()
+	}
 	// One atomic step, whatever its size (cortex journals a delta larger
-	// than one transaction).
+	// than one transaction), if the team still links the run this diff was
+	// computed against: another Manager's merge may have written since.
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+		cur, err := tx.Namespace().Quads(ctx, cortex.Pattern{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Graph: tg, Scope: cortex.OneGraph})
+		if err != nil {
+			return err
+		}
+		same := len(cur) == 0 && t.LastMerge == "" ||
+			len(cur) == 1 && t.LastMerge != "" && cur[0].Object == x.Merge(team, t.LastMerge)
+		if !same {
+			return errMergeRaced
+		}
 		tx.Add(run...)
 		tx.Add(factAdd...)
 		tx.Add(metaAdd...)
@@ -408,6 +441,20 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		link(tx)
 		return nil
 	})
+}
+
+// errMergeRaced reports that another merge of the team was written between
+// the reads and the write of this one; mergeLocked starts again.
+var errMergeRaced = errors.New("the team's last merge changed during the merge")
+
+// isFactSet reports whether v names a fact set of team.
+func (m *Manager) isFactSet(team string, v quad.Value) bool {
+	iri, ok := v.(quad.IRI)
+	if !ok {
+		return false
+	}
+	r, err := m.ns.Parse(iri)
+	return err == nil && r.Kind == ns.KindFactSet && r.Team == team
 }
 
 // factConfidence is the fused confidence of f: the highest confidence of

@@ -1,0 +1,6 @@
+package teammanager
+
+// SetMergeHook sets a function that every merge calls after it has read the
+// store and computed its writes, before it writes them (nil: none). Tests
+// set it before starting merges and reset it after they end.
+func SetMergeHook(fn func()) { mergeHook = fn }
