@@ -128,32 +128,39 @@ func BenchmarkListTeams_10k_Reopen(b *testing.B) {
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
-// BenchmarkMergeTeamResults merges 8 members × 10,000 findings: each member
-// speaks on 10,000 topics, choosing one of 3 objects, so members agree on
-// some topics and disagree on others. The timer starts once the store is
-// idle after the setup (see waitIdle); every iteration merges and writes.
-func BenchmarkMergeTeamResults(b *testing.B) {
+// bigTeam creates team "big" of 8 members × 10,000 findings with strategy,
+// all completed: each member speaks on 10,000 topics, choosing one of 3
+// objects, so members agree on some topics and disagree on others.
+func bigTeam(b *testing.B, strategy string) *fixture {
 	const agents, perAgent = 8, 10000
+	f := newFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+	var ids []string
+	for i := range agents {
+		ids = append(ids, fmt.Sprint("agent-", i))
+	}
+	f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: strategy, Members: members(ids...)})
+	for a, id := range ids {
+		f.status(b, "big", id, teammanager.Running, "")
+		var sb strings.Builder
+		for t := range perAgent {
+			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", t, (t*7+a*t/3+a)%3)
+		}
+		if n, err := f.m.ImportFindings(ctx, "big", id, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
+			b.Fatalf("import: %d, %v", n, err)
+		}
+		f.clock.Advance(time.Second)
+		f.status(b, "big", id, teammanager.Completed, "")
+	}
+	return f
+}
+
+// BenchmarkMergeTeamResults merges 8 members × 10,000 findings (bigTeam).
+// The timer starts once the store is idle after the setup (see waitIdle);
+// every iteration merges and writes.
+func BenchmarkMergeTeamResults(b *testing.B) {
 	for _, strategy := range merge.Names() {
 		b.Run(strategy, func(b *testing.B) {
-			f := newFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
-			var ids []string
-			for i := range agents {
-				ids = append(ids, fmt.Sprint("agent-", i))
-			}
-			f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: strategy, Members: members(ids...)})
-			for a, id := range ids {
-				f.status(b, "big", id, teammanager.Running, "")
-				var sb strings.Builder
-				for t := range perAgent {
-					fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", t, (t*7+a*t/3+a)%3)
-				}
-				if n, err := f.m.ImportFindings(ctx, "big", id, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
-					b.Fatalf("import: %d, %v", n, err)
-				}
-				f.clock.Advance(time.Second)
-				f.status(b, "big", id, teammanager.Completed, "")
-			}
+			f := bigTeam(b, strategy)
 			// Time the merge, not Badger compacting the 3M keys the
 			// findings just wrote (seconds of CPU on a 2-core machine).
 			waitIdle(b)
@@ -177,6 +184,26 @@ func BenchmarkMergeTeamResults(b *testing.B) {
 			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
+}
+
+// BenchmarkConflicts lists the 8,889 conflict records (8 candidate findings
+// each) of bigTeam merged with conflict-flag.
+func BenchmarkConflicts(b *testing.B) {
+	f := bigTeam(b, merge.NameConflictFlag)
+	if _, err := f.m.MergeTeamResults(ctx, "big"); err != nil {
+		b.Fatal(err)
+	}
+	waitIdle(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for b.Loop() {
+		cs, err := f.m.Conflicts(ctx, "big")
+		if err != nil || len(cs) != 8889 {
+			b.Fatalf("%d conflicts, %v", len(cs), err)
+		}
+	}
+	reportCPU(b, cpu)
 }
 
 // waitIdle waits until the process has used less than 5% of a core for a

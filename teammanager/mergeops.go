@@ -529,13 +529,17 @@ func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, err
 	if err != nil {
 		return nil, err
 	}
+	var cands []quad.Value
+	for _, pm := range cg.nodes {
+		cands = append(cands, pm[m.ns.IRI(ns.ConflictCandidate)]...)
+	}
+	info, err := m.findingObjects(ctx, teamID, cands)
+	if err != nil {
+		return nil, err
+	}
 	out := []Conflict{}
 	for node := range cg.nodes {
-		c, err := m.conflict(ctx, teamID, cg, node)
-		if err != nil {
-			return nil, err
-		}
-		if c != nil {
+		if c := m.conflict(teamID, cg, node, info); c != nil {
 			out = append(out, *c)
 		}
 	}
@@ -549,13 +553,14 @@ func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, err
 	return out, nil
 }
 
-// conflict builds the record of one conflict node (nil if node is not one).
-func (m *Manager) conflict(ctx context.Context, team string, cg *conflictGraph, node quad.Value) (*Conflict, error) {
+// conflict builds the record of one conflict node (nil if node is not one),
+// with the objects and authors of its candidate findings from info.
+func (m *Manager) conflict(team string, cg *conflictGraph, node quad.Value, info map[quad.Value]findingInfo) *Conflict {
 	x := m.ns
 	iri, _ := node.(quad.IRI)
 	ref, err := x.Parse(iri)
 	if err != nil || ref.Kind != ns.KindConflict {
-		return nil, nil
+		return nil
 	}
 	pm := cg.nodes[node]
 	first := func(p ns.Term) quad.Value {
@@ -583,10 +588,7 @@ func (m *Manager) conflict(ctx context.Context, team string, cg *conflictGraph, 
 	}
 	byObj := map[string]int{}
 	for _, fv := range pm[x.IRI(ns.ConflictCandidate)] {
-		obj, agent, err := m.findingObject(ctx, team, fv)
-		if err != nil {
-			return nil, err
-		}
+		obj, agent := info[fv].object, info[fv].agent
 		if obj == nil {
 			continue
 		}
@@ -609,7 +611,81 @@ func (m *Manager) conflict(ctx context.Context, team string, cg *conflictGraph, 
 		slices.Sort(c.Candidates[i].Findings)
 	}
 	slices.SortFunc(c.Candidates, func(a, b Candidate) int { return merge.CompareTerms(a.Object, b.Object) })
-	return c, nil
+	return c
+}
+
+// findingInfo is the object and author of a finding node.
+type findingInfo struct {
+	object quad.Value
+	agent  string
+}
+
+// findingObjects returns the object and author of each finding node of
+// nodes (absent for a node without an object), reading each node's quads
+// at id level (one index seek) and resolving the distinct objects and
+// authors in one batch: a listing of thousands of conflicts does not
+// resolve every term of every candidate quad.
+func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.Value) (map[quad.Value]findingInfo, error) {
+	x := m.ns
+	ids, err := m.n.IDs(ctx, append([]quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)}, nodes...))
+	if err != nil {
+		return nil, err
+	}
+	pObj, pBy := ids[0], ids[1]
+	objs := make([]cortex.ID, len(nodes))
+	bys := make([]cortex.ID, len(nodes))
+	index := map[cortex.ID]int32{}
+	var want []cortex.ID
+	keep := func(id cortex.ID) {
+		if _, ok := index[id]; !ok {
+			index[id] = int32(len(want))
+			want = append(want, id)
+		}
+	}
+	for i, id := range ids[2:] {
+		if id == 0 || pObj == 0 {
+			continue
+		}
+		err := scan(ctx, m.n, cortex.IDPattern{S: id}, func(q cortex.QuadIDs) {
+			switch q.P {
+			case pObj:
+				objs[i] = q.O
+			case pBy:
+				bys[i] = q.O
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		if objs[i] != 0 {
+			keep(objs[i])
+		}
+		if bys[i] != 0 {
+			keep(bys[i])
+		}
+	}
+	vals, err := m.n.TermsBatch(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[quad.Value]findingInfo, len(nodes))
+	for i, node := range nodes {
+		if objs[i] == 0 {
+			continue
+		}
+		fi := findingInfo{object: vals[index[objs[i]]]}
+		if bys[i] != 0 {
+			if iri, ok := vals[index[bys[i]]].(quad.IRI); ok {
+				if r, err := x.Parse(iri); err == nil && r.Kind == ns.KindMember && r.Team == team {
+					fi.agent = r.Agent
+				}
+			}
+		}
+		if fi.object != nil {
+			out[node] = fi
+		}
+	}
+	return out, nil
 }
 
 // findingObject returns the object and author of a finding node.
