@@ -166,15 +166,17 @@ type conflictGraph struct {
 	team  string
 	nodes map[quad.Value]map[quad.Value][]quad.Value
 	quads []quad.Quad
+	ids   map[quad.Value]cortex.ID // term ids of the objects
 }
 
 func (m *Manager) readConflictGraph(ctx context.Context, team string) (*conflictGraph, error) {
-	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}}
-	qs, err := m.graphQuads(ctx, m.ns.ConflictGraph(team))
+	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}, ids: map[quad.Value]cortex.ID{}}
+	qs, qids, err := m.graphQuadsIDs(ctx, m.ns.ConflictGraph(team), nil)
 	if err != nil {
 		return nil, fmt.Errorf("team %s: read conflicts: %w", team, err)
 	}
-	for _, q := range qs {
+	for i, q := range qs {
+		cg.ids[q.Object] = qids[i].O
 		pm := cg.nodes[q.Subject]
 		if pm == nil {
 			pm = map[quad.Value][]quad.Value{}
@@ -196,18 +198,25 @@ func (m *Manager) graphQuads(ctx context.Context, g quad.Value) ([]quad.Quad, er
 // (if not nil) returns true; only the subjects' terms are resolved for the
 // others.
 func (m *Manager) graphQuadsWhere(ctx context.Context, g quad.Value, keep func(s quad.Value) bool) ([]quad.Quad, error) {
+	qs, _, err := m.graphQuadsIDs(ctx, g, keep)
+	return qs, err
+}
+
+// graphQuadsIDs is graphQuadsWhere that also returns the term ids of each
+// quad (same index).
+func (m *Manager) graphQuadsIDs(ctx context.Context, g quad.Value, keep func(s quad.Value) bool) ([]quad.Quad, []cortex.QuadIDs, error) {
 	gids, err := m.n.IDs(ctx, []quad.Value{g})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if gids[0] == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var qs []cortex.QuadIDs
 	if err := scan(ctx, m.n, cortex.IDPattern{G: gids[0], Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
 		qs = append(qs, q)
 	}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if keep != nil {
 		var subjects []cortex.ID
@@ -218,7 +227,7 @@ func (m *Manager) graphQuadsWhere(ctx context.Context, g quad.Value, keep func(s
 		}
 		svals, err := m.n.TermsBatch(ctx, subjects)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		kept := make(map[cortex.ID]bool, len(subjects))
 		for i, s := range subjects {
@@ -234,17 +243,19 @@ func (m *Manager) graphQuadsWhere(ctx context.Context, g quad.Value, keep func(s
 	}
 	vals, err := m.n.TermsBatch(ctx, want)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]quad.Quad, 0, len(qs))
+	ids := qs[:0]
 	for i := range qs {
 		s, p, o := vals[3*i], vals[3*i+1], vals[3*i+2]
 		if s == nil || p == nil || o == nil {
 			continue // removed since the scan
 		}
 		out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: g})
+		ids = append(ids, qs[i])
 	}
-	return out, nil
+	return out, ids, nil
 }
 
 func (cg *conflictGraph) resolved(x ns.NS, node quad.Value) bool {
@@ -533,7 +544,11 @@ func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, err
 	for _, pm := range cg.nodes {
 		cands = append(cands, pm[m.ns.IRI(ns.ConflictCandidate)]...)
 	}
-	info, err := m.findingObjects(ctx, teamID, cands)
+	candIDs := make([]cortex.ID, len(cands))
+	for i, c := range cands {
+		candIDs[i] = cg.ids[c]
+	}
+	info, err := m.findingObjects(ctx, teamID, cands, candIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -621,17 +636,17 @@ type findingInfo struct {
 }
 
 // findingObjects returns the object and author of each finding node of
-// nodes (absent for a node without an object), reading each node's quads
-// at id level (one index seek) and resolving the distinct objects and
-// authors in one batch: a listing of thousands of conflicts does not
-// resolve every term of every candidate quad.
-func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.Value) (map[quad.Value]findingInfo, error) {
+// nodes, whose term ids are nodeIDs (absent for a node without an object),
+// reading each node's quads at id level (one index scan) and resolving the
+// distinct objects and authors in one batch: a listing of thousands of
+// conflicts does not resolve every term of every candidate quad.
+func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.Value, nodeIDs []cortex.ID) (map[quad.Value]findingInfo, error) {
 	x := m.ns
-	ids, err := m.n.IDs(ctx, append([]quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)}, nodes...))
+	pids, err := m.n.IDs(ctx, []quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)})
 	if err != nil {
 		return nil, err
 	}
-	pObj, pBy := ids[0], ids[1]
+	pObj, pBy := pids[0], pids[1]
 	objs := make([]cortex.ID, len(nodes))
 	bys := make([]cortex.ID, len(nodes))
 	index := map[cortex.ID]int32{}
@@ -642,7 +657,7 @@ func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.
 			want = append(want, id)
 		}
 	}
-	for i, id := range ids[2:] {
+	for i, id := range nodeIDs {
 		if id == 0 || pObj == 0 {
 			continue
 		}
