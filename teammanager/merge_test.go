@@ -3,6 +3,7 @@ package teammanager_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -558,5 +559,54 @@ func TestManager_Merge_TwoManagers(t *testing.T) {
 	}
 	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a,b,c|"x","x","x","x","x"` {
 		t.Fatalf("fact sets %q", sets)
+	}
+}
+
+// TestManager_Conflicts_ScanPaths lists the same conflicts with candidate
+// findings looked up one by one, found by reading the member graphs whole,
+// and found partly so (the read stops at its budget, ~60 keys per
+// candidate, here before the end of the graphs): the listings are equal.
+func TestManager_Conflicts_ScanPaths(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: merge.NameConflictFlag, Members: members("a", "b")})
+	for i, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		var sb strings.Builder
+		for k := range 40 { // disputed
+			fmt.Fprintf(&sb, "<http://example.org/d%d> <http://example.org/p> \"o%d\" .\n", k, i)
+		}
+		for k := range 600 { // agreed
+			fmt.Fprintf(&sb, "<http://example.org/a%d> <http://example.org/p> \"same\" .\n", k)
+		}
+		if _, err := f.m.ImportFindings(ctx, "t", a, strings.NewReader(sb.String()), "ntriples"); err != nil {
+			t.Fatal(err)
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	if _, err := f.m.MergeTeamResults(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	list := func(scanMin int) []teammanager.Conflict {
+		t.Helper()
+		old := teammanager.SetFindingScanMin(scanMin)
+		defer teammanager.SetFindingScanMin(old)
+		cs, err := f.m.Conflicts(ctx, "t")
+		if err != nil || len(cs) != 40 {
+			t.Fatalf("Conflicts = %d, %v", len(cs), err)
+		}
+		return cs
+	}
+	oneByOne := list(1 << 30)
+	for _, c := range oneByOne {
+		if len(c.Candidates) != 2 || len(c.Candidates[0].Agents) != 1 || len(c.Candidates[0].Findings) != 1 {
+			t.Fatalf("conflict %+v", c)
+		}
+	}
+	// 80 candidates: a budget of 4,800 keys. a's graph holds 640 findings
+	// of 7 quads (4,480 keys), so the read stops 320 keys into b's graph,
+	// among its plain triples (their subjects are older terms, so they come
+	// first): a's candidates are found by the read, b's one by one.
+	if scanned := list(1); !reflect.DeepEqual(scanned, oneByOne) {
+		t.Fatalf("listing through the member graphs differs:\n%+v\n%+v", scanned, oneByOne)
 	}
 }

@@ -533,12 +533,17 @@ func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
 // Conflicts lists the team's conflict records, open and resolved, ordered by
 // subject and predicate.
 func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, error) {
-	if _, err := m.GetTeam(ctx, teamID); err != nil {
+	t, err := m.GetTeam(ctx, teamID)
+	if err != nil {
 		return nil, err
 	}
 	cg, err := m.readConflictGraph(ctx, teamID)
 	if err != nil {
 		return nil, err
+	}
+	var agents []string
+	for _, mb := range t.Members {
+		agents = append(agents, mb.AgentID)
 	}
 	var cands []quad.Value
 	for _, pm := range cg.nodes {
@@ -548,7 +553,7 @@ func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, err
 	for i, c := range cands {
 		candIDs[i] = cg.ids[c]
 	}
-	info, err := m.findingObjects(ctx, teamID, cands, candIDs)
+	info, err := m.findingObjects(ctx, teamID, agents, cands, candIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -629,18 +634,84 @@ func (m *Manager) conflict(team string, cg *conflictGraph, node quad.Value, info
 	return c
 }
 
+// scanFindingGraphs reads the member graphs of agents in team at id level,
+// recording in objs and bys the object and author of each node of nodeIDs
+// it meets, until it has read budget keys in all.
+func (m *Manager) scanFindingGraphs(ctx context.Context, team string, agents []string, pObj, pBy cortex.ID, nodeIDs, objs, bys []cortex.ID, budget int) error {
+	graphs := make([]quad.Value, len(agents))
+	for i, a := range agents {
+		graphs[i] = m.ns.MemberGraph(team, a)
+	}
+	gids, err := m.n.IDs(ctx, graphs)
+	if err != nil {
+		return err
+	}
+	at := make(map[cortex.ID]int32, len(nodeIDs))
+	for i, id := range nodeIDs {
+		if id != 0 {
+			at[id] = int32(i)
+		}
+	}
+	read := 0
+	for _, g := range gids {
+		if g == 0 {
+			continue
+		}
+		it := m.n.MatchIDs(ctx, cortex.IDPattern{G: g, Scope: cortex.OneGraph})
+		for read < budget && it.Next(ctx) {
+			read++
+			q := it.Quad()
+			if q.P != pObj && q.P != pBy {
+				continue
+			}
+			i, ok := at[q.S]
+			if !ok {
+				continue
+			}
+			if q.P == pObj {
+				objs[i] = q.O
+			} else {
+				bys[i] = q.O
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return fmt.Errorf("scan: %w", err)
+		}
+		if read >= budget {
+			break
+		}
+	}
+	// A node listed twice: every occurrence gets what the scan found.
+	for i, id := range nodeIDs {
+		if j, ok := at[id]; ok && int(j) != i {
+			objs[i], bys[i] = objs[j], bys[j]
+		}
+	}
+	return nil
+}
+
 // findingInfo is the object and author of a finding node.
 type findingInfo struct {
 	object quad.Value
 	agent  string
 }
 
+// findingScanMin is the least number of finding nodes for which
+// findingObjects first tries reading the members' graphs whole.
+var findingScanMin = 1024
+
 // findingObjects returns the object and author of each finding node of
 // nodes, whose term ids are nodeIDs (absent for a node without an object),
-// reading each node's quads at id level (one index scan) and resolving the
-// distinct objects and authors in one batch: a listing of thousands of
-// conflicts does not resolve every term of every candidate quad.
-func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.Value, nodeIDs []cortex.ID) (map[quad.Value]findingInfo, error) {
+// reading quads at id level and resolving the distinct objects and authors
+// in one batch: a listing of thousands of conflicts does not resolve every
+// term of every candidate quad. For many nodes it first reads the graphs
+// of the team's members (agents) in one pass each, stopping after ~60 keys
+// per node (beyond that, one lookup per node is cheaper: ~30 µs each,
+// against ~0.5 µs per key scanned); what that pass did not find, it looks
+// up node by node (one index scan each).
+func (m *Manager) findingObjects(ctx context.Context, team string, agents []string, nodes []quad.Value, nodeIDs []cortex.ID) (map[quad.Value]findingInfo, error) {
 	x := m.ns
 	pids, err := m.n.IDs(ctx, []quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)})
 	if err != nil {
@@ -649,6 +720,14 @@ func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.
 	pObj, pBy := pids[0], pids[1]
 	objs := make([]cortex.ID, len(nodes))
 	bys := make([]cortex.ID, len(nodes))
+	if pObj == 0 {
+		return map[quad.Value]findingInfo{}, nil
+	}
+	if len(nodes) >= findingScanMin {
+		if err := m.scanFindingGraphs(ctx, team, agents, pObj, pBy, nodeIDs, objs, bys, 60*len(nodes)); err != nil {
+			return nil, err
+		}
+	}
 	index := map[cortex.ID]int32{}
 	var want []cortex.ID
 	keep := func(id cortex.ID) {
@@ -658,19 +737,22 @@ func (m *Manager) findingObjects(ctx context.Context, team string, nodes []quad.
 		}
 	}
 	for i, id := range nodeIDs {
-		if id == 0 || pObj == 0 {
+		if id == 0 {
 			continue
 		}
-		err := scan(ctx, m.n, cortex.IDPattern{S: id}, func(q cortex.QuadIDs) {
-			switch q.P {
-			case pObj:
-				objs[i] = q.O
-			case pBy:
-				bys[i] = q.O
+		if objs[i] == 0 || bys[i] == 0 {
+			objs[i], bys[i] = 0, 0
+			err := scan(ctx, m.n, cortex.IDPattern{S: id}, func(q cortex.QuadIDs) {
+				switch q.P {
+				case pObj:
+					objs[i] = q.O
+				case pBy:
+					bys[i] = q.O
+				}
+			})
+			if err != nil {
+				return nil, err
 			}
-		})
-		if err != nil {
-			return nil, err
 		}
 		if objs[i] != 0 {
 			keep(objs[i])
