@@ -44,9 +44,11 @@
 // the namespace's writer lock (cortex.Namespace.Update): concurrent updates
 // are serialised and none is lost. Merges of one team are serialised within
 // a Manager. Two Managers over the same namespace do not share that lock: a
-// merge writes only if the team still links the run it read (else it
-// starts again, up to 8 times), so their merges never write a result
-// computed against a state that is gone.
+// merge computes its writes from what it read and writes them only if, at
+// that moment, the team still exists, still links the run it read and has
+// the same resolved conflicts (else it starts again, up to 8 times, then
+// fails with ErrConcurrentMerge), so a merge never writes a result computed
+// against a state that another Manager has changed.
 //
 // # Caveats
 //

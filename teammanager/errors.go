@@ -31,6 +31,12 @@ var (
 	ErrTeamExists = errors.New("team already exists")
 	// ErrAlreadyResolved means a conflict was resolved before.
 	ErrAlreadyResolved = errors.New("conflict already resolved")
+	// ErrConcurrentMerge means a merge found, at each moment of writing,
+	// that another Manager over the same namespace had merged the team or
+	// resolved one of its conflicts since the merge read it (a merge starts
+	// again up to 8 times while its context is live). Nothing of it was
+	// written; retry.
+	ErrConcurrentMerge = errors.New("team changed by a concurrent merge or resolution")
 )
 
 // Input errors: the request itself is malformed.

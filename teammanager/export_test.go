@@ -5,10 +5,13 @@ package teammanager
 // set it before starting merges and reset it after they end.
 func SetMergeHook(fn func()) { mergeHook = fn }
 
-// SetFindingScanMin sets the least number of candidate findings for which
-// Conflicts reads the member graphs whole, and returns the previous value.
-func SetFindingScanMin(n int) int {
-	old := findingScanMin
-	findingScanMin = n
-	return old
+// SetFindingScan sets how Conflicts finds its candidate findings: with at
+// least min candidates it first reads the members' graphs, up to budget
+// keys per candidate, and calls hook (if not nil) with the number found
+// that way. It returns a function restoring the previous settings. Tests
+// using it must not run in parallel.
+func SetFindingScan(min, budget int, hook func(found int)) (restore func()) {
+	oldMin, oldBudget, oldHook := findingScanMin, findingScanBudget, findingScanHook
+	findingScanMin, findingScanBudget, findingScanHook = min, budget, hook
+	return func() { findingScanMin, findingScanBudget, findingScanHook = oldMin, oldBudget, oldHook }
 }

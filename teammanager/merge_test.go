@@ -563,9 +563,11 @@ func TestManager_Merge_TwoManagers(t *testing.T) {
 }
 
 // TestManager_Conflicts_ScanPaths lists the same conflicts with candidate
-// findings looked up one by one, found by reading the member graphs whole,
-// and found partly so (the read stops at its budget, ~60 keys per
-// candidate, here before the end of the graphs): the listings are equal.
+// findings looked up one by one, found by reading the member graphs
+// entirely, and found partly so, the read stopping at every key budget from
+// 0 to ~9,600 keys in steps of 80 (so also between a finding's object and
+// its author): every listing is equal. A member of another team asserting
+// triples about this team's finding nodes changes none of them.
 func TestManager_Conflicts_ScanPaths(t *testing.T) {
 	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
 	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: merge.NameConflictFlag, Members: members("a", "b")})
@@ -586,27 +588,208 @@ func TestManager_Conflicts_ScanPaths(t *testing.T) {
 	if _, err := f.m.MergeTeamResults(ctx, "t"); err != nil {
 		t.Fatal(err)
 	}
-	list := func(scanMin int) []teammanager.Conflict {
+	list := func(min, budget int) ([]teammanager.Conflict, int) {
 		t.Helper()
-		old := teammanager.SetFindingScanMin(scanMin)
-		defer teammanager.SetFindingScanMin(old)
+		found := -1
+		defer teammanager.SetFindingScan(min, budget, func(n int) { found = n })()
 		cs, err := f.m.Conflicts(ctx, "t")
 		if err != nil || len(cs) != 40 {
 			t.Fatalf("Conflicts = %d, %v", len(cs), err)
 		}
-		return cs
+		return cs, found
 	}
-	oneByOne := list(1 << 30)
+	oneByOne, found := list(1<<30, 60)
+	if found != -1 {
+		t.Fatalf("the member graphs were read for %d candidates", found)
+	}
 	for _, c := range oneByOne {
 		if len(c.Candidates) != 2 || len(c.Candidates[0].Agents) != 1 || len(c.Candidates[0].Findings) != 1 {
 			t.Fatalf("conflict %+v", c)
 		}
 	}
-	// 80 candidates: a budget of 4,800 keys. a's graph holds 640 findings
-	// of 7 quads (4,480 keys), so the read stops 320 keys into b's graph,
-	// among its plain triples (their subjects are older terms, so they come
-	// first): a's candidates are found by the read, b's one by one.
-	if scanned := list(1); !reflect.DeepEqual(scanned, oneByOne) {
-		t.Fatalf("listing through the member graphs differs:\n%+v\n%+v", scanned, oneByOne)
+	check := func(when string) {
+		t.Helper()
+		if cs, found := list(1, 1<<20); !reflect.DeepEqual(cs, oneByOne) || found != 80 {
+			t.Fatalf("%s: listing through the whole member graphs (%d found) differs:\n%+v\n%+v", when, found, cs, oneByOne)
+		}
+		partial := 0
+		for budget := 0; budget <= 120; budget++ {
+			cs, found := list(1, budget)
+			if !reflect.DeepEqual(cs, oneByOne) {
+				t.Fatalf("%s: budget %d keys per candidate (%d found by the read): listing differs", when, budget, found)
+			}
+			if found > 0 && found < 80 {
+				partial++
+			}
+		}
+		if partial == 0 {
+			t.Fatalf("%s: no budget stopped the read part way", when)
+		}
+	}
+	check("as written")
+
+	// Another team's member asserts triples about this team's findings.
+	fs, err := f.m.Findings(ctx, "t", teammanager.FindingFilter{Agent: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.create(t, teammanager.TeamConfig{ID: "evil", Name: "e", Members: members("x")})
+	f.status(t, "evil", "x", teammanager.Running, "")
+	for _, sf := range fs {
+		node := f.ns.Finding("t", sf.ID)
+		for _, p := range []quad.Value{namespace.RDFObject, f.ns.IRI(namespace.FindingAssertedBy)} {
+			if _, err := f.m.AddFinding(ctx, "evil", "x", teammanager.Finding{Subject: node, Predicate: p, Object: quad.String("forged")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check("after another team's findings about these findings")
+}
+
+// pausedMerge starts a merge of team with m that stops at the merge hook
+// (after its reads, before its write) until release is called; wait
+// returns its result. Later merges pass the hook.
+func pausedMerge(t *testing.T, m *teammanager.Manager, team string) (release func(), wait func() (teammanager.MergeReport, error)) {
+	t.Helper()
+	hooked, rel := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	teammanager.SetMergeHook(func() {
+		if calls.Add(1) == 1 {
+			close(hooked)
+			<-rel
+		}
+	})
+	type result struct {
+		rep teammanager.MergeReport
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := m.MergeTeamResults(ctx, team)
+		done <- result{rep, err}
+	}()
+	<-hooked
+	t.Cleanup(func() { teammanager.SetMergeHook(nil) })
+	return func() { close(rel) }, func() (teammanager.MergeReport, error) {
+		r := <-done
+		return r.rep, r.err
+	}
+}
+
+// TestManager_Merge_TeamDeletedMeanwhile deletes the team (with another
+// Manager) while a merge is between its reads and its write: the merge
+// fails with ErrUnknownTeam and writes nothing.
+func TestManager_Merge_TeamDeletedMeanwhile(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	m2, err := teammanager.New(ctx, f.s, f.ns, f.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	f.status(t, "t", "a", teammanager.Running, "")
+	if _, err := f.m.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("x")}); err != nil {
+		t.Fatal(err)
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	release, wait := pausedMerge(t, f.m, "t")
+	if err := m2.DeleteTeam(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := wait(); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("merge of a deleted team: %v", err)
+	}
+	if n, err := f.n.Size(ctx); err != nil || n != 0 {
+		gs, _ := f.n.Graphs(ctx)
+		t.Fatalf("the namespace holds %d quads (%v): %v", n, err, gs)
+	}
+}
+
+// TestManager_Merge_ResolvedMeanwhile resolves a conflict (with another
+// Manager) while a merge that read the conflict open is between its reads
+// and its write, and holds the resolution's own re-merge until that merge
+// has written: the merge starts again, and the record keeps its topic and
+// candidates with the resolution.
+func TestManager_Merge_ResolvedMeanwhile(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	m2, err := teammanager.New(ctx, f.s, f.ns, f.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: merge.NameMajorityWins, Members: members("a", "b", "c")})
+	for a, o := range map[string]string{"a": "x", "b": "y", "c": "y"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(o)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	f.status(t, "t", "b", teammanager.Completed, "")
+	if rep, err := f.m.MergeTeamResults(ctx, "t"); err != nil || rep.Report.Conflicts != 1 {
+		t.Fatalf("first merge %+v, %v", rep.Report, err)
+	}
+	cs, _ := f.m.Conflicts(ctx, "t")
+	f.status(t, "t", "c", teammanager.Completed, "") // y now has a majority: no conflict
+	// The first merge to reach the hook (f.m's) waits for rel[0], the
+	// second (m2's re-merge after its resolution) for rel[1].
+	var hooked, rel [2]chan struct{}
+	for i := range 2 {
+		hooked[i], rel[i] = make(chan struct{}), make(chan struct{})
+	}
+	var calls atomic.Int32
+	teammanager.SetMergeHook(func() {
+		if i := calls.Add(1) - 1; i < 2 {
+			close(hooked[i])
+			<-rel[i]
+		}
+	})
+	defer teammanager.SetMergeHook(nil)
+	first := make(chan error, 1)
+	go func() { _, err := f.m.MergeTeamResults(ctx, "t"); first <- err }()
+	<-hooked[0]
+	second := make(chan error, 1)
+	go func() {
+		_, err := m2.ResolveConflict(ctx, "t", cs[0].ID, []quad.Value{quad.String("x")}, "lead")
+		second <- err
+	}()
+	<-hooked[1] // the resolution is committed; its re-merge waits
+	close(rel[0])
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	close(rel[1])
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	cs, err = f.m.Conflicts(ctx, "t")
+	if err != nil || len(cs) != 1 || !cs[0].Resolved || cs[0].Subject != iri("s") || cs[0].Predicate != iri("p") || len(cs[0].Candidates) != 2 {
+		t.Fatalf("conflict after the race %+v, %v", cs, err)
+	}
+	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a|"x"|by=lead` {
+		t.Fatalf("fact sets %q", sets)
+	}
+}
+
+// TestManager_Merge_RepairsDuplicateLinks merges a team that links two runs
+// (as a race of earlier versions could leave), neither of them the current
+// result: the merge succeeds and leaves one link, to its own run.
+func TestManager_Merge_RepairsDuplicateLinks(t *testing.T) {
+	f := newFixture(t)
+	codeReview(t, f, merge.NameAdditive)
+	team, _ := f.m.GetTeam(ctx, "cr")
+	link := func(id string) quad.Quad {
+		return quad.Quad{Subject: f.ns.Team("cr"), Predicate: f.ns.IRI(namespace.TeamLastMerge), Object: f.ns.Merge("cr", id), Label: f.ns.TeamGraph("cr")}
+	}
+	if err := f.n.Apply(ctx, cortex.Delta{Add: []quad.Quad{link("m0"), link("m1")}, Remove: []quad.Quad{link(team.LastMerge)}}); err != nil {
+		t.Fatal(err)
+	}
+	if links := f.lastMergeLink(t, "cr"); len(links) != 2 {
+		t.Fatalf("links %v", links)
+	}
+	if _, err := f.m.MergeTeamResults(ctx, "cr"); err != nil {
+		t.Fatal(err)
+	}
+	if links := f.lastMergeLink(t, "cr"); len(links) != 1 || links[0] != link(team.LastMerge) {
+		t.Fatalf("links after the merge %v", links)
 	}
 }

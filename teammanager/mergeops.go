@@ -57,7 +57,7 @@ func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeRep
 func (m *Manager) mergeLocked(ctx context.Context, teamID string) (MergeReport, error) {
 	for attempt := 1; ; attempt++ {
 		rep, err := m.mergeOnce(ctx, teamID)
-		if !errors.Is(err, errMergeRaced) || attempt == maxMergeAttempts {
+		if !errors.Is(err, ErrConcurrentMerge) || attempt == maxMergeAttempts || ctx.Err() != nil {
 			return rep, err
 		}
 	}
@@ -67,8 +67,8 @@ func (m *Manager) mergeLocked(ctx context.Context, teamID string) (MergeReport, 
 // its write.
 var mergeHook func()
 
-// maxMergeAttempts bounds the retries of a merge that keeps racing with
-// merges of other Managers (see errMergeRaced).
+// maxMergeAttempts bounds the attempts of a merge that keeps racing with
+// other Managers (see ErrConcurrentMerge).
 const maxMergeAttempts = 8
 
 func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
@@ -417,30 +417,16 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	// A resolved record may repeat a quad of the result: it is kept, not
 	// added again (Add of a present quad is a no-op anyway).
 
-	// The team's link to the run.
-	tg := x.TeamGraph(team)
-	link := func(tx *cortex.Tx) {
-		if t.LastMerge != "" {
-			tx.Remove(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: x.Merge(team, t.LastMerge), Label: tg})
-		}
-		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: tg})
-	}
-
 	if mergeHook != nil {
 		mergeHook()
 	}
 	// One atomic step, whatever its size (cortex journals a delta larger
-	// than one transaction), if the team still links the run this diff was
-	// computed against: another Manager's merge may have written since.
+	// than one transaction), if what the diff was computed against still
+	// holds (see checkUnchanged): another Manager may have written since.
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
-		cur, err := tx.Namespace().Quads(ctx, cortex.Pattern{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Graph: tg, Scope: cortex.OneGraph})
+		links, err := m.checkUnchanged(ctx, tx, t, cg)
 		if err != nil {
 			return err
-		}
-		same := len(cur) == 0 && t.LastMerge == "" ||
-			len(cur) == 1 && t.LastMerge != "" && cur[0].Object == x.Merge(team, t.LastMerge)
-		if !same {
-			return errMergeRaced
 		}
 		tx.Add(run...)
 		tx.Add(factAdd...)
@@ -449,14 +435,57 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		tx.Remove(factRm...)
 		tx.Remove(metaRm...)
 		tx.Remove(conflictRm...)
-		link(tx)
+		// The team's link to the run (replacing every earlier link).
+		tx.Remove(links...)
+		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: x.TeamGraph(team)})
 		return nil
 	})
 }
 
-// errMergeRaced reports that another merge of the team was written between
-// the reads and the write of this one; mergeLocked starts again.
-var errMergeRaced = errors.New("the team's last merge changed during the merge")
+// checkUnchanged runs inside the Update of a merge of team t and returns
+// ErrConcurrentMerge if the team's state that the merge read outside it
+// has changed since: the team's last run (another Manager's merge) or the
+// set of resolved conflicts (another Manager's ResolveConflict). It returns
+// ErrUnknownTeam if the team was deleted, and else the team's links to its
+// last run (normally one; several only in a store written before this
+// check, which the merge then repairs).
+func (m *Manager) checkUnchanged(ctx context.Context, tx *cortex.Tx, t *Team, cg *conflictGraph) ([]quad.Quad, error) {
+	x := m.ns
+	n := tx.Namespace()
+	node, tg := x.Team(t.ID), x.TeamGraph(t.ID)
+	typed, err := n.Quads(ctx, cortex.Pattern{Subject: node, Predicate: ns.RDFType, Object: x.IRI(ns.ClassTeam), Graph: tg, Scope: cortex.OneGraph})
+	if err != nil {
+		return nil, err
+	}
+	if len(typed) == 0 {
+		return nil, fmt.Errorf("team %s: %w (deleted during the merge)", t.ID, ErrUnknownTeam)
+	}
+	links, err := n.Quads(ctx, cortex.Pattern{Subject: node, Predicate: x.IRI(ns.TeamLastMerge), Graph: tg, Scope: cortex.OneGraph})
+	if err != nil {
+		return nil, err
+	}
+	same := len(links) == 0 && t.LastMerge == ""
+	for _, q := range links {
+		same = same || t.LastMerge != "" && q.Object == x.Merge(t.ID, t.LastMerge)
+	}
+	if !same {
+		return nil, fmt.Errorf("team %s: %w: its last merge changed", t.ID, ErrConcurrentMerge)
+	}
+	resolved, err := n.Quads(ctx, cortex.Pattern{Predicate: x.IRI(ns.ConflictResolvedAt), Graph: x.ConflictGraph(t.ID), Scope: cortex.OneGraph})
+	if err != nil {
+		return nil, err
+	}
+	was := 0
+	for node := range cg.nodes {
+		if cg.resolved(x, node) {
+			was++
+		}
+	}
+	if len(resolved) != was {
+		return nil, fmt.Errorf("team %s: %w: a conflict was resolved", t.ID, ErrConcurrentMerge)
+	}
+	return links, nil
+}
 
 // isFactSet reports whether v names a fact set of team.
 func (m *Manager) isFactSet(team string, v quad.Value) bool {
@@ -634,18 +663,11 @@ func (m *Manager) conflict(team string, cg *conflictGraph, node quad.Value, info
 	return c
 }
 
-// scanFindingGraphs reads the member graphs of agents in team at id level,
+// scanFindingGraphs reads the graphs gids (0: absent) at id level,
 // recording in objs and bys the object and author of each node of nodeIDs
-// it meets, until it has read budget keys in all.
-func (m *Manager) scanFindingGraphs(ctx context.Context, team string, agents []string, pObj, pBy cortex.ID, nodeIDs, objs, bys []cortex.ID, budget int) error {
-	graphs := make([]quad.Value, len(agents))
-	for i, a := range agents {
-		graphs[i] = m.ns.MemberGraph(team, a)
-	}
-	gids, err := m.n.IDs(ctx, graphs)
-	if err != nil {
-		return err
-	}
+// it meets, until it has read budget keys in all. It returns the number of
+// nodes whose object and author it found.
+func (m *Manager) scanFindingGraphs(ctx context.Context, gids []cortex.ID, pObj, pBy cortex.ID, nodeIDs, objs, bys []cortex.ID, budget int) (int, error) {
 	at := make(map[cortex.ID]int32, len(nodeIDs))
 	for i, id := range nodeIDs {
 		if id != 0 {
@@ -677,19 +699,23 @@ func (m *Manager) scanFindingGraphs(ctx context.Context, team string, agents []s
 		err := it.Err()
 		it.Close()
 		if err != nil {
-			return fmt.Errorf("scan: %w", err)
+			return 0, fmt.Errorf("scan: %w", err)
 		}
 		if read >= budget {
 			break
 		}
 	}
 	// A node listed twice: every occurrence gets what the scan found.
+	found := 0
 	for i, id := range nodeIDs {
 		if j, ok := at[id]; ok && int(j) != i {
 			objs[i], bys[i] = objs[j], bys[j]
 		}
+		if objs[i] != 0 && bys[i] != 0 {
+			found++
+		}
 	}
-	return nil
+	return found, nil
 }
 
 // findingInfo is the object and author of a finding node.
@@ -699,11 +725,18 @@ type findingInfo struct {
 }
 
 // findingScanMin is the least number of finding nodes for which
-// findingObjects first tries reading the members' graphs whole.
-var findingScanMin = 1024
+// findingObjects first reads the members' graphs, up to findingScanBudget
+// keys per node; findingScanHook, if set by a test, gets the number of
+// nodes that read found. (Variables for tests.)
+var (
+	findingScanMin    = 1024
+	findingScanBudget = 60
+	findingScanHook   func(found int)
+)
 
 // findingObjects returns the object and author of each finding node of
-// nodes, whose term ids are nodeIDs (absent for a node without an object),
+// nodes, whose term ids are nodeIDs (0 for a term that does not exist); a
+// node without an object in the members' graphs is absent from the result;
 // reading quads at id level and resolving the distinct objects and authors
 // in one batch: a listing of thousands of conflicts does not resolve every
 // term of every candidate quad. For many nodes it first reads the graphs
@@ -713,19 +746,36 @@ var findingScanMin = 1024
 // up node by node (one index scan each).
 func (m *Manager) findingObjects(ctx context.Context, team string, agents []string, nodes []quad.Value, nodeIDs []cortex.ID) (map[quad.Value]findingInfo, error) {
 	x := m.ns
-	pids, err := m.n.IDs(ctx, []quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)})
+	terms := []quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)}
+	for _, a := range agents {
+		terms = append(terms, x.MemberGraph(team, a))
+	}
+	pids, err := m.n.IDs(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
-	pObj, pBy := pids[0], pids[1]
+	pObj, pBy, gids := pids[0], pids[1], pids[2:]
 	objs := make([]cortex.ID, len(nodes))
 	bys := make([]cortex.ID, len(nodes))
 	if pObj == 0 {
 		return map[quad.Value]findingInfo{}, nil
 	}
+	// Only the members' graphs say what a finding of the team is: a quad
+	// about a finding node elsewhere (another team's member may assert
+	// anything about it) is not read.
+	member := map[cortex.ID]bool{}
+	for _, g := range gids {
+		if g != 0 {
+			member[g] = true
+		}
+	}
 	if len(nodes) >= findingScanMin {
-		if err := m.scanFindingGraphs(ctx, team, agents, pObj, pBy, nodeIDs, objs, bys, 60*len(nodes)); err != nil {
+		found, err := m.scanFindingGraphs(ctx, gids, pObj, pBy, nodeIDs, objs, bys, findingScanBudget*len(nodes))
+		if err != nil {
 			return nil, err
+		}
+		if findingScanHook != nil {
+			findingScanHook(found)
 		}
 	}
 	index := map[cortex.ID]int32{}
@@ -743,6 +793,9 @@ func (m *Manager) findingObjects(ctx context.Context, team string, agents []stri
 		if objs[i] == 0 || bys[i] == 0 {
 			objs[i], bys[i] = 0, 0
 			err := scan(ctx, m.n, cortex.IDPattern{S: id}, func(q cortex.QuadIDs) {
+				if !member[q.G] {
+					return
+				}
 				switch q.P {
 				case pObj:
 					objs[i] = q.O
@@ -785,12 +838,18 @@ func (m *Manager) findingObjects(ctx context.Context, team string, agents []stri
 	return out, nil
 }
 
-// findingObject returns the object and author of a finding node.
+// findingObject returns the object and author of a finding node, as the
+// graphs of the team's members record them.
 func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) (quad.Value, string, error) {
 	x := m.ns
 	var obj quad.Value
 	agent := ""
 	err := m.n.EachQuad(ctx, cortex.Pattern{Subject: f}, func(q quad.Quad) error {
+		if g, ok := q.Label.(quad.IRI); !ok {
+			return nil
+		} else if r, err := x.Parse(g); err != nil || r.Kind != ns.KindMemberGraph || r.Team != team {
+			return nil // only the team's members' graphs describe its findings
+		}
 		switch q.Predicate {
 		case ns.RDFObject:
 			obj = q.Object
