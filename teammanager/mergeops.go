@@ -869,7 +869,9 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 // (one, several, or none to keep nothing), records who resolved it and when,
 // and re-merges the team so that the chosen objects become facts with
 // provenance fact:agent <by>. Later merges keep the resolution. It returns
-// the report of that merge.
+// the report of that merge. The resolution is written before the merge: if
+// the merge fails (e.g. ErrConcurrentMerge), the conflict stays resolved
+// and MergeTeamResults applies it.
 func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (MergeReport, error) {
 	if !validID(by) {
 		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)

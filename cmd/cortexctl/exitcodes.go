@@ -51,6 +51,7 @@ var errorCodes = []struct {
 	{teammanager.ErrMemberFinished, exitConflict},
 	{teammanager.ErrTeamExists, exitConflict},
 	{teammanager.ErrAlreadyResolved, exitConflict},
+	{teammanager.ErrConcurrentMerge, exitConflict},
 	{teammanager.ErrInvalidTeam, exitInvalid},
 	{teammanager.ErrInvalidFinding, exitInvalid},
 	{teammanager.ErrInvalidStatus, exitInvalid},
