@@ -528,34 +528,16 @@ func TestManager_Merge_TwoManagers(t *testing.T) {
 	f.status(t, "t", "a", teammanager.Completed, "")
 	f.status(t, "t", "b", teammanager.Completed, "")
 
-	hooked, release := make(chan struct{}), make(chan struct{})
-	var calls atomic.Int32 // (not sync.Once: its Do blocks the other callers)
-	teammanager.SetMergeHook(func() {
-		if calls.Add(1) == 1 {
-			close(hooked)
-			<-release
-		}
-	})
-	defer teammanager.SetMergeHook(nil)
-	type result struct {
-		rep teammanager.MergeReport
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		rep, err := f.m.MergeTeamResults(ctx, "t") // a and b: sets {a,b}
-		done <- result{rep, err}
-	}()
-	<-hooked
+	release, wait := pausedMerge(t, f.m, "t") // a and b: sets {a,b}
 	f.status(t, "t", "c", teammanager.Completed, "")
 	second, err := m2.MergeTeamResults(ctx, "t") // a, b and c: sets {a,b,c}
-	close(release)
+	release()
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := <-done
-	if first.err != nil || !first.rep.Unchanged || first.rep.MergeID != second.MergeID {
-		t.Fatalf("first merge %+v, %v; want it redone, unchanged from %s", first.rep, first.err, second.MergeID)
+	first, err := wait()
+	if err != nil || !first.Unchanged || first.MergeID != second.MergeID {
+		t.Fatalf("first merge %+v, %v; want it redone, unchanged from %s", first, err, second.MergeID)
 	}
 	if sets := f.factSets(t, "t"); strings.Join(sets, " ") != `a,b,c|"x","x","x","x","x"` {
 		t.Fatalf("fact sets %q", sets)
@@ -652,7 +634,7 @@ func TestManager_Conflicts_ScanPaths(t *testing.T) {
 func pausedMerge(t *testing.T, m *teammanager.Manager, team string) (release func(), wait func() (teammanager.MergeReport, error)) {
 	t.Helper()
 	hooked, rel := make(chan struct{}), make(chan struct{})
-	var calls atomic.Int32
+	var calls atomic.Int32 // (not sync.Once: its Do blocks the other callers)
 	teammanager.SetMergeHook(func() {
 		if calls.Add(1) == 1 {
 			close(hooked)

@@ -46,7 +46,9 @@ import (
 // other transactions back while the keys are written (see
 // cortex.Namespace.Apply).
 //
-// Merges of one team are serialised within the Manager.
+// Merges of one team are serialised within the Manager. A merge whose
+// team another Manager over the same namespace merged, deleted or resolved
+// a conflict of while it ran starts again (see ErrConcurrentMerge).
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeReport, error) {
 	mu := m.mergeLock(teamID)
 	mu.Lock()
