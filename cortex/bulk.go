@@ -282,8 +282,9 @@ type chunkWork struct {
 
 	ins    []int // indexes (into the chunk's quads) of quads to insert
 	insIDs []uint64
-	groups map[groupKey]int
+	groups map[groupKey]int // keys of partial indexes (a full index has a key per quad)
 	glist  []keyGroup
+	insSet map[[4]uint64]struct{} // ids of the inserted quads, built by inserted
 
 	puts putBuf
 }
@@ -692,6 +693,14 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 		id := w.insIDs[j]
 		for ii, ind := range st.inds {
 			k := groupKey{ind: ii, ids: indexIDs(ind, qids)}
+			if st.full[ii] {
+				// A key per quad, and the chunk's quads are distinct: no
+				// other quad of this chunk or of the previous one (see
+				// existing) has it.
+				read := !st.private(k.ids[:len(ind.Dirs)])
+				w.glist = append(w.glist, keyGroup{key: k, first: id, read: read})
+				continue
+			}
 			if gi, ok := w.groups[k]; ok {
 				w.glist[gi].more = append(w.glist[gi].more, id)
 				continue
@@ -779,7 +788,7 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 		}
 		p.scratch = v
 		g.ent = len(p.entries)
-		p.add(st.indexKey(g.key), v)
+		p.addIndex(st.buckets[g.key.ind], g.key.ids[:len(st.inds[g.key.ind].Dirs)], v)
 	}
 	var hb [8]byte
 	if allocated := next - 1 - uint64(horizon); allocated > 0 {
@@ -825,7 +834,7 @@ func (st *bulkState) existing(ctx context.Context, tx *bulkTxn, w *chunkWork, qs
 		ids := w.quadIDsOf(qs[qi])
 		prims[j] = primOf(ids)
 		keys[j] = ind.KeyFor(&prims[j])
-		if prev != nil && prev.inserted(groupKey{ind: st.exist, ids: indexIDs(ind, ids)}, ids) {
+		if prev != nil && prev.inserted(ids) {
 			out[j] = true
 			keys[j] = nil // no read
 		}
@@ -927,6 +936,7 @@ func (w *chunkWork) reset(nodes int) {
 	} else {
 		clear(w.groups)
 	}
+	w.insSet = nil
 	clear(w.glist) // drop references to old lists
 	w.glist = w.glist[:0]
 }
@@ -989,6 +999,23 @@ func (p *putBuf) add(k hkv.Key, v []byte) {
 	p.size += int64(len(p.data)-k0) + 12
 }
 
+// addIndex appends the index entry of ids in bucket with value v: the same
+// bytes as add(st.indexKey(...), v), without building the key.
+func (p *putBuf) addIndex(bucket []byte, ids []uint64, v []byte) {
+	k0 := len(p.data)
+	p.data = append(p.data, p.prefix...)
+	p.data = escapeKey(p.data, hkv.Key{bucket})
+	p.data = append(p.data, '/')
+	for _, id := range ids {
+		p.data = appendEscapedID(p.data, ID(id))
+	}
+	k1 := len(p.data)
+	p.data = append(p.data, v...)
+	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: len(p.data)})
+	p.count++
+	p.size += int64(len(p.data)-k0) + 12
+}
+
 // addDel appends the deletion of k.
 func (p *putBuf) addDel(k hkv.Key) {
 	k0, k1 := p.addKey(k)
@@ -1011,8 +1038,9 @@ func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
 }
 
 // bulkCounters count, for tests, chunks committed from a speculative fill,
-// speculative fills redone under the lock and segments streamed.
-var bulkCounters struct{ spec, redo, streamed, spilled atomic.Int64 }
+// speculative fills redone under the lock, segments streamed, runs spilled
+// and chunks added to segments.
+var bulkCounters struct{ spec, redo, streamed, spilled, accumulated atomic.Int64 }
 
 // escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
 // joined by '/', with '/' and '\\' escaped by a '\\'.
@@ -1068,24 +1096,14 @@ func (tx *bulkTxn) GetBatch(ctx context.Context, keys []hkv.Key) ([][]byte, erro
 }
 
 // inserted reports whether w, a filled chunk, inserts the quad with the given
-// node ids; k is the quad's key in the existence-check index.
-func (w *chunkWork) inserted(k groupKey, ids [4]uint64) bool {
-	gi, ok := w.groups[k]
-	if !ok || len(w.insIDs) == 0 {
-		return false
-	}
-	g := &w.glist[gi]
-	is := func(id uint64) bool {
-		j := id - w.insIDs[0] // quad ids of a chunk are consecutive
-		return j < uint64(len(w.ins)) && w.quadIDsOf(w.qs[w.ins[j]]) == ids
-	}
-	if is(g.first) {
-		return true
-	}
-	for _, id := range g.more {
-		if is(id) {
-			return true
+// node ids.
+func (w *chunkWork) inserted(ids [4]uint64) bool {
+	if w.insSet == nil {
+		w.insSet = make(map[[4]uint64]struct{}, len(w.ins))
+		for _, qi := range w.ins {
+			w.insSet[w.quadIDsOf(w.qs[qi])] = struct{}{}
 		}
 	}
-	return false
+	_, ok := w.insSet[ids]
+	return ok
 }

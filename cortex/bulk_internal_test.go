@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -405,6 +406,32 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 		})
 		if err != nil {
 			t.Errorf("key %q: raw key %q: %v", k, want, err)
+		}
+	}
+}
+
+// TestPutBufAddIndex checks that addIndex writes the bytes of add with the
+// index key, ids with escaped bytes included.
+func TestPutBufAddIndex(t *testing.T) {
+	st := &bulkState{inds: indexes}
+	for _, ind := range indexes {
+		st.buckets = append(st.buckets, ind.Key(nil)[0])
+	}
+	idss := [][4]uint64{
+		{1, 2, 3, 4},
+		{'/', '\\', 0x2f5c2f5c2f5c2f5c, 0},
+		{1<<64 - 1, 0x2f, 0x5c00, 0x2f000000000000},
+	}
+	for ii, ind := range indexes {
+		for _, ids := range idss {
+			k := groupKey{ind: ii, ids: ids}
+			want := &putBuf{prefix: []byte("p/")}
+			want.add(st.indexKey(k), []byte{1, 2})
+			got := &putBuf{prefix: []byte("p/")}
+			got.addIndex(st.buckets[ii], ids[:len(ind.Dirs)], []byte{1, 2})
+			if !bytes.Equal(got.data, want.data) || !slices.Equal(got.entries, want.entries) || got.size != want.size {
+				t.Errorf("index %d, ids %x: addIndex wrote %q %v, add %q %v", ii, ids, got.data, got.entries, want.data, want.entries)
+			}
 		}
 	}
 }

@@ -33,8 +33,9 @@
 // DefaultChunkQuads quads are computed under the namespace's write lock and
 // written together when the segment is full (~2M quads), the source ends or
 // is slow. Its writes beyond the import budget (128 MB by default) are
-// sorted and spilled to temporary run files in the store directory, and
-// merged when the segment is written. A large segment is written through
+// sorted and spilled to temporary run files in the store directory, on
+// another goroutine while the segment goes on filling (so up to about twice
+// the budget is held meanwhile), and merged when the segment is written. A large segment is written through
 // Badger's StreamWriter (stream.go): sorted tables instead of memtable
 // inserts, all or nothing even across a crash (an undo file rolls it back on
 // the next Open). A small one is committed one transaction per chunk. A

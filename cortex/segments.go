@@ -225,12 +225,13 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	// (Level-0 tables do not end it: the flush before a stream compacts them
 	// away, see stream.go. Ending segments early because of them made many
 	// small segments, each another level-0 compaction, in large stores.)
+	if err := sg.waitSpill(); err != nil {
+		return false, err
+	}
 	if len(sg.runs) >= segmentMaxRuns {
 		return true, nil
 	}
-	if err := sg.spill(st.n.s.dir, len(st.prefix)); err != nil {
-		return false, err
-	}
+	sg.spillAsync(st.n.s.dir, len(st.prefix))
 	return false, nil
 }
 
@@ -270,6 +271,7 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 	p := w.puts
 	p.scratch = nil
 	sg.add(&p, count, len(w.ins))
+	bulkCounters.accumulated.Add(1)
 	// The next chunk's writes are about as large.
 	w.puts = putBuf{prefix: st.prefix, data: make([]byte, 0, cap(p.data)), entries: make([]putEntry, 0, cap(p.entries))}
 	return nil
@@ -281,6 +283,10 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	n := st.n
 	defer sg.reset()
 	defer n.wmu.Unlock()
+	if err := sg.waitSpill(); err != nil {
+		st.forget()
+		return err
+	}
 	if len(sg.chunks) == 0 && len(sg.runs) == 0 {
 		return nil
 	}

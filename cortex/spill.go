@@ -61,17 +61,78 @@ func (r *segRun) close() error {
 	return err
 }
 
+// spillJob is a spill in flight: the segment's in-memory writes, detached
+// from it, being sorted and written to a run by another goroutine.
+type spillJob struct {
+	done  chan struct{} // closed when run, bytes and err are set
+	run   *segRun
+	bytes int64
+	err   error
+}
+
 // spill sorts the in-memory writes of sg by key group and key (the latest
 // chunk's entry winning among equal keys), writes them to a new run file in
-// dir and drops them from memory.
+// dir and drops them from memory, after waiting for any spill in flight.
 func (sg *segment) spill(dir string, prefixLen int) error {
-	ss := newSortedSegment(sg, prefixLen)
-	if err := parallelGroups(ss.order(), func(b int) error { ss.sortGroup(byte(b)); return nil }); err != nil {
+	if err := sg.waitSpill(); err != nil {
 		return err
+	}
+	sg.spillAsync(dir, prefixLen)
+	return sg.waitSpill()
+}
+
+// spillAsync detaches the in-memory writes of sg and spills them on another
+// goroutine, so that the import goes on filling the segment meanwhile (the
+// import's other stages leave part of the machine idle: see PERFORMANCE.md,
+// "Session 7"). The caller must have waited for the previous spill
+// (waitSpill): at most one is in flight, and runs stay in the order of their
+// chunks, which decides among equal keys.
+func (sg *segment) spillAsync(dir string, prefixLen int) {
+	job := &spillJob{done: make(chan struct{})}
+	chunks := sg.chunks
+	sg.chunks = nil
+	sg.bytes, sg.inMem = 0, 0
+	sg.pending = job
+	go func() {
+		defer close(job.done)
+		if job.err = spillTestHook(); job.err == nil {
+			job.run, job.bytes, job.err = spillChunks(dir, prefixLen, chunks)
+		}
+	}()
+}
+
+// spillTestHook runs at the start of each spill's goroutine; an error fails
+// the spill.
+var spillTestHook = func() error { return nil }
+
+// waitSpill waits for the spill in flight, if any, and adds its run to the
+// segment.
+func (sg *segment) waitSpill() error {
+	job := sg.pending
+	if job == nil {
+		return nil
+	}
+	<-job.done
+	sg.pending = nil
+	if job.err != nil {
+		return job.err
+	}
+	sg.runs = append(sg.runs, job.run)
+	sg.spilled += job.bytes
+	bulkCounters.spilled.Add(1)
+	return nil
+}
+
+// spillChunks sorts the writes of chunks as spill does and writes them to a
+// new run file in dir; it returns the run and its size.
+func spillChunks(dir string, prefixLen int, chunks []*putBuf) (*segRun, int64, error) {
+	ss := newSortedSegment(&segment{chunks: chunks}, prefixLen)
+	if err := parallelGroups(ss.order(), func(b int) error { ss.sortGroup(byte(b)); return nil }); err != nil {
+		return nil, 0, err
 	}
 	f, err := os.CreateTemp(dir, runPattern)
 	if err != nil {
-		return fmt.Errorf("spill: %w", err)
+		return nil, 0, fmt.Errorf("spill: %w", err)
 	}
 	run := &segRun{f: f, path: f.Name()}
 	if runtime.GOOS != "windows" && os.Remove(run.path) == nil {
@@ -104,17 +165,9 @@ func (sg *segment) spill(dir string, prefixLen int) error {
 		ss.groups[b] = nil
 	}
 	if err := w.Flush(); err != nil {
-		return errors.Join(fmt.Errorf("spill: %w", err), run.close())
+		return nil, 0, errors.Join(fmt.Errorf("spill: %w", err), run.close())
 	}
-	sg.runs = append(sg.runs, run)
-	bulkCounters.spilled.Add(1)
-	sg.spilled += off
-	for i := range sg.chunks {
-		sg.chunks[i] = nil
-	}
-	sg.chunks = sg.chunks[:0]
-	sg.bytes, sg.inMem = 0, 0
-	return nil
+	return run, off, nil
 }
 
 // removeStaleRuns removes run files a crash left in dir.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -381,4 +382,91 @@ func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSegmentContents(t, n, want)
+}
+
+// setSpillHook replaces spillTestHook for the test.
+func setSpillHook(t *testing.T, hook func() error) {
+	t.Helper()
+	old := spillTestHook
+	spillTestHook = hook
+	t.Cleanup(func() { spillTestHook = old })
+}
+
+// A spill runs on its own goroutine: the import goes on adding chunks to the
+// segment while a run is being written, and the result is exact.
+func TestSegments_SpillOverlapsFill(t *testing.T) {
+	segmentTuning(t, 1<<62, 0)
+	spillTuning(t, 24<<10, 1<<30)
+	var overlapped atomic.Int64
+	setSpillHook(t, func() error {
+		// Hold the spill until the segment has taken another chunk.
+		start := bulkCounters.accumulated.Load()
+		deadline := time.Now().Add(5 * time.Second)
+		for bulkCounters.accumulated.Load() == start && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if bulkCounters.accumulated.Load() > start {
+			overlapped.Add(1)
+		}
+		return nil
+	})
+	ctx := context.Background()
+	n := bulkTestNS(t, 7)
+	qs := append(bulkMixed(400, 0), bulkMixed(400, 3)...)
+	spilled := bulkCounters.spilled.Load()
+	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Committed != int64(len(qs)) {
+		t.Fatalf("result %+v, want %d committed", res, len(qs))
+	}
+	runs := bulkCounters.spilled.Load() - spilled
+	if runs < 3 {
+		t.Fatalf("%d runs spilled, want several", runs)
+	}
+	// Every spill but the last (which may have been followed by no chunk)
+	// saw the segment take a chunk while it ran.
+	if o := overlapped.Load(); o < runs-1 {
+		t.Fatalf("%d of %d spills overlapped the fill", o, runs)
+	}
+	checkSegmentContents(t, n, distinct(qs))
+	if left := runFilesIn(t, n.s.dir); len(left) > 0 {
+		t.Fatalf("run files left: %v", left)
+	}
+}
+
+// A spill that fails fails the import: nothing of the segment is written,
+// no run file is left, and the namespace takes the next import.
+func TestSegments_SpillFails(t *testing.T) {
+	segmentTuning(t, 1<<62, 0)
+	spillTuning(t, 24<<10, 1<<30)
+	errSpill := errors.New("disk full (injected)")
+	var calls atomic.Int64
+	setSpillHook(t, func() error {
+		if calls.Add(1) == 2 {
+			return errSpill
+		}
+		return nil
+	})
+	ctx := context.Background()
+	n := bulkTestNS(t, 7)
+	qs := bulkMixed(600, 0)
+	_, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+	var ie *ImportError
+	if !errors.Is(err, errSpill) || !errors.As(err, &ie) || ie.Committed != 0 {
+		t.Fatalf("got %v, want the spill's error with nothing committed", err)
+	}
+	if calls.Load() < 2 {
+		t.Fatalf("%d spills, want the failing second one", calls.Load())
+	}
+	checkSegmentContents(t, n, map[quad.Quad]bool{})
+	if left := runFilesIn(t, n.s.dir); len(left) > 0 {
+		t.Fatalf("run files left: %v", left)
+	}
+	setSpillHook(t, func() error { return nil })
+	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkSegmentContents(t, n, distinct(qs))
 }

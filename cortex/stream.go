@@ -86,7 +86,8 @@ type segment struct {
 	inMem   int   // entries in chunks
 	bytes   int64 // arena bytes of chunks
 	runs    []*segRun
-	spilled int64 // bytes in runs
+	spilled int64     // bytes in runs
+	pending *spillJob // a spill in flight (its run is not in runs yet)
 }
 
 func (sg *segment) add(p *putBuf, count int, inserted int) {
@@ -104,8 +105,15 @@ func (sg *segment) memory() int64 {
 	return sg.bytes + int64(sg.inMem)*(32+40)
 }
 
-// reset empties the segment and removes its run files.
+// reset empties the segment and removes its run files, after waiting for a
+// spill in flight.
 func (sg *segment) reset() {
+	if job := sg.pending; job != nil {
+		<-job.done
+		if job.run != nil {
+			sg.runs = append(sg.runs, job.run)
+		}
+	}
 	for _, r := range sg.runs {
 		_ = r.close() // temporary; Open removes what is left
 	}
@@ -147,13 +155,41 @@ func (ss *sortedSegment) val(r sref) []byte {
 	return ss.sg.chunks[r.c].data[v0:v1:v1]
 }
 
-// newSortedSegment counts the entries of each group; sortGroup then builds
-// and sorts one group.
+// newSortedSegment builds the refs of every group in two passes over the
+// entries (the first counts them and finds each group's shared prefix);
+// sortGroup then sorts one group.
 func newSortedSegment(sg *segment, prefixLen int) *sortedSegment {
 	ss := &sortedSegment{sg: sg, prefix: prefixLen}
+	var first [256][]byte
+	var skip [256]int
 	for _, p := range sg.chunks {
 		for _, e := range p.entries {
-			ss.counts[p.data[e.k0+prefixLen]]++
+			b := p.data[e.k0+prefixLen]
+			k := p.data[e.k0+prefixLen+1 : e.k1]
+			if ss.counts[b] == 0 {
+				first[b], skip[b] = k, len(k)
+			} else if n := min(skip[b], len(k)); n > 0 {
+				f := first[b]
+				i := 0
+				for i < n && k[i] == f[i] {
+					i++
+				}
+				skip[b] = i
+			}
+			ss.counts[b]++
+		}
+	}
+	for b, n := range ss.counts {
+		if n > 0 {
+			ss.groups[b] = make([]sref, 0, n)
+		}
+	}
+	for ci, p := range sg.chunks {
+		for _, e := range p.entries {
+			b := p.data[e.k0+prefixLen]
+			k := p.data[e.k0+prefixLen+1+skip[b] : e.k1]
+			ss.groups[b] = append(ss.groups[b], sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci),
+				k0: uint32(e.k0), klen: uint16(e.k1 - e.k0), vlen: uint32(e.v1 - e.v0), del: e.del})
 		}
 	}
 	ss.total = ss.counts
@@ -189,45 +225,14 @@ func word(k []byte, i int) uint64 {
 	return binary.BigEndian.Uint64(b[:])
 }
 
-// sortGroup builds the refs of group b, sorted by key, keeping the entry of
-// the latest chunk among equal keys, and stores them in ss.groups[b]. The
-// words start after the prefix the keys of the group share (e.g. an index's
-// bucket name and the high zero bytes of the first id), so that they decide
-// most comparisons. Different groups may be sorted concurrently.
+// sortGroup sorts the refs of group b by key, keeping the entry of the
+// latest chunk among equal keys, and stores them in ss.groups[b]. The words
+// start after the prefix the keys of the group share (e.g. an index's bucket
+// name and the high zero bytes of the first id), so that they decide most
+// comparisons. Different groups may be sorted concurrently.
 func (ss *sortedSegment) sortGroup(b byte) []sref {
-	sg, prefixLen := ss.sg, ss.prefix
-	var first []byte
-	skip := -1
-	for _, p := range sg.chunks {
-		for _, e := range p.entries {
-			if p.data[e.k0+prefixLen] != b {
-				continue
-			}
-			k := p.data[e.k0+prefixLen+1 : e.k1]
-			if skip < 0 {
-				first, skip = k, len(k)
-				continue
-			}
-			n := min(skip, len(k))
-			i := 0
-			for i < n && k[i] == first[i] {
-				i++
-			}
-			skip = i
-		}
-	}
-	g := make([]sref, 0, ss.counts[b])
-	for ci, p := range sg.chunks {
-		for _, e := range p.entries {
-			if p.data[e.k0+prefixLen] != b {
-				continue
-			}
-			k := p.data[e.k0+prefixLen+1+skip : e.k1]
-			g = append(g, sref{w0: word(k, 0), w1: word(k, 8), w2: word(k, 16), c: uint32(ci),
-				k0: uint32(e.k0), klen: uint16(e.k1 - e.k0), vlen: uint32(e.v1 - e.v0), del: e.del})
-		}
-	}
-	slices.SortFunc(g, func(x, y sref) int {
+	g := ss.groups[b]
+	sortRefs(g, func(x, y sref) int {
 		if x.w0 != y.w0 {
 			return cmpU64(x.w0, y.w0)
 		}
