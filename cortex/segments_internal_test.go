@@ -339,6 +339,22 @@ func TestSortSegmentKeepsLatest(t *testing.T) {
 	}
 }
 
+// A key that is only its group byte shares no prefix with the others of its
+// group (the group's words then start right after the group byte).
+func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
+	prefix := []byte("n:t/")
+	sg := &segment{}
+	sg.add(testPuts(prefix, "mabc", "1", "mabd", "2", "m", "3"), 3, 3)
+	ss := sortSegment(sg, len(prefix))
+	var got []string
+	for _, r := range ss.groups['m'] {
+		got = append(got, fmt.Sprintf("%s=%s", ss.key(r)[len(prefix):], ss.val(r)))
+	}
+	if want := []string{"m=3", "mabc=1", "mabd=2"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
 // Streamed segments while other goroutines read and write the same store:
 // writers of the same and of another namespace, and readers. Nothing
 // deadlocks, every write lands, and both namespaces stay exact.

@@ -168,8 +168,8 @@ func newSortedSegment(sg *segment, prefixLen int) *sortedSegment {
 			k := p.data[e.k0+prefixLen+1 : e.k1]
 			if ss.counts[b] == 0 {
 				first[b], skip[b] = k, len(k)
-			} else if n := min(skip[b], len(k)); n > 0 {
-				f := first[b]
+			} else {
+				n, f := min(skip[b], len(k)), first[b]
 				i := 0
 				for i < n && k[i] == f[i] {
 					i++
