@@ -33,12 +33,12 @@
 // DefaultChunkQuads quads are computed under the namespace's write lock and
 // written together when the segment is full (~2M quads), the source ends or
 // is slow. Its writes beyond the import budget (128 MB by default) are
-// sorted and spilled to temporary run files in the store directory, on
-// another goroutine while the segment goes on filling (so up to about twice
-// the budget is held meanwhile), and merged when the segment is written. A large segment is written through
-// Badger's StreamWriter (stream.go): sorted tables instead of memtable
-// inserts, all or nothing even across a crash (an undo file rolls it back on
-// the next Open). A small one is committed one transaction per chunk. A
+// sorted and spilled to temporary run files in the store directory, in the
+// background while the segment goes on filling (so up to about twice the
+// budget is held meanwhile), and merged when the segment is written. A large
+// segment is written through Badger's StreamWriter (stream.go): sorted
+// tables instead of memtable inserts, all or nothing even across a crash (an
+// undo file rolls it back on the next Open). A small one is committed one transaction per chunk. A
 // source error in the first chunk writes nothing; a later one reports what
 // was committed in an *ImportError; re-running an import converges (quads
 // are a set; blank nodes are scoped by the import id). Commits are fsync'd
