@@ -42,10 +42,10 @@ func DefaultOptions() Options {
 // WithImportSegmentBytes sets the memory budget of an import segment: the
 // writes of the chunks computed before they are written together, and their
 // sort. When they reach it, they are sorted and spilled to a temporary run
-// file in the store directory by another goroutine while the segment goes
-// on filling (so up to about twice the budget is in memory meanwhile); the
-// runs are merged when it is written. A larger budget means fewer runs and
-// more memory.
+// file in the store directory in the background while the segment goes on
+// filling (so up to about twice the budget is in memory meanwhile, plus the
+// sort's scratch); the runs are merged when it is written. A larger budget
+// means fewer runs and more memory.
 // Default DefaultImportSegmentBytes; minimum 1 MB.
 func (o Options) WithImportSegmentBytes(n int64) Options { o.segBytes = n; return o }
 

@@ -7,11 +7,13 @@ import (
 
 // sortRefs sorts g by cmp, which must order refs by their words (w0, w1, w2)
 // first, as unsigned big-endian 24-byte strings, and only then by anything
-// else (the whole key, the entry's position). It is an in-place
-// most-significant-digit radix sort ("American flag sort") over the 24 bytes
-// of the words: one counting pass and one permutation pass per byte, skipping
-// bytes that all refs of a bucket share. Buckets smaller than
-// radixCutoff, and refs whose 24 bytes are all equal, are sorted by cmp.
+// else (the whole key, the entry's position). It is a most-significant-digit
+// radix sort over the 24 bytes of the words: per byte, one counting pass and
+// one pass moving refs to their buckets (through a scratch array as long as g
+// for buckets over radixInPlaceMax refs, in place below that), bytes that all
+// refs of a bucket share skipped at once. Buckets smaller than radixCutoff
+// are insertion-sorted (words, then cmp); refs whose 24 bytes are all equal
+// are sorted by cmp. The scratch array is the sort's only allocation.
 //
 // An import sorts millions of refs whose keys are node ids: a comparison sort
 // spends ~17 levels of 40-byte swaps and three-word comparisons on them; the
@@ -68,8 +70,7 @@ func radixSort(g, scratch []sref, d int, cmp func(x, y sref) int) {
 			count = [256]int{}
 			countBytes(g, d, &count)
 		}
-		// Bucket b is g[start[b]:end[b]]; next[b] is its first ref not yet
-		// known to belong there.
+		// Bucket b ends at end[b]; next[b] is where its next ref goes.
 		var next, end [256]int
 		sum := 0
 		for b, c := range count {
