@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -150,9 +151,17 @@ func BenchmarkImportNTriples(b *testing.B) {
 	b.ReportAllocs()
 	var total int64
 	var cpu time.Duration
+	opts := cortex.DefaultOptions()
+	if v := os.Getenv("CORTEX_BENCH_SEGMENT_MB"); v != "" {
+		mb, err := strconv.Atoi(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts = opts.WithImportSegmentBytes(int64(mb) << 20)
+	}
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s := cortextest.NewStore(b, cortex.DefaultOptions())
+		s := cortextest.NewStore(b, opts)
 		ns, err := s.Namespace(ctx, "bench")
 		if err != nil {
 			b.Fatal(err)

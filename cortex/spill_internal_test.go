@@ -470,3 +470,62 @@ func TestSegments_SpillFails(t *testing.T) {
 	}
 	checkSegmentContents(t, n, distinct(qs))
 }
+
+// TestStore_LevelZeroCompactedInBackground: a memtable flushed to level 0
+// is compacted into the levels below without waiting for more level-0
+// tables (Open's NumLevelZeroTables), so that the next stream's flush
+// (flushMemtables) has no level 0 to compact on its critical path. With
+// Badger's default of 5, the table stays on level 0 and the test fails.
+func TestStore_LevelZeroCompactedInBackground(t *testing.T) {
+	badgerTestOptions = func(o badger.Options) badger.Options {
+		o.MemTableSize = 1 << 20
+		o.ValueThreshold = 1 << 10 // below Badger's batch limit for this memtable
+		return o
+	}
+	t.Cleanup(func() { badgerTestOptions = nil })
+	ctx := context.Background()
+	n := bulkTestNS(t, 7)
+	if o := n.s.db.Opts(); o.NumLevelZeroTables != 1 || o.BaseLevelSize != o.BaseTableSize {
+		t.Fatalf("level 0 compacted at %d tables, base level %d bytes (tables %d)", o.NumLevelZeroTables, o.BaseLevelSize, o.BaseTableSize)
+	}
+	tables := func() (l0, below int) {
+		for _, l := range n.s.db.Levels() {
+			if l.Level == 0 {
+				l0 = l.NumTables
+			} else {
+				below += l.NumTables
+			}
+		}
+		return l0, below
+	}
+	// Small deltas until a memtable has been flushed.
+	for i := 0; ; i++ {
+		if l0, below := tables(); l0+below > 0 {
+			break
+		}
+		if i == 400 {
+			t.Fatalf("no table after %d deltas", i)
+		}
+		var add []quad.Quad
+		for k := range 100 {
+			add = append(add, quad.Quad{
+				Subject: quad.IRI(fmt.Sprintf("http://e/d%d", i)), Predicate: quad.IRI("http://e/p"),
+				Object: quad.String(fmt.Sprintf("value %d of delta %d, padded to make the memtable fill sooner", k, i)),
+			})
+		}
+		if err := n.Apply(ctx, Delta{Add: add}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Badger's compactors look every few milliseconds; a minute is only a
+	// bound for a very busy machine.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		l0, below := tables()
+		if l0 == 0 && below > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("level 0 still holds %d tables (%d below) after a minute", l0, below)
+		}
+	}
+}

@@ -88,6 +88,19 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// is files: ~800 per GB on disk, each held open by Badger (Go raises the
 	// process's open-file limit to its hard limit).
 	bopts.TableSizeMultiplier = 1
+	// Keep the tree tidy for the stream writer. A stream goes to the level
+	// above the highest one holding tables, or to level 0 once every level
+	// does, and the next stream must first compact level 0 away
+	// (flushMemtables). With Badger's defaults neither happened in the
+	// background: level 0 is compacted only at 5 tables, and a level is
+	// compacted down only above BaseLevelSize (10 MB), so the ~9 MB of a
+	// merge's stream stayed where it landed, and after a few the levels were
+	// all taken. Compacting level 0 at its first table and sizing levels
+	// from one table moves streamed data to the last levels between writes:
+	// a merge's flush went from ~480 ms to ~70 ms, its reads got faster, and
+	// imports did not change (docs/PERFORMANCE.md, "Session 8").
+	bopts.BaseLevelSize = bopts.BaseTableSize
+	bopts.NumLevelZeroTables = 1
 	if badgerTestOptions != nil {
 		bopts = badgerTestOptions(bopts)
 	}

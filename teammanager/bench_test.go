@@ -2,6 +2,8 @@ package teammanager_test
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -165,6 +167,8 @@ func BenchmarkMergeTeamResults(b *testing.B) {
 			// findings just wrote (seconds of CPU on a 2-core machine).
 			waitIdle(b)
 			b.ReportAllocs()
+			stop := profileTimed(b, strategy)
+			defer stop()
 			b.ResetTimer()
 			var cpu time.Duration
 			for b.Loop() {
@@ -217,6 +221,30 @@ func waitIdle(b *testing.B) {
 		}
 	}
 	b.Log("the store was still busy after two minutes")
+}
+
+// profileTimed writes a CPU profile of the timed part of a benchmark to
+// $CORTEX_BENCH_CPUPROFILE-name.prof when that variable is set (a plain
+// -cpuprofile would be dominated by the setup); the returned function stops
+// it.
+func profileTimed(b *testing.B, name string) func() {
+	base := os.Getenv("CORTEX_BENCH_CPUPROFILE")
+	if base == "" {
+		return func() {}
+	}
+	f, err := os.Create(base + "-" + name + ".prof")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Error(err)
+		}
+	}
 }
 
 // reportCPU reports the process CPU time per op since start as cpu-ms/op.
