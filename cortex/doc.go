@@ -74,9 +74,12 @@
 //     entries per triple in cayley's format (see docs/PERFORMANCE.md).
 //   - Before a stream, the memtables are flushed and Badger compacts level 0
 //     into the level below; that compaction is the cost of streaming into a
-//     large store. Streaming pays off for large loads; segments of fewer than
-//     ~200k Badger entries are committed chunk by chunk (slower, not atomic
-//     as a whole).
+//     large store. The store makes Badger compact level 0 as soon as it holds
+//     a table, and levels down from a one-table size, so that this mostly
+//     happens in the background between writes (Badger's defaults left
+//     streamed data where it landed). Streaming pays off for large loads;
+//     segments of fewer than ~200k Badger entries are committed chunk by
+//     chunk (slower, not atomic as a whole).
 //   - An import's budget bounds its own buffers, not the process: Go's
 //     collector lets the heap grow to about twice what is live. A host that
 //     must stay within a memory bound sets a soft limit (GOMEMLIMIT or
