@@ -6,12 +6,14 @@ require (
 	github.com/cayleygraph/cayley v0.7.7-0.20211119132451-740f2fdc7f3f
 	github.com/cayleygraph/quad v1.2.4
 	github.com/dgraph-io/badger/v4 v4.9.6
+	github.com/dgraph-io/ristretto/v2 v2.2.0
 	github.com/hidal-go/hidalgo v0.0.0-20190814174001-42e03f3b5eaa
 	github.com/knakk/rdf v0.0.0-20190304171630-8521bf4c5042
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/titanous/json5 v1.0.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/term v0.47.0
+	google.golang.org/protobuf v1.36.7
 )
 
 require (
@@ -20,7 +22,6 @@ require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/dennwc/base v1.0.0 // indirect
-	github.com/dgraph-io/ristretto/v2 v2.2.0 // indirect
 	github.com/dlclark/regexp2 v1.1.4 // indirect
 	github.com/dop251/goja v0.0.0-20190105122144-6d5bf35058fa // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
@@ -51,6 +52,7 @@ require (
 	go.opentelemetry.io/otel/trace v1.41.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.4.0 // indirect
-	google.golang.org/protobuf v1.36.7 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+
+replace github.com/dgraph-io/badger/v4 => ./third_party/badger
