@@ -368,7 +368,7 @@ var journalTxnEntries = 20_000
 
 // writeDeltaJournaled applies a delta larger than one transaction (see the
 // comment at the top of this file). The caller holds n.wmu.
-func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool) (freed bool, err error) {
+func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (freed bool, err error) {
 	s := n.s
 	if err := s.checkOpen(); err != nil {
 		return false, err
@@ -385,7 +385,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	// meanwhile, and the snapshot stays current, as nobody else writes
 	// this namespace (the caller holds its write lock).
 	prefix := n.view.Prefix()
-	sg, old, freed, err := n.captureDelta(ctx, prefix, remove, add, pins)
+	sg, old, freed, err := n.captureDelta(ctx, prefix, remove, add, pins, side)
 	if err != nil {
 		return false, err
 	}
@@ -446,14 +446,14 @@ func (j *journal) begin(v0 uint64, old []undoEntry) error {
 // writing: the entries to write (a segment of puts and deletions, each key
 // once), the previous values of the keys among them that exist, and whether
 // nodes are freed.
-func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add []quad.Quad, pins map[quad.Value]bool) (*segment, []undoEntry, bool, error) {
+func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (*segment, []undoEntry, bool, error) {
 	txn, end, err := n.view.NewTxn(false) // through the gate; ended before the caller takes it
 	if err != nil {
 		return nil, nil, false, err
 	}
 	defer end()
 	tx := &captureTx{txn: txn, prefix: prefix, sg: &segment{}}
-	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, now: time.Now().UnixNano()}
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, side: side, now: time.Now().UnixNano()}
 	if err := w.prefetch(ctx, txn, prefix, remove, add); err != nil {
 		return nil, nil, false, err
 	}

@@ -199,7 +199,7 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	}
 	n.lockWrite()
 	defer n.wmu.Unlock()
-	return n.applyLocked(ctx, remove, add, pinSet(d.Pin))
+	return n.applyLocked(ctx, remove, add, pinSet(d.Pin), nil)
 }
 
 // Update runs fn with exclusive write access to the namespace and then applies
@@ -213,6 +213,21 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	n.lockWrite()
 	defer n.wmu.Unlock()
+	return n.updateLocked(ctx, fn)
+}
+
+// TryUpdate is Update if the namespace's write lock is free at once: it
+// reports false, without running fn, if another write holds it (or the
+// caller does, inside an Update of its own). It never waits for the lock.
+func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
+	if !n.wmu.TryLock() {
+		return false, nil
+	}
+	defer n.wmu.Unlock()
+	return true, n.updateLocked(ctx, fn)
+}
+
+func (n *Namespace) updateLocked(ctx context.Context, fn func(tx *Tx) error) error {
 	if err := n.s.checkOpen(); err != nil {
 		return err
 	}
@@ -220,21 +235,26 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if tx.d.Len() == 0 {
+	if tx.d.Len() == 0 && tx.s.len() == 0 {
 		return nil
+	}
+	if tx.s != nil && tx.s.err != nil {
+		return fmt.Errorf("namespace %s: %w", n.name, tx.s.err)
 	}
 	remove, add, err := normalizeDelta(tx.d)
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
-	return n.applyLocked(ctx, remove, add, pinSet(tx.d.Pin))
+	return n.applyLocked(ctx, remove, add, pinSet(tx.d.Pin), tx.s)
 }
 
-// Tx stages a delta inside Update. It is valid only during the Update call and
-// must not be used from other goroutines.
+// Tx stages a delta inside Update, and side-table writes (side.go). It is
+// valid only during the Update call and must not be used from other
+// goroutines.
 type Tx struct {
 	n *Namespace
 	d Delta
+	s *sideOps
 }
 
 // Add stages quads to add.
@@ -267,7 +287,7 @@ func pinSet(pin []quad.Value) map[quad.Value]bool {
 	return set
 }
 
-func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool) error {
+func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -283,10 +303,13 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 	}
 	var freed bool
 	var err error
-	if len(remove)+len(add) <= MaxDeltaQuads {
-		freed, err = n.writeDelta(ctx, remove, add, pins)
+	// A side-table row costs a key or two, a quad about seven: counting a
+	// row as a quad keeps a transaction within Badger's limits for rows of
+	// up to ~2 KB.
+	if len(remove)+len(add)+side.len() <= MaxDeltaQuads {
+		freed, err = n.writeDelta(ctx, remove, add, pins, side)
 	} else {
-		freed, err = n.writeDeltaJournaled(ctx, remove, add, pins)
+		freed, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 	}
 	if err != nil {
 		return fmt.Errorf("namespace %s: write: %w", n.name, err)

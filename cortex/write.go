@@ -42,6 +42,7 @@ type deltaWriter struct {
 	nodes   map[refs.ValueHash]*deltaNode
 	byVal   map[quad.Value]*deltaNode // nodes by term: saves hashing a term again
 	pins    map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
+	side    *sideOps                  // side-table writes (Tx.PutSide...), or nil
 	pre     *prefetched               // keys read ahead (journaled deltas), or nil
 	horizon int64
 	size    int64
@@ -57,13 +58,13 @@ var (
 // writeDelta applies removals then additions (already normalised and
 // de-duplicated, with no quad in both) in one transaction. It reports whether
 // nodes were deleted. The caller holds n.wmu.
-func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool) (freed bool, err error) {
+func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (freed bool, err error) {
 	tx, err := n.kv.Tx(true)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Close()
-	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, now: time.Now().UnixNano()}
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, side: side, now: time.Now().UnixNano()}
 	if err := w.apply(remove, add); err != nil {
 		return false, err
 	}
@@ -86,6 +87,7 @@ func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 	if w.size, err = w.metaInt(metaSize); err != nil {
 		return err
 	}
+	h0, s0 := w.horizon, w.size
 	for i, q := range remove {
 		if err := w.remove(q); err != nil {
 			return err
@@ -110,6 +112,9 @@ func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 		return err
 	}
 	if err := w.flushPins(); err != nil {
+		return err
+	}
+	if err := w.flushSide(h0, s0); err != nil {
 		return err
 	}
 	if err := w.putMetaInt(metaHorizon, w.horizon); err != nil {

@@ -1,5 +1,7 @@
 package teammanager
 
+import "context"
+
 // SetMergeHook sets a function that every merge calls after it has read the
 // store and computed its writes, before it writes them (nil: none). Tests
 // set it before starting merges and reset it after they end.
@@ -15,3 +17,17 @@ func SetFindingScan(min, budget int, hook func(found int)) (restore func()) {
 	findingScanMin, findingScanBudget, findingScanHook = min, budget, hook
 	return func() { findingScanMin, findingScanBudget, findingScanHook = oldMin, oldBudget, oldHook }
 }
+
+// ListFromQuads lists the teams matching status from the quads, as a
+// listing does when the team table is stale, without touching the table.
+func ListFromQuads(m *Manager, ctx context.Context, status Status) ([]Team, error) {
+	l, err := m.scanListing(ctx, status, true)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := m.buildTeams(ctx, l, status, true)
+	return out, err
+}
+
+// TeamTable is the name of the team table (a cortex side table).
+const TeamTable = teamTable

@@ -22,11 +22,17 @@ func sortMembers(ms []Member) {
 }
 
 // ListTeams returns every team matching f, without members, ordered by
-// creation time and then id. There is no limit. The work is proportional to
-// the number of teams: one index scan per listed field (name, status, ...),
-// never a query per team, and one batched resolution of the terms of the
-// listed teams (with a status filter, only of the teams that can match).
+// creation time and then id. There is no limit, and never a query per team.
 // Timed-out teams are reported failed, as by GetTeam.
+//
+// It reads the team table (teamtable.go): one row per team, kept by every
+// write of the Manager in the same atomic step, so a listing is one scan of
+// one table. When the table is stale (quads were changed by other writers,
+// e.g. an import, since a Manager last wrote) the teams are read from the
+// quads instead: one index scan per listed field (name, status, ...) and one
+// batched resolution of their terms. That slow listing then rebuilds the
+// table if the namespace's write lock is free (holding it for the scan), so
+// the next listing is fast again.
 func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) ([]Team, error) {
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, fmt.Errorf("list teams: %w %q", ErrInvalidStatus, f.Status)
@@ -90,27 +96,101 @@ func (m *Manager) pinTeam(tx *cortex.Tx, id string, add []quad.Quad) {
 	}
 }
 
+// listing is what a listing read, before it becomes teams: for each row i,
+// the team's id (empty: not a team, skipped) and its field values as
+// indexes into vals (-1: absent).
+type listing struct {
+	ids   []string
+	vals  []quad.Value
+	slots [][nListFields]int32
+}
+
 func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bool) ([]Team, error) {
+	rows, current, err := m.n.SideRows(ctx, teamTable)
+	if err != nil {
+		return nil, fmt.Errorf("list teams: %w", err)
+	}
+	if current {
+		out, _, err := m.buildTeams(ctx, tableListing(rows), status, applyTimeouts)
+		return out, err
+	}
+	out, ran, err := m.listRebuilding(ctx, status, applyTimeouts)
+	if ran || err != nil {
+		return out, err
+	}
+	l, err := m.scanListing(ctx, status, applyTimeouts)
+	if err != nil {
+		return nil, fmt.Errorf("list teams: %w", err)
+	}
+	out, _, err = m.buildTeams(ctx, l, status, applyTimeouts)
+	return out, err
+}
+
+// listRebuilding lists the teams from the quads and rebuilds the team
+// table, if nobody is writing: TryUpdate never waits, so a listing called
+// inside an Update cannot deadlock. Under the write lock, what the scans
+// read is the namespace as the rebuild's Update leaves it. ran reports
+// whether it listed; a failed rebuild (a read-only store, a cancelled
+// context) only leaves the table stale.
+func (m *Manager) listRebuilding(ctx context.Context, status Status, applyTimeouts bool) (out []Team, ran bool, _ error) {
+	locked, err := m.n.TryUpdate(ctx, func(tx *cortex.Tx) error {
+		rows, current, err := m.n.SideRows(ctx, teamTable)
+		if err != nil {
+			return err
+		}
+		if current { // rebuilt meanwhile
+			out, _, err = m.buildTeams(ctx, tableListing(rows), status, applyTimeouts)
+			ran = err == nil
+			return err
+		}
+		l, err := m.scanListing(ctx, "", applyTimeouts)
+		if err != nil {
+			return err
+		}
+		var fellBack bool
+		out, fellBack, err = m.buildTeams(ctx, l, status, applyTimeouts)
+		if err != nil {
+			return err
+		}
+		ran = true
+		if !fellBack {
+			m.rebuildTable(tx, l, rows)
+		}
+		return nil
+	})
+	if ran {
+		return out, true, nil
+	}
+	if locked && err != nil {
+		return nil, false, fmt.Errorf("list teams: %w", err)
+	}
+	return nil, false, nil
+}
+
+// scanListing reads the teams from the quads: every team node in its state
+// graph and its listed fields. With status set, it resolves only the teams
+// that can match it.
+func (m *Manager) scanListing(ctx context.Context, status Status, applyTimeouts bool) (listing, error) {
 	x := m.ns
 	preds := m.listPreds
 	terms := append([]quad.Value{ns.RDFType, x.IRI(ns.ClassTeam)}, preds[:]...)
 	ids, err := m.n.IDs(ctx, terms)
 	if err != nil {
-		return nil, fmt.Errorf("list teams: %w", err)
+		return listing{}, err
 	}
 	if ids[0] == 0 || ids[1] == 0 {
-		return []Team{}, nil
+		return listing{}, nil
 	}
 	rows, err := m.scanTeams(ctx, ids[0], ids[1], ids[2:])
 	if err != nil {
-		return nil, fmt.Errorf("list teams: %w", err)
+		return listing{}, err
 	}
 	if len(rows) == 0 {
-		return []Team{}, nil
+		return listing{}, nil
 	}
 	if status != "" {
 		if rows, err = m.keepStatus(ctx, rows, status, applyTimeouts); err != nil {
-			return nil, fmt.Errorf("list teams: %w", err)
+			return listing{}, err
 		}
 	}
 	// Resolve every id at once: team nodes and graphs (distinct per row)
@@ -140,41 +220,79 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 	}
 	vals, err := m.n.PinnedTermsBatch(ctx, want)
 	if err != nil {
-		return nil, fmt.Errorf("list teams: %w", err)
+		return listing{}, err
 	}
+	l := listing{ids: make([]string, len(rows)), vals: vals, slots: slots}
+	for i := range rows {
+		iri, ok := vals[2*i].(quad.IRI)
+		if !ok {
+			continue
+		}
+		ref, err := x.Parse(iri)
+		if err != nil || ref.Kind != ns.KindTeam || vals[2*i+1] != quad.Value(x.TeamGraph(ref.Team)) {
+			continue // a look-alike outside a team graph
+		}
+		l.ids[i] = ref.Team
+	}
+	return l, nil
+}
+
+// tableListing is the listing of the rows of the team table.
+func tableListing(rows []cortex.SideRow) listing {
+	l := listing{
+		ids:   make([]string, len(rows)),
+		vals:  make([]quad.Value, 0, nListFields*len(rows)),
+		slots: make([][nListFields]int32, len(rows)),
+	}
+	for i, r := range rows {
+		l.ids[i] = r.Key
+		for f := range nListFields {
+			l.slots[i][f] = -1
+			if f < len(r.Vals) && r.Vals[f] != nil {
+				l.slots[i][f] = int32(len(l.vals))
+				l.vals = append(l.vals, r.Vals[f])
+			}
+		}
+	}
+	return l
+}
+
+// buildTeams turns l into the teams matching status, sorted. A row whose
+// fields are incomplete or invalid is read again with GetTeam (and left out
+// if the team is gone); fellBack reports whether that happened.
+func (m *Manager) buildTeams(ctx context.Context, l listing, status Status, applyTimeouts bool) (_ []Team, fellBack bool, _ error) {
 	// Build the teams, in chunks of rows built concurrently for large
 	// listings. out[i] is row i's team if kept[i].
 	var (
 		now   = m.now()
-		out   = make([]Team, len(rows))
-		kept  = make([]bool, len(rows))
+		out   = make([]Team, len(l.ids))
+		kept  = make([]bool, len(l.ids))
+		fell  = make([]bool, len(l.ids))
 		parts = 1
 	)
-	if len(rows) >= 2*buildBatch {
-		parts = min(runtime.GOMAXPROCS(0), len(rows)/buildBatch, 4)
+	if len(l.ids) >= 2*buildBatch {
+		parts = min(runtime.GOMAXPROCS(0), len(l.ids)/buildBatch, 4)
 	}
 	build := func(lo, hi int) error {
-		p := valueParser{vals: vals, times: map[int32]time.Time{}}
+		p := valueParser{vals: l.vals, times: map[int32]time.Time{}}
 		for i := lo; i < hi; i++ {
-			iri, ok := vals[2*i].(quad.IRI)
-			if !ok {
+			id := l.ids[i]
+			if id == "" {
 				continue
 			}
-			ref, err := x.Parse(iri)
-			if err != nil || ref.Kind != ns.KindTeam || vals[2*i+1] != quad.Value(x.TeamGraph(ref.Team)) {
-				continue // a look-alike outside a team graph
-			}
-			t, err := p.rowTeam(ref.Team, &slots[i])
+			t, err := p.rowTeam(id, &l.slots[i])
 			if err != nil {
-				// The scans above read separate snapshots, so a team
-				// created or deleted while they ran can look incomplete:
-				// read it again on its own, and leave it out if it is gone.
-				t, err = m.GetTeam(ctx, ref.Team)
+				// The scans of a slow listing read separate snapshots, so
+				// a team created or deleted while they ran can look
+				// incomplete: read it again on its own, and leave it out
+				// if it is gone.
+				fell[i] = true
+				t, err = m.GetTeam(ctx, id)
 				if errors.Is(err, ErrUnknownTeam) {
 					continue
 				}
 				if err != nil {
-					return fmt.Errorf("list teams: team %s: %w", ref.Team, err)
+					return fmt.Errorf("list teams: team %s: %w", id, err)
 				}
 				t.Members = nil
 			}
@@ -189,8 +307,8 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 		return nil
 	}
 	if parts == 1 {
-		if err := build(0, len(rows)); err != nil {
-			return nil, err
+		if err := build(0, len(l.ids)); err != nil {
+			return nil, false, err
 		}
 	} else {
 		errs := make([]error, parts)
@@ -199,12 +317,12 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[p] = build(p*len(rows)/parts, (p+1)*len(rows)/parts)
+				errs[p] = build(p*len(l.ids)/parts, (p+1)*len(l.ids)/parts)
 			}()
 		}
 		wg.Wait()
 		if err := errors.Join(errs...); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	// Sort small keys rather than the (large) Team values.
@@ -234,7 +352,7 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 	for i, k := range keys {
 		sorted[i] = out[k.i]
 	}
-	return sorted, nil
+	return sorted, slices.Contains(fell, true), nil
 }
 
 // scanTeams finds every team node and its graph (rdf:type cx:Team in a named

@@ -35,7 +35,10 @@ type Manager struct {
 }
 
 // New returns a Manager over namespace x of store s (the namespace is
-// created if needed). cfg is validated once, here.
+// created if needed). cfg is validated once, here. If the namespace's team
+// table (teamtable.go) is stale or missing, New rebuilds it, as a listing
+// would, when the namespace's write lock is free: a scan of the teams'
+// listed fields (a new namespace has none).
 func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (*Manager, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -44,7 +47,17 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (*Manager, e
 	if err != nil {
 		return nil, err
 	}
-	return &Manager{n: n, ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[cortex.ID]quad.Value{}}, nil
+	m := &Manager{n: n, ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[cortex.ID]quad.Value{}}
+	current, err := n.SideCurrent(ctx, teamTable)
+	if err != nil {
+		return nil, err
+	}
+	if !current {
+		if _, _, err := m.listRebuilding(ctx, "", false); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 // Namespace returns the IRI layout the manager writes with.
@@ -178,6 +191,7 @@ func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (Team, error) {
 		qs := m.teamQuads(&team)
 		tx.Add(qs...)
 		m.pinTeam(tx, id, qs)
+		m.putTeamRow(tx, id, nodeProps(m.ns.Team(id), qs))
 		return nil
 	})
 	if err != nil {
@@ -238,6 +252,7 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 		tx.Remove(st.rm...)
 		tx.Add(st.add...)
 		m.pinTeam(tx, id, st.add)
+		m.putTeamRow(tx, id, st.props[st.node])
 		return nil
 	})
 	if err != nil {
@@ -415,6 +430,8 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
 			}
 			tx.Remove(qs...)
 		}
+		tx.DeleteSide(teamTable, id)
+		tx.KeepSide(teamTable)
 		return nil
 	})
 	if err != nil && !errors.Is(err, ErrUnknownTeam) {

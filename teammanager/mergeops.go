@@ -440,6 +440,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		// The team's link to the run (replacing every earlier link).
 		tx.Remove(links...)
 		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: x.TeamGraph(team)})
+		tx.KeepSide(teamTable) // no listed field changes
 		return nil
 	})
 }
@@ -925,6 +926,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		for _, o := range objs {
 			add(x.IRI(ns.ConflictResolvedObject), o)
 		}
+		tx.KeepSide(teamTable) // the conflict graph only
 		return nil
 	})
 	if err != nil {
