@@ -18,7 +18,11 @@
 // reads index keys only (scan.go). Beside cayley's buckets, Cortex keeps one
 // of its own, the pins (Delta.Pin): the id → term entries of terms a host
 // lists often, so that PinnedTermsBatch reads them from a small table
-// instead of the quad log; cayley's readers ignore it.
+// instead of the quad log; cayley's readers ignore it. And side tables
+// (side.go): rows of terms a host keeps beside the quads, written by Update
+// atomically with its delta, with a stamp that tells whether any write has
+// changed the quads since the host last kept the table in step (SideRows,
+// SideCurrent); Cortex's team manager lists teams from one.
 //
 // # Atomicity
 //

@@ -25,6 +25,14 @@
 // language tag, which merges compare case-insensitively). The conflict graph
 // holds the conflict records and their resolutions.
 //
+// Beside the triples, the store keeps a team table (a cortex side table):
+// a row per team with the fields ListTeams returns, written by every
+// Manager write in the same atomic step. ListTeams reads it while it is
+// current, i.e. while no other writer (an import, a host's own delta) has
+// changed the namespace's quads since; otherwise it lists from the triples
+// and rebuilds the table when the namespace's write lock is free (New does
+// the same). The triples stay the truth: the table only mirrors them.
+//
 // # Team status
 //
 // The team's status follows its members in the same atomic write as the
