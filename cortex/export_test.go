@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -64,3 +65,16 @@ func Pins(t testing.TB, n *Namespace) map[ID]quad.Value {
 	}
 	return pins
 }
+
+// SetParallelReads makes a journaled delta read its keys ahead in ranges of
+// at least minKeys keys, on up to procs goroutines (GOMAXPROCS is set to
+// procs); it returns a function restoring both.
+func SetParallelReads(minKeys, procs int) (restore func()) {
+	old, oldProcs := parallelReadMin, runtime.GOMAXPROCS(procs)
+	parallelReadMin = minKeys
+	return func() { parallelReadMin = old; runtime.GOMAXPROCS(oldProcs) }
+}
+
+// ParallelReads returns the number of key ranges read on their own
+// goroutine so far in this process.
+func ParallelReads() int64 { return parallelReads.Load() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"testing"
 
@@ -17,7 +18,20 @@ import (
 //   - the size counter is exact,
 //   - terms no live quad uses have been garbage-collected (IDs returns 0),
 //   - cayley's own quadstore reads the same quads back.
+//
+// It runs twice: with deltas written in one transaction, and with every
+// delta journaled (captured, its keys read ahead in ranges at once).
 func TestInvariants_RandomOps(t *testing.T) {
+	t.Run("transaction", testInvariantsRandomOps)
+	t.Run("journaled", func(t *testing.T) {
+		oldAbove, oldMin, oldProcs := journalAbove, parallelReadMin, runtime.GOMAXPROCS(4)
+		journalAbove, parallelReadMin = 0, 1
+		defer func() { journalAbove, parallelReadMin = oldAbove, oldMin; runtime.GOMAXPROCS(oldProcs) }()
+		testInvariantsRandomOps(t)
+	})
+}
+
+func testInvariantsRandomOps(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(7))
 	if err != nil {

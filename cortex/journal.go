@@ -528,6 +528,7 @@ type captureTx struct {
 	cur    *putBuf
 	old    []undoEntry
 	key    []byte // scratch
+	arena  []byte // see keep
 }
 
 var _ hkv.Tx = (*captureTx)(nil)
@@ -582,7 +583,7 @@ func (tx *captureTx) before(k hkv.Key) error {
 	if err != nil {
 		return err
 	}
-	tx.old = append(tx.old, undoEntry{key: bytes.Clone(tx.key), val: v, present: true})
+	tx.old = append(tx.old, undoEntry{key: tx.keep(tx.key), val: v, present: true})
 	return nil
 }
 
@@ -603,7 +604,7 @@ func (tx *captureTx) putFresh(k hkv.Key, v []byte) error {
 
 // writeKnown writes k = v (or deletes k), whose snapshot value is old.
 func (tx *captureTx) writeKnown(k hkv.Key, v []byte, del bool, old []byte) error {
-	tx.old = append(tx.old, undoEntry{key: bytes.Clone(tx.keyOf(k)), val: bytes.Clone(old), present: true})
+	tx.old = append(tx.old, undoEntry{key: tx.keep(tx.keyOf(k)), val: tx.keep(old), present: true})
 	if del {
 		tx.buf().addDel(k)
 	} else {
@@ -611,6 +612,23 @@ func (tx *captureTx) writeKnown(k hkv.Key, v []byte, del bool, old []byte) error
 	}
 	return nil
 }
+
+// keep returns a copy of b (nil if b is nil) in memory allocated in large
+// blocks: a merge records the previous values of ~10^5 small keys.
+func (tx *captureTx) keep(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	if cap(tx.arena)-len(tx.arena) < len(b) {
+		tx.arena = make([]byte, 0, max(captureArenaBytes, len(b)))
+	}
+	n := len(tx.arena)
+	tx.arena = append(tx.arena, b...)
+	return tx.arena[n:len(tx.arena):len(tx.arena)]
+}
+
+// captureArenaBytes is the size of captureTx.keep's blocks.
+const captureArenaBytes = 1 << 20
 
 func (tx *captureTx) keyOf(k hkv.Key) []byte {
 	tx.key = escapeKey(append(tx.key[:0], tx.prefix...), k)

@@ -546,3 +546,29 @@ func TestStore_CloseUnderLoad(t *testing.T) {
 	defer s.Close()
 	cortex.CheckFormat(t, ns)
 }
+
+// TestApply_LargeDeltaParallelReads: a journaled delta whose keys are read
+// ahead in many ranges at once (each on its own goroutine and iterator) is
+// exact, and so is its inverse.
+func TestApply_LargeDeltaParallelReads(t *testing.T) {
+	defer cortex.SetParallelReads(64, 7)()
+	s := cortextest.NewStore(t)
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadBase(t, ns)
+	before := cortex.ParallelReads()
+	if err := ns.Apply(context.Background(), journalDelta()); err != nil {
+		t.Fatal(err)
+	}
+	if n := cortex.ParallelReads() - before; n < 7 {
+		t.Fatalf("%d ranges read on their own goroutine; the test needs several", n)
+	}
+	checkContent(t, ns, afterDelta())
+	d := journalDelta()
+	if err := ns.Apply(context.Background(), cortex.Delta{Remove: d.Add, Add: d.Remove}); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, ns, journalBase())
+}

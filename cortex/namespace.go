@@ -64,6 +64,10 @@ var indexes = []ckv.QuadIndex{
 
 var qsOptions = graph.Options{ckv.OptNoBloom: true}
 
+// journalAbove is the size of the largest delta written in one
+// transaction: MaxDeltaQuads (tests lower it to journal every delta).
+var journalAbove = MaxDeltaQuads
+
 func openNamespace(ctx context.Context, s *Store, name string) (*Namespace, error) {
 	view := s.nsView(name)
 	n := &Namespace{s: s, name: name, kv: flat.Upgrade(view), view: view}
@@ -306,7 +310,7 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 	// A side-table row costs a key or two, a quad about seven: counting a
 	// row as a quad keeps a transaction within Badger's limits for rows of
 	// up to ~2 KB.
-	if len(remove)+len(add)+side.len() <= MaxDeltaQuads {
+	if len(remove)+len(add)+side.len() <= journalAbove {
 		freed, err = n.writeDelta(ctx, remove, add, pins, side)
 	} else {
 		freed, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)

@@ -2,10 +2,15 @@ package cortex
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -44,8 +49,8 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
 	opts.Prefix = prefix
-	it := txn.NewIterator(opts)
-	defer it.Close()
+	// (Iterators of a read-only transaction may be used at once.)
+	it := func() *badger.Iterator { return txn.NewIterator(opts) }
 	if err := w.prefetchNodes(ctx, it, prefix, remove, add); err != nil {
 		return err
 	}
@@ -53,9 +58,9 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	w.pre = &prefetched{index: map[[4]uint64][]byte{}, log: map[uint64][]byte{}, other: map[string][]byte{}}
 	var ikeys []keyWant
 	var iids [][4]uint64
-	for _, qs := range [2][]quad.Quad{remove, add} {
-		for _, q := range qs {
-			ids, ok := w.existingIDs(q)
+	for _, all := range [2][][4]*deltaNode{w.rmNodes, w.addNodes} {
+		for k := range all {
+			ids, ok := existingIDs(&all[k])
 			if !ok {
 				continue
 			}
@@ -77,8 +82,8 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	// Log entries of the live quads removed.
 	var lkeys []keyWant
 	var lids []uint64
-	for _, q := range remove {
-		ids, ok := w.existingIDs(q)
+	for k := range w.rmNodes {
+		ids, ok := existingIDs(&w.rmNodes[k])
 		if !ok {
 			continue
 		}
@@ -105,10 +110,9 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	var okeys []keyWant
 	var onames [][]byte
 	seen := map[uint64]bool{}
-	for _, q := range remove {
-		for _, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
-			nd := w.byVal[v]
-			if v == nil || nd == nil || !nd.present || seen[nd.id] {
+	for _, nds := range w.rmNodes {
+		for _, nd := range nds {
+			if nd == nil || !nd.present || seen[nd.id] {
 				continue
 			}
 			seen[nd.id] = true
@@ -129,16 +133,15 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	return nil
 }
 
-// existingIDs returns the ids of q's terms if they all exist (after
-// prefetchNodes).
-func (w *deltaWriter) existingIDs(q quad.Quad) ([4]uint64, bool) {
+// existingIDs returns the ids of a quad's terms (nds, as prefetchNodes
+// recorded them) if they all exist.
+func existingIDs(nds *[4]*deltaNode) ([4]uint64, bool) {
 	var ids [4]uint64
-	for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
-		if v == nil {
+	for i, nd := range nds {
+		if nd == nil {
 			continue
 		}
-		nd := w.byVal[v]
-		if nd == nil || !nd.present {
+		if !nd.present {
 			return ids, false
 		}
 		ids[i] = nd.id
@@ -150,19 +153,91 @@ func (w *deltaWriter) existingIDs(q quad.Quad) ([4]uint64, bool) {
 type keyWant struct {
 	key  []byte
 	slot int
+	head uint64 // sortKeyWants: 8 bytes of key after the common prefix
+}
+
+// sortKeyWants sorts wants by key. The keys share a long prefix (the
+// namespace's, a bucket's); comparing the next 8 bytes as one integer first
+// makes the sort about three times faster than comparing keys.
+func sortKeyWants(wants []keyWant) {
+	if len(wants) < 2 {
+		return
+	}
+	common := wants[0].key
+	for _, wt := range wants[1:] {
+		n := 0
+		for n < len(common) && n < len(wt.key) && common[n] == wt.key[n] {
+			n++
+		}
+		common = common[:n]
+	}
+	for i := range wants {
+		wants[i].head = keyHead(wants[i].key[len(common):])
+	}
+	slices.SortFunc(wants, func(a, b keyWant) int {
+		if a.head != b.head {
+			return cmp.Compare(a.head, b.head)
+		}
+		return bytes.Compare(a.key, b.key)
+	})
+}
+
+// keyHead returns the first 8 bytes of b as a big-endian integer, padded
+// with zeros: a < b whenever keyHead(a) < keyHead(b).
+func keyHead(b []byte) uint64 {
+	if len(b) >= 8 {
+		return binary.BigEndian.Uint64(b)
+	}
+	var pad [8]byte
+	copy(pad[:], b)
+	return binary.BigEndian.Uint64(pad[:])
 }
 
 // readKeys sorts wants by key and returns the value of each (nil if absent),
-// in the sorted order, reading them through it in key order: stepping over
-// near keys, seeking across larger gaps.
-func readKeys(ctx context.Context, it *badger.Iterator, wants []keyWant) ([][]byte, error) {
-	slices.SortFunc(wants, func(a, b keyWant) int { return bytes.Compare(a.key, b.key) })
+// in the sorted order, reading them in key order through iterators that
+// newIt returns: stepping over near keys, seeking across larger gaps. Many
+// keys are read in GOMAXPROCS ranges at once, an iterator each.
+func readKeys(ctx context.Context, newIt func() *badger.Iterator, wants []keyWant) ([][]byte, error) {
+	sortKeyWants(wants)
 	vals := make([][]byte, len(wants))
+	parts := min(runtime.GOMAXPROCS(0), len(wants)/parallelReadMin)
+	if parts <= 1 {
+		it := newIt()
+		defer it.Close()
+		return vals, readRange(ctx, it, wants, vals)
+	}
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*len(wants)/parts, (p+1)*len(wants)/parts
+		it := newIt()
+		parallelReads.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer it.Close()
+			errs[p] = readRange(ctx, it, wants[lo:hi], vals[lo:hi])
+		}()
+	}
+	wg.Wait()
+	return vals, errors.Join(errs...)
+}
+
+// parallelReadMin is the fewest keys per range when readKeys reads ranges
+// at once: below it, a goroutine and an iterator cost more than they save.
+var parallelReadMin = 8192
+
+// parallelReads counts, for tests, the key ranges readKeys read on their own
+// goroutine.
+var parallelReads atomic.Int64
+
+// readRange reads the values of wants (sorted by key) into vals through it.
+func readRange(ctx context.Context, it *badger.Iterator, wants []keyWant, vals [][]byte) error {
 	positioned := false
 	for k, wt := range wants {
 		if k%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if k > 0 && bytes.Equal(wt.key, wants[k-1].key) {
@@ -186,29 +261,33 @@ func readKeys(ctx context.Context, it *badger.Iterator, wants []keyWant) ([][]by
 		}
 		b, err := it.Item().ValueCopy(nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		vals[k] = b
 	}
-	return vals, nil
+	return nil
 }
 
 // prefetchNodes records in w, for every term of remove and add, whether it
-// exists and, if so, its id and reference count.
-func (w *deltaWriter) prefetchNodes(ctx context.Context, it *badger.Iterator, prefix []byte, remove, add []quad.Quad) error {
+// exists and, if so, its id and reference count, and each quad's nodes
+// (w.rmNodes, w.addNodes), so that nothing after it looks a term up again.
+func (w *deltaWriter) prefetchNodes(ctx context.Context, it func() *badger.Iterator, prefix []byte, remove, add []quad.Quad) error {
+	// Sized for about one new term per quad (a merge's records); a
+	// delta's terms repeat a lot, so the maps rarely grow.
+	est := len(remove) + len(add)
 	if w.byVal == nil {
-		w.byVal = make(map[quad.Value]*deltaNode)
+		w.byVal = make(map[quad.Value]*deltaNode, est)
+	}
+	if len(w.nodes) == 0 {
+		w.nodes = make(map[refs.ValueHash]*deltaNode, est)
 	}
 	var (
-		wants []keyWant
-		nds   []*deltaNode
+		wants = make([]keyWant, 0, 2*est)
+		nds   = make([]*deltaNode, 0, est)
 	)
-	visit := func(v quad.Value) {
-		if v == nil {
-			return
-		}
-		if _, ok := w.byVal[v]; ok {
-			return
+	visit := func(v quad.Value) *deltaNode {
+		if nd, ok := w.byVal[v]; ok {
+			return nd
 		}
 		h := refs.HashOf(v)
 		nd, ok := w.nodes[h]
@@ -218,22 +297,38 @@ func (w *deltaWriter) prefetchNodes(ctx context.Context, it *badger.Iterator, pr
 		}
 		w.byVal[v] = nd
 		if ok {
-			return
+			return nd
 		}
 		// slot 2i: node i's id ('v' key), 2i+1: its reference count.
 		wants = append(wants,
 			keyWant{key: escapeKey(slices.Clip(prefix), nodeKey('v', h)), slot: 2 * len(nds)},
 			keyWant{key: escapeKey(slices.Clip(prefix), nodeKey('n', h)), slot: 2*len(nds) + 1})
 		nds = append(nds, nd)
+		return nd
 	}
-	for _, qs := range [2][]quad.Quad{remove, add} {
-		for _, q := range qs {
-			visit(q.Subject)
-			visit(q.Predicate)
-			visit(q.Object)
-			visit(q.Label)
+	// Consecutive quads often share a term in a position (a record's
+	// subject, the graph): the last term of each position is compared
+	// before the map is asked.
+	var (
+		last   [4]quad.Value
+		lastND [4]*deltaNode
+	)
+	nodesOf := func(qs []quad.Quad) [][4]*deltaNode {
+		all := make([][4]*deltaNode, len(qs))
+		for k, q := range qs {
+			for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
+				if v == nil {
+					continue
+				}
+				if v != last[i] {
+					last[i], lastND[i] = v, visit(v)
+				}
+				all[k][i] = lastND[i]
+			}
 		}
+		return all
 	}
+	w.rmNodes, w.addNodes = nodesOf(remove), nodesOf(add)
 	vals, err := readKeys(ctx, it, wants)
 	if err != nil {
 		return err

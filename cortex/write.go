@@ -37,17 +37,20 @@ type deltaNode struct {
 }
 
 type deltaWriter struct {
-	ctx     context.Context
-	tx      hkv.Tx
-	nodes   map[refs.ValueHash]*deltaNode
-	byVal   map[quad.Value]*deltaNode // nodes by term: saves hashing a term again
-	pins    map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
-	side    *sideOps                  // side-table writes (Tx.PutSide...), or nil
-	pre     *prefetched               // keys read ahead (journaled deltas), or nil
-	horizon int64
-	size    int64
-	now     int64
-	freed   bool // some node was deleted
+	ctx   context.Context
+	tx    hkv.Tx
+	nodes map[refs.ValueHash]*deltaNode
+	byVal map[quad.Value]*deltaNode // nodes by term: saves hashing a term again
+	pins  map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
+	side  *sideOps                  // side-table writes (Tx.PutSide...), or nil
+	pre   *prefetched               // keys read ahead (journaled deltas), or nil
+	// The nodes of each quad removed and added, when prefetchNodes looked
+	// them up (journaled deltas), else nil.
+	rmNodes, addNodes [][4]*deltaNode
+	horizon           int64
+	size              int64
+	now               int64
+	freed             bool // some node was deleted
 }
 
 var (
@@ -89,7 +92,7 @@ func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 	}
 	h0, s0 := w.horizon, w.size
 	for i, q := range remove {
-		if err := w.remove(q); err != nil {
+		if err := w.remove(q, termsAt(w.rmNodes, i)); err != nil {
 			return err
 		}
 		if i%4096 == 4095 {
@@ -99,7 +102,7 @@ func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 		}
 	}
 	for i, q := range add {
-		if err := w.add(q); err != nil {
+		if err := w.add(q, termsAt(w.addNodes, i)); err != nil {
 			return err
 		}
 		if i%4096 == 4095 {
@@ -171,7 +174,18 @@ func (w *deltaWriter) node(v quad.Value) (*deltaNode, error) {
 	return nd, nil
 }
 
-func (w *deltaWriter) quadNodes(q quad.Quad, create bool) ([4]*deltaNode, [4]uint64, bool, error) {
+// termsAt returns &all[i], or nil if all is nil.
+func termsAt(all [][4]*deltaNode, i int) *[4]*deltaNode {
+	if all == nil {
+		return nil
+	}
+	return &all[i]
+}
+
+// quadNodes returns the nodes of q's terms and their ids, creating missing
+// terms if create (else reporting false). known, if not nil, holds the
+// nodes as prefetchNodes looked them up.
+func (w *deltaWriter) quadNodes(q quad.Quad, create bool, known *[4]*deltaNode) ([4]*deltaNode, [4]uint64, bool, error) {
 	var (
 		nds [4]*deltaNode
 		ids [4]uint64
@@ -180,9 +194,14 @@ func (w *deltaWriter) quadNodes(q quad.Quad, create bool) ([4]*deltaNode, [4]uin
 		if v == nil {
 			continue
 		}
-		nd, err := w.node(v)
-		if err != nil {
-			return nds, ids, false, err
+		var nd *deltaNode
+		if known != nil {
+			nd = known[i]
+		} else {
+			var err error
+			if nd, err = w.node(v); err != nil {
+				return nds, ids, false, err
+			}
 		}
 		if !nd.present {
 			if !create {
@@ -222,8 +241,8 @@ func (w *deltaWriter) exists(ids [4]uint64) ([]uint64, []byte, error) {
 	return l, b, err
 }
 
-func (w *deltaWriter) add(q quad.Quad) error {
-	nds, ids, _, err := w.quadNodes(q, true)
+func (w *deltaWriter) add(q quad.Quad, known *[4]*deltaNode) error {
+	nds, ids, _, err := w.quadNodes(q, true, known)
 	if err != nil {
 		return err
 	}
@@ -244,10 +263,20 @@ func (w *deltaWriter) add(q quad.Quad) error {
 	if err := w.putPrim(&prim, true); err != nil {
 		return err
 	}
-	val := binary.AppendUvarint(nil, prim.ID)
-	for i := range indexes {
-		if err := w.putFresh(indexKeyFor(i, ids), val); err != nil {
-			return err
+	if ct, ok := w.tx.(*captureTx); ok {
+		// (A captured delta copies keys and values into its buffers.)
+		var vb [binary.MaxVarintLen64]byte
+		val := binary.AppendUvarint(vb[:0], prim.ID)
+		for i := range indexes {
+			o := indexIDs(indexes[i], ids)
+			ct.buf().addIndex(indexBuckets[i], o[:], val)
+		}
+	} else {
+		val := binary.AppendUvarint(nil, prim.ID)
+		for i := range indexes {
+			if err := w.putFresh(indexKeyFor(i, ids), val); err != nil {
+				return err
+			}
 		}
 	}
 	for _, nd := range nds {
@@ -257,8 +286,8 @@ func (w *deltaWriter) add(q quad.Quad) error {
 	return nil
 }
 
-func (w *deltaWriter) remove(q quad.Quad) error {
-	nds, ids, ok, err := w.quadNodes(q, false)
+func (w *deltaWriter) remove(q quad.Quad, known *[4]*deltaNode) error {
+	nds, ids, ok, err := w.quadNodes(q, false, known)
 	if err != nil || !ok {
 		return err
 	}
@@ -472,6 +501,15 @@ func pinValue(id uint64, v quad.Value) ([]byte, error) {
 	p := proto.Primitive{ID: id, Value: b}
 	return p.Marshal()
 }
+
+// indexBuckets[i] is the bucket of index i: its directions' prefixes.
+var indexBuckets = func() [][]byte {
+	out := make([][]byte, len(indexes))
+	for i, ind := range indexes {
+		out[i] = ind.Key(nil)[0] // as the bulk writer's (bulkState.buckets)
+	}
+	return out
+}()
 
 // indexKeyFor returns the key of quad ids (S, P, O, G order) in index i.
 func indexKeyFor(i int, ids [4]uint64) hkv.Key {
