@@ -156,6 +156,7 @@ func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int
 		}
 	}
 	cur := make([]quad.Quad, 0, size)
+	var z quadNormalizer
 	for {
 		q, err := src.Next()
 		if err == io.EOF {
@@ -166,7 +167,7 @@ func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int
 			if graph != nil {
 				q.Label = graph
 			}
-			q, err = NormalizeQuad(q)
+			q, err = z.normalize(q)
 		}
 		if err != nil {
 			send(rawChunk{quads: cur, err: err})

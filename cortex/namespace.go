@@ -331,10 +331,11 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 // normalizeDelta validates and normalises d, drops duplicates and the
 // removals of quads that are also added.
 func normalizeDelta(d Delta) (remove, add []quad.Quad, err error) {
+	var z quadNormalizer
 	added := make(map[quad.Quad]struct{}, len(d.Add))
 	add = make([]quad.Quad, 0, len(d.Add))
 	for _, q := range d.Add {
-		nq, err := NormalizeQuad(q)
+		nq, err := z.normalize(q)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -346,7 +347,7 @@ func normalizeDelta(d Delta) (remove, add []quad.Quad, err error) {
 	}
 	removed := make(map[quad.Quad]struct{}, len(d.Remove))
 	for _, q := range d.Remove {
-		nq, err := NormalizeQuad(q)
+		nq, err := z.normalize(q)
 		if err != nil {
 			return nil, nil, err
 		}

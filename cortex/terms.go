@@ -20,26 +20,63 @@ const xsd = "http://www.w3.org/2001/XMLSchema#"
 // quad.String; cayley's native quad.Int, Float, Bool and Time become typed
 // literals. Anything else is an error wrapping ErrInvalidQuad.
 func NormalizeQuad(q quad.Quad) (quad.Quad, error) {
-	var err error
-	if q.Subject, err = normalizeNode(q.Subject, "subject", false); err != nil {
-		return q, err
-	}
-	p, ok := q.Predicate.(quad.IRI)
-	if !ok {
-		return q, fmt.Errorf("%w: predicate must be an IRI, got %s", ErrInvalidQuad, describe(q.Predicate))
-	}
-	if err := CheckIRI(string(p)); err != nil {
-		return q, fmt.Errorf("%w: predicate: %v", ErrInvalidQuad, err)
-	}
-	if q.Object, err = NormalizeTerm(q.Object); err != nil {
-		return q, fmt.Errorf("%w: object: %v", ErrInvalidQuad, err)
-	}
-	if q.Label != nil {
-		if q.Label, err = normalizeNode(q.Label, "graph", false); err != nil {
+	var z quadNormalizer
+	return z.normalize(q)
+}
+
+// quadNormalizer normalizes quads as NormalizeQuad does, remembering the
+// last IRI of each position: the quads of a delta often repeat one (a
+// record's subject, the predicates, the graph), and checking an IRI reads
+// all of it. The zero value is ready to use.
+type quadNormalizer struct {
+	last [4]quad.IRI // the last IRI normalized in each position ("": none)
+}
+
+func (z *quadNormalizer) normalize(q quad.Quad) (quad.Quad, error) {
+	terms := [4]*quad.Value{&q.Subject, &q.Predicate, &q.Object, &q.Label}
+	for i, t := range terms {
+		if iri, ok := (*t).(quad.IRI); ok && iri != "" && iri == z.last[i] {
+			continue // checked already (an IRI normalizes to itself)
+		}
+		v, err := normalizeAt(i, *t)
+		if err != nil {
 			return q, err
+		}
+		*t = v
+		if iri, ok := v.(quad.IRI); ok {
+			z.last[i] = iri
 		}
 	}
 	return q, nil
+}
+
+// normalizeAt normalizes term v of position i (subject, predicate, object,
+// graph) of a quad.
+func normalizeAt(i int, v quad.Value) (quad.Value, error) {
+	switch i {
+	case 0:
+		return normalizeNode(v, "subject", false)
+	case 1:
+		p, ok := v.(quad.IRI)
+		if !ok {
+			return v, fmt.Errorf("%w: predicate must be an IRI, got %s", ErrInvalidQuad, describe(v))
+		}
+		if err := CheckIRI(string(p)); err != nil {
+			return v, fmt.Errorf("%w: predicate: %v", ErrInvalidQuad, err)
+		}
+		return p, nil
+	case 2:
+		o, err := NormalizeTerm(v)
+		if err != nil {
+			return v, fmt.Errorf("%w: object: %v", ErrInvalidQuad, err)
+		}
+		return o, nil
+	default:
+		if v == nil {
+			return nil, nil
+		}
+		return normalizeNode(v, "graph", false)
+	}
 }
 
 func normalizeNode(v quad.Value, pos string, _ bool) (quad.Value, error) {
