@@ -403,8 +403,12 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
+	// The memtables are flushed (Badger's goroutines, disk) while the
+	// segment is sorted (this one, memory).
+	flushed := make(chan error, 1)
+	go func() { flushed <- s.flushMemtables() }()
 	ss := newSortedSegment(sg, len(prefix))
-	if err := s.flushMemtables(); err != nil {
+	if err := <-flushed; err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	if len(sg.runs) == 0 && !s.cheapToStream(sg.memory()) {
