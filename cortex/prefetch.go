@@ -22,8 +22,10 @@ import (
 // subjects and agents its provenance points to). Reading each term's id and
 // reference count with a point read (Badger checks every level for it) cost
 // ~14 µs per key on a 2-core machine; prefetchNodes reads them all in key
-// order through one iterator of the capture's snapshot instead, stepping over
-// near keys, before the delta is applied.
+// order through iterators of the capture's snapshot instead (one per key
+// range, GOMAXPROCS ranges at once when there are many), stepping over near
+// keys, before the delta is applied. It also records each quad's nodes, so
+// that applying the delta never looks a term up again.
 
 // prefetchStep is how many keys prefetchNodes steps over (Next) before it
 // seeks instead.

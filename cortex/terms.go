@@ -50,9 +50,20 @@ func (z *quadNormalizer) normalize(q quad.Quad) (quad.Quad, error) {
 	return q, nil
 }
 
+// positionNames name the positions of a quad in errors.
+var positionNames = [4]string{"subject", "predicate", "object", "graph"}
+
 // normalizeAt normalizes term v of position i (subject, predicate, object,
 // graph) of a quad.
 func normalizeAt(i int, v quad.Value) (quad.Value, error) {
+	if iri, ok := v.(quad.IRI); ok {
+		// The common case, valid in every position; v is returned as it
+		// is (boxing the IRI again would allocate).
+		if err := CheckIRI(string(iri)); err != nil {
+			return v, fmt.Errorf("%w: %s: %v", ErrInvalidQuad, positionNames[i], err)
+		}
+		return v, nil
+	}
 	switch i {
 	case 0:
 		return normalizeNode(v, "subject", false)
