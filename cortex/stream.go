@@ -407,7 +407,7 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 	// segment is sorted (this one, memory).
 	flushed := make(chan error, 1)
 	go func() { flushed <- s.flushMemtables() }()
-	ss := newSortedSegment(sg, len(prefix))
+	ss := sortSegmentWaiting(sg, len(prefix), flushed)
 	if err := <-flushed; err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
@@ -444,6 +444,21 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 		return s.poison(fmt.Errorf("stream: %w", err))
 	}
 	return nil
+}
+
+// sortSegmentWaiting sorts sg; should the sort panic, it waits for the flush
+// that reports to flushed before the panic goes on (the caller's gate must
+// not be released while Badger flushes).
+func sortSegmentWaiting(sg *segment, prefixLen int, flushed <-chan error) *sortedSegment {
+	done := false
+	defer func() {
+		if !done {
+			<-flushed
+		}
+	}()
+	ss := newSortedSegment(sg, prefixLen)
+	done = true
+	return ss
 }
 
 // streamTestHook lets the crash tests stop a process at a given point.

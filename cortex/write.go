@@ -269,7 +269,7 @@ func (w *deltaWriter) add(q quad.Quad, known *[4]*deltaNode) error {
 		val := binary.AppendUvarint(vb[:0], prim.ID)
 		for i := range indexes {
 			o := indexIDs(indexes[i], ids)
-			ct.buf().addIndex(indexBuckets[i], o[:], val)
+			ct.buf().addIndex(indexBuckets[i], o[:len(indexes[i].Dirs)], val)
 		}
 	} else {
 		val := binary.AppendUvarint(nil, prim.ID)
