@@ -386,7 +386,14 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	metaAdd, metaRm := diffQuads(oldMeta, meta)
 
 	// Conflict graph: open records follow the result, resolved ones stay.
-	var records []quad.Quad
+	n := 0
+	for _, c := range res.Conflicts {
+		n += 8 // the record's own quads
+		for _, cd := range c.Candidates {
+			n += len(cd.FindingIDs)
+		}
+	}
+	records := make([]quad.Quad, 0, n)
 	for _, c := range res.Conflicts {
 		node := x.Conflict(team, c.ID)
 		add := func(p, o quad.Value) {
