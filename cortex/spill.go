@@ -93,17 +93,19 @@ func (sg *segment) spillAsync(dir string, prefixLen int) {
 	sg.chunks = nil
 	sg.bytes, sg.inMem = 0, 0
 	sg.pending = job
+	detached := bulkCounters.accumulated.Load()
 	go func() {
 		defer close(job.done)
-		if job.err = spillTestHook(); job.err == nil {
+		if job.err = spillTestHook(detached); job.err == nil {
 			job.run, job.bytes, job.err = spillChunks(dir, prefixLen, chunks)
 		}
 	}()
 }
 
-// spillTestHook runs at the start of each spill's goroutine; an error fails
+// spillTestHook runs at the start of each spill's goroutine, with the
+// count of accumulated chunks when the spill was detached; an error fails
 // the spill.
-var spillTestHook = func() error { return nil }
+var spillTestHook = func(detached int64) error { return nil }
 
 // waitSpill waits for the spill in flight, if any, and adds its run to the
 // segment.

@@ -385,7 +385,7 @@ func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
 }
 
 // setSpillHook replaces spillTestHook for the test.
-func setSpillHook(t *testing.T, hook func() error) {
+func setSpillHook(t *testing.T, hook func(detached int64) error) {
 	t.Helper()
 	old := spillTestHook
 	spillTestHook = hook
@@ -398,14 +398,15 @@ func TestSegments_SpillOverlapsFill(t *testing.T) {
 	segmentTuning(t, 1<<62, 0)
 	spillTuning(t, 24<<10, 1<<30)
 	var overlapped atomic.Int64
-	setSpillHook(t, func() error {
-		// Hold the spill until the segment has taken another chunk.
-		start := bulkCounters.accumulated.Load()
+	setSpillHook(t, func(detached int64) error {
+		// Hold the spill until the segment has taken another chunk since
+		// the spill was detached (maybe already: this goroutine can start
+		// late, after the fill has taken a chunk and waits for the spill).
 		deadline := time.Now().Add(5 * time.Second)
-		for bulkCounters.accumulated.Load() == start && time.Now().Before(deadline) {
+		for bulkCounters.accumulated.Load() == detached && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
-		if bulkCounters.accumulated.Load() > start {
+		if bulkCounters.accumulated.Load() > detached {
 			overlapped.Add(1)
 		}
 		return nil
@@ -443,7 +444,7 @@ func TestSegments_SpillFails(t *testing.T) {
 	spillTuning(t, 24<<10, 1<<30)
 	errSpill := errors.New("disk full (injected)")
 	var calls atomic.Int64
-	setSpillHook(t, func() error {
+	setSpillHook(t, func(int64) error {
 		if calls.Add(1) == 2 {
 			return errSpill
 		}
@@ -464,7 +465,7 @@ func TestSegments_SpillFails(t *testing.T) {
 	if left := runFilesIn(t, n.s.dir); len(left) > 0 {
 		t.Fatalf("run files left: %v", left)
 	}
-	setSpillHook(t, func() error { return nil })
+	setSpillHook(t, func(int64) error { return nil })
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
