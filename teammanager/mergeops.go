@@ -388,7 +388,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	// Conflict graph: open records follow the result, resolved ones stay.
 	n := 0
 	for _, c := range res.Conflicts {
-		n += 8 // the record's own quads
+		n += 7 // type, subject, predicate, strategy, reason, detected-at, generated-by
 		for _, cd := range c.Candidates {
 			n += len(cd.FindingIDs)
 		}
