@@ -194,7 +194,7 @@ var terms = []termInfo{
 	{ClassFinding, TermClass, "Finding", "One triple asserted by one member, described with rdf:subject, rdf:predicate and rdf:object; kept in the member's private graph.", "", "", rdf + "Statement"},
 	{ClassConflict, TermClass, "Conflict", "Findings of one team that disagree on the object of one subject and predicate; kept in the team's conflict graph.", "", "", ""},
 	{ClassMerge, TermClass, "Merge", "One run of a merge strategy over a team's findings; kept in the team's provenance graph.", "", "", "http://www.w3.org/ns/prov#Activity"},
-	{ClassFactSet, TermClass, "FactSet", "A named graph holding a copy of the fused triples of a team's shared graph that share one attribution (supporting agents, resolver, fused confidence rounded to 0.01); described in the team's provenance graph. Every fused triple is in exactly one fact set; a team has at most 101 fact sets per distinct supporters and resolver, whatever the confidences.", "", "", "http://www.w3.org/ns/prov#Entity"},
+	{ClassFactSet, TermClass, "FactSet", "A named graph holding a copy of the fused triples of a team's shared graph that share one attribution (supporting agents, resolver, fused confidence rounded to 0.01); described in the team's provenance graph. Every fused triple is in exactly one fact set; a team has at most 100 fact sets per distinct supporters and resolver, whatever the confidences.", "", "", "http://www.w3.org/ns/prov#Entity"},
 
 	{TeamName, TermProperty, "team name", "Display name of the team.", "Team", xsd + "string", ""},
 	{TeamDescription, TermProperty, "team description", "Optional description of the team's goal.", "Team", xsd + "string", ""},

@@ -200,7 +200,7 @@ func provenanceQuads(t *testing.T, f *fixture, team string) (prov, facts int64) 
 // subsets of 4 agents with random float confidences (as LLM agents report
 // them), and checks that provenance costs at most 3 quads per fact on
 // average: one copy in a fact set, plus the sets' descriptions, of which
-// there are at most 101 per distinct supporters.
+// there are at most 100 per distinct supporters.
 //
 // With -short it merges 10,000 facts: still far from the 7 quads per fact
 // of fact sets keyed by exact confidences, and under 3 (the descriptions

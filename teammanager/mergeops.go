@@ -26,21 +26,34 @@ import (
 //   - the shared graph holds exactly the fused triples, as plain triples;
 //   - each fused triple is also in exactly one fact set (NS.FactSet), a
 //     named graph per attribution: the facts with the same supporting
-//     agents, fused confidence and resolver share one;
+//     agents, resolver and fused confidence (the strategy's, rounded to the
+//     nearest 0.01; see "Provenance cost" in the package documentation)
+//     share one;
 //   - the provenance graph holds the merge run (a prov:Activity with
-//     strategy, start and end time) and describes each fact set
-//     (prov:wasAttributedTo each supporting agent, fact:confidence, fact:agent
-//     for facts chosen by a manual resolution, prov:wasGeneratedBy the run,
-//     prov:generatedAtTime); fact sets left empty are removed with their
-//     description, merge run nodes are kept as history. The findings behind
-//     a fact are those of its supporting agents with the same triple (up to
-//     the case of a language tag);
-//   - the conflict graph holds a record for every undecided topic; resolved
-//     records are kept and their resolutions re-applied.
+//     strategy, start and end time) and describes each fact set (fact:team
+//     the team, prov:wasAttributedTo each supporting agent,
+//     fact:confidence, fact:agent for facts chosen by a manual resolution,
+//     prov:wasGeneratedBy the run, prov:generatedAtTime); fact sets left
+//     empty are removed with their description, merge run nodes are kept
+//     as history. The findings behind a fact are those of its supporting
+//     agents with the same triple (up to the case of a language tag);
+//   - the conflict graph holds a record for every undecided topic
+//     (conflict:team the team); resolved records are kept and their
+//     resolutions re-applied;
+//   - the team's link to the run, and, when the merge read the team
+//     finished, the removal of its due-merge marker (see "Merges that
+//     always happen" in the package documentation).
+//
+// The strategy gets every member (agent, status, role, criticality), the
+// team (id, name, context), every member's findings (those of members that
+// did not complete are counted as ignored, not merged) and the recorded
+// resolutions. The report's facts carry their stored confidence; a custom
+// strategy's confidence outside [0, 1] fails the merge (merge.ErrInvalidDecision).
 //
 // Merging is deterministic: when the result equals the last merge's (same
-// facts, supporters, findings and conflicts), nothing is written and the
-// report says Unchanged. The whole change set (shared, provenance and
+// facts, supporters, findings, confidences and conflicts), nothing of it is
+// written (only a due-merge marker is cleared) and the report says
+// Unchanged. The whole change set (shared, provenance and
 // conflict graphs, the team's link to the run) is one atomic step: readers
 // see the previous merge or this one, never a mix, and a crash in the middle
 // leaves the previous one. A change set of more than cortex.MaxDeltaQuads
@@ -192,9 +205,9 @@ func (m *Manager) stageSettled(tx *cortex.Tx, st *teamState) {
 }
 
 // confidenceStep is the precision of stored fused confidences: a fact
-// set's confidence is one of the 101 values 0, 0.01, ..., 1, which bounds
-// the number of fact sets of a team by 101 per distinct supporters and
-// resolver, whatever confidences agents report.
+// set's confidence is one of the 100 values 0.01, 0.02, ..., 1, which
+// bounds the number of fact sets of a team by 100 per distinct supporters
+// and resolver, whatever confidences agents report.
 const confidenceStep = 0.01
 
 // storedConfidence returns f's fused confidence as it is stored: the
