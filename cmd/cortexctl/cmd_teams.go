@@ -154,6 +154,7 @@ Example:
 		},
 		findingsCommand(e),
 		conflictsCommand(e),
+		factsCommand(e),
 	}
 }
 
@@ -310,6 +311,20 @@ type teamJSON struct {
 	Timeout     float64      `json:"timeout"` // seconds; 0 = none
 	LastMerge   string       `json:"lastMerge,omitempty"`
 	Members     []memberJSON `json:"members,omitempty"`
+
+	// Merged, and why a finished team's due merge is not done:
+	// "interrupted" or "failed" (then mergeError says why).
+	Merged       bool   `json:"merged"`
+	MergePending string `json:"mergePending,omitempty"`
+	MergeError   string `json:"mergeError,omitempty"`
+}
+
+// prefixed returns p+s, or "" for an empty s.
+func prefixed(p, s string) string {
+	if s == "" {
+		return ""
+	}
+	return p + s
 }
 
 func tp(t time.Time) *time.Time {
@@ -327,7 +342,8 @@ func toMemberJSON(mb teammanager.Member) memberJSON {
 func toTeamJSON(t teammanager.Team) teamJSON {
 	out := teamJSON{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
 		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
-		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge}
+		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge,
+		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
 	for _, mb := range t.Members {
 		out.Members = append(out.Members, toMemberJSON(mb))
 	}
@@ -388,6 +404,9 @@ func teamsGet(c *cli.Context, e *env) error {
 	fmt.Fprintf(e.stdout, "team %s  %q  %s  strategy %s\n", t.ID, t.Name, t.Status, t.Strategy)
 	if t.FailReason != "" {
 		fmt.Fprintf(e.stdout, "failed: %s\n", t.FailReason)
+	}
+	if t.MergePending != "" {
+		fmt.Fprintf(e.stdout, "not merged yet (%s%s): run `cortexctl teams merge %s`\n", t.MergePending, prefixed(": ", t.MergeError), t.ID)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tROLE\tSTATUS\tTASK\tRESULT")
