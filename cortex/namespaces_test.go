@@ -203,3 +203,23 @@ func TestStore_DeleteNamespace(t *testing.T) {
 		t.Fatalf("namespaces %v", names)
 	}
 }
+
+// TestStore_WithCreateFalse: a read-write open that must not create fails
+// with ErrNoStore on a directory without a store, and opens a real one.
+func TestStore_WithCreateFalse(t *testing.T) {
+	ctx := context.Background()
+	missing := filepath.Join(t.TempDir(), "missing")
+	opts := cortex.DefaultOptions().WithCreate(false)
+	if _, err := cortex.Open(ctx, missing, opts); !errors.Is(err, cortex.ErrNoStore) {
+		t.Fatalf("open: %v", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("created %s (%v)", missing, err)
+	}
+	dir := t.TempDir()
+	openStore(t, dir, cortex.DefaultOptions()).Close()
+	s := openStore(t, dir, opts)
+	if _, err := s.Namespace(ctx, "x"); err != nil {
+		t.Fatalf("write to a store opened without create: %v", err)
+	}
+}

@@ -67,11 +67,12 @@ var badgerTestOptions func(badger.Options) badger.Options
 // to disk. If another process has the store open, Open returns an error
 // matching ErrLocked (a *LockedError naming the directory) without waiting.
 //
-// With opts.WithReadOnly(true) Open creates nothing: a directory that does
-// not exist or holds no store is an error matching ErrNoStore ("no store at
-// DIR"), and a store holding a write that a crash interrupted is an error
-// matching ErrRecoveryNeeded (a read-write Open rolls it back). Any number
-// of processes may open a store read-only at once, but not while one has it
+// With opts.WithReadOnly(true) or opts.WithCreate(false) Open creates
+// nothing: a directory that does not exist or holds no store is an error
+// matching ErrNoStore ("no store at DIR"). A read-only Open of a store
+// holding a write that a crash interrupted fails with an error matching
+// ErrRecoveryNeeded (a read-write Open rolls it back). Any number of
+// processes may open a store read-only at once, but not while one has it
 // open read-write (ErrLocked either way).
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := opts.validate(); err != nil {
@@ -122,9 +123,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		if dir == "" {
 			return nil, errors.New("open store: empty directory name")
 		}
-		if opts.readOnly {
-			// A read-only open creates nothing: not the directory, not a
-			// store in a directory that holds none.
+		if opts.readOnly || opts.noCreate {
+			// Create nothing: not the directory, not a store in a
+			// directory that holds none.
 			if err := checkStoreDir(dir); err != nil {
 				return nil, err
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,11 +28,10 @@ object a bare word, read as a plain string.
 
 Example:
    cortexctl findings add TEAM alice '<http://ex/main.go>' rdfs:comment '"uses unsafe"' --confidence 0.9`,
-				Flags: []cli.Flag{
-					&cli.Float64Flag{Name: "confidence", Usage: "confidence in [0, 1] (default: unspecified)"},
-					&cli.StringFlag{Name: "at", Usage: "assertion time, RFC 3339 (default: now)"},
-					jsonFlag,
-				},
+				Flags: withOutput(
+					&cli.Float64Flag{Name: "confidence", Usage: "confidence in [0, 1]", DefaultText: "unspecified"},
+					&cli.StringFlag{Name: "at", Usage: "assertion time, RFC 3339 (e.g. 2026-01-02T15:04:05Z)", DefaultText: "now"},
+				),
 				Action: func(c *cli.Context) error { return findingsAdd(c, e) },
 			},
 			{
@@ -44,7 +42,10 @@ Example:
 
 Example:
    cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl`,
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "ntriples|turtle"}},
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: ntriples (nt)|turtle (ttl) (default: from the file extension)"},
+					summaryJSONFlag(),
+				},
 				Action: func(c *cli.Context) error { return findingsImport(c, e) },
 			},
 			{
@@ -53,7 +54,7 @@ Example:
 				ArgsUsage: "TEAM",
 				Description: `Example:
    cortexctl findings list TEAM --agent alice --json`,
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "agent", Usage: "only this member's findings"}, jsonFlag},
+				Flags:  withOutput(&cli.StringFlag{Name: "agent", Usage: "only this member's findings"}),
 				Action: func(c *cli.Context) error { return findingsList(c, e) },
 			},
 		},
@@ -61,10 +62,11 @@ Example:
 }
 
 func findingsAdd(c *cli.Context, e *env) error {
-	args, err := positional(c)
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 5 {
 		return usagef("findings add: want TEAM AGENT SUBJECT PREDICATE OBJECT")
 	}
@@ -87,11 +89,11 @@ func findingsAdd(c *cli.Context, e *env) error {
 	if at := c.String("at"); at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
 		if err != nil {
-			return fmt.Errorf("%w: --at: %v", errInvalid, err)
+			return fmt.Errorf("%w: --at %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z or 2026-01-02T15:04:05.5+01:00", errInvalid, at)
 		}
 		f.AssertedAt = t
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -99,7 +101,7 @@ func findingsAdd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if out == formatJSON {
 		return writeJSON(e.stdout, map[string]string{"id": id})
 	}
 	fmt.Fprintf(e.stdout, "added finding %s\n", id)
@@ -107,16 +109,21 @@ func findingsAdd(c *cli.Context, e *env) error {
 }
 
 func findingsImport(c *cli.Context, e *env) error {
-	args, err := positional(c)
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 3 {
 		return usagef("findings import: want TEAM AGENT FILE")
 	}
 	path := args[2]
-	format := c.String("format")
-	if format == "" {
+	var format string
+	if f := c.String("format"); f != "" {
+		if format, err = rdfFormat(f); err != nil {
+			return usagef("findings import: --format: %v", err)
+		}
+	} else {
 		f, err := rdfio.ByExtension(path)
 		if err != nil {
 			return fmt.Errorf("findings import %s: %w (use --format)", path, err)
@@ -128,7 +135,7 @@ func findingsImport(c *cli.Context, e *env) error {
 		return fmt.Errorf("findings import: %w", err)
 	}
 	defer file.Close()
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -136,8 +143,16 @@ func findingsImport(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "imported %s from %s\n", plural(int64(n), "finding"), path)
-	return nil
+	if out == formatJSON {
+		return writeJSON(e.stdout, struct {
+			Team     string `json:"team"`
+			Agent    string `json:"agent"`
+			File     string `json:"file"`
+			Findings int    `json:"findings"`
+		}{args[0], args[1], path, n})
+	}
+	_, err = fmt.Fprintf(e.stdout, "imported %s from %s\n", plural(int64(n), "finding"), cell(path))
+	return err
 }
 
 type findingJSON struct {
@@ -151,14 +166,14 @@ type findingJSON struct {
 }
 
 func findingsList(c *cli.Context, e *env) error {
-	args, err := positional(c)
-	if err != nil {
+	if _, err := outputFormat(c); err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("findings list: want TEAM")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, false)
 	if err != nil {
 		return err
 	}
@@ -166,18 +181,16 @@ func findingsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		out := make([]findingJSON, 0, len(fs))
-		for _, f := range fs {
-			out = append(out, findingJSON{ID: f.ID, Agent: f.Agent, Subject: rdfio.FormatTerm(f.Subject),
-				Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
-		}
-		return writeJSON(e.stdout, out)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tSUBJECT\tPREDICATE\tOBJECT\tCONF")
+	out := make([]findingJSON, 0, len(fs))
 	for _, f := range fs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\n", f.Agent, rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.Confidence)
+		out = append(out, findingJSON{ID: f.ID, Agent: f.Agent, Subject: rdfio.FormatTerm(f.Subject),
+			Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
 	}
-	return tw.Flush()
+	return printResult(c, e.stdout, out, func() error {
+		t := newTable(e.stdout, false, "AGENT", "SUBJECT", "PREDICATE", "OBJECT", "CONF")
+		for _, f := range out {
+			t.row(f.Agent, f.Subject, f.Predicate, f.Object, fmt.Sprintf("%g", f.Confidence))
+		}
+		return t.flush()
+	})
 }

@@ -1,43 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 )
 
-// runQueryCLI runs cortexctl like run does, adding the query command when app.go does not register it
-// yet.
+// runQueryCLI runs cortexctl against the store in dir.
 func runQueryCLI(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
-	defer e.close()
-	app := newApp(e)
-	has := false
-	for _, c := range app.Commands {
-		if c.Name == "query" {
-			has = true
-		}
-	}
-	if !has {
-		qc := queryCommand(e)
-		setUsageErrors(qc)
-		app.Commands = append(app.Commands, qc)
-	}
-	err := app.RunContext(context.Background(), append([]string{"cortexctl", "--data", dir}, args...))
-	if err == nil {
-		err = e.close()
-	}
-	code := exitOK
-	if err != nil {
-		code = exitCode(err)
-		if code != exitFalse {
-			e.printError(err)
-		}
-	}
-	return result{code, out.String(), errb.String()}
+	return runCLI(t, dir, "", args...)
 }
 
 const queryTTL = `@prefix ex: <http://example.org/> .
