@@ -39,19 +39,22 @@ func reorderArgs(app *cli.App, args []string) []string {
 		}
 		path = append(path, rest[0])
 		rest = rest[1:]
-		if len(cmd.Subcommands) == 0 {
-			flags, globals, pos, dashes := splitArgs(rest, flagArity(cmd.Flags, false), global)
-			out := append(append(pre, globals...), path...)
-			out = append(out, flags...)
-			if dashes {
-				out = append(out, "--")
-			}
-			return append(out, pos...)
+		local := flagArity(cmd.Flags, false)
+		n := leadingFlags(rest, local)
+		if n < len(rest) && findCommand(cmd.Subcommands, rest[n]) != nil {
+			path = append(path, rest[:n]...)
+			rest = rest[n:]
+			cmds = cmd.Subcommands
+			continue
 		}
-		n := leadingFlags(rest, flagArity(cmd.Flags, false))
-		path = append(path, rest[:n]...)
-		rest = rest[n:]
-		cmds = cmd.Subcommands
+		// cmd is the command that runs.
+		flags, globals, pos, dashes := splitArgs(rest, local, global)
+		out := append(append(pre, globals...), path...)
+		out = append(out, flags...)
+		if dashes {
+			out = append(out, "--")
+		}
+		return append(out, pos...)
 	}
 	return append(append(pre, path...), rest...)
 }
