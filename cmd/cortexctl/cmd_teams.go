@@ -513,7 +513,7 @@ func printMerge(w io.Writer, r teammanager.MergeReport) {
 	fmt.Fprintf(w, "%s with %s: %s, %s kept, %s (run %s)\n", state, r.Strategy, plural(int64(r.Topics), "topic"),
 		plural(int64(r.Kept), "fact"), plural(int64(r.Report.Conflicts), "conflict"), r.MergeID)
 	for _, m := range r.Members {
-		fmt.Fprintf(w, "  %-12s %-9s contributed %s, kept %s\n", m.Agent, m.Status, plural(int64(m.Contributed), "finding"), groupDigits(int64(m.Kept)))
+		fmt.Fprintf(w, "  %-12s %-9s contributed %s, kept %s\n", m.Agent, m.Status, plural(int64(m.Contributed), "claim"), groupDigits(int64(m.Kept)))
 	}
 }
 
