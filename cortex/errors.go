@@ -34,6 +34,8 @@ var (
 	// interrupted: only a read-write Open can roll it back. It matches
 	// ErrCorrupt.
 	ErrRecoveryNeeded error = &kindError{msg: "an interrupted write must be rolled back", kind: ErrCorrupt}
+	// ErrReadOnly means a write was attempted on a store opened read-only.
+	ErrReadOnly = errors.New("store is read-only")
 	// ErrBaseMismatch means a namespace was opened with a base other than
 	// the one recorded when it was created (see *BaseMismatchError).
 	ErrBaseMismatch = errors.New("namespace base mismatch")

@@ -319,7 +319,7 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 		return err
 	}
 	if n.s.opts.readOnly {
-		return fmt.Errorf("namespace %s: store is read-only", n.name)
+		return fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
 	}
 	n.writeGen++
 	if len(remove) > 0 {

@@ -196,8 +196,15 @@ func TestStore_DeleteNamespace(t *testing.T) {
 	}
 	s.Close()
 	r := openStore(t, dir, readOnly())
-	if err := r.DeleteNamespace(ctx, "kept"); err == nil {
-		t.Fatal("a read-only store deleted a namespace")
+	if err := r.DeleteNamespace(ctx, "kept"); !errors.Is(err, cortex.ErrReadOnly) {
+		t.Fatalf("a read-only store deleting a namespace: %v", err)
+	}
+	kept, err = r.OpenNamespace(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kept.Apply(ctx, cortex.Delta{Add: quads[:1]}); !errors.Is(err, cortex.ErrReadOnly) {
+		t.Fatalf("a write to a read-only store: %v", err)
 	}
 	if names, _ := r.Namespaces(ctx); !slices.Equal(names, []string{"gone", "kept"}) {
 		t.Fatalf("namespaces %v", names)

@@ -358,7 +358,7 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 		return err
 	}
 	if s.opts.readOnly {
-		return fmt.Errorf("delete namespace %s: store is read-only", name)
+		return fmt.Errorf("delete namespace %s: %w", name, ErrReadOnly)
 	}
 	_, exists, err := s.registryEntry(name)
 	if err != nil {
