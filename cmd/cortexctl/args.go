@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,7 +21,9 @@ import (
 // command has a flag of that name. "--" ends the flags: what follows is
 // positional, as given (the "--" is kept so that a positional argument
 // that starts with '-' stays one). A word that looks like a flag but is
-// none is left to the parser, which reports it. Nothing else changes.
+// none is left to the parser, which reports it. With --help (-h) the
+// positional arguments are dropped: urfave would take the first for a
+// command to show the help of. Nothing else changes.
 func reorderArgs(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -51,12 +54,20 @@ func reorderArgs(app *cli.App, args []string) []string {
 		flags, globals, pos, dashes := splitArgs(rest, local, global)
 		out := append(append(pre, globals...), path...)
 		out = append(out, flags...)
+		if slices.ContainsFunc(flags, isHelp) {
+			return out // urfave would read an argument as a command to show the help of
+		}
 		if dashes {
 			out = append(out, "--")
 		}
 		return append(out, pos...)
 	}
 	return append(append(pre, path...), rest...)
+}
+
+// isHelp reports whether word asks for help.
+func isHelp(word string) bool {
+	return word == "-h" || word == "--help" || word == "-help"
 }
 
 // flagArity maps each name of flags (and of urfave's help flag, and of its

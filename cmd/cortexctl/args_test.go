@@ -132,6 +132,27 @@ func TestCLI_FlagsAfterArguments(t *testing.T) {
 	}
 }
 
+// TestCLI_HelpAfterArguments: --help after a command's arguments shows the
+// command's help.
+func TestCLI_HelpAfterArguments(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		name string
+	}{
+		{[]string{"teams", "get", "T1", "--help"}, "cortexctl teams get - show a team"},
+		{[]string{"import", "a.nt", "-h"}, "cortexctl import - load RDF files"},
+		{[]string{"query", "ASK {}", "--json", "--help"}, "cortexctl query - run a SPARQL"},
+	} {
+		if out := mustCLI(t, dir, tc.args...); !strings.Contains(out, tc.name) || !strings.Contains(out, "Example") {
+			t.Errorf("%v:\n%s", tc.args, out)
+		}
+	}
+	if dirState(t, dir) != "" {
+		t.Fatalf("help wrote to the store directory: %s", dirState(t, dir))
+	}
+}
+
 // TestCLI_FlagsAfterArgumentsForReal: the examples, run.
 func TestCLI_FlagsAfterArgumentsForReal(t *testing.T) {
 	dir := t.TempDir()
