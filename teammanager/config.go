@@ -37,12 +37,21 @@ func DefaultConfig() Config {
 }
 
 // FromConfig returns DefaultConfig with the values of a config file's teams
-// section (config.Teams.WorkflowTimeout is in seconds; 0 means no timeout).
+// section. Zero fields keep the defaults: MaxTeamSize 0 means 8 and
+// DefaultStrategy "" means "additive", so a partly filled config.Teams
+// works. WorkflowTimeout is in seconds and keeps the config package's
+// meaning: 0 means no timeout (config.Default and config.Parse supply 600
+// when the file says nothing). Values out of range are kept and fail in New
+// with ErrInvalidConfig.
 func FromConfig(t config.Teams) Config {
-	return DefaultConfig().
-		WithMaxTeamSize(t.MaxTeamSize).
-		WithDefaultStrategy(t.DefaultStrategy).
-		WithWorkflowTimeout(time.Duration(t.WorkflowTimeout) * time.Second)
+	c := DefaultConfig().WithWorkflowTimeout(time.Duration(t.WorkflowTimeout) * time.Second)
+	if t.MaxTeamSize != 0 {
+		c = c.WithMaxTeamSize(t.MaxTeamSize)
+	}
+	if t.DefaultStrategy != "" {
+		c = c.WithDefaultStrategy(t.DefaultStrategy)
+	}
+	return c
 }
 
 // WithMaxTeamSize sets the largest allowed team. Default 8; valid 1..1000.
