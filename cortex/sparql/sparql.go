@@ -22,6 +22,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
@@ -95,6 +96,7 @@ type Result struct {
 	Boolean bool
 
 	res     *eval.Result
+	ctx     context.Context // of the evaluation, for the cause of its end (Err)
 	cancel  context.CancelFunc
 	onClose []func() error
 	closed  bool
@@ -130,10 +132,11 @@ func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) 
 	}
 	er, err := eval.Eval(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
 	if err != nil {
+		err = ctxcause.With(ctx, err)
 		cancel()
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
-	r := &Result{Form: q.Form, res: er, cancel: cancel}
+	r := &Result{Form: q.Form, res: er, ctx: ctx, cancel: cancel}
 	switch q.Form {
 	case algebra.Select:
 		r.Kind = Solutions
@@ -177,15 +180,20 @@ func (r *Result) Row() []quad.Value { return r.res.Rows.Row() }
 // Quad returns the current triple of a Graph result.
 func (r *Result) Quad() quad.Quad { return r.res.Quads.Quad() }
 
-// Err returns the error that ended the iteration, if any.
+// Err returns the error that ended the iteration, if any. When the evaluation's context was cancelled
+// with a cause (context.WithCancelCause), the error matches both context.Canceled and the cause.
 func (r *Result) Err() error {
+	var err error
 	switch {
 	case r.res.Rows != nil:
-		return r.res.Rows.Err()
+		err = r.res.Rows.Err()
 	case r.res.Quads != nil:
-		return r.res.Quads.Err()
+		err = r.res.Quads.Err()
 	}
-	return nil
+	if err != nil && r.ctx != nil {
+		err = ctxcause.With(r.ctx, err)
+	}
+	return err
 }
 
 // Close stops the evaluation and releases its resources. It is safe to call more than once.
