@@ -2,6 +2,7 @@ package teammanager
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/cortexgraph/cortex/config"
@@ -17,6 +18,7 @@ type Config struct {
 	autoMerge       bool
 	now             func() time.Time
 	registry        *merge.Registry
+	prefixes        map[string]string
 }
 
 // Defaults of DefaultConfig, as in the Cortex "Teams" design.
@@ -79,6 +81,13 @@ func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 // WithRegistry sets the merge strategy registry. Default: merge's default
 // registry (merge.Register, merge.Lookup).
 func (c Config) WithRegistry(r *merge.Registry) Config { c.registry = r; return c }
+
+// WithPrefixes adds prefixes (name without ':' → IRI) to those the manager
+// predeclares in Query and accepts in prefixed names of ImportFindings (see
+// Manager.Prefixes); they override the built-in ones of the same name. A
+// config file's prefixes section goes here. Default: none. The map is
+// copied.
+func (c Config) WithPrefixes(p map[string]string) Config { c.prefixes = maps.Clone(p); return c }
 
 func (c Config) validate() error {
 	if c.maxTeamSize < 1 || c.maxTeamSize > 1000 {
