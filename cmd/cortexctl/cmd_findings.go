@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -38,13 +40,31 @@ Example:
 			},
 			{
 				Name:      "import",
-				Usage:     "record every triple of an RDF file as a finding of a member",
+				Usage:     "record the findings of a file (RDF or JSON) as a member's",
 				ArgsUsage: "TEAM AGENT FILE",
-				Description: `The format comes from the extension (.nt .ttl) unless --format is given.
+				Description: `The format comes from the extension (.nt .ttl; .json .jsonl .ndjson for
+json) unless --format is given. All findings are written in one atomic step, or
+none if one is bad.
 
-Example:
-   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl`,
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "ntriples|turtle"}},
+RDF (ntriples, turtle): each triple is a finding asserted now with unspecified
+confidence, except finding descriptions, which keep their confidence and time:
+   [] a cx:Finding ; rdf:subject <s> ; rdf:predicate <p> ; rdf:object "o" ;
+      cx:finding:confidence 0.8 ; cx:finding:assertedAt "2026-01-02T15:04:05Z"^^xsd:dateTime .
+(with @prefix cx: <urn:cortex:NS:>, the namespace's IRI prefix). This is how
+findings are stored, so an exported findings graph imports back as it was.
+
+json: a JSON array of findings, as 'findings list --json' writes it, or one
+finding object per line (JSON Lines):
+   {"subject": "<s>", "predicate": "rdfs:comment", "object": "\"leaks\"",
+    "confidence": 0.8, "assertedAt": "2026-01-02T15:04:05Z"}
+Terms are N-Triples terms or prefixed names; confidence (0 or absent:
+unspecified) and assertedAt (RFC 3339; absent: now) are optional; id and agent
+are ignored; other keys are errors.
+
+Examples:
+   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl
+   cortexctl findings list TEAM --agent alice --json > a.json && cortexctl findings import TEAM bob a.json`,
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "ntriples|turtle|json"}},
 				Action: func(c *cli.Context) error { return findingsImport(c, e) },
 			},
 			{
@@ -116,6 +136,12 @@ func findingsImport(c *cli.Context, e *env) error {
 	}
 	path := args[2]
 	format := c.String("format")
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".jsonl", ".ndjson":
+		if format == "" {
+			format = teammanager.FindingsJSON
+		}
+	}
 	if format == "" {
 		f, err := rdfio.ByExtension(path)
 		if err != nil {
