@@ -391,3 +391,28 @@ func TestManager_ImportFindings_Described_Errors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzManager_ImportFindingsJSON checks that no input makes the JSON
+// findings reader panic, and that a failed import writes nothing.
+func FuzzManager_ImportFindingsJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{"subject": "<http://example.org/s>", "predicate": "rdfs:label", "object": "\"o\"@en", "confidence": 0.5, "assertedAt": "2026-01-02T15:04:05Z"}`,
+		`[{"subject": "_:b", "predicate": "cx:p", "object": "<http://example.org/o>"}]`,
+		`[{"id": "x", "agent": "y", "subject": "<s>", "predicate": "<p>", "object": "1"}] []`,
+		"{\"subject\": \"\\u0000\"}\n{",
+		`[`, `]`, ``, `null`, `{"confidence": -1}`,
+	} {
+		f.Add(seed)
+	}
+	fx := newFixture(f)
+	fx.running(f, "t", "a")
+	f.Fuzz(func(t *testing.T, in string) {
+		before := len(fx.stored(t, "t", "a"))
+		_, err := fx.m.ImportFindings(ctx, "t", "a", strings.NewReader(in), teammanager.FindingsJSON)
+		if err != nil {
+			if after := len(fx.stored(t, "t", "a")); after != before {
+				t.Fatalf("failed import %q changed the findings: %d → %d (%v)", in, before, after, err)
+			}
+		}
+	})
+}
