@@ -101,6 +101,18 @@ func TestQuery_Bindings(t *testing.T) {
 			want:  []string{"?f=f1> ?agent=alice>", "?f=f2> ?agent=alice>"},
 		},
 		{
+			name:  "select star",
+			query: `SELECT * WHERE { ?f :by ?agent }`,
+			bind:  map[string]quad.Value{"agent": quad.IRI(bx + "bob")},
+			want:  []string{"?f=f3> ?agent=bob>"},
+		},
+		{
+			name:  "describe",
+			query: `DESCRIBE ?agent WHERE { ?f :by ?agent }`,
+			bind:  map[string]quad.Value{"agent": quad.IRI(bx + "cy")},
+			want:  []string{`<http://ex/cy> <http://ex/banned> true`},
+		},
+		{
 			name:  "question mark and dollar names",
 			query: `SELECT ?f WHERE { ?f :by $agent ; :conf ?c FILTER(?c > ?min) }`,
 			bind:  map[string]quad.Value{"$agent": alice, "?min": quad.TypedString{Value: "0.5", Type: algebra.XSDDecimal}},
