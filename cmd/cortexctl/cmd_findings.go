@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -36,14 +38,32 @@ Example:
 			},
 			{
 				Name:      "import",
-				Usage:     "record every triple of an RDF file as a finding of a member",
+				Usage:     "record the findings of a file (RDF or JSON) as a member's",
 				ArgsUsage: "TEAM AGENT FILE",
-				Description: `The format comes from the extension (.nt .ttl) unless --format is given.
+				Description: `The format comes from the extension (.nt .ttl; .json .jsonl .ndjson for
+json) unless --format is given. All findings are written in one atomic step, or
+none if one is bad.
 
-Example:
-   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl`,
+RDF (ntriples, turtle): each triple is a finding asserted now with unspecified
+confidence, except finding descriptions, which keep their confidence and time:
+   [] a cx:Finding ; rdf:subject <s> ; rdf:predicate <p> ; rdf:object "o" ;
+      cx:finding:confidence 0.8 ; cx:finding:assertedAt "2026-01-02T15:04:05Z"^^xsd:dateTime .
+(with @prefix cx: <urn:cortex:NS:>, the namespace's IRI prefix). This is how
+findings are stored, so an exported findings graph imports back as it was.
+
+json: a JSON array of findings, as 'findings list --json' writes it, or one
+finding object per line (JSON Lines):
+   {"subject": "<s>", "predicate": "rdfs:comment", "object": "\"leaks\"",
+    "confidence": 0.8, "assertedAt": "2026-01-02T15:04:05Z"}
+Terms are N-Triples terms or prefixed names; confidence (0 or absent:
+unspecified) and assertedAt (RFC 3339; absent: now) are optional; id and agent
+are ignored; other keys are errors.
+
+Examples:
+   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl
+   cortexctl findings list TEAM --agent alice --json > a.json && cortexctl findings import TEAM bob a.json`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: ntriples (nt)|turtle (ttl) (default: from the file extension)"},
+					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: ntriples (nt)|turtle (ttl)|json (default: from the file extension)"},
 					summaryJSONFlag(),
 				},
 				Action: func(c *cli.Context) error { return findingsImport(c, e) },
@@ -119,11 +139,20 @@ func findingsImport(c *cli.Context, e *env) error {
 	}
 	path := args[2]
 	var format string
-	if f := c.String("format"); f != "" {
+	if f := c.String("format"); strings.EqualFold(f, teammanager.FindingsJSON) {
+		format = teammanager.FindingsJSON
+	} else if f != "" {
 		if format, err = rdfFormat(f); err != nil {
 			return usagef("findings import: --format: %v", err)
 		}
-	} else {
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".jsonl", ".ndjson":
+		if format == "" {
+			format = teammanager.FindingsJSON
+		}
+	}
+	if format == "" {
 		f, err := rdfio.ByExtension(path)
 		if err != nil {
 			return fmt.Errorf("findings import %s: %w (use --format)", path, err)

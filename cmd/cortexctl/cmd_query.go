@@ -20,10 +20,8 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
+	"github.com/cortexgraph/cortex/teammanager"
 )
-
-// vocabPrefix is the IRI prefix of the Cortex vocabulary, predeclared as cx: in queries.
-const vocabPrefix = "urn:cortex:vocab:"
 
 func queryCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -32,8 +30,10 @@ func queryCommand(e *env) *cli.Command {
 		ArgsUsage: "'SPARQL' | --file Q.rq",
 		Description: `Runs a SELECT, ASK, CONSTRUCT or DESCRIBE query over the current namespace only.
 
-Prefixes rdf rdfs xsd owl prov, cx (the Cortex vocabulary), the namespace's own
-name and the config file's prefixes are predeclared.
+Prefixes rdf rdfs xsd owl prov, cx and the namespace's own name (both the
+namespace's IRI prefix, under which the Cortex vocabulary lives: cx:Finding,
+cx:finding:confidence, cx:team:status, ...; see fixtures/vocab.ttl) and the
+config file's prefixes are predeclared.
 
 The default graph is, with --default-graph union (the default), the RDF merge of
 all graphs of the namespace: a triple held in several graphs counts once. Use
@@ -93,13 +93,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	prefixes := map[string]string{"cx": vocabPrefix}
-	if isPNPrefix(e.nsName) {
-		prefixes[e.nsName] = nsIRI.Prefix()
-	}
-	for k, v := range e.cfg.Prefixes {
-		prefixes[k] = v
-	}
+	prefixes := teammanager.Prefixes(nsIRI, e.cfg.Prefixes)
 	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
 	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !hasScheme(opts.DefaultGraph) {
 		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
@@ -221,20 +215,6 @@ func queryText(c *cli.Context, e *env) (string, string, error) {
 func (e *env) stdoutIsTerminal() bool {
 	f, ok := e.stdout.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// isPNPrefix reports whether s can be used as a SPARQL prefix name.
-func isPNPrefix(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_')
-		if !ok {
-			return false
-		}
-	}
-	return !strings.HasSuffix(s, ".")
 }
 
 // queryError maps query errors to CLI error kinds; for syntax errors it prints the offending line with

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -31,7 +33,7 @@ func (e *env) manager(c *cli.Context, write bool) (*teammanager.Manager, error) 
 	if err != nil {
 		return nil, err
 	}
-	return teammanager.New(c.Context, e.store, x, teammanager.FromConfig(e.cfg.Teams))
+	return teammanager.New(c.Context, e.store, x, teammanager.FromConfig(e.cfg.Teams).WithPrefixes(e.cfg.Prefixes))
 }
 
 // withOutput appends the output flags (--format table|json, --json) to flags.
@@ -570,18 +572,11 @@ func (e *env) parseTermArg(s string) (quad.Value, error) {
 }
 
 func (e *env) prefixes() map[string]string {
-	m := map[string]string{
-		"rdf":  "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-		"rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-		"xsd":  "http://www.w3.org/2001/XMLSchema#",
-		"owl":  "http://www.w3.org/2002/07/owl#",
-		"prov": "http://www.w3.org/ns/prov#",
+	x, err := e.ns()
+	if err != nil {
+		m := parser.DefaultPrefixes()
+		maps.Copy(m, e.cfg.Prefixes)
+		return m
 	}
-	if x, err := e.ns(); err == nil {
-		m["cx"] = x.Prefix()
-	}
-	for k, v := range e.cfg.Prefixes {
-		m[k] = v
-	}
-	return m
+	return teammanager.Prefixes(x, e.cfg.Prefixes)
 }
