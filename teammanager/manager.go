@@ -40,7 +40,8 @@ type Manager struct {
 // table (teamtable.go) is stale or missing, New rebuilds it, as a listing
 // would, when the namespace's write lock is free: a scan of the teams'
 // listed fields (a new namespace has none).
-func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (*Manager, error) {
+func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -177,8 +178,9 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 
 // CreateTeam validates tc and writes the team and its members, all pending,
 // in one atomic write. It returns the new team.
-func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (Team, error) {
-	tc, err := m.validate(tc)
+func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err error) {
+	defer func() { err = withCause(ctx, err) }()
+	tc, err = m.validate(tc)
 	if err != nil {
 		return Team{}, err
 	}
@@ -242,7 +244,8 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 // Manager retries such a merge. If the merge fails again (it is then
 // recorded as MergeFailed, unless ctx ended or the store is read-only),
 // GetTeam still returns the team, reading as not merged.
-func (m *Manager) GetTeam(ctx context.Context, id string) (Team, error) {
+func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	t, err := m.getTeam(ctx, id)
 	if err != nil || t.MergePending == "" || !m.cfg.autoMerge {
 		return t, err
@@ -498,7 +501,8 @@ type MemberUpdate struct {
 // team then reads as not merged and the merge is retried (see the package
 // documentation). A call on a finished team with a due merge retries it
 // too.
-func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (MemberUpdate, error) {
+func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
 	}
@@ -562,7 +566,8 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 // failed, see Team.MergePending) under ctx. Merges that fail do not stop
 // it: their *AutoMergeErrors are joined in the error it returns, beside
 // the ids.
-func (m *Manager) Sweep(ctx context.Context) ([]string, error) {
+func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	teams, err := m.listTeams(ctx, Running, false)
 	if err != nil {
 		return nil, err
@@ -607,11 +612,12 @@ func (m *Manager) Sweep(ctx context.Context) ([]string, error) {
 // provenance and conflict graphs and its fact sets, in one atomic step (journaled by the store
 // when large, see cortex.Namespace.Apply): readers see the whole team or
 // nothing of it, and a crash in the middle leaves the team as it was.
-func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
+func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
+	defer func() { err = withCause(ctx, err) }()
 	mu := m.mergeLock(id)
 	mu.Lock()
 	defer mu.Unlock()
-	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
 		t, err := m.getTeam(ctx, id)
 		if err != nil {
 			return err

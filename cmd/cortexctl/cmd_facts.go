@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,12 +29,11 @@ supporting agents, the findings behind it, its fused confidence (rounded to
 
 Example:
    cortexctl facts list TEAM --subject '<https://ex.org/pool.go>' --agent alice --json`,
-				Flags: []cli.Flag{
+				Flags: withOutput(
 					&cli.StringFlag{Name: "subject", Usage: "only facts about this subject"},
 					&cli.StringFlag{Name: "predicate", Usage: "only facts with this predicate"},
 					&cli.StringFlag{Name: "agent", Usage: "only facts this member supports"},
-					jsonFlag,
-				},
+				),
 				Action: func(c *cli.Context) error { return factsList(c, e) },
 			},
 		},
@@ -54,14 +52,15 @@ type storedFactJSON struct {
 }
 
 func factsList(c *cli.Context, e *env) error {
-	args, err := positional(c)
-	if err != nil {
+	if _, err := outputFormat(c); err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("facts list: want TEAM")
 	}
 	f := teammanager.FactFilter{Agent: c.String("agent")}
+	var err error
 	if s := c.String("subject"); s != "" {
 		if f.Subject, err = e.parseTermArg(s); err != nil {
 			return fmt.Errorf("facts list: --subject: %w", err)
@@ -72,7 +71,7 @@ func factsList(c *cli.Context, e *env) error {
 			return fmt.Errorf("facts list: --predicate: %w", err)
 		}
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, false)
 	if err != nil {
 		return err
 	}
@@ -80,24 +79,21 @@ func factsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		out := make([]storedFactJSON, 0, len(fs))
-		for _, fa := range fs {
-			out = append(out, storedFactJSON{Subject: rdfio.FormatTerm(fa.Subject), Predicate: rdfio.FormatTerm(fa.Predicate),
-				Object: rdfio.FormatTerm(fa.Object), Supporters: fa.Supporters, Findings: fa.FindingIDs,
-				Confidence: fa.Confidence, ResolvedBy: fa.ResolvedBy, MergeID: fa.MergeID})
-		}
-		return writeJSON(e.stdout, out)
-	}
-	if len(fs) == 0 {
-		fmt.Fprintln(e.stdout, "no facts")
-		return nil
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SUBJECT\tPREDICATE\tOBJECT\tCONF\tSUPPORTERS\tRESOLVED BY")
+	out := make([]storedFactJSON, 0, len(fs))
 	for _, fa := range fs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", rdfio.FormatTerm(fa.Subject), rdfio.FormatTerm(fa.Predicate), rdfio.FormatTerm(fa.Object),
-			strconv.FormatFloat(fa.Confidence, 'f', 2, 64), strings.Join(fa.Supporters, ","), fa.ResolvedBy)
+		out = append(out, storedFactJSON{Subject: rdfio.FormatTerm(fa.Subject), Predicate: rdfio.FormatTerm(fa.Predicate),
+			Object: rdfio.FormatTerm(fa.Object), Supporters: fa.Supporters, Findings: fa.FindingIDs,
+			Confidence: fa.Confidence, ResolvedBy: fa.ResolvedBy, MergeID: fa.MergeID})
 	}
-	return tw.Flush()
+	return printResult(c, e.stdout, out, func() error {
+		if len(out) == 0 {
+			fmt.Fprintln(e.stdout, "no facts")
+			return nil
+		}
+		t := newTable(e.stdout, false, "SUBJECT", "PREDICATE", "OBJECT", "CONF", "SUPPORTERS", "RESOLVED BY")
+		for _, fa := range out {
+			t.row(fa.Subject, fa.Predicate, fa.Object, strconv.FormatFloat(fa.Confidence, 'f', 2, 64), strings.Join(fa.Supporters, ","), fa.ResolvedBy)
+		}
+		return t.flush()
+	})
 }

@@ -157,7 +157,7 @@ func TestCLI_TeamNotMerged(t *testing.T) {
 		Merged                           bool
 	}
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil ||
-		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "unknown merge strategy") {
+		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "host strategy failed") {
 		t.Fatalf("get --json: %+v (%v)", team, err)
 	}
 	var list []struct {

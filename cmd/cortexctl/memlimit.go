@@ -34,7 +34,7 @@ func applyMemoryLimit(c *cli.Context) error {
 	}
 	n, err := parseSize(c.String("memory-limit"))
 	if err != nil {
-		return usagef("--memory-limit: %v", err)
+		return fmt.Errorf("%w: --memory-limit: %v", errInvalid, err)
 	}
 	debug.SetMemoryLimit(n)
 	return nil
