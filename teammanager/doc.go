@@ -92,7 +92,8 @@
 //     TEAM` while the team stays unmerged);
 //   - by GetTeam (and IsTeamComplete), which then returns the merged team;
 //     on a read-only store the attempt cannot write and the team just
-//     reads as not merged;
+//     reads as not merged (a Manager finds that out once, on its first
+//     attempt, and then no longer retries);
 //   - by MergeTeamResults, by hand.
 //
 // With auto-merge off nothing is recorded or retried: finished teams are

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -33,6 +34,10 @@ type Manager struct {
 
 	cacheMu sync.RWMutex
 	cache   map[cortex.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
+
+	// readOnly is set once a merge met cortex.ErrReadOnly: the store is
+	// read-only, and due merges are no longer retried.
+	readOnly atomic.Bool
 }
 
 // New returns a Manager over namespace x of store s (the namespace is
@@ -344,12 +349,21 @@ func notMergedHint(err error, t *Team) error {
 // clears the team's marker when it succeeds. If it fails, the failure is
 // recorded on the team (MergeFailed and the error) unless ctx has ended
 // (then the team is left as it was), and returned as an *AutoMergeError.
+//
+// On a read-only store the first attempt finds out that it cannot write
+// (cortex.ErrReadOnly) and later ones fail at once, without merging.
 func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, error) {
+	if m.readOnly.Load() {
+		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", id, cortex.ErrReadOnly)}
+	}
 	rep, err := m.MergeTeamResults(ctx, id)
 	if err == nil {
 		return &rep, nil
 	}
-	if ctx.Err() == nil && !errors.Is(err, ErrUnknownTeam) {
+	switch {
+	case errors.Is(err, cortex.ErrReadOnly):
+		m.readOnly.Store(true)
+	case ctx.Err() == nil && !errors.Is(err, ErrUnknownTeam):
 		m.recordMergeFailure(ctx, id, err) //nolint:errcheck // best effort: the team stays pending either way
 	}
 	return nil, &AutoMergeError{Team: id, Err: err}

@@ -448,3 +448,57 @@ func TestManager_TeamTable_OlderRows(t *testing.T) {
 	}
 	f.sameAsQuads(t, "rebuilt")
 }
+
+// TestManager_AutoMerge_ReadOnly: on a store opened read-only a due merge
+// cannot be written; the team reads as not merged, as recorded, and the
+// Manager finds that out once: later reads do not run the strategy again.
+func TestManager_AutoMerge_ReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	st := &flaky{}
+	reg.Register("flaky", st)
+	x, err := namespace.New("acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := teammanager.DefaultConfig().WithRegistry(reg).WithClock(newClock().Now)
+	m, err := teammanager.New(ctx, s, x, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{s: s, m: m, ns: x}
+	startTeam(t, f, "t")
+	f.status(t, "t", "a", teammanager.Completed, "")
+	st.fail.Store(true)
+	if _, err := m.UpdateMemberStatus(ctx, "t", "b", teammanager.Completed, ""); err == nil {
+		t.Fatal("the merge did not fail")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st.fail.Store(false)
+	s, err = cortex.Open(ctx, dir, cortex.DefaultOptions().WithReadOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m, err = teammanager.New(ctx, s, x, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := st.calls.Load()
+	for range 3 {
+		got, err := m.GetTeam(ctx, "t")
+		if err != nil || got.Merged || got.MergePending != teammanager.MergeFailed || !strings.Contains(got.MergeError, errFlaky.Error()) {
+			t.Fatalf("read-only GetTeam: %+v, %v", got, err)
+		}
+	}
+	if runs := st.calls.Load() - before; runs != 1 {
+		t.Fatalf("the strategy ran %d times for 3 reads of a read-only store, want 1", runs)
+	}
+}

@@ -157,7 +157,7 @@ func TestCLI_TeamNotMerged(t *testing.T) {
 		Merged                           bool
 	}
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil ||
-		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "host strategy failed") {
+		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "unknown merge strategy") {
 		t.Fatalf("get --json: %+v (%v)", team, err)
 	}
 	var list []struct {
@@ -176,5 +176,63 @@ func TestCLI_TeamNotMerged(t *testing.T) {
 	}
 	if facts := mustCLI(t, dir, "facts", "list", "t1", "--json"); strings.TrimSpace(facts) != "[]" {
 		t.Fatalf("facts of the unmerged team: %s", facts)
+	}
+}
+
+// TestCLI_TeamsGetMerges: teams get retries a team's due merge (here one
+// that failed in a library host whose "additive" strategy refused), opening
+// the store read-write for it, and shows the team merged.
+func TestCLI_TeamsGetMerges(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := merge.NewRegistry()
+	reg.Register(merge.NameAdditive, merge.StrategyFunc(func(merge.Input) (merge.Result, error) {
+		return merge.Result{}, errors.New("out of memory")
+	}))
+	x, err := namespace.New(namespace.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Members: []teammanager.MemberConfig{{AgentID: "ann"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Running, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddFinding(ctx, "t1", "ann", teammanager.Finding{Subject: quad.IRI("http://ex/a"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("v")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Completed, ""); err == nil {
+		t.Fatal("the host's merge did not fail")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var list []struct {
+		Merged       bool
+		MergePending string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Merged || list[0].MergePending != "failed" {
+		t.Fatalf("list --json before teams get: %+v (%v)", list, err)
+	}
+	var team struct {
+		Merged       bool
+		MergePending string
+		LastMerge    string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil || !team.Merged || team.MergePending != "" || team.LastMerge == "" {
+		t.Fatalf("get --json: %+v (%v)", team, err)
+	}
+	var facts []storedFact
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].MergeID != team.LastMerge {
+		t.Fatalf("facts after teams get: %+v (%v)", facts, err)
 	}
 }

@@ -85,7 +85,10 @@ Examples:
 					Name:      "get",
 					Usage:     "show a team and its members",
 					ArgsUsage: "TEAM",
-					Description: `Example:
+					Description: `A finished team whose merge is due (mergePending) is merged first: the
+store is then opened read-write.
+
+Example:
    cortexctl teams get TEAM --json`,
 					Flags:  withOutput(),
 					Action: func(c *cli.Context) error { return teamsGet(c, e) },
@@ -385,6 +388,20 @@ func teamsList(c *cli.Context, e *env) error {
 	})
 }
 
+// getMerging reopens the store read-write (teams get opens it read-only)
+// and returns team id as GetTeam reads it then: after New and GetTeam have
+// retried its due merge.
+func (e *env) getMerging(c *cli.Context, id string) (teammanager.Team, error) {
+	if err := e.close(); err != nil {
+		return teammanager.Team{}, err
+	}
+	m, err := e.manager(c, true)
+	if err != nil {
+		return teammanager.Team{}, err
+	}
+	return m.GetTeam(c.Context, id)
+}
+
 func teamsGet(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
@@ -400,6 +417,13 @@ func teamsGet(c *cli.Context, e *env) error {
 	t, err := m.GetTeam(c.Context, args[0])
 	if err != nil {
 		return err
+	}
+	if t.MergePending != "" {
+		// A merge is due: teams get retries it, which needs the store
+		// read-write (else the team is shown as it reads).
+		if mt, err := e.getMerging(c, args[0]); err == nil {
+			t = mt
+		}
 	}
 	return printResult(c, e.stdout, toTeamJSON(t), func() error {
 		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Strategy)
