@@ -76,7 +76,7 @@ func crashScenario(m *teammanager.Manager, clock *fakeClock, topics int) error {
 				Confidence: float64((k*7+i*13)%100+1) / 101, AssertedAt: clock.Now(),
 			})
 		}
-		if err := teammanager.AddFindingsForTest(c, m, crashTeam, a, fs); err != nil {
+		if _, err := m.AddFindings(c, crashTeam, a, fs); err != nil {
 			return err
 		}
 		clock.Advance(time.Second)

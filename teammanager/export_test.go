@@ -1,11 +1,6 @@
 package teammanager
 
-import (
-	"context"
-	"time"
-
-	"github.com/cortexgraph/cortex/cortex"
-)
+import "context"
 
 // SetMergeHook sets a function that every merge calls after it has read the
 // store and computed its writes, before it writes them (nil: none). Tests
@@ -49,26 +44,4 @@ func SetRetryOnOpen(v bool) (restore func()) {
 	old := retryOnOpen
 	retryOnOpen = v
 	return func() { retryOnOpen = old }
-}
-
-// AddFindingsForTest records fs as findings of member agentID in one
-// atomic write, as AddFinding would one by one (same checks, ids and
-// quads), for tests that need many findings with confidences.
-func AddFindingsForTest(ctx context.Context, m *Manager, teamID, agentID string, fs []Finding) error {
-	_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, now time.Time) error {
-		if err := checkCanAssert(st, teamID, agentID); err != nil {
-			return err
-		}
-		for _, f := range fs {
-			nf, err := m.normFinding(teamID, f, now)
-			if err != nil {
-				return err
-			}
-			id := findingID(agentID, nf)
-			tx.Add(m.findingQuads(teamID, agentID, id, nf)...)
-			tx.Pin(m.ns.Finding(teamID, id))
-		}
-		return nil
-	})
-	return err
 }

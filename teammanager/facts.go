@@ -36,7 +36,8 @@ type factSetInfo struct {
 // Facts reads committed data only and is safe for concurrent use; it reads
 // the sets one after the other, so a merge committed while it runs may
 // show in part (each fact is that of one merge or the other).
-func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) ([]Fact, error) {
+func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []Fact, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err

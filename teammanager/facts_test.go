@@ -227,7 +227,7 @@ func TestManager_Provenance_Bounded(t *testing.T) {
 	}
 	for _, a := range agents {
 		f.status(t, "t", a, teammanager.Running, "")
-		if err := teammanager.AddFindingsForTest(ctx, f.m, "t", a, byAgent[a]); err != nil {
+		if _, err := f.m.AddFindings(ctx, "t", a, byAgent[a]); err != nil {
 			t.Fatal(err)
 		}
 		f.status(t, "t", a, teammanager.Completed, "")
