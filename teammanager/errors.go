@@ -89,7 +89,7 @@ type AutoMergeError struct {
 }
 
 func (e *AutoMergeError) Error() string {
-	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried on the next open, Sweep, write or read of the team; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
+	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by the next write to the team, GetTeam or Sweep; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
 }
 
 // Unwrap returns the merge error.
