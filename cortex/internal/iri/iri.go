@@ -115,6 +115,10 @@ func (p parts) String() string {
 	if p.hasAuthority {
 		b.WriteString("//")
 		b.WriteString(p.authority)
+	} else if strings.HasPrefix(p.path, "//") {
+		// RFC 3986 §3.3: without an authority the path cannot start with
+		// "//"; a "/." segment keeps it from reading as an authority.
+		b.WriteString("/.")
 	}
 	b.WriteString(p.path)
 	if p.hasQuery {

@@ -77,6 +77,12 @@ func TestResolve_Bases(t *testing.T) {
 		{"BaseWithFragment", "http://a/b#f", "", "http://a/b"},
 		{"AbsoluteNeedsNoBase", "", "http://x/a/./b", "http://x/a/b"},
 		{"AbsoluteIgnoresRelativeBase", "rel", "http://x/../b?q/../#f/..", "http://x/b?q/../#f/.."},
+		// Without an authority a path must not start with "//" (§3.3), or
+		// it would read as one: "/." keeps the path and its meaning.
+		{"NoAuthorityDoubleSlashPath", "file:/.//d/e.ttl", "rel", "file:/.//d/rel"},
+		{"NoAuthorityRootlessDoubleSlash", "file:.///d/e.ttl", "rel", "file:/.//d/rel"},
+		{"NoAuthorityAbsolutePathRef", "urn:a", "/.//x", "urn:/.//x"},
+		{"AuthorityKeepsDoubleSlash", "http://h/a", "/.//x", "http://h//x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
