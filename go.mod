@@ -8,7 +8,6 @@ require (
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/dgraph-io/ristretto/v2 v2.2.0
 	github.com/hidal-go/hidalgo v0.0.0-20190814174001-42e03f3b5eaa
-	github.com/knakk/rdf v0.0.0-20190304171630-8521bf4c5042
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/titanous/json5 v1.0.0
 	github.com/urfave/cli/v2 v2.27.7

@@ -182,9 +182,9 @@ func (e *lineEncoder) Close() error {
 	return e.err
 }
 
-// turtleEncoder writes Turtle without relying on knakk's encoder. Graph
-// labels are dropped (Turtle has no graphs). Consecutive triples with the
-// same subject are grouped with ';', and with the same predicate too with ','.
+// turtleEncoder writes Turtle. Graph labels are dropped (Turtle has no
+// graphs). Consecutive triples with the same subject are grouped with ';',
+// and with the same predicate too with ','.
 type turtleEncoder struct {
 	w        *bufio.Writer
 	prefixes []turtlePrefix // longest namespace first
@@ -258,7 +258,7 @@ func (e *turtleEncoder) write(b []byte) {
 }
 
 // simpleLocal reports whether l can be written as a local name that every
-// Turtle reader (knakk/rdf included) reads back unchanged.
+// Turtle reader, even a simple one, reads back unchanged.
 func simpleLocal(l string) bool {
 	if l == "" {
 		return false

@@ -38,9 +38,9 @@ var (
 )
 
 // SyntaxError reports malformed input. Line and Col are 1-based; Col counts
-// bytes from the start of the line (as go/token does). Col is 0 when the
-// underlying parser did not report a column, and Line is 0 when the position is
-// unknown.
+// bytes from the start of the line (as go/token does). The readers of this
+// package always set both; Error leaves out a zero Line or Col, for errors
+// built elsewhere.
 type SyntaxError struct {
 	File string // name given in DecodeOptions.File; may be empty
 	Line int

@@ -23,6 +23,10 @@ var fuzzSeeds = []string{
 	"<http://e/a\x7fb> <http://e/p> \"1\"^^<http://e/a\\u007Fb> <http://e/g\\U0000007f> .\n",
 	"<http://e/a\x7fb> <http://e/p> <http://e/c\\u007fd> .\n",
 	"<http://e/a\\u0020b> <http://e/p> <http://e/o> .\n",
+	// issue #16: an unclosed collection must not swallow the statements after it
+	"@prefix ex: <http://ex/> .\nex:a ex:b ( ex:c .\nex:e ex:f ex:g .\n",
+	"@prefix ex: <http://ex/> .\nex:a ex:b [ ex:c ( ex:d [] ) ; ] , () .\n( 1 ) ex:f \"\"\"x\"y\"\"\" .\n",
+	"<http://e/s> <http://e/p> \"x\" ^^ <http://e/d> .\n",
 }
 
 // roundTrip checks that what decodes also encodes, and decodes back to an

@@ -75,8 +75,7 @@ func validLangTag(s string) bool {
 // blankLabel returns the label written for a blank node. Labels made only of
 // [A-Za-z0-9_-], not starting with '-' or 'x', are kept; every other label is
 // written as "x" followed by the hex encoding of its bytes. The mapping is
-// injective and its output is valid in N-Triples, N-Quads and Turtle (and
-// within the subset knakk/rdf reads).
+// injective and its output is valid in N-Triples, N-Quads and Turtle.
 func blankLabel(l string) string {
 	if plainLabel(l) {
 		return l
