@@ -31,6 +31,10 @@ func TestDecode_TermMapping(t *testing.T) {
 		{"custom datatype", `"x y"^^<http://ex.org/dt>`, `"x y"^^<http://ex.org/dt>`, quad.TypedString{Value: "x y", Type: "http://ex.org/dt"}},
 		{"escapes", `"q\"\\\n\t\u00e9\U0001F600"`, `"q\"\\\n\t\u00e9\U0001F600"`, quad.String("q\"\\\n\té\U0001F600")},
 		{"iri escape", `<http://ex.org/\u00E9>`, `<http://ex.org/\u00E9>`, quad.IRI("http://ex.org/é")},
+		// the string, '^^', the datatype and the language tag are distinct
+		// terminals: white space may separate them
+		{"spaces around datatype marker", `"x" ^^ <http://ex.org/dt>`, `"x" ^^ <http://ex.org/dt>`, quad.TypedString{Value: "x", Type: "http://ex.org/dt"}},
+		{"tab before language tag", "\"x\"\t@en", "\"x\"\t@en", quad.LangString{Value: "x", Lang: "en"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -92,6 +96,12 @@ func TestDecode_SyntaxErrorPosition(t *testing.T) {
 		{"ttl unexpected character", rdfio.Turtle, "@prefix ex: <http://ex.org/> .\n_:a ex:p 12 , 'x' ; ex:q ? .\n", 2, 26, "unexpected '?'"},
 		{"ttl relative without base", rdfio.Turtle, "<s> <http://ex.org/p> 1 .\n", 1, 1, "no base"},
 		{"ttl bom then error", rdfio.Turtle, "\uFEFF<http://ex.org/s> <http://ex.org/p> <bad iri> .\n", 1, 41, "not allowed in IRI"},
+		{"nt bom then error", rdfio.NTriples, "\uFEFF<http://ex.org/s> <p> \"x\" .\n", 1, 19, "relative IRI"},
+		{"nq bom then error", rdfio.NQuads, "\uFEFF<http://ex.org/s> <http://ex.org/p> \"x\" <g> .\n", 1, 41, "relative IRI"},
+		{"nt escape beyond int32", rdfio.NTriples, "<http://ex.org/s> <http://ex.org/p> \"a\\UA0001F60\" .\n", 1, 39, "not a Unicode scalar value"},
+		{"nt escape beyond U+10FFFF in IRI", rdfio.NTriples, "<http://ex.org/\\U00110000> <http://ex.org/p> \"a\" .\n", 1, 16, "not a Unicode scalar value"},
+		{"ttl escape beyond int32", rdfio.Turtle, "<http://ex.org/s> <http://ex.org/p> \"a\\UFFFFFFFF\" .\n", 1, 39, "not a Unicode scalar value"},
+		{"nt space after datatype marker then no IRI", rdfio.NTriples, "<http://ex.org/s> <http://ex.org/p> \"a\"^^ x .\n", 1, 43, "expected datatype IRI"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

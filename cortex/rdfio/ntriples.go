@@ -61,7 +61,7 @@ func (d *lineDecoder) fill() bool {
 	if d.start {
 		d.start = false
 		if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
-			d.s.pos = 3
+			d.s.pos, d.s.lineStart = 3, 3 // columns do not count the byte order mark
 		}
 	}
 	return len(line) > 0

@@ -180,7 +180,7 @@ func (s *scanner) uchar(b []byte, i, off int) (rune, int, error) {
 	if i+2+n > len(b) {
 		return 0, 0, s.errf(off+i, "incomplete escape sequence")
 	}
-	var r rune
+	var r uint32 // eight hex digits overflow a rune
 	for _, c := range b[i+2 : i+2+n] {
 		var d byte
 		switch {
@@ -193,12 +193,12 @@ func (s *scanner) uchar(b []byte, i, off int) (rune, int, error) {
 		default:
 			return 0, 0, s.errf(off+i, "bad hex digit %q in escape sequence", c)
 		}
-		r = r<<4 | rune(d)
+		r = r<<4 | uint32(d)
 	}
 	if r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
 		return 0, 0, s.errf(off+i, "escape sequence is not a Unicode scalar value")
 	}
-	return r, 2 + n, nil
+	return rune(r), 2 + n, nil
 }
 
 func isPNCharsBase(r rune) bool {
@@ -303,6 +303,16 @@ func (s *scanner) literal() (quad.Value, error) {
 	} else {
 		val = string(raw)
 	}
+	// White space may separate the string from its language tag or '^^', and
+	// '^^' from the datatype: they are distinct terminals of rule literal.
+	if j := s.pos; j < len(s.buf) && (s.buf[j] == ' ' || s.buf[j] == '\t') {
+		for j < len(s.buf) && (s.buf[j] == ' ' || s.buf[j] == '\t') {
+			j++
+		}
+		if j < len(s.buf) && (s.buf[j] == '@' || s.buf[j] == '^') {
+			s.pos = j
+		}
+	}
 	if s.pos < len(s.buf) {
 		switch s.buf[s.pos] {
 		case '@':
@@ -328,6 +338,7 @@ func (s *scanner) literal() (quad.Value, error) {
 				return nil, s.errf(s.pos, "expected '^^' before datatype")
 			}
 			s.pos += 2
+			s.skipSpace()
 			if s.pos >= len(s.buf) || s.buf[s.pos] != '<' {
 				return nil, s.errf(s.pos, "expected datatype IRI after '^^'")
 			}
