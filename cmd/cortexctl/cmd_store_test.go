@@ -144,6 +144,20 @@ func TestCLI_ExitCodes(t *testing.T) {
 	}
 }
 
+// TestCLI_ImportUnclosedCollection is issue #16: an unclosed Turtle
+// collection used to swallow the rest of the file and import with exit 0.
+func TestCLI_ImportUnclosedCollection(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, "bad.ttl", "@prefix ex: <http://ex/> .\nex:a ex:b ( ex:c .\nex:e ex:f ex:g .\n")
+	r := runCLI(t, dir, "", "import", bad)
+	if r.code != exitSyntax || !strings.Contains(r.stderr, bad+":2:18: ") || !strings.Contains(r.stderr, "collection") {
+		t.Fatalf("exit %d (want %d), stderr %q (want %s:2:18: ... collection ...)", r.code, exitSyntax, r.stderr, bad)
+	}
+	if out := mustCLI(t, dir, "export"); out != "" {
+		t.Fatalf("failed import left data: %q", out)
+	}
+}
+
 func TestCLI_LockedStore(t *testing.T) {
 	dir := t.TempDir()
 	s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions())
