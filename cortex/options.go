@@ -14,6 +14,15 @@ type Options struct {
 	readOnly   bool
 	valueCache int
 	segBytes   int64
+
+	logger           Logger
+	recoveryProgress func(RecoveryProgress)
+}
+
+// Logger receives the storage engine's warnings and errors (Badger's), one
+// message per call. *log.Logger satisfies it.
+type Logger interface {
+	Printf(format string, v ...any)
 }
 
 // Defaults.
@@ -62,6 +71,21 @@ func (o Options) WithSyncWrites(v bool) Options { o.syncWrites = v; return o }
 // Default DefaultChunkQuads; valid range 1..65536 (larger chunks are split
 // automatically if Badger refuses them).
 func (o Options) WithChunkQuads(n int) Options { o.chunkQuads = n; return o }
+
+// WithLogger sends Badger's warnings and errors to l. Default nil: they are
+// dropped (what matters to a caller is returned as an error).
+func (o Options) WithLogger(l Logger) Options { o.logger = l; return o }
+
+// WithRecoveryProgress sets a function that Open calls while it rolls back a
+// streamed import segment or a large write that a crash interrupted: once
+// when it starts, once the keys to roll back are counted, every few
+// thousand keys, and once when it is done. It runs on Open's goroutine.
+// Default nil. Open's context cancels a roll-back (the next Open does it
+// again).
+func (o Options) WithRecoveryProgress(fn func(RecoveryProgress)) Options {
+	o.recoveryProgress = fn
+	return o
+}
 
 // WithReadOnly opens the store read-only. Default false.
 func (o Options) WithReadOnly(v bool) Options { o.readOnly = v; return o }

@@ -70,7 +70,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, gate: newGate()}
 	bopts := badger.DefaultOptions(dir).
-		WithLogger(quietLogger{}).
+		WithLogger(badgerLogger{opts.logger}).
 		WithSyncWrites(opts.syncWrites).
 		WithNumVersionsToKeep(1).
 		WithDetectConflicts(false). // writers are serialised per namespace by Cortex
@@ -130,9 +130,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	s.db = db
 	if !opts.inMemory {
-		err := s.recoverStream()
+		err := s.recoverStream(ctx)
 		if err == nil {
-			err = s.recoverJournal()
+			err = s.recoverJournal(ctx)
 		}
 		if err == nil && !opts.readOnly {
 			err = removeStaleRuns(dir)
@@ -270,11 +270,17 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 	return s.db.Update(fn)
 }
 
-// quietLogger drops Badger's informational chatter but keeps warnings and
-// errors on stderr.
-type quietLogger struct{}
+// badgerLogger passes Badger's warnings and errors to the store's Logger
+// (none by default) and drops its informational chatter.
+type badgerLogger struct{ l Logger }
 
-func (quietLogger) Errorf(f string, a ...interface{})   { fmt.Fprintf(os.Stderr, "badger: "+f, a...) }
-func (quietLogger) Warningf(f string, a ...interface{}) { fmt.Fprintf(os.Stderr, "badger: "+f, a...) }
-func (quietLogger) Infof(string, ...interface{})        {}
-func (quietLogger) Debugf(string, ...interface{})       {}
+func (b badgerLogger) Errorf(f string, a ...interface{})   { b.printf("error: "+f, a...) }
+func (b badgerLogger) Warningf(f string, a ...interface{}) { b.printf("warning: "+f, a...) }
+func (badgerLogger) Infof(string, ...interface{})          {}
+func (badgerLogger) Debugf(string, ...interface{})         {}
+
+func (b badgerLogger) printf(f string, a ...interface{}) {
+	if b.l != nil {
+		b.l.Printf("badger "+strings.TrimSuffix(f, "\n"), a...)
+	}
+}

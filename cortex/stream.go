@@ -416,7 +416,11 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 		// way to be written: Badger flattens the tree if it must.)
 		return errStreamDeclined
 	}
-	version := s.db.MaxVersion() + 1
+	// One version is skipped, so that the tables written before hold only
+	// versions below version-1: a roll-back reads keys newer than
+	// version-1 (IteratorOptions.SinceTs), and Badger then skips every
+	// table whose newest version is below that (recover.go).
+	version := s.db.MaxVersion() + 2
 	if err := begin(version); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
