@@ -346,6 +346,9 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err != nil {
 		return false, err
 	}
+	if err := s.checkSpace("write", sg.bytes); err != nil {
+		return false, err
+	}
 	err = s.gate.exclusiveWait(ctx, journalGateWait)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -29,6 +29,10 @@ type Store struct {
 	db   *badger.DB
 	lock *dirLock
 	gate *gate // brackets every Badger transaction (see gate.go)
+	// reserve is the free space kept for Badger's own writes (diskspace.go).
+	reserve int64
+	// The RSS governor (memory_linux.go), if running.
+	govStop, govDone chan struct{}
 
 	mu  sync.Mutex // guards nss (held while a namespace is opened)
 	nss map[string]*Namespace
@@ -101,9 +105,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// imports did not change (docs/PERFORMANCE.md, "Session 8").
 	bopts.BaseLevelSize = bopts.BaseTableSize
 	bopts.NumLevelZeroTables = 1
+	bopts = sizeBadger(bopts, opts.memBudget)
 	if badgerTestOptions != nil {
 		bopts = badgerTestOptions(bopts)
 	}
+	s.reserve = spaceReserve(bopts)
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
 	} else {
@@ -119,6 +125,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		}
 		s.lock = l
 		bopts = bopts.WithReadOnly(opts.readOnly)
+		if !opts.readOnly {
+			// Opening read-write may flush a memtable left by a crash.
+			if err := s.checkSpace("open store read-write", 0); err != nil {
+				return nil, errors.Join(err, s.lock.release())
+			}
+		}
 	}
 	db, err := badger.Open(bopts)
 	if err != nil {
@@ -141,6 +153,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), db.Close(), s.lock.release())
 		}
 	}
+	s.startGovernor()
 	return s, nil
 }
 
@@ -171,6 +184,7 @@ func (s *Store) Close() error {
 	s.closing = true // checkOpen reports ErrClosed from now on
 	s.state.Unlock()
 	s.gate.close(closeWait)
+	s.stopGovernor()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state.Lock()
@@ -250,7 +264,7 @@ func (s *Store) poison(err error) error {
 }
 
 func (s *Store) nsView(name string) *badgerkv.DB {
-	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), s.gate)
+	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), writeGate{s.gate, s})
 }
 
 // view and update run fn in a Badger transaction admitted by the store's gate.
@@ -263,6 +277,9 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 }
 
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
+	if err := s.checkSpace("write", 0); err != nil {
+		return err
+	}
 	if err := s.gate.Enter(); err != nil {
 		return err
 	}

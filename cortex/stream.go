@@ -368,6 +368,9 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 	if s.opts.inMemory || s.opts.readOnly || (sg.entries < streamMinEntries && !spilled) {
 		return errStreamDeclined
 	}
+	if err := s.checkSpace("import segment", sg.bytes+sg.spilled); err != nil {
+		return err
+	}
 	// Wait a bounded time for the store's open transactions to end: one of
 	// them may belong to a goroutine that waits for this namespace's write
 	// lock, which the import holds. Then commit chunk by chunk instead; a

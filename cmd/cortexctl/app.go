@@ -23,9 +23,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	dataDir string
-	nsName  string
-	cfg     config.Config
+	dataDir   string
+	nsName    string
+	cfg       config.Config
+	memBudget int64 // --memory-limit; 0: none
 
 	store *cortex.Store
 
@@ -46,7 +47,11 @@ func (e *env) open(ctx context.Context) (*cortex.Store, error) {
 	if e.store != nil {
 		return e.store, nil
 	}
-	s, err := cortex.Open(ctx, e.dataDir, cortex.DefaultOptions())
+	opts := cortex.DefaultOptions()
+	if e.memBudget > 0 {
+		opts = opts.WithMemoryBudget(e.memBudget)
+	}
+	s, err := cortex.Open(ctx, e.dataDir, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -126,9 +131,11 @@ Example:
 			memoryLimitFlag(),
 		},
 		Before: func(c *cli.Context) error {
-			if err := applyMemoryLimit(c); err != nil {
+			n, err := applyMemoryLimit(c)
+			if err != nil {
 				return err
 			}
+			e.memBudget = n
 			e.dataDir = c.String("data")
 			e.nsName = c.String("namespace")
 			if err := namespace.ValidateName(e.nsName); err != nil {

@@ -27,17 +27,30 @@ func memoryLimitFlag() cli.Flag {
 	}
 }
 
-// applyMemoryLimit sets the soft memory limit chosen by --memory-limit.
-func applyMemoryLimit(c *cli.Context) error {
+// applyMemoryLimit applies the memory limit chosen by --memory-limit (or
+// GOMEMLIMIT, when the flag is not given) and returns it, 0 for none. The
+// store is given it as its budget (cortex.Options.WithMemoryBudget: Badger's
+// caches are sized from it and the store's mapped table pages are paged out
+// when the process's RSS passes it); the Go heap's soft limit is seven
+// eighths of it, which leaves room for those mapped pages.
+func applyMemoryLimit(c *cli.Context) (int64, error) {
 	if !c.IsSet("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
-		return nil // the runtime applied it
+		// The runtime applied it.
+		if n := debug.SetMemoryLimit(-1); n != math.MaxInt64 {
+			return n, nil
+		}
+		return 0, nil
 	}
 	n, err := parseSize(c.String("memory-limit"))
 	if err != nil {
-		return usagef("--memory-limit: %v", err)
+		return 0, usagef("--memory-limit: %v", err)
 	}
-	debug.SetMemoryLimit(n)
-	return nil
+	if n == math.MaxInt64 {
+		debug.SetMemoryLimit(n)
+		return 0, nil
+	}
+	debug.SetMemoryLimit(n - n/8)
+	return n, nil
 }
 
 // parseSize parses a byte size: a number with an optional unit B, KB, MB,
@@ -67,8 +80,8 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size (e.g. 768MiB, 2GiB, off)", s)
 	}
 	n := v * mult
-	if n < 16<<20 {
-		return 0, fmt.Errorf("%q is below 16MiB", s)
+	if n < 64<<20 {
+		return 0, fmt.Errorf("%q is below 64MiB", s)
 	}
 	if n >= math.MaxInt64 {
 		return math.MaxInt64, nil

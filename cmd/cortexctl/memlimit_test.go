@@ -20,7 +20,7 @@ func TestParseSize(t *testing.T) {
 		{"104857600", 100 << 20, ""},
 		{"off", math.MaxInt64, ""},
 		{"0", math.MaxInt64, ""},
-		{"1KiB", 0, "below 16MiB"},
+		{"1KiB", 0, "below 64MiB"},
 		{"lots", 0, "not a size"},
 		{"-5GiB", 0, "not a size"},
 		{"", 0, "not a size"},
