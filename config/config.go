@@ -7,7 +7,11 @@
 //	}
 //
 // Every key is optional; missing keys take the defaults of Default. Unknown
-// keys and values of the wrong type are errors that name the key.
+// keys, values of the wrong type and invalid values are errors that name the
+// key and wrap ErrInvalid: a namespace name must satisfy
+// namespace.ValidateName and its base be an absolute IRI (namespace.WithBase);
+// a prefix must be a prefix name other than the built-in rdf, rdfs, xsd,
+// owl, prov and cx, mapped to an absolute IRI.
 package config
 
 import (
@@ -19,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/titanous/json5"
+
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 // ErrInvalid is wrapped by every error about the content of a config file.
@@ -40,8 +46,12 @@ type Teams struct {
 
 // Namespace configures one namespace.
 type Namespace struct {
-	Base string // IRI base replacing the default urn:cortex:{name}
+	Base string // IRI base replacing the default urn:cortex:{name}; an absolute IRI (namespace.WithBase)
 }
+
+// builtinPrefixes are the SPARQL prefixes cortexctl predeclares in every
+// query and term argument; a config file cannot redefine them.
+var builtinPrefixes = map[string]bool{"rdf": true, "rdfs": true, "xsd": true, "owl": true, "prov": true, "cx": true}
 
 // Default returns the configuration used when no file is given.
 func Default() Config {
@@ -86,6 +96,9 @@ func Parse(data []byte) (Config, error) {
 			c.Namespaces = map[string]Namespace{}
 			for name, nv := range m {
 				path := "namespaces." + name
+				if err := namespace.ValidateName(name); err != nil {
+					return c, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
+				}
 				fields, err := object(nv, path)
 				if err != nil {
 					return c, err
@@ -96,6 +109,12 @@ func Parse(data []byte) (Config, error) {
 					case "base":
 						if ns.Base, err = str(fv, path+".base"); err != nil {
 							return c, err
+						}
+						if _, err := namespace.New(name, namespace.WithBase(ns.Base)); err != nil {
+							if inner := errors.Unwrap(err); inner != nil {
+								err = inner // without New's "namespace NAME: "
+							}
+							return c, fmt.Errorf("%w: %s.base: %v", ErrInvalid, path, err)
 						}
 					default:
 						return c, unknown(path, fk, "base")
@@ -110,8 +129,12 @@ func Parse(data []byte) (Config, error) {
 			}
 			c.Prefixes = map[string]string{}
 			for p, iv := range m {
-				if c.Prefixes[p], err = str(iv, "prefixes."+p); err != nil {
+				path := "prefixes." + p
+				if c.Prefixes[p], err = str(iv, path); err != nil {
 					return c, err
+				}
+				if err := checkPrefix(p, c.Prefixes[p]); err != nil {
+					return c, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 				}
 			}
 		default:
@@ -158,6 +181,50 @@ func (c *Config) parseTeams(v interface{}) error {
 			c.Teams.WorkflowTimeout = n
 		default:
 			return unknown("teams", k, "maxTeamSize", "defaultStrategy", "workflowTimeout")
+		}
+	}
+	return nil
+}
+
+// checkPrefix validates a prefixes entry: a SPARQL prefix name that is not
+// built in, mapped to an absolute IRI.
+func checkPrefix(name, iri string) error {
+	if builtinPrefixes[name] {
+		return fmt.Errorf("%q is a built-in prefix and cannot be redefined", name)
+	}
+	if !isPrefixName(name) {
+		return fmt.Errorf("%q is not a prefix name (a letter, then letters, digits, '-' or '_')", name)
+	}
+	return checkAbsoluteIRI(iri)
+}
+
+func isPrefixName(s string) bool {
+	for i, r := range s {
+		ok := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && ('0' <= r && r <= '9' || r == '-' || r == '_')
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// checkAbsoluteIRI reports whether s is an absolute IRI: a scheme, ':',
+// and no character an IRI cannot hold.
+func checkAbsoluteIRI(s string) error {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 {
+		return fmt.Errorf("%q is not an absolute iri (no scheme)", s)
+	}
+	for i := 0; i < colon; i++ {
+		c := s[i]
+		alpha := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !alpha && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return fmt.Errorf("%q is not an absolute iri (bad scheme)", s)
+		}
+	}
+	for _, r := range s {
+		if r <= ' ' || r == 0x7f || strings.ContainsRune("<>\"{}|^`\\", r) {
+			return fmt.Errorf("%q is not an iri: character %q not allowed", s, r)
 		}
 	}
 	return nil

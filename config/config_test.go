@@ -63,6 +63,17 @@ func TestParse_Errors(t *testing.T) {
 		{`[1]`, `top level: expected an object`},
 		{`{teams: {`, `invalid config`},
 		{`{namespaces: {acme: {bse: "x"}}}`, `unknown key "namespaces.acme.bse"`},
+		{`{namespaces: {acme: {base: "not an iri"}}}`, `namespaces.acme.base: invalid namespace base "not an iri"`},
+		{`{namespaces: {acme: {base: "kg/acme"}}}`, `namespaces.acme.base: invalid namespace base "kg/acme": not an absolute iri`},
+		{`{namespaces: {acme: {base: ""}}}`, `namespaces.acme.base: invalid namespace base ""`},
+		{`{namespaces: {"Acme Corp": {}}}`, `namespaces.Acme Corp: invalid namespace name "Acme Corp"`},
+		{`{namespaces: {"": {base: "urn:x"}}}`, `invalid namespace name ""`},
+		{`{prefixes: {ex: "example.org/"}}`, `prefixes.ex: "example.org/" is not an absolute iri`},
+		{`{prefixes: {ex: "http://example.org/a b"}}`, `prefixes.ex: "http://example.org/a b" is not an iri`},
+		{`{prefixes: {ex: ""}}`, `prefixes.ex: "" is not an absolute iri`},
+		{`{prefixes: {rdf: "http://example.org/"}}`, `prefixes.rdf: "rdf" is a built-in prefix`},
+		{`{prefixes: {cx: "http://example.org/"}}`, `prefixes.cx: "cx" is a built-in prefix`},
+		{`{prefixes: {"e x": "http://example.org/"}}`, `"e x" is not a prefix name`},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			_, err := config.Parse([]byte(tc.in))

@@ -6,6 +6,13 @@
 // MatchIDs, Graphs or Query (SPARQL). ImportRDF and Export speak N-Triples,
 // N-Quads and Turtle (package rdfio).
 //
+// Store.Namespace creates a namespace on first use and records its IRI base
+// (WithBase); Store.OpenNamespace opens only an existing one
+// (ErrNoNamespace otherwise), Store.Namespaces lists them and
+// Store.DeleteNamespace deletes one with its data. A store opened with
+// Options.WithReadOnly creates nothing: no directory, no store, no
+// namespace (ErrNoStore, ErrNoNamespace).
+//
 // # Storage
 //
 // Each namespace lives under its own key prefix in cayley's on-disk format

@@ -1,6 +1,9 @@
 package cortex
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // Errors returned by the store. Compare with errors.Is.
 var (
@@ -19,7 +22,52 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrCorrupt means the store's data does not have the expected format.
 	ErrCorrupt = errors.New("store data is corrupt or of an unknown version")
+
+	// ErrNoStore means a read-only Open found no store: the directory does
+	// not exist or holds no Badger database. It matches ErrNotFound.
+	ErrNoStore error = &kindError{msg: "no store", kind: ErrNotFound}
+	// ErrNoNamespace means the namespace does not exist (OpenNamespace,
+	// DeleteNamespace, or Namespace on a read-only store). It matches
+	// ErrNotFound.
+	ErrNoNamespace error = &kindError{msg: "no such namespace", kind: ErrNotFound}
+	// ErrRecoveryNeeded means a read-only Open found a write that a crash
+	// interrupted: only a read-write Open can roll it back. It matches
+	// ErrCorrupt.
+	ErrRecoveryNeeded error = &kindError{msg: "an interrupted write must be rolled back", kind: ErrCorrupt}
+	// ErrReadOnly means a write was attempted on a store opened read-only.
+	ErrReadOnly = errors.New("store is read-only")
+	// ErrBaseMismatch means a namespace was opened with a base other than
+	// the one recorded when it was created (see *BaseMismatchError).
+	ErrBaseMismatch = errors.New("namespace base mismatch")
 )
+
+// kindError is a sentinel that also matches a broader one: ErrNoStore is
+// an ErrNotFound.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+// Unwrap returns the broader sentinel.
+func (e *kindError) Unwrap() error { return e.kind }
+
+// BaseMismatchError reports that namespace Namespace was created with base
+// Recorded and opened with WithBase(Requested). It matches ErrBaseMismatch.
+type BaseMismatchError struct {
+	Namespace string
+	Recorded  string
+	Requested string
+}
+
+func (e *BaseMismatchError) Error() string {
+	return "namespace " + e.Namespace + " was created with base " + strconv.Quote(e.Recorded) +
+		", not " + strconv.Quote(e.Requested)
+}
+
+// Is makes errors.Is(err, ErrBaseMismatch) true.
+func (e *BaseMismatchError) Is(target error) bool { return target == ErrBaseMismatch }
 
 // LockedError reports that Dir is in use by another process. It matches
 // ErrLocked with errors.Is.

@@ -295,7 +295,7 @@ func (s *Store) recoverJournal(ctx context.Context) error {
 		return err
 	}
 	if s.opts.readOnly {
-		return fmt.Errorf("%w: an interrupted write must be rolled back: open the store read-write once", ErrCorrupt)
+		return fmt.Errorf("%w: open the store read-write once", ErrRecoveryNeeded)
 	}
 	if !clean {
 		// The record is synced before anything is written, so a torn one

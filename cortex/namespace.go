@@ -27,6 +27,7 @@ import (
 type Namespace struct {
 	s    *Store
 	name string
+	base string       // IRI base recorded when the namespace was created
 	kv   hkv.KV       // hierarchical view used by cayley's format
 	view *badgerkv.DB // the same keys, flat (escaped), for key scans
 
@@ -68,20 +69,13 @@ var qsOptions = graph.Options{ckv.OptNoBloom: true}
 // transaction: MaxDeltaQuads (tests lower it to journal every delta).
 var journalAbove = MaxDeltaQuads
 
-func openNamespace(ctx context.Context, s *Store, name string) (*Namespace, error) {
+// openNamespace opens the quadstore of an existing namespace (one with a
+// registry entry).
+func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
 	view := s.nsView(name)
-	n := &Namespace{s: s, name: name, kv: flat.Upgrade(view), view: view}
+	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view}
 	n.cache.init(s.opts.valueCache)
 	qs, err := ckv.New(n.kv, qsOptions)
-	if errors.Is(err, graph.ErrNotInitialized) {
-		if s.opts.readOnly {
-			return nil, fmt.Errorf("%w: namespace does not exist (store opened read-only)", ErrNotFound)
-		}
-		if err := initNamespace(ctx, s, n.kv, name); err != nil {
-			return nil, err
-		}
-		qs, err = ckv.New(n.kv, qsOptions)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
@@ -89,7 +83,24 @@ func openNamespace(ctx context.Context, s *Store, name string) (*Namespace, erro
 	return n, nil
 }
 
-func initNamespace(ctx context.Context, s *Store, db hkv.KV, name string) error {
+// createNamespace creates namespace name with IRI base base. Keys left
+// under its prefix by an earlier namespace of that name whose deletion was
+// cut short are dropped first. The registry entry is written last: until
+// it is, the namespace does not exist, and a crash before leaves keys that
+// the next creation drops.
+func createNamespace(ctx context.Context, s *Store, name, base string) (*Namespace, error) {
+	if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
+		return nil, fmt.Errorf("drop the leftovers of a deleted namespace: %w", err)
+	}
+	view := s.nsView(name)
+	kv := flat.Upgrade(view)
+	if err := initNamespace(ctx, s, kv, name, base); err != nil {
+		return nil, err
+	}
+	return openNamespace(ctx, s, name, base)
+}
+
+func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) error {
 	if err := ckv.Init(db, qsOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
 		return fmt.Errorf("init: %w", err)
 	}
@@ -103,8 +114,12 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name string) error 
 	if err != nil {
 		return fmt.Errorf("init indexes: %w", err)
 	}
+	entry, err := json.Marshal(registryValue{Base: base})
+	if err != nil {
+		return err
+	}
 	return s.update(func(txn *badger.Txn) error {
-		return txn.Set([]byte(registryPrefix+name), nil)
+		return txn.Set([]byte(registryPrefix+name), entry)
 	})
 }
 
@@ -121,6 +136,11 @@ func (n *Namespace) lockWrite() {
 
 // Name returns the namespace's name.
 func (n *Namespace) Name() string { return n.name }
+
+// Base returns the IRI base recorded when the namespace was created
+// (namespace.DefaultBasePrefix+name for namespaces created without
+// WithBase, or before bases were recorded).
+func (n *Namespace) Base() string { return n.base }
 
 func (n *Namespace) quadStore() *ckv.QuadStore {
 	n.qmu.RLock()
@@ -299,7 +319,7 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 		return err
 	}
 	if n.s.opts.readOnly {
-		return fmt.Errorf("namespace %s: store is read-only", n.name)
+		return fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
 	}
 	n.writeGen++
 	if len(remove) > 0 {

@@ -12,6 +12,7 @@ type Options struct {
 	syncWrites bool
 	chunkQuads int
 	readOnly   bool
+	noCreate   bool
 	valueCache int
 	segBytes   int64 // 0: from the memory budget
 	memBudget  int64
@@ -128,8 +129,14 @@ func (o Options) WithRecoveryProgress(fn func(RecoveryProgress)) Options {
 	return o
 }
 
-// WithReadOnly opens the store read-only. Default false.
+// WithReadOnly opens the store read-only. Default false. A read-only Open
+// never creates anything (see Open).
 func (o Options) WithReadOnly(v bool) Options { o.readOnly = v; return o }
+
+// WithCreate selects whether Open creates the directory and an empty store
+// when dir holds none. Default true; without it, such an Open fails with
+// an error matching ErrNoStore. A read-only Open never creates.
+func (o Options) WithCreate(v bool) Options { o.noCreate = !v; return o }
 
 func (o Options) validate() error {
 	if o.chunkQuads < 1 || o.chunkQuads > 65536 {

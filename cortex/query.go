@@ -2,6 +2,10 @@ package cortex
 
 import (
 	"context"
+	"fmt"
+	"slices"
+
+	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/sparql"
 )
@@ -11,7 +15,19 @@ import (
 // default), FROM and FROM NAMED. It reads one consistent state of the namespace (a read transaction
 // opened by Query and held until the result is closed): writes made meanwhile are not seen. The result
 // streams from the store and must be closed.
+//
+// Parameters: opts.Bindings (or opts.Bind) give variables values without writing them into the text,
+// so that no value can change the query, whatever characters it holds (see sparql.Options.Bindings).
+// Values are normalised as stored terms are (NormalizeTerm: quad.Int, quad.Float, quad.Bool and
+// quad.Time become the typed literals the store writes for them); a value the store cannot hold, such as
+// an IRI with a space or '>', fails with an error wrapping sparql.ErrInvalidBinding, and so do blank
+// nodes. Prefer bindings to fmt: a quad.IRI prints with its own angle brackets, so
+// fmt.Sprintf("<%s>", iri) yields "<<...>>", which the parser rejects, saying so.
 func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options) (*sparql.Result, error) {
+	opts, err := normalizeBindings(opts)
+	if err != nil {
+		return nil, err
+	}
 	snap, err := n.openSnapshot()
 	if err != nil {
 		return nil, err
@@ -33,12 +49,39 @@ func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options)
 	return res, nil
 }
 
-// Explain returns the evaluation plan of a SPARQL query over the namespace without running it.
+// Explain returns the evaluation plan of a SPARQL query over the namespace without running it, with
+// opts.Bindings applied as Query applies them.
 func (n *Namespace) Explain(ctx context.Context, text string, opts sparql.Options) (string, error) {
+	opts, err := normalizeBindings(opts)
+	if err != nil {
+		return "", err
+	}
 	snap, err := n.openSnapshot()
 	if err != nil {
 		return "", err
 	}
 	defer snap.close()
 	return sparql.Explain(ctx, &nsDataset{n: n, snap: snap}, text, opts)
+}
+
+// normalizeBindings returns opts with its binding values in the store's canonical form.
+func normalizeBindings(opts sparql.Options) (sparql.Options, error) {
+	if len(opts.Bindings) == 0 {
+		return opts, nil
+	}
+	names := make([]string, 0, len(opts.Bindings))
+	for name := range opts.Bindings {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	b := make(map[string]quad.Value, len(opts.Bindings))
+	for _, name := range names {
+		v, err := NormalizeTerm(opts.Bindings[name])
+		if err != nil {
+			return opts, fmt.Errorf("bind: %w: %s: %v", sparql.ErrInvalidBinding, name, err)
+		}
+		b[name] = v
+	}
+	opts.Bindings = b
+	return opts, nil
 }

@@ -2,9 +2,12 @@ package cortex
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -47,7 +50,9 @@ type Store struct {
 
 // Key layout in the Badger database:
 //
-//	c:ns/<name>        namespace registry entry (value: reserved, empty)
+//	c:ns/<name>        namespace registry entry: the namespace exists iff it
+//	                   does (value: JSON {"base": IRI}; empty in stores
+//	                   written before bases were recorded: the default base)
 //	n:<name>/<key>     the cayley quadstore of namespace <name>
 //
 // Namespace names match ^[a-z][a-z0-9-]{0,62}$, so they never contain '/' and
@@ -65,6 +70,14 @@ var badgerTestOptions func(badger.Options) badger.Options
 // needed. With opts.WithInMemory(true), dir is ignored and nothing is written
 // to disk. If another process has the store open, Open returns an error
 // matching ErrLocked (a *LockedError naming the directory) without waiting.
+//
+// With opts.WithReadOnly(true) or opts.WithCreate(false) Open creates
+// nothing: a directory that does not exist or holds no store is an error
+// matching ErrNoStore ("no store at DIR"). A read-only Open of a store
+// holding a write that a crash interrupted fails with an error matching
+// ErrRecoveryNeeded (a read-write Open rolls it back). Any number of
+// processes may open a store read-only at once, but not while one has it
+// open read-write (ErrLocked either way).
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := opts.validate(); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
@@ -116,7 +129,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		if dir == "" {
 			return nil, errors.New("open store: empty directory name")
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if opts.readOnly || opts.noCreate {
+			// Create nothing: not the directory, not a store in a
+			// directory that holds none.
+			if err := checkStoreDir(dir); err != nil {
+				return nil, err
+			}
+		} else if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
 		l, err := lockDir(dir, opts.readOnly)
@@ -155,6 +174,24 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	s.startGovernor()
 	return s, nil
+}
+
+// checkStoreDir reports ErrNoStore unless dir holds a Badger database.
+func checkStoreDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err == nil && !st.IsDir() {
+		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, dir)
+	}
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, badger.ManifestFilename))
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w at %s", ErrNoStore, dir)
+	}
+	if err != nil {
+		return fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return nil
 }
 
 // Dir returns the directory of the store ("" for an in-memory store).
@@ -200,24 +237,88 @@ func (s *Store) Close() error {
 }
 
 // Namespace returns the namespace called name, creating it if it does not
-// exist yet. The name must satisfy namespace.ValidateName.
-func (s *Store) Namespace(ctx context.Context, name string) (*Namespace, error) {
+// exist yet. The name must satisfy namespace.ValidateName. A new namespace
+// records its IRI base: the one given with WithBase, else the default
+// namespace.DefaultBasePrefix+name. For an existing namespace, a WithBase
+// that differs from the recorded base is an error matching
+// ErrBaseMismatch (a *BaseMismatchError naming both). On a read-only store
+// a missing namespace is an error matching ErrNoNamespace. Safe for
+// concurrent use; every call for one name returns the same *Namespace
+// until Close or DeleteNamespace.
+func (s *Store) Namespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
+	return s.namespace(ctx, name, true, opts)
+}
+
+// OpenNamespace is Namespace for a namespace that must exist: it never
+// creates one, and a missing namespace is an error matching ErrNoNamespace
+// (`no such namespace "x"`), which also matches ErrNotFound.
+func (s *Store) OpenNamespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
+	return s.namespace(ctx, name, false, opts)
+}
+
+// NamespaceOption configures Namespace and OpenNamespace.
+type NamespaceOption func(*nsOptions)
+
+type nsOptions struct {
+	base    string
+	hasBase bool
+}
+
+// WithBase gives the namespace's IRI base (see namespace.WithBase for what
+// is valid): recorded when Namespace creates the namespace, compared with
+// the recorded base when it exists.
+func WithBase(base string) NamespaceOption {
+	return func(o *nsOptions) { o.base, o.hasBase = base, true }
+}
+
+func (s *Store) namespace(ctx context.Context, name string, create bool, opts []NamespaceOption) (*Namespace, error) {
 	if err := namespace.ValidateName(name); err != nil {
 		return nil, err
+	}
+	var o nsOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.hasBase {
+		if _, err := namespace.New(name, namespace.WithBase(o.base)); err != nil {
+			return nil, err
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
-	if ns, ok := s.nss[name]; ok {
-		return ns, nil
+	ns, ok := s.nss[name]
+	if !ok {
+		entry, exists, err := s.registryEntry(name)
+		if err != nil {
+			return nil, fmt.Errorf("namespace %s: %w", name, err)
+		}
+		switch {
+		case exists:
+			ns, err = openNamespace(ctx, s, name, entry.base(name))
+		case !create:
+			return nil, fmt.Errorf("%w %q", ErrNoNamespace, name)
+		case s.opts.readOnly:
+			return nil, fmt.Errorf("%w %q (the store is open read-only)", ErrNoNamespace, name)
+		default:
+			base := namespace.DefaultBasePrefix + name
+			if o.hasBase {
+				base = o.base
+			}
+			ns, err = createNamespace(ctx, s, name, base)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("namespace %s: %w", name, err)
+		}
+		s.nss[name] = ns
 	}
-	ns, err := openNamespace(ctx, s, name)
-	if err != nil {
-		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	if o.hasBase && o.base != ns.base {
+		return nil, &BaseMismatchError{Namespace: name, Recorded: ns.base, Requested: o.base}
 	}
-	s.nss[name] = ns
 	return ns, nil
 }
 
@@ -240,6 +341,130 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 	})
 	sort.Strings(names)
 	return names, err
+}
+
+// namespaceDeleteHook lets tests stop DeleteNamespace between its two
+// steps, as a crash would.
+var namespaceDeleteHook = func() error { return nil }
+
+// DeleteNamespace deletes the namespace called name with all its data. A
+// missing namespace is an error matching ErrNoNamespace; a read-only store
+// refuses.
+//
+// It is atomic for readers: the namespace's registry entry is deleted
+// first, in one transaction, and from then on the namespace does not exist
+// (Namespaces omits it, OpenNamespace fails); its keys are dropped next
+// (Badger's DropPrefix), with the store's other transactions held back
+// meanwhile. If that second step is cut short (a crash, an error), the
+// leftover keys belong to no namespace and are dropped when a namespace of
+// that name is created again: it starts empty, never with old data.
+//
+// A *Namespace obtained for name before the call must not be used after
+// it. DeleteNamespace waits for the writes in progress on it to end; its
+// later operations fail or see an empty namespace.
+func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
+	if err := namespace.ValidateName(name); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
+	if s.opts.readOnly {
+		return fmt.Errorf("delete namespace %s: %w", name, ErrReadOnly)
+	}
+	_, exists, err := s.registryEntry(name)
+	if err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	if !exists {
+		return fmt.Errorf("%w %q", ErrNoNamespace, name)
+	}
+	if ns, ok := s.nss[name]; ok {
+		ns.lockWrite() // let the writes in progress end
+		delete(s.nss, name)
+		err := ns.close()
+		ns.wmu.Unlock()
+		if err != nil {
+			return fmt.Errorf("delete namespace %s: %w", name, err)
+		}
+	}
+	err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
+	if err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	if err := namespaceDeleteHook(); err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
+		return fmt.Errorf("delete namespace %s: drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", name, err)
+	}
+	return nil
+}
+
+// dropKeys drops every key starting with prefix, holding the store's other
+// transactions back meanwhile (Badger's DropPrefix makes concurrent writes
+// fail rather than wait). It does nothing when no key has the prefix.
+func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
+	var any bool
+	err := s.view(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Prefix = prefix
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		it.Rewind()
+		any = it.Valid()
+		return nil
+	})
+	if err != nil || !any {
+		return err
+	}
+	if err := s.gate.exclusive(ctx); err != nil {
+		return err
+	}
+	defer s.gate.release()
+	return s.db.DropPrefix(prefix)
+}
+
+// registryValue is the value of a namespace's registry entry (JSON). An
+// empty value, written before bases were recorded, means the default base.
+type registryValue struct {
+	Base string `json:"base,omitempty"`
+}
+
+func (r registryValue) base(name string) string {
+	if r.Base == "" {
+		return namespace.DefaultBasePrefix + name
+	}
+	return r.Base
+}
+
+// registryEntry reads the registry entry of namespace name.
+func (s *Store) registryEntry(name string) (registryValue, bool, error) {
+	var r registryValue
+	var exists bool
+	err := s.view(func(txn *badger.Txn) error {
+		item, err := txn.Get([]byte(registryPrefix + name))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		exists = true
+		return item.Value(func(v []byte) error {
+			if len(v) == 0 {
+				return nil
+			}
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("%w: registry entry: %v", ErrCorrupt, err)
+			}
+			return nil
+		})
+	})
+	return r, exists, err
 }
 
 func (s *Store) checkOpen() error {

@@ -196,7 +196,7 @@ func (s *Store) recoverStream(ctx context.Context) error {
 		return err
 	}
 	if s.opts.readOnly {
-		return fmt.Errorf("%w: an interrupted import must be rolled back: open the store read-write once", ErrCorrupt)
+		return fmt.Errorf("%w (an import): open the store read-write once", ErrRecoveryNeeded)
 	}
 	// The segment's keys all have version r.version, newer than anything
 	// else: rolling it back is rolling back a journaled delta (journal.go).

@@ -2,6 +2,7 @@ package teammanager
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/cortexgraph/cortex/config"
@@ -17,6 +18,7 @@ type Config struct {
 	autoMerge       bool
 	now             func() time.Time
 	registry        *merge.Registry
+	prefixes        map[string]string
 }
 
 // Defaults of DefaultConfig, as in the Cortex "Teams" design.
@@ -37,12 +39,21 @@ func DefaultConfig() Config {
 }
 
 // FromConfig returns DefaultConfig with the values of a config file's teams
-// section (config.Teams.WorkflowTimeout is in seconds; 0 means no timeout).
+// section. Zero fields keep the defaults: MaxTeamSize 0 means 8 and
+// DefaultStrategy "" means "additive", so a partly filled config.Teams
+// works. WorkflowTimeout is in seconds and keeps the config package's
+// meaning: 0 means no timeout (config.Default and config.Parse supply 600
+// when the file says nothing). Values out of range are kept and fail in New
+// with ErrInvalidConfig.
 func FromConfig(t config.Teams) Config {
-	return DefaultConfig().
-		WithMaxTeamSize(t.MaxTeamSize).
-		WithDefaultStrategy(t.DefaultStrategy).
-		WithWorkflowTimeout(time.Duration(t.WorkflowTimeout) * time.Second)
+	c := DefaultConfig().WithWorkflowTimeout(time.Duration(t.WorkflowTimeout) * time.Second)
+	if t.MaxTeamSize != 0 {
+		c = c.WithMaxTeamSize(t.MaxTeamSize)
+	}
+	if t.DefaultStrategy != "" {
+		c = c.WithDefaultStrategy(t.DefaultStrategy)
+	}
+	return c
 }
 
 // WithMaxTeamSize sets the largest allowed team. Default 8; valid 1..1000.
@@ -70,6 +81,13 @@ func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 // WithRegistry sets the merge strategy registry. Default: merge's default
 // registry (merge.Register, merge.Lookup).
 func (c Config) WithRegistry(r *merge.Registry) Config { c.registry = r; return c }
+
+// WithPrefixes adds prefixes (name without ':' → IRI) to those the manager
+// predeclares in Query and accepts in prefixed names of ImportFindings (see
+// Manager.Prefixes); they override the built-in ones of the same name. A
+// config file's prefixes section goes here. Default: none. The map is
+// copied.
+func (c Config) WithPrefixes(p map[string]string) Config { c.prefixes = maps.Clone(p); return c }
 
 func (c Config) validate() error {
 	if c.maxTeamSize < 1 || c.maxTeamSize > 1000 {

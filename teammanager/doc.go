@@ -3,10 +3,12 @@
 //
 // A Manager creates teams (CreateTeam), moves their members through the
 // lifecycle pending → running → completed | failed (UpdateMemberStatus),
-// records findings (AddFinding, ImportFindings), merges the findings of the
-// completed members with a strategy of package merge (MergeTeamResults,
-// automatically when a team completes) and manages the conflicts a strategy
-// leaves open (Conflicts, ResolveConflict).
+// records findings (AddFinding, AddFindings, ImportFindings), merges the
+// findings of the completed members with a strategy of package merge
+// (MergeTeamResults, automatically when a team completes), manages the
+// conflicts a strategy leaves open (Conflicts, ResolveConflict) and runs
+// SPARQL over all of it with the namespace's prefixes and bound parameters
+// (Query).
 //
 // # Data
 //
@@ -60,10 +62,16 @@
 //
 // # Caveats
 //
-//   - MergeTeamResults and ImportFindings are atomic at any size; past a few
-//     hundred facts or findings the store journals the write and holds its
-//     other transactions back while it commits (see cortex.Namespace.Apply).
+//   - MergeTeamResults, AddFindings and ImportFindings are atomic at any
+//     size; past a few hundred facts or findings the store journals the
+//     write and holds its other transactions back while it commits (see
+//     cortex.Namespace.Apply).
 //   - Finding ids are derived from their content (author, triple, time,
 //     confidence): asserting the same finding twice stores it once.
 //   - Findings of members that did not complete are kept but never merged.
+//   - An error caused by the end of the caller's context keeps its cause
+//     (context.Cause: errors.Is matches context.Canceled and the cause) for
+//     New, the team and finding methods and Query; MergeTeamResults,
+//     Conflicts and ResolveConflict add it when they stop while reading the
+//     team or its findings.
 package teammanager

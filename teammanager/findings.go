@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -101,90 +99,78 @@ func checkCanAssert(st *teamState, team, agent string) error {
 }
 
 // AddFinding records f as asserted by member agentID of team teamID and
-// returns its id. Only a member that is pending or running, of a team that
-// is pending or running, may add findings; the check and the write are one
-// atomic step. A zero AssertedAt means now.
-func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Finding) (string, error) {
-	var id string
-	_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, now time.Time) error {
-		if err := checkCanAssert(st, teamID, agentID); err != nil {
-			return err
-		}
-		nf, err := m.normFinding(teamID, f, now)
-		if err != nil {
-			return fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
-		}
-		id = findingID(agentID, nf)
-		tx.Add(m.findingQuads(teamID, agentID, id, nf)...)
-		tx.Pin(m.ns.Finding(teamID, id))
-		return nil
-	})
+// returns its id. It is AddFindings of one finding.
+func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Finding) (_ string, err error) {
+	defer func() { err = withCause(ctx, err) }()
+	nf, err := m.normFinding(teamID, f, m.now())
+	if err != nil {
+		return "", fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
+	}
+	ids, err := m.writeFindings(ctx, teamID, agentID, []Finding{nf})
 	if err != nil {
 		return "", err
 	}
-	return id, nil
+	return ids[0], nil
 }
 
-// ImportFindings reads triples in an rdfio format ("ntriples", "turtle",
-// ...) from r and records each as a finding of agentID, asserted now with
-// unspecified confidence. Quads naming a graph are refused. It returns the
-// number of findings.
+// AddFindings records fs as asserted by member agentID of team teamID and
+// returns their ids, in the order of fs (asserting the same finding twice
+// gives the same id and stores it once).
 //
-// The findings are written in one atomic step with the membership check, as
-// AddFinding does, whatever their number: all of them or none (more than a
-// few hundred are journaled by the store, see cortex.Namespace.Apply).
-func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
-	dec, err := rdfio.NewDecoder(r, format, rdfio.DecodeOptions{BlankPrefix: "i" + cortex.NewImportID() + "_"})
-	if err != nil {
-		return 0, err
-	}
-	defer dec.Close()
+// Every finding is validated before anything is written: the first bad one
+// fails the call with an error wrapping ErrInvalidFinding that names its
+// index ("finding 3: ..."), and nothing is written. Each finding keeps its
+// Confidence (0: unspecified) and AssertedAt (zero: the time of the call).
+//
+// Only a member that is pending or running, of a team that is pending or
+// running, may add findings. The membership check and the write of all of fs
+// are one atomic step, whatever the number of findings: readers and other
+// writers see all of them or none (large batches are journaled by the store,
+// see cortex.Namespace.Apply). AddFindings is safe for concurrent use; calls
+// for the same namespace are serialised by the store's write lock.
+func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []Finding) (_ []string, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	now := m.now()
-	var fs []Finding
-	for {
-		q, err := dec.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	norm := make([]Finding, len(fs))
+	for i, f := range fs {
+		nf, err := m.normFinding(teamID, f, now)
 		if err != nil {
-			return 0, fmt.Errorf("import findings: %w", err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d: %w", teamID, agentID, i, err)
 		}
-		if q.Label != nil {
-			return 0, fmt.Errorf("import findings: %w: quad in graph %s (findings are triples)", ErrInvalidFinding, rdfio.FormatTerm(q.Label))
-		}
-		f, err := m.normFinding(teamID, Finding{Subject: q.Subject, Predicate: q.Predicate, Object: q.Object, AssertedAt: now}, now)
-		if err != nil {
-			return 0, fmt.Errorf("import findings: %w", err)
-		}
-		fs = append(fs, f)
+		norm[i] = nf
 	}
-	stage := func(tx *cortex.Tx) {
-		qs := make([]quad.Quad, 0, 8*len(fs))
-		pins := make([]quad.Value, 0, len(fs))
-		for _, f := range fs {
-			id := findingID(agentID, f)
-			qs = append(qs, m.findingQuads(teamID, agentID, id, f)...)
-			pins = append(pins, m.ns.Finding(teamID, id))
-		}
-		tx.Add(qs...)
-		tx.Pin(pins...)
+	return m.writeFindings(ctx, teamID, agentID, norm)
+}
+
+// writeFindings writes normalized findings of agent in one atomic update
+// with the membership check and returns their ids in order.
+func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs []Finding) ([]string, error) {
+	ids := make([]string, len(fs))
+	qs := make([]quad.Quad, 0, 8*len(fs))
+	pins := make([]quad.Value, 0, len(fs))
+	for i, f := range fs {
+		ids[i] = findingID(agentID, f)
+		qs = append(qs, m.findingQuads(teamID, agentID, ids[i], f)...)
+		pins = append(pins, m.ns.Finding(teamID, ids[i]))
 	}
-	_, err = m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
+	_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
 		if err := checkCanAssert(st, teamID, agentID); err != nil {
 			return err
 		}
-		stage(tx)
+		tx.Add(qs...)
+		tx.Pin(pins...)
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return len(fs), nil
+	return ids, nil
 }
 
 // Findings lists the findings of the team matching f, ordered by assertion
 // time, then agent and id.
-func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) ([]StoredFinding, error) {
+func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) (_ []StoredFinding, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	t, err := m.GetTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
@@ -235,7 +221,8 @@ type findingRow struct {
 // scan of each member's graph (GSPO index; the graphs are scanned
 // concurrently), then one batched resolution of the distinct term ids of
 // all of them. The result has one slice per agent, in the order given.
-func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []string) ([][]StoredFinding, error) {
+func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []string) (_ [][]StoredFinding, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	x := m.ns
 	const (
 		iType = iota

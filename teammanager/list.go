@@ -33,7 +33,8 @@ func sortMembers(ms []Member) {
 // batched resolution of their terms. That slow listing then rebuilds the
 // table if the namespace's write lock is free (holding it for the scan), so
 // the next listing is fast again.
-func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) ([]Team, error) {
+func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, fmt.Errorf("list teams: %w %q", ErrInvalidStatus, f.Status)
 	}

@@ -39,7 +39,8 @@ type Manager struct {
 // table (teamtable.go) is stale or missing, New rebuilds it, as a listing
 // would, when the namespace's write lock is free: a scan of the teams'
 // listed fields (a new namespace has none).
-func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (*Manager, error) {
+func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -151,8 +152,9 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 
 // CreateTeam validates tc and writes the team and its members, all pending,
 // in one atomic write. It returns the new team.
-func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (Team, error) {
-	tc, err := m.validate(tc)
+func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err error) {
+	defer func() { err = withCause(ctx, err) }()
+	tc, err = m.validate(tc)
 	if err != nil {
 		return Team{}, err
 	}
@@ -210,7 +212,8 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 
 // GetTeam returns team id with its members. A team running past its timeout
 // is reported failed (FailTimeout) even if no write has recorded it yet.
-func (m *Manager) GetTeam(ctx context.Context, id string) (Team, error) {
+func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	st, err := m.readTeam(ctx, m.n, id, "")
 	if err != nil {
 		return Team{}, err
@@ -305,7 +308,8 @@ type MemberUpdate struct {
 // update completes the team and auto-merge is on, the team is merged after
 // the update commits; a failed merge is reported as an *AutoMergeError with
 // the update in place.
-func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (MemberUpdate, error) {
+func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
 	}
@@ -370,7 +374,8 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 // Sweep records the failure of every running team that has passed its
 // timeout and returns their ids. Reads already report such teams as failed;
 // Sweep makes it durable (a host may call it periodically).
-func (m *Manager) Sweep(ctx context.Context) ([]string, error) {
+func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	teams, err := m.listTeams(ctx, Running, false)
 	if err != nil {
 		return nil, err
@@ -397,11 +402,12 @@ func (m *Manager) Sweep(ctx context.Context) ([]string, error) {
 // provenance and conflict graphs and its fact sets, in one atomic step (journaled by the store
 // when large, see cortex.Namespace.Apply): readers see the whole team or
 // nothing of it, and a crash in the middle leaves the team as it was.
-func (m *Manager) DeleteTeam(ctx context.Context, id string) error {
+func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
+	defer func() { err = withCause(ctx, err) }()
 	mu := m.mergeLock(id)
 	mu.Lock()
 	defer mu.Unlock()
-	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
 		t, err := m.GetTeam(ctx, id)
 		if err != nil {
 			return err

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -27,6 +29,7 @@ type env struct {
 	nsName    string
 	cfg       config.Config
 	memBudget int64 // --memory-limit; 0: none
+	verbose   bool  // --verbose: the storage engine's warnings on stderr
 
 	store *cortex.Store
 
@@ -42,16 +45,55 @@ func (e *env) close() error {
 	return s.Close()
 }
 
-// open returns the store, opening it on first use.
-func (e *env) open(ctx context.Context) (*cortex.Store, error) {
+// How a command opens the store.
+type openMode int
+
+const (
+	readOnly      openMode = iota // create nothing; no store is an error
+	readWrite                     // create the directory and the store if needed
+	writeExisting                 // read-write, but no store is an error
+)
+
+// open returns the store, opening it on first use in the given mode. A
+// command opens the store in one mode; the first call decides. Without
+// a store in --data, readOnly and writeExisting fail with an error
+// matching cortex.ErrNoStore (exit code 3) and create nothing.
+//
+// A read-only open of a store holding a write that a crash interrupted is
+// retried once read-write, which rolls that write back (recovery, not the
+// command writing), with one line on stderr saying so; the store is then
+// reopened read-only.
+func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	if e.store != nil {
 		return e.store, nil
 	}
-	opts := cortex.DefaultOptions()
+	opts := cortex.DefaultOptions().WithRecoveryProgress(e.recoveryReporter())
 	if e.memBudget > 0 {
 		opts = opts.WithMemoryBudget(e.memBudget)
 	}
+	if e.verbose {
+		opts = opts.WithLogger(log.New(e.stderr, "cortexctl: ", 0))
+	}
+	switch mode {
+	case readOnly:
+		opts = opts.WithReadOnly(true)
+	case writeExisting:
+		opts = opts.WithCreate(false)
+	}
 	s, err := cortex.Open(ctx, e.dataDir, opts)
+	if mode == readOnly && errors.Is(err, cortex.ErrRecoveryNeeded) {
+		fmt.Fprintf(e.stderr, "cortexctl: %s holds a write interrupted by a crash: opening it read-write once to roll it back\n", e.dataDir)
+		var rw *cortex.Store
+		if rw, err = cortex.Open(ctx, e.dataDir, opts.WithReadOnly(false).WithCreate(false)); err == nil {
+			err = rw.Close()
+		}
+		if err == nil {
+			s, err = cortex.Open(ctx, e.dataDir, opts)
+		}
+	}
+	if errors.Is(err, cortex.ErrNoStore) {
+		return nil, fmt.Errorf("%w (commands that write, such as import or teams create, create it)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -59,22 +101,70 @@ func (e *env) open(ctx context.Context) (*cortex.Store, error) {
 	return s, nil
 }
 
-// namespace returns the selected namespace of the store.
-func (e *env) namespace(ctx context.Context) (*cortex.Namespace, error) {
-	s, err := e.open(ctx)
+// recoveryReporter returns the store's recovery progress callback: one line
+// on stderr saying what is rolled back once its keys are counted, a progress
+// bar on a terminal, and one line when it is done.
+func (e *env) recoveryReporter() func(cortex.RecoveryProgress) {
+	var bar *progress
+	var start time.Time
+	return func(p cortex.RecoveryProgress) {
+		switch {
+		case p.Total == 0 && !p.Done:
+			start = time.Now()
+		case bar == nil:
+			fmt.Fprintf(e.stderr, "cortexctl: rolling back an interrupted %s in namespace %s (%s; Ctrl-C stops, the next command resumes)\n",
+				p.What, p.Namespace, plural(p.Total, "key"))
+			bar = e.newProgress("rolling back", p.Total, false)
+		}
+		if bar == nil {
+			return
+		}
+		bar.set(p.Keys)
+		if p.Done {
+			bar.finish()
+			fmt.Fprintf(e.stderr, "cortexctl: rolled back in %s\n", time.Since(start).Round(time.Millisecond))
+		}
+	}
+}
+
+// base returns the IRI base of the selected namespace: the config's, else
+// the default.
+func (e *env) base() string {
+	if c, ok := e.cfg.Namespaces[e.nsName]; ok && c.Base != "" {
+		return c.Base
+	}
+	return namespace.DefaultBasePrefix + e.nsName
+}
+
+// namespace returns the selected namespace, creating it (and the store)
+// when write is set; without write, a missing store or namespace is an
+// error (exit code 3) and nothing is created. The base the namespace
+// recorded when it was created must be the configured one.
+func (e *env) namespace(ctx context.Context, write bool) (*cortex.Namespace, error) {
+	mode := readOnly
+	if write {
+		mode = readWrite
+	}
+	s, err := e.open(ctx, mode)
 	if err != nil {
 		return nil, err
 	}
-	return s.Namespace(ctx, e.nsName)
+	open := s.OpenNamespace
+	if write {
+		open = s.Namespace
+	}
+	n, err := open(ctx, e.nsName, cortex.WithBase(e.base()))
+	var be *cortex.BaseMismatchError
+	if errors.As(err, &be) {
+		return nil, fmt.Errorf("%w: the config gives namespace %s the base %q, but it was created with %q; a namespace's base cannot change (set namespaces.%s.base to %q)",
+			cortex.ErrBaseMismatch, e.nsName, be.Requested, be.Recorded, e.nsName, be.Recorded)
+	}
+	return n, err
 }
 
 // ns returns the IRI layout of the selected namespace (with the configured base).
 func (e *env) ns() (namespace.NS, error) {
-	var opts []namespace.Option
-	if c, ok := e.cfg.Namespaces[e.nsName]; ok && c.Base != "" {
-		opts = append(opts, namespace.WithBase(c.Base))
-	}
-	return namespace.New(e.nsName, opts...)
+	return namespace.New(e.nsName, namespace.WithBase(e.base()))
 }
 
 // stderrIsTerminal reports whether progress output makes sense.
@@ -113,14 +203,16 @@ quads in an embedded store (Cayley on Badger). Data lives in --data; each
 
 Example:
    cortexctl import data.ttl && cortexctl graphs && cortexctl export -o all.nq`,
-		Reader:               e.stdin,
-		Writer:               e.stdout,
-		ErrWriter:            e.stderr,
-		EnableBashCompletion: true,
-		Suggest:              true,
-		HideHelpCommand:      false,
-		ExitErrHandler:       func(*cli.Context, error) {}, // run maps errors to exit codes
-		OnUsageError:         usageError,
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		Suggest:         true,
+		HideHelpCommand: false,
+		// Completion is answered by complete (cmd_completion.go), before
+		// the app runs: urfave's own runs the command when the word being
+		// completed is "--".
+		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
+		OnUsageError:   usageError,
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = name
 		},
@@ -129,6 +221,7 @@ Example:
 			&cli.StringFlag{Name: "namespace", Aliases: []string{"n"}, Usage: "namespace to work in", EnvVars: []string{"CORTEX_NAMESPACE"}, Value: namespace.Default},
 			&cli.StringFlag{Name: "config", Usage: "JSON5 config file", EnvVars: []string{"CORTEX_CONFIG"}},
 			memoryLimitFlag(),
+			&cli.BoolFlag{Name: "verbose", Usage: "also print the storage engine's (Badger's) warnings and errors on stderr", EnvVars: []string{"CORTEX_VERBOSE"}},
 		},
 		Before: func(c *cli.Context) error {
 			n, err := applyMemoryLimit(c)
@@ -136,6 +229,7 @@ Example:
 				return err
 			}
 			e.memBudget = n
+			e.verbose = c.Bool("verbose")
 			e.dataDir = c.String("data")
 			e.nsName = c.String("namespace")
 			if err := namespace.ValidateName(e.nsName); err != nil {
@@ -151,7 +245,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

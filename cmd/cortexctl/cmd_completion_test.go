@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +28,59 @@ func TestCLI_Completion(t *testing.T) {
 	out, err := exec.Command(buildCLI(t), "--data", dir, "--generate-bash-completion").Output()
 	if err != nil || !strings.Contains(string(out), "import") || !strings.Contains(string(out), "export") {
 		t.Fatalf("completion candidates %q (%v)", out, err)
+	}
+}
+
+// TestCLI_CompletionRunsNothing: asking for completions never runs the
+// command being completed (the demo would write to the store), and lists
+// the flags of the command when the word is a flag.
+func TestCLI_CompletionRunsNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	for _, tc := range []struct {
+		words []string
+		want  []string // candidates that must be listed
+		not   []string // and some that must not
+	}{
+		{[]string{"demo", "--"}, []string{"--help"}, []string{"--name"}},
+		{[]string{"demo", "-"}, []string{"--help", "-h"}, nil},
+		{[]string{"demo"}, nil, []string{"--help"}},
+		{[]string{"teams", "create", "--"}, []string{"--name", "--member", "--strategy", "--from", "--format", "--json", "--timeout"}, []string{"-f", "--data"}},
+		{[]string{"teams", "create", "--na"}, []string{"--name"}, []string{"--member"}},
+		{[]string{"teams", "create", "--name", "x", "--"}, []string{"--member"}, nil},
+		{[]string{"teams"}, []string{"create", "list", "member-status"}, []string{"import"}},
+		{[]string{"-n", "acme", "teams"}, []string{"create"}, nil},
+		{nil, []string{"import", "export", "namespaces", "query", "demo"}, []string{"create"}},
+		{[]string{"--"}, []string{"--data", "--namespace", "--version"}, nil},
+		{[]string{"import", "a.nt", "--"}, []string{"--graph", "--base", "--json"}, nil},
+		{[]string{"namespaces", "delete", "x", "--"}, []string{"--yes"}, nil},
+	} {
+		args := append(append([]string{"cortexctl", "--data", dir}, tc.words...), "--generate-bash-completion")
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), args, strings.NewReader(""), &out, &errb); code != 0 || errb.Len() > 0 {
+			t.Fatalf("%v: exit %d, stderr %q", tc.words, code, errb.String())
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		for _, w := range tc.want {
+			if !slices.Contains(lines, w) {
+				t.Errorf("%v: %q not among %q", tc.words, w, lines)
+			}
+		}
+		for _, w := range tc.not {
+			if slices.Contains(lines, w) {
+				t.Errorf("%v: %q among %q", tc.words, w, lines)
+			}
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("completion touched the store directory (%v)", err)
+	}
+	// The real binary, as the bash script calls it for `cortexctl --data D demo --<TAB>`.
+	out, err := exec.Command(buildCLI(t), "--data", dir, "demo", "--", "--generate-bash-completion").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "--help" {
+		t.Fatalf("binary: %q (%v)", out, err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("completion ran the demo (%v)", err)
 	}
 }
 

@@ -24,7 +24,7 @@ func conflictsCommand(e *env) *cli.Command {
 				ArgsUsage: "TEAM",
 				Description: `Example:
    cortexctl conflicts list TEAM --open`,
-				Flags:  []cli.Flag{&cli.BoolFlag{Name: "open", Usage: "only unresolved conflicts"}, jsonFlag},
+				Flags:  withOutput(&cli.BoolFlag{Name: "open", Usage: "only unresolved conflicts"}),
 				Action: func(c *cli.Context) error { return conflictsList(c, e) },
 			},
 			{
@@ -35,12 +35,11 @@ func conflictsCommand(e *env) *cli.Command {
 
 Example:
    cortexctl conflicts resolve TEAM c0123... --object '"high"' --by alice`,
-				Flags: []cli.Flag{
+				Flags: withOutput(
 					&cli.StringSliceFlag{Name: "object", Usage: "chosen object term, repeatable"},
-					&cli.BoolFlag{Name: "none", Usage: "resolve to no object"},
+					&cli.BoolFlag{Name: "none", Usage: "resolve to no object (not with --object)"},
 					&cli.StringFlag{Name: "by", Usage: "who resolves it", Value: "cortexctl", EnvVars: []string{"USER"}},
-					jsonFlag,
-				},
+				),
 				Action: func(c *cli.Context) error { return conflictsResolve(c, e) },
 			},
 		},
@@ -68,14 +67,14 @@ type conflictJSON struct {
 }
 
 func conflictsList(c *cli.Context, e *env) error {
-	args, err := positional(c)
-	if err != nil {
+	if _, err := outputFormat(c); err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("conflicts list: want TEAM")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, false)
 	if err != nil {
 		return err
 	}
@@ -99,36 +98,41 @@ func conflictsList(c *cli.Context, e *env) error {
 		}
 		out = append(out, cj)
 	}
-	if c.Bool("json") {
-		return writeJSON(e.stdout, out)
-	}
-	printConflicts(e, out)
-	return nil
+	return printResult(c, e.stdout, out, func() error { return printConflicts(e, out) })
 }
 
-func printConflicts(e *env, cs []conflictJSON) {
+// printConflicts prints conflicts as a table: a row per conflict, then a
+// row per candidate object.
+func printConflicts(e *env, cs []conflictJSON) error {
 	if len(cs) == 0 {
-		fmt.Fprintln(e.stdout, "no conflicts")
+		_, err := fmt.Fprintln(e.stdout, "no conflicts")
+		return err
 	}
+	t := newTable(e.stdout, false, "CONFLICT", "SUBJECT", "PREDICATE", "STATE", "OBJECT ← AGENTS")
 	for _, c := range cs {
-		state := "open"
+		state := c.Reason + ", open"
 		if c.Resolved {
-			state = "resolved by " + c.ResolvedBy + " → " + strings.Join(c.Chosen, ", ")
+			state = c.Reason + ", resolved by " + c.ResolvedBy + " → " + strings.Join(c.Chosen, ", ")
 		}
-		fmt.Fprintf(e.stdout, "%s  %s %s  (%s, %s)\n", c.ID, c.Subject, c.Predicate, c.Reason, state)
+		t.row(c.ID, c.Subject, c.Predicate, state, "")
 		for _, cd := range c.Candidates {
-			fmt.Fprintf(e.stdout, "    %s  ← %s\n", cd.Object, strings.Join(cd.Agents, ", "))
+			t.row("", "", "", "", cd.Object+" ← "+strings.Join(cd.Agents, ", "))
 		}
 	}
+	return t.flush()
 }
 
 func conflictsResolve(c *cli.Context, e *env) error {
-	args, err := positional(c)
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 2 {
 		return usagef("conflicts resolve: want TEAM CONFLICT")
+	}
+	if len(c.StringSlice("object")) > 0 && c.Bool("none") {
+		return usagef("conflicts resolve: --none and --object exclude each other")
 	}
 	objs := []quad.Value{}
 	for _, s := range c.StringSlice("object") {
@@ -141,7 +145,7 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	if len(objs) == 0 && !c.Bool("none") {
 		return usagef("conflicts resolve: give --object TERM (repeatable) or --none")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -149,7 +153,7 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if out == formatJSON {
 		return writeJSON(e.stdout, toMergeJSON(r))
 	}
 	fmt.Fprintf(e.stdout, "resolved %s; ", args[1])

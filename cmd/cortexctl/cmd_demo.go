@@ -22,8 +22,8 @@ func demoCommand(e *env) *cli.Command {
 		Description: `Creates the team of fixtures/teams/code-review.json5 (three reviewers,
 strategy conflict-flag), starts its members, imports their findings from
 fixtures/findings/, completes them — which merges the team — and prints the
-merged facts and the conflicts left for a human. Running it again replaces
-the demo team.
+merged facts and the conflicts left for a human. Running it again deletes
+the demo team and creates it anew.
 
 Example:
    cortexctl demo
@@ -32,7 +32,7 @@ Example:
 			if !c.IsSet("namespace") {
 				e.nsName = "demo"
 			}
-			m, err := e.manager(c)
+			m, err := e.manager(c, true)
 			if err != nil {
 				return err
 			}
@@ -68,7 +68,7 @@ Example:
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "   %-6s %-8s %2d findings from fixtures/%s\n", mb.AgentID, mb.Role, n, name)
+				fmt.Fprintf(out, "   %-6s %-8s %11s from fixtures/%s\n", mb.AgentID, mb.Role, plural(int64(n), "finding"), name)
 			}
 			fmt.Fprintln(out, "3. members complete; the last one completes the team, which is merged")
 			var rep *teammanager.MergeReport
@@ -113,7 +113,7 @@ Example:
 // demoQuery asks the graph which agents' findings made it into the merged
 // knowledge, in SPARQL.
 func demoQuery(c *cli.Context, e *env, teamID string) error {
-	ns, err := e.namespace(c.Context)
+	ns, err := e.namespace(c.Context, true)
 	if err != nil {
 		return err
 	}

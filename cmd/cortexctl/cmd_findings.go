@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"text/tabwriter"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,22 +30,42 @@ object a bare word, read as a plain string.
 
 Example:
    cortexctl findings add TEAM alice '<http://ex/main.go>' rdfs:comment '"uses unsafe"' --confidence 0.9`,
-				Flags: []cli.Flag{
-					&cli.Float64Flag{Name: "confidence", Usage: "confidence in [0, 1] (default: unspecified)"},
-					&cli.StringFlag{Name: "at", Usage: "assertion time, RFC 3339 (default: now)"},
-					jsonFlag,
-				},
+				Flags: withOutput(
+					&cli.Float64Flag{Name: "confidence", Usage: "confidence in [0, 1]", DefaultText: "unspecified"},
+					&cli.StringFlag{Name: "at", Usage: "assertion time, RFC 3339 (e.g. 2026-01-02T15:04:05Z)", DefaultText: "now"},
+				),
 				Action: func(c *cli.Context) error { return findingsAdd(c, e) },
 			},
 			{
 				Name:      "import",
-				Usage:     "record every triple of an RDF file as a finding of a member",
+				Usage:     "record the findings of a file (RDF or JSON) as a member's",
 				ArgsUsage: "TEAM AGENT FILE",
-				Description: `The format comes from the extension (.nt .ttl) unless --format is given.
+				Description: `The format comes from the extension (.nt .ttl; .json .jsonl .ndjson for
+json) unless --format is given. All findings are written in one atomic step, or
+none if one is bad.
 
-Example:
-   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl`,
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "ntriples|turtle"}},
+RDF (ntriples, turtle): each triple is a finding asserted now with unspecified
+confidence, except finding descriptions, which keep their confidence and time:
+   [] a cx:Finding ; rdf:subject <s> ; rdf:predicate <p> ; rdf:object "o" ;
+      cx:finding:confidence 0.8 ; cx:finding:assertedAt "2026-01-02T15:04:05Z"^^xsd:dateTime .
+(with @prefix cx: <urn:cortex:NS:>, the namespace's IRI prefix). This is how
+findings are stored, so an exported findings graph imports back as it was.
+
+json: a JSON array of findings, as 'findings list --json' writes it, or one
+finding object per line (JSON Lines):
+   {"subject": "<s>", "predicate": "rdfs:comment", "object": "\"leaks\"",
+    "confidence": 0.8, "assertedAt": "2026-01-02T15:04:05Z"}
+Terms are N-Triples terms or prefixed names; confidence (0 or absent:
+unspecified) and assertedAt (RFC 3339; absent: now) are optional; id and agent
+are ignored; other keys are errors.
+
+Examples:
+   cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl
+   cortexctl findings list TEAM --agent alice --json > a.json && cortexctl findings import TEAM bob a.json`,
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: ntriples (nt)|turtle (ttl)|json (default: from the file extension)"},
+					summaryJSONFlag(),
+				},
 				Action: func(c *cli.Context) error { return findingsImport(c, e) },
 			},
 			{
@@ -53,7 +74,7 @@ Example:
 				ArgsUsage: "TEAM",
 				Description: `Example:
    cortexctl findings list TEAM --agent alice --json`,
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "agent", Usage: "only this member's findings"}, jsonFlag},
+				Flags:  withOutput(&cli.StringFlag{Name: "agent", Usage: "only this member's findings"}),
 				Action: func(c *cli.Context) error { return findingsList(c, e) },
 			},
 		},
@@ -61,10 +82,11 @@ Example:
 }
 
 func findingsAdd(c *cli.Context, e *env) error {
-	args, err := positional(c)
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 5 {
 		return usagef("findings add: want TEAM AGENT SUBJECT PREDICATE OBJECT")
 	}
@@ -87,11 +109,11 @@ func findingsAdd(c *cli.Context, e *env) error {
 	if at := c.String("at"); at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
 		if err != nil {
-			return fmt.Errorf("%w: --at: %v", errInvalid, err)
+			return fmt.Errorf("%w: --at %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z or 2026-01-02T15:04:05.5+01:00", errInvalid, at)
 		}
 		f.AssertedAt = t
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -99,7 +121,7 @@ func findingsAdd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if out == formatJSON {
 		return writeJSON(e.stdout, map[string]string{"id": id})
 	}
 	fmt.Fprintf(e.stdout, "added finding %s\n", id)
@@ -107,15 +129,29 @@ func findingsAdd(c *cli.Context, e *env) error {
 }
 
 func findingsImport(c *cli.Context, e *env) error {
-	args, err := positional(c)
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 3 {
 		return usagef("findings import: want TEAM AGENT FILE")
 	}
 	path := args[2]
-	format := c.String("format")
+	var format string
+	if f := c.String("format"); strings.EqualFold(f, teammanager.FindingsJSON) {
+		format = teammanager.FindingsJSON
+	} else if f != "" {
+		if format, err = rdfFormat(f); err != nil {
+			return usagef("findings import: --format: %v", err)
+		}
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".jsonl", ".ndjson":
+		if format == "" {
+			format = teammanager.FindingsJSON
+		}
+	}
 	if format == "" {
 		f, err := rdfio.ByExtension(path)
 		if err != nil {
@@ -128,7 +164,7 @@ func findingsImport(c *cli.Context, e *env) error {
 		return fmt.Errorf("findings import: %w", err)
 	}
 	defer file.Close()
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -136,8 +172,16 @@ func findingsImport(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "imported %s from %s\n", plural(int64(n), "finding"), path)
-	return nil
+	if out == formatJSON {
+		return writeJSON(e.stdout, struct {
+			Team     string `json:"team"`
+			Agent    string `json:"agent"`
+			File     string `json:"file"`
+			Findings int    `json:"findings"`
+		}{args[0], args[1], path, n})
+	}
+	_, err = fmt.Fprintf(e.stdout, "imported %s from %s\n", plural(int64(n), "finding"), cell(path))
+	return err
 }
 
 type findingJSON struct {
@@ -151,14 +195,14 @@ type findingJSON struct {
 }
 
 func findingsList(c *cli.Context, e *env) error {
-	args, err := positional(c)
-	if err != nil {
+	if _, err := outputFormat(c); err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("findings list: want TEAM")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, false)
 	if err != nil {
 		return err
 	}
@@ -166,18 +210,16 @@ func findingsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		out := make([]findingJSON, 0, len(fs))
-		for _, f := range fs {
-			out = append(out, findingJSON{ID: f.ID, Agent: f.Agent, Subject: rdfio.FormatTerm(f.Subject),
-				Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
-		}
-		return writeJSON(e.stdout, out)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tSUBJECT\tPREDICATE\tOBJECT\tCONF")
+	out := make([]findingJSON, 0, len(fs))
 	for _, f := range fs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\n", f.Agent, rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.Confidence)
+		out = append(out, findingJSON{ID: f.ID, Agent: f.Agent, Subject: rdfio.FormatTerm(f.Subject),
+			Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
 	}
-	return tw.Flush()
+	return printResult(c, e.stdout, out, func() error {
+		t := newTable(e.stdout, false, "AGENT", "SUBJECT", "PREDICATE", "OBJECT", "CONF")
+		for _, f := range out {
+			t.row(f.Agent, f.Subject, f.Predicate, f.Object, fmt.Sprintf("%g", f.Confidence))
+		}
+		return t.flush()
+	})
 }

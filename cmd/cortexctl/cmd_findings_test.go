@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,75 @@ func TestCLI_Findings(t *testing.T) {
 	mustCLI(t, dir, "teams", "member-status", "t1", "ann", "failed")
 	if r := runCLI(t, dir, "", "findings", "add", "t1", "ann", "<http://ex/a>", "<http://ex/p>", "x"); r.code != exitConflict {
 		t.Fatalf("finding of a failed member: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestCLI_FindingsImport_RoundTrip checks that `findings list --json`
+// imports back (as a JSON file) with the same confidence and time, that
+// JSON Lines import, and that an exported findings graph (finding
+// descriptions in Turtle) imports back with them too.
+func TestCLI_FindingsImport_RoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann", "--member", "bob", "--member", "cy", "--member", "dan")
+	type finding struct {
+		Subject, Predicate, Object string
+		Confidence                 float64
+		AssertedAt                 string
+	}
+	list := func(agent string) []finding {
+		t.Helper()
+		var fs []finding
+		if err := json.Unmarshal([]byte(mustCLI(t, dir, "findings", "list", "t1", "--agent", agent, "--json")), &fs); err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	mustCLI(t, dir, "findings", "add", "t1", "ann", "<http://ex/a>", "rdfs:label", `"hello"@en`, "--confidence", "0.5", "--at", "2025-01-02T03:04:05Z")
+	mustCLI(t, dir, "findings", "add", "t1", "ann", "<http://ex/b>", "<http://ex/p>", "<http://ex/c>", "--confidence", "0.9", "--at", "2025-01-02T03:04:06.25Z")
+	ann := list("ann")
+	if len(ann) != 2 || ann[0].Confidence != 0.5 || ann[1].AssertedAt != "2025-01-02T03:04:06.25Z" {
+		t.Fatalf("ann's findings: %+v", ann)
+	}
+
+	listed := writeFile(t, "ann.json", mustCLI(t, dir, "findings", "list", "t1", "--agent", "ann", "--json"))
+	if out := mustCLI(t, dir, "findings", "import", "t1", "bob", listed); !strings.Contains(out, "imported 2 findings") {
+		t.Fatalf("import of the listing: %q", out)
+	}
+	if bob := list("bob"); !slices.Equal(bob, ann) {
+		t.Fatalf("bob's findings %+v, want ann's %+v", bob, ann)
+	}
+
+	lines := writeFile(t, "f.jsonl", `{"subject": "<http://ex/a>", "predicate": "rdfs:label", "object": "\"hello\"@en", "confidence": 0.5, "assertedAt": "2025-01-02T03:04:05Z"}
+{"subject": "<http://ex/b>", "predicate": "<http://ex/p>", "object": "<http://ex/c>", "confidence": 0.9, "assertedAt": "2025-01-02T03:04:06.25Z"}
+`)
+	mustCLI(t, dir, "findings", "import", "t1", "cy", lines)
+	if cy := list("cy"); !slices.Equal(cy, ann) {
+		t.Fatalf("cy's findings %+v, want ann's %+v", cy, ann)
+	}
+
+	ttl := writeFile(t, "ann.ttl", mustCLI(t, dir, "export", "--graph", "urn:cortex:default:team:t1:member:ann:graph:findings", "--format", "turtle"))
+	mustCLI(t, dir, "findings", "import", "t1", "dan", ttl)
+	if dan := list("dan"); !slices.Equal(dan, ann) {
+		t.Fatalf("dan's findings %+v, want ann's %+v", dan, ann)
+	}
+
+	bad := writeFile(t, "bad.json", `[{"subject": "<http://ex/a>", "predicate": "<http://ex/p>", "object": "leaks"}]`)
+	if r := runCLI(t, dir, "", "findings", "import", "t1", "bob", bad); r.code != exitInvalid || !strings.Contains(r.stderr, "record 1 (line 1)") {
+		t.Fatalf("bad JSON finding: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, dir, "", "findings", "import", "t1", "bob", "--format", "json", writeFile(t, "x.txt", "{")); r.code != exitInvalid {
+		t.Fatalf("--format json: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCLI_Query_CxPrefix checks that cx: in queries is the namespace's
+// vocabulary, as in findings add and fixtures/vocab.ttl.
+func TestCLI_Query_CxPrefix(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	mustCLI(t, dir, "findings", "add", "t1", "ann", "<http://ex/a>", "<http://ex/p>", "x", "--confidence", "0.5")
+	out := mustCLI(t, dir, "query", "--format", "csv", `SELECT ?c WHERE { ?f a cx:Finding ; cx:finding:confidence ?c ; rdf:subject <http://ex/a> }`)
+	if out != "c\r\n0.5\r\n" {
+		t.Fatalf("query output %q", out)
 	}
 }

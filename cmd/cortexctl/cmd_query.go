@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -19,10 +20,8 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
+	"github.com/cortexgraph/cortex/teammanager"
 )
-
-// vocabPrefix is the IRI prefix of the Cortex vocabulary, predeclared as cx: in queries.
-const vocabPrefix = "urn:cortex:vocab:"
 
 func queryCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -31,8 +30,10 @@ func queryCommand(e *env) *cli.Command {
 		ArgsUsage: "'SPARQL' | --file Q.rq",
 		Description: `Runs a SELECT, ASK, CONSTRUCT or DESCRIBE query over the current namespace only.
 
-Prefixes rdf rdfs xsd owl prov, cx (the Cortex vocabulary), the namespace's own
-name and the config file's prefixes are predeclared.
+Prefixes rdf rdfs xsd owl prov, cx and the namespace's own name (both the
+namespace's IRI prefix, under which the Cortex vocabulary lives: cx:Finding,
+cx:finding:confidence, cx:team:status, ...; see fixtures/vocab.ttl) and the
+config file's prefixes are predeclared.
 
 The default graph is, with --default-graph union (the default), the RDF merge of
 all graphs of the namespace: a triple held in several graphs counts once. Use
@@ -53,8 +54,8 @@ Examples:
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table|json|xml|csv|tsv (SELECT, ASK), ntriples|turtle (CONSTRUCT, DESCRIBE)"},
 			&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
 			&cli.BoolFlag{Name: "explain", Usage: "print the evaluation plan instead of running the query"},
-			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s); 0 means none"},
-			&cli.StringFlag{Name: "default-graph", Usage: "union|default|IRI: what the default graph is", Value: eval.UnionGraph},
+			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s; 0: none); a stopped query exits 8 and says its output is incomplete"},
+			&cli.StringFlag{Name: "default-graph", Usage: "what the query's default graph is: union|default|IRI", Value: eval.UnionGraph},
 			&cli.BoolFlag{Name: "exit-status", Usage: "for ASK: exit 0 when true, 9 when false"},
 			&cli.StringFlag{Name: "base", Usage: "base IRI of the query (default: the --file URL)"},
 		},
@@ -63,6 +64,9 @@ Examples:
 }
 
 func queryCmd(c *cli.Context, e *env) error {
+	if c.NArg() > 1 {
+		return usagef("query: want one query argument, got %d (quote the query)", c.NArg())
+	}
 	text, base, err := queryText(c, e)
 	if err != nil {
 		return err
@@ -77,7 +81,11 @@ func queryCmd(c *cli.Context, e *env) error {
 		}
 		format = "json"
 	}
-	ns, err := e.namespace(c.Context)
+	timeout := c.Duration("timeout")
+	if timeout < 0 {
+		return fmt.Errorf("%w: query: --timeout %s is negative (0 means none)", errInvalid, timeout)
+	}
+	ns, err := e.namespace(c.Context, false)
 	if err != nil {
 		return err
 	}
@@ -85,14 +93,8 @@ func queryCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	prefixes := map[string]string{"cx": vocabPrefix}
-	if isPNPrefix(e.nsName) {
-		prefixes[e.nsName] = nsIRI.Prefix()
-	}
-	for k, v := range e.cfg.Prefixes {
-		prefixes[k] = v
-	}
-	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: c.Duration("timeout")}
+	prefixes := teammanager.Prefixes(nsIRI, e.cfg.Prefixes)
+	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
 	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !hasScheme(opts.DefaultGraph) {
 		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
 	}
@@ -107,10 +109,11 @@ func queryCmd(c *cli.Context, e *env) error {
 	}
 	res, err := ns.Query(ctx, text, opts)
 	if err != nil {
-		return queryError(e, text, err)
+		return queryError(e, text, stopped(err, timeout, false))
 	}
 	defer res.Close()
-	w := bufio.NewWriter(e.stdout)
+	out := &countingWriter{w: e.stdout}
+	w := bufio.NewWriter(out)
 	switch res.Kind {
 	case sparql.Boolean:
 		err = writeBoolean(w, format, res.Boolean)
@@ -126,13 +129,62 @@ func queryCmd(c *cli.Context, e *env) error {
 	default:
 		err = writeSolutions(ctx, w, format, res, prefixes, e.stdoutIsTerminal())
 	}
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
 	if err != nil {
+		// The results writer was not closed, and what it and w buffered is
+		// dropped: a JSON or XML document lacks its end; a table that had
+		// printed rows gets a last line saying it is incomplete (one that
+		// had not, buffering its first rows, prints nothing). The error
+		// says whether anything was printed.
+		err = stopped(err, timeout, out.n > 0)
+		var se *stoppedError
+		if errors.As(err, &se) && out.n > 0 && (format == "table" || format == "" && e.stdoutIsTerminal()) && res.Kind != sparql.Graph {
+			fmt.Fprintf(e.stdout, "\n… the query %s\n", se.why)
+		}
 		return queryError(e, text, err)
 	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("query: %w", err)
+	}
 	return nil
+}
+
+// stoppedError is a query stopped by a timeout or an interrupt.
+type stoppedError struct {
+	why string // "timed out after 5s: output is incomplete"
+	err error
+}
+
+func (e *stoppedError) Error() string { return e.why + ": " + e.err.Error() }
+func (e *stoppedError) Unwrap() error { return e.err }
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// stopped explains a query stopped by its --timeout or an interrupt;
+// written says whether part of the results was printed.
+func stopped(err error, timeout time.Duration, written bool) error {
+	var why string
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && timeout > 0:
+		why = "timed out after " + timeout.String()
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		why = "interrupted"
+	default:
+		return err
+	}
+	if written {
+		why += ": output is incomplete"
+	}
+	return &stoppedError{why: why, err: err}
 }
 
 // queryText returns the query text and its default base IRI.
@@ -163,20 +215,6 @@ func queryText(c *cli.Context, e *env) (string, string, error) {
 func (e *env) stdoutIsTerminal() bool {
 	f, ok := e.stdout.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// isPNPrefix reports whether s can be used as a SPARQL prefix name.
-func isPNPrefix(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_')
-		if !ok {
-			return false
-		}
-	}
-	return !strings.HasSuffix(s, ".")
 }
 
 // queryError maps query errors to CLI error kinds; for syntax errors it prints the offending line with
@@ -250,13 +288,11 @@ func writeSolutions(ctx context.Context, w io.Writer, format string, res *sparql
 	}
 	for res.Next(ctx) {
 		if err := rw.Write(res.Row()); err != nil {
-			rw.Close()
 			return err
 		}
 	}
 	if err := res.Err(); err != nil {
-		rw.Close()
-		return err
+		return err // rw stays open: an incomplete result is never completed
 	}
 	return rw.Close()
 }
@@ -276,13 +312,11 @@ func writeGraph(ctx context.Context, w io.Writer, format string, res *sparql.Res
 	}
 	for res.Next(ctx) {
 		if err := enc.Encode(res.Quad()); err != nil {
-			enc.Close()
 			return err
 		}
 	}
 	if err := res.Err(); err != nil {
-		enc.Close()
-		return err
+		return err // enc stays open: an incomplete result is never completed
 	}
 	return enc.Close()
 }

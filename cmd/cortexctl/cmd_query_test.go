@@ -1,43 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
 
-// runQueryCLI runs cortexctl like run does, adding the query command when app.go does not register it
-// yet.
+// runQueryCLI runs cortexctl against the store in dir.
 func runQueryCLI(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
-	defer e.close()
-	app := newApp(e)
-	has := false
-	for _, c := range app.Commands {
-		if c.Name == "query" {
-			has = true
-		}
-	}
-	if !has {
-		qc := queryCommand(e)
-		setUsageErrors(qc)
-		app.Commands = append(app.Commands, qc)
-	}
-	err := app.RunContext(context.Background(), append([]string{"cortexctl", "--data", dir}, args...))
-	if err == nil {
-		err = e.close()
-	}
-	code := exitOK
-	if err != nil {
-		code = exitCode(err)
-		if code != exitFalse {
-			e.printError(err)
-		}
-	}
-	return result{code, out.String(), errb.String()}
+	return runCLI(t, dir, "", args...)
 }
 
 const queryTTL = `@prefix ex: <http://example.org/> .
@@ -197,7 +169,45 @@ func TestCLI_Query_Timeout(t *testing.T) {
 	dir := setupQueryStore(t)
 	// A deadline that has passed before evaluation starts.
 	r := runQueryCLI(t, dir, "query", "--timeout", "1ns", "--format", "json", "SELECT * { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }")
-	if r.code != exitTimeout {
+	if r.code != exitTimeout || r.stdout != "" || !strings.Contains(r.stderr, "timed out after 1ns") {
 		t.Errorf("exit %d, want %d (%s)", r.code, exitTimeout, r.stderr)
+	}
+}
+
+// TestCLI_Query_StoppedOutputIsNeverComplete: a query stopped by its
+// timeout while its results stream never prints a well-formed document: a
+// JSON or XML result lacks its end, a table says it is incomplete, and
+// stderr says so; exit 8. The query is slow by construction: a cross
+// product of 12 patterns over the 4 triples of the union graph is 16.7
+// million rows of 36 terms, gigabytes of output.
+func TestCLI_Query_StoppedOutputIsNeverComplete(t *testing.T) {
+	dir := setupQueryStore(t)
+	q := `SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?p ?q ?r . ?s ?t ?u . ?v ?w ?x .
+		?y ?z ?a1 . ?b1 ?c1 ?d1 . ?e1 ?f1 ?g1 . ?h1 ?i1 ?j1 }`
+	for _, format := range []string{"json", "xml", "table", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			r := runQueryCLI(t, dir, "query", "--timeout", "200ms", "--format", format, q)
+			if r.code != exitTimeout || !strings.Contains(r.stderr, "query: timed out after 200ms") {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			printed := r.stdout != ""
+			if printed != strings.Contains(r.stderr, "output is incomplete") {
+				t.Fatalf("%d bytes printed, stderr %q", len(r.stdout), r.stderr)
+			}
+			switch format {
+			case "json":
+				if json.Valid([]byte(r.stdout)) || strings.Contains(r.stdout, "]}}") {
+					t.Fatalf("a complete JSON document:\n%.300s", r.stdout)
+				}
+			case "xml":
+				if strings.Contains(r.stdout, "</sparql>") {
+					t.Fatal("a complete XML document")
+				}
+			case "table":
+				if printed && !strings.HasSuffix(r.stdout, "… the query timed out after 200ms: output is incomplete\n") {
+					t.Fatalf("table ends with %q", r.stdout[max(0, len(r.stdout)-200):])
+				}
+			}
+		})
 	}
 }

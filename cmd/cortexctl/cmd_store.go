@@ -1,12 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -26,21 +25,23 @@ func storeCommands(e *env) []*cli.Command {
 The format comes from the file extension (.nt .nq .ttl) unless --format is given.
 Triples go to the default graph, N-Quads keep their graphs; --graph puts
 everything into one named graph. Relative IRIs resolve against the file's
-file:// URL unless --base is given. Imports are written in segments of up to
-~1M triples (large ones streamed, all or nothing even if the process is
-killed) or chunks of 8,192 quads: a syntax error in the first chunk leaves
-nothing behind; a later one reports how many quads were committed and the
-import id to re-run with (re-running converges).
+file:// URL unless --base is given. Every argument is checked (files exist,
+formats are known, IRIs are absolute) before anything is written. Imports are
+written in segments of up to ~2M quads (large ones streamed, all or nothing
+even if the process is killed) or chunks of 8,192 quads: a syntax error in
+the first chunk leaves nothing behind; a later one reports how many quads
+were committed and the import id to re-run with (re-running converges).
 
 Examples:
    cortexctl import data.ttl
-   cortexctl import --graph http://example.org/g1 a.nt b.nt
-   curl -s https://example.org/x.nq | cortexctl import --format nquads -`,
+   cortexctl import a.nt b.nt --graph http://example.org/g1
+   curl -s https://example.org/x.nq | cortexctl import -f nq -`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "graph", Aliases: []string{"g"}, Usage: "named graph IRI to import into"},
-				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: " + joinNames(rdfio.Names())},
-				&cli.StringFlag{Name: "base", Usage: "base IRI for relative IRIs"},
+				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: " + rdfFormatNames() + " (default: from the file extension)"},
+				&cli.StringFlag{Name: "base", Usage: "absolute base IRI for relative IRIs (default: the file's file:// URL)"},
 				&cli.StringFlag{Name: "import-id", Usage: "blank-node scope of the import (to resume a failed one)"},
+				summaryJSONFlag(),
 			},
 			Action: func(c *cli.Context) error { return importCmd(c, e) },
 		},
@@ -50,46 +51,90 @@ Examples:
 			Description: `Without --graph every graph of the namespace is written. --graph IRI selects
 one named graph, --graph default the default graph. N-Triples and Turtle
 carry no graph names: several graphs are written as the union of their
-triples. The format comes from -o's extension, else --format (default nquads).
+triples. The format is --format, else -o's extension (.nq .nt .ttl; another
+extension is an error), else N-Quads. With -o, a summary is printed
+(--json: as JSON).
 
 Examples:
    cortexctl export > backup.nq
-   cortexctl export --graph default --format turtle -o default.ttl`,
+   cortexctl export --graph default -o default.ttl
+   cortexctl export -f nt -o dump.txt --json`,
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "graph", Aliases: []string{"g"}, Usage: "graph IRI, or 'default'"},
-				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "nquads|ntriples|turtle"},
+				&cli.StringFlag{Name: "graph", Aliases: []string{"g"}, Usage: "graph IRI, or 'default' (default: every graph)"},
+				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: rdfFormatNames() + " (default: from -o's extension, else nquads)"},
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (default: standard output)"},
+				summaryJSONFlag(),
 			},
 			Action: func(c *cli.Context) error { return exportCmd(c, e) },
 		},
 		{
 			Name:  "graphs",
 			Usage: "list the graphs of the namespace with their quad counts",
-			Description: `Example:
+			Description: `JSON: [{graph, quads}], graph null for the default graph.
+
+Example:
    cortexctl --namespace acme graphs --json`,
-			Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON: [{graph, quads}] (graph null = default graph)"}},
+			Flags:  outputFlags(),
 			Action: func(c *cli.Context) error { return graphsCmd(c, e) },
 		},
 		{
 			Name:  "stats",
 			Usage: "show store and namespace statistics",
-			Description: `Example:
+			Description: `JSON: {store, diskBytes, namespaces, namespace, quads, graphs}.
+
+Example:
    cortexctl stats --json`,
-			Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+			Flags:  outputFlags(),
 			Action: func(c *cli.Context) error { return statsCmd(c, e) },
 		},
 	}
 }
 
-func joinNames(ns []string) string {
-	out := ""
-	for i, n := range ns {
-		if i > 0 {
-			out += "|"
+// rdfFormatNames lists the RDF format names and their short names (the
+// file extensions), e.g. "nquads (nq)|ntriples (nt)|turtle (ttl)".
+func rdfFormatNames() string {
+	var out []string
+	for _, n := range rdfio.Names() {
+		f, _ := rdfio.Lookup(n)
+		var short []string
+		for _, e := range f.Extensions {
+			short = append(short, strings.TrimPrefix(e, "."))
 		}
-		out += n
+		if len(short) > 0 {
+			n += " (" + strings.Join(short, ", ") + ")"
+		}
+		out = append(out, n)
 	}
-	return out
+	return strings.Join(out, "|")
+}
+
+// rdfFormat resolves a --format value: a format name (turtle) or its file
+// extension as a short name (ttl).
+func rdfFormat(name string) (string, error) {
+	f, err := rdfio.Lookup(name)
+	if err == nil {
+		return f.Name, nil
+	}
+	if !strings.ContainsAny(name, "./") {
+		if f, xerr := rdfio.ByExtension("x." + name); xerr == nil {
+			return f.Name, nil
+		}
+	}
+	return "", err
+}
+
+// checkBase validates a --base value: empty, or an absolute IRI.
+func checkBase(s string) error {
+	if s == "" {
+		return nil
+	}
+	if err := cortex.CheckIRI(s); err != nil {
+		return fmt.Errorf("%w: --base: %v", errInvalid, err)
+	}
+	if !hasScheme(s) {
+		return fmt.Errorf("%w: --base %q is not an absolute IRI (e.g. http://example.org/)", errInvalid, s)
+	}
+	return nil
 }
 
 // parseGraph reads a --graph value: an absolute IRI, or "default" (nil).
@@ -126,66 +171,121 @@ func hasScheme(s string) bool {
 	return false
 }
 
+// importSource is one FILE argument of import, checked and opened before
+// anything is written.
+type importSource struct {
+	name   string // as given; "-" for standard input
+	format string
+	r      io.Reader
+	size   int64
+}
+
+type importJSON struct {
+	File    string  `json:"file"`
+	Quads   int64   `json:"quads"`
+	Seconds float64 `json:"seconds"`
+}
+
 func importCmd(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("import: no file given (use - for standard input)")
+	}
+	out, err := outputFormat(c)
+	if err != nil {
+		return err
 	}
 	g, _, err := parseGraph(c.String("graph"), false)
 	if err != nil {
 		return err
 	}
+	if err := checkBase(c.String("base")); err != nil {
+		return err
+	}
 	if c.NArg() > 1 && c.String("import-id") != "" {
 		return usagef("import: --import-id applies to a single file")
 	}
-	ns, err := e.namespace(c.Context)
-	if err != nil {
-		return err
+	format := ""
+	if f := c.String("format"); f != "" {
+		if format, err = rdfFormat(f); err != nil {
+			return usagef("import: --format: %v", err)
+		}
 	}
+	// Check every argument before the store is opened: a missing second
+	// file must not leave the first one imported.
+	var srcs []importSource
+	defer func() {
+		for _, src := range srcs {
+			if f, ok := src.r.(*os.File); ok && f != e.stdin {
+				f.Close()
+			}
+		}
+	}()
+	stdin := false
 	for _, path := range c.Args().Slice() {
-		format := c.String("format")
-		if format == "" {
-			if path == "-" {
+		src := importSource{name: path, format: format, r: e.stdin}
+		if path == "-" {
+			if stdin {
+				return usagef("import: - (standard input) given twice")
+			}
+			stdin = true
+			if format == "" {
 				return usagef("import: reading standard input needs --format")
 			}
-			f, err := rdfio.ByExtension(path)
-			if err != nil {
-				return fmt.Errorf("import %s: %w (use --format)", path, err)
+		} else {
+			if src.format == "" {
+				f, err := rdfio.ByExtension(path)
+				if err != nil {
+					return fmt.Errorf("import %s: %w (use --format)", path, err)
+				}
+				src.format = f.Name
 			}
-			format = f.Name
-		}
-		var (
-			r    io.Reader = e.stdin
-			size int64
-			name = "-"
-		)
-		if path != "-" {
 			f, err := os.Open(path)
 			if err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
-			defer f.Close()
+			src.r = f
 			if st, err := f.Stat(); err == nil {
-				size = st.Size()
+				if st.IsDir() {
+					srcs = append(srcs, src)
+					return fmt.Errorf("%w: import: %s is a directory", errInvalid, path)
+				}
+				src.size = st.Size()
 			}
-			r, name = f, path
 		}
-		bar := e.newProgress("importing "+filepath.Base(name), size, true)
+		srcs = append(srcs, src)
+	}
+	ns, err := e.namespace(c.Context, true)
+	if err != nil {
+		return err
+	}
+	var done []importJSON
+	for _, src := range srcs {
+		bar := e.newProgress("importing "+filepath.Base(src.name), src.size, true)
 		// The bar follows the bytes read: large imports write in segments of
 		// up to ~2M quads, so commits alone would move it in big jumps.
-		cr := &countingReader{r: r, onRead: bar.set}
+		cr := &countingReader{r: src.r, onRead: bar.set}
 		start := time.Now()
 		res, err := ns.ImportRDF(c.Context, cr, cortex.RDFImportOptions{
-			Format: format, File: pathForErrors(name), Base: c.String("base"), Graph: g,
+			Format: src.format, File: pathForErrors(src.name), Base: c.String("base"), Graph: g,
 			ImportID: c.String("import-id"),
 			Progress: func(int64) { bar.set(cr.n.Load()) },
 		})
 		bar.finish()
 		if err != nil {
+			if out == formatJSON && len(done) > 0 {
+				_ = writeJSON(e.stdout, done) // what was imported before the failure
+			}
 			return err
 		}
 		d := time.Since(start)
-		fmt.Fprintf(e.stdout, "imported %s from %s in %s (%s/s)\n", plural(res.Committed, "quad"), name,
-			d.Round(time.Millisecond), groupDigits(int64(float64(res.Committed)/d.Seconds())))
+		done = append(done, importJSON{File: src.name, Quads: res.Committed, Seconds: d.Seconds()})
+		if out == formatTable {
+			fmt.Fprintf(e.stdout, "imported %s from %s in %s (%s/s)\n", plural(res.Committed, "quad"), cell(src.name),
+				d.Round(time.Millisecond), groupDigits(int64(float64(res.Committed)/d.Seconds())))
+		}
+	}
+	if out == formatJSON {
+		return writeJSON(e.stdout, done)
 	}
 	return nil
 }
@@ -199,31 +299,45 @@ func pathForErrors(name string) string {
 }
 
 func exportCmd(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("export: unexpected argument %q (the output file is -o FILE)", c.Args().First())
+	}
+	outFmt, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
 	g, scope, err := parseGraph(c.String("graph"), true)
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
 	out := c.String("output")
-	if format == "" && out != "" {
-		if f, err := rdfio.ByExtension(out); err == nil {
-			format = f.Name
+	toFile := out != "" && out != "-"
+	if outFmt == formatJSON && !toFile {
+		return usagef("export: --json prints the summary of an export to a file: give -o FILE")
+	}
+	var format string
+	switch {
+	case c.String("format") != "":
+		if format, err = rdfFormat(c.String("format")); err != nil {
+			return usagef("export: --format: %v", err)
 		}
+	case toFile:
+		f, err := rdfio.ByExtension(out)
+		if err != nil {
+			return fmt.Errorf("export -o %s: %w (give --format)", out, err)
+		}
+		format = f.Name
+	default:
+		format = rdfio.NQuads
 	}
-	if format == "" {
-		format = "nquads"
-	}
-	if _, err := rdfio.Lookup(format); err != nil {
-		return usagef("export: %v", err)
-	}
-	ns, err := e.namespace(c.Context)
+	ns, err := e.namespace(c.Context, false)
 	if err != nil {
 		return err
 	}
 	total, _ := ns.Size(c.Context)
 	w := e.stdout
 	var f *os.File
-	if out != "" && out != "-" {
+	if toFile {
 		// Write to a temporary file and rename: a failed export never
 		// leaves a truncated file behind.
 		f, err = os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
@@ -240,16 +354,24 @@ func exportCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		if err := os.Rename(f.Name(), out); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		fmt.Fprintf(e.stderr, "exported %s to %s\n", plural(n, "quad"), out)
+	if f == nil {
+		return nil
 	}
-	return nil
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := os.Rename(f.Name(), out); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	sum := struct {
+		File   string `json:"file"`
+		Format string `json:"format"`
+		Quads  int64  `json:"quads"`
+	}{out, format, n}
+	return printResult(c, e.stdout, sum, func() error {
+		_, err := fmt.Fprintf(e.stdout, "exported %s to %s (%s)\n", plural(n, "quad"), cell(out), format)
+		return err
+	})
 }
 
 func graphName(v quad.Value) string {
@@ -260,7 +382,10 @@ func graphName(v quad.Value) string {
 }
 
 func graphsCmd(c *cli.Context, e *env) error {
-	ns, err := e.namespace(c.Context)
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	ns, err := e.namespace(c.Context, false)
 	if err != nil {
 		return err
 	}
@@ -268,28 +393,26 @@ func graphsCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		type row struct {
-			Graph *string `json:"graph"`
-			Quads int64   `json:"quads"`
-		}
-		rows := make([]row, 0, len(gs))
-		for _, g := range gs {
-			r := row{Quads: g.Quads}
-			if g.Name != nil {
-				s := termJSON(g.Name)
-				r.Graph = &s
-			}
-			rows = append(rows, r)
-		}
-		return writeJSON(e.stdout, rows)
+	type row struct {
+		Graph *string `json:"graph"`
+		Quads int64   `json:"quads"`
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "QUADS\tGRAPH\t")
+	rows := make([]row, 0, len(gs))
 	for _, g := range gs {
-		fmt.Fprintf(tw, "%s\t%s\t\n", groupDigits(g.Quads), graphName(g.Name))
+		r := row{Quads: g.Quads}
+		if g.Name != nil {
+			s := termJSON(g.Name)
+			r.Graph = &s
+		}
+		rows = append(rows, r)
 	}
-	return tw.Flush()
+	return printResult(c, e.stdout, rows, func() error {
+		t := newTable(e.stdout, true, "QUADS", "GRAPH")
+		for _, g := range gs {
+			t.row(groupDigits(g.Quads), graphName(g.Name))
+		}
+		return t.flush()
+	})
 }
 
 // termJSON renders a graph name for JSON: IRIs without brackets, blank nodes as _:x.
@@ -301,14 +424,14 @@ func termJSON(v quad.Value) string {
 }
 
 func statsCmd(c *cli.Context, e *env) error {
-	s, err := e.open(c.Context)
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	ns, err := e.namespace(c.Context, false)
 	if err != nil {
 		return err
 	}
-	ns, err := s.Namespace(c.Context, e.nsName)
-	if err != nil {
-		return err
-	}
+	s := e.store
 	size, err := ns.Size(c.Context)
 	if err != nil {
 		return err
@@ -329,21 +452,14 @@ func statsCmd(c *cli.Context, e *env) error {
 		Quads      int64    `json:"quads"`
 		Graphs     int      `json:"graphs"`
 	}{e.dataDir, s.DiskSize(), names, e.nsName, size, len(gs)}
-	if c.Bool("json") {
-		return writeJSON(e.stdout, st)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "store:\t%s\n", st.Store)
-	fmt.Fprintf(tw, "disk:\t%s bytes\n", groupDigits(st.DiskBytes))
-	fmt.Fprintf(tw, "namespaces:\t%d %v\n", len(names), names)
-	fmt.Fprintf(tw, "namespace:\t%s\n", st.Namespace)
-	fmt.Fprintf(tw, "quads:\t%s\n", groupDigits(st.Quads))
-	fmt.Fprintf(tw, "graphs:\t%d\n", st.Graphs)
-	return tw.Flush()
-}
-
-func writeJSON(w io.Writer, v interface{}) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return printResult(c, e.stdout, st, func() error {
+		t := newTable(e.stdout, false)
+		t.row("store:", st.Store)
+		t.row("disk:", plural(st.DiskBytes, "byte"))
+		t.row("namespaces:", fmt.Sprintf("%d: %s", len(names), strings.Join(names, ", ")))
+		t.row("namespace:", st.Namespace)
+		t.row("quads:", groupDigits(st.Quads))
+		t.row("graphs:", groupDigits(int64(st.Graphs)))
+		return t.flush()
+	})
 }

@@ -170,3 +170,49 @@ func TestCLI_HelpAndVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_InvalidValues: invalid config and option values exit 7 (2 for
+// flags used together that exclude each other) and write nothing.
+func TestCLI_InvalidValues(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	nt := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	cfg := func(s string) string { return writeFile(t, "c.json5", s) }
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"base not an IRI", []string{"--config", cfg(`{namespaces: {default: {base: "kg/acme"}}}`), "graphs"}, exitInvalid, "namespaces.default.base"},
+		{"bad namespace name", []string{"--config", cfg(`{namespaces: {"Acme": {}}}`), "graphs"}, exitInvalid, `invalid namespace name "Acme"`},
+		{"prefix not absolute", []string{"--config", cfg(`{prefixes: {ex: "example.org/"}}`), "graphs"}, exitInvalid, "prefixes.ex"},
+		{"built-in prefix", []string{"--config", cfg(`{prefixes: {rdf: "http://example.org/"}}`), "graphs"}, exitInvalid, `"rdf" is a built-in prefix`},
+		{"import --base rel", []string{"import", "--base", "rel", nt}, exitInvalid, "--base"},
+		{"--memory-limit lots", []string{"--memory-limit", "lots", "graphs"}, exitInvalid, "--memory-limit"},
+		{"teams create --timeout -5", []string{"teams", "create", "--name", "x", "--member", "a", "--timeout", "-5"}, exitInvalid, "timeout -5"},
+		{"--none with --object", []string{"conflicts", "resolve", "t1", "c1", "--none", "--object", "x"}, exitUsage, "exclude each other"},
+		{"query --timeout -1s", []string{"query", "--timeout", "-1s", "ASK {}"}, exitInvalid, "--timeout -1s"},
+		{"export -o x.rdf", []string{"export", "-o", filepath.Join(t.TempDir(), "x.rdf")}, exitUsage, "give --format"},
+		{"findings add --at", []string{"findings", "add", "t1", "ann", "<http://s>", "<http://p>", "o", "--at", "2026-13-01"}, exitInvalid, "such as 2026-01-02T15:04:05Z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := mustCLI(t, dir, "export")
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) || strings.Contains(r.stderr, "2006") {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+			if after := mustCLI(t, dir, "export"); after != before {
+				t.Fatalf("the failed command wrote:\n%s", after)
+			}
+		})
+	}
+	// -1 is "no timeout".
+	mustCLI(t, dir, "teams", "create", "--name", "x", "--member", "a", "--timeout", "-1")
+	// Short format names.
+	for _, f := range []string{"nt", "ttl", "nq"} {
+		mustCLI(t, dir, "export", "-f", f)
+	}
+	out := filepath.Join(t.TempDir(), "x.rdf")
+	mustCLI(t, dir, "export", "-o", out, "--format", "nt")
+}

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -16,25 +16,28 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // manager returns a team manager over the selected namespace, configured
-// from the config file's teams section.
-func (e *env) manager(c *cli.Context) (*teammanager.Manager, error) {
-	s, err := e.open(c.Context)
-	if err != nil {
+// from the config file's teams section. write selects a read-write store
+// (the namespace is created if needed); without it the store is opened
+// read-only and a missing store or namespace is an error.
+func (e *env) manager(c *cli.Context, write bool) (*teammanager.Manager, error) {
+	if _, err := e.namespace(c.Context, write); err != nil {
 		return nil, err
 	}
 	x, err := e.ns()
 	if err != nil {
 		return nil, err
 	}
-	return teammanager.New(c.Context, s, x, teammanager.FromConfig(e.cfg.Teams))
+	return teammanager.New(c.Context, e.store, x, teammanager.FromConfig(e.cfg.Teams).WithPrefixes(e.cfg.Prefixes))
 }
 
-var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (see README, section Teams)"}
+// withOutput appends the output flags (--format table|json, --json) to flags.
+func withOutput(flags ...cli.Flag) []cli.Flag { return append(flags, outputFlags()...) }
 
 func teamsCommands(e *env) []*cli.Command {
 	return []*cli.Command{
@@ -58,17 +61,16 @@ tieBreaker, members [{agent, role, task, critical}]).
 Examples:
    cortexctl teams create --name review --member alice:lead:correctness --member bob:reviewer
    cortexctl teams create --from fixtures/teams/code-review.json5 --json`,
-					Flags: []cli.Flag{
+					Flags: withOutput(
 						&cli.StringFlag{Name: "name", Usage: "team name"},
 						&cli.StringFlag{Name: "id", Usage: "team id (default: generated)"},
 						&cli.StringFlag{Name: "strategy", Usage: "merge strategy (see cortexctl strategies)"},
 						&cli.StringSliceFlag{Name: "member", Usage: "AGENT:ROLE[:TASK], repeatable"},
 						&cli.StringSliceFlag{Name: "critical", Usage: "agent whose failure fails the team, repeatable"},
-						&cli.Int64Flag{Name: "timeout", Usage: "seconds the team may run (default: config workflowTimeout; -1: none)"},
+						&cli.Int64Flag{Name: "timeout", Usage: "seconds the team may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
 						&cli.StringFlag{Name: "context", Usage: "goal or instructions"},
 						&cli.StringFlag{Name: "from", Usage: "JSON5 team config file"},
-						jsonFlag,
-					},
+					),
 					Action: func(c *cli.Context) error { return teamsCreate(c, e) },
 				},
 				{
@@ -76,7 +78,7 @@ Examples:
 					Usage: "list teams, oldest first",
 					Description: `Example:
    cortexctl teams list --status running --json`,
-					Flags:  []cli.Flag{&cli.StringFlag{Name: "status", Usage: "pending|running|completed|failed"}, jsonFlag},
+					Flags:  withOutput(&cli.StringFlag{Name: "status", Usage: "only teams with this status: pending|running|completed|failed"}),
 					Action: func(c *cli.Context) error { return teamsList(c, e) },
 				},
 				{
@@ -85,7 +87,7 @@ Examples:
 					ArgsUsage: "TEAM",
 					Description: `Example:
    cortexctl teams get TEAM --json`,
-					Flags:  []cli.Flag{jsonFlag},
+					Flags:  withOutput(),
 					Action: func(c *cli.Context) error { return teamsGet(c, e) },
 				},
 				{
@@ -96,7 +98,7 @@ Examples:
 
 Example:
    cortexctl teams member-status TEAM alice completed --result "3 issues found"`,
-					Flags:  []cli.Flag{&cli.StringFlag{Name: "result", Usage: "result summary"}, jsonFlag},
+					Flags:  withOutput(&cli.StringFlag{Name: "result", Usage: "result summary"}),
 					Action: func(c *cli.Context) error { return teamsMemberStatus(c, e) },
 				},
 				{
@@ -105,7 +107,7 @@ Example:
 					ArgsUsage: "TEAM",
 					Description: `Example:
    cortexctl teams merge TEAM --json`,
-					Flags:  []cli.Flag{jsonFlag},
+					Flags:  withOutput(),
 					Action: func(c *cli.Context) error { return teamsMerge(c, e) },
 				},
 				{
@@ -114,24 +116,8 @@ Example:
 					ArgsUsage: "TEAM",
 					Description: `Example:
    cortexctl teams delete TEAM`,
-					Action: func(c *cli.Context) error {
-						args, err := positional(c)
-						if err != nil {
-							return err
-						}
-						if len(args) != 1 {
-							return usagef("teams delete: want TEAM")
-						}
-						m, err := e.manager(c)
-						if err != nil {
-							return err
-						}
-						if err := m.DeleteTeam(c.Context, args[0]); err != nil {
-							return err
-						}
-						fmt.Fprintf(e.stdout, "deleted team %s\n", args[0])
-						return nil
-					},
+					Flags:  withOutput(),
+					Action: func(c *cli.Context) error { return teamsDelete(c, e) },
 				},
 			},
 		},
@@ -140,16 +126,19 @@ Example:
 			Usage: "list the merge strategies",
 			Description: `Example:
    cortexctl strategies --json`,
-			Flags: []cli.Flag{jsonFlag},
+			Flags: withOutput(),
 			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usagef("strategies: unexpected argument %q", c.Args().First())
+				}
 				names := merge.Names()
-				if c.Bool("json") {
-					return writeJSON(e.stdout, names)
-				}
-				for _, n := range names {
-					fmt.Fprintln(e.stdout, n)
-				}
-				return nil
+				return printResult(c, e.stdout, names, func() error {
+					t := newTable(e.stdout, false)
+					for _, n := range names {
+						t.row(n)
+					}
+					return t.flush()
+				})
 			},
 		},
 		findingsCommand(e),
@@ -204,11 +193,14 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	return tc, nil
 }
 
-// secs converts a timeout in seconds (negative: none) to a duration,
-// refusing values a time.Duration cannot hold.
+// secs converts a timeout in seconds (-1: none) to a duration, refusing
+// other negative values and values a time.Duration cannot hold.
 func secs(n int64) (time.Duration, error) {
-	if n < 0 {
+	if n == -1 {
 		return -1, nil
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("%w: timeout %d s: want seconds ≥ 0, or -1 for none", errInvalid, n)
 	}
 	if n > int64(math.MaxInt64/time.Second) {
 		return 0, fmt.Errorf("%w: timeout %d s is too large", errInvalid, n)
@@ -217,6 +209,13 @@ func secs(n int64) (time.Duration, error) {
 }
 
 func teamsCreate(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("teams create: unexpected argument %q (give the name with --name)", c.Args().First())
+	}
+	out, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
 	var tc teammanager.TeamConfig
 	if p := c.String("from"); p != "" {
 		data, err := os.ReadFile(p)
@@ -271,7 +270,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 	if tc.Name == "" && len(tc.Members) == 0 {
 		return usagef("teams create: need --name and --member, or --from FILE")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -279,11 +278,11 @@ func teamsCreate(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if out == formatJSON {
 		return writeJSON(e.stdout, toTeamJSON(t))
 	}
-	fmt.Fprintf(e.stdout, "created team %s (%s, %d members, strategy %s)\n", t.ID, t.Name, len(t.Members), t.Strategy)
-	return nil
+	_, err = fmt.Fprintf(e.stdout, "created team %s (\"%s\", %s, strategy %s)\n", t.ID, cell(t.Name), plural(int64(len(t.Members)), "member"), t.Strategy)
+	return err
 }
 
 type memberJSON struct {
@@ -335,6 +334,12 @@ func toTeamJSON(t teammanager.Team) teamJSON {
 }
 
 func teamsList(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("teams list: unexpected argument %q", c.Args().First())
+	}
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
 	var f teammanager.TeamFilter
 	if s := c.String("status"); s != "" {
 		st, err := teammanager.ParseStatus(s)
@@ -343,7 +348,7 @@ func teamsList(c *cli.Context, e *env) error {
 		}
 		f.Status = st
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, false)
 	if err != nil {
 		return err
 	}
@@ -351,30 +356,28 @@ func teamsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		out := make([]teamJSON, 0, len(ts))
-		for _, t := range ts {
-			out = append(out, toTeamJSON(t))
-		}
-		return writeJSON(e.stdout, out)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tSTRATEGY\tCREATED")
+	out := make([]teamJSON, 0, len(ts))
 	for _, t := range ts {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Status, t.Strategy, t.CreatedAt.Format(time.RFC3339))
+		out = append(out, toTeamJSON(t))
 	}
-	return tw.Flush()
+	return printResult(c, e.stdout, out, func() error {
+		t := newTable(e.stdout, false, "ID", "NAME", "STATUS", "STRATEGY", "CREATED")
+		for _, tm := range ts {
+			t.row(tm.ID, tm.Name, string(tm.Status), tm.Strategy, tm.CreatedAt.Format(time.RFC3339))
+		}
+		return t.flush()
+	})
 }
 
 func teamsGet(c *cli.Context, e *env) error {
-	args, err := positional(c)
-	if err != nil {
+	if _, err := outputFormat(c); err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("teams get: want TEAM")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, false)
 	if err != nil {
 		return err
 	}
@@ -382,26 +385,51 @@ func teamsGet(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		return writeJSON(e.stdout, toTeamJSON(t))
-	}
-	fmt.Fprintf(e.stdout, "team %s  %q  %s  strategy %s\n", t.ID, t.Name, t.Status, t.Strategy)
-	if t.FailReason != "" {
-		fmt.Fprintf(e.stdout, "failed: %s\n", t.FailReason)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tROLE\tSTATUS\tTASK\tRESULT")
-	for _, mb := range t.Members {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mb.AgentID, mb.Role, mb.Status, mb.Task, mb.Result)
-	}
-	return tw.Flush()
+	return printResult(c, e.stdout, toTeamJSON(t), func() error {
+		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Strategy)
+		if t.FailReason != "" {
+			fmt.Fprintf(e.stdout, "failed: %s\n", cell(t.FailReason))
+		}
+		tb := newTable(e.stdout, false, "AGENT", "ROLE", "STATUS", "TASK", "RESULT")
+		for _, mb := range t.Members {
+			tb.row(mb.AgentID, mb.Role, string(mb.Status), mb.Task, mb.Result)
+		}
+		return tb.flush()
+	})
 }
 
-func teamsMemberStatus(c *cli.Context, e *env) error {
-	args, err := positional(c)
+func teamsDelete(c *cli.Context, e *env) error {
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
+	if len(args) != 1 {
+		return usagef("teams delete: want TEAM")
+	}
+	m, err := e.manager(c, true)
+	if err != nil {
+		return err
+	}
+	if err := m.DeleteTeam(c.Context, args[0]); err != nil {
+		return err
+	}
+	if out == formatJSON {
+		return writeJSON(e.stdout, struct {
+			Team    string `json:"team"`
+			Deleted bool   `json:"deleted"`
+		}{args[0], true})
+	}
+	_, err = fmt.Fprintf(e.stdout, "deleted team %s\n", args[0])
+	return err
+}
+
+func teamsMemberStatus(c *cli.Context, e *env) error {
+	out, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	args := c.Args().Slice()
 	if len(args) != 3 {
 		return usagef("teams member-status: want TEAM AGENT STATUS")
 	}
@@ -409,7 +437,7 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -417,7 +445,7 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if out == formatJSON {
 		out := struct {
 			Team       string     `json:"team"`
 			TeamStatus string     `json:"teamStatus"`
@@ -484,21 +512,23 @@ func printMerge(w io.Writer, r teammanager.MergeReport) {
 	if r.Unchanged {
 		state = "unchanged"
 	}
-	fmt.Fprintf(w, "%s with %s: %d topics, %d facts kept, %d conflicts (run %s)\n", state, r.Strategy, r.Topics, r.Kept, r.Report.Conflicts, r.MergeID)
+	fmt.Fprintf(w, "%s with %s: %s, %s kept, %s (run %s)\n", state, r.Strategy, plural(int64(r.Topics), "topic"),
+		plural(int64(r.Kept), "fact"), plural(int64(r.Report.Conflicts), "conflict"), r.MergeID)
 	for _, m := range r.Members {
-		fmt.Fprintf(w, "  %-12s %-9s contributed %d, kept %d\n", m.Agent, m.Status, m.Contributed, m.Kept)
+		fmt.Fprintf(w, "  %-12s %-9s contributed %s, kept %s\n", m.Agent, m.Status, plural(int64(m.Contributed), "claim"), groupDigits(int64(m.Kept)))
 	}
 }
 
 func teamsMerge(c *cli.Context, e *env) error {
-	args, err := positional(c)
+	out, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("teams merge: want TEAM")
 	}
-	m, err := e.manager(c)
+	m, err := e.manager(c, true)
 	if err != nil {
 		return err
 	}
@@ -506,7 +536,7 @@ func teamsMerge(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if out == formatJSON {
 		return writeJSON(e.stdout, toMergeJSON(r))
 	}
 	printMerge(e.stdout, r)
@@ -542,65 +572,11 @@ func (e *env) parseTermArg(s string) (quad.Value, error) {
 }
 
 func (e *env) prefixes() map[string]string {
-	m := map[string]string{
-		"rdf":  "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-		"rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-		"xsd":  "http://www.w3.org/2001/XMLSchema#",
-		"owl":  "http://www.w3.org/2002/07/owl#",
-		"prov": "http://www.w3.org/ns/prov#",
+	x, err := e.ns()
+	if err != nil {
+		m := parser.DefaultPrefixes()
+		maps.Copy(m, e.cfg.Prefixes)
+		return m
 	}
-	if x, err := e.ns(); err == nil {
-		m["cx"] = x.Prefix()
-	}
-	for k, v := range e.cfg.Prefixes {
-		m[k] = v
-	}
-	return m
-}
-
-// positional returns the command's positional arguments, applying flags
-// that follow them (urfave/cli v2 stops parsing flags at the first
-// argument; `teams get TEAM --json` must work as documented). "--" ends
-// flag parsing.
-func positional(c *cli.Context) ([]string, error) {
-	var out []string
-	args := c.Args().Slice()
-	isBool := map[string]bool{}
-	known := map[string]bool{}
-	for _, f := range c.Command.Flags {
-		_, b := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			known[n] = true
-			isBool[n] = b
-		}
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(out, args[i+1:]...), nil
-		}
-		if len(a) < 2 || a[0] != '-' || a == "-" {
-			out = append(out, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !known[name] {
-			return nil, usagef("flag provided but not defined: %s", a)
-		}
-		if !hasVal {
-			if isBool[name] {
-				val = "true"
-			} else {
-				if i+1 == len(args) {
-					return nil, usagef("flag needs an argument: %s", a)
-				}
-				i++
-				val = args[i]
-			}
-		}
-		if err := c.Set(name, val); err != nil {
-			return nil, usagef("%s: %v", a, err)
-		}
-	}
-	return out, nil
+	return teammanager.Prefixes(x, e.cfg.Prefixes)
 }

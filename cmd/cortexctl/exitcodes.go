@@ -18,11 +18,11 @@ const (
 	exitOK       = 0 // success
 	exitInternal = 1 // unexpected failure (a bug, an I/O error)
 	exitUsage    = 2 // bad command line: unknown command or flag, missing argument
-	exitNotFound = 3 // unknown team, agent, graph, conflict or file
+	exitNotFound = 3 // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
 	exitConflict = 4 // the operation does not fit the current state (e.g. a wrong status transition)
 	exitSyntax   = 5 // malformed RDF, SPARQL or term
 	exitLocked   = 6 // the store is in use by another process
-	exitInvalid  = 7 // invalid value: identifier, namespace, config file, option
+	exitInvalid  = 7 // invalid value: identifier, namespace, config file or value in it, option value
 	exitTimeout  = 8 // timed out or interrupted
 	exitFalse    = 9 // ASK query answered false (only with --exit-status)
 )
@@ -59,6 +59,8 @@ var errorCodes = []struct {
 	{teammanager.ErrInvalidResolution, exitInvalid},
 	{merge.ErrUnknownStrategy, exitInvalid},
 	{namespace.ErrInvalidName, exitInvalid},
+	{namespace.ErrInvalidBase, exitInvalid},
+	{cortex.ErrBaseMismatch, exitInvalid},
 	{config.ErrInvalid, exitInvalid},
 	{cortex.ErrInvalidQuad, exitInvalid},
 	{cortex.ErrBusy, exitTimeout},

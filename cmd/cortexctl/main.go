@@ -28,7 +28,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer e.close()
 	app := newApp(e)
-	err := app.RunContext(ctx, args)
+	if isCompletion(args) {
+		// Never run the app: no Before, no Action, nothing opened.
+		complete(app, args[1:len(args)-1], stdout)
+		return exitOK
+	}
+	err := app.RunContext(ctx, reorderArgs(app, args))
 	if e.unknownCommand != "" {
 		err = usagef("unknown command %q (see cortexctl --help)", e.unknownCommand)
 	}

@@ -43,7 +43,7 @@ func applyMemoryLimit(c *cli.Context) (int64, error) {
 	}
 	n, err := parseSize(c.String("memory-limit"))
 	if err != nil {
-		return 0, usagef("--memory-limit: %v", err)
+		return 0, fmt.Errorf("%w: --memory-limit: %v", errInvalid, err)
 	}
 	if n == math.MaxInt64 {
 		debug.SetMemoryLimit(n)

@@ -33,12 +33,12 @@ func w3cDir(t *testing.T) string {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			suite := filepath.Join(dir, "..", "shared", "w3c", "rdf", "rdf11")
 			if _, err := os.Stat(suite); err != nil {
-				t.Skipf("W3C RDF test suite not found at %s: %v", suite, err)
+				t.Skipf("W3C RDF test suites not found at %s (test data of github.com/w3c/rdf-tests, see README, Layout): skipped", suite)
 			}
 			return suite
 		}
 		if filepath.Dir(dir) == dir {
-			t.Skip("repository root (go.mod) not found; W3C suite skipped")
+			t.Skip("repository root (go.mod) not found: W3C RDF test suites (github.com/w3c/rdf-tests, see README, Layout) skipped")
 		}
 	}
 }

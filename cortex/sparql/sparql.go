@@ -17,10 +17,12 @@ package sparql
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
@@ -28,7 +30,7 @@ import (
 )
 
 // Options configure Query. The zero value parses with the default prefixes (rdf rdfs xsd owl prov), no
-// base IRI, the union default graph and no timeout.
+// base IRI, the union default graph, no timeout and no bindings.
 type Options struct {
 	// Base is the base IRI of the query text (a BASE declaration overrides it).
 	Base string
@@ -38,7 +40,39 @@ type Options struct {
 	DefaultGraph string
 	// Timeout, when positive, bounds the whole evaluation including the iteration of the result.
 	Timeout time.Duration
+	// Bindings give variables of the query values before it is evaluated: query parameters, so that
+	// values never have to be written into the query text. Keys are variable names (without '?'; a
+	// leading '?' or '$' is accepted), values IRIs or literals. A bound variable has its value everywhere
+	// in the query and in every solution (see algebra.Bind for the exact semantics). A name that is not
+	// a variable of the query is an error (ErrUnknownVariable), as is a variable the query assigns itself
+	// (ErrBindingConflict) or an unusable value (ErrInvalidBinding). Nil or empty: no bindings.
+	Bindings map[string]quad.Value
 }
+
+// Bind returns a copy of o with variable name bound to v (see Options.Bindings). The map of o is not
+// modified, so a base Options value can be reused:
+//
+//	res, err := sparql.Query(ctx, ds, `SELECT ?f WHERE { ?f <urn:ex:by> ?agent }`,
+//	    sparql.Options{}.Bind("agent", quad.IRI("urn:ex:alice")))
+func (o Options) Bind(name string, v quad.Value) Options {
+	m := maps.Clone(o.Bindings)
+	if m == nil {
+		m = map[string]quad.Value{}
+	}
+	m[name] = v
+	o.Bindings = m
+	return o
+}
+
+// Errors of bindings (Options.Bindings); they are the algebra package's.
+var (
+	// ErrUnknownVariable means a binding names no variable of the query.
+	ErrUnknownVariable = algebra.ErrUnknownVariable
+	// ErrBindingConflict means a binding names a variable the query assigns itself.
+	ErrBindingConflict = algebra.ErrBindingConflict
+	// ErrInvalidBinding means a binding has a bad name or an unusable value.
+	ErrInvalidBinding = algebra.ErrInvalidBinding
+)
 
 // Kind tells which of its parts a Result uses.
 type Kind int
@@ -62,6 +96,7 @@ type Result struct {
 	Boolean bool
 
 	res     *eval.Result
+	ctx     context.Context // of the evaluation, for the cause of its end (Err)
 	cancel  context.CancelFunc
 	onClose []func() error
 	closed  bool
@@ -84,18 +119,24 @@ func Query(ctx context.Context, ds eval.Dataset, text string, opts Options) (*Re
 	return Eval(ctx, ds, q, opts)
 }
 
-// Eval evaluates a parsed query over ds.
+// Eval evaluates a parsed query over ds, with opts.Bindings applied to it (q itself is not modified: a
+// query parsed once can be evaluated with different bindings).
 func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) (*Result, error) {
+	q, err := algebra.Bind(q, opts.Bindings)
+	if err != nil {
+		return nil, fmt.Errorf("bind: %w", err)
+	}
 	cancel := context.CancelFunc(func() {})
 	if opts.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 	}
 	er, err := eval.Eval(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
 	if err != nil {
+		err = ctxcause.With(ctx, err)
 		cancel()
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
-	r := &Result{Form: q.Form, res: er, cancel: cancel}
+	r := &Result{Form: q.Form, res: er, ctx: ctx, cancel: cancel}
 	switch q.Form {
 	case algebra.Select:
 		r.Kind = Solutions
@@ -115,6 +156,9 @@ func Explain(ctx context.Context, ds eval.Dataset, text string, opts Options) (s
 	q, err := Parse(text, opts)
 	if err != nil {
 		return "", err
+	}
+	if q, err = algebra.Bind(q, opts.Bindings); err != nil {
+		return "", fmt.Errorf("bind: %w", err)
 	}
 	return eval.Explain(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
 }
@@ -136,15 +180,20 @@ func (r *Result) Row() []quad.Value { return r.res.Rows.Row() }
 // Quad returns the current triple of a Graph result.
 func (r *Result) Quad() quad.Quad { return r.res.Quads.Quad() }
 
-// Err returns the error that ended the iteration, if any.
+// Err returns the error that ended the iteration, if any. When the evaluation's context was cancelled
+// with a cause (context.WithCancelCause), the error matches both context.Canceled and the cause.
 func (r *Result) Err() error {
+	var err error
 	switch {
 	case r.res.Rows != nil:
-		return r.res.Rows.Err()
+		err = r.res.Rows.Err()
 	case r.res.Quads != nil:
-		return r.res.Quads.Err()
+		err = r.res.Quads.Err()
 	}
-	return nil
+	if err != nil && r.ctx != nil {
+		err = ctxcause.With(r.ctx, err)
+	}
+	return err
 }
 
 // Close stops the evaluation and releases its resources. It is safe to call more than once.

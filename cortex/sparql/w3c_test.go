@@ -448,7 +448,7 @@ func normTerm(v quad.Value) quad.Value {
 
 func TestW3C(t *testing.T) {
 	if _, err := os.Stat(w3cRoot); err != nil {
-		t.Skipf("W3C SPARQL test suites not found at %s: %v", w3cRoot, err)
+		t.Skipf("W3C SPARQL test suites not found at %s (test data of github.com/w3c/rdf-tests, see README, Layout): skipped", w3cRoot)
 	}
 	total, passed, skipped := 0, 0, 0
 	var summary []string

@@ -14,6 +14,18 @@ var (
 	ErrSSE = errors.New("bad sse")
 )
 
+// Errors of Bind (initial bindings, query parameters).
+var (
+	// ErrUnknownVariable means a binding names no variable of the query's scope.
+	ErrUnknownVariable = errors.New("unknown variable")
+	// ErrBindingConflict means a binding names a variable that the query assigns itself (BIND, VALUES,
+	// SELECT or GROUP BY ... AS).
+	ErrBindingConflict = errors.New("variable bound by the query")
+	// ErrInvalidBinding means a binding has a bad name or an unusable value (nil, a blank node, a
+	// non-RDF value).
+	ErrInvalidBinding = errors.New("invalid binding")
+)
+
 // SSEError is a ParseSSE failure at a byte offset of the input.
 type SSEError struct {
 	Offset int

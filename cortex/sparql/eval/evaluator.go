@@ -7,6 +7,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
 )
 
@@ -68,7 +69,7 @@ type evaluator struct {
 func (ev *evaluator) tick(ctx context.Context) error {
 	ev.ticks++
 	if ev.ticks&4095 == 0 {
-		return ctx.Err()
+		return ctxcause.Err(ctx)
 	}
 	return nil
 }
@@ -247,7 +248,7 @@ func (ev *evaluator) scanOne(ctx context.Context, pat Pattern, seen map[[3]ID]st
 			seen[k] = struct{}{}
 		}
 		if n++; n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
+			if err := ctxcause.Err(ctx); err != nil {
 				it.Close()
 				return err
 			}
@@ -270,7 +271,7 @@ func (ev *evaluator) scanOne(ctx context.Context, pat Pattern, seen map[[3]ID]st
 	if err != nil {
 		return fmt.Errorf("match quads: %w", err)
 	}
-	return ctx.Err()
+	return ctxcause.Err(ctx)
 }
 
 // namedGraphs returns the named graphs visible to the query.

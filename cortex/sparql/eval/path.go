@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 )
 
@@ -205,7 +206,7 @@ func (ev *evaluator) reach(ctx context.Context, g gctx, p *cpath, start ID, zero
 			}
 		}
 		frontier = next
-		if err := ctx.Err(); err != nil {
+		if err := ctxcause.Err(ctx); err != nil {
 			return nil, err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 )
 
@@ -35,7 +36,7 @@ func newStream[T any](ctx context.Context, produce func(ctx context.Context, emi
 			case s.ch <- b:
 				return nil
 			case <-ctx.Done():
-				return ctx.Err()
+				return ctxcause.Err(ctx)
 			}
 		})
 	}()
@@ -64,7 +65,7 @@ func (s *stream[T]) next(ctx context.Context) bool {
 			s.batch, s.i = b, 0
 			return true
 		case <-ctx.Done():
-			s.err = ctx.Err()
+			s.err = ctxcause.Err(ctx)
 			return false
 		}
 	}

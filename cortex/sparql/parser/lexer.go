@@ -123,6 +123,9 @@ func (l *lexer) next() (token, *lexError) {
 	c := l.src[l.pos]
 	switch c {
 	case '<':
+		if err := l.doubledIRI(); err != nil {
+			return token{}, err
+		}
 		if iri, ok, err := l.iriRef(); err != nil {
 			return token{}, err
 		} else if ok {
@@ -225,6 +228,26 @@ func (l *lexer) scanLangTag() string {
 		}
 	}
 	return l.src[start:l.pos]
+}
+
+// doubledIRI reports "<<iri>>" at l.pos, an IRI in angle brackets twice. It is never SPARQL 1.1 (a
+// comparison cannot be chained, so "a < <iri> > b" is no expression) and is what fmt.Sprintf("<%s>", v)
+// gives for a quad.IRI v, whose String() has the brackets already.
+func (l *lexer) doubledIRI() *lexError {
+	if !strings.HasPrefix(l.src[l.pos:], "<<") {
+		return nil
+	}
+	start := l.pos
+	l.pos++
+	iri, ok, _ := l.iriRef()
+	doubled := ok && l.pos < len(l.src) && l.src[l.pos] == '>'
+	l.pos = start
+	if !doubled {
+		return nil
+	}
+	return l.errAt(start, "'<<%s>>' is not an IRI: its angle brackets are doubled, as when a quad.IRI (which prints "+
+		"with its own <>) is formatted with \"<%%s>\"; write <%s> (format the quad.IRI with %%v, without <>) or, "+
+		"better, bind the value as a query parameter", iri, iri)
 }
 
 // iriRef scans <...> at l.pos. It returns ok=false (without consuming) when the text cannot be an IRI

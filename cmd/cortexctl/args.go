@@ -1,0 +1,155 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// reorderArgs returns args (args[0] is the program name) rearranged so that
+// urfave/cli, which stops parsing flags at a command's first positional
+// argument, sees every flag: `import data.ttl --graph IRI` becomes
+// `import --graph IRI data.ttl`, and `query 'ASK {}' --json` becomes
+// `query --json 'ASK {}'`.
+//
+// The command is found by walking the app's command tree; the flags of the
+// command that runs, wherever they are, move before its positional
+// arguments, each with its value when it takes one (`--graph IRI`; a value
+// given as `--graph=IRI` stays in its word). A global flag written after
+// the command (`stats -n acme`) moves before the command, unless the
+// command has a flag of that name. "--" ends the flags: what follows is
+// positional, as given (the "--" is kept so that a positional argument
+// that starts with '-' stays one). A word that looks like a flag but is
+// none is left to the parser, which reports it. With --help (-h) the
+// positional arguments are dropped: urfave would take the first for a
+// command to show the help of. Nothing else changes.
+func reorderArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	global := flagArity(app.Flags, true)
+	rest := args[1:]
+	n := leadingFlags(rest, global)
+	pre := append([]string{args[0]}, rest[:n]...)
+	rest = rest[n:]
+	var path []string
+	cmds := app.Commands
+	for len(rest) > 0 {
+		cmd := findCommand(cmds, rest[0])
+		if cmd == nil {
+			break // an unknown command, or none: the parser reports it
+		}
+		path = append(path, rest[0])
+		rest = rest[1:]
+		local := flagArity(cmd.Flags, false)
+		n := leadingFlags(rest, local)
+		if n < len(rest) && findCommand(cmd.Subcommands, rest[n]) != nil {
+			path = append(path, rest[:n]...)
+			rest = rest[n:]
+			cmds = cmd.Subcommands
+			continue
+		}
+		// cmd is the command that runs.
+		flags, globals, pos, dashes := splitArgs(rest, local, global)
+		out := append(append(pre, globals...), path...)
+		out = append(out, flags...)
+		if slices.ContainsFunc(flags, isHelp) {
+			return out // urfave would read an argument as a command to show the help of
+		}
+		if dashes {
+			out = append(out, "--")
+		}
+		return append(out, pos...)
+	}
+	return append(append(pre, path...), rest...)
+}
+
+// isHelp reports whether word asks for help.
+func isHelp(word string) bool {
+	return word == "-h" || word == "--help" || word == "-help"
+}
+
+// flagArity maps each name of flags (and of urfave's help flag, and of its
+// version flag at the top) to whether the flag takes a value.
+func flagArity(flags []cli.Flag, top bool) map[string]bool {
+	m := map[string]bool{"help": false, "h": false}
+	if top {
+		m["version"], m["v"] = false, false
+	}
+	for _, f := range flags {
+		takes := true
+		if tv, ok := f.(interface{ TakesValue() bool }); ok {
+			takes = tv.TakesValue()
+		}
+		for _, name := range f.Names() {
+			m[name] = takes
+		}
+	}
+	return m
+}
+
+// isFlag reports whether word is written as a flag: "-x", "--name", with or
+// without "=value". "-" (standard input) and "--" are not.
+func isFlag(word string) bool {
+	return len(word) > 1 && word[0] == '-' && word != "--"
+}
+
+// flagName returns the name of a flag word and whether it carries its
+// value ("--graph=IRI").
+func flagName(word string) (string, bool) {
+	name, _, inline := strings.Cut(strings.TrimLeft(word, "-"), "=")
+	return name, inline
+}
+
+// leadingFlags returns how many words at the start of args are flags (with
+// their values) of the given arities.
+func leadingFlags(args []string, arity map[string]bool) int {
+	i := 0
+	for i < len(args) && isFlag(args[i]) {
+		name, inline := flagName(args[i])
+		i++
+		if arity[name] && !inline && i < len(args) {
+			i++
+		}
+	}
+	return i
+}
+
+// splitArgs separates the words after a command into its flags (with their
+// values), global flags, and positional arguments; dashes reports a "--".
+func splitArgs(args []string, local, global map[string]bool) (flags, globals, pos []string, dashes bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return flags, globals, append(pos, args[i+1:]...), true
+		}
+		if !isFlag(a) {
+			pos = append(pos, a)
+			continue
+		}
+		name, inline := flagName(a)
+		takes, isLocal := local[name]
+		dst := &flags
+		if !isLocal {
+			if gt, isGlobal := global[name]; isGlobal && name != "help" && name != "h" {
+				takes, dst = gt, &globals
+			}
+		}
+		*dst = append(*dst, a)
+		if takes && !inline && i+1 < len(args) {
+			i++
+			*dst = append(*dst, args[i])
+		}
+	}
+	return flags, globals, pos, false
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// leafCommands walks the app's command tree and returns every command that
+// runs (has no subcommands), with its path.
+func leafCommands(cmds []*cli.Command, path []string) map[string]*cli.Command {
+	out := map[string]*cli.Command{}
+	for _, c := range cmds {
+		p := append(slices.Clone(path), c.Name)
+		if len(c.Subcommands) == 0 {
+			out[strings.Join(p, " ")] = c
+			continue
+		}
+		for k, v := range leafCommands(c.Subcommands, p) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// sampleValue returns a value flag f accepts on the command line, or ""
+// for a flag that takes none.
+func sampleValue(t *testing.T, f cli.Flag) string {
+	t.Helper()
+	switch f.(type) {
+	case *cli.BoolFlag:
+		return ""
+	case *cli.StringFlag, *cli.StringSliceFlag:
+		return "v"
+	case *cli.Int64Flag:
+		return "3"
+	case *cli.Float64Flag:
+		return "0.5"
+	case *cli.DurationFlag:
+		return "2s"
+	case *cli.GenericFlag:
+		return "json"
+	}
+	t.Fatalf("flag %s: no sample value for %T", f.Names()[0], f)
+	return ""
+}
+
+// TestCLI_FlagsAfterArguments: for every command of the app and every one
+// of its flags, the flag written after a positional argument is parsed as
+// the flag, in its long and short forms and as --flag=value, and "--"
+// still ends the flags. The commands' actions are replaced by one that
+// records what it got.
+func TestCLI_FlagsAfterArguments(t *testing.T) {
+	var got struct {
+		args []string
+		set  bool
+	}
+	var flagName string
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	app := newApp(e)
+	leaves := leafCommands(app.Commands, nil)
+	if len(leaves) < 15 {
+		t.Fatalf("only %d commands found", len(leaves))
+	}
+	for _, c := range leaves {
+		c.Action = func(c *cli.Context) error {
+			got.args = c.Args().Slice()
+			got.set = c.IsSet(flagName)
+			return nil
+		}
+	}
+	run := func(args ...string) error {
+		got.args, got.set = nil, false
+		return app.RunContext(context.Background(), reorderArgs(app, append([]string{"cortexctl", "--data", t.TempDir()}, args...)))
+	}
+	checked := 0
+	for name, c := range leaves {
+		path := strings.Fields(name)
+		for _, f := range c.Flags {
+			for _, fn := range f.Names() {
+				dash := "--"
+				if len(fn) == 1 {
+					dash = "-"
+				}
+				flagName = f.Names()[0]
+				v := sampleValue(t, f)
+				forms := [][]string{{dash + fn}}
+				if v != "" {
+					forms = [][]string{{dash + fn, v}, {dash + fn + "=" + v}}
+				}
+				for _, form := range forms {
+					args := append(append(slices.Clone(path), "ARG1", "ARG2"), form...)
+					if err := run(args...); err != nil {
+						t.Errorf("%v: %v", args, err)
+						continue
+					}
+					if !got.set || !slices.Equal(got.args, []string{"ARG1", "ARG2"}) {
+						t.Errorf("%v: flag set %v, args %q", args, got.set, got.args)
+					}
+					checked++
+				}
+			}
+		}
+		// After "--", a word that looks like a flag is an argument.
+		if len(c.Flags) > 0 {
+			flagName = c.Flags[0].Names()[0]
+			args := append(slices.Clone(path), "ARG1", "--", "--"+flagName, "-x")
+			if err := run(args...); err != nil || got.set || !slices.Equal(got.args, []string{"ARG1", "--" + flagName, "-x"}) {
+				t.Errorf("%v: err %v, flag set %v, args %q", args, err, got.set, got.args)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d flag forms checked", checked)
+	}
+	// A global flag after the command goes to the app; "-" stays an
+	// argument; an unknown flag is still an error.
+	flagName = "json"
+	if err := run("graphs", "-n", "acme"); err != nil || e.nsName != "acme" {
+		t.Fatalf("global flag after the command: %v, namespace %q", err, e.nsName)
+	}
+	if err := run("import", "-", "--format", "nt"); err != nil || !slices.Equal(got.args, []string{"-"}) {
+		t.Fatalf("import - --format nt: %v, args %q", err, got.args)
+	}
+	if err := run("import", "a.nt", "--bogus"); err == nil || !strings.Contains(err.Error(), "bogus") {
+		t.Fatalf("unknown flag: %v", err)
+	}
+}
+
+// TestCLI_HelpAfterArguments: --help after a command's arguments shows the
+// command's help.
+func TestCLI_HelpAfterArguments(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		name string
+	}{
+		{[]string{"teams", "get", "T1", "--help"}, "cortexctl teams get - show a team"},
+		{[]string{"import", "a.nt", "-h"}, "cortexctl import - load RDF files"},
+		{[]string{"query", "ASK {}", "--json", "--help"}, "cortexctl query - run a SPARQL"},
+	} {
+		if out := mustCLI(t, dir, tc.args...); !strings.Contains(out, tc.name) || !strings.Contains(out, "Example") {
+			t.Errorf("%v:\n%s", tc.args, out)
+		}
+	}
+	if dirState(t, dir) != "" {
+		t.Fatalf("help wrote to the store directory: %s", dirState(t, dir))
+	}
+}
+
+// TestCLI_FlagsAfterArgumentsForReal: the issue's examples, run.
+func TestCLI_FlagsAfterArgumentsForReal(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, "data.ttl", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	mustCLI(t, dir, "import", in, "--graph", "http://example.org/g1")
+	if out := mustCLI(t, dir, "graphs", "--json"); !strings.Contains(out, `"graph": "http://example.org/g1"`) || strings.Contains(out, `"graph": null`) {
+		t.Fatalf("imported into the wrong graph:\n%s", out)
+	}
+	if out := mustCLI(t, dir, "query", "ASK {}", "--json"); !strings.Contains(out, `"boolean":true`) {
+		t.Fatalf("query --json after the query: %q", out)
+	}
+}
+
+// TestCLI_ImportChecksEveryArgumentFirst: a bad argument anywhere leaves
+// nothing of the good files behind (not even a store).
+func TestCLI_ImportChecksEveryArgumentFirst(t *testing.T) {
+	good := writeFile(t, "a.ttl", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"missing second file", []string{good, filepath.Join(t.TempDir(), "missing.ttl")}, exitNotFound},
+		{"unknown extension", []string{good, writeFile(t, "b.rdf", "")}, exitUsage},
+		{"a directory", []string{good, t.TempDir()}, exitUsage},
+		{"stdin twice", []string{"-", "-", "--format", "nt"}, exitUsage},
+		{"relative base", []string{good, "--base", "rel"}, exitInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "store")
+			r := runCLI(t, dir, "", append([]string{"import"}, tc.args...)...)
+			if r.code != tc.code || dirState(t, dir) != "absent" {
+				t.Fatalf("exit %d (want %d), store %s: %s", r.code, tc.code, dirState(t, dir), r.stderr)
+			}
+		})
+	}
+	// On an existing store, nothing of the good file is imported either.
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "other.nt", "<http://ex/x> <http://ex/p> \"other\" .\n"))
+	if r := runCLI(t, dir, "", "import", good, filepath.Join(t.TempDir(), "missing.ttl")); r.code != exitNotFound {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if out := mustCLI(t, dir, "export"); strings.Contains(out, "<http://ex/s>") {
+		t.Fatalf("the good file was imported:\n%s", out)
+	}
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Every command that prints a result prints it as a table (for people) or
+// as JSON (for programs): --format table|json, or --json. Commands whose
+// --format names an RDF format (import, export) have --json only.
+
+// Output formats.
+const (
+	formatTable = "table"
+	formatJSON  = "json"
+)
+
+// outputChoice is the value of an output --format flag.
+type outputChoice struct{ v string }
+
+func (o *outputChoice) Set(s string) error {
+	switch s {
+	case formatTable, formatJSON:
+		o.v = s
+		return nil
+	}
+	return fmt.Errorf("want table or json, got %q", s)
+}
+
+func (o *outputChoice) String() string { return o.v }
+
+// outputFlags returns the flags of a command that prints a result:
+// --format table|json (-f) and its alias --json.
+func outputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.GenericFlag{Name: "format", Aliases: []string{"f"}, Usage: "output format: table|json", Value: &outputChoice{v: formatTable}},
+		&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
+	}
+}
+
+// summaryJSONFlag returns the --json flag of the commands whose --format
+// is an RDF format (import, export, findings import): the way to ask for
+// their summary as JSON.
+func summaryJSONFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"}
+}
+
+// outputFormat returns how the command prints its result: formatTable or
+// formatJSON. --json with another --format is a usage error.
+func outputFormat(c *cli.Context) (string, error) {
+	f := formatTable
+	oc, hasFormat := c.Generic("format").(*outputChoice)
+	if hasFormat {
+		f = oc.v
+	}
+	if c.Bool("json") {
+		if hasFormat && c.IsSet("format") && f != formatJSON {
+			return "", usagef("--json conflicts with --format %s", f)
+		}
+		f = formatJSON
+	}
+	return f, nil
+}
+
+// printResult prints v as JSON or calls table, as the command's output
+// flags ask.
+func printResult(c *cli.Context, w io.Writer, v interface{}, table func() error) error {
+	f, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	if f == formatJSON {
+		return writeJSON(w, v)
+	}
+	return table()
+}
+
+// writeJSON writes v as indented JSON, without HTML escaping ("<http://s>",
+// not "\u003chttp://s\u003e").
+func writeJSON(w io.Writer, v interface{}) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// maxCell is the width, in characters, beyond which table cells are cut
+// (--format json prints every value whole).
+const maxCell = 60
+
+// cell renders s for a table or a one-line message: control characters
+// escaped (a newline as \n, a tab as \t, others as \x.. or \u....; bytes
+// that are not UTF-8 as \x..), and cut to maxCell characters with "…".
+func cell(s string) string {
+	var b strings.Builder
+	n, cut := 0, -1 // runes so far; where to cut (at most maxCell-1 runes before it)
+	for i := 0; i < len(s); {
+		part, size := escapeRune(s[i:])
+		i += size
+		pn := utf8.RuneCountInString(part)
+		if cut < 0 && n+pn > maxCell-1 {
+			cut = b.Len()
+		}
+		if n += pn; n > maxCell {
+			return b.String()[:cut] + "…"
+		}
+		b.WriteString(part)
+	}
+	return b.String()
+}
+
+// escapeRune returns the first character of s as a table shows it, and its
+// length in s.
+func escapeRune(s string) (string, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return fmt.Sprintf(`\x%02x`, s[0]), 1
+	case r == '\n':
+		return `\n`, size
+	case r == '\r':
+		return `\r`, size
+	case r == '\t':
+		return `\t`, size
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf(`\x%02x`, r), size
+	case r >= 0x80 && r <= 0x9f, r == '\u2028', r == '\u2029':
+		return fmt.Sprintf(`\u%04x`, r), size
+	}
+	return s[:size], size
+}
+
+// table writes aligned columns; every cell goes through cell, so no value
+// can break a row or widen the table beyond maxCell per column.
+type table struct {
+	tw    *tabwriter.Writer
+	right bool
+}
+
+// newTable starts a table on w with the given column headers (none: no
+// header line). rightAlign aligns every column to the right (for counts).
+func newTable(w io.Writer, rightAlign bool, header ...string) *table {
+	var flags uint
+	if rightAlign {
+		flags = tabwriter.AlignRight
+	}
+	t := &table{tw: tabwriter.NewWriter(w, 0, 4, 2, ' ', flags), right: rightAlign}
+	if len(header) > 0 {
+		t.raw(header)
+	}
+	return t
+}
+
+// row adds a row.
+func (t *table) row(cells ...string) {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = cell(c)
+	}
+	t.raw(out)
+}
+
+func (t *table) raw(cells []string) {
+	end := "\n" // the last column is not padded
+	if t.right {
+		end = "\t\n" // but right-aligned like the others
+	}
+	fmt.Fprint(t.tw, strings.Join(cells, "\t")+end)
+}
+
+// flush writes the table.
+func (t *table) flush() error { return t.tw.Flush() }

@@ -1,0 +1,232 @@
+package cortex_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+)
+
+func openStore(t *testing.T, dir string, opts cortex.Options) *cortex.Store {
+	t.Helper()
+	s, err := cortex.Open(context.Background(), dir, opts)
+	if err != nil {
+		t.Fatalf("open %s: %v", dir, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func readOnly() cortex.Options { return cortex.DefaultOptions().WithReadOnly(true) }
+
+// TestStore_ReadOnlyOpenCreatesNothing: a read-only open of a missing
+// directory, or of a directory without a store, fails with ErrNoStore
+// (also ErrNotFound) and creates nothing; a real store opens read-only,
+// twice at once, but not while a writer has it.
+func TestStore_ReadOnlyOpenCreatesNothing(t *testing.T) {
+	ctx := context.Background()
+	missing := filepath.Join(t.TempDir(), "missing")
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{missing, empty} {
+		_, err := cortex.Open(ctx, dir, readOnly())
+		if !errors.Is(err, cortex.ErrNoStore) || !errors.Is(err, cortex.ErrNotFound) {
+			t.Fatalf("read-only open of %s: %v, want ErrNoStore", dir, err)
+		}
+		if want := "no store at " + dir; err.Error() != want {
+			t.Fatalf("message %q, want %q", err, want)
+		}
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("read-only open created %s (%v)", missing, err)
+	}
+	if ents, _ := os.ReadDir(empty); len(ents) != 1 {
+		t.Fatalf("read-only open wrote into %s: %d entries", empty, len(ents))
+	}
+
+	dir := t.TempDir()
+	w := openStore(t, dir, cortex.DefaultOptions())
+	if _, err := w.Namespace(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cortex.Open(ctx, dir, readOnly()); !errors.Is(err, cortex.ErrLocked) {
+		t.Fatalf("read-only open beside a writer: %v", err)
+	}
+	w.Close()
+	r1 := openStore(t, dir, readOnly())
+	r2 := openStore(t, dir, readOnly())
+	for _, r := range []*cortex.Store{r1, r2} {
+		if names, err := r.Namespaces(ctx); err != nil || !slices.Equal(names, []string{"acme"}) {
+			t.Fatalf("namespaces %v (%v)", names, err)
+		}
+	}
+	if _, err := cortex.Open(ctx, dir, cortex.DefaultOptions()); !errors.Is(err, cortex.ErrLocked) {
+		t.Fatalf("read-write open beside readers: %v", err)
+	}
+}
+
+// TestStore_MissingNamespaceIsNotCreated: OpenNamespace, and Namespace on a
+// read-only store, report ErrNoNamespace and create nothing.
+func TestStore_MissingNamespaceIsNotCreated(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openStore(t, dir, cortex.DefaultOptions())
+	_, err := s.OpenNamespace(ctx, "typo")
+	if !errors.Is(err, cortex.ErrNoNamespace) || !errors.Is(err, cortex.ErrNotFound) || err.Error() != `no such namespace "typo"` {
+		t.Fatalf("OpenNamespace: %v", err)
+	}
+	if names, _ := s.Namespaces(ctx); len(names) != 0 {
+		t.Fatalf("namespaces after a failed open: %v", names)
+	}
+	if _, err := s.Namespace(ctx, "real"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	r := openStore(t, dir, readOnly())
+	if _, err := r.Namespace(ctx, "typo"); !errors.Is(err, cortex.ErrNoNamespace) {
+		t.Fatalf("Namespace on a read-only store: %v", err)
+	}
+	if _, err := r.OpenNamespace(ctx, "real"); err != nil {
+		t.Fatalf("OpenNamespace of an existing namespace: %v", err)
+	}
+}
+
+// TestStore_NamespaceRecordsBase: the base given when a namespace is
+// created is recorded; opening it with another is refused naming both.
+func TestStore_NamespaceRecordsBase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openStore(t, dir, cortex.DefaultOptions())
+	const base = "https://acme.example/kg"
+	n, err := s.Namespace(ctx, "acme", cortex.WithBase(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Base() != base {
+		t.Fatalf("base %q", n.Base())
+	}
+	d, err := s.Namespace(ctx, "plain")
+	if err != nil || d.Base() != "urn:cortex:plain" {
+		t.Fatalf("default base %q (%v)", d.Base(), err)
+	}
+	if _, err := s.Namespace(ctx, "bad", cortex.WithBase("relative/path")); err == nil {
+		t.Fatal("a relative base was accepted")
+	}
+	if names, _ := s.Namespaces(ctx); slices.Contains(names, "bad") {
+		t.Fatal("a namespace with a bad base was created")
+	}
+	s.Close()
+	for _, opts := range []cortex.Options{cortex.DefaultOptions(), readOnly()} {
+		s := openStore(t, dir, opts)
+		n, err := s.OpenNamespace(ctx, "acme")
+		if err != nil || n.Base() != base {
+			t.Fatalf("reopened base %q (%v)", n.Base(), err)
+		}
+		if _, err := s.OpenNamespace(ctx, "acme", cortex.WithBase(base)); err != nil {
+			t.Fatalf("same base: %v", err)
+		}
+		_, err = s.OpenNamespace(ctx, "acme", cortex.WithBase("urn:cortex:acme"))
+		var be *cortex.BaseMismatchError
+		if !errors.Is(err, cortex.ErrBaseMismatch) || !errors.As(err, &be) || be.Recorded != base || be.Requested != "urn:cortex:acme" {
+			t.Fatalf("other base: %v", err)
+		}
+		if !strings.Contains(err.Error(), base) || !strings.Contains(err.Error(), "urn:cortex:acme") {
+			t.Fatalf("message %q does not name both bases", err)
+		}
+		if _, err := s.Namespace(ctx, "plain", cortex.WithBase("https://other.example/")); !errors.Is(err, cortex.ErrBaseMismatch) {
+			t.Fatalf("default-based namespace opened with another base: %v", err)
+		}
+		s.Close()
+	}
+}
+
+// TestStore_DeleteNamespace: the namespace and its data go, the others
+// stay; a new namespace of that name starts empty.
+func TestStore_DeleteNamespace(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openStore(t, dir, cortex.DefaultOptions())
+	quads := []quad.Quad{q("a", "p", quad.String("x"), nil), q("b", "p", quad.String("y"), iri("g"))}
+	for _, name := range []string{"gone", "kept"} {
+		n, err := s.Namespace(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Apply(ctx, cortex.Delta{Add: quads}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DeleteNamespace(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if names, _ := s.Namespaces(ctx); !slices.Equal(names, []string{"kept"}) {
+		t.Fatalf("namespaces %v", names)
+	}
+	if _, err := s.OpenNamespace(ctx, "gone"); !errors.Is(err, cortex.ErrNoNamespace) {
+		t.Fatalf("open deleted: %v", err)
+	}
+	if err := s.DeleteNamespace(ctx, "gone"); !errors.Is(err, cortex.ErrNoNamespace) {
+		t.Fatalf("delete twice: %v", err)
+	}
+	kept, err := s.OpenNamespace(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := kept.Size(ctx); size != 2 {
+		t.Fatalf("kept namespace has %d quads", size)
+	}
+	n, err := s.Namespace(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := n.Size(ctx); size != 0 {
+		t.Fatalf("re-created namespace has %d quads", size)
+	}
+	if qs, err := n.Quads(ctx, cortex.Pattern{}); err != nil || len(qs) != 0 {
+		t.Fatalf("re-created namespace quads %v (%v)", qs, err)
+	}
+	s.Close()
+	r := openStore(t, dir, readOnly())
+	if err := r.DeleteNamespace(ctx, "kept"); !errors.Is(err, cortex.ErrReadOnly) {
+		t.Fatalf("a read-only store deleting a namespace: %v", err)
+	}
+	kept, err = r.OpenNamespace(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kept.Apply(ctx, cortex.Delta{Add: quads[:1]}); !errors.Is(err, cortex.ErrReadOnly) {
+		t.Fatalf("a write to a read-only store: %v", err)
+	}
+	if names, _ := r.Namespaces(ctx); !slices.Equal(names, []string{"gone", "kept"}) {
+		t.Fatalf("namespaces %v", names)
+	}
+}
+
+// TestStore_WithCreateFalse: a read-write open that must not create fails
+// with ErrNoStore on a directory without a store, and opens a real one.
+func TestStore_WithCreateFalse(t *testing.T) {
+	ctx := context.Background()
+	missing := filepath.Join(t.TempDir(), "missing")
+	opts := cortex.DefaultOptions().WithCreate(false)
+	if _, err := cortex.Open(ctx, missing, opts); !errors.Is(err, cortex.ErrNoStore) {
+		t.Fatalf("open: %v", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("created %s (%v)", missing, err)
+	}
+	dir := t.TempDir()
+	openStore(t, dir, cortex.DefaultOptions()).Close()
+	s := openStore(t, dir, opts)
+	if _, err := s.Namespace(ctx, "x"); err != nil {
+		t.Fatalf("write to a store opened without create: %v", err)
+	}
+}
