@@ -57,8 +57,8 @@ func DefaultOptions() Options {
 // WithMemoryBudget sizes the store's memory from n bytes, the memory the
 // process may use for it:
 //
-//   - Badger's memtables: three of n/32 each (4 to 64 MiB), whose logs are
-//     memory-mapped files;
+//   - Badger's memtables: one of 64 MiB per 256 MiB of budget, 2 to 5 (their
+//     logs are memory-mapped files);
 //   - Badger's block cache: n/16;
 //   - an import segment's writes: n/8 (unless WithImportSegmentBytes is
 //     given), up to twice that while a spill runs (Namespace.Import);
@@ -72,10 +72,10 @@ func DefaultOptions() Options {
 // (a 1 GB import mapped about as much again). When the process's RSS passes
 // n, the store asks the kernel to page its table files out (madvise
 // MADV_PAGEOUT: a hint that never loses data; the pages are read from disk
-// again when needed). It looks at most twice a second.
+// again when needed). It looks twice a second.
 //
 // Default DefaultMemoryBudget for the sizes, without the RSS governor;
-// minimum 64 MiB.
+// minimum 256 MiB.
 func (o Options) WithMemoryBudget(n int64) Options {
 	o.memBudget, o.governor = n, true
 	return o
@@ -142,8 +142,8 @@ func (o Options) validate() error {
 	if o.chunkQuads < 1 || o.chunkQuads > 65536 {
 		return fmt.Errorf("chunk size %d out of range 1..65536", o.chunkQuads)
 	}
-	if o.memBudget < 64<<20 {
-		return fmt.Errorf("memory budget %d bytes is below 64 MiB", o.memBudget)
+	if o.memBudget < 256<<20 {
+		return fmt.Errorf("memory budget %d bytes is below 256 MiB", o.memBudget)
 	}
 	if o.importSegmentBytes() < 1<<20 {
 		return fmt.Errorf("import segment budget %d bytes is below 1 MB", o.importSegmentBytes())

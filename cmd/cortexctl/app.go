@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -61,7 +60,7 @@ const (
 //
 // A read-only open of a store holding a write that a crash interrupted is
 // retried once read-write, which rolls that write back (recovery, not the
-// command writing), with one line on stderr saying so; the store is then
+// command writing; recoveryReporter says so in one line); the store is then
 // reopened read-only.
 func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	if e.store != nil {
@@ -82,7 +81,6 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	}
 	s, err := cortex.Open(ctx, e.dataDir, opts)
 	if mode == readOnly && errors.Is(err, cortex.ErrRecoveryNeeded) {
-		fmt.Fprintf(e.stderr, "cortexctl: %s holds a write interrupted by a crash: opening it read-write once to roll it back\n", e.dataDir)
 		var rw *cortex.Store
 		if rw, err = cortex.Open(ctx, e.dataDir, opts.WithReadOnly(false).WithCreate(false)); err == nil {
 			err = rw.Close()
@@ -102,27 +100,22 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 }
 
 // recoveryReporter returns the store's recovery progress callback: one line
-// on stderr saying what is rolled back once its keys are counted, a progress
-// bar on a terminal, and one line when it is done.
+// on stderr saying what is rolled back once its keys are counted, and a
+// progress bar on a terminal (cleared when done).
 func (e *env) recoveryReporter() func(cortex.RecoveryProgress) {
 	var bar *progress
-	var start time.Time
 	return func(p cortex.RecoveryProgress) {
-		switch {
-		case p.Total == 0 && !p.Done:
-			start = time.Now()
-		case bar == nil:
-			fmt.Fprintf(e.stderr, "cortexctl: rolling back an interrupted %s in namespace %s (%s; Ctrl-C stops, the next command resumes)\n",
+		if bar == nil {
+			if p.Total == 0 && !p.Done {
+				return // counting
+			}
+			fmt.Fprintf(e.stderr, "cortexctl: rolling back an interrupted %s in namespace %s (%s; Ctrl-C stops it, the next command starts it again)\n",
 				p.What, p.Namespace, plural(p.Total, "key"))
 			bar = e.newProgress("rolling back", p.Total, false)
-		}
-		if bar == nil {
-			return
 		}
 		bar.set(p.Keys)
 		if p.Done {
 			bar.finish()
-			fmt.Fprintf(e.stderr, "cortexctl: rolled back in %s\n", time.Since(start).Round(time.Millisecond))
 		}
 	}
 }

@@ -80,8 +80,8 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size (e.g. 768MiB, 2GiB, off)", s)
 	}
 	n := v * mult
-	if n < 64<<20 {
-		return 0, fmt.Errorf("%q is below 64MiB", s)
+	if n < 256<<20 {
+		return 0, fmt.Errorf("%q is below 256MiB (the store's smallest memory budget)", s)
 	}
 	if n >= math.MaxInt64 {
 		return math.MaxInt64, nil
