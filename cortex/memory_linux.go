@@ -39,6 +39,7 @@ func (s *Store) startGovernor() {
 	if err != nil {
 		return
 	}
+	s.govLimit.Store(s.opts.memBudget)
 	s.govStop, s.govDone = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(s.govDone)
@@ -50,7 +51,7 @@ func (s *Store) startGovernor() {
 				return
 			case <-t.C:
 			}
-			if rss, ok := residentBytes(); ok && rss > s.opts.memBudget {
+			if rss, ok := residentBytes(); ok && rss > s.govLimit.Load() {
 				if _, err := pageOutMappings(dir); err != nil {
 					return // not supported here
 				}

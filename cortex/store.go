@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -34,8 +35,10 @@ type Store struct {
 	gate *gate // brackets every Badger transaction (see gate.go)
 	// reserve is the free space kept for Badger's own writes (diskspace.go).
 	reserve int64
-	// The RSS governor (memory_linux.go), if running.
+	// The RSS governor (memory_linux.go), if running, and the RSS above
+	// which it pages the store's tables out (the memory budget).
 	govStop, govDone chan struct{}
+	govLimit         atomic.Int64
 
 	mu  sync.Mutex // guards nss (held while a namespace is opened)
 	nss map[string]*Namespace
