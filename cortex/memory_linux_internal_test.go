@@ -116,7 +116,7 @@ func TestGovernor_PagesOutAboveBudget(t *testing.T) {
 	if _, ok := residentBytes(); !ok {
 		t.Skip("no /proc/self/statm")
 	}
-	s.govLimit.Store(1) // below any RSS
+	s.govLimit.Store(1)                     // below any RSS
 	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing assertion
 	for mappedTableRSS(t, dir) > before/4 {
 		if time.Now().After(deadline) {
