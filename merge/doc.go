@@ -19,6 +19,10 @@
 // Objects are compared as RDF terms: a literal typed xsd:string is the plain string, and language tags
 // compare case-insensitively (the spelling that sorts first by bytes is kept in the output).
 //
+// A Fact carries the fused Confidence its strategy computed: for the built-ins but confidence-weighted,
+// the highest confidence among its supporters' findings (1 for an object only a resolution chose);
+// confidence-weighted gives the winner's share of the weighted vote.
+//
 // # Determinism
 //
 // A Result depends only on the set of members, findings and resolutions, never on their order: every
@@ -38,6 +42,10 @@
 // Strategies are looked up by name in a Registry. The package-level Register, Lookup, Names and Merge
 // use a default registry holding the built-ins. PerTopic turns a per-topic Decider into a full Strategy
 // with all of the above (validation, claims, resolutions, report, sorting) done for it.
+//
+// A strategy sees the team it merges: Input.Team (id, name, goal) and, per member, its Role and whether
+// it is Critical (Input.Members; a Decider finds them on each Claim and in TopicView.Team), so a custom
+// strategy can, say, let the lead's findings win.
 //
 // # Concurrency
 //

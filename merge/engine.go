@@ -27,6 +27,8 @@ func (f StrategyFunc) Merge(in Input) (Result, error) { return f(in) }
 // member makes at most one claim per (topic, object) however many findings repeat it.
 type Claim struct {
 	Agent       string
+	Role        string     // the member's Role
+	Critical    bool       // the member's Critical
 	Object      quad.Value // normal form; equal RDF terms are identical Go values within a TopicView
 	FindingIDs  []string   // sorted, de-duplicated
 	Confidence  float64    // the highest confidence among the findings, with 0 read as 1
@@ -43,6 +45,7 @@ type Claim struct {
 type TopicView struct {
 	Topic  Topic
 	Claims []Claim
+	Team   Team // Input.Team
 }
 
 // Speakers returns the sorted ids of the members with at least one claim on the topic.
@@ -73,9 +76,14 @@ func (v TopicView) Objects() []quad.Value {
 // Decision is a Decider's verdict on one topic: either the objects to keep (possibly none), or a
 // non-empty Conflict reason, in which case Keep must be empty and a conflict record listing every
 // candidate is produced.
+//
+// Confidence, if not nil, gives the fused confidence of each kept object (Confidence[i] for Keep[i],
+// each in [0, 1]; 0 means the default). When nil, or for a 0 entry, a fact's confidence is the highest
+// confidence among its supporters' claims (see Fact.Confidence).
 type Decision struct {
-	Keep     []quad.Value
-	Conflict string
+	Keep       []quad.Value
+	Conflict   string
+	Confidence []float64
 }
 
 // A Decider decides one topic. It receives Options with defaults applied (Threshold is never 0). It must
@@ -215,7 +223,7 @@ func run(name string, in Input, decide Decider) (Result, error) {
 		if len(claims) == 0 {
 			continue
 		}
-		d := decide(t.view(claims, members), opts)
+		d := decide(t.view(in.Team, claims, members), opts)
 		if d.Conflict != "" {
 			if len(d.Keep) != 0 {
 				return Result{}, fmt.Errorf("topic %s: %w: conflict %q reported with objects kept", t.topic.Key(), ErrInvalidDecision, d.Conflict)
@@ -223,8 +231,12 @@ func run(name string, in Input, decide Decider) (Result, error) {
 			res.Conflicts = append(res.Conflicts, t.conflict(claims, d.Conflict))
 			continue
 		}
+		if d.Confidence != nil && len(d.Confidence) != len(d.Keep) {
+			return Result{}, fmt.Errorf("topic %s: %w: %d confidences for %d kept objects", t.topic.Key(), ErrInvalidDecision, len(d.Confidence), len(d.Keep))
+		}
 		keep := make([]objKey, 0, len(d.Keep))
-		for _, o := range d.Keep {
+		var conf map[objKey]float64
+		for i, o := range d.Keep {
 			_, k, err := normObject(o)
 			if err != nil {
 				return Result{}, fmt.Errorf("topic %s: %w: kept object: %w", t.topic.Key(), ErrInvalidDecision, err)
@@ -235,10 +247,24 @@ func run(name string, in Input, decide Decider) (Result, error) {
 			if !slices.Contains(keep, k) {
 				keep = append(keep, k)
 			}
+			if d.Confidence != nil && d.Confidence[i] != 0 {
+				c := d.Confidence[i]
+				if !(c >= 0 && c <= 1) {
+					return Result{}, fmt.Errorf("topic %s: %w: confidence %v of %s not in [0, 1]", t.topic.Key(), ErrInvalidDecision, c, quad.StringOf(o))
+				}
+				if conf == nil {
+					conf = map[objKey]float64{}
+				}
+				conf[k] = c
+			}
 		}
 		slices.SortFunc(keep, func(a, b objKey) int { return CompareTerms(t.canon[a], t.canon[b]) })
 		for _, k := range keep {
-			res.Facts = append(res.Facts, t.fact(claims, k, t.canon[k]))
+			f := t.fact(claims, k, t.canon[k])
+			if c, ok := conf[k]; ok {
+				f.Confidence = c
+			}
+			res.Facts = append(res.Facts, f)
 		}
 	}
 
@@ -418,11 +444,14 @@ func (t *topicAcc) sortedClaims() []*claimAcc {
 	return out
 }
 
-func (t *topicAcc) view(claims []*claimAcc, members map[string]*member) TopicView {
-	v := TopicView{Topic: t.topic, Claims: make([]Claim, len(claims))}
+func (t *topicAcc) view(team Team, claims []*claimAcc, members map[string]*member) TopicView {
+	v := TopicView{Topic: t.topic, Claims: make([]Claim, len(claims)), Team: team}
 	for i, c := range claims {
+		m := members[c.agent]
 		v.Claims[i] = Claim{
 			Agent:       c.agent,
+			Role:        m.m.Role,
+			Critical:    m.m.Critical,
 			Object:      c.obj,
 			FindingIDs:  sortedIDs(c.ids),
 			Confidence:  c.conf,
@@ -433,7 +462,8 @@ func (t *topicAcc) view(claims []*claimAcc, members map[string]*member) TopicVie
 	return v
 }
 
-// fact builds the fact for object o (key k) on t, with the members that claimed it as supporters.
+// fact builds the fact for object o (key k) on t, with the members that claimed it as supporters and
+// the default confidence: the highest of their claims' (1 when there is none).
 func (t *topicAcc) fact(claims []*claimAcc, k objKey, o quad.Value) Fact {
 	f := Fact{Subject: t.topic.Subject, Predicate: t.topic.Predicate, Object: o, Supporters: []string{}}
 	var ids []string
@@ -441,7 +471,11 @@ func (t *topicAcc) fact(claims []*claimAcc, k objKey, o quad.Value) Fact {
 		if c.key == k {
 			f.Supporters = append(f.Supporters, c.agent)
 			ids = append(ids, c.ids...)
+			f.Confidence = max(f.Confidence, c.conf)
 		}
+	}
+	if len(f.Supporters) == 0 {
+		f.Confidence = 1
 	}
 	f.FindingIDs = sortedIDs(ids)
 	return f

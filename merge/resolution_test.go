@@ -278,7 +278,7 @@ func TestResult_Full(t *testing.T) {
 		Strategy: "conflict-flag",
 		Facts: []merge.Fact{{
 			Subject: ex("s2"), Predicate: ex("p"), Object: str("x"),
-			Supporters: []string{"alice", "bob"}, FindingIDs: []string{"f3", "f4"},
+			Supporters: []string{"alice", "bob"}, FindingIDs: []string{"f3", "f4"}, Confidence: 1,
 		}},
 		Conflicts: []merge.Conflict{{
 			ID:    s1p.ConflictID(),

@@ -198,6 +198,10 @@ const confidenceEpsilon = 1e-9
 // summed in agent order and compared with a tolerance of 1e-9, so the outcome does not depend on input
 // order or on floating-point rounding. Options.Threshold and Options.TieBreaker are not used.
 //
+// The kept fact's Confidence is the winner's share of the weighted vote: its score divided by the
+// number of members that spoke on the topic (1 when every speaker asserted it with full confidence;
+// 0.45 when one of two speakers asserted it with confidence 0.9).
+//
 // It is registered as "confidence-weighted" with Margin DefaultConfidenceMargin; hosts wanting a
 // different margin register their own value under another name.
 type ConfidenceWeighted struct {
@@ -224,7 +228,8 @@ func (cw ConfidenceWeighted) decide(v TopicView, _ Options) Decision {
 		runnerUp = score[objs[1]]
 	}
 	if score[objs[0]]-runnerUp > cw.Margin+confidenceEpsilon {
-		return Decision{Keep: objs[:1]}
+		share := min(score[objs[0]]/float64(len(v.Speakers())), 1)
+		return Decision{Keep: objs[:1], Confidence: []float64{share}}
 	}
 	return Decision{Conflict: ReasonNoClearWinner}
 }

@@ -112,6 +112,19 @@ type objKey struct {
 	a, b string
 }
 
+// ObjectKey returns a text that is the same for two objects exactly when a merge treats them as one
+// object: a literal typed xsd:string is the plain string, and language tags compare case-insensitively.
+// A host uses it to match stored findings to a merged fact's object. It fails with ErrInvalidTerm for a
+// term that is not a valid object.
+func ObjectKey(v quad.Value) (string, error) {
+	_, k, err := normObject(v)
+	if err != nil {
+		return "", err
+	}
+	// b (a language tag or datatype IRI) never holds a NUL byte: the key is unambiguous.
+	return strconv.Itoa(k.kind) + "\x00" + k.b + "\x00" + k.a, nil
+}
+
 // normObject checks that v is one of the five allowed term kinds and well formed, and returns it in
 // normal form (xsd:string typed literals become quad.String) with its equality key.
 func normObject(v quad.Value) (quad.Value, objKey, error) {

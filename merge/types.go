@@ -34,6 +34,19 @@ type Member struct {
 	Agent       string
 	Status      Status
 	CompletedAt time.Time // when the member completed; the zero time sorts before every other time
+	// Role and Critical describe the member as the team was configured (a critical member's
+	// failure fails the team). The built-in strategies do not use them; custom strategies may,
+	// e.g. to weigh a lead's findings.
+	Role     string
+	Critical bool
+}
+
+// Team is the context of the team whose findings are merged. The built-in strategies do not use it;
+// custom strategies may. A host merging findings that belong to no team leaves it zero.
+type Team struct {
+	ID      string // the team's id
+	Name    string
+	Context string // free-form goal or instructions the team was given
 }
 
 // Finding is one statement asserted by an agent.
@@ -102,6 +115,7 @@ const DefaultThreshold = 0.5
 
 // Input is everything a merge reads. Strategies never modify it.
 type Input struct {
+	Team        Team // the team being merged; its members, with role and criticality, are Members
 	Members     []Member
 	Findings    []Finding
 	Resolutions []Resolution
@@ -124,6 +138,13 @@ type Fact struct {
 	Supporters []string // sorted agent ids of the completed members that asserted this object on this topic
 	FindingIDs []string // sorted, de-duplicated ids of their findings
 	ResolvedBy string   // Resolution.By when the fact comes from a resolution, else empty
+	// Confidence is the fused confidence of the fact, in [0, 1], as the strategy computed it. For
+	// every built-in strategy but confidence-weighted it is the highest confidence among the
+	// supporters' findings of the fact (a finding's unspecified 0 counting as 1), and 1 for a fact no
+	// completed member asserted (an object chosen by a resolution only); confidence-weighted gives the
+	// winner's share of the weighted vote (see ConfidenceWeighted). A Decider may set its own
+	// (Decision.Confidence). 0 from a custom Strategy means "unspecified": a host computes the default.
+	Confidence float64
 }
 
 // Conflict is a topic the strategy could not decide. Nothing is written for it until it is resolved.

@@ -40,7 +40,8 @@
 //
 // The team graph holds the team node (rdf:type Team; team:name, team:status,
 // team:strategy, team:createdAt, team:timeout, ...; team:member → member
-// node) and its member nodes (rdf:type Member; team:member:agent → agent
+// node; team:merge → the last merge run; team:merge:status and
+// team:merge:error while a finished team's merge is due) and its member nodes (rdf:type Member; team:member:agent → agent
 // node, team:member:role, team:member:status, ...). Status literals are the
 // plain strings pending, running, completed and failed.
 //
@@ -57,18 +58,23 @@
 // fused triples that share one attribution. The provenance graph holds, per
 // merge run, a Merge node (a prov:Activity with merge:strategy,
 // prov:startedAtTime, prov:endedAtTime) and, per fact set, its description
-// (rdf:type FactSet, prov:wasAttributedTo → agents, fact:confidence,
-// fact:agent → the resolver if any, prov:wasGeneratedBy → merge,
-// prov:generatedAtTime). A fact's provenance reads, in SPARQL:
+// (rdf:type FactSet, fact:team → team, prov:wasAttributedTo → agents,
+// fact:confidence, fact:agent → the resolver if any, prov:wasGeneratedBy →
+// merge, prov:generatedAtTime). A fact's provenance reads, in SPARQL:
 //
 //	GRAPH ?set { ?s ?p ?o } ?set a cx:FactSet ; prov:wasAttributedTo ?agent .
 //
 // The conflict graph holds
-// Conflict nodes: conflict:subject, conflict:predicate, conflict:candidate
-// → findings, conflict:chosen → the kept finding (absent if unresolved),
-// conflict:strategy, conflict:reason, conflict:detectedAt and
-// prov:wasGeneratedBy → merge. NS.Vocab and fixtures/vocab.ttl document
-// every term.
+// Conflict nodes: conflict:team → team, conflict:subject,
+// conflict:predicate, conflict:candidate → findings, conflict:chosen → the
+// kept finding (absent if unresolved), conflict:strategy, conflict:reason,
+// conflict:detectedAt and prov:wasGeneratedBy → merge. Conflict records and
+// fact sets name their team, so "per team" is one pattern, whatever graph
+// they are in:
+//
+//	SELECT ?team (COUNT(?c) AS ?n) WHERE { GRAPH ?g { ?c cx:conflict:team ?team } } GROUP BY ?team
+//
+// NS.Vocab and fixtures/vocab.ttl document every term.
 //
 // # Literals
 //

@@ -95,7 +95,8 @@ func (ns NS) Merge(teamID, mergeID string) quad.IRI {
 
 // FactSet names fact set setID of team teamID, a named graph holding a copy
 // of the fused facts that share one attribution (supporting agents,
-// confidence, resolver), described in the team's provenance graph:
+// resolver, fused confidence rounded to 0.01), described in the team's
+// provenance graph:
 // {prefix}team:{teamID}:fact:{setID}.
 func (ns NS) FactSet(teamID, setID string) quad.IRI {
 	return ns.build(segTeam, Escape(teamID), segFactSet, Escape(setID))

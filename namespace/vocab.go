@@ -35,6 +35,12 @@ const (
 	TeamTieBreaker Term = "team:agent" // → agent node whose vote breaks ties
 	TeamLastMerge  Term = "team:merge" // → the merge run that produced the shared graph
 	TeamError      Term = "team:error" // xsd:string, why the team failed (a FailReason word)
+	// TeamMergePending marks a finished team whose merge is due and not
+	// done: xsd:string "interrupted" (no attempt has ended since the team
+	// finished) or "failed" (the last attempt failed, see TeamMergeError).
+	// Absent once merged.
+	TeamMergePending Term = "team:merge:status"
+	TeamMergeError   Term = "team:merge:error" // xsd:string, why the last merge attempt failed
 )
 
 // Member predicates. Subject: a member node (NS.Member).
@@ -74,6 +80,7 @@ const (
 	ConflictResolvedObject Term = "conflict:result"
 	ConflictResolvedAt     Term = "conflict:completedAt" // xsd:dateTime; present iff resolved
 	ConflictResolvedBy     Term = "conflict:agent"       // → agent node of who resolved it
+	ConflictTeam           Term = "conflict:team"        // → team node (NS.Team) whose merge recorded it
 )
 
 // Merge predicates. Subject: a merge node (NS.Merge), stored in the team's
@@ -87,8 +94,9 @@ const (
 // every fused triple of the shared graph that has this attribution; each
 // fused triple is in exactly one fact set.
 const (
-	FactConfidence Term = "fact:confidence" // xsd:decimal in [0, 1], fused confidence of the set's facts
+	FactConfidence Term = "fact:confidence" // xsd:decimal in [0, 1], fused confidence of the set's facts, rounded to 0.01
 	FactResolvedBy Term = "fact:agent"      // → agent node of who resolved the facts' topic by hand
+	FactTeam       Term = "fact:team"       // → team node (NS.Team) whose merged facts the set holds
 )
 
 // Status words, the literal values of TeamStatus and MemberStatus.
@@ -186,7 +194,7 @@ var terms = []termInfo{
 	{ClassFinding, TermClass, "Finding", "One triple asserted by one member, described with rdf:subject, rdf:predicate and rdf:object; kept in the member's private graph.", "", "", rdf + "Statement"},
 	{ClassConflict, TermClass, "Conflict", "Findings of one team that disagree on the object of one subject and predicate; kept in the team's conflict graph.", "", "", ""},
 	{ClassMerge, TermClass, "Merge", "One run of a merge strategy over a team's findings; kept in the team's provenance graph.", "", "", "http://www.w3.org/ns/prov#Activity"},
-	{ClassFactSet, TermClass, "FactSet", "A named graph holding a copy of the fused triples of a team's shared graph that share one attribution (supporting agents, confidence, resolver); described in the team's provenance graph. Every fused triple is in exactly one fact set.", "", "", "http://www.w3.org/ns/prov#Entity"},
+	{ClassFactSet, TermClass, "FactSet", "A named graph holding a copy of the fused triples of a team's shared graph that share one attribution (supporting agents, resolver, fused confidence rounded to 0.01); described in the team's provenance graph. Every fused triple is in exactly one fact set; a team has at most 100 fact sets per distinct supporters and resolver, whatever the confidences.", "", "", "http://www.w3.org/ns/prov#Entity"},
 
 	{TeamName, TermProperty, "team name", "Display name of the team.", "Team", xsd + "string", ""},
 	{TeamDescription, TermProperty, "team description", "Optional description of the team's goal.", "Team", xsd + "string", ""},
@@ -202,6 +210,8 @@ var terms = []termInfo{
 	{TeamTieBreaker, TermProperty, "tie-breaker", "The agent whose choice breaks ties in the team's merge strategy.", "Team", "Agent", ""},
 	{TeamLastMerge, TermProperty, "last merge", "The merge run whose result the team's shared graph holds.", "Team", "Merge", ""},
 	{TeamError, TermProperty, "team error", "Why the team failed: timeout, critical-member-failed or all-members-failed.", "Team", xsd + "string", ""},
+	{TeamMergePending, TermProperty, "merge pending", "Present while a finished team's merge is due and not done: interrupted (no merge attempt has ended since the team finished, e.g. the process was killed during it) or failed (the last attempt failed; see team:merge:error). Removed by the merge that succeeds.", "Team", xsd + "string", ""},
+	{TeamMergeError, TermProperty, "merge error", "Why the last attempt at a due merge failed; present only with team:merge:status failed.", "Team", xsd + "string", ""},
 
 	{MemberAgent, TermProperty, "member agent", "The agent holding this membership.", "Member", "Agent", ""},
 	{MemberRole, TermProperty, "member role", "The member's role in the team.", "Member", xsd + "string", ""},
@@ -228,11 +238,13 @@ var terms = []termInfo{
 	{ConflictResolvedObject, TermProperty, "resolved object", "An object chosen by the manual resolution of the conflict; one triple per object, none when resolved to nothing.", "Conflict", "", ""},
 	{ConflictResolvedAt, TermProperty, "resolved at", "When the conflict was resolved; absent while it is open.", "Conflict", xsd + "dateTime", ""},
 	{ConflictResolvedBy, TermProperty, "resolved by", "Who resolved the conflict.", "Conflict", "Agent", ""},
+	{ConflictTeam, TermProperty, "conflict team", "The team whose merge recorded the conflict; kept when it is resolved. Conflicts per team: SELECT ?team (COUNT(?c) AS ?n) WHERE { GRAPH ?g { ?c cx:conflict:team ?team } } GROUP BY ?team.", "Conflict", "Team", ""},
 
 	{MergeStrategy, TermProperty, "merge strategy", "Name of the merge strategy that ran.", "Merge", xsd + "string", ""},
 
-	{FactConfidence, TermProperty, "fact confidence", "Confidence of the fused facts of the set, from 0 to 1: the highest confidence among the findings that support each of them.", "FactSet", xsd + "decimal", ""},
+	{FactConfidence, TermProperty, "fact confidence", "Fused confidence of the set's facts, from 0 to 1, rounded to the nearest 0.01 (a positive confidence never to 0): what the team's merge strategy computed for each of them (for most strategies the highest confidence among the findings that support the fact; see package merge).", "FactSet", xsd + "decimal", ""},
 	{FactResolvedBy, TermProperty, "resolved by", "Who chose the set's facts by resolving a conflict by hand; absent for facts the strategy kept.", "FactSet", "Agent", ""},
+	{FactTeam, TermProperty, "fact set team", "The team whose merged facts the set holds. Fact sets per team: SELECT ?team (COUNT(?set) AS ?n) WHERE { GRAPH ?g { ?set cx:fact:team ?team } } GROUP BY ?team.", "FactSet", "Team", ""},
 }
 
 type externalInfo struct {

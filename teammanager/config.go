@@ -69,8 +69,9 @@ func (c Config) WithDefaultStrategy(name string) Config { c.defaultStrategy = na
 func (c Config) WithWorkflowTimeout(d time.Duration) Config { c.workflowTimeout = d; return c }
 
 // WithAutoMerge selects whether a team is merged automatically when it
-// completes (in UpdateMemberStatus, after the status change commits).
-// Default true.
+// finishes with completed members (in the call whose write finished it,
+// after that write commits), and whether due merges are retried (see
+// "Merges that always happen" in the package documentation). Default true.
 func (c Config) WithAutoMerge(v bool) Config { c.autoMerge = v; return c }
 
 // WithClock replaces the clock (default time.Now). Every time the manager

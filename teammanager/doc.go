@@ -5,10 +5,10 @@
 // lifecycle pending → running → completed | failed (UpdateMemberStatus),
 // records findings (AddFinding, AddFindings, ImportFindings), merges the
 // findings of the completed members with a strategy of package merge
-// (MergeTeamResults, automatically when a team completes), manages the
-// conflicts a strategy leaves open (Conflicts, ResolveConflict) and runs
-// SPARQL over all of it with the namespace's prefixes and bound parameters
-// (Query).
+// (MergeTeamResults, automatically when a team finishes), reads the merged
+// knowledge back without merging again (Facts), manages the conflicts a
+// strategy leaves open (Conflicts, ResolveConflict) and runs SPARQL over
+// all of it with the namespace's prefixes and bound parameters (Query).
 //
 // # Data
 //
@@ -21,11 +21,13 @@
 // rdf:predicate, rdf:object, finding:assertedBy, finding:assertedAt,
 // finding:confidence). The shared graph holds exactly the fused facts. Each
 // fused fact is also in exactly one fact set, a named graph per attribution
-// (supporting agents, confidence, resolver), which the provenance graph
-// describes in PROV-O terms beside the merge runs; the findings behind a
-// fact are its supporters' findings of the same triple (up to the case of a
-// language tag, which merges compare case-insensitively). The conflict graph
-// holds the conflict records and their resolutions.
+// (supporting agents, resolver, fused confidence), which the provenance
+// graph describes in PROV-O terms beside the merge runs; the findings behind
+// a fact are its supporters' findings of the same triple (up to the case of
+// a language tag, which merges compare case-insensitively). The conflict
+// graph holds the conflict records and their resolutions. Every fact set
+// description (fact:team) and conflict record (conflict:team) names its
+// team node, so "per team" is one SPARQL pattern.
 //
 // Beside the triples, the store keeps a team table (a cortex side table):
 // a row per team with the fields ListTeams returns, written by every
@@ -34,6 +36,20 @@
 // changed the namespace's quads since; otherwise it lists from the triples
 // and rebuilds the table when the namespace's write lock is free (New does
 // the same). The triples stay the truth: the table only mirrors them.
+//
+// # Provenance cost
+//
+// A fused fact costs one quad of provenance: its copy in its fact set. The
+// sets' descriptions (type, team, run, time, confidence, an attribution per
+// supporter, the resolver) are shared by all the facts of a set. To keep
+// their number bounded whatever confidences agents report (LLM agents give
+// arbitrary floats), the fused confidence is stored rounded to the nearest
+// 0.01 (a positive value never to 0): a team has at most 100 fact sets per
+// distinct supporters and resolver. Merging 20,000 facts asserted by random
+// subsets of 4 agents with random confidences writes about 1.5 provenance
+// quads per fact (TestManager_Provenance_Bounded), against about 8 when
+// sets were keyed by exact confidences. MergeReport.Facts and Facts carry
+// the rounded value.
 //
 // # Team status
 //
@@ -46,6 +62,42 @@
 // refused with ErrTeamFinished), and Sweep records it for every such team.
 // The recorded completion time is the exact expiry time, whatever the time
 // of the write. Time comes from Config.WithClock.
+//
+// # Merges that always happen
+//
+// With auto-merge on (the default), a team that finishes with at least one
+// completed member — it completes, fails because a critical member failed,
+// or times out — is merged, and reads as not merged until it is: the write
+// that finishes it records in the same atomic step that a merge is due
+// (team:merge:status "interrupted"; Team.Merged false, Team.MergePending
+// MergeInterrupted), and a successful merge clears that in the step that
+// writes it. A team all of whose members failed has nothing to merge.
+//
+// Where it runs: in the call that made the write (UpdateMemberStatus, a
+// write or Sweep that records a timeout), after the write commits and
+// before the call returns, detached from the caller's context
+// (context.WithoutCancel, bounded by AutoMergeTimeout): a caller that
+// gives up (a cancelled agent context) cannot stop it. A merge that fails
+// is recorded (MergePending MergeFailed, MergeError) and reported as an
+// *AutoMergeError; one stopped by a crash stays interrupted. Either way it
+// is retried:
+//
+//   - by New, for interrupted merges (a crash leftover), best effort: a
+//     failure there does not make New fail; it is recorded and left to the
+//     other retry points (so an open does not retry the same failing merge
+//     again and again);
+//   - by Sweep, for every due merge;
+//   - by the next write to the team (it is finished, so the write itself
+//     is refused with ErrTeamFinished, which names `cortexctl teams merge
+//     TEAM` while the team stays unmerged);
+//   - by GetTeam (and IsTeamComplete), which then returns the merged team;
+//     on a read-only store the attempt cannot write and the team just
+//     reads as not merged (a Manager finds that out once, on its first
+//     attempt, and then no longer retries);
+//   - by MergeTeamResults, by hand.
+//
+// With auto-merge off nothing is recorded or retried: finished teams are
+// merged by MergeTeamResults only.
 //
 // # Concurrency
 //
@@ -68,7 +120,13 @@
 //     cortex.Namespace.Apply).
 //   - Finding ids are derived from their content (author, triple, time,
 //     confidence): asserting the same finding twice stores it once.
-//   - Findings of members that did not complete are kept but never merged.
+//   - Findings of members that did not complete are kept but never merged;
+//     a merge counts them as ignored and lists those members as missing.
+//   - The automatic merge makes the completing UpdateMemberStatus as slow
+//     as a merge, and it does not return early when its context is
+//     cancelled (up to AutoMergeTimeout).
+//   - A merge of a team that had not finished when the merge read it (a
+//     merge by hand of a running team) does not settle a due merge.
 //   - An error caused by the end of the caller's context keeps its cause
 //     (context.Cause: errors.Is matches context.Canceled and the cause) for
 //     New, the team and finding methods and Query; MergeTeamResults,

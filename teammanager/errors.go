@@ -77,16 +77,19 @@ func (e *TransitionError) Error() string {
 // Unwrap returns ErrInvalidTransition.
 func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 
-// AutoMergeError is returned by UpdateMemberStatus when the member update
-// (which completed the team) was committed but the automatic merge that
-// follows failed. The update is not rolled back; run MergeTeamResults again.
+// AutoMergeError reports that a finished team's due merge failed: the
+// automatic merge after the member update that finished the team (the
+// update itself is committed, not rolled back), or a retry of it (see the
+// package documentation, "Merges that always happen"). The team stays not
+// merged (Team.MergePending MergeFailed) and the merge is retried; it can
+// also be run by hand (MergeTeamResults, `cortexctl teams merge TEAM`).
 type AutoMergeError struct {
 	Team string
 	Err  error
 }
 
 func (e *AutoMergeError) Error() string {
-	return fmt.Sprintf("team %s completed, but the automatic merge failed: %v", e.Team, e.Err)
+	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by the next write to the team, GetTeam or Sweep; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
 }
 
 // Unwrap returns the merge error.

@@ -93,7 +93,7 @@ func Example() {
 		fmt.Println("team not merged")
 		return
 	}
-	fmt.Println("merged with", rep.Strategy+":", len(rep.Facts), "facts,", len(rep.Conflicts), "conflicts")
+	fmt.Println("merged with", rep.Strategy+":", len(rep.Facts), "facts,", len(rep.OpenConflicts), "conflicts")
 	for _, f := range rep.Facts {
 		fmt.Println(f.Subject, f.Predicate, f.Object, f.Supporters)
 	}

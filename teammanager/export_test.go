@@ -31,3 +31,17 @@ func ListFromQuads(m *Manager, ctx context.Context, status Status) ([]Team, erro
 
 // TeamTable is the name of the team table (a cortex side table).
 const TeamTable = teamTable
+
+// SetMergeWriteHook sets a function that every merge calls inside the
+// Update that writes it, after staging its writes and before they commit
+// (nil: none). Tests set it before starting merges and reset it after.
+func SetMergeWriteHook(fn func()) { mergeWriteHook = fn }
+
+// SetRetryOnOpen selects whether New retries interrupted merges (default
+// true). It returns a function restoring the previous setting. Tests using
+// it must not run in parallel.
+func SetRetryOnOpen(v bool) (restore func()) {
+	old := retryOnOpen
+	retryOnOpen = v
+	return func() { retryOnOpen = old }
+}

@@ -68,6 +68,9 @@ const (
 	fTimeout
 	fError
 	fDescription
+	fLastMerge
+	fMergePending
+	fMergeError
 	nListFields
 )
 
@@ -77,8 +80,23 @@ func listPreds(x ns.NS) [nListFields]quad.Value {
 		fName: x.IRI(ns.TeamName), fStatus: x.IRI(ns.TeamStatus), fStrategy: x.IRI(ns.TeamStrategy),
 		fCreated: x.IRI(ns.TeamCreatedAt), fUpdated: x.IRI(ns.TeamUpdatedAt), fCompleted: x.IRI(ns.TeamCompletedAt),
 		fStarted: ns.ProvStartedAtTime, fTimeout: x.IRI(ns.TeamTimeout), fError: x.IRI(ns.TeamError),
-		fDescription: x.IRI(ns.TeamDescription),
+		fDescription: x.IRI(ns.TeamDescription), fLastMerge: x.IRI(ns.TeamLastMerge),
+		fMergePending: x.IRI(ns.TeamMergePending), fMergeError: x.IRI(ns.TeamMergeError),
 	}
+}
+
+// sideRows returns the rows of the team table and whether it is current:
+// a table written before the listed fields were what they are now (rows
+// shorter than nListFields) reads as stale, so that it is rebuilt.
+func (m *Manager) sideRows(ctx context.Context) ([]cortex.SideRow, bool, error) {
+	rows, current, err := m.n.SideRows(ctx, teamTable)
+	for _, r := range rows {
+		if len(r.Vals) < nListFields {
+			current = false
+			break
+		}
+	}
+	return rows, current, err
 }
 
 // pinTeam pins, in tx, the terms a listing resolves (see cortex.Delta.Pin):
@@ -107,7 +125,7 @@ type listing struct {
 }
 
 func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bool) ([]Team, error) {
-	rows, current, err := m.n.SideRows(ctx, teamTable)
+	rows, current, err := m.sideRows(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
 	}
@@ -135,7 +153,7 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 // context) only leaves the table stale.
 func (m *Manager) listRebuilding(ctx context.Context, status Status, applyTimeouts bool) (out []Team, ran bool, _ error) {
 	locked, err := m.n.TryUpdate(ctx, func(tx *cortex.Tx) error {
-		rows, current, err := m.n.SideRows(ctx, teamTable)
+		rows, current, err := m.sideRows(ctx)
 		if err != nil {
 			return err
 		}
@@ -275,7 +293,7 @@ func (m *Manager) buildTeams(ctx context.Context, l listing, status Status, appl
 		parts = min(runtime.GOMAXPROCS(0), len(l.ids)/buildBatch, 4)
 	}
 	build := func(lo, hi int) error {
-		p := valueParser{vals: l.vals, times: map[int32]time.Time{}}
+		p := valueParser{x: m.ns, vals: l.vals, times: map[int32]time.Time{}}
 		for i := lo; i < hi; i++ {
 			id := l.ids[i]
 			if id == "" {
@@ -288,7 +306,7 @@ func (m *Manager) buildTeams(ctx context.Context, l listing, status Status, appl
 				// incomplete: read it again on its own, and leave it out
 				// if it is gone.
 				fell[i] = true
-				t, err = m.GetTeam(ctx, id)
+				t, err = m.getTeam(ctx, id) // no merge retry: this may run under the write lock
 				if errors.Is(err, ErrUnknownTeam) {
 					continue
 				}
@@ -471,6 +489,7 @@ func (m *Manager) keepStatus(ctx context.Context, rows []teamRow, status Status,
 // valueParser parses the field values of listed teams, given as indexes
 // into vals (-1: absent), remembering the times many teams share.
 type valueParser struct {
+	x     ns.NS
 	vals  []quad.Value
 	times map[int32]time.Time
 	err   error
@@ -529,6 +548,17 @@ func (p *valueParser) rowTeam(id string, v *[nListFields]int32) (Team, error) {
 	if d := p.value(v[fTimeout]); d != nil && p.err == nil {
 		t.Timeout, p.err = ns.ParseDuration(d)
 	}
+	t.MergePending = p.str(v[fMergePending])
+	t.MergeError = p.str(v[fMergeError])
+	if lm := p.value(v[fLastMerge]); lm != nil && p.err == nil {
+		iri, _ := lm.(quad.IRI)
+		if ref, err := p.x.Parse(iri); err != nil || ref.Kind != ns.KindMerge {
+			p.err = fmt.Errorf("bad merge node %v", lm)
+		} else {
+			t.LastMerge = ref.ID
+		}
+	}
+	t.Merged = t.LastMerge != "" && t.MergePending == ""
 	if p.err == nil && !t.Status.Valid() {
 		p.err = fmt.Errorf("status %q", t.Status)
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -32,6 +34,10 @@ type Manager struct {
 
 	cacheMu sync.RWMutex
 	cache   map[cortex.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
+
+	// readOnly is set once a merge met cortex.ErrReadOnly: the store is
+	// read-only, and due merges are no longer retried.
+	readOnly atomic.Bool
 }
 
 // New returns a Manager over namespace x of store s (the namespace is
@@ -58,7 +64,32 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 			return nil, err
 		}
 	}
+	if cfg.autoMerge && retryOnOpen {
+		m.retryInterrupted(ctx)
+	}
 	return m, nil
+}
+
+// retryOnOpen lets tests open a Manager without New's retries (see
+// SetRetryOnOpen).
+var retryOnOpen = true
+
+// retryInterrupted is New's best-effort retry of the merges a previous
+// process left interrupted (see "Merges that always happen" in the package
+// documentation). Its errors are dropped: a merge that fails again is
+// recorded as failed on its team, and one that cannot even be recorded
+// (a read-only store, a cancelled context) stays interrupted.
+func (m *Manager) retryInterrupted(ctx context.Context) {
+	ids, err := m.pendingMerges(ctx, true)
+	if err != nil {
+		return
+	}
+	for _, id := range ids {
+		if ctx.Err() != nil {
+			return
+		}
+		m.retryMerge(ctx, id) //nolint:errcheck // best effort, recorded on the team
+	}
 }
 
 // Namespace returns the IRI layout the manager writes with.
@@ -212,8 +243,25 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 
 // GetTeam returns team id with its members. A team running past its timeout
 // is reported failed (FailTimeout) even if no write has recorded it yet.
+//
+// A finished team whose merge is due (Team.MergePending) is merged first,
+// with auto-merge on, under ctx: GetTeam is one of the points where the
+// Manager retries such a merge. If the merge fails again (it is then
+// recorded as MergeFailed, unless ctx ended or the store is read-only),
+// GetTeam still returns the team, reading as not merged.
 func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 	defer func() { err = withCause(ctx, err) }()
+	t, err := m.getTeam(ctx, id)
+	if err != nil || t.MergePending == "" || !m.cfg.autoMerge {
+		return t, err
+	}
+	m.retryMerge(ctx, id) //nolint:errcheck // recorded on the team, which is read again
+	return m.getTeam(ctx, id)
+}
+
+// getTeam is GetTeam without the retry of a due merge: for callers that
+// hold a merge lock or the namespace's write lock, and for merges.
+func (m *Manager) getTeam(ctx context.Context, id string) (Team, error) {
 	st, err := m.readTeam(ctx, m.n, id, "")
 	if err != nil {
 		return Team{}, err
@@ -234,8 +282,162 @@ func (m *Manager) IsTeamComplete(ctx context.Context, id string) (bool, error) {
 
 // update runs fn on the team's state inside an atomic read-modify-write and
 // writes what fn staged. If the team has timed out, the failure is written
-// and ErrTeamFinished returned without calling fn.
+// and ErrTeamFinished returned without calling fn. If a merge is due after
+// it (see updateMerging), it runs before update returns.
 func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *teamState, tx *cortex.Tx, now time.Time) error) (*teamState, error) {
+	st, _, err := m.updateMerging(ctx, id, focus, fn)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// AutoMergeTimeout bounds an automatic merge that a write runs: the merge
+// after the member update that finished the team, or after a write that
+// recorded a timeout or met a due merge. Such a merge runs detached from
+// the caller's context (context.WithoutCancel), so that a cancelled caller
+// cannot leave the team unmerged, for at most this long.
+const AutoMergeTimeout = 10 * time.Minute
+
+// updateMerging is update that also returns the state read (nil only if
+// the team could not be read) when fn fails, and the report of the merge
+// it ran. With auto-merge on, once the write is done (or refused because
+// the team is finished), a merge is due if the write finished the team
+// with completed members (it recorded the marker, see markMergeDue) or the
+// team already had one pending (a write is one of the retry points): it
+// runs then, detached from ctx and bounded by AutoMergeTimeout. A failed
+// merge is an *AutoMergeError, joined to the write's own error if any.
+func (m *Manager) updateMerging(ctx context.Context, id, focus string, fn func(st *teamState, tx *cortex.Tx, now time.Time) error) (*teamState, *MergeReport, error) {
+	st, timedOut, err := m.write(ctx, id, focus, fn)
+	if st == nil {
+		return nil, nil, err
+	}
+	if timedOut {
+		err = fmt.Errorf("team %s: %w: timed out at %s", id, ErrTeamFinished, st.team.CompletedAt.Format(time.RFC3339))
+	}
+	if !m.cfg.autoMerge || st.team.MergePending == "" || err != nil && !errors.Is(err, ErrTeamFinished) {
+		return st, nil, notMergedHint(err, &st.team)
+	}
+	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AutoMergeTimeout)
+	defer cancel()
+	rep, merr := m.retryMerge(mctx, id)
+	if merr != nil {
+		if err != nil {
+			return st, nil, fmt.Errorf("%w; %w", err, merr)
+		}
+		return st, nil, merr
+	}
+	t := &st.team
+	t.Merged, t.MergePending, t.MergeError, t.LastMerge = true, "", "", rep.MergeID
+	return st, rep, err
+}
+
+// notMergedHint adds to err, when it says that t is finished, that t is
+// not merged yet and how to merge it; other errors are returned as they are.
+func notMergedHint(err error, t *Team) error {
+	if err == nil || t.MergePending == "" || !errors.Is(err, ErrTeamFinished) {
+		return err
+	}
+	reason := t.MergePending
+	if t.MergeError != "" {
+		reason += ": " + t.MergeError
+	}
+	return fmt.Errorf("%w (not merged yet, %s: run `cortexctl teams merge %s`)", err, reason, t.ID)
+}
+
+// retryMerge runs a merge of team id that is due: MergeTeamResults, which
+// clears the team's marker when it succeeds. If it fails, the failure is
+// recorded on the team (MergeFailed and the error) unless ctx has ended
+// (then the team is left as it was), and returned as an *AutoMergeError.
+//
+// On a read-only store the first attempt finds out that it cannot write
+// (cortex.ErrReadOnly) and later ones fail at once, without merging.
+func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, error) {
+	if m.readOnly.Load() {
+		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", id, cortex.ErrReadOnly)}
+	}
+	rep, err := m.MergeTeamResults(ctx, id)
+	if err == nil {
+		return &rep, nil
+	}
+	switch {
+	case errors.Is(err, cortex.ErrReadOnly):
+		m.readOnly.Store(true)
+	case ctx.Err() == nil && !errors.Is(err, ErrUnknownTeam):
+		m.recordMergeFailure(ctx, id, err) //nolint:errcheck // best effort: the team stays pending either way
+	}
+	return nil, &AutoMergeError{Team: id, Err: err}
+}
+
+// maxMergeErrorLen bounds the error text recorded on a team.
+const maxMergeErrorLen = 1000
+
+// recordMergeFailure records, if team id still has a due merge, that its
+// last attempt failed with cause. It writes nothing if that is already
+// recorded.
+func (m *Manager) recordMergeFailure(ctx context.Context, id string, cause error) error {
+	msg := cause.Error()
+	if len(msg) > maxMergeErrorLen {
+		msg = strings.ToValidUTF8(msg[:maxMergeErrorLen], "") + "…"
+	}
+	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+		st, err := m.readTeam(ctx, tx.Namespace(), id, "-")
+		if err != nil {
+			return err
+		}
+		if st.team.MergePending == "" || st.team.MergePending == MergeFailed && st.team.MergeError == msg {
+			return nil // merged meanwhile, or nothing new
+		}
+		st.set(st.node, m.ns.IRI(ns.TeamMergePending), ns.String(MergeFailed))
+		st.set(st.node, m.ns.IRI(ns.TeamMergeError), ns.String(msg))
+		tx.Remove(st.rm...)
+		tx.Add(st.add...)
+		m.pinTeam(tx, id, st.add)
+		m.putTeamRow(tx, id, st.props[st.node])
+		return nil
+	})
+}
+
+// pendingMerges returns the ids of the teams whose merge is due, sorted:
+// every such team, or only those whose due merge is MergeInterrupted. It
+// reads one index range (the teams that carry the marker), not every team.
+func (m *Manager) pendingMerges(ctx context.Context, onlyInterrupted bool) ([]string, error) {
+	ids, err := m.n.IDs(ctx, []quad.Value{m.ns.IRI(ns.TeamMergePending), ns.String(MergeInterrupted)})
+	if err != nil {
+		return nil, err
+	}
+	p := cortex.IDPattern{P: ids[0], Scope: cortex.NamedGraphs}
+	if onlyInterrupted {
+		p.O = ids[1]
+	}
+	if p.P == 0 || onlyInterrupted && p.O == 0 {
+		return nil, nil
+	}
+	var want []cortex.ID
+	if err := scan(ctx, m.n, p, func(q cortex.QuadIDs) { want = append(want, q.S, q.G) }); err != nil {
+		return nil, err
+	}
+	vals, err := m.n.TermsBatch(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := 0; i+1 < len(vals); i += 2 {
+		iri, _ := vals[i].(quad.IRI)
+		ref, err := m.ns.Parse(iri)
+		if err != nil || ref.Kind != ns.KindTeam || vals[i+1] != quad.Value(m.ns.TeamGraph(ref.Team)) {
+			continue // a look-alike outside a team graph
+		}
+		out = append(out, ref.Team)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// write is the atomic read-modify-write of update. It returns the state
+// read (also when fn fails; nil if the team could not be read) and whether
+// the team timed out (the failure was then written, fn not called).
+func (m *Manager) write(ctx context.Context, id, focus string, fn func(st *teamState, tx *cortex.Tx, now time.Time) error) (*teamState, bool, error) {
 	var (
 		st       *teamState
 		timedOut bool
@@ -258,13 +460,7 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 		m.putTeamRow(tx, id, st.props[st.node])
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	if timedOut {
-		return st, fmt.Errorf("team %s: %w: timed out at %s", id, ErrTeamFinished, st.team.CompletedAt.Format(time.RFC3339))
-	}
-	return st, nil
+	return st, timedOut && err == nil, err
 }
 
 // transitions lists the member status changes UpdateMemberStatus accepts.
@@ -289,8 +485,10 @@ type MemberUpdate struct {
 	TeamStatus Status // the team's status after the update
 	FailReason string // why the team failed, if it did
 	Member     Member // the member after the update
-	// Merge is the report of the automatic merge, when the update completed
-	// the team and auto-merge is on.
+	// Merge is the report of the merge this call ran, with auto-merge on:
+	// the automatic merge of the team the update finished with completed
+	// members (completed, or failed by a critical member or a timeout it
+	// recorded), or a due merge it retried on a finished team.
 	Merge *MergeReport
 }
 
@@ -304,17 +502,25 @@ type MemberUpdate struct {
 // completed | failed; running → running records progress (a new result).
 // Refused changes are typed errors: ErrUnknownTeam, ErrUnknownAgent, a
 // *TransitionError (e.g. completed → running), ErrTeamFinished (also when
-// the team has just timed out: the failure is then recorded). When the
-// update completes the team and auto-merge is on, the team is merged after
-// the update commits; a failed merge is reported as an *AutoMergeError with
-// the update in place.
+// the team has just timed out: the failure is then recorded). An
+// ErrTeamFinished for a team that is not merged yet names the command that
+// merges it.
+//
+// When the update finishes the team with completed members (it completes,
+// or fails because a critical member failed) and auto-merge is on, the
+// update records that a merge is due, and the team is merged after the
+// update commits, in this call: detached from ctx, so that a cancelled
+// ctx cannot leave the team unmerged, within AutoMergeTimeout. A failed
+// merge is reported as an *AutoMergeError with the update in place; the
+// team then reads as not merged and the merge is retried (see the package
+// documentation). A call on a finished team with a due merge retries it
+// too.
 func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
 	defer func() { err = withCause(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
 	}
-	var completedNow bool
-	st, err := m.update(ctx, teamID, agentID, func(st *teamState, _ *cortex.Tx, now time.Time) error {
+	st, rep, err := m.updateMerging(ctx, teamID, agentID, func(st *teamState, _ *cortex.Tx, now time.Time) error {
 		t := &st.team
 		if Finished(t.Status) {
 			return fmt.Errorf("team %s is %s: %w", teamID, t.Status, ErrTeamFinished)
@@ -347,33 +553,33 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 			t.CompletedAt = now
 		}
 		t.UpdatedAt = now
-		completedNow = before != Completed && t.Status == Completed
 		m.writeTeamStatus(st)
+		if !Finished(before) && Finished(t.Status) {
+			m.markMergeDue(st)
+		}
 		return nil
 	})
 	var up MemberUpdate
 	if st != nil {
-		up = MemberUpdate{Team: teamID, TeamStatus: st.team.Status, FailReason: st.team.FailReason}
+		up = MemberUpdate{Team: teamID, TeamStatus: st.team.Status, FailReason: st.team.FailReason, Merge: rep}
 		if mb, ok := st.team.Member(agentID); ok {
 			up.Member = *mb
 		}
 	}
-	if err != nil {
-		return up, err
-	}
-	if completedNow && m.cfg.autoMerge {
-		rep, err := m.MergeTeamResults(ctx, teamID)
-		if err != nil {
-			return up, &AutoMergeError{Team: teamID, Err: err}
-		}
-		up.Merge = &rep
-	}
-	return up, nil
+	return up, err
 }
 
 // Sweep records the failure of every running team that has passed its
 // timeout and returns their ids. Reads already report such teams as failed;
-// Sweep makes it durable (a host may call it periodically).
+// Sweep makes it durable (a host may call it periodically). A timed-out
+// team with completed members is then merged (with auto-merge on; it stays
+// failed with FailTimeout, and the merge report's Missing lists the
+// members that did not complete).
+//
+// With auto-merge on, Sweep then retries every due merge (interrupted or
+// failed, see Team.MergePending) under ctx. Merges that fail do not stop
+// it: their *AutoMergeErrors are joined in the error it returns, beside
+// the ids.
 func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 	defer func() { err = withCause(ctx, err) }()
 	teams, err := m.listTeams(ctx, Running, false)
@@ -381,21 +587,39 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 		return nil, err
 	}
 	now := m.now()
-	var out []string
+	var (
+		out  []string
+		errs []error
+	)
 	for _, t := range teams {
 		if exp := expiry(&t); exp.IsZero() || now.Before(exp) {
 			continue
 		}
 		_, err := m.update(ctx, t.ID, "-", func(*teamState, *cortex.Tx, time.Time) error { return nil })
+		var ame *AutoMergeError
+		if errors.As(err, &ame) {
+			errs = append(errs, ame)
+		}
 		switch {
 		case errors.Is(err, ErrTeamFinished):
 			out = append(out, t.ID)
 		case errors.Is(err, ErrUnknownTeam):
 		case err != nil:
-			return out, err
+			return out, errors.Join(append(errs, err)...)
 		}
 	}
-	return out, nil
+	if m.cfg.autoMerge {
+		ids, err := m.pendingMerges(ctx, false)
+		if err != nil {
+			return out, errors.Join(append(errs, err)...)
+		}
+		for _, id := range ids {
+			if _, err := m.retryMerge(ctx, id); err != nil && !errors.Is(err, ErrUnknownTeam) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
 }
 
 // DeleteTeam removes the team: its state, its members' findings, its shared,
@@ -408,7 +632,7 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 	mu.Lock()
 	defer mu.Unlock()
 	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
-		t, err := m.GetTeam(ctx, id)
+		t, err := m.getTeam(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -182,7 +182,8 @@ func TestManager_Merge_Strategies(t *testing.T) {
 		{merge.NameNewestWins, 2, 0, []string{"high"}, `ann,bob,cy|"MIT" ann,cy|"high"`},
 		{merge.NameReplace, 2, 0, []string{"high"}, `ann,bob,cy|"MIT" ann,cy|"high"`},
 		{merge.NameConflictFlag, 1, 1, nil, `ann,bob,cy|"MIT"`},
-		{merge.NameConfidenceWeighted, 2, 0, []string{"high"}, `ann,bob,cy|"MIT" ann,cy|"high"`},
+		// confidence-weighted: "high" has 2 of the 3 speakers' full-confidence votes.
+		{merge.NameConfidenceWeighted, 2, 0, []string{"high"}, `ann,bob,cy|"MIT" ann,cy|"high"|c=0.67`},
 	} {
 		t.Run(tc.strategy, func(t *testing.T) {
 			f := newFixture(t)

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,21 +26,34 @@ import (
 //   - the shared graph holds exactly the fused triples, as plain triples;
 //   - each fused triple is also in exactly one fact set (NS.FactSet), a
 //     named graph per attribution: the facts with the same supporting
-//     agents, fused confidence and resolver share one;
+//     agents, resolver and fused confidence (the strategy's, rounded to the
+//     nearest 0.01; see "Provenance cost" in the package documentation)
+//     share one;
 //   - the provenance graph holds the merge run (a prov:Activity with
-//     strategy, start and end time) and describes each fact set
-//     (prov:wasAttributedTo each supporting agent, fact:confidence, fact:agent
-//     for facts chosen by a manual resolution, prov:wasGeneratedBy the run,
-//     prov:generatedAtTime); fact sets left empty are removed with their
-//     description, merge run nodes are kept as history. The findings behind
-//     a fact are those of its supporting agents with the same triple (up to
-//     the case of a language tag);
-//   - the conflict graph holds a record for every undecided topic; resolved
-//     records are kept and their resolutions re-applied.
+//     strategy, start and end time) and describes each fact set (fact:team
+//     the team, prov:wasAttributedTo each supporting agent,
+//     fact:confidence, fact:agent for facts chosen by a manual resolution,
+//     prov:wasGeneratedBy the run, prov:generatedAtTime); fact sets left
+//     empty are removed with their description, merge run nodes are kept
+//     as history. The findings behind a fact are those of its supporting
+//     agents with the same triple (up to the case of a language tag);
+//   - the conflict graph holds a record for every undecided topic
+//     (conflict:team the team); resolved records are kept and their
+//     resolutions re-applied;
+//   - the team's link to the run, and, when the merge read the team
+//     finished, the removal of its due-merge marker (see "Merges that
+//     always happen" in the package documentation).
+//
+// The strategy gets every member (agent, status, role, criticality), the
+// team (id, name, context), every member's findings (those of members that
+// did not complete are counted as ignored, not merged) and the recorded
+// resolutions. The report's facts carry their stored confidence; a custom
+// strategy's confidence outside [0, 1] fails the merge (merge.ErrInvalidDecision).
 //
 // Merging is deterministic: when the result equals the last merge's (same
-// facts, supporters, findings and conflicts), nothing is written and the
-// report says Unchanged. The whole change set (shared, provenance and
+// facts, supporters, findings, confidences and conflicts), nothing of it is
+// written (only a due-merge marker is cleared) and the report says
+// Unchanged. The whole change set (shared, provenance and
 // conflict graphs, the team's link to the run) is one atomic step: readers
 // see the previous merge or this one, never a mix, and a crash in the middle
 // leaves the previous one. A change set of more than cortex.MaxDeltaQuads
@@ -75,7 +90,7 @@ const maxMergeAttempts = 8
 
 func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
 	start := m.now()
-	t, err := m.GetTeam(ctx, teamID)
+	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return MergeReport{}, err
 	}
@@ -83,16 +98,24 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
 	}
-	in := merge.Input{Options: merge.Options{Threshold: t.Threshold, TieBreaker: t.TieBreaker, Now: start}}
+	in := merge.Input{
+		Team:    merge.Team{ID: t.ID, Name: t.Name, Context: t.Context},
+		Options: merge.Options{Threshold: t.Threshold, TieBreaker: t.TieBreaker, Now: start},
+	}
 	conf := map[string]float64{}
-	var done []string
+	var agents, missing []string
 	for _, mb := range t.Members {
-		in.Members = append(in.Members, merge.Member{Agent: mb.AgentID, Status: mb.Status, CompletedAt: mb.CompletedAt})
-		if mb.Status == Completed {
-			done = append(done, mb.AgentID)
+		in.Members = append(in.Members, merge.Member{
+			Agent: mb.AgentID, Status: mb.Status, CompletedAt: mb.CompletedAt, Role: mb.Role, Critical: mb.Critical,
+		})
+		agents = append(agents, mb.AgentID)
+		if mb.Status != Completed {
+			missing = append(missing, mb.AgentID)
 		}
 	}
-	all, err := m.readFindingsOf(ctx, teamID, done)
+	// Every member's findings: the strategy merges the completed members'
+	// and counts the others' as ignored.
+	all, err := m.readFindingsOf(ctx, teamID, agents)
 	if err != nil {
 		return MergeReport{}, err
 	}
@@ -122,16 +145,86 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
 	}
 	res.Strategy = t.Strategy
-	rep := MergeReport{Team: teamID, Strategy: t.Strategy, Facts: res.Facts, Conflicts: res.Conflicts, Report: res.Report}
+	for i := range res.Facts {
+		c, err := storedConfidence(res.Facts[i], conf)
+		if err != nil {
+			f := &res.Facts[i]
+			return MergeReport{}, fmt.Errorf("merge team %s with %s: fact %s %s %s: %w", teamID, t.Strategy,
+				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), err)
+		}
+		res.Facts[i].Confidence = c
+	}
+	rep := MergeReport{
+		Team: teamID, Strategy: t.Strategy, Facts: res.Facts, OpenConflicts: res.Conflicts, Missing: missing, Report: res.Report,
+	}
 	rep.MergeID = mergeID(res)
+	// A merge that read the team finished saw all it will ever have: it
+	// settles a due merge (clears the team's marker).
+	settles := Finished(t.Status)
 	if rep.MergeID == t.LastMerge {
 		rep.Unchanged = true
+		if settles && t.MergePending != "" {
+			if err := m.settle(ctx, &t, cg); err != nil {
+				return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
+			}
+		}
 		return rep, nil
 	}
-	if err := m.writeMerge(ctx, &t, res, rep.MergeID, cg, conf, start); err != nil {
+	if err := m.writeMerge(ctx, &t, res, rep.MergeID, cg, start, settles); err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
 	}
 	return rep, nil
+}
+
+// settle clears the due-merge marker of team t, whose last merge already
+// holds the result a merge computed (nothing else is written), if the
+// team's last merge and resolved conflicts are still what the merge read.
+func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error {
+	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
+			return err
+		}
+		st, err := m.readTeam(ctx, tx.Namespace(), t.ID, "-")
+		if err != nil {
+			return err
+		}
+		m.stageSettled(tx, st)
+		return nil
+	})
+}
+
+// stageSettled stages, in tx, the removal of st's due-merge marker and the
+// team's row, as st now has it.
+func (m *Manager) stageSettled(tx *cortex.Tx, st *teamState) {
+	st.set(st.node, m.ns.IRI(ns.TeamMergePending), nil)
+	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
+	tx.Remove(st.rm...)
+	tx.Add(st.add...)
+	m.pinTeam(tx, st.team.ID, st.add)
+	m.putTeamRow(tx, st.team.ID, st.props[st.node])
+}
+
+// confidenceStep is the precision of stored fused confidences: a fact
+// set's confidence is one of the 100 values 0.01, 0.02, ..., 1, which
+// bounds the number of fact sets of a team by 100 per distinct supporters
+// and resolver, whatever confidences agents report.
+const confidenceStep = 0.01
+
+// storedConfidence returns f's fused confidence as it is stored: the
+// strategy's (or, when a custom strategy left it 0, the default of package
+// merge: the highest confidence among f's findings, 1 if it has none)
+// rounded to the nearest 0.01, and never to 0 when positive. A confidence
+// outside [0, 1] is an error wrapping merge.ErrInvalidDecision.
+func storedConfidence(f merge.Fact, conf map[string]float64) (float64, error) {
+	c := f.Confidence
+	if !(c >= 0 && c <= 1) {
+		return 0, fmt.Errorf("%w: confidence %v not in [0, 1]", merge.ErrInvalidDecision, c)
+	}
+	if c == 0 {
+		c = factConfidence(f, conf)
+	}
+	r := math.Round(c*100) / 100 // the float nearest the decimal: 0.07, not 0.07000000000000001
+	return max(r, confidenceStep), nil
 }
 
 // mergeID is "m" followed by 24 hex digits of a SHA-256 over the result.
@@ -143,10 +236,13 @@ func mergeID(res merge.Result) string {
 			h.Write([]byte{0})
 		}
 	}
-	w("layout", "fact-sets") // runs of the earlier layout (one cx:Fact node per fact) differ
+	// Runs of earlier layouts (one cx:Fact node per fact; fact sets keyed by
+	// exact confidences, without team links) differ.
+	w("layout", "fact-sets-2")
 	w("strategy", res.Strategy)
 	for _, f := range res.Facts {
-		w("fact", rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.ResolvedBy)
+		w("fact", rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), f.ResolvedBy,
+			strconv.FormatFloat(f.Confidence, 'g', -1, 64))
 		w(f.Supporters...)
 		w("|")
 		w(f.FindingIDs...)
@@ -301,8 +397,10 @@ func (cg *conflictGraph) resolutions(x ns.NS) []merge.Resolution {
 	return out
 }
 
-// writeMerge writes the result of merge run id (see MergeTeamResults).
-func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id string, cg *conflictGraph, conf map[string]float64, start time.Time) error {
+// writeMerge writes the result of merge run id (see MergeTeamResults), and
+// clears the team's due-merge marker if settles. The facts' confidences are
+// as stored (storedConfidence).
+func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id string, cg *conflictGraph, start time.Time, settles bool) error {
 	x := m.ns
 	team := t.ID
 	now := m.now()
@@ -324,8 +422,9 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	facts := make([]quad.Quad, 0, 2*len(res.Facts))
 	var meta []quad.Quad
 	sets := map[string]quad.IRI{}
+	tnode := x.Team(team)
 	for _, f := range res.Facts {
-		c, _ := ns.Confidence(factConfidence(f, conf))
+		c, _ := ns.Confidence(f.Confidence)
 		key := factSetID(f, c)
 		g, ok := sets[key]
 		if !ok {
@@ -335,6 +434,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 				meta = append(meta, quad.Quad{Subject: g, Predicate: p, Object: o, Label: prov})
 			}
 			describe(ns.RDFType, x.IRI(ns.ClassFactSet))
+			describe(x.IRI(ns.FactTeam), tnode)
 			describe(ns.ProvWasGeneratedBy, mnode)
 			describe(ns.ProvGeneratedAtTime, ns.DateTime(now))
 			for _, a := range f.Supporters {
@@ -388,7 +488,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	// Conflict graph: open records follow the result, resolved ones stay.
 	n := 0
 	for _, c := range res.Conflicts {
-		n += 7 // type, subject, predicate, strategy, reason, detected-at, generated-by
+		n += 8 // type, team, subject, predicate, strategy, reason, detected-at, generated-by
 		for _, cd := range c.Candidates {
 			n += len(cd.FindingIDs)
 		}
@@ -400,6 +500,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 			records = append(records, quad.Quad{Subject: node, Predicate: p, Object: o, Label: cgraph})
 		}
 		add(ns.RDFType, x.IRI(ns.ClassConflict))
+		add(x.IRI(ns.ConflictTeam), tnode)
 		add(x.IRI(ns.ConflictSubject), c.Topic.Subject)
 		add(x.IRI(ns.ConflictPredicate), c.Topic.Predicate)
 		for _, cd := range c.Candidates {
@@ -424,7 +525,13 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	}
 	conflictAdd, conflictRm := diffQuads(open, records)
 	// A resolved record may repeat a quad of the result: it is kept, not
-	// added again (Add of a present quad is a no-op anyway).
+	// added again (Add of a present quad is a no-op anyway). One recorded
+	// before records named their team gets the link.
+	for node := range cg.nodes {
+		if cg.resolved(x, node) && len(cg.nodes[node][x.IRI(ns.ConflictTeam)]) == 0 {
+			conflictAdd = append(conflictAdd, quad.Quad{Subject: node, Predicate: x.IRI(ns.ConflictTeam), Object: tnode, Label: cgraph})
+		}
+	}
 
 	if mergeHook != nil {
 		mergeHook()
@@ -433,7 +540,10 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	// than one transaction), if what the diff was computed against still
 	// holds (see checkUnchanged): another Manager may have written since.
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
-		links, err := m.checkUnchanged(ctx, tx, t, cg)
+		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
+			return err
+		}
+		st, err := m.readTeam(ctx, tx.Namespace(), team, "-")
 		if err != nil {
 			return err
 		}
@@ -444,13 +554,27 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		tx.Remove(factRm...)
 		tx.Remove(metaRm...)
 		tx.Remove(conflictRm...)
-		// The team's link to the run (replacing every earlier link).
-		tx.Remove(links...)
-		tx.Add(quad.Quad{Subject: x.Team(team), Predicate: x.IRI(ns.TeamLastMerge), Object: mnode, Label: x.TeamGraph(team)})
-		tx.KeepSide(teamTable) // no listed field changes
+		// The team's link to the run (replacing every earlier link), the
+		// marker of a due merge that this one settles, and the team's row.
+		st.set(st.node, x.IRI(ns.TeamLastMerge), mnode)
+		if settles {
+			m.stageSettled(tx, st)
+		} else {
+			tx.Remove(st.rm...)
+			tx.Add(st.add...)
+			m.pinTeam(tx, team, st.add)
+			m.putTeamRow(tx, team, st.props[st.node])
+		}
+		if mergeWriteHook != nil {
+			mergeWriteHook()
+		}
 		return nil
 	})
 }
+
+// mergeWriteHook, when set by a test, runs in every merge inside the
+// Update that writes it, after staging its writes and before they commit.
+var mergeWriteHook func()
 
 // checkUnchanged runs inside the Update of a merge of team t and returns
 // ErrConcurrentMerge if the team's state that the merge read outside it
@@ -572,7 +696,7 @@ func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
 // Conflicts lists the team's conflict records, open and resolved, ordered by
 // subject and predicate.
 func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, error) {
-	t, err := m.GetTeam(ctx, teamID)
+	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
 	}
@@ -899,7 +1023,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	mu := m.mergeLock(teamID)
 	mu.Lock()
 	defer mu.Unlock()
-	if _, err := m.GetTeam(ctx, teamID); err != nil {
+	if _, err := m.getTeam(ctx, teamID); err != nil {
 		return MergeReport{}, err
 	}
 	x := m.ns

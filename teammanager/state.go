@@ -20,6 +20,17 @@ const (
 	FailAllMembers     = "all-members-failed"     // every member failed
 )
 
+// Why a finished team's due merge is not done, the values of
+// Team.MergePending (team:merge:status).
+const (
+	// MergeInterrupted: no attempt at the due merge has ended since the
+	// team finished (the process stopped or was killed during it, or it is
+	// running right now).
+	MergeInterrupted = "interrupted"
+	// MergeFailed: the last attempt failed (Team.MergeError says why).
+	MergeFailed = "failed"
+)
+
 // teamState is a team read from its state graph, with what is needed to
 // change it: the graph's triples by subject and predicate.
 type teamState struct {
@@ -234,6 +245,8 @@ func (m *Manager) parseTeam(st *teamState, id string) error {
 	t.Strategy = str(st.node, ns.TeamStrategy)
 	t.Status = Status(str(st.node, ns.TeamStatus))
 	t.FailReason = str(st.node, ns.TeamError)
+	t.MergePending = str(st.node, ns.TeamMergePending)
+	t.MergeError = str(st.node, ns.TeamMergeError)
 	t.CreatedAt = tm(st.node, x.IRI(ns.TeamCreatedAt))
 	t.UpdatedAt = tm(st.node, x.IRI(ns.TeamUpdatedAt))
 	t.CompletedAt = tm(st.node, x.IRI(ns.TeamCompletedAt))
@@ -254,6 +267,7 @@ func (m *Manager) parseTeam(st *teamState, id string) error {
 		}
 		t.LastMerge = ref.ID
 	}
+	t.Merged = t.LastMerge != "" && t.MergePending == ""
 	for _, mv := range st.props[st.node][x.IRI(ns.TeamMember)] {
 		node, ok := mv.(quad.IRI)
 		if !ok {
@@ -366,14 +380,30 @@ func (m *Manager) writeTeamStatus(st *teamState) {
 	}
 }
 
-// persistTimeout stages the failure of a timed-out team; it reports whether
-// the team timed out.
+// persistTimeout stages the failure of a timed-out team (and, if a merge
+// is due, its marker); it reports whether the team timed out.
 func (m *Manager) persistTimeout(st *teamState, now time.Time) bool {
 	if !applyTimeout(&st.team, now) {
 		return false
 	}
 	m.writeTeamStatus(st)
+	m.markMergeDue(st)
 	return true
+}
+
+// markMergeDue stages, for a team that has just finished, the marker of its
+// due merge (team:merge:status "interrupted"), in the write that finishes
+// it: with auto-merge on, a team that finishes with completed members is
+// merged, and until a merge succeeds it reads as not merged. Nothing is
+// staged with auto-merge off or without a completed member.
+func (m *Manager) markMergeDue(st *teamState) {
+	t := &st.team
+	if !m.cfg.autoMerge || !slices.ContainsFunc(t.Members, func(mb Member) bool { return mb.Status == Completed }) {
+		return
+	}
+	t.Merged, t.MergePending, t.MergeError = false, MergeInterrupted, ""
+	st.set(st.node, m.ns.IRI(ns.TeamMergePending), ns.String(MergeInterrupted))
+	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
 }
 
 // teamQuads returns the quads of a new team.

@@ -79,6 +79,19 @@ type Team struct {
 	FailReason string
 	// LastMerge is the id of the merge run the shared graph holds, if any.
 	LastMerge string
+	// Merged reports whether the shared graph holds a merge of the team
+	// (LastMerge) and no merge is due. It is false until a team is merged,
+	// and from the moment a team finishes with completed members (with
+	// auto-merge on) until its automatic merge has been written.
+	Merged bool
+	// MergePending says why the merge due since the team finished is not
+	// done: MergeInterrupted (no attempt has ended: the process stopped
+	// during it, or it is running right now) or MergeFailed (the last
+	// attempt failed; MergeError says why). Empty when no merge is due.
+	// The Manager retries it (see the package documentation).
+	MergePending string
+	// MergeError is the error of the last failed attempt at the due merge.
+	MergeError string
 	// Members, sorted by agent id. ListTeams leaves it nil.
 	Members []Member
 }
@@ -138,10 +151,32 @@ type MergeReport struct {
 	Team      string
 	MergeID   string // id of the merge run the shared graph now holds
 	Strategy  string
-	Unchanged bool // the result equals the last merge's; nothing was written
-	Facts     []merge.Fact
-	Conflicts []merge.Conflict
+	Unchanged bool // the result equals the last merge's; nothing of it was written
+	// Facts are the fused facts, each with its confidence as stored:
+	// rounded to the nearest 0.01 (see the package documentation).
+	Facts []merge.Fact
+	// OpenConflicts are the conflicts the strategy left undecided (their
+	// number is Report.Conflicts); Conflicts lists the team's records.
+	OpenConflicts []merge.Conflict
+	// Missing lists, sorted, the members whose findings were not merged
+	// because they had not completed: failed ones, and pending or running
+	// ones (of a team that timed out, or merged before it finished). Their
+	// findings are counted in Report.Ignored and MemberReport.Ignored.
+	Missing []string
 	merge.Report
+}
+
+// Fact is a fused fact as the team's last merge stored it (see Facts).
+type Fact struct {
+	merge.Fact
+	MergeID string // the merge run that wrote it
+}
+
+// FactFilter selects facts in Facts. The zero value selects all.
+type FactFilter struct {
+	Subject   quad.Value // nil: any
+	Predicate quad.Value // nil: any
+	Agent     string     // empty: any; else the facts this member supports
 }
 
 // Conflict is a conflict record of a team.

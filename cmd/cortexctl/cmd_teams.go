@@ -85,7 +85,10 @@ Examples:
 					Name:      "get",
 					Usage:     "show a team and its members",
 					ArgsUsage: "TEAM",
-					Description: `Example:
+					Description: `A finished team whose merge is due (mergePending) is merged first: the
+store is then opened read-write.
+
+Example:
    cortexctl teams get TEAM --json`,
 					Flags:  withOutput(),
 					Action: func(c *cli.Context) error { return teamsGet(c, e) },
@@ -143,6 +146,7 @@ Example:
 		},
 		findingsCommand(e),
 		conflictsCommand(e),
+		factsCommand(e),
 	}
 }
 
@@ -309,6 +313,20 @@ type teamJSON struct {
 	Timeout     float64      `json:"timeout"` // seconds; 0 = none
 	LastMerge   string       `json:"lastMerge,omitempty"`
 	Members     []memberJSON `json:"members,omitempty"`
+
+	// Merged, and why a finished team's due merge is not done:
+	// "interrupted" or "failed" (then mergeError says why).
+	Merged       bool   `json:"merged"`
+	MergePending string `json:"mergePending,omitempty"`
+	MergeError   string `json:"mergeError,omitempty"`
+}
+
+// prefixed returns p+s, or "" for an empty s.
+func prefixed(p, s string) string {
+	if s == "" {
+		return ""
+	}
+	return p + s
 }
 
 func tp(t time.Time) *time.Time {
@@ -326,7 +344,8 @@ func toMemberJSON(mb teammanager.Member) memberJSON {
 func toTeamJSON(t teammanager.Team) teamJSON {
 	out := teamJSON{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
 		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
-		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge}
+		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge,
+		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
 	for _, mb := range t.Members {
 		out.Members = append(out.Members, toMemberJSON(mb))
 	}
@@ -369,6 +388,20 @@ func teamsList(c *cli.Context, e *env) error {
 	})
 }
 
+// getMerging reopens the store read-write (teams get opens it read-only)
+// and returns team id as GetTeam reads it then: after New and GetTeam have
+// retried its due merge.
+func (e *env) getMerging(c *cli.Context, id string) (teammanager.Team, error) {
+	if err := e.close(); err != nil {
+		return teammanager.Team{}, err
+	}
+	m, err := e.manager(c, true)
+	if err != nil {
+		return teammanager.Team{}, err
+	}
+	return m.GetTeam(c.Context, id)
+}
+
 func teamsGet(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
@@ -385,10 +418,20 @@ func teamsGet(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if t.MergePending != "" {
+		// A merge is due: teams get retries it, which needs the store
+		// read-write (else the team is shown as it reads).
+		if mt, err := e.getMerging(c, args[0]); err == nil {
+			t = mt
+		}
+	}
 	return printResult(c, e.stdout, toTeamJSON(t), func() error {
 		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Strategy)
 		if t.FailReason != "" {
 			fmt.Fprintf(e.stdout, "failed: %s\n", cell(t.FailReason))
+		}
+		if t.MergePending != "" {
+			fmt.Fprintf(e.stdout, "not merged yet (%s%s): run `cortexctl teams merge %s`\n", t.MergePending, cell(prefixed(": ", t.MergeError)), t.ID)
 		}
 		tb := newTable(e.stdout, false, "AGENT", "ROLE", "STATUS", "TASK", "RESULT")
 		for _, mb := range t.Members {

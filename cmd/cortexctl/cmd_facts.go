@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+func factsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "facts",
+		Usage: "read a team's merged knowledge (the facts its last merge kept)",
+		Description: `Example:
+   cortexctl facts list TEAM --json`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "list",
+				Usage:     "list the fused facts of a team's last merge, with their provenance",
+				ArgsUsage: "TEAM",
+				Description: `Reads what the last merge stored (it never merges again): each fact with its
+supporting agents, the findings behind it, its fused confidence (rounded to
+0.01), who resolved its conflict if anyone, and the merge run. --subject and
+--predicate take terms as findings add does.
+
+Example:
+   cortexctl facts list TEAM --subject '<https://ex.org/pool.go>' --agent alice --json`,
+				Flags: withOutput(
+					&cli.StringFlag{Name: "subject", Usage: "only facts about this subject"},
+					&cli.StringFlag{Name: "predicate", Usage: "only facts with this predicate"},
+					&cli.StringFlag{Name: "agent", Usage: "only facts this member supports"},
+				),
+				Action: func(c *cli.Context) error { return factsList(c, e) },
+			},
+		},
+	}
+}
+
+type storedFactJSON struct {
+	Subject    string   `json:"subject"`
+	Predicate  string   `json:"predicate"`
+	Object     string   `json:"object"`
+	Supporters []string `json:"supporters"`
+	Findings   []string `json:"findings"`
+	Confidence float64  `json:"confidence"`
+	ResolvedBy string   `json:"resolvedBy,omitempty"`
+	MergeID    string   `json:"mergeId"`
+}
+
+func factsList(c *cli.Context, e *env) error {
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	args := c.Args().Slice()
+	if len(args) != 1 {
+		return usagef("facts list: want TEAM")
+	}
+	f := teammanager.FactFilter{Agent: c.String("agent")}
+	var err error
+	if s := c.String("subject"); s != "" {
+		if f.Subject, err = e.parseTermArg(s); err != nil {
+			return fmt.Errorf("facts list: --subject: %w", err)
+		}
+	}
+	if p := c.String("predicate"); p != "" {
+		if f.Predicate, err = e.parseTermArg(p); err != nil {
+			return fmt.Errorf("facts list: --predicate: %w", err)
+		}
+	}
+	m, err := e.manager(c, false)
+	if err != nil {
+		return err
+	}
+	fs, err := m.Facts(c.Context, args[0], f)
+	if err != nil {
+		return err
+	}
+	out := make([]storedFactJSON, 0, len(fs))
+	for _, fa := range fs {
+		out = append(out, storedFactJSON{Subject: rdfio.FormatTerm(fa.Subject), Predicate: rdfio.FormatTerm(fa.Predicate),
+			Object: rdfio.FormatTerm(fa.Object), Supporters: fa.Supporters, Findings: fa.FindingIDs,
+			Confidence: fa.Confidence, ResolvedBy: fa.ResolvedBy, MergeID: fa.MergeID})
+	}
+	return printResult(c, e.stdout, out, func() error {
+		if len(out) == 0 {
+			fmt.Fprintln(e.stdout, "no facts")
+			return nil
+		}
+		t := newTable(e.stdout, false, "SUBJECT", "PREDICATE", "OBJECT", "CONF", "SUPPORTERS", "RESOLVED BY")
+		for _, fa := range out {
+			t.row(fa.Subject, fa.Predicate, fa.Object, strconv.FormatFloat(fa.Confidence, 'f', 2, 64), strings.Join(fa.Supporters, ","), fa.ResolvedBy)
+		}
+		return t.flush()
+	})
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+type storedFact struct {
+	Subject, Predicate, Object string
+	Supporters, Findings       []string
+	Confidence                 float64
+	ResolvedBy                 string
+	MergeID                    string
+}
+
+// TestCLI_Facts reads a merged team's facts with facts list, as JSON and as
+// a table, filtered, and checks them against teams get and findings list.
+func TestCLI_Facts(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--strategy", "conflict-flag", "--member", "ann", "--member", "bob")
+	for _, a := range []string{"ann", "bob"} {
+		mustCLI(t, dir, "teams", "member-status", "t1", a, "running")
+	}
+	mustCLI(t, dir, "findings", "add", "t1", "ann", "<http://ex/a>", "rdfs:label", `"pool"@en`, "--confidence", "0.904")
+	mustCLI(t, dir, "findings", "add", "t1", "bob", "<http://ex/a>", "rdfs:label", `"pool"@en`, "--confidence", "0.5")
+	mustCLI(t, dir, "findings", "add", "t1", "ann", "<http://ex/a>", "<http://ex/severity>", "high")
+	mustCLI(t, dir, "findings", "add", "t1", "bob", "<http://ex/a>", "<http://ex/severity>", "low")
+	mustCLI(t, dir, "findings", "add", "t1", "bob", "<http://ex/b>", "<http://ex/owner>", "<http://ex/bob>")
+	if out := mustCLI(t, dir, "facts", "list", "t1"); strings.TrimSpace(out) != "no facts" {
+		t.Fatalf("facts before the merge: %q", out)
+	}
+	for _, a := range []string{"ann", "bob"} {
+		mustCLI(t, dir, "teams", "member-status", "t1", a, "completed")
+	}
+	var team struct {
+		LastMerge    string
+		Merged       bool
+		MergePending string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil || !team.Merged || team.MergePending != "" || team.LastMerge == "" {
+		t.Fatalf("get --json: %+v (%v)", team, err)
+	}
+	var findings []struct{ ID, Agent, Predicate string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "findings", "list", "t1", "--json")), &findings); err != nil {
+		t.Fatal(err)
+	}
+	var labelIDs []string
+	for _, f := range findings {
+		if f.Predicate == "<http://www.w3.org/2000/01/rdf-schema#label>" {
+			labelIDs = append(labelIDs, f.ID)
+		}
+	}
+	var facts []storedFact
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--json")), &facts); err != nil || len(facts) != 2 {
+		t.Fatalf("facts list --json: %+v (%v)", facts, err)
+	}
+	label, owner := facts[0], facts[1]
+	if label.Subject != "<http://ex/a>" || label.Object != `"pool"@en` || strings.Join(label.Supporters, ",") != "ann,bob" ||
+		len(label.Findings) != 2 || !strings.Contains(strings.Join(labelIDs, " "), label.Findings[0]) || !strings.Contains(strings.Join(labelIDs, " "), label.Findings[1]) ||
+		label.Confidence != 0.9 || label.MergeID != team.LastMerge || label.ResolvedBy != "" {
+		t.Fatalf("label fact %+v (label findings %v)", label, labelIDs)
+	}
+	if owner.Object != "<http://ex/bob>" || strings.Join(owner.Supporters, ",") != "bob" || owner.Confidence != 1 {
+		t.Fatalf("owner fact %+v", owner)
+	}
+	// The raw JSON: confidence and mergeId are present, resolvedBy omitted.
+	raw := mustCLI(t, dir, "facts", "list", "t1", "--json")
+	if !strings.Contains(raw, `"confidence": 0.9`) || !strings.Contains(raw, `"mergeId": "`+team.LastMerge+`"`) || strings.Contains(raw, "resolvedBy") {
+		t.Fatalf("JSON shape:\n%s", raw)
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--predicate", "<http://ex/owner>", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].Object != "<http://ex/bob>" {
+		t.Fatalf("--predicate: %+v (%v)", facts, err)
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--agent", "ann", "--subject", "<http://ex/a>", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].Object != `"pool"@en` {
+		t.Fatalf("--agent --subject: %+v (%v)", facts, err)
+	}
+	table := mustCLI(t, dir, "facts", "list", "t1")
+	if !strings.Contains(table, "SUBJECT") || !strings.Contains(table, `"pool"@en`) || !strings.Contains(table, "0.90") || !strings.Contains(table, "ann,bob") {
+		t.Fatalf("table:\n%s", table)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown team", []string{"facts", "list", "nope"}, exitNotFound, "unknown team"},
+		{"unknown agent", []string{"facts", "list", "t1", "--agent", "zed"}, exitNotFound, "unknown agent"},
+		{"bad subject", []string{"facts", "list", "t1", "--subject", "<http://ex/a"}, exitSyntax, "--subject"},
+		{"missing team", []string{"facts", "list"}, exitUsage, "want TEAM"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	if out := mustCLI(t, dir, "facts", "list", "--help"); !strings.Contains(out, "Example") {
+		t.Error("facts list --help has no example")
+	}
+}
+
+// TestCLI_TeamNotMerged: a team whose automatic merge failed (its strategy
+// is registered only in the library host that completed it) reads as not
+// merged in teams get and list, and a member update exits 4 naming the
+// command that merges it.
+func TestCLI_TeamNotMerged(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("host-only", merge.StrategyFunc(func(merge.Input) (merge.Result, error) {
+		return merge.Result{}, errors.New("host strategy failed")
+	}))
+	x, err := namespace.New(namespace.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Strategy: "host-only", Members: []teammanager.MemberConfig{{AgentID: "ann"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Running, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddFinding(ctx, "t1", "ann", teammanager.Finding{Subject: quad.IRI("http://ex/a"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("v")}); err != nil {
+		t.Fatal(err)
+	}
+	var ame *teammanager.AutoMergeError
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Completed, ""); !errors.As(err, &ame) {
+		t.Fatalf("completing update: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	var team struct {
+		Status, MergePending, MergeError string
+		Merged                           bool
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil ||
+		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "unknown merge strategy") {
+		t.Fatalf("get --json: %+v (%v)", team, err)
+	}
+	var list []struct {
+		Merged       bool
+		MergePending string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Merged || list[0].MergePending != "failed" {
+		t.Fatalf("list --json: %+v (%v)", list, err)
+	}
+	if out := mustCLI(t, dir, "teams", "get", "t1"); !strings.Contains(out, "not merged yet (failed: ") || !strings.Contains(out, "`cortexctl teams merge t1`") {
+		t.Fatalf("get:\n%s", out)
+	}
+	r := runCLI(t, dir, "", "teams", "member-status", "t1", "ann", "running")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "`cortexctl teams merge t1`") {
+		t.Fatalf("member-status on the unmerged team: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if facts := mustCLI(t, dir, "facts", "list", "t1", "--json"); strings.TrimSpace(facts) != "[]" {
+		t.Fatalf("facts of the unmerged team: %s", facts)
+	}
+}
+
+// TestCLI_TeamsGetMerges: teams get retries a team's due merge (here one
+// that failed in a library host whose "additive" strategy refused), opening
+// the store read-write for it, and shows the team merged.
+func TestCLI_TeamsGetMerges(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := merge.NewRegistry()
+	reg.Register(merge.NameAdditive, merge.StrategyFunc(func(merge.Input) (merge.Result, error) {
+		return merge.Result{}, errors.New("out of memory")
+	}))
+	x, err := namespace.New(namespace.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Members: []teammanager.MemberConfig{{AgentID: "ann"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Running, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddFinding(ctx, "t1", "ann", teammanager.Finding{Subject: quad.IRI("http://ex/a"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("v")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Completed, ""); err == nil {
+		t.Fatal("the host's merge did not fail")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var list []struct {
+		Merged       bool
+		MergePending string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Merged || list[0].MergePending != "failed" {
+		t.Fatalf("list --json before teams get: %+v (%v)", list, err)
+	}
+	var team struct {
+		Merged       bool
+		MergePending string
+		LastMerge    string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil || !team.Merged || team.MergePending != "" || team.LastMerge == "" {
+		t.Fatalf("get --json: %+v (%v)", team, err)
+	}
+	var facts []storedFact
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].MergeID != team.LastMerge {
+		t.Fatalf("facts after teams get: %+v (%v)", facts, err)
+	}
+}
