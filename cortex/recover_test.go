@@ -183,3 +183,43 @@ func TestRecovery_Cancel(t *testing.T) {
 		}
 	}
 }
+
+// TestRecovery_ReadOnlyOpenAfterCrash: a read-only Open of a store that a
+// killed process left behind fails with ErrRecoveryNeeded (Badger's log must
+// be truncated, an interrupted segment rolled back), never a raw Badger
+// error; a read-write Open recovers it and read-only Opens work again.
+func TestRecovery_ReadOnlyOpenAfterCrash(t *testing.T) {
+	crashed, committed := crashedImport(t, "flushed")
+	for _, keepUndo := range []bool{true, false} {
+		t.Run("undo="+strconv.FormatBool(keepUndo), func(t *testing.T) {
+			dir := copyDir(t, crashed)
+			if !keepUndo {
+				// Only Badger's own state from the crash is left.
+				if err := os.Remove(filepath.Join(dir, "cortex-stream.undo")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ro := cortex.DefaultOptions().WithReadOnly(true)
+			if s, err := cortex.Open(context.Background(), dir, ro); err == nil {
+				s.Close()
+				if !keepUndo {
+					t.Skip("Badger opened the crashed store read-only: nothing to recover here")
+				}
+				t.Fatal("a read-only Open succeeded on a store with an interrupted segment")
+			} else if !errors.Is(err, cortex.ErrRecoveryNeeded) {
+				t.Fatalf("read-only Open: %v, want ErrRecoveryNeeded", err)
+			}
+			if keepUndo {
+				checkRolledBack(t, dir, committed)
+			} else {
+				s, _ := openNS(t, dir, cortex.DefaultOptions())
+				s.Close()
+			}
+			s, err := cortex.Open(context.Background(), dir, ro)
+			if err != nil {
+				t.Fatalf("read-only Open after recovery: %v", err)
+			}
+			s.Close()
+		})
+	}
+}

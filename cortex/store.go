@@ -160,6 +160,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, &LockedError{Dir: dir, Err: err}
 		}
+		if opts.readOnly && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) { // Badger wraps it without %w
+			// A killed process left a memtable log that only a read-write
+			// Open truncates (it loses nothing committed).
+			return nil, fmt.Errorf("open store %s: %w: open the store read-write once (Badger: %v)", dir, ErrRecoveryNeeded, err)
+		}
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	s.db = db
