@@ -11,17 +11,17 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// defaultMemoryLimit is cortexctl's soft limit of the Go heap: with it, an
-// import of a 1 GB N-Triples file stays within 1 GB of memory
-// (docs/PERFORMANCE.md). Without a limit the Go collector lets the heap grow
-// to about twice what is live.
+// defaultMemoryLimit is cortexctl's memory limit (see applyMemoryLimit):
+// with it, an import of a 1 GB N-Triples file stays within 1 GB of resident
+// memory (docs/PERFORMANCE.md).
 const defaultMemoryLimit = "768MiB"
 
 func memoryLimitFlag() cli.Flag {
 	return &cli.StringFlag{
 		Name: "memory-limit",
-		Usage: "soft limit of cortexctl's heap, e.g. 768MiB or 2GiB; 0 or off for none " +
-			"(the garbage collector works harder near it; it is not a hard cap). GOMEMLIMIT, if set, takes precedence over the default",
+		Usage: "memory cortexctl may use, e.g. 768MiB or 2GiB (at least 256MiB); off for no limit. The storage engine's caches " +
+			"are sized from it, the Go heap's soft limit is 7/8 of it, and the store's mapped table pages are paged out when " +
+			"the process's resident memory passes it. GOMEMLIMIT, if set, takes precedence over the default",
 		EnvVars: []string{"CORTEX_MEMORY_LIMIT"},
 		Value:   defaultMemoryLimit,
 	}
