@@ -34,6 +34,9 @@ var (
 	// interrupted: only a read-write Open can roll it back. It matches
 	// ErrCorrupt.
 	ErrRecoveryNeeded error = &kindError{msg: "an interrupted write must be rolled back", kind: ErrCorrupt}
+	// ErrResultsOpen means Close found query results that were never closed
+	// (the error names where they were opened); the store was closed anyway.
+	ErrResultsOpen = errors.New("query results not closed")
 	// ErrInvalidArgument means an argument other than a quad is malformed
 	// (for example an import id).
 	ErrInvalidArgument = errors.New("invalid argument")

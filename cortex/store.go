@@ -35,6 +35,8 @@ type Store struct {
 	gate *gate // brackets every Badger transaction (see gate.go)
 	// reserve is the free space kept for Badger's own writes (diskspace.go).
 	reserve int64
+	// results tracks the query results not closed yet (results.go).
+	results openResults
 	// The RSS governor (memory_linux.go), if running, and the RSS above
 	// which it pages the store's tables out (the memory budget).
 	govStop, govDone chan struct{}
@@ -89,6 +91,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, gate: newGate()}
+	s.gate.onStall = s.collectLeakedResults
 	bopts := badger.DefaultOptions(dir).
 		WithLogger(badgerLogger{opts.logger}).
 		WithSyncWrites(opts.syncWrites).
@@ -215,11 +218,15 @@ var closeWait = 30 * time.Second
 
 // Close releases the store. Namespaces obtained from it become unusable:
 // their operations fail with ErrClosed. Close first waits, up to 30 seconds,
-// for the transactions in progress to end (a query not yet closed, a write
-// being committed, a streamed segment or journaled delta being written),
-// refusing new ones meanwhile; a write cut off after that is rolled back by
-// the next Open if it was streamed or journaled. Closing twice is not an
-// error.
+// for the transactions in progress to end (a write being committed, a
+// streamed segment or journaled delta being written, a query result being
+// read), refusing new ones meanwhile; a write cut off after that is rolled
+// back by the next Open if it was streamed or journaled. Query results that
+// were not closed do not hold it that long: those the program no longer
+// references are closed by the garbage collector, and once only results
+// still referenced are left, Close waits two seconds more for them and then
+// returns an error matching ErrResultsOpen that says where each was opened
+// (the store is closed all the same). Closing twice is not an error.
 func (s *Store) Close() error {
 	s.state.Lock()
 	if s.closing {
@@ -228,7 +235,13 @@ func (s *Store) Close() error {
 	}
 	s.closing = true // checkOpen reports ErrClosed from now on
 	s.state.Unlock()
-	s.gate.close(closeWait)
+	s.collectLeakedResults()
+	var leaked error
+	if !s.gate.closeUnless(closeWait, s.onlyResultsOpen) {
+		if n := s.results.count(); n > 0 {
+			leaked = fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, n, s.results.describe())
+		}
+	}
 	s.stopGovernor()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -240,8 +253,14 @@ func (s *Store) Close() error {
 		errs = append(errs, ns.close())
 	}
 	s.nss = nil
-	errs = append(errs, s.db.Close(), s.lock.release())
+	errs = append(errs, leaked, s.db.Close(), s.lock.release())
 	return errors.Join(errs...)
+}
+
+// onlyResultsOpen reports whether every transaction still open is a query
+// result that was not closed, for resultsCloseWait already (see Close).
+func (s *Store) onlyResultsOpen(open int, waited time.Duration) bool {
+	return open > 0 && open <= s.results.count() && waited >= resultsCloseWait
 }
 
 // Namespace returns the namespace called name, creating it if it does not
