@@ -1038,9 +1038,9 @@ func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
 }
 
 // bulkCounters count, for tests, chunks committed from a speculative fill,
-// speculative fills redone under the lock, segments streamed, runs spilled
-// and chunks added to segments.
-var bulkCounters struct{ spec, redo, streamed, spilled, accumulated atomic.Int64 }
+// speculative fills redone under the lock, segments streamed, runs spilled,
+// chunks added to segments and roll-backs streamed by Open (recover.go).
+var bulkCounters struct{ spec, redo, streamed, spilled, accumulated, rollbacks atomic.Int64 }
 
 // escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
 // joined by '/', with '/' and '\\' escaped by a '\\'.

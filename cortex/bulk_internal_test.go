@@ -87,6 +87,11 @@ func bulkCheckFormat(t *testing.T, n *Namespace, exactRefs bool) {
 				} else {
 					quads[id] = p
 				}
+			case string(b) == "imports": // records of unfinished imports (resume.go)
+				var rec UnfinishedImport
+				if err := json.Unmarshal(v, &rec); err != nil || rec.ID == "" {
+					return fmt.Errorf("import record %q: %q (%v)", k, v, err)
+				}
 			case string(b) == "pin":
 				id := binary.BigEndian.Uint64(k[1])
 				var p proto.Primitive

@@ -34,6 +34,12 @@ var (
 	// interrupted: only a read-write Open can roll it back. It matches
 	// ErrCorrupt.
 	ErrRecoveryNeeded error = &kindError{msg: "an interrupted write must be rolled back", kind: ErrCorrupt}
+	// ErrResultsOpen means Close found query results that were never closed
+	// (the error names where they were opened); the store was closed anyway.
+	ErrResultsOpen = errors.New("query results not closed")
+	// ErrInvalidArgument means an argument other than a quad is malformed
+	// (for example an import id).
+	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrReadOnly means a write was attempted on a store opened read-only.
 	ErrReadOnly = errors.New("store is read-only")
 	// ErrBaseMismatch means a namespace was opened with a base other than
@@ -91,12 +97,19 @@ func (e *LockedError) Unwrap() error { return e.Err }
 type ImportError struct {
 	Committed int64 // quads committed by earlier chunks; 0 means nothing was written
 	ImportID  string
+	// Resumable is set when the import was recorded (RDFImportOptions.Resume):
+	// importing the same source again resumes it without its id.
+	Resumable bool
 	Err       error
 }
 
 func (e *ImportError) Error() string {
-	if e.Committed == 0 {
+	switch {
+	case e.Committed == 0:
 		return e.Err.Error() + " (nothing was imported)"
+	case e.Resumable:
+		return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; importing the same input again resumes import " +
+			e.ImportID + " and converges)"
 	}
 	return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; re-run with import id " +
 		e.ImportID + " to converge)"

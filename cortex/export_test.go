@@ -78,3 +78,16 @@ func SetParallelReads(minKeys, procs int) (restore func()) {
 // ParallelReads returns the number of key ranges read on their own
 // goroutine so far in this process.
 func ParallelReads() int64 { return parallelReads.Load() }
+
+// SetRollbackTuning makes Open roll back through the stream writer from
+// streamMin keys and report progress (and check its context) every every
+// keys; it returns a function restoring the defaults.
+func SetRollbackTuning(streamMin, every int) (restore func()) {
+	m, e := streamRollbackMin, rollbackProgressEvery
+	streamRollbackMin, rollbackProgressEvery = streamMin, every
+	return func() { streamRollbackMin, rollbackProgressEvery = m, e }
+}
+
+// StreamedRollbacks returns the number of roll-backs written through the
+// stream writer so far in this process.
+func StreamedRollbacks() int64 { return bulkCounters.rollbacks.Load() }

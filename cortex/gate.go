@@ -26,6 +26,10 @@ type gate struct {
 	idle chan struct{} // closed when n drops to 0 (created by a waiter)
 	one  chan struct{} // capacity 1: one exclusive holder at a time
 	shut bool          // the store is closing: no new transaction is admitted
+	// onStall, if set, is called (without the lock) each time an exclusive
+	// waiter's closed window passes with transactions still open: the
+	// store collects query results that nobody closed (results.go).
+	onStall func()
 }
 
 func newGate() *gate { return &gate{one: make(chan struct{}, 1)} }
@@ -52,9 +56,38 @@ func (g *gate) Enter() error {
 // close waits, at most wait, until no transaction is open and no exclusive
 // holder is active (see exclusive), then admits no transaction ever again.
 // It reports whether it drained.
-func (g *gate) close(wait time.Duration) bool {
+func (g *gate) close(wait time.Duration) bool { return g.closeUnless(wait, nil) }
+
+// closeUnless is close that also stops waiting once giveUp, asked every 50 ms
+// with the number of open transactions and the time waited so far, says so.
+func (g *gate) closeUnless(wait time.Duration, giveUp func(open int, waited time.Duration) bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
+	if giveUp != nil {
+		start := time.Now()
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				g.mu.Lock()
+				open := g.n
+				g.mu.Unlock()
+				if giveUp(open, time.Since(start)) {
+					cancel()
+					return
+				}
+			}
+		}()
+	}
 	drained := g.exclusive(ctx) == nil
 	g.mu.Lock()
 	g.shut = true
@@ -133,6 +166,16 @@ func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 			t.Stop()
 			return nil
 		case <-t.C:
+			if g.onStall != nil {
+				g.onStall()
+				// Results the collector closes leave the gate soon after.
+				select {
+				case <-ch:
+					return nil
+				case <-time.After(gateOpenWindow):
+				case <-ctx.Done():
+				}
+			}
 		case <-ctx.Done():
 			t.Stop()
 		}

@@ -32,9 +32,10 @@ type ImportOptions struct {
 
 // ImportResult reports a finished import.
 type ImportResult struct {
-	Read      int64 // quads read from the source
-	Committed int64 // quads written (duplicates included; quads are a set)
-	Chunks    int   // transactions committed
+	Read      int64  // quads read from the source
+	Committed int64  // quads written (duplicates included; quads are a set)
+	Chunks    int    // transactions committed
+	ImportID  string // the import id (ImportRDF only)
 }
 
 // NewImportID returns a fresh random import id: a prefix for the blank node

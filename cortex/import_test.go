@@ -178,6 +178,8 @@ func TestMain(m *testing.M) {
 		childHold(os.Getenv("CORTEX_TEST_DIR"))
 	case "delta":
 		childDelta(os.Getenv("CORTEX_TEST_DIR"))
+	case "importrdf":
+		childImportRDF(os.Getenv("CORTEX_TEST_DIR"), os.Getenv("CORTEX_TEST_FILE"))
 	}
 	os.Exit(3)
 }

@@ -197,55 +197,12 @@ func (j *journal) abort(cause error) error {
 	return cause
 }
 
-// rollbackDelta undoes a journaled delta or a streamed segment: the keys in
-// old get their previous values back (or are deleted if they had none) and
-// every other key under prefix whose newest version is v0 or later is
-// deleted.
+// rollbackDelta undoes a journaled delta or a streamed segment in the
+// running process (see recover.go): the keys in old get their previous values
+// back (or are deleted if they had none) and every other key under prefix
+// whose newest version is v0 or later is deleted.
 func rollbackDelta(db *badger.DB, prefix []byte, v0 uint64, old []undoEntry) error {
-	recorded := make(map[string]struct{}, len(old))
-	for _, e := range old {
-		recorded[string(e.key)] = struct{}{}
-	}
-	// Collect the keys first: a write batch must not run inside the
-	// iteration's transaction.
-	var stale [][]byte
-	err := db.View(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		opts.Prefix = prefix
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			item := it.Item()
-			if item.Version() < v0 {
-				continue
-			}
-			if _, ok := recorded[string(item.Key())]; !ok {
-				stale = append(stale, item.KeyCopy(nil))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	wb := db.NewWriteBatch()
-	defer wb.Cancel()
-	for _, e := range old {
-		set := wb.Delete
-		if e.present {
-			set = func(k []byte) error { return wb.Set(k, e.val) }
-		}
-		if err := set(e.key); err != nil {
-			return err
-		}
-	}
-	for _, k := range stale {
-		if err := wb.Delete(k); err != nil {
-			return err
-		}
-	}
-	if err := wb.Flush(); err != nil {
+	if err := rollbackBatched(context.Background(), db, prefix, v0, sortedUndo(old), func(int64) {}); err != nil {
 		return err
 	}
 	return db.Sync()
@@ -324,7 +281,7 @@ func parseJournal(b []byte) (prefix []byte, v0 uint64, old []undoEntry, clean bo
 // recoverJournal rolls back a journaled delta that a crash interrupted (a
 // journal exists). It runs in Open, before the store is used; with a
 // read-only store it fails.
-func (s *Store) recoverJournal() error {
+func (s *Store) recoverJournal(ctx context.Context) error {
 	path := filepath.Join(s.dir, journalFile)
 	_ = os.Remove(path + ".tmp") // a header never renamed into place: nothing was written
 	b, err := os.ReadFile(path)
@@ -353,7 +310,7 @@ func (s *Store) recoverJournal() error {
 		}
 		old = nil
 	}
-	if err := rollbackDelta(s.db, prefix, v0, old); err != nil {
+	if err := s.rollbackAtOpen(ctx, "write", prefix, v0, old); err != nil {
 		return fmt.Errorf("roll back interrupted write: %w", err)
 	}
 	if err := os.Remove(path); err != nil {
@@ -387,6 +344,9 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	prefix := n.view.Prefix()
 	sg, old, freed, err := n.captureDelta(ctx, prefix, remove, add, pins, side)
 	if err != nil {
+		return false, err
+	}
+	if err := s.checkSpace("write", sg.bytes); err != nil {
 		return false, err
 	}
 	err = s.gate.exclusiveWait(ctx, journalGateWait)

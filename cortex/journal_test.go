@@ -382,16 +382,25 @@ func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, cortex.JournalFile)); err != nil {
 				t.Fatalf("no journal left by the crash: %v", err)
 			}
-			s, ns = openNS(t, dir, cortex.DefaultOptions())
-			defer s.Close()
-			if _, err := os.Stat(filepath.Join(dir, cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
-				t.Fatalf("journal still there after recovery: %v", err)
+			// Roll back through a write batch and through the stream writer
+			// (recover.go), each on its own copy of the crashed store.
+			for _, streamMin := range []int{1 << 30, 1} {
+				restore := cortex.SetRollbackTuning(streamMin, 1<<15)
+				dir := copyDir(t, dir)
+				s, ns = openNS(t, dir, cortex.DefaultOptions())
+				if _, err := os.Stat(filepath.Join(dir, cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
+					t.Fatalf("journal still there after recovery: %v", err)
+				}
+				checkContent(t, ns, journalBase())
+				if err := ns.Apply(context.Background(), journalDelta()); err != nil {
+					t.Fatal(err)
+				}
+				checkContent(t, ns, afterDelta())
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				restore()
 			}
-			checkContent(t, ns, journalBase())
-			if err := ns.Apply(context.Background(), journalDelta()); err != nil {
-				t.Fatal(err)
-			}
-			checkContent(t, ns, afterDelta())
 		})
 	}
 }

@@ -14,7 +14,18 @@ type Options struct {
 	readOnly   bool
 	noCreate   bool
 	valueCache int
-	segBytes   int64
+	segBytes   int64 // 0: from the memory budget
+	memBudget  int64
+	governor   bool // WithMemoryBudget was called: trim mapped pages (memory_linux.go)
+
+	logger           Logger
+	recoveryProgress func(RecoveryProgress)
+}
+
+// Logger receives the storage engine's warnings and errors (Badger's), one
+// message per call. *log.Logger satisfies it.
+type Logger interface {
+	Printf(format string, v ...any)
 }
 
 // Defaults.
@@ -30,14 +41,52 @@ const (
 	// DefaultImportSegmentBytes is the default memory budget of an import
 	// segment's writes (see Namespace.Import): about 170k triples of the
 	// bench data; beyond it they are spilled to sorted run files in the store
-	// directory (docs/PERFORMANCE.md).
-	DefaultImportSegmentBytes = 128 << 20
+	// directory (docs/PERFORMANCE.md). It is an eighth of the default memory
+	// budget.
+	DefaultImportSegmentBytes = DefaultMemoryBudget / 8
+	// DefaultMemoryBudget is the default of Options.WithMemoryBudget.
+	DefaultMemoryBudget = 1 << 30
 )
 
 // DefaultOptions returns the default options: persistent, synchronous writes
 // (every commit is on disk when it returns), DefaultChunkQuads per import chunk.
 func DefaultOptions() Options {
-	return Options{syncWrites: true, chunkQuads: DefaultChunkQuads, valueCache: 1 << 16, segBytes: DefaultImportSegmentBytes}
+	return Options{syncWrites: true, chunkQuads: DefaultChunkQuads, valueCache: 1 << 16, memBudget: DefaultMemoryBudget}
+}
+
+// WithMemoryBudget sizes the store's memory from n bytes, the memory the
+// process may use for it:
+//
+//   - Badger's memtables: one of 64 MiB per 256 MiB of budget, 2 to 5 (their
+//     logs are memory-mapped files);
+//   - Badger's block cache: n/16;
+//   - an import segment's writes: n/8 (unless WithImportSegmentBytes is
+//     given), up to twice that while a spill runs (Namespace.Import);
+//   - the rest is for the Go heap: queries, merges, an import's maps. The
+//     store does not bound the heap itself; a host sets a soft limit
+//     (GOMEMLIMIT or runtime/debug.SetMemoryLimit), as cortexctl does.
+//
+// When it is called, the store also keeps the process's resident memory
+// near n on Linux: Badger reads and writes its tables through memory maps,
+// whose resident pages count in the process's RSS and grow with the store
+// (a 1 GB import mapped about as much again). When the process's RSS passes
+// n, the store asks the kernel to page its table files out (madvise
+// MADV_PAGEOUT: a hint that never loses data; the pages are read from disk
+// again when needed). It looks twice a second.
+//
+// Default DefaultMemoryBudget for the sizes, without the RSS governor;
+// minimum 256 MiB.
+func (o Options) WithMemoryBudget(n int64) Options {
+	o.memBudget, o.governor = n, true
+	return o
+}
+
+// importSegmentBytes returns the import segment budget in effect.
+func (o Options) importSegmentBytes() int64 {
+	if o.segBytes != 0 {
+		return o.segBytes
+	}
+	return o.memBudget / 8
 }
 
 // WithImportSegmentBytes sets the memory budget of an import segment: the
@@ -47,7 +96,8 @@ func DefaultOptions() Options {
 // filling (so up to about twice the budget is in memory meanwhile, plus the
 // sort's scratch); the runs are merged when it is written. A larger budget
 // means fewer runs and more memory.
-// Default DefaultImportSegmentBytes; minimum 1 MB.
+// Default an eighth of the memory budget (DefaultImportSegmentBytes with the
+// default budget, see WithMemoryBudget); minimum 1 MB.
 func (o Options) WithImportSegmentBytes(n int64) Options { o.segBytes = n; return o }
 
 // WithInMemory keeps all data in memory (the dir argument of Open is ignored).
@@ -64,6 +114,21 @@ func (o Options) WithSyncWrites(v bool) Options { o.syncWrites = v; return o }
 // automatically if Badger refuses them).
 func (o Options) WithChunkQuads(n int) Options { o.chunkQuads = n; return o }
 
+// WithLogger sends Badger's warnings and errors to l. Default nil: they are
+// dropped (what matters to a caller is returned as an error).
+func (o Options) WithLogger(l Logger) Options { o.logger = l; return o }
+
+// WithRecoveryProgress sets a function that Open calls while it rolls back a
+// streamed import segment or a large write that a crash interrupted: once
+// when it starts, once the keys to roll back are counted, every few
+// thousand keys, and once when it is done. It runs on Open's goroutine.
+// Default nil. Open's context cancels a roll-back (the next Open does it
+// again).
+func (o Options) WithRecoveryProgress(fn func(RecoveryProgress)) Options {
+	o.recoveryProgress = fn
+	return o
+}
+
 // WithReadOnly opens the store read-only. Default false. A read-only Open
 // never creates anything (see Open).
 func (o Options) WithReadOnly(v bool) Options { o.readOnly = v; return o }
@@ -77,8 +142,11 @@ func (o Options) validate() error {
 	if o.chunkQuads < 1 || o.chunkQuads > 65536 {
 		return fmt.Errorf("chunk size %d out of range 1..65536", o.chunkQuads)
 	}
-	if o.segBytes < 1<<20 {
-		return fmt.Errorf("import segment budget %d bytes is below 1 MB", o.segBytes)
+	if o.memBudget < 256<<20 {
+		return fmt.Errorf("memory budget %d bytes is below 256 MiB", o.memBudget)
+	}
+	if o.importSegmentBytes() < 1<<20 {
+		return fmt.Errorf("import segment budget %d bytes is below 1 MB", o.importSegmentBytes())
 	}
 	if o.inMemory && o.readOnly {
 		return fmt.Errorf("an in-memory store cannot be read-only")

@@ -14,7 +14,9 @@ import (
 // only: its default graph and named graphs as chosen by opts.DefaultGraph (union of all graphs by
 // default), FROM and FROM NAMED. It reads one consistent state of the namespace (a read transaction
 // opened by Query and held until the result is closed): writes made meanwhile are not seen. The result
-// streams from the store and must be closed.
+// streams from the store and must be closed: a result the program drops without closing it is closed
+// by the garbage collector (which a large write that waits for it runs), and Store.Close reports the
+// results still open, with where they were opened (ErrResultsOpen).
 //
 // Parameters: opts.Bindings (or opts.Bind) give variables values without writing them into the text,
 // so that no value can change the query, whatever characters it holds (see sparql.Options.Bindings).
@@ -45,7 +47,17 @@ func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options)
 		}
 		return res, nil
 	}
-	res.AfterClose(snap.close)
+	id := n.s.results.add(n.name, text)
+	res.Leaked(func() {
+		what := n.s.results.leak(id)
+		if l := n.s.opts.logger; l != nil {
+			l.Printf("a query result was not closed; the garbage collector closed it: %s", what)
+		}
+	})
+	res.AfterClose(func() error {
+		n.s.results.remove(id)
+		return snap.close()
+	})
 	return res, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 
 	"github.com/cayleygraph/quad"
 
@@ -16,9 +18,25 @@ type RDFImportOptions struct {
 	File     string     // name for error messages and the default base IRI
 	Base     string     // base IRI for relative IRIs; default: the file:// URL of File
 	Graph    quad.Value // see ImportOptions.Graph
-	ImportID string     // scopes blank nodes; default: a fresh NewImportID
+	ImportID string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
 	Progress func(committed int64)
+
+	// Resume, if set, makes the import resumable without its id (see
+	// resume.go): the import is recorded in the namespace (id, source,
+	// start time) before anything is written and the record is removed when
+	// it completes; while a record of the same source (name and version) is
+	// there, an import of it with no ImportID reuses the recorded id, so
+	// re-running an import that a crash, a cancellation or an error stopped
+	// converges to the same graph. See FileSource.
+	Resume *ImportSource
+	// OnStart, if set, is called once the import id is chosen, before
+	// anything is written.
+	OnStart func(ImportStart)
 }
+
+// importIDPattern is what an import id may hold: it becomes part of blank
+// node labels.
+var importIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // ImportRDF parses r in the given format and imports it with Import. Blank
 // nodes are prefixed with the import id, so blank nodes of two imports never
@@ -26,19 +44,43 @@ type RDFImportOptions struct {
 // same graph. Syntax errors are *rdfio.SyntaxError values
 // (file:line:column: message) wrapped in an *ImportError.
 func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOptions) (ImportResult, error) {
-	if opts.ImportID == "" {
-		opts.ImportID = NewImportID()
+	if opts.ImportID != "" && !importIDPattern.MatchString(opts.ImportID) {
+		return ImportResult{}, fmt.Errorf("%w: import id %q: want letters, digits, '-' or '_' (up to 64)", ErrInvalidArgument, opts.ImportID)
+	}
+	// Check the options (format, base) before an import is recorded.
+	probe, err := rdfio.NewDecoder(strings.NewReader(""), opts.Format, rdfio.DecodeOptions{Base: opts.Base, File: opts.File})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	probe.Close()
+	if err := n.s.checkOpen(); err != nil {
+		return ImportResult{}, err
+	}
+	start := ImportStart{ID: opts.ImportID}
+	if opts.Resume != nil {
+		if start, err = n.beginImport(ctx, *opts.Resume, opts.ImportID); err != nil {
+			return ImportResult{}, fmt.Errorf("namespace %s: import: %w", n.name, err)
+		}
+	} else if start.ID == "" {
+		start.ID = NewImportID()
+	}
+	if opts.OnStart != nil {
+		opts.OnStart(start)
 	}
 	dec, err := rdfio.NewDecoder(r, opts.Format, rdfio.DecodeOptions{
-		Base: opts.Base, File: opts.File, BlankPrefix: "i" + opts.ImportID + "_",
+		Base: opts.Base, File: opts.File, BlankPrefix: "i" + start.ID + "_",
 	})
 	if err != nil {
 		return ImportResult{}, err
 	}
 	defer dec.Close()
 	res, err := n.Import(ctx, dec, ImportOptions{Graph: opts.Graph, Progress: opts.Progress})
+	res.ImportID = start.ID
 	if ie, ok := err.(*ImportError); ok {
-		ie.ImportID = opts.ImportID
+		ie.ImportID, ie.Resumable = start.ID, opts.Resume != nil
+	}
+	if err == nil && opts.Resume != nil {
+		err = n.endImport(ctx, *opts.Resume, start.ID)
 	}
 	return res, err
 }

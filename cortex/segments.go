@@ -217,7 +217,7 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	if mem >= streamSegmentBytes {
 		return true, nil
 	}
-	if mem < min(st.n.s.opts.segBytes, spillBytes) {
+	if mem < min(st.n.s.opts.importSegmentBytes(), spillBytes) {
 		return false, nil
 	}
 	// A spilled segment can only be streamed. End the segment instead when
@@ -230,6 +230,11 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	}
 	if len(sg.runs) >= segmentMaxRuns {
 		return true, nil
+	}
+	// The run, and later the segment's tables (about the size of its runs),
+	// must fit beside the reserve (diskspace.go).
+	if err := st.n.s.checkSpace("import segment", 2*sg.bytes+sg.spilled); err != nil {
+		return false, err
 	}
 	sg.spillAsync(st.n.s.dir, len(st.prefix))
 	return false, nil

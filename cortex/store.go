@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -32,6 +33,14 @@ type Store struct {
 	db   *badger.DB
 	lock *dirLock
 	gate *gate // brackets every Badger transaction (see gate.go)
+	// reserve is the free space kept for Badger's own writes (diskspace.go).
+	reserve int64
+	// results tracks the query results not closed yet (results.go).
+	results openResults
+	// The RSS governor (memory_linux.go), if running, and the RSS above
+	// which it pages the store's tables out (the memory budget).
+	govStop, govDone chan struct{}
+	govLimit         atomic.Int64
 
 	mu  sync.Mutex // guards nss (held while a namespace is opened)
 	nss map[string]*Namespace
@@ -82,8 +91,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, gate: newGate()}
+	s.gate.onStall = s.collectLeakedResults
 	bopts := badger.DefaultOptions(dir).
-		WithLogger(quietLogger{}).
+		WithLogger(badgerLogger{opts.logger}).
 		WithSyncWrites(opts.syncWrites).
 		WithNumVersionsToKeep(1).
 		WithDetectConflicts(false). // writers are serialised per namespace by Cortex
@@ -114,9 +124,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// imports did not change (docs/PERFORMANCE.md, "Session 8").
 	bopts.BaseLevelSize = bopts.BaseTableSize
 	bopts.NumLevelZeroTables = 1
+	bopts = sizeBadger(bopts, opts.memBudget)
 	if badgerTestOptions != nil {
 		bopts = badgerTestOptions(bopts)
 	}
+	s.reserve = spaceReserve(bopts)
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
 	} else {
@@ -138,6 +150,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		}
 		s.lock = l
 		bopts = bopts.WithReadOnly(opts.readOnly)
+		if !opts.readOnly {
+			// Opening read-write may flush a memtable left by a crash.
+			if err := s.checkSpace("open store read-write", 0); err != nil {
+				return nil, errors.Join(err, s.lock.release())
+			}
+		}
 	}
 	db, err := badger.Open(bopts)
 	if err != nil {
@@ -145,13 +163,18 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, &LockedError{Dir: dir, Err: err}
 		}
+		if opts.readOnly && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) { // Badger wraps it without %w
+			// A killed process left a memtable log that only a read-write
+			// Open truncates (it loses nothing committed).
+			return nil, fmt.Errorf("open store %s: %w: open the store read-write once (Badger: %v)", dir, ErrRecoveryNeeded, err)
+		}
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	s.db = db
 	if !opts.inMemory {
-		err := s.recoverStream()
+		err := s.recoverStream(ctx)
 		if err == nil {
-			err = s.recoverJournal()
+			err = s.recoverJournal(ctx)
 		}
 		if err == nil && !opts.readOnly {
 			err = removeStaleRuns(dir)
@@ -160,6 +183,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), db.Close(), s.lock.release())
 		}
 	}
+	s.startGovernor()
 	return s, nil
 }
 
@@ -194,11 +218,15 @@ var closeWait = 30 * time.Second
 
 // Close releases the store. Namespaces obtained from it become unusable:
 // their operations fail with ErrClosed. Close first waits, up to 30 seconds,
-// for the transactions in progress to end (a query not yet closed, a write
-// being committed, a streamed segment or journaled delta being written),
-// refusing new ones meanwhile; a write cut off after that is rolled back by
-// the next Open if it was streamed or journaled. Closing twice is not an
-// error.
+// for the transactions in progress to end (a write being committed, a
+// streamed segment or journaled delta being written, a query result being
+// read), refusing new ones meanwhile; a write cut off after that is rolled
+// back by the next Open if it was streamed or journaled. Query results that
+// were not closed do not hold it that long: those the program no longer
+// references are closed by the garbage collector, and once only results
+// still referenced are left, Close waits two seconds more for them and then
+// returns an error matching ErrResultsOpen that says where each was opened
+// (the store is closed all the same). Closing twice is not an error.
 func (s *Store) Close() error {
 	s.state.Lock()
 	if s.closing {
@@ -207,7 +235,14 @@ func (s *Store) Close() error {
 	}
 	s.closing = true // checkOpen reports ErrClosed from now on
 	s.state.Unlock()
-	s.gate.close(closeWait)
+	s.collectLeakedResults()
+	var leaked error
+	if !s.gate.closeUnless(closeWait, s.onlyResultsOpen) {
+		if n := s.results.count(); n > 0 {
+			leaked = fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, n, s.results.describe())
+		}
+	}
+	s.stopGovernor()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state.Lock()
@@ -218,8 +253,14 @@ func (s *Store) Close() error {
 		errs = append(errs, ns.close())
 	}
 	s.nss = nil
-	errs = append(errs, s.db.Close(), s.lock.release())
+	errs = append(errs, leaked, s.db.Close(), s.lock.release())
 	return errors.Join(errs...)
+}
+
+// onlyResultsOpen reports whether every transaction still open is a query
+// result that was not closed, for resultsCloseWait already (see Close).
+func (s *Store) onlyResultsOpen(open int, waited time.Duration) bool {
+	return open > 0 && open <= s.results.count() && waited >= resultsCloseWait
 }
 
 // Namespace returns the namespace called name, creating it if it does not
@@ -475,7 +516,7 @@ func (s *Store) poison(err error) error {
 }
 
 func (s *Store) nsView(name string) *badgerkv.DB {
-	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), s.gate)
+	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), writeGate{s.gate, s})
 }
 
 // view and update run fn in a Badger transaction admitted by the store's gate.
@@ -488,6 +529,9 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 }
 
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
+	if err := s.checkSpace("write", 0); err != nil {
+		return err
+	}
 	if err := s.gate.Enter(); err != nil {
 		return err
 	}
@@ -495,11 +539,17 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 	return s.db.Update(fn)
 }
 
-// quietLogger drops Badger's informational chatter but keeps warnings and
-// errors on stderr.
-type quietLogger struct{}
+// badgerLogger passes Badger's warnings and errors to the store's Logger
+// (none by default) and drops its informational chatter.
+type badgerLogger struct{ l Logger }
 
-func (quietLogger) Errorf(f string, a ...interface{})   { fmt.Fprintf(os.Stderr, "badger: "+f, a...) }
-func (quietLogger) Warningf(f string, a ...interface{}) { fmt.Fprintf(os.Stderr, "badger: "+f, a...) }
-func (quietLogger) Infof(string, ...interface{})        {}
-func (quietLogger) Debugf(string, ...interface{})       {}
+func (b badgerLogger) Errorf(f string, a ...interface{})   { b.printf("error: "+f, a...) }
+func (b badgerLogger) Warningf(f string, a ...interface{}) { b.printf("warning: "+f, a...) }
+func (badgerLogger) Infof(string, ...interface{})          {}
+func (badgerLogger) Debugf(string, ...interface{})         {}
+
+func (b badgerLogger) printf(f string, a ...interface{}) {
+	if b.l != nil {
+		b.l.Printf("badger "+strings.TrimSuffix(f, "\n"), a...)
+	}
+}

@@ -368,6 +368,9 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 	if s.opts.inMemory || s.opts.readOnly || (sg.entries < streamMinEntries && !spilled) {
 		return errStreamDeclined
 	}
+	if err := s.checkSpace("import segment", sg.bytes+sg.spilled); err != nil {
+		return err
+	}
 	// Wait a bounded time for the store's open transactions to end: one of
 	// them may belong to a goroutine that waits for this namespace's write
 	// lock, which the import holds. Then commit chunk by chunk instead; a
@@ -416,7 +419,11 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 		// way to be written: Badger flattens the tree if it must.)
 		return errStreamDeclined
 	}
-	version := s.db.MaxVersion() + 1
+	// One version is skipped, so that the tables written before hold only
+	// versions below version-1: a roll-back reads keys newer than
+	// version-1 (IteratorOptions.SinceTs), and Badger then skips every
+	// table whose newest version is below that (recover.go).
+	version := s.db.MaxVersion() + 2
 	if err := begin(version); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}

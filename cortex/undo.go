@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -182,7 +183,7 @@ func syncDir(dir string) error {
 // (or are deleted if they had none) and every other key of the segment's
 // namespace whose newest version is the segment's is deleted. It runs in
 // Open, before the store is used; with a read-only store it fails.
-func (s *Store) recoverStream() error {
+func (s *Store) recoverStream(ctx context.Context) error {
 	path := filepath.Join(s.dir, streamUndoFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -199,7 +200,7 @@ func (s *Store) recoverStream() error {
 	}
 	// The segment's keys all have version r.version, newer than anything
 	// else: rolling it back is rolling back a journaled delta (journal.go).
-	if err := rollbackDelta(s.db, r.prefix, r.version, r.old); err != nil {
+	if err := s.rollbackAtOpen(ctx, "import segment", r.prefix, r.version, r.old); err != nil {
 		return fmt.Errorf("roll back interrupted import: %w", err)
 	}
 	return removeUndo(s.dir)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,9 +24,11 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	dataDir string
-	nsName  string
-	cfg     config.Config
+	dataDir   string
+	nsName    string
+	cfg       config.Config
+	memBudget int64 // --memory-limit; 0: none
+	verbose   bool  // --verbose: the storage engine's warnings on stderr
 
 	store *cortex.Store
 
@@ -57,13 +60,19 @@ const (
 //
 // A read-only open of a store holding a write that a crash interrupted is
 // retried once read-write, which rolls that write back (recovery, not the
-// command writing), with one line on stderr saying so; the store is then
+// command writing; recoveryReporter says so in one line); the store is then
 // reopened read-only.
 func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	if e.store != nil {
 		return e.store, nil
 	}
-	opts := cortex.DefaultOptions()
+	opts := cortex.DefaultOptions().WithRecoveryProgress(e.recoveryReporter())
+	if e.memBudget > 0 {
+		opts = opts.WithMemoryBudget(e.memBudget)
+	}
+	if e.verbose {
+		opts = opts.WithLogger(log.New(e.stderr, "cortexctl: ", 0))
+	}
 	switch mode {
 	case readOnly:
 		opts = opts.WithReadOnly(true)
@@ -72,9 +81,8 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	}
 	s, err := cortex.Open(ctx, e.dataDir, opts)
 	if mode == readOnly && errors.Is(err, cortex.ErrRecoveryNeeded) {
-		fmt.Fprintf(e.stderr, "cortexctl: %s holds a write interrupted by a crash: opening it read-write once to roll it back\n", e.dataDir)
 		var rw *cortex.Store
-		if rw, err = cortex.Open(ctx, e.dataDir, cortex.DefaultOptions().WithCreate(false)); err == nil {
+		if rw, err = cortex.Open(ctx, e.dataDir, opts.WithReadOnly(false).WithCreate(false)); err == nil {
 			err = rw.Close()
 		}
 		if err == nil {
@@ -89,6 +97,27 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	}
 	e.store = s
 	return s, nil
+}
+
+// recoveryReporter returns the store's recovery progress callback: one line
+// on stderr saying what is rolled back once its keys are counted, and a
+// progress bar on a terminal (cleared when done).
+func (e *env) recoveryReporter() func(cortex.RecoveryProgress) {
+	var bar *progress
+	return func(p cortex.RecoveryProgress) {
+		if bar == nil {
+			if p.Total == 0 && !p.Done {
+				return // counting
+			}
+			fmt.Fprintf(e.stderr, "cortexctl: rolling back an interrupted %s in namespace %s (%s; Ctrl-C stops it, the next command starts it again)\n",
+				p.What, p.Namespace, plural(p.Total, "key"))
+			bar = e.newProgress("rolling back", p.Total, false)
+		}
+		bar.set(p.Keys)
+		if p.Done {
+			bar.finish()
+		}
+	}
 }
 
 // base returns the IRI base of the selected namespace: the config's, else
@@ -185,11 +214,15 @@ Example:
 			&cli.StringFlag{Name: "namespace", Aliases: []string{"n"}, Usage: "namespace to work in", EnvVars: []string{"CORTEX_NAMESPACE"}, Value: namespace.Default},
 			&cli.StringFlag{Name: "config", Usage: "JSON5 config file", EnvVars: []string{"CORTEX_CONFIG"}},
 			memoryLimitFlag(),
+			&cli.BoolFlag{Name: "verbose", Usage: "also print the storage engine's (Badger's) warnings and errors on stderr", EnvVars: []string{"CORTEX_VERBOSE"}},
 		},
 		Before: func(c *cli.Context) error {
-			if err := applyMemoryLimit(c); err != nil {
+			n, err := applyMemoryLimit(c)
+			if err != nil {
 				return err
 			}
+			e.memBudget = n
+			e.verbose = c.Bool("verbose")
 			e.dataDir = c.String("data")
 			e.nsName = c.String("namespace")
 			if err := namespace.ValidateName(e.nsName); err != nil {

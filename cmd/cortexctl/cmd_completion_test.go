@@ -90,6 +90,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the cortexctl that buildCLI built, if any.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtCLI != "" {
+		_ = os.RemoveAll(filepath.Dir(builtCLI))
+	}
+	os.Exit(code)
+}
+
 // buildCLI builds cortexctl once per test run and returns its path.
 func buildCLI(t *testing.T) string {
 	t.Helper()

@@ -125,7 +125,7 @@ func TestCLI_ReadCommandRecoversInterruptedWrite(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "interrupted by a crash") {
+	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "rolling back an interrupted write in namespace default") {
 		t.Fatalf("stderr %q", r.stderr)
 	}
 	var st struct{ Quads int }

@@ -30,7 +30,14 @@ formats are known, IRIs are absolute) before anything is written. Imports are
 written in segments of up to ~2M quads (large ones streamed, all or nothing
 even if the process is killed) or chunks of 8,192 quads: a syntax error in
 the first chunk leaves nothing behind; a later one reports how many quads
-were committed and the import id to re-run with (re-running converges).
+were committed.
+
+Each import prints its import id on stderr when it starts and is recorded in
+the store until it completes. If it is interrupted (killed, Ctrl-C, a full
+disk, an error half-way), running the same command again resumes it: the
+file, unchanged, is imported again with the same id, so the graph converges
+(blank nodes are not duplicated). A file changed since is imported anew.
+Standard input cannot be recognised again: re-run it with --import-id.
 
 Examples:
    cortexctl import data.ttl
@@ -178,6 +185,7 @@ type importSource struct {
 	format string
 	r      io.Reader
 	size   int64
+	resume *cortex.ImportSource // nil for standard input
 }
 
 type importJSON struct {
@@ -251,6 +259,12 @@ func importCmd(c *cli.Context, e *env) error {
 				}
 				src.size = st.Size()
 			}
+			rs, err := cortex.FileSource(path)
+			if err != nil {
+				srcs = append(srcs, src)
+				return fmt.Errorf("import: %w", err)
+			}
+			src.resume = &rs
 		}
 		srcs = append(srcs, src)
 	}
@@ -268,6 +282,8 @@ func importCmd(c *cli.Context, e *env) error {
 		res, err := ns.ImportRDF(c.Context, cr, cortex.RDFImportOptions{
 			Format: src.format, File: pathForErrors(src.name), Base: c.String("base"), Graph: g,
 			ImportID: c.String("import-id"),
+			Resume:   src.resume,
+			OnStart:  func(st cortex.ImportStart) { e.importStarted(src, st) },
 			Progress: func(int64) { bar.set(cr.n.Load()) },
 		})
 		bar.finish()
@@ -288,6 +304,26 @@ func importCmd(c *cli.Context, e *env) error {
 		return writeJSON(e.stdout, done)
 	}
 	return nil
+}
+
+// importStarted says on stderr which import id an import uses, and whether
+// it resumes an interrupted one.
+func (e *env) importStarted(src importSource, st cortex.ImportStart) {
+	name := cell(src.name)
+	switch {
+	case src.resume == nil:
+		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (standard input cannot be resumed by itself: if it is interrupted, re-run it with --import-id %s)\n",
+			pathForErrors(src.name), st.ID, st.ID)
+	case st.Resumed:
+		fmt.Fprintf(e.stderr, "cortexctl: resuming import %s of %s, interrupted after it started at %s\n",
+			st.ID, name, st.Started.UTC().Format(time.RFC3339))
+	default:
+		if r := st.Replaced; r != nil {
+			fmt.Fprintf(e.stderr, "cortexctl: %s changed since its import %s (started %s) was interrupted: importing it anew; what that import wrote stays\n",
+				name, r.ID, r.Started.UTC().Format(time.RFC3339))
+		}
+		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (if it is interrupted, running the same command again resumes it)\n", name, st.ID)
+	}
 }
 
 // pathForErrors returns the name used in file:line:column messages.
@@ -444,14 +480,27 @@ func statsCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	unfinished, err := ns.UnfinishedImports(c.Context)
+	if err != nil {
+		return err
+	}
+	type importJSON struct {
+		ID      string    `json:"id"`
+		Source  string    `json:"source"`
+		Started time.Time `json:"started"`
+	}
 	st := struct {
-		Store      string   `json:"store"`
-		DiskBytes  int64    `json:"diskBytes"`
-		Namespaces []string `json:"namespaces"`
-		Namespace  string   `json:"namespace"`
-		Quads      int64    `json:"quads"`
-		Graphs     int      `json:"graphs"`
-	}{e.dataDir, s.DiskSize(), names, e.nsName, size, len(gs)}
+		Store             string       `json:"store"`
+		DiskBytes         int64        `json:"diskBytes"`
+		Namespaces        []string     `json:"namespaces"`
+		Namespace         string       `json:"namespace"`
+		Quads             int64        `json:"quads"`
+		Graphs            int          `json:"graphs"`
+		UnfinishedImports []importJSON `json:"unfinishedImports"`
+	}{e.dataDir, s.DiskSize(), names, e.nsName, size, len(gs), []importJSON{}}
+	for _, u := range unfinished {
+		st.UnfinishedImports = append(st.UnfinishedImports, importJSON{u.ID, u.Name, u.Started})
+	}
 	return printResult(c, e.stdout, st, func() error {
 		t := newTable(e.stdout, false)
 		t.row("store:", st.Store)
@@ -460,6 +509,9 @@ func statsCmd(c *cli.Context, e *env) error {
 		t.row("namespace:", st.Namespace)
 		t.row("quads:", groupDigits(st.Quads))
 		t.row("graphs:", groupDigits(int64(st.Graphs)))
+		for _, u := range st.UnfinishedImports {
+			t.row("unfinished import:", fmt.Sprintf("%s of %s, started %s (the same import command resumes it)", u.ID, u.Source, u.Started.Format(time.RFC3339)))
+		}
 		return t.flush()
 	})
 }

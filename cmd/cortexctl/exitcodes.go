@@ -63,6 +63,7 @@ var errorCodes = []struct {
 	{cortex.ErrBaseMismatch, exitInvalid},
 	{config.ErrInvalid, exitInvalid},
 	{cortex.ErrInvalidQuad, exitInvalid},
+	{cortex.ErrInvalidArgument, exitInvalid},
 	{cortex.ErrBusy, exitTimeout},
 	{errInvalid, exitInvalid},
 	{rdfio.ErrUnknownFormat, exitUsage},

@@ -11,33 +11,46 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// defaultMemoryLimit is cortexctl's soft limit of the Go heap: with it, an
-// import of a 1 GB N-Triples file stays within 1 GB of memory
-// (docs/PERFORMANCE.md). Without a limit the Go collector lets the heap grow
-// to about twice what is live.
+// defaultMemoryLimit is cortexctl's memory limit (see applyMemoryLimit):
+// with it, an import of a 1 GB N-Triples file stays within 1 GB of resident
+// memory (docs/PERFORMANCE.md).
 const defaultMemoryLimit = "768MiB"
 
 func memoryLimitFlag() cli.Flag {
 	return &cli.StringFlag{
 		Name: "memory-limit",
-		Usage: "soft limit of cortexctl's heap, e.g. 768MiB or 2GiB; 0 or off for none " +
-			"(the garbage collector works harder near it; it is not a hard cap). GOMEMLIMIT, if set, takes precedence over the default",
+		Usage: "memory cortexctl may use, e.g. 768MiB or 2GiB (at least 256MiB); off for no limit. The storage engine's caches " +
+			"are sized from it, the Go heap's soft limit is 7/8 of it, and the store's mapped table pages are paged out when " +
+			"the process's resident memory passes it. GOMEMLIMIT, if set, takes precedence over the default",
 		EnvVars: []string{"CORTEX_MEMORY_LIMIT"},
 		Value:   defaultMemoryLimit,
 	}
 }
 
-// applyMemoryLimit sets the soft memory limit chosen by --memory-limit.
-func applyMemoryLimit(c *cli.Context) error {
+// applyMemoryLimit applies the memory limit chosen by --memory-limit (or
+// GOMEMLIMIT, when the flag is not given) and returns it, 0 for none. The
+// store is given it as its budget (cortex.Options.WithMemoryBudget: Badger's
+// caches are sized from it and the store's mapped table pages are paged out
+// when the process's RSS passes it); the Go heap's soft limit is seven
+// eighths of it, which leaves room for those mapped pages.
+func applyMemoryLimit(c *cli.Context) (int64, error) {
 	if !c.IsSet("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
-		return nil // the runtime applied it
+		// The runtime applied it.
+		if n := debug.SetMemoryLimit(-1); n != math.MaxInt64 {
+			return n, nil
+		}
+		return 0, nil
 	}
 	n, err := parseSize(c.String("memory-limit"))
 	if err != nil {
-		return fmt.Errorf("%w: --memory-limit: %v", errInvalid, err)
+		return 0, fmt.Errorf("%w: --memory-limit: %v", errInvalid, err)
 	}
-	debug.SetMemoryLimit(n)
-	return nil
+	if n == math.MaxInt64 {
+		debug.SetMemoryLimit(n)
+		return 0, nil
+	}
+	debug.SetMemoryLimit(n - n/8)
+	return n, nil
 }
 
 // parseSize parses a byte size: a number with an optional unit B, KB, MB,
@@ -67,8 +80,8 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size (e.g. 768MiB, 2GiB, off)", s)
 	}
 	n := v * mult
-	if n < 16<<20 {
-		return 0, fmt.Errorf("%q is below 16MiB", s)
+	if n < 256<<20 {
+		return 0, fmt.Errorf("%q is below 256MiB (the store's smallest memory budget)", s)
 	}
 	if n >= math.MaxInt64 {
 		return math.MaxInt64, nil

@@ -18,6 +18,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -88,18 +90,52 @@ const (
 )
 
 // Result is the streaming result of a query. Iterate rows (Solutions) or triples (Graph) with Next until
-// it returns false, then check Err; always Close.
+// it returns false, then check Err; always Close. A Result that becomes unreachable without being closed
+// is closed by the garbage collector (its evaluation stopped, the functions given to AfterClose run), so
+// that a forgotten result does not hold the dataset's resources for ever; Leaked reports it.
 type Result struct {
 	Kind    Kind
 	Form    algebra.Form
 	Vars    []string
 	Boolean bool
 
+	res *eval.Result
+	ctx context.Context // of the evaluation, for the cause of its end (Err)
+	// core is what Close releases; the garbage collector's clean-up of an
+	// unclosed Result releases it too, so it must not point back to r.
+	core *resultCore
+}
+
+// resultCore is what a Result's Close releases.
+type resultCore struct {
+	mu      sync.Mutex
 	res     *eval.Result
-	ctx     context.Context // of the evaluation, for the cause of its end (Err)
 	cancel  context.CancelFunc
 	onClose []func() error
+	onLeak  []func()
 	closed  bool
+}
+
+func (c *resultCore) close(leaked bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	if leaked {
+		for _, fn := range c.onLeak {
+			fn()
+		}
+	}
+	err := c.res.Close()
+	c.cancel()
+	for _, fn := range c.onClose {
+		if ferr := fn(); err == nil {
+			err = ferr
+		}
+	}
+	return err
 }
 
 // Parse parses text with the options' base and prefixes.
@@ -136,7 +172,8 @@ func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) 
 		cancel()
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
-	r := &Result{Form: q.Form, res: er, ctx: ctx, cancel: cancel}
+	r := &Result{Form: q.Form, res: er, ctx: ctx, core: &resultCore{res: er, cancel: cancel}}
+	runtime.AddCleanup(r, func(c *resultCore) { _ = c.close(true) }, r.core)
 	switch q.Form {
 	case algebra.Select:
 		r.Kind = Solutions
@@ -197,25 +234,25 @@ func (r *Result) Err() error {
 }
 
 // Close stops the evaluation and releases its resources. It is safe to call more than once.
-func (r *Result) Close() error {
-	if r.closed {
-		return nil
-	}
-	r.closed = true
-	err := r.res.Close()
-	r.cancel()
-	for _, fn := range r.onClose {
-		if ferr := fn(); err == nil {
-			err = ferr
-		}
-	}
-	return err
-}
+func (r *Result) Close() error { return r.core.close(false) }
 
 // AfterClose registers fn to run when r is closed, after the evaluation has stopped (the dataset is no
 // longer read); Close returns fn's error when it has none of its own. A dataset that holds resources for
-// one query (a read transaction) releases them this way.
-func (r *Result) AfterClose(fn func() error) { r.onClose = append(r.onClose, fn) }
+// one query (a read transaction) releases them this way. fn also runs when the garbage collector closes
+// a result that was not closed (see Result), on the collector's clean-up goroutine.
+func (r *Result) AfterClose(fn func() error) {
+	r.core.mu.Lock()
+	defer r.core.mu.Unlock()
+	r.core.onClose = append(r.core.onClose, fn)
+}
+
+// Leaked registers fn to run, before the functions of AfterClose, when the garbage collector closes r
+// because it became unreachable without being closed.
+func (r *Result) Leaked(fn func()) {
+	r.core.mu.Lock()
+	defer r.core.mu.Unlock()
+	r.core.onLeak = append(r.core.onLeak, fn)
+}
 
 // Collect reads a Solutions or Boolean result completely into a results.Result (for tests and small
 // results) and closes r.

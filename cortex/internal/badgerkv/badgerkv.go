@@ -62,6 +62,22 @@ type Gate interface {
 	Leave()
 }
 
+// WriteGate is a Gate that may refuse read-write transactions on their own
+// (for example when the disk is full): EnterWrite is called instead of Enter
+// for them, and Leave ends them as usual.
+type WriteGate interface {
+	Gate
+	EnterWrite() error
+}
+
+// enter admits a transaction through g.
+func enter(g Gate, rw bool) error {
+	if wg, ok := g.(WriteGate); ok && rw {
+		return wg.EnterWrite()
+	}
+	return g.Enter()
+}
+
 type noGate struct{}
 
 func (noGate) Enter() error { return nil }
@@ -95,7 +111,7 @@ type GatedTxn struct {
 
 // NewGatedTxn starts a Badger transaction through the view's gate.
 func (d *DB) NewGatedTxn(rw bool) (*GatedTxn, error) {
-	if err := d.gate.Enter(); err != nil {
+	if err := enter(d.gate, rw); err != nil {
 		return nil, err
 	}
 	return &GatedTxn{Txn: d.db.NewTransaction(rw), gate: d.gate}, nil
@@ -152,7 +168,7 @@ func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	if d.closed.Load() {
 		return nil, errClosed
 	}
-	if err := d.gate.Enter(); err != nil {
+	if err := enter(d.gate, rw); err != nil {
 		return nil, err
 	}
 	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, nil

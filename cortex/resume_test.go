@@ -1,0 +1,206 @@
+package cortex_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+)
+
+// bnodeFile writes n findings as N-Triples, each a blank node with three
+// triples, and returns its path.
+func bnodeFile(t *testing.T, n int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "findings.nt")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(w, "_:f%d <http://ex/about> <http://ex/file%d> .\n_:f%d <http://ex/says> \"finding %d\" .\n_:f%d <http://ex/by> <http://ex/agent%d> .\n", i, i%97, i, i, i, i%5)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// importFile imports path into ns with a resume source, reporting the start.
+func importFile(ctx context.Context, ns *cortex.Namespace, path string, onStart func(cortex.ImportStart), progress func(int64)) (cortex.ImportResult, error) {
+	src, err := cortex.FileSource(path)
+	if err != nil {
+		return cortex.ImportResult{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return cortex.ImportResult{}, err
+	}
+	defer f.Close()
+	return ns.ImportRDF(ctx, f, cortex.RDFImportOptions{Format: rdfio.NTriples, File: path, Resume: &src, OnStart: onStart, Progress: progress})
+}
+
+// childImportRDF imports file with a resume source in small streamed
+// segments, printing the import id and each commit.
+func childImportRDF(dir, file string) {
+	cortex.SetStreamTuning(1<<20, 100)
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(500))
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	_, err = importFile(ctx, ns, file, func(st cortex.ImportStart) { fmt.Println("id", st.ID) },
+		func(n int64) { fmt.Println("committed", n) })
+	fmt.Println("error", err)
+}
+
+// TestImportRDF_ResumesAfterCrash kills an import of a file with blank
+// nodes after its first segment and runs the same import again without an
+// id: it resumes the recorded import (same id), so the graph is exactly the
+// file's, blank nodes not duplicated, and no unfinished import is left.
+func TestImportRDF_ResumesAfterCrash(t *testing.T) {
+	file := bnodeFile(t, 20_000)
+	dir := t.TempDir()
+	cmd, lines := startChild(t, "importrdf", dir, "CORTEX_TEST_FILE="+file)
+	var id string
+	for lines.Scan() {
+		f := strings.Fields(lines.Text())
+		if len(f) == 2 && f[0] == "id" {
+			id = f[1]
+			continue
+		}
+		if len(f) == 2 && f[0] == "committed" {
+			if n, _ := strconv.ParseInt(f[1], 10, 64); n > 0 {
+				break // the first segment is in; kill the import in the next
+			}
+			continue
+		}
+		t.Fatalf("child: %s", lines.Text())
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if id == "" {
+		t.Fatal("the child printed no import id")
+	}
+
+	ctx := context.Background()
+	s, ns := openNS(t, dir, cortex.DefaultOptions())
+	defer s.Close()
+	unfinished, err := ns.UnfinishedImports(ctx)
+	if err != nil || len(unfinished) != 1 || unfinished[0].ID != id {
+		t.Fatalf("unfinished imports %+v, %v; want the killed one (%s)", unfinished, err, id)
+	}
+	if n, _ := ns.Size(ctx); n == 0 || n >= 60_000 {
+		t.Fatalf("%d quads after the kill: want part of the file", n)
+	}
+	var start cortex.ImportStart
+	if _, err := importFile(ctx, ns, file, func(st cortex.ImportStart) { start = st }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !start.Resumed || start.ID != id || start.Started.IsZero() {
+		t.Fatalf("re-run started %+v, want a resumption of %s", start, id)
+	}
+	if n, _ := ns.Size(ctx); n != 60_000 {
+		t.Fatalf("%d quads after the resumed import, want the file's 60,000 (blank nodes duplicated?)", n)
+	}
+	bnodes := map[quad.Value]bool{}
+	for _, q := range cortextest.AllQuads(t, ns) {
+		bnodes[q.Subject] = true
+	}
+	if len(bnodes) != 20_000 {
+		t.Fatalf("%d blank nodes, want 20,000", len(bnodes))
+	}
+	cortex.CheckFormat(t, ns)
+	if unfinished, err := ns.UnfinishedImports(ctx); err != nil || len(unfinished) != 0 {
+		t.Fatalf("unfinished imports %+v, %v after it completed", unfinished, err)
+	}
+	// A new import of the same file is a new import (its own blank nodes).
+	if _, err := importFile(ctx, ns, file, func(st cortex.ImportStart) { start = st }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if start.Resumed || start.ID == id {
+		t.Fatalf("a completed import was resumed: %+v", start)
+	}
+}
+
+// TestImportRDF_ResumeAfterError: an import that fails half-way (a syntax
+// error in a later chunk) stays recorded; once the file is fixed it is
+// another version, so the next import starts anew and reports the replaced
+// record; the same version resumes.
+func TestImportRDF_ResumeAfterError(t *testing.T) {
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "a.nt")
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "_:b%d <http://ex/p> \"%d\" .\n", i, i)
+	}
+	good := b.String()
+	if err := os.WriteFile(path, []byte(good+"this is not N-Triples\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var first, second, third cortex.ImportStart
+	_, err = importFile(ctx, ns, path, func(st cortex.ImportStart) { first = st }, nil)
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || ie.Committed == 0 || ie.ImportID != first.ID {
+		t.Fatalf("got %v, want an *ImportError with committed chunks and id %s", err, first.ID)
+	}
+	if _, err := importFile(ctx, ns, path, func(st cortex.ImportStart) { second = st }, nil); err == nil || !second.Resumed || second.ID != first.ID {
+		t.Fatalf("the same file again: %+v, %v; want a resumption of %s (and the same error)", second, err, first.ID)
+	}
+	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importFile(ctx, ns, path, func(st cortex.ImportStart) { third = st }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if third.Resumed || third.ID == first.ID || third.Replaced == nil || third.Replaced.ID != first.ID {
+		t.Fatalf("the fixed file: %+v; want a new import replacing the record of %s", third, first.ID)
+	}
+	if unfinished, err := ns.UnfinishedImports(ctx); err != nil || len(unfinished) != 0 {
+		t.Fatalf("unfinished imports %+v, %v", unfinished, err)
+	}
+}
+
+func TestImportRDF_InvalidImportID(t *testing.T) {
+	ns := cortextest.NewNamespace(t, "default")
+	for _, id := range []string{"a b", "x/y", "é", strings.Repeat("a", 65), "a>b"} {
+		_, err := ns.ImportRDF(context.Background(), strings.NewReader("_:b <http://ex/p> \"o\" .\n"), cortex.RDFImportOptions{Format: rdfio.NTriples, ImportID: id})
+		if !errors.Is(err, cortex.ErrInvalidArgument) {
+			t.Errorf("import id %q: %v, want ErrInvalidArgument", id, err)
+		}
+	}
+	if n, _ := ns.Size(context.Background()); n != 0 {
+		t.Fatalf("%d quads written by refused imports", n)
+	}
+}
