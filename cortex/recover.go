@@ -51,7 +51,12 @@ var rollbackProgressEvery = 1 << 15
 // previous values are old (see the comment above). It checks ctx as it goes;
 // a cancelled roll-back leaves the database in a state that the next one
 // completes.
-func (s *Store) rollbackAtOpen(ctx context.Context, what string, prefix []byte, v0 uint64, old []undoEntry) error {
+func (s *Store) rollbackAtOpen(ctx context.Context, what string, prefix []byte, v0 uint64, old []undoEntry) (err error) {
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("stopped (the next open starts it again): %w", err)
+		}
+	}()
 	report := func(p RecoveryProgress) {
 		if s.opts.recoveryProgress != nil {
 			p.What, p.Namespace = what, namespaceOfPrefix(prefix)
