@@ -50,7 +50,9 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	n, err := s.Namespace(ctx, x.Name())
+	// The namespace records its base when created; a base that differs
+	// from the recorded one is refused (cortex.ErrBaseMismatch).
+	n, err := s.Namespace(ctx, x.Name(), cortex.WithBase(x.Base()))
 	if err != nil {
 		return nil, err
 	}

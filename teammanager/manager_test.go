@@ -10,6 +10,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -328,5 +329,34 @@ func TestManager_DeleteTeam(t *testing.T) {
 	}
 	if err := f.m.DeleteTeam(ctx, team.ID); !errors.Is(err, teammanager.ErrUnknownTeam) {
 		t.Fatalf("second delete: %v", err)
+	}
+}
+
+// TestNew_RecordsTheBase: a Manager over a namespace with its own IRI base
+// records that base in the store when it creates the namespace, and a
+// Manager with another base over the same namespace is refused (its teams'
+// IRIs would not be found).
+func TestNew_RecordsTheBase(t *testing.T) {
+	s := cortextest.NewStore(t)
+	x, err := namespace.New("acme", namespace.WithBase("https://acme.example/kg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.OpenNamespace(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Base() != "https://acme.example/kg" {
+		t.Fatalf("recorded base %q, want the Manager's", n.Base())
+	}
+	other, err := namespace.New("acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := teammanager.New(ctx, s, other, teammanager.DefaultConfig()); !errors.Is(err, cortex.ErrBaseMismatch) {
+		t.Fatalf("a Manager with another base: %v, want ErrBaseMismatch", err)
 	}
 }

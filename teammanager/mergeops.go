@@ -64,7 +64,8 @@ import (
 // Merges of one team are serialised within the Manager. A merge whose
 // team another Manager over the same namespace merged, deleted or resolved
 // a conflict of while it ran starts again (see ErrConcurrentMerge).
-func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (MergeReport, error) {
+func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (_ MergeReport, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	mu := m.mergeLock(teamID)
 	mu.Lock()
 	defer mu.Unlock()
@@ -695,7 +696,8 @@ func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
 
 // Conflicts lists the team's conflict records, open and resolved, ordered by
 // subject and predicate.
-func (m *Manager) Conflicts(ctx context.Context, teamID string) ([]Conflict, error) {
+func (m *Manager) Conflicts(ctx context.Context, teamID string) (_ []Conflict, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
@@ -1006,7 +1008,8 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 // the report of that merge. The resolution is written before the merge: if
 // the merge fails (e.g. ErrConcurrentMerge), the conflict stays resolved
 // and MergeTeamResults applies it.
-func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (MergeReport, error) {
+func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (_ MergeReport, err error) {
+	defer func() { err = withCause(ctx, err) }()
 	if !validID(by) {
 		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)
 	}
@@ -1029,7 +1032,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	x := m.ns
 	node := x.Conflict(teamID, conflictID)
 	g := x.ConflictGraph(teamID)
-	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
 		qs, err := tx.Namespace().Quads(ctx, cortex.Pattern{Subject: node, Graph: g, Scope: cortex.OneGraph})
 		if err != nil {
 			return err

@@ -151,6 +151,13 @@ func TestManager_ContextCause(t *testing.T) {
 		"Findings":           func() error { _, err := f.m.Findings(cctx, "t", teammanager.FindingFilter{}); return err },
 		"UpdateMemberStatus": func() error { _, err := f.m.UpdateMemberStatus(cctx, "t", "a", teammanager.Completed, ""); return err },
 		"DeleteTeam":         func() error { return f.m.DeleteTeam(cctx, "t") },
+		"MergeTeamResults":   func() error { _, err := f.m.MergeTeamResults(cctx, "t"); return err },
+		"Conflicts":          func() error { _, err := f.m.Conflicts(cctx, "t"); return err },
+		"Facts":              func() error { _, err := f.m.Facts(cctx, "t", teammanager.FactFilter{}); return err },
+		"ResolveConflict": func() error {
+			_, err := f.m.ResolveConflict(cctx, "t", "c0123456789abcdef0123456789abcdef", nil, "alice")
+			return err
+		},
 		"Query": func() error {
 			res, err := f.m.Query(cctx, `SELECT * WHERE { ?s ?p ?o }`, sparql.Options{})
 			if err != nil {

@@ -78,6 +78,15 @@ func TestCLI_Facts(t *testing.T) {
 	if !strings.Contains(raw, `"confidence": 0.9`) || !strings.Contains(raw, `"mergeId": "`+team.LastMerge+`"`) || strings.Contains(raw, "resolvedBy") {
 		t.Fatalf("JSON shape:\n%s", raw)
 	}
+	// The merge report carries the same facts, with their confidence.
+	var rep struct {
+		Ignored int
+		Facts   []storedFact
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "merge", "t1", "--json")), &rep); err != nil || len(rep.Facts) != 2 ||
+		rep.Facts[0].Confidence != label.Confidence || rep.Facts[1].Confidence != owner.Confidence || rep.Ignored != 0 {
+		t.Fatalf("teams merge --json: %+v (%v)", rep, err)
+	}
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--predicate", "<http://ex/owner>", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].Object != "<http://ex/bob>" {
 		t.Fatalf("--predicate: %+v (%v)", facts, err)
 	}

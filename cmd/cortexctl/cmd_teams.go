@@ -514,6 +514,7 @@ type mergeMemberJSON struct {
 	Status      string `json:"status"`
 	Contributed int    `json:"contributed"`
 	Kept        int    `json:"kept"`
+	Ignored     int    `json:"ignored"`
 }
 
 type factJSON struct {
@@ -522,6 +523,7 @@ type factJSON struct {
 	Object     string   `json:"object"`
 	Supporters []string `json:"supporters"`
 	Findings   []string `json:"findings"`
+	Confidence float64  `json:"confidence"`
 	ResolvedBy string   `json:"resolvedBy,omitempty"`
 }
 
@@ -533,19 +535,21 @@ type mergeJSON struct {
 	Topics    int               `json:"topics"`
 	Kept      int               `json:"kept"`
 	Conflicts int               `json:"conflicts"`
+	Ignored   int               `json:"ignored"`
+	Missing   []string          `json:"missing,omitempty"`
 	Members   []mergeMemberJSON `json:"members"`
 	Facts     []factJSON        `json:"facts"`
 }
 
 func toMergeJSON(r teammanager.MergeReport) mergeJSON {
 	out := mergeJSON{Team: r.Team, MergeID: r.MergeID, Strategy: r.Strategy, Unchanged: r.Unchanged, Topics: r.Topics,
-		Kept: r.Kept, Conflicts: r.Report.Conflicts, Members: []mergeMemberJSON{}, Facts: []factJSON{}}
+		Kept: r.Kept, Conflicts: r.Report.Conflicts, Ignored: r.Ignored, Missing: r.Missing, Members: []mergeMemberJSON{}, Facts: []factJSON{}}
 	for _, m := range r.Members {
-		out.Members = append(out.Members, mergeMemberJSON{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept})
+		out.Members = append(out.Members, mergeMemberJSON{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept, Ignored: m.Ignored})
 	}
 	for _, f := range r.Facts {
 		out.Facts = append(out.Facts, factJSON{Subject: rdfio.FormatTerm(f.Subject), Predicate: rdfio.FormatTerm(f.Predicate),
-			Object: rdfio.FormatTerm(f.Object), Supporters: f.Supporters, Findings: f.FindingIDs, ResolvedBy: f.ResolvedBy})
+			Object: rdfio.FormatTerm(f.Object), Supporters: f.Supporters, Findings: f.FindingIDs, Confidence: f.Confidence, ResolvedBy: f.ResolvedBy})
 	}
 	return out
 }
