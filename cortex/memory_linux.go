@@ -51,7 +51,10 @@ func (s *Store) startGovernor() {
 				return
 			case <-t.C:
 			}
-			if rss, ok := residentBytes(); ok && rss > s.govLimit.Load() {
+			// Page out only when mapped files are a good part of the
+			// excess: when the Go heap alone is over, paging out would
+			// only evict hot table pages again and again.
+			if rss, file, ok := residentBytes(); ok && rss > s.govLimit.Load() && file > s.govLimit.Load()/8 {
 				if _, err := pageOutMappings(dir); err != nil {
 					return // not supported here
 				}
@@ -69,21 +72,31 @@ func (s *Store) stopGovernor() {
 	}
 }
 
-// residentBytes returns the process's resident set size.
-func residentBytes() (int64, bool) {
-	b, err := os.ReadFile("/proc/self/statm")
+// residentBytes returns the process's resident set size and the part of it
+// that maps files (RssFile), from /proc/self/status.
+func residentBytes() (rss, file int64, ok bool) {
+	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, false
+	var found int
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[2] != "kB" {
+			continue
+		}
+		kb, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		switch f[0] {
+		case "VmRSS:":
+			rss, found = kb<<10, found+1
+		case "RssFile:":
+			file, found = kb<<10, found+1
+		}
 	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	return pages * int64(os.Getpagesize()), true
+	return rss, file, found == 2
 }
 
 // pageOutMappings asks the kernel to page out every mapping of a table file

@@ -113,7 +113,7 @@ func TestGovernor_PagesOutAboveBudget(t *testing.T) {
 	t.Cleanup(func() { governorEvery = old })
 	s, n, dir := governedStore(t)
 	before := mappedTableRSS(t, dir)
-	if _, ok := residentBytes(); !ok {
+	if _, _, ok := residentBytes(); !ok {
 		t.Skip("no /proc/self/statm")
 	}
 	s.govLimit.Store(1)                     // below any RSS

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
 )
 
 // hasKeys reports whether the store holds a key starting with prefix.
@@ -105,23 +108,110 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Namespace(ctx, "old"); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+"old"), nil) }); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"old", "acme"} {
+		if _, err := s.Namespace(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		// As written before bases were recorded: an empty entry.
+		if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), nil) }); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(ctx, dir, DefaultOptions().WithReadOnly(true))
+	const custom = "https://acme.example/kb/"
+	// Read-only: the base is unknown, so the caller's is taken (the default
+	// when none is given); nothing is recorded.
+	ro, err := Open(ctx, dir, DefaultOptions().WithReadOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ro.OpenNamespace(ctx, "old"); err != nil || n.Base() != "urn:cortex:old" {
+		t.Fatalf("legacy entry, no base given: %v (%v)", n, err)
+	}
+	if n, err := ro.OpenNamespace(ctx, "acme", WithBase(custom)); err != nil || n.Base() != custom {
+		t.Fatalf("legacy entry, read-only with a base: %v (%v)", n, err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Read-write with a base: recorded; afterwards it is the namespace's.
+	s, err = Open(ctx, dir, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	n, err := s.OpenNamespace(ctx, "old", WithBase("urn:cortex:old"))
-	if err != nil || n.Base() != "urn:cortex:old" {
-		t.Fatalf("legacy entry: base %q (%v)", n.Base(), err)
+	if n, err := s.Namespace(ctx, "acme", WithBase(custom)); err != nil || n.Base() != custom {
+		t.Fatalf("legacy entry, read-write with a base: %v (%v)", n, err)
+	}
+	if r, _, err := s.registryEntry("acme"); err != nil || r.Base != custom {
+		t.Fatalf("recorded %+v (%v), want the base", r, err)
+	}
+	if _, err := s.Namespace(ctx, "acme", WithBase("urn:cortex:acme")); !errors.Is(err, ErrBaseMismatch) {
+		t.Fatalf("another base after it was recorded: %v, want ErrBaseMismatch", err)
+	}
+}
+
+// TestDeleteNamespace_DoesNotBlockOthers: a deletion waits for the store's
+// transactions to end before it drops the namespace's keys; meanwhile other
+// namespaces open and are created as usual (a goroutine that holds a query
+// result and opens a namespace is not deadlocked against the deletion).
+func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := s.Namespace(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("x")}
+	for _, n := range []string{"a", "b"} {
+		ns, err := s.Namespace(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ns.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropping := make(chan struct{})
+	namespaceDeleteHook = func() error { close(dropping); return nil }
+	t.Cleanup(func() { namespaceDeleteHook = func() error { return nil } })
+	deleted := make(chan error, 1)
+	go func() { deleted <- s.DeleteNamespace(ctx, "b") }()
+	<-dropping // the deletion now waits for res to be closed
+	opened := make(chan error, 1)
+	go func() {
+		_, err := s.Namespace(ctx, "c")
+		if err == nil {
+			_, err = s.Namespace(ctx, "a")
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second): // a hang is the failure, not a timing assertion
+		t.Fatal("opening other namespaces waited for the deletion")
+	}
+	if err := res.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-deleted; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.OpenNamespace(ctx, "b"); !errors.Is(err, ErrNoNamespace) {
+		t.Fatalf("b after its deletion: %v", err)
 	}
 }
 

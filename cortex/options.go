@@ -70,9 +70,10 @@ func DefaultOptions() Options {
 // near n on Linux: Badger reads and writes its tables through memory maps,
 // whose resident pages count in the process's RSS and grow with the store
 // (a 1 GB import mapped about as much again). When the process's RSS passes
-// n, the store asks the kernel to page its table files out (madvise
-// MADV_PAGEOUT: a hint that never loses data; the pages are read from disk
-// again when needed). It looks twice a second.
+// n and mapped files make up more than an eighth of n, the store asks the
+// kernel to page its table files out (madvise MADV_PAGEOUT: a hint that
+// never loses data; the pages are read from disk again when needed). It
+// looks twice a second.
 //
 // Default DefaultMemoryBudget for the sizes, without the RSS governor;
 // minimum 256 MiB.

@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -38,14 +39,25 @@ type RDFImportOptions struct {
 // node labels.
 var importIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
+// CheckImportID reports whether id can be an import id (letters, digits,
+// '-' and '_', up to 64): an error matching ErrInvalidArgument if not.
+func CheckImportID(id string) error {
+	if !importIDPattern.MatchString(id) {
+		return fmt.Errorf("%w: import id %q: want letters, digits, '-' or '_' (up to 64)", ErrInvalidArgument, id)
+	}
+	return nil
+}
+
 // ImportRDF parses r in the given format and imports it with Import. Blank
 // nodes are prefixed with the import id, so blank nodes of two imports never
 // merge; re-running a failed import with the same ImportID converges to the
 // same graph. Syntax errors are *rdfio.SyntaxError values
 // (file:line:column: message) wrapped in an *ImportError.
 func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOptions) (ImportResult, error) {
-	if opts.ImportID != "" && !importIDPattern.MatchString(opts.ImportID) {
-		return ImportResult{}, fmt.Errorf("%w: import id %q: want letters, digits, '-' or '_' (up to 64)", ErrInvalidArgument, opts.ImportID)
+	if opts.ImportID != "" {
+		if err := CheckImportID(opts.ImportID); err != nil {
+			return ImportResult{}, err
+		}
 	}
 	// Check the options (format, base) before an import is recorded.
 	probe, err := rdfio.NewDecoder(strings.NewReader(""), opts.Format, rdfio.DecodeOptions{Base: opts.Base, File: opts.File})
@@ -79,8 +91,13 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	if ie, ok := err.(*ImportError); ok {
 		ie.ImportID, ie.Resumable = start.ID, opts.Resume != nil
 	}
-	if err == nil && opts.Resume != nil {
-		err = n.endImport(ctx, *opts.Resume, start.ID)
+	if opts.Resume != nil && (err == nil || (!start.Resumed && !importWroteAnything(err))) {
+		// Complete, or a new import that failed before it wrote anything:
+		// nothing to resume. (A resumed import keeps its record until it
+		// completes: its earlier runs wrote.)
+		if eerr := n.endImport(context.WithoutCancel(ctx), *opts.Resume, start.ID); err == nil {
+			err = eerr
+		}
 	}
 	return res, err
 }
@@ -123,4 +140,11 @@ func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts
 		return written, fmt.Errorf("export: %w", err)
 	}
 	return written, nil
+}
+
+// importWroteAnything reports whether a failed import committed something:
+// only then is its record kept for resuming it.
+func importWroteAnything(err error) bool {
+	var ie *ImportError
+	return !errors.As(err, &ie) || ie.Committed > 0
 }

@@ -101,8 +101,8 @@ func (o *openResults) describe() string {
 // describe says which query, on which namespace, opened where and when.
 func (r openResult) describe() string {
 	q := strings.Join(strings.Fields(r.query), " ")
-	if len(q) > 60 {
-		q = q[:57] + "..."
+	if rs := []rune(q); len(rs) > 60 {
+		q = string(rs[:57]) + "..."
 	}
 	return fmt.Sprintf("%q on namespace %s, opened %s ago at %s", q, r.ns, time.Since(r.opened).Round(time.Millisecond), callers(r.pcs))
 }

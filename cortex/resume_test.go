@@ -204,3 +204,59 @@ func TestImportRDF_InvalidImportID(t *testing.T) {
 		t.Fatalf("%d quads written by refused imports", n)
 	}
 }
+
+// TestImportRDF_NothingWrittenNoRecord: an import that fails before it
+// writes anything (a syntax error in its first chunk) leaves no record to
+// resume; a resumed import that fails so keeps the record of its earlier,
+// partial run.
+func TestImportRDF_NothingWrittenNoRecord(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	open := func(chunk int) (*cortex.Store, *cortex.Namespace) {
+		s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(chunk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns, err := s.Namespace(ctx, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, ns
+	}
+	s, ns := open(100)
+	path := filepath.Join(t.TempDir(), "bad.nt")
+	if err := os.WriteFile(path, []byte("this is not N-Triples\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importFile(ctx, ns, path, nil, nil); err == nil {
+		t.Fatal("a malformed file imported")
+	}
+	if u, err := ns.UnfinishedImports(ctx); err != nil || len(u) != 0 {
+		t.Fatalf("unfinished imports %+v, %v after an import that wrote nothing", u, err)
+	}
+
+	// A partial import (chunks of 100 quads: 300 committed), then the same
+	// file resumed in chunks of 1,000, which fails in its first chunk.
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "_:b%d <http://ex/p> \"%d\" .\n", i, i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()+"not N-Triples\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var first, second cortex.ImportStart
+	if _, err := importFile(ctx, ns, path, func(st cortex.ImportStart) { first = st }, nil); err == nil {
+		t.Fatal("a malformed file imported")
+	}
+	s.Close()
+	s, ns = open(1000)
+	defer s.Close()
+	_, err := importFile(ctx, ns, path, func(st cortex.ImportStart) { second = st }, nil)
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || ie.Committed != 0 || !second.Resumed {
+		t.Fatalf("resumed run: %+v, %v; want a resumption that fails before writing", second, err)
+	}
+	if u, err := ns.UnfinishedImports(ctx); err != nil || len(u) != 1 || u[0].ID != first.ID {
+		t.Fatalf("unfinished imports %+v, %v: want the partial one (%s) kept", u, err, first.ID)
+	}
+}

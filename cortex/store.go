@@ -42,8 +42,9 @@ type Store struct {
 	govStop, govDone chan struct{}
 	govLimit         atomic.Int64
 
-	mu  sync.Mutex // guards nss (held while a namespace is opened)
-	nss map[string]*Namespace
+	mu     sync.Mutex // guards nss and nsBusy (never held across a transaction)
+	nss    map[string]*Namespace
+	nsBusy map[string]chan struct{} // names being opened, created or deleted (closed when done)
 
 	// state guards closing, closed and broken; it is never held across a
 	// transaction, so checkOpen never waits for the gate.
@@ -90,7 +91,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, gate: newGate()}
+	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, nsBusy: map[string]chan struct{}{}, gate: newGate()}
 	s.gate.onStall = s.collectLeakedResults
 	bopts := badger.DefaultOptions(dir).
 		WithLogger(badgerLogger{opts.logger}).
@@ -313,40 +314,117 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 			return nil, err
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
-		return nil, err
-	}
-	ns, ok := s.nss[name]
-	if !ok {
+	ns, err := s.claimNamespace(ctx, name, func() (*Namespace, error) {
 		entry, exists, err := s.registryEntry(name)
 		if err != nil {
-			return nil, fmt.Errorf("namespace %s: %w", name, err)
+			return nil, err
 		}
 		switch {
 		case exists:
-			ns, err = openNamespace(ctx, s, name, entry.base(name))
+			base, err := s.legacyBase(name, entry, o)
+			if err != nil {
+				return nil, err
+			}
+			return openNamespace(ctx, s, name, base)
 		case !create:
 			return nil, fmt.Errorf("%w %q", ErrNoNamespace, name)
 		case s.opts.readOnly:
 			return nil, fmt.Errorf("%w %q (the store is open read-only)", ErrNoNamespace, name)
-		default:
-			base := namespace.DefaultBasePrefix + name
-			if o.hasBase {
-				base = o.base
-			}
-			ns, err = createNamespace(ctx, s, name, base)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("namespace %s: %w", name, err)
+		base := namespace.DefaultBasePrefix + name
+		if o.hasBase {
+			base = o.base
 		}
-		s.nss[name] = ns
+		return createNamespace(ctx, s, name, base)
+	})
+	if err != nil {
+		if errors.Is(err, ErrNoNamespace) || errors.Is(err, ErrClosed) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
 	}
 	if o.hasBase && o.base != ns.base {
 		return nil, &BaseMismatchError{Namespace: name, Recorded: ns.base, Requested: o.base}
 	}
 	return ns, nil
+}
+
+// legacyBase returns the base of an existing namespace. A registry entry
+// written before bases were recorded holds none: the namespace's base is
+// then the one the caller gives (recorded now, on a writable store), else
+// the default.
+func (s *Store) legacyBase(name string, entry registryValue, o nsOptions) (string, error) {
+	if entry.Base != "" {
+		return entry.Base, nil
+	}
+	if !o.hasBase {
+		return namespace.DefaultBasePrefix + name, nil
+	}
+	if !s.opts.readOnly {
+		b, err := json.Marshal(registryValue{Base: o.base})
+		if err != nil {
+			return "", err
+		}
+		if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), b) }); err != nil {
+			return "", fmt.Errorf("record base: %w", err)
+		}
+	}
+	return o.base, nil
+}
+
+// claimNamespace returns the open namespace name, or else runs fn with the
+// name to itself: no other goroutine opens, creates or deletes it meanwhile.
+// fn runs without s.mu (it may wait for the store's transactions); the
+// namespace it returns, if any, is kept as the open one.
+func (s *Store) claimNamespace(ctx context.Context, name string, fn func() (*Namespace, error)) (*Namespace, error) {
+	return s.withName(ctx, name, true, func(*Namespace) (*Namespace, error) { return fn() })
+}
+
+// withName runs fn with name to itself (see claimNamespace), giving it the
+// open *Namespace of that name, if any, which fn then owns: what fn returns
+// replaces it. With reuse, an open namespace is returned at once instead.
+func (s *Store) withName(ctx context.Context, name string, reuse bool, fn func(open *Namespace) (*Namespace, error)) (*Namespace, error) {
+	for {
+		s.mu.Lock()
+		if err := s.checkOpen(); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		open, isOpen := s.nss[name]
+		if isOpen && reuse {
+			s.mu.Unlock()
+			return open, nil
+		}
+		if busy, ok := s.nsBusy[name]; ok {
+			s.mu.Unlock()
+			select {
+			case <-busy:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		busy := make(chan struct{})
+		s.nsBusy[name] = busy
+		delete(s.nss, name)
+		s.mu.Unlock()
+
+		ns, err := fn(open)
+
+		s.mu.Lock()
+		delete(s.nsBusy, name)
+		close(busy)
+		if ns != nil {
+			if cerr := s.checkOpen(); cerr != nil || s.nss == nil {
+				// Close ran meanwhile: it did not see this namespace.
+				s.mu.Unlock()
+				return nil, errors.Join(ErrClosed, ns.close())
+			}
+			s.nss[name] = ns
+		}
+		s.mu.Unlock()
+		return ns, err
+	}
 }
 
 // Namespaces lists the names of the namespaces in the store, sorted.
@@ -393,41 +471,44 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	if err := namespace.ValidateName(name); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkOpen(); err != nil {
-		return err
-	}
 	if s.opts.readOnly {
 		return fmt.Errorf("delete namespace %s: %w", name, ErrReadOnly)
 	}
-	_, exists, err := s.registryEntry(name)
-	if err != nil {
-		return fmt.Errorf("delete namespace %s: %w", name, err)
-	}
-	if !exists {
-		return fmt.Errorf("%w %q", ErrNoNamespace, name)
-	}
-	if ns, ok := s.nss[name]; ok {
-		ns.lockWrite() // let the writes in progress end
-		delete(s.nss, name)
-		err := ns.close()
-		ns.wmu.Unlock()
+	// The name is claimed while the namespace is deleted: nobody opens or
+	// creates it meanwhile. s.mu is not held: dropping the keys waits for
+	// every transaction of the store.
+	_, err := s.withName(ctx, name, false, func(open *Namespace) (*Namespace, error) {
+		_, exists, err := s.registryEntry(name)
 		if err != nil {
-			return fmt.Errorf("delete namespace %s: %w", name, err)
+			return open, err
 		}
-	}
-	err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
-	if err != nil {
+		if !exists {
+			return open, fmt.Errorf("%w %q", ErrNoNamespace, name)
+		}
+		if open != nil {
+			open.lockWrite() // let the writes in progress end
+			err := open.close()
+			open.wmu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+		}
+		err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
+		if err != nil {
+			return nil, err
+		}
+		if err := namespaceDeleteHook(); err != nil {
+			return nil, err
+		}
+		if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
+			return nil, fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", err)
+		}
+		return nil, nil
+	})
+	if err != nil && !errors.Is(err, ErrNoNamespace) {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
 	}
-	if err := namespaceDeleteHook(); err != nil {
-		return fmt.Errorf("delete namespace %s: %w", name, err)
-	}
-	if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
-		return fmt.Errorf("delete namespace %s: drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", name, err)
-	}
-	return nil
+	return err
 }
 
 // dropKeys drops every key starting with prefix, holding the store's other

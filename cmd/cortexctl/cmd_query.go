@@ -131,13 +131,16 @@ func queryCmd(c *cli.Context, e *env) error {
 	}
 	if err != nil {
 		// The results writer was not closed, and what it and w buffered is
-		// dropped: a JSON or XML document lacks its end; a table that had
-		// printed rows gets a last line saying it is incomplete (one that
-		// had not, buffering its first rows, prints nothing). The error
-		// says whether anything was printed.
+		// dropped: a JSON or XML document lacks its end; any other output
+		// that had printed something (a table, CSV, TSV, N-Triples, Turtle)
+		// gets a last line saying it is incomplete, which no reader of
+		// those formats takes for data (one that had not, buffering its
+		// first rows, prints nothing). The error says whether anything was
+		// printed.
 		err = stopped(err, timeout, out.n > 0)
 		var se *stoppedError
-		if errors.As(err, &se) && out.n > 0 && (format == "table" || format == "" && e.stdoutIsTerminal()) && res.Kind != sparql.Graph {
+		json := format == "json" || format == "" && !e.stdoutIsTerminal() && res.Kind != sparql.Graph
+		if errors.As(err, &se) && out.n > 0 && !json && format != "xml" {
 			fmt.Fprintf(e.stdout, "\n… the query %s\n", se.why)
 		}
 		return queryError(e, text, err)

@@ -184,9 +184,14 @@ func TestCLI_Query_StoppedOutputIsNeverComplete(t *testing.T) {
 	dir := setupQueryStore(t)
 	q := `SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?p ?q ?r . ?s ?t ?u . ?v ?w ?x .
 		?y ?z ?a1 . ?b1 ?c1 ?d1 . ?e1 ?f1 ?g1 . ?h1 ?i1 ?j1 }`
-	for _, format := range []string{"json", "xml", "table", "csv"} {
+	construct := strings.Replace(q, "SELECT *", "CONSTRUCT { ?a ?b ?x }", 1)
+	for _, format := range []string{"json", "xml", "table", "csv", "tsv", "ntriples"} {
 		t.Run(format, func(t *testing.T) {
-			r := runQueryCLI(t, dir, "query", "--timeout", "200ms", "--format", format, q)
+			text := q
+			if format == "ntriples" {
+				text = construct
+			}
+			r := runQueryCLI(t, dir, "query", "--timeout", "200ms", "--format", format, text)
 			if r.code != exitTimeout || !strings.Contains(r.stderr, "query: timed out after 200ms") {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
@@ -203,9 +208,9 @@ func TestCLI_Query_StoppedOutputIsNeverComplete(t *testing.T) {
 				if strings.Contains(r.stdout, "</sparql>") {
 					t.Fatal("a complete XML document")
 				}
-			case "table":
-				if printed && !strings.HasSuffix(r.stdout, "… the query timed out after 200ms: output is incomplete\n") {
-					t.Fatalf("table ends with %q", r.stdout[max(0, len(r.stdout)-200):])
+			default: // table, csv, tsv, ntriples
+				if printed && !strings.HasSuffix(r.stdout, "\n… the query timed out after 200ms: output is incomplete\n") {
+					t.Fatalf("%s output ends with %q", format, r.stdout[max(0, len(r.stdout)-200):])
 				}
 			}
 		})

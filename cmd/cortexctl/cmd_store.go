@@ -34,10 +34,12 @@ were committed.
 
 Each import prints its import id on stderr when it starts and is recorded in
 the store until it completes. If it is interrupted (killed, Ctrl-C, a full
-disk, an error half-way), running the same command again resumes it: the
-file, unchanged, is imported again with the same id, so the graph converges
-(blank nodes are not duplicated). A file changed since is imported anew.
-Standard input cannot be recognised again: re-run it with --import-id.
+disk), running the same command again resumes it: the file, unchanged, is
+imported again with the same id, so the graph converges (blank nodes are not
+duplicated). A file changed since (e.g. a syntax error half-way, fixed) is
+imported anew; to converge with what the interrupted import wrote, re-run it
+with --import-id and the id printed. Standard input and pipes cannot be
+recognised again: re-run them with --import-id.
 
 Examples:
    cortexctl import data.ttl
@@ -212,6 +214,11 @@ func importCmd(c *cli.Context, e *env) error {
 	if c.NArg() > 1 && c.String("import-id") != "" {
 		return usagef("import: --import-id applies to a single file")
 	}
+	if id := c.String("import-id"); id != "" {
+		if err := cortex.CheckImportID(id); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+	}
 	format := ""
 	if f := c.String("format"); f != "" {
 		if format, err = rdfFormat(f); err != nil {
@@ -252,19 +259,26 @@ func importCmd(c *cli.Context, e *env) error {
 				return fmt.Errorf("import: %w", err)
 			}
 			src.r = f
-			if st, err := f.Stat(); err == nil {
-				if st.IsDir() {
-					srcs = append(srcs, src)
-					return fmt.Errorf("%w: import: %s is a directory", errInvalid, path)
-				}
-				src.size = st.Size()
-			}
-			rs, err := cortex.FileSource(path)
+			st, err := f.Stat()
 			if err != nil {
 				srcs = append(srcs, src)
 				return fmt.Errorf("import: %w", err)
 			}
-			src.resume = &rs
+			if st.IsDir() {
+				srcs = append(srcs, src)
+				return fmt.Errorf("%w: import: %s is a directory", errInvalid, path)
+			}
+			if st.Mode().IsRegular() {
+				// Only a regular file can be recognised again (and read
+				// twice: a pipe's first bytes would be lost to FileSource).
+				src.size = st.Size()
+				rs, err := cortex.FileSource(path)
+				if err != nil {
+					srcs = append(srcs, src)
+					return fmt.Errorf("import: %w", err)
+				}
+				src.resume = &rs
+			}
 		}
 		srcs = append(srcs, src)
 	}
@@ -309,18 +323,18 @@ func importCmd(c *cli.Context, e *env) error {
 // importStarted says on stderr which import id an import uses, and whether
 // it resumes an interrupted one.
 func (e *env) importStarted(src importSource, st cortex.ImportStart) {
-	name := cell(src.name)
+	name := oneLine(src.name)
 	switch {
 	case src.resume == nil:
-		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (standard input cannot be resumed by itself: if it is interrupted, re-run it with --import-id %s)\n",
+		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (a stream cannot be recognised again: if it is interrupted, re-run it with --import-id %s)\n",
 			pathForErrors(src.name), st.ID, st.ID)
 	case st.Resumed:
 		fmt.Fprintf(e.stderr, "cortexctl: resuming import %s of %s, interrupted after it started at %s\n",
 			st.ID, name, st.Started.UTC().Format(time.RFC3339))
 	default:
 		if r := st.Replaced; r != nil {
-			fmt.Fprintf(e.stderr, "cortexctl: %s changed since its import %s (started %s) was interrupted: importing it anew; what that import wrote stays\n",
-				name, r.ID, r.Started.UTC().Format(time.RFC3339))
+			fmt.Fprintf(e.stderr, "cortexctl: %s changed since its import %s (started %s) was interrupted: importing it anew; what that import wrote stays (to import the file under that import's id instead, so that its blank nodes converge: cortexctl import %s --import-id %s)\n",
+				name, r.ID, r.Started.UTC().Format(time.RFC3339), name, r.ID)
 		}
 		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (if it is interrupted, running the same command again resumes it)\n", name, st.ID)
 	}
@@ -509,9 +523,14 @@ func statsCmd(c *cli.Context, e *env) error {
 		t.row("namespace:", st.Namespace)
 		t.row("quads:", groupDigits(st.Quads))
 		t.row("graphs:", groupDigits(int64(st.Graphs)))
-		for _, u := range st.UnfinishedImports {
-			t.row("unfinished import:", fmt.Sprintf("%s of %s, started %s (the same import command resumes it)", u.ID, u.Source, u.Started.Format(time.RFC3339)))
+		if err := t.flush(); err != nil {
+			return err
 		}
-		return t.flush()
+		// Not in the table, whose cells are cut: the path matters.
+		for _, u := range st.UnfinishedImports {
+			fmt.Fprintf(e.stdout, "unfinished import %s of %s, started %s (the same import command resumes it)\n",
+				u.ID, oneLine(u.Source), u.Started.Format(time.RFC3339))
+		}
+		return nil
 	})
 }

@@ -35,9 +35,10 @@ func memoryLimitFlag() cli.Flag {
 // eighths of it, which leaves room for those mapped pages.
 func applyMemoryLimit(c *cli.Context) (int64, error) {
 	if !c.IsSet("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
-		// The runtime applied it.
+		// The runtime applied it; the store's budget is at least its
+		// smallest (a smaller GOMEMLIMIT still bounds the Go heap).
 		if n := debug.SetMemoryLimit(-1); n != math.MaxInt64 {
-			return n, nil
+			return max(n, 256<<20), nil
 		}
 		return 0, nil
 	}

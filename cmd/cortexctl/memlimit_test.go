@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,5 +39,24 @@ func TestParseSize(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestCLI_SmallGOMEMLIMIT: a GOMEMLIMIT below the store's smallest budget
+// still bounds the Go heap, and the store takes its smallest budget: every
+// command works (here: a read on a missing store, exit 3, not 1).
+func TestCLI_SmallGOMEMLIMIT(t *testing.T) {
+	bin := buildCLI(t)
+	cmd := exec.Command(bin, "--data", filepath.Join(t.TempDir(), "none"), "stats")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CORTEX_MEMORY_LIMIT=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "GOMEMLIMIT=100MiB")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitNotFound {
+		t.Fatalf("exit %v, output %q; want %d (no store)", err, out, exitNotFound)
 	}
 }

@@ -115,6 +115,18 @@ func cell(s string) string {
 	return b.String()
 }
 
+// oneLine renders s for a message line as cell does, escaped, but whole (a
+// file path in a message must not be cut).
+func oneLine(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		part, size := escapeRune(s[i:])
+		i += size
+		b.WriteString(part)
+	}
+	return b.String()
+}
+
 // escapeRune returns the first character of s as a table shows it, and its
 // length in s.
 func escapeRune(s string) (string, int) {

@@ -110,3 +110,47 @@ func TestCLI_ImportResumes(t *testing.T) {
 		t.Fatalf("import the fixed bad.nt: exit %d, stderr %q", r3.code, r3.stderr)
 	}
 }
+
+// TestCLI_ImportFromPipe: a named pipe (or <(...)) is read once, in full: it
+// is imported as a stream (its import id printed with the hint to re-run
+// with --import-id), never read twice to recognise it again.
+func TestCLI_ImportFromPipe(t *testing.T) {
+	store := t.TempDir()
+	fifo := filepath.Join(t.TempDir(), "data.nt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "<http://ex/s%d> <http://ex/p> \"a value long enough to fill 64 KiB soon %d\" .\n", i, i)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		_, _ = f.WriteString(b.String())
+		f.Close()
+	}()
+	r := runCLI(t, store, "", "import", fifo)
+	if r.code != 0 || !strings.Contains(r.stderr, "a stream cannot be recognised again") {
+		t.Fatalf("import from a pipe: exit %d, stderr %q", r.code, r.stderr)
+	}
+	var st struct{ Quads int }
+	if err := json.Unmarshal([]byte(mustCLI(t, store, "stats", "--json")), &st); err != nil || st.Quads != 3000 {
+		t.Fatalf("%d quads (%v), want all 3,000 of the pipe", st.Quads, err)
+	}
+}
+
+// TestCLI_ImportIDCheckedFirst: a malformed --import-id is refused (exit 7)
+// before the store is created.
+func TestCLI_ImportIDCheckedFirst(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	file := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	if r := runCLI(t, store, "", "import", file, "--import-id", "bad id"); r.code != exitInvalid {
+		t.Fatalf("exit %d (%s), want %d", r.code, r.stderr, exitInvalid)
+	}
+	if _, err := os.Stat(store); !os.IsNotExist(err) {
+		t.Fatalf("the store was created (%v)", err)
+	}
+}

@@ -202,6 +202,9 @@ func Explain(ctx context.Context, ds eval.Dataset, text string, opts Options) (s
 
 // Next advances to the next row or triple.
 func (r *Result) Next(ctx context.Context) bool {
+	// r must stay reachable while its evaluation runs: its clean-up (see
+	// Result) would close the evaluation under this call.
+	defer runtime.KeepAlive(r)
 	switch {
 	case r.res.Rows != nil:
 		return r.res.Rows.Next(ctx)
@@ -212,14 +215,21 @@ func (r *Result) Next(ctx context.Context) bool {
 }
 
 // Row returns the current solution, aligned with Vars; valid until the next Next.
-func (r *Result) Row() []quad.Value { return r.res.Rows.Row() }
+func (r *Result) Row() []quad.Value {
+	defer runtime.KeepAlive(r)
+	return r.res.Rows.Row()
+}
 
 // Quad returns the current triple of a Graph result.
-func (r *Result) Quad() quad.Quad { return r.res.Quads.Quad() }
+func (r *Result) Quad() quad.Quad {
+	defer runtime.KeepAlive(r)
+	return r.res.Quads.Quad()
+}
 
 // Err returns the error that ended the iteration, if any. When the evaluation's context was cancelled
 // with a cause (context.WithCancelCause), the error matches both context.Canceled and the cause.
 func (r *Result) Err() error {
+	defer runtime.KeepAlive(r)
 	var err error
 	switch {
 	case r.res.Rows != nil:
