@@ -53,5 +53,3 @@ require (
 	golang.org/x/text v0.4.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-
-replace github.com/dgraph-io/badger/v4 => ./third_party/badger

@@ -87,12 +87,9 @@
 // # Caveats
 //
 //   - Import throughput is bounded by Badger's per-entry cost: about 6 Badger
-//     entries per triple in cayley's format (see docs/PERFORMANCE.md). The
-//     module builds with third_party/badger, Badger v4.9.6 with a patch that
-//     makes its StreamWriter decode those entries without reflection and
-//     allocate them in bulk (third_party/badger/CORTEX.md). A program that
-//     imports this module gets upstream Badger unless it adds the same
-//     replace directive: the same results, imports ~25 % slower.
+//     entries per triple in cayley's format (see docs/PERFORMANCE.md), each
+//     decoded by Badger's StreamWriter with the reflective protobuf decoder
+//     (docs/badger-streamwriter.md proposes a faster one to upstream).
 //   - Before a stream, the memtables are flushed and Badger compacts level 0
 //     into the level below; that compaction is the cost of streaming into a
 //     large store. The store makes Badger compact level 0 as soon as it holds
