@@ -1,7 +1,6 @@
 package teammanager
 
 import (
-	"context"
 	"errors"
 	"fmt"
 )
@@ -94,18 +93,3 @@ func (e *AutoMergeError) Error() string {
 
 // Unwrap returns the merge error.
 func (e *AutoMergeError) Unwrap() error { return e.Err }
-
-// withCause adds the cause of ctx's end (context.Cause) to err when err
-// comes from ctx being done and does not carry the cause yet:
-// errors.Is(err, context.Canceled) (or DeadlineExceeded) still holds, and
-// errors.Is(err, cause) holds too, with the cause's text in the message.
-func withCause(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
-		return err
-	}
-	cause := context.Cause(ctx)
-	if cause == nil || errors.Is(err, cause) {
-		return err
-	}
-	return fmt.Errorf("%w (cause: %w)", err, cause)
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -37,7 +38,7 @@ type factSetInfo struct {
 // the sets one after the other, so a merge committed while it runs may
 // show in part (each fact is that of one merge or the other).
 func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []Fact, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err

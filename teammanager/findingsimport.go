@@ -15,6 +15,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -63,7 +64,7 @@ const FindingsJSON = "json"
 // findings are then written in one atomic step with the membership check,
 // as AddFindings does, whatever their number: all of them or none.
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (_ int, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	blank := "i" + cortex.NewImportID() + "_"
 	var raw []Finding
 	if format == FindingsJSON {

@@ -17,6 +17,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -46,7 +47,7 @@ type Manager struct {
 // would, when the namespace's write lock is free: a scan of the teams'
 // listed fields (a new namespace has none).
 func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 // CreateTeam validates tc and writes the team and its members, all pending,
 // in one atomic write. It returns the new team.
 func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	tc, err = m.validate(tc)
 	if err != nil {
 		return Team{}, err
@@ -252,7 +253,7 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 // recorded as MergeFailed, unless ctx ended or the store is read-only),
 // GetTeam still returns the team, reading as not merged.
 func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.getTeam(ctx, id)
 	if err != nil || t.MergePending == "" || !m.cfg.autoMerge {
 		return t, err
@@ -518,7 +519,7 @@ type MemberUpdate struct {
 // documentation). A call on a finished team with a due merge retries it
 // too.
 func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
 	}
@@ -583,7 +584,7 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 // it: their *AutoMergeErrors are joined in the error it returns, beside
 // the ids.
 func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	teams, err := m.listTeams(ctx, Running, false)
 	if err != nil {
 		return nil, err
@@ -629,7 +630,7 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 // when large, see cortex.Namespace.Apply): readers see the whole team or
 // nothing of it, and a crash in the middle leaves the team as it was.
 func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(id)
 	mu.Lock()
 	defer mu.Unlock()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -65,7 +66,7 @@ import (
 // team another Manager over the same namespace merged, deleted or resolved
 // a conflict of while it ran starts again (see ErrConcurrentMerge).
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (_ MergeReport, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(teamID)
 	mu.Lock()
 	defer mu.Unlock()
@@ -697,7 +698,7 @@ func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
 // Conflicts lists the team's conflict records, open and resolved, ordered by
 // subject and predicate.
 func (m *Manager) Conflicts(ctx context.Context, teamID string) (_ []Conflict, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
@@ -1009,7 +1010,7 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 // the merge fails (e.g. ErrConcurrentMerge), the conflict stays resolved
 // and MergeTeamResults applies it.
 func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (_ MergeReport, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if !validID(by) {
 		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)
 	}
