@@ -120,7 +120,8 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 //
 // Every finding is validated before anything is written: the first bad one
 // fails the call with an error wrapping ErrInvalidFinding that names its
-// index ("finding 3: ..."), and nothing is written. Each finding keeps its
+// position, counted from 1 ("finding 3 of 1000: ..."), and nothing is
+// written. Each finding keeps its
 // Confidence (0: unspecified) and AssertedAt (zero: the time of the call).
 //
 // Only a member that is pending or running, of a team that is pending or
@@ -136,7 +137,7 @@ func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []
 	for i, f := range fs {
 		nf, err := m.normFinding(teamID, f, now)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: agent %s: finding %d: %w", teamID, agentID, i, err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
 		}
 		norm[i] = nf
 	}

@@ -60,7 +60,9 @@ const FindingsJSON = "json"
 //
 // Every finding is validated before anything is written; a bad one fails
 // the import with an error wrapping ErrInvalidFinding (malformed terms also
-// wrap rdfio.ErrSyntax) that says where it is, and nothing is written. The
+// wrap rdfio.ErrSyntax) that says where it is (a JSON record and its line;
+// a finding's position counted from 1, "finding 3 of 1000", as AddFindings
+// does), and nothing is written. The
 // findings are then written in one atomic step with the membership check,
 // as AddFindings does, whatever their number: all of them or none.
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (_ int, err error) {
@@ -79,7 +81,7 @@ func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r 
 	fs := make([]Finding, len(raw))
 	for i, f := range raw {
 		if fs[i], err = m.normFinding(teamID, f, now); err != nil {
-			return 0, fmt.Errorf("import findings: team %s: agent %s: finding %d (%s %s %s): %w", teamID, agentID, i+1,
+			return 0, fmt.Errorf("import findings: team %s: agent %s: finding %d of %d (%s %s %s): %w", teamID, agentID, i+1, len(raw),
 				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), err)
 		}
 	}
