@@ -112,12 +112,8 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 	prefixes := m.Prefixes()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	lineAt := func(off int64) int {
-		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-			off++
-		}
-		return 1 + bytes.Count(data[:off], []byte{'\n'})
-	}
+	lines := &lineCounter{data: data, line: 1}
+	lineAt := lines.lineAt
 	var out []Finding
 	record := func() error {
 		n := len(out) + 1
@@ -157,6 +153,32 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 		}
 	}
 	return out, nil
+}
+
+// lineCounter tells the lines of offsets of data that do not decrease,
+// counting the newlines between one offset and the next only: reading n
+// records costs one pass over data, not one pass per record.
+type lineCounter struct {
+	data    []byte
+	off     int64 // newlines are counted up to here
+	line    int   // the line of off
+	scanned int64 // bytes counted, in all (tests check it is at most len(data))
+}
+
+// lineAt returns the line (from 1) of the first byte at or after off that
+// is not white space or a comma: where the record at off starts. An offset
+// below an earlier one is counted again from the start.
+func (c *lineCounter) lineAt(off int64) int {
+	for off < int64(len(c.data)) && strings.IndexByte(" \t\r\n,", c.data[off]) >= 0 {
+		off++
+	}
+	if off < c.off {
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.scanned += off - c.off
+	c.off = off
+	return c.line
 }
 
 // recordFinding turns a FindingsJSON record into a (not yet validated)
