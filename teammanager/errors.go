@@ -88,7 +88,7 @@ type AutoMergeError struct {
 }
 
 func (e *AutoMergeError) Error() string {
-	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by the next write to the team, GetTeam or Sweep; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
+	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by Sweep and the next write to the team; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
 }
 
 // Unwrap returns the merge error.

@@ -170,10 +170,11 @@ func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs 
 }
 
 // Findings lists the findings of the team matching f, ordered by assertion
-// time, then agent and id.
+// time, then agent and id. It only reads: it retries no due merge, and
+// never waits for one.
 func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) (_ []StoredFinding, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	t, err := m.GetTeam(ctx, teamID)
+	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
 	}
