@@ -300,6 +300,19 @@ func TestManager_AutoMerge_Timeout(t *testing.T) {
 		}
 		check(t, f)
 	})
+	t.Run("MergeTeamResults", func(t *testing.T) {
+		// A merge by hand records the timeout it read: the team reads
+		// merged after it, and no read merges it again.
+		f, s := setup(t)
+		rep, err := f.m.MergeTeamResults(ctx, "t")
+		if err != nil || rep.Kept != 1 || !slices.Equal(rep.Missing, []string{"b", "c"}) {
+			t.Fatalf("merge by hand: %+v, %v", rep, err)
+		}
+		check(t, f)
+		if s.calls.Load() != 1 {
+			t.Fatalf("%d merges, want 1", s.calls.Load())
+		}
+	})
 	t.Run("GetTeam, failing merge", func(t *testing.T) {
 		// The timeout is recorded; the failed merge is recorded too, and
 		// not run again by the next reads.

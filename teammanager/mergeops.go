@@ -43,7 +43,8 @@ import (
 //     resolutions re-applied;
 //   - the team's link to the run, and, when the merge read the team
 //     finished, the removal of its due-merge marker (see "Merges that
-//     always happen" in the package documentation).
+//     always happen" in the package documentation) and, if it read the
+//     team as timed out, the record of that timeout (the team's failure).
 //
 // The strategy gets every member (agent, status, role, criticality), the
 // team (id, name, context), every member's findings (those of members that
@@ -92,7 +93,7 @@ const maxMergeAttempts = 8
 
 func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
 	start := m.now()
-	t, err := m.getTeam(ctx, teamID)
+	t, err := m.readTeamNow(ctx, teamID)
 	if err != nil {
 		return MergeReport{}, err
 	}
@@ -161,7 +162,8 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	}
 	rep.MergeID = mergeID(res)
 	// A merge that read the team finished saw all it will ever have: it
-	// settles a due merge (clears the team's marker).
+	// settles a due merge (clears the team's marker, and records a timeout
+	// that no write had recorded).
 	settles := Finished(t.Status)
 	if rep.MergeID == t.LastMerge {
 		rep.Unchanged = true
@@ -179,8 +181,9 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 }
 
 // settle clears the due-merge marker of team t, whose last merge already
-// holds the result a merge computed (nothing else is written), if the
-// team's last merge and resolved conflicts are still what the merge read.
+// holds the result a merge computed (nothing else is written but a timeout
+// not recorded yet), if the team's last merge and resolved conflicts are
+// still what the merge read.
 func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error {
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
@@ -195,9 +198,13 @@ func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error 
 	})
 }
 
-// stageSettled stages, in tx, the removal of st's due-merge marker and the
-// team's row, as st now has it.
+// stageSettled stages, in tx, the failure of st's team if it has timed out
+// and no write has recorded it, the removal of its due-merge marker, and
+// the team's row, as st now has it.
 func (m *Manager) stageSettled(tx *cortex.Tx, st *teamState) {
+	if applyTimeout(&st.team, m.now()) {
+		m.writeTeamStatus(st)
+	}
 	st.set(st.node, m.ns.IRI(ns.TeamMergePending), nil)
 	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
 	tx.Remove(st.rm...)
