@@ -27,6 +27,10 @@ supporting agents, the findings behind it, its fused confidence (rounded to
 0.01), who resolved its conflict if anyone, and the merge run. --subject and
 --predicate take terms as findings add does.
 
+A team whose merge is due and would be retried by teams get (interrupted, or
+timed out with a completed member) is merged first, as teams get does; a team
+still not merged after that is named on stderr with the reason.
+
 Example:
    cortexctl facts list TEAM --subject '<https://ex.org/pool.go>' --agent alice --json`,
 				Flags: withOutput(
@@ -71,13 +75,16 @@ func factsList(c *cli.Context, e *env) error {
 			return fmt.Errorf("facts list: --predicate: %w", err)
 		}
 	}
-	m, err := e.manager(c, false)
+	m, t, err := e.getTeam(c, args[0])
 	if err != nil {
 		return err
 	}
 	fs, err := m.Facts(c.Context, args[0], f)
 	if err != nil {
 		return err
+	}
+	if note := notMergedNote(t); note != "" {
+		fmt.Fprintf(e.stderr, "cortexctl: team %s is %s; the facts are those of its last merge, if any\n", t.ID, note)
 	}
 	out := make([]storedFactJSON, 0, len(fs))
 	for _, fa := range fs {
