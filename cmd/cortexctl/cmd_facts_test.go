@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -84,9 +85,32 @@ func TestCLI_Facts(t *testing.T) {
 		Ignored int
 		Facts   []storedFact
 	}
-	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "merge", "t1", "--json")), &rep); err != nil || len(rep.Facts) != 2 ||
+	repJSON := mustCLI(t, dir, "teams", "merge", "t1", "--json")
+	if err := json.Unmarshal([]byte(repJSON), &rep); err != nil || len(rep.Facts) != 2 ||
 		rep.Facts[0].Confidence != label.Confidence || rep.Facts[1].Confidence != owner.Confidence || rep.Ignored != 0 {
 		t.Fatalf("teams merge --json: %+v (%v)", rep, err)
+	}
+	// Field for field: a fact of the report is the fact facts list shows,
+	// less the merge run (the report's own mergeId).
+	var repRaw struct {
+		MergeID string
+		Facts   []map[string]any
+	}
+	var listed []map[string]any
+	if err := json.Unmarshal([]byte(repJSON), &repRaw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(raw), &listed); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range listed {
+		if f["mergeId"] != repRaw.MergeID {
+			t.Fatalf("listed fact of run %v, report of run %s", f["mergeId"], repRaw.MergeID)
+		}
+		delete(f, "mergeId")
+	}
+	if !reflect.DeepEqual(repRaw.Facts, listed) {
+		t.Fatalf("the report's facts\n%v\ndiffer from facts list's\n%v", repRaw.Facts, listed)
 	}
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--predicate", "<http://ex/owner>", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].Object != "<http://ex/bob>" {
 		t.Fatalf("--predicate: %+v (%v)", facts, err)

@@ -539,16 +539,6 @@ type mergeMemberJSON struct {
 	Ignored     int    `json:"ignored"`
 }
 
-type factJSON struct {
-	Subject    string   `json:"subject"`
-	Predicate  string   `json:"predicate"`
-	Object     string   `json:"object"`
-	Supporters []string `json:"supporters"`
-	Findings   []string `json:"findings"`
-	Confidence float64  `json:"confidence"`
-	ResolvedBy string   `json:"resolvedBy,omitempty"`
-}
-
 type mergeJSON struct {
 	Team      string            `json:"team"`
 	MergeID   string            `json:"mergeId"`
@@ -570,8 +560,7 @@ func toMergeJSON(r teammanager.MergeReport) mergeJSON {
 		out.Members = append(out.Members, mergeMemberJSON{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept, Ignored: m.Ignored})
 	}
 	for _, f := range r.Facts {
-		out.Facts = append(out.Facts, factJSON{Subject: rdfio.FormatTerm(f.Subject), Predicate: rdfio.FormatTerm(f.Predicate),
-			Object: rdfio.FormatTerm(f.Object), Supporters: f.Supporters, Findings: f.FindingIDs, Confidence: f.Confidence, ResolvedBy: f.ResolvedBy})
+		out.Facts = append(out.Facts, toFactJSON(f, ""))
 	}
 	return out
 }
