@@ -54,7 +54,8 @@ import (
 //
 // Merging is deterministic: when the result equals the last merge's (same
 // facts, supporters, findings, confidences and conflicts), nothing of it is
-// written (only a due-merge marker is cleared) and the report says
+// written (only a due-merge marker is cleared, and a timeout the merge
+// read recorded) and the report says
 // Unchanged. The whole change set (shared, provenance and
 // conflict graphs, the team's link to the run) is one atomic step: readers
 // see the previous merge or this one, never a mix, and a crash in the middle
