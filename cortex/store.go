@@ -214,6 +214,9 @@ func (s *Store) Dir() string {
 	return s.dir
 }
 
+// ReadOnly reports whether the store was opened read-only (Options.WithReadOnly): every write fails with ErrReadOnly.
+func (s *Store) ReadOnly() bool { return s.opts.readOnly }
+
 // closeWait bounds how long Close waits for the store's transactions to end.
 var closeWait = 30 * time.Second
 

@@ -1,6 +1,8 @@
 package teammanager_test
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/pprof"
@@ -296,4 +298,68 @@ func profileTimed(b *testing.B, name string) func() {
 // reportCPU reports the process CPU time per op since start as cpu-ms/op.
 func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// findingsJSONL returns n findings as JSON Lines, each with a confidence
+// and a time, as `findings list --json` writes them (about 190 bytes each).
+// With badLast, the last one has a confidence out of range: an import then
+// reads and validates them all and writes nothing.
+func findingsJSONL(n int, badLast bool) []byte {
+	var sb strings.Builder
+	at := time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+	for i := range n {
+		conf := float64(i%100+1) / 101
+		if badLast && i == n-1 {
+			conf = 1.5
+		}
+		fmt.Fprintf(&sb, `{"subject": "<https://example.org/repo/file%d.go>", "predicate": "rdfs:comment", "object": "\"finding %d\"", "confidence": %g, "assertedAt": %q}`+"\n",
+			i%5000, i, conf, at.Add(time.Duration(i)*time.Millisecond).Format(time.RFC3339Nano))
+	}
+	return []byte(sb.String())
+}
+
+// BenchmarkImportFindings_JSONL_100k imports 100,000 JSON Lines findings
+// with ImportFindings: "read" reads and validates them and writes nothing
+// (the last one is bad), "import" writes them too, each iteration into a
+// fresh team (800,000 quads, one journaled write).
+func BenchmarkImportFindings_JSONL_100k(b *testing.B) {
+	const n = 100_000
+	b.Run("read", func(b *testing.B) {
+		f := newFixture(b)
+		f.create(b, teammanager.TeamConfig{ID: "t", Name: "bench", Members: members("a")})
+		f.status(b, "t", "a", teammanager.Running, "")
+		data := findingsJSONL(n, true)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		b.ResetTimer()
+		cpu := cpuTime()
+		for b.Loop() {
+			_, err := f.m.ImportFindings(ctx, "t", "a", bytes.NewReader(data), teammanager.FindingsJSON)
+			if !errors.Is(err, teammanager.ErrInvalidFinding) || !strings.Contains(err.Error(), fmt.Sprintf("finding %d of %d", n, n)) {
+				b.Fatalf("import with a bad last finding: %v", err)
+			}
+		}
+		reportCPU(b, cpu)
+	})
+	b.Run("import", func(b *testing.B) {
+		f := newFixture(b)
+		data := findingsJSONL(n, false)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		b.ResetTimer()
+		var cpu time.Duration
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			id := fmt.Sprint("t", i)
+			f.create(b, teammanager.TeamConfig{ID: id, Name: "bench", Members: members("a")})
+			f.status(b, id, "a", teammanager.Running, "")
+			b.StartTimer()
+			start := cpuTime()
+			if got, err := f.m.ImportFindings(ctx, id, "a", bytes.NewReader(data), teammanager.FindingsJSON); err != nil || got != n {
+				b.Fatalf("import: %d, %v", got, err)
+			}
+			cpu += cpuTime() - start
+		}
+		b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+	})
 }

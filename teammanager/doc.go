@@ -59,8 +59,9 @@
 // failed or when a member marked critical fails. A team running longer than
 // its timeout is failed: reads (GetTeam, ListTeams, IsTeamComplete) report
 // it as failed at once, the next write to the team records it (and is
-// refused with ErrTeamFinished), and Sweep records it for every such team.
-// The recorded completion time is the exact expiry time, whatever the time
+// refused with ErrTeamFinished), Sweep records it for every such team, and
+// GetTeam records it when that makes a merge due (see below). The
+// recorded completion time is the exact expiry time, whatever the time
 // of the write. Time comes from Config.WithClock.
 //
 // # Merges that always happen
@@ -79,22 +80,33 @@
 // (context.WithoutCancel, bounded by AutoMergeTimeout): a caller that
 // gives up (a cancelled agent context) cannot stop it. A merge that fails
 // is recorded (MergePending MergeFailed, MergeError) and reported as an
-// *AutoMergeError; one stopped by a crash stays interrupted. Either way it
-// is retried:
+// *AutoMergeError; one stopped by a crash stays interrupted. A team that
+// has timed out with a completed member but whose timeout no write has
+// recorded yet reads as not merged too (GetTeam: MergePending
+// MergeTimeout; ListTeams, which does not read members, only as failed).
 //
-//   - by New, for interrupted merges (a crash leftover), best effort: a
-//     failure there does not make New fail; it is recorded and left to the
-//     other retry points (so an open does not retry the same failing merge
-//     again and again);
-//   - by Sweep, for every due merge;
-//   - by the next write to the team (it is finished, so the write itself
-//     is refused with ErrTeamFinished, which names `cortexctl teams merge
-//     TEAM` while the team stays unmerged);
-//   - by GetTeam (and IsTeamComplete), which then returns the merged team;
-//     on a read-only store the attempt cannot write and the team just
-//     reads as not merged (a Manager finds that out once, on its first
-//     attempt, and then no longer retries);
-//   - by MergeTeamResults, by hand.
+// The retry points, and what each retries:
+//
+//   - New: interrupted merges (a crash leftover), best effort: a failure
+//     there does not make New fail; it is recorded and left to the other
+//     retry points (so an open does not retry the same failing merge
+//     again and again). Not on a read-only store.
+//   - GetTeam and IsTeamComplete: an interrupted merge, and a timeout not
+//     recorded yet (MergeTimeout: the timeout and the due merge are
+//     recorded in one write, as a write to the team would, then the team
+//     is merged); under the caller's context, before returning the team
+//     as it then reads. Never a failed merge (a read does not run a
+//     failing merge on every call), never on a read-only store (known at
+//     New: no strategy runs there), and never by waiting: if a merge of
+//     the team runs in another goroutine of the Manager, the read returns
+//     the team as stored. Findings, ListTeams, Facts and Conflicts only
+//     read.
+//   - Sweep: the timeouts it records, then every other due merge
+//     (interrupted or failed), each at most once per call.
+//   - The next write to the team, any due merge: the team is finished, so
+//     the write itself is refused with ErrTeamFinished, which names
+//     `cortexctl teams merge TEAM` while the team stays unmerged.
+//   - MergeTeamResults, by hand.
 //
 // With auto-merge off nothing is recorded or retried: finished teams are
 // merged by MergeTeamResults only.

@@ -1,7 +1,6 @@
 package teammanager
 
 import (
-	"context"
 	"errors"
 	"fmt"
 )
@@ -89,23 +88,8 @@ type AutoMergeError struct {
 }
 
 func (e *AutoMergeError) Error() string {
-	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by the next write to the team, GetTeam or Sweep; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
+	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by Sweep and the next write to the team; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
 }
 
 // Unwrap returns the merge error.
 func (e *AutoMergeError) Unwrap() error { return e.Err }
-
-// withCause adds the cause of ctx's end (context.Cause) to err when err
-// comes from ctx being done and does not carry the cause yet:
-// errors.Is(err, context.Canceled) (or DeadlineExceeded) still holds, and
-// errors.Is(err, cause) holds too, with the cause's text in the message.
-func withCause(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
-		return err
-	}
-	cause := context.Cause(ctx)
-	if cause == nil || errors.Is(err, cause) {
-		return err
-	}
-	return fmt.Errorf("%w (cause: %w)", err, cause)
-}

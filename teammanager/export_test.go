@@ -45,3 +45,8 @@ func SetRetryOnOpen(v bool) (restore func()) {
 	retryOnOpen = v
 	return func() { retryOnOpen = old }
 }
+
+// SetFactsHook sets a function that Facts calls once it has begun to read
+// the fact sets (nil: none). Tests set it before calling Facts and reset
+// it after.
+func SetFactsHook(fn func()) { factsHook = fn }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -27,17 +29,21 @@ type factSetInfo struct {
 // its fused confidence (rounded to 0.01, see MergeTeamResults), its
 // resolver and the id of the merge run that wrote it. It reads the fact
 // sets, their descriptions and the supporters' findings; it never runs a
-// strategy. The facts are ordered by subject, predicate and object
-// (merge.CompareTerms), as in a merge report, and equal the Facts of the
-// report of the merge that wrote them. A team never merged has none (an
-// empty slice). An unknown team is ErrUnknownTeam, an agent of f that is
-// not a member ErrUnknownAgent.
+// strategy (and retries no due merge: see GetTeam). The facts are ordered
+// by subject, predicate and object (merge.CompareTerms), as in a merge
+// report, and equal the Facts of the report of the merge that wrote them.
+// A team never merged has none (an empty slice). An unknown team is
+// ErrUnknownTeam, an agent of f that is not a member ErrUnknownAgent.
 //
-// Facts reads committed data only and is safe for concurrent use; it reads
-// the sets one after the other, so a merge committed while it runs may
-// show in part (each fact is that of one merge or the other).
+// Facts reads committed data only and is safe for concurrent use. The
+// fact sets, their descriptions and their facts are read from one
+// snapshot of the store (one query, see cortex.Namespace.Query), so a
+// merge committed meanwhile is seen whole or not at all: no fact shows
+// twice or goes missing. The findings behind the facts are read after it;
+// they change only while a member is running (a merge by hand of a running
+// team), and then may include a finding added after the snapshot.
 func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []Fact, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
@@ -47,11 +53,11 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, ErrUnknownAgent)
 		}
 	}
-	pat := cortex.Pattern{Scope: cortex.OneGraph}
+	var subject, predicate quad.Value
 	for _, v := range []struct {
 		in  quad.Value
 		out *quad.Value
-	}{{f.Subject, &pat.Subject}, {f.Predicate, &pat.Predicate}} {
+	}{{f.Subject, &subject}, {f.Predicate, &predicate}} {
 		if v.in == nil {
 			continue
 		}
@@ -61,36 +67,23 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 		}
 		*v.out = nv
 	}
-	sets, err := m.factSets(ctx, teamID)
+	sets, facts, err := m.readFacts(ctx, teamID, subject, predicate)
 	if err != nil {
 		return nil, fmt.Errorf("team %s: facts: %w", teamID, err)
 	}
-	names := make([]quad.Value, 0, len(sets))
-	for g, info := range sets {
-		if f.Agent == "" || slices.Contains(info.supporters, f.Agent) {
-			names = append(names, g)
-		}
-	}
-	slices.SortFunc(names, merge.CompareTerms)
 	out := []Fact{}
 	var agents []string
-	for _, g := range names {
-		info := sets[g]
-		pat.Graph = g
-		qs, err := m.n.Quads(ctx, pat)
-		if err != nil {
-			return nil, fmt.Errorf("team %s: facts: %w", teamID, err)
+	for _, q := range facts {
+		info := sets[q.Label]
+		if info == nil || f.Agent != "" && !slices.Contains(info.supporters, f.Agent) {
+			continue
 		}
-		for _, q := range qs {
-			out = append(out, Fact{MergeID: info.mergeID, Fact: merge.Fact{
-				Subject: q.Subject, Predicate: q.Predicate, Object: q.Object,
-				Supporters: slices.Clone(info.supporters), FindingIDs: []string{},
-				Confidence: info.confidence, ResolvedBy: info.resolvedBy,
-			}})
-		}
-		if len(qs) > 0 {
-			agents = append(agents, info.supporters...)
-		}
+		out = append(out, Fact{MergeID: info.mergeID, Fact: merge.Fact{
+			Subject: q.Subject, Predicate: q.Predicate, Object: q.Object,
+			Supporters: slices.Clone(info.supporters), FindingIDs: []string{},
+			Confidence: info.confidence, ResolvedBy: info.resolvedBy,
+		}})
+		agents = append(agents, info.supporters...)
 	}
 	slices.Sort(agents)
 	agents = slices.Compact(agents)
@@ -107,15 +100,78 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 	return out, nil
 }
 
-// factSets reads the descriptions of the team's fact sets from its
-// provenance graph, by fact set.
-func (m *Manager) factSets(ctx context.Context, team string) (map[quad.Value]*factSetInfo, error) {
+// factsQuery reads a team's fact sets (the subjects typed ?class in its
+// provenance graph ?prov), each set's description (?dp ?do) and its facts
+// (?s ?p ?o, from the set's graph), in one query: one snapshot.
+const factsQuery = `SELECT ?set ?dp ?do ?s ?p ?o WHERE {
+	GRAPH ?prov { ?set a ?class }
+	{ GRAPH ?prov { ?set ?dp ?do } } UNION { GRAPH ?set { ?s ?p ?o } }
+}`
+
+// factsHook, when set by a test, runs in Facts once it has begun to read
+// the fact sets (after their first row).
+var factsHook func()
+
+// readFacts reads, from one snapshot, the descriptions of the team's fact
+// sets, by set, and their facts with subject and predicate (nil: any),
+// each with its set as Label. Values are bound as query parameters, but
+// for a blank-node subject (not a parameter value), which is matched here.
+func (m *Manager) readFacts(ctx context.Context, team string, subject, predicate quad.Value) (map[quad.Value]*factSetInfo, []quad.Quad, error) {
 	x := m.ns
-	qs, err := m.graphQuadsWhere(ctx, x.ProvenanceGraph(team), func(s quad.Value) bool { return m.isFactSet(team, s) })
-	if err != nil {
-		return nil, err
+	opts := sparql.Options{}.Bind("prov", x.ProvenanceGraph(team)).Bind("class", x.IRI(ns.ClassFactSet))
+	if _, blank := subject.(quad.BNode); subject != nil && !blank {
+		opts = opts.Bind("s", subject)
 	}
+	if predicate != nil {
+		opts = opts.Bind("p", predicate)
+	}
+	res, err := m.n.Query(ctx, factsQuery, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Close()
 	sets := map[quad.Value]*factSetInfo{}
+	var facts []quad.Quad
+	for first := true; res.Next(ctx); first = false {
+		if first && factsHook != nil {
+			factsHook()
+		}
+		row := res.Row()
+		set := row[0]
+		if !m.isFactSet(team, set) {
+			continue
+		}
+		if row[1] == nil { // a fact
+			if subject == nil || row[3] == subject {
+				facts = append(facts, quad.Quad{Subject: row[3], Predicate: row[4], Object: row[5], Label: set})
+			}
+			continue
+		}
+		info := sets[set]
+		if info == nil {
+			info = &factSetInfo{confidence: 1}
+			sets[set] = info
+		}
+		if err := m.describeFactSet(info, row[1], row[2]); err != nil {
+			return nil, nil, fmt.Errorf("fact set %s: %w", set, err)
+		}
+	}
+	if err := res.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, info := range sets {
+		if info.supporters == nil {
+			info.supporters = []string{}
+		}
+		slices.Sort(info.supporters)
+	}
+	return sets, facts, nil
+}
+
+// describeFactSet records in info one property (p, o) of a fact set's
+// description.
+func (m *Manager) describeFactSet(info *factSetInfo, p, o quad.Value) error {
+	x := m.ns
 	agentOf := func(v quad.Value) (string, error) {
 		iri, _ := v.(quad.IRI)
 		r, err := x.Parse(iri)
@@ -124,42 +180,26 @@ func (m *Manager) factSets(ctx context.Context, team string) (map[quad.Value]*fa
 		}
 		return r.Agent, nil
 	}
-	for _, q := range qs {
-		info := sets[q.Subject]
-		if info == nil {
-			info = &factSetInfo{confidence: 1}
-			sets[q.Subject] = info
+	var err error
+	switch p {
+	case ns.ProvWasAttributedTo:
+		var a string
+		if a, err = agentOf(o); err == nil {
+			info.supporters = append(info.supporters, a)
 		}
-		var err error
-		switch q.Predicate {
-		case ns.ProvWasAttributedTo:
-			var a string
-			if a, err = agentOf(q.Object); err == nil {
-				info.supporters = append(info.supporters, a)
-			}
-		case x.IRI(ns.FactConfidence):
-			info.confidence, err = ns.ParseConfidence(q.Object)
-		case x.IRI(ns.FactResolvedBy):
-			info.resolvedBy, err = agentOf(q.Object)
-		case ns.ProvWasGeneratedBy:
-			iri, _ := q.Object.(quad.IRI)
-			r, perr := x.Parse(iri)
-			if perr != nil || r.Kind != ns.KindMerge {
-				err = fmt.Errorf("%w: %v is not a merge run", ErrCorrupt, q.Object)
-			}
-			info.mergeID = r.ID
+	case x.IRI(ns.FactConfidence):
+		info.confidence, err = ns.ParseConfidence(o)
+	case x.IRI(ns.FactResolvedBy):
+		info.resolvedBy, err = agentOf(o)
+	case ns.ProvWasGeneratedBy:
+		iri, _ := o.(quad.IRI)
+		r, perr := x.Parse(iri)
+		if perr != nil || r.Kind != ns.KindMerge {
+			return fmt.Errorf("%w: %v is not a merge run", ErrCorrupt, o)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("fact set %s: %w", q.Subject, err)
-		}
+		info.mergeID = r.ID
 	}
-	for _, info := range sets {
-		if info.supporters == nil {
-			info.supporters = []string{}
-		}
-		slices.Sort(info.supporters)
-	}
-	return sets, nil
+	return err
 }
 
 // attachFindings sets the FindingIDs of each fact: the findings of its

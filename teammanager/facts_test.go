@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -305,5 +306,85 @@ func TestManager_TeamLinks(t *testing.T) {
 	resolved, err := f.n.Quads(ctx, cortex.Pattern{Subject: f.ns.Conflict("cr", cs[0].ID), Predicate: f.ns.IRI(namespace.ConflictTeam)})
 	if err != nil || len(resolved) != 1 || resolved[0].Object != f.ns.Team("cr") {
 		t.Fatalf("resolved conflict's team link %v, %v", resolved, err)
+	}
+}
+
+// TestManager_Facts_OneSnapshot re-merges a team while Facts reads it (a
+// hook once Facts has begun to read the fact sets): the re-merge moves
+// every fact to another fact set (its supporters change from a to a and
+// b). Facts sees the facts of one merge or the other, whole: each fact
+// once, none missing, all with the same supporters.
+func TestManager_Facts_OneSnapshot(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "t", "a", "b")
+	var fs []teammanager.Finding
+	for i := range 10 {
+		fs = append(fs, teammanager.Finding{Subject: iri(fmt.Sprint("s", i)), Predicate: iri("p"), Object: quad.String("o")})
+	}
+	for _, a := range []string{"a", "b"} {
+		if _, err := f.m.AddFindings(ctx, "t", a, fs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	first, err := f.m.MergeTeamResults(ctx, "t") // by hand, b still running: supporters a
+	if err != nil || first.Kept != 10 {
+		t.Fatalf("merge by hand: %+v, %v", first, err)
+	}
+	var second *teammanager.MergeReport
+	teammanager.SetFactsHook(func() {
+		teammanager.SetFactsHook(nil)
+		up := f.status(t, "t", "b", teammanager.Completed, "") // completes the team: merged, supporters a, b
+		second = up.Merge
+	})
+	defer teammanager.SetFactsHook(nil)
+	facts, err := f.m.Facts(ctx, "t", teammanager.FactFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second == nil || second.MergeID == first.MergeID {
+		t.Fatalf("no re-merge while Facts read: %+v", second)
+	}
+	seen := map[quad.Value]int{}
+	for _, fa := range facts {
+		seen[fa.Subject]++
+		if fa.MergeID != facts[0].MergeID || !slices.Equal(fa.Supporters, facts[0].Supporters) {
+			t.Fatalf("facts of two merges: %+v and %+v", facts[0], fa)
+		}
+	}
+	if len(facts) != 10 || len(seen) != 10 {
+		t.Fatalf("%d facts about %d subjects, want 10 once each: %+v", len(facts), len(seen), facts)
+	}
+	if after, err := f.m.Facts(ctx, "t", teammanager.FactFilter{}); err != nil || len(after) != 10 || after[0].MergeID != second.MergeID || !slices.Equal(after[0].Supporters, []string{"a", "b"}) {
+		t.Fatalf("facts after the re-merge: %d, %v", len(after), err)
+	}
+}
+
+// TestManager_Facts_BlankSubject filters facts by a blank-node subject,
+// which a query cannot take as a parameter: it is matched as stored.
+func TestManager_Facts_BlankSubject(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "t", "a")
+	for _, s := range []quad.Value{quad.BNode("b1"), quad.BNode("b2"), iri("s")} {
+		if _, err := f.m.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: s, Predicate: iri("p"), Object: quad.String("o")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	all, err := f.m.Facts(ctx, "t", teammanager.FactFilter{})
+	if err != nil || len(all) != 3 {
+		t.Fatalf("facts: %+v, %v", all, err)
+	}
+	var blank quad.Value
+	for _, fa := range all {
+		if _, ok := fa.Subject.(quad.BNode); ok && blank == nil {
+			blank = fa.Subject
+		}
+	}
+	for _, ff := range []teammanager.FactFilter{{Subject: blank}, {Subject: blank, Predicate: iri("p")}, {Subject: blank, Agent: "a"}} {
+		got, err := f.m.Facts(ctx, "t", ff)
+		if err != nil || len(got) != 1 || got[0].Subject != blank || len(got[0].FindingIDs) != 1 {
+			t.Fatalf("Facts(%+v) = %+v, %v", ff, got, err)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -101,7 +102,7 @@ func checkCanAssert(st *teamState, team, agent string) error {
 // AddFinding records f as asserted by member agentID of team teamID and
 // returns its id. It is AddFindings of one finding.
 func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Finding) (_ string, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	nf, err := m.normFinding(teamID, f, m.now())
 	if err != nil {
 		return "", fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
@@ -119,7 +120,8 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 //
 // Every finding is validated before anything is written: the first bad one
 // fails the call with an error wrapping ErrInvalidFinding that names its
-// index ("finding 3: ..."), and nothing is written. Each finding keeps its
+// position, counted from 1 ("finding 3 of 1000: ..."), and nothing is
+// written. Each finding keeps its
 // Confidence (0: unspecified) and AssertedAt (zero: the time of the call).
 //
 // Only a member that is pending or running, of a team that is pending or
@@ -129,13 +131,13 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 // see cortex.Namespace.Apply). AddFindings is safe for concurrent use; calls
 // for the same namespace are serialised by the store's write lock.
 func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []Finding) (_ []string, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	now := m.now()
 	norm := make([]Finding, len(fs))
 	for i, f := range fs {
 		nf, err := m.normFinding(teamID, f, now)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: agent %s: finding %d: %w", teamID, agentID, i, err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
 		}
 		norm[i] = nf
 	}
@@ -168,10 +170,11 @@ func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs 
 }
 
 // Findings lists the findings of the team matching f, ordered by assertion
-// time, then agent and id.
+// time, then agent and id. It only reads: it retries no due merge, and
+// never waits for one.
 func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) (_ []StoredFinding, err error) {
-	defer func() { err = withCause(ctx, err) }()
-	t, err := m.GetTeam(ctx, teamID)
+	defer func() { err = ctxcause.With(ctx, err) }()
+	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +225,7 @@ type findingRow struct {
 // concurrently), then one batched resolution of the distinct term ids of
 // all of them. The result has one slice per agent, in the order given.
 func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []string) (_ [][]StoredFinding, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	x := m.ns
 	const (
 		iType = iota

@@ -126,8 +126,9 @@ func TestManager_AddFindings_Atomic(t *testing.T) {
 			fs := slices.Clone(batch)
 			fs[637] = tc.bad
 			ids, err := f.m.AddFindings(ctx, "t", "a", fs)
-			if !errors.Is(err, teammanager.ErrInvalidFinding) || !strings.Contains(err.Error(), "finding 637:") || !strings.Contains(err.Error(), tc.msg) {
-				t.Fatalf("err = %v, want ErrInvalidFinding naming finding 637 and %q", err, tc.msg)
+			// Positions count from 1, as ImportFindings counts them.
+			if !errors.Is(err, teammanager.ErrInvalidFinding) || !strings.Contains(err.Error(), "finding 638 of 1000:") || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("err = %v, want ErrInvalidFinding naming finding 638 of 1000 and %q", err, tc.msg)
 			}
 			if ids != nil {
 				t.Fatalf("ids %d returned with an error", len(ids))
@@ -303,8 +304,8 @@ func TestManager_ImportFindings_JSON_Errors(t *testing.T) {
 		{"bad term", `{"subject": "<http://example.org/s", "predicate": "<http://example.org/p>", "object": "\"o\""}`, rdfio.ErrSyntax, "record 1 (line 1)"},
 		{"missing object", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>"}`, teammanager.ErrInvalidFinding, "no object"},
 		{"bad time", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "assertedAt": "yesterday"}`, teammanager.ErrInvalidFinding, "RFC 3339"},
-		{"confidence", good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "confidence": 1.2}`, teammanager.ErrInvalidFinding, "finding 2"},
-		{"literal subject", `{"subject": "\"s\"", "predicate": "<http://example.org/p>", "object": "\"o\""}`, teammanager.ErrInvalidFinding, "finding 1"},
+		{"confidence", good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "confidence": 1.2}`, teammanager.ErrInvalidFinding, "finding 2 of 2 ("},
+		{"literal subject", `{"subject": "\"s\"", "predicate": "<http://example.org/p>", "object": "\"o\""}`, teammanager.ErrInvalidFinding, "finding 1 of 1 ("},
 		{"malformed json", good + `{"subject": `, teammanager.ErrInvalidFinding, "record 2 (line 2)"},
 		{"after the array", `[` + good + `] {}`, teammanager.ErrInvalidFinding, "after the array"},
 	} {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -59,11 +60,13 @@ const FindingsJSON = "json"
 //
 // Every finding is validated before anything is written; a bad one fails
 // the import with an error wrapping ErrInvalidFinding (malformed terms also
-// wrap rdfio.ErrSyntax) that says where it is, and nothing is written. The
+// wrap rdfio.ErrSyntax) that says where it is (a JSON record and its line;
+// a finding's position counted from 1, "finding 3 of 1000", as AddFindings
+// does), and nothing is written. The
 // findings are then written in one atomic step with the membership check,
 // as AddFindings does, whatever their number: all of them or none.
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (_ int, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	blank := "i" + cortex.NewImportID() + "_"
 	var raw []Finding
 	if format == FindingsJSON {
@@ -78,7 +81,7 @@ func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r 
 	fs := make([]Finding, len(raw))
 	for i, f := range raw {
 		if fs[i], err = m.normFinding(teamID, f, now); err != nil {
-			return 0, fmt.Errorf("import findings: team %s: agent %s: finding %d (%s %s %s): %w", teamID, agentID, i+1,
+			return 0, fmt.Errorf("import findings: team %s: agent %s: finding %d of %d (%s %s %s): %w", teamID, agentID, i+1, len(raw),
 				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), err)
 		}
 	}
@@ -109,12 +112,8 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 	prefixes := m.Prefixes()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	lineAt := func(off int64) int {
-		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-			off++
-		}
-		return 1 + bytes.Count(data[:off], []byte{'\n'})
-	}
+	lines := &lineCounter{data: data, line: 1}
+	lineAt := lines.lineAt
 	var out []Finding
 	record := func() error {
 		n := len(out) + 1
@@ -154,6 +153,32 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 		}
 	}
 	return out, nil
+}
+
+// lineCounter tells the lines of offsets of data that do not decrease,
+// counting the newlines between one offset and the next only: reading n
+// records costs one pass over data, not one pass per record.
+type lineCounter struct {
+	data    []byte
+	off     int64 // newlines are counted up to here
+	line    int   // the line of off
+	scanned int64 // bytes counted, in all (tests check it is at most len(data))
+}
+
+// lineAt returns the line (from 1) of the first byte at or after off that
+// is not white space or a comma: where the record at off starts. An offset
+// below an earlier one is counted again from the start.
+func (c *lineCounter) lineAt(off int64) int {
+	for off < int64(len(c.data)) && strings.IndexByte(" \t\r\n,", c.data[off]) >= 0 {
+		off++
+	}
+	if off < c.off {
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.scanned += off - c.off
+	c.off = off
+	return c.line
 }
 
 // recordFinding turns a FindingsJSON record into a (not yet validated)

@@ -14,6 +14,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -34,7 +35,7 @@ func sortMembers(ms []Member) {
 // table if the namespace's write lock is free (holding it for the scan), so
 // the next listing is fast again.
 func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, fmt.Errorf("list teams: %w %q", ErrInvalidStatus, f.Status)
 	}

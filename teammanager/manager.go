@@ -17,6 +17,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -35,8 +36,8 @@ type Manager struct {
 	cacheMu sync.RWMutex
 	cache   map[cortex.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
 
-	// readOnly is set once a merge met cortex.ErrReadOnly: the store is
-	// read-only, and due merges are no longer retried.
+	// readOnly is set by New when the store is read-only (and by a merge
+	// that meets cortex.ErrReadOnly): due merges are then not retried.
 	readOnly atomic.Bool
 }
 
@@ -45,8 +46,15 @@ type Manager struct {
 // table (teamtable.go) is stale or missing, New rebuilds it, as a listing
 // would, when the namespace's write lock is free: a scan of the teams'
 // listed fields (a new namespace has none).
+//
+// With auto-merge on and a store open for writing, New then retries the
+// merges that a previous process left interrupted (see "Merges that always
+// happen" in the package documentation), best effort: a failure there is
+// recorded on its team, not returned. On a read-only store (s.ReadOnly())
+// it retries nothing and runs no strategy, and neither do the reads of the
+// Manager: its teams read as the store has them.
 func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -57,6 +65,7 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 		return nil, err
 	}
 	m := &Manager{n: n, ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[cortex.ID]quad.Value{}}
+	m.readOnly.Store(s.ReadOnly())
 	current, err := n.SideCurrent(ctx, teamTable)
 	if err != nil {
 		return nil, err
@@ -66,7 +75,7 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 			return nil, err
 		}
 	}
-	if cfg.autoMerge && retryOnOpen {
+	if cfg.autoMerge && retryOnOpen && !m.readOnly.Load() {
 		m.retryInterrupted(ctx)
 	}
 	return m, nil
@@ -186,7 +195,7 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 // CreateTeam validates tc and writes the team and its members, all pending,
 // in one atomic write. It returns the new team.
 func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	tc, err = m.validate(tc)
 	if err != nil {
 		return Team{}, err
@@ -244,25 +253,91 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 }
 
 // GetTeam returns team id with its members. A team running past its timeout
-// is reported failed (FailTimeout) even if no write has recorded it yet.
+// is reported failed (FailTimeout) even if no write has recorded it yet;
+// if it has a completed member (and auto-merge is on) its merge is due,
+// and until it is recorded the team reads as not merged with MergePending
+// MergeTimeout.
 //
-// A finished team whose merge is due (Team.MergePending) is merged first,
-// with auto-merge on, under ctx: GetTeam is one of the points where the
-// Manager retries such a merge. If the merge fails again (it is then
-// recorded as MergeFailed, unless ctx ended or the store is read-only),
-// GetTeam still returns the team, reading as not merged.
+// With auto-merge on, on a store open for writing, GetTeam is a retry
+// point of due merges (see "Merges that always happen" in the package
+// documentation), for the two kinds that a read may settle
+// (Team.ReadRetriesMerge): an interrupted merge is run again, and the
+// timeout of a team with completed members is recorded, with the marker of
+// its due merge, in one atomic write, then the team is merged. Both run
+// under ctx, before GetTeam returns the team as it then reads. A merge
+// that fails is recorded (MergeFailed, unless ctx ended), and GetTeam
+// still returns the team, reading as not merged; a failed merge is not
+// retried by reads (Sweep, the next write to the team and
+// MergeTeamResults retry it). GetTeam never waits for a merge of the team
+// that runs in another goroutine (or, rarely, of another team sharing its
+// merge lock, one of 64): it then returns the team as stored (reading as
+// not merged until that merge has written). On a read-only store it
+// retries nothing. A retry makes GetTeam as slow as a merge.
 func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
-	defer func() { err = withCause(ctx, err) }()
-	t, err := m.getTeam(ctx, id)
-	if err != nil || t.MergePending == "" || !m.cfg.autoMerge {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	t, err := m.readTeamNow(ctx, id)
+	if err != nil || !m.retriesOnRead(&t) {
 		return t, err
 	}
-	m.retryMerge(ctx, id) //nolint:errcheck // recorded on the team, which is read again
-	return m.getTeam(ctx, id)
+	mu := m.mergeLock(id)
+	if !mu.TryLock() {
+		return t, nil // a merge of the team (or of one sharing its lock) is running
+	}
+	defer mu.Unlock()
+	// Read again under the lock: a merge may have ended since.
+	if t, err = m.readTeamNow(ctx, id); err != nil || !m.retriesOnRead(&t) {
+		return t, err
+	}
+	if t.MergePending == MergeTimeout {
+		st, _, err := m.write(ctx, id, "-", func(*teamState, *cortex.Tx, time.Time) error { return errTimeoutRecorded })
+		if err != nil || st.team.MergePending != MergeInterrupted {
+			return m.readTeamNow(ctx, id) // recorded by another writer since, or not recordable now
+		}
+	}
+	m.retryMergeLocked(ctx, id) //nolint:errcheck // recorded on the team, which is read again
+	return m.readTeamNow(ctx, id)
 }
 
-// getTeam is GetTeam without the retry of a due merge: for callers that
-// hold a merge lock or the namespace's write lock, and for merges.
+// errTimeoutRecorded stops GetTeam's write of a timeout that another
+// writer has recorded since GetTeam read the team: there is nothing to
+// write.
+var errTimeoutRecorded = errors.New("timeout already recorded")
+
+// retriesOnRead reports whether GetTeam retries t's due merge now.
+func (m *Manager) retriesOnRead(t *Team) bool {
+	return m.cfg.autoMerge && !m.readOnly.Load() && t.ReadRetriesMerge()
+}
+
+// ReadRetriesMerge reports whether t has a due merge that a read retries:
+// with auto-merge on, on a store open for writing, GetTeam (and
+// IsTeamComplete) runs a MergeInterrupted merge again, and records and
+// runs a MergeTimeout one. A MergeFailed merge is retried by Sweep, the
+// next write to the team and MergeTeamResults, not by reads (so that
+// reads do not run a failing merge again and again).
+func (t *Team) ReadRetriesMerge() bool {
+	return t.MergePending == MergeInterrupted || t.MergePending == MergeTimeout
+}
+
+// readTeamNow is getTeam that also reports, on a team that has timed out
+// with a completed member (and auto-merge on) but whose timeout no write
+// has recorded, the merge that recording it makes due: Merged false and
+// MergePending MergeTimeout.
+func (m *Manager) readTeamNow(ctx context.Context, id string) (Team, error) {
+	st, err := m.readTeam(ctx, m.n, id, "")
+	if err != nil {
+		return Team{}, err
+	}
+	t := &st.team
+	if applyTimeout(t, m.now()) && m.cfg.autoMerge && hasCompleted(t) {
+		t.Merged, t.MergePending, t.MergeError = false, MergeTimeout, ""
+	}
+	return *t, nil
+}
+
+// getTeam is GetTeam without the retry of a due merge, and without the
+// MergeTimeout of a timeout not yet recorded: for callers that hold a
+// merge lock or the namespace's write lock, for merges, and for reads that
+// do not report merge state.
 func (m *Manager) getTeam(ctx context.Context, id string) (Team, error) {
 	st, err := m.readTeam(ctx, m.n, id, "")
 	if err != nil {
@@ -273,7 +348,8 @@ func (m *Manager) getTeam(ctx context.Context, id string) (Team, error) {
 }
 
 // IsTeamComplete reports whether the team is finished: completed or failed
-// (including by timeout).
+// (including by timeout). It reads the team with GetTeam, so it retries
+// the same due merges.
 func (m *Manager) IsTeamComplete(ctx context.Context, id string) (bool, error) {
 	t, err := m.GetTeam(ctx, id)
 	if err != nil {
@@ -352,13 +428,23 @@ func notMergedHint(err error, t *Team) error {
 // recorded on the team (MergeFailed and the error) unless ctx has ended
 // (then the team is left as it was), and returned as an *AutoMergeError.
 //
-// On a read-only store the first attempt finds out that it cannot write
-// (cortex.ErrReadOnly) and later ones fail at once, without merging.
+// On a read-only store (known by New, or found out by a write that met
+// cortex.ErrReadOnly) it fails at once, without merging.
 func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, error) {
+	mu := m.mergeLock(id)
+	mu.Lock()
+	defer mu.Unlock()
+	return m.retryMergeLocked(ctx, id)
+}
+
+// retryMergeLocked is retryMerge for a caller that holds the team's merge
+// lock.
+func (m *Manager) retryMergeLocked(ctx context.Context, id string) (*MergeReport, error) {
 	if m.readOnly.Load() {
 		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", id, cortex.ErrReadOnly)}
 	}
-	rep, err := m.MergeTeamResults(ctx, id)
+	rep, err := m.mergeLocked(ctx, id)
+	err = ctxcause.With(ctx, err)
 	if err == nil {
 		return &rep, nil
 	}
@@ -518,7 +604,7 @@ type MemberUpdate struct {
 // documentation). A call on a finished team with a due merge retries it
 // too.
 func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
 	}
@@ -578,12 +664,13 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 // failed with FailTimeout, and the merge report's Missing lists the
 // members that did not complete).
 //
-// With auto-merge on, Sweep then retries every due merge (interrupted or
-// failed, see Team.MergePending) under ctx. Merges that fail do not stop
-// it: their *AutoMergeErrors are joined in the error it returns, beside
-// the ids.
+// With auto-merge on, Sweep then retries every other due merge
+// (interrupted or failed, see Team.MergePending) under ctx: each team's
+// merge runs at most once per Sweep. Merges that fail do not stop it:
+// their *AutoMergeErrors (one per team) are joined in the error it
+// returns, beside the ids.
 func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	teams, err := m.listTeams(ctx, Running, false)
 	if err != nil {
 		return nil, err
@@ -592,11 +679,15 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 	var (
 		out  []string
 		errs []error
+		// tried holds the teams whose merge the loop below ran (the
+		// write that records a timeout merges): not retried again.
+		tried = map[string]bool{}
 	)
 	for _, t := range teams {
 		if exp := expiry(&t); exp.IsZero() || now.Before(exp) {
 			continue
 		}
+		tried[t.ID] = true
 		_, err := m.update(ctx, t.ID, "-", func(*teamState, *cortex.Tx, time.Time) error { return nil })
 		var ame *AutoMergeError
 		if errors.As(err, &ame) {
@@ -616,6 +707,9 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 			return out, errors.Join(append(errs, err)...)
 		}
 		for _, id := range ids {
+			if tried[id] {
+				continue
+			}
 			if _, err := m.retryMerge(ctx, id); err != nil && !errors.Is(err, ErrUnknownTeam) {
 				errs = append(errs, err)
 			}
@@ -629,7 +723,7 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 // when large, see cortex.Namespace.Apply): readers see the whole team or
 // nothing of it, and a crash in the middle leaves the team as it was.
 func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(id)
 	mu.Lock()
 	defer mu.Unlock()

@@ -98,19 +98,14 @@ func TestManager_AutoMerge_CancelledCaller(t *testing.T) {
 // TestManager_AutoMerge_FailedIsPendingAndRetried makes the automatic merge
 // fail: the update stays, the team reads as not merged (reason and error,
 // in GetTeam and ListTeams), the error names the command that merges it;
-// then each retry point — a read, a write, Sweep — merges it once the
-// strategy works again, and MergeTeamResults by hand too.
+// reads do not run the failing merge again; then each retry point of a
+// failed merge — a write, Sweep — merges it once the strategy works again,
+// and MergeTeamResults by hand too.
 func TestManager_AutoMerge_FailedIsPendingAndRetried(t *testing.T) {
 	retryPoints := []struct {
 		name  string
 		retry func(t *testing.T, f *fixture) // must leave the team merged
 	}{
-		{"GetTeam", func(t *testing.T, f *fixture) { f.get(t, "t") }},
-		{"IsTeamComplete", func(t *testing.T, f *fixture) {
-			if done, err := f.m.IsTeamComplete(ctx, "t"); err != nil || !done {
-				t.Fatalf("IsTeamComplete = %v, %v", done, err)
-			}
-		}},
 		{"member update", func(t *testing.T, f *fixture) {
 			up, err := f.m.UpdateMemberStatus(ctx, "t", "a", teammanager.Running, "")
 			if !errors.Is(err, teammanager.ErrTeamFinished) || strings.Contains(err.Error(), "teams merge") || up.Merge == nil || up.Merge.Kept != 2 {
@@ -148,10 +143,20 @@ func TestManager_AutoMerge_FailedIsPendingAndRetried(t *testing.T) {
 			if up.TeamStatus != teammanager.Completed || up.Member.Status != teammanager.Completed || up.Merge != nil {
 				t.Fatalf("the update must stay in place: %+v", up)
 			}
-			// Reads report it (GetTeam retries, and fails again).
+			// Reads report it, and do not run the merge again.
+			runs := s.calls.Load()
 			got := f.get(t, "t")
 			if got.Status != teammanager.Completed || got.Merged || got.MergePending != teammanager.MergeFailed || !strings.Contains(got.MergeError, errFlaky.Error()) {
 				t.Fatalf("team after a failed merge: %+v", got)
+			}
+			if done, err := f.m.IsTeamComplete(ctx, "t"); err != nil || !done {
+				t.Fatalf("IsTeamComplete = %v, %v", done, err)
+			}
+			if _, err := f.m.Findings(ctx, "t", teammanager.FindingFilter{}); err != nil {
+				t.Fatal(err)
+			}
+			if got.ReadRetriesMerge() || s.calls.Load() != runs {
+				t.Fatalf("reads of a team whose merge failed ran the strategy %d times (ReadRetriesMerge %v)", s.calls.Load()-runs, got.ReadRetriesMerge())
 			}
 			listed, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
 			if err != nil || len(listed) != 1 || listed[0].Merged || listed[0].MergePending != teammanager.MergeFailed || listed[0].MergeError != got.MergeError {
@@ -228,44 +233,46 @@ func TestManager_AutoMerge_Unchanged(t *testing.T) {
 
 // TestManager_AutoMerge_Timeout: a team that times out with some members
 // completed is merged (their findings only); it stays failed with reason
-// timeout, and the report lists who was missing. Both ways of recording the
-// timeout merge: Sweep and the next write.
+// timeout, and the report lists who was missing. Until the timeout is
+// recorded the team reads as failed and not merged; every way of recording
+// it merges: Sweep, the next write, and a read (GetTeam, IsTeamComplete).
 func TestManager_AutoMerge_Timeout(t *testing.T) {
-	setup := func(t *testing.T) *fixture {
-		f := newFixture(t)
-		f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b", "c"), Timeout: time.Minute})
-		for _, a := range []string{"a", "b"} {
-			f.status(t, "t", a, teammanager.Running, "")
-			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(a)}); err != nil {
-				t.Fatal(err)
-			}
+	setup := func(t *testing.T) (*fixture, *flaky) {
+		f, s := flakyFixture(t, teammanager.DefaultConfig())
+		timedOutTeam(t, f, "flaky")
+		listed, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
+		if err != nil || len(listed) != 1 || listed[0].Status != teammanager.Failed || listed[0].FailReason != teammanager.FailTimeout || listed[0].Merged {
+			t.Fatalf("timed out, not recorded, listed: %+v, %v", listed, err)
 		}
-		f.status(t, "t", "a", teammanager.Completed, "")
-		f.clock.Advance(2 * time.Minute)
-		if got := f.get(t, "t"); got.Status != teammanager.Failed || got.Merged || got.MergePending != "" {
-			t.Fatalf("timed out, not recorded: %+v", got)
+		if st := f.storedStatus(t, "t"); st != teammanager.Running {
+			t.Fatalf("stored status %q before anything recorded the timeout", st)
 		}
-		return f
+		return f, s
 	}
 	check := func(t *testing.T, f *fixture) {
+		t.Helper()
+		if st := f.storedStatus(t, "t"); st != teammanager.Failed {
+			t.Fatalf("stored status %q, want the timeout recorded", st)
+		}
 		got := f.get(t, "t")
-		if got.Status != teammanager.Failed || got.FailReason != teammanager.FailTimeout || !got.Merged {
+		if got.Status != teammanager.Failed || got.FailReason != teammanager.FailTimeout || !got.Merged || got.MergePending != "" {
 			t.Fatalf("team %+v", got)
 		}
 		shared := f.graph(t, f.ns.SharedGraph("t"))
 		if len(shared) != 1 || shared[0].Object != quad.String("a") {
 			t.Fatalf("shared graph %v, want a's finding only", shared)
 		}
+		f.sameAsQuads(t, "timed out and merged")
 	}
 	t.Run("Sweep", func(t *testing.T) {
-		f := setup(t)
+		f, _ := setup(t)
 		if ids, err := f.m.Sweep(ctx); err != nil || !slices.Equal(ids, []string{"t"}) {
 			t.Fatalf("Sweep = %v, %v", ids, err)
 		}
 		check(t, f)
 	})
 	t.Run("write", func(t *testing.T) {
-		f := setup(t)
+		f, _ := setup(t)
 		up, err := f.m.UpdateMemberStatus(ctx, "t", "b", teammanager.Completed, "late")
 		if !errors.Is(err, teammanager.ErrTeamFinished) || up.Merge == nil {
 			t.Fatalf("late update: %+v, %v", up, err)
@@ -275,6 +282,82 @@ func TestManager_AutoMerge_Timeout(t *testing.T) {
 		}
 		check(t, f)
 	})
+	t.Run("GetTeam", func(t *testing.T) {
+		f, s := setup(t)
+		got := f.get(t, "t")
+		if got.Status != teammanager.Failed || got.FailReason != teammanager.FailTimeout || !got.Merged || got.LastMerge == "" || s.calls.Load() != 1 {
+			t.Fatalf("GetTeam of a timed-out team: %+v (%d merges)", got, s.calls.Load())
+		}
+		check(t, f)
+		if s.calls.Load() != 1 {
+			t.Fatalf("%d merges, want 1", s.calls.Load())
+		}
+	})
+	t.Run("IsTeamComplete", func(t *testing.T) {
+		f, _ := setup(t)
+		if done, err := f.m.IsTeamComplete(ctx, "t"); err != nil || !done {
+			t.Fatalf("IsTeamComplete = %v, %v", done, err)
+		}
+		check(t, f)
+	})
+	t.Run("MergeTeamResults", func(t *testing.T) {
+		// A merge by hand records the timeout it read: the team reads
+		// merged after it, and no read merges it again.
+		f, s := setup(t)
+		rep, err := f.m.MergeTeamResults(ctx, "t")
+		if err != nil || rep.Kept != 1 || !slices.Equal(rep.Missing, []string{"b", "c"}) {
+			t.Fatalf("merge by hand: %+v, %v", rep, err)
+		}
+		check(t, f)
+		if s.calls.Load() != 1 {
+			t.Fatalf("%d merges, want 1", s.calls.Load())
+		}
+	})
+	t.Run("GetTeam, failing merge", func(t *testing.T) {
+		// The timeout is recorded; the failed merge is recorded too, and
+		// not run again by the next reads.
+		f, s := setup(t)
+		s.fail.Store(true)
+		for range 2 {
+			got := f.get(t, "t")
+			if got.Status != teammanager.Failed || got.Merged || got.MergePending != teammanager.MergeFailed || !strings.Contains(got.MergeError, errFlaky.Error()) {
+				t.Fatalf("GetTeam with a failing merge: %+v", got)
+			}
+		}
+		if st := f.storedStatus(t, "t"); st != teammanager.Failed || s.calls.Load() != 1 {
+			t.Fatalf("stored status %q after %d merges, want failed after 1", st, s.calls.Load())
+		}
+	})
+}
+
+// timedOutTeam creates team t of f (members a, b, c, timeout one minute,
+// strategy strategy): a and b run and each asserts a finding, a completes,
+// c never starts; then f's clock passes the timeout. Nothing records it.
+func timedOutTeam(t *testing.T, f *fixture, strategy string) {
+	t.Helper()
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: strategy, Members: members("a", "b", "c"), Timeout: time.Minute})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(a)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	f.clock.Advance(2 * time.Minute)
+}
+
+// storedStatus returns the team:status the store holds for team.
+func (f *fixture) storedStatus(t *testing.T, team string) teammanager.Status {
+	t.Helper()
+	qs, err := f.n.Quads(ctx, cortex.Pattern{Subject: f.ns.Team(team), Predicate: f.ns.IRI(namespace.TeamStatus), Graph: f.ns.TeamGraph(team), Scope: cortex.OneGraph})
+	if err != nil || len(qs) != 1 {
+		t.Fatalf("status of %s: %v, %v", team, qs, err)
+	}
+	st, err := namespace.ParseString(qs[0].Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return teammanager.Status(st)
 }
 
 // TestManager_AutoMerge_CriticalFailure: a team failed by its critical
@@ -449,56 +532,197 @@ func TestManager_TeamTable_OlderRows(t *testing.T) {
 	f.sameAsQuads(t, "rebuilt")
 }
 
-// TestManager_AutoMerge_ReadOnly: on a store opened read-only a due merge
-// cannot be written; the team reads as not merged, as recorded, and the
-// Manager finds that out once: later reads do not run the strategy again.
-func TestManager_AutoMerge_ReadOnly(t *testing.T) {
-	dir := t.TempDir()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(false))
+// openManager opens the store in dir (read-only or not) and a Manager over
+// its namespace acme with cfg; the store is closed when the test ends (or
+// before, by the test).
+func openManager(t *testing.T, dir string, readOnly bool, cfg teammanager.Config) (*cortex.Store, *teammanager.Manager) {
+	t.Helper()
+	opts := cortex.DefaultOptions().WithSyncWrites(false)
+	if readOnly {
+		opts = cortex.DefaultOptions().WithReadOnly(true)
+	}
+	s, err := cortex.Open(ctx, dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := merge.NewRegistry()
-	merge.RegisterBuiltins(reg)
-	st := &flaky{}
-	reg.Register("flaky", st)
+	t.Cleanup(func() { s.Close() })
+	if s.ReadOnly() != readOnly {
+		t.Fatalf("store opened read-only %v reports ReadOnly %v", readOnly, s.ReadOnly())
+	}
 	x, err := namespace.New("acme")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := teammanager.DefaultConfig().WithRegistry(reg).WithClock(newClock().Now)
 	m, err := teammanager.New(ctx, s, x, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{s: s, m: m, ns: x}
-	startTeam(t, f, "t")
-	f.status(t, "t", "a", teammanager.Completed, "")
+	return s, m
+}
+
+// flakyConfig returns the default config with the registry of the
+// built-ins and strategy "flaky", and clock's time.
+func flakyConfig(clock *fakeClock) (teammanager.Config, *flaky) {
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	st := &flaky{}
+	reg.Register("flaky", st)
+	return teammanager.DefaultConfig().WithRegistry(reg).WithClock(clock.Now), st
+}
+
+// errCrash stands for a crash in the middle of a merge (see crashInMerge).
+var errCrash = errors.New("crash in the merge")
+
+// crashInMerge runs fn (a call that merges) with a merge that stops inside
+// its write, before committing anything, as a killed process would: the
+// write that finished the team (and recorded its due merge) stays, the
+// merge leaves nothing.
+func crashInMerge(t *testing.T, fn func()) {
+	t.Helper()
+	teammanager.SetMergeWriteHook(func() { panic(errCrash) })
+	defer teammanager.SetMergeWriteHook(nil)
+	defer func() {
+		if r := recover(); r != errCrash {
+			t.Fatalf("the merge did not stop: %v", r)
+		}
+	}()
+	fn()
+}
+
+// TestManager_AutoMerge_ReadOnly: on a store opened read-only no due merge
+// can be written, so none is run: neither New nor reads run a strategy
+// (before, New ran every interrupted merge and then failed at its write),
+// and teams read as the store has them: failed, interrupted, or timed out
+// (MergeTimeout) and not merged. Read-write again, the merges are retried.
+func TestManager_AutoMerge_ReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	clock := newClock()
+	cfg, st := flakyConfig(clock)
+	s, m := openManager(t, dir, false, cfg)
+	f := &fixture{s: s, m: m, ns: m.Namespace(), clock: clock}
+	// Team "failed": its automatic merge failed.
+	startTeam(t, f, "failed")
+	f.status(t, "failed", "a", teammanager.Completed, "")
 	st.fail.Store(true)
-	if _, err := m.UpdateMemberStatus(ctx, "t", "b", teammanager.Completed, ""); err == nil {
+	if _, err := m.UpdateMemberStatus(ctx, "failed", "b", teammanager.Completed, ""); err == nil {
 		t.Fatal("the merge did not fail")
+	}
+	st.fail.Store(false)
+	// Team "crashed": its automatic merge stopped half-way.
+	startTeam(t, f, "crashed")
+	f.status(t, "crashed", "a", teammanager.Completed, "")
+	crashInMerge(t, func() { m.UpdateMemberStatus(ctx, "crashed", "b", teammanager.Completed, "") })
+	// Team "t": timed out with a completed member, not recorded.
+	timedOutTeam(t, f, "flaky")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	before := st.calls.Load()
+	s, m = openManager(t, dir, true, cfg)
+	want := map[string]string{"failed": teammanager.MergeFailed, "crashed": teammanager.MergeInterrupted, "t": teammanager.MergeTimeout}
+	for range 3 {
+		for id, pending := range want {
+			got, err := m.GetTeam(ctx, id)
+			if err != nil || got.Merged || got.MergePending != pending {
+				t.Fatalf("read-only GetTeam(%s): %+v, %v; want merge pending %q", id, got, err, pending)
+			}
+		}
+	}
+	got, err := m.GetTeam(ctx, "t")
+	if err != nil || got.Status != teammanager.Failed || got.FailReason != teammanager.FailTimeout {
+		t.Fatalf("read-only, timed out: %+v, %v", got, err)
+	}
+	if runs := st.calls.Load() - before; runs != 0 {
+		t.Fatalf("New and 9 reads of a read-only store ran the strategy %d times, want 0", runs)
+	}
+	// With auto-merge off, a timeout makes no merge due.
+	off, err := teammanager.New(ctx, s, m.Namespace(), cfg.WithAutoMerge(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := off.GetTeam(ctx, "t"); err != nil || got.Status != teammanager.Failed || got.MergePending != "" {
+		t.Fatalf("auto-merge off, timed out: %+v, %v", got, err)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st.fail.Store(false)
-	s, err = cortex.Open(ctx, dir, cortex.DefaultOptions().WithReadOnly(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	m, err = teammanager.New(ctx, s, x, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := st.calls.Load()
-	for range 3 {
-		got, err := m.GetTeam(ctx, "t")
-		if err != nil || got.Merged || got.MergePending != teammanager.MergeFailed || !strings.Contains(got.MergeError, errFlaky.Error()) {
-			t.Fatalf("read-only GetTeam: %+v, %v", got, err)
+
+	// Read-write: New retries the interrupted merge, GetTeam the timeout.
+	_, m = openManager(t, dir, false, cfg)
+	for id, merged := range map[string]bool{"failed": false, "crashed": true, "t": true} {
+		got, err := m.GetTeam(ctx, id)
+		if err != nil || got.Merged != merged {
+			t.Fatalf("read-write GetTeam(%s): %+v, %v; want merged %v", id, got, err, merged)
 		}
 	}
-	if runs := st.calls.Load() - before; runs != 1 {
-		t.Fatalf("the strategy ran %d times for 3 reads of a read-only store, want 1", runs)
+	if runs := st.calls.Load() - before; runs != 2 {
+		t.Fatalf("the strategy ran %d times read-write, want 2 (crashed, t)", runs)
+	}
+}
+
+// TestManager_Sweep_FailingTimeoutMergeOnce: Sweep records a timeout and
+// runs the merge it makes due once: a failing one gives one
+// *AutoMergeError for the team (not a second from the retry of due
+// merges that follows).
+func TestManager_Sweep_FailingTimeoutMergeOnce(t *testing.T) {
+	f, s := flakyFixture(t, teammanager.DefaultConfig())
+	timedOutTeam(t, f, "flaky")
+	s.fail.Store(true)
+	ids, err := f.m.Sweep(ctx)
+	if !slices.Equal(ids, []string{"t"}) || !errors.Is(err, errFlaky) {
+		t.Fatalf("Sweep = %v, %v", ids, err)
+	}
+	var ames []*teammanager.AutoMergeError
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var ame *teammanager.AutoMergeError
+		if errors.As(e, &ame) {
+			ames = append(ames, ame)
+		}
+	}
+	if len(ames) != 1 || ames[0].Team != "t" || s.calls.Load() != 1 {
+		t.Fatalf("Sweep ran %d merges and returned %d AutoMergeErrors (%v), want 1 of team t", s.calls.Load(), len(ames), err)
+	}
+	// The next Sweep retries the failed merge, once.
+	if _, err := f.m.Sweep(ctx); !errors.Is(err, errFlaky) || s.calls.Load() != 2 {
+		t.Fatalf("second Sweep: %v after %d merges", err, s.calls.Load())
+	}
+}
+
+// TestManager_ReadsDoNotWaitForMerge holds a team's automatic merge
+// between its reads and its write while GetTeam, IsTeamComplete and
+// Findings read the team: they return at once, the team reading as not
+// merged (interrupted), without running a second merge. (Reads that waited
+// for the merge would wait for ever here: the merge waits for them.)
+func TestManager_ReadsDoNotWaitForMerge(t *testing.T) {
+	f, s := flakyFixture(t, teammanager.DefaultConfig())
+	startTeam(t, f, "t")
+	f.status(t, "t", "a", teammanager.Completed, "")
+	entered, release := make(chan struct{}), make(chan struct{})
+	teammanager.SetMergeHook(func() { close(entered); <-release })
+	defer teammanager.SetMergeHook(nil)
+	done := make(chan error)
+	go func() {
+		_, err := f.m.UpdateMemberStatus(ctx, "t", "b", teammanager.Completed, "")
+		done <- err
+	}()
+	<-entered
+	got, err := f.m.GetTeam(ctx, "t")
+	if err != nil || got.Status != teammanager.Completed || got.Merged || got.MergePending != teammanager.MergeInterrupted {
+		t.Fatalf("GetTeam during the merge: %+v, %v", got, err)
+	}
+	if complete, err := f.m.IsTeamComplete(ctx, "t"); err != nil || !complete {
+		t.Fatalf("IsTeamComplete during the merge: %v, %v", complete, err)
+	}
+	if fs, err := f.m.Findings(ctx, "t", teammanager.FindingFilter{}); err != nil || len(fs) != 2 {
+		t.Fatalf("Findings during the merge: %d, %v", len(fs), err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	teammanager.SetMergeHook(nil)
+	if got := f.get(t, "t"); !got.Merged || s.calls.Load() != 1 {
+		t.Fatalf("after the merge: %+v, %d merges", got, s.calls.Load())
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -42,7 +43,8 @@ import (
 //     resolutions re-applied;
 //   - the team's link to the run, and, when the merge read the team
 //     finished, the removal of its due-merge marker (see "Merges that
-//     always happen" in the package documentation).
+//     always happen" in the package documentation) and, if it read the
+//     team as timed out, the record of that timeout (the team's failure).
 //
 // The strategy gets every member (agent, status, role, criticality), the
 // team (id, name, context), every member's findings (those of members that
@@ -52,7 +54,8 @@ import (
 //
 // Merging is deterministic: when the result equals the last merge's (same
 // facts, supporters, findings, confidences and conflicts), nothing of it is
-// written (only a due-merge marker is cleared) and the report says
+// written (only a due-merge marker is cleared, and a timeout the merge
+// read recorded) and the report says
 // Unchanged. The whole change set (shared, provenance and
 // conflict graphs, the team's link to the run) is one atomic step: readers
 // see the previous merge or this one, never a mix, and a crash in the middle
@@ -65,7 +68,7 @@ import (
 // team another Manager over the same namespace merged, deleted or resolved
 // a conflict of while it ran starts again (see ErrConcurrentMerge).
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (_ MergeReport, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(teamID)
 	mu.Lock()
 	defer mu.Unlock()
@@ -91,7 +94,7 @@ const maxMergeAttempts = 8
 
 func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
 	start := m.now()
-	t, err := m.getTeam(ctx, teamID)
+	t, err := m.readTeamNow(ctx, teamID)
 	if err != nil {
 		return MergeReport{}, err
 	}
@@ -160,7 +163,8 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	}
 	rep.MergeID = mergeID(res)
 	// A merge that read the team finished saw all it will ever have: it
-	// settles a due merge (clears the team's marker).
+	// settles a due merge (clears the team's marker, and records a timeout
+	// that no write had recorded).
 	settles := Finished(t.Status)
 	if rep.MergeID == t.LastMerge {
 		rep.Unchanged = true
@@ -178,8 +182,9 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 }
 
 // settle clears the due-merge marker of team t, whose last merge already
-// holds the result a merge computed (nothing else is written), if the
-// team's last merge and resolved conflicts are still what the merge read.
+// holds the result a merge computed (nothing else is written but a timeout
+// not recorded yet), if the team's last merge and resolved conflicts are
+// still what the merge read.
 func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error {
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
@@ -194,9 +199,13 @@ func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error 
 	})
 }
 
-// stageSettled stages, in tx, the removal of st's due-merge marker and the
-// team's row, as st now has it.
+// stageSettled stages, in tx, the failure of st's team if it has timed out
+// and no write has recorded it, the removal of its due-merge marker, and
+// the team's row, as st now has it.
 func (m *Manager) stageSettled(tx *cortex.Tx, st *teamState) {
+	if applyTimeout(&st.team, m.now()) {
+		m.writeTeamStatus(st)
+	}
 	st.set(st.node, m.ns.IRI(ns.TeamMergePending), nil)
 	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
 	tx.Remove(st.rm...)
@@ -697,7 +706,7 @@ func diffQuads(have, want []quad.Quad) (add, rm []quad.Quad) {
 // Conflicts lists the team's conflict records, open and resolved, ordered by
 // subject and predicate.
 func (m *Manager) Conflicts(ctx context.Context, teamID string) (_ []Conflict, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
 	if err != nil {
 		return nil, err
@@ -1009,7 +1018,7 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 // the merge fails (e.g. ErrConcurrentMerge), the conflict stays resolved
 // and MergeTeamResults applies it.
 func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (_ MergeReport, err error) {
-	defer func() { err = withCause(ctx, err) }()
+	defer func() { err = ctxcause.With(ctx, err) }()
 	if !validID(by) {
 		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -64,7 +65,7 @@ func (m *Manager) Query(ctx context.Context, text string, opts sparql.Options) (
 	opts.Prefixes = p
 	res, err := m.n.Query(ctx, text, opts)
 	if err != nil {
-		return nil, fmt.Errorf("query: %w", withCause(ctx, err))
+		return nil, fmt.Errorf("query: %w", ctxcause.With(ctx, err))
 	}
 	return res, nil
 }

@@ -29,6 +29,12 @@ const (
 	MergeInterrupted = "interrupted"
 	// MergeFailed: the last attempt failed (Team.MergeError says why).
 	MergeFailed = "failed"
+	// MergeTimeout: the team ran past its timeout with a completed member,
+	// and no write has recorded the timeout yet, so its merge has not
+	// started. Reads report it (it is never stored): GetTeam records the
+	// timeout and merges, unless the store is read-only; Sweep and the next
+	// write to the team do too.
+	MergeTimeout = "timeout"
 )
 
 // teamState is a team read from its state graph, with what is needed to
@@ -398,12 +404,18 @@ func (m *Manager) persistTimeout(st *teamState, now time.Time) bool {
 // staged with auto-merge off or without a completed member.
 func (m *Manager) markMergeDue(st *teamState) {
 	t := &st.team
-	if !m.cfg.autoMerge || !slices.ContainsFunc(t.Members, func(mb Member) bool { return mb.Status == Completed }) {
+	if !m.cfg.autoMerge || !hasCompleted(t) {
 		return
 	}
 	t.Merged, t.MergePending, t.MergeError = false, MergeInterrupted, ""
 	st.set(st.node, m.ns.IRI(ns.TeamMergePending), ns.String(MergeInterrupted))
 	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
+}
+
+// hasCompleted reports whether a member of t has completed: then a merge
+// has something to merge.
+func hasCompleted(t *Team) bool {
+	return slices.ContainsFunc(t.Members, func(mb Member) bool { return mb.Status == Completed })
 }
 
 // teamQuads returns the quads of a new team.

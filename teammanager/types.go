@@ -86,9 +86,11 @@ type Team struct {
 	Merged bool
 	// MergePending says why the merge due since the team finished is not
 	// done: MergeInterrupted (no attempt has ended: the process stopped
-	// during it, or it is running right now) or MergeFailed (the last
-	// attempt failed; MergeError says why). Empty when no merge is due.
-	// The Manager retries it (see the package documentation).
+	// during it, or it is running right now), MergeFailed (the last
+	// attempt failed; MergeError says why) or, from GetTeam only,
+	// MergeTimeout (the team timed out and no write has recorded it yet).
+	// Empty when no merge is due. The Manager retries it (see the package
+	// documentation and ReadRetriesMerge).
 	MergePending string
 	// MergeError is the error of the last failed attempt at the due merge.
 	MergeError string

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -27,6 +28,10 @@ supporting agents, the findings behind it, its fused confidence (rounded to
 0.01), who resolved its conflict if anyone, and the merge run. --subject and
 --predicate take terms as findings add does.
 
+A team whose merge is due and would be retried by teams get (interrupted, or
+timed out with a completed member) is merged first, as teams get does; a team
+still not merged after that is named on stderr with the reason.
+
 Example:
    cortexctl facts list TEAM --subject '<https://ex.org/pool.go>' --agent alice --json`,
 				Flags: withOutput(
@@ -40,7 +45,10 @@ Example:
 	}
 }
 
-type storedFactJSON struct {
+// factJSON is a fused fact in JSON: in a merge report (teams merge,
+// member-status, conflicts resolve), whose mergeId is the report's, and in
+// facts list, with the merge run that wrote it.
+type factJSON struct {
 	Subject    string   `json:"subject"`
 	Predicate  string   `json:"predicate"`
 	Object     string   `json:"object"`
@@ -48,7 +56,13 @@ type storedFactJSON struct {
 	Findings   []string `json:"findings"`
 	Confidence float64  `json:"confidence"`
 	ResolvedBy string   `json:"resolvedBy,omitempty"`
-	MergeID    string   `json:"mergeId"`
+	MergeID    string   `json:"mergeId,omitempty"` // facts list only
+}
+
+// toFactJSON maps f, written by merge run mergeID ("" in a merge report).
+func toFactJSON(f merge.Fact, mergeID string) factJSON {
+	return factJSON{Subject: rdfio.FormatTerm(f.Subject), Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object),
+		Supporters: f.Supporters, Findings: f.FindingIDs, Confidence: f.Confidence, ResolvedBy: f.ResolvedBy, MergeID: mergeID}
 }
 
 func factsList(c *cli.Context, e *env) error {
@@ -71,7 +85,7 @@ func factsList(c *cli.Context, e *env) error {
 			return fmt.Errorf("facts list: --predicate: %w", err)
 		}
 	}
-	m, err := e.manager(c, false)
+	m, t, err := e.getTeam(c, args[0])
 	if err != nil {
 		return err
 	}
@@ -79,11 +93,12 @@ func factsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	out := make([]storedFactJSON, 0, len(fs))
+	if note := notMergedNote(t); note != "" {
+		fmt.Fprintf(e.stderr, "cortexctl: team %s is %s; the facts are those of its last merge, if any\n", t.ID, note)
+	}
+	out := make([]factJSON, 0, len(fs))
 	for _, fa := range fs {
-		out = append(out, storedFactJSON{Subject: rdfio.FormatTerm(fa.Subject), Predicate: rdfio.FormatTerm(fa.Predicate),
-			Object: rdfio.FormatTerm(fa.Object), Supporters: fa.Supporters, Findings: fa.FindingIDs,
-			Confidence: fa.Confidence, ResolvedBy: fa.ResolvedBy, MergeID: fa.MergeID})
+		out = append(out, toFactJSON(fa.Fact, fa.MergeID))
 	}
 	return printResult(c, e.stdout, out, func() error {
 		if len(out) == 0 {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -83,9 +85,32 @@ func TestCLI_Facts(t *testing.T) {
 		Ignored int
 		Facts   []storedFact
 	}
-	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "merge", "t1", "--json")), &rep); err != nil || len(rep.Facts) != 2 ||
+	repJSON := mustCLI(t, dir, "teams", "merge", "t1", "--json")
+	if err := json.Unmarshal([]byte(repJSON), &rep); err != nil || len(rep.Facts) != 2 ||
 		rep.Facts[0].Confidence != label.Confidence || rep.Facts[1].Confidence != owner.Confidence || rep.Ignored != 0 {
 		t.Fatalf("teams merge --json: %+v (%v)", rep, err)
+	}
+	// Field for field: a fact of the report is the fact facts list shows,
+	// less the merge run (the report's own mergeId).
+	var repRaw struct {
+		MergeID string
+		Facts   []map[string]any
+	}
+	var listed []map[string]any
+	if err := json.Unmarshal([]byte(repJSON), &repRaw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(raw), &listed); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range listed {
+		if f["mergeId"] != repRaw.MergeID {
+			t.Fatalf("listed fact of run %v, report of run %s", f["mergeId"], repRaw.MergeID)
+		}
+		delete(f, "mergeId")
+	}
+	if !reflect.DeepEqual(repRaw.Facts, listed) {
+		t.Fatalf("the report's facts\n%v\ndiffer from facts list's\n%v", repRaw.Facts, listed)
 	}
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--predicate", "<http://ex/owner>", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].Object != "<http://ex/bob>" {
 		t.Fatalf("--predicate: %+v (%v)", facts, err)
@@ -122,7 +147,8 @@ func TestCLI_Facts(t *testing.T) {
 
 // TestCLI_TeamNotMerged: a team whose automatic merge failed (its strategy
 // is registered only in the library host that completed it) reads as not
-// merged in teams get and list, and a member update exits 4 naming the
+// merged in teams get and list, with the host's error (teams get does not
+// run a failed merge again), and a member update exits 4 naming the
 // command that merges it.
 func TestCLI_TeamNotMerged(t *testing.T) {
 	dir := t.TempDir()
@@ -166,7 +192,7 @@ func TestCLI_TeamNotMerged(t *testing.T) {
 		Merged                           bool
 	}
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil ||
-		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "unknown merge strategy") {
+		team.Status != "completed" || team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "host strategy failed") {
 		t.Fatalf("get --json: %+v (%v)", team, err)
 	}
 	var list []struct {
@@ -188,60 +214,174 @@ func TestCLI_TeamNotMerged(t *testing.T) {
 	}
 }
 
-// TestCLI_TeamsGetMerges: teams get retries a team's due merge (here one
-// that failed in a library host whose "additive" strategy refused), opening
-// the store read-write for it, and shows the team merged.
-func TestCLI_TeamsGetMerges(t *testing.T) {
-	dir := t.TempDir()
+// hostTeam creates, in a store in dir, through a library host whose
+// registry has only strategy, as "additive" (nil: the built-ins), and whose
+// clock is now, team t1 (strategy additive) with members ann and bob and
+// a timeout of a minute; ann and bob start, each asserts a finding, then
+// ann completes. Then finish runs (if not nil) with the host's manager;
+// the store is closed when it returns. A panic of finish stands for a
+// crash of the host: it is recovered, and the store closed.
+func hostTeam(t *testing.T, dir string, strategy merge.Strategy, now func() time.Time, finish func(m *teammanager.Manager)) {
+	t.Helper()
 	ctx := context.Background()
 	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() {
+		recover() //nolint:errcheck // a crash of the host (see above)
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	reg := merge.NewRegistry()
-	reg.Register(merge.NameAdditive, merge.StrategyFunc(func(merge.Input) (merge.Result, error) {
-		return merge.Result{}, errors.New("out of memory")
-	}))
+	if strategy == nil {
+		merge.RegisterBuiltins(reg)
+	} else {
+		reg.Register(merge.NameAdditive, strategy)
+	}
 	x, err := namespace.New(namespace.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(reg))
+	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(reg).WithClock(now))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Members: []teammanager.MemberConfig{{AgentID: "ann"}}}); err != nil {
+	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Strategy: merge.NameAdditive, Timeout: time.Minute,
+		Members: []teammanager.MemberConfig{{AgentID: "ann"}, {AgentID: "bob"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Running, ""); err != nil {
+	for _, a := range []string{"ann", "bob"} {
+		if _, err := m.UpdateMemberStatus(ctx, "t1", a, teammanager.Running, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.AddFinding(ctx, "t1", a, teammanager.Finding{Subject: quad.IRI("http://ex/a"), Predicate: quad.IRI("http://ex/" + a), Object: quad.String("v")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Completed, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.AddFinding(ctx, "t1", "ann", teammanager.Finding{Subject: quad.IRI("http://ex/a"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("v")}); err != nil {
+	if finish != nil {
+		finish(m)
+	}
+}
+
+type teamGot struct {
+	Status, FailReason, MergePending, MergeError, LastMerge string
+	Merged                                                  bool
+}
+
+func getTeamJSON(t *testing.T, dir string) teamGot {
+	t.Helper()
+	var team teamGot
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.UpdateMemberStatus(ctx, "t1", "ann", teammanager.Completed, ""); err == nil {
-		t.Fatal("the host's merge did not fail")
+	return team
+}
+
+// TestCLI_TeamsGetMerges: teams get retries a team's interrupted merge (a
+// library host crashed in it), opening the store read-write for it, and
+// shows the team merged. A failed merge (the host's strategy refused) is
+// not retried by teams get, which shows why; the next write or teams
+// merge runs it.
+func TestCLI_TeamsGetMerges(t *testing.T) {
+	ctx := context.Background()
+	crash := merge.StrategyFunc(func(merge.Input) (merge.Result, error) { panic("host killed in its merge") })
+	refuse := merge.StrategyFunc(func(merge.Input) (merge.Result, error) { return merge.Result{}, errors.New("out of memory") })
+	bobCompletes := func(m *teammanager.Manager) {
+		m.UpdateMemberStatus(ctx, "t1", "bob", teammanager.Completed, "") //nolint:errcheck // the merge fails or crashes
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
+	t.Run("interrupted", func(t *testing.T) {
+		dir := t.TempDir()
+		hostTeam(t, dir, crash, time.Now, bobCompletes)
+		var list []teamGot
+		if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Merged || list[0].MergePending != "interrupted" {
+			t.Fatalf("list --json before teams get: %+v (%v)", list, err)
+		}
+		team := getTeamJSON(t, dir)
+		if !team.Merged || team.MergePending != "" || team.LastMerge == "" || team.Status != "completed" {
+			t.Fatalf("get --json: %+v", team)
+		}
+		var facts []storedFact
+		if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--json")), &facts); err != nil || len(facts) != 2 || facts[0].MergeID != team.LastMerge {
+			t.Fatalf("facts after teams get: %+v (%v)", facts, err)
+		}
+	})
+	t.Run("failed", func(t *testing.T) {
+		dir := t.TempDir()
+		hostTeam(t, dir, refuse, time.Now, bobCompletes)
+		for range 2 {
+			if team := getTeamJSON(t, dir); team.Merged || team.MergePending != "failed" || !strings.Contains(team.MergeError, "out of memory") {
+				t.Fatalf("get --json: %+v", team)
+			}
+		}
+		mustCLI(t, dir, "teams", "merge", "t1")
+		if team := getTeamJSON(t, dir); !team.Merged || team.MergePending != "" {
+			t.Fatalf("get --json after teams merge: %+v", team)
+		}
+	})
+}
+
+// TestCLI_TimedOutTeam: a team that timed out (a library host started it an
+// hour ago with a timeout of a minute) after ann completed, bob still
+// running, and that nothing recorded: read-only (another process holds
+// the store, so it cannot be reopened read-write) teams get shows it
+// failed (timeout) and not merged, with the reason, and facts list says
+// so; then teams get, or facts list, records the timeout and merges ann's
+// findings only.
+func TestCLI_TimedOutTeam(t *testing.T) {
+	hourAgo := func() time.Time { return time.Now().Add(-time.Hour) }
+	check := func(t *testing.T, dir string) {
+		t.Helper()
+		team := getTeamJSON(t, dir)
+		if team.Status != "failed" || team.FailReason != "timeout" || !team.Merged || team.MergePending != "" || team.LastMerge == "" {
+			t.Fatalf("get --json after the merge: %+v", team)
+		}
+		var facts []storedFact
+		if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--json")), &facts); err != nil ||
+			len(facts) != 1 || facts[0].Predicate != "<http://ex/ann>" || facts[0].MergeID != team.LastMerge {
+			t.Fatalf("facts: %+v (%v)", facts, err)
+		}
+		var list []teamGot
+		if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Status != "failed" || !list[0].Merged {
+			t.Fatalf("list --json: %+v (%v)", list, err)
+		}
 	}
-	var list []struct {
-		Merged       bool
-		MergePending string
-	}
-	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Merged || list[0].MergePending != "failed" {
-		t.Fatalf("list --json before teams get: %+v (%v)", list, err)
-	}
-	var team struct {
-		Merged       bool
-		MergePending string
-		LastMerge    string
-	}
-	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "t1", "--json")), &team); err != nil || !team.Merged || team.MergePending != "" || team.LastMerge == "" {
-		t.Fatalf("get --json: %+v (%v)", team, err)
-	}
-	var facts []storedFact
-	if err := json.Unmarshal([]byte(mustCLI(t, dir, "facts", "list", "t1", "--json")), &facts); err != nil || len(facts) != 1 || facts[0].MergeID != team.LastMerge {
-		t.Fatalf("facts after teams get: %+v (%v)", facts, err)
-	}
+	t.Run("read-only", func(t *testing.T) {
+		dir := t.TempDir()
+		hostTeam(t, dir, nil, hourAgo, nil)
+		reader, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithReadOnly(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reader.Close()
+		team := getTeamJSON(t, dir)
+		if team.Status != "failed" || team.FailReason != "timeout" || team.Merged || team.MergePending != "timeout" {
+			t.Fatalf("read-only get --json: %+v", team)
+		}
+		if out := mustCLI(t, dir, "teams", "get", "t1"); !strings.Contains(out, "failed: timeout") || !strings.Contains(out, "not merged yet (timeout): run `cortexctl teams merge t1`") {
+			t.Fatalf("read-only get:\n%s", out)
+		}
+		r := runCLI(t, dir, "", "facts", "list", "t1")
+		if r.code != 0 || strings.TrimSpace(r.stdout) != "no facts" || !strings.Contains(r.stderr, "team t1 is not merged yet (timeout)") {
+			t.Fatalf("read-only facts list: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+		if err := reader.Close(); err != nil {
+			t.Fatal(err)
+		}
+		check(t, dir) // teams get merges
+	})
+	t.Run("facts list", func(t *testing.T) {
+		dir := t.TempDir()
+		hostTeam(t, dir, nil, hourAgo, nil)
+		r := runCLI(t, dir, "", "facts", "list", "t1", "--json")
+		var facts []storedFact
+		if err := json.Unmarshal([]byte(r.stdout), &facts); err != nil || r.code != 0 || len(facts) != 1 || r.stderr != "" {
+			t.Fatalf("facts list: exit %d, %+v (%v), stderr %q", r.code, facts, err, r.stderr)
+		}
+		check(t, dir)
+	})
 }

@@ -85,8 +85,12 @@ Examples:
 					Name:      "get",
 					Usage:     "show a team and its members",
 					ArgsUsage: "TEAM",
-					Description: `A finished team whose merge is due (mergePending) is merged first: the
-store is then opened read-write.
+					Description: `A finished team whose merge was interrupted (mergePending "interrupted") or
+that timed out with a completed member ("timeout": the timeout is recorded) is
+merged first: the store is then opened read-write. If it cannot be (another
+process has it open), the team is shown as it reads: "merged": false with the
+reason. A failed merge ("failed") is retried by the next write to the team or
+cortexctl teams merge TEAM.
 
 Example:
    cortexctl teams get TEAM --json`,
@@ -388,18 +392,47 @@ func teamsList(c *cli.Context, e *env) error {
 	})
 }
 
-// getMerging reopens the store read-write (teams get opens it read-only)
-// and returns team id as GetTeam reads it then: after New and GetTeam have
-// retried its due merge.
-func (e *env) getMerging(c *cli.Context, id string) (teammanager.Team, error) {
-	if err := e.close(); err != nil {
-		return teammanager.Team{}, err
-	}
-	m, err := e.manager(c, true)
+// getTeam returns team id as GetTeam reads it, and the manager to read
+// more with. The store is opened read-only, unless the team has a due
+// merge that a read retries (Team.ReadRetriesMerge: an interrupted merge,
+// or a timeout not recorded yet): then it is reopened read-write and the
+// team read again, which records and runs that merge (see
+// teammanager.Manager.GetTeam). If it cannot be reopened read-write (e.g.
+// another process reads it), the store is read read-only and the team
+// returned as it reads there: not merged, with the reason.
+func (e *env) getTeam(c *cli.Context, id string) (*teammanager.Manager, teammanager.Team, error) {
+	m, err := e.manager(c, false)
 	if err != nil {
-		return teammanager.Team{}, err
+		return nil, teammanager.Team{}, err
 	}
-	return m.GetTeam(c.Context, id)
+	t, err := m.GetTeam(c.Context, id)
+	if err != nil || !t.ReadRetriesMerge() {
+		return m, t, err
+	}
+	if err := e.close(); err != nil {
+		return nil, teammanager.Team{}, err
+	}
+	if m, err := e.manager(c, true); err == nil {
+		t, err := m.GetTeam(c.Context, id)
+		return m, t, err
+	}
+	if err := e.close(); err != nil {
+		return nil, teammanager.Team{}, err
+	}
+	if m, err = e.manager(c, false); err != nil {
+		return nil, teammanager.Team{}, err
+	}
+	t, err = m.GetTeam(c.Context, id)
+	return m, t, err
+}
+
+// notMergedNote returns the line saying that t is not merged yet, and why,
+// or "" if it is not pending a merge.
+func notMergedNote(t teammanager.Team) string {
+	if t.MergePending == "" {
+		return ""
+	}
+	return fmt.Sprintf("not merged yet (%s%s): run `cortexctl teams merge %s`", t.MergePending, cell(prefixed(": ", t.MergeError)), t.ID)
 }
 
 func teamsGet(c *cli.Context, e *env) error {
@@ -410,28 +443,17 @@ func teamsGet(c *cli.Context, e *env) error {
 	if len(args) != 1 {
 		return usagef("teams get: want TEAM")
 	}
-	m, err := e.manager(c, false)
+	_, t, err := e.getTeam(c, args[0])
 	if err != nil {
 		return err
-	}
-	t, err := m.GetTeam(c.Context, args[0])
-	if err != nil {
-		return err
-	}
-	if t.MergePending != "" {
-		// A merge is due: teams get retries it, which needs the store
-		// read-write (else the team is shown as it reads).
-		if mt, err := e.getMerging(c, args[0]); err == nil {
-			t = mt
-		}
 	}
 	return printResult(c, e.stdout, toTeamJSON(t), func() error {
 		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Strategy)
 		if t.FailReason != "" {
 			fmt.Fprintf(e.stdout, "failed: %s\n", cell(t.FailReason))
 		}
-		if t.MergePending != "" {
-			fmt.Fprintf(e.stdout, "not merged yet (%s%s): run `cortexctl teams merge %s`\n", t.MergePending, cell(prefixed(": ", t.MergeError)), t.ID)
+		if note := notMergedNote(t); note != "" {
+			fmt.Fprintln(e.stdout, note)
 		}
 		tb := newTable(e.stdout, false, "AGENT", "ROLE", "STATUS", "TASK", "RESULT")
 		for _, mb := range t.Members {
@@ -517,16 +539,6 @@ type mergeMemberJSON struct {
 	Ignored     int    `json:"ignored"`
 }
 
-type factJSON struct {
-	Subject    string   `json:"subject"`
-	Predicate  string   `json:"predicate"`
-	Object     string   `json:"object"`
-	Supporters []string `json:"supporters"`
-	Findings   []string `json:"findings"`
-	Confidence float64  `json:"confidence"`
-	ResolvedBy string   `json:"resolvedBy,omitempty"`
-}
-
 type mergeJSON struct {
 	Team      string            `json:"team"`
 	MergeID   string            `json:"mergeId"`
@@ -548,8 +560,7 @@ func toMergeJSON(r teammanager.MergeReport) mergeJSON {
 		out.Members = append(out.Members, mergeMemberJSON{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept, Ignored: m.Ignored})
 	}
 	for _, f := range r.Facts {
-		out.Facts = append(out.Facts, factJSON{Subject: rdfio.FormatTerm(f.Subject), Predicate: rdfio.FormatTerm(f.Predicate),
-			Object: rdfio.FormatTerm(f.Object), Supporters: f.Supporters, Findings: f.FindingIDs, Confidence: f.Confidence, ResolvedBy: f.ResolvedBy})
+		out.Facts = append(out.Facts, toFactJSON(f, ""))
 	}
 	return out
 }

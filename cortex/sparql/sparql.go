@@ -24,11 +24,11 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 )
 
 // Options configure Query. The zero value parses with the default prefixes (rdf rdfs xsd owl prov), no

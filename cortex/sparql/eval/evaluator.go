@@ -7,8 +7,8 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 )
 
 // localBit marks ids of terms computed by the evaluator that the dataset does not hold.

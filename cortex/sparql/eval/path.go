@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 )
 
 // cpath is a compiled property path.

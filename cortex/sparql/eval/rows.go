@@ -7,8 +7,8 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/cortexgraph/cortex/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 )
 
 const batchSize = 64
