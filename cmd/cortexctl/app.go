@@ -45,6 +45,18 @@ func (e *env) close() error {
 }
 
 // How a command opens the store.
+// access is what a command does with the selected namespace: read it
+// (opening the store read-only), write to what it holds (the store and the
+// namespace must exist: a typo in --data or -n is "not found", exit 3, and
+// creates nothing), or create it if needed (import, teams create, demo).
+type access int
+
+const (
+	accessRead access = iota
+	accessWrite
+	accessCreate
+)
+
 type openMode int
 
 const (
@@ -133,17 +145,14 @@ func (e *env) base() string {
 // when write is set; without write, a missing store or namespace is an
 // error (exit code 3) and nothing is created. The base the namespace
 // recorded when it was created must be the configured one.
-func (e *env) namespace(ctx context.Context, write bool) (*cortex.Namespace, error) {
-	mode := readOnly
-	if write {
-		mode = readWrite
-	}
+func (e *env) namespace(ctx context.Context, a access) (*cortex.Namespace, error) {
+	mode := map[access]openMode{accessRead: readOnly, accessWrite: writeExisting, accessCreate: readWrite}[a]
 	s, err := e.open(ctx, mode)
 	if err != nil {
 		return nil, err
 	}
 	open := s.OpenNamespace
-	if write {
+	if a == accessCreate {
 		open = s.Namespace
 	}
 	n, err := open(ctx, e.nsName, cortex.WithBase(e.base()))

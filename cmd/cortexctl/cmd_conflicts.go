@@ -74,7 +74,7 @@ func conflictsList(c *cli.Context, e *env) error {
 	if len(args) != 1 {
 		return usagef("conflicts list: want TEAM")
 	}
-	m, err := e.manager(c, false)
+	m, err := e.manager(c, accessRead)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	if len(objs) == 0 && !c.Bool("none") {
 		return usagef("conflicts resolve: give --object TERM (repeatable) or --none")
 	}
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}

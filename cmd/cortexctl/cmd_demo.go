@@ -32,7 +32,7 @@ Example:
 			if !c.IsSet("namespace") {
 				e.nsName = "demo"
 			}
-			m, err := e.manager(c, true)
+			m, err := e.manager(c, accessCreate)
 			if err != nil {
 				return err
 			}
@@ -113,7 +113,7 @@ Example:
 // demoQuery asks the graph which agents' findings made it into the merged
 // knowledge, in SPARQL.
 func demoQuery(c *cli.Context, e *env, teamID string) error {
-	ns, err := e.namespace(c.Context, true)
+	ns, err := e.namespace(c.Context, accessCreate)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func findingsAdd(c *cli.Context, e *env) error {
 		}
 		f.AssertedAt = t
 	}
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func findingsImport(c *cli.Context, e *env) error {
 		return fmt.Errorf("findings import: %w", err)
 	}
 	defer file.Close()
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func findingsList(c *cli.Context, e *env) error {
 	if len(args) != 1 {
 		return usagef("findings list: want TEAM")
 	}
-	m, err := e.manager(c, false)
+	m, err := e.manager(c, accessRead)
 	if err != nil {
 		return err
 	}

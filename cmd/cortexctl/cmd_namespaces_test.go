@@ -233,3 +233,37 @@ func TestCLI_NamespaceBaseIsRecorded(t *testing.T) {
 		t.Fatalf("custom base over a default one: exit %d (%s)", r.code, r.stderr)
 	}
 }
+
+// TestCLI_TeamWritesCreateNothing: commands that write to an existing team
+// never create a store or a namespace: a typo in --data or -n is "not
+// found" (exit 3) and leaves nothing behind.
+func TestCLI_TeamWritesCreateNothing(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	store := t.TempDir()
+	mustCLI(t, store, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	findings := writeFile(t, "f.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	for _, args := range [][]string{
+		{"teams", "member-status", "t1", "ann", "running"},
+		{"teams", "merge", "t1"},
+		{"teams", "delete", "t1"},
+		{"findings", "add", "t1", "ann", "<http://ex/s>", "<http://ex/p>", "o"},
+		{"findings", "import", "t1", "ann", findings},
+		{"conflicts", "resolve", "t1", "c0123456789abcdef0123456789abcdef", "--object", "x", "--by", "ann"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			if r := runCLI(t, missing, "", args...); r.code != exitNotFound || !strings.Contains(r.stderr, "no store at "+missing) {
+				t.Fatalf("missing store: exit %d, stderr %q", r.code, r.stderr)
+			}
+			if _, err := os.Stat(missing); !os.IsNotExist(err) {
+				t.Fatalf("%s was created (%v)", missing, err)
+			}
+			r := runCLI(t, store, "", append([]string{"-n", "typo"}, args...)...)
+			if r.code != exitNotFound || !strings.Contains(r.stderr, `no such namespace "typo"`) {
+				t.Fatalf("missing namespace: exit %d, stderr %q", r.code, r.stderr)
+			}
+			if out := mustCLI(t, store, "namespaces", "list", "--json"); strings.Contains(out, "typo") {
+				t.Fatalf("namespace typo was created: %s", out)
+			}
+		})
+	}
+}

@@ -85,7 +85,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	if timeout < 0 {
 		return fmt.Errorf("%w: query: --timeout %s is negative (0 means none)", errInvalid, timeout)
 	}
-	ns, err := e.namespace(c.Context, false)
+	ns, err := e.namespace(c.Context, accessRead)
 	if err != nil {
 		return err
 	}

@@ -282,7 +282,7 @@ func importCmd(c *cli.Context, e *env) error {
 		}
 		srcs = append(srcs, src)
 	}
-	ns, err := e.namespace(c.Context, true)
+	ns, err := e.namespace(c.Context, accessCreate)
 	if err != nil {
 		return err
 	}
@@ -380,7 +380,7 @@ func exportCmd(c *cli.Context, e *env) error {
 	default:
 		format = rdfio.NQuads
 	}
-	ns, err := e.namespace(c.Context, false)
+	ns, err := e.namespace(c.Context, accessRead)
 	if err != nil {
 		return err
 	}
@@ -435,7 +435,7 @@ func graphsCmd(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	ns, err := e.namespace(c.Context, false)
+	ns, err := e.namespace(c.Context, accessRead)
 	if err != nil {
 		return err
 	}
@@ -477,7 +477,7 @@ func statsCmd(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	ns, err := e.namespace(c.Context, false)
+	ns, err := e.namespace(c.Context, accessRead)
 	if err != nil {
 		return err
 	}

@@ -25,8 +25,8 @@ import (
 // from the config file's teams section. write selects a read-write store
 // (the namespace is created if needed); without it the store is opened
 // read-only and a missing store or namespace is an error.
-func (e *env) manager(c *cli.Context, write bool) (*teammanager.Manager, error) {
-	if _, err := e.namespace(c.Context, write); err != nil {
+func (e *env) manager(c *cli.Context, a access) (*teammanager.Manager, error) {
+	if _, err := e.namespace(c.Context, a); err != nil {
 		return nil, err
 	}
 	x, err := e.ns()
@@ -278,7 +278,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 	if tc.Name == "" && len(tc.Members) == 0 {
 		return usagef("teams create: need --name and --member, or --from FILE")
 	}
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessCreate)
 	if err != nil {
 		return err
 	}
@@ -371,7 +371,7 @@ func teamsList(c *cli.Context, e *env) error {
 		}
 		f.Status = st
 	}
-	m, err := e.manager(c, false)
+	m, err := e.manager(c, accessRead)
 	if err != nil {
 		return err
 	}
@@ -401,7 +401,7 @@ func teamsList(c *cli.Context, e *env) error {
 // another process reads it), the store is read read-only and the team
 // returned as it reads there: not merged, with the reason.
 func (e *env) getTeam(c *cli.Context, id string) (*teammanager.Manager, teammanager.Team, error) {
-	m, err := e.manager(c, false)
+	m, err := e.manager(c, accessRead)
 	if err != nil {
 		return nil, teammanager.Team{}, err
 	}
@@ -412,14 +412,14 @@ func (e *env) getTeam(c *cli.Context, id string) (*teammanager.Manager, teammana
 	if err := e.close(); err != nil {
 		return nil, teammanager.Team{}, err
 	}
-	if m, err := e.manager(c, true); err == nil {
+	if m, err := e.manager(c, accessWrite); err == nil {
 		t, err := m.GetTeam(c.Context, id)
 		return m, t, err
 	}
 	if err := e.close(); err != nil {
 		return nil, teammanager.Team{}, err
 	}
-	if m, err = e.manager(c, false); err != nil {
+	if m, err = e.manager(c, accessRead); err != nil {
 		return nil, teammanager.Team{}, err
 	}
 	t, err = m.GetTeam(c.Context, id)
@@ -472,7 +472,7 @@ func teamsDelete(c *cli.Context, e *env) error {
 	if len(args) != 1 {
 		return usagef("teams delete: want TEAM")
 	}
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
@@ -502,7 +502,7 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
@@ -586,7 +586,7 @@ func teamsMerge(c *cli.Context, e *env) error {
 	if len(args) != 1 {
 		return usagef("teams merge: want TEAM")
 	}
-	m, err := e.manager(c, true)
+	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
