@@ -38,12 +38,6 @@ func (c *valueCache) put(id ID, v quad.Value) {
 	c.mu.Unlock()
 }
 
-func (c *valueCache) clear() {
-	c.mu.Lock()
-	clear(c.m)
-	c.mu.Unlock()
-}
-
 // cacheChunk is how many entries getMany and putWants handle per lock
 // acquisition, so that a large batch does not hold the lock for long.
 const cacheChunk = 1024

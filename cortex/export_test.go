@@ -53,8 +53,6 @@ func SetSpillTuning(spill int64, maxQuads int) (restore func()) {
 	return func() { spillBytes, segmentMaxQuads = b, q }
 }
 
-// SpilledRuns returns the number of run files written by imports so far.
-func SpilledRuns() int64 { return bulkCounters.spilled.Load() }
 
 // Pins returns the namespace's pins (Delta.Pin): node id → term.
 func Pins(t testing.TB, n *Namespace) map[ID]quad.Value {

@@ -53,13 +53,11 @@ func (g *gate) Enter() error {
 	return nil
 }
 
-// close waits, at most wait, until no transaction is open and no exclusive
-// holder is active (see exclusive), then admits no transaction ever again.
-// It reports whether it drained.
-func (g *gate) close(wait time.Duration) bool { return g.closeUnless(wait, nil) }
-
-// closeUnless is close that also stops waiting once giveUp, asked every 50 ms
+// closeUnless waits, at most wait, until no transaction is open and no
+// exclusive holder is active (see exclusive), then admits no transaction ever
+// again. It stops waiting early once giveUp (if not nil), asked every 50 ms
 // with the number of open transactions and the time waited so far, says so.
+// It reports whether it drained.
 func (g *gate) closeUnless(wait time.Duration, giveUp func(open int, waited time.Duration) bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()

@@ -43,9 +43,6 @@ type Namespace struct {
 	// bulk.go).
 	writeGen, removeGen uint64
 
-	qmu sync.RWMutex
-	qs  *ckv.QuadStore // replaced after a failed write (its caches may be stale)
-
 	cache valueCache
 }
 
@@ -75,11 +72,12 @@ func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, 
 	view := s.nsView(name)
 	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view}
 	n.cache.init(s.opts.valueCache)
-	qs, err := ckv.New(n.kv, qsOptions)
-	if err != nil {
+	// Cortex reads and writes the format itself; cayley's own quadstore is
+	// opened only to check that the namespace is one of its stores (and
+	// not closed: that would close the view).
+	if _, err := ckv.New(n.kv, qsOptions); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	n.qs = qs.(*ckv.QuadStore)
 	return n, nil
 }
 
@@ -141,26 +139,6 @@ func (n *Namespace) Name() string { return n.name }
 // (namespace.DefaultBasePrefix+name for namespaces created without
 // WithBase, or before bases were recorded).
 func (n *Namespace) Base() string { return n.base }
-
-func (n *Namespace) quadStore() *ckv.QuadStore {
-	n.qmu.RLock()
-	defer n.qmu.RUnlock()
-	return n.qs
-}
-
-// resetQuadStore replaces the cayley quadstore after a failed write: cayley
-// caches term ids in memory before commit, so a rolled-back transaction can
-// leave ids in its cache that were never written.
-func (n *Namespace) resetQuadStore() error {
-	qs, err := ckv.New(n.kv, qsOptions)
-	if err != nil {
-		return fmt.Errorf("reopen quadstore: %w", err)
-	}
-	n.qmu.Lock()
-	n.qs = qs.(*ckv.QuadStore)
-	n.qmu.Unlock()
-	return nil
-}
 
 func (n *Namespace) close() error {
 	return n.kv.Close()
@@ -325,25 +303,17 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 	if len(remove) > 0 {
 		n.removeGen++
 	}
-	var freed bool
 	var err error
 	// A side-table row costs a key or two, a quad about seven: counting a
 	// row as a quad keeps a transaction within Badger's limits for rows of
 	// up to ~2 KB.
 	if len(remove)+len(add)+side.len() <= journalAbove {
-		freed, err = n.writeDelta(ctx, remove, add, pins, side)
+		_, err = n.writeDelta(ctx, remove, add, pins, side)
 	} else {
-		freed, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
+		_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 	}
 	if err != nil {
 		return fmt.Errorf("namespace %s: write: %w", n.name, err)
-	}
-	if freed {
-		// Cayley's quadstore caches IRI ids; a deleted node's id must not
-		// be served from it.
-		if err := n.resetQuadStore(); err != nil {
-			return err
-		}
 	}
 	return nil
 }

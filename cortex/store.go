@@ -545,13 +545,6 @@ type registryValue struct {
 	Base string `json:"base,omitempty"`
 }
 
-func (r registryValue) base(name string) string {
-	if r.Base == "" {
-		return namespace.DefaultBasePrefix + name
-	}
-	return r.Base
-}
-
 // registryEntry reads the registry entry of namespace name.
 func (s *Store) registryEntry(name string) (registryValue, bool, error) {
 	var r registryValue

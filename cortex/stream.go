@@ -322,21 +322,21 @@ func appendStreamKV(buf *z.Buffer, key, val []byte, version uint64, stream uint3
 		b = binary.AppendUvarint(b, uint64(len(val)))
 		b = append(b, val...)
 	}
-	b = append(b, 4<<3|0)
+	b = append(b, 4<<3) // field 4 (version), wire type 0 (varint)
 	b = binary.AppendUvarint(b, version)
 	if del {
 		b = append(b, 6<<3|2, 1, bitDelete)
 	}
-	b = append(b, 10<<3|0)
+	b = append(b, 10<<3) // field 10 (stream id), varint
 	_ = binary.AppendUvarint(b, uint64(stream))
 }
 
 // appendStreamDone appends the pb.KV that closes a stream.
 func appendStreamDone(buf *z.Buffer, stream uint32) {
 	b := buf.SliceAllocate(1 + uvarintLen(uint64(stream)) + 2)[:0]
-	b = append(b, 10<<3|0)
+	b = append(b, 10<<3) // field 10 (stream id), varint
 	b = binary.AppendUvarint(b, uint64(stream))
-	_ = append(b, 11<<3|0, 1)
+	_ = append(b, 11<<3, 1) // field 11 (stream done), varint true
 }
 
 func uvarintLen(v uint64) int {

@@ -3,6 +3,7 @@ package teammanager_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -68,5 +69,20 @@ func TestFromConfig_ZeroFieldsTakeDefaults(t *testing.T) {
 				t.Fatalf("team of %d: %v, want ErrInvalidTeam", len(ms), err)
 			}
 		})
+	}
+}
+
+// TestStrategies: a Manager lists the strategies of its registry (the
+// default one, or its own), sorted.
+func TestStrategies(t *testing.T) {
+	if got, want := teammanager.DefaultConfig().Strategies(), merge.Names(); !slices.Equal(got, want) {
+		t.Fatalf("default: %v, want %v", got, want)
+	}
+	reg := merge.NewRegistry()
+	reg.Register("zeta", merge.PerTopic("zeta", merge.DecideAdditive))
+	reg.Register("alpha", merge.PerTopic("alpha", merge.DecideAdditive))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithDefaultStrategy("alpha"))
+	if got := f.m.Strategies(); !slices.Equal(got, []string{"alpha", "zeta"}) {
+		t.Fatalf("own registry: %v", got)
 	}
 }

@@ -206,5 +206,3 @@ func ParseTerm(s string) (quad.Value, error) {
 	}
 	return v, nil
 }
-
-func utf8Valid(s string) bool { return utf8.ValidString(s) }

@@ -208,16 +208,6 @@ func ValidLexical(v quad.Value) bool {
 	return true
 }
 
-// knownDatatype reports whether equality/ordering of literals of this
-// datatype is understood by value.
-func knownDatatype(l lit) bool {
-	switch l.kind {
-	case litSimple, litLang:
-		return true
-	}
-	return l.dt == XSDBoolean || l.dt == XSDDateTime || numericKindOf(l.dt) != NotNumeric
-}
-
 func parseBoolean(s string) (bool, bool) {
 	switch s {
 	case "true", "1":

@@ -176,12 +176,6 @@ func (ev *evaluator) intern(ctx context.Context, v quad.Value) ID {
 	return id
 }
 
-// internFresh returns a local id for a term known not to be in the dataset (a fresh blank node).
-func (ev *evaluator) internFresh(v quad.Value) ID {
-	ev.local = append(ev.local, v)
-	return localBit | ID(len(ev.local))
-}
-
 // scan calls fn for every quad matching (s, p, o) (0 = any) in the active graph. Triples of a default
 // graph merged from several graphs are reported once. Local ids match nothing.
 func (ev *evaluator) scan(ctx context.Context, g gctx, s, p, o ID, fn func(q Quad) error) error {

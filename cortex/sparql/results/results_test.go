@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -263,7 +264,13 @@ func TestReadW3CFiles(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	want := []string{"csv", "json", "table", "tsv", "xml"}
-	if got := results.Names(); !reflect.DeepEqual(got, want) {
+	var got []string
+	for _, n := range results.Names() {
+		if !strings.HasPrefix(n, "x-test-") { // registered by TestRegister
+			got = append(got, n)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
 	t.Run("LookupCaseInsensitive", func(t *testing.T) {
@@ -339,4 +346,27 @@ func TestRegistry_RegisterPanics(t *testing.T) {
 			t.Errorf("ByExtension = %q, %v", f.Name, err)
 		}
 	})
+}
+
+// TestRegister: a format registered in the default registry is found by
+// Lookup, ByExtension and Names; registering its name again panics.
+func TestRegister(t *testing.T) {
+	f := results.JSON()
+	f.Name, f.Extensions, f.MediaType = "x-test-json", []string{".xtj"}, "application/x-test"
+	results.Register(f)
+	if got, err := results.Lookup("x-test-json"); err != nil || got.MediaType != "application/x-test" {
+		t.Fatalf("Lookup = %v, %v", got.Name, err)
+	}
+	if got, err := results.ByExtension("r.xtj"); err != nil || got.Name != "x-test-json" {
+		t.Fatalf("ByExtension = %v, %v", got.Name, err)
+	}
+	if !slices.Contains(results.Names(), "x-test-json") {
+		t.Fatalf("Names() = %v", results.Names())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering a name twice did not panic")
+		}
+	}()
+	results.Register(f)
 }

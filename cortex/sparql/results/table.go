@@ -79,16 +79,15 @@ func Table(opts TableOptions) Format {
 }
 
 type tableWriter struct {
-	bw       *bufio.Writer
-	vars     []string
-	opts     TableOptions
-	ns       []nsEntry
-	pending  [][]string // rendered rows not yet written
-	widths   []int      // nil until fixed
-	n        int
-	closed   bool
-	lineBuf  []byte
-	cellsBuf []string
+	bw      *bufio.Writer
+	vars    []string
+	opts    TableOptions
+	ns      []nsEntry
+	pending [][]string // rendered rows not yet written
+	widths  []int      // nil until fixed
+	n       int
+	closed  bool
+	lineBuf []byte
 }
 
 type nsEntry struct{ prefix, ns string }
