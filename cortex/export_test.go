@@ -53,7 +53,6 @@ func SetSpillTuning(spill int64, maxQuads int) (restore func()) {
 	return func() { spillBytes, segmentMaxQuads = b, q }
 }
 
-
 // Pins returns the namespace's pins (Delta.Pin): node id → term.
 func Pins(t testing.TB, n *Namespace) map[ID]quad.Value {
 	t.Helper()
