@@ -10,7 +10,19 @@ const Invalid rune = -1
 // utf8.DecodeRune, except that a byte that does not begin valid UTF-8 gives
 // (Invalid, 1) rather than (utf8.RuneError, 1), and empty b gives
 // (Invalid, 0). An encoded U+FFFD gives (U+FFFD, 3).
-func DecodeRune(b []byte) (rune, int) {
+func DecodeRune(b []byte) (r rune, n int) {
+	// An inlinable fast path for ASCII, shaped as utf8.DecodeRune's.
+	for _, c := range b {
+		if c < utf8.RuneSelf {
+			return rune(c), 1
+		}
+		break
+	}
+	r, n = decodeRune(b)
+	return
+}
+
+func decodeRune(b []byte) (rune, int) {
 	r, n := utf8.DecodeRune(b)
 	if r == utf8.RuneError && n <= 1 {
 		return Invalid, n
@@ -19,7 +31,15 @@ func DecodeRune(b []byte) (rune, int) {
 }
 
 // DecodeRuneInString is DecodeRune for a string.
-func DecodeRuneInString(s string) (rune, int) {
+func DecodeRuneInString(s string) (r rune, n int) {
+	if s != "" && s[0] < utf8.RuneSelf {
+		return rune(s[0]), 1
+	}
+	r, n = decodeRuneInString(s)
+	return
+}
+
+func decodeRuneInString(s string) (rune, int) {
 	r, n := utf8.DecodeRuneInString(s)
 	if r == utf8.RuneError && n <= 1 {
 		return Invalid, n
