@@ -6,13 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
+
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 // Side tables
@@ -45,8 +46,6 @@ import (
 // sideBucket holds side-table rows (sideBucket/table/key) and the tables'
 // stamps (sideBucket/table).
 var sideBucket = []byte("side")
-
-var sideTableName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
 
 // SideRow is a row of a side table.
 type SideRow struct {
@@ -82,16 +81,17 @@ func (tx *Tx) side(table string) *sideOps {
 		tx.s = &sideOps{puts: map[string]map[string][]quad.Value{}, dels: map[string]map[string]bool{},
 			keep: map[string]bool{}, stamp: map[string]bool{}}
 	}
-	if tx.s.err == nil && !sideTableName.MatchString(table) {
-		tx.s.err = fmt.Errorf("side table name %q: want %s", table, sideTableName)
+	if tx.s.err == nil && !namespace.ValidName(table) {
+		tx.s.err = fmt.Errorf("side table name %q: want %s", table, namespace.NameRule)
 	}
 	return tx.s
 }
 
 // PutSide stages row vals under key in side table table (see "Side tables"
-// in side.go), replacing the row there. Table names match
-// ^[a-z][a-z0-9-]{0,62}$; keys are any string. A later DeleteSide of the
-// same key in this Update wins, and the other way round.
+// in side.go), replacing the row there. Table names follow the rule of
+// namespace names (namespace.NameRule, namespace.ValidName); keys are any
+// string. A later DeleteSide of the same key in this Update wins, and the
+// other way round.
 func (tx *Tx) PutSide(table, key string, vals []quad.Value) {
 	o := tx.side(table)
 	row := make([]quad.Value, len(vals))
@@ -144,8 +144,8 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	if err := n.s.checkOpen(); err != nil {
 		return nil, false, err
 	}
-	if !sideTableName.MatchString(table) {
-		return nil, false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, sideTableName)
+	if !namespace.ValidName(table) {
+		return nil, false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
 	}
 	fail := func(err error) ([]SideRow, bool, error) {
 		return nil, false, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
@@ -200,8 +200,8 @@ func (n *Namespace) SideCurrent(ctx context.Context, table string) (bool, error)
 	if err := n.s.checkOpen(); err != nil {
 		return false, err
 	}
-	if !sideTableName.MatchString(table) {
-		return false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, sideTableName)
+	if !namespace.ValidName(table) {
+		return false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
 	}
 	txn, end, err := n.view.NewTxn(false)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 func sideRows(t *testing.T, n *cortex.Namespace, table string) (map[string][]quad.Value, bool) {
@@ -141,6 +142,40 @@ func TestSide_RowsAndCurrency(t *testing.T) {
 	}
 	if _, _, err := n.SideRows(ctx, "no/such"); err == nil {
 		t.Fatal("SideRows accepted a bad table name")
+	}
+}
+
+// TestSide_TableNames checks that side-table names follow the rule of
+// namespace names (namespace.ValidName), in every call that takes one, and
+// that the error states the rule.
+func TestSide_TableNames(t *testing.T) {
+	ctx := context.Background()
+	n := cortextest.NewNamespace(t, "side")
+	for _, name := range []string{
+		"a", "teams", "a-", "a0-9", "a" + strings.Repeat("z", 62),
+		"", "A", "0a", "-a", "a_b", "a.b", "a/b", "aé", "a\xff", "a" + strings.Repeat("z", 63),
+	} {
+		t.Run(name, func(t *testing.T) {
+			valid := namespace.ValidName(name)
+			checkErr := func(call string, err error) {
+				t.Helper()
+				if valid && err != nil {
+					t.Errorf("%s(%q): %v", call, name, err)
+				}
+				if !valid && (err == nil || !strings.Contains(err.Error(), namespace.NameRule)) {
+					t.Errorf("%s(%q) = %v, want an error stating %s", call, name, err, namespace.NameRule)
+				}
+			}
+			_, _, err := n.SideRows(ctx, name)
+			checkErr("SideRows", err)
+			_, err = n.SideCurrent(ctx, name)
+			checkErr("SideCurrent", err)
+			checkErr("PutSide", n.Update(ctx, func(tx *cortex.Tx) error {
+				tx.PutSide(name, "k", []quad.Value{quad.String("v")})
+				return nil
+			}))
+			checkErr("KeepSide", n.Update(ctx, func(tx *cortex.Tx) error { tx.KeepSide(name); return nil }))
+		})
 	}
 }
 

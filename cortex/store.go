@@ -61,8 +61,9 @@ type Store struct {
 //	                   written before bases were recorded: the default base)
 //	n:<name>/<key>     the cayley quadstore of namespace <name>
 //
-// Namespace names match ^[a-z][a-z0-9-]{0,62}$, so they never contain '/' and
-// the prefixes of two namespaces never overlap.
+// Namespace names follow namespace.NameRule (lower-case ASCII letters, digits
+// and '-'), so they never contain '/' and the prefixes of two namespaces never
+// overlap.
 const (
 	registryPrefix = "c:ns/"
 	dataPrefix     = "n:"

@@ -1,6 +1,6 @@
 // Package namespace is the only place Cortex builds IRIs and graph names.
 //
-// A namespace is a name matching ^[a-z][a-z0-9-]{0,62}$ (ValidateName) plus
+// A namespace is a name matching NameRule (ValidName, ValidateName) plus
 // an IRI base, "urn:cortex:{name}" by default (WithBase changes it). Every
 // IRI of the namespace starts with its Prefix, the base followed by ':'
 // (unless the base already ends in ':', '/' or '#'). The store keeps

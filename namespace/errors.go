@@ -10,7 +10,7 @@ import (
 // wrap these sentinels with the offending input.
 var (
 	// ErrInvalidName is returned when a namespace name does not match
-	// ^[a-z][a-z0-9-]{0,62}$.
+	// NameRule.
 	ErrInvalidName = errors.New("invalid namespace name")
 
 	// ErrInvalidBase is returned by New when the WithBase value is not an

@@ -13,18 +13,24 @@ const Default = "default"
 // IRI base: namespace "acme" has base "urn:cortex:acme".
 const DefaultBasePrefix = "urn:cortex:"
 
-// nameRule is the documented syntax of a namespace name.
-const nameRule = "^[a-z][a-z0-9-]{0,62}$"
+// NameRule is the syntax of a namespace name, as a regular expression: a
+// lower-case ASCII letter, then up to 62 lower-case ASCII letters, digits and
+// '-'. ValidName and ValidateName implement it; other names that follow the
+// same rule (cortex side tables) use them rather than a copy.
+const NameRule = "^[a-z][a-z0-9-]{0,62}$"
 
 // MaxNameLen is the maximum length of a namespace name in bytes.
 const MaxNameLen = 63
 
+// ValidName reports whether name follows NameRule.
+func ValidName(name string) bool { return ValidateName(name) == nil }
+
 // ValidateName reports whether name is a valid namespace name, matching
-// ^[a-z][a-z0-9-]{0,62}$. The error wraps ErrInvalidName and names the
-// offending input, the rule and the first violation.
+// NameRule. The error wraps ErrInvalidName and names the offending input, the
+// rule and the first violation.
 func ValidateName(name string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("%w %q: %s (must match %s)", ErrInvalidName, name, why, nameRule)
+		return fmt.Errorf("%w %q: %s (must match %s)", ErrInvalidName, name, why, NameRule)
 	}
 	switch {
 	case name == "":

@@ -2,11 +2,34 @@ package namespace_test
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/namespace"
 )
+
+// TestValidName checks ValidName and ValidateName against NameRule read as
+// a regular expression, on names at the edges of the rule.
+func TestValidName(t *testing.T) {
+	rule := regexp.MustCompile(namespace.NameRule)
+	names := []string{
+		"", "a", "z", "`", "{", "A", "Z", "0", "-", "a0", "a9", "a-", "a/", "a:", "a`", "a{", "aA",
+		"a" + strings.Repeat("-", 62), "a" + strings.Repeat("z", 62), "a" + strings.Repeat("9", 63),
+		"a\n", "a\x00", "a\xff", "é", "aé", "a b",
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			want := rule.MatchString(name)
+			if got := namespace.ValidName(name); got != want {
+				t.Errorf("ValidName(%q) = %v, want %v (NameRule %s)", name, got, want, namespace.NameRule)
+			}
+			if got := namespace.ValidateName(name) == nil; got != want {
+				t.Errorf("ValidateName(%q) == nil is %v, want %v", name, got, want)
+			}
+		})
+	}
+}
 
 func TestValidateName(t *testing.T) {
 	tests := []struct {

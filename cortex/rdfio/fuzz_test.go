@@ -27,6 +27,9 @@ var fuzzSeeds = []string{
 	"@prefix ex: <http://ex/> .\nex:a ex:b ( ex:c .\nex:e ex:f ex:g .\n",
 	"@prefix ex: <http://ex/> .\nex:a ex:b [ ex:c ( ex:d [] ) ; ] , () .\n( 1 ) ex:f \"\"\"x\"y\"\"\" .\n",
 	"<http://e/s> <http://e/p> \"x\" ^^ <http://e/d> .\n",
+	// a byte that is not valid UTF-8 is no name character (internal/lex)
+	"@prefix ex: <http://ex/> .\nex:a\xffb ex:b _:c\xff .\n",
+	"_:a\xffb <http://e/p> <http://e/o> .\n",
 }
 
 // roundTrip checks that what decodes also encodes, and decodes back to an

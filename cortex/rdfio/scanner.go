@@ -7,6 +7,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/internal/iri"
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // scanner reads N-Triples/N-Quads terms from an in-memory chunk of input.
@@ -59,9 +60,12 @@ func describeByte(b []byte, pos int) string {
 	if pos >= len(b) {
 		return "end of line"
 	}
-	r, _ := utf8.DecodeRune(b[pos:])
-	if r == '\n' || r == '\r' {
+	r, _ := lex.DecodeRune(b[pos:])
+	switch r {
+	case '\n', '\r':
 		return "end of line"
+	case lex.Invalid:
+		return fmt.Sprintf("invalid UTF-8 byte %#02x", b[pos])
 	}
 	return fmt.Sprintf("%q", r)
 }
@@ -163,63 +167,14 @@ func (s *scanner) unescapeIRI(raw []byte, off int) ([]byte, error) {
 	return out, nil
 }
 
-// uchar decodes \uXXXX or \UXXXXXXXX at b[i]; off is the offset of b in s.buf.
+// uchar decodes the UCHAR at b[i] (see lex.UCHAR); off is the offset of b in
+// s.buf.
 func (s *scanner) uchar(b []byte, i, off int) (rune, int, error) {
-	if i+1 >= len(b) {
-		return 0, 0, s.errf(off+i, "incomplete escape sequence")
+	r, n, err := lex.UCHAR(b[i:])
+	if err != nil {
+		return 0, 0, s.errf(off+i, "%v", err)
 	}
-	var n int
-	switch b[i+1] {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
-		return 0, 0, s.errf(off+i, "bad escape sequence \\%c", b[i+1])
-	}
-	if i+2+n > len(b) {
-		return 0, 0, s.errf(off+i, "incomplete escape sequence")
-	}
-	var r uint32 // eight hex digits overflow a rune
-	for _, c := range b[i+2 : i+2+n] {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, 0, s.errf(off+i, "bad hex digit %q in escape sequence", c)
-		}
-		r = r<<4 | uint32(d)
-	}
-	if r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
-		return 0, 0, s.errf(off+i, "escape sequence is not a Unicode scalar value")
-	}
-	return rune(r), 2 + n, nil
-}
-
-func isPNCharsBase(r rune) bool {
-	switch {
-	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		return true
-	case r < 0xC0:
-		return false
-	case r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF, r >= 0x370 && r <= 0x37D,
-		r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D, r >= 0x2070 && r <= 0x218F,
-		r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF, r >= 0xF900 && r <= 0xFDCF,
-		r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return true
-	}
-	return false
-}
-
-// isPNChars reports PN_CHARS (':' excluded, as the W3C tests require).
-func isPNChars(r rune) bool {
-	return isPNCharsBase(r) || r == '_' || r == '-' || r >= '0' && r <= '9' ||
-		r == 0xB7 || r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+	return r, n, nil
 }
 
 // bnode parses _:label at s.pos.
@@ -232,8 +187,11 @@ func (s *scanner) bnode() (quad.Value, error) {
 	if i >= len(s.buf) {
 		return nil, s.errf(i, "empty blank node label")
 	}
-	r, n := utf8.DecodeRune(s.buf[i:])
-	if !(isPNCharsBase(r) || r == '_' || r >= '0' && r <= '9') {
+	r, n := lex.DecodeRune(s.buf[i:])
+	if !lex.IsLabelStart(r) {
+		if r == lex.Invalid {
+			return nil, s.errf(i, "%s at the start of a blank node label", describeByte(s.buf, i))
+		}
 		return nil, s.errf(i, "character %q not allowed at the start of a blank node label", r)
 	}
 	i += n
@@ -252,8 +210,8 @@ func (s *scanner) bnode() (quad.Value, error) {
 			}
 			break
 		}
-		r, n := utf8.DecodeRune(s.buf[i:])
-		if !isPNChars(r) {
+		r, n := lex.DecodeRune(s.buf[i:])
+		if !lex.IsPNChars(r) {
 			break
 		}
 		i += n
@@ -322,7 +280,7 @@ func (s *scanner) literal() (quad.Value, error) {
 				j++
 			}
 			lang := s.buf[lstart:j]
-			if !validLangTag(string(lang)) {
+			if !lex.IsLangTag(string(lang)) {
 				return nil, s.errf(s.pos, "bad language tag %q", lang)
 			}
 			s.pos = j
@@ -370,35 +328,17 @@ func (s *scanner) unescapeString(raw []byte, off int) ([]byte, error) {
 		if i+1 >= len(raw) {
 			return nil, s.errf(off+i, "incomplete escape sequence")
 		}
-		switch raw[i+1] {
-		case 't':
-			out = append(out, '\t')
-		case 'b':
-			out = append(out, '\b')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 'f':
-			out = append(out, '\f')
-		case '"':
-			out = append(out, '"')
-		case '\'':
-			out = append(out, '\'')
-		case '\\':
-			out = append(out, '\\')
-		case 'u', 'U':
-			r, n, err := s.uchar(raw, i, off)
-			if err != nil {
-				return nil, err
-			}
-			out = utf8.AppendRune(out, r)
-			i += n - 1
+		if c, ok := lex.ECHAR(raw[i+1]); ok {
+			out = append(out, c)
+			i++
 			continue
-		default:
-			return nil, s.errf(off+i, "bad escape sequence \\%c", raw[i+1])
 		}
-		i++
+		r, n, err := s.uchar(raw, i, off)
+		if err != nil {
+			return nil, err
+		}
+		out = utf8.AppendRune(out, r)
+		i += n - 1
 	}
 	s.scratch = out
 	return out, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
@@ -45,31 +46,6 @@ func normalizeTerm(v quad.Value) (quad.Value, error) {
 	default:
 		return nil, fmt.Errorf("%w: unsupported value type %T", ErrInvalidTerm, v)
 	}
-}
-
-// validLangTag reports whether s matches [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
-func validLangTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	first, n := true, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			n++
-		case c >= '0' && c <= '9' && !first:
-			n++
-		case c == '-':
-			if n == 0 {
-				return false
-			}
-			first, n = false, 0
-		default:
-			return false
-		}
-	}
-	return n > 0
 }
 
 // blankLabel returns the label written for a blank node. Labels made only of
@@ -144,7 +120,7 @@ func appendTerm(b []byte, v quad.Value, strict bool) ([]byte, error) {
 		if err != nil {
 			return b, err
 		}
-		if strict && !validLangTag(t.Lang) {
+		if strict && !lex.IsLangTag(t.Lang) {
 			return b, fmt.Errorf("%w: bad language tag %q", ErrInvalidTerm, t.Lang)
 		}
 		b = appendString(b, s)

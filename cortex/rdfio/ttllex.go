@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // tokKind is the kind of a Turtle token.
@@ -259,7 +261,7 @@ func (l *ttlLexer) next(t *ttlToken) error {
 			return l.name(t)
 		}
 		if c >= 0x80 {
-			if r, _ := utf8.DecodeRune(b[i:]); isPNCharsBase(r) {
+			if r, _ := lex.DecodeRune(b[i:]); lex.IsPNCharsBase(r) {
 				return l.name(t)
 			}
 		}
@@ -270,10 +272,6 @@ func (l *ttlLexer) next(t *ttlToken) error {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
 
 // iriRef reads <...> at pos, unescaping \u and \U.
 func (l *ttlLexer) iriRef(t *ttlToken) error {
@@ -294,10 +292,9 @@ func (l *ttlLexer) iriRef(t *ttlToken) error {
 			l.pos = j + 1
 			return nil
 		case c == '\\':
-			sc := scanner{line: l.line, lineStart: l.lineStart, file: l.file}
-			r, n, err := sc.uchar(b, j, 0)
+			r, n, err := lex.UCHAR(b[j:])
 			if err != nil {
-				return err
+				return l.errAt(j, "%v", err)
 			}
 			// IRIREF allows DEL raw and as UCHAR; a UCHAR must not give
 			// a character IRIREF excludes.
@@ -325,37 +322,26 @@ func (l *ttlLexer) escape(t *ttlToken, b []byte, j int) (int, error) {
 	if j+1 >= len(b) {
 		return j, l.errAt(j, "incomplete escape sequence")
 	}
-	var c byte
+	if c, ok := lex.ECHAR(b[j+1]); ok {
+		t.text = append(t.text, c)
+		return j + 2, nil
+	}
 	switch b[j+1] {
-	case 't':
-		c = '\t'
-	case 'b':
-		c = '\b'
-	case 'n':
-		c = '\n'
-	case 'r':
-		c = '\r'
-	case 'f':
-		c = '\f'
-	case '"', '\'', '\\':
-		c = b[j+1]
 	case 'u', 'U':
-		sc := scanner{line: l.line, lineStart: l.lineStart, file: l.file}
-		r, n, err := sc.uchar(b, j, 0)
+		r, n, err := lex.UCHAR(b[j:])
 		if err != nil {
-			return j, err
+			return j, l.errAt(j, "%v", err)
 		}
 		t.text = utf8.AppendRune(t.text, r)
 		return j + n, nil
-	default:
-		if b[j+1] == '\n' || b[j+1] == '\r' {
-			return j, l.errAt(j, "incomplete escape sequence")
-		}
-		r, _ := utf8.DecodeRune(b[j+1:])
-		return j, l.errAt(j, "bad escape sequence \\%c", r)
+	case '\n', '\r':
+		return j, l.errAt(j, "incomplete escape sequence")
 	}
-	t.text = append(t.text, c)
-	return j + 2, nil
+	r, _ := lex.DecodeRune(b[j+1:])
+	if r == lex.Invalid {
+		return j, l.errAt(j, "bad escape sequence: '\\' followed by %s", describeByte(b, j+1))
+	}
+	return j, l.errAt(j, "bad escape sequence \\%c", r)
 }
 
 // shortString reads "..." or '...' at pos.
@@ -458,8 +444,8 @@ func (l *ttlLexer) longString(t *ttlToken, q byte) error {
 func (l *ttlLexer) blank(t *ttlToken) error {
 	b := l.buf
 	i := l.pos + 2
-	r, n := utf8.DecodeRune(b[i:])
-	if i >= len(b) || !(isPNCharsBase(r) || r == '_' || r >= '0' && r <= '9') {
+	r, n := lex.DecodeRune(b[i:])
+	if !lex.IsLabelStart(r) {
 		return l.errAt(i, "blank node label must start with a letter, a digit or '_', not %s", describeByte(b, i))
 	}
 	i += n
@@ -478,8 +464,8 @@ func (l *ttlLexer) blank(t *ttlToken) error {
 			}
 			break
 		}
-		r, n := utf8.DecodeRune(b[i:])
-		if !isPNChars(r) {
+		r, n := lex.DecodeRune(b[i:])
+		if !lex.IsPNChars(r) {
 			break
 		}
 		i += n
@@ -490,16 +476,6 @@ func (l *ttlLexer) blank(t *ttlToken) error {
 	return nil
 }
 
-// isLocalEsc reports the characters that may follow '\' in a local name
-// (PN_LOCAL_ESC).
-func isLocalEsc(c byte) bool {
-	switch c {
-	case '_', '~', '.', '-', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=', '/', '?', '#', '@', '%':
-		return true
-	}
-	return false
-}
-
 // name reads a prefixed name (PNAME_NS or PNAME_LN) or a keyword (a, true,
 // false, PREFIX, BASE) at pos, which holds ':' or a PN_CHARS_BASE character.
 func (l *ttlLexer) name(t *ttlToken) error {
@@ -508,7 +484,7 @@ func (l *ttlLexer) name(t *ttlToken) error {
 	i := start
 	if b[i] != ':' {
 		// PN_PREFIX ::= PN_CHARS_BASE ((PN_CHARS | '.')* PN_CHARS)?
-		_, n := utf8.DecodeRune(b[i:])
+		_, n := lex.DecodeRune(b[i:])
 		i += n
 		end := i
 		for i < len(b) {
@@ -525,8 +501,8 @@ func (l *ttlLexer) name(t *ttlToken) error {
 				end = i
 				continue
 			}
-			r, n := utf8.DecodeRune(b[i:])
-			if !isPNChars(r) {
+			r, n := lex.DecodeRune(b[i:])
+			if !lex.IsPNChars(r) {
 				break
 			}
 			i += n
@@ -534,6 +510,9 @@ func (l *ttlLexer) name(t *ttlToken) error {
 		}
 		i = end
 		if i >= len(b) || b[i] != ':' {
+			if r, _ := lex.DecodeRune(b[i:]); r == lex.Invalid && i < len(b) {
+				return l.errAt(i, "unexpected %s", describeByte(b, i))
+			}
 			return l.keyword(t, b[start:i])
 		}
 	}
@@ -556,12 +535,12 @@ func (l *ttlLexer) name(t *ttlToken) error {
 			t.text = append(t.text, c)
 			i++
 		case c == '%':
-			if i+2 < len(b) && isHex(b[i+1]) && isHex(b[i+2]) {
+			if i+2 < len(b) && lex.IsHex(b[i+1]) && lex.IsHex(b[i+2]) {
 				t.text = append(t.text, b[i:i+3]...)
 				i += 3
 			}
 		case c == '\\':
-			if i+1 < len(b) && isLocalEsc(b[i+1]) {
+			if i+1 < len(b) && lex.IsPNLocalEsc(b[i+1]) {
 				t.text = append(t.text, b[i+1])
 				i += 2
 			}
@@ -571,7 +550,7 @@ func (l *ttlLexer) name(t *ttlToken) error {
 				i++
 			}
 		default:
-			if r, n := utf8.DecodeRune(b[i:]); isPNCharsBase(r) || !first && isPNChars(r) {
+			if r, n := lex.DecodeRune(b[i:]); lex.IsPNCharsBase(r) || !first && lex.IsPNChars(r) {
 				t.text = append(t.text, b[i:i+n]...)
 				i += n
 			}

@@ -358,7 +358,7 @@ func (d *turtleDecoder) resolve(t *ttlToken) (string, error) {
 			return "", d.errTok(t, "relative IRI reference <%s> has a ':' in its first segment (write it as <./%s> or as an absolute IRI)", t.text, t.text)
 		}
 	}
-	return resolveIRI(d.base, string(t.text)), nil
+	return iri.ResolveOrKeep(d.base, string(t.text)), nil
 }
 
 // iri returns the IRI of an IRIREF or prefixed name token. Interned IRIs

@@ -70,6 +70,22 @@ func Resolve(base, ref string) (string, error) {
 	return t.String(), nil
 }
 
+// ResolveOrKeep is the policy of the RDF readers (rdfio) and the SPARQL
+// parser: a ref with a scheme is returned exactly as written (not
+// normalised, unlike Resolve), a relative ref is resolved against base with
+// Resolve, and ref is returned unchanged when it cannot be (base empty or
+// relative: the reference stays relative).
+func ResolveOrKeep(base, ref string) string {
+	if HasScheme(ref) {
+		return ref
+	}
+	s, err := Resolve(base, ref)
+	if err != nil {
+		return ref
+	}
+	return s
+}
+
 // parts are the five components of RFC 3986 §3; the has* fields tell an empty
 // component from an absent one (an empty scheme is an absent one).
 type parts struct {

@@ -113,6 +113,29 @@ func TestResolve_Errors(t *testing.T) {
 	}
 }
 
+// TestResolveOrKeep checks the policy around Resolve: absolute references
+// are kept as written, and references stay relative when there is no usable
+// base. (These were the cases of the SPARQL parser's own resolveIRI.)
+func TestResolveOrKeep(t *testing.T) {
+	tests := []struct{ name, base, ref, want string }{
+		{"Relative", "http://a/b/c/d;p?q", "../g?y#s", "http://a/b/g?y#s"},
+		{"Empty", "http://a/b/c/d;p?q", "", "http://a/b/c/d;p?q"},
+		{"URNBase", "urn:x:y", "#frag", "urn:x:y#frag"},
+		{"FileBase", "file:///d/f.ttl", "../g", "file:///g"},
+		{"AbsoluteNotNormalised", "http://a/b/", "http://x/a/./b", "http://x/a/./b"},
+		{"AbsoluteWithoutBase", "", "http://x/a/../b", "http://x/a/../b"},
+		{"NoBase", "", "rel", "rel"},
+		{"RelativeBase", "rel/base", "x", "x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := iri.ResolveOrKeep(tt.base, tt.ref); got != tt.want {
+				t.Errorf("ResolveOrKeep(%q, %q) = %q, want %q", tt.base, tt.ref, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestHasScheme(t *testing.T) {
 	tests := []struct {
 		s    string

@@ -1,7 +1,8 @@
 // Package ntriples writes RDF terms in N-Triples syntax. It is the one
 // implementation of IRIREF and STRING_LITERAL_QUOTE escaping shared by rdfio
 // (N-Triples, N-Quads and Turtle encoders), sparql/results (TSV and table
-// output) and sparql/algebra (SSE printing).
+// output) and sparql/algebra (SSE printing). The UCHAR escape itself is
+// internal/lex's AppendUCHAR, beside its decoder.
 //
 // Those callers escape slightly differently, and their outputs are pinned by
 // golden files; the differences are opt-in flags of type Escape, so each
@@ -15,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // Escape selects optional escapes. The zero value escapes, in IRIs, the
@@ -35,23 +38,6 @@ const (
 	// must pass valid UTF-8 to get valid output.
 	EscapeReplacement
 )
-
-const hexDigits = "0123456789ABCDEF"
-
-// AppendUCHAR appends r as \uXXXX, or as \UXXXXXXXX when r is above U+FFFF,
-// with upper-case hex digits.
-func AppendUCHAR(b []byte, r rune) []byte {
-	n := 4
-	b = append(b, '\\', 'u')
-	if r > 0xFFFF {
-		n = 8
-		b[len(b)-1] = 'U'
-	}
-	for s := 4 * (n - 1); s >= 0; s -= 4 {
-		b = append(b, hexDigits[(r>>uint(s))&0xF])
-	}
-	return b
-}
 
 // AppendIRI appends <iri>, writing as UCHAR every character that IRIREF does
 // not allow, and those esc adds.
@@ -113,7 +99,7 @@ func mustEscape(c byte, esc Escape, inIRI bool) bool {
 // escaped, or that of U+FFFD when c is from 0x80 up.
 func appendEscape(b []byte, c byte, esc Escape, inIRI bool) []byte {
 	if c >= utf8.RuneSelf {
-		return AppendUCHAR(b, utf8.RuneError)
+		return lex.AppendUCHAR(b, utf8.RuneError)
 	}
 	if !inIRI {
 		switch {
@@ -131,7 +117,7 @@ func appendEscape(b []byte, c byte, esc Escape, inIRI bool) []byte {
 			return append(b, '\\', 'f')
 		}
 	}
-	return AppendUCHAR(b, rune(c))
+	return lex.AppendUCHAR(b, rune(c))
 }
 
 // AppendTerm appends the N-Triples form of v, one of quad.IRI, quad.BNode,

@@ -11,28 +11,6 @@ import (
 	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
-func TestAppendUCHAR(t *testing.T) {
-	tests := []struct {
-		r    rune
-		want string
-	}{
-		{0, `\u0000`},
-		{0x7F, `\u007F`},
-		{0xE9, `\u00E9`},
-		{0xFFFD, `\uFFFD`},
-		{0xFFFF, `\uFFFF`},
-		{0x10000, `\U00010000`},
-		{0x10FFFF, `\U0010FFFF`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			if got := string(ntriples.AppendUCHAR(nil, tt.r)); got != tt.want {
-				t.Errorf("AppendUCHAR(%U) = %s, want %s", tt.r, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestAppendIRI(t *testing.T) {
 	tests := []struct {
 		name, in string

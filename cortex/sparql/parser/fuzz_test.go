@@ -45,6 +45,7 @@ func FuzzParseQuery(f *testing.F) {
 	}
 	f.Add("SELECT * { ?s <p>+/^<q>|!(^<a>|<b>) ?o }")
 	f.Add("CONSTRUCT WHERE { [] ?p ( 1 [ ?q 'x'@en ] ) }")
+	f.Add("PREFIX \uFFFD: <http://e/> SELECT ?\uFFFD { ?\uFFFD \uFFFD:\uFFFD _:\uFFFD FILTER(?\uFFFD != '\uFFFD') }")
 	f.Fuzz(func(t *testing.T, src string) {
 		q, err := parser.Parse(src, parser.DefaultOptions().WithBase("http://example.org/base/"))
 		if err != nil {

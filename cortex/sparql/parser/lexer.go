@@ -3,9 +3,10 @@ package parser
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 type tokKind int
@@ -104,11 +105,13 @@ func (l *lexer) skip() bool {
 	return l.pos > start
 }
 
+// peekRune decodes the character at off with lex.DecodeRuneInString: a byte
+// that is not valid UTF-8, or the end of the query, is lex.Invalid.
 func (l *lexer) peekRune(off int) (rune, int) {
 	if off >= len(l.src) {
-		return -1, 0
+		return lex.Invalid, 0
 	}
-	return utf8.DecodeRuneInString(l.src[off:])
+	return lex.DecodeRuneInString(l.src[off:])
 }
 
 func (l *lexer) next() (token, *lexError) {
@@ -144,10 +147,10 @@ func (l *lexer) next() (token, *lexError) {
 		}
 		return tok(tString, s)
 	case '?', '$':
-		r, n := l.peekRune(l.pos + 1)
-		if n > 0 && isVarStart(r) {
+		r, _ := l.peekRune(l.pos + 1)
+		if lex.IsLabelStart(r) {
 			l.pos++
-			name := l.scanWhile(isVarChar)
+			name := l.scanWhile(lex.IsVarNameChar)
 			return tok(tVar, name)
 		}
 		if c == '$' {
@@ -184,7 +187,7 @@ func (l *lexer) next() (token, *lexError) {
 		return l.number(spaced)
 	}
 	r, _ := l.peekRune(l.pos)
-	if isPNCharsBase(r) || c == '_' {
+	if lex.IsPNCharsU(r) {
 		return l.name(spaced)
 	}
 	for _, p := range []string{"^^", "&&", "||", "!=", ">=", "<=", "{", "}", "(", ")", "[", "]", ";", ",", ".",
@@ -194,17 +197,19 @@ func (l *lexer) next() (token, *lexError) {
 			return tok(tPunct, p)
 		}
 	}
-	if r == utf8.RuneError {
+	if r == lex.Invalid {
 		return token{}, l.errAt(start, "invalid UTF-8 in query")
 	}
 	return token{}, l.errAt(start, "unexpected character %q", r)
 }
 
+// scanWhile advances over the characters for which f holds; f never sees a
+// byte that is not valid UTF-8 (it is lex.Invalid, which no class holds).
 func (l *lexer) scanWhile(f func(rune) bool) string {
 	start := l.pos
 	for l.pos < len(l.src) {
-		r, n := utf8.DecodeRuneInString(l.src[l.pos:])
-		if !f(r) || r == utf8.RuneError && n == 1 {
+		r, n := lex.DecodeRuneInString(l.src[l.pos:])
+		if !f(r) {
 			break
 		}
 		l.pos += n
@@ -256,14 +261,14 @@ func (l *lexer) iriRef() (string, bool, *lexError) {
 	i := l.pos + 1
 	var b strings.Builder
 	for i < len(l.src) {
-		r, n := utf8.DecodeRuneInString(l.src[i:])
+		r, n := lex.DecodeRuneInString(l.src[i:])
 		switch {
 		case r == '>':
 			l.pos = i + 1
 			return b.String(), true, nil
 		case r == '\\':
-			u, m, ok := decodeUEscape(l.src[i:])
-			if !ok {
+			u, m, err := lex.UCHAR(l.src[i:])
+			if err != nil {
 				return "", false, nil
 			}
 			if u <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", u) {
@@ -274,37 +279,13 @@ func (l *lexer) iriRef() (string, bool, *lexError) {
 			continue
 		case r <= 0x20 || r == '<' || r == '"' || r == '{' || r == '}' || r == '|' || r == '^' || r == '`':
 			return "", false, nil
-		case r == utf8.RuneError && n == 1:
+		case r == lex.Invalid:
 			return "", false, nil
 		}
 		b.WriteRune(r)
 		i += n
 	}
 	return "", false, nil
-}
-
-// decodeUEscape decodes \uXXXX or \UXXXXXXXX at the start of s.
-func decodeUEscape(s string) (rune, int, bool) {
-	if len(s) < 2 || s[0] != '\\' {
-		return 0, 0, false
-	}
-	n := 0
-	switch s[1] {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
-		return 0, 0, false
-	}
-	if len(s) < 2+n {
-		return 0, 0, false
-	}
-	v, err := strconv.ParseUint(s[2:2+n], 16, 32)
-	if err != nil || v > utf8.MaxRune || v >= 0xD800 && v <= 0xDFFF {
-		return 0, 0, false
-	}
-	return rune(v), 2 + n, true
 }
 
 func (l *lexer) str() (string, *lexError) {
@@ -336,34 +317,23 @@ func (l *lexer) str() (string, *lexError) {
 				return "", l.errAt(l.pos, "unterminated escape sequence")
 			}
 			e := l.src[l.pos+1]
-			switch e {
-			case 't':
-				b.WriteByte('\t')
-			case 'b':
-				b.WriteByte('\b')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 'f':
-				b.WriteByte('\f')
-			case '"', '\'', '\\':
-				b.WriteByte(e)
-			case 'u', 'U':
-				r, n, ok := decodeUEscape(l.src[l.pos:])
-				if !ok {
-					return "", l.errAt(l.pos, "bad \\%c escape", e)
-				}
-				b.WriteRune(r)
-				l.pos += n
+			if c, ok := lex.ECHAR(e); ok {
+				b.WriteByte(c)
+				l.pos += 2
 				continue
-			default:
+			}
+			if e != 'u' && e != 'U' {
 				return "", l.errAt(l.pos, "unknown escape sequence \\%c", e)
 			}
-			l.pos += 2
+			r, n, err := lex.UCHAR(l.src[l.pos:])
+			if err != nil {
+				return "", l.errAt(l.pos, "bad \\%c escape", e)
+			}
+			b.WriteRune(r)
+			l.pos += n
 		default:
-			r, n := utf8.DecodeRuneInString(l.src[l.pos:])
-			if r == utf8.RuneError && n == 1 {
+			r, n := lex.DecodeRuneInString(l.src[l.pos:])
+			if r == lex.Invalid {
 				return "", l.errAt(l.pos, "invalid UTF-8 in string")
 			}
 			b.WriteRune(r)
@@ -375,11 +345,11 @@ func (l *lexer) str() (string, *lexError) {
 func (l *lexer) bnodeLabel() (string, bool) {
 	start := l.pos
 	r, n := l.peekRune(l.pos)
-	if n == 0 || !(isPNCharsU(r) || r >= '0' && r <= '9') {
+	if !lex.IsLabelStart(r) {
 		return "", false
 	}
 	l.pos += n
-	l.scanWhile(func(r rune) bool { return isPNChars(r) || r == '.' })
+	l.scanWhile(func(r rune) bool { return lex.IsPNChars(r) || r == '.' })
 	for l.pos > start+n && l.src[l.pos-1] == '.' {
 		l.pos--
 	}
@@ -393,10 +363,10 @@ func (l *lexer) localName() (string, *lexError) {
 	lastGood := l.pos // position after the last character that may end a local name
 	goodLen := 0
 	for l.pos < len(l.src) {
-		r, n := utf8.DecodeRuneInString(l.src[l.pos:])
+		r, n := lex.DecodeRuneInString(l.src[l.pos:])
 		switch {
 		case r == '%':
-			if l.pos+2 < len(l.src) && isHex(l.src[l.pos+1]) && isHex(l.src[l.pos+2]) {
+			if l.pos+2 < len(l.src) && lex.IsHex(l.src[l.pos+1]) && lex.IsHex(l.src[l.pos+2]) {
 				b.WriteString(l.src[l.pos : l.pos+3])
 				l.pos += 3
 				lastGood, goodLen = l.pos, b.Len()
@@ -405,7 +375,7 @@ func (l *lexer) localName() (string, *lexError) {
 			}
 			return "", l.errAt(l.pos, "bad percent escape in prefixed name")
 		case r == '\\':
-			if l.pos+1 < len(l.src) && strings.IndexByte("_~.-!$&'()*+,;=/?#@%", l.src[l.pos+1]) >= 0 {
+			if l.pos+1 < len(l.src) && lex.IsPNLocalEsc(l.src[l.pos+1]) {
 				b.WriteByte(l.src[l.pos+1])
 				l.pos += 2
 				lastGood, goodLen = l.pos, b.Len()
@@ -413,8 +383,8 @@ func (l *lexer) localName() (string, *lexError) {
 				continue
 			}
 			return "", l.errAt(l.pos, "bad escape in prefixed name")
-		case first && (isPNCharsU(r) || r == ':' || r >= '0' && r <= '9'),
-			!first && (isPNChars(r) || r == ':'):
+		case first && (lex.IsLabelStart(r) || r == ':'),
+			!first && (lex.IsPNChars(r) || r == ':'):
 			b.WriteRune(r)
 			l.pos += n
 			lastGood, goodLen = l.pos, b.Len()
@@ -434,7 +404,7 @@ func (l *lexer) localName() (string, *lexError) {
 // name scans a prefixed name or a bare word.
 func (l *lexer) name(spaced bool) (token, *lexError) {
 	start := l.pos
-	l.scanWhile(func(r rune) bool { return isPNChars(r) || r == '.' })
+	l.scanWhile(func(r rune) bool { return lex.IsPNChars(r) || r == '.' })
 	for l.pos > start && l.src[l.pos-1] == '.' {
 		l.pos--
 	}
@@ -515,34 +485,3 @@ func (l *lexer) exponent() bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-func isPNCharsBase(r rune) bool {
-	switch {
-	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		return true
-	case r < 0xC0:
-		return false
-	case r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF, r >= 0x370 && r <= 0x37D,
-		r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D, r >= 0x2070 && r <= 0x218F,
-		r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF, r >= 0xF900 && r <= 0xFDCF,
-		r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return r != utf8.RuneError
-	}
-	return false
-}
-
-func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
-
-func isPNChars(r rune) bool {
-	return isPNCharsU(r) || r == '-' || r >= '0' && r <= '9' || r == 0xB7 || r >= 0x300 && r <= 0x36F ||
-		r >= 0x203F && r <= 0x2040
-}
-
-func isVarStart(r rune) bool { return isPNCharsU(r) || r >= '0' && r <= '9' }
-
-func isVarChar(r rune) bool {
-	return isPNCharsU(r) || r >= '0' && r <= '9' || r == 0xB7 || r >= 0x300 && r <= 0x36F ||
-		r >= 0x203F && r <= 0x2040
-}

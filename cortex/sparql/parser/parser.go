@@ -8,6 +8,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 )
 
@@ -235,19 +236,19 @@ func (p *parser) prologue() {
 				p.expected("IRI after BASE")
 			}
 			p.next()
-			p.base = resolveIRI(p.base, t.text)
+			p.base = iri.ResolveOrKeep(p.base, t.text)
 		case p.acceptWord("PREFIX"):
 			t := p.peek()
 			if t.kind != tPName || t.text != "" {
 				p.expected("prefix name ending in ':' after PREFIX")
 			}
 			p.next()
-			iri := p.peek()
-			if iri.kind != tIRI {
+			ref := p.peek()
+			if ref.kind != tIRI {
 				p.expected("IRI after PREFIX " + t.pfx + ":")
 			}
 			p.next()
-			p.prefixes[t.pfx] = resolveIRI(p.base, iri.text)
+			p.prefixes[t.pfx] = iri.ResolveOrKeep(p.base, ref.text)
 		default:
 			return
 		}

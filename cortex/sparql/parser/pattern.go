@@ -6,6 +6,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 )
 
@@ -583,7 +584,7 @@ func (p *parser) iri(what string) quad.IRI {
 	switch t.kind {
 	case tIRI:
 		p.next()
-		return quad.IRI(resolveIRI(p.base, t.text))
+		return quad.IRI(iri.ResolveOrKeep(p.base, t.text))
 	case tPName:
 		p.next()
 		ns, ok := p.prefixes[t.pfx]

@@ -11,7 +11,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // DefaultTableBufferRows is the default number of rows a table writer buffers
@@ -248,11 +248,11 @@ func (tw *tableWriter) iri(s string) string {
 	return string(appendIRIRef(nil, s))
 }
 
-// isLocalName reports whether s is a simple Turtle PN_LOCAL (no escapes or
-// percent encodings): empty, or PN_CHARS_U|digit first, then PN_CHARS or '.',
-// not ending with '.'.
+// isLocalName reports whether s is a simple Turtle PN_LOCAL (no escapes,
+// percent encodings or ':'): empty, or shaped as a blank node label
+// (PN_CHARS_U or a digit first, then PN_CHARS or '.', not ending with '.').
 func isLocalName(s string) bool {
-	return s == "" || isBNodeLabel(s)
+	return s == "" || lex.IsBlankLabel(s)
 }
 
 func escapeControls(s string) string {
@@ -262,7 +262,7 @@ func escapeControls(s string) string {
 	var b []byte
 	for _, r := range s {
 		if unicode.IsControl(r) {
-			b = ntriples.AppendUCHAR(b, r)
+			b = lex.AppendUCHAR(b, r)
 		} else {
 			b = utf8.AppendRune(b, r)
 		}

@@ -2,11 +2,11 @@ package results
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 	"github.com/cortexgraph/cortex/cortex/internal/ntriples"
 )
 
@@ -46,7 +46,7 @@ func normTerm(v quad.Value) (quad.Value, string) {
 		if !utf8.ValidString(string(t.Value)) {
 			return nil, "literal is not valid utf-8"
 		}
-		if !isLangTag(t.Lang) {
+		if !lex.IsLangTag(t.Lang) {
 			return nil, fmt.Sprintf("malformed language tag %q", t.Lang)
 		}
 	case quad.TypedString:
@@ -99,7 +99,7 @@ func normRow(row Row, vars []string, rowIdx int) (Row, error) {
 func checkVars(vars []string) error {
 	seen := make(map[string]bool, len(vars))
 	for _, v := range vars {
-		if !isVarName(v) {
+		if !lex.IsVarName(v) {
 			return fmt.Errorf("%w: %q is not a variable name", ErrInvalidVariable, v)
 		}
 		if seen[v] {
@@ -108,90 +108,6 @@ func checkVars(vars []string) error {
 		seen[v] = true
 	}
 	return nil
-}
-
-// isLangTag reports whether s matches the Turtle LANGTAG production (without
-// the '@'): [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
-func isLangTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, part := range strings.Split(s, "-") {
-		if part == "" {
-			return false
-		}
-		for j := 0; j < len(part); j++ {
-			c := part[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			digit := c >= '0' && c <= '9'
-			if !alpha && !(digit && i > 0) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func isPNCharsBase(r rune) bool {
-	switch {
-	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		return true
-	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
-		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
-		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
-		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return true
-	}
-	return false
-}
-
-func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
-
-func isDigit(r rune) bool { return r >= '0' && r <= '9' }
-
-// isPNChars is PN_CHARS without '-' handling differences: PN_CHARS_U | '-' |
-// [0-9] | #xB7 | [#x300-#x36F] | [#x203F-#x2040].
-func isPNChars(r rune) bool {
-	return isPNCharsU(r) || r == '-' || isDigit(r) || r == 0xB7 ||
-		r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
-}
-
-// isVarName reports whether s matches the SPARQL VARNAME production.
-func isVarName(s string) bool {
-	if s == "" || !utf8.ValidString(s) {
-		return false
-	}
-	for i, r := range s {
-		if i == 0 {
-			if !isPNCharsU(r) && !isDigit(r) {
-				return false
-			}
-			continue
-		}
-		if !isPNCharsU(r) && !isDigit(r) && r != 0xB7 && !(r >= 0x300 && r <= 0x36F) && !(r >= 0x203F && r <= 0x2040) {
-			return false
-		}
-	}
-	return true
-}
-
-// isBNodeLabel reports whether s is a Turtle BLANK_NODE_LABEL without "_:".
-func isBNodeLabel(s string) bool {
-	if s == "" || !utf8.ValidString(s) {
-		return false
-	}
-	last := rune(0)
-	for i, r := range s {
-		if i == 0 {
-			if !isPNCharsU(r) && !isDigit(r) {
-				return false
-			}
-		} else if !isPNChars(r) && r != '.' {
-			return false
-		}
-		last = r
-	}
-	return last != '.'
 }
 
 // isXMLChar reports whether r may appear in an XML 1.0 document.

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // TSV returns the SPARQL 1.1 Query Results TSV Format
@@ -64,7 +66,7 @@ func (tw *tsvWriter) Close() error { return tw.close("") }
 
 func (tw *tsvWriter) appendRow(b []byte, row Row) ([]byte, error) {
 	for i, v := range row {
-		if bn, ok := v.(quad.BNode); ok && !isBNodeLabel(string(bn)) {
+		if bn, ok := v.(quad.BNode); ok && !lex.IsBlankLabel(string(bn)) {
 			return b, &TermError{Row: tw.n, Var: tw.vars[i], Value: v, Msg: fmt.Sprintf("blank node label %q is not valid in turtle", string(bn))}
 		}
 	}
@@ -172,23 +174,23 @@ func parseTurtleTerm(f string) (quad.Value, error) {
 		}
 		v = quad.IRI(iri)
 	case strings.HasPrefix(s, "_:"):
-		if !isBNodeLabel(s[2:]) {
+		if !lex.IsBlankLabel(s[2:]) {
 			return nil, fmt.Errorf("malformed blank node label %q", truncate(s))
 		}
 		v = quad.BNode(s[2:])
 	case c == '"' || c == '\'':
-		lex, rest, err := parseQuotedString(s)
+		val, rest, err := parseQuotedString(s)
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case rest == "":
-			v = quad.String(lex)
+			v = quad.String(val)
 		case rest[0] == '@':
-			if !isLangTag(rest[1:]) {
+			if !lex.IsLangTag(rest[1:]) {
 				return nil, fmt.Errorf("malformed language tag %q", truncate(rest[1:]))
 			}
-			v = quad.LangString{Value: quad.String(lex), Lang: rest[1:]}
+			v = quad.LangString{Value: quad.String(val), Lang: rest[1:]}
 		case strings.HasPrefix(rest, "^^<"):
 			dt, rest2, err := parseIRIRef(rest[2:])
 			if err != nil {
@@ -197,7 +199,7 @@ func parseTurtleTerm(f string) (quad.Value, error) {
 			if rest2 != "" {
 				return nil, fmt.Errorf("unexpected %q after datatype", truncate(rest2))
 			}
-			v = quad.TypedString{Value: quad.String(lex), Type: quad.IRI(dt)}
+			v = quad.TypedString{Value: quad.String(val), Type: quad.IRI(dt)}
 		case strings.HasPrefix(rest, "^^"):
 			return nil, fmt.Errorf("prefixed datatype %q not supported", truncate(rest[2:]))
 		default:
@@ -288,42 +290,18 @@ func parseIRIRef(s string) (iri, rest string, err error) {
 	return "", "", fmt.Errorf("unterminated iri")
 }
 
-// parseUCHAR parses \uXXXX or \UXXXXXXXX at the start of s.
+// parseUCHAR decodes the UCHAR at the start of s (lex.UCHAR); its errors
+// quote the escape.
 func parseUCHAR(s string) (rune, int, error) {
-	if len(s) < 2 {
-		return 0, 0, fmt.Errorf("truncated escape")
-	}
-	n := 0
-	switch s[1] {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
-		return 0, 0, fmt.Errorf("invalid escape %q", s[:2])
-	}
-	if len(s) < 2+n {
-		return 0, 0, fmt.Errorf("truncated escape %q", s)
-	}
-	var r rune
-	for _, c := range []byte(s[2 : 2+n]) {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, 0, fmt.Errorf("invalid escape %q", s[:2+n])
+	r, n, err := lex.UCHAR(s)
+	if err != nil {
+		n = 6
+		if len(s) > 1 && s[1] == 'U' {
+			n = 10
 		}
-		r = r<<4 | rune(d)
+		return 0, 0, fmt.Errorf("%w: %q", err, s[:min(n, len(s))])
 	}
-	if r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
-		return 0, 0, fmt.Errorf("escape %q is not a unicode scalar value", s[:2+n])
-	}
-	return r, 2 + n, nil
+	return r, n, nil
 }
 
 // parseQuotedString parses a leading '...' or "..." literal with ECHAR and
@@ -344,31 +322,20 @@ func parseQuotedString(s string) (val, rest string, err error) {
 			if i+1 >= len(s) {
 				return "", "", fmt.Errorf("truncated escape")
 			}
-			switch e := s[i+1]; e {
-			case 't':
-				sb.WriteByte('\t')
-			case 'b':
-				sb.WriteByte('\b')
-			case 'n':
-				sb.WriteByte('\n')
-			case 'r':
-				sb.WriteByte('\r')
-			case 'f':
-				sb.WriteByte('\f')
-			case '"', '\'', '\\':
-				sb.WriteByte(e)
-			case 'u', 'U':
-				r, n, err := parseUCHAR(s[i:])
-				if err != nil {
-					return "", "", err
-				}
-				sb.WriteRune(r)
-				i += n
+			if c, ok := lex.ECHAR(s[i+1]); ok {
+				sb.WriteByte(c)
+				i += 2
 				continue
-			default:
+			}
+			if e := s[i+1]; e != 'u' && e != 'U' {
 				return "", "", fmt.Errorf("invalid escape %q", s[i:i+2])
 			}
-			i += 2
+			r, n, err := parseUCHAR(s[i:])
+			if err != nil {
+				return "", "", err
+			}
+			sb.WriteRune(r)
+			i += n
 		case c == '\n' || c == '\r':
 			return "", "", fmt.Errorf("raw line break in literal")
 		default:
