@@ -11,12 +11,9 @@ const Invalid rune = -1
 // (Invalid, 1) rather than (utf8.RuneError, 1), and empty b gives
 // (Invalid, 0). An encoded U+FFFD gives (U+FFFD, 3).
 func DecodeRune(b []byte) (r rune, n int) {
-	// An inlinable fast path for ASCII, shaped as utf8.DecodeRune's.
-	for _, c := range b {
-		if c < utf8.RuneSelf {
-			return rune(c), 1
-		}
-		break
+	// An inlinable fast path for ASCII.
+	if len(b) > 0 && b[0] < utf8.RuneSelf {
+		return rune(b[0]), 1
 	}
 	r, n = decodeRune(b)
 	return
