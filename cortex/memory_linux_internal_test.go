@@ -101,7 +101,7 @@ func TestPageOutMappings(t *testing.T) {
 	if size, err := n.Size(context.Background()); err != nil || size != 60_000 {
 		t.Fatalf("size %d, %v after paging out", size, err)
 	}
-	bulkCheckFormat(t, n, true)
+	bulkCheckFormat(t, n)
 }
 
 // TestGovernor_PagesOutAboveBudget: the governor pages the tables out when

@@ -37,7 +37,7 @@ func distinct(qs []quad.Quad) map[quad.Quad]bool {
 
 func checkSegmentContents(t *testing.T, n *Namespace, want map[quad.Quad]bool) {
 	t.Helper()
-	bulkCheckFormat(t, n, true)
+	bulkCheckFormat(t, n)
 	got := map[quad.Quad]bool{}
 	if err := n.EachQuad(context.Background(), Pattern{}, func(q quad.Quad) error {
 		got[q] = true
