@@ -550,3 +550,29 @@ func dirState(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// noStoreCheck holds the tests whose testStore stores are not checked:
+// they write keys outside the format on purpose.
+var noStoreCheck sync.Map
+
+// testStore opens the store in dir for a white-box test (which cannot use
+// cortextest: it imports this package). When the test ends, the store is
+// checked (Check; a problem fails the test) unless the test closed it, and
+// closed. See noStoreCheck.
+func testStore(t testing.TB, dir string, o Options) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, off := noStoreCheck.Load(t)
+		if err := s.Check(context.Background()); !off && err != nil && !errors.Is(err, ErrClosed) {
+			t.Errorf("check store after the test: %v", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Errorf("close store: %v", err)
+		}
+	})
+	return s
+}

@@ -33,11 +33,7 @@ func TestInvariants_RandomOps(t *testing.T) {
 
 func testInvariantsRandomOps(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(7))
 	ns, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)

@@ -53,11 +53,7 @@ func governedStore(t *testing.T) (*Store, *Namespace, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false).WithMemoryBudget(256<<20))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := testStore(t, dir, DefaultOptions().WithSyncWrites(false).WithMemoryBudget(256<<20))
 	s.govLimit.Store(1 << 62) // the governor waits until a test lowers it
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
