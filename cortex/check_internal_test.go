@@ -303,7 +303,7 @@ func TestCheck_FindsCorruption(t *testing.T) {
 				}
 			})
 		},
-		want: []string{"are the same quad (index spoc)"},
+		want: []string{"quads 9 and 2000 are the same quad (index spoc)"},
 	}, {
 		name: "removed quad resurrected in the log",
 		corrupt: func(t *testing.T, f *checkFixture) {
