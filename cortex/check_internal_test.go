@@ -576,3 +576,56 @@ func testStore(t testing.TB, dir string, o Options) *Store {
 	})
 	return s
 }
+
+// TestCheck_WhileWriting: Check reads each namespace from one snapshot, so
+// it finds nothing wrong while deltas (some journaled), imports and side
+// table updates are committed beside it.
+func TestCheck_WhileWriting(t *testing.T) {
+	ctx := context.Background()
+	defer func(old int) { journalAbove = old }(journalAbove)
+	journalAbove = 30 // deltas of more than 30 quads are journaled
+	f := newCheckFixture(t)
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		for i := 0; i < 60 && err == nil; i++ {
+			qs := bulkMixed(50+i, i) // 40 distinct quads or more: journaled
+			switch i % 3 {
+			case 0:
+				err = f.n.Apply(ctx, Delta{Add: qs, Pin: []quad.Value{qs[0].Subject}})
+			case 1:
+				_, err = f.n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
+			case 2:
+				err = f.n.Update(ctx, func(tx *Tx) error {
+					tx.Remove(bulkMixed(60, i-1)...)
+					tx.PutSide("teams", fmt.Sprint("k", i), []quad.Value{quad.String(fmt.Sprint(i))})
+					tx.KeepSide("teams")
+					return nil
+				})
+			}
+		}
+		done <- err
+	}()
+	checks := 0
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if checks == 0 {
+				t.Fatal("no check ran while writing")
+			}
+			t.Logf("%d checks while writing", checks)
+			if err := f.s.Check(ctx); err != nil {
+				t.Fatalf("after the writes: %v", err)
+			}
+			return
+		default:
+		}
+		if err := f.s.Check(ctx); err != nil {
+			t.Fatalf("check %d, while writing: %v", checks, err)
+		}
+		checks++
+	}
+}
