@@ -70,7 +70,8 @@ import (
 // (write.go, bulk.go, journal.go). Cayley's own write path (its
 // QuadWriter, ApplyDeltas) over-counts a node when a quad is added again
 // and leaves removed quads in the index lists; Cortex never uses it, and a
-// namespace written by it fails the check with full indexes.
+// namespace written by it can fail the check (over-counted references; with
+// full indexes, removed quads listed).
 
 // maxCheckProblems bounds the problems a *CheckError lists.
 const maxCheckProblems = 20
