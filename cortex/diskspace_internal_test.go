@@ -90,11 +90,7 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 	}
 
 	free.Store(1 << 50)
-	s, err = Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = testStore(t, dir, DefaultOptions())
 	n, err = s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)

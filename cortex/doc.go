@@ -31,6 +31,13 @@
 // changed the quads since the host last kept the table in step (SideRows,
 // SideCurrent); Cortex's team manager lists teams from one.
 //
+// Store.Check and Namespace.Check verify these invariants (check.go): every
+// index holds exactly the live quads, sizes and reference counts are exact,
+// no term is orphaned, pins, import records and side tables are consistent
+// and every key belongs somewhere. They read the whole store, never write,
+// and work on a store opened read-only; package cortextest runs Check after
+// every test that opens a store.
+//
 // # Atomicity
 //
 // Apply and Update are all or nothing at any size, and readers see all of a

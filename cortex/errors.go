@@ -2,7 +2,9 @@ package cortex
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Errors returned by the store. Compare with errors.Is.
@@ -117,3 +119,31 @@ func (e *ImportError) Error() string {
 
 // Unwrap returns the cause.
 func (e *ImportError) Unwrap() error { return e.Err }
+
+// CheckError reports the problems Store.Check or Namespace.Check found:
+// the first 20 (Problems), and how many in all (Total). It matches
+// ErrCorrupt.
+type CheckError struct {
+	Problems []string
+	Total    int
+}
+
+func (e *CheckError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "store check: %d problem", e.Total)
+	if e.Total != 1 {
+		b.WriteString("s")
+	}
+	if len(e.Problems) < e.Total {
+		fmt.Fprintf(&b, " (the first %d)", len(e.Problems))
+	}
+	b.WriteString(":")
+	for _, p := range e.Problems {
+		b.WriteString("\n\t")
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrCorrupt.
+func (e *CheckError) Unwrap() error { return ErrCorrupt }

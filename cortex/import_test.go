@@ -42,15 +42,13 @@ func (g *genSource) Next() (quad.Quad, error) {
 	return genQuad(g.i - 1), nil
 }
 
+// openNS opens the store in dir (checked and closed when the test ends:
+// cortextest.OpenStore) and its namespace "default".
 func openNS(t *testing.T, dir string, opts cortex.Options) (*cortex.Store, *cortex.Namespace) {
 	t.Helper()
-	s, err := cortex.Open(context.Background(), dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := cortextest.OpenStore(t, dir, opts)
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
-		s.Close()
 		t.Fatal(err)
 	}
 	return s, ns

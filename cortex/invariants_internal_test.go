@@ -17,7 +17,8 @@ import (
 //   - the namespace holds exactly the model's quads (through every index),
 //   - the size counter is exact,
 //   - terms no live quad uses have been garbage-collected (IDs returns 0),
-//   - cayley's own quadstore reads the same quads back.
+//   - cayley's own quadstore reads the same quads back,
+//   - Namespace.Check finds nothing wrong.
 //
 // It runs twice: with deltas written in one transaction, and with every
 // delta journaled (captured, its keys read ahead in ranges at once).
@@ -33,11 +34,7 @@ func TestInvariants_RandomOps(t *testing.T) {
 
 func testInvariantsRandomOps(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(7))
 	ns, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +158,10 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 	}
 	if n, err := ns.Size(ctx); err != nil || n != int64(len(want)) {
 		t.Fatalf("%s: size %d (%v), want %d", where, n, err, len(want))
+	}
+	// And the on-disk format (reference counts, orphan terms, pins...).
+	if err := ns.Check(ctx); err != nil {
+		t.Fatalf("%s: %v", where, err)
 	}
 	// Unused terms are garbage-collected; used ones resolve.
 	ids, err := ns.IDs(ctx, terms)

@@ -161,7 +161,7 @@ func TestJournal_OpenHandling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bulkCheckFormat(t, ns, true)
+	bulkCheckFormat(t, ns)
 
 	// A damaged record: harmless if nothing of the write reached the
 	// database (the journal is dropped), an error if something did.

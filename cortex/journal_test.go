@@ -444,10 +444,7 @@ func TestApply_LargeDeltaStreamed(t *testing.T) {
 // refuses new work with ErrClosed meanwhile, and then closes.
 func TestStore_CloseWaitsForTransactions(t *testing.T) {
 	ctx := context.Background()
-	s, err := cortex.Open(ctx, t.TempDir(), cortex.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions())
 	ns, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)

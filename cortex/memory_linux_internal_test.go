@@ -53,11 +53,7 @@ func governedStore(t *testing.T) (*Store, *Namespace, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false).WithMemoryBudget(256<<20))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := testStore(t, dir, DefaultOptions().WithSyncWrites(false).WithMemoryBudget(256<<20))
 	s.govLimit.Store(1 << 62) // the governor waits until a test lowers it
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
@@ -101,7 +97,7 @@ func TestPageOutMappings(t *testing.T) {
 	if size, err := n.Size(context.Background()); err != nil || size != 60_000 {
 		t.Fatalf("size %d, %v after paging out", size, err)
 	}
-	bulkCheckFormat(t, n, true)
+	bulkCheckFormat(t, n)
 }
 
 // TestGovernor_PagesOutAboveBudget: the governor pages the tables out when

@@ -66,11 +66,7 @@ func TestDeleteNamespace_CutShort(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = testStore(t, dir, DefaultOptions())
 	if names, _ := s.Namespaces(ctx); len(names) != 1 || names[0] != "kept" {
 		t.Fatalf("namespaces %v", names)
 	}
@@ -137,11 +133,7 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Read-write with a base: recorded; afterwards it is the namespace's.
-	s, err = Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = testStore(t, dir, DefaultOptions())
 	if n, err := s.Namespace(ctx, "acme", WithBase(custom)); err != nil || n.Base() != custom {
 		t.Fatalf("legacy entry, read-write with a base: %v (%v)", n, err)
 	}
@@ -159,11 +151,7 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 // result and opens a namespace is not deadlocked against the deletion).
 func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testStore(t, t.TempDir(), DefaultOptions())
 	a, err := s.Namespace(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
@@ -219,11 +207,7 @@ func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
 // the namespace behind, and no registry entry.
 func TestDeleteNamespace_DropsKeys(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testStore(t, t.TempDir(), DefaultOptions())
 	n, err := s.Namespace(ctx, "gone")
 	if err != nil {
 		t.Fatal(err)

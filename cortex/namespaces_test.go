@@ -12,16 +12,14 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 )
 
+// openStore opens the store in dir, checked and closed when the test ends
+// (cortextest.OpenStore).
 func openStore(t *testing.T, dir string, opts cortex.Options) *cortex.Store {
 	t.Helper()
-	s, err := cortex.Open(context.Background(), dir, opts)
-	if err != nil {
-		t.Fatalf("open %s: %v", dir, err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return cortextest.OpenStore(t, dir, opts)
 }
 
 func readOnly() cortex.Options { return cortex.DefaultOptions().WithReadOnly(true) }

@@ -28,10 +28,7 @@ func pinsByTerm(t *testing.T, n *cortex.Namespace) map[quad.Value]cortex.ID {
 func TestPins_FollowTheDelta(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithSyncWrites(false))
 	n, err := s.Namespace(ctx, "p")
 	if err != nil {
 		t.Fatal(err)

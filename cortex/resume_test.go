@@ -151,11 +151,7 @@ func TestImportRDF_ResumesAfterCrash(t *testing.T) {
 // record; the same version resumes.
 func TestImportRDF_ResumeAfterError(t *testing.T) {
 	ctx := context.Background()
-	s, err := cortex.Open(ctx, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
 	ns, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
@@ -213,10 +209,7 @@ func TestImportRDF_NothingWrittenNoRecord(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func(chunk int) (*cortex.Store, *cortex.Namespace) {
-		s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(chunk))
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithChunkQuads(chunk))
 		ns, err := s.Namespace(ctx, "default")
 		if err != nil {
 			t.Fatal(err)

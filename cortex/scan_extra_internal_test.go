@@ -11,15 +11,7 @@ import (
 func snapTestNamespace(t *testing.T) *Namespace {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("close: %v", err)
-		}
-	})
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
 	n, err := s.Namespace(ctx, "snap")
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func distinct(qs []quad.Quad) map[quad.Quad]bool {
 
 func checkSegmentContents(t *testing.T, n *Namespace, want map[quad.Quad]bool) {
 	t.Helper()
-	bulkCheckFormat(t, n, true)
+	bulkCheckFormat(t, n)
 	got := map[quad.Quad]bool{}
 	if err := n.EachQuad(context.Background(), Pattern{}, func(q quad.Quad) error {
 		got[q] = true
@@ -536,11 +536,7 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 	if err := writeUndo(dir, undo); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = testStore(t, dir, DefaultOptions())
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("undo file not removed: %v", err)
 	}
@@ -559,11 +555,7 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	}
 	segmentTuning(t, 1<<62, 0) // stream every segment; the spill budget comes from the option
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1<<20))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1<<20))
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)

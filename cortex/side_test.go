@@ -185,10 +185,7 @@ func TestSide_TableNames(t *testing.T) {
 func TestSide_Journaled(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithSyncWrites(false))
 	n, err := s.Namespace(ctx, "side")
 	if err != nil {
 		t.Fatal(err)
@@ -241,11 +238,7 @@ func TestSide_Journaled(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithSyncWrites(false))
 	if n, err = s.Namespace(ctx, "side"); err != nil {
 		t.Fatal(err)
 	}

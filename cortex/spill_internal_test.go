@@ -141,11 +141,7 @@ func TestOpen_RemovesStaleRuns(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("partial"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(context.Background(), dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = testStore(t, dir, DefaultOptions())
 	if left := runFilesIn(t, dir); len(left) > 0 {
 		t.Fatalf("run files left: %v", left)
 	}

@@ -60,10 +60,7 @@ var allTerms = []quad.Quad{
 func TestStore_PersistsAcrossReopen(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions())
 	ns, err := s.Namespace(ctx, "acme")
 	if err != nil {
 		t.Fatal(err)
@@ -77,11 +74,7 @@ func TestStore_PersistsAcrossReopen(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatalf("second close: %v", err)
 	}
-	s, err = cortex.Open(ctx, dir, cortex.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = cortextest.OpenStore(t, dir, cortex.DefaultOptions())
 	names, err := s.Namespaces(ctx)
 	if err != nil || fmt.Sprint(names) != "[acme]" {
 		t.Fatalf("namespaces = %v, %v", names, err)
@@ -98,11 +91,7 @@ func TestStore_PersistsAcrossReopen(t *testing.T) {
 
 func TestStore_InMemory(t *testing.T) {
 	ctx := context.Background()
-	s, err := cortex.Open(ctx, "", cortex.DefaultOptions().WithInMemory(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := cortextest.OpenStore(t, "", cortex.DefaultOptions().WithInMemory(true))
 	ns, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
@@ -331,11 +320,8 @@ func TestNamespace_UpdateErrorWritesNothing(t *testing.T) {
 func TestStore_SecondOpenIsLocked(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = cortex.Open(ctx, dir, cortex.DefaultOptions())
+	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions())
+	_, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
 	var le *cortex.LockedError
 	if !errors.Is(err, cortex.ErrLocked) || !errors.As(err, &le) || le.Dir != dir {
 		t.Fatalf("second open: got %v, want LockedError for %s", err, dir)

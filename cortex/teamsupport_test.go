@@ -214,13 +214,9 @@ func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 // cache) and its namespace name.
 func openColdNS(t *testing.T, dir, name string) (*cortex.Store, *cortex.Namespace) {
 	t.Helper()
-	s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithSyncWrites(false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithSyncWrites(false))
 	n, err := s.Namespace(context.Background(), name)
 	if err != nil {
-		s.Close()
 		t.Fatal(err)
 	}
 	return s, n

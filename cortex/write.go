@@ -319,7 +319,7 @@ func (w *deltaWriter) remove(q quad.Quad, known *[4]*deltaNode) error {
 			return err
 		}
 	}
-	// Every index holds the same value for a quad (bulkCheckFormat checks).
+	// Every index holds the same value for a quad (Check checks).
 	for i := range indexes {
 		if err := w.writeKnown(indexKeyFor(i, ids), nil, true, ival); err != nil {
 			return err

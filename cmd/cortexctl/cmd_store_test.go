@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 )
 
 type result struct {
@@ -17,9 +18,11 @@ type result struct {
 	stdout, stderr string
 }
 
-// runCLI runs cortexctl against the store in dir.
+// runCLI runs cortexctl against the store in dir. When the test ends, the
+// store in dir, if any, is checked (cortextest.CheckDir).
 func runCLI(t *testing.T, dir string, stdin string, args ...string) result {
 	t.Helper()
+	cortextest.CheckDir(t, dir)
 	var out, errb bytes.Buffer
 	full := append([]string{"cortexctl", "--data", dir}, args...)
 	code := run(context.Background(), full, strings.NewReader(stdin), &out, &errb)
