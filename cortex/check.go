@@ -237,7 +237,11 @@ func checkRegistryValue(name string, v []byte, p *checkProblems) {
 		p.add("namespace %s: registry entry %q: %v", name, v, err)
 		return
 	}
-	if _, err := namespace.New(name, namespace.WithBase(r.base(name))); err != nil {
+	base := r.Base
+	if base == "" {
+		base = namespace.DefaultBasePrefix + name
+	}
+	if _, err := namespace.New(name, namespace.WithBase(base)); err != nil {
 		p.add("namespace %s: registry entry: %v", name, err)
 	}
 }
@@ -799,7 +803,7 @@ func (c *nsCheck) importRecord(parts [][]byte, item *badger.Item) error {
 // side checks a side-table stamp or row (side.go).
 func (c *nsCheck) side(parts [][]byte, item *badger.Item) error {
 	key := item.Key()[len(c.prefix):]
-	if len(parts) < 2 || len(parts) > 3 || !sideTableName.Match(parts[1]) {
+	if len(parts) < 2 || len(parts) > 3 || !namespace.ValidName(string(parts[1])) {
 		c.add("side-table key %q: not a stamp or row of a valid table", key)
 		return nil
 	}
