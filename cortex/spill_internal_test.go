@@ -141,7 +141,7 @@ func TestOpen_RemovesStaleRuns(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("partial"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s = testStore(t, dir, DefaultOptions())
+	testStore(t, dir, DefaultOptions())
 	if left := runFilesIn(t, dir); len(left) > 0 {
 		t.Fatalf("run files left: %v", left)
 	}
