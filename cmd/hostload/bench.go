@@ -245,13 +245,17 @@ func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFin
 		mergeMS = append(mergeMS, mg.MergeMS)
 		callMS = append(callMS, mg.CallMS)
 	}
+	perS := 0.0
+	if wall > 0 {
+		perS = float64(total) / wall
+	}
 	rss := -1.0
 	if rssKB >= 0 {
 		rss = float64(rssKB) / 1024
 	}
 	sum := &summary{
 		System: "cortex", Params: c.params,
-		SetupS: setupS, WallS: wall, Findings: total, FindingsPerS: float64(total) / wall,
+		SetupS: setupS, WallS: wall, Findings: total, FindingsPerS: perS,
 		AddMS: summarize(b.addMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
 		MergeMS: summarize(mergeMS), MergeCallMS: summarize(callMS), Merges: b.sortedMerges(),
 		OpListMS: summarize(b.op.list), OpCountMS: summarize(b.op.count), OpTicks: b.op.ticks, OpCounted: b.op.counted,
