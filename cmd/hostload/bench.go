@@ -1,0 +1,488 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// nsName is the namespace the benchmark's teams live in.
+const nsName = "hostload"
+
+// summary is the JSON summary of a run, in the shape of the SQL side's
+// (sqlbench.py writes it, summary.py reads it). Latencies are in ms.
+type summary struct {
+	System         string   `json:"system"`
+	Params         params   `json:"params"`
+	WorkloadDigest string   `json:"workload_digest"`
+	ResultsDigest  string   `json:"results_digest"`
+	ResultsFile    string   `json:"results_file"`
+	SetupS         float64  `json:"setup_s"` // open the store, create the Manager and the teams
+	WallS          float64  `json:"wall_s"`  // agents start -> last agent done (its merge included)
+	Findings       int      `json:"findings"`
+	FindingsPerS   float64  `json:"findings_per_s"`
+	AddMS          stats    `json:"add_ms"`          // one AddFinding call
+	StatusMS       stats    `json:"status_ms"`       // one UpdateMemberStatus, without the merge it runs
+	CreateTeamMS   stats    `json:"create_team_ms"`  // one CreateTeam
+	MergeMS        stats    `json:"merge_ms"`        // one automatic merge (MergeReport.MergedAt -> return)
+	MergeCallMS    stats    `json:"merge_call_ms"`   // the completing UpdateMemberStatus, merge included
+	Merges         []merged `json:"merges"`          // sorted by team
+	OpListMS       stats    `json:"op_list_ms"`      // ListTeams
+	OpCountMS      stats    `json:"op_count_ms"`     // findings per agent of one running team
+	OpTicks        int      `json:"op_ticks"`        // operator ticks
+	OpCounted      int      `json:"op_counted"`      // ticks with a running team to count
+	OpCountMethod  string   `json:"op_count_method"` // opCountSPARQL or opCountFindings
+	RSSPeakMB      float64  `json:"rss_peak_mb"`     // VmHWM of /proc/self/status at the end; -1 if unknown
+	CPUS           float64  `json:"cpu_s"`           // user + system CPU of the process
+	DiskMB         float64  `json:"disk_mb"`
+	DiskStartMB    float64  `json:"disk_start_mb"`
+	LoadavgStart   string   `json:"loadavg_start"`
+	LoadavgEnd     string   `json:"loadavg_end"`
+	Teams          []count  `json:"teams"`
+	Errors         []string `json:"errors"`
+	Go             string   `json:"go"`
+	Settings       settings `json:"settings"`
+	Durability     string   `json:"durability"`
+	Workdir        string   `json:"workdir"`
+}
+
+// merged is one automatic merge.
+type merged struct {
+	Team            string  `json:"team"`
+	MergeMS         float64 `json:"merge_ms"`
+	CallMS          float64 `json:"call_ms"`
+	ReportFacts     int     `json:"report_facts"`
+	ReportConflicts int     `json:"report_conflicts"`
+}
+
+// count is a team's final state and merged results.
+type count struct {
+	Team      string `json:"team"`
+	Strategy  string `json:"strategy"`
+	Status    string `json:"status"`
+	Facts     int    `json:"facts"`
+	Conflicts int    `json:"conflicts"`
+}
+
+// settings are the store and Manager settings of the run.
+type settings struct {
+	SyncWrites  bool   `json:"sync_writes"`
+	AutoMerge   bool   `json:"auto_merge"`
+	Namespace   string `json:"namespace"`
+	MaxTeamSize int    `json:"max_team_size"`
+	GOMAXPROCS  int    `json:"gomaxprocs"`
+}
+
+const durability = "Cortex default options (cortex.DefaultOptions): synchronous commits, every commit waits for fsync"
+
+// line is the one-line report printed at the end of a run.
+func (s *summary) line() string {
+	return fmt.Sprintf("cortex: %d findings in %.2f s (%.0f findings/s), add p50 %.2f ms p99 %.2f ms; merges %d "+
+		"(median %.1f ms); peak RSS %.0f MB; errors %d; load %s -> %s",
+		s.Findings, s.WallS, s.FindingsPerS, s.AddMS.P50, s.AddMS.P99, len(s.Merges), s.MergeMS.Median,
+		s.RSSPeakMB, len(s.Errors), s.LoadavgStart, s.LoadavgEnd)
+}
+
+// runCommand runs the benchmark in c.data (or a temporary directory) and
+// writes c.out and c.json.
+func runCommand(ctx context.Context, c config, work [][][]genFinding, digest string) (_ *summary, err error) {
+	dir := c.data
+	if dir != "" {
+		if err := checkFresh(dir); err != nil {
+			return nil, err
+		}
+	} else {
+		if dir, err = os.MkdirTemp("", "hostload-cortex-"); err != nil {
+			return nil, fmt.Errorf("temporary store directory: %w", err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	loadStart := loadavg()
+	start := time.Now()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	defer func() {
+		if cerr := s.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close store %s: %w", dir, cerr)
+		}
+	}()
+	openS := time.Since(start).Seconds()
+	diskStart := duBytes(dir)
+	sum, lines, err := benchmark(ctx, s, c, work)
+	if err != nil {
+		return nil, err
+	}
+	sum.SetupS += openS
+	sum.WorkloadDigest = digest
+	sum.LoadavgStart = loadStart
+	sum.DiskStartMB = float64(diskStart) / (1 << 20)
+	sum.DiskMB = float64(duBytes(dir)) / (1 << 20)
+	sum.Workdir = dir
+	sum.ResultsFile = c.out
+	sum.ResultsDigest = resultsDigest(lines)
+	if err := writeResults(c.out, lines); err != nil {
+		return nil, err
+	}
+	if err := writeSummary(c.json, sum); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// checkFresh returns a usage error unless dir is absent or an empty
+// directory: the benchmark creates its teams in a new store.
+func checkFresh(dir string) error {
+	ents, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return usagef("--data %s: %v", dir, err)
+	case len(ents) > 0:
+		return usagef("--data %s: not empty (the benchmark needs a new store)", dir)
+	}
+	return nil
+}
+
+// benchmark runs the workload on store s and returns its summary (without
+// the fields of the files and directory, which runCommand fills) and the
+// canonical result lines. Failures of the workload's calls are collected
+// in summary.Errors; an error is returned only when the run could not be
+// set up or its results not read.
+func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFinding) (*summary, []string, error) {
+	setupStart := time.Now()
+	x, err := namespace.New(nsName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("namespace %s: %w", nsName, err)
+	}
+	maxTeam := max(teammanager.DefaultMaxTeamSize, c.Agents)
+	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithMaxTeamSize(maxTeam))
+	if err != nil {
+		return nil, nil, fmt.Errorf("team manager: %w", err)
+	}
+	b := &bench{c: c, work: work, m: m, x: x}
+	var createMS []float64
+	for t := range c.Teams {
+		t0 := time.Now()
+		if err := b.createTeam(ctx, t); err != nil {
+			return nil, nil, err
+		}
+		createMS = append(createMS, msSince(t0))
+	}
+	setupS := time.Since(setupStart).Seconds()
+
+	// All agents start at once; the operator watches until they are done.
+	gate, done := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	for t := range c.Teams {
+		for a := range c.Agents {
+			wg.Go(func() {
+				<-gate
+				b.agent(ctx, t, a)
+			})
+		}
+	}
+	var opWG sync.WaitGroup
+	runStart := time.Now()
+	close(gate)
+	opWG.Go(func() { b.operator(ctx, done) })
+	wg.Wait()
+	wall := time.Since(runStart).Seconds()
+	close(done)
+	opWG.Wait()
+	loadEnd := loadavg()
+	cpu := cpuSeconds()
+	rssKB := procStatusKB("VmHWM")
+
+	// Every agent's findings are all there, as the operator counts them.
+	for t := range c.Teams {
+		per, err := b.countFindings(ctx, teamID(t))
+		if err != nil {
+			b.fail("final count: %s: %v", teamID(t), err)
+			continue
+		}
+		for a := range c.Agents {
+			if n := per[agentID(t, a)]; n != c.Findings {
+				b.fail("final count: %s has %d findings, want %d", agentID(t, a), n, c.Findings)
+			}
+		}
+	}
+	lines, counts, err := dumpResults(ctx, m, c.Teams)
+	if err != nil {
+		return nil, nil, err
+	}
+	merges := map[string]bool{}
+	for _, mg := range b.merges {
+		merges[mg.Team] = true
+	}
+	for _, ct := range counts {
+		if !merges[ct.Team] && ct.Status != string(teammanager.Failed) { // a team whose members all failed is not merged
+			b.fail("team %s (%s): no merge ran", ct.Team, ct.Status)
+		}
+	}
+
+	total := c.Teams * c.Agents * c.Findings
+	var mergeMS, callMS []float64
+	for _, mg := range b.merges {
+		mergeMS = append(mergeMS, mg.MergeMS)
+		callMS = append(callMS, mg.CallMS)
+	}
+	perS := 0.0
+	if wall > 0 {
+		perS = float64(total) / wall
+	}
+	rss := -1.0
+	if rssKB >= 0 {
+		rss = float64(rssKB) / 1024
+	}
+	sum := &summary{
+		System: "cortex", Params: c.params,
+		SetupS: setupS, WallS: wall, Findings: total, FindingsPerS: perS,
+		AddMS: summarize(b.addMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
+		MergeMS: summarize(mergeMS), MergeCallMS: summarize(callMS), Merges: b.sortedMerges(),
+		OpListMS: summarize(b.op.list), OpCountMS: summarize(b.op.count), OpTicks: b.op.ticks, OpCounted: b.op.counted,
+		OpCountMethod: c.opCount, RSSPeakMB: rss, CPUS: cpu, LoadavgEnd: loadEnd, Teams: counts, Errors: b.errors,
+		Go: runtime.Version(), Durability: durability,
+		Settings: settings{SyncWrites: true, AutoMerge: true, Namespace: nsName, MaxTeamSize: maxTeam, GOMAXPROCS: runtime.GOMAXPROCS(0)},
+	}
+	if sum.Errors == nil {
+		sum.Errors = []string{}
+	}
+	return sum, lines, nil
+}
+
+// bench is one run of the workload.
+type bench struct {
+	c    config
+	work [][][]genFinding
+	m    *teammanager.Manager
+	x    namespace.NS
+
+	mu       sync.Mutex // guards the fields below, written by the agents
+	addMS    []float64
+	statusMS []float64
+	merges   []merged
+	errors   []string
+
+	op struct { // written by the operator goroutine only
+		list, count    []float64
+		ticks, counted int
+	}
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t)) / float64(time.Millisecond) }
+
+// fail records an error of the run.
+func (b *bench) fail(format string, a ...any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.errors = append(b.errors, fmt.Sprintf(format, a...))
+}
+
+func (b *bench) sortedMerges() []merged {
+	out := append([]merged{}, b.merges...)
+	sortMerges(out)
+	return out
+}
+
+// createTeam creates team t with its members, all pending.
+func (b *bench) createTeam(ctx context.Context, t int) error {
+	tc := teammanager.TeamConfig{
+		ID: teamID(t), Name: fmt.Sprintf("review %d", t), Strategy: strategy(t),
+		Context: "hostload benchmark team", Timeout: -1, // no timeout: the SQL side has none
+	}
+	for a := range b.c.Agents {
+		tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: agentID(t, a), Role: "reviewer"})
+	}
+	if _, err := b.m.CreateTeam(ctx, tc); err != nil {
+		return fmt.Errorf("create %s: %w", tc.ID, err)
+	}
+	return nil
+}
+
+// agent runs agent a of team t: running, its findings one call each, then
+// completed or failed (the call that finishes the team merges it).
+func (b *bench) agent(ctx context.Context, t, a int) {
+	tid, aid := teamID(t), agentID(t, a)
+	var addMS, statusMS []float64
+	var mg *merged
+	defer func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.addMS = append(b.addMS, addMS...)
+		b.statusMS = append(b.statusMS, statusMS...)
+		if mg != nil {
+			b.merges = append(b.merges, *mg)
+		}
+	}()
+	t0 := time.Now()
+	if _, err := b.m.UpdateMemberStatus(ctx, tid, aid, teammanager.Running, ""); err != nil {
+		b.fail("%s/%s: %v", tid, aid, err)
+		return
+	}
+	statusMS = append(statusMS, msSince(t0))
+	for _, f := range b.work[t][a] {
+		t0 := time.Now()
+		_, err := b.m.AddFinding(ctx, tid, aid, teammanager.Finding{
+			Subject: quad.IRI(f.S), Predicate: quad.IRI(f.P), Object: quad.String(f.O), Confidence: float64(f.Conf) / 100,
+		})
+		if err != nil {
+			b.fail("%s/%s: %v", tid, aid, err)
+			return
+		}
+		addMS = append(addMS, msSince(t0))
+	}
+	final := teammanager.Completed
+	if agentFails(t, a, b.c.Agents) {
+		final = teammanager.Failed
+	}
+	t0 = time.Now()
+	up, err := b.m.UpdateMemberStatus(ctx, tid, aid, final, fmt.Sprintf("%d findings", len(b.work[t][a])))
+	end := time.Now()
+	if err != nil {
+		b.fail("%s/%s: %v", tid, aid, err)
+		return
+	}
+	call := float64(end.Sub(t0)) / float64(time.Millisecond)
+	if up.Merge == nil {
+		statusMS = append(statusMS, call)
+		return
+	}
+	// The merge ran in this call, after the update committed: it started
+	// at MergedAt (wall clock). The update's own latency is the rest, as
+	// the SQL side times the update and the merge apart.
+	mergeMS := min(max(float64(end.Sub(up.Merge.MergedAt))/float64(time.Millisecond), 0), call)
+	statusMS = append(statusMS, call-mergeMS)
+	mg = &merged{Team: tid, MergeMS: mergeMS, CallMS: call, ReportFacts: len(up.Merge.Facts), ReportConflicts: len(up.Merge.OpenConflicts)}
+}
+
+// operator lists all teams every interval and counts the findings per
+// agent of one running team, until done is closed. Missed ticks are
+// dropped (time.Ticker).
+func (b *bench) operator(ctx context.Context, done <-chan struct{}) {
+	tk := time.NewTicker(time.Duration(b.c.IntervalMS) * time.Millisecond)
+	defer tk.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+		}
+		select {
+		case <-done:
+			return
+		default:
+		}
+		b.op.ticks++
+		t0 := time.Now()
+		teams, err := b.m.ListTeams(ctx, teammanager.TeamFilter{})
+		if err != nil {
+			b.fail("operator: %v", err)
+			return
+		}
+		b.op.list = append(b.op.list, msSince(t0))
+		var running []string
+		for _, t := range teams {
+			if t.Status == teammanager.Running {
+				running = append(running, t.ID)
+			}
+		}
+		if len(running) == 0 {
+			continue
+		}
+		tid := running[b.op.ticks%len(running)]
+		t0 = time.Now()
+		if _, err := b.countFindings(ctx, tid); err != nil {
+			b.fail("operator: %v", err)
+			return
+		}
+		b.op.count = append(b.op.count, msSince(t0))
+		b.op.counted++
+	}
+}
+
+// countQuery counts the findings per member of team ?team.
+const countQuery = `SELECT ?member (COUNT(?f) AS ?n) WHERE {
+  ?team cx:team:member ?member .
+  ?f cx:finding:assertedBy ?member .
+} GROUP BY ?member`
+
+// countFindings returns the number of findings per agent of team tid, by
+// the method of --op-count. Agents without findings may be absent.
+func (b *bench) countFindings(ctx context.Context, tid string) (map[string]int, error) {
+	out := map[string]int{}
+	if b.c.opCount == opCountFindings {
+		fs, err := b.m.Findings(ctx, tid, teammanager.FindingFilter{})
+		if err != nil {
+			return nil, fmt.Errorf("count findings of %s: %w", tid, err)
+		}
+		for _, f := range fs {
+			out[f.Agent]++
+		}
+		return out, nil
+	}
+	res, err := b.m.Query(ctx, countQuery, sparql.Options{}.Bind("team", b.x.Team(tid)))
+	if err != nil {
+		return nil, fmt.Errorf("count findings of %s: %w", tid, err)
+	}
+	defer res.Close()
+	for res.Next(ctx) {
+		row := res.Row()
+		iri, _ := row[0].(quad.IRI)
+		ref, err := b.x.Parse(iri)
+		if err != nil || ref.Kind != namespace.KindMember {
+			return nil, fmt.Errorf("count findings of %s: %v is not a member node", tid, row[0])
+		}
+		n, err := strconv.Atoi(lexical(row[1]))
+		if err != nil {
+			return nil, fmt.Errorf("count findings of %s: count %v: %w", tid, row[1], err)
+		}
+		out[ref.Agent] = n
+	}
+	if err := res.Err(); err != nil {
+		return nil, fmt.Errorf("count findings of %s: %w", tid, err)
+	}
+	return out, nil
+}
+
+// resultsDigest is the hex SHA-256 of the results file's lines, each
+// followed by a newline.
+func resultsDigest(lines []string) string {
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func writeSummary(path string, s *summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	return nil
+}
