@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -320,42 +319,10 @@ func TestImport_RollsBackInterruptedStream(t *testing.T) {
 			if tc.stream == "spill" {
 				skipShort(t)
 			}
-			dir := t.TempDir()
-			cmd, lines := startChild(t, "import", dir, "CORTEX_TEST_STREAM="+tc.stream, "CORTEX_TEST_CRASH_AT="+tc.at)
-			var committed int64
-			for lines.Scan() {
-				f := strings.Fields(lines.Text())
-				if len(f) == 2 && f[0] == "committed" {
-					committed, _ = strconv.ParseInt(f[1], 10, 64)
-					continue
-				}
-				t.Fatalf("child: %s", lines.Text())
-			}
-			err := cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("child did not crash: %v", err)
-			}
-			if committed == 0 {
-				t.Fatal("no segment was committed before the crash")
-			}
-			if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); err != nil {
-				t.Fatalf("no undo file left by the crash: %v", err)
-			}
+			dir, committed := crashedImportOf(t, tc.stream, tc.at)
+			checkRolledBack(t, dir, committed)
 			s, ns := openNS(t, dir, cortex.DefaultOptions())
 			defer s.Close()
-			if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); !errors.Is(err, os.ErrNotExist) {
-				t.Fatalf("undo file still there after recovery: %v", err)
-			}
-			var want []quad.Quad
-			for i := 0; i < int(committed); i++ {
-				want = append(want, genQuad(i))
-			}
-			equalSets(t, cortextest.AllQuads(t, ns), want)
-			cortex.CheckFormat(t, ns)
-			if sz, err := ns.Size(context.Background()); err != nil || sz != committed {
-				t.Fatalf("size %d, %v; want %d", sz, err, committed)
-			}
 			// Writable, and the import resumes.
 			if _, err := ns.Import(context.Background(), &genSource{n: int(committed) + 10}, cortex.ImportOptions{}); err != nil {
 				t.Fatal(err)

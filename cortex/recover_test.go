@@ -18,12 +18,17 @@ import (
 )
 
 // crashedImport returns a store directory left by a process killed at point
-// at of a streamed import segment, after earlier segments were committed,
-// and the number of quads committed.
+// at of a streamed import segment (stream: "1" for small streamed segments,
+// "spill" for spilled ones; see childImport), after earlier segments were
+// committed, and the number of quads committed.
 func crashedImport(t *testing.T, at string) (dir string, committed int64) {
+	return crashedImportOf(t, "1", at)
+}
+
+func crashedImportOf(t *testing.T, stream, at string) (dir string, committed int64) {
 	t.Helper()
 	src := t.TempDir()
-	cmd, lines := startChild(t, "import", src, "CORTEX_TEST_STREAM=1", "CORTEX_TEST_CRASH_AT="+at)
+	cmd, lines := startChild(t, "import", src, "CORTEX_TEST_STREAM="+stream, "CORTEX_TEST_CRASH_AT="+at)
 	for lines.Scan() {
 		f := strings.Fields(lines.Text())
 		if len(f) == 2 && f[0] == "committed" {
