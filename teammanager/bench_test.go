@@ -363,3 +363,43 @@ func BenchmarkImportFindings_JSONL_100k(b *testing.B) {
 		b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 	})
 }
+
+// BenchmarkAddFinding_64Writers is the hot path of the host workload
+// (cmd/hostload): 16 teams of 4 running members, 64 goroutines each adding
+// findings one call at a time, on a durable store (every commit fsync'd).
+// cpu-ms/op is the process's CPU time per finding.
+func BenchmarkAddFinding_64Writers(b *testing.B) {
+	f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+	type writer struct{ team, agent string }
+	var ws []writer
+	for t := range 16 {
+		team := f.create(b, teammanager.TeamConfig{Name: fmt.Sprintf("team%d", t), Members: members("a0", "a1", "a2", "a3")})
+		for a := range 4 {
+			agent := fmt.Sprintf("a%d", a)
+			f.status(b, team.ID, agent, teammanager.Running, "")
+			ws = append(ws, writer{team.ID, agent})
+		}
+	}
+	var next, seq atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(32) // 2 cores × 32 = 64 goroutines
+	b.ResetTimer()
+	cpu := cpuTime()
+	defer reportCPU(b, cpu)
+	b.RunParallel(func(pb *testing.PB) {
+		w := ws[next.Add(1)%int64(len(ws))]
+		for pb.Next() {
+			i := seq.Add(1)
+			_, err := f.m.AddFinding(ctx, w.team, w.agent, teammanager.Finding{
+				Subject:    quad.IRI(fmt.Sprintf("http://ex.org/file%d", i%100)),
+				Predicate:  quad.IRI("http://ex.org/p/severity"),
+				Object:     quad.String(fmt.Sprintf("v%d", i%4)),
+				Confidence: 0.5 + float64(i%10)/20,
+			})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

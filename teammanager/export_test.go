@@ -50,3 +50,12 @@ func SetRetryOnOpen(v bool) (restore func()) {
 // the fact sets (nil: none). Tests set it before calling Facts and reset
 // it after.
 func SetFactsHook(fn func()) { factsHook = fn }
+
+// FindingsQueue returns the number of findings writes waiting for a batch
+// and the number of batches taken so far (commit.go).
+func FindingsQueue(m *Manager) (queued int, batches int64) {
+	c := &m.commits
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue), c.batches
+}

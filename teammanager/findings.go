@@ -155,15 +155,8 @@ func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs 
 		qs = append(qs, m.findingQuads(teamID, agentID, ids[i], f)...)
 		pins = append(pins, m.ns.Finding(teamID, ids[i]))
 	}
-	_, err := m.update(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, _ time.Time) error {
-		if err := checkCanAssert(st, teamID, agentID); err != nil {
-			return err
-		}
-		tx.Add(qs...)
-		tx.Pin(pins...)
-		return nil
-	})
-	if err != nil {
+	st, timedOut, err := m.writeFindingsGrouped(&findingsWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins})
+	if _, _, err := m.afterWrite(ctx, teamID, st, timedOut, err); err != nil {
 		return nil, err
 	}
 	return ids, nil

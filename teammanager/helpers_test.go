@@ -53,7 +53,18 @@ type fixture struct {
 
 func newFixture(t testing.TB, cfg ...teammanager.Config) *fixture {
 	t.Helper()
-	s := cortextest.NewStore(t)
+	return newFixtureOn(t, cortextest.NewStore(t), cfg...)
+}
+
+// newDurableFixture is newFixture on a store whose commits wait for fsync
+// (cortex.DefaultOptions), as a host's are.
+func newDurableFixture(t testing.TB, cfg ...teammanager.Config) *fixture {
+	t.Helper()
+	return newFixtureOn(t, cortextest.NewStore(t, cortex.DefaultOptions()), cfg...)
+}
+
+func newFixtureOn(t testing.TB, s *cortex.Store, cfg ...teammanager.Config) *fixture {
+	t.Helper()
 	clock := newClock()
 	c := teammanager.DefaultConfig()
 	if len(cfg) > 0 {

@@ -33,6 +33,8 @@ type Manager struct {
 
 	mergeLocks [64]sync.Mutex // per-team (hashed) serialisation of merges
 
+	commits committer // findings waiting for their group commit (commit.go)
+
 	cacheMu sync.RWMutex
 	cache   map[cortex.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
 
@@ -387,6 +389,12 @@ const AutoMergeTimeout = 10 * time.Minute
 // merge is an *AutoMergeError, joined to the write's own error if any.
 func (m *Manager) updateMerging(ctx context.Context, id, focus string, fn func(st *teamState, tx *cortex.Tx, now time.Time) error) (*teamState, *MergeReport, error) {
 	st, timedOut, err := m.write(ctx, id, focus, fn)
+	return m.afterWrite(ctx, id, st, timedOut, err)
+}
+
+// afterWrite is what updateMerging does once the write (write's results)
+// is done: the error for a timeout it recorded, and the merge that is due.
+func (m *Manager) afterWrite(ctx context.Context, id string, st *teamState, timedOut bool, err error) (*teamState, *MergeReport, error) {
 	if st == nil {
 		return nil, nil, err
 	}
