@@ -36,6 +36,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/pprof"
 )
 
 // Exit codes.
@@ -71,6 +73,8 @@ type config struct {
 	json    string // summary file
 	digest  bool   // print the workload digest only
 	opCount string // how the operator counts findings: opCountSPARQL or opCountFindings
+	cpuProf string // CPU profile file of the run (empty: none)
+	memProf string // heap profile file at the end of the run (empty: none)
 }
 
 // Operator count methods (--op-count; the summary's op_count_method).
@@ -105,6 +109,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.json, "json", "summary-cortex.json", "summary (JSON, as summary.py reads it)")
 	fs.BoolVar(&c.digest, "digest", false, "print the workload digest and exit")
 	fs.StringVar(&c.opCount, "op-count", opCountSPARQL, "how the operator counts findings per agent: sparql (Manager.Query) or findings (Manager.Findings)")
+	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file")
+	fs.StringVar(&c.memProf, "memprofile", "", "write a heap profile (allocations) at the end of the run to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: hostload [flags]\n\nThe agent-host workload of issue 17 on Cortex (see shared/bench/hostload.md).\n\nFlags:")
 		fs.PrintDefaults()
@@ -154,7 +160,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, digest)
 		return exitOK
 	}
+	stop, err := startProfiles(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "hostload: %v\n", err)
+		return exitError
+	}
 	sum, err := runCommand(ctx, c, work, digest)
+	if perr := stop(); err == nil {
+		err = perr
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hostload: %v\n", err)
 		if errors.Is(err, errUsage) {
@@ -173,4 +187,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// startProfiles starts the CPU profile of c and returns the function that
+// stops it and writes the heap profile.
+func startProfiles(c config) (stop func() error, err error) {
+	var cpu *os.File
+	if c.cpuProf != "" {
+		if cpu, err = os.Create(c.cpuProf); err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, err
+		}
+	}
+	return func() error {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			if err := cpu.Close(); err != nil {
+				return err
+			}
+		}
+		if c.memProf == "" {
+			return nil
+		}
+		f, err := os.Create(c.memProf)
+		if err != nil {
+			return err
+		}
+		runtime.GC() // the profile shows the allocations up to the last GC
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}, nil
 }
