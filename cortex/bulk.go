@@ -530,22 +530,13 @@ func (st *bulkState) newTxn() (*bulkTxn, error) {
 // checks). Node ids and counts prev wrote are in st.nodes, so the snapshot is
 // only read for nodes prev did not write.
 func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *prepChunk, qs []prepQuad, prev *chunkWork) error {
-	spec := prev != nil
 	horizon, size := st.horizon, st.size
-	if !spec && !st.accum {
-		meta, err := tx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
-		if err != nil {
+	if prev == nil && !st.accum {
+		var err error
+		if horizon, size, err = st.readMeta(ctx, tx); err != nil {
 			return err
 		}
-		if horizon, err = metaInt(meta[0]); err != nil {
-			return err
-		}
-		if size, err = metaInt(meta[1]); err != nil {
-			return err
-		}
-		st.sync(uint64(horizon))
 	}
-
 	w.reset(len(c.nodes))
 	w.qs = qs
 	for _, q := range qs {
@@ -555,8 +546,50 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			}
 		}
 	}
+	if err := st.resolveNodes(ctx, tx, w, c); err != nil {
+		return err
+	}
+	if err := st.chooseInserts(ctx, tx, w, qs, prev); err != nil {
+		return err
+	}
+	next, err := allocateIDs(w, c, qs, uint64(horizon)+1)
+	if err != nil {
+		return err
+	}
+	if err := st.readRefs(ctx, tx, w, c); err != nil {
+		return err
+	}
+	st.planIndexKeys(w, qs)
+	if err := st.readIndexLists(ctx, tx, w, prev); err != nil {
+		return err
+	}
+	if err := st.buildWrites(w, c, qs, horizon, size, next); err != nil {
+		return err
+	}
+	return st.stageWrites(tx, w)
+}
 
-	// Resolve node ids.
+// readMeta reads the namespace's horizon and size, and brings the import's
+// knowledge of other writers up to date (sync).
+func (st *bulkState) readMeta(ctx context.Context, tx *bulkTxn) (horizon, size int64, err error) {
+	meta, err := tx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
+	if err != nil {
+		return 0, 0, err
+	}
+	if horizon, err = metaInt(meta[0]); err != nil {
+		return 0, 0, err
+	}
+	if size, err = metaInt(meta[1]); err != nil {
+		return 0, 0, err
+	}
+	st.sync(uint64(horizon))
+	return horizon, size, nil
+}
+
+// resolveNodes sets the ids of the chunk's used nodes that exist: from
+// what the import knows, else read (batched). A node left at id 0 does not
+// exist yet.
+func (st *bulkState) resolveNodes(ctx context.Context, tx *bulkTxn, w *chunkWork, c *prepChunk) error {
 	var (
 		readAt   []int
 		readKeys []hkv.Key
@@ -580,24 +613,30 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 		readAt = append(readAt, i)
 		readKeys = append(readKeys, nodeKey('v', c.nodes[i].hash))
 	}
-	if len(readKeys) > 0 {
-		vals, err := tx.GetBatch(ctx, readKeys)
-		if err != nil {
-			return fmt.Errorf("read node ids: %w", err)
-		}
-		for j, v := range vals {
-			if len(v) == 0 {
-				continue
-			}
-			id, k := binary.Uvarint(v)
-			if k <= 0 {
-				return fmt.Errorf("%w: node id of %x", ErrCorrupt, c.nodes[readAt[j]].hash)
-			}
-			w.ids[readAt[j]] = id
-		}
+	if len(readKeys) == 0 {
+		return nil
 	}
+	vals, err := tx.GetBatch(ctx, readKeys)
+	if err != nil {
+		return fmt.Errorf("read node ids: %w", err)
+	}
+	for j, v := range vals {
+		if len(v) == 0 {
+			continue
+		}
+		id, k := binary.Uvarint(v)
+		if k <= 0 {
+			return fmt.Errorf("%w: node id of %x", ErrCorrupt, c.nodes[readAt[j]].hash)
+		}
+		w.ids[readAt[j]] = id
+	}
+	return nil
+}
 
-	// Decide which quads to insert.
+// chooseInserts sets w.ins, in input order, to the quads of qs that are
+// not in the store: those with a new node, and those whose existence the
+// import knows or reads.
+func (st *bulkState) chooseInserts(ctx context.Context, tx *bulkTxn, w *chunkWork, qs []prepQuad, prev *chunkWork) error {
 	var check []int // quads whose existence must be read
 	for qi, q := range qs {
 		ids := w.quadIDsOf(q)
@@ -625,25 +664,30 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			check = append(check, qi)
 		}
 	}
-	if len(check) > 0 {
-		exists, err := st.existing(ctx, tx, w, qs, check, prev)
-		if err != nil {
-			return err
-		}
-		for j, qi := range check {
-			if !exists[j] {
-				w.ins = append(w.ins, qi)
-			}
-		}
-		slices.Sort(w.ins) // input order
+	if len(check) == 0 {
+		return nil
 	}
+	exists, err := st.existing(ctx, tx, w, qs, check, prev)
+	if err != nil {
+		return err
+	}
+	for j, qi := range check {
+		if !exists[j] {
+			w.ins = append(w.ins, qi)
+		}
+	}
+	slices.Sort(w.ins) // input order
+	return nil
+}
 
-	// Allocate ids: new nodes first, then quads, as cayley does.
-	next := uint64(horizon) + 1
+// allocateIDs gives ids from next on to the new nodes first, then to the
+// inserted quads, as cayley does, counts the references each node gains and
+// returns the next free id.
+func allocateIDs(w *chunkWork, c *prepChunk, qs []prepQuad, next uint64) (uint64, error) {
 	for i := range c.nodes {
 		if w.used[i] && w.ids[i] == 0 {
 			if len(c.nodes[i].enc) == 0 {
-				return fmt.Errorf("%w: cannot encode term", ErrInvalidQuad)
+				return 0, fmt.Errorf("%w: cannot encode term", ErrInvalidQuad)
 			}
 			w.ids[i] = next
 			w.isNew[i] = true
@@ -660,34 +704,47 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			}
 		}
 	}
+	return next, nil
+}
 
-	// Reference counts of existing nodes that are not known.
-	readAt, readKeys = readAt[:0], readKeys[:0]
+// readRefs reads the reference counts of the existing nodes that gain
+// references and whose counts the import does not know.
+func (st *bulkState) readRefs(ctx context.Context, tx *bulkTxn, w *chunkWork, c *prepChunk) error {
+	var (
+		readAt   []int
+		readKeys []hkv.Key
+	)
 	for i := range c.nodes {
 		if w.inc[i] > 0 && !w.refsKnown[i] {
 			readAt = append(readAt, i)
 			readKeys = append(readKeys, nodeKey('n', c.nodes[i].hash))
 		}
 	}
-	if len(readKeys) > 0 {
-		vals, err := tx.GetBatch(ctx, readKeys)
-		if err != nil {
-			return fmt.Errorf("read node counts: %w", err)
-		}
-		for j, v := range vals {
-			i := readAt[j]
-			if len(v) > 0 {
-				r, k := binary.Uvarint(v)
-				if k <= 0 {
-					return fmt.Errorf("%w: node count of %x", ErrCorrupt, c.nodes[i].hash)
-				}
-				w.refs[i] = r
-			}
-			w.refsKnown[i] = true
-		}
+	if len(readKeys) == 0 {
+		return nil
 	}
+	vals, err := tx.GetBatch(ctx, readKeys)
+	if err != nil {
+		return fmt.Errorf("read node counts: %w", err)
+	}
+	for j, v := range vals {
+		i := readAt[j]
+		if len(v) > 0 {
+			r, k := binary.Uvarint(v)
+			if k <= 0 {
+				return fmt.Errorf("%w: node count of %x", ErrCorrupt, c.nodes[i].hash)
+			}
+			w.refs[i] = r
+		}
+		w.refsKnown[i] = true
+	}
+	return nil
+}
 
-	// Index keys.
+// planIndexKeys lists in w.glist the index keys of the inserted quads,
+// grouping the quads that share a key, and marks those whose existing list
+// must be read.
+func (st *bulkState) planIndexKeys(w *chunkWork, qs []prepQuad) {
 	for j, qi := range w.ins {
 		qids := w.quadIDsOf(qs[qi])
 		id := w.insIDs[j]
@@ -713,35 +770,48 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 			w.glist = append(w.glist, keyGroup{key: k, first: id, read: read})
 		}
 	}
-	readAt, readKeys = readAt[:0], readKeys[:0]
+}
+
+// readIndexLists reads the existing lists of the index keys that need
+// them: from prev when it wrote them (speculative fill), else from tx.
+func (st *bulkState) readIndexLists(ctx context.Context, tx *bulkTxn, w *chunkWork, prev *chunkWork) error {
+	var (
+		readAt   []int
+		readKeys []hkv.Key
+	)
 	for gi := range w.glist {
 		g := &w.glist[gi]
 		if !g.read {
 			continue
 		}
-		if spec {
+		if prev != nil {
 			if pi, ok := prev.groups[g.key]; ok {
 				e := prev.puts.entries[prev.glist[pi].ent]
 				g.old = prev.puts.data[e.v0:e.v1:e.v1] // read-only
 				continue
 			}
 		}
-		{
-			readAt = append(readAt, gi)
-			readKeys = append(readKeys, st.indexKey(w.glist[gi].key))
-		}
+		readAt = append(readAt, gi)
+		readKeys = append(readKeys, st.indexKey(w.glist[gi].key))
 	}
-	if len(readKeys) > 0 {
-		vals, err := tx.GetBatch(ctx, readKeys)
-		if err != nil {
-			return fmt.Errorf("read index: %w", err)
-		}
-		for j, v := range vals {
-			w.glist[readAt[j]].old = v
-		}
+	if len(readKeys) == 0 {
+		return nil
 	}
+	vals, err := tx.GetBatch(ctx, readKeys)
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	for j, v := range vals {
+		w.glist[readAt[j]].old = v
+	}
+	return nil
+}
 
-	// Build the writes.
+// buildWrites encodes the chunk's writes in w.puts: new nodes, reference
+// counts, quad log entries, index lists and the meta entries (horizon and
+// size from horizon, size and next, the next free id). It returns
+// errChunkTooBig if they do not fit in one Badger transaction.
+func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, horizon, size int64, next uint64) error {
 	now := time.Now().UnixNano()
 	p := &w.puts
 	p.reset()
@@ -799,15 +869,21 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 		binary.LittleEndian.PutUint64(hb[:], uint64(size+int64(len(w.ins))))
 		p.add(keySize, hb[:])
 	}
-
 	w.horizon, w.size = int64(next-1), size+int64(len(w.ins))
 	db := st.n.s.db
 	if p.count >= db.MaxBatchCount() || p.size >= db.MaxBatchSize() {
 		return errChunkTooBig
 	}
+	return nil
+}
+
+// stageWrites sets the writes of w in tx, unless the import accumulates a
+// segment (they are written with it).
+func (st *bulkState) stageWrites(tx *bulkTxn, w *chunkWork) error {
 	if st.accum {
-		return nil // written with the segment
+		return nil
 	}
+	p := &w.puts
 	for _, e := range p.entries {
 		if err := tx.txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
 			if errors.Is(err, badger.ErrTxnTooBig) {
