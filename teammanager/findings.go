@@ -213,6 +213,18 @@ type findingRow struct {
 	typed                   bool
 }
 
+// The vocabulary of a finding node, as indexes into findingVocab's terms.
+const (
+	iType = iota
+	iClass
+	iS
+	iP
+	iO
+	iAt
+	iConf
+	nIDs
+)
+
 // readFindingsOf reads every finding of the given members: one id-level
 // scan of each member's graph (GSPO index; the graphs are scanned
 // concurrently), then one batched resolution of the distinct term ids of
@@ -220,16 +232,6 @@ type findingRow struct {
 func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []string) (_ [][]StoredFinding, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	x := m.ns
-	const (
-		iType = iota
-		iClass
-		iS
-		iP
-		iO
-		iAt
-		iConf
-		nIDs
-	)
 	terms := make([]quad.Value, nIDs, nIDs+len(agents))
 	terms[iType], terms[iClass] = ns.RDFType, x.IRI(ns.ClassFinding)
 	terms[iS], terms[iP], terms[iO] = ns.RDFSubject, ns.RDFPredicate, ns.RDFObject
@@ -241,10 +243,20 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]StoredFinding, len(agents))
 	if ids[iClass] == 0 {
-		return out, nil
+		return make([][]StoredFinding, len(agents)), nil
 	}
+	rows, err := m.scanFindingRows(ctx, team, agents, ids)
+	if err != nil {
+		return nil, err
+	}
+	return m.resolveFindings(ctx, team, agents, rows)
+}
+
+// scanFindingRows scans the graph of each member (ids[nIDs+i] for
+// agents[i]; 0: none) for its finding nodes, concurrently, and returns the
+// complete ones (typed, with subject, predicate, object and time) as ids.
+func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []string, ids []cortex.ID) ([][]findingRow, error) {
 	rows := make([][]findingRow, len(agents))
 	errs := make([]error, len(agents))
 	var wg sync.WaitGroup
@@ -294,9 +306,15 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 			return nil, fmt.Errorf("team %s: findings of %s: %w", team, agents[ai], err)
 		}
 	}
-	// Resolve the finding nodes (pinned when written, see ImportFindings),
-	// and each other distinct id once, for all members together (they
-	// share subjects, predicates, objects and times).
+	return rows, nil
+}
+
+// resolveFindings turns the rows of each member into findings: the finding
+// nodes (pinned when written, see ImportFindings) and each other distinct
+// id are resolved once, for all members together (they share subjects,
+// predicates, objects and times). A node that is not a finding IRI of team
+// is skipped; a time or confidence that does not parse is ErrCorrupt.
+func (m *Manager) resolveFindings(ctx context.Context, team string, agents []string, rows [][]findingRow) ([][]StoredFinding, error) {
 	index := map[cortex.ID]int32{}
 	var want, nodes []cortex.ID
 	for _, rs := range rows {
@@ -327,6 +345,7 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 	prefix := m.findingPrefix(team)
 	times := map[cortex.ID]time.Time{}
 	confs := map[cortex.ID]float64{}
+	out := make([][]StoredFinding, len(agents))
 	for ai, rs := range rows {
 		agent := agents[ai]
 		fs := make([]StoredFinding, 0, len(rs))

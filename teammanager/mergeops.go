@@ -407,33 +407,57 @@ func (cg *conflictGraph) resolutions(x ns.NS) []merge.Resolution {
 	return out
 }
 
+// mergeWrites is the delta of a merge run: its record and, for the facts,
+// their fact sets' descriptions and the conflict records, what to add and
+// what to remove so that the store holds the run's result.
+type mergeWrites struct {
+	run                     []quad.Quad
+	factAdd, factRm         []quad.Quad
+	metaAdd, metaRm         []quad.Quad
+	conflictAdd, conflictRm []quad.Quad
+}
+
 // writeMerge writes the result of merge run id (see MergeTeamResults), and
 // clears the team's due-merge marker if settles. The facts' confidences are
 // as stored (storedConfidence).
 func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id string, cg *conflictGraph, start time.Time, settles bool) error {
-	x := m.ns
-	team := t.ID
 	now := m.now()
-	mnode := x.Merge(team, id)
-	prov := x.ProvenanceGraph(team)
-	shared := x.SharedGraph(team)
-	cgraph := x.ConflictGraph(team)
-
-	// The run, kept as history.
-	run := []quad.Quad{
-		{Subject: mnode, Predicate: ns.RDFType, Object: x.IRI(ns.ClassMerge), Label: prov},
-		{Subject: mnode, Predicate: x.IRI(ns.MergeStrategy), Object: ns.String(res.Strategy), Label: prov},
-		{Subject: mnode, Predicate: ns.ProvStartedAtTime, Object: ns.DateTime(start), Label: prov},
-		{Subject: mnode, Predicate: ns.ProvEndedAtTime, Object: ns.DateTime(now), Label: prov},
+	mnode := m.ns.Merge(t.ID, id)
+	w := mergeWrites{run: m.runQuads(t.ID, mnode, res.Strategy, start, now)}
+	facts, meta := m.factQuads(t.ID, mnode, res.Facts, now)
+	var err error
+	if w.factAdd, w.factRm, w.metaAdd, w.metaRm, err = m.factDiff(ctx, t.ID, facts, meta); err != nil {
+		return err
 	}
+	w.conflictAdd, w.conflictRm = m.conflictDiff(t.ID, m.conflictRecords(t.ID, mnode, res, cg, now), cg)
+	if mergeHook != nil {
+		mergeHook()
+	}
+	return m.commitMerge(ctx, t, cg, mnode, w, settles)
+}
 
-	// The shared graph holds exactly the facts; each fact is also in the
-	// fact set of its attribution, described in the provenance graph.
-	facts := make([]quad.Quad, 0, 2*len(res.Facts))
-	var meta []quad.Quad
+// runQuads describes merge run mnode of team, kept as history in the
+// provenance graph.
+func (m *Manager) runQuads(team string, mnode quad.IRI, strategy string, start, end time.Time) []quad.Quad {
+	x := m.ns
+	prov := x.ProvenanceGraph(team)
+	return []quad.Quad{
+		{Subject: mnode, Predicate: ns.RDFType, Object: x.IRI(ns.ClassMerge), Label: prov},
+		{Subject: mnode, Predicate: x.IRI(ns.MergeStrategy), Object: ns.String(strategy), Label: prov},
+		{Subject: mnode, Predicate: ns.ProvStartedAtTime, Object: ns.DateTime(start), Label: prov},
+		{Subject: mnode, Predicate: ns.ProvEndedAtTime, Object: ns.DateTime(end), Label: prov},
+	}
+}
+
+// factQuads returns the quads of the merged facts: each in the shared
+// graph and in the fact set of its attribution (supporters, confidence,
+// resolver), and the fact sets' descriptions in the provenance graph.
+func (m *Manager) factQuads(team string, mnode quad.IRI, fs []merge.Fact, now time.Time) (facts, meta []quad.Quad) {
+	x := m.ns
+	prov, shared, tnode := x.ProvenanceGraph(team), x.SharedGraph(team), x.Team(team)
+	facts = make([]quad.Quad, 0, 2*len(fs))
 	sets := map[string]quad.IRI{}
-	tnode := x.Team(team)
-	for _, f := range res.Facts {
+	for _, f := range fs {
 		c, _ := ns.Confidence(f.Confidence)
 		key := factSetID(f, c)
 		g, ok := sets[key]
@@ -459,16 +483,22 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 			quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: shared},
 			quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Label: g})
 	}
+	return facts, meta
+}
 
-	// What the store holds now: the provenance graph but for the runs, the
-	// shared graph and every fact set, old or new.
-	oldMeta, err := m.graphQuadsWhere(ctx, prov, func(s quad.Value) bool {
+// factDiff compares facts and meta (factQuads) with what the store holds
+// now: the provenance graph but for the runs, the shared graph and every
+// fact set, old or new. It returns what to add and remove.
+func (m *Manager) factDiff(ctx context.Context, team string, facts, meta []quad.Quad) (factAdd, factRm, metaAdd, metaRm []quad.Quad, err error) {
+	x := m.ns
+	shared := x.SharedGraph(team)
+	oldMeta, err := m.graphQuadsWhere(ctx, x.ProvenanceGraph(team), func(s quad.Value) bool {
 		iri, _ := s.(quad.IRI)
 		r, err := x.Parse(iri)
 		return err != nil || r.Kind != ns.KindMerge
 	})
 	if err != nil {
-		return err
+		return nil, nil, nil, nil, err
 	}
 	graphs := []quad.Value{shared}
 	seen := map[quad.Value]bool{shared: true}
@@ -478,24 +508,30 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 			graphs = append(graphs, q.Subject)
 		}
 	}
-	for _, g := range sets {
-		if !seen[g] {
-			seen[g] = true
-			graphs = append(graphs, g)
+	for _, q := range facts {
+		if !seen[q.Label] {
+			seen[q.Label] = true
+			graphs = append(graphs, q.Label)
 		}
 	}
 	var oldFacts []quad.Quad
 	for _, g := range graphs {
 		qs, err := m.graphQuads(ctx, g)
 		if err != nil {
-			return err
+			return nil, nil, nil, nil, err
 		}
 		oldFacts = append(oldFacts, qs...)
 	}
-	factAdd, factRm := diffQuads(oldFacts, facts)
-	metaAdd, metaRm := diffQuads(oldMeta, meta)
+	factAdd, factRm = diffQuads(oldFacts, facts)
+	metaAdd, metaRm = diffQuads(oldMeta, meta)
+	return factAdd, factRm, metaAdd, metaRm, nil
+}
 
-	// Conflict graph: open records follow the result, resolved ones stay.
+// conflictRecords returns the quads of the conflict records of res in the
+// conflict graph; a record keeps the detection time it already has in cg.
+func (m *Manager) conflictRecords(team string, mnode quad.IRI, res merge.Result, cg *conflictGraph, now time.Time) []quad.Quad {
+	x := m.ns
+	cgraph, tnode := x.ConflictGraph(team), x.Team(team)
 	n := 0
 	for _, c := range res.Conflicts {
 		n += 8 // type, team, subject, predicate, strategy, reason, detected-at, generated-by
@@ -527,53 +563,63 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 		}
 		add(ns.ProvWasGeneratedBy, mnode)
 	}
+	return records
+}
+
+// conflictDiff returns what to add and remove so that the open conflict
+// records of cg follow records; resolved ones stay.
+func (m *Manager) conflictDiff(team string, records []quad.Quad, cg *conflictGraph) (add, rm []quad.Quad) {
+	x := m.ns
 	var open []quad.Quad // the records the result may change
 	for _, q := range cg.quads {
 		if !cg.resolved(x, q.Subject) {
 			open = append(open, q)
 		}
 	}
-	conflictAdd, conflictRm := diffQuads(open, records)
+	add, rm = diffQuads(open, records)
 	// A resolved record may repeat a quad of the result: it is kept, not
 	// added again (Add of a present quad is a no-op anyway). One recorded
 	// before records named their team gets the link.
+	tnode, cgraph := x.Team(team), x.ConflictGraph(team)
 	for node := range cg.nodes {
 		if cg.resolved(x, node) && len(cg.nodes[node][x.IRI(ns.ConflictTeam)]) == 0 {
-			conflictAdd = append(conflictAdd, quad.Quad{Subject: node, Predicate: x.IRI(ns.ConflictTeam), Object: tnode, Label: cgraph})
+			add = append(add, quad.Quad{Subject: node, Predicate: x.IRI(ns.ConflictTeam), Object: tnode, Label: cgraph})
 		}
 	}
+	return add, rm
+}
 
-	if mergeHook != nil {
-		mergeHook()
-	}
-	// One atomic step, whatever its size (cortex journals a delta larger
-	// than one transaction), if what the diff was computed against still
-	// holds (see checkUnchanged): another Manager may have written since.
+// commitMerge writes w, with the team's link to run mnode, in one atomic
+// step, whatever its size (cortex journals a delta larger than one
+// transaction), if what the diff was computed against still holds (see
+// checkUnchanged): another Manager may have written since. It clears the
+// team's due-merge marker if settles.
+func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, mnode quad.IRI, w mergeWrites, settles bool) error {
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
 			return err
 		}
-		st, err := m.readTeam(ctx, tx.Namespace(), team, "-")
+		st, err := m.readTeam(ctx, tx.Namespace(), t.ID, "-")
 		if err != nil {
 			return err
 		}
-		tx.Add(run...)
-		tx.Add(factAdd...)
-		tx.Add(metaAdd...)
-		tx.Add(conflictAdd...)
-		tx.Remove(factRm...)
-		tx.Remove(metaRm...)
-		tx.Remove(conflictRm...)
+		tx.Add(w.run...)
+		tx.Add(w.factAdd...)
+		tx.Add(w.metaAdd...)
+		tx.Add(w.conflictAdd...)
+		tx.Remove(w.factRm...)
+		tx.Remove(w.metaRm...)
+		tx.Remove(w.conflictRm...)
 		// The team's link to the run (replacing every earlier link), the
 		// marker of a due merge that this one settles, and the team's row.
-		st.set(st.node, x.IRI(ns.TeamLastMerge), mnode)
+		st.set(st.node, m.ns.IRI(ns.TeamLastMerge), mnode)
 		if settles {
 			m.stageSettled(tx, st)
 		} else {
 			tx.Remove(st.rm...)
 			tx.Add(st.add...)
-			m.pinTeam(tx, team, st.add)
-			m.putTeamRow(tx, team, st.props[st.node])
+			m.pinTeam(tx, t.ID, st.add)
+			m.putTeamRow(tx, t.ID, st.props[st.node])
 		}
 		if mergeWriteHook != nil {
 			mergeWriteHook()
