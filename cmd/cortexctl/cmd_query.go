@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
@@ -95,7 +96,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	}
 	prefixes := teammanager.Prefixes(nsIRI, e.cfg.Prefixes)
 	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
-	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !hasScheme(opts.DefaultGraph) {
+	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !api.HasScheme(opts.DefaultGraph) {
 		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
 	}
 	ctx := c.Context
