@@ -27,6 +27,9 @@ var (
 	ErrSyntax = errors.New("syntax error")
 	// ErrInvalid means a well-formed but invalid value.
 	ErrInvalid = errors.New("invalid value")
+	// ErrUnavailable means a resource is held by another process (a
+	// listen address in use) or is going away (a server shutting down).
+	ErrUnavailable = errors.New("unavailable")
 	// ErrFalse means an ASK query answered false (cortexctl query --exit-status).
 	ErrFalse = errors.New("false")
 )
@@ -40,7 +43,7 @@ const (
 	ExitNotFound = 3 // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
 	ExitConflict = 4 // the operation does not fit the current state (e.g. a wrong status transition)
 	ExitSyntax   = 5 // malformed RDF, SPARQL or term
-	ExitLocked   = 6 // the store is in use by another process
+	ExitLocked   = 6 // the store (or another resource: a listen address) is in use by another process, or closed
 	ExitInvalid  = 7 // invalid value: identifier, namespace, config file or value in it, option value
 	ExitTimeout  = 8 // timed out or interrupted
 	ExitFalse    = 9 // ASK query answered false (only with --exit-status)
@@ -77,6 +80,8 @@ var errorCodes = []struct {
 	code int
 }{
 	{cortex.ErrLocked, ExitLocked},
+	{ErrUnavailable, ExitLocked},
+	{cortex.ErrClosed, ExitLocked},
 	{ErrFalse, ExitFalse},
 	{context.DeadlineExceeded, ExitTimeout},
 	{context.Canceled, ExitTimeout},
