@@ -74,6 +74,13 @@ func serveCmd(c *cli.Context, e *env) error {
 	if addr == "" && sock == "" {
 		return usagef(`serve: --listen "" and --socket "" leave nothing to listen on`)
 	}
+	if sock != "" {
+		abs, err := filepath.Abs(sock) // the discovery file names it for other directories
+		if err != nil {
+			return fmt.Errorf("serve: --socket: %w", err)
+		}
+		sock = abs
+	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	s, err := e.open(ctx, readWrite)
