@@ -49,6 +49,15 @@ type Namespace struct {
 	Base string // IRI base replacing the default urn:cortex:{name}; an absolute IRI (namespace.WithBase)
 }
 
+// NamespaceBase returns the IRI base of namespace name: the one the config
+// gives it, else the default (namespace.DefaultBasePrefix + name).
+func (c Config) NamespaceBase(name string) string {
+	if n, ok := c.Namespaces[name]; ok && n.Base != "" {
+		return n.Base
+	}
+	return namespace.DefaultBasePrefix + name
+}
+
 // builtinPrefixes are the SPARQL prefixes cortexctl predeclares in every
 // query and term argument; a config file cannot redefine them.
 var builtinPrefixes = map[string]bool{"rdf": true, "rdfs": true, "xsd": true, "owl": true, "prov": true, "cx": true}

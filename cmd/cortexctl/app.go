@@ -134,12 +134,7 @@ func (e *env) recoveryReporter() func(cortex.RecoveryProgress) {
 
 // base returns the IRI base of the selected namespace: the config's, else
 // the default.
-func (e *env) base() string {
-	if c, ok := e.cfg.Namespaces[e.nsName]; ok && c.Base != "" {
-		return c.Base
-	}
-	return namespace.DefaultBasePrefix + e.nsName
-}
+func (e *env) base() string { return e.cfg.NamespaceBase(e.nsName) }
 
 // namespace returns the selected namespace, creating it (and the store)
 // when write is set; without write, a missing store or namespace is an
@@ -247,7 +242,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

@@ -3,12 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/api"
 )
 
 func conflictsCommand(e *env) *cli.Command {
@@ -46,26 +45,6 @@ Example:
 	}
 }
 
-type candidateJSON struct {
-	Object   string   `json:"object"`
-	Agents   []string `json:"agents"`
-	Findings []string `json:"findings"`
-}
-
-type conflictJSON struct {
-	ID         string          `json:"id"`
-	Subject    string          `json:"subject"`
-	Predicate  string          `json:"predicate"`
-	Reason     string          `json:"reason"`
-	Strategy   string          `json:"strategy"`
-	DetectedAt *time.Time      `json:"detectedAt,omitempty"`
-	Candidates []candidateJSON `json:"candidates"`
-	Resolved   bool            `json:"resolved"`
-	ResolvedBy string          `json:"resolvedBy,omitempty"`
-	ResolvedAt *time.Time      `json:"resolvedAt,omitempty"`
-	Chosen     []string        `json:"chosen,omitempty"`
-}
-
 func conflictsList(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
@@ -82,28 +61,13 @@ func conflictsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	out := make([]conflictJSON, 0, len(cs))
-	for _, cf := range cs {
-		if c.Bool("open") && cf.Resolved {
-			continue
-		}
-		cj := conflictJSON{ID: cf.ID, Subject: rdfio.FormatTerm(cf.Subject), Predicate: rdfio.FormatTerm(cf.Predicate),
-			Reason: cf.Reason, Strategy: cf.Strategy, DetectedAt: tp(cf.DetectedAt), Candidates: []candidateJSON{},
-			Resolved: cf.Resolved, ResolvedBy: cf.ResolvedBy, ResolvedAt: tp(cf.ResolvedAt)}
-		for _, cd := range cf.Candidates {
-			cj.Candidates = append(cj.Candidates, candidateJSON{Object: rdfio.FormatTerm(cd.Object), Agents: cd.Agents, Findings: cd.Findings})
-		}
-		for _, o := range cf.Chosen {
-			cj.Chosen = append(cj.Chosen, rdfio.FormatTerm(o))
-		}
-		out = append(out, cj)
-	}
+	out := api.ConflictsOf(cs, c.Bool("open"))
 	return printResult(c, e.stdout, out, func() error { return printConflicts(e, out) })
 }
 
 // printConflicts prints conflicts as a table: a row per conflict, then a
 // row per candidate object.
-func printConflicts(e *env, cs []conflictJSON) error {
+func printConflicts(e *env, cs []api.Conflict) error {
 	if len(cs) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no conflicts")
 		return err
@@ -154,7 +118,7 @@ func conflictsResolve(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, toMergeJSON(r))
+		return writeJSON(e.stdout, api.MergeOf(r))
 	}
 	fmt.Fprintf(e.stdout, "resolved %s; ", args[1])
 	printMerge(e.stdout, r)

@@ -7,8 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cortexgraph/cortex/cortex/rdfio"
-	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -45,26 +44,6 @@ Example:
 	}
 }
 
-// factJSON is a fused fact in JSON: in a merge report (teams merge,
-// member-status, conflicts resolve), whose mergeId is the report's, and in
-// facts list, with the merge run that wrote it.
-type factJSON struct {
-	Subject    string   `json:"subject"`
-	Predicate  string   `json:"predicate"`
-	Object     string   `json:"object"`
-	Supporters []string `json:"supporters"`
-	Findings   []string `json:"findings"`
-	Confidence float64  `json:"confidence"`
-	ResolvedBy string   `json:"resolvedBy,omitempty"`
-	MergeID    string   `json:"mergeId,omitempty"` // facts list only
-}
-
-// toFactJSON maps f, written by merge run mergeID ("" in a merge report).
-func toFactJSON(f merge.Fact, mergeID string) factJSON {
-	return factJSON{Subject: rdfio.FormatTerm(f.Subject), Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object),
-		Supporters: f.Supporters, Findings: f.FindingIDs, Confidence: f.Confidence, ResolvedBy: f.ResolvedBy, MergeID: mergeID}
-}
-
 func factsList(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
@@ -96,10 +75,7 @@ func factsList(c *cli.Context, e *env) error {
 	if note := notMergedNote(t); note != "" {
 		fmt.Fprintf(e.stderr, "cortexctl: team %s is %s; the facts are those of its last merge, if any\n", t.ID, note)
 	}
-	out := make([]factJSON, 0, len(fs))
-	for _, fa := range fs {
-		out = append(out, toFactJSON(fa.Fact, fa.MergeID))
-	}
+	out := api.FactsOf(fs)
 	return printResult(c, e.stdout, out, func() error {
 		if len(out) == 0 {
 			fmt.Fprintln(e.stdout, "no facts")

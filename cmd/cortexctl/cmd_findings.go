@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -122,7 +123,7 @@ func findingsAdd(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, map[string]string{"id": id})
+		return writeJSON(e.stdout, api.FindingAdded{ID: id})
 	}
 	fmt.Fprintf(e.stdout, "added finding %s\n", id)
 	return nil
@@ -173,25 +174,10 @@ func findingsImport(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, struct {
-			Team     string `json:"team"`
-			Agent    string `json:"agent"`
-			File     string `json:"file"`
-			Findings int    `json:"findings"`
-		}{args[0], args[1], path, n})
+		return writeJSON(e.stdout, api.FindingsImported{Team: args[0], Agent: args[1], File: path, Findings: n})
 	}
 	_, err = fmt.Fprintf(e.stdout, "imported %s from %s\n", plural(int64(n), "finding"), cell(path))
 	return err
-}
-
-type findingJSON struct {
-	ID         string    `json:"id"`
-	Agent      string    `json:"agent"`
-	Subject    string    `json:"subject"`
-	Predicate  string    `json:"predicate"`
-	Object     string    `json:"object"`
-	Confidence float64   `json:"confidence"`
-	AssertedAt time.Time `json:"assertedAt"`
 }
 
 func findingsList(c *cli.Context, e *env) error {
@@ -210,11 +196,7 @@ func findingsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	out := make([]findingJSON, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, findingJSON{ID: f.ID, Agent: f.Agent, Subject: rdfio.FormatTerm(f.Subject),
-			Predicate: rdfio.FormatTerm(f.Predicate), Object: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
-	}
+	out := api.FindingsOf(fs)
 	return printResult(c, e.stdout, out, func() error {
 		t := newTable(e.stdout, false, "AGENT", "SUBJECT", "PREDICATE", "OBJECT", "CONF")
 		for _, f := range out {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/namespace"
 )
 
@@ -47,12 +48,6 @@ Example:
 	}
 }
 
-type namespaceJSON struct {
-	Name  string `json:"name"`
-	Base  string `json:"base"`
-	Quads int64  `json:"quads"`
-}
-
 func namespacesList(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usagef("namespaces list: unexpected argument %q", c.Args().First())
@@ -68,7 +63,7 @@ func namespacesList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	out := make([]namespaceJSON, 0, len(names))
+	out := make([]api.Namespace, 0, len(names))
 	for _, name := range names {
 		n, err := s.OpenNamespace(c.Context, name)
 		if err != nil {
@@ -78,7 +73,7 @@ func namespacesList(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
-		out = append(out, namespaceJSON{Name: name, Base: n.Base(), Quads: size})
+		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
 	}
 	return printResult(c, e.stdout, out, func() error {
 		t := newTable(e.stdout, false, "NAME", "BASE", "QUADS")

@@ -7,18 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql"
-	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
-	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -95,7 +92,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	}
 	prefixes := teammanager.Prefixes(nsIRI, e.cfg.Prefixes)
 	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
-	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !hasScheme(opts.DefaultGraph) {
+	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !api.HasScheme(opts.DefaultGraph) {
 		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
 	}
 	ctx := c.Context
@@ -220,39 +217,13 @@ func (e *env) stdoutIsTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// queryError maps query errors to CLI error kinds; for syntax errors it prints the offending line with
-// a caret under the column first.
+// queryError maps query errors to CLI error kinds (api.QueryError); for
+// syntax errors it prints the offending line with a caret under the column
+// first.
 func queryError(e *env, text string, err error) error {
-	var se *parser.SyntaxError
-	if errors.As(err, &se) {
-		if errors.Is(err, parser.ErrNotSupported) {
-			return fmt.Errorf("%w: query: %v", errInvalid, err)
-		}
-		fmt.Fprint(e.stderr, caretLine(text, se.Line, se.Col))
-		return fmt.Errorf("%w: query: line %d, column %d: %s", errSyntax, se.Line, se.Col, se.Msg)
-	}
-	if errors.Is(err, algebra.ErrNotSupported) {
-		return fmt.Errorf("%w: query: %v", errInvalid, err)
-	}
-	return fmt.Errorf("query: %w", err)
-}
-
-// caretLine returns line (1-based) of text and a caret under column col (1-based, in characters).
-func caretLine(text string, line, col int) string {
-	lines := strings.Split(text, "\n")
-	if line < 1 || line > len(lines) {
-		return ""
-	}
-	l := strings.TrimRight(lines[line-1], "\r")
-	l = strings.ReplaceAll(l, "\t", " ")
-	n := col - 1
-	if n > utf8.RuneCountInString(l) {
-		n = utf8.RuneCountInString(l)
-	}
-	if n < 0 {
-		n = 0
-	}
-	return fmt.Sprintf("  %s\n  %s^\n", l, strings.Repeat(" ", n))
+	err, caret := api.QueryError(text, err)
+	fmt.Fprint(e.stderr, caret)
+	return err
 }
 
 func writeBoolean(w io.Writer, format string, b bool) error {

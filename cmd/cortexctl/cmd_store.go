@@ -11,6 +11,7 @@ import (
 	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 )
@@ -140,7 +141,7 @@ func checkBase(s string) error {
 	if err := cortex.CheckIRI(s); err != nil {
 		return fmt.Errorf("%w: --base: %v", errInvalid, err)
 	}
-	if !hasScheme(s) {
+	if !api.HasScheme(s) {
 		return fmt.Errorf("%w: --base %q is not an absolute IRI (e.g. http://example.org/)", errInvalid, s)
 	}
 	return nil
@@ -160,24 +161,10 @@ func parseGraph(s string, allowDefault bool) (quad.Value, cortex.Scope, error) {
 	if err := cortex.CheckIRI(s); err != nil {
 		return nil, 0, fmt.Errorf("%w: --graph: %v", errInvalid, err)
 	}
-	if !hasScheme(s) {
+	if !api.HasScheme(s) {
 		return nil, 0, fmt.Errorf("%w: --graph %q is not an absolute IRI", errInvalid, s)
 	}
 	return quad.IRI(s), cortex.OneGraph, nil
-}
-
-func hasScheme(s string) bool {
-	for i, r := range s {
-		switch {
-		case r == ':' && i > 0:
-			return true
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // importSource is one FILE argument of import, checked and opened before

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 	"github.com/titanous/json5"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -154,24 +153,8 @@ Example:
 	}
 }
 
-// teamFile is the JSON5 team config of --from.
-type teamFile struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	Strategy   string  `json:"strategy"`
-	Context    string  `json:"context"`
-	Timeout    int64   `json:"timeout"`
-	Threshold  float64 `json:"threshold"`
-	TieBreaker string  `json:"tieBreaker"`
-	Members    []struct {
-		Agent    string `json:"agent"`
-		Role     string `json:"role"`
-		Task     string `json:"task"`
-		Critical bool   `json:"critical"`
-	} `json:"members"`
-}
-
-// parseTeamFile reads a JSON5 team config; unknown keys are errors.
+// parseTeamFile reads a JSON5 team config (api.TeamConfig); unknown keys
+// are errors.
 func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	var raw interface{}
 	if err := json5.Unmarshal(data, &raw); err != nil {
@@ -183,37 +166,11 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
-	var tf teamFile
+	var tf api.TeamConfig
 	if err := dec.Decode(&tf); err != nil {
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
 	}
-	timeout, err := secs(tf.Timeout)
-	if err != nil {
-		return teammanager.TeamConfig{}, err
-	}
-	tc := teammanager.TeamConfig{
-		ID: tf.ID, Name: tf.Name, Strategy: tf.Strategy, Context: tf.Context,
-		Timeout: timeout, Threshold: tf.Threshold, TieBreaker: tf.TieBreaker,
-	}
-	for _, m := range tf.Members {
-		tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: m.Agent, Role: m.Role, Task: m.Task, Critical: m.Critical})
-	}
-	return tc, nil
-}
-
-// secs converts a timeout in seconds (-1: none) to a duration, refusing
-// other negative values and values a time.Duration cannot hold.
-func secs(n int64) (time.Duration, error) {
-	if n == -1 {
-		return -1, nil
-	}
-	if n < 0 {
-		return 0, fmt.Errorf("%w: timeout %d s: want seconds ≥ 0, or -1 for none", errInvalid, n)
-	}
-	if n > int64(math.MaxInt64/time.Second) {
-		return 0, fmt.Errorf("%w: timeout %d s is too large", errInvalid, n)
-	}
-	return time.Duration(n) * time.Second, nil
+	return tf.TeamConfig()
 }
 
 func teamsCreate(c *cli.Context, e *env) error {
@@ -247,7 +204,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 		tc.Context = v
 	}
 	if c.IsSet("timeout") {
-		t, err := secs(c.Int64("timeout"))
+		t, err := api.Seconds(c.Int64("timeout"))
 		if err != nil {
 			return err
 		}
@@ -287,73 +244,10 @@ func teamsCreate(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, toTeamJSON(t))
+		return writeJSON(e.stdout, api.TeamOf(t))
 	}
 	_, err = fmt.Fprintf(e.stdout, "created team %s (\"%s\", %s, strategy %s)\n", t.ID, cell(t.Name), plural(int64(len(t.Members)), "member"), t.Strategy)
 	return err
-}
-
-type memberJSON struct {
-	Agent       string     `json:"agent"`
-	Role        string     `json:"role"`
-	Task        string     `json:"task,omitempty"`
-	Status      string     `json:"status"`
-	Critical    bool       `json:"critical,omitempty"`
-	JoinedAt    *time.Time `json:"joinedAt,omitempty"`
-	CompletedAt *time.Time `json:"completedAt,omitempty"`
-	Result      string     `json:"result,omitempty"`
-}
-
-type teamJSON struct {
-	ID          string       `json:"id"`
-	Name        string       `json:"name"`
-	Status      string       `json:"status"`
-	Strategy    string       `json:"strategy"`
-	Context     string       `json:"context,omitempty"`
-	FailReason  string       `json:"failReason,omitempty"`
-	CreatedAt   *time.Time   `json:"createdAt,omitempty"`
-	StartedAt   *time.Time   `json:"startedAt,omitempty"`
-	CompletedAt *time.Time   `json:"completedAt,omitempty"`
-	Timeout     float64      `json:"timeout"` // seconds; 0 = none
-	LastMerge   string       `json:"lastMerge,omitempty"`
-	Members     []memberJSON `json:"members,omitempty"`
-
-	// Merged, and why a finished team's due merge is not done:
-	// "interrupted" or "failed" (then mergeError says why).
-	Merged       bool   `json:"merged"`
-	MergePending string `json:"mergePending,omitempty"`
-	MergeError   string `json:"mergeError,omitempty"`
-}
-
-// prefixed returns p+s, or "" for an empty s.
-func prefixed(p, s string) string {
-	if s == "" {
-		return ""
-	}
-	return p + s
-}
-
-func tp(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}
-
-func toMemberJSON(mb teammanager.Member) memberJSON {
-	return memberJSON{Agent: mb.AgentID, Role: mb.Role, Task: mb.Task, Status: string(mb.Status), Critical: mb.Critical,
-		JoinedAt: tp(mb.JoinedAt), CompletedAt: tp(mb.CompletedAt), Result: mb.Result}
-}
-
-func toTeamJSON(t teammanager.Team) teamJSON {
-	out := teamJSON{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
-		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
-		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge,
-		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
-	for _, mb := range t.Members {
-		out.Members = append(out.Members, toMemberJSON(mb))
-	}
-	return out
 }
 
 func teamsList(c *cli.Context, e *env) error {
@@ -379,9 +273,9 @@ func teamsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	out := make([]teamJSON, 0, len(ts))
+	out := make([]api.Team, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, toTeamJSON(t))
+		out = append(out, api.TeamOf(t))
 	}
 	return printResult(c, e.stdout, out, func() error {
 		t := newTable(e.stdout, false, "ID", "NAME", "STATUS", "STRATEGY", "CREATED")
@@ -426,6 +320,14 @@ func (e *env) getTeam(c *cli.Context, id string) (*teammanager.Manager, teammana
 	return m, t, err
 }
 
+// prefixed returns p+s, or "" for an empty s.
+func prefixed(p, s string) string {
+	if s == "" {
+		return ""
+	}
+	return p + s
+}
+
 // notMergedNote returns the line saying that t is not merged yet, and why,
 // or "" if it is not pending a merge.
 func notMergedNote(t teammanager.Team) string {
@@ -447,7 +349,7 @@ func teamsGet(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	return printResult(c, e.stdout, toTeamJSON(t), func() error {
+	return printResult(c, e.stdout, api.TeamOf(t), func() error {
 		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Strategy)
 		if t.FailReason != "" {
 			fmt.Fprintf(e.stdout, "failed: %s\n", cell(t.FailReason))
@@ -480,10 +382,7 @@ func teamsDelete(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, struct {
-			Team    string `json:"team"`
-			Deleted bool   `json:"deleted"`
-		}{args[0], true})
+		return writeJSON(e.stdout, api.TeamDeleted{Team: args[0], Deleted: true})
 	}
 	_, err = fmt.Fprintf(e.stdout, "deleted team %s\n", args[0])
 	return err
@@ -511,58 +410,13 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		out := struct {
-			Team       string     `json:"team"`
-			TeamStatus string     `json:"teamStatus"`
-			FailReason string     `json:"failReason,omitempty"`
-			Member     memberJSON `json:"member"`
-			Merge      *mergeJSON `json:"merge,omitempty"`
-		}{Team: up.Team, TeamStatus: string(up.TeamStatus), FailReason: up.FailReason, Member: toMemberJSON(up.Member)}
-		if up.Merge != nil {
-			mj := toMergeJSON(*up.Merge)
-			out.Merge = &mj
-		}
-		return writeJSON(e.stdout, out)
+		return writeJSON(e.stdout, api.MemberStatusOf(up))
 	}
 	fmt.Fprintf(e.stdout, "member %s: %s; team %s: %s\n", up.Member.AgentID, up.Member.Status, up.Team, up.TeamStatus)
 	if up.Merge != nil {
 		printMerge(e.stdout, *up.Merge)
 	}
 	return nil
-}
-
-type mergeMemberJSON struct {
-	Agent       string `json:"agent"`
-	Status      string `json:"status"`
-	Contributed int    `json:"contributed"`
-	Kept        int    `json:"kept"`
-	Ignored     int    `json:"ignored"`
-}
-
-type mergeJSON struct {
-	Team      string            `json:"team"`
-	MergeID   string            `json:"mergeId"`
-	Strategy  string            `json:"strategy"`
-	Unchanged bool              `json:"unchanged"`
-	Topics    int               `json:"topics"`
-	Kept      int               `json:"kept"`
-	Conflicts int               `json:"conflicts"`
-	Ignored   int               `json:"ignored"`
-	Missing   []string          `json:"missing,omitempty"`
-	Members   []mergeMemberJSON `json:"members"`
-	Facts     []factJSON        `json:"facts"`
-}
-
-func toMergeJSON(r teammanager.MergeReport) mergeJSON {
-	out := mergeJSON{Team: r.Team, MergeID: r.MergeID, Strategy: r.Strategy, Unchanged: r.Unchanged, Topics: r.Topics,
-		Kept: r.Kept, Conflicts: r.Report.Conflicts, Ignored: r.Ignored, Missing: r.Missing, Members: []mergeMemberJSON{}, Facts: []factJSON{}}
-	for _, m := range r.Members {
-		out.Members = append(out.Members, mergeMemberJSON{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept, Ignored: m.Ignored})
-	}
-	for _, f := range r.Facts {
-		out.Facts = append(out.Facts, toFactJSON(f, ""))
-	}
-	return out
 }
 
 func printMerge(w io.Writer, r teammanager.MergeReport) {
@@ -595,39 +449,15 @@ func teamsMerge(c *cli.Context, e *env) error {
 		return err
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, toMergeJSON(r))
+		return writeJSON(e.stdout, api.MergeOf(r))
 	}
 	printMerge(e.stdout, r)
 	return nil
 }
 
-// parseTermArg reads a term from the command line: an N-Triples term
-// (<iri>, _:b, "lit"@en, "1"^^<...>), a prefixed name (cx:, rdf:, rdfs:,
-// xsd:, owl:, prov: or a config prefix), or else a plain string literal.
-func (e *env) parseTermArg(s string) (quad.Value, error) {
-	if s == "" {
-		return nil, fmt.Errorf("%w: empty term", errSyntax)
-	}
-	if strings.HasPrefix(s, "<") || strings.HasPrefix(s, "\"") || strings.HasPrefix(s, "_:") {
-		v, err := rdfio.ParseTerm(s)
-		if err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	if p, local, ok := strings.Cut(s, ":"); ok && !strings.HasPrefix(local, "//") {
-		if base, ok := e.prefixes()[p]; ok {
-			return quad.IRI(base + local), nil
-		}
-		if hasScheme(s) && strings.Contains(local, "/") || p == "urn" {
-			return quad.IRI(s), nil
-		}
-		return nil, fmt.Errorf("%w: unknown prefix %q in %q", errInvalid, p, s)
-	} else if ok {
-		return quad.IRI(s), nil
-	}
-	return quad.String(s), nil
-}
+// parseTermArg reads a term from the command line (api.ParseTerm with the
+// namespace's and the config's prefixes).
+func (e *env) parseTermArg(s string) (quad.Value, error) { return api.ParseTerm(s, e.prefixes()) }
 
 func (e *env) prefixes() map[string]string {
 	x, err := e.ns()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/titanous/json5"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -160,7 +161,7 @@ func knownKey(k string, keys []string) bool {
 // encodeTeamFile writes tc back in the team file format.
 func encodeTeamFile(t *testing.T, tc teammanager.TeamConfig) []byte {
 	t.Helper()
-	tf := teamFile{
+	tf := api.TeamConfig{
 		ID: tc.ID, Name: tc.Name, Strategy: tc.Strategy, Context: tc.Context,
 		Timeout: int64(tc.Timeout / time.Second), Threshold: tc.Threshold, TieBreaker: tc.TieBreaker,
 	}
@@ -168,12 +169,7 @@ func encodeTeamFile(t *testing.T, tc teammanager.TeamConfig) []byte {
 		tf.Timeout = -1
 	}
 	for _, m := range tc.Members {
-		tf.Members = append(tf.Members, struct {
-			Agent    string `json:"agent"`
-			Role     string `json:"role"`
-			Task     string `json:"task"`
-			Critical bool   `json:"critical"`
-		}{m.AgentID, m.Role, m.Task, m.Critical})
+		tf.Members = append(tf.Members, api.MemberConfig{Agent: m.AgentID, Role: m.Role, Task: m.Task, Critical: m.Critical})
 	}
 	data, err := json.Marshal(tf)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"runtime"
 	"sync"
 	"time"
@@ -49,6 +50,11 @@ type Options struct {
 	// a variable of the query is an error (ErrUnknownVariable), as is a variable the query assigns itself
 	// (ErrBindingConflict) or an unusable value (ErrInvalidBinding). Nil or empty: no bindings.
 	Bindings map[string]quad.Value
+	// Dataset, when not nil, is the RDF dataset of the query in place of its FROM and FROM NAMED
+	// clauses, which it overrides (as the SPARQL 1.1 Protocol's default-graph-uri and named-graph-uri
+	// parameters do): the default graph is the RDF merge of Dataset.Default, the named graphs are
+	// Dataset.Named. A Dataset with no graph in either list changes nothing.
+	Dataset *algebra.Dataset
 }
 
 // Bind returns a copy of o with variable name bound to v (see Options.Bindings). The map of o is not
@@ -162,6 +168,7 @@ func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) 
 	if err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
 	}
+	q = withDataset(q, opts.Dataset)
 	cancel := context.CancelFunc(func() {})
 	if opts.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
@@ -197,6 +204,7 @@ func Explain(ctx context.Context, ds eval.Dataset, text string, opts Options) (s
 	if q, err = algebra.Bind(q, opts.Bindings); err != nil {
 		return "", fmt.Errorf("bind: %w", err)
 	}
+	q = withDataset(q, opts.Dataset)
 	return eval.Explain(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
 }
 
@@ -293,4 +301,14 @@ func (r *Result) CollectQuads(ctx context.Context) ([]quad.Quad, error) {
 		out = append(out, r.Quad())
 	}
 	return out, r.Err()
+}
+
+// withDataset returns q with its dataset replaced by d (q itself when d is nil; q is never modified).
+func withDataset(q *algebra.Query, d *algebra.Dataset) *algebra.Query {
+	if d == nil {
+		return q
+	}
+	out := *q
+	out.Dataset = &algebra.Dataset{Default: slices.Clone(d.Default), Named: slices.Clone(d.Named)}
+	return &out
 }

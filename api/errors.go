@@ -1,0 +1,152 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// Error kinds that callers above the library (the CLI, the server's
+// handlers) wrap. Compare with errors.Is.
+var (
+	// ErrUsage means a bad command line or request shape: an unknown
+	// command, flag or method, a missing argument or parameter.
+	ErrUsage = errors.New("usage")
+	// ErrNotFound means something named does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means the operation does not fit the current state.
+	ErrConflict = errors.New("conflict")
+	// ErrSyntax means malformed RDF, SPARQL, JSON or a malformed term.
+	ErrSyntax = errors.New("syntax error")
+	// ErrInvalid means a well-formed but invalid value.
+	ErrInvalid = errors.New("invalid value")
+	// ErrUnavailable means a resource is held by another process (a
+	// listen address in use) or is going away (a server shutting down).
+	ErrUnavailable = errors.New("unavailable")
+	// ErrFalse means an ASK query answered false (cortexctl query --exit-status).
+	ErrFalse = errors.New("false")
+)
+
+// Exit codes of cortexctl. They are a public contract: never renumbered.
+// The server reports the code of each error too (see Classify).
+const (
+	ExitOK       = 0 // success
+	ExitInternal = 1 // unexpected failure (a bug, an I/O error)
+	ExitUsage    = 2 // bad command line: unknown command or flag, missing argument
+	ExitNotFound = 3 // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
+	ExitConflict = 4 // the operation does not fit the current state (e.g. a wrong status transition)
+	ExitSyntax   = 5 // malformed RDF, SPARQL or term
+	ExitLocked   = 6 // the store (or another resource: a listen address) is in use by another process, or closed
+	ExitInvalid  = 7 // invalid value: identifier, namespace, config file or value in it, option value
+	ExitTimeout  = 8 // timed out or interrupted
+	ExitFalse    = 9 // ASK query answered false (only with --exit-status)
+)
+
+// Kind names a class of error in the server's replies (the "kind" of a
+// JSON-RPC error's data, the Cortex-Error-Kind header of the HTTP APIs).
+// Each exit code has one kind, so a client maps both the same way. The
+// list is a public contract: kinds are added, never renamed.
+type Kind string
+
+// Error kinds.
+const (
+	KindInternal    Kind = "internal"    // exit 1: a bug, an I/O error
+	KindUsage       Kind = "usage"       // exit 2: a malformed request: unknown method, missing or unknown parameter
+	KindNotFound    Kind = "not_found"   // exit 3: no such team, agent, conflict, graph or namespace
+	KindConflict    Kind = "conflict"    // exit 4: does not fit the current state
+	KindSyntax      Kind = "syntax"      // exit 5: malformed RDF, SPARQL, JSON or term
+	KindUnavailable Kind = "unavailable" // exit 6: the store is held by another process, closed or shutting down
+	KindInvalid     Kind = "invalid"     // exit 7: invalid value
+	KindTimeout     Kind = "timeout"     // exit 8: timed out or interrupted
+	KindFalse       Kind = "false"       // exit 9: an ASK answered false (the CLI's --exit-status only)
+)
+
+// Kinds lists every kind, in exit-code order.
+func Kinds() []Kind {
+	return []Kind{KindInternal, KindUsage, KindNotFound, KindConflict, KindSyntax, KindUnavailable, KindInvalid, KindTimeout, KindFalse}
+}
+
+// errorCodes maps sentinel errors (matched with errors.Is) to exit codes;
+// the first match wins.
+var errorCodes = []struct {
+	err  error
+	code int
+}{
+	{cortex.ErrLocked, ExitLocked},
+	{ErrUnavailable, ExitLocked},
+	{cortex.ErrClosed, ExitLocked},
+	{ErrFalse, ExitFalse},
+	{context.DeadlineExceeded, ExitTimeout},
+	{context.Canceled, ExitTimeout},
+	{rdfio.ErrSyntax, ExitSyntax},
+	{ErrSyntax, ExitSyntax},
+	{cortex.ErrNotFound, ExitNotFound},
+	{os.ErrNotExist, ExitNotFound},
+	{ErrNotFound, ExitNotFound},
+	{ErrConflict, ExitConflict},
+	{teammanager.ErrUnknownTeam, ExitNotFound},
+	{teammanager.ErrUnknownAgent, ExitNotFound},
+	{teammanager.ErrUnknownConflict, ExitNotFound},
+	{teammanager.ErrInvalidTransition, ExitConflict},
+	{teammanager.ErrTeamFinished, ExitConflict},
+	{teammanager.ErrMemberFinished, ExitConflict},
+	{teammanager.ErrTeamExists, ExitConflict},
+	{teammanager.ErrAlreadyResolved, ExitConflict},
+	{teammanager.ErrConcurrentMerge, ExitConflict},
+	{teammanager.ErrInvalidTeam, ExitInvalid},
+	{teammanager.ErrInvalidFinding, ExitInvalid},
+	{teammanager.ErrInvalidStatus, ExitInvalid},
+	{teammanager.ErrInvalidConfig, ExitInvalid},
+	{teammanager.ErrInvalidResolution, ExitInvalid},
+	{merge.ErrUnknownStrategy, ExitInvalid},
+	{namespace.ErrInvalidName, ExitInvalid},
+	{namespace.ErrInvalidBase, ExitInvalid},
+	{cortex.ErrBaseMismatch, ExitInvalid},
+	{config.ErrInvalid, ExitInvalid},
+	{cortex.ErrInvalidQuad, ExitInvalid},
+	{cortex.ErrInvalidArgument, ExitInvalid},
+	{cortex.ErrBusy, ExitTimeout},
+	{ErrInvalid, ExitInvalid},
+	{rdfio.ErrUnknownFormat, ExitUsage},
+}
+
+// ExitCode returns cortexctl's exit code for err: ExitOK for nil, the
+// code of the first sentinel err matches, else ExitInternal.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, ErrUsage) {
+		return ExitUsage
+	}
+	for _, ec := range errorCodes {
+		if errors.Is(err, ec.err) {
+			return ec.code
+		}
+	}
+	return ExitInternal
+}
+
+// KindOf returns the kind of exit code code (KindInternal for a code
+// without one, such as ExitOK).
+func KindOf(code int) Kind {
+	if k := Kinds(); code >= ExitInternal && code <= ExitFalse {
+		return k[code-ExitInternal]
+	}
+	return KindInternal
+}
+
+// Classify returns the exit code and the kind of err, as ExitCode and
+// KindOf give them. It is the one classification of errors that the CLI
+// and the server share.
+func Classify(err error) (code int, kind Kind) {
+	code = ExitCode(err)
+	return code, KindOf(code)
+}

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/cortex/sparql/parser"
+)
+
+// QueryError classifies an error of parsing or running a SPARQL query: a
+// syntax error becomes "query: line L, column C: message" matching
+// ErrSyntax, a construct the engine does not implement matches ErrInvalid,
+// anything else is wrapped with "query: " as it is. caret is the line of
+// text holding a syntax error and a caret under its column ("" for other
+// errors), as CaretLine gives it.
+func QueryError(text string, err error) (_ error, caret string) {
+	var se *parser.SyntaxError
+	if errors.As(err, &se) {
+		if errors.Is(err, parser.ErrNotSupported) {
+			return fmt.Errorf("%w: query: %v", ErrInvalid, err), ""
+		}
+		return fmt.Errorf("%w: query: line %d, column %d: %s", ErrSyntax, se.Line, se.Col, se.Msg), CaretLine(text, se.Line, se.Col)
+	}
+	if errors.Is(err, algebra.ErrNotSupported) {
+		return fmt.Errorf("%w: query: %v", ErrInvalid, err), ""
+	}
+	return fmt.Errorf("query: %w", err), ""
+}
+
+// CaretLine returns line (1-based) of text and a caret under column col
+// (1-based, in characters), each indented by two spaces and ended by a
+// newline; "" if text has no such line.
+func CaretLine(text string, line, col int) string {
+	lines := strings.Split(text, "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	l := strings.TrimRight(lines[line-1], "\r")
+	l = strings.ReplaceAll(l, "\t", " ")
+	n := col - 1
+	if n > utf8.RuneCountInString(l) {
+		n = utf8.RuneCountInString(l)
+	}
+	if n < 0 {
+		n = 0
+	}
+	return fmt.Sprintf("  %s\n  %s^\n", l, strings.Repeat(" ", n))
+}

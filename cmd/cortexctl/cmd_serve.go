@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// defaultListen is serve's default TCP address: loopback only.
+const defaultListen = "127.0.0.1:7474"
+
+func serveCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the store over HTTP (JSON-RPC, SPARQL, graph store) until SIGINT or SIGTERM",
+		Description: `Opens the store in --data (creating it if needed) and serves every namespace
+of it, so that other processes reach it while this one holds it:
+
+   POST /ns/NS/rpc                JSON-RPC 2.0: teams.create, teams.get, teams.list,
+                                  teams.delete, teams.member_status, teams.merge,
+                                  teams.is_complete, findings.add, findings.add_batch,
+                                  findings.list, findings.import, facts.list,
+                                  conflicts.list, conflicts.resolve, strategies.list,
+                                  namespaces.list (params and results as --json prints)
+   GET|POST /ns/NS/sparql         SPARQL 1.1 Protocol query (?timeout=30s, at most 5m)
+   GET|PUT|POST|DELETE /ns/NS/data?graph=IRI (or ?default)
+                                  SPARQL 1.1 Graph Store Protocol
+   GET /healthz, GET /metrics     health; Prometheus metrics
+
+It listens on a Unix socket (default DIR/cortex.sock, mode 0600) and on TCP
+(default 127.0.0.1:7474); --socket "" or --listen "" turns one off. While it
+runs, DIR/cortex-server.json says how to reach it (pid, socket, address); it
+is removed at shutdown, and a stale one (its process gone) is replaced.
+
+On SIGINT or SIGTERM it stops accepting, lets the requests in flight finish
+(at most 10 s), closes the store and exits 0. Every write it acknowledged is
+in the store, even if the process is killed.
+
+Examples:
+   cortexctl serve
+   cortexctl serve --listen 127.0.0.1:8080 --socket ""
+   curl -s --unix-socket ~/.local/share/cortex/cortex.sock http://cortex/healthz`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "listen", Usage: "TCP `ADDR` to listen on (host:port; \"\": none)", Value: defaultListen},
+			&cli.StringFlag{Name: "socket", Usage: "Unix socket `PATH` (\"\": none)", DefaultText: "DIR/cortex.sock"},
+		},
+		Action: func(c *cli.Context) error { return serveCmd(c, e) },
+	}
+}
+
+func serveCmd(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("serve: unexpected argument %q", c.Args().First())
+	}
+	addr := c.String("listen")
+	sock := filepath.Join(e.dataDir, "cortex.sock")
+	if c.IsSet("socket") {
+		sock = c.String("socket")
+	}
+	if addr == "" && sock == "" {
+		return usagef(`serve: --listen "" and --socket "" leave nothing to listen on`)
+	}
+	if sock != "" {
+		abs, err := filepath.Abs(sock) // the discovery file names it for other directories
+		if err != nil {
+			return fmt.Errorf("serve: --socket: %w", err)
+		}
+		sock = abs
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := e.open(ctx, readWrite)
+	if err != nil {
+		return err
+	}
+	// This process holds the store: a discovery file or a socket left in
+	// the directory by a server that was killed is stale.
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	if sock != "" {
+		l, err := listenUnix(sock)
+		if err != nil {
+			return err
+		}
+		ls = append(ls, l)
+	}
+	if addr != "" {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			return fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
+		}
+		ls = append(ls, l)
+		addr = l.Addr().String() // the port chosen for :0
+	}
+	d := server.Discovery{PID: os.Getpid(), Socket: sock, Address: addr, Started: time.Now().UTC()}
+	if err := server.WriteDiscovery(e.dataDir, d); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer server.RemoveDiscovery(e.dataDir, d.PID) //nolint:errcheck // best effort: a stale file is ignored
+	srv := server.New(s, server.DefaultOptions().WithConfig(e.cfg).WithLogger(e.logger()))
+	var where []string
+	for _, l := range ls {
+		where = append(where, l.Addr().Network()+":"+l.Addr().String())
+	}
+	fmt.Fprintf(e.stderr, "cortexctl: serving %s on %s (pid %d); SIGINT or SIGTERM stops\n", e.dataDir, strings.Join(where, " and "), d.PID)
+	errs := make(chan error, len(ls))
+	var wg sync.WaitGroup
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for _, l := range ls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := srv.Serve(sctx, l); err != nil {
+				errs <- err
+				cancel() // one listener failing stops the others
+			}
+		}()
+	}
+	wg.Wait()
+	ls = nil // closed by Serve
+	close(errs)
+	err = errors.Join(collect(errs)...)
+	if sock != "" {
+		os.Remove(sock)
+	}
+	if err == nil {
+		fmt.Fprintln(e.stderr, "cortexctl: stopped")
+	}
+	return err
+}
+
+func collect(ch <-chan error) []error {
+	var out []error
+	for err := range ch {
+		out = append(out, err)
+	}
+	return out
+}
+
+// listenUnix listens on the Unix socket path (mode 0600). A socket file
+// already there that nobody answers on (left by a server that was killed)
+// is replaced; one that answers is in use.
+func listenUnix(path string) (net.Listener, error) {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSocket == 0 {
+			return nil, fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
+		}
+		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+			c.Close()
+			return nil, fmt.Errorf("%w: serve: socket %s is in use by another process", api.ErrUnavailable, path)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("serve: stale socket: %w", err)
+		}
+	}
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
+	}
+	// Not unlinked by Close: serve removes it once every request is done.
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	return l, nil
+}
+
+// logger returns the log of serve: on stderr, prefixed.
+func (e *env) logger() *log.Logger { return log.New(e.stderr, "cortexctl: serve: ", 0) }

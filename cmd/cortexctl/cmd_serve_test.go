@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/server"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// served is a `cortexctl serve` subprocess.
+type served struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	dir    string
+	disc   server.Discovery
+	stderr *bytes.Buffer // what it printed after its "serving" line
+	done   chan struct{} // closed when the process has exited and its stderr is read
+	tcp    *http.Client
+	unix   *http.Client
+}
+
+// startServe runs cortexctl --data dir serve args... and waits for its
+// "serving" line (printed once it listens and has written the discovery
+// file).
+func startServe(t *testing.T, dir string, args ...string) *served {
+	t.Helper()
+	cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve"}, args...)...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &served{t: t, cmd: cmd, dir: dir, stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	r := bufio.NewReader(pipe)
+	line, err := r.ReadString('\n')
+	if err != nil || !strings.Contains(line, "serving") {
+		rest, _ := io.ReadAll(r)
+		cmd.Wait()
+		t.Fatalf("serve did not start: %q %v %s", line, err, rest)
+	}
+	go func() {
+		io.Copy(s.stderr, r)
+		cmd.Wait()
+		close(s.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			cmd.Process.Kill()
+			<-s.done
+		}
+	})
+	if s.disc, err = server.ReadDiscovery(dir); err != nil {
+		t.Fatal(err)
+	}
+	s.tcp = &http.Client{}
+	s.unix = &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", s.disc.Socket)
+	}}}
+	return s
+}
+
+// stop sends sig and returns the exit code.
+func (s *served) stop(sig os.Signal) int {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatal(err)
+	}
+	<-s.done
+	return s.cmd.ProcessState.ExitCode()
+}
+
+// rpc calls method over client (base URL base) and decodes the result into out.
+func rpc(client *http.Client, base, ns, method string, params, out any) error {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, p)
+	resp, err := client.Post(base+"/ns/"+ns+"/rpc", "application/json", strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		return fmt.Errorf("%s: status %d: %w", method, resp.StatusCode, err)
+	}
+	if r.Error != nil {
+		return fmt.Errorf("%s: %s", method, r.Error.Message)
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(r.Result, out)
+}
+
+func TestServe_SocketTCPAndSIGTERM(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "127.0.0.1:0")
+	if s.disc.PID != s.cmd.Process.Pid || s.disc.Socket != filepath.Join(dir, "cortex.sock") || !strings.HasPrefix(s.disc.Address, "127.0.0.1:") {
+		t.Fatalf("discovery file: %+v (pid %d)", s.disc, s.cmd.Process.Pid)
+	}
+	fi, err := os.Stat(s.disc.Socket)
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("socket: %v %v", fi.Mode(), err)
+	}
+	tc := api.TeamConfig{ID: "t1", Name: "review", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}
+	if err := rpc(s.unix, "http://cortex", "acme", "teams.create", tc, nil); err != nil {
+		t.Fatal(err)
+	}
+	var team api.Team
+	if err := rpc(s.tcp, "http://"+s.disc.Address, "acme", "teams.get", map[string]string{"team": "t1"}, &team); err != nil || team.Name != "review" {
+		t.Fatalf("teams.get over TCP: %+v %v", team, err)
+	}
+	resp, err := s.unix.Get("http://cortex/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz over the socket: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code after SIGTERM: %d; stderr: %s", code, s.stderr)
+	}
+	for _, p := range []string{filepath.Join(dir, server.DiscoveryFile), s.disc.Socket} {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left after shutdown: %v", p, err)
+		}
+	}
+	// The store was closed cleanly: the CLI opens it and sees the team.
+	out, err := exec.Command(buildCLI(t), "--data", dir, "-n", "acme", "teams", "get", "t1", "--json").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"name": "review"`) {
+		t.Fatalf("teams get after shutdown: %v: %s", err, out)
+	}
+}
+
+func TestServe_StaleDiscoveryAndSocketReplaced(t *testing.T) {
+	dir := t.TempDir()
+	first := startServe(t, dir, "--listen", "")
+	if first.disc.Address != "" {
+		t.Fatalf("--listen \"\" still listens on %s", first.disc.Address)
+	}
+	if code := first.stop(syscall.SIGKILL); code != -1 {
+		t.Fatalf("kill -9: exit %d", code)
+	}
+	// kill -9 left the discovery file and the socket behind.
+	if _, err := os.Lstat(first.disc.Socket); err != nil {
+		t.Fatalf("socket after kill -9: %v", err)
+	}
+	if _, err := server.ReadDiscovery(dir); !errors.Is(err, server.ErrNoServer) {
+		t.Fatalf("stale discovery file: %v", err)
+	}
+	second := startServe(t, dir, "--listen", "")
+	if second.disc.PID != second.cmd.Process.Pid {
+		t.Fatalf("discovery after restart names pid %d, want %d", second.disc.PID, second.cmd.Process.Pid)
+	}
+	var nss []api.Namespace
+	if err := rpc(second.unix, "http://cortex", "default", "namespaces.list", nil, &nss); err != nil {
+		t.Fatal(err)
+	}
+	if code := second.stop(os.Interrupt); code != 0 {
+		t.Fatalf("exit code after SIGINT: %d; %s", code, second.stderr)
+	}
+}
+
+func TestServe_ExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(buildCLI(t), args...)
+		out, _ := cmd.CombinedOutput()
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	if code, out := run("--data", dir, "serve", "--listen", "", "--socket", ""); code != exitUsage || !strings.Contains(out, "nothing to listen on") {
+		t.Errorf("nothing to listen on: exit %d: %s", code, out)
+	}
+	s := startServe(t, dir, "--listen", "127.0.0.1:0")
+	if code, out := run("--data", dir, "serve", "--listen", ""); code != exitLocked {
+		t.Errorf("second server on the same store: exit %d: %s", code, out)
+	}
+	if code, out := run("--data", t.TempDir(), "serve", "--socket", "", "--listen", s.disc.Address); code != exitLocked || !strings.Contains(out, "address already in use") {
+		t.Errorf("address in use: exit %d: %s", code, out)
+	}
+	if code, out := run("--data", t.TempDir(), "serve", "--socket", "", "--listen", "nonsense"); code == exitOK {
+		t.Errorf("bad address: exit %d: %s", code, out)
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Errorf("exit %d: %s", code, s.stderr)
+	}
+}
+
+// TestServe_Kill9LosesNoAcknowledgedWrite: concurrent findings.add calls
+// over the socket; the server is killed with SIGKILL in the middle; every
+// finding whose call was answered is in the store when it is reopened.
+func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "")
+	const clients, killAfter = 8, 200
+	tc := api.TeamConfig{ID: "t1", Name: "load"}
+	for i := range clients {
+		tc.Members = append(tc.Members, api.MemberConfig{Agent: fmt.Sprintf("a%d", i), Role: "worker"})
+	}
+	if err := rpc(s.unix, "http://cortex", "acme", "teams.create", tc, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range clients {
+		if err := rpc(s.unix, "http://cortex", "acme", "teams.member_status", map[string]string{"team": "t1", "agent": fmt.Sprintf("a%d", i), "status": "running"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	acked := map[string]bool{}
+	enough := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; ; j++ {
+				var r api.FindingAdded
+				err := rpc(s.unix, "http://cortex", "acme", "findings.add", map[string]any{"team": "t1", "agent": fmt.Sprintf("a%d", i),
+					"subject": fmt.Sprintf("<http://ex/s%d-%d>", i, j), "predicate": "<http://ex/p>", "object": fmt.Sprintf(`"%d"`, j)}, &r)
+				if err != nil {
+					return // the server is gone
+				}
+				mu.Lock()
+				acked[r.ID] = true
+				if len(acked) >= killAfter {
+					once.Do(func() { close(enough) })
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	<-enough
+	s.stop(syscall.SIGKILL)
+	wg.Wait()
+
+	ctx := context.Background()
+	store, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, store, x, teammanager.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := m.Findings(ctx, "t1", teammanager.FindingFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for _, f := range fs {
+		stored[f.ID] = true
+	}
+	lost := 0
+	for id := range acked {
+		if !stored[id] {
+			lost++
+		}
+	}
+	if lost > 0 || len(acked) < killAfter {
+		t.Fatalf("%d of %d acknowledged findings lost (%d stored)", lost, len(acked), len(stored))
+	}
+}

@@ -1,0 +1,99 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// DiscoveryFile is the name of the discovery file a serving process
+// writes in the store directory.
+const DiscoveryFile = "cortex-server.json"
+
+// ErrNoServer means no running server was found for a store directory: no
+// discovery file, or a stale one (its process is gone).
+var ErrNoServer = errors.New("no server running")
+
+// Discovery is the content of the discovery file: how other processes
+// reach the server that holds a store directory.
+type Discovery struct {
+	PID     int       `json:"pid"`
+	Socket  string    `json:"socket,omitempty"`  // Unix socket path; "" if none
+	Address string    `json:"address,omitempty"` // TCP host:port; "" if none
+	Started time.Time `json:"started"`
+}
+
+// WriteDiscovery writes d as the discovery file of store directory dir
+// (mode 0600), replacing any: written to a temporary file and renamed, a
+// reader never sees half of it. The caller holds the store, so a file
+// already there is stale.
+func WriteDiscovery(dir string, d Discovery) error {
+	data, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	f, err := os.CreateTemp(dir, "."+DiscoveryFile+".*")
+	if err != nil {
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	defer os.Remove(f.Name()) // after the rename: nothing
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	if err := os.Rename(f.Name(), filepath.Join(dir, DiscoveryFile)); err != nil {
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	return nil
+}
+
+// RemoveDiscovery removes the discovery file of dir if it names process
+// pid (another server's is left alone); a missing file is not an error.
+func RemoveDiscovery(dir string, pid int) error {
+	d, err := readDiscovery(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil || d.PID != pid {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, DiscoveryFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	return nil
+}
+
+// ReadDiscovery returns the discovery file of store directory dir. A
+// missing file, or one whose process is gone (stale: left by a server
+// that was killed), is ErrNoServer.
+func ReadDiscovery(dir string) (Discovery, error) {
+	d, err := readDiscovery(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return Discovery{}, fmt.Errorf("%w in %s", ErrNoServer, dir)
+	}
+	if err != nil {
+		return Discovery{}, err
+	}
+	if !processAlive(d.PID) {
+		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale)", ErrNoServer, dir, d.PID)
+	}
+	return d, nil
+}
+
+func readDiscovery(dir string) (Discovery, error) {
+	data, err := os.ReadFile(filepath.Join(dir, DiscoveryFile))
+	if err != nil {
+		return Discovery{}, err
+	}
+	var d Discovery
+	if err := json.Unmarshal(data, &d); err != nil {
+		return Discovery{}, fmt.Errorf("discovery file %s: %w", filepath.Join(dir, DiscoveryFile), err)
+	}
+	return d, nil
+}

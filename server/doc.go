@@ -1,0 +1,45 @@
+// Package server serves a Cortex store over HTTP, so that one process owns
+// the store and every other reaches it: the operator's cortexctl, agent
+// hosts in any language, RDF tools.
+//
+//	srv := server.New(store, server.DefaultOptions())
+//	l, _ := net.Listen("tcp", "127.0.0.1:7474")
+//	err := srv.Serve(ctx, l) // until ctx ends, then a graceful shutdown
+//
+// # Routes
+//
+// Per namespace (the name in the path must follow namespace.NameRule; a
+// name that does not is 400, a namespace that does not exist is 404 for
+// everything but the writes that create one, as in cortexctl):
+//
+//   - POST /ns/{ns}/rpc: JSON-RPC 2.0, single and batch requests, for the
+//     team manager (teams.create, teams.get, ... see Methods).
+//   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
+//   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
+//     SPARQL 1.1 Graph Store HTTP Protocol.
+//
+// And GET /healthz, GET /metrics (Prometheus text format).
+//
+// # Errors
+//
+// Every error is classified once (api.Classify) into cortexctl's exit code
+// and a kind (api.Kind: not_found, conflict, invalid, syntax, timeout,
+// unavailable, usage, internal). JSON-RPC errors carry both in their data
+// ({"exitCode": 3, "kind": "not_found"}); the other routes answer with an
+// HTTP status, a text/plain message and the headers Cortex-Error-Kind and
+// Cortex-Exit-Code.
+//
+// # Concurrency
+//
+// A Server is safe for concurrent use: Serve may run on several listeners
+// at once (a Unix socket and TCP), and its handlers run concurrently. It
+// keeps one teammanager.Manager per namespace, created on first use.
+//
+// # Caveats
+//
+// The Graph Store writes (PUT, POST) read the whole body (bounded by
+// Options.WithMaxBodyBytes) before writing it in one atomic step: a body
+// with a syntax error writes nothing, and PUT replaces a graph atomically.
+// The body is parsed as it streams in, but its quads are held in memory
+// until they are written.
+package server

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// Errors of the protocols, beside those of package api. Compare with
+// errors.Is.
+var (
+	// ErrTooLarge means a request body exceeds Options.WithMaxBodyBytes
+	// (HTTP 413). It matches api.ErrInvalid.
+	ErrTooLarge = fmt.Errorf("%w: request body too large", api.ErrInvalid)
+	// ErrUnsupportedMediaType means a body's Content-Type is not one the
+	// route reads (HTTP 415). It matches api.ErrUsage.
+	ErrUnsupportedMediaType = fmt.Errorf("%w: unsupported media type", api.ErrUsage)
+	// ErrNotAcceptable means no format the route writes is in the
+	// request's Accept header (HTTP 406). It matches api.ErrUsage.
+	ErrNotAcceptable = fmt.Errorf("%w: not acceptable", api.ErrUsage)
+)
+
+// JSON-RPC 2.0 error codes: the protocol's, and the application's
+// (-32000 - exit code, in the range the protocol leaves to servers).
+const (
+	rpcParseError     = -32700 // invalid JSON
+	rpcInvalidRequest = -32600 // not a valid request object
+	rpcMethodNotFound = -32601
+	rpcInvalidParams  = -32602 // params of the wrong shape: kind usage
+	rpcInternalError  = -32603 // kind internal
+	rpcServerError    = -32000 // minus the exit code: -32003 not_found, -32004 conflict, ...
+)
+
+// protocol errors of JSON-RPC, classified by rpcErrorOf.
+var (
+	errParse          = fmt.Errorf("%w: parse error", api.ErrSyntax)
+	errInvalidRequest = fmt.Errorf("%w: invalid request", api.ErrUsage)
+	errMethodNotFound = fmt.Errorf("%w: method not found", api.ErrUsage)
+)
+
+// rpcError is a JSON-RPC error object.
+type rpcError struct {
+	Code    int          `json:"code"`
+	Message string       `json:"message"`
+	Data    rpcErrorData `json:"data"`
+}
+
+// rpcErrorData is the data of every error object: how cortexctl would exit
+// and the kind (see api.Kind).
+type rpcErrorData struct {
+	ExitCode int      `json:"exitCode"`
+	Kind     api.Kind `json:"kind"`
+}
+
+// rpcErrorOf maps err to its JSON-RPC error object: the one place where
+// errors become JSON-RPC codes.
+func rpcErrorOf(err error) *rpcError {
+	exit, kind := api.Classify(err)
+	e := &rpcError{Message: err.Error(), Data: rpcErrorData{ExitCode: exit, Kind: kind}}
+	switch {
+	case errors.Is(err, errParse):
+		e.Code = rpcParseError
+	case errors.Is(err, errInvalidRequest):
+		e.Code = rpcInvalidRequest
+	case errors.Is(err, errMethodNotFound):
+		e.Code = rpcMethodNotFound
+	case kind == api.KindUsage:
+		e.Code = rpcInvalidParams
+	case kind == api.KindInternal:
+		e.Code = rpcInternalError
+	default:
+		e.Code = rpcServerError - exit
+	}
+	return e
+}
+
+// httpStatus maps err to an HTTP status: the one place where errors become
+// HTTP statuses.
+func httpStatus(err error) int {
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, ErrUnsupportedMediaType):
+		return http.StatusUnsupportedMediaType
+	case errors.Is(err, ErrNotAcceptable):
+		return http.StatusNotAcceptable
+	}
+	switch _, kind := api.Classify(err); kind {
+	case api.KindUsage, api.KindSyntax, api.KindInvalid:
+		return http.StatusBadRequest
+	case api.KindNotFound:
+		return http.StatusNotFound
+	case api.KindConflict:
+		return http.StatusConflict
+	case api.KindUnavailable, api.KindTimeout:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// writeError answers a non-JSON-RPC request with err: its HTTP status, the
+// message as text/plain (and detail, e.g. the line of a query with a caret
+// under a syntax error), and the headers Cortex-Error-Kind and
+// Cortex-Exit-Code.
+func writeError(w http.ResponseWriter, err error, detail string) {
+	exit, kind := api.Classify(err)
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cortex-Error-Kind", string(kind))
+	h.Set("Cortex-Exit-Code", strconv.Itoa(exit))
+	w.WriteHeader(httpStatus(err))
+	fmt.Fprintf(w, "%s\n%s", err, detail)
+}
+
+// tooLarge maps the error of a body read past its limit to ErrTooLarge.
+func tooLarge(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return fmt.Errorf("%w: over %d bytes", ErrTooLarge, mbe.Limit)
+	}
+	return err
+}

@@ -1,0 +1,227 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+)
+
+// gspFormats are the formats of the graph store, in the server's order of
+// preference for GET.
+var gspFormats = []string{rdfio.Turtle, rdfio.NTriples, rdfio.NQuads}
+
+// graphTarget is the graph a graph store request names: ?graph=IRI or
+// ?default (graph nil).
+type graphTarget struct {
+	graph quad.Value
+	scope cortex.Scope
+}
+
+func (t graphTarget) String() string {
+	if t.graph == nil {
+		return "the default graph"
+	}
+	return "graph " + rdfio.FormatTerm(t.graph)
+}
+
+// readTarget reads ?graph=IRI or ?default: exactly one.
+func readTarget(r *http.Request) (graphTarget, error) {
+	q := r.URL.Query()
+	gs, dflt := q["graph"], q.Has("default")
+	switch {
+	case len(gs) == 0 && !dflt:
+		return graphTarget{}, fmt.Errorf("%w: name the graph: ?graph=IRI or ?default", api.ErrUsage)
+	case len(gs) > 0 && dflt, len(gs) > 1:
+		return graphTarget{}, fmt.Errorf("%w: name one graph: ?graph=IRI or ?default", api.ErrUsage)
+	case dflt:
+		return graphTarget{scope: cortex.DefaultGraph}, nil
+	}
+	iri, err := graphIRI("graph", gs[0])
+	if err != nil {
+		return graphTarget{}, err
+	}
+	return graphTarget{graph: iri, scope: cortex.OneGraph}, nil
+}
+
+// serveData answers the SPARQL 1.1 Graph Store HTTP Protocol: GET exports
+// the graph (by Accept: Turtle, N-Triples, N-Quads), PUT replaces it, POST
+// adds to it, DELETE removes it. PUT and POST read the body (Turtle,
+// N-Triples or N-Quads by Content-Type; every triple or quad goes into the
+// target graph) in full before writing it in one atomic step: a syntax
+// error (400, with line and column) or an invalid quad writes nothing.
+// PUT and POST create the namespace if needed; GET and DELETE of a
+// namespace, or a named graph, that does not exist are 404.
+func (s *Server) serveData(w http.ResponseWriter, r *http.Request, ns string) {
+	t, err := readTarget(r)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		err = s.getGraph(w, r, ns, t)
+	case http.MethodPut, http.MethodPost:
+		err = s.putGraph(w, r, ns, t, r.Method == http.MethodPut)
+	case http.MethodDelete:
+		err = s.deleteGraph(w, r, ns, t)
+	}
+	if err != nil {
+		writeError(w, err, "")
+	}
+}
+
+// errStop ends an EachQuad early.
+var errStop = errors.New("stop")
+
+// graphExists reports whether t holds a quad (the default graph always
+// exists).
+func graphExists(ctx context.Context, n *cortex.Namespace, t graphTarget) (bool, error) {
+	if t.graph == nil {
+		return true, nil
+	}
+	found := false
+	err := n.EachQuad(ctx, cortex.Pattern{Graph: t.graph, Scope: t.scope}, func(quad.Quad) error {
+		found = true
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return false, err
+	}
+	return found, nil
+}
+
+func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t graphTarget) error {
+	mt, err := negotiate(r.Header.Get("Accept"), rdfMediaTypes(gspFormats))
+	if err != nil {
+		return err
+	}
+	n, err := s.namespace(r.Context(), ns, accessRead)
+	if err != nil {
+		return err
+	}
+	if ok, err := graphExists(r.Context(), n, t); err != nil {
+		return err
+	} else if !ok {
+		return fmt.Errorf("%w: %s in namespace %s", api.ErrNotFound, t, ns)
+	}
+	f, err := rdfio.ByMediaType(mt)
+	if err != nil {
+		return err
+	}
+	prefixes, err := s.prefixes(ns)
+	if err != nil {
+		return err
+	}
+	out := newLazyWriter(w, mt)
+	_, err = n.Export(r.Context(), out, f.Name, cortex.ExportOptions{Graph: t.graph, Scope: t.scope, Prefixes: prefixes})
+	out.finish(err, s.opts.logger)
+	return nil
+}
+
+// readBody parses the body of a PUT or POST into quads of graph t.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget) ([]quad.Quad, error) {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil, fmt.Errorf("%w: no Content-Type: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType)
+	}
+	f, err := rdfio.ByMediaType(ct)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType, ct)
+	}
+	if mt, _, _ := mime.ParseMediaType(ct); mt == "" {
+		return nil, fmt.Errorf("%w: %q", ErrUnsupportedMediaType, ct)
+	}
+	base := "urn:cortex:request:" + cortex.NewImportID()
+	if iri, ok := t.graph.(quad.IRI); ok {
+		base = string(iri)
+	}
+	dec, err := rdfio.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes), f.Name, rdfio.DecodeOptions{
+		Base: base, File: "body", BlankPrefix: "i" + cortex.NewImportID() + "_",
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	var qs []quad.Quad
+	for {
+		q, err := dec.Next()
+		if err == io.EOF {
+			return qs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(err))
+		}
+		q.Label = t.graph
+		qs = append(qs, q)
+	}
+}
+
+func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t graphTarget, replace bool) error {
+	qs, err := s.readBody(w, r, t)
+	if err != nil {
+		return err
+	}
+	n, err := s.namespace(r.Context(), ns, accessCreate)
+	if err != nil {
+		return err
+	}
+	existed := false
+	err = n.Update(r.Context(), func(tx *cortex.Tx) error {
+		var old []quad.Quad
+		err := n.EachQuad(r.Context(), cortex.Pattern{Graph: t.graph, Scope: t.scope}, func(q quad.Quad) error {
+			existed = true
+			if !replace {
+				return errStop
+			}
+			old = append(old, q)
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return err
+		}
+		tx.Remove(old...)
+		tx.Add(qs...)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w (nothing was written)", t, err)
+	}
+	if !existed && t.graph != nil {
+		w.WriteHeader(http.StatusCreated)
+		return nil
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) deleteGraph(w http.ResponseWriter, r *http.Request, ns string, t graphTarget) error {
+	n, err := s.namespace(r.Context(), ns, accessRead)
+	if err != nil {
+		return err
+	}
+	found := false
+	err = n.Update(r.Context(), func(tx *cortex.Tx) error {
+		return n.EachQuad(r.Context(), cortex.Pattern{Graph: t.graph, Scope: t.scope}, func(q quad.Quad) error {
+			found = true
+			tx.Remove(q)
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", t, err)
+	}
+	if !found && t.graph != nil {
+		return fmt.Errorf("%w: %s in namespace %s", api.ErrNotFound, t, ns)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

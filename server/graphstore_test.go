@@ -1,0 +1,121 @@
+package server_test
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/server"
+)
+
+// lines returns the sorted non-empty lines of s.
+func lines(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+func TestGraphStore_PutGetPostDelete(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	get := func(accept string) (int, string) {
+		resp, body := ts.do("GET", g, "", nil, "Accept", accept)
+		return resp.StatusCode, body
+	}
+	if code, body := get(""); code != http.StatusNotFound || !strings.Contains(body, "no such namespace") {
+		t.Fatalf("GET before the namespace exists: %d %s", code, body)
+	}
+	resp, body := ts.do("PUT", g, "text/turtle", strings.NewReader("@prefix ex: <http://ex/> .\nex:a ex:p \"1\" ; ex:q [ ex:r 2 ] .\n"))
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT new graph: %d %s", resp.StatusCode, body)
+	}
+	code, body := get("application/n-triples")
+	if code != 200 || !strings.Contains(body, `<http://ex/a> <http://ex/p> "1" .`) || strings.Count(body, "\n") != 3 {
+		t.Fatalf("GET after PUT: %d %s", code, body)
+	}
+	// PUT replaces; the response says the graph existed.
+	resp, body = ts.do("PUT", g, "application/n-triples", strings.NewReader("<http://ex/b> <http://ex/p> \"2\" .\n"))
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("PUT existing graph: %d %s", resp.StatusCode, body)
+	}
+	if code, body = get("application/n-triples"); lines(body) != `<http://ex/b> <http://ex/p> "2" .` {
+		t.Fatalf("GET after replace: %d %q", code, body)
+	}
+	// POST adds; N-Quads keep nothing of their own graph: all goes to the target.
+	resp, body = ts.do("POST", g, "application/n-quads", strings.NewReader("<http://ex/c> <http://ex/p> \"3\" <http://ex/other> .\n"))
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("POST: %d %s", resp.StatusCode, body)
+	}
+	want := "<http://ex/b> <http://ex/p> \"2\" <http://ex/g> .\n<http://ex/c> <http://ex/p> \"3\" <http://ex/g> ."
+	if code, body = get("application/n-quads"); lines(body) != want {
+		t.Fatalf("GET after POST: %d %q", code, body)
+	}
+	if code, body = get("text/turtle"); code != 200 || !strings.Contains(body, "<http://ex/c>") {
+		t.Fatalf("GET as Turtle: %d %s", code, body)
+	}
+	// The default graph is another graph.
+	resp, body = ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples")
+	if resp.StatusCode != 200 || body != "" {
+		t.Fatalf("GET ?default: %d %q", resp.StatusCode, body)
+	}
+	resp, _ = ts.do("POST", "/ns/acme/data?default", "application/n-triples", strings.NewReader("<http://ex/d> <http://ex/p> \"4\" .\n"))
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("POST ?default: %d", resp.StatusCode)
+	}
+	if resp, body = ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); lines(body) != `<http://ex/d> <http://ex/p> "4" .` {
+		t.Fatalf("GET ?default after POST: %d %q", resp.StatusCode, body)
+	}
+	if resp, body = ts.do("DELETE", g, "", nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
+	}
+	if code, body = get(""); code != http.StatusNotFound {
+		t.Fatalf("GET after DELETE: %d %s", code, body)
+	}
+	if resp, body = ts.do("DELETE", g, "", nil); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Cortex-Error-Kind") != "not_found" {
+		t.Fatalf("DELETE again: %d %s", resp.StatusCode, body)
+	}
+	if resp, body = ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); lines(body) != `<http://ex/d> <http://ex/p> "4" .` {
+		t.Fatalf("the default graph after DELETE of the named one: %d %q", resp.StatusCode, body)
+	}
+}
+
+func TestGraphStore_BadBodiesWriteNothing(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxBodyBytes(1024))
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	const orig = `<http://ex/a> <http://ex/p> "1" .`
+	if resp, body := ts.do("PUT", g, "application/n-triples", strings.NewReader(orig+"\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	for _, tc := range []struct {
+		name, method, ctype, body string
+		status                    int
+		kind, msg                 string
+	}{
+		{"syntax", "PUT", "application/n-triples", "<http://ex/b> <http://ex/p> \"2\" .\n<http://ex/c> <http://ex/p> oops .\n", 400, "syntax", "body:2:"},
+		{"syntax (POST)", "POST", "text/turtle", "<http://ex/b> <http://ex/p> \"2\" .\n<http://ex/c> <http://ex/p> .\n", 400, "syntax", "body:2:"},
+		{"too large", "PUT", "application/n-triples", strings.Repeat("<http://ex/b> <http://ex/p> \"2\" .\n", 100), 413, "invalid", "too large"},
+		{"no content type", "PUT", "", orig, 415, "usage", "Content-Type"},
+		{"unknown content type", "PUT", "application/ld+json", "{}", 415, "usage", "ld+json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := ts.do(tc.method, g, tc.ctype, strings.NewReader(tc.body))
+			if resp.StatusCode != tc.status || resp.Header.Get("Cortex-Error-Kind") != tc.kind || !strings.Contains(body, tc.msg) {
+				t.Errorf("%d %s %q, want %d %s with %q", resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body, tc.status, tc.kind, tc.msg)
+			}
+			if _, got := ts.do("GET", g, "", nil, "Accept", "application/n-triples"); lines(got) != orig {
+				t.Errorf("graph after the failed %s: %q", tc.method, got)
+			}
+		})
+	}
+	for _, p := range []string{"/ns/acme/data", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg&default", "/ns/acme/data?graph=relative"} {
+		if resp, body := ts.do("GET", p, "", nil); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET %s: %d %s, want 400", p, resp.StatusCode, body)
+		}
+	}
+}

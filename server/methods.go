@@ -1,0 +1,485 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// method is a JSON-RPC method: what it does with the namespace (access),
+// and its implementation, given the namespace's manager (nil for methods
+// that need none) and the params.
+type method struct {
+	access  access
+	noTeams bool // the method needs no team manager (and no namespace)
+	run     func(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error)
+}
+
+// rpcCtx is what a method call works with.
+type rpcCtx struct {
+	s  *Server
+	ns string
+	m  *teammanager.Manager // nil for noTeams methods
+}
+
+// methods are the JSON-RPC methods. Params and results are the JSON shapes
+// of package api (what cortexctl prints with --json); terms in params are
+// read by api.ParseTerm with the namespace's prefixes.
+var methods = map[string]method{
+	"teams.create":        {access: accessCreate, run: teamsCreate},
+	"teams.get":           {access: accessRead, run: teamsGet},
+	"teams.list":          {access: accessRead, run: teamsList},
+	"teams.delete":        {access: accessWrite, run: teamsDelete},
+	"teams.member_status": {access: accessWrite, run: teamsMemberStatus},
+	"teams.merge":         {access: accessWrite, run: teamsMerge},
+	"teams.is_complete":   {access: accessRead, run: teamsIsComplete},
+	"findings.add":        {access: accessWrite, run: findingsAdd},
+	"findings.add_batch":  {access: accessWrite, run: findingsAddBatch},
+	"findings.list":       {access: accessRead, run: findingsList},
+	"findings.import":     {access: accessWrite, run: findingsImport},
+	"facts.list":          {access: accessRead, run: factsList},
+	"conflicts.list":      {access: accessRead, run: conflictsList},
+	"conflicts.resolve":   {access: accessWrite, run: conflictsResolve},
+	"strategies.list":     {noTeams: true, run: strategiesList},
+	"namespaces.list":     {noTeams: true, run: namespacesList},
+}
+
+// Methods returns the names of the JSON-RPC methods, sorted.
+func Methods() []string {
+	out := make([]string, 0, len(methods))
+	for name := range methods {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// invoke runs method name with params in namespace ns.
+func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMessage) (any, error) {
+	m, ok := methods[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q (methods: %s)", errMethodNotFound, name, strings.Join(Methods(), ", "))
+	}
+	c := &rpcCtx{s: s, ns: ns}
+	if !m.noTeams {
+		var err error
+		if c.m, err = s.manager(ctx, ns, m.access); err != nil {
+			return nil, err
+		}
+	}
+	return m.run(ctx, c, params)
+}
+
+// term reads a term param with the namespace's prefixes.
+func (c *rpcCtx) term(field, s string) (quad.Value, error) {
+	v, err := api.ParseTerm(s, c.m.Prefixes())
+	if err != nil {
+		return nil, fmt.Errorf("params: %s: %w", field, err)
+	}
+	return v, nil
+}
+
+type teamParams struct {
+	Team string `json:"team"`
+}
+
+func (p *teamParams) decode(params json.RawMessage) error {
+	if err := decodeParams(params, p); err != nil {
+		return err
+	}
+	return required("team", p.Team)
+}
+
+func teamsCreate(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p api.TeamConfig
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	tc, err := p.TeamConfig()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.m.CreateTeam(ctx, tc)
+	if err != nil {
+		return nil, err
+	}
+	return api.TeamOf(t), nil
+}
+
+func teamsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	t, err := c.m.GetTeam(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.TeamOf(t), nil
+}
+
+func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Status string `json:"status"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	var f teammanager.TeamFilter
+	if p.Status != "" {
+		st, err := teammanager.ParseStatus(p.Status)
+		if err != nil {
+			return nil, err
+		}
+		f.Status = st
+	}
+	ts, err := c.m.ListTeams(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Team, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, api.TeamOf(t))
+	}
+	return out, nil
+}
+
+func teamsDelete(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	if err := c.m.DeleteTeam(ctx, p.Team); err != nil {
+		return nil, err
+	}
+	return api.TeamDeleted{Team: p.Team, Deleted: true}, nil
+}
+
+func teamsMemberStatus(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team   string `json:"team"`
+		Agent  string `json:"agent"`
+		Status string `json:"status"`
+		Result string `json:"result"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent, "status", p.Status); err != nil {
+		return nil, err
+	}
+	st, err := teammanager.ParseStatus(p.Status)
+	if err != nil {
+		return nil, err
+	}
+	up, err := c.m.UpdateMemberStatus(ctx, p.Team, p.Agent, st, p.Result)
+	if up.Merge != nil {
+		c.s.metrics.merged(c.ns)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return api.MemberStatusOf(up), nil
+}
+
+func teamsMerge(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	r, err := c.m.MergeTeamResults(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	c.s.metrics.merged(c.ns)
+	return api.MergeOf(r), nil
+}
+
+func teamsIsComplete(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	done, err := c.m.IsTeamComplete(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.TeamComplete{Team: p.Team, Complete: done}, nil
+}
+
+// findingParams is a finding in params: the shape of api.Finding, without
+// id and agent.
+type findingParams struct {
+	Subject    string     `json:"subject"`
+	Predicate  string     `json:"predicate"`
+	Object     string     `json:"object"`
+	Confidence float64    `json:"confidence"`
+	AssertedAt *time.Time `json:"assertedAt"`
+}
+
+func (c *rpcCtx) finding(field string, p findingParams) (teammanager.Finding, error) {
+	if err := required(field+"subject", p.Subject, field+"predicate", p.Predicate, field+"object", p.Object); err != nil {
+		return teammanager.Finding{}, err
+	}
+	var f teammanager.Finding
+	var err error
+	if f.Subject, err = c.term(field+"subject", p.Subject); err != nil {
+		return f, err
+	}
+	if f.Predicate, err = c.term(field+"predicate", p.Predicate); err != nil {
+		return f, err
+	}
+	if f.Object, err = c.term(field+"object", p.Object); err != nil {
+		return f, err
+	}
+	f.Confidence = p.Confidence
+	if p.AssertedAt != nil {
+		f.AssertedAt = *p.AssertedAt
+	}
+	return f, nil
+}
+
+func findingsAdd(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team  string `json:"team"`
+		Agent string `json:"agent"`
+		findingParams
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	f, err := c.finding("", p.findingParams)
+	if err != nil {
+		return nil, err
+	}
+	id, err := c.m.AddFinding(ctx, p.Team, p.Agent, f)
+	if err != nil {
+		return nil, err
+	}
+	return api.FindingAdded{ID: id}, nil
+}
+
+// findingsAdded is the result of findings.add_batch: the ids of the
+// findings, in the order given.
+type findingsAdded struct {
+	IDs []string `json:"ids"`
+}
+
+func findingsAddBatch(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team     string          `json:"team"`
+		Agent    string          `json:"agent"`
+		Findings []findingParams `json:"findings"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	fs := make([]teammanager.Finding, 0, len(p.Findings))
+	for i, fp := range p.Findings {
+		f, err := c.finding(fmt.Sprintf("findings[%d].", i), fp)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	ids, err := c.m.AddFindings(ctx, p.Team, p.Agent, fs)
+	if err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		ids = []string{}
+	}
+	return findingsAdded{IDs: ids}, nil
+}
+
+func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team  string `json:"team"`
+		Agent string `json:"agent"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	fs, err := c.m.Findings(ctx, p.Team, teammanager.FindingFilter{Agent: p.Agent})
+	if err != nil {
+		return nil, err
+	}
+	return api.FindingsOf(fs), nil
+}
+
+// findingsFormat resolves the format of findings.import: json, or an RDF
+// format by name or short name (ntriples, nt, turtle, ttl).
+func findingsFormat(name string) (string, error) {
+	if strings.EqualFold(name, teammanager.FindingsJSON) {
+		return teammanager.FindingsJSON, nil
+	}
+	if f, err := rdfio.Lookup(name); err == nil {
+		return f.Name, nil
+	}
+	if !strings.ContainsAny(name, "./") {
+		if f, err := rdfio.ByExtension("x." + name); err == nil {
+			return f.Name, nil
+		}
+	}
+	return "", fmt.Errorf("%w: params: format %q: want json, ntriples (nt) or turtle (ttl)", api.ErrUsage, name)
+}
+
+func findingsImport(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team   string `json:"team"`
+		Agent  string `json:"agent"`
+		Format string `json:"format"`
+		Data   string `json:"data"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent, "format", p.Format); err != nil {
+		return nil, err
+	}
+	format, err := findingsFormat(p.Format)
+	if err != nil {
+		return nil, err
+	}
+	n, err := c.m.ImportFindings(ctx, p.Team, p.Agent, strings.NewReader(p.Data), format)
+	if err != nil {
+		return nil, err
+	}
+	return api.FindingsImported{Team: p.Team, Agent: p.Agent, Findings: n}, nil
+}
+
+func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team      string `json:"team"`
+		Subject   string `json:"subject"`
+		Predicate string `json:"predicate"`
+		Agent     string `json:"agent"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	f := teammanager.FactFilter{Agent: p.Agent}
+	var err error
+	if p.Subject != "" {
+		if f.Subject, err = c.term("subject", p.Subject); err != nil {
+			return nil, err
+		}
+	}
+	if p.Predicate != "" {
+		if f.Predicate, err = c.term("predicate", p.Predicate); err != nil {
+			return nil, err
+		}
+	}
+	// A team whose merge is due is merged first, as cortexctl facts list
+	// does (GetTeam runs the merges a read retries).
+	if _, err := c.m.GetTeam(ctx, p.Team); err != nil {
+		return nil, err
+	}
+	fs, err := c.m.Facts(ctx, p.Team, f)
+	if err != nil {
+		return nil, err
+	}
+	return api.FactsOf(fs), nil
+}
+
+func conflictsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team string `json:"team"`
+		Open bool   `json:"open"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	cs, err := c.m.Conflicts(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.ConflictsOf(cs, p.Open), nil
+}
+
+func conflictsResolve(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team     string    `json:"team"`
+		Conflict string    `json:"conflict"`
+		Objects  *[]string `json:"objects"`
+		By       string    `json:"by"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "conflict", p.Conflict, "by", p.By); err != nil {
+		return nil, err
+	}
+	if p.Objects == nil {
+		return nil, fmt.Errorf(`%w: params: "objects" is required (the chosen object terms; [] keeps none)`, api.ErrUsage)
+	}
+	objs := []quad.Value{}
+	for i, s := range *p.Objects {
+		v, err := c.term(fmt.Sprintf("objects[%d]", i), s)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, v)
+	}
+	r, err := c.m.ResolveConflict(ctx, p.Team, p.Conflict, objs, p.By)
+	if err != nil {
+		return nil, err
+	}
+	c.s.metrics.merged(c.ns)
+	return api.MergeOf(r), nil
+}
+
+func strategiesList(_ context.Context, _ *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	return merge.Names(), nil
+}
+
+func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	names, err := c.s.store.Namespaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Namespace, 0, len(names))
+	for _, name := range names {
+		n, err := c.s.store.OpenNamespace(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		size, err := n.Size(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
+	}
+	return out, nil
+}

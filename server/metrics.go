@@ -1,0 +1,144 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// metrics are the server's Prometheus metrics, in a registry of its own
+// (never the global one: two servers in a process do not collide).
+type metrics struct {
+	reg      *prometheus.Registry
+	handler  http.Handler
+	requests *prometheus.CounterVec   // by route and status code
+	latency  *prometheus.HistogramVec // by route
+	rpcCalls *prometheus.CounterVec   // by method and outcome
+	merges   *prometheus.CounterVec   // by namespace
+}
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cortex_http_requests_total",
+			Help: "HTTP requests answered, by route and status code.",
+		}, []string{"route", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "cortex_http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by route.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"route"}),
+		rpcCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cortex_rpc_calls_total",
+			Help: "JSON-RPC calls, by method and outcome (ok, or the error kind).",
+		}, []string{"method", "outcome"}),
+		merges: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cortex_merges_total",
+			Help: "Team merges run through the server (teams.merge, a member update that finished a team, conflicts.resolve), by namespace.",
+		}, []string{"namespace"}),
+	}
+	disk := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "cortex_store_disk_bytes",
+		Help: "Bytes the store takes on disk.",
+	}, func() float64 { return float64(s.store.DiskSize()) })
+	m.reg.MustRegister(m.requests, m.latency, m.rpcCalls, m.merges, disk, &quadsCollector{s: s})
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: s.opts.logger})
+	return m
+}
+
+func (m *metrics) serve(w http.ResponseWriter, r *http.Request) { m.handler.ServeHTTP(w, r) }
+
+// instrument counts the requests of h under route and times them.
+func (m *metrics) instrument(route string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			// Also when the handler aborts a response (panics with
+			// http.ErrAbortHandler): it is counted, then re-panics.
+			code := sw.code
+			if code == 0 {
+				code = http.StatusOK
+			}
+			m.requests.WithLabelValues(route, strconv.Itoa(code)).Inc()
+			m.latency.WithLabelValues(route).Observe(since(start))
+		}()
+		h.ServeHTTP(sw, r)
+	})
+}
+
+// rpcCall counts a JSON-RPC call of method (its name, or "" for an invalid
+// request) that ended with err.
+func (m *metrics) rpcCall(method string, err error) {
+	if _, ok := methods[method]; !ok {
+		method = "unknown" // bounded label values
+	}
+	outcome := "ok"
+	if err != nil {
+		_, kind := api.Classify(err)
+		outcome = string(kind)
+	}
+	m.rpcCalls.WithLabelValues(method, outcome).Inc()
+}
+
+// merged counts a merge in namespace ns.
+func (m *metrics) merged(ns string) { m.merges.WithLabelValues(ns).Inc() }
+
+// statusWriter records the status code of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// quadsCollector reports the quads of each namespace when scraped.
+type quadsCollector struct{ s *Server }
+
+var quadsDesc = prometheus.NewDesc("cortex_namespace_quads", "Quads in a namespace.", []string{"namespace"}, nil)
+
+func (c *quadsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- quadsDesc }
+
+func (c *quadsCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	names, err := c.s.store.Namespaces(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(quadsDesc, err)
+		return
+	}
+	for _, name := range names {
+		n, err := c.s.store.OpenNamespace(ctx, name)
+		if err != nil {
+			continue // deleted meanwhile
+		}
+		size, err := n.Size(ctx)
+		if err != nil {
+			ch <- prometheus.NewInvalidMetric(quadsDesc, err)
+			continue
+		}
+		ch <- prometheus.MustNewConstMetric(quadsDesc, prometheus.GaugeValue, float64(size), name)
+	}
+}

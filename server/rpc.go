@@ -1,0 +1,218 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// rpcRequest is a JSON-RPC 2.0 request object as read: fields are raw so
+// that each can be checked and reported.
+type rpcRequest struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	ID      json.RawMessage `json:"id"`
+}
+
+// rpcResponse is a JSON-RPC 2.0 response object.
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Result  json.RawMessage `json:"result,omitempty"` // always set on success ("null" at least)
+	Error   *rpcError       `json:"error,omitempty"`
+	ID      json.RawMessage `json:"id"`
+}
+
+var jsonNull = json.RawMessage("null")
+
+// serveRPC answers POST /ns/{ns}/rpc: a request object, or a batch (an
+// array of them) answered by an array of the responses of its
+// non-notification requests; a request without id is a notification and
+// gets no response (a batch of notifications only: 204, no body).
+func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes))
+	if err != nil {
+		err = tooLarge(err)
+		writeRPC(w, httpStatus(err), rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w", err)), ID: jsonNull})
+		return
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(body, &batch); err != nil {
+			writeRPC(w, http.StatusOK, parseErrorResponse(err))
+			return
+		}
+		if len(batch) == 0 {
+			writeRPC(w, http.StatusOK, rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: empty batch", errInvalidRequest)), ID: jsonNull})
+			return
+		}
+		out := []rpcResponse{}
+		for _, raw := range batch {
+			if resp, ok := s.call(r.Context(), ns, raw); ok {
+				out = append(out, resp)
+			}
+		}
+		if len(out) == 0 {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeRPC(w, http.StatusOK, out)
+		return
+	}
+	if !json.Valid(body) {
+		var v any
+		writeRPC(w, http.StatusOK, parseErrorResponse(json.Unmarshal(body, &v)))
+		return
+	}
+	resp, ok := s.call(r.Context(), ns, body)
+	if !ok {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	writeRPC(w, http.StatusOK, resp)
+}
+
+func parseErrorResponse(err error) rpcResponse {
+	return rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: %v", errParse, err)), ID: jsonNull}
+}
+
+// call runs one request (raw is valid JSON) and returns its response;
+// false for a notification, whose response is dropped.
+func (s *Server) call(ctx context.Context, ns string, raw json.RawMessage) (rpcResponse, bool) {
+	req, method, err := readRequest(raw)
+	resp := rpcResponse{JSONRPC: "2.0", ID: req.ID}
+	if resp.ID == nil {
+		resp.ID = jsonNull
+	}
+	if err == nil {
+		var v any
+		if v, err = s.invoke(ctx, ns, method, req.Params); err == nil {
+			resp.Result, err = marshal(v)
+		}
+	}
+	s.metrics.rpcCall(method, err)
+	if err != nil {
+		resp.Result, resp.Error = nil, rpcErrorOf(err)
+	}
+	// A notification (no id) gets no response, unless the request was
+	// invalid: then there is no telling it was one.
+	if req.ID == nil && (err == nil || !isInvalidRequest(err)) {
+		return resp, false
+	}
+	return resp, true
+}
+
+func isInvalidRequest(err error) bool {
+	return rpcErrorOf(err).Code == rpcInvalidRequest
+}
+
+// readRequest checks a request object: "jsonrpc": "2.0", a string method,
+// an id that is a string, a number or null (absent: a notification), and
+// params, if any, an object or an array.
+func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
+	var req rpcRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return rpcRequest{}, "", fmt.Errorf("%w: want a request object, got %s", errInvalidRequest, jsonKind(raw))
+	}
+	if req.ID != nil {
+		switch jsonKind(req.ID) {
+		case "string", "number", "null":
+		default:
+			id := req.ID
+			req.ID = nil
+			return req, "", fmt.Errorf("%w: id must be a string, a number or null, not %s", errInvalidRequest, jsonKind(id))
+		}
+	}
+	var version, method string
+	if err := json.Unmarshal(req.JSONRPC, &version); err != nil || version != "2.0" {
+		return req, "", fmt.Errorf(`%w: "jsonrpc" must be "2.0"`, errInvalidRequest)
+	}
+	if err := json.Unmarshal(req.Method, &method); err != nil || req.Method == nil || method == "" {
+		return req, "", fmt.Errorf(`%w: "method" must be a non-empty string`, errInvalidRequest)
+	}
+	if req.Params != nil {
+		switch jsonKind(req.Params) {
+		case "object", "array", "null":
+		default:
+			return req, method, fmt.Errorf(`%w: "params" must be an object or an array, not %s`, errInvalidRequest, jsonKind(req.Params))
+		}
+	}
+	return req, method, nil
+}
+
+// jsonKind names the JSON type of raw (valid JSON).
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// decodeParams reads params (an object; absent or null: {}) into v,
+// refusing unknown fields. Errors match api.ErrUsage (invalid params).
+func decodeParams(params json.RawMessage, v any) error {
+	if params == nil || jsonKind(params) == "null" {
+		params = json.RawMessage("{}")
+	}
+	if jsonKind(params) != "object" {
+		return fmt.Errorf("%w: params must be an object with named fields", api.ErrUsage)
+	}
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: params: %s", api.ErrUsage, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}
+
+// required returns an invalid-params error naming the first field of
+// pairs (name, value) whose value is empty, or nil.
+func required(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			return fmt.Errorf("%w: params: %q is required", api.ErrUsage, pairs[i])
+		}
+	}
+	return nil
+}
+
+// writeRPC writes v as a JSON response with the given status.
+func writeRPC(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // a client gone is not ours to report
+}
+
+// marshal encodes v as JSON without HTML escaping ("<http://s>", not
+// "\u003chttp://s\u003e"), as cortexctl prints it.
+func marshal(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}

@@ -1,0 +1,238 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/server"
+)
+
+func TestRPC_TeamLifecycle(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	var team api.Team
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "review", Strategy: "conflict-flag",
+		Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}, {Agent: "bob", Role: "reviewer"}}}, &team)
+	if team.ID != "t1" || team.Status != "pending" || len(team.Members) != 2 {
+		t.Fatalf("teams.create = %+v", team)
+	}
+	var ms api.MemberStatus
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "alice", "status": "running"}, &ms)
+	if ms.TeamStatus != "running" || ms.Member.Status != "running" {
+		t.Fatalf("member_status = %+v", ms)
+	}
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "bob", "status": "running"}, nil)
+	var added api.FindingAdded
+	ts.ok("acme", "findings.add", map[string]any{"team": "t1", "agent": "alice",
+		"subject": "<http://ex/main.go>", "predicate": "<http://ex/severity>", "object": `"high"`, "confidence": 0.8}, &added)
+	if added.ID == "" {
+		t.Fatal("findings.add returned no id")
+	}
+	var batch struct {
+		IDs []string `json:"ids"`
+	}
+	ts.ok("acme", "findings.add_batch", map[string]any{"team": "t1", "agent": "bob", "findings": []map[string]any{
+		{"subject": "<http://ex/main.go>", "predicate": "<http://ex/severity>", "object": `"low"`},
+		{"subject": "<http://ex/pool.go>", "predicate": "rdfs:comment", "object": "leaks", "assertedAt": "2026-01-02T15:04:05Z"},
+	}}, &batch)
+	if len(batch.IDs) != 2 {
+		t.Fatalf("findings.add_batch ids = %v", batch.IDs)
+	}
+	var imported api.FindingsImported
+	ts.ok("acme", "findings.import", map[string]any{"team": "t1", "agent": "bob", "format": "nt",
+		"data": "<http://ex/a.go> <http://ex/ok> \"yes\" .\n"}, &imported)
+	if imported.Findings != 1 {
+		t.Fatalf("findings.import = %+v", imported)
+	}
+	var fs []api.Finding
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1", "agent": "bob"}, &fs)
+	if len(fs) != 3 {
+		t.Fatalf("findings.list bob = %+v", fs)
+	}
+	var done api.TeamComplete
+	ts.ok("acme", "teams.is_complete", map[string]any{"team": "t1"}, &done)
+	if done.Complete {
+		t.Fatal("teams.is_complete before the members finished")
+	}
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "alice", "status": "completed"}, nil)
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "bob", "status": "completed", "result": "done"}, &ms)
+	if ms.TeamStatus != "completed" || ms.Merge == nil {
+		t.Fatalf("last member_status = %+v, want completed with a merge", ms)
+	}
+	ts.ok("acme", "teams.is_complete", map[string]any{"team": "t1"}, &done)
+	if !done.Complete {
+		t.Fatal("teams.is_complete after the members finished")
+	}
+	ts.ok("acme", "teams.get", map[string]any{"team": "t1"}, &team)
+	if !team.Merged || team.Status != "completed" {
+		t.Fatalf("teams.get = %+v", team)
+	}
+	var cs []api.Conflict
+	ts.ok("acme", "conflicts.list", map[string]any{"team": "t1", "open": true}, &cs)
+	if len(cs) != 1 || len(cs[0].Candidates) != 2 {
+		t.Fatalf("conflicts.list = %+v, want the severity conflict", cs)
+	}
+	var mr api.Merge
+	ts.ok("acme", "conflicts.resolve", map[string]any{"team": "t1", "conflict": cs[0].ID, "objects": []string{`"high"`}, "by": "carol"}, &mr)
+	var facts []api.Fact
+	ts.ok("acme", "facts.list", map[string]any{"team": "t1", "subject": "<http://ex/main.go>"}, &facts)
+	if len(facts) != 1 || facts[0].Object != `"high"` || facts[0].ResolvedBy != "carol" {
+		t.Fatalf("facts.list = %+v", facts)
+	}
+	ts.ok("acme", "teams.merge", map[string]any{"team": "t1"}, &mr)
+	if mr.Team != "t1" {
+		t.Fatalf("teams.merge = %+v", mr)
+	}
+	var teams []api.Team
+	ts.ok("acme", "teams.list", map[string]any{"status": "completed"}, &teams)
+	if len(teams) != 1 || teams[0].ID != "t1" {
+		t.Fatalf("teams.list = %+v", teams)
+	}
+	var names []string
+	ts.ok("acme", "strategies.list", nil, &names)
+	if !slices.Equal(names, merge.Names()) {
+		t.Fatalf("strategies.list = %v, want %v", names, merge.Names())
+	}
+	var nss []api.Namespace
+	ts.ok("acme", "namespaces.list", nil, &nss)
+	if len(nss) != 1 || nss[0].Name != "acme" || nss[0].Quads == 0 {
+		t.Fatalf("namespaces.list = %+v", nss)
+	}
+	var del api.TeamDeleted
+	ts.ok("acme", "teams.delete", map[string]any{"team": "t1"}, &del)
+	if !del.Deleted {
+		t.Fatalf("teams.delete = %+v", del)
+	}
+	if r := ts.call("acme", "teams.get", map[string]any{"team": "t1"}); r.Error == nil || r.Error.Data.Kind != "not_found" {
+		t.Fatalf("teams.get after delete = %+v", r)
+	}
+}
+
+func TestRPC_Errors(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	for _, tc := range []struct {
+		name, ns, method string
+		params           any
+		code, exit       int
+		kind             api.Kind
+		msg              string
+	}{
+		{"unknown method", "acme", "teams.frobnicate", nil, -32601, 2, api.KindUsage, "teams.frobnicate"},
+		{"unknown field", "acme", "teams.get", map[string]any{"team": "t1", "tema": 1}, -32602, 2, api.KindUsage, "tema"},
+		{"missing field", "acme", "teams.get", map[string]any{}, -32602, 2, api.KindUsage, `"team" is required`},
+		{"wrong type", "acme", "teams.get", map[string]any{"team": 7}, -32602, 2, api.KindUsage, "team"},
+		{"params array", "acme", "teams.get", []string{"t1"}, -32602, 2, api.KindUsage, "object"},
+		{"unknown team", "acme", "teams.get", map[string]any{"team": "nope"}, -32003, 3, api.KindNotFound, "nope"},
+		{"no namespace (read)", "ghost", "teams.list", nil, -32003, 3, api.KindNotFound, "no such namespace"},
+		{"no namespace (write)", "ghost", "findings.add", map[string]any{"team": "t1", "agent": "a", "subject": "<s:x>", "predicate": "<s:p>", "object": "o"}, -32003, 3, api.KindNotFound, "no such namespace"},
+		{"transition", "acme", "teams.member_status", map[string]any{"team": "t1", "agent": "alice", "status": "pending"}, -32004, 4, api.KindConflict, "transition"},
+		{"term syntax", "acme", "findings.add", map[string]any{"team": "t1", "agent": "alice", "subject": "<http://x", "predicate": "<http://p>", "object": "o"}, -32005, 5, api.KindSyntax, "subject"},
+		{"bad status", "acme", "teams.member_status", map[string]any{"team": "t1", "agent": "alice", "status": "bored"}, -32007, 7, api.KindInvalid, "bored"},
+		{"bad format", "acme", "findings.import", map[string]any{"team": "t1", "agent": "alice", "format": "xml", "data": ""}, -32602, 2, api.KindUsage, "xml"},
+		{"resolve without objects", "acme", "conflicts.resolve", map[string]any{"team": "t1", "conflict": "c", "by": "x"}, -32602, 2, api.KindUsage, "objects"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ts.call(tc.ns, tc.method, tc.params)
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if r.Result != nil {
+				t.Errorf("result %s beside the error", r.Result)
+			}
+			e := r.Error
+			if e.Code != tc.code || e.Data.ExitCode != tc.exit || e.Data.Kind != string(tc.kind) || !strings.Contains(e.Message, tc.msg) {
+				t.Errorf("error = %d %q %+v; want %d, exit %d, %s, a message with %q", e.Code, e.Message, e.Data, tc.code, tc.exit, tc.kind, tc.msg)
+			}
+			if string(r.ID) != "1" {
+				t.Errorf("id = %s, want 1", r.ID)
+			}
+		})
+	}
+	// A read of a namespace that does not exist created nothing.
+	var nss []api.Namespace
+	ts.ok("acme", "namespaces.list", nil, &nss)
+	if len(nss) != 1 {
+		t.Errorf("namespaces after failed calls: %+v", nss)
+	}
+}
+
+func TestRPC_Protocol(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	one := func(body string) rpcResponse {
+		t.Helper()
+		resp, b := ts.rpcRaw("acme", body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", body, resp.StatusCode)
+		}
+		var r rpcResponse
+		if err := json.Unmarshal([]byte(b), &r); err != nil {
+			t.Fatalf("%s: %v: %s", body, err, b)
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name, body string
+		code       int
+		id         string
+	}{
+		{"parse error", `{"jsonrpc": "2.0", "method": "teams.list", "id": 1`, -32700, "null"},
+		{"not an object", `42`, -32600, "null"},
+		{"no version", `{"method": "teams.list", "id": 2}`, -32600, "2"},
+		{"method not a string", `{"jsonrpc": "2.0", "method": 1, "id": "x"}`, -32600, `"x"`},
+		{"id an object", `{"jsonrpc": "2.0", "method": "teams.list", "id": {}}`, -32600, "null"},
+		{"empty batch", `[]`, -32600, "null"},
+		{"batch parse error", `[{"jsonrpc": "2.0", "method": "teams.list", "id": 1},`, -32700, "null"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := one(tc.body)
+			if r.Error == nil || r.Error.Code != tc.code || string(r.ID) != tc.id || r.JSONRPC != "2.0" {
+				t.Fatalf("response %+v (error %+v), want code %d, id %s", r, r.Error, tc.code, tc.id)
+			}
+		})
+	}
+
+	// A notification is run, and answered with nothing.
+	resp, body := ts.rpcRaw("acme", `{"jsonrpc": "2.0", "method": "teams.create", "params": {"id": "n1", "name": "x", "members": [{"agent": "a", "role": "r"}]}}`)
+	if resp.StatusCode != http.StatusNoContent || body != "" {
+		t.Fatalf("notification: %d %q", resp.StatusCode, body)
+	}
+	var team api.Team
+	ts.ok("acme", "teams.get", map[string]string{"team": "n1"}, &team)
+
+	// A batch: responses for the calls, none for the notifications, in order.
+	resp, body = ts.rpcRaw("acme", `[
+		{"jsonrpc": "2.0", "method": "teams.get", "params": {"team": "n1"}, "id": "a"},
+		{"jsonrpc": "2.0", "method": "teams.get", "params": {"team": "n1"}},
+		{"jsonrpc": "2.0", "method": "teams.get", "params": {"team": "zz"}, "id": 3},
+		7
+	]`)
+	var rs []rpcResponse
+	if err := json.Unmarshal([]byte(body), &rs); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("batch: %d %v: %s", resp.StatusCode, err, body)
+	}
+	if len(rs) != 3 || string(rs[0].ID) != `"a"` || rs[0].Error != nil || rs[1].Error == nil || rs[1].Error.Code != -32003 || string(rs[1].ID) != "3" ||
+		rs[2].Error == nil || rs[2].Error.Code != -32600 {
+		t.Fatalf("batch responses: %s", body)
+	}
+	resp, body = ts.rpcRaw("acme", `[{"jsonrpc": "2.0", "method": "teams.list"}, {"jsonrpc": "2.0", "method": "strategies.list"}]`)
+	if resp.StatusCode != http.StatusNoContent || body != "" {
+		t.Fatalf("batch of notifications: %d %q", resp.StatusCode, body)
+	}
+}
+
+func TestRPC_BodyTooLarge(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxBodyBytes(64))
+	resp, body := ts.rpcRaw("acme", `{"jsonrpc": "2.0", "method": "teams.list", "id": 1, "params": {"status": "`+strings.Repeat("x", 100)+`"}}`)
+	var r rpcResponse
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || r.Error == nil || r.Error.Data.Kind != "invalid" || !strings.Contains(r.Error.Message, "too large") {
+		t.Fatalf("oversized request: %d %s", resp.StatusCode, body)
+	}
+}

@@ -1,0 +1,184 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/server"
+)
+
+func TestHealthAndMetrics(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	if resp, body := ts.do("GET", "/healthz", "", nil); resp.StatusCode != 200 || body != "ok\n" {
+		t.Fatalf("healthz: %d %q", resp.StatusCode, body)
+	}
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "alice", "status": "running"}, nil)
+	ts.ok("acme", "findings.add", map[string]any{"team": "t1", "agent": "alice", "subject": "<http://ex/s>", "predicate": "<http://ex/p>", "object": "o"}, nil)
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "alice", "status": "completed"}, nil)
+	if r := ts.call("acme", "teams.get", map[string]string{"team": "zz"}); r.Error == nil {
+		t.Fatal("teams.get zz succeeded")
+	}
+	ts.do("GET", "/ns/ghost/sparql?query=ASK{}", "", nil)
+	resp, body := ts.do("GET", "/metrics", "", nil)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("metrics: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, want := range []string{
+		`cortex_http_requests_total{code="200",route="rpc"} 5`,
+		`cortex_http_requests_total{code="404",route="sparql"} 1`,
+		`cortex_http_requests_total{code="200",route="healthz"} 1`,
+		`cortex_http_request_duration_seconds_count{route="rpc"} 5`,
+		`cortex_http_request_duration_seconds_bucket{route="rpc",le="+Inf"} 5`,
+		`cortex_rpc_calls_total{method="teams.member_status",outcome="ok"} 2`,
+		`cortex_rpc_calls_total{method="teams.get",outcome="not_found"} 1`,
+		`cortex_merges_total{namespace="acme"} 1`,
+		`# TYPE cortex_store_disk_bytes gauge`,
+		`cortex_namespace_quads{namespace="acme"} `,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(body)
+	}
+}
+
+// acceptSignal is a listener that says when it has accepted a connection.
+type acceptSignal struct {
+	net.Listener
+	accepted chan struct{}
+}
+
+func (l *acceptSignal) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		select {
+		case l.accepted <- struct{}{}:
+		default:
+		}
+	}
+	return c, err
+}
+
+// TestServe_GracefulShutdown: a request in flight when the context ends
+// is finished (its write done and answered), new connections are refused,
+// and Serve returns nil.
+func TestServe_GracefulShutdown(t *testing.T) {
+	store := cortextest.NewStore(t)
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &acceptSignal{Listener: inner, accepted: make(chan struct{}, 1)}
+	addr := "http://" + inner.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	srv := server.New(store, server.DefaultOptions())
+	go func() { done <- srv.Serve(ctx, l) }()
+
+	pr, pw := io.Pipe()
+	req, err := http.NewRequest("PUT", addr+"/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/n-triples")
+	type result struct {
+		code int
+		err  error
+	}
+	res := make(chan result, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			res <- result{err: err}
+			return
+		}
+		resp.Body.Close()
+		res <- result{code: resp.StatusCode}
+	}()
+	if _, err := pw.Write([]byte("<http://ex/a> <http://ex/p> \"1\" .\n")); err != nil {
+		t.Fatal(err)
+	}
+	<-l.accepted
+	cancel() // the shutdown starts with the request half sent
+	if _, err := pw.Write([]byte("<http://ex/b> <http://ex/p> \"2\" .\n")); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	r := <-res
+	if r.err != nil || r.code != http.StatusCreated {
+		t.Fatalf("request in flight at shutdown: %d %v", r.code, r.err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if _, err := http.Get(addr + "/healthz"); err == nil {
+		t.Fatal("a request after the shutdown was answered")
+	}
+	n, err := store.OpenNamespace(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, err := n.Size(context.Background()); err != nil || size != 2 {
+		t.Fatalf("quads written by the request in flight: %d, %v; want 2", size, err)
+	}
+}
+
+func TestDiscovery(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := server.ReadDiscovery(dir); !errors.Is(err, server.ErrNoServer) {
+		t.Fatalf("ReadDiscovery of an empty dir: %v", err)
+	}
+	me := server.Discovery{PID: os.Getpid(), Socket: dir + "/cortex.sock", Address: "127.0.0.1:7474"}
+	if err := server.WriteDiscovery(dir, me); err != nil {
+		t.Fatal(err)
+	}
+	got, err := server.ReadDiscovery(dir)
+	if err != nil || got.PID != me.PID || got.Socket != me.Socket || got.Address != me.Address {
+		t.Fatalf("ReadDiscovery = %+v, %v", got, err)
+	}
+	// Another pid's file is not removed; a dead pid's file is stale.
+	if err := server.RemoveDiscovery(dir, me.PID+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ReadDiscovery(dir); err != nil {
+		t.Fatalf("after RemoveDiscovery of another pid: %v", err)
+	}
+	if err := server.WriteDiscovery(dir, server.Discovery{PID: deadPID(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ReadDiscovery(dir); !errors.Is(err, server.ErrNoServer) || !strings.Contains(err.Error(), "stale") {
+		t.Fatalf("ReadDiscovery of a stale file: %v", err)
+	}
+	if err := server.WriteDiscovery(dir, me); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.RemoveDiscovery(dir, me.PID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ReadDiscovery(dir); !errors.Is(err, server.ErrNoServer) {
+		t.Fatalf("after RemoveDiscovery: %v", err)
+	}
+}
+
+// deadPID returns the pid of a process that has exited (and been reaped):
+// this test binary, run to do nothing.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}

@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// Server serves one store. It is safe for concurrent use; see the package
+// documentation.
+type Server struct {
+	store   *cortex.Store
+	opts    Options
+	handler http.Handler
+	metrics *metrics
+
+	mu       sync.Mutex
+	managers map[string]*teammanager.Manager // by namespace name, created on first use
+}
+
+// New returns a server of store with opts. The store stays the caller's:
+// the server never closes it.
+func New(store *cortex.Store, opts Options) *Server {
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}}
+	s.metrics = newMetrics(s)
+	s.handler = s.routes()
+	return s
+}
+
+// Handler returns the server's HTTP handler (all its routes), for a caller
+// that runs its own http.Server.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Serve accepts connections on l and serves them until ctx ends; then it
+// stops accepting, waits for the requests in flight for at most the
+// shutdown timeout (Options.WithShutdownTimeout), cuts those still running,
+// and returns. It closes l. It returns nil after a shutdown, or the error
+// that stopped it from accepting. Serve may run on several listeners at
+// once.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          s.opts.logger,
+		// Requests outlive ctx: a shutdown lets them finish.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(l) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve %s: %w", l.Addr(), err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), s.opts.shutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		s.opts.logger.Printf("shutdown: requests still running after %s were cut", s.opts.shutdownTimeout)
+		err = hs.Close()
+	}
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("serve %s: shutdown: %w", l.Addr(), err)
+	}
+	return nil
+}
+
+// access is what a request does with its namespace, as in cortexctl: read
+// it (it must exist), write to what it holds (it must exist), or create it
+// if needed.
+type access int
+
+const (
+	accessRead access = iota
+	accessWrite
+	accessCreate
+)
+
+// namespace returns namespace name, created if a is accessCreate; else a
+// namespace that does not exist is an error matching cortex.ErrNotFound.
+func (s *Server) namespace(ctx context.Context, name string, a access) (*cortex.Namespace, error) {
+	base := cortex.WithBase(s.opts.cfg.NamespaceBase(name))
+	if a == accessCreate {
+		return s.store.Namespace(ctx, name, base)
+	}
+	n, err := s.store.OpenNamespace(ctx, name, base)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	}
+	return n, nil
+}
+
+// manager returns the team manager of namespace name, creating it on first
+// use (and the namespace, if a is accessCreate).
+func (s *Server) manager(ctx context.Context, name string, a access) (*teammanager.Manager, error) {
+	s.mu.Lock()
+	m, ok := s.managers[name]
+	s.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	if _, err := s.namespace(ctx, name, a); err != nil {
+		return nil, err
+	}
+	x, err := namespace.New(name, namespace.WithBase(s.opts.cfg.NamespaceBase(name)))
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.managers[name]; ok {
+		return m, nil
+	}
+	m, err = teammanager.New(ctx, s.store, x, teammanager.FromConfig(s.opts.cfg.Teams).WithPrefixes(s.opts.cfg.Prefixes))
+	if err != nil {
+		return nil, err
+	}
+	s.managers[name] = m
+	return m, nil
+}
+
+// prefixes returns the SPARQL prefixes of namespace name (teammanager.Prefixes).
+func (s *Server) prefixes(name string) (map[string]string, error) {
+	x, err := namespace.New(name, namespace.WithBase(s.opts.cfg.NamespaceBase(name)))
+	if err != nil {
+		return nil, err
+	}
+	return teammanager.Prefixes(x, s.opts.cfg.Prefixes), nil
+}

@@ -1,0 +1,354 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+// TimeoutHeader is the request header that sets a query's timeout (a Go
+// duration such as 30s, or seconds), like the timeout parameter.
+const TimeoutHeader = "Cortex-Query-Timeout"
+
+// The result formats of the SPARQL endpoint, in the server's order of
+// preference (the first is the default).
+var (
+	solutionFormats = []string{"json", "xml", "csv", "tsv"} // results registry names
+	graphFormats    = []string{rdfio.NTriples, rdfio.Turtle, rdfio.NQuads}
+)
+
+// serveSPARQL answers the SPARQL 1.1 Protocol query operation: GET with
+// ?query=, POST of a form (application/x-www-form-urlencoded) with query,
+// or POST of the query itself (application/sparql-query); the dataset from
+// default-graph-uri and named-graph-uri (in the URL, or the form), which
+// override the query's FROM and FROM NAMED; the format by Accept.
+func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) {
+	q, err := s.readQuery(w, r)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	timeout, err := s.queryTimeout(q.params.Get("timeout"), r.Header.Get(TimeoutHeader))
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	n, err := s.namespace(r.Context(), ns, accessRead)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	prefixes, err := s.prefixes(ns)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	opts := sparql.Options{Prefixes: prefixes, DefaultGraph: eval.UnionGraph, Timeout: timeout}
+	if opts.Dataset, err = protocolDataset(q.params); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	res, err := n.Query(r.Context(), q.text, opts)
+	if err != nil {
+		err, caret := api.QueryError(q.text, stopped(err, timeout))
+		writeError(w, err, caret)
+		return
+	}
+	defer res.Close()
+	offers := solutionMediaTypes()
+	if res.Kind == sparql.Graph {
+		offers = rdfMediaTypes(graphFormats)
+	}
+	mt, err := negotiate(r.Header.Get("Accept"), offers)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	out := newLazyWriter(w, mt)
+	switch res.Kind {
+	case sparql.Boolean:
+		f, _ := resultsFormat(mt)
+		err = f.WriteBoolean(out, res.Boolean)
+	case sparql.Graph:
+		err = writeGraph(r.Context(), out, mt, res, prefixes)
+	default:
+		f, _ := resultsFormat(mt)
+		err = writeSolutions(r.Context(), out, f, res)
+	}
+	if err != nil {
+		err, _ = api.QueryError(q.text, stopped(err, timeout))
+	}
+	out.finish(err, s.opts.logger)
+}
+
+// query is a SPARQL protocol request as read: the query text and the
+// other parameters (URL and form).
+type query struct {
+	text   string
+	params url.Values
+}
+
+// readQuery reads the query of r and its parameters.
+func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error) {
+	q := query{params: r.URL.Query()}
+	if r.Method == http.MethodPost {
+		ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil && r.Header.Get("Content-Type") != "" {
+			return q, fmt.Errorf("%w: Content-Type %q: %v", ErrUnsupportedMediaType, r.Header.Get("Content-Type"), err)
+		}
+		body := http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes)
+		switch ct {
+		case "application/sparql-query":
+			b, err := io.ReadAll(body)
+			if err != nil {
+				return q, fmt.Errorf("read query: %w", tooLarge(err))
+			}
+			if q.params.Has("query") {
+				return q, fmt.Errorf("%w: a query in the body and in the URL", api.ErrUsage)
+			}
+			q.text = string(b)
+			return q, nil
+		case "application/x-www-form-urlencoded":
+			b, err := io.ReadAll(body)
+			if err != nil {
+				return q, fmt.Errorf("read form: %w", tooLarge(err))
+			}
+			form, err := url.ParseQuery(string(b))
+			if err != nil {
+				return q, fmt.Errorf("%w: form: %v", api.ErrSyntax, err)
+			}
+			for k, vs := range form {
+				q.params[k] = append(q.params[k], vs...)
+			}
+		case "application/sparql-update":
+			return q, fmt.Errorf("%w: SPARQL Update is not supported (write with the graph store protocol at /ns/{ns}/data)", ErrUnsupportedMediaType)
+		default:
+			return q, fmt.Errorf("%w: POST a query as application/sparql-query or application/x-www-form-urlencoded, not %q", ErrUnsupportedMediaType, ct)
+		}
+	}
+	if q.params.Has("update") {
+		return q, fmt.Errorf("%w: SPARQL Update is not supported (write with the graph store protocol at /ns/{ns}/data)", api.ErrUsage)
+	}
+	switch qs := q.params["query"]; len(qs) {
+	case 0:
+		return q, fmt.Errorf("%w: no query: give ?query=, a form with query, or POST application/sparql-query", api.ErrUsage)
+	case 1:
+		q.text = qs[0]
+	default:
+		return q, fmt.Errorf("%w: %d query parameters, want one", api.ErrUsage, len(qs))
+	}
+	return q, nil
+}
+
+// queryTimeout returns the timeout a request asks for (param, else
+// header: a duration such as 30s, or seconds), capped by the server's
+// maximum; the server's default if it asks for none.
+func (s *Server) queryTimeout(param, header string) (time.Duration, error) {
+	v := param
+	if v == "" {
+		v = header
+	}
+	if v == "" {
+		return min(s.opts.queryTimeout, s.opts.maxQueryTimeout), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil || f != f {
+			return 0, fmt.Errorf("%w: timeout %q: want a duration such as 30s or a number of seconds", api.ErrInvalid, v)
+		}
+		d = time.Duration(min(f, s.opts.maxQueryTimeout.Seconds()) * float64(time.Second))
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%w: timeout %q: want a positive duration", api.ErrInvalid, v)
+	}
+	return min(d, s.opts.maxQueryTimeout), nil
+}
+
+// protocolDataset returns the dataset of default-graph-uri and
+// named-graph-uri, nil if neither is given. Each must be an absolute IRI.
+func protocolDataset(params url.Values) (*algebra.Dataset, error) {
+	dg, ng := params["default-graph-uri"], params["named-graph-uri"]
+	if len(dg) == 0 && len(ng) == 0 {
+		return nil, nil
+	}
+	d := &algebra.Dataset{Default: []quad.IRI{}, Named: []quad.IRI{}}
+	for _, p := range []struct {
+		name string
+		vals []string
+		to   *[]quad.IRI
+	}{{"default-graph-uri", dg, &d.Default}, {"named-graph-uri", ng, &d.Named}} {
+		for _, v := range p.vals {
+			iri, err := graphIRI(p.name, v)
+			if err != nil {
+				return nil, err
+			}
+			*p.to = append(*p.to, iri)
+		}
+	}
+	return d, nil
+}
+
+// graphIRI checks that v, the value of parameter name, is an absolute IRI.
+func graphIRI(name, v string) (quad.IRI, error) {
+	if err := cortex.CheckIRI(v); err != nil {
+		return "", fmt.Errorf("%w: %s: %v", api.ErrInvalid, name, err)
+	}
+	if !api.HasScheme(v) {
+		return "", fmt.Errorf("%w: %s %q is not an absolute IRI", api.ErrInvalid, name, v)
+	}
+	return quad.IRI(v), nil
+}
+
+// stopped says that a query was stopped by its timeout.
+func stopped(err error, timeout time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("timed out after %s: %w", timeout, err)
+	}
+	return err
+}
+
+// solutionMediaTypes returns the media types of solutionFormats.
+func solutionMediaTypes() []string {
+	out := make([]string, 0, len(solutionFormats))
+	for _, name := range solutionFormats {
+		f, err := results.Lookup(name)
+		if err != nil {
+			panic(fmt.Sprintf("server: results format %s is not registered", name)) // a build without it
+		}
+		out = append(out, f.MediaType)
+	}
+	return out
+}
+
+// resultsFormat returns the results format of media type mt.
+func resultsFormat(mt string) (results.Format, error) {
+	for _, name := range solutionFormats {
+		if f, err := results.Lookup(name); err == nil && f.MediaType == mt {
+			return f, nil
+		}
+	}
+	return results.Format{}, fmt.Errorf("%w: %s", ErrNotAcceptable, mt)
+}
+
+// rdfMediaTypes returns the preferred media type of each rdfio format.
+func rdfMediaTypes(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, name := range names {
+		f, err := rdfio.Lookup(name)
+		if err != nil {
+			panic(fmt.Sprintf("server: rdf format %s is not registered", name))
+		}
+		out = append(out, f.MediaTypes[0])
+	}
+	return out
+}
+
+func writeSolutions(ctx context.Context, w io.Writer, f results.Format, res *sparql.Result) error {
+	rw, err := f.NewWriter(w, res.Vars)
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		if err := rw.Write(res.Row()); err != nil {
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err // rw stays open: an incomplete result is never completed
+	}
+	return rw.Close()
+}
+
+func writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result, prefixes map[string]string) error {
+	f, err := rdfio.ByMediaType(mt)
+	if err != nil {
+		return err
+	}
+	enc, err := rdfio.NewEncoder(w, f.Name, rdfio.EncodeOptions{Prefixes: prefixes})
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		if err := enc.Encode(res.Quad()); err != nil {
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+// lazyWriter buffers the start of a response: until its buffer first
+// fills, nothing is sent, so an error met by then is answered as an error
+// (status, message) instead of a 200 with a truncated body. An error met
+// later aborts the response (the client sees the connection cut, never a
+// body that looks complete).
+type lazyWriter struct {
+	w       http.ResponseWriter
+	mt      string
+	buf     *bufio.Writer
+	started bool
+}
+
+// lazyBufferSize is how much of a response is held before it is sent.
+const lazyBufferSize = 64 << 10
+
+func newLazyWriter(w http.ResponseWriter, mediaType string) *lazyWriter {
+	lw := &lazyWriter{w: w, mt: mediaType}
+	lw.buf = bufio.NewWriterSize(startWriter{lw}, lazyBufferSize)
+	return lw
+}
+
+func (lw *lazyWriter) Write(p []byte) (int, error) { return lw.buf.Write(p) }
+
+// startWriter sends the headers before the first bytes of the body.
+type startWriter struct{ lw *lazyWriter }
+
+func (s startWriter) Write(p []byte) (int, error) {
+	if !s.lw.started {
+		s.lw.started = true
+		h := s.lw.w.Header()
+		h.Set("Content-Type", s.lw.mt)
+		h.Set("Vary", "Accept")
+		s.lw.w.WriteHeader(http.StatusOK)
+	}
+	return s.lw.w.Write(p)
+}
+
+// finish ends the response: flushes it after success, answers err if
+// nothing was sent, or else aborts the response.
+func (lw *lazyWriter) finish(err error, logger interface{ Printf(string, ...any) }) {
+	if err == nil {
+		if err = lw.buf.Flush(); err == nil {
+			if !lw.started { // an empty body
+				startWriter{lw}.Write(nil) //nolint:errcheck // nothing to write
+			}
+			return
+		}
+	}
+	if !lw.started {
+		writeError(lw.w, err, "")
+		return
+	}
+	logger.Printf("response cut after it started: %v", err)
+	panic(http.ErrAbortHandler)
+}

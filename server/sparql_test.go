@@ -1,0 +1,147 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/server"
+)
+
+// seed puts two graphs into namespace acme over the graph store.
+func seed(t *testing.T, ts *testServer) {
+	t.Helper()
+	for g, body := range map[string]string{
+		"http://ex/g1": "<http://ex/a> <http://ex/p> \"1\" .\n<http://ex/b> <http://ex/p> \"2\" .\n",
+		"http://ex/g2": "<http://ex/c> <http://ex/p> \"3\" .\n",
+	} {
+		resp, msg := ts.do("PUT", "/ns/acme/data?graph="+url.QueryEscape(g), "application/n-triples", strings.NewReader(body))
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("PUT %s: %d %s", g, resp.StatusCode, msg)
+		}
+	}
+}
+
+// bindings returns the values of variable v in a SPARQL JSON result.
+func bindings(t *testing.T, body, v string) []string {
+	t.Helper()
+	var r struct {
+		Results struct {
+			Bindings []map[string]struct{ Value string } `json:"bindings"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	var out []string
+	for _, b := range r.Results.Bindings {
+		out = append(out, b[v].Value)
+	}
+	return out
+}
+
+func TestSPARQL_QueryForms(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	const q = `SELECT ?s WHERE { ?s <http://ex/p> ?o } ORDER BY ?s`
+	want := "http://ex/a,http://ex/b,http://ex/c"
+
+	resp, body := ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape(q), "", nil)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/sparql-results+json" || strings.Join(bindings(t, body, "s"), ",") != want {
+		t.Fatalf("GET: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	resp, body = ts.do("POST", "/ns/acme/sparql", "application/x-www-form-urlencoded", strings.NewReader(url.Values{"query": {q}}.Encode()))
+	if resp.StatusCode != 200 || strings.Join(bindings(t, body, "s"), ",") != want {
+		t.Fatalf("POST form: %d %s", resp.StatusCode, body)
+	}
+	resp, body = ts.do("POST", "/ns/acme/sparql", "application/sparql-query", strings.NewReader(q))
+	if resp.StatusCode != 200 || strings.Join(bindings(t, body, "s"), ",") != want {
+		t.Fatalf("POST query: %d %s", resp.StatusCode, body)
+	}
+	// The protocol's dataset overrides the query's.
+	v := url.Values{"query": {`SELECT ?s FROM <http://ex/g2> WHERE { ?s ?p ?o } ORDER BY ?s`}, "default-graph-uri": {"http://ex/g1"}}
+	resp, body = ts.do("GET", "/ns/acme/sparql?"+v.Encode(), "", nil)
+	if resp.StatusCode != 200 || strings.Join(bindings(t, body, "s"), ",") != "http://ex/a,http://ex/b" {
+		t.Fatalf("default-graph-uri: %d %s", resp.StatusCode, body)
+	}
+	v = url.Values{"query": {`SELECT ?s WHERE { GRAPH ?g { ?s ?p ?o } }`}, "named-graph-uri": {"http://ex/g2"}}
+	resp, body = ts.do("GET", "/ns/acme/sparql?"+v.Encode(), "", nil)
+	if resp.StatusCode != 200 || strings.Join(bindings(t, body, "s"), ",") != "http://ex/c" {
+		t.Fatalf("named-graph-uri: %d %s", resp.StatusCode, body)
+	}
+	resp, body = ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape(`ASK { ?s ?p "3" }`), "", nil, "Accept", "text/csv")
+	if resp.StatusCode != 200 || strings.TrimSpace(body) != "true" {
+		t.Fatalf("ASK as CSV: %d %q", resp.StatusCode, body)
+	}
+}
+
+func TestSPARQL_ContentNegotiation(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	sel := "/ns/acme/sparql?query=" + url.QueryEscape(`SELECT ?s WHERE { ?s ?p "3" }`)
+	con := "/ns/acme/sparql?query=" + url.QueryEscape(`CONSTRUCT { ?s <http://ex/q> ?o } WHERE { ?s ?p "3" . ?s ?p ?o }`)
+	for _, tc := range []struct {
+		path, accept, want, body string
+	}{
+		{sel, "", "application/sparql-results+json", `"http://ex/c"`},
+		{sel, "application/sparql-results+xml", "application/sparql-results+xml", "<uri>http://ex/c</uri>"},
+		{sel, "text/csv;q=0.9, text/tab-separated-values", "text/tab-separated-values", "<http://ex/c>"},
+		{sel, "application/sparql-results+json;q=0.1, application/sparql-results+xml;q=0.5, */*;q=0.2", "application/sparql-results+xml", "<uri>"},
+		{sel, "text/*", "text/csv", "http://ex/c"},
+		{sel, "application/json, text/csv;q=0.5", "text/csv", "http://ex/c"},
+		{con, "", "application/n-triples", `<http://ex/c> <http://ex/q> "3" .`},
+		{con, "text/turtle", "text/turtle", `<http://ex/q> "3"`},
+		{con, "application/n-quads;q=1, text/turtle;q=0.5", "application/n-quads", `<http://ex/c> <http://ex/q> "3" .`},
+	} {
+		resp, body := ts.do("GET", tc.path, "", nil, "Accept", tc.accept)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tc.want || !strings.Contains(body, tc.body) {
+			t.Errorf("Accept %q: %d %s, want %s with %q: %s", tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"), tc.want, tc.body, body)
+		}
+	}
+	resp, body := ts.do("GET", sel, "", nil, "Accept", "image/png, application/sparql-results+json;q=0")
+	if resp.StatusCode != http.StatusNotAcceptable || !strings.Contains(body, "application/sparql-results+json") {
+		t.Errorf("unacceptable Accept: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestSPARQL_Errors(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	for _, tc := range []struct {
+		name, method, path, ctype, body string
+		status                          int
+		kind, msg                       string
+	}{
+		{"syntax", "GET", "/ns/acme/sparql?query=" + url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", "", 400, "syntax", "line 2, column 15"},
+		{"no query", "GET", "/ns/acme/sparql", "", "", 400, "usage", "no query"},
+		{"update", "POST", "/ns/acme/sparql", "application/sparql-update", "DROP ALL", 415, "usage", "Update is not supported"},
+		{"other body", "POST", "/ns/acme/sparql", "text/plain", "SELECT * {}", 415, "usage", "text/plain"},
+		{"no namespace", "GET", "/ns/ghost/sparql?query=ASK{}", "", "", 404, "not_found", "no such namespace"},
+		{"bad graph", "GET", "/ns/acme/sparql?query=ASK{}&default-graph-uri=rel", "", "", 400, "invalid", "absolute"},
+		{"bad timeout", "GET", "/ns/acme/sparql?query=ASK{}&timeout=soon", "", "", 400, "invalid", "timeout"},
+		{"timed out", "GET", "/ns/acme/sparql?timeout=1ns&query=" + url.QueryEscape("SELECT * { ?s ?p ?o }"), "", "", 503, "timeout", "timed out after 1ns"},
+		{"namespace case", "GET", "/ns/Acme/sparql?query=ASK{}", "", "", 400, "invalid", "namespace"},
+		{"namespace escaped slash", "GET", "/ns/a%2Fb/sparql?query=ASK{}", "", "", 400, "invalid", "a%2Fb"},
+		{"namespace dots", "GET", "/ns/%2E%2E/sparql?query=ASK{}", "", "", 400, "invalid", "namespace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := ts.do(tc.method, tc.path, tc.ctype, strings.NewReader(tc.body))
+			if resp.StatusCode != tc.status || resp.Header.Get("Cortex-Error-Kind") != tc.kind || !strings.Contains(body, tc.msg) {
+				t.Errorf("%d %s %q, want %d %s with %q", resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body, tc.status, tc.kind, tc.msg)
+			}
+		})
+	}
+	// The syntax error shows the line with a caret under the column.
+	_, body := ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", nil)
+	if !strings.Contains(body, "  WHERE { ?s ?p }\n                ^\n") {
+		t.Errorf("no caret line in %q", body)
+	}
+	// An empty segment or a path with .. never reaches a namespace.
+	for _, p := range []string{"/ns//sparql?query=ASK{}", "/ns/../sparql?query=ASK{}"} {
+		if resp, body := ts.do("GET", p, "", nil); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d %s, want 404", p, resp.StatusCode, body)
+		}
+	}
+}
