@@ -160,29 +160,76 @@ func normTime(t time.Time) time.Time { return t.UTC().Round(0) }
 // Only language tags can differ in spelling.
 func canonLess(a, b quad.Value) bool { return CompareTerms(a, b) < 0 }
 
+// run merges in with the PerTopic strategy named name and decider decide. Its phases: normalise the
+// options, index the members, gather the findings of completed members into topics, apply the
+// resolutions, decide each topic in topic order, and build the report. It returns the first error met,
+// in that order, and then no result; it does not modify in.
 func run(name string, in Input, decide Decider) (Result, error) {
 	opts, err := normOptions(in.Options)
 	if err != nil {
 		return Result{}, err
 	}
-	members := make(map[string]*member, len(in.Members))
-	for _, m := range in.Members {
+	members, err := indexMembers(in.Members)
+	if err != nil {
+		return Result{}, err
+	}
+	topics, ignored, err := gatherFindings(members, in.Findings)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := addResolutions(topics, in.Resolutions); err != nil {
+		return Result{}, err
+	}
+	order := sortedTopics(topics)
+	res := Result{Strategy: name, Facts: []Fact{}, Conflicts: []Conflict{}}
+	for _, t := range order {
+		claims := t.sortedClaims()
+		for _, c := range claims {
+			members[c.agent].contributed++
+		}
+		if err := t.addOutcome(&res, claims, in.Team, members, opts, decide); err != nil {
+			return Result{}, err
+		}
+	}
+	res.Report = Report{
+		Members:   memberReports(members, res.Facts),
+		Topics:    len(order),
+		Kept:      len(res.Facts),
+		Conflicts: len(res.Conflicts),
+		Ignored:   ignored,
+		MergedAt:  opts.Now,
+	}
+	return res, nil
+}
+
+// indexMembers returns the merge-time state of each member, by agent id, with CompletedAt normalised.
+// A member with an empty agent id or an invalid status, or listed twice, is an ErrInvalidMember.
+func indexMembers(ms []Member) (map[string]*member, error) {
+	members := make(map[string]*member, len(ms))
+	for _, m := range ms {
 		if m.Agent == "" {
-			return Result{}, fmt.Errorf("member with empty agent id: %w", ErrInvalidMember)
+			return nil, fmt.Errorf("member with empty agent id: %w", ErrInvalidMember)
 		}
 		if !m.Status.Valid() {
-			return Result{}, fmt.Errorf("member %q: status %q: %w", m.Agent, m.Status, ErrInvalidMember)
+			return nil, fmt.Errorf("member %q: status %q: %w", m.Agent, m.Status, ErrInvalidMember)
 		}
 		if _, dup := members[m.Agent]; dup {
-			return Result{}, fmt.Errorf("member %q listed twice: %w", m.Agent, ErrInvalidMember)
+			return nil, fmt.Errorf("member %q listed twice: %w", m.Agent, ErrInvalidMember)
 		}
 		members[m.Agent] = &member{m: m, completedAt: normTime(m.CompletedAt)}
 	}
+	return members, nil
+}
 
+// gatherFindings collects the findings of completed members into claims per topic. It returns the
+// topics and the number of findings ignored because their agent is not a completed member (counted
+// also on the member when it is one). A finding that does not validate is reported as a
+// *FindingError, for the first such finding in input order.
+func gatherFindings(members map[string]*member, findings []Finding) (map[Topic]*topicAcc, int, error) {
 	topics := make(map[Topic]*topicAcc)
 	ignored := 0
-	for i := range in.Findings {
-		f := &in.Findings[i]
+	for i := range findings {
+		f := &findings[i]
 		mem := members[f.Agent]
 		if mem == nil || mem.m.Status != Completed {
 			ignored++
@@ -192,97 +239,108 @@ func run(name string, in Input, decide Decider) (Result, error) {
 			continue
 		}
 		if err := addFinding(topics, f); err != nil {
-			return Result{}, &FindingError{ID: f.ID, Agent: f.Agent, Err: err}
+			return nil, 0, &FindingError{ID: f.ID, Agent: f.Agent, Err: err}
 		}
 	}
+	return topics, ignored, nil
+}
 
-	if err := addResolutions(topics, in.Resolutions); err != nil {
-		return Result{}, err
-	}
-
+// sortedTopics returns the topics sorted by Topic.Compare.
+func sortedTopics(topics map[Topic]*topicAcc) []*topicAcc {
 	order := make([]*topicAcc, 0, len(topics))
 	for _, t := range topics {
 		order = append(order, t)
 	}
 	slices.SortFunc(order, func(a, b *topicAcc) int { return a.topic.Compare(b.topic) })
+	return order
+}
 
-	res := Result{Strategy: name, Facts: []Fact{}, Conflicts: []Conflict{}}
-	for _, t := range order {
-		claims := t.sortedClaims()
-		for _, c := range claims {
-			members[c.agent].contributed++
-		}
-		if t.res != nil {
-			for i, o := range t.res.objs {
-				f := t.fact(claims, t.res.keys[i], o)
-				f.ResolvedBy = t.res.by
-				res.Facts = append(res.Facts, f)
-			}
-			continue
-		}
-		if len(claims) == 0 {
-			continue
-		}
-		d := decide(t.view(in.Team, claims, members), opts)
-		if d.Conflict != "" {
-			if len(d.Keep) != 0 {
-				return Result{}, fmt.Errorf("topic %s: %w: conflict %q reported with objects kept", t.topic.Key(), ErrInvalidDecision, d.Conflict)
-			}
-			res.Conflicts = append(res.Conflicts, t.conflict(claims, d.Conflict))
-			continue
-		}
-		if d.Confidence != nil && len(d.Confidence) != len(d.Keep) {
-			return Result{}, fmt.Errorf("topic %s: %w: %d confidences for %d kept objects", t.topic.Key(), ErrInvalidDecision, len(d.Confidence), len(d.Keep))
-		}
-		keep := make([]objKey, 0, len(d.Keep))
-		var conf map[objKey]float64
-		for i, o := range d.Keep {
-			_, k, err := normObject(o)
-			if err != nil {
-				return Result{}, fmt.Errorf("topic %s: %w: kept object: %w", t.topic.Key(), ErrInvalidDecision, err)
-			}
-			if _, ok := t.canon[k]; !ok {
-				return Result{}, fmt.Errorf("topic %s: %w: kept object %s was not asserted", t.topic.Key(), ErrInvalidDecision, quad.StringOf(o))
-			}
-			if !slices.Contains(keep, k) {
-				keep = append(keep, k)
-			}
-			if d.Confidence != nil && d.Confidence[i] != 0 {
-				c := d.Confidence[i]
-				if !(c >= 0 && c <= 1) {
-					return Result{}, fmt.Errorf("topic %s: %w: confidence %v of %s not in [0, 1]", t.topic.Key(), ErrInvalidDecision, c, quad.StringOf(o))
-				}
-				if conf == nil {
-					conf = map[objKey]float64{}
-				}
-				conf[k] = c
-			}
-		}
-		slices.SortFunc(keep, func(a, b objKey) int { return CompareTerms(t.canon[a], t.canon[b]) })
-		for _, k := range keep {
-			f := t.fact(claims, k, t.canon[k])
-			if c, ok := conf[k]; ok {
-				f.Confidence = c
-			}
+// addOutcome appends the outcome of topic t, with its sorted claims, to res: the facts of its
+// resolution when it has one (the decider is not asked), nothing when no completed member spoke on it,
+// else what decide says (a conflict, or the kept objects' facts in CompareTerms order). A decision that
+// breaks the Decision contract is an ErrInvalidDecision, and then res is left unchanged.
+func (t *topicAcc) addOutcome(res *Result, claims []*claimAcc, team Team, members map[string]*member, opts Options, decide Decider) error {
+	if t.res != nil {
+		for i, o := range t.res.objs {
+			f := t.fact(claims, t.res.keys[i], o)
+			f.ResolvedBy = t.res.by
 			res.Facts = append(res.Facts, f)
 		}
+		return nil
 	}
+	if len(claims) == 0 {
+		return nil
+	}
+	d := decide(t.view(team, claims, members), opts)
+	if d.Conflict != "" {
+		if len(d.Keep) != 0 {
+			return fmt.Errorf("topic %s: %w: conflict %q reported with objects kept", t.topic.Key(), ErrInvalidDecision, d.Conflict)
+		}
+		res.Conflicts = append(res.Conflicts, t.conflict(claims, d.Conflict))
+		return nil
+	}
+	keep, conf, err := t.kept(d)
+	if err != nil {
+		return err
+	}
+	for _, k := range keep {
+		f := t.fact(claims, k, t.canon[k])
+		if c, ok := conf[k]; ok {
+			f.Confidence = c
+		}
+		res.Facts = append(res.Facts, f)
+	}
+	return nil
+}
 
-	for _, f := range res.Facts {
+// kept checks the objects a decision without conflict keeps on t and returns their distinct keys,
+// sorted by CompareTerms of their canonical values, with the confidences the decision gives them (nil
+// when it gives none; a 0 entry gives none). It is an ErrInvalidDecision when the confidences do not
+// match the kept objects one for one, when a kept object is not a valid object or was not asserted on
+// t, or when a confidence is not in [0, 1]; the first such fault in Keep order is reported.
+func (t *topicAcc) kept(d Decision) ([]objKey, map[objKey]float64, error) {
+	if d.Confidence != nil && len(d.Confidence) != len(d.Keep) {
+		return nil, nil, fmt.Errorf("topic %s: %w: %d confidences for %d kept objects", t.topic.Key(), ErrInvalidDecision, len(d.Confidence), len(d.Keep))
+	}
+	keep := make([]objKey, 0, len(d.Keep))
+	var conf map[objKey]float64
+	for i, o := range d.Keep {
+		_, k, err := normObject(o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("topic %s: %w: kept object: %w", t.topic.Key(), ErrInvalidDecision, err)
+		}
+		if _, ok := t.canon[k]; !ok {
+			return nil, nil, fmt.Errorf("topic %s: %w: kept object %s was not asserted", t.topic.Key(), ErrInvalidDecision, quad.StringOf(o))
+		}
+		if !slices.Contains(keep, k) {
+			keep = append(keep, k)
+		}
+		if d.Confidence != nil && d.Confidence[i] != 0 {
+			c := d.Confidence[i]
+			if !(c >= 0 && c <= 1) {
+				return nil, nil, fmt.Errorf("topic %s: %w: confidence %v of %s not in [0, 1]", t.topic.Key(), ErrInvalidDecision, c, quad.StringOf(o))
+			}
+			if conf == nil {
+				conf = map[objKey]float64{}
+			}
+			conf[k] = c
+		}
+	}
+	slices.SortFunc(keep, func(a, b objKey) int { return CompareTerms(t.canon[a], t.canon[b]) })
+	return keep, conf, nil
+}
+
+// memberReports counts, for each member, the facts it supports, and returns the members' reports
+// sorted by agent.
+func memberReports(members map[string]*member, facts []Fact) []MemberReport {
+	for _, f := range facts {
 		for _, a := range f.Supporters {
 			members[a].kept++
 		}
 	}
-	res.Report = Report{
-		Members:   make([]MemberReport, 0, len(members)),
-		Topics:    len(order),
-		Kept:      len(res.Facts),
-		Conflicts: len(res.Conflicts),
-		Ignored:   ignored,
-		MergedAt:  opts.Now,
-	}
+	out := make([]MemberReport, 0, len(members))
 	for _, m := range members {
-		res.Report.Members = append(res.Report.Members, MemberReport{
+		out = append(out, MemberReport{
 			Agent:       m.m.Agent,
 			Status:      m.m.Status,
 			Contributed: m.contributed,
@@ -290,8 +348,8 @@ func run(name string, in Input, decide Decider) (Result, error) {
 			Ignored:     m.ignored,
 		})
 	}
-	slices.SortFunc(res.Report.Members, func(a, b MemberReport) int { return strings.Compare(a.Agent, b.Agent) })
-	return res, nil
+	slices.SortFunc(out, func(a, b MemberReport) int { return strings.Compare(a.Agent, b.Agent) })
+	return out
 }
 
 func addFinding(topics map[Topic]*topicAcc, f *Finding) error {

@@ -166,15 +166,38 @@ func checkFresh(dir string) error {
 // the fields of the files and directory, which runCommand fills) and the
 // canonical result lines. Failures of the workload's calls are collected
 // in summary.Errors; an error is returned only when the run could not be
-// set up or its results not read.
+// set up or its results not read. Its phases: set up the teams, run the
+// agents and the operator, take the process measures, check the findings
+// and merges, read the results, summarise.
 func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFinding) (*summary, []string, error) {
 	setupStart := time.Now()
+	b, createMS, err := setup(ctx, s, c, work)
+	if err != nil {
+		return nil, nil, err
+	}
+	setupS := time.Since(setupStart).Seconds()
+	wall := b.run(ctx)
+	pm := measureProcess()
+	b.checkFindings(ctx)
+	lines, counts, err := dumpResults(ctx, b.m, c.Teams)
+	if err != nil {
+		return nil, nil, err
+	}
+	b.checkMerged(counts)
+	return b.report(setupS, wall, createMS, counts, pm), lines, nil
+}
+
+// maxTeamSize is the Manager's team size limit for c: the default, or c.Agents when larger.
+func maxTeamSize(c config) int { return max(teammanager.DefaultMaxTeamSize, c.Agents) }
+
+// setup creates the Manager of the benchmark's namespace on s and the c.Teams teams, one after the
+// other. It returns the run and the time of each CreateTeam, in ms; an error stops it.
+func setup(ctx context.Context, s *cortex.Store, c config, work [][][]genFinding) (*bench, []float64, error) {
 	x, err := namespace.New(nsName)
 	if err != nil {
 		return nil, nil, fmt.Errorf("namespace %s: %w", nsName, err)
 	}
-	maxTeam := max(teammanager.DefaultMaxTeamSize, c.Agents)
-	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithMaxTeamSize(maxTeam))
+	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithMaxTeamSize(maxTeamSize(c)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("team manager: %w", err)
 	}
@@ -187,13 +210,17 @@ func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFin
 		}
 		createMS = append(createMS, msSince(t0))
 	}
-	setupS := time.Since(setupStart).Seconds()
+	return b, createMS, nil
+}
 
-	// All agents start at once; the operator watches until they are done.
+// run starts every agent at once, each in its own goroutine, with the operator watching until they are
+// all done, and returns the wall time from the start to the last agent done, in seconds. It returns once
+// the operator has stopped too.
+func (b *bench) run(ctx context.Context) float64 {
 	gate, done := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
-	for t := range c.Teams {
-		for a := range c.Agents {
+	for t := range b.c.Teams {
+		for a := range b.c.Agents {
 			wg.Go(func() {
 				<-gate
 				b.agent(ctx, t, a)
@@ -208,37 +235,56 @@ func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFin
 	wall := time.Since(runStart).Seconds()
 	close(done)
 	opWG.Wait()
-	loadEnd := loadavg()
-	cpu := cpuSeconds()
-	rssKB := procStatusKB("VmHWM")
+	return wall
+}
 
-	// Every agent's findings are all there, as the operator counts them.
-	for t := range c.Teams {
+// processMeasures are the measures of the process taken once the agents are done.
+type processMeasures struct {
+	loadEnd string  // the 1, 5 and 15 minute load averages ("?" if unknown)
+	cpu     float64 // user + system CPU, in seconds (-1 if unknown)
+	rssKB   int64   // VmHWM, the peak resident set, in KB (-1 if unknown)
+}
+
+// measureProcess takes the process measures now.
+func measureProcess() processMeasures {
+	return processMeasures{loadEnd: loadavg(), cpu: cpuSeconds(), rssKB: procStatusKB("VmHWM")}
+}
+
+// checkFindings records an error of the run for every team whose findings cannot be counted and every
+// agent whose findings, as the operator counts them, are not c.Findings.
+func (b *bench) checkFindings(ctx context.Context) {
+	for t := range b.c.Teams {
 		per, err := b.countFindings(ctx, teamID(t))
 		if err != nil {
 			b.fail("final count: %s: %v", teamID(t), err)
 			continue
 		}
-		for a := range c.Agents {
-			if n := per[agentID(t, a)]; n != c.Findings {
-				b.fail("final count: %s has %d findings, want %d", agentID(t, a), n, c.Findings)
+		for a := range b.c.Agents {
+			if n := per[agentID(t, a)]; n != b.c.Findings {
+				b.fail("final count: %s has %d findings, want %d", agentID(t, a), n, b.c.Findings)
 			}
 		}
 	}
-	lines, counts, err := dumpResults(ctx, m, c.Teams)
-	if err != nil {
-		return nil, nil, err
-	}
+}
+
+// checkMerged records an error of the run for every team of counts that no automatic merge ran on,
+// unless it failed (a team whose members all failed is not merged).
+func (b *bench) checkMerged(counts []count) {
 	merges := map[string]bool{}
 	for _, mg := range b.merges {
 		merges[mg.Team] = true
 	}
 	for _, ct := range counts {
-		if !merges[ct.Team] && ct.Status != string(teammanager.Failed) { // a team whose members all failed is not merged
+		if !merges[ct.Team] && ct.Status != string(teammanager.Failed) {
 			b.fail("team %s (%s): no merge ran", ct.Team, ct.Status)
 		}
 	}
+}
 
+// report returns the summary of the run from its timings (setup and wall in seconds, createMS per
+// team), the teams' final counts and the process measures. Errors is never nil.
+func (b *bench) report(setupS, wall float64, createMS []float64, counts []count, pm processMeasures) *summary {
+	c := b.c
 	total := c.Teams * c.Agents * c.Findings
 	var mergeMS, callMS []float64
 	for _, mg := range b.merges {
@@ -250,8 +296,8 @@ func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFin
 		perS = float64(total) / wall
 	}
 	rss := -1.0
-	if rssKB >= 0 {
-		rss = float64(rssKB) / 1024
+	if pm.rssKB >= 0 {
+		rss = float64(pm.rssKB) / 1024
 	}
 	sum := &summary{
 		System: "cortex", Params: c.params,
@@ -259,14 +305,14 @@ func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFin
 		AddMS: summarize(b.addMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
 		MergeMS: summarize(mergeMS), MergeCallMS: summarize(callMS), Merges: b.sortedMerges(),
 		OpListMS: summarize(b.op.list), OpCountMS: summarize(b.op.count), OpTicks: b.op.ticks, OpCounted: b.op.counted,
-		OpCountMethod: c.opCount, RSSPeakMB: rss, CPUS: cpu, LoadavgEnd: loadEnd, Teams: counts, Errors: b.errors,
+		OpCountMethod: c.opCount, RSSPeakMB: rss, CPUS: pm.cpu, LoadavgEnd: pm.loadEnd, Teams: counts, Errors: b.errors,
 		Go: runtime.Version(), Durability: durability,
-		Settings: settings{SyncWrites: true, AutoMerge: true, Namespace: nsName, MaxTeamSize: maxTeam, GOMAXPROCS: runtime.GOMAXPROCS(0)},
+		Settings: settings{SyncWrites: true, AutoMerge: true, Namespace: nsName, MaxTeamSize: maxTeamSize(c), GOMAXPROCS: runtime.GOMAXPROCS(0)},
 	}
 	if sum.Errors == nil {
 		sum.Errors = []string{}
 	}
-	return sum, lines, nil
+	return sum
 }
 
 // bench is one run of the workload.

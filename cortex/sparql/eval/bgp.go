@@ -270,207 +270,296 @@ func (b slotSet) within(x, y slotSet) bool {
 // beyond, given the variables bound so far (entry variables count as bound); for each step it chooses
 // an index lookup or a hash join. It returns the filters it could not place.
 func (c *compiler) bgp(n *algebra.BGP, entry varSet, filters []algebra.Expr) (op, []algebra.Expr) {
-	type pending struct {
-		vars slotSet
-		sel  float64
-	}
+	p := c.newBGPPlanner(c.bgpTriples(n), entry, filters)
+	o := &bgpOp{ev: c.ev, triples: p.order()}
+	rest := c.placeFilters(o.triples, filters)
+	return o, rest
+}
+
+// bgpTriples compiles the triple patterns of n, in query order, each with its estimated number of
+// matches with only its constants bound (0 when a constant is unknown to the dataset). It allocates
+// the slots of the patterns' variables; estimation errors are recorded on c.
+func (c *compiler) bgpTriples(n *algebra.BGP) []triple {
 	ts := make([]triple, len(n.Triples))
 	for i, tp := range n.Triples {
 		ts[i] = triple{s: c.pos(tp.Subject), p: c.pos(tp.Predicate), o: c.pos(tp.Object), src: tp}
 		ts[i].est = c.estimate(&ts[i])
 	}
+	return ts
+}
+
+// pendingFilter is a filter of a BGP as the planner sees it: the variables it reads and the fraction
+// of rows it is guessed to keep.
+type pendingFilter struct {
+	vars slotSet
+	sel  float64
+}
+
+// bgpPlanner chooses the join order of one BGP. Its variable sets are bit sets over the slots known
+// when it is made (the search's inner loop runs 2^n times); it is not modified by the search.
+type bgpPlanner struct {
+	c     *compiler
+	ts    []triple        // the patterns, in query order
+	tv    []slotSet       // tv[i]: the variables of ts[i]
+	entry slotSet         // the variables bound before the BGP
+	pend  []pendingFilter // the filters, in the order given
+	nw    int             // words of every slotSet
+}
+
+// newBGPPlanner makes the planner of the patterns ts given the entry variables and the filters that
+// apply to the BGP. It allocates the slots of the filters' variables before sizing the bit sets, so
+// every variable of the BGP and its filters fits in them.
+func (c *compiler) newBGPPlanner(ts []triple, entry varSet, filters []algebra.Expr) *bgpPlanner {
 	fvars := make([]varSet, len(filters))
 	for i, f := range filters {
 		fvars[i] = c.exprVars(f)
 	}
-	// Variable sets as bit sets over the slots known now (the planner's inner loop runs 2^n times).
-	nw := (len(c.names) + 63) / 64
-	toBits := func(vs varSet) slotSet {
-		b := make(slotSet, nw)
-		for v := range vs {
-			b.set(v)
-		}
-		return b
-	}
-	entryBits := toBits(entry)
-	var pend []pending
+	p := &bgpPlanner{c: c, ts: ts, nw: (len(c.names) + 63) / 64}
+	p.entry = p.bits(entry)
 	for i, f := range filters {
-		pend = append(pend, pending{vars: toBits(fvars[i]), sel: selectivity(f)})
+		p.pend = append(p.pend, pendingFilter{vars: p.bits(fvars[i]), sel: selectivity(f)})
 	}
-	tv := make([]slotSet, len(ts))
+	p.tv = make([]slotSet, len(ts))
 	for i := range ts {
-		tv[i] = make(slotSet, nw)
+		p.tv[i] = make(slotSet, p.nw)
 		for _, x := range ts[i].positions() {
 			if x.slot >= 0 {
-				tv[i].set(x.slot)
+				p.tv[i].set(x.slot)
 			}
 		}
 	}
-	// step evaluates pattern i as the next step after st; it returns the step and its score.
-	step := func(st *planState, i int) (triple, float64) {
-		own := st.own // bound by patterns of this BGP so far
-		t := ts[i]
-		var b, k [3]bool
-		anyOwn, unbound := false, false
-		for j, x := range t.positions() {
-			if x.slot < 0 {
-				continue
-			}
-			if entryBits.has(x.slot) || own.has(x.slot) {
-				b[j] = true
-			}
-			if own.has(x.slot) {
-				k[j] = true
-				anyOwn = true
-			} else if !entryBits.has(x.slot) {
-				unbound = true
-			}
-		}
-		t.fan = c.fanout(&t, b)
-		sel, selfSel := 1.0, 1.0
-		for _, p := range pend {
-			if p.vars.within(own, tv[i]) && !p.vars.within(own, nil) {
-				sel *= p.sel
-				if p.vars.within(tv[i], nil) {
-					selfSel *= p.sel
-				}
-			}
-		}
-		rows := st.rows
-		t.rows = rows * t.fan * sel
-		lookup := rows * (costSeek + t.fan)
-		t.cost = lookup
-		if anyOwn && st.mask != 0 {
-			// Filters over the pattern's own variables are applied while building the table; a scan
-			// skips runs of quads sharing a term that fails them, so it reads fewer quads.
-			build := float64(t.est) * (0.3 + 0.7*selfSel)
-			if cp, ok := c.constPattern(&t); ok && selfSel == 1 {
-				for _, pk := range st.paid {
-					if pk == (fanKey{cp, k}) {
-						build = 0 // the same table is built by an earlier step
-					}
-				}
-			}
-			// A hash hit is an in-memory read; a lookup seeks the index for each input row.
-			if h := build + rows*costProbe*(1+t.fan); h < lookup {
-				t.cost, t.hash, t.key = h, true, k
-			}
-		}
-		score := t.cost + t.rows
-		if st.mask != 0 && !anyOwn && unbound && !b[0] && !b[1] && !b[2] {
-			score *= 1e3 // a cartesian product: postpone
-		}
-		return t, score
+	return p
+}
+
+// bits returns vs as a bit set of the planner's width.
+func (p *bgpPlanner) bits(vs varSet) slotSet {
+	b := make(slotSet, p.nw)
+	for v := range vs {
+		b.set(v)
 	}
-	extend := func(st *planState, t triple, i int, score float64) *planState {
-		nst := &planState{mask: st.mask | 1<<i, total: st.total + score, rows: math.Max(t.rows, 1e-3), own: st.own.or(tv[i])}
-		nst.order = append(append(make([]triple, 0, len(st.order)+1), st.order...), t)
-		nst.paid = st.paid
-		if t.hash {
-			if cp, ok := c.constPattern(&t); ok {
-				nst.paid = append(append([]fanKey(nil), st.paid...), fanKey{cp, t.key})
-			}
-		}
-		return nst
+	return b
+}
+
+// order returns the patterns in the chosen join order, each with its estimates and its choice of
+// lookup or hash join set: the cheapest order for up to maxDPPatterns patterns, a greedy one beyond.
+func (p *bgpPlanner) order() []triple {
+	start := &planState{rows: 1, own: make(slotSet, p.nw)}
+	if len(p.ts) <= maxDPPatterns {
+		return p.orderDP(start)
 	}
-	var order []triple
-	start := &planState{rows: 1, own: make(slotSet, nw)}
-	if len(ts) <= maxDPPatterns {
-		// best[mask] is the cheapest order found for the patterns of mask; masks grow by one pattern
-		// per round, so every state is final when it is extended.
-		best := map[uint32]*planState{0: start}
-		frontier := []uint32{0}
-		for round := 0; round < len(ts); round++ {
-			var next []uint32
-			for _, m := range frontier {
-				st := best[m]
-				for i := range ts {
-					if m&(1<<i) != 0 {
-						continue
-					}
-					t, score := step(st, i)
-					nm := m | 1<<i
-					if cur, ok := best[nm]; ok && cur.total <= st.total+score {
-						continue
-					} else if !ok {
-						next = append(next, nm)
-					}
-					best[nm] = extend(st, t, i, score)
-				}
-			}
-			slices.Sort(next)
-			frontier = next
-		}
-		order = best[uint32(1)<<len(ts)-1].order
-	} else {
-		st := start
-		for len(st.order) < len(ts) {
-			bi, bestScore := -1, math.Inf(1)
-			var bt triple
-			for i := range ts {
-				if st.mask&(1<<i) != 0 {
+	return p.orderGreedy(start)
+}
+
+// orderDP returns the cheapest order by dynamic programming over the subsets of the patterns, from
+// start. best[mask] is the cheapest order found for the patterns of mask; masks grow by one pattern per
+// round, so every state is final when it is extended. Among equal costs the first order found (by
+// increasing mask, then pattern index) wins.
+func (p *bgpPlanner) orderDP(start *planState) []triple {
+	best := map[uint32]*planState{0: start}
+	frontier := []uint32{0}
+	for round := 0; round < len(p.ts); round++ {
+		var next []uint32
+		for _, m := range frontier {
+			st := best[m]
+			for i := range p.ts {
+				if m&(1<<i) != 0 {
 					continue
 				}
-				if t, score := step(st, i); bi < 0 || score < bestScore {
-					bi, bestScore, bt = i, score, t
+				t, score := p.step(st, i)
+				nm := m | 1<<i
+				if cur, ok := best[nm]; ok && cur.total <= st.total+score {
+					continue
+				} else if !ok {
+					next = append(next, nm)
+				}
+				best[nm] = p.extend(st, t, i, score)
+			}
+		}
+		slices.Sort(next)
+		frontier = next
+	}
+	return best[uint32(1)<<len(p.ts)-1].order
+}
+
+// orderGreedy returns an order built from start by appending, at each step, the pattern with the
+// lowest score (the first one among equals).
+func (p *bgpPlanner) orderGreedy(start *planState) []triple {
+	st := start
+	for len(st.order) < len(p.ts) {
+		bi, bestScore := -1, math.Inf(1)
+		var bt triple
+		for i := range p.ts {
+			if st.mask&(1<<i) != 0 {
+				continue
+			}
+			if t, score := p.step(st, i); bi < 0 || score < bestScore {
+				bi, bestScore, bt = i, score, t
+			}
+		}
+		st = p.extend(st, bt, bi, bestScore)
+	}
+	return st.order
+}
+
+// stepBinding says how the variables of a pattern stand when it is evaluated after a partial order.
+type stepBinding struct {
+	bound   [3]bool // positions bound (by the entry row or an earlier pattern of the BGP)
+	key     [3]bool // positions bound by an earlier pattern of the BGP: a hash join's key
+	anyOwn  bool    // some position is bound by an earlier pattern of the BGP
+	unbound bool    // some variable position is bound by nothing yet
+}
+
+// binding returns how the positions of pattern i stand after the patterns of st.
+func (p *bgpPlanner) binding(st *planState, i int) stepBinding {
+	var sb stepBinding
+	for j, x := range p.ts[i].positions() {
+		if x.slot < 0 {
+			continue
+		}
+		if p.entry.has(x.slot) || st.own.has(x.slot) {
+			sb.bound[j] = true
+		}
+		if st.own.has(x.slot) {
+			sb.key[j] = true
+			sb.anyOwn = true
+		} else if !p.entry.has(x.slot) {
+			sb.unbound = true
+		}
+	}
+	return sb
+}
+
+// filterSel returns the guessed fraction of rows kept by the filters that pattern i completes after
+// the patterns of st (sel), and by those among them that read only variables of pattern i (selfSel).
+func (p *bgpPlanner) filterSel(st *planState, i int) (sel, selfSel float64) {
+	sel, selfSel = 1.0, 1.0
+	for _, f := range p.pend {
+		if f.vars.within(st.own, p.tv[i]) && !f.vars.within(st.own, nil) {
+			sel *= f.sel
+			if f.vars.within(p.tv[i], nil) {
+				selfSel *= f.sel
+			}
+		}
+	}
+	return sel, selfSel
+}
+
+// step evaluates pattern i as the next step after st: it returns a copy of the pattern with the
+// step's fan-out, output rows, cost and join method (lookup, or hash join when cheaper) set, and the
+// step's score (cost plus output rows, scaled up for a cartesian product so that it comes last).
+func (p *bgpPlanner) step(st *planState, i int) (triple, float64) {
+	c := p.c
+	t := p.ts[i]
+	sb := p.binding(st, i)
+	t.fan = c.fanout(&t, sb.bound)
+	sel, selfSel := p.filterSel(st, i)
+	rows := st.rows
+	t.rows = rows * t.fan * sel
+	lookup := rows * (costSeek + t.fan)
+	t.cost = lookup
+	if sb.anyOwn && st.mask != 0 {
+		// Filters over the pattern's own variables are applied while building the table; a scan
+		// skips runs of quads sharing a term that fails them, so it reads fewer quads.
+		build := float64(t.est) * (0.3 + 0.7*selfSel)
+		if cp, ok := c.constPattern(&t); ok && selfSel == 1 {
+			for _, pk := range st.paid {
+				if pk == (fanKey{cp, sb.key}) {
+					build = 0 // the same table is built by an earlier step
 				}
 			}
-			st = extend(st, bt, bi, bestScore)
 		}
-		order = st.order
+		// A hash hit is an in-memory read; a lookup seeks the index for each input row.
+		if h := build + rows*costProbe*(1+t.fan); h < lookup {
+			t.cost, t.hash, t.key = h, true, sb.key
+		}
 	}
-	o := &bgpOp{ev: c.ev, triples: order}
-	// Place each filter after the first step that binds all its variables.
+	score := t.cost + t.rows
+	if st.mask != 0 && !sb.anyOwn && sb.unbound && !sb.bound[0] && !sb.bound[1] && !sb.bound[2] {
+		score *= 1e3 // a cartesian product: postpone
+	}
+	return t, score
+}
+
+// extend returns a new state: st followed by step t (pattern i) with its score. st is not modified;
+// the new state shares no slice it may append to with st.
+func (p *bgpPlanner) extend(st *planState, t triple, i int, score float64) *planState {
+	nst := &planState{mask: st.mask | 1<<i, total: st.total + score, rows: math.Max(t.rows, 1e-3), own: st.own.or(p.tv[i])}
+	nst.order = append(append(make([]triple, 0, len(st.order)+1), st.order...), t)
+	nst.paid = st.paid
+	if t.hash {
+		if cp, ok := p.c.constPattern(&t); ok {
+			nst.paid = append(append([]fanKey(nil), st.paid...), fanKey{cp, t.key})
+		}
+	}
+	return nst
+}
+
+// placeFilters attaches each filter to the first step of order that binds all its variables (a
+// filter with EXISTS is never placed), then marks the steps whose hash table may be shared (those
+// with no filter over their own variables only). It returns the filters it did not place, in the
+// order given.
+func (c *compiler) placeFilters(order []triple, filters []algebra.Expr) []algebra.Expr {
 	var rest []algebra.Expr
 	for _, f := range filters {
-		vars := c.exprVars(f)
-		placed := false
-		if !hasExists(f) {
-			have := varSet{}
-			for i := range o.triples {
-				for _, x := range o.triples[i].positions() {
-					if x.slot >= 0 {
-						have[x.slot] = true
-					}
-				}
-				all := true
-				for v := range vars {
-					if !have[v] {
-						all = false
-						break
-					}
-				}
-				if all {
-					t := &o.triples[i]
-					t.filters = append(t.filters, c.filterOf(f))
-					t.fsrc = append(t.fsrc, f)
-					slot, self := -1, true
-					if len(vars) == 1 && deterministic(f) {
-						for v := range vars {
-							slot = v
-						}
-					}
-					for v := range vars {
-						if t.posOf(v) < 0 {
-							self = false
-						}
-					}
-					t.fslot = append(t.fslot, slot)
-					t.fself = append(t.fself, self)
-					placed = true
-					break
-				}
-			}
-		}
-		if !placed {
+		if !c.placeFilter(order, f) {
 			rest = append(rest, f)
 		}
 	}
-	for i := range o.triples {
-		t := &o.triples[i]
+	for i := range order {
+		t := &order[i]
 		t.shared = !slices.Contains(t.fself, true)
 	}
-	return o, rest
+	return rest
+}
+
+// placeFilter attaches f to the first step of order after which all the variables of f are bound,
+// and reports whether it did; f is not placed when it has EXISTS or when no step binds them all.
+func (c *compiler) placeFilter(order []triple, f algebra.Expr) bool {
+	vars := c.exprVars(f)
+	if hasExists(f) {
+		return false
+	}
+	have := varSet{}
+	for i := range order {
+		for _, x := range order[i].positions() {
+			if x.slot >= 0 {
+				have[x.slot] = true
+			}
+		}
+		all := true
+		for v := range vars {
+			if !have[v] {
+				all = false
+				break
+			}
+		}
+		if all {
+			order[i].addFilter(c, f, vars)
+			return true
+		}
+	}
+	return false
+}
+
+// addFilter attaches filter f, reading the variables vars (all bound once t has run), to step t, with
+// what the scan needs to apply it: its one variable's slot when it is deterministic and reads one
+// variable (else -1), and whether it reads only variables of t.
+func (t *triple) addFilter(c *compiler, f algebra.Expr, vars varSet) {
+	t.filters = append(t.filters, c.filterOf(f))
+	t.fsrc = append(t.fsrc, f)
+	slot, self := -1, true
+	if len(vars) == 1 && deterministic(f) {
+		for v := range vars {
+			slot = v
+		}
+	}
+	for v := range vars {
+		if t.posOf(v) < 0 {
+			self = false
+		}
+	}
+	t.fslot = append(t.fslot, slot)
+	t.fself = append(t.fself, self)
 }
 
 func hasExists(e algebra.Expr) bool {
@@ -646,7 +735,41 @@ func (o *bgpOp) probe(ctx context.Context, g gctx, i int, r row, out sink) error
 	return nil
 }
 
+// build scans pattern t (with its constants cs, in graph g) into a new hash table grouped by the key
+// positions t.key, and makes it t's table. When t.shared, the table is also registered under tk for
+// the other steps of the evaluation (at most 64 tables are kept). nvars is the width of a row. A table
+// of a step that is not shared leaves out the quads failing the filters that read only t's variables.
+// On a scan error t is left unchanged.
 func (o *bgpOp) build(ctx context.Context, g gctx, t *triple, cs [3]ID, tk tableKey, nvars int) error {
+	b := newTableBuilder(g, t)
+	if err := o.scanForTable(ctx, g, t, cs, b, nvars); err != nil {
+		return err
+	}
+	if b.h.one >= 0 {
+		b.groupByOne()
+	}
+	b.place()
+	t.table = b.h
+	if t.shared && len(o.ev.tables) < 64 {
+		o.ev.tables[tk] = b.h
+	}
+	return nil
+}
+
+// tableBuilder is a hash table under construction: the quads read by the scan and, once grouped, the
+// group of each and the size of each group (groups numbered in order of first appearance).
+type tableBuilder struct {
+	h       *hashTable
+	key     [3]bool
+	scanned []Quad
+	grp     []int32 // group of each scanned quad
+	count   []int32 // size of each group
+}
+
+// newTableBuilder starts the table of t in graph g: keyed by one position when t.key has exactly one
+// (grouped after the scan), else by the key positions together (grouped during the scan). Its quads
+// slice is sized from t's estimate (an eighth of it when filters may drop quads), within [16, 2^20].
+func newTableBuilder(g gctx, t *triple) *tableBuilder {
 	h := &hashTable{g: g, one: -1}
 	nkey := 0
 	for j, k := range t.key {
@@ -659,109 +782,116 @@ func (o *bgpOp) build(ctx context.Context, g gctx, t *triple, cs [3]ID, tk table
 		h.one = -1
 		h.multi = map[[3]ID]int32{}
 	}
-	// Pass 1: read the quads (leaving out those failing the filters that read this pattern's variables
-	// only), number the groups in order of appearance and count their sizes.
-	// The estimate is the table's size (up to the estimate's cap) unless filters drop quads.
 	size := t.est
 	if !t.shared {
 		size /= 8
 	}
-	scanned := make([]Quad, 0, min(max(size, 16), 1<<20))
-	var grp []int32 // group of each scanned quad
-	var count []int32
+	return &tableBuilder{h: h, key: t.key, scanned: make([]Quad, 0, min(max(size, 16), 1<<20))}
+}
+
+// scanForTable is the first pass of build: it reads the quads of t's constants cs in graph g into b,
+// leaving out, when t is not shared, those failing the filters that read only t's variables (skipping
+// the runs of quads that share the failing term). A table keyed by several positions groups each quad
+// as it is read. nvars is the width of a row.
+func (o *bgpOp) scanForTable(ctx context.Context, g gctx, t *triple, cs [3]ID, b *tableBuilder, nvars int) error {
 	scratch := make(row, nvars)
 	var set [3]int
-	err := o.ev.scan(ctx, g, cs[0], cs[1], cs[2], func(q Quad) error {
+	return o.ev.scan(ctx, g, cs[0], cs[1], cs[2], func(q Quad) error {
 		if !t.shared {
-			n, ok := t.bindQuad(scratch, q, &set)
-			if !ok {
-				return nil
-			}
-			var skip error
-			pass := true
-			for f, fn := range t.filters {
-				if t.fself[f] && !fn(ctx, g, scratch) {
-					pass = false
-					skip = t.skipFor(f, set[:n])
-					break
-				}
-			}
-			for j := 0; j < n; j++ {
-				scratch[set[j]] = 0
-			}
-			if !pass {
+			if pass, skip := t.passOwnFilters(ctx, g, scratch, q, &set); !pass {
 				return skip
 			}
 		}
-		vals := [3]ID{q.S, q.P, q.O}
-		if h.one >= 0 {
+		if b.h.one >= 0 {
 			// Grouped after the scan, with a table sized for it.
-			scanned = append(scanned, q)
+			b.scanned = append(b.scanned, q)
 			return nil
 		}
-		var i int32
-		var ok bool
-		{
-			var k [3]ID
-			for j := range k {
-				if t.key[j] {
-					k[j] = vals[j]
-				}
-			}
-			if i, ok = h.multi[k]; !ok {
-				i = int32(len(count))
-				h.multi[k] = i
-			}
-		}
-		if !ok {
-			count = append(count, 0)
-		}
-		count[i]++
-		scanned = append(scanned, q)
-		grp = append(grp, i)
+		b.addMulti(q)
 		return nil
 	})
-	if err != nil {
-		return err
+}
+
+// passOwnFilters binds q in the scratch row r (all zero before and after the call) and applies the
+// filters of t that read only t's variables. It reports whether q passes them, and when it fails one
+// the signal that lets the scan skip the quads sharing the failing term (nil when there is none). A q
+// that does not fit the pattern (a variable repeated with different terms) fails with no skip.
+func (t *triple) passOwnFilters(ctx context.Context, g gctx, r row, q Quad, set *[3]int) (bool, error) {
+	n, ok := t.bindQuad(r, q, set)
+	if !ok {
+		return false, nil
 	}
-	if h.one >= 0 && len(scanned) > 0 {
-		h.single = newIDMap(len(scanned))
-		groupOf := func(k ID) int32 {
-			i, ok := h.single.get(k)
-			if !ok {
-				i = int32(len(count))
-				h.single.put(k, i)
-				count = append(count, 0)
-			}
-			return i
+	var skip error
+	pass := true
+	for f, fn := range t.filters {
+		if t.fself[f] && !fn(ctx, g, r) {
+			pass = false
+			skip = t.skipFor(f, set[:n])
+			break
 		}
-		grp = make([]int32, len(scanned))
-		for j, q := range scanned {
-			i := groupOf([3]ID{q.S, q.P, q.O}[h.one])
-			count[i]++
-			grp[j] = i
-		}
-	} else if h.one >= 0 {
-		h.single = newIDMap(0)
 	}
-	// Pass 2: place each group's quads together, keeping the scan order within a group.
-	h.off = make([]int32, len(count)+1)
-	for i, c := range count {
+	for j := 0; j < n; j++ {
+		r[set[j]] = 0
+	}
+	return pass, skip
+}
+
+// addMulti adds q to a table keyed by several positions (or none): it finds or numbers the group of
+// q's values in the key positions and counts q in it.
+func (b *tableBuilder) addMulti(q Quad) {
+	vals := [3]ID{q.S, q.P, q.O}
+	var k [3]ID
+	for j := range k {
+		if b.key[j] {
+			k[j] = vals[j]
+		}
+	}
+	i, ok := b.h.multi[k]
+	if !ok {
+		i = int32(len(b.count))
+		b.h.multi[k] = i
+		b.count = append(b.count, 0)
+	}
+	b.count[i]++
+	b.scanned = append(b.scanned, q)
+	b.grp = append(b.grp, i)
+}
+
+// groupByOne groups the scanned quads of a table keyed by one position, in scan order, into an idMap
+// sized for them.
+func (b *tableBuilder) groupByOne() {
+	h := b.h
+	h.single = newIDMap(len(b.scanned))
+	b.grp = make([]int32, len(b.scanned))
+	for j, q := range b.scanned {
+		k := [3]ID{q.S, q.P, q.O}[h.one]
+		i, ok := h.single.get(k)
+		if !ok {
+			i = int32(len(b.count))
+			h.single.put(k, i)
+			b.count = append(b.count, 0)
+		}
+		b.count[i]++
+		b.grp[j] = i
+	}
+}
+
+// place is the second pass of build: it lays out the quads of each group together in the table,
+// keeping the scan order within a group, and sets the groups' offsets. It consumes b.count.
+func (b *tableBuilder) place() {
+	h := b.h
+	h.off = make([]int32, len(b.count)+1)
+	for i, c := range b.count {
 		h.off[i+1] = h.off[i] + c
 	}
-	next := count // reused as each group's next free position
-	copy(next, h.off[:len(count)])
-	h.quads = make([]Quad, len(scanned))
-	for j, q := range scanned {
-		i := grp[j]
+	next := b.count // reused as each group's next free position
+	copy(next, h.off[:len(b.count)])
+	h.quads = make([]Quad, len(b.scanned))
+	for j, q := range b.scanned {
+		i := b.grp[j]
 		h.quads[next[i]] = q
 		next[i]++
 	}
-	t.table = h
-	if t.shared && len(o.ev.tables) < 64 {
-		o.ev.tables[tk] = h
-	}
-	return nil
 }
 
 // selectivity guesses the fraction of rows a filter keeps.

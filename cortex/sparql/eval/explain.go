@@ -33,115 +33,120 @@ func Explain(ctx context.Context, ds Dataset, q *algebra.Query, opts Options) (s
 	return b.String(), nil
 }
 
+// explainOp writes the plan of o at depth (two spaces of indentation per level): the operator's line,
+// the steps of a BGP, then its inputs one level deeper, in evaluation order.
 func explainOp(b *strings.Builder, o op, depth int, c *compiler) {
 	ind := strings.Repeat("  ", depth)
-	line := func(format string, args ...any) { fmt.Fprintf(b, ind+format+"\n", args...) }
-	vars := func(slots []int) string {
-		var s []string
-		for _, x := range slots {
-			s = append(s, c.names[x].String())
-		}
-		return strings.Join(s, " ")
+	label, inputs := describeOp(o, c)
+	b.WriteString(ind + label + "\n")
+	if o, ok := o.(*bgpOp); ok {
+		explainSteps(b, o, ind)
 	}
+	for _, in := range inputs {
+		explainOp(b, in, depth+1, c)
+	}
+}
+
+// describeOp returns the one-line description of operator o (its Go type for an operator it does not
+// know) and its inputs, in evaluation order; it reads term names from c and writes nothing.
+func describeOp(o op, c *compiler) (string, []op) {
 	switch o := o.(type) {
 	case *bgpOp:
-		line("bgp")
-		for _, t := range o.triples {
-			how := "lookup"
-			if t.hash {
-				how = "hash"
-			}
-			fmt.Fprintf(b, "%s  %-6s %s %s %s  est=%d fan=%.1f rows=%.0f\n", ind, how, t.src.Subject, t.src.Predicate, t.src.Object, t.est, t.fan, t.rows)
-			for _, f := range t.fsrc {
-				fmt.Fprintf(b, "%s         filter %s\n", ind, f)
-			}
-		}
+		return "bgp", nil
 	case *pathOp:
-		line("path %s", o.pathString(c))
+		return "path " + o.pathString(c), nil
 	case *joinOp:
-		line("join (nested loop, bindings passed right)")
-		explainOp(b, o.left, depth+1, c)
-		explainOp(b, o.right, depth+1, c)
+		return "join (nested loop, bindings passed right)", []op{o.left, o.right}
 	case *leftJoinOp:
 		if o.expr != nil {
-			line("leftjoin (with filter)")
-		} else {
-			line("leftjoin")
+			return "leftjoin (with filter)", []op{o.left, o.right}
 		}
-		explainOp(b, o.left, depth+1, c)
-		explainOp(b, o.right, depth+1, c)
+		return "leftjoin", []op{o.left, o.right}
 	case *filterOp:
 		var es []string
 		for _, e := range o.src {
 			es = append(es, e.String())
 		}
-		line("filter %s", strings.Join(es, " "))
-		explainOp(b, o.input, depth+1, c)
+		return "filter " + strings.Join(es, " "), []op{o.input}
 	case *unionOp:
-		line("union")
-		explainOp(b, o.left, depth+1, c)
-		explainOp(b, o.right, depth+1, c)
+		return "union", []op{o.left, o.right}
 	case *minusOp:
-		line("minus (right side materialised) on (%s)", vars(o.shared))
-		explainOp(b, o.left, depth+1, c)
-		explainOp(b, o.right, depth+1, c)
+		return fmt.Sprintf("minus (right side materialised) on (%s)", c.varList(o.shared)), []op{o.left, o.right}
 	case *isolateOp:
-		line("hash-join %s evaluated alone, keys (%s)", o.label, vars(o.keys))
-		explainOp(b, o.child, depth+1, c)
+		return fmt.Sprintf("hash-join %s evaluated alone, keys (%s)", o.label, c.varList(o.keys)), []op{o.child}
 	case *graphOp:
 		if o.slot >= 0 {
-			line("graph %s", c.names[o.slot].String())
-		} else {
-			line("graph %s", algebra.FormatTerm(c.ev.term(c.ctx, o.id)))
+			return "graph " + c.names[o.slot].String(), []op{o.input}
 		}
-		explainOp(b, o.input, depth+1, c)
+		return "graph " + algebra.FormatTerm(c.ev.term(c.ctx, o.id)), []op{o.input}
 	case *extendOp:
-		line("extend %s := %s", o.src.Var.String(), o.src.Expr.String())
-		explainOp(b, o.input, depth+1, c)
+		return fmt.Sprintf("extend %s := %s", o.src.Var.String(), o.src.Expr.String()), []op{o.input}
 	case *tableOp:
-		line("table (%s) %d rows", vars(o.slots), len(o.rows))
+		return fmt.Sprintf("table (%s) %d rows", c.varList(o.slots), len(o.rows)), nil
 	case *groupOp:
-		var by []string
-		for i, s := range o.bySlot {
-			if s >= 0 {
-				by = append(by, c.names[s].String())
-			} else {
-				by = append(by, fmt.Sprintf("expr%d", i))
-			}
-		}
-		var aggs []string
-		for _, a := range o.aggs {
-			d := ""
-			if a.distinct {
-				d = " distinct"
-			}
-			aggs = append(aggs, fmt.Sprintf("%s=%s%s", c.names[a.slot].String(), strings.ToLower(a.name), d))
-		}
-		line("group (%s) aggregates (%s)", strings.Join(by, " "), strings.Join(aggs, " "))
-		explainOp(b, o.input, depth+1, c)
+		return o.label(c), []op{o.input}
 	case *orderOp:
 		if o.keep >= 0 {
-			line("top-k %d (bounded heap) by %d keys", o.keep, len(o.keys))
-		} else {
-			line("order by %d keys", len(o.keys))
+			return fmt.Sprintf("top-k %d (bounded heap) by %d keys", o.keep, len(o.keys)), []op{o.input}
 		}
-		explainOp(b, o.input, depth+1, c)
+		return fmt.Sprintf("order by %d keys", len(o.keys)), []op{o.input}
 	case *projectOp:
-		line("project (%s)", vars(o.slots))
-		explainOp(b, o.input, depth+1, c)
+		return fmt.Sprintf("project (%s)", c.varList(o.slots)), []op{o.input}
 	case *distinctOp:
 		if o.reduced {
-			line("reduced (hash set)")
-		} else {
-			line("distinct (hash set)")
+			return "reduced (hash set)", []op{o.input}
 		}
-		explainOp(b, o.input, depth+1, c)
+		return "distinct (hash set)", []op{o.input}
 	case *sliceOp:
-		line("slice offset=%d limit=%d", o.offset, o.limit)
-		explainOp(b, o.input, depth+1, c)
-	default:
-		line("%T", o)
+		return fmt.Sprintf("slice offset=%d limit=%d", o.offset, o.limit), []op{o.input}
 	}
+	return fmt.Sprintf("%T", o), nil
+}
+
+// explainSteps writes the steps of a BGP in execution order, indented one level past ind: the join
+// method, the triple pattern and the planner's estimates, then the filters applied after the step.
+func explainSteps(b *strings.Builder, o *bgpOp, ind string) {
+	for _, t := range o.triples {
+		how := "lookup"
+		if t.hash {
+			how = "hash"
+		}
+		fmt.Fprintf(b, "%s  %-6s %s %s %s  est=%d fan=%.1f rows=%.0f\n", ind, how, t.src.Subject, t.src.Predicate, t.src.Object, t.est, t.fan, t.rows)
+		for _, f := range t.fsrc {
+			fmt.Fprintf(b, "%s         filter %s\n", ind, f)
+		}
+	}
+}
+
+// label returns the description of a grouping: its keys (a variable, or exprN for the N-th key
+// when it is an expression) and its aggregates (slot=name, with " distinct" when so).
+func (o *groupOp) label(c *compiler) string {
+	var by []string
+	for i, s := range o.bySlot {
+		if s >= 0 {
+			by = append(by, c.names[s].String())
+		} else {
+			by = append(by, fmt.Sprintf("expr%d", i))
+		}
+	}
+	var aggs []string
+	for _, a := range o.aggs {
+		d := ""
+		if a.distinct {
+			d = " distinct"
+		}
+		aggs = append(aggs, fmt.Sprintf("%s=%s%s", c.names[a.slot].String(), strings.ToLower(a.name), d))
+	}
+	return fmt.Sprintf("group (%s) aggregates (%s)", strings.Join(by, " "), strings.Join(aggs, " "))
+}
+
+// varList returns the names of the variables of slots, separated by spaces.
+func (c *compiler) varList(slots []int) string {
+	var s []string
+	for _, x := range slots {
+		s = append(s, c.names[x].String())
+	}
+	return strings.Join(s, " ")
 }
 
 func (o *pathOp) pathString(c *compiler) string {

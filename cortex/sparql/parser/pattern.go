@@ -105,19 +105,11 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 			continue
 		case p.isWord("FILTER"):
 			p.next()
-			saved := p.aggs
-			p.aggs = nil
-			filters = append(filters, p.constraint())
-			p.aggs = saved
+			filters = append(filters, p.filter())
 		case p.isWord("OPTIONAL"):
 			p.next()
 			flush()
-			a, fs := p.groupGraphPatternParts()
-			if len(fs) > 0 {
-				g = &algebra.LeftJoin{Left: g, Right: a, Expr: conjunction(fs)}
-			} else {
-				g = &algebra.LeftJoin{Left: g, Right: a}
-			}
+			g = p.optionalGraphPattern(g)
 		case p.isWord("MINUS"):
 			p.next()
 			flush()
@@ -125,30 +117,11 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 		case p.isWord("BIND"):
 			p.next()
 			flush()
-			p.expectPunct("(")
-			saved := p.aggs
-			p.aggs = nil
-			e := p.expression()
-			p.aggs = saved
-			p.expectWord("AS")
-			vt := p.expectVar("variable after AS")
-			p.expectPunct(")")
-			v := algebra.Var(vt.text)
-			if containsVar(algebra.InScope(g), v) {
-				p.fail(vt, "variable %s is already in scope in BIND", v)
-			}
-			g = &algebra.Extend{Input: g, Var: v, Expr: e}
+			g = p.bind(g)
 		case p.isWord("GRAPH"):
 			p.next()
 			flush()
-			var name algebra.Term
-			if nt := p.peek(); nt.kind == tVar {
-				p.next()
-				name = algebra.VarTerm(algebra.Var(nt.text))
-			} else {
-				name = algebra.ValueTerm(p.iri("variable or IRI after GRAPH"))
-			}
-			g = join(g, &algebra.Graph{Name: name, Input: p.groupGraphPattern()})
+			g = join(g, p.graphGraphPattern())
 		case p.isWord("SERVICE"):
 			p.notSupported(t, "SERVICE")
 		case p.isWord("VALUES"):
@@ -157,11 +130,7 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 			g = join(g, p.dataBlock())
 		case p.isPunct("{"):
 			flush()
-			a := p.groupGraphPattern()
-			for p.acceptWord("UNION") {
-				a = &algebra.Union{Left: a, Right: p.groupGraphPattern()}
-			}
-			g = join(g, a)
+			g = join(g, p.groupOrUnionGraphPattern())
 		case t.kind == tEOF:
 			p.expected("'}'")
 		default:
@@ -177,6 +146,68 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 		}
 		dotOK, afterTriples = true, false
 	}
+}
+
+// filter parses the constraint of a FILTER (the keyword read) and returns its expression. Aggregates
+// are not allowed in it: the aggregates of the enclosing query are set aside while it is parsed.
+func (p *parser) filter() algebra.Expr {
+	saved := p.aggs
+	p.aggs = nil
+	e := p.constraint()
+	p.aggs = saved
+	return e
+}
+
+// optionalGraphPattern parses the group of an OPTIONAL (the keyword read) and returns LeftJoin(g,
+// group), with the group's own FILTERs, joined by &&, as the LeftJoin's expression (§18.2.2.6).
+func (p *parser) optionalGraphPattern(g algebra.Node) algebra.Node {
+	a, fs := p.groupGraphPatternParts()
+	if len(fs) > 0 {
+		return &algebra.LeftJoin{Left: g, Right: a, Expr: conjunction(fs)}
+	}
+	return &algebra.LeftJoin{Left: g, Right: a}
+}
+
+// bind parses '(' expression AS var ')' after BIND and returns Extend(g, var, expression). The
+// expression may not hold aggregates, and var may not be in scope in g (the pattern before the BIND in
+// its group): that is a syntax error at the variable.
+func (p *parser) bind(g algebra.Node) algebra.Node {
+	p.expectPunct("(")
+	saved := p.aggs
+	p.aggs = nil
+	e := p.expression()
+	p.aggs = saved
+	p.expectWord("AS")
+	vt := p.expectVar("variable after AS")
+	p.expectPunct(")")
+	v := algebra.Var(vt.text)
+	if containsVar(algebra.InScope(g), v) {
+		p.fail(vt, "variable %s is already in scope in BIND", v)
+	}
+	return &algebra.Extend{Input: g, Var: v, Expr: e}
+}
+
+// graphGraphPattern parses the graph name (a variable or an IRI) and the group after GRAPH (the keyword
+// read) and returns the Graph node.
+func (p *parser) graphGraphPattern() algebra.Node {
+	var name algebra.Term
+	if nt := p.peek(); nt.kind == tVar {
+		p.next()
+		name = algebra.VarTerm(algebra.Var(nt.text))
+	} else {
+		name = algebra.ValueTerm(p.iri("variable or IRI after GRAPH"))
+	}
+	return &algebra.Graph{Name: name, Input: p.groupGraphPattern()}
+}
+
+// groupOrUnionGraphPattern parses a group followed by any number of UNION groups and returns the group,
+// or the left-nested Union of them all.
+func (p *parser) groupOrUnionGraphPattern() algebra.Node {
+	a := p.groupGraphPattern()
+	for p.acceptWord("UNION") {
+		a = &algebra.Union{Left: a, Right: p.groupGraphPattern()}
+	}
+	return a
 }
 
 func (p *parser) startsVerb(paths bool) bool {

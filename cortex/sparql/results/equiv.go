@@ -261,11 +261,24 @@ func (m *bijection) undo(mark int) {
 	m.log = m.log[:mark]
 }
 
+// matchUnordered reports whether the rows ar and br are the same multiset up to one bijection between
+// blank node labels, extending m (a found bijection is left in m). Rows without blank nodes must match
+// as multisets of signatures; rows with blank nodes must have the same number of rows per signature,
+// and are then paired by a backtracking search.
 func matchUnordered(ar, br []keyRow, m *bijection) bool {
-	// Ground rows must match as multisets.
+	aB, bBySig, ok := matchGround(ar, br)
+	if !ok || !sameSigCounts(aB, bBySig) {
+		return false
+	}
+	return newBnodeSearch(aB, br, bBySig, m).search()
+}
+
+// matchGround reports whether the rows of ar and br that hold no blank node are the same multiset. It
+// also returns the rows of ar that hold blank nodes, in order, and the indexes in br of the rows that
+// hold blank nodes, by signature (both meaningful only when it reports true).
+func matchGround(ar, br []keyRow) (aB []keyRow, bBySig map[string][]int, ok bool) {
 	ground := map[string]int{}
-	var aB []keyRow
-	bBySig := map[string][]int{}
+	bBySig = map[string][]int{}
 	for _, r := range ar {
 		if r.hasB {
 			aB = append(aB, r)
@@ -279,16 +292,21 @@ func matchUnordered(ar, br []keyRow, m *bijection) bool {
 			continue
 		}
 		if ground[r.sig] == 0 {
-			return false
+			return nil, nil, false
 		}
 		ground[r.sig]--
 	}
 	for _, n := range ground {
 		if n != 0 {
-			return false
+			return nil, nil, false
 		}
 	}
-	// Rows with blank nodes: same count per signature, then search.
+	return aB, bBySig, true
+}
+
+// sameSigCounts reports whether the rows aB have, per signature, as many rows as bBySig lists, and no
+// signature bBySig lacks.
+func sameSigCounts(aB []keyRow, bBySig map[string][]int) bool {
 	count := map[string]int{}
 	for _, r := range aB {
 		count[r.sig]++
@@ -299,87 +317,113 @@ func matchUnordered(ar, br []keyRow, m *bijection) bool {
 		}
 		delete(count, sig)
 	}
-	if len(count) != 0 {
-		return false
-	}
-	// Index the blank node rows of b by (column, label) so that once a blank
-	// node of a is mapped, candidate rows are found directly.
-	type colLabel struct {
-		col   int
-		label string
-	}
-	byLabel := map[colLabel][]int{}
+	return len(count) == 0
+}
+
+// colLabel is a blank node label in a column.
+type colLabel struct {
+	col   int
+	label string
+}
+
+// bnodeSearch pairs each row of aB with a distinct row of br of the same signature, extending the
+// bijection m consistently. While it runs, used marks the rows of br taken and remaining lists the
+// indexes in aB of the rows not yet paired.
+type bnodeSearch struct {
+	aB        []keyRow
+	br        []keyRow
+	bBySig    map[string][]int   // indexes in br of the rows with blank nodes, by signature
+	byLabel   map[colLabel][]int // indexes in br of those rows, by a blank node they hold and its column
+	m         *bijection
+	used      []bool
+	remaining []int
+}
+
+// newBnodeSearch prepares the search for the rows aB among the rows of br listed in bBySig: it indexes
+// those rows by (column, label) so that once a blank node of a row of aB is mapped, the rows that can
+// match it are found directly.
+func newBnodeSearch(aB, br []keyRow, bBySig map[string][]int, m *bijection) *bnodeSearch {
+	s := &bnodeSearch{aB: aB, br: br, bBySig: bBySig, byLabel: map[colLabel][]int{}, m: m}
 	for _, js := range bBySig {
 		for _, j := range js {
 			for c, tk := range br[j].terms {
 				if tk.isB {
 					k := colLabel{c, tk.bnode}
-					byLabel[k] = append(byLabel[k], j)
+					s.byLabel[k] = append(s.byLabel[k], j)
 				}
 			}
 		}
 	}
-	// candidates returns a superset of the b rows x can still match: those
-	// with the image of an already mapped blank node in the same column, or
-	// all rows of x's signature.
-	candidates := func(x keyRow) []int {
-		best := bBySig[x.sig]
-		for c, tk := range x.terms {
-			if !tk.isB {
-				continue
-			}
-			if img, ok := m.fwd[tk.bnode]; ok {
-				if js := byLabel[colLabel{c, img}]; len(js) < len(best) {
-					best = js
-				}
+	s.used = make([]bool, len(br))
+	s.remaining = make([]int, len(aB))
+	for i := range s.remaining {
+		s.remaining[i] = i
+	}
+	return s
+}
+
+// candidates returns a superset of the b rows x can still match: those with the image of an already
+// mapped blank node in the same column, or all rows of x's signature (the shortest such list).
+func (s *bnodeSearch) candidates(x keyRow) []int {
+	best := s.bBySig[x.sig]
+	for c, tk := range x.terms {
+		if !tk.isB {
+			continue
+		}
+		if img, ok := s.m.fwd[tk.bnode]; ok {
+			if js := s.byLabel[colLabel{c, img}]; len(js) < len(best) {
+				best = js
 			}
 		}
-		return best
 	}
-	used := make([]bool, len(br))
-	remaining := make([]int, len(aB))
-	for i := range remaining {
-		remaining[i] = i
+	return best
+}
+
+// mostConstrained returns the position in remaining of the row with the fewest candidates (the first
+// with at most one, else the first with the fewest), and its candidates. remaining is not empty.
+func (s *bnodeSearch) mostConstrained() (int, []int) {
+	pick, pickCands := -1, []int(nil)
+	for i, ai := range s.remaining {
+		cands := s.candidates(s.aB[ai])
+		if pick < 0 || len(cands) < len(pickCands) {
+			pick, pickCands = i, cands
+			if len(cands) <= 1 {
+				break
+			}
+		}
 	}
-	var search func() bool
-	search = func() bool {
-		if len(remaining) == 0 {
+	return pick, pickCands
+}
+
+// search pairs the remaining rows, most constrained first, trying each candidate in turn and undoing
+// its pairs in m when the rest cannot be paired. It reports whether every row was paired; when it
+// reports false, used, remaining and m are as they were on entry.
+func (s *bnodeSearch) search() bool {
+	if len(s.remaining) == 0 {
+		return true
+	}
+	pick, pickCands := s.mostConstrained()
+	ai := s.remaining[pick]
+	x := s.aB[ai]
+	last := len(s.remaining) - 1
+	s.remaining[pick] = s.remaining[last]
+	s.remaining = s.remaining[:last]
+	for _, j := range pickCands {
+		if s.used[j] || s.br[j].sig != x.sig {
+			continue
+		}
+		mark := len(s.m.log)
+		if !s.m.extend(x, s.br[j]) {
+			continue
+		}
+		s.used[j] = true
+		if s.search() {
 			return true
 		}
-		// Most constrained row first.
-		pick, pickCands := -1, []int(nil)
-		for i, ai := range remaining {
-			cands := candidates(aB[ai])
-			if pick < 0 || len(cands) < len(pickCands) {
-				pick, pickCands = i, cands
-				if len(cands) <= 1 {
-					break
-				}
-			}
-		}
-		ai := remaining[pick]
-		x := aB[ai]
-		last := len(remaining) - 1
-		remaining[pick] = remaining[last]
-		remaining = remaining[:last]
-		for _, j := range pickCands {
-			if used[j] || br[j].sig != x.sig {
-				continue
-			}
-			mark := len(m.log)
-			if !m.extend(x, br[j]) {
-				continue
-			}
-			used[j] = true
-			if search() {
-				return true
-			}
-			used[j] = false
-			m.undo(mark)
-		}
-		remaining = append(remaining, ai)
-		remaining[pick], remaining[last] = remaining[last], remaining[pick]
-		return false
+		s.used[j] = false
+		s.m.undo(mark)
 	}
-	return search()
+	s.remaining = append(s.remaining, ai)
+	s.remaining[pick], s.remaining[last] = s.remaining[last], s.remaining[pick]
+	return false
 }
