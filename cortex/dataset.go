@@ -8,11 +8,30 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
-// Dataset returns the namespace as a SPARQL evaluation dataset (eval.Dataset): term ids are the
-// namespace's own ids, graphs its default and named graphs. Each call reads the committed data at the
-// time of the call (a scan reads one consistent state); it is safe for concurrent use. A scan of all
-// graphs (eval.AllGraphs) reports each triple once (eval.TripleMerger).
-func (n *Namespace) Dataset() eval.Dataset { return &nsDataset{n: n} }
+// Dataset is the id-level view of a namespace: the SPARQL evaluator's dataset (term ids are the
+// namespace's own ids, graphs its default and named graphs), with the batch reads of a host that keeps
+// structures of its own in the graph (Cortex's team manager). Ids, patterns, quads and scopes are the
+// evaluator's types (package eval); an id is stable for as long as a quad uses its term.
+type Dataset interface {
+	eval.Dataset
+	// TermsBatch is Terms built for thousands of ids at once: each distinct id is read once, and the
+	// misses of the term cache are read in key order through one Badger iterator of one snapshot,
+	// stepping to near neighbours (ids written by the same write are adjacent in the log) and seeking
+	// across larger gaps, instead of one point lookup per id; large batches are split into key ranges
+	// read concurrently. Resolved terms enter the term cache.
+	TermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error)
+	// PinnedTermsBatch is TermsBatch for ids that are mostly pinned (see Delta.Pin): the misses of
+	// the term cache are read from the pins first, a small table read in key order, and only those
+	// still missing from the log. For ids that are not pinned it costs up to a seek each more than
+	// TermsBatch.
+	PinnedTermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error)
+}
+
+// Dataset returns the namespace's id-level view. Each call of its methods reads the committed data at
+// the time of the call (a scan reads one consistent state); it is safe for concurrent use. Inside
+// Update, the dataset of Tx.Namespace sees the state the update is based on. A scan of all graphs
+// (eval.AllGraphs) reports each triple once (eval.TripleMerger).
+func (n *Namespace) Dataset() Dataset { return &nsDataset{n: n} }
 
 // nsDataset adapts a namespace to eval.Dataset. With snap set (a query's dataset, see Query) every read
 // goes through that one snapshot; without, each call opens its own.
@@ -22,7 +41,7 @@ type nsDataset struct {
 }
 
 var (
-	_ eval.Dataset      = (*nsDataset)(nil)
+	_ Dataset           = (*nsDataset)(nil)
 	_ eval.StatsCacher  = (*nsDataset)(nil)
 	_ eval.TripleMerger = (*nsDataset)(nil)
 	_ eval.GroupSkipper = (*idIter)(nil)
@@ -71,39 +90,35 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 	if err != nil {
 		return nil, err
 	}
-	out := make([]eval.ID, len(ids))
-	for i, id := range ids {
-		out[i] = eval.ID(id)
-	}
-	return out, nil
+	return ids, nil
 }
 
 func (d *nsDataset) Terms(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
-	in := make([]ID, len(ids))
-	for i, id := range ids {
-		in[i] = ID(id)
-	}
 	out := make([]quad.Value, len(ids))
-	err := d.with(func(s *snapshot) error { return s.terms(ctx, in, out) })
+	err := d.with(func(s *snapshot) error { return s.terms(ctx, ids, out) })
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-func toIDPattern(p eval.Pattern) IDPattern {
-	return IDPattern{S: ID(p.S), P: ID(p.P), O: ID(p.O), G: ID(p.G), Scope: Scope(p.Scope)}
+func (d *nsDataset) TermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
+	return d.n.termsBatch(ctx, ids, false)
+}
+
+func (d *nsDataset) PinnedTermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
+	return d.n.termsBatch(ctx, ids, true)
 }
 
 func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator {
 	if d.snap != nil {
-		return &idIter{it: d.snap.match(toIDPattern(p), true)}
+		return &idIter{it: d.snap.match(p, true)}
 	}
 	s, err := d.n.openSnapshot()
 	if err != nil {
 		return &idIter{it: &snapIter{done: true, err: err}}
 	}
-	return &idIter{it: s.match(toIDPattern(p), true), own: s}
+	return &idIter{it: s.match(p, true), own: s}
 }
 
 func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
@@ -116,18 +131,14 @@ func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]eval.ID, len(gs))
-	for i, g := range gs {
-		out[i] = eval.ID(g)
-	}
-	return out, nil
+	return gs, nil
 }
 
 func (d *nsDataset) Estimate(ctx context.Context, p eval.Pattern) (int64, error) {
 	var c int64
 	err := d.with(func(s *snapshot) error {
 		var err error
-		c, err = d.n.estimate(ctx, s, toIDPattern(p))
+		c, err = d.n.estimate(ctx, s, p)
 		return err
 	})
 	return c, err
@@ -142,8 +153,7 @@ type idIter struct {
 
 func (i *idIter) Next(ctx context.Context) bool { return i.it.Next(ctx) }
 func (i *idIter) Quad() eval.Quad {
-	q := i.it.cur
-	return eval.Quad{S: eval.ID(q.S), P: eval.ID(q.P), O: eval.ID(q.O), G: eval.ID(q.G)}
+	return i.it.cur
 }
 func (i *idIter) Err() error { return i.it.Err() }
 

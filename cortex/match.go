@@ -5,37 +5,36 @@ import (
 	"fmt"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
-// ID identifies a term within one namespace. Two terms are equal exactly when
-// their ids are equal. 0 is never a term's id: it stands for "no term" (for a
-// graph label: the default graph).
-type ID uint64
+// ID identifies a term within one namespace: the evaluator's eval.ID. Two
+// terms are equal exactly when their ids are equal. 0 is never a term's id:
+// it stands for "no term" (for a graph label: the default graph).
+type ID = eval.ID
 
-// Scope selects the graphs a pattern matches in.
-type Scope uint8
+// Scope selects the graphs a pattern matches in (eval.Scope).
+type Scope = eval.Scope
 
 // Graph scopes.
 const (
 	// AllGraphs matches quads of every graph of the namespace (default and named).
-	AllGraphs Scope = iota
+	AllGraphs = eval.AllGraphs
 	// DefaultGraph matches quads of the namespace's default graph only.
-	DefaultGraph
+	DefaultGraph = eval.DefaultGraph
 	// OneGraph matches quads of the graph named by the pattern's G.
-	OneGraph
+	OneGraph = eval.OneGraph
 	// NamedGraphs matches quads of every named graph (not the default graph).
-	NamedGraphs
+	NamedGraphs = eval.NamedGraphs
 )
 
-// IDPattern selects quads by term ids; a zero S, P or O matches anything. G is
-// used only with Scope OneGraph.
-type IDPattern struct {
-	S, P, O, G ID
-	Scope      Scope
-}
+// IDPattern selects quads by term ids (eval.Pattern); a zero S, P or O
+// matches anything. G is used only with Scope OneGraph.
+type IDPattern = eval.Pattern
 
-// QuadIDs is a quad as term ids; G is 0 for the default graph.
-type QuadIDs struct{ S, P, O, G ID }
+// QuadIDs is a quad as term ids (eval.Quad); G is 0 for the default graph.
+type QuadIDs = eval.Quad
 
 // IDs returns the ids of terms; a term that does not occur in the namespace
 // gets 0. Terms are normalised first (see NormalizeTerm).
@@ -90,7 +89,7 @@ func (n *Namespace) Terms(ctx context.Context, ids []ID) ([]quad.Value, error) {
 // index whose leading positions p binds (longest prefix), reading index keys
 // only. The iterator reads one consistent snapshot; it must be closed.
 func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
-	bound, ok := p.bound()
+	bound, ok := boundOf(p)
 	if !ok {
 		return &IDIterator{done: true}
 	}
@@ -100,10 +99,10 @@ func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
 	return &IDIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
 }
 
-// bound returns the positions p fixes (the graph with scopes OneGraph and
+// boundOf returns the positions p fixes (the graph with scopes OneGraph and
 // DefaultGraph, where the default graph is 0); ok is false if p can match
 // nothing.
-func (p IDPattern) bound() (_ map[quad.Direction]uint64, ok bool) {
+func boundOf(p IDPattern) (_ map[quad.Direction]uint64, ok bool) {
 	bound := map[quad.Direction]uint64{}
 	if p.S != 0 {
 		bound[quad.Subject] = uint64(p.S)
@@ -145,7 +144,7 @@ func (it *IDIterator) Next(ctx context.Context) bool {
 		if !ok {
 			break
 		}
-		if !it.p.matches(q) {
+		if !patternMatches(it.p, q) {
 			continue
 		}
 		it.cur = q

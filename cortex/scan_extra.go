@@ -138,7 +138,7 @@ func (s *snapshot) release(ind int, it *badger.Iterator) {
 // once (with one of its graphs): the indexes a pattern without a graph scans
 // end with the graph, so the copies of a triple are adjacent.
 func (s *snapshot) match(p IDPattern, merge bool) *snapIter {
-	bound, ok := p.bound()
+	bound, ok := boundOf(p)
 	if !ok {
 		return &snapIter{done: true}
 	}
@@ -199,7 +199,7 @@ func (i *snapIter) SkipGroup(pos quad.Direction) {
 	}
 }
 
-func (q QuadIDs) at(d quad.Direction) ID {
+func quadAt(q QuadIDs, d quad.Direction) ID {
 	switch d {
 	case quad.Subject:
 		return q.S
@@ -244,7 +244,7 @@ func (i *snapIter) Next(ctx context.Context) bool {
 			return false
 		}
 		if i.skipping {
-			if q.at(i.dirs[i.plen]) == i.skipVal {
+			if quadAt(q, i.dirs[i.plen]) == i.skipVal {
 				if skipped++; skipped == skipAhead {
 					// A long group: seek past it.
 					var v [8]byte
@@ -271,7 +271,7 @@ func (i *snapIter) Next(ctx context.Context) bool {
 				i.skipping = false
 			}
 		}
-		if !i.p.matches(q) {
+		if !patternMatches(i.p, q) {
 			continue
 		}
 		// cur is the zero quad before the first match; ids are never 0.
@@ -305,8 +305,8 @@ func (i *snapIter) Close() error {
 	return nil
 }
 
-// matches reports whether q (read from an index prefix of p) matches p.
-func (p IDPattern) matches(q QuadIDs) bool {
+// patternMatches reports whether q (read from an index prefix of p) matches p.
+func patternMatches(p IDPattern, q QuadIDs) bool {
 	if (p.S != 0 && q.S != p.S) || (p.P != 0 && q.P != p.P) || (p.O != 0 && q.O != p.O) {
 		return false
 	}

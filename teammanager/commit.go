@@ -130,7 +130,7 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 			r := teams[w.team]
 			if r == nil {
 				r = &teamRead{}
-				r.st, r.err = m.readTeam(ctx, tx.Namespace(), w.team, "-")
+				r.st, r.err = m.readTeam(ctx, tx.Namespace().Dataset(), w.team, "-")
 				if r.err == nil {
 					r.timedOut = m.persistTimeout(r.st, now)
 					order = append(order, w.team)

@@ -16,6 +16,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
@@ -209,7 +210,7 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 
 // findingRow is a finding node of a member graph as term ids.
 type findingRow struct {
-	node, s, p, o, at, conf cortex.ID
+	node, s, p, o, at, conf eval.ID
 	typed                   bool
 }
 
@@ -239,7 +240,7 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 	for _, a := range agents {
 		terms = append(terms, x.MemberGraph(team, a))
 	}
-	ids, err := m.n.IDs(ctx, terms)
+	ids, err := m.ds.IDs(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +257,7 @@ func (m *Manager) readFindingsOf(ctx context.Context, team string, agents []stri
 // scanFindingRows scans the graph of each member (ids[nIDs+i] for
 // agents[i]; 0: none) for its finding nodes, concurrently, and returns the
 // complete ones (typed, with subject, predicate, object and time) as ids.
-func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []string, ids []cortex.ID) ([][]findingRow, error) {
+func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []string, ids []eval.ID) ([][]findingRow, error) {
 	rows := make([][]findingRow, len(agents))
 	errs := make([]error, len(agents))
 	var wg sync.WaitGroup
@@ -277,7 +278,7 @@ func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []str
 					rows[ai] = append(rows[ai], cur)
 				}
 			}
-			errs[ai] = scan(ctx, m.n, cortex.IDPattern{G: gid, Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
+			errs[ai] = scan(ctx, m.ds, eval.Pattern{G: gid, Scope: eval.OneGraph}, func(q eval.Quad) {
 				if q.S != cur.node {
 					flush()
 					cur = findingRow{node: q.S}
@@ -315,12 +316,12 @@ func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []str
 // predicates, objects and times). A node that is not a finding IRI of team
 // is skipped; a time or confidence that does not parse is ErrCorrupt.
 func (m *Manager) resolveFindings(ctx context.Context, team string, agents []string, rows [][]findingRow) ([][]StoredFinding, error) {
-	index := map[cortex.ID]int32{}
-	var want, nodes []cortex.ID
+	index := map[eval.ID]int32{}
+	var want, nodes []eval.ID
 	for _, rs := range rows {
 		for _, r := range rs {
 			nodes = append(nodes, r.node)
-			for _, id := range [...]cortex.ID{r.s, r.p, r.o, r.at, r.conf} {
+			for _, id := range [...]eval.ID{r.s, r.p, r.o, r.at, r.conf} {
 				if _, ok := index[id]; !ok && id != 0 {
 					index[id] = int32(len(want))
 					want = append(want, id)
@@ -328,23 +329,23 @@ func (m *Manager) resolveFindings(ctx context.Context, team string, agents []str
 			}
 		}
 	}
-	nodeVals, err := m.n.PinnedTermsBatch(ctx, nodes)
+	nodeVals, err := m.ds.PinnedTermsBatch(ctx, nodes)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := m.n.TermsBatch(ctx, want)
+	vals, err := m.ds.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, err
 	}
-	val := func(id cortex.ID) quad.Value {
+	val := func(id eval.ID) quad.Value {
 		if id == 0 {
 			return nil
 		}
 		return vals[index[id]]
 	}
 	prefix := m.findingPrefix(team)
-	times := map[cortex.ID]time.Time{}
-	confs := map[cortex.ID]float64{}
+	times := map[eval.ID]time.Time{}
+	confs := map[eval.ID]float64{}
 	out := make([][]StoredFinding, len(agents))
 	for ai, rs := range rows {
 		agent := agents[ai]

@@ -14,6 +14,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -44,8 +45,8 @@ func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err er
 
 // teamRow collects the term ids of one team's listed fields.
 type teamRow struct {
-	s, g   cortex.ID
-	fields [nListFields]cortex.ID
+	s, g   eval.ID
+	fields [nListFields]eval.ID
 }
 
 func compareRows(a, b teamRow) int {
@@ -194,7 +195,7 @@ func (m *Manager) scanListing(ctx context.Context, status Status, applyTimeouts 
 	x := m.ns
 	preds := m.listPreds
 	terms := append([]quad.Value{ns.RDFType, x.IRI(ns.ClassTeam)}, preds[:]...)
-	ids, err := m.n.IDs(ctx, terms)
+	ids, err := m.ds.IDs(ctx, terms)
 	if err != nil {
 		return listing{}, err
 	}
@@ -217,12 +218,12 @@ func (m *Manager) scanListing(ctx context.Context, status Status, applyTimeouts 
 	// and the distinct field values (statuses, strategies and often times
 	// are shared by many teams). want[2i] and want[2i+1] are row i's node
 	// and graph; slots[i][f] is the index in want of its field f, or -1.
-	want := make([]cortex.ID, 0, 3*len(rows)+64)
+	want := make([]eval.ID, 0, 3*len(rows)+64)
 	for i := range rows {
 		want = append(want, rows[i].s, rows[i].g)
 	}
 	slots := make([][nListFields]int32, len(rows))
-	index := make(map[cortex.ID]int32, len(rows)+64)
+	index := make(map[eval.ID]int32, len(rows)+64)
 	for i := range rows {
 		for f, id := range rows[i].fields {
 			if id == 0 {
@@ -238,7 +239,7 @@ func (m *Manager) scanListing(ctx context.Context, status Status, applyTimeouts 
 			slots[i][f] = j
 		}
 	}
-	vals, err := m.n.PinnedTermsBatch(ctx, want)
+	vals, err := m.ds.PinnedTermsBatch(ctx, want)
 	if err != nil {
 		return listing{}, err
 	}
@@ -381,16 +382,16 @@ func (m *Manager) buildTeams(ctx context.Context, l listing, status Status, appl
 // run concurrently; each field scan joins its quads into the rows once the
 // team scan is done, writing its own field. The rows are sorted by node and
 // graph.
-func (m *Manager) scanTeams(ctx context.Context, typeID, classID cortex.ID, pids []cortex.ID) ([]teamRow, error) {
+func (m *Manager) scanTeams(ctx context.Context, typeID, classID eval.ID, pids []eval.ID) ([]teamRow, error) {
 	var (
 		rows  []teamRow
-		first map[cortex.ID]int32 // node → its first row
+		first map[eval.ID]int32 // node → its first row
 		ready = make(chan struct{})
 		wg    sync.WaitGroup
 		errs  [nListFields]error
 		sem   = make(chan struct{}, min(runtime.GOMAXPROCS(0), 4))
 	)
-	find := func(s, g cortex.ID) *teamRow {
+	find := func(s, g eval.ID) *teamRow {
 		i, ok := first[s]
 		if !ok {
 			return nil
@@ -402,16 +403,16 @@ func (m *Manager) scanTeams(ctx context.Context, typeID, classID cortex.ID, pids
 		}
 		return nil
 	}
-	fieldScan := func(f int, pid cortex.ID) {
+	fieldScan := func(f int, pid eval.ID) {
 		defer wg.Done()
 		// The quads are kept in fixed-size chunks until the rows are
 		// known: no copying as they grow.
 		const chunk = 4096
-		var got [][]cortex.QuadIDs
+		var got [][]eval.Quad
 		sem <- struct{}{}
-		errs[f] = scan(ctx, m.n, cortex.IDPattern{P: pid, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
+		errs[f] = scan(ctx, m.ds, eval.Pattern{P: pid, Scope: eval.NamedGraphs}, func(q eval.Quad) {
 			if len(got) == 0 || len(got[len(got)-1]) == chunk {
-				got = append(got, make([]cortex.QuadIDs, 0, chunk))
+				got = append(got, make([]eval.Quad, 0, chunk))
 			}
 			got[len(got)-1] = append(got[len(got)-1], q)
 		})
@@ -436,13 +437,13 @@ func (m *Manager) scanTeams(ctx context.Context, typeID, classID cortex.ID, pids
 			go fieldScan(f, pid)
 		}
 	}
-	err := scan(ctx, m.n, cortex.IDPattern{P: typeID, O: classID, Scope: cortex.NamedGraphs}, func(q cortex.QuadIDs) {
+	err := scan(ctx, m.ds, eval.Pattern{P: typeID, O: classID, Scope: eval.NamedGraphs}, func(q eval.Quad) {
 		rows = append(rows, teamRow{s: q.S, g: q.G})
 	})
 	<-sem
 	if err == nil {
 		slices.SortFunc(rows, compareRows)
-		first = make(map[cortex.ID]int32, len(rows))
+		first = make(map[eval.ID]int32, len(rows))
 		for i := len(rows) - 1; i >= 0; i-- {
 			first[rows[i].s] = int32(i)
 		}
@@ -465,17 +466,17 @@ func (m *Manager) scanTeams(ctx context.Context, typeID, classID cortex.ID, pids
 // status, or is running when failed teams are asked for (it may have timed
 // out), or is not a valid status (rowTeam reports it).
 func (m *Manager) keepStatus(ctx context.Context, rows []teamRow, status Status, applyTimeouts bool) ([]teamRow, error) {
-	var sids []cortex.ID
+	var sids []eval.ID
 	for i := range rows {
 		if sid := rows[i].fields[fStatus]; !slices.Contains(sids, sid) {
 			sids = append(sids, sid)
 		}
 	}
-	svals, err := m.n.TermsBatch(ctx, sids)
+	svals, err := m.ds.TermsBatch(ctx, sids)
 	if err != nil {
 		return nil, err
 	}
-	keep := map[cortex.ID]bool{}
+	keep := map[eval.ID]bool{}
 	for i, v := range svals {
 		s, err := ns.ParseString(v)
 		if err != nil || !Status(s).Valid() {
@@ -572,8 +573,8 @@ func (p *valueParser) rowTeam(id string, v *[nListFields]int32) (Team, error) {
 var errIncomplete = errors.New("team fields missing")
 
 // scan calls fn for every quad matching p.
-func scan(ctx context.Context, n *cortex.Namespace, p cortex.IDPattern, fn func(cortex.QuadIDs)) error {
-	it := n.MatchIDs(ctx, p)
+func scan(ctx context.Context, ds cortex.Dataset, p eval.Pattern, fn func(eval.Quad)) error {
+	it := ds.Match(ctx, p)
 	defer it.Close()
 	for it.Next(ctx) {
 		fn(it.Quad())

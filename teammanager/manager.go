@@ -17,6 +17,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -26,6 +27,7 @@ import (
 // documentation for what is atomic.
 type Manager struct {
 	n   *cortex.Namespace
+	ds  cortex.Dataset // n's id-level reads
 	ns  ns.NS
 	cfg Config
 
@@ -36,7 +38,7 @@ type Manager struct {
 	commits committer // findings waiting for their group commit (commit.go)
 
 	cacheMu sync.RWMutex
-	cache   map[cortex.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
+	cache   map[eval.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
 
 	// readOnly is set by New when the store is read-only (and by a merge
 	// that meets cortex.ErrReadOnly): due merges are then not retried.
@@ -66,7 +68,7 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{n: n, ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[cortex.ID]quad.Value{}}
+	m := &Manager{n: n, ds: n.Dataset(), ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[eval.ID]quad.Value{}}
 	m.readOnly.Store(s.ReadOnly())
 	current, err := n.SideCurrent(ctx, teamTable)
 	if err != nil {
@@ -325,7 +327,7 @@ func (t *Team) ReadRetriesMerge() bool {
 // has recorded, the merge that recording it makes due: Merged false and
 // MergePending MergeTimeout.
 func (m *Manager) readTeamNow(ctx context.Context, id string) (Team, error) {
-	st, err := m.readTeam(ctx, m.n, id, "")
+	st, err := m.readTeam(ctx, m.ds, id, "")
 	if err != nil {
 		return Team{}, err
 	}
@@ -341,7 +343,7 @@ func (m *Manager) readTeamNow(ctx context.Context, id string) (Team, error) {
 // merge lock or the namespace's write lock, for merges, and for reads that
 // do not report merge state.
 func (m *Manager) getTeam(ctx context.Context, id string) (Team, error) {
-	st, err := m.readTeam(ctx, m.n, id, "")
+	st, err := m.readTeam(ctx, m.ds, id, "")
 	if err != nil {
 		return Team{}, err
 	}
@@ -477,7 +479,7 @@ func (m *Manager) recordMergeFailure(ctx context.Context, id string, cause error
 		msg = strings.ToValidUTF8(msg[:maxMergeErrorLen], "") + "…"
 	}
 	return m.n.Update(ctx, func(tx *cortex.Tx) error {
-		st, err := m.readTeam(ctx, tx.Namespace(), id, "-")
+		st, err := m.readTeam(ctx, tx.Namespace().Dataset(), id, "-")
 		if err != nil {
 			return err
 		}
@@ -498,22 +500,22 @@ func (m *Manager) recordMergeFailure(ctx context.Context, id string, cause error
 // every such team, or only those whose due merge is MergeInterrupted. It
 // reads one index range (the teams that carry the marker), not every team.
 func (m *Manager) pendingMerges(ctx context.Context, onlyInterrupted bool) ([]string, error) {
-	ids, err := m.n.IDs(ctx, []quad.Value{m.ns.IRI(ns.TeamMergePending), ns.String(MergeInterrupted)})
+	ids, err := m.ds.IDs(ctx, []quad.Value{m.ns.IRI(ns.TeamMergePending), ns.String(MergeInterrupted)})
 	if err != nil {
 		return nil, err
 	}
-	p := cortex.IDPattern{P: ids[0], Scope: cortex.NamedGraphs}
+	p := eval.Pattern{P: ids[0], Scope: eval.NamedGraphs}
 	if onlyInterrupted {
 		p.O = ids[1]
 	}
 	if p.P == 0 || onlyInterrupted && p.O == 0 {
 		return nil, nil
 	}
-	var want []cortex.ID
-	if err := scan(ctx, m.n, p, func(q cortex.QuadIDs) { want = append(want, q.S, q.G) }); err != nil {
+	var want []eval.ID
+	if err := scan(ctx, m.ds, p, func(q eval.Quad) { want = append(want, q.S, q.G) }); err != nil {
 		return nil, err
 	}
-	vals, err := m.n.TermsBatch(ctx, want)
+	vals, err := m.ds.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, err
 	}
@@ -540,7 +542,7 @@ func (m *Manager) write(ctx context.Context, id, focus string, fn func(st *teamS
 	)
 	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
 		var err error
-		st, err = m.readTeam(ctx, tx.Namespace(), id, focus)
+		st, err = m.readTeam(ctx, tx.Namespace().Dataset(), id, focus)
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
@@ -190,7 +191,7 @@ func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error 
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
 			return err
 		}
-		st, err := m.readTeam(ctx, tx.Namespace(), t.ID, "-")
+		st, err := m.readTeam(ctx, tx.Namespace().Dataset(), t.ID, "-")
 		if err != nil {
 			return err
 		}
@@ -274,11 +275,11 @@ type conflictGraph struct {
 	team  string
 	nodes map[quad.Value]map[quad.Value][]quad.Value
 	quads []quad.Quad
-	ids   map[quad.Value]cortex.ID // term ids of the objects
+	ids   map[quad.Value]eval.ID // term ids of the objects
 }
 
 func (m *Manager) readConflictGraph(ctx context.Context, team string) (*conflictGraph, error) {
-	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}, ids: map[quad.Value]cortex.ID{}}
+	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}, ids: map[quad.Value]eval.ID{}}
 	qs, qids, err := m.graphQuadsIDs(ctx, m.ns.ConflictGraph(team), nil)
 	if err != nil {
 		return nil, fmt.Errorf("team %s: read conflicts: %w", team, err)
@@ -312,44 +313,44 @@ func (m *Manager) graphQuadsWhere(ctx context.Context, g quad.Value, keep func(s
 
 // graphQuadsIDs is graphQuadsWhere that also returns the term ids of each
 // quad (same index).
-func (m *Manager) graphQuadsIDs(ctx context.Context, g quad.Value, keep func(s quad.Value) bool) ([]quad.Quad, []cortex.QuadIDs, error) {
-	gids, err := m.n.IDs(ctx, []quad.Value{g})
+func (m *Manager) graphQuadsIDs(ctx context.Context, g quad.Value, keep func(s quad.Value) bool) ([]quad.Quad, []eval.Quad, error) {
+	gids, err := m.ds.IDs(ctx, []quad.Value{g})
 	if err != nil {
 		return nil, nil, err
 	}
 	if gids[0] == 0 {
 		return nil, nil, nil
 	}
-	var qs []cortex.QuadIDs
-	if err := scan(ctx, m.n, cortex.IDPattern{G: gids[0], Scope: cortex.OneGraph}, func(q cortex.QuadIDs) {
+	var qs []eval.Quad
+	if err := scan(ctx, m.ds, eval.Pattern{G: gids[0], Scope: eval.OneGraph}, func(q eval.Quad) {
 		qs = append(qs, q)
 	}); err != nil {
 		return nil, nil, err
 	}
 	if keep != nil {
-		var subjects []cortex.ID
+		var subjects []eval.ID
 		for i, q := range qs {
 			if i == 0 || q.S != qs[i-1].S {
 				subjects = append(subjects, q.S)
 			}
 		}
-		svals, err := m.n.TermsBatch(ctx, subjects)
+		svals, err := m.ds.TermsBatch(ctx, subjects)
 		if err != nil {
 			return nil, nil, err
 		}
-		kept := make(map[cortex.ID]bool, len(subjects))
+		kept := make(map[eval.ID]bool, len(subjects))
 		for i, s := range subjects {
 			if keep(svals[i]) {
 				kept[s] = true
 			}
 		}
-		qs = slices.DeleteFunc(qs, func(q cortex.QuadIDs) bool { return !kept[q.S] })
+		qs = slices.DeleteFunc(qs, func(q eval.Quad) bool { return !kept[q.S] })
 	}
-	want := make([]cortex.ID, 0, 3*len(qs))
+	want := make([]eval.ID, 0, 3*len(qs))
 	for _, q := range qs {
 		want = append(want, q.S, q.P, q.O)
 	}
-	vals, err := m.n.TermsBatch(ctx, want)
+	vals, err := m.ds.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -599,7 +600,7 @@ func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, m
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
 			return err
 		}
-		st, err := m.readTeam(ctx, tx.Namespace(), t.ID, "-")
+		st, err := m.readTeam(ctx, tx.Namespace().Dataset(), t.ID, "-")
 		if err != nil {
 			return err
 		}
@@ -769,7 +770,7 @@ func (m *Manager) Conflicts(ctx context.Context, teamID string) (_ []Conflict, e
 	for _, pm := range cg.nodes {
 		cands = append(cands, pm[m.ns.IRI(ns.ConflictCandidate)]...)
 	}
-	candIDs := make([]cortex.ID, len(cands))
+	candIDs := make([]eval.ID, len(cands))
 	for i, c := range cands {
 		candIDs[i] = cg.ids[c]
 	}
@@ -858,8 +859,8 @@ func (m *Manager) conflict(team string, cg *conflictGraph, node quad.Value, info
 // recording in objs and bys the object and author of each node of nodeIDs
 // it meets, until it has read budget keys in all. It returns the number of
 // nodes whose object and author it found.
-func (m *Manager) scanFindingGraphs(ctx context.Context, gids []cortex.ID, pObj, pBy cortex.ID, nodeIDs, objs, bys []cortex.ID, budget int) (int, error) {
-	at := make(map[cortex.ID]int32, len(nodeIDs))
+func (m *Manager) scanFindingGraphs(ctx context.Context, gids []eval.ID, pObj, pBy eval.ID, nodeIDs, objs, bys []eval.ID, budget int) (int, error) {
+	at := make(map[eval.ID]int32, len(nodeIDs))
 	for i, id := range nodeIDs {
 		if id != 0 {
 			at[id] = int32(i)
@@ -870,7 +871,7 @@ func (m *Manager) scanFindingGraphs(ctx context.Context, gids []cortex.ID, pObj,
 		if g == 0 {
 			continue
 		}
-		it := m.n.MatchIDs(ctx, cortex.IDPattern{G: g, Scope: cortex.OneGraph})
+		it := m.ds.Match(ctx, eval.Pattern{G: g, Scope: eval.OneGraph})
 		for read < budget && it.Next(ctx) {
 			read++
 			q := it.Quad()
@@ -935,26 +936,26 @@ var (
 // per node (beyond that, one lookup per node is cheaper: ~30 µs each,
 // against ~0.5 µs per key scanned); what that pass did not find, it looks
 // up node by node (one index scan each).
-func (m *Manager) findingObjects(ctx context.Context, team string, agents []string, nodes []quad.Value, nodeIDs []cortex.ID) (map[quad.Value]findingInfo, error) {
+func (m *Manager) findingObjects(ctx context.Context, team string, agents []string, nodes []quad.Value, nodeIDs []eval.ID) (map[quad.Value]findingInfo, error) {
 	x := m.ns
 	terms := []quad.Value{ns.RDFObject, x.IRI(ns.FindingAssertedBy)}
 	for _, a := range agents {
 		terms = append(terms, x.MemberGraph(team, a))
 	}
-	pids, err := m.n.IDs(ctx, terms)
+	pids, err := m.ds.IDs(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
 	pObj, pBy, gids := pids[0], pids[1], pids[2:]
-	objs := make([]cortex.ID, len(nodes))
-	bys := make([]cortex.ID, len(nodes))
+	objs := make([]eval.ID, len(nodes))
+	bys := make([]eval.ID, len(nodes))
 	if pObj == 0 {
 		return map[quad.Value]findingInfo{}, nil
 	}
 	// Only the members' graphs say what a finding of the team is: a quad
 	// about a finding node elsewhere (another team's member may assert
 	// anything about it) is not read.
-	member := map[cortex.ID]bool{}
+	member := map[eval.ID]bool{}
 	for _, g := range gids {
 		if g != 0 {
 			member[g] = true
@@ -969,9 +970,9 @@ func (m *Manager) findingObjects(ctx context.Context, team string, agents []stri
 			findingScanHook(found)
 		}
 	}
-	index := map[cortex.ID]int32{}
-	var want []cortex.ID
-	keep := func(id cortex.ID) {
+	index := map[eval.ID]int32{}
+	var want []eval.ID
+	keep := func(id eval.ID) {
 		if _, ok := index[id]; !ok {
 			index[id] = int32(len(want))
 			want = append(want, id)
@@ -983,7 +984,7 @@ func (m *Manager) findingObjects(ctx context.Context, team string, agents []stri
 		}
 		if objs[i] == 0 || bys[i] == 0 {
 			objs[i], bys[i] = 0, 0
-			err := scan(ctx, m.n, cortex.IDPattern{S: id}, func(q cortex.QuadIDs) {
+			err := scan(ctx, m.ds, eval.Pattern{S: id}, func(q eval.Quad) {
 				if !member[q.G] {
 					return
 				}
@@ -1005,7 +1006,7 @@ func (m *Manager) findingObjects(ctx context.Context, team string, agents []stri
 			keep(bys[i])
 		}
 	}
-	vals, err := m.n.TermsBatch(ctx, want)
+	vals, err := m.ds.TermsBatch(ctx, want)
 	if err != nil {
 		return nil, err
 	}

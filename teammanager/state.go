@@ -10,6 +10,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -93,14 +94,14 @@ func (st *teamState) setTime(s quad.Value, p ns.Term, t time.Time, x ns.NS) {
 // no such team. With focus set, only that member is read in full; of the
 // others only status and criticality (what the team status derives from),
 // which keeps member updates cheap in large teams.
-func (m *Manager) readTeam(ctx context.Context, n *cortex.Namespace, id, focus string) (*teamState, error) {
+func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus string) (*teamState, error) {
 	x := m.ns
 	st := &teamState{
 		graph: x.TeamGraph(id), node: x.Team(id),
 		members: map[string]quad.IRI{}, props: map[quad.Value]map[quad.Value][]quad.Value{},
 	}
 	fail := func(err error) (*teamState, error) { return nil, fmt.Errorf("team %s: read: %w", id, err) }
-	ids, err := n.IDs(ctx, []quad.Value{st.graph, st.node, x.IRI(ns.TeamMember), x.IRI(ns.MemberStatus), x.IRI(ns.MemberCritical)})
+	ids, err := ds.IDs(ctx, []quad.Value{st.graph, st.node, x.IRI(ns.TeamMember), x.IRI(ns.MemberStatus), x.IRI(ns.MemberCritical)})
 	if err != nil {
 		return fail(err)
 	}
@@ -108,18 +109,18 @@ func (m *Manager) readTeam(ctx context.Context, n *cortex.Namespace, id, focus s
 	if gid == 0 || tid == 0 {
 		return nil, fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
 	}
-	var quads []cortex.QuadIDs
-	collect := func(q cortex.QuadIDs) { quads = append(quads, q) }
-	if err := scan(ctx, n, cortex.IDPattern{S: tid, G: gid, Scope: cortex.OneGraph}, collect); err != nil {
+	var quads []eval.Quad
+	collect := func(q eval.Quad) { quads = append(quads, q) }
+	if err := scan(ctx, ds, eval.Pattern{S: tid, G: gid, Scope: eval.OneGraph}, collect); err != nil {
 		return fail(err)
 	}
-	var memberIDs []cortex.ID
+	var memberIDs []eval.ID
 	for _, q := range quads {
 		if q.P == pMember {
 			memberIDs = append(memberIDs, q.O)
 		}
 	}
-	mterms, err := m.terms(ctx, n, memberIDs)
+	mterms, err := m.terms(ctx, ds, memberIDs)
 	if err != nil {
 		return fail(err)
 	}
@@ -129,25 +130,25 @@ func (m *Manager) readTeam(ctx context.Context, n *cortex.Namespace, id, focus s
 	}
 	for i, mid := range memberIDs {
 		if focus == "" || mterms[i] == focusNode {
-			if err := scan(ctx, n, cortex.IDPattern{S: mid, G: gid, Scope: cortex.OneGraph}, collect); err != nil {
+			if err := scan(ctx, ds, eval.Pattern{S: mid, G: gid, Scope: eval.OneGraph}, collect); err != nil {
 				return fail(err)
 			}
 			continue
 		}
-		for _, p := range []cortex.ID{pStatus, pCritical} {
+		for _, p := range []eval.ID{pStatus, pCritical} {
 			if p == 0 {
 				continue
 			}
-			if err := scan(ctx, n, cortex.IDPattern{S: mid, P: p, G: gid, Scope: cortex.OneGraph}, collect); err != nil {
+			if err := scan(ctx, ds, eval.Pattern{S: mid, P: p, G: gid, Scope: eval.OneGraph}, collect); err != nil {
 				return fail(err)
 			}
 		}
 	}
-	want := make([]cortex.ID, 0, 3*len(quads))
+	want := make([]eval.ID, 0, 3*len(quads))
 	for _, q := range quads {
 		want = append(want, q.S, q.P, q.O)
 	}
-	vals, err := m.terms(ctx, n, want)
+	vals, err := m.terms(ctx, ds, want)
 	if err != nil {
 		return fail(err)
 	}
@@ -171,9 +172,9 @@ func (m *Manager) readTeam(ctx context.Context, n *cortex.Namespace, id, focus s
 
 // terms resolves term ids through the manager's cache. Term ids are never
 // reused by the store, so a cached mapping never goes stale.
-func (m *Manager) terms(ctx context.Context, n *cortex.Namespace, ids []cortex.ID) ([]quad.Value, error) {
+func (m *Manager) terms(ctx context.Context, ds cortex.Dataset, ids []eval.ID) ([]quad.Value, error) {
 	out := make([]quad.Value, len(ids))
-	var miss []cortex.ID
+	var miss []eval.ID
 	var at []int
 	m.cacheMu.RLock()
 	for i, id := range ids {
@@ -188,7 +189,7 @@ func (m *Manager) terms(ctx context.Context, n *cortex.Namespace, ids []cortex.I
 	if len(miss) == 0 {
 		return out, nil
 	}
-	vals, err := n.TermsBatch(ctx, miss)
+	vals, err := ds.TermsBatch(ctx, miss)
 	if err != nil {
 		return nil, err
 	}
