@@ -15,8 +15,8 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
-	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"

@@ -18,8 +18,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
