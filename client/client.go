@@ -189,14 +189,14 @@ func (c *Client) connError(ctx context.Context, err error) error {
 
 // httpError returns the *Error of a response of a non-JSON-RPC route (or
 // a JSON-RPC request refused before it was read): its status, the first
-// line of its text/plain message, and the Cortex-Exit-Code and
-// Cortex-Error-Kind headers.
+// line of its text/plain message (the rest is the detail), and the
+// Cortex-Exit-Code and Cortex-Error-Kind headers.
 func httpError(resp *http.Response, body []byte) error {
-	msg, _, _ := strings.Cut(strings.TrimSpace(string(body)), "\n")
-	if msg == "" {
+	msg, detail, _ := strings.Cut(string(body), "\n")
+	if msg = strings.TrimSpace(msg); msg == "" {
 		msg = resp.Status
 	}
-	e := &Error{Code: resp.StatusCode, Message: msg, Kind: api.Kind(resp.Header.Get("Cortex-Error-Kind"))}
+	e := &Error{Code: resp.StatusCode, Message: msg, Detail: detail, Kind: api.Kind(resp.Header.Get("Cortex-Error-Kind"))}
 	if n, err := strconv.Atoi(resp.Header.Get("Cortex-Exit-Code")); err == nil {
 		e.ExitCode = n
 	} else {

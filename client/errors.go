@@ -21,6 +21,10 @@ type Error struct {
 	ExitCode int      // the exit code cortexctl exits with for it
 	Kind     api.Kind // the class of the error
 	Names    []string // the names of the sentinel errors it matches (api.ErrorNames)
+	// Detail is what the message of a non-JSON-RPC route says after its
+	// first line: for a query's syntax error, the line of the query and a
+	// caret under the column.
+	Detail string
 }
 
 func (e *Error) Error() string { return e.Message }
