@@ -212,6 +212,15 @@ func newApp(e *env) *cli.App {
 quads in an embedded store (Cayley on Badger). Data lives in --data; each
 --namespace is an isolated graph collection.
 
+While a server holds --data (cortexctl serve, or a host serving its store),
+commands go through it, found by DIR/cortex-server.json; --server URL
+(CORTEX_SERVER) sends them to a server instead. Through a server: teams,
+findings, facts, conflicts, strategies, namespaces list and query. import,
+export, graphs, stats, namespaces delete, demo and serve read or write the
+store itself and have no server equivalent yet: while a server holds the
+store they exit 6 (use its Graph Store Protocol and SPARQL endpoint, or stop
+it), with --server they exit 2.
+
 Example:
    cortexctl import data.ttl && cortexctl graphs && cortexctl export -o all.nq`,
 		Reader:          e.stdin,
