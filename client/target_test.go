@@ -67,7 +67,7 @@ func TestClient_TCPAndNamespaces(t *testing.T) {
 	hs := &http.Server{Handler: server.New(s, server.DefaultOptions()).Handler()}
 	go hs.Serve(l) //nolint:errcheck // closed below
 	t.Cleanup(func() { hs.Close() })
-	acme, err := client.New("http://"+l.Addr().String(), client.DefaultOptions().WithNamespace("acme"))
+	acme, err := client.New("http://"+l.Addr().String(), client.DefaultOptions().WithNamespace("acme").WithHTTPClient(&http.Client{}))
 	if err != nil {
 		t.Fatal(err)
 	}

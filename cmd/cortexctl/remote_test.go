@@ -109,7 +109,9 @@ func TestCLI_ServerFlag(t *testing.T) {
 		{"tcp env", []string{"CORTEX_SERVER=http://" + s.disc.Address}, nil},
 	} {
 		t.Run(target.name, func(t *testing.T) {
-			args := func(a ...string) []string { return append(append(append([]string{}, target.flag...), nowhere...), a...) }
+			args := func(a ...string) []string {
+				return append(append(append([]string{}, target.flag...), nowhere...), a...)
+			}
 			team := strings.ReplaceAll(target.name, " ", "-")
 			if r := runBinary(t, target.env, args("teams", "create", "--id", team, "--name", "n", "--member", "ann")...); r.code != 0 {
 				t.Fatalf("teams create: exit %d: %s", r.code, r.stderr)
