@@ -92,7 +92,10 @@ type Team struct {
 	CreatedAt   *time.Time `json:"createdAt,omitempty"`
 	StartedAt   *time.Time `json:"startedAt,omitempty"`
 	CompletedAt *time.Time `json:"completedAt,omitempty"`
+	UpdatedAt   *time.Time `json:"updatedAt,omitempty"`
 	Timeout     float64    `json:"timeout"` // seconds; 0 = none
+	Threshold   float64    `json:"threshold,omitempty"`
+	TieBreaker  string     `json:"tieBreaker,omitempty"`
 	LastMerge   string     `json:"lastMerge,omitempty"`
 	Members     []Member   `json:"members,omitempty"`
 
@@ -145,8 +148,13 @@ type Merge struct {
 	Conflicts int           `json:"conflicts"`
 	Ignored   int           `json:"ignored"`
 	Missing   []string      `json:"missing,omitempty"`
+	MergedAt  *time.Time    `json:"mergedAt,omitempty"`
 	Members   []MergeMember `json:"members"`
 	Facts     []Fact        `json:"facts"`
+	// OpenConflicts are the conflicts the strategy left undecided (their
+	// number is Conflicts): id, subject, predicate, reason, strategy and
+	// candidates.
+	OpenConflicts []Conflict `json:"openConflicts,omitempty"`
 }
 
 // Fact is a fused fact: in a merge report, whose mergeId is the report's,
@@ -235,7 +243,7 @@ func MemberOf(mb teammanager.Member) Member {
 func TeamOf(t teammanager.Team) Team {
 	out := Team{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
 		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
-		Timeout: t.Timeout.Seconds(), LastMerge: t.LastMerge,
+		UpdatedAt: tp(t.UpdatedAt), Timeout: t.Timeout.Seconds(), Threshold: t.Threshold, TieBreaker: t.TieBreaker, LastMerge: t.LastMerge,
 		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
 	for _, mb := range t.Members {
 		out.Members = append(out.Members, MemberOf(mb))
@@ -256,12 +264,21 @@ func MemberStatusOf(up teammanager.MemberUpdate) MemberStatus {
 // MergeOf returns the JSON shape of r.
 func MergeOf(r teammanager.MergeReport) Merge {
 	out := Merge{Team: r.Team, MergeID: r.MergeID, Strategy: r.Strategy, Unchanged: r.Unchanged, Topics: r.Topics,
-		Kept: r.Kept, Conflicts: r.Report.Conflicts, Ignored: r.Ignored, Missing: r.Missing, Members: []MergeMember{}, Facts: []Fact{}}
+		Kept: r.Kept, Conflicts: r.Report.Conflicts, Ignored: r.Ignored, Missing: r.Missing, MergedAt: tp(r.MergedAt),
+		Members: []MergeMember{}, Facts: []Fact{}}
 	for _, m := range r.Members {
 		out.Members = append(out.Members, MergeMember{Agent: m.Agent, Status: string(m.Status), Contributed: m.Contributed, Kept: m.Kept, Ignored: m.Ignored})
 	}
 	for _, f := range r.Facts {
 		out.Facts = append(out.Facts, FactOf(f, ""))
+	}
+	for _, cf := range r.OpenConflicts {
+		cj := Conflict{ID: cf.ID, Subject: rdfio.FormatTerm(cf.Topic.Subject), Predicate: rdfio.FormatTerm(cf.Topic.Predicate),
+			Reason: cf.Reason, Strategy: r.Strategy, Candidates: []Candidate{}}
+		for _, cd := range cf.Candidates {
+			cj.Candidates = append(cj.Candidates, Candidate{Object: rdfio.FormatTerm(cd.Object), Agents: cd.Agents, Findings: cd.FindingIDs})
+		}
+		out.OpenConflicts = append(out.OpenConflicts, cj)
 	}
 	return out
 }

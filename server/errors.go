@@ -48,18 +48,21 @@ type rpcError struct {
 	Data    rpcErrorData `json:"data"`
 }
 
-// rpcErrorData is the data of every error object: how cortexctl would exit
-// and the kind (see api.Kind).
+// rpcErrorData is the data of every error object: how cortexctl would exit,
+// the kind (see api.Kind), and the names of the sentinel errors it matches
+// (api.ErrorNames: "unknown_team", ...; omitted if none), which a client
+// restores (package client).
 type rpcErrorData struct {
 	ExitCode int      `json:"exitCode"`
 	Kind     api.Kind `json:"kind"`
+	Errors   []string `json:"errors,omitempty"`
 }
 
 // rpcErrorOf maps err to its JSON-RPC error object: the one place where
 // errors become JSON-RPC codes.
 func rpcErrorOf(err error) *rpcError {
 	exit, kind := api.Classify(err)
-	e := &rpcError{Message: err.Error(), Data: rpcErrorData{ExitCode: exit, Kind: kind}}
+	e := &rpcError{Message: err.Error(), Data: rpcErrorData{ExitCode: exit, Kind: kind, Errors: api.ErrorNames(err)}}
 	switch {
 	case errors.Is(err, errParse):
 		e.Code = rpcParseError

@@ -121,7 +121,7 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	if err != nil {
 		return err
 	}
-	out := newLazyWriter(w, mt)
+	out := newLazyWriter(w, r, mt)
 	_, err = n.Export(r.Context(), out, f.Name, cortex.ExportOptions{Graph: t.graph, Scope: t.scope, Prefixes: prefixes})
 	out.finish(err, s.opts.logger)
 	return nil

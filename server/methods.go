@@ -310,8 +310,10 @@ func findingsAddBatch(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 
 func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p struct {
-		Team  string `json:"team"`
-		Agent string `json:"agent"`
+		Team      string `json:"team"`
+		Agent     string `json:"agent"`
+		Subject   string `json:"subject"`
+		Predicate string `json:"predicate"`
 	}
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -319,7 +321,19 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	if err := required("team", p.Team); err != nil {
 		return nil, err
 	}
-	fs, err := c.m.Findings(ctx, p.Team, teammanager.FindingFilter{Agent: p.Agent})
+	f := teammanager.FindingFilter{Agent: p.Agent}
+	var err error
+	if p.Subject != "" {
+		if f.Subject, err = c.term("subject", p.Subject); err != nil {
+			return nil, err
+		}
+	}
+	if p.Predicate != "" {
+		if f.Predicate, err = c.term("predicate", p.Predicate); err != nil {
+			return nil, err
+		}
+	}
+	fs, err := c.m.Findings(ctx, p.Team, f)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -38,7 +39,11 @@ var (
 // ?query=, POST of a form (application/x-www-form-urlencoded) with query,
 // or POST of the query itself (application/sparql-query); the dataset from
 // default-graph-uri and named-graph-uri (in the URL, or the form), which
-// override the query's FROM and FROM NAMED; the format by Accept.
+// override the query's FROM and FROM NAMED; the format by Accept. Cortex
+// parameters, beside the protocol's (cortexctl query sends them): base
+// (the query's base IRI), default-graph (union|default|IRI, as cortexctl
+// query --default-graph) and explain=true (the evaluation plan, as
+// text/plain, instead of the results).
 func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) {
 	q, err := s.readQuery(w, r)
 	if err != nil {
@@ -60,9 +65,24 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
-	opts := sparql.Options{Prefixes: prefixes, DefaultGraph: eval.UnionGraph, Timeout: timeout}
+	opts := sparql.Options{Prefixes: prefixes, DefaultGraph: eval.UnionGraph, Timeout: timeout, Base: q.params.Get("base")}
 	if opts.Dataset, err = protocolDataset(q.params); err != nil {
 		writeError(w, err, "")
+		return
+	}
+	if opts.DefaultGraph, err = defaultGraph(q.params.Get("default-graph")); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	if q.params.Get("explain") == "true" {
+		plan, err := n.Explain(r.Context(), q.text, opts)
+		if err != nil {
+			err, caret := api.QueryError(q.text, err)
+			writeError(w, err, caret)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, plan) //nolint:errcheck // a client gone is not ours to report
 		return
 	}
 	res, err := n.Query(r.Context(), q.text, opts)
@@ -81,7 +101,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
-	out := newLazyWriter(w, mt)
+	out := newLazyWriter(w, r, mt)
 	switch res.Kind {
 	case sparql.Boolean:
 		f, _ := resultsFormat(mt)
@@ -206,6 +226,21 @@ func protocolDataset(params url.Values) (*algebra.Dataset, error) {
 	return d, nil
 }
 
+// defaultGraph reads the Cortex parameter default-graph: union (or
+// absent: the default graph is the RDF merge of every graph), default (the
+// namespace's own default graph) or a graph IRI, as cortexctl query
+// --default-graph takes it. default-graph-uri, if given, overrides it.
+func defaultGraph(v string) (string, error) {
+	switch v {
+	case "", eval.UnionGraph:
+		return eval.UnionGraph, nil
+	case eval.OwnDefaultGraph:
+		return v, nil
+	}
+	iri, err := graphIRI("default-graph", v)
+	return string(iri), err
+}
+
 // graphIRI checks that v, the value of parameter name, is an absolute IRI.
 func graphIRI(name, v string) (quad.IRI, error) {
 	if err := cortex.CheckIRI(v); err != nil {
@@ -297,23 +332,32 @@ func writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result,
 	return enc.Close()
 }
 
+// ErrorTrailerHeader is the request header by which a client says that it
+// reads an error met after a response has started from the response's
+// trailers (Cortex-Error-Kind, Cortex-Exit-Code, Cortex-Error) and never
+// takes a body with them for complete: with "Cortex-Error-Trailer: 1", such
+// a response ends with them instead of being cut. Package client sends it.
+const ErrorTrailerHeader = "Cortex-Error-Trailer"
+
 // lazyWriter buffers the start of a response: until its buffer first
 // fills, nothing is sent, so an error met by then is answered as an error
 // (status, message) instead of a 200 with a truncated body. An error met
 // later aborts the response (the client sees the connection cut, never a
-// body that looks complete).
+// body that looks complete), or, for a client that asked for it
+// (ErrorTrailerHeader), ends it with the error in its trailers.
 type lazyWriter struct {
-	w       http.ResponseWriter
-	mt      string
-	buf     *bufio.Writer
-	started bool
+	w        http.ResponseWriter
+	mt       string
+	buf      *bufio.Writer
+	started  bool
+	trailers bool // the error of a started response goes in its trailers
 }
 
 // lazyBufferSize is how much of a response is held before it is sent.
 const lazyBufferSize = 64 << 10
 
-func newLazyWriter(w http.ResponseWriter, mediaType string) *lazyWriter {
-	lw := &lazyWriter{w: w, mt: mediaType}
+func newLazyWriter(w http.ResponseWriter, r *http.Request, mediaType string) *lazyWriter {
+	lw := &lazyWriter{w: w, mt: mediaType, trailers: r.Header.Get(ErrorTrailerHeader) == "1"}
 	lw.buf = bufio.NewWriterSize(startWriter{lw}, lazyBufferSize)
 	return lw
 }
@@ -329,6 +373,9 @@ func (s startWriter) Write(p []byte) (int, error) {
 		h := s.lw.w.Header()
 		h.Set("Content-Type", s.lw.mt)
 		h.Set("Vary", "Accept")
+		if s.lw.trailers {
+			h.Set("Trailer", "Cortex-Error-Kind, Cortex-Exit-Code, Cortex-Error")
+		}
 		s.lw.w.WriteHeader(http.StatusOK)
 	}
 	return s.lw.w.Write(p)
@@ -347,6 +394,14 @@ func (lw *lazyWriter) finish(err error, logger interface{ Printf(string, ...any)
 	}
 	if !lw.started {
 		writeError(lw.w, err, "")
+		return
+	}
+	if lw.trailers {
+		exit, kind := api.Classify(err)
+		h := lw.w.Header()
+		h.Set("Cortex-Error-Kind", string(kind))
+		h.Set("Cortex-Exit-Code", strconv.Itoa(exit))
+		h.Set("Cortex-Error", strings.ReplaceAll(err.Error(), "\n", " "))
 		return
 	}
 	logger.Printf("response cut after it started: %v", err)

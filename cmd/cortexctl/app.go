@@ -13,9 +13,11 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/server"
 )
 
 // env is what commands share: the I/O streams, the global options and the
@@ -32,6 +34,15 @@ type env struct {
 
 	store *cortex.Store
 
+	// The server the command goes through (remote.go): --server, or the
+	// one the discovery file of --data names.
+	serverURL  string
+	remoteDone bool
+	client     *client.Client
+	remoteErr  error
+	discovered *server.Discovery // nil with --server
+
+	command        string // the running command, e.g. "cortexctl teams list"
 	unknownCommand string // set by urfave's CommandNotFound hook
 }
 
@@ -77,6 +88,9 @@ const (
 func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	if e.store != nil {
 		return e.store, nil
+	}
+	if err := e.direct(); err != nil {
+		return nil, err
 	}
 	opts := cortex.DefaultOptions().WithRecoveryProgress(e.recoveryReporter())
 	if e.memBudget > 0 {
@@ -198,6 +212,15 @@ func newApp(e *env) *cli.App {
 quads in an embedded store (Cayley on Badger). Data lives in --data; each
 --namespace is an isolated graph collection.
 
+While a server holds --data (cortexctl serve, or a host serving its store),
+commands go through it, found by DIR/cortex-server.json; --server URL
+(CORTEX_SERVER) sends them to a server instead. Through a server: teams,
+findings, facts, conflicts, strategies, namespaces list and query. import,
+export, graphs, stats, namespaces delete, demo and serve read or write the
+store itself and have no server equivalent yet: while a server holds the
+store they exit 6 (use its Graph Store Protocol and SPARQL endpoint, or stop
+it), with --server they exit 2.
+
 Example:
    cortexctl import data.ttl && cortexctl graphs && cortexctl export -o all.nq`,
 		Reader:          e.stdin,
@@ -219,6 +242,7 @@ Example:
 			&cli.StringFlag{Name: "config", Usage: "JSON5 config file", EnvVars: []string{"CORTEX_CONFIG"}},
 			memoryLimitFlag(),
 			&cli.BoolFlag{Name: "verbose", Usage: "also print the storage engine's (Badger's) warnings and errors on stderr", EnvVars: []string{"CORTEX_VERBOSE"}},
+			&cli.StringFlag{Name: "server", Usage: "send the command to the server at `URL` (unix:///path/to/cortex.sock or http://127.0.0.1:7474) instead of opening --data; without it, a server that holds --data is used", EnvVars: []string{"CORTEX_SERVER"}},
 		},
 		Before: func(c *cli.Context) error {
 			n, err := applyMemoryLimit(c)
@@ -229,6 +253,7 @@ Example:
 			e.verbose = c.Bool("verbose")
 			e.dataDir = c.String("data")
 			e.nsName = c.String("namespace")
+			e.serverURL = c.String("server")
 			if err := namespace.ValidateName(e.nsName); err != nil {
 				return err
 			}
@@ -246,6 +271,7 @@ Example:
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)
+		recordCommand(e, c, "cortexctl")
 	}
 	return app
 }
@@ -254,6 +280,21 @@ func setUsageErrors(c *cli.Command) {
 	c.OnUsageError = usageError
 	for _, s := range c.Subcommands {
 		setUsageErrors(s)
+	}
+}
+
+// recordCommand makes each command with an action record its name in
+// e.command as it runs (for messages).
+func recordCommand(e *env, c *cli.Command, parent string) {
+	name := parent + " " + c.Name
+	if action := c.Action; action != nil {
+		c.Action = func(ctx *cli.Context) error {
+			e.command = name
+			return action(ctx)
+		}
+	}
+	for _, s := range c.Subcommands {
+		recordCommand(e, s, name)
 	}
 }
 

@@ -32,7 +32,7 @@ Example:
 			if !c.IsSet("namespace") {
 				e.nsName = "demo"
 			}
-			m, err := e.manager(c, accessCreate)
+			m, err := e.embeddedManager(c, accessCreate) // refused while a server holds the store (e.direct)
 			if err != nil {
 				return err
 			}

@@ -55,25 +55,9 @@ func namespacesList(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	s, err := e.open(c.Context, readOnly)
+	out, err := e.namespaces(c)
 	if err != nil {
 		return err
-	}
-	names, err := s.Namespaces(c.Context)
-	if err != nil {
-		return err
-	}
-	out := make([]api.Namespace, 0, len(names))
-	for _, name := range names {
-		n, err := s.OpenNamespace(c.Context, name)
-		if err != nil {
-			return err
-		}
-		size, err := n.Size(c.Context)
-		if err != nil {
-			return err
-		}
-		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
 	}
 	return printResult(c, e.stdout, out, func() error {
 		t := newTable(e.stdout, false, "NAME", "BASE", "QUADS")
@@ -114,4 +98,35 @@ func namespacesDelete(c *cli.Context, e *env) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "deleted namespace %s\n", name)
 	return err
+}
+
+// namespaces returns the namespaces of the store, or of the server's.
+func (e *env) namespaces(c *cli.Context) ([]api.Namespace, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rc.Namespaces(c.Context)
+	}
+	s, err := e.open(c.Context, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.Namespaces(c.Context)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Namespace, 0, len(names))
+	for _, name := range names {
+		n, err := s.OpenNamespace(c.Context, name)
+		if err != nil {
+			return nil, err
+		}
+		size, err := n.Size(c.Context)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
+	}
+	return out, nil
 }

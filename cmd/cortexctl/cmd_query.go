@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
@@ -82,10 +83,6 @@ func queryCmd(c *cli.Context, e *env) error {
 	if timeout < 0 {
 		return fmt.Errorf("%w: query: --timeout %s is negative (0 means none)", errInvalid, timeout)
 	}
-	ns, err := e.namespace(c.Context, accessRead)
-	if err != nil {
-		return err
-	}
 	nsIRI, err := e.ns()
 	if err != nil {
 		return err
@@ -94,6 +91,16 @@ func queryCmd(c *cli.Context, e *env) error {
 	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
 	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !api.HasScheme(opts.DefaultGraph) {
 		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
+	}
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return err
+		}
+		return remoteQuery(c, e, rc, text, format, opts)
+	}
+	ns, err := e.namespace(c.Context, accessRead)
+	if err != nil {
+		return err
 	}
 	ctx := c.Context
 	if c.Bool("explain") {
@@ -124,7 +131,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	case sparql.Graph:
 		err = writeGraph(ctx, w, format, res, prefixes)
 	default:
-		err = writeSolutions(ctx, w, format, res, prefixes, e.stdoutIsTerminal())
+		err = writeSolutions(ctx, w, format, res.Vars, res, prefixes, e.stdoutIsTerminal())
 	}
 	if err != nil {
 		// The results writer was not closed, and what it and w buffered is
@@ -239,7 +246,23 @@ func writeBoolean(w io.Writer, format string, b bool) error {
 	return f.WriteBoolean(w, b)
 }
 
-func writeSolutions(ctx context.Context, w io.Writer, format string, res *sparql.Result, prefixes map[string]string, tty bool) error {
+// rowSource is what writeSolutions reads: a query's streamed solutions
+// (*sparql.Result), or those a server sent (sliceRows).
+type rowSource interface {
+	Next(ctx context.Context) bool
+	Row() []quad.Value
+	Err() error
+}
+
+// quadSource is what writeGraph reads: a query's streamed triples
+// (*sparql.Result), or those a server sent (sliceQuads).
+type quadSource interface {
+	Next(ctx context.Context) bool
+	Quad() quad.Quad
+	Err() error
+}
+
+func writeSolutions(ctx context.Context, w io.Writer, format string, vars []string, res rowSource, prefixes map[string]string, tty bool) error {
 	var f results.Format
 	switch format {
 	case "":
@@ -256,7 +279,7 @@ func writeSolutions(ctx context.Context, w io.Writer, format string, res *sparql
 			return usagef("query: --format: %v", err)
 		}
 	}
-	rw, err := f.NewWriter(w, res.Vars)
+	rw, err := f.NewWriter(w, vars)
 	if err != nil {
 		return err
 	}
@@ -271,7 +294,7 @@ func writeSolutions(ctx context.Context, w io.Writer, format string, res *sparql
 	return rw.Close()
 }
 
-func writeGraph(ctx context.Context, w io.Writer, format string, res *sparql.Result, prefixes map[string]string) error {
+func writeGraph(ctx context.Context, w io.Writer, format string, res quadSource, prefixes map[string]string) error {
 	switch format {
 	case "", "ntriples", "nt":
 		format = rdfio.NTriples

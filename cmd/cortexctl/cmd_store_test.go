@@ -19,13 +19,22 @@ type result struct {
 }
 
 // runCLI runs cortexctl against the store in dir. When the test ends, the
-// store in dir, if any, is checked (cortextest.CheckDir).
+// store in dir, if any, is checked (cortextest.CheckDir). In the CLI tests
+// through a server (TestCLI_ThroughServer), the command goes through a
+// server of the store in dir, if there is one (serveForCLI).
 func runCLI(t *testing.T, dir string, stdin string, args ...string) result {
 	t.Helper()
 	cortextest.CheckDir(t, dir)
+	var stop func(code int)
+	if throughServer {
+		stop = serveForCLI(t, dir, args)
+	}
 	var out, errb bytes.Buffer
 	full := append([]string{"cortexctl", "--data", dir}, args...)
 	code := run(context.Background(), full, strings.NewReader(stdin), &out, &errb)
+	if stop != nil {
+		stop(code)
+	}
 	return result{code, out.String(), errb.String()}
 }
 

@@ -20,11 +20,21 @@ import (
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
-// manager returns a team manager over the selected namespace, configured
-// from the config file's teams section. write selects a read-write store
-// (the namespace is created if needed); without it the store is opened
-// read-only and a missing store or namespace is an error.
-func (e *env) manager(c *cli.Context, a access) (*teammanager.Manager, error) {
+// manager returns the team manager of the selected namespace: the
+// server's, if the command goes through one (e.remote), else one over the
+// store, configured from the config file's teams section, with the store
+// opened as a says (accessRead: read-only, and a missing store or
+// namespace is an error; accessCreate: the namespace is created if
+// needed). Through a server, the server decides that the same way.
+func (e *env) manager(c *cli.Context, a access) (api.TeamManager, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		return rc, err
+	}
+	return e.embeddedManager(c, a)
+}
+
+// embeddedManager returns a team manager over the store (see manager).
+func (e *env) embeddedManager(c *cli.Context, a access) (*teammanager.Manager, error) {
 	if _, err := e.namespace(c.Context, a); err != nil {
 		return nil, err
 	}
@@ -138,6 +148,13 @@ Example:
 					return usagef("strategies: unexpected argument %q", c.Args().First())
 				}
 				names := merge.Names()
+				if rc, err := e.remote(); err != nil {
+					return err
+				} else if rc != nil {
+					if names, err = rc.Strategies(c.Context); err != nil {
+						return err
+					}
+				}
 				return printResult(c, e.stdout, names, func() error {
 					t := newTable(e.stdout, false)
 					for _, n := range names {
@@ -287,15 +304,23 @@ func teamsList(c *cli.Context, e *env) error {
 }
 
 // getTeam returns team id as GetTeam reads it, and the manager to read
-// more with. The store is opened read-only, unless the team has a due
+// more with. Through a server, the server does what follows. Else the
+// store is opened read-only, unless the team has a due
 // merge that a read retries (Team.ReadRetriesMerge: an interrupted merge,
 // or a timeout not recorded yet): then it is reopened read-write and the
 // team read again, which records and runs that merge (see
 // teammanager.Manager.GetTeam). If it cannot be reopened read-write (e.g.
 // another process reads it), the store is read read-only and the team
 // returned as it reads there: not merged, with the reason.
-func (e *env) getTeam(c *cli.Context, id string) (*teammanager.Manager, teammanager.Team, error) {
-	m, err := e.manager(c, accessRead)
+func (e *env) getTeam(c *cli.Context, id string) (api.TeamManager, teammanager.Team, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return nil, teammanager.Team{}, err
+		}
+		t, err := rc.GetTeam(c.Context, id)
+		return rc, t, err
+	}
+	m, err := e.embeddedManager(c, accessRead)
 	if err != nil {
 		return nil, teammanager.Team{}, err
 	}
@@ -306,14 +331,14 @@ func (e *env) getTeam(c *cli.Context, id string) (*teammanager.Manager, teammana
 	if err := e.close(); err != nil {
 		return nil, teammanager.Team{}, err
 	}
-	if m, err := e.manager(c, accessWrite); err == nil {
+	if m, err := e.embeddedManager(c, accessWrite); err == nil {
 		t, err := m.GetTeam(c.Context, id)
 		return m, t, err
 	}
 	if err := e.close(); err != nil {
 		return nil, teammanager.Team{}, err
 	}
-	if m, err = e.manager(c, accessRead); err != nil {
+	if m, err = e.embeddedManager(c, accessRead); err != nil {
 		return nil, teammanager.Team{}, err
 	}
 	t, err = m.GetTeam(c.Context, id)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -51,6 +52,77 @@ func TestREADME_RunItAsAServer(t *testing.T) {
 			t.Errorf("the examples' output lacks %q:\n%s", want, out)
 		}
 	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Errorf("serve exited %d: %s", code, s.stderr)
+	}
+}
+
+// readmeBlock returns the first fenced block of language lang in the
+// README's "Run it as a server" section.
+func readmeBlock(t *testing.T, lang string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Run it as a server\n")
+	if !ok {
+		t.Fatal(`README.md has no "Run it as a server" section`)
+	}
+	if i := strings.Index(section, "\n## "); i >= 0 {
+		section = section[:i]
+	}
+	_, block, ok := strings.Cut(section, "```"+lang+"\n")
+	if !ok {
+		t.Fatalf("no %s block in the section", lang)
+	}
+	block, _, _ = strings.Cut(block, "```\n")
+	return block
+}
+
+// TestREADME_ClientExamples runs the Python (JSON-RPC with urllib, SPARQL
+// with rdflib) and Go (package client) examples of the README's "Run it as
+// a server" section, as written, against a `cortexctl serve` subprocess,
+// and checks what they print.
+func TestREADME_ClientExamples(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "127.0.0.1:0")
+	t.Run("python", func(t *testing.T) {
+		python := rdflibPython()
+		if python == "" {
+			missingClient(t, "the README's Python example needs rdflib (apt-get install python3-rdflib)")
+		}
+		cmd := exec.Command(python, "-c", readmeBlock(t, "python"))
+		cmd.Env = append(os.Environ(), "CORTEX_URL=http://"+s.disc.Address)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the Python example failed: %v\n%s", err, out)
+		}
+		for _, want := range []string{"{'id': '", "not_found ['unknown_team']\n", "https://ex.org/pool.go leaks a connection\n"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("the Python example's output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("go", func(t *testing.T) {
+		src, err := os.MkdirTemp("testdata", "readme-go-") // in the module, to build against it
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(src) })
+		if err := os.WriteFile(filepath.Join(src, "main.go"), []byte(readmeBlock(t, "go")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "run", "./"+filepath.ToSlash(src))
+		cmd.Env = append(os.Environ(), "CORTEX_DATA="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the Go example failed: %v\n%s", err, out)
+		}
+		if string(out) != "team go-review running\ntrue\n" {
+			t.Errorf("the Go example printed %q", out)
+		}
+	})
 	if code := s.stop(syscall.SIGTERM); code != 0 {
 		t.Errorf("serve exited %d: %s", code, s.stderr)
 	}

@@ -1,0 +1,220 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/namespace"
+)
+
+// Options configure a Client. Build them with DefaultOptions and the With
+// methods; each method documents its default.
+type Options struct {
+	namespace string
+	http      *http.Client
+}
+
+// DefaultOptions returns the defaults: namespace "default" and an HTTP
+// client of its own (no timeout: a call lasts as long as its context).
+func DefaultOptions() Options { return Options{namespace: namespace.Default} }
+
+// WithNamespace sets the namespace the client works in (default
+// "default").
+func (o Options) WithNamespace(name string) Options { o.namespace = name; return o }
+
+// WithHTTPClient sets the HTTP client of a TCP target (its transport:
+// TLS, proxies); a Unix socket target dials the socket through a copy of
+// its transport if it is an *http.Transport (default: a client of its
+// own; nil keeps the default).
+func (o Options) WithHTTPClient(c *http.Client) Options {
+	if c != nil {
+		o.http = c
+	}
+	return o
+}
+
+// Client calls a Cortex server in one namespace. It is safe for
+// concurrent use.
+type Client struct {
+	target string // as given to New, for messages
+	base   string // URL of the server's root, without a trailing slash
+	ns     string
+	http   *http.Client
+}
+
+var _ api.TeamManager = (*Client)(nil)
+
+// New returns a client of the server at target: "unix:///path/to/socket"
+// (or the socket's path itself), or "http://host:port" ("https://" with
+// WithHTTPClient's TLS settings). It connects on first use: a server that
+// is not there is an error of the first call, matching api.ErrUnavailable.
+// A target New cannot read, or an invalid namespace name, is an error
+// matching api.ErrInvalid.
+func New(target string, opts Options) (*Client, error) {
+	if err := namespace.ValidateName(opts.namespace); err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	c := &Client{target: target, ns: opts.namespace}
+	hc := opts.http
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	socket, isSocket := strings.CutPrefix(target, "unix://")
+	if !isSocket && strings.HasPrefix(target, "/") {
+		socket, isSocket = target, true
+	}
+	switch {
+	case isSocket:
+		if socket == "" {
+			return nil, fmt.Errorf("%w %q: no socket path (want unix:///path/to/socket)", ErrTarget, target)
+		}
+		tr := &http.Transport{}
+		if t, ok := hc.Transport.(*http.Transport); ok {
+			tr = t.Clone()
+		}
+		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		}
+		copied := *hc
+		copied.Transport = tr
+		c.http, c.base = &copied, "http://cortex"
+	case strings.HasPrefix(target, "http://"), strings.HasPrefix(target, "https://"):
+		u, err := url.Parse(target)
+		if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("%w %q: want http://host:port", ErrTarget, target)
+		}
+		c.http, c.base = hc, strings.TrimRight(target, "/")
+	default:
+		return nil, fmt.Errorf("%w %q: want unix:///path/to/socket, a socket path or http://host:port", ErrTarget, target)
+	}
+	return c, nil
+}
+
+// Namespace returns the name of the namespace c works in.
+func (c *Client) Namespace() string { return c.ns }
+
+// url returns the URL of route (e.g. "rpc") in c's namespace.
+func (c *Client) url(route string) string {
+	return c.base + "/ns/" + url.PathEscape(c.ns) + "/" + route
+}
+
+// rpcResponse is a JSON-RPC 2.0 response object.
+type rpcResponse struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    struct {
+			ExitCode int      `json:"exitCode"`
+			Kind     api.Kind `json:"kind"`
+			Errors   []string `json:"errors"`
+		} `json:"data"`
+	} `json:"error"`
+}
+
+// Call calls JSON-RPC method with params (encoded as JSON: a struct or a
+// map of the named params; nil for none) and decodes its result into
+// result (nil: dropped). An error the server answers is an *Error.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("%s: params: %w", method, err)
+	}
+	m, err := json.Marshal(method)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%s,"params":%s}`, m, p)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url("rpc"), strings.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return c.connError(ctx, err)
+	}
+	var r rpcResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		if resp.StatusCode != http.StatusOK {
+			return httpError(resp, data)
+		}
+		return fmt.Errorf("%s: the server's response is not JSON-RPC: %w", method, err)
+	}
+	if e := r.Error; e != nil {
+		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors}
+	}
+	if result == nil {
+		return nil
+	}
+	if err := json.Unmarshal(r.Result, result); err != nil {
+		return fmt.Errorf("%s: result: %w", method, err)
+	}
+	return nil
+}
+
+// do sends req; an error of the connection matches api.ErrUnavailable, or
+// the context's error once it is done.
+func (c *Client) do(req *http.Request) (*http.Response, error) {
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.connError(req.Context(), err)
+	}
+	return resp, nil
+}
+
+func (c *Client) connError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("server %s: %w", c.target, context.Cause(ctx))
+	}
+	return unavailable(c.target, err)
+}
+
+// httpError returns the *Error of a response of a non-JSON-RPC route (or
+// a JSON-RPC request refused before it was read): its status, the first
+// line of its text/plain message (the rest is the detail), and the
+// Cortex-Exit-Code and Cortex-Error-Kind headers.
+func httpError(resp *http.Response, body []byte) error {
+	msg, detail, _ := strings.Cut(string(body), "\n")
+	if msg = strings.TrimSpace(msg); msg == "" {
+		msg = resp.Status
+	}
+	e := &Error{Code: resp.StatusCode, Message: msg, Detail: detail, Kind: api.Kind(resp.Header.Get("Cortex-Error-Kind"))}
+	if n, err := strconv.Atoi(resp.Header.Get("Cortex-Exit-Code")); err == nil {
+		e.ExitCode = n
+	} else {
+		e.ExitCode, e.Kind = api.ExitInternal, api.KindInternal
+	}
+	return e
+}
+
+// Strategies returns the names of the server's merge strategies, sorted.
+func (c *Client) Strategies(ctx context.Context) ([]string, error) {
+	var out []string
+	err := c.Call(ctx, "strategies.list", nil, &out)
+	return out, err
+}
+
+// Namespaces returns the namespaces of the server's store.
+func (c *Client) Namespaces(ctx context.Context) ([]api.Namespace, error) {
+	var out []api.Namespace
+	err := c.Call(ctx, "namespaces.list", nil, &out)
+	return out, err
+}

@@ -1,0 +1,495 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/server"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+var ctx = context.Background()
+
+// backends are the two implementations of api.TeamManager that every
+// behaviour runs against: the embedded manager over a store in
+// t.TempDir(), and a client of a server of such a store on a Unix socket.
+var backends = []struct {
+	name string
+	open func(t *testing.T) api.TeamManager
+}{
+	{"embedded", func(t *testing.T) api.TeamManager {
+		x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := teammanager.New(ctx, cortextest.NewStore(t), x, teammanager.FromConfig(config.Default().Teams))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}},
+	{"remote", func(t *testing.T) api.TeamManager {
+		return newClient(t, startServer(t))
+	}},
+}
+
+// startServer serves a store in t.TempDir() on a Unix socket in
+// t.TempDir() until the test ends, and returns the socket's path.
+func startServer(t *testing.T) string {
+	t.Helper()
+	s := cortextest.NewStore(t)
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- server.New(s, server.DefaultOptions()).Serve(sctx, l) }()
+	t.Cleanup(func() { // before the store closes (cleanups run last first)
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return sock
+}
+
+func newClient(t *testing.T, sock string) *client.Client {
+	t.Helper()
+	c, err := client.New("unix://"+sock, client.DefaultOptions().WithNamespace("acme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// behaviours are teammanager behaviour tests (after manager_test.go,
+// findings_test.go, merge_test.go and facts_test.go of package
+// teammanager) written against the interface.
+var behaviours = []struct {
+	name string
+	run  func(t *testing.T, tm api.TeamManager)
+}{
+	{"CreateTeam_Validation", testCreateTeamValidation},
+	{"CreateAndGetTeam", testCreateAndGetTeam},
+	{"Lifecycle", testLifecycle},
+	{"UpdateMemberStatus_Errors", testUpdateMemberStatusErrors},
+	{"TeamFails", testTeamFails},
+	{"ListTeams", testListTeams},
+	{"DeleteTeam", testDeleteTeam},
+	{"AddFindings", testAddFindings},
+	{"ImportFindings", testImportFindings},
+	{"Merge_ConflictFlagAndResolve", testMergeConflictFlagAndResolve},
+}
+
+// TestTeamManager runs each behaviour against each backend.
+func TestTeamManager(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			for _, bh := range behaviours {
+				t.Run(bh.name, func(t *testing.T) { bh.run(t, b.open(t)) })
+			}
+		})
+	}
+}
+
+func members(ids ...string) []teammanager.MemberConfig {
+	out := make([]teammanager.MemberConfig, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, teammanager.MemberConfig{AgentID: id, Role: "r"})
+	}
+	return out
+}
+
+func create(t *testing.T, tm api.TeamManager, tc teammanager.TeamConfig) teammanager.Team {
+	t.Helper()
+	team, err := tm.CreateTeam(ctx, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return team
+}
+
+func status(t *testing.T, tm api.TeamManager, team, agent string, st teammanager.Status, result string) teammanager.MemberUpdate {
+	t.Helper()
+	up, err := tm.UpdateMemberStatus(ctx, team, agent, st, result)
+	if err != nil {
+		t.Fatalf("%s %s → %s: %v", team, agent, st, err)
+	}
+	return up
+}
+
+func iri(s string) quad.IRI { return quad.IRI("http://example.org/" + s) }
+
+func testCreateTeamValidation(t *testing.T, tm api.TeamManager) {
+	nine := members("a", "b", "c", "d", "e", "f", "g", "h", "i")
+	for _, tc := range []struct {
+		name string
+		tc   teammanager.TeamConfig
+		also error
+	}{
+		{"empty name", teammanager.TeamConfig{Name: " ", Members: members("a")}, nil},
+		{"no members", teammanager.TeamConfig{Name: "x"}, nil},
+		{"too many", teammanager.TeamConfig{Name: "x", Members: nine}, nil},
+		{"duplicate agent", teammanager.TeamConfig{Name: "x", Members: members("a", "a")}, nil},
+		{"bad agent id", teammanager.TeamConfig{Name: "x", Members: members("a:b")}, nil},
+		{"unknown strategy", teammanager.TeamConfig{Name: "x", Strategy: "coin-flip", Members: members("a")}, merge.ErrUnknownStrategy},
+		{"bad id", teammanager.TeamConfig{ID: "a b", Name: "x", Members: members("a")}, nil},
+		{"tie-breaker not member", teammanager.TeamConfig{Name: "x", Members: members("a"), TieBreaker: "z"}, nil},
+		{"threshold", teammanager.TeamConfig{Name: "x", Members: members("a"), Threshold: 1.5}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tm.CreateTeam(ctx, tc.tc)
+			if !errors.Is(err, teammanager.ErrInvalidTeam) || tc.also != nil && !errors.Is(err, tc.also) {
+				t.Fatalf("err = %v", err)
+			}
+			if code := api.ExitCode(err); code != api.ExitInvalid {
+				t.Fatalf("exit code %d, want %d", code, api.ExitInvalid)
+			}
+		})
+	}
+	if ts, err := tm.ListTeams(ctx, teammanager.TeamFilter{}); err != nil || len(ts) != 0 {
+		t.Fatalf("invalid configs left teams: %v %v", ts, err)
+	}
+}
+
+func testCreateAndGetTeam(t *testing.T, tm api.TeamManager) {
+	before := time.Now().UTC().Add(-time.Second)
+	team := create(t, tm, teammanager.TeamConfig{
+		ID: "review-1", Name: "Code review", Context: "review PR 42", Strategy: merge.NameMajorityWins,
+		Members: []teammanager.MemberConfig{
+			{AgentID: "bob", Role: "reviewer", Task: "style"},
+			{AgentID: "alice", Role: "lead", Task: "correctness", Critical: true},
+		},
+		Threshold: 0.6, TieBreaker: "alice", Timeout: 90 * time.Second,
+	})
+	got, err := tm.GetTeam(ctx, "review-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Code review" || got.Context != "review PR 42" || got.Strategy != "majority-wins" ||
+		got.Status != teammanager.Pending || got.Timeout != 90*time.Second || got.Threshold != 0.6 ||
+		got.TieBreaker != "alice" || got.CreatedAt.Before(before) || !got.CreatedAt.Equal(team.CreatedAt) {
+		t.Fatalf("team %+v", got)
+	}
+	if len(got.Members) != 2 || got.Members[0].AgentID != "alice" || !got.Members[0].Critical ||
+		got.Members[0].Role != "lead" || got.Members[1].Task != "style" || got.Members[1].Status != teammanager.Pending {
+		t.Fatalf("members %+v", got.Members)
+	}
+	if team.ID != got.ID {
+		t.Fatalf("create returned %q", team.ID)
+	}
+	if _, err := tm.CreateTeam(ctx, teammanager.TeamConfig{ID: "review-1", Name: "again", Members: members("a")}); !errors.Is(err, teammanager.ErrTeamExists) {
+		t.Fatalf("duplicate id: %v", err)
+	}
+	if _, err := tm.GetTeam(ctx, "nope"); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitNotFound {
+		t.Fatalf("unknown team: %v", err)
+	}
+	a := create(t, tm, teammanager.TeamConfig{Name: "a", Members: members("x"), Timeout: -1})
+	b := create(t, tm, teammanager.TeamConfig{Name: "b", Members: members("x")})
+	if a.ID == b.ID || !strings.HasPrefix(a.ID, "t") || a.Timeout != 0 {
+		t.Fatalf("teams %+v %+v", a, b)
+	}
+}
+
+func testLifecycle(t *testing.T, tm api.TeamManager) {
+	team := create(t, tm, teammanager.TeamConfig{Name: "n", Members: members("a", "b", "c")})
+	up := status(t, tm, team.ID, "a", teammanager.Running, "")
+	if up.TeamStatus != teammanager.Running || up.Member.AgentID != "a" || up.Member.Status != teammanager.Running || up.Merge != nil {
+		t.Fatalf("after first start: %+v", up)
+	}
+	status(t, tm, team.ID, "a", teammanager.Completed, "done")
+	status(t, tm, team.ID, "b", teammanager.Failed, "crashed")
+	if up := status(t, tm, team.ID, "c", teammanager.Running, ""); up.TeamStatus != teammanager.Running {
+		t.Fatalf("team %s before the last member finished", up.TeamStatus)
+	}
+	if done, err := tm.IsTeamComplete(ctx, team.ID); done || err != nil {
+		t.Fatalf("IsTeamComplete before the end = %v, %v", done, err)
+	}
+	up = status(t, tm, team.ID, "c", teammanager.Completed, "ok")
+	if up.TeamStatus != teammanager.Completed || up.Merge == nil || up.Member.Result != "ok" || up.Merge.Missing[0] != "b" {
+		t.Fatalf("final update %+v", up)
+	}
+	got, err := tm.GetTeam(ctx, team.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.StartedAt.IsZero() || got.CompletedAt.Before(got.StartedAt) || got.LastMerge != up.Merge.MergeID || !got.Merged {
+		t.Fatalf("team %+v", got)
+	}
+	if mb, _ := got.Member("b"); mb.Status != teammanager.Failed || mb.Result != "crashed" || mb.CompletedAt.IsZero() {
+		t.Fatalf("member b %+v", mb)
+	}
+	if done, err := tm.IsTeamComplete(ctx, team.ID); !done || err != nil {
+		t.Fatalf("IsTeamComplete = %v, %v", done, err)
+	}
+	if _, err := tm.UpdateMemberStatus(ctx, team.ID, "a", teammanager.Running, ""); !errors.Is(err, teammanager.ErrTeamFinished) {
+		t.Fatalf("update after completion: %v", err)
+	}
+	if _, err := tm.IsTeamComplete(ctx, "nope"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("IsTeamComplete of an unknown team: %v", err)
+	}
+}
+
+func testUpdateMemberStatusErrors(t *testing.T, tm api.TeamManager) {
+	team := create(t, tm, teammanager.TeamConfig{Name: "n", Members: members("a", "b", "c")})
+	status(t, tm, team.ID, "a", teammanager.Running, "")
+	status(t, tm, team.ID, "a", teammanager.Completed, "")
+	for _, tc := range []struct {
+		name, team, agent string
+		status            teammanager.Status
+		want              error
+		code              int
+	}{
+		{"unknown team", "nope", "a", teammanager.Running, teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{"unknown agent", team.ID, "zed", teammanager.Running, teammanager.ErrUnknownAgent, api.ExitNotFound},
+		{"completed to running", team.ID, "a", teammanager.Running, teammanager.ErrInvalidTransition, api.ExitConflict},
+		{"pending to completed", team.ID, "b", teammanager.Completed, teammanager.ErrInvalidTransition, api.ExitConflict},
+		{"pending to pending", team.ID, "b", teammanager.Pending, teammanager.ErrInvalidTransition, api.ExitConflict},
+		{"bad status", team.ID, "b", "paused", teammanager.ErrInvalidStatus, api.ExitInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tm.UpdateMemberStatus(ctx, tc.team, tc.agent, tc.status, "x")
+			if !errors.Is(err, tc.want) || api.ExitCode(err) != tc.code {
+				t.Fatalf("err = %v (exit code %d), want %v (%d)", err, api.ExitCode(err), tc.want, tc.code)
+			}
+		})
+	}
+	got, err := tm.GetTeam(ctx, team.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mb, _ := got.Member("b"); mb.Status != teammanager.Pending || mb.Result != "" {
+		t.Fatalf("refused update wrote %+v", mb)
+	}
+}
+
+func testTeamFails(t *testing.T, tm api.TeamManager) {
+	team := create(t, tm, teammanager.TeamConfig{Name: "n", Members: members("a", "b")})
+	status(t, tm, team.ID, "a", teammanager.Failed, "")
+	if up := status(t, tm, team.ID, "b", teammanager.Failed, ""); up.TeamStatus != teammanager.Failed || up.FailReason != teammanager.FailAllMembers {
+		t.Fatalf("all failed: %+v", up)
+	}
+	team = create(t, tm, teammanager.TeamConfig{Name: "n", Members: []teammanager.MemberConfig{{AgentID: "lead", Critical: true}, {AgentID: "helper"}}})
+	status(t, tm, team.ID, "helper", teammanager.Running, "")
+	if up := status(t, tm, team.ID, "lead", teammanager.Failed, ""); up.TeamStatus != teammanager.Failed || up.FailReason != teammanager.FailCriticalMember {
+		t.Fatalf("critical member: %+v", up)
+	}
+	if _, err := tm.UpdateMemberStatus(ctx, team.ID, "helper", teammanager.Completed, ""); !errors.Is(err, teammanager.ErrTeamFinished) {
+		t.Fatalf("update of a failed team: %v", err)
+	}
+}
+
+func testListTeams(t *testing.T, tm api.TeamManager) {
+	a := create(t, tm, teammanager.TeamConfig{ID: "a", Name: "first", Members: members("x", "y")})
+	create(t, tm, teammanager.TeamConfig{ID: "b", Name: "second", Members: members("x")})
+	status(t, tm, a.ID, "x", teammanager.Running, "")
+	all, err := tm.ListTeams(ctx, teammanager.TeamFilter{})
+	if err != nil || len(all) != 2 || all[0].ID != "a" || all[1].Name != "second" || all[0].Status != teammanager.Running || all[0].Members != nil {
+		t.Fatalf("ListTeams = %+v, %v", all, err)
+	}
+	pending, err := tm.ListTeams(ctx, teammanager.TeamFilter{Status: teammanager.Pending})
+	if err != nil || len(pending) != 1 || pending[0].ID != "b" {
+		t.Fatalf("pending teams %+v, %v", pending, err)
+	}
+	if _, err := tm.ListTeams(ctx, teammanager.TeamFilter{Status: "paused"}); !errors.Is(err, teammanager.ErrInvalidStatus) {
+		t.Fatalf("bad status filter: %v", err)
+	}
+}
+
+func testDeleteTeam(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "gone", Name: "n", Members: members("a")})
+	status(t, tm, "gone", "a", teammanager.Running, "")
+	if _, err := tm.AddFinding(ctx, "gone", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.DeleteTeam(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tm.GetTeam(ctx, "gone"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("deleted team: %v", err)
+	}
+	if _, err := tm.Findings(ctx, "gone", teammanager.FindingFilter{}); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("findings of a deleted team: %v", err)
+	}
+	if err := tm.DeleteTeam(ctx, "gone"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("second delete: %v", err)
+	}
+}
+
+func testAddFindings(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b")})
+	status(t, tm, "t", "a", teammanager.Running, "")
+	at := time.Date(2025, 1, 2, 3, 4, 5, 250000000, time.UTC)
+	id, err := tm.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("main.go"), Predicate: iri("severity"),
+		Object: quad.LangString{Value: "high", Lang: "en"}, Confidence: 0.8, AssertedAt: at})
+	if err != nil || id == "" {
+		t.Fatalf("AddFinding = %q, %v", id, err)
+	}
+	ids, err := tm.AddFindings(ctx, "t", "b", []teammanager.Finding{
+		{Subject: iri("main.go"), Predicate: iri("severity"), Object: quad.String("low")},
+		{Subject: quad.BNode("x"), Predicate: iri("lines"), Object: quad.TypedString{Value: "3", Type: "http://www.w3.org/2001/XMLSchema#integer"}, Confidence: 0.5},
+	})
+	if err != nil || len(ids) != 2 || ids[0] == ids[1] {
+		t.Fatalf("AddFindings = %v, %v", ids, err)
+	}
+	fs, err := tm.Findings(ctx, "t", teammanager.FindingFilter{})
+	if err != nil || len(fs) != 3 {
+		t.Fatalf("Findings = %+v, %v", fs, err)
+	}
+	var first teammanager.StoredFinding
+	for _, f := range fs {
+		if f.ID == id {
+			first = f
+		}
+	}
+	if first.Agent != "a" || first.Object != (quad.LangString{Value: "high", Lang: "en"}) || first.Confidence != 0.8 || !first.AssertedAt.Equal(at) {
+		t.Fatalf("finding %s: %+v", id, first)
+	}
+	if bs, err := tm.Findings(ctx, "t", teammanager.FindingFilter{Agent: "b", Predicate: iri("lines")}); err != nil || len(bs) != 1 ||
+		bs[0].ID != ids[1] || bs[0].Object != (quad.TypedString{Value: "3", Type: "http://www.w3.org/2001/XMLSchema#integer"}) {
+		t.Fatalf("b's findings on lines: %+v, %v", bs, err)
+	}
+	if n, err := tm.AddFindings(ctx, "t", "a", nil); err != nil || len(n) != 0 {
+		t.Fatalf("no findings: %v, %v", n, err)
+	}
+	for _, tc := range []struct {
+		name  string
+		agent string
+		f     teammanager.Finding
+		want  error
+	}{
+		{"unknown agent", "zed", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}, teammanager.ErrUnknownAgent},
+		{"literal subject", "a", teammanager.Finding{Subject: quad.String("s"), Predicate: iri("p"), Object: quad.String("o")}, teammanager.ErrInvalidFinding},
+		{"confidence", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o"), Confidence: 3}, teammanager.ErrInvalidFinding},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := tm.AddFinding(ctx, "t", tc.agent, tc.f); !errors.Is(err, tc.want) {
+				t.Fatalf("AddFinding: %v, want %v", err, tc.want)
+			}
+		})
+	}
+	// A batch with one bad finding writes none.
+	_, err = tm.AddFindings(ctx, "t", "a", []teammanager.Finding{
+		{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("fine")},
+		{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("bad"), Confidence: -1},
+	})
+	if !errors.Is(err, teammanager.ErrInvalidFinding) {
+		t.Fatalf("bad batch: %v", err)
+	}
+	if fs, _ := tm.Findings(ctx, "t", teammanager.FindingFilter{Agent: "a"}); len(fs) != 1 {
+		t.Fatalf("a bad batch wrote: %+v", fs)
+	}
+	status(t, tm, "t", "a", teammanager.Completed, "")
+	if _, err := tm.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("late")}); !errors.Is(err, teammanager.ErrMemberFinished) {
+		t.Fatalf("finding of a finished member: %v", err)
+	}
+}
+
+func testImportFindings(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b", "c")})
+	lines := `{"subject": "<http://example.org/pool.go>", "predicate": "rdfs:comment", "object": "\"leaks on cancel\"", "confidence": 0.8, "assertedAt": "2026-01-02T15:04:05.5Z"}
+{"subject": "<http://example.org/pool.go>", "predicate": "<http://example.org/severity>", "object": "\"high\"@en"}
+`
+	if n, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(lines), teammanager.FindingsJSON); err != nil || n != 2 {
+		t.Fatalf("JSON Lines: %d, %v", n, err)
+	}
+	nt := "<http://example.org/a> <http://example.org/p> \"x\" .\n<http://example.org/b> <http://example.org/p> <http://example.org/c> .\n"
+	if n, err := tm.ImportFindings(ctx, "t", "b", strings.NewReader(nt), "ntriples"); err != nil || n != 2 {
+		t.Fatalf("N-Triples: %d, %v", n, err)
+	}
+	fs, err := tm.Findings(ctx, "t", teammanager.FindingFilter{Agent: "a", Subject: iri("pool.go"), Predicate: quad.IRI("http://www.w3.org/2000/01/rdf-schema#comment")})
+	if err != nil || len(fs) != 1 || fs[0].Confidence != 0.8 || !fs[0].AssertedAt.Equal(time.Date(2026, 1, 2, 15, 4, 5, 500000000, time.UTC)) {
+		t.Fatalf("imported finding: %+v, %v", fs, err)
+	}
+	bad := `{"subject": "<http://example.org/a>", "predicate": "<http://example.org/p>", "object": "leaks"}` + "\n"
+	if _, err := tm.ImportFindings(ctx, "t", "c", strings.NewReader(bad), teammanager.FindingsJSON); !errors.Is(err, teammanager.ErrInvalidFinding) || !strings.Contains(err.Error(), "record 1 (line 1)") {
+		t.Fatalf("bad record: %v", err)
+	}
+	if _, err := tm.ImportFindings(ctx, "t", "c", strings.NewReader("<a> <b"), "ntriples"); api.ExitCode(err) != api.ExitSyntax {
+		t.Fatalf("bad N-Triples: %v (exit code %d)", err, api.ExitCode(err))
+	}
+	if fs, _ := tm.Findings(ctx, "t", teammanager.FindingFilter{Agent: "c"}); len(fs) != 0 {
+		t.Fatalf("refused imports wrote %+v", fs)
+	}
+}
+
+// codeReview runs a conflict-flag team of three whose members agree on the
+// license and disagree on the severity.
+func codeReview(t *testing.T, tm api.TeamManager) teammanager.MemberUpdate {
+	create(t, tm, teammanager.TeamConfig{ID: "cr", Name: "review", Strategy: merge.NameConflictFlag, Members: members("ann", "bob", "cy")})
+	for agent, sev := range map[string]string{"ann": "high", "bob": "low", "cy": "high"} {
+		status(t, tm, "cr", agent, teammanager.Running, "")
+		if _, err := tm.AddFindings(ctx, "cr", agent, []teammanager.Finding{
+			{Subject: iri("main.go"), Predicate: iri("license"), Object: quad.String("MIT"), Confidence: 0.9},
+			{Subject: iri("main.go"), Predicate: iri("severity"), Object: quad.String(sev)},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status(t, tm, "cr", "ann", teammanager.Completed, "")
+	status(t, tm, "cr", "bob", teammanager.Completed, "")
+	return status(t, tm, "cr", "cy", teammanager.Completed, "")
+}
+
+func testMergeConflictFlagAndResolve(t *testing.T, tm api.TeamManager) {
+	up := codeReview(t, tm)
+	if up.Merge == nil || up.Merge.Kept != 1 || up.Merge.Report.Conflicts != 1 || len(up.Merge.OpenConflicts) != 1 ||
+		len(up.Merge.Facts) != 1 || up.Merge.Facts[0].Object != quad.String("MIT") || up.Merge.MergedAt.IsZero() {
+		t.Fatalf("automatic merge %+v", up.Merge)
+	}
+	if m := up.Merge.Members; len(m) != 3 || m[0].Agent != "ann" || m[0].Contributed != 2 || m[0].Kept != 1 {
+		t.Fatalf("merge members %+v", m)
+	}
+	cs, err := tm.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %v, %v", cs, err)
+	}
+	c := cs[0]
+	if c.ID != up.Merge.OpenConflicts[0].ID || c.Subject != iri("main.go") || c.Predicate != iri("severity") || c.Resolved || len(c.Candidates) != 2 ||
+		strings.Join(c.Candidates[0].Agents, ",") != "ann,cy" || c.Candidates[1].Object != quad.String("low") || c.DetectedAt.IsZero() {
+		t.Fatalf("conflict %+v", c)
+	}
+	facts, err := tm.Facts(ctx, "cr", teammanager.FactFilter{})
+	if err != nil || len(facts) != 1 || strings.Join(facts[0].Supporters, ",") != "ann,bob,cy" || facts[0].Confidence != 0.9 ||
+		facts[0].MergeID != up.Merge.MergeID || len(facts[0].FindingIDs) != 3 {
+		t.Fatalf("Facts = %+v, %v", facts, err)
+	}
+	rep, err := tm.MergeTeamResults(ctx, "cr")
+	if err != nil || !rep.Unchanged || rep.MergeID != up.Merge.MergeID {
+		t.Fatalf("re-merge %+v, %v", rep, err)
+	}
+	if _, err := tm.ResolveConflict(ctx, "cr", "nope", []quad.Value{quad.String("high")}, "lead"); !errors.Is(err, teammanager.ErrUnknownConflict) {
+		t.Fatalf("unknown conflict: %v", err)
+	}
+	rep, err = tm.ResolveConflict(ctx, "cr", c.ID, []quad.Value{quad.String("high")}, "lead")
+	if err != nil || rep.Kept != 2 || rep.Report.Conflicts != 0 || len(rep.OpenConflicts) != 0 {
+		t.Fatalf("resolve: %+v, %v", rep, err)
+	}
+	if _, err := tm.ResolveConflict(ctx, "cr", c.ID, []quad.Value{quad.String("low")}, "lead"); !errors.Is(err, teammanager.ErrAlreadyResolved) {
+		t.Fatalf("second resolve: %v", err)
+	}
+	facts, err = tm.Facts(ctx, "cr", teammanager.FactFilter{Predicate: iri("severity"), Agent: "cy"})
+	if err != nil || len(facts) != 1 || facts[0].Object != quad.String("high") || facts[0].ResolvedBy != "lead" {
+		t.Fatalf("resolved fact: %+v, %v", facts, err)
+	}
+	cs, _ = tm.Conflicts(ctx, "cr")
+	if len(cs) != 1 || !cs[0].Resolved || cs[0].ResolvedBy != "lead" || !slices.Equal(cs[0].Chosen, []quad.Value{quad.String("high")}) || cs[0].ResolvedAt.IsZero() {
+		t.Fatalf("resolved conflict %+v", cs)
+	}
+}

@@ -1,0 +1,54 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// ErrTarget means a target that New cannot read. It matches api.ErrInvalid.
+var ErrTarget = fmt.Errorf("%w: client target", api.ErrInvalid)
+
+// Error is an error a server answered with: a JSON-RPC error object, or
+// the status and message of another route. It matches the sentinel errors
+// its Names name (api.NamedError: teammanager.ErrUnknownTeam ...) and the
+// error of its Kind (api.KindError: api.ErrNotFound ...), so that
+// api.ExitCode gives the code ExitCode says.
+type Error struct {
+	Code     int      // the JSON-RPC error code, or the HTTP status of the other routes
+	Message  string   // the server's message
+	ExitCode int      // the exit code cortexctl exits with for it
+	Kind     api.Kind // the class of the error
+	Names    []string // the names of the sentinel errors it matches (api.ErrorNames)
+	// Detail is what the message of a non-JSON-RPC route says after its
+	// first line: for a query's syntax error, the line of the query and a
+	// caret under the column.
+	Detail string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the sentinel errors of e's names that this build knows,
+// then the error of e's kind.
+func (e *Error) Unwrap() []error {
+	var out []error
+	for _, n := range e.Names {
+		if s := api.NamedError(n); s != nil {
+			out = append(out, s)
+		}
+	}
+	if k := api.KindError(e.Kind); k != nil {
+		out = append(out, k)
+	}
+	return out
+}
+
+// unavailable wraps an error of the connection to target.
+func unavailable(target string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return fmt.Errorf("%w: server %s: %v", api.ErrUnavailable, target, err)
+}

@@ -1,0 +1,374 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// The methods below are those of api.TeamManager: each calls the JSON-RPC
+// method of the same operation and has the contract of the
+// teammanager.Manager method of the same name.
+
+// CreateTeam creates a team (teams.create). tc.Timeout must be a whole
+// number of seconds (or negative: none, 0: the server's default); another
+// is an error matching teammanager.ErrInvalidTeam, and nothing is sent.
+func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (teammanager.Team, error) {
+	p := api.TeamConfig{ID: tc.ID, Name: tc.Name, Strategy: tc.Strategy, Context: tc.Context,
+		Threshold: tc.Threshold, TieBreaker: tc.TieBreaker, Members: []api.MemberConfig{}}
+	switch {
+	case tc.Timeout < 0:
+		p.Timeout = -1
+	case tc.Timeout%time.Second != 0:
+		return teammanager.Team{}, fmt.Errorf("create team %q: %w: timeout %s is not a whole number of seconds", tc.Name, teammanager.ErrInvalidTeam, tc.Timeout)
+	default:
+		p.Timeout = int64(tc.Timeout / time.Second)
+	}
+	for _, m := range tc.Members {
+		p.Members = append(p.Members, api.MemberConfig{Agent: m.AgentID, Role: m.Role, Task: m.Task, Critical: m.Critical})
+	}
+	var t api.Team
+	if err := c.Call(ctx, "teams.create", p, &t); err != nil {
+		return teammanager.Team{}, err
+	}
+	return teamOf(t), nil
+}
+
+// GetTeam returns a team (teams.get).
+func (c *Client) GetTeam(ctx context.Context, id string) (teammanager.Team, error) {
+	var t api.Team
+	if err := c.Call(ctx, "teams.get", map[string]string{"team": id}, &t); err != nil {
+		return teammanager.Team{}, err
+	}
+	return teamOf(t), nil
+}
+
+// ListTeams lists teams, oldest first, without their members (teams.list).
+func (c *Client) ListTeams(ctx context.Context, f teammanager.TeamFilter) ([]teammanager.Team, error) {
+	var ts []api.Team
+	if err := c.Call(ctx, "teams.list", map[string]string{"status": string(f.Status)}, &ts); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.Team, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, teamOf(t))
+	}
+	return out, nil
+}
+
+// DeleteTeam deletes a team with its findings and graphs (teams.delete).
+func (c *Client) DeleteTeam(ctx context.Context, id string) error {
+	return c.Call(ctx, "teams.delete", map[string]string{"team": id}, nil)
+}
+
+// UpdateMemberStatus moves a member to status (teams.member_status).
+// Unlike the embedded Manager, an update that finished the team but whose
+// automatic merge failed returns only the error (the update itself is
+// committed, as embedded; GetTeam shows it).
+func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status teammanager.Status, result string) (teammanager.MemberUpdate, error) {
+	var up api.MemberStatus
+	err := c.Call(ctx, "teams.member_status", map[string]string{"team": teamID, "agent": agentID, "status": string(status), "result": result}, &up)
+	if err != nil {
+		return teammanager.MemberUpdate{}, err
+	}
+	out := teammanager.MemberUpdate{Team: up.Team, TeamStatus: teammanager.Status(up.TeamStatus), FailReason: up.FailReason, Member: memberOf(up.Member)}
+	if up.Merge != nil {
+		r, err := mergeReportOf(*up.Merge)
+		if err != nil {
+			return teammanager.MemberUpdate{}, err
+		}
+		out.Merge = &r
+	}
+	return out, nil
+}
+
+// MergeTeamResults merges the findings of a team's completed members
+// (teams.merge).
+func (c *Client) MergeTeamResults(ctx context.Context, teamID string) (teammanager.MergeReport, error) {
+	var m api.Merge
+	if err := c.Call(ctx, "teams.merge", map[string]string{"team": teamID}, &m); err != nil {
+		return teammanager.MergeReport{}, err
+	}
+	return mergeReportOf(m)
+}
+
+// IsTeamComplete reports whether a team is completed or failed
+// (teams.is_complete).
+func (c *Client) IsTeamComplete(ctx context.Context, id string) (bool, error) {
+	var r api.TeamComplete
+	if err := c.Call(ctx, "teams.is_complete", map[string]string{"team": id}, &r); err != nil {
+		return false, err
+	}
+	return r.Complete, nil
+}
+
+// findingParams is a finding as the JSON-RPC methods take it.
+type findingParams struct {
+	Subject    string     `json:"subject"`
+	Predicate  string     `json:"predicate"`
+	Object     string     `json:"object"`
+	Confidence float64    `json:"confidence,omitempty"`
+	AssertedAt *time.Time `json:"assertedAt,omitempty"`
+}
+
+// term writes v as the JSON-RPC methods read it ("" for nil, which the
+// server refuses as missing).
+func term(v quad.Value) string {
+	if v == nil {
+		return ""
+	}
+	return rdfio.FormatTerm(v)
+}
+
+func findingParamsOf(f teammanager.Finding) findingParams {
+	p := findingParams{Subject: term(f.Subject), Predicate: term(f.Predicate), Object: term(f.Object), Confidence: f.Confidence}
+	if !f.AssertedAt.IsZero() {
+		at := f.AssertedAt
+		p.AssertedAt = &at
+	}
+	return p
+}
+
+// AddFinding records one finding of a member (findings.add) and returns
+// its id.
+func (c *Client) AddFinding(ctx context.Context, teamID, agentID string, f teammanager.Finding) (string, error) {
+	p := struct {
+		Team  string `json:"team"`
+		Agent string `json:"agent"`
+		findingParams
+	}{teamID, agentID, findingParamsOf(f)}
+	var r api.FindingAdded
+	if err := c.Call(ctx, "findings.add", p, &r); err != nil {
+		return "", err
+	}
+	return r.ID, nil
+}
+
+// AddFindings records findings of a member in one atomic write
+// (findings.add_batch) and returns their ids, in order.
+func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []teammanager.Finding) ([]string, error) {
+	p := struct {
+		Team     string          `json:"team"`
+		Agent    string          `json:"agent"`
+		Findings []findingParams `json:"findings"`
+	}{teamID, agentID, make([]findingParams, 0, len(fs))}
+	for _, f := range fs {
+		p.Findings = append(p.Findings, findingParamsOf(f))
+	}
+	var r struct {
+		IDs []string `json:"ids"`
+	}
+	if err := c.Call(ctx, "findings.add_batch", p, &r); err != nil {
+		return nil, err
+	}
+	if len(r.IDs) == 0 {
+		return nil, nil
+	}
+	return r.IDs, nil
+}
+
+// Findings lists a team's findings, oldest first (findings.list).
+func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.FindingFilter) ([]teammanager.StoredFinding, error) {
+	var fs []api.Finding
+	p := map[string]string{"team": teamID, "agent": f.Agent, "subject": term(f.Subject), "predicate": term(f.Predicate)}
+	if err := c.Call(ctx, "findings.list", p, &fs); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.StoredFinding, 0, len(fs))
+	for _, fj := range fs {
+		sf := teammanager.StoredFinding{ID: fj.ID, Agent: fj.Agent}
+		var err error
+		if sf.Subject, sf.Predicate, sf.Object, err = triple(fj.Subject, fj.Predicate, fj.Object); err != nil {
+			return nil, fmt.Errorf("findings.list: finding %s: %w", fj.ID, err)
+		}
+		sf.Confidence, sf.AssertedAt = fj.Confidence, fj.AssertedAt
+		out = append(out, sf)
+	}
+	return out, nil
+}
+
+// ImportFindings records the findings of r, in format (teammanager.FindingsJSON,
+// or an RDF format name), as a member's, in one atomic write
+// (findings.import). r is read whole first.
+func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return 0, fmt.Errorf("import findings: %w", err)
+	}
+	var out api.FindingsImported
+	p := map[string]string{"team": teamID, "agent": agentID, "format": format, "data": string(data)}
+	if err := c.Call(ctx, "findings.import", p, &out); err != nil {
+		return 0, err
+	}
+	return out.Findings, nil
+}
+
+// Facts lists the fused facts of a team's last merge (facts.list).
+func (c *Client) Facts(ctx context.Context, teamID string, f teammanager.FactFilter) ([]teammanager.Fact, error) {
+	var fs []api.Fact
+	p := map[string]string{"team": teamID, "agent": f.Agent, "subject": term(f.Subject), "predicate": term(f.Predicate)}
+	if err := c.Call(ctx, "facts.list", p, &fs); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.Fact, 0, len(fs))
+	for _, fj := range fs {
+		mf, err := factOf(fj)
+		if err != nil {
+			return nil, fmt.Errorf("facts.list: %w", err)
+		}
+		out = append(out, teammanager.Fact{Fact: mf, MergeID: fj.MergeID})
+	}
+	return out, nil
+}
+
+// Conflicts lists a team's conflict records, open and resolved
+// (conflicts.list).
+func (c *Client) Conflicts(ctx context.Context, teamID string) ([]teammanager.Conflict, error) {
+	var cs []api.Conflict
+	if err := c.Call(ctx, "conflicts.list", map[string]string{"team": teamID}, &cs); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.Conflict, 0, len(cs))
+	for _, cj := range cs {
+		cf := teammanager.Conflict{ID: cj.ID, Strategy: cj.Strategy, Reason: cj.Reason, DetectedAt: tv(cj.DetectedAt),
+			Resolved: cj.Resolved, ResolvedBy: cj.ResolvedBy, ResolvedAt: tv(cj.ResolvedAt)}
+		var err error
+		if cf.Subject, cf.Predicate, err = topic(cj); err != nil {
+			return nil, fmt.Errorf("conflicts.list: %w", err)
+		}
+		for _, cd := range cj.Candidates {
+			o, err := rdfio.ParseTerm(cd.Object)
+			if err != nil {
+				return nil, fmt.Errorf("conflicts.list: conflict %s: %w", cj.ID, err)
+			}
+			cf.Candidates = append(cf.Candidates, teammanager.Candidate{Object: o, Agents: cd.Agents, Findings: cd.Findings})
+		}
+		for _, s := range cj.Chosen {
+			o, err := rdfio.ParseTerm(s)
+			if err != nil {
+				return nil, fmt.Errorf("conflicts.list: conflict %s: %w", cj.ID, err)
+			}
+			cf.Chosen = append(cf.Chosen, o)
+		}
+		out = append(out, cf)
+	}
+	return out, nil
+}
+
+// ResolveConflict resolves a conflict to objects and re-merges the team
+// (conflicts.resolve).
+func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (teammanager.MergeReport, error) {
+	objs := make([]string, 0, len(objects))
+	for _, o := range objects {
+		objs = append(objs, term(o))
+	}
+	p := struct {
+		Team     string   `json:"team"`
+		Conflict string   `json:"conflict"`
+		Objects  []string `json:"objects"`
+		By       string   `json:"by"`
+	}{teamID, conflictID, objs, by}
+	var m api.Merge
+	if err := c.Call(ctx, "conflicts.resolve", p, &m); err != nil {
+		return teammanager.MergeReport{}, err
+	}
+	return mergeReportOf(m)
+}
+
+// tv returns *t, or the zero time for nil.
+func tv(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+func memberOf(m api.Member) teammanager.Member {
+	return teammanager.Member{AgentID: m.Agent, Role: m.Role, Task: m.Task, Critical: m.Critical, Status: teammanager.Status(m.Status),
+		JoinedAt: tv(m.JoinedAt), CompletedAt: tv(m.CompletedAt), Result: m.Result}
+}
+
+func teamOf(t api.Team) teammanager.Team {
+	out := teammanager.Team{ID: t.ID, Name: t.Name, Context: t.Context, Strategy: t.Strategy, Status: teammanager.Status(t.Status),
+		CreatedAt: tv(t.CreatedAt), StartedAt: tv(t.StartedAt), UpdatedAt: tv(t.UpdatedAt), CompletedAt: tv(t.CompletedAt),
+		Timeout: time.Duration(t.Timeout * float64(time.Second)), Threshold: t.Threshold, TieBreaker: t.TieBreaker,
+		FailReason: t.FailReason, LastMerge: t.LastMerge, Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
+	for _, m := range t.Members {
+		out.Members = append(out.Members, memberOf(m))
+	}
+	return out
+}
+
+// triple parses the N-Triples terms of a finding or fact.
+func triple(s, p, o string) (quad.Value, quad.Value, quad.Value, error) {
+	var vs [3]quad.Value
+	for i, t := range []string{s, p, o} {
+		v, err := rdfio.ParseTerm(t)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		vs[i] = v
+	}
+	return vs[0], vs[1], vs[2], nil
+}
+
+func topic(cj api.Conflict) (quad.Value, quad.Value, error) {
+	s, err := rdfio.ParseTerm(cj.Subject)
+	if err != nil {
+		return nil, nil, fmt.Errorf("conflict %s: %w", cj.ID, err)
+	}
+	p, err := rdfio.ParseTerm(cj.Predicate)
+	if err != nil {
+		return nil, nil, fmt.Errorf("conflict %s: %w", cj.ID, err)
+	}
+	return s, p, nil
+}
+
+func factOf(fj api.Fact) (merge.Fact, error) {
+	f := merge.Fact{Supporters: fj.Supporters, FindingIDs: fj.Findings, Confidence: fj.Confidence, ResolvedBy: fj.ResolvedBy}
+	var err error
+	if f.Subject, f.Predicate, f.Object, err = triple(fj.Subject, fj.Predicate, fj.Object); err != nil {
+		return merge.Fact{}, fmt.Errorf("fact: %w", err)
+	}
+	return f, nil
+}
+
+func mergeReportOf(m api.Merge) (teammanager.MergeReport, error) {
+	r := teammanager.MergeReport{Team: m.Team, MergeID: m.MergeID, Strategy: m.Strategy, Unchanged: m.Unchanged, Missing: m.Missing,
+		Report: merge.Report{Topics: m.Topics, Kept: m.Kept, Conflicts: m.Conflicts, Ignored: m.Ignored, MergedAt: tv(m.MergedAt)}}
+	for _, mm := range m.Members {
+		r.Members = append(r.Members, merge.MemberReport{Agent: mm.Agent, Status: teammanager.Status(mm.Status),
+			Contributed: mm.Contributed, Kept: mm.Kept, Ignored: mm.Ignored})
+	}
+	for _, fj := range m.Facts {
+		f, err := factOf(fj)
+		if err != nil {
+			return teammanager.MergeReport{}, fmt.Errorf("merge report: %w", err)
+		}
+		r.Facts = append(r.Facts, f)
+	}
+	for _, cj := range m.OpenConflicts {
+		cf := merge.Conflict{ID: cj.ID, Reason: cj.Reason}
+		var err error
+		if cf.Topic.Subject, cf.Topic.Predicate, err = topic(cj); err != nil {
+			return teammanager.MergeReport{}, fmt.Errorf("merge report: %w", err)
+		}
+		for _, cd := range cj.Candidates {
+			o, err := rdfio.ParseTerm(cd.Object)
+			if err != nil {
+				return teammanager.MergeReport{}, fmt.Errorf("merge report: conflict %s: %w", cj.ID, err)
+			}
+			cf.Candidates = append(cf.Candidates, merge.Candidate{Object: o, Agents: cd.Agents, FindingIDs: cd.Findings})
+		}
+		r.OpenConflicts = append(r.OpenConflicts, cf)
+	}
+	return r, nil
+}

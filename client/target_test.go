@@ -1,0 +1,102 @@
+package client_test
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/server"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+func TestNew_Targets(t *testing.T) {
+	for _, tc := range []struct {
+		target string
+		ok     bool
+	}{
+		{"unix:///run/cortex.sock", true},
+		{"/run/cortex.sock", true},
+		{"http://127.0.0.1:7474", true},
+		{"https://cortex.example:443/", true},
+		{"unix://", false},
+		{"http://", false},
+		{"http://127.0.0.1:7474?x=1", false},
+		{"127.0.0.1:7474", false},
+		{"cortex.sock", false},
+		{"", false},
+	} {
+		_, err := client.New(tc.target, client.DefaultOptions())
+		if tc.ok != (err == nil) || err != nil && (!errors.Is(err, client.ErrTarget) || api.ExitCode(err) != api.ExitInvalid) {
+			t.Errorf("New(%q) = %v, want ok %v", tc.target, err, tc.ok)
+		}
+	}
+	if _, err := client.New("/run/cortex.sock", client.DefaultOptions().WithNamespace("../x")); api.ExitCode(err) != api.ExitInvalid {
+		t.Errorf("bad namespace: %v", err)
+	}
+}
+
+// TestClient_NoServer checks that a server that is not there is an error
+// of the first call, exit code 6 (unavailable).
+func TestClient_NoServer(t *testing.T) {
+	c, err := client.New("unix://"+filepath.Join(t.TempDir(), "none.sock"), client.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetTeam(ctx, "t")
+	if !errors.Is(err, api.ErrUnavailable) || api.ExitCode(err) != api.ExitLocked || !strings.Contains(err.Error(), "none.sock") {
+		t.Fatalf("GetTeam without a server: %v (exit code %d)", err, api.ExitCode(err))
+	}
+}
+
+// TestClient_TCPAndNamespaces runs a client over TCP: namespaces are
+// separate, a namespace that does not exist is not found, and the server's
+// lists come back.
+func TestClient_TCPAndNamespaces(t *testing.T) {
+	s := cortextest.NewStore(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: server.New(s, server.DefaultOptions()).Handler()}
+	go hs.Serve(l) //nolint:errcheck // closed below
+	t.Cleanup(func() { hs.Close() })
+	acme, err := client.New("http://"+l.Addr().String(), client.DefaultOptions().WithNamespace("acme").WithHTTPClient(&http.Client{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := client.New("http://"+l.Addr().String()+"/", client.DefaultOptions().WithNamespace("other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.GetTeam(ctx, "t"); !errors.Is(err, api.ErrNotFound) || !errors.Is(err, cortex.ErrNoNamespace) {
+		t.Fatalf("team of a namespace that does not exist: %v", err)
+	}
+	if _, err := acme.CreateTeam(ctx, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acme.GetTeam(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := acme.Namespaces(ctx)
+	if err != nil || len(ns) != 1 || ns[0].Name != "acme" || ns[0].Quads == 0 {
+		t.Fatalf("Namespaces = %+v, %v", ns, err)
+	}
+	st, err := other.Strategies(ctx)
+	if err != nil || strings.Join(st, ",") != strings.Join(teammanager.DefaultConfig().Strategies(), ",") {
+		t.Fatalf("Strategies = %v, %v", st, err)
+	}
+	if err := acme.Call(ctx, "teams.nope", nil, nil); api.ExitCode(err) != api.ExitUsage {
+		t.Fatalf("unknown method: %v", err)
+	}
+	var ce *client.Error
+	if err := acme.Call(ctx, "teams.get", map[string]any{"team": "t", "extra": 1}, nil); !errors.As(err, &ce) || ce.Code != -32602 || ce.Kind != api.KindUsage {
+		t.Fatalf("unknown param: %v", err)
+	}
+}

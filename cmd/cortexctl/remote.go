@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// remote returns the client of the server the command goes through, or
+// nil if the command opens the store itself: --server's (CORTEX_SERVER),
+// else the server that holds --data, found by its discovery file (its
+// process alive and its socket, or else its address, answering). The
+// first call decides.
+func (e *env) remote() (*client.Client, error) {
+	if e.remoteDone {
+		return e.client, e.remoteErr
+	}
+	e.remoteDone = true
+	target := e.serverURL
+	if target == "" {
+		d, err := server.ReadDiscovery(e.dataDir)
+		if err != nil {
+			return nil, nil // no server, a stale file, or none readable: the store itself
+		}
+		if target = reachable(d); target == "" {
+			return nil, nil
+		}
+		e.discovered = &d
+	}
+	e.client, e.remoteErr = client.New(target, client.DefaultOptions().WithNamespace(e.nsName))
+	if e.remoteErr != nil {
+		e.remoteErr = fmt.Errorf("--server: %w", e.remoteErr)
+	}
+	return e.client, e.remoteErr
+}
+
+// reachable returns the client target of the server d describes: its
+// socket if it accepts a connection, else its TCP address if that does;
+// "" if neither (a process that reused a dead server's pid).
+func reachable(d server.Discovery) string {
+	for _, t := range []struct{ network, addr, target string }{
+		{"unix", d.Socket, "unix://" + d.Socket},
+		{"tcp", d.Address, "http://" + d.Address},
+	} {
+		if t.addr == "" {
+			continue
+		}
+		if c, err := net.DialTimeout(t.network, t.addr, 5*time.Second); err == nil {
+			c.Close()
+			return t.target
+		}
+	}
+	return ""
+}
+
+// errDirect means a command that reads or writes the store itself (import,
+// export, graphs, stats, namespaces delete, demo, serve) while it goes
+// through a server.
+var errDirect = errors.New("has no server equivalent yet")
+
+// direct returns nil if the command may open the store itself, or the
+// error saying why it cannot: with --server, a usage error (exit 2); with
+// the store held by a running server, an unavailable error (exit 6), as
+// the store being locked would be.
+func (e *env) direct() error {
+	rc, err := e.remote()
+	if err != nil || rc == nil {
+		return err
+	}
+	if e.discovered == nil {
+		return fmt.Errorf("%w: %s reads or writes the store itself and %w: run it without --server (CORTEX_SERVER), on the machine of the store",
+			api.ErrUsage, e.command, errDirect)
+	}
+	d := e.discovered
+	return fmt.Errorf("%w: the store in %s is served by process %d (cortexctl serve or a host), and %s, which reads or writes the store itself, %w: use the server's Graph Store Protocol (/ns/%s/data?graph=IRI) and SPARQL endpoint, or stop the server",
+		api.ErrUnavailable, e.dataDir, d.PID, e.command, errDirect, e.nsName)
+}

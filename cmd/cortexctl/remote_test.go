@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// runBinary runs the cortexctl binary with args and env (added to the test's)
+// and returns its exit code, stdout and stderr.
+func runBinary(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(buildCLI(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	var ee *exec.ExitError
+	if err := cmd.Run(); err != nil && !errors.As(err, &ee) {
+		t.Error(err)
+		return result{code: -1}
+	}
+	return result{cmd.ProcessState.ExitCode(), out.String(), errb.String()}
+}
+
+// TestCLI_WhileServed runs the cortexctl binary while `cortexctl serve`
+// holds the store: the operator's commands go through the server (found by
+// the discovery file), 20 parallel findings add all succeed, commands
+// that open the store themselves are refused with the reason (exit 6), and
+// once the server has stopped the same commands open the store.
+func TestCLI_WhileServed(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "")
+	data := func(args ...string) []string { return append([]string{"--data", dir, "-n", "acme"}, args...) }
+	if r := runBinary(t, nil, data("teams", "create", "--id", "t1", "--name", "review", "--member", "a0", "--member", "a1", "--member", "a2", "--member", "a3")...); r.code != 0 {
+		t.Fatalf("teams create: exit %d: %s", r.code, r.stderr)
+	}
+	for i := range 4 {
+		if r := runBinary(t, nil, data("teams", "member-status", "t1", fmt.Sprintf("a%d", i), "running")...); r.code != 0 {
+			t.Fatalf("member-status: exit %d: %s", r.code, r.stderr)
+		}
+	}
+	r := runBinary(t, nil, data("teams", "list")...)
+	if r.code != 0 || !strings.Contains(r.stdout, "t1") || !strings.Contains(r.stdout, "review") {
+		t.Fatalf("teams list while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var wg sync.WaitGroup
+	codes := make([]result, 20)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			agent := fmt.Sprintf("a%d", i%4)
+			codes[i] = runBinary(t, nil, data("findings", "add", "t1", agent, "<https://ex.org/pool.go>", "rdfs:comment", fmt.Sprintf(`"finding %d"`, i))...)
+		}()
+	}
+	wg.Wait()
+	for i, r := range codes {
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "added finding ") {
+			t.Errorf("findings add %d: exit %d: %s%s", i, r.code, r.stdout, r.stderr)
+		}
+	}
+	var fs []struct{ Agent, Object string }
+	r = runBinary(t, nil, data("findings", "list", "t1", "--json")...)
+	if err := json.Unmarshal([]byte(r.stdout), &fs); err != nil || len(fs) != 20 {
+		t.Fatalf("findings list: %d findings (%v): %s", len(fs), err, r.stderr)
+	}
+	// The same errors, with the same exit codes, as without a server.
+	if r := runBinary(t, nil, data("teams", "get", "nope")...); r.code != exitNotFound || !strings.Contains(r.stderr, "unknown team") {
+		t.Errorf("teams get nope: exit %d, %q", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"graphs"}, {"export"}, {"stats"}, {"import", writeFile(t, "x.nt", "<a:b> <a:c> <a:d> .\n")}, {"namespaces", "delete", "acme", "--yes"}, {"demo"}} {
+		r := runBinary(t, nil, data(args...)...)
+		want := fmt.Sprintf("is served by process %d", s.disc.PID)
+		if r.code != exitLocked || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "has no server equivalent yet") || r.stdout != "" {
+			t.Errorf("%v while served: exit %d (want %d), stderr %q", args, r.code, exitLocked, r.stderr)
+		}
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, s.stderr)
+	}
+	if r := runBinary(t, nil, data("graphs")...); r.code != 0 || !strings.Contains(r.stdout, "urn:cortex:acme:team:t1") {
+		t.Fatalf("graphs after the server stopped: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runBinary(t, nil, data("findings", "list", "t1", "--json")...)
+	if err := json.Unmarshal([]byte(r.stdout), &fs); err != nil || len(fs) != 20 {
+		t.Fatalf("findings list after the server stopped: %d findings (%v): %s", len(fs), err, r.stderr)
+	}
+}
+
+// TestCLI_ServerFlag sends commands to a server named by --server or
+// CORTEX_SERVER, over its socket and over TCP, from a machine without the
+// store (--data names nothing): the output is the server's store's.
+func TestCLI_ServerFlag(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "127.0.0.1:0")
+	nowhere := []string{"--data", t.TempDir() + "/none", "-n", "acme"}
+	for _, target := range []struct {
+		name string
+		env  []string
+		flag []string
+	}{
+		{"socket flag", nil, []string{"--server", "unix://" + s.disc.Socket}},
+		{"tcp env", []string{"CORTEX_SERVER=http://" + s.disc.Address}, nil},
+	} {
+		t.Run(target.name, func(t *testing.T) {
+			args := func(a ...string) []string {
+				return append(append(append([]string{}, target.flag...), nowhere...), a...)
+			}
+			team := strings.ReplaceAll(target.name, " ", "-")
+			if r := runBinary(t, target.env, args("teams", "create", "--id", team, "--name", "n", "--member", "ann")...); r.code != 0 {
+				t.Fatalf("teams create: exit %d: %s", r.code, r.stderr)
+			}
+			r := runBinary(t, target.env, args("query", "--format", "csv", "SELECT ?t WHERE { ?t a cx:Team } ORDER BY ?t")...)
+			if r.code != 0 || !strings.Contains(r.stdout, "urn:cortex:acme:team:"+team+"\r\n") {
+				t.Fatalf("query: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if r := runBinary(t, target.env, args("teams", "member-status", team, "ann", "done")...); r.code != exitInvalid || !strings.Contains(r.stderr, "invalid status") {
+				t.Fatalf("bad status: exit %d, %q", r.code, r.stderr)
+			}
+			if r := runBinary(t, target.env, args("export")...); r.code != exitUsage || !strings.Contains(r.stderr, "run it without --server") {
+				t.Fatalf("export with --server: exit %d, %q", r.code, r.stderr)
+			}
+		})
+	}
+	if r := runBinary(t, nil, append([]string{"--server", "unix://" + dir + "/nope.sock"}, append(nowhere, "teams", "list")...)...); r.code != exitLocked || !strings.Contains(r.stderr, "nope.sock") {
+		t.Fatalf("no server at --server: exit %d, %q", r.code, r.stderr)
+	}
+	if r := runBinary(t, nil, append([]string{"--server", "localhost:7474"}, append(nowhere, "teams", "list")...)...); r.code != exitInvalid || !strings.Contains(r.stderr, "--server") {
+		t.Fatalf("bad --server: exit %d, %q", r.code, r.stderr)
+	}
+}
