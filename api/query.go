@@ -16,18 +16,18 @@ import (
 // anything else is wrapped with "query: " as it is. caret is the line of
 // text holding a syntax error and a caret under its column ("" for other
 // errors), as CaretLine gives it.
-func QueryError(text string, err error) (_ error, caret string) {
+func QueryError(text string, err error) (caret string, _ error) {
 	var se *parser.SyntaxError
 	if errors.As(err, &se) {
 		if errors.Is(err, parser.ErrNotSupported) {
-			return fmt.Errorf("%w: query: %v", ErrInvalid, err), ""
+			return "", fmt.Errorf("%w: query: %v", ErrInvalid, err)
 		}
-		return fmt.Errorf("%w: query: line %d, column %d: %s", ErrSyntax, se.Line, se.Col, se.Msg), CaretLine(text, se.Line, se.Col)
+		return CaretLine(text, se.Line, se.Col), fmt.Errorf("%w: query: line %d, column %d: %s", ErrSyntax, se.Line, se.Col, se.Msg)
 	}
 	if errors.Is(err, algebra.ErrNotSupported) {
-		return fmt.Errorf("%w: query: %v", ErrInvalid, err), ""
+		return "", fmt.Errorf("%w: query: %v", ErrInvalid, err)
 	}
-	return fmt.Errorf("query: %w", err), ""
+	return "", fmt.Errorf("query: %w", err)
 }
 
 // CaretLine returns line (1-based) of text and a caret under column col

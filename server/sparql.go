@@ -77,7 +77,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 	if q.params.Get("explain") == "true" {
 		plan, err := n.Explain(r.Context(), q.text, opts)
 		if err != nil {
-			err, caret := api.QueryError(q.text, err)
+			caret, err := api.QueryError(q.text, err)
 			writeError(w, err, caret)
 			return
 		}
@@ -87,7 +87,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 	}
 	res, err := n.Query(r.Context(), q.text, opts)
 	if err != nil {
-		err, caret := api.QueryError(q.text, stopped(err, timeout))
+		caret, err := api.QueryError(q.text, stopped(err, timeout))
 		writeError(w, err, caret)
 		return
 	}
@@ -113,7 +113,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		err = writeSolutions(r.Context(), out, f, res)
 	}
 	if err != nil {
-		err, _ = api.QueryError(q.text, stopped(err, timeout))
+		_, err = api.QueryError(q.text, stopped(err, timeout))
 	}
 	out.finish(err, s.opts.logger)
 }

@@ -228,7 +228,7 @@ func (e *env) stdoutIsTerminal() bool {
 // syntax errors it prints the offending line with a caret under the column
 // first.
 func queryError(e *env, text string, err error) error {
-	err, caret := api.QueryError(text, err)
+	caret, err := api.QueryError(text, err)
 	fmt.Fprint(e.stderr, caret)
 	return err
 }

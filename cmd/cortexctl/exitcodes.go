@@ -20,12 +20,10 @@ const (
 // CLI-level error kinds, wrapped by command code (package api's, which
 // classifies them).
 var (
-	errUsage    = api.ErrUsage
-	errNotFound = api.ErrNotFound
-	errConflict = api.ErrConflict
-	errSyntax   = api.ErrSyntax
-	errInvalid  = api.ErrInvalid
-	errFalse    = api.ErrFalse
+	errUsage   = api.ErrUsage
+	errSyntax  = api.ErrSyntax
+	errInvalid = api.ErrInvalid
+	errFalse   = api.ErrFalse
 )
 
 // exitCode maps err to its exit code (api.ExitCode: one table for the CLI
