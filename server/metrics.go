@@ -19,6 +19,7 @@ type metrics struct {
 	handler  http.Handler
 	requests *prometheus.CounterVec   // by route and status code
 	latency  *prometheus.HistogramVec // by route
+	inFlight *prometheus.GaugeVec     // by route
 	rpcCalls *prometheus.CounterVec   // by method and outcome
 	merges   *prometheus.CounterVec   // by namespace
 }
@@ -35,6 +36,10 @@ func newMetrics(s *Server) *metrics {
 			Help:    "Time to answer an HTTP request, by route.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"route"}),
+		inFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "cortex_http_requests_in_flight",
+			Help: "HTTP requests being answered, by route.",
+		}, []string{"route"}),
 		rpcCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "cortex_rpc_calls_total",
 			Help: "JSON-RPC calls, by method and outcome (ok, or the error kind).",
@@ -48,19 +53,23 @@ func newMetrics(s *Server) *metrics {
 		Name: "cortex_store_disk_bytes",
 		Help: "Bytes the store takes on disk.",
 	}, func() float64 { return float64(s.store.DiskSize()) })
-	m.reg.MustRegister(m.requests, m.latency, m.rpcCalls, m.merges, disk, &quadsCollector{s: s})
+	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.rpcCalls, m.merges, disk, &quadsCollector{s: s})
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: s.opts.logger})
 	return m
 }
 
 func (m *metrics) serve(w http.ResponseWriter, r *http.Request) { m.handler.ServeHTTP(w, r) }
 
-// instrument counts the requests of h under route and times them.
+// instrument counts the requests of h under route, those in flight, and
+// times them.
 func (m *metrics) instrument(route string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
+		inFlight := m.inFlight.WithLabelValues(route)
+		inFlight.Inc()
 		defer func() {
+			inFlight.Dec()
 			// Also when the handler aborts a response (panics with
 			// http.ErrAbortHandler): it is counted, then re-panics.
 			code := sw.code

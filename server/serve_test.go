@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
@@ -111,6 +112,9 @@ func TestServe_GracefulShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-l.accepted
+	// A request whose handler has not started when the shutdown begins is
+	// not served (net/http drops it): wait for the handler.
+	waitInFlight(t, addr, "data")
 	cancel() // the shutdown starts with the request half sent
 	if _, err := pw.Write([]byte("<http://ex/b> <http://ex/p> \"2\" .\n")); err != nil {
 		t.Fatal(err)
@@ -132,6 +136,28 @@ func TestServe_GracefulShutdown(t *testing.T) {
 	}
 	if size, err := n.Size(context.Background()); err != nil || size != 2 {
 		t.Fatalf("quads written by the request in flight: %d, %v; want 2", size, err)
+	}
+}
+
+// waitInFlight waits until the server at addr answers a request of route
+// (cortex_http_requests_in_flight).
+func waitInFlight(t *testing.T, addr, route string) {
+	t.Helper()
+	want := `cortex_http_requests_in_flight{route="` + route + `"} 1`
+	for {
+		resp, err := http.Get(addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), want) {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
