@@ -35,11 +35,15 @@ var (
 	checkG = quad.IRI("http://e/g")
 )
 
-func newCheckFixture(t *testing.T) *checkFixture {
+func newCheckFixture(t *testing.T, with ...func(*Options)) *checkFixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false))
+	o := DefaultOptions().WithSyncWrites(false)
+	for _, w := range with {
+		w(&o)
+	}
+	s, err := Open(ctx, dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,10 +424,10 @@ func TestCheck_StoreLevelKeys(t *testing.T) {
 // logger is told.
 func TestCheck_LeftoverKeysOfDeletedNamespace(t *testing.T) {
 	ctx := context.Background()
-	defer func(h func() error) { namespaceDeleteHook = h }(namespaceDeleteHook)
-	namespaceDeleteHook = func() error { return errors.New("cut short") }
 	log := &testLogger{}
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithLogger(log))
+	opts := DefaultOptions().WithSyncWrites(false).WithLogger(log)
+	opts.hooks.deleteNamespace = func() error { return errors.New("cut short") }
+	s, err := Open(ctx, t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,9 +586,8 @@ func testStore(t testing.TB, dir string, o Options) *Store {
 // table updates are committed beside it.
 func TestCheck_WhileWriting(t *testing.T) {
 	ctx := context.Background()
-	defer func(old int) { journalAbove = old }(journalAbove)
-	journalAbove = 30 // deltas of more than 30 quads are journaled
-	f := newCheckFixture(t)
+	// Deltas of more than 30 quads are journaled.
+	f := newCheckFixture(t, tuned(func(t *Tuning) { t.MaxDeltaQuads = 30 }))
 	done := make(chan error, 1)
 	go func() {
 		var err error

@@ -54,16 +54,16 @@ func openNS(t *testing.T, dir string, opts cortex.Options) (*cortex.Store, *cort
 }
 
 func TestImport_ChunkedLargeImport(t *testing.T) {
-	t.Run("streamed", func(t *testing.T) { testLargeImport(t, 1) })
+	opts := cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000)
+	t.Run("streamed", func(t *testing.T) { testLargeImport(t, opts, 1) })
 	t.Run("chunks", func(t *testing.T) {
 		// Segments too small to stream are committed chunk by chunk.
-		defer cortex.SetStreamTuning(1<<30, 1<<30)()
-		testLargeImport(t, 26)
+		testLargeImport(t, cortex.WithStreamTuning(opts, 1<<30, 1<<30), 26)
 	})
 }
 
-func testLargeImport(t *testing.T, chunks int) {
-	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000))
+func testLargeImport(t *testing.T, opts cortex.Options, chunks int) {
+	s := cortextest.NewStore(t, opts)
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)
@@ -185,23 +185,24 @@ func TestMain(m *testing.M) {
 // CORTEX_TEST_STREAM=1 segments are small and streamed; =spill, they spill
 // to run files before they are streamed; otherwise they are small and
 // committed chunk by chunk. CORTEX_TEST_CRASH_AT names a point of a streamed
-// write (see cortex.SetStreamHook) at which the process kills itself once a
+// write (see cortex.WithStreamHook) at which the process kills itself once a
 // first segment has been committed.
 func childImport(dir string) {
 	ctx := context.Background()
+	opts := cortex.DefaultOptions().WithChunkQuads(500)
 	switch os.Getenv("CORTEX_TEST_STREAM") {
 	case "1":
-		cortex.SetStreamTuning(1<<20, 100)
+		opts = cortex.WithStreamTuning(opts, 1<<20, 100)
 	case "spill":
 		// Segments of 20k quads, spilled to runs of ~300 KB.
-		cortex.SetStreamTuning(1<<62, 100)
-		cortex.SetSpillTuning(300<<10, 20_000)
+		opts = cortex.WithSpillTuning(cortex.WithStreamTuning(opts, 1<<62, 100), 300<<10, 20_000)
 	default:
-		cortex.SetStreamTuning(1<<20, 1<<30)
+		opts = cortex.WithStreamTuning(opts, 1<<20, 1<<30)
 	}
+	var s *cortex.Store // set before the import starts
 	if at := os.Getenv("CORTEX_TEST_CRASH_AT"); at != "" {
-		cortex.SetStreamHook(func(stage string) {
-			if stage == at && cortex.StreamedSegments() >= 1 {
+		opts = cortex.WithStreamHook(opts, func(stage string) {
+			if stage == at && s.StreamedSegments() >= 1 {
 				// Let the tables of closed streams reach the manifest, so
 				// that the crash leaves part of the segment behind.
 				time.Sleep(300 * time.Millisecond)
@@ -210,7 +211,7 @@ func childImport(dir string) {
 			}
 		})
 	}
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(500))
+	s, err := cortex.Open(ctx, dir, opts)
 	if err != nil {
 		fmt.Println("error", err)
 		return

@@ -208,7 +208,7 @@ func TestJournal_OpenHandling(t *testing.T) {
 // so without pause would keep the holder waiting until its context ends:
 // then a large delta fails with ErrBusy, see TestApply_LargeDeltaBusy.)
 func TestGate_ExclusiveUnderContinuousLoad(t *testing.T) {
-	g := newGate()
+	g := newGate(DefaultTuning())
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var nested atomic.Int64
@@ -266,7 +266,7 @@ func TestGate_ExclusiveUnderContinuousLoad(t *testing.T) {
 // transaction that outlives it is.
 func TestGate_ExclusiveWaitBoundsOnlyTheDrain(t *testing.T) {
 	ctx := context.Background()
-	g := newGate()
+	g := newGate(DefaultTuning())
 	if err := g.exclusive(ctx); err != nil {
 		t.Fatal(err)
 	}

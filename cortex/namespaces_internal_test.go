@@ -53,9 +53,9 @@ func TestDeleteNamespace_CutShort(t *testing.T) {
 		}
 	}
 	crash := errors.New("crash")
-	namespaceDeleteHook = func() error { return crash }
+	s.opts.hooks.deleteNamespace = func() error { return crash }
 	err = s.DeleteNamespace(ctx, "gone")
-	namespaceDeleteHook = func() error { return nil }
+	s.opts.hooks.deleteNamespace = nil
 	if !errors.Is(err, crash) {
 		t.Fatalf("delete: %v", err)
 	}
@@ -171,8 +171,7 @@ func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	dropping := make(chan struct{})
-	namespaceDeleteHook = func() error { close(dropping); return nil }
-	t.Cleanup(func() { namespaceDeleteHook = func() error { return nil } })
+	s.opts.hooks.deleteNamespace = func() error { close(dropping); return nil } // before the goroutine below starts
 	deleted := make(chan error, 1)
 	go func() { deleted <- s.DeleteNamespace(ctx, "b") }()
 	<-dropping // the deletion now waits for res to be closed

@@ -66,7 +66,14 @@ func copyDir(t *testing.T, src string) string {
 // committed quads of genSource, in a consistent format, with no undo file.
 func checkRolledBack(t *testing.T, dir string, committed int64) {
 	t.Helper()
-	s, ns := openNS(t, dir, cortex.DefaultOptions())
+	checkRolledBackWith(t, dir, cortex.DefaultOptions(), committed)
+}
+
+// checkRolledBackWith is checkRolledBack opening the store with opts; it
+// returns the store, closed.
+func checkRolledBackWith(t *testing.T, dir string, opts cortex.Options, committed int64) *cortex.Store {
+	t.Helper()
+	s, ns := openNS(t, dir, opts)
 	defer s.Close()
 	if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("undo file still there after recovery: %v", err)
@@ -80,6 +87,7 @@ func checkRolledBack(t *testing.T, dir string, committed int64) {
 	if sz, err := ns.Size(context.Background()); err != nil || sz != committed {
 		t.Fatalf("size %d, %v; want %d", sz, err, committed)
 	}
+	return s
 }
 
 // TestRecovery_RollbackPaths rolls back the same interrupted segment through
@@ -96,10 +104,9 @@ func TestRecovery_RollbackPaths(t *testing.T) {
 			if tc.streamed {
 				min = 1
 			}
-			defer cortex.SetRollbackTuning(min, 1<<15)()
-			before := cortex.StreamedRollbacks()
-			checkRolledBack(t, copyDir(t, crashed), committed)
-			if got := cortex.StreamedRollbacks() - before; (got == 1) != tc.streamed {
+			opts := cortex.DefaultOptions().WithTuning(cortex.Tuning{RollbackStreamMin: min})
+			s := checkRolledBackWith(t, copyDir(t, crashed), opts, committed)
+			if got := s.StreamedRollbacks(); (got == 1) != tc.streamed {
 				t.Fatalf("%d streamed roll-backs, want streamed=%v", got, tc.streamed)
 			}
 		})
@@ -116,10 +123,10 @@ func TestRecovery_ReportsProgress(t *testing.T) {
 			if streamed {
 				min = 1
 			}
-			defer cortex.SetRollbackTuning(min, 100)()
 			dir := copyDir(t, crashed)
 			var got []cortex.RecoveryProgress
-			s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithRecoveryProgress(func(p cortex.RecoveryProgress) {
+			tuning := cortex.Tuning{RollbackStreamMin: min, RollbackProgressEvery: 100}
+			s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithTuning(tuning).WithRecoveryProgress(func(p cortex.RecoveryProgress) {
 				got = append(got, p)
 			}))
 			if err != nil {
@@ -163,12 +170,12 @@ func TestRecovery_Cancel(t *testing.T) {
 				if streamed {
 					min = 1
 				}
-				defer cortex.SetRollbackTuning(min, 64)()
 				dir := copyDir(t, crashed)
 				ctx, cancel := context.WithCancelCause(context.Background())
 				defer cancel(nil)
 				stop := errors.New("interrupted by the test")
-				s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithRecoveryProgress(func(p cortex.RecoveryProgress) {
+				tuning := cortex.Tuning{RollbackStreamMin: min, RollbackProgressEvery: 64}
+				s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithTuning(tuning).WithRecoveryProgress(func(p cortex.RecoveryProgress) {
 					if (when == "count" && p.Total > 0) || (when == "write" && p.Keys > 0) {
 						cancel(stop)
 					}
@@ -183,7 +190,7 @@ func TestRecovery_Cancel(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); err != nil {
 					t.Fatalf("undo file gone after a cancelled roll-back: %v", err)
 				}
-				checkRolledBack(t, dir, committed)
+				checkRolledBackWith(t, dir, cortex.DefaultOptions().WithTuning(tuning), committed)
 			})
 		}
 	}

@@ -57,9 +57,8 @@ func importFile(ctx context.Context, ns *cortex.Namespace, path string, onStart 
 // childImportRDF imports file with a resume source in small streamed
 // segments, printing the import id and each commit.
 func childImportRDF(dir, file string) {
-	cortex.SetStreamTuning(1<<20, 100)
 	ctx := context.Background()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(500))
+	s, err := cortex.Open(ctx, dir, cortex.WithStreamTuning(cortex.DefaultOptions().WithChunkQuads(500), 1<<20, 100))
 	if err != nil {
 		fmt.Println("error", err)
 		return

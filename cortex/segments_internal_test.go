@@ -18,13 +18,14 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// segmentTuning sets small segments for a test: about segBytes each, streamed
-// from minEntries entries (whatever the LSM tree's size).
-func segmentTuning(t *testing.T, segBytes int64, minEntries int) {
-	t.Helper()
-	b, m, r := streamSegmentBytes, streamMinEntries, streamFlattenRatio
-	streamSegmentBytes, streamMinEntries, streamFlattenRatio = segBytes, minEntries, 1<<40
-	t.Cleanup(func() { streamSegmentBytes, streamMinEntries, streamFlattenRatio = b, m, r })
+// segmentTuning sets small segments: about segBytes each, streamed from
+// minEntries entries (whatever the LSM tree's size; 0 streams every
+// segment).
+func segmentTuning(segBytes int64, minEntries int) func(*Options) {
+	return func(o *Options) {
+		o.hooks.segmentBytes = segBytes
+		o.tuning.StreamMinEntries, o.tuning.StreamFlattenRatio = max(minEntries, 1), 1<<40
+	}
 }
 
 func distinct(qs []quad.Quad) map[quad.Quad]bool {
@@ -66,10 +67,9 @@ func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
 		minEntries int
 	}{{"streamed", 0}, {"chunks", 1 << 30}} {
 		t.Run(mode.name, func(t *testing.T) {
-			segmentTuning(t, 16<<10, mode.minEntries)
-			streamed := bulkCounters.streamed.Load()
 			ctx := context.Background()
-			n := bulkTestNS(t, 7)
+			n := bulkTestNS(t, 7, segmentTuning(16<<10, mode.minEntries))
+			streamed := n.s.counters.streamed.Load()
 			qs := append(bulkMixed(400, 0), bulkMixed(400, 0)...)
 			res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 			if err != nil {
@@ -79,7 +79,7 @@ func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
 				t.Fatalf("result %+v", res)
 			}
 			checkSegmentContents(t, n, distinct(qs))
-			got := bulkCounters.streamed.Load() - streamed
+			got := n.s.counters.streamed.Load() - streamed
 			if mode.minEntries == 0 && got < 2 {
 				t.Fatalf("%d segments streamed, want several", got)
 			} else if mode.minEntries > 0 && got != 0 {
@@ -97,9 +97,8 @@ func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
 // A streamed segment over existing data: existing nodes' reference counts
 // and the meta entries are overwritten, existing quads are not repeated.
 func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
 	ctx := context.Background()
-	n := bulkTestNS(t, 9)
+	n := bulkTestNS(t, 9, segmentTuning(1<<30, 0))
 	old := bulkMixed(200, 1)
 	if err := n.Apply(ctx, Delta{Add: old}); err != nil {
 		t.Fatal(err)
@@ -110,11 +109,11 @@ func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
 	}
 	want := distinct(old[50:])
 	in := append(bulkMixed(300, 2), old[40:80]...)
-	streamed := bulkCounters.streamed.Load()
+	streamed := n.s.counters.streamed.Load()
 	if _, err := n.Import(ctx, &sliceSource{qs: in}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if bulkCounters.streamed.Load() == streamed {
+	if n.s.counters.streamed.Load() == streamed {
 		t.Fatal("the import was not streamed")
 	}
 	for q := range distinct(in) {
@@ -134,9 +133,8 @@ func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
 // Other writers run between segments: a slow source ends the open segment,
 // so an Apply issued while the import waits for input is not blocked by it.
 func TestSegments_WritersBetweenSegments(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0))
 	base := bulkMixed(120, 0)
 	other := bulkMixed(90, 3)
 	in := append(append([]quad.Quad(nil), base...), base...)
@@ -170,9 +168,8 @@ func TestSegments_WritersBetweenSegments(t *testing.T) {
 // A source error after some chunks: the chunks before it are written (and
 // reported), the failing chunk is not.
 func TestSegments_SourceErrorWritesEarlierChunks(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0))
 	qs := bulkMixed(95, 4)
 	boom := errors.New("boom")
 	_, err := n.Import(ctx, &errSource{qs: qs, err: boom}, ImportOptions{})
@@ -202,10 +199,7 @@ func (s *errSource) Next() (quad.Quad, error) {
 
 // The import's maps overflow: segments end early and later ones read.
 func TestSegments_MapCaps(t *testing.T) {
-	defer func(a, b, c int) { bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = a, b, c }(bulkMaxNodes, bulkMaxKeys, bulkMaxQuads)
-	bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = 20, 20, 20
-	segmentTuning(t, 1<<30, 0)
-	n := bulkTestNS(t, 7)
+	n := bulkTestNS(t, 7, segmentTuning(1<<30, 0), tuned(func(t *Tuning) { t.ImportMaxNodes, t.ImportMaxKeys, t.ImportMaxQuads = 20, 20, 20 }))
 	qs := append(bulkMixed(200, 0), bulkMixed(200, 5)...)
 	qs = append(qs, qs...)
 	if _, err := n.Import(context.Background(), &sliceSource{qs: qs}, ImportOptions{}); err != nil {
@@ -359,15 +353,14 @@ func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
 // writers of the same and of another namespace, and readers. Nothing
 // deadlocks, every write lands, and both namespaces stay exact.
 func TestSegments_ConcurrentUse(t *testing.T) {
-	segmentTuning(t, 128<<10, 0)
 	ctx := context.Background()
-	n := bulkTestNS(t, 16)
+	n := bulkTestNS(t, 16, segmentTuning(128<<10, 0))
 	other, err := n.s.Namespace(ctx, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := bulkMixed(1500, 7)
-	streamed := bulkCounters.streamed.Load()
+	streamed := n.s.counters.streamed.Load()
 	done := make(chan struct{})
 	errs := make(chan error, 8)
 	go func() {
@@ -432,7 +425,7 @@ func TestSegments_ConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	if bulkCounters.streamed.Load() == streamed {
+	if n.s.counters.streamed.Load() == streamed {
 		t.Fatal("nothing was streamed")
 	}
 	want := distinct(in)
@@ -454,11 +447,8 @@ func TestSegments_ConcurrentUse(t *testing.T) {
 // itself, so after a bounded wait it commits its segment chunk by chunk and
 // releases the namespace; nothing deadlocks.
 func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
-	defer func(d time.Duration) { streamGateWait = d }(streamGateWait)
-	streamGateWait = 50 * time.Millisecond
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0), tuned(func(t *Tuning) { t.StreamGateWait = 50 * time.Millisecond }))
 	seed := bulkTQ(1, 1, quad.String("seed"), nil)
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{seed}}); err != nil {
 		t.Fatal(err)
@@ -553,9 +543,10 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MB") {
 		t.Fatalf("got %v", err)
 	}
-	segmentTuning(t, 1<<62, 0) // stream every segment; the spill budget comes from the option
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1<<20))
+	o := DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1 << 20)
+	segmentTuning(1<<62, 0)(&o) // stream every segment; the spill budget comes from the option
+	s := testStore(t, t.TempDir(), o)
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
@@ -564,16 +555,16 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	for i := 0; i < 20_000; i++ {
 		qs = append(qs, bulkTQ(i, i%7, quad.String("o"), nil))
 	}
-	streamed, spilled := bulkCounters.streamed.Load(), bulkCounters.spilled.Load()
+	streamed, spilled := n.s.counters.streamed.Load(), n.s.counters.spilled.Load()
 	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// One segment, spilled to runs of the budget's size.
-	if got := bulkCounters.streamed.Load() - streamed; got != 1 || res.Chunks != 1 {
+	if got := n.s.counters.streamed.Load() - streamed; got != 1 || res.Chunks != 1 {
 		t.Fatalf("%d segments streamed, result %+v: want 1", got, res)
 	}
-	if runs := bulkCounters.spilled.Load() - spilled; runs < 2 {
+	if runs := n.s.counters.spilled.Load() - spilled; runs < 2 {
 		t.Fatalf("%d runs spilled, want several", runs)
 	}
 	checkSegmentContents(t, n, distinct(qs))
