@@ -108,6 +108,7 @@ func tuned(fn func(*Tuning)) func(*Options) {
 }
 
 func TestBulk_FormatAfterImports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var spec atomic.Int64
 	defer func() {
@@ -133,6 +134,7 @@ func TestBulk_FormatAfterImports(t *testing.T) {
 }
 
 func TestBulk_MapCapsFallBackToReads(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 7, speculate, tuned(func(t *Tuning) { t.ImportMaxNodes, t.ImportMaxKeys, t.ImportMaxQuads = 5, 5, 5 }))
 	qs := append(bulkMixed(200, 0), bulkMixed(200, 0)...) // repeats across chunks after the maps were cleared
@@ -150,6 +152,7 @@ func TestBulk_MapCapsFallBackToReads(t *testing.T) {
 }
 
 func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 10, speculate)
 	qs := bulkMixed(150, 1)
@@ -193,6 +196,7 @@ func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
 }
 
 func TestEscapeKeyMatchesHidalgo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	noStoreCheck.Store(t, true) // it writes keys that are no part of the format
 	n := bulkTestNS(t, 10)
@@ -220,6 +224,7 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 // TestPutBufAddIndex checks that addIndex writes the bytes of add with the
 // index key, ids with escaped bytes included.
 func TestPutBufAddIndex(t *testing.T) {
+	t.Parallel()
 	st := &bulkState{inds: indexes}
 	for _, ind := range indexes {
 		st.buckets = append(st.buckets, ind.Key(nil)[0])
@@ -248,6 +253,7 @@ func TestPutBufAddIndex(t *testing.T) {
 // the store must stay consistent, with exact reference counts. The chunk
 // after the pause was filled speculatively and must be redone.
 func TestBulk_InterleavedWriters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var redo atomic.Int64
 	defer func() {
@@ -312,6 +318,7 @@ func TestBulk_InterleavedWriters(t *testing.T) {
 // TestBulk_SplitsTooBigChunks writes chunks larger than one Badger
 // transaction, with speculative fills: they are split, nothing is lost.
 func TestBulk_SplitsTooBigChunks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 6000, speculate)
 	big := string(bytes.Repeat([]byte("x"), 2000))
@@ -336,6 +343,7 @@ func TestBulk_SplitsTooBigChunks(t *testing.T) {
 // cover the four positions (cayley's and Cortex's earlier layouts): index
 // keys are then shared by several quads and appended to across chunks.
 func TestBulk_PartialIndexes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, chunk := range []int{2, 7, 100} {
 		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {

@@ -158,6 +158,7 @@ func checkProblemsOf(t *testing.T, err error) []string {
 }
 
 func TestCheck_ConsistentStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newCheckFixture(t)
 	if err := f.s.Check(ctx); err != nil {
@@ -193,6 +194,7 @@ func allQuads(t *testing.T, n *Namespace) []quad.Quad {
 // TestCheck_FindsCorruption corrupts a consistent store one way at a time
 // and expects Check (of the store, and of the namespace) to say what.
 func TestCheck_FindsCorruption(t *testing.T) {
+	t.Parallel()
 	live := quad.Quad{Subject: checkA, Predicate: checkP, Object: quad.String("v1")}
 	orphan := quad.String("orphan")
 	cases := []struct {
@@ -389,6 +391,7 @@ func (f *checkFixture) getMaybe(k hkv.Key) ([]byte, error) {
 // TestCheck_StoreLevelKeys checks the registry entries and the keys outside
 // any namespace.
 func TestCheck_StoreLevelKeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newCheckFixture(t)
 	err := f.s.db.Update(func(txn *badger.Txn) error {
@@ -423,6 +426,7 @@ func TestCheck_StoreLevelKeys(t *testing.T) {
 // keys without a registry entry; they are not a problem, and the store's
 // logger is told.
 func TestCheck_LeftoverKeysOfDeletedNamespace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	log := &testLogger{}
 	opts := DefaultOptions().WithSyncWrites(false).WithLogger(log)
@@ -473,6 +477,7 @@ func (l *testLogger) String() string {
 // TestCheck_ReadOnlyAndBounded: Check runs on a store opened read-only and
 // writes nothing; its error lists at most 20 problems and counts them all.
 func TestCheck_ReadOnlyAndBounded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newCheckFixture(t)
 	// 30 quads' keys in index posc deleted: 30 problems.
@@ -514,6 +519,7 @@ func TestCheck_ReadOnlyAndBounded(t *testing.T) {
 
 // TestCheck_Closed: a closed store reports ErrClosed, not a problem.
 func TestCheck_Closed(t *testing.T) {
+	t.Parallel()
 	f := newCheckFixture(t)
 	if err := f.s.Close(); err != nil {
 		t.Fatal(err)
@@ -525,6 +531,7 @@ func TestCheck_Closed(t *testing.T) {
 
 // TestCheck_Canceled: Check stops with the context.
 func TestCheck_Canceled(t *testing.T) {
+	t.Parallel()
 	f := newCheckFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -585,6 +592,7 @@ func testStore(t testing.TB, dir string, o Options) *Store {
 // it finds nothing wrong while deltas (some journaled), imports and side
 // table updates are committed beside it.
 func TestCheck_WhileWriting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// Deltas of more than 30 quads are journaled.
 	f := newCheckFixture(t, tuned(func(t *Tuning) { t.MaxDeltaQuads = 30 }))

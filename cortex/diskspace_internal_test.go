@@ -31,6 +31,7 @@ func checkNoSpace(t *testing.T, err error, what string) {
 // written (a delta, a journaled delta, an import, a read-write Open), reads
 // go on, a read-only Open works, and writes work again once there is room.
 func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	var free atomic.Int64
@@ -108,6 +109,7 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 // refused one leaves nothing (no run file, no half-written stream), and the
 // error says what was committed.
 func TestDiskSpace_ImportStopsBetweenSegments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var free atomic.Int64
 	free.Store(1 << 50)

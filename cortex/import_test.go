@@ -54,6 +54,7 @@ func openNS(t *testing.T, dir string, opts cortex.Options) (*cortex.Store, *cort
 }
 
 func TestImport_ChunkedLargeImport(t *testing.T) {
+	t.Parallel()
 	opts := cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000)
 	t.Run("streamed", func(t *testing.T) { testLargeImport(t, opts, 1) })
 	t.Run("chunks", func(t *testing.T) {
@@ -97,6 +98,7 @@ func testLargeImport(t *testing.T, opts cortex.Options, chunks int) {
 // TestImport_NeverSurfacesTxnTooBig writes chunks far larger than one Badger
 // transaction can hold; the store must split them itself.
 func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(65536))
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
@@ -120,6 +122,7 @@ func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
 }
 
 func TestImport_FailureInFirstChunkWritesNothing(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))
 	ns, _ := s.Namespace(context.Background(), "default")
 	bad := errors.New("data.nt:51:3: bad term")
@@ -137,6 +140,7 @@ func TestImport_FailureInFirstChunkWritesNothing(t *testing.T) {
 }
 
 func TestImport_FailureInLaterChunkReportsCommitted(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))
 	ns, _ := s.Namespace(context.Background(), "default")
 	bad := errors.New("data.nt:251:1: bad term")
@@ -154,6 +158,7 @@ func TestImport_FailureInLaterChunkReportsCommitted(t *testing.T) {
 }
 
 func TestImport_GraphOverride(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	g := quad.IRI("http://example.org/target")
 	src := &cortextest.SliceSource{Quads: []quad.Quad{q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), quad.IRI("http://example.org/own"))}}
@@ -258,6 +263,7 @@ func startChild(t *testing.T, mode, dir string, env ...string) (*exec.Cmd, *bufi
 // checks that every quad of every chunk it reported committed is present,
 // with segments committed chunk by chunk and with streamed segments.
 func TestImport_SurvivesKill9(t *testing.T) {
+	t.Parallel()
 	for _, stream := range []string{"0", "1"} {
 		t.Run("stream="+stream, func(t *testing.T) { testSurvivesKill9(t, "CORTEX_TEST_STREAM="+stream) })
 	}
@@ -308,6 +314,7 @@ func testSurvivesKill9(t *testing.T, env string) {
 // rolls the segment back, leaving exactly the committed quads, with every
 // index, node count and size consistent.
 func TestImport_RollsBackInterruptedStream(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ stream, at string }{
 		{"1", "prepared"}, {"1", "group-done"}, {"1", "flushed"},
 		{"spill", "prepared"}, {"spill", "group-done"}, {"spill", "flushed"},
@@ -334,6 +341,7 @@ func TestImport_RollsBackInterruptedStream(t *testing.T) {
 }
 
 func TestStore_LockedByAnotherProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, lines := startChild(t, "hold", dir)
 	if !lines.Scan() || lines.Text() != "ready" {

@@ -110,6 +110,7 @@ func checkContent(t *testing.T, ns *cortex.Namespace, want []quad.Quad) {
 }
 
 func TestApply_LargeDeltaIsAtomic(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	for _, mem := range []bool{false, true} {
 		t.Run(fmt.Sprint("inMemory=", mem), func(t *testing.T) {
@@ -155,6 +156,7 @@ func TestApply_LargeDeltaIsAtomic(t *testing.T) {
 // TestApply_LargeDeltaRollsBackOnError cancels a large delta after some of
 // its transactions have committed: nothing of it remains.
 func TestApply_LargeDeltaRollsBackOnError(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	for _, after := range []int32{1, 3} {
 		t.Run(fmt.Sprint("after=", after), func(t *testing.T) {
@@ -195,6 +197,7 @@ func TestApply_LargeDeltaRollsBackOnError(t *testing.T) {
 // TestApply_LargeDeltaIsIsolated runs readers while large deltas flip the
 // namespace between two states: every reader sees one state or the other.
 func TestApply_LargeDeltaIsIsolated(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t)
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
@@ -290,6 +293,7 @@ func TestApply_LargeDeltaIsIsolated(t *testing.T) {
 // open cannot have the store to itself; it fails with ErrBusy, writing
 // nothing, instead of waiting forever.
 func TestApply_LargeDeltaBusy(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithTuning(cortex.Tuning{JournalGateWait: 200 * time.Millisecond}))
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
@@ -357,6 +361,7 @@ func childDelta(dir string) {
 // large delta, committed transaction by transaction or streamed, at several
 // points: the next Open rolls it back exactly.
 func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	for _, c := range []struct{ at, sync string }{
 		{"committed:1", "1"}, {"committed:3", "0"}, {"written", "1"},
@@ -405,6 +410,7 @@ func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
 // TestApply_LargeDeltaStreamed: a delta large enough to stream is written
 // through the stream writer, deletions included, and is exact.
 func TestApply_LargeDeltaStreamed(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	var flushed atomic.Int32
 	s := cortextest.NewStore(t, cortex.WithStreamHook(cortex.WithStreamTuning(cortex.DefaultOptions(), 1<<20, 100), func(s string) {
@@ -438,6 +444,7 @@ func TestApply_LargeDeltaStreamed(t *testing.T) {
 // TestStore_CloseWaitsForTransactions: Close waits for a read in progress,
 // refuses new work with ErrClosed meanwhile, and then closes.
 func TestStore_CloseWaitsForTransactions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions())
 	ns, err := s.Namespace(ctx, "default")
@@ -488,6 +495,7 @@ func TestStore_CloseWaitsForTransactions(t *testing.T) {
 // large deltas included: each operation succeeds or fails with ErrClosed,
 // and the reopened store is consistent.
 func TestStore_CloseUnderLoad(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, ns := openNS(t, dir, cortex.DefaultOptions())

@@ -94,6 +94,7 @@ func checkRolledBackWith(t *testing.T, dir string, opts cortex.Options, committe
 // a write batch and through the stream writer: both leave exactly the
 // committed quads.
 func TestRecovery_RollbackPaths(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, tc := range []struct {
 		name     string
@@ -116,6 +117,7 @@ func TestRecovery_RollbackPaths(t *testing.T) {
 // TestRecovery_ReportsProgress checks what Open reports while it rolls
 // back: a start, the count of keys, progress, and the end.
 func TestRecovery_ReportsProgress(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, streamed := range []bool{false, true} {
 		t.Run("streamed="+strconv.FormatBool(streamed), func(t *testing.T) {
@@ -162,6 +164,7 @@ func TestRecovery_ReportsProgress(t *testing.T) {
 // count and in the middle of writing: Open fails with the context's error,
 // the undo file stays, and the next Open completes the roll-back.
 func TestRecovery_Cancel(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, streamed := range []bool{false, true} {
 		for _, when := range []string{"count", "write"} {
@@ -201,6 +204,7 @@ func TestRecovery_Cancel(t *testing.T) {
 // be truncated, an interrupted segment rolled back), never a raw Badger
 // error; a read-write Open recovers it and read-only Opens work again.
 func TestRecovery_ReadOnlyOpenAfterCrash(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, keepUndo := range []bool{true, false} {
 		t.Run("undo="+strconv.FormatBool(keepUndo), func(t *testing.T) {

@@ -78,6 +78,7 @@ func childImportRDF(dir, file string) {
 // id: it resumes the recorded import (same id), so the graph is exactly the
 // file's, blank nodes not duplicated, and no unfinished import is left.
 func TestImportRDF_ResumesAfterCrash(t *testing.T) {
+	t.Parallel()
 	file := bnodeFile(t, 20_000)
 	dir := t.TempDir()
 	cmd, lines := startChild(t, "importrdf", dir, "CORTEX_TEST_FILE="+file)
@@ -149,6 +150,7 @@ func TestImportRDF_ResumesAfterCrash(t *testing.T) {
 // another version, so the next import starts anew and reports the replaced
 // record; the same version resumes.
 func TestImportRDF_ResumeAfterError(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
 	ns, err := s.Namespace(ctx, "default")
@@ -188,6 +190,7 @@ func TestImportRDF_ResumeAfterError(t *testing.T) {
 }
 
 func TestImportRDF_InvalidImportID(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	for _, id := range []string{"a b", "x/y", "é", strings.Repeat("a", 65), "a>b"} {
 		_, err := ns.ImportRDF(context.Background(), strings.NewReader("_:b <http://ex/p> \"o\" .\n"), cortex.RDFImportOptions{Format: rdfio.NTriples, ImportID: id})
@@ -205,6 +208,7 @@ func TestImportRDF_InvalidImportID(t *testing.T) {
 // resume; a resumed import that fails so keeps the record of its earlier,
 // partial run.
 func TestImportRDF_NothingWrittenNoRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func(chunk int) (*cortex.Store, *cortex.Namespace) {

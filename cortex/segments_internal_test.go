@@ -62,6 +62,7 @@ func checkSegmentContents(t *testing.T, n *Namespace, want map[quad.Quad]bool) {
 // Both ways of writing a segment, over many small segments, with duplicates
 // inside chunks, across chunks of a segment and across segments.
 func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []struct {
 		name       string
 		minEntries int
@@ -97,6 +98,7 @@ func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
 // A streamed segment over existing data: existing nodes' reference counts
 // and the meta entries are overwritten, existing quads are not repeated.
 func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 9, segmentTuning(1<<30, 0))
 	old := bulkMixed(200, 1)
@@ -133,6 +135,7 @@ func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
 // Other writers run between segments: a slow source ends the open segment,
 // so an Apply issued while the import waits for input is not blocked by it.
 func TestSegments_WritersBetweenSegments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0))
 	base := bulkMixed(120, 0)
@@ -168,6 +171,7 @@ func TestSegments_WritersBetweenSegments(t *testing.T) {
 // A source error after some chunks: the chunks before it are written (and
 // reported), the failing chunk is not.
 func TestSegments_SourceErrorWritesEarlierChunks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0))
 	qs := bulkMixed(95, 4)
@@ -199,6 +203,7 @@ func (s *errSource) Next() (quad.Quad, error) {
 
 // The import's maps overflow: segments end early and later ones read.
 func TestSegments_MapCaps(t *testing.T) {
+	t.Parallel()
 	n := bulkTestNS(t, 7, segmentTuning(1<<30, 0), tuned(func(t *Tuning) { t.ImportMaxNodes, t.ImportMaxKeys, t.ImportMaxQuads = 20, 20, 20 }))
 	qs := append(bulkMixed(200, 0), bulkMixed(200, 5)...)
 	qs = append(qs, qs...)
@@ -210,6 +215,7 @@ func TestSegments_MapCaps(t *testing.T) {
 
 // appendStreamKV writes what badger.KVToBuffer would.
 func TestAppendStreamKV(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		key, val []byte
 		version  uint64
@@ -256,6 +262,7 @@ func TestAppendStreamKV(t *testing.T) {
 }
 
 func TestUndoRecordRoundTripAndDamage(t *testing.T) {
+	t.Parallel()
 	r := &undoRecord{version: 77, prefix: []byte("n:default/"), old: []undoEntry{
 		{key: []byte("n:default/meta/size"), val: []byte{1, 2, 3, 4, 5, 6, 7, 8}, present: true},
 		{key: []byte("n:default/n\x00\x01/h"), present: false},
@@ -315,6 +322,7 @@ func testPuts(prefix []byte, kvs ...string) *putBuf {
 
 // The sort puts equal keys together and keeps the one of the latest chunk.
 func TestSortSegmentKeepsLatest(t *testing.T) {
+	t.Parallel()
 	prefix := []byte("n:t/")
 	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
 	sg := &segment{}
@@ -336,6 +344,7 @@ func TestSortSegmentKeepsLatest(t *testing.T) {
 // A key that is only its group byte shares no prefix with the others of its
 // group (the group's words then start right after the group byte).
 func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
+	t.Parallel()
 	prefix := []byte("n:t/")
 	sg := &segment{}
 	sg.add(testPuts(prefix, "mabc", "1", "mabd", "2", "m", "3"), 3, 3)
@@ -353,6 +362,7 @@ func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
 // writers of the same and of another namespace, and readers. Nothing
 // deadlocks, every write lands, and both namespaces stay exact.
 func TestSegments_ConcurrentUse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 16, segmentTuning(128<<10, 0))
 	other, err := n.s.Namespace(ctx, "other")
@@ -447,6 +457,7 @@ func TestSegments_ConcurrentUse(t *testing.T) {
 // itself, so after a bounded wait it commits its segment chunk by chunk and
 // releases the namespace; nothing deadlocks.
 func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0), tuned(func(t *Tuning) { t.StreamGateWait = 50 * time.Millisecond }))
 	seed := bulkTQ(1, 1, quad.String("seed"), nil)
@@ -492,6 +503,7 @@ func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
 // clear error (the roll-back needs a write), a damaged file is reported, and
 // a read-write open rolls back and removes it.
 func TestOpen_UndoFileHandling(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, err := Open(ctx, dir, DefaultOptions())
@@ -540,6 +552,7 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 // The segment budget is an Open option: a small one cuts an import into
 // several segments; a budget under 1 MB is refused.
 func TestOptions_ImportSegmentBytes(t *testing.T) {
+	t.Parallel()
 	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MB") {
 		t.Fatalf("got %v", err)
 	}

@@ -35,6 +35,7 @@ func runFilesIn(t *testing.T, dir string) []string {
 // overwrite several times (the newest run must win), and with segments cut
 // by the quad bound.
 func TestSegments_Spilled(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		pre      bool
@@ -100,6 +101,7 @@ func TestSegments_Spilled(t *testing.T) {
 // transactions do not end, the import fails with ErrBusy, and writes
 // nothing of the segment.
 func TestSegments_SpilledBusy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), tuned(func(t *Tuning) { t.JournalGateWait = 100 * time.Millisecond }))
 	_, end, err := n.view.NewTxn(false) // an open read transaction
@@ -120,6 +122,7 @@ func TestSegments_SpilledBusy(t *testing.T) {
 
 // Open removes run files a crash left behind.
 func TestOpen_RemovesStaleRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(context.Background(), dir, DefaultOptions())
 	if err != nil {
@@ -141,6 +144,7 @@ func TestOpen_RemovesStaleRuns(t *testing.T) {
 // The merge of runs and memory yields each key once, in order, the newest
 // source's entry winning.
 func TestGroupMergerNewestWins(t *testing.T) {
+	t.Parallel()
 	prefix := []byte("n:t/")
 	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
 	s := &Store{dir: t.TempDir()} // all spill needs of a store
@@ -187,6 +191,7 @@ func TestGroupMergerNewestWins(t *testing.T) {
 // at the end of the source, and when a stalled source ends it in the middle
 // of an import (the next segment builds on it).
 func TestSegments_SpilledLastChunk(t *testing.T) {
+	t.Parallel()
 	for _, stall := range []bool{false, true} {
 		t.Run(fmt.Sprint("stall=", stall), func(t *testing.T) {
 			ctx := context.Background()
@@ -218,6 +223,7 @@ func TestSegments_SpilledLastChunk(t *testing.T) {
 
 // Segments end when they have Tuning.SegmentMaxRuns run files.
 func TestSegments_SpilledMaxRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(1, 1<<30), tuned(func(t *Tuning) { t.SegmentMaxRuns = 4 }))
 	qs := append(bulkMixed(400, 0), bulkMixed(400, 3)...)
@@ -279,6 +285,7 @@ func TestSegments_SpilledConcurrentImports(t *testing.T) {
 // before the stream leaves level 0 empty (no flatten), and the old and new
 // quads are all there, exactly once; a re-import changes nothing.
 func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), withBadger(func(o badger.Options) badger.Options {
 		o.MemTableSize = 1 << 20
@@ -368,6 +375,7 @@ func withBadger(fn func(badger.Options) badger.Options) func(*Options) {
 // A spill runs on its own goroutine: the import goes on adding chunks to the
 // segment while a run is being written, and the result is exact.
 func TestSegments_SpillOverlapsFill(t *testing.T) {
+	t.Parallel()
 	var overlapped atomic.Int64
 	var n *Namespace // set before the import starts
 	spillHook := withSpillHook(func(detached int64) error {
@@ -412,6 +420,7 @@ func TestSegments_SpillOverlapsFill(t *testing.T) {
 // A spill that fails fails the import: nothing of the segment is written,
 // no run file is left, and the namespace takes the next import.
 func TestSegments_SpillFails(t *testing.T) {
+	t.Parallel()
 	errSpill := errors.New("disk full (injected)")
 	var calls atomic.Int64
 	ctx := context.Background()
@@ -447,6 +456,7 @@ func TestSegments_SpillFails(t *testing.T) {
 // (flushMemtables) has no level 0 to compact on its critical path. With
 // Badger's default of 5, the table stays on level 0 and the test fails.
 func TestStore_LevelZeroCompactedInBackground(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 7, withBadger(func(o badger.Options) badger.Options {
 		o.MemTableSize = 1 << 20
