@@ -220,15 +220,16 @@ func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 
 // Close releases the store. Namespaces obtained from it become unusable:
 // their operations fail with ErrClosed. Close first waits, up to 30 seconds
-// (Tuning.CloseWait), for the transactions in progress to end (a write being committed, a
-// streamed segment or journaled delta being written, a query result being
-// read), refusing new ones meanwhile; a write cut off after that is rolled
-// back by the next Open if it was streamed or journaled. Query results that
-// were not closed do not hold it that long: those the program no longer
-// references are closed by the garbage collector, and once only results
-// still referenced are left, Close waits two seconds more for them and then
-// (Tuning.ResultsCloseWait) returns an error matching ErrResultsOpen that says where each was opened
-// (the store is closed all the same). Closing twice is not an error.
+// (Tuning.CloseWait), for the transactions in progress to end (a write being
+// committed, a streamed segment or journaled delta being written, a query
+// result being read), refusing new ones meanwhile; a write cut off after
+// that is rolled back by the next Open if it was streamed or journaled.
+// Query results that were not closed do not hold it that long: those the
+// program no longer references are closed by the garbage collector, and
+// once only results still referenced are left, Close waits two seconds more
+// for them (Tuning.ResultsCloseWait) and then returns an error matching
+// ErrResultsOpen that says where each was opened (the store is closed all
+// the same). Closing twice is not an error.
 func (s *Store) Close() error {
 	s.state.Lock()
 	if s.closing {

@@ -49,12 +49,13 @@ type Tuning struct {
 	// back); smaller ones are committed transaction by transaction. A
 	// segment that spilled to run files is always streamed. Default 200,000.
 	StreamMinEntries int
-	// StreamFlattenRatio: when Badger's level 0 still holds tables before a
-	// stream, the whole LSM tree is flattened first, at a CPU cost per byte
-	// close to that of writing the segment through the memtable; that is
-	// done only when the tree is at most this many times the segment's size
-	// in memory, otherwise a segment that did not spill is committed
-	// transaction by transaction. Default 1.
+	// StreamFlattenRatio: when Badger's level 0 still holds tables after
+	// the memtable flush that precedes a stream (its level-0 compaction
+	// could not run), the whole LSM tree would be flattened first, at a
+	// CPU cost per byte close to that of writing the segment through the
+	// memtable; that is done only when the tree is at most this many times
+	// the segment's size in memory, otherwise a segment that did not spill
+	// is committed transaction by transaction. Default 1.
 	StreamFlattenRatio int64
 	// StreamWriteBuffer is the size in bytes of the batches handed to
 	// Badger's stream writer (by streamed writes and roll-backs). Larger
@@ -152,33 +153,34 @@ func (o Options) WithTuning(t Tuning) Options { o.tuning = t; return o }
 // resolved returns t with every zero field set to its default.
 func (t Tuning) resolved() Tuning {
 	d := DefaultTuning()
-	def(&t.MaxDeltaQuads, d.MaxDeltaQuads)
-	def(&t.JournalTxnEntries, d.JournalTxnEntries)
-	def(&t.JournalGateWait, d.JournalGateWait)
-	def(&t.CloseWait, d.CloseWait)
-	def(&t.ResultsCloseWait, d.ResultsCloseWait)
-	def(&t.StreamMinEntries, d.StreamMinEntries)
-	def(&t.StreamFlattenRatio, d.StreamFlattenRatio)
-	def(&t.StreamWriteBuffer, d.StreamWriteBuffer)
-	def(&t.StreamGateWait, d.StreamGateWait)
-	def(&t.SegmentMaxQuads, d.SegmentMaxQuads)
-	def(&t.SegmentMaxRuns, d.SegmentMaxRuns)
-	def(&t.SegmentIdle, d.SegmentIdle)
-	def(&t.SegmentStall, d.SegmentStall)
-	def(&t.ImportMaxNodes, d.ImportMaxNodes)
-	def(&t.ImportMaxKeys, d.ImportMaxKeys)
-	def(&t.ImportMaxQuads, d.ImportMaxQuads)
-	def(&t.ParallelReadMin, d.ParallelReadMin)
-	def(&t.RollbackStreamMin, d.RollbackStreamMin)
-	def(&t.RollbackProgressEvery, d.RollbackProgressEvery)
-	def(&t.GateFirstClosed, d.GateFirstClosed)
-	def(&t.GateMaxClosed, d.GateMaxClosed)
-	def(&t.GateOpenWindow, d.GateOpenWindow)
-	def(&t.GovernorEvery, d.GovernorEvery)
+	orDefault(&t.MaxDeltaQuads, d.MaxDeltaQuads)
+	orDefault(&t.JournalTxnEntries, d.JournalTxnEntries)
+	orDefault(&t.JournalGateWait, d.JournalGateWait)
+	orDefault(&t.CloseWait, d.CloseWait)
+	orDefault(&t.ResultsCloseWait, d.ResultsCloseWait)
+	orDefault(&t.StreamMinEntries, d.StreamMinEntries)
+	orDefault(&t.StreamFlattenRatio, d.StreamFlattenRatio)
+	orDefault(&t.StreamWriteBuffer, d.StreamWriteBuffer)
+	orDefault(&t.StreamGateWait, d.StreamGateWait)
+	orDefault(&t.SegmentMaxQuads, d.SegmentMaxQuads)
+	orDefault(&t.SegmentMaxRuns, d.SegmentMaxRuns)
+	orDefault(&t.SegmentIdle, d.SegmentIdle)
+	orDefault(&t.SegmentStall, d.SegmentStall)
+	orDefault(&t.ImportMaxNodes, d.ImportMaxNodes)
+	orDefault(&t.ImportMaxKeys, d.ImportMaxKeys)
+	orDefault(&t.ImportMaxQuads, d.ImportMaxQuads)
+	orDefault(&t.ParallelReadMin, d.ParallelReadMin)
+	orDefault(&t.RollbackStreamMin, d.RollbackStreamMin)
+	orDefault(&t.RollbackProgressEvery, d.RollbackProgressEvery)
+	orDefault(&t.GateFirstClosed, d.GateFirstClosed)
+	orDefault(&t.GateMaxClosed, d.GateMaxClosed)
+	orDefault(&t.GateOpenWindow, d.GateOpenWindow)
+	orDefault(&t.GovernorEvery, d.GovernorEvery)
 	return t
 }
 
-func def[T int | int64 | time.Duration](v *T, d T) {
+// orDefault sets *v to d if it is zero.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
 	if *v == 0 {
 		*v = d
 	}
