@@ -73,19 +73,9 @@ import (
 // reference counts it knew and knownAll/privateFrom are recomputed; after a
 // foreign removal (which may delete nodes) it forgets everything.
 
-// Bounds of the per-import maps; when one is exceeded after a chunk, all are
-// cleared and the import falls back to reads for what it wrote so far. They
-// are variables so that white-box tests can lower them.
-var (
-	bulkMaxNodes = 4 << 20 // ~60 bytes each
-	bulkMaxKeys  = 8 << 20 // ~12 bytes each
-	bulkMaxQuads = 4 << 20 // ~12 bytes each
-
-	// bulkReportEarly lets the import loop report a completed commit while
-	// it waits for the next chunk. Tests turn it off to force the
-	// speculative path.
-	bulkReportEarly = true
-)
+// The per-import maps are bounded by Tuning.ImportMaxNodes, ImportMaxKeys and
+// ImportMaxQuads; when one is exceeded after a chunk, all are cleared and the
+// import falls back to reads for what it wrote so far.
 
 var (
 	keyHorizon = hkv.Key{[]byte("meta"), []byte("horizon")}
@@ -424,7 +414,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		if tx != nil {
 			tx.end()
 			tx = nil
-			bulkCounters.redo.Add(1)
+			st.n.s.counters.redo.Add(1)
 		}
 		n.lockWrite()
 	}
@@ -444,9 +434,9 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	if tx != nil && (err != nil || n.writeGen != st.writeGen || n.removeGen != st.removeGen) {
 		tx.end() // another writer wrote: redo the chunk with reads
 		tx = nil
-		bulkCounters.redo.Add(1)
+		st.n.s.counters.redo.Add(1)
 	} else if tx != nil {
-		bulkCounters.spec.Add(1)
+		st.n.s.counters.spec.Add(1)
 	}
 	if err != nil {
 		return err
@@ -993,7 +983,7 @@ func (st *bulkState) merge(w *chunkWork, c *prepChunk, qs []prepQuad) {
 	if st.accum {
 		return // the segment loop checks the bounds between segments
 	}
-	if len(st.nodes) > bulkMaxNodes || len(st.keys) > bulkMaxKeys || len(st.quads) > bulkMaxQuads {
+	if t := &st.n.s.tune; len(st.nodes) > t.ImportMaxNodes || len(st.keys) > t.ImportMaxKeys || len(st.quads) > t.ImportMaxQuads {
 		st.forget()
 	}
 }
@@ -1113,10 +1103,14 @@ func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
 	return nil
 }
 
-// bulkCounters count, for tests, chunks committed from a speculative fill,
-// speculative fills redone under the lock, segments streamed, runs spilled,
-// chunks added to segments and roll-backs streamed by Open (recover.go).
-var bulkCounters struct{ spec, redo, streamed, spilled, accumulated, rollbacks atomic.Int64 }
+// storeCounters count, for tests, what a store's writes did: chunks
+// committed from a speculative fill, speculative fills redone under the
+// lock, segments streamed, runs spilled, chunks added to segments,
+// roll-backs streamed by Open (recover.go) and key ranges a journaled delta
+// read on their own goroutine (prefetch.go).
+type storeCounters struct {
+	spec, redo, streamed, spilled, accumulated, rollbacks, parallelReads atomic.Int64
+}
 
 // escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
 // joined by '/', with '/' and '\\' escaped by a '\\'.

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	ckv "github.com/cayleygraph/cayley/graph/kv"
@@ -26,16 +27,22 @@ func bulkCheckFormat(t *testing.T, n *Namespace) {
 	}
 }
 
-func bulkTestNS(t *testing.T, chunk int) *Namespace {
+// bulkTestNS opens a namespace of a fresh store with chunk quads per import
+// chunk and options adjusted by each of with.
+func bulkTestNS(t *testing.T, chunk int, with ...func(*Options)) *Namespace {
 	t.Helper()
-	return bulkTestNSSync(t, chunk, false)
+	return bulkTestNSSync(t, chunk, false, with...)
 }
 
-// bulkTestNSSync opens a namespace of a fresh store; with sync, commits wait
-// for fsync, which makes them slow enough for a speculative fill to overlap.
-func bulkTestNSSync(t *testing.T, chunk int, sync bool) *Namespace {
+// bulkTestNSSync is bulkTestNS; with sync, commits wait for fsync, which
+// makes them slow enough for a speculative fill to overlap.
+func bulkTestNSSync(t *testing.T, chunk int, sync bool, with ...func(*Options)) *Namespace {
 	t.Helper()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(sync).WithChunkQuads(chunk))
+	o := DefaultOptions().WithSyncWrites(sync).WithChunkQuads(chunk)
+	for _, w := range with {
+		w(&o)
+	}
+	s := testStore(t, t.TempDir(), o)
 	n, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)
@@ -90,25 +97,29 @@ func bulkMixed(n, seed int) []quad.Quad {
 // speculate makes imports fill each chunk while the previous one commits
 // (the import loop no longer reports a finished commit while it waits for the
 // next chunk, so a commit is always pending when the next chunk arrives).
-func bulkSpeculate(t *testing.T) {
-	t.Helper()
-	bulkReportEarly = false
-	bulkSegments = false // these tests are about the chunked, pipelined writer
-	t.Cleanup(func() { bulkReportEarly, bulkSegments = true, true })
+func speculate(o *Options) {
+	o.hooks.noReportEarly = true
+	o.hooks.noSegments = true // these tests are about the chunked, pipelined writer
+}
+
+// tuned returns an option adjustment that applies fn to the tuning.
+func tuned(fn func(*Tuning)) func(*Options) {
+	return func(o *Options) { fn(&o.tuning) }
 }
 
 func TestBulk_FormatAfterImports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	bulkSpeculate(t)
-	spec := bulkCounters.spec.Load()
+	var spec atomic.Int64
 	defer func() {
-		if bulkCounters.spec.Load() == spec {
+		if spec.Load() == 0 {
 			t.Error("no chunk was written from a speculative fill")
 		}
 	}()
 	for _, chunk := range []int{1, 3, 64, 1000} {
 		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {
-			n := bulkTestNSSync(t, chunk, chunk == 3)
+			n := bulkTestNSSync(t, chunk, chunk == 3, speculate)
+			defer func() { spec.Add(n.s.counters.spec.Load()) }()
 			if _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(300, 0)}, ImportOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -123,11 +134,9 @@ func TestBulk_FormatAfterImports(t *testing.T) {
 }
 
 func TestBulk_MapCapsFallBackToReads(t *testing.T) {
-	defer func(a, b, c int) { bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = a, b, c }(bulkMaxNodes, bulkMaxKeys, bulkMaxQuads)
-	bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = 5, 5, 5
-	bulkSpeculate(t)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	n := bulkTestNS(t, 7, speculate, tuned(func(t *Tuning) { t.ImportMaxNodes, t.ImportMaxKeys, t.ImportMaxQuads = 5, 5, 5 }))
 	qs := append(bulkMixed(200, 0), bulkMixed(200, 0)...) // repeats across chunks after the maps were cleared
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -143,9 +152,9 @@ func TestBulk_MapCapsFallBackToReads(t *testing.T) {
 }
 
 func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
-	bulkSpeculate(t)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, speculate)
 	qs := bulkMixed(150, 1)
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -187,6 +196,7 @@ func TestBulk_CayleyDeltasAfterImport(t *testing.T) {
 }
 
 func TestEscapeKeyMatchesHidalgo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	noStoreCheck.Store(t, true) // it writes keys that are no part of the format
 	n := bulkTestNS(t, 10)
@@ -214,6 +224,7 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 // TestPutBufAddIndex checks that addIndex writes the bytes of add with the
 // index key, ids with escaped bytes included.
 func TestPutBufAddIndex(t *testing.T) {
+	t.Parallel()
 	st := &bulkState{inds: indexes}
 	for _, ind := range indexes {
 		st.buckets = append(st.buckets, ind.Key(nil)[0])
@@ -242,11 +253,11 @@ func TestPutBufAddIndex(t *testing.T) {
 // the store must stay consistent, with exact reference counts. The chunk
 // after the pause was filled speculatively and must be redone.
 func TestBulk_InterleavedWriters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	bulkSpeculate(t)
-	redo := bulkCounters.redo.Load()
+	var redo atomic.Int64
 	defer func() {
-		if bulkCounters.redo.Load() == redo {
+		if redo.Load() == 0 {
 			t.Error("no speculative fill was redone")
 		}
 	}()
@@ -275,7 +286,8 @@ func TestBulk_InterleavedWriters(t *testing.T) {
 	}
 	for name, between := range cases {
 		t.Run(name, func(t *testing.T) {
-			n := bulkTestNS(t, 10)
+			n := bulkTestNS(t, 10, speculate)
+			defer func() { redo.Add(n.s.counters.redo.Load()) }()
 			in := append(append([]quad.Quad(nil), base...), base...) // second half repeats the first
 			first := map[quad.Quad]bool{}
 			for _, q := range in[:60] {
@@ -306,9 +318,9 @@ func TestBulk_InterleavedWriters(t *testing.T) {
 // TestBulk_SplitsTooBigChunks writes chunks larger than one Badger
 // transaction, with speculative fills: they are split, nothing is lost.
 func TestBulk_SplitsTooBigChunks(t *testing.T) {
-	bulkSpeculate(t)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 6000)
+	n := bulkTestNS(t, 6000, speculate)
 	big := string(bytes.Repeat([]byte("x"), 2000))
 	var qs []quad.Quad
 	for i := 0; i < 12_000; i++ {
@@ -331,11 +343,11 @@ func TestBulk_SplitsTooBigChunks(t *testing.T) {
 // cover the four positions (cayley's and Cortex's earlier layouts): index
 // keys are then shared by several quads and appended to across chunks.
 func TestBulk_PartialIndexes(t *testing.T) {
-	bulkSpeculate(t)
+	t.Parallel()
 	ctx := context.Background()
 	for _, chunk := range []int{2, 7, 100} {
 		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {
-			n := bulkTestNS(t, chunk)
+			n := bulkTestNS(t, chunk, speculate)
 			meta, err := json.Marshal([]ckv.QuadIndex{
 				{Dirs: []quad.Direction{quad.Subject, quad.Predicate}},
 				{Dirs: []quad.Direction{quad.Object, quad.Predicate, quad.Subject}},

@@ -86,6 +86,7 @@ func termsOf(qs []quad.Quad) []quad.Value {
 }
 
 func TestImport_Bulk_ReadsBackExactly(t *testing.T) {
+	t.Parallel()
 	for _, chunk := range []int{1, 4, 50, 8192} {
 		t.Run("chunk"+strconv.Itoa(chunk), func(t *testing.T) {
 			s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(chunk))
@@ -111,6 +112,7 @@ func TestImport_Bulk_ReadsBackExactly(t *testing.T) {
 }
 
 func TestImport_Bulk_IntoNonEmptyNamespace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(7))
 	ns, _ := s.Namespace(ctx, "default")
@@ -127,6 +129,7 @@ func TestImport_Bulk_IntoNonEmptyNamespace(t *testing.T) {
 // through Apply (cayley's own write path): counts must be exact, so removing
 // every quad leaves no term behind.
 func TestImport_Bulk_CayleyDeltasAfterImport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(16))
 	ns, _ := s.Namespace(ctx, "default")
@@ -188,6 +191,7 @@ func (s *hookSource) Next() (quad.Quad, error) {
 // a removal that deletes terms the import already knows, and additions that
 // change reference counts of terms it created.
 func TestImport_Bulk_InterleavedApply(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(2))
 	ns, _ := s.Namespace(ctx, "default")
@@ -254,6 +258,7 @@ func TestImport_Bulk_InterleavedApply(t *testing.T) {
 }
 
 func TestImport_Bulk_ConcurrentImports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(5))
 	ns, _ := s.Namespace(ctx, "default")

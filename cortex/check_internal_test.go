@@ -35,11 +35,15 @@ var (
 	checkG = quad.IRI("http://e/g")
 )
 
-func newCheckFixture(t *testing.T) *checkFixture {
+func newCheckFixture(t *testing.T, with ...func(*Options)) *checkFixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false))
+	o := DefaultOptions().WithSyncWrites(false)
+	for _, w := range with {
+		w(&o)
+	}
+	s, err := Open(ctx, dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,6 +158,7 @@ func checkProblemsOf(t *testing.T, err error) []string {
 }
 
 func TestCheck_ConsistentStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newCheckFixture(t)
 	if err := f.s.Check(ctx); err != nil {
@@ -189,6 +194,7 @@ func allQuads(t *testing.T, n *Namespace) []quad.Quad {
 // TestCheck_FindsCorruption corrupts a consistent store one way at a time
 // and expects Check (of the store, and of the namespace) to say what.
 func TestCheck_FindsCorruption(t *testing.T) {
+	t.Parallel()
 	live := quad.Quad{Subject: checkA, Predicate: checkP, Object: quad.String("v1")}
 	orphan := quad.String("orphan")
 	cases := []struct {
@@ -385,6 +391,7 @@ func (f *checkFixture) getMaybe(k hkv.Key) ([]byte, error) {
 // TestCheck_StoreLevelKeys checks the registry entries and the keys outside
 // any namespace.
 func TestCheck_StoreLevelKeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newCheckFixture(t)
 	err := f.s.db.Update(func(txn *badger.Txn) error {
@@ -419,11 +426,12 @@ func TestCheck_StoreLevelKeys(t *testing.T) {
 // keys without a registry entry; they are not a problem, and the store's
 // logger is told.
 func TestCheck_LeftoverKeysOfDeletedNamespace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	defer func(h func() error) { namespaceDeleteHook = h }(namespaceDeleteHook)
-	namespaceDeleteHook = func() error { return errors.New("cut short") }
 	log := &testLogger{}
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithLogger(log))
+	opts := DefaultOptions().WithSyncWrites(false).WithLogger(log)
+	opts.hooks.deleteNamespace = func() error { return errors.New("cut short") }
+	s, err := Open(ctx, t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,6 +477,7 @@ func (l *testLogger) String() string {
 // TestCheck_ReadOnlyAndBounded: Check runs on a store opened read-only and
 // writes nothing; its error lists at most 20 problems and counts them all.
 func TestCheck_ReadOnlyAndBounded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newCheckFixture(t)
 	// 30 quads' keys in index posc deleted: 30 problems.
@@ -510,6 +519,7 @@ func TestCheck_ReadOnlyAndBounded(t *testing.T) {
 
 // TestCheck_Closed: a closed store reports ErrClosed, not a problem.
 func TestCheck_Closed(t *testing.T) {
+	t.Parallel()
 	f := newCheckFixture(t)
 	if err := f.s.Close(); err != nil {
 		t.Fatal(err)
@@ -521,6 +531,7 @@ func TestCheck_Closed(t *testing.T) {
 
 // TestCheck_Canceled: Check stops with the context.
 func TestCheck_Canceled(t *testing.T) {
+	t.Parallel()
 	f := newCheckFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -581,10 +592,10 @@ func testStore(t testing.TB, dir string, o Options) *Store {
 // it finds nothing wrong while deltas (some journaled), imports and side
 // table updates are committed beside it.
 func TestCheck_WhileWriting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	defer func(old int) { journalAbove = old }(journalAbove)
-	journalAbove = 30 // deltas of more than 30 quads are journaled
-	f := newCheckFixture(t)
+	// Deltas of more than 30 quads are journaled.
+	f := newCheckFixture(t, tuned(func(t *Tuning) { t.MaxDeltaQuads = 30 }))
 	done := make(chan error, 1)
 	go func() {
 		var err error

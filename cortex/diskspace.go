@@ -58,10 +58,6 @@ func spaceReserve(o badger.Options) int64 {
 	return mt + int64(o.NumMemtables)*mt + 2*mt + 4*o.BaseTableSize
 }
 
-// freeSpace returns the bytes available to this process in the file system
-// of dir. Tests replace it to inject a full disk.
-var freeSpace = statfsFree
-
 // checkSpace refuses a write of about need bytes (what names it) unless the
 // store's file system has room for it and the reserve. It never refuses on an
 // in-memory store or when the free space cannot be read.
@@ -69,7 +65,10 @@ func (s *Store) checkSpace(what string, need int64) error {
 	if s.opts.inMemory {
 		return nil
 	}
-	free, err := freeSpace(s.dir)
+	free, err := statfsFree(s.dir)
+	if h := s.opts.hooks.freeSpace; h != nil {
+		free, err = h(s.dir)
+	}
 	if err != nil {
 		return nil // unknown (e.g. not supported here): Badger's own errors remain
 	}

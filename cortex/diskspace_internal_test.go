@@ -12,13 +12,10 @@ import (
 	"github.com/cayleygraph/quad"
 )
 
-// setFreeSpace makes the free-space guard see what free returns (an
+// freeSpaceFrom makes the free-space guard see what free returns (an
 // injected full disk).
-func setFreeSpace(t *testing.T, free func() int64) {
-	t.Helper()
-	old := freeSpace
-	freeSpace = func(string) (int64, error) { return free(), nil }
-	t.Cleanup(func() { freeSpace = old })
+func freeSpaceFrom(free func() int64) func(*Options) {
+	return func(o *Options) { o.hooks.freeSpace = func(string) (int64, error) { return free(), nil } }
 }
 
 func checkNoSpace(t *testing.T, err error, what string) {
@@ -34,9 +31,14 @@ func checkNoSpace(t *testing.T, err error, what string) {
 // written (a delta, a journaled delta, an import, a read-write Open), reads
 // go on, a read-only Open works, and writes work again once there is room.
 func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
+	var free atomic.Int64
+	free.Store(1 << 50)
+	opts := DefaultOptions()
+	freeSpaceFrom(free.Load)(&opts)
+	s, err := Open(ctx, dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +51,7 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := distinct(base)
-	var free atomic.Int64
 	free.Store(s.reserve - 1)
-	setFreeSpace(t, free.Load)
 
 	small := []quad.Quad{{Subject: quad.IRI("http://e/new"), Predicate: quad.IRI("http://e/p"), Object: quad.String("x")}}
 	checkNoSpace(t, n.Apply(ctx, Delta{Add: small}), "a small delta")
@@ -74,9 +74,9 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 	}
 
 	free.Store(s.reserve - 1)
-	_, err = Open(ctx, dir, DefaultOptions())
+	_, err = Open(ctx, dir, opts)
 	checkNoSpace(t, err, "a read-write Open")
-	ro, err := Open(ctx, dir, DefaultOptions().WithReadOnly(true))
+	ro, err := Open(ctx, dir, opts.WithReadOnly(true))
 	if err != nil {
 		t.Fatalf("a read-only Open on a full disk: %v", err)
 	}
@@ -90,7 +90,7 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 	}
 
 	free.Store(1 << 50)
-	s = testStore(t, dir, DefaultOptions())
+	s = testStore(t, dir, opts)
 	n, err = s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
@@ -109,13 +109,12 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 // refused one leaves nothing (no run file, no half-written stream), and the
 // error says what was committed.
 func TestDiskSpace_ImportStopsBetweenSegments(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	spillTuning(t, 24<<10, 2000) // segments of 2,000 quads, spilled every 24 kB
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 100)
 	var free atomic.Int64
 	free.Store(1 << 50)
-	setFreeSpace(t, free.Load)
+	// Segments of 2,000 quads, spilled every 24 kB.
+	n := bulkTestNS(t, 100, segmentTuning(1<<62, 0), spillTuning(24<<10, 2000), freeSpaceFrom(free.Load))
 	qs := uniqueQuads(6000, "i")
 	src := &sliceSource{qs: qs}
 	var committed []int64

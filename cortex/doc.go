@@ -41,7 +41,8 @@
 // # Atomicity
 //
 // Apply and Update are all or nothing at any size, and readers see all of a
-// delta or none of it: up to MaxDeltaQuads quads are one Badger transaction;
+// delta or none of it: up to MaxDeltaQuads quads (Tuning.MaxDeltaQuads) are
+// one Badger transaction;
 // a larger delta is journaled (journal.go): it holds the store's other
 // transactions back while it is written (streamed when large) and a crash in
 // the middle is rolled back by the next Open. Update is an atomic
@@ -49,8 +50,8 @@
 // sees the latest committed state.
 // Import on a persistent store works in segments (segments.go): chunks of
 // DefaultChunkQuads quads are computed under the namespace's write lock and
-// written together when the segment is full (~2M quads), the source ends or
-// is slow. Its writes beyond the import budget (128 MB by default) are
+// written together when the segment is full (~2M quads,
+// Tuning.SegmentMaxQuads), the source ends or is slow. Its writes beyond the import budget (128 MB by default) are
 // sorted and spilled to temporary run files in the store directory, in the
 // background while the segment goes on filling (so up to about twice the
 // budget is held meanwhile), and merged when the segment is written. A large
@@ -64,6 +65,13 @@
 // loses a commit. In-memory stores use the chunked, pipelined writer
 // (bulk.go).
 //
+// # Tuning
+//
+// Options set what a program usually chooses (memory budget, chunk size,
+// durability); the engine's finer thresholds and waits are fields of Tuning,
+// given with Options.WithTuning, each documented with its default. A store
+// keeps the values it was opened with: there is no package-level setting.
+//
 // # Concurrency
 //
 // A Store and its Namespaces are safe for concurrent use by many goroutines.
@@ -71,21 +79,24 @@
 // snapshot until its result is closed. Only one process may open a persistent
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
 // Iterators (IDIterator) and Tx values are for one goroutine. Close may be
-// called while other goroutines work: it waits (up to 30 seconds) for the
+// called while other goroutines work: it waits (up to 30 seconds,
+// Tuning.CloseWait) for the
 // transactions in progress, and everything started after it fails with
 // ErrClosed. A query result that is dropped without being closed is closed
 // by the garbage collector; one still referenced and never closed is
 // reported by Close (ErrResultsOpen, with where it was opened) after two
-// seconds instead of holding it for 30.
+// seconds (Tuning.ResultsCloseWait) instead of holding it for 30.
 //
 // A streamed segment and a journaled delta need the store to themselves for
 // the seconds they take to write (up to tens of seconds for a spilled
 // segment of 2M quads): they wait until no Badger transaction of
 // the store is open (queries not yet closed included) and hold new ones back
-// meanwhile (gate.go). If that takes more than two seconds (an open query
+// meanwhile (gate.go). If that takes more than two seconds
+// (Tuning.StreamGateWait; an open query
 // may belong to a goroutine waiting for the importing namespace), a segment
 // is committed chunk by chunk instead; a segment that spilled to run files
-// and a journaled delta wait up to ten seconds and then fail with ErrBusy,
+// and a journaled delta wait up to ten seconds (Tuning.JournalGateWait) and
+// then fail with ErrBusy,
 // having written nothing. So nothing deadlocks; close queries before
 // writing large deltas or importing large files. While they wait, they run
 // the garbage collector, which closes query results that were dropped
@@ -103,8 +114,8 @@
 //     a table, and levels down from a one-table size, so that this mostly
 //     happens in the background between writes (Badger's defaults left
 //     streamed data where it landed). Streaming pays off for large loads;
-//     segments of fewer than ~200k Badger entries are committed chunk by
-//     chunk (slower, not atomic as a whole).
+//     segments of fewer than ~200k Badger entries (Tuning.StreamMinEntries)
+//     are committed chunk by chunk (slower, not atomic as a whole).
 //   - An import's budget bounds its own buffers, not the process: Go's
 //     collector lets the heap grow to about twice what is live. A host that
 //     must stay within a memory bound sets a soft limit (GOMEMLIMIT or

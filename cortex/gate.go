@@ -30,9 +30,14 @@ type gate struct {
 	// waiter's closed window passes with transactions still open: the
 	// store collects query results that nobody closed (results.go).
 	onStall func()
+	// The windows of exclusive (see below).
+	firstClosed, maxClosed, openWindow time.Duration
 }
 
-func newGate() *gate { return &gate{one: make(chan struct{}, 1)} }
+// newGate returns a gate with the windows of t (resolved).
+func newGate(t Tuning) *gate {
+	return &gate{one: make(chan struct{}, 1), firstClosed: t.GateFirstClosed, maxClosed: t.GateMaxClosed, openWindow: t.GateOpenWindow}
+}
 
 // Enter admits a transaction, waiting while an exclusive holder is active; it
 // fails with ErrClosed once the store is closing.
@@ -111,17 +116,13 @@ func (g *gate) Leave() {
 	g.mu.Unlock()
 }
 
-// Windows of exclusive: it holds new transactions back for a closed window
-// (doubling each round up to gateMaxClosed) while the open ones end, and if
-// they do not, admits new ones again for gateOpenWindow. Holding new ones
-// back is what lets a store under continuous reads drain; admitting them
-// again is what keeps a goroutine that opens a second transaction while
-// holding one from deadlocking against the holder.
-var (
-	gateFirstClosed = 200 * time.Millisecond
-	gateMaxClosed   = 3 * time.Second
-	gateOpenWindow  = 50 * time.Millisecond
-)
+// Windows of exclusive (Tuning.GateFirstClosed, GateMaxClosed,
+// GateOpenWindow): it holds new transactions back for a closed window
+// (doubling each round up to maxClosed) while the open ones end, and if they
+// do not, admits new ones again for openWindow. Holding new ones back is
+// what lets a store under continuous reads drain; admitting them again is
+// what keeps a goroutine that opens a second transaction while holding one
+// from deadlocking against the holder.
 
 // exclusive waits until no transaction is open and then keeps new ones out
 // until release (see the windows above). It fails only when ctx is done.
@@ -143,7 +144,7 @@ func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 		ctx, cancel = context.WithTimeout(ctx, wait)
 		defer cancel()
 	}
-	closed := gateFirstClosed
+	closed := g.firstClosed
 	for {
 		g.mu.Lock()
 		g.excl = true
@@ -170,7 +171,7 @@ func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 				select {
 				case <-ch:
 					return nil
-				case <-time.After(gateOpenWindow):
+				case <-time.After(g.openWindow):
 				case <-ctx.Done():
 				}
 			}
@@ -185,7 +186,7 @@ func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 			<-g.one
 			return err
 		}
-		t = time.NewTimer(gateOpenWindow)
+		t = time.NewTimer(g.openWindow)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
@@ -193,7 +194,7 @@ func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 			<-g.one
 			return ctx.Err()
 		}
-		closed = min(2*closed, gateMaxClosed)
+		closed = min(2*closed, g.maxClosed)
 	}
 }
 

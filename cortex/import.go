@@ -112,7 +112,7 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	}
 	for {
 		var c *prepChunk
-		if p := st.pending; p != nil && bulkReportEarly {
+		if p := st.pending; p != nil && !n.s.opts.hooks.noReportEarly {
 			// Report a completed commit while waiting for the next chunk.
 			select {
 			case c = <-prepped:

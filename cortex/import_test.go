@@ -54,16 +54,17 @@ func openNS(t *testing.T, dir string, opts cortex.Options) (*cortex.Store, *cort
 }
 
 func TestImport_ChunkedLargeImport(t *testing.T) {
-	t.Run("streamed", func(t *testing.T) { testLargeImport(t, 1) })
+	t.Parallel()
+	opts := cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000)
+	t.Run("streamed", func(t *testing.T) { testLargeImport(t, opts, 1) })
 	t.Run("chunks", func(t *testing.T) {
 		// Segments too small to stream are committed chunk by chunk.
-		defer cortex.SetStreamTuning(1<<30, 1<<30)()
-		testLargeImport(t, 26)
+		testLargeImport(t, cortex.WithStreamTuning(opts, 1<<30, 1<<30), 26)
 	})
 }
 
-func testLargeImport(t *testing.T, chunks int) {
-	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000))
+func testLargeImport(t *testing.T, opts cortex.Options, chunks int) {
+	s := cortextest.NewStore(t, opts)
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +98,7 @@ func testLargeImport(t *testing.T, chunks int) {
 // TestImport_NeverSurfacesTxnTooBig writes chunks far larger than one Badger
 // transaction can hold; the store must split them itself.
 func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(65536))
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
@@ -120,6 +122,7 @@ func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
 }
 
 func TestImport_FailureInFirstChunkWritesNothing(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))
 	ns, _ := s.Namespace(context.Background(), "default")
 	bad := errors.New("data.nt:51:3: bad term")
@@ -137,6 +140,7 @@ func TestImport_FailureInFirstChunkWritesNothing(t *testing.T) {
 }
 
 func TestImport_FailureInLaterChunkReportsCommitted(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))
 	ns, _ := s.Namespace(context.Background(), "default")
 	bad := errors.New("data.nt:251:1: bad term")
@@ -154,6 +158,7 @@ func TestImport_FailureInLaterChunkReportsCommitted(t *testing.T) {
 }
 
 func TestImport_GraphOverride(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	g := quad.IRI("http://example.org/target")
 	src := &cortextest.SliceSource{Quads: []quad.Quad{q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), quad.IRI("http://example.org/own"))}}
@@ -185,23 +190,24 @@ func TestMain(m *testing.M) {
 // CORTEX_TEST_STREAM=1 segments are small and streamed; =spill, they spill
 // to run files before they are streamed; otherwise they are small and
 // committed chunk by chunk. CORTEX_TEST_CRASH_AT names a point of a streamed
-// write (see cortex.SetStreamHook) at which the process kills itself once a
+// write (see cortex.WithStreamHook) at which the process kills itself once a
 // first segment has been committed.
 func childImport(dir string) {
 	ctx := context.Background()
+	opts := cortex.DefaultOptions().WithChunkQuads(500)
 	switch os.Getenv("CORTEX_TEST_STREAM") {
 	case "1":
-		cortex.SetStreamTuning(1<<20, 100)
+		opts = cortex.WithStreamTuning(opts, 1<<20, 100)
 	case "spill":
 		// Segments of 20k quads, spilled to runs of ~300 KB.
-		cortex.SetStreamTuning(1<<62, 100)
-		cortex.SetSpillTuning(300<<10, 20_000)
+		opts = cortex.WithSpillTuning(cortex.WithStreamTuning(opts, 1<<62, 100), 300<<10, 20_000)
 	default:
-		cortex.SetStreamTuning(1<<20, 1<<30)
+		opts = cortex.WithStreamTuning(opts, 1<<20, 1<<30)
 	}
+	var s *cortex.Store // set before the import starts
 	if at := os.Getenv("CORTEX_TEST_CRASH_AT"); at != "" {
-		cortex.SetStreamHook(func(stage string) {
-			if stage == at && cortex.StreamedSegments() >= 1 {
+		opts = cortex.WithStreamHook(opts, func(stage string) {
+			if stage == at && s.StreamedSegments() >= 1 {
 				// Let the tables of closed streams reach the manifest, so
 				// that the crash leaves part of the segment behind.
 				time.Sleep(300 * time.Millisecond)
@@ -210,7 +216,7 @@ func childImport(dir string) {
 			}
 		})
 	}
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(500))
+	s, err := cortex.Open(ctx, dir, opts)
 	if err != nil {
 		fmt.Println("error", err)
 		return
@@ -257,6 +263,7 @@ func startChild(t *testing.T, mode, dir string, env ...string) (*exec.Cmd, *bufi
 // checks that every quad of every chunk it reported committed is present,
 // with segments committed chunk by chunk and with streamed segments.
 func TestImport_SurvivesKill9(t *testing.T) {
+	t.Parallel()
 	for _, stream := range []string{"0", "1"} {
 		t.Run("stream="+stream, func(t *testing.T) { testSurvivesKill9(t, "CORTEX_TEST_STREAM="+stream) })
 	}
@@ -307,6 +314,7 @@ func testSurvivesKill9(t *testing.T, env string) {
 // rolls the segment back, leaving exactly the committed quads, with every
 // index, node count and size consistent.
 func TestImport_RollsBackInterruptedStream(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ stream, at string }{
 		{"1", "prepared"}, {"1", "group-done"}, {"1", "flushed"},
 		{"spill", "prepared"}, {"spill", "group-done"}, {"spill", "flushed"},
@@ -333,6 +341,7 @@ func TestImport_RollsBackInterruptedStream(t *testing.T) {
 }
 
 func TestStore_LockedByAnotherProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, lines := startChild(t, "hold", dir)
 	if !lines.Scan() || lines.Text() != "ready" {

@@ -35,7 +35,7 @@ import (
 //     version ≥ V0 (newer than anything in the database): through Badger's
 //     stream writer when the delta is large (stream.go; deletions are
 //     written as deletion markers), otherwise in transactions of at most
-//     journalTxnEntries entries. When it is durable, the journal is removed.
+//     Tuning.JournalTxnEntries entries. When it is durable, the journal is removed.
 //   - Recovery: Open finds a journal left by a crash and rolls the delta
 //     back: every recorded key gets its value back, every other key of the
 //     namespace whose newest version is V0 or later is deleted (it did not
@@ -64,15 +64,6 @@ import (
 const journalFile = "cortex-delta.journal"
 
 var journalMagic = []byte("cortex-journal1")
-
-// journalGateWait bounds how long a journaled delta waits for the store's
-// open transactions to end: one may belong to a goroutine that waits for
-// this namespace's write lock, which the delta holds.
-var journalGateWait = 10 * time.Second
-
-// journalTestHook lets the crash tests stop a process at a given point:
-// "committed" after each commit of a journaled delta.
-var journalTestHook = func(string) {}
 
 // journal is a journaled delta in progress.
 type journal struct {
@@ -188,7 +179,7 @@ func (j *journal) remove() error {
 // abort rolls the delta back after cause and returns cause; if the roll-back
 // fails, the store is poisoned (the next Open rolls back from the journal).
 func (j *journal) abort(cause error) error {
-	if err := rollbackDelta(j.s.db, j.prefix, j.v0, j.old); err != nil {
+	if err := rollbackDelta(j.s.db, j.prefix, j.v0, j.old, j.s.tune.RollbackProgressEvery); err != nil {
 		return j.s.poison(errors.Join(cause, fmt.Errorf("roll back: %w", err)))
 	}
 	if err := j.remove(); err != nil {
@@ -201,8 +192,8 @@ func (j *journal) abort(cause error) error {
 // running process (see recover.go): the keys in old get their previous values
 // back (or are deleted if they had none) and every other key under prefix
 // whose newest version is v0 or later is deleted.
-func rollbackDelta(db *badger.DB, prefix []byte, v0 uint64, old []undoEntry) error {
-	if err := rollbackBatched(context.Background(), db, prefix, v0, sortedUndo(old), func(int64) {}); err != nil {
+func rollbackDelta(db *badger.DB, prefix []byte, v0 uint64, old []undoEntry, every int) error {
+	if err := rollbackBatched(context.Background(), db, prefix, v0, sortedUndo(old), every, func(int64) {}); err != nil {
 		return err
 	}
 	return db.Sync()
@@ -319,10 +310,6 @@ func (s *Store) recoverJournal(ctx context.Context) error {
 	return syncDir(s.dir)
 }
 
-// journalTxnEntries bounds the entries of one transaction when a journaled
-// delta is committed transaction by transaction.
-var journalTxnEntries = 20_000
-
 // writeDeltaJournaled applies a delta larger than one transaction (see the
 // comment at the top of this file). The caller holds n.wmu.
 func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (freed bool, err error) {
@@ -349,20 +336,20 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err := s.checkSpace("write", sg.bytes); err != nil {
 		return false, err
 	}
-	err = s.gate.exclusiveWait(ctx, journalGateWait)
+	err = s.gate.exclusiveWait(ctx, s.tune.JournalGateWait)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
 		return false, fmt.Errorf("%w: a delta of %d quads waited %s for the store's open transactions (unclosed queries?) to end",
-			ErrBusy, len(remove)+len(add), journalGateWait)
+			ErrBusy, len(remove)+len(add), s.tune.JournalGateWait)
 	}
 	defer s.gate.release()
 	if err := s.checkOpen(); err != nil {
 		return false, err
 	}
 	j := &journal{s: s, prefix: prefix}
-	if !s.opts.inMemory && sg.entries >= streamMinEntries {
+	if !s.opts.inMemory && sg.entries >= s.tune.StreamMinEntries {
 		err := s.streamHeld(prefix, sg, func(v uint64) error { return j.begin(v, old) }, j.finish)
 		if !errors.Is(err, errStreamDeclined) && (!errors.Is(err, errStreamPrepare) || s.checkOpen() != nil) {
 			return freed, err
@@ -377,7 +364,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err := s.commitWriteSet(ctx, sg); err != nil {
 		return false, j.abort(err)
 	}
-	journalTestHook("written")
+	s.opts.hooks.atJournal("written")
 	if err := j.finish(); err != nil {
 		return false, s.poison(err)
 	}
@@ -413,7 +400,7 @@ func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add
 	}
 	defer end()
 	tx := &captureTx{txn: txn, prefix: prefix, sg: &segment{}}
-	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, side: side, now: time.Now().UnixNano()}
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, side: side, now: time.Now().UnixNano(), store: n.s}
 	if err := w.prefetch(ctx, txn, prefix, remove, add); err != nil {
 		return nil, nil, false, err
 	}
@@ -428,7 +415,7 @@ func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add
 }
 
 // commitWriteSet commits the entries of sg in transactions of at most
-// journalTxnEntries entries (fewer if Badger's size limit comes first),
+// Tuning.JournalTxnEntries entries (fewer if Badger's size limit comes first),
 // outside the gate (the caller holds it).
 func (s *Store) commitWriteSet(ctx context.Context, sg *segment) error {
 	txn := s.db.NewTransaction(true)
@@ -441,7 +428,7 @@ func (s *Store) commitWriteSet(ctx context.Context, sg *segment) error {
 		if err := txn.Commit(); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
-		journalTestHook("committed")
+		s.opts.hooks.atJournal("committed")
 		txn, n = s.db.NewTransaction(true), 0
 		return nil
 	}
@@ -463,7 +450,7 @@ func (s *Store) commitWriteSet(ctx context.Context, sg *segment) error {
 			if err != nil {
 				return fmt.Errorf("write: %w", err)
 			}
-			if n++; n >= journalTxnEntries {
+			if n++; n >= s.tune.JournalTxnEntries {
 				if err := commit(); err != nil {
 					return err
 				}

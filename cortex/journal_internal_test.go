@@ -52,6 +52,7 @@ func writeTestJournal(t *testing.T, dir string, old []undoEntry) []byte {
 }
 
 func TestJournal_RoundTripAndTornTail(t *testing.T) {
+	t.Parallel()
 	old := testJournalEntries()
 	b := writeTestJournal(t, t.TempDir(), old)
 	prefix, v0, got, clean, err := parseJournal(b)
@@ -119,6 +120,7 @@ func FuzzParseJournal(f *testing.F) {
 // a damaged journal is an error naming the file, and a read-write open rolls
 // the journal back and removes it.
 func TestJournal_OpenHandling(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, err := Open(ctx, dir, DefaultOptions())
@@ -208,7 +210,8 @@ func TestJournal_OpenHandling(t *testing.T) {
 // so without pause would keep the holder waiting until its context ends:
 // then a large delta fails with ErrBusy, see TestApply_LargeDeltaBusy.)
 func TestGate_ExclusiveUnderContinuousLoad(t *testing.T) {
-	g := newGate()
+	t.Parallel()
+	g := newGate(DefaultTuning())
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var nested atomic.Int64
@@ -265,8 +268,9 @@ func TestGate_ExclusiveUnderContinuousLoad(t *testing.T) {
 // another exclusive holder longer than the bound is no failure, an open
 // transaction that outlives it is.
 func TestGate_ExclusiveWaitBoundsOnlyTheDrain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	g := newGate()
+	g := newGate(DefaultTuning())
 	if err := g.exclusive(ctx); err != nil {
 		t.Fatal(err)
 	}

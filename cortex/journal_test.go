@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,10 +110,12 @@ func checkContent(t *testing.T, ns *cortex.Namespace, want []quad.Quad) {
 }
 
 func TestApply_LargeDeltaIsAtomic(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	for _, mem := range []bool{false, true} {
 		t.Run(fmt.Sprint("inMemory=", mem), func(t *testing.T) {
-			opts := cortex.DefaultOptions()
+			var commits atomic.Int32
+			opts := cortex.WithJournalHook(cortex.DefaultOptions(), func(string) { commits.Add(1) })
 			if mem {
 				opts = opts.WithInMemory(true)
 			}
@@ -122,9 +125,7 @@ func TestApply_LargeDeltaIsAtomic(t *testing.T) {
 				t.Fatal(err)
 			}
 			loadBase(t, ns)
-			var commits atomic.Int32
-			cortex.SetJournalHook(func(string) { commits.Add(1) })
-			defer cortex.SetJournalHook(func(string) {})
+			commits.Store(0)
 			if err := ns.Apply(context.Background(), journalDelta()); err != nil {
 				t.Fatal(err)
 			}
@@ -155,24 +156,25 @@ func TestApply_LargeDeltaIsAtomic(t *testing.T) {
 // TestApply_LargeDeltaRollsBackOnError cancels a large delta after some of
 // its transactions have committed: nothing of it remains.
 func TestApply_LargeDeltaRollsBackOnError(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	for _, after := range []int32{1, 3} {
 		t.Run(fmt.Sprint("after=", after), func(t *testing.T) {
-			s := cortextest.NewStore(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var commits atomic.Int32
+			var armed atomic.Bool // set once the base is loaded
+			s := cortextest.NewStore(t, cortex.WithJournalHook(cortex.DefaultOptions(), func(string) {
+				if armed.Load() && commits.Add(1) == after {
+					cancel()
+				}
+			}))
 			ns, err := s.Namespace(context.Background(), "default")
 			if err != nil {
 				t.Fatal(err)
 			}
 			loadBase(t, ns)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var commits atomic.Int32
-			cortex.SetJournalHook(func(string) {
-				if commits.Add(1) == after {
-					cancel()
-				}
-			})
-			defer cortex.SetJournalHook(func(string) {})
+			armed.Store(true)
 			if err := ns.Apply(ctx, journalDelta()); !errors.Is(err, context.Canceled) {
 				t.Fatalf("got %v, want context.Canceled", err)
 			}
@@ -195,6 +197,7 @@ func TestApply_LargeDeltaRollsBackOnError(t *testing.T) {
 // TestApply_LargeDeltaIsIsolated runs readers while large deltas flip the
 // namespace between two states: every reader sees one state or the other.
 func TestApply_LargeDeltaIsIsolated(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t)
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
@@ -290,8 +293,8 @@ func TestApply_LargeDeltaIsIsolated(t *testing.T) {
 // open cannot have the store to itself; it fails with ErrBusy, writing
 // nothing, instead of waiting forever.
 func TestApply_LargeDeltaBusy(t *testing.T) {
-	defer cortex.SetJournalGateWait(200e6)()
-	s := cortextest.NewStore(t)
+	t.Parallel()
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithTuning(cortex.Tuning{JournalGateWait: 200 * time.Millisecond}))
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)
@@ -315,16 +318,16 @@ func TestApply_LargeDeltaBusy(t *testing.T) {
 // childDelta applies journalDelta to the store in dir (holding journalBase)
 // and kills itself at CORTEX_TEST_CRASH_AT: "committed:N" (after the N-th
 // transaction), "written" (after the last one, before the journal is
-// removed), or "stream:STAGE" (the delta is streamed; see SetStreamHook).
+// removed), or "stream:STAGE" (the delta is streamed; see WithStreamHook).
 func childDelta(dir string) {
 	at := os.Getenv("CORTEX_TEST_CRASH_AT")
 	crash := func() {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
 	}
+	opts := cortex.DefaultOptions().WithSyncWrites(os.Getenv("CORTEX_TEST_SYNC") != "0")
 	if stage, ok := strings.CutPrefix(at, "stream:"); ok {
-		cortex.SetStreamTuning(1<<20, 100)
-		cortex.SetStreamHook(func(s string) {
+		opts = cortex.WithStreamHook(cortex.WithStreamTuning(opts, 1<<20, 100), func(s string) {
 			if s == stage {
 				time.Sleep(300 * time.Millisecond) // let written tables reach the manifest
 				crash()
@@ -332,7 +335,7 @@ func childDelta(dir string) {
 		})
 	}
 	commits := 0
-	cortex.SetJournalHook(func(stage string) {
+	opts = cortex.WithJournalHook(opts, func(stage string) {
 		if stage == "committed" {
 			commits++
 		}
@@ -341,7 +344,7 @@ func childDelta(dir string) {
 		}
 	})
 	ctx := context.Background()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithSyncWrites(os.Getenv("CORTEX_TEST_SYNC") != "0"))
+	s, err := cortex.Open(ctx, dir, opts)
 	if err != nil {
 		fmt.Println("error", err)
 		return
@@ -358,6 +361,7 @@ func childDelta(dir string) {
 // large delta, committed transaction by transaction or streamed, at several
 // points: the next Open rolls it back exactly.
 func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
 	for _, c := range []struct{ at, sync string }{
 		{"committed:1", "1"}, {"committed:3", "0"}, {"written", "1"},
@@ -385,9 +389,8 @@ func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
 			// Roll back through a write batch and through the stream writer
 			// (recover.go), each on its own copy of the crashed store.
 			for _, streamMin := range []int{1 << 30, 1} {
-				restore := cortex.SetRollbackTuning(streamMin, 1<<15)
 				dir := copyDir(t, dir)
-				s, ns = openNS(t, dir, cortex.DefaultOptions())
+				s, ns = openNS(t, dir, cortex.DefaultOptions().WithTuning(cortex.Tuning{RollbackStreamMin: streamMin}))
 				if _, err := os.Stat(filepath.Join(dir, cortex.JournalFile)); !errors.Is(err, os.ErrNotExist) {
 					t.Fatalf("journal still there after recovery: %v", err)
 				}
@@ -399,7 +402,6 @@ func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
 				if err := s.Close(); err != nil {
 					t.Fatal(err)
 				}
-				restore()
 			}
 		})
 	}
@@ -408,21 +410,20 @@ func TestApply_LargeDeltaRollsBackAfterCrash(t *testing.T) {
 // TestApply_LargeDeltaStreamed: a delta large enough to stream is written
 // through the stream writer, deletions included, and is exact.
 func TestApply_LargeDeltaStreamed(t *testing.T) {
+	t.Parallel()
 	skipShort(t)
-	defer cortex.SetStreamTuning(1<<20, 100)()
 	var flushed atomic.Int32
-	cortex.SetStreamHook(func(s string) {
+	s := cortextest.NewStore(t, cortex.WithStreamHook(cortex.WithStreamTuning(cortex.DefaultOptions(), 1<<20, 100), func(s string) {
 		if s == "flushed" {
 			flushed.Add(1)
 		}
-	})
-	defer cortex.SetStreamHook(func(string) {})
-	s := cortextest.NewStore(t)
+	}))
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)
 	}
 	loadBase(t, ns)
+	flushed.Store(0) // count the delta's streams only
 	if err := ns.Apply(context.Background(), journalDelta()); err != nil {
 		t.Fatal(err)
 	}
@@ -443,6 +444,7 @@ func TestApply_LargeDeltaStreamed(t *testing.T) {
 // TestStore_CloseWaitsForTransactions: Close waits for a read in progress,
 // refuses new work with ErrClosed meanwhile, and then closes.
 func TestStore_CloseWaitsForTransactions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions())
 	ns, err := s.Namespace(ctx, "default")
@@ -493,6 +495,7 @@ func TestStore_CloseWaitsForTransactions(t *testing.T) {
 // large deltas included: each operation succeeds or fails with ErrClosed,
 // and the reopened store is consistent.
 func TestStore_CloseUnderLoad(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, ns := openNS(t, dir, cortex.DefaultOptions())
@@ -555,20 +558,20 @@ func TestStore_CloseUnderLoad(t *testing.T) {
 
 // TestApply_LargeDeltaParallelReads: a journaled delta whose keys are read
 // ahead in many ranges at once (each on its own goroutine and iterator) is
-// exact, and so is its inverse.
+// exact, and so is its inverse. It sets GOMAXPROCS: not parallel.
 func TestApply_LargeDeltaParallelReads(t *testing.T) {
-	defer cortex.SetParallelReads(64, 7)()
-	s := cortextest.NewStore(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(7))
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithTuning(cortex.Tuning{ParallelReadMin: 64}))
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)
 	}
 	loadBase(t, ns)
-	before := cortex.ParallelReads()
+	before := s.ParallelReads()
 	if err := ns.Apply(context.Background(), journalDelta()); err != nil {
 		t.Fatal(err)
 	}
-	if n := cortex.ParallelReads() - before; n < 7 {
+	if n := s.ParallelReads() - before; n < 7 {
 		t.Fatalf("%d ranges read on their own goroutine; the test needs several", n)
 	}
 	checkContent(t, ns, afterDelta())

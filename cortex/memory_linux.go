@@ -23,9 +23,6 @@ import (
 
 const madvPageout = 21 // MADV_PAGEOUT, not in package syscall
 
-// governorEvery is how often the governor looks at the process's RSS.
-var governorEvery = 500 * time.Millisecond
-
 // startGovernor starts the store's RSS governor if the budget asks for it;
 // Close stops it (stopGovernor).
 func (s *Store) startGovernor() {
@@ -43,7 +40,7 @@ func (s *Store) startGovernor() {
 	s.govStop, s.govDone = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(s.govDone)
-		t := time.NewTicker(governorEvery)
+		t := time.NewTicker(s.tune.GovernorEvery)
 		defer t.Stop()
 		for {
 			select {

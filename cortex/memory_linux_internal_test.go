@@ -46,14 +46,15 @@ func mappedTableRSS(t *testing.T, dir string) int64 {
 // governedStore opens a store in a fresh directory with a budget, imports
 // enough quads to make tables, reads them all back (so their pages are
 // resident) and returns the store, its namespace and its real directory.
-func governedStore(t *testing.T) (*Store, *Namespace, string) {
+// The governor looks every `every` (0: the default).
+func governedStore(t *testing.T, every time.Duration) (*Store, *Namespace, string) {
 	t.Helper()
 	ctx := context.Background()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := testStore(t, dir, DefaultOptions().WithSyncWrites(false).WithMemoryBudget(256<<20))
+	s := testStore(t, dir, DefaultOptions().WithSyncWrites(false).WithMemoryBudget(256<<20).WithTuning(Tuning{GovernorEvery: every}))
 	s.govLimit.Store(1 << 62) // the governor waits until a test lowers it
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
@@ -84,7 +85,7 @@ func governedStore(t *testing.T) (*Store, *Namespace, string) {
 // TestPageOutMappings: paging out the store's table mappings drops their
 // resident pages, and the data reads back the same.
 func TestPageOutMappings(t *testing.T) {
-	_, n, dir := governedStore(t)
+	_, n, dir := governedStore(t, 0)
 	before := mappedTableRSS(t, dir)
 	advised, err := pageOutMappings(dir)
 	if err != nil {
@@ -104,10 +105,7 @@ func TestPageOutMappings(t *testing.T) {
 // the process's RSS passes the budget (lowered below this process's RSS for
 // the test), and stops on Close.
 func TestGovernor_PagesOutAboveBudget(t *testing.T) {
-	old := governorEvery
-	governorEvery = 10 * time.Millisecond
-	t.Cleanup(func() { governorEvery = old })
-	s, n, dir := governedStore(t)
+	s, n, dir := governedStore(t, 10*time.Millisecond)
 	before := mappedTableRSS(t, dir)
 	if _, _, ok := residentBytes(); !ok {
 		t.Skip("no /proc/self/statm")

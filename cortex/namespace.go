@@ -43,7 +43,8 @@ type Namespace struct {
 	// bulk.go).
 	writeGen, removeGen uint64
 
-	cache valueCache
+	cache     valueCache
+	statCache statsCache // planner statistics (stats.go)
 }
 
 // indexes are the quad indexes of every Cortex namespace. Each covers all
@@ -61,10 +62,6 @@ var indexes = []ckv.QuadIndex{
 }
 
 var qsOptions = graph.Options{ckv.OptNoBloom: true}
-
-// journalAbove is the size of the largest delta written in one
-// transaction: MaxDeltaQuads (tests lower it to journal every delta).
-var journalAbove = MaxDeltaQuads
 
 // openNamespace opens the quadstore of an existing namespace (one with a
 // registry entry).
@@ -307,7 +304,7 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 	// A side-table row costs a key or two, a quad about seven: counting a
 	// row as a quad keeps a transaction within Badger's limits for rows of
 	// up to ~2 KB.
-	if len(remove)+len(add)+side.len() <= journalAbove {
+	if len(remove)+len(add)+side.len() <= n.s.tune.MaxDeltaQuads {
 		_, err = n.writeDelta(ctx, remove, add, pins, side)
 	} else {
 		_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)

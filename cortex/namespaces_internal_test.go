@@ -36,6 +36,7 @@ func hasKeys(t *testing.T, s *Store, prefix string) bool {
 // that does not exist, and creating it again starts empty: the old data
 // never comes back.
 func TestDeleteNamespace_CutShort(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, err := Open(ctx, dir, DefaultOptions())
@@ -53,9 +54,9 @@ func TestDeleteNamespace_CutShort(t *testing.T) {
 		}
 	}
 	crash := errors.New("crash")
-	namespaceDeleteHook = func() error { return crash }
+	s.opts.hooks.deleteNamespace = func() error { return crash }
 	err = s.DeleteNamespace(ctx, "gone")
-	namespaceDeleteHook = func() error { return nil }
+	s.opts.hooks.deleteNamespace = nil
 	if !errors.Is(err, crash) {
 		t.Fatalf("delete: %v", err)
 	}
@@ -98,6 +99,7 @@ func TestDeleteNamespace_CutShort(t *testing.T) {
 // TestNamespace_LegacyRegistryEntry: a registry entry with an empty value
 // (stores written before bases were recorded) means the default base.
 func TestNamespace_LegacyRegistryEntry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, err := Open(ctx, dir, DefaultOptions())
@@ -150,6 +152,7 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 // namespaces open and are created as usual (a goroutine that holds a query
 // result and opens a namespace is not deadlocked against the deletion).
 func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testStore(t, t.TempDir(), DefaultOptions())
 	a, err := s.Namespace(ctx, "a")
@@ -171,8 +174,7 @@ func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	dropping := make(chan struct{})
-	namespaceDeleteHook = func() error { close(dropping); return nil }
-	t.Cleanup(func() { namespaceDeleteHook = func() error { return nil } })
+	s.opts.hooks.deleteNamespace = func() error { close(dropping); return nil } // before the goroutine below starts
 	deleted := make(chan error, 1)
 	go func() { deleted <- s.DeleteNamespace(ctx, "b") }()
 	<-dropping // the deletion now waits for res to be closed
@@ -206,6 +208,7 @@ func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
 // TestDeleteNamespace_DropsKeys: a deletion that completes leaves no key of
 // the namespace behind, and no registry entry.
 func TestDeleteNamespace_DropsKeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testStore(t, t.TempDir(), DefaultOptions())
 	n, err := s.Namespace(ctx, "gone")

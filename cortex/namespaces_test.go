@@ -29,6 +29,7 @@ func readOnly() cortex.Options { return cortex.DefaultOptions().WithReadOnly(tru
 // (also ErrNotFound) and creates nothing; a real store opens read-only,
 // twice at once, but not while a writer has it.
 func TestStore_ReadOnlyOpenCreatesNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	missing := filepath.Join(t.TempDir(), "missing")
 	empty := t.TempDir()
@@ -75,6 +76,7 @@ func TestStore_ReadOnlyOpenCreatesNothing(t *testing.T) {
 // TestStore_MissingNamespaceIsNotCreated: OpenNamespace, and Namespace on a
 // read-only store, report ErrNoNamespace and create nothing.
 func TestStore_MissingNamespaceIsNotCreated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := openStore(t, dir, cortex.DefaultOptions())
@@ -101,6 +103,7 @@ func TestStore_MissingNamespaceIsNotCreated(t *testing.T) {
 // TestStore_NamespaceRecordsBase: the base given when a namespace is
 // created is recorded; opening it with another is refused naming both.
 func TestStore_NamespaceRecordsBase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := openStore(t, dir, cortex.DefaultOptions())
@@ -150,6 +153,7 @@ func TestStore_NamespaceRecordsBase(t *testing.T) {
 // TestStore_DeleteNamespace: the namespace and its data go, the others
 // stay; a new namespace of that name starts empty.
 func TestStore_DeleteNamespace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := openStore(t, dir, cortex.DefaultOptions())
@@ -212,6 +216,7 @@ func TestStore_DeleteNamespace(t *testing.T) {
 // TestStore_WithCreateFalse: a read-write open that must not create fails
 // with ErrNoStore on a directory without a store, and opens a real one.
 func TestStore_WithCreateFalse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	missing := filepath.Join(t.TempDir(), "missing")
 	opts := cortex.DefaultOptions().WithCreate(false)

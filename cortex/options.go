@@ -3,6 +3,8 @@ package cortex
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 // Options configure Open. Build them with DefaultOptions and the WithX
@@ -20,6 +22,9 @@ type Options struct {
 
 	logger           Logger
 	recoveryProgress func(RecoveryProgress)
+
+	tuning Tuning
+	hooks  testHooks // set by tests only (export_test.go, *_internal_test.go)
 }
 
 // Logger receives the storage engine's warnings and errors (Badger's), one
@@ -36,7 +41,8 @@ const (
 	// MaxDeltaQuads bounds the Apply or Update written in one Badger
 	// transaction; a delta with more quads (additions plus removals) is
 	// journaled: still atomic, but it holds the store's other transactions
-	// back while it commits (see Namespace.Apply).
+	// back while it commits (see Namespace.Apply). It is the default and
+	// the maximum of Tuning.MaxDeltaQuads.
 	MaxDeltaQuads = 4096
 	// DefaultImportSegmentBytes is the default memory budget of an import
 	// segment's writes (see Namespace.Import): about 170k triples of the
@@ -140,6 +146,9 @@ func (o Options) WithReadOnly(v bool) Options { o.readOnly = v; return o }
 func (o Options) WithCreate(v bool) Options { o.noCreate = !v; return o }
 
 func (o Options) validate() error {
+	if err := o.tuning.validate(); err != nil {
+		return fmt.Errorf("tuning: %w", err)
+	}
 	if o.chunkQuads < 1 || o.chunkQuads > 65536 {
 		return fmt.Errorf("chunk size %d out of range 1..65536", o.chunkQuads)
 	}
@@ -156,3 +165,50 @@ func (o Options) validate() error {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// testHooks are settings and hooks that only tests set (export_test.go and
+// the white-box tests); none is part of the API. The zero value is the
+// store's normal behaviour.
+type testHooks struct {
+	// segmentBytes, if not 0, ends an import segment once it holds that
+	// many bytes in memory (tests that need tiny segments).
+	segmentBytes int64
+	// spillBytes, if not 0, lowers the spill threshold of import segments
+	// below Options.importSegmentBytes.
+	spillBytes int64
+	// noReportEarly keeps the import loop from reporting a completed commit
+	// while it waits for the next chunk (forces the speculative path).
+	noReportEarly bool
+	// noSegments turns segment mode off (tests of the chunked path).
+	noSegments bool
+
+	// journal is called at points of a journaled delta ("written",
+	// "committed" after each of its transactions); stream at points of a
+	// streamed write ("prepared", "group-done", "flushed"). The crash tests
+	// stop a process there.
+	journal, stream func(stage string)
+	// spill runs at the start of each spill's goroutine, with the count of
+	// chunks the store had accumulated when the spill was detached; an
+	// error fails the spill.
+	spill func(detached int64) error
+	// deleteNamespace runs between the two steps of DeleteNamespace; an
+	// error stops it there, as a crash would.
+	deleteNamespace func() error
+	// badger adjusts the Badger options (e.g. small memtables, to make
+	// level-0 tables cheaply).
+	badger func(badger.Options) badger.Options
+	// freeSpace replaces statfsFree (an injected full disk).
+	freeSpace func(dir string) (int64, error)
+}
+
+func (h *testHooks) atJournal(stage string) {
+	if h.journal != nil {
+		h.journal(stage)
+	}
+}
+
+func (h *testHooks) atStream(stage string) {
+	if h.stream != nil {
+		h.stream(stage)
+	}
+}

@@ -14,6 +14,7 @@ import (
 // store never does that) to see which table each read uses: PinnedTermsBatch
 // the pins, for large and small batches; TermsBatch the log.
 func TestPinnedTermsBatch_ReadsPins(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func() (*Store, *Namespace) {
@@ -91,6 +92,7 @@ func TestPinnedTermsBatch_ReadsPins(t *testing.T) {
 // fill with deletion markers (readers step over them until a compaction),
 // only the pinned term's entry and its deletion may be there.
 func TestPins_NoMarkersForUnpinnedTerms(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false))
 	if err != nil {

@@ -26,6 +26,7 @@ func pinsByTerm(t *testing.T, n *cortex.Namespace) map[quad.Value]cortex.ID {
 }
 
 func TestPins_FollowTheDelta(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithSyncWrites(false))
@@ -162,6 +163,7 @@ func TestPins_FollowTheDelta(t *testing.T) {
 // A delta too large for one transaction is journaled: its pins are written
 // and removed alike.
 func TestPins_JournaledDelta(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "p")
 	g := quad.IRI("urn:g")
@@ -208,6 +210,7 @@ func TestPins_JournaledDelta(t *testing.T) {
 // Pinned deltas and PinnedTermsBatch readers run concurrently (go test
 // -race): every reader sees each id's own term.
 func TestPins_Concurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "p")
 	g := quad.IRI("urn:g")

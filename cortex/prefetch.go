@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -74,7 +73,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 			iids = append(iids, ids)
 		}
 	}
-	ivals, err := readKeys(ctx, it, ikeys)
+	ivals, err := readKeys(ctx, w.store, it, ikeys)
 	if err != nil {
 		return err
 	}
@@ -98,7 +97,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 			lids = append(lids, qid)
 		}
 	}
-	lvals, err := readKeys(ctx, it, lkeys)
+	lvals, err := readKeys(ctx, w.store, it, lkeys)
 	if err != nil {
 		return err
 	}
@@ -125,7 +124,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 			}
 		}
 	}
-	ovals, err := readKeys(ctx, it, okeys)
+	ovals, err := readKeys(ctx, w.store, it, okeys)
 	if err != nil {
 		return err
 	}
@@ -198,11 +197,12 @@ func keyHead(b []byte) uint64 {
 // readKeys sorts wants by key and returns the value of each (nil if absent),
 // in the sorted order, reading them in key order through iterators that
 // newIt returns: stepping over near keys, seeking across larger gaps. Many
-// keys are read in GOMAXPROCS ranges at once, an iterator each.
-func readKeys(ctx context.Context, newIt func() *badger.Iterator, wants []keyWant) ([][]byte, error) {
+// keys are read in up to GOMAXPROCS ranges at once, an iterator each, each
+// range of at least s's Tuning.ParallelReadMin keys.
+func readKeys(ctx context.Context, s *Store, newIt func() *badger.Iterator, wants []keyWant) ([][]byte, error) {
 	sortKeyWants(wants)
 	vals := make([][]byte, len(wants))
-	parts := min(runtime.GOMAXPROCS(0), len(wants)/parallelReadMin)
+	parts := min(runtime.GOMAXPROCS(0), len(wants)/s.tune.ParallelReadMin)
 	if parts <= 1 {
 		it := newIt()
 		defer it.Close()
@@ -213,7 +213,7 @@ func readKeys(ctx context.Context, newIt func() *badger.Iterator, wants []keyWan
 	for p := range parts {
 		lo, hi := p*len(wants)/parts, (p+1)*len(wants)/parts
 		it := newIt()
-		parallelReads.Add(1)
+		s.counters.parallelReads.Add(1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -224,14 +224,6 @@ func readKeys(ctx context.Context, newIt func() *badger.Iterator, wants []keyWan
 	wg.Wait()
 	return vals, errors.Join(errs...)
 }
-
-// parallelReadMin is the fewest keys per range when readKeys reads ranges
-// at once: below it, a goroutine and an iterator cost more than they save.
-var parallelReadMin = 8192
-
-// parallelReads counts, for tests, the key ranges readKeys read on their own
-// goroutine.
-var parallelReads atomic.Int64
 
 // readRange reads the values of wants (sorted by key) into vals through it.
 func readRange(ctx context.Context, it *badger.Iterator, wants []keyWant, vals [][]byte) error {
@@ -331,7 +323,7 @@ func (w *deltaWriter) prefetchNodes(ctx context.Context, it func() *badger.Itera
 		return all
 	}
 	w.rmNodes, w.addNodes = nodesOf(remove), nodesOf(add)
-	vals, err := readKeys(ctx, it, wants)
+	vals, err := readKeys(ctx, w.store, it, wants)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 // does: keys sharing long prefixes, keys shorter than 8 bytes past the
 // common prefix, keys that are prefixes of others, zero bytes, duplicates.
 func TestSortKeyWants(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		prefix := []byte("ns\x00team/")[:r.IntN(9)]

@@ -19,6 +19,7 @@ import (
 // store writes them, a hostile literal is only a value, and values the store cannot hold fail with
 // ErrInvalidBinding before anything runs.
 func TestNamespace_Query_Bindings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "a")
 	at := time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)

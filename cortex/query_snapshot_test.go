@@ -27,6 +27,7 @@ func countRows(t *testing.T, ns *cortex.Namespace, q string) int {
 }
 
 func TestNamespace_Query_ReadsOneSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := cortextest.NewNamespace(t, "snap")
 	add := func(from, to int) {
@@ -69,6 +70,7 @@ func TestNamespace_Query_ReadsOneSnapshot(t *testing.T) {
 }
 
 func TestNamespace_Query_InsideUpdate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := cortextest.NewNamespace(t, "upd")
 	if err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{{Subject: exq("a"), Predicate: exq("p"), Object: exq("b")}}}); err != nil {

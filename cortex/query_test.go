@@ -18,6 +18,7 @@ import (
 func exq(s string) quad.IRI { return quad.IRI("http://example.org/" + s) }
 
 func TestNamespace_Query_Isolation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.NewStore(t)
 	a, err := s.Namespace(ctx, "a")
@@ -78,6 +79,7 @@ func TestNamespace_Query_Isolation(t *testing.T) {
 }
 
 func TestNamespace_Query_Errors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := cortextest.NewNamespace(t, "q")
 	if _, err := ns.Query(ctx, "SELECT ?x WHERE { ?x }", sparql.Options{}); err == nil {

@@ -50,6 +50,7 @@ func indexRefs(r *rand.Rand, n int, maxID [4]uint64, skip int, dup float64) []sr
 }
 
 func TestSortRefs_MatchesComparisonSort(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	cases := []struct {
 		name string
@@ -100,6 +101,7 @@ func TestSortRefs_MatchesComparisonSort(t *testing.T) {
 }
 
 func TestRefByte(t *testing.T) {
+	t.Parallel()
 	r := sref{w0: 0x0102030405060708, w1: 0x1112131415161718, w2: 0x2122232425262728}
 	var got []byte
 	for d := range 24 {

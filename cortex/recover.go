@@ -19,7 +19,7 @@ import (
 // Only the tables holding versions ≥ V0 are read (Badger's
 // IteratorOptions.SinceTs skips every table whose newest version is older),
 // so the cost follows the size of the interrupted write, not of the
-// namespace. A large roll-back (streamRollbackMin keys or more) is itself
+// namespace. A large roll-back (Tuning.RollbackStreamMin keys or more) is itself
 // written through the stream writer, as deletion markers and old values at a
 // newer version, instead of one memtable insert per key. Rolling back is
 // idempotent: a roll-back that is interrupted (a crash, a cancelled context)
@@ -39,14 +39,6 @@ type RecoveryProgress struct {
 	Done bool
 }
 
-// streamRollbackMin is the smallest roll-back written through the stream
-// writer; smaller ones go through a write batch.
-var streamRollbackMin = 200_000
-
-// rollbackProgressEvery is how many keys pass between progress reports and
-// context checks.
-var rollbackProgressEvery = 1 << 15
-
 // rollbackAtOpen rolls back the write of namespace prefix at version v0 whose
 // previous values are old (see the comment above). It checks ctx as it goes;
 // a cancelled roll-back leaves the database in a state that the next one
@@ -65,7 +57,7 @@ func (s *Store) rollbackAtOpen(ctx context.Context, what string, prefix []byte, 
 	}
 	report(RecoveryProgress{})
 	old = sortedUndo(old)
-	stale, err := countStale(ctx, s.db, prefix, v0, old)
+	stale, err := countStale(ctx, s.db, prefix, v0, old, s.tune.RollbackProgressEvery)
 	if err != nil {
 		return err
 	}
@@ -76,14 +68,14 @@ func (s *Store) rollbackAtOpen(ctx context.Context, what string, prefix []byte, 
 	}
 	progress := func(keys int64) { report(RecoveryProgress{Keys: keys, Total: total}) }
 	streamed := false
-	if total >= int64(streamRollbackMin) {
+	if total >= int64(s.tune.RollbackStreamMin) {
 		streamed, err = s.rollbackStreamed(ctx, prefix, v0, old, progress)
 		if err != nil {
 			return err
 		}
 	}
 	if !streamed {
-		if err := rollbackBatched(ctx, s.db, prefix, v0, old, progress); err != nil {
+		if err := rollbackBatched(ctx, s.db, prefix, v0, old, s.tune.RollbackProgressEvery, progress); err != nil {
 			return err
 		}
 	}
@@ -111,7 +103,7 @@ func sortedUndo(old []undoEntry) []undoEntry {
 // newerKeys iterates, in key order, over the keys of prefix whose newest
 // version is ≥ v0 and that are not deleted, reading only the tables that hold
 // such versions. fn gets a key valid until it returns.
-func newerKeys(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, fn func(key []byte) error) error {
+func newerKeys(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, every int, fn func(key []byte) error) error {
 	return db.View(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
@@ -125,7 +117,7 @@ func newerKeys(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, fn 
 			if item.Version() < v0 {
 				continue
 			}
-			if n++; n%rollbackProgressEvery == 0 {
+			if n++; n%every == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -139,10 +131,10 @@ func newerKeys(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, fn 
 }
 
 // countStale counts the keys to delete: newer than v0 and not in old.
-func countStale(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, old []undoEntry) (int64, error) {
+func countStale(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, old []undoEntry, every int) (int64, error) {
 	var n int64
 	i := 0
-	err := newerKeys(ctx, db, prefix, v0, func(k []byte) error {
+	err := newerKeys(ctx, db, prefix, v0, every, func(k []byte) error {
 		for i < len(old) && bytes.Compare(old[i].key, k) < 0 {
 			i++
 		}
@@ -158,9 +150,9 @@ func countStale(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, ol
 // mergeRollback calls put, in key order, for every key of the roll-back: the
 // recorded keys with their old value (or a deletion when they had none) and
 // every other key newer than v0 with a deletion.
-func mergeRollback(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, old []undoEntry, put func(key, val []byte, del bool) error) error {
+func mergeRollback(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, old []undoEntry, every int, put func(key, val []byte, del bool) error) error {
 	i := 0
-	err := newerKeys(ctx, db, prefix, v0, func(k []byte) error {
+	err := newerKeys(ctx, db, prefix, v0, every, func(k []byte) error {
 		recorded := false
 		for ; i < len(old) && bytes.Compare(old[i].key, k) <= 0; i++ {
 			recorded = recorded || bytes.Equal(old[i].key, k)
@@ -187,13 +179,13 @@ func mergeRollback(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64,
 // rollbackBatched writes the roll-back through a write batch. The keys are
 // collected first: a write batch must not commit inside the iteration's
 // transaction.
-func rollbackBatched(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, old []undoEntry, progress func(int64)) error {
+func rollbackBatched(ctx context.Context, db *badger.DB, prefix []byte, v0 uint64, old []undoEntry, every int, progress func(int64)) error {
 	type op struct {
 		key, val []byte
 		del      bool
 	}
 	var ops []op
-	err := mergeRollback(ctx, db, prefix, v0, old, func(k, v []byte, del bool) error {
+	err := mergeRollback(ctx, db, prefix, v0, old, every, func(k, v []byte, del bool) error {
 		ops = append(ops, op{slices.Clone(k), v, del})
 		return nil
 	})
@@ -212,7 +204,7 @@ func rollbackBatched(ctx context.Context, db *badger.DB, prefix []byte, v0 uint6
 		if err != nil {
 			return err
 		}
-		if (i+1)%rollbackProgressEvery == 0 {
+		if (i+1)%every == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -241,16 +233,16 @@ func (s *Store) rollbackStreamed(ctx context.Context, prefix []byte, v0 uint64, 
 		sw.Cancel()
 		return false, fmt.Errorf("stream: prepare: %w", err)
 	}
-	buf := z.NewBuffer(streamWriteBuffer+(1<<20), "cortex.rollback")
+	buf := z.NewBuffer(s.tune.StreamWriteBuffer+(1<<20), "cortex.rollback")
 	defer func() { _ = buf.Release() }()
 	var keys int64
 	const stream = 1
-	err := mergeRollback(ctx, s.db, prefix, v0, old, func(k, v []byte, del bool) error {
+	err := mergeRollback(ctx, s.db, prefix, v0, old, s.tune.RollbackProgressEvery, func(k, v []byte, del bool) error {
 		appendStreamKV(buf, k, v, version, stream, del)
-		if keys++; keys%int64(rollbackProgressEvery) == 0 {
+		if keys++; keys%int64(s.tune.RollbackProgressEvery) == 0 {
 			progress(keys)
 		}
-		if buf.LenNoPadding() >= streamWriteBuffer {
+		if buf.LenNoPadding() >= s.tune.StreamWriteBuffer {
 			err := sw.Write(buf)
 			buf.Reset()
 			return err
@@ -268,6 +260,6 @@ func (s *Store) rollbackStreamed(ctx context.Context, prefix []byte, v0 uint64, 
 	if err := sw.Flush(); err != nil {
 		return true, fmt.Errorf("stream: flush: %w", err)
 	}
-	bulkCounters.rollbacks.Add(1)
+	s.counters.rollbacks.Add(1)
 	return true, nil
 }

@@ -66,7 +66,14 @@ func copyDir(t *testing.T, src string) string {
 // committed quads of genSource, in a consistent format, with no undo file.
 func checkRolledBack(t *testing.T, dir string, committed int64) {
 	t.Helper()
-	s, ns := openNS(t, dir, cortex.DefaultOptions())
+	checkRolledBackWith(t, dir, cortex.DefaultOptions(), committed)
+}
+
+// checkRolledBackWith is checkRolledBack opening the store with opts; it
+// returns the store, closed.
+func checkRolledBackWith(t *testing.T, dir string, opts cortex.Options, committed int64) *cortex.Store {
+	t.Helper()
+	s, ns := openNS(t, dir, opts)
 	defer s.Close()
 	if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("undo file still there after recovery: %v", err)
@@ -80,12 +87,14 @@ func checkRolledBack(t *testing.T, dir string, committed int64) {
 	if sz, err := ns.Size(context.Background()); err != nil || sz != committed {
 		t.Fatalf("size %d, %v; want %d", sz, err, committed)
 	}
+	return s
 }
 
 // TestRecovery_RollbackPaths rolls back the same interrupted segment through
 // a write batch and through the stream writer: both leave exactly the
 // committed quads.
 func TestRecovery_RollbackPaths(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, tc := range []struct {
 		name     string
@@ -96,10 +105,9 @@ func TestRecovery_RollbackPaths(t *testing.T) {
 			if tc.streamed {
 				min = 1
 			}
-			defer cortex.SetRollbackTuning(min, 1<<15)()
-			before := cortex.StreamedRollbacks()
-			checkRolledBack(t, copyDir(t, crashed), committed)
-			if got := cortex.StreamedRollbacks() - before; (got == 1) != tc.streamed {
+			opts := cortex.DefaultOptions().WithTuning(cortex.Tuning{RollbackStreamMin: min})
+			s := checkRolledBackWith(t, copyDir(t, crashed), opts, committed)
+			if got := s.StreamedRollbacks(); (got == 1) != tc.streamed {
 				t.Fatalf("%d streamed roll-backs, want streamed=%v", got, tc.streamed)
 			}
 		})
@@ -109,6 +117,7 @@ func TestRecovery_RollbackPaths(t *testing.T) {
 // TestRecovery_ReportsProgress checks what Open reports while it rolls
 // back: a start, the count of keys, progress, and the end.
 func TestRecovery_ReportsProgress(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, streamed := range []bool{false, true} {
 		t.Run("streamed="+strconv.FormatBool(streamed), func(t *testing.T) {
@@ -116,10 +125,10 @@ func TestRecovery_ReportsProgress(t *testing.T) {
 			if streamed {
 				min = 1
 			}
-			defer cortex.SetRollbackTuning(min, 100)()
 			dir := copyDir(t, crashed)
 			var got []cortex.RecoveryProgress
-			s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithRecoveryProgress(func(p cortex.RecoveryProgress) {
+			tuning := cortex.Tuning{RollbackStreamMin: min, RollbackProgressEvery: 100}
+			s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithTuning(tuning).WithRecoveryProgress(func(p cortex.RecoveryProgress) {
 				got = append(got, p)
 			}))
 			if err != nil {
@@ -155,6 +164,7 @@ func TestRecovery_ReportsProgress(t *testing.T) {
 // count and in the middle of writing: Open fails with the context's error,
 // the undo file stays, and the next Open completes the roll-back.
 func TestRecovery_Cancel(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, streamed := range []bool{false, true} {
 		for _, when := range []string{"count", "write"} {
@@ -163,12 +173,12 @@ func TestRecovery_Cancel(t *testing.T) {
 				if streamed {
 					min = 1
 				}
-				defer cortex.SetRollbackTuning(min, 64)()
 				dir := copyDir(t, crashed)
 				ctx, cancel := context.WithCancelCause(context.Background())
 				defer cancel(nil)
 				stop := errors.New("interrupted by the test")
-				s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithRecoveryProgress(func(p cortex.RecoveryProgress) {
+				tuning := cortex.Tuning{RollbackStreamMin: min, RollbackProgressEvery: 64}
+				s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithTuning(tuning).WithRecoveryProgress(func(p cortex.RecoveryProgress) {
 					if (when == "count" && p.Total > 0) || (when == "write" && p.Keys > 0) {
 						cancel(stop)
 					}
@@ -183,7 +193,7 @@ func TestRecovery_Cancel(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); err != nil {
 					t.Fatalf("undo file gone after a cancelled roll-back: %v", err)
 				}
-				checkRolledBack(t, dir, committed)
+				checkRolledBackWith(t, dir, cortex.DefaultOptions().WithTuning(tuning), committed)
 			})
 		}
 	}
@@ -194,6 +204,7 @@ func TestRecovery_Cancel(t *testing.T) {
 // be truncated, an interrupted segment rolled back), never a raw Badger
 // error; a read-write Open recovers it and read-only Opens work again.
 func TestRecovery_ReadOnlyOpenAfterCrash(t *testing.T) {
+	t.Parallel()
 	crashed, committed := crashedImport(t, "flushed")
 	for _, keepUndo := range []bool{true, false} {
 		t.Run("undo="+strconv.FormatBool(keepUndo), func(t *testing.T) {

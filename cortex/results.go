@@ -17,10 +17,6 @@ import (
 // it does not wait for a reader that is gone. A result still referenced and
 // not closed is reported by Close (ErrResultsOpen), with where it was opened.
 
-// resultsCloseWait bounds how long Close waits for query results that are
-// not closed, once they are the only transactions left.
-var resultsCloseWait = 2 * time.Second
-
 // openResults tracks the store's query results that are not closed yet.
 type openResults struct {
 	mu     sync.Mutex

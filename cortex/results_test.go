@@ -65,6 +65,7 @@ func dropResult(t *testing.T, ns *cortex.Namespace) {
 // with ErrBusy; the delta now runs the garbage collector, which closes the
 // result, and goes ahead. The logger is told where the result was opened.
 func TestQuery_DroppedResultDoesNotStallLargeWrites(t *testing.T) {
+	t.Parallel()
 	log := &logLines{}
 	s, ns := resultsStore(t, cortex.DefaultOptions().WithLogger(log))
 	defer s.Close()
@@ -86,6 +87,7 @@ func TestQuery_DroppedResultDoesNotStallLargeWrites(t *testing.T) {
 // and where it was opened, and closes the store anyway. A dropped result is
 // collected and reported by nobody.
 func TestStore_CloseReportsOpenResults(t *testing.T) {
+	t.Parallel()
 	s, ns := resultsStore(t, cortex.DefaultOptions())
 	res, err := ns.Query(context.Background(), "SELECT ?s WHERE { ?s ?p ?o }", sparql.Options{})
 	if err != nil {

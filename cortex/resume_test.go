@@ -57,9 +57,8 @@ func importFile(ctx context.Context, ns *cortex.Namespace, path string, onStart 
 // childImportRDF imports file with a resume source in small streamed
 // segments, printing the import id and each commit.
 func childImportRDF(dir, file string) {
-	cortex.SetStreamTuning(1<<20, 100)
 	ctx := context.Background()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithChunkQuads(500))
+	s, err := cortex.Open(ctx, dir, cortex.WithStreamTuning(cortex.DefaultOptions().WithChunkQuads(500), 1<<20, 100))
 	if err != nil {
 		fmt.Println("error", err)
 		return
@@ -79,6 +78,7 @@ func childImportRDF(dir, file string) {
 // id: it resumes the recorded import (same id), so the graph is exactly the
 // file's, blank nodes not duplicated, and no unfinished import is left.
 func TestImportRDF_ResumesAfterCrash(t *testing.T) {
+	t.Parallel()
 	file := bnodeFile(t, 20_000)
 	dir := t.TempDir()
 	cmd, lines := startChild(t, "importrdf", dir, "CORTEX_TEST_FILE="+file)
@@ -150,6 +150,7 @@ func TestImportRDF_ResumesAfterCrash(t *testing.T) {
 // another version, so the next import starts anew and reports the replaced
 // record; the same version resumes.
 func TestImportRDF_ResumeAfterError(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
 	ns, err := s.Namespace(ctx, "default")
@@ -189,6 +190,7 @@ func TestImportRDF_ResumeAfterError(t *testing.T) {
 }
 
 func TestImportRDF_InvalidImportID(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	for _, id := range []string{"a b", "x/y", "é", strings.Repeat("a", 65), "a>b"} {
 		_, err := ns.ImportRDF(context.Background(), strings.NewReader("_:b <http://ex/p> \"o\" .\n"), cortex.RDFImportOptions{Format: rdfio.NTriples, ImportID: id})
@@ -206,6 +208,7 @@ func TestImportRDF_InvalidImportID(t *testing.T) {
 // resume; a resumed import that fails so keeps the record of its earlier,
 // partial run.
 func TestImportRDF_NothingWrittenNoRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func(chunk int) (*cortex.Store, *cortex.Namespace) {

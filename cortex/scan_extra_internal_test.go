@@ -44,6 +44,7 @@ func collectSnap(t *testing.T, it *snapIter) []QuadIDs {
 }
 
 func TestSnapshot_MergeCopiesOfATriple(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := snapTestNamespace(t)
 	var add []quad.Quad
@@ -102,6 +103,7 @@ func TestSnapshot_MergeCopiesOfATriple(t *testing.T) {
 }
 
 func TestSnapshot_SkipGroup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := snapTestNamespace(t)
 	sizes := []int{3, 2*skipAhead + 5, 1, skipAhead, skipAhead + 1}
@@ -178,6 +180,7 @@ func TestSnapshot_SkipGroup(t *testing.T) {
 }
 
 func TestSnapshot_ConsistentAndReleased(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := snapTestNamespace(t)
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{{Subject: sx("a"), Predicate: sx("p"), Object: quad.String("1")}}}); err != nil {

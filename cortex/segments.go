@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -24,26 +23,15 @@ import (
 // (stream.go, all or nothing), otherwise one transaction per chunk, in order.
 // Other writers of the namespace run between segments.
 
-// streamSegmentBytes lowers the store's segment budget
-// (Options.WithImportSegmentBytes) in tests that need tiny segments.
-var streamSegmentBytes int64 = math.MaxInt64
-
-// segmentIdle is how long an open segment waits for the source's next chunk
-// before it is written if another writer waits for the namespace;
-// segmentStall, if none does. (A busy machine can take longer than
-// segmentIdle to parse a chunk: ending segments on that alone would make
+// Tuning.SegmentIdle is how long an open segment waits for the source's next
+// chunk before it is written if another writer waits for the namespace;
+// Tuning.SegmentStall, if none does. (A busy machine can take longer than
+// SegmentIdle to parse a chunk: ending segments on that alone would make
 // them too small to stream.)
-var (
-	segmentIdle  = 100 * time.Millisecond
-	segmentStall = time.Second
-)
-
-// bulkSegments enables segment mode; tests of the chunked path turn it off.
-var bulkSegments = true
 
 // segmentable reports whether Import uses segment mode.
 func (st *bulkState) segmentable() bool {
-	if !bulkSegments || st.n.s.opts.inMemory {
+	if st.n.s.opts.hooks.noSegments || st.n.s.opts.inMemory {
 		return false
 	}
 	for _, f := range st.full {
@@ -57,14 +45,15 @@ func (st *bulkState) segmentable() bool {
 // importSegments consumes prepped in segments. The write lock is taken when a
 // segment's first chunk is ready and released when the segment is written: a
 // segment ends when it is full, at the end of the source, or when the next
-// chunk takes longer than segmentIdle to arrive while another writer waits
-// for the namespace, or longer than segmentStall (a slow source does not hold
-// other writers back). A source error ends the last segment, which is
+// chunk takes longer than Tuning.SegmentIdle to arrive while another writer
+// waits for the namespace, or longer than Tuning.SegmentStall (a slow source
+// does not hold other writers back). A source error ends the last segment, which is
 // written before the error is returned.
 func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChunk, res *ImportResult) error {
 	st.accum = true
 	var sg segment
-	idle := time.NewTimer(segmentIdle)
+	t := &st.n.s.tune
+	idle := time.NewTimer(t.SegmentIdle)
 	defer idle.Stop()
 	for {
 		var c *prepChunk
@@ -104,15 +93,15 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 			closed := false
 			waited := time.Duration(0)
 			for c == nil && !closed {
-				idle.Reset(segmentIdle)
+				idle.Reset(t.SegmentIdle)
 				select {
 				case c = <-prepped:
 					closed = c == nil
 				case <-idle.C:
 					// A slow source: let a waiting writer in, or write
 					// what there is once the source has stalled for long.
-					waited += segmentIdle
-					if st.n.waiting.Load() > 0 || waited >= segmentStall {
+					waited += t.SegmentIdle
+					if st.n.waiting.Load() > 0 || waited >= t.SegmentStall {
 						closed = true
 					}
 				case <-ctx.Done():
@@ -210,14 +199,19 @@ func (st *bulkState) abortSegment() {
 // memory reach the store's budget, they are spilled to a sorted run file
 // (spill.go) and the segment goes on.
 func (st *bulkState) segmentFull(sg *segment) (bool, error) {
-	if len(st.nodes) > bulkMaxNodes || len(st.quads) > bulkMaxQuads || len(st.exact) > segmentMaxQuads {
+	s := st.n.s
+	if t := &s.tune; len(st.nodes) > t.ImportMaxNodes || len(st.quads) > t.ImportMaxQuads || len(st.exact) > t.SegmentMaxQuads {
 		return true, nil
 	}
 	mem := sg.memory()
-	if mem >= streamSegmentBytes {
+	if h := &s.opts.hooks; h.segmentBytes > 0 && mem >= h.segmentBytes {
 		return true, nil
 	}
-	if mem < min(st.n.s.opts.importSegmentBytes(), spillBytes) {
+	spillAt := s.opts.importSegmentBytes()
+	if h := &s.opts.hooks; h.spillBytes > 0 {
+		spillAt = min(spillAt, h.spillBytes)
+	}
+	if mem < spillAt {
 		return false, nil
 	}
 	// A spilled segment can only be streamed. End the segment instead when
@@ -225,10 +219,10 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	// (Level-0 tables do not end it: the flush before a stream compacts them
 	// away, see stream.go. Ending segments early because of them made many
 	// small segments, each another level-0 compaction, in large stores.)
-	if err := sg.waitSpill(); err != nil {
+	if err := sg.waitSpill(s); err != nil {
 		return false, err
 	}
-	if len(sg.runs) >= segmentMaxRuns {
+	if len(sg.runs) >= s.tune.SegmentMaxRuns {
 		return true, nil
 	}
 	// The run, and later the segment's tables (about the size of its runs),
@@ -236,7 +230,7 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	if err := st.n.s.checkSpace("import segment", 2*sg.bytes+sg.spilled); err != nil {
 		return false, err
 	}
-	sg.spillAsync(st.n.s.dir, len(st.prefix))
+	sg.spillAsync(s, len(st.prefix))
 	return false, nil
 }
 
@@ -276,7 +270,7 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 	p := w.puts
 	p.scratch = nil
 	sg.add(&p, count, len(w.ins))
-	bulkCounters.accumulated.Add(1)
+	st.n.s.counters.accumulated.Add(1)
 	// The next chunk's writes are about as large.
 	w.puts = putBuf{prefix: st.prefix, data: make([]byte, 0, cap(p.data)), entries: make([]putEntry, 0, cap(p.entries))}
 	return nil
@@ -288,7 +282,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	n := st.n
 	defer sg.reset()
 	defer n.wmu.Unlock()
-	if err := sg.waitSpill(); err != nil {
+	if err := sg.waitSpill(st.n.s); err != nil {
 		st.forget()
 		return err
 	}
@@ -301,7 +295,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	err := n.s.streamSegment(ctx, st.prefix, sg, st.undoEntries)
 	switch {
 	case err == nil:
-		bulkCounters.streamed.Add(1)
+		st.n.s.counters.streamed.Add(1)
 		res.Chunks++
 		for _, c := range sg.counts {
 			res.Committed += int64(c)
@@ -325,7 +319,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	// make their ids non-private, so that later segments check the store.
 	st.knownAll = false
 	st.resync = true
-	if len(st.nodes) > bulkMaxNodes || len(st.keys) > bulkMaxKeys || len(st.quads) > bulkMaxQuads {
+	if t := &st.n.s.tune; len(st.nodes) > t.ImportMaxNodes || len(st.keys) > t.ImportMaxKeys || len(st.quads) > t.ImportMaxQuads {
 		st.forget()
 	}
 	return nil

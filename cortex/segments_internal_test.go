@@ -18,13 +18,14 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// segmentTuning sets small segments for a test: about segBytes each, streamed
-// from minEntries entries (whatever the LSM tree's size).
-func segmentTuning(t *testing.T, segBytes int64, minEntries int) {
-	t.Helper()
-	b, m, r := streamSegmentBytes, streamMinEntries, streamFlattenRatio
-	streamSegmentBytes, streamMinEntries, streamFlattenRatio = segBytes, minEntries, 1<<40
-	t.Cleanup(func() { streamSegmentBytes, streamMinEntries, streamFlattenRatio = b, m, r })
+// segmentTuning sets small segments: about segBytes each, streamed from
+// minEntries entries (whatever the LSM tree's size; 0 streams every
+// segment).
+func segmentTuning(segBytes int64, minEntries int) func(*Options) {
+	return func(o *Options) {
+		o.hooks.segmentBytes = segBytes
+		o.tuning.StreamMinEntries, o.tuning.StreamFlattenRatio = max(minEntries, 1), 1<<40
+	}
 }
 
 func distinct(qs []quad.Quad) map[quad.Quad]bool {
@@ -61,15 +62,15 @@ func checkSegmentContents(t *testing.T, n *Namespace, want map[quad.Quad]bool) {
 // Both ways of writing a segment, over many small segments, with duplicates
 // inside chunks, across chunks of a segment and across segments.
 func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []struct {
 		name       string
 		minEntries int
 	}{{"streamed", 0}, {"chunks", 1 << 30}} {
 		t.Run(mode.name, func(t *testing.T) {
-			segmentTuning(t, 16<<10, mode.minEntries)
-			streamed := bulkCounters.streamed.Load()
 			ctx := context.Background()
-			n := bulkTestNS(t, 7)
+			n := bulkTestNS(t, 7, segmentTuning(16<<10, mode.minEntries))
+			streamed := n.s.counters.streamed.Load()
 			qs := append(bulkMixed(400, 0), bulkMixed(400, 0)...)
 			res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 			if err != nil {
@@ -79,7 +80,7 @@ func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
 				t.Fatalf("result %+v", res)
 			}
 			checkSegmentContents(t, n, distinct(qs))
-			got := bulkCounters.streamed.Load() - streamed
+			got := n.s.counters.streamed.Load() - streamed
 			if mode.minEntries == 0 && got < 2 {
 				t.Fatalf("%d segments streamed, want several", got)
 			} else if mode.minEntries > 0 && got != 0 {
@@ -97,9 +98,9 @@ func TestSegments_ManySegmentsWithRepeats(t *testing.T) {
 // A streamed segment over existing data: existing nodes' reference counts
 // and the meta entries are overwritten, existing quads are not repeated.
 func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 9)
+	n := bulkTestNS(t, 9, segmentTuning(1<<30, 0))
 	old := bulkMixed(200, 1)
 	if err := n.Apply(ctx, Delta{Add: old}); err != nil {
 		t.Fatal(err)
@@ -110,11 +111,11 @@ func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
 	}
 	want := distinct(old[50:])
 	in := append(bulkMixed(300, 2), old[40:80]...)
-	streamed := bulkCounters.streamed.Load()
+	streamed := n.s.counters.streamed.Load()
 	if _, err := n.Import(ctx, &sliceSource{qs: in}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if bulkCounters.streamed.Load() == streamed {
+	if n.s.counters.streamed.Load() == streamed {
 		t.Fatal("the import was not streamed")
 	}
 	for q := range distinct(in) {
@@ -134,9 +135,9 @@ func TestSegments_IntoNonEmptyNamespace(t *testing.T) {
 // Other writers run between segments: a slow source ends the open segment,
 // so an Apply issued while the import waits for input is not blocked by it.
 func TestSegments_WritersBetweenSegments(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0))
 	base := bulkMixed(120, 0)
 	other := bulkMixed(90, 3)
 	in := append(append([]quad.Quad(nil), base...), base...)
@@ -170,9 +171,9 @@ func TestSegments_WritersBetweenSegments(t *testing.T) {
 // A source error after some chunks: the chunks before it are written (and
 // reported), the failing chunk is not.
 func TestSegments_SourceErrorWritesEarlierChunks(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0))
 	qs := bulkMixed(95, 4)
 	boom := errors.New("boom")
 	_, err := n.Import(ctx, &errSource{qs: qs, err: boom}, ImportOptions{})
@@ -202,10 +203,8 @@ func (s *errSource) Next() (quad.Quad, error) {
 
 // The import's maps overflow: segments end early and later ones read.
 func TestSegments_MapCaps(t *testing.T) {
-	defer func(a, b, c int) { bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = a, b, c }(bulkMaxNodes, bulkMaxKeys, bulkMaxQuads)
-	bulkMaxNodes, bulkMaxKeys, bulkMaxQuads = 20, 20, 20
-	segmentTuning(t, 1<<30, 0)
-	n := bulkTestNS(t, 7)
+	t.Parallel()
+	n := bulkTestNS(t, 7, segmentTuning(1<<30, 0), tuned(func(t *Tuning) { t.ImportMaxNodes, t.ImportMaxKeys, t.ImportMaxQuads = 20, 20, 20 }))
 	qs := append(bulkMixed(200, 0), bulkMixed(200, 5)...)
 	qs = append(qs, qs...)
 	if _, err := n.Import(context.Background(), &sliceSource{qs: qs}, ImportOptions{}); err != nil {
@@ -216,6 +215,7 @@ func TestSegments_MapCaps(t *testing.T) {
 
 // appendStreamKV writes what badger.KVToBuffer would.
 func TestAppendStreamKV(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		key, val []byte
 		version  uint64
@@ -262,6 +262,7 @@ func TestAppendStreamKV(t *testing.T) {
 }
 
 func TestUndoRecordRoundTripAndDamage(t *testing.T) {
+	t.Parallel()
 	r := &undoRecord{version: 77, prefix: []byte("n:default/"), old: []undoEntry{
 		{key: []byte("n:default/meta/size"), val: []byte{1, 2, 3, 4, 5, 6, 7, 8}, present: true},
 		{key: []byte("n:default/n\x00\x01/h"), present: false},
@@ -321,6 +322,7 @@ func testPuts(prefix []byte, kvs ...string) *putBuf {
 
 // The sort puts equal keys together and keeps the one of the latest chunk.
 func TestSortSegmentKeepsLatest(t *testing.T) {
+	t.Parallel()
 	prefix := []byte("n:t/")
 	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
 	sg := &segment{}
@@ -342,6 +344,7 @@ func TestSortSegmentKeepsLatest(t *testing.T) {
 // A key that is only its group byte shares no prefix with the others of its
 // group (the group's words then start right after the group byte).
 func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
+	t.Parallel()
 	prefix := []byte("n:t/")
 	sg := &segment{}
 	sg.add(testPuts(prefix, "mabc", "1", "mabd", "2", "m", "3"), 3, 3)
@@ -359,15 +362,15 @@ func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
 // writers of the same and of another namespace, and readers. Nothing
 // deadlocks, every write lands, and both namespaces stay exact.
 func TestSegments_ConcurrentUse(t *testing.T) {
-	segmentTuning(t, 128<<10, 0)
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 16)
+	n := bulkTestNS(t, 16, segmentTuning(128<<10, 0))
 	other, err := n.s.Namespace(ctx, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := bulkMixed(1500, 7)
-	streamed := bulkCounters.streamed.Load()
+	streamed := n.s.counters.streamed.Load()
 	done := make(chan struct{})
 	errs := make(chan error, 8)
 	go func() {
@@ -432,7 +435,7 @@ func TestSegments_ConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	if bulkCounters.streamed.Load() == streamed {
+	if n.s.counters.streamed.Load() == streamed {
 		t.Fatal("nothing was streamed")
 	}
 	want := distinct(in)
@@ -454,11 +457,9 @@ func TestSegments_ConcurrentUse(t *testing.T) {
 // itself, so after a bounded wait it commits its segment chunk by chunk and
 // releases the namespace; nothing deadlocks.
 func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
-	segmentTuning(t, 1<<30, 0)
-	defer func(d time.Duration) { streamGateWait = d }(streamGateWait)
-	streamGateWait = 50 * time.Millisecond
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 10)
+	n := bulkTestNS(t, 10, segmentTuning(1<<30, 0), tuned(func(t *Tuning) { t.StreamGateWait = 50 * time.Millisecond }))
 	seed := bulkTQ(1, 1, quad.String("seed"), nil)
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{seed}}); err != nil {
 		t.Fatal(err)
@@ -502,6 +503,7 @@ func TestSegments_OpenQueryWriterDoesNotDeadlock(t *testing.T) {
 // clear error (the roll-back needs a write), a damaged file is reported, and
 // a read-write open rolls back and removes it.
 func TestOpen_UndoFileHandling(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, err := Open(ctx, dir, DefaultOptions())
@@ -550,12 +552,14 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 // The segment budget is an Open option: a small one cuts an import into
 // several segments; a budget under 1 MB is refused.
 func TestOptions_ImportSegmentBytes(t *testing.T) {
+	t.Parallel()
 	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MB") {
 		t.Fatalf("got %v", err)
 	}
-	segmentTuning(t, 1<<62, 0) // stream every segment; the spill budget comes from the option
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1<<20))
+	o := DefaultOptions().WithSyncWrites(false).WithChunkQuads(500).WithImportSegmentBytes(1 << 20)
+	segmentTuning(1<<62, 0)(&o) // stream every segment; the spill budget comes from the option
+	s := testStore(t, t.TempDir(), o)
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
@@ -564,16 +568,16 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 	for i := 0; i < 20_000; i++ {
 		qs = append(qs, bulkTQ(i, i%7, quad.String("o"), nil))
 	}
-	streamed, spilled := bulkCounters.streamed.Load(), bulkCounters.spilled.Load()
+	streamed, spilled := n.s.counters.streamed.Load(), n.s.counters.spilled.Load()
 	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// One segment, spilled to runs of the budget's size.
-	if got := bulkCounters.streamed.Load() - streamed; got != 1 || res.Chunks != 1 {
+	if got := n.s.counters.streamed.Load() - streamed; got != 1 || res.Chunks != 1 {
 		t.Fatalf("%d segments streamed, result %+v: want 1", got, res)
 	}
-	if runs := bulkCounters.spilled.Load() - spilled; runs < 2 {
+	if runs := n.s.counters.spilled.Load() - spilled; runs < 2 {
 		t.Fatalf("%d runs spilled, want several", runs)
 	}
 	checkSegmentContents(t, n, distinct(qs))

@@ -41,6 +41,7 @@ func wantCurrent(t *testing.T, n *cortex.Namespace, table string, want bool, whe
 }
 
 func TestSide_RowsAndCurrency(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "side")
 	g := quad.IRI("urn:g")
@@ -149,6 +150,7 @@ func TestSide_RowsAndCurrency(t *testing.T) {
 // namespace names (namespace.ValidName), in every call that takes one, and
 // that the error states the rule.
 func TestSide_TableNames(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "side")
 	for _, name := range []string{
@@ -183,6 +185,7 @@ func TestSide_TableNames(t *testing.T) {
 // transaction (journaled), and rows alone beyond MaxDeltaQuads, and reads
 // them back after reopening the store.
 func TestSide_Journaled(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithSyncWrites(false))
@@ -248,6 +251,7 @@ func TestSide_Journaled(t *testing.T) {
 // TestSide_FailedUpdateWritesNothing: an Update whose fn fails, or whose
 // delta fails, leaves rows and stamp as they were.
 func TestSide_FailedUpdateWritesNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "side")
 	err := n.Update(ctx, func(tx *cortex.Tx) error {
@@ -292,6 +296,7 @@ func TestSide_FailedUpdateWritesNothing(t *testing.T) {
 // TestSide_Concurrent reads a table while Updates keep it (run with -race):
 // every read sees a current table whose row counter matches its quads.
 func TestSide_Concurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := cortextest.NewNamespace(t, "side")
 	s := quad.IRI("urn:counter")

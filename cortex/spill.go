@@ -30,15 +30,9 @@ import (
 
 const runPattern = "cortex-import-*.run"
 
-// spillBytes lowers the store's spill threshold in tests.
-var spillBytes int64 = 1 << 62
-
-// segmentMaxRuns bounds the run files of a segment.
-var segmentMaxRuns = 64
-
-// segmentMaxQuads bounds the quads a segment inserts: the import remembers
-// each of them until the segment ends (bulkState.exact, ~60 bytes each).
-var segmentMaxQuads = 2 << 20
+// Tuning.SegmentMaxRuns bounds the run files of a segment; SegmentMaxQuads
+// bounds the quads a segment inserts: the import remembers each of them until
+// the segment ends (bulkState.exact, ~60 bytes each).
 
 // runSection is where a key group's entries are in a run file.
 type runSection struct {
@@ -72,13 +66,14 @@ type spillJob struct {
 
 // spill sorts the in-memory writes of sg by key group and key (the latest
 // chunk's entry winning among equal keys), writes them to a new run file in
-// dir and drops them from memory, after waiting for any spill in flight.
-func (sg *segment) spill(dir string, prefixLen int) error {
-	if err := sg.waitSpill(); err != nil {
+// the store's directory and drops them from memory, after waiting for any
+// spill in flight.
+func (sg *segment) spill(s *Store, prefixLen int) error {
+	if err := sg.waitSpill(s); err != nil {
 		return err
 	}
-	sg.spillAsync(dir, prefixLen)
-	return sg.waitSpill()
+	sg.spillAsync(s, prefixLen)
+	return sg.waitSpill(s)
 }
 
 // spillAsync detaches the in-memory writes of sg and spills them on another
@@ -87,29 +82,28 @@ func (sg *segment) spill(dir string, prefixLen int) error {
 // "Session 7"). The caller must have waited for the previous spill
 // (waitSpill): at most one is in flight, and runs stay in the order of their
 // chunks, which decides among equal keys.
-func (sg *segment) spillAsync(dir string, prefixLen int) {
+func (sg *segment) spillAsync(s *Store, prefixLen int) {
 	job := &spillJob{done: make(chan struct{})}
 	chunks := sg.chunks
 	sg.chunks = nil
 	sg.bytes, sg.inMem = 0, 0
 	sg.pending = job
-	detached := bulkCounters.accumulated.Load()
+	detached := s.counters.accumulated.Load()
+	hook, dir := s.opts.hooks.spill, s.dir
 	go func() {
 		defer close(job.done)
-		if job.err = spillTestHook(detached); job.err == nil {
+		if hook != nil {
+			job.err = hook(detached)
+		}
+		if job.err == nil {
 			job.run, job.bytes, job.err = spillChunks(dir, prefixLen, chunks)
 		}
 	}()
 }
 
-// spillTestHook runs at the start of each spill's goroutine, with the
-// count of accumulated chunks when the spill was detached; an error fails
-// the spill.
-var spillTestHook = func(detached int64) error { return nil }
-
 // waitSpill waits for the spill in flight, if any, and adds its run to the
 // segment.
-func (sg *segment) waitSpill() error {
+func (sg *segment) waitSpill(s *Store) error {
 	job := sg.pending
 	if job == nil {
 		return nil
@@ -121,7 +115,7 @@ func (sg *segment) waitSpill() error {
 	}
 	sg.runs = append(sg.runs, job.run)
 	sg.spilled += job.bytes
-	bulkCounters.spilled.Add(1)
+	s.counters.spilled.Add(1)
 	return nil
 }
 

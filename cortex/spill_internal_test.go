@@ -16,11 +16,8 @@ import (
 
 // spillTuning makes segments spill to run files once they hold spill bytes
 // in memory and end after maxQuads quads.
-func spillTuning(t *testing.T, spill int64, maxQuads int) {
-	t.Helper()
-	b, q := spillBytes, segmentMaxQuads
-	spillBytes, segmentMaxQuads = spill, maxQuads
-	t.Cleanup(func() { spillBytes, segmentMaxQuads = b, q })
+func spillTuning(spill int64, maxQuads int) func(*Options) {
+	return func(o *Options) { o.hooks.spillBytes, o.tuning.SegmentMaxQuads = spill, maxQuads }
 }
 
 func runFilesIn(t *testing.T, dir string) []string {
@@ -38,6 +35,7 @@ func runFilesIn(t *testing.T, dir string) []string {
 // overwrite several times (the newest run must win), and with segments cut
 // by the quad bound.
 func TestSegments_Spilled(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		pre      bool
@@ -48,10 +46,8 @@ func TestSegments_Spilled(t *testing.T) {
 		{"several-segments", true, 150},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			segmentTuning(t, 1<<62, 0)
-			spillTuning(t, 24<<10, tc.maxQuads)
 			ctx := context.Background()
-			n := bulkTestNS(t, 7)
+			n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, tc.maxQuads))
 			want := map[quad.Quad]bool{}
 			var qs []quad.Quad
 			if tc.pre {
@@ -71,7 +67,7 @@ func TestSegments_Spilled(t *testing.T) {
 			for q := range distinct(qs) {
 				want[q] = true
 			}
-			spilled, streamed := bulkCounters.spilled.Load(), bulkCounters.streamed.Load()
+			spilled, streamed := n.s.counters.spilled.Load(), n.s.counters.streamed.Load()
 			res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -79,7 +75,7 @@ func TestSegments_Spilled(t *testing.T) {
 			if res.Read != int64(len(qs)) || res.Committed != int64(len(qs)) {
 				t.Fatalf("result %+v, want %d read and committed", res, len(qs))
 			}
-			runs, segs := bulkCounters.spilled.Load()-spilled, bulkCounters.streamed.Load()-streamed
+			runs, segs := n.s.counters.spilled.Load()-spilled, n.s.counters.streamed.Load()-streamed
 			if runs < 3 {
 				t.Fatalf("%d runs spilled, want several", runs)
 			}
@@ -105,12 +101,9 @@ func TestSegments_Spilled(t *testing.T) {
 // transactions do not end, the import fails with ErrBusy, and writes
 // nothing of the segment.
 func TestSegments_SpilledBusy(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	spillTuning(t, 24<<10, 1<<30)
-	defer func(d time.Duration) { journalGateWait = d }(journalGateWait)
-	journalGateWait = 100 * time.Millisecond
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), tuned(func(t *Tuning) { t.JournalGateWait = 100 * time.Millisecond }))
 	_, end, err := n.view.NewTxn(false) // an open read transaction
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +122,7 @@ func TestSegments_SpilledBusy(t *testing.T) {
 
 // Open removes run files a crash left behind.
 func TestOpen_RemovesStaleRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(context.Background(), dir, DefaultOptions())
 	if err != nil {
@@ -150,18 +144,19 @@ func TestOpen_RemovesStaleRuns(t *testing.T) {
 // The merge of runs and memory yields each key once, in order, the newest
 // source's entry winning.
 func TestGroupMergerNewestWins(t *testing.T) {
+	t.Parallel()
 	prefix := []byte("n:t/")
 	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
-	dir := t.TempDir()
+	s := &Store{dir: t.TempDir()} // all spill needs of a store
 	sg := &segment{}
 	defer sg.reset()
 	sg.add(mk("xa", "1", "xb", "1", "xe", "1", "y", "1"), 1, 1)
 	sg.add(mk("xa", "2"), 1, 1) // the later chunk of the same run wins
-	if err := sg.spill(dir, len(prefix)); err != nil {
+	if err := sg.spill(s, len(prefix)); err != nil {
 		t.Fatal(err)
 	}
 	sg.add(mk("xb", "3", "xc", "3", "xe", "3"), 1, 1)
-	if err := sg.spill(dir, len(prefix)); err != nil {
+	if err := sg.spill(s, len(prefix)); err != nil {
 		t.Fatal(err)
 	}
 	sg.add(mk("xc", "4", "xd", "4"), 1, 1)
@@ -196,22 +191,21 @@ func TestGroupMergerNewestWins(t *testing.T) {
 // at the end of the source, and when a stalled source ends it in the middle
 // of an import (the next segment builds on it).
 func TestSegments_SpilledLastChunk(t *testing.T) {
+	t.Parallel()
 	for _, stall := range []bool{false, true} {
 		t.Run(fmt.Sprint("stall=", stall), func(t *testing.T) {
-			segmentTuning(t, 1<<62, 0)
-			spillTuning(t, 1, 1<<30) // spill after every chunk
 			ctx := context.Background()
-			n := bulkTestNS(t, 7)
+			n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(1, 1<<30))
 			qs := bulkMixed(300, 0)
 			src := &sliceSource{qs: qs}
 			if stall {
 				src.at = func(i int) {
 					if i == 150 {
-						time.Sleep(segmentStall + 500*time.Millisecond)
+						time.Sleep(DefaultTuning().SegmentStall + 500*time.Millisecond)
 					}
 				}
 			}
-			streamed := bulkCounters.streamed.Load()
+			streamed := n.s.counters.streamed.Load()
 			res, err := n.Import(ctx, src, ImportOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -219,7 +213,7 @@ func TestSegments_SpilledLastChunk(t *testing.T) {
 			if res.Committed != int64(len(qs)) {
 				t.Fatalf("result %+v, want %d committed", res, len(qs))
 			}
-			if stall && bulkCounters.streamed.Load()-streamed < 2 {
+			if stall && n.s.counters.streamed.Load()-streamed < 2 {
 				t.Fatal("the stall did not end a segment")
 			}
 			checkSegmentContents(t, n, distinct(qs))
@@ -227,22 +221,19 @@ func TestSegments_SpilledLastChunk(t *testing.T) {
 	}
 }
 
-// Segments end when they have segmentMaxRuns run files.
+// Segments end when they have Tuning.SegmentMaxRuns run files.
 func TestSegments_SpilledMaxRuns(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	spillTuning(t, 1, 1<<30)
-	defer func(r int) { segmentMaxRuns = r }(segmentMaxRuns)
-	segmentMaxRuns = 4
+	t.Parallel()
 	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(1, 1<<30), tuned(func(t *Tuning) { t.SegmentMaxRuns = 4 }))
 	qs := append(bulkMixed(400, 0), bulkMixed(400, 3)...)
-	streamed := bulkCounters.streamed.Load()
+	streamed := n.s.counters.streamed.Load()
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// 800 quads in chunks of 7, at most 5 chunks (4 runs and one in memory)
 	// per segment.
-	if got := bulkCounters.streamed.Load() - streamed; got < 800/7/5 {
+	if got := n.s.counters.streamed.Load() - streamed; got < 800/7/5 {
 		t.Fatalf("%d segments streamed, want at least %d", got, 800/7/5)
 	}
 	checkSegmentContents(t, n, distinct(qs))
@@ -252,12 +243,8 @@ func TestSegments_SpilledMaxRuns(t *testing.T) {
 // segment reads through short transactions, so neither keeps the other's
 // stream from taking the store, and neither fails with ErrBusy.
 func TestSegments_SpilledConcurrentImports(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	spillTuning(t, 24<<10, 1<<30)
-	defer func(d time.Duration) { journalGateWait = d }(journalGateWait)
-	journalGateWait = 300 * time.Millisecond
 	ctx := context.Background()
-	a := bulkTestNS(t, 7)
+	a := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), tuned(func(t *Tuning) { t.JournalGateWait = 300 * time.Millisecond }))
 	b, err := a.s.Namespace(ctx, "other")
 	if err != nil {
 		t.Fatal(err)
@@ -272,11 +259,11 @@ func TestSegments_SpilledConcurrentImports(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond) // a's segment is open
 	qs := bulkMixed(600, 0)
-	spilled := bulkCounters.spilled.Load()
+	spilled := a.s.counters.spilled.Load()
 	if _, err := b.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatalf("import into b while a imports: %v", err)
 	}
-	if bulkCounters.spilled.Load() == spilled {
+	if a.s.counters.spilled.Load() == spilled {
 		t.Fatal("nothing spilled")
 	}
 	select {
@@ -298,19 +285,15 @@ func TestSegments_SpilledConcurrentImports(t *testing.T) {
 // before the stream leaves level 0 empty (no flatten), and the old and new
 // quads are all there, exactly once; a re-import changes nothing.
 func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	streamFlattenRatio = 1 // the default; segmentTuning's clean-up restores it
-	spillTuning(t, 24<<10, 1<<30)
-	badgerTestOptions = func(o badger.Options) badger.Options {
+	t.Parallel()
+	ctx := context.Background()
+	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), withBadger(func(o badger.Options) badger.Options {
 		o.MemTableSize = 1 << 20
 		o.ValueThreshold = 1 << 10 // below Badger's batch limit for this memtable
 		o.NumLevelZeroTables = 8
 		o.NumLevelZeroTablesStall = 16
 		return o
-	}
-	t.Cleanup(func() { badgerTestOptions = nil })
-	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	}), tuned(func(t *Tuning) { t.StreamFlattenRatio = 1 })) // the default flatten check
 	first := bulkMixed(1500, 1)
 	if _, err := n.Import(ctx, &sliceSource{qs: first}, ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -353,24 +336,23 @@ func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
 	for q := range distinct(qs) {
 		want[q] = true
 	}
-	spilled, streamed := bulkCounters.spilled.Load(), bulkCounters.streamed.Load()
+	spilled, streamed := n.s.counters.spilled.Load(), n.s.counters.streamed.Load()
 	prepared := -1
-	streamTestHook = func(stage string) {
+	n.s.opts.hooks.stream = func(stage string) { // nothing runs on the store now
 		if stage == "prepared" {
 			prepared = l0()
 		}
 	}
-	t.Cleanup(func() { streamTestHook = func(string) {} })
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	streamTestHook = func(string) {}
+	n.s.opts.hooks.stream = nil
 	if prepared != 0 {
 		// The flush before the stream compacts level 0 away, so Badger
 		// does not flatten the tree (stream.go).
 		t.Fatalf("%d level-0 tables when the stream writer was prepared", prepared)
 	}
-	if runs, segs := bulkCounters.spilled.Load()-spilled, bulkCounters.streamed.Load()-streamed; runs < 2 || segs != 1 {
+	if runs, segs := n.s.counters.spilled.Load()-spilled, n.s.counters.streamed.Load()-streamed; runs < 2 || segs != 1 {
 		t.Fatalf("%d runs in %d streamed segments, want several runs in one", runs, segs)
 	}
 	checkSegmentContents(t, n, want)
@@ -380,37 +362,39 @@ func TestSegments_SpilledIntoLevelZeroTables(t *testing.T) {
 	checkSegmentContents(t, n, want)
 }
 
-// setSpillHook replaces spillTestHook for the test.
-func setSpillHook(t *testing.T, hook func(detached int64) error) {
-	t.Helper()
-	old := spillTestHook
-	spillTestHook = hook
-	t.Cleanup(func() { spillTestHook = old })
+// withSpillHook runs hook at the start of each spill (see testHooks.spill).
+func withSpillHook(hook func(detached int64) error) func(*Options) {
+	return func(o *Options) { o.hooks.spill = hook }
+}
+
+// withBadger adjusts the Badger options of the store.
+func withBadger(fn func(badger.Options) badger.Options) func(*Options) {
+	return func(o *Options) { o.hooks.badger = fn }
 }
 
 // A spill runs on its own goroutine: the import goes on adding chunks to the
 // segment while a run is being written, and the result is exact.
 func TestSegments_SpillOverlapsFill(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	spillTuning(t, 24<<10, 1<<30)
+	t.Parallel()
 	var overlapped atomic.Int64
-	setSpillHook(t, func(detached int64) error {
+	var n *Namespace // set before the import starts
+	spillHook := withSpillHook(func(detached int64) error {
 		// Hold the spill until the segment has taken another chunk since
 		// the spill was detached (maybe already: this goroutine can start
 		// late, after the fill has taken a chunk and waits for the spill).
 		deadline := time.Now().Add(5 * time.Second)
-		for bulkCounters.accumulated.Load() == detached && time.Now().Before(deadline) {
+		for n.s.counters.accumulated.Load() == detached && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
-		if bulkCounters.accumulated.Load() > detached {
+		if n.s.counters.accumulated.Load() > detached {
 			overlapped.Add(1)
 		}
 		return nil
 	})
 	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	n = bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), spillHook)
 	qs := append(bulkMixed(400, 0), bulkMixed(400, 3)...)
-	spilled := bulkCounters.spilled.Load()
+	spilled := n.s.counters.spilled.Load()
 	res, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +402,7 @@ func TestSegments_SpillOverlapsFill(t *testing.T) {
 	if res.Committed != int64(len(qs)) {
 		t.Fatalf("result %+v, want %d committed", res, len(qs))
 	}
-	runs := bulkCounters.spilled.Load() - spilled
+	runs := n.s.counters.spilled.Load() - spilled
 	if runs < 3 {
 		t.Fatalf("%d runs spilled, want several", runs)
 	}
@@ -436,18 +420,16 @@ func TestSegments_SpillOverlapsFill(t *testing.T) {
 // A spill that fails fails the import: nothing of the segment is written,
 // no run file is left, and the namespace takes the next import.
 func TestSegments_SpillFails(t *testing.T) {
-	segmentTuning(t, 1<<62, 0)
-	spillTuning(t, 24<<10, 1<<30)
+	t.Parallel()
 	errSpill := errors.New("disk full (injected)")
 	var calls atomic.Int64
-	setSpillHook(t, func(int64) error {
+	ctx := context.Background()
+	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), withSpillHook(func(int64) error {
 		if calls.Add(1) == 2 {
 			return errSpill
 		}
 		return nil
-	})
-	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	}))
 	qs := bulkMixed(600, 0)
 	_, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{})
 	var ie *ImportError
@@ -461,7 +443,7 @@ func TestSegments_SpillFails(t *testing.T) {
 	if left := runFilesIn(t, n.s.dir); len(left) > 0 {
 		t.Fatalf("run files left: %v", left)
 	}
-	setSpillHook(t, func(int64) error { return nil })
+	n.s.opts.hooks.spill = nil // nothing runs on the store now
 	if _, err := n.Import(ctx, &sliceSource{qs: qs}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -474,14 +456,13 @@ func TestSegments_SpillFails(t *testing.T) {
 // (flushMemtables) has no level 0 to compact on its critical path. With
 // Badger's default of 5, the table stays on level 0 and the test fails.
 func TestStore_LevelZeroCompactedInBackground(t *testing.T) {
-	badgerTestOptions = func(o badger.Options) badger.Options {
+	t.Parallel()
+	ctx := context.Background()
+	n := bulkTestNS(t, 7, withBadger(func(o badger.Options) badger.Options {
 		o.MemTableSize = 1 << 20
 		o.ValueThreshold = 1 << 10 // below Badger's batch limit for this memtable
 		return o
-	}
-	t.Cleanup(func() { badgerTestOptions = nil })
-	ctx := context.Background()
-	n := bulkTestNS(t, 7)
+	}))
 	if o := n.s.db.Opts(); o.NumLevelZeroTables != 1 || o.BaseLevelSize != o.BaseTableSize {
 		t.Fatalf("level 0 compacted at %d tables, base level %d bytes (tables %d)", o.NumLevelZeroTables, o.BaseLevelSize, o.BaseTableSize)
 	}

@@ -3,9 +3,7 @@ package cortex
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
-	"weak"
 
 	"github.com/cayleygraph/quad"
 
@@ -30,10 +28,6 @@ type statsCache struct {
 // maxCachedIDs bounds statsCache.ids; the map is emptied when full.
 const maxCachedIDs = 1 << 14
 
-// nsStats maps weak.Pointer[Namespace] → *statsCache. It lives outside Namespace because this file may
-// not change namespace.go; entries are removed when their namespace is garbage collected.
-var nsStats sync.Map
-
 // noGen is the generation of caches and snapshots made while a write was in progress: nothing read
 // then is shared with later queries.
 const noGen = ^uint64(0)
@@ -50,17 +44,12 @@ func (n *Namespace) currentGen() (uint64, bool) {
 }
 
 func (n *Namespace) stats() (*statsCache, uint64) {
-	key := weak.Make(n)
-	v, loaded := nsStats.LoadOrStore(key, &statsCache{})
-	if !loaded {
-		runtime.AddCleanup(n, func(k weak.Pointer[Namespace]) { nsStats.Delete(k) }, key)
-	}
 	gen, ok := n.currentGen()
 	if !ok {
 		// A write is in progress: plan from a private cache rather than wait for the writer.
 		return &statsCache{gen: noGen, est: map[IDPattern]int64{}, plan: &eval.StatsCache{}, ids: map[quad.Value]ID{}}, noGen
 	}
-	sc := v.(*statsCache)
+	sc := &n.statCache
 	sc.mu.Lock()
 	if sc.gen != gen || sc.est == nil {
 		sc.gen, sc.est, sc.graphs, sc.plan, sc.ids = gen, map[IDPattern]int64{}, nil, &eval.StatsCache{}, map[quad.Value]ID{}

@@ -32,7 +32,8 @@ type Store struct {
 	opts Options
 	db   *badger.DB
 	lock *dirLock
-	gate *gate // brackets every Badger transaction (see gate.go)
+	tune Tuning // opts.tuning resolved: no field is zero
+	gate *gate  // brackets every Badger transaction (see gate.go)
 	// reserve is the free space kept for Badger's own writes (diskspace.go).
 	reserve int64
 	// results tracks the query results not closed yet (results.go).
@@ -52,6 +53,8 @@ type Store struct {
 	closing bool // Close has begun: waiting for transactions to end
 	closed  bool
 	broken  error // set by a failed streamed write: the store must be reopened
+
+	counters storeCounters // for tests (bulk.go)
 }
 
 // Key layout in the Badger database:
@@ -68,10 +71,6 @@ const (
 	registryPrefix = "c:ns/"
 	dataPrefix     = "n:"
 )
-
-// badgerTestOptions, if set, adjusts the Badger options of stores opened by
-// tests (e.g. small memtables, to make level-0 tables cheaply).
-var badgerTestOptions func(badger.Options) badger.Options
 
 // Open opens the store in dir, creating the directory and an empty store if
 // needed. With opts.WithInMemory(true), dir is ignored and nothing is written
@@ -92,7 +91,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, opts: opts, nss: map[string]*Namespace{}, nsBusy: map[string]chan struct{}{}, gate: newGate()}
+	tune := opts.tuning.resolved()
+	s := &Store{dir: dir, opts: opts, tune: tune, nss: map[string]*Namespace{}, nsBusy: map[string]chan struct{}{}, gate: newGate(tune)}
 	s.gate.onStall = s.collectLeakedResults
 	bopts := badger.DefaultOptions(dir).
 		WithLogger(badgerLogger{opts.logger}).
@@ -127,8 +127,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	bopts.BaseLevelSize = bopts.BaseTableSize
 	bopts.NumLevelZeroTables = 1
 	bopts = sizeBadger(bopts, opts.memBudget)
-	if badgerTestOptions != nil {
-		bopts = badgerTestOptions(bopts)
+	if opts.hooks.badger != nil {
+		bopts = opts.hooks.badger(bopts)
 	}
 	s.reserve = spaceReserve(bopts)
 	if opts.inMemory {
@@ -218,20 +218,18 @@ func (s *Store) Dir() string {
 // ReadOnly reports whether the store was opened read-only (Options.WithReadOnly): every write fails with ErrReadOnly.
 func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 
-// closeWait bounds how long Close waits for the store's transactions to end.
-var closeWait = 30 * time.Second
-
 // Close releases the store. Namespaces obtained from it become unusable:
-// their operations fail with ErrClosed. Close first waits, up to 30 seconds,
-// for the transactions in progress to end (a write being committed, a
-// streamed segment or journaled delta being written, a query result being
-// read), refusing new ones meanwhile; a write cut off after that is rolled
-// back by the next Open if it was streamed or journaled. Query results that
-// were not closed do not hold it that long: those the program no longer
-// references are closed by the garbage collector, and once only results
-// still referenced are left, Close waits two seconds more for them and then
-// returns an error matching ErrResultsOpen that says where each was opened
-// (the store is closed all the same). Closing twice is not an error.
+// their operations fail with ErrClosed. Close first waits, up to 30 seconds
+// (Tuning.CloseWait), for the transactions in progress to end (a write being
+// committed, a streamed segment or journaled delta being written, a query
+// result being read), refusing new ones meanwhile; a write cut off after
+// that is rolled back by the next Open if it was streamed or journaled.
+// Query results that were not closed do not hold it that long: those the
+// program no longer references are closed by the garbage collector, and
+// once only results still referenced are left, Close waits two seconds more
+// for them (Tuning.ResultsCloseWait) and then returns an error matching
+// ErrResultsOpen that says where each was opened (the store is closed all
+// the same). Closing twice is not an error.
 func (s *Store) Close() error {
 	s.state.Lock()
 	if s.closing {
@@ -242,7 +240,7 @@ func (s *Store) Close() error {
 	s.state.Unlock()
 	s.collectLeakedResults()
 	var leaked error
-	if !s.gate.closeUnless(closeWait, s.onlyResultsOpen) {
+	if !s.gate.closeUnless(s.tune.CloseWait, s.onlyResultsOpen) {
 		if n := s.results.count(); n > 0 {
 			leaked = fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, n, s.results.describe())
 		}
@@ -263,9 +261,9 @@ func (s *Store) Close() error {
 }
 
 // onlyResultsOpen reports whether every transaction still open is a query
-// result that was not closed, for resultsCloseWait already (see Close).
+// result that was not closed, for Tuning.ResultsCloseWait already (see Close).
 func (s *Store) onlyResultsOpen(open int, waited time.Duration) bool {
-	return open > 0 && open <= s.results.count() && waited >= resultsCloseWait
+	return open > 0 && open <= s.results.count() && waited >= s.tune.ResultsCloseWait
 }
 
 // Namespace returns the namespace called name, creating it if it does not
@@ -452,10 +450,6 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 	return names, err
 }
 
-// namespaceDeleteHook lets tests stop DeleteNamespace between its two
-// steps, as a crash would.
-var namespaceDeleteHook = func() error { return nil }
-
 // DeleteNamespace deletes the namespace called name with all its data. A
 // missing namespace is an error matching ErrNoNamespace; a read-only store
 // refuses.
@@ -501,8 +495,10 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 		if err != nil {
 			return nil, err
 		}
-		if err := namespaceDeleteHook(); err != nil {
-			return nil, err
+		if h := s.opts.hooks.deleteNamespace; h != nil {
+			if err := h(); err != nil {
+				return nil, err // a test's crash between the two steps
+			}
 		}
 		if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
 			return nil, fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", err)

@@ -58,6 +58,7 @@ var allTerms = []quad.Quad{
 }
 
 func TestStore_PersistsAcrossReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions())
@@ -90,6 +91,7 @@ func TestStore_PersistsAcrossReopen(t *testing.T) {
 }
 
 func TestStore_InMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := cortextest.OpenStore(t, "", cortex.DefaultOptions().WithInMemory(true))
 	ns, err := s.Namespace(ctx, "default")
@@ -103,6 +105,7 @@ func TestStore_InMemory(t *testing.T) {
 }
 
 func TestStore_NormalisesTerms(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	in := q("s", "p", quad.TypedString{Value: "x", Type: "http://www.w3.org/2001/XMLSchema#string"}, nil)
@@ -113,6 +116,7 @@ func TestStore_NormalisesTerms(t *testing.T) {
 }
 
 func TestStore_RejectsInvalidQuads(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	good := q("s", "p", quad.String("ok"), nil)
@@ -142,6 +146,7 @@ func TestStore_RejectsInvalidQuads(t *testing.T) {
 }
 
 func TestNamespace_Isolation(t *testing.T) {
+	t.Parallel()
 	s := cortextest.NewStore(t)
 	ctx := context.Background()
 	a, err := s.Namespace(ctx, "a")
@@ -178,6 +183,7 @@ func TestNamespace_Isolation(t *testing.T) {
 }
 
 func TestNamespace_GraphScopes(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	g1, g2 := quad.IRI("http://example.org/g1"), quad.BNode("g2")
@@ -222,6 +228,7 @@ func TestNamespace_GraphScopes(t *testing.T) {
 }
 
 func TestNamespace_ApplyIsAtomic(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	big := make([]quad.Quad, cortex.MaxDeltaQuads+1)
@@ -258,6 +265,7 @@ func TestNamespace_ApplyIsAtomic(t *testing.T) {
 // TestNamespace_UpdateIsAtomicReadModifyWrite increments one counter from many
 // goroutines; a lost update would show as a smaller final value.
 func TestNamespace_UpdateIsAtomicReadModifyWrite(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	const workers, each = 8, 50
@@ -302,6 +310,7 @@ func TestNamespace_UpdateIsAtomicReadModifyWrite(t *testing.T) {
 }
 
 func TestNamespace_UpdateErrorWritesNothing(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	boom := errors.New("boom")
@@ -318,6 +327,7 @@ func TestNamespace_UpdateErrorWritesNothing(t *testing.T) {
 }
 
 func TestStore_SecondOpenIsLocked(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := cortextest.OpenStore(t, dir, cortex.DefaultOptions())
@@ -347,6 +357,7 @@ func (notATerm) Native() interface{} { return nil }
 // (every quad with new terms and a sizeable literal) is written atomically,
 // and so is its removal; Badger's transaction limit is never hit.
 func TestNamespace_MaxDeltaFitsOneTransaction(t *testing.T) {
+	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")
 	ctx := context.Background()
 	qs := make([]quad.Quad, cortex.MaxDeltaQuads)
@@ -373,6 +384,7 @@ func TestNamespace_MaxDeltaFitsOneTransaction(t *testing.T) {
 // own estimate reads 0 until its once-a-minute refresh), and it counts
 // allocated space, not the length of Badger's sparse preallocated files.
 func TestStore_DiskSize(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, ns := openNS(t, dir, cortex.DefaultOptions())

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/ristretto/v2/z"
@@ -54,25 +53,8 @@ const streamUndoFile = "cortex-stream.undo"
 // writes, so dropping it never touches a table.
 var flushKey = []byte("\xffcortex/flush")
 
-// Tuning of the streamed path; variables so that tests can lower them.
-var (
-	// streamMinEntries is the smallest segment written through the stream
-	// writer; smaller ones are committed chunk by chunk.
-	streamMinEntries = 200_000
-	// streamFlattenRatio: when Badger's level 0 still holds tables after the
-	// memtable flush (its level-0 compaction could not run),
-	// PrepareIncremental would first flatten the whole LSM tree, at a CPU
-	// cost per byte close to that of writing the segment through the
-	// memtable; that is done only when the tree is at most this many times
-	// the segment's size in memory, otherwise a segment that did not spill is
-	// committed chunk by chunk.
-	streamFlattenRatio int64 = 1
-	// streamWriteBuffer is the size of the batches handed to StreamWriter.
-	streamWriteBuffer = 16 << 20
-	// streamGateWait bounds the wait for the store's other transactions to
-	// end before a stream; after it the segment is committed chunk by chunk.
-	streamGateWait = 2 * time.Second
-)
+// The streamed path is tuned by Tuning.StreamMinEntries, StreamFlattenRatio,
+// StreamWriteBuffer and StreamGateWait (tuning.go).
 
 // segment is the writes of consecutive import chunks, in order; each chunk's
 // writes are consistent on their own (they are what a chunked import would
@@ -365,7 +347,7 @@ var errStreamPrepare = errors.New("stream writer unavailable")
 // lock; streamSegment takes the store's gate exclusively.
 func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, undo func() []undoEntry) error {
 	spilled := len(sg.runs) > 0
-	if s.opts.inMemory || s.opts.readOnly || (sg.entries < streamMinEntries && !spilled) {
+	if s.opts.inMemory || s.opts.readOnly || (sg.entries < s.tune.StreamMinEntries && !spilled) {
 		return errStreamDeclined
 	}
 	if err := s.checkSpace("import segment", sg.bytes+sg.spilled); err != nil {
@@ -375,9 +357,9 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *segment, u
 	// them may belong to a goroutine that waits for this namespace's write
 	// lock, which the import holds. Then commit chunk by chunk instead; a
 	// spilled segment cannot be, and fails with ErrBusy (nothing written).
-	wait := streamGateWait
+	wait := s.tune.StreamGateWait
 	if spilled {
-		wait = journalGateWait
+		wait = s.tune.JournalGateWait
 	}
 	err := s.gate.exclusiveWait(ctx, wait)
 	if err != nil {
@@ -415,7 +397,7 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 		return fmt.Errorf("stream: %w", err)
 	}
 	if len(sg.runs) == 0 && !s.cheapToStream(sg.memory()) {
-		// (Rare: see streamFlattenRatio. A spilled segment has no other
+		// (Rare: see Tuning.StreamFlattenRatio. A spilled segment has no other
 		// way to be written: Badger flattens the tree if it must.)
 		return errStreamDeclined
 	}
@@ -438,15 +420,15 @@ func (s *Store) streamHeld(prefix []byte, sg *segment, begin func(version uint64
 		}
 		return err
 	}
-	streamTestHook("prepared")
-	if err := writeStreams(sw, ss, version); err != nil {
+	s.opts.hooks.atStream("prepared")
+	if err := s.writeStreams(sw, ss, version); err != nil {
 		sw.Cancel()
 		return s.poison(fmt.Errorf("stream: write: %w", err))
 	}
 	if err := sw.Flush(); err != nil {
 		return s.poison(fmt.Errorf("stream: flush: %w", err))
 	}
-	streamTestHook("flushed")
+	s.opts.hooks.atStream("flushed")
 	if err := done(); err != nil {
 		return s.poison(fmt.Errorf("stream: %w", err))
 	}
@@ -467,9 +449,6 @@ func sortSegmentWaiting(sg *segment, prefixLen int, flushed <-chan error) *sorte
 	done = true
 	return ss
 }
-
-// streamTestHook lets the crash tests stop a process at a given point.
-var streamTestHook = func(string) {}
 
 // flushMemtables makes Badger flush its memtables to level 0 by writing and
 // dropping flushKey. The caller holds the gate exclusively.
@@ -497,16 +476,16 @@ func (s *Store) cheapToStream(size int64) bool {
 		}
 		total += l.Size
 	}
-	return !l0 || total <= streamFlattenRatio*size
+	return !l0 || total <= s.tune.StreamFlattenRatio*size
 }
 
 // writeStreams sorts and writes every group of ss as its own stream, on
 // GOMAXPROCS goroutines, largest groups first: one group is sorted while
 // another is written.
-func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) error {
+func (s *Store) writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) error {
 	return parallelGroups(ss.order(), func(b int) error {
 		g := ss.sortGroup(byte(b))
-		buf := z.NewBuffer(streamWriteBuffer+(1<<20), "cortex.stream")
+		buf := z.NewBuffer(s.tune.StreamWriteBuffer+(1<<20), "cortex.stream")
 		defer func() { _ = buf.Release() }()
 		write := func() error {
 			err := sw.Write(buf)
@@ -516,7 +495,7 @@ func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) er
 		stream := uint32(b) + 1
 		add := func(key, val []byte, del bool) error {
 			appendStreamKV(buf, key, val, version, stream, del)
-			if buf.LenNoPadding() >= streamWriteBuffer {
+			if buf.LenNoPadding() >= s.tune.StreamWriteBuffer {
 				return write()
 			}
 			return nil
@@ -551,7 +530,7 @@ func writeStreams(sw *badger.StreamWriter, ss *sortedSegment, version uint64) er
 			return err
 		}
 		ss.groups[b] = nil
-		streamTestHook("group-done")
+		s.opts.hooks.atStream("group-done")
 		return nil
 	})
 }

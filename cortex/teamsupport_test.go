@@ -18,6 +18,7 @@ import (
 // removed terms, unknown ids, duplicates, in random order, with another
 // namespace sharing the id space.
 func TestNamespace_TermsBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func() (*cortex.Store, *cortex.Namespace) { return openColdNS(t, dir, "a") }
@@ -120,6 +121,7 @@ func TestNamespace_TermsBatch(t *testing.T) {
 // byte needs escaping in keys ('/' = 0x2f, '\' = 0x5c). TermsBatch must agree
 // with Terms (point reads, generic decoding) and return the stored terms.
 func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func() (*cortex.Store, *cortex.Namespace) { return openColdNS(t, dir, "k") }

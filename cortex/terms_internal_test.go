@@ -13,6 +13,7 @@ import (
 // (invalid IRIs right after valid ones, an IRI valid as an object and then
 // used as a predicate, literals, blank nodes, nil graphs).
 func TestQuadNormalizer(t *testing.T) {
+	t.Parallel()
 	terms := []quad.Value{
 		quad.IRI("http://e/a"), quad.IRI("http://e/b"), quad.IRI("http://e/a b"), quad.IRI("http://e/<x>"),
 		quad.IRI(""), quad.BNode("x"), quad.String("s"), quad.LangString{Value: "s"},

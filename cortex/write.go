@@ -45,6 +45,7 @@ type deltaWriter struct {
 	pins  map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
 	side  *sideOps                  // side-table writes (Tx.PutSide...), or nil
 	pre   *prefetched               // keys read ahead (journaled deltas), or nil
+	store *Store                    // the store, when pre is used (its tuning and counters)
 	// The nodes of each quad removed and added, when prefetchNodes looked
 	// them up (journaled deltas), else nil.
 	rmNodes, addNodes [][4]*deltaNode

@@ -1,0 +1,233 @@
+package cortex
+
+import (
+	"fmt"
+	"time"
+)
+
+// Tuning holds the storage engine's finer settings: thresholds and waits
+// that trade memory, latency and throughput against each other. The
+// defaults (DefaultTuning) are what the store was measured with
+// (docs/PERFORMANCE.md); most programs never change them. A zero field means
+// "the default", so a Tuning literal names only what it changes:
+//
+//	opts := cortex.DefaultOptions().WithTuning(cortex.Tuning{CloseWait: 5 * time.Second})
+//
+// A negative field, or one outside the range its comment gives, makes Open
+// fail with an error naming it.
+type Tuning struct {
+	// MaxDeltaQuads is the largest Apply or Update (additions, removals and
+	// side-table rows) written in one Badger transaction; a larger one is
+	// journaled: still atomic, but it holds the store's other transactions
+	// back while it commits (see Namespace.Apply). Lower means more
+	// journaled writes and smaller transactions. Default and maximum
+	// MaxDeltaQuads (a delta of new terms with long literals is near
+	// Badger's transaction size limit at twice that).
+	MaxDeltaQuads int
+	// JournalTxnEntries bounds the Badger entries of each transaction of a
+	// journaled delta (fewer if Badger's size limit comes first).
+	// Default 20,000.
+	JournalTxnEntries int
+	// JournalGateWait bounds how long a journaled delta waits for the
+	// store's other transactions to end before it fails with ErrBusy (one
+	// may belong to a goroutine waiting for the namespace this delta
+	// writes). Default 10s.
+	JournalGateWait time.Duration
+
+	// CloseWait bounds how long Store.Close waits for the store's
+	// transactions to end (a write cut off after it is rolled back by the
+	// next Open if it was streamed or journaled). Default 30s.
+	CloseWait time.Duration
+	// ResultsCloseWait is how long Close waits for query results that were
+	// not closed once they are the only transactions left, before it
+	// returns ErrResultsOpen. Default 2s.
+	ResultsCloseWait time.Duration
+
+	// StreamMinEntries is the fewest Badger entries an import segment or a
+	// journaled delta must have to be written through Badger's stream
+	// writer (all or nothing, but it holds the store's other transactions
+	// back); smaller ones are committed transaction by transaction. A
+	// segment that spilled to run files is always streamed. Default 200,000.
+	StreamMinEntries int
+	// StreamFlattenRatio: when Badger's level 0 still holds tables after
+	// the memtable flush that precedes a stream (its level-0 compaction
+	// could not run), the whole LSM tree would be flattened first, at a
+	// CPU cost per byte close to that of writing the segment through the
+	// memtable; that is done only when the tree is at most this many times
+	// the segment's size in memory, otherwise a segment that did not spill
+	// is committed transaction by transaction. Default 1.
+	StreamFlattenRatio int64
+	// StreamWriteBuffer is the size in bytes of the batches handed to
+	// Badger's stream writer (by streamed writes and roll-backs). Larger
+	// means fewer, bigger batches and more memory. Default 16 MiB.
+	StreamWriteBuffer int
+	// StreamGateWait bounds the wait for the store's other transactions to
+	// end before a stream; after it the segment is committed transaction by
+	// transaction instead (a spilled segment waits up to JournalGateWait).
+	// Default 2s.
+	StreamGateWait time.Duration
+
+	// SegmentMaxQuads bounds the quads an import segment inserts: the
+	// import remembers each of them (~60 bytes) until the segment ends.
+	// Default 2,097,152.
+	SegmentMaxQuads int
+	// SegmentMaxRuns bounds the run files an import segment spills to
+	// (Options.WithImportSegmentBytes) before it is written. Default 64.
+	SegmentMaxRuns int
+	// SegmentIdle is how long an open import segment waits for the source's
+	// next chunk before it is written when another writer waits for the
+	// namespace; SegmentStall, when none does. Shorter means other writers
+	// wait less, longer means larger segments from a slow source.
+	// Defaults 100ms and 1s.
+	SegmentIdle, SegmentStall time.Duration
+
+	// ImportMaxNodes, ImportMaxKeys and ImportMaxQuads bound the maps an
+	// import keeps of the nodes (~60 bytes each), index keys and quads
+	// (~12 bytes each) it wrote; when one is exceeded they are all cleared
+	// and the import reads back what it needs. Defaults 4Mi, 8Mi and 4Mi.
+	ImportMaxNodes, ImportMaxKeys, ImportMaxQuads int
+
+	// ParallelReadMin is the fewest keys per range when a journaled delta
+	// reads its keys ahead in ranges on several goroutines: below it a
+	// goroutine and an iterator cost more than they save. Default 8192.
+	ParallelReadMin int
+
+	// RollbackStreamMin is the fewest keys for which Open rolls back an
+	// interrupted write through the stream writer; smaller roll-backs go
+	// through a write batch. Default 200,000.
+	RollbackStreamMin int
+	// RollbackProgressEvery is how many keys pass between the progress
+	// reports of a roll-back (Options.WithRecoveryProgress) and its context
+	// checks. Default 32,768.
+	RollbackProgressEvery int
+
+	// A write that needs the store to itself (a stream, a journaled delta,
+	// DeleteNamespace) waits for the open transactions to end by turns: it
+	// holds new transactions back for a closed window, starting at
+	// GateFirstClosed and doubling each round up to GateMaxClosed, and if
+	// they have not ended admits new ones again for GateOpenWindow. Holding
+	// back lets a store under continuous reads drain; admitting again keeps
+	// a goroutine that opens a second transaction while it holds one from
+	// deadlocking against the writer. Defaults 200ms, 3s and 50ms;
+	// GateFirstClosed may not exceed GateMaxClosed.
+	GateFirstClosed, GateMaxClosed, GateOpenWindow time.Duration
+
+	// GovernorEvery is how often the RSS governor (Options.WithMemoryBudget,
+	// Linux) looks at the process's resident memory. Default 500ms.
+	GovernorEvery time.Duration
+}
+
+// DefaultTuning returns the default value of every Tuning field.
+func DefaultTuning() Tuning {
+	return Tuning{
+		MaxDeltaQuads:         MaxDeltaQuads,
+		JournalTxnEntries:     20_000,
+		JournalGateWait:       10 * time.Second,
+		CloseWait:             30 * time.Second,
+		ResultsCloseWait:      2 * time.Second,
+		StreamMinEntries:      200_000,
+		StreamFlattenRatio:    1,
+		StreamWriteBuffer:     16 << 20,
+		StreamGateWait:        2 * time.Second,
+		SegmentMaxQuads:       2 << 20,
+		SegmentMaxRuns:        64,
+		SegmentIdle:           100 * time.Millisecond,
+		SegmentStall:          time.Second,
+		ImportMaxNodes:        4 << 20,
+		ImportMaxKeys:         8 << 20,
+		ImportMaxQuads:        4 << 20,
+		ParallelReadMin:       8192,
+		RollbackStreamMin:     200_000,
+		RollbackProgressEvery: 1 << 15,
+		GateFirstClosed:       200 * time.Millisecond,
+		GateMaxClosed:         3 * time.Second,
+		GateOpenWindow:        50 * time.Millisecond,
+		GovernorEvery:         500 * time.Millisecond,
+	}
+}
+
+// WithTuning sets the engine's finer settings (see Tuning); zero fields keep
+// their defaults. Default DefaultTuning().
+func (o Options) WithTuning(t Tuning) Options { o.tuning = t; return o }
+
+// resolved returns t with every zero field set to its default.
+func (t Tuning) resolved() Tuning {
+	d := DefaultTuning()
+	orDefault(&t.MaxDeltaQuads, d.MaxDeltaQuads)
+	orDefault(&t.JournalTxnEntries, d.JournalTxnEntries)
+	orDefault(&t.JournalGateWait, d.JournalGateWait)
+	orDefault(&t.CloseWait, d.CloseWait)
+	orDefault(&t.ResultsCloseWait, d.ResultsCloseWait)
+	orDefault(&t.StreamMinEntries, d.StreamMinEntries)
+	orDefault(&t.StreamFlattenRatio, d.StreamFlattenRatio)
+	orDefault(&t.StreamWriteBuffer, d.StreamWriteBuffer)
+	orDefault(&t.StreamGateWait, d.StreamGateWait)
+	orDefault(&t.SegmentMaxQuads, d.SegmentMaxQuads)
+	orDefault(&t.SegmentMaxRuns, d.SegmentMaxRuns)
+	orDefault(&t.SegmentIdle, d.SegmentIdle)
+	orDefault(&t.SegmentStall, d.SegmentStall)
+	orDefault(&t.ImportMaxNodes, d.ImportMaxNodes)
+	orDefault(&t.ImportMaxKeys, d.ImportMaxKeys)
+	orDefault(&t.ImportMaxQuads, d.ImportMaxQuads)
+	orDefault(&t.ParallelReadMin, d.ParallelReadMin)
+	orDefault(&t.RollbackStreamMin, d.RollbackStreamMin)
+	orDefault(&t.RollbackProgressEvery, d.RollbackProgressEvery)
+	orDefault(&t.GateFirstClosed, d.GateFirstClosed)
+	orDefault(&t.GateMaxClosed, d.GateMaxClosed)
+	orDefault(&t.GateOpenWindow, d.GateOpenWindow)
+	orDefault(&t.GovernorEvery, d.GovernorEvery)
+	return t
+}
+
+// orDefault sets *v to d if it is zero.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v == 0 {
+		*v = d
+	}
+}
+
+// validate checks the fields of t that are set (zero means the default).
+func (t Tuning) validate() error {
+	type field struct {
+		name string
+		v    int64
+		show any // v as its type prints it
+	}
+	for _, f := range []field{
+		{"MaxDeltaQuads", int64(t.MaxDeltaQuads), t.MaxDeltaQuads},
+		{"JournalTxnEntries", int64(t.JournalTxnEntries), t.JournalTxnEntries},
+		{"JournalGateWait", int64(t.JournalGateWait), t.JournalGateWait},
+		{"CloseWait", int64(t.CloseWait), t.CloseWait},
+		{"ResultsCloseWait", int64(t.ResultsCloseWait), t.ResultsCloseWait},
+		{"StreamMinEntries", int64(t.StreamMinEntries), t.StreamMinEntries},
+		{"StreamFlattenRatio", t.StreamFlattenRatio, t.StreamFlattenRatio},
+		{"StreamWriteBuffer", int64(t.StreamWriteBuffer), t.StreamWriteBuffer},
+		{"StreamGateWait", int64(t.StreamGateWait), t.StreamGateWait},
+		{"SegmentMaxQuads", int64(t.SegmentMaxQuads), t.SegmentMaxQuads},
+		{"SegmentMaxRuns", int64(t.SegmentMaxRuns), t.SegmentMaxRuns},
+		{"SegmentIdle", int64(t.SegmentIdle), t.SegmentIdle},
+		{"SegmentStall", int64(t.SegmentStall), t.SegmentStall},
+		{"ImportMaxNodes", int64(t.ImportMaxNodes), t.ImportMaxNodes},
+		{"ImportMaxKeys", int64(t.ImportMaxKeys), t.ImportMaxKeys},
+		{"ImportMaxQuads", int64(t.ImportMaxQuads), t.ImportMaxQuads},
+		{"ParallelReadMin", int64(t.ParallelReadMin), t.ParallelReadMin},
+		{"RollbackStreamMin", int64(t.RollbackStreamMin), t.RollbackStreamMin},
+		{"RollbackProgressEvery", int64(t.RollbackProgressEvery), t.RollbackProgressEvery},
+		{"GateFirstClosed", int64(t.GateFirstClosed), t.GateFirstClosed},
+		{"GateMaxClosed", int64(t.GateMaxClosed), t.GateMaxClosed},
+		{"GateOpenWindow", int64(t.GateOpenWindow), t.GateOpenWindow},
+		{"GovernorEvery", int64(t.GovernorEvery), t.GovernorEvery},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("%s %v is negative", f.name, f.show)
+		}
+	}
+	r := t.resolved()
+	if r.MaxDeltaQuads > MaxDeltaQuads {
+		return fmt.Errorf("MaxDeltaQuads %d out of range 1..%d", r.MaxDeltaQuads, MaxDeltaQuads)
+	}
+	if r.GateFirstClosed > r.GateMaxClosed {
+		return fmt.Errorf("GateFirstClosed %v exceeds GateMaxClosed %v", r.GateFirstClosed, r.GateMaxClosed)
+	}
+	return nil
+}
