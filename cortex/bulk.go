@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
@@ -76,14 +78,6 @@ import (
 // The per-import maps are bounded by Tuning.ImportMaxNodes, ImportMaxKeys and
 // ImportMaxQuads; when one is exceeded after a chunk, all are cleared and the
 // import falls back to reads for what it wrote so far.
-
-var (
-	keyHorizon = hkv.Key{[]byte("meta"), []byte("horizon")}
-	keySize    = hkv.Key{[]byte("meta"), []byte("size")}
-	keyIndexes = hkv.Key{[]byte("meta"), []byte("indexes")}
-	logBucket  = []byte("log")
-	pinBucket  = []byte("pin") // Cortex's own: pinned terms (Delta.Pin), keyed like the log
-)
 
 // bulkNode is what an import knows about a node.
 type bulkNode struct {
@@ -160,7 +154,7 @@ func newBulkState(ctx context.Context, n *Namespace) (*bulkState, error) {
 		st.buckets = append(st.buckets, ind.Key(nil)[0])
 		var dirs uint8
 		for _, d := range ind.Dirs {
-			dirs |= 1 << dirIndex(d)
+			dirs |= 1 << layout.DirIndex(d)
 		}
 		st.full = append(st.full, dirs == 0b1111)
 		if len(ind.Dirs) > len(inds[st.exist].Dirs) {
@@ -180,7 +174,7 @@ func newBulkState(ctx context.Context, n *Namespace) (*bulkState, error) {
 func readIndexes(ctx context.Context, db hkv.KV) ([]ckv.QuadIndex, error) {
 	var inds []ckv.QuadIndex
 	err := hkv.View(db, func(tx hkv.Tx) error {
-		v, err := tx.Get(ctx, keyIndexes)
+		v, err := tx.Get(ctx, layout.IndexList)
 		if errors.Is(err, hkv.ErrNotFound) {
 			return nil
 		} else if err != nil {
@@ -304,49 +298,6 @@ func (w *chunkWork) quadIDsOf(q prepQuad) [4]uint64 {
 		}
 	}
 	return ids
-}
-
-func primOf(ids [4]uint64) proto.Primitive {
-	return proto.Primitive{Subject: ids[0], Predicate: ids[1], Object: ids[2], Label: ids[3]}
-}
-
-// indexIDs returns the ids of the directions of index ind for a quad.
-func indexIDs(ind ckv.QuadIndex, q [4]uint64) [4]uint64 {
-	var out [4]uint64
-	for i, d := range ind.Dirs {
-		out[i] = q[dirIndex(d)]
-	}
-	return out
-}
-
-func dirIndex(d quad.Direction) int {
-	switch d {
-	case quad.Subject:
-		return 0
-	case quad.Predicate:
-		return 1
-	case quad.Object:
-		return 2
-	default:
-		return 3
-	}
-}
-
-func nodeKey(b byte, h refs.ValueHash) hkv.Key {
-	return hkv.Key{{b, h[0], h[1]}, h[:]}
-}
-
-// pinKey is the key of the pin of node id (see Delta.Pin).
-func pinKey(id uint64) hkv.Key {
-	k := logKey(id)
-	k[0] = pinBucket
-	return k
-}
-
-func logKey(id uint64) hkv.Key {
-	var k [8]byte
-	binary.BigEndian.PutUint64(k[:], id)
-	return hkv.Key{logBucket, k[:]}
 }
 
 func (st *bulkState) indexKey(k groupKey) hkv.Key {
@@ -562,7 +513,7 @@ func (st *bulkState) fill(ctx context.Context, tx *bulkTxn, w *chunkWork, c *pre
 // readMeta reads the namespace's horizon and size, and brings the import's
 // knowledge of other writers up to date (sync).
 func (st *bulkState) readMeta(ctx context.Context, tx *bulkTxn) (horizon, size int64, err error) {
-	meta, err := tx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
+	meta, err := tx.GetBatch(ctx, []hkv.Key{layout.Horizon, layout.Size})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -601,7 +552,7 @@ func (st *bulkState) resolveNodes(ctx context.Context, tx *bulkTxn, w *chunkWork
 		// Also when speculative: a node the pending chunk created is in
 		// st.nodes, so the snapshot is current for this key.
 		readAt = append(readAt, i)
-		readKeys = append(readKeys, nodeKey('v', c.nodes[i].hash))
+		readKeys = append(readKeys, layout.Node('v', c.nodes[i].hash))
 	}
 	if len(readKeys) == 0 {
 		return nil
@@ -707,7 +658,7 @@ func (st *bulkState) readRefs(ctx context.Context, tx *bulkTxn, w *chunkWork, c 
 	for i := range c.nodes {
 		if w.inc[i] > 0 && !w.refsKnown[i] {
 			readAt = append(readAt, i)
-			readKeys = append(readKeys, nodeKey('n', c.nodes[i].hash))
+			readKeys = append(readKeys, layout.Node('n', c.nodes[i].hash))
 		}
 	}
 	if len(readKeys) == 0 {
@@ -739,7 +690,7 @@ func (st *bulkState) planIndexKeys(w *chunkWork, qs []prepQuad) {
 		qids := w.quadIDsOf(qs[qi])
 		id := w.insIDs[j]
 		for ii, ind := range st.inds {
-			k := groupKey{ind: ii, ids: indexIDs(ind, qids)}
+			k := groupKey{ind: ii, ids: layout.IndexIDs(ind, qids)}
 			if st.full[ii] {
 				// A key per quad, and the chunk's quads are distinct: no
 				// other quad of this chunk or of the previous one (see
@@ -812,9 +763,9 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 		}
 		h := c.nodes[i].hash
 		if w.isNew[i] {
-			p.add(nodeKey('v', h), vb[:binary.PutUvarint(vb[:], w.ids[i])])
+			p.add(layout.Node('v', h), vb[:binary.PutUvarint(vb[:], w.ids[i])])
 			prim := proto.Primitive{ID: w.ids[i], Value: c.nodes[i].enc, Timestamp: now}
-			if err := p.addPrim(logKey(w.ids[i]), &prim); err != nil {
+			if err := p.addPrim(layout.Log(w.ids[i]), &prim); err != nil {
 				return err
 			}
 		}
@@ -828,14 +779,14 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 				}
 			}
 			w.refs[i] += w.inc[i]
-			p.add(nodeKey('n', h), vb[:binary.PutUvarint(vb[:], w.refs[i])])
+			p.add(layout.Node('n', h), vb[:binary.PutUvarint(vb[:], w.refs[i])])
 		}
 	}
 	for j, qi := range w.ins {
-		prim := primOf(w.quadIDsOf(qs[qi]))
+		prim := layout.Primitive(w.quadIDsOf(qs[qi]))
 		prim.ID = w.insIDs[j]
 		prim.Timestamp = now
-		if err := p.addPrim(logKey(prim.ID), &prim); err != nil {
+		if err := p.addPrim(layout.Log(prim.ID), &prim); err != nil {
 			return err
 		}
 	}
@@ -853,11 +804,11 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 	var hb [8]byte
 	if allocated := next - 1 - uint64(horizon); allocated > 0 {
 		binary.LittleEndian.PutUint64(hb[:], next-1)
-		p.add(keyHorizon, hb[:])
+		p.add(layout.Horizon, hb[:])
 	}
 	if len(w.ins) > 0 {
 		binary.LittleEndian.PutUint64(hb[:], uint64(size+int64(len(w.ins))))
-		p.add(keySize, hb[:])
+		p.add(layout.Size, hb[:])
 	}
 	w.horizon, w.size = int64(next-1), size+int64(len(w.ins))
 	db := st.n.s.db
@@ -898,7 +849,7 @@ func (st *bulkState) existing(ctx context.Context, tx *bulkTxn, w *chunkWork, qs
 	out := make([]bool, len(check))
 	for j, qi := range check {
 		ids := w.quadIDsOf(qs[qi])
-		prims[j] = primOf(ids)
+		prims[j] = layout.Primitive(ids)
 		keys[j] = ind.KeyFor(&prims[j])
 		if prev != nil && prev.inserted(ids) {
 			out[j] = true
@@ -921,7 +872,7 @@ func (st *bulkState) existing(ctx context.Context, tx *bulkTxn, w *chunkWork, qs
 			}
 			l = l[k:]
 			owner = append(owner, j)
-			logKeys = append(logKeys, logKey(id))
+			logKeys = append(logKeys, layout.Log(id))
 		}
 	}
 	if len(logKeys) == 0 {
@@ -1016,14 +967,13 @@ func resetSlice[T any](s []T, n int) []T {
 	return s
 }
 
+// metaInt is layout.MetaInt, its errors matching ErrCorrupt.
 func metaInt(v []byte) (int64, error) {
-	if len(v) == 0 {
-		return 0, nil
+	n, err := layout.MetaInt(v)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("%w: meta value of %d bytes", ErrCorrupt, len(v))
-	}
-	return int64(binary.LittleEndian.Uint64(v)), nil
+	return n, nil
 }
 
 // putBuf accumulates the writes of a chunk in one arena and estimates their
@@ -1053,7 +1003,7 @@ func (p *putBuf) reset() {
 func (p *putBuf) addKey(k hkv.Key) (int, int) {
 	k0 := len(p.data)
 	p.data = append(p.data, p.prefix...)
-	p.data = escapeKey(p.data, k)
+	p.data = layout.Escape(p.data, k)
 	return k0, len(p.data)
 }
 
@@ -1070,10 +1020,10 @@ func (p *putBuf) add(k hkv.Key, v []byte) {
 func (p *putBuf) addIndex(bucket []byte, ids []uint64, v []byte) {
 	k0 := len(p.data)
 	p.data = append(p.data, p.prefix...)
-	p.data = escapeKey(p.data, hkv.Key{bucket})
+	p.data = layout.Escape(p.data, hkv.Key{bucket})
 	p.data = append(p.data, '/')
 	for _, id := range ids {
-		p.data = appendEscapedID(p.data, ID(id))
+		p.data = layout.AppendEscapedID(p.data, id)
 	}
 	k1 := len(p.data)
 	p.data = append(p.data, v...)
@@ -1112,23 +1062,6 @@ type storeCounters struct {
 	spec, redo, streamed, spilled, accumulated, rollbacks, parallelReads atomic.Int64
 }
 
-// escapeKey appends k to dst as hidalgo's flat.Upgrade stores it: parts
-// joined by '/', with '/' and '\\' escaped by a '\\'.
-func escapeKey(dst []byte, k hkv.Key) []byte {
-	for i, part := range k {
-		if i > 0 {
-			dst = append(dst, '/')
-		}
-		for _, b := range part {
-			if b == '/' || b == '\\' {
-				dst = append(dst, '\\')
-			}
-			dst = append(dst, b)
-		}
-	}
-	return dst
-}
-
 // bulkTxn is a Badger read-write transaction seen through the namespace's key
 // layout: the namespace prefix followed by the key escaped as hidalgo's
 // flat.Upgrade does (escapeKey; TestEscapeKeyMatchesHidalgo checks that the
@@ -1151,7 +1084,7 @@ func (tx *bulkTxn) GetBatch(ctx context.Context, keys []hkv.Key) ([][]byte, erro
 		if k == nil {
 			continue
 		}
-		tx.key = escapeKey(append(tx.key[:0], tx.prefix...), k)
+		tx.key = layout.Escape(append(tx.key[:0], tx.prefix...), k)
 		item, err := tx.txn.Get(tx.key)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			continue

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
@@ -210,7 +212,7 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := append([]byte(dataPrefix+n.name+"/"), escapeKey(nil, k)...)
+		want := append([]byte(dataPrefix+n.name+"/"), layout.Escape(nil, k)...)
 		err = n.s.db.View(func(txn *badger.Txn) error {
 			_, err := txn.Get(want)
 			return err
@@ -225,8 +227,8 @@ func TestEscapeKeyMatchesHidalgo(t *testing.T) {
 // index key, ids with escaped bytes included.
 func TestPutBufAddIndex(t *testing.T) {
 	t.Parallel()
-	st := &bulkState{inds: indexes}
-	for _, ind := range indexes {
+	st := &bulkState{inds: layout.Indexes}
+	for _, ind := range layout.Indexes {
 		st.buckets = append(st.buckets, ind.Key(nil)[0])
 	}
 	idss := [][4]uint64{
@@ -234,7 +236,7 @@ func TestPutBufAddIndex(t *testing.T) {
 		{'/', '\\', 0x2f5c2f5c2f5c2f5c, 0},
 		{1<<64 - 1, 0x2f, 0x5c00, 0x2f000000000000},
 	}
-	for ii, ind := range indexes {
+	for ii, ind := range layout.Indexes {
 		for _, ids := range idss {
 			k := groupKey{ind: ii, ids: ids}
 			want := &putBuf{prefix: []byte("p/")}
@@ -357,7 +359,7 @@ func TestBulk_PartialIndexes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(keyIndexes, meta) })
+			err = hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(layout.IndexList, meta) })
 			if err != nil {
 				t.Fatal(err)
 			}

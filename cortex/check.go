@@ -12,6 +12,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+	hkv "github.com/hidal-go/hidalgo/kv"
+
 	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
@@ -339,7 +342,7 @@ func (c *nsCheck) add(format string, args ...any) {
 
 // get reads the value of key k of the namespace (nil, false if absent).
 func (c *nsCheck) get(txn *badger.Txn, k ...[]byte) ([]byte, bool, error) {
-	item, err := txn.Get(escapeKey(slices.Clip(c.prefix), k))
+	item, err := txn.Get(layout.Escape(slices.Clip(c.prefix), k))
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, false, nil
 	} else if err != nil {
@@ -352,8 +355,8 @@ func (c *nsCheck) get(txn *badger.Txn, k ...[]byte) ([]byte, bool, error) {
 // meta reads the meta entries; ok is false if the namespace has no data
 // version (then nothing else is checked).
 func (c *nsCheck) meta(txn *badger.Txn) (ok bool, err error) {
-	meta := []byte("meta")
-	v, found, err := c.get(txn, meta, []byte("version"))
+	meta := layout.MetaBucket
+	v, found, err := c.get(txn, meta, layout.Version[1])
 	if err != nil {
 		return false, err
 	}
@@ -361,14 +364,14 @@ func (c *nsCheck) meta(txn *badger.Txn) (ok bool, err error) {
 		c.add("no data version (meta/version): not a cayley quadstore")
 		return false, nil
 	}
-	if len(v) != 8 || binary.LittleEndian.Uint64(v) != 2 { // cayley's latestDataVersion
-		c.add("data version %x, want 2", v)
+	if len(v) != 8 || binary.LittleEndian.Uint64(v) != layout.DataVersion {
+		c.add("data version %x, want %d", v, layout.DataVersion)
 	}
 	for _, m := range []struct {
-		key string
+		key []byte
 		dst *int64
-	}{{"horizon", &c.horizon}, {"size", &c.size}} {
-		v, _, err := c.get(txn, meta, []byte(m.key))
+	}{{layout.Horizon[1], &c.horizon}, {layout.Size[1], &c.size}} {
+		v, _, err := c.get(txn, meta, m.key)
 		if err != nil {
 			return false, err
 		}
@@ -378,7 +381,7 @@ func (c *nsCheck) meta(txn *badger.Txn) (ok bool, err error) {
 		}
 		*m.dst, _ = metaInt(v)
 	}
-	v, found, err = c.get(txn, meta, []byte("indexes"))
+	v, found, err = c.get(txn, meta, layout.IndexList[1])
 	if err != nil {
 		return false, err
 	}
@@ -402,8 +405,8 @@ func (c *nsCheck) meta(txn *badger.Txn) (ok bool, err error) {
 		for _, d := range ind.Dirs {
 			switch d {
 			case quad.Subject, quad.Predicate, quad.Object, quad.Label:
-				valid = valid && dirs&(1<<dirIndex(d)) == 0
-				dirs |= 1 << dirIndex(d)
+				valid = valid && dirs&(1<<layout.DirIndex(d)) == 0
+				dirs |= 1 << layout.DirIndex(d)
 			default:
 				valid = false
 			}
@@ -429,7 +432,7 @@ func (c *nsCheck) iterate(txn *badger.Txn, bucket []byte, fn func(parts [][]byte
 	opts.PrefetchValues = false
 	opts.Prefix = slices.Clip(c.prefix)
 	if bucket != nil {
-		opts.Prefix = append(escapeKey(opts.Prefix, [][]byte{bucket}), '/')
+		opts.Prefix = append(layout.Escape(opts.Prefix, [][]byte{bucket}), '/')
 	}
 	it := txn.NewIterator(opts)
 	defer it.Close()
@@ -469,9 +472,9 @@ func (c *nsCheck) iterate(txn *badger.Txn, bucket []byte, fn func(parts [][]byte
 // written to scratch (grown to len(k) if needed, and returned), so they are
 // valid until its next use.
 func splitKey(dst [][]byte, scratch, k []byte) (_ [][]byte, _ []byte, ok bool) {
-	if bytes.IndexByte(k, keyEsc) < 0 {
+	if bytes.IndexByte(k, layout.Esc) < 0 {
 		for {
-			i := bytes.IndexByte(k, keySep)
+			i := bytes.IndexByte(k, layout.Sep)
 			if i < 0 {
 				return append(dst, k), scratch, true
 			}
@@ -483,11 +486,11 @@ func splitKey(dst [][]byte, scratch, k []byte) (_ [][]byte, _ []byte, ok bool) {
 	start := 0
 	for i := 0; i < len(k); i++ {
 		switch k[i] {
-		case keyEsc:
+		case layout.Esc:
 			if i++; i == len(k) {
 				return dst, scratch, false
 			}
-		case keySep:
+		case layout.Sep:
 			dst = append(dst, scratch[start:len(scratch):len(scratch)])
 			start = len(scratch)
 			continue
@@ -499,7 +502,7 @@ func splitKey(dst [][]byte, scratch, k []byte) (_ [][]byte, _ []byte, ok bool) {
 
 // log reads the quad log: nodes, live and removed quads.
 func (c *nsCheck) log(txn *badger.Txn) error {
-	return c.iterate(txn, logBucket, func(parts [][]byte, item *badger.Item) ([]byte, error) {
+	return c.iterate(txn, layout.LogBucket, func(parts [][]byte, item *badger.Item) ([]byte, error) {
 		if len(parts) == 2 && len(parts[1]) == 0 {
 			return nil, c.marker(parts, item)
 		}
@@ -609,11 +612,11 @@ func (c *nsCheck) marker(parts [][]byte, item *badger.Item) error {
 
 // rest checks every key but the log's.
 func (c *nsCheck) rest(txn *badger.Txn) error {
-	logEnd := escapeKey(nil, [][]byte{logBucket})
-	logEnd = append(logEnd, keySep+1) // just past the log's keys
+	logEnd := layout.Escape(nil, [][]byte{layout.LogBucket})
+	logEnd = append(logEnd, layout.Sep+1) // just past the log's keys
 	return c.iterate(txn, nil, func(parts [][]byte, item *badger.Item) ([]byte, error) {
 		b := parts[0]
-		if string(b) == string(logBucket) && len(parts) > 1 {
+		if string(b) == string(layout.LogBucket) && len(parts) > 1 {
 			return logEnd, nil
 		}
 		if len(parts) == 2 && len(parts[1]) == 0 {
@@ -625,14 +628,14 @@ func (c *nsCheck) rest(txn *badger.Txn) error {
 			}
 		}
 		switch {
-		case string(b) == "meta":
-			if len(parts) != 2 || !slices.Contains([]string{"version", "horizon", "size", "indexes"}, string(parts[1])) {
+		case string(b) == string(layout.MetaBucket):
+			if len(parts) != 2 || !slices.ContainsFunc([]hkv.Key{layout.Version, layout.Horizon, layout.Size, layout.IndexList}, func(k hkv.Key) bool { return string(k[1]) == string(parts[1]) }) {
 				c.add("unknown key %q", item.Key()[len(c.prefix):])
 			}
 			return nil, nil
 		case len(b) == 3 && (b[0] == 'v' || b[0] == 'n'):
 			return nil, c.termEntry(parts, item)
-		case string(b) == string(pinBucket):
+		case string(b) == string(layout.PinBucket):
 			return nil, c.pin(parts, item)
 		case string(b) == string(importsBucket):
 			return nil, c.importRecord(parts, item)
@@ -732,7 +735,7 @@ func (c *nsCheck) index(i int, parts [][]byte, item *badger.Item) error {
 				c.add("quads %d and %d are the same quad (index %s)", firstLive, id, c.buckets[i])
 			}
 			for j, d := range ind.Dirs {
-				if binary.BigEndian.Uint64(parts[1][8*j:]) != q.ids[dirIndex(d)] {
+				if binary.BigEndian.Uint64(parts[1][8*j:]) != q.ids[layout.DirIndex(d)] {
 					c.add("index %s: key %x lists quad %d %v, which does not match it", c.buckets[i], parts[1], id, q.ids)
 					break
 				}

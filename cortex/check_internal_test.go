@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -96,9 +98,9 @@ func (f *checkFixture) raw(t *testing.T, fn func(set func(k hkv.Key, v []byte), 
 	err := f.s.db.Update(func(txn *badger.Txn) error {
 		var err error
 		fn(func(k hkv.Key, v []byte) {
-			err = errors.Join(err, txn.Set(escapeKey(append([]byte(nil), prefix...), k), v))
+			err = errors.Join(err, txn.Set(layout.Escape(append([]byte(nil), prefix...), k), v))
 		}, func(k hkv.Key) {
-			err = errors.Join(err, txn.Delete(escapeKey(append([]byte(nil), prefix...), k)))
+			err = errors.Join(err, txn.Delete(layout.Escape(append([]byte(nil), prefix...), k)))
 		})
 		return err
 	})
@@ -135,7 +137,7 @@ func (f *checkFixture) ids(t *testing.T, q quad.Quad) [4]uint64 {
 // quadID returns the log id of live quad q.
 func (f *checkFixture) quadID(t *testing.T, q quad.Quad) uint64 {
 	t.Helper()
-	l, err := decodeIDList(f.get(t, indexKeyFor(0, f.ids(t, q))))
+	l, err := decodeIDList(f.get(t, layout.Index(0, f.ids(t, q))))
 	if err != nil || len(l) != 1 {
 		t.Fatalf("index list of %v: %v %v", q, l, err)
 	}
@@ -204,14 +206,14 @@ func TestCheck_FindsCorruption(t *testing.T) {
 	}{{
 		name: "index key deleted",
 		corrupt: func(t *testing.T, f *checkFixture) {
-			f.raw(t, func(_ func(hkv.Key, []byte), del func(hkv.Key)) { del(indexKeyFor(2, f.ids(t, live))) })
+			f.raw(t, func(_ func(hkv.Key, []byte), del func(hkv.Key)) { del(layout.Index(2, f.ids(t, live))) })
 		},
 		want: []string{"is missing from index osp"},
 	}, {
 		name: "reference count changed",
 		corrupt: func(t *testing.T, f *checkFixture) {
 			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
-				set(nodeKey('n', refs.HashOf(checkP)), binary.AppendUvarint(nil, 99))
+				set(layout.Node('n', refs.HashOf(checkP)), binary.AppendUvarint(nil, 99))
 			})
 		},
 		want: []string{`<http://e/p>: reference count 99, used 9 times`},
@@ -227,12 +229,12 @@ func TestCheck_FindsCorruption(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
-				set(logKey(1000), p)
-				set(nodeKey('v', refs.HashOf(orphan)), binary.AppendUvarint(nil, 1000))
-				set(nodeKey('n', refs.HashOf(orphan)), binary.AppendUvarint(nil, 1))
+				set(layout.Log(1000), p)
+				set(layout.Node('v', refs.HashOf(orphan)), binary.AppendUvarint(nil, 1000))
+				set(layout.Node('n', refs.HashOf(orphan)), binary.AppendUvarint(nil, 1))
 				var h [8]byte
 				binary.LittleEndian.PutUint64(h[:], 1000)
-				set(metaHorizon, h[:])
+				set(layout.Horizon, h[:])
 			})
 		},
 		want: []string{`node 1000 "orphan" is used by no quad (orphan term`},
@@ -240,8 +242,8 @@ func TestCheck_FindsCorruption(t *testing.T) {
 		name: "orphan term entries",
 		corrupt: func(t *testing.T, f *checkFixture) {
 			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
-				set(nodeKey('v', refs.HashOf(orphan)), binary.AppendUvarint(nil, 7))
-				set(nodeKey('n', refs.HashOf(orphan)), binary.AppendUvarint(nil, 1))
+				set(layout.Node('v', refs.HashOf(orphan)), binary.AppendUvarint(nil, 7))
+				set(layout.Node('n', refs.HashOf(orphan)), binary.AppendUvarint(nil, 1))
 			})
 		},
 		want: []string{
@@ -251,7 +253,7 @@ func TestCheck_FindsCorruption(t *testing.T) {
 	}, {
 		name: "node without its term entry",
 		corrupt: func(t *testing.T, f *checkFixture) {
-			f.raw(t, func(_ func(hkv.Key, []byte), del func(hkv.Key)) { del(nodeKey('v', refs.HashOf(checkG))) })
+			f.raw(t, func(_ func(hkv.Key, []byte), del func(hkv.Key)) { del(layout.Node('v', refs.HashOf(checkG))) })
 		},
 		want: []string{"<http://e/g> has no v entry"},
 	}, {
@@ -271,7 +273,7 @@ func TestCheck_FindsCorruption(t *testing.T) {
 		corrupt: func(t *testing.T, f *checkFixture) {
 			var b [8]byte
 			binary.LittleEndian.PutUint64(b[:], 3)
-			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(metaSize, b[:]) })
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(layout.Size, b[:]) })
 		},
 		want: []string{"meta size 3, but 9 live quads"},
 	}, {
@@ -280,7 +282,7 @@ func TestCheck_FindsCorruption(t *testing.T) {
 			var id uint64
 			for i := uint64(1); i < 200 && id == 0; i++ {
 				var p proto.Primitive
-				if b, err := f.getMaybe(logKey(i)); err == nil && p.Unmarshal(b) == nil && p.Deleted {
+				if b, err := f.getMaybe(layout.Log(i)); err == nil && p.Unmarshal(b) == nil && p.Deleted {
 					id = i
 				}
 			}
@@ -288,7 +290,7 @@ func TestCheck_FindsCorruption(t *testing.T) {
 				t.Fatal("no removed quad in the log")
 			}
 			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
-				set(indexKeyFor(0, f.ids(t, live)), binary.AppendUvarint(binary.AppendUvarint(nil, id), f.quadID(t, live)))
+				set(layout.Index(0, f.ids(t, live)), binary.AppendUvarint(binary.AppendUvarint(nil, id), f.quadID(t, live)))
 			})
 		},
 		want: []string{"which was removed"},
@@ -303,9 +305,9 @@ func TestCheck_FindsCorruption(t *testing.T) {
 			}
 			l := binary.AppendUvarint(binary.AppendUvarint(nil, id), 2000)
 			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
-				set(logKey(2000), p)
-				for i := range indexes {
-					set(indexKeyFor(i, ids), l)
+				set(layout.Log(2000), p)
+				for i := range layout.Indexes {
+					set(layout.Index(i, ids), l)
 				}
 			})
 		},
@@ -320,17 +322,17 @@ func TestCheck_FindsCorruption(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(logKey(3000), p) })
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(layout.Log(3000), p) })
 		},
 		want: []string{"quad 3000 uses node 2999, which does not exist", "quad 3000 [", "is missing from index spoc", "meta horizon"},
 	}, {
 		name: "pin of a missing node",
 		corrupt: func(t *testing.T, f *checkFixture) {
-			b, err := pinValue(4000, quad.String("gone"))
+			b, err := layout.PinValue(4000, quad.String("gone"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(pinKey(4000), b) })
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(layout.Pin(4000), b) })
 		},
 		want: []string{"pin 4000: no such node"},
 	}, {
@@ -490,7 +492,7 @@ func TestCheck_ReadOnlyAndBounded(t *testing.T) {
 	}
 	f.raw(t, func(_ func(hkv.Key, []byte), del func(hkv.Key)) {
 		for _, q := range qs {
-			del(indexKeyFor(1, f.ids(t, q)))
+			del(layout.Index(1, f.ids(t, q)))
 		}
 	})
 	if err := f.s.Close(); err != nil {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/quad"
 )
@@ -134,8 +136,8 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 	}
 	wantS := fmt.Sprint(quadSet(want))
 	// Every index holds exactly the live quads.
-	for i := range indexes {
-		sc := ns.newKeyScanner(scanPlan{ind: i, dirs: [4]quad.Direction(indexes[i].Dirs)})
+	for i := range layout.Indexes {
+		sc := ns.newKeyScanner(scanPlan{ind: i, dirs: [4]quad.Direction(layout.Indexes[i].Dirs)})
 		var ids []QuadIDs
 		for {
 			q, ok := sc.next(ctx)
@@ -157,7 +159,7 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 			got = append(got, quad.Quad{Subject: vals[0], Predicate: vals[1], Object: vals[2], Label: vals[3]})
 		}
 		if g := fmt.Sprint(quadSet(got)); g != wantS {
-			t.Fatalf("%s: index %v holds\n%s\nwant\n%s", where, indexes[i].Dirs, g, wantS)
+			t.Fatalf("%s: index %v holds\n%s\nwant\n%s", where, layout.Indexes[i].Dirs, g, wantS)
 		}
 	}
 	if n, err := ns.Size(ctx); err != nil || n != int64(len(want)) {

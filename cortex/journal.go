@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
@@ -578,7 +580,7 @@ func (tx *captureTx) keep(b []byte) []byte {
 const captureArenaBytes = 1 << 20
 
 func (tx *captureTx) keyOf(k hkv.Key) []byte {
-	tx.key = escapeKey(append(tx.key[:0], tx.prefix...), k)
+	tx.key = layout.Escape(append(tx.key[:0], tx.prefix...), k)
 	return tx.key
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph"
 	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/quad"
@@ -45,20 +47,6 @@ type Namespace struct {
 
 	cache     valueCache
 	statCache statsCache // planner statistics (stats.go)
-}
-
-// indexes are the quad indexes of every Cortex namespace. Each covers all
-// four positions, so a key identifies exactly one quad and a scan reads keys
-// only (see scan.go): subject-predicate-object-graph, predicate-object-
-// subject-graph, object-subject-predicate-graph and graph-subject-predicate-
-// object. Any pattern binds a prefix of one of them. The graph comes last in
-// the first three, so the copies of a triple in several graphs are adjacent
-// (the union default graph de-duplicates them while streaming).
-var indexes = []ckv.QuadIndex{
-	{Dirs: []quad.Direction{quad.Subject, quad.Predicate, quad.Object, quad.Label}},
-	{Dirs: []quad.Direction{quad.Predicate, quad.Object, quad.Subject, quad.Label}},
-	{Dirs: []quad.Direction{quad.Object, quad.Subject, quad.Predicate, quad.Label}},
-	{Dirs: []quad.Direction{quad.Label, quad.Subject, quad.Predicate, quad.Object}},
 }
 
 var qsOptions = graph.Options{ckv.OptNoBloom: true}
@@ -99,12 +87,12 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) 
 	if err := ckv.Init(db, qsOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
 		return fmt.Errorf("init: %w", err)
 	}
-	meta, err := json.Marshal(indexes)
+	meta, err := json.Marshal(layout.Indexes)
 	if err != nil {
 		return err
 	}
 	err = hkv.Update(ctx, db, func(tx hkv.Tx) error {
-		return tx.Put(hkv.Key{[]byte("meta"), []byte("indexes")}, meta)
+		return tx.Put(layout.IndexList, meta)
 	})
 	if err != nil {
 		return fmt.Errorf("init indexes: %w", err)
@@ -150,7 +138,7 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 	err := hkv.View(n.kv, func(tx hkv.Tx) error {
 		w := deltaWriter{ctx: ctx, tx: tx}
 		var err error
-		size, err = w.metaInt(metaSize)
+		size, err = w.metaInt(layout.Size)
 		return err
 	})
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -47,11 +49,11 @@ func TestPinnedTermsBatch_ReadsPins(t *testing.T) {
 	fake := quad.String("fake")
 	err = hkv.Update(ctx, n.kv, func(tx hkv.Tx) error {
 		for _, id := range ids {
-			b, err := pinValue(uint64(id), fake)
+			b, err := layout.PinValue(uint64(id), fake)
 			if err != nil {
 				return err
 			}
-			if err := tx.Put(pinKey(uint64(id)), b); err != nil {
+			if err := tx.Put(layout.Pin(uint64(id)), b); err != nil {
 				return err
 			}
 		}
@@ -121,7 +123,7 @@ func TestPins_NoMarkersForUnpinnedTerms(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Every version under the pin bucket, deletion markers included.
-		pref := escapeKey(n.view.Prefix(), hkv.Key{pinBucket, nil})
+		pref := layout.Escape(n.view.Prefix(), hkv.Key{layout.PinBucket, nil})
 		var entries int
 		err := s.db.View(func(txn *badger.Txn) error {
 			opts := badger.DefaultIteratorOptions

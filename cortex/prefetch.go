@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
@@ -69,7 +71,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 				continue
 			}
 			w.pre.index[ids] = nil
-			ikeys = append(ikeys, keyWant{key: escapeKey(slices.Clip(prefix), indexKeyFor(0, ids)), slot: len(iids)})
+			ikeys = append(ikeys, keyWant{key: layout.Escape(slices.Clip(prefix), layout.Index(0, ids)), slot: len(iids)})
 			iids = append(iids, ids)
 		}
 	}
@@ -93,7 +95,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 			return err
 		}
 		for _, qid := range live {
-			lkeys = append(lkeys, keyWant{key: escapeKey(slices.Clip(prefix), logKey(qid)), slot: len(lids)})
+			lkeys = append(lkeys, keyWant{key: layout.Escape(slices.Clip(prefix), layout.Log(qid)), slot: len(lids)})
 			lids = append(lids, qid)
 		}
 	}
@@ -117,8 +119,8 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 				continue
 			}
 			seen[nd.id] = true
-			for _, k := range []hkv.Key{logKey(nd.id), pinKey(nd.id)} {
-				name := escapeKey(nil, k)
+			for _, k := range []hkv.Key{layout.Log(nd.id), layout.Pin(nd.id)} {
+				name := layout.Escape(nil, k)
 				okeys = append(okeys, keyWant{key: append(slices.Clip(prefix), name...), slot: len(onames)})
 				onames = append(onames, name)
 			}
@@ -295,8 +297,8 @@ func (w *deltaWriter) prefetchNodes(ctx context.Context, it func() *badger.Itera
 		}
 		// slot 2i: node i's id ('v' key), 2i+1: its reference count.
 		wants = append(wants,
-			keyWant{key: escapeKey(slices.Clip(prefix), nodeKey('v', h)), slot: 2 * len(nds)},
-			keyWant{key: escapeKey(slices.Clip(prefix), nodeKey('n', h)), slot: 2*len(nds) + 1})
+			keyWant{key: layout.Escape(slices.Clip(prefix), layout.Node('v', h)), slot: 2 * len(nds)},
+			keyWant{key: layout.Escape(slices.Clip(prefix), layout.Node('n', h)), slot: 2*len(nds) + 1})
 		nds = append(nds, nd)
 		return nd
 	}
@@ -376,7 +378,7 @@ func (p *prefetched) logEntry(ctx context.Context, tx hkv.Tx, qid uint64) ([]byt
 			return b, nil
 		}
 	}
-	return tx.Get(ctx, logKey(qid))
+	return tx.Get(ctx, layout.Log(qid))
 }
 
 // value returns the prefetched value of key k of a term the delta may free
@@ -385,6 +387,6 @@ func (p *prefetched) value(k hkv.Key) ([]byte, bool) {
 	if p == nil {
 		return nil, false
 	}
-	b, ok := p.other[string(escapeKey(nil, k))]
+	b, ok := p.other[string(layout.Escape(nil, k))]
 	return b, ok
 }

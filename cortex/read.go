@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -22,7 +24,7 @@ func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]ID, err
 			if v == nil {
 				continue
 			}
-			b, err := tx.Get(ctx, nodeKey('v', refs.HashOf(v)))
+			b, err := tx.Get(ctx, layout.Node('v', refs.HashOf(v)))
 			if errors.Is(err, hkv.ErrNotFound) {
 				continue
 			} else if err != nil {
@@ -47,7 +49,7 @@ func (n *Namespace) lookupTerms(ctx context.Context, ids []ID, out []quad.Value)
 			if id == 0 || out[i] != nil {
 				continue
 			}
-			b, err := tx.Get(ctx, logKey(uint64(id)))
+			b, err := tx.Get(ctx, layout.Log(uint64(id)))
 			if errors.Is(err, hkv.ErrNotFound) {
 				continue
 			} else if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/quad"
 	"github.com/hidal-go/hidalgo/kv/flat"
 )
@@ -21,21 +23,6 @@ import (
 // prefix-preserving, so a prefix scan over the escaped form of
 // bucket + '/' + ids visits exactly the keys whose ids start with those ids.
 
-const (
-	keySep = '/'
-	keyEsc = '\\'
-)
-
-func appendEscaped(dst, part []byte) []byte {
-	for _, b := range part {
-		if b == keySep || b == keyEsc {
-			dst = append(dst, keyEsc)
-		}
-		dst = append(dst, b)
-	}
-	return dst
-}
-
 // scanPlan is a chosen index with the bound values of its leading positions.
 type scanPlan struct {
 	ind    int               // position in indexes
@@ -47,7 +34,7 @@ type scanPlan struct {
 // prefix first.
 func planScan(bound map[quad.Direction]uint64) scanPlan {
 	best := scanPlan{ind: -1}
-	for i, ind := range indexes {
+	for i, ind := range layout.Indexes {
 		var vals []uint64
 		for _, d := range ind.Dirs {
 			v, ok := bound[d]
@@ -65,17 +52,17 @@ func planScan(bound map[quad.Direction]uint64) scanPlan {
 }
 
 func (p scanPlan) keyPrefix() []byte {
-	ind := indexes[p.ind]
+	ind := layout.Indexes[p.ind]
 	var bucket [4]byte
 	for i, d := range ind.Dirs {
 		bucket[i] = d.Prefix()
 	}
-	out := appendEscaped(nil, bucket[:len(ind.Dirs)])
-	out = append(out, keySep)
+	out := layout.AppendEscaped(nil, bucket[:len(ind.Dirs)])
+	out = append(out, layout.Sep)
 	var buf [8]byte
 	for _, v := range p.prefix {
 		binary.BigEndian.PutUint64(buf[:], v)
-		out = appendEscaped(out, buf[:])
+		out = layout.AppendEscaped(out, buf[:])
 	}
 	return out
 }
@@ -101,7 +88,7 @@ func (n *Namespace) newKeyScanner(p scanPlan) *keyScanner {
 	s.tx = tx
 	pref := p.keyPrefix()
 	for i, b := range pref {
-		if b == keySep && (i == 0 || pref[i-1] != keyEsc) {
+		if b == layout.Sep && (i == 0 || pref[i-1] != layout.Esc) {
 			s.skip = i + 1
 			break
 		}

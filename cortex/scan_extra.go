@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -63,7 +65,7 @@ func (n *Namespace) openSnapshot() (*snapshot, error) {
 		nsPref: n.view.Prefix(),
 		txn:    txn,
 		end:    end,
-		idle:   make([][]*badger.Iterator, len(indexes)),
+		idle:   make([][]*badger.Iterator, len(layout.Indexes)),
 	}, nil
 }
 
@@ -249,7 +251,7 @@ func (i *snapIter) Next(ctx context.Context) bool {
 					// A long group: seek past it.
 					var v [8]byte
 					binary.BigEndian.PutUint64(v[:], uint64(i.skipVal))
-					next := prefixSuccessor(appendEscaped(bytes.Clone(i.pref), v[:]))
+					next := prefixSuccessor(layout.AppendEscaped(bytes.Clone(i.pref), v[:]))
 					if next == nil {
 						break
 					}
@@ -327,7 +329,7 @@ func decodeIndexKey(k []byte, dirs *[4]quad.Direction) (QuadIDs, error) {
 	var ids [32]byte
 	n := 0
 	for i := 0; i < len(k) && n < len(ids); i++ {
-		if k[i] == keyEsc && i+1 < len(k) {
+		if k[i] == layout.Esc && i+1 < len(k) {
 			i++
 		}
 		ids[n] = k[i]
@@ -370,7 +372,7 @@ func (s *snapshot) count(ctx context.Context, p IDPattern, merge bool, limit int
 // graph-first index instead of reading every quad.
 func (s *snapshot) graphs(ctx context.Context) ([]ID, error) {
 	gind := -1
-	for i, ind := range indexes {
+	for i, ind := range layout.Indexes {
 		if ind.Dirs[0] == quad.Label {
 			gind = i
 			break
@@ -385,7 +387,7 @@ func (s *snapshot) graphs(ctx context.Context) ([]ID, error) {
 	}
 	defer s.release(gind, it)
 	plan := scanPlan{ind: gind}
-	copy(plan.dirs[:], indexes[gind].Dirs)
+	copy(plan.dirs[:], layout.Indexes[gind].Dirs)
 	pref := append(append([]byte(nil), s.nsPref...), plan.keyPrefix()...)
 	skip := len(pref)
 	var out []ID
@@ -402,7 +404,7 @@ func (s *snapshot) graphs(ctx context.Context) ([]ID, error) {
 		// Next: the first key after every key of this graph.
 		var g [8]byte
 		binary.BigEndian.PutUint64(g[:], uint64(q.G))
-		seek = prefixSuccessor(appendEscaped(append([]byte(nil), pref...), g[:]))
+		seek = prefixSuccessor(layout.AppendEscaped(append([]byte(nil), pref...), g[:]))
 		if seek == nil {
 			break
 		}
@@ -433,9 +435,9 @@ func (s *snapshot) get(k hkv.Key, fn func(v []byte) error) (bool, error) {
 	s.buf = append(s.buf[:0], s.nsPref...)
 	for i, part := range k {
 		if i > 0 {
-			s.buf = append(s.buf, keySep)
+			s.buf = append(s.buf, layout.Sep)
 		}
-		s.buf = appendEscaped(s.buf, part)
+		s.buf = layout.AppendEscaped(s.buf, part)
 	}
 	item, err := s.txn.Get(s.buf)
 	if errors.Is(err, badger.ErrKeyNotFound) {
@@ -456,7 +458,7 @@ func (s *snapshot) ids(ctx context.Context, vals []quad.Value) ([]ID, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		_, err := s.get(nodeKey('v', refs.HashOf(v)), func(b []byte) error {
+		_, err := s.get(layout.Node('v', refs.HashOf(v)), func(b []byte) error {
 			id, k := binary.Uvarint(b)
 			if k <= 0 {
 				return fmt.Errorf("%w: node id of %s", ErrCorrupt, v)
@@ -485,7 +487,7 @@ func (s *snapshot) terms(ctx context.Context, ids []ID, out []quad.Value) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		_, err := s.get(logKey(uint64(id)), func(b []byte) error {
+		_, err := s.get(layout.Log(uint64(id)), func(b []byte) error {
 			var p proto.Primitive
 			if err := p.Unmarshal(b); err != nil {
 				return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, id, err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/refs"
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
@@ -150,7 +152,7 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 		n.wmu.Unlock()
 		return err
 	}
-	meta, err := tx.GetBatch(ctx, []hkv.Key{keyHorizon, keySize})
+	meta, err := tx.GetBatch(ctx, []hkv.Key{layout.Horizon, layout.Size})
 	tx.end()
 	var horizon, size int64
 	if err == nil {
@@ -330,7 +332,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 // create. Every other key it writes is new.
 func (st *bulkState) undoEntries() []undoEntry {
 	out := make([]undoEntry, 0, len(st.segOld)+2)
-	key := func(k hkv.Key) []byte { return escapeKey(slices.Clone(st.prefix), k) }
+	key := func(k hkv.Key) []byte { return layout.Escape(slices.Clone(st.prefix), k) }
 	meta := func(k hkv.Key, v int64) {
 		if v == 0 {
 			out = append(out, undoEntry{key: key(k)}) // absent reads as 0
@@ -338,10 +340,10 @@ func (st *bulkState) undoEntries() []undoEntry {
 		}
 		out = append(out, undoEntry{key: key(k), val: binary.LittleEndian.AppendUint64(nil, uint64(v)), present: true})
 	}
-	meta(keyHorizon, st.segHorizon)
-	meta(keySize, st.segSize)
+	meta(layout.Horizon, st.segHorizon)
+	meta(layout.Size, st.segSize)
 	for h, old := range st.segOld {
-		out = append(out, undoEntry{key: key(nodeKey('n', h)), val: binary.AppendUvarint(nil, uint64(old)), present: true})
+		out = append(out, undoEntry{key: key(layout.Node('n', h)), val: binary.AppendUvarint(nil, uint64(old)), present: true})
 	}
 	return out
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/quad"
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -163,7 +165,7 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	// (escapeKey), without its per-key allocations.
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
-	opts.Prefix = escapeKey(slices.Clip(prefix), sideRowKey(table, ""))
+	opts.Prefix = layout.Escape(slices.Clip(prefix), sideRowKey(table, ""))
 	it := txn.NewIterator(opts)
 	defer it.Close()
 	dec := sideDecoder{intern: map[string]string{}}
@@ -218,7 +220,7 @@ func (n *Namespace) SideCurrent(ctx context.Context, table string) (bool, error)
 // sideCurrentTxn reads whether table is current in txn's snapshot.
 func sideCurrentTxn(txn *badger.Txn, prefix []byte, table string) (bool, error) {
 	get := func(k hkv.Key) ([]byte, error) {
-		item, err := txn.Get(escapeKey(slices.Clip(prefix), k))
+		item, err := txn.Get(layout.Escape(slices.Clip(prefix), k))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil, nil
 		} else if err != nil {
@@ -231,7 +233,7 @@ func sideCurrentTxn(txn *badger.Txn, prefix []byte, table string) (bool, error) 
 		return false, err
 	}
 	var hs [2]int64
-	for i, k := range []hkv.Key{metaHorizon, metaSize} {
+	for i, k := range []hkv.Key{layout.Horizon, layout.Size} {
 		b, err := get(k)
 		if err != nil {
 			return false, err

@@ -11,9 +11,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/cayleygraph/cayley/graph/proto"
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/quad"
-	"github.com/cayleygraph/quad/pquads"
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
@@ -50,14 +50,14 @@ func (n *Namespace) Pins(ctx context.Context) (map[ID]quad.Value, error) {
 	}
 	out := map[ID]quad.Value{}
 	err := hkv.View(n.kv, func(tx hkv.Tx) error {
-		it := tx.Scan(hkv.Key{pinBucket})
+		it := tx.Scan(hkv.Key{layout.PinBucket})
 		defer it.Close()
 		for it.Next(ctx) {
 			k := it.Key()
 			if len(k) != 2 || len(k[1]) != 8 {
 				continue // the bucket's marker
 			}
-			v, err := decodeLogTerm(it.Val())
+			v, err := layout.DecodeTerm(it.Val())
 			if err != nil {
 				return fmt.Errorf("%w: pin %x: %v", ErrCorrupt, k[1], err)
 			}
@@ -84,7 +84,7 @@ func (n *Namespace) termsBatch(ctx context.Context, ids []ID, pinned bool) ([]qu
 	// become adjacent and are read once.
 	wants := make([]logWant, len(miss))
 	for j, i := range miss {
-		wants[j] = logWant{id: ids[i], rank: logKeyRank(ids[i]), slot: int32(i)}
+		wants[j] = logWant{id: ids[i], rank: layout.LogRank(uint64(ids[i])), slot: int32(i)}
 	}
 	vals := make([]quad.Value, len(wants))
 	if err := n.readWants(ctx, wants, vals, pinned); err != nil {
@@ -101,7 +101,7 @@ func (n *Namespace) termsBatch(ctx context.Context, ids []ID, pinned bool) ([]qu
 // pinned, then the rest from the log.
 func (n *Namespace) readWants(ctx context.Context, wants []logWant, vals []quad.Value, pinned bool) error {
 	if pinned {
-		if err := n.readLogBatch(ctx, pinBucket, wants, vals); err != nil {
+		if err := n.readLogBatch(ctx, layout.PinBucket, wants, vals); err != nil {
 			return err
 		}
 		// Keep reading what the pins lacked (wants stay sorted).
@@ -133,7 +133,7 @@ func (n *Namespace) readWants(ctx context.Context, wants []logWant, vals []quad.
 		}
 		return n.lookupTerms(ctx, wantIDs, vals)
 	}
-	return n.readLogBatch(ctx, logBucket, wants, vals)
+	return n.readLogBatch(ctx, layout.LogBucket, wants, vals)
 }
 
 // logWant is an occurrence of a term to read from the log: its id, the rank
@@ -159,7 +159,7 @@ func (n *Namespace) readLogBatch(ctx context.Context, bkt []byte, wants []logWan
 		return err
 	}
 	defer end()
-	bucket := escapeKey(n.view.Prefix(), hkv.Key{bkt, nil})
+	bucket := layout.Escape(n.view.Prefix(), hkv.Key{bkt, nil})
 	if parts == 1 {
 		return readLogTerms(ctx, txn, bucket, wants, vals)
 	}
@@ -175,26 +175,6 @@ func (n *Namespace) readLogBatch(ctx context.Context, bkt []byte, wants []logWan
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// logKeyRank maps id to a number that orders ids as their escaped log keys
-// sort (see escapeKey): escaping turns '/' into `\/` and '\' into `\\`, so an
-// escaped '/' sorts just below an escaped '\' and above every unescaped byte
-// below '\'. Ranking each big-endian byte accordingly (a bijection on bytes)
-// gives the order of the keys without building them.
-func logKeyRank(id ID) uint64 {
-	var r uint64
-	for sh := 56; sh >= 0; sh -= 8 {
-		b := byte(id >> sh)
-		switch {
-		case b == '/':
-			b = '\\' - 1
-		case b > '/' && b < '\\':
-			b--
-		}
-		r = r<<8 | uint64(b)
-	}
-	return r
 }
 
 // minBatch is the number of missing ids from which TermsBatch reads through
@@ -242,7 +222,7 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 			vals[k] = vals[k-1]
 			continue
 		}
-		key = appendEscapedID(append(key[:0], bucket...), w.id)
+		key = layout.AppendEscapedID(append(key[:0], bucket...), uint64(w.id))
 		// Step forward over near keys; seek across larger gaps (or if the
 		// keys are not ascending, which the ranking rules out).
 		if positioned && w.id > last && w.id-last <= maxStep && bytes.Compare(prev, key) < 0 {
@@ -270,7 +250,7 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 			continue // unknown id
 		}
 		if err := item.Value(func(b []byte) error {
-			v, err := decodeLogTerm(b)
+			v, err := layout.DecodeTerm(b)
 			if err != nil {
 				return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, w.id, err)
 			}
@@ -281,174 +261,4 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 		}
 	}
 	return nil
-}
-
-// appendEscapedID appends the escaped big-endian bytes of id (see escapeKey).
-func appendEscapedID(dst []byte, id ID) []byte {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(id))
-	for _, c := range b {
-		if c == '/' || c == '\\' {
-			dst = append(dst, '\\')
-		}
-		dst = append(dst, c)
-	}
-	return dst
-}
-
-// decodeLogTerm decodes a log entry (a cayley proto.Primitive) and returns
-// its term, or nil for a quad entry. Well-formed entries of the term types
-// Cortex stores (IRIs, blank nodes, plain, typed and language-tagged
-// literals) are read directly from the protobuf wire format; anything else
-// goes through cayley's generic decoding (proto.Primitive, then pquads). The
-// result is the same either way. Malformed input is an error, never a panic.
-func decodeLogTerm(b []byte) (quad.Value, error) {
-	if v, ok := decodeLogTermFast(b); ok {
-		return v, nil
-	}
-	var p proto.Primitive
-	if err := p.Unmarshal(b); err != nil {
-		return nil, err
-	}
-	if !p.IsNode() {
-		return nil, nil
-	}
-	var pv pquads.Value
-	if err := pv.Unmarshal(p.Value); err != nil {
-		return nil, err
-	}
-	if pv.Value == nil {
-		return nil, errors.New("term of unknown type") // ToNative would panic
-	}
-	return pv.ToNative(), nil
-}
-
-// decodeLogTermFast is decodeLogTerm's direct path; ok is false for
-// anything it does not handle exactly as the generic path would.
-func decodeLogTermFast(b []byte) (_ quad.Value, ok bool) {
-	// Primitive: fields 1-7 and 9 are varints (ids, timestamp, deleted
-	// flag), field 8 the node's value; the last occurrence wins.
-	var val []byte
-	if !protoFields(b, func(num, wire int, data []byte) bool {
-		switch {
-		case num == 8:
-			val = data
-			return wire == 2
-		case num <= 9:
-			return wire == 0
-		}
-		return true
-	}) {
-		return nil, false
-	}
-	if len(val) == 0 {
-		return nil, true // a quad
-	}
-	// pquads.Value: a oneof; the last member present wins.
-	var (
-		field int
-		data  []byte
-	)
-	if !protoFields(val, func(num, wire int, d []byte) bool {
-		if num <= 10 {
-			field, data = num, d
-		}
-		return num > 6 || wire == 2
-	}) {
-		return nil, false
-	}
-	switch field {
-	case 2:
-		return quad.String(data), true
-	case 3:
-		return quad.IRI(data), true
-	case 4:
-		return quad.BNode(data), true
-	case 5, 6:
-		var s, t []byte
-		if !protoFields(data, func(num, wire int, d []byte) bool {
-			switch num {
-			case 1:
-				s = d
-			case 2:
-				t = d
-			default:
-				return true
-			}
-			return wire == 2
-		}) {
-			return nil, false
-		}
-		if field == 6 {
-			return quad.LangString{Value: quad.String(s), Lang: string(t)}, true
-		}
-		return quad.TypedString{Value: quad.String(s), Type: datatype(t)}, true
-	}
-	// No type, or raw, native numbers, booleans, times: never written by
-	// Cortex; the generic path decides.
-	return nil, false
-}
-
-// datatype returns the IRI t, sharing the strings of common XSD datatypes.
-func datatype(t []byte) quad.IRI {
-	switch string(t) {
-	case xsd + "dateTime":
-		return xsd + "dateTime"
-	case xsd + "duration":
-		return xsd + "duration"
-	case xsd + "decimal":
-		return xsd + "decimal"
-	case xsd + "integer":
-		return xsd + "integer"
-	case xsd + "boolean":
-		return xsd + "boolean"
-	case xsd + "double":
-		return xsd + "double"
-	}
-	return quad.IRI(t)
-}
-
-// protoFields calls fn for each field of the protobuf message b, in order,
-// with its number, wire type and, for length-delimited fields, its bytes.
-// It returns false as soon as fn does, and for malformed input or wire
-// types it does not handle (groups).
-func protoFields(b []byte, fn func(num, wire int, data []byte) bool) bool {
-	for len(b) > 0 {
-		tag, n := binary.Uvarint(b)
-		if n <= 0 || tag>>3 == 0 || tag>>3 > 1<<29-1 {
-			return false
-		}
-		b = b[n:]
-		num, wire := int(tag>>3), int(tag&7)
-		var data []byte
-		switch wire {
-		case 0:
-			if _, n = binary.Uvarint(b); n <= 0 {
-				return false
-			}
-			b = b[n:]
-		case 1:
-			if len(b) < 8 {
-				return false
-			}
-			b = b[8:]
-		case 2:
-			l, n := binary.Uvarint(b)
-			if n <= 0 || l > uint64(len(b)-n) {
-				return false
-			}
-			data, b = b[n:n+int(l)], b[n+int(l):]
-		case 5:
-			if len(b) < 4 {
-				return false
-			}
-			b = b[4:]
-		default:
-			return false
-		}
-		if !fn(num, wire, data) {
-			return false
-		}
-	}
-	return true
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
+
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -55,11 +57,6 @@ type deltaWriter struct {
 	freed             bool // some node was deleted
 }
 
-var (
-	metaHorizon = hkv.Key{[]byte("meta"), []byte("horizon")}
-	metaSize    = hkv.Key{[]byte("meta"), []byte("size")}
-)
-
 // writeDelta applies removals then additions (already normalised and
 // de-duplicated, with no quad in both) in one transaction. It reports whether
 // nodes were deleted. The caller holds n.wmu.
@@ -86,10 +83,10 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pin
 // entries.
 func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 	var err error
-	if w.horizon, err = w.metaInt(metaHorizon); err != nil {
+	if w.horizon, err = w.metaInt(layout.Horizon); err != nil {
 		return err
 	}
-	if w.size, err = w.metaInt(metaSize); err != nil {
+	if w.size, err = w.metaInt(layout.Size); err != nil {
 		return err
 	}
 	h0, s0 := w.horizon, w.size
@@ -122,10 +119,10 @@ func (w *deltaWriter) apply(remove, add []quad.Quad) error {
 	if err := w.flushSide(h0, s0); err != nil {
 		return err
 	}
-	if err := w.putMetaInt(metaHorizon, w.horizon); err != nil {
+	if err := w.putMetaInt(layout.Horizon, w.horizon); err != nil {
 		return err
 	}
-	return w.putMetaInt(metaSize, w.size)
+	return w.putMetaInt(layout.Size, w.size)
 }
 
 func (w *deltaWriter) metaInt(k hkv.Key) (int64, error) {
@@ -161,7 +158,7 @@ func (w *deltaWriter) node(v quad.Value) (*deltaNode, error) {
 		return nd, nil
 	}
 	nd := &deltaNode{val: v}
-	b, err := w.tx.Get(w.ctx, nodeKey('v', h))
+	b, err := w.tx.Get(w.ctx, layout.Node('v', h))
 	if err == nil {
 		id, n := binary.Uvarint(b)
 		if n <= 0 || id == 0 {
@@ -233,7 +230,7 @@ func (w *deltaWriter) exists(ids [4]uint64) ([]uint64, []byte, error) {
 		l, err := decodeIDList(b)
 		return l, b, err
 	}
-	b, err := w.tx.Get(w.ctx, indexKeyFor(0, ids))
+	b, err := w.tx.Get(w.ctx, layout.Index(0, ids))
 	if errors.Is(err, hkv.ErrNotFound) {
 		return nil, nil, nil
 	} else if err != nil {
@@ -269,14 +266,14 @@ func (w *deltaWriter) add(q quad.Quad, known *[4]*deltaNode) error {
 		// (A captured delta copies keys and values into its buffers.)
 		var vb [binary.MaxVarintLen64]byte
 		val := binary.AppendUvarint(vb[:0], prim.ID)
-		for i := range indexes {
-			o := indexIDs(indexes[i], ids)
-			ct.buf().addIndex(indexBuckets[i], o[:len(indexes[i].Dirs)], val)
+		for i := range layout.Indexes {
+			o := layout.IndexIDs(layout.Indexes[i], ids)
+			ct.buf().addIndex(layout.IndexBuckets[i], o[:len(layout.Indexes[i].Dirs)], val)
 		}
 	} else {
 		val := binary.AppendUvarint(nil, prim.ID)
-		for i := range indexes {
-			if err := w.putFresh(indexKeyFor(i, ids), val); err != nil {
+		for i := range layout.Indexes {
+			if err := w.putFresh(layout.Index(i, ids), val); err != nil {
 				return err
 			}
 		}
@@ -316,13 +313,13 @@ func (w *deltaWriter) remove(q quad.Quad, known *[4]*deltaNode) error {
 		if err != nil {
 			return err
 		}
-		if err := w.writeKnown(logKey(qid), nb, false, b); err != nil {
+		if err := w.writeKnown(layout.Log(qid), nb, false, b); err != nil {
 			return err
 		}
 	}
 	// Every index holds the same value for a quad (Check checks).
-	for i := range indexes {
-		if err := w.writeKnown(indexKeyFor(i, ids), nil, true, ival); err != nil {
+	for i := range layout.Indexes {
+		if err := w.writeKnown(layout.Index(i, ids), nil, true, ival); err != nil {
 			return err
 		}
 	}
@@ -340,9 +337,9 @@ func (w *deltaWriter) putPrim(p *proto.Primitive, fresh bool) error {
 		return err
 	}
 	if fresh {
-		return w.putFresh(logKey(p.ID), b)
+		return w.putFresh(layout.Log(p.ID), b)
 	}
-	return w.tx.Put(logKey(p.ID), b)
+	return w.tx.Put(layout.Log(p.ID), b)
 }
 
 // writeKnown writes k = v (or deletes k) whose current value old the writer
@@ -376,7 +373,7 @@ func (w *deltaWriter) delete(k hkv.Key) error {
 // none: a blind delete would leave a deletion marker in the pin table for
 // each, which readers of the table step over until a compaction drops it.
 func (w *deltaWriter) deletePin(id uint64) error {
-	k := pinKey(id)
+	k := layout.Pin(id)
 	if _, ok := w.pre.value(k); ok {
 		return w.delete(k)
 	}
@@ -417,7 +414,7 @@ func (w *deltaWriter) flushNodes() error {
 			continue
 		}
 		if !nd.known {
-			b, err := w.tx.Get(w.ctx, nodeKey('n', h))
+			b, err := w.tx.Get(w.ctx, layout.Node('n', h))
 			if err == nil {
 				c, n := binary.Uvarint(b)
 				if n <= 0 {
@@ -435,14 +432,14 @@ func (w *deltaWriter) flushNodes() error {
 				continue // created and dropped in this transaction
 			}
 			w.freed = true
-			err := w.writeKnown(nodeKey('v', h), nil, true, nd.vraw)
+			err := w.writeKnown(layout.Node('v', h), nil, true, nd.vraw)
 			if err == nil && nd.nraw != nil {
-				err = w.writeKnown(nodeKey('n', h), nil, true, nd.nraw)
+				err = w.writeKnown(layout.Node('n', h), nil, true, nd.nraw)
 			} else if err == nil && w.pre == nil {
-				err = w.tx.Del(nodeKey('n', h)) // (read ahead: known to be absent)
+				err = w.tx.Del(layout.Node('n', h)) // (read ahead: known to be absent)
 			}
 			if err == nil {
-				err = w.delete(logKey(nd.id))
+				err = w.delete(layout.Log(nd.id))
 			}
 			if err == nil {
 				err = w.deletePin(nd.id) // a freed term's pin goes with it (Delta.Pin)
@@ -453,19 +450,19 @@ func (w *deltaWriter) flushNodes() error {
 			continue
 		}
 		if nd.isNew {
-			if err := w.putFresh(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
+			if err := w.putFresh(layout.Node('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
 				return err
 			}
 		} else if nd.nraw != nil {
-			if err := w.writeKnown(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c)), false, nd.nraw); err != nil {
+			if err := w.writeKnown(layout.Node('n', h), binary.AppendUvarint(nil, uint64(c)), false, nd.nraw); err != nil {
 				return err
 			}
 		} else if w.pre != nil {
 			// Read ahead and absent: nothing to record.
-			if err := w.putFresh(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
+			if err := w.putFresh(layout.Node('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
 				return err
 			}
-		} else if err := w.tx.Put(nodeKey('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
+		} else if err := w.tx.Put(layout.Node('n', h), binary.AppendUvarint(nil, uint64(c))); err != nil {
 			return err
 		}
 		if nd.isNew {
@@ -473,7 +470,7 @@ func (w *deltaWriter) flushNodes() error {
 			if err != nil {
 				return err
 			}
-			if err := w.putFresh(nodeKey('v', h), binary.AppendUvarint(nil, nd.id)); err != nil {
+			if err := w.putFresh(layout.Node('v', h), binary.AppendUvarint(nil, nd.id)); err != nil {
 				return err
 			}
 			if err := w.putPrim(&proto.Primitive{ID: nd.id, Value: b, Timestamp: w.now}, true); err != nil {
@@ -492,58 +489,22 @@ func (w *deltaWriter) flushPins() error {
 		if nd == nil || !nd.isNew || nd.delta <= 0 {
 			continue // not created by the delta (or created and dropped)
 		}
-		b, err := pinValue(nd.id, nd.val)
+		b, err := layout.PinValue(nd.id, nd.val)
 		if err != nil {
 			return err
 		}
-		if err := w.putFresh(pinKey(nd.id), b); err != nil {
+		if err := w.putFresh(layout.Pin(nd.id), b); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// pinValue encodes a pin: a log entry of the node (id and value), so that
-// pins and the log are read alike.
-func pinValue(id uint64, v quad.Value) ([]byte, error) {
-	b, err := pquads.MarshalValue(v)
-	if err != nil {
-		return nil, err
-	}
-	p := proto.Primitive{ID: id, Value: b}
-	return p.Marshal()
-}
-
-// indexBuckets[i] is the bucket of index i: its directions' prefixes.
-var indexBuckets = func() [][]byte {
-	out := make([][]byte, len(indexes))
-	for i, ind := range indexes {
-		out[i] = ind.Key(nil)[0] // as the bulk writer's (bulkState.buckets)
-	}
-	return out
-}()
-
-// indexKeyFor returns the key of quad ids (S, P, O, G order) in index i.
-func indexKeyFor(i int, ids [4]uint64) hkv.Key {
-	ind := indexes[i]
-	bucket := make([]byte, len(ind.Dirs))
-	key := make([]byte, 8*len(ind.Dirs))
-	for j, d := range ind.Dirs {
-		bucket[j] = d.Prefix()
-		binary.BigEndian.PutUint64(key[8*j:], ids[dirIndex(d)])
-	}
-	return hkv.Key{bucket, key}
-}
-
+// decodeIDList is layout.DecodeIDList, its errors matching ErrCorrupt.
 func decodeIDList(b []byte) ([]uint64, error) {
-	var out []uint64
-	for len(b) > 0 {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return nil, fmt.Errorf("%w: index entry", ErrCorrupt)
-		}
-		out = append(out, v)
-		b = b[n:]
+	ids, err := layout.DecodeIDList(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	return out, nil
+	return ids, nil
 }

@@ -1,4 +1,4 @@
-// Package keys is the only code that knows Cayley's on-disk layout of a
+// Package layout is the only code that knows Cayley's on-disk layout of a
 // namespace (cayley's graph/kv format, as hidalgo's flat KV stores it in
 // Badger), and Cortex's own buckets beside it.
 //
@@ -6,7 +6,8 @@
 // parts are joined by '/', with '/' and '\' inside a part escaped by a '\'
 // (hidalgo's flat.Upgrade; Escape). The buckets:
 //
-//   - meta: "horizon" (the last id allocated), "size" (the number of live
+//   - meta: "version" (DataVersion, little-endian uint64, written by
+//     cayley's kv.Init), "horizon" (the last id allocated), "size" (the number of live
 //     quads), both little-endian int64 (MetaInt), and "indexes" (the index
 //     list, JSON, written by cayley's kv.Init);
 //   - v + 2 hash bytes / hash: a node's id (uvarint); n + 2 hash bytes /
@@ -24,7 +25,7 @@
 // ids. It does not preserve order: LogRank gives the order of escaped log
 // keys. The package only builds and decodes bytes; it reads and writes
 // nothing. Its functions are safe for concurrent use.
-package keys
+package layout
 
 import (
 	"encoding/binary"
@@ -49,8 +50,13 @@ const (
 // ErrFormat reports bytes that are not what the layout says they are.
 var ErrFormat = errors.New("malformed key or value")
 
+// DataVersion is the version of cayley's format (meta/version, written by
+// cayley's kv.Init; cayley's latestDataVersion).
+const DataVersion = 2
+
 // Meta keys, and the buckets of the log and of the pins.
 var (
+	Version    = hkv.Key{[]byte("meta"), []byte("version")}
 	Horizon    = hkv.Key{[]byte("meta"), []byte("horizon")}
 	Size       = hkv.Key{[]byte("meta"), []byte("size")}
 	IndexList  = hkv.Key{[]byte("meta"), []byte("indexes")}
