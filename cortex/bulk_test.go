@@ -154,7 +154,7 @@ func TestImport_Bulk_CayleyDeltasAfterImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkContents(t, ns, nil)
-	ids, err := ns.IDs(ctx, termsOf(in))
+	ids, err := ns.Dataset().IDs(ctx, termsOf(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestImport_Bulk_InterleavedApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkContents(t, ns, nil)
-	ids, _ := ns.IDs(ctx, termsOf(want))
+	ids, _ := ns.Dataset().IDs(ctx, termsOf(want))
 	for i, id := range ids {
 		if id != 0 {
 			t.Errorf("term %v still has id %d", termsOf(want)[i], id)
@@ -280,7 +280,7 @@ func TestImport_Bulk_ConcurrentImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkContents(t, ns, nil)
-	ids, _ := ns.IDs(ctx, termsOf(want))
+	ids, _ := ns.Dataset().IDs(ctx, termsOf(want))
 	for i, id := range ids {
 		if id != 0 {
 			t.Errorf("term %v still has id %d", termsOf(want)[i], id)

@@ -11,22 +11,22 @@ import (
 type valueCache struct {
 	mu  sync.RWMutex
 	max int
-	m   map[ID]quad.Value
+	m   map[termID]quad.Value
 }
 
 func (c *valueCache) init(max int) {
 	c.max = max
-	c.m = make(map[ID]quad.Value)
+	c.m = make(map[termID]quad.Value)
 }
 
-func (c *valueCache) get(id ID) (quad.Value, bool) {
+func (c *valueCache) get(id termID) (quad.Value, bool) {
 	c.mu.RLock()
 	v, ok := c.m[id]
 	c.mu.RUnlock()
 	return v, ok
 }
 
-func (c *valueCache) put(id ID, v quad.Value) {
+func (c *valueCache) put(id termID, v quad.Value) {
 	if c.max <= 0 {
 		return
 	}
@@ -45,7 +45,7 @@ const cacheChunk = 1024
 // getMany stores in out[i] the cached term of ids[i], for every non-zero id
 // the cache holds, and returns the indexes of the other non-zero ids, in
 // order. out must be as long as ids.
-func (c *valueCache) getMany(ids []ID, out []quad.Value) []int {
+func (c *valueCache) getMany(ids []termID, out []quad.Value) []int {
 	var miss []int
 	for lo := 0; lo < len(ids); lo += cacheChunk {
 		hi := min(lo+cacheChunk, len(ids))
@@ -79,7 +79,7 @@ func (c *valueCache) putWants(wants []logWant, vals []quad.Value) {
 		hi := min(lo+cacheChunk, len(wants))
 		c.mu.Lock()
 		if lo == 0 && len(c.m) < len(wants) {
-			m := make(map[ID]quad.Value, min(len(c.m)+len(wants), c.max))
+			m := make(map[termID]quad.Value, min(len(c.m)+len(wants), c.max))
 			for id, v := range c.m {
 				m[id] = v
 			}

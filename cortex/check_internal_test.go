@@ -127,7 +127,7 @@ func (f *checkFixture) get(t *testing.T, k hkv.Key) []byte {
 // ids returns the node ids of q's terms.
 func (f *checkFixture) ids(t *testing.T, q quad.Quad) [4]uint64 {
 	t.Helper()
-	got, err := f.n.IDs(context.Background(), []quad.Value{q.Subject, q.Predicate, q.Object, q.Label})
+	got, err := f.n.termIDsOf(context.Background(), []quad.Value{q.Subject, q.Predicate, q.Object, q.Label})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 		}
 		vals[i] = nt
 	}
-	var ids []ID
+	var ids []termID
 	err := d.with(func(s *snapshot) error {
 		var err error
 		ids, err = d.n.termIDs(ctx, s, vals)
@@ -122,7 +122,7 @@ func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator
 }
 
 func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
-	var gs []ID
+	var gs []termID
 	err := d.with(func(s *snapshot) error {
 		var err error
 		gs, err = d.n.namedGraphIDs(ctx, s)

@@ -3,8 +3,10 @@
 //
 // Open a store with Open, pick a namespace with Store.Namespace, then write
 // with Namespace.Apply, Update or Import and read with Quads, EachQuad,
-// MatchIDs, Graphs or Query (SPARQL). ImportRDF and Export speak N-Triples,
-// N-Quads and Turtle (package rdfio).
+// Graphs or Query (SPARQL). ImportRDF and Export speak N-Triples, N-Quads and
+// Turtle (package rdfio). Namespace.Dataset is the id-level view (the SPARQL
+// evaluator's ids, patterns and quads) for hosts that read their own
+// structures by id, as Cortex's team manager does.
 //
 // Store.Namespace creates a namespace on first use and records its IRI base
 // (WithBase); Store.OpenNamespace opens only an existing one
@@ -24,7 +26,7 @@
 // deleted and terms no quad uses are garbage-collected — so pattern matching
 // reads index keys only (scan.go). Beside cayley's buckets, Cortex keeps one
 // of its own, the pins (Delta.Pin): the id → term entries of terms a host
-// lists often, so that PinnedTermsBatch reads them from a small table
+// lists often, so that Dataset.PinnedTermsBatch reads them from a small table
 // instead of the quad log; cayley's readers ignore it. And side tables
 // (side.go): rows of terms a host keeps beside the quads, written by Update
 // atomically with its delta, with a stamp that tells whether any write has
@@ -78,7 +80,7 @@
 // Reads see committed data; a query (Namespace.Query) reads one consistent
 // snapshot until its result is closed. Only one process may open a persistent
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
-// Iterators (IDIterator) and Tx values are for one goroutine. Close may be
+// Iterators (of Dataset.Match) and Tx values are for one goroutine. Close may be
 // called while other goroutines work: it waits (up to 30 seconds,
 // Tuning.CloseWait) for the
 // transactions in progress, and everything started after it fails with

@@ -43,9 +43,9 @@ func WithSpillTuning(o Options, spill int64, maxQuads int) Options {
 }
 
 // Pins returns the namespace's pins (Delta.Pin): node id → term.
-func Pins(t testing.TB, n *Namespace) map[ID]quad.Value {
+func Pins(t testing.TB, n *Namespace) map[termID]quad.Value {
 	t.Helper()
-	pins, err := n.Pins(context.Background())
+	pins, err := n.pins(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

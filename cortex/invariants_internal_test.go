@@ -138,7 +138,7 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 	// Every index holds exactly the live quads.
 	for i := range layout.Indexes {
 		sc := ns.newKeyScanner(scanPlan{ind: i, dirs: [4]quad.Direction(layout.Indexes[i].Dirs)})
-		var ids []QuadIDs
+		var ids []idQuad
 		for {
 			q, ok := sc.next(ctx)
 			if !ok {
@@ -152,7 +152,7 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 		sc.close()
 		var got []quad.Quad
 		for _, q := range ids {
-			vals, err := ns.Terms(ctx, []ID{q.S, q.P, q.O, q.G})
+			vals, err := ns.termsOf(ctx, []termID{q.S, q.P, q.O, q.G})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 		t.Fatalf("%s: %v", where, err)
 	}
 	// Unused terms are garbage-collected; used ones resolve.
-	ids, err := ns.IDs(ctx, terms)
+	ids, err := ns.termIDsOf(ctx, terms)
 	if err != nil {
 		t.Fatal(err)
 	}

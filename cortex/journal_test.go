@@ -20,6 +20,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
 // skipShort skips a slow test that is not about concurrency under -short
@@ -224,7 +225,7 @@ func TestApply_LargeDeltaIsIsolated(t *testing.T) {
 					return
 				default:
 				}
-				it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+				it := ns.Dataset().Match(ctx, eval.Pattern{Scope: cortex.AllGraphs})
 				var n int64
 				for it.Next(ctx) {
 					n++
@@ -301,7 +302,7 @@ func TestApply_LargeDeltaBusy(t *testing.T) {
 	}
 	loadBase(t, ns)
 	ctx := context.Background()
-	it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+	it := ns.Dataset().Match(ctx, eval.Pattern{Scope: cortex.AllGraphs})
 	if !it.Next(ctx) {
 		t.Fatal(it.Err())
 	}
@@ -454,7 +455,7 @@ func TestStore_CloseWaitsForTransactions(t *testing.T) {
 	if err := ns.Apply(ctx, cortex.Delta{Add: journalBase()[:100]}); err != nil {
 		t.Fatal(err)
 	}
-	it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+	it := ns.Dataset().Match(ctx, eval.Pattern{Scope: cortex.AllGraphs})
 	if !it.Next(ctx) {
 		t.Fatal(it.Err())
 	}
@@ -533,7 +534,7 @@ func TestStore_CloseUnderLoad(t *testing.T) {
 	go func() { // reads
 		defer wg.Done()
 		for {
-			it := ns.MatchIDs(ctx, cortex.IDPattern{Scope: cortex.AllGraphs})
+			it := ns.Dataset().Match(ctx, eval.Pattern{Scope: cortex.AllGraphs})
 			for it.Next(ctx) {
 			}
 			err := errors.Join(it.Err(), it.Close())

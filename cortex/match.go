@@ -9,10 +9,10 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
-// ID identifies a term within one namespace: the evaluator's eval.ID. Two
+// termID identifies a term within one namespace: the evaluator's eval.ID. Two
 // terms are equal exactly when their ids are equal. 0 is never a term's id:
 // it stands for "no term" (for a graph label: the default graph).
-type ID = eval.ID
+type termID = eval.ID
 
 // Scope selects the graphs a pattern matches in (eval.Scope).
 type Scope = eval.Scope
@@ -29,16 +29,16 @@ const (
 	NamedGraphs = eval.NamedGraphs
 )
 
-// IDPattern selects quads by term ids (eval.Pattern); a zero S, P or O
+// idPattern selects quads by term ids (eval.Pattern); a zero S, P or O
 // matches anything. G is used only with Scope OneGraph.
-type IDPattern = eval.Pattern
+type idPattern = eval.Pattern
 
-// QuadIDs is a quad as term ids (eval.Quad); G is 0 for the default graph.
-type QuadIDs = eval.Quad
+// idQuad is a quad as term ids (eval.Quad); G is 0 for the default graph.
+type idQuad = eval.Quad
 
-// IDs returns the ids of terms; a term that does not occur in the namespace
+// termIDsOf returns the ids of terms; a term that does not occur in the namespace
 // gets 0. Terms are normalised first (see NormalizeTerm).
-func (n *Namespace) IDs(ctx context.Context, terms []quad.Value) ([]ID, error) {
+func (n *Namespace) termIDsOf(ctx context.Context, terms []quad.Value) ([]termID, error) {
 	vals := make([]quad.Value, len(terms))
 	for i, t := range terms {
 		if t == nil {
@@ -57,8 +57,8 @@ func (n *Namespace) IDs(ctx context.Context, terms []quad.Value) ([]ID, error) {
 	return out, nil
 }
 
-// Terms returns the terms of ids (nil for 0 or an unknown id).
-func (n *Namespace) Terms(ctx context.Context, ids []ID) ([]quad.Value, error) {
+// termsOf returns the terms of ids (nil for 0 or an unknown id).
+func (n *Namespace) termsOf(ctx context.Context, ids []termID) ([]quad.Value, error) {
 	out := make([]quad.Value, len(ids))
 	missing := false
 	for i, id := range ids {
@@ -85,24 +85,24 @@ func (n *Namespace) Terms(ctx context.Context, ids []ID) ([]quad.Value, error) {
 	return out, nil
 }
 
-// MatchIDs returns an iterator over the quads matching p. It scans the one
+// matchIDs returns an iterator over the quads matching p. It scans the one
 // index whose leading positions p binds (longest prefix), reading index keys
 // only. The iterator reads one consistent snapshot; it must be closed.
-func (n *Namespace) MatchIDs(ctx context.Context, p IDPattern) *IDIterator {
+func (n *Namespace) matchIDs(ctx context.Context, p idPattern) *idIterator {
 	bound, ok := boundOf(p)
 	if !ok {
-		return &IDIterator{done: true}
+		return &idIterator{done: true}
 	}
 	if err := n.s.checkOpen(); err != nil {
-		return &IDIterator{err: err}
+		return &idIterator{err: err}
 	}
-	return &IDIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
+	return &idIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
 }
 
 // boundOf returns the positions p fixes (the graph with scopes OneGraph and
 // DefaultGraph, where the default graph is 0); ok is false if p can match
 // nothing.
-func boundOf(p IDPattern) (_ map[quad.Direction]uint64, ok bool) {
+func boundOf(p idPattern) (_ map[quad.Direction]uint64, ok bool) {
 	bound := map[quad.Direction]uint64{}
 	if p.S != 0 {
 		bound[quad.Subject] = uint64(p.S)
@@ -125,17 +125,17 @@ func boundOf(p IDPattern) (_ map[quad.Direction]uint64, ok bool) {
 	return bound, true
 }
 
-// IDIterator iterates over matching quads. It is not safe for concurrent use.
-type IDIterator struct {
-	p    IDPattern
+// idIterator iterates over matching quads. It is not safe for concurrent use.
+type idIterator struct {
+	p    idPattern
 	sc   *keyScanner
-	cur  QuadIDs
+	cur  idQuad
 	done bool
 	err  error
 }
 
 // Next advances to the next matching quad.
-func (it *IDIterator) Next(ctx context.Context) bool {
+func (it *idIterator) Next(ctx context.Context) bool {
 	if it.done || it.err != nil {
 		return false
 	}
@@ -156,13 +156,13 @@ func (it *IDIterator) Next(ctx context.Context) bool {
 }
 
 // Quad returns the current quad.
-func (it *IDIterator) Quad() QuadIDs { return it.cur }
+func (it *idIterator) Quad() idQuad { return it.cur }
 
 // Err returns the error that stopped the iteration, if any.
-func (it *IDIterator) Err() error { return it.err }
+func (it *idIterator) Err() error { return it.err }
 
 // Close releases the iterator.
-func (it *IDIterator) Close() error {
+func (it *idIterator) Close() error {
 	it.done = true
 	if it.sc == nil {
 		return nil
@@ -202,7 +202,7 @@ func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) 
 			terms[3] = p.Graph
 		}
 	}
-	ids, err := n.IDs(ctx, terms)
+	ids, err := n.termIDsOf(ctx, terms)
 	if err != nil {
 		return err
 	}
@@ -211,16 +211,16 @@ func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) 
 			return nil // an unknown term matches nothing
 		}
 	}
-	it := n.MatchIDs(ctx, IDPattern{S: ids[0], P: ids[1], O: ids[2], G: ids[3], Scope: p.Scope})
+	it := n.matchIDs(ctx, idPattern{S: ids[0], P: ids[1], O: ids[2], G: ids[3], Scope: p.Scope})
 	defer it.Close()
 	const batch = 256
-	buf := make([]QuadIDs, 0, batch)
+	buf := make([]idQuad, 0, batch)
 	flush := func() error {
-		idl := make([]ID, 0, 4*len(buf))
+		idl := make([]termID, 0, 4*len(buf))
 		for _, q := range buf {
 			idl = append(idl, q.S, q.P, q.O, q.G)
 		}
-		vals, err := n.Terms(ctx, idl)
+		vals, err := n.termsOf(ctx, idl)
 		if err != nil {
 			return err
 		}
@@ -260,9 +260,9 @@ func (n *Namespace) Graphs(ctx context.Context) ([]GraphInfo, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return nil, err
 	}
-	counts := map[ID]int64{}
-	var order []ID
-	it := n.MatchIDs(ctx, IDPattern{Scope: AllGraphs})
+	counts := map[termID]int64{}
+	var order []termID
+	it := n.matchIDs(ctx, idPattern{Scope: AllGraphs})
 	defer it.Close()
 	for it.Next(ctx) {
 		g := it.Quad().G
@@ -274,7 +274,7 @@ func (n *Namespace) Graphs(ctx context.Context) ([]GraphInfo, error) {
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("namespace %s: list graphs: %w", n.name, err)
 	}
-	names, err := n.Terms(ctx, order)
+	names, err := n.termsOf(ctx, order)
 	if err != nil {
 		return nil, err
 	}

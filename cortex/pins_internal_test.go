@@ -42,7 +42,7 @@ func TestPinnedTermsBatch_ReadsPins(t *testing.T) {
 	if err := n.Apply(ctx, Delta{Add: add, Pin: pin}); err != nil {
 		t.Fatal(err)
 	}
-	ids, err := n.IDs(ctx, pin)
+	ids, err := n.termIDsOf(ctx, pin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestPinnedTermsBatch_ReadsPins(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		ids    []ID
+		ids    []termID
 		pinned bool
 		want   func(i int) quad.Value
 	}{

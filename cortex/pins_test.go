@@ -10,12 +10,13 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
 // pinsByTerm returns the pinned terms of n, failing on a term pinned twice.
-func pinsByTerm(t *testing.T, n *cortex.Namespace) map[quad.Value]cortex.ID {
+func pinsByTerm(t *testing.T, n *cortex.Namespace) map[quad.Value]eval.ID {
 	t.Helper()
-	out := map[quad.Value]cortex.ID{}
+	out := map[quad.Value]eval.ID{}
 	for id, v := range cortex.Pins(t, n) {
 		if other, dup := out[v]; dup {
 			t.Fatalf("%s pinned as %d and %d", v, other, id)
@@ -62,7 +63,7 @@ func TestPins_FollowTheDelta(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("pins %v, want %v", got, want)
 	}
-	ids, err := n.IDs(ctx, want)
+	ids, err := n.Dataset().IDs(ctx, want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +88,12 @@ func TestPins_FollowTheDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	terms := []quad.Value{team, g, name, status, other, pName}
-	tids, err := n.IDs(ctx, terms)
+	tids, err := n.Dataset().IDs(ctx, terms)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, size := range []int{1, 3, 100} {
-		var ask []cortex.ID
+		var ask []eval.ID
 		var exp []quad.Value
 		for i := 0; len(ask) < size; i++ {
 			switch i % 8 {
@@ -104,7 +105,7 @@ func TestPins_FollowTheDelta(t *testing.T) {
 				ask, exp = append(ask, tids[i%8%len(tids)]), append(exp, terms[i%8%len(tids)])
 			}
 		}
-		vals, err := n.PinnedTermsBatch(ctx, ask)
+		vals, err := n.Dataset().PinnedTermsBatch(ctx, ask)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestPins_FollowTheDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := n.IDs(ctx, []quad.Value{quad.String("renamed")})
+	id, err := n.Dataset().IDs(ctx, []quad.Value{quad.String("renamed")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,12 +232,12 @@ func TestPins_Concurrent(t *testing.T) {
 					errs <- err
 					return
 				}
-				ids, err := n.IDs(ctx, []quad.Value{o})
+				ids, err := n.Dataset().IDs(ctx, []quad.Value{o})
 				if err != nil {
 					errs <- err
 					return
 				}
-				vals, err := n.PinnedTermsBatch(ctx, []cortex.ID{ids[0], ids[0]})
+				vals, err := n.Dataset().PinnedTermsBatch(ctx, []eval.ID{ids[0], ids[0]})
 				if err != nil {
 					errs <- err
 					return

@@ -17,8 +17,8 @@ import (
 
 // lookupIDs reads the ids of normalised terms (0 for nil or absent terms)
 // from the node-hash bucket, in one read transaction.
-func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]ID, error) {
-	out := make([]ID, len(vals))
+func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]termID, error) {
+	out := make([]termID, len(vals))
 	err := hkv.View(n.kv, func(tx hkv.Tx) error {
 		for i, v := range vals {
 			if v == nil {
@@ -34,7 +34,7 @@ func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]ID, err
 			if k <= 0 {
 				return fmt.Errorf("%w: node id of %s", ErrCorrupt, v)
 			}
-			out[i] = ID(id)
+			out[i] = termID(id)
 		}
 		return nil
 	})
@@ -43,7 +43,7 @@ func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]ID, err
 
 // lookupTerms reads the terms of ids from the log, in one read transaction;
 // unknown ids give nil.
-func (n *Namespace) lookupTerms(ctx context.Context, ids []ID, out []quad.Value) error {
+func (n *Namespace) lookupTerms(ctx context.Context, ids []termID, out []quad.Value) error {
 	return hkv.View(n.kv, func(tx hkv.Tx) error {
 		for i, id := range ids {
 			if id == 0 || out[i] != nil {

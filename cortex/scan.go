@@ -98,18 +98,18 @@ func (n *Namespace) newKeyScanner(p scanPlan) *keyScanner {
 }
 
 // next returns the next quad of the scan.
-func (s *keyScanner) next(ctx context.Context) (QuadIDs, bool) {
+func (s *keyScanner) next(ctx context.Context) (idQuad, bool) {
 	if s.err != nil || s.it == nil {
-		return QuadIDs{}, false
+		return idQuad{}, false
 	}
 	if !s.it.Next(ctx) {
 		s.err = s.it.Err()
-		return QuadIDs{}, false
+		return idQuad{}, false
 	}
 	q, err := decodeIndexKey(s.it.Key()[s.skip:], &s.dirs)
 	if err != nil {
 		s.err = err
-		return QuadIDs{}, false
+		return idQuad{}, false
 	}
 	return q, true
 }

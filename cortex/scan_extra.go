@@ -136,10 +136,10 @@ func (s *snapshot) release(ind int, it *badger.Iterator) {
 }
 
 // match returns an iterator over the quads matching p, like
-// Namespace.MatchIDs. With merge and Scope AllGraphs it reports each triple
+// Namespace.matchIDs. With merge and Scope AllGraphs it reports each triple
 // once (with one of its graphs): the indexes a pattern without a graph scans
 // end with the graph, so the copies of a triple are adjacent.
-func (s *snapshot) match(p IDPattern, merge bool) *snapIter {
+func (s *snapshot) match(p idPattern, merge bool) *snapIter {
 	bound, ok := boundOf(p)
 	if !ok {
 		return &snapIter{done: true}
@@ -158,7 +158,7 @@ func (s *snapshot) match(p IDPattern, merge bool) *snapIter {
 type snapIter struct {
 	s     *snapshot
 	it    *badger.Iterator
-	p     IDPattern
+	p     idPattern
 	ind   int
 	dirs  [4]quad.Direction
 	pref  []byte
@@ -168,13 +168,13 @@ type snapIter struct {
 	plen int // number of leading index positions the prefix binds
 
 	started, done bool
-	cur           QuadIDs
+	cur           idQuad
 	n             int
 	err           error
 
 	// skipping: quads whose index position plen holds skipVal are passed over (see SkipGroup)
 	skipping bool
-	skipVal  ID
+	skipVal  termID
 }
 
 // skipAhead is how many keys SkipGroup reads before it seeks past the rest of a group: short groups
@@ -201,7 +201,7 @@ func (i *snapIter) SkipGroup(pos quad.Direction) {
 	}
 }
 
-func quadAt(q QuadIDs, d quad.Direction) ID {
+func quadAt(q idQuad, d quad.Direction) termID {
 	switch d {
 	case quad.Subject:
 		return q.S
@@ -296,7 +296,7 @@ func (i *snapIter) finish() {
 }
 
 // Quad returns the current quad.
-func (i *snapIter) Quad() QuadIDs { return i.cur }
+func (i *snapIter) Quad() idQuad { return i.cur }
 
 // Err returns the error that stopped the iteration, if any.
 func (i *snapIter) Err() error { return i.err }
@@ -308,7 +308,7 @@ func (i *snapIter) Close() error {
 }
 
 // patternMatches reports whether q (read from an index prefix of p) matches p.
-func patternMatches(p IDPattern, q QuadIDs) bool {
+func patternMatches(p idPattern, q idQuad) bool {
 	if (p.S != 0 && q.S != p.S) || (p.P != 0 && q.P != p.P) || (p.O != 0 && q.O != p.O) {
 		return false
 	}
@@ -325,7 +325,7 @@ func patternMatches(p IDPattern, q QuadIDs) bool {
 
 // decodeIndexKey decodes the escaped ids of an index key (after its bucket
 // and separator) in the index's direction order.
-func decodeIndexKey(k []byte, dirs *[4]quad.Direction) (QuadIDs, error) {
+func decodeIndexKey(k []byte, dirs *[4]quad.Direction) (idQuad, error) {
 	var ids [32]byte
 	n := 0
 	for i := 0; i < len(k) && n < len(ids); i++ {
@@ -336,11 +336,11 @@ func decodeIndexKey(k []byte, dirs *[4]quad.Direction) (QuadIDs, error) {
 		n++
 	}
 	if n != len(ids) {
-		return QuadIDs{}, fmt.Errorf("%w: index key of %d bytes", ErrCorrupt, n)
+		return idQuad{}, fmt.Errorf("%w: index key of %d bytes", ErrCorrupt, n)
 	}
-	var q QuadIDs
+	var q idQuad
 	for i, d := range dirs {
-		id := ID(binary.BigEndian.Uint64(ids[8*i:]))
+		id := termID(binary.BigEndian.Uint64(ids[8*i:]))
 		switch d {
 		case quad.Subject:
 			q.S = id
@@ -357,7 +357,7 @@ func decodeIndexKey(k []byte, dirs *[4]quad.Direction) (QuadIDs, error) {
 
 // count returns the number of quads matching p, counting at most limit
 // (a key-only scan; with merge and Scope AllGraphs triples are counted).
-func (s *snapshot) count(ctx context.Context, p IDPattern, merge bool, limit int64) (int64, error) {
+func (s *snapshot) count(ctx context.Context, p idPattern, merge bool, limit int64) (int64, error) {
 	it := s.match(p, merge)
 	defer it.Close()
 	var c int64
@@ -370,7 +370,7 @@ func (s *snapshot) count(ctx context.Context, p IDPattern, merge bool, limit int
 // graphs returns the ids of the graphs holding at least one quad, in key
 // order, default graph (0) included. It seeks once per graph over the
 // graph-first index instead of reading every quad.
-func (s *snapshot) graphs(ctx context.Context) ([]ID, error) {
+func (s *snapshot) graphs(ctx context.Context) ([]termID, error) {
 	gind := -1
 	for i, ind := range layout.Indexes {
 		if ind.Dirs[0] == quad.Label {
@@ -390,7 +390,7 @@ func (s *snapshot) graphs(ctx context.Context) ([]ID, error) {
 	copy(plan.dirs[:], layout.Indexes[gind].Dirs)
 	pref := append(append([]byte(nil), s.nsPref...), plan.keyPrefix()...)
 	skip := len(pref)
-	var out []ID
+	var out []termID
 	seek := pref
 	for it.Seek(seek); it.ValidForPrefix(pref); it.Seek(seek) {
 		if err := ctx.Err(); err != nil {
@@ -449,8 +449,8 @@ func (s *snapshot) get(k hkv.Key, fn func(v []byte) error) (bool, error) {
 }
 
 // ids returns the ids of normalised terms (0 for nil or absent terms).
-func (s *snapshot) ids(ctx context.Context, vals []quad.Value) ([]ID, error) {
-	out := make([]ID, len(vals))
+func (s *snapshot) ids(ctx context.Context, vals []quad.Value) ([]termID, error) {
+	out := make([]termID, len(vals))
 	for i, v := range vals {
 		if v == nil {
 			continue
@@ -463,7 +463,7 @@ func (s *snapshot) ids(ctx context.Context, vals []quad.Value) ([]ID, error) {
 			if k <= 0 {
 				return fmt.Errorf("%w: node id of %s", ErrCorrupt, v)
 			}
-			out[i] = ID(id)
+			out[i] = termID(id)
 			return nil
 		})
 		if err != nil {
@@ -475,7 +475,7 @@ func (s *snapshot) ids(ctx context.Context, vals []quad.Value) ([]ID, error) {
 
 // terms fills the nil entries of out with the terms of ids, through the
 // namespace's term cache; unknown ids stay nil.
-func (s *snapshot) terms(ctx context.Context, ids []ID, out []quad.Value) error {
+func (s *snapshot) terms(ctx context.Context, ids []termID, out []quad.Value) error {
 	for i, id := range ids {
 		if id == 0 || out[i] != nil {
 			continue

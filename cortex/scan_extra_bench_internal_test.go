@@ -28,7 +28,7 @@ func BenchmarkSnapshotSeek(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ids, err := n.IDs(ctx, []quad.Value{quad.IRI("urn:cortex:vocab:confidence")})
+	ids, err := n.termIDsOf(ctx, []quad.Value{quad.IRI("urn:cortex:vocab:confidence")})
 	if err != nil || ids[0] == 0 {
 		b.Skip("no benchmark data")
 	}
@@ -38,21 +38,21 @@ func BenchmarkSnapshotSeek(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer snap.close()
-	var subjects []ID
-	it := snap.match(IDPattern{P: conf}, true)
+	var subjects []termID
+	it := snap.match(idPattern{P: conf}, true)
 	for it.Next(ctx) {
 		subjects = append(subjects, it.Quad().S)
 	}
 	it.Close()
 	b.Logf("%d subjects", len(subjects))
-	sorted := append([]ID(nil), subjects...)
+	sorted := append([]termID(nil), subjects...)
 	sortIDs(sorted)
-	shuffled := append([]ID(nil), subjects...)
+	shuffled := append([]termID(nil), subjects...)
 	rand.New(rand.NewSource(1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	lookups := func(b *testing.B, order []ID) {
+	lookups := func(b *testing.B, order []termID) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			it := snap.match(IDPattern{S: order[i%len(order)], P: conf}, true)
+			it := snap.match(idPattern{S: order[i%len(order)], P: conf}, true)
 			for it.Next(ctx) {
 			}
 			it.Close()
@@ -64,7 +64,7 @@ func BenchmarkSnapshotSeek(b *testing.B) {
 		b.ReportAllocs()
 		c := 0
 		for c < b.N {
-			it := snap.match(IDPattern{P: conf}, true)
+			it := snap.match(idPattern{P: conf}, true)
 			for c < b.N && it.Next(ctx) {
 				c++
 			}
@@ -73,4 +73,4 @@ func BenchmarkSnapshotSeek(b *testing.B) {
 	})
 }
 
-func sortIDs(a []ID) { slices.Sort(a) }
+func sortIDs(a []termID) { slices.Sort(a) }

@@ -21,19 +21,19 @@ func snapTestNamespace(t *testing.T) *Namespace {
 
 func sx(s string) quad.IRI { return quad.IRI("http://ex.org/" + s) }
 
-func mustIDs(t *testing.T, n *Namespace, vals ...quad.Value) []ID {
+func mustIDs(t *testing.T, n *Namespace, vals ...quad.Value) []termID {
 	t.Helper()
-	ids, err := n.IDs(context.Background(), vals)
+	ids, err := n.termIDsOf(context.Background(), vals)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ids
 }
 
-func collectSnap(t *testing.T, it *snapIter) []QuadIDs {
+func collectSnap(t *testing.T, it *snapIter) []idQuad {
 	t.Helper()
 	defer it.Close()
-	var out []QuadIDs
+	var out []idQuad
 	for it.Next(context.Background()) {
 		out = append(out, it.Quad())
 	}
@@ -65,19 +65,19 @@ func TestSnapshot_MergeCopiesOfATriple(t *testing.T) {
 	defer s.close()
 	cases := []struct {
 		name  string
-		p     IDPattern
+		p     idPattern
 		merge bool
 		want  int
 	}{
-		{"all quads", IDPattern{}, false, 9},
-		{"all triples", IDPattern{}, true, 3},
-		{"subject, merged", IDPattern{S: ids[0]}, true, 3},
-		{"predicate, merged", IDPattern{P: ids[1]}, true, 2},
-		{"object, merged", IDPattern{O: ids[2]}, true, 2},
-		{"subject and object, merged", IDPattern{S: ids[0], O: ids[2]}, true, 2},
-		{"fully bound, merged", IDPattern{S: ids[0], P: ids[1], O: ids[2]}, true, 1},
-		{"named graphs are not merged", IDPattern{P: ids[1], Scope: NamedGraphs}, true, 6},
-		{"default graph", IDPattern{P: ids[1], Scope: DefaultGraph}, true, 2},
+		{"all quads", idPattern{}, false, 9},
+		{"all triples", idPattern{}, true, 3},
+		{"subject, merged", idPattern{S: ids[0]}, true, 3},
+		{"predicate, merged", idPattern{P: ids[1]}, true, 2},
+		{"object, merged", idPattern{O: ids[2]}, true, 2},
+		{"subject and object, merged", idPattern{S: ids[0], O: ids[2]}, true, 2},
+		{"fully bound, merged", idPattern{S: ids[0], P: ids[1], O: ids[2]}, true, 1},
+		{"named graphs are not merged", idPattern{P: ids[1], Scope: NamedGraphs}, true, 6},
+		{"default graph", idPattern{P: ids[1], Scope: DefaultGraph}, true, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestSnapshot_MergeCopiesOfATriple(t *testing.T) {
 			}
 		})
 	}
-	if n, err := s.count(ctx, IDPattern{}, false, 4); err != nil || n != 4 {
+	if n, err := s.count(ctx, idPattern{}, false, 4); err != nil || n != 4 {
 		t.Errorf("bounded count = %d, %v; want 4", n, err)
 	}
 	gs, err := s.graphs(ctx)
@@ -124,8 +124,8 @@ func TestSnapshot_SkipGroup(t *testing.T) {
 	defer s.close()
 
 	// Skipping after the first quad of every group reads one quad per group.
-	it := s.match(IDPattern{P: p}, true)
-	var objs []ID
+	it := s.match(idPattern{P: p}, true)
+	var objs []termID
 	for it.Next(ctx) {
 		objs = append(objs, it.Quad().O)
 		it.SkipGroup(quad.Object)
@@ -134,7 +134,7 @@ func TestSnapshot_SkipGroup(t *testing.T) {
 	if len(objs) != len(sizes) {
 		t.Fatalf("got %d groups, want %d", len(objs), len(sizes))
 	}
-	seen := map[ID]bool{}
+	seen := map[termID]bool{}
 	for _, o := range objs {
 		if seen[o] {
 			t.Fatalf("object %d reported twice: %v", o, objs)
@@ -143,9 +143,9 @@ func TestSnapshot_SkipGroup(t *testing.T) {
 	}
 
 	// Skipping every other group keeps the other groups whole.
-	it = s.match(IDPattern{P: p}, true)
+	it = s.match(idPattern{P: p}, true)
 	total, groups := 0, 0
-	var last ID
+	var last termID
 	for it.Next(ctx) {
 		q := it.Quad()
 		if q.O != last {
@@ -167,7 +167,7 @@ func TestSnapshot_SkipGroup(t *testing.T) {
 	}
 
 	// A position the scan does not group by is not skipped.
-	it = s.match(IDPattern{P: p}, true)
+	it = s.match(idPattern{P: p}, true)
 	c := 0
 	for it.Next(ctx) {
 		c++
@@ -193,7 +193,7 @@ func TestSnapshot_ConsistentAndReleased(t *testing.T) {
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{{Subject: sx("b"), Predicate: sx("p"), Object: quad.String("2")}}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := collectSnap(t, s.match(IDPattern{}, true)); len(got) != 1 {
+	if got := collectSnap(t, s.match(idPattern{}, true)); len(got) != 1 {
 		t.Errorf("snapshot sees %d quads, want the 1 committed before it opened", len(got))
 	}
 	ids, err := s.ids(ctx, []quad.Value{sx("a"), sx("b"), quad.String("1")})
@@ -204,7 +204,7 @@ func TestSnapshot_ConsistentAndReleased(t *testing.T) {
 		t.Errorf("ids in snapshot = %v, want a and \"1\" only", ids)
 	}
 	terms := make([]quad.Value, 2)
-	if err := s.terms(ctx, []ID{ids[0], ids[2]}, terms); err != nil {
+	if err := s.terms(ctx, []termID{ids[0], ids[2]}, terms); err != nil {
 		t.Fatal(err)
 	}
 	if terms[0] != sx("a") || terms[1] != quad.String("1") {
@@ -212,11 +212,11 @@ func TestSnapshot_ConsistentAndReleased(t *testing.T) {
 	}
 	// Nested scans each hold an iterator; closing the snapshot with one open reports it, and the
 	// transaction is released when the scan closes.
-	outer := s.match(IDPattern{}, true)
+	outer := s.match(idPattern{}, true)
 	if !outer.Next(ctx) {
 		t.Fatal("no quad")
 	}
-	inner := collectSnap(t, s.match(IDPattern{S: outer.Quad().S}, true))
+	inner := collectSnap(t, s.match(idPattern{S: outer.Quad().S}, true))
 	if len(inner) != 1 {
 		t.Errorf("inner scan: %d quads", len(inner))
 	}
@@ -224,7 +224,7 @@ func TestSnapshot_ConsistentAndReleased(t *testing.T) {
 		t.Error("close with an open scan: no error")
 	}
 	outer.Close()
-	if it := s.match(IDPattern{}, true); it.Next(ctx) || it.Err() == nil {
+	if it := s.match(idPattern{}, true); it.Next(ctx) || it.Err() == nil {
 		t.Error("scan of a closed snapshot: no error")
 	}
 }

@@ -19,10 +19,10 @@ const estimateCap = 1 << 17
 type statsCache struct {
 	mu     sync.Mutex
 	gen    uint64
-	est    map[IDPattern]int64
-	graphs []ID
+	est    map[idPattern]int64
+	graphs []termID
 	plan   *eval.StatsCache
-	ids    map[quad.Value]ID // term ids looked up by queries (constants of their patterns)
+	ids    map[quad.Value]termID // term ids looked up by queries (constants of their patterns)
 }
 
 // maxCachedIDs bounds statsCache.ids; the map is emptied when full.
@@ -47,32 +47,22 @@ func (n *Namespace) stats() (*statsCache, uint64) {
 	gen, ok := n.currentGen()
 	if !ok {
 		// A write is in progress: plan from a private cache rather than wait for the writer.
-		return &statsCache{gen: noGen, est: map[IDPattern]int64{}, plan: &eval.StatsCache{}, ids: map[quad.Value]ID{}}, noGen
+		return &statsCache{gen: noGen, est: map[idPattern]int64{}, plan: &eval.StatsCache{}, ids: map[quad.Value]termID{}}, noGen
 	}
 	sc := &n.statCache
 	sc.mu.Lock()
 	if sc.gen != gen || sc.est == nil {
-		sc.gen, sc.est, sc.graphs, sc.plan, sc.ids = gen, map[IDPattern]int64{}, nil, &eval.StatsCache{}, map[quad.Value]ID{}
+		sc.gen, sc.est, sc.graphs, sc.plan, sc.ids = gen, map[idPattern]int64{}, nil, &eval.StatsCache{}, map[quad.Value]termID{}
 	}
 	sc.mu.Unlock()
 	return sc, gen
 }
 
-// Estimate returns an estimate of the number of quads matching p: the exact count up to 131072, that
-// value for anything larger (with Scope AllGraphs: of triples, a triple held in several graphs counted
-// once). Results are cached until the namespace is next written.
-func (n *Namespace) Estimate(ctx context.Context, p IDPattern) (int64, error) {
-	s, err := n.openSnapshot()
-	if err != nil {
-		return 0, err
-	}
-	defer s.close()
-	return n.estimate(ctx, s, p)
-}
-
-// estimate is Estimate within snapshot s: a key-only count, bounded by estimateCap. A scan of all
-// graphs counts triples (copies in several graphs once), as the union default graph sees them.
-func (n *Namespace) estimate(ctx context.Context, s *snapshot, p IDPattern) (int64, error) {
+// estimate returns an estimate of the number of quads matching p within snapshot s: the exact count up
+// to estimateCap, that value for anything larger (with Scope AllGraphs: of triples, a triple held in
+// several graphs counted once, as the union default graph sees them). Results are cached until the
+// namespace is next written. It is a key-only count.
+func (n *Namespace) estimate(ctx context.Context, s *snapshot, p idPattern) (int64, error) {
 	sc, gen := n.stats()
 	sc.mu.Lock()
 	if v, ok := sc.est[p]; ok {
@@ -95,9 +85,9 @@ func (n *Namespace) estimate(ctx context.Context, s *snapshot, p IDPattern) (int
 // termIDs returns the ids of normalised terms read in s (0 for nil or absent terms), through a cache
 // kept until the namespace is next written: queries look up the same constants again and again, and a
 // lookup reads the term's hash key from every level of the store.
-func (n *Namespace) termIDs(ctx context.Context, s *snapshot, vals []quad.Value) ([]ID, error) {
+func (n *Namespace) termIDs(ctx context.Context, s *snapshot, vals []quad.Value) ([]termID, error) {
 	sc, gen := n.stats()
-	out := make([]ID, len(vals))
+	out := make([]termID, len(vals))
 	var miss []int
 	sc.mu.Lock()
 	for i, v := range vals {
@@ -138,11 +128,11 @@ func (n *Namespace) termIDs(ctx context.Context, s *snapshot, vals []quad.Value)
 }
 
 // namedGraphIDs returns the ids of the namespace's named graphs that hold quads, read in s.
-func (n *Namespace) namedGraphIDs(ctx context.Context, s *snapshot) ([]ID, error) {
+func (n *Namespace) namedGraphIDs(ctx context.Context, s *snapshot) ([]termID, error) {
 	sc, gen := n.stats()
 	sc.mu.Lock()
 	if sc.graphs != nil {
-		g := append([]ID(nil), sc.graphs...)
+		g := append([]termID(nil), sc.graphs...)
 		sc.mu.Unlock()
 		return g, nil
 	}
@@ -151,7 +141,7 @@ func (n *Namespace) namedGraphIDs(ctx context.Context, s *snapshot) ([]ID, error
 	if err != nil {
 		return nil, fmt.Errorf("namespace %s: list graphs: %w", n.name, err)
 	}
-	out := make([]ID, 0, len(all))
+	out := make([]termID, 0, len(all))
 	for _, g := range all {
 		if g != 0 {
 			out = append(out, g)
@@ -162,7 +152,7 @@ func (n *Namespace) namedGraphIDs(ctx context.Context, s *snapshot) ([]ID, error
 		sc.graphs = out
 	}
 	sc.mu.Unlock()
-	return append([]ID(nil), out...), nil
+	return append([]termID(nil), out...), nil
 }
 
 // planStats returns the planner statistics cache of the namespace's current state.

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -18,37 +19,30 @@ import (
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
-// TermsBatch returns the terms of ids (nil for 0 or an unknown id), like
-// Terms, but is built for thousands of ids at once: each distinct id is read
-// once, and the misses of the term cache are read in key order through one
-// Badger iterator of one snapshot, stepping to near neighbours (ids written
-// by the same write are adjacent in the log) and seeking across larger gaps,
-// instead of one point lookup per id; large batches are split into key
-// ranges read concurrently. Resolved terms enter the term cache.
-//
-// It is safe for concurrent use and sees committed data only.
-func (n *Namespace) TermsBatch(ctx context.Context, ids []ID) ([]quad.Value, error) {
-	return n.termsBatch(ctx, ids, false)
+// PinnedTerms returns the terms pinned in the namespace (see Delta.Pin), in
+// the order of their ids. It is for diagnostics and tests; it reads the
+// whole pin table. Store.Check verifies that every pin holds its term's
+// current id.
+func (n *Namespace) PinnedTerms(ctx context.Context) ([]quad.Value, error) {
+	pins, err := n.pins(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := slices.Sorted(maps.Keys(pins))
+	out := make([]quad.Value, len(ids))
+	for i, id := range ids {
+		out[i] = pins[id]
+	}
+	return out, nil
 }
 
-// PinnedTermsBatch is TermsBatch for ids that are mostly pinned (see
-// Delta.Pin): the misses of the term cache are read from the pins first, a
-// small table read in key order, and only those still missing from the log.
-// For ids that are not pinned it costs up to a seek each more than
-// TermsBatch.
-//
-// It is safe for concurrent use and sees committed data only.
-func (n *Namespace) PinnedTermsBatch(ctx context.Context, ids []ID) ([]quad.Value, error) {
-	return n.termsBatch(ctx, ids, true)
-}
-
-// Pins returns every pin of the namespace (see Delta.Pin): node id → term.
-// It is for diagnostics and tests; it reads the whole pin table.
-func (n *Namespace) Pins(ctx context.Context) (map[ID]quad.Value, error) {
+// pins returns every pin of the namespace (see Delta.Pin): node id → term.
+// It reads the whole pin table.
+func (n *Namespace) pins(ctx context.Context) (map[termID]quad.Value, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return nil, err
 	}
-	out := map[ID]quad.Value{}
+	out := map[termID]quad.Value{}
 	err := hkv.View(n.kv, func(tx hkv.Tx) error {
 		it := tx.Scan(hkv.Key{layout.PinBucket})
 		defer it.Close()
@@ -61,7 +55,7 @@ func (n *Namespace) Pins(ctx context.Context) (map[ID]quad.Value, error) {
 			if err != nil {
 				return fmt.Errorf("%w: pin %x: %v", ErrCorrupt, k[1], err)
 			}
-			out[ID(binary.BigEndian.Uint64(k[1]))] = v
+			out[termID(binary.BigEndian.Uint64(k[1]))] = v
 		}
 		return it.Err()
 	})
@@ -71,7 +65,9 @@ func (n *Namespace) Pins(ctx context.Context) (map[ID]quad.Value, error) {
 	return out, nil
 }
 
-func (n *Namespace) termsBatch(ctx context.Context, ids []ID, pinned bool) ([]quad.Value, error) {
+// termsBatch is Dataset.TermsBatch, or Dataset.PinnedTermsBatch if pinned.
+// It is safe for concurrent use and sees committed data only.
+func (n *Namespace) termsBatch(ctx context.Context, ids []termID, pinned bool) ([]quad.Value, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -127,7 +123,7 @@ func (n *Namespace) readWants(ctx context.Context, wants []logWant, vals []quad.
 	}
 	if len(wants) < minBatch {
 		// Opening an iterator costs more than a few point reads.
-		wantIDs := make([]ID, len(wants))
+		wantIDs := make([]termID, len(wants))
 		for k, w := range wants {
 			wantIDs[k] = w.id
 		}
@@ -139,7 +135,7 @@ func (n *Namespace) readWants(ctx context.Context, wants []logWant, vals []quad.
 // logWant is an occurrence of a term to read from the log: its id, the rank
 // of its log key (see logKeyRank) and its index in the caller's ids.
 type logWant struct {
-	id   ID
+	id   termID
 	rank uint64
 	slot int32
 }
@@ -207,7 +203,7 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 	defer it.Close()
 	var (
 		key, prev  []byte
-		last       ID
+		last       termID
 		positioned bool
 	)
 	key = make([]byte, 0, len(bucket)+16)

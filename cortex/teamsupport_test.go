@@ -10,6 +10,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
 // TestNamespace_TermsBatch checks TermsBatch against Terms on a real store,
@@ -33,7 +34,7 @@ func TestNamespace_TermsBatch(t *testing.T) {
 	if _, err := n.Import(ctx, &cortextest.SliceSource{Quads: qs}, cortex.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	removed, _ := n.IDs(ctx, []quad.Value{qs[5].Subject, qs[5].Object})
+	removed, _ := n.Dataset().IDs(ctx, []quad.Value{qs[5].Subject, qs[5].Object})
 	if err := n.Apply(ctx, cortex.Delta{Remove: qs[5:6]}); err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +45,8 @@ func TestNamespace_TermsBatch(t *testing.T) {
 	if err := other.Apply(ctx, cortex.Delta{Add: []quad.Quad{{Subject: iri("x"), Predicate: iri("y"), Object: quad.String("only in b")}}}); err != nil {
 		t.Fatal(err)
 	}
-	var ids []cortex.ID
-	it := n.MatchIDs(ctx, cortex.IDPattern{})
+	var ids []eval.ID
+	it := n.Dataset().Match(ctx, eval.Pattern{})
 	for it.Next(ctx) {
 		q := it.Quad()
 		ids = append(ids, q.S, q.P, q.O, q.G)
@@ -59,7 +60,7 @@ func TestNamespace_TermsBatch(t *testing.T) {
 	s.Close()
 
 	s, n = open()
-	want, err := n.Terms(ctx, ids)
+	want, err := n.Dataset().Terms(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +69,14 @@ func TestNamespace_TermsBatch(t *testing.T) {
 	// A small batch (point reads) on a cold cache: a few ids, 0, a removed
 	// term, an unknown id and a duplicate.
 	s, n = open()
-	small := []cortex.ID{ids[0], 0, removed[0], ids[1], 1 << 41, ids[0], ids[2]}
-	smallWant, err := n.Terms(ctx, small)
+	small := []eval.ID{ids[0], 0, removed[0], ids[1], 1 << 41, ids[0], ids[2]}
+	smallWant, err := n.Dataset().Terms(ctx, small)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 	s, n = open()
-	got, err := n.TermsBatch(ctx, small)
+	got, err := n.Dataset().TermsBatch(ctx, small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestNamespace_TermsBatch(t *testing.T) {
 	s, n = open()
 	defer s.Close()
 	for _, pass := range []string{"cold", "cached"} {
-		got, err := n.TermsBatch(ctx, ids)
+		got, err := n.Dataset().TermsBatch(ctx, ids)
 		if err != nil {
 			t.Fatalf("%s: %v", pass, err)
 		}
@@ -109,7 +110,7 @@ func TestNamespace_TermsBatch(t *testing.T) {
 			t.Fatalf("%s: %d unresolved ids, want 4", pass, nils)
 		}
 	}
-	if _, err := n.TermsBatch(ctx, nil); err != nil {
+	if _, err := n.Dataset().TermsBatch(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -163,8 +164,8 @@ func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 	if _, err := n.Import(ctx, &cortextest.SliceSource{Quads: qs}, cortex.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var ids []cortex.ID
-	it := n.MatchIDs(ctx, cortex.IDPattern{})
+	var ids []eval.ID
+	it := n.Dataset().Match(ctx, eval.Pattern{})
 	for it.Next(ctx) {
 		q := it.Quad()
 		ids = append(ids, q.S, q.P, q.O, q.G)
@@ -173,7 +174,7 @@ func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	it.Close()
-	var maxID cortex.ID
+	var maxID eval.ID
 	for _, id := range ids {
 		maxID = max(maxID, id)
 	}
@@ -184,14 +185,14 @@ func TestNamespace_TermsBatch_TermKinds(t *testing.T) {
 	s.Close()
 
 	s, n = open()
-	want, err := n.Terms(ctx, ids)
+	want, err := n.Dataset().Terms(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 	s, n = open()
 	defer s.Close()
-	got, err := n.TermsBatch(ctx, ids)
+	got, err := n.Dataset().TermsBatch(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
