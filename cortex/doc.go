@@ -15,11 +15,40 @@
 // Options.WithReadOnly creates nothing: no directory, no store, no
 // namespace (ErrNoStore, ErrNoNamespace).
 //
+// # Layers
+//
+// Each package imports only the ones below it; TestLayers (layers_test.go)
+// checks the module's import graph against this list, edge by edge:
+//
+//   - cortex/internal/layout: Cayley's on-disk layout and nothing else —
+//     buckets, meta keys, node, log, pin and index keys, their escaping, the
+//     decoder of log entries. The only code that knows the bytes.
+//   - cortex/internal/badgerkv: hidalgo's KV interface over Badger, with the
+//     store's gate on every transaction. cortex/internal/lex, iri, ntriples:
+//     the lexical pieces shared by the parsers (one copy each).
+//   - cortex/rdfio: RDF parsers and writers (N-Triples, N-Quads, Turtle).
+//   - cortex/sparql: parser → algebra → eval → results. The evaluator reads
+//     an eval.Dataset: ids, patterns, quads and scopes are defined there,
+//     once, and are what Namespace.Dataset serves.
+//   - cortex (this package): the public API (Open, Options and Tuning, Store,
+//     Namespace, Delta and Tx, Pattern, Dataset, imports and exports,
+//     errors) and, in files by concern, the engine under it: open and locks
+//     (store.go, lock_*.go), the gate (gate.go), snapshots and scans (scan*.go,
+//     match.go, prefetch.go), writes and the journal (write.go, journal.go),
+//     side tables and pins (side.go, teamsupport.go), imports (import.go,
+//     bulk*.go, segments.go, stream.go, spill.go, radix.go, undo.go),
+//     recovery (recover.go), the checker (check.go), memory and disk guards
+//     (memory*.go, diskspace.go). The engine is not yet in packages of its
+//     own: moving it out of the facade is the remaining step of the split.
+//   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
+//     api (the JSON shapes and error classes of the CLI and the server),
+//     server, client; cmd/ holds the commands.
+//
 // # Storage
 //
 // Each namespace lives under its own key prefix in cayley's on-disk format
-// (node, log, index and meta buckets), initialised with cayley's kv.Init and
-// readable by cayley's kv.New. Cortex writes that format itself: bulk imports
+// (node, log, index and meta buckets; package cortex/internal/layout),
+// initialised with cayley's kv.Init and readable by cayley's kv.New. Cortex writes that format itself: bulk imports
 // without per-quad reads (bulk.go), bounded deltas in one transaction
 // (write.go). Its four indexes each cover all four quad positions (SPOG,
 // POSG, OSPG, GSPO) and are kept exact — a removed quad's index keys are

@@ -1,0 +1,94 @@
+package cortex_test
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// layers is the module's import graph between its own packages, as
+// cortex/doc.go ("Layers") describes it: for each package, the packages of
+// the module it may import (non-test code). A package missing here, or an
+// import not listed, fails TestLayers: a new edge is a decision, made here
+// and in doc.go, not an accident.
+var layers = map[string][]string{
+	"internal/ctxcause":        nil,
+	"namespace":                nil,
+	"merge":                    nil,
+	"config":                   {"namespace"},
+	"fixtures":                 nil,
+	"cortex/internal/layout":   nil,
+	"cortex/internal/badgerkv": nil,
+	"cortex/internal/iri":      nil,
+	"cortex/internal/lex":      nil,
+	"cortex/internal/ntriples": {"cortex/internal/lex"},
+	"cortex/rdfio":             {"cortex/internal/iri", "cortex/internal/lex", "cortex/internal/ntriples"},
+	"cortex/rdfio/rdftest":     nil,
+	"cortex/sparql/algebra":    {"cortex/internal/ntriples"},
+	"cortex/sparql/builtin":    {"cortex/internal/iri"},
+	"cortex/sparql/parser":     {"cortex/internal/iri", "cortex/internal/lex", "cortex/sparql/algebra"},
+	"cortex/sparql/results":    {"cortex/internal/lex", "cortex/internal/ntriples"},
+	"cortex/sparql/eval":       {"cortex/sparql/algebra", "cortex/sparql/builtin", "internal/ctxcause"},
+	"cortex/sparql":            {"cortex/sparql/algebra", "cortex/sparql/eval", "cortex/sparql/parser", "cortex/sparql/results", "internal/ctxcause"},
+	"cortex": {"cortex/internal/badgerkv", "cortex/internal/iri", "cortex/internal/layout", "cortex/rdfio",
+		"cortex/sparql", "cortex/sparql/eval", "namespace"},
+	"cortex/cortextest": {"cortex"},
+	"teammanager": {"config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/eval", "cortex/sparql/parser",
+		"internal/ctxcause", "merge", "namespace"},
+	"api": {"config", "cortex", "cortex/rdfio", "cortex/sparql/algebra", "cortex/sparql/parser", "merge", "namespace",
+		"teammanager"},
+	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
+		"cortex/sparql/results", "merge", "namespace", "teammanager"},
+	"client": {"api", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "teammanager"},
+}
+
+// TestLayers checks the import graph of the module's library packages
+// against layers (commands under cmd/ may import anything).
+func TestLayers(t *testing.T) {
+	const module = "github.com/cortexgraph/cortex/"
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "testdata" || rel == "cmd" || strings.HasPrefix(rel, "cmd/")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if err != nil {
+			return nil // no Go files
+		}
+		seen[rel] = true
+		allowed, ok := layers[rel]
+		if !ok {
+			t.Errorf("package %s is not in the layers table (cortex/layers_test.go, cortex/doc.go)", rel)
+			return nil
+		}
+		for _, imp := range pkg.Imports {
+			if own, ok := strings.CutPrefix(imp, module); ok && !slices.Contains(allowed, own) {
+				t.Errorf("%s imports %s: not an edge of the layers", rel, own)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range layers {
+		if !seen[p] {
+			t.Errorf("layers lists %s, which is not a package of the module", p)
+		}
+	}
+}
