@@ -442,7 +442,9 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, rep
 	if mergeHook != nil {
 		mergeHook()
 	}
-	return m.commitMerge(ctx, t, cg, mnode, w, settles, func(now time.Time) []Event { return m.mergeEvents(rep, &res, cg, now) })
+	return m.commitMerge(ctx, t, cg, mnode, w, settles, func(time.Time) []Event {
+		return m.mergeEvents(rep, &res, cg, now) // detected when the records say
+	})
 }
 
 // runQuads describes merge run mnode of team, kept as history in the
