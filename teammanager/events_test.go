@@ -675,3 +675,32 @@ func openStore(t *testing.T, dir string) *cortex.Store {
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
+
+// TestManager_Events_ConflictDetectedOnce: a conflict is reported by the
+// merge that first records it, not again by later merges that keep it.
+func TestManager_Events_ConflictDetectedOnce(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: merge.NameConflictFlag, Members: members("a", "b", "c")})
+	for _, a := range []string{"a", "b", "c"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(a)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.status(t, "t", "a", teammanager.Completed, "")
+	f.status(t, "t", "b", teammanager.Completed, "")
+	from, _ := f.m.LastEventID(ctx)
+	if _, err := f.m.MergeTeamResults(ctx, "t"); err != nil { // by hand, c still running
+		t.Fatal(err)
+	}
+	evs := collect(t, f.m, from, 2)
+	if !reflect.DeepEqual(types(evs), []string{"conflict.detected", "merge.completed"}) || len(evs[0].Conflicts) != 1 {
+		t.Fatalf("first merge: %v", types(evs))
+	}
+	f.status(t, "t", "c", teammanager.Completed, "") // the automatic merge keeps the conflict, with c's candidate
+	from = evs[1].ID
+	evs = stored(t, f.m)[from:]
+	if !reflect.DeepEqual(types(evs), []string{"member.status", "team.status", "merge.completed"}) {
+		t.Fatalf("after the completion: %v", types(evs))
+	}
+}
