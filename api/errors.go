@@ -105,6 +105,7 @@ var errorCodes = []struct {
 	{teammanager.ErrInvalidStatus, ExitInvalid},
 	{teammanager.ErrInvalidConfig, ExitInvalid},
 	{teammanager.ErrInvalidResolution, ExitInvalid},
+	{teammanager.ErrInvalidEventID, ExitInvalid},
 	{merge.ErrUnknownStrategy, ExitInvalid},
 	{namespace.ErrInvalidName, ExitInvalid},
 	{namespace.ErrInvalidBase, ExitInvalid},

@@ -161,6 +161,43 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	if current, err = sideCurrentTxn(txn, prefix, table); err != nil {
 		return fail(err)
 	}
+	if rows, err = readSideRows(ctx, txn, prefix, table, "", false, 0); err != nil {
+		return fail(err)
+	}
+	return rows, current, nil
+}
+
+// SideRowsAfter returns the rows of side table table that come after
+// afterKey in the order of SideRows (key order; a key holding '/' or '\\'
+// sorts by its escaped form), at most limit of them (limit ≤ 0: all), read
+// from one snapshot. It reads only those rows: a host keeping a log in a
+// table, keyed by fixed-width ids, pages through it with it. An afterKey
+// that is no row's key is a position like any other. A table that was
+// never written has no rows.
+//
+// It is safe for concurrent use and sees committed data only.
+func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, limit int) ([]SideRow, error) {
+	if err := n.s.checkOpen(); err != nil {
+		return nil, err
+	}
+	if !namespace.ValidName(table) {
+		return nil, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
+	}
+	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
+	}
+	defer end()
+	rows, err := readSideRows(ctx, txn, n.view.Prefix(), table, afterKey, true, limit)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
+	}
+	return rows, nil
+}
+
+// readSideRows reads the rows of table in txn (keys under prefix), all of
+// them or, if after, those past afterKey; at most limit if limit > 0.
+func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, afterKey string, after bool, limit int) ([]SideRow, error) {
 	// Read with Badger directly: keys escaped as hidalgo's flat layout
 	// (escapeKey), without its per-key allocations.
 	opts := badger.DefaultIteratorOptions
@@ -168,14 +205,22 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	opts.Prefix = layout.Escape(slices.Clip(prefix), sideRowKey(table, ""))
 	it := txn.NewIterator(opts)
 	defer it.Close()
+	var seek []byte
+	if after {
+		seek = escapeKey(slices.Clip(prefix), sideRowKey(table, afterKey))
+	}
+	var rows []SideRow
 	dec := sideDecoder{intern: map[string]string{}}
-	for it.Rewind(); it.Valid(); it.Next() {
+	for it.Seek(seek); it.Valid() && (limit <= 0 || len(rows) < limit); it.Next() {
 		if len(rows)%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		item := it.Item()
+		if after && bytes.Equal(item.Key(), seek) {
+			continue // the row at afterKey itself
+		}
 		key, ok := unescapeKeyPart(item.Key()[len(opts.Prefix):])
 		if !ok {
 			continue // not a row key (a longer key below the table's)
@@ -187,11 +232,11 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 			return err
 		})
 		if err != nil {
-			return fail(fmt.Errorf("%w: row %q: %v", ErrCorrupt, key, err))
+			return nil, fmt.Errorf("%w: row %q: %v", ErrCorrupt, key, err)
 		}
 		rows = append(rows, SideRow{Key: key, Vals: vals})
 	}
-	return rows, current, nil
+	return rows, nil
 }
 
 // SideCurrent reports whether side table table is current (see SideRows),

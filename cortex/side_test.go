@@ -357,3 +357,67 @@ func TestSide_Concurrent(t *testing.T) {
 		t.Fatalf("counter row %v, want %d", got, writers*each)
 	}
 }
+
+func TestSide_RowsAfter(t *testing.T) {
+	ctx := context.Background()
+	n := cortextest.NewNamespace(t, "side")
+	key := func(i int) string { return fmt.Sprintf("%05d", i) }
+	err := n.Update(ctx, func(tx *cortex.Tx) error {
+		for i := 1; i <= 10; i++ {
+			tx.PutSide("log", key(i), []quad.Value{quad.String(fmt.Sprint("row ", i))})
+		}
+		// Neighbours that must not show: another table whose name extends
+		// this one's, and a key with an escaped separator in this one.
+		tx.PutSide("log2", key(5), []quad.Value{quad.String("other table")})
+		tx.PutSide("log", "00005/x", []quad.Value{quad.String("slash")})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(rows []cortex.SideRow) []string {
+		out := []string{}
+		for _, r := range rows {
+			out = append(out, r.Key)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		after string
+		limit int
+		want  []string
+	}{
+		{"from the start, limited", "", 3, []string{"00001", "00002", "00003"}},
+		{"after a row, all", key(7), 0, []string{"00008", "00009", "00010"}},
+		{"after a row, limit past the end", key(8), 100, []string{"00009", "00010"}},
+		{"after a position that is no key", "00003z", 2, []string{"00004", "00005"}},
+		{"after the row before an escaped key", key(5), 2, []string{"00005/x", "00006"}},
+		{"after the last row", key(10), 5, []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := n.SideRowsAfter(ctx, "log", tc.after, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := keys(rows); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("keys %q, want %q", got, tc.want)
+			}
+			for _, r := range rows {
+				if r.Key == "00005/x" {
+					continue
+				}
+				i, _ := strconv.Atoi(r.Key)
+				if want := []quad.Value{quad.String(fmt.Sprint("row ", i))}; !reflect.DeepEqual(r.Vals, want) {
+					t.Fatalf("row %s = %v, want %v", r.Key, r.Vals, want)
+				}
+			}
+		})
+	}
+	if rows, err := n.SideRowsAfter(ctx, "never", "", 0); err != nil || len(rows) != 0 {
+		t.Fatalf("unwritten table: %v, %v", rows, err)
+	}
+	if _, err := n.SideRowsAfter(ctx, "bad name", "", 0); err == nil || !strings.Contains(err.Error(), `side table name "bad name"`) {
+		t.Fatalf("bad table name: %v", err)
+	}
+}

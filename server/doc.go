@@ -17,6 +17,8 @@
 //   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
 //   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
 //     SPARQL 1.1 Graph Store HTTP Protocol.
+//   - GET /ns/{ns}/events: the namespace's events as Server-Sent Events
+//     (see events.go; teammanager.Manager.Subscribe).
 //
 // And GET /healthz, GET /metrics (Prometheus text format).
 //

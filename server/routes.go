@@ -35,10 +35,11 @@ func (s *Server) routes() http.Handler {
 	handle("PUT /ns/{ns}/data", "data", ns(s.serveData))
 	handle("POST /ns/{ns}/data", "data", ns(s.serveData))
 	handle("DELETE /ns/{ns}/data", "data", ns(s.serveData))
+	handle("GET /ns/{ns}/events", "events", ns(s.serveEvents))
 	handle("GET /healthz", "healthz", s.serveHealth)
 	handle("GET /metrics", "metrics", s.metrics.serve)
 	handle("/", "other", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /healthz, /metrics)",
+		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /ns/{ns}/events, /healthz, /metrics)",
 			api.ErrNotFound, r.Method, r.URL.EscapedPath()), "")
 	})
 	return mux

@@ -35,6 +35,7 @@ type findingsWrite struct {
 	team, agent string
 	qs          []quad.Quad
 	pins        []quad.Value
+	found       []StoredFinding // the findings of qs, for their event
 
 	done     chan struct{} // closed when the fields below are set
 	st       *teamState    // the team as the batch read it (nil if unread)
@@ -117,7 +118,7 @@ func (m *Manager) runBatches() {
 // without its cancellation: the calls of a batch wait for its commit.
 func (m *Manager) writeBatch(batch []*findingsWrite) {
 	ctx := context.WithoutCancel(batch[0].ctx)
-	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err := m.commit(ctx, func(tx *cortex.Tx) error {
 		type teamRead struct {
 			st       *teamState
 			timedOut bool
@@ -125,6 +126,9 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 		}
 		teams := map[string]*teamRead{}
 		var order []string
+		type author struct{ team, agent string }
+		var authors []author
+		found := map[author][]StoredFinding{}
 		now := m.now()
 		for _, w := range batch {
 			r := teams[w.team]
@@ -151,15 +155,27 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 			}
 			tx.Add(w.qs...)
 			tx.Pin(w.pins...)
+			a := author{w.team, w.agent}
+			if _, ok := found[a]; !ok {
+				authors = append(authors, a)
+			}
+			found[a] = append(found[a], w.found...)
 		}
+		var evs []Event
 		for _, id := range order {
 			st := teams[id].st
 			tx.Remove(st.rm...)
 			tx.Add(st.add...)
 			m.pinTeam(tx, id, st.add)
 			m.putTeamRow(tx, id, st.props[st.node])
+			if teams[id].timedOut {
+				evs = append(evs, statusEvent(&st.team))
+			}
 		}
-		return nil
+		for _, a := range authors {
+			evs = append(evs, findingsEvents(a.team, a.agent, found[a])...)
+		}
+		return m.stageEvents(ctx, tx, now, evs)
 	})
 	shared := map[*teamState]bool{}
 	for _, w := range batch {

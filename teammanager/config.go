@@ -19,6 +19,8 @@ type Config struct {
 	now             func() time.Time
 	registry        *merge.Registry
 	prefixes        map[string]string
+	eventMaxAge     time.Duration
+	eventMax        int
 }
 
 // Defaults of DefaultConfig, as in the Cortex "Teams" design.
@@ -29,12 +31,14 @@ const (
 )
 
 // DefaultConfig returns teams of at most 8 members, strategy "additive",
-// a 600 s workflow timeout, automatic merge on completion, the wall clock
-// and the merge package's default registry.
+// a 600 s workflow timeout, automatic merge on completion, the wall clock,
+// the merge package's default registry, and events kept for 7 days, at
+// most 100,000 of them.
 func DefaultConfig() Config {
 	return Config{
 		maxTeamSize: DefaultMaxTeamSize, defaultStrategy: DefaultStrategy,
 		workflowTimeout: DefaultWorkflowTimeout, autoMerge: true, now: time.Now,
+		eventMaxAge: DefaultEventMaxAge, eventMax: DefaultEventMax,
 	}
 }
 
@@ -90,12 +94,26 @@ func (c Config) WithRegistry(r *merge.Registry) Config { c.registry = r; return 
 // copied.
 func (c Config) WithPrefixes(p map[string]string) Config { c.prefixes = maps.Clone(p); return c }
 
+// WithEventRetention sets how long events are kept and how many (see
+// "Events" in the package documentation): an event older than maxAge (by
+// the clock of WithClock), or beyond the newest maxEvents, is removed by a
+// later write. Default 7 days and 100,000 (DefaultEventMaxAge,
+// DefaultEventMax); maxAge 0 keeps events whatever their age; maxEvents
+// must be at least 1.
+func (c Config) WithEventRetention(maxAge time.Duration, maxEvents int) Config {
+	c.eventMaxAge, c.eventMax = maxAge, maxEvents
+	return c
+}
+
 func (c Config) validate() error {
 	if c.maxTeamSize < 1 || c.maxTeamSize > 1000 {
 		return fmt.Errorf("%w: max team size %d out of range 1..1000", ErrInvalidConfig, c.maxTeamSize)
 	}
 	if c.workflowTimeout < 0 {
 		return fmt.Errorf("%w: negative workflow timeout %v", ErrInvalidConfig, c.workflowTimeout)
+	}
+	if c.eventMaxAge < 0 || c.eventMax < 1 {
+		return fmt.Errorf("%w: event retention %v, %d events: want an age ≥ 0 and at least 1 event", ErrInvalidConfig, c.eventMaxAge, c.eventMax)
 	}
 	if c.now == nil {
 		return fmt.Errorf("%w: nil clock", ErrInvalidConfig)

@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 		if err := childCrashInMerge(os.Getenv("CORTEX_TEAMMANAGER_DIR"), topics); err != nil {
 			fmt.Println("error", err)
 		}
+	case "events-under-load":
+		if err := childEventsUnderLoad(os.Getenv("CORTEX_TEAMMANAGER_DIR")); err != nil {
+			fmt.Println("error", err)
+		}
 	case "findings-under-load":
 		if err := childFindingsUnderLoad(os.Getenv("CORTEX_TEAMMANAGER_DIR")); err != nil {
 			fmt.Println("error", err)

@@ -114,6 +114,52 @@
 // With auto-merge off nothing is recorded or retried: finished teams are
 // merged by MergeTeamResults only.
 //
+// # Events
+//
+// Every write of the Manager records events of what it changed, in the
+// same atomic step (cortex.Namespace.Update) as the change: an event is
+// never recorded for a change that did not commit, and a committed change
+// always has its events, also after a crash. The types (EventType) and
+// their payloads are listed at Event: team.created (CreateTeam),
+// member.status and, when the team's status changes, team.status
+// (UpdateMemberStatus; a timeout that a write, Sweep or GetTeam records is
+// a team.status too), findings.added (AddFinding, AddFindings,
+// ImportFindings: one event per write and member, even when the group
+// commit writes several calls together, split every MaxEventFindings
+// findings), merge.completed (a merge that writes its result, or an
+// unchanged one that settles a due merge; an unchanged merge that writes
+// nothing records nothing) with, before it, conflict.detected (the open
+// conflicts that merge records for the first time), conflict.resolved
+// (ResolveConflict, whose re-merge then records its merge.completed) and
+// team.deleted (DeleteTeam). A failed merge, recorded on its team, is
+// not an event.
+//
+// Events live in two side tables of the store (cortex side.go): a row per
+// event keyed by its id written as 20 decimal digits, so that key order is
+// id order, and one row holding the last id given. The id is allocated
+// inside the Update, under the namespace's write lock, from that row: ids
+// start at 1 and increase by one per event in commit order, so a reader
+// never sees an id before the ids below it have committed (there are no
+// gaps). A side table rather than quads in an events graph: events are a
+// log, read by range (Namespace.SideRowsAfter), not a graph to query, and
+// keeping them out of the quads keeps them out of SPARQL results, exports,
+// the team table's currency and the quad counts.
+//
+// Retention (Config.WithEventRetention, default 7 days and 100,000 events)
+// is enforced by the writes: each write that records events removes, in
+// the same step, the oldest events past the limits, at most
+// max(64, 2 × the events it adds), so the work per write is bounded and
+// trimming keeps up. Events of the write itself are never removed.
+//
+// Subscribe(ctx, afterID) delivers the events after afterID in id order,
+// then each new one once its write commits: every Manager of the namespace
+// in the process wakes the subscribers after its writes (no polling).
+// Subscribers read the store in pages, in their own goroutine, so a slow
+// one never holds a writer back and never has an event dropped: if
+// retention removed events it had not read, it gets one EventsLost event
+// in their place. The server's /ns/{ns}/events route streams the same
+// sequence as Server-Sent Events.
+//
 // # Concurrency
 //
 // A Manager is safe for concurrent use. Every change to a team (creation,

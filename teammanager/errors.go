@@ -56,6 +56,9 @@ var (
 	// ErrInvalidResolution means a conflict resolution without a resolver or
 	// with a malformed object.
 	ErrInvalidResolution = errors.New("invalid resolution")
+	// ErrInvalidEventID means Subscribe was given an event id past the
+	// namespace's last event.
+	ErrInvalidEventID = errors.New("invalid event id")
 )
 
 // ErrCorrupt means the team's triples do not have the shape the manager

@@ -151,12 +151,14 @@ func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs 
 	ids := make([]string, len(fs))
 	qs := make([]quad.Quad, 0, 8*len(fs))
 	pins := make([]quad.Value, 0, len(fs))
+	found := make([]StoredFinding, len(fs))
 	for i, f := range fs {
 		ids[i] = findingID(agentID, f)
 		qs = append(qs, m.findingQuads(teamID, agentID, ids[i], f)...)
 		pins = append(pins, m.ns.Finding(teamID, ids[i]))
+		found[i] = StoredFinding{ID: ids[i], Agent: agentID, Finding: f}
 	}
-	st, timedOut, err := m.writeFindingsGrouped(&findingsWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins})
+	st, timedOut, err := m.writeFindingsGrouped(&findingsWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins, found: found})
 	if _, _, err := m.afterWrite(ctx, teamID, st, timedOut, err); err != nil {
 		return nil, err
 	}

@@ -205,7 +205,7 @@ func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err er
 		return Team{}, err
 	}
 	var team Team
-	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err = m.commit(ctx, func(tx *cortex.Tx) error {
 		id := tc.ID
 		for attempt := 0; ; attempt++ {
 			if tc.ID == "" {
@@ -240,7 +240,9 @@ func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err er
 		tx.Add(qs...)
 		m.pinTeam(tx, id, qs)
 		m.putTeamRow(tx, id, nodeProps(m.ns.Team(id), qs))
-		return nil
+		created := team
+		created.Members = slices.Clone(team.Members)
+		return m.stageEvents(ctx, tx, now, []Event{{Type: EventTeamCreated, Team: id, TeamState: &created}})
 	})
 	if err != nil {
 		return Team{}, err
@@ -540,12 +542,13 @@ func (m *Manager) write(ctx context.Context, id, focus string, fn func(st *teamS
 		st       *teamState
 		timedOut bool
 	)
-	err := m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err := m.commit(ctx, func(tx *cortex.Tx) error {
 		var err error
 		st, err = m.readTeam(ctx, tx.Namespace().Dataset(), id, focus)
 		if err != nil {
 			return err
 		}
+		before := st.team.Status
 		now := m.now()
 		if m.persistTimeout(st, now) {
 			timedOut = true
@@ -556,7 +559,11 @@ func (m *Manager) write(ctx context.Context, id, focus string, fn func(st *teamS
 		tx.Add(st.add...)
 		m.pinTeam(tx, id, st.add)
 		m.putTeamRow(tx, id, st.props[st.node])
-		return nil
+		evs := st.events
+		if st.team.Status != before {
+			evs = append(evs, statusEvent(&st.team))
+		}
+		return m.stageEvents(ctx, tx, now, evs)
 	})
 	return st, timedOut && err == nil, err
 }
@@ -655,6 +662,8 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 		if !Finished(before) && Finished(t.Status) {
 			m.markMergeDue(st)
 		}
+		st.events = append(st.events, Event{Type: EventMemberStatus, Team: teamID,
+			Member: &MemberUpdate{Team: teamID, TeamStatus: t.Status, FailReason: t.FailReason, Member: *mb}})
 		return nil
 	})
 	var up MemberUpdate
@@ -737,7 +746,7 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 	mu := m.mergeLock(id)
 	mu.Lock()
 	defer mu.Unlock()
-	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err = m.commit(ctx, func(tx *cortex.Tx) error {
 		t, err := m.getTeam(ctx, id)
 		if err != nil {
 			return err
@@ -768,7 +777,7 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 		}
 		tx.DeleteSide(teamTable, id)
 		tx.KeepSide(teamTable)
-		return nil
+		return m.stageEvents(ctx, tx, m.now(), []Event{{Type: EventTeamDeleted, Team: id}})
 	})
 	if err != nil && !errors.Is(err, ErrUnknownTeam) {
 		return fmt.Errorf("delete team %s: %w", id, err)

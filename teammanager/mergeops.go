@@ -170,13 +170,13 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	if rep.MergeID == t.LastMerge {
 		rep.Unchanged = true
 		if settles && t.MergePending != "" {
-			if err := m.settle(ctx, &t, cg); err != nil {
+			if err := m.settle(ctx, &t, cg, &rep); err != nil {
 				return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
 			}
 		}
 		return rep, nil
 	}
-	if err := m.writeMerge(ctx, &t, res, rep.MergeID, cg, start, settles); err != nil {
+	if err := m.writeMerge(ctx, &t, res, &rep, cg, start, settles); err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
 	}
 	return rep, nil
@@ -185,9 +185,10 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 // settle clears the due-merge marker of team t, whose last merge already
 // holds the result a merge computed (nothing else is written but a timeout
 // not recorded yet), if the team's last merge and resolved conflicts are
-// still what the merge read.
-func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error {
-	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+// still what the merge read. Its events are rep's merge.completed (rep is
+// Unchanged) and the team.status of a timeout it records.
+func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph, rep *MergeReport) error {
+	return m.commit(ctx, func(tx *cortex.Tx) error {
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
 			return err
 		}
@@ -195,8 +196,14 @@ func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph) error 
 		if err != nil {
 			return err
 		}
+		before := st.team.Status
 		m.stageSettled(tx, st)
-		return nil
+		now := m.now()
+		var evs []Event
+		if st.team.Status != before {
+			evs = append(evs, statusEvent(&st.team))
+		}
+		return m.stageEvents(ctx, tx, now, append(evs, m.mergeEvents(rep, nil, cg, now)...))
 	})
 }
 
@@ -418,10 +425,11 @@ type mergeWrites struct {
 	conflictAdd, conflictRm []quad.Quad
 }
 
-// writeMerge writes the result of merge run id (see MergeTeamResults), and
-// clears the team's due-merge marker if settles. The facts' confidences are
-// as stored (storedConfidence).
-func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id string, cg *conflictGraph, start time.Time, settles bool) error {
+// writeMerge writes the result of the merge run of rep (see
+// MergeTeamResults), and clears the team's due-merge marker if settles.
+// The facts' confidences are as stored (storedConfidence).
+func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, rep *MergeReport, cg *conflictGraph, start time.Time, settles bool) error {
+	id := rep.MergeID
 	now := m.now()
 	mnode := m.ns.Merge(t.ID, id)
 	w := mergeWrites{run: m.runQuads(t.ID, mnode, res.Strategy, start, now)}
@@ -434,7 +442,9 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, id 
 	if mergeHook != nil {
 		mergeHook()
 	}
-	return m.commitMerge(ctx, t, cg, mnode, w, settles)
+	return m.commitMerge(ctx, t, cg, mnode, w, settles, func(time.Time) []Event {
+		return m.mergeEvents(rep, &res, cg, now) // detected when the records say
+	})
 }
 
 // runQuads describes merge run mnode of team, kept as history in the
@@ -594,9 +604,10 @@ func (m *Manager) conflictDiff(team string, records []quad.Quad, cg *conflictGra
 // step, whatever its size (cortex journals a delta larger than one
 // transaction), if what the diff was computed against still holds (see
 // checkUnchanged): another Manager may have written since. It clears the
-// team's due-merge marker if settles.
-func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, mnode quad.IRI, w mergeWrites, settles bool) error {
-	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+// team's due-merge marker if settles. Its events are those of events, after
+// the team.status of a timeout it records.
+func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, mnode quad.IRI, w mergeWrites, settles bool, events func(now time.Time) []Event) error {
+	return m.commit(ctx, func(tx *cortex.Tx) error {
 		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
 			return err
 		}
@@ -614,6 +625,7 @@ func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, m
 		// The team's link to the run (replacing every earlier link), the
 		// marker of a due merge that this one settles, and the team's row.
 		st.set(st.node, m.ns.IRI(ns.TeamLastMerge), mnode)
+		before := st.team.Status
 		if settles {
 			m.stageSettled(tx, st)
 		} else {
@@ -621,6 +633,14 @@ func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, m
 			tx.Add(st.add...)
 			m.pinTeam(tx, t.ID, st.add)
 			m.putTeamRow(tx, t.ID, st.props[st.node])
+		}
+		now := m.now()
+		var evs []Event
+		if st.team.Status != before {
+			evs = append(evs, statusEvent(&st.team))
+		}
+		if err := m.stageEvents(ctx, tx, now, append(evs, events(now)...)); err != nil {
+			return err
 		}
 		if mergeWriteHook != nil {
 			mergeWriteHook()
@@ -1088,7 +1108,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	x := m.ns
 	node := x.Conflict(teamID, conflictID)
 	g := x.ConflictGraph(teamID)
-	err = m.n.Update(ctx, func(tx *cortex.Tx) error {
+	err = m.commit(ctx, func(tx *cortex.Tx) error {
 		qs, err := tx.Namespace().Quads(ctx, cortex.Pattern{Subject: node, Graph: g, Scope: cortex.OneGraph})
 		if err != nil {
 			return err
@@ -1096,28 +1116,44 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		if len(qs) == 0 {
 			return fmt.Errorf("team %s: conflict %q: %w", teamID, conflictID, ErrUnknownConflict)
 		}
-		add := func(p, o quad.Value) { tx.Add(quad.Quad{Subject: node, Predicate: p, Object: o, Label: g}) }
+		// The record as resolved, for the conflict.resolved event.
+		pm := map[quad.Value][]quad.Value{}
+		for _, q := range qs {
+			pm[q.Predicate] = append(pm[q.Predicate], q.Object)
+		}
+		info := map[quad.Value]findingInfo{}
+		add := func(p, o quad.Value) {
+			tx.Add(quad.Quad{Subject: node, Predicate: p, Object: o, Label: g})
+			pm[p] = append(pm[p], o)
+		}
 		for _, q := range qs {
 			switch q.Predicate {
 			case x.IRI(ns.ConflictResolvedAt):
 				return fmt.Errorf("team %s: conflict %s: %w", teamID, conflictID, ErrAlreadyResolved)
 			case x.IRI(ns.ConflictCandidate):
-				obj, _, err := m.findingObject(ctx, teamID, q.Object)
+				obj, agent, err := m.findingObject(ctx, teamID, q.Object)
 				if err != nil {
 					return err
 				}
+				info[q.Object] = findingInfo{object: obj, agent: agent}
 				if obj != nil && slices.ContainsFunc(objs, func(o quad.Value) bool { return merge.CompareTerms(o, obj) == 0 }) {
 					add(x.IRI(ns.ConflictChosen), q.Object)
 				}
 			}
 		}
-		add(x.IRI(ns.ConflictResolvedAt), ns.DateTime(m.now()))
+		now := m.now()
+		add(x.IRI(ns.ConflictResolvedAt), ns.DateTime(now))
 		add(x.IRI(ns.ConflictResolvedBy), x.Agent(by))
 		for _, o := range objs {
 			add(x.IRI(ns.ConflictResolvedObject), o)
 		}
 		tx.KeepSide(teamTable) // the conflict graph only
-		return nil
+		cg := &conflictGraph{team: teamID, nodes: map[quad.Value]map[quad.Value][]quad.Value{node: pm}}
+		c := m.conflict(teamID, cg, node, info)
+		if c == nil {
+			return fmt.Errorf("team %s: conflict %q: %w: not a conflict node", teamID, conflictID, ErrCorrupt)
+		}
+		return m.stageEvents(ctx, tx, now, []Event{{Type: EventConflictResolved, Team: teamID, Conflicts: []Conflict{*c}}})
 	})
 	if err != nil {
 		return MergeReport{}, err

@@ -48,6 +48,7 @@ type teamState struct {
 	props   map[quad.Value]map[quad.Value][]quad.Value
 	// staged changes
 	rm, add []quad.Quad
+	events  []Event // staged by a write's fn (see Manager.write)
 }
 
 func (st *teamState) get(s, p quad.Value) quad.Value {

@@ -1,0 +1,205 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// The events route: GET /ns/{ns}/events streams the namespace's events
+// (teammanager.Manager.Subscribe) as Server-Sent Events, each message
+//
+//	id: 42
+//	event: member.status
+//	data: {"id":42,"type":"member.status","team":"t1","time":"...","data":{...}}
+//
+// with the JSON of api.Event as its data. Where it starts: after the id in
+// the Last-Event-ID header (sent by a reconnecting EventSource), else
+// after the id in ?after= (0: the oldest event retained), else after the
+// last event (only new events). An id past the last event, or one that
+// is not a number, is 400. Events that retention removed before the
+// client read them come as one events.lost event (api.EventsLost).
+//
+// Comment lines (": ping") are sent every eventHeartbeat so that proxies
+// keep an idle stream open; each message is flushed as it is written. The
+// stream ends when the client goes, when the server shuts down (Serve, or
+// the Shutdown of any http.Server running Handler: streams do not hold a
+// graceful shutdown back), or when reading the store fails.
+
+// eventHeartbeat is the interval of heartbeat comments.
+var eventHeartbeat = 15 * time.Second
+
+// eventWriteTimeout bounds the write of one message to a client that does
+// not read: the stream is then cut.
+const eventWriteTimeout = 30 * time.Second
+
+// serveEvents serves GET /ns/{ns}/events.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) {
+	after, given, err := eventsAfter(r)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	m, err := s.manager(r.Context(), ns, accessRead)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	if !given {
+		if after, err = m.LastEventID(r.Context()); err != nil {
+			writeError(w, err, "")
+			return
+		}
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	seq, err := m.Subscribe(ctx, after)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	type next struct {
+		ev  teammanager.Event
+		err error
+	}
+	events := make(chan next)
+	go func() {
+		defer close(events)
+		for ev, err := range seq {
+			select {
+			case events <- next{ev, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	send := func(msg []byte) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(eventWriteTimeout)) // not supported: no bound
+		if _, err := w.Write(msg); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !send([]byte(": cortex events of namespace " + ns + "\n\n")) {
+		return
+	}
+	beat := time.NewTicker(eventHeartbeat)
+	defer beat.Stop()
+	stop := shutdownOf(r)
+	for {
+		select {
+		case n, ok := <-events:
+			if !ok {
+				return
+			}
+			if n.err != nil {
+				if ctx.Err() == nil {
+					s.opts.logger.Printf("events of %s: %v", ns, n.err)
+				}
+				return
+			}
+			msg, err := sseMessage(n.ev)
+			if err != nil {
+				s.opts.logger.Printf("events of %s: %v", ns, err)
+				return
+			}
+			if !send(msg) {
+				return
+			}
+		case <-beat.C:
+			if !send([]byte(": ping\n\n")) {
+				return
+			}
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// eventsAfter reads where a stream starts: the Last-Event-ID header, else
+// the after query parameter; given is false if neither is there.
+func eventsAfter(r *http.Request) (after uint64, given bool, err error) {
+	name, v := "Last-Event-ID", r.Header.Get("Last-Event-ID")
+	if v == "" {
+		name, v = "after", r.URL.Query().Get("after")
+	}
+	if v == "" {
+		return 0, false, nil
+	}
+	after, err = strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("%w: %s %q: want an event id (a number ≥ 0)", api.ErrInvalid, name, v)
+	}
+	return after, true, nil
+}
+
+// sseMessage returns ev as an SSE message.
+func sseMessage(ev teammanager.Event) ([]byte, error) {
+	je, err := api.EventOf(ev)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(je)
+	if err != nil {
+		return nil, fmt.Errorf("event %d: %w", ev.ID, err)
+	}
+	b := make([]byte, 0, len(data)+64)
+	b = append(b, "id: "...)
+	b = strconv.AppendUint(b, ev.ID, 10)
+	b = append(b, "\nevent: "...)
+	b = append(b, ev.Type...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...) // JSON without raw newlines: one data line
+	return append(b, "\n\n"...), nil
+}
+
+// Shutdown of streams. An http.Server's Shutdown waits for the requests in
+// flight, and an event stream never ends on its own: each http.Server that
+// runs a stream gets, once, an OnShutdown function that ends its streams.
+
+var (
+	shutdownsMu sync.Mutex
+	shutdowns   = map[*http.Server]chan struct{}{}
+)
+
+// shutdownOf returns a channel closed when the http.Server serving r
+// starts shutting down (nil, never closed, if r has no http.Server).
+func shutdownOf(r *http.Request) <-chan struct{} {
+	hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if hs == nil {
+		return nil
+	}
+	shutdownsMu.Lock()
+	defer shutdownsMu.Unlock()
+	ch, ok := shutdowns[hs]
+	if !ok {
+		ch = make(chan struct{})
+		shutdowns[hs] = ch
+		hs.RegisterOnShutdown(func() {
+			shutdownsMu.Lock()
+			defer shutdownsMu.Unlock()
+			delete(shutdowns, hs)
+			close(ch)
+		})
+	}
+	return ch
+}

@@ -1,0 +1,11 @@
+package server
+
+import "time"
+
+// SetEventHeartbeat sets the interval of event streams' heartbeats until
+// the returned function restores it.
+func SetEventHeartbeat(d time.Duration) (restore func()) {
+	old := eventHeartbeat
+	eventHeartbeat = d
+	return func() { eventHeartbeat = old }
+}

@@ -1,0 +1,552 @@
+package teammanager
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+)
+
+// EventType names the kind of an Event.
+type EventType string
+
+// Event types (see "Events" in the package documentation).
+const (
+	EventTeamCreated      EventType = "team.created"
+	EventTeamStatus       EventType = "team.status"
+	EventMemberStatus     EventType = "member.status"
+	EventFindingsAdded    EventType = "findings.added"
+	EventMergeCompleted   EventType = "merge.completed"
+	EventConflictDetected EventType = "conflict.detected"
+	EventConflictResolved EventType = "conflict.resolved"
+	EventTeamDeleted      EventType = "team.deleted"
+	// EventsLost is not stored: Subscribe delivers it in place of events
+	// that retention removed before the subscriber read them.
+	EventsLost EventType = "events.lost"
+)
+
+// Event is a change to the namespace's teams, recorded in the same atomic
+// write as the change (see "Events" in the package documentation). Which
+// payload field is set depends on Type:
+//
+//   - team.created: TeamState, the team as created, with its members.
+//   - team.status: TeamState, the team after its status changed, without
+//     its members (Members nil).
+//   - member.status: Member, the member update (MemberUpdate.Merge nil: a
+//     merge it runs is a merge.completed event of its own).
+//   - findings.added: Agent and Findings, the findings of one member that
+//     one write added (at most MaxEventFindings; a larger write is split
+//     into several events).
+//   - merge.completed: Merge and MergeID, the report of a merge that wrote
+//     its result (or, Unchanged, settled a due merge with the result
+//     already stored), without its Facts and OpenConflicts (read them with
+//     Facts and Conflicts).
+//   - conflict.detected: Conflicts and MergeID, the open conflicts that a
+//     merge recorded for the first time.
+//   - conflict.resolved: Conflicts, the one conflict resolved.
+//   - team.deleted: Team only.
+//   - events.lost: Lost.
+type Event struct {
+	ID   uint64 // from 1, strictly increasing in commit order, without gaps
+	Type EventType
+	Team string
+	Time time.Time // the time of the write (Config.WithClock)
+
+	TeamState *Team
+	Member    *MemberUpdate
+	Agent     string
+	Findings  []StoredFinding
+	Merge     *MergeReport
+	MergeID   string
+	Conflicts []Conflict
+	Lost      *LostEvents
+}
+
+// LostEvents says which events a subscriber missed: those after After,
+// up to and including First-1, which retention removed before they were
+// read. The events.lost event carries ID First-1, so that a subscriber
+// that resumes from it continues with First.
+type LostEvents struct {
+	After uint64 // the last event the subscriber had
+	First uint64 // the oldest event still stored
+}
+
+// MaxEventFindings bounds the findings of one findings.added event.
+const MaxEventFindings = 1000
+
+// Default retention of events (Config.WithEventRetention).
+const (
+	DefaultEventMaxAge = 7 * 24 * time.Hour
+	DefaultEventMax    = 100_000
+)
+
+// The event log is two side tables of the store (cortex side.go): events,
+// a row per event keyed by its id as 20 decimal digits (so key order is
+// id order) holding type, team, time and payload; and eventseq, one row
+// holding the last id given. Both are written only inside the Updates
+// whose changes the events report.
+const (
+	eventTable    = "events"
+	eventSeqTable = "eventseq"
+	eventSeqKey   = "last"
+)
+
+// eventTrimMin bounds the rows one write removes for retention: at least
+// this many, or twice the events it adds, so that trimming keeps up.
+const eventTrimMin = 64
+
+// eventPage is how many events Subscribe reads at a time.
+const eventPage = 256
+
+func eventKey(id uint64) string { return fmt.Sprintf("%020d", id) }
+
+// stageEvents gives evs their ids and stages them, in tx, after the last
+// event, with the retention trimming they pay for. It must be called at
+// most once per Update: the ids it gives are read from the store.
+func (m *Manager) stageEvents(ctx context.Context, tx *cortex.Tx, now time.Time, evs []Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	n := tx.Namespace()
+	last, err := lastEventID(ctx, n)
+	if err != nil {
+		return err
+	}
+	for i := range evs {
+		last++
+		evs[i].ID, evs[i].Time = last, now
+		row, err := encodeEvent(evs[i])
+		if err != nil {
+			return fmt.Errorf("event %s: %w", evs[i].Type, err)
+		}
+		tx.PutSide(eventTable, eventKey(last), row)
+	}
+	tx.PutSide(eventSeqTable, eventSeqKey, []quad.Value{quad.String(strconv.FormatUint(last, 10))})
+	return m.trimEvents(ctx, tx, now, last, len(evs))
+}
+
+// trimEvents stages the removal of the oldest events beyond the retention
+// limits, once the events up to last are written: at most
+// max(eventTrimMin, 2*added) of them. Events of this write are never
+// removed.
+func (m *Manager) trimEvents(ctx context.Context, tx *cortex.Tx, now time.Time, last uint64, added int) error {
+	n := tx.Namespace()
+	oldest, err := n.SideRowsAfter(ctx, eventTable, "", 1)
+	if err != nil || len(oldest) == 0 {
+		return err
+	}
+	cutoff := now.Add(-m.cfg.eventMaxAge)
+	expired := func(r cortex.SideRow, count uint64) (bool, error) {
+		ev, err := decodeEventHead(r)
+		if err != nil {
+			return false, err
+		}
+		return count > uint64(m.cfg.eventMax) || m.cfg.eventMaxAge > 0 && ev.Time.Before(cutoff), nil
+	}
+	first, err := strconv.ParseUint(oldest[0].Key, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: event key %q", ErrCorrupt, oldest[0].Key)
+	}
+	count := last - first + 1
+	if x, err := expired(oldest[0], count); err != nil || !x {
+		return err
+	}
+	rows, err := n.SideRowsAfter(ctx, eventTable, "", max(eventTrimMin, 2*added))
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if x, err := expired(r, count); err != nil || !x {
+			return err
+		}
+		tx.DeleteSide(eventTable, r.Key)
+		count--
+	}
+	return nil
+}
+
+// lastEventID reads the id of the last event of n (0: none yet).
+func lastEventID(ctx context.Context, n *cortex.Namespace) (uint64, error) {
+	rows, _, err := n.SideRows(ctx, eventSeqTable)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range rows {
+		if r.Key != eventSeqKey || len(r.Vals) != 1 {
+			continue
+		}
+		s, _ := r.Vals[0].(quad.String)
+		id, err := strconv.ParseUint(string(s), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%w: last event id %v", ErrCorrupt, r.Vals[0])
+		}
+		return id, nil
+	}
+	return 0, nil
+}
+
+// LastEventID returns the id of the namespace's last event, 0 if there is
+// none yet. Subscribe(ctx, LastEventID()) delivers only events to come.
+func (m *Manager) LastEventID(ctx context.Context) (uint64, error) {
+	id, err := lastEventID(ctx, m.n)
+	if err != nil {
+		return 0, fmt.Errorf("events: %w", err)
+	}
+	return id, nil
+}
+
+// Subscribe returns the namespace's events after afterID, in id order:
+// first those stored, then each new one as its write commits, until ctx
+// ends (the sequence then yields ctx's error, with its cause, and stops)
+// or a read fails (it yields the error and stops). afterID 0 starts with
+// the oldest event retained; LastEventID gives the id to pass to receive
+// only new events. An afterID past the last event is an error matching
+// ErrInvalidEventID.
+//
+// If retention removed events after afterID before they were read (the
+// subscriber was away, or read more slowly than the namespace was
+// written past the retention limits), the sequence yields, in their
+// place, one EventsLost event (see LostEvents) and goes on with the
+// oldest event retained: no event is skipped silently.
+//
+// Delivery never holds writers back: the sequence reads the store in
+// pages of a few hundred events, in the consumer's goroutine, and waits
+// for a commit notification (in-process, from every Manager of the store's
+// namespace in this process) when it has read everything. Writes by other
+// processes are not noticed until the next write of this one. Each range
+// over the sequence starts again after afterID. It is safe to use from
+// several goroutines, each ranging over its own sequence.
+func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Event, error], error) {
+	last, err := m.LastEventID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if afterID > last {
+		return nil, fmt.Errorf("subscribe after event %d: %w: the last event is %d", afterID, ErrInvalidEventID, last)
+	}
+	hub := eventHubOf(m.n)
+	return func(yield func(Event, error) bool) {
+		after := afterID
+		for {
+			wake := hub.wait() // before reading: a commit after the read wakes us
+			evs, err := m.eventsAfter(ctx, after, eventPage)
+			if err != nil {
+				yield(Event{}, err)
+				return
+			}
+			for _, ev := range evs {
+				if !yield(ev, nil) {
+					return
+				}
+				after = ev.ID
+			}
+			if len(evs) > 0 {
+				continue
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				yield(Event{}, fmt.Errorf("events: %w", context.Cause(ctx)))
+				return
+			}
+		}
+	}, nil
+}
+
+// eventsAfter reads up to limit events after id after, with an EventsLost
+// event first if retention removed events right after it.
+func (m *Manager) eventsAfter(ctx context.Context, after uint64, limit int) ([]Event, error) {
+	key := ""
+	if after > 0 {
+		key = eventKey(after)
+	}
+	rows, err := m.n.SideRowsAfter(ctx, eventTable, key, limit)
+	if err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	out := make([]Event, 0, len(rows)+1)
+	for i, r := range rows {
+		ev, err := decodeEvent(r)
+		if err != nil {
+			return nil, fmt.Errorf("events: %w", err)
+		}
+		if i == 0 && after > 0 && ev.ID > after+1 {
+			out = append(out, Event{ID: ev.ID - 1, Type: EventsLost, Lost: &LostEvents{After: after, First: ev.ID}})
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+// Notification of commits. Every Manager of a namespace in this process
+// shares one hub (keyed by the store's *cortex.Namespace, which the store
+// keeps while the namespace is open), so a subscriber of one Manager sees
+// the writes of another.
+
+type eventHub struct {
+	mu sync.Mutex
+	ch chan struct{} // closed by the next notify
+}
+
+func (h *eventHub) wait() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ch
+}
+
+func (h *eventHub) notify() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	close(h.ch)
+	h.ch = make(chan struct{})
+}
+
+var (
+	hubsMu sync.Mutex
+	hubs   = map[weak.Pointer[cortex.Namespace]]*eventHub{}
+)
+
+// eventHubOf returns the hub of n, created on first use and dropped when n
+// is garbage.
+func eventHubOf(n *cortex.Namespace) *eventHub {
+	k := weak.Make(n)
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	h := hubs[k]
+	if h == nil {
+		h = &eventHub{ch: make(chan struct{})}
+		hubs[k] = h
+		runtime.AddCleanup(n, func(k weak.Pointer[cortex.Namespace]) {
+			hubsMu.Lock()
+			defer hubsMu.Unlock()
+			delete(hubs, k)
+		}, k)
+	}
+	return h
+}
+
+// commit is m.n.Update for writes that may stage events: subscribers are
+// woken once it returns (a failed write wakes them for nothing).
+func (m *Manager) commit(ctx context.Context, fn func(tx *cortex.Tx) error) error {
+	err := m.n.Update(ctx, fn)
+	eventHubOf(m.n).notify()
+	return err
+}
+
+// Building events in the write paths.
+
+// statusEvent returns the team.status event of t (without its members).
+func statusEvent(t *Team) Event {
+	cp := *t
+	cp.Members = nil
+	return Event{Type: EventTeamStatus, Team: t.ID, TeamState: &cp}
+}
+
+// findingsEvents returns the findings.added events of fs, added by agent
+// to team, at most MaxEventFindings each.
+func findingsEvents(team, agent string, fs []StoredFinding) []Event {
+	var out []Event
+	for c := range slices.Chunk(fs, MaxEventFindings) {
+		out = append(out, Event{Type: EventFindingsAdded, Team: team, Agent: agent, Findings: c})
+	}
+	return out
+}
+
+// mergeEvents returns the events of the merge of rep, which recorded for
+// the first time the open conflicts of res that cg (the conflict graph
+// before it) does not hold.
+func (m *Manager) mergeEvents(rep *MergeReport, res *merge.Result, cg *conflictGraph, now time.Time) []Event {
+	var out []Event
+	if res != nil {
+		var found []Conflict
+		for _, c := range res.Conflicts {
+			if _, had := cg.nodes[m.ns.Conflict(rep.Team, c.ID)]; had {
+				continue
+			}
+			cf := Conflict{ID: c.ID, Subject: c.Topic.Subject, Predicate: c.Topic.Predicate, Strategy: res.Strategy,
+				Reason: c.Reason, DetectedAt: now, Candidates: make([]Candidate, 0, len(c.Candidates))}
+			for _, cd := range c.Candidates {
+				cf.Candidates = append(cf.Candidates, Candidate{Object: cd.Object, Agents: cd.Agents, Findings: cd.FindingIDs})
+			}
+			found = append(found, cf)
+		}
+		if len(found) > 0 {
+			out = append(out, Event{Type: EventConflictDetected, Team: rep.Team, MergeID: rep.MergeID, Conflicts: found})
+		}
+	}
+	r := *rep
+	r.Facts, r.OpenConflicts = nil, nil
+	return append(out, Event{Type: EventMergeCompleted, Team: rep.Team, MergeID: rep.MergeID, Merge: &r})
+}
+
+// Stored form. A row is [type, team, time (RFC 3339, ns), payload (JSON of
+// eventWire)], all plain literals. Terms are written as N-Triples terms.
+
+type eventWire struct {
+	Team      *Team          `json:"team,omitempty"`
+	Member    *MemberUpdate  `json:"member,omitempty"`
+	Agent     string         `json:"agent,omitempty"`
+	Findings  []findingWire  `json:"findings,omitempty"`
+	Merge     *MergeReport   `json:"merge,omitempty"`
+	MergeID   string         `json:"mergeId,omitempty"`
+	Conflicts []conflictWire `json:"conflicts,omitempty"`
+}
+
+type findingWire struct {
+	ID         string    `json:"id"`
+	Agent      string    `json:"agent"`
+	S          string    `json:"s"`
+	P          string    `json:"p"`
+	O          string    `json:"o"`
+	Confidence float64   `json:"c"`
+	AssertedAt time.Time `json:"at"`
+}
+
+type candidateWire struct {
+	O        string   `json:"o"`
+	Agents   []string `json:"agents"`
+	Findings []string `json:"findings"`
+}
+
+type conflictWire struct {
+	ID         string          `json:"id"`
+	S          string          `json:"s"`
+	P          string          `json:"p"`
+	Strategy   string          `json:"strategy"`
+	Reason     string          `json:"reason"`
+	DetectedAt time.Time       `json:"detectedAt"`
+	Candidates []candidateWire `json:"candidates"`
+	Resolved   bool            `json:"resolved,omitempty"`
+	ResolvedBy string          `json:"resolvedBy,omitempty"`
+	ResolvedAt time.Time       `json:"resolvedAt"`
+	Chosen     []string        `json:"chosen,omitempty"`
+}
+
+func encodeEvent(ev Event) ([]quad.Value, error) {
+	w := eventWire{Team: ev.TeamState, Member: ev.Member, Agent: ev.Agent, Merge: ev.Merge, MergeID: ev.MergeID}
+	if w.Member != nil && w.Member.Merge != nil {
+		mu := *w.Member
+		mu.Merge = nil
+		w.Member = &mu
+	}
+	if w.Merge != nil && (w.Merge.Facts != nil || w.Merge.OpenConflicts != nil) {
+		r := *w.Merge
+		r.Facts, r.OpenConflicts = nil, nil
+		w.Merge = &r
+	}
+	for _, f := range ev.Findings {
+		w.Findings = append(w.Findings, findingWire{ID: f.ID, Agent: f.Agent, S: rdfio.FormatTerm(f.Subject),
+			P: rdfio.FormatTerm(f.Predicate), O: rdfio.FormatTerm(f.Object), Confidence: f.Confidence, AssertedAt: f.AssertedAt})
+	}
+	for _, c := range ev.Conflicts {
+		cw := conflictWire{ID: c.ID, S: rdfio.FormatTerm(c.Subject), P: rdfio.FormatTerm(c.Predicate), Strategy: c.Strategy,
+			Reason: c.Reason, DetectedAt: c.DetectedAt, Candidates: []candidateWire{}, Resolved: c.Resolved,
+			ResolvedBy: c.ResolvedBy, ResolvedAt: c.ResolvedAt}
+		for _, cd := range c.Candidates {
+			cw.Candidates = append(cw.Candidates, candidateWire{O: rdfio.FormatTerm(cd.Object), Agents: cd.Agents, Findings: cd.Findings})
+		}
+		for _, o := range c.Chosen {
+			cw.Chosen = append(cw.Chosen, rdfio.FormatTerm(o))
+		}
+		w.Conflicts = append(w.Conflicts, cw)
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	return []quad.Value{quad.String(ev.Type), quad.String(ev.Team), quad.String(ev.Time.Format(time.RFC3339Nano)), quad.String(b)}, nil
+}
+
+// decodeEventHead decodes the id, type, team and time of a stored event.
+func decodeEventHead(r cortex.SideRow) (Event, error) {
+	bad := func(what string) (Event, error) {
+		return Event{}, fmt.Errorf("%w: event %q: %s", ErrCorrupt, r.Key, what)
+	}
+	id, err := strconv.ParseUint(r.Key, 10, 64)
+	if err != nil || len(r.Key) != 20 {
+		return bad("bad key")
+	}
+	if len(r.Vals) != 4 {
+		return bad(fmt.Sprintf("%d values, want 4", len(r.Vals)))
+	}
+	var s [4]string
+	for i, v := range r.Vals {
+		str, ok := v.(quad.String)
+		if !ok {
+			return bad(fmt.Sprintf("value %d is not a plain literal", i+1))
+		}
+		s[i] = string(str)
+	}
+	at, err := time.Parse(time.RFC3339Nano, s[2])
+	if err != nil {
+		return bad("bad time")
+	}
+	return Event{ID: id, Type: EventType(s[0]), Team: s[1], Time: at}, nil
+}
+
+// decodeEvent decodes a stored event.
+func decodeEvent(r cortex.SideRow) (Event, error) {
+	ev, err := decodeEventHead(r)
+	if err != nil {
+		return Event{}, err
+	}
+	bad := func(err error) (Event, error) {
+		return Event{}, fmt.Errorf("%w: event %d: %v", ErrCorrupt, ev.ID, err)
+	}
+	var w eventWire
+	if err := json.Unmarshal([]byte(r.Vals[3].(quad.String)), &w); err != nil {
+		return bad(err)
+	}
+	ev.TeamState, ev.Member, ev.Agent, ev.Merge, ev.MergeID = w.Team, w.Member, w.Agent, w.Merge, w.MergeID
+	term := func(s string) (quad.Value, error) { return rdfio.ParseTerm(s) }
+	for _, f := range w.Findings {
+		sf := StoredFinding{ID: f.ID, Agent: f.Agent, Finding: Finding{Confidence: f.Confidence, AssertedAt: f.AssertedAt}}
+		for _, p := range []struct {
+			dst *quad.Value
+			src string
+		}{{&sf.Subject, f.S}, {&sf.Predicate, f.P}, {&sf.Object, f.O}} {
+			if *p.dst, err = term(p.src); err != nil {
+				return bad(err)
+			}
+		}
+		ev.Findings = append(ev.Findings, sf)
+	}
+	for _, cw := range w.Conflicts {
+		c := Conflict{ID: cw.ID, Strategy: cw.Strategy, Reason: cw.Reason, DetectedAt: cw.DetectedAt,
+			Candidates: []Candidate{}, Resolved: cw.Resolved, ResolvedBy: cw.ResolvedBy, ResolvedAt: cw.ResolvedAt}
+		if c.Subject, err = term(cw.S); err != nil {
+			return bad(err)
+		}
+		if c.Predicate, err = term(cw.P); err != nil {
+			return bad(err)
+		}
+		for _, cd := range cw.Candidates {
+			o, err := term(cd.O)
+			if err != nil {
+				return bad(err)
+			}
+			c.Candidates = append(c.Candidates, Candidate{Object: o, Agents: cd.Agents, Findings: cd.Findings})
+		}
+		for _, s := range cw.Chosen {
+			o, err := term(s)
+			if err != nil {
+				return bad(err)
+			}
+			c.Chosen = append(c.Chosen, o)
+		}
+		ev.Conflicts = append(ev.Conflicts, c)
+	}
+	return ev, nil
+}
