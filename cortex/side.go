@@ -199,7 +199,7 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 // them or, if after, those past afterKey; at most limit if limit > 0.
 func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, afterKey string, after bool, limit int) ([]SideRow, error) {
 	// Read with Badger directly: keys escaped as hidalgo's flat layout
-	// (escapeKey), without its per-key allocations.
+	// (layout.Escape), without its per-key allocations.
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
 	opts.Prefix = layout.Escape(slices.Clip(prefix), sideRowKey(table, ""))
@@ -207,7 +207,7 @@ func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, af
 	defer it.Close()
 	var seek []byte
 	if after {
-		seek = escapeKey(slices.Clip(prefix), sideRowKey(table, afterKey))
+		seek = layout.Escape(slices.Clip(prefix), sideRowKey(table, afterKey))
 	}
 	var rows []SideRow
 	dec := sideDecoder{intern: map[string]string{}}
@@ -221,7 +221,7 @@ func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, af
 		if after && bytes.Equal(item.Key(), seek) {
 			continue // the row at afterKey itself
 		}
-		key, ok := unescapeKeyPart(item.Key()[len(opts.Prefix):])
+		key, ok := layout.UnescapePart(item.Key()[len(opts.Prefix):])
 		if !ok {
 			continue // not a row key (a longer key below the table's)
 		}
@@ -291,27 +291,6 @@ func sideCurrentTxn(txn *badger.Txn, prefix []byte, table string) (bool, error) 
 		}
 	}
 	return bytes.Equal(st, sideStamp(hs[0], hs[1])), nil
-}
-
-// unescapeKeyPart undoes escapeKey for one key part; ok is false if b holds
-// an unescaped separator (several parts).
-func unescapeKeyPart(b []byte) (_ string, ok bool) {
-	if bytes.IndexByte(b, '\\') < 0 {
-		return string(b), bytes.IndexByte(b, '/') < 0
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			if i++; i == len(b) {
-				return "", false
-			}
-		case '/':
-			return "", false
-		}
-		out = append(out, b[i])
-	}
-	return string(out), true
 }
 
 func sideStampKey(table string) hkv.Key { return hkv.Key{sideBucket, []byte(table)} }

@@ -28,6 +28,7 @@
 package layout
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -164,6 +165,27 @@ func AppendEscaped(dst, part []byte) []byte {
 		dst = append(dst, b)
 	}
 	return dst
+}
+
+// UnescapePart undoes AppendEscaped for one key part; ok is false if b
+// holds an unescaped separator (several parts) or ends in a lone escape.
+func UnescapePart(b []byte) (_ string, ok bool) {
+	if bytes.IndexByte(b, Esc) < 0 {
+		return string(b), bytes.IndexByte(b, Sep) < 0
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case Esc:
+			if i++; i == len(b) {
+				return "", false
+			}
+		case Sep:
+			return "", false
+		}
+		out = append(out, b[i])
+	}
+	return string(out), true
 }
 
 // AppendEscapedID appends the escaped big-endian bytes of id.

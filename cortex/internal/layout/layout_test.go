@@ -176,3 +176,18 @@ func TestMetaIntAndIDList(t *testing.T) {
 		t.Errorf("truncated id list: %v, want ErrFormat", err)
 	}
 }
+
+// UnescapePart inverts AppendEscaped, and refuses several parts.
+func TestUnescapePart(t *testing.T) {
+	for _, part := range [][]byte{nil, []byte("plain"), []byte("a/b\\c"), {Sep, Esc, Sep}, []byte("/")} {
+		got, ok := UnescapePart(AppendEscaped(nil, part))
+		if !ok || got != string(part) {
+			t.Errorf("UnescapePart(AppendEscaped(%q)) = %q, %v", part, got, ok)
+		}
+	}
+	for _, b := range []string{"a/b", "a\\", "x/"} {
+		if _, ok := UnescapePart([]byte(b)); ok {
+			t.Errorf("UnescapePart(%q) accepted", b)
+		}
+	}
+}
