@@ -16,7 +16,8 @@ import (
 //   - team.status: Team, without its members.
 //   - member.status: MemberStatus, without merge.
 //   - findings.added: FindingsAdded.
-//   - merge.completed: Merge, without its facts (read them with facts.list).
+//   - merge.completed: Merge, without its facts (read them with facts.list)
+//     and open conflicts (the conflict.detected event carries the new ones).
 //   - conflict.detected: ConflictsDetected.
 //   - conflict.resolved: Conflict.
 //   - team.deleted: TeamDeleted.

@@ -264,7 +264,7 @@ func TestEvents_SSE(t *testing.T) {
 	var mc api.Merge
 	decodeStrict(t, evs[10].Data, &mc)
 	wantMerge := *statuses[3].Merge
-	wantMerge.Facts = []api.Fact{}
+	wantMerge.Facts, wantMerge.OpenConflicts = []api.Fact{}, nil // conflict.detected carries them
 	if !reflect.DeepEqual(mc, wantMerge) {
 		t.Fatalf("merge.completed: %+v, want %+v", mc, wantMerge)
 	}
