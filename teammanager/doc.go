@@ -165,8 +165,13 @@
 // A Manager is safe for concurrent use. Every change to a team (creation,
 // member update, finding, resolution) is an atomic read-modify-write under
 // the namespace's writer lock (cortex.Namespace.Update): concurrent updates
-// are serialised and none is lost. Merges of one team are serialised within
-// a Manager. Two Managers over the same namespace do not share that lock: a
+// are serialised and none is lost. Findings are group-committed: the
+// AddFinding and AddFindings calls that arrive while a write commits are
+// written together in the next Update, one commit (one fsync) for all of
+// them, each still checked against its team and member on its own and
+// failing or succeeding on its own; a call returns once its findings are
+// committed, so a crash never loses an acknowledged finding. Merges of one
+// team are serialised within a Manager. Two Managers over the same namespace do not share that lock: a
 // merge computes its writes from what it read and writes them only if, at
 // that moment, the team still exists, still links the run it read and has
 // the same resolved conflicts (else it starts again, up to 8 times, then

@@ -129,8 +129,10 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 // running, may add findings. The membership check and the write of all of fs
 // are one atomic step, whatever the number of findings: readers and other
 // writers see all of them or none (large batches are journaled by the store,
-// see cortex.Namespace.Apply). AddFindings is safe for concurrent use; calls
-// for the same namespace are serialised by the store's write lock.
+// see cortex.Namespace.Apply). AddFindings is safe for concurrent use:
+// concurrent calls share commits (see "Concurrency" in the package
+// documentation); a call whose context ends while it waits for its turn
+// writes nothing, one whose write has started waits for its commit.
 func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []Finding) (_ []string, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	now := m.now()
