@@ -26,7 +26,7 @@ const defaultListen = "127.0.0.1:7474"
 func serveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "serve the store over HTTP (JSON-RPC, SPARQL, graph store) until SIGINT or SIGTERM",
+		Usage: "serve the store over HTTP (JSON-RPC, SPARQL, graph store, events) until SIGINT or SIGTERM",
 		Description: `Opens the store in --data (creating it if needed) and serves every namespace
 of it, so that other processes reach it while this one holds it:
 
