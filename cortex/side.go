@@ -195,6 +195,50 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 	return rows, nil
 }
 
+// SideRow returns the row of side table table at key, and whether there is
+// one. It is a point read: its cost does not grow with the number of times
+// the row was rewritten (a scan, as SideRows and SideRowsAfter do, steps
+// over the older versions of a key until Badger compacts them away), so a
+// host that keeps a counter in a side table reads it with SideRow.
+//
+// It is safe for concurrent use and sees committed data only.
+func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Value, found bool, err error) {
+	if err := n.s.checkOpen(); err != nil {
+		return nil, false, err
+	}
+	if !namespace.ValidName(table) {
+		return nil, false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
+	}
+	fail := func(err error) ([]quad.Value, bool, error) {
+		return nil, false, fmt.Errorf("namespace %s: side table %s: row %q: %w", n.name, table, key, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	if err != nil {
+		return fail(err)
+	}
+	defer end()
+	item, err := txn.Get(layout.Escape(slices.Clip(n.view.Prefix()), sideRowKey(table, key)))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return fail(err)
+	}
+	var vals []quad.Value
+	dec := sideDecoder{intern: map[string]string{}}
+	if err := item.Value(func(b []byte) error {
+		var err error
+		vals, err = dec.row(b)
+		return err
+	}); err != nil {
+		return fail(fmt.Errorf("%w: %v", ErrCorrupt, err))
+	}
+	return vals, true, nil
+}
+
 // readSideRows reads the rows of table in txn (keys under prefix), all of
 // them or, if after, those past afterKey; at most limit if limit > 0.
 func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, afterKey string, after bool, limit int) ([]SideRow, error) {

@@ -421,3 +421,45 @@ func TestSide_RowsAfter(t *testing.T) {
 		t.Fatalf("bad table name: %v", err)
 	}
 }
+
+// SideRow reads one row by key: the latest of many rewrites, none for a key
+// no row has (also a prefix of one, or another table's), and the escaped
+// separator in a key.
+func TestSide_Row(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n := cortextest.NewNamespace(t, "side")
+	for i := range 50 {
+		err := n.Update(ctx, func(tx *cortex.Tx) error {
+			tx.PutSide("seq", "last", []quad.Value{quad.String(fmt.Sprint(i))})
+			if i == 0 {
+				tx.PutSide("seq", "a/b", []quad.Value{quad.IRI("urn:x"), nil})
+				tx.PutSide("seq2", "other", []quad.Value{quad.String("other table")})
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		table, key string
+		want       []quad.Value // nil: no row
+	}{
+		{"seq", "last", []quad.Value{quad.String("49")}},
+		{"seq", "a/b", []quad.Value{quad.IRI("urn:x"), nil}},
+		{"seq", "las", nil},
+		{"seq", "a", nil},
+		{"seq", "other", nil},
+		{"seq2", "other", []quad.Value{quad.String("other table")}},
+		{"never", "last", nil},
+	} {
+		got, found, err := n.SideRow(ctx, tc.table, tc.key)
+		if err != nil || found != (tc.want != nil) || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SideRow(%s, %q) = %v, %v, %v; want %v", tc.table, tc.key, got, found, err, tc.want)
+		}
+	}
+	if _, _, err := n.SideRow(ctx, "Bad Name", "k"); err == nil {
+		t.Error("SideRow of an invalid table name: no error")
+	}
+}

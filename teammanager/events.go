@@ -179,22 +179,21 @@ func (m *Manager) trimEvents(ctx context.Context, tx *cortex.Tx, now time.Time, 
 
 // lastEventID reads the id of the last event of n (0: none yet).
 func lastEventID(ctx context.Context, n *cortex.Namespace) (uint64, error) {
-	rows, _, err := n.SideRows(ctx, eventSeqTable)
-	if err != nil {
+	// A point read: the row is rewritten by every write that records
+	// events, and a scan would step over all its versions.
+	vals, found, err := n.SideRow(ctx, eventSeqTable, eventSeqKey)
+	if err != nil || !found {
 		return 0, err
 	}
-	for _, r := range rows {
-		if r.Key != eventSeqKey || len(r.Vals) != 1 {
-			continue
-		}
-		s, _ := r.Vals[0].(quad.String)
-		id, err := strconv.ParseUint(string(s), 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%w: last event id %v", ErrCorrupt, r.Vals[0])
-		}
-		return id, nil
+	if len(vals) != 1 {
+		return 0, fmt.Errorf("%w: last event id row of %d values", ErrCorrupt, len(vals))
 	}
-	return 0, nil
+	s, _ := vals[0].(quad.String)
+	id, err := strconv.ParseUint(string(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: last event id %v", ErrCorrupt, vals[0])
+	}
+	return id, nil
 }
 
 // LastEventID returns the id of the namespace's last event, 0 if there is
