@@ -24,10 +24,13 @@ import (
 // only calls that had not returned.
 
 // findingsBatchQuads bounds the quads of one batch so that it stays one
-// store transaction (cortex.MaxDeltaQuads; larger deltas are journaled and
-// hold the store's other writes back). A call larger than that is a batch
-// of its own.
-const findingsBatchQuads = cortex.MaxDeltaQuads - 64
+// store transaction (cortex.MaxDeltaQuads, counting the batch's side-table
+// rows: team rows, events and the events retention trims; larger deltas
+// are journaled and hold the store's other writes back). Half leaves room
+// for those; 2,048 quads are 256 findings, more than 64 concurrent agents
+// queue while a batch commits. A call larger than that is a batch of its
+// own.
+const findingsBatchQuads = cortex.MaxDeltaQuads / 2
 
 // findingsWrite is one call's findings, waiting for a batch.
 type findingsWrite struct {
