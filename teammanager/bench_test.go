@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -402,4 +404,96 @@ func BenchmarkAddFinding_64Writers(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkNoStall measures what issue #17 calls a stall: while one team's
+// merge of 4 members × 5,000 findings commits, the members of an unrelated
+// team keep updating their status and adding findings, one call at a time;
+// their latencies during the merge are reported (p50-ms, p99-ms, max-ms,
+// and calls, the number of calls during the merges). Durable store. Each
+// iteration merges the big team once (its last run invalidated first).
+//
+//	go test ./teammanager/ -run XXX -bench NoStall -benchtime 3x
+func BenchmarkNoStall(b *testing.B) {
+	const agents, perAgent = 4, 5000
+	f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+	ids := []string{"a0", "a1", "a2", "a3"}
+	f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: merge.NameMajorityWins, Members: members(ids...)})
+	for a, id := range ids[:agents] {
+		f.status(b, "big", id, teammanager.Running, "")
+		var sb strings.Builder
+		for t := range perAgent {
+			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", t, (t*7+a*t/3+a)%3)
+		}
+		if n, err := f.m.ImportFindings(ctx, "big", id, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
+			b.Fatalf("import: %d, %v", n, err)
+		}
+		f.status(b, "big", id, teammanager.Completed, "")
+	}
+	f.create(b, teammanager.TeamConfig{ID: "small", Name: "small", Members: members(ids...)})
+	for _, id := range ids {
+		f.status(b, "small", id, teammanager.Running, "")
+	}
+	waitIdle(b)
+	var (
+		mu   sync.Mutex
+		lats []time.Duration
+		seq  atomic.Int64
+	)
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		if err := f.n.Apply(ctx, cortex.Delta{Remove: f.lastMergeLink(b, "big")}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					i := seq.Add(1)
+					start := time.Now()
+					var err error
+					if i%4 == 0 {
+						_, err = f.m.UpdateMemberStatus(ctx, "small", id, teammanager.Running, fmt.Sprint(i))
+					} else {
+						_, err = f.m.AddFinding(ctx, "small", id, teammanager.Finding{
+							Subject: quad.IRI(fmt.Sprint("http://example.org/x", i)), Predicate: quad.IRI("http://example.org/p"), Object: quad.String("v"),
+						})
+					}
+					d := time.Since(start)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					mu.Lock()
+					lats = append(lats, d)
+					mu.Unlock()
+				}
+			}()
+		}
+		if rep, err := f.m.MergeTeamResults(ctx, "big"); err != nil || rep.Unchanged {
+			b.Fatalf("merge: %+v %v", rep, err)
+		}
+		close(done)
+		wg.Wait()
+	}
+	b.StopTimer()
+	slices.Sort(lats)
+	if len(lats) == 0 {
+		b.Fatal("no call during the merges")
+	}
+	q := func(p float64) float64 { return float64(lats[int(p*float64(len(lats)-1))]) / 1e6 }
+	b.ReportMetric(q(0.5), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(q(1), "max-ms")
+	b.ReportMetric(float64(len(lats))/float64(b.N), "calls")
 }
