@@ -112,7 +112,7 @@ func runCommand(ctx context.Context, c config, work [][][]genFinding, digest str
 		sum, lines, err = runOnStore(ctx, c, work)
 	} else {
 		var h host
-		if h, err = remoteHost(c.server, c.server); err != nil {
+		if h, err = remoteHost(c.server, c.server, clients(c)); err != nil {
 			return nil, err
 		}
 		sum, lines, err = benchmark(ctx, h, c, work)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -77,13 +78,18 @@ func embeddedHost(ctx context.Context, s *cortex.Store, c config) (host, error) 
 }
 
 // remoteHost returns the host of a client of the server at target (as
-// client.New reads it), reporting via as its way.
-func remoteHost(target, via string) (host, error) {
+// client.New reads it), reporting via as its way. The client keeps up to
+// conns idle connections to the server (net/http keeps 2 by default: the
+// other concurrent callers would dial a new connection for every call).
+func remoteHost(target, via string, conns int) (host, error) {
 	x, err := benchNS()
 	if err != nil {
 		return host{}, err
 	}
-	cl, err := client.New(target, client.DefaultOptions().WithNamespace(nsName))
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = conns
+	hc := &http.Client{Transport: tr}
+	cl, err := client.New(target, client.DefaultOptions().WithNamespace(nsName).WithHTTPClient(hc))
 	if err != nil {
 		return host{}, err
 	}
@@ -149,12 +155,16 @@ func serveHost(ctx context.Context, s *cortex.Store, c config, via string) (host
 		}
 		return err
 	}
-	h, err := remoteHost(target, via)
+	h, err := remoteHost(target, via, clients(c))
 	if err != nil {
 		return host{}, nil, errors.Join(err, stop())
 	}
 	return h, stop, nil
 }
+
+// clients returns the number of concurrent callers of a run of c: its
+// agents and the operator.
+func clients(c config) int { return c.Teams*c.Agents + 1 }
 
 // checkServerURL returns a usage error unless u is the URL of a server on
 // this machine: unix:///path, a socket path, or http://ADDR with a
