@@ -17,7 +17,6 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
-	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -29,6 +28,7 @@ const nsName = "hostload"
 // (sqlbench.py writes it, summary.py reads it). Latencies are in ms.
 type summary struct {
 	System         string   `json:"system"`
+	Via            string   `json:"via"` // how the workload reached the store: viaInProcess, a server's transport or URL
 	Params         params   `json:"params"`
 	WorkloadDigest string   `json:"workload_digest"`
 	ResultsDigest  string   `json:"results_digest"`
@@ -36,6 +36,8 @@ type summary struct {
 	SetupS         float64  `json:"setup_s"` // open the store, create the Manager and the teams
 	WallS          float64  `json:"wall_s"`  // agents start -> last agent done (its merge included)
 	Findings       int      `json:"findings"`
+	Acknowledged   int      `json:"acknowledged"` // AddFinding calls that returned an id
+	LostWrites     int      `json:"lost_writes"`  // acknowledged findings not in the store after the run
 	FindingsPerS   float64  `json:"findings_per_s"`
 	AddMS          stats    `json:"add_ms"`          // one AddFinding call
 	StatusMS       stats    `json:"status_ms"`       // one UpdateMemberStatus, without the merge it runs
@@ -94,48 +96,32 @@ const durability = "Cortex default options (cortex.DefaultOptions): synchronous 
 // line is the one-line report printed at the end of a run.
 func (s *summary) line() string {
 	return fmt.Sprintf("cortex: %d findings in %.2f s (%.0f findings/s), add p50 %.2f ms p99 %.2f ms; merges %d "+
-		"(median %.1f ms); peak RSS %.0f MB; errors %d; load %s -> %s",
+		"(median %.1f ms); peak RSS %.0f MB; errors %d; lost writes %d; via %s; load %s -> %s",
 		s.Findings, s.WallS, s.FindingsPerS, s.AddMS.P50, s.AddMS.P99, len(s.Merges), s.MergeMS.Median,
-		s.RSSPeakMB, len(s.Errors), s.LoadavgStart, s.LoadavgEnd)
+		s.RSSPeakMB, len(s.Errors), s.LostWrites, s.Via, s.LoadavgStart, s.LoadavgEnd)
 }
 
-// runCommand runs the benchmark in c.data (or a temporary directory) and
-// writes c.out and c.json.
-func runCommand(ctx context.Context, c config, work [][][]genFinding, digest string) (_ *summary, err error) {
-	dir := c.data
-	if dir != "" {
-		if err := checkFresh(dir); err != nil {
+// runCommand runs the benchmark in c.data (or a temporary directory), or
+// on the server at c.server when it is a URL, and writes c.out and c.json.
+func runCommand(ctx context.Context, c config, work [][][]genFinding, digest string) (*summary, error) {
+	loadStart := loadavg()
+	var sum *summary
+	var lines []string
+	var err error
+	if c.server == viaInProcess || c.server == viaUnix || c.server == viaTCP {
+		sum, lines, err = runOnStore(ctx, c, work)
+	} else {
+		var h host
+		if h, err = remoteHost(c.server, c.server, clients(c)); err != nil {
 			return nil, err
 		}
-	} else {
-		if dir, err = os.MkdirTemp("", "hostload-cortex-"); err != nil {
-			return nil, fmt.Errorf("temporary store directory: %w", err)
-		}
-		defer os.RemoveAll(dir)
+		sum, lines, err = benchmark(ctx, h, c, work)
 	}
-	loadStart := loadavg()
-	start := time.Now()
-	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
-	}
-	defer func() {
-		if cerr := s.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("close store %s: %w", dir, cerr)
-		}
-	}()
-	openS := time.Since(start).Seconds()
-	diskStart := duBytes(dir)
-	sum, lines, err := benchmark(ctx, s, c, work)
 	if err != nil {
 		return nil, err
 	}
-	sum.SetupS += openS
 	sum.WorkloadDigest = digest
 	sum.LoadavgStart = loadStart
-	sum.DiskStartMB = float64(diskStart) / (1 << 20)
-	sum.DiskMB = float64(duBytes(dir)) / (1 << 20)
-	sum.Workdir = dir
 	sum.ResultsFile = c.out
 	sum.ResultsDigest = resultsDigest(lines)
 	if err := writeResults(c.out, lines); err != nil {
@@ -145,6 +131,60 @@ func runCommand(ctx context.Context, c config, work [][][]genFinding, digest str
 		return nil, err
 	}
 	return sum, nil
+}
+
+// runOnStore runs the benchmark on a store this process opens in c.data
+// (or a temporary directory), in-process or through a server of it.
+func runOnStore(ctx context.Context, c config, work [][][]genFinding) (_ *summary, _ []string, err error) {
+	dir := c.data
+	if dir != "" {
+		if err := checkFresh(dir); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		if dir, err = os.MkdirTemp("", "hostload-cortex-"); err != nil {
+			return nil, nil, fmt.Errorf("temporary store directory: %w", err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	start := time.Now()
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
+	if err != nil {
+		return nil, nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	defer func() {
+		if cerr := s.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close store %s: %w", dir, cerr)
+		}
+	}()
+	var h host
+	if c.server == viaInProcess {
+		h, err = embeddedHost(ctx, s, c)
+	} else {
+		var stop func() error
+		h, stop, err = serveHost(ctx, s, c, c.server)
+		if err == nil {
+			defer func() {
+				if serr := stop(); serr != nil && err == nil {
+					err = serr
+				}
+			}()
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	openS := time.Since(start).Seconds()
+	diskStart := duBytes(dir)
+	sum, lines, err := benchmark(ctx, h, c, work)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum.SetupS += openS
+	sum.DiskStartMB = float64(diskStart) / (1 << 20)
+	sum.DiskMB = float64(duBytes(dir)) / (1 << 20)
+	sum.Workdir = dir
+	return sum, lines, nil
 }
 
 // checkFresh returns a usage error unless dir is absent or an empty
@@ -162,16 +202,17 @@ func checkFresh(dir string) error {
 	return nil
 }
 
-// benchmark runs the workload on store s and returns its summary (without
+// benchmark runs the workload on host h and returns its summary (without
 // the fields of the files and directory, which runCommand fills) and the
 // canonical result lines. Failures of the workload's calls are collected
 // in summary.Errors; an error is returned only when the run could not be
 // set up or its results not read. Its phases: set up the teams, run the
 // agents and the operator, take the process measures, check the findings
-// and merges, read the results, summarise.
-func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFinding) (*summary, []string, error) {
+// (every acknowledged one is in the store) and merges, read the results,
+// summarise.
+func benchmark(ctx context.Context, h host, c config, work [][][]genFinding) (*summary, []string, error) {
 	setupStart := time.Now()
-	b, createMS, err := setup(ctx, s, c, work)
+	b, createMS, err := setup(ctx, h, c, work)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,29 +220,24 @@ func benchmark(ctx context.Context, s *cortex.Store, c config, work [][][]genFin
 	wall := b.run(ctx)
 	pm := measureProcess()
 	b.checkFindings(ctx)
-	lines, counts, err := dumpResults(ctx, b.m, c.Teams)
+	lost := b.checkAcknowledged(ctx)
+	lines, counts, err := dumpResults(ctx, b.h.m, c.Teams)
 	if err != nil {
 		return nil, nil, err
 	}
 	b.checkMerged(counts)
-	return b.report(setupS, wall, createMS, counts, pm), lines, nil
+	sum := b.report(setupS, wall, createMS, counts, pm)
+	sum.LostWrites = lost
+	return sum, lines, nil
 }
 
 // maxTeamSize is the Manager's team size limit for c: the default, or c.Agents when larger.
 func maxTeamSize(c config) int { return max(teammanager.DefaultMaxTeamSize, c.Agents) }
 
-// setup creates the Manager of the benchmark's namespace on s and the c.Teams teams, one after the
-// other. It returns the run and the time of each CreateTeam, in ms; an error stops it.
-func setup(ctx context.Context, s *cortex.Store, c config, work [][][]genFinding) (*bench, []float64, error) {
-	x, err := namespace.New(nsName)
-	if err != nil {
-		return nil, nil, fmt.Errorf("namespace %s: %w", nsName, err)
-	}
-	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithMaxTeamSize(maxTeamSize(c)))
-	if err != nil {
-		return nil, nil, fmt.Errorf("team manager: %w", err)
-	}
-	b := &bench{c: c, work: work, m: m, x: x}
+// setup creates the c.Teams teams on h, one after the other. It returns the
+// run and the time of each CreateTeam, in ms; an error stops it.
+func setup(ctx context.Context, h host, c config, work [][][]genFinding) (*bench, []float64, error) {
+	b := &bench{c: c, work: work, h: h, acked: make([][]string, c.Teams)}
 	var createMS []float64
 	for t := range c.Teams {
 		t0 := time.Now()
@@ -267,6 +303,33 @@ func (b *bench) checkFindings(ctx context.Context) {
 	}
 }
 
+// checkAcknowledged reads the findings of every team back and records an
+// error of the run for every acknowledged finding (an id AddFinding
+// returned) that is not among them: a lost write. It returns their number
+// (the findings of a team that cannot be read all count as lost).
+func (b *bench) checkAcknowledged(ctx context.Context) int {
+	lost := 0
+	for t, ids := range b.acked {
+		fs, err := b.h.m.Findings(ctx, teamID(t), teammanager.FindingFilter{})
+		if err != nil {
+			b.fail("acknowledged findings: %s: %v", teamID(t), err)
+			lost += len(ids)
+			continue
+		}
+		stored := make(map[string]bool, len(fs))
+		for _, f := range fs {
+			stored[f.ID] = true
+		}
+		for _, id := range ids {
+			if !stored[id] {
+				lost++
+				b.fail("lost write: %s: finding %s was acknowledged but is not in the store", teamID(t), id)
+			}
+		}
+	}
+	return lost
+}
+
 // checkMerged records an error of the run for every team of counts that no automatic merge ran on,
 // unless it failed (a team whose members all failed is not merged).
 func (b *bench) checkMerged(counts []count) {
@@ -300,8 +363,8 @@ func (b *bench) report(setupS, wall float64, createMS []float64, counts []count,
 		rss = float64(pm.rssKB) / 1024
 	}
 	sum := &summary{
-		System: "cortex", Params: c.params,
-		SetupS: setupS, WallS: wall, Findings: total, FindingsPerS: perS,
+		System: "cortex", Via: b.h.via, Params: c.params,
+		SetupS: setupS, WallS: wall, Findings: total, Acknowledged: b.acknowledged(), FindingsPerS: perS,
 		AddMS: summarize(b.addMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
 		MergeMS: summarize(mergeMS), MergeCallMS: summarize(callMS), Merges: b.sortedMerges(),
 		OpListMS: summarize(b.op.list), OpCountMS: summarize(b.op.count), OpTicks: b.op.ticks, OpCounted: b.op.counted,
@@ -319,10 +382,10 @@ func (b *bench) report(setupS, wall float64, createMS []float64, counts []count,
 type bench struct {
 	c    config
 	work [][][]genFinding
-	m    *teammanager.Manager
-	x    namespace.NS
+	h    host
 
 	mu       sync.Mutex // guards the fields below, written by the agents
+	acked    [][]string // ids of the acknowledged findings, by team
 	addMS    []float64
 	statusMS []float64
 	merges   []merged
@@ -343,6 +406,17 @@ func (b *bench) fail(format string, a ...any) {
 	b.errors = append(b.errors, fmt.Sprintf(format, a...))
 }
 
+// acknowledged returns the number of acknowledged findings.
+func (b *bench) acknowledged() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, ids := range b.acked {
+		n += len(ids)
+	}
+	return n
+}
+
 func (b *bench) sortedMerges() []merged {
 	out := append([]merged{}, b.merges...)
 	sortMerges(out)
@@ -358,7 +432,7 @@ func (b *bench) createTeam(ctx context.Context, t int) error {
 	for a := range b.c.Agents {
 		tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: agentID(t, a), Role: "reviewer"})
 	}
-	if _, err := b.m.CreateTeam(ctx, tc); err != nil {
+	if _, err := b.h.m.CreateTeam(ctx, tc); err != nil {
 		return fmt.Errorf("create %s: %w", tc.ID, err)
 	}
 	return nil
@@ -369,10 +443,12 @@ func (b *bench) createTeam(ctx context.Context, t int) error {
 func (b *bench) agent(ctx context.Context, t, a int) {
 	tid, aid := teamID(t), agentID(t, a)
 	var addMS, statusMS []float64
+	var ids []string
 	var mg *merged
 	defer func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
+		b.acked[t] = append(b.acked[t], ids...)
 		b.addMS = append(b.addMS, addMS...)
 		b.statusMS = append(b.statusMS, statusMS...)
 		if mg != nil {
@@ -380,20 +456,21 @@ func (b *bench) agent(ctx context.Context, t, a int) {
 		}
 	}()
 	t0 := time.Now()
-	if _, err := b.m.UpdateMemberStatus(ctx, tid, aid, teammanager.Running, ""); err != nil {
+	if _, err := b.h.m.UpdateMemberStatus(ctx, tid, aid, teammanager.Running, ""); err != nil {
 		b.fail("%s/%s: %v", tid, aid, err)
 		return
 	}
 	statusMS = append(statusMS, msSince(t0))
 	for _, f := range b.work[t][a] {
 		t0 := time.Now()
-		_, err := b.m.AddFinding(ctx, tid, aid, teammanager.Finding{
+		id, err := b.h.m.AddFinding(ctx, tid, aid, teammanager.Finding{
 			Subject: quad.IRI(f.S), Predicate: quad.IRI(f.P), Object: quad.String(f.O), Confidence: float64(f.Conf) / 100,
 		})
 		if err != nil {
 			b.fail("%s/%s: %v", tid, aid, err)
 			return
 		}
+		ids = append(ids, id)
 		addMS = append(addMS, msSince(t0))
 	}
 	final := teammanager.Completed
@@ -401,7 +478,7 @@ func (b *bench) agent(ctx context.Context, t, a int) {
 		final = teammanager.Failed
 	}
 	t0 = time.Now()
-	up, err := b.m.UpdateMemberStatus(ctx, tid, aid, final, fmt.Sprintf("%d findings", len(b.work[t][a])))
+	up, err := b.h.m.UpdateMemberStatus(ctx, tid, aid, final, fmt.Sprintf("%d findings", len(b.work[t][a])))
 	end := time.Now()
 	if err != nil {
 		b.fail("%s/%s: %v", tid, aid, err)
@@ -441,7 +518,7 @@ func (b *bench) operator(ctx context.Context, done <-chan struct{}) {
 		}
 		b.op.ticks++
 		t0 := time.Now()
-		teams, err := b.m.ListTeams(ctx, teammanager.TeamFilter{})
+		teams, err := b.h.m.ListTeams(ctx, teammanager.TeamFilter{})
 		if err != nil {
 			b.fail("operator: %v", err)
 			return
@@ -478,7 +555,7 @@ const countQuery = `SELECT ?member (COUNT(?f) AS ?n) WHERE {
 func (b *bench) countFindings(ctx context.Context, tid string) (map[string]int, error) {
 	out := map[string]int{}
 	if b.c.opCount == opCountFindings {
-		fs, err := b.m.Findings(ctx, tid, teammanager.FindingFilter{})
+		fs, err := b.h.m.Findings(ctx, tid, teammanager.FindingFilter{})
 		if err != nil {
 			return nil, fmt.Errorf("count findings of %s: %w", tid, err)
 		}
@@ -487,15 +564,16 @@ func (b *bench) countFindings(ctx context.Context, tid string) (map[string]int, 
 		}
 		return out, nil
 	}
-	res, err := b.m.Query(ctx, countQuery, sparql.Options{}.Bind("team", b.x.Team(tid)))
+	rows, err := b.h.count(ctx, b.h.x.Team(tid))
 	if err != nil {
 		return nil, fmt.Errorf("count findings of %s: %w", tid, err)
 	}
-	defer res.Close()
-	for res.Next(ctx) {
-		row := res.Row()
+	for _, row := range rows {
+		if len(row) != 2 {
+			return nil, fmt.Errorf("count findings of %s: row %v: want 2 values", tid, row)
+		}
 		iri, _ := row[0].(quad.IRI)
-		ref, err := b.x.Parse(iri)
+		ref, err := b.h.x.Parse(iri)
 		if err != nil || ref.Kind != namespace.KindMember {
 			return nil, fmt.Errorf("count findings of %s: %v is not a member node", tid, row[0])
 		}
@@ -504,9 +582,6 @@ func (b *bench) countFindings(ctx context.Context, tid string) (map[string]int, 
 			return nil, fmt.Errorf("count findings of %s: count %v: %w", tid, row[1], err)
 		}
 		out[ref.Agent] = n
-	}
-	if err := res.Err(); err != nil {
-		return nil, fmt.Errorf("count findings of %s: %w", tid, err)
 	}
 	return out, nil
 }

@@ -12,8 +12,6 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
-	"github.com/cortexgraph/cortex/namespace"
-	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // small is a setting whose merges keep facts and leave conflicts under both
@@ -33,7 +31,11 @@ func TestBenchmark_SameResultsAsSQL(t *testing.T) {
 	s := cortextest.NewStore(t, cortex.DefaultOptions())
 	c := config{params: small, opCount: opCountSPARQL}
 	work, _ := genWorkload(c.params)
-	sum, lines, err := benchmark(ctx, s, c, work)
+	h, err := embeddedHost(ctx, s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, lines, err := benchmark(ctx, h, c, work)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,15 +79,7 @@ func TestBenchmark_SameResultsAsSQL(t *testing.T) {
 	}
 
 	// The operator's SPARQL count agrees with Manager.Findings.
-	x, err := namespace.New(nsName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &bench{c: c, m: m, x: x}
+	b := &bench{c: c, h: h}
 	for team := range small.Teams {
 		bySPARQL, err := b.countFindings(ctx, teamID(team))
 		if err != nil {

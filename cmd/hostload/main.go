@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/hostload [--teams 16 --agents 4 --subjects 100 --findings 250 --seed 1 --interval-ms 100]
 //	                      [--data DIR] [--out results-cortex.tsv] [--json summary-cortex.json] [--digest]
+//	                      [--server unix|tcp|unix:///path/to/socket|http://127.0.0.1:PORT]
 //
 // It is the Cortex side of shared/bench/hostload/sqlbench.py (SQLite and
 // PostgreSQL): the same flags and defaults, the same generator (--digest
@@ -20,6 +21,16 @@
 // operator goroutine lists all teams every --interval-ms and counts the
 // findings per agent of one running team. The store has Cortex's default
 // options: every commit waits for fsync.
+//
+// With --server the same workload runs through a Cortex server, over
+// JSON-RPC (and the operator's SPARQL count over the SPARQL endpoint) with
+// package client, which satisfies api.TeamManager as *teammanager.Manager
+// does: one code path measures both. --server unix or tcp starts
+// server.New(store) in this process on a Unix socket or on 127.0.0.1; a
+// URL names a running server (loopback only; its namespace "hostload"
+// must hold no teams). After the run every finding AddFinding acknowledged
+// (returned an id for) is looked up in the store: one missing is a lost
+// write, an error of the run.
 //
 // Reported: findings/s, p50/p99/max wall time of an AddFinding and of a
 // member status update, merge time per team, operator latencies, peak RSS
@@ -71,6 +82,7 @@ type config struct {
 	data    string // store directory; empty: a temporary one, removed
 	out     string // results file
 	json    string // summary file
+	server  string // viaInProcess (""), viaUnix, viaTCP, or the URL of a running server
 	digest  bool   // print the workload digest only
 	opCount string // how the operator counts findings: opCountSPARQL or opCountFindings
 	cpuProf string // CPU profile file of the run (empty: none)
@@ -107,6 +119,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.data, "data", "", "store directory, empty or absent (default: a fresh temporary one, removed at the end)")
 	fs.StringVar(&c.out, "out", "results-cortex.tsv", "canonical dump of the merged results")
 	fs.StringVar(&c.json, "json", "summary-cortex.json", "summary (JSON, as summary.py reads it)")
+	fs.StringVar(&c.server, "server", "", "run the workload through a server: unix or tcp (one of this store, started in this process, on a Unix socket or 127.0.0.1), "+
+		"or the URL of a running one (unix:///path/to/socket, http://127.0.0.1:PORT; --data is then unused); empty: in-process, no server")
 	fs.BoolVar(&c.digest, "digest", false, "print the workload digest and exit")
 	fs.StringVar(&c.opCount, "op-count", opCountSPARQL, "how the operator counts findings per agent: sparql (Manager.Query) or findings (Manager.Findings)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file")
@@ -139,6 +153,17 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 		return c, usagef("--op-count %q: want %s or %s", c.opCount, opCountSPARQL, opCountFindings)
 	case !c.digest && (c.out == "" || c.json == ""):
 		return c, usagef("--out and --json must name files")
+	}
+	if c.server == "" {
+		c.server = viaInProcess
+	}
+	if c.server != viaInProcess && c.server != viaUnix && c.server != viaTCP {
+		if err := checkServerURL(c.server); err != nil {
+			return c, err
+		}
+		if c.data != "" {
+			return c, usagef("--data and --server %s: the store is the server's", c.server)
+		}
 	}
 	return c, nil
 }

@@ -137,6 +137,10 @@ func TestRun_BadFlags(t *testing.T) {
 		{[]string{"--teams", "x"}, `invalid value "x" for flag -teams`},
 		{[]string{"--data", full}, "--data " + full + ": not empty (the benchmark needs a new store)"},
 		{[]string{"--data", file}, "--data " + file + ": "},
+		{[]string{"--server", "http://10.1.2.3:7474"}, `--server "http://10.1.2.3:7474": not a loopback address`},
+		{[]string{"--server", "ftp://127.0.0.1"}, `--server "ftp://127.0.0.1": want unix, tcp, unix:///path/to/socket or http://127.0.0.1:PORT`},
+		{[]string{"--server", "udp"}, `--server "udp": want unix, tcp`},
+		{[]string{"--server", "http://127.0.0.1:7474", "--data", full}, "--data and --server http://127.0.0.1:7474: the store is the server's"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -24,9 +25,9 @@ import (
 // joined with "|".
 
 // dumpResults reads the merged results of teams team0..team{teams-1} from
-// the store (Manager.Facts and Manager.Conflicts) and returns the sorted
+// the store (Facts and Conflicts) and returns the sorted
 // lines and the per-team counts.
-func dumpResults(ctx context.Context, m *teammanager.Manager, teams int) ([]string, []count, error) {
+func dumpResults(ctx context.Context, m api.TeamManager, teams int) ([]string, []count, error) {
 	var lines []string
 	var counts []count
 	for t := range teams {
