@@ -642,3 +642,37 @@ func TestCheck_WhileWriting(t *testing.T) {
 		checks++
 	}
 }
+
+// TestStore_FlushKeyLeftByACrash: a process killed between flushMemtables'
+// write and its drop leaves flushKey; Check accepts it (a read-only store
+// keeps it) and the next read-write Open drops it.
+func TestStore_FlushKeyLeftByACrash(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(flushKey, nil) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Errorf("Check with the flush key left: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(ctx, dir, DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.db.View(func(txn *badger.Txn) error {
+		_, err := txn.Get(flushKey)
+		return err
+	})
+	if !errors.Is(err, badger.ErrKeyNotFound) {
+		t.Errorf("flush key after a read-write Open: %v, want it dropped", err)
+	}
+}

@@ -181,6 +181,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		if err == nil && !opts.readOnly {
 			err = removeStaleRuns(dir)
 		}
+		if err == nil && !opts.readOnly {
+			err = s.dropFlushKey()
+		}
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), db.Close(), s.lock.release())
 		}

@@ -450,6 +450,26 @@ func sortSegmentWaiting(sg *segment, prefixLen int, flushed <-chan error) *sorte
 	return ss
 }
 
+// dropFlushKey deletes flushKey if a process was killed between
+// flushMemtables' write and its drop (the key is harmless, but not data).
+// A read-only store keeps it; Check knows it.
+func (s *Store) dropFlushKey() error {
+	err := s.db.View(func(txn *badger.Txn) error {
+		_, err := txn.Get(flushKey)
+		return err
+	})
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the flush key: %w", err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete(flushKey) }); err != nil {
+		return fmt.Errorf("drop the flush key a crash left: %w", err)
+	}
+	return nil
+}
+
 // flushMemtables makes Badger flush its memtables to level 0 by writing and
 // dropping flushKey. The caller holds the gate exclusively.
 func (s *Store) flushMemtables() error {
