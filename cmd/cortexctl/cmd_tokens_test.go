@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
@@ -157,10 +158,27 @@ func TestServe_Tokens(t *testing.T) {
 func TestServe_NotLoopback(t *testing.T) {
 	dir := t.TempDir()
 	cert, key := selfSigned(t)
+	// serve runs a serve that must refuse to start: one that starts
+	// (prints its "serving" line) is killed, and the test fails.
 	serve := func(args ...string) (int, string) {
 		cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve", "--socket", ""}, args...)...)
-		out, _ := cmd.CombinedOutput()
-		return cmd.ProcessState.ExitCode(), string(out)
+		pipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			out.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "serving") {
+				cmd.Process.Kill()
+			}
+		}
+		cmd.Wait()
+		return cmd.ProcessState.ExitCode(), out.String()
 	}
 	if code, out := serve("--listen", "0.0.0.0:0"); code != exitUsage || !strings.Contains(out, "needs TLS") {
 		t.Errorf("no TLS: exit %d: %s", code, out)
