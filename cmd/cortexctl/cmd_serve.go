@@ -36,7 +36,8 @@ of it, so that other processes reach it while this one holds it:
                                   teams.is_complete, findings.add, findings.add_batch,
                                   findings.list, findings.import, facts.list,
                                   conflicts.list, conflicts.resolve, strategies.list,
-                                  namespaces.list (params and results as --json prints)
+                                  namespaces.list, tokens.create, tokens.list,
+                                  tokens.revoke (params and results as --json prints)
    GET|POST /ns/NS/sparql         SPARQL 1.1 Protocol query (?timeout=30s, at most 5m)
    GET|PUT|POST|DELETE /ns/NS/data?graph=IRI (or ?default)
                                   SPARQL 1.1 Graph Store Protocol
