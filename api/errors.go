@@ -32,21 +32,25 @@ var (
 	ErrUnavailable = errors.New("unavailable")
 	// ErrFalse means an ASK query answered false (cortexctl query --exit-status).
 	ErrFalse = errors.New("false")
+	// ErrDenied means a server refused a request: no valid bearer token
+	// (HTTP 401), or a token of another namespace or too low a role (403).
+	ErrDenied = errors.New("permission denied")
 )
 
 // Exit codes of cortexctl. They are a public contract: never renumbered.
 // The server reports the code of each error too (see Classify).
 const (
-	ExitOK       = 0 // success
-	ExitInternal = 1 // unexpected failure (a bug, an I/O error)
-	ExitUsage    = 2 // bad command line: unknown command or flag, missing argument
-	ExitNotFound = 3 // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
-	ExitConflict = 4 // the operation does not fit the current state (e.g. a wrong status transition)
-	ExitSyntax   = 5 // malformed RDF, SPARQL or term
-	ExitLocked   = 6 // the store (or another resource: a listen address) is in use by another process, or closed
-	ExitInvalid  = 7 // invalid value: identifier, namespace, config file or value in it, option value
-	ExitTimeout  = 8 // timed out or interrupted
-	ExitFalse    = 9 // ASK query answered false (only with --exit-status)
+	ExitOK       = 0  // success
+	ExitInternal = 1  // unexpected failure (a bug, an I/O error)
+	ExitUsage    = 2  // bad command line: unknown command or flag, missing argument
+	ExitNotFound = 3  // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
+	ExitConflict = 4  // the operation does not fit the current state (e.g. a wrong status transition)
+	ExitSyntax   = 5  // malformed RDF, SPARQL or term
+	ExitLocked   = 6  // the store (or another resource: a listen address) is in use by another process, or closed
+	ExitInvalid  = 7  // invalid value: identifier, namespace, config file or value in it, option value
+	ExitTimeout  = 8  // timed out or interrupted
+	ExitFalse    = 9  // ASK query answered false (only with --exit-status)
+	ExitDenied   = 10 // a server refused the request: no valid token, another namespace's, or too low a role
 )
 
 // Kind names a class of error in the server's replies (the "kind" of a
@@ -66,11 +70,12 @@ const (
 	KindInvalid     Kind = "invalid"     // exit 7: invalid value
 	KindTimeout     Kind = "timeout"     // exit 8: timed out or interrupted
 	KindFalse       Kind = "false"       // exit 9: an ASK answered false (the CLI's --exit-status only)
+	KindDenied      Kind = "denied"      // exit 10: no valid bearer token (HTTP 401), or not allowed with it (403)
 )
 
 // Kinds lists every kind, in exit-code order.
 func Kinds() []Kind {
-	return []Kind{KindInternal, KindUsage, KindNotFound, KindConflict, KindSyntax, KindUnavailable, KindInvalid, KindTimeout, KindFalse}
+	return []Kind{KindInternal, KindUsage, KindNotFound, KindConflict, KindSyntax, KindUnavailable, KindInvalid, KindTimeout, KindFalse, KindDenied}
 }
 
 // errorCodes maps sentinel errors (matched with errors.Is) to exit codes;
@@ -83,6 +88,7 @@ var errorCodes = []struct {
 	{ErrUnavailable, ExitLocked},
 	{cortex.ErrClosed, ExitLocked},
 	{ErrFalse, ExitFalse},
+	{ErrDenied, ExitDenied},
 	{context.DeadlineExceeded, ExitTimeout},
 	{context.Canceled, ExitTimeout},
 	{rdfio.ErrSyntax, ExitSyntax},
@@ -138,7 +144,7 @@ func ExitCode(err error) int {
 // KindOf returns the kind of exit code code (KindInternal for a code
 // without one, such as ExitOK).
 func KindOf(code int) Kind {
-	if k := Kinds(); code >= ExitInternal && code <= ExitFalse {
+	if k := Kinds(); code >= ExitInternal && code <= ExitDenied {
 		return k[code-ExitInternal]
 	}
 	return KindInternal

@@ -30,6 +30,7 @@ func TestClassify(t *testing.T) {
 		{"deadline", context.DeadlineExceeded, api.ExitTimeout, api.KindTimeout},
 		{"busy", cortex.ErrBusy, api.ExitTimeout, api.KindTimeout},
 		{"false", api.ErrFalse, api.ExitFalse, api.KindFalse},
+		{"denied", fmt.Errorf("%w: token revoked", api.ErrDenied), api.ExitDenied, api.KindDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, kind := api.Classify(tc.err)
@@ -42,7 +43,7 @@ func TestClassify(t *testing.T) {
 
 func TestKindOf_EveryCodeHasItsOwnKind(t *testing.T) {
 	seen := map[api.Kind]int{}
-	for code := api.ExitInternal; code <= api.ExitFalse; code++ {
+	for code := api.ExitInternal; code <= api.ExitDenied; code++ {
 		k := api.KindOf(code)
 		if prev, dup := seen[k]; dup {
 			t.Errorf("codes %d and %d share kind %q", prev, code, k)

@@ -105,6 +105,8 @@ func KindError(k Kind) error {
 		return context.DeadlineExceeded
 	case KindFalse:
 		return ErrFalse
+	case KindDenied:
+		return ErrDenied
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 type Options struct {
 	namespace string
 	http      *http.Client
+	token     string
 }
 
 // DefaultOptions returns the defaults: namespace "default" and an HTTP
@@ -41,6 +42,11 @@ func (o Options) WithHTTPClient(c *http.Client) Options {
 	return o
 }
 
+// WithToken sets the bearer token sent with every request (Authorization:
+// Bearer TOKEN), as cortexctl tokens create printed it (default: none; a
+// server on a Unix socket needs none).
+func (o Options) WithToken(tok string) Options { o.token = tok; return o }
+
 // Client calls a Cortex server in one namespace. It is safe for
 // concurrent use.
 type Client struct {
@@ -48,6 +54,7 @@ type Client struct {
 	base   string // URL of the server's root, without a trailing slash
 	ns     string
 	http   *http.Client
+	token  string
 }
 
 var _ api.TeamManager = (*Client)(nil)
@@ -62,7 +69,7 @@ func New(target string, opts Options) (*Client, error) {
 	if err := namespace.ValidateName(opts.namespace); err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
-	c := &Client{target: target, ns: opts.namespace}
+	c := &Client{target: target, ns: opts.namespace, token: opts.token}
 	hc := opts.http
 	if hc == nil {
 		hc = &http.Client{}
@@ -173,6 +180,9 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 // do sends req; an error of the connection matches api.ErrUnavailable, or
 // the context's error once it is done.
 func (c *Client) do(req *http.Request) (*http.Response, error) {
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, c.connError(req.Context(), err)

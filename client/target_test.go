@@ -100,3 +100,48 @@ func TestClient_TCPAndNamespaces(t *testing.T) {
 		t.Fatalf("unknown param: %v", err)
 	}
 }
+
+// TestClient_Token checks that the client sends WithToken's token, and
+// that a server's refusals (401 without one, 403 with too low a role)
+// match api.ErrDenied with exit code 10.
+func TestClient_Token(t *testing.T) {
+	s := cortextest.NewStore(t)
+	f := server.OpenTokens(filepath.Join(t.TempDir(), "tokens.json"))
+	write, _, err := f.Create(ctx, "acme", server.RoleWrite, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, _, err := f.Create(ctx, "acme", server.RoleRead, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: server.New(s, server.DefaultOptions().WithTokens(f)).Handler()}
+	go hs.Serve(l) //nolint:errcheck // closed below
+	t.Cleanup(func() { hs.Close() })
+	target := "http://" + l.Addr().String()
+	with := func(tok string) *client.Client {
+		c, err := client.New(target, client.DefaultOptions().WithNamespace("acme").WithToken(tok))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	var ce *client.Error
+	if _, err := with("").ListTeams(ctx, teammanager.TeamFilter{}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied || !errors.As(err, &ce) || ce.Code != http.StatusUnauthorized {
+		t.Fatalf("no token: %v", err)
+	}
+	if _, err := with(read).CreateTeam(ctx, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied {
+		t.Fatalf("read token creates a team: %v", err)
+	}
+	if _, err := with(write).CreateTeam(ctx, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")}); err != nil {
+		t.Fatalf("write token: %v", err)
+	}
+	teams, err := with(read).ListTeams(ctx, teammanager.TeamFilter{})
+	if err != nil || len(teams) != 1 {
+		t.Fatalf("read token lists: %v, %v", teams, err)
+	}
+}

@@ -31,6 +31,21 @@
 // HTTP status, a text/plain message and the headers Cortex-Error-Kind and
 // Cortex-Exit-Code.
 //
+// # Security
+//
+// Requests on a Unix socket need no token: the socket's mode (0600) makes
+// it the owner's. On TCP, with a token file (Options.WithTokens, a
+// TokenFile), every request but GET /healthz needs a bearer token once the
+// file holds any, and always on a listener that is not on loopback
+// (unless Options.WithInsecure): 401 without a valid one, 403 with a token
+// of another namespace or too low a role (both ErrDenied, kind denied,
+// exit code 10). Each request's role (read, write, admin) comes from one
+// table in auth.go: JSON-RPC methods one by one (a batch is checked per
+// call), SPARQL, Graph Store verbs and events. tokens.create, tokens.list
+// and tokens.revoke manage the tokens of the request's namespace (admin).
+// A token is checked when a request starts: an event stream already open
+// outlives the revocation of its token.
+//
 // # Concurrency
 //
 // A Server is safe for concurrent use: Serve may run on several listeners

@@ -21,6 +21,20 @@ var (
 	// ErrNotAcceptable means no format the route writes is in the
 	// request's Accept header (HTTP 406). It matches api.ErrUsage.
 	ErrNotAcceptable = fmt.Errorf("%w: not acceptable", api.ErrUsage)
+	// ErrUnauthorized means a request without a valid bearer token where
+	// one is needed: none, malformed, unknown, revoked or expired (HTTP
+	// 401). It matches api.ErrDenied.
+	ErrUnauthorized = fmt.Errorf("%w: unauthorized", api.ErrDenied)
+	// ErrForbidden means a valid token that does not allow the request: of
+	// another namespace, or too low a role (HTTP 403). It matches
+	// api.ErrDenied.
+	ErrForbidden = fmt.Errorf("%w: forbidden", api.ErrDenied)
+	// ErrInvalidRole means a role name other than read, write and admin.
+	// It matches api.ErrInvalid.
+	ErrInvalidRole = fmt.Errorf("%w: role", api.ErrInvalid)
+	// ErrUnknownToken means no token has the id given (in the namespace).
+	// It matches api.ErrNotFound.
+	ErrUnknownToken = fmt.Errorf("%w: unknown token", api.ErrNotFound)
 )
 
 // JSON-RPC 2.0 error codes: the protocol's, and the application's
@@ -90,6 +104,10 @@ func httpStatus(err error) int {
 		return http.StatusUnsupportedMediaType
 	case errors.Is(err, ErrNotAcceptable):
 		return http.StatusNotAcceptable
+	case errors.Is(err, ErrUnauthorized):
+		return http.StatusUnauthorized
+	case errors.Is(err, api.ErrDenied):
+		return http.StatusForbidden
 	}
 	switch _, kind := api.Classify(err); kind {
 	case api.KindUsage, api.KindSyntax, api.KindInvalid:

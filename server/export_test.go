@@ -9,3 +9,6 @@ func SetEventHeartbeat(d time.Duration) (restore func()) {
 	eventHeartbeat = d
 	return func() { eventHeartbeat = old }
 }
+
+// WithClock sets the clock that token expiry is checked against.
+func WithClock(o Options, now func() time.Time) Options { o.now = now; return o }

@@ -52,6 +52,9 @@ var methods = map[string]method{
 	"conflicts.resolve":   {access: accessWrite, run: conflictsResolve},
 	"strategies.list":     {noTeams: true, run: strategiesList},
 	"namespaces.list":     {noTeams: true, run: namespacesList},
+	"tokens.create":       {noTeams: true, run: tokensCreate},
+	"tokens.list":         {noTeams: true, run: tokensList},
+	"tokens.revoke":       {noTeams: true, run: tokensRevoke},
 }
 
 // Methods returns the names of the JSON-RPC methods, sorted.

@@ -17,11 +17,14 @@ type Options struct {
 	maxQueryTimeout time.Duration
 	shutdownTimeout time.Duration
 	logger          *log.Logger
+	tokens          *TokenFile
+	insecure        bool
+	now             func() time.Time // the clock of token expiry
 }
 
 // DefaultOptions returns the defaults: config.Default(), 32 MiB bodies,
 // queries stopped after 30 s unless they ask for more, up to 5 min, a 10 s
-// graceful shutdown, no log.
+// graceful shutdown, no log, no tokens.
 func DefaultOptions() Options {
 	return Options{
 		cfg:             config.Default(),
@@ -30,6 +33,7 @@ func DefaultOptions() Options {
 		maxQueryTimeout: 5 * time.Minute,
 		shutdownTimeout: 10 * time.Second,
 		logger:          log.New(io.Discard, "", 0),
+		now:             time.Now,
 	}
 }
 
@@ -83,3 +87,20 @@ func (o Options) WithLogger(l *log.Logger) Options {
 	}
 	return o
 }
+
+// WithTokens sets the file of the bearer tokens the server accepts, read
+// again whenever it changes (default: none; nil keeps the default). On a
+// TCP listener on loopback, a request needs a token as soon as the file
+// holds any; on any other TCP listener, always (see WithInsecure); on a
+// Unix socket, never: the socket's mode (0600) makes it the owner's.
+func (o Options) WithTokens(f *TokenFile) Options {
+	if f != nil {
+		o.tokens = f
+	}
+	return o
+}
+
+// WithInsecure treats TCP listeners that are not on loopback as loopback
+// ones: a request needs a token only once the token file holds any
+// (default false: always).
+func (o Options) WithInsecure(insecure bool) Options { o.insecure = insecure; return o }

@@ -18,24 +18,28 @@ func (s *Server) routes() http.Handler {
 	handle := func(pattern, route string, h http.HandlerFunc) {
 		mux.Handle(pattern, s.metrics.instrument(route, h))
 	}
-	ns := func(h nsHandler) http.HandlerFunc {
+	ns := func(route string, h nsHandler) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			name := r.PathValue("ns")
 			if err := namespace.ValidateName(name); err != nil {
 				writeError(w, fmt.Errorf("namespace in path %q: %w", r.URL.EscapedPath(), err), "")
 				return
 			}
+			if err := allow(r.Context(), name, roleOf(route+" "+r.Method), r.Method+" /ns/"+name+"/"+route); err != nil {
+				writeError(w, err, "")
+				return
+			}
 			h(w, r, name)
 		}
 	}
-	handle("POST /ns/{ns}/rpc", "rpc", ns(s.serveRPC))
-	handle("GET /ns/{ns}/sparql", "sparql", ns(s.serveSPARQL))
-	handle("POST /ns/{ns}/sparql", "sparql", ns(s.serveSPARQL))
-	handle("GET /ns/{ns}/data", "data", ns(s.serveData))
-	handle("PUT /ns/{ns}/data", "data", ns(s.serveData))
-	handle("POST /ns/{ns}/data", "data", ns(s.serveData))
-	handle("DELETE /ns/{ns}/data", "data", ns(s.serveData))
-	handle("GET /ns/{ns}/events", "events", ns(s.serveEvents))
+	handle("POST /ns/{ns}/rpc", "rpc", ns("rpc", s.serveRPC))
+	handle("GET /ns/{ns}/sparql", "sparql", ns("sparql", s.serveSPARQL))
+	handle("POST /ns/{ns}/sparql", "sparql", ns("sparql", s.serveSPARQL))
+	handle("GET /ns/{ns}/data", "data", ns("data", s.serveData))
+	handle("PUT /ns/{ns}/data", "data", ns("data", s.serveData))
+	handle("POST /ns/{ns}/data", "data", ns("data", s.serveData))
+	handle("DELETE /ns/{ns}/data", "data", ns("data", s.serveData))
+	handle("GET /ns/{ns}/events", "events", ns("events", s.serveEvents))
 	handle("GET /healthz", "healthz", s.serveHealth)
 	handle("GET /metrics", "metrics", s.metrics.serve)
 	handle("/", "other", func(w http.ResponseWriter, r *http.Request) {

@@ -76,7 +76,11 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	writeRPC(w, http.StatusOK, resp)
+	status := http.StatusOK
+	if resp.Error != nil && resp.Error.Data.Kind == api.KindDenied {
+		status = http.StatusForbidden // a single request refused: as the other routes
+	}
+	writeRPC(w, status, resp)
 }
 
 func parseErrorResponse(err error) rpcResponse {
@@ -90,6 +94,9 @@ func (s *Server) call(ctx context.Context, ns string, raw json.RawMessage) (rpcR
 	resp := rpcResponse{JSONRPC: "2.0", ID: req.ID}
 	if resp.ID == nil {
 		resp.ID = jsonNull
+	}
+	if _, known := methods[method]; err == nil && known {
+		err = allow(ctx, ns, roleOf("rpc "+method), method)
 	}
 	if err == nil {
 		var v any

@@ -36,8 +36,10 @@ func New(store *cortex.Store, opts Options) *Server {
 }
 
 // Handler returns the server's HTTP handler (all its routes), for a caller
-// that runs its own http.Server.
-func (s *Server) Handler() http.Handler { return s.handler }
+// that runs its own http.Server. It authenticates requests as on a TCP
+// listener on loopback: a token is needed once the token file
+// (Options.WithTokens) holds any.
+func (s *Server) Handler() http.Handler { return s.guard(policyTokensIfAny) }
 
 // Serve accepts connections on l and serves them until ctx ends; then it
 // stops accepting, waits for the requests in flight for at most the
@@ -47,7 +49,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // once.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	hs := &http.Server{
-		Handler:           s.handler,
+		Handler:           s.guard(s.policyOf(l)),
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          s.opts.logger,
 		// Requests outlive ctx: a shutdown lets them finish.

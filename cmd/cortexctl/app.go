@@ -37,6 +37,7 @@ type env struct {
 	// The server the command goes through (remote.go): --server, or the
 	// one the discovery file of --data names.
 	serverURL  string
+	token      string // --token (CORTEX_TOKEN): the bearer token sent to the server
 	remoteDone bool
 	client     *client.Client
 	remoteErr  error
@@ -243,6 +244,7 @@ Example:
 			memoryLimitFlag(),
 			&cli.BoolFlag{Name: "verbose", Usage: "also print the storage engine's (Badger's) warnings and errors on stderr", EnvVars: []string{"CORTEX_VERBOSE"}},
 			&cli.StringFlag{Name: "server", Usage: "send the command to the server at `URL` (unix:///path/to/cortex.sock or http://127.0.0.1:7474) instead of opening --data; without it, a server that holds --data is used", EnvVars: []string{"CORTEX_SERVER"}},
+			&cli.StringFlag{Name: "token", Usage: "bearer `TOKEN` sent to the server (cortexctl tokens create); a Unix socket needs none", EnvVars: []string{"CORTEX_TOKEN"}},
 		},
 		Before: func(c *cli.Context) error {
 			n, err := applyMemoryLimit(c)
@@ -254,6 +256,7 @@ Example:
 			e.dataDir = c.String("data")
 			e.nsName = c.String("namespace")
 			e.serverURL = c.String("server")
+			e.token = c.String("token")
 			if err := namespace.ValidateName(e.nsName); err != nil {
 				return err
 			}
@@ -267,7 +270,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

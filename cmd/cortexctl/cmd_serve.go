@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log"
@@ -35,7 +36,8 @@ of it, so that other processes reach it while this one holds it:
                                   teams.is_complete, findings.add, findings.add_batch,
                                   findings.list, findings.import, facts.list,
                                   conflicts.list, conflicts.resolve, strategies.list,
-                                  namespaces.list (params and results as --json prints)
+                                  namespaces.list, tokens.create, tokens.list,
+                                  tokens.revoke (params and results as --json prints)
    GET|POST /ns/NS/sparql         SPARQL 1.1 Protocol query (?timeout=30s, at most 5m)
    GET|PUT|POST|DELETE /ns/NS/data?graph=IRI (or ?default)
                                   SPARQL 1.1 Graph Store Protocol
@@ -46,6 +48,14 @@ It listens on a Unix socket (default DIR/cortex.sock, mode 0600) and on TCP
 runs, DIR/cortex-server.json says how to reach it (pid, socket, address); it
 is removed at shutdown, and a stale one (its process gone) is replaced.
 
+Security: the socket is the owner's (mode 0600) and needs no token. On TCP,
+as soon as DIR/tokens.json holds any token (cortexctl tokens create), every
+request needs one (Authorization: Bearer TOKEN), except GET /healthz: 401
+without a valid one, 403 for another namespace or too low a role. A --listen
+address that is not loopback always needs a token, and serve refuses to
+start on one (exit 2) without --tls-cert/--tls-key or without any token,
+unless --insecure.
+
 On SIGINT or SIGTERM it stops accepting, lets the requests in flight finish
 (at most 10 s), closes the store and exits 0. Every write it acknowledged is
 in the store, even if the process is killed.
@@ -53,10 +63,14 @@ in the store, even if the process is killed.
 Examples:
    cortexctl serve
    cortexctl serve --listen 127.0.0.1:8080 --socket ""
+   cortexctl serve --listen 0.0.0.0:7474 --tls-cert cert.pem --tls-key key.pem
    curl -s --unix-socket ~/.local/share/cortex/cortex.sock http://cortex/healthz`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "TCP `ADDR` to listen on (host:port; \"\": none)", Value: defaultListen},
 			&cli.StringFlag{Name: "socket", Usage: "Unix socket `PATH` (\"\": none)", DefaultText: "DIR/cortex.sock"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "serve TCP over TLS with the certificate (chain) in PEM `FILE` (with --tls-key)"},
+			&cli.StringFlag{Name: "tls-key", Usage: "the private key in PEM `FILE` of --tls-cert"},
+			&cli.BoolFlag{Name: "insecure", Usage: "allow a --listen address that is not loopback without TLS or without any token"},
 		},
 		Action: func(c *cli.Context) error { return serveCmd(c, e) },
 	}
@@ -80,6 +94,11 @@ func serveCmd(c *cli.Context, e *env) error {
 			return fmt.Errorf("serve: --socket: %w", err)
 		}
 		sock = abs
+	}
+	tokens := e.tokenFile()
+	tlsConfig, err := serveTLS(c, addr, tokens)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -107,15 +126,18 @@ func serveCmd(c *cli.Context, e *env) error {
 		if err != nil {
 			return fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
 		}
-		ls = append(ls, l)
 		addr = l.Addr().String() // the port chosen for :0
+		if tlsConfig != nil {
+			l = tls.NewListener(l, tlsConfig)
+		}
+		ls = append(ls, l)
 	}
 	d := server.Discovery{PID: os.Getpid(), Socket: sock, Address: addr, Started: time.Now().UTC()}
 	if err := server.WriteDiscovery(e.dataDir, d); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer server.RemoveDiscovery(e.dataDir, d.PID) //nolint:errcheck // best effort: a stale file is ignored
-	srv := server.New(s, server.DefaultOptions().WithConfig(e.cfg).WithLogger(e.logger()))
+	srv := server.New(s, server.DefaultOptions().WithConfig(e.cfg).WithLogger(e.logger()).WithTokens(tokens).WithInsecure(c.Bool("insecure")))
 	var where []string
 	for _, l := range ls {
 		where = append(where, l.Addr().Network()+":"+l.Addr().String())
@@ -146,6 +168,40 @@ func serveCmd(c *cli.Context, e *env) error {
 		fmt.Fprintln(e.stderr, "cortexctl: stopped")
 	}
 	return err
+}
+
+// serveTLS checks serve's security flags and returns the TLS settings of
+// its TCP listener (nil: plain HTTP). A --listen address that is not
+// loopback needs TLS and at least one token, unless --insecure: else a
+// usage error (exit 2), before anything is opened.
+func serveTLS(c *cli.Context, addr string, tokens *server.TokenFile) (*tls.Config, error) {
+	certFile, keyFile := c.String("tls-cert"), c.String("tls-key")
+	if (certFile == "") != (keyFile == "") {
+		return nil, usagef("serve: --tls-cert and --tls-key go together")
+	}
+	if addr != "" && !server.IsLoopback(addr) && !c.Bool("insecure") {
+		if certFile == "" {
+			return nil, usagef("serve: --listen %s is not loopback: it needs TLS (--tls-cert, --tls-key), or --insecure", addr)
+		}
+		any, err := tokens.Any()
+		if err != nil {
+			return nil, fmt.Errorf("serve: %w", err)
+		}
+		if !any {
+			return nil, usagef("serve: --listen %s is not loopback: it needs a token first (cortexctl tokens create), or --insecure", addr)
+		}
+	}
+	if certFile == "" {
+		return nil, nil
+	}
+	if addr == "" {
+		return nil, usagef(`serve: --tls-cert with --listen "": no TCP listener to secure`)
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("%w: serve: --tls-cert, --tls-key: %v", errInvalid, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
 func collect(ch <-chan error) []error {

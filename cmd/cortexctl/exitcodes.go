@@ -15,6 +15,7 @@ const (
 	exitInvalid  = api.ExitInvalid  // invalid value: identifier, namespace, config file or value in it, option value
 	exitTimeout  = api.ExitTimeout  // timed out or interrupted
 	exitFalse    = api.ExitFalse    // ASK query answered false (only with --exit-status)
+	exitDenied   = api.ExitDenied   // a server refused the request: no valid token, another namespace's, or too low a role
 )
 
 // CLI-level error kinds, wrapped by command code (package api's, which

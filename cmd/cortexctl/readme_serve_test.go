@@ -127,3 +127,43 @@ func TestREADME_ClientExamples(t *testing.T) {
 		t.Errorf("serve exited %d: %s", code, s.stderr)
 	}
 }
+
+// TestREADME_Security runs the sh example of the README's "Security"
+// subsection against a real cortexctl serve on loopback, with cortexctl on
+// PATH, and checks the statuses its comments promise.
+func TestREADME_Security(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sub, ok := strings.Cut(string(readme), "\n### Security\n")
+	if !ok {
+		t.Fatal(`README.md has no "Security" subsection`)
+	}
+	_, block, ok := strings.Cut(sub, "```sh\n")
+	if !ok {
+		t.Fatal("no sh block in the Security subsection")
+	}
+	block, _, _ = strings.Cut(block, "```\n")
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "127.0.0.1:0")
+	cmd := exec.Command("bash", "-c", "set -e\n"+block)
+	cmd.Env = append(os.Environ(), "CORTEX_DATA="+dir, "CORTEX_URL=http://"+s.disc.Address,
+		"PATH="+filepath.Dir(buildCLI(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the example failed: %v\n%s%s", err, out, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "shown once") {
+		t.Errorf("tokens create said: %s", stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 4 || lines[0] != "401" || !strings.Contains(lines[1], `"result":[`) || lines[2] != "403" || !strings.Contains(string(out), "conflict-flag") {
+		t.Errorf("the example's output:\n%s", out)
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Errorf("serve exited %d: %s", code, s.stderr)
+	}
+}

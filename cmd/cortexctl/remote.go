@@ -32,7 +32,7 @@ func (e *env) remote() (*client.Client, error) {
 		}
 		e.discovered = &d
 	}
-	e.client, e.remoteErr = client.New(target, client.DefaultOptions().WithNamespace(e.nsName))
+	e.client, e.remoteErr = client.New(target, client.DefaultOptions().WithNamespace(e.nsName).WithToken(e.token))
 	if e.remoteErr != nil {
 		e.remoteErr = fmt.Errorf("--server: %w", e.remoteErr)
 	}

@@ -1,0 +1,275 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// roles maps every request to the least role its token needs: JSON-RPC
+// methods as "rpc METHOD", the other routes as "ROUTE HTTP-METHOD". It is
+// the one table of who may do what; a request it does not list needs
+// admin (TestRoles_EveryMethodHasARole keeps it complete).
+var roles = map[string]Role{
+	"rpc teams.create":        RoleWrite,
+	"rpc teams.get":           RoleRead,
+	"rpc teams.list":          RoleRead,
+	"rpc teams.delete":        RoleAdmin,
+	"rpc teams.member_status": RoleWrite,
+	"rpc teams.merge":         RoleWrite,
+	"rpc teams.is_complete":   RoleRead,
+	"rpc findings.add":        RoleWrite,
+	"rpc findings.add_batch":  RoleWrite,
+	"rpc findings.list":       RoleRead,
+	"rpc findings.import":     RoleWrite,
+	"rpc facts.list":          RoleRead,
+	"rpc conflicts.list":      RoleRead,
+	"rpc conflicts.resolve":   RoleWrite,
+	"rpc strategies.list":     RoleRead,
+	"rpc namespaces.list":     RoleAdmin, // names every namespace, not only the token's
+	"rpc tokens.create":       RoleAdmin,
+	"rpc tokens.list":         RoleAdmin,
+	"rpc tokens.revoke":       RoleAdmin,
+	"rpc POST":                RoleRead, // then the role of each method called
+	"sparql GET":              RoleRead,
+	"sparql HEAD":             RoleRead,
+	"sparql POST":             RoleRead, // the query operation only: Cortex has no SPARQL Update endpoint
+	"data GET":                RoleRead,
+	"data HEAD":               RoleRead,
+	"data PUT":                RoleWrite,
+	"data POST":               RoleWrite,
+	"data DELETE":             RoleAdmin,
+	"events GET":              RoleRead,
+	"events HEAD":             RoleRead,
+}
+
+// roleOf returns the role request key (see roles) needs.
+func roleOf(key string) Role {
+	if r, ok := roles[key]; ok {
+		return r
+	}
+	return RoleAdmin
+}
+
+// policy is how a listener's requests are authenticated.
+type policy int
+
+const (
+	// policyTrusted: no token needed (a Unix socket: its mode 0600 makes
+	// it the owner's).
+	policyTrusted policy = iota
+	// policyTokensIfAny: a token is needed once the token file holds any
+	// (loopback TCP, or any TCP with WithInsecure).
+	policyTokensIfAny
+	// policyTokensAlways: a token is always needed (TCP not on loopback).
+	policyTokensAlways
+)
+
+// policyOf returns the policy of the requests accepted by l.
+func (s *Server) policyOf(l net.Listener) policy {
+	switch a := l.Addr().(type) {
+	case *net.UnixAddr:
+		return policyTrusted
+	case *net.TCPAddr:
+		if a.IP.IsLoopback() || s.opts.insecure {
+			return policyTokensIfAny
+		}
+	}
+	return policyTokensAlways
+}
+
+// IsLoopback reports whether the TCP address addr (host:port) is on
+// loopback only: an IP of the loopback network, or "localhost". An empty
+// host (":7474": every interface) is not.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// principal is who sends a request: anyone (no token needed), or the
+// holder of tok.
+type principal struct {
+	anyone bool
+	tok    *Token
+}
+
+type principalKey struct{}
+
+// guard returns the server's handler behind the authentication of policy
+// p: a request that needs a token and has no valid one is answered 401
+// (with WWW-Authenticate: Bearer), except GET /healthz, which tells only
+// "ok". The request's principal goes in its context for allow.
+func (s *Server) guard(p policy) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pr, err := s.authenticate(r, p)
+		if err != nil {
+			if r.URL.Path != "/healthz" {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="cortex"`)
+				writeError(w, err, "")
+				return
+			}
+			pr = principal{}
+		}
+		s.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, pr)))
+	})
+}
+
+// authenticate returns the principal of r under policy p; an error
+// matching ErrUnauthorized if it needs a token and has no valid one.
+func (s *Server) authenticate(r *http.Request, p policy) (principal, error) {
+	tokens := s.opts.tokens
+	if p == policyTrusted {
+		return principal{anyone: true}, nil
+	}
+	if p == policyTokensIfAny {
+		any := false
+		if tokens != nil {
+			var err error
+			if any, err = tokens.Any(); err != nil {
+				return principal{}, err
+			}
+		}
+		if !any {
+			return principal{anyone: true}, nil
+		}
+	}
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return principal{}, fmt.Errorf("%w: this server needs a bearer token (Authorization: Bearer TOKEN; cortexctl tokens create)", ErrUnauthorized)
+	}
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return principal{}, fmt.Errorf("%w: malformed Authorization header (want Bearer TOKEN)", ErrUnauthorized)
+	}
+	if tokens == nil {
+		return principal{}, fmt.Errorf("%w: unknown token (this server keeps no tokens)", ErrUnauthorized)
+	}
+	t, err := tokens.Authenticate(strings.TrimSpace(tok), s.opts.now())
+	if err != nil {
+		return principal{}, err
+	}
+	return principal{tok: &t}, nil
+}
+
+// allow returns nil if the principal of ctx may do what needs role need
+// in namespace ns; else an error matching ErrForbidden (or ErrUnauthorized
+// for a request let in without a token, which only /healthz is).
+func allow(ctx context.Context, ns string, need Role, what string) error {
+	pr, _ := ctx.Value(principalKey{}).(principal)
+	switch {
+	case pr.anyone:
+		return nil
+	case pr.tok == nil:
+		return fmt.Errorf("%w: %s needs a bearer token", ErrUnauthorized, what)
+	case pr.tok.Namespace != ns:
+		return fmt.Errorf("%w: token %s is for namespace %q, not %q", ErrForbidden, pr.tok.ID, pr.tok.Namespace, ns)
+	case !pr.tok.Role.Allows(need):
+		return fmt.Errorf("%w: %s needs role %s, token %s has role %s", ErrForbidden, what, need, pr.tok.ID, pr.tok.Role)
+	}
+	return nil
+}
+
+// tokenFile returns the server's token file, or an error if it has none.
+func (c *rpcCtx) tokenFile() (*TokenFile, error) {
+	if c.s.opts.tokens == nil {
+		return nil, fmt.Errorf("%w: this server keeps no tokens (Options.WithTokens)", api.ErrUsage)
+	}
+	return c.s.opts.tokens, nil
+}
+
+// CreatedToken is the result of tokens.create: the token, shown once,
+// and its record.
+type CreatedToken struct {
+	Token
+	Secret string `json:"token"`
+}
+
+// tokensCreate: {"role": "read", "expires": "24h"} (expires optional) ->
+// a CreatedToken of the namespace of the request.
+func tokensCreate(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Role    string `json:"role"`
+		Expires string `json:"expires"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("role", p.Role); err != nil {
+		return nil, err
+	}
+	role, err := ParseRole(p.Role)
+	if err != nil {
+		return nil, err
+	}
+	ttl, err := ParseExpiry(p.Expires)
+	if err != nil {
+		return nil, err
+	}
+	f, err := c.tokenFile()
+	if err != nil {
+		return nil, err
+	}
+	tok, t, err := f.Create(ctx, c.ns, role, ttl)
+	if err != nil {
+		return nil, err
+	}
+	return CreatedToken{Token: t, Secret: tok}, nil
+}
+
+// tokensList: {} -> the tokens of the namespace of the request.
+func tokensList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	f, err := c.tokenFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.List(ctx, c.ns)
+}
+
+// tokensRevoke: {"id": "..."} -> the token revoked, of the namespace of
+// the request.
+func tokensRevoke(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		ID string `json:"id"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("id", p.ID); err != nil {
+		return nil, err
+	}
+	f, err := c.tokenFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.Revoke(ctx, c.ns, p.ID)
+}
+
+// ParseExpiry reads the expiry of a new token: a Go duration ("24h",
+// "90m"), or "" for none. A duration that is not positive matches
+// api.ErrInvalid.
+func ParseExpiry(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%w: expiry %q: want a positive duration such as 24h or 90m", api.ErrInvalid, s)
+	}
+	return d, nil
+}
