@@ -92,6 +92,22 @@ func (c *rpcCtx) term(field, s string) (quad.Value, error) {
 	return v, nil
 }
 
+// topic reads the optional subject and predicate params of a listing (nil
+// when absent).
+func (c *rpcCtx) topic(subject, predicate string) (s, p quad.Value, err error) {
+	if subject != "" {
+		if s, err = c.term("subject", subject); err != nil {
+			return nil, nil, err
+		}
+	}
+	if predicate != "" {
+		if p, err = c.term("predicate", predicate); err != nil {
+			return nil, nil, err
+		}
+	}
+	return s, p, nil
+}
+
 type teamParams struct {
 	Team string `json:"team"`
 }
@@ -326,15 +342,8 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	}
 	f := teammanager.FindingFilter{Agent: p.Agent}
 	var err error
-	if p.Subject != "" {
-		if f.Subject, err = c.term("subject", p.Subject); err != nil {
-			return nil, err
-		}
-	}
-	if p.Predicate != "" {
-		if f.Predicate, err = c.term("predicate", p.Predicate); err != nil {
-			return nil, err
-		}
+	if f.Subject, f.Predicate, err = c.topic(p.Subject, p.Predicate); err != nil {
+		return nil, err
 	}
 	fs, err := c.m.Findings(ctx, p.Team, f)
 	if err != nil {
@@ -399,15 +408,8 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	}
 	f := teammanager.FactFilter{Agent: p.Agent}
 	var err error
-	if p.Subject != "" {
-		if f.Subject, err = c.term("subject", p.Subject); err != nil {
-			return nil, err
-		}
-	}
-	if p.Predicate != "" {
-		if f.Predicate, err = c.term("predicate", p.Predicate); err != nil {
-			return nil, err
-		}
+	if f.Subject, f.Predicate, err = c.topic(p.Subject, p.Predicate); err != nil {
+		return nil, err
 	}
 	// A team whose merge is due is merged first, as cortexctl facts list
 	// does (GetTeam runs the merges a read retries).
