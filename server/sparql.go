@@ -110,7 +110,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		err = writeGraph(r.Context(), out, mt, res, prefixes)
 	default:
 		f, _ := resultsFormat(mt)
-		err = writeSolutions(r.Context(), out, f, res)
+		err = results.WriteAll(r.Context(), out, f, res.Vars, res)
 	}
 	if err != nil {
 		_, err = api.QueryError(q.text, stopped(err, timeout))
@@ -294,22 +294,6 @@ func rdfMediaTypes(names []string) []string {
 		out = append(out, f.MediaTypes[0])
 	}
 	return out
-}
-
-func writeSolutions(ctx context.Context, w io.Writer, f results.Format, res *sparql.Result) error {
-	rw, err := f.NewWriter(w, res.Vars)
-	if err != nil {
-		return err
-	}
-	for res.Next(ctx) {
-		if err := rw.Write(res.Row()); err != nil {
-			return err
-		}
-	}
-	if err := res.Err(); err != nil {
-		return err // rw stays open: an incomplete result is never completed
-	}
-	return rw.Close()
 }
 
 func writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result, prefixes map[string]string) error {

@@ -248,11 +248,7 @@ func writeBoolean(w io.Writer, format string, b bool) error {
 
 // rowSource is what writeSolutions reads: a query's streamed solutions
 // (*sparql.Result), or those a server sent (sliceRows).
-type rowSource interface {
-	Next(ctx context.Context) bool
-	Row() []quad.Value
-	Err() error
-}
+type rowSource = results.Rows
 
 // quadSource is what writeGraph reads: a query's streamed triples
 // (*sparql.Result), or those a server sent (sliceQuads).
@@ -279,19 +275,7 @@ func writeSolutions(ctx context.Context, w io.Writer, format string, vars []stri
 			return usagef("query: --format: %v", err)
 		}
 	}
-	rw, err := f.NewWriter(w, vars)
-	if err != nil {
-		return err
-	}
-	for res.Next(ctx) {
-		if err := rw.Write(res.Row()); err != nil {
-			return err
-		}
-	}
-	if err := res.Err(); err != nil {
-		return err // rw stays open: an incomplete result is never completed
-	}
-	return rw.Close()
+	return results.WriteAll(ctx, w, f, vars, res)
 }
 
 func writeGraph(ctx context.Context, w io.Writer, format string, res quadSource, prefixes map[string]string) error {

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -178,3 +179,31 @@ func ByExtension(path string) (Format, error) { return defaultRegistry.ByExtensi
 
 // Names lists the default registry's format names, sorted.
 func Names() []string { return defaultRegistry.Names() }
+
+// Rows is a stream of solution rows: a query's result (sparql.Result), or
+// rows read back from a server.
+type Rows interface {
+	Next(ctx context.Context) bool
+	Row() []quad.Value
+	Err() error
+}
+
+// WriteAll writes every row of rows in format f with vars as the header,
+// and closes the writer once all are written. If rows fails, the writer is
+// left open, so that an incomplete result is never written as a complete
+// one (no trailer), and the error is returned.
+func WriteAll(ctx context.Context, w io.Writer, f Format, vars []string, rows Rows) error {
+	rw, err := f.NewWriter(w, vars)
+	if err != nil {
+		return err
+	}
+	for rows.Next(ctx) {
+		if err := rw.Write(rows.Row()); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return rw.Close()
+}

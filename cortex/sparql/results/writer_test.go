@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -404,5 +405,47 @@ func TestWriter_DoesNotModifyRow(t *testing.T) {
 				t.Errorf("row modified: %#v", row)
 			}
 		})
+	}
+}
+
+// sliceRows is a results.Rows over rows, failing with err after them.
+type sliceRows struct {
+	rows [][]quad.Value
+	i    int
+	err  error
+}
+
+func (s *sliceRows) Next(context.Context) bool {
+	if s.i >= len(s.rows) {
+		return false
+	}
+	s.i++
+	return true
+}
+func (s *sliceRows) Row() []quad.Value { return s.rows[s.i-1] }
+func (s *sliceRows) Err() error        { return s.err }
+
+// WriteAll writes every row and the trailer; a stream that fails gets no
+// trailer (an incomplete result never looks complete) and its error.
+func TestWriteAll(t *testing.T) {
+	f, err := results.Lookup("json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := [][]quad.Value{{quad.IRI("urn:a")}, {quad.String("b")}}
+	var ok bytes.Buffer
+	if err := results.WriteAll(context.Background(), &ok, f, []string{"x"}, &sliceRows{rows: rows}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(ok.String()), "}") || !strings.Contains(ok.String(), `"urn:a"`) {
+		t.Fatalf("complete result: %q", ok.String())
+	}
+	var cut bytes.Buffer
+	boom := errors.New("boom")
+	if err := results.WriteAll(context.Background(), &cut, f, []string{"x"}, &sliceRows{rows: rows, err: boom}); !errors.Is(err, boom) {
+		t.Fatalf("failed stream: %v, want boom", err)
+	}
+	if strings.HasSuffix(strings.TrimSpace(cut.String()), "}") {
+		t.Fatalf("a failed stream was completed: %q", cut.String())
 	}
 }
