@@ -1,7 +1,8 @@
 // Package config reads the Cortex configuration file (JSON5).
 //
 //	{
-//	  teams: { maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600 },
+//	  teams: { maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600,
+//	           eventMaxAge: 604800, eventMax: 100000 },
 //	  namespaces: { acme: { base: "https://acme.example/kg" } },
 //	  prefixes: { ex: "http://example.org/" },
 //	}
@@ -42,6 +43,8 @@ type Teams struct {
 	MaxTeamSize     int    // members per team, 1..1000; default 8
 	DefaultStrategy string // merge strategy when a team names none; default "additive"
 	WorkflowTimeout int    // seconds a team may run before it fails; 0 = no timeout; default 600
+	EventMaxAge     int    // seconds an event is kept (teammanager events); 0 = whatever its age; default 604800 (7 days)
+	EventMax        int    // events kept per namespace, at least 1; default 100000
 }
 
 // Namespace configures one namespace.
@@ -64,7 +67,8 @@ var builtinPrefixes = map[string]bool{"rdf": true, "rdfs": true, "xsd": true, "o
 
 // Default returns the configuration used when no file is given.
 func Default() Config {
-	return Config{Teams: Teams{MaxTeamSize: 8, DefaultStrategy: "additive", WorkflowTimeout: 600}}
+	return Config{Teams: Teams{MaxTeamSize: 8, DefaultStrategy: "additive", WorkflowTimeout: 600,
+		EventMaxAge: 7 * 24 * 3600, EventMax: 100_000}}
 }
 
 // Load reads and validates the file at path.
@@ -188,8 +192,26 @@ func (c *Config) parseTeams(v interface{}) error {
 				return fmt.Errorf("%w: %s: %d must be ≥ 0 seconds (0 = no timeout)", ErrInvalid, path, n)
 			}
 			c.Teams.WorkflowTimeout = n
+		case "eventMaxAge":
+			n, err := whole(fv, path)
+			if err != nil {
+				return err
+			}
+			if n < 0 {
+				return fmt.Errorf("%w: %s: %d must be ≥ 0 seconds (0 = whatever their age)", ErrInvalid, path, n)
+			}
+			c.Teams.EventMaxAge = n
+		case "eventMax":
+			n, err := whole(fv, path)
+			if err != nil {
+				return err
+			}
+			if n < 1 {
+				return fmt.Errorf("%w: %s: %d must be at least 1", ErrInvalid, path, n)
+			}
+			c.Teams.EventMax = n
 		default:
-			return unknown("teams", k, "maxTeamSize", "defaultStrategy", "workflowTimeout")
+			return unknown("teams", k, "maxTeamSize", "defaultStrategy", "workflowTimeout", "eventMaxAge", "eventMax")
 		}
 	}
 	return nil

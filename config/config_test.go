@@ -12,25 +12,27 @@ import (
 
 func TestParse_DocsExample(t *testing.T) {
 	c, err := config.Parse([]byte(`// Cortex config
-{ teams: { maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600 } }`))
+{ teams: { maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600,
+           eventMaxAge: 604800, eventMax: 100000 } }`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Teams != (config.Teams{MaxTeamSize: 8, DefaultStrategy: "additive", WorkflowTimeout: 600}) {
+	if c.Teams != config.Default().Teams {
 		t.Fatalf("%+v", c.Teams)
 	}
 }
 
 func TestParse_Full(t *testing.T) {
 	c, err := config.Parse([]byte(`{
-  teams: { maxTeamSize: 3, defaultStrategy: 'majority-wins', workflowTimeout: 0, },
+  teams: { maxTeamSize: 3, defaultStrategy: 'majority-wins', workflowTimeout: 0, eventMaxAge: 0, eventMax: 7 },
   namespaces: { acme: { base: "https://acme.example/kg" } },
   prefixes: { ex: "http://example.org/" },
 }`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Teams.MaxTeamSize != 3 || c.Teams.DefaultStrategy != "majority-wins" || c.Teams.WorkflowTimeout != 0 {
+	if c.Teams.MaxTeamSize != 3 || c.Teams.DefaultStrategy != "majority-wins" || c.Teams.WorkflowTimeout != 0 ||
+		c.Teams.EventMaxAge != 0 || c.Teams.EventMax != 7 {
 		t.Fatalf("%+v", c.Teams)
 	}
 	if c.Namespaces["acme"].Base != "https://acme.example/kg" || c.Prefixes["ex"] != "http://example.org/" {
@@ -53,6 +55,8 @@ func TestParse_DefaultsForMissingKeys(t *testing.T) {
 func TestParse_Errors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{teams: {maxTeamsize: 8}}`, `unknown key "teams.maxTeamsize"`},
+		{`{teams: {eventMax: 0}}`, `teams.eventMax: 0 must be at least 1`},
+		{`{teams: {eventMaxAge: -1}}`, `teams.eventMaxAge: -1 must be ≥ 0 seconds`},
 		{`{team: {}}`, `unknown key "team"`},
 		{`{teams: {maxTeamSize: "8"}}`, `teams.maxTeamSize: expected a whole number, got the string "8"`},
 		{`{teams: {maxTeamSize: 2.5}}`, `teams.maxTeamSize: expected a whole number`},

@@ -45,7 +45,8 @@ func DefaultConfig() Config {
 // FromConfig returns DefaultConfig with the values of a config file's teams
 // section. Zero fields keep the defaults: MaxTeamSize 0 means 8 and
 // DefaultStrategy "" means "additive", so a partly filled config.Teams
-// works. WorkflowTimeout is in seconds and keeps the config package's
+// works; EventMax 0 keeps the default event retention (and EventMaxAge with
+// it). WorkflowTimeout is in seconds and keeps the config package's
 // meaning: 0 means no timeout (config.Default and config.Parse supply 600
 // when the file says nothing). Values out of range are kept and fail in New
 // with ErrInvalidConfig.
@@ -56,6 +57,12 @@ func FromConfig(t config.Teams) Config {
 	}
 	if t.DefaultStrategy != "" {
 		c = c.WithDefaultStrategy(t.DefaultStrategy)
+	}
+	if t.EventMax != 0 {
+		// EventMaxAge keeps the config package's meaning: 0 means events
+		// are kept whatever their age (config.Default and config.Parse
+		// supply 7 days when the file says nothing).
+		c = c.WithEventRetention(time.Duration(t.EventMaxAge)*time.Second, t.EventMax)
 	}
 	return c
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
@@ -702,5 +703,24 @@ func TestManager_Events_ConflictDetectedOnce(t *testing.T) {
 	evs = stored(t, f.m)[from:]
 	if !reflect.DeepEqual(types(evs), []string{"member.status", "team.status", "merge.completed"}) {
 		t.Fatalf("after the completion: %v", types(evs))
+	}
+}
+
+// The config file's teams.eventMaxAge and teams.eventMax reach the
+// Manager (FromConfig).
+func TestManager_Events_RetentionFromConfig(t *testing.T) {
+	f := newFixture(t, teammanager.FromConfig(config.Teams{EventMax: 3}))
+	for i := range 6 {
+		f.create(t, teammanager.TeamConfig{ID: fmt.Sprint("t", i), Name: "n", Members: members("a")})
+	}
+	if evs := stored(t, f.m); len(evs) != 3 {
+		t.Fatalf("%d events kept with teams.eventMax 3, want 3", len(evs))
+	}
+	f = newFixture(t, teammanager.FromConfig(config.Teams{EventMaxAge: 3600, EventMax: 1000}))
+	f.create(t, teammanager.TeamConfig{ID: "old", Name: "n", Members: members("a")})
+	f.clock.Advance(2 * time.Hour)
+	f.create(t, teammanager.TeamConfig{ID: "new", Name: "n", Members: members("a")})
+	if evs := stored(t, f.m); len(evs) != 1 || evs[0].Team != "new" {
+		t.Fatalf("kept %v with teams.eventMaxAge 3600, want the new team's event only", evs)
 	}
 }
