@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -284,17 +282,7 @@ func childFindingsUnderLoad(dir string) error {
 // passes its check.
 func TestAddFinding_KillUnderLoad(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CORTEX_TEAMMANAGER_CHILD=findings-under-load", "CORTEX_TEAMMANAGER_DIR="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	cmd, out := startChild(t, "findings-under-load", dir)
 	acked := map[string]bool{}
 	lines := bufio.NewScanner(out)
 	killed := false

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"reflect"
@@ -42,6 +43,26 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(3)
+}
+
+// startChild starts this test binary as child process child (see
+// TestMain) on the store in dir, with env added to its environment, and
+// returns it with its standard output. The child is killed, if still
+// running, when the test ends.
+func startChild(t *testing.T, child, dir string, env ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), "CORTEX_TEAMMANAGER_CHILD="+child, "CORTEX_TEAMMANAGER_DIR="+dir), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, out
 }
 
 // crashTeam is the team of the crash tests: three reviewers with
@@ -134,18 +155,7 @@ func childCrashInMerge(dir string, topics int) error {
 func crashedStore(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CORTEX_TEAMMANAGER_CHILD=crash-in-merge", "CORTEX_TEAMMANAGER_DIR="+dir,
-		"CORTEX_TEAMMANAGER_TOPICS="+strconv.Itoa(crashTopics()))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	cmd, out := startChild(t, "crash-in-merge", dir, "CORTEX_TEAMMANAGER_TOPICS="+strconv.Itoa(crashTopics()))
 	lines := bufio.NewScanner(out)
 	if !lines.Scan() || lines.Text() != "merging" {
 		t.Fatalf("child: %q (%v)", lines.Text(), lines.Err())

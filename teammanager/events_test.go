@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -601,17 +599,7 @@ func childEventsUnderLoad(dir string) error {
 // ids are 1..N without gaps.
 func TestManager_Events_KillDuringWrites(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CORTEX_TEAMMANAGER_CHILD=events-under-load", "CORTEX_TEAMMANAGER_DIR="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	cmd, out := startChild(t, "events-under-load", dir)
 	acked := map[string]bool{}
 	lines := bufio.NewScanner(out)
 	for len(acked) < 60 && lines.Scan() {
