@@ -497,3 +497,64 @@ func BenchmarkNoStall(b *testing.B) {
 	b.ReportMetric(q(1), "max-ms")
 	b.ReportMetric(float64(len(lats))/float64(b.N), "calls")
 }
+
+// BenchmarkMergeNthTeam builds a store of 20 teams of the host workload's
+// shape (hostTeam) and merges them one after the other, each a first merge
+// that writes its facts, provenance and conflicts: merge-1st and merge-20th
+// are the merge times of the first and the last team, 20th/1st their ratio
+// (issue 17 wants ≤ 1.3: a merge must not slow as the store fills). The
+// setup is not timed; ns/op is the 20 merges.
+func BenchmarkMergeNthTeam(b *testing.B) {
+	const teams = 20
+	var first, last time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+		for t := range teams {
+			hostTeam(b, f, fmt.Sprint("team-", t), t)
+		}
+		waitIdle(b)
+		b.StartTimer()
+		for t := range teams {
+			start := time.Now()
+			rep, err := f.m.MergeTeamResults(ctx, fmt.Sprint("team-", t))
+			if err != nil || rep.Unchanged || len(rep.Facts) == 0 {
+				b.Fatalf("merge team-%d: %+v %v", t, rep.Report, err)
+			}
+			switch d := time.Since(start); t {
+			case 0:
+				first += d
+			case teams - 1:
+				last += d
+			}
+		}
+	}
+	b.ReportMetric(float64(first)/float64(b.N)/1e6, "ms/merge-1st")
+	b.ReportMetric(float64(last)/float64(b.N)/1e6, "ms/merge-20th")
+	b.ReportMetric(float64(last)/float64(first), "20th/1st")
+}
+
+// hostTeam creates team id (number t) as the host workload does: 4 members
+// with 250 findings each on 100 subjects of its own, 3 candidate values per
+// subject, all completed.
+func hostTeam(b *testing.B, f *fixture, id string, t int) {
+	ids := []string{"a0", "a1", "a2", "a3"}
+	f.create(b, teammanager.TeamConfig{ID: id, Name: id, Strategy: merge.NameMajorityWins, Members: members(ids...)})
+	for a, agent := range ids {
+		f.status(b, id, agent, teammanager.Running, "")
+		fs := make([]teammanager.Finding, 250)
+		for j := range fs {
+			fs[j] = teammanager.Finding{
+				Subject:    quad.IRI(fmt.Sprintf("http://example.org/t%d/s%d", t, (j*7+a)%100)),
+				Predicate:  quad.IRI("http://example.org/p"),
+				Object:     quad.String(fmt.Sprint("v", (j+a)%3)),
+				Confidence: 0.5,
+			}
+		}
+		if _, err := f.m.AddFindings(ctx, id, agent, fs); err != nil {
+			b.Fatal(err)
+		}
+		f.status(b, id, agent, teammanager.Completed, "")
+	}
+}
