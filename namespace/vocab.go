@@ -41,6 +41,12 @@ const (
 	// Absent once merged.
 	TeamMergePending Term = "team:merge:status"
 	TeamMergeError   Term = "team:merge:error" // xsd:string, why the last merge attempt failed
+	// The led lifecycle (teammanager.Lifecycle) beside the member-driven
+	// status: forming, active, paused, completed or disbanded.
+	TeamLifecycle   Term = "team:lifecycle:status"      // xsd:string
+	TeamPausedAt    Term = "team:lifecycle:pausedAt"    // xsd:dateTime, present while paused
+	TeamPausedFor   Term = "team:lifecycle:pausedFor"   // xsd:duration, paused time before the current pause
+	TeamDisbandedAt Term = "team:lifecycle:disbandedAt" // xsd:dateTime
 )
 
 // Member predicates. Subject: a member node (NS.Member).
@@ -212,6 +218,10 @@ var terms = []termInfo{
 	{TeamError, TermProperty, "team error", "Why the team failed: timeout, critical-member-failed or all-members-failed.", "Team", xsd + "string", ""},
 	{TeamMergePending, TermProperty, "merge pending", "Present while a finished team's merge is due and not done: interrupted (no merge attempt has ended since the team finished, e.g. the process was killed during it) or failed (the last attempt failed; see team:merge:error). Removed by the merge that succeeds.", "Team", xsd + "string", ""},
 	{TeamMergeError, TermProperty, "merge error", "Why the last attempt at a due merge failed; present only with team:merge:status failed.", "Team", xsd + "string", ""},
+	{TeamLifecycle, TermProperty, "team lifecycle", "The led lifecycle of the team: forming (no member started), active, paused, completed (the team's status is completed or failed) or disbanded.", "Team", xsd + "string", ""},
+	{TeamPausedAt, TermProperty, "team paused at", "When the team was paused; present only while it is paused.", "Team", xsd + "dateTime", ""},
+	{TeamPausedFor, TermProperty, "team paused for", "How long the team was paused before its current pause, if any: its timeout is extended by it.", "Team", xsd + "duration", ""},
+	{TeamDisbandedAt, TermProperty, "team disbanded at", "When the team was disbanded: from then on its graphs are read-only until it is deleted.", "Team", xsd + "dateTime", ""},
 
 	{MemberAgent, TermProperty, "member agent", "The agent holding this membership.", "Member", "Agent", ""},
 	{MemberRole, TermProperty, "member role", "The member's role in the team.", "Member", xsd + "string", ""},

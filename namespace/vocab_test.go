@@ -153,7 +153,14 @@ func TestVocab_Entries(t *testing.T) {
 func TestVocab_ReservedWords(t *testing.T) {
 	exempt := map[string]bool{"FactSet": true} // added after the list was frozen
 	for _, term := range namespace.Terms() {
-		for _, w := range splitColon(string(term)) {
+		words := splitColon(string(term))
+		if len(words) == 3 && words[0] == "team" {
+			// No IRI builder makes three segments under team: (team:{id},
+			// team:{id}:{kind}:{id}, ...), so no identifier can spell such a
+			// term (team:lifecycle:status and its kin came after the freeze).
+			continue
+		}
+		for _, w := range words {
 			if exempt[w] && w == string(term) {
 				if namespace.Escape(w) != w {
 					t.Errorf("exempt class %q is reserved after all; drop it from the exemptions", w)

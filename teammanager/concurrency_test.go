@@ -70,11 +70,11 @@ func TestManager_ConcurrentUpdates(t *testing.T) {
 			t.Errorf("%v %v has %d values", k[0], k[1], c)
 		}
 	}
-	// 9 team triples (type, name, status, strategy, createdAt, updatedAt,
-	// completedAt, timeout, startedAt) + per member: team:member, type,
-	// agent, agent type, role, status, joinedAt, result, completedAt.
-	if n := len(f.graph(t, f.ns.TeamGraph(team.ID))); n != 9+9*workers {
-		t.Errorf("team graph has %d quads, want %d", n, 9+9*workers)
+	// 10 team triples (type, name, status, lifecycle, strategy, createdAt,
+	// updatedAt, completedAt, timeout, startedAt) + per member: team:member,
+	// type, agent, agent type, role, status, joinedAt, result, completedAt.
+	if n := len(f.graph(t, f.ns.TeamGraph(team.ID))); n != 10+9*workers {
+		t.Errorf("team graph has %d quads, want %d", n, 10+9*workers)
 	}
 }
 
@@ -101,6 +101,10 @@ func TestManager_ListTeamsWhileCreatingAndDeleting(t *testing.T) {
 				}
 				team, err := f.m.CreateTeam(ctx, teammanager.TeamConfig{Name: fmt.Sprint("churn-", i), Members: members("x", "y")})
 				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := f.m.DisbandTeam(ctx, team.ID); err != nil {
 					errs <- err
 					return
 				}

@@ -67,6 +67,25 @@
 // recorded completion time is the exact expiry time, whatever the time
 // of the write. Time comes from Config.WithClock.
 //
+// # Lifecycle
+//
+// Beside its status, a team has a led lifecycle (Team.Lifecycle, stored as
+// team:lifecycle:status so SPARQL sees it): forming → active ⇄ paused →
+// completed | disbanded, every move checked by CanTransition. Three states
+// follow the status — forming while it is pending, active while running,
+// completed once completed or failed — and two are an operator's:
+//
+//   - PauseTeam (active → paused) and ResumeTeam (paused → active): while
+//     paused, member updates and findings are refused with ErrTeamPaused
+//     and the timeout clock stops (the time paused is added to the
+//     deadline: team:lifecycle:pausedFor); reads, queries and merges go on.
+//   - DisbandTeam (forming, active or paused → disbanded): the team keeps
+//     its graphs, read-only (every write is refused with ErrTeamDisbanded),
+//     until it is deleted. No merge runs.
+//
+// DeleteTeam deletes only a completed or disbanded team (ErrTeamActive
+// otherwise). Each move is one atomic write with its team.status event.
+//
 // # Merges that always happen
 //
 // With auto-merge on (the default), a team that finishes with at least one

@@ -24,6 +24,15 @@ var (
 	// ErrTeamFinished means the team is completed or failed (possibly by its
 	// timeout) and accepts no more member updates or findings.
 	ErrTeamFinished = errors.New("team is finished")
+	// ErrTeamPaused means the team is paused (PauseTeam): its members'
+	// status updates and findings wait for ResumeTeam.
+	ErrTeamPaused = errors.New("team is paused")
+	// ErrTeamDisbanded means the team was disbanded (DisbandTeam): its
+	// graphs are read-only until it is deleted.
+	ErrTeamDisbanded = errors.New("team is disbanded")
+	// ErrTeamActive means DeleteTeam was asked to delete a team that is
+	// forming, active or paused: disband it first, or let it complete.
+	ErrTeamActive = errors.New("team is not completed or disbanded")
 	// ErrMemberFinished means the member is completed or failed and may no
 	// longer add findings.
 	ErrMemberFinished = errors.New("member is finished")

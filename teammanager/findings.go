@@ -87,6 +87,9 @@ func (m *Manager) findingQuads(team, agent, id string, f Finding) []quad.Quad {
 // checkCanAssert returns nil if agent may add findings to the team now.
 func checkCanAssert(st *teamState, team, agent string) error {
 	t := &st.team
+	if err := checkWorking(t); err != nil {
+		return err
+	}
 	if Finished(t.Status) {
 		return fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
 	}

@@ -235,3 +235,21 @@ func (f *fixture) factSets(t testing.TB, team string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// deleteTeam deletes team id, disbanding it first unless it is completed
+// (DeleteTeam deletes only completed or disbanded teams).
+func (f *fixture) deleteTeam(t testing.TB, id string) {
+	t.Helper()
+	tm, err := f.m.GetTeam(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.Lifecycle != teammanager.LifecycleCompleted && tm.Lifecycle != teammanager.LifecycleDisbanded {
+		if _, err := f.m.DisbandTeam(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.m.DeleteTeam(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+}

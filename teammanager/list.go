@@ -40,7 +40,14 @@ func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err er
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, fmt.Errorf("list teams: %w %q", ErrInvalidStatus, f.Status)
 	}
-	return m.listTeams(ctx, f.Status, true)
+	if f.Lifecycle != "" && !f.Lifecycle.Valid() {
+		return nil, fmt.Errorf("list teams: %w: lifecycle %q", ErrInvalidStatus, f.Lifecycle)
+	}
+	out, err := m.listTeams(ctx, f.Status, true)
+	if err != nil || f.Lifecycle == "" {
+		return out, err
+	}
+	return slices.DeleteFunc(out, func(t Team) bool { return t.Lifecycle != f.Lifecycle }), nil
 }
 
 // teamRow collects the term ids of one team's listed fields.
@@ -73,6 +80,9 @@ const (
 	fLastMerge
 	fMergePending
 	fMergeError
+	fPausedAt
+	fPausedFor
+	fDisbandedAt
 	nListFields
 )
 
@@ -84,6 +94,7 @@ func listPreds(x ns.NS) [nListFields]quad.Value {
 		fStarted: ns.ProvStartedAtTime, fTimeout: x.IRI(ns.TeamTimeout), fError: x.IRI(ns.TeamError),
 		fDescription: x.IRI(ns.TeamDescription), fLastMerge: x.IRI(ns.TeamLastMerge),
 		fMergePending: x.IRI(ns.TeamMergePending), fMergeError: x.IRI(ns.TeamMergeError),
+		fPausedAt: x.IRI(ns.TeamPausedAt), fPausedFor: x.IRI(ns.TeamPausedFor), fDisbandedAt: x.IRI(ns.TeamDisbandedAt),
 	}
 }
 
@@ -552,6 +563,11 @@ func (p *valueParser) rowTeam(id string, v *[nListFields]int32) (Team, error) {
 	}
 	t.MergePending = p.str(v[fMergePending])
 	t.MergeError = p.str(v[fMergeError])
+	t.PausedAt = p.time(v[fPausedAt])
+	t.DisbandedAt = p.time(v[fDisbandedAt])
+	if d := p.value(v[fPausedFor]); d != nil && p.err == nil {
+		t.PausedFor, p.err = ns.ParseDuration(d)
+	}
 	if lm := p.value(v[fLastMerge]); lm != nil && p.err == nil {
 		iri, _ := lm.(quad.IRI)
 		if ref, err := p.x.Parse(iri); err != nil || ref.Kind != ns.KindMerge {
@@ -564,6 +580,7 @@ func (p *valueParser) rowTeam(id string, v *[nListFields]int32) (Team, error) {
 	if p.err == nil && !t.Status.Valid() {
 		p.err = fmt.Errorf("status %q", t.Status)
 	}
+	t.Lifecycle = lifecycleOf(&t)
 	if p.err == nil && (p.value(v[fName]) == nil || p.value(v[fStrategy]) == nil || p.value(v[fCreated]) == nil) {
 		p.err = errIncomplete // every team has these: seen mid-create or mid-delete
 	}

@@ -198,9 +198,7 @@ func TestManager_PinsFollowTeamState(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range ids[:3] {
-		if err := f.m.DeleteTeam(ctx, id); err != nil {
-			t.Fatal(err)
-		}
+		f.deleteTeam(t, id)
 	}
 
 	pins, err := f.n.PinnedTerms(ctx)
@@ -298,9 +296,7 @@ func TestManager_PinsFollowTeamState(t *testing.T) {
 
 	// Deleting every team frees every term, and every pin with it.
 	for _, tm := range want {
-		if err := f.m.DeleteTeam(ctx, tm.ID); err != nil {
-			t.Fatal(err)
-		}
+		f.deleteTeam(t, tm.ID)
 	}
 	if size, err := f.n.Size(ctx); err != nil || size != 0 {
 		t.Fatalf("%d quads left, %v", size, err)

@@ -236,6 +236,7 @@ func (m *Manager) CreateTeam(ctx context.Context, tc TeamConfig) (_ Team, err er
 			})
 		}
 		sortMembers(team.Members)
+		team.Lifecycle = lifecycleOf(&team)
 		qs := m.teamQuads(&team)
 		tx.Add(qs...)
 		m.pinTeam(tx, id, qs)
@@ -627,6 +628,9 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 	}
 	st, rep, err := m.updateMerging(ctx, teamID, agentID, func(st *teamState, _ *cortex.Tx, now time.Time) error {
 		t := &st.team
+		if err := checkWorking(t); err != nil {
+			return err
+		}
 		if Finished(t.Status) {
 			return fmt.Errorf("team %s is %s: %w", teamID, t.Status, ErrTeamFinished)
 		}
@@ -741,6 +745,8 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 // provenance and conflict graphs and its fact sets, in one atomic step (journaled by the store
 // when large, see cortex.Namespace.Apply): readers see the whole team or
 // nothing of it, and a crash in the middle leaves the team as it was.
+// Only a completed (or failed) or disbanded team is deleted; any other
+// fails with ErrTeamActive and deletes nothing.
 func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(id)
@@ -750,6 +756,9 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 		t, err := m.getTeam(ctx, id)
 		if err != nil {
 			return err
+		}
+		if t.Lifecycle != LifecycleCompleted && t.Lifecycle != LifecycleDisbanded {
+			return fmt.Errorf("team is %s: %w (disband it first, or let it complete)", t.Lifecycle, ErrTeamActive)
 		}
 		prov := m.ns.ProvenanceGraph(id)
 		graphs := []quad.Value{m.ns.SharedGraph(id), prov, m.ns.ConflictGraph(id)}

@@ -99,6 +99,9 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	if err != nil {
 		return MergeReport{}, err
 	}
+	if t.Lifecycle == LifecycleDisbanded {
+		return MergeReport{}, fmt.Errorf("merge team %s: %w; its graphs are read-only", teamID, ErrTeamDisbanded)
+	}
 	strat, err := m.cfg.lookup(t.Strategy)
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
@@ -1102,8 +1105,10 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	mu := m.mergeLock(teamID)
 	mu.Lock()
 	defer mu.Unlock()
-	if _, err := m.getTeam(ctx, teamID); err != nil {
+	if t, err := m.getTeam(ctx, teamID); err != nil {
 		return MergeReport{}, err
+	} else if t.Lifecycle == LifecycleDisbanded {
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: team %s: %w; its graphs are read-only", conflictID, teamID, ErrTeamDisbanded)
 	}
 	x := m.ns
 	node := x.Conflict(teamID, conflictID)

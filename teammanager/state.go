@@ -262,6 +262,11 @@ func (m *Manager) parseTeam(st *teamState, id string) error {
 	if v := st.get(st.node, x.IRI(ns.TeamTimeout)); v != nil && err == nil {
 		t.Timeout, err = ns.ParseDuration(v)
 	}
+	t.PausedAt = tm(st.node, x.IRI(ns.TeamPausedAt))
+	t.DisbandedAt = tm(st.node, x.IRI(ns.TeamDisbandedAt))
+	if v := st.get(st.node, x.IRI(ns.TeamPausedFor)); v != nil && err == nil {
+		t.PausedFor, err = ns.ParseDuration(v)
+	}
 	if v := st.get(st.node, x.IRI(ns.TeamThreshold)); v != nil && err == nil {
 		t.Threshold, err = ns.ParseConfidence(v)
 	}
@@ -312,6 +317,7 @@ func (m *Manager) parseTeam(st *teamState, id string) error {
 	if !t.Status.Valid() {
 		return fmt.Errorf("status %q", t.Status)
 	}
+	t.Lifecycle = lifecycleOf(t)
 	slices.SortFunc(t.Members, func(a, b Member) int { return strings.Compare(a.AgentID, b.AgentID) })
 	return nil
 }
@@ -350,12 +356,14 @@ func derive(t *Team) (Status, string) {
 	return Pending, ""
 }
 
-// expiry returns when a running team times out (zero: never).
+// expiry returns when a running team times out (zero: never): its timeout
+// after it started, plus the time it was paused. A paused or disbanded
+// team does not time out.
 func expiry(t *Team) time.Time {
-	if t.Status != Running || t.Timeout <= 0 || t.StartedAt.IsZero() {
+	if t.Status != Running || t.Timeout <= 0 || t.StartedAt.IsZero() || !t.PausedAt.IsZero() || !t.DisbandedAt.IsZero() {
 		return time.Time{}
 	}
-	return t.StartedAt.Add(t.Timeout)
+	return t.StartedAt.Add(t.Timeout + t.PausedFor)
 }
 
 // applyTimeout marks t failed in memory if it is running past its timeout
@@ -366,6 +374,7 @@ func applyTimeout(t *Team, now time.Time) bool {
 		return false
 	}
 	t.Status, t.FailReason, t.CompletedAt, t.UpdatedAt = Failed, FailTimeout, exp, exp
+	t.Lifecycle = lifecycleOf(t)
 	return true
 }
 
@@ -386,6 +395,7 @@ func (m *Manager) writeTeamStatus(st *teamState) {
 	} else {
 		st.set(st.node, x.IRI(ns.TeamError), ns.String(t.FailReason))
 	}
+	m.writeLifecycle(st)
 }
 
 // persistTimeout stages the failure of a timed-out team (and, if a merge
@@ -435,6 +445,7 @@ func (m *Manager) teamQuads(t *Team) []quad.Quad {
 		add(node, x.IRI(ns.TeamDescription), ns.String(t.Context))
 	}
 	add(node, x.IRI(ns.TeamStatus), ns.String(string(t.Status)))
+	add(node, x.IRI(ns.TeamLifecycle), ns.String(string(lifecycleOf(t))))
 	add(node, x.IRI(ns.TeamStrategy), ns.String(t.Strategy))
 	add(node, x.IRI(ns.TeamCreatedAt), ns.DateTime(t.CreatedAt))
 	add(node, x.IRI(ns.TeamUpdatedAt), ns.DateTime(t.UpdatedAt))

@@ -2,6 +2,7 @@ package teammanager_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -56,7 +57,8 @@ func (f *fixture) sameAsQuads(t testing.TB, when string) []teammanager.Team {
 
 // TestManager_TeamTable_FollowsEveryWrite runs random Manager operations
 // (creates with odd names and contexts, member updates, findings, timeouts
-// and sweeps, merges, conflict resolutions, deletes) and checks after each
+// and sweeps, merges, conflict resolutions, pauses, resumes, disbands,
+// deletes) and checks after each
 // that the team table is current, has a row per team, and lists exactly
 // what the quads say, for every status filter.
 func TestManager_TeamTable_FollowsEveryWrite(t *testing.T) {
@@ -71,7 +73,7 @@ func TestManager_TeamTable_FollowsEveryWrite(t *testing.T) {
 		steps = 80
 	}
 	for step := range steps {
-		op := r.Intn(12)
+		op := r.Intn(14)
 		if len(teams) == 0 {
 			op = 0
 		}
@@ -125,8 +127,19 @@ func TestManager_TeamTable_FollowsEveryWrite(t *testing.T) {
 		case op < 11:
 			_, err := f.m.GetTeam(ctx, team) // reads write nothing
 			what = fmt.Sprintf("get %s (%v)", team, err)
+		case op < 13:
+			moves := []func(context.Context, string) (teammanager.Team, error){f.m.PauseTeam, f.m.ResumeTeam, f.m.PauseTeam, f.m.DisbandTeam}
+			i := r.Intn(len(moves))
+			_, err := moves[i](ctx, team)
+			what = fmt.Sprintf("lifecycle move %d of %s (%v)", i, team, err)
 		default:
-			if err := f.m.DeleteTeam(ctx, team); err != nil {
+			err := f.m.DeleteTeam(ctx, team)
+			if errors.Is(err, teammanager.ErrTeamActive) {
+				if _, err = f.m.DisbandTeam(ctx, team); err == nil {
+					err = f.m.DeleteTeam(ctx, team)
+				}
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 			for i, id := range teams {

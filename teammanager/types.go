@@ -94,6 +94,16 @@ type Team struct {
 	MergePending string
 	// MergeError is the error of the last failed attempt at the due merge.
 	MergeError string
+	// Lifecycle is the team's led lifecycle state, derived from Status and
+	// the pause and disband times (see Lifecycle).
+	Lifecycle Lifecycle
+	// PausedAt is when the team was paused; zero unless it is paused.
+	PausedAt time.Time
+	// PausedFor is how long the team was paused before its current pause
+	// (if any): its timeout runs that much later.
+	PausedFor time.Duration
+	// DisbandedAt is when the team was disbanded; zero if it was not.
+	DisbandedAt time.Time
 	// Members, sorted by agent id. ListTeams leaves it nil.
 	Members []Member
 }
@@ -122,7 +132,8 @@ func (t *Team) Member(agentID string) (*Member, bool) {
 
 // TeamFilter selects teams in ListTeams. The zero value selects all.
 type TeamFilter struct {
-	Status Status // empty: any
+	Status    Status    // empty: any
+	Lifecycle Lifecycle // empty: any
 }
 
 // Finding is one triple asserted by a member.
