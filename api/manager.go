@@ -26,6 +26,9 @@ type TeamManager interface {
 	GetTeam(ctx context.Context, id string) (teammanager.Team, error)
 	ListTeams(ctx context.Context, f teammanager.TeamFilter) ([]teammanager.Team, error)
 	DeleteTeam(ctx context.Context, id string) error
+	PauseTeam(ctx context.Context, id string) (teammanager.Team, error)
+	ResumeTeam(ctx context.Context, id string) (teammanager.Team, error)
+	DisbandTeam(ctx context.Context, id string) (teammanager.Team, error)
 	UpdateMemberStatus(ctx context.Context, teamID, agentID string, status teammanager.Status, result string) (teammanager.MemberUpdate, error)
 	MergeTeamResults(ctx context.Context, teamID string) (teammanager.MergeReport, error)
 	IsTeamComplete(ctx context.Context, id string) (bool, error)

@@ -99,6 +99,14 @@ type Team struct {
 	LastMerge   string     `json:"lastMerge,omitempty"`
 	Members     []Member   `json:"members,omitempty"`
 
+	// The led lifecycle: forming, active, paused, completed or disbanded;
+	// when the team was paused (while it is) or disbanded, and how long it
+	// was paused before (seconds).
+	Lifecycle   string     `json:"lifecycle"`
+	PausedAt    *time.Time `json:"pausedAt,omitempty"`
+	PausedFor   float64    `json:"pausedFor,omitempty"`
+	DisbandedAt *time.Time `json:"disbandedAt,omitempty"`
+
 	// Merged, and why a finished team's due merge is not done:
 	// "interrupted" or "failed" (then mergeError says why).
 	Merged       bool   `json:"merged"`
@@ -244,7 +252,8 @@ func TeamOf(t teammanager.Team) Team {
 	out := Team{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
 		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
 		UpdatedAt: tp(t.UpdatedAt), Timeout: t.Timeout.Seconds(), Threshold: t.Threshold, TieBreaker: t.TieBreaker, LastMerge: t.LastMerge,
-		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
+		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError,
+		Lifecycle: string(t.Lifecycle), PausedAt: tp(t.PausedAt), PausedFor: t.PausedFor.Seconds(), DisbandedAt: tp(t.DisbandedAt)}
 	for _, mb := range t.Members {
 		out.Members = append(out.Members, MemberOf(mb))
 	}

@@ -92,6 +92,7 @@ var behaviours = []struct {
 	{"TeamFails", testTeamFails},
 	{"ListTeams", testListTeams},
 	{"DeleteTeam", testDeleteTeam},
+	{"PauseResumeDisband", testPauseResumeDisband},
 	{"AddFindings", testAddFindings},
 	{"ImportFindings", testImportFindings},
 	{"Merge_ConflictFlagAndResolve", testMergeConflictFlagAndResolve},
@@ -318,6 +319,12 @@ func testDeleteTeam(t *testing.T, tm api.TeamManager) {
 	if _, err := tm.AddFinding(ctx, "gone", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}); err != nil {
 		t.Fatal(err)
 	}
+	if err := tm.DeleteTeam(ctx, "gone"); !errors.Is(err, teammanager.ErrTeamActive) {
+		t.Fatalf("delete a running team: %v, want ErrTeamActive", err)
+	}
+	if tm, err := tm.DisbandTeam(ctx, "gone"); err != nil || tm.Lifecycle != teammanager.LifecycleDisbanded || tm.DisbandedAt.IsZero() {
+		t.Fatalf("DisbandTeam = %+v, %v", tm, err)
+	}
 	if err := tm.DeleteTeam(ctx, "gone"); err != nil {
 		t.Fatal(err)
 	}
@@ -329,6 +336,48 @@ func testDeleteTeam(t *testing.T, tm api.TeamManager) {
 	}
 	if err := tm.DeleteTeam(ctx, "gone"); !errors.Is(err, teammanager.ErrUnknownTeam) {
 		t.Fatalf("second delete: %v", err)
+	}
+}
+
+func testPauseResumeDisband(t *testing.T, tm api.TeamManager) {
+	created := create(t, tm, teammanager.TeamConfig{ID: "p", Name: "n", Members: members("a", "b")})
+	if created.Lifecycle != teammanager.LifecycleForming {
+		t.Fatalf("created: lifecycle %q", created.Lifecycle)
+	}
+	if _, err := tm.PauseTeam(ctx, "p"); !errors.Is(err, teammanager.ErrInvalidTransition) {
+		t.Fatalf("pause a forming team: %v, want ErrInvalidTransition", err)
+	}
+	status(t, tm, "p", "a", teammanager.Running, "")
+	paused, err := tm.PauseTeam(ctx, "p")
+	if err != nil || paused.Lifecycle != teammanager.LifecyclePaused || paused.PausedAt.IsZero() {
+		t.Fatalf("PauseTeam = %+v, %v", paused, err)
+	}
+	if _, err := tm.UpdateMemberStatus(ctx, "p", "b", teammanager.Running, ""); !errors.Is(err, teammanager.ErrTeamPaused) {
+		t.Fatalf("member update while paused: %v, want ErrTeamPaused", err)
+	}
+	if _, err := tm.AddFinding(ctx, "p", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}); !errors.Is(err, teammanager.ErrTeamPaused) {
+		t.Fatalf("finding while paused: %v, want ErrTeamPaused", err)
+	}
+	ts, err := tm.ListTeams(ctx, teammanager.TeamFilter{Lifecycle: teammanager.LifecyclePaused})
+	if err != nil || len(ts) != 1 || ts[0].ID != "p" || !ts[0].PausedAt.Equal(paused.PausedAt) {
+		t.Fatalf("ListTeams(paused) = %+v, %v", ts, err)
+	}
+	if _, err := tm.ListTeams(ctx, teammanager.TeamFilter{Lifecycle: "running"}); !errors.Is(err, teammanager.ErrInvalidStatus) {
+		t.Fatalf("bad lifecycle filter: %v", err)
+	}
+	resumed, err := tm.ResumeTeam(ctx, "p")
+	if err != nil || resumed.Lifecycle != teammanager.LifecycleActive || !resumed.PausedAt.IsZero() {
+		t.Fatalf("ResumeTeam = %+v, %v", resumed, err)
+	}
+	status(t, tm, "p", "b", teammanager.Running, "")
+	if _, err := tm.DisbandTeam(ctx, "p"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tm.UpdateMemberStatus(ctx, "p", "b", teammanager.Completed, ""); !errors.Is(err, teammanager.ErrTeamDisbanded) {
+		t.Fatalf("member update of a disbanded team: %v, want ErrTeamDisbanded", err)
+	}
+	if got, err := tm.GetTeam(ctx, "p"); err != nil || got.Lifecycle != teammanager.LifecycleDisbanded || got.Status != teammanager.Running {
+		t.Fatalf("disbanded team: %+v, %v", got, err)
 	}
 }
 

@@ -44,17 +44,13 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 
 // GetTeam returns a team (teams.get).
 func (c *Client) GetTeam(ctx context.Context, id string) (teammanager.Team, error) {
-	var t api.Team
-	if err := c.Call(ctx, "teams.get", map[string]string{"team": id}, &t); err != nil {
-		return teammanager.Team{}, err
-	}
-	return teamOf(t), nil
+	return c.teamCall(ctx, "teams.get", id)
 }
 
 // ListTeams lists teams, oldest first, without their members (teams.list).
 func (c *Client) ListTeams(ctx context.Context, f teammanager.TeamFilter) ([]teammanager.Team, error) {
 	var ts []api.Team
-	if err := c.Call(ctx, "teams.list", map[string]string{"status": string(f.Status)}, &ts); err != nil {
+	if err := c.Call(ctx, "teams.list", map[string]string{"status": string(f.Status), "lifecycle": string(f.Lifecycle)}, &ts); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.Team, 0, len(ts))
@@ -67,6 +63,30 @@ func (c *Client) ListTeams(ctx context.Context, f teammanager.TeamFilter) ([]tea
 // DeleteTeam deletes a team with its findings and graphs (teams.delete).
 func (c *Client) DeleteTeam(ctx context.Context, id string) error {
 	return c.Call(ctx, "teams.delete", map[string]string{"team": id}, nil)
+}
+
+// PauseTeam pauses an active team (teams.pause).
+func (c *Client) PauseTeam(ctx context.Context, id string) (teammanager.Team, error) {
+	return c.teamCall(ctx, "teams.pause", id)
+}
+
+// ResumeTeam resumes a paused team (teams.resume).
+func (c *Client) ResumeTeam(ctx context.Context, id string) (teammanager.Team, error) {
+	return c.teamCall(ctx, "teams.resume", id)
+}
+
+// DisbandTeam disbands a team (teams.disband).
+func (c *Client) DisbandTeam(ctx context.Context, id string) (teammanager.Team, error) {
+	return c.teamCall(ctx, "teams.disband", id)
+}
+
+// teamCall calls method with the team id and returns the team it answers.
+func (c *Client) teamCall(ctx context.Context, method, id string) (teammanager.Team, error) {
+	var t api.Team
+	if err := c.Call(ctx, method, map[string]string{"team": id}, &t); err != nil {
+		return teammanager.Team{}, err
+	}
+	return teamOf(t), nil
 }
 
 // UpdateMemberStatus moves a member to status (teams.member_status).
@@ -300,7 +320,9 @@ func teamOf(t api.Team) teammanager.Team {
 	out := teammanager.Team{ID: t.ID, Name: t.Name, Context: t.Context, Strategy: t.Strategy, Status: teammanager.Status(t.Status),
 		CreatedAt: tv(t.CreatedAt), StartedAt: tv(t.StartedAt), UpdatedAt: tv(t.UpdatedAt), CompletedAt: tv(t.CompletedAt),
 		Timeout: time.Duration(t.Timeout * float64(time.Second)), Threshold: t.Threshold, TieBreaker: t.TieBreaker,
-		FailReason: t.FailReason, LastMerge: t.LastMerge, Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError}
+		FailReason: t.FailReason, LastMerge: t.LastMerge, Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError,
+		Lifecycle: teammanager.Lifecycle(t.Lifecycle), PausedAt: tv(t.PausedAt), PausedFor: time.Duration(t.PausedFor * float64(time.Second)),
+		DisbandedAt: tv(t.DisbandedAt)}
 	for _, m := range t.Members {
 		out.Members = append(out.Members, memberOf(m))
 	}

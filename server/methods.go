@@ -40,6 +40,9 @@ var methods = map[string]method{
 	"teams.get":           {access: accessRead, run: teamsGet},
 	"teams.list":          {access: accessRead, run: teamsList},
 	"teams.delete":        {access: accessWrite, run: teamsDelete},
+	"teams.pause":         {access: accessWrite, run: teamsPause},
+	"teams.resume":        {access: accessWrite, run: teamsResume},
+	"teams.disband":       {access: accessWrite, run: teamsDisband},
 	"teams.member_status": {access: accessWrite, run: teamsMemberStatus},
 	"teams.merge":         {access: accessWrite, run: teamsMerge},
 	"teams.is_complete":   {access: accessRead, run: teamsIsComplete},
@@ -149,7 +152,8 @@ func teamsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, erro
 
 func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p struct {
-		Status string `json:"status"`
+		Status    string `json:"status"`
+		Lifecycle string `json:"lifecycle"`
 	}
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -161,6 +165,13 @@ func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 			return nil, err
 		}
 		f.Status = st
+	}
+	if p.Lifecycle != "" {
+		l, err := teammanager.ParseLifecycle(p.Lifecycle)
+		if err != nil {
+			return nil, err
+		}
+		f.Lifecycle = l
 	}
 	ts, err := c.m.ListTeams(ctx, f)
 	if err != nil {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -87,7 +89,10 @@ Examples:
 					Usage: "list teams, oldest first",
 					Description: `Example:
    cortexctl teams list --status running --json`,
-					Flags:  withOutput(&cli.StringFlag{Name: "status", Usage: "only teams with this status: pending|running|completed|failed"}),
+					Flags: withOutput(
+						&cli.StringFlag{Name: "status", Usage: "only teams with this status: pending|running|completed|failed"},
+						&cli.StringFlag{Name: "lifecycle", Usage: "only teams in this lifecycle state: forming|active|paused|completed|disbanded"},
+					),
 					Action: func(c *cli.Context) error { return teamsList(c, e) },
 				},
 				{
@@ -127,12 +132,49 @@ Example:
 					Action: func(c *cli.Context) error { return teamsMerge(c, e) },
 				},
 				{
-					Name:      "delete",
-					Usage:     "delete a team with its findings and graphs",
+					Name:      "pause",
+					Usage:     "pause an active team: its members' updates and findings wait, its timeout clock stops",
+					ArgsUsage: "TEAM",
+					Description: `Reads, queries and merges go on. cortexctl teams resume TEAM lets the
+members go on; the time paused is added to the team's timeout.
+
+Example:
+   cortexctl teams pause TEAM`,
+					Flags:  withOutput(),
+					Action: func(c *cli.Context) error { return teamsLifecycle(c, e, "pause") },
+				},
+				{
+					Name:      "resume",
+					Usage:     "resume a paused team",
 					ArgsUsage: "TEAM",
 					Description: `Example:
-   cortexctl teams delete TEAM`,
+   cortexctl teams resume TEAM`,
 					Flags:  withOutput(),
+					Action: func(c *cli.Context) error { return teamsLifecycle(c, e, "resume") },
+				},
+				{
+					Name:      "disband",
+					Usage:     "disband a forming, active or paused team: its graphs stay, read-only, until it is deleted",
+					ArgsUsage: "TEAM",
+					Description: `No merge runs. Every write to the team is refused from then on; the
+team can be deleted (cortexctl teams delete TEAM).
+
+Example:
+   cortexctl teams disband TEAM`,
+					Flags:  withOutput(),
+					Action: func(c *cli.Context) error { return teamsLifecycle(c, e, "disband") },
+				},
+				{
+					Name:      "delete",
+					Usage:     "delete a completed or disbanded team with its findings and graphs",
+					ArgsUsage: "TEAM",
+					Description: `A team that is forming, active or paused is refused (exit 4) unless
+--disband is given, which disbands it first.
+
+Example:
+   cortexctl teams delete TEAM
+   cortexctl teams delete TEAM --disband`,
+					Flags:  withOutput(&cli.BoolFlag{Name: "disband", Usage: "disband the team first if it is forming, active or paused"}),
 					Action: func(c *cli.Context) error { return teamsDelete(c, e) },
 				},
 			},
@@ -282,6 +324,13 @@ func teamsList(c *cli.Context, e *env) error {
 		}
 		f.Status = st
 	}
+	if s := c.String("lifecycle"); s != "" {
+		l, err := teammanager.ParseLifecycle(s)
+		if err != nil {
+			return err
+		}
+		f.Lifecycle = l
+	}
 	m, err := e.manager(c, accessRead)
 	if err != nil {
 		return err
@@ -295,9 +344,9 @@ func teamsList(c *cli.Context, e *env) error {
 		out = append(out, api.TeamOf(t))
 	}
 	return printResult(c, e.stdout, out, func() error {
-		t := newTable(e.stdout, false, "ID", "NAME", "STATUS", "STRATEGY", "CREATED")
+		t := newTable(e.stdout, false, "ID", "NAME", "STATUS", "LIFECYCLE", "STRATEGY", "CREATED")
 		for _, tm := range ts {
-			t.row(tm.ID, tm.Name, string(tm.Status), tm.Strategy, tm.CreatedAt.Format(time.RFC3339))
+			t.row(tm.ID, tm.Name, string(tm.Status), string(tm.Lifecycle), tm.Strategy, tm.CreatedAt.Format(time.RFC3339))
 		}
 		return t.flush()
 	})
@@ -375,7 +424,10 @@ func teamsGet(c *cli.Context, e *env) error {
 		return err
 	}
 	return printResult(c, e.stdout, api.TeamOf(t), func() error {
-		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Strategy)
+		fmt.Fprintf(e.stdout, "team %s  \"%s\"  %s (%s)  strategy %s\n", t.ID, cell(t.Name), t.Status, t.Lifecycle, t.Strategy)
+		if note := lifecycleNote(t); note != "" {
+			fmt.Fprintln(e.stdout, note)
+		}
 		if t.FailReason != "" {
 			fmt.Fprintf(e.stdout, "failed: %s\n", cell(t.FailReason))
 		}
@@ -403,7 +455,13 @@ func teamsDelete(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := m.DeleteTeam(c.Context, args[0]); err != nil {
+	err = m.DeleteTeam(c.Context, args[0])
+	if errors.Is(err, teammanager.ErrTeamActive) && c.Bool("disband") {
+		if _, err = m.DisbandTeam(c.Context, args[0]); err == nil {
+			err = m.DeleteTeam(c.Context, args[0])
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if out == formatJSON {
@@ -492,4 +550,45 @@ func (e *env) prefixes() map[string]string {
 		return m
 	}
 	return teammanager.Prefixes(x, e.cfg.Prefixes)
+}
+
+// lifecycleNote returns the line saying since when t is paused or
+// disbanded, or "".
+func lifecycleNote(t teammanager.Team) string {
+	switch t.Lifecycle {
+	case teammanager.LifecyclePaused:
+		return fmt.Sprintf("paused since %s: run `cortexctl teams resume %s`", t.PausedAt.Format(time.RFC3339), t.ID)
+	case teammanager.LifecycleDisbanded:
+		return fmt.Sprintf("disbanded at %s: read-only until deleted", t.DisbandedAt.Format(time.RFC3339))
+	}
+	return ""
+}
+
+// teamsLifecycle runs teams pause, resume or disband (verb) and prints the
+// team as moved.
+func teamsLifecycle(c *cli.Context, e *env, verb string) error {
+	out, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	args := c.Args().Slice()
+	if len(args) != 1 {
+		return usagef("teams %s: want TEAM", verb)
+	}
+	m, err := e.manager(c, accessWrite)
+	if err != nil {
+		return err
+	}
+	move := map[string]func(context.Context, string) (teammanager.Team, error){
+		"pause": m.PauseTeam, "resume": m.ResumeTeam, "disband": m.DisbandTeam,
+	}[verb]
+	t, err := move(c.Context, args[0])
+	if err != nil {
+		return err
+	}
+	if out == formatJSON {
+		return writeJSON(e.stdout, api.TeamOf(t))
+	}
+	_, err = fmt.Fprintf(e.stdout, "team %s is %s\n", t.ID, t.Lifecycle)
+	return err
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cortexgraph/cortex/api"
 )
 
 func fixturePath(parts ...string) string {
@@ -62,7 +64,10 @@ func TestCLI_Teams(t *testing.T) {
 			}
 		})
 	}
-	mustCLI(t, dir, "teams", "delete", "release-vote")
+	if r := runCLI(t, dir, "", "teams", "delete", "release-vote"); r.code != exitConflict || !strings.Contains(r.stderr, "disband it first") {
+		t.Fatalf("delete a forming team: exit %d, stderr %q", r.code, r.stderr)
+	}
+	mustCLI(t, dir, "teams", "delete", "release-vote", "--disband")
 	if r := runCLI(t, dir, "", "teams", "get", "release-vote"); r.code != exitNotFound {
 		t.Fatalf("deleted team: exit %d", r.code)
 	}
@@ -113,4 +118,42 @@ func TestCLI_TeamMerge(t *testing.T) {
 	if strings.Count(shared, "\n") != 2 {
 		t.Fatalf("shared graph export:\n%s", shared)
 	}
+}
+
+// TestCLI_TeamLifecycle: teams pause, resume and disband, the lifecycle in
+// teams list and get, and the refusals a paused or disbanded team gives.
+func TestCLI_TeamLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann", "--member", "bob")
+	if r := runCLI(t, dir, "", "teams", "pause", "t1"); r.code != exitConflict || !strings.Contains(r.stderr, "forming → paused") {
+		t.Fatalf("pause a forming team: exit %d, stderr %q", r.code, r.stderr)
+	}
+	mustCLI(t, dir, "teams", "member-status", "t1", "ann", "running")
+	if out := mustCLI(t, dir, "teams", "pause", "t1"); out != "team t1 is paused\n" {
+		t.Fatalf("pause: %q", out)
+	}
+	if out := mustCLI(t, dir, "teams", "list", "--lifecycle", "paused"); !strings.Contains(out, "LIFECYCLE") || !strings.Contains(out, "t1") || !strings.Contains(out, "paused") {
+		t.Fatalf("list --lifecycle paused: %q", out)
+	}
+	if out := mustCLI(t, dir, "teams", "list", "--lifecycle", "active"); strings.Contains(out, "t1") {
+		t.Fatalf("list --lifecycle active lists the paused team: %q", out)
+	}
+	if out := mustCLI(t, dir, "teams", "get", "t1"); !strings.Contains(out, "running (paused)") || !strings.Contains(out, "teams resume t1") {
+		t.Fatalf("get: %q", out)
+	}
+	if r := runCLI(t, dir, "", "findings", "add", "t1", "ann", "<http://ex/s>", "<http://ex/p>", "o"); r.code != exitConflict || !strings.Contains(r.stderr, "paused") {
+		t.Fatalf("finding while paused: exit %d, stderr %q", r.code, r.stderr)
+	}
+	var resumed api.Team
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "resume", "t1", "--json")), &resumed); err != nil || resumed.Lifecycle != "active" || resumed.PausedFor <= 0 {
+		t.Fatalf("resume --json: %+v, %v", resumed, err)
+	}
+	mustCLI(t, dir, "teams", "disband", "t1")
+	if r := runCLI(t, dir, "", "teams", "member-status", "t1", "bob", "running"); r.code != exitConflict || !strings.Contains(r.stderr, "disbanded") {
+		t.Fatalf("member update of a disbanded team: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, dir, "", "teams", "list", "--lifecycle", "sleeping"); r.code != exitInvalid {
+		t.Fatalf("bad --lifecycle: exit %d, stderr %q", r.code, r.stderr)
+	}
+	mustCLI(t, dir, "teams", "delete", "t1")
 }

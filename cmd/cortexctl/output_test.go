@@ -137,6 +137,7 @@ func TestCLI_OutputFormats(t *testing.T) {
 		{"teams", "member-status", "t1", "ann", "completed"},
 		{"teams", "merge", "t1"},
 		{"conflicts", "list", "t1"},
+		{"teams", "pause", "t1"}, {"teams", "resume", "t1"}, {"teams", "disband", "t1"},
 		{"teams", "delete", "t1"},
 		{"-n", "x", "import", nt},
 		{"namespaces", "delete", "x", "--yes"},
