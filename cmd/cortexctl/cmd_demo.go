@@ -45,7 +45,8 @@ Example:
 			if err != nil {
 				return err
 			}
-			if err := m.DeleteTeam(c.Context, tc.ID); err != nil && !errors.Is(err, teammanager.ErrUnknownTeam) {
+			// The team of an earlier run, even one that stopped half-way.
+			if err := deleteTeam(c.Context, m, tc.ID, true); err != nil && !errors.Is(err, teammanager.ErrUnknownTeam) {
 				return err
 			}
 			fmt.Fprintf(out, "== Cortex demo: store %s, namespace %q\n\n", e.dataDir, e.nsName)

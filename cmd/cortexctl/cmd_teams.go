@@ -455,13 +455,7 @@ func teamsDelete(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	err = m.DeleteTeam(c.Context, args[0])
-	if errors.Is(err, teammanager.ErrTeamActive) && c.Bool("disband") {
-		if _, err = m.DisbandTeam(c.Context, args[0]); err == nil {
-			err = m.DeleteTeam(c.Context, args[0])
-		}
-	}
-	if err != nil {
+	if err := deleteTeam(c.Context, m, args[0], c.Bool("disband")); err != nil {
 		return err
 	}
 	if out == formatJSON {
@@ -550,6 +544,18 @@ func (e *env) prefixes() map[string]string {
 		return m
 	}
 	return teammanager.Prefixes(x, e.cfg.Prefixes)
+}
+
+// deleteTeam deletes team id; a team that is forming, active or paused is
+// disbanded first if disband is set (else DeleteTeam refuses it).
+func deleteTeam(ctx context.Context, m api.TeamManager, id string, disband bool) error {
+	err := m.DeleteTeam(ctx, id)
+	if errors.Is(err, teammanager.ErrTeamActive) && disband {
+		if _, err = m.DisbandTeam(ctx, id); err == nil {
+			err = m.DeleteTeam(ctx, id)
+		}
+	}
+	return err
 }
 
 // lifecycleNote returns the line saying since when t is paused or
