@@ -211,16 +211,13 @@ func (d *Def) plan() (*plan, error) {
 		checkPorts("inputs", s.Inputs)
 		checkPorts("outputs", s.Outputs)
 	}
-	if len(probs) > 0 {
-		return nil, invalid(d.Name, probs)
-	}
 	order, cycle := topoOrder(p.deps)
 	if cycle != nil {
 		names := make([]string, len(cycle))
 		for i, k := range cycle {
 			names[i] = d.Steps[k].Name
 		}
-		return nil, invalid(d.Name, []string{"depends_on: cycle " + strings.Join(names, " → ")})
+		bad("depends_on: cycle %s", strings.Join(names, " → "))
 	}
 	p.order = order
 	for i, s := range d.Steps {
@@ -308,6 +305,8 @@ func topoOrder(deps [][]int) (order, cycle []int) {
 		if p, ok := pos[i]; ok {
 			c := append([]int(nil), path[p:]...)
 			slices.Reverse(c) // dependency order: a → b means b depends on a
+			m := slices.Index(c, slices.Min(c))
+			c = append(c[m:], c[:m]...)
 			return nil, append(c, c[0])
 		}
 		pos[i] = len(path)
