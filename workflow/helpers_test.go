@@ -31,6 +31,13 @@ func (c *fakeClock) Now() time.Time {
 	return c.t
 }
 
+// Set sets the clock to t.
+func (c *fakeClock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
+}
+
 func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
@@ -52,7 +59,7 @@ func newFixture(t testing.TB) *fixture {
 
 func newFixtureOn(t testing.TB, s *cortex.Store) *fixture {
 	t.Helper()
-	x, err := namespace.New("wf")
+	x, err := newNS()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,3 +151,5 @@ func scatterDef() workflow.Def {
 		},
 	}
 }
+
+func newNS() (namespace.NS, error) { return namespace.New("wf") }
