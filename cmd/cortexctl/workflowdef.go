@@ -21,13 +21,13 @@ import (
 // port shapes (outputs: ["name"], inputs: {"name": "step.output"}).
 
 type teamFile struct {
-	Name          string          `json:"name"`
-	Description   string          `json:"description"`
-	Agents        []string        `json:"agents"`
-	Orchestrator  string          `json:"orchestrator"`
-	Context       string          `json:"context"`
-	Workflow      *workflowFile   `json:"workflow"`
-	Collaboration *collaboration  `json:"collaboration"`
+	Name          string         `json:"name"`
+	Description   string         `json:"description"`
+	Agents        []string       `json:"agents"`
+	Orchestrator  string         `json:"orchestrator"`
+	Context       string         `json:"context"`
+	Workflow      *workflowFile  `json:"workflow"`
+	Collaboration *collaboration `json:"collaboration"`
 }
 
 type collaboration struct {
