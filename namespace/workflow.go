@@ -21,7 +21,7 @@ import (
 // run id or step name can spell one.
 const (
 	segRun        = "run"
-	segStep       = "step"
+	segRunStep    = "step"
 	segTransition = "transition"
 	graphHistory  = "history"
 )
@@ -34,7 +34,7 @@ func (ns NS) Run(runID string) quad.IRI {
 // Step returns the node of step stepName of run runID:
 // {prefix}run:{runID}:step:{stepName}.
 func (ns NS) Step(runID, stepName string) quad.IRI {
-	return ns.build(segRun, Escape(runID), segStep, Escape(stepName))
+	return ns.build(segRun, Escape(runID), segRunStep, Escape(stepName))
 }
 
 // Transition returns the node of the seq-th recorded transition of run
