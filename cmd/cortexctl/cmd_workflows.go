@@ -62,7 +62,7 @@ Examples:
 					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable (VALUE is JSON if it parses as JSON, else a string)"},
 					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},
 					&cli.StringFlag{Name: "exec", Usage: "drive the run: run `COMMAND` (sh -c) for each ready step"},
-					&cli.IntFlag{Name: "parallel", Usage: "with --exec, steps run at a time", Value: 1},
+					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (at most 1024)", Value: 1},
 					&cli.StringFlag{Name: "id", Usage: "run id (default: generated)"},
 					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable"},
 					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
@@ -211,8 +211,8 @@ func workflowsRun(c *cli.Context, e *env) error {
 			opts.StepTimeout = time.Duration(n) * time.Second
 		}
 	}
-	if c.Int("parallel") < 1 {
-		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int("parallel"))
+	if c.Int64("parallel") < 1 {
+		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
 	}
 	en, tm, err := e.engine(c, accessCreate)
 	if err != nil {
@@ -224,7 +224,7 @@ func workflowsRun(c *cli.Context, e *env) error {
 	}
 	if command := c.String("exec"); command != "" {
 		actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
-		r, err = en.RunAs(c.Context, r.ID, actor, execRunner(e, command, tm.Prefixes()), c.Int("parallel"))
+		r, err = en.RunAs(c.Context, r.ID, actor, execRunner(e, command, tm.Prefixes()), int(min(c.Int64("parallel"), 1024)))
 		if err != nil {
 			return wfErr(fmt.Errorf("run %s: %w (resume it with the workflow package's Run)", r.ID, err))
 		}
