@@ -42,7 +42,8 @@ var layers = map[string][]string{
 		"teammanager"},
 	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
 		"cortex/sparql/results", "merge", "namespace", "teammanager"},
-	"client": {"api", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "teammanager"},
+	"client":   {"api", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "teammanager"},
+	"workflow": {"config", "cortex", "internal/ctxcause", "merge", "namespace", "teammanager"},
 }
 
 // TestLayers checks the import graph of the module's library packages

@@ -193,7 +193,7 @@ const (
 	rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 )
 
-var terms = []termInfo{
+var terms = append([]termInfo{
 	{ClassTeam, TermClass, "Team", "A team of agents working on one goal. Its state lives in the team graph.", "", "", ""},
 	{ClassMember, TermClass, "Member", "The membership of one agent in one team: role, task, status and result.", "", "", ""},
 	{ClassAgent, TermClass, "Agent", "An agent, identified across teams.", "", "", "http://www.w3.org/ns/prov#Agent"},
@@ -255,7 +255,7 @@ var terms = []termInfo{
 	{FactConfidence, TermProperty, "fact confidence", "Fused confidence of the set's facts, from 0 to 1, rounded to the nearest 0.01 (a positive confidence never to 0): what the team's merge strategy computed for each of them (for most strategies the highest confidence among the findings that support the fact; see package merge).", "FactSet", xsd + "decimal", ""},
 	{FactResolvedBy, TermProperty, "resolved by", "Who chose the set's facts by resolving a conflict by hand; absent for facts the strategy kept.", "FactSet", "Agent", ""},
 	{FactTeam, TermProperty, "fact set team", "The team whose merged facts the set holds. Fact sets per team: SELECT ?team (COUNT(?set) AS ?n) WHERE { GRAPH ?g { ?set cx:fact:team ?team } } GROUP BY ?team.", "FactSet", "Team", ""},
-}
+}, workflowTerms...) // workflow.go
 
 type externalInfo struct {
 	iri     quad.IRI

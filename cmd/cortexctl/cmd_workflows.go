@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+func workflowsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "workflows",
+		Usage: "run the workflows of team definitions (multi-agent-spec team files)",
+		Description: `A run is a Cortex team whose members are the agents of the team file's
+steps; chain, scatter and graph workflows run (crew and swarm exit 4: they
+need the task board). The workflows commands open the store themselves
+(not through a server).
+
+Example:
+   cortexctl workflows run code-review --input change=HEAD~1 --exec ./review.sh --parallel 4
+   cortexctl workflows status RUN`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "run",
+				Usage:     "start a run of a team file or built-in workflow; with --exec, drive it to its end",
+				ArgsUsage: "TEAMDEF",
+				Description: `TEAMDEF is a team file (JSON) or the name of a built-in workflow (workflows
+list --builtin). Without --exec the run is started and its id printed; a
+host drives it (workflow package: Ready, StartStep, AddFindings,
+CompleteStep, FailStep).
+
+With --exec, each ready step runs COMMAND with sh -c, at most --parallel at
+a time, the step as JSON on stdin:
+   {"run": ..., "step": {"name", "agent", "depends_on", "inputs", "outputs"},
+    "agent": {agent definition, or {"name": ...}}, "context": ..., "inputs": {...},
+    "upstream": [{"subject", "predicate", "object", "confidence", "supporters"}]}
+and its stdout read as
+   {"outputs": {...}, "findings": [{"subject", "predicate", "object", "confidence"}]}
+--input VALUE is a string for inputs declared string or file, else JSON if
+it parses as JSON, else a string.
+(terms as in findings add: <iri>, "literal", prefix:name; empty stdout: no
+outputs or findings). A non-zero exit fails the step. The command exits 0
+when the run completes, 4 when it fails or is cancelled.
+
+Examples:
+   cortexctl workflows run team.json --input repo=cortex --input depth=3
+   cortexctl workflows run security-review --input target=. --exec 'scan-step.sh' --json`,
+				Flags: withOutput(
+					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable (VALUE is JSON if it parses as JSON, else a string)"},
+					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},
+					&cli.StringFlag{Name: "exec", Usage: "drive the run: run `COMMAND` (sh -c) for each ready step"},
+					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (at most 1024)", Value: 1},
+					&cli.StringFlag{Name: "id", Usage: "run id (default: generated)"},
+					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable"},
+					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
+				),
+				Action: func(c *cli.Context) error { return workflowsRun(c, e) },
+			},
+			{
+				Name:      "status",
+				Usage:     "show a run and its steps",
+				ArgsUsage: "RUN",
+				Flags:     withOutput(),
+				Action:    func(c *cli.Context) error { return workflowsStatus(c, e) },
+			},
+			{
+				Name:  "list",
+				Usage: "list runs, oldest first, or the built-in workflows",
+				Flags: withOutput(
+					&cli.StringFlag{Name: "status", Usage: "only runs with this status: pending|running|merging|completed|failed|cancelled"},
+					&cli.BoolFlag{Name: "builtin", Usage: "list the built-in workflows instead (no store needed)"},
+				),
+				Action: func(c *cli.Context) error { return workflowsList(c, e) },
+			},
+			{
+				Name:      "history",
+				Usage:     "list every transition of a run and its steps, with time and actor",
+				ArgsUsage: "RUN",
+				Flags:     withOutput(),
+				Action:    func(c *cli.Context) error { return workflowsHistory(c, e) },
+			},
+			{
+				Name:      "cancel",
+				Usage:     "cancel a run: running steps fail, the others are skipped",
+				ArgsUsage: "RUN",
+				Flags:     withOutput(),
+				Action:    func(c *cli.Context) error { return workflowsCancel(c, e) },
+			},
+		},
+	}
+}
+
+// classified is an error with the api kind that gives its exit code.
+type classified struct{ err, kind error }
+
+func (c *classified) Error() string   { return c.err.Error() }
+func (c *classified) Unwrap() []error { return []error{c.err, c.kind} }
+
+// wfErr gives the workflow package's errors their exit codes.
+func wfErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, k := range []struct{ sentinel, kind error }{
+		{workflow.ErrNotRunnable, api.ErrConflict},
+		{workflow.ErrInvalidDef, api.ErrInvalid},
+		{workflow.ErrInvalidRun, api.ErrInvalid},
+		{workflow.ErrInvalidOutput, api.ErrInvalid},
+		{workflow.ErrUnknownRun, api.ErrNotFound},
+		{workflow.ErrUnknownStep, api.ErrNotFound},
+		{workflow.ErrRunExists, api.ErrConflict},
+		{workflow.ErrRunFinished, api.ErrConflict},
+		{workflow.ErrInvalidTransition, api.ErrConflict},
+	} {
+		if errors.Is(err, k.sentinel) {
+			return &classified{err, k.kind}
+		}
+	}
+	return err
+}
+
+// engine returns a workflow engine over the store (see embeddedManager).
+func (e *env) engine(c *cli.Context, a access) (*workflow.Engine, *teammanager.Manager, error) {
+	tm, err := e.embeddedManager(c, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	en, err := workflow.New(c.Context, e.store, tm, workflow.FromConfig(e.cfg.Teams))
+	return en, tm, err
+}
+
+func oneRunArg(c *cli.Context, cmd string) (string, error) {
+	if c.NArg() != 1 {
+		return "", usagef("workflows %s: want RUN", cmd)
+	}
+	return c.Args().First(), nil
+}
+
+// parseInputs reads --input NAME=VALUE flags: VALUE is taken as it is for
+// an input that d's steps declare as string or file, else as JSON if it
+// parses as JSON, else as a string.
+func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
+	text := map[string]bool{}
+	for _, s := range d.Steps {
+		for _, p := range s.Inputs {
+			if p.Type == workflow.String || p.Type == workflow.File {
+				text[p.Name] = true
+			}
+		}
+	}
+	out := map[string]any{}
+	for _, s := range specs {
+		name, val, ok := strings.Cut(s, "=")
+		if !ok || name == "" {
+			return nil, usagef("--input %q: want NAME=VALUE", s)
+		}
+		var v any
+		if text[name] || json.Unmarshal([]byte(val), &v) != nil {
+			v = val
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func workflowsRun(c *cli.Context, e *env) error {
+	if c.NArg() != 1 {
+		return usagef("workflows run: want TEAMDEF")
+	}
+	d, strategy, warns, err := loadTeamDef(c.Args().First())
+	for _, w := range warns {
+		fmt.Fprintf(e.stderr, "cortexctl: warning: %s\n", w)
+	}
+	if err != nil {
+		return wfErr(err)
+	}
+	if err := d.Validate(); err != nil {
+		return wfErr(err)
+	}
+	if !d.EffectiveType().Deterministic() {
+		return wfErr(fmt.Errorf("team definition %q: %w: %s workflows need the task board (only chain, scatter and graph run)", d.Name, workflow.ErrNotRunnable, d.EffectiveType()))
+	}
+	inputs, err := parseInputs(c.StringSlice("input"), &d)
+	if err != nil {
+		return err
+	}
+	if c.IsSet("strategy") {
+		strategy = c.String("strategy")
+	}
+	opts := workflow.RunOptions{ID: c.String("id"), Strategy: strategy, Inputs: inputs, NonCritical: c.StringSlice("non-critical"), Actor: "cortexctl"}
+	if c.IsSet("step-timeout") {
+		switch n := c.Int64("step-timeout"); {
+		case n < 0:
+			opts.StepTimeout = -1
+		case n == 0 || n > int64(1<<62/time.Second):
+			return fmt.Errorf("%w: --step-timeout %d: want 1..%d seconds, or -1", errInvalid, n, int64(1<<62/time.Second))
+		default:
+			opts.StepTimeout = time.Duration(n) * time.Second
+		}
+	}
+	if c.Int64("parallel") < 1 {
+		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
+	}
+	en, tm, err := e.engine(c, accessCreate)
+	if err != nil {
+		return err
+	}
+	r, err := en.Start(c.Context, d, opts)
+	if err != nil {
+		return wfErr(err)
+	}
+	if command := c.String("exec"); command != "" {
+		actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
+		r, err = en.RunAs(c.Context, r.ID, actor, execRunner(e, command, tm.Prefixes()), int(min(c.Int64("parallel"), 1024)))
+		if err != nil {
+			return wfErr(fmt.Errorf("run %s: %w (resume it with the workflow package's Run)", r.ID, err))
+		}
+	}
+	if err := printRun(c, e.stdout, r); err != nil {
+		return err
+	}
+	if c.String("exec") != "" && r.Status != workflow.RunCompleted {
+		return &classified{fmt.Errorf("run %s %s: %s", r.ID, r.Status, r.Error), api.ErrConflict}
+	}
+	return nil
+}
+
+func printRun(c *cli.Context, w io.Writer, r workflow.Run) error {
+	return printResult(c, w, r, func() error {
+		fmt.Fprintf(w, "run %s (%s, %s, strategy %s): %s\n", r.ID, cell(r.Name), r.Type, r.Strategy, r.Status)
+		if r.Error != "" {
+			fmt.Fprintf(w, "error: %s\n", cell(r.Error))
+		}
+		t := newTable(w, false, "STEP", "AGENT", "STATUS", "ACTOR", "REASON")
+		for _, s := range r.Steps {
+			t.row(s.Name, s.Agent, string(s.Status), s.Actor, s.Reason)
+		}
+		return t.flush()
+	})
+}
+
+func workflowsStatus(c *cli.Context, e *env) error {
+	id, err := oneRunArg(c, "status")
+	if err != nil {
+		return err
+	}
+	en, _, err := e.engine(c, accessRead)
+	if err != nil {
+		return err
+	}
+	r, err := en.Get(c.Context, id)
+	if err != nil {
+		return wfErr(err)
+	}
+	return printRun(c, e.stdout, r)
+}
+
+type builtinInfo struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Strategy    string `json:"strategy"`
+	Steps       int    `json:"steps"`
+	Description string `json:"description"`
+}
+
+func workflowsList(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("workflows list: unexpected argument %q", c.Args().First())
+	}
+	if c.Bool("builtin") {
+		var out []builtinInfo
+		for _, b := range builtinWorkflows {
+			d, _, _, err := loadTeamDef(b.name)
+			if err != nil {
+				return err
+			}
+			out = append(out, builtinInfo{b.name, string(d.EffectiveType()), b.strategy, len(d.Steps), d.Description})
+		}
+		return printResult(c, e.stdout, out, func() error {
+			t := newTable(e.stdout, false, "NAME", "TYPE", "STRATEGY", "STEPS", "DESCRIPTION")
+			for _, b := range out {
+				t.row(b.Name, b.Type, b.Strategy, fmt.Sprint(b.Steps), b.Description)
+			}
+			return t.flush()
+		})
+	}
+	var st workflow.RunStatus
+	if s := c.String("status"); s != "" {
+		var err error
+		if st, err = workflow.ParseRunStatus(s); err != nil {
+			return wfErr(err)
+		}
+	}
+	en, _, err := e.engine(c, accessRead)
+	if err != nil {
+		return err
+	}
+	runs, err := en.List(c.Context, st)
+	if err != nil {
+		return err
+	}
+	if runs == nil {
+		runs = []workflow.Run{}
+	}
+	return printResult(c, e.stdout, runs, func() error {
+		t := newTable(e.stdout, false, "RUN", "NAME", "TYPE", "STATUS", "STEPS", "CREATED")
+		for _, r := range runs {
+			done := 0
+			for _, s := range r.Steps {
+				if s.Status.Final() {
+					done++
+				}
+			}
+			t.row(r.ID, r.Name, string(r.Type), string(r.Status), fmt.Sprintf("%d/%d", done, len(r.Steps)), r.CreatedAt.Format(time.RFC3339))
+		}
+		return t.flush()
+	})
+}
+
+func workflowsHistory(c *cli.Context, e *env) error {
+	id, err := oneRunArg(c, "history")
+	if err != nil {
+		return err
+	}
+	en, _, err := e.engine(c, accessRead)
+	if err != nil {
+		return err
+	}
+	h, err := en.History(c.Context, id)
+	if err != nil {
+		return wfErr(err)
+	}
+	return printResult(c, e.stdout, h, func() error {
+		t := newTable(e.stdout, false, "SEQ", "TIME", "STEP", "FROM", "TO", "ACTOR", "REASON")
+		for _, tr := range h {
+			step := tr.Step
+			if step == "" {
+				step = "(run)"
+			}
+			t.row(fmt.Sprint(tr.Seq), tr.At.Format(time.RFC3339Nano), step, tr.From, tr.To, tr.Actor, tr.Reason)
+		}
+		return t.flush()
+	})
+}
+
+func workflowsCancel(c *cli.Context, e *env) error {
+	id, err := oneRunArg(c, "cancel")
+	if err != nil {
+		return err
+	}
+	en, _, err := e.engine(c, accessWrite)
+	if err != nil {
+		return err
+	}
+	r, err := en.Cancel(c.Context, id, "cortexctl")
+	if err != nil {
+		return wfErr(err)
+	}
+	return printRun(c, e.stdout, r)
+}
+
+// execStep is what --exec COMMAND reads on stdin.
+type execStep struct {
+	Run      string          `json:"run"`
+	Step     workflow.Step   `json:"step"`
+	Agent    json.RawMessage `json:"agent"`
+	Context  string          `json:"context,omitempty"`
+	Inputs   map[string]any  `json:"inputs"`
+	Upstream []execFact      `json:"upstream"`
+}
+
+type execFact struct {
+	Subject    string   `json:"subject"`
+	Predicate  string   `json:"predicate"`
+	Object     string   `json:"object"`
+	Confidence float64  `json:"confidence"`
+	Supporters []string `json:"supporters"`
+}
+
+// execResult is what --exec COMMAND writes on stdout.
+type execResult struct {
+	Outputs  map[string]any `json:"outputs"`
+	Findings []struct {
+		Subject    string  `json:"subject"`
+		Predicate  string  `json:"predicate"`
+		Object     string  `json:"object"`
+		Confidence float64 `json:"confidence"`
+	} `json:"findings"`
+}
+
+// execRunner runs each step as `sh -c command`.
+func execRunner(e *env, command string, prefixes map[string]string) workflow.Runner {
+	return workflow.RunnerFunc(func(ctx context.Context, rs workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		in := execStep{Run: rs.Run, Step: rs.Step, Agent: rs.Agent, Context: rs.Context, Inputs: rs.Inputs, Upstream: []execFact{}}
+		if len(in.Agent) == 0 {
+			in.Agent, _ = json.Marshal(map[string]string{"name": rs.Step.Agent})
+		}
+		for _, f := range rs.Upstream {
+			in.Upstream = append(in.Upstream, execFact{quad.StringOf(f.Subject), quad.StringOf(f.Predicate), quad.StringOf(f.Object), f.Confidence, f.Supporters})
+		}
+		stdin, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		var stdout bytes.Buffer
+		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), &stdout, e.stderr
+		cmd.Env = append(os.Environ(), "CORTEX_RUN="+rs.Run, "CORTEX_STEP="+rs.Step.Name, "CORTEX_AGENT="+rs.Step.Agent)
+		if err := cmd.Run(); err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			return nil, nil, fmt.Errorf("step command: %v", err)
+		}
+		if len(bytes.TrimSpace(stdout.Bytes())) == 0 {
+			return nil, nil, nil
+		}
+		var res execResult
+		dec := json.NewDecoder(&stdout)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&res); err != nil {
+			return nil, nil, fmt.Errorf("step command output: %v", err)
+		}
+		var fs []teammanager.Finding
+		for i, f := range res.Findings {
+			var terms [3]quad.Value
+			for j, s := range []string{f.Subject, f.Predicate, f.Object} {
+				if terms[j], err = api.ParseTerm(s, prefixes); err != nil {
+					return nil, nil, fmt.Errorf("step command output: findings/%d: %v", i, err)
+				}
+			}
+			fs = append(fs, teammanager.Finding{Subject: terms[0], Predicate: terms[1], Object: terms[2], Confidence: f.Confidence})
+		}
+		return res.Outputs, fs, nil
+	})
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// stepScript is an --exec command: it records the step's stdin in
+// $LOG/STEP.json and answers with a finding per step (and pm-review's
+// output summary); the
+// step named by $FAIL exits 1.
+const stepScript = `#!/bin/sh
+cat > "$LOG/$CORTEX_STEP.json"
+[ "$CORTEX_STEP" = "$FAIL" ] && { echo "step $CORTEX_STEP broke" >&2; exit 1; }
+out='{}'
+[ "$CORTEX_STEP" = pm-review ] && out='{"summary": "done pm-review"}'
+printf '{"outputs": %s, "findings": [{"subject": "<https://ex.org/%s>", "predicate": "<https://ex.org/ran>", "object": "\"yes\"", "confidence": 0.9}]}\n' "$out" "$CORTEX_STEP"
+`
+
+const graphTeam = `{
+  "$schema": "https://raw.githubusercontent.com/plexusone/multi-agent-spec/main/schema/orchestration/team.schema.json",
+  "name": "release", "version": "1.0.0", "agents": ["pm", "qa", "security", "docs"],
+  "workflow": {"type": "graph", "steps": [
+    {"name": "pm-review", "agent": "pm", "inputs": [{"name": "version", "type": "string"}],
+     "outputs": [{"name": "summary", "type": "string"}]},
+    {"name": "qa-validation", "agent": "qa", "depends_on": ["pm-review"]},
+    {"name": "security-audit", "agent": "security", "depends_on": ["pm-review"]},
+    {"name": "docs-review", "agent": "docs", "depends_on": ["qa-validation", "security-audit"],
+     "inputs": [{"name": "summary", "type": "string", "from": "pm-review.summary"}]}
+  ]}
+}`
+
+func TestCLI_Workflows(t *testing.T) {
+	dir := t.TempDir()
+	logDir := t.TempDir()
+	script := writeFile(t, "step.sh", stepScript)
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LOG", logDir)
+	team := writeFile(t, "release.json", graphTeam)
+
+	var run struct {
+		ID, Status, Strategy string
+		Steps                []struct{ Name, Status, Actor, Reason string }
+	}
+	out := mustCLI(t, dir, "workflows", "run", team, "--id", "rel", "--input", "version=1.2", "--exec", script, "--parallel", "2", "--json")
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.ID != "rel" || run.Status != "completed" || len(run.Steps) != 4 || run.Strategy != "additive" {
+		t.Fatalf("run --exec: %s", out)
+	}
+	var stdin struct {
+		Run      string
+		Step     struct{ Name, Agent string }
+		Agent    struct{ Name string }
+		Inputs   map[string]any
+		Upstream []struct {
+			Subject    string
+			Supporters []string
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(logDir, "docs-review.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &stdin); err != nil {
+		t.Fatal(err)
+	}
+	if stdin.Run != "rel" || stdin.Step.Agent != "docs" || stdin.Agent.Name != "docs" || stdin.Inputs["summary"] != "done pm-review" ||
+		len(stdin.Upstream) != 2 || stdin.Upstream[0].Subject != "<https://ex.org/qa-validation>" || stdin.Upstream[0].Supporters[0] != "qa-validation" {
+		t.Fatalf("docs-review's stdin: %s", b)
+	}
+	facts := mustCLI(t, dir, "facts", "list", "rel", "--json")
+	if strings.Count(facts, `"subject"`) != 4 {
+		t.Errorf("the run's team has not the 4 findings merged: %s", facts)
+	}
+
+	// A failing step: its dependents are skipped, the run fails (exit 4).
+	t.Setenv("FAIL", "qa-validation")
+	r := runCLI(t, dir, "", "workflows", "run", team, "--id", "bad", "--input", "version=2", "--exec", script)
+	if r.code != exitConflict || !strings.Contains(r.stderr, "run bad failed: step qa-validation failed: step command: exit status 1") ||
+		!strings.Contains(r.stdout, "docs-review     docs      skipped") {
+		t.Fatalf("failing run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	t.Setenv("FAIL", "")
+
+	// Started without --exec: pending, then cancelled.
+	mustCLI(t, dir, "workflows", "run", team, "--id", "idle", "--input", "version=3")
+	var list []struct{ ID, Status string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "list", "--status", "pending", "--json")), &list); err != nil || len(list) != 1 || list[0].ID != "idle" {
+		t.Fatalf("list --status pending: %+v (%v)", list, err)
+	}
+	if out := mustCLI(t, dir, "workflows", "cancel", "idle"); !strings.Contains(out, "cancelled") {
+		t.Fatalf("cancel: %s", out)
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "list", "--json")), &list); err != nil || len(list) != 3 {
+		t.Fatalf("list: %+v (%v)", list, err)
+	}
+	var hist []struct {
+		Seq                           int
+		Step, From, To, Actor, Reason string
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "history", "idle", "--json")), &hist); err != nil {
+		t.Fatal(err)
+	}
+	if last := hist[len(hist)-1]; last.To != "cancelled" || last.Actor != "cortexctl" || last.Step != "" {
+		t.Fatalf("history ends with %+v", last)
+	}
+	if out := mustCLI(t, dir, "workflows", "status", "rel"); !strings.Contains(out, "run rel (release, graph, strategy additive): completed") {
+		t.Fatalf("status: %s", out)
+	}
+
+	crew := writeFile(t, "crew.json", `{"name": "dev", "version": "1", "agents": ["a", "b"], "workflow": {"type": "crew"}, "collaboration": {"lead": "a"}}`)
+	cyc := writeFile(t, "cycle.json", `{"name": "c", "version": "1", "agents": ["a"], "workflow": {"steps": [
+		{"name": "x", "agent": "a", "depends_on": ["y"]}, {"name": "y", "agent": "a", "depends_on": ["x"]}]}}`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"crew not runnable", []string{"workflows", "run", crew}, exitConflict, "crew workflows need the task board"},
+		{"cycle", []string{"workflows", "run", cyc}, exitInvalid, "depends_on: cycle x → y → x"},
+		{"no such team file", []string{"workflows", "run", "nope.json"}, exitNotFound, "no such file, nor a built-in workflow"},
+		{"unknown run", []string{"workflows", "status", "zzz"}, exitNotFound, "unknown run"},
+		{"cancel finished", []string{"workflows", "cancel", "rel"}, exitConflict, "run rel is completed"},
+		{"duplicate id", []string{"workflows", "run", team, "--id", "rel"}, exitConflict, "run exists"},
+		{"bad parallel", []string{"workflows", "run", team, "--parallel", "0"}, exitInvalid, "--parallel 0"},
+		{"bad status", []string{"workflows", "list", "--status", "done"}, exitInvalid, `status "done"`},
+		{"missing run", []string{"workflows", "history"}, exitUsage, "want RUN"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d, stderr %q; want exit %d with %q", r.code, r.stderr, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func TestCLI_WorkflowsBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	var list []struct{ Name, Type, Strategy string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "list", "--builtin", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	want := "code-review scatter additive|feature-dev graph conflict-flag|security-review scatter additive"
+	var got []string
+	for _, b := range list {
+		got = append(got, b.Name+" "+b.Type+" "+b.Strategy)
+	}
+	if strings.Join(got, "|") != want {
+		t.Fatalf("builtin: %v, want %s", got, want)
+	}
+	// Each built-in runs to completion with a command that does nothing.
+	for _, b := range list {
+		out := mustCLI(t, dir, "workflows", "run", b.Name, "--input", "change=x", "--input", "feature=y", "--input", "target=.", "--exec", "true", "--json")
+		var r struct{ Status, Strategy string }
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Status != "completed" || r.Strategy != b.Strategy {
+			t.Errorf("%s: %s (%v)", b.Name, out, err)
+		}
+	}
+}
+
+func TestParseTeamDef_Legacy(t *testing.T) {
+	d, warns, err := parseTeamDef("old.json", []byte(`{"name": "old", "version": "1.0", "agents": ["a", "b"],
+		"workflow": {"type": "sequential", "steps": [
+			{"name": "one", "agent": "a", "outputs": ["report"]},
+			{"name": "two", "agent": "b", "inputs": {"report": "one.report"}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Type != "chain" || d.Steps[1].Inputs[0].From != "one.report" || d.Steps[0].Outputs[0].Name != "report" {
+		t.Fatalf("legacy def: %+v", d)
+	}
+	if len(warns) != 3 || !strings.Contains(warns[0], `"sequential" is a legacy name; write "chain"`) || !strings.Contains(warns[1], "legacy port shape") {
+		t.Fatalf("warnings: %q", warns)
+	}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,77 @@
+// Package workflow runs the deterministic workflows of team definitions
+// (multi-agent-spec chain, scatter and graph) on a team manager: Cortex
+// decides which step may start, what it receives and what becomes of its
+// results; the host runs each step.
+//
+// A run (Start) is a Cortex team of package teammanager, with the run's id,
+// whose members are the steps' agents (MemberID). Its steps move through
+// pending → ready → running → completed | failed, or pending → skipped
+// with a reason; the run through pending → running → merging → completed |
+// failed, or cancelled. A step is ready when every step it depends on
+// (depends_on; in a chain, also the step before it) has completed, or
+// failed with a non-critical agent (RunOptions.NonCritical). A failed step
+// of a critical agent (the default) skips its dependents; a required input
+// that cannot be resolved skips its step. When no step can still run the
+// run is merging: the team's members finish (an agent with a completed
+// step completes, others fail), the team manager merges the team into its
+// shared graph, and the run completes, or fails when a step of a critical
+// agent failed.
+//
+// A host drives a run with the pull API — Ready (ready steps, with their
+// resolved inputs and the fused findings of their dependencies), StartStep,
+// AddFindings, CompleteStep (typed outputs) or FailStep, ReleaseStep — or
+// with the driver Run, which calls a Runner for each ready step.
+//
+// # Data
+//
+// A run's state is written, in one atomic cortex.Namespace.Update per
+// change, three ways: as RDF in the run graph (NS.RunGraph: the run node
+// and a node per step with status, reason, actor, times, outputs as JSON,
+// finding links; vocabulary cx:workflow:…), as transitions in the history
+// graph (NS.HistoryGraph: one node per status change with time, actor and
+// reason), and as a row of the side table "workflows" (the record as JSON),
+// which the engine reads: a point read, so Ready stays fast on large
+// graphs. Definitions are kept once per distinct definition in the side
+// table "workflow-defs" and cached, with their plan, by the Engine. Each
+// write also keeps the team manager's team table current
+// (teammanager.Manager.KeepTables). Findings live where the team manager
+// keeps them (the agent's member graph); a step records their ids.
+//
+// # Fan-in
+//
+// Ready gives a step the findings of its completed dependencies fused by
+// the run's merge strategy (Config.WithRegistry's registry), with the
+// dependency steps as the merge's voters: a fact's Supporters are the
+// steps that reported it, so the collect step of a scatter sees one
+// merged view, with its open conflicts. The run's final merge is the
+// team's, whose voters are agents: steps of one agent count once there.
+//
+// # Concurrency
+//
+// An Engine is safe for concurrent use, and several Engines (in one
+// process or several) may drive one run: every change is a
+// read-modify-write under the namespace's write lock, so StartStep starts a
+// step for one caller only (the others get a *TransitionError), and no
+// change is lost. The team's members are moved after the run's write
+// (settle); every part of that is idempotent and retried by the next call
+// (Ready, StartStep, AddFindings, CompleteStep, FailStep, Cancel), so a
+// process killed at any point leaves a run the next call completes, and
+// one killed between two calls leaves it exactly as the calls left it.
+//
+// # Caveats
+//
+//   - A step started by a driver that died stays running until its timeout
+//     (RunOptions.StepTimeout, default Config's) fails it, or a host calls
+//     ReleaseStep, CompleteStep or FailStep for it.
+//   - AddFindings writes the findings to the team, then their ids on the
+//     step, in two writes: a crash between them leaves findings that the
+//     final merge sees and the step's dependents do not, until a retry.
+//   - Findings a step reported before it failed or was released stay in
+//     its agent's member graph: they are merged if the agent completes
+//     another step.
+//   - Get and List only read: a step past its timeout reads as running
+//     until Ready or a write records its failure.
+//   - Agents map to team members: a run has at most the team manager's
+//     maximum team size of distinct agents (ErrInvalidRun beyond).
+//   - Crew, swarm and council validate but do not run (ErrNotRunnable).
+package workflow

@@ -1,0 +1,222 @@
+package workflow_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+// wideDef is a graph of n independent steps feeding a final join step,
+// every step with its own agent among agents.
+func wideDef(n, agents int) workflow.Def {
+	d := workflow.Def{Name: "wide", Type: workflow.Graph}
+	var deps []string
+	for i := range n {
+		name := fmt.Sprintf("s%02d", i)
+		d.Steps = append(d.Steps, workflow.Step{Name: name, Agent: fmt.Sprintf("a%d", i%agents),
+			Outputs: []workflow.Port{{Name: "n", Type: workflow.Number}}})
+		deps = append(deps, name)
+	}
+	d.Steps = append(d.Steps, workflow.Step{Name: "join", Agent: "a0", DependsOn: deps})
+	return d
+}
+
+func TestEngine_StartStep_OnceUnderConcurrency(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, wideDef(4, 2), workflow.RunOptions{ID: "c"})
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := f.e.StartStep(ctx, "c", "s00", fmt.Sprint("g", g))
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case !errors.Is(err, workflow.ErrInvalidTransition):
+				t.Errorf("goroutine %d: %v", g, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Fatalf("%d goroutines started the step, want 1", wins.Load())
+	}
+}
+
+func TestEngine_Run_TwoDriversNeverStartAStepTwice(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, wideDef(12, 3), workflow.RunOptions{ID: "two", Strategy: "additive"})
+	var mu sync.Mutex
+	runs := map[string]int{}
+	runner := workflow.RunnerFunc(func(ctx context.Context, s workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		mu.Lock()
+		runs[s.Step.Name]++
+		mu.Unlock()
+		if s.Step.Name == "join" {
+			if len(s.Upstream) != 12 {
+				return nil, nil, fmt.Errorf("join sees %d upstream facts, want 12", len(s.Upstream))
+			}
+			return nil, nil, nil
+		}
+		return map[string]any{"n": 1}, []teammanager.Finding{finding(s.Step.Name, "ran", quad.String("yes"))}, nil
+	})
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for d := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[d] = f.e.RunAs(ctx, "two", fmt.Sprint("driver-", d), runner, 3)
+		}()
+	}
+	wg.Wait()
+	for d, err := range errs {
+		if err != nil {
+			t.Errorf("driver %d: %v", d, err)
+		}
+	}
+	for name, n := range runs {
+		if n != 1 {
+			t.Errorf("step %s ran %d times", name, n)
+		}
+	}
+	if len(runs) != 13 {
+		t.Errorf("%d steps ran, want 13", len(runs))
+	}
+	r := f.get(t, "two")
+	if r.Status != workflow.RunCompleted {
+		t.Fatalf("run %s (%s)", r.Status, r.Error)
+	}
+	actors := map[string]bool{}
+	for _, s := range r.Steps {
+		actors[s.Actor] = true
+	}
+	t.Logf("actors: %v", actors)
+}
+
+func TestEngine_Run_FailureAndOutputs(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "d"})
+	r, err := f.e.Run(ctx, "d", workflow.RunnerFunc(func(ctx context.Context, s workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		switch s.Step.Name {
+		case "analyze":
+			return map[string]any{"summary": 42}, nil, nil // wrong type: the step fails
+		case "security":
+			return nil, nil, errors.New("scanner crashed")
+		}
+		return nil, nil, nil
+	}), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]workflow.StepStatus{"analyze": "failed", "security": "failed", "review": "skipped", "report": "skipped"}
+	if r.Status != workflow.RunFailed || !equalMaps(statuses(r), want) {
+		t.Fatalf("run %s %v", r.Status, statuses(r))
+	}
+	a, _ := r.Step("analyze")
+	s, _ := r.Step("security")
+	if !strings.Contains(a.Reason, "invalid output summary: want string, got number") || s.Reason != "scanner crashed" {
+		t.Fatalf("reasons %q %q", a.Reason, s.Reason)
+	}
+}
+
+func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestEngine_Run_CancelledContextLeavesRunResumable stops a driver in the
+// middle of a chain and resumes the run with another.
+func TestEngine_Run_CancelledContextLeavesRunResumable(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "c", Type: workflow.Chain, Steps: []workflow.Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}, {Name: "c", Agent: "x"}}}
+	f.start(t, d, workflow.RunOptions{ID: "res"})
+	cctx, cancel := context.WithCancel(ctx)
+	started := make(chan struct{})
+	first := workflow.RunnerFunc(func(ctx context.Context, s workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		if s.Step.Name == "b" {
+			close(started)
+			<-ctx.Done() // a long step, interrupted
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, nil
+	})
+	go func() { <-started; cancel() }()
+	r, err := f.e.RunAs(cctx, "res", "first", first, 1)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped driver: %v", err)
+	}
+	if got := statuses(r); got["a"] != workflow.StepCompleted || got["b"] != workflow.StepReady || got["c"] != workflow.StepPending {
+		t.Fatalf("after the stop: %v, want a completed, b ready again, c pending", got)
+	}
+	var ran []string
+	r, err = f.e.RunAs(ctx, "res", "second", workflow.RunnerFunc(func(ctx context.Context, s workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		ran = append(ran, s.Step.Name)
+		return nil, nil, nil
+	}), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != workflow.RunCompleted || !slices.Equal(ran, []string{"b", "c"}) {
+		t.Fatalf("resumed: %s, ran %v", r.Status, ran)
+	}
+	hist, err := f.e.History(ctx, "res")
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := false
+	for _, tr := range hist {
+		if tr.Step == "b" && tr.From == "running" && tr.To == "ready" && tr.Actor == "first" {
+			released = true
+		}
+	}
+	if !released {
+		t.Errorf("history lacks the release of b by the stopped driver: %+v", hist)
+	}
+}
+
+// TestEngine_Run_CancelStopsRunners cancels the run while a driver runs
+// one of its steps: the runner's context ends and the driver returns.
+func TestEngine_Run_CancelStopsRunners(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "cx"})
+	inStep := make(chan struct{}, 2)
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.e.RunAs(ctx, "cx", "drv", workflow.RunnerFunc(func(ctx context.Context, s workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+			inStep <- struct{}{}
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		}), 2)
+		done <- err
+	}()
+	<-inStep
+	if _, err := f.e.Cancel(ctx, "cx", "alice"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("driver of a cancelled run: %v", err)
+	}
+	if r := f.get(t, "cx"); r.Status != workflow.RunCancelled {
+		t.Fatalf("run %s", r.Status)
+	}
+}

@@ -1,0 +1,1015 @@
+package workflow
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
+	ns "github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// Side tables of the engine (cortex side.go): a row per run (its record as
+// JSON) and a row per distinct definition (keyed by its hash).
+const (
+	runTable = "workflows"
+	defTable = "workflow-defs"
+)
+
+// Config configures an Engine. Build it with DefaultConfig (or FromConfig)
+// and the WithX methods.
+type Config struct {
+	stepTimeout     time.Duration
+	defaultStrategy string
+	now             func() time.Time
+	registry        *merge.Registry
+	poll            time.Duration
+}
+
+// DefaultStepTimeout is the step timeout of DefaultConfig: the teams'
+// default workflow timeout.
+const DefaultStepTimeout = teammanager.DefaultWorkflowTimeout
+
+// DefaultConfig returns a 600 s step timeout, the "additive" default
+// strategy, the wall clock, the merge package's default registry and a
+// 200 ms poll interval for drivers waiting on other processes.
+func DefaultConfig() Config {
+	return Config{
+		stepTimeout: DefaultStepTimeout, defaultStrategy: teammanager.DefaultStrategy,
+		now: time.Now, poll: 200 * time.Millisecond,
+	}
+}
+
+// FromConfig returns DefaultConfig with the step timeout and default
+// strategy of a config file's teams section: teams.workflowTimeout
+// (seconds; 0: no timeout) is the default step timeout of runs.
+func FromConfig(t config.Teams) Config {
+	c := DefaultConfig().WithStepTimeout(time.Duration(t.WorkflowTimeout) * time.Second)
+	if t.DefaultStrategy != "" {
+		c = c.WithDefaultStrategy(t.DefaultStrategy)
+	}
+	return c
+}
+
+// WithStepTimeout sets the step timeout of runs whose RunOptions give none
+// (0: no timeout). Default 600 s.
+func (c Config) WithStepTimeout(d time.Duration) Config { c.stepTimeout = d; return c }
+
+// WithDefaultStrategy sets the merge strategy of runs whose RunOptions give
+// none. Default "additive".
+func (c Config) WithDefaultStrategy(s string) Config { c.defaultStrategy = s; return c }
+
+// WithClock sets the clock (default time.Now); use the team manager's.
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
+
+// WithRegistry sets the registry of the strategies that fuse fan-in
+// findings (default: the merge package's); use the team manager's.
+func (c Config) WithRegistry(r *merge.Registry) Config { c.registry = r; return c }
+
+// WithPollInterval sets how often a driver with nothing to do looks for
+// changes made by other processes (default 200 ms; changes made through
+// the same Engine wake it at once).
+func (c Config) WithPollInterval(d time.Duration) Config { c.poll = d; return c }
+
+// Engine runs workflows in the namespace of a team manager. It is safe for
+// concurrent use; see the package documentation.
+type Engine struct {
+	n   *cortex.Namespace
+	tm  *teammanager.Manager
+	x   ns.NS
+	cfg Config
+
+	mu    sync.Mutex
+	defs  map[string]*defEntry // by hash
+	wakeC chan struct{}        // closed and replaced by every write
+}
+
+type defEntry struct {
+	def  Def
+	plan *plan
+}
+
+// New returns an Engine over the namespace of tm in store s.
+func New(ctx context.Context, s *cortex.Store, tm *teammanager.Manager, cfg Config) (*Engine, error) {
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	if cfg.poll <= 0 {
+		return nil, fmt.Errorf("workflow: poll interval %s: must be positive", cfg.poll)
+	}
+	if cfg.stepTimeout < 0 {
+		return nil, fmt.Errorf("workflow: step timeout %s: must not be negative", cfg.stepTimeout)
+	}
+	x := tm.Namespace()
+	n, err := s.Namespace(ctx, x.Name(), cortex.WithBase(x.Base()))
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{n: n, tm: tm, x: x, cfg: cfg, defs: map[string]*defEntry{}, wakeC: make(chan struct{})}, nil
+}
+
+func (e *Engine) now() time.Time { return e.cfg.now().UTC() }
+
+func (e *Engine) merge(name string, in merge.Input) (merge.Result, error) {
+	if e.cfg.registry != nil {
+		return e.cfg.registry.Merge(name, in)
+	}
+	return merge.Merge(name, in)
+}
+
+// wake tells the drivers of this Engine that a run changed.
+func (e *Engine) wake() {
+	e.mu.Lock()
+	close(e.wakeC)
+	e.wakeC = make(chan struct{})
+	e.mu.Unlock()
+}
+
+func (e *Engine) changed() <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.wakeC
+}
+
+// MemberID returns the team member id of agent: the agent name with '/'
+// (a namespace-qualified agent) replaced by '+', which team member ids
+// allow.
+func MemberID(agent string) string { return strings.ReplaceAll(agent, "/", "+") }
+
+// RunOptions are the options of Start.
+type RunOptions struct {
+	// ID is the run id, which is also its team's id. Empty: a fresh one.
+	// Given: 1..64 characters of [A-Za-z0-9._@+-].
+	ID string
+	// Strategy is the merge strategy of the fan-in steps and the final
+	// merge. Empty: the Engine's default.
+	Strategy string
+	// Inputs are the run inputs: an input port of a step that no upstream
+	// output feeds takes the run input of its name.
+	Inputs map[string]any
+	// NonCritical lists agents whose failed steps do not fail their
+	// dependents (which then run without their outputs) nor the run.
+	NonCritical []string
+	// StepTimeout is how long a started step may run before it is failed.
+	// 0: the Engine's default; negative: no timeout.
+	StepTimeout time.Duration
+	// Actor is recorded as the actor of the run's creation (default
+	// SystemActor).
+	Actor string
+}
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+func newRunID() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	return "r" + idEncoding.EncodeToString(b[:])
+}
+
+func validID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._@+-", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Start validates d and starts a run of it: it records the run (pending,
+// the steps without dependencies ready) and creates its team, whose
+// members are the steps' agents (MemberID), none of them critical in the
+// team's own sense (criticality is the run's), with no team timeout.
+//
+// Errors: ErrInvalidDef (every problem of d), ErrNotRunnable (crew, swarm,
+// council), ErrInvalidRun (options, a team the team manager refuses, such
+// as more agents than its maximum team size), ErrRunExists.
+func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error) {
+	p, err := d.plan()
+	if err != nil {
+		return Run{}, err
+	}
+	if t := d.EffectiveType(); !t.Deterministic() {
+		return Run{}, fmt.Errorf("team definition %q: %w: %s workflows need the task board (only chain, scatter and graph run)", d.Name, ErrNotRunnable, t)
+	}
+	d.Type = d.EffectiveType()
+	bad := func(format string, a ...any) (Run, error) {
+		return Run{}, fmt.Errorf("start %s: %w: %s", d.Name, ErrInvalidRun, fmt.Sprintf(format, a...))
+	}
+	if opts.ID == "" {
+		opts.ID = newRunID()
+	} else if !validID(opts.ID) {
+		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", opts.ID)
+	}
+	if opts.Strategy == "" {
+		opts.Strategy = e.cfg.defaultStrategy
+	}
+	if !slices.Contains(e.tm.Strategies(), opts.Strategy) {
+		return bad("unknown strategy %q (known: %s)", opts.Strategy, strings.Join(e.tm.Strategies(), ", "))
+	}
+	agents := d.stepAgents()
+	if len(agents) == 0 {
+		return bad("no steps")
+	}
+	ids := map[string]string{}
+	for _, a := range agents {
+		id := MemberID(a)
+		if other, dup := ids[id]; dup {
+			return bad("agents %q and %q have the same member id %q", other, a, id)
+		}
+		ids[id] = a
+	}
+	for _, a := range opts.NonCritical {
+		if !slices.Contains(agents, a) {
+			return bad("non-critical agent %q runs no step", a)
+		}
+	}
+	inputs, err := normalize(opts.Inputs)
+	if err != nil {
+		return bad("inputs: %v", err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		for _, s := range d.Steps {
+			for _, port := range s.Inputs {
+				if port.Name == name {
+					if err := checkValue(port.Type, inputs[name]); err != nil {
+						return bad("input %s (step %s): %v", name, s.Name, err)
+					}
+				}
+			}
+		}
+	}
+	timeout := opts.StepTimeout
+	switch {
+	case timeout == 0:
+		timeout = e.cfg.stepTimeout
+	case timeout < 0:
+		timeout = 0
+	}
+	defJSON, err := json.Marshal(&d)
+	if err != nil {
+		return bad("definition: %v", err)
+	}
+	sum := sha256.Sum256(defJSON)
+	hash := hex.EncodeToString(sum[:16])
+	actor := opts.Actor
+	if actor == "" {
+		actor = SystemActor
+	}
+	now := e.now()
+	rec := &record{Run: Run{
+		ID: opts.ID, Name: d.Name, Type: d.Type, Status: RunPending, Strategy: opts.Strategy, Team: opts.ID,
+		Inputs: inputs, NonCritical: slices.Clone(opts.NonCritical), StepTimeout: timeout, CreatedAt: now,
+	}, DefHash: hash}
+	for _, s := range d.Steps {
+		rec.Steps = append(rec.Steps, StepState{Name: s.Name, Agent: s.Agent, Status: StepPending})
+	}
+	err = e.n.Update(ctx, func(tx *cortex.Tx) error {
+		if _, found, err := tx.Namespace().SideRow(ctx, runTable, opts.ID); err != nil {
+			return err
+		} else if found {
+			return fmt.Errorf("start %s: %w: %s", d.Name, ErrRunExists, opts.ID)
+		}
+		if _, found, err := tx.Namespace().SideRow(ctx, defTable, hash); err != nil {
+			return err
+		} else if !found {
+			tx.PutSide(defTable, hash, []quad.Value{quad.String(defJSON)})
+		}
+		c := &change{rec: rec, now: now}
+		c.trans = append(c.trans, Transition{At: now, Actor: actor, To: string(RunPending), Reason: "run created"})
+		c.advance(&d, p)
+		return e.stage(tx, nil, c, &d, p)
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	e.cacheDef(hash, &d, p)
+	e.wake()
+	rec, err = e.settle(ctx, rec)
+	if errors.Is(err, teammanager.ErrInvalidTeam) {
+		// The team manager refuses the team (too many agents, ...): the
+		// run cannot run; remove it.
+		if derr := e.remove(ctx, opts.ID); derr != nil {
+			return Run{}, errors.Join(err, derr)
+		}
+		return Run{}, fmt.Errorf("start %s: %w: %w", d.Name, ErrInvalidRun, err)
+	}
+	if err != nil {
+		return Run{}, err
+	}
+	return rec.Run, nil
+}
+
+// remove deletes the record and quads of a run whose team could not be
+// created.
+func (e *Engine) remove(ctx context.Context, id string) error {
+	return e.n.Update(ctx, func(tx *cortex.Tx) error {
+		for _, g := range []quad.Value{e.x.RunGraph(id), e.x.HistoryGraph(id)} {
+			qs, err := tx.Namespace().Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
+			if err != nil {
+				return err
+			}
+			tx.Remove(qs...)
+		}
+		tx.DeleteSide(runTable, id)
+		tx.KeepSide(runTable)
+		e.tm.KeepTables(tx)
+		return nil
+	})
+}
+
+func (e *Engine) cacheDef(hash string, d *Def, p *plan) {
+	e.mu.Lock()
+	e.defs[hash] = &defEntry{def: *d, plan: p}
+	e.mu.Unlock()
+}
+
+// definition returns the definition and plan of a run (cached by hash).
+func (e *Engine) definition(ctx context.Context, rec *record) (*Def, *plan, error) {
+	e.mu.Lock()
+	de := e.defs[rec.DefHash]
+	e.mu.Unlock()
+	if de != nil {
+		return &de.def, de.plan, nil
+	}
+	row, found, err := e.n.SideRow(ctx, defTable, rec.DefHash)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found || len(row) != 1 {
+		return nil, nil, fmt.Errorf("run %s: definition %s missing", rec.ID, rec.DefHash)
+	}
+	var d Def
+	if err := json.Unmarshal([]byte(quadString(row[0])), &d); err != nil {
+		return nil, nil, fmt.Errorf("run %s: definition %s: %w", rec.ID, rec.DefHash, err)
+	}
+	p, err := d.plan()
+	if err != nil {
+		return nil, nil, fmt.Errorf("run %s: stored definition: %w", rec.ID, err)
+	}
+	e.cacheDef(rec.DefHash, &d, p)
+	return &d, p, nil
+}
+
+func quadString(v quad.Value) string {
+	switch v := v.(type) {
+	case quad.String:
+		return string(v)
+	case quad.TypedString:
+		return string(v.Value)
+	}
+	return ""
+}
+
+// load reads the record of run id.
+func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string) (*record, error) {
+	row, found, err := n.SideRow(ctx, runTable, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("run %q: %w", id, ErrUnknownRun)
+	}
+	return decodeRecord(id, row)
+}
+
+func decodeRecord(id string, row []quad.Value) (*record, error) {
+	if len(row) != 1 {
+		return nil, fmt.Errorf("run %s: malformed record", id)
+	}
+	var rec record
+	if err := json.Unmarshal([]byte(quadString(row[0])), &rec); err != nil {
+		return nil, fmt.Errorf("run %s: record: %w", id, err)
+	}
+	return &rec, nil
+}
+
+// update is an atomic read-modify-write of run id: fn changes the record
+// through c; the step timeouts are applied first, readiness after; the
+// record, the run graph and the history are written in one Update.
+func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *Def, p *plan) error) (*record, error) {
+	var out *record
+	wrote := false
+	err := e.n.Update(ctx, func(tx *cortex.Tx) error {
+		old, err := e.load(ctx, tx.Namespace(), id)
+		if err != nil {
+			return err
+		}
+		d, p, err := e.definition(ctx, old)
+		if err != nil {
+			return err
+		}
+		rec := old.clone()
+		c := &change{rec: rec, now: e.now()}
+		c.expire()
+		if err := fn(c, d, p); err != nil {
+			return err
+		}
+		c.advance(d, p)
+		out = rec
+		if len(c.trans) == 0 && old.equal(rec) {
+			return nil
+		}
+		wrote = true
+		return e.stage(tx, old, c, d, p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if wrote {
+		e.wake()
+	}
+	return out, nil
+}
+
+func (r *record) clone() *record {
+	b, _ := json.Marshal(r)
+	var c record
+	_ = json.Unmarshal(b, &c)
+	return &c
+}
+
+func (r *record) equal(o *record) bool {
+	a, _ := json.Marshal(r)
+	b, _ := json.Marshal(o)
+	return string(a) == string(b)
+}
+
+// Get returns run id as stored. It only reads: a step past its timeout
+// reads as running until a write or Ready records its failure.
+func (e *Engine) Get(ctx context.Context, id string) (Run, error) {
+	rec, err := e.load(ctx, e.n, id)
+	if err != nil {
+		return Run{}, err
+	}
+	return rec.Run, nil
+}
+
+// List returns the runs with status st (empty: all), sorted by creation
+// time, then id.
+func (e *Engine) List(ctx context.Context, st RunStatus) ([]Run, error) {
+	rows, _, err := e.n.SideRows(ctx, runTable)
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for _, row := range rows {
+		rec, err := decodeRecord(row.Key, row.Vals)
+		if err != nil {
+			return nil, err
+		}
+		if st == "" || rec.Status == st {
+			out = append(out, rec.Run)
+		}
+	}
+	slices.SortFunc(out, func(a, b Run) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// ReadyStep is a step that may start, with what it receives.
+type ReadyStep struct {
+	Run     string          `json:"run"`
+	Step    Step            `json:"step"`
+	Agent   json.RawMessage `json:"agent,omitempty"` // the agent's definition, if the Def has it
+	Context string          `json:"context,omitempty"`
+	// Inputs are the step's resolved inputs.
+	Inputs map[string]any `json:"inputs"`
+	// Upstream is the fused view of the findings of the step's completed
+	// dependencies, merged with the run's strategy: each fact's
+	// Supporters are the dependency steps that reported it, its
+	// FindingIDs their findings (the fan-in of a scatter's collect step).
+	Upstream []merge.Fact `json:"upstream,omitempty"`
+	// Conflicts are the topics the strategy left open among them.
+	Conflicts []merge.Conflict `json:"conflicts,omitempty"`
+}
+
+// Ready returns the steps of run id that may start now, in definition
+// order, with their resolved inputs and the fused findings of their
+// dependencies. Before reading, it records what is due: the failure of
+// steps past their timeout, the team's members, and the final merge of a
+// run in which no step can still run (a crash leftover).
+func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
+	rec, err := e.load(ctx, e.n, id)
+	if err != nil {
+		return nil, err
+	}
+	if e.expired(rec) {
+		if rec, err = e.update(ctx, id, func(*change, *Def, *plan) error { return nil }); err != nil {
+			return nil, err
+		}
+	}
+	if e.unsettled(rec) {
+		if rec, err = e.settle(ctx, rec); err != nil {
+			return nil, err
+		}
+	}
+	if rec.Status.Finished() || rec.Status == RunMerging {
+		return nil, nil
+	}
+	d, p, err := e.definition(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	var out []ReadyStep
+	for i, s := range rec.Steps {
+		if s.Status != StepReady {
+			continue
+		}
+		in, err := rec.inputs(d, p, i)
+		if err != nil {
+			return nil, fmt.Errorf("run %s: step %s: %w", id, s.Name, err)
+		}
+		rs := ReadyStep{Run: id, Step: d.Steps[i], Agent: d.AgentDefs[s.Agent], Context: d.Context, Inputs: in}
+		if rs.Upstream, rs.Conflicts, err = e.upstream(ctx, rec, p, i); err != nil {
+			return nil, err
+		}
+		out = append(out, rs)
+	}
+	return out, nil
+}
+
+func (e *Engine) expired(rec *record) bool {
+	if rec.StepTimeout <= 0 || rec.Status.Finished() {
+		return false
+	}
+	now := e.now()
+	for _, s := range rec.Steps {
+		if s.Status == StepRunning && !now.Before(s.StartedAt.Add(rec.StepTimeout)) {
+			return true
+		}
+	}
+	return false
+}
+
+// upstream fuses the findings of step i's completed dependencies.
+func (e *Engine) upstream(ctx context.Context, rec *record, p *plan, i int) ([]merge.Fact, []merge.Conflict, error) {
+	var (
+		members []merge.Member
+		byAgent = map[string][]int{}
+		agents  []string
+	)
+	for _, k := range p.deps[i] {
+		dep := &rec.Steps[k]
+		if dep.Status != StepCompleted {
+			continue
+		}
+		members = append(members, merge.Member{Agent: dep.Name, Status: merge.Completed, CompletedAt: dep.CompletedAt})
+		if len(dep.Findings) > 0 {
+			if byAgent[dep.Agent] == nil {
+				agents = append(agents, dep.Agent)
+			}
+			byAgent[dep.Agent] = append(byAgent[dep.Agent], k)
+		}
+	}
+	if len(agents) == 0 {
+		return nil, nil, nil
+	}
+	var fs []merge.Finding
+	for _, agent := range agents {
+		stored, err := e.tm.Findings(ctx, rec.Team, teammanager.FindingFilter{Agent: MemberID(agent)})
+		if err != nil {
+			return nil, nil, fmt.Errorf("run %s: findings of %s: %w", rec.ID, agent, err)
+		}
+		byID := make(map[string]*teammanager.StoredFinding, len(stored))
+		for j := range stored {
+			byID[stored[j].ID] = &stored[j]
+		}
+		for _, k := range byAgent[agent] {
+			dep := &rec.Steps[k]
+			for _, id := range dep.Findings {
+				f := byID[id]
+				if f == nil {
+					continue // not committed (see AddFindings)
+				}
+				fs = append(fs, merge.Finding{ID: id, Agent: dep.Name, Subject: f.Subject, Predicate: f.Predicate,
+					Object: f.Object, Confidence: f.Confidence, AssertedAt: f.AssertedAt})
+			}
+		}
+	}
+	res, err := e.merge(rec.Strategy, merge.Input{
+		Team:    merge.Team{ID: rec.Team, Name: rec.Name},
+		Members: members, Findings: fs, Options: merge.Options{Now: e.now()},
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("run %s: fan-in of step %s: %w", rec.ID, rec.Steps[i].Name, err)
+	}
+	return res.Facts, res.Conflicts, nil
+}
+
+func (rec *record) stepIndex(name string) (int, error) {
+	for i := range rec.Steps {
+		if rec.Steps[i].Name == name {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("run %s: step %q: %w", rec.ID, name, ErrUnknownStep)
+}
+
+func notFinished(rec *record) error {
+	if rec.Status.Finished() {
+		return fmt.Errorf("run %s is %s: %w", rec.ID, rec.Status, ErrRunFinished)
+	}
+	return nil
+}
+
+// StartStep moves a ready step to running, recording actor as the one who
+// runs it. It is an atomic read-modify-write: of two callers starting the
+// same step, one gets a *TransitionError (the step is running). The run
+// becomes running with its first step. The step's agent is then a running
+// member of the run's team.
+func (e *Engine) StartStep(ctx context.Context, id, step, actor string) error {
+	if actor == "" {
+		return fmt.Errorf("run %s: step %s: %w: empty actor", id, step, ErrInvalidRun)
+	}
+	rec, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+		if err := notFinished(c.rec); err != nil {
+			return err
+		}
+		i, err := c.rec.stepIndex(step)
+		if err != nil {
+			return err
+		}
+		s := &c.rec.Steps[i]
+		if s.Status != StepReady {
+			return &TransitionError{Run: id, Step: step, From: s.Status, To: StepRunning}
+		}
+		c.step(i, StepRunning, actor, "")
+		s.Actor, s.StartedAt = actor, c.now
+		if c.rec.Status == RunPending {
+			c.run(RunRunning, actor, "")
+			c.rec.StartedAt = c.now
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = e.settle(ctx, rec)
+	return err
+}
+
+// running returns the index of step, which must be running.
+func running(c *change, step string, to StepStatus) (int, error) {
+	if err := notFinished(c.rec); err != nil {
+		return -1, err
+	}
+	i, err := c.rec.stepIndex(step)
+	if err != nil {
+		return -1, err
+	}
+	if s := c.rec.Steps[i].Status; s != StepRunning {
+		return -1, &TransitionError{Run: c.rec.ID, Step: step, From: s, To: to}
+	}
+	return i, nil
+}
+
+// AddFindings records findings reported by running step step: they are
+// written to the step agent's member graph in the run's team (see
+// teammanager.Manager.AddFindings; a zero AssertedAt is now) and their ids
+// on the step, which the fan-in of its dependents and its status show.
+// It returns the finding ids.
+//
+// The two writes are not one: if the process stops between them, the
+// findings are in the team (and its final merge) but not on the step; a
+// retry with the same AssertedAt writes the same findings again (their ids
+// are derived from their content) and records them on the step.
+func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammanager.Finding) ([]string, error) {
+	rec, err := e.load(ctx, e.n, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := notFinished(rec); err != nil {
+		return nil, err
+	}
+	i, err := rec.stepIndex(step)
+	if err != nil {
+		return nil, err
+	}
+	if s := rec.Steps[i].Status; s != StepRunning {
+		return nil, &TransitionError{Run: id, Step: step, From: s, To: StepRunning}
+	}
+	if e.unsettled(rec) {
+		if rec, err = e.settle(ctx, rec); err != nil {
+			return nil, err
+		}
+	}
+	now := e.now()
+	fs = slices.Clone(fs)
+	for j := range fs {
+		if fs[j].AssertedAt.IsZero() {
+			fs[j].AssertedAt = now
+		}
+	}
+	ids, err := e.tm.AddFindings(ctx, rec.Team, MemberID(rec.Steps[i].Agent), fs)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: step %s: %w", id, step, err)
+	}
+	_, err = e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+		i, err := running(c, step, StepRunning)
+		if err != nil {
+			return err
+		}
+		s := &c.rec.Steps[i]
+		for _, fid := range ids {
+			if !slices.Contains(s.Findings, fid) {
+				s.Findings = append(s.Findings, fid)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// CompleteStep completes running step step with outputs, which must be
+// declared outputs of the step with values of their ports' types
+// (ErrInvalidOutput otherwise; nothing is written). Its dependents become
+// ready as their dependencies allow; when no step can still run, the run
+// is merged and completes (or fails) before CompleteStep returns.
+func (e *Engine) CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error {
+	return e.finishStep(ctx, id, step, StepCompleted, outputs, "")
+}
+
+// FailStep fails running step step with reason. Its dependents are
+// skipped, unless its agent is non-critical; when no step can still run,
+// the run is merged and fails (or completes) before FailStep returns.
+func (e *Engine) FailStep(ctx context.Context, id, step, reason string) error {
+	if reason == "" {
+		reason = "failed"
+	}
+	return e.finishStep(ctx, id, step, StepFailed, nil, reason)
+}
+
+func (e *Engine) finishStep(ctx context.Context, id, step string, to StepStatus, outputs map[string]any, reason string) error {
+	rec, err := e.update(ctx, id, func(c *change, d *Def, _ *plan) error {
+		i, err := running(c, step, to)
+		if err != nil {
+			return err
+		}
+		s := &c.rec.Steps[i]
+		if to == StepCompleted {
+			out, err := checkOutputs(&d.Steps[i], outputs)
+			if err != nil {
+				return fmt.Errorf("run %s: %w", id, err)
+			}
+			s.Outputs = out
+		}
+		c.step(i, to, s.Actor, reason)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = e.settle(ctx, rec)
+	return err
+}
+
+// ReleaseStep gives running step step back: it becomes ready again, for
+// any driver to start (a driver whose context ends releases the steps it
+// runs, so the run can be resumed). Findings it reported stay recorded.
+func (e *Engine) ReleaseStep(ctx context.Context, id, step, reason string) error {
+	_, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+		i, err := running(c, step, StepReady)
+		if err != nil {
+			return err
+		}
+		s := &c.rec.Steps[i]
+		c.step(i, StepReady, s.Actor, reason)
+		s.Actor, s.StartedAt = "", time.Time{}
+		return nil
+	})
+	return err
+}
+
+// Cancel cancels run id: its running steps fail and the steps that have
+// not run are skipped, with reason "run cancelled"; the run is cancelled.
+// The team's members then finish and, as a team does, the team is merged
+// if one of them completed a step. ErrRunFinished if the run has finished.
+func (e *Engine) Cancel(ctx context.Context, id, actor string) (Run, error) {
+	if actor == "" {
+		actor = SystemActor
+	}
+	rec, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+		if err := notFinished(c.rec); err != nil {
+			return err
+		}
+		for i, s := range c.rec.Steps {
+			switch s.Status {
+			case StepRunning:
+				c.step(i, StepFailed, actor, "run cancelled")
+			case StepPending, StepReady:
+				c.step(i, StepSkipped, actor, "run cancelled")
+			}
+		}
+		c.run(RunCancelled, actor, "cancelled")
+		c.rec.Error = "cancelled by " + actor
+		return nil
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	rec, err = e.settle(ctx, rec)
+	if err != nil {
+		return Run{}, err
+	}
+	return rec.Run, nil
+}
+
+// unsettled reports whether rec has work for settle.
+func (e *Engine) unsettled(rec *record) bool {
+	if !rec.TeamReady || rec.Status == RunMerging {
+		return true
+	}
+	for agent, want := range rec.desiredMembers() {
+		if have := rec.Members[agent]; have != want && !(have != "" && rank(have) >= rank(want)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rank orders member statuses: pending < running < completed, failed.
+func rank(s teammanager.Status) int {
+	switch s {
+	case teammanager.Running:
+		return 1
+	case teammanager.Completed, teammanager.Failed:
+		return 2
+	}
+	return 0
+}
+
+// settle brings the run's team in line with the run: it creates the team,
+// moves the members to the status their steps call for, and finishes a
+// merging run (merges the team if the team manager has not, then records
+// completed or failed). Every part is idempotent, so a call after a crash
+// at any point finishes what the crashed one started.
+func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
+	if !rec.TeamReady {
+		d, _, err := e.definition(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		tc := teammanager.TeamConfig{ID: rec.Team, Name: rec.Name, Strategy: rec.Strategy, Context: d.Context, Timeout: -1}
+		for _, a := range d.stepAgents() {
+			var tasks []string
+			for _, s := range d.Steps {
+				if s.Agent == a {
+					tasks = append(tasks, s.Name)
+				}
+			}
+			tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: MemberID(a), Role: a, Task: strings.Join(tasks, ", ")})
+		}
+		if _, err := e.tm.CreateTeam(ctx, tc); err != nil && !errors.Is(err, teammanager.ErrTeamExists) {
+			return nil, fmt.Errorf("run %s: create team: %w", rec.ID, err)
+		}
+		if rec, err = e.update(ctx, rec.ID, func(c *change, _ *Def, _ *plan) error {
+			c.rec.TeamReady = true
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	moved := map[string]teammanager.Status{}
+	desired := rec.desiredMembers()
+	for _, agent := range slices.Sorted(maps.Keys(desired)) {
+		have, want := rec.Members[agent], desired[agent]
+		if have == "" {
+			have = teammanager.Pending
+		}
+		if have == want || rank(have) >= rank(want) {
+			continue
+		}
+		if err := e.moveMember(ctx, rec.Team, MemberID(agent), have, want); err != nil {
+			return nil, fmt.Errorf("run %s: member %s: %w", rec.ID, agent, err)
+		}
+		moved[agent] = want
+	}
+	if len(moved) > 0 {
+		var err error
+		if rec, err = e.update(ctx, rec.ID, func(c *change, _ *Def, _ *plan) error {
+			if c.rec.Members == nil {
+				c.rec.Members = map[string]teammanager.Status{}
+			}
+			for a, st := range moved {
+				if rank(st) > rank(c.rec.Members[a]) {
+					c.rec.Members[a] = st
+				}
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if rec.Status != RunMerging {
+		return rec, nil
+	}
+	team, err := e.tm.GetTeam(ctx, rec.Team)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", rec.ID, err)
+	}
+	if !teammanager.Finished(team.Status) {
+		return nil, fmt.Errorf("run %s: team %s is %s while the run is merging", rec.ID, team.ID, team.Status)
+	}
+	if !team.Merged && team.Status == teammanager.Completed || team.MergePending != "" {
+		if _, err := e.tm.MergeTeamResults(ctx, rec.Team); err != nil {
+			return nil, fmt.Errorf("run %s: merge: %w", rec.ID, err)
+		}
+	}
+	return e.update(ctx, rec.ID, func(c *change, _ *Def, _ *plan) error {
+		if c.rec.Status != RunMerging {
+			return nil // another caller finished it
+		}
+		st, msg := c.rec.outcome()
+		c.run(st, SystemActor, msg)
+		c.rec.Error = msg
+		return nil
+	})
+}
+
+// moveMember moves member agent of team from have to want through the
+// transitions the team manager allows. A transition that is refused
+// because it was already made (a crash between the team write and the
+// run's record of it, or a concurrent settle) reads the member's status
+// and goes on from there.
+func (e *Engine) moveMember(ctx context.Context, team, agent string, have, want teammanager.Status) error {
+	for range 3 {
+		var err error
+		for _, st := range memberPath(have, want) {
+			if _, err = e.tm.UpdateMemberStatus(ctx, team, agent, st, ""); err != nil {
+				var am *teammanager.AutoMergeError
+				if errors.As(err, &am) {
+					err = nil // recorded on the team; settle retries the merge
+					continue
+				}
+				break
+			}
+		}
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, teammanager.ErrInvalidTransition) && !errors.Is(err, teammanager.ErrTeamFinished) {
+			return err
+		}
+		t, gerr := e.tm.GetTeam(ctx, team)
+		if gerr != nil {
+			return errors.Join(err, gerr)
+		}
+		m, ok := t.Member(agent)
+		if !ok {
+			return err
+		}
+		if m.Status == want || rank(m.Status) >= rank(want) {
+			return nil
+		}
+		have = m.Status
+	}
+	return fmt.Errorf("member %s of team %s: cannot reach %s", agent, team, want)
+}
+
+func memberPath(have, want teammanager.Status) []teammanager.Status {
+	switch {
+	case have == teammanager.Pending && want == teammanager.Completed:
+		return []teammanager.Status{teammanager.Running, teammanager.Completed}
+	default:
+		return []teammanager.Status{want}
+	}
+}
+
+// History returns every recorded transition of run id, in order.
+func (e *Engine) History(ctx context.Context, id string) ([]Transition, error) {
+	rec, err := e.load(ctx, e.n, id)
+	if err != nil {
+		return nil, err
+	}
+	qs, err := e.n.Quads(ctx, cortex.Pattern{Graph: e.x.HistoryGraph(id), Scope: cortex.OneGraph})
+	if err != nil {
+		return nil, err
+	}
+	return e.decodeHistory(rec, qs)
+}

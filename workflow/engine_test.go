@@ -1,0 +1,457 @@
+package workflow_test
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+func TestEngine_Chain_StepsInOrder(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "chain", Type: workflow.Chain, Steps: []workflow.Step{
+		{Name: "analyze", Agent: "analyst", Outputs: []workflow.Port{{Name: "summary", Type: workflow.String}}},
+		{Name: "review", Agent: "reviewer", Outputs: []workflow.Port{{Name: "ok", Type: workflow.Boolean}}},
+		{Name: "report", Agent: "reporter", Inputs: []workflow.Port{
+			{Name: "summary", From: "analyze.summary"}, // transitive upstream
+			{Name: "ok", From: "review.ok"},
+		}},
+	}}
+	r := f.start(t, d, workflow.RunOptions{ID: "c1"})
+	if r.Status != workflow.RunPending || r.Team != "c1" {
+		t.Fatalf("new run: status %s team %s", r.Status, r.Team)
+	}
+	for _, step := range []string{"analyze", "review", "report"} {
+		if got := f.readyNames(t, "c1"); !slices.Equal(got, []string{step}) {
+			t.Fatalf("ready = %v, want [%s]", got, step)
+		}
+		out := map[string]any{}
+		switch step {
+		case "analyze":
+			out["summary"] = "fine"
+		case "review":
+			out["ok"] = true
+		case "report":
+			rs, err := f.e.Ready(ctx, "c1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[string]any{"summary": "fine", "ok": true}; !reflect.DeepEqual(rs[0].Inputs, want) {
+				t.Fatalf("report inputs = %v, want %v", rs[0].Inputs, want)
+			}
+		}
+		f.do(t, "c1", step, out, finding(step, "done", quad.String("yes")))
+		if step == "analyze" && f.get(t, "c1").Status != workflow.RunRunning {
+			t.Fatalf("run not running after its first step")
+		}
+	}
+	r = f.get(t, "c1")
+	if r.Status != workflow.RunCompleted {
+		t.Fatalf("run %s (%s), want completed", r.Status, r.Error)
+	}
+	team, err := f.tm.GetTeam(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if team.Status != teammanager.Completed || !team.Merged {
+		t.Fatalf("team %s merged=%v, want completed and merged", team.Status, team.Merged)
+	}
+	facts, err := f.tm.Facts(ctx, "c1", teammanager.FactFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts) != 3 {
+		t.Fatalf("shared graph has %d facts, want 3 (one per step)", len(facts))
+	}
+}
+
+func TestEngine_Scatter_FanInIsAMerge(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, scatterDef(), workflow.RunOptions{ID: "s1", Strategy: merge.NameConflictFlag})
+	f.do(t, "s1", "prepare", map[string]any{"plan": "p"})
+	if got := f.readyNames(t, "s1"); !slices.Equal(got, []string{"test-1", "test-2", "test-3"}) {
+		t.Fatalf("ready after prepare = %v", got)
+	}
+	f.do(t, "s1", "test-1", nil, finding("build", "status", quad.String("green")), finding("cov", "pct", quad.String("80")))
+	f.clock.Advance(time.Second) // else the same agent's same finding is stored once
+	f.do(t, "s1", "test-2", nil, finding("build", "status", quad.String("green")))
+	if got := f.readyNames(t, "s1"); !slices.Equal(got, []string{"test-3"}) {
+		t.Fatalf("collect ready before test-3: %v", got)
+	}
+	f.do(t, "s1", "test-3", nil, finding("cov", "pct", quad.String("75")))
+	rs, err := f.e.Ready(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Step.Name != "collect" {
+		t.Fatalf("ready = %v, want collect", rs)
+	}
+	c := rs[0]
+	if len(c.Upstream) != 1 {
+		t.Fatalf("collect sees %d fused facts, want 1: %v", len(c.Upstream), c.Upstream)
+	}
+	if got := c.Upstream[0]; got.Subject != iri("build") || !slices.Equal(got.Supporters, []string{"test-1", "test-2"}) || len(got.FindingIDs) != 2 {
+		t.Errorf("fused fact %v, want build status green supported by test-1 and test-2 with 2 findings", got)
+	}
+	if len(c.Conflicts) != 1 || c.Conflicts[0].Topic.Subject != iri("cov") {
+		t.Errorf("conflicts = %v, want the cov disagreement", c.Conflicts)
+	}
+	if c.Inputs["plan"] != "p" {
+		t.Errorf("collect inputs %v, want plan p (transitive from)", c.Inputs)
+	}
+	f.do(t, "s1", "collect", nil)
+	if r := f.get(t, "s1"); r.Status != workflow.RunCompleted {
+		t.Fatalf("run %s (%s)", r.Status, r.Error)
+	}
+	// The final merge is the team's, whose members are agents: the three
+	// test steps are one member, tester, so cov is not a conflict there.
+	team, err := f.tm.GetTeam(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := f.tm.Facts(ctx, "s1", teammanager.FactFilter{Subject: iri("build")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !team.Merged || len(facts) != 1 || !slices.Equal(facts[0].Supporters, []string{"tester"}) {
+		t.Errorf("team merged=%v, build facts %v", team.Merged, facts)
+	}
+}
+
+func graphDef() workflow.Def {
+	return workflow.Def{Name: "graph", Type: workflow.Graph, Steps: []workflow.Step{
+		{Name: "analyze", Agent: "analyst", Outputs: []workflow.Port{{Name: "summary", Type: workflow.String}}},
+		{Name: "security", Agent: "security"},
+		{Name: "review", Agent: "reviewer", DependsOn: []string{"analyze"},
+			Inputs: []workflow.Port{{Name: "summary", From: "analyze.summary", Default: "none"}}},
+		{Name: "report", Agent: "reporter", DependsOn: []string{"review", "security"}},
+	}}
+}
+
+func TestEngine_FailedStep_SkipsDependents(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "g1"})
+	if got := f.readyNames(t, "g1"); !slices.Equal(got, []string{"analyze", "security"}) {
+		t.Fatalf("ready = %v", got)
+	}
+	if err := f.e.StartStep(ctx, "g1", "analyze", "host"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.FailStep(ctx, "g1", "analyze", "llm quota"); err != nil {
+		t.Fatal(err)
+	}
+	r := f.get(t, "g1")
+	want := map[string]workflow.StepStatus{"analyze": "failed", "security": "ready", "review": "skipped", "report": "skipped"}
+	if got := statuses(r); !reflect.DeepEqual(got, want) {
+		t.Fatalf("statuses %v, want %v", got, want)
+	}
+	if s, _ := r.Step("report"); s.Reason != "dependency review was skipped" {
+		t.Errorf("report reason %q", s.Reason)
+	}
+	if s, _ := r.Step("review"); s.Reason != "dependency analyze failed" {
+		t.Errorf("review reason %q", s.Reason)
+	}
+	// The independent branch still runs; then the run ends, failed.
+	f.do(t, "g1", "security", nil, finding("x", "safe", quad.String("yes")))
+	r = f.get(t, "g1")
+	if r.Status != workflow.RunFailed || !strings.Contains(r.Error, "analyze") {
+		t.Fatalf("run %s (%q), want failed naming analyze", r.Status, r.Error)
+	}
+	team, err := f.tm.GetTeam(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !team.Merged {
+		t.Errorf("team not merged (security completed)")
+	}
+	m, _ := team.Member("analyst")
+	if m.Status != teammanager.Failed {
+		t.Errorf("member analyst %s, want failed", m.Status)
+	}
+}
+
+func TestEngine_NonCriticalFailure_DependentsRun(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "g2", NonCritical: []string{"analyst"}})
+	if err := f.e.StartStep(ctx, "g2", "analyze", "host"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.FailStep(ctx, "g2", "analyze", "flaky"); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := f.e.Ready(ctx, "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[1].Step.Name != "review" || rs[1].Inputs["summary"] != "none" {
+		t.Fatalf("ready = %+v, want security and review with the default summary", rs)
+	}
+	f.do(t, "g2", "security", nil)
+	f.do(t, "g2", "review", nil)
+	f.do(t, "g2", "report", nil)
+	if r := f.get(t, "g2"); r.Status != workflow.RunCompleted {
+		t.Fatalf("run %s (%s), want completed", r.Status, r.Error)
+	}
+}
+
+func TestEngine_UnresolvedInput_Skips(t *testing.T) {
+	f := newFixture(t)
+	d := graphDef()
+	d.Steps[2].Inputs[0].Default = nil // required, no default
+	f.start(t, d, workflow.RunOptions{ID: "g3", NonCritical: []string{"analyst"}})
+	if err := f.e.StartStep(ctx, "g3", "analyze", "host"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.FailStep(ctx, "g3", "analyze", "flaky"); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := f.get(t, "g3").Step("review")
+	if s.Status != workflow.StepSkipped || s.Reason != "input summary unresolved: step analyze failed" {
+		t.Fatalf("review %s %q", s.Status, s.Reason)
+	}
+}
+
+func TestEngine_RunInputsAndDefaults(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "in", Steps: []workflow.Step{{Name: "a", Agent: "x", Inputs: []workflow.Port{
+		{Name: "repo", Type: workflow.String},
+		{Name: "depth", Type: workflow.Number, Default: 2.0},
+		{Name: "note", Optional: true},
+	}}}}
+	f.start(t, d, workflow.RunOptions{ID: "i1", Inputs: map[string]any{"repo": "cortex"}})
+	rs, err := f.e.Ready(ctx, "i1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"repo": "cortex", "depth": 2.0}; len(rs) != 1 || !reflect.DeepEqual(rs[0].Inputs, want) {
+		t.Fatalf("inputs %v, want %v", rs, want)
+	}
+	_, err = f.e.Start(ctx, d, workflow.RunOptions{ID: "i2", Inputs: map[string]any{"repo": 3}})
+	if !errors.Is(err, workflow.ErrInvalidRun) || !strings.Contains(err.Error(), "want string, got number") {
+		t.Fatalf("wrong-typed input: %v", err)
+	}
+	f.start(t, d, workflow.RunOptions{ID: "i3"})
+	if s, _ := f.get(t, "i3").Step("a"); s.Status != workflow.StepSkipped || !strings.Contains(s.Reason, "input repo unresolved") {
+		t.Fatalf("step without its input: %s %q", s.Status, s.Reason)
+	}
+}
+
+func TestEngine_CompleteStep_TypedOutputs(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "o1"})
+	if err := f.e.StartStep(ctx, "o1", "analyze", "host"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		out  map[string]any
+		want string
+	}{
+		{"wrong type", map[string]any{"summary": 3}, "summary: want string, got number"},
+		{"undeclared", map[string]any{"verdict": "x"}, `"verdict" is not a declared output`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := f.e.CompleteStep(ctx, "o1", "analyze", tc.out)
+			if !errors.Is(err, workflow.ErrInvalidOutput) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want ErrInvalidOutput with %q", err, tc.want)
+			}
+			if s, _ := f.get(t, "o1").Step("analyze"); s.Status != workflow.StepRunning || s.Outputs != nil {
+				t.Fatalf("refused completion wrote: %s %v", s.Status, s.Outputs)
+			}
+		})
+	}
+	if err := f.e.CompleteStep(ctx, "o1", "analyze", map[string]any{"summary": "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := f.get(t, "o1").Step("analyze"); s.Outputs["summary"] != "ok" {
+		t.Fatalf("outputs %v", s.Outputs)
+	}
+}
+
+func TestEngine_StepTransitions_Refused(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "t1"})
+	var te *workflow.TransitionError
+	if err := f.e.StartStep(ctx, "t1", "review", "host"); !errors.As(err, &te) || te.From != workflow.StepPending {
+		t.Errorf("start of a pending step: %v", err)
+	}
+	if err := f.e.CompleteStep(ctx, "t1", "analyze", nil); !errors.Is(err, workflow.ErrInvalidTransition) {
+		t.Errorf("complete of a ready step: %v", err)
+	}
+	if _, err := f.e.AddFindings(ctx, "t1", "analyze", []teammanager.Finding{finding("a", "b", quad.String("c"))}); !errors.Is(err, workflow.ErrInvalidTransition) {
+		t.Errorf("findings for a ready step: %v", err)
+	}
+	if err := f.e.StartStep(ctx, "t1", "nope", "host"); !errors.Is(err, workflow.ErrUnknownStep) {
+		t.Errorf("unknown step: %v", err)
+	}
+	if err := f.e.StartStep(ctx, "nope", "a", "host"); !errors.Is(err, workflow.ErrUnknownRun) {
+		t.Errorf("unknown run: %v", err)
+	}
+	if _, err := f.e.Start(ctx, graphDef(), workflow.RunOptions{ID: "t1"}); !errors.Is(err, workflow.ErrRunExists) {
+		t.Errorf("duplicate id: %v", err)
+	}
+}
+
+func TestEngine_StepTimeout(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "to", StepTimeout: time.Minute})
+	if err := f.e.StartStep(ctx, "to", "analyze", "host"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(59 * time.Second)
+	if got := f.readyNames(t, "to"); !slices.Equal(got, []string{"security"}) {
+		t.Fatalf("ready before the timeout = %v", got)
+	}
+	f.clock.Advance(time.Second)
+	if _, err := f.e.Ready(ctx, "to"); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := f.get(t, "to").Step("analyze")
+	if s.Status != workflow.StepFailed || s.Reason != "timed out after 1m0s" {
+		t.Fatalf("analyze %s %q, want failed by its timeout", s.Status, s.Reason)
+	}
+	if err := f.e.CompleteStep(ctx, "to", "analyze", nil); !errors.Is(err, workflow.ErrInvalidTransition) {
+		t.Fatalf("completion after the timeout: %v", err)
+	}
+}
+
+func TestEngine_Cancel(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "k"})
+	f.do(t, "k", "security", nil, finding("x", "safe", quad.String("yes")))
+	if err := f.e.StartStep(ctx, "k", "analyze", "host"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.e.Cancel(ctx, "k", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]workflow.StepStatus{"analyze": "failed", "security": "completed", "review": "skipped", "report": "skipped"}
+	if r.Status != workflow.RunCancelled || !reflect.DeepEqual(statuses(r), want) {
+		t.Fatalf("cancelled run %s %v", r.Status, statuses(r))
+	}
+	if _, err := f.e.Cancel(ctx, "k", "alice"); !errors.Is(err, workflow.ErrRunFinished) {
+		t.Fatalf("second cancel: %v", err)
+	}
+	if err := f.e.StartStep(ctx, "k", "review", "host"); !errors.Is(err, workflow.ErrRunFinished) {
+		t.Fatalf("start after cancel: %v", err)
+	}
+	team, err := f.tm.GetTeam(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !teammanager.Finished(team.Status) || !team.Merged {
+		t.Fatalf("team of a cancelled run: %s merged=%v", team.Status, team.Merged)
+	}
+}
+
+func TestEngine_History(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, workflow.Def{Name: "h", Steps: []workflow.Step{{Name: "a", Agent: "x"}}}, workflow.RunOptions{ID: "h", Actor: "cli"})
+	f.clock.Advance(time.Second)
+	if err := f.e.StartStep(ctx, "h", "a", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(time.Second)
+	if err := f.e.FailStep(ctx, "h", "a", "boom"); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := f.e.History(ctx, "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, tr := range hist {
+		if tr.Seq != i+1 {
+			t.Errorf("transition %d has seq %d", i, tr.Seq)
+		}
+		got = append(got, strings.TrimSpace(tr.Step+" "+tr.From+">"+tr.To+" "+tr.Actor+" "+tr.Reason))
+	}
+	want := []string{
+		">pending cli run created",
+		"a pending>ready cortex",
+		"a ready>running bob",
+		"pending>running bob",
+		"a running>failed bob boom",
+		"running>merging cortex no step can still run",
+		"merging>failed cortex step a failed: boom",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("history\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	start := newClock().Now()
+	if !hist[0].At.Equal(start) || !hist[2].At.Equal(start.Add(time.Second)) || !hist[4].At.Equal(start.Add(2*time.Second)) {
+		t.Errorf("times %v %v %v", hist[0].At, hist[2].At, hist[4].At)
+	}
+}
+
+func TestEngine_StateIsQueryable(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "q"})
+	f.do(t, "q", "analyze", map[string]any{"summary": "s"})
+	res, err := f.tm.Query(ctx, `SELECT ?name ?status WHERE { GRAPH ?g { ?step cx:workflow:step:name ?name ; cx:workflow:step:status ?status } } ORDER BY ?name`, sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var got []string
+	for res.Next(ctx) {
+		row := res.Row()
+		got = append(got, quadString(row[0])+"="+quadString(row[1]))
+	}
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"analyze=completed", "report=pending", "review=ready", "security=ready"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("SPARQL step statuses %v, want %v", got, want)
+	}
+}
+
+func quadString(v quad.Value) string {
+	if s, ok := v.(quad.String); ok {
+		return string(s)
+	}
+	if v == nil {
+		return ""
+	}
+	return quad.StringOf(v)
+}
+
+func TestEngine_SelfDirected_NotRunnable(t *testing.T) {
+	f := newFixture(t)
+	for _, typ := range []workflow.Type{workflow.Crew, workflow.Swarm} {
+		_, err := f.e.Start(ctx, workflow.Def{Name: "c", Type: typ, Agents: []string{"a", "b"}}, workflow.RunOptions{})
+		if !errors.Is(err, workflow.ErrNotRunnable) {
+			t.Errorf("%s: %v, want ErrNotRunnable", typ, err)
+		}
+	}
+}
+
+func TestEngine_TeamRefused_NoRunLeft(t *testing.T) {
+	f := newFixture(t)
+	tm, err := teammanager.New(ctx, f.s, f.x, teammanager.DefaultConfig().WithMaxTeamSize(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := workflow.New(ctx, f.s, tm, workflow.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Start(ctx, graphDef(), workflow.RunOptions{ID: "big"})
+	if !errors.Is(err, workflow.ErrInvalidRun) || !errors.Is(err, teammanager.ErrInvalidTeam) {
+		t.Fatalf("start with too many agents: %v", err)
+	}
+	if _, err := e.Get(ctx, "big"); !errors.Is(err, workflow.ErrUnknownRun) {
+		t.Fatalf("refused run left behind: %v", err)
+	}
+}
