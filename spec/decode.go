@@ -424,8 +424,10 @@ func (d *decoder) ports(v *node, path string, inputs bool) []Port {
 func (d *decoder) port(n *node, path string) Port {
 	var pt Port
 	seen := d.object(n, path, "port", false, map[string]fieldFunc{
-		"name":        func(v *node, p string) { pt.Name = d.name(v, p) },
-		"type":        func(v *node, p string) { pt.Type = PortType(d.enum(v, p, "string", "number", "boolean", "object", "array", "file")) },
+		"name": func(v *node, p string) { pt.Name = d.name(v, p) },
+		"type": func(v *node, p string) {
+			pt.Type = PortType(d.enum(v, p, "string", "number", "boolean", "object", "array", "file"))
+		},
 		"description": func(v *node, p string) { pt.Description = d.str(v, p) },
 		"required":    func(v *node, p string) { pt.Required = d.boolPtr(v, p) },
 		"from":        func(v *node, p string) { pt.From = d.str(v, p) },
