@@ -140,6 +140,14 @@ func (t *Team) Steps() []Step {
 	return t.Workflow.Steps
 }
 
+// StepsOrNil is Steps on a team that may be nil.
+func (t *Team) StepsOrNil() []Step {
+	if t == nil {
+		return nil
+	}
+	return t.Steps()
+}
+
 // Workflow is how a team's agents run.
 type Workflow struct {
 	Type  WorkflowType `json:"type,omitempty" yaml:"type,omitempty"`
