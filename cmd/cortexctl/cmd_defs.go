@@ -51,7 +51,7 @@ error (exit 7).
 
 Example:
    cortexctl defs import specs/`,
-				Flags:  []cli.Flag{&cli.BoolFlag{Name: "strict", Usage: "unknown keys are errors"}},
+				Flags:  withOutput(&cli.BoolFlag{Name: "strict", Usage: "unknown keys are errors"}),
 				Action: func(c *cli.Context) error { return defsImport(c, e) },
 			},
 			{
@@ -84,6 +84,7 @@ Example:
    cortexctl defs export architect --format md > architect.md`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: spec.FormatJSON, Usage: "json|md (md: agents only)"},
+					&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
 					kindFlag("agent or team, when both have NAME"),
 				},
 				Action: func(c *cli.Context) error { return defsExport(c, e) },
@@ -97,7 +98,7 @@ or import it without the agent, first.
 
 Example:
    cortexctl defs delete release`,
-				Flags:  []cli.Flag{kindFlag("agent or team, when both have NAME")},
+				Flags:  withOutput(kindFlag("agent or team, when both have NAME")),
 				Action: func(c *cli.Context) error { return defsDelete(c, e) },
 			},
 		},
@@ -172,7 +173,27 @@ func defsImport(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	f, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
 	res, err := s.Import(c.Context, c.Args().Slice(), spec.Options{Strict: c.Bool("strict")})
+	if f == formatJSON {
+		out := api.DefsReport{Agents: res.Agents, Teams: res.Teams, Errors: res.Report.Errors(), Warnings: res.Report.Warnings(), Problems: res.Report.Problems}
+		if out.Agents == nil {
+			out.Agents = []string{}
+		}
+		if out.Teams == nil {
+			out.Teams = []string{}
+		}
+		if out.Problems == nil {
+			out.Problems = []spec.Problem{}
+		}
+		if werr := writeJSON(e.stdout, out); werr != nil {
+			return werr
+		}
+		return err
+	}
 	printProblems(e, res.Report)
 	if err != nil {
 		return err
@@ -289,6 +310,12 @@ func defsExport(c *cli.Context, e *env) error {
 		return err
 	}
 	format := c.String("format")
+	if c.Bool("json") {
+		if c.IsSet("format") && format != spec.FormatJSON {
+			return usagef("defs export: --json conflicts with --format %s", format)
+		}
+		format = spec.FormatJSON
+	}
 	if format != spec.FormatJSON && format != spec.FormatMarkdown {
 		return usagef("defs export: --format must be json or md, not %q", format)
 	}
@@ -328,6 +355,8 @@ func defsDelete(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "deleted %s %s\n", def.Kind, def.Name())
-	return nil
+	return printResult(c, e.stdout, api.DefSummary{Kind: string(def.Kind), Name: def.Name()}, func() error {
+		_, err := fmt.Fprintf(e.stdout, "deleted %s %s\n", def.Kind, def.Name())
+		return err
+	})
 }

@@ -149,6 +149,31 @@ func TestDefs_ImportInvalidWritesNothing(t *testing.T) {
 	if out := mustCLI(t, dir, "defs", "list", "--kind", "agent", "--json"); strings.Contains(out, `"y"`) {
 		t.Errorf("y was imported though x was invalid:\n%s", out)
 	}
+	r = runCLI(t, dir, "", "defs", "import", bad, "--json")
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors != 1 || rep.Problems[0].Path != "/model" {
+		t.Errorf("import --json: exit %d, %+v, %v\n%s", r.code, rep, err, r.stdout)
+	}
+}
+
+// TestDefs_JSONFlags: import and delete print their outcome as JSON;
+// export --json is --format json, and conflicts with --format md.
+func TestDefs_JSONFlags(t *testing.T) {
+	dir := t.TempDir()
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "defs", "import", defsLegacy, "--json")), &rep); err != nil || len(rep.Agents) != 3 || rep.Warnings != 5 {
+		t.Fatalf("import --json: %+v, %v", rep, err)
+	}
+	if a, b := mustCLI(t, dir, "defs", "export", "pm", "--json"), mustCLI(t, dir, "defs", "export", "pm", "--format", "json"); a != b || !strings.HasPrefix(a, "{") {
+		t.Errorf("export --json:\n%s\n--format json:\n%s", a, b)
+	}
+	if r := runCLI(t, dir, "", "defs", "export", "pm", "--json", "--format", "md"); r.code != exitUsage {
+		t.Errorf("--json --format md: exit %d", r.code)
+	}
+	var del api.DefSummary
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "defs", "delete", "review", "--json")), &del); err != nil || del.Kind != "team" || del.Name != "review" {
+		t.Errorf("delete --json: %+v, %v", del, err)
+	}
 }
 
 // TestREADME_Definitions runs the README's "Definitions" commands, as
