@@ -13,6 +13,7 @@ require (
 	github.com/titanous/json5 v1.0.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/term v0.47.0
+	gopkg.in/yaml.v3 v3.0.1
 	google.golang.org/protobuf v1.36.8
 )
 
@@ -51,5 +52,4 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -8,8 +8,10 @@ import (
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/defstore"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -47,7 +49,7 @@ const (
 	ExitConflict = 4  // the operation does not fit the current state (e.g. a wrong status transition)
 	ExitSyntax   = 5  // malformed RDF, SPARQL or term
 	ExitLocked   = 6  // the store (or another resource: a listen address) is in use by another process, or closed
-	ExitInvalid  = 7  // invalid value: identifier, namespace, config file or value in it, option value
+	ExitInvalid  = 7  // invalid value: identifier, namespace, config file or value in it, option value, agent or team definition
 	ExitTimeout  = 8  // timed out or interrupted
 	ExitFalse    = 9  // ASK query answered false (only with --exit-status)
 	ExitDenied   = 10 // a server refused the request: no valid token, another namespace's, or too low a role
@@ -125,6 +127,11 @@ var errorCodes = []struct {
 	{cortex.ErrBusy, ExitTimeout},
 	{ErrInvalid, ExitInvalid},
 	{rdfio.ErrUnknownFormat, ExitUsage},
+	{spec.ErrInvalid, ExitInvalid},
+	{spec.ErrUnknownFormat, ExitUsage},
+	{defstore.ErrNotFound, ExitNotFound},
+	{defstore.ErrInUse, ExitConflict},
+	{defstore.ErrAmbiguous, ExitUsage},
 }
 
 // ExitCode returns cortexctl's exit code for err: ExitOK for nil, the

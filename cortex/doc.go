@@ -41,7 +41,9 @@
 //     (memory*.go, diskspace.go). The engine is not yet in packages of its
 //     own: moving it out of the facade is the remaining step of the split.
 //   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
-//     workflow (runs of team definitions, over teammanager), api (the JSON
+//     spec (multi-agent-spec definitions: parse, validate, marshal; no
+//     store) and defstore (definitions stored as RDF), workflow (runs of
+//     team definitions, over teammanager), api (the JSON
 //     shapes and error classes of the CLI and the server), server, client;
 //     cmd/ holds the commands.
 //

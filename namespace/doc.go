@@ -29,6 +29,9 @@
 //	urn:cortex:acme:team:{team}:graph:provenance         ProvenanceGraph
 //	urn:cortex:acme:team:{team}:graph:conflicts          ConflictGraph
 //	urn:cortex:acme:team:{team}:member:{agent}:graph:findings  MemberGraph
+//	urn:cortex:acme:agentdef:{agent}                     agent definition (and :graph:def, its graph)
+//	urn:cortex:acme:teamdef:{team}                       team definition (and :step:{step}, :graph:def)
+//	urn:cortex:acme:def:name                             definition predicate (see the Def* terms, defs.go)
 //
 // Every {part} is a user identifier passed through Escape: bytes outside
 // [A-Za-z0-9._~-] become %XX, and an identifier equal to a vocabulary word

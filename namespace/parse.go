@@ -25,6 +25,11 @@ const (
 	KindSharedGraph                     // NS.SharedGraph (Ref.Team)
 	KindProvenanceGraph                 // NS.ProvenanceGraph (Ref.Team)
 	KindConflictGraph                   // NS.ConflictGraph (Ref.Team)
+	KindAgentDef                        // NS.AgentDef (Ref.Agent: the qualified name)
+	KindTeamDef                         // NS.TeamDef (Ref.Team)
+	KindStepDef                         // NS.StepDef (Ref.Team, Ref.ID: the step)
+	KindAgentDefGraph                   // NS.AgentDefGraph (Ref.Agent)
+	KindTeamDefGraph                    // NS.TeamDefGraph (Ref.Team)
 )
 
 var kindNames = [...]string{
@@ -32,6 +37,8 @@ var kindNames = [...]string{
 	KindFinding: "finding", KindConflict: "conflict", KindMerge: "merge", KindFactSet: "fact-set",
 	KindTeamGraph: "team-graph", KindMemberGraph: "member-graph", KindSharedGraph: "shared-graph",
 	KindProvenanceGraph: "provenance-graph", KindConflictGraph: "conflict-graph",
+	KindAgentDef: "agent-def", KindTeamDef: "team-def", KindStepDef: "step-def",
+	KindAgentDefGraph: "agent-def-graph", KindTeamDefGraph: "team-def-graph",
 }
 
 // String returns a lower-case name such as "member" or "shared-graph".
@@ -44,7 +51,8 @@ func (k Kind) String() string {
 
 // IsGraph reports whether k names a graph.
 func (k Kind) IsGraph() bool {
-	return k == KindFactSet || k >= KindTeamGraph && k <= KindConflictGraph
+	return k == KindFactSet || k >= KindTeamGraph && k <= KindConflictGraph ||
+		k == KindAgentDefGraph || k == KindTeamDefGraph
 }
 
 // Ref is a parsed Cortex IRI: its kind and its unescaped parts. Fields that
@@ -83,7 +91,20 @@ func (ns NS) Parse(iri quad.IRI) (Ref, error) {
 	var ref Ref
 	var ids []*string // fields to fill from the escaped id segments, in order
 	var esc []string
+	if kind, parts := parseDef(segs); kind != 0 {
+		ref.Kind, esc = kind, parts
+		switch kind {
+		case KindAgentDef, KindAgentDefGraph:
+			ids = []*string{&ref.Agent}
+		case KindStepDef:
+			ids = []*string{&ref.Team, &ref.ID}
+		default:
+			ids = []*string{&ref.Team}
+		}
+		segs = nil // handled
+	}
 	switch {
+	case segs == nil:
 	case len(segs) == 2 && segs[0] == segAgent:
 		ref.Kind = KindAgent
 		ids, esc = []*string{&ref.Agent}, []string{segs[1]}
@@ -181,6 +202,16 @@ func (ns NS) Build(ref Ref) (quad.IRI, error) {
 		return ns.ProvenanceGraph(ref.Team), nil
 	case KindConflictGraph:
 		return ns.ConflictGraph(ref.Team), nil
+	case KindAgentDef:
+		return ns.AgentDef(ref.Agent), nil
+	case KindTeamDef:
+		return ns.TeamDef(ref.Team), nil
+	case KindStepDef:
+		return ns.StepDef(ref.Team, ref.ID), nil
+	case KindAgentDefGraph:
+		return ns.AgentDefGraph(ref.Agent), nil
+	case KindTeamDefGraph:
+		return ns.TeamDefGraph(ref.Team), nil
 	}
 	return "", fmt.Errorf("build %s: %w: invalid kind", ref.Kind, ErrUnknownIRI)
 }

@@ -201,6 +201,9 @@ var terms = append([]termInfo{
 	{ClassConflict, TermClass, "Conflict", "Findings of one team that disagree on the object of one subject and predicate; kept in the team's conflict graph.", "", "", ""},
 	{ClassMerge, TermClass, "Merge", "One run of a merge strategy over a team's findings; kept in the team's provenance graph.", "", "", "http://www.w3.org/ns/prov#Activity"},
 	{ClassFactSet, TermClass, "FactSet", "A named graph holding a copy of the fused triples of a team's shared graph that share one attribution (supporting agents, resolver, fused confidence rounded to 0.01); described in the team's provenance graph. Every fused triple is in exactly one fact set; a team has at most 100 fact sets per distinct supporters and resolver, whatever the confidences.", "", "", "http://www.w3.org/ns/prov#Entity"},
+	{ClassAgentDef, TermClass, "AgentDef", "An agent definition (multi-agent-spec agent file), kept in its own graph (agentdef:{agent}:graph:def) with def:source its JSON.", "", "", ""},
+	{ClassTeamDef, TermClass, "TeamDef", "A team definition (multi-agent-spec team file), kept in its own graph (teamdef:{team}:graph:def) with def:source its JSON.", "", "", ""},
+	{ClassStepDef, TermClass, "StepDef", "A step of a team definition's workflow.", "", "", ""},
 
 	{TeamName, TermProperty, "team name", "Display name of the team.", "Team", xsd + "string", ""},
 	{TeamDescription, TermProperty, "team description", "Optional description of the team's goal.", "Team", xsd + "string", ""},
@@ -254,6 +257,22 @@ var terms = append([]termInfo{
 
 	{FactConfidence, TermProperty, "fact confidence", "Fused confidence of the set's facts, from 0 to 1, rounded to the nearest 0.01 (a positive confidence never to 0): what the team's merge strategy computed for each of them (for most strategies the highest confidence among the findings that support the fact; see package merge).", "FactSet", xsd + "decimal", ""},
 	{FactResolvedBy, TermProperty, "resolved by", "Who chose the set's facts by resolving a conflict by hand; absent for facts the strategy kept.", "FactSet", "Agent", ""},
+	{DefName, TermProperty, "definition name", "Name of an agent (unqualified), team or step definition.", "", xsd + "string", ""},
+	{DefNamespace, TermProperty, "agent namespace", "Namespace of an agent definition (its subdirectory); absent for none. Teams name the agent namespace/name.", "AgentDef", xsd + "string", ""},
+	{DefDescription, TermProperty, "definition description", "Description of an agent or team definition.", "", xsd + "string", ""},
+	{DefVersion, TermProperty, "team version", "Version of a team definition.", "TeamDef", xsd + "string", ""},
+	{DefModel, TermProperty, "agent model", "Model tier of an agent definition (haiku, sonnet or opus) as written; absent means sonnet.", "AgentDef", xsd + "string", ""},
+	{DefRole, TermProperty, "agent role", "Role title of an agent definition, for self-directed workflows.", "AgentDef", xsd + "string", ""},
+	{DefDelegates, TermProperty, "allow delegation", "Whether the agent may delegate work (delegation.allow_delegation).", "AgentDef", xsd + "boolean", ""},
+	{DefDelegatesTo, TermProperty, "can delegate to", "An agent named in the agent's delegation.can_delegate_to. Agents that can delegate to qa: SELECT ?a WHERE { GRAPH ?g { ?a cx:def:delegatesTo ?q } GRAPH ?h { ?q cx:def:name \"qa\" } }.", "AgentDef", "AgentDef", ""},
+	{DefReceivesFrom, TermProperty, "can receive from", "An agent named in the agent's delegation.can_receive_from (\"lead\" is not linked).", "AgentDef", "AgentDef", ""},
+	{DefAgent, TermProperty, "definition agent", "An agent of a team definition, or the agent running a step. Teams using security-reviewer: SELECT ?t WHERE { GRAPH ?g { ?t a cx:TeamDef ; cx:def:agent ?a } GRAPH ?h { ?a cx:def:name \"security-reviewer\" } }.", "", "AgentDef", ""},
+	{DefWorkflow, TermProperty, "workflow type", "Workflow type of a team definition: chain, scatter, graph (the default), crew, swarm or council.", "TeamDef", xsd + "string", ""},
+	{DefLead, TermProperty, "team lead", "The lead of a team definition: collaboration.lead, else the orchestrator.", "TeamDef", "AgentDef", ""},
+	{DefStep, TermProperty, "workflow step", "A step of a team definition's workflow.", "TeamDef", "StepDef", ""},
+	{DefDependsOn, TermProperty, "depends on", "A step this step depends on (depends_on).", "StepDef", "StepDef", ""},
+	{DefSource, TermProperty, "definition source", "The definition as JSON in its modern form: what cortexctl defs get and export print.", "", xsd + "string", ""},
+
 	{FactTeam, TermProperty, "fact set team", "The team whose merged facts the set holds. Fact sets per team: SELECT ?team (COUNT(?set) AS ?n) WHERE { GRAPH ?g { ?set cx:fact:team ?team } } GROUP BY ?team.", "FactSet", "Team", ""},
 }, workflowTerms...) // workflow.go
 

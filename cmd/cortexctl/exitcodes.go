@@ -12,7 +12,7 @@ const (
 	exitConflict = api.ExitConflict // the operation does not fit the current state (e.g. a wrong status transition)
 	exitSyntax   = api.ExitSyntax   // malformed RDF, SPARQL or term
 	exitLocked   = api.ExitLocked   // the store is in use by another process
-	exitInvalid  = api.ExitInvalid  // invalid value: identifier, namespace, config file or value in it, option value
+	exitInvalid  = api.ExitInvalid  // invalid value: identifier, namespace, config file or value in it, option value, agent or team definition (defs validate, import)
 	exitTimeout  = api.ExitTimeout  // timed out or interrupted
 	exitFalse    = api.ExitFalse    // ASK query answered false (only with --exit-status)
 	exitDenied   = api.ExitDenied   // a server refused the request: no valid token, another namespace's, or too low a role

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+)
+
+var (
+	defsExamples = filepath.Join("..", "..", "spec", "testdata", "examples")
+	defsLegacy   = filepath.Join(defsExamples, "legacy")
+)
+
+// TestDefs_Validate: problems on stdout, every one, and exit 7 on errors;
+// warnings alone exit 0; --strict turns unknown keys into errors; --json
+// prints the report shape; no store is created.
+func TestDefs_Validate(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, "", "defs", "validate", defsLegacy)
+	if r.code != 0 || !strings.Contains(r.stdout, `warning: /workflow/type: legacy workflow type "sequential": use "chain"`) ||
+		!strings.Contains(r.stdout, "3 agents, 2 teams: 0 errors, 5 warnings\n") {
+		t.Fatalf("validate legacy: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	bad := writeFile(t, "team.json", `{"name": "t", "version": "1", "agents": ["a"], "colour": "red",
+  "workflow": {"type": "council", "steps": [{"name": "s", "agent": "b"}]}}`)
+	r = runCLI(t, dir, "", "defs", "validate", bad, "--strict")
+	if r.code != exitInvalid {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitInvalid, r.stdout)
+	}
+	for _, want := range []string{
+		`team.json:1: error: /colour: unknown key "colour" in team`,
+		`team.json:2: error: /workflow/type: a council needs collaboration.consensus`,
+		`team.json:2: error: /workflow/steps/0/agent: step "s": agent "b" is not one of the team's agents`,
+		`team.json:1: error: /agents/0: team "t" uses agent "a", which is defined nowhere`,
+		"0 agents, 1 team: 4 errors, 0 warnings",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "", "defs", "validate", bad, "--json")
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if r.code != exitInvalid || rep.Errors != 3 || rep.Warnings != 1 || len(rep.Teams) != 1 || rep.Problems[0].Line != 1 {
+		t.Errorf("--json: exit %d, %+v", r.code, rep)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err == nil {
+		t.Error("validate created a store")
+	}
+	if r := runCLI(t, dir, "", "defs", "validate", filepath.Join(dir, "missing")); r.code != exitNotFound {
+		t.Errorf("missing path: exit %d, want %d", r.code, exitNotFound)
+	}
+	if r := runCLI(t, dir, "", "defs", "validate"); r.code != exitUsage {
+		t.Errorf("no path: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+// TestDefs_ImportListGetExportDelete: the store commands, and export →
+// import giving the same definition.
+func TestDefs_ImportListGetExportDelete(t *testing.T) {
+	dir := t.TempDir()
+	cortextest.CheckDir(t, dir)
+	out := mustCLI(t, dir, "defs", "import", defsLegacy)
+	if out != "imported 3 agents and 2 teams into namespace default\n" {
+		t.Fatalf("import: %q", out)
+	}
+	var list []api.DefSummary
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "defs", "list", "--kind", "team", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].Name != "release" || list[0].Workflow != "chain" || list[1].Workflow != "crew" {
+		t.Errorf("list teams: %+v", list)
+	}
+	var got api.DefDetail
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "defs", "get", "unit", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Kind != "agent" || got.Name != "qa/unit" || got.Namespace != "qa" || !strings.Contains(string(got.Definition), `"command": "go test ./..."`) {
+		t.Errorf("get unit: %+v", got)
+	}
+	table := mustCLI(t, dir, "defs", "get", "release")
+	if !strings.Contains(table, "step test") || !strings.Contains(table, "unit after plan") {
+		t.Errorf("get release:\n%s", table)
+	}
+
+	// export → import into another store → export gives the same bytes.
+	for _, c := range []struct{ name, format, file string }{{"pm", "md", "pm.md"}, {"qa/unit", "json", "unit.json"}, {"release", "json", "release.json"}} {
+		exported := mustCLI(t, dir, "defs", "export", c.name, "--format", c.format)
+		other := t.TempDir()
+		tmp := t.TempDir()
+		files := map[string]string{c.file: exported}
+		if c.name == "release" { // its agents, from the first store
+			files["pm.md"] = mustCLI(t, dir, "defs", "export", "pm", "--format", "md")
+			files["docs.md"] = mustCLI(t, dir, "defs", "export", "docs", "--format", "md")
+			files["unit.md"] = mustCLI(t, dir, "defs", "export", "qa/unit", "--format", "md")
+		}
+		for f, content := range files {
+			if err := os.WriteFile(filepath.Join(tmp, f), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := []string{"defs", "import"}
+		for f := range files {
+			args = append(args, filepath.Join(tmp, f))
+		}
+		mustCLI(t, other, args...)
+		if again := mustCLI(t, other, "defs", "export", c.name, "--format", c.format); again != exported {
+			t.Errorf("export of %s after export → import differs:\n%s\n---\n%s", c.name, exported, again)
+		}
+	}
+
+	if r := runCLI(t, dir, "", "defs", "delete", "pm"); r.code != exitConflict || !strings.Contains(r.stderr, `agent "pm" is used by team [release review]`) {
+		t.Errorf("delete pm: exit %d %s", r.code, r.stderr)
+	}
+	if out := mustCLI(t, dir, "defs", "delete", "review"); out != "deleted team review\n" {
+		t.Errorf("delete review: %q", out)
+	}
+	if r := runCLI(t, dir, "", "defs", "get", "review"); r.code != exitNotFound {
+		t.Errorf("get deleted: exit %d", r.code)
+	}
+	if r := runCLI(t, dir, "", "defs", "export", "release", "--format", "md"); r.code != exitUsage {
+		t.Errorf("export team as md: exit %d", r.code)
+	}
+	if r := runCLI(t, dir, "", "defs", "list", "--kind", "robot"); r.code != exitUsage {
+		t.Errorf("--kind robot: exit %d", r.code)
+	}
+}
+
+// TestDefs_ImportInvalidWritesNothing: an invalid directory exits 7, lists
+// its problems on stderr and leaves the store without definitions.
+func TestDefs_ImportInvalidWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "defs", "import", defsLegacy)
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "x.md"), []byte("---\nname: x\nmodel: gpt\n---\n"), 0o644)
+	os.WriteFile(filepath.Join(bad, "y.md"), []byte("---\nname: y\n---\n"), 0o644)
+	r := runCLI(t, dir, "", "defs", "import", bad)
+	if r.code != exitInvalid || !strings.Contains(r.stderr, `x.md:3: error: /model: "gpt" is not one of haiku, sonnet, opus`) {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if out := mustCLI(t, dir, "defs", "list", "--kind", "agent", "--json"); strings.Contains(out, `"y"`) {
+		t.Errorf("y was imported though x was invalid:\n%s", out)
+	}
+	r = runCLI(t, dir, "", "defs", "import", bad, "--json")
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors != 1 || rep.Problems[0].Path != "/model" {
+		t.Errorf("import --json: exit %d, %+v, %v\n%s", r.code, rep, err, r.stdout)
+	}
+}
+
+// TestDefs_JSONFlags: import and delete print their outcome as JSON;
+// export --json is --format json, and conflicts with --format md.
+func TestDefs_JSONFlags(t *testing.T) {
+	dir := t.TempDir()
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "defs", "import", defsLegacy, "--json")), &rep); err != nil || len(rep.Agents) != 3 || rep.Warnings != 5 {
+		t.Fatalf("import --json: %+v, %v", rep, err)
+	}
+	if a, b := mustCLI(t, dir, "defs", "export", "pm", "--json"), mustCLI(t, dir, "defs", "export", "pm", "--format", "json"); a != b || !strings.HasPrefix(a, "{") {
+		t.Errorf("export --json:\n%s\n--format json:\n%s", a, b)
+	}
+	if r := runCLI(t, dir, "", "defs", "export", "pm", "--json", "--format", "md"); r.code != exitUsage {
+		t.Errorf("--json --format md: exit %d", r.code)
+	}
+	var del api.DefSummary
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "defs", "delete", "review", "--json")), &del); err != nil || del.Kind != "team" || del.Name != "review" {
+		t.Errorf("delete --json: %+v, %v", del, err)
+	}
+}
+
+// TestREADME_Definitions runs the README's "Definitions" commands, as
+// written, with bash in a fresh directory, and checks what they print.
+func TestREADME_Definitions(t *testing.T) {
+	bin := buildCLI(t)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Definitions\n")
+	if !ok {
+		t.Fatal(`README.md has no "Definitions" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	_, block, ok := strings.Cut(section, "```sh\n")
+	if !ok {
+		t.Fatal("no sh block in the section")
+	}
+	block, _, _ = strings.Cut(block, "```\n")
+	work := t.TempDir()
+	data := t.TempDir()
+	cortextest.CheckDir(t, data)
+	cmd := exec.Command("bash", "-c", "set -e\n"+block)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "CORTEX_DATA="+data, "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the examples failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"2 agents, 1 team: 0 errors, 0 warnings\n",
+		"imported 2 agents and 1 team into namespace default\n",
+		"agent  security/scanner",
+		"---\nname: scanner\nnamespace: security\n",
+		`{"team":{"type":"literal","value":"review"}}`,
+		`{"who":{"type":"literal","value":"lead"}}`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the examples' output lacks %q:\n%s", want, out)
+		}
+	}
+}

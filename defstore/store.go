@@ -1,0 +1,387 @@
+// Package defstore keeps agent and team definitions (package spec) as RDF
+// in a Cortex namespace, so that SPARQL can ask about them ("which agents can
+// delegate to qa", "which teams use security-reviewer").
+//
+// Each definition is one named graph (namespace.AgentDefGraph,
+// namespace.TeamDefGraph) holding its node, the queryable facts (name,
+// namespace, model, role, delegation links, a team's agents, lead, workflow
+// type, steps and their depends_on) and def:source, the definition as JSON,
+// which Get and List read back: the graph's other triples are a projection
+// for queries.
+//
+// # Concurrency and atomicity
+//
+// A Store is safe for concurrent use. Import writes all its definitions in
+// one Namespace.Update: every definition or none. Re-importing a definition
+// replaces its graph (importing the same file twice changes nothing). Delete
+// is one Update too.
+//
+// # Caveats
+//
+//   - Delete refuses an agent that a stored team lists (ErrInUse); a
+//     delegation list naming a deleted agent keeps its link to the agent's
+//     node, which then has no definition.
+package defstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// Errors of package defstore. Compare with errors.Is.
+var (
+	// ErrNotFound means no stored definition has the name.
+	ErrNotFound = errors.New("no such definition")
+	// ErrInUse means a definition others depend on cannot be deleted.
+	ErrInUse = errors.New("definition in use")
+	// ErrAmbiguous means a name that denotes several stored definitions
+	// (an agent and a team, or agents of several namespaces).
+	ErrAmbiguous = errors.New("ambiguous definition name")
+)
+
+// Store reads and writes the definitions of one namespace.
+type Store struct {
+	n  *cortex.Namespace
+	ns namespace.NS
+}
+
+// New returns the definitions of namespace n, whose IRIs ns builds.
+func New(n *cortex.Namespace, ns namespace.NS) *Store { return &Store{n: n, ns: ns} }
+
+// ImportResult is what Import wrote.
+type ImportResult struct {
+	Agents []string    // qualified names, in load order
+	Teams  []string    // in load order
+	Report spec.Report // warnings (and, on failure, errors)
+}
+
+// Import loads paths (spec.Load) and stores every definition, atomically:
+// teams and delegation lists may name the agents being imported and those
+// already stored. If any definition has an error nothing is written and
+// the error is a *spec.ValidationError (matching spec.ErrInvalid); the
+// result's report holds every problem either way. Files are read while the
+// namespace's write lock is held, so that the stored agents the check
+// relies on cannot change before the write.
+func (s *Store) Import(ctx context.Context, paths []string, opts spec.Options) (ImportResult, error) {
+	var res ImportResult
+	err := s.n.Update(ctx, func(tx *cortex.Tx) error {
+		stored, err := s.list(ctx, spec.KindAgent)
+		if err != nil {
+			return err
+		}
+		o := opts
+		o.KnownAgents = append(append([]string(nil), opts.KnownAgents...), names(stored)...)
+		set, rep, err := spec.Load(paths, o)
+		if err != nil {
+			return err
+		}
+		res.Report = rep
+		if err := rep.Err(); err != nil {
+			return err
+		}
+		all := o.KnownAgents
+		for _, a := range set.Agents() {
+			all = append(all, a.QualifiedName())
+		}
+		for _, def := range set.Defs {
+			g, quads, err := s.quads(def, all)
+			if err != nil {
+				return err
+			}
+			old, err := s.n.Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
+			if err != nil {
+				return err
+			}
+			tx.Remove(old...)
+			tx.Add(quads...)
+			if def.Kind == spec.KindAgent {
+				res.Agents = append(res.Agents, def.Name())
+			} else {
+				res.Teams = append(res.Teams, def.Name())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("import definitions: %w", err)
+	}
+	return res, nil
+}
+
+func names(defs []spec.Def) []string {
+	out := make([]string, len(defs))
+	for i, d := range defs {
+		out[i] = d.Name()
+	}
+	return out
+}
+
+// quads returns the graph of def and the quads describing it; agents are
+// the qualified names team references resolve against.
+func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, error) {
+	ns := s.ns
+	var g, node quad.IRI
+	var src []byte
+	var err error
+	var qs []quad.Quad
+	add := func(sub quad.Value, t namespace.Term, o quad.Value) {
+		qs = append(qs, quad.Quad{Subject: sub, Predicate: ns.IRI(t), Object: o, Label: g})
+	}
+	typ := func(sub quad.Value, class namespace.Term) {
+		qs = append(qs, quad.Quad{Subject: sub, Predicate: namespace.RDFType, Object: ns.IRI(class), Label: g})
+	}
+	str := func(sub quad.Value, t namespace.Term, v string) {
+		if v != "" {
+			add(sub, t, namespace.String(v))
+		}
+	}
+	agentRef := func(ref string) quad.IRI {
+		if q := spec.Resolve(agents, ref); q != "" {
+			ref = q
+		}
+		return ns.AgentDef(ref)
+	}
+	switch def.Kind {
+	case spec.KindAgent:
+		a := def.Agent
+		g, node = ns.AgentDefGraph(a.QualifiedName()), ns.AgentDef(a.QualifiedName())
+		if src, err = spec.MarshalAgent(a, spec.FormatJSON); err != nil {
+			return "", nil, err
+		}
+		typ(node, namespace.ClassAgentDef)
+		str(node, namespace.DefName, a.Name)
+		str(node, namespace.DefNamespace, a.Namespace)
+		str(node, namespace.DefDescription, a.Description)
+		str(node, namespace.DefModel, string(a.Model))
+		str(node, namespace.DefRole, a.Role)
+		if dl := a.Delegation; dl != nil {
+			add(node, namespace.DefDelegates, namespace.Bool(dl.AllowDelegation))
+			for _, r := range dl.CanDelegateTo {
+				add(node, namespace.DefDelegatesTo, agentRef(r))
+			}
+			for _, r := range dl.CanReceiveFrom {
+				if r != spec.LeadAgent {
+					add(node, namespace.DefReceivesFrom, agentRef(r))
+				}
+			}
+		}
+	case spec.KindTeam:
+		t := def.Team
+		g, node = ns.TeamDefGraph(t.Name), ns.TeamDef(t.Name)
+		if src, err = spec.MarshalTeam(t, spec.FormatJSON); err != nil {
+			return "", nil, err
+		}
+		typ(node, namespace.ClassTeamDef)
+		str(node, namespace.DefName, t.Name)
+		str(node, namespace.DefVersion, t.Version)
+		str(node, namespace.DefDescription, t.Description)
+		str(node, namespace.DefWorkflow, string(t.WorkflowType()))
+		for _, a := range t.Agents {
+			add(node, namespace.DefAgent, agentRef(a))
+		}
+		if l := t.Lead(); l != "" {
+			add(node, namespace.DefLead, agentRef(teamMember(t, l)))
+		}
+		for _, st := range t.Steps() {
+			sn := ns.StepDef(t.Name, st.Name)
+			add(node, namespace.DefStep, sn)
+			typ(sn, namespace.ClassStepDef)
+			str(sn, namespace.DefName, st.Name)
+			if st.Agent != "" {
+				add(sn, namespace.DefAgent, agentRef(teamMember(t, st.Agent)))
+			}
+			for _, d := range st.DependsOn {
+				add(sn, namespace.DefDependsOn, ns.StepDef(t.Name, d))
+			}
+		}
+	default:
+		return "", nil, fmt.Errorf("definition of kind %q", def.Kind)
+	}
+	str(node, namespace.DefSource, string(src))
+	return g, qs, nil
+}
+
+// teamMember returns the team's agents entry that ref names (a step or lead
+// may use the unqualified name of a qualified entry).
+func teamMember(t *spec.Team, ref string) string {
+	if q := spec.Resolve(t.Agents, ref); q != "" {
+		return q
+	}
+	return ref
+}
+
+// list returns the stored definitions of kind ("" for both), agents then
+// teams, each sorted by name.
+func (s *Store) list(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
+	qs, err := s.n.Quads(ctx, cortex.Pattern{Predicate: s.ns.IRI(namespace.DefSource), Scope: cortex.NamedGraphs})
+	if err != nil {
+		return nil, fmt.Errorf("list definitions: %w", err)
+	}
+	var out []spec.Def
+	for _, q := range qs {
+		g, ok := q.Label.(quad.IRI)
+		if !ok {
+			continue
+		}
+		ref, err := s.ns.Parse(g)
+		if err != nil {
+			continue // a def:source someone else wrote
+		}
+		var k spec.Kind
+		switch ref.Kind {
+		case namespace.KindAgentDefGraph:
+			k = spec.KindAgent
+		case namespace.KindTeamDefGraph:
+			k = spec.KindTeam
+		default:
+			continue
+		}
+		if kind != "" && k != kind {
+			continue
+		}
+		src, err := namespace.ParseString(q.Object)
+		if err != nil {
+			return nil, fmt.Errorf("definition %s: %w", g, err)
+		}
+		def := spec.Def{File: string(g), Kind: k}
+		var rep spec.Report
+		if k == spec.KindAgent {
+			def.Agent, rep = spec.ParseAgent(string(g)+".json", []byte(src), spec.Options{})
+		} else {
+			def.Team, rep = spec.ParseTeam(string(g)+".json", []byte(src), spec.Options{})
+		}
+		if err := rep.Err(); err != nil {
+			return nil, fmt.Errorf("stored definition %s: %w", g, err)
+		}
+		out = append(out, def)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind == spec.KindAgent
+		}
+		return out[i].Name() < out[j].Name()
+	})
+	return out, nil
+}
+
+// List returns the stored definitions of kind (spec.KindAgent,
+// spec.KindTeam, or "" for both): agents, then teams, each sorted by name.
+// A Def's File is the IRI of its graph.
+func (s *Store) List(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
+	return s.list(ctx, kind)
+}
+
+// Get returns the stored definition called name: a team, or an agent by
+// its qualified name or, if exactly one namespace has it, its unqualified
+// name. kind ("" for either) narrows the search. It fails with ErrNotFound,
+// or ErrAmbiguous when the name denotes several definitions.
+func (s *Store) Get(ctx context.Context, name string, kind spec.Kind) (spec.Def, error) {
+	defs, err := s.list(ctx, kind)
+	if err != nil {
+		return spec.Def{}, err
+	}
+	return find(defs, name)
+}
+
+func find(defs []spec.Def, name string) (spec.Def, error) {
+	var agents []string
+	byAgent := map[string]spec.Def{}
+	var hits []spec.Def
+	for _, d := range defs {
+		if d.Kind == spec.KindTeam && d.Name() == name {
+			hits = append(hits, d)
+		}
+		if d.Kind == spec.KindAgent {
+			agents = append(agents, d.Name())
+			byAgent[d.Name()] = d
+		}
+	}
+	if q := spec.Resolve(agents, name); q != "" {
+		hits = append(hits, byAgent[q])
+	} else if _, n := spec.SplitQualified(name); n == name {
+		var c []string
+		for _, a := range agents {
+			if _, an := spec.SplitQualified(a); an == name {
+				c = append(c, a)
+			}
+		}
+		if len(c) > 1 {
+			return spec.Def{}, fmt.Errorf("%w %q: agents %v (qualify it)", ErrAmbiguous, name, c)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return spec.Def{}, fmt.Errorf("%w %q", ErrNotFound, name)
+	case 1:
+		return hits[0], nil
+	}
+	return spec.Def{}, fmt.Errorf("%w %q: an agent and a team (give --kind)", ErrAmbiguous, name)
+}
+
+// Delete removes the stored definition called name (see Get) and returns
+// it. An agent that a stored team lists is not deleted: the error matches
+// ErrInUse and names the teams.
+func (s *Store) Delete(ctx context.Context, name string, kind spec.Kind) (spec.Def, error) {
+	var def spec.Def
+	err := s.n.Update(ctx, func(tx *cortex.Tx) error {
+		defs, err := s.list(ctx, kind)
+		if err != nil {
+			return err
+		}
+		if def, err = find(defs, name); err != nil {
+			return err
+		}
+		var g quad.IRI
+		if def.Kind == spec.KindAgent {
+			g = s.ns.AgentDefGraph(def.Name())
+			users, err := s.teamsUsing(ctx, def.Name())
+			if err != nil {
+				return err
+			}
+			if len(users) > 0 {
+				return fmt.Errorf("%w: agent %q is used by team %v (delete those teams or import them without it first)", ErrInUse, def.Name(), users)
+			}
+		} else {
+			g = s.ns.TeamDefGraph(def.Name())
+		}
+		old, err := s.n.Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
+		if err != nil {
+			return err
+		}
+		tx.Remove(old...)
+		return nil
+	})
+	if err != nil {
+		return spec.Def{}, fmt.Errorf("delete definition %s: %w", name, err)
+	}
+	return def, nil
+}
+
+// teamsUsing returns the stored teams that list agent (a qualified name).
+func (s *Store) teamsUsing(ctx context.Context, agent string) ([]string, error) {
+	qs, err := s.n.Quads(ctx, cortex.Pattern{Predicate: s.ns.IRI(namespace.DefAgent), Object: s.ns.AgentDef(agent), Scope: cortex.NamedGraphs})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, q := range qs {
+		g, _ := q.Label.(quad.IRI)
+		ref, err := s.ns.Parse(g)
+		if err != nil || ref.Kind != namespace.KindTeamDefGraph || seen[ref.Team] {
+			continue
+		}
+		seen[ref.Team] = true
+		out = append(out, ref.Team)
+	}
+	sort.Strings(out)
+	return out, nil
+}

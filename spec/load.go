@@ -1,0 +1,484 @@
+package spec
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind is the kind of a definition.
+type Kind string
+
+// Definition kinds.
+const (
+	KindAgent Kind = "agent"
+	KindTeam  Kind = "team"
+)
+
+// Options configure parsing and validation.
+type Options struct {
+	// Strict makes unknown keys errors instead of warnings.
+	Strict bool
+	// KnownAgents are qualified names of agents defined elsewhere (already
+	// stored), which teams and delegation lists may name besides the
+	// agents being loaded.
+	KnownAgents []string
+}
+
+// Def is one parsed definition: an agent or a team, and the file it came
+// from.
+type Def struct {
+	File  string
+	Kind  Kind
+	Agent *Agent // KindAgent
+	Team  *Team  // KindTeam
+
+	d *decoder // lines of the file, for cross-file problems
+}
+
+// Name returns the definition's name: an agent's qualified name, a team's
+// name.
+func (d Def) Name() string {
+	if d.Kind == KindAgent {
+		return d.Agent.QualifiedName()
+	}
+	return d.Team.Name
+}
+
+// Set is a collection of definitions loaded together, in load order.
+type Set struct {
+	Defs []Def
+}
+
+// Agents returns the set's agents, in load order.
+func (s *Set) Agents() []*Agent {
+	var out []*Agent
+	for _, d := range s.Defs {
+		if d.Kind == KindAgent {
+			out = append(out, d.Agent)
+		}
+	}
+	return out
+}
+
+// Teams returns the set's teams, in load order.
+func (s *Set) Teams() []*Team {
+	var out []*Team
+	for _, d := range s.Defs {
+		if d.Kind == KindTeam {
+			out = append(out, d.Team)
+		}
+	}
+	return out
+}
+
+// format is a file's syntax, from its extension.
+type format int
+
+const (
+	formatMarkdown format = iota + 1
+	formatJSON
+	formatJSON5
+	formatYAML
+)
+
+func formatOf(file string) (format, error) {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".md", ".markdown":
+		return formatMarkdown, nil
+	case ".json":
+		return formatJSON, nil
+	case ".json5":
+		return formatJSON5, nil
+	case ".yaml", ".yml":
+		return formatYAML, nil
+	}
+	return 0, fmt.Errorf("%s: %w (want .md, .json, .json5, .yaml or .yml)", file, ErrUnknownFormat)
+}
+
+// parseNode parses data in its file's format. For Markdown it returns the
+// front matter and the body.
+func parseNode(file string, data []byte) (n *node, body *string, err error) {
+	f, err := formatOf(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !utf8.Valid(data) {
+		bad := 0
+		for len(data[bad:]) > 0 {
+			r, size := utf8.DecodeRune(data[bad:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			bad += size
+		}
+		return nil, nil, &syntaxError{line: bytes.Count(data[:bad], []byte("\n")) + 1, msg: "not valid utf-8"}
+	}
+	switch f {
+	case formatJSON:
+		n, err = parseJSON(data)
+	case formatJSON5:
+		n, err = parseJSON5(data)
+	case formatYAML:
+		n, err = parseYAML(data, 0)
+	case formatMarkdown:
+		var fm []byte
+		var off int
+		var b string
+		fm, off, b, err = splitFrontMatter(data)
+		if err == nil {
+			body = &b
+			n, err = parseYAML(fm, off)
+		}
+	}
+	return n, body, err
+}
+
+// splitFrontMatter splits a Markdown agent into its YAML front matter
+// (between a first line "---" and the next line that is exactly "---"),
+// the line number before the front matter's first line, and the body.
+func splitFrontMatter(data []byte) (fm []byte, offset int, body string, err error) {
+	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n\f\v"))
+	offset = bytes.Count(data[:start], []byte("\n")) + 1 // the "---" line
+	rest := data[start:]
+	first, after, _ := bytes.Cut(rest, []byte("\n"))
+	if string(bytes.TrimRight(first, " \t\r")) != "---" {
+		return nil, 0, "", &syntaxError{line: offset, msg: "markdown agent must start with a \"---\" front matter line"}
+	}
+	pos := 0
+	for pos <= len(after) {
+		line, _, _ := bytes.Cut(after[pos:], []byte("\n"))
+		if string(bytes.TrimRight(line, "\r")) == "---" {
+			fm = after[:pos]
+			next := pos + len(line) + 1
+			if next > len(after) {
+				next = len(after)
+			}
+			return fm, offset, string(after[next:]), nil
+		}
+		if pos+len(line) >= len(after) {
+			break
+		}
+		pos += len(line) + 1
+	}
+	return nil, 0, "", &syntaxError{line: offset, msg: "front matter has no closing \"---\" line"}
+}
+
+// Parse parses one definition file, finding its kind from the file's
+// extension (.md: an agent) and keys (a team has agents, workflow,
+// version, orchestrator or collaboration), and checks the rules that need
+// only this file. Cross-file rules (agents defined, delegation targets) are
+// Load's. Def is usable when the report has no errors.
+func Parse(file string, data []byte, opts Options) (Def, Report) {
+	return parse(file, data, "", opts)
+}
+
+// ParseAgent parses an agent file (.md with YAML front matter, .json,
+// .json5, .yaml); see Parse.
+func ParseAgent(file string, data []byte, opts Options) (*Agent, Report) {
+	def, rep := parseAs(file, data, KindAgent, "", opts)
+	return def.Agent, rep
+}
+
+// ParseTeam parses a team file (.json, .json5, .yaml); see Parse.
+func ParseTeam(file string, data []byte, opts Options) (*Team, Report) {
+	def, rep := parseAs(file, data, KindTeam, "", opts)
+	return def.Team, rep
+}
+
+func parse(file string, data []byte, ns string, opts Options) (Def, Report) {
+	return parseAs(file, data, "", ns, opts)
+}
+
+func fileProblem(file string, line int, format string, args ...interface{}) Report {
+	return Report{Problems: []Problem{{File: file, Line: line, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}}}
+}
+
+// teamKeys are keys only a team has.
+var teamKeys = []string{"agents", "workflow", "version", "orchestrator", "collaboration", "self_claim", "plan_approval"}
+
+func kindOf(n *node) Kind {
+	if n.kind == kObject {
+		for _, k := range n.keys {
+			for _, tk := range teamKeys {
+				if k == tk {
+					return KindTeam
+				}
+			}
+		}
+	}
+	return KindAgent
+}
+
+// parseAs parses file as kind ("" to guess), with namespace ns for an agent
+// that does not name its own.
+func parseAs(file string, data []byte, kind Kind, ns string, opts Options) (Def, Report) {
+	n, body, err := parseNode(file, data)
+	if err != nil {
+		if se, ok := err.(*syntaxError); ok {
+			return Def{File: file}, fileProblem(file, se.line, "syntax error: %s", se.msg)
+		}
+		return Def{File: file}, fileProblem(file, 0, "%v", err)
+	}
+	if kind == "" {
+		kind = KindAgent
+		if body == nil {
+			kind = kindOf(n)
+		}
+	}
+	d := newDecoder(file, opts.Strict)
+	def := Def{File: file, Kind: kind, d: d}
+	switch kind {
+	case KindAgent:
+		a := d.agent(n, "")
+		if body != nil {
+			if b := strings.TrimSpace(*body); b != "" {
+				if a.Instructions != "" {
+					d.report(SeverityWarning, d.lineAt("/instructions"), "/instructions", "instructions in the front matter are replaced by the markdown body")
+				}
+				a.Instructions = b
+			}
+		}
+		if a.Namespace == "" {
+			a.Namespace = ns
+		}
+		d.checkAgent(a)
+		def.Agent = a
+	case KindTeam:
+		if body != nil {
+			return Def{File: file}, fileProblem(file, 0, "a team file must be .json, .json5, .yaml or .yml, not markdown")
+		}
+		t := d.team(n, "")
+		d.checkTeam(t)
+		def.Team = t
+	}
+	return def, Report{Problems: d.probs}
+}
+
+// Load reads definition files and directories and validates them
+// together. A directory is walked recursively (hidden entries skipped):
+// its .md files are agents whose namespace, unless their front matter
+// gives one, is their subdirectory relative to the directory (or to the
+// nearest "agents" directory below it, as in specs/agents/security/x.md →
+// "security"); its .json, .json5, .yaml and .yml files are agents or teams
+// by their keys. A .md file without front matter inside a directory is
+// skipped with a warning; given by name it is an error.
+//
+// Besides each file's rules, Load checks that no two definitions share a
+// name, that every agent a team lists is defined (among the loaded agents or
+// opts.KnownAgents), and that delegation lists name defined agents.
+//
+// The error is for files that cannot be read (it matches fs.ErrNotExist for
+// a missing path); problems with their content are in the report, and the
+// set holds every definition that parsed, valid or not.
+func Load(paths []string, opts Options) (*Set, Report, error) {
+	set := &Set{}
+	var rep Report
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, Report{}, fmt.Errorf("load %s: %w", p, err)
+		}
+		if !st.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil, Report{}, fmt.Errorf("load %s: %w", p, err)
+			}
+			def, r := parse(p, data, "", opts)
+			rep.Problems = append(rep.Problems, r.Problems...)
+			if def.Kind != "" {
+				set.Defs = append(set.Defs, def)
+			}
+			continue
+		}
+		if err := loadDir(p, set, &rep, opts); err != nil {
+			return nil, Report{}, err
+		}
+	}
+	rep.Problems = append(rep.Problems, set.check(opts).Problems...)
+	sortProblems(rep.Problems)
+	return set, rep, nil
+}
+
+func loadDir(root string, set *Set, rep *Report, opts Options) error {
+	return filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("load %s: %w", path, err)
+		}
+		if path != root && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			return nil
+		}
+		f, err := formatOf(path)
+		if err != nil {
+			return nil // not a definition file
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("load %s: %w", path, err)
+		}
+		if f == formatMarkdown && !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\f\v"), []byte("---")) {
+			rep.Problems = append(rep.Problems, Problem{File: path, Severity: SeverityWarning, Message: "skipped: no front matter, not an agent definition"})
+			return nil
+		}
+		def, r := parse(path, data, dirNamespace(root, path), opts)
+		rep.Problems = append(rep.Problems, r.Problems...)
+		if def.Kind != "" {
+			set.Defs = append(set.Defs, def)
+		}
+		return nil
+	})
+}
+
+// dirNamespace is the namespace of an agent file found at path under root:
+// its directory relative to root, or to the last "agents" directory on the
+// way.
+func dirNamespace(root, path string) string {
+	rel, err := filepath.Rel(root, filepath.Dir(path))
+	if err != nil || rel == "." {
+		return ""
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i] == "agents" {
+			parts = parts[i+1:]
+			break
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Path < b.Path
+	})
+}
+
+// agentIndex resolves agent references against defined agents.
+type agentIndex struct {
+	exact map[string]bool
+	bare  map[string][]string
+}
+
+func newAgentIndex(names []string) agentIndex {
+	x := agentIndex{exact: map[string]bool{}, bare: map[string][]string{}}
+	for _, q := range names {
+		if x.exact[q] {
+			continue
+		}
+		x.exact[q] = true
+		_, n := SplitQualified(q)
+		x.bare[n] = append(x.bare[n], q)
+	}
+	return x
+}
+
+// resolve returns the qualified name ref denotes: ref itself if defined,
+// else, for an unqualified ref, the one agent of that name in any
+// namespace. ambiguous lists the candidates when there are several.
+func (x agentIndex) resolve(ref string) (q string, ambiguous []string) {
+	if x.exact[ref] {
+		return ref, nil
+	}
+	if strings.Contains(ref, "/") {
+		return "", nil
+	}
+	switch c := x.bare[ref]; len(c) {
+	case 0:
+		return "", nil
+	case 1:
+		return c[0], nil
+	default:
+		return "", c
+	}
+}
+
+// Resolve returns the qualified name of the agent a team's reference
+// denotes among agents (qualified names): the reference itself when it is
+// one of them, else, for an unqualified reference, the single agent of
+// that name in any namespace; "" if none or several.
+func Resolve(agents []string, ref string) string {
+	q, _ := newAgentIndex(agents).resolve(ref)
+	return q
+}
+
+// check applies the rules between definitions.
+func (s *Set) check(opts Options) Report {
+	var probs []Problem
+	add := func(def Def, path, format string, args ...interface{}) {
+		line := 0
+		if def.d != nil {
+			line = def.d.lineAt(path)
+		}
+		probs = append(probs, Problem{File: def.File, Line: line, Path: path, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+	}
+	names := append([]string(nil), opts.KnownAgents...)
+	first := map[string]Def{}
+	for _, def := range s.Defs {
+		key := string(def.Kind) + " " + def.Name()
+		if def.Name() == "" {
+			continue
+		}
+		if prev, dup := first[key]; dup {
+			add(def, "/name", "%s %q is also defined in %s", def.Kind, def.Name(), prev.File)
+			continue
+		}
+		first[key] = def
+		if def.Kind == KindAgent {
+			names = append(names, def.Name())
+		}
+	}
+	x := newAgentIndex(names)
+	// check reports ref if it resolves to no agent or to several; what
+	// names it, ending in the reference ("team \"t\" uses agent \"x\"").
+	check := func(def Def, path, what, ref string) {
+		q, amb := x.resolve(ref)
+		switch {
+		case len(amb) > 0:
+			add(def, path, "%s, which is ambiguous: %s (qualify it)", what, strings.Join(amb, ", "))
+		case q == "":
+			add(def, path, "%s, which is defined nowhere", what)
+		}
+	}
+	for _, def := range s.Defs {
+		switch def.Kind {
+		case KindTeam:
+			for i, a := range def.Team.Agents {
+				if strings.TrimSpace(a) != "" {
+					check(def, index("/agents", i), fmt.Sprintf("team %q uses agent %q", def.Team.Name, a), a)
+				}
+			}
+		case KindAgent:
+			dl := def.Agent.Delegation
+			if dl == nil {
+				continue
+			}
+			for i, a := range dl.CanDelegateTo {
+				check(def, index("/delegation/can_delegate_to", i), fmt.Sprintf("agent %q delegates to %q", def.Name(), a), a)
+			}
+			for i, a := range dl.CanReceiveFrom {
+				if a != LeadAgent {
+					check(def, index("/delegation/can_receive_from", i), fmt.Sprintf("agent %q receives from %q", def.Name(), a), a)
+				}
+			}
+		}
+	}
+	return Report{Problems: probs}
+}

@@ -1,0 +1,379 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/titanous/json5"
+	"gopkg.in/yaml.v3"
+)
+
+// node is a parsed JSON, JSON5 or YAML value with the line it starts on
+// (0 where the parser does not know it: JSON5). Every decoder below turns
+// its parser's output into nodes, so that one walk (decode.go) checks types,
+// keys and required fields whatever the source format.
+type node struct {
+	kind nodeKind
+	line int
+	str  string  // kString: the value; kNumber: the literal as written
+	num  float64 // kNumber
+	b    bool    // kBool
+
+	keys     []string // kObject, in source order
+	keyLines []int
+	vals     []*node
+	elems    []*node // kArray
+}
+
+type nodeKind uint8
+
+const (
+	kNull nodeKind = iota
+	kBool
+	kNumber
+	kString
+	kObject
+	kArray
+)
+
+func (k nodeKind) String() string {
+	return [...]string{"null", "boolean", "number", "string", "object", "array"}[k]
+}
+
+// maxDepth bounds the nesting of a definition file, so that a hostile
+// file cannot exhaust the stack.
+const maxDepth = 200
+
+// maxAliasNodes bounds the nodes YAML aliases may expand to (a "billion
+// laughs" file expands exponentially).
+const maxAliasNodes = 100000
+
+// syntaxError is a parse failure at a line (0: unknown).
+type syntaxError struct {
+	line int
+	msg  string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+// lineIndex maps byte offsets to 1-based line numbers.
+type lineIndex []int // offsets at which lines start
+
+func newLineIndex(data []byte) lineIndex {
+	idx := lineIndex{0}
+	for i, c := range data {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+func (l lineIndex) line(off int64) int {
+	return sort.Search(len(l), func(i int) bool { return int64(l[i]) > off })
+}
+
+// parseJSON parses one JSON value with lines, rejecting trailing data.
+// Duplicate keys are kept (decode reports them).
+func parseJSON(data []byte) (*node, error) {
+	lines := newLineIndex(data)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &jsonParser{dec: dec, lines: lines}
+	n, err := p.value(0)
+	if err != nil {
+		return nil, p.wrap(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &syntaxError{line: lines.line(dec.InputOffset()), msg: "unexpected data after the top-level value"}
+	}
+	return n, nil
+}
+
+type jsonParser struct {
+	dec   *json.Decoder
+	lines lineIndex
+}
+
+func (p *jsonParser) wrap(err error) error {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		return se
+	}
+	var jse *json.SyntaxError
+	if errors.As(err, &jse) {
+		return &syntaxError{line: p.lines.line(jse.Offset - 1), msg: jse.Error()}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &syntaxError{line: p.lines.line(p.dec.InputOffset()), msg: "unexpected end of json input"}
+	}
+	return &syntaxError{line: p.lines.line(p.dec.InputOffset()), msg: err.Error()}
+}
+
+// here is the line of the token just read (its last byte).
+func (p *jsonParser) here() int { return p.lines.line(p.dec.InputOffset() - 1) }
+
+func (p *jsonParser) value(depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, &syntaxError{line: p.here(), msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+	}
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	return p.fromToken(tok, depth)
+}
+
+func (p *jsonParser) fromToken(tok json.Token, depth int) (*node, error) {
+	n := &node{line: p.here()}
+	switch t := tok.(type) {
+	case nil:
+		n.kind = kNull
+	case bool:
+		n.kind, n.b = kBool, t
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, &syntaxError{line: n.line, msg: fmt.Sprintf("number %s out of range", t)}
+		}
+		n.kind, n.num, n.str = kNumber, f, string(t)
+	case string:
+		n.kind, n.str = kString, t
+	case json.Delim:
+		switch t {
+		case '{':
+			n.kind = kObject
+			for p.dec.More() {
+				kt, err := p.dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				kl := p.here()
+				v, err := p.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				n.keys, n.keyLines, n.vals = append(n.keys, key), append(n.keyLines, kl), append(n.vals, v)
+			}
+		case '[':
+			n.kind = kArray
+			for p.dec.More() {
+				v, err := p.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				n.elems = append(n.elems, v)
+			}
+		}
+		if _, err := p.dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// parseJSON5 parses JSON5 (comments, trailing commas, unquoted keys). The
+// parser does not report positions, so the nodes have no lines; object keys
+// come out sorted.
+func parseJSON5(data []byte) (*node, error) {
+	var v interface{}
+	if err := json5.Unmarshal(data, &v); err != nil {
+		return nil, &syntaxError{msg: err.Error()}
+	}
+	return fromAny(v, 0)
+}
+
+func fromAny(v interface{}, depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, &syntaxError{msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+	}
+	switch t := v.(type) {
+	case nil:
+		return &node{kind: kNull}, nil
+	case bool:
+		return &node{kind: kBool, b: t}, nil
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, &syntaxError{msg: fmt.Sprintf("number %v cannot be represented in json", t)}
+		}
+		return &node{kind: kNumber, num: t, str: strconv.FormatFloat(t, 'g', -1, 64)}, nil
+	case string:
+		return &node{kind: kString, str: t}, nil
+	case []interface{}:
+		n := &node{kind: kArray}
+		for _, e := range t {
+			c, err := fromAny(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.elems = append(n.elems, c)
+		}
+		return n, nil
+	case map[string]interface{}:
+		n := &node{kind: kObject}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			c, err := fromAny(t[k], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.keys, n.keyLines, n.vals = append(n.keys, k), append(n.keyLines, 0), append(n.vals, c)
+		}
+		return n, nil
+	}
+	return nil, &syntaxError{msg: fmt.Sprintf("unsupported json5 value %T", v)}
+}
+
+// parseYAML parses one YAML document (an empty document is an empty
+// object); lineOffset is added to every line (front matter starts after
+// the "---" line).
+func parseYAML(data []byte, lineOffset int) (*node, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &node{kind: kObject, line: lineOffset + 1}, nil
+		}
+		return nil, yamlError(err, lineOffset)
+	}
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		return nil, &syntaxError{line: more.Line + lineOffset, msg: "more than one yaml document"}
+	}
+	y := &yamlConv{offset: lineOffset}
+	return y.conv(&doc, 0)
+}
+
+// yamlError turns a yaml.v3 error ("yaml: line 3: ...") into a syntaxError
+// with the file's line.
+func yamlError(err error, offset int) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if i := strings.IndexByte(rest, ':'); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				line = n + offset
+				msg = strings.TrimSpace(rest[i+1:])
+			}
+		}
+	}
+	return &syntaxError{line: line, msg: msg}
+}
+
+type yamlConv struct {
+	offset int
+	nodes  int // nodes produced, aliases included
+}
+
+func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, &syntaxError{line: n.Line + y.offset, msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+	}
+	if y.nodes++; y.nodes > maxAliasNodes {
+		return nil, &syntaxError{line: n.Line + y.offset, msg: fmt.Sprintf("more than %d values (yaml aliases expand too far)", maxAliasNodes)}
+	}
+	line := n.Line + y.offset
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return &node{kind: kObject, line: line}, nil
+		}
+		return y.conv(n.Content[0], depth+1)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, &syntaxError{line: line, msg: "unknown yaml alias"}
+		}
+		return y.conv(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		out := &node{kind: kArray, line: line}
+		for _, c := range n.Content {
+			v, err := y.conv(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out.elems = append(out.elems, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := &node{kind: kObject, line: line}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind == yaml.AliasNode && k.Alias != nil {
+				k = k.Alias
+			}
+			if k.Kind != yaml.ScalarNode {
+				return nil, &syntaxError{line: k.Line + y.offset, msg: "mapping key is not a scalar"}
+			}
+			val, err := y.conv(v, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out.keys, out.keyLines, out.vals = append(out.keys, k.Value), append(out.keyLines, k.Line+y.offset), append(out.vals, val)
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		out := &node{line: line}
+		switch n.ShortTag() {
+		case "!!null":
+			out.kind = kNull
+		case "!!bool":
+			var b bool
+			if err := n.Decode(&b); err != nil {
+				return nil, &syntaxError{line: line, msg: err.Error()}
+			}
+			out.kind, out.b = kBool, b
+		case "!!int", "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, &syntaxError{line: line, msg: fmt.Sprintf("bad number %q", n.Value)}
+			}
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, &syntaxError{line: line, msg: fmt.Sprintf("number %s cannot be represented in json", n.Value)}
+			}
+			out.kind, out.num, out.str = kNumber, f, n.Value
+		default: // !!str, !!timestamp, !!binary and custom tags: the text as written
+			out.kind, out.str = kString, n.Value
+		}
+		return out, nil
+	}
+	return nil, &syntaxError{line: line, msg: "unsupported yaml node"}
+}
+
+// toAny returns the plain Go value of n (JSON-shaped: float64 numbers,
+// map[string]interface{} objects), for free-form fields (a port's schema
+// and default). The last of duplicate keys wins; decode reports them.
+func (n *node) toAny() interface{} {
+	switch n.kind {
+	case kBool:
+		return n.b
+	case kNumber:
+		return n.num
+	case kString:
+		return n.str
+	case kObject:
+		m := make(map[string]interface{}, len(n.keys))
+		for i, k := range n.keys {
+			m[k] = n.vals[i].toAny()
+		}
+		return m
+	case kArray:
+		a := make([]interface{}, len(n.elems))
+		for i, e := range n.elems {
+			a[i] = e.toAny()
+		}
+		return a
+	}
+	return nil
+}

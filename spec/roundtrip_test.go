@@ -1,0 +1,125 @@
+package spec_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// roundTripAgent marshals a in format, parses it back and fails unless the
+// result equals a and parses without errors.
+func roundTripAgent(t testing.TB, a *spec.Agent, format string) {
+	t.Helper()
+	data, err := spec.MarshalAgent(a, format)
+	if err != nil {
+		t.Fatalf("marshal %s: %v", format, err)
+	}
+	got, rep := spec.ParseAgent("export."+format, data, spec.Options{Strict: true})
+	if rep.Errors() > 0 || legacyWarnings(rep) {
+		t.Fatalf("re-parse %s: %v\n%s", format, rep.Problems, data)
+	}
+	if !reflect.DeepEqual(got, a) {
+		t.Fatalf("%s round trip changed the agent:\n got %#v\nwant %#v\n%s", format, got, a, data)
+	}
+}
+
+func roundTripTeam(t testing.TB, tm *spec.Team) {
+	t.Helper()
+	data, err := spec.MarshalTeam(tm, spec.FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, rep := spec.ParseTeam("export.json", data, spec.Options{Strict: true})
+	if rep.Errors() > 0 || legacyWarnings(rep) {
+		t.Fatalf("re-parse: %v\n%s", rep.Problems, data)
+	}
+	if !reflect.DeepEqual(got, tm) {
+		t.Fatalf("round trip changed the team:\n got %#v\nwant %#v\n%s", got, tm, data)
+	}
+}
+
+// legacyWarnings reports whether rep warns of a legacy form: what Marshal
+// writes is always the modern form.
+func legacyWarnings(rep spec.Report) bool {
+	for _, p := range rep.Problems {
+		if strings.HasPrefix(p.Message, "legacy") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRoundTrip_Examples: every example definition marshals (agents as
+// JSON and Markdown, teams as JSON) and parses back to the same value.
+func TestRoundTrip_Examples(t *testing.T) {
+	set, _, err := spec.Load([]string{filepath.Join("testdata", "examples")}, spec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Agents()) < 10 || len(set.Teams()) < 9 {
+		t.Fatalf("%d agents, %d teams", len(set.Agents()), len(set.Teams()))
+	}
+	for _, a := range set.Agents() {
+		roundTripAgent(t, a, spec.FormatJSON)
+		roundTripAgent(t, a, spec.FormatMarkdown)
+	}
+	for _, tm := range set.Teams() {
+		roundTripTeam(t, tm)
+	}
+}
+
+// TestRoundTrip_Values: values that need care in each format (defaults
+// written explicitly, false and zero pointers, free-form port values,
+// instructions with surrounding white space, hostile strings).
+func TestRoundTrip_Values(t *testing.T) {
+	f, tr, zero, one := false, true, 0.0, 1
+	a := &spec.Agent{
+		Name: "x", Namespace: "a/b", Model: spec.ModelOpus, Tools: []string{"Read", "review_pr"},
+		Instructions: "  starts with spaces\n---\nends with a newline\n",
+		Tasks:        []spec.Task{{ID: "t", Required: &f, ExpectedOutput: "ok: yes", HumanInLoop: "- a\n- b"}, {ID: "u", Required: &tr, Type: spec.TaskPattern, Pattern: `"\s+'`}},
+		Role:         "null", Goal: "123", Backstory: "---",
+		Delegation: &spec.Delegation{},
+	}
+	roundTripAgent(t, a, spec.FormatJSON)
+	roundTripAgent(t, a, spec.FormatMarkdown)
+	a.Instructions = "# Body\n\ntext"
+	roundTripAgent(t, a, spec.FormatMarkdown)
+
+	tm := &spec.Team{
+		Name: "t", Version: "1.0", Agents: []string{"x"},
+		Workflow: &spec.Workflow{Type: spec.WorkflowGraph, Steps: []spec.Step{
+			{Name: "p", Agent: "x", Outputs: []spec.Port{{Name: "o", Type: spec.PortObject, Schema: map[string]interface{}{"type": "object"}}}},
+			{Name: "s", Agent: "x", DependsOn: []string{"p"}, Inputs: []spec.Port{{Name: "i", From: "p.o", Required: &f, Default: false}, {Name: "j", Default: []interface{}{1.5, "x", nil}}}},
+		}},
+		Collaboration: &spec.Collaboration{Consensus: &spec.Consensus{RequiredAgreement: &zero, MaxRounds: &one, TieBreaker: "x"}},
+	}
+	roundTripTeam(t, tm)
+}
+
+// TestMarshal_Markdown shows the Markdown form: front matter, then the
+// instructions as the body.
+func TestMarshal_Markdown(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "examples", "spec", "agents", "frontend.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, rep := spec.ParseAgent("frontend.md", data, spec.Options{})
+	if rep.Err() != nil {
+		t.Fatal(rep.Err())
+	}
+	out, err := spec.MarshalAgent(a, spec.FormatMarkdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "frontend.md.golden", out)
+	if _, err := spec.MarshalAgent(a, "xml"); err == nil || !strings.Contains(err.Error(), "unknown definition format") {
+		t.Errorf("MarshalAgent(xml) = %v", err)
+	}
+	if _, err := spec.MarshalTeam(&spec.Team{Name: "t"}, spec.FormatMarkdown); err == nil {
+		t.Error("MarshalTeam(md) succeeded")
+	}
+}

@@ -1,0 +1,310 @@
+package spec
+
+import "strings"
+
+// lineAt returns the line recorded for path, or for its nearest ancestor.
+func (d *decoder) lineAt(path string) int {
+	for {
+		if l, ok := d.lines[path]; ok && l > 0 {
+			return l
+		}
+		i := strings.LastIndexByte(path, '/')
+		if i < 0 {
+			return 0
+		}
+		path = path[:i]
+	}
+}
+
+func (d *decoder) errAt(path, format string, args ...interface{}) {
+	d.report(SeverityError, d.lineAt(path), path, format, args...)
+}
+
+// members resolves agent references against a team's agents list.
+type members struct {
+	exact map[string]bool
+	bare  map[string][]string // unqualified name → team entries with it
+}
+
+func newMembers(agents []string) members {
+	m := members{exact: map[string]bool{}, bare: map[string][]string{}}
+	for _, a := range agents {
+		m.exact[a] = true
+		_, name := SplitQualified(a)
+		m.bare[name] = append(m.bare[name], a)
+	}
+	return m
+}
+
+// has reports whether ref names a team agent: an entry as written, or the
+// unqualified name of exactly one qualified entry.
+func (m members) has(ref string) bool {
+	if m.exact[ref] {
+		return true
+	}
+	return !strings.Contains(ref, "/") && len(m.bare[ref]) == 1
+}
+
+// checkTeam applies the rules that need only the team itself.
+func (d *decoder) checkTeam(t *Team) {
+	seen := map[string]int{}
+	for i, a := range t.Agents {
+		p := index("/agents", i)
+		switch {
+		case strings.TrimSpace(a) == "":
+			d.errAt(p, "agent name must not be empty")
+		case strings.HasPrefix(a, "/") || strings.HasSuffix(a, "/"):
+			d.errAt(p, "agent reference %q must be name or namespace/name", a)
+		}
+		if j, dup := seen[a]; dup {
+			d.errAt(p, "duplicate agent %q (also at /agents/%d)", a, j)
+			continue
+		}
+		seen[a] = i
+	}
+	m := newMembers(t.Agents)
+	notMember := func(p, what, ref string) {
+		d.errAt(p, "%s %q is not one of the team's agents", what, ref)
+	}
+	if t.Orchestrator != "" && !m.has(t.Orchestrator) {
+		notMember("/orchestrator", "orchestrator", t.Orchestrator)
+	}
+	c := t.Collaboration
+	if c != nil {
+		if c.Lead != "" && !m.has(c.Lead) {
+			notMember("/collaboration/lead", "lead", c.Lead)
+		}
+		for i, s := range c.Specialists {
+			if !m.has(s) {
+				notMember(index("/collaboration/specialists", i), "specialist", s)
+			}
+		}
+		if cs := c.Consensus; cs != nil && cs.TieBreaker != "" {
+			p := "/collaboration/consensus/tie_breaker"
+			switch {
+			case cs.TieBreaker == LeadAgent && !m.has(LeadAgent):
+				if t.Lead() == "" {
+					d.errAt(p, "tie_breaker \"lead\" needs a lead (collaboration.lead or orchestrator)")
+				}
+			case !m.has(cs.TieBreaker):
+				notMember(p, "tie_breaker", cs.TieBreaker)
+			}
+		}
+		names := map[string]int{}
+		for i, ch := range c.Channels {
+			p := index("/collaboration/channels", i)
+			if j, dup := names[ch.Name]; dup && ch.Name != "" {
+				d.errAt(child(p, "name"), "duplicate channel %q (also at /collaboration/channels/%d)", ch.Name, j)
+			} else {
+				names[ch.Name] = i
+			}
+			for k, part := range ch.Participants {
+				if part != AllAgents && !m.has(part) {
+					notMember(index(child(p, "participants"), k), "participant", part)
+				}
+			}
+		}
+	}
+	switch wp := "/workflow/type"; t.WorkflowType() {
+	case WorkflowCrew:
+		if t.Lead() == "" {
+			d.errAt(wp, "a crew needs a lead: set collaboration.lead or orchestrator")
+		}
+	case WorkflowSwarm:
+		if (c == nil || !c.TaskQueue) && !t.SelfClaim {
+			d.errAt(wp, "a swarm needs a task queue: set collaboration.task_queue or self_claim")
+		}
+	case WorkflowCouncil:
+		if c == nil || c.Consensus == nil {
+			d.errAt(wp, "a council needs collaboration.consensus")
+		}
+	}
+	d.checkSteps(t, m)
+}
+
+func (d *decoder) checkSteps(t *Team, m members) {
+	steps := t.Steps()
+	byName := map[string]int{}
+	for i, s := range steps {
+		p := index("/workflow/steps", i)
+		if s.Name == "" {
+			continue
+		}
+		if j, dup := byName[s.Name]; dup {
+			d.errAt(child(p, "name"), "duplicate step %q (also at /workflow/steps/%d)", s.Name, j)
+			continue
+		}
+		byName[s.Name] = i
+		if strings.Contains(s.Name, ".") {
+			d.errAt(child(p, "name"), "step name %q must not contain '.' (from is \"step.output\")", s.Name)
+		}
+	}
+	for i, s := range steps {
+		p := index("/workflow/steps", i)
+		if s.Agent != "" && !m.has(s.Agent) {
+			d.errAt(child(p, "agent"), "step %q: agent %q is not one of the team's agents", s.Name, s.Agent)
+		}
+		deps := map[string]bool{}
+		for k, dep := range s.DependsOn {
+			dp := index(child(p, "depends_on"), k)
+			_, known := byName[dep]
+			switch {
+			case dep == s.Name:
+				d.errAt(dp, "step %q depends on itself", s.Name)
+			case !known:
+				d.errAt(dp, "step %q depends on unknown step %q", s.Name, dep)
+			case deps[dep]:
+				d.errAt(dp, "step %q lists %q twice in depends_on", s.Name, dep)
+			}
+			deps[dep] = true
+		}
+		d.uniquePorts(s.Inputs, child(p, "inputs"))
+		d.uniquePorts(s.Outputs, child(p, "outputs"))
+	}
+	cyclic := d.checkCycles(steps, byName)
+	chain := t.WorkflowType() == WorkflowChain
+	for i, s := range steps {
+		p := index("/workflow/steps", i)
+		var up map[string]bool
+		for k, in := range s.Inputs {
+			if in.From == "" {
+				continue
+			}
+			if up == nil && !cyclic {
+				up = upstream(steps, byName, i, chain)
+			}
+			fp := child(index(child(p, "inputs"), k), "from")
+			step, out := in.FromStep()
+			j, known := byName[step]
+			switch {
+			case step == "" || out == "":
+				d.errAt(fp, "from %q must be \"step.output\"", in.From)
+			case !known:
+				d.errAt(fp, "from %q names unknown step %q", in.From, step)
+			case !hasPort(steps[j].Outputs, out):
+				d.errAt(fp, "from %q names unknown output %q of step %q", in.From, out, step)
+			case step == s.Name:
+				d.errAt(fp, "from %q names the step itself", in.From)
+			case up != nil && !up[step]:
+				d.errAt(fp, "from %q names step %q, which is not upstream of %q (add it to depends_on)", in.From, step, s.Name)
+			}
+		}
+	}
+}
+
+func hasPort(ports []Port, name string) bool {
+	for _, p := range ports {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) uniquePorts(ports []Port, path string) {
+	seen := map[string]int{}
+	for i, pt := range ports {
+		if pt.Name == "" {
+			continue
+		}
+		if j, dup := seen[pt.Name]; dup {
+			d.errAt(child(index(path, i), "name"), "duplicate port %q (also at %s/%d)", pt.Name, path, j)
+			continue
+		}
+		seen[pt.Name] = i
+	}
+}
+
+// checkCycles reports every depends_on cycle, naming its steps, and
+// reports whether there is one.
+func (d *decoder) checkCycles(steps []Step, byName map[string]int) bool {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, len(steps))
+	var stack []int
+	found := false
+	var visit func(i int)
+	visit = func(i int) {
+		color[i] = grey
+		stack = append(stack, i)
+		for k, dep := range steps[i].DependsOn {
+			j, ok := byName[dep]
+			if !ok || j == i {
+				continue
+			}
+			switch color[j] {
+			case white:
+				visit(j)
+			case grey:
+				found = true
+				var names []string
+				start := 0
+				for s := len(stack) - 1; s >= 0; s-- {
+					if stack[s] == j {
+						start = s
+						break
+					}
+				}
+				for _, s := range stack[start:] {
+					names = append(names, steps[s].Name)
+				}
+				names = append(names, steps[j].Name)
+				d.errAt(index(child(index("/workflow/steps", i), "depends_on"), k), "depends_on cycle: %s", strings.Join(names, " → "))
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[i] = black
+	}
+	for i := range steps {
+		if color[i] == white && byName[steps[i].Name] == i {
+			visit(i)
+		}
+	}
+	return found
+}
+
+// upstream returns the steps step i transitively depends on (in a chain,
+// every earlier step too). The graph must be acyclic.
+func upstream(steps []Step, byName map[string]int, i int, chain bool) map[string]bool {
+	up := map[string]bool{}
+	var walk func(j int)
+	walk = func(j int) {
+		if chain {
+			for k := 0; k < j; k++ {
+				if !up[steps[k].Name] {
+					up[steps[k].Name] = true
+				}
+			}
+		}
+		for _, dep := range steps[j].DependsOn {
+			if k, ok := byName[dep]; ok && !up[dep] {
+				up[dep] = true
+				walk(k)
+			}
+		}
+	}
+	walk(i)
+	return up
+}
+
+// checkAgent applies the rules that need only the agent itself.
+func (d *decoder) checkAgent(a *Agent) {
+	ids := map[string]int{}
+	for i, t := range a.Tasks {
+		if t.ID == "" {
+			continue
+		}
+		if j, dup := ids[t.ID]; dup {
+			d.errAt(child(index("/tasks", i), "id"), "duplicate task %q (also at /tasks/%d)", t.ID, j)
+			continue
+		}
+		ids[t.ID] = i
+	}
+	if dl := a.Delegation; dl != nil && len(dl.CanDelegateTo) > 0 && !dl.AllowDelegation {
+		d.report(SeverityWarning, d.lineAt("/delegation/can_delegate_to"), "/delegation/can_delegate_to",
+			"can_delegate_to has no effect without allow_delegation: true")
+	}
+}
