@@ -221,7 +221,7 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	// (Level-0 tables do not end it: the flush before a stream compacts them
 	// away, see stream.go. Ending segments early because of them made many
 	// small segments, each another level-0 compaction, in large stores.)
-	if err := sg.waitSpill(s); err != nil {
+	if err := s.waitSpill(sg); err != nil {
 		return false, err
 	}
 	if len(sg.runs) >= s.tune.SegmentMaxRuns {
@@ -232,7 +232,7 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	if err := st.n.s.checkSpace("import segment", 2*sg.bytes+sg.spilled); err != nil {
 		return false, err
 	}
-	sg.spillAsync(s, len(st.prefix))
+	s.spillAsync(sg, len(st.prefix))
 	return false, nil
 }
 
@@ -284,7 +284,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	n := st.n
 	defer sg.reset()
 	defer n.wmu.Unlock()
-	if err := sg.waitSpill(st.n.s); err != nil {
+	if err := st.n.s.waitSpill(sg); err != nil {
 		st.forget()
 		return err
 	}
@@ -390,4 +390,26 @@ func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
 		prev, prevCount = done, sg.counts[i]
 	}
 	return wait()
+}
+
+// spillAsync spills the in-memory writes of sg to a run file in the store
+// directory on another goroutine (segment.spillAsync), running the test
+// hook of spills first.
+func (s *Store) spillAsync(sg *segment, prefixLen int) {
+	var hook func() error
+	if h := s.opts.hooks.spill; h != nil {
+		detached := s.counters.accumulated.Load()
+		hook = func() error { return h(detached) }
+	}
+	sg.spillAsync(s.dir, prefixLen, hook)
+}
+
+// waitSpill waits for the spill of sg in flight, if any (segment.waitSpill),
+// and counts the run it added.
+func (s *Store) waitSpill(sg *segment) error {
+	added, err := sg.waitSpill()
+	if added {
+		s.counters.spilled.Add(1)
+	}
+	return err
 }

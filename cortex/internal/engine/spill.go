@@ -66,34 +66,33 @@ type spillJob struct {
 
 // spill sorts the in-memory writes of sg by key group and key (the latest
 // chunk's entry winning among equal keys), writes them to a new run file in
-// the store's directory and drops them from memory, after waiting for any
-// spill in flight.
-func (sg *segment) spill(s *Store, prefixLen int) error {
-	if err := sg.waitSpill(s); err != nil {
+// dir and drops them from memory, after waiting for any spill in flight.
+func (sg *segment) spill(dir string, prefixLen int) error {
+	if _, err := sg.waitSpill(); err != nil {
 		return err
 	}
-	sg.spillAsync(s, prefixLen)
-	return sg.waitSpill(s)
+	sg.spillAsync(dir, prefixLen, nil)
+	_, err := sg.waitSpill()
+	return err
 }
 
-// spillAsync detaches the in-memory writes of sg and spills them on another
-// goroutine, so that the import goes on filling the segment meanwhile (the
-// import's other stages leave part of the machine idle: see PERFORMANCE.md,
-// "Session 7"). The caller must have waited for the previous spill
-// (waitSpill): at most one is in flight, and runs stay in the order of their
-// chunks, which decides among equal keys.
-func (sg *segment) spillAsync(s *Store, prefixLen int) {
+// spillAsync detaches the in-memory writes of sg and spills them to a run
+// file in dir on another goroutine, so that the import goes on filling the
+// segment meanwhile (the import's other stages leave part of the machine
+// idle: see PERFORMANCE.md, "Session 7"). hook, if not nil, runs first on
+// that goroutine; its error fails the spill. The caller must have waited
+// for the previous spill (waitSpill): at most one is in flight, and runs
+// stay in the order of their chunks, which decides among equal keys.
+func (sg *segment) spillAsync(dir string, prefixLen int, hook func() error) {
 	job := &spillJob{done: make(chan struct{})}
 	chunks := sg.chunks
 	sg.chunks = nil
 	sg.bytes, sg.inMem = 0, 0
 	sg.pending = job
-	detached := s.counters.accumulated.Load()
-	hook, dir := s.opts.hooks.spill, s.dir
 	go func() {
 		defer close(job.done)
 		if hook != nil {
-			job.err = hook(detached)
+			job.err = hook()
 		}
 		if job.err == nil {
 			job.run, job.bytes, job.err = spillChunks(dir, prefixLen, chunks)
@@ -102,21 +101,20 @@ func (sg *segment) spillAsync(s *Store, prefixLen int) {
 }
 
 // waitSpill waits for the spill in flight, if any, and adds its run to the
-// segment.
-func (sg *segment) waitSpill(s *Store) error {
+// segment; it reports whether it added one.
+func (sg *segment) waitSpill() (bool, error) {
 	job := sg.pending
 	if job == nil {
-		return nil
+		return false, nil
 	}
 	<-job.done
 	sg.pending = nil
 	if job.err != nil {
-		return job.err
+		return false, job.err
 	}
 	sg.runs = append(sg.runs, job.run)
 	sg.spilled += job.bytes
-	s.counters.spilled.Add(1)
-	return nil
+	return true, nil
 }
 
 // spillChunks sorts the writes of chunks as spill does and writes them to a

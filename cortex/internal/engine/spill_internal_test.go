@@ -147,16 +147,16 @@ func TestGroupMergerNewestWins(t *testing.T) {
 	t.Parallel()
 	prefix := []byte("n:t/")
 	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
-	s := &Store{dir: t.TempDir()} // all spill needs of a store
+	dir := t.TempDir()
 	sg := &segment{}
 	defer sg.reset()
 	sg.add(mk("xa", "1", "xb", "1", "xe", "1", "y", "1"), 1, 1)
 	sg.add(mk("xa", "2"), 1, 1) // the later chunk of the same run wins
-	if err := sg.spill(s, len(prefix)); err != nil {
+	if err := sg.spill(dir, len(prefix)); err != nil {
 		t.Fatal(err)
 	}
 	sg.add(mk("xb", "3", "xc", "3", "xe", "3"), 1, 1)
-	if err := sg.spill(s, len(prefix)); err != nil {
+	if err := sg.spill(dir, len(prefix)); err != nil {
 		t.Fatal(err)
 	}
 	sg.add(mk("xc", "4", "xd", "4"), 1, 1)
