@@ -30,6 +30,10 @@
 //   - cortex/sparql: parser → algebra → eval → results. The evaluator reads
 //     an eval.Dataset: ids, patterns, quads and scopes are defined there,
 //     once, and are what Namespace.Dataset serves.
+//   - cortex/internal/sorted: the data of sorted writes, without the store:
+//     batches of Badger entries, segments of batches, their radix sort into
+//     disjoint key groups, spill run files and their merge, the stream
+//     writer's record encoding.
 //   - cortex/internal/engine: the storage engine, one package because its
 //     parts share the Store and Namespace state (the write lock, the gate,
 //     the caches) and call each other both ways: open and locks (store.go,
@@ -37,7 +41,8 @@
 //     match.go, prefetch.go), terms and caches (terms.go, read.go,
 //     cache.go, stats.go), writes and the journal (write.go, journal.go),
 //     side tables and pins (side.go, teamsupport.go), imports (import.go,
-//     bulk*.go, segments.go, stream.go, spill.go, radix.go, undo.go),
+//     bulk*.go, segments.go; streamed writes in stream.go and undo.go, on
+//     package sorted),
 //     recovery (recover.go, resume.go), the checker (check.go), memory and
 //     disk guards (memory*.go, diskspace.go), the SPARQL adapter
 //     (dataset.go, query.go, results.go). Its exported names are what this

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -162,8 +164,8 @@ func newBulkState(ctx context.Context, n *Namespace) (*bulkState, error) {
 		}
 	}
 	st.prefix = []byte(dataPrefix + n.name + "/")
-	st.works[0].puts.prefix = st.prefix
-	st.works[1].puts.prefix = st.prefix
+	st.works[0].puts.Prefix = st.prefix
+	st.works[1].puts.Prefix = st.prefix
 	st.clearMaps()
 	return st, nil
 }
@@ -270,7 +272,7 @@ type chunkWork struct {
 	glist  []keyGroup
 	insSet map[[4]uint64]struct{} // ids of the inserted quads, built by inserted
 
-	puts putBuf
+	puts sorted.PutBuf
 }
 
 // groupKey identifies an index key: the index and the ids of its directions.
@@ -727,8 +729,8 @@ func (st *bulkState) readIndexLists(ctx context.Context, tx *bulkTxn, w *chunkWo
 		}
 		if prev != nil {
 			if pi, ok := prev.groups[g.key]; ok {
-				e := prev.puts.entries[prev.glist[pi].ent]
-				g.old = prev.puts.data[e.v0:e.v1:e.v1] // read-only
+				e := prev.puts.Entries[prev.glist[pi].ent]
+				g.old = prev.puts.Data[e.V0:e.V1:e.V1] // read-only
 				continue
 			}
 		}
@@ -755,7 +757,7 @@ func (st *bulkState) readIndexLists(ctx context.Context, tx *bulkTxn, w *chunkWo
 func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, horizon, size int64, next uint64) error {
 	now := time.Now().UnixNano()
 	p := &w.puts
-	p.reset()
+	p.Reset()
 	var vb [binary.MaxVarintLen64]byte
 	for i := range c.nodes {
 		if !w.used[i] {
@@ -763,9 +765,9 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 		}
 		h := c.nodes[i].hash
 		if w.isNew[i] {
-			p.add(layout.Node('v', h), vb[:binary.PutUvarint(vb[:], w.ids[i])])
+			p.Add(layout.Node('v', h), vb[:binary.PutUvarint(vb[:], w.ids[i])])
 			prim := proto.Primitive{ID: w.ids[i], Value: c.nodes[i].enc, Timestamp: now}
-			if err := p.addPrim(layout.Log(w.ids[i]), &prim); err != nil {
+			if err := p.AddPrim(layout.Log(w.ids[i]), &prim); err != nil {
 				return err
 			}
 		}
@@ -779,40 +781,40 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 				}
 			}
 			w.refs[i] += w.inc[i]
-			p.add(layout.Node('n', h), vb[:binary.PutUvarint(vb[:], w.refs[i])])
+			p.Add(layout.Node('n', h), vb[:binary.PutUvarint(vb[:], w.refs[i])])
 		}
 	}
 	for j, qi := range w.ins {
 		prim := layout.Primitive(w.quadIDsOf(qs[qi]))
 		prim.ID = w.insIDs[j]
 		prim.Timestamp = now
-		if err := p.addPrim(layout.Log(prim.ID), &prim); err != nil {
+		if err := p.AddPrim(layout.Log(prim.ID), &prim); err != nil {
 			return err
 		}
 	}
 	for gi := range w.glist {
 		g := &w.glist[gi]
-		v := append(p.scratch[:0], g.old...)
+		v := append(p.Scratch[:0], g.old...)
 		v = binary.AppendUvarint(v, g.first)
 		for _, id := range g.more {
 			v = binary.AppendUvarint(v, id)
 		}
-		p.scratch = v
-		g.ent = len(p.entries)
-		p.addIndex(st.buckets[g.key.ind], g.key.ids[:len(st.inds[g.key.ind].Dirs)], v)
+		p.Scratch = v
+		g.ent = len(p.Entries)
+		p.AddIndex(st.buckets[g.key.ind], g.key.ids[:len(st.inds[g.key.ind].Dirs)], v)
 	}
 	var hb [8]byte
 	if allocated := next - 1 - uint64(horizon); allocated > 0 {
 		binary.LittleEndian.PutUint64(hb[:], next-1)
-		p.add(layout.Horizon, hb[:])
+		p.Add(layout.Horizon, hb[:])
 	}
 	if len(w.ins) > 0 {
 		binary.LittleEndian.PutUint64(hb[:], uint64(size+int64(len(w.ins))))
-		p.add(layout.Size, hb[:])
+		p.Add(layout.Size, hb[:])
 	}
 	w.horizon, w.size = int64(next-1), size+int64(len(w.ins))
 	db := st.n.s.db
-	if p.count >= db.MaxBatchCount() || p.size >= db.MaxBatchSize() {
+	if p.Count >= db.MaxBatchCount() || p.Size >= db.MaxBatchSize() {
 		return errChunkTooBig
 	}
 	return nil
@@ -825,8 +827,8 @@ func (st *bulkState) stageWrites(tx *bulkTxn, w *chunkWork) error {
 		return nil
 	}
 	p := &w.puts
-	for _, e := range p.entries {
-		if err := tx.txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
+	for _, e := range p.Entries {
+		if err := tx.txn.Set(p.Data[e.K0:e.K1:e.K1], p.Data[e.V0:e.V1:e.V1]); err != nil {
 			if errors.Is(err, badger.ErrTxnTooBig) {
 				return errChunkTooBig
 			}
@@ -974,83 +976,6 @@ func metaInt(v []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return n, nil
-}
-
-// putBuf accumulates the writes of a chunk in one arena and estimates their
-// size as Badger will (key + value + 2 meta bytes + 10 version bytes).
-type putBuf struct {
-	data    []byte
-	entries []putEntry
-	scratch []byte
-	count   int64
-	size    int64
-	prefix  []byte // the namespace's key prefix in the Badger database
-}
-
-type putEntry struct {
-	k0, k1, v0, v1 int  // key and value in data
-	del            bool // a deletion (journaled deltas, journal.go); no value
-}
-
-func (p *putBuf) reset() {
-	p.data = p.data[:0]
-	clear(p.entries)
-	p.entries = p.entries[:0]
-	p.count, p.size = 0, 0
-}
-
-// addKey appends the Badger key of k (namespace prefix and escaped k).
-func (p *putBuf) addKey(k hkv.Key) (int, int) {
-	k0 := len(p.data)
-	p.data = append(p.data, p.prefix...)
-	p.data = layout.Escape(p.data, k)
-	return k0, len(p.data)
-}
-
-func (p *putBuf) add(k hkv.Key, v []byte) {
-	k0, k1 := p.addKey(k)
-	p.data = append(p.data, v...)
-	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: len(p.data)})
-	p.count++
-	p.size += int64(len(p.data)-k0) + 12
-}
-
-// addIndex appends the index entry of ids in bucket with value v: the same
-// bytes as add(st.indexKey(...), v), without building the key.
-func (p *putBuf) addIndex(bucket []byte, ids []uint64, v []byte) {
-	k0 := len(p.data)
-	p.data = append(p.data, p.prefix...)
-	p.data = layout.Escape(p.data, hkv.Key{bucket})
-	p.data = append(p.data, '/')
-	for _, id := range ids {
-		p.data = layout.AppendEscapedID(p.data, id)
-	}
-	k1 := len(p.data)
-	p.data = append(p.data, v...)
-	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: len(p.data)})
-	p.count++
-	p.size += int64(len(p.data)-k0) + 12
-}
-
-// addDel appends the deletion of k.
-func (p *putBuf) addDel(k hkv.Key) {
-	k0, k1 := p.addKey(k)
-	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: k1, del: true})
-	p.count++
-	p.size += int64(k1-k0) + 12
-}
-
-func (p *putBuf) addPrim(k hkv.Key, prim *proto.Primitive) error {
-	k0, k1 := p.addKey(k)
-	sz := prim.ProtoSize()
-	p.data = slices.Grow(p.data, sz)[:k1+sz]
-	if _, err := prim.MarshalTo(p.data[k1:]); err != nil {
-		return fmt.Errorf("encode primitive: %w", err)
-	}
-	p.entries = append(p.entries, putEntry{k0: k0, k1: k1, v0: k1, v1: len(p.data)})
-	p.count++
-	p.size += int64(len(p.data)-k0) + 12
-	return nil
 }
 
 // storeCounters count, for tests, what a store's writes did: chunks

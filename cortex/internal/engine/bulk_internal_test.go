@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -239,12 +241,12 @@ func TestPutBufAddIndex(t *testing.T) {
 	for ii, ind := range layout.Indexes {
 		for _, ids := range idss {
 			k := groupKey{ind: ii, ids: ids}
-			want := &putBuf{prefix: []byte("p/")}
-			want.add(st.indexKey(k), []byte{1, 2})
-			got := &putBuf{prefix: []byte("p/")}
-			got.addIndex(st.buckets[ii], ids[:len(ind.Dirs)], []byte{1, 2})
-			if !bytes.Equal(got.data, want.data) || !slices.Equal(got.entries, want.entries) || got.size != want.size {
-				t.Errorf("index %d, ids %x: addIndex wrote %q %v, add %q %v", ii, ids, got.data, got.entries, want.data, want.entries)
+			want := &sorted.PutBuf{Prefix: []byte("p/")}
+			want.Add(st.indexKey(k), []byte{1, 2})
+			got := &sorted.PutBuf{Prefix: []byte("p/")}
+			got.AddIndex(st.buckets[ii], ids[:len(ind.Dirs)], []byte{1, 2})
+			if !bytes.Equal(got.Data, want.Data) || !slices.Equal(got.Entries, want.Entries) || got.Size != want.Size {
+				t.Errorf("index %d, ids %x: addIndex wrote %q %v, add %q %v", ii, ids, got.Data, got.Entries, want.Data, want.Entries)
 			}
 		}
 	}

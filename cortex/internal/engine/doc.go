@@ -24,13 +24,17 @@
 //   - writes: deltas (namespace.go, write.go), large deltas (journal.go),
 //     side tables and pins (side.go, teamsupport.go)
 //   - imports: the pipeline (import.go, bulk_prep.go, bulk.go), segments
-//     (segments.go), sorted writes (stream.go, spill.go, radix.go, undo.go),
-//     RDF and resumable imports (rdf.go, resume.go)
+//     (segments.go), streamed writes under the gate (stream.go, undo.go; the
+//     batches, their sort and spill run files are package
+//     cortex/internal/sorted's), RDF and resumable imports (rdf.go,
+//     resume.go)
 //   - recovery at Open: recover.go, undo.go, journal.go
 //   - the checker: check.go
 //   - memory and disk guards: memory*.go, diskspace.go, diskusage*.go
 //   - the SPARQL adapter: dataset.go, query.go, results.go
 //
-// Cayley's on-disk layout is package cortex/internal/layout's; Badger
+// Cayley's on-disk layout is package cortex/internal/layout's; the data of
+// sorted writes (batches, segments, their sort, spill runs) is package
+// cortex/internal/sorted's; Badger
 // transactions go through cortex/internal/badgerkv.
 package engine

@@ -57,7 +57,7 @@ func NewImportID() string {
 // (all or nothing, even across a crash) or one transaction per chunk when
 // small. While it is computed, its writes beyond the store's import budget
 // (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
-// files in the store directory (spill.go), so an import's memory does not
+// files in the store directory (package sorted), so an import's memory does not
 // grow with the file. In-memory stores write chunk by chunk (bulk.go). The
 // unit of atomicity is thus a segment or a chunk, never less; an import as
 // a whole is atomic only if it fits in one streamed segment. If src fails inside the

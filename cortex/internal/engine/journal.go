@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -335,7 +337,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err != nil {
 		return false, err
 	}
-	if err := s.checkSpace("write", sg.bytes); err != nil {
+	if err := s.checkSpace("write", sg.Bytes); err != nil {
 		return false, err
 	}
 	err = s.gate.exclusiveWait(ctx, s.tune.JournalGateWait)
@@ -351,7 +353,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 		return false, err
 	}
 	j := &journal{s: s, prefix: prefix}
-	if !s.opts.inMemory && sg.entries >= s.tune.StreamMinEntries {
+	if !s.opts.inMemory && sg.Entries >= s.tune.StreamMinEntries {
 		err := s.streamHeld(prefix, sg, func(v uint64) error { return j.begin(v, old) }, j.finish)
 		if !errors.Is(err, errStreamDeclined) && (!errors.Is(err, errStreamPrepare) || s.checkOpen() != nil) {
 			return freed, err
@@ -395,13 +397,13 @@ func (j *journal) begin(v0 uint64, old []undoEntry) error {
 // writing: the entries to write (a segment of puts and deletions, each key
 // once), the previous values of the keys among them that exist, and whether
 // nodes are freed.
-func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (*segment, []undoEntry, bool, error) {
+func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (*sorted.Segment, []undoEntry, bool, error) {
 	txn, end, err := n.view.NewTxn(false) // through the gate; ended before the caller takes it
 	if err != nil {
 		return nil, nil, false, err
 	}
 	defer end()
-	tx := &captureTx{txn: txn, prefix: prefix, sg: &segment{}}
+	tx := &captureTx{txn: txn, prefix: prefix, sg: &sorted.Segment{}}
 	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, side: side, now: time.Now().UnixNano(), store: n.s}
 	if err := w.prefetch(ctx, txn, prefix, remove, add); err != nil {
 		return nil, nil, false, err
@@ -419,7 +421,7 @@ func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add
 // commitWriteSet commits the entries of sg in transactions of at most
 // Tuning.JournalTxnEntries entries (fewer if Badger's size limit comes first),
 // outside the gate (the caller holds it).
-func (s *Store) commitWriteSet(ctx context.Context, sg *segment) error {
+func (s *Store) commitWriteSet(ctx context.Context, sg *sorted.Segment) error {
 	txn := s.db.NewTransaction(true)
 	defer func() { txn.Discard() }()
 	n := 0
@@ -434,11 +436,11 @@ func (s *Store) commitWriteSet(ctx context.Context, sg *segment) error {
 		txn, n = s.db.NewTransaction(true), 0
 		return nil
 	}
-	for _, p := range sg.chunks {
-		for _, e := range p.entries {
-			k, v := p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]
+	for _, p := range sg.Chunks {
+		for _, e := range p.Entries {
+			k, v := p.Data[e.K0:e.K1:e.K1], p.Data[e.V0:e.V1:e.V1]
 			set := func() error {
-				if e.del {
+				if e.Del {
 					return txn.Delete(k)
 				}
 				return txn.Set(k, v)
@@ -473,8 +475,8 @@ func (s *Store) commitWriteSet(ctx context.Context, sg *segment) error {
 type captureTx struct {
 	txn    *badger.Txn
 	prefix []byte
-	sg     *segment
-	cur    *putBuf
+	sg     *sorted.Segment
+	cur    *sorted.PutBuf
 	old    []undoEntry
 	key    []byte // scratch
 	arena  []byte // see keep
@@ -490,18 +492,18 @@ const captureChunk = 1 << 16
 // growth copied the chunk: ~10 % of a large capture's time).
 const captureChunkBytes = captureChunk * 64
 
-func (tx *captureTx) buf() *putBuf {
-	if tx.cur == nil || len(tx.cur.entries) >= captureChunk {
+func (tx *captureTx) buf() *sorted.PutBuf {
+	if tx.cur == nil || len(tx.cur.Entries) >= captureChunk {
 		tx.seal()
-		tx.cur = &putBuf{prefix: tx.prefix, data: make([]byte, 0, captureChunkBytes), entries: make([]putEntry, 0, captureChunk)}
+		tx.cur = &sorted.PutBuf{Prefix: tx.prefix, Data: make([]byte, 0, captureChunkBytes), Entries: make([]sorted.PutEntry, 0, captureChunk)}
 	}
 	return tx.cur
 }
 
 // seal adds the current putBuf to the segment.
 func (tx *captureTx) seal() {
-	if tx.cur != nil && len(tx.cur.entries) > 0 {
-		tx.sg.add(tx.cur, 0, 0)
+	if tx.cur != nil && len(tx.cur.Entries) > 0 {
+		tx.sg.Add(tx.cur, 0, 0)
 	}
 	tx.cur = nil
 }
@@ -540,14 +542,14 @@ func (tx *captureTx) Put(k hkv.Key, v hkv.Value) error {
 	if err := tx.before(k); err != nil {
 		return err
 	}
-	tx.buf().add(k, v)
+	tx.buf().Add(k, v)
 	return nil
 }
 
 // putFresh writes a key that did not exist before the delta (see
 // deltaWriter.putFresh): nothing to record.
 func (tx *captureTx) putFresh(k hkv.Key, v []byte) error {
-	tx.buf().add(k, v)
+	tx.buf().Add(k, v)
 	return nil
 }
 
@@ -555,9 +557,9 @@ func (tx *captureTx) putFresh(k hkv.Key, v []byte) error {
 func (tx *captureTx) writeKnown(k hkv.Key, v []byte, del bool, old []byte) error {
 	tx.old = append(tx.old, undoEntry{key: tx.keep(tx.keyOf(k)), val: tx.keep(old), present: true})
 	if del {
-		tx.buf().addDel(k)
+		tx.buf().AddDel(k)
 	} else {
-		tx.buf().add(k, v)
+		tx.buf().Add(k, v)
 	}
 	return nil
 }
@@ -588,7 +590,7 @@ func (tx *captureTx) Del(k hkv.Key) error {
 	if err := tx.before(k); err != nil {
 		return err
 	}
-	tx.buf().addDel(k)
+	tx.buf().AddDel(k)
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -238,7 +240,7 @@ func (s *Store) rollbackStreamed(ctx context.Context, prefix []byte, v0 uint64, 
 	var keys int64
 	const stream = 1
 	err := mergeRollback(ctx, s.db, prefix, v0, old, s.tune.RollbackProgressEvery, func(k, v []byte, del bool) error {
-		appendStreamKV(buf, k, v, version, stream, del)
+		sorted.AppendStreamKV(buf, k, v, version, stream, del)
 		if keys++; keys%int64(s.tune.RollbackProgressEvery) == 0 {
 			progress(keys)
 		}
@@ -250,7 +252,7 @@ func (s *Store) rollbackStreamed(ctx context.Context, prefix []byte, v0 uint64, 
 		return nil
 	})
 	if err == nil {
-		appendStreamDone(buf, stream)
+		sorted.AppendStreamDone(buf, stream)
 		err = sw.Write(buf)
 	}
 	if err != nil {

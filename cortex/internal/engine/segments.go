@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"context"
 	"encoding/binary"
 	"errors"
@@ -20,7 +22,7 @@ import (
 // its chunks are computed as the chunked writer would (bulk.go, fill)
 // against the namespace as it was when the segment began (nobody else
 // writes it meanwhile) but not written (beyond a memory budget, they are
-// spilled to sorted run files, spill.go), and then the
+// spilled to sorted run files, package sorted), and then the
 // whole segment is written: through Badger's stream writer when it is large
 // (stream.go, all or nothing), otherwise one transaction per chunk, in order.
 // Other writers of the namespace run between segments.
@@ -30,6 +32,10 @@ import (
 // Tuning.SegmentStall, if none does. (A busy machine can take longer than
 // SegmentIdle to parse a chunk: ending segments on that alone would make
 // them too small to stream.)
+
+// Tuning.SegmentMaxRuns bounds the run files of a segment; SegmentMaxQuads
+// bounds the quads a segment inserts: the import remembers each of them until
+// the segment ends (bulkState.exact, ~60 bytes each).
 
 // segmentable reports whether Import uses segment mode.
 func (st *bulkState) segmentable() bool {
@@ -53,7 +59,7 @@ func (st *bulkState) segmentable() bool {
 // written before the error is returned.
 func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChunk, res *ImportResult) error {
 	st.accum = true
-	var sg segment
+	var sg sorted.Segment
 	t := &st.n.s.tune
 	idle := time.NewTimer(t.SegmentIdle)
 	defer idle.Stop()
@@ -79,13 +85,13 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 		for {
 			if err := st.accumulate(ctx, c, c.quads, c.read, &sg); err != nil {
 				st.abortSegment()
-				sg.reset()
+				sg.Reset()
 				return fmt.Errorf("namespace %s: write: %w", st.n.name, err)
 			}
 			full, err := st.segmentFull(&sg)
 			if err != nil {
 				st.abortSegment()
-				sg.reset()
+				sg.Reset()
 				return fmt.Errorf("namespace %s: write: %w", st.n.name, err)
 			}
 			if full {
@@ -108,7 +114,7 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 					}
 				case <-ctx.Done():
 					st.abortSegment()
-					sg.reset()
+					sg.Reset()
 					return ctx.Err()
 				}
 			}
@@ -199,13 +205,13 @@ func (st *bulkState) abortSegment() {
 // segmentFull reports whether the segment must end: when what the import
 // remembers has reached its bounds. When the writes the segment holds in
 // memory reach the store's budget, they are spilled to a sorted run file
-// (spill.go) and the segment goes on.
-func (st *bulkState) segmentFull(sg *segment) (bool, error) {
+// (package sorted) and the segment goes on.
+func (st *bulkState) segmentFull(sg *sorted.Segment) (bool, error) {
 	s := st.n.s
 	if t := &s.tune; len(st.nodes) > t.ImportMaxNodes || len(st.quads) > t.ImportMaxQuads || len(st.exact) > t.SegmentMaxQuads {
 		return true, nil
 	}
-	mem := sg.memory()
+	mem := sg.Memory()
 	if h := &s.opts.hooks; h.segmentBytes > 0 && mem >= h.segmentBytes {
 		return true, nil
 	}
@@ -224,12 +230,12 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 	if err := s.waitSpill(sg); err != nil {
 		return false, err
 	}
-	if len(sg.runs) >= s.tune.SegmentMaxRuns {
+	if len(sg.Runs) >= s.tune.SegmentMaxRuns {
 		return true, nil
 	}
 	// The run, and later the segment's tables (about the size of its runs),
 	// must fit beside the reserve (diskspace.go).
-	if err := st.n.s.checkSpace("import segment", 2*sg.bytes+sg.spilled); err != nil {
+	if err := st.n.s.checkSpace("import segment", 2*sg.Bytes+sg.Spilled); err != nil {
 		return false, err
 	}
 	s.spillAsync(sg, len(st.prefix))
@@ -240,7 +246,7 @@ func (st *bulkState) segmentFull(sg *segment) (bool, error) {
 // and adds them to the segment, halving the chunk if its writes would not fit
 // in one Badger transaction (so that the segment can always be committed
 // chunk by chunk).
-func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad, count int, sg *segment) error {
+func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad, count int, sg *sorted.Segment) error {
 	if len(qs) == 0 {
 		return nil
 	}
@@ -270,25 +276,25 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 	st.horizon, st.size = w.horizon, w.size
 	st.merge(w, c, qs)
 	p := w.puts
-	p.scratch = nil
-	sg.add(&p, count, len(w.ins))
+	p.Scratch = nil
+	sg.Add(&p, count, len(w.ins))
 	st.n.s.counters.accumulated.Add(1)
 	// The next chunk's writes are about as large.
-	w.puts = putBuf{prefix: st.prefix, data: make([]byte, 0, cap(p.data)), entries: make([]putEntry, 0, cap(p.entries))}
+	w.puts = sorted.PutBuf{Prefix: st.prefix, Data: make([]byte, 0, cap(p.Data)), Entries: make([]sorted.PutEntry, 0, cap(p.Entries))}
 	return nil
 }
 
 // endSegment writes the segment, releases the write lock and reports the
 // committed quads in res.
-func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportResult) error {
+func (st *bulkState) endSegment(ctx context.Context, sg *sorted.Segment, res *ImportResult) error {
 	n := st.n
-	defer sg.reset()
+	defer sg.Reset()
 	defer n.wmu.Unlock()
 	if err := st.n.s.waitSpill(sg); err != nil {
 		st.forget()
 		return err
 	}
-	if len(sg.chunks) == 0 && len(sg.runs) == 0 {
+	if len(sg.Chunks) == 0 && len(sg.Runs) == 0 {
 		return nil
 	}
 	n.writeGen++
@@ -299,13 +305,13 @@ func (st *bulkState) endSegment(ctx context.Context, sg *segment, res *ImportRes
 	case err == nil:
 		st.n.s.counters.streamed.Add(1)
 		res.Chunks++
-		for _, c := range sg.counts {
+		for _, c := range sg.Counts {
 			res.Committed += int64(c)
 		}
 		if st.progress != nil {
 			st.progress(res.Committed)
 		}
-	case errors.Is(err, errStreamDeclined) && len(sg.runs) > 0:
+	case errors.Is(err, errStreamDeclined) && len(sg.Runs) > 0:
 		// Never: only a segment that did not spill is declined (its
 		// chunks are all in memory, as commitChunks needs).
 		err = errors.New("internal error: a spilled segment was declined")
@@ -351,7 +357,7 @@ func (st *bulkState) undoEntries() []undoEntry {
 // commitChunks writes the chunks of a segment one transaction each, in order:
 // chunk k+1 is staged while chunk k commits, and committed only once chunk k
 // has been.
-func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
+func (st *bulkState) commitChunks(sg *sorted.Segment, res *ImportResult) error {
 	var prev chan error
 	prevCount := 0
 	wait := func() error {
@@ -370,13 +376,13 @@ func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
 		}
 		return nil
 	}
-	for i, p := range sg.chunks {
+	for i, p := range sg.Chunks {
 		txn, err := st.n.view.NewGatedTxn(true)
 		if err != nil {
 			return errors.Join(err, wait())
 		}
-		for _, e := range p.entries {
-			if err := txn.Set(p.data[e.k0:e.k1:e.k1], p.data[e.v0:e.v1:e.v1]); err != nil {
+		for _, e := range p.Entries {
+			if err := txn.Set(p.Data[e.K0:e.K1:e.K1], p.Data[e.V0:e.V1:e.V1]); err != nil {
 				txn.End()
 				return errors.Join(fmt.Errorf("write: %w", err), wait())
 			}
@@ -387,7 +393,7 @@ func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
 		}
 		done := make(chan error, 1)
 		txn.CommitWith(func(err error) { done <- err })
-		prev, prevCount = done, sg.counts[i]
+		prev, prevCount = done, sg.Counts[i]
 	}
 	return wait()
 }
@@ -395,19 +401,19 @@ func (st *bulkState) commitChunks(sg *segment, res *ImportResult) error {
 // spillAsync spills the in-memory writes of sg to a run file in the store
 // directory on another goroutine (segment.spillAsync), running the test
 // hook of spills first.
-func (s *Store) spillAsync(sg *segment, prefixLen int) {
+func (s *Store) spillAsync(sg *sorted.Segment, prefixLen int) {
 	var hook func() error
 	if h := s.opts.hooks.spill; h != nil {
 		detached := s.counters.accumulated.Load()
 		hook = func() error { return h(detached) }
 	}
-	sg.spillAsync(s.dir, prefixLen, hook)
+	sg.SpillAsync(s.dir, prefixLen, hook)
 }
 
 // waitSpill waits for the spill of sg in flight, if any (segment.waitSpill),
 // and counts the run it added.
-func (s *Store) waitSpill(sg *segment) error {
-	added, err := sg.waitSpill()
+func (s *Store) waitSpill(sg *sorted.Segment) error {
+	added, err := sg.WaitSpill()
 	if added {
 		s.counters.spilled.Add(1)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,9 +12,6 @@ import (
 	"time"
 
 	"github.com/cayleygraph/quad"
-	"github.com/dgraph-io/badger/v4/pb"
-	"github.com/dgraph-io/ristretto/v2/z"
-	"google.golang.org/protobuf/proto"
 )
 
 // segmentTuning sets small segments: about segBytes each, streamed from
@@ -213,54 +209,6 @@ func TestSegments_MapCaps(t *testing.T) {
 	checkSegmentContents(t, n, distinct(qs))
 }
 
-// appendStreamKV writes what badger.KVToBuffer would.
-func TestAppendStreamKV(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		key, val []byte
-		version  uint64
-		stream   uint32
-		del      bool
-	}{
-		{[]byte("n:a/log/\x00\x01"), []byte("v"), 1, 1, false},
-		{[]byte("k"), nil, 1 << 40, 300, false},
-		{bytes.Repeat([]byte("k"), 200), bytes.Repeat([]byte{0xff}, 70_000), 12345, 256, false},
-		{[]byte("n:a/log/\x00\x02"), nil, 7, 3, true},
-	} {
-		buf := z.NewBuffer(1<<20, "test")
-		appendStreamKV(buf, c.key, c.val, c.version, c.stream, c.del)
-		appendStreamDone(buf, c.stream)
-		var kvs []*pb.KV
-		err := buf.SliceIterate(func(s []byte) error {
-			var kv pb.KV
-			if err := proto.Unmarshal(s, &kv); err != nil {
-				return err
-			}
-			kvs = append(kvs, &kv)
-			return nil
-		})
-		_ = buf.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(kvs) != 2 {
-			t.Fatalf("%d messages", len(kvs))
-		}
-		kv := kvs[0]
-		wantMeta := []byte(nil)
-		if c.del {
-			wantMeta = []byte{1} // badger's bitDelete
-		}
-		if !bytes.Equal(kv.Key, c.key) || !bytes.Equal(kv.Value, c.val) || kv.Version != c.version || kv.StreamId != c.stream || kv.StreamDone ||
-			!bytes.Equal(kv.Meta, wantMeta) {
-			t.Fatalf("decoded %+v", kv)
-		}
-		if d := kvs[1]; !d.StreamDone || d.StreamId != c.stream || len(d.Key) != 0 {
-			t.Fatalf("done message %+v", d)
-		}
-	}
-}
-
 func TestUndoRecordRoundTripAndDamage(t *testing.T) {
 	t.Parallel()
 	r := &undoRecord{version: 77, prefix: []byte("n:default/"), old: []undoEntry{
@@ -308,54 +256,6 @@ func FuzzParseUndo(f *testing.F) {
 			t.Fatalf("re-marshalled record does not parse back: %v", err)
 		}
 	})
-}
-
-// testPuts returns a chunk's writes of keys and values kvs (alternating),
-// one key part each, under prefix.
-func testPuts(prefix []byte, kvs ...string) *putBuf {
-	p := &putBuf{prefix: prefix}
-	for i := 0; i < len(kvs); i += 2 {
-		p.add([][]byte{[]byte(kvs[i])}, []byte(kvs[i+1]))
-	}
-	return p
-}
-
-// The sort puts equal keys together and keeps the one of the latest chunk.
-func TestSortSegmentKeepsLatest(t *testing.T) {
-	t.Parallel()
-	prefix := []byte("n:t/")
-	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
-	sg := &segment{}
-	sg.add(mk("meta", "1", "x-long-key-beyond-twenty-four-bytes-a", "a1", "b", "1"), 3, 3)
-	sg.add(mk("meta", "2", "x-long-key-beyond-twenty-four-bytes-a", "a2", "x-long-key-beyond-twenty-four-bytes-0", "z"), 3, 3)
-	ss := sortSegment(sg, len(prefix))
-	var got []string
-	for b := range ss.groups {
-		for _, r := range ss.groups[b] {
-			got = append(got, fmt.Sprintf("%s=%s", ss.key(r)[len(prefix):], ss.val(r)))
-		}
-	}
-	want := []string{"b=1", "meta=2", "x-long-key-beyond-twenty-four-bytes-0=z", "x-long-key-beyond-twenty-four-bytes-a=a2"}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-}
-
-// A key that is only its group byte shares no prefix with the others of its
-// group (the group's words then start right after the group byte).
-func TestSortSegmentGroupByteOnlyKey(t *testing.T) {
-	t.Parallel()
-	prefix := []byte("n:t/")
-	sg := &segment{}
-	sg.add(testPuts(prefix, "mabc", "1", "mabd", "2", "m", "3"), 3, 3)
-	ss := sortSegment(sg, len(prefix))
-	var got []string
-	for _, r := range ss.groups['m'] {
-		got = append(got, fmt.Sprintf("%s=%s", ss.key(r)[len(prefix):], ss.val(r)))
-	}
-	if want := []string{"m=3", "mabc=1", "mabd=2"}; fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
 }
 
 // Streamed segments while other goroutines read and write the same store:
@@ -581,15 +481,4 @@ func TestOptions_ImportSegmentBytes(t *testing.T) {
 		t.Fatalf("%d runs spilled, want several", runs)
 	}
 	checkSegmentContents(t, n, distinct(qs))
-}
-
-// sortSegment sorts every group of a segment (concurrently), as
-// writeStreams does group by group.
-func sortSegment(sg *segment, prefixLen int) *sortedSegment {
-	ss := newSortedSegment(sg, prefixLen)
-	parallelGroups(ss.order(), func(b int) error {
-		ss.sortGroup(byte(b))
-		return nil
-	})
-	return ss
 }

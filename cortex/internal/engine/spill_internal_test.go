@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"context"
 	"errors"
 	"fmt"
@@ -22,7 +24,7 @@ func spillTuning(spill int64, maxQuads int) func(*Options) {
 
 func runFilesIn(t *testing.T, dir string) []string {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(dir, runPattern))
+	names, err := filepath.Glob(filepath.Join(dir, sorted.RunPattern))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,52 +140,6 @@ func TestOpen_RemovesStaleRuns(t *testing.T) {
 	testStore(t, dir, DefaultOptions())
 	if left := runFilesIn(t, dir); len(left) > 0 {
 		t.Fatalf("run files left: %v", left)
-	}
-}
-
-// The merge of runs and memory yields each key once, in order, the newest
-// source's entry winning.
-func TestGroupMergerNewestWins(t *testing.T) {
-	t.Parallel()
-	prefix := []byte("n:t/")
-	mk := func(kvs ...string) *putBuf { return testPuts(prefix, kvs...) }
-	dir := t.TempDir()
-	sg := &segment{}
-	defer sg.reset()
-	sg.add(mk("xa", "1", "xb", "1", "xe", "1", "y", "1"), 1, 1)
-	sg.add(mk("xa", "2"), 1, 1) // the later chunk of the same run wins
-	if err := sg.spill(dir, len(prefix)); err != nil {
-		t.Fatal(err)
-	}
-	sg.add(mk("xb", "3", "xc", "3", "xe", "3"), 1, 1)
-	if err := sg.spill(dir, len(prefix)); err != nil {
-		t.Fatal(err)
-	}
-	sg.add(mk("xc", "4", "xd", "4"), 1, 1)
-	if len(sg.runs) != 2 || sg.inMem != 2 || sg.entries != 10 {
-		t.Fatalf("runs %d, in memory %d, entries %d", len(sg.runs), sg.inMem, sg.entries)
-	}
-	ss := newSortedSegment(sg, len(prefix))
-	var got []string
-	for _, b := range ss.order() {
-		m, err := ss.merged(byte(b), ss.sortGroup(byte(b)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for {
-			ok, err := m.next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-			got = append(got, fmt.Sprintf("%s=%s", m.key[len(prefix):], m.val))
-		}
-	}
-	want := []string{"xa=2", "xb=3", "xc=4", "xd=4", "xe=3", "y=1"}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("got %v, want %v", got, want)
 	}
 }
 

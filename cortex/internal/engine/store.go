@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/cortexgraph/cortex/cortex/internal/sorted"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -179,7 +181,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			err = s.recoverJournal(ctx)
 		}
 		if err == nil && !opts.readOnly {
-			err = removeStaleRuns(dir)
+			err = sorted.RemoveStaleRuns(dir)
 		}
 		if err == nil && !opts.readOnly {
 			err = s.dropFlushKey()

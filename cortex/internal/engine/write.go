@@ -268,7 +268,7 @@ func (w *deltaWriter) add(q quad.Quad, known *[4]*deltaNode) error {
 		val := binary.AppendUvarint(vb[:0], prim.ID)
 		for i := range layout.Indexes {
 			o := layout.IndexIDs(layout.Indexes[i], ids)
-			ct.buf().addIndex(layout.IndexBuckets[i], o[:len(layout.Indexes[i].Dirs)], val)
+			ct.buf().AddIndex(layout.IndexBuckets[i], o[:len(layout.Indexes[i].Dirs)], val)
 		}
 	} else {
 		val := binary.AppendUvarint(nil, prim.ID)

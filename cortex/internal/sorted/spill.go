@@ -1,4 +1,4 @@
-package engine
+package sorted
 
 import (
 	"bufio"
@@ -28,11 +28,7 @@ import (
 // flag byte, the key and the value. Nothing in a run is durable or needed
 // after the segment: a crash loses the segment, which was never written.
 
-const runPattern = "cortex-import-*.run"
-
-// Tuning.SegmentMaxRuns bounds the run files of a segment; SegmentMaxQuads
-// bounds the quads a segment inserts: the import remembers each of them until
-// the segment ends (bulkState.exact, ~60 bytes each).
+const RunPattern = "cortex-import-*.run"
 
 // runSection is where a key group's entries are in a run file.
 type runSection struct {
@@ -67,27 +63,27 @@ type spillJob struct {
 // spill sorts the in-memory writes of sg by key group and key (the latest
 // chunk's entry winning among equal keys), writes them to a new run file in
 // dir and drops them from memory, after waiting for any spill in flight.
-func (sg *segment) spill(dir string, prefixLen int) error {
-	if _, err := sg.waitSpill(); err != nil {
+func (sg *Segment) spill(dir string, prefixLen int) error {
+	if _, err := sg.WaitSpill(); err != nil {
 		return err
 	}
-	sg.spillAsync(dir, prefixLen, nil)
-	_, err := sg.waitSpill()
+	sg.SpillAsync(dir, prefixLen, nil)
+	_, err := sg.WaitSpill()
 	return err
 }
 
-// spillAsync detaches the in-memory writes of sg and spills them to a run
+// SpillAsync detaches the in-memory writes of sg and spills them to a run
 // file in dir on another goroutine, so that the import goes on filling the
 // segment meanwhile (the import's other stages leave part of the machine
 // idle: see PERFORMANCE.md, "Session 7"). hook, if not nil, runs first on
 // that goroutine; its error fails the spill. The caller must have waited
 // for the previous spill (waitSpill): at most one is in flight, and runs
 // stay in the order of their chunks, which decides among equal keys.
-func (sg *segment) spillAsync(dir string, prefixLen int, hook func() error) {
+func (sg *Segment) SpillAsync(dir string, prefixLen int, hook func() error) {
 	job := &spillJob{done: make(chan struct{})}
-	chunks := sg.chunks
-	sg.chunks = nil
-	sg.bytes, sg.inMem = 0, 0
+	chunks := sg.Chunks
+	sg.Chunks = nil
+	sg.Bytes, sg.inMem = 0, 0
 	sg.pending = job
 	go func() {
 		defer close(job.done)
@@ -100,9 +96,9 @@ func (sg *segment) spillAsync(dir string, prefixLen int, hook func() error) {
 	}()
 }
 
-// waitSpill waits for the spill in flight, if any, and adds its run to the
+// WaitSpill waits for the spill in flight, if any, and adds its run to the
 // segment; it reports whether it added one.
-func (sg *segment) waitSpill() (bool, error) {
+func (sg *Segment) WaitSpill() (bool, error) {
 	job := sg.pending
 	if job == nil {
 		return false, nil
@@ -112,19 +108,19 @@ func (sg *segment) waitSpill() (bool, error) {
 	if job.err != nil {
 		return false, job.err
 	}
-	sg.runs = append(sg.runs, job.run)
-	sg.spilled += job.bytes
+	sg.Runs = append(sg.Runs, job.run)
+	sg.Spilled += job.bytes
 	return true, nil
 }
 
 // spillChunks sorts the writes of chunks as spill does and writes them to a
 // new run file in dir; it returns the run and its size.
-func spillChunks(dir string, prefixLen int, chunks []*putBuf) (*segRun, int64, error) {
-	ss := newSortedSegment(&segment{chunks: chunks}, prefixLen)
-	if err := parallelGroups(ss.order(), func(b int) error { ss.sortGroup(byte(b)); return nil }); err != nil {
+func spillChunks(dir string, prefixLen int, chunks []*PutBuf) (*segRun, int64, error) {
+	ss := NewSortedSegment(&Segment{Chunks: chunks}, prefixLen)
+	if err := ParallelGroups(ss.Order(), func(b int) error { ss.SortGroup(byte(b)); return nil }); err != nil {
 		return nil, 0, err
 	}
-	f, err := os.CreateTemp(dir, runPattern)
+	f, err := os.CreateTemp(dir, RunPattern)
 	if err != nil {
 		return nil, 0, fmt.Errorf("spill: %w", err)
 	}
@@ -136,17 +132,17 @@ func spillChunks(dir string, prefixLen int, chunks []*putBuf) (*segRun, int64, e
 	var off int64
 	var hdr [2*binary.MaxVarintLen64 + 1]byte
 	for b := range 256 {
-		g := ss.groups[b]
+		g := ss.Groups[b]
 		if len(g) == 0 {
 			continue
 		}
 		start := off
 		for _, r := range g {
-			k, v := ss.key(r), ss.val(r)
+			k, v := ss.Key(r), ss.Val(r)
 			n := binary.PutUvarint(hdr[:], uint64(len(k)))
 			n += binary.PutUvarint(hdr[n:], uint64(len(v)))
 			hdr[n] = 0
-			if r.del {
+			if r.Del {
 				hdr[n] = 1
 			}
 			n++
@@ -156,7 +152,7 @@ func spillChunks(dir string, prefixLen int, chunks []*putBuf) (*segRun, int64, e
 			off += int64(n + len(k) + len(v))
 		}
 		run.sec[b] = runSection{off: start, n: off - start, count: len(g)}
-		ss.groups[b] = nil
+		ss.Groups[b] = nil
 	}
 	if err := w.Flush(); err != nil {
 		return nil, 0, errors.Join(fmt.Errorf("spill: %w", err), run.close())
@@ -164,9 +160,9 @@ func spillChunks(dir string, prefixLen int, chunks []*putBuf) (*segRun, int64, e
 	return run, off, nil
 }
 
-// removeStaleRuns removes run files a crash left in dir.
-func removeStaleRuns(dir string) error {
-	names, err := filepath.Glob(filepath.Join(dir, runPattern))
+// RemoveStaleRuns removes run files a crash left in dir.
+func RemoveStaleRuns(dir string) error {
+	names, err := filepath.Glob(filepath.Join(dir, RunPattern))
 	if err != nil {
 		return err
 	}
@@ -190,8 +186,8 @@ type mergeSrc struct {
 	left int
 	buf  []byte
 	// memory
-	ss   *sortedSegment
-	refs []sref
+	ss   *SortedSegment
+	refs []Ref
 	i    int
 }
 
@@ -203,7 +199,7 @@ func (m *mergeSrc) advance() (bool, error) {
 		}
 		r := m.refs[m.i]
 		m.i++
-		m.key, m.val, m.del = m.ss.key(r), m.ss.val(r), r.del
+		m.key, m.val, m.del = m.ss.Key(r), m.ss.Val(r), r.Del
 		return true, nil
 	}
 	if m.left == 0 {
@@ -250,13 +246,13 @@ type groupMerger struct {
 	h        []*mergeSrc // a heap: smallest key first, newest first among equal keys
 	started  bool
 	last     []byte
-	key, val []byte
-	del      bool
+	Key, Val []byte
+	Del      bool
 }
 
-// merged returns the merger of group b: its sections of the runs (oldest
+// Merged returns the merger of group b: its sections of the runs (oldest
 // first) and, newest, its in-memory entries (sorted by sortGroup).
-func (ss *sortedSegment) merged(b byte, mem []sref) (*groupMerger, error) {
+func (ss *SortedSegment) Merged(b byte, mem []Ref) (*groupMerger, error) {
 	g := &groupMerger{}
 	add := func(m *mergeSrc) error {
 		ok, err := m.advance()
@@ -267,7 +263,7 @@ func (ss *sortedSegment) merged(b byte, mem []sref) (*groupMerger, error) {
 		g.up(len(g.h) - 1)
 		return nil
 	}
-	for i, run := range ss.sg.runs {
+	for i, run := range ss.Seg.Runs {
 		sec := run.sec[b]
 		if sec.count == 0 {
 			continue
@@ -277,15 +273,15 @@ func (ss *sortedSegment) merged(b byte, mem []sref) (*groupMerger, error) {
 			return nil, err
 		}
 	}
-	if err := add(&mergeSrc{rank: len(ss.sg.runs), ss: ss, refs: mem}); err != nil {
+	if err := add(&mergeSrc{rank: len(ss.Seg.Runs), ss: ss, refs: mem}); err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// next moves to the next key; key, val and del are valid until the next
+// Next moves to the next key; key, val and del are valid until the next
 // call.
-func (g *groupMerger) next() (bool, error) {
+func (g *groupMerger) Next() (bool, error) {
 	if g.started && len(g.h) > 0 {
 		g.last = append(g.last[:0], g.h[0].key...)
 		for len(g.h) > 0 && bytes.Equal(g.h[0].key, g.last) {
@@ -306,7 +302,7 @@ func (g *groupMerger) next() (bool, error) {
 		return false, nil
 	}
 	top := g.h[0]
-	g.key, g.val, g.del = top.key, top.val, top.del
+	g.Key, g.Val, g.Del = top.key, top.val, top.del
 	return true, nil
 }
 

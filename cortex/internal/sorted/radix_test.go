@@ -1,4 +1,4 @@
-package engine
+package sorted
 
 import (
 	"cmp"
@@ -10,7 +10,7 @@ import (
 
 // refCmp orders refs as sortGroup's comparison does, with the position
 // (c, k0) standing in for the rest of the key.
-func refCmp(x, y sref) int {
+func refCmp(x, y Ref) int {
 	switch {
 	case x.w0 != y.w0:
 		return cmpU64(x.w0, y.w0)
@@ -27,13 +27,13 @@ func refCmp(x, y sref) int {
 // idKeyRefs returns n refs whose words are the first 24 bytes of keys made of
 // four big-endian 8-byte ids below maxID, after skip leading bytes, as the
 // index groups of an import hold them; dup of them repeat an earlier key.
-func idKeyRefs(r *rand.Rand, n int, maxID uint64, skip int, dup float64) []sref {
+func idKeyRefs(r *rand.Rand, n int, maxID uint64, skip int, dup float64) []Ref {
 	return indexRefs(r, n, [4]uint64{maxID, maxID, maxID, maxID}, skip, dup)
 }
 
 // indexRefs is idKeyRefs with a bound per id.
-func indexRefs(r *rand.Rand, n int, maxID [4]uint64, skip int, dup float64) []sref {
-	g := make([]sref, n)
+func indexRefs(r *rand.Rand, n int, maxID [4]uint64, skip int, dup float64) []Ref {
+	g := make([]Ref, n)
 	var k [32]byte
 	for i := range g {
 		if i > 0 && r.Float64() < dup {
@@ -42,7 +42,7 @@ func indexRefs(r *rand.Rand, n int, maxID [4]uint64, skip int, dup float64) []sr
 			for j := range 4 {
 				binary.BigEndian.PutUint64(k[8*j:], r.Uint64N(maxID[j]))
 			}
-			g[i] = sref{w0: word(k[skip:], 0), w1: word(k[skip:], 8), w2: word(k[skip:], 16)}
+			g[i] = Ref{w0: word(k[skip:], 0), w1: word(k[skip:], 8), w2: word(k[skip:], 16)}
 		}
 		g[i].c, g[i].k0 = uint32(i%7), uint32(i)
 	}
@@ -54,7 +54,7 @@ func TestSortRefs_MatchesComparisonSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	cases := []struct {
 		name string
-		g    []sref
+		g    []Ref
 	}{
 		{"empty", nil},
 		{"one", idKeyRefs(r, 1, 10, 0, 0)},
@@ -64,19 +64,19 @@ func TestSortRefs_MatchesComparisonSort(t *testing.T) {
 		{"few distinct first ids", idKeyRefs(r, 20_000, 20, 5, 0)},
 		{"all equal words", idKeyRefs(r, 5_000, 1, 0, 0)},
 		{"many duplicates", idKeyRefs(r, 20_000, 50, 0, 0.5)},
-		{"random words", func() []sref {
-			g := make([]sref, 30_000)
+		{"random words", func() []Ref {
+			g := make([]Ref, 30_000)
 			for i := range g {
-				g[i] = sref{w0: r.Uint64(), w1: r.Uint64N(3), w2: r.Uint64(), c: uint32(r.IntN(4)), k0: uint32(i)}
+				g[i] = Ref{w0: r.Uint64(), w1: r.Uint64N(3), w2: r.Uint64(), c: uint32(r.IntN(4)), k0: uint32(i)}
 			}
 			return g
 		}()},
-		{"sorted", func() []sref {
+		{"sorted", func() []Ref {
 			g := idKeyRefs(r, 10_000, 1<<20, 5, 0)
 			slices.SortFunc(g, refCmp)
 			return g
 		}()},
-		{"reversed", func() []sref {
+		{"reversed", func() []Ref {
 			g := idKeyRefs(r, 10_000, 1<<20, 5, 0)
 			slices.SortFunc(g, refCmp)
 			slices.Reverse(g)
@@ -102,7 +102,7 @@ func TestSortRefs_MatchesComparisonSort(t *testing.T) {
 
 func TestRefByte(t *testing.T) {
 	t.Parallel()
-	r := sref{w0: 0x0102030405060708, w1: 0x1112131415161718, w2: 0x2122232425262728}
+	r := Ref{w0: 0x0102030405060708, w1: 0x1112131415161718, w2: 0x2122232425262728}
 	var got []byte
 	for d := range 24 {
 		got = append(got, refByte(&r, d))
@@ -127,11 +127,11 @@ func BenchmarkSortRefs(b *testing.B) {
 		{"posg", [4]uint64{preds, nodes, nodes, graphs}},
 	} {
 		src := indexRefs(rand.New(rand.NewPCG(3, 4)), 190_000, shape.maxID, 5, 0.001)
-		g := make([]sref, len(src))
+		g := make([]Ref, len(src))
 		for _, s := range []struct {
 			name string
-			sort func([]sref, func(x, y sref) int)
-		}{{"radix", sortRefs}, {"pdq", slices.SortFunc[[]sref]}} {
+			sort func([]Ref, func(x, y Ref) int)
+		}{{"radix", sortRefs}, {"pdq", slices.SortFunc[[]Ref]}} {
 			b.Run(s.name+"/"+shape.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {

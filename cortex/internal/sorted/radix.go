@@ -1,4 +1,4 @@
-package engine
+package sorted
 
 import (
 	"math/bits"
@@ -19,10 +19,10 @@ import (
 // spends ~17 levels of 40-byte swaps and three-word comparisons on them; the
 // radix sort needs two or three significant bytes before buckets are small
 // (see PERFORMANCE.md, "Session 7").
-func sortRefs(g []sref, cmp func(x, y sref) int) {
-	var scratch []sref
+func sortRefs(g []Ref, cmp func(x, y Ref) int) {
+	var scratch []Ref
 	if len(g) > radixInPlaceMax {
-		scratch = make([]sref, len(g))
+		scratch = make([]Ref, len(g))
 	}
 	radixSort(g, scratch, 0, cmp)
 }
@@ -39,7 +39,7 @@ const (
 )
 
 // refByte returns byte d (0..23) of r's words.
-func refByte(r *sref, d int) byte {
+func refByte(r *Ref, d int) byte {
 	shift := 56 - 8*uint(d&7)
 	switch d >> 3 {
 	case 0:
@@ -50,7 +50,7 @@ func refByte(r *sref, d int) byte {
 	return byte(r.w2 >> shift)
 }
 
-func radixSort(g, scratch []sref, d int, cmp func(x, y sref) int) {
+func radixSort(g, scratch []Ref, d int, cmp func(x, y Ref) int) {
 	for {
 		if d >= 24 {
 			slices.SortFunc(g, cmp) // the words are equal: cmp decides
@@ -96,7 +96,7 @@ func radixSort(g, scratch []sref, d int, cmp func(x, y sref) int) {
 
 // scatter moves the refs of g to their buckets by byte d (bucket b starts at
 // next[b]), through scratch, which must be as long as g.
-func scatter(g, scratch []sref, d int, next *[256]int) {
+func scatter(g, scratch []Ref, d int, next *[256]int) {
 	for i := range g {
 		b := refByte(&g[i], d)
 		scratch[next[b]] = g[i]
@@ -107,7 +107,7 @@ func scatter(g, scratch []sref, d int, next *[256]int) {
 
 // permute moves the refs of g to their buckets by byte d in place (bucket b
 // is g[next[b]:end[b]]).
-func permute(g []sref, d int, next, end *[256]int) {
+func permute(g []Ref, d int, next, end *[256]int) {
 	for b := range 256 {
 		for next[b] < end[b] {
 			r := g[next[b]]
@@ -126,7 +126,7 @@ func permute(g []sref, d int, next, end *[256]int) {
 }
 
 // insertionSortRefs sorts a small g by its words, then by cmp.
-func insertionSortRefs(g []sref, cmp func(x, y sref) int) {
+func insertionSortRefs(g []Ref, cmp func(x, y Ref) int) {
 	for i := 1; i < len(g); i++ {
 		for j := i; j > 0 && refLess(&g[j], &g[j-1], cmp); j-- {
 			g[j], g[j-1] = g[j-1], g[j]
@@ -134,7 +134,7 @@ func insertionSortRefs(g []sref, cmp func(x, y sref) int) {
 	}
 }
 
-func refLess(x, y *sref, cmp func(x, y sref) int) bool {
+func refLess(x, y *Ref, cmp func(x, y Ref) int) bool {
 	switch {
 	case x.w0 != y.w0:
 		return x.w0 < y.w0
@@ -148,7 +148,7 @@ func refLess(x, y *sref, cmp func(x, y sref) int) bool {
 
 // firstDifference returns the first byte at or after d in which refs of g
 // differ, or 24 if their words are equal.
-func firstDifference(g []sref, d int) int {
+func firstDifference(g []Ref, d int) int {
 	var x0, x1, x2 uint64
 	f := &g[0]
 	for i := range g {
@@ -166,7 +166,7 @@ func firstDifference(g []sref, d int) int {
 }
 
 // countBytes counts byte d of every ref of g.
-func countBytes(g []sref, d int, count *[256]int) {
+func countBytes(g []Ref, d int, count *[256]int) {
 	shift := 56 - 8*uint(d&7)
 	switch d >> 3 {
 	case 0:
