@@ -42,18 +42,21 @@
 //     cache.go, stats.go), writes and the journal (write.go, journal.go),
 //     side tables and pins (side.go, teamsupport.go), imports (import.go,
 //     bulk*.go, segments.go; streamed writes in stream.go and undo.go, on
-//     package sorted),
-//     recovery (recover.go, resume.go), the checker (check.go), memory and
-//     disk guards (memory*.go, diskspace.go), the SPARQL adapter
-//     (dataset.go, query.go, results.go). Its exported names are what this
-//     package wraps, and nothing else imports it.
+//     package sorted), recovery (recover.go, resume.go), the checker
+//     (check.go), memory and disk guards (memory*.go, diskspace.go), the
+//     SPARQL adapter (dataset.go, query.go, results.go). Its exported names
+//     are what this package wraps, and nothing else imports it. Bulk
+//     loading stays in it: it computes its writes under the namespace's
+//     write lock from the namespace's term cache and write generations,
+//     and ends in the journal's and the stream's code.
 //   - cortex (this package): the public API only — Open, Options and
 //     Tuning, Store, Namespace and its reads, writes, imports, exports and
 //     queries, Delta and Tx, Pattern, Dataset, errors — as thin wrappers of
 //     the engine's types. Plain data types (Delta, Pattern, ImportOptions,
-//     ...) are declared here and converted field for field; the error types
-//     are the engine's, under aliases, so that errors.Is and errors.As
-//     match whichever layer made the error.
+//     ...) are declared here and converted field for field (Tuning too;
+//     its default values are the engine's, engine/tuning.go); the error
+//     types are the engine's, under aliases, so that errors.Is and
+//     errors.As match whichever layer made the error.
 //   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
 //     api (the JSON shapes and error classes of the CLI and the server),
 //     server, client; cmd/ holds the commands.
