@@ -30,16 +30,33 @@
 //   - cortex/sparql: parser → algebra → eval → results. The evaluator reads
 //     an eval.Dataset: ids, patterns, quads and scopes are defined there,
 //     once, and are what Namespace.Dataset serves.
-//   - cortex (this package): the public API (Open, Options and Tuning, Store,
-//     Namespace, Delta and Tx, Pattern, Dataset, imports and exports,
-//     errors) and, in files by concern, the engine under it: open and locks
-//     (store.go, lock_*.go), the gate (gate.go), snapshots and scans (scan*.go,
-//     match.go, prefetch.go), writes and the journal (write.go, journal.go),
+//   - cortex/internal/sorted: the data of sorted writes, without the store:
+//     batches of Badger entries, segments of batches, their radix sort into
+//     disjoint key groups, spill run files and their merge, the stream
+//     writer's record encoding.
+//   - cortex/internal/engine: the storage engine, one package because its
+//     parts share the Store and Namespace state (the write lock, the gate,
+//     the caches) and call each other both ways: open and locks (store.go,
+//     lock_*.go), the gate (gate.go), snapshots and scans (scan*.go,
+//     match.go, prefetch.go), terms and caches (terms.go, read.go,
+//     cache.go, stats.go), writes and the journal (write.go, journal.go),
 //     side tables and pins (side.go, teamsupport.go), imports (import.go,
-//     bulk*.go, segments.go, stream.go, spill.go, radix.go, undo.go),
-//     recovery (recover.go), the checker (check.go), memory and disk guards
-//     (memory*.go, diskspace.go). The engine is not yet in packages of its
-//     own: moving it out of the facade is the remaining step of the split.
+//     bulk*.go, segments.go; streamed writes in stream.go and undo.go, on
+//     package sorted), recovery (recover.go, resume.go), the checker
+//     (check.go), memory and disk guards (memory*.go, diskspace.go), the
+//     SPARQL adapter (dataset.go, query.go, results.go). Its exported names
+//     are what this package wraps, and nothing else imports it. Bulk
+//     loading stays in it: it computes its writes under the namespace's
+//     write lock from the namespace's term cache and write generations,
+//     and ends in the journal's and the stream's code.
+//   - cortex (this package): the public API only — Open, Options and
+//     Tuning, Store, Namespace and its reads, writes, imports, exports and
+//     queries, Delta and Tx, Pattern, Dataset, errors — as thin wrappers of
+//     the engine's types. Plain data types (Delta, Pattern, ImportOptions,
+//     ...) are declared here and converted field for field (Tuning too;
+//     its default values are the engine's, engine/tuning.go); the error
+//     types are the engine's, under aliases, so that errors.Is and
+//     errors.As match whichever layer made the error.
 //   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
 //     spec (multi-agent-spec definitions: parse, validate, marshal; no
 //     store) and defstore (definitions stored as RDF), workflow (runs of
@@ -49,11 +66,13 @@
 //
 // # Storage
 //
+// (The files named from here on are those of cortex/internal/engine.)
+//
 // Each namespace lives under its own key prefix in cayley's on-disk format
 // (node, log, index and meta buckets; package cortex/internal/layout),
 // initialised with cayley's kv.Init and readable by cayley's kv.New. Cortex writes that format itself: bulk imports
-// without per-quad reads (bulk.go), bounded deltas in one transaction
-// (write.go). Its four indexes each cover all four quad positions (SPOG,
+// without per-quad reads, bounded deltas in one transaction (the engine's
+// bulk.go and write.go). Its four indexes each cover all four quad positions (SPOG,
 // POSG, OSPG, GSPO) and are kept exact — a removed quad's index keys are
 // deleted and terms no quad uses are garbage-collected — so pattern matching
 // reads index keys only (scan.go). Beside cayley's buckets, Cortex keeps one

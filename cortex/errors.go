@@ -1,149 +1,105 @@
 package cortex
 
-import (
-	"errors"
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "github.com/cortexgraph/cortex/cortex/internal/engine"
 
-// Errors returned by the store. Compare with errors.Is.
+// Errors returned by the store. Compare with errors.Is. They are the
+// engine's values (package cortex/internal/engine creates them), so an
+// error from any layer matches them.
 var (
 	// ErrLocked means the store directory is in use by another process.
-	ErrLocked = errors.New("store is in use by another process")
+	ErrLocked = engine.ErrLocked
 	// ErrClosed means the store was closed.
-	ErrClosed = errors.New("store is closed")
+	ErrClosed = engine.ErrClosed
 	// ErrBusy means a write that needs the store to itself (a delta larger
 	// than MaxDeltaQuads) gave up waiting for open transactions to end:
 	// typically a query that was not closed, in the writing goroutine.
-	ErrBusy = errors.New("store is busy")
+	ErrBusy = engine.ErrBusy
 	// ErrInvalidQuad means a quad has a term of the wrong kind in some position
 	// (for example a literal subject) or an unsupported term type.
-	ErrInvalidQuad = errors.New("invalid quad")
+	ErrInvalidQuad = engine.ErrInvalidQuad
 	// ErrNotFound means a requested graph or namespace does not exist.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = engine.ErrNotFound
 	// ErrCorrupt means the store's data does not have the expected format.
-	ErrCorrupt = errors.New("store data is corrupt or of an unknown version")
+	ErrCorrupt = engine.ErrCorrupt
 
 	// ErrNoStore means a read-only Open found no store: the directory does
 	// not exist or holds no Badger database. It matches ErrNotFound.
-	ErrNoStore error = &kindError{msg: "no store", kind: ErrNotFound}
+	ErrNoStore = engine.ErrNoStore
 	// ErrNoNamespace means the namespace does not exist (OpenNamespace,
 	// DeleteNamespace, or Namespace on a read-only store). It matches
 	// ErrNotFound.
-	ErrNoNamespace error = &kindError{msg: "no such namespace", kind: ErrNotFound}
+	ErrNoNamespace = engine.ErrNoNamespace
 	// ErrRecoveryNeeded means a read-only Open found a write that a crash
 	// interrupted: only a read-write Open can roll it back. It matches
 	// ErrCorrupt.
-	ErrRecoveryNeeded error = &kindError{msg: "an interrupted write must be rolled back", kind: ErrCorrupt}
+	ErrRecoveryNeeded = engine.ErrRecoveryNeeded
 	// ErrResultsOpen means Close found query results that were never closed
 	// (the error names where they were opened); the store was closed anyway.
-	ErrResultsOpen = errors.New("query results not closed")
+	ErrResultsOpen = engine.ErrResultsOpen
 	// ErrInvalidArgument means an argument other than a quad is malformed
 	// (for example an import id).
-	ErrInvalidArgument = errors.New("invalid argument")
+	ErrInvalidArgument = engine.ErrInvalidArgument
 	// ErrReadOnly means a write was attempted on a store opened read-only.
-	ErrReadOnly = errors.New("store is read-only")
+	ErrReadOnly = engine.ErrReadOnly
 	// ErrBaseMismatch means a namespace was opened with a base other than
 	// the one recorded when it was created (see *BaseMismatchError).
-	ErrBaseMismatch = errors.New("namespace base mismatch")
+	ErrBaseMismatch = engine.ErrBaseMismatch
 )
 
-// kindError is a sentinel that also matches a broader one: ErrNoStore is
-// an ErrNotFound.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-
-// Unwrap returns the broader sentinel.
-func (e *kindError) Unwrap() error { return e.kind }
+// Errors that carry data. They are made deep in the engine, so they are
+// its types under these names (errors.As with a *cortex.LockedError
+// matches); their fields are listed here.
 
 // BaseMismatchError reports that namespace Namespace was created with base
 // Recorded and opened with WithBase(Requested). It matches ErrBaseMismatch.
-type BaseMismatchError struct {
-	Namespace string
-	Recorded  string
-	Requested string
-}
-
-func (e *BaseMismatchError) Error() string {
-	return "namespace " + e.Namespace + " was created with base " + strconv.Quote(e.Recorded) +
-		", not " + strconv.Quote(e.Requested)
-}
-
-// Is makes errors.Is(err, ErrBaseMismatch) true.
-func (e *BaseMismatchError) Is(target error) bool { return target == ErrBaseMismatch }
+//
+//	type BaseMismatchError struct {
+//		Namespace string
+//		Recorded  string
+//		Requested string
+//	}
+type BaseMismatchError = engine.BaseMismatchError
 
 // LockedError reports that Dir is in use by another process. It matches
-// ErrLocked with errors.Is.
-type LockedError struct {
-	Dir string
-	Err error // underlying cause, may be nil
-}
-
-func (e *LockedError) Error() string {
-	return "store " + e.Dir + " is in use by another process"
-}
-
-// Is makes errors.Is(err, ErrLocked) true.
-func (e *LockedError) Is(target error) bool { return target == ErrLocked }
-
-// Unwrap returns the underlying cause.
-func (e *LockedError) Unwrap() error { return e.Err }
+// ErrLocked with errors.Is; Unwrap returns the underlying cause.
+//
+//	type LockedError struct {
+//		Dir string
+//		Err error // underlying cause, may be nil
+//	}
+type LockedError = engine.LockedError
 
 // ImportError reports a failed import: how many quads had been committed when
-// the error happened, and the cause (often an *rdfio.SyntaxError).
-type ImportError struct {
-	Committed int64 // quads committed by earlier chunks; 0 means nothing was written
-	ImportID  string
-	// Resumable is set when the import was recorded (RDFImportOptions.Resume):
-	// importing the same source again resumes it without its id.
-	Resumable bool
-	Err       error
-}
-
-func (e *ImportError) Error() string {
-	switch {
-	case e.Committed == 0:
-		return e.Err.Error() + " (nothing was imported)"
-	case e.Resumable:
-		return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; importing the same input again resumes import " +
-			e.ImportID + " and converges)"
-	}
-	return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; re-run with import id " +
-		e.ImportID + " to converge)"
-}
-
-// Unwrap returns the cause.
-func (e *ImportError) Unwrap() error { return e.Err }
+// the error happened, and the cause (often an *rdfio.SyntaxError), which
+// Unwrap returns.
+//
+//	type ImportError struct {
+//		Committed int64 // quads committed by earlier chunks; 0 means nothing was written
+//		ImportID  string
+//		// Resumable is set when the import was recorded (RDFImportOptions.Resume):
+//		// importing the same source again resumes it without its id.
+//		Resumable bool
+//		Err       error
+//	}
+type ImportError = engine.ImportError
 
 // CheckError reports the problems Store.Check or Namespace.Check found:
 // the first 20 (Problems), and how many in all (Total). It matches
 // ErrCorrupt.
-type CheckError struct {
-	Problems []string
-	Total    int
-}
+//
+//	type CheckError struct {
+//		Problems []string
+//		Total    int
+//	}
+type CheckError = engine.CheckError
 
-func (e *CheckError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "store check: %d problem", e.Total)
-	if e.Total != 1 {
-		b.WriteString("s")
-	}
-	if len(e.Problems) < e.Total {
-		fmt.Fprintf(&b, " (the first %d)", len(e.Problems))
-	}
-	b.WriteString(":")
-	for _, p := range e.Problems {
-		b.WriteString("\n\t")
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-// Unwrap returns ErrCorrupt.
-func (e *CheckError) Unwrap() error { return ErrCorrupt }
+// NoSpaceError reports that a write was refused because the store's file
+// system lacks space. It matches syscall.ENOSPC with errors.Is.
+//
+//	type NoSpaceError struct {
+//		Dir  string
+//		What string // the refused write, e.g. "import segment"
+//		Free int64  // bytes available to the store's process
+//		Need int64  // bytes the write needs, reserve included
+//	}
+type NoSpaceError = engine.NoSpaceError

@@ -2,15 +2,12 @@ package cortex
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"io"
-	"sort"
+	"time"
 
 	"github.com/cayleygraph/quad"
-	"github.com/dgraph-io/badger/v4"
+
+	"github.com/cortexgraph/cortex/cortex/internal/engine"
 )
 
 // QuadSource is a stream of quads: Next returns io.EOF after the last one.
@@ -40,206 +37,190 @@ type ImportResult struct {
 
 // NewImportID returns a fresh random import id: a prefix for the blank node
 // labels of one import, so that blank nodes of different imports never merge.
-func NewImportID() string {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return hex.EncodeToString(b[:])
-}
+func NewImportID() string { return engine.NewImportID() }
 
 // Import writes every quad of src into the namespace. Parsing, preparing (term
 // hashing and encoding) and writing run concurrently.
 //
-// On a persistent store the quads are written in segments (segments.go): a
-// segment of up to ~2M quads is computed in chunks of the store's chunk
-// size and then written at once, through Badger's stream writer when large
-// (all or nothing, even across a crash) or one transaction per chunk when
-// small. While it is computed, its writes beyond the store's import budget
+// On a persistent store the quads are written in segments: a segment of up
+// to ~2M quads is computed in chunks of the store's chunk size and then
+// written at once, through Badger's stream writer when large (all or
+// nothing, even across a crash) or one transaction per chunk when small.
+// While it is computed, its writes beyond the store's import budget
 // (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
-// files in the store directory (spill.go), so an import's memory does not
-// grow with the file. In-memory stores write chunk by chunk (bulk.go). The
-// unit of atomicity is thus a segment or a chunk, never less; an import as
-// a whole is atomic only if it fits in one streamed segment. If src fails inside the
-// first chunk, nothing is written. If it fails later, what was read before the
-// failing chunk is written and the returned *ImportError says how many quads
-// were committed. Quads are a set, so re-running the same import (with the
-// same blank node prefix, see NewImportID) converges to the same graph.
-// Badger's ErrTxnTooBig never reaches the caller unless a single quad exceeds
-// it. ImportResult.Chunks counts the atomic writes (chunks and segments).
+// files in the store directory, so an import's memory does not grow with
+// the file. In-memory stores write chunk by chunk. The unit of atomicity is
+// thus a segment or a chunk, never less; an import as a whole is atomic only
+// if it fits in one streamed segment. If src fails inside the first chunk,
+// nothing is written. If it fails later, what was read before the failing
+// chunk is written and the returned *ImportError says how many quads were
+// committed. Quads are a set, so re-running the same import (with the same
+// blank node prefix, see NewImportID) converges to the same graph. Badger's
+// ErrTxnTooBig never reaches the caller unless a single quad exceeds it.
+// ImportResult.Chunks counts the atomic writes (chunks and segments).
 //
 // Import writes cayley's storage format directly, without cayley's per-quad
-// reads (see bulk.go); other writers of the namespace (Apply, Update, other
-// imports) run between its segments or chunks. Import is safe for concurrent
-// use; see the package documentation for what a streamed segment waits for.
+// reads; other writers of the namespace (Apply, Update, other imports) run
+// between its segments or chunks. Import is safe for concurrent use; see the
+// package documentation for what a streamed segment waits for.
 func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptions) (ImportResult, error) {
-	var res ImportResult
-	if err := n.s.checkOpen(); err != nil {
-		return res, err
-	}
-	if opts.Graph != nil {
-		g, err := normalizeNode(opts.Graph, "graph", false)
-		if err != nil {
-			return res, err
-		}
-		opts.Graph = g
-	}
-	st, err := newBulkState(ctx, n)
-	if err != nil {
-		return res, fmt.Errorf("namespace %s: import: %w", n.name, err)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	raw := make(chan rawChunk, 1)
-	prepped := make(chan *prepChunk, 1)
-	size := n.s.opts.chunkQuads
-	go decodeStage(ctx, src, opts.Graph, size, raw)
-	go prepareStage(ctx, raw, prepped)
-	st.progress = opts.Progress
-	if st.segmentable() {
-		if err := st.importSegments(ctx, prepped, &res); err != nil {
-			return res, &ImportError{Committed: res.Committed, Err: err}
-		}
-		return res, ctx.Err()
-	}
-	defer st.discardNext()
-	fail := func(err error) (ImportResult, error) {
-		if ferr := st.flush(&res); ferr != nil {
-			err = errors.Join(err, fmt.Errorf("namespace %s: write: %w", n.name, ferr))
-		}
-		return res, &ImportError{Committed: res.Committed, Err: err}
-	}
-	for {
-		var c *prepChunk
-		if p := st.pending; p != nil && !n.s.opts.hooks.noReportEarly {
-			// Report a completed commit while waiting for the next chunk.
-			select {
-			case c = <-prepped:
-			case <-p.done:
-				if err := st.flush(&res); err != nil {
-					return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
-				}
-				continue
-			}
-		} else {
-			c = <-prepped
-		}
-		if c == nil {
-			break // prepped was closed
-		}
-		res.Read += int64(c.read)
-		if c.err != nil {
-			// Quads of a chunk that failed to parse are not written: the
-			// chunk is the unit of atomicity.
-			return fail(c.err)
-		}
-		if err := st.write(ctx, c, c.quads, c.read, true, &res); err != nil {
-			return fail(fmt.Errorf("namespace %s: write: %w", n.name, err))
-		}
-	}
-	if err := st.flush(&res); err != nil {
-		return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
-	}
-	return res, ctx.Err()
-}
-
-// decodeStage reads src into chunks of size normalised quads and sends them
-// to out; a source error ends the last chunk. It closes out when done.
-func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int, out chan<- rawChunk) {
-	defer close(out)
-	send := func(c rawChunk) bool {
-		select {
-		case out <- c:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	cur := make([]quad.Quad, 0, size)
-	var z quadNormalizer
-	for {
-		q, err := src.Next()
-		if err == io.EOF {
-			send(rawChunk{quads: cur})
-			return
-		}
-		if err == nil {
-			if graph != nil {
-				q.Label = graph
-			}
-			q, err = z.normalize(q)
-		}
-		if err != nil {
-			send(rawChunk{quads: cur, err: err})
-			return
-		}
-		cur = append(cur, q)
-		if len(cur) == size {
-			if !send(rawChunk{quads: cur}) {
-				return
-			}
-			cur = make([]quad.Quad, 0, size)
-		}
-	}
-}
-
-// write writes the quads qs of chunk c (count source quads), halving them if
-// they do not fit in one Badger transaction. Commits complete asynchronously;
-// res counts them as they complete (see submit and flush).
-func (st *bulkState) write(ctx context.Context, c *prepChunk, qs []prepQuad, count int, last bool, res *ImportResult) error {
-	if len(qs) == 0 {
-		return nil
-	}
-	err := st.submit(ctx, c, qs, count, last, res)
-	if errors.Is(err, badger.ErrTxnTooBig) && len(qs) > 1 {
-		half := len(qs) / 2
-		if err := st.write(ctx, c, qs[:half], half, false, res); err != nil {
-			return err
-		}
-		return st.write(ctx, c, qs[half:], count-half, last, res)
-	}
-	return err
+	r, err := n.e.Import(ctx, src, engine.ImportOptions(opts))
+	return ImportResult(r), err
 }
 
 // DropGraph removes every quad of graph g (nil: the default graph) in chunks
 // of bounded size; each chunk is atomic and re-running converges. It returns
 // the number of quads removed.
 func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) {
-	scope := OneGraph
-	if g == nil {
-		scope = DefaultGraph
-	}
-	var removed int64
-	for {
-		var batch []quad.Quad
-		errFull := errors.New("full")
-		err := n.EachQuad(ctx, Pattern{Graph: g, Scope: scope}, func(q quad.Quad) error {
-			batch = append(batch, q)
-			if len(batch) == MaxDeltaQuads {
-				return errFull
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, errFull) {
-			return removed, err
-		}
-		if len(batch) == 0 {
-			return removed, nil
-		}
-		if err := n.Apply(ctx, Delta{Remove: batch}); err != nil {
-			return removed, fmt.Errorf("drop graph: %w", err)
-		}
-		removed += int64(len(batch))
-	}
+	return n.e.DropGraph(ctx, g)
 }
 
-func sortGraphs(gs []GraphInfo) {
-	sort.SliceStable(gs, func(i, j int) bool {
-		a, b := gs[i].Name, gs[j].Name
-		if a == nil || b == nil {
-			return a == nil && b != nil
-		}
-		return a.String() < b.String()
-	})
+// RDFImportOptions control ImportRDF.
+type RDFImportOptions struct {
+	Format   string     // rdfio format name (see rdfio.Names); required
+	File     string     // name for error messages and the default base IRI
+	Base     string     // base IRI for relative IRIs; default: the file:// URL of File
+	Graph    quad.Value // see ImportOptions.Graph
+	ImportID string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
+	Progress func(committed int64)
+
+	// Resume, if set, makes the import resumable without its id: the import
+	// is recorded in the namespace (id, source, start time) before anything
+	// is written and the record is removed when it completes; while a record
+	// of the same source (name and version) is there, an import of it with
+	// no ImportID reuses the recorded id, so re-running an import that a
+	// crash, a cancellation or an error stopped converges to the same graph.
+	// See FileSource and Namespace.UnfinishedImports.
+	Resume *ImportSource
+	// OnStart, if set, is called once the import id is chosen, before
+	// anything is written.
+	OnStart func(ImportStart)
 }
+
+// CheckImportID reports whether id can be an import id (letters, digits,
+// '-' and '_', up to 64): an error matching ErrInvalidArgument if not.
+func CheckImportID(id string) error { return engine.CheckImportID(id) }
+
+// ImportRDF parses r in the given format and imports it with Import. Blank
+// nodes are prefixed with the import id, so blank nodes of two imports never
+// merge; re-running a failed import with the same ImportID converges to the
+// same graph. Syntax errors are *rdfio.SyntaxError values
+// (file:line:column: message) wrapped in an *ImportError.
+func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOptions) (ImportResult, error) {
+	eo := engine.RDFImportOptions{
+		Format:   opts.Format,
+		File:     opts.File,
+		Base:     opts.Base,
+		Graph:    opts.Graph,
+		ImportID: opts.ImportID,
+		Progress: opts.Progress,
+	}
+	if opts.Resume != nil {
+		eo.Resume = (*engine.ImportSource)(opts.Resume)
+	}
+	if fn := opts.OnStart; fn != nil {
+		eo.OnStart = func(st engine.ImportStart) {
+			fn(ImportStart{ID: st.ID, Resumed: st.Resumed, Started: st.Started, Replaced: (*UnfinishedImport)(st.Replaced)})
+		}
+	}
+	res, err := n.e.ImportRDF(ctx, r, eo)
+	return ImportResult(res), err
+}
+
+// ExportOptions control Export.
+type ExportOptions struct {
+	// Scope and Graph select the quads, as in Pattern (AllGraphs by default).
+	Scope Scope
+	Graph quad.Value
+	// Prefixes abbreviate IRIs in Turtle output.
+	Prefixes map[string]string
+	// Progress, if set, is called every few thousand quads with the count so far.
+	Progress func(written int64)
+}
+
+// Export writes the selected quads of the namespace to w in the given rdfio
+// format. N-Triples and Turtle carry no graph names: exporting several graphs
+// to them writes the union of their triples. It returns the number of quads
+// written.
+func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts ExportOptions) (int64, error) {
+	return n.e.Export(ctx, w, format, engine.ExportOptions(opts))
+}
+
+// ImportSource identifies the input of an import for resuming it (see
+// RDFImportOptions.Resume): its Name (e.g. a file's absolute path) and its
+// Version (e.g. FileVersion), which must change when the content does.
+type ImportSource struct {
+	Name    string
+	Version string
+}
+
+// UnfinishedImport is the record of an import that started and did not
+// complete (it was interrupted by a crash, a cancellation or an error).
+type UnfinishedImport struct {
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Version string    `json:"version"`
+	Started time.Time `json:"started"`
+}
+
+// ImportStart tells an import's caller (RDFImportOptions.OnStart), before
+// anything is written, which id the import uses.
+type ImportStart struct {
+	ID string
+	// Resumed is set when ID is that of an unfinished import of the same
+	// source (Resume), which this import completes.
+	Resumed bool
+	// Started is when the resumed import first started (zero when new).
+	Started time.Time
+	// Replaced is the unfinished import of the same source name but another
+	// version (the input changed since), whose record this import replaces.
+	// Its quads stay in the namespace; re-importing that version with its id
+	// converges to its graph.
+	Replaced *UnfinishedImport
+}
+
+// FileVersion returns a version of the file at path for ImportSource: its
+// size, modification time and the SHA-256 of its first 64 KiB.
+func FileVersion(path string) (string, error) { return engine.FileVersion(path) }
+
+// FileSource returns the ImportSource of the file at path: its absolute path
+// and FileVersion.
+func FileSource(path string) (ImportSource, error) {
+	src, err := engine.FileSource(path)
+	return ImportSource(src), err
+}
+
+// UnfinishedImports lists the recorded imports that started and did not
+// complete (see RDFImportOptions.Resume), oldest first.
+//
+// It is safe for concurrent use and sees committed data only.
+func (n *Namespace) UnfinishedImports(ctx context.Context) ([]UnfinishedImport, error) {
+	us, err := n.e.UnfinishedImports(ctx)
+	if us == nil {
+		return nil, err
+	}
+	out := make([]UnfinishedImport, len(us))
+	for i, u := range us {
+		out[i] = UnfinishedImport(u)
+	}
+	return out, err
+}
+
+// NormalizeQuad checks that q is a valid RDF quad and returns it in the
+// canonical term representation Cortex stores: subjects are IRIs or blank
+// nodes, predicates IRIs, graph labels nil (default graph), IRIs or blank
+// nodes; objects any term. A "..."^^xsd:string literal becomes a plain
+// quad.String; cayley's native quad.Int, Float, Bool and Time become typed
+// literals. Anything else is an error wrapping ErrInvalidQuad.
+func NormalizeQuad(q quad.Quad) (quad.Quad, error) { return engine.NormalizeQuad(q) }
+
+// NormalizeTerm returns v in Cortex's canonical representation (see
+// NormalizeQuad) or an error for values that are not RDF terms.
+func NormalizeTerm(v quad.Value) (quad.Value, error) { return engine.NormalizeTerm(v) }
+
+// CheckIRI reports whether s can be stored and exported as an IRI: an
+// absolute IRI (with a scheme), valid UTF-8, free of the characters an
+// N-Triples IRIREF cannot hold (U+0000 to U+0020 and <>"{}|^`\). Cortex
+// builds its own IRIs with the namespace package, which escapes user input so
+// that this always holds.
+func CheckIRI(s string) error { return engine.CheckIRI(s) }

@@ -2,22 +2,12 @@ package cortex
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"sync"
-	"sync/atomic"
 
-	"github.com/cortexgraph/cortex/cortex/internal/layout"
-
-	"github.com/cayleygraph/cayley/graph"
-	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/quad"
-	"github.com/dgraph-io/badger/v4"
-	hkv "github.com/hidal-go/hidalgo/kv"
-	"github.com/hidal-go/hidalgo/kv/flat"
 
-	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
+	"github.com/cortexgraph/cortex/cortex/internal/engine"
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
 // Namespace is one isolated knowledge graph inside a Store: a default graph and
@@ -27,125 +17,26 @@ import (
 // A Namespace is safe for concurrent use. Writes to one namespace are
 // serialised; reads run concurrently with them and see committed data only.
 type Namespace struct {
-	s    *Store
-	name string
-	base string       // IRI base recorded when the namespace was created
-	kv   hkv.KV       // hierarchical view used by cayley's format
-	view *badgerkv.DB // the same keys, flat (escaped), for key scans
-
-	wmu sync.Mutex // serialises writers: Apply, Update, Import chunks
-	// waiting counts goroutines blocked in lockWrite: an import segment
-	// that waits for its source ends early only when someone is waiting.
-	waiting atomic.Int32
-
-	// Write generations, guarded by wmu. writeGen counts write attempts
-	// (cayley deltas and bulk-import chunks), removeGen those of deltas with
-	// removals. A bulk import compares them between its chunks to tell
-	// whether its in-memory knowledge of the namespace is still valid (see
-	// bulk.go).
-	writeGen, removeGen uint64
-
-	cache     valueCache
-	statCache statsCache // planner statistics (stats.go)
-}
-
-var qsOptions = graph.Options{ckv.OptNoBloom: true}
-
-// openNamespace opens the quadstore of an existing namespace (one with a
-// registry entry).
-func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
-	view := s.nsView(name)
-	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view}
-	n.cache.init(s.opts.valueCache)
-	// Cortex reads and writes the format itself; cayley's own quadstore is
-	// opened only to check that the namespace is one of its stores (and
-	// not closed: that would close the view).
-	if _, err := ckv.New(n.kv, qsOptions); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	return n, nil
-}
-
-// createNamespace creates namespace name with IRI base base. Keys left
-// under its prefix by an earlier namespace of that name whose deletion was
-// cut short are dropped first. The registry entry is written last: until
-// it is, the namespace does not exist, and a crash before leaves keys that
-// the next creation drops.
-func createNamespace(ctx context.Context, s *Store, name, base string) (*Namespace, error) {
-	if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
-		return nil, fmt.Errorf("drop the leftovers of a deleted namespace: %w", err)
-	}
-	view := s.nsView(name)
-	kv := flat.Upgrade(view)
-	if err := initNamespace(ctx, s, kv, name, base); err != nil {
-		return nil, err
-	}
-	return openNamespace(ctx, s, name, base)
-}
-
-func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) error {
-	if err := ckv.Init(db, qsOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
-		return fmt.Errorf("init: %w", err)
-	}
-	meta, err := json.Marshal(layout.Indexes)
-	if err != nil {
-		return err
-	}
-	err = hkv.Update(ctx, db, func(tx hkv.Tx) error {
-		return tx.Put(layout.IndexList, meta)
-	})
-	if err != nil {
-		return fmt.Errorf("init indexes: %w", err)
-	}
-	entry, err := json.Marshal(registryValue{Base: base})
-	if err != nil {
-		return err
-	}
-	return s.update(func(txn *badger.Txn) error {
-		return txn.Set([]byte(registryPrefix+name), entry)
-	})
-}
-
-// lockWrite takes the namespace's write lock, counted in waiting while it
-// waits.
-func (n *Namespace) lockWrite() {
-	if n.wmu.TryLock() {
-		return
-	}
-	n.waiting.Add(1)
-	n.wmu.Lock()
-	n.waiting.Add(-1)
+	s *Store
+	e *engine.Namespace
 }
 
 // Name returns the namespace's name.
-func (n *Namespace) Name() string { return n.name }
+func (n *Namespace) Name() string { return n.e.Name() }
 
 // Base returns the IRI base recorded when the namespace was created
 // (namespace.DefaultBasePrefix+name for namespaces created without
 // WithBase, or before bases were recorded).
-func (n *Namespace) Base() string { return n.base }
-
-func (n *Namespace) close() error {
-	return n.kv.Close()
-}
+func (n *Namespace) Base() string { return n.e.Base() }
 
 // Size returns the number of quads in the namespace (all graphs).
-func (n *Namespace) Size(ctx context.Context) (int64, error) {
-	if err := n.s.checkOpen(); err != nil {
-		return 0, err
-	}
-	var size int64
-	err := hkv.View(n.kv, func(tx hkv.Tx) error {
-		w := deltaWriter{ctx: ctx, tx: tx}
-		var err error
-		size, err = w.metaInt(layout.Size)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("namespace %s: size: %w", n.name, err)
-	}
-	return size, nil
-}
+func (n *Namespace) Size(ctx context.Context) (int64, error) { return n.e.Size(ctx) }
+
+// Check verifies the invariants of namespace n as Store.Check does (see
+// there), in one read transaction: nil if it is consistent, a *CheckError
+// (matching ErrCorrupt) if not, an error matching ErrNoNamespace if it was
+// deleted. It never writes and is safe for concurrent use.
+func (n *Namespace) Check(ctx context.Context) error { return n.e.Check(ctx) }
 
 // Delta is a set of quads to remove and quads to add. Quads are a set: adding a
 // quad that exists or removing one that does not is not an error. A quad in
@@ -172,21 +63,14 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 
 // Apply writes d atomically: either every change is made or none, and readers
 // see all of it or nothing of it. A delta of up to MaxDeltaQuads quads (after
-// removing duplicates) is one Badger transaction. A larger one is journaled
-// (journal.go): its writes are computed first, alongside readers, and held
-// in memory (a few hundred bytes per quad); then the store's other
-// transactions are held back while its keys are written (streamed when
-// large), and a crash in the middle is rolled back by the next Open. For
-// bulk loads that need not be atomic, Import bounds its memory and lets
-// readers in between segments.
+// removing duplicates) is one Badger transaction. A larger one is journaled:
+// its writes are computed first, alongside readers, and held in memory (a
+// few hundred bytes per quad); then the store's other transactions are held
+// back while its keys are written (streamed when large), and a crash in the
+// middle is rolled back by the next Open. For bulk loads that need not be
+// atomic, Import bounds its memory and lets readers in between segments.
 func (n *Namespace) Apply(ctx context.Context, d Delta) error {
-	remove, add, err := normalizeDelta(d)
-	if err != nil {
-		return fmt.Errorf("namespace %s: %w", n.name, err)
-	}
-	n.lockWrite()
-	defer n.wmu.Unlock()
-	return n.applyLocked(ctx, remove, add, pinSet(d.Pin), nil)
+	return n.e.Apply(ctx, engine.Delta(d))
 }
 
 // Update runs fn with exclusive write access to the namespace and then applies
@@ -198,142 +82,145 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // reads (queries, iterators) before it returns, or a delta larger than
 // MaxDeltaQuads waits for them and fails with ErrBusy.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
-	n.lockWrite()
-	defer n.wmu.Unlock()
-	return n.updateLocked(ctx, fn)
+	return n.e.Update(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }
 
 // TryUpdate is Update if the namespace's write lock is free at once: it
 // reports false, without running fn, if another write holds it (or the
 // caller does, inside an Update of its own). It never waits for the lock.
 func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
-	if !n.wmu.TryLock() {
-		return false, nil
-	}
-	defer n.wmu.Unlock()
-	return true, n.updateLocked(ctx, fn)
+	return n.e.TryUpdate(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }
 
-func (n *Namespace) updateLocked(ctx context.Context, fn func(tx *Tx) error) error {
-	if err := n.s.checkOpen(); err != nil {
-		return err
-	}
-	tx := &Tx{n: n}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if tx.d.Len() == 0 && tx.s.len() == 0 {
-		return nil
-	}
-	if tx.s != nil && tx.s.err != nil {
-		return fmt.Errorf("namespace %s: %w", n.name, tx.s.err)
-	}
-	remove, add, err := normalizeDelta(tx.d)
-	if err != nil {
-		return fmt.Errorf("namespace %s: %w", n.name, err)
-	}
-	return n.applyLocked(ctx, remove, add, pinSet(tx.d.Pin), tx.s)
-}
-
-// Tx stages a delta inside Update, and side-table writes (side.go). It is
-// valid only during the Update call and must not be used from other
-// goroutines.
+// Tx stages a delta inside Update, and side-table writes (see "Storage" in
+// the package documentation). It is valid only during the Update call and
+// must not be used from other goroutines.
 type Tx struct {
 	n *Namespace
-	d Delta
-	s *sideOps
+	t *engine.Tx
 }
 
 // Add stages quads to add.
-func (tx *Tx) Add(qs ...quad.Quad) { tx.d.Add = append(tx.d.Add, qs...) }
+func (tx *Tx) Add(qs ...quad.Quad) { tx.t.Add(qs...) }
 
 // Remove stages quads to remove.
-func (tx *Tx) Remove(qs ...quad.Quad) { tx.d.Remove = append(tx.d.Remove, qs...) }
+func (tx *Tx) Remove(qs ...quad.Quad) { tx.t.Remove(qs...) }
 
 // Pin stages terms to pin (see Delta.Pin).
-func (tx *Tx) Pin(vs ...quad.Value) { tx.d.Pin = append(tx.d.Pin, vs...) }
+func (tx *Tx) Pin(vs ...quad.Value) { tx.t.Pin(vs...) }
 
 // Namespace returns the namespace being updated, for reads.
 func (tx *Tx) Namespace() *Namespace { return tx.n }
 
-// pinSet returns the normalised terms of pin as a set (nil if none). A term
-// that is not valid in a quad cannot be used by one, and is left out.
-func pinSet(pin []quad.Value) map[quad.Value]bool {
-	if len(pin) == 0 {
-		return nil
-	}
-	set := make(map[quad.Value]bool, len(pin))
-	for _, v := range pin {
-		if v == nil {
-			continue
-		}
-		if nv, err := NormalizeTerm(v); err == nil {
-			set[nv] = true
-		}
-	}
-	return set
+// Scope selects the graphs a pattern matches in (eval.Scope).
+type Scope = eval.Scope
+
+// Graph scopes.
+const (
+	// AllGraphs matches quads of every graph of the namespace (default and named).
+	AllGraphs = eval.AllGraphs
+	// DefaultGraph matches quads of the namespace's default graph only.
+	DefaultGraph = eval.DefaultGraph
+	// OneGraph matches quads of the graph named by the pattern's G.
+	OneGraph = eval.OneGraph
+	// NamedGraphs matches quads of every named graph (not the default graph).
+	NamedGraphs = eval.NamedGraphs
+)
+
+// Pattern selects quads by terms; a nil Subject, Predicate or Object matches
+// anything. Graph is used only with Scope OneGraph.
+type Pattern struct {
+	Subject, Predicate, Object, Graph quad.Value
+	Scope                             Scope
 }
 
-func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := n.s.checkOpen(); err != nil {
-		return err
-	}
-	if n.s.opts.readOnly {
-		return fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
-	}
-	n.writeGen++
-	if len(remove) > 0 {
-		n.removeGen++
-	}
-	var err error
-	// A side-table row costs a key or two, a quad about seven: counting a
-	// row as a quad keeps a transaction within Badger's limits for rows of
-	// up to ~2 KB.
-	if len(remove)+len(add)+side.len() <= n.s.tune.MaxDeltaQuads {
-		_, err = n.writeDelta(ctx, remove, add, pins, side)
-	} else {
-		_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
-	}
+// Quads returns the quads matching p, in index order. A pattern naming a term
+// that does not occur matches nothing.
+func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
+	return n.e.Quads(ctx, engine.Pattern(p))
+}
+
+// EachQuad calls fn for every quad matching p; an error from fn stops the
+// iteration and is returned.
+func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
+	return n.e.EachQuad(ctx, engine.Pattern(p), fn)
+}
+
+// GraphInfo describes one graph of a namespace.
+type GraphInfo struct {
+	Name  quad.Value // nil for the default graph
+	Quads int64
+}
+
+// Graphs lists the graphs of the namespace that hold at least one quad, with
+// their sizes: the default graph first (if not empty), then named graphs in
+// term order. It reads every quad of the namespace once.
+func (n *Namespace) Graphs(ctx context.Context) ([]GraphInfo, error) {
+	gs, err := n.e.Graphs(ctx)
 	if err != nil {
-		return fmt.Errorf("namespace %s: write: %w", n.name, err)
+		return nil, err
 	}
-	return nil
+	out := make([]GraphInfo, len(gs))
+	for i, g := range gs {
+		out[i] = GraphInfo(g)
+	}
+	return out, nil
 }
 
-// normalizeDelta validates and normalises d, drops duplicates and the
-// removals of quads that are also added.
-func normalizeDelta(d Delta) (remove, add []quad.Quad, err error) {
-	var z quadNormalizer
-	added := make(map[quad.Quad]struct{}, len(d.Add))
-	add = make([]quad.Quad, 0, len(d.Add))
-	for _, q := range d.Add {
-		nq, err := z.normalize(q)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, dup := added[nq]; dup {
-			continue
-		}
-		added[nq] = struct{}{}
-		add = append(add, nq)
-	}
-	removed := make(map[quad.Quad]struct{}, len(d.Remove))
-	for _, q := range d.Remove {
-		nq, err := z.normalize(q)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, ok := added[nq]; ok {
-			continue
-		}
-		if _, dup := removed[nq]; dup {
-			continue
-		}
-		removed[nq] = struct{}{}
-		remove = append(remove, nq)
-	}
-	return remove, add, nil
+// Query runs a SPARQL 1.1 query over the namespace (see package sparql). The query sees this namespace
+// only: its default graph and named graphs as chosen by opts.DefaultGraph (union of all graphs by
+// default), FROM and FROM NAMED. It reads one consistent state of the namespace (a read transaction
+// opened by Query and held until the result is closed): writes made meanwhile are not seen. The result
+// streams from the store and must be closed: a result the program drops without closing it is closed
+// by the garbage collector (which a large write that waits for it runs), and Store.Close reports the
+// results still open, with where they were opened (ErrResultsOpen).
+//
+// Parameters: opts.Bindings (or opts.Bind) give variables values without writing them into the text,
+// so that no value can change the query, whatever characters it holds (see sparql.Options.Bindings).
+// Values are normalised as stored terms are (NormalizeTerm: quad.Int, quad.Float, quad.Bool and
+// quad.Time become the typed literals the store writes for them); a value the store cannot hold, such as
+// an IRI with a space or '>', fails with an error wrapping sparql.ErrInvalidBinding, and so do blank
+// nodes. Prefer bindings to fmt: a quad.IRI prints with its own angle brackets, so
+// fmt.Sprintf("<%s>", iri) yields "<<...>>", which the parser rejects, saying so.
+func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options) (*sparql.Result, error) {
+	return n.e.Query(ctx, text, opts)
+}
+
+// Explain returns the evaluation plan of a SPARQL query over the namespace without running it, with
+// opts.Bindings applied as Query applies them.
+func (n *Namespace) Explain(ctx context.Context, text string, opts sparql.Options) (string, error) {
+	return n.e.Explain(ctx, text, opts)
+}
+
+// Dataset is the id-level view of a namespace: the SPARQL evaluator's dataset (term ids are the
+// namespace's own ids, graphs its default and named graphs), with the batch reads of a host that keeps
+// structures of its own in the graph (Cortex's team manager). Ids, patterns, quads and scopes are the
+// evaluator's types (package eval); an id is stable for as long as a quad uses its term.
+type Dataset interface {
+	eval.Dataset
+	// TermsBatch is Terms built for thousands of ids at once: each distinct id is read once, and the
+	// misses of the term cache are read in key order through one Badger iterator of one snapshot,
+	// stepping to near neighbours (ids written by the same write are adjacent in the log) and seeking
+	// across larger gaps, instead of one point lookup per id; large batches are split into key ranges
+	// read concurrently. Resolved terms enter the term cache.
+	TermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error)
+	// PinnedTermsBatch is TermsBatch for ids that are mostly pinned (see Delta.Pin): the misses of
+	// the term cache are read from the pins first, a small table read in key order, and only those
+	// still missing from the log. For ids that are not pinned it costs up to a seek each more than
+	// TermsBatch.
+	PinnedTermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error)
+}
+
+// Dataset returns the namespace's id-level view. Each call of its methods reads the committed data at
+// the time of the call (a scan reads one consistent state); it is safe for concurrent use. Inside
+// Update, the dataset of Tx.Namespace sees the state the update is based on. A scan of all graphs
+// (eval.AllGraphs) reports each triple once (eval.TripleMerger).
+func (n *Namespace) Dataset() Dataset { return n.e.Dataset() }
+
+// PinnedTerms returns the terms pinned in the namespace (see Delta.Pin), in
+// the order of their ids. It is for diagnostics and tests; it reads the
+// whole pin table. Store.Check verifies that every pin holds its term's
+// current id.
+func (n *Namespace) PinnedTerms(ctx context.Context) ([]quad.Value, error) {
+	return n.e.PinnedTerms(ctx)
 }

@@ -233,3 +233,52 @@ func TestStore_WithCreateFalse(t *testing.T) {
 		t.Fatalf("write to a store opened without create: %v", err)
 	}
 }
+
+// TestStore_NamespaceIsOneValue: every Namespace or OpenNamespace call for
+// a name returns the same *Namespace, which is also what Tx.Namespace
+// gives inside its Update; after DeleteNamespace the name's new namespace
+// is another value, which does not see the old data.
+func TestStore_NamespaceIsOneValue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := cortextest.NewStore(t)
+	n1, err := s.Namespace(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n2, err := s.Namespace(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n3, err := s.OpenNamespace(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n1 != n2 || n1 != n3 {
+		t.Fatalf("Namespace, Namespace, OpenNamespace gave %p, %p, %p; want one value", n1, n2, n3)
+	}
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("o")}
+	err = n1.Update(ctx, func(tx *cortex.Tx) error {
+		if tx.Namespace() != n1 {
+			t.Errorf("Tx.Namespace() = %p; want the updated namespace %p", tx.Namespace(), n1)
+		}
+		tx.Add(q)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteNamespace(ctx, "one"); err != nil {
+		t.Fatal(err)
+	}
+	n4, err := s.Namespace(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n4 == n1 {
+		t.Fatal("the namespace created after DeleteNamespace is the deleted one's value")
+	}
+	if size, err := n4.Size(ctx); err != nil || size != 0 {
+		t.Fatalf("new namespace: size %d, %v; want 0", size, err)
+	}
+}

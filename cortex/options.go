@@ -1,30 +1,11 @@
 package cortex
 
-import (
-	"fmt"
-	"strconv"
-
-	"github.com/dgraph-io/badger/v4"
-)
+import "github.com/cortexgraph/cortex/cortex/internal/engine"
 
 // Options configure Open. Build them with DefaultOptions and the WithX
 // methods; they are validated once, by Open.
 type Options struct {
-	inMemory   bool
-	syncWrites bool
-	chunkQuads int
-	readOnly   bool
-	noCreate   bool
-	valueCache int
-	segBytes   int64 // 0: from the memory budget
-	memBudget  int64
-	governor   bool // WithMemoryBudget was called: trim mapped pages (memory_linux.go)
-
-	logger           Logger
-	recoveryProgress func(RecoveryProgress)
-
-	tuning Tuning
-	hooks  testHooks // set by tests only (export_test.go, *_internal_test.go)
+	o engine.Options
 }
 
 // Logger receives the storage engine's warnings and errors (Badger's), one
@@ -36,29 +17,28 @@ type Logger interface {
 // Defaults.
 const (
 	// DefaultChunkQuads is the number of quads written per transaction by a
-	// bulk import. It keeps each Badger transaction well under its size limit.
-	DefaultChunkQuads = 8192
+	// bulk import (8192). It keeps each Badger transaction well under its
+	// size limit.
+	DefaultChunkQuads = engine.DefaultChunkQuads
 	// MaxDeltaQuads bounds the Apply or Update written in one Badger
-	// transaction; a delta with more quads (additions plus removals) is
-	// journaled: still atomic, but it holds the store's other transactions
-	// back while it commits (see Namespace.Apply). It is the default and
-	// the maximum of Tuning.MaxDeltaQuads.
-	MaxDeltaQuads = 4096
+	// transaction (4096); a delta with more quads (additions plus removals)
+	// is journaled: still atomic, but it holds the store's other
+	// transactions back while it commits (see Namespace.Apply). It is the
+	// default and the maximum of Tuning.MaxDeltaQuads.
+	MaxDeltaQuads = engine.MaxDeltaQuads
 	// DefaultImportSegmentBytes is the default memory budget of an import
 	// segment's writes (see Namespace.Import): about 170k triples of the
 	// bench data; beyond it they are spilled to sorted run files in the store
 	// directory (docs/PERFORMANCE.md). It is an eighth of the default memory
 	// budget.
-	DefaultImportSegmentBytes = DefaultMemoryBudget / 8
-	// DefaultMemoryBudget is the default of Options.WithMemoryBudget.
-	DefaultMemoryBudget = 1 << 30
+	DefaultImportSegmentBytes = engine.DefaultImportSegmentBytes
+	// DefaultMemoryBudget is the default of Options.WithMemoryBudget (1 GiB).
+	DefaultMemoryBudget = engine.DefaultMemoryBudget
 )
 
 // DefaultOptions returns the default options: persistent, synchronous writes
 // (every commit is on disk when it returns), DefaultChunkQuads per import chunk.
-func DefaultOptions() Options {
-	return Options{syncWrites: true, chunkQuads: DefaultChunkQuads, valueCache: 1 << 16, memBudget: DefaultMemoryBudget}
-}
+func DefaultOptions() Options { return Options{engine.DefaultOptions()} }
 
 // WithMemoryBudget sizes the store's memory from n bytes, the memory the
 // process may use for it:
@@ -83,18 +63,7 @@ func DefaultOptions() Options {
 //
 // Default DefaultMemoryBudget for the sizes, without the RSS governor;
 // minimum 256 MiB.
-func (o Options) WithMemoryBudget(n int64) Options {
-	o.memBudget, o.governor = n, true
-	return o
-}
-
-// importSegmentBytes returns the import segment budget in effect.
-func (o Options) importSegmentBytes() int64 {
-	if o.segBytes != 0 {
-		return o.segBytes
-	}
-	return o.memBudget / 8
-}
+func (o Options) WithMemoryBudget(n int64) Options { o.o = o.o.WithMemoryBudget(n); return o }
 
 // WithImportSegmentBytes sets the memory budget of an import segment: the
 // writes of the chunks computed before they are written together, and their
@@ -105,25 +74,49 @@ func (o Options) importSegmentBytes() int64 {
 // means fewer runs and more memory.
 // Default an eighth of the memory budget (DefaultImportSegmentBytes with the
 // default budget, see WithMemoryBudget); minimum 1 MB.
-func (o Options) WithImportSegmentBytes(n int64) Options { o.segBytes = n; return o }
+func (o Options) WithImportSegmentBytes(n int64) Options {
+	o.o = o.o.WithImportSegmentBytes(n)
+	return o
+}
 
 // WithInMemory keeps all data in memory (the dir argument of Open is ignored).
 // Default false. Useful for quick experiments; nothing survives Close.
-func (o Options) WithInMemory(v bool) Options { o.inMemory = v; return o }
+func (o Options) WithInMemory(v bool) Options { o.o = o.o.WithInMemory(v); return o }
 
 // WithSyncWrites selects whether each commit waits for fsync. Default true.
 // Without it a process crash (even kill -9) loses nothing committed, but a
 // machine crash may lose the last commits.
-func (o Options) WithSyncWrites(v bool) Options { o.syncWrites = v; return o }
+func (o Options) WithSyncWrites(v bool) Options { o.o = o.o.WithSyncWrites(v); return o }
 
 // WithChunkQuads sets the number of quads per bulk-import transaction.
 // Default DefaultChunkQuads; valid range 1..65536 (larger chunks are split
 // automatically if Badger refuses them).
-func (o Options) WithChunkQuads(n int) Options { o.chunkQuads = n; return o }
+func (o Options) WithChunkQuads(n int) Options { o.o = o.o.WithChunkQuads(n); return o }
 
 // WithLogger sends Badger's warnings and errors to l. Default nil: they are
 // dropped (what matters to a caller is returned as an error).
-func (o Options) WithLogger(l Logger) Options { o.logger = l; return o }
+func (o Options) WithLogger(l Logger) Options {
+	if l == nil {
+		o.o = o.o.WithLogger(nil) // not a non-nil interface holding nil
+	} else {
+		o.o = o.o.WithLogger(l)
+	}
+	return o
+}
+
+// RecoveryProgress reports a roll-back that Open performs (see
+// Options.WithRecoveryProgress).
+type RecoveryProgress struct {
+	// What was interrupted: "import segment" (a streamed import segment) or
+	// "write" (a journaled delta, e.g. a large merge).
+	What      string
+	Namespace string
+	// Keys restored or removed so far, out of Total. Total is 0 until the
+	// keys have been counted.
+	Keys, Total int64
+	// Done is set on the last report, when the roll-back is durable.
+	Done bool
+}
 
 // WithRecoveryProgress sets a function that Open calls while it rolls back a
 // streamed import segment or a large write that a crash interrupted: once
@@ -132,83 +125,19 @@ func (o Options) WithLogger(l Logger) Options { o.logger = l; return o }
 // Default nil. Open's context cancels a roll-back (the next Open does it
 // again).
 func (o Options) WithRecoveryProgress(fn func(RecoveryProgress)) Options {
-	o.recoveryProgress = fn
+	var efn func(engine.RecoveryProgress)
+	if fn != nil {
+		efn = func(p engine.RecoveryProgress) { fn(RecoveryProgress(p)) }
+	}
+	o.o = o.o.WithRecoveryProgress(efn)
 	return o
 }
 
 // WithReadOnly opens the store read-only. Default false. A read-only Open
 // never creates anything (see Open).
-func (o Options) WithReadOnly(v bool) Options { o.readOnly = v; return o }
+func (o Options) WithReadOnly(v bool) Options { o.o = o.o.WithReadOnly(v); return o }
 
 // WithCreate selects whether Open creates the directory and an empty store
 // when dir holds none. Default true; without it, such an Open fails with
 // an error matching ErrNoStore. A read-only Open never creates.
-func (o Options) WithCreate(v bool) Options { o.noCreate = !v; return o }
-
-func (o Options) validate() error {
-	if err := o.tuning.validate(); err != nil {
-		return fmt.Errorf("tuning: %w", err)
-	}
-	if o.chunkQuads < 1 || o.chunkQuads > 65536 {
-		return fmt.Errorf("chunk size %d out of range 1..65536", o.chunkQuads)
-	}
-	if o.memBudget < 256<<20 {
-		return fmt.Errorf("memory budget %d bytes is below 256 MiB", o.memBudget)
-	}
-	if o.importSegmentBytes() < 1<<20 {
-		return fmt.Errorf("import segment budget %d bytes is below 1 MB", o.importSegmentBytes())
-	}
-	if o.inMemory && o.readOnly {
-		return fmt.Errorf("an in-memory store cannot be read-only")
-	}
-	return nil
-}
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-// testHooks are settings and hooks that only tests set (export_test.go and
-// the white-box tests); none is part of the API. The zero value is the
-// store's normal behaviour.
-type testHooks struct {
-	// segmentBytes, if not 0, ends an import segment once it holds that
-	// many bytes in memory (tests that need tiny segments).
-	segmentBytes int64
-	// spillBytes, if not 0, lowers the spill threshold of import segments
-	// below Options.importSegmentBytes.
-	spillBytes int64
-	// noReportEarly keeps the import loop from reporting a completed commit
-	// while it waits for the next chunk (forces the speculative path).
-	noReportEarly bool
-	// noSegments turns segment mode off (tests of the chunked path).
-	noSegments bool
-
-	// journal is called at points of a journaled delta ("written",
-	// "committed" after each of its transactions); stream at points of a
-	// streamed write ("prepared", "group-done", "flushed"). The crash tests
-	// stop a process there.
-	journal, stream func(stage string)
-	// spill runs at the start of each spill's goroutine, with the count of
-	// chunks the store had accumulated when the spill was detached; an
-	// error fails the spill.
-	spill func(detached int64) error
-	// deleteNamespace runs between the two steps of DeleteNamespace; an
-	// error stops it there, as a crash would.
-	deleteNamespace func() error
-	// badger adjusts the Badger options (e.g. small memtables, to make
-	// level-0 tables cheaply).
-	badger func(badger.Options) badger.Options
-	// freeSpace replaces statfsFree (an injected full disk).
-	freeSpace func(dir string) (int64, error)
-}
-
-func (h *testHooks) atJournal(stage string) {
-	if h.journal != nil {
-		h.journal(stage)
-	}
-}
-
-func (h *testHooks) atStream(stage string) {
-	if h.stream != nil {
-		h.stream(stage)
-	}
-}
+func (o Options) WithCreate(v bool) Options { o.o = o.o.WithCreate(v); return o }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -254,5 +255,47 @@ func TestImportRDF_NothingWrittenNoRecord(t *testing.T) {
 	}
 	if u, err := ns.UnfinishedImports(ctx); err != nil || len(u) != 1 || u[0].ID != first.ID {
 		t.Fatalf("unfinished imports %+v, %v: want the partial one (%s) kept", u, err, first.ID)
+	}
+}
+
+// TestFileVersion checks the version of a file that resumable imports
+// compare: stable while the file is unchanged, different when its content
+// changes even with the same size and modification time, and the one
+// FileSource gives with the file's absolute path.
+func TestFileVersion(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "data.nt")
+	if err := os.WriteFile(p, []byte("<http://ex/a> <http://ex/p> \"1\" .\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v1, err := cortex.FileVersion(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := cortex.FileVersion(p); err != nil || again != v1 {
+		t.Fatalf("second FileVersion = %q, %v; want %q", again, err, v1)
+	}
+	src, err := cortex.FileSource(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if abs, _ := filepath.Abs(p); src.Name != abs || src.Version != v1 {
+		t.Errorf("FileSource = %+v; want name %s, version %q", src, abs, v1)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("<http://ex/a> <http://ex/p> \"2\" .\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if v2, err := cortex.FileVersion(p); err != nil || v2 == v1 {
+		t.Errorf("FileVersion after a same-size edit = %q, %v; want a version other than %q", v2, err, v1)
+	}
+	if _, err := cortex.FileVersion(filepath.Join(t.TempDir(), "missing.nt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("FileVersion of a missing file: %v; want fs.ErrNotExist", err)
 	}
 }

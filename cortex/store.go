@@ -2,23 +2,8 @@ package cortex
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
-	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/dgraph-io/badger/v4"
-
-	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
-	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/cortex/internal/engine"
 )
 
 // Store is a Cortex knowledge graph: one Badger database holding any number of
@@ -28,49 +13,8 @@ import (
 // A Store is safe for concurrent use by multiple goroutines. Only one process
 // may open a persistent store at a time; a second gets a *LockedError.
 type Store struct {
-	dir  string
-	opts Options
-	db   *badger.DB
-	lock *dirLock
-	tune Tuning // opts.tuning resolved: no field is zero
-	gate *gate  // brackets every Badger transaction (see gate.go)
-	// reserve is the free space kept for Badger's own writes (diskspace.go).
-	reserve int64
-	// results tracks the query results not closed yet (results.go).
-	results openResults
-	// The RSS governor (memory_linux.go), if running, and the RSS above
-	// which it pages the store's tables out (the memory budget).
-	govStop, govDone chan struct{}
-	govLimit         atomic.Int64
-
-	mu     sync.Mutex // guards nss and nsBusy (never held across a transaction)
-	nss    map[string]*Namespace
-	nsBusy map[string]chan struct{} // names being opened, created or deleted (closed when done)
-
-	// state guards closing, closed and broken; it is never held across a
-	// transaction, so checkOpen never waits for the gate.
-	state   sync.Mutex
-	closing bool // Close has begun: waiting for transactions to end
-	closed  bool
-	broken  error // set by a failed streamed write: the store must be reopened
-
-	counters storeCounters // for tests (bulk.go)
+	e *engine.Store
 }
-
-// Key layout in the Badger database:
-//
-//	c:ns/<name>        namespace registry entry: the namespace exists iff it
-//	                   does (value: JSON {"base": IRI}; empty in stores
-//	                   written before bases were recorded: the default base)
-//	n:<name>/<key>     the cayley quadstore of namespace <name>
-//
-// Namespace names follow namespace.NameRule (lower-case ASCII letters, digits
-// and '-'), so they never contain '/' and the prefixes of two namespaces never
-// overlap.
-const (
-	registryPrefix = "c:ns/"
-	dataPrefix     = "n:"
-)
 
 // Open opens the store in dir, creating the directory and an empty store if
 // needed. With opts.WithInMemory(true), dir is ignored and nothing is written
@@ -85,141 +29,18 @@ const (
 // processes may open a store read-only at once, but not while one has it
 // open read-write (ErrLocked either way).
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
-	if err := opts.validate(); err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
+	e, err := engine.Open(ctx, dir, opts.o)
+	if err != nil {
 		return nil, err
 	}
-	tune := opts.tuning.resolved()
-	s := &Store{dir: dir, opts: opts, tune: tune, nss: map[string]*Namespace{}, nsBusy: map[string]chan struct{}{}, gate: newGate(tune)}
-	s.gate.onStall = s.collectLeakedResults
-	bopts := badger.DefaultOptions(dir).
-		WithLogger(badgerLogger{opts.logger}).
-		WithSyncWrites(opts.syncWrites).
-		WithNumVersionsToKeep(1).
-		WithDetectConflicts(false). // writers are serialised per namespace by Cortex
-		WithMetricsEnabled(false).  // expvar counters on every read cost ~5% of a lookup; Cortex does not export them
-		// Each compaction holds table builders of tens of MB: more
-		// compactors than cores add memory, not speed (2 cores, one run
-		// each: a 1M-triple import with 128 MB segments peaked at 1.41 GB
-		// with Badger's default 4, 1.07 GB with 2; docs/PERFORMANCE.md).
-		WithNumCompactors(min(4, max(2, runtime.GOMAXPROCS(0))))
-	// Tables of one size (BaseTableSize, 2 MB) on every level, not 2 MB
-	// times 2^(level-1): a table builder holds about twice its table, and
-	// imports stream to the lowest levels, where tables were 64 MB. Peak
-	// memory of a 1M-triple import fell from 1.09 to 0.92 GB, speed within
-	// noise; 8 MB tables imported 5% slower (docs/PERFORMANCE.md). The cost
-	// is files: ~800 per GB on disk, each held open by Badger (Go raises the
-	// process's open-file limit to its hard limit).
-	bopts.TableSizeMultiplier = 1
-	// Keep the tree tidy for the stream writer. A stream goes to the level
-	// above the highest one holding tables, or to level 0 once every level
-	// does, and the next stream must first compact level 0 away
-	// (flushMemtables). With Badger's defaults neither happened in the
-	// background: level 0 is compacted only at 5 tables, and a level is
-	// compacted down only above BaseLevelSize (10 MB), so the ~9 MB of a
-	// merge's stream stayed where it landed, and after a few the levels were
-	// all taken. Compacting level 0 at its first table and sizing levels
-	// from one table moves streamed data to the last levels between writes:
-	// a merge's flush went from ~480 ms to ~70 ms, its reads got faster, and
-	// imports did not change (docs/PERFORMANCE.md, "Session 8").
-	bopts.BaseLevelSize = bopts.BaseTableSize
-	bopts.NumLevelZeroTables = 1
-	bopts = sizeBadger(bopts, opts.memBudget)
-	if opts.hooks.badger != nil {
-		bopts = opts.hooks.badger(bopts)
-	}
-	s.reserve = spaceReserve(bopts)
-	if opts.inMemory {
-		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
-	} else {
-		if dir == "" {
-			return nil, errors.New("open store: empty directory name")
-		}
-		if opts.readOnly || opts.noCreate {
-			// Create nothing: not the directory, not a store in a
-			// directory that holds none.
-			if err := checkStoreDir(dir); err != nil {
-				return nil, err
-			}
-		} else if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("open store %s: %w", dir, err)
-		}
-		l, err := lockDir(dir, opts.readOnly)
-		if err != nil {
-			return nil, err
-		}
-		s.lock = l
-		bopts = bopts.WithReadOnly(opts.readOnly)
-		if !opts.readOnly {
-			// Opening read-write may flush a memtable left by a crash.
-			if err := s.checkSpace("open store read-write", 0); err != nil {
-				return nil, errors.Join(err, s.lock.release())
-			}
-		}
-	}
-	db, err := badger.Open(bopts)
-	if err != nil {
-		_ = s.lock.release()
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, &LockedError{Dir: dir, Err: err}
-		}
-		if opts.readOnly && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) { // Badger wraps it without %w
-			// A killed process left a memtable log that only a read-write
-			// Open truncates (it loses nothing committed).
-			return nil, fmt.Errorf("open store %s: %w: open the store read-write once (Badger: %v)", dir, ErrRecoveryNeeded, err)
-		}
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
-	}
-	s.db = db
-	if !opts.inMemory {
-		err := s.recoverStream(ctx)
-		if err == nil {
-			err = s.recoverJournal(ctx)
-		}
-		if err == nil && !opts.readOnly {
-			err = removeStaleRuns(dir)
-		}
-		if err == nil && !opts.readOnly {
-			err = s.dropFlushKey()
-		}
-		if err != nil {
-			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), db.Close(), s.lock.release())
-		}
-	}
-	s.startGovernor()
-	return s, nil
-}
-
-// checkStoreDir reports ErrNoStore unless dir holds a Badger database.
-func checkStoreDir(dir string) error {
-	st, err := os.Stat(dir)
-	if err == nil && !st.IsDir() {
-		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, dir)
-	}
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, badger.ManifestFilename))
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w at %s", ErrNoStore, dir)
-	}
-	if err != nil {
-		return fmt.Errorf("open store %s: %w", dir, err)
-	}
-	return nil
+	return &Store{e}, nil
 }
 
 // Dir returns the directory of the store ("" for an in-memory store).
-func (s *Store) Dir() string {
-	if s.opts.inMemory {
-		return ""
-	}
-	return s.dir
-}
+func (s *Store) Dir() string { return s.e.Dir() }
 
 // ReadOnly reports whether the store was opened read-only (Options.WithReadOnly): every write fails with ErrReadOnly.
-func (s *Store) ReadOnly() bool { return s.opts.readOnly }
+func (s *Store) ReadOnly() bool { return s.e.ReadOnly() }
 
 // Close releases the store. Namespaces obtained from it become unusable:
 // their operations fail with ErrClosed. Close first waits, up to 30 seconds
@@ -233,41 +54,7 @@ func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
 // ErrResultsOpen that says where each was opened (the store is closed all
 // the same). Closing twice is not an error.
-func (s *Store) Close() error {
-	s.state.Lock()
-	if s.closing {
-		s.state.Unlock()
-		return nil
-	}
-	s.closing = true // checkOpen reports ErrClosed from now on
-	s.state.Unlock()
-	s.collectLeakedResults()
-	var leaked error
-	if !s.gate.closeUnless(s.tune.CloseWait, s.onlyResultsOpen) {
-		if n := s.results.count(); n > 0 {
-			leaked = fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, n, s.results.describe())
-		}
-	}
-	s.stopGovernor()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.state.Lock()
-	s.closed = true
-	s.state.Unlock()
-	var errs []error
-	for _, ns := range s.nss {
-		errs = append(errs, ns.close())
-	}
-	s.nss = nil
-	errs = append(errs, leaked, s.db.Close(), s.lock.release())
-	return errors.Join(errs...)
-}
-
-// onlyResultsOpen reports whether every transaction still open is a query
-// result that was not closed, for Tuning.ResultsCloseWait already (see Close).
-func (s *Store) onlyResultsOpen(open int, waited time.Duration) bool {
-	return open > 0 && open <= s.results.count() && waited >= s.tune.ResultsCloseWait
-}
+func (s *Store) Close() error { return s.e.Close() }
 
 // Namespace returns the namespace called name, creating it if it does not
 // exist yet. The name must satisfy namespace.ValidateName. A new namespace
@@ -279,14 +66,22 @@ func (s *Store) onlyResultsOpen(open int, waited time.Duration) bool {
 // concurrent use; every call for one name returns the same *Namespace
 // until Close or DeleteNamespace.
 func (s *Store) Namespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
-	return s.namespace(ctx, name, true, opts)
+	return s.wrap(s.e.Namespace(ctx, name, engineOptions(opts)...))
 }
 
 // OpenNamespace is Namespace for a namespace that must exist: it never
 // creates one, and a missing namespace is an error matching ErrNoNamespace
 // (`no such namespace "x"`), which also matches ErrNotFound.
 func (s *Store) OpenNamespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
-	return s.namespace(ctx, name, false, opts)
+	return s.wrap(s.e.OpenNamespace(ctx, name, engineOptions(opts)...))
+}
+
+// wrap returns the one *Namespace of the engine's namespace e.
+func (s *Store) wrap(e *engine.Namespace, err error) (*Namespace, error) {
+	if err != nil {
+		return nil, err
+	}
+	return e.Wrapper(func() any { return &Namespace{s: s, e: e} }).(*Namespace), nil
 }
 
 // NamespaceOption configures Namespace and OpenNamespace.
@@ -304,154 +99,21 @@ func WithBase(base string) NamespaceOption {
 	return func(o *nsOptions) { o.base, o.hasBase = base, true }
 }
 
-func (s *Store) namespace(ctx context.Context, name string, create bool, opts []NamespaceOption) (*Namespace, error) {
-	if err := namespace.ValidateName(name); err != nil {
-		return nil, err
-	}
+func engineOptions(opts []NamespaceOption) []engine.NamespaceOption {
 	var o nsOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
 	}
-	if o.hasBase {
-		if _, err := namespace.New(name, namespace.WithBase(o.base)); err != nil {
-			return nil, err
-		}
-	}
-	ns, err := s.claimNamespace(ctx, name, func() (*Namespace, error) {
-		entry, exists, err := s.registryEntry(name)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case exists:
-			base, err := s.legacyBase(name, entry, o)
-			if err != nil {
-				return nil, err
-			}
-			return openNamespace(ctx, s, name, base)
-		case !create:
-			return nil, fmt.Errorf("%w %q", ErrNoNamespace, name)
-		case s.opts.readOnly:
-			return nil, fmt.Errorf("%w %q (the store is open read-only)", ErrNoNamespace, name)
-		}
-		base := namespace.DefaultBasePrefix + name
-		if o.hasBase {
-			base = o.base
-		}
-		return createNamespace(ctx, s, name, base)
-	})
-	if err != nil {
-		if errors.Is(err, ErrNoNamespace) || errors.Is(err, ErrClosed) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("namespace %s: %w", name, err)
-	}
-	if o.hasBase && o.base != ns.base {
-		return nil, &BaseMismatchError{Namespace: name, Recorded: ns.base, Requested: o.base}
-	}
-	return ns, nil
-}
-
-// legacyBase returns the base of an existing namespace. A registry entry
-// written before bases were recorded holds none: the namespace's base is
-// then the one the caller gives (recorded now, on a writable store), else
-// the default.
-func (s *Store) legacyBase(name string, entry registryValue, o nsOptions) (string, error) {
-	if entry.Base != "" {
-		return entry.Base, nil
-	}
 	if !o.hasBase {
-		return namespace.DefaultBasePrefix + name, nil
+		return nil
 	}
-	if !s.opts.readOnly {
-		b, err := json.Marshal(registryValue{Base: o.base})
-		if err != nil {
-			return "", err
-		}
-		if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), b) }); err != nil {
-			return "", fmt.Errorf("record base: %w", err)
-		}
-	}
-	return o.base, nil
-}
-
-// claimNamespace returns the open namespace name, or else runs fn with the
-// name to itself: no other goroutine opens, creates or deletes it meanwhile.
-// fn runs without s.mu (it may wait for the store's transactions); the
-// namespace it returns, if any, is kept as the open one.
-func (s *Store) claimNamespace(ctx context.Context, name string, fn func() (*Namespace, error)) (*Namespace, error) {
-	return s.withName(ctx, name, true, func(*Namespace) (*Namespace, error) { return fn() })
-}
-
-// withName runs fn with name to itself (see claimNamespace), giving it the
-// open *Namespace of that name, if any, which fn then owns: what fn returns
-// replaces it. With reuse, an open namespace is returned at once instead.
-func (s *Store) withName(ctx context.Context, name string, reuse bool, fn func(open *Namespace) (*Namespace, error)) (*Namespace, error) {
-	for {
-		s.mu.Lock()
-		if err := s.checkOpen(); err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-		open, isOpen := s.nss[name]
-		if isOpen && reuse {
-			s.mu.Unlock()
-			return open, nil
-		}
-		if busy, ok := s.nsBusy[name]; ok {
-			s.mu.Unlock()
-			select {
-			case <-busy:
-				continue
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		busy := make(chan struct{})
-		s.nsBusy[name] = busy
-		delete(s.nss, name)
-		s.mu.Unlock()
-
-		ns, err := fn(open)
-
-		s.mu.Lock()
-		delete(s.nsBusy, name)
-		close(busy)
-		if ns != nil {
-			if cerr := s.checkOpen(); cerr != nil || s.nss == nil {
-				// Close ran meanwhile: it did not see this namespace.
-				s.mu.Unlock()
-				return nil, errors.Join(ErrClosed, ns.close())
-			}
-			s.nss[name] = ns
-		}
-		s.mu.Unlock()
-		return ns, err
-	}
+	return []engine.NamespaceOption{engine.WithBase(o.base)}
 }
 
 // Namespaces lists the names of the namespaces in the store, sorted.
-func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
-	if err := s.checkOpen(); err != nil {
-		return nil, err
-	}
-	var names []string
-	err := s.view(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		opts.Prefix = []byte(registryPrefix)
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			names = append(names, string(it.Item().Key()[len(registryPrefix):]))
-		}
-		return nil
-	})
-	sort.Strings(names)
-	return names, err
-}
+func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.Namespaces(ctx) }
 
 // DeleteNamespace deletes the namespace called name with all its data. A
 // missing namespace is an error matching ErrNoNamespace; a read-only store
@@ -469,164 +131,36 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // it. DeleteNamespace waits for the writes in progress on it to end; its
 // later operations fail or see an empty namespace.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
-	if err := namespace.ValidateName(name); err != nil {
-		return err
-	}
-	if s.opts.readOnly {
-		return fmt.Errorf("delete namespace %s: %w", name, ErrReadOnly)
-	}
-	// The name is claimed while the namespace is deleted: nobody opens or
-	// creates it meanwhile. s.mu is not held: dropping the keys waits for
-	// every transaction of the store.
-	_, err := s.withName(ctx, name, false, func(open *Namespace) (*Namespace, error) {
-		_, exists, err := s.registryEntry(name)
-		if err != nil {
-			return open, err
-		}
-		if !exists {
-			return open, fmt.Errorf("%w %q", ErrNoNamespace, name)
-		}
-		if open != nil {
-			open.lockWrite() // let the writes in progress end
-			err := open.close()
-			open.wmu.Unlock()
-			if err != nil {
-				return nil, err
-			}
-		}
-		err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
-		if err != nil {
-			return nil, err
-		}
-		if h := s.opts.hooks.deleteNamespace; h != nil {
-			if err := h(); err != nil {
-				return nil, err // a test's crash between the two steps
-			}
-		}
-		if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
-			return nil, fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", err)
-		}
-		return nil, nil
-	})
-	if err != nil && !errors.Is(err, ErrNoNamespace) {
-		return fmt.Errorf("delete namespace %s: %w", name, err)
-	}
-	return err
+	return s.e.DeleteNamespace(ctx, name)
 }
 
-// dropKeys drops every key starting with prefix, holding the store's other
-// transactions back meanwhile (Badger's DropPrefix makes concurrent writes
-// fail rather than wait). It does nothing when no key has the prefix.
-func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
-	var any bool
-	err := s.view(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		opts.Prefix = prefix
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		it.Rewind()
-		any = it.Valid()
-		return nil
-	})
-	if err != nil || !any {
-		return err
-	}
-	if err := s.gate.exclusive(ctx); err != nil {
-		return err
-	}
-	defer s.gate.release()
-	return s.db.DropPrefix(prefix)
-}
+// DiskSize returns the bytes the store uses on disk: the space allocated to
+// the files of its directory (Badger preallocates sparse value-log and
+// memtable files, so their length overstates it where the system reports
+// allocated blocks). It is current, unlike Badger's own size estimate, which
+// is refreshed once a minute and reads 0 after Open. For an in-memory store
+// it is Badger's estimate. A file that vanishes while it is measured is
+// skipped.
+func (s *Store) DiskSize() int64 { return s.e.DiskSize() }
 
-// registryValue is the value of a namespace's registry entry (JSON). An
-// empty value, written before bases were recorded, means the default base.
-type registryValue struct {
-	Base string `json:"base,omitempty"`
-}
-
-// registryEntry reads the registry entry of namespace name.
-func (s *Store) registryEntry(name string) (registryValue, bool, error) {
-	var r registryValue
-	var exists bool
-	err := s.view(func(txn *badger.Txn) error {
-		item, err := txn.Get([]byte(registryPrefix + name))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		exists = true
-		return item.Value(func(v []byte) error {
-			if len(v) == 0 {
-				return nil
-			}
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("%w: registry entry: %v", ErrCorrupt, err)
-			}
-			return nil
-		})
-	})
-	return r, exists, err
-}
-
-func (s *Store) checkOpen() error {
-	s.state.Lock()
-	defer s.state.Unlock()
-	if s.closed || s.closing {
-		return ErrClosed
-	}
-	return s.broken
-}
-
-// poison records that a streamed write failed half-way: Badger's state is
-// then unknown until the store is reopened (which rolls the write back, see
-// recoverStream), so every later operation fails with err.
-func (s *Store) poison(err error) error {
-	s.state.Lock()
-	defer s.state.Unlock()
-	if s.broken == nil {
-		s.broken = fmt.Errorf("%w (close and reopen the store to roll it back)", err)
-	}
-	return s.broken
-}
-
-func (s *Store) nsView(name string) *badgerkv.DB {
-	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), writeGate{s.gate, s})
-}
-
-// view and update run fn in a Badger transaction admitted by the store's gate.
-func (s *Store) view(fn func(txn *badger.Txn) error) error {
-	if err := s.gate.Enter(); err != nil {
-		return err
-	}
-	defer s.gate.Leave()
-	return s.db.View(fn)
-}
-
-func (s *Store) update(fn func(txn *badger.Txn) error) error {
-	if err := s.checkSpace("write", 0); err != nil {
-		return err
-	}
-	if err := s.gate.Enter(); err != nil {
-		return err
-	}
-	defer s.gate.Leave()
-	return s.db.Update(fn)
-}
-
-// badgerLogger passes Badger's warnings and errors to the store's Logger
-// (none by default) and drops its informational chatter.
-type badgerLogger struct{ l Logger }
-
-func (b badgerLogger) Errorf(f string, a ...interface{})   { b.printf("error: "+f, a...) }
-func (b badgerLogger) Warningf(f string, a ...interface{}) { b.printf("warning: "+f, a...) }
-func (badgerLogger) Infof(string, ...interface{})          {}
-func (badgerLogger) Debugf(string, ...interface{})         {}
-
-func (b badgerLogger) printf(f string, a ...interface{}) {
-	if b.l != nil {
-		b.l.Printf("badger "+strings.TrimSuffix(f, "\n"), a...)
-	}
-}
+// Check verifies the store's on-disk invariants (see "Storage" in the
+// package documentation): every index holds exactly the live quads, sizes
+// and reference counts are exact, no term is orphaned, pins, import records
+// and side tables decode and are consistent, and every key belongs
+// somewhere. It returns nil when the store is consistent, a *CheckError
+// (matching ErrCorrupt) listing the first problems and their count when it
+// is not, and another error when it cannot read the store (ErrClosed, the
+// context's error, I/O).
+//
+// Check never writes: it works on a store opened read-only. It is safe for
+// concurrent use. Each namespace is checked in one read transaction, a
+// consistent snapshot, while writes go on: like a query, that transaction
+// holds back a journaled delta or streamed import segment of another
+// goroutine (see "Concurrency" in the package documentation) until it ends.
+//
+// Cost: Check reads every key and value of the store once, decodes every
+// term, and holds a record of every term (with its text) and every live
+// quad of the namespace being checked in memory. BenchmarkCheck (100,000
+// quads of team data in one namespace, on a shared 2-core machine): 0.36 to
+// 0.48 s per check, 63 MB and 0.4 million allocations.
+func (s *Store) Check(ctx context.Context) error { return s.e.Check(ctx) }

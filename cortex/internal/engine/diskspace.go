@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"fmt"
+	"syscall"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// The free-space guard. Badger writes its memtable log and its tables
+// through memory maps of files it extends with ftruncate. On a full disk a
+// write into such a map raises SIGBUS, which Go cannot turn into an error:
+// the process dies with a fault, and so does every later Open that replays
+// a memtable. Cortex therefore refuses a write, before anything of it is
+// written, unless the store's file system has room for it and for what
+// Badger may write in the background meanwhile (the rest of the current
+// memtable log, flushing the memtables, compacting level 0): the reserve.
+// The refusal is a *NoSpaceError, which matches syscall.ENOSPC ("no space
+// left on device"). Reads never need space: a read-only Open works on a
+// full disk.
+//
+// The guard cannot see other processes filling the disk between its check
+// and Badger's writes; it keeps a store that fills its own disk from
+// crashing, which is the common case.
+
+// NoSpaceError reports that a write was refused because the store's file
+// system lacks space. It matches syscall.ENOSPC with errors.Is.
+type NoSpaceError struct {
+	Dir  string
+	What string // the refused write, e.g. "import segment"
+	Free int64  // bytes available to the store's process
+	Need int64  // bytes the write needs, reserve included
+}
+
+func (e *NoSpaceError) Error() string {
+	return fmt.Sprintf("%s: no space left on device: %s free in %s, the write needs about %s (room for its data and for the storage engine's own flushes and compactions)",
+		e.What, formatBytes(e.Free), e.Dir, formatBytes(e.Need))
+}
+
+// Is makes errors.Is(err, syscall.ENOSPC) true.
+func (e *NoSpaceError) Is(target error) bool { return target == syscall.ENOSPC }
+
+// formatBytes writes n in MB (or kB below 1 MB), e.g. "12.3 MB".
+func formatBytes(n int64) string {
+	if n < 1_000_000 {
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// spaceReserve returns the bytes kept free for Badger's own writes with
+// options o: the rest of the current memtable log and a flush of every
+// memtable (a table is at most a memtable's size), plus a level-0
+// compaction (its inputs, rewritten before they are deleted) and a few
+// tables of slack.
+func spaceReserve(o badger.Options) int64 {
+	mt := o.MemTableSize
+	return mt + int64(o.NumMemtables)*mt + 2*mt + 4*o.BaseTableSize
+}
+
+// checkSpace refuses a write of about need bytes (what names it) unless the
+// store's file system has room for it and the reserve. It never refuses on an
+// in-memory store or when the free space cannot be read.
+func (s *Store) checkSpace(what string, need int64) error {
+	if s.opts.inMemory {
+		return nil
+	}
+	free, err := statfsFree(s.dir)
+	if h := s.opts.hooks.freeSpace; h != nil {
+		free, err = h(s.dir)
+	}
+	if err != nil {
+		return nil // unknown (e.g. not supported here): Badger's own errors remain
+	}
+	need += s.reserve
+	if free < need {
+		return &NoSpaceError{Dir: s.dir, What: what, Free: free, Need: need}
+	}
+	return nil
+}
+
+// writeGate is the store's gate with the free-space guard for read-write
+// transactions (badgerkv's WriteGate).
+type writeGate struct {
+	*gate
+	s *Store
+}
+
+// EnterWrite checks the free space for a transaction and enters the gate.
+func (g writeGate) EnterWrite() error {
+	if err := g.s.checkSpace("write", 0); err != nil {
+		return err
+	}
+	return g.Enter()
+}

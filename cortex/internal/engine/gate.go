@@ -1,0 +1,208 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// gate counts the Badger transactions open in a store, so that a streamed
+// import (stream.go) can run with none open: Badger's StreamWriter replaces
+// the database's timestamp oracle when it finishes, which a transaction
+// started before and ended after would trip over.
+//
+// enter/leave bracket every transaction (read or write; for an asynchronous
+// commit, leave runs when the commit has completed). exclusive waits until no
+// transaction is open and then holds new ones back until release. While it
+// waits it alternates between holding new transactions back (so that a
+// continuously busy store drains) and admitting them (so that a goroutine
+// that opens a second transaction while holding one is not deadlocked
+// against it; its context bounds the wait).
+type gate struct {
+	mu   sync.Mutex
+	n    int           // open transactions
+	excl bool          // an exclusive holder is active
+	open chan struct{} // closed when the exclusive holder releases
+	idle chan struct{} // closed when n drops to 0 (created by a waiter)
+	one  chan struct{} // capacity 1: one exclusive holder at a time
+	shut bool          // the store is closing: no new transaction is admitted
+	// onStall, if set, is called (without the lock) each time an exclusive
+	// waiter's closed window passes with transactions still open: the
+	// store collects query results that nobody closed (results.go).
+	onStall func()
+	// The windows of exclusive (see below).
+	firstClosed, maxClosed, openWindow time.Duration
+}
+
+// newGate returns a gate with the windows of t (resolved).
+func newGate(t Tuning) *gate {
+	return &gate{one: make(chan struct{}, 1), firstClosed: t.GateFirstClosed, maxClosed: t.GateMaxClosed, openWindow: t.GateOpenWindow}
+}
+
+// Enter admits a transaction, waiting while an exclusive holder is active; it
+// fails with ErrClosed once the store is closing.
+func (g *gate) Enter() error {
+	g.mu.Lock()
+	for g.excl {
+		ch := g.open
+		g.mu.Unlock()
+		<-ch
+		g.mu.Lock()
+	}
+	if g.shut {
+		g.mu.Unlock()
+		return ErrClosed
+	}
+	g.n++
+	g.mu.Unlock()
+	return nil
+}
+
+// closeUnless waits, at most wait, until no transaction is open and no
+// exclusive holder is active (see exclusive), then admits no transaction ever
+// again. It stops waiting early once giveUp (if not nil), asked every 50 ms
+// with the number of open transactions and the time waited so far, says so.
+// It reports whether it drained.
+func (g *gate) closeUnless(wait time.Duration, giveUp func(open int, waited time.Duration) bool) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if giveUp != nil {
+		start := time.Now()
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				g.mu.Lock()
+				open := g.n
+				g.mu.Unlock()
+				if giveUp(open, time.Since(start)) {
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	drained := g.exclusive(ctx) == nil
+	g.mu.Lock()
+	g.shut = true
+	g.mu.Unlock()
+	if drained {
+		g.release() // wakes waiters, which now fail
+	}
+	return drained
+}
+
+// Leave ends a transaction admitted by Enter.
+func (g *gate) Leave() {
+	g.mu.Lock()
+	g.n--
+	if g.n < 0 {
+		g.mu.Unlock()
+		panic("cortex: gate left more often than entered")
+	}
+	if g.n == 0 && g.idle != nil {
+		close(g.idle)
+		g.idle = nil
+	}
+	g.mu.Unlock()
+}
+
+// Windows of exclusive (Tuning.GateFirstClosed, GateMaxClosed,
+// GateOpenWindow): it holds new transactions back for a closed window
+// (doubling each round up to maxClosed) while the open ones end, and if they
+// do not, admits new ones again for openWindow. Holding new ones back is
+// what lets a store under continuous reads drain; admitting them again is
+// what keeps a goroutine that opens a second transaction while holding one
+// from deadlocking against the holder.
+
+// exclusive waits until no transaction is open and then keeps new ones out
+// until release (see the windows above). It fails only when ctx is done.
+func (g *gate) exclusive(ctx context.Context) error { return g.exclusiveWait(ctx, 0) }
+
+// exclusiveWait is exclusive with a bound on the wait for the store's open
+// transactions to end (0: none): it fails with context.DeadlineExceeded
+// when they do not end within wait. The wait for earlier exclusive holders,
+// which never wait for anything a transaction holder may hold, is bounded
+// by ctx only.
+func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
+	select {
+	case g.one <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if wait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, wait)
+		defer cancel()
+	}
+	closed := g.firstClosed
+	for {
+		g.mu.Lock()
+		g.excl = true
+		g.open = make(chan struct{})
+		if g.n == 0 {
+			g.mu.Unlock()
+			return nil
+		}
+		if g.idle == nil {
+			g.idle = make(chan struct{})
+		}
+		ch := g.idle
+		g.mu.Unlock()
+		t := time.NewTimer(closed)
+		select {
+		case <-ch:
+			// No transaction is open and none can start: acquired.
+			t.Stop()
+			return nil
+		case <-t.C:
+			if g.onStall != nil {
+				g.onStall()
+				// Results the collector closes leave the gate soon after.
+				select {
+				case <-ch:
+					return nil
+				case <-time.After(g.openWindow):
+				case <-ctx.Done():
+				}
+			}
+		case <-ctx.Done():
+			t.Stop()
+		}
+		g.mu.Lock()
+		g.excl = false
+		close(g.open)
+		g.mu.Unlock()
+		if err := ctx.Err(); err != nil {
+			<-g.one
+			return err
+		}
+		t = time.NewTimer(g.openWindow)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			<-g.one
+			return ctx.Err()
+		}
+		closed = min(2*closed, g.maxClosed)
+	}
+}
+
+// release ends an exclusive hold.
+func (g *gate) release() {
+	g.mu.Lock()
+	g.excl = false
+	close(g.open)
+	g.mu.Unlock()
+	<-g.one
+}

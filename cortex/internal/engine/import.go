@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4"
+)
+
+// QuadSource is a stream of quads: Next returns io.EOF after the last one.
+// rdfio decoders implement it.
+type QuadSource interface {
+	Next() (quad.Quad, error)
+}
+
+// ImportOptions control a bulk import.
+type ImportOptions struct {
+	// Graph, if not nil, puts every imported quad into this graph (overriding
+	// the graph of N-Quads input). If nil, triples go to the default graph and
+	// quads keep their own graph.
+	Graph quad.Value
+	// Progress, if set, is called after each committed chunk with the total
+	// number of quads committed so far. It runs on the importing goroutine.
+	Progress func(committed int64)
+}
+
+// ImportResult reports a finished import.
+type ImportResult struct {
+	Read      int64  // quads read from the source
+	Committed int64  // quads written (duplicates included; quads are a set)
+	Chunks    int    // transactions committed
+	ImportID  string // the import id (ImportRDF only)
+}
+
+// NewImportID returns a fresh random import id: a prefix for the blank node
+// labels of one import, so that blank nodes of different imports never merge.
+func NewImportID() string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Import writes every quad of src into the namespace. Parsing, preparing (term
+// hashing and encoding) and writing run concurrently.
+//
+// On a persistent store the quads are written in segments (segments.go): a
+// segment of up to ~2M quads is computed in chunks of the store's chunk
+// size and then written at once, through Badger's stream writer when large
+// (all or nothing, even across a crash) or one transaction per chunk when
+// small. While it is computed, its writes beyond the store's import budget
+// (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
+// files in the store directory (package sorted), so an import's memory does not
+// grow with the file. In-memory stores write chunk by chunk (bulk.go). The
+// unit of atomicity is thus a segment or a chunk, never less; an import as
+// a whole is atomic only if it fits in one streamed segment. If src fails inside the
+// first chunk, nothing is written. If it fails later, what was read before the
+// failing chunk is written and the returned *ImportError says how many quads
+// were committed. Quads are a set, so re-running the same import (with the
+// same blank node prefix, see NewImportID) converges to the same graph.
+// Badger's ErrTxnTooBig never reaches the caller unless a single quad exceeds
+// it. ImportResult.Chunks counts the atomic writes (chunks and segments).
+//
+// Import writes cayley's storage format directly, without cayley's per-quad
+// reads (see bulk.go); other writers of the namespace (Apply, Update, other
+// imports) run between its segments or chunks. Import is safe for concurrent
+// use; see the package documentation for what a streamed segment waits for.
+func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptions) (ImportResult, error) {
+	var res ImportResult
+	if err := n.s.checkOpen(); err != nil {
+		return res, err
+	}
+	if opts.Graph != nil {
+		g, err := normalizeNode(opts.Graph, "graph", false)
+		if err != nil {
+			return res, err
+		}
+		opts.Graph = g
+	}
+	st, err := newBulkState(ctx, n)
+	if err != nil {
+		return res, fmt.Errorf("namespace %s: import: %w", n.name, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	raw := make(chan rawChunk, 1)
+	prepped := make(chan *prepChunk, 1)
+	size := n.s.opts.chunkQuads
+	go decodeStage(ctx, src, opts.Graph, size, raw)
+	go prepareStage(ctx, raw, prepped)
+	st.progress = opts.Progress
+	if st.segmentable() {
+		if err := st.importSegments(ctx, prepped, &res); err != nil {
+			return res, &ImportError{Committed: res.Committed, Err: err}
+		}
+		return res, ctx.Err()
+	}
+	defer st.discardNext()
+	fail := func(err error) (ImportResult, error) {
+		if ferr := st.flush(&res); ferr != nil {
+			err = errors.Join(err, fmt.Errorf("namespace %s: write: %w", n.name, ferr))
+		}
+		return res, &ImportError{Committed: res.Committed, Err: err}
+	}
+	for {
+		var c *prepChunk
+		if p := st.pending; p != nil && !n.s.opts.hooks.noReportEarly {
+			// Report a completed commit while waiting for the next chunk.
+			select {
+			case c = <-prepped:
+			case <-p.done:
+				if err := st.flush(&res); err != nil {
+					return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
+				}
+				continue
+			}
+		} else {
+			c = <-prepped
+		}
+		if c == nil {
+			break // prepped was closed
+		}
+		res.Read += int64(c.read)
+		if c.err != nil {
+			// Quads of a chunk that failed to parse are not written: the
+			// chunk is the unit of atomicity.
+			return fail(c.err)
+		}
+		if err := st.write(ctx, c, c.quads, c.read, true, &res); err != nil {
+			return fail(fmt.Errorf("namespace %s: write: %w", n.name, err))
+		}
+	}
+	if err := st.flush(&res); err != nil {
+		return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
+	}
+	return res, ctx.Err()
+}
+
+// decodeStage reads src into chunks of size normalised quads and sends them
+// to out; a source error ends the last chunk. It closes out when done.
+func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int, out chan<- rawChunk) {
+	defer close(out)
+	send := func(c rawChunk) bool {
+		select {
+		case out <- c:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	cur := make([]quad.Quad, 0, size)
+	var z quadNormalizer
+	for {
+		q, err := src.Next()
+		if err == io.EOF {
+			send(rawChunk{quads: cur})
+			return
+		}
+		if err == nil {
+			if graph != nil {
+				q.Label = graph
+			}
+			q, err = z.normalize(q)
+		}
+		if err != nil {
+			send(rawChunk{quads: cur, err: err})
+			return
+		}
+		cur = append(cur, q)
+		if len(cur) == size {
+			if !send(rawChunk{quads: cur}) {
+				return
+			}
+			cur = make([]quad.Quad, 0, size)
+		}
+	}
+}
+
+// write writes the quads qs of chunk c (count source quads), halving them if
+// they do not fit in one Badger transaction. Commits complete asynchronously;
+// res counts them as they complete (see submit and flush).
+func (st *bulkState) write(ctx context.Context, c *prepChunk, qs []prepQuad, count int, last bool, res *ImportResult) error {
+	if len(qs) == 0 {
+		return nil
+	}
+	err := st.submit(ctx, c, qs, count, last, res)
+	if errors.Is(err, badger.ErrTxnTooBig) && len(qs) > 1 {
+		half := len(qs) / 2
+		if err := st.write(ctx, c, qs[:half], half, false, res); err != nil {
+			return err
+		}
+		return st.write(ctx, c, qs[half:], count-half, last, res)
+	}
+	return err
+}
+
+// DropGraph removes every quad of graph g (nil: the default graph) in chunks
+// of bounded size; each chunk is atomic and re-running converges. It returns
+// the number of quads removed.
+func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) {
+	scope := OneGraph
+	if g == nil {
+		scope = DefaultGraph
+	}
+	var removed int64
+	for {
+		var batch []quad.Quad
+		errFull := errors.New("full")
+		err := n.EachQuad(ctx, Pattern{Graph: g, Scope: scope}, func(q quad.Quad) error {
+			batch = append(batch, q)
+			if len(batch) == MaxDeltaQuads {
+				return errFull
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errFull) {
+			return removed, err
+		}
+		if len(batch) == 0 {
+			return removed, nil
+		}
+		if err := n.Apply(ctx, Delta{Remove: batch}); err != nil {
+			return removed, fmt.Errorf("drop graph: %w", err)
+		}
+		removed += int64(len(batch))
+	}
+}
+
+func sortGraphs(gs []GraphInfo) {
+	sort.SliceStable(gs, func(i, j int) bool {
+		a, b := gs[i].Name, gs[j].Name
+		if a == nil || b == nil {
+			return a == nil && b != nil
+		}
+		return a.String() < b.String()
+	})
+}

@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
+)
+
+// hasKeys reports whether the store holds a key starting with prefix.
+func hasKeys(t *testing.T, s *Store, prefix string) bool {
+	t.Helper()
+	var found bool
+	err := s.view(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.Prefix = []byte(prefix)
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		it.Rewind()
+		found = it.Valid()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
+}
+
+// TestDeleteNamespace_CutShort: a deletion that stops after removing the
+// registry entry (a crash before the keys are dropped) leaves a namespace
+// that does not exist, and creating it again starts empty: the old data
+// never comes back.
+func TestDeleteNamespace_CutShort(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("old")}
+	for _, name := range []string{"gone", "kept"} {
+		n, err := s.Namespace(ctx, name, WithBase("https://"+name+".example/"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Apply(ctx, Delta{Add: []quad.Quad{old}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crash := errors.New("crash")
+	s.opts.hooks.deleteNamespace = func() error { return crash }
+	err = s.DeleteNamespace(ctx, "gone")
+	s.opts.hooks.deleteNamespace = nil
+	if !errors.Is(err, crash) {
+		t.Fatalf("delete: %v", err)
+	}
+	if !hasKeys(t, s, dataPrefix+"gone/") {
+		t.Fatal("the cut-short deletion dropped the keys: the test does not test anything")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = testStore(t, dir, DefaultOptions())
+	if names, _ := s.Namespaces(ctx); len(names) != 1 || names[0] != "kept" {
+		t.Fatalf("namespaces %v", names)
+	}
+	if _, err := s.OpenNamespace(ctx, "gone"); !errors.Is(err, ErrNoNamespace) {
+		t.Fatalf("open: %v", err)
+	}
+	n, err := s.Namespace(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Base() != "urn:cortex:gone" {
+		t.Fatalf("re-created namespace has the old base %q", n.Base())
+	}
+	if size, _ := n.Size(ctx); size != 0 {
+		t.Fatalf("re-created namespace has %d quads", size)
+	}
+	if qs, err := n.Quads(ctx, Pattern{}); err != nil || len(qs) != 0 {
+		t.Fatalf("re-created namespace has quads %v (%v)", qs, err)
+	}
+	kept, err := s.OpenNamespace(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs, err := kept.Quads(ctx, Pattern{}); err != nil || len(qs) != 1 {
+		t.Fatalf("other namespace: %v (%v)", qs, err)
+	}
+}
+
+// TestNamespace_LegacyRegistryEntry: a registry entry with an empty value
+// (stores written before bases were recorded) means the default base.
+func TestNamespace_LegacyRegistryEntry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"old", "acme"} {
+		if _, err := s.Namespace(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		// As written before bases were recorded: an empty entry.
+		if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), nil) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	const custom = "https://acme.example/kb/"
+	// Read-only: the base is unknown, so the caller's is taken (the default
+	// when none is given); nothing is recorded.
+	ro, err := Open(ctx, dir, DefaultOptions().WithReadOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ro.OpenNamespace(ctx, "old"); err != nil || n.Base() != "urn:cortex:old" {
+		t.Fatalf("legacy entry, no base given: %v (%v)", n, err)
+	}
+	if n, err := ro.OpenNamespace(ctx, "acme", WithBase(custom)); err != nil || n.Base() != custom {
+		t.Fatalf("legacy entry, read-only with a base: %v (%v)", n, err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Read-write with a base: recorded; afterwards it is the namespace's.
+	s = testStore(t, dir, DefaultOptions())
+	if n, err := s.Namespace(ctx, "acme", WithBase(custom)); err != nil || n.Base() != custom {
+		t.Fatalf("legacy entry, read-write with a base: %v (%v)", n, err)
+	}
+	if r, _, err := s.registryEntry("acme"); err != nil || r.Base != custom {
+		t.Fatalf("recorded %+v (%v), want the base", r, err)
+	}
+	if _, err := s.Namespace(ctx, "acme", WithBase("urn:cortex:acme")); !errors.Is(err, ErrBaseMismatch) {
+		t.Fatalf("another base after it was recorded: %v, want ErrBaseMismatch", err)
+	}
+}
+
+// TestDeleteNamespace_DoesNotBlockOthers: a deletion waits for the store's
+// transactions to end before it drops the namespace's keys; meanwhile other
+// namespaces open and are created as usual (a goroutine that holds a query
+// result and opens a namespace is not deadlocked against the deletion).
+func TestDeleteNamespace_DoesNotBlockOthers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testStore(t, t.TempDir(), DefaultOptions())
+	a, err := s.Namespace(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("x")}
+	for _, n := range []string{"a", "b"} {
+		ns, err := s.Namespace(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ns.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropping := make(chan struct{})
+	s.opts.hooks.deleteNamespace = func() error { close(dropping); return nil } // before the goroutine below starts
+	deleted := make(chan error, 1)
+	go func() { deleted <- s.DeleteNamespace(ctx, "b") }()
+	<-dropping // the deletion now waits for res to be closed
+	opened := make(chan error, 1)
+	go func() {
+		_, err := s.Namespace(ctx, "c")
+		if err == nil {
+			_, err = s.Namespace(ctx, "a")
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second): // a hang is the failure, not a timing assertion
+		t.Fatal("opening other namespaces waited for the deletion")
+	}
+	if err := res.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-deleted; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.OpenNamespace(ctx, "b"); !errors.Is(err, ErrNoNamespace) {
+		t.Fatalf("b after its deletion: %v", err)
+	}
+}
+
+// TestDeleteNamespace_DropsKeys: a deletion that completes leaves no key of
+// the namespace behind, and no registry entry.
+func TestDeleteNamespace_DropsKeys(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testStore(t, t.TempDir(), DefaultOptions())
+	n, err := s.Namespace(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("x")}
+	if err := n.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteNamespace(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if hasKeys(t, s, dataPrefix+"gone/") || hasKeys(t, s, registryPrefix+"gone") {
+		t.Fatal("keys of the deleted namespace remain")
+	}
+}

@@ -1,0 +1,199 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	hkv "github.com/hidal-go/hidalgo/kv"
+)
+
+// Resumable imports. An import's blank nodes are scoped by its import id, so
+// re-running an interrupted import converges to the same graph only with the
+// same id. ImportRDF with a Resume source records the import in the
+// namespace (its id, the source's name and version, when it started) before
+// it writes anything and removes the record when the import completes; a
+// re-run of the same source (same name and version) with no id given reuses
+// the recorded id. The records live in the namespace's "imports" bucket,
+// keyed by a hash of the source's name, so a source has at most one.
+
+// importsBucket holds the records of unfinished imports (importsBucket/hash
+// of the source name → JSON importRecord).
+var importsBucket = []byte("imports")
+
+// ImportSource identifies the input of an import for resuming it (see
+// RDFImportOptions.Resume): its Name (e.g. a file's absolute path) and its
+// Version (e.g. FileVersion), which must change when the content does.
+type ImportSource struct {
+	Name    string
+	Version string
+}
+
+// UnfinishedImport is the record of an import that started and did not
+// complete (it was interrupted by a crash, a cancellation or an error).
+type UnfinishedImport struct {
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Version string    `json:"version"`
+	Started time.Time `json:"started"`
+}
+
+// ImportStart tells an import's caller (RDFImportOptions.OnStart), before
+// anything is written, which id the import uses.
+type ImportStart struct {
+	ID string
+	// Resumed is set when ID is that of an unfinished import of the same
+	// source (Resume), which this import completes.
+	Resumed bool
+	// Started is when the resumed import first started (zero when new).
+	Started time.Time
+	// Replaced is the unfinished import of the same source name but another
+	// version (the input changed since), whose record this import replaces.
+	// Its quads stay in the namespace; re-importing that version with its id
+	// converges to its graph.
+	Replaced *UnfinishedImport
+}
+
+// FileVersion returns a version of the file at path for ImportSource: its
+// size, modification time and the SHA-256 of its first 64 KiB.
+func FileVersion(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, 64<<10)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("size=%d mtime=%d head=%s", st.Size(), st.ModTime().UnixNano(), hex.EncodeToString(h.Sum(nil)[:16])), nil
+}
+
+// FileSource returns the ImportSource of the file at path: its absolute path
+// and FileVersion.
+func FileSource(path string) (ImportSource, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ImportSource{}, err
+	}
+	v, err := FileVersion(abs)
+	if err != nil {
+		return ImportSource{}, err
+	}
+	return ImportSource{Name: abs, Version: v}, nil
+}
+
+func importKey(name string) hkv.Key {
+	sum := sha256.Sum256([]byte(name))
+	return hkv.Key{importsBucket, []byte(hex.EncodeToString(sum[:16]))}
+}
+
+// importRecord reads the record of source name; ok is false when there is
+// none.
+func (n *Namespace) importRecord(ctx context.Context, name string) (rec UnfinishedImport, ok bool, err error) {
+	err = hkv.View(n.kv, func(tx hkv.Tx) error {
+		b, err := tx.Get(ctx, importKey(name))
+		if errors.Is(err, hkv.ErrNotFound) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		ok = true
+		return json.Unmarshal(b, &rec)
+	})
+	return rec, ok, err
+}
+
+// beginImport picks the import id of an import of src (id, when not empty,
+// is the caller's) and records the import, durably, before it writes.
+func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id string) (ImportStart, error) {
+	if src.Name == "" {
+		return ImportStart{}, errors.New("resume: empty source name")
+	}
+	rec, found, err := n.importRecord(ctx, src.Name)
+	if err != nil {
+		return ImportStart{}, fmt.Errorf("read import record: %w", err)
+	}
+	start := ImportStart{ID: id}
+	switch {
+	case found && rec.Version == src.Version && (id == "" || id == rec.ID):
+		start.ID, start.Resumed, start.Started = rec.ID, true, rec.Started
+		return start, nil // recorded already
+	case found && rec.Version != src.Version:
+		start.Replaced = &rec
+	}
+	if start.ID == "" {
+		start.ID = NewImportID()
+	}
+	b, err := json.Marshal(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC()})
+	if err != nil {
+		return ImportStart{}, err
+	}
+	err = hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(importKey(src.Name), b) })
+	if err != nil {
+		return ImportStart{}, fmt.Errorf("record import: %w", err)
+	}
+	return start, nil
+}
+
+// endImport removes the record of a completed import of src, if it is still
+// the one of import id.
+func (n *Namespace) endImport(ctx context.Context, src ImportSource, id string) error {
+	err := hkv.Update(ctx, n.kv, func(tx hkv.Tx) error {
+		b, err := tx.Get(ctx, importKey(src.Name))
+		if errors.Is(err, hkv.ErrNotFound) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		var rec UnfinishedImport
+		if json.Unmarshal(b, &rec) == nil && rec.ID != id {
+			return nil // another import of the source took it over
+		}
+		return tx.Del(importKey(src.Name))
+	})
+	if err != nil {
+		return fmt.Errorf("remove import record: %w", err)
+	}
+	return nil
+}
+
+// UnfinishedImports lists the recorded imports that started and did not
+// complete (see RDFImportOptions.Resume), oldest first.
+//
+// It is safe for concurrent use and sees committed data only.
+func (n *Namespace) UnfinishedImports(ctx context.Context) ([]UnfinishedImport, error) {
+	if err := n.s.checkOpen(); err != nil {
+		return nil, err
+	}
+	var out []UnfinishedImport
+	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+		it := tx.Scan(hkv.Key{importsBucket})
+		defer it.Close()
+		for it.Next(ctx) {
+			var rec UnfinishedImport
+			if err := json.Unmarshal(it.Val(), &rec); err != nil {
+				return fmt.Errorf("%w: import record %s: %v", ErrCorrupt, it.Key(), err)
+			}
+			out = append(out, rec)
+		}
+		return it.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: unfinished imports: %w", n.name, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out, nil
+}
