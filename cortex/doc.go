@@ -57,12 +57,13 @@
 //     its default values are the engine's, engine/tuning.go); the error
 //     types are the engine's, under aliases, so that errors.Is and
 //     errors.As match whichever layer made the error.
+//   - Beside them, importing nothing of the module: spec (multi-agent-spec
+//     definitions: parse, validate, marshal).
 //   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
-//     spec (multi-agent-spec definitions: parse, validate, marshal; no
-//     store) and defstore (definitions stored as RDF), workflow (runs of
-//     team definitions, over teammanager), api (the JSON
-//     shapes and error classes of the CLI and the server), server, client;
-//     cmd/ holds the commands.
+//     defstore (definitions stored as RDF), workflow (runs of team
+//     definitions, over teammanager), api (the JSON shapes and error
+//     classes of the CLI and the server), server, client; cmd/ holds the
+//     commands.
 //
 // # Storage
 //
