@@ -1,6 +1,10 @@
 package namespace
 
-import "github.com/cayleygraph/quad"
+import (
+	"slices"
+
+	"github.com/cayleygraph/quad"
+)
 
 // Term is a Cortex vocabulary term: the local name of a class or predicate
 // relative to the namespace prefix, e.g. "team:status". Turn it into an IRI
@@ -187,7 +191,11 @@ const (
 	rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 )
 
-var terms = []termInfo{
+// terms are the Cortex terms in documentation order: the team terms, then
+// the task board and mailbox terms (tasks.go).
+var terms = append(slices.Clip(coreTerms), taskTerms...)
+
+var coreTerms = []termInfo{
 	{ClassTeam, TermClass, "Team", "A team of agents working on one goal. Its state lives in the team graph.", "", "", ""},
 	{ClassMember, TermClass, "Member", "The membership of one agent in one team: role, task, status and result.", "", "", ""},
 	{ClassAgent, TermClass, "Agent", "An agent, identified across teams.", "", "", "http://www.w3.org/ns/prov#Agent"},
