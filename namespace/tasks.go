@@ -1,6 +1,10 @@
 package namespace
 
-import "github.com/cayleygraph/quad"
+import (
+	"strconv"
+
+	"github.com/cayleygraph/quad"
+)
 
 // IRI layout of the task board and the mailbox (see iri.go), relative to
 // NS.Prefix():
@@ -164,4 +168,9 @@ var taskTerms = []termInfo{
 	{MessageSentAt, TermProperty, "message sent at", "When the message was sent.", "Message", xsd + "dateTime", ""},
 
 	{FindingTask, TermProperty, "finding task", "The task whose work produced the finding.", "Finding", "Task", ""},
+}
+
+// Integer returns n as an xsd:integer literal.
+func Integer(n int64) quad.TypedString {
+	return quad.TypedString{Value: quad.String(strconv.FormatInt(n, 10)), Type: XSDInteger}
 }
