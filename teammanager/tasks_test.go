@@ -479,10 +479,18 @@ func TestTask_LeaseAndStale(t *testing.T) {
 // each status: who may, and from which status.
 func TestTask_Controls(t *testing.T) {
 	type op func(f *fixture, team, by, id string) (teammanager.Task, error)
-	pause := func(f *fixture, team, by, id string) (teammanager.Task, error) { return f.m.PauseTask(ctx, team, by, id) }
-	resume := func(f *fixture, team, by, id string) (teammanager.Task, error) { return f.m.ResumeTask(ctx, team, by, id) }
-	retry := func(f *fixture, team, by, id string) (teammanager.Task, error) { return f.m.RetryTask(ctx, team, by, id) }
-	skip := func(f *fixture, team, by, id string) (teammanager.Task, error) { return f.m.SkipTask(ctx, team, by, id, "") }
+	pause := func(f *fixture, team, by, id string) (teammanager.Task, error) {
+		return f.m.PauseTask(ctx, team, by, id)
+	}
+	resume := func(f *fixture, team, by, id string) (teammanager.Task, error) {
+		return f.m.ResumeTask(ctx, team, by, id)
+	}
+	retry := func(f *fixture, team, by, id string) (teammanager.Task, error) {
+		return f.m.RetryTask(ctx, team, by, id)
+	}
+	skip := func(f *fixture, team, by, id string) (teammanager.Task, error) {
+		return f.m.SkipTask(ctx, team, by, id, "")
+	}
 	cancel := func(f *fixture, team, by, id string) (teammanager.Task, error) {
 		return f.m.CancelTask(ctx, team, by, id, "")
 	}
