@@ -95,6 +95,12 @@ func TestNS_Parse_RoundTrip(t *testing.T) {
 				{Kind: namespace.KindSharedGraph, Team: team},
 				{Kind: namespace.KindProvenanceGraph, Team: team},
 				{Kind: namespace.KindConflictGraph, Team: team},
+				{Kind: namespace.KindTask, Team: team, ID: other},
+				{Kind: namespace.KindTask, Team: other, ID: team},
+				{Kind: namespace.KindTaskComment, Team: team, ID: other},
+				{Kind: namespace.KindMessage, Team: other, ID: team},
+				{Kind: namespace.KindTaskGraph, Team: team},
+				{Kind: namespace.KindMailGraph, Team: team},
 			}
 			for _, ref := range refs {
 				t.Run(fmt.Sprintf("%s/%q/%q", ref.Kind, team, other), func(t *testing.T) {

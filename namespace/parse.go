@@ -30,6 +30,11 @@ const (
 	KindStepDef                         // NS.StepDef (Ref.Team, Ref.ID: the step)
 	KindAgentDefGraph                   // NS.AgentDefGraph (Ref.Agent)
 	KindTeamDefGraph                    // NS.TeamDefGraph (Ref.Team)
+	KindTask                            // NS.Task (Ref.Team, Ref.ID)
+	KindTaskComment                     // NS.TaskComment (Ref.Team, Ref.ID)
+	KindMessage                         // NS.Message (Ref.Team, Ref.ID)
+	KindTaskGraph                       // NS.TaskGraph (Ref.Team)
+	KindMailGraph                       // NS.MailGraph (Ref.Team)
 )
 
 var kindNames = [...]string{
@@ -39,6 +44,8 @@ var kindNames = [...]string{
 	KindProvenanceGraph: "provenance-graph", KindConflictGraph: "conflict-graph",
 	KindAgentDef: "agent-def", KindTeamDef: "team-def", KindStepDef: "step-def",
 	KindAgentDefGraph: "agent-def-graph", KindTeamDefGraph: "team-def-graph",
+	KindTask: "task", KindTaskComment: "task-comment", KindMessage: "message",
+	KindTaskGraph: "task-graph", KindMailGraph: "mail-graph",
 }
 
 // String returns a lower-case name such as "member" or "shared-graph".
@@ -52,7 +59,7 @@ func (k Kind) String() string {
 // IsGraph reports whether k names a graph.
 func (k Kind) IsGraph() bool {
 	return k == KindFactSet || k >= KindTeamGraph && k <= KindConflictGraph ||
-		k == KindAgentDefGraph || k == KindTeamDefGraph
+		k == KindAgentDefGraph || k == KindTeamDefGraph || k == KindTaskGraph || k == KindMailGraph
 }
 
 // Ref is a parsed Cortex IRI: its kind and its unescaped parts. Fields that
@@ -62,7 +69,7 @@ type Ref struct {
 	Term  Term   // KindTerm
 	Team  string // team id
 	Agent string // agent id
-	ID    string // finding, conflict, merge or fact set id
+	ID    string // finding, conflict, merge, fact set, task, comment or message id
 }
 
 // Parse reverses the IRI builders of ns: it returns the kind and unescaped
@@ -153,6 +160,12 @@ func teamScoped(a, b string) Kind {
 		return KindMerge
 	case segFactSet:
 		return KindFactSet
+	case segTask:
+		return KindTask
+	case segComment:
+		return KindTaskComment
+	case segMessage:
+		return KindMessage
 	case segGraph:
 		switch b {
 		case graphState:
@@ -163,6 +176,10 @@ func teamScoped(a, b string) Kind {
 			return KindProvenanceGraph
 		case graphConflicts:
 			return KindConflictGraph
+		case graphTasks:
+			return KindTaskGraph
+		case graphMail:
+			return KindMailGraph
 		}
 	}
 	return 0
@@ -212,6 +229,16 @@ func (ns NS) Build(ref Ref) (quad.IRI, error) {
 		return ns.AgentDefGraph(ref.Agent), nil
 	case KindTeamDefGraph:
 		return ns.TeamDefGraph(ref.Team), nil
+	case KindTask:
+		return ns.Task(ref.Team, ref.ID), nil
+	case KindTaskComment:
+		return ns.TaskComment(ref.Team, ref.ID), nil
+	case KindMessage:
+		return ns.Message(ref.Team, ref.ID), nil
+	case KindTaskGraph:
+		return ns.TaskGraph(ref.Team), nil
+	case KindMailGraph:
+		return ns.MailGraph(ref.Team), nil
 	}
 	return "", fmt.Errorf("build %s: %w: invalid kind", ref.Kind, ErrUnknownIRI)
 }

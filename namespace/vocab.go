@@ -1,6 +1,10 @@
 package namespace
 
-import "github.com/cayleygraph/quad"
+import (
+	"slices"
+
+	"github.com/cayleygraph/quad"
+)
 
 // Term is a Cortex vocabulary term: the local name of a class or predicate
 // relative to the namespace prefix, e.g. "team:status". Turn it into an IRI
@@ -193,7 +197,12 @@ const (
 	rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 )
 
-var terms = append([]termInfo{
+// terms are the Cortex terms in documentation order: the team terms
+// (with the definitions'), then the workflow terms (workflow.go) and the
+// task board and mailbox terms (tasks.go).
+var terms = append(append(slices.Clip(coreTerms), workflowTerms...), taskTerms...)
+
+var coreTerms = []termInfo{
 	{ClassTeam, TermClass, "Team", "A team of agents working on one goal. Its state lives in the team graph.", "", "", ""},
 	{ClassMember, TermClass, "Member", "The membership of one agent in one team: role, task, status and result.", "", "", ""},
 	{ClassAgent, TermClass, "Agent", "An agent, identified across teams.", "", "", "http://www.w3.org/ns/prov#Agent"},
@@ -274,7 +283,7 @@ var terms = append([]termInfo{
 	{DefSource, TermProperty, "definition source", "The definition as JSON in its modern form: what cortexctl defs get and export print.", "", xsd + "string", ""},
 
 	{FactTeam, TermProperty, "fact set team", "The team whose merged facts the set holds. Fact sets per team: SELECT ?team (COUNT(?set) AS ?n) WHERE { GRAPH ?g { ?set cx:fact:team ?team } } GROUP BY ?team.", "FactSet", "Team", ""},
-}, workflowTerms...) // workflow.go
+}
 
 type externalInfo struct {
 	iri     quad.IRI

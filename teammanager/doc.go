@@ -179,6 +179,24 @@
 // in their place. The server's /ns/{ns}/events route streams the same
 // sequence as Server-Sent Events.
 //
+// # Task board and mailbox
+//
+// Each team has a task board (CreateTask, ClaimTask, ClaimNext,
+// DispatchUnblocked, CompleteTask, ReviewTask, FailTask, AddTaskComment,
+// Pause/Resume/Retry/Skip/CancelTask, SweepTasks, AddTaskFindings) and a
+// mailbox (SendMessage, Inbox, MarkMessages, Thread, History); see
+// taskboard.go for the data layout. The lead is BoardSettings.Lead (by
+// default the member with role "lead"). A failed or cancelled blocker
+// keeps its dependents blocked (GoClaw unblocks them) and the lead is sent
+// an escalation; the lead then retries it or skips it (a skipped task
+// lets its dependents go ahead). Every change is one atomic write with
+// its events (task.created, task.status, task.updated, message.sent);
+// writes are group-committed (boardtx.go), so a claim is atomic: of
+// concurrent claims of a task exactly one wins. A store is opened by one
+// process at a time, so "across processes" means after a crash: an
+// acknowledged claim is durable, and a claim whose member died returns
+// to pending when its lease runs out.
+//
 // # Concurrency
 //
 // A Manager is safe for concurrent use. Every change to a team (creation,

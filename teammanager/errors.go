@@ -3,6 +3,7 @@ package teammanager
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Lookup errors: the named thing does not exist.
@@ -105,3 +106,69 @@ func (e *AutoMergeError) Error() string {
 
 // Unwrap returns the merge error.
 func (e *AutoMergeError) Unwrap() error { return e.Err }
+
+// Task board and mailbox errors.
+var (
+	// ErrUnknownTask means the team has no task with the given id.
+	ErrUnknownTask = errors.New("unknown task")
+	// ErrUnknownMessage means the team has no message with the given id
+	// (or the agent is not one of its recipients).
+	ErrUnknownMessage = errors.New("unknown message")
+	// ErrInvalidTask means a task or task update failed validation (empty
+	// subject, priority out of range, bad blocked_by, bad comment kind).
+	ErrInvalidTask = errors.New("invalid task")
+	// ErrTaskCycle means blocked_by would make a cycle (see *CycleError).
+	ErrTaskCycle = errors.New("task dependency cycle")
+	// ErrTaskState means the task's status (or pause) does not allow the
+	// operation, e.g. claiming a completed task (see *TaskStateError).
+	ErrTaskState = errors.New("task status does not allow this")
+	// ErrNotAllowed means the agent may not do this on the board: not the
+	// lead, not the assignee, or the lead where the board does not let the
+	// lead work.
+	ErrNotAllowed = errors.New("not allowed")
+	// ErrBlocked means the task waits for blockers that have not completed.
+	ErrBlocked = errors.New("task is blocked")
+	// ErrNoReadyTask means ClaimNext found no task the agent may claim.
+	ErrNoReadyTask = errors.New("no ready task")
+	// ErrCircuitOpen means a task reached the board's dispatch limit
+	// without completing: the claim failed it instead.
+	ErrCircuitOpen = errors.New("task dispatch limit reached")
+	// ErrInvalidMessage means a message failed validation (unknown type,
+	// recipient, empty body, reply to an unknown message).
+	ErrInvalidMessage = errors.New("invalid message")
+)
+
+// TaskStateError reports a task operation its status refuses. It matches
+// ErrTaskState.
+type TaskStateError struct {
+	Team, Task string
+	Status     TaskStatus
+	Paused     bool
+	Op         string
+}
+
+func (e *TaskStateError) Error() string {
+	st := string(e.Status)
+	if e.Paused {
+		st += " (paused)"
+	}
+	return fmt.Sprintf("team %s: task %s: %v: cannot %s a task that is %s", e.Team, e.Task, ErrTaskState, e.Op, st)
+}
+
+// Unwrap returns ErrTaskState.
+func (e *TaskStateError) Unwrap() error { return ErrTaskState }
+
+// CycleError reports blocked_by that would make a dependency cycle; Cycle
+// lists it from the task back to itself (T1 → T3 → T1). It matches
+// ErrTaskCycle.
+type CycleError struct {
+	Team  string
+	Cycle []string
+}
+
+func (e *CycleError) Error() string {
+	return fmt.Sprintf("team %s: %v: %s", e.Team, ErrTaskCycle, strings.Join(e.Cycle, " → "))
+}
+
+// Unwrap returns ErrTaskCycle.
+func (e *CycleError) Unwrap() error { return ErrTaskCycle }

@@ -32,6 +32,10 @@ const (
 	EventConflictDetected EventType = "conflict.detected"
 	EventConflictResolved EventType = "conflict.resolved"
 	EventTeamDeleted      EventType = "team.deleted"
+	EventTaskCreated      EventType = "task.created" // Task: the new task
+	EventTaskStatus       EventType = "task.status"  // Task: a change of the task's status
+	EventTaskUpdated      EventType = "task.updated" // Task: any other change (fields, pause, comment)
+	EventMessageSent      EventType = "message.sent" // Message: a mailbox message
 	// EventsLost is not stored: Subscribe delivers it in place of events
 	// that retention removed before the subscriber read them.
 	EventsLost EventType = "events.lost"
@@ -72,6 +76,8 @@ type Event struct {
 	MergeID   string
 	Conflicts []Conflict
 	Lost      *LostEvents
+	Task      *TaskChange // task.created, task.status, task.updated
+	Message   *Message    // message.sent
 }
 
 // LostEvents says which events a subscriber missed: those after After,
@@ -401,6 +407,8 @@ type eventWire struct {
 	Merge     *MergeReport   `json:"merge,omitempty"`
 	MergeID   string         `json:"mergeId,omitempty"`
 	Conflicts []conflictWire `json:"conflicts,omitempty"`
+	Task      *TaskChange    `json:"task,omitempty"`
+	Message   *Message       `json:"message,omitempty"`
 }
 
 type findingWire struct {
@@ -434,7 +442,8 @@ type conflictWire struct {
 }
 
 func encodeEvent(ev Event) ([]quad.Value, error) {
-	w := eventWire{Team: ev.TeamState, Member: ev.Member, Agent: ev.Agent, Merge: ev.Merge, MergeID: ev.MergeID}
+	w := eventWire{Team: ev.TeamState, Member: ev.Member, Agent: ev.Agent, Merge: ev.Merge, MergeID: ev.MergeID,
+		Task: ev.Task, Message: ev.Message}
 	if w.Member != nil && w.Member.Merge != nil {
 		mu := *w.Member
 		mu.Merge = nil
@@ -509,6 +518,7 @@ func decodeEvent(r cortex.SideRow) (Event, error) {
 		return bad(err)
 	}
 	ev.TeamState, ev.Member, ev.Agent, ev.Merge, ev.MergeID = w.Team, w.Member, w.Agent, w.Merge, w.MergeID
+	ev.Task, ev.Message = w.Task, w.Message
 	term := func(s string) (quad.Value, error) { return rdfio.ParseTerm(s) }
 	for _, f := range w.Findings {
 		sf := StoredFinding{ID: f.ID, Agent: f.Agent, Finding: Finding{Confidence: f.Confidence, AssertedAt: f.AssertedAt}}

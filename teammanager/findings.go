@@ -153,6 +153,12 @@ func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []
 // writeFindings writes normalized findings of agent in one atomic update
 // with the membership check and returns their ids in order.
 func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs []Finding) ([]string, error) {
+	return m.writeFindingsLinked(ctx, teamID, agentID, fs, "")
+}
+
+// writeFindingsLinked is writeFindings that also links each finding node to
+// task (finding:task), if task is not empty.
+func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID string, fs []Finding, task quad.IRI) ([]string, error) {
 	ids := make([]string, len(fs))
 	qs := make([]quad.Quad, 0, 8*len(fs))
 	pins := make([]quad.Value, 0, len(fs))
@@ -160,6 +166,9 @@ func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs 
 	for i, f := range fs {
 		ids[i] = findingID(agentID, f)
 		qs = append(qs, m.findingQuads(teamID, agentID, ids[i], f)...)
+		if task != "" {
+			qs = append(qs, quad.Quad{Subject: m.ns.Finding(teamID, ids[i]), Predicate: m.ns.IRI(ns.FindingTask), Object: task, Label: m.ns.MemberGraph(teamID, agentID)})
+		}
 		pins = append(pins, m.ns.Finding(teamID, ids[i]))
 		found[i] = StoredFinding{ID: ids[i], Agent: agentID, Finding: f}
 	}

@@ -35,7 +35,8 @@ type Manager struct {
 
 	mergeLocks [64]sync.Mutex // per-team (hashed) serialisation of merges
 
-	commits committer // findings waiting for their group commit (commit.go)
+	commits committer      // findings waiting for their group commit (commit.go)
+	board   boardCommitter // task board and mailbox writes waiting for theirs (boardtx.go)
 
 	cacheMu sync.RWMutex
 	cache   map[eval.ID]quad.Value // term ids → terms (ids of committed writes are never reused)
@@ -776,7 +777,10 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 		for _, mb := range t.Members {
 			graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
 		}
-		graphs = append(graphs, m.ns.TeamGraph(id))
+		graphs = append(graphs, m.ns.TaskGraph(id), m.ns.MailGraph(id), m.ns.TeamGraph(id))
+		if err := m.deleteBoard(ctx, tx, id); err != nil {
+			return err
+		}
 		for _, g := range graphs {
 			qs, err := m.n.Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
 			if err != nil {

@@ -1,0 +1,340 @@
+package teammanager
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+)
+
+// Group commit of task board and mailbox writes.
+//
+// A claim, a completion or a message is one small atomic read-modify-write,
+// and a team of 32 members makes many of them at once. As findings do
+// (commit.go), they are queued and written together: one store Update (one
+// commit, one fsync) for every call queued while the previous batch
+// committed. Each call runs on its own view of the board: the batch's
+// earlier calls' changes over the store's committed state (an overlay), so
+// the calls of a batch are serialised exactly as if each were an Update of
+// its own; a call that fails leaves nothing in the batch. A call returns
+// once its batch has committed, so an acknowledged claim survives a crash,
+// and a batch is all or nothing on disk.
+
+// boardOp is one call waiting for its batch.
+type boardOp struct {
+	ctx  context.Context
+	fn   func(b *boardTx) error
+	done chan struct{}
+	err  error
+}
+
+// boardCommitter queues board writes for the batch that runs next.
+type boardCommitter struct {
+	mu      sync.Mutex
+	queue   []*boardOp
+	running bool
+}
+
+// maxBoardBatch bounds the calls of one batch, so that a batch stays one
+// store transaction in the common case.
+const maxBoardBatch = 64
+
+// boardWrite runs fn in the next batch and returns its error, or the
+// batch's if the batch failed to commit. If ctx ends while the call is
+// still queued, it is withdrawn and writes nothing.
+func (m *Manager) boardWrite(ctx context.Context, fn func(b *boardTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	op := &boardOp{ctx: ctx, fn: fn, done: make(chan struct{})}
+	c := &m.board
+	c.mu.Lock()
+	c.queue = append(c.queue, op)
+	if !c.running {
+		c.running = true
+		go m.runBoardBatches()
+	}
+	c.mu.Unlock()
+	select {
+	case <-op.done:
+	case <-ctx.Done():
+		c.mu.Lock()
+		for i, q := range c.queue {
+			if q == op {
+				c.queue = append(c.queue[:i], c.queue[i+1:]...)
+				c.mu.Unlock()
+				return ctx.Err()
+			}
+		}
+		c.mu.Unlock()
+		<-op.done
+	}
+	return op.err
+}
+
+func (m *Manager) runBoardBatches() {
+	c := &m.board
+	for {
+		c.mu.Lock()
+		if len(c.queue) == 0 {
+			c.running = false
+			c.mu.Unlock()
+			return
+		}
+		n := min(len(c.queue), maxBoardBatch)
+		batch := slices.Clone(c.queue[:n])
+		c.queue = append(c.queue[:0], c.queue[n:]...)
+		c.mu.Unlock()
+		m.writeBoardBatch(batch)
+		for _, op := range batch {
+			close(op.done)
+		}
+	}
+}
+
+// writeBoardBatch runs the calls of batch, each on the overlay of those
+// before it, and writes what the successful ones staged in one Update.
+func (m *Manager) writeBoardBatch(batch []*boardOp) {
+	ctx := context.WithoutCancel(batch[0].ctx)
+	ok := make([]bool, len(batch))
+	err := m.commit(ctx, func(tx *cortex.Tx) error {
+		root := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: m.now()}
+		root.init()
+		for i, op := range batch {
+			ok[i] = false
+			child := &boardTx{m: m, ctx: ctx, n: root.n, now: root.now, parent: root}
+			child.init()
+			op.err = op.fn(child)
+			if op.err == nil {
+				child.mergeInto(root)
+				ok[i] = true
+			}
+		}
+		return root.stage(tx)
+	})
+	if err != nil {
+		for i, op := range batch {
+			if ok[i] {
+				op.err = err
+			}
+		}
+	}
+}
+
+type sideKey struct{ table, key string }
+
+// boardTx is a call's view of the board inside a batch: the rows and quads
+// it changed over its parent's (the batch's), over the store.
+type boardTx struct {
+	m      *Manager
+	ctx    context.Context
+	n      *cortex.Namespace
+	now    time.Time
+	parent *boardTx
+
+	rows   map[sideKey][]quad.Value // nil: deleted
+	rowSeq []sideKey
+	quads  map[quad.Quad]bool // true: add, false: remove
+	qSeq   []quad.Quad
+	events []Event
+}
+
+func (b *boardTx) init() {
+	b.rows = map[sideKey][]quad.Value{}
+	b.quads = map[quad.Quad]bool{}
+}
+
+func (b *boardTx) put(table, key string, vals []quad.Value) {
+	k := sideKey{table, key}
+	if _, ok := b.rows[k]; !ok {
+		b.rowSeq = append(b.rowSeq, k)
+	}
+	if vals == nil {
+		vals = []quad.Value{}
+	}
+	b.rows[k] = vals
+}
+
+func (b *boardTx) del(table, key string) {
+	k := sideKey{table, key}
+	if _, ok := b.rows[k]; !ok {
+		b.rowSeq = append(b.rowSeq, k)
+	}
+	b.rows[k] = nil
+}
+
+func (b *boardTx) addQuads(qs ...quad.Quad) {
+	for _, q := range qs {
+		if _, ok := b.quads[q]; !ok {
+			b.qSeq = append(b.qSeq, q)
+		}
+		b.quads[q] = true
+	}
+}
+
+func (b *boardTx) removeQuads(qs ...quad.Quad) {
+	for _, q := range qs {
+		if _, ok := b.quads[q]; !ok {
+			b.qSeq = append(b.qSeq, q)
+		}
+		b.quads[q] = false
+	}
+}
+
+// replaceQuads stages the change from old to new: the quads of old not in
+// new are removed, those of new not in old added.
+func (b *boardTx) replaceQuads(old, new []quad.Quad) {
+	had := make(map[quad.Quad]bool, len(old))
+	for _, q := range old {
+		had[q] = true
+	}
+	keep := make(map[quad.Quad]bool, len(new))
+	for _, q := range new {
+		keep[q] = true
+		if !had[q] {
+			b.addQuads(q)
+		}
+	}
+	for _, q := range old {
+		if !keep[q] {
+			b.removeQuads(q)
+		}
+	}
+}
+
+func (b *boardTx) event(ev Event) { b.events = append(b.events, ev) }
+
+// row reads the row at key of table as this call sees it.
+func (b *boardTx) row(table, key string) ([]quad.Value, bool, error) {
+	k := sideKey{table, key}
+	for x := b; x != nil; x = x.parent {
+		if v, ok := x.rows[k]; ok {
+			return v, v != nil, nil
+		}
+	}
+	return b.n.SideRow(b.ctx, table, key)
+}
+
+// overlay returns the rows of table under prefix that this call or its
+// parent changed, the call's own winning: key → row (nil: deleted).
+func (b *boardTx) overlay(table, prefix string) map[string][]quad.Value {
+	out := map[string][]quad.Value{}
+	var chain []*boardTx
+	for x := b; x != nil; x = x.parent {
+		chain = append(chain, x)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for k, v := range chain[i].rows {
+			if k.table == table && strings.HasPrefix(k.key, prefix) {
+				out[k.key] = v
+			}
+		}
+	}
+	return out
+}
+
+// scan calls fn with the rows of table whose keys start with prefix, in key
+// order, as this call sees them, until fn returns false. The store is read
+// in pages, so a scan that stops early reads little.
+func (b *boardTx) scan(table, prefix string, fn func(key string, vals []quad.Value) bool) error {
+	ov := b.overlay(table, prefix)
+	okeys := make([]string, 0, len(ov))
+	for k := range ov {
+		okeys = append(okeys, k)
+	}
+	slices.Sort(okeys)
+	oi := 0
+	// emit yields the overlay's rows before limit (all: every one left).
+	emit := func(limit string, all bool) bool {
+		for oi < len(okeys) && (all || okeys[oi] < limit) {
+			k := okeys[oi]
+			oi++
+			if v := ov[k]; v != nil && !fn(k, v) {
+				return false
+			}
+		}
+		return true
+	}
+	after, page := prefix, 32
+	for {
+		rows, err := b.n.SideRowsAfter(b.ctx, table, after, page)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if !strings.HasPrefix(r.Key, prefix) {
+				emit("", true)
+				return nil
+			}
+			if !emit(r.Key, false) {
+				return nil
+			}
+			if v, changed := ov[r.Key]; changed {
+				oi++ // okeys[oi] == r.Key: emit stopped right before it
+				if v != nil && !fn(r.Key, v) {
+					return nil
+				}
+				continue
+			}
+			if !fn(r.Key, r.Vals) {
+				return nil
+			}
+		}
+		if len(rows) < page {
+			emit("", true)
+			return nil
+		}
+		after = rows[len(rows)-1].Key
+		page = min(page*4, 4096)
+	}
+}
+
+// mergeInto adds what b staged to p, after what p staged.
+func (b *boardTx) mergeInto(p *boardTx) {
+	for _, k := range b.rowSeq {
+		if v := b.rows[k]; v == nil {
+			p.del(k.table, k.key)
+		} else {
+			p.put(k.table, k.key, v)
+		}
+	}
+	for _, q := range b.qSeq {
+		if b.quads[q] {
+			p.addQuads(q)
+		} else {
+			p.removeQuads(q)
+		}
+	}
+	p.events = append(p.events, b.events...)
+}
+
+// stage writes what the batch staged into tx.
+func (b *boardTx) stage(tx *cortex.Tx) error {
+	var add, rm []quad.Quad
+	for _, q := range b.qSeq {
+		if b.quads[q] {
+			add = append(add, q)
+		} else {
+			rm = append(rm, q)
+		}
+	}
+	tx.Remove(rm...)
+	tx.Add(add...)
+	if len(add)+len(rm) > 0 {
+		// Task and mail quads are outside every team's listed fields.
+		tx.KeepSide(teamTable)
+	}
+	for _, k := range b.rowSeq {
+		if v := b.rows[k]; v == nil {
+			tx.DeleteSide(k.table, k.key)
+		} else {
+			tx.PutSide(k.table, k.key, v)
+		}
+	}
+	return b.m.stageEvents(b.ctx, tx, b.now, b.events)
+}

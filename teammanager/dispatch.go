@@ -1,0 +1,205 @@
+package teammanager
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/internal/ctxcause"
+)
+
+// DispatchReport is the outcome of DispatchUnblocked.
+type DispatchReport struct {
+	Requeued   []Task // in_progress tasks whose lease ran out, back to pending
+	Dispatched []Task // ready tasks handed to a free member, in_progress now
+	Failed     []Task // ready tasks past the circuit breaker, failed instead
+}
+
+// DispatchUnblocked runs one dispatch round on team teamID's board, in one
+// atomic write: first the in_progress tasks whose lease ran out go back to
+// pending (their assignee cleared: any member may take them), then the
+// ready tasks are handed out by priority (highest first, then lowest id),
+// one per free member: a member that may work and holds no in_progress
+// task. A task assigned to a member goes to that member only, if it is
+// free; an unassigned one to the first free member by agent id. A task
+// already dispatched MaxDispatches times fails instead (circuit breaker)
+// and the lead is sent an escalation; it takes no member's turn.
+func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ DispatchReport, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var rep DispatchReport
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		rep = DispatchReport{}
+		st, err := b.loadBoard(teamID, false)
+		if err != nil {
+			return err
+		}
+		held, err := b.requeueExpired(st, teamID, &rep.Requeued)
+		if err != nil {
+			return err
+		}
+		var free []string
+		for _, a := range st.Members {
+			if st.mayWork(a) && !held[a] {
+				free = append(free, a)
+			}
+		}
+		slices.Sort(free)
+		if len(free) == 0 {
+			return nil
+		}
+		type pick struct {
+			n     int
+			agent string
+		}
+		var picks []pick
+		given := map[string]bool{}
+		if err := b.scan(readyTable, teamKey(teamID), func(key string, vals []quad.Value) bool {
+			a, _ := vals[0].(quad.String)
+			agent := string(a)
+			if agent == "" {
+				for _, f := range free {
+					if !given[f] {
+						agent = f
+						break
+					}
+				}
+			}
+			if agent != "" && !given[agent] && slices.Contains(free, agent) {
+				given[agent] = true
+				picks = append(picks, pick{numOfReadyKey(key), agent})
+			}
+			return len(given) < len(free)
+		}); err != nil {
+			return err
+		}
+		for _, p := range picks {
+			t, err := b.loadTask(teamID, taskID(p.n))
+			if err != nil {
+				return err
+			}
+			tripped, err := b.dispatch(st, t, p.agent, ActionDispatched)
+			if err != nil {
+				return err
+			}
+			if tripped {
+				rep.Failed = append(rep.Failed, *t)
+			} else {
+				rep.Dispatched = append(rep.Dispatched, *t)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return DispatchReport{}, fmt.Errorf("team %s: dispatch: %w", teamID, err)
+	}
+	return rep, nil
+}
+
+// requeueExpired returns to pending the in_progress tasks of team whose
+// lease ran out (not paused), appending them to out, and returns the
+// members that still hold an in_progress task.
+func (b *boardTx) requeueExpired(st *boardState, team string, out *[]Task) (map[string]bool, error) {
+	held := map[string]bool{}
+	var nums []int
+	if err := b.scan(heldTable, teamKey(team), func(key string, _ []quad.Value) bool {
+		nums = append(nums, numOfReadyKey(key))
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	for _, n := range nums {
+		t, err := b.loadTask(team, taskID(n))
+		if err != nil {
+			return nil, err
+		}
+		if t.Paused || b.now.Sub(t.UpdatedAt) <= st.Settings.Lease {
+			held[t.Assignee] = true
+			continue
+		}
+		old := *t
+		reason := fmt.Sprintf("no progress from %s for %v (lease %v)", t.Assignee, b.now.Sub(t.UpdatedAt), st.Settings.Lease)
+		t.Status, t.Assignee, t.UpdatedAt = TaskPending, "", b.now
+		if err := b.save(&old, t, TaskChange{Action: ActionRequeued, Reason: reason}); err != nil {
+			return nil, err
+		}
+		*out = append(*out, *t)
+	}
+	return held, nil
+}
+
+// TaskSweep is the outcome of SweepTasks.
+type TaskSweep struct {
+	Requeued []Task // in_progress tasks whose lease ran out, back to pending
+	// Stale are the tasks in_progress (paused ones included) or in_review
+	// that have not changed for the board's StaleAfter.
+	Stale []Task
+}
+
+// SweepTasks returns to pending the in_progress tasks of team teamID whose
+// lease ran out (as DispatchUnblocked does first) and reports the stale
+// tasks. A host calls it periodically.
+func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var sw TaskSweep
+	var stale = DefaultStaleAfter
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		sw = TaskSweep{}
+		st, err := b.loadBoard(teamID, false)
+		if err != nil {
+			return err
+		}
+		stale = st.Settings.StaleAfter
+		_, err = b.requeueExpired(st, teamID, &sw.Requeued)
+		return err
+	})
+	if err != nil {
+		return TaskSweep{}, fmt.Errorf("team %s: sweep tasks: %w", teamID, err)
+	}
+	now := m.now()
+	for _, s := range []TaskStatus{TaskInProgress, TaskInReview} {
+		ts, err := m.ListTasks(ctx, teamID, TaskFilter{Status: s})
+		if err != nil {
+			return sw, err
+		}
+		for _, t := range ts {
+			if now.Sub(t.UpdatedAt) > stale {
+				sw.Stale = append(sw.Stale, t)
+			}
+		}
+	}
+	slices.SortFunc(sw.Stale, func(a, b Task) int {
+		an, _ := taskNum(a.ID)
+		bn, _ := taskNum(b.ID)
+		return an - bn
+	})
+	return sw, nil
+}
+
+// AddTaskFindings records fs as findings of member agentID made for task
+// taskID, through the same path as AddFindings (the findings are merged
+// with the team's when it finishes), with the task in their provenance:
+// each finding node gets finding:task → the task node, in the same atomic
+// write. The agent must be the task's assignee and the task in_progress
+// or in_review.
+func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []Finding) (_ []string, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	t, err := m.GetTask(ctx, teamID, taskID)
+	if err != nil {
+		return nil, err
+	}
+	if t.Assignee != agentID || t.Status != TaskInProgress && t.Status != TaskInReview {
+		return nil, fmt.Errorf("team %s: task %s findings: %w: the task is %s, assigned to %q", teamID, taskID, ErrNotAllowed, t.Status, t.Assignee)
+	}
+	now := m.now()
+	norm := make([]Finding, len(fs))
+	for i, f := range fs {
+		nf, err := m.normFinding(teamID, f, now)
+		if err != nil {
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+		}
+		norm[i] = nf
+	}
+	return m.writeFindingsLinked(ctx, teamID, agentID, norm, t.IRI)
+}

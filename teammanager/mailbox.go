@@ -1,0 +1,551 @@
+package teammanager
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
+	ns "github.com/cortexgraph/cortex/namespace"
+)
+
+// The mailbox of a team: typed messages between its members, RDF in the
+// team's mail graph (namespace.NS.MailGraph), with two side tables written
+// in the same Update: mail (team, message number → the message) and inbox
+// (team, recipient, message number → its status for that recipient).
+const (
+	mailTable  = "mail"
+	inboxTable = "inbox"
+)
+
+// MessageType is the type of a mailbox message.
+type MessageType string
+
+// Message types.
+const (
+	MsgDelegateWork    MessageType = "delegate_work"
+	MsgAskQuestion     MessageType = "ask_question"
+	MsgShareFinding    MessageType = "share_finding"
+	MsgRequestApproval MessageType = "request_approval"
+	MsgApproval        MessageType = "approval"
+	MsgRejection       MessageType = "rejection"
+	MsgChallenge       MessageType = "challenge"
+	MsgVote            MessageType = "vote"
+	MsgTaskClaimed     MessageType = "task_claimed"
+	MsgTaskCompleted   MessageType = "task_completed"
+	MsgStatus          MessageType = "status"
+)
+
+// MessageTypes lists the message types.
+var MessageTypes = []MessageType{MsgDelegateWork, MsgAskQuestion, MsgShareFinding, MsgRequestApproval,
+	MsgApproval, MsgRejection, MsgChallenge, MsgVote, MsgTaskClaimed, MsgTaskCompleted, MsgStatus}
+
+// MessageStatus is a message's status for one recipient: unread → read →
+// archived.
+type MessageStatus string
+
+// Message statuses.
+const (
+	MsgUnread   MessageStatus = "unread"
+	MsgRead     MessageStatus = "read"
+	MsgArchived MessageStatus = "archived"
+)
+
+func (s MessageStatus) rank() int {
+	switch s {
+	case MsgUnread:
+		return 1
+	case MsgRead:
+		return 2
+	case MsgArchived:
+		return 3
+	}
+	return 0
+}
+
+// OutMessage is a message to send.
+type OutMessage struct {
+	Type MessageType
+	// To lists the recipients, members of the team other than the sender;
+	// empty: a broadcast to every other member.
+	To          []string
+	Subject     string
+	Body        string   // required
+	ReplyTo     string   // the id of the message this one answers
+	Task        string   // the id of a task of the team it is about
+	Attachments []string // absolute IRIs, by reference
+}
+
+// Message is a mailbox message.
+type Message struct {
+	ID          string      `json:"id"` // M1, M2, ... within the team
+	Team        string      `json:"team"`
+	Type        MessageType `json:"type"`
+	From        string      `json:"from,omitempty"` // empty: the board itself
+	To          []string    `json:"to"`
+	Broadcast   bool        `json:"broadcast,omitempty"`
+	Subject     string      `json:"subject,omitempty"`
+	Body        string      `json:"body"`
+	ReplyTo     string      `json:"replyTo,omitempty"`
+	Thread      string      `json:"thread"` // the id of the thread's first message
+	Task        string      `json:"task,omitempty"`
+	Attachments []string    `json:"attachments,omitempty"`
+	SentAt      time.Time   `json:"sentAt"`
+	// Status and ReadAt are the reader's, in Inbox; empty elsewhere.
+	Status MessageStatus `json:"status,omitempty"`
+	ReadAt time.Time     `json:"readAt,omitzero"`
+	// left counts the inbox rows still holding the message; at 0 retention
+	// removes it.
+	Left int `json:"left"`
+}
+
+// Default mailbox retention (ConfigureMailbox).
+const (
+	DefaultMailMaxAge   = 30 * 24 * time.Hour
+	DefaultMailPerAgent = 1000
+)
+
+// mailTrimMin bounds the inbox rows one send removes per recipient for
+// retention: at least this many, so that trimming keeps up.
+const mailTrimMin = 16
+
+func msgID(n int) string { return fmt.Sprintf("M%d", n) }
+
+func msgNum(id string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, "M")
+	if !ok || rest == "" || rest[0] == '0' || len(rest) > 10 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func mailKey(team string, n int) string { return team + " " + pad(n) }
+
+// SendMessage sends msg from member from of team teamID and returns it:
+// one message, delivered unread to each recipient's inbox, in one atomic
+// write with its message.sent event. The type must be one of
+// MessageTypes, the recipients other members, the body not empty, ReplyTo
+// a message of the team (the reply joins its thread), Task a task of the
+// team and each attachment an absolute IRI; otherwise it fails with an
+// error wrapping ErrInvalidMessage (ErrUnknownAgent for a sender that is
+// not a member) and sends nothing.
+//
+// Retention is enforced by the sends: each recipient's inbox keeps at most
+// the board's MailPerAgent messages and none older than MailMaxAge (the
+// oldest go first, a bounded number per send); a message no inbox holds
+// any more is removed, quads and all.
+func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutMessage) (_ Message, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Message
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, true)
+		if err != nil {
+			return err
+		}
+		if !st.isMember(from) {
+			return fmt.Errorf("sender %q: %w", from, ErrUnknownAgent)
+		}
+		out, err = b.send(st, teamID, from, msg, false)
+		return err
+	})
+	if err != nil {
+		return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
+	}
+	return out, nil
+}
+
+// send validates and stages msg. system marks the board's own messages
+// (escalations, review requests), whose recipients were chosen by the
+// board.
+func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system bool) (Message, error) {
+	bad := func(format string, a ...any) (Message, error) {
+		return Message{}, errorf(ErrInvalidMessage, format, a...)
+	}
+	if !slices.Contains(MessageTypes, msg.Type) {
+		return bad("type %q (want one of %v)", msg.Type, MessageTypes)
+	}
+	if strings.TrimSpace(msg.Body) == "" && !system {
+		return bad("empty body")
+	}
+	to := slices.Clone(msg.To)
+	broadcast := len(to) == 0
+	if broadcast {
+		for _, a := range st.Members {
+			if a != from {
+				to = append(to, a)
+			}
+		}
+	}
+	slices.Sort(to)
+	if len(slices.Compact(slices.Clone(to))) != len(to) {
+		return bad("a recipient is listed twice")
+	}
+	for _, a := range to {
+		switch {
+		case !st.isMember(a):
+			return bad("recipient %q is not a member of team %s", a, team)
+		case a == from && !system:
+			return bad("%s cannot send a message to itself", a)
+		}
+	}
+	if len(to) == 0 {
+		return bad("no recipient")
+	}
+	m := Message{Team: team, Type: msg.Type, From: from, To: to, Broadcast: broadcast, Subject: msg.Subject,
+		Body: msg.Body, ReplyTo: msg.ReplyTo, Task: msg.Task, Attachments: msg.Attachments, SentAt: b.now, Left: len(to)}
+	for _, a := range msg.Attachments {
+		if _, err := cortex.NormalizeTerm(quad.IRI(a)); err != nil || !strings.Contains(a, ":") {
+			return bad("attachment %q is not an absolute IRI", a)
+		}
+	}
+	if msg.Task != "" {
+		if _, err := b.loadTask(team, msg.Task); err != nil {
+			return bad("task %q: %v", msg.Task, err)
+		}
+	}
+	n := st.Messages + 1
+	m.ID = msgID(n)
+	m.Thread = m.ID
+	if msg.ReplyTo != "" {
+		parent, err := b.loadMessage(team, msg.ReplyTo)
+		if errors.Is(err, ErrUnknownMessage) {
+			return bad("reply to %q: no such message in team %s", msg.ReplyTo, team)
+		} else if err != nil {
+			return Message{}, err
+		}
+		m.Thread = parent.Thread
+	}
+	st.Messages = n
+	b.saveBoard(team, st)
+	b.putMessage(&m)
+	b.addQuads(b.m.messageQuads(&m)...)
+	for _, a := range to {
+		b.put(inboxTable, heldKey(team, a, n), []quad.Value{quad.String(MsgUnread), quad.String(fmtTime(b.now)), nil})
+		if err := b.trimInbox(st, team, a); err != nil {
+			return Message{}, err
+		}
+	}
+	ev := m
+	b.event(Event{Type: EventMessageSent, Team: team, Message: &ev})
+	return m, nil
+}
+
+func (b *boardTx) putMessage(m *Message) {
+	n, _ := msgNum(m.ID)
+	j, _ := json.Marshal(m) // plain data: cannot fail
+	b.put(mailTable, mailKey(m.Team, n), []quad.Value{quad.String(j)})
+}
+
+func (b *boardTx) loadMessage(team, id string) (*Message, error) {
+	n, ok := msgNum(id)
+	if !ok {
+		return nil, fmt.Errorf("message %q: %w", id, ErrUnknownMessage)
+	}
+	vals, found, err := b.row(mailTable, mailKey(team, n))
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("message %q: %w", id, ErrUnknownMessage)
+	}
+	return decodeMessage(vals)
+}
+
+func decodeMessage(vals []quad.Value) (*Message, error) {
+	if len(vals) != 1 {
+		return nil, fmt.Errorf("%w: message row of %d values", ErrCorrupt, len(vals))
+	}
+	s, _ := vals[0].(quad.String)
+	var m Message
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return nil, fmt.Errorf("%w: message: %v", ErrCorrupt, err)
+	}
+	return &m, nil
+}
+
+// trimInbox removes the oldest messages of agent's inbox beyond the
+// retention limits, at most mailTrimMin per call past the count limit.
+func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
+	maxAge, maxN := st.mailRetention()
+	var keys []string
+	var times []time.Time
+	if err := b.scan(inboxTable, team+" "+agent+" ", func(key string, vals []quad.Value) bool {
+		s, _ := vals[1].(quad.String)
+		t, _ := parseTime(string(s))
+		keys = append(keys, key)
+		times = append(times, t)
+		return true
+	}); err != nil {
+		return err
+	}
+	drop := 0
+	for drop < len(keys) && (len(keys)-drop > maxN || maxAge > 0 && b.now.Sub(times[drop]) > maxAge) {
+		drop++
+		if drop >= mailTrimMin && len(keys)-drop <= maxN {
+			break
+		}
+	}
+	for _, key := range keys[:drop] {
+		b.del(inboxTable, key)
+		m, err := b.loadMessage(team, msgID(numOfReadyKey(key)))
+		if errors.Is(err, ErrUnknownMessage) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		m.Left--
+		if m.Left > 0 {
+			b.putMessage(m)
+			continue
+		}
+		n, _ := msgNum(m.ID)
+		b.del(mailTable, mailKey(team, n))
+		b.removeQuads(b.m.messageQuads(m)...)
+	}
+	return nil
+}
+
+func (st *boardState) mailRetention() (time.Duration, int) {
+	age, n := st.MailMaxAge, st.MailPerAgent
+	if n == 0 {
+		age, n = DefaultMailMaxAge, DefaultMailPerAgent
+	}
+	return age, n
+}
+
+// ConfigureMailbox sets the retention of team teamID's mailbox: each
+// member's inbox keeps at most perAgent messages (≥ 1) and none older
+// than maxAge (0: whatever their age). Default 30 days and 1,000. Sends
+// enforce it from then on.
+func (m *Manager) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) (err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if maxAge < 0 || perAgent < 1 {
+		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teamID, maxAge, perAgent, ErrInvalidConfig)
+	}
+	return m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, true)
+		if err != nil {
+			return err
+		}
+		st.MailMaxAge, st.MailPerAgent = maxAge, perAgent
+		b.saveBoard(teamID, st)
+		return nil
+	})
+}
+
+// messageQuads returns the quads of m in its team's mail graph.
+func (m *Manager) messageQuads(msg *Message) []quad.Quad {
+	x := m.ns
+	g := x.MailGraph(msg.Team)
+	node := x.Message(msg.Team, msg.ID)
+	var out []quad.Quad
+	add := func(p quad.Value, o quad.Value) {
+		out = append(out, quad.Quad{Subject: node, Predicate: p, Object: o, Label: g})
+	}
+	add(ns.RDFType, x.IRI(ns.ClassMessage))
+	add(x.IRI(ns.MessageType), ns.String(string(msg.Type)))
+	if msg.From != "" {
+		add(x.IRI(ns.MessageFrom), x.Member(msg.Team, msg.From))
+	}
+	for _, a := range msg.To {
+		add(x.IRI(ns.MessageTo), x.Member(msg.Team, a))
+	}
+	if msg.Broadcast {
+		add(x.IRI(ns.MessageBroadcast), ns.Bool(true))
+	}
+	if msg.ReplyTo != "" {
+		add(x.IRI(ns.MessageReplyTo), x.Message(msg.Team, msg.ReplyTo))
+	}
+	if msg.Task != "" {
+		add(x.IRI(ns.MessageTask), x.Task(msg.Team, msg.Task))
+	}
+	if msg.Subject != "" {
+		add(x.IRI(ns.MessageSubject), ns.String(msg.Subject))
+	}
+	add(x.IRI(ns.MessageBody), ns.String(msg.Body))
+	for _, a := range msg.Attachments {
+		add(x.IRI(ns.MessageAttachment), quad.IRI(a))
+	}
+	add(x.IRI(ns.MessageSentAt), ns.DateTime(msg.SentAt))
+	return out
+}
+
+// commentQuads returns the quads of comment c of team's task c.Task.
+func (m *Manager) commentQuads(team string, c TaskComment) []quad.Quad {
+	x := m.ns
+	g := x.TaskGraph(team)
+	node := x.TaskComment(team, c.ID)
+	q := func(p quad.Value, o quad.Value) quad.Quad {
+		return quad.Quad{Subject: node, Predicate: p, Object: o, Label: g}
+	}
+	return []quad.Quad{
+		q(ns.RDFType, x.IRI(ns.ClassTaskComment)),
+		q(x.IRI(ns.CommentTask), x.Task(team, c.Task)),
+		q(x.IRI(ns.CommentKind), ns.String(string(c.Kind))),
+		q(x.IRI(ns.CommentText), ns.String(c.Text)),
+		q(x.IRI(ns.CommentAuthor), x.Member(team, c.Author)),
+		q(x.IRI(ns.CommentCreatedAt), ns.DateTime(c.CreatedAt)),
+	}
+}
+
+// MailFilter selects messages in Inbox. The zero value selects the unread
+// and read ones (not the archived).
+type MailFilter struct {
+	Status MessageStatus // empty: unread and read
+}
+
+// Inbox returns the messages of agent's inbox in team teamID that match f,
+// oldest first, each with agent's Status and ReadAt.
+func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter) (_ []Message, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if f.Status != "" && f.Status.rank() == 0 {
+		return nil, errorf(ErrInvalidMessage, "status %q (want unread, read or archived)", f.Status)
+	}
+	var out []Message
+	err = m.boardRead(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, true)
+		if err != nil {
+			return err
+		}
+		if !st.isMember(agent) {
+			return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+		}
+		var ferr error
+		err = m.readBoardRows(ctx, inboxTable, teamID+" "+agent+" ", func(key string, vals []quad.Value) bool {
+			s, _ := vals[0].(quad.String)
+			status := MessageStatus(s)
+			if f.Status == "" && status == MsgArchived || f.Status != "" && status != f.Status {
+				return true
+			}
+			msg, err := b.loadMessage(teamID, msgID(numOfReadyKey(key)))
+			if err != nil {
+				ferr = err
+				return false
+			}
+			msg.Status = status
+			if r, ok := vals[2].(quad.String); ok {
+				msg.ReadAt, _ = parseTime(string(r))
+			}
+			out = append(out, *msg)
+			return true
+		})
+		if err == nil {
+			err = ferr
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("team %s: inbox of %s: %w", teamID, agent, err)
+	}
+	return out, nil
+}
+
+// MarkMessages moves messages ids of agent's inbox to status read or
+// archived (forward only: unread → read → archived; archiving an unread
+// message reads it too). A message already at or past status is left as
+// it is. An id that is not in agent's inbox fails the call with
+// ErrUnknownMessage, and nothing is changed.
+func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status MessageStatus, ids ...string) (err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if status != MsgRead && status != MsgArchived {
+		return errorf(ErrInvalidMessage, "mark as %q (want read or archived)", status)
+	}
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		for _, id := range ids {
+			n, ok := msgNum(id)
+			if !ok {
+				return fmt.Errorf("message %q: %w", id, ErrUnknownMessage)
+			}
+			key := heldKey(teamID, agent, n)
+			vals, found, err := b.row(inboxTable, key)
+			if err != nil {
+				return err
+			}
+			if !found {
+				return fmt.Errorf("message %q of %s: %w", id, agent, ErrUnknownMessage)
+			}
+			s, _ := vals[0].(quad.String)
+			if MessageStatus(s).rank() >= status.rank() {
+				continue
+			}
+			row := slices.Clone(vals)
+			row[0] = quad.String(status)
+			if row[2] == nil {
+				row[2] = quad.String(fmtTime(b.now))
+			}
+			b.put(inboxTable, key, row)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("team %s: mark messages of %s %s: %w", teamID, agent, status, err)
+	}
+	return nil
+}
+
+// Thread returns the messages of the thread that message id belongs to,
+// oldest first (retention may have removed some).
+func (m *Manager) Thread(ctx context.Context, teamID, id string) (_ []Message, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var root string
+	if err := m.boardRead(ctx, func(b *boardTx) error {
+		msg, err := b.loadMessage(teamID, id)
+		if err == nil {
+			root = msg.Thread
+		}
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("team %s: thread: %w", teamID, err)
+	}
+	return m.history(ctx, teamID, func(msg *Message) bool { return msg.Thread == root }, 0)
+}
+
+// History returns the team's last limit messages (limit ≤ 0: all), oldest
+// first.
+func (m *Manager) History(ctx context.Context, teamID string, limit int) (_ []Message, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if err := m.knownTeam(ctx, teamID); err != nil {
+		return nil, err
+	}
+	return m.history(ctx, teamID, func(*Message) bool { return true }, limit)
+}
+
+func (m *Manager) history(ctx context.Context, teamID string, keep func(*Message) bool, limit int) ([]Message, error) {
+	var out []Message
+	var ferr error
+	err := m.readBoardRows(ctx, mailTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
+		msg, err := decodeMessage(vals)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		if keep(msg) {
+			out = append(out, *msg)
+		}
+		return true
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("team %s: messages: %w", teamID, err)
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[len(out)-limit:]
+	}
+	return out, nil
+}

@@ -1,0 +1,427 @@
+package teammanager
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	ns "github.com/cortexgraph/cortex/namespace"
+)
+
+// Storage of the task board.
+//
+// A task is RDF in its team's task graph (namespace.NS.TaskGraph): the task
+// node with every field (task:status, task:assignee, task:blockedBy ...),
+// so SPARQL sees the board. Beside the quads, in the same atomic Update,
+// the board keeps side tables (cortex side.go) that make claims and
+// listings cheap, keyed by the team id, a space (ids never hold one) and
+// fixed-width numbers, so a team's rows are one key range in order:
+//
+//   - taskboard: team → the board's settings, members and task counter (JSON).
+//   - tasks: team, task number → the task's fields (tasktypes.go).
+//   - taskready: team, 1e9 − priority, task number → [assignee]: the tasks
+//     that are pending, not paused and whose blockers are all completed or
+//     skipped, highest priority first. ClaimNext and DispatchUnblocked read
+//     its first rows.
+//   - taskheld: team, agent, task number → []: the in_progress tasks of each
+//     member (who is free, whose lease to check).
+//   - taskhist: team, task number, entry → a TaskChange (TaskHistory).
+//   - taskcomment: team, task number, comment → a TaskComment.
+//
+// Unlike the team table, these tables are the board's record, not a cache
+// of the quads: the quads are written from them (never the other way), in
+// the same Update. A write of quads into a task graph by other means
+// (an import) is not seen by the board.
+const (
+	boardTable   = "taskboard"
+	taskTable    = "tasks"
+	readyTable   = "taskready"
+	heldTable    = "taskheld"
+	histTable    = "taskhist"
+	commentTable = "taskcomment"
+)
+
+// BoardSettings are a team board's rules (ConfigureBoard).
+type BoardSettings struct {
+	// Lead is the agent id of the team's lead, a member. Default: the
+	// member whose role is "lead" (any case), if exactly one has it.
+	Lead string
+	// AllowRequests lets every member create tasks, not only the lead.
+	AllowRequests bool
+	// LeadMayWork lets the lead be assigned, claim and be dispatched tasks.
+	LeadMayWork bool
+	// RequireReview sends a submitted task to in_review for the lead to
+	// approve or reject; without it a submission completes the task.
+	// Default true.
+	RequireReview bool
+	// MaxDispatches is the circuit breaker: a task claimed or dispatched
+	// this many times without completing fails at its next claim or
+	// dispatch. Default 3; 1..100.
+	MaxDispatches int
+	// Lease is how long an in_progress task may go without progress
+	// (ProgressTask, a comment, a submission) before SweepTasks or
+	// DispatchUnblocked returns it to pending. Default 10 minutes.
+	Lease time.Duration
+	// StaleAfter is how long a task in_progress or in_review may go
+	// unchanged before SweepTasks reports it stale. Default 30 minutes.
+	StaleAfter time.Duration
+}
+
+// Defaults of BoardSettings.
+const (
+	DefaultMaxDispatches = 3
+	DefaultTaskLease     = 10 * time.Minute
+	DefaultStaleAfter    = 30 * time.Minute
+)
+
+// LeadRole is the member role that makes a member the default lead of its
+// team's board.
+const LeadRole = "lead"
+
+// boardState is a team's row of the taskboard table.
+type boardState struct {
+	Settings boardWire `json:"settings"`
+	Members  []string  `json:"members"`
+	Next     int       `json:"next"`     // the number of the next task
+	Messages int       `json:"messages"` // messages sent so far
+	// Mailbox retention (ConfigureMailbox); MailPerAgent 0: the defaults.
+	MailMaxAge   time.Duration `json:"mailMaxAge,omitempty"`
+	MailPerAgent int           `json:"mailPerAgent,omitempty"`
+}
+
+type boardWire struct {
+	Lead          string        `json:"lead,omitempty"`
+	AllowRequests bool          `json:"allowRequests,omitempty"`
+	LeadMayWork   bool          `json:"leadMayWork,omitempty"`
+	RequireReview bool          `json:"requireReview"`
+	MaxDispatches int           `json:"maxDispatches"`
+	Lease         time.Duration `json:"lease"`
+	StaleAfter    time.Duration `json:"staleAfter"`
+}
+
+func (w boardWire) settings() BoardSettings { return BoardSettings(w) }
+
+func (s BoardSettings) validate(members []string) error {
+	switch {
+	case s.Lead != "" && !slices.Contains(members, s.Lead):
+		return fmt.Errorf("%w: lead %q is not a member", ErrUnknownAgent, s.Lead)
+	case s.MaxDispatches < 1 || s.MaxDispatches > 100:
+		return errorf(ErrInvalidConfig, "max dispatches %d not in 1..100", s.MaxDispatches)
+	case s.Lease <= 0:
+		return errorf(ErrInvalidConfig, "lease %v: want > 0", s.Lease)
+	case s.StaleAfter <= 0:
+		return errorf(ErrInvalidConfig, "stale after %v: want > 0", s.StaleAfter)
+	}
+	return nil
+}
+
+func (st *boardState) isMember(agent string) bool { return slices.Contains(st.Members, agent) }
+
+// mayWork reports whether agent may hold tasks.
+func (st *boardState) mayWork(agent string) bool {
+	return st.isMember(agent) && (agent != st.Settings.Lead || st.Settings.LeadMayWork)
+}
+
+func taskNum(id string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, "T")
+	if !ok || rest == "" || rest[0] == '0' || len(rest) > 10 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
+}
+
+func taskID(n int) string { return "T" + strconv.Itoa(n) }
+
+func pad(n int) string { return fmt.Sprintf("%010d", n) }
+
+func teamKey(team string) string               { return team + " " }
+func taskKey(team string, n int) string        { return team + " " + pad(n) }
+func heldKey(team, agent string, n int) string { return team + " " + agent + " " + pad(n) }
+func subKey(team string, n, k int) string      { return team + " " + pad(n) + " " + pad(k) }
+func readyKey(team string, prio, n int) string {
+	return team + " " + pad(MaxTaskPriority-prio) + " " + pad(n)
+}
+
+// loadBoard reads team's board row, creating it (staged) from the team's
+// members on first use. It fails with ErrUnknownTeam and ErrTeamFinished,
+// with ErrTeamDisbanded for a disbanded team, and with ErrTeamPaused for a
+// paused one unless pausedOK (the mailbox works while a team is paused;
+// the board waits).
+func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
+	if row, found, err := b.n.SideRow(b.ctx, teamTable, team); err != nil {
+		return nil, err
+	} else if found && len(row) > fStatus {
+		if s, _ := row[fStatus].(quad.String); Finished(Status(s)) {
+			return nil, fmt.Errorf("team %s is %s: %w", team, s, ErrTeamFinished)
+		}
+		// (A row written before the lifecycle fields is of a team neither
+		// paused nor disbanded.)
+		if len(row) == nListFields && row[fDisbandedAt] != nil {
+			return nil, fmt.Errorf("team %s: %w; its graphs are read-only", team, ErrTeamDisbanded)
+		}
+		if len(row) == nListFields && row[fPausedAt] != nil && !pausedOK {
+			return nil, fmt.Errorf("team %s is paused (ResumeTeam): %w", team, ErrTeamPaused)
+		}
+	}
+	vals, found, err := b.row(boardTable, team)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		var st boardState
+		if len(vals) != 1 {
+			return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, team)
+		}
+		s, _ := vals[0].(quad.String)
+		if err := json.Unmarshal([]byte(s), &st); err != nil {
+			return nil, fmt.Errorf("%w: board of team %s: %v", ErrCorrupt, team, err)
+		}
+		return &st, nil
+	}
+	ts, err := b.m.readTeam(b.ctx, b.n.Dataset(), team, "")
+	if err != nil {
+		return nil, err
+	}
+	t := &ts.team
+	if Finished(t.Status) {
+		return nil, fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
+	}
+	if err := checkWorking(t); err != nil && (t.Lifecycle != LifecyclePaused || !pausedOK) {
+		return nil, err
+	}
+	st := &boardState{Next: 1, Settings: boardWire{RequireReview: true, MaxDispatches: DefaultMaxDispatches,
+		Lease: DefaultTaskLease, StaleAfter: DefaultStaleAfter}}
+	var leads []string
+	for _, mb := range t.Members {
+		st.Members = append(st.Members, mb.AgentID)
+		if strings.EqualFold(mb.Role, LeadRole) {
+			leads = append(leads, mb.AgentID)
+		}
+	}
+	if len(leads) == 1 {
+		st.Settings.Lead = leads[0]
+	}
+	b.saveBoard(team, st)
+	return st, nil
+}
+
+func (b *boardTx) saveBoard(team string, st *boardState) {
+	j, _ := json.Marshal(st) // plain data: cannot fail
+	b.put(boardTable, team, []quad.Value{quad.String(j)})
+}
+
+// loadTask reads task id of team.
+func (b *boardTx) loadTask(team, id string) (*Task, error) {
+	n, ok := taskNum(id)
+	if !ok {
+		return nil, fmt.Errorf("team %s: task %q: %w", team, id, ErrUnknownTask)
+	}
+	vals, found, err := b.row(taskTable, taskKey(team, n))
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("team %s: task %q: %w", team, id, ErrUnknownTask)
+	}
+	t, err := decodeTask(team, vals)
+	if err != nil {
+		return nil, err
+	}
+	t.IRI = b.m.ns.Task(team, t.ID)
+	return &t, nil
+}
+
+// blockersDone reports whether every blocker of t completed or was skipped.
+func (b *boardTx) blockersDone(t *Task) (bool, error) {
+	for _, id := range t.BlockedBy {
+		bt, err := b.loadTask(t.Team, id)
+		if err != nil {
+			return false, err
+		}
+		if !satisfies(bt) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// satisfies reports whether t no longer holds its dependents back.
+func satisfies(t *Task) bool {
+	return t.Status == TaskCompleted || t.Status == TaskCancelled && t.Skipped
+}
+
+// save writes t (old: as it was, nil for a new task) with change: its row,
+// its quads, its ready and held rows, a history entry and an event.
+func (b *boardTx) save(old, t *Task, change TaskChange) error {
+	team := t.Team
+	n, _ := taskNum(t.ID)
+	change.Time = b.now
+	if old != nil {
+		change.From = old.Status
+	}
+	change.To = t.Status
+	if change.Action != ActionProgress {
+		t.history++
+		hist := change
+		hist.Task = nil
+		j, _ := json.Marshal(hist)
+		b.put(histTable, subKey(team, n, t.history), []quad.Value{quad.String(j)})
+	}
+	b.put(taskTable, taskKey(team, n), encodeTask(t))
+	var oldQuads []quad.Quad
+	if old != nil {
+		oldQuads = b.m.taskQuads(old)
+		b.del(readyTable, readyKey(team, old.Priority, n))
+		if old.Status == TaskInProgress && old.Assignee != "" {
+			b.del(heldTable, heldKey(team, old.Assignee, n))
+		}
+	}
+	b.replaceQuads(oldQuads, b.m.taskQuads(t))
+	if t.Status == TaskPending && !t.Paused {
+		ok, err := b.blockersDone(t)
+		if err != nil {
+			return err
+		}
+		if ok {
+			b.put(readyTable, readyKey(team, t.Priority, n), []quad.Value{quad.String(t.Assignee)})
+		}
+	}
+	if t.Status == TaskInProgress && t.Assignee != "" {
+		b.put(heldTable, heldKey(team, t.Assignee, n), []quad.Value{})
+	}
+	cp := *t
+	cp.BlockedBy, cp.Dependents = slices.Clone(t.BlockedBy), slices.Clone(t.Dependents)
+	change.Task = &cp
+	typ := EventTaskStatus
+	switch {
+	case old == nil:
+		typ = EventTaskCreated
+	case old.Status == t.Status:
+		typ = EventTaskUpdated
+	}
+	b.event(Event{Type: typ, Team: team, Task: &change})
+	return nil
+}
+
+// refreshDependents puts or deletes the ready rows of t's dependents after
+// t changed status.
+func (b *boardTx) refreshDependents(t *Task) error {
+	for _, id := range t.Dependents {
+		d, err := b.loadTask(t.Team, id)
+		if err != nil {
+			return err
+		}
+		n, _ := taskNum(d.ID)
+		ok := false
+		if d.Status == TaskPending && !d.Paused {
+			if ok, err = b.blockersDone(d); err != nil {
+				return err
+			}
+		}
+		if ok {
+			b.put(readyTable, readyKey(t.Team, d.Priority, n), []quad.Value{quad.String(d.Assignee)})
+		} else {
+			b.del(readyTable, readyKey(t.Team, d.Priority, n))
+		}
+	}
+	return nil
+}
+
+// taskQuads returns the quads of t in its team's task graph.
+func (m *Manager) taskQuads(t *Task) []quad.Quad {
+	x := m.ns
+	g := x.TaskGraph(t.Team)
+	node := x.Task(t.Team, t.ID)
+	out := make([]quad.Quad, 0, 16+len(t.BlockedBy))
+	add := func(p ns.Term, o quad.Value) {
+		out = append(out, quad.Quad{Subject: node, Predicate: x.IRI(p), Object: o, Label: g})
+	}
+	str := func(p ns.Term, s string) {
+		if s != "" {
+			add(p, ns.String(s))
+		}
+	}
+	tm := func(p ns.Term, v time.Time) {
+		if !v.IsZero() {
+			add(p, ns.DateTime(v))
+		}
+	}
+	member := func(p ns.Term, a string) {
+		if a != "" {
+			add(p, x.Member(t.Team, a))
+		}
+	}
+	out = append(out, quad.Quad{Subject: node, Predicate: ns.RDFType, Object: x.IRI(ns.ClassTask), Label: g})
+	add(ns.TaskTeam, x.Team(t.Team))
+	add(ns.TaskID, ns.String(t.ID))
+	str(ns.TaskSubject, t.Subject)
+	str(ns.TaskDescription, t.Description)
+	add(ns.TaskPriority, ns.Integer(int64(t.Priority)))
+	add(ns.TaskStatus, ns.String(string(t.Status)))
+	member(ns.TaskAssignee, t.Assignee)
+	member(ns.TaskCreatedBy, t.CreatedBy)
+	for _, id := range t.BlockedBy {
+		add(ns.TaskBlockedBy, x.Task(t.Team, id))
+	}
+	str(ns.TaskResult, t.Result)
+	str(ns.TaskError, t.Error)
+	str(ns.TaskFeedback, t.Feedback)
+	add(ns.TaskDispatchCount, ns.Integer(int64(t.Dispatches)))
+	tm(ns.TaskCreatedAt, t.CreatedAt)
+	tm(ns.TaskUpdatedAt, t.UpdatedAt)
+	tm(ns.TaskClaimedAt, t.ClaimedAt)
+	if t.Paused {
+		add(ns.TaskPaused, ns.Bool(true))
+	}
+	if t.Skipped {
+		add(ns.TaskSkipped, ns.Bool(true))
+	}
+	member(ns.TaskReviewedBy, t.ReviewedBy)
+	tm(ns.TaskReviewedAt, t.ReviewedAt)
+	return out
+}
+
+// readBoardRows reads the rows of table whose keys start with prefix,
+// outside any write (committed data).
+func (m *Manager) readBoardRows(ctx context.Context, table, prefix string, fn func(key string, vals []quad.Value) bool) error {
+	after, page := prefix, 1024
+	for {
+		rows, err := m.n.SideRowsAfter(ctx, table, after, page)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if !strings.HasPrefix(r.Key, prefix) || !fn(r.Key, r.Vals) {
+				return nil
+			}
+		}
+		if len(rows) < page {
+			return nil
+		}
+		after = rows[len(rows)-1].Key
+		page = min(page*4, 16384)
+	}
+}
+
+// deleteBoard stages, in tx, the deletion of team's board and mailbox
+// rows (DeleteTeam removes their graphs).
+func (m *Manager) deleteBoard(ctx context.Context, tx *cortex.Tx, team string) error {
+	tx.DeleteSide(boardTable, team)
+	for _, table := range []string{taskTable, readyTable, heldTable, histTable, commentTable, mailTable, inboxTable} {
+		if err := m.readBoardRows(ctx, table, teamKey(team), func(key string, _ []quad.Value) bool {
+			tx.DeleteSide(table, key)
+			return true
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

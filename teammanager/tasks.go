@@ -1,0 +1,983 @@
+package teammanager
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/internal/ctxcause"
+)
+
+// ConfigureBoard sets the rules of team teamID's task board (see
+// BoardSettings) and returns them. Zero MaxDispatches, Lease and
+// StaleAfter keep their defaults; an empty Lead keeps the lead the board
+// has (by default the member with role "lead"). Settings that fail
+// validation are an error wrapping ErrInvalidConfig (ErrUnknownAgent for a
+// lead that is not a member) and change nothing.
+func (m *Manager) ConfigureBoard(ctx context.Context, teamID string, s BoardSettings) (_ BoardSettings, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out BoardSettings
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, false)
+		if err != nil {
+			return err
+		}
+		if s.Lead == "" {
+			s.Lead = st.Settings.Lead
+		}
+		if s.MaxDispatches == 0 {
+			s.MaxDispatches = DefaultMaxDispatches
+		}
+		if s.Lease == 0 {
+			s.Lease = DefaultTaskLease
+		}
+		if s.StaleAfter == 0 {
+			s.StaleAfter = DefaultStaleAfter
+		}
+		if err := s.validate(st.Members); err != nil {
+			return err
+		}
+		st.Settings = boardWire(s)
+		b.saveBoard(teamID, st)
+		out = s
+		return nil
+	})
+	if err != nil {
+		return BoardSettings{}, fmt.Errorf("team %s: configure board: %w", teamID, err)
+	}
+	return out, nil
+}
+
+// Board returns the rules of team teamID's task board.
+func (m *Manager) Board(ctx context.Context, teamID string) (_ BoardSettings, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out BoardSettings
+	err = m.boardRead(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, false)
+		if err == nil {
+			out = st.Settings.settings()
+		}
+		return err
+	})
+	return out, err
+}
+
+// boardRead runs fn on the committed board, outside any batch: whatever
+// fn stages is dropped.
+func (m *Manager) boardRead(ctx context.Context, fn func(b *boardTx) error) error {
+	b := &boardTx{m: m, ctx: ctx, n: m.n, now: m.now()}
+	b.init()
+	return fn(b)
+}
+
+// CreateTask creates a task on team teamID's board, by agent by, and
+// returns it. Only the lead may create tasks, or any member if the board
+// allows requests (ErrNotAllowed). The subject is required; the priority
+// is within ±MaxTaskPriority; the assignee, if any, is a member that may
+// work (never the lead unless the board allows it); every blocked_by names
+// an unfinished task of the same team (all ErrInvalidTask). The task is
+// pending, and ready (claimable, dispatchable) once its blockers complete.
+func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, false)
+		if err != nil {
+			return err
+		}
+		if err := mayCreate(st, by); err != nil {
+			return err
+		}
+		t := &Task{Team: teamID, Subject: strings.TrimSpace(nt.Subject), Description: nt.Description,
+			Assignee: nt.Assignee, Priority: nt.Priority, Status: TaskPending, CreatedBy: by,
+			CreatedAt: b.now, UpdatedAt: b.now}
+		if err := checkFields(st, t); err != nil {
+			return err
+		}
+		n := st.Next
+		t.ID = taskID(n)
+		t.IRI = m.ns.Task(teamID, t.ID)
+		blockers, err := b.checkBlockers(t, nt.BlockedBy)
+		if err != nil {
+			return err
+		}
+		t.BlockedBy = nt.BlockedBy
+		for _, bt := range blockers {
+			old := *bt
+			bt.Dependents = append(slices.Clone(bt.Dependents), t.ID)
+			if err := b.save(&old, bt, TaskChange{Action: ActionUpdated, By: by, Reason: "blocks " + t.ID}); err != nil {
+				return err
+			}
+		}
+		st.Next++
+		b.saveBoard(teamID, st)
+		if err := b.save(nil, t, TaskChange{Action: ActionCreated, By: by}); err != nil {
+			return err
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: create task: %w", teamID, err)
+	}
+	return out, nil
+}
+
+func mayCreate(st *boardState, by string) error {
+	switch {
+	case !st.isMember(by):
+		return fmt.Errorf("agent %q: %w", by, ErrUnknownAgent)
+	case by == st.Settings.Lead, st.Settings.AllowRequests:
+		return nil
+	case st.Settings.Lead == "":
+		return fmt.Errorf("%w: %s may not create tasks: the board has no lead (ConfigureBoard, or a member with role %q) and does not allow requests", ErrNotAllowed, by, LeadRole)
+	}
+	return fmt.Errorf("%w: only the lead (%s) creates tasks on this board, not %s", ErrNotAllowed, st.Settings.Lead, by)
+}
+
+// checkFields validates the fields of t that do not depend on other tasks.
+func checkFields(st *boardState, t *Task) error {
+	switch {
+	case t.Subject == "":
+		return errorf(ErrInvalidTask, "empty subject")
+	case t.Priority < -MaxTaskPriority || t.Priority > MaxTaskPriority:
+		return errorf(ErrInvalidTask, "priority %d not in ±%d", t.Priority, MaxTaskPriority)
+	case t.Assignee != "" && !st.isMember(t.Assignee):
+		return fmt.Errorf("%w: assignee %q: %w", ErrInvalidTask, t.Assignee, ErrUnknownAgent)
+	case t.Assignee != "" && !st.mayWork(t.Assignee):
+		return fmt.Errorf("%w: assignee %s is the lead, and the board does not let the lead work: %w", ErrInvalidTask, t.Assignee, ErrNotAllowed)
+	}
+	return nil
+}
+
+// checkBlockers checks that ids name distinct unfinished tasks of t's team,
+// other than t, and returns them.
+func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
+	var out []*Task
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return nil, errorf(ErrInvalidTask, "blocked_by lists %s twice", id)
+		}
+		seen[id] = true
+		if id == t.ID {
+			return nil, &CycleError{Team: t.Team, Cycle: []string{t.ID, t.ID}}
+		}
+		bt, err := b.loadTask(t.Team, id)
+		if errors.Is(err, ErrUnknownTask) {
+			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s", ErrInvalidTask, id, t.Team)
+		} else if err != nil {
+			return nil, err
+		}
+		if bt.Status.Finished() {
+			return nil, fmt.Errorf("%w: blocked_by %s: the task is %s", ErrInvalidTask, id, bt.Status)
+		}
+		out = append(out, bt)
+	}
+	return out, nil
+}
+
+// findCycle returns the cycle that making t blocked by ids would close: a
+// path from a blocker back to t through blocked_by, or nil.
+func (b *boardTx) findCycle(t *Task, ids []string) ([]string, error) {
+	// Depth-first from each new blocker along blocked_by; reaching t
+	// closes the cycle t → blocker → ... → t.
+	seen := map[string]bool{}
+	var path []string
+	var visit func(id string) (bool, error)
+	visit = func(id string) (bool, error) {
+		path = append(path, id)
+		if id == t.ID {
+			return true, nil
+		}
+		if seen[id] {
+			path = path[:len(path)-1]
+			return false, nil
+		}
+		seen[id] = true
+		x, err := b.loadTask(t.Team, id)
+		if err != nil {
+			return false, err
+		}
+		for _, next := range x.BlockedBy {
+			if found, err := visit(next); found || err != nil {
+				return found, err
+			}
+		}
+		path = path[:len(path)-1]
+		return false, nil
+	}
+	for _, id := range ids {
+		path = append(path[:0], t.ID)
+		if found, err := visit(id); found || err != nil {
+			return path, err
+		}
+	}
+	return nil, nil
+}
+
+// GetTask returns task taskID of team teamID.
+func (m *Manager) GetTask(ctx context.Context, teamID, taskID string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardRead(ctx, func(b *boardTx) error {
+		t, err := b.loadTask(teamID, taskID)
+		if err == nil {
+			out = *t
+		}
+		return err
+	})
+	return out, err
+}
+
+// ListTasks returns the tasks of team teamID that match f, in id order. It
+// reads the board's task table alone (one key range), not the quads.
+func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_ []Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if f.Status != "" && !f.Status.Valid() {
+		return nil, errorf(ErrInvalidStatus, "task status %q", f.Status)
+	}
+	if err := m.knownTeam(ctx, teamID); err != nil {
+		return nil, err
+	}
+	var out []Task
+	var derr error
+	err = m.readBoardRows(ctx, taskTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
+		if f.Status != "" {
+			if s, _ := vals[tfStatus].(quad.String); TaskStatus(s) != f.Status {
+				return true
+			}
+		}
+		if f.Assignee != "" {
+			if s, _ := vals[tfAssignee].(quad.String); string(s) != f.Assignee {
+				return true
+			}
+		}
+		t, err := decodeTask(teamID, vals)
+		if err != nil {
+			derr = err
+			return false
+		}
+		t.IRI = m.ns.Task(teamID, t.ID)
+		out = append(out, t)
+		return true
+	})
+	if err == nil {
+		err = derr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("team %s: list tasks: %w", teamID, err)
+	}
+	return out, nil
+}
+
+// knownTeam fails with ErrUnknownTeam if team id does not exist.
+func (m *Manager) knownTeam(ctx context.Context, id string) error {
+	if _, found, err := m.n.SideRow(ctx, boardTable, id); err != nil || found {
+		return err
+	}
+	ok, err := m.exists(ctx, id)
+	if err == nil && !ok {
+		err = fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
+	}
+	return err
+}
+
+// UpdateTask changes fields of unfinished task taskID, by the lead (or by
+// its creator, on a board that allows requests). A new blocked_by (pending
+// tasks only) must name unfinished tasks of the team and must not close a
+// cycle: that fails with a *CycleError naming it.
+func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u TaskUpdate) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if by != st.Settings.Lead && !(st.Settings.AllowRequests && by == t.CreatedBy) {
+			return fmt.Errorf("%w: only the lead updates task %s, not %s", ErrNotAllowed, taskID, by)
+		}
+		if t.Status.Finished() {
+			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "update"}
+		}
+		old := *t
+		if u.Subject != nil {
+			t.Subject = strings.TrimSpace(*u.Subject)
+		}
+		if u.Description != nil {
+			t.Description = *u.Description
+		}
+		if u.Priority != nil {
+			t.Priority = *u.Priority
+		}
+		if u.Assignee != nil {
+			if t.Status != TaskPending && *u.Assignee != t.Assignee {
+				return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "reassign"}
+			}
+			t.Assignee = *u.Assignee
+		}
+		if err := checkFields(st, t); err != nil {
+			return err
+		}
+		if u.BlockedBy != nil {
+			if t.Status != TaskPending {
+				return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "change blocked_by of"}
+			}
+			ids := *u.BlockedBy
+			if _, err := b.checkBlockers(t, ids); err != nil {
+				return err
+			}
+			cycle, err := b.findCycle(t, ids)
+			if err != nil {
+				return err
+			}
+			if cycle != nil {
+				return &CycleError{Team: teamID, Cycle: cycle}
+			}
+			if err := b.relink(t, ids, by); err != nil {
+				return err
+			}
+			t.BlockedBy = slices.Clone(ids)
+		}
+		t.UpdatedAt = b.now
+		if err := b.save(&old, t, TaskChange{Action: ActionUpdated, By: by}); err != nil {
+			return err
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: update task %s: %w", teamID, taskID, err)
+	}
+	return out, nil
+}
+
+// relink moves t's entry in its blockers' Dependents from its current
+// blocked_by to ids.
+func (b *boardTx) relink(t *Task, ids []string, by string) error {
+	for _, id := range t.BlockedBy {
+		if slices.Contains(ids, id) {
+			continue
+		}
+		bt, err := b.loadTask(t.Team, id)
+		if err != nil {
+			return err
+		}
+		old := *bt
+		bt.Dependents = slices.DeleteFunc(slices.Clone(bt.Dependents), func(d string) bool { return d == t.ID })
+		if err := b.save(&old, bt, TaskChange{Action: ActionUpdated, By: by, Reason: "no longer blocks " + t.ID}); err != nil {
+			return err
+		}
+	}
+	for _, id := range ids {
+		if slices.Contains(t.BlockedBy, id) {
+			continue
+		}
+		bt, err := b.loadTask(t.Team, id)
+		if err != nil {
+			return err
+		}
+		old := *bt
+		bt.Dependents = append(slices.Clone(bt.Dependents), t.ID)
+		if err := b.save(&old, bt, TaskChange{Action: ActionUpdated, By: by, Reason: "blocks " + t.ID}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadFor reads the board and task taskID of team.
+func (b *boardTx) loadFor(team, taskID string) (*boardState, *Task, error) {
+	st, err := b.loadBoard(team, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := b.loadTask(team, taskID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, t, nil
+}
+
+// ClaimTask gives pending task taskID to member agent: in_progress, with
+// its lease starting now. Exactly one of concurrent claims of a task wins
+// (the others get a *TaskStateError: it is in_progress). The task must be
+// ready (its blockers completed or skipped: else ErrBlocked), not paused,
+// and unassigned or assigned to agent (ErrNotAllowed); the lead claims
+// only if the board lets it work.
+//
+// Circuit breaker: a task already claimed or dispatched MaxDispatches times
+// fails instead (reason "dispatched N times without completing"), the lead
+// is sent an escalation message, and ClaimTask returns the failed task with
+// an error matching ErrCircuitOpen.
+func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	tripped := false
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if !st.mayWork(agent) {
+			return notWorker(st, agent)
+		}
+		if t.Status != TaskPending || t.Paused {
+			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "claim"}
+		}
+		if t.Assignee != "" && t.Assignee != agent {
+			return fmt.Errorf("%w: task %s is assigned to %s, not %s", ErrNotAllowed, taskID, t.Assignee, agent)
+		}
+		ok, err := b.blockersDone(t)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("task %s: %w by %s", taskID, ErrBlocked, strings.Join(t.BlockedBy, ", "))
+		}
+		tripped, err = b.dispatch(st, t, agent, ActionClaimed)
+		out = *t
+		return err
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: claim task %s: %w", teamID, taskID, err)
+	}
+	if tripped {
+		return out, fmt.Errorf("team %s: claim task %s: %w: %s", teamID, taskID, ErrCircuitOpen, out.Error)
+	}
+	return out, nil
+}
+
+func notWorker(st *boardState, agent string) error {
+	if !st.isMember(agent) {
+		return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+	}
+	return fmt.Errorf("%w: %s is the lead, and the board does not let the lead work", ErrNotAllowed, agent)
+}
+
+// dispatch gives ready task t to agent (claimed or dispatched), or, past
+// the circuit breaker, fails it and escalates; it reports whether the
+// breaker tripped.
+func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (bool, error) {
+	old := *t
+	t.UpdatedAt = b.now
+	if t.Dispatches >= st.Settings.MaxDispatches {
+		t.Status = TaskFailed
+		t.Error = fmt.Sprintf("dispatched %d times without completing", t.Dispatches)
+		if err := b.save(&old, t, TaskChange{Action: ActionFailed, Reason: t.Error}); err != nil {
+			return false, err
+		}
+		return true, b.escalate(st, t, "", t.Error)
+	}
+	t.Status, t.Assignee, t.ClaimedAt = TaskInProgress, agent, b.now
+	t.Dispatches++
+	by := agent
+	if action == ActionDispatched {
+		by = ""
+	}
+	return false, b.save(&old, t, TaskChange{Action: action, By: by})
+}
+
+// escalate tells the lead that t failed (reason), naming who reported it,
+// the dependents it holds back and how to go on. With no lead, nothing is
+// sent.
+func (b *boardTx) escalate(st *boardState, t *Task, from, reason string) error {
+	if st.Settings.Lead == "" {
+		return nil
+	}
+	var body strings.Builder
+	fmt.Fprintf(&body, "task %s (%s) failed", t.ID, t.Subject)
+	if from != "" {
+		fmt.Fprintf(&body, "; reported by %s", from)
+	}
+	fmt.Fprintf(&body, ": %s.", reason)
+	if len(t.Dependents) > 0 {
+		fmt.Fprintf(&body, " Its dependents %s stay blocked.", strings.Join(t.Dependents, ", "))
+	}
+	fmt.Fprintf(&body, " Retry it (cortexctl tasks retry %s %s) or skip it (cortexctl tasks skip %s %s).", t.Team, t.ID, t.Team, t.ID)
+	_, err := b.send(st, t.Team, from, OutMessage{Type: MsgStatus, To: []string{st.Settings.Lead},
+		Subject: "escalation: task " + t.ID + " failed", Body: body.String(), Task: t.ID}, true)
+	return err
+}
+
+// ClaimNext claims for agent the ready task with the highest priority (then
+// the lowest id) that is unassigned or assigned to agent: the swarm's
+// self-claim. It fails with ErrNoReadyTask when there is none. A task past
+// the circuit breaker fails as in ClaimTask, and the search goes on.
+func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, false)
+		if err != nil {
+			return err
+		}
+		if !st.mayWork(agent) {
+			return notWorker(st, agent)
+		}
+		for {
+			var pick string
+			err := b.scan(readyTable, teamKey(teamID), func(key string, vals []quad.Value) bool {
+				if a, _ := vals[0].(quad.String); a == "" || string(a) == agent {
+					pick = key
+					return false
+				}
+				return true
+			})
+			if err != nil {
+				return err
+			}
+			if pick == "" {
+				return ErrNoReadyTask
+			}
+			t, err := b.loadTask(teamID, taskID(numOfReadyKey(pick)))
+			if err != nil {
+				return err
+			}
+			tripped, err := b.dispatch(st, t, agent, ActionClaimed)
+			if err != nil {
+				return err
+			}
+			if !tripped {
+				out = *t
+				return nil
+			}
+		}
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: %s: claim next: %w", teamID, agent, err)
+	}
+	return out, nil
+}
+
+func numOfReadyKey(key string) int {
+	i := strings.LastIndexByte(key, ' ')
+	n := 0
+	for _, c := range key[i+1:] {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// ProgressTask records progress of agent on its in_progress task: the
+// lease starts again (and note, if any, is kept as a note comment).
+func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		_, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if err := isAssignee(t, agent, TaskInProgress, "report progress on"); err != nil {
+			return err
+		}
+		old := *t
+		t.UpdatedAt = b.now
+		if note != "" {
+			if _, err := b.comment(t, agent, CommentNote, note); err != nil {
+				return err
+			}
+		}
+		if err := b.save(&old, t, TaskChange{Action: ActionProgress, By: agent, Reason: note}); err != nil {
+			return err
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: progress on task %s: %w", teamID, taskID, err)
+	}
+	return out, nil
+}
+
+func isAssignee(t *Task, agent string, want TaskStatus, op string) error {
+	if t.Status != want {
+		return &TaskStateError{Team: t.Team, Task: t.ID, Status: t.Status, Paused: t.Paused, Op: op}
+	}
+	if t.Assignee != agent {
+		return fmt.Errorf("%w: task %s is %s's, not %s's", ErrNotAllowed, t.ID, t.Assignee, agent)
+	}
+	return nil
+}
+
+// CompleteTask submits agent's result of its in_progress task. With
+// RequireReview (the default) the task goes to in_review and the lead is
+// sent a request_approval message; otherwise it completes, and its
+// dependents whose blockers are all done become ready.
+func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if t.Paused {
+			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: true, Op: "complete"}
+		}
+		if err := isAssignee(t, agent, TaskInProgress, "complete"); err != nil {
+			return err
+		}
+		old := *t
+		t.Result, t.UpdatedAt = result, b.now
+		if st.Settings.RequireReview && st.Settings.Lead != "" && agent != st.Settings.Lead {
+			t.Status = TaskInReview
+			if err := b.save(&old, t, TaskChange{Action: ActionSubmitted, By: agent}); err != nil {
+				return err
+			}
+			if _, err := b.send(st, teamID, agent, OutMessage{Type: MsgRequestApproval, To: []string{st.Settings.Lead},
+				Subject: "review task " + t.ID + ": " + t.Subject, Body: result, Task: t.ID}, true); err != nil {
+				return err
+			}
+		} else {
+			t.Status = TaskCompleted
+			if err := b.save(&old, t, TaskChange{Action: ActionCompleted, By: agent}); err != nil {
+				return err
+			}
+			if err := b.refreshDependents(t); err != nil {
+				return err
+			}
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: complete task %s: %w", teamID, taskID, err)
+	}
+	return out, nil
+}
+
+// ReviewTask is the lead's verdict on a task in_review. Approve: the task
+// completes (ReviewedBy, ReviewedAt set) and its dependents become ready
+// once all their blockers are done; the member is sent an approval
+// message. Reject: the task goes back to its member, in_progress with a
+// fresh lease, feedback kept in Feedback and as a note comment; the member
+// is sent a rejection message. Rejecting needs feedback (ErrInvalidTask).
+func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, approve bool, feedback string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if lead != st.Settings.Lead {
+			return fmt.Errorf("%w: only the lead reviews tasks, not %s", ErrNotAllowed, lead)
+		}
+		if t.Status != TaskInReview {
+			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "review"}
+		}
+		if !approve && strings.TrimSpace(feedback) == "" {
+			return errorf(ErrInvalidTask, "a rejection needs feedback")
+		}
+		old := *t
+		t.UpdatedAt = b.now
+		msg := OutMessage{To: []string{t.Assignee}, Body: feedback, Task: t.ID}
+		if approve {
+			t.Status, t.ReviewedBy, t.ReviewedAt = TaskCompleted, lead, b.now
+			if err := b.save(&old, t, TaskChange{Action: ActionApproved, By: lead, Reason: feedback}); err != nil {
+				return err
+			}
+			if err := b.refreshDependents(t); err != nil {
+				return err
+			}
+			msg.Type, msg.Subject = MsgApproval, "task "+t.ID+" approved"
+		} else {
+			t.Status, t.Feedback, t.ClaimedAt = TaskInProgress, feedback, b.now
+			if _, err := b.comment(t, lead, CommentNote, "review: "+feedback); err != nil {
+				return err
+			}
+			if err := b.save(&old, t, TaskChange{Action: ActionRejected, By: lead, Reason: feedback}); err != nil {
+				return err
+			}
+			msg.Type, msg.Subject = MsgRejection, "task "+t.ID+" rejected"
+		}
+		if _, err := b.send(st, teamID, lead, msg, true); err != nil {
+			return err
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: review task %s: %w", teamID, taskID, err)
+	}
+	return out, nil
+}
+
+// FailTask fails agent's in_progress task with reason (required); the lead
+// is sent an escalation. Its dependents stay blocked: a failed or
+// cancelled blocker holds its dependents back until the lead retries it
+// (RetryTask) or skips it (SkipTask) — unlike GoClaw, which unblocks them.
+func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if err := isAssignee(t, agent, TaskInProgress, "fail"); err != nil {
+			return err
+		}
+		if strings.TrimSpace(reason) == "" {
+			return errorf(ErrInvalidTask, "a failure needs a reason")
+		}
+		if err := b.fail(st, t, agent, reason); err != nil {
+			return err
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: fail task %s: %w", teamID, taskID, err)
+	}
+	return out, nil
+}
+
+func (b *boardTx) fail(st *boardState, t *Task, by, reason string) error {
+	old := *t
+	t.Status, t.Error, t.UpdatedAt = TaskFailed, reason, b.now
+	if err := b.save(&old, t, TaskChange{Action: ActionFailed, By: by, Reason: reason}); err != nil {
+		return err
+	}
+	return b.escalate(st, t, by, reason)
+}
+
+// CancelTask cancels an unfinished task, by the lead. Its dependents stay
+// blocked (see FailTask); SkipTask cancels and lets them go ahead.
+func (m *Manager) CancelTask(ctx context.Context, teamID, lead, taskID, reason string) (Task, error) {
+	return m.control(ctx, teamID, lead, taskID, ActionCancelled, reason)
+}
+
+// PauseTask pauses a pending or in_progress task, by the lead: it is not
+// claimed, dispatched or completed, and its lease does not run out, until
+// ResumeTask. (The Rust teams module's teams.task.pause.)
+func (m *Manager) PauseTask(ctx context.Context, teamID, lead, taskID string) (Task, error) {
+	return m.control(ctx, teamID, lead, taskID, ActionPaused, "")
+}
+
+// ResumeTask resumes a paused task, by the lead; an in_progress task's
+// lease starts again.
+func (m *Manager) ResumeTask(ctx context.Context, teamID, lead, taskID string) (Task, error) {
+	return m.control(ctx, teamID, lead, taskID, ActionResumed, "")
+}
+
+// RetryTask puts a failed or cancelled (not skipped) task back to pending,
+// by the lead, with its dispatch count reset (the circuit breaker starts
+// again), its assignee, result and feedback kept and its error cleared.
+func (m *Manager) RetryTask(ctx context.Context, teamID, lead, taskID string) (Task, error) {
+	return m.control(ctx, teamID, lead, taskID, ActionRetried, "")
+}
+
+// SkipTask cancels a task that is not completed (pending, in_progress,
+// in_review, failed or cancelled), by the lead, marking it skipped: its
+// dependents go ahead as if it had completed.
+func (m *Manager) SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (Task, error) {
+	return m.control(ctx, teamID, lead, taskID, ActionSkipped, reason)
+}
+
+// control runs the lead's task controls.
+func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, reason string) (_ Task, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Task
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if lead != st.Settings.Lead {
+			return fmt.Errorf("%w: only the lead may %s a task, not %s", ErrNotAllowed, verb(action), lead)
+		}
+		refused := func() error {
+			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: verb(action)}
+		}
+		old := *t
+		t.UpdatedAt = b.now
+		unblocks := false
+		switch action {
+		case ActionCancelled:
+			if t.Status.Finished() {
+				return refused()
+			}
+			t.Status, t.Error, t.Paused = TaskCancelled, reason, false
+		case ActionSkipped:
+			if t.Status == TaskCompleted || t.Skipped {
+				return refused()
+			}
+			t.Status, t.Skipped, t.Paused = TaskCancelled, true, false
+			t.Error = "skipped"
+			if reason != "" {
+				t.Error += ": " + reason
+			}
+			unblocks = true
+		case ActionPaused:
+			if t.Paused || t.Status != TaskPending && t.Status != TaskInProgress {
+				return refused()
+			}
+			t.Paused = true
+		case ActionResumed:
+			if !t.Paused {
+				return refused()
+			}
+			t.Paused = false
+		case ActionRetried:
+			if t.Status != TaskFailed && !(t.Status == TaskCancelled && !t.Skipped) {
+				return refused()
+			}
+			t.Status, t.Error, t.Dispatches = TaskPending, "", 0
+		}
+		if err := b.save(&old, t, TaskChange{Action: action, By: lead, Reason: reason}); err != nil {
+			return err
+		}
+		if unblocks {
+			if err := b.refreshDependents(t); err != nil {
+				return err
+			}
+		}
+		out = *t
+		return nil
+	})
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: %s task %s: %w", teamID, verb(action), taskID, err)
+	}
+	return out, nil
+}
+
+func verb(action string) string {
+	switch action {
+	case ActionCancelled:
+		return "cancel"
+	case ActionSkipped:
+		return "skip"
+	case ActionPaused:
+		return "pause"
+	case ActionResumed:
+		return "resume"
+	case ActionRetried:
+		return "retry"
+	}
+	return action
+}
+
+// AddTaskComment adds a comment by agent (a member) to task taskID. A
+// blocker comment (kind CommentBlocker) is the assignee's way to say it is
+// stuck: the in_progress task fails with the comment as its reason and the
+// lead is sent an escalation message (member, task, reason, how to retry).
+// A note on an in_progress task by its assignee counts as progress (the
+// lease starts again).
+func (m *Manager) AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind CommentKind, text string) (_ TaskComment, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out TaskComment
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, t, err := b.loadFor(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if !st.isMember(agent) {
+			return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+		}
+		if strings.TrimSpace(text) == "" {
+			return errorf(ErrInvalidTask, "empty comment")
+		}
+		old := *t
+		switch kind {
+		case CommentNote:
+		case CommentBlocker:
+			if err := isAssignee(t, agent, TaskInProgress, "post a blocker on"); err != nil {
+				return err
+			}
+		default:
+			return errorf(ErrInvalidTask, "comment kind %q (want note or blocker)", kind)
+		}
+		c, err := b.comment(t, agent, kind, text)
+		if err != nil {
+			return err
+		}
+		out = c
+		if kind == CommentBlocker {
+			return b.fail(st, t, agent, "blocked: "+text)
+		}
+		if t.Status == TaskInProgress && t.Assignee == agent {
+			t.UpdatedAt = b.now
+		}
+		return b.save(&old, t, TaskChange{Action: ActionCommented, By: agent, Reason: text})
+	})
+	if err != nil {
+		return TaskComment{}, fmt.Errorf("team %s: comment on task %s: %w", teamID, taskID, err)
+	}
+	return out, nil
+}
+
+// comment stages comment c on t (t's counter moves; the caller saves t).
+func (b *boardTx) comment(t *Task, agent string, kind CommentKind, text string) (TaskComment, error) {
+	n, _ := taskNum(t.ID)
+	t.comments++
+	c := TaskComment{ID: fmt.Sprintf("%s.c%d", t.ID, t.comments), Task: t.ID, Kind: kind, Author: agent, Text: text, CreatedAt: b.now}
+	j, err := json.Marshal(c)
+	if err != nil {
+		return c, err
+	}
+	b.put(commentTable, subKey(t.Team, n, t.comments), []quad.Value{quad.String(j)})
+	b.addQuads(b.m.commentQuads(t.Team, c)...)
+	return c, nil
+}
+
+// TaskComments returns the comments of task taskID, oldest first.
+func (m *Manager) TaskComments(ctx context.Context, teamID, taskID string) (_ []TaskComment, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out []TaskComment
+	err = m.readTaskSub(ctx, teamID, taskID, commentTable, func(j []byte) error {
+		var c TaskComment
+		if err := json.Unmarshal(j, &c); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
+
+// TaskHistory returns the changes of task taskID, oldest first: every
+// transition and update (Task nil in each), as its events recorded them.
+// Unlike the event stream, a task's history is not trimmed by the events'
+// retention; it goes with its team.
+func (m *Manager) TaskHistory(ctx context.Context, teamID, taskID string) (_ []TaskChange, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out []TaskChange
+	err = m.readTaskSub(ctx, teamID, taskID, histTable, func(j []byte) error {
+		var c TaskChange
+		if err := json.Unmarshal(j, &c); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
+
+func (m *Manager) readTaskSub(ctx context.Context, teamID, taskID, table string, fn func([]byte) error) error {
+	if _, err := m.GetTask(ctx, teamID, taskID); err != nil {
+		return err
+	}
+	n, _ := taskNum(taskID)
+	var ferr error
+	err := m.readBoardRows(ctx, table, taskKey(teamID, n)+" ", func(_ string, vals []quad.Value) bool {
+		s, _ := vals[0].(quad.String)
+		ferr = fn([]byte(s))
+		return ferr == nil
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("team %s: task %s: %w", teamID, taskID, err)
+	}
+	return nil
+}
