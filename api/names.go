@@ -107,6 +107,8 @@ func KindError(k Kind) error {
 		return ErrFalse
 	case KindDenied:
 		return ErrDenied
+	case KindBusy:
+		return ErrBusy
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 type method struct {
 	access  access
 	noTeams bool // the method needs no team manager (and no namespace)
+	heavy   bool // a read-heavy listing: it waits for a turn (Options.WithMaxQueries)
 	run     func(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error)
 }
 
@@ -38,20 +39,20 @@ type rpcCtx struct {
 var methods = map[string]method{
 	"teams.create":        {access: accessCreate, run: teamsCreate},
 	"teams.get":           {access: accessRead, run: teamsGet},
-	"teams.list":          {access: accessRead, run: teamsList},
+	"teams.list":          {access: accessRead, heavy: true, run: teamsList},
 	"teams.delete":        {access: accessWrite, run: teamsDelete},
 	"teams.member_status": {access: accessWrite, run: teamsMemberStatus},
 	"teams.merge":         {access: accessWrite, run: teamsMerge},
 	"teams.is_complete":   {access: accessRead, run: teamsIsComplete},
 	"findings.add":        {access: accessWrite, run: findingsAdd},
 	"findings.add_batch":  {access: accessWrite, run: findingsAddBatch},
-	"findings.list":       {access: accessRead, run: findingsList},
+	"findings.list":       {access: accessRead, heavy: true, run: findingsList},
 	"findings.import":     {access: accessWrite, run: findingsImport},
-	"facts.list":          {access: accessRead, run: factsList},
-	"conflicts.list":      {access: accessRead, run: conflictsList},
+	"facts.list":          {access: accessRead, heavy: true, run: factsList},
+	"conflicts.list":      {access: accessRead, heavy: true, run: conflictsList},
 	"conflicts.resolve":   {access: accessWrite, run: conflictsResolve},
 	"strategies.list":     {noTeams: true, run: strategiesList},
-	"namespaces.list":     {noTeams: true, run: namespacesList},
+	"namespaces.list":     {noTeams: true, heavy: true, run: namespacesList},
 	"tokens.create":       {noTeams: true, run: tokensCreate},
 	"tokens.list":         {noTeams: true, run: tokensList},
 	"tokens.revoke":       {noTeams: true, run: tokensRevoke},
@@ -74,6 +75,13 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		return nil, fmt.Errorf("%w: %q (methods: %s)", errMethodNotFound, name, strings.Join(Methods(), ", "))
 	}
 	c := &rpcCtx{s: s, ns: ns}
+	if m.heavy {
+		release, err := s.queryTurn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		defer release()
+	}
 	if !m.noTeams {
 		var err error
 		if c.m, err = s.manager(ctx, ns, m.access); err != nil {
@@ -164,6 +172,9 @@ func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	}
 	ts, err := c.m.ListTeams(ctx, f)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(ts), "teams"); err != nil {
 		return nil, err
 	}
 	out := make([]api.Team, 0, len(ts))
@@ -349,6 +360,9 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
+	if err := c.s.checkCount(len(fs), "findings"); err != nil {
+		return nil, err
+	}
 	return api.FindingsOf(fs), nil
 }
 
@@ -420,6 +434,9 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
+	if err := c.s.checkCount(len(fs), "facts"); err != nil {
+		return nil, err
+	}
 	return api.FactsOf(fs), nil
 }
 
@@ -436,6 +453,9 @@ func conflictsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	}
 	cs, err := c.m.Conflicts(ctx, p.Team)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(cs), "conflicts"); err != nil {
 		return nil, err
 	}
 	return api.ConflictsOf(cs, p.Open), nil
@@ -486,6 +506,9 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	}
 	names, err := c.s.store.Namespaces(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(names), "namespaces"); err != nil {
 		return nil, err
 	}
 	out := make([]api.Namespace, 0, len(names))
