@@ -36,10 +36,6 @@ import (
 // eventHeartbeat is the interval of heartbeat comments.
 var eventHeartbeat = 15 * time.Second
 
-// eventWriteTimeout bounds the write of one message to a client that does
-// not read: the stream is then cut.
-const eventWriteTimeout = 30 * time.Second
-
 // serveEvents serves GET /ns/{ns}/events.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) {
 	after, given, err := eventsAfter(r)
@@ -91,7 +87,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	send := func(msg []byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(eventWriteTimeout)) // not supported: no bound
+		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.writeTimeout)) // not supported: no bound
 		if _, err := w.Write(msg); err != nil {
 			return false
 		}
