@@ -43,8 +43,10 @@
 // table in auth.go: JSON-RPC methods one by one (a batch is checked per
 // call), SPARQL, Graph Store verbs and events. tokens.create, tokens.list
 // and tokens.revoke manage the tokens of the request's namespace (admin).
-// A token is checked when a request starts: an event stream already open
-// outlives the revocation of its token.
+// A token is checked when a request starts, and an event stream's token
+// again every second: a stream ends once its token is revoked (the token
+// file is reread when it changes, e.g. by cortexctl tokens revoke in
+// another process), expires or leaves the file.
 //
 // # Limits
 //

@@ -21,3 +21,11 @@ func WithClock(o Options, now func() time.Time) Options { o.now = now; return o 
 func HoldTurn(s *Server) (release func(), err error) {
 	return s.queryTurn(context.Background())
 }
+
+// SetEventTokenCheck sets how often the token of an open event stream is
+// checked again until the returned function restores it.
+func SetEventTokenCheck(d time.Duration) (restore func()) {
+	old := eventTokenCheck
+	eventTokenCheck = d
+	return func() { eventTokenCheck = old }
+}
