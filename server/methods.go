@@ -13,6 +13,7 @@ import (
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -53,6 +54,9 @@ var methods = map[string]method{
 	"conflicts.resolve":   {access: accessWrite, run: conflictsResolve},
 	"strategies.list":     {noTeams: true, run: strategiesList},
 	"namespaces.list":     {noTeams: true, heavy: true, run: namespacesList},
+	"namespaces.delete":   {noTeams: true, run: namespacesDelete},
+	"graphs.list":         {noTeams: true, heavy: true, run: graphsList},
+	"stats.get":           {noTeams: true, heavy: true, run: statsGet},
 	"tokens.create":       {noTeams: true, run: tokensCreate},
 	"tokens.list":         {noTeams: true, run: tokensList},
 	"tokens.revoke":       {noTeams: true, run: tokensRevoke},
@@ -524,4 +528,66 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
 	}
 	return out, nil
+}
+
+// graphsList: {} -> the graphs of the namespace with their quad counts
+// (cortexctl graphs).
+func graphsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	n, err := c.s.namespace(ctx, c.ns, accessRead)
+	if err != nil {
+		return nil, err
+	}
+	gs, err := n.Graphs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(gs), "graphs"); err != nil {
+		return nil, err
+	}
+	return api.GraphsOf(gs), nil
+}
+
+// statsGet: {} -> the statistics of the store and the namespace
+// (cortexctl stats).
+func statsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	n, err := c.s.namespace(ctx, c.ns, accessRead)
+	if err != nil {
+		return nil, err
+	}
+	return api.ReadStats(ctx, c.s.store, c.s.store.Dir(), n)
+}
+
+// namespacesDelete: {"name": NS} -> NS deleted, with all its data. The
+// name must be the namespace of the request (a confirmation, as
+// cortexctl's --yes): the namespace is in the path, the name says it
+// again.
+func namespacesDelete(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Name string `json:"name"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("name", p.Name); err != nil {
+		return nil, err
+	}
+	if err := namespace.ValidateName(p.Name); err != nil {
+		return nil, fmt.Errorf("params: name: %w", err)
+	}
+	if p.Name != c.ns {
+		return nil, fmt.Errorf("%w: params: name %q is not the namespace of the request, %q: send it to /ns/%s/rpc", api.ErrUsage, p.Name, c.ns, p.Name)
+	}
+	if _, err := c.s.namespace(ctx, c.ns, accessRead); err != nil {
+		return nil, err
+	}
+	if err := c.s.deleteNamespace(ctx, c.ns); err != nil {
+		return nil, err
+	}
+	return api.NamespaceDeleted{Namespace: c.ns, Deleted: true}, nil
 }

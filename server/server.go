@@ -143,3 +143,20 @@ func (s *Server) prefixes(name string) (map[string]string, error) {
 	}
 	return teammanager.Prefixes(x, s.opts.cfg.Prefixes), nil
 }
+
+// deleteNamespace deletes namespace name (cortex.Store.DeleteNamespace)
+// and forgets its team manager: the next request that creates the
+// namespace starts afresh. Calls on the old manager in flight meanwhile
+// fail or see an empty namespace.
+func (s *Server) deleteNamespace(ctx context.Context, name string) error {
+	s.mu.Lock()
+	delete(s.managers, name)
+	s.mu.Unlock()
+	if err := s.store.DeleteNamespace(ctx, name); err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	s.mu.Lock()
+	delete(s.managers, name) // one created meanwhile saw the old namespace
+	s.mu.Unlock()
+	return nil
+}
