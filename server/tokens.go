@@ -34,8 +34,8 @@ const (
 	// RoleWrite may also write teams and findings (create, status, merge,
 	// add, resolve) and import graphs (Graph Store PUT, POST).
 	RoleWrite Role = "write"
-	// RoleAdmin may also manage tokens, list namespaces and delete (teams,
-	// graphs).
+	// RoleAdmin may also manage tokens, list namespaces, read the store's
+	// stats and delete (teams, graphs, namespaces).
 	RoleAdmin Role = "admin"
 )
 

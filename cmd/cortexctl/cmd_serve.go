@@ -37,7 +37,8 @@ of it, so that other processes reach it while this one holds it:
                                   teams.is_complete, findings.add, findings.add_batch,
                                   findings.list, findings.import, facts.list,
                                   conflicts.list, conflicts.resolve, strategies.list,
-                                  namespaces.list, tokens.create, tokens.list,
+                                  namespaces.list, namespaces.delete, graphs.list,
+                                  stats.get, tokens.create, tokens.list,
                                   tokens.revoke (params and results as --json prints)
    GET|POST /ns/NS/sparql         SPARQL 1.1 Protocol query (?timeout=30s, at most 5m)
    GET|PUT|POST|DELETE /ns/NS/data?graph=IRI (or ?default)
