@@ -37,6 +37,10 @@ var (
 	// ErrDenied means a server refused a request: no valid bearer token
 	// (HTTP 401), or a token of another namespace or too low a role (403).
 	ErrDenied = errors.New("permission denied")
+	// ErrBusy means a server is at its limit of requests running at once
+	// (concurrent queries) and the request waited its turn in vain: retry
+	// later (HTTP 503 with Retry-After).
+	ErrBusy = errors.New("server busy")
 )
 
 // Exit codes of cortexctl. They are a public contract: never renumbered.
@@ -53,6 +57,7 @@ const (
 	ExitTimeout  = 8  // timed out or interrupted
 	ExitFalse    = 9  // ASK query answered false (only with --exit-status)
 	ExitDenied   = 10 // a server refused the request: no valid token, another namespace's, or too low a role
+	ExitBusy     = 11 // a server is at its limit of concurrent queries: retry later
 )
 
 // Kind names a class of error in the server's replies (the "kind" of a
@@ -73,11 +78,12 @@ const (
 	KindTimeout     Kind = "timeout"     // exit 8: timed out or interrupted
 	KindFalse       Kind = "false"       // exit 9: an ASK answered false (the CLI's --exit-status only)
 	KindDenied      Kind = "denied"      // exit 10: no valid bearer token (HTTP 401), or not allowed with it (403)
+	KindBusy        Kind = "busy"        // exit 11: the server is at its limit of concurrent queries (HTTP 503, Retry-After)
 )
 
 // Kinds lists every kind, in exit-code order.
 func Kinds() []Kind {
-	return []Kind{KindInternal, KindUsage, KindNotFound, KindConflict, KindSyntax, KindUnavailable, KindInvalid, KindTimeout, KindFalse, KindDenied}
+	return []Kind{KindInternal, KindUsage, KindNotFound, KindConflict, KindSyntax, KindUnavailable, KindInvalid, KindTimeout, KindFalse, KindDenied, KindBusy}
 }
 
 // errorCodes maps sentinel errors (matched with errors.Is) to exit codes;
@@ -91,6 +97,7 @@ var errorCodes = []struct {
 	{cortex.ErrClosed, ExitLocked},
 	{ErrFalse, ExitFalse},
 	{ErrDenied, ExitDenied},
+	{ErrBusy, ExitBusy},
 	{context.DeadlineExceeded, ExitTimeout},
 	{context.Canceled, ExitTimeout},
 	{rdfio.ErrSyntax, ExitSyntax},
@@ -154,7 +161,7 @@ func ExitCode(err error) int {
 // KindOf returns the kind of exit code code (KindInternal for a code
 // without one, such as ExitOK).
 func KindOf(code int) Kind {
-	if k := Kinds(); code >= ExitInternal && code <= ExitDenied {
+	if k := Kinds(); code >= ExitInternal && code <= ExitBusy {
 		return k[code-ExitInternal]
 	}
 	return KindInternal

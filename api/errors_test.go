@@ -31,6 +31,7 @@ func TestClassify(t *testing.T) {
 		{"busy", cortex.ErrBusy, api.ExitTimeout, api.KindTimeout},
 		{"false", api.ErrFalse, api.ExitFalse, api.KindFalse},
 		{"denied", fmt.Errorf("%w: token revoked", api.ErrDenied), api.ExitDenied, api.KindDenied},
+		{"server busy", fmt.Errorf("%w: 16 queries running", api.ErrBusy), api.ExitBusy, api.KindBusy},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, kind := api.Classify(tc.err)
@@ -43,7 +44,7 @@ func TestClassify(t *testing.T) {
 
 func TestKindOf_EveryCodeHasItsOwnKind(t *testing.T) {
 	seen := map[api.Kind]int{}
-	for code := api.ExitInternal; code <= api.ExitDenied; code++ {
+	for code := api.ExitInternal; code <= api.ExitBusy; code++ {
 		k := api.KindOf(code)
 		if prev, dup := seen[k]; dup {
 			t.Errorf("codes %d and %d share kind %q", prev, code, k)

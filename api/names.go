@@ -110,6 +110,8 @@ func KindError(k Kind) error {
 		return ErrFalse
 	case KindDenied:
 		return ErrDenied
+	case KindBusy:
+		return ErrBusy
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func TestErrorNames(t *testing.T) {
 // TestKindError checks that an error wrapping KindError(k) has k's exit
 // code, for every kind but internal.
 func TestKindError(t *testing.T) {
-	for code := api.ExitInternal; code <= api.ExitDenied; code++ {
+	for code := api.ExitInternal; code <= api.ExitBusy; code++ {
 		k := api.KindOf(code)
 		e := api.KindError(k)
 		if k == api.KindInternal {

@@ -228,3 +228,34 @@ func (c *Client) Namespaces(ctx context.Context) ([]api.Namespace, error) {
 	err := c.Call(ctx, "namespaces.list", nil, &out)
 	return out, err
 }
+
+// Graphs returns the graphs of the client's namespace with their quad
+// counts (JSON-RPC graphs.list).
+func (c *Client) Graphs(ctx context.Context) ([]api.Graph, error) {
+	var out []api.Graph
+	err := c.Call(ctx, "graphs.list", nil, &out)
+	return out, err
+}
+
+// Stats returns the statistics of the server's store and of the client's
+// namespace (JSON-RPC stats.get; an admin token).
+func (c *Client) Stats(ctx context.Context) (api.Stats, error) {
+	var out api.Stats
+	err := c.Call(ctx, "stats.get", nil, &out)
+	return out, err
+}
+
+// DeleteNamespace deletes namespace name of the server's store, with all
+// its data (JSON-RPC namespaces.delete, sent to that namespace; an admin
+// token). An invalid name matches api.ErrInvalid and sends nothing; a
+// namespace that does not exist matches api.ErrNotFound.
+func (c *Client) DeleteNamespace(ctx context.Context, name string) (api.NamespaceDeleted, error) {
+	var out api.NamespaceDeleted
+	if err := namespace.ValidateName(name); err != nil {
+		return out, fmt.Errorf("delete namespace: %w", err)
+	}
+	other := *c
+	other.ns = name
+	err := other.Call(ctx, "namespaces.delete", map[string]string{"name": name}, &out)
+	return out, err
+}

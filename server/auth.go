@@ -36,6 +36,9 @@ var roles = map[string]Role{
 	"rpc conflicts.resolve":   RoleWrite,
 	"rpc strategies.list":     RoleRead,
 	"rpc namespaces.list":     RoleAdmin, // names every namespace, not only the token's
+	"rpc namespaces.delete":   RoleAdmin,
+	"rpc graphs.list":         RoleRead,
+	"rpc stats.get":           RoleAdmin, // names every namespace, as namespaces.list
 	"rpc tokens.create":       RoleAdmin,
 	"rpc tokens.list":         RoleAdmin,
 	"rpc tokens.revoke":       RoleAdmin,

@@ -43,8 +43,26 @@
 // table in auth.go: JSON-RPC methods one by one (a batch is checked per
 // call), SPARQL, Graph Store verbs and events. tokens.create, tokens.list
 // and tokens.revoke manage the tokens of the request's namespace (admin).
-// A token is checked when a request starts: an event stream already open
-// outlives the revocation of its token.
+// A token is checked when a request starts, and an event stream's token
+// again every second: a stream ends once its token is revoked (the token
+// file is reread when it changes, e.g. by cortexctl tokens revoke in
+// another process), expires or leaves the file.
+//
+// # Limits
+//
+// Options set every limit (each With method documents its default):
+// request bodies (413), query time, results per response
+// (ErrTooManyResults, before any result is sent), read-heavy requests
+// evaluated at once (a request over the limit waits up to the queue wait,
+// then api.ErrBusy: 503 with Retry-After), and, in Serve, the time to
+// send headers, a body (408, ErrRequestTimeout), idle connections, the
+// time a client takes to accept each chunk of a response, and the size of
+// headers (431). A slow client never holds the store: a query's result
+// or a Graph Store GET is read in full into a spool (memory, then a
+// temporary file) while the request holds the store's read snapshot,
+// which is let go before the spool is sent; so a large write, which waits
+// for every read transaction of the store to end, never waits on a
+// client's socket.
 //
 // # Concurrency
 //

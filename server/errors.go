@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -32,6 +33,14 @@ var (
 	// ErrInvalidRole means a role name other than read, write and admin.
 	// It matches api.ErrInvalid.
 	ErrInvalidRole = fmt.Errorf("%w: role", api.ErrInvalid)
+	// ErrTooManyResults means a response would hold more results than
+	// Options.WithMaxResults allows; nothing of it is sent. It matches
+	// api.ErrInvalid.
+	ErrTooManyResults = fmt.Errorf("%w: too many results", api.ErrInvalid)
+	// ErrRequestTimeout means a request's body did not arrive within
+	// Options.WithBodyTimeout (HTTP 408); nothing is written. It matches
+	// context.DeadlineExceeded (kind timeout).
+	ErrRequestTimeout = fmt.Errorf("%w: request timeout", context.DeadlineExceeded)
 	// ErrUnknownToken means no token has the id given (in the namespace).
 	// It matches api.ErrNotFound.
 	ErrUnknownToken = fmt.Errorf("%w: unknown token", api.ErrNotFound)
@@ -106,6 +115,8 @@ func httpStatus(err error) int {
 		return http.StatusNotAcceptable
 	case errors.Is(err, ErrUnauthorized):
 		return http.StatusUnauthorized
+	case errors.Is(err, ErrRequestTimeout):
+		return http.StatusRequestTimeout
 	case errors.Is(err, api.ErrDenied):
 		return http.StatusForbidden
 	}
@@ -116,19 +127,25 @@ func httpStatus(err error) int {
 		return http.StatusNotFound
 	case api.KindConflict:
 		return http.StatusConflict
-	case api.KindUnavailable, api.KindTimeout:
+	case api.KindUnavailable, api.KindTimeout, api.KindBusy:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
 
+// busyRetryAfter is the Retry-After (seconds) of a busy answer.
+const busyRetryAfter = "1"
+
 // writeError answers a non-JSON-RPC request with err: its HTTP status, the
 // message as text/plain (and detail, e.g. the line of a query with a caret
 // under a syntax error), and the headers Cortex-Error-Kind and
-// Cortex-Exit-Code.
+// Cortex-Exit-Code (and Retry-After for api.ErrBusy).
 func writeError(w http.ResponseWriter, err error, detail string) {
 	exit, kind := api.Classify(err)
 	h := w.Header()
+	if kind == api.KindBusy {
+		h.Set("Retry-After", busyRetryAfter)
+	}
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cortex-Error-Kind", string(kind))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,14 +32,18 @@ import (
 // keep an idle stream open; each message is flushed as it is written. The
 // stream ends when the client goes, when the server shuts down (Serve, or
 // the Shutdown of any http.Server running Handler: streams do not hold a
-// graceful shutdown back), or when reading the store fails.
+// graceful shutdown back), when reading the store fails, or, for a stream
+// opened with a bearer token, once that token is revoked, expires or
+// leaves the token file (checked every eventTokenCheck; a last comment
+// line says why).
 
 // eventHeartbeat is the interval of heartbeat comments.
 var eventHeartbeat = 15 * time.Second
 
-// eventWriteTimeout bounds the write of one message to a client that does
-// not read: the stream is then cut.
-const eventWriteTimeout = 30 * time.Second
+// eventTokenCheck is how often the token of an open stream is checked
+// again (TokenFile.Check: one stat of the token file, which is reread if
+// it changed).
+var eventTokenCheck = time.Second
 
 // serveEvents serves GET /ns/{ns}/events.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) {
@@ -91,7 +96,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	send := func(msg []byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(eventWriteTimeout)) // not supported: no bound
+		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.writeTimeout)) // not supported: no bound
 		if _, err := w.Write(msg); err != nil {
 			return false
 		}
@@ -103,8 +108,22 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	beat := time.NewTicker(eventHeartbeat)
 	defer beat.Stop()
 	stop := shutdownOf(r)
+	// The token that opened the stream is checked again every
+	// eventTokenCheck: the stream ends once it is revoked or expired.
+	var recheck <-chan time.Time
+	pr, _ := r.Context().Value(principalKey{}).(principal)
+	if pr.tok != nil && s.opts.tokens != nil {
+		t := time.NewTicker(eventTokenCheck)
+		defer t.Stop()
+		recheck = t.C
+	}
 	for {
 		select {
+		case <-recheck:
+			if err := s.opts.tokens.Check(pr.tok.ID, s.opts.now()); err != nil {
+				send([]byte(": " + strings.ReplaceAll(err.Error(), "\n", " ") + ": the stream ends\n\n"))
+				return
+			}
 		case n, ok := <-events:
 			if !ok {
 				return

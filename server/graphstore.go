@@ -121,10 +121,31 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	if err != nil {
 		return err
 	}
-	out := newLazyWriter(w, r, mt)
-	_, err = n.Export(r.Context(), out, f.Name, cortex.ExportOptions{Graph: t.graph, Scope: t.scope, Prefixes: prefixes})
-	out.finish(err, s.opts.logger)
-	return nil
+	release, err := s.queryTurn(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release() // or before, once the graph is read
+	// The graph is read in full (limits.go) and the store let go before
+	// anything is sent.
+	return s.respond(w, r, mt, func(out io.Writer) error {
+		defer release()
+		enc, err := rdfio.NewEncoder(out, f.Name, rdfio.EncodeOptions{Prefixes: prefixes})
+		if err != nil {
+			return err
+		}
+		count := quadCounter{s: s}
+		err = n.EachQuad(r.Context(), cortex.Pattern{Graph: t.graph, Scope: t.scope}, func(q quad.Quad) error {
+			if err := count.add(); err != nil {
+				return err
+			}
+			return enc.Encode(q)
+		})
+		if err != nil {
+			return fmt.Errorf("export %s: %w", t, err)
+		}
+		return enc.Close()
+	})
 }
 
 // readBody parses the body of a PUT or POST into quads of graph t.

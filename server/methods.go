@@ -13,6 +13,7 @@ import (
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -22,6 +23,7 @@ import (
 type method struct {
 	access  access
 	noTeams bool // the method needs no team manager (and no namespace)
+	heavy   bool // a read-heavy listing: it waits for a turn (Options.WithMaxQueries)
 	run     func(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error)
 }
 
@@ -38,7 +40,7 @@ type rpcCtx struct {
 var methods = map[string]method{
 	"teams.create":        {access: accessCreate, run: teamsCreate},
 	"teams.get":           {access: accessRead, run: teamsGet},
-	"teams.list":          {access: accessRead, run: teamsList},
+	"teams.list":          {access: accessRead, heavy: true, run: teamsList},
 	"teams.delete":        {access: accessWrite, run: teamsDelete},
 	"teams.pause":         {access: accessWrite, run: teamsPause},
 	"teams.resume":        {access: accessWrite, run: teamsResume},
@@ -48,13 +50,16 @@ var methods = map[string]method{
 	"teams.is_complete":   {access: accessRead, run: teamsIsComplete},
 	"findings.add":        {access: accessWrite, run: findingsAdd},
 	"findings.add_batch":  {access: accessWrite, run: findingsAddBatch},
-	"findings.list":       {access: accessRead, run: findingsList},
+	"findings.list":       {access: accessRead, heavy: true, run: findingsList},
 	"findings.import":     {access: accessWrite, run: findingsImport},
-	"facts.list":          {access: accessRead, run: factsList},
-	"conflicts.list":      {access: accessRead, run: conflictsList},
+	"facts.list":          {access: accessRead, heavy: true, run: factsList},
+	"conflicts.list":      {access: accessRead, heavy: true, run: conflictsList},
 	"conflicts.resolve":   {access: accessWrite, run: conflictsResolve},
 	"strategies.list":     {noTeams: true, run: strategiesList},
-	"namespaces.list":     {noTeams: true, run: namespacesList},
+	"namespaces.list":     {noTeams: true, heavy: true, run: namespacesList},
+	"namespaces.delete":   {noTeams: true, run: namespacesDelete},
+	"graphs.list":         {noTeams: true, heavy: true, run: graphsList},
+	"stats.get":           {noTeams: true, heavy: true, run: statsGet},
 	"tokens.create":       {noTeams: true, run: tokensCreate},
 	"tokens.list":         {noTeams: true, run: tokensList},
 	"tokens.revoke":       {noTeams: true, run: tokensRevoke},
@@ -77,6 +82,13 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		return nil, fmt.Errorf("%w: %q (methods: %s)", errMethodNotFound, name, strings.Join(Methods(), ", "))
 	}
 	c := &rpcCtx{s: s, ns: ns}
+	if m.heavy {
+		release, err := s.queryTurn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		defer release()
+	}
 	if !m.noTeams {
 		var err error
 		if c.m, err = s.manager(ctx, ns, m.access); err != nil {
@@ -175,6 +187,9 @@ func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	}
 	ts, err := c.m.ListTeams(ctx, f)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(ts), "teams"); err != nil {
 		return nil, err
 	}
 	out := make([]api.Team, 0, len(ts))
@@ -360,6 +375,9 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
+	if err := c.s.checkCount(len(fs), "findings"); err != nil {
+		return nil, err
+	}
 	return api.FindingsOf(fs), nil
 }
 
@@ -431,6 +449,9 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
+	if err := c.s.checkCount(len(fs), "facts"); err != nil {
+		return nil, err
+	}
 	return api.FactsOf(fs), nil
 }
 
@@ -447,6 +468,9 @@ func conflictsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	}
 	cs, err := c.m.Conflicts(ctx, p.Team)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(cs), "conflicts"); err != nil {
 		return nil, err
 	}
 	return api.ConflictsOf(cs, p.Open), nil
@@ -499,6 +523,9 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
+	if err := c.s.checkCount(len(names), "namespaces"); err != nil {
+		return nil, err
+	}
 	out := make([]api.Namespace, 0, len(names))
 	for _, name := range names {
 		n, err := c.s.store.OpenNamespace(ctx, name)
@@ -512,4 +539,66 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
 	}
 	return out, nil
+}
+
+// graphsList: {} -> the graphs of the namespace with their quad counts
+// (cortexctl graphs).
+func graphsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	n, err := c.s.namespace(ctx, c.ns, accessRead)
+	if err != nil {
+		return nil, err
+	}
+	gs, err := n.Graphs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(gs), "graphs"); err != nil {
+		return nil, err
+	}
+	return api.GraphsOf(gs), nil
+}
+
+// statsGet: {} -> the statistics of the store and the namespace
+// (cortexctl stats).
+func statsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	n, err := c.s.namespace(ctx, c.ns, accessRead)
+	if err != nil {
+		return nil, err
+	}
+	return api.ReadStats(ctx, c.s.store, c.s.store.Dir(), n)
+}
+
+// namespacesDelete: {"name": NS} -> NS deleted, with all its data. The
+// name must be the namespace of the request (a confirmation, as
+// cortexctl's --yes): the namespace is in the path, the name says it
+// again.
+func namespacesDelete(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Name string `json:"name"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("name", p.Name); err != nil {
+		return nil, err
+	}
+	if err := namespace.ValidateName(p.Name); err != nil {
+		return nil, fmt.Errorf("params: name: %w", err)
+	}
+	if p.Name != c.ns {
+		return nil, fmt.Errorf("%w: params: name %q is not the namespace of the request, %q: send it to /ns/%s/rpc", api.ErrUsage, p.Name, c.ns, p.Name)
+	}
+	if _, err := c.s.namespace(ctx, c.ns, accessRead); err != nil {
+		return nil, err
+	}
+	if err := c.s.deleteNamespace(ctx, c.ns); err != nil {
+		return nil, err
+	}
+	return api.NamespaceDeleted{Namespace: c.ns, Deleted: true}, nil
 }

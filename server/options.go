@@ -20,21 +20,135 @@ type Options struct {
 	tokens          *TokenFile
 	insecure        bool
 	now             func() time.Time // the clock of token expiry
+
+	// Limits (limits.go).
+	maxResults        int64
+	maxQueries        int
+	queueWait         time.Duration
+	readHeaderTimeout time.Duration
+	bodyTimeout       time.Duration
+	idleTimeout       time.Duration
+	writeTimeout      time.Duration
+	maxHeaderBytes    int
 }
 
 // DefaultOptions returns the defaults: config.Default(), 32 MiB bodies,
 // queries stopped after 30 s unless they ask for more, up to 5 min, a 10 s
-// graceful shutdown, no log, no tokens.
+// graceful shutdown, no log, no tokens, and the limits of their With
+// methods: 1,000,000 results per response, 16 queries at once (waiting
+// up to 2 s for a turn), 10 s to send the headers of a request, 60 s for
+// its body, 64 KiB of headers, 30 s to accept each chunk of a response,
+// idle connections closed after 2 min.
 func DefaultOptions() Options {
 	return Options{
-		cfg:             config.Default(),
-		maxBodyBytes:    32 << 20,
-		queryTimeout:    30 * time.Second,
-		maxQueryTimeout: 5 * time.Minute,
-		shutdownTimeout: 10 * time.Second,
-		logger:          log.New(io.Discard, "", 0),
-		now:             time.Now,
+		cfg:               config.Default(),
+		maxBodyBytes:      32 << 20,
+		queryTimeout:      30 * time.Second,
+		maxQueryTimeout:   5 * time.Minute,
+		shutdownTimeout:   10 * time.Second,
+		logger:            log.New(io.Discard, "", 0),
+		now:               time.Now,
+		maxResults:        1_000_000,
+		maxQueries:        16,
+		queueWait:         2 * time.Second,
+		readHeaderTimeout: 10 * time.Second,
+		bodyTimeout:       60 * time.Second,
+		idleTimeout:       2 * time.Minute,
+		writeTimeout:      30 * time.Second,
+		maxHeaderBytes:    64 << 10,
 	}
+}
+
+// WithMaxResults bounds the results of one response: the rows of a SPARQL
+// SELECT, the triples of a CONSTRUCT or DESCRIBE or of a Graph Store GET,
+// the items of a JSON-RPC listing (teams, findings, facts, conflicts,
+// namespaces, graphs). A response that would hold more is not sent: the
+// request fails with ErrTooManyResults before any result is sent, never
+// with a silently truncated result (default 1,000,000; n ≤ 0 keeps the
+// default).
+func (o Options) WithMaxResults(n int64) Options {
+	if n > 0 {
+		o.maxResults = n
+	}
+	return o
+}
+
+// WithMaxQueries bounds the read-heavy requests evaluated at once: SPARQL
+// queries, Graph Store GETs and the JSON-RPC listings and stats. A request
+// over the limit waits for a turn for at most the queue wait
+// (WithQueueWait), then fails with api.ErrBusy (HTTP 503 with
+// Retry-After, kind busy, exit code 11). A request holds its turn while
+// it reads the store, not while its response is sent (default 16; n ≤ 0
+// keeps the default).
+func (o Options) WithMaxQueries(n int) Options {
+	if n > 0 {
+		o.maxQueries = n
+	}
+	return o
+}
+
+// WithQueueWait sets how long a read-heavy request waits for a turn when
+// WithMaxQueries of them are running (default 2 s; d ≤ 0 keeps the
+// default).
+func (o Options) WithQueueWait(d time.Duration) Options {
+	if d > 0 {
+		o.queueWait = d
+	}
+	return o
+}
+
+// WithReadHeaderTimeout bounds the time a client has to send a request's
+// line and headers; a connection that has not sent them by then is closed
+// (default 10 s; d ≤ 0 keeps the default).
+func (o Options) WithReadHeaderTimeout(d time.Duration) Options {
+	if d > 0 {
+		o.readHeaderTimeout = d
+	}
+	return o
+}
+
+// WithBodyTimeout bounds the time a client has to send a request's body,
+// from the end of its headers: a body not received by then fails the
+// request with ErrRequestTimeout (HTTP 408) and writes nothing (default
+// 60 s; d ≤ 0 keeps the default). Serve applies it; Handler leaves the
+// timeouts to the caller's http.Server.
+func (o Options) WithBodyTimeout(d time.Duration) Options {
+	if d > 0 {
+		o.bodyTimeout = d
+	}
+	return o
+}
+
+// WithIdleTimeout sets how long a kept-alive connection may wait for its
+// next request before it is closed (default 2 min; d ≤ 0 keeps the
+// default).
+func (o Options) WithIdleTimeout(d time.Duration) Options {
+	if d > 0 {
+		o.idleTimeout = d
+	}
+	return o
+}
+
+// WithWriteTimeout bounds the time a client has to accept each chunk (at
+// most 64 KiB) of a response, or each event of an event stream; a client
+// that does not read for that long is cut off. A slow client never holds
+// the store: results are read in full before they are sent (default 30 s;
+// d ≤ 0 keeps the default).
+func (o Options) WithWriteTimeout(d time.Duration) Options {
+	if d > 0 {
+		o.writeTimeout = d
+	}
+	return o
+}
+
+// WithMaxHeaderBytes bounds the size of a request's line and headers; a
+// larger one is answered 431 Request Header Fields Too Large (default 64
+// KiB; n ≤ 0 keeps the default).
+func (o Options) WithMaxHeaderBytes(n int) Options {
+	if n > 0 {
+		o.maxHeaderBytes = n
+	}
+	return o
 }
 
 // WithConfig sets the configuration: namespace bases, SPARQL prefixes and

@@ -77,8 +77,14 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 		return
 	}
 	status := http.StatusOK
-	if resp.Error != nil && resp.Error.Data.Kind == api.KindDenied {
-		status = http.StatusForbidden // a single request refused: as the other routes
+	if resp.Error != nil {
+		switch resp.Error.Data.Kind { // a single request refused: as the other routes
+		case api.KindDenied:
+			status = http.StatusForbidden
+		case api.KindBusy:
+			status = http.StatusServiceUnavailable
+			w.Header().Set("Retry-After", busyRetryAfter)
+		}
 	}
 	writeRPC(w, status, resp)
 }

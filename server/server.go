@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/namespace"
@@ -21,6 +20,7 @@ type Server struct {
 	opts    Options
 	handler http.Handler
 	metrics *metrics
+	turns   chan struct{} // one per read-heavy request running (limits.go)
 
 	mu       sync.Mutex
 	managers map[string]*teammanager.Manager // by namespace name, created on first use
@@ -29,7 +29,7 @@ type Server struct {
 // New returns a server of store with opts. The store stays the caller's:
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
-	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}}
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, turns: make(chan struct{}, opts.maxQueries)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s
@@ -46,11 +46,14 @@ func (s *Server) Handler() http.Handler { return s.guard(policyTokensIfAny) }
 // shutdown timeout (Options.WithShutdownTimeout), cuts those still running,
 // and returns. It closes l. It returns nil after a shutdown, or the error
 // that stopped it from accepting. Serve may run on several listeners at
-// once.
+// once. It applies the connection limits of Options: the read header,
+// body, idle and write timeouts and the size of headers.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	hs := &http.Server{
-		Handler:           s.guard(s.policyOf(l)),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           s.limitBody(s.guard(s.policyOf(l))),
+		ReadHeaderTimeout: s.opts.readHeaderTimeout,
+		IdleTimeout:       s.opts.idleTimeout,
+		MaxHeaderBytes:    s.opts.maxHeaderBytes,
 		ErrorLog:          s.opts.logger,
 		// Requests outlive ctx: a shutdown lets them finish.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
@@ -139,4 +142,21 @@ func (s *Server) prefixes(name string) (map[string]string, error) {
 		return nil, err
 	}
 	return teammanager.Prefixes(x, s.opts.cfg.Prefixes), nil
+}
+
+// deleteNamespace deletes namespace name (cortex.Store.DeleteNamespace)
+// and forgets its team manager: the next request that creates the
+// namespace starts afresh. Calls on the old manager in flight meanwhile
+// fail or see an empty namespace.
+func (s *Server) deleteNamespace(ctx context.Context, name string) error {
+	s.mu.Lock()
+	delete(s.managers, name)
+	s.mu.Unlock()
+	if err := s.store.DeleteNamespace(ctx, name); err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	s.mu.Lock()
+	delete(s.managers, name) // one created meanwhile saw the old namespace
+	s.mu.Unlock()
+	return nil
 }

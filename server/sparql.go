@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -74,6 +72,12 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
+	release, err := s.queryTurn(r.Context())
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	defer release() // or before, once the result is read
 	if q.params.Get("explain") == "true" {
 		plan, err := n.Explain(r.Context(), q.text, opts)
 		if err != nil {
@@ -101,21 +105,30 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
-	out := newLazyWriter(w, r, mt)
-	switch res.Kind {
-	case sparql.Boolean:
-		f, _ := resultsFormat(mt)
-		err = f.WriteBoolean(out, res.Boolean)
-	case sparql.Graph:
-		err = writeGraph(r.Context(), out, mt, res, prefixes)
-	default:
-		f, _ := resultsFormat(mt)
-		err = results.WriteAll(r.Context(), out, f, res.Vars, res)
-	}
+	// The result is read in full (limits.go) and the store let go before
+	// anything is sent.
+	err = s.respond(w, r, mt, func(out io.Writer) error {
+		var err error
+		switch res.Kind {
+		case sparql.Boolean:
+			f, _ := resultsFormat(mt)
+			err = f.WriteBoolean(out, res.Boolean)
+		case sparql.Graph:
+			err = s.writeGraph(r.Context(), out, mt, res, prefixes)
+		default:
+			f, _ := resultsFormat(mt)
+			err = results.WriteAll(r.Context(), out, f, res.Vars, &cappedRows{Rows: res, s: s})
+		}
+		if cerr := res.Close(); err == nil {
+			err = cerr
+		}
+		release()
+		return err
+	})
 	if err != nil {
-		_, err = api.QueryError(q.text, stopped(err, timeout))
+		caret, err := api.QueryError(q.text, stopped(err, timeout))
+		writeError(w, err, caret)
 	}
-	out.finish(err, s.opts.logger)
 }
 
 // query is a SPARQL protocol request as read: the query text and the
@@ -296,7 +309,9 @@ func rdfMediaTypes(names []string) []string {
 	return out
 }
 
-func writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result, prefixes map[string]string) error {
+// writeGraph writes the triples of a CONSTRUCT or DESCRIBE result, at most
+// the limit of results.
+func (s *Server) writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result, prefixes map[string]string) error {
 	f, err := rdfio.ByMediaType(mt)
 	if err != nil {
 		return err
@@ -305,7 +320,11 @@ func writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result,
 	if err != nil {
 		return err
 	}
+	count := quadCounter{s: s}
 	for res.Next(ctx) {
+		if err := count.add(); err != nil {
+			return err
+		}
 		if err := enc.Encode(res.Quad()); err != nil {
 			return err
 		}
@@ -318,76 +337,7 @@ func writeGraph(ctx context.Context, w io.Writer, mt string, res *sparql.Result,
 
 // ErrorTrailerHeader is the request header by which a client says that it
 // reads an error met after a response has started from the response's
-// trailers (Cortex-Error-Kind, Cortex-Exit-Code, Cortex-Error) and never
-// takes a body with them for complete: with "Cortex-Error-Trailer: 1", such
-// a response ends with them instead of being cut. Package client sends it.
+// trailers (Cortex-Error-Kind, Cortex-Exit-Code, Cortex-Error). Package
+// client sends it. This server never needs it: it reads a result in full
+// before it sends any of it, so every error is answered as an error.
 const ErrorTrailerHeader = "Cortex-Error-Trailer"
-
-// lazyWriter buffers the start of a response: until its buffer first
-// fills, nothing is sent, so an error met by then is answered as an error
-// (status, message) instead of a 200 with a truncated body. An error met
-// later aborts the response (the client sees the connection cut, never a
-// body that looks complete), or, for a client that asked for it
-// (ErrorTrailerHeader), ends it with the error in its trailers.
-type lazyWriter struct {
-	w        http.ResponseWriter
-	mt       string
-	buf      *bufio.Writer
-	started  bool
-	trailers bool // the error of a started response goes in its trailers
-}
-
-// lazyBufferSize is how much of a response is held before it is sent.
-const lazyBufferSize = 64 << 10
-
-func newLazyWriter(w http.ResponseWriter, r *http.Request, mediaType string) *lazyWriter {
-	lw := &lazyWriter{w: w, mt: mediaType, trailers: r.Header.Get(ErrorTrailerHeader) == "1"}
-	lw.buf = bufio.NewWriterSize(startWriter{lw}, lazyBufferSize)
-	return lw
-}
-
-func (lw *lazyWriter) Write(p []byte) (int, error) { return lw.buf.Write(p) }
-
-// startWriter sends the headers before the first bytes of the body.
-type startWriter struct{ lw *lazyWriter }
-
-func (s startWriter) Write(p []byte) (int, error) {
-	if !s.lw.started {
-		s.lw.started = true
-		h := s.lw.w.Header()
-		h.Set("Content-Type", s.lw.mt)
-		h.Set("Vary", "Accept")
-		if s.lw.trailers {
-			h.Set("Trailer", "Cortex-Error-Kind, Cortex-Exit-Code, Cortex-Error")
-		}
-		s.lw.w.WriteHeader(http.StatusOK)
-	}
-	return s.lw.w.Write(p)
-}
-
-// finish ends the response: flushes it after success, answers err if
-// nothing was sent, or else aborts the response.
-func (lw *lazyWriter) finish(err error, logger interface{ Printf(string, ...any) }) {
-	if err == nil {
-		if err = lw.buf.Flush(); err == nil {
-			if !lw.started { // an empty body
-				startWriter{lw}.Write(nil) //nolint:errcheck // nothing to write
-			}
-			return
-		}
-	}
-	if !lw.started {
-		writeError(lw.w, err, "")
-		return
-	}
-	if lw.trailers {
-		exit, kind := api.Classify(err)
-		h := lw.w.Header()
-		h.Set("Cortex-Error-Kind", string(kind))
-		h.Set("Cortex-Exit-Code", strconv.Itoa(exit))
-		h.Set("Cortex-Error", strings.ReplaceAll(err.Error(), "\n", " "))
-		return
-	}
-	logger.Printf("response cut after it started: %v", err)
-	panic(http.ErrAbortHandler)
-}

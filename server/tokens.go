@@ -34,8 +34,8 @@ const (
 	// RoleWrite may also write teams and findings (create, status, merge,
 	// add, resolve) and import graphs (Graph Store PUT, POST).
 	RoleWrite Role = "write"
-	// RoleAdmin may also manage tokens, list namespaces and delete (teams,
-	// graphs).
+	// RoleAdmin may also manage tokens, list namespaces, read the store's
+	// stats and delete (teams, graphs, namespaces).
 	RoleAdmin Role = "admin"
 )
 
@@ -316,15 +316,42 @@ func (f *TokenFile) Authenticate(tok string, now time.Time) (Token, error) {
 		if subtle.ConstantTimeCompare([]byte(r.Hash), []byte(want)) != 1 {
 			break
 		}
-		switch {
-		case r.Revoked != nil:
-			return Token{}, fmt.Errorf("%w: token %s was revoked", ErrUnauthorized, id)
-		case r.Expires != nil && !now.Before(*r.Expires):
-			return Token{}, fmt.Errorf("%w: token %s expired at %s", ErrUnauthorized, id, r.Expires.Format(time.RFC3339))
+		if err := r.usable(now); err != nil {
+			return Token{}, err
 		}
 		return r.Token, nil
 	}
 	return Token{}, fmt.Errorf("%w: unknown token", ErrUnauthorized)
+}
+
+// Check returns nil if the token of id is still valid at now, rereading
+// the file if it changed: an error matching ErrUnauthorized if it was
+// revoked, has expired or is no longer in the file. The server checks the
+// token of an open event stream so (its stream ends when it fails).
+func (f *TokenFile) Check(id string, now time.Time) error {
+	f.mu.Lock()
+	recs, err := f.load()
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			return r.usable(now)
+		}
+	}
+	return fmt.Errorf("%w: token %s is no longer in %s", ErrUnauthorized, id, f.path)
+}
+
+// usable returns nil if r is neither revoked nor expired at now.
+func (r tokenRecord) usable(now time.Time) error {
+	switch {
+	case r.Revoked != nil:
+		return fmt.Errorf("%w: token %s was revoked", ErrUnauthorized, r.ID)
+	case r.Expires != nil && !now.Before(*r.Expires):
+		return fmt.Errorf("%w: token %s expired at %s", ErrUnauthorized, r.ID, r.Expires.Format(time.RFC3339))
+	}
+	return nil
 }
 
 func hashToken(tok string) string {

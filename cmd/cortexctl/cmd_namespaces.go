@@ -83,18 +83,24 @@ func namespacesDelete(c *cli.Context, e *env) error {
 	if !c.Bool("yes") {
 		return usagef("namespaces delete: deleting namespace %s and all its data cannot be undone: add --yes", name)
 	}
-	s, err := e.open(c.Context, writeExisting)
-	if err != nil {
+	res := api.NamespaceDeleted{Namespace: name, Deleted: true}
+	if rc, err := e.remote(); err != nil {
 		return err
-	}
-	if err := s.DeleteNamespace(c.Context, name); err != nil {
-		return err
+	} else if rc != nil {
+		if res, err = rc.DeleteNamespace(c.Context, name); err != nil {
+			return err
+		}
+	} else {
+		s, err := e.open(c.Context, writeExisting)
+		if err != nil {
+			return err
+		}
+		if err := s.DeleteNamespace(c.Context, name); err != nil {
+			return err
+		}
 	}
 	if out == formatJSON {
-		return writeJSON(e.stdout, struct {
-			Namespace string `json:"namespace"`
-			Deleted   bool   `json:"deleted"`
-		}{name, true})
+		return writeJSON(e.stdout, res)
 	}
 	_, err = fmt.Fprintf(e.stdout, "deleted namespace %s\n", name)
 	return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"net"
 	"os"
 	"os/signal"
@@ -36,7 +37,8 @@ of it, so that other processes reach it while this one holds it:
                                   teams.is_complete, findings.add, findings.add_batch,
                                   findings.list, findings.import, facts.list,
                                   conflicts.list, conflicts.resolve, strategies.list,
-                                  namespaces.list, tokens.create, tokens.list,
+                                  namespaces.list, namespaces.delete, graphs.list,
+                                  stats.get, tokens.create, tokens.list,
                                   tokens.revoke (params and results as --json prints)
    GET|POST /ns/NS/sparql         SPARQL 1.1 Protocol query (?timeout=30s, at most 5m)
    GET|PUT|POST|DELETE /ns/NS/data?graph=IRI (or ?default)
@@ -71,6 +73,17 @@ Examples:
 			&cli.StringFlag{Name: "tls-cert", Usage: "serve TCP over TLS with the certificate (chain) in PEM `FILE` (with --tls-key)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "the private key in PEM `FILE` of --tls-cert"},
 			&cli.BoolFlag{Name: "insecure", Usage: "allow a --listen address that is not loopback without TLS or without any token"},
+			&cli.StringFlag{Name: "max-body", Usage: "largest request body (JSON-RPC, query, graph store upload), a `SIZE` such as 32MiB", DefaultText: "32MiB", Category: "Limits:"},
+			&cli.DurationFlag{Name: "query-timeout", Usage: "how long a query runs when it asks for no timeout", DefaultText: "30s", Category: "Limits:"},
+			&cli.DurationFlag{Name: "max-query-timeout", Usage: "the longest timeout a query may ask for", DefaultText: "5m", Category: "Limits:"},
+			&cli.Int64Flag{Name: "max-results", Usage: "most rows, triples or items in one response; a larger one is an error, never truncated", DefaultText: "1000000", Category: "Limits:"},
+			&cli.Int64Flag{Name: "max-queries", Usage: "read-heavy requests (queries, graph store GETs, listings) evaluated at once", DefaultText: "16", Category: "Limits:"},
+			&cli.DurationFlag{Name: "queue-wait", Usage: "how long a request over --max-queries waits for a turn before 503 busy", DefaultText: "2s", Category: "Limits:"},
+			&cli.DurationFlag{Name: "read-header-timeout", Usage: "time a client has to send a request's headers", DefaultText: "10s", Category: "Limits:"},
+			&cli.DurationFlag{Name: "body-timeout", Usage: "time a client has to send a request's body (then 408, nothing written)", DefaultText: "1m", Category: "Limits:"},
+			&cli.DurationFlag{Name: "idle-timeout", Usage: "how long an idle kept-alive connection stays open", DefaultText: "2m", Category: "Limits:"},
+			&cli.DurationFlag{Name: "write-timeout", Usage: "time a client has to accept each chunk of a response or event", DefaultText: "30s", Category: "Limits:"},
+			&cli.StringFlag{Name: "max-header-bytes", Usage: "largest request line and headers, a `SIZE` (then 431)", DefaultText: "64KiB", Category: "Limits:"},
 		},
 		Action: func(c *cli.Context) error { return serveCmd(c, e) },
 	}
@@ -94,6 +107,10 @@ func serveCmd(c *cli.Context, e *env) error {
 			return fmt.Errorf("serve: --socket: %w", err)
 		}
 		sock = abs
+	}
+	opts, err := serveLimits(c, server.DefaultOptions())
+	if err != nil {
+		return err
 	}
 	tokens := e.tokenFile()
 	tlsConfig, err := serveTLS(c, addr, tokens)
@@ -137,7 +154,7 @@ func serveCmd(c *cli.Context, e *env) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer server.RemoveDiscovery(e.dataDir, d.PID) //nolint:errcheck // best effort: a stale file is ignored
-	srv := server.New(s, server.DefaultOptions().WithConfig(e.cfg).WithLogger(e.logger()).WithTokens(tokens).WithInsecure(c.Bool("insecure")))
+	srv := server.New(s, opts.WithConfig(e.cfg).WithLogger(e.logger()).WithTokens(tokens).WithInsecure(c.Bool("insecure")))
 	var where []string
 	for _, l := range ls {
 		where = append(where, l.Addr().Network()+":"+l.Addr().String())
@@ -168,6 +185,63 @@ func serveCmd(c *cli.Context, e *env) error {
 		fmt.Fprintln(e.stderr, "cortexctl: stopped")
 	}
 	return err
+}
+
+// serveLimits returns opts with the limits of serve's flags; a flag not
+// given keeps the default. A value that is not positive (or not a size)
+// is an invalid value (exit 7), before anything is opened.
+func serveLimits(c *cli.Context, opts server.Options) (server.Options, error) {
+	size := func(name string, with func(int64)) error {
+		if !c.IsSet(name) {
+			return nil
+		}
+		n, err := parseBytes(c.String(name))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%w: serve: --%s %q: want a positive size such as 64KiB or 32MiB", errInvalid, name, c.String(name))
+		}
+		with(n)
+		return nil
+	}
+	count := func(name string, v int64, with func(int64)) error {
+		if !c.IsSet(name) {
+			return nil
+		}
+		if v <= 0 {
+			return fmt.Errorf("%w: serve: --%s %d: want a positive number", errInvalid, name, v)
+		}
+		with(v)
+		return nil
+	}
+	dur := func(name string, with func(server.Options, time.Duration) server.Options) error {
+		if !c.IsSet(name) {
+			return nil
+		}
+		if d := c.Duration(name); d <= 0 {
+			return fmt.Errorf("%w: serve: --%s %s: want a positive duration", errInvalid, name, d)
+		}
+		opts = with(opts, c.Duration(name))
+		return nil
+	}
+	maxHeader := func(n int64) {
+		if n > math.MaxInt32 {
+			n = math.MaxInt32
+		}
+		opts = opts.WithMaxHeaderBytes(int(n))
+	}
+	err := errors.Join(
+		size("max-body", func(n int64) { opts = opts.WithMaxBodyBytes(n) }),
+		size("max-header-bytes", maxHeader),
+		count("max-results", c.Int64("max-results"), func(n int64) { opts = opts.WithMaxResults(n) }),
+		count("max-queries", c.Int64("max-queries"), func(n int64) { opts = opts.WithMaxQueries(int(min(n, math.MaxInt32))) }),
+		dur("query-timeout", server.Options.WithQueryTimeout),
+		dur("max-query-timeout", server.Options.WithMaxQueryTimeout),
+		dur("queue-wait", server.Options.WithQueueWait),
+		dur("read-header-timeout", server.Options.WithReadHeaderTimeout),
+		dur("body-timeout", server.Options.WithBodyTimeout),
+		dur("idle-timeout", server.Options.WithIdleTimeout),
+		dur("write-timeout", server.Options.WithWriteTimeout),
+	)
+	return opts, err
 }
 
 // serveTLS checks serve's security flags and returns the TLS settings of

@@ -295,3 +295,44 @@ func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
 		t.Fatalf("%d of %d acknowledged findings lost (%d stored)", lost, len(acked), len(stored))
 	}
 }
+
+// serve's limit flags: a bad value is exit 7 before anything is opened; a
+// good one reaches the server (--max-results 1: a response of two rows is
+// an error, kind invalid, not a truncated result).
+func TestServe_LimitFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--max-results", "0"}, {"--max-queries", "-1"}, {"--queue-wait", "-1s"}, {"--body-timeout", "0s"},
+		{"--max-body", "lots"}, {"--max-header-bytes", "0"}, {"--write-timeout", "-5s"},
+	} {
+		dir := t.TempDir()
+		cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve", "--listen", "", "--socket", filepath.Join(dir, "s")}, args...)...)
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != exitInvalid || !strings.Contains(string(out), args[0]) {
+			t.Errorf("serve %q: exit %d: %s", args, code, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "cortex-server.json")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("serve %q left a discovery file: %v", args, err)
+		}
+	}
+	s := startServe(t, t.TempDir(), "--listen", "", "--max-results", "1", "--max-queries", "2", "--queue-wait", "1s",
+		"--max-body", "1MiB", "--max-header-bytes", "8KiB", "--read-header-timeout", "5s", "--body-timeout", "5s",
+		"--idle-timeout", "1m", "--write-timeout", "10s", "--query-timeout", "10s", "--max-query-timeout", "1m")
+	resp, err := s.unix.Post("http://cortex/ns/acme/data?default", "application/n-triples",
+		strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n<http://ex/b> <http://ex/p> \"2\" .\n"))
+	if err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("POST: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = s.unix.Get("http://cortex/ns/acme/data?default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "invalid" || !strings.Contains(string(body), "more than 1 triples") {
+		t.Fatalf("GET of two triples with --max-results 1: %d %s", resp.StatusCode, body)
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Errorf("exit %d: %s", code, s.stderr)
+	}
+}

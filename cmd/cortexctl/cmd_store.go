@@ -411,102 +411,55 @@ func exportCmd(c *cli.Context, e *env) error {
 	})
 }
 
-func graphName(v quad.Value) string {
-	if v == nil {
-		return "(default)"
-	}
-	return rdfio.FormatTerm(v)
-}
-
 func graphsCmd(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	ns, err := e.namespace(c.Context, accessRead)
+	rows, err := e.graphs(c)
 	if err != nil {
 		return err
-	}
-	gs, err := ns.Graphs(c.Context)
-	if err != nil {
-		return err
-	}
-	type row struct {
-		Graph *string `json:"graph"`
-		Quads int64   `json:"quads"`
-	}
-	rows := make([]row, 0, len(gs))
-	for _, g := range gs {
-		r := row{Quads: g.Quads}
-		if g.Name != nil {
-			s := termJSON(g.Name)
-			r.Graph = &s
-		}
-		rows = append(rows, r)
 	}
 	return printResult(c, e.stdout, rows, func() error {
 		t := newTable(e.stdout, true, "QUADS", "GRAPH")
-		for _, g := range gs {
-			t.row(groupDigits(g.Quads), graphName(g.Name))
+		for _, g := range rows {
+			t.row(groupDigits(g.Quads), g.Name())
 		}
 		return t.flush()
 	})
 }
 
-// termJSON renders a graph name for JSON: IRIs without brackets, blank nodes as _:x.
-func termJSON(v quad.Value) string {
-	if iri, ok := v.(quad.IRI); ok {
-		return string(iri)
+// graphs returns the graphs of the namespace, or of the server's.
+func (e *env) graphs(c *cli.Context) ([]api.Graph, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rc.Graphs(c.Context)
 	}
-	return rdfio.FormatTerm(v)
+	ns, err := e.namespace(c.Context, accessRead)
+	if err != nil {
+		return nil, err
+	}
+	gs, err := ns.Graphs(c.Context)
+	if err != nil {
+		return nil, err
+	}
+	return api.GraphsOf(gs), nil
 }
 
 func statsCmd(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	ns, err := e.namespace(c.Context, accessRead)
+	st, err := e.stats(c)
 	if err != nil {
 		return err
-	}
-	s := e.store
-	size, err := ns.Size(c.Context)
-	if err != nil {
-		return err
-	}
-	gs, err := ns.Graphs(c.Context)
-	if err != nil {
-		return err
-	}
-	names, err := s.Namespaces(c.Context)
-	if err != nil {
-		return err
-	}
-	unfinished, err := ns.UnfinishedImports(c.Context)
-	if err != nil {
-		return err
-	}
-	type importJSON struct {
-		ID      string    `json:"id"`
-		Source  string    `json:"source"`
-		Started time.Time `json:"started"`
-	}
-	st := struct {
-		Store             string       `json:"store"`
-		DiskBytes         int64        `json:"diskBytes"`
-		Namespaces        []string     `json:"namespaces"`
-		Namespace         string       `json:"namespace"`
-		Quads             int64        `json:"quads"`
-		Graphs            int          `json:"graphs"`
-		UnfinishedImports []importJSON `json:"unfinishedImports"`
-	}{e.dataDir, s.DiskSize(), names, e.nsName, size, len(gs), []importJSON{}}
-	for _, u := range unfinished {
-		st.UnfinishedImports = append(st.UnfinishedImports, importJSON{u.ID, u.Name, u.Started})
 	}
 	return printResult(c, e.stdout, st, func() error {
 		t := newTable(e.stdout, false)
 		t.row("store:", st.Store)
 		t.row("disk:", plural(st.DiskBytes, "byte"))
-		t.row("namespaces:", fmt.Sprintf("%d: %s", len(names), strings.Join(names, ", ")))
+		t.row("namespaces:", fmt.Sprintf("%d: %s", len(st.Namespaces), strings.Join(st.Namespaces, ", ")))
 		t.row("namespace:", st.Namespace)
 		t.row("quads:", groupDigits(st.Quads))
 		t.row("graphs:", groupDigits(int64(st.Graphs)))
@@ -520,4 +473,20 @@ func statsCmd(c *cli.Context, e *env) error {
 		}
 		return nil
 	})
+}
+
+// stats returns the statistics of the store and the namespace, or of the
+// server's.
+func (e *env) stats(c *cli.Context) (api.Stats, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return api.Stats{}, err
+		}
+		return rc.Stats(c.Context)
+	}
+	ns, err := e.namespace(c.Context, accessRead)
+	if err != nil {
+		return api.Stats{}, err
+	}
+	return api.ReadStats(c.Context, e.store, e.dataDir, ns)
 }

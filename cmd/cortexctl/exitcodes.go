@@ -16,6 +16,7 @@ const (
 	exitTimeout  = api.ExitTimeout  // timed out or interrupted
 	exitFalse    = api.ExitFalse    // ASK query answered false (only with --exit-status)
 	exitDenied   = api.ExitDenied   // a server refused the request: no valid token, another namespace's, or too low a role
+	exitBusy     = api.ExitBusy     // a server is at its limit of concurrent queries: retry later
 )
 
 // CLI-level error kinds, wrapped by command code (package api's, which

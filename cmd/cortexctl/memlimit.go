@@ -54,14 +54,27 @@ func applyMemoryLimit(c *cli.Context) (int64, error) {
 	return n, nil
 }
 
-// parseSize parses a byte size: a number with an optional unit B, KB, MB,
-// GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024); "0" and
+// parseSize parses a memory budget: a byte size (see parseBytes); "0" and
 // "off" mean no limit (math.MaxInt64).
 func parseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	if strings.EqualFold(t, "off") || t == "0" {
 		return math.MaxInt64, nil
 	}
+	n, err := parseBytes(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size (e.g. 768MiB, 2GiB, off)", s)
+	}
+	if n < 256<<20 {
+		return 0, fmt.Errorf("%q is below 256MiB (the store's smallest memory budget)", s)
+	}
+	return n, nil
+}
+
+// parseBytes parses a byte size: a number ≥ 0 with an optional unit B, KB,
+// MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
 	units := []struct {
 		suffix string
 		mult   float64
@@ -78,12 +91,9 @@ func parseSize(s string) (int64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("%q is not a size (e.g. 768MiB, 2GiB, off)", s)
+		return 0, fmt.Errorf("%q is not a size (e.g. 512KiB, 32MiB)", s)
 	}
 	n := v * mult
-	if n < 256<<20 {
-		return 0, fmt.Errorf("%q is below 256MiB (the store's smallest memory budget)", s)
-	}
 	if n >= math.MaxInt64 {
 		return math.MaxInt64, nil
 	}

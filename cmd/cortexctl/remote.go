@@ -59,8 +59,7 @@ func reachable(d server.Discovery) string {
 }
 
 // errDirect means a command that reads or writes the store itself (import,
-// export, graphs, stats, namespaces delete, demo, serve) while it goes
-// through a server.
+// export, demo, serve) while it goes through a server.
 var errDirect = errors.New("has no server equivalent yet")
 
 // direct returns nil if the command may open the store itself, or the

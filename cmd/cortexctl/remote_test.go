@@ -74,7 +74,17 @@ func TestCLI_WhileServed(t *testing.T) {
 	if r := runBinary(t, nil, data("teams", "get", "nope")...); r.code != exitNotFound || !strings.Contains(r.stderr, "unknown team") {
 		t.Errorf("teams get nope: exit %d, %q", r.code, r.stderr)
 	}
-	for _, args := range [][]string{{"graphs"}, {"export"}, {"stats"}, {"import", writeFile(t, "x.nt", "<a:b> <a:c> <a:d> .\n")}, {"namespaces", "delete", "acme", "--yes"}, {"demo"}} {
+	// graphs, stats and namespaces delete go through the server too.
+	if r := runBinary(t, nil, data("graphs")...); r.code != 0 || !strings.Contains(r.stdout, "urn:cortex:acme:team:t1") {
+		t.Errorf("graphs while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runBinary(t, nil, data("stats", "--json")...); r.code != 0 || !strings.Contains(r.stdout, `"namespace": "acme"`) {
+		t.Errorf("stats while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runBinary(t, nil, data("-n", "scratch", "namespaces", "delete", "scratch", "--yes")...); r.code != exitNotFound || !strings.Contains(r.stderr, "no such namespace") {
+		t.Errorf("namespaces delete of no namespace while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{{"export"}, {"import", writeFile(t, "x.nt", "<a:b> <a:c> <a:d> .\n")}, {"demo"}} {
 		r := runBinary(t, nil, data(args...)...)
 		want := fmt.Sprintf("is served by process %d", s.disc.PID)
 		if r.code != exitLocked || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "has no server equivalent yet") || r.stdout != "" {

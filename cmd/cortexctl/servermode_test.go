@@ -86,10 +86,8 @@ func directCommand(args []string) bool {
 		return true
 	}
 	switch words[0] {
-	case "import", "export", "graphs", "stats", "demo", "serve", "workflows":
+	case "import", "export", "demo", "serve", "workflows", "defs":
 		return true
-	case "namespaces":
-		return len(words) > 1 && words[1] == "delete"
 	}
 	return false
 }

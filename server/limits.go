@@ -1,0 +1,237 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+// Limits. Every response that reads the store (a SPARQL query, a Graph
+// Store GET) is produced in full into a spool (memory, then a temporary
+// file) while the request holds its turn (WithMaxQueries) and the store's
+// read transaction, and only then sent: a client that reads slowly holds
+// a goroutine and the spool, never a transaction of the store, so a large
+// write (a journaled delta, which waits for every transaction of the
+// store to end) never waits for it. It also means that every error of a
+// query (its syntax, its timeout, too many results) is answered as an
+// error, before any result is sent.
+
+// queryTurn waits for a turn among the WithMaxQueries read-heavy requests
+// running at once, at most the queue wait; it returns the function that
+// ends the turn (it may be called more than once), or an error matching
+// api.ErrBusy (or ctx's error).
+func (s *Server) queryTurn(ctx context.Context) (func(), error) {
+	release := sync.OnceFunc(func() { <-s.turns })
+	select {
+	case s.turns <- struct{}{}:
+		return release, nil
+	default:
+	}
+	t := time.NewTimer(s.opts.queueWait)
+	defer t.Stop()
+	select {
+	case s.turns <- struct{}{}:
+		return release, nil
+	case <-t.C:
+		return nil, fmt.Errorf("%w: %d queries are running, the server's limit, and none ended within %s: retry later",
+			api.ErrBusy, cap(s.turns), s.opts.queueWait)
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// tooMany returns the error of a response of more than the limit of
+// results, of which what names the unit (rows, triples, teams...).
+func (s *Server) tooMany(what string) error {
+	return fmt.Errorf("%w: more than %d %s (the server's limit of results per response): narrow the request (LIMIT, a filter)",
+		ErrTooManyResults, s.opts.maxResults, what)
+}
+
+// checkCount returns an ErrTooManyResults error if n results of unit what
+// exceed the limit of results per response.
+func (s *Server) checkCount(n int, what string) error {
+	if int64(n) > s.opts.maxResults {
+		return s.tooMany(what)
+	}
+	return nil
+}
+
+var _ results.Rows = (*cappedRows)(nil)
+
+// cappedRows passes the rows of a result on up to a limit; one more ends
+// it with ErrTooManyResults.
+type cappedRows struct {
+	results.Rows
+	s   *Server
+	n   int64
+	err error
+}
+
+func (c *cappedRows) Next(ctx context.Context) bool {
+	if c.err != nil || !c.Rows.Next(ctx) {
+		return false
+	}
+	if c.n++; c.n > c.s.opts.maxResults {
+		c.err = c.s.tooMany("rows")
+		return false
+	}
+	return true
+}
+
+func (c *cappedRows) Err() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.Rows.Err()
+}
+
+// quadCounter counts the quads written through it and fails past the
+// limit of results.
+type quadCounter struct {
+	s *Server
+	n int64
+}
+
+func (c *quadCounter) add() error {
+	if c.n++; c.n > c.s.opts.maxResults {
+		return c.s.tooMany("triples")
+	}
+	return nil
+}
+
+// spoolMemBytes is how much of a response a spool holds in memory before
+// it goes on in a temporary file.
+const spoolMemBytes = 1 << 20
+
+// spool holds a response body as it is produced: in memory, then, past
+// spoolMemBytes, in a temporary file (removed by Close).
+type spool struct {
+	mem bytes.Buffer
+	f   *os.File
+	n   int64
+}
+
+func (sp *spool) Write(p []byte) (int, error) {
+	if sp.f == nil && sp.mem.Len()+len(p) <= spoolMemBytes {
+		sp.n += int64(len(p))
+		return sp.mem.Write(p)
+	}
+	if sp.f == nil {
+		f, err := os.CreateTemp("", "cortex-response-*")
+		if err != nil {
+			return 0, fmt.Errorf("spool the response: %w", err)
+		}
+		sp.f = f
+	}
+	k, err := sp.f.Write(p)
+	sp.n += int64(k)
+	if err != nil {
+		return k, fmt.Errorf("spool the response: %w", err)
+	}
+	return k, nil
+}
+
+// Close removes the spool's file, if any.
+func (sp *spool) Close() {
+	if sp.f != nil {
+		sp.f.Close()
+		os.Remove(sp.f.Name())
+	}
+}
+
+// respond answers r with a body of media type mt that produce writes: it
+// runs produce into a spool, then, if produce succeeded, sends the spool
+// with a 200 (and its Content-Length), each chunk within the write
+// timeout. If produce fails, nothing has been sent: the error is returned
+// for the caller to answer.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, mt string, produce func(io.Writer) error) error {
+	sp := &spool{}
+	defer sp.Close()
+	if err := produce(sp); err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", mt)
+	h.Set("Vary", "Accept")
+	h.Set("Content-Length", strconv.FormatInt(sp.n, 10))
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	out := &deadlineWriter{w: w, rc: http.NewResponseController(w), timeout: s.opts.writeTimeout}
+	var src io.Reader = &sp.mem
+	if sp.f != nil {
+		if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
+			s.opts.logger.Printf("response cut after it started: %v", err)
+			panic(http.ErrAbortHandler)
+		}
+		src = io.MultiReader(&sp.mem, sp.f)
+	}
+	buf := make([]byte, 64<<10)
+	if _, err := io.CopyBuffer(out, src, buf); err != nil {
+		// The client is gone, or accepted nothing within the write
+		// timeout; a read error of the spool cuts the response too.
+		s.opts.logger.Printf("response of %s %s cut: %v", r.Method, r.URL.Path, err)
+		panic(http.ErrAbortHandler)
+	}
+	return nil
+}
+
+// deadlineWriter writes each chunk within timeout (where the connection
+// supports deadlines).
+type deadlineWriter struct {
+	w       io.Writer
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (d *deadlineWriter) Write(p []byte) (int, error) {
+	_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout)) // not supported: no bound
+	return d.w.Write(p)
+}
+
+// limitBody wraps h so that a request's body must arrive within the body
+// timeout: its reads fail with ErrRequestTimeout past it. Once the body
+// is read to its end, the connection has no read deadline any more, so a
+// long response (an event stream) is not cut by it.
+func (s *Server) limitBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(s.opts.bodyTimeout)) == nil {
+				r.Body = &timedBody{ReadCloser: r.Body, rc: rc, timeout: s.opts.bodyTimeout}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// timedBody is a request body read under a deadline.
+type timedBody struct {
+	io.ReadCloser
+	rc      *http.ResponseController
+	timeout time.Duration
+	done    bool
+}
+
+func (b *timedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case err == io.EOF && !b.done:
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		err = fmt.Errorf("%w: the request's body did not arrive within %s", ErrRequestTimeout, b.timeout)
+	}
+	return n, err
+}
