@@ -37,8 +37,10 @@ Example:
 				Name:      "run",
 				Usage:     "start a run of a team file or built-in workflow; with --exec, drive it to its end",
 				ArgsUsage: "TEAMDEF",
-				Description: `TEAMDEF is a team file (JSON) or the name of a built-in workflow (workflows
-list --builtin). Without --exec the run is started and its id printed; a
+				Description: `TEAMDEF is a team file (JSON, YAML or JSON5), a directory of definitions
+holding one team (its agents' definitions go to the steps), or the name of a
+built-in workflow (workflows list --builtin); it is checked as cortexctl defs
+validate checks it (exit 7 with every problem). Without --exec the run is started and its id printed; a
 host drives it (workflow package: Ready, StartStep, AddFindings,
 CompleteStep, FailStep).
 

@@ -125,8 +125,8 @@ func TestCLI_Workflows(t *testing.T) {
 		msg  string
 	}{
 		{"crew not runnable", []string{"workflows", "run", crew}, exitConflict, "crew workflows need the task board"},
-		{"cycle", []string{"workflows", "run", cyc}, exitInvalid, "depends_on: cycle x → y → x"},
-		{"no such team file", []string{"workflows", "run", "nope.json"}, exitNotFound, "no such file, nor a built-in workflow"},
+		{"cycle", []string{"workflows", "run", cyc}, exitInvalid, "depends_on cycle: x → y → x"},
+		{"no such team file", []string{"workflows", "run", "nope.json"}, exitNotFound, "no such file or directory, nor a built-in workflow"},
 		{"unknown run", []string{"workflows", "status", "zzz"}, exitNotFound, "unknown run"},
 		{"cancel finished", []string{"workflows", "cancel", "rel"}, exitConflict, "run rel is completed"},
 		{"duplicate id", []string{"workflows", "run", team, "--id", "rel"}, exitConflict, "run exists"},
@@ -167,21 +167,59 @@ func TestCLI_WorkflowsBuiltin(t *testing.T) {
 	}
 }
 
-func TestParseTeamDef_Legacy(t *testing.T) {
-	d, warns, err := parseTeamDef("old.json", []byte(`{"name": "old", "version": "1.0", "agents": ["a", "b"],
+// TestLoadTeamDef_Legacy: TEAMDEF is read by package spec, legacy forms
+// with warnings naming the modern ones.
+func TestLoadTeamDef_Legacy(t *testing.T) {
+	file := writeFile(t, "old.json", `{"name": "old", "version": "1.0", "agents": ["a", "b"],
 		"workflow": {"type": "sequential", "steps": [
 			{"name": "one", "agent": "a", "outputs": ["report"]},
-			{"name": "two", "agent": "b", "inputs": {"report": "one.report"}}]}}`))
+			{"name": "two", "agent": "b", "inputs": {"report": "one.report"}}]}}`)
+	d, strategy, warns, err := loadTeamDef(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Type != "chain" || d.Steps[1].Inputs[0].From != "one.report" || d.Steps[0].Outputs[0].Name != "report" {
+	if d.Type != "chain" || d.Steps[1].Inputs[0].From != "one.report" || d.Steps[0].Outputs[0].Name != "report" || strategy != "" {
 		t.Fatalf("legacy def: %+v", d)
 	}
-	if len(warns) != 3 || !strings.Contains(warns[0], `"sequential" is a legacy name; write "chain"`) || !strings.Contains(warns[1], "legacy port shape") {
+	if w := strings.Join(warns, "\n"); len(warns) < 2 || !strings.Contains(w, `"sequential"`) || !strings.Contains(w, "chain") || !strings.Contains(w, "legacy") {
 		t.Fatalf("warnings: %q", warns)
 	}
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLoadTeamDef_Directory: a directory of definitions with one team runs
+// that team, its agents' definitions handed to the steps; an invalid one
+// fails with every problem (exit 7).
+func TestLoadTeamDef_Directory(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"agents/scanner.md": "---\nname: scanner\ndescription: scans\n---\nScan it.\n",
+		"agents/lead.md":    "---\nname: lead\n---\nSum up.\n",
+		"teams/review.json": `{"name": "review", "version": "1.0.0", "agents": ["lead", "scanner"], "workflow": {"type": "graph", "steps": [
+			{"name": "scan", "agent": "scanner", "outputs": [{"name": "report"}]},
+			{"name": "sum-up", "agent": "lead", "depends_on": ["scan"], "inputs": [{"name": "report", "from": "scan.report"}]}]}}`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, _, _, err := loadTeamDef(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Steps) != 2 || !strings.Contains(string(d.AgentDefs["scanner"]), "Scan it.") || !strings.Contains(string(d.AgentDefs["lead"]), "Sum up.") {
+		t.Fatalf("def from a directory: %+v", d)
+	}
+	bad := writeFile(t, "bad.json", `{"name": "bad", "version": "1", "agents": ["a"], "workflow": {"type": "graph", "steps": [
+		{"name": "x", "agent": "a", "depends_on": ["y"]}, {"name": "y", "agent": "a", "depends_on": ["x"]}]}}`)
+	r := runCLI(t, t.TempDir(), "", "workflows", "run", bad)
+	if r.code != exitInvalid || !strings.Contains(r.stderr, "cycle") {
+		t.Fatalf("invalid TEAMDEF: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

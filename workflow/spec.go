@@ -1,0 +1,60 @@
+package workflow
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// FromSpec returns the Def of team definition t (package spec: parsed and
+// validated), with the definitions of its agents among agents (any of them
+// may be missing) as each step's AgentDefs entry, keyed by the name the
+// team uses. Ports without "required": false are required; a council's
+// consensus gets the spec's defaults (0.5, 3 rounds).
+func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
+	d := Def{Name: t.Name, Description: t.Description, Context: t.Context, Type: Type(t.WorkflowType()),
+		Agents: append([]string(nil), t.Agents...), Lead: t.Lead()}
+	if c := t.Collaboration; c != nil && c.Consensus != nil {
+		d.Consensus = &Consensus{RequiredAgreement: c.Consensus.Agreement(), MaxRounds: c.Consensus.Rounds(), TieBreaker: c.Consensus.TieBreaker}
+	}
+	for _, s := range t.Steps() {
+		st := Step{Name: s.Name, Agent: s.Agent, DependsOn: append([]string(nil), s.DependsOn...)}
+		for _, p := range s.Inputs {
+			st.Inputs = append(st.Inputs, portOf(p))
+		}
+		for _, p := range s.Outputs {
+			st.Outputs = append(st.Outputs, portOf(p))
+		}
+		d.Steps = append(d.Steps, st)
+	}
+	for _, name := range t.Agents {
+		q := spec.Resolve(qualifiedNames(agents), name)
+		for _, a := range agents {
+			if a.QualifiedName() != q {
+				continue
+			}
+			data, err := spec.MarshalAgent(a, "json")
+			if err != nil {
+				return Def{}, fmt.Errorf("team %s: agent %s: %w", t.Name, name, err)
+			}
+			if d.AgentDefs == nil {
+				d.AgentDefs = map[string]json.RawMessage{}
+			}
+			d.AgentDefs[name] = data
+		}
+	}
+	return d, nil
+}
+
+func portOf(p spec.Port) Port {
+	return Port{Name: p.Name, Type: PortType(p.Type), From: p.From, Default: p.Default, Optional: p.Required != nil && !*p.Required}
+}
+
+func qualifiedNames(agents []*spec.Agent) []string {
+	out := make([]string, len(agents))
+	for i, a := range agents {
+		out[i] = a.QualifiedName()
+	}
+	return out
+}

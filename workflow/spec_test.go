@@ -1,0 +1,51 @@
+package workflow_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+func TestFromSpec(t *testing.T) {
+	team, rep := spec.ParseTeam("t.json", []byte(`{"name": "t", "version": "1", "description": "d", "context": "c",
+		"agents": ["a", "b", "judge"],
+		"workflow": {"type": "scatter", "steps": [
+			{"name": "one", "agent": "a", "outputs": [{"name": "n", "type": "number"}]},
+			{"name": "two", "agent": "b", "depends_on": ["one"], "inputs": [
+				{"name": "n", "type": "number", "from": "one.n"},
+				{"name": "opt", "type": "string", "required": false, "default": "x"}]}]},
+		"collaboration": {"lead": "judge", "consensus": {"max_rounds": 2, "tie_breaker": "judge"}}}`), spec.Options{})
+	if err := rep.Err(); err != nil {
+		t.Fatal(err)
+	}
+	agent, rep := spec.ParseAgent("a.md", []byte("---\nname: a\ndescription: first\n---\nDo one.\n"), spec.Options{})
+	if err := rep.Err(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := workflow.FromSpec(team, []*spec.Agent{agent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := workflow.Def{Name: "t", Description: "d", Context: "c", Type: workflow.Scatter, Agents: []string{"a", "b", "judge"}, Lead: "judge",
+		Consensus: &workflow.Consensus{RequiredAgreement: 0.5, MaxRounds: 2, TieBreaker: "judge"},
+		Steps: []workflow.Step{
+			{Name: "one", Agent: "a", Outputs: []workflow.Port{{Name: "n", Type: workflow.Number}}},
+			{Name: "two", Agent: "b", DependsOn: []string{"one"}, Inputs: []workflow.Port{
+				{Name: "n", Type: workflow.Number, From: "one.n"},
+				{Name: "opt", Type: workflow.String, Default: "x", Optional: true}}},
+		}}
+	defs := d.AgentDefs
+	d.AgentDefs = nil
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("FromSpec:\n got  %+v\n want %+v", d, want)
+	}
+	if len(defs) != 1 || !strings.Contains(string(defs["a"]), "Do one.") {
+		t.Fatalf("agent definitions: %s", defs)
+	}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
