@@ -43,10 +43,6 @@ const (
 	kArray
 )
 
-func (k nodeKind) String() string {
-	return [...]string{"null", "boolean", "number", "string", "object", "array"}[k]
-}
-
 // maxDepth bounds the nesting of a definition file, so that a hostile
 // file cannot exhaust the stack.
 const maxDepth = 200

@@ -707,3 +707,16 @@ func TestTask_TeamLifecycle(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTaskStatus(t *testing.T) {
+	for _, s := range []string{"pending", "in_progress", "in_review", "completed", "failed", "cancelled"} {
+		if st, err := teammanager.ParseTaskStatus(s); err != nil || string(st) != s {
+			t.Errorf("ParseTaskStatus(%q) = %q, %v", s, st, err)
+		}
+	}
+	for _, s := range []string{"", "running", "Completed", "in-progress"} {
+		if _, err := teammanager.ParseTaskStatus(s); !errors.Is(err, teammanager.ErrInvalidStatus) {
+			t.Errorf("ParseTaskStatus(%q) = %v, want ErrInvalidStatus", s, err)
+		}
+	}
+}

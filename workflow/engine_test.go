@@ -5,11 +5,13 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -453,5 +455,45 @@ func TestEngine_TeamRefused_NoRunLeft(t *testing.T) {
 	}
 	if _, err := e.Get(ctx, "big"); !errors.Is(err, workflow.ErrUnknownRun) {
 		t.Fatalf("refused run left behind: %v", err)
+	}
+}
+
+// TestEngine_WithRegistry: fan-in findings are fused by the strategy of
+// the engine's registry, so a host's own strategy (registered in the team
+// manager's registry too) works for runs.
+func TestEngine_WithRegistry(t *testing.T) {
+	s := cortextest.NewStore(t)
+	x, err := newNS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := merge.NewRegistry()
+	merge.RegisterBuiltins(r)
+	var calls atomic.Int32
+	r.Register("counted", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		calls.Add(1)
+		return r.Merge(merge.NameAdditive, in)
+	}))
+	tm, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := workflow.New(ctx, s, tm, workflow.DefaultConfig().WithRegistry(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{s: s, tm: tm, e: e, x: x, clock: newClock()}
+	f.start(t, scatterDef(), workflow.RunOptions{ID: "s1", Strategy: "counted"})
+	f.do(t, "s1", "prepare", map[string]any{"plan": "p"})
+	for _, step := range []string{"test-1", "test-2", "test-3"} {
+		f.do(t, "s1", step, nil, finding("build", "status", quad.String("green")))
+	}
+	before := calls.Load()
+	rs, err := f.e.Ready(ctx, "s1")
+	if err != nil || len(rs) != 1 || len(rs[0].Upstream) != 1 {
+		t.Fatalf("ready = %v, %v", rs, err)
+	}
+	if calls.Load() == before {
+		t.Fatal("the fan-in did not use the registry's strategy")
 	}
 }
