@@ -49,8 +49,8 @@ const (
 	ExitOK       = 0  // success
 	ExitInternal = 1  // unexpected failure (a bug, an I/O error)
 	ExitUsage    = 2  // bad command line: unknown command or flag, missing argument
-	ExitNotFound = 3  // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
-	ExitConflict = 4  // the operation does not fit the current state (e.g. a wrong status transition)
+	ExitNotFound = 3  // unknown team, agent, task, message, graph, conflict or file; no store in --data; no such namespace
+	ExitConflict = 4  // the operation does not fit the current state (e.g. a wrong status transition, a task its status or the board's rules refuse, no ready task)
 	ExitSyntax   = 5  // malformed RDF, SPARQL or term
 	ExitLocked   = 6  // the store (or another resource: a listen address) is in use by another process, or closed
 	ExitInvalid  = 7  // invalid value: identifier, namespace, config file or value in it, option value, agent or team definition
@@ -118,6 +118,16 @@ var errorCodes = []struct {
 	{teammanager.ErrTeamExists, ExitConflict},
 	{teammanager.ErrAlreadyResolved, ExitConflict},
 	{teammanager.ErrConcurrentMerge, ExitConflict},
+	{teammanager.ErrUnknownTask, ExitNotFound},
+	{teammanager.ErrUnknownMessage, ExitNotFound},
+	{teammanager.ErrTaskState, ExitConflict},
+	{teammanager.ErrNotAllowed, ExitConflict},
+	{teammanager.ErrBlocked, ExitConflict},
+	{teammanager.ErrNoReadyTask, ExitConflict},
+	{teammanager.ErrCircuitOpen, ExitConflict},
+	{teammanager.ErrInvalidTask, ExitInvalid},
+	{teammanager.ErrTaskCycle, ExitInvalid},
+	{teammanager.ErrInvalidMessage, ExitInvalid},
 	{teammanager.ErrInvalidTeam, ExitInvalid},
 	{teammanager.ErrInvalidFinding, ExitInvalid},
 	{teammanager.ErrInvalidStatus, ExitInvalid},

@@ -32,6 +32,16 @@ func TestClassify(t *testing.T) {
 		{"false", api.ErrFalse, api.ExitFalse, api.KindFalse},
 		{"denied", fmt.Errorf("%w: token revoked", api.ErrDenied), api.ExitDenied, api.KindDenied},
 		{"server busy", fmt.Errorf("%w: 16 queries running", api.ErrBusy), api.ExitBusy, api.KindBusy},
+		{"unknown task", fmt.Errorf("team x: %w", teammanager.ErrUnknownTask), api.ExitNotFound, api.KindNotFound},
+		{"unknown message", teammanager.ErrUnknownMessage, api.ExitNotFound, api.KindNotFound},
+		{"task state", &teammanager.TaskStateError{Status: teammanager.TaskCompleted, Op: "claim"}, api.ExitConflict, api.KindConflict},
+		{"not allowed", teammanager.ErrNotAllowed, api.ExitConflict, api.KindConflict},
+		{"blocked", teammanager.ErrBlocked, api.ExitConflict, api.KindConflict},
+		{"no ready task", teammanager.ErrNoReadyTask, api.ExitConflict, api.KindConflict},
+		{"circuit open", teammanager.ErrCircuitOpen, api.ExitConflict, api.KindConflict},
+		{"invalid task", teammanager.ErrInvalidTask, api.ExitInvalid, api.KindInvalid},
+		{"task cycle", &teammanager.CycleError{Cycle: []string{"T1", "T2", "T1"}}, api.ExitInvalid, api.KindInvalid},
+		{"invalid message", teammanager.ErrInvalidMessage, api.ExitInvalid, api.KindInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, kind := api.Classify(tc.err)

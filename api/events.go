@@ -21,6 +21,9 @@ import (
 //   - conflict.detected: ConflictsDetected.
 //   - conflict.resolved: Conflict.
 //   - team.deleted: TeamDeleted.
+//   - task.created, task.status, task.updated: TaskEvent, with the task
+//     after the change.
+//   - message.sent: Message.
 //   - events.lost: EventsLost.
 type Event struct {
 	ID   uint64          `json:"id"`
@@ -92,6 +95,16 @@ func EventOf(ev teammanager.Event) (Event, error) {
 		data = cs[0]
 	case teammanager.EventTeamDeleted:
 		data = TeamDeleted{Team: ev.Team, Deleted: true}
+	case teammanager.EventTaskCreated, teammanager.EventTaskStatus, teammanager.EventTaskUpdated:
+		if ev.Task == nil || ev.Task.Task == nil {
+			return bad()
+		}
+		data = TaskEventOf(*ev.Task)
+	case teammanager.EventMessageSent:
+		if ev.Message == nil {
+			return bad()
+		}
+		data = MessageOf(*ev.Message)
 	case teammanager.EventsLost:
 		if ev.Lost == nil {
 			return bad()

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -17,7 +18,24 @@ func TestEventOf(t *testing.T) {
 	if err != nil || got.Team != "t1" || string(got.Data) != `{"team":"t1","deleted":true}` {
 		t.Fatalf("team.deleted: %+v (data %s), %v", got, got.Data, err)
 	}
+	task := teammanager.Task{Team: "t1", ID: "T1", Subject: "s", Status: teammanager.TaskInProgress, Assignee: "bob"}
+	got, err = api.EventOf(teammanager.Event{ID: 10, Type: teammanager.EventTaskStatus, Team: "t1",
+		Task: &teammanager.TaskChange{Action: teammanager.ActionClaimed, By: "bob", From: teammanager.TaskPending, To: teammanager.TaskInProgress, Task: &task}})
+	var te api.TaskEvent
+	if err != nil || json.Unmarshal(got.Data, &te) != nil || te.Action != "claimed" || te.From != "pending" || te.To != "in_progress" ||
+		te.Task == nil || te.Task.ID != "T1" || te.Task.Assignee != "bob" {
+		t.Fatalf("task.status: %+v (data %s), %v", got, got.Data, err)
+	}
+	got, err = api.EventOf(teammanager.Event{ID: 11, Type: teammanager.EventMessageSent, Team: "t1",
+		Message: &teammanager.Message{ID: "M1", Team: "t1", Type: teammanager.MsgAskQuestion, From: "bob", To: []string{"ann"}, Body: "why?", Thread: "M1"}})
+	var msg api.Message
+	if err != nil || json.Unmarshal(got.Data, &msg) != nil || msg.ID != "M1" || msg.Type != "ask_question" || msg.Body != "why?" {
+		t.Fatalf("message.sent: %+v (data %s), %v", got, got.Data, err)
+	}
 	for _, ev := range []teammanager.Event{
+		{ID: 1, Type: teammanager.EventTaskCreated},
+		{ID: 1, Type: teammanager.EventTaskUpdated, Task: &teammanager.TaskChange{}},
+		{ID: 1, Type: teammanager.EventMessageSent},
 		{ID: 1, Type: "team.renamed"},
 		{ID: 1, Type: teammanager.EventTeamCreated},
 		{ID: 1, Type: teammanager.EventMemberStatus},

@@ -22,6 +22,16 @@ func TestErrorNames(t *testing.T) {
 		{&teammanager.TransitionError{}, []string{"invalid_transition"}},
 		{fmt.Errorf("create: %w: %w", teammanager.ErrInvalidTeam, merge.ErrUnknownStrategy), []string{"invalid_team", "unknown_strategy"}},
 		{fmt.Errorf("namespace x: %w", cortex.ErrNoNamespace), []string{"no_namespace"}},
+		{fmt.Errorf("team x: %w", teammanager.ErrUnknownTask), []string{"unknown_task"}},
+		{teammanager.ErrUnknownMessage, []string{"unknown_message"}},
+		{&teammanager.TaskStateError{}, []string{"task_state"}},
+		{fmt.Errorf("claim: %w", teammanager.ErrNotAllowed), []string{"not_allowed"}},
+		{teammanager.ErrBlocked, []string{"task_blocked"}},
+		{teammanager.ErrNoReadyTask, []string{"no_ready_task"}},
+		{teammanager.ErrCircuitOpen, []string{"circuit_open"}},
+		{teammanager.ErrInvalidTask, []string{"invalid_task"}},
+		{&teammanager.CycleError{}, []string{"task_cycle"}},
+		{teammanager.ErrInvalidMessage, []string{"invalid_message"}},
 	} {
 		got := api.ErrorNames(tc.err)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
