@@ -39,6 +39,40 @@ type TeamManager interface {
 	Facts(ctx context.Context, teamID string, f teammanager.FactFilter) ([]teammanager.Fact, error)
 	Conflicts(ctx context.Context, teamID string) ([]teammanager.Conflict, error)
 	ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (teammanager.MergeReport, error)
+	TaskBoard
+}
+
+// TaskBoard is what an agent host does with the task boards and
+// mailboxes of a namespace's teams; each method has the contract of the
+// teammanager.Manager method of the same name.
+type TaskBoard interface {
+	CreateTask(ctx context.Context, teamID, by string, nt teammanager.NewTask) (teammanager.Task, error)
+	GetTask(ctx context.Context, teamID, taskID string) (teammanager.Task, error)
+	ListTasks(ctx context.Context, teamID string, f teammanager.TaskFilter) ([]teammanager.Task, error)
+	UpdateTask(ctx context.Context, teamID, by, taskID string, u teammanager.TaskUpdate) (teammanager.Task, error)
+	ClaimTask(ctx context.Context, teamID, agent, taskID string) (teammanager.Task, error)
+	ClaimNext(ctx context.Context, teamID, agent string) (teammanager.Task, error)
+	ProgressTask(ctx context.Context, teamID, agent, taskID, note string) (teammanager.Task, error)
+	CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (teammanager.Task, error)
+	ReviewTask(ctx context.Context, teamID, lead, taskID string, approve bool, feedback string) (teammanager.Task, error)
+	FailTask(ctx context.Context, teamID, agent, taskID, reason string) (teammanager.Task, error)
+	CancelTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
+	PauseTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)
+	ResumeTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)
+	RetryTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)
+	SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
+	AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind teammanager.CommentKind, text string) (teammanager.TaskComment, error)
+	TaskComments(ctx context.Context, teamID, taskID string) ([]teammanager.TaskComment, error)
+	TaskHistory(ctx context.Context, teamID, taskID string) ([]teammanager.TaskChange, error)
+	DispatchUnblocked(ctx context.Context, teamID string) (teammanager.DispatchReport, error)
+	SweepTasks(ctx context.Context, teamID string) (teammanager.TaskSweep, error)
+	Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error)
+	ConfigureBoard(ctx context.Context, teamID string, s teammanager.BoardSettings) (teammanager.BoardSettings, error)
+	SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error)
+	Inbox(ctx context.Context, teamID, agent string, f teammanager.MailFilter) ([]teammanager.Message, error)
+	MarkMessages(ctx context.Context, teamID, agent string, status teammanager.MessageStatus, ids ...string) error
+	Thread(ctx context.Context, teamID, id string) ([]teammanager.Message, error)
+	History(ctx context.Context, teamID string, limit int) ([]teammanager.Message, error)
 }
 
 var _ TeamManager = (*teammanager.Manager)(nil)

@@ -1,0 +1,304 @@
+package client
+
+import (
+	"context"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// The methods below are those of api.TaskBoard: the task board and the
+// mailbox of a team, through the server's teams.*task* and teams.chat.*
+// methods, each with the contract of the teammanager.Manager method of the
+// same name (the embedded manager's *TaskStateError and *CycleError come
+// back as errors matching ErrTaskState and ErrTaskCycle, with the
+// server's message).
+
+// taskCall calls method with params and returns the task it answers.
+func (c *Client) taskCall(ctx context.Context, method string, params any) (teammanager.Task, error) {
+	var t api.Task
+	if err := c.Call(ctx, method, params, &t); err != nil {
+		return teammanager.Task{}, err
+	}
+	return taskOf(t), nil
+}
+
+// taskRef is the params of a method on one task by one member.
+type taskRef struct {
+	Team  string `json:"team"`
+	Task  string `json:"task"`
+	Agent string `json:"agent"`
+}
+
+// CreateTask creates a task (teams.create_task).
+func (c *Client) CreateTask(ctx context.Context, teamID, by string, nt teammanager.NewTask) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.create_task", map[string]any{"team": teamID, "agent": by, "subject": nt.Subject,
+		"description": nt.Description, "assignee": nt.Assignee, "priority": nt.Priority, "blocked_by": nt.BlockedBy})
+}
+
+// GetTask returns a task (teams.task.get).
+func (c *Client) GetTask(ctx context.Context, teamID, taskID string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.get", map[string]string{"team": teamID, "task": taskID})
+}
+
+// ListTasks lists a team's tasks, in id order (teams.list_tasks).
+func (c *Client) ListTasks(ctx context.Context, teamID string, f teammanager.TaskFilter) ([]teammanager.Task, error) {
+	var ts []api.Task
+	if err := c.Call(ctx, "teams.list_tasks", map[string]string{"team": teamID, "status": string(f.Status), "assignee": f.Assignee}, &ts); err != nil {
+		return nil, err
+	}
+	return tasksOf(ts), nil
+}
+
+// UpdateTask changes fields of a task (teams.update_task); nil fields are
+// not sent, and kept.
+func (c *Client) UpdateTask(ctx context.Context, teamID, by, taskID string, u teammanager.TaskUpdate) (teammanager.Task, error) {
+	p := map[string]any{"team": teamID, "agent": by, "task": taskID}
+	if u.Subject != nil {
+		p["subject"] = *u.Subject
+	}
+	if u.Description != nil {
+		p["description"] = *u.Description
+	}
+	if u.Assignee != nil {
+		p["assignee"] = *u.Assignee
+	}
+	if u.Priority != nil {
+		p["priority"] = *u.Priority
+	}
+	if u.BlockedBy != nil {
+		bb := *u.BlockedBy
+		if bb == nil {
+			bb = []string{}
+		}
+		p["blocked_by"] = bb
+	}
+	return c.taskCall(ctx, "teams.update_task", p)
+}
+
+// ClaimTask claims a pending task for agent (teams.task.claim).
+func (c *Client) ClaimTask(ctx context.Context, teamID, agent, taskID string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.claim", taskRef{teamID, taskID, agent})
+}
+
+// ClaimNext claims the ready task of highest priority for agent
+// (teams.task.next).
+func (c *Client) ClaimNext(ctx context.Context, teamID, agent string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.next", map[string]string{"team": teamID, "agent": agent})
+}
+
+// ProgressTask records progress of agent on its task (teams.task.progress).
+func (c *Client) ProgressTask(ctx context.Context, teamID, agent, taskID, note string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.progress", map[string]string{"team": teamID, "agent": agent, "task": taskID, "note": note})
+}
+
+// CompleteTask submits agent's result (teams.task.complete).
+func (c *Client) CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.complete", map[string]string{"team": teamID, "agent": agent, "task": taskID, "result": result})
+}
+
+// ReviewTask is the lead's verdict on a task in review (teams.task.review).
+func (c *Client) ReviewTask(ctx context.Context, teamID, lead, taskID string, approve bool, feedback string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.review", map[string]any{"team": teamID, "agent": lead, "task": taskID, "approve": approve, "feedback": feedback})
+}
+
+// FailTask fails agent's task with reason (teams.task.fail).
+func (c *Client) FailTask(ctx context.Context, teamID, agent, taskID, reason string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.fail", map[string]string{"team": teamID, "agent": agent, "task": taskID, "reason": reason})
+}
+
+// CancelTask cancels a task, by the lead (teams.task.cancel).
+func (c *Client) CancelTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.cancel", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
+}
+
+// PauseTask pauses a task, by the lead (teams.task.pause).
+func (c *Client) PauseTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.pause", taskRef{teamID, taskID, lead})
+}
+
+// ResumeTask resumes a paused task, by the lead (teams.task.resume).
+func (c *Client) ResumeTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.resume", taskRef{teamID, taskID, lead})
+}
+
+// RetryTask puts a failed or cancelled task back to pending, by the lead
+// (teams.task.retry).
+func (c *Client) RetryTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.retry", taskRef{teamID, taskID, lead})
+}
+
+// SkipTask cancels a task so that its dependents go ahead, by the lead
+// (teams.task.skip).
+func (c *Client) SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error) {
+	return c.taskCall(ctx, "teams.task.skip", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
+}
+
+// AddTaskComment adds a comment to a task (teams.add_task_comment).
+func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind teammanager.CommentKind, text string) (teammanager.TaskComment, error) {
+	var cm api.TaskComment
+	p := map[string]string{"team": teamID, "agent": agent, "task": taskID, "kind": string(kind), "text": text}
+	if err := c.Call(ctx, "teams.add_task_comment", p, &cm); err != nil {
+		return teammanager.TaskComment{}, err
+	}
+	return commentOf(cm), nil
+}
+
+// TaskComments returns a task's comments, oldest first
+// (teams.list_task_comments).
+func (c *Client) TaskComments(ctx context.Context, teamID, taskID string) ([]teammanager.TaskComment, error) {
+	var cs []api.TaskComment
+	if err := c.Call(ctx, "teams.list_task_comments", map[string]string{"team": teamID, "task": taskID}, &cs); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.TaskComment, 0, len(cs))
+	for _, cm := range cs {
+		out = append(out, commentOf(cm))
+	}
+	return out, nil
+}
+
+// TaskHistory returns a task's changes, oldest first
+// (teams.list_task_events).
+func (c *Client) TaskHistory(ctx context.Context, teamID, taskID string) ([]teammanager.TaskChange, error) {
+	var es []api.TaskEvent
+	if err := c.Call(ctx, "teams.list_task_events", map[string]string{"team": teamID, "task": taskID}, &es); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.TaskChange, 0, len(es))
+	for _, e := range es {
+		ch := teammanager.TaskChange{Action: e.Action, By: e.By, From: teammanager.TaskStatus(e.From), To: teammanager.TaskStatus(e.To),
+			Reason: e.Reason, Time: e.Time}
+		if e.Task != nil {
+			t := taskOf(*e.Task)
+			ch.Task = &t
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// DispatchUnblocked runs one dispatch round (teams.task.dispatch).
+func (c *Client) DispatchUnblocked(ctx context.Context, teamID string) (teammanager.DispatchReport, error) {
+	var r api.TaskDispatch
+	if err := c.Call(ctx, "teams.task.dispatch", map[string]string{"team": teamID}, &r); err != nil {
+		return teammanager.DispatchReport{}, err
+	}
+	return teammanager.DispatchReport{Requeued: tasksOf(r.Requeued), Dispatched: tasksOf(r.Dispatched), Failed: tasksOf(r.Failed)}, nil
+}
+
+// SweepTasks requeues the tasks whose lease ran out and reports the stale
+// ones (teams.task.sweep).
+func (c *Client) SweepTasks(ctx context.Context, teamID string) (teammanager.TaskSweep, error) {
+	var r api.TaskSweep
+	if err := c.Call(ctx, "teams.task.sweep", map[string]string{"team": teamID}, &r); err != nil {
+		return teammanager.TaskSweep{}, err
+	}
+	return teammanager.TaskSweep{Requeued: tasksOf(r.Requeued), Stale: tasksOf(r.Stale)}, nil
+}
+
+// Board returns the rules of a team's board (teams.task.board).
+func (c *Client) Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error) {
+	var b api.Board
+	if err := c.Call(ctx, "teams.task.board", map[string]string{"team": teamID}, &b); err != nil {
+		return teammanager.BoardSettings{}, err
+	}
+	return b.Settings()
+}
+
+// ConfigureBoard sets the rules of a team's board
+// (teams.task.configure_board).
+func (c *Client) ConfigureBoard(ctx context.Context, teamID string, s teammanager.BoardSettings) (teammanager.BoardSettings, error) {
+	var b api.Board
+	if err := c.Call(ctx, "teams.task.configure_board", api.BoardOf(teamID, s), &b); err != nil {
+		return teammanager.BoardSettings{}, err
+	}
+	return b.Settings()
+}
+
+// SendMessage sends a message from member from (teams.chat.send).
+func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error) {
+	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": msg.Subject,
+		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": msg.Attachments}
+	var m api.Message
+	if err := c.Call(ctx, "teams.chat.send", p, &m); err != nil {
+		return teammanager.Message{}, err
+	}
+	return messageOf(m), nil
+}
+
+// Inbox returns agent's messages that match f, oldest first
+// (teams.chat.inbox).
+func (c *Client) Inbox(ctx context.Context, teamID, agent string, f teammanager.MailFilter) ([]teammanager.Message, error) {
+	return c.messagesCall(ctx, "teams.chat.inbox", map[string]string{"team": teamID, "agent": agent, "status": string(f.Status)})
+}
+
+// MarkMessages moves messages of agent's inbox to status read or archived
+// (teams.chat.mark). No ids is a no-op, as embedded, and sends nothing.
+func (c *Client) MarkMessages(ctx context.Context, teamID, agent string, status teammanager.MessageStatus, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	p := map[string]any{"team": teamID, "agent": agent, "status": string(status), "messages": ids}
+	return c.Call(ctx, "teams.chat.mark", p, nil)
+}
+
+// Thread returns the messages of a message's thread, oldest first
+// (teams.chat.thread).
+func (c *Client) Thread(ctx context.Context, teamID, id string) ([]teammanager.Message, error) {
+	return c.messagesCall(ctx, "teams.chat.thread", map[string]string{"team": teamID, "message": id})
+}
+
+// History returns a team's last limit messages (limit ≤ 0: all), oldest
+// first (teams.chat.history).
+func (c *Client) History(ctx context.Context, teamID string, limit int) ([]teammanager.Message, error) {
+	return c.messagesCall(ctx, "teams.chat.history", map[string]any{"team": teamID, "limit": max(limit, 0)})
+}
+
+func (c *Client) messagesCall(ctx context.Context, method string, params any) ([]teammanager.Message, error) {
+	var ms []api.Message
+	if err := c.Call(ctx, method, params, &ms); err != nil {
+		return nil, err
+	}
+	out := make([]teammanager.Message, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, messageOf(m))
+	}
+	return out, nil
+}
+
+// noneIfEmpty returns nil for an empty s (the embedded manager's nil).
+func noneIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+func taskOf(t api.Task) teammanager.Task {
+	return teammanager.Task{Team: t.Team, ID: t.ID, IRI: quad.IRI(t.IRI), Subject: t.Subject, Description: t.Description,
+		Assignee: t.Assignee, Priority: t.Priority, BlockedBy: noneIfEmpty(t.BlockedBy), Dependents: noneIfEmpty(t.Dependents),
+		Status: teammanager.TaskStatus(t.Status), Paused: t.Paused, Skipped: t.Skipped, Result: t.Result, Error: t.Error,
+		Feedback: t.Feedback, CreatedBy: t.CreatedBy, ReviewedBy: t.ReviewedBy, Dispatches: t.Dispatches,
+		CreatedAt: tv(t.CreatedAt), UpdatedAt: tv(t.UpdatedAt), ClaimedAt: tv(t.ClaimedAt), ReviewedAt: tv(t.ReviewedAt)}
+}
+
+func tasksOf(ts []api.Task) []teammanager.Task {
+	var out []teammanager.Task
+	for _, t := range ts {
+		out = append(out, taskOf(t))
+	}
+	return out
+}
+
+func commentOf(c api.TaskComment) teammanager.TaskComment {
+	return teammanager.TaskComment{ID: c.ID, Task: c.Task, Kind: teammanager.CommentKind(c.Kind), Author: c.Author, Text: c.Text, CreatedAt: c.CreatedAt}
+}
+
+func messageOf(m api.Message) teammanager.Message {
+	return teammanager.Message{ID: m.ID, Team: m.Team, Type: teammanager.MessageType(m.Type), From: m.From, To: m.To,
+		Broadcast: m.Broadcast, Subject: m.Subject, Body: m.Body, ReplyTo: m.ReplyTo, Thread: m.Thread, Task: m.Task,
+		Attachments: m.Attachments, SentAt: m.SentAt, Status: teammanager.MessageStatus(m.Status), ReadAt: tv(m.ReadAt)}
+}

@@ -1,0 +1,290 @@
+package client_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// boardBehaviours are task board and mailbox behaviours written against
+// the interface: the client must give what the embedded manager gives.
+var boardBehaviours = []struct {
+	name string
+	run  func(t *testing.T, tm api.TeamManager)
+}{
+	{"TaskReviewLoop", testTaskReviewLoop},
+	{"TaskControl", testTaskControl},
+	{"TaskErrors", testTaskErrors},
+	{"BoardSettingsAndSweep", testBoardSettingsAndSweep},
+	{"Mailbox", testMailbox},
+}
+
+// TestTaskBoard runs each board behaviour against each backend.
+func TestTaskBoard(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			for _, bh := range boardBehaviours {
+				t.Run(bh.name, func(t *testing.T) { bh.run(t, b.open(t)) })
+			}
+		})
+	}
+}
+
+// crew creates team "crew": lead ann (role lead), members bob and cat.
+func crew(t *testing.T, tm api.TeamManager) string {
+	t.Helper()
+	ms := []teammanager.MemberConfig{{AgentID: "ann", Role: "lead"}, {AgentID: "bob", Role: "dev"}, {AgentID: "cat", Role: "dev"}}
+	return create(t, tm, teammanager.TeamConfig{ID: "crew", Name: "crew", Members: ms, Timeout: -1}).ID
+}
+
+func must[T any](t *testing.T, what string) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return v
+	}
+}
+
+func testTaskReviewLoop(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	t1 := must[teammanager.Task](t, "create T1")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "design", Description: "the API", Priority: 5}))
+	t2 := must[teammanager.Task](t, "create T2")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "build", Assignee: "cat", BlockedBy: []string{t1.ID}}))
+	if t1.ID != "T1" || t2.ID != "T2" || t1.IRI == "" || t1.CreatedBy != "ann" || t1.Status != teammanager.TaskPending || t1.CreatedAt.IsZero() ||
+		!slices.Equal(t2.BlockedBy, []string{"T1"}) || t2.Assignee != "cat" {
+		t.Fatalf("created %+v, %+v", t1, t2)
+	}
+	if got := must[teammanager.Task](t, "get T1")(tm.GetTask(ctx, team, "T1")); !slices.Equal(got.Dependents, []string{"T2"}) || got.Description != "the API" {
+		t.Fatalf("GetTask T1 = %+v", got)
+	}
+	if _, err := tm.ClaimTask(ctx, team, "cat", "T2"); !errors.Is(err, teammanager.ErrBlocked) {
+		t.Fatalf("claim blocked T2: %v", err)
+	}
+	got := must[teammanager.Task](t, "next")(tm.ClaimNext(ctx, team, "bob"))
+	if got.ID != "T1" || got.Status != teammanager.TaskInProgress || got.Assignee != "bob" || got.Dispatches != 1 {
+		t.Fatalf("ClaimNext = %+v", got)
+	}
+	must[teammanager.Task](t, "progress")(tm.ProgressTask(ctx, team, "bob", "T1", "half done"))
+	if got = must[teammanager.Task](t, "complete")(tm.CompleteTask(ctx, team, "bob", "T1", "v1")); got.Status != teammanager.TaskInReview || got.Result != "v1" {
+		t.Fatalf("CompleteTask = %+v", got)
+	}
+	if got = must[teammanager.Task](t, "reject")(tm.ReviewTask(ctx, team, "ann", "T1", false, "needs errors")); got.Status != teammanager.TaskInProgress || got.Feedback != "needs errors" {
+		t.Fatalf("reject = %+v", got)
+	}
+	must[teammanager.Task](t, "complete again")(tm.CompleteTask(ctx, team, "bob", "T1", "v2"))
+	if got = must[teammanager.Task](t, "approve")(tm.ReviewTask(ctx, team, "ann", "T1", true, "")); got.Status != teammanager.TaskCompleted || got.ReviewedBy != "ann" || got.ReviewedAt.IsZero() {
+		t.Fatalf("approve = %+v", got)
+	}
+	rep := must[teammanager.DispatchReport](t, "dispatch")(tm.DispatchUnblocked(ctx, team))
+	if len(rep.Dispatched) != 1 || rep.Dispatched[0].ID != "T2" || rep.Dispatched[0].Assignee != "cat" || len(rep.Requeued) != 0 || len(rep.Failed) != 0 {
+		t.Fatalf("dispatch = %+v", rep)
+	}
+	cm := must[teammanager.TaskComment](t, "comment")(tm.AddTaskComment(ctx, team, "cat", "T2", teammanager.CommentNote, "on it"))
+	if cm.ID != "T2.c1" || cm.Author != "cat" || cm.Kind != teammanager.CommentNote {
+		t.Fatalf("comment = %+v", cm)
+	}
+	cs := must[[]teammanager.TaskComment](t, "comments")(tm.TaskComments(ctx, team, "T2"))
+	if len(cs) != 1 || cs[0].Text != "on it" || cs[0].Task != "T2" {
+		t.Fatalf("comments = %+v", cs)
+	}
+	hs := must[[]teammanager.TaskChange](t, "history")(tm.TaskHistory(ctx, team, "T1"))
+	var actions []string
+	for _, h := range hs {
+		actions = append(actions, h.Action)
+	}
+	if want := []string{"created", "updated", "claimed", "submitted", "rejected", "submitted", "approved"}; !slices.Equal(actions, want) {
+		t.Fatalf("history actions = %v, want %v", actions, want)
+	}
+	if hs[4].By != "ann" || hs[4].Reason != "needs errors" || hs[4].From != teammanager.TaskInReview || hs[4].To != teammanager.TaskInProgress {
+		t.Fatalf("rejected entry = %+v", hs[4])
+	}
+	ts := must[[]teammanager.Task](t, "list")(tm.ListTasks(ctx, team, teammanager.TaskFilter{Status: teammanager.TaskInProgress}))
+	if len(ts) != 1 || ts[0].ID != "T2" {
+		t.Fatalf("ListTasks in_progress = %+v", ts)
+	}
+	if ts = must[[]teammanager.Task](t, "list all")(tm.ListTasks(ctx, team, teammanager.TaskFilter{})); len(ts) != 2 {
+		t.Fatalf("ListTasks = %+v", ts)
+	}
+}
+
+func testTaskControl(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for _, s := range []string{"a", "b", "c"} {
+		must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: s}))
+	}
+	subj, prio := "a, renamed", 9
+	got := must[teammanager.Task](t, "update")(tm.UpdateTask(ctx, team, "ann", "T1", teammanager.TaskUpdate{Subject: &subj, Priority: &prio}))
+	if got.Subject != subj || got.Priority != 9 {
+		t.Fatalf("UpdateTask = %+v", got)
+	}
+	bb := []string{"T1"}
+	if got = must[teammanager.Task](t, "update blocked_by")(tm.UpdateTask(ctx, team, "ann", "T3", teammanager.TaskUpdate{BlockedBy: &bb})); !slices.Equal(got.BlockedBy, bb) {
+		t.Fatalf("UpdateTask blocked_by = %+v", got)
+	}
+	if got = must[teammanager.Task](t, "pause")(tm.PauseTask(ctx, team, "ann", "T2")); !got.Paused {
+		t.Fatalf("PauseTask = %+v", got)
+	}
+	if got = must[teammanager.Task](t, "resume")(tm.ResumeTask(ctx, team, "ann", "T2")); got.Paused {
+		t.Fatalf("ResumeTask = %+v", got)
+	}
+	if got = must[teammanager.Task](t, "skip")(tm.SkipTask(ctx, team, "ann", "T1", "not needed")); got.Status != teammanager.TaskCancelled || !got.Skipped {
+		t.Fatalf("SkipTask = %+v", got)
+	}
+	if got = must[teammanager.Task](t, "cancel")(tm.CancelTask(ctx, team, "ann", "T2", "dropped")); got.Status != teammanager.TaskCancelled || got.Error != "dropped" {
+		t.Fatalf("CancelTask = %+v", got)
+	}
+	if got = must[teammanager.Task](t, "retry")(tm.RetryTask(ctx, team, "ann", "T2")); got.Status != teammanager.TaskPending {
+		t.Fatalf("RetryTask = %+v", got)
+	}
+	must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T2"))
+	if got = must[teammanager.Task](t, "fail")(tm.FailTask(ctx, team, "bob", "T2", "no access")); got.Status != teammanager.TaskFailed || got.Error != "no access" {
+		t.Fatalf("FailTask = %+v", got)
+	}
+	must[teammanager.Task](t, "retry failed")(tm.RetryTask(ctx, team, "ann", "T2"))
+	must[teammanager.Task](t, "claim again")(tm.ClaimTask(ctx, team, "bob", "T2"))
+	must[teammanager.TaskComment](t, "blocker")(tm.AddTaskComment(ctx, team, "bob", "T2", teammanager.CommentBlocker, "the DB is down"))
+	if got = must[teammanager.Task](t, "get")(tm.GetTask(ctx, team, "T2")); got.Status != teammanager.TaskFailed {
+		t.Fatalf("after a blocker comment: %+v", got)
+	}
+	inbox := must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "ann", teammanager.MailFilter{}))
+	if len(inbox) != 2 || inbox[1].Task != "T2" || inbox[1].From != "bob" || !strings.Contains(inbox[1].Body, "the DB is down") {
+		t.Fatalf("the lead's inbox after a blocker: %+v", inbox)
+	}
+}
+
+func testTaskErrors(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "a"}))
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "b", BlockedBy: []string{"T1"}}))
+	cycle := []string{"T2"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+		kind error
+	}{
+		{"unknown task", errOf(tm.GetTask(ctx, team, "T9")), teammanager.ErrUnknownTask, api.ErrNotFound},
+		{"unknown team", errOf(tm.ListTasks(ctx, "nope", teammanager.TaskFilter{})), teammanager.ErrUnknownTeam, api.ErrNotFound},
+		{"member creates", errOf(tm.CreateTask(ctx, team, "bob", teammanager.NewTask{Subject: "x"})), teammanager.ErrNotAllowed, api.ErrConflict},
+		{"empty subject", errOf(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{})), teammanager.ErrInvalidTask, api.ErrInvalid},
+		{"cycle", errOf(tm.UpdateTask(ctx, team, "ann", "T1", teammanager.TaskUpdate{BlockedBy: &cycle})), teammanager.ErrTaskCycle, api.ErrInvalid},
+		{"complete unclaimed", errOf(tm.CompleteTask(ctx, team, "bob", "T1", "r")), teammanager.ErrTaskState, api.ErrConflict},
+		{"blocked", errOf(tm.ClaimTask(ctx, team, "bob", "T2")), teammanager.ErrBlocked, api.ErrConflict},
+		{"bad status filter", errOf(tm.ListTasks(ctx, team, teammanager.TaskFilter{Status: "done"})), teammanager.ErrInvalidStatus, api.ErrInvalid},
+		{"bad comment kind", errOf(tm.AddTaskComment(ctx, team, "bob", "T1", "rant", "x")), teammanager.ErrInvalidTask, api.ErrInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !errors.Is(tc.err, tc.want) || api.ExitCode(tc.err) != api.ExitCode(tc.kind) {
+				t.Fatalf("err = %v (exit %d), want %v (exit %d)", tc.err, api.ExitCode(tc.err), tc.want, api.ExitCode(tc.kind))
+			}
+		})
+	}
+	must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T1"))
+	if _, err := tm.ClaimNext(ctx, team, "cat"); !errors.Is(err, teammanager.ErrNoReadyTask) {
+		t.Fatalf("ClaimNext with nothing ready: %v", err)
+	}
+	if got := must[teammanager.Task](t, "get")(tm.GetTask(ctx, team, "T1")); got.Assignee != "bob" || got.Status != teammanager.TaskInProgress {
+		t.Fatalf("a refused call changed T1: %+v", got)
+	}
+}
+
+func errOf[T any](_ T, err error) error { return err }
+
+func testBoardSettingsAndSweep(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	s := must[teammanager.BoardSettings](t, "board")(tm.Board(ctx, team))
+	if s.Lead != "ann" || !s.RequireReview || s.MaxDispatches != teammanager.DefaultMaxDispatches || s.Lease != teammanager.DefaultTaskLease {
+		t.Fatalf("Board = %+v", s)
+	}
+	s.RequireReview, s.AllowRequests, s.MaxDispatches, s.Lease = false, true, 2, 90*time.Second
+	got := must[teammanager.BoardSettings](t, "configure")(tm.ConfigureBoard(ctx, team, s))
+	if got != s {
+		t.Fatalf("ConfigureBoard = %+v, want %+v", got, s)
+	}
+	if got = must[teammanager.BoardSettings](t, "board again")(tm.Board(ctx, team)); got != s {
+		t.Fatalf("Board after configure = %+v, want %+v", got, s)
+	}
+	if _, err := tm.ConfigureBoard(ctx, team, teammanager.BoardSettings{Lead: "zed"}); !errors.Is(err, teammanager.ErrUnknownAgent) {
+		t.Fatalf("ConfigureBoard with a stranger as lead: %v", err)
+	}
+	must[teammanager.Task](t, "member creates")(tm.CreateTask(ctx, team, "bob", teammanager.NewTask{Subject: "x"}))
+	must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T1"))
+	if got := must[teammanager.Task](t, "complete")(tm.CompleteTask(ctx, team, "bob", "T1", "r")); got.Status != teammanager.TaskCompleted {
+		t.Fatalf("complete without review = %+v", got)
+	}
+	sw := must[teammanager.TaskSweep](t, "sweep")(tm.SweepTasks(ctx, team))
+	if len(sw.Requeued) != 0 || len(sw.Stale) != 0 {
+		t.Fatalf("SweepTasks = %+v", sw)
+	}
+}
+
+func testMailbox(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	m1 := must[teammanager.Message](t, "send")(tm.SendMessage(ctx, team, "bob", teammanager.OutMessage{Type: teammanager.MsgAskQuestion,
+		To: []string{"ann"}, Subject: "scope", Body: "which API?", Attachments: []string{"https://example.org/spec"}}))
+	if m1.ID != "M1" || m1.Thread != "M1" || m1.From != "bob" || !slices.Equal(m1.To, []string{"ann"}) || m1.SentAt.IsZero() {
+		t.Fatalf("sent %+v", m1)
+	}
+	m2 := must[teammanager.Message](t, "reply")(tm.SendMessage(ctx, team, "ann", teammanager.OutMessage{Type: teammanager.MsgStatus,
+		To: []string{"bob"}, Body: "the public one", ReplyTo: "M1"}))
+	m3 := must[teammanager.Message](t, "broadcast")(tm.SendMessage(ctx, team, "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "standup"}))
+	if m2.Thread != "M1" || m2.ReplyTo != "M1" || !m3.Broadcast || !slices.Equal(m3.To, []string{"bob", "cat"}) {
+		t.Fatalf("reply %+v, broadcast %+v", m2, m3)
+	}
+	in := must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "bob", teammanager.MailFilter{}))
+	if len(in) != 2 || in[0].ID != "M2" || in[0].Status != teammanager.MsgUnread || !in[0].ReadAt.IsZero() {
+		t.Fatalf("bob's inbox = %+v", in)
+	}
+	if err := tm.MarkMessages(ctx, team, "bob", teammanager.MsgRead, "M2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.MarkMessages(ctx, team, "bob", teammanager.MsgArchived, "M3"); err != nil {
+		t.Fatal(err)
+	}
+	in = must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "bob", teammanager.MailFilter{}))
+	if len(in) != 1 || in[0].ID != "M2" || in[0].Status != teammanager.MsgRead || in[0].ReadAt.IsZero() {
+		t.Fatalf("bob's inbox after read and archive = %+v", in)
+	}
+	if in = must[[]teammanager.Message](t, "archived")(tm.Inbox(ctx, team, "bob", teammanager.MailFilter{Status: teammanager.MsgArchived})); len(in) != 1 || in[0].ID != "M3" {
+		t.Fatalf("bob's archive = %+v", in)
+	}
+	th := must[[]teammanager.Message](t, "thread")(tm.Thread(ctx, team, "M2"))
+	if len(th) != 2 || th[0].ID != "M1" || th[1].ID != "M2" || th[0].Attachments[0] != "https://example.org/spec" {
+		t.Fatalf("thread = %+v", th)
+	}
+	if h := must[[]teammanager.Message](t, "history")(tm.History(ctx, team, 2)); len(h) != 2 || h[0].ID != "M2" || h[1].ID != "M3" {
+		t.Fatalf("history 2 = %+v", h)
+	}
+	if h := must[[]teammanager.Message](t, "history")(tm.History(ctx, team, 0)); len(h) != 3 {
+		t.Fatalf("history = %+v", h)
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"bad type", errOf(tm.SendMessage(ctx, team, "bob", teammanager.OutMessage{Type: "gossip", Body: "x"})), teammanager.ErrInvalidMessage},
+		{"to self", errOf(tm.SendMessage(ctx, team, "bob", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"bob"}, Body: "x"})), teammanager.ErrInvalidMessage},
+		{"stranger sends", errOf(tm.SendMessage(ctx, team, "zed", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x"})), teammanager.ErrUnknownAgent},
+		{"mark unknown", tm.MarkMessages(ctx, team, "cat", teammanager.MsgRead, "M1"), teammanager.ErrUnknownMessage},
+		{"mark unread", tm.MarkMessages(ctx, team, "bob", teammanager.MsgUnread, "M2"), teammanager.ErrInvalidMessage},
+		{"unknown thread", errOf(tm.Thread(ctx, team, "M99")), teammanager.ErrUnknownMessage},
+		{"history of no team", errOf(tm.History(ctx, "nope", 0)), teammanager.ErrUnknownTeam},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !errors.Is(tc.err, tc.want) {
+				t.Fatalf("err = %v, want %v", tc.err, tc.want)
+			}
+		})
+	}
+	if h := must[[]teammanager.Message](t, "history")(tm.History(ctx, team, 0)); len(h) != 3 {
+		t.Fatalf("a refused send sent something: %s", fmt.Sprint(h))
+	}
+}

@@ -1,0 +1,512 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// The task board and the mailbox of a team (teammanager tasks.go,
+// dispatch.go, mailbox.go). Params name the team, the task and "agent",
+// the member who acts: the lead for teams.task.review, cancel, pause,
+// resume, retry and skip, and for creating and updating tasks unless the
+// board lets members request them. Results are the JSON shapes of package
+// api (api.Task, api.TaskComment, api.TaskEvent, api.Message ...).
+
+// taskRef is the params of a method on one task by one member.
+type taskRef struct {
+	Team  string `json:"team"`
+	Task  string `json:"task"`
+	Agent string `json:"agent"`
+}
+
+// decodeTaskRef decodes params into p (which embeds a taskRef, read by
+// ref) and checks that team, task and (if withAgent) agent are given.
+func decodeTaskRef(params json.RawMessage, p any, ref *taskRef, withAgent bool) error {
+	if err := decodeParams(params, p); err != nil {
+		return err
+	}
+	if err := required("team", ref.Team, "task", ref.Task); err != nil {
+		return err
+	}
+	if withAgent {
+		return required("agent", ref.Agent)
+	}
+	return nil
+}
+
+// taskResult returns the JSON shape of a task a method answers.
+func taskResult(t teammanager.Task, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return api.TaskOf(t), nil
+}
+
+// teamsCreateTask: {team, agent, subject, description, assignee,
+// priority, blocked_by} -> the task created.
+func teamsCreateTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team        string   `json:"team"`
+		Agent       string   `json:"agent"`
+		Subject     string   `json:"subject"`
+		Description string   `json:"description"`
+		Assignee    string   `json:"assignee"`
+		Priority    int      `json:"priority"`
+		BlockedBy   []string `json:"blocked_by"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.CreateTask(ctx, p.Team, p.Agent, teammanager.NewTask{Subject: p.Subject, Description: p.Description,
+		Assignee: p.Assignee, Priority: p.Priority, BlockedBy: p.BlockedBy}))
+}
+
+// teamsUpdateTask: {team, task, agent, and any of subject, description,
+// assignee ("" unassigns), priority, blocked_by (replaces the list)} ->
+// the task updated. Fields absent are kept.
+func teamsUpdateTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Subject     *string   `json:"subject"`
+		Description *string   `json:"description"`
+		Assignee    *string   `json:"assignee"`
+		Priority    *int      `json:"priority"`
+		BlockedBy   *[]string `json:"blocked_by"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.UpdateTask(ctx, p.Team, p.Agent, p.Task, teammanager.TaskUpdate{Subject: p.Subject,
+		Description: p.Description, Assignee: p.Assignee, Priority: p.Priority, BlockedBy: p.BlockedBy}))
+}
+
+// teamsListTasks: {team, status, assignee} (filters optional) -> the
+// tasks, in id order.
+func teamsListTasks(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team     string `json:"team"`
+		Status   string `json:"status"`
+		Assignee string `json:"assignee"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	f := teammanager.TaskFilter{Assignee: p.Assignee}
+	if p.Status != "" {
+		st, err := teammanager.ParseTaskStatus(p.Status)
+		if err != nil {
+			return nil, err
+		}
+		f.Status = st
+	}
+	ts, err := c.m.ListTasks(ctx, p.Team, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(ts), "tasks"); err != nil {
+		return nil, err
+	}
+	return api.TasksOf(ts), nil
+}
+
+// teamsGetTask: {team, task} -> the task.
+func teamsGetTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p taskRef
+	if err := decodeTaskRef(params, &p, &p, false); err != nil {
+		return nil, err
+	}
+	if p.Agent != "" {
+		return nil, fmt.Errorf(`%w: params: teams.task.get takes no "agent"`, api.ErrUsage)
+	}
+	return taskResult(c.m.GetTask(ctx, p.Team, p.Task))
+}
+
+// teamsAddTaskComment: {team, task, agent, kind (note|blocker), text} ->
+// the comment. A blocker fails the task and escalates to the lead.
+func teamsAddTaskComment(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Kind string `json:"kind"`
+		Text string `json:"text"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	kind := teammanager.CommentKind(p.Kind)
+	if kind == "" {
+		kind = teammanager.CommentNote
+	}
+	cm, err := c.m.AddTaskComment(ctx, p.Team, p.Agent, p.Task, kind, p.Text)
+	if err != nil {
+		return nil, err
+	}
+	return api.TaskCommentOf(p.Team, cm), nil
+}
+
+// teamsListTaskComments: {team, task} -> the comments, oldest first.
+func teamsListTaskComments(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team string `json:"team"`
+		Task string `json:"task"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "task", p.Task); err != nil {
+		return nil, err
+	}
+	cs, err := c.m.TaskComments(ctx, p.Team, p.Task)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(cs), "comments"); err != nil {
+		return nil, err
+	}
+	out := make([]api.TaskComment, 0, len(cs))
+	for _, cm := range cs {
+		out = append(out, api.TaskCommentOf(p.Team, cm))
+	}
+	return out, nil
+}
+
+// teamsListTaskEvents: {team, task} -> the task's history, oldest first.
+func teamsListTaskEvents(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team string `json:"team"`
+		Task string `json:"task"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "task", p.Task); err != nil {
+		return nil, err
+	}
+	hs, err := c.m.TaskHistory(ctx, p.Team, p.Task)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(hs), "task events"); err != nil {
+		return nil, err
+	}
+	out := make([]api.TaskEvent, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, api.TaskEventOf(h))
+	}
+	return out, nil
+}
+
+// teamsTaskClaim: {team, task, agent} -> the task, in_progress for agent.
+func teamsTaskClaim(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p taskRef
+	if err := decodeTaskRef(params, &p, &p, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.ClaimTask(ctx, p.Team, p.Agent, p.Task))
+}
+
+// teamsTaskNext: {team, agent} -> the ready task of highest priority,
+// claimed for agent.
+func teamsTaskNext(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team  string `json:"team"`
+		Agent string `json:"agent"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.ClaimNext(ctx, p.Team, p.Agent))
+}
+
+// teamsTaskProgress: {team, task, agent, note} -> the task, its lease
+// renewed.
+func teamsTaskProgress(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Note string `json:"note"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.ProgressTask(ctx, p.Team, p.Agent, p.Task, p.Note))
+}
+
+// teamsTaskComplete: {team, task, agent, result} -> the task, in_review
+// (or completed on a board without review).
+func teamsTaskComplete(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Result string `json:"result"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.CompleteTask(ctx, p.Team, p.Agent, p.Task, p.Result))
+}
+
+// teamsTaskReview: {team, task, agent (the lead), approve, feedback} ->
+// the task, completed (approve) or back in_progress with the feedback.
+// approve is required.
+func teamsTaskReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Approve  *bool  `json:"approve"`
+		Feedback string `json:"feedback"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	if p.Approve == nil {
+		return nil, fmt.Errorf(`%w: params: "approve" is required (true approves, false rejects)`, api.ErrUsage)
+	}
+	return taskResult(c.m.ReviewTask(ctx, p.Team, p.Agent, p.Task, *p.Approve, p.Feedback))
+}
+
+// teamsTaskFail: {team, task, agent, reason} -> the task, failed.
+func teamsTaskFail(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Reason string `json:"reason"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.FailTask(ctx, p.Team, p.Agent, p.Task, p.Reason))
+}
+
+// teamsTaskCancel: {team, task, agent (the lead), reason} -> the task,
+// cancelled.
+func teamsTaskCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Reason string `json:"reason"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.CancelTask(ctx, p.Team, p.Agent, p.Task, p.Reason))
+}
+
+// teamsTaskSkip: {team, task, agent (the lead), reason} -> the task,
+// cancelled as skipped (its dependents go ahead).
+func teamsTaskSkip(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Reason string `json:"reason"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(c.m.SkipTask(ctx, p.Team, p.Agent, p.Task, p.Reason))
+}
+
+// teamsTaskPause, teamsTaskResume, teamsTaskRetry: {team, task, agent
+// (the lead)} -> the task.
+func teamsTaskPause(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return taskControl(ctx, params, c.m.PauseTask)
+}
+
+func teamsTaskResume(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return taskControl(ctx, params, c.m.ResumeTask)
+}
+
+func teamsTaskRetry(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return taskControl(ctx, params, c.m.RetryTask)
+}
+
+func taskControl(ctx context.Context, params json.RawMessage, op func(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)) (any, error) {
+	var p taskRef
+	if err := decodeTaskRef(params, &p, &p, true); err != nil {
+		return nil, err
+	}
+	return taskResult(op(ctx, p.Team, p.Agent, p.Task))
+}
+
+// teamsTaskDispatch: {team} -> the dispatch round's api.TaskDispatch.
+func teamsTaskDispatch(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	r, err := c.m.DispatchUnblocked(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.TaskDispatchOf(p.Team, r), nil
+}
+
+// teamsTaskSweep: {team} -> the sweep's api.TaskSweep.
+func teamsTaskSweep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	sw, err := c.m.SweepTasks(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.TaskSweepOf(p.Team, sw), nil
+}
+
+// teamsTaskBoard: {team} -> the board's rules (api.Board).
+func teamsTaskBoard(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	s, err := c.m.Board(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.BoardOf(p.Team, s), nil
+}
+
+// teamsTaskConfigureBoard: an api.Board -> the board's rules as set
+// (every field is set: read them with teams.task.board first to change
+// some; 0 for maxDispatches, lease or staleAfter is the default).
+func teamsTaskConfigureBoard(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p api.Board
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	s, err := p.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s, err = c.m.ConfigureBoard(ctx, p.Team, s); err != nil {
+		return nil, err
+	}
+	return api.BoardOf(p.Team, s), nil
+}
+
+// teamsChatSend: {team, agent (the sender), type, to (none: every other
+// member), subject, body, reply_to, task, attachments} -> the message.
+func teamsChatSend(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team        string   `json:"team"`
+		Agent       string   `json:"agent"`
+		Type        string   `json:"type"`
+		To          []string `json:"to"`
+		Subject     string   `json:"subject"`
+		Body        string   `json:"body"`
+		ReplyTo     string   `json:"reply_to"`
+		Task        string   `json:"task"`
+		Attachments []string `json:"attachments"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent, "type", p.Type); err != nil {
+		return nil, err
+	}
+	m, err := c.m.SendMessage(ctx, p.Team, p.Agent, teammanager.OutMessage{Type: teammanager.MessageType(p.Type), To: p.To,
+		Subject: p.Subject, Body: p.Body, ReplyTo: p.ReplyTo, Task: p.Task, Attachments: p.Attachments})
+	if err != nil {
+		return nil, err
+	}
+	return api.MessageOf(m), nil
+}
+
+// messagesResult returns the JSON shapes of the messages a listing
+// answers, within the limit of results per response.
+func (c *rpcCtx) messagesResult(ms []teammanager.Message, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkCount(len(ms), "messages"); err != nil {
+		return nil, err
+	}
+	return api.MessagesOf(ms), nil
+}
+
+// teamsChatThread: {team, message} -> the messages of the message's
+// thread, oldest first.
+func teamsChatThread(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team    string `json:"team"`
+		Message string `json:"message"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "message", p.Message); err != nil {
+		return nil, err
+	}
+	return c.messagesResult(c.m.Thread(ctx, p.Team, p.Message))
+}
+
+// teamsChatHistory: {team, limit} -> the team's last limit messages
+// (limit 0 or absent: all), oldest first.
+func teamsChatHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team  string `json:"team"`
+		Limit int    `json:"limit"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	if p.Limit < 0 {
+		return nil, fmt.Errorf("%w: params: limit %d: want ≥ 0 (0: all)", api.ErrInvalid, p.Limit)
+	}
+	return c.messagesResult(c.m.History(ctx, p.Team, p.Limit))
+}
+
+// teamsChatInbox: {team, agent, status} -> agent's messages with that
+// status (absent: unread and read), oldest first.
+func teamsChatInbox(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team   string `json:"team"`
+		Agent  string `json:"agent"`
+		Status string `json:"status"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	return c.messagesResult(c.m.Inbox(ctx, p.Team, p.Agent, teammanager.MailFilter{Status: teammanager.MessageStatus(p.Status)}))
+}
+
+// teamsChatMark: {team, agent, status (read|archived), messages} ->
+// api.MessagesMarked. Every id must be in agent's inbox, or nothing
+// changes.
+func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team     string   `json:"team"`
+		Agent    string   `json:"agent"`
+		Status   string   `json:"status"`
+		Messages []string `json:"messages"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent, "status", p.Status); err != nil {
+		return nil, err
+	}
+	if len(p.Messages) == 0 {
+		return nil, fmt.Errorf(`%w: params: "messages" is required (the message ids)`, api.ErrUsage)
+	}
+	if err := c.m.MarkMessages(ctx, p.Team, p.Agent, teammanager.MessageStatus(p.Status), p.Messages...); err != nil {
+		return nil, err
+	}
+	return api.MessagesMarked{Team: p.Team, Agent: p.Agent, Status: p.Status, Messages: p.Messages}, nil
+}
