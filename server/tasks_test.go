@@ -1,0 +1,136 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// TestRPC_TaskBoard runs a task through the board over JSON-RPC with an
+// event stream open: each method answers the JSON shapes of package api,
+// and each change arrives as a task.* or message.sent event whose data is
+// the task after it (or the message).
+func TestRPC_TaskBoard(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}}}, nil)
+	st := ts.openEvents("acme", "?after=1") // after team.created
+
+	var task api.Task
+	ts.ok("acme", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "design", "priority": 3}, &task)
+	if task.ID != "T1" || task.Status != "pending" || task.Priority != 3 || task.CreatedBy != "ann" || task.BlockedBy == nil {
+		t.Fatalf("create_task = %+v", task)
+	}
+	var t2 api.Task
+	ts.ok("acme", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "build", "blocked_by": []string{"T1"}}, &t2)
+	if len(t2.BlockedBy) != 1 || t2.BlockedBy[0] != "T1" {
+		t.Fatalf("create_task blocked_by = %+v", t2)
+	}
+	ts.ok("acme", "teams.update_task", map[string]any{"team": "crew", "agent": "ann", "task": "T1", "description": "the API"}, &task)
+	if task.Description != "the API" || task.Subject != "design" {
+		t.Fatalf("update_task = %+v", task)
+	}
+	ts.ok("acme", "teams.task.next", map[string]any{"team": "crew", "agent": "bob"}, &task)
+	ts.ok("acme", "teams.task.complete", map[string]any{"team": "crew", "agent": "bob", "task": "T1", "result": "done"}, &task)
+	ts.ok("acme", "teams.task.review", map[string]any{"team": "crew", "agent": "ann", "task": "T1", "approve": true}, &task)
+	if task.Status != "completed" || task.ReviewedBy != "ann" {
+		t.Fatalf("review = %+v", task)
+	}
+	var tasks []api.Task
+	ts.ok("acme", "teams.list_tasks", map[string]any{"team": "crew", "status": "pending"}, &tasks)
+	if len(tasks) != 1 || tasks[0].ID != "T2" {
+		t.Fatalf("list_tasks pending = %+v", tasks)
+	}
+	var hist []api.TaskEvent
+	ts.ok("acme", "teams.list_task_events", map[string]any{"team": "crew", "task": "T1"}, &hist)
+	if len(hist) < 4 || hist[0].Action != "created" || hist[len(hist)-1].Action != "approved" || hist[0].Task != nil {
+		t.Fatalf("list_task_events = %+v", hist)
+	}
+	var msg api.Message
+	ts.ok("acme", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "ask_question", "to": []string{"ann"}, "body": "next?"}, &msg)
+	var reply api.Message
+	ts.ok("acme", "teams.chat.send", map[string]any{"team": "crew", "agent": "ann", "type": "status", "body": "T2", "reply_to": msg.ID}, &reply)
+	if reply.ReplyTo != msg.ID || reply.Thread != msg.ID {
+		t.Fatalf("reply = %+v", reply)
+	}
+	var marked api.MessagesMarked
+	ts.ok("acme", "teams.chat.mark", map[string]any{"team": "crew", "agent": "ann", "status": "archived", "messages": []string{msg.ID}}, &marked)
+	var inbox []api.Message
+	ts.ok("acme", "teams.chat.inbox", map[string]any{"team": "crew", "agent": "ann", "status": "archived"}, &inbox)
+	if len(inbox) != 1 || inbox[0].ID != msg.ID || inbox[0].Status != "archived" || inbox[0].ReadAt == nil {
+		t.Fatalf("inbox archived = %+v", inbox)
+	}
+
+	// Every change came as an event, with the task after it (creating T2
+	// updates T1's dependents first; a submission asks the lead for a
+	// review and an approval tells the assignee, by message).
+	want := []struct{ typ, action, task string }{
+		{"task.created", "created", "T1"}, {"task.updated", "updated", "T1"}, {"task.created", "created", "T2"},
+		{"task.updated", "updated", "T1"}, {"task.status", "claimed", "T1"}, {"task.status", "submitted", "T1"},
+		{"message.sent", "", ""}, {"task.status", "approved", "T1"}, {"message.sent", "", ""},
+		{"message.sent", "", ""}, {"message.sent", "", ""},
+	}
+	evs := st.read(len(want))
+	for i, w := range want {
+		ev := evs[i]
+		if ev.Type != w.typ || ev.Team != "crew" {
+			t.Fatalf("event %d: %s of %s, want %s (%s %s)", i, ev.Type, ev.Team, w.typ, w.action, w.task)
+		}
+		if w.typ == "message.sent" {
+			var m api.Message
+			decodeStrict(t, ev.Data, &m)
+			continue
+		}
+		var te api.TaskEvent
+		decodeStrict(t, ev.Data, &te)
+		if te.Action != w.action || te.Task == nil || te.Task.ID != w.task {
+			t.Fatalf("event %d: %s", i, ev.Data)
+		}
+	}
+}
+
+// TestRPC_TaskErrors checks the params of the board's methods and that a
+// board error carries its exit code, kind and name.
+func TestRPC_TaskErrors(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}}}, nil)
+	ts.ok("acme", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "a"}, nil)
+	for _, tc := range []struct {
+		name, method string
+		params       any
+		exit         int
+		msg          string
+	}{
+		{"no agent", "teams.create_task", map[string]any{"team": "crew", "subject": "a"}, 2, `"agent" is required`},
+		{"no task", "teams.task.claim", map[string]any{"team": "crew", "agent": "bob"}, 2, `"task" is required`},
+		{"unknown param", "teams.task.claim", map[string]any{"team": "crew", "agent": "bob", "task": "T1", "force": true}, 2, "force"},
+		{"review without verdict", "teams.task.review", map[string]any{"team": "crew", "agent": "ann", "task": "T1"}, 2, `"approve" is required`},
+		{"mark without ids", "teams.chat.mark", map[string]any{"team": "crew", "agent": "ann", "status": "read"}, 2, `"messages" is required`},
+		{"negative history limit", "teams.chat.history", map[string]any{"team": "crew", "limit": -1}, 7, "limit"},
+		{"get with agent", "teams.task.get", map[string]any{"team": "crew", "task": "T1", "agent": "bob"}, 2, "agent"},
+		{"unknown task", "teams.task.get", map[string]any{"team": "crew", "task": "T7"}, 3, "unknown task"},
+		{"member creates", "teams.create_task", map[string]any{"team": "crew", "agent": "bob", "subject": "x"}, 4, "not allowed"},
+		{"cycle", "teams.update_task", map[string]any{"team": "crew", "agent": "ann", "task": "T1", "blocked_by": []string{"T1"}}, 7, "T1"},
+		{"bad status", "teams.list_tasks", map[string]any{"team": "crew", "status": "done"}, 7, "done"},
+		{"bad message type", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "gossip", "body": "x"}, 7, "gossip"},
+		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "lease"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ts.call("acme", tc.method, tc.params)
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if r.Error.Data.ExitCode != tc.exit || !strings.Contains(r.Error.Message, tc.msg) {
+				t.Fatalf("error %q %+v; want exit %d and %q", r.Error.Message, r.Error.Data, tc.exit, tc.msg)
+			}
+		})
+	}
+	var task api.Task
+	ts.ok("acme", "teams.task.get", map[string]any{"team": "crew", "task": "T1"}, &task)
+	if task.Status != "pending" || len(task.BlockedBy) != 0 || task.Subject != "a" {
+		t.Fatalf("a refused call changed T1: %+v", task)
+	}
+}
