@@ -216,7 +216,7 @@ quads in an embedded store (Cayley on Badger). Data lives in --data; each
 While a server holds --data (cortexctl serve, or a host serving its store),
 commands go through it, found by DIR/cortex-server.json; --server URL
 (CORTEX_SERVER) sends them to a server instead. Through a server: teams,
-findings, facts, conflicts, strategies, namespaces list and query. import,
+tasks, mail, findings, facts, conflicts, strategies, namespaces list and query. import,
 export, graphs, stats, namespaces delete, demo and serve read or write the
 store itself and have no server equivalent yet: while a server holds the
 store they exit 6 (use its Graph Store Protocol and SPARQL endpoint, or stop
@@ -270,7 +270,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e), workflowsCommand(e), defsCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e), workflowsCommand(e), defsCommand(e), tasksCommand(e), mailCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

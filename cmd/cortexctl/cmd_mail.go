@@ -1,0 +1,211 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+func mailCommand(e *env) *cli.Command {
+	types := make([]string, 0, len(teammanager.MessageTypes))
+	for _, t := range teammanager.MessageTypes {
+		types = append(types, string(t))
+	}
+	return &cli.Command{
+		Name:  "mail",
+		Usage: "the mailbox of a team: typed messages between its members",
+		Description: `Messages are unread, then read, then archived, for each recipient; a reply
+joins its message's thread. The mailbox keeps working while the team is
+paused (see README, Led teams).
+
+Example:
+   cortexctl mail send TEAM 'which API version?' --as bob --to ann --type ask_question
+   cortexctl mail inbox TEAM --as ann`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "send",
+				Usage:     "send a message from --as to --to (none: every other member)",
+				ArgsUsage: "TEAM BODY",
+				Description: `Types: ` + strings.Join(types, ", ") + `.
+
+Example:
+   cortexctl mail send TEAM 'which API version?' --as bob --to ann --type ask_question
+   cortexctl mail send TEAM 'v2' --as ann --reply-to M1`,
+				Flags: withOutput(
+					&cli.StringFlag{Name: "as", Usage: "the member `AGENT` sending (required)"},
+					&cli.StringFlag{Name: "type", Usage: "message `TYPE`", Value: string(teammanager.MsgStatus)},
+					&cli.StringSliceFlag{Name: "to", Usage: "recipient `AGENT`, repeatable", DefaultText: "every other member"},
+					&cli.StringFlag{Name: "subject", Usage: "subject line"},
+					&cli.StringFlag{Name: "reply-to", Usage: "the `MESSAGE` this one answers (joins its thread)"},
+					&cli.StringFlag{Name: "task", Usage: "the `TASK` it is about"},
+					&cli.StringSliceFlag{Name: "attach", Usage: "`IRI` attached by reference, repeatable"}),
+				Action: func(c *cli.Context) error { return mailSend(c, e) },
+			},
+			{
+				Name:      "inbox",
+				Usage:     "list --as's messages, oldest first: unread and read ones, or those of --status",
+				ArgsUsage: "TEAM",
+				Description: `Example:
+   cortexctl mail inbox TEAM --as ann --status unread --json`,
+				Flags: withOutput(&cli.StringFlag{Name: "as", Usage: "the member `AGENT` whose inbox (required)"},
+					&cli.StringFlag{Name: "status", Usage: "only messages with this status: unread|read|archived"}),
+				Action: func(c *cli.Context) error { return mailInbox(c, e) },
+			},
+			markCommand(e, teammanager.MsgRead),
+			markCommand(e, teammanager.MsgArchived),
+			{
+				Name:      "thread",
+				Usage:     "list the messages of a message's thread, oldest first",
+				ArgsUsage: "TEAM MESSAGE",
+				Description: `Example:
+   cortexctl mail thread TEAM M1`,
+				Flags: withOutput(),
+				Action: func(c *cli.Context) error {
+					args := c.Args().Slice()
+					if len(args) != 2 {
+						return usagef("mail thread: want TEAM MESSAGE")
+					}
+					return mailList(c, e, func(m api.TeamManager) ([]teammanager.Message, error) {
+						return m.Thread(c.Context, args[0], args[1])
+					})
+				},
+			},
+			{
+				Name:      "history",
+				Usage:     "list a team's messages, oldest first",
+				ArgsUsage: "TEAM",
+				Description: `Example:
+   cortexctl mail history TEAM --limit 20`,
+				Flags: withOutput(&cli.Int64Flag{Name: "limit", Usage: "only the last `N` messages", DefaultText: "all"}),
+				Action: func(c *cli.Context) error {
+					args := c.Args().Slice()
+					if len(args) != 1 {
+						return usagef("mail history: want TEAM")
+					}
+					n := c.Int64("limit")
+					if n < 0 || n > 1<<31 {
+						return fmt.Errorf("%w: --limit %d: want a number of messages ≥ 0 (0: all)", errInvalid, n)
+					}
+					return mailList(c, e, func(m api.TeamManager) ([]teammanager.Message, error) {
+						return m.History(c.Context, args[0], int(n))
+					})
+				},
+			},
+		},
+	}
+}
+
+// markCommand is mail read (status read) or mail archive (archived).
+func markCommand(e *env, status teammanager.MessageStatus) *cli.Command {
+	name := map[teammanager.MessageStatus]string{teammanager.MsgRead: "read", teammanager.MsgArchived: "archive"}[status]
+	return &cli.Command{
+		Name:      name,
+		Usage:     fmt.Sprintf("mark messages of --as's inbox %s", status),
+		ArgsUsage: "TEAM MESSAGE...",
+		Description: fmt.Sprintf(`Every MESSAGE must be in the inbox, or none is marked.
+
+Example:
+   cortexctl mail %s TEAM M1 M2 --as ann`, name),
+		Flags: withOutput(&cli.StringFlag{Name: "as", Usage: "the member `AGENT` whose inbox (required)"}),
+		Action: func(c *cli.Context) error {
+			if _, err := outputFormat(c); err != nil {
+				return err
+			}
+			args := c.Args().Slice()
+			if len(args) < 2 {
+				return usagef("mail %s: want TEAM MESSAGE...", name)
+			}
+			if c.String("as") == "" {
+				return usagef("mail %s: want --as AGENT (whose inbox)", name)
+			}
+			m, err := e.manager(c, accessWrite)
+			if err != nil {
+				return err
+			}
+			if err := m.MarkMessages(c.Context, args[0], c.String("as"), status, args[1:]...); err != nil {
+				return err
+			}
+			out := api.MessagesMarked{Team: args[0], Agent: c.String("as"), Status: string(status), Messages: args[1:]}
+			return printResult(c, e.stdout, out, func() error {
+				_, err := fmt.Fprintf(e.stdout, "%s %s: %s\n", plural(int64(len(out.Messages)), "message"), status, strings.Join(out.Messages, " "))
+				return err
+			})
+		},
+	}
+}
+
+func mailSend(c *cli.Context, e *env) error {
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	args := c.Args().Slice()
+	if len(args) != 2 {
+		return usagef("mail send: want TEAM BODY")
+	}
+	if c.String("as") == "" {
+		return usagef("mail send: want --as AGENT (the sender)")
+	}
+	m, err := e.manager(c, accessWrite)
+	if err != nil {
+		return err
+	}
+	msg, err := m.SendMessage(c.Context, args[0], c.String("as"), teammanager.OutMessage{Type: teammanager.MessageType(c.String("type")),
+		To: c.StringSlice("to"), Subject: c.String("subject"), Body: args[1], ReplyTo: c.String("reply-to"), Task: c.String("task"),
+		Attachments: c.StringSlice("attach")})
+	if err != nil {
+		return err
+	}
+	return printResult(c, e.stdout, api.MessageOf(msg), func() error {
+		_, err := fmt.Fprintf(e.stdout, "sent %s (%s) to %s, thread %s\n", msg.ID, msg.Type, strings.Join(msg.To, " "), msg.Thread)
+		return err
+	})
+}
+
+func mailInbox(c *cli.Context, e *env) error {
+	args := c.Args().Slice()
+	if len(args) != 1 {
+		return usagef("mail inbox: want TEAM")
+	}
+	if c.String("as") == "" {
+		return usagef("mail inbox: want --as AGENT (whose inbox)")
+	}
+	return mailList(c, e, func(m api.TeamManager) ([]teammanager.Message, error) {
+		return m.Inbox(c.Context, args[0], c.String("as"), teammanager.MailFilter{Status: teammanager.MessageStatus(c.String("status"))})
+	})
+}
+
+// mailList prints the messages list reads, as a table or JSON.
+func mailList(c *cli.Context, e *env, list func(m api.TeamManager) ([]teammanager.Message, error)) error {
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	m, err := e.manager(c, accessRead)
+	if err != nil {
+		return err
+	}
+	ms, err := list(m)
+	if err != nil {
+		return err
+	}
+	return printResult(c, e.stdout, api.MessagesOf(ms), func() error {
+		tb := newTable(e.stdout, false, "ID", "SENT", "TYPE", "FROM", "TO", "STATUS", "THREAD", "SUBJECT", "BODY")
+		for _, msg := range ms {
+			from := msg.From
+			if from == "" {
+				from = "(board)"
+			}
+			to := strings.Join(msg.To, " ")
+			if msg.Broadcast {
+				to = "(all " + strconv.Itoa(len(msg.To)) + ")"
+			}
+			tb.row(msg.ID, msg.SentAt.Format(time.RFC3339), string(msg.Type), from, to, string(msg.Status), msg.Thread, msg.Subject, msg.Body)
+		}
+		return tb.flush()
+	})
+}

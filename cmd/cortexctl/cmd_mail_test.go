@@ -1,0 +1,97 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// TestCLI_Mail sends a question, a reply and a broadcast, and reads,
+// archives, threads and lists them.
+func TestCLI_Mail(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	var m1, m2 api.Message
+	cliJSON(t, dir, &m1, "mail", "send", "crew", "which API?", "--as", "bob", "--to", "ann", "--type", "ask_question",
+		"--subject", "scope", "--task", "T1", "--attach", "https://example.org/spec")
+	if m1.ID != "M1" || m1.From != "bob" || !slices.Equal(m1.To, []string{"ann"}) || m1.Task != "T1" || m1.Type != "ask_question" ||
+		!slices.Equal(m1.Attachments, []string{"https://example.org/spec"}) {
+		t.Fatalf("send: %+v", m1)
+	}
+	if out := mustCLI(t, dir, "mail", "send", "crew", "v2", "--as", "ann", "--reply-to", "M1", "--to", "bob"); out != "sent M2 (status) to bob, thread M1\n" {
+		t.Fatalf("reply: %q", out)
+	}
+	cliJSON(t, dir, &m2, "mail", "send", "crew", "standup at 10", "--as", "ann")
+	if !m2.Broadcast || !slices.Equal(m2.To, []string{"bob", "cat"}) || m2.Type != "status" {
+		t.Fatalf("broadcast: %+v", m2)
+	}
+	var in []api.Message
+	cliJSON(t, dir, &in, "mail", "inbox", "crew", "--as", "bob")
+	if len(in) != 2 || in[0].ID != "M2" || in[0].Status != "unread" || in[0].ReplyTo != "M1" || in[0].ReadAt != nil {
+		t.Fatalf("inbox: %+v", in)
+	}
+	if out := mustCLI(t, dir, "mail", "read", "crew", "M2", "--as", "bob"); out != "1 message read: M2\n" {
+		t.Fatalf("read: %q", out)
+	}
+	var marked api.MessagesMarked
+	cliJSON(t, dir, &marked, "mail", "archive", "crew", "M3", "--as", "bob")
+	if marked.Status != "archived" || !slices.Equal(marked.Messages, []string{"M3"}) {
+		t.Fatalf("archive: %+v", marked)
+	}
+	cliJSON(t, dir, &in, "mail", "inbox", "crew", "--as", "bob")
+	if len(in) != 1 || in[0].ID != "M2" || in[0].Status != "read" || in[0].ReadAt == nil {
+		t.Fatalf("inbox after read and archive: %+v", in)
+	}
+	cliJSON(t, dir, &in, "mail", "inbox", "crew", "--as", "bob", "--status", "archived")
+	if len(in) != 1 || in[0].ID != "M3" {
+		t.Fatalf("archived: %+v", in)
+	}
+	if out := mustCLI(t, dir, "mail", "thread", "crew", "M2"); !strings.Contains(out, "M1  ") || !strings.Contains(out, "M2  ") || strings.Contains(out, "M3  ") {
+		t.Fatalf("thread:\n%s", out)
+	}
+	cliJSON(t, dir, &in, "mail", "history", "crew", "--limit", "2")
+	if len(in) != 2 || in[0].ID != "M2" || in[1].ID != "M3" || in[0].Status != "" {
+		t.Fatalf("history --limit 2: %+v", in)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"send without --as", []string{"mail", "send", "crew", "hi"}, exitUsage, "want --as AGENT"},
+		{"send without body", []string{"mail", "send", "crew", "--as", "bob"}, exitUsage, "want TEAM BODY"},
+		{"inbox without --as", []string{"mail", "inbox", "crew"}, exitUsage, "want --as AGENT"},
+		{"read without ids", []string{"mail", "read", "crew", "--as", "bob"}, exitUsage, "want TEAM MESSAGE..."},
+		{"thread without id", []string{"mail", "thread", "crew"}, exitUsage, "want TEAM MESSAGE"},
+		{"bad type", []string{"mail", "send", "crew", "hi", "--as", "bob", "--type", "gossip"}, exitInvalid, "gossip"},
+		{"to self", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "bob"}, exitInvalid, "itself"},
+		{"reply to nothing", []string{"mail", "send", "crew", "hi", "--as", "bob", "--reply-to", "M99"}, exitInvalid, "M99"},
+		{"stranger", []string{"mail", "send", "crew", "hi", "--as", "zed"}, exitNotFound, "unknown agent"},
+		{"read another's", []string{"mail", "read", "crew", "M2", "M1", "--as", "bob"}, exitNotFound, "unknown message"},
+		{"bad status", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "new"}, exitInvalid, "new"},
+		{"negative limit", []string{"mail", "history", "crew", "--limit", "-1"}, exitInvalid, "--limit"},
+		{"unknown thread", []string{"mail", "thread", "crew", "M99"}, exitNotFound, "unknown message"},
+		{"unknown team", []string{"mail", "history", "nope"}, exitNotFound, "unknown team"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	// Nothing was sent, and no message changed status, by the refused
+	// commands (mail read M2 M1 marks neither).
+	cliJSON(t, dir, &in, "mail", "history", "crew")
+	if len(in) != 3 {
+		t.Fatalf("history after refused commands: %+v", in)
+	}
+	cliJSON(t, dir, &in, "mail", "inbox", "crew", "--as", "ann", "--status", "unread")
+	if len(in) != 1 || in[0].ID != "M1" {
+		t.Fatalf("ann's unread after refused commands: %+v", in)
+	}
+}
