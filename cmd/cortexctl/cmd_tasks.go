@@ -358,8 +358,8 @@ func priorityFlag(c *cli.Context) (int, error) {
 	return int(p), nil
 }
 
-// blockedBy returns the --blocked-by tasks, without empty values (--blocked-by ”
-// is none).
+// blockedBy returns the --blocked-by tasks, without empty values: an
+// empty --blocked-by is none.
 func blockedBy(c *cli.Context) []string {
 	out := []string{}
 	for _, s := range c.StringSlice("blocked-by") {
