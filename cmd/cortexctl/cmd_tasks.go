@@ -404,7 +404,7 @@ func tasksCreate(c *cli.Context, e *env) error {
 }
 
 // taskState is a task's status in words: "pending, assigned to bob,
-// blocked by T1".
+// depends on T1" (its blocked_by, completed or not).
 func taskState(t teammanager.Task) string {
 	s := string(t.Status)
 	if t.Paused {
@@ -417,7 +417,7 @@ func taskState(t teammanager.Task) string {
 		s += ", assigned to " + t.Assignee
 	}
 	if len(t.BlockedBy) > 0 && t.Status == teammanager.TaskPending {
-		s += ", blocked by " + strings.Join(t.BlockedBy, " ")
+		s += ", depends on " + strings.Join(t.BlockedBy, " ")
 	}
 	return s
 }

@@ -38,7 +38,7 @@ func TestCLI_Tasks(t *testing.T) {
 	crewTeam(t, dir)
 	var t1, t2 api.Task
 	cliJSON(t, dir, &t1, "tasks", "create", "crew", "write the parser", "--priority", "5", "--description", "a PEG parser")
-	if out := mustCLI(t, dir, "tasks", "create", "crew", "test the parser", "--blocked-by", "T1"); out != "created task T2 (\"test the parser\"): pending, blocked by T1\n" {
+	if out := mustCLI(t, dir, "tasks", "create", "crew", "test the parser", "--blocked-by", "T1"); out != "created task T2 (\"test the parser\"): pending, depends on T1\n" {
 		t.Fatalf("create: %q", out)
 	}
 	cliJSON(t, dir, &t2, "tasks", "get", "crew", "T2")
