@@ -128,6 +128,10 @@ func testTaskControl(t *testing.T, tm api.TeamManager) {
 	if got = must[teammanager.Task](t, "update blocked_by")(tm.UpdateTask(ctx, team, "ann", "T3", teammanager.TaskUpdate{BlockedBy: &bb})); !slices.Equal(got.BlockedBy, bb) {
 		t.Fatalf("UpdateTask blocked_by = %+v", got)
 	}
+	var none []string // a nil list clears blocked_by, as an empty one
+	if got = must[teammanager.Task](t, "clear blocked_by")(tm.UpdateTask(ctx, team, "ann", "T3", teammanager.TaskUpdate{BlockedBy: &none})); len(got.BlockedBy) != 0 {
+		t.Fatalf("UpdateTask blocked_by nil = %+v", got)
+	}
 	if got = must[teammanager.Task](t, "pause")(tm.PauseTask(ctx, team, "ann", "T2")); !got.Paused {
 		t.Fatalf("PauseTask = %+v", got)
 	}
