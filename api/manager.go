@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -66,6 +67,7 @@ type TaskBoard interface {
 	TaskHistory(ctx context.Context, teamID, taskID string) ([]teammanager.TaskChange, error)
 	DispatchUnblocked(ctx context.Context, teamID string) (teammanager.DispatchReport, error)
 	SweepTasks(ctx context.Context, teamID string) (teammanager.TaskSweep, error)
+	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
 	Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error)
 	ConfigureBoard(ctx context.Context, teamID string, s teammanager.BoardSettings) (teammanager.BoardSettings, error)
 	SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error)
@@ -73,6 +75,7 @@ type TaskBoard interface {
 	MarkMessages(ctx context.Context, teamID, agent string, status teammanager.MessageStatus, ids ...string) error
 	Thread(ctx context.Context, teamID, id string) ([]teammanager.Message, error)
 	History(ctx context.Context, teamID string, limit int) ([]teammanager.Message, error)
+	ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error
 }
 
 var _ TeamManager = (*teammanager.Manager)(nil)

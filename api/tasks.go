@@ -122,6 +122,23 @@ type MessagesMarked struct {
 	Messages []string `json:"messages"`
 }
 
+// MailRetention is the result of mail retention (teams.chat.configure):
+// each member's inbox keeps at most perAgent messages and none older than
+// maxAge seconds (0: whatever their age).
+type MailRetention struct {
+	Team     string  `json:"team"`
+	MaxAge   float64 `json:"maxAge"`
+	PerAgent int     `json:"perAgent"`
+}
+
+// TaskFindingsAdded is the result of tasks add-finding
+// (teams.task.add_findings): the ids of the findings, in order.
+type TaskFindingsAdded struct {
+	Team string   `json:"team"`
+	Task string   `json:"task"`
+	IDs  []string `json:"ids"`
+}
+
 // nonNil returns s, or an empty slice for nil (printed [] not null).
 func nonNil(s []string) []string {
 	if s == nil {
@@ -211,4 +228,13 @@ func MessagesOf(ms []teammanager.Message) []Message {
 		out = append(out, MessageOf(m))
 	}
 	return out
+}
+
+// Age returns r's maxAge as a duration; a negative one, or one too large
+// for a time.Duration, is an error matching ErrInvalid.
+func (r MailRetention) Age() (time.Duration, error) {
+	if !(r.MaxAge >= 0 && r.MaxAge <= float64(1<<62)/float64(time.Second)) {
+		return 0, fmt.Errorf("%w: maxAge %v s: want seconds ≥ 0 (0: any age)", ErrInvalid, r.MaxAge)
+	}
+	return time.Duration(r.MaxAge * float64(time.Second)), nil
 }

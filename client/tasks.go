@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -199,6 +200,24 @@ func (c *Client) SweepTasks(ctx context.Context, teamID string) (teammanager.Tas
 	return teammanager.TaskSweep{Requeued: tasksOf(r.Requeued), Stale: tasksOf(r.Stale)}, nil
 }
 
+// AddTaskFindings records findings of the task's assignee made for the
+// task, in one atomic write, and returns their ids, in order
+// (teams.task.add_findings).
+func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error) {
+	p := struct {
+		taskRef
+		Findings []findingParams `json:"findings"`
+	}{taskRef{teamID, taskID, agentID}, make([]findingParams, 0, len(fs))}
+	for _, f := range fs {
+		p.Findings = append(p.Findings, findingParamsOf(f))
+	}
+	var r api.TaskFindingsAdded
+	if err := c.Call(ctx, "teams.task.add_findings", p, &r); err != nil {
+		return nil, err
+	}
+	return noneIfEmpty(r.IDs), nil
+}
+
 // Board returns the rules of a team's board (teams.task.board).
 func (c *Client) Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error) {
 	var b api.Board
@@ -255,6 +274,13 @@ func (c *Client) Thread(ctx context.Context, teamID, id string) ([]teammanager.M
 // first (teams.chat.history).
 func (c *Client) History(ctx context.Context, teamID string, limit int) ([]teammanager.Message, error) {
 	return c.messagesCall(ctx, "teams.chat.history", map[string]any{"team": teamID, "limit": max(limit, 0)})
+}
+
+// ConfigureMailbox sets the retention of a team's mailbox
+// (teams.chat.configure). maxAge is sent in seconds: a fraction of a
+// nanosecond is lost.
+func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error {
+	return c.Call(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
 }
 
 func (c *Client) messagesCall(ctx context.Context, method string, params any) ([]teammanager.Message, error) {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -23,6 +25,7 @@ var boardBehaviours = []struct {
 	{"TaskErrors", testTaskErrors},
 	{"BoardSettingsAndSweep", testBoardSettingsAndSweep},
 	{"Mailbox", testMailbox},
+	{"TaskFindingsAndRetention", testTaskFindingsAndRetention},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -290,5 +293,39 @@ func testMailbox(t *testing.T, tm api.TeamManager) {
 	}
 	if h := must[[]teammanager.Message](t, "history")(tm.History(ctx, team, 0)); len(h) != 3 {
 		t.Fatalf("a refused send sent something: %s", fmt.Sprint(h))
+	}
+}
+
+func testTaskFindingsAndRetention(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "a"}))
+	f := teammanager.Finding{Subject: iri("parser"), Predicate: iri("says"), Object: quad.String("fast"), Confidence: 0.7}
+	if _, err := tm.AddTaskFindings(ctx, team, "bob", "T1", []teammanager.Finding{f}); !errors.Is(err, teammanager.ErrNotAllowed) {
+		t.Fatalf("findings for an unclaimed task: %v", err)
+	}
+	must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T1"))
+	g := f
+	g.Object = quad.String("slow")
+	ids := must[[]string](t, "task findings")(tm.AddTaskFindings(ctx, team, "bob", "T1", []teammanager.Finding{f, g}))
+	if len(ids) != 2 {
+		t.Fatalf("AddTaskFindings ids = %v", ids)
+	}
+	fs := must[[]teammanager.StoredFinding](t, "findings")(tm.Findings(ctx, team, teammanager.FindingFilter{Agent: "bob"}))
+	if len(fs) != 2 || !slices.ContainsFunc(fs, func(sf teammanager.StoredFinding) bool { return sf.ID == ids[0] && sf.Object == quad.String("fast") }) ||
+		!slices.ContainsFunc(fs, func(sf teammanager.StoredFinding) bool { return sf.ID == ids[1] && sf.Confidence == 0.7 }) {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if err := tm.ConfigureMailbox(ctx, team, 0, 0); !errors.Is(err, teammanager.ErrInvalidConfig) {
+		t.Fatalf("ConfigureMailbox 0 messages: %v", err)
+	}
+	if err := tm.ConfigureMailbox(ctx, team, time.Hour, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{"one", "two"} {
+		must[teammanager.Message](t, "send")(tm.SendMessage(ctx, team, "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"cat"}, Body: body}))
+	}
+	in := must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "cat", teammanager.MailFilter{}))
+	if len(in) != 1 || in[0].Body != "two" {
+		t.Fatalf("cat's inbox, keeping 1 message = %+v", in)
 	}
 }

@@ -77,11 +77,13 @@ var roles = map[string]Role{
 	"rpc teams.task.sweep":           RoleWrite,
 	"rpc teams.task.board":           RoleRead,
 	"rpc teams.task.configure_board": RoleWrite,
+	"rpc teams.task.add_findings":    RoleWrite,
 	"rpc teams.chat.send":            RoleWrite,
 	"rpc teams.chat.thread":          RoleRead,
 	"rpc teams.chat.history":         RoleRead,
 	"rpc teams.chat.inbox":           RoleRead,
 	"rpc teams.chat.mark":            RoleWrite,
+	"rpc teams.chat.configure":       RoleWrite,
 }
 
 // roleOf returns the role request key (see roles) needs.

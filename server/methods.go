@@ -87,11 +87,13 @@ var methods = map[string]method{
 	"teams.task.sweep":           {access: accessWrite, run: teamsTaskSweep},
 	"teams.task.board":           {access: accessRead, run: teamsTaskBoard},
 	"teams.task.configure_board": {access: accessWrite, run: teamsTaskConfigureBoard},
+	"teams.task.add_findings":    {access: accessWrite, run: teamsTaskAddFindings},
 	"teams.chat.send":            {access: accessWrite, run: teamsChatSend},
 	"teams.chat.thread":          {access: accessRead, run: teamsChatThread},
 	"teams.chat.history":         {access: accessRead, heavy: true, run: teamsChatHistory},
 	"teams.chat.inbox":           {access: accessRead, run: teamsChatInbox},
 	"teams.chat.mark":            {access: accessWrite, run: teamsChatMark},
+	"teams.chat.configure":       {access: accessWrite, run: teamsChatConfigure},
 }
 
 // Methods returns the names of the JSON-RPC methods, sorted.

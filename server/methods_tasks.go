@@ -510,3 +510,53 @@ func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	}
 	return api.MessagesMarked{Team: p.Team, Agent: p.Agent, Status: p.Status, Messages: p.Messages}, nil
 }
+
+// teamsTaskAddFindings: {team, task, agent (its assignee), findings: [{subject,
+// predicate, object, confidence, assertedAt}]} -> api.TaskFindingsAdded:
+// the findings, in one atomic write, with the task in their provenance.
+func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Findings []findingParams `json:"findings"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	fs := make([]teammanager.Finding, 0, len(p.Findings))
+	for i, fp := range p.Findings {
+		f, err := c.finding(fmt.Sprintf("findings[%d].", i), fp)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	ids, err := c.m.AddTaskFindings(ctx, p.Team, p.Agent, p.Task, fs)
+	if err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		ids = []string{}
+	}
+	return api.TaskFindingsAdded{Team: p.Team, Task: p.Task, IDs: ids}, nil
+}
+
+// teamsChatConfigure: {team, maxAge (seconds; 0: any age), perAgent} ->
+// api.MailRetention: the retention of the team's mailbox, enforced by the
+// sends from then on.
+func teamsChatConfigure(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p api.MailRetention
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
+		return nil, err
+	}
+	age, err := p.Age()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.m.ConfigureMailbox(ctx, p.Team, age, p.PerAgent); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -117,6 +117,13 @@ func TestRPC_TaskErrors(t *testing.T) {
 		{"bad status", "teams.list_tasks", map[string]any{"team": "crew", "status": "done"}, 7, "done"},
 		{"bad message type", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "gossip", "body": "x"}, 7, "gossip"},
 		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "lease"},
+		{"findings without agent", "teams.task.add_findings", map[string]any{"team": "crew", "task": "T1", "findings": []any{}}, 2, `"agent" is required`},
+		{"finding term", "teams.task.add_findings", map[string]any{"team": "crew", "task": "T1", "agent": "bob",
+			"findings": []any{map[string]any{"subject": "<http://x", "predicate": "<http://p>", "object": "o"}}}, 5, "findings[0].subject"},
+		{"findings for an unclaimed task", "teams.task.add_findings", map[string]any{"team": "crew", "task": "T1", "agent": "bob",
+			"findings": []any{map[string]any{"subject": "<http://x>", "predicate": "<http://p>", "object": "o"}}}, 4, "not allowed"},
+		{"negative max age", "teams.chat.configure", map[string]any{"team": "crew", "maxAge": -1, "perAgent": 5}, 7, "maxAge"},
+		{"no messages kept", "teams.chat.configure", map[string]any{"team": "crew", "perAgent": 0}, 7, "at least 1 message"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ts.call("acme", tc.method, tc.params)

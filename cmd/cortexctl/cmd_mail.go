@@ -60,6 +60,20 @@ Example:
 			markCommand(e, teammanager.MsgRead),
 			markCommand(e, teammanager.MsgArchived),
 			{
+				Name:      "retention",
+				Usage:     "set how many messages, and how old, each member's inbox keeps",
+				ArgsUsage: "TEAM",
+				Description: `Sends enforce it: the oldest messages go first, and a message no inbox holds
+any more is removed. Both values are set; the one not given takes its default.
+
+Example:
+   cortexctl mail retention TEAM --max-age 168h --per-agent 200`,
+				Flags: withOutput(
+					&cli.DurationFlag{Name: "max-age", Usage: "remove messages older than this (0: whatever their age)", Value: teammanager.DefaultMailMaxAge},
+					&cli.Int64Flag{Name: "per-agent", Usage: "messages each inbox keeps (≥ 1)", Value: teammanager.DefaultMailPerAgent}),
+				Action: func(c *cli.Context) error { return mailRetention(c, e) },
+			},
+			{
 				Name:      "thread",
 				Usage:     "list the messages of a message's thread, oldest first",
 				ArgsUsage: "TEAM MESSAGE",
@@ -207,5 +221,30 @@ func mailList(c *cli.Context, e *env, list func(m api.TeamManager) ([]teammanage
 			tb.row(msg.ID, msg.SentAt.Format(time.RFC3339), string(msg.Type), from, to, string(msg.Status), msg.Thread, msg.Subject, msg.Body)
 		}
 		return tb.flush()
+	})
+}
+
+func mailRetention(c *cli.Context, e *env) error {
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	args := c.Args().Slice()
+	if len(args) != 1 {
+		return usagef("mail retention: want TEAM")
+	}
+	age, n := c.Duration("max-age"), c.Int64("per-agent")
+	if age < 0 || n < 1 || n > 1<<31 {
+		return fmt.Errorf("%w: --max-age %s, --per-agent %d: want an age ≥ 0 and at least 1 message", errInvalid, age, n)
+	}
+	m, err := e.manager(c, accessWrite)
+	if err != nil {
+		return err
+	}
+	if err := m.ConfigureMailbox(c.Context, args[0], age, int(n)); err != nil {
+		return err
+	}
+	return printResult(c, e.stdout, api.MailRetention{Team: args[0], MaxAge: age.Seconds(), PerAgent: int(n)}, func() error {
+		_, err := fmt.Fprintf(e.stdout, "team %s: each inbox keeps %s, none older than %s\n", args[0], plural(n, "message"), age)
+		return err
 	})
 }

@@ -76,6 +76,8 @@ func TestCLI_Mail(t *testing.T) {
 		{"negative limit", []string{"mail", "history", "crew", "--limit", "-1"}, exitInvalid, "--limit"},
 		{"unknown thread", []string{"mail", "thread", "crew", "M99"}, exitNotFound, "unknown message"},
 		{"unknown team", []string{"mail", "history", "nope"}, exitNotFound, "unknown team"},
+		{"no messages kept", []string{"mail", "retention", "crew", "--per-agent", "0"}, exitInvalid, "at least 1 message"},
+		{"retention of no team", []string{"mail", "retention", "nope"}, exitNotFound, "unknown team"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)
@@ -93,5 +95,28 @@ func TestCLI_Mail(t *testing.T) {
 	cliJSON(t, dir, &in, "mail", "inbox", "crew", "--as", "ann", "--status", "unread")
 	if len(in) != 1 || in[0].ID != "M1" {
 		t.Fatalf("ann's unread after refused commands: %+v", in)
+	}
+}
+
+// TestCLI_MailRetention: an inbox keeps --per-agent messages, the oldest
+// go first.
+func TestCLI_MailRetention(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	var r api.MailRetention
+	cliJSON(t, dir, &r, "mail", "retention", "crew", "--per-agent", "2")
+	if r.PerAgent != 2 || r.MaxAge != 30*24*3600 {
+		t.Fatalf("retention: %+v", r)
+	}
+	for _, body := range []string{"one", "two", "three"} {
+		mustCLI(t, dir, "mail", "send", "crew", body, "--as", "ann", "--to", "bob")
+	}
+	var in []api.Message
+	cliJSON(t, dir, &in, "mail", "inbox", "crew", "--as", "bob")
+	if len(in) != 2 || in[0].Body != "two" || in[1].Body != "three" {
+		t.Fatalf("inbox keeping 2: %+v", in)
+	}
+	if out := mustCLI(t, dir, "mail", "retention", "crew", "--max-age", "1h", "--per-agent", "1"); out != "team crew: each inbox keeps 1 message, none older than 1h0m0s\n" {
+		t.Fatalf("retention: %q", out)
 	}
 }

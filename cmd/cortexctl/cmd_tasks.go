@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
@@ -238,6 +239,18 @@ Example:
 					}, err
 				})
 			},
+		},
+		{
+			Name:      "add-finding",
+			Usage:     "record a finding of a task's assignee, made for the task (in its provenance)",
+			ArgsUsage: "TEAM TASK SUBJECT PREDICATE OBJECT",
+			Description: `Terms as in findings add. The task must be in_progress or in_review, and
+--as its assignee; the finding is merged with the team's as any other.
+
+Example:
+   cortexctl tasks add-finding TEAM T1 '<https://ex.org/parser.go>' rdfs:comment '"handles unicode"' --as bob`,
+			Flags:  withOutput(asFlag(false), &cli.Float64Flag{Name: "confidence", Usage: "confidence in [0, 1]", DefaultText: "unspecified"}),
+			Action: func(c *cli.Context) error { return tasksAddFinding(c, e) },
 		},
 		{
 			Name:      "dispatch",
@@ -719,5 +732,36 @@ func tasksBoard(c *cli.Context, e *env) error {
 		tb.row("lease", s.Lease.String())
 		tb.row("stale after", s.StaleAfter.String())
 		return tb.flush()
+	})
+}
+
+func tasksAddFinding(c *cli.Context, e *env) error {
+	if _, err := outputFormat(c); err != nil {
+		return err
+	}
+	args, err := teamTaskArgs(c, "add-finding", "TEAM TASK SUBJECT PREDICATE OBJECT", true, 3, 3)
+	if err != nil {
+		return err
+	}
+	if err := needAs(c, "add-finding"); err != nil {
+		return err
+	}
+	f := teammanager.Finding{Confidence: c.Float64("confidence")}
+	for i, p := range []*quad.Value{&f.Subject, &f.Predicate, &f.Object} {
+		if *p, err = e.parseTermArg(args[2+i]); err != nil {
+			return fmt.Errorf("tasks add-finding: %s: %w", [3]string{"subject", "predicate", "object"}[i], err)
+		}
+	}
+	m, err := e.manager(c, accessWrite)
+	if err != nil {
+		return err
+	}
+	ids, err := m.AddTaskFindings(c.Context, args[0], c.String("as"), args[1], []teammanager.Finding{f})
+	if err != nil {
+		return err
+	}
+	return printResult(c, e.stdout, api.TaskFindingsAdded{Team: args[0], Task: args[1], IDs: ids}, func() error {
+		_, err := fmt.Fprintf(e.stdout, "added finding %s for task %s\n", strings.Join(ids, " "), args[1])
+		return err
 	})
 }

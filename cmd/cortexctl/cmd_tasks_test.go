@@ -53,6 +53,16 @@ func TestCLI_Tasks(t *testing.T) {
 		t.Fatalf("next: %+v", t1)
 	}
 	mustCLI(t, dir, "tasks", "progress", "crew", "T1", "grammar done", "--as", "bob")
+	var added api.TaskFindingsAdded
+	cliJSON(t, dir, &added, "tasks", "add-finding", "crew", "T1", "<https://ex.org/parser.go>", "rdfs:comment", "handles unicode", "--as", "bob", "--confidence", "0.8")
+	if added.Task != "T1" || len(added.IDs) != 1 {
+		t.Fatalf("add-finding: %+v", added)
+	}
+	var fs []api.Finding
+	cliJSON(t, dir, &fs, "findings", "list", "crew")
+	if len(fs) != 1 || fs[0].ID != added.IDs[0] || fs[0].Agent != "bob" || fs[0].Object != `"handles unicode"` || fs[0].Confidence != 0.8 {
+		t.Fatalf("findings list after add-finding: %+v", fs)
+	}
 	cliJSON(t, dir, &t1, "tasks", "complete", "crew", "T1", "PR 12", "--as", "bob")
 	if t1.Status != "in_review" || t1.Result != "PR 12" {
 		t.Fatalf("complete: %+v", t1)
@@ -200,6 +210,9 @@ func TestCLI_TaskErrors(t *testing.T) {
 		{"priority out of range", []string{"tasks", "create", "crew", "x", "--priority", "2000000000"}, exitInvalid, "--priority"},
 		{"bad max dispatches", []string{"tasks", "board", "crew", "--max-dispatches", "500"}, exitInvalid, "max-dispatches"},
 		{"lead not a member", []string{"tasks", "board", "crew", "--lead", "zed"}, exitNotFound, "zed"},
+		{"finding without --as", []string{"tasks", "add-finding", "crew", "T1", "<http://x>", "<http://p>", "o"}, exitUsage, "want --as AGENT"},
+		{"finding term", []string{"tasks", "add-finding", "crew", "T1", "<http://x", "<http://p>", "o", "--as", "bob"}, exitSyntax, "subject"},
+		{"finding for an unclaimed task", []string{"tasks", "add-finding", "crew", "T1", "<http://x>", "<http://p>", "o", "--as", "bob"}, exitConflict, "not allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)

@@ -48,6 +48,8 @@ func TestREADME_LedTeams(t *testing.T) {
 		"sent M7 (status) to cat, thread M6",
 		"3 messages read: M1 M3 M5",
 		"lease           30m0s",
+		"added finding f",
+		"team crew: each inbox keeps 200 messages, none older than 168h0m0s",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the commands' output lacks %q:\n%s", want, out)
