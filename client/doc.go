@@ -6,8 +6,9 @@
 //		client.DefaultOptions().WithNamespace("acme"))
 //	team, err := c.CreateTeam(ctx, teammanager.TeamConfig{Name: "review", Members: ...})
 //
-// A *Client satisfies api.TeamManager, as the embedded *teammanager.Manager
-// does: a host switches between embedded and remote by changing the
+// A *Client satisfies api.TeamManager (teams, findings, facts, conflicts,
+// and api.TaskBoard: the task board and mailbox), as the embedded
+// *teammanager.Manager does: a host switches between embedded and remote by changing the
 // constructor. Errors map back to the same sentinel errors
 // (errors.Is(err, teammanager.ErrUnknownTeam)), restored from the error
 // data the server sends (its exit code, kind and error names; see Error);
@@ -26,5 +27,9 @@
 // server wrote them. ImportFindings reads its reader whole and sends it in
 // one request, which the server bounds (32 MiB by default). Facts first
 // runs the team's due merge, as GetTeam does (the server reads the team
-// before its facts).
+// before its facts). The task board's errors that carry data in the
+// embedded manager (*teammanager.TaskStateError, *teammanager.CycleError)
+// come back as errors matching their sentinels (ErrTaskState,
+// ErrTaskCycle) with the server's message, not as those types; board
+// durations (lease, staleAfter, mailbox maxAge) travel in seconds.
 package client
