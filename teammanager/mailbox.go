@@ -278,28 +278,41 @@ func decodeMessage(vals []quad.Value) (*Message, error) {
 }
 
 // trimInbox removes the oldest messages of agent's inbox beyond the
-// retention limits, at most mailTrimMin per call past the count limit.
+// retention limits, at most mailTrimMin per call past the count limit,
+// once a message was just put in it. The inbox's head (queuehead.go)
+// counts its rows, so this reads only the rows it removes and the one
+// after them.
 func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
 	maxAge, maxN := st.mailRetention()
-	var keys []string
-	var times []time.Time
-	if err := b.scan(inboxTable, team+" "+agent+" ", func(key string, vals []quad.Value) bool {
-		s, _ := vals[1].(quad.String)
-		t, _ := parseTime(string(s))
-		keys = append(keys, key)
-		times = append(times, t)
-		return true
-	}); err != nil {
+	prefix := team + " " + agent + " "
+	h, _ := headOfPrefix(inboxTable, prefix)
+	q, found, err := b.head(h)
+	if err != nil {
 		return err
 	}
-	drop := 0
-	for drop < len(keys) && (len(keys)-drop > maxN || maxAge > 0 && b.now.Sub(times[drop]) > maxAge) {
-		drop++
-		if drop >= mailTrimMin && len(keys)-drop <= maxN {
-			break
+	count := q.count + 1 // the message just put
+	if !found || !q.counted {
+		// An inbox from before counted heads: count it once.
+		count = 0
+		if err := b.scan(inboxTable, prefix, func(string, []quad.Value) bool { count++; return true }); err != nil {
+			return err
 		}
 	}
-	for _, key := range keys[:drop] {
+	var drop []string
+	if count > maxN || maxAge > 0 {
+		if err := b.scan(inboxTable, prefix, func(key string, vals []quad.Value) bool {
+			s, _ := vals[1].(quad.String)
+			t, _ := parseTime(string(s))
+			if count-len(drop) <= maxN && (maxAge <= 0 || b.now.Sub(t) <= maxAge) {
+				return false
+			}
+			drop = append(drop, key)
+			return len(drop) < mailTrimMin || count-len(drop) > maxN
+		}); err != nil {
+			return err
+		}
+	}
+	for _, key := range drop {
 		b.del(inboxTable, key)
 		m, err := b.loadMessage(team, msgID(numOfReadyKey(key)))
 		if errors.Is(err, ErrUnknownMessage) {
@@ -316,6 +329,14 @@ func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
 		b.del(mailTable, mailKey(team, n))
 		b.removeQuads(b.m.messageQuads(m)...)
 	}
+	// The scans may have moved the head: read it as they left it.
+	if q, found, err = b.head(h); err != nil {
+		return err
+	} else if !found {
+		q.low = prefix
+	}
+	q.count, q.counted = count-len(drop), true
+	b.putHead(h, q)
 	return nil
 }
 
