@@ -142,7 +142,10 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 // a message of the team (the reply joins its thread), Task a task of the
 // team and each attachment an absolute IRI; otherwise it fails with an
 // error wrapping ErrInvalidMessage (ErrUnknownAgent for a sender that is
-// not a member) and sends nothing.
+// not a member) and sends nothing. A delegate_work message is checked
+// against the delegation rules of the sender and of each recipient
+// (Config.WithDelegation): a refused one fails with a *DelegationError
+// (ErrNotAllowed) and sends nothing.
 //
 // Retention is enforced by the sends: each recipient's inbox keeps at most
 // the board's MailPerAgent messages and none older than MailMaxAge (the
@@ -151,6 +154,12 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutMessage) (_ Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Message
+	var rules delegationRules
+	if msg.Type == MsgDelegateWork {
+		if rules, err = m.delegationOfMessage(ctx, teamID, from, msg.To); err != nil {
+			return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
+		}
+	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, true)
 		if err != nil {
@@ -159,6 +168,19 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 		if !st.isMember(from) {
 			return fmt.Errorf("sender %q: %w", from, ErrUnknownAgent)
 		}
+		if msg.Type == MsgDelegateWork {
+			to := msg.To
+			if len(to) == 0 {
+				to = st.Members // a broadcast: every other member
+			}
+			for _, a := range to {
+				if st.isMember(a) {
+					if err := rules.check(st, teamID, from, a); err != nil {
+						return err
+					}
+				}
+			}
+		}
 		out, err = b.send(st, teamID, from, msg, false)
 		return err
 	})
@@ -166,6 +188,26 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 		return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
 	}
 	return out, nil
+}
+
+// delegationOfMessage looks up the delegation rules of the sender of a
+// delegate_work message and of its recipients (to; empty: every member).
+func (m *Manager) delegationOfMessage(ctx context.Context, teamID, from string, to []string) (delegationRules, error) {
+	if m.cfg.delegation == nil {
+		return nil, nil
+	}
+	if len(to) == 0 {
+		if err := m.boardRead(ctx, func(b *boardTx) error {
+			st, err := b.loadBoard(teamID, true)
+			if err == nil {
+				to = st.Members
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return m.delegationRules(ctx, teamID, append([]string{from}, to...)...)
 }
 
 // send validates and stages msg. system marks the board's own messages
