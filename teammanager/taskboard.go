@@ -34,6 +34,8 @@ import (
 //     member (who is free, whose lease to check).
 //   - taskhist: team, task number, entry → a TaskChange (TaskHistory).
 //   - taskcomment: team, task number, comment → a TaskComment.
+//   - taskhead: team, queue → where the queue's first row is at the
+//     earliest (queuehead.go): the ready tasks and each inbox.
 //
 // Unlike the team table, these tables are the board's record, not a cache
 // of the quads: the quads are written from them (never the other way), in
@@ -415,7 +417,7 @@ func (m *Manager) readBoardRows(ctx context.Context, table, prefix string, fn fu
 // rows (DeleteTeam removes their graphs).
 func (m *Manager) deleteBoard(ctx context.Context, tx *cortex.Tx, team string) error {
 	tx.DeleteSide(boardTable, team)
-	for _, table := range []string{taskTable, readyTable, heldTable, histTable, commentTable, mailTable, inboxTable} {
+	for _, table := range []string{taskTable, readyTable, heldTable, histTable, commentTable, mailTable, inboxTable, headTable} {
 		if err := m.readBoardRows(ctx, table, teamKey(team), func(key string, _ []quad.Value) bool {
 			tx.DeleteSide(table, key)
 			return true

@@ -82,9 +82,15 @@ func (m *Manager) boardRead(ctx context.Context, fn func(b *boardTx) error) erro
 // work (never the lead unless the board allows it); every blocked_by names
 // an unfinished task of the same team (all ErrInvalidTask). The task is
 // pending, and ready (claimable, dispatchable) once its blockers complete.
+// Assigning the task to another member is a delegation: the rules of
+// Config.WithDelegation apply (a *DelegationError, ErrNotAllowed).
 func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
+	rules, err := m.delegationRules(ctx, teamID, by, nt.Assignee)
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: create task: %w", teamID, err)
+	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, false)
 		if err != nil {
@@ -98,6 +104,11 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 			CreatedAt: b.now, UpdatedAt: b.now}
 		if err := checkFields(st, t); err != nil {
 			return err
+		}
+		if t.Assignee != "" {
+			if err := rules.check(st, teamID, by, t.Assignee); err != nil {
+				return err
+			}
 		}
 		n := st.Next
 		t.ID = taskID(n)
@@ -291,10 +302,17 @@ func (m *Manager) knownTeam(ctx context.Context, id string) error {
 // UpdateTask changes fields of unfinished task taskID, by the lead (or by
 // its creator, on a board that allows requests). A new blocked_by (pending
 // tasks only) must name unfinished tasks of the team and must not close a
-// cycle: that fails with a *CycleError naming it.
+// cycle: that fails with a *CycleError naming it. A new assignee other than
+// by is a delegation, checked as in CreateTask.
 func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u TaskUpdate) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
+	var rules delegationRules
+	if u.Assignee != nil {
+		if rules, err = m.delegationRules(ctx, teamID, by, *u.Assignee); err != nil {
+			return Task{}, fmt.Errorf("team %s: update task %s: %w", teamID, taskID, err)
+		}
+	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, t, err := b.loadFor(teamID, taskID)
 		if err != nil {
@@ -319,6 +337,11 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		if u.Assignee != nil {
 			if t.Status != TaskPending && *u.Assignee != t.Assignee {
 				return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "reassign"}
+			}
+			if *u.Assignee != "" && *u.Assignee != t.Assignee {
+				if err := rules.check(st, teamID, by, *u.Assignee); err != nil {
+					return err
+				}
 			}
 			t.Assignee = *u.Assignee
 		}
