@@ -777,7 +777,7 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 		for _, mb := range t.Members {
 			graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
 		}
-		graphs = append(graphs, m.ns.TaskGraph(id), m.ns.MailGraph(id), m.ns.TeamGraph(id))
+		graphs = append(graphs, m.ns.TaskGraph(id), m.ns.MailGraph(id), m.ns.PlanGraph(id), m.ns.TeamGraph(id))
 		if err := m.deleteBoard(ctx, tx, id); err != nil {
 			return err
 		}
