@@ -70,8 +70,8 @@ const Operator = "operator"
 
 // PlanStep is one step of a plan.
 type PlanStep struct {
-	Title       string // required
-	Description string
+	Title       string `json:"title"` // required
+	Description string `json:"description,omitempty"`
 }
 
 // NewPlan is a plan revision to draft.
@@ -82,19 +82,19 @@ type NewPlan struct {
 
 // Plan is a revision of a team's plan.
 type Plan struct {
-	Team        string
-	Revision    int      // from 1
-	IRI         quad.IRI // namespace.NS.Plan
-	Title       string
-	Steps       []PlanStep
-	State       PlanState
-	Author      string // the lead that drafted it
-	ReviewedBy  string // the approver (an agent id, or Operator) that approved or rejected it
-	Feedback    string // the reviewer's feedback
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	SubmittedAt time.Time
-	ReviewedAt  time.Time
+	Team        string     `json:"team"`
+	Revision    int        `json:"revision"` // from 1
+	IRI         quad.IRI   `json:"iri"`      // namespace.NS.Plan
+	Title       string     `json:"title"`
+	Steps       []PlanStep `json:"steps"`
+	State       PlanState  `json:"state"`
+	Author      string     `json:"author"`               // the lead that drafted it
+	ReviewedBy  string     `json:"reviewedBy,omitempty"` // the approver (an agent id, or Operator) that approved or rejected it
+	Feedback    string     `json:"feedback,omitempty"`   // the reviewer's feedback
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	SubmittedAt time.Time  `json:"submittedAt,omitzero"`
+	ReviewedAt  time.Time  `json:"reviewedAt,omitzero"`
 }
 
 // Limits of a plan.

@@ -49,21 +49,21 @@ var teamSideTables = []string{taskTable, readyTable, heldTable, histTable, comme
 
 // Snapshot describes a snapshot of a team.
 type Snapshot struct {
-	ID        string // S1, S2, ... per team id
-	Team      string
-	Note      string
-	CreatedAt time.Time
-	Status    Status    // the team's status when taken
-	Lifecycle Lifecycle // the team's lifecycle state when taken
-	Quads     int       // quads of the team's graphs
-	Rows      int       // side-table rows (task board, mailbox, plan)
-	Graphs    []SnapshotGraph
+	ID        string          `json:"id"` // S1, S2, ... per team id
+	Team      string          `json:"team"`
+	Note      string          `json:"note,omitempty"`
+	CreatedAt time.Time       `json:"createdAt"`
+	Status    Status          `json:"status"`    // the team's status when taken
+	Lifecycle Lifecycle       `json:"lifecycle"` // the team's lifecycle state when taken
+	Quads     int             `json:"quads"`     // quads of the team's graphs
+	Rows      int             `json:"rows"`      // side-table rows (task board, mailbox, plan)
+	Graphs    []SnapshotGraph `json:"graphs"`
 }
 
 // SnapshotGraph is a graph of a snapshot and its size.
 type SnapshotGraph struct {
-	Graph quad.IRI
-	Quads int
+	Graph quad.IRI `json:"graph"`
+	Quads int      `json:"quads"`
 }
 
 // SnapshotDiff is what restoring a snapshot changes (RestoreSnapshot).
