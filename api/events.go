@@ -21,6 +21,10 @@ import (
 //   - conflict.detected: ConflictsDetected.
 //   - conflict.resolved: Conflict.
 //   - team.deleted: TeamDeleted.
+//   - plan.drafted, plan.submitted, plan.approved, plan.rejected: the plan
+//     revision (teammanager.Plan).
+//   - snapshot.created, snapshot.restored, snapshot.deleted: the snapshot
+//     (teammanager.Snapshot).
 //   - events.lost: EventsLost.
 type Event struct {
 	ID   uint64          `json:"id"`
@@ -92,6 +96,16 @@ func EventOf(ev teammanager.Event) (Event, error) {
 		data = cs[0]
 	case teammanager.EventTeamDeleted:
 		data = TeamDeleted{Team: ev.Team, Deleted: true}
+	case teammanager.EventPlanDrafted, teammanager.EventPlanSubmitted, teammanager.EventPlanApproved, teammanager.EventPlanRejected:
+		if ev.Plan == nil {
+			return bad()
+		}
+		data = ev.Plan // teammanager.Plan's JSON: team, revision, iri, title, steps, state, ...
+	case teammanager.EventSnapshotCreated, teammanager.EventSnapshotRestored, teammanager.EventSnapshotDeleted:
+		if ev.Snapshot == nil {
+			return bad()
+		}
+		data = ev.Snapshot // teammanager.Snapshot's JSON: id, team, note, createdAt, ...
 	case teammanager.EventsLost:
 		if ev.Lost == nil {
 			return bad()

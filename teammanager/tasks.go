@@ -439,6 +439,10 @@ func (b *boardTx) loadFor(team, taskID string) (*boardState, *Task, error) {
 // fails instead (reason "dispatched N times without completing"), the lead
 // is sent an escalation message, and ClaimTask returns the failed task with
 // an error matching ErrCircuitOpen.
+//
+// With BoardSettings.PlanApproval on, no task is claimed before the lead's
+// plan is approved (ErrPlanNotApproved); the claimed task carries the plan
+// in force (Task.Plan).
 func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
@@ -484,10 +488,20 @@ func notWorker(st *boardState, agent string) error {
 	return fmt.Errorf("%w: %s is the lead, and the board does not let the lead work", ErrNotAllowed, agent)
 }
 
-// dispatch gives ready task t to agent (claimed or dispatched), or, past
-// the circuit breaker, fails it and escalates; it reports whether the
-// breaker tripped.
-func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (bool, error) {
+// dispatch gives ready task t to agent (claimed or dispatched), with the
+// plan in force in t.Plan, or, past the circuit breaker, fails it and
+// escalates; it reports whether the breaker tripped. While the board
+// requires an approved plan and none is, it fails with ErrPlanNotApproved
+// (plans.go).
+func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (tripped bool, err error) {
+	if err := b.planGate(st, t); err != nil {
+		return false, err
+	}
+	defer func() {
+		if err == nil && !tripped {
+			t.Plan, err = b.planInForce(st, t.Team)
+		}
+	}()
 	old := *t
 	t.UpdatedAt = b.now
 	if t.Dispatches >= st.Settings.MaxDispatches {
