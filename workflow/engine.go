@@ -716,7 +716,9 @@ func running(c *change, step string, to StepStatus) (int, error) {
 // written to the step agent's member graph in the run's team (see
 // teammanager.Manager.AddFindings; a zero AssertedAt is now) and their ids
 // on the step, which the fan-in of its dependents and its status show.
-// It returns the finding ids.
+// It returns the finding ids. A council step's findings are its votes: they
+// are recorded on the step in one write (see the package documentation) and
+// no ids are returned.
 //
 // The two writes are not one: if the process stops between them, the
 // findings are in the team (and its final merge) but not on the step; a
