@@ -47,7 +47,7 @@ var layers = map[string][]string{
 	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
 		"cortex/sparql/results", "merge", "namespace", "teammanager"},
 	"client":   {"api", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "teammanager"},
-	"workflow": {"config", "cortex", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
+	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
 }
 
 // TestLayers checks the import graph of the module's library packages
