@@ -51,6 +51,8 @@ var roles = map[string]Role{
 	"data PUT":                RoleWrite,
 	"data POST":               RoleWrite,
 	"data DELETE":             RoleAdmin,
+	"import POST":             RoleWrite,
+	"export GET":              RoleRead,
 	"events GET":              RoleRead,
 	"events HEAD":             RoleRead,
 }

@@ -86,7 +86,7 @@ func directCommand(args []string) bool {
 		return true
 	}
 	switch words[0] {
-	case "import", "export", "demo", "serve", "workflows", "defs":
+	case "demo", "serve", "workflows", "defs":
 		return true
 	}
 	return false
