@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/cortexgraph/cortex/api"
@@ -129,7 +130,7 @@ func (s *stoppableReader) stop() { s.stopped.Store(true) }
 
 // ExportOptions configure Export.
 type ExportOptions struct {
-	Format string // rdfio format name: nquads (""), turtle or ntriples
+	Format string // rdfio format name or extension: nquads or nq (""), turtle or ttl, ntriples or nt
 	// Graph selects the quads: "" every graph, "default" the default
 	// graph, else a graph IRI.
 	Graph string
@@ -148,7 +149,10 @@ func (c *Client) Export(ctx context.Context, w io.Writer, opts ExportOptions) (i
 	}
 	f, err := rdfio.Lookup(name)
 	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
+		var xerr error
+		if f, xerr = rdfio.ByExtension("x." + name); xerr != nil || strings.ContainsAny(name, "./") {
+			return 0, fmt.Errorf("export: %w", err)
+		}
 	}
 	u := c.url("export")
 	if opts.Graph != "" {
