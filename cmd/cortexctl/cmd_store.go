@@ -44,6 +44,9 @@ imported anew; to converge with what the interrupted import wrote, re-run it
 with --import-id and the id printed. Standard input and pipes cannot be
 recognised again: re-run them with --import-id.
 
+Through a server (--server, or a server that holds --data), each file is
+streamed to it (POST /ns/NS/import), with the same rules.
+
 Examples:
    cortexctl import data.ttl
    cortexctl import a.nt b.nt --graph http://example.org/g1
@@ -65,7 +68,8 @@ one named graph, --graph default the default graph. N-Triples and Turtle
 carry no graph names: several graphs are written as the union of their
 triples. The format is --format, else -o's extension (.nq .nt .ttl; another
 extension is an error), else N-Quads. With -o, a summary is printed
-(--json: as JSON).
+(--json: as JSON). Through a server, the server writes the export
+(GET /ns/NS/export) in full before it sends it.
 
 Examples:
    cortexctl export > backup.nq
