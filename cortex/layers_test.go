@@ -46,7 +46,7 @@ var layers = map[string][]string{
 		"spec", "teammanager"},
 	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
 		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager"},
-	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "teammanager"},
+	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "spec", "teammanager"},
 	"workflow": {"config", "cortex", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
 }
 
