@@ -23,7 +23,9 @@ func defsCommand(e *env) *cli.Command {
 YAML or JSON5. A directory is read recursively: an agent's namespace is its
 subdirectory (below the nearest "agents" directory), and teams name agents
 namespace/name. Problems are printed FILE:LINE: SEVERITY: PATH: MESSAGE, all
-of them at once; any error exits 7. See README, Definitions.
+of them at once; any error exits 7. See README, Definitions. Through a
+server, import reads the files here and sends their contents; validate
+needs no store and always runs here.
 
 Example:
    cortexctl defs validate specs/ && cortexctl defs import specs/
