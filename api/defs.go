@@ -36,6 +36,14 @@ type DefsReport struct {
 	Problems []spec.Problem `json:"problems"` // file, line (omitted when unknown), path, severity, message
 }
 
+// DefExport is the result of the JSON-RPC method defs.export: the
+// definition as cortexctl defs export prints it.
+type DefExport struct {
+	DefSummary
+	Format string `json:"format"` // json or md
+	Data   string `json:"data"`
+}
+
 // NewDefSummary returns the summary of def.
 func NewDefSummary(def spec.Def) DefSummary {
 	s := DefSummary{Kind: string(def.Kind), Name: def.Name()}

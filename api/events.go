@@ -24,6 +24,10 @@ import (
 //   - task.created, task.status, task.updated: TaskEvent, with the task
 //     after the change.
 //   - message.sent: Message.
+//   - plan.drafted, plan.submitted, plan.approved, plan.rejected: the plan
+//     revision (teammanager.Plan).
+//   - snapshot.created, snapshot.restored, snapshot.deleted: the snapshot
+//     (teammanager.Snapshot).
 //   - events.lost: EventsLost.
 type Event struct {
 	ID   uint64          `json:"id"`
@@ -105,6 +109,16 @@ func EventOf(ev teammanager.Event) (Event, error) {
 			return bad()
 		}
 		data = MessageOf(*ev.Message)
+	case teammanager.EventPlanDrafted, teammanager.EventPlanSubmitted, teammanager.EventPlanApproved, teammanager.EventPlanRejected:
+		if ev.Plan == nil {
+			return bad()
+		}
+		data = ev.Plan // teammanager.Plan's JSON: team, revision, iri, title, steps, state, ...
+	case teammanager.EventSnapshotCreated, teammanager.EventSnapshotRestored, teammanager.EventSnapshotDeleted:
+		if ev.Snapshot == nil {
+			return bad()
+		}
+		data = ev.Snapshot // teammanager.Snapshot's JSON: id, team, note, createdAt, ...
 	case teammanager.EventsLost:
 		if ev.Lost == nil {
 			return bad()

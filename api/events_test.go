@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
@@ -32,10 +33,22 @@ func TestEventOf(t *testing.T) {
 	if err != nil || json.Unmarshal(got.Data, &msg) != nil || msg.ID != "M1" || msg.Type != "ask_question" || msg.Body != "why?" {
 		t.Fatalf("message.sent: %+v (data %s), %v", got, got.Data, err)
 	}
+	got, err = api.EventOf(teammanager.Event{ID: 10, Type: teammanager.EventPlanApproved, Team: "t1",
+		Plan: &teammanager.Plan{Team: "t1", Revision: 2, Title: "go", State: teammanager.PlanApproved, Steps: []teammanager.PlanStep{{Title: "a"}}}})
+	if err != nil || !strings.Contains(string(got.Data), `"revision":2`) || !strings.Contains(string(got.Data), `"state":"approved"`) ||
+		!strings.Contains(string(got.Data), `"steps":[{"title":"a"}]`) {
+		t.Fatalf("plan.approved: %+v (data %s), %v", got, got.Data, err)
+	}
+	got, err = api.EventOf(teammanager.Event{ID: 11, Type: teammanager.EventSnapshotCreated, Team: "t1", Snapshot: &teammanager.Snapshot{ID: "S1", Team: "t1", Quads: 4}})
+	if err != nil || !strings.Contains(string(got.Data), `"id":"S1"`) || !strings.Contains(string(got.Data), `"quads":4`) {
+		t.Fatalf("snapshot.created: %+v (data %s), %v", got, got.Data, err)
+	}
 	for _, ev := range []teammanager.Event{
 		{ID: 1, Type: teammanager.EventTaskCreated},
 		{ID: 1, Type: teammanager.EventTaskUpdated, Task: &teammanager.TaskChange{}},
 		{ID: 1, Type: teammanager.EventMessageSent},
+		{ID: 1, Type: teammanager.EventPlanSubmitted},
+		{ID: 1, Type: teammanager.EventSnapshotRestored},
 		{ID: 1, Type: "team.renamed"},
 		{ID: 1, Type: teammanager.EventTeamCreated},
 		{ID: 1, Type: teammanager.EventMemberStatus},

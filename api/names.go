@@ -7,8 +7,10 @@ import (
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/defstore"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -64,6 +66,11 @@ var errorNames = []struct {
 	{"invalid_argument", cortex.ErrInvalidArgument},
 	{"rdf_syntax", rdfio.ErrSyntax},
 	{"unknown_rdf_format", rdfio.ErrUnknownFormat},
+	{"invalid_definition", spec.ErrInvalid},
+	{"unknown_definition_format", spec.ErrUnknownFormat},
+	{"unknown_definition", defstore.ErrNotFound},
+	{"definition_in_use", defstore.ErrInUse},
+	{"ambiguous_definition", defstore.ErrAmbiguous},
 	{"invalid_config", config.ErrInvalid},
 	{"deadline_exceeded", context.DeadlineExceeded},
 	{"canceled", context.Canceled},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/spec"
 )
 
 // Options configure a Client. Build them with DefaultOptions and the With
@@ -121,9 +122,10 @@ type rpcResponse struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    struct {
-			ExitCode int      `json:"exitCode"`
-			Kind     api.Kind `json:"kind"`
-			Errors   []string `json:"errors"`
+			ExitCode int            `json:"exitCode"`
+			Kind     api.Kind       `json:"kind"`
+			Errors   []string       `json:"errors"`
+			Problems []spec.Problem `json:"problems"`
 		} `json:"data"`
 	} `json:"error"`
 }
@@ -166,7 +168,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return fmt.Errorf("%s: the server's response is not JSON-RPC: %w", method, err)
 	}
 	if e := r.Error; e != nil {
-		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors}
+		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors, Problems: e.Data.Problems}
 	}
 	if result == nil {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/spec"
 )
 
 // ErrTarget means a target that New cannot read. It matches api.ErrInvalid.
@@ -25,6 +26,9 @@ type Error struct {
 	// first line: for a query's syntax error, the line of the query and a
 	// caret under the column.
 	Detail string
+	// Problems are those of definitions that failed validation (defs.import):
+	// every problem, warnings included.
+	Problems []spec.Problem
 }
 
 func (e *Error) Error() string { return e.Message }

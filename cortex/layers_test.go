@@ -45,9 +45,9 @@ var layers = map[string][]string{
 	"api": {"config", "cortex", "cortex/rdfio", "cortex/sparql/algebra", "cortex/sparql/parser", "defstore", "merge", "namespace",
 		"spec", "teammanager"},
 	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
-		"cortex/sparql/results", "merge", "namespace", "teammanager"},
-	"client":   {"api", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "teammanager"},
-	"workflow": {"config", "cortex", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
+		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager"},
+	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "spec", "teammanager"},
+	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
 }
 
 // TestLayers checks the import graph of the module's library packages

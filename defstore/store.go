@@ -71,6 +71,21 @@ type ImportResult struct {
 // namespace's write lock is held, so that the stored agents the check
 // relies on cannot change before the write.
 func (s *Store) Import(ctx context.Context, paths []string, opts spec.Options) (ImportResult, error) {
+	return s.importWith(ctx, opts, func(o spec.Options) (*spec.Set, spec.Report, error) { return spec.Load(paths, o) })
+}
+
+// ImportFiles is Import of files already read (spec.ReadFiles), e.g. sent
+// by a client: the same checks, atomicity and result.
+func (s *Store) ImportFiles(ctx context.Context, files []spec.File, opts spec.Options) (ImportResult, error) {
+	return s.importWith(ctx, opts, func(o spec.Options) (*spec.Set, spec.Report, error) {
+		set, rep := spec.LoadFiles(files, o)
+		return set, rep, nil
+	})
+}
+
+// importWith stores the definitions load gives, given the options with
+// the stored agents known, under the namespace's write lock.
+func (s *Store) importWith(ctx context.Context, opts spec.Options, load func(spec.Options) (*spec.Set, spec.Report, error)) (ImportResult, error) {
 	var res ImportResult
 	err := s.n.Update(ctx, func(tx *cortex.Tx) error {
 		stored, err := s.list(ctx, spec.KindAgent)
@@ -79,7 +94,7 @@ func (s *Store) Import(ctx context.Context, paths []string, opts spec.Options) (
 		}
 		o := opts
 		o.KnownAgents = append(append([]string(nil), opts.KnownAgents...), names(stored)...)
-		set, rep, err := spec.Load(paths, o)
+		set, rep, err := load(o)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,8 @@
 // same member collapse into one Claim (its ids are all kept for provenance, its confidence is the highest
 // and its time the latest). A member asserting several different objects on one topic makes several
 // claims; what that means is documented on each strategy (DecideAdditive, DecideReplace,
-// DecideNewestWins, DecideMajorityWins, DecideConflictFlag, ConfidenceWeighted).
+// DecideNewestWins, DecideMajorityWins, DecideConflictFlag, ConfidenceWeighted, and Consensus, whose
+// ballot is the set of objects a member asserted).
 //
 // Objects are compared as RDF terms: a literal typed xsd:string is the plain string, and language tags
 // compare case-insensitively (the spelling that sorts first by bytes is kept in the output).
@@ -58,5 +59,5 @@
 // confidences outside [0, 1], unknown statuses, duplicate members) is reported as an error, never a
 // panic; findings of members that did not complete are not validated, since they are ignored.
 // majority-wins uses a strict "more than Threshold" test, so "at least two thirds" is a threshold just
-// below 2/3 (e.g. 0.66), not 2/3 itself.
+// below 2/3 (e.g. 0.66), not 2/3 itself; consensus (a council's rule) uses "at least".
 package merge

@@ -47,7 +47,7 @@ func ExampleRegistry_Register() {
 		fmt.Println(res.Strategy, f.Subject, f.Predicate, f.Object, f.Supporters)
 	}
 	// Output:
-	// [additive confidence-weighted conflict-flag majority-wins newest-wins replace unanimous]
+	// [additive confidence-weighted conflict-flag consensus majority-wins newest-wins replace unanimous]
 	// unanimous <http://ex/sky> <http://ex/color> "blue" [alice bob]
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 func TestNames_Builtins(t *testing.T) {
-	want := []string{"additive", "confidence-weighted", "conflict-flag", "majority-wins", "newest-wins", "replace"}
+	want := []string{"additive", "confidence-weighted", "conflict-flag", "consensus", "majority-wins", "newest-wins", "replace"}
 	if got := merge.Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -114,7 +114,7 @@ func TestRegistry_Concurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got := len(r.Names()); got != 14 {
-		t.Fatalf("%d names, want 14", got)
+	if got := len(r.Names()); got != 15 {
+		t.Fatalf("%d names, want 15", got)
 	}
 }

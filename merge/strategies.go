@@ -18,6 +18,7 @@ const (
 	NameMajorityWins       = "majority-wins"
 	NameConflictFlag       = "conflict-flag"
 	NameConfidenceWeighted = "confidence-weighted"
+	// NameConsensus ("consensus") is declared with Consensus.
 )
 
 // builtins is the table of built-in strategies registered in the default registry and by
@@ -36,6 +37,7 @@ func builtins() []struct {
 		{NameMajorityWins, PerTopic(NameMajorityWins, DecideMajorityWins)},
 		{NameConflictFlag, PerTopic(NameConflictFlag, DecideConflictFlag)},
 		{NameConfidenceWeighted, ConfidenceWeighted{Margin: DefaultConfidenceMargin}},
+		{NameConsensus, Consensus{}},
 	}
 }
 

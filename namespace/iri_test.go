@@ -101,6 +101,9 @@ func TestNS_Parse_RoundTrip(t *testing.T) {
 				{Kind: namespace.KindMessage, Team: other, ID: team},
 				{Kind: namespace.KindTaskGraph, Team: team},
 				{Kind: namespace.KindMailGraph, Team: team},
+				{Kind: namespace.KindPlan, Team: team, ID: other},
+				{Kind: namespace.KindPlanStep, Team: other, ID: team},
+				{Kind: namespace.KindPlanGraph, Team: team},
 			}
 			for _, ref := range refs {
 				t.Run(fmt.Sprintf("%s/%q/%q", ref.Kind, team, other), func(t *testing.T) {

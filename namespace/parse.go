@@ -35,6 +35,9 @@ const (
 	KindMessage                         // NS.Message (Ref.Team, Ref.ID)
 	KindTaskGraph                       // NS.TaskGraph (Ref.Team)
 	KindMailGraph                       // NS.MailGraph (Ref.Team)
+	KindPlan                            // NS.Plan (Ref.Team, Ref.ID: the revision)
+	KindPlanStep                        // NS.PlanStep (Ref.Team, Ref.ID: "{revision}.{n}")
+	KindPlanGraph                       // NS.PlanGraph (Ref.Team)
 )
 
 var kindNames = [...]string{
@@ -46,6 +49,7 @@ var kindNames = [...]string{
 	KindAgentDefGraph: "agent-def-graph", KindTeamDefGraph: "team-def-graph",
 	KindTask: "task", KindTaskComment: "task-comment", KindMessage: "message",
 	KindTaskGraph: "task-graph", KindMailGraph: "mail-graph",
+	KindPlan: "plan", KindPlanStep: "plan-step", KindPlanGraph: "plan-graph",
 }
 
 // String returns a lower-case name such as "member" or "shared-graph".
@@ -59,7 +63,7 @@ func (k Kind) String() string {
 // IsGraph reports whether k names a graph.
 func (k Kind) IsGraph() bool {
 	return k == KindFactSet || k >= KindTeamGraph && k <= KindConflictGraph ||
-		k == KindAgentDefGraph || k == KindTeamDefGraph || k == KindTaskGraph || k == KindMailGraph
+		k == KindAgentDefGraph || k == KindTeamDefGraph || k == KindTaskGraph || k == KindMailGraph || k == KindPlanGraph
 }
 
 // Ref is a parsed Cortex IRI: its kind and its unescaped parts. Fields that
@@ -69,7 +73,7 @@ type Ref struct {
 	Term  Term   // KindTerm
 	Team  string // team id
 	Agent string // agent id
-	ID    string // finding, conflict, merge, fact set, task, comment or message id
+	ID    string // finding, conflict, merge, fact set, task, comment or message id; plan revision or step
 }
 
 // Parse reverses the IRI builders of ns: it returns the kind and unescaped
@@ -166,6 +170,10 @@ func teamScoped(a, b string) Kind {
 		return KindTaskComment
 	case segMessage:
 		return KindMessage
+	case segPlan:
+		return KindPlan
+	case segPlanStep:
+		return KindPlanStep
 	case segGraph:
 		switch b {
 		case graphState:
@@ -180,6 +188,8 @@ func teamScoped(a, b string) Kind {
 			return KindTaskGraph
 		case graphMail:
 			return KindMailGraph
+		case graphPlan:
+			return KindPlanGraph
 		}
 	}
 	return 0
@@ -239,6 +249,14 @@ func (ns NS) Build(ref Ref) (quad.IRI, error) {
 		return ns.TaskGraph(ref.Team), nil
 	case KindMailGraph:
 		return ns.MailGraph(ref.Team), nil
+	case KindPlan, KindPlanStep:
+		seg := segPlan
+		if ref.Kind == KindPlanStep {
+			seg = segPlanStep
+		}
+		return ns.build(segTeam, Escape(ref.Team), seg, Escape(ref.ID)), nil
+	case KindPlanGraph:
+		return ns.PlanGraph(ref.Team), nil
 	}
 	return "", fmt.Errorf("build %s: %w: invalid kind", ref.Kind, ErrUnknownIRI)
 }

@@ -199,8 +199,8 @@ const (
 
 // terms are the Cortex terms in documentation order: the team terms
 // (with the definitions'), then the workflow terms (workflow.go) and the
-// task board and mailbox terms (tasks.go).
-var terms = append(append(slices.Clip(coreTerms), workflowTerms...), taskTerms...)
+// task board and mailbox terms (tasks.go), then the plan terms (plans.go).
+var terms = append(append(append(slices.Clip(coreTerms), workflowTerms...), taskTerms...), planTerms...)
 
 var coreTerms = []termInfo{
 	{ClassTeam, TermClass, "Team", "A team of agents working on one goal. Its state lives in the team graph.", "", "", ""},

@@ -153,13 +153,15 @@ func TestVocab_Entries(t *testing.T) {
 func TestVocab_ReservedWords(t *testing.T) {
 	// Added after the list was frozen: FactSet, the workflow classes (see
 	// namespace/workflow.go and TestWorkflow_NoIdentifierSpellsAPredicate),
-	// the definition classes and the task board's.
-	exempt := map[string]bool{"FactSet": true, "Run": true, "Step": true, "Transition": true, "AgentDef": true, "TeamDef": true, "StepDef": true}
+	// the definition classes, the task board's, the plan's and the council
+	// tally classes.
+	exempt := map[string]bool{"FactSet": true, "Run": true, "Step": true, "Transition": true, "Round": true, "TallyTopic": true, "Ballot": true, "AgentDef": true, "TeamDef": true, "StepDef": true}
 	// The roots of terms that came after the freeze, under which no
 	// identifier-built IRI starts (builders start with team: or agent:),
 	// so no identifier can spell them: they need no reserved words.
-	lateRoots := map[string]bool{"workflow": true, "def": true, "task": true, "comment": true, "message": true}
-	lateClasses := map[string]bool{"Task": true, "TaskComment": true, "Message": true}
+	lateRoots := map[string]bool{"workflow": true, "def": true, "task": true, "comment": true, "message": true,
+		"plan": true, "planstep": true}
+	lateClasses := map[string]bool{"Task": true, "TaskComment": true, "Message": true, "Plan": true, "PlanStep": true}
 	for _, term := range namespace.Terms() {
 		words := splitColon(string(term))
 		if len(words) == 3 && words[0] == "team" {

@@ -14,6 +14,10 @@ import (
 //	run:{run}:transition:{seq}      one recorded transition of the run or a step
 //	run:{run}:graph:state           graph of the run and step nodes
 //	run:{run}:graph:history         graph of the transitions
+//	run:{run}:round:{n}             tally of council round n
+//	run:{run}:round:{n}:topic:{id}  one topic of that tally (id: the topic's conflict id)
+//	run:{run}:round:{n}:topic:{id}:ballot:{k}  one ballot cast on the topic
+//	run:{run}:graph:round:{n}       graph of the tally of round n
 //
 // Their predicates all live under the root "workflow:", under which no IRI
 // is ever built from an identifier; so, unlike the team predicates, their
@@ -24,7 +28,35 @@ const (
 	segRunStep    = "step"
 	segTransition = "transition"
 	graphHistory  = "history"
+	segRound      = "round"
+	segTopic      = "topic"
+	segBallot     = "ballot"
 )
+
+// Round returns the tally node of round n of council run runID:
+// {prefix}run:{runID}:round:{n}.
+func (ns NS) Round(runID string, n int) quad.IRI {
+	return ns.build(segRun, Escape(runID), segRound, strconv.Itoa(n))
+}
+
+// TallyTopic returns the node of topic topicID in the tally of round n of
+// council run runID: {prefix}run:{runID}:round:{n}:topic:{topicID}.
+func (ns NS) TallyTopic(runID string, n int, topicID string) quad.IRI {
+	return ns.build(segRun, Escape(runID), segRound, strconv.Itoa(n), segTopic, Escape(topicID))
+}
+
+// Ballot returns the node of the k-th ballot on topic topicID in the tally
+// of round n of council run runID:
+// {prefix}run:{runID}:round:{n}:topic:{topicID}:ballot:{k}.
+func (ns NS) Ballot(runID string, n int, topicID string, k int) quad.IRI {
+	return ns.build(segRun, Escape(runID), segRound, strconv.Itoa(n), segTopic, Escape(topicID), segBallot, strconv.Itoa(k))
+}
+
+// RoundGraph names the graph holding the tally of round n of council run
+// runID: {prefix}run:{runID}:graph:round:{n}.
+func (ns NS) RoundGraph(runID string, n int) quad.IRI {
+	return ns.build(segRun, Escape(runID), segGraph, segRound, strconv.Itoa(n))
+}
 
 // Run returns the node of workflow run runID: {prefix}run:{runID}.
 func (ns NS) Run(runID string) quad.IRI {
@@ -60,6 +92,28 @@ const (
 	ClassRun        Term = "Run"        // one run of a team definition's workflow
 	ClassStep       Term = "Step"       // one step of a run
 	ClassTransition Term = "Transition" // one recorded status change of a run or a step
+	ClassRound      Term = "Round"      // the tally of one council round
+	ClassTallyTopic Term = "TallyTopic" // one topic of a round's tally
+	ClassBallot     Term = "Ballot"     // one distinct ballot cast on a topic
+)
+
+// Tally predicates, in a round graph (NS.RoundGraph). Subjects: a round
+// node (NS.Round), a topic node (NS.TallyTopic), a ballot node (NS.Ballot).
+const (
+	RoundRun       Term = "workflow:round:run"       // round → run node
+	RoundNumber    Term = "workflow:round:number"    // round → xsd:integer, from 1
+	RoundVoter     Term = "workflow:round:voter"     // round → agent node of each voter
+	RoundFinal     Term = "workflow:round:final"     // round → xsd:boolean, the council's last tally
+	RoundTopic     Term = "workflow:round:topic"     // round → topic node
+	TallySubject   Term = "workflow:tally:subject"   // topic → the topic's subject
+	TallyPredicate Term = "workflow:tally:predicate" // topic → the topic's predicate
+	TallyStatus    Term = "workflow:tally:status"    // topic → xsd:string, agreed, tie-broken or open
+	TallyDecidedIn Term = "workflow:tally:decidedIn" // topic → xsd:integer, the round that decided it
+	TallyWinner    Term = "workflow:tally:winner"    // topic → each object of the winning ballot
+	TallyBallot    Term = "workflow:tally:ballot"    // topic → ballot node
+	BallotObject   Term = "workflow:ballot:object"   // ballot → each of its objects
+	BallotAgent    Term = "workflow:ballot:agent"    // ballot → agent node of each voter that cast it
+	BallotVotes    Term = "workflow:ballot:votes"    // ballot → xsd:integer, how many cast it
 )
 
 // Run predicates. Subject: a run node (NS.Run), in the run graph.
@@ -133,6 +187,24 @@ var workflowTerms = []termInfo{
 	{StepCompletedAt, TermProperty, "step completed at", "When the step reached completed, failed or skipped.", "Step", xsd + "dateTime", ""},
 	{StepOutput, TermProperty, "step outputs", "The outputs the step completed with, as a JSON object.", "Step", xsd + "string", ""},
 	{StepFinding, TermProperty, "step finding", "A finding the step reported; the finding node is in its agent's member graph.", "Step", "Finding", ""},
+
+	{ClassRound, TermClass, "Round", "The tally of one council round, in the run's round graph: the voters and, per topic, the ballots cast and the decision.", "", "", ""},
+	{ClassTallyTopic, TermClass, "Tally topic", "One topic (subject, predicate) of a council round's tally.", "", "", ""},
+	{ClassBallot, TermClass, "Ballot", "One distinct ballot cast on a topic of a council round: a set of objects and the voters that cast it.", "", "", ""},
+	{RoundRun, TermProperty, "round run", "The council run the round belongs to.", "Round", "Run", ""},
+	{RoundNumber, TermProperty, "round number", "Number of the round, from 1.", "Round", xsd + "integer", ""},
+	{RoundVoter, TermProperty, "round voter", "An agent whose ballots count in the round: one that completed the first round.", "Round", "Agent", ""},
+	{RoundFinal, TermProperty, "final round", "True on the council's last tally, where the tie-breaker decides what is still open.", "Round", xsd + "boolean", ""},
+	{RoundTopic, TermProperty, "round topic", "A topic of the round's tally.", "Round", "TallyTopic", ""},
+	{TallySubject, TermProperty, "topic subject", "Subject of the tallied topic.", "TallyTopic", "", ""},
+	{TallyPredicate, TermProperty, "topic predicate", "Predicate of the tallied topic.", "TallyTopic", "", ""},
+	{TallyStatus, TermProperty, "topic status", "Decision on the topic: agreed (a ballot has the required agreement), tie-broken (the tie-breaker's ballot, in the final round) or open (a conflict if still open after the final round).", "TallyTopic", xsd + "string", ""},
+	{TallyDecidedIn, TermProperty, "decided in", "The round in which the topic was decided.", "TallyTopic", xsd + "integer", ""},
+	{TallyWinner, TermProperty, "winner", "An object of the winning ballot.", "TallyTopic", "", ""},
+	{TallyBallot, TermProperty, "topic ballot", "A ballot cast on the topic.", "TallyTopic", "Ballot", ""},
+	{BallotObject, TermProperty, "ballot object", "An object of the ballot.", "Ballot", "", ""},
+	{BallotAgent, TermProperty, "ballot agent", "A voter that cast the ballot (its last vote on the topic).", "Ballot", "Agent", ""},
+	{BallotVotes, TermProperty, "ballot votes", "How many voters cast the ballot.", "Ballot", xsd + "integer", ""},
 
 	{TransitionRun, TermProperty, "transition run", "The run the transition belongs to.", "Transition", "Run", ""},
 	{TransitionStep, TermProperty, "transition step", "The step whose status changed; absent when the run's status changed.", "Transition", "Step", ""},

@@ -21,7 +21,8 @@ func TestWorkflow_NoIdentifierSpellsAPredicate(t *testing.T) {
 	for _, id := range []string{"workflow", "status", "name", "step", "graph", "a:b"} {
 		for _, iri := range []string{
 			string(ns.Run(id)), string(ns.Step(id, id)), string(ns.Transition(id, 1)),
-			string(ns.RunGraph(id)), string(ns.HistoryGraph(id)),
+			string(ns.RunGraph(id)), string(ns.HistoryGraph(id)), string(ns.Round(id, 1)),
+			string(ns.TallyTopic(id, 1, id)), string(ns.Ballot(id, 1, id, 1)), string(ns.RoundGraph(id, 1)),
 		} {
 			if !strings.HasPrefix(iri, runRoot) {
 				t.Errorf("%s is not under %s", iri, runRoot)

@@ -42,7 +42,12 @@ var roles = map[string]Role{
 	"rpc tokens.create":       RoleAdmin,
 	"rpc tokens.list":         RoleAdmin,
 	"rpc tokens.revoke":       RoleAdmin,
-	"rpc POST":                RoleRead, // then the role of each method called
+	"rpc defs.import":         RoleWrite,
+	"rpc defs.list":           RoleRead,
+	"rpc defs.get":            RoleRead,
+	"rpc defs.export":         RoleRead,
+	"rpc defs.delete":         RoleAdmin, // as teams.delete
+	"rpc POST":                RoleRead,  // then the role of each method called
 	"sparql GET":              RoleRead,
 	"sparql HEAD":             RoleRead,
 	"sparql POST":             RoleRead, // the query operation only: Cortex has no SPARQL Update endpoint
@@ -51,6 +56,8 @@ var roles = map[string]Role{
 	"data PUT":                RoleWrite,
 	"data POST":               RoleWrite,
 	"data DELETE":             RoleAdmin,
+	"import POST":             RoleWrite,
+	"export GET":              RoleRead,
 	"events GET":              RoleRead,
 	"events HEAD":             RoleRead,
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/spec"
 )
 
 // Errors of the protocols, beside those of package api. Compare with
@@ -79,6 +80,9 @@ type rpcErrorData struct {
 	ExitCode int      `json:"exitCode"`
 	Kind     api.Kind `json:"kind"`
 	Errors   []string `json:"errors,omitempty"`
+	// Problems are those of definitions that failed validation
+	// (spec.ValidationError: every problem, warnings included).
+	Problems []spec.Problem `json:"problems,omitempty"`
 }
 
 // rpcErrorOf maps err to its JSON-RPC error object: the one place where
@@ -86,6 +90,10 @@ type rpcErrorData struct {
 func rpcErrorOf(err error) *rpcError {
 	exit, kind := api.Classify(err)
 	e := &rpcError{Message: err.Error(), Data: rpcErrorData{ExitCode: exit, Kind: kind, Errors: api.ErrorNames(err)}}
+	var ve *spec.ValidationError
+	if errors.As(err, &ve) {
+		e.Data.Problems = ve.Problems
+	}
 	switch {
 	case errors.Is(err, errParse):
 		e.Code = rpcParseError

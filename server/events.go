@@ -63,6 +63,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 			return
 		}
 	}
+	stop := shutdownOf(r) // before anything is sent: see shutdownOf
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	seq, err := m.Subscribe(ctx, after)
@@ -107,7 +108,6 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	}
 	beat := time.NewTicker(eventHeartbeat)
 	defer beat.Stop()
-	stop := shutdownOf(r)
 	// The token that opened the stream is checked again every
 	// eventTokenCheck: the stream ends once it is revoked or expired.
 	var recheck <-chan time.Time
@@ -192,8 +192,16 @@ func sseMessage(ev teammanager.Event) ([]byte, error) {
 }
 
 // Shutdown of streams. An http.Server's Shutdown waits for the requests in
-// flight, and an event stream never ends on its own: each http.Server that
-// runs a stream gets, once, an OnShutdown function that ends its streams.
+// flight, and an event stream never ends on its own. Under Serve, a stream
+// ends when Serve's context does, which is when Serve starts shutting down
+// (a stream that starts after that ends at once). Under Handler, in a
+// host's own http.Server, each http.Server that runs a stream gets, once,
+// an OnShutdown function that ends its streams (a stream that starts after
+// its server's Shutdown began is not ended by it).
+
+// serveDoneKey is the request context key of the Done channel of Serve's
+// context.
+type serveDoneKey struct{}
 
 var (
 	shutdownsMu sync.Mutex
@@ -203,6 +211,9 @@ var (
 // shutdownOf returns a channel closed when the http.Server serving r
 // starts shutting down (nil, never closed, if r has no http.Server).
 func shutdownOf(r *http.Request) <-chan struct{} {
+	if done, ok := r.Context().Value(serveDoneKey{}).(<-chan struct{}); ok {
+		return done
+	}
 	hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
 	if hs == nil {
 		return nil

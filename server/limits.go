@@ -216,15 +216,20 @@ func (s *Server) limitBody(h http.Handler) http.Handler {
 	})
 }
 
-// timedBody is a request body read under a deadline.
+// timedBody is a request body read under a deadline: the whole body's,
+// or, once idle is set (a streamed import), each read's.
 type timedBody struct {
 	io.ReadCloser
 	rc      *http.ResponseController
 	timeout time.Duration
 	done    bool
+	idle    bool
 }
 
 func (b *timedBody) Read(p []byte) (int, error) {
+	if b.idle && !b.done {
+		_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	}
 	n, err := b.ReadCloser.Read(p)
 	switch {
 	case err == io.EOF && !b.done:
@@ -232,6 +237,9 @@ func (b *timedBody) Read(p []byte) (int, error) {
 		_ = b.rc.SetReadDeadline(time.Time{})
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		err = fmt.Errorf("%w: the request's body did not arrive within %s", ErrRequestTimeout, b.timeout)
+		if b.idle {
+			err = fmt.Errorf("%w: no byte of the request's body arrived within %s", ErrRequestTimeout, b.timeout)
+		}
 	}
 	return n, err
 }

@@ -63,6 +63,11 @@ var methods = map[string]method{
 	"tokens.create":       {noTeams: true, run: tokensCreate},
 	"tokens.list":         {noTeams: true, run: tokensList},
 	"tokens.revoke":       {noTeams: true, run: tokensRevoke},
+	"defs.import":         {noTeams: true, run: defsImport},
+	"defs.list":           {noTeams: true, heavy: true, run: defsList},
+	"defs.get":            {noTeams: true, run: defsGet},
+	"defs.export":         {noTeams: true, run: defsExport},
+	"defs.delete":         {noTeams: true, run: defsDelete},
 
 	// The task board and the mailbox (methods_tasks.go).
 	"teams.create_task":          {access: accessWrite, run: teamsCreateTask},

@@ -39,11 +39,13 @@ func (s *Server) routes() http.Handler {
 	handle("PUT /ns/{ns}/data", "data", ns("data", s.serveData))
 	handle("POST /ns/{ns}/data", "data", ns("data", s.serveData))
 	handle("DELETE /ns/{ns}/data", "data", ns("data", s.serveData))
+	handle("POST /ns/{ns}/import", "import", ns("import", s.serveImport))
+	handle("GET /ns/{ns}/export", "export", ns("export", s.serveExport))
 	handle("GET /ns/{ns}/events", "events", ns("events", s.serveEvents))
 	handle("GET /healthz", "healthz", s.serveHealth)
 	handle("GET /metrics", "metrics", s.metrics.serve)
 	handle("/", "other", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /ns/{ns}/events, /healthz, /metrics)",
+		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /ns/{ns}/import, /ns/{ns}/export, /ns/{ns}/events, /healthz, /metrics)",
 			api.ErrNotFound, r.Method, r.URL.EscapedPath()), "")
 	})
 	return mux

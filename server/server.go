@@ -55,8 +55,12 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		IdleTimeout:       s.opts.idleTimeout,
 		MaxHeaderBytes:    s.opts.maxHeaderBytes,
 		ErrorLog:          s.opts.logger,
-		// Requests outlive ctx: a shutdown lets them finish.
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// Requests outlive ctx: a shutdown lets them finish. Event
+		// streams, which never finish on their own, end when ctx does
+		// (shutdownOf).
+		BaseContext: func(net.Listener) context.Context {
+			return context.WithValue(context.WithoutCancel(ctx), serveDoneKey{}, ctx.Done())
+		},
 	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(l) }()

@@ -277,35 +277,79 @@ func parseAs(file string, data []byte, kind Kind, ns string, opts Options) (Def,
 // a missing path); problems with their content are in the report, and the
 // set holds every definition that parsed, valid or not.
 func Load(paths []string, opts Options) (*Set, Report, error) {
-	set := &Set{}
-	var rep Report
+	files, err := ReadFiles(paths)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	set, rep := LoadFiles(files, opts)
+	return set, rep, nil
+}
+
+// File is the content of one definition file, as ReadFiles reads it and
+// LoadFiles parses it (a client sends files so to a server).
+type File struct {
+	// Path names the file in problems; its extension gives the format.
+	Path string `json:"path"`
+	// Namespace is the namespace of an agent file found in a directory
+	// (its subdirectory below the nearest "agents" directory).
+	Namespace string `json:"namespace,omitempty"`
+	// InDir says that the file was found in a directory, not named: a
+	// Markdown file without front matter is then skipped with a warning.
+	InDir bool   `json:"inDir,omitempty"`
+	Data  string `json:"data"`
+}
+
+// ReadFiles reads paths as Load does, without parsing them: a file given
+// by name, and the definition files of a directory (recursively; hidden
+// entries and files of other extensions skipped), in Load's order. The
+// error is for paths that cannot be read (it matches fs.ErrNotExist for a
+// missing path).
+func ReadFiles(paths []string) ([]File, error) {
+	var files []File
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, Report{}, fmt.Errorf("load %s: %w", p, err)
+			return nil, fmt.Errorf("load %s: %w", p, err)
 		}
 		if !st.IsDir() {
 			data, err := os.ReadFile(p)
 			if err != nil {
-				return nil, Report{}, fmt.Errorf("load %s: %w", p, err)
+				return nil, fmt.Errorf("load %s: %w", p, err)
 			}
-			def, r := parse(p, data, "", opts)
-			rep.Problems = append(rep.Problems, r.Problems...)
-			if def.Kind != "" {
-				set.Defs = append(set.Defs, def)
-			}
+			files = append(files, File{Path: p, Data: string(data)})
 			continue
 		}
-		if err := loadDir(p, set, &rep, opts); err != nil {
-			return nil, Report{}, err
+		if err := readDir(p, &files); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// LoadFiles parses files and checks them as Load does; the report's
+// problems are sorted.
+func LoadFiles(files []File, opts Options) (*Set, Report) {
+	set := &Set{}
+	var rep Report
+	for _, f := range files {
+		if f.InDir && !strings.HasPrefix(strings.TrimLeft(f.Data, " \t\r\n\f\v"), "---") {
+			if ft, err := formatOf(f.Path); err == nil && ft == formatMarkdown {
+				rep.Problems = append(rep.Problems, Problem{File: f.Path, Severity: SeverityWarning, Message: "skipped: no front matter, not an agent definition"})
+				continue
+			}
+		}
+		def, r := parse(f.Path, []byte(f.Data), f.Namespace, opts)
+		rep.Problems = append(rep.Problems, r.Problems...)
+		if def.Kind != "" {
+			set.Defs = append(set.Defs, def)
 		}
 	}
 	rep.Problems = append(rep.Problems, set.check(opts).Problems...)
 	sortProblems(rep.Problems)
-	return set, rep, nil
+	return set, rep
 }
 
-func loadDir(root string, set *Set, rep *Report, opts Options) error {
+func readDir(root string, files *[]File) error {
 	return filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("load %s: %w", path, err)
@@ -319,23 +363,14 @@ func loadDir(root string, set *Set, rep *Report, opts Options) error {
 		if e.IsDir() {
 			return nil
 		}
-		f, err := formatOf(path)
-		if err != nil {
+		if _, err := formatOf(path); err != nil {
 			return nil // not a definition file
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("load %s: %w", path, err)
 		}
-		if f == formatMarkdown && !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\f\v"), []byte("---")) {
-			rep.Problems = append(rep.Problems, Problem{File: path, Severity: SeverityWarning, Message: "skipped: no front matter, not an agent definition"})
-			return nil
-		}
-		def, r := parse(path, data, dirNamespace(root, path), opts)
-		rep.Problems = append(rep.Problems, r.Problems...)
-		if def.Kind != "" {
-			set.Defs = append(set.Defs, def)
-		}
+		*files = append(*files, File{Path: path, Namespace: dirNamespace(root, path), InDir: true, Data: string(data)})
 		return nil
 	})
 }

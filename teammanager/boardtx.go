@@ -240,7 +240,8 @@ func (b *boardTx) overlay(table, prefix string) map[string][]quad.Value {
 
 // scan calls fn with the rows of table whose keys start with prefix, in key
 // order, as this call sees them, until fn returns false. The store is read
-// in pages, so a scan that stops early reads little.
+// in pages, so a scan that stops early reads little. A queue (queuehead.go)
+// is read from its head, and its head moves to the first row fn is given.
 func (b *boardTx) scan(table, prefix string, fn func(key string, vals []quad.Value) bool) error {
 	ov := b.overlay(table, prefix)
 	okeys := make([]string, 0, len(ov))
@@ -248,6 +249,44 @@ func (b *boardTx) scan(table, prefix string, fn func(key string, vals []quad.Val
 		okeys = append(okeys, k)
 	}
 	slices.Sort(okeys)
+	h, queued := headOfPrefix(table, prefix)
+	after := prefix
+	var rows []cortex.SideRow // the store's row at the head, if any
+	if queued {
+		q, found, err := b.head(h)
+		if err != nil {
+			return err
+		}
+		if found && q.low > prefix {
+			// Rows of the overlay before the head are still emitted below.
+			after = q.low
+			vals, ok, err := b.n.SideRow(b.ctx, table, q.low)
+			if err != nil {
+				return err
+			}
+			if ok {
+				rows = append(rows, cortex.SideRow{Key: q.low, Vals: vals})
+			}
+		}
+	}
+	first := ""
+	give := func(k string, v []quad.Value) bool {
+		if first == "" {
+			first = k
+		}
+		return fn(k, v)
+	}
+	err := b.scanRows(table, prefix, after, rows, okeys, ov, give)
+	if err == nil && queued && first != "" {
+		err = b.advanceHead(h, prefix, first)
+	}
+	return err
+}
+
+// scanRows merges the store's rows of table under prefix (head, then
+// the rows after after) with the overlay ov (its keys okeys, sorted),
+// calling fn with the live ones until it returns false.
+func (b *boardTx) scanRows(table, prefix, after string, head []cortex.SideRow, okeys []string, ov map[string][]quad.Value, fn func(string, []quad.Value) bool) error {
 	oi := 0
 	// emit yields the overlay's rows before limit (all: every one left).
 	emit := func(limit string, all bool) bool {
@@ -260,11 +299,16 @@ func (b *boardTx) scan(table, prefix string, fn func(key string, vals []quad.Val
 		}
 		return true
 	}
-	after, page := prefix, 32
+	page := 32
 	for {
 		rows, err := b.n.SideRowsAfter(b.ctx, table, after, page)
 		if err != nil {
 			return err
+		}
+		full := len(rows) == page
+		if head != nil {
+			rows = append(head, rows...)
+			head = nil
 		}
 		for _, r := range rows {
 			if !strings.HasPrefix(r.Key, prefix) {
@@ -285,7 +329,7 @@ func (b *boardTx) scan(table, prefix string, fn func(key string, vals []quad.Val
 				return nil
 			}
 		}
-		if len(rows) < page {
+		if !full {
 			emit("", true)
 			return nil
 		}
@@ -315,6 +359,9 @@ func (b *boardTx) mergeInto(p *boardTx) {
 
 // stage writes what the batch staged into tx.
 func (b *boardTx) stage(tx *cortex.Tx) error {
+	if err := b.stageHeads(); err != nil {
+		return err
+	}
 	var add, rm []quad.Quad
 	for _, q := range b.qSeq {
 		if b.quads[q] {

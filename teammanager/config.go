@@ -21,6 +21,7 @@ type Config struct {
 	prefixes        map[string]string
 	eventMaxAge     time.Duration
 	eventMax        int
+	delegation      DelegationFunc
 }
 
 // Defaults of DefaultConfig, as in the Cortex "Teams" design.

@@ -37,6 +37,12 @@ func TestMain(m *testing.M) {
 		if err := childEventsUnderLoad(os.Getenv("CORTEX_TEAMMANAGER_DIR")); err != nil {
 			fmt.Println("error", err)
 		}
+	case "swarm-under-load":
+		shift, _ := time.ParseDuration(os.Getenv("CORTEX_TEAMMANAGER_SHIFT"))
+		tasks, _ := strconv.Atoi(os.Getenv("CORTEX_TEAMMANAGER_TASKS"))
+		if err := childSwarm(os.Getenv("CORTEX_TEAMMANAGER_DIR"), shift, tasks); err != nil {
+			fmt.Println("error", err)
+		}
 	case "findings-under-load":
 		if err := childFindingsUnderLoad(os.Getenv("CORTEX_TEAMMANAGER_DIR")); err != nil {
 			fmt.Println("error", err)

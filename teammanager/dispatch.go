@@ -25,7 +25,10 @@ type DispatchReport struct {
 // task. A task assigned to a member goes to that member only, if it is
 // free; an unassigned one to the first free member by agent id. A task
 // already dispatched MaxDispatches times fails instead (circuit breaker)
-// and the lead is sent an escalation; it takes no member's turn.
+// and the lead is sent an escalation; it takes no member's turn. With
+// BoardSettings.PlanApproval on and no plan approved, a round that has a
+// task to hand out fails with ErrPlanNotApproved and changes nothing; the
+// tasks handed out carry the plan in force (Task.Plan).
 func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ DispatchReport, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var rep DispatchReport

@@ -197,6 +197,14 @@
 // acknowledged claim is durable, and a claim whose member died returns
 // to pending when its lease runs out.
 //
+// Delegation rules of agent definitions (allow_delegation, can_delegate_to,
+// can_receive_from) are enforced on delegate_work messages and on task
+// assignment when the host gives the Manager a DelegationFunc
+// (Config.WithDelegation, delegation.go): teammanager does not read
+// definitions itself. The ready queue and the inboxes are read from their
+// heads (queuehead.go), so claims and sends do not slow down as the
+// board's done rows pile up.
+//
 // # Concurrency
 //
 // A Manager is safe for concurrent use. Every change to a team (creation,

@@ -172,3 +172,22 @@ func (e *CycleError) Error() string {
 
 // Unwrap returns ErrTaskCycle.
 func (e *CycleError) Unwrap() error { return ErrTaskCycle }
+
+// Plan and snapshot errors.
+var (
+	// ErrNoPlan means the team's lead has drafted no plan (or no revision
+	// with the given number).
+	ErrNoPlan = errors.New("no plan")
+	// ErrInvalidPlan means a plan failed validation (empty title, no
+	// steps, a step without a title) or a rejection without feedback.
+	ErrInvalidPlan = errors.New("invalid plan")
+	// ErrPlanState means the plan's approval state does not allow the
+	// operation, e.g. approving a draft that was never submitted.
+	ErrPlanState = errors.New("plan state does not allow this")
+	// ErrPlanNotApproved means the board requires an approved plan
+	// (BoardSettings.PlanApproval) before any task is claimed or
+	// dispatched, and there is none yet.
+	ErrPlanNotApproved = errors.New("plan not approved")
+	// ErrUnknownSnapshot means the team has no snapshot with the given id.
+	ErrUnknownSnapshot = errors.New("unknown snapshot")
+)

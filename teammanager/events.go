@@ -32,10 +32,17 @@ const (
 	EventConflictDetected EventType = "conflict.detected"
 	EventConflictResolved EventType = "conflict.resolved"
 	EventTeamDeleted      EventType = "team.deleted"
-	EventTaskCreated      EventType = "task.created" // Task: the new task
-	EventTaskStatus       EventType = "task.status"  // Task: a change of the task's status
-	EventTaskUpdated      EventType = "task.updated" // Task: any other change (fields, pause, comment)
-	EventMessageSent      EventType = "message.sent" // Message: a mailbox message
+	EventTaskCreated      EventType = "task.created"      // Task: the new task
+	EventTaskStatus       EventType = "task.status"       // Task: a change of the task's status
+	EventTaskUpdated      EventType = "task.updated"      // Task: any other change (fields, pause, comment)
+	EventMessageSent      EventType = "message.sent"      // Message: a mailbox message
+	EventPlanDrafted      EventType = "plan.drafted"      // Plan: a revision drafted or rewritten
+	EventPlanSubmitted    EventType = "plan.submitted"    // Plan: a revision submitted for review
+	EventPlanApproved     EventType = "plan.approved"     // Plan: a revision approved, now in force
+	EventPlanRejected     EventType = "plan.rejected"     // Plan: a revision rejected, with feedback
+	EventSnapshotCreated  EventType = "snapshot.created"  // Snapshot: a snapshot of the team taken
+	EventSnapshotRestored EventType = "snapshot.restored" // Snapshot: the team restored to it
+	EventSnapshotDeleted  EventType = "snapshot.deleted"  // Snapshot: the snapshot deleted
 	// EventsLost is not stored: Subscribe delivers it in place of events
 	// that retention removed before the subscriber read them.
 	EventsLost EventType = "events.lost"
@@ -78,6 +85,8 @@ type Event struct {
 	Lost      *LostEvents
 	Task      *TaskChange // task.created, task.status, task.updated
 	Message   *Message    // message.sent
+	Plan      *Plan       // plan.drafted, plan.submitted, plan.approved, plan.rejected
+	Snapshot  *Snapshot   // snapshot.created, snapshot.restored, snapshot.deleted
 }
 
 // LostEvents says which events a subscriber missed: those after After,
@@ -409,6 +418,8 @@ type eventWire struct {
 	Conflicts []conflictWire `json:"conflicts,omitempty"`
 	Task      *TaskChange    `json:"task,omitempty"`
 	Message   *Message       `json:"message,omitempty"`
+	Plan      *Plan          `json:"plan,omitempty"`
+	Snapshot  *Snapshot      `json:"snapshot,omitempty"`
 }
 
 type findingWire struct {
@@ -443,7 +454,7 @@ type conflictWire struct {
 
 func encodeEvent(ev Event) ([]quad.Value, error) {
 	w := eventWire{Team: ev.TeamState, Member: ev.Member, Agent: ev.Agent, Merge: ev.Merge, MergeID: ev.MergeID,
-		Task: ev.Task, Message: ev.Message}
+		Task: ev.Task, Message: ev.Message, Plan: ev.Plan, Snapshot: ev.Snapshot}
 	if w.Member != nil && w.Member.Merge != nil {
 		mu := *w.Member
 		mu.Merge = nil
@@ -518,7 +529,7 @@ func decodeEvent(r cortex.SideRow) (Event, error) {
 		return bad(err)
 	}
 	ev.TeamState, ev.Member, ev.Agent, ev.Merge, ev.MergeID = w.Team, w.Member, w.Agent, w.Merge, w.MergeID
-	ev.Task, ev.Message = w.Task, w.Message
+	ev.Task, ev.Message, ev.Plan, ev.Snapshot = w.Task, w.Message, w.Plan, w.Snapshot
 	term := func(s string) (quad.Value, error) { return rdfio.ParseTerm(s) }
 	for _, f := range w.Findings {
 		sf := StoredFinding{ID: f.ID, Agent: f.Agent, Finding: Finding{Confidence: f.Confidence, AssertedAt: f.AssertedAt}}

@@ -59,3 +59,7 @@ func FindingsQueue(m *Manager) (queued int, batches int64) {
 	defer c.mu.Unlock()
 	return len(c.queue), c.batches
 }
+
+// CheckBoard checks that team's task board is consistent: its task rows,
+// ready and held rows, quads, counter and queue heads agree.
+func CheckBoard(m *Manager, ctx context.Context, team string) error { return m.checkBoard(ctx, team) }

@@ -142,7 +142,10 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 // a message of the team (the reply joins its thread), Task a task of the
 // team and each attachment an absolute IRI; otherwise it fails with an
 // error wrapping ErrInvalidMessage (ErrUnknownAgent for a sender that is
-// not a member) and sends nothing.
+// not a member) and sends nothing. A delegate_work message is checked
+// against the delegation rules of the sender and of each recipient
+// (Config.WithDelegation): a refused one fails with a *DelegationError
+// (ErrNotAllowed) and sends nothing.
 //
 // Retention is enforced by the sends: each recipient's inbox keeps at most
 // the board's MailPerAgent messages and none older than MailMaxAge (the
@@ -151,6 +154,12 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutMessage) (_ Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Message
+	var rules delegationRules
+	if msg.Type == MsgDelegateWork {
+		if rules, err = m.delegationOfMessage(ctx, teamID, from, msg.To); err != nil {
+			return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
+		}
+	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, true)
 		if err != nil {
@@ -159,6 +168,19 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 		if !st.isMember(from) {
 			return fmt.Errorf("sender %q: %w", from, ErrUnknownAgent)
 		}
+		if msg.Type == MsgDelegateWork {
+			to := msg.To
+			if len(to) == 0 {
+				to = st.Members // a broadcast: every other member
+			}
+			for _, a := range to {
+				if st.isMember(a) {
+					if err := rules.check(st, teamID, from, a); err != nil {
+						return err
+					}
+				}
+			}
+		}
 		out, err = b.send(st, teamID, from, msg, false)
 		return err
 	})
@@ -166,6 +188,26 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 		return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
 	}
 	return out, nil
+}
+
+// delegationOfMessage looks up the delegation rules of the sender of a
+// delegate_work message and of its recipients (to; empty: every member).
+func (m *Manager) delegationOfMessage(ctx context.Context, teamID, from string, to []string) (delegationRules, error) {
+	if m.cfg.delegation == nil {
+		return nil, nil
+	}
+	if len(to) == 0 {
+		if err := m.boardRead(ctx, func(b *boardTx) error {
+			st, err := b.loadBoard(teamID, true)
+			if err == nil {
+				to = st.Members
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return m.delegationRules(ctx, teamID, append([]string{from}, to...)...)
 }
 
 // send validates and stages msg. system marks the board's own messages
@@ -278,28 +320,41 @@ func decodeMessage(vals []quad.Value) (*Message, error) {
 }
 
 // trimInbox removes the oldest messages of agent's inbox beyond the
-// retention limits, at most mailTrimMin per call past the count limit.
+// retention limits, at most mailTrimMin per call past the count limit,
+// once a message was just put in it. The inbox's head (queuehead.go)
+// counts its rows, so this reads only the rows it removes and the one
+// after them.
 func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
 	maxAge, maxN := st.mailRetention()
-	var keys []string
-	var times []time.Time
-	if err := b.scan(inboxTable, team+" "+agent+" ", func(key string, vals []quad.Value) bool {
-		s, _ := vals[1].(quad.String)
-		t, _ := parseTime(string(s))
-		keys = append(keys, key)
-		times = append(times, t)
-		return true
-	}); err != nil {
+	prefix := team + " " + agent + " "
+	h, _ := headOfPrefix(inboxTable, prefix)
+	q, found, err := b.head(h)
+	if err != nil {
 		return err
 	}
-	drop := 0
-	for drop < len(keys) && (len(keys)-drop > maxN || maxAge > 0 && b.now.Sub(times[drop]) > maxAge) {
-		drop++
-		if drop >= mailTrimMin && len(keys)-drop <= maxN {
-			break
+	count := q.count + 1 // the message just put
+	if !found || !q.counted {
+		// An inbox from before counted heads: count it once.
+		count = 0
+		if err := b.scan(inboxTable, prefix, func(string, []quad.Value) bool { count++; return true }); err != nil {
+			return err
 		}
 	}
-	for _, key := range keys[:drop] {
+	var drop []string
+	if count > maxN || maxAge > 0 {
+		if err := b.scan(inboxTable, prefix, func(key string, vals []quad.Value) bool {
+			s, _ := vals[1].(quad.String)
+			t, _ := parseTime(string(s))
+			if count-len(drop) <= maxN && (maxAge <= 0 || b.now.Sub(t) <= maxAge) {
+				return false
+			}
+			drop = append(drop, key)
+			return len(drop) < mailTrimMin || count-len(drop) > maxN
+		}); err != nil {
+			return err
+		}
+	}
+	for _, key := range drop {
 		b.del(inboxTable, key)
 		m, err := b.loadMessage(team, msgID(numOfReadyKey(key)))
 		if errors.Is(err, ErrUnknownMessage) {
@@ -316,6 +371,14 @@ func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
 		b.del(mailTable, mailKey(team, n))
 		b.removeQuads(b.m.messageQuads(m)...)
 	}
+	// The scans may have moved the head: read it as they left it.
+	if q, found, err = b.head(h); err != nil {
+		return err
+	} else if !found {
+		q.low = prefix
+	}
+	q.count, q.counted = count-len(drop), true
+	b.putHead(h, q)
 	return nil
 }
 

@@ -742,6 +742,29 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 	return out, errors.Join(errs...)
 }
 
+// teamGraphs returns the graphs of team id with members ms: shared,
+// provenance, conflicts, its fact sets, its members' findings, task board,
+// mail, plan and, last, its state graph.
+func (m *Manager) teamGraphs(ctx context.Context, id string, ms []Member) ([]quad.Value, error) {
+	prov := m.ns.ProvenanceGraph(id)
+	graphs := []quad.Value{m.ns.SharedGraph(id), prov, m.ns.ConflictGraph(id)}
+	pq, err := m.n.Quads(ctx, cortex.Pattern{Graph: prov, Scope: cortex.OneGraph})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[quad.Value]bool{}
+	for _, q := range pq {
+		if !seen[q.Subject] && m.isFactSet(id, q.Subject) {
+			seen[q.Subject] = true
+			graphs = append(graphs, q.Subject) // a fact set
+		}
+	}
+	for _, mb := range ms {
+		graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
+	}
+	return append(graphs, m.ns.TaskGraph(id), m.ns.MailGraph(id), m.ns.PlanGraph(id), m.ns.TeamGraph(id)), nil
+}
+
 // DeleteTeam removes the team: its state, its members' findings, its shared,
 // provenance and conflict graphs and its fact sets, in one atomic step (journaled by the store
 // when large, see cortex.Namespace.Apply): readers see the whole team or
@@ -761,23 +784,10 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 		if t.Lifecycle != LifecycleCompleted && t.Lifecycle != LifecycleDisbanded {
 			return fmt.Errorf("team is %s: %w (disband it first, or let it complete)", t.Lifecycle, ErrTeamActive)
 		}
-		prov := m.ns.ProvenanceGraph(id)
-		graphs := []quad.Value{m.ns.SharedGraph(id), prov, m.ns.ConflictGraph(id)}
-		pq, err := m.n.Quads(ctx, cortex.Pattern{Graph: prov, Scope: cortex.OneGraph})
+		graphs, err := m.teamGraphs(ctx, id, t.Members)
 		if err != nil {
 			return err
 		}
-		seen := map[quad.Value]bool{}
-		for _, q := range pq {
-			if !seen[q.Subject] && m.isFactSet(id, q.Subject) {
-				seen[q.Subject] = true
-				graphs = append(graphs, q.Subject) // a fact set
-			}
-		}
-		for _, mb := range t.Members {
-			graphs = append(graphs, m.ns.MemberGraph(id, mb.AgentID))
-		}
-		graphs = append(graphs, m.ns.TaskGraph(id), m.ns.MailGraph(id), m.ns.TeamGraph(id))
 		if err := m.deleteBoard(ctx, tx, id); err != nil {
 			return err
 		}

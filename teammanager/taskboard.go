@@ -34,6 +34,8 @@ import (
 //     member (who is free, whose lease to check).
 //   - taskhist: team, task number, entry → a TaskChange (TaskHistory).
 //   - taskcomment: team, task number, comment → a TaskComment.
+//   - taskhead: team, queue → where the queue's first row is at the
+//     earliest (queuehead.go): the ready tasks and each inbox.
 //
 // Unlike the team table, these tables are the board's record, not a cache
 // of the quads: the quads are written from them (never the other way), in
@@ -72,6 +74,13 @@ type BoardSettings struct {
 	// StaleAfter is how long a task in_progress or in_review may go
 	// unchanged before SweepTasks reports it stale. Default 30 minutes.
 	StaleAfter time.Duration
+	// PlanApproval (plan_approval) holds every claim and dispatch until
+	// a revision of the lead's plan is approved (see "Plans" in
+	// plans.go): ErrPlanNotApproved. Default off.
+	PlanApproval bool
+	// PlanApprover is the member that approves or rejects the lead's
+	// plan, never the lead. Default (empty): the operator (Operator).
+	PlanApprover string
 }
 
 // Defaults of BoardSettings.
@@ -94,6 +103,10 @@ type boardState struct {
 	// Mailbox retention (ConfigureMailbox); MailPerAgent 0: the defaults.
 	MailMaxAge   time.Duration `json:"mailMaxAge,omitempty"`
 	MailPerAgent int           `json:"mailPerAgent,omitempty"`
+	// The plan (plans.go): the latest revision, and the one in force
+	// (the latest approved; 0: none).
+	PlanRevs int `json:"planRevs,omitempty"`
+	Plan     int `json:"plan,omitempty"`
 }
 
 type boardWire struct {
@@ -104,6 +117,8 @@ type boardWire struct {
 	MaxDispatches int           `json:"maxDispatches"`
 	Lease         time.Duration `json:"lease"`
 	StaleAfter    time.Duration `json:"staleAfter"`
+	PlanApproval  bool          `json:"planApproval,omitempty"`
+	PlanApprover  string        `json:"planApprover,omitempty"`
 }
 
 func (w boardWire) settings() BoardSettings { return BoardSettings(w) }
@@ -118,6 +133,10 @@ func (s BoardSettings) validate(members []string) error {
 		return errorf(ErrInvalidConfig, "lease %v: want > 0", s.Lease)
 	case s.StaleAfter <= 0:
 		return errorf(ErrInvalidConfig, "stale after %v: want > 0", s.StaleAfter)
+	case s.PlanApprover != "" && !slices.Contains(members, s.PlanApprover):
+		return fmt.Errorf("%w: plan approver %q is not a member", ErrUnknownAgent, s.PlanApprover)
+	case s.PlanApprover != "" && s.PlanApprover == s.Lead:
+		return errorf(ErrInvalidConfig, "plan approver %q is the lead: the lead does not approve its own plan", s.PlanApprover)
 	}
 	return nil
 }
@@ -415,7 +434,7 @@ func (m *Manager) readBoardRows(ctx context.Context, table, prefix string, fn fu
 // rows (DeleteTeam removes their graphs).
 func (m *Manager) deleteBoard(ctx context.Context, tx *cortex.Tx, team string) error {
 	tx.DeleteSide(boardTable, team)
-	for _, table := range []string{taskTable, readyTable, heldTable, histTable, commentTable, mailTable, inboxTable} {
+	for _, table := range teamSideTables {
 		if err := m.readBoardRows(ctx, table, teamKey(team), func(key string, _ []quad.Value) bool {
 			tx.DeleteSide(table, key)
 			return true

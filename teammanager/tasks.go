@@ -82,9 +82,15 @@ func (m *Manager) boardRead(ctx context.Context, fn func(b *boardTx) error) erro
 // work (never the lead unless the board allows it); every blocked_by names
 // an unfinished task of the same team (all ErrInvalidTask). The task is
 // pending, and ready (claimable, dispatchable) once its blockers complete.
+// Assigning the task to another member is a delegation: the rules of
+// Config.WithDelegation apply (a *DelegationError, ErrNotAllowed).
 func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
+	rules, err := m.delegationRules(ctx, teamID, by, nt.Assignee)
+	if err != nil {
+		return Task{}, fmt.Errorf("team %s: create task: %w", teamID, err)
+	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, false)
 		if err != nil {
@@ -98,6 +104,11 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 			CreatedAt: b.now, UpdatedAt: b.now}
 		if err := checkFields(st, t); err != nil {
 			return err
+		}
+		if t.Assignee != "" {
+			if err := rules.check(st, teamID, by, t.Assignee); err != nil {
+				return err
+			}
 		}
 		n := st.Next
 		t.ID = taskID(n)
@@ -291,10 +302,17 @@ func (m *Manager) knownTeam(ctx context.Context, id string) error {
 // UpdateTask changes fields of unfinished task taskID, by the lead (or by
 // its creator, on a board that allows requests). A new blocked_by (pending
 // tasks only) must name unfinished tasks of the team and must not close a
-// cycle: that fails with a *CycleError naming it.
+// cycle: that fails with a *CycleError naming it. A new assignee other than
+// by is a delegation, checked as in CreateTask.
 func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u TaskUpdate) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
+	var rules delegationRules
+	if u.Assignee != nil {
+		if rules, err = m.delegationRules(ctx, teamID, by, *u.Assignee); err != nil {
+			return Task{}, fmt.Errorf("team %s: update task %s: %w", teamID, taskID, err)
+		}
+	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, t, err := b.loadFor(teamID, taskID)
 		if err != nil {
@@ -319,6 +337,11 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		if u.Assignee != nil {
 			if t.Status != TaskPending && *u.Assignee != t.Assignee {
 				return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "reassign"}
+			}
+			if *u.Assignee != "" && *u.Assignee != t.Assignee {
+				if err := rules.check(st, teamID, by, *u.Assignee); err != nil {
+					return err
+				}
 			}
 			t.Assignee = *u.Assignee
 		}
@@ -416,6 +439,10 @@ func (b *boardTx) loadFor(team, taskID string) (*boardState, *Task, error) {
 // fails instead (reason "dispatched N times without completing"), the lead
 // is sent an escalation message, and ClaimTask returns the failed task with
 // an error matching ErrCircuitOpen.
+//
+// With BoardSettings.PlanApproval on, no task is claimed before the lead's
+// plan is approved (ErrPlanNotApproved); the claimed task carries the plan
+// in force (Task.Plan).
 func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
@@ -461,10 +488,20 @@ func notWorker(st *boardState, agent string) error {
 	return fmt.Errorf("%w: %s is the lead, and the board does not let the lead work", ErrNotAllowed, agent)
 }
 
-// dispatch gives ready task t to agent (claimed or dispatched), or, past
-// the circuit breaker, fails it and escalates; it reports whether the
-// breaker tripped.
-func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (bool, error) {
+// dispatch gives ready task t to agent (claimed or dispatched), with the
+// plan in force in t.Plan, or, past the circuit breaker, fails it and
+// escalates; it reports whether the breaker tripped. While the board
+// requires an approved plan and none is, it fails with ErrPlanNotApproved
+// (plans.go).
+func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (tripped bool, err error) {
+	if err := b.planGate(st, t); err != nil {
+		return false, err
+	}
+	defer func() {
+		if err == nil && !tripped {
+			t.Plan, err = b.planInForce(st, t.Team)
+		}
+	}()
 	old := *t
 	t.UpdatedAt = b.now
 	if t.Dispatches >= st.Settings.MaxDispatches {

@@ -41,13 +41,29 @@ func benchBoard(b *testing.B, n int) (*fixture, string) {
 // complete.
 func BenchmarkTask_ClaimComplete_32Members(b *testing.B) {
 	f, team := benchBoard(b, 10_000)
+	claimComplete(b, f, team, 32)
+}
+
+// BenchmarkTask_ClaimComplete_1Member: one member's ClaimNext +
+// CompleteTask from a 10,000-task queue, alone: the cost of the pair
+// without waiting for other members' writes.
+func BenchmarkTask_ClaimComplete_1Member(b *testing.B) {
+	f, team := benchBoard(b, 10_000)
+	claimComplete(b, f, team, 1)
+}
+
+// claimComplete runs b.N claim + complete pairs by members m00.. of team,
+// members at a time, and reports the p50/p99 latency of a pair and the
+// CPU time per pair.
+func claimComplete(b *testing.B, f *fixture, team string, members int) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	var wg sync.WaitGroup
-	per := max(1, b.N/32)
-	for i := range 32 {
+	per := max(1, b.N/members)
+	for i := range members {
 		agent := fmt.Sprintf("m%02d", i)
 		wg.Add(1)
 		go func() {
@@ -72,6 +88,7 @@ func BenchmarkTask_ClaimComplete_32Members(b *testing.B) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	reportCPU(b, cpu)
 	slices.Sort(lat)
 	if len(lat) > 0 {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
@@ -83,6 +100,8 @@ func BenchmarkTask_List_10k(b *testing.B) {
 	f, team := benchBoard(b, 10_000)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
+	defer reportCPU(b, cpu)
 	for b.Loop() {
 		ts, err := f.m.ListTasks(ctx, team, teammanager.TaskFilter{})
 		if err != nil || len(ts) != 10_000 {
@@ -98,11 +117,14 @@ func BenchmarkTask_DispatchUnblocked_10k(b *testing.B) {
 	f, team := benchBoard(b, 10_000)
 	b.ReportAllocs()
 	b.ResetTimer()
+	var cpu time.Duration
 	for b.Loop() {
+		start := cpuTime()
 		rep, err := f.m.DispatchUnblocked(ctx, team)
 		if err != nil || len(rep.Dispatched) != 32 {
 			b.Fatal(rep, err)
 		}
+		cpu += cpuTime() - start
 		b.StopTimer()
 		for _, t := range rep.Dispatched {
 			if _, err := f.m.CompleteTask(ctx, team, t.Assignee, t.ID, "ok"); err != nil {
@@ -111,4 +133,5 @@ func BenchmarkTask_DispatchUnblocked_10k(b *testing.B) {
 		}
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }

@@ -140,4 +140,7 @@ func TestTask_Swarm_32Members(t *testing.T) {
 	if err != nil || len(done) != n {
 		t.Fatalf("%d completed tasks on the board (%v), want %d", len(done), err, n)
 	}
+	if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+		t.Fatal(err)
+	}
 }

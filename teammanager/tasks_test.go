@@ -672,7 +672,10 @@ func TestTask_TeamLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	boardWrites := map[string]func() error{
-		"create":   func() error { _, err := f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: "y"}); return err },
+		"create": func() error {
+			_, err := f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: "y"})
+			return err
+		},
 		"claim":    func() error { _, err := f.m.ClaimTask(ctx, team, "a", task.ID); return err },
 		"dispatch": func() error { _, err := f.m.DispatchUnblocked(ctx, team); return err },
 	}

@@ -70,8 +70,12 @@ type Task struct {
 	UpdatedAt   time.Time // last change, and last progress of its assignee
 	ClaimedAt   time.Time // last claim or dispatch
 	ReviewedAt  time.Time
-	comments    int // comments written so far (their ids are T1.c1, T1.c2, ...)
-	history     int // history entries written so far
+	// Plan is the team's plan in force (see "Plans" in plans.go) on a task
+	// that ClaimTask, ClaimNext or DispatchUnblocked just handed out; nil
+	// elsewhere, or if no plan is approved.
+	Plan     *Plan
+	comments int // comments written so far (their ids are T1.c1, T1.c2, ...)
+	history  int // history entries written so far
 }
 
 // MaxTaskPriority bounds Task.Priority in both directions.

@@ -26,7 +26,7 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("CORTEX_WORKFLOW_CHILD") == "calls" {
 		calls, _ := strconv.Atoi(os.Getenv("CORTEX_WORKFLOW_CALLS"))
-		if err := childCalls(os.Getenv("CORTEX_WORKFLOW_DIR"), calls); err != nil {
+		if err := childCalls(os.Getenv("CORTEX_WORKFLOW_DIR"), crashScripts[os.Getenv("CORTEX_WORKFLOW_SCRIPT")], calls); err != nil {
 			fmt.Println("error", err)
 		}
 		os.Exit(3)
@@ -85,6 +85,41 @@ var crashCalls = func() []func(e *workflow.Engine) error {
 	return append(calls, start("collect"), findings("collect", finding("report", "verdict", quad.String("ship"))), complete("collect", nil))
 }()
 
+// councilCrashCalls drives a council of three over two rounds: round 1
+// leaves the topic open, in round 2 b changes its vote, c fails (its vote
+// stands), and the final tally agrees.
+var councilCrashCalls = func() []func(e *workflow.Engine) error {
+	const id = "crash"
+	calls := []func(e *workflow.Engine) error{
+		func(e *workflow.Engine) error {
+			_, err := e.Start(context.Background(), councilDef([]string{"a", "b", "c"}, 0.66, 2, "a", ""), workflow.RunOptions{ID: id})
+			return err
+		},
+	}
+	for round, votes := range []map[string]string{{"a": "t=x", "b": "t=y", "c": "t=z"}, {"a": "", "b": "t=x", "c": fail}} {
+		for _, agent := range []string{"a", "b", "c"} {
+			step := fmt.Sprintf("round-%d/%s", round+1, agent)
+			calls = append(calls, func(e *workflow.Engine) error { return e.StartStep(context.Background(), id, step, "host") })
+			switch v := votes[agent]; v {
+			case fail:
+				calls = append(calls, func(e *workflow.Engine) error { return e.FailStep(context.Background(), id, step, "crashed") })
+				continue
+			case "":
+			default:
+				calls = append(calls, func(e *workflow.Engine) error {
+					_, err := e.AddFindings(context.Background(), id, step, []teammanager.Finding{vote(v)})
+					return err
+				})
+			}
+			calls = append(calls, func(e *workflow.Engine) error { return e.CompleteStep(context.Background(), id, step, nil) })
+		}
+	}
+	return calls
+}()
+
+// crashScripts are the scripted drives of TestEngine_CrashBetweenCalls.
+var crashScripts = map[string][]func(e *workflow.Engine) error{"scatter": crashCalls, "council": councilCrashCalls}
+
 func crashEngine(s *cortex.Store, clock *fakeClock) (*teammanager.Manager, *workflow.Engine, error) {
 	x, err := newNS()
 	if err != nil {
@@ -98,11 +133,11 @@ func crashEngine(s *cortex.Store, clock *fakeClock) (*teammanager.Manager, *work
 	return tm, e, err
 }
 
-// runCalls runs calls [from, to) of crashCalls, each at its time.
-func runCalls(e *workflow.Engine, clock *fakeClock, from, to int) error {
+// runCalls runs calls [from, to) of script, each at its time.
+func runCalls(e *workflow.Engine, clock *fakeClock, script []func(e *workflow.Engine) error, from, to int) error {
 	for i := from; i < to; i++ {
 		clock.Set(newClock().Now().Add(time.Duration(i) * time.Second))
-		if err := crashCalls[i](e); err != nil {
+		if err := script[i](e); err != nil {
 			return fmt.Errorf("call %d: %w", i, err)
 		}
 	}
@@ -111,7 +146,7 @@ func runCalls(e *workflow.Engine, clock *fakeClock, from, to int) error {
 
 // childCalls runs the first calls of the script on the store in dir, says
 // so and waits to be killed.
-func childCalls(dir string, calls int) error {
+func childCalls(dir string, script []func(e *workflow.Engine) error, calls int) error {
 	// Without fsync: a killed process (not the machine) loses nothing
 	// committed.
 	s, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithSyncWrites(false))
@@ -123,7 +158,7 @@ func childCalls(dir string, calls int) error {
 	if err != nil {
 		return err
 	}
-	if err := runCalls(e, clock, 0, calls); err != nil {
+	if err := runCalls(e, clock, script, 0, calls); err != nil {
 		return err
 	}
 	fmt.Println("done") // stdout is a pipe: an unbuffered write
@@ -165,6 +200,13 @@ func takeSnapshot(t *testing.T, tm *teammanager.Manager, e *workflow.Engine) str
 // finds the run exactly as the calls left it and, continuing the script,
 // ends exactly as a run that never crashed: same run, history and facts.
 func TestEngine_CrashBetweenCalls(t *testing.T) {
+	for _, name := range []string{"scatter", "council"} {
+		t.Run(name, func(t *testing.T) { testCrashBetweenCalls(t, name) })
+	}
+}
+
+func testCrashBetweenCalls(t *testing.T, name string) {
+	crashCalls := crashScripts[name]
 	// The reference: the whole script in one process, with a snapshot
 	// after each call.
 	ref := make([]string, len(crashCalls)+1)
@@ -177,7 +219,7 @@ func TestEngine_CrashBetweenCalls(t *testing.T) {
 		}
 		ref[0] = takeSnapshot(t, tm, e)
 		for i := range crashCalls {
-			if err := runCalls(e, clock, i, i+1); err != nil {
+			if err := runCalls(e, clock, crashCalls, i, i+1); err != nil {
 				t.Fatal(err)
 			}
 			ref[i+1] = takeSnapshot(t, tm, e)
@@ -189,7 +231,7 @@ func TestEngine_CrashBetweenCalls(t *testing.T) {
 	for k := 1; k < len(crashCalls); k++ {
 		t.Run(fmt.Sprint("after call ", k), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd, out := startChild(t, dir, fmt.Sprint("CORTEX_WORKFLOW_CALLS=", k))
+			cmd, out := startChild(t, dir, fmt.Sprint("CORTEX_WORKFLOW_CALLS=", k), "CORTEX_WORKFLOW_SCRIPT="+name)
 			line, err := bufio.NewReader(out).ReadString('\n')
 			if err != nil || line != "done\n" {
 				t.Fatalf("child: %q, %v", line, err)
@@ -209,7 +251,7 @@ func TestEngine_CrashBetweenCalls(t *testing.T) {
 			if got := takeSnapshot(t, tm, e); got != ref[k] {
 				t.Fatalf("after the crash:\n%s\nwant\n%s", got, ref[k])
 			}
-			if err := runCalls(e, clock, k, len(crashCalls)); err != nil {
+			if err := runCalls(e, clock, crashCalls, k, len(crashCalls)); err != nil {
 				t.Fatal(err)
 			}
 			if got := takeSnapshot(t, tm, e); got != ref[len(crashCalls)] {

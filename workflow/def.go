@@ -13,7 +13,8 @@ type Type string
 
 // Workflow types. Chain, scatter and graph are deterministic: the
 // definition orders the steps, and the engine runs them. Crew, swarm and
-// council are self-directed: they validate, but Start refuses them with
+// council are self-directed: council runs in rounds (see the package
+// documentation); crew and swarm validate, but Start refuses them with
 // ErrNotRunnable.
 const (
 	Chain   Type = "chain"   // steps one after the other, in definition order
@@ -24,8 +25,12 @@ const (
 	Council Type = "council"
 )
 
-// Deterministic reports whether the engine can run t.
+// Deterministic reports whether t's definition orders its steps.
 func (t Type) Deterministic() bool { return t == Chain || t == Scatter || t == Graph }
+
+// Runnable reports whether the engine runs t: the deterministic types and
+// council (crew and swarm need the task board).
+func (t Type) Runnable() bool { return t.Deterministic() || t == Council }
 
 func (t Type) valid() bool {
 	switch t {
@@ -86,11 +91,16 @@ type Step struct {
 	Outputs   []Port   `json:"outputs,omitempty"`
 }
 
-// Consensus are a council's voting rules (validated, not run yet).
+// Consensus are a council's voting rules.
 type Consensus struct {
-	RequiredAgreement float64 `json:"required_agreement"` // in [0, 1]
-	MaxRounds         int     `json:"max_rounds"`         // at least 1
-	TieBreaker        string  `json:"tie_breaker,omitempty"`
+	// RequiredAgreement is the fraction of the voters that must cast the
+	// same ballot on a topic, in [0, 1]; 0 means 0.5 (as the spec's Go
+	// SDK reads it).
+	RequiredAgreement float64 `json:"required_agreement"`
+	MaxRounds         int     `json:"max_rounds"` // at least 1
+	// TieBreaker is an agent of the council, "lead" (Lead), or empty:
+	// after the last round its ballot decides the topics still open.
+	TieBreaker string `json:"tie_breaker,omitempty"`
 }
 
 // Def is the part of a team definition a run needs: package workflow's own
@@ -124,8 +134,14 @@ func (d *Def) EffectiveType() Type {
 // steps without an agent or with an agent the team does not list, unknown
 // depends_on, cycles (named), unknown port types, duplicate ports, and
 // inputs whose from does not name an output of an upstream step.
+//
+// A council is checked as it runs (see the package documentation): its
+// consensus rules (present, required_agreement in 0..1, max_rounds at
+// least 1, a tie_breaker that is a council agent or "lead" with a lead)
+// and its agents; its own steps are not used.
 func (d *Def) Validate() error {
-	_, err := d.plan()
+	x := d.expand()
+	_, err := x.plan()
 	return err
 }
 
@@ -146,6 +162,9 @@ func (d *Def) plan() (*plan, error) {
 	typ := d.EffectiveType()
 	if !typ.valid() {
 		bad("type: %q is not chain, scatter, graph, crew, swarm or council", d.Type)
+	}
+	if typ == Council {
+		d.checkCouncil(bad)
 	}
 	agents := map[string]bool{}
 	for _, a := range d.Agents {

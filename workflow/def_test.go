@@ -62,7 +62,19 @@ func TestDef_Validate(t *testing.T) {
 			step("b", "x"),
 			{Name: "c", Agent: "x", Inputs: []workflow.Port{{Name: "i", From: "a.o"}}},
 		}}, nil},
-		{"council", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a"}}, nil},
+		{"council", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a", "b"}, Lead: "b",
+			Consensus: &workflow.Consensus{RequiredAgreement: 0.5, MaxRounds: 1, TieBreaker: "lead"}}, nil},
+		{"council without consensus", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a"}},
+			[]string{"consensus: a council needs consensus rules"}},
+		{"council rules", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a"},
+			Consensus: &workflow.Consensus{RequiredAgreement: 1.5, MaxRounds: 0, TieBreaker: "zed"}},
+			[]string{"consensus/required_agreement: 1.5 is not in 0..1", "consensus/max_rounds: 0 is less than 1",
+				`consensus/tie_breaker: "zed" is not one of the council's agents`}},
+		{"council lead tie-breaker without a lead", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a"},
+			Consensus: &workflow.Consensus{MaxRounds: 2, TieBreaker: "lead"}},
+			[]string{`consensus/tie_breaker: "lead" but the team has no lead`}},
+		{"council without agents", workflow.Def{Name: "t", Type: workflow.Council, Consensus: &workflow.Consensus{MaxRounds: 2}},
+			[]string{"agents: a council needs agents"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,5 +1,5 @@
-// Package workflow runs the deterministic workflows of team definitions
-// (multi-agent-spec chain, scatter and graph) on a team manager: Cortex
+// Package workflow runs the workflows of team definitions (multi-agent-spec
+// chain, scatter, graph and council) on a team manager: Cortex
 // decides which step may start, what it receives and what becomes of its
 // results; the host runs each step.
 //
@@ -22,6 +22,32 @@
 // AddFindings, CompleteStep (typed outputs) or FailStep, ReleaseStep — or
 // with the driver Run, which calls a Runner for each ready step.
 //
+// # Council
+//
+// A council runs in rounds: Start gives it a step per agent (Def.Agents)
+// and round, named round-N/AGENT, each round's steps depending on every
+// step of the round before (a failed one does not block them). Every
+// member answers the same question: Ready gives a council step the run's
+// inputs, its Round and the Tally of the round before. Its findings
+// (AddFindings) are its votes, kept on the step (StepState.Votes), in one
+// write, not in the team. A member's ballot on a topic (subject,
+// predicate) is the set of objects it voted there; it stands until the
+// member votes on the topic again in a later completed step. When every
+// step of a round has finished, the round is tallied (Run.Rounds): the
+// voters are the agents that completed round 1 (the others are out: their
+// later steps are skipped), and the run's strategy, consensus
+// (merge.Consensus), decides each topic with the council's
+// required_agreement: a ballot wins when at least that fraction of the
+// voters cast it and more voters than any other ballot. A decided topic
+// stays decided (later votes on it do not count). When no topic is open,
+// or after max_rounds, the tally is final: in the last round the
+// tie_breaker's ballot (an agent, or the lead) decides what is still open;
+// the steps of later rounds are skipped. Then each voter's counted ballots
+// are written as its findings in its member graph, the members complete,
+// and the team merges with consensus, the council's threshold and
+// tie-breaker: the shared graph holds the decisions and each topic still
+// open is a conflict. A council fails when a critical agent fails round 1.
+//
 // # Data
 //
 // A run's state is written, in one atomic cortex.Namespace.Update per
@@ -31,7 +57,11 @@
 // graph (NS.HistoryGraph: one node per status change with time, actor and
 // reason), and as a row of the side table "workflows" (the record as JSON),
 // which the engine reads: a point read, so Ready stays fast on large
-// graphs. Definitions are kept once per distinct definition in the side
+// graphs. A council's tallies are also in a graph per round
+// (NS.RoundGraph: the round, its voters, per topic the status, winner and
+// ballots; vocabulary cx:workflow:round:…, cx:workflow:tally:…,
+// cx:workflow:ballot:…), written with the record that adds them and never
+// changed. Definitions are kept once per distinct definition in the side
 // table "workflow-defs" and cached, with their plan, by the Engine. Each
 // write also keeps the team manager's team table current
 // (teammanager.Manager.KeepTables). Findings live where the team manager
@@ -73,5 +103,10 @@
 //     until Ready or a write records its failure.
 //   - Agents map to team members: a run has at most the team manager's
 //     maximum team size of distinct agents (ErrInvalidRun beyond).
-//   - Crew, swarm and council validate but do not run (ErrNotRunnable).
+//   - Crew and swarm validate but do not run (ErrNotRunnable).
+//   - A council's votes are not in its team until the final tally: the
+//     team's findings and member graphs hold each member's last ballots
+//     only. A council cancelled before its final tally writes none.
+//   - A council member's AddFindings returns no ids (votes get finding
+//     ids when they are written to the team).
 package workflow

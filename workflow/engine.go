@@ -203,12 +203,13 @@ func validID(s string) bool {
 // council), ErrInvalidRun (options, a team the team manager refuses, such
 // as more agents than its maximum team size), ErrRunExists.
 func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error) {
+	d = d.expand()
 	p, err := d.plan()
 	if err != nil {
 		return Run{}, err
 	}
-	if t := d.EffectiveType(); !t.Deterministic() {
-		return Run{}, fmt.Errorf("team definition %q: %w: %s workflows need the task board (only chain, scatter and graph run)", d.Name, ErrNotRunnable, t)
+	if t := d.EffectiveType(); !t.Runnable() {
+		return Run{}, fmt.Errorf("team definition %q: %w: %s workflows need the task board (chain, scatter, graph and council run)", d.Name, ErrNotRunnable, t)
 	}
 	d.Type = d.EffectiveType()
 	bad := func(format string, a ...any) (Run, error) {
@@ -219,7 +220,12 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 	} else if !validID(opts.ID) {
 		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", opts.ID)
 	}
-	if opts.Strategy == "" {
+	switch {
+	case d.Type == Council && opts.Strategy == "":
+		opts.Strategy = merge.NameConsensus
+	case d.Type == Council && opts.Strategy != merge.NameConsensus:
+		return bad("a council merges with %s, not %q", merge.NameConsensus, opts.Strategy)
+	case opts.Strategy == "":
 		opts.Strategy = e.cfg.defaultStrategy
 	}
 	if !slices.Contains(e.tm.Strategies(), opts.Strategy) {
@@ -293,9 +299,11 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 		} else if !found {
 			tx.PutSide(defTable, hash, []quad.Value{quad.String(defJSON)})
 		}
-		c := &change{rec: rec, now: now}
+		c := &change{rec: rec, now: now, merge: e.merge}
 		c.trans = append(c.trans, Transition{At: now, Actor: actor, To: string(RunPending), Reason: "run created"})
-		c.advance(&d, p)
+		if err := c.advance(&d, p); err != nil {
+			return err
+		}
 		return e.stage(tx, nil, c, &d, p)
 	})
 	if err != nil {
@@ -418,12 +426,14 @@ func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *De
 			return err
 		}
 		rec := old.clone()
-		c := &change{rec: rec, now: e.now()}
+		c := &change{rec: rec, now: e.now(), merge: e.merge}
 		c.expire()
 		if err := fn(c, d, p); err != nil {
 			return err
 		}
-		c.advance(d, p)
+		if err := c.advance(d, p); err != nil {
+			return err
+		}
 		out = rec
 		if len(c.trans) == 0 && old.equal(rec) {
 			return nil
@@ -504,6 +514,11 @@ type ReadyStep struct {
 	Upstream []merge.Fact `json:"upstream,omitempty"`
 	// Conflicts are the topics the strategy left open among them.
 	Conflicts []merge.Conflict `json:"conflicts,omitempty"`
+	// Round is a council step's round (from 1), and Tally the tally of
+	// the round before (nil in round 1): the topics still open are those
+	// the member may change its votes on.
+	Round int    `json:"round,omitempty"`
+	Tally *Tally `json:"tally,omitempty"`
 }
 
 // Ready returns the steps of run id that may start now, in definition
@@ -543,6 +558,17 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 			return nil, fmt.Errorf("run %s: step %s: %w", id, s.Name, err)
 		}
 		rs := ReadyStep{Run: id, Step: d.Steps[i], Agent: d.AgentDefs[s.Agent], Context: d.Context, Inputs: in}
+		if rec.Type == Council {
+			// Every member answers the same question: the run's inputs.
+			rs.Inputs, rs.Round = maps.Clone(rec.Inputs), rec.round(i)
+			if rs.Inputs == nil {
+				rs.Inputs = map[string]any{}
+			}
+			if k := rs.Round - 2; k >= 0 && k < len(rec.Rounds) {
+				t := rec.Rounds[k]
+				rs.Tally = &t
+			}
+		}
 		if rs.Upstream, rs.Conflicts, err = e.upstream(ctx, rec, p, i); err != nil {
 			return nil, err
 		}
@@ -690,7 +716,9 @@ func running(c *change, step string, to StepStatus) (int, error) {
 // written to the step agent's member graph in the run's team (see
 // teammanager.Manager.AddFindings; a zero AssertedAt is now) and their ids
 // on the step, which the fan-in of its dependents and its status show.
-// It returns the finding ids.
+// It returns the finding ids. A council step's findings are its votes: they
+// are recorded on the step in one write (see the package documentation) and
+// no ids are returned.
 //
 // The two writes are not one: if the process stops between them, the
 // findings are in the team (and its final merge) but not on the step; a
@@ -717,6 +745,9 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammana
 		}
 	}
 	now := e.now()
+	if rec.Type == Council {
+		return nil, e.addVotes(ctx, rec, id, step, fs, now)
+	}
 	fs = slices.Clone(fs)
 	for j := range fs {
 		if fs[j].AssertedAt.IsZero() {
@@ -876,6 +907,12 @@ func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
 			return nil, err
 		}
 		tc := teammanager.TeamConfig{ID: rec.Team, Name: rec.Name, Strategy: rec.Strategy, Context: d.Context, Timeout: -1}
+		if d.Consensus != nil && rec.Type == Council {
+			tc.Threshold = d.Consensus.RequiredAgreement
+			if tb := d.tieBreaker(); tb != "" {
+				tc.TieBreaker = MemberID(tb)
+			}
+		}
 		for _, a := range d.stepAgents() {
 			var tasks []string
 			for _, s := range d.Steps {
@@ -894,6 +931,9 @@ func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
 		}); err != nil {
 			return nil, err
 		}
+	}
+	if err := e.writeBallots(ctx, rec); err != nil {
+		return nil, err
 	}
 	moved := map[string]teammanager.Status{}
 	desired := rec.desiredMembers()

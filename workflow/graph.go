@@ -14,8 +14,9 @@ import (
 )
 
 // stage stages, in tx, the write of c.rec (old is the record before, nil
-// for a new run): the record's row, the run graph's changed quads and one
-// transition node per transition in the history graph.
+// for a new run): the record's row, the run graph's changed quads, one
+// transition node per transition in the history graph and the round graph
+// of each new council tally.
 func (e *Engine) stage(tx *cortex.Tx, old *record, c *change, d *Def, p *plan) error {
 	rec := c.rec
 	for i := range c.trans {
@@ -40,6 +41,17 @@ func (e *Engine) stage(tx *cortex.Tx, old *record, c *change, d *Def, p *plan) e
 				want = append(want, e.stepQuads(rec, d, p, i)...)
 			}
 		}
+	}
+	from := 0
+	if old != nil {
+		from = len(old.Rounds)
+	}
+	for k := from; k < len(rec.Rounds); k++ { // tallies are never changed
+		qs, err := e.tallyQuads(rec.ID, &rec.Rounds[k])
+		if err != nil {
+			return err
+		}
+		want = append(want, qs...)
 	}
 	add, rm := diff(have, want)
 	tx.Remove(rm...)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -72,6 +73,9 @@ type StepState struct {
 	// Findings are the ids of the findings the step reported, in its
 	// agent's member graph of the run's team.
 	Findings []string `json:"findings,omitempty"`
+	// Votes are the findings a council step reported: its agent's votes
+	// in the step's round (see Tally).
+	Votes []Vote `json:"votes,omitempty"`
 }
 
 // Run is the state of a run.
@@ -92,6 +96,8 @@ type Run struct {
 	CompletedAt time.Time     `json:"completed_at,omitzero"`
 	Error       string        `json:"error,omitempty"`
 	Steps       []StepState   `json:"steps"` // in definition order
+	// Rounds are a council's tallies, one per counted round.
+	Rounds []Tally `json:"rounds,omitempty"`
 }
 
 // Step returns the state of step name.
@@ -138,6 +144,7 @@ type change struct {
 	rec   *record
 	now   time.Time
 	trans []Transition
+	merge func(string, merge.Input) (merge.Result, error) // the Engine's
 }
 
 func (c *change) step(i int, to StepStatus, actor, reason string) {
@@ -179,10 +186,16 @@ func (c *change) expire() {
 
 // advance makes pending steps ready or skipped as their dependencies allow
 // and moves a run in which no step can still run to merging.
-func (c *change) advance(d *Def, p *plan) {
+func (c *change) advance(d *Def, p *plan) error {
 	r := c.rec
 	if r.Status.Finished() || r.Status == RunMerging {
-		return
+		return nil
+	}
+	council := r.Type == Council
+	if council {
+		if err := c.councilRounds(d); err != nil {
+			return err
+		}
 	}
 	for _, i := range p.order {
 		if r.Steps[i].Status != StepPending {
@@ -194,7 +207,7 @@ func (c *change) advance(d *Def, p *plan) {
 			switch dep.Status {
 			case StepCompleted:
 			case StepFailed:
-				if r.critical(dep.Agent) {
+				if !council && r.critical(dep.Agent) {
 					skip = fmt.Sprintf("dependency %s failed", dep.Name)
 				}
 			case StepSkipped:
@@ -220,14 +233,24 @@ func (c *change) advance(d *Def, p *plan) {
 	}
 	for _, s := range r.Steps {
 		if !s.Status.Final() {
-			return
+			return nil
 		}
 	}
 	c.run(RunMerging, SystemActor, "no step can still run")
+	return nil
 }
 
 // outcome returns the final status of a merged run and its error.
 func (r *record) outcome() (RunStatus, string) {
+	if r.Type == Council {
+		// A council fails when a critical member never voted.
+		for i, s := range r.Steps {
+			if s.Status == StepFailed && r.critical(s.Agent) && r.round(i) == 1 {
+				return RunFailed, fmt.Sprintf("step %s failed: %s", s.Name, s.Reason)
+			}
+		}
+		return RunCompleted, ""
+	}
 	for _, s := range r.Steps {
 		if s.Status == StepFailed && r.critical(s.Agent) {
 			return RunFailed, fmt.Sprintf("step %s failed: %s", s.Name, s.Reason)
@@ -356,8 +379,9 @@ func jsonKind(v any) string {
 }
 
 // desiredMembers returns the member status each agent's steps call for:
-// pending until one of its steps starts, running while one can still run,
-// then completed if one completed, else failed.
+// pending until one of its steps starts, running while one can still run
+// (in a council: until its tally is final), then completed if one
+// completed, else failed.
 func (r *record) desiredMembers() map[string]teammanager.Status {
 	type acc struct{ started, open, completed bool }
 	accs := map[string]*acc{}
@@ -379,8 +403,14 @@ func (r *record) desiredMembers() map[string]teammanager.Status {
 			a.open = true
 		}
 	}
+	// A council's members finish together, when its tally is final (after
+	// writeBallots) or the run is cancelled.
+	hold := r.Type == Council && !r.Status.Finished() && (len(r.Rounds) == 0 || !r.Rounds[len(r.Rounds)-1].Final)
 	out := make(map[string]teammanager.Status, len(accs))
 	for agent, a := range accs {
+		if hold {
+			a.open = true
+		}
 		switch {
 		case a.open && a.started:
 			out[agent] = teammanager.Running

@@ -216,11 +216,10 @@ quads in an embedded store (Cayley on Badger). Data lives in --data; each
 While a server holds --data (cortexctl serve, or a host serving its store),
 commands go through it, found by DIR/cortex-server.json; --server URL
 (CORTEX_SERVER) sends them to a server instead. Through a server: teams,
-tasks, mail, findings, facts, conflicts, strategies, namespaces list and query. import,
-export, graphs, stats, namespaces delete, demo and serve read or write the
-store itself and have no server equivalent yet: while a server holds the
-store they exit 6 (use its Graph Store Protocol and SPARQL endpoint, or stop
-it), with --server they exit 2.
+tasks, mail, findings, facts, conflicts, strategies, namespaces, graphs,
+stats, query, import, export and defs. demo, serve and workflows read or
+write the store itself and have no server equivalent yet: while a server
+holds the store they exit 6 (stop it), with --server they exit 2.
 
 Example:
    cortexctl import data.ttl && cortexctl graphs && cortexctl export -o all.nq`,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -22,7 +23,9 @@ func defsCommand(e *env) *cli.Command {
 YAML or JSON5. A directory is read recursively: an agent's namespace is its
 subdirectory (below the nearest "agents" directory), and teams name agents
 namespace/name. Problems are printed FILE:LINE: SEVERITY: PATH: MESSAGE, all
-of them at once; any error exits 7. See README, Definitions.
+of them at once; any error exits 7. See README, Definitions. Through a
+server, import reads the files here and sends their contents; validate
+needs no store and always runs here.
 
 Example:
    cortexctl defs validate specs/ && cortexctl defs import specs/
@@ -169,15 +172,11 @@ func defsImport(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("defs import: give at least one PATH")
 	}
-	s, err := e.defStore(c, accessCreate)
-	if err != nil {
-		return err
-	}
 	f, err := outputFormat(c)
 	if err != nil {
 		return err
 	}
-	res, err := s.Import(c.Context, c.Args().Slice(), spec.Options{Strict: c.Bool("strict")})
+	res, err := e.importDefs(c)
 	if f == formatJSON {
 		out := api.DefsReport{Agents: res.Agents, Teams: res.Teams, Errors: res.Report.Errors(), Warnings: res.Report.Warnings(), Problems: res.Report.Problems}
 		if out.Agents == nil {
@@ -202,6 +201,30 @@ func defsImport(c *cli.Context, e *env) error {
 	return nil
 }
 
+// importDefs imports the definitions of the command's paths: through the
+// server the command goes through (the files read here and sent), or
+// into the namespace itself.
+func (e *env) importDefs(c *cli.Context) (defstore.ImportResult, error) {
+	opts := spec.Options{Strict: c.Bool("strict")}
+	rc, err := e.remote()
+	if err != nil {
+		return defstore.ImportResult{}, err
+	}
+	if rc == nil {
+		s, err := e.defStore(c, accessCreate)
+		if err != nil {
+			return defstore.ImportResult{}, err
+		}
+		return s.Import(c.Context, c.Args().Slice(), opts)
+	}
+	files, err := spec.ReadFiles(c.Args().Slice())
+	if err != nil {
+		return defstore.ImportResult{}, fmt.Errorf("import definitions: %w", err)
+	}
+	out, err := rc.ImportDefs(c.Context, files, opts)
+	return defstore.ImportResult{Agents: out.Agents, Teams: out.Teams, Report: spec.Report{Problems: out.Problems}}, err
+}
+
 func defsList(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usagef("defs list: unexpected argument %q", c.Args().First())
@@ -210,17 +233,9 @@ func defsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	s, err := e.defStore(c, accessRead)
+	out, err := e.listDefs(c, kind)
 	if err != nil {
 		return err
-	}
-	defs, err := s.List(c.Context, kind)
-	if err != nil {
-		return err
-	}
-	out := make([]api.DefSummary, len(defs))
-	for i, d := range defs {
-		out[i] = api.NewDefSummary(d)
 	}
 	return printResult(c, e.stdout, out, func() error {
 		t := newTable(e.stdout, false, "KIND", "NAME", "VERSION/MODEL", "WORKFLOW", "DESCRIPTION")
@@ -235,6 +250,62 @@ func defsList(c *cli.Context, e *env) error {
 	})
 }
 
+// listDefs returns the summaries of the stored definitions of kind, from
+// the server the command goes through or the namespace itself.
+func (e *env) listDefs(c *cli.Context, kind spec.Kind) ([]api.DefSummary, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rc.ListDefs(c.Context, kind)
+	}
+	s, err := e.defStore(c, accessRead)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := s.List(c.Context, kind)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.DefSummary, len(defs))
+	for i, d := range defs {
+		out[i] = api.NewDefSummary(d)
+	}
+	return out, nil
+}
+
+// getDef returns the stored definition name, from the server the command
+// goes through (read back from its JSON form) or the namespace itself.
+func (e *env) getDef(c *cli.Context, name string, kind spec.Kind) (spec.Def, api.DefDetail, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return spec.Def{}, api.DefDetail{}, err
+		}
+		d, err := rc.GetDef(c.Context, name, kind)
+		if err != nil {
+			return spec.Def{}, d, err
+		}
+		def, rep := spec.Parse("definition.json", d.Definition, spec.Options{})
+		if err := rep.Err(); err != nil || def.Kind == "" {
+			return spec.Def{}, d, fmt.Errorf("defs get %s: the server's definition: %w", name, err)
+		}
+		return def, d, nil
+	}
+	s, err := e.defStore(c, accessRead)
+	if err != nil {
+		return spec.Def{}, api.DefDetail{}, err
+	}
+	def, err := s.Get(c.Context, name, kind)
+	if err != nil {
+		return def, api.DefDetail{}, err
+	}
+	src, err := marshalDef(def, spec.FormatJSON)
+	if err != nil {
+		return def, api.DefDetail{}, err
+	}
+	return def, api.DefDetail{DefSummary: api.NewDefSummary(def), Definition: src}, nil
+}
+
 func defsGet(c *cli.Context, e *env) error {
 	name, err := oneName(c)
 	if err != nil {
@@ -244,19 +315,10 @@ func defsGet(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	s, err := e.defStore(c, accessRead)
+	def, out, err := e.getDef(c, name, kind)
 	if err != nil {
 		return err
 	}
-	def, err := s.Get(c.Context, name, kind)
-	if err != nil {
-		return err
-	}
-	src, err := marshalDef(def, spec.FormatJSON)
-	if err != nil {
-		return err
-	}
-	out := api.DefDetail{DefSummary: api.NewDefSummary(def), Definition: src}
 	return printResult(c, e.stdout, out, func() error {
 		t := newTable(e.stdout, false)
 		t.row("kind", out.Kind)
@@ -319,6 +381,17 @@ func defsExport(c *cli.Context, e *env) error {
 	if format != spec.FormatJSON && format != spec.FormatMarkdown {
 		return usagef("defs export: --format must be json or md, not %q", format)
 	}
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return err
+		}
+		d, err := rc.ExportDef(c.Context, name, kind, format)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(e.stdout, d.Data)
+		return err
+	}
 	s, err := e.defStore(c, accessRead)
 	if err != nil {
 		return err
@@ -347,16 +420,32 @@ func defsDelete(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	s, err := e.defStore(c, accessWrite)
+	out, err := e.deleteDef(c, name, kind)
 	if err != nil {
 		return err
+	}
+	return printResult(c, e.stdout, out, func() error {
+		_, err := fmt.Fprintf(e.stdout, "deleted %s %s\n", out.Kind, out.Name)
+		return err
+	})
+}
+
+// deleteDef deletes the stored definition name, through the server the
+// command goes through or in the namespace itself.
+func (e *env) deleteDef(c *cli.Context, name string, kind spec.Kind) (api.DefSummary, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return api.DefSummary{}, err
+		}
+		return rc.DeleteDef(c.Context, name, kind)
+	}
+	s, err := e.defStore(c, accessWrite)
+	if err != nil {
+		return api.DefSummary{}, err
 	}
 	def, err := s.Delete(c.Context, name, kind)
 	if err != nil {
-		return err
+		return api.DefSummary{}, err
 	}
-	return printResult(c, e.stdout, api.DefSummary{Kind: string(def.Kind), Name: def.Name()}, func() error {
-		_, err := fmt.Fprintf(e.stdout, "deleted %s %s\n", def.Kind, def.Name())
-		return err
-	})
+	return api.DefSummary{Kind: string(def.Kind), Name: def.Name()}, nil
 }

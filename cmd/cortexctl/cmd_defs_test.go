@@ -217,3 +217,35 @@ func TestREADME_Definitions(t *testing.T) {
 		}
 	}
 }
+
+// TestDefs_ImportIntoAStore: an import into a store that exists (through
+// its server in TestCLI_ThroughServer) prints what a first import prints,
+// the warnings of a directory's files included (a Markdown file without
+// front matter is skipped), and stores nothing when a file is invalid.
+func TestDefs_ImportIntoAStore(t *testing.T) {
+	dir := t.TempDir()
+	first := mustCLI(t, dir, "defs", "import", defsLegacy, "--json")
+	if again := mustCLI(t, dir, "defs", "import", defsLegacy, "--json"); again != first {
+		t.Fatalf("import again:\n%s\nfirst:\n%s", again, first)
+	}
+	extra := t.TempDir()
+	os.WriteFile(filepath.Join(extra, "notes.md"), []byte("# just notes\n"), 0o644)
+	os.WriteFile(filepath.Join(extra, "z.md"), []byte("---\nname: z\n---\n"), 0o644)
+	r := runCLI(t, dir, "", "defs", "import", extra)
+	if r.code != 0 || !strings.Contains(r.stderr, "notes.md: warning: skipped: no front matter") || r.stdout != "imported 1 agent and 0 teams into namespace default\n" {
+		t.Fatalf("import a directory: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	os.WriteFile(filepath.Join(extra, "w.md"), []byte("---\nname: w\nmodel: gpt\n---\n"), 0o644)
+	os.WriteFile(filepath.Join(extra, "z.md"), []byte("---\nname: z\ndescription: changed\n---\n"), 0o644)
+	if r := runCLI(t, dir, "", "defs", "import", extra); r.code != exitInvalid || !strings.Contains(r.stderr, `w.md:3: error: /model`) {
+		t.Fatalf("import an invalid directory: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, dir, "", "defs", "import", extra, "--json")
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors != 1 || rep.Warnings != 1 || len(rep.Problems) != 2 {
+		t.Fatalf("import an invalid directory --json: exit %d, %+v, %v\n%s", r.code, rep, err, r.stdout)
+	}
+	if out := mustCLI(t, dir, "defs", "get", "z", "--json"); strings.Contains(out, "changed") {
+		t.Fatalf("z changed though w was invalid:\n%s", out)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 )
@@ -42,6 +44,9 @@ imported anew; to converge with what the interrupted import wrote, re-run it
 with --import-id and the id printed. Standard input and pipes cannot be
 recognised again: re-run them with --import-id.
 
+Through a server (--server, or a server that holds --data), each file is
+streamed to it (POST /ns/NS/import), with the same rules.
+
 Examples:
    cortexctl import data.ttl
    cortexctl import a.nt b.nt --graph http://example.org/g1
@@ -63,7 +68,8 @@ one named graph, --graph default the default graph. N-Triples and Turtle
 carry no graph names: several graphs are written as the union of their
 triples. The format is --format, else -o's extension (.nq .nt .ttl; another
 extension is an error), else N-Quads. With -o, a summary is printed
-(--json: as JSON).
+(--json: as JSON). Through a server, the server writes the export
+(GET /ns/NS/export) in full before it sends it.
 
 Examples:
    cortexctl export > backup.nq
@@ -269,7 +275,7 @@ func importCmd(c *cli.Context, e *env) error {
 		}
 		srcs = append(srcs, src)
 	}
-	ns, err := e.namespace(c.Context, accessCreate)
+	importRDF, err := e.importer(c.Context, g)
 	if err != nil {
 		return err
 	}
@@ -280,7 +286,7 @@ func importCmd(c *cli.Context, e *env) error {
 		// up to ~2M quads, so commits alone would move it in big jumps.
 		cr := &countingReader{r: src.r, onRead: bar.set}
 		start := time.Now()
-		res, err := ns.ImportRDF(c.Context, cr, cortex.RDFImportOptions{
+		res, err := importRDF(cr, cortex.RDFImportOptions{
 			Format: src.format, File: pathForErrors(src.name), Base: c.String("base"), Graph: g,
 			ImportID: c.String("import-id"),
 			Resume:   src.resume,
@@ -305,6 +311,42 @@ func importCmd(c *cli.Context, e *env) error {
 		return writeJSON(e.stdout, done)
 	}
 	return nil
+}
+
+// importer returns the function that imports one source into the
+// namespace: through the server the command goes through (the base, if
+// not given, is the file's file:// URL here, as a local import's), or
+// into the namespace itself, created if needed.
+func (e *env) importer(ctx context.Context, g quad.Value) (func(io.Reader, cortex.RDFImportOptions) (cortex.ImportResult, error), error) {
+	rc, err := e.remote()
+	if err != nil {
+		return nil, err
+	}
+	if rc == nil {
+		ns, err := e.namespace(ctx, accessCreate)
+		if err != nil {
+			return nil, err
+		}
+		return func(r io.Reader, o cortex.RDFImportOptions) (cortex.ImportResult, error) {
+			return ns.ImportRDF(ctx, r, o)
+		}, nil
+	}
+	graph := ""
+	if iri, ok := g.(quad.IRI); ok {
+		graph = string(iri)
+	}
+	return func(r io.Reader, o cortex.RDFImportOptions) (cortex.ImportResult, error) {
+		base := o.Base
+		if base == "" {
+			var err error
+			if base, err = rdfio.FileBase(o.File); err != nil {
+				return cortex.ImportResult{}, fmt.Errorf("import %s: %w", o.File, err)
+			}
+		}
+		return rc.Import(ctx, r, client.ImportOptions{
+			Format: o.Format, File: o.File, Base: base, Graph: graph, ImportID: o.ImportID, Resume: o.Resume, OnStart: o.OnStart,
+		})
+	}, nil
 }
 
 // importStarted says on stderr which import id an import uses, and whether
@@ -367,11 +409,10 @@ func exportCmd(c *cli.Context, e *env) error {
 	default:
 		format = rdfio.NQuads
 	}
-	ns, err := e.namespace(c.Context, accessRead)
+	export, total, err := e.exporter(c.Context, c.String("graph"), g, scope, format)
 	if err != nil {
 		return err
 	}
-	total, _ := ns.Size(c.Context)
 	w := e.stdout
 	var f *os.File
 	if toFile {
@@ -386,7 +427,7 @@ func exportCmd(c *cli.Context, e *env) error {
 		w = f
 	}
 	bar := e.newProgress("exporting", total, false)
-	n, err := ns.Export(c.Context, w, format, cortex.ExportOptions{Graph: g, Scope: scope, Progress: bar.set})
+	n, err := export(w, bar.set)
 	bar.finish()
 	if err != nil {
 		return err
@@ -409,6 +450,33 @@ func exportCmd(c *cli.Context, e *env) error {
 		_, err := fmt.Fprintf(e.stdout, "exported %s to %s (%s)\n", plural(n, "quad"), cell(out), format)
 		return err
 	})
+}
+
+// exporter returns the function that exports the selected quads (graph,
+// as --graph gives it, read into g and scope) in format, and their
+// number if known (for the progress bar): through the server the command
+// goes through, or from the namespace itself.
+func (e *env) exporter(ctx context.Context, graph string, g quad.Value, scope cortex.Scope, format string) (func(io.Writer, func(int64)) (int64, error), int64, error) {
+	rc, err := e.remote()
+	if err != nil {
+		return nil, 0, err
+	}
+	if rc != nil {
+		if iri, ok := g.(quad.IRI); ok {
+			graph = string(iri) // without <>
+		}
+		return func(w io.Writer, _ func(int64)) (int64, error) {
+			return rc.Export(ctx, w, client.ExportOptions{Format: format, Graph: graph})
+		}, 0, nil
+	}
+	ns, err := e.namespace(ctx, accessRead)
+	if err != nil {
+		return nil, 0, err
+	}
+	total, _ := ns.Size(ctx)
+	return func(w io.Writer, progress func(int64)) (int64, error) {
+		return ns.Export(ctx, w, format, cortex.ExportOptions{Graph: g, Scope: scope, Progress: progress})
+	}, total, nil
 }
 
 func graphsCmd(c *cli.Context, e *env) error {

@@ -177,6 +177,7 @@ Example:
 					Flags:  withOutput(&cli.BoolFlag{Name: "disband", Usage: "disband the team first if it is forming, active or paused"}),
 					Action: func(c *cli.Context) error { return teamsDelete(c, e) },
 				},
+				teamsSnapshotCommand(e),
 			},
 		},
 		{

@@ -25,8 +25,9 @@ func workflowsCommand(e *env) *cli.Command {
 		Name:  "workflows",
 		Usage: "run the workflows of team definitions (multi-agent-spec team files)",
 		Description: `A run is a Cortex team whose members are the agents of the team file's
-steps; chain, scatter and graph workflows run (crew and swarm exit 4: they
-need the task board). The workflows commands open the store themselves
+steps; chain, scatter, graph and council workflows run (crew and swarm exit
+4: they need the task board). A council runs in rounds: a step per agent and
+round (round-N/AGENT) whose findings are its votes. The workflows commands open the store themselves
 (not through a server).
 
 Example:
@@ -48,7 +49,8 @@ With --exec, each ready step runs COMMAND with sh -c, at most --parallel at
 a time, the step as JSON on stdin:
    {"run": ..., "step": {"name", "agent", "depends_on", "inputs", "outputs"},
     "agent": {agent definition, or {"name": ...}}, "context": ..., "inputs": {...},
-    "upstream": [{"subject", "predicate", "object", "confidence", "supporters"}]}
+    "upstream": [{"subject", "predicate", "object", "confidence", "supporters"}],
+    "round": N, "tally": {the previous round's tally}}   (round, tally: council steps)
 and its stdout read as
    {"outputs": {...}, "findings": [{"subject", "predicate", "object", "confidence"}]}
 --input VALUE is a string for inputs declared string or file, else JSON if
@@ -73,7 +75,7 @@ Examples:
 			},
 			{
 				Name:      "status",
-				Usage:     "show a run and its steps",
+				Usage:     "show a run and its steps (and a council's tallies)",
 				ArgsUsage: "RUN",
 				Flags:     withOutput(),
 				Action:    func(c *cli.Context) error { return workflowsStatus(c, e) },
@@ -192,8 +194,8 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if err := d.Validate(); err != nil {
 		return wfErr(err)
 	}
-	if !d.EffectiveType().Deterministic() {
-		return wfErr(fmt.Errorf("team definition %q: %w: %s workflows need the task board (only chain, scatter and graph run)", d.Name, workflow.ErrNotRunnable, d.EffectiveType()))
+	if !d.EffectiveType().Runnable() {
+		return wfErr(fmt.Errorf("team definition %q: %w: %s workflows need the task board (chain, scatter, graph and council run)", d.Name, workflow.ErrNotRunnable, d.EffectiveType()))
 	}
 	inputs, err := parseInputs(c.StringSlice("input"), &d)
 	if err != nil {
@@ -249,6 +251,19 @@ func printRun(c *cli.Context, w io.Writer, r workflow.Run) error {
 		t := newTable(w, false, "STEP", "AGENT", "STATUS", "ACTOR", "REASON")
 		for _, s := range r.Steps {
 			t.row(s.Name, s.Agent, string(s.Status), s.Actor, s.Reason)
+		}
+		if err := t.flush(); err != nil || len(r.Rounds) == 0 {
+			return err
+		}
+		t = newTable(w, false, "ROUND", "SUBJECT", "PREDICATE", "STATUS", "WINNER", "BALLOTS")
+		for _, tl := range r.Rounds {
+			for _, tt := range tl.Topics {
+				var ballots []string
+				for _, b := range tt.Ballots {
+					ballots = append(ballots, fmt.Sprintf("%s: %s", strings.Join(b.Objects, " "), strings.Join(b.Agents, ",")))
+				}
+				t.row(fmt.Sprint(tl.Round), tt.Subject, tt.Predicate, tt.Status, strings.Join(tt.Winner, " "), strings.Join(ballots, "; "))
+			}
 		}
 		return t.flush()
 	})
@@ -382,6 +397,8 @@ type execStep struct {
 	Context  string          `json:"context,omitempty"`
 	Inputs   map[string]any  `json:"inputs"`
 	Upstream []execFact      `json:"upstream"`
+	Round    int             `json:"round,omitempty"`
+	Tally    *workflow.Tally `json:"tally,omitempty"`
 }
 
 type execFact struct {
@@ -406,7 +423,7 @@ type execResult struct {
 // execRunner runs each step as `sh -c command`.
 func execRunner(e *env, command string, prefixes map[string]string) workflow.Runner {
 	return workflow.RunnerFunc(func(ctx context.Context, rs workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
-		in := execStep{Run: rs.Run, Step: rs.Step, Agent: rs.Agent, Context: rs.Context, Inputs: rs.Inputs, Upstream: []execFact{}}
+		in := execStep{Run: rs.Run, Step: rs.Step, Agent: rs.Agent, Context: rs.Context, Inputs: rs.Inputs, Upstream: []execFact{}, Round: rs.Round, Tally: rs.Tally}
 		if len(in.Agent) == 0 {
 			in.Agent, _ = json.Marshal(map[string]string{"name": rs.Step.Agent})
 		}

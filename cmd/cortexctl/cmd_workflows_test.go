@@ -223,3 +223,72 @@ func TestLoadTeamDef_Directory(t *testing.T) {
 		t.Fatalf("invalid TEAMDEF: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// councilScript votes for its own agent name in round 1 and for "a" later,
+// and keeps the stdin of round 2's steps.
+const councilScript = `#!/bin/sh
+in=$(cat)
+round=${CORTEX_STEP%%/*}
+choice=$CORTEX_AGENT
+[ "$round" = round-1 ] || { choice=a; printf '%s' "$in" > "$LOG/$round-$CORTEX_AGENT.json"; }
+printf '{"findings": [{"subject": "<https://ex.org/plan>", "predicate": "<https://ex.org/choice>", "object": "\"%s\""}]}\n' "$choice"
+`
+
+func TestCLI_WorkflowsCouncil(t *testing.T) {
+	dir, logDir := t.TempDir(), t.TempDir()
+	script := writeFile(t, "vote.sh", councilScript)
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LOG", logDir)
+	team := writeFile(t, "council.json", `{"name": "board", "version": "1", "agents": ["a", "b", "c"],
+  "workflow": {"type": "council"},
+  "collaboration": {"consensus": {"required_agreement": 0.66, "max_rounds": 3, "tie_breaker": "a"}}}`)
+	out := mustCLI(t, dir, "workflows", "run", team, "--id", "cn", "--exec", script, "--json")
+	var run struct {
+		Status, Strategy string
+		Steps            []struct{ Name, Status string }
+		Rounds           []struct {
+			Round  int
+			Final  bool
+			Topics []struct {
+				Status string
+				Winner []string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != "completed" || run.Strategy != "consensus" || len(run.Steps) != 9 || len(run.Rounds) != 2 ||
+		run.Rounds[0].Topics[0].Status != "open" || !run.Rounds[1].Final || run.Rounds[1].Topics[0].Status != "agreed" ||
+		strings.Join(run.Rounds[1].Topics[0].Winner, " ") != `"a"` {
+		t.Fatalf("council run: %s", out)
+	}
+	var stdin struct {
+		Round int
+		Tally struct {
+			Round  int
+			Topics []struct {
+				Status  string
+				Ballots []struct{ Objects, Agents []string }
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(logDir, "round-2-b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &stdin); err != nil {
+		t.Fatal(err)
+	}
+	if stdin.Round != 2 || stdin.Tally.Round != 1 || len(stdin.Tally.Topics) != 1 || len(stdin.Tally.Topics[0].Ballots) != 3 {
+		t.Fatalf("round 2 stdin: %s", b)
+	}
+	if out := mustCLI(t, dir, "facts", "list", "cn"); !strings.Contains(out, `"a"`) || strings.Contains(out, `"b"`) {
+		t.Fatalf("facts of the council: %s", out)
+	}
+	if out := mustCLI(t, dir, "workflows", "status", "cn"); !strings.Contains(out, "ROUND") || !strings.Contains(out, "agreed") {
+		t.Fatalf("status: %s", out)
+	}
+}

@@ -53,6 +53,9 @@ func TestREADME_Workflows(t *testing.T) {
 		"https://ex.org/security",
 		"fd1  feature-dev  graph  pending",
 		"run fd1 (feature-dev, graph, strategy conflict-flag): cancelled",
+		"run c1 (board, council, strategy consensus): completed",
+		"https://ex.org/alice",
+		"agreed",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the commands' output lacks %q:\n%s", want, out)

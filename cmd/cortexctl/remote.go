@@ -58,8 +58,8 @@ func reachable(d server.Discovery) string {
 	return ""
 }
 
-// errDirect means a command that reads or writes the store itself (import,
-// export, demo, serve) while it goes through a server.
+// errDirect means a command that reads or writes the store itself (demo,
+// serve, defs, workflows) while it goes through a server.
 var errDirect = errors.New("has no server equivalent yet")
 
 // direct returns nil if the command may open the store itself, or the

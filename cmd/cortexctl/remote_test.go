@@ -84,7 +84,8 @@ func TestCLI_WhileServed(t *testing.T) {
 	if r := runBinary(t, nil, data("-n", "scratch", "namespaces", "delete", "scratch", "--yes")...); r.code != exitNotFound || !strings.Contains(r.stderr, "no such namespace") {
 		t.Errorf("namespaces delete of no namespace while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, args := range [][]string{{"export"}, {"import", writeFile(t, "x.nt", "<a:b> <a:c> <a:d> .\n")}, {"demo"}} {
+	// (import and export go through the server now: client/importexport_test.go.)
+	for _, args := range [][]string{{"demo"}} {
 		r := runBinary(t, nil, data(args...)...)
 		want := fmt.Sprintf("is served by process %d", s.disc.PID)
 		if r.code != exitLocked || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "has no server equivalent yet") || r.stdout != "" {
@@ -133,8 +134,8 @@ func TestCLI_ServerFlag(t *testing.T) {
 			if r := runBinary(t, target.env, args("teams", "member-status", team, "ann", "done")...); r.code != exitInvalid || !strings.Contains(r.stderr, "invalid status") {
 				t.Fatalf("bad status: exit %d, %q", r.code, r.stderr)
 			}
-			if r := runBinary(t, target.env, args("export")...); r.code != exitUsage || !strings.Contains(r.stderr, "run it without --server") {
-				t.Fatalf("export with --server: exit %d, %q", r.code, r.stderr)
+			if r := runBinary(t, target.env, args("demo")...); r.code != exitUsage || !strings.Contains(r.stderr, "run it without --server") {
+				t.Fatalf("demo with --server: exit %d, %q", r.code, r.stderr)
 			}
 		})
 	}

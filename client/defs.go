@@ -1,0 +1,60 @@
+package client
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// ImportDefs stores the definitions of files (spec.ReadFiles reads them)
+// in the client's namespace on the server (JSON-RPC defs.import), all or
+// nothing, as defstore.Store.Import does. If a definition has an error,
+// nothing is stored and the error is an *Error matching spec.ErrInvalid
+// whose Problems are every problem found; the report returned holds them
+// too.
+func (c *Client) ImportDefs(ctx context.Context, files []spec.File, opts spec.Options) (api.DefsReport, error) {
+	var out api.DefsReport
+	err := c.Call(ctx, "defs.import", map[string]any{"files": files, "strict": opts.Strict}, &out)
+	var e *Error
+	if errors.As(err, &e) && e.Problems != nil {
+		rep := spec.Report{Problems: e.Problems}
+		out = api.DefsReport{Agents: []string{}, Teams: []string{}, Errors: rep.Errors(), Warnings: rep.Warnings(), Problems: e.Problems}
+	}
+	return out, err
+}
+
+// ListDefs returns the summaries of the stored definitions of kind (""
+// for both), agents then teams (JSON-RPC defs.list).
+func (c *Client) ListDefs(ctx context.Context, kind spec.Kind) ([]api.DefSummary, error) {
+	var out []api.DefSummary
+	err := c.Call(ctx, "defs.list", map[string]string{"kind": string(kind)}, &out)
+	return out, err
+}
+
+// GetDef returns the stored definition name (of kind, "" for either;
+// JSON-RPC defs.get). One that does not exist matches api.ErrNotFound.
+func (c *Client) GetDef(ctx context.Context, name string, kind spec.Kind) (api.DefDetail, error) {
+	var out api.DefDetail
+	err := c.Call(ctx, "defs.get", map[string]string{"name": name, "kind": string(kind)}, &out)
+	return out, err
+}
+
+// ExportDef returns the stored definition name as a file in format
+// (spec.FormatJSON, or spec.FormatMarkdown for agents; JSON-RPC
+// defs.export).
+func (c *Client) ExportDef(ctx context.Context, name string, kind spec.Kind, format string) (api.DefExport, error) {
+	var out api.DefExport
+	err := c.Call(ctx, "defs.export", map[string]string{"name": name, "kind": string(kind), "format": format}, &out)
+	return out, err
+}
+
+// DeleteDef deletes the stored definition name (JSON-RPC defs.delete)
+// and returns its kind and name. An agent a stored team lists is not
+// deleted: an error matching api.ErrConflict.
+func (c *Client) DeleteDef(ctx context.Context, name string, kind spec.Kind) (api.DefSummary, error) {
+	var out api.DefSummary
+	err := c.Call(ctx, "defs.delete", map[string]string{"name": name, "kind": string(kind)}, &out)
+	return out, err
+}

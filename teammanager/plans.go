@@ -1,0 +1,492 @@
+package teammanager
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/internal/ctxcause"
+	ns "github.com/cortexgraph/cortex/namespace"
+)
+
+// Plans.
+//
+// A team's plan is the lead's: a title and ordered steps, in revisions
+// numbered from 1. Each revision moves through
+//
+//	draft → pending_review → approved | rejected
+//
+// The lead drafts (DraftPlan: a new revision, or the latest one rewritten
+// while it is still a draft) and submits it (SubmitPlan); the board's plan
+// approver reviews it (ReviewPlan): the member named by
+// BoardSettings.PlanApprover, or, when none is named, the operator — the
+// person or program driving the team, acting as Operator. The lead never
+// reviews its own plan. Every revision is kept (PlanRevisions).
+//
+// The plan in force is the latest approved revision: drafting and
+// submitting a new revision does not withdraw it; approving the new one
+// replaces it. With BoardSettings.PlanApproval on, no task is claimed or
+// dispatched while no revision is approved (ErrPlanNotApproved). The plan
+// in force, whatever the setting, is part of every task that ClaimTask,
+// ClaimNext and DispatchUnblocked hand out (Task.Plan), so the member
+// works against it.
+//
+// Storage: a revision is a row of the plans side table (team, revision →
+// the Plan as JSON), the record, and RDF in the team's plan graph
+// (namespace.NS.PlanGraph) written from it in the same atomic write: the
+// plan node (plan:title, plan:state, ...) and a node per step. The board
+// row holds the latest revision number and the one in force. Every change
+// is a plan.* event.
+
+// planTable is the side table of plan revisions: team, revision → Plan.
+const planTable = "plans"
+
+// PlanState is the approval state of a plan revision.
+type PlanState string
+
+// Plan states.
+const (
+	PlanDraft         PlanState = ns.PlanStateDraft
+	PlanPendingReview PlanState = ns.PlanStatePendingReview
+	PlanApproved      PlanState = ns.PlanStateApproved
+	PlanRejected      PlanState = ns.PlanStateRejected
+)
+
+// planMoves is the table of the approval moves of a revision.
+var planMoves = map[PlanState][]PlanState{
+	PlanDraft:         {PlanPendingReview},
+	PlanPendingReview: {PlanApproved, PlanRejected},
+}
+
+// Operator is the actor id of the operator, the plan's approver when
+// BoardSettings.PlanApprover names no member. (A team with a member whose
+// agent id is "operator" should name its approver.)
+const Operator = "operator"
+
+// PlanStep is one step of a plan.
+type PlanStep struct {
+	Title       string `json:"title"` // required
+	Description string `json:"description,omitempty"`
+}
+
+// NewPlan is a plan revision to draft.
+type NewPlan struct {
+	Title string     // required
+	Steps []PlanStep // at least one, in order
+}
+
+// Plan is a revision of a team's plan.
+type Plan struct {
+	Team        string     `json:"team"`
+	Revision    int        `json:"revision"` // from 1
+	IRI         quad.IRI   `json:"iri"`      // namespace.NS.Plan
+	Title       string     `json:"title"`
+	Steps       []PlanStep `json:"steps"`
+	State       PlanState  `json:"state"`
+	Author      string     `json:"author"`               // the lead that drafted it
+	ReviewedBy  string     `json:"reviewedBy,omitempty"` // the approver (an agent id, or Operator) that approved or rejected it
+	Feedback    string     `json:"feedback,omitempty"`   // the reviewer's feedback
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	SubmittedAt time.Time  `json:"submittedAt,omitzero"`
+	ReviewedAt  time.Time  `json:"reviewedAt,omitzero"`
+}
+
+// Limits of a plan.
+const (
+	MaxPlanSteps = 1000
+	maxPlanText  = 64 << 10
+)
+
+func (np NewPlan) validate() error {
+	switch {
+	case strings.TrimSpace(np.Title) == "":
+		return errorf(ErrInvalidPlan, "empty title")
+	case len(np.Steps) == 0:
+		return errorf(ErrInvalidPlan, "no steps")
+	case len(np.Steps) > MaxPlanSteps:
+		return errorf(ErrInvalidPlan, "%d steps, at most %d", len(np.Steps), MaxPlanSteps)
+	case len(np.Title) > maxPlanText:
+		return errorf(ErrInvalidPlan, "title of %d bytes, at most %d", len(np.Title), maxPlanText)
+	}
+	for i, s := range np.Steps {
+		if strings.TrimSpace(s.Title) == "" {
+			return errorf(ErrInvalidPlan, "step %d has no title", i+1)
+		}
+		if len(s.Title)+len(s.Description) > maxPlanText {
+			return errorf(ErrInvalidPlan, "step %d is longer than %d bytes", i+1, maxPlanText)
+		}
+	}
+	return nil
+}
+
+func planKey(team string, rev int) string { return team + " " + pad(rev) }
+
+// approver returns who reviews the board's plan.
+func (st *boardState) approver() string {
+	if st.Settings.PlanApprover != "" {
+		return st.Settings.PlanApprover
+	}
+	return Operator
+}
+
+func mayPlan(st *boardState, by string) error {
+	switch {
+	case st.Settings.Lead == "":
+		return fmt.Errorf("%w: %s may not plan: the board has no lead (ConfigureBoard, or a member with role %q)", ErrNotAllowed, by, LeadRole)
+	case by != st.Settings.Lead:
+		return fmt.Errorf("%w: only the lead (%s) drafts and submits the plan, not %s", ErrNotAllowed, st.Settings.Lead, by)
+	}
+	return nil
+}
+
+func mayReview(st *boardState, by string) error {
+	switch want := st.approver(); {
+	case by == st.Settings.Lead:
+		return fmt.Errorf("%w: the lead (%s) does not review its own plan; %s does", ErrNotAllowed, by, want)
+	case by != want:
+		return fmt.Errorf("%w: only %s approves or rejects this board's plan, not %s", ErrNotAllowed, want, by)
+	}
+	return nil
+}
+
+// DraftPlan drafts a revision of team teamID's plan, by its lead by
+// (ErrNotAllowed otherwise), and returns it: the latest revision rewritten
+// if it is still a draft, else a new revision. While the latest revision
+// is pending review it fails with ErrPlanState. The plan needs a title and
+// at least one step, each with a title (ErrInvalidPlan). The team may be
+// paused (planning goes on); a finished or disbanded team refuses it.
+func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) (_ Plan, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if err := np.validate(); err != nil {
+		return Plan{}, fmt.Errorf("team %s: draft plan: %w", teamID, err)
+	}
+	var out Plan
+	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, true)
+		if err != nil {
+			return err
+		}
+		if err := mayPlan(st, by); err != nil {
+			return err
+		}
+		var old *Plan
+		p := &Plan{Team: teamID, Revision: st.PlanRevs + 1, CreatedAt: b.now}
+		if st.PlanRevs > 0 {
+			last, err := b.loadPlan(teamID, st.PlanRevs)
+			if err != nil {
+				return err
+			}
+			switch last.State {
+			case PlanPendingReview:
+				return fmt.Errorf("%w: revision %d is pending review (%s reviews it first)", ErrPlanState, last.Revision, st.approver())
+			case PlanDraft:
+				old, p.Revision, p.CreatedAt = last, last.Revision, last.CreatedAt
+			}
+		}
+		p.Title, p.Author, p.State, p.UpdatedAt = strings.TrimSpace(np.Title), by, PlanDraft, b.now
+		for _, s := range np.Steps {
+			p.Steps = append(p.Steps, PlanStep{Title: strings.TrimSpace(s.Title), Description: s.Description})
+		}
+		st.PlanRevs = p.Revision
+		b.saveBoard(teamID, st)
+		b.savePlan(old, p, EventPlanDrafted)
+		out = *p
+		return nil
+	})
+	if err != nil {
+		return Plan{}, fmt.Errorf("team %s: draft plan: %w", teamID, err)
+	}
+	return out, nil
+}
+
+// SubmitPlan submits the latest revision of team teamID's plan, a draft,
+// for review: pending_review. Only the lead submits (ErrNotAllowed); a
+// revision that is not a draft fails with ErrPlanState, no plan with
+// ErrNoPlan.
+func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	p, err := m.movePlan(ctx, teamID, by, PlanPendingReview, "", mayPlan)
+	if err != nil {
+		return Plan{}, fmt.Errorf("team %s: submit plan: %w", teamID, err)
+	}
+	return p, nil
+}
+
+// ReviewPlan approves (approve) or rejects the latest revision of team
+// teamID's plan, which must be pending review (ErrPlanState), by the
+// board's approver by (BoardSettings.PlanApprover, or Operator;
+// ErrNotAllowed otherwise). A rejection needs feedback (ErrInvalidPlan);
+// the lead then drafts a new revision. An approved revision becomes the
+// plan in force: with PlanApproval on, tasks may be claimed and
+// dispatched from this write on.
+func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, approve bool, feedback string) (_ Plan, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	to := PlanApproved
+	if !approve {
+		to = PlanRejected
+		if strings.TrimSpace(feedback) == "" {
+			return Plan{}, fmt.Errorf("team %s: review plan: %w: a rejection needs feedback", teamID, ErrInvalidPlan)
+		}
+	}
+	p, err := m.movePlan(ctx, teamID, by, to, feedback, mayReview)
+	if err != nil {
+		return Plan{}, fmt.Errorf("team %s: review plan: %w", teamID, err)
+	}
+	return p, nil
+}
+
+// movePlan moves the latest revision of team's plan to state to, by by
+// (checked by may), in one atomic write with its event.
+func (m *Manager) movePlan(ctx context.Context, team, by string, to PlanState, feedback string, may func(*boardState, string) error) (Plan, error) {
+	var out Plan
+	err := m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(team, true)
+		if err != nil {
+			return err
+		}
+		if err := may(st, by); err != nil {
+			return err
+		}
+		if st.PlanRevs == 0 {
+			return fmt.Errorf("%w: the lead drafts one first", ErrNoPlan)
+		}
+		p, err := b.loadPlan(team, st.PlanRevs)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(planMoves[p.State], to) {
+			return fmt.Errorf("%w: revision %d is %s, cannot move it to %s", ErrPlanState, p.Revision, p.State, to)
+		}
+		old := *p
+		p.State, p.UpdatedAt = to, b.now
+		typ := EventPlanSubmitted
+		switch to {
+		case PlanPendingReview:
+			p.SubmittedAt = b.now
+		case PlanApproved, PlanRejected:
+			p.ReviewedBy, p.ReviewedAt, p.Feedback = by, b.now, feedback
+			typ = EventPlanRejected
+			if to == PlanApproved {
+				typ = EventPlanApproved
+				st.Plan = p.Revision
+				b.saveBoard(team, st)
+			}
+		}
+		b.savePlan(&old, p, typ)
+		out = *p
+		return nil
+	})
+	return out, err
+}
+
+// GetPlan returns revision rev of team teamID's plan; rev 0 is the latest.
+// It fails with ErrNoPlan if there is no such revision. The plan of a
+// paused, finished or disbanded team is read as well.
+func (m *Manager) GetPlan(ctx context.Context, teamID string, rev int) (_ Plan, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out Plan
+	err = m.boardRead(ctx, func(b *boardTx) error {
+		st, err := b.readBoardRow(teamID)
+		if err != nil {
+			return err
+		}
+		if rev == 0 {
+			rev = st.PlanRevs
+		}
+		if rev < 1 || rev > st.PlanRevs {
+			return fmt.Errorf("%w: revision %d (the team has %d)", ErrNoPlan, rev, st.PlanRevs)
+		}
+		p, err := b.loadPlan(teamID, rev)
+		if err == nil {
+			out = *p
+		}
+		return err
+	})
+	if err != nil {
+		return Plan{}, fmt.Errorf("team %s: plan: %w", teamID, err)
+	}
+	return out, nil
+}
+
+// PlanInForce returns the plan in force of team teamID: its latest
+// approved revision. It fails with ErrPlanNotApproved if no revision was
+// approved.
+func (m *Manager) PlanInForce(ctx context.Context, teamID string) (_ Plan, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	var out *Plan
+	err = m.boardRead(ctx, func(b *boardTx) error {
+		st, err := b.readBoardRow(teamID)
+		if err != nil {
+			return err
+		}
+		out, err = b.planInForce(st, teamID)
+		return err
+	})
+	if err == nil && out == nil {
+		err = fmt.Errorf("%w: no revision is approved", ErrPlanNotApproved)
+	}
+	if err != nil {
+		return Plan{}, fmt.Errorf("team %s: plan in force: %w", teamID, err)
+	}
+	return *out, nil
+}
+
+// PlanRevisions returns every revision of team teamID's plan, oldest
+// first (none: an empty list). A finished or disbanded team's plan is
+// still read.
+func (m *Manager) PlanRevisions(ctx context.Context, teamID string) (_ []Plan, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if err := m.knownTeam(ctx, teamID); err != nil {
+		return nil, err
+	}
+	out := []Plan{}
+	var derr error
+	err = m.readBoardRows(ctx, planTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
+		p, err := m.decodePlan(teamID, vals)
+		if err != nil {
+			derr = err
+			return false
+		}
+		out = append(out, *p)
+		return true
+	})
+	if err == nil {
+		err = derr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("team %s: plan revisions: %w", teamID, err)
+	}
+	return out, nil
+}
+
+// readBoardRow reads team's board row as it is, whatever the team's
+// lifecycle; a team whose board was never written has an empty one.
+func (b *boardTx) readBoardRow(team string) (*boardState, error) {
+	vals, found, err := b.row(boardTable, team)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		if err := b.m.knownTeam(b.ctx, team); err != nil {
+			return nil, err
+		}
+		return &boardState{}, nil
+	}
+	var st boardState
+	s, _ := vals[0].(quad.String)
+	if len(vals) != 1 || json.Unmarshal([]byte(s), &st) != nil {
+		return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, team)
+	}
+	return &st, nil
+}
+
+// planGate refuses to hand out task t while the board requires an
+// approved plan and none is.
+func (b *boardTx) planGate(st *boardState, t *Task) error {
+	if !st.Settings.PlanApproval || st.Plan > 0 {
+		return nil
+	}
+	var state string
+	if st.PlanRevs > 0 {
+		if p, err := b.loadPlan(t.Team, st.PlanRevs); err == nil {
+			state = fmt.Sprintf("; revision %d is %s", p.Revision, p.State)
+		}
+	} else {
+		state = "; no plan is drafted yet"
+	}
+	return fmt.Errorf("task %s: %w: the board hands out tasks once %s approves the lead's plan%s", t.ID, ErrPlanNotApproved, st.approver(), state)
+}
+
+// planInForce returns team's plan in force, nil if none.
+func (b *boardTx) planInForce(st *boardState, team string) (*Plan, error) {
+	if st.Plan == 0 {
+		return nil, nil
+	}
+	return b.loadPlan(team, st.Plan)
+}
+
+func (b *boardTx) loadPlan(team string, rev int) (*Plan, error) {
+	vals, found, err := b.row(planTable, planKey(team, rev))
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: revision %d", ErrNoPlan, rev)
+	}
+	return b.m.decodePlan(team, vals)
+}
+
+func (m *Manager) decodePlan(team string, vals []quad.Value) (*Plan, error) {
+	var p Plan
+	s, _ := vals[0].(quad.String)
+	if len(vals) != 1 || json.Unmarshal([]byte(s), &p) != nil {
+		return nil, fmt.Errorf("%w: plan row of team %s", ErrCorrupt, team)
+	}
+	p.IRI = m.ns.Plan(team, p.Revision)
+	return &p, nil
+}
+
+// savePlan writes p (old: as it was, nil for a new revision): its row, its
+// quads and an event of type typ.
+func (b *boardTx) savePlan(old, p *Plan, typ EventType) {
+	p.IRI = b.m.ns.Plan(p.Team, p.Revision)
+	j, _ := json.Marshal(p) // plain data: cannot fail
+	b.put(planTable, planKey(p.Team, p.Revision), []quad.Value{quad.String(j)})
+	var oldQuads []quad.Quad
+	if old != nil {
+		oldQuads = b.m.planQuads(old)
+	}
+	b.replaceQuads(oldQuads, b.m.planQuads(p))
+	cp := *p
+	cp.Steps = slices.Clone(p.Steps)
+	b.event(Event{Type: typ, Team: p.Team, Plan: &cp})
+}
+
+// planQuads returns the quads of p in its team's plan graph.
+func (m *Manager) planQuads(p *Plan) []quad.Quad {
+	x := m.ns
+	g := x.PlanGraph(p.Team)
+	node := x.Plan(p.Team, p.Revision)
+	out := make([]quad.Quad, 0, 12+4*len(p.Steps))
+	add := func(s quad.Value, t ns.Term, o quad.Value) {
+		out = append(out, quad.Quad{Subject: s, Predicate: x.IRI(t), Object: o, Label: g})
+	}
+	tm := func(t ns.Term, v time.Time) {
+		if !v.IsZero() {
+			add(node, t, ns.DateTime(v))
+		}
+	}
+	out = append(out, quad.Quad{Subject: node, Predicate: ns.RDFType, Object: x.IRI(ns.ClassPlan), Label: g})
+	add(node, ns.PlanTeam, x.Team(p.Team))
+	add(node, ns.PlanRevision, ns.Integer(int64(p.Revision)))
+	add(node, ns.PlanTitle, ns.String(p.Title))
+	add(node, ns.PlanState, ns.String(string(p.State)))
+	add(node, ns.PlanAuthor, x.Member(p.Team, p.Author))
+	tm(ns.PlanCreatedAt, p.CreatedAt)
+	tm(ns.PlanUpdatedAt, p.UpdatedAt)
+	tm(ns.PlanSubmittedAt, p.SubmittedAt)
+	if p.ReviewedBy != "" {
+		add(node, ns.PlanReviewedBy, ns.String(p.ReviewedBy))
+	}
+	tm(ns.PlanReviewedAt, p.ReviewedAt)
+	if p.Feedback != "" {
+		add(node, ns.PlanFeedback, ns.String(p.Feedback))
+	}
+	for i, s := range p.Steps {
+		sn := x.PlanStep(p.Team, p.Revision, i+1)
+		add(node, ns.PlanHasStep, sn)
+		out = append(out, quad.Quad{Subject: sn, Predicate: ns.RDFType, Object: x.IRI(ns.ClassPlanStep), Label: g})
+		add(sn, ns.PlanStepIndex, ns.Integer(int64(i+1)))
+		add(sn, ns.PlanStepTitle, ns.String(s.Title))
+		if s.Description != "" {
+			add(sn, ns.PlanStepDescription, ns.String(s.Description))
+		}
+	}
+	return out
+}
