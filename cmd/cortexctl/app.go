@@ -270,7 +270,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e), workflowsCommand(e), defsCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e), workflowsCommand(e), defsCommand(e), plansCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)
