@@ -215,7 +215,7 @@ quads in an embedded store (Cayley on Badger). Data lives in --data; each
 
 While a server holds --data (cortexctl serve, or a host serving its store),
 commands go through it, found by DIR/cortex-server.json; --server URL
-(CORTEX_SERVER) sends them to a server instead. Through a server: teams,
+(CORTEX_SERVER) sends them to a server instead. Through a server: teams, plans,
 tasks, mail, findings, facts, conflicts, strategies, namespaces, graphs,
 stats, query, import, export and defs. demo, serve and workflows read or
 write the store itself and have no server equivalent yet: while a server
@@ -269,7 +269,7 @@ Example:
 			}
 			return nil
 		},
-		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e), workflowsCommand(e), defsCommand(e), tasksCommand(e), mailCommand(e)),
+		Commands: append(append(storeCommands(e), teamsCommands(e)...), demoCommand(e), completionCommand(e), queryCommand(e), namespacesCommand(e), serveCommand(e), tokensCommand(e), workflowsCommand(e), defsCommand(e), plansCommand(e), tasksCommand(e), mailCommand(e)),
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)

@@ -37,7 +37,7 @@ func sampleValue(t *testing.T, f cli.Flag) string {
 		return ""
 	case *cli.StringFlag, *cli.StringSliceFlag:
 		return "v"
-	case *cli.Int64Flag:
+	case *cli.Int64Flag, *cli.IntFlag:
 		return "3"
 	case *cli.Float64Flag:
 		return "0.5"

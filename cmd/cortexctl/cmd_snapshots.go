@@ -7,58 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
-	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/teammanager"
 )
-
-// snapshotJSON is the JSON shape of a team snapshot.
-type snapshotJSON struct {
-	ID        string          `json:"id"`
-	Team      string          `json:"team"`
-	Note      string          `json:"note,omitempty"`
-	CreatedAt time.Time       `json:"createdAt"`
-	Status    string          `json:"status"`
-	Lifecycle string          `json:"lifecycle"`
-	Quads     int             `json:"quads"`
-	Rows      int             `json:"rows"`
-	Graphs    []snapshotGraph `json:"graphs"`
-}
-
-type snapshotGraph struct {
-	Graph string `json:"graph"`
-	Quads int    `json:"quads"`
-}
-
-// restoreJSON is the JSON shape of a restore (dry run or applied).
-type restoreJSON struct {
-	Snapshot snapshotJSON `json:"snapshot"`
-	Applied  bool         `json:"applied"`
-	Graphs   []graphDiff  `json:"graphs"`
-	Tables   []tableDiff  `json:"tables"`
-	Add      []string     `json:"add"`    // N-Quads terms of each quad added
-	Remove   []string     `json:"remove"` // and removed
-}
-
-type graphDiff struct {
-	Graph  string `json:"graph"`
-	Add    int    `json:"add"`
-	Remove int    `json:"remove"`
-}
-
-type tableDiff struct {
-	Table  string `json:"table"`
-	Put    int    `json:"put"`
-	Delete int    `json:"delete"`
-}
-
-func snapshotOf(s teammanager.Snapshot) snapshotJSON {
-	out := snapshotJSON{ID: s.ID, Team: s.Team, Note: s.Note, CreatedAt: s.CreatedAt, Status: string(s.Status),
-		Lifecycle: string(s.Lifecycle), Quads: s.Quads, Rows: s.Rows, Graphs: []snapshotGraph{}}
-	for _, g := range s.Graphs {
-		out.Graphs = append(out.Graphs, snapshotGraph{Graph: string(g.Graph), Quads: g.Quads})
-	}
-	return out
-}
 
 func teamsSnapshotCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -68,7 +18,7 @@ func teamsSnapshotCommand(e *env) *cli.Command {
 facts, conflicts, task board, plan and mail. Snapshots survive the team's
 deletion; restoring one shows what it would change (a dry run) unless
 --apply is given, which writes it in one atomic step (and recreates a
-deleted team). Works on the local store (--data), not through a server.
+deleted team). Through a server as well (JSON-RPC teams.snapshot.*).
 
 Example:
    cortexctl teams snapshot create TEAM --note "before the run"
@@ -80,9 +30,9 @@ Example:
 				Name: "create", Usage: "take a snapshot of a team", ArgsUsage: "TEAM",
 				Flags: withOutput(&cli.StringFlag{Name: "note", Usage: "what the snapshot is for"}),
 				Action: func(c *cli.Context) error {
-					return snapshotAction(c, e, 1, "create TEAM", func(m *teammanager.Manager, args []string) (any, func() error, error) {
+					return snapshotAction(c, e, 1, "create TEAM", func(m api.TeamPlans, args []string) (any, func() error, error) {
 						s, err := m.SnapshotTeam(c.Context, args[0], c.String("note"))
-						return snapshotOf(s), func() error {
+						return s, func() error {
 							_, err := fmt.Fprintf(e.stdout, "snapshot %s of team %s: %d quads, %d rows\n", s.ID, s.Team, s.Quads, s.Rows)
 							return err
 						}, err
@@ -93,13 +43,12 @@ Example:
 				Name: "list", Usage: "list the snapshots of a team (also of a deleted one)", ArgsUsage: "TEAM",
 				Flags: withOutput(),
 				Action: func(c *cli.Context) error {
-					return snapshotAction(c, e, 1, "list TEAM", func(m *teammanager.Manager, args []string) (any, func() error, error) {
+					return snapshotAction(c, e, 1, "list TEAM", func(m api.TeamPlans, args []string) (any, func() error, error) {
 						ss, err := m.Snapshots(c.Context, args[0])
-						out := []snapshotJSON{}
-						for _, s := range ss {
-							out = append(out, snapshotOf(s))
+						if ss == nil {
+							ss = []teammanager.Snapshot{}
 						}
-						return out, func() error {
+						return ss, func() error {
 							for _, s := range ss {
 								if _, err := fmt.Fprintf(e.stdout, "%s\t%s\t%s\t%d quads\t%s\n", s.ID, s.CreatedAt.Format(time.RFC3339), s.Lifecycle, s.Quads, s.Note); err != nil {
 									return err
@@ -114,9 +63,9 @@ Example:
 				Name: "get", Usage: "show a snapshot", ArgsUsage: "TEAM SNAPSHOT",
 				Flags: withOutput(),
 				Action: func(c *cli.Context) error {
-					return snapshotAction(c, e, 2, "get TEAM SNAPSHOT", func(m *teammanager.Manager, args []string) (any, func() error, error) {
+					return snapshotAction(c, e, 2, "get TEAM SNAPSHOT", func(m api.TeamPlans, args []string) (any, func() error, error) {
 						s, err := m.GetSnapshot(c.Context, args[0], args[1])
-						return snapshotOf(s), func() error {
+						return s, func() error {
 							fmt.Fprintf(e.stdout, "snapshot %s of team %s, %s (%s, %s)\n", s.ID, s.Team, s.CreatedAt.Format(time.RFC3339), s.Status, s.Lifecycle)
 							for _, g := range s.Graphs {
 								fmt.Fprintf(e.stdout, "  %s\t%d quads\n", g.Graph, g.Quads)
@@ -129,23 +78,11 @@ Example:
 			},
 			{
 				Name: "restore", Usage: "show what restoring a snapshot changes; --apply restores it", ArgsUsage: "TEAM SNAPSHOT",
-				Flags: withOutput(&cli.BoolFlag{Name: "apply", Usage: "write the restore (without it: a dry run that writes nothing)"}),
+				Flags: withOutput(&cli.BoolFlag{Name: "apply", Usage: "write the restore; without it, a dry run writes nothing"}),
 				Action: func(c *cli.Context) error {
-					return snapshotAction(c, e, 2, "restore TEAM SNAPSHOT", func(m *teammanager.Manager, args []string) (any, func() error, error) {
+					return snapshotAction(c, e, 2, "restore TEAM SNAPSHOT", func(m api.TeamPlans, args []string) (any, func() error, error) {
 						d, err := m.RestoreSnapshot(c.Context, args[0], args[1], c.Bool("apply"))
-						out := restoreJSON{Snapshot: snapshotOf(d.Snapshot), Applied: d.Applied, Graphs: []graphDiff{}, Tables: []tableDiff{}, Add: []string{}, Remove: []string{}}
-						for _, g := range d.Graphs {
-							out.Graphs = append(out.Graphs, graphDiff{Graph: string(g.Graph), Add: g.Add, Remove: g.Remove})
-						}
-						for _, t := range d.Tables {
-							out.Tables = append(out.Tables, tableDiff{Table: t.Table, Put: t.Put, Delete: t.Delete})
-						}
-						for _, q := range d.Add {
-							out.Add = append(out.Add, rdfio.FormatTerm(q.Subject)+" "+rdfio.FormatTerm(q.Predicate)+" "+rdfio.FormatTerm(q.Object)+" "+rdfio.FormatTerm(q.Label))
-						}
-						for _, q := range d.Remove {
-							out.Remove = append(out.Remove, rdfio.FormatTerm(q.Subject)+" "+rdfio.FormatTerm(q.Predicate)+" "+rdfio.FormatTerm(q.Object)+" "+rdfio.FormatTerm(q.Label))
-						}
+						out := api.SnapshotRestoreOf(d)
 						return out, func() error {
 							verb := "would change"
 							if d.Applied {
@@ -175,9 +112,9 @@ Example:
 				Name: "delete", Usage: "delete a snapshot", ArgsUsage: "TEAM SNAPSHOT",
 				Flags: withOutput(),
 				Action: func(c *cli.Context) error {
-					return snapshotAction(c, e, 2, "delete TEAM SNAPSHOT", func(m *teammanager.Manager, args []string) (any, func() error, error) {
+					return snapshotAction(c, e, 2, "delete TEAM SNAPSHOT", func(m api.TeamPlans, args []string) (any, func() error, error) {
 						err := m.DeleteSnapshot(c.Context, args[0], args[1])
-						return map[string]any{"team": args[0], "snapshot": args[1], "deleted": true}, func() error {
+						return api.SnapshotDeleted{Team: args[0], Snapshot: args[1], Deleted: true}, func() error {
 							_, err := fmt.Fprintf(e.stdout, "snapshot %s of team %s deleted\n", args[1], args[0])
 							return err
 						}, err
@@ -189,8 +126,9 @@ Example:
 }
 
 // snapshotAction checks the arguments (n of them, usage want), runs fn on
-// the local store's manager and prints its result.
-func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m *teammanager.Manager, args []string) (any, func() error, error)) error {
+// the team manager (the local store's, or a server's) and prints its
+// result.
+func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m api.TeamPlans, args []string) (any, func() error, error)) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
@@ -198,16 +136,11 @@ func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m *teamm
 	if len(args) != n {
 		return usagef("teams snapshot: want %s", want)
 	}
-	if rc, err := e.remote(); err != nil {
-		return err
-	} else if rc != nil {
-		return fmt.Errorf("teams snapshot: %w: snapshots work on the local store only (no server method yet)", api.ErrInvalid)
-	}
 	a := accessWrite
 	if c.Command.Name == "list" || c.Command.Name == "get" {
 		a = accessRead
 	}
-	m, err := e.embeddedManager(c, a)
+	m, err := e.plans(c, a)
 	if err != nil {
 		return err
 	}
@@ -216,4 +149,18 @@ func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m *teamm
 		return err
 	}
 	return printResult(c, e.stdout, v, table)
+}
+
+// plans returns the plan and snapshot methods of the team manager, the
+// local store's or a server's.
+func (e *env) plans(c *cli.Context, a access) (api.TeamPlans, error) {
+	m, err := e.manager(c, a)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := m.(api.TeamPlans)
+	if !ok {
+		return nil, fmt.Errorf("%w: this team manager has no plans or snapshots", api.ErrInvalid)
+	}
+	return p, nil
 }

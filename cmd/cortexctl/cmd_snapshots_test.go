@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/cortexgraph/cortex/api"
 )
 
 // TestCLI_TeamsSnapshot runs create, list, get, restore (dry run, then
@@ -37,11 +39,7 @@ func TestCLI_TeamsSnapshot(t *testing.T) {
 	if r := runCLI(t, dir, "", "teams", "get", "crew"); r.code != exitNotFound {
 		t.Fatalf("a dry run recreated the team: exit %d", r.code)
 	}
-	var d struct {
-		Applied bool
-		Add     []string
-		Remove  []string
-	}
+	var d api.SnapshotRestore
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "snapshot", "restore", "crew", "S1", "--apply", "--json")), &d); err != nil ||
 		!d.Applied || len(d.Add) != s.Quads || len(d.Remove) != 0 {
 		t.Fatalf("restore --apply --json: applied %v, %d added (want %d), %d removed (%v)", d.Applied, len(d.Add), s.Quads, len(d.Remove), err)

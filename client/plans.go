@@ -1,0 +1,127 @@
+package client
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+var _ api.TeamPlans = (*Client)(nil)
+
+// DraftPlan drafts a revision of a team's plan (teams.plan.draft).
+func (c *Client) DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
+	return c.plan(ctx, "teams.plan.draft", map[string]any{"team": teamID, "by": by, "title": np.Title, "steps": np.Steps})
+}
+
+// SubmitPlan submits a team's draft plan for review (teams.plan.submit).
+func (c *Client) SubmitPlan(ctx context.Context, teamID, by string) (teammanager.Plan, error) {
+	return c.plan(ctx, "teams.plan.submit", map[string]any{"team": teamID, "by": by})
+}
+
+// ReviewPlan approves or rejects a team's plan (teams.plan.review).
+func (c *Client) ReviewPlan(ctx context.Context, teamID, by string, approve bool, feedback string) (teammanager.Plan, error) {
+	return c.plan(ctx, "teams.plan.review", map[string]any{"team": teamID, "by": by, "approve": approve, "feedback": feedback})
+}
+
+// GetPlan returns a revision of a team's plan, 0 the latest (teams.plan.get).
+func (c *Client) GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error) {
+	return c.plan(ctx, "teams.plan.get", map[string]any{"team": teamID, "revision": rev})
+}
+
+// PlanRevisions returns every revision of a team's plan (teams.plan.list).
+func (c *Client) PlanRevisions(ctx context.Context, teamID string) ([]teammanager.Plan, error) {
+	var out []teammanager.Plan
+	if err := c.Call(ctx, "teams.plan.list", map[string]any{"team": teamID}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *Client) plan(ctx context.Context, method string, params map[string]any) (teammanager.Plan, error) {
+	var p teammanager.Plan
+	if err := c.Call(ctx, method, params, &p); err != nil {
+		return teammanager.Plan{}, err
+	}
+	return p, nil
+}
+
+// SnapshotTeam takes a snapshot of a team (teams.snapshot.create).
+func (c *Client) SnapshotTeam(ctx context.Context, teamID, note string) (teammanager.Snapshot, error) {
+	return c.snapshot(ctx, "teams.snapshot.create", map[string]any{"team": teamID, "note": note})
+}
+
+// Snapshots lists a team's snapshots (teams.snapshot.list).
+func (c *Client) Snapshots(ctx context.Context, teamID string) ([]teammanager.Snapshot, error) {
+	var out []teammanager.Snapshot
+	if err := c.Call(ctx, "teams.snapshot.list", map[string]any{"team": teamID}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetSnapshot returns a snapshot of a team (teams.snapshot.get).
+func (c *Client) GetSnapshot(ctx context.Context, teamID, id string) (teammanager.Snapshot, error) {
+	return c.snapshot(ctx, "teams.snapshot.get", map[string]any{"team": teamID, "snapshot": id})
+}
+
+// RestoreSnapshot shows, or with apply writes, the restore of a team's
+// snapshot (teams.snapshot.restore).
+func (c *Client) RestoreSnapshot(ctx context.Context, teamID, id string, apply bool) (teammanager.SnapshotDiff, error) {
+	var r api.SnapshotRestore
+	if err := c.Call(ctx, "teams.snapshot.restore", map[string]any{"team": teamID, "snapshot": id, "apply": apply}, &r); err != nil {
+		return teammanager.SnapshotDiff{}, err
+	}
+	d := teammanager.SnapshotDiff{Snapshot: r.Snapshot, Applied: r.Applied}
+	for _, g := range r.Graphs {
+		d.Graphs = append(d.Graphs, teammanager.GraphChange{Graph: quad.IRI(g.Graph), Add: g.Add, Remove: g.Remove})
+	}
+	for _, t := range r.Tables {
+		d.Tables = append(d.Tables, teammanager.TableChange{Table: t.Table, Put: t.Put, Delete: t.Delete})
+	}
+	var err error
+	if d.Add, err = quadsOf(r.Add); err != nil {
+		return teammanager.SnapshotDiff{}, err
+	}
+	if d.Remove, err = quadsOf(r.Remove); err != nil {
+		return teammanager.SnapshotDiff{}, err
+	}
+	return d, nil
+}
+
+// DeleteSnapshot deletes a snapshot of a team (teams.snapshot.delete).
+func (c *Client) DeleteSnapshot(ctx context.Context, teamID, id string) error {
+	return c.Call(ctx, "teams.snapshot.delete", map[string]any{"team": teamID, "snapshot": id}, nil)
+}
+
+func (c *Client) snapshot(ctx context.Context, method string, params map[string]any) (teammanager.Snapshot, error) {
+	var s teammanager.Snapshot
+	if err := c.Call(ctx, method, params, &s); err != nil {
+		return teammanager.Snapshot{}, err
+	}
+	return s, nil
+}
+
+// quadsOf parses the quads of a restore.
+func quadsOf(qs []api.Quad) ([]quad.Quad, error) {
+	out := make([]quad.Quad, 0, len(qs))
+	for _, q := range qs {
+		var vs [4]quad.Value
+		for i, t := range []string{q.Subject, q.Predicate, q.Object, q.Graph} {
+			if i == 3 && t == "" {
+				break // the default graph
+			}
+			v, err := rdfio.ParseTerm(t)
+			if err != nil {
+				return nil, fmt.Errorf("restore: quad %v: %w", q, err)
+			}
+			vs[i] = v
+		}
+		out = append(out, quad.Quad{Subject: vs[0], Predicate: vs[1], Object: vs[2], Label: vs[3]})
+	}
+	return out, nil
+}

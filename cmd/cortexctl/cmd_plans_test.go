@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// TestCLI_Plans: the lead drafts and submits, the operator rejects and then
+// approves the next revision; every revision is listed; the rules' errors
+// exit as the table says.
+func TestCLI_Plans(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "crew", "--name", "crew", "--member", "boss:lead", "--member", "ann")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"plans", "draft", "crew", "--title", "x", "--step", "a"}, exitUsage, "--by LEAD"},
+		{[]string{"plans", "draft", "crew", "--by", "ann", "--title", "x", "--step", "a"}, exitConflict, "lead"},
+		{[]string{"plans", "draft", "crew", "--by", "boss", "--title", "x"}, exitInvalid, "no steps"},
+		{[]string{"plans", "get", "crew"}, exitNotFound, "plan"},
+		{[]string{"plans", "get", "nope"}, exitNotFound, ""},
+		{[]string{"plans", "approve", "crew"}, exitNotFound, "plan"},
+	} {
+		if r := runCLI(t, dir, "", tc.args...); r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", tc.args, r.code, tc.code, r.stderr, tc.msg)
+		}
+	}
+	out := mustCLI(t, dir, "plans", "draft", "crew", "--by", "boss", "--title", "ship v2", "--step", "design | the API", "--step", "implement")
+	if !strings.Contains(out, "revision 1: ship v2 (draft)") || !strings.Contains(out, "1. design — the API") || !strings.Contains(out, "2. implement") {
+		t.Fatalf("draft: %q", out)
+	}
+	mustCLI(t, dir, "plans", "submit", "crew", "--by", "boss")
+	if r := runCLI(t, dir, "", "plans", "reject", "crew"); r.code == 0 {
+		t.Fatalf("reject without feedback: exit 0")
+	}
+	mustCLI(t, dir, "plans", "reject", "crew", "--feedback", "split design")
+	mustCLI(t, dir, "plans", "draft", "crew", "--by", "boss", "--title", "ship v2", "--step", "design", "--step", "review", "--step", "implement")
+	mustCLI(t, dir, "plans", "submit", "crew", "--by", "boss")
+	var p teammanager.Plan
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "plans", "approve", "crew", "--json")), &p); err != nil ||
+		p.Revision != 2 || p.State != teammanager.PlanApproved || p.ReviewedBy != teammanager.Operator || len(p.Steps) != 3 {
+		t.Fatalf("approve --json: %+v, %v", p, err)
+	}
+	var ps []teammanager.Plan
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "plans", "list", "crew", "--json")), &ps); err != nil || len(ps) != 2 ||
+		ps[0].State != teammanager.PlanRejected || ps[0].Feedback != "split design" || ps[1].State != teammanager.PlanApproved {
+		t.Fatalf("list --json: %+v, %v", ps, err)
+	}
+	if out := mustCLI(t, dir, "plans", "get", "crew", "--revision", "1"); !strings.Contains(out, "(rejected)") || !strings.Contains(out, "split design") {
+		t.Fatalf("get --revision 1: %q", out)
+	}
+}
