@@ -110,7 +110,7 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 		wake := e.changed()
 		if len(inflight) < concurrency {
 			ready, err := e.Ready(ctx, id)
-			if err != nil {
+			if err != nil && !errors.Is(err, ErrRunFinished) {
 				failure = err
 				break
 			}
@@ -123,8 +123,8 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 					continue
 				}
 				if err := e.StartStep(ctx, id, name, actor); err != nil {
-					if errors.Is(err, ErrInvalidTransition) {
-						continue // another driver started it
+					if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
+						continue // another driver started it, or finished the run (read below)
 					}
 					failure = err
 					break
