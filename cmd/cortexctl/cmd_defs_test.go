@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -179,31 +178,9 @@ func TestDefs_JSONFlags(t *testing.T) {
 // TestREADME_Definitions runs the README's "Definitions" commands, as
 // written, with bash in a fresh directory, and checks what they print.
 func TestREADME_Definitions(t *testing.T) {
-	bin := buildCLI(t)
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## Definitions\n")
-	if !ok {
-		t.Fatal(`README.md has no "Definitions" section`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	_, block, ok := strings.Cut(section, "```sh\n")
-	if !ok {
-		t.Fatal("no sh block in the section")
-	}
-	block, _, _ = strings.Cut(block, "```\n")
-	work := t.TempDir()
 	data := t.TempDir()
 	cortextest.CheckDir(t, data)
-	cmd := exec.Command("bash", "-c", "set -e\n"+block)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "CORTEX_DATA="+data, "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the examples failed: %v\n%s", err, out)
-	}
+	out := runReadmeSection(t, "Definitions", t.TempDir(), data)
 	for _, want := range []string{
 		"2 agents, 1 team: 0 errors, 0 warnings\n",
 		"imported 2 agents and 1 team into namespace default\n",
@@ -212,7 +189,7 @@ func TestREADME_Definitions(t *testing.T) {
 		`{"team":{"type":"literal","value":"review"}}`,
 		`{"who":{"type":"literal","value":"lead"}}`,
 	} {
-		if !strings.Contains(string(out), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("the examples' output lacks %q:\n%s", want, out)
 		}
 	}

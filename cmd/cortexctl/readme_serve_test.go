@@ -17,22 +17,7 @@ func TestREADME_RunItAsAServer(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Fatalf("the README's examples need curl: %v", err)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## Run it as a server\n")
-	if !ok {
-		t.Fatal(`README.md has no "Run it as a server" section`)
-	}
-	if i := strings.Index(section, "\n## "); i >= 0 {
-		section = section[:i]
-	}
-	_, block, ok := strings.Cut(section, "```sh\n")
-	if !ok {
-		t.Fatal("no sh block in the section")
-	}
-	block, _, _ = strings.Cut(block, "```\n")
+	block := readmeBlock(t, "sh")
 	dir := t.TempDir()
 	s := startServe(t, dir, "--listen", "")
 	cmd := exec.Command("bash", "-c", "set -e\n"+block)
@@ -61,23 +46,47 @@ func TestREADME_RunItAsAServer(t *testing.T) {
 // README's "Run it as a server" section.
 func readmeBlock(t *testing.T, lang string) string {
 	t.Helper()
+	return readmeSectionBlock(t, "Run it as a server", lang)
+}
+
+// readmeSectionBlock returns the first fenced block of language lang in
+// the README's section "## heading".
+func readmeSectionBlock(t *testing.T, heading, lang string) string {
+	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Run it as a server\n")
+	_, section, ok := strings.Cut(string(readme), "\n## "+heading+"\n")
 	if !ok {
-		t.Fatal(`README.md has no "Run it as a server" section`)
+		t.Fatalf("README.md has no %q section", heading)
 	}
 	if i := strings.Index(section, "\n## "); i >= 0 {
 		section = section[:i]
 	}
 	_, block, ok := strings.Cut(section, "```"+lang+"\n")
 	if !ok {
-		t.Fatalf("no %s block in the section", lang)
+		t.Fatalf("no %s block in the README's %q section", lang, heading)
 	}
 	block, _, _ = strings.Cut(block, "```\n")
 	return block
+}
+
+// runReadmeSection runs the sh block of the README's section "## heading"
+// as written (bash with set -e: a failing command fails t) in directory
+// work, with the cortexctl binary on PATH, the store in data and env
+// added, and returns what it printed.
+func runReadmeSection(t *testing.T, heading, work, data string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", "set -e\n"+readmeSectionBlock(t, heading, "sh"))
+	cmd.Dir = work
+	cmd.Env = append(append(os.Environ(), "CORTEX_DATA="+data,
+		"PATH="+filepath.Dir(buildCLI(t))+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README's %q commands failed: %v\n%s", heading, err, out)
+	}
+	return string(out)
 }
 
 // TestREADME_ClientExamples runs the Python (JSON-RPC with urllib, SPARQL
