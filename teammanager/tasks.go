@@ -969,16 +969,7 @@ func (b *boardTx) comment(t *Task, agent string, kind CommentKind, text string) 
 // TaskComments returns the comments of task taskID, oldest first.
 func (m *Manager) TaskComments(ctx context.Context, teamID, taskID string) (_ []TaskComment, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	var out []TaskComment
-	err = m.readTaskSub(ctx, teamID, taskID, commentTable, func(j []byte) error {
-		var c TaskComment
-		if err := json.Unmarshal(j, &c); err != nil {
-			return err
-		}
-		out = append(out, c)
-		return nil
-	})
-	return out, err
+	return readTaskSubs[TaskComment](ctx, m, teamID, taskID, commentTable)
 }
 
 // TaskHistory returns the changes of task taskID, oldest first: every
@@ -987,13 +978,19 @@ func (m *Manager) TaskComments(ctx context.Context, teamID, taskID string) (_ []
 // retention; it goes with its team.
 func (m *Manager) TaskHistory(ctx context.Context, teamID, taskID string) (_ []TaskChange, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	var out []TaskChange
-	err = m.readTaskSub(ctx, teamID, taskID, histTable, func(j []byte) error {
-		var c TaskChange
-		if err := json.Unmarshal(j, &c); err != nil {
+	return readTaskSubs[TaskChange](ctx, m, teamID, taskID, histTable)
+}
+
+// readTaskSubs returns the rows of task taskID in table (comments or
+// history), each a JSON T, oldest first.
+func readTaskSubs[T any](ctx context.Context, m *Manager, teamID, taskID, table string) ([]T, error) {
+	var out []T
+	err := m.readTaskSub(ctx, teamID, taskID, table, func(j []byte) error {
+		var v T
+		if err := json.Unmarshal(j, &v); err != nil {
 			return err
 		}
-		out = append(out, c)
+		out = append(out, v)
 		return nil
 	})
 	return out, err
