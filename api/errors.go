@@ -13,6 +13,7 @@ import (
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
 )
 
 // Error kinds that callers above the library (the CLI, the server's
@@ -140,6 +141,15 @@ var errorCodes = []struct {
 	{teammanager.ErrPlanNotApproved, ExitConflict},
 	{teammanager.ErrInvalidPlan, ExitInvalid},
 	{merge.ErrUnknownStrategy, ExitInvalid},
+	{workflow.ErrNotRunnable, ExitConflict},
+	{workflow.ErrInvalidDef, ExitInvalid},
+	{workflow.ErrInvalidRun, ExitInvalid},
+	{workflow.ErrInvalidOutput, ExitInvalid},
+	{workflow.ErrUnknownRun, ExitNotFound},
+	{workflow.ErrUnknownStep, ExitNotFound},
+	{workflow.ErrRunExists, ExitConflict},
+	{workflow.ErrRunFinished, ExitConflict},
+	{workflow.ErrInvalidTransition, ExitConflict},
 	{namespace.ErrInvalidName, ExitInvalid},
 	{namespace.ErrInvalidBase, ExitInvalid},
 	{cortex.ErrBaseMismatch, ExitInvalid},

@@ -12,6 +12,7 @@ import (
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
 )
 
 // errorNames names the sentinel errors that a kind is too coarse to tell
@@ -52,6 +53,15 @@ var errorNames = []struct {
 	{"invalid_team_config", teammanager.ErrInvalidConfig},
 	{"team_corrupt", teammanager.ErrCorrupt},
 	{"unknown_strategy", merge.ErrUnknownStrategy},
+	{"unknown_run", workflow.ErrUnknownRun},
+	{"unknown_step", workflow.ErrUnknownStep},
+	{"run_exists", workflow.ErrRunExists},
+	{"run_finished", workflow.ErrRunFinished},
+	{"step_transition", workflow.ErrInvalidTransition},
+	{"invalid_run", workflow.ErrInvalidRun},
+	{"invalid_output", workflow.ErrInvalidOutput},
+	{"invalid_workflow", workflow.ErrInvalidDef},
+	{"workflow_not_runnable", workflow.ErrNotRunnable},
 	{"invalid_namespace_name", namespace.ErrInvalidName},
 	{"invalid_namespace_base", namespace.ErrInvalidBase},
 	{"base_mismatch", cortex.ErrBaseMismatch},

@@ -43,10 +43,10 @@ var layers = map[string][]string{
 	"spec":     nil,
 	"defstore": {"cortex", "namespace", "spec"},
 	"api": {"config", "cortex", "cortex/rdfio", "cortex/sparql/algebra", "cortex/sparql/parser", "defstore", "merge", "namespace",
-		"spec", "teammanager"},
+		"spec", "teammanager", "workflow"},
 	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
-		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager"},
-	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "spec", "teammanager"},
+		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager", "workflow"},
+	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "spec", "teammanager", "workflow"},
 	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
 }
 

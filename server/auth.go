@@ -101,6 +101,17 @@ var roles = map[string]Role{
 	"rpc teams.chat.inbox":           RoleRead,
 	"rpc teams.chat.mark":            RoleWrite,
 	"rpc teams.chat.configure":       RoleWrite,
+	"rpc workflows.start":            RoleWrite,
+	"rpc workflows.get":              RoleRead,
+	"rpc workflows.list":             RoleRead,
+	"rpc workflows.history":          RoleRead,
+	"rpc workflows.cancel":           RoleWrite,
+	"rpc workflows.ready":            RoleWrite, // records what is due (timeouts, members) before reading
+	"rpc workflows.start_step":       RoleWrite,
+	"rpc workflows.add_findings":     RoleWrite,
+	"rpc workflows.complete_step":    RoleWrite,
+	"rpc workflows.fail_step":        RoleWrite,
+	"rpc workflows.release_step":     RoleWrite,
 }
 
 // roleOf returns the role request key (see roles) needs.

@@ -109,6 +109,19 @@ var methods = map[string]method{
 	"teams.chat.inbox":           {access: accessRead, run: teamsChatInbox},
 	"teams.chat.mark":            {access: accessWrite, run: teamsChatMark},
 	"teams.chat.configure":       {access: accessWrite, run: teamsChatConfigure},
+
+	// Workflow runs and their pull API (methods_workflows.go).
+	"workflows.start":         {access: accessCreate, run: workflowsStart},
+	"workflows.get":           {access: accessRead, run: workflowsGet},
+	"workflows.list":          {access: accessRead, heavy: true, run: workflowsList},
+	"workflows.history":       {access: accessRead, run: workflowsHistory},
+	"workflows.cancel":        {access: accessWrite, run: workflowsCancel},
+	"workflows.ready":         {access: accessWrite, run: workflowsReady},
+	"workflows.start_step":    {access: accessWrite, run: workflowsStartStep},
+	"workflows.add_findings":  {access: accessWrite, run: workflowsAddFindings},
+	"workflows.complete_step": {access: accessWrite, run: workflowsCompleteStep},
+	"workflows.fail_step":     {access: accessWrite, run: workflowsFailStep},
+	"workflows.release_step":  {access: accessWrite, run: workflowsReleaseStep},
 }
 
 // Methods returns the names of the JSON-RPC methods, sorted.

@@ -11,6 +11,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
 )
 
 // Server serves one store. It is safe for concurrent use; see the package
@@ -24,12 +25,13 @@ type Server struct {
 
 	mu       sync.Mutex
 	managers map[string]*teammanager.Manager // by namespace name, created on first use
+	engines  map[string]*workflow.Engine     // by namespace name, created on first use, over managers[name]
 }
 
 // New returns a server of store with opts. The store stays the caller's:
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
-	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, turns: make(chan struct{}, opts.maxQueries)}
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, engines: map[string]*workflow.Engine{}, turns: make(chan struct{}, opts.maxQueries)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s
@@ -139,6 +141,24 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	return m, nil
 }
 
+// engine returns the workflow engine of namespace name over its team
+// manager m (created on first use, like the manager).
+func (s *Server) engine(ctx context.Context, name string, m *teammanager.Manager) (*workflow.Engine, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if en, ok := s.engines[name]; ok && s.managers[name] == m {
+		return en, nil
+	}
+	en, err := workflow.New(ctx, s.store, m, workflow.FromConfig(s.opts.cfg.Teams))
+	if err != nil {
+		return nil, err
+	}
+	if s.managers[name] == m {
+		s.engines[name] = en
+	}
+	return en, nil
+}
+
 // prefixes returns the SPARQL prefixes of namespace name (teammanager.Prefixes).
 func (s *Server) prefixes(name string) (map[string]string, error) {
 	x, err := namespace.New(name, namespace.WithBase(s.opts.cfg.NamespaceBase(name)))
@@ -155,12 +175,14 @@ func (s *Server) prefixes(name string) (map[string]string, error) {
 func (s *Server) deleteNamespace(ctx context.Context, name string) error {
 	s.mu.Lock()
 	delete(s.managers, name)
+	delete(s.engines, name)
 	s.mu.Unlock()
 	if err := s.store.DeleteNamespace(ctx, name); err != nil {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
 	}
 	s.mu.Lock()
 	delete(s.managers, name) // one created meanwhile saw the old namespace
+	delete(s.engines, name)
 	s.mu.Unlock()
 	return nil
 }

@@ -42,22 +42,55 @@ type stepResult struct {
 	err      error
 }
 
-// RunAs drives run id with runner until the run has finished, and returns
-// it: it starts each ready step (StartStep as actor), at most concurrency
-// (at least 1) at a time, each in its own goroutine, and records what the
-// runner returns (AddFindings, then CompleteStep; FailStep on an error or
-// outputs that CompleteStep refuses). Other drivers may drive the same run
-// at the same time, in this process or another: a step is started by one
-// of them only. While steps run elsewhere, RunAs waits for this Engine's
-// writes, the next step timeout, or the poll interval.
-//
-// When ctx ends, RunAs stops starting steps, waits for its runners
-// (whose context ends too), releases their steps (ReleaseStep) and returns
-// the run with ctx's error: the run can be resumed by another RunAs. When
-// the run is cancelled, the runners' context ends and RunAs returns.
+// Pull is the pull API of a run that a driver works through: *Engine in
+// process, or a client of a server's workflows.* methods. Its methods
+// return the errors Engine's do (errors.Is matches them across a client).
+type Pull interface {
+	Get(ctx context.Context, id string) (Run, error)
+	Ready(ctx context.Context, id string) ([]ReadyStep, error)
+	StartStep(ctx context.Context, id, step, actor string) error
+	AddFindings(ctx context.Context, id, step string, fs []teammanager.Finding) ([]string, error)
+	CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error
+	FailStep(ctx context.Context, id, step, reason string) error
+	ReleaseStep(ctx context.Context, id, step, reason string) error
+	// PollInterval is how often a driver with nothing to do looks for
+	// changes (Config.WithPollInterval for an Engine).
+	PollInterval() time.Duration
+}
+
+var _ Pull = (*Engine)(nil)
+
+// PollInterval returns the Config's poll interval.
+func (e *Engine) PollInterval() time.Duration { return e.cfg.poll }
+
+// RunAs drives run id with runner (Drive over e); a driver working through
+// e also wakes at once on e's own writes.
 func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, concurrency int) (Run, error) {
+	return Drive(ctx, e, id, actor, runner, concurrency)
+}
+
+// Drive drives run id through p with runner until the run has finished,
+// and returns it: it starts each ready step (StartStep as actor), at most
+// concurrency (at least 1) at a time, each in its own goroutine, and
+// records what the runner returns (AddFindings, then CompleteStep;
+// FailStep on an error or outputs that CompleteStep refuses). Other drivers
+// may drive the same run at the same time, in this process or another,
+// through an Engine or a server: a step is started by one of them only
+// (StartStep is atomic). While steps run elsewhere, Drive waits for the
+// next step timeout or p's poll interval (or, when p is an *Engine, for
+// its writes).
+//
+// When ctx ends, Drive stops starting steps, waits for its runners
+// (whose context ends too), releases their steps (ReleaseStep) and returns
+// the run with ctx's error: the run can be resumed by another driver. When
+// the run is cancelled, the runners' context ends and Drive returns.
+func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurrency int) (Run, error) {
 	if concurrency < 1 {
 		concurrency = 1
+	}
+	changed, now := func() <-chan struct{} { return nil }, time.Now
+	if e, ok := p.(*Engine); ok {
+		changed, now = e.changed, e.now
 	}
 	stepCtx, stopSteps := context.WithCancel(ctx)
 	defer stopSteps()
@@ -70,7 +103,7 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 		delete(inflight, res.step)
 		if stepCtx.Err() != nil {
 			// Stopped: give the step back for whoever resumes the run.
-			if err := e.ReleaseStep(detached, id, res.step, "driver "+actor+" stopped"); err != nil && !errors.Is(err, ErrInvalidTransition) && !errors.Is(err, ErrRunFinished) {
+			if err := p.ReleaseStep(detached, id, res.step, "driver "+actor+" stopped"); err != nil && !errors.Is(err, ErrInvalidTransition) && !errors.Is(err, ErrRunFinished) {
 				failure = errors.Join(failure, err)
 			}
 			return
@@ -78,16 +111,16 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 		var err error
 		switch {
 		case res.err != nil:
-			err = e.FailStep(ctx, id, res.step, res.err.Error())
+			err = p.FailStep(ctx, id, res.step, res.err.Error())
 		default:
 			if len(res.findings) > 0 {
-				_, err = e.AddFindings(ctx, id, res.step, res.findings)
+				_, err = p.AddFindings(ctx, id, res.step, res.findings)
 			}
 			if err == nil {
-				err = e.CompleteStep(ctx, id, res.step, res.outputs)
+				err = p.CompleteStep(ctx, id, res.step, res.outputs)
 			}
 			if errors.Is(err, ErrInvalidOutput) || errors.Is(err, teammanager.ErrInvalidFinding) {
-				err = e.FailStep(ctx, id, res.step, err.Error())
+				err = p.FailStep(ctx, id, res.step, err.Error())
 			}
 		}
 		// The step timed out or the run was cancelled meanwhile: nothing
@@ -107,9 +140,9 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 		if ctx.Err() != nil || failure != nil {
 			break
 		}
-		wake := e.changed()
+		wake := changed()
 		if len(inflight) < concurrency {
-			ready, err := e.Ready(ctx, id)
+			ready, err := p.Ready(ctx, id)
 			if err != nil && !errors.Is(err, ErrRunFinished) {
 				failure = err
 				break
@@ -122,7 +155,7 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 				if inflight[name] {
 					continue
 				}
-				if err := e.StartStep(ctx, id, name, actor); err != nil {
+				if err := p.StartStep(ctx, id, name, actor); err != nil {
 					if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 						continue // another driver started it, or finished the run (read below)
 					}
@@ -139,7 +172,7 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 				break
 			}
 		}
-		r, err := e.Get(ctx, id)
+		r, err := p.Get(ctx, id)
 		if err != nil {
 			failure = err
 			break
@@ -149,7 +182,7 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 			if failure != nil {
 				return r, failure
 			}
-			return e.Get(detached, id)
+			return p.Get(detached, id)
 		}
 		started := false
 		if len(inflight) < concurrency {
@@ -162,8 +195,8 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 		if started && r.Status != RunMerging {
 			continue
 		}
-		wait := e.cfg.poll
-		if d := e.nextDeadline(r); d > 0 && d < wait {
+		wait := p.PollInterval()
+		if d := nextDeadline(r, now()); d > 0 && d < wait {
 			wait = d
 		}
 		timer := time.NewTimer(wait)
@@ -177,7 +210,7 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 		timer.Stop()
 	}
 	drain()
-	r, gerr := e.Get(detached, id)
+	r, gerr := p.Get(detached, id)
 	if failure == nil {
 		failure = ctxcause.With(ctx, ctx.Err())
 	}
@@ -185,12 +218,11 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 }
 
 // nextDeadline returns how long until the first running step of r times
-// out (0: none).
-func (e *Engine) nextDeadline(r Run) time.Duration {
+// out after now (0: none).
+func nextDeadline(r Run, now time.Time) time.Duration {
 	if r.StepTimeout <= 0 {
 		return 0
 	}
-	now := e.now()
 	var first time.Duration
 	for _, s := range r.Steps {
 		if s.Status != StepRunning {

@@ -1,0 +1,137 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+// Workflows is the workflows.* methods of a server: runs of team
+// definitions and their pull API, with the signatures of workflow.Engine,
+// so that workflow.Drive drives a run through a server. Its errors match
+// the workflow package's sentinels (errors.Is: workflow.ErrUnknownRun,
+// workflow.ErrInvalidTransition, ...). It is safe for concurrent use.
+type Workflows struct {
+	c    *Client
+	poll time.Duration
+}
+
+var _ workflow.Pull = (*Workflows)(nil)
+
+// Workflows returns the workflows.* methods of c; a driver working through
+// them polls the server every poll (at least 1 ms) while it has nothing to
+// do.
+func (c *Client) Workflows(poll time.Duration) *Workflows {
+	return &Workflows{c: c, poll: max(poll, time.Millisecond)}
+}
+
+// PollInterval returns the poll interval given to Client.Workflows.
+func (w *Workflows) PollInterval() time.Duration { return w.poll }
+
+// Start starts a run of d (workflows.start); see workflow.Engine.Start.
+// opts.StepTimeout is sent in whole seconds (negative: none).
+func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error) {
+	secs := int64(opts.StepTimeout / time.Second)
+	switch {
+	case opts.StepTimeout < 0:
+		secs = -1
+	case opts.StepTimeout > 0 && secs == 0:
+		return workflow.Run{}, fmt.Errorf("%w: step timeout %s: want whole seconds", workflow.ErrInvalidRun, opts.StepTimeout)
+	}
+	p := map[string]any{"def": d, "id": opts.ID, "strategy": opts.Strategy, "inputs": opts.Inputs,
+		"non_critical": opts.NonCritical, "step_timeout": secs, "actor": opts.Actor}
+	var r workflow.Run
+	err := w.c.Call(ctx, "workflows.start", p, &r)
+	return r, err
+}
+
+// Get returns run id (workflows.get).
+func (w *Workflows) Get(ctx context.Context, id string) (workflow.Run, error) {
+	var r workflow.Run
+	err := w.c.Call(ctx, "workflows.get", map[string]string{"run": id}, &r)
+	return r, err
+}
+
+// List returns the runs with status st, empty: all (workflows.list).
+func (w *Workflows) List(ctx context.Context, st workflow.RunStatus) ([]workflow.Run, error) {
+	var rs []workflow.Run
+	err := w.c.Call(ctx, "workflows.list", map[string]string{"status": string(st)}, &rs)
+	return rs, err
+}
+
+// History returns the transitions of run id (workflows.history).
+func (w *Workflows) History(ctx context.Context, id string) ([]workflow.Transition, error) {
+	var h []workflow.Transition
+	err := w.c.Call(ctx, "workflows.history", map[string]string{"run": id}, &h)
+	return h, err
+}
+
+// Cancel cancels run id as actor (workflows.cancel).
+func (w *Workflows) Cancel(ctx context.Context, id, actor string) (workflow.Run, error) {
+	var r workflow.Run
+	err := w.c.Call(ctx, "workflows.cancel", map[string]string{"run": id, "actor": actor}, &r)
+	return r, err
+}
+
+// Ready returns the steps of run id that may start now (workflows.ready).
+func (w *Workflows) Ready(ctx context.Context, id string) ([]workflow.ReadyStep, error) {
+	var rs []api.ReadyStep
+	if err := w.c.Call(ctx, "workflows.ready", map[string]string{"run": id}, &rs); err != nil {
+		return nil, err
+	}
+	var out []workflow.ReadyStep
+	for _, r := range rs {
+		s, err := api.ReadyStepFrom(r)
+		if err != nil {
+			return nil, fmt.Errorf("workflows.ready: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// StartStep starts ready step step of run id as actor
+// (workflows.start_step): of two callers, one only succeeds.
+func (w *Workflows) StartStep(ctx context.Context, id, step, actor string) error {
+	return w.c.Call(ctx, "workflows.start_step", map[string]string{"run": id, "step": step, "actor": actor}, nil)
+}
+
+// AddFindings records findings of running step step, in one write
+// (workflows.add_findings), and returns their ids.
+func (w *Workflows) AddFindings(ctx context.Context, id, step string, fs []teammanager.Finding) ([]string, error) {
+	ps := make([]findingParams, 0, len(fs))
+	for _, f := range fs {
+		ps = append(ps, findingParamsOf(f))
+	}
+	var r struct {
+		IDs []string `json:"ids"`
+	}
+	if err := w.c.Call(ctx, "workflows.add_findings", map[string]any{"run": id, "step": step, "findings": ps}, &r); err != nil {
+		return nil, err
+	}
+	if len(r.IDs) == 0 {
+		return nil, nil
+	}
+	return r.IDs, nil
+}
+
+// CompleteStep completes running step step with outputs
+// (workflows.complete_step).
+func (w *Workflows) CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error {
+	return w.c.Call(ctx, "workflows.complete_step", map[string]any{"run": id, "step": step, "outputs": outputs}, nil)
+}
+
+// FailStep fails running step step with reason (workflows.fail_step).
+func (w *Workflows) FailStep(ctx context.Context, id, step, reason string) error {
+	return w.c.Call(ctx, "workflows.fail_step", map[string]string{"run": id, "step": step, "reason": reason}, nil)
+}
+
+// ReleaseStep gives running step step back, ready again
+// (workflows.release_step).
+func (w *Workflows) ReleaseStep(ctx context.Context, id, step, reason string) error {
+	return w.c.Call(ctx, "workflows.release_step", map[string]string{"run": id, "step": step, "reason": reason}, nil)
+}

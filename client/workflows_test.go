@@ -1,0 +1,174 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+// fanDef is a graph of n independent steps, each with an output "n",
+// feeding a final join step that receives s00's output.
+func fanDef(n int) workflow.Def {
+	d := workflow.Def{Name: "fan", Type: workflow.Graph}
+	var deps []string
+	for i := range n {
+		name := fmt.Sprintf("s%02d", i)
+		d.Steps = append(d.Steps, workflow.Step{Name: name, Agent: fmt.Sprintf("a%d", i%3),
+			Outputs: []workflow.Port{{Name: "n", Type: workflow.Number}}})
+		deps = append(deps, name)
+	}
+	d.Steps = append(d.Steps, workflow.Step{Name: "join", Agent: "a0", DependsOn: deps,
+		Inputs: []workflow.Port{{Name: "first", Type: workflow.Number, From: "s00.n"}}})
+	return d
+}
+
+func wf(t *testing.T, sock string) *client.Workflows {
+	return newClient(t, sock).Workflows(5 * time.Millisecond)
+}
+
+// TestWorkflows_TwoDriversThroughOneServer: two drivers, each with its own
+// client of one server, drive one run at once; every step runs exactly
+// once, the run completes, and the join step receives its upstream
+// findings and inputs as the engine resolved them.
+func TestWorkflows_TwoDriversThroughOneServer(t *testing.T) {
+	sock := startServer(t)
+	r, err := wf(t, sock).Start(ctx, fanDef(10), workflow.RunOptions{ID: "two", Strategy: "additive", StepTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "two" || r.StepTimeout != 0 || len(r.Steps) != 11 {
+		t.Fatalf("started %+v", r)
+	}
+	var mu sync.Mutex
+	ran := map[string][]string{}
+	var join workflow.ReadyStep
+	runner := func(driver string) workflow.Runner {
+		return workflow.RunnerFunc(func(_ context.Context, rs workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+			mu.Lock()
+			ran[rs.Step.Name] = append(ran[rs.Step.Name], driver)
+			if rs.Step.Name == "join" {
+				join = rs
+			}
+			mu.Unlock()
+			if rs.Step.Name == "join" {
+				return nil, nil, nil
+			}
+			return map[string]any{"n": 7}, []teammanager.Finding{{Subject: iri("repo"), Predicate: iri("checked"), Object: quad.String(rs.Step.Name), Confidence: 0.5}}, nil
+		})
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := fmt.Sprint("d", i)
+			_, errs[i] = workflow.Drive(ctx, wf(t, sock), "two", d, runner(d), 4)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("driver %d: %v", i, err)
+		}
+	}
+	for _, s := range r.Steps {
+		if len(ran[s.Name]) != 1 {
+			t.Errorf("step %s ran %d times (%v), want once", s.Name, len(ran[s.Name]), ran[s.Name])
+		}
+	}
+	got, err := wf(t, sock).Get(ctx, "two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != workflow.RunCompleted {
+		t.Fatalf("run %s: %s", got.Status, got.Error)
+	}
+	if join.Inputs["first"] != float64(7) || len(join.Upstream) != 10 {
+		t.Fatalf("join received inputs %v and %d upstream facts, want first=7 and 10", join.Inputs, len(join.Upstream))
+	}
+	f := join.Upstream[0]
+	if f.Subject != iri("repo") || f.Predicate != iri("checked") || len(f.Supporters) != 1 || len(f.FindingIDs) != 1 {
+		t.Fatalf("upstream fact %+v", f)
+	}
+	if _, ok := f.Object.(quad.String); !ok {
+		t.Fatalf("upstream object %#v, want a string literal", f.Object)
+	}
+}
+
+// TestWorkflows_Errors: the workflow package's errors cross the wire
+// (errors.Is matches its sentinels) and leave the run as it was.
+func TestWorkflows_Errors(t *testing.T) {
+	w := wf(t, startServer(t))
+	if _, err := w.Start(ctx, workflow.Def{Name: "bad", Type: workflow.Graph, Steps: []workflow.Step{{Name: "a", Agent: "x", DependsOn: []string{"nowhere"}}}}, workflow.RunOptions{}); !errors.Is(err, workflow.ErrInvalidDef) {
+		t.Fatalf("start an invalid def: %v", err)
+	}
+	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "bad id!"}); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Fatalf("start with a bad id: %v", err)
+	}
+	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "e"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Get(ctx, "nope"); !errors.Is(err, workflow.ErrUnknownRun) || api.ExitCode(err) != api.ExitNotFound {
+		t.Fatalf("get unknown run: %v", err)
+	}
+	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "e"}); !errors.Is(err, workflow.ErrRunExists) {
+		t.Fatalf("start twice: %v", err)
+	}
+	if err := w.StartStep(ctx, "e", "s00", "me"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.StartStep(ctx, "e", "s00", "you"); !errors.Is(err, workflow.ErrInvalidTransition) {
+		t.Fatalf("start a running step: %v", err)
+	}
+	if err := w.StartStep(ctx, "e", "zz", "me"); !errors.Is(err, workflow.ErrUnknownStep) {
+		t.Fatalf("start an unknown step: %v", err)
+	}
+	if err := w.CompleteStep(ctx, "e", "s00", map[string]any{"n": "seven"}); !errors.Is(err, workflow.ErrInvalidOutput) {
+		t.Fatalf("complete with a bad output: %v", err)
+	}
+	if _, err := w.AddFindings(ctx, "e", "s00", []teammanager.Finding{{Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c"), Confidence: 2}}); !errors.Is(err, teammanager.ErrInvalidFinding) {
+		t.Fatalf("add a bad finding: %v", err)
+	}
+	if err := w.StartStep(ctx, "e", "s00", ""); !errors.Is(err, api.ErrUsage) {
+		t.Fatalf("start_step without an actor: %v", err)
+	}
+	r, err := w.Get(ctx, "e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := r.Step("s00"); s.Status != workflow.StepRunning || s.Actor != "me" || len(s.Findings) != 0 {
+		t.Fatalf("after the refused calls, s00 is %+v", s)
+	}
+	if err := w.ReleaseStep(ctx, "e", "s00", "giving up"); err != nil {
+		t.Fatal(err)
+	}
+	ready, err := w.Ready(ctx, "e")
+	if err != nil || len(ready) != 2 {
+		t.Fatalf("ready after release: %v, %v", ready, err)
+	}
+	if _, err := w.Cancel(ctx, "e", "tester"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Cancel(ctx, "e", "tester"); !errors.Is(err, workflow.ErrRunFinished) {
+		t.Fatalf("cancel twice: %v", err)
+	}
+	runs, err := w.List(ctx, workflow.RunCancelled)
+	if err != nil || len(runs) != 1 || runs[0].ID != "e" {
+		t.Fatalf("list cancelled: %v, %v", runs, err)
+	}
+	h, err := w.History(ctx, "e")
+	if err != nil || len(h) == 0 || h[len(h)-1].To != string(workflow.RunCancelled) || h[len(h)-1].Actor != "tester" {
+		t.Fatalf("history: %+v, %v", h, err)
+	}
+}

@@ -1,0 +1,248 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+// The workflow methods (workflows.*): runs of team definitions (package
+// workflow), one workflow.Engine per namespace (Server.engine), and the
+// pull API a driver works through (package client: Client.Workflows).
+// Results: workflow.Run, []workflow.Transition and []api.ReadyStep in
+// their own JSON. Steps are started atomically: two drivers on one run,
+// through one server or in several processes, never start the same step.
+
+// wfParams are the params of the workflows.* methods.
+type wfParams struct {
+	Run string `json:"run"`
+	// Step, Actor, Reason, Outputs, Findings: the pull API's.
+	Step     string          `json:"step"`
+	Actor    string          `json:"actor"`
+	Reason   string          `json:"reason"`
+	Outputs  map[string]any  `json:"outputs"`
+	Findings []findingParams `json:"findings"`
+	// Status filters workflows.list.
+	Status string `json:"status"`
+}
+
+func (p *wfParams) decode(params json.RawMessage, need ...string) error {
+	if err := decodeParams(params, p); err != nil {
+		return err
+	}
+	args := []string{"run", p.Run}
+	for _, n := range need {
+		switch n {
+		case "step":
+			args = append(args, "step", p.Step)
+		case "actor":
+			args = append(args, "actor", p.Actor)
+		}
+	}
+	return required(args...)
+}
+
+// wfStartParams are the params of workflows.start: the definition as
+// workflow.Def's JSON (the caller parses team files and resolves built-in
+// names) and the run options; step_timeout in seconds (0: the server's
+// teams.workflowTimeout, -1: none).
+type wfStartParams struct {
+	Def         *workflow.Def  `json:"def"`
+	ID          string         `json:"id"`
+	Strategy    string         `json:"strategy"`
+	Inputs      map[string]any `json:"inputs"`
+	NonCritical []string       `json:"non_critical"`
+	StepTimeout int64          `json:"step_timeout"`
+	Actor       string         `json:"actor"`
+}
+
+func workflowsStart(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfStartParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Def == nil {
+		return nil, fmt.Errorf("%w: params: %q is required", api.ErrUsage, "def")
+	}
+	opts := workflow.RunOptions{ID: p.ID, Strategy: p.Strategy, Inputs: p.Inputs, NonCritical: p.NonCritical, Actor: p.Actor}
+	switch n := p.StepTimeout; {
+	case n == -1:
+		opts.StepTimeout = -1
+	case n < 0 || n > int64(1<<62/time.Second):
+		return nil, fmt.Errorf("%w: params: step_timeout %d: want 1..%d seconds, 0 or -1", api.ErrInvalid, n, int64(1<<62/time.Second))
+	default:
+		opts.StepTimeout = time.Duration(n) * time.Second
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return en.Start(ctx, *p.Def, opts)
+}
+
+func workflowsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return en.Get(ctx, p.Run)
+}
+
+func workflowsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	var st workflow.RunStatus
+	if p.Status != "" {
+		var err error
+		if st, err = workflow.ParseRunStatus(p.Status); err != nil {
+			return nil, fmt.Errorf("%w: params: status: %v", api.ErrInvalid, err)
+		}
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := en.List(ctx, st)
+	if runs == nil {
+		runs = []workflow.Run{}
+	}
+	return runs, err
+}
+
+func workflowsHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, err := en.History(ctx, p.Run)
+	if h == nil {
+		h = []workflow.Transition{}
+	}
+	return h, err
+}
+
+func workflowsCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return en.Cancel(ctx, p.Run, p.Actor)
+}
+
+func workflowsReady(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := en.Ready(ctx, p.Run)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.ReadyStep, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, api.ReadyStepOf(r))
+	}
+	return out, nil
+}
+
+// wfDone is the result of the pull API's writes that return nothing else.
+type wfDone struct {
+	Run  string `json:"run"`
+	Step string `json:"step"`
+}
+
+func workflowsStartStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return wfStepCall(ctx, c, params, []string{"step", "actor"}, func(en *workflow.Engine, p *wfParams) error {
+		return en.StartStep(ctx, p.Run, p.Step, p.Actor)
+	})
+}
+
+func workflowsCompleteStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return wfStepCall(ctx, c, params, []string{"step"}, func(en *workflow.Engine, p *wfParams) error {
+		return en.CompleteStep(ctx, p.Run, p.Step, p.Outputs)
+	})
+}
+
+func workflowsFailStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return wfStepCall(ctx, c, params, []string{"step"}, func(en *workflow.Engine, p *wfParams) error {
+		return en.FailStep(ctx, p.Run, p.Step, p.Reason)
+	})
+}
+
+func workflowsReleaseStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	return wfStepCall(ctx, c, params, []string{"step"}, func(en *workflow.Engine, p *wfParams) error {
+		return en.ReleaseStep(ctx, p.Run, p.Step, p.Reason)
+	})
+}
+
+func wfStepCall(ctx context.Context, c *rpcCtx, params json.RawMessage, need []string, fn func(*workflow.Engine, *wfParams) error) (any, error) {
+	var p wfParams
+	if err := p.decode(params, need...); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(en, &p); err != nil {
+		return nil, err
+	}
+	return wfDone{Run: p.Run, Step: p.Step}, nil
+}
+
+func workflowsAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfParams
+	if err := p.decode(params, "step"); err != nil {
+		return nil, err
+	}
+	fs := make([]teammanager.Finding, 0, len(p.Findings))
+	for i, fp := range p.Findings {
+		f, err := c.finding(fmt.Sprintf("findings/%d/", i), fp)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := en.AddFindings(ctx, p.Run, p.Step, fs)
+	if err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		ids = []string{}
+	}
+	return struct {
+		IDs []string `json:"ids"`
+	}{ids}, nil
+}
+
+// engine returns the workflow engine of the call's namespace.
+func (c *rpcCtx) engine(ctx context.Context) (*workflow.Engine, error) {
+	return c.s.engine(ctx, c.ns, c.m)
+}
