@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
 )
@@ -27,8 +28,10 @@ func workflowsCommand(e *env) *cli.Command {
 		Description: `A run is a Cortex team whose members are the agents of the team file's
 steps; chain, scatter, graph and council workflows run (crew and swarm exit
 4: they need the task board). A council runs in rounds: a step per agent and
-round (round-N/AGENT) whose findings are its votes. The workflows commands open the store themselves
-(not through a server).
+round (round-N/AGENT) whose findings are its votes. The workflows commands
+go through the server that serves the store (cortexctl serve, --server) if
+there is one (workflows.* methods), else open the store themselves; team
+files are read here and sent to the server as JSON.
 
 Example:
    cortexctl workflows run code-review --input change=HEAD~1 --exec ./review.sh --parallel 4
@@ -72,6 +75,27 @@ Examples:
 					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
 				),
 				Action: func(c *cli.Context) error { return workflowsRun(c, e) },
+			},
+			{
+				Name:      "drive",
+				Usage:     "drive an existing run to its end with --exec, beside other drivers",
+				ArgsUsage: "RUN",
+				Description: `Runs each ready step of RUN with --exec COMMAND, at most --parallel at a time,
+as workflows run --exec does (same stdin, stdout and exit codes), until the
+run has finished. Several drivers, in this process's host or other
+processes, through one server or on the store, may drive one run at once: a
+step is started by one of them only. A driver that is interrupted gives its
+running steps back (ready again) for another to resume.
+
+Example:
+   cortexctl workflows run code-review --id cr1 --input change=HEAD~1
+   cortexctl workflows drive cr1 --exec ./review.sh --parallel 4 &
+   cortexctl workflows drive cr1 --exec ./review.sh --parallel 4`,
+				Flags: withOutput(
+					&cli.StringFlag{Name: "exec", Usage: "run `COMMAND` (sh -c) for each ready step (required)"},
+					&cli.Int64Flag{Name: "parallel", Usage: "steps run at a time (at most 1024)", Value: 1},
+				),
+				Action: func(c *cli.Context) error { return workflowsDrive(c, e) },
 			},
 			{
 				Name:      "status",
@@ -136,14 +160,39 @@ func wfErr(err error) error {
 	return err
 }
 
-// engine returns a workflow engine over the store (see embeddedManager).
-func (e *env) engine(c *cli.Context, a access) (*workflow.Engine, *teammanager.Manager, error) {
+// workflows are the runs of a namespace: *workflow.Engine over the store,
+// or *client.Workflows through a server.
+type workflows interface {
+	workflow.Pull
+	Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+	List(ctx context.Context, st workflow.RunStatus) ([]workflow.Run, error)
+	History(ctx context.Context, id string) ([]workflow.Transition, error)
+	Cancel(ctx context.Context, id, actor string) (workflow.Run, error)
+}
+
+var (
+	_ workflows = (*workflow.Engine)(nil)
+	_ workflows = (*client.Workflows)(nil)
+)
+
+// remotePoll is how often a driver through a server polls it while it has
+// nothing to do (workflow.DefaultConfig's poll interval).
+const remotePoll = 200 * time.Millisecond
+
+// workflows returns the runs of the namespace: through the server if one
+// serves the store (see manager), else a workflow engine over the store.
+func (e *env) workflows(c *cli.Context, a access) (workflows, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rc.Workflows(remotePoll), nil
+	}
 	tm, err := e.embeddedManager(c, a)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	en, err := workflow.New(c.Context, e.store, tm, workflow.FromConfig(e.cfg.Teams))
-	return en, tm, err
+	return workflow.New(c.Context, e.store, tm, workflow.FromConfig(e.cfg.Teams))
 }
 
 func oneRunArg(c *cli.Context, cmd string) (string, error) {
@@ -218,28 +267,54 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if c.Int64("parallel") < 1 {
 		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
 	}
-	en, tm, err := e.engine(c, accessCreate)
+	wf, err := e.workflows(c, accessCreate)
 	if err != nil {
 		return err
 	}
-	r, err := en.Start(c.Context, d, opts)
+	r, err := wf.Start(c.Context, d, opts)
 	if err != nil {
 		return wfErr(err)
 	}
 	if command := c.String("exec"); command != "" {
-		actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
-		r, err = en.RunAs(c.Context, r.ID, actor, execRunner(e, command, tm.Prefixes()), int(min(c.Int64("parallel"), 1024)))
-		if err != nil {
-			return wfErr(fmt.Errorf("run %s: %w (resume it with the workflow package's Run)", r.ID, err))
-		}
+		return drive(c, e, wf, r.ID, command)
+	}
+	return printRun(c, e.stdout, r)
+}
+
+// drive drives run id through wf with --exec command and --parallel, and
+// prints the run: exit 4 unless it completed.
+func drive(c *cli.Context, e *env, wf workflows, id, command string) error {
+	actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
+	r, err := workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, e.prefixes()), int(min(c.Int64("parallel"), 1024)))
+	if err != nil {
+		return wfErr(fmt.Errorf("run %s: %w (resume it with workflows drive)", id, err))
 	}
 	if err := printRun(c, e.stdout, r); err != nil {
 		return err
 	}
-	if c.String("exec") != "" && r.Status != workflow.RunCompleted {
+	if r.Status != workflow.RunCompleted {
 		return &classified{fmt.Errorf("run %s %s: %s", r.ID, r.Status, r.Error), api.ErrConflict}
 	}
 	return nil
+}
+
+func workflowsDrive(c *cli.Context, e *env) error {
+	id, err := oneRunArg(c, "drive")
+	if err != nil {
+		return err
+	}
+	command := c.String("exec")
+	if command == "" {
+		return usagef("workflows drive: --exec COMMAND is required")
+	}
+	if c.Int64("parallel") < 1 {
+		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
+	}
+	wf, err := e.workflows(c, accessWrite)
+	if err != nil {
+		return err
+	}
+	return drive(c, e, wf, id, command)
 }
 
 func printRun(c *cli.Context, w io.Writer, r workflow.Run) error {
@@ -274,11 +349,11 @@ func workflowsStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	en, _, err := e.engine(c, accessRead)
+	wf, err := e.workflows(c, accessRead)
 	if err != nil {
 		return err
 	}
-	r, err := en.Get(c.Context, id)
+	r, err := wf.Get(c.Context, id)
 	if err != nil {
 		return wfErr(err)
 	}
@@ -321,11 +396,11 @@ func workflowsList(c *cli.Context, e *env) error {
 			return wfErr(err)
 		}
 	}
-	en, _, err := e.engine(c, accessRead)
+	wf, err := e.workflows(c, accessRead)
 	if err != nil {
 		return err
 	}
-	runs, err := en.List(c.Context, st)
+	runs, err := wf.List(c.Context, st)
 	if err != nil {
 		return err
 	}
@@ -352,11 +427,11 @@ func workflowsHistory(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	en, _, err := e.engine(c, accessRead)
+	wf, err := e.workflows(c, accessRead)
 	if err != nil {
 		return err
 	}
-	h, err := en.History(c.Context, id)
+	h, err := wf.History(c.Context, id)
 	if err != nil {
 		return wfErr(err)
 	}
@@ -378,11 +453,11 @@ func workflowsCancel(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	en, _, err := e.engine(c, accessWrite)
+	wf, err := e.workflows(c, accessWrite)
 	if err != nil {
 		return err
 	}
-	r, err := en.Cancel(c.Context, id, "cortexctl")
+	r, err := wf.Cancel(c.Context, id, "cortexctl")
 	if err != nil {
 		return wfErr(err)
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -290,5 +293,90 @@ func TestCLI_WorkflowsCouncil(t *testing.T) {
 	}
 	if out := mustCLI(t, dir, "workflows", "status", "cn"); !strings.Contains(out, "ROUND") || !strings.Contains(out, "agreed") {
 		t.Fatalf("status: %s", out)
+	}
+}
+
+// wideTeam is a graph team of 12 independent steps and a join step.
+func wideTeam() string {
+	var steps, deps []string
+	for i := range 12 {
+		name := fmt.Sprintf("s%02d", i)
+		steps = append(steps, fmt.Sprintf(`{"name": %q, "agent": "a%d"}`, name, i%3))
+		deps = append(deps, fmt.Sprintf("%q", name))
+	}
+	steps = append(steps, fmt.Sprintf(`{"name": "join", "agent": "a0", "depends_on": [%s]}`, strings.Join(deps, ", ")))
+	return fmt.Sprintf(`{"name": "wide", "version": "1.0.0", "agents": ["a0", "a1", "a2"],
+  "workflow": {"type": "graph", "steps": [%s]}}`, strings.Join(steps, ",\n"))
+}
+
+// TestCLI_WorkflowsDriveTwoProcesses: a run started through a cortexctl
+// serve, then driven by two cortexctl workflows drive processes at once
+// through it: every step runs exactly once (the step command appends its
+// name to a file, O_APPEND) and the run completes.
+func TestCLI_WorkflowsDriveTwoProcesses(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "")
+	data := func(args ...string) []string { return append([]string{"--data", dir, "-n", "acme"}, args...) }
+	team := writeFile(t, "wide.json", wideTeam())
+	if r := runBinary(t, nil, data("workflows", "run", team, "--id", "w1")...); r.code != 0 || !strings.Contains(r.stdout, "run w1") {
+		t.Fatalf("workflows run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ranLog := filepath.Join(t.TempDir(), "ran.log")
+	script := writeFile(t, "step.sh", "#!/bin/sh\necho \"$CORTEX_STEP\" >> \""+ranLog+"\"\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	drivers := make([]result, 2)
+	for i := range drivers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			drivers[i] = runBinary(t, nil, data("workflows", "drive", "w1", "--exec", script, "--parallel", "3", "--json")...)
+		}()
+	}
+	wg.Wait()
+	for i, r := range drivers {
+		var run struct{ ID, Status string }
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &run) != nil || run.Status != "completed" {
+			t.Errorf("driver %d: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
+		}
+	}
+	logged, err := os.ReadFile(ranLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, name := range strings.Fields(string(logged)) {
+		count[name]++
+	}
+	if len(count) != 13 {
+		t.Errorf("%d distinct steps ran, want 13: %v", len(count), count)
+	}
+	for name, n := range count {
+		if n != 1 {
+			t.Errorf("step %s ran %d times, want once", name, n)
+		}
+	}
+	r := runBinary(t, nil, data("workflows", "status", "w1")...)
+	if r.code != 0 || !strings.Contains(r.stdout, "run w1 (wide, graph, strategy additive): completed") {
+		t.Fatalf("status: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// drive refuses what it cannot do, with the exit codes of the errors.
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"workflows", "drive", "nope", "--exec", "true"}, exitNotFound, "unknown run"},
+		{[]string{"workflows", "drive", "w1"}, exitUsage, "--exec COMMAND is required"},
+		{[]string{"workflows", "drive", "w1", "--exec", "true", "--parallel", "0"}, exitInvalid, "--parallel 0"},
+	} {
+		if r := runBinary(t, nil, data(tc.args...)...); r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+			t.Errorf("%v: exit %d (want %d), stderr %q", tc.args, r.code, tc.code, r.stderr)
+		}
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, s.stderr)
 	}
 }

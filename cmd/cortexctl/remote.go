@@ -59,7 +59,7 @@ func reachable(d server.Discovery) string {
 }
 
 // errDirect means a command that reads or writes the store itself (demo,
-// serve, defs, workflows) while it goes through a server.
+// serve) while it goes through a server.
 var errDirect = errors.New("has no server equivalent yet")
 
 // direct returns nil if the command may open the store itself, or the

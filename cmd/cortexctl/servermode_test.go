@@ -34,6 +34,7 @@ var embeddedOnly = map[string]string{
 	"TestCLI_ThroughServer":                       "it is the runner",
 	"TestCLI_WhileServed":                         "it runs the binary against a cortexctl serve of its own",
 	"TestCLI_ServerFlag":                          "it runs the binary against a cortexctl serve of its own",
+	"TestCLI_WorkflowsDriveTwoProcesses":          "it runs the binary against a cortexctl serve of its own",
 }
 
 // TestCLI_ThroughServer runs the CLI tests (TestCLI_*) again, in a child
@@ -86,7 +87,7 @@ func directCommand(args []string) bool {
 		return true
 	}
 	switch words[0] {
-	case "demo", "serve", "workflows":
+	case "demo", "serve":
 		return true
 	case "defs":
 		return len(words) > 1 && words[1] == "validate" // it needs no store
