@@ -20,7 +20,13 @@
 // A host drives a run with the pull API — Ready (ready steps, with their
 // resolved inputs and the fused findings of their dependencies), StartStep,
 // AddFindings, CompleteStep (typed outputs) or FailStep, ReleaseStep — or
-// with the driver Run, which calls a Runner for each ready step.
+// with the driver Run, which calls a Runner for each ready step. The
+// driver works over the Pull interface (Drive), which *Engine and a client
+// of a server's workflows.* methods (package client: Client.Workflows)
+// both implement, so that drivers in several processes can drive one run
+// through one server; a driver through a server polls it
+// (Pull.PollInterval) where one through an Engine also wakes on that
+// Engine's writes.
 //
 // # Council
 //
