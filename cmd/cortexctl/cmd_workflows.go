@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/defstore"
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
 )
@@ -51,7 +54,8 @@ CompleteStep, FailStep).
 With --exec, each ready step runs COMMAND with sh -c, at most --parallel at
 a time, the step as JSON on stdin:
    {"run": ..., "step": {"name", "agent", "depends_on", "inputs", "outputs"},
-    "agent": {agent definition, or {"name": ...}}, "context": ..., "inputs": {...},
+    "agent": {agent definition — from TEAMDEF's directory, else the one stored
+    by cortexctl defs import — or {"name": ...}}, "context": ..., "inputs": {...},
     "upstream": [{"subject", "predicate", "object", "confidence", "supporters"}],
     "round": N, "tally": {the previous round's tally}}   (round, tally: council steps)
 and its stdout read as
@@ -269,6 +273,9 @@ func workflowsRun(c *cli.Context, e *env) error {
 	}
 	wf, err := e.workflows(c, accessCreate)
 	if err != nil {
+		return err
+	}
+	if err := e.storedAgentDefs(c, &d); err != nil {
 		return err
 	}
 	r, err := wf.Start(c.Context, d, opts)
@@ -540,4 +547,59 @@ func execRunner(e *env, command string, prefixes map[string]string) workflow.Run
 		}
 		return res.Outputs, fs, nil
 	})
+}
+
+// storedAgentDefs gives d, for each of its agents whose definition TEAMDEF
+// did not bring, the definition stored in the namespace (cortexctl defs
+// import), if there is exactly one of that name: the steps hand it to the
+// host. An agent with none keeps only its name.
+func (e *env) storedAgentDefs(c *cli.Context, d *workflow.Def) error {
+	agents := d.Agents
+	for _, s := range d.Steps {
+		if !slices.Contains(agents, s.Agent) {
+			agents = append(slices.Clip(agents), s.Agent)
+		}
+	}
+	rc, err := e.remote()
+	if err != nil {
+		return err
+	}
+	var ds *defstore.Store
+	if rc == nil {
+		if ds, err = e.defStore(c, accessCreate); err != nil {
+			return err
+		}
+	}
+	for _, name := range agents {
+		if _, ok := d.AgentDefs[name]; ok || name == "" {
+			continue
+		}
+		var def json.RawMessage
+		if rc != nil {
+			got, err := rc.GetDef(c.Context, name, spec.KindAgent)
+			if err != nil {
+				if errors.Is(err, defstore.ErrNotFound) || errors.Is(err, defstore.ErrAmbiguous) {
+					continue
+				}
+				return err
+			}
+			def = got.Definition
+		} else {
+			got, err := ds.Get(c.Context, name, spec.KindAgent)
+			if err != nil {
+				if errors.Is(err, defstore.ErrNotFound) || errors.Is(err, defstore.ErrAmbiguous) {
+					continue
+				}
+				return err
+			}
+			if def, err = spec.MarshalAgent(got.Agent, "json"); err != nil {
+				return err
+			}
+		}
+		if d.AgentDefs == nil {
+			d.AgentDefs = map[string]json.RawMessage{}
+		}
+		d.AgentDefs[name] = def
+	}
+	return nil
 }

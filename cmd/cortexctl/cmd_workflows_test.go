@@ -380,3 +380,37 @@ func TestCLI_WorkflowsDriveTwoProcesses(t *testing.T) {
 		t.Fatalf("serve exited %d: %s", code, s.stderr)
 	}
 }
+
+// TestCLI_WorkflowsStoredAgentDefs: a step's JSON carries its agent's
+// definition from the store (cortexctl defs import) when TEAMDEF is a
+// team file alone.
+func TestCLI_WorkflowsStoredAgentDefs(t *testing.T) {
+	dir := t.TempDir()
+	agent := writeFile(t, "analyst.md", "---\nname: analyst\ndescription: finds causes\n---\nFind the root cause.\n")
+	mustCLI(t, dir, "defs", "import", agent)
+	team := writeFile(t, "team.json", `{"name": "probe", "version": "1.0.0", "agents": ["analyst", "helper"],
+		"workflow": {"type": "chain", "steps": [{"name": "look", "agent": "analyst"}, {"name": "help", "agent": "helper"}]}}`)
+	out := filepath.Join(t.TempDir(), "steps.jsonl")
+	mustCLI(t, dir, "workflows", "run", team, "--id", "p1", "--exec", "cat >> "+out+"; echo >> "+out)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[string]json.RawMessage{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var s struct {
+			Step  struct{ Name string }
+			Agent json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("step JSON %q: %v", line, err)
+		}
+		steps[s.Step.Name] = s.Agent
+	}
+	if a := string(steps["look"]); !strings.Contains(a, "Find the root cause.") || !strings.Contains(a, "finds causes") {
+		t.Fatalf("look's agent: %s", a)
+	}
+	if a := string(steps["help"]); strings.Contains(a, "instructions") || !strings.Contains(a, `"helper"`) {
+		t.Fatalf("help's agent (defined nowhere): %s", a)
+	}
+}
