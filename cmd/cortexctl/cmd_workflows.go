@@ -578,7 +578,9 @@ func (e *env) storedAgentDefs(c *cli.Context, d *workflow.Def) error {
 		if rc != nil {
 			got, err := rc.GetDef(c.Context, name, spec.KindAgent)
 			if err != nil {
-				if errors.Is(err, defstore.ErrNotFound) || errors.Is(err, defstore.ErrAmbiguous) {
+				// Not stored, ambiguous, or no namespace yet (the run
+				// creates it).
+				if api.ExitCode(err) == api.ExitNotFound || errors.Is(err, defstore.ErrAmbiguous) {
 					continue
 				}
 				return err
