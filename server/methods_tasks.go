@@ -276,40 +276,19 @@ func teamsTaskReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 
 // teamsTaskFail: {team, task, agent, reason} -> the task, failed.
 func teamsTaskFail(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p struct {
-		taskRef
-		Reason string `json:"reason"`
-	}
-	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
-		return nil, err
-	}
-	return taskResult(c.m.FailTask(ctx, p.Team, p.Agent, p.Task, p.Reason))
+	return taskWithReason(ctx, params, c.m.FailTask)
 }
 
 // teamsTaskCancel: {team, task, agent (the lead), reason} -> the task,
 // cancelled.
 func teamsTaskCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p struct {
-		taskRef
-		Reason string `json:"reason"`
-	}
-	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
-		return nil, err
-	}
-	return taskResult(c.m.CancelTask(ctx, p.Team, p.Agent, p.Task, p.Reason))
+	return taskWithReason(ctx, params, c.m.CancelTask)
 }
 
 // teamsTaskSkip: {team, task, agent (the lead), reason} -> the task,
 // cancelled as skipped (its dependents go ahead).
 func teamsTaskSkip(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p struct {
-		taskRef
-		Reason string `json:"reason"`
-	}
-	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
-		return nil, err
-	}
-	return taskResult(c.m.SkipTask(ctx, p.Team, p.Agent, p.Task, p.Reason))
+	return taskWithReason(ctx, params, c.m.SkipTask)
 }
 
 // teamsTaskPause, teamsTaskResume, teamsTaskRetry: {team, task, agent
@@ -559,4 +538,17 @@ func teamsChatConfigure(ctx context.Context, c *rpcCtx, params json.RawMessage) 
 		return nil, err
 	}
 	return p, nil
+}
+
+// taskWithReason runs a task control that takes a reason ({team, task,
+// agent, reason}) and returns the task.
+func taskWithReason(ctx context.Context, params json.RawMessage, fn func(ctx context.Context, team, agent, task, reason string) (teammanager.Task, error)) (any, error) {
+	var p struct {
+		taskRef
+		Reason string `json:"reason"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	return taskResult(fn(ctx, p.Team, p.Agent, p.Task, p.Reason))
 }

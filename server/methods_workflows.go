@@ -86,11 +86,7 @@ func workflowsStart(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 }
 
 func workflowsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p wfParams
-	if err := p.decode(params); err != nil {
-		return nil, err
-	}
-	en, err := c.engine(ctx)
+	en, p, err := c.runEngine(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +117,7 @@ func workflowsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 }
 
 func workflowsHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p wfParams
-	if err := p.decode(params); err != nil {
-		return nil, err
-	}
-	en, err := c.engine(ctx)
+	en, p, err := c.runEngine(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +129,7 @@ func workflowsHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 }
 
 func workflowsCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p wfParams
-	if err := p.decode(params); err != nil {
-		return nil, err
-	}
-	en, err := c.engine(ctx)
+	en, p, err := c.runEngine(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +137,7 @@ func workflowsCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 }
 
 func workflowsReady(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p wfParams
-	if err := p.decode(params); err != nil {
-		return nil, err
-	}
-	en, err := c.engine(ctx)
+	en, p, err := c.runEngine(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -245,4 +229,15 @@ func workflowsAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 // engine returns the workflow engine of the call's namespace.
 func (c *rpcCtx) engine(ctx context.Context) (*workflow.Engine, error) {
 	return c.s.engine(ctx, c.ns, c.m)
+}
+
+// runEngine reads the params of a method on one run (run required) and
+// returns them with the namespace's engine.
+func (c *rpcCtx) runEngine(ctx context.Context, params json.RawMessage) (*workflow.Engine, wfParams, error) {
+	var p wfParams
+	if err := p.decode(params); err != nil {
+		return nil, p, err
+	}
+	en, err := c.engine(ctx)
+	return en, p, err
 }
