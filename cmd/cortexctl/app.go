@@ -217,9 +217,8 @@ While a server holds --data (cortexctl serve, or a host serving its store),
 commands go through it, found by DIR/cortex-server.json; --server URL
 (CORTEX_SERVER) sends them to a server instead. Through a server: teams, plans,
 tasks, mail, findings, facts, conflicts, strategies, namespaces, graphs,
-stats, query, import, export and defs. demo, serve and workflows read or
-write the store itself and have no server equivalent yet: while a server
-holds the store they exit 6 (stop it), with --server they exit 2.
+stats, query, import, export, defs, workflows and demo. serve opens the
+store itself: while a server holds it, serve exits 6; with --server, 2.
 
 Example:
    cortexctl import data.ttl && cortexctl graphs && cortexctl export -o all.nq`,

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
 	"github.com/cortexgraph/cortex/fixtures"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -23,7 +26,8 @@ func demoCommand(e *env) *cli.Command {
 strategy conflict-flag), starts its members, imports their findings from
 fixtures/findings/, completes them — which merges the team — and prints the
 merged facts and the conflicts left for a human. Running it again deletes
-the demo team and creates it anew.
+the demo team and creates it anew. Through a server (cortexctl serve,
+--server) it runs there, as every other command does.
 
 Example:
    cortexctl demo
@@ -32,7 +36,11 @@ Example:
 			if !c.IsSet("namespace") {
 				e.nsName = "demo"
 			}
-			m, err := e.embeddedManager(c, accessCreate) // refused while a server holds the store (e.direct)
+			m, err := e.manager(c, accessCreate) // through the server that serves the store, if any
+			if err != nil {
+				return err
+			}
+			layout, err := e.ns()
 			if err != nil {
 				return err
 			}
@@ -49,7 +57,11 @@ Example:
 			if err := deleteTeam(c.Context, m, tc.ID, true); err != nil && !errors.Is(err, teammanager.ErrUnknownTeam) {
 				return err
 			}
-			fmt.Fprintf(out, "== Cortex demo: store %s, namespace %q\n\n", e.dataDir, e.nsName)
+			where := "store " + e.dataDir
+			if e.serverURL != "" {
+				where = "server " + e.serverURL
+			}
+			fmt.Fprintf(out, "== Cortex demo: %s, namespace %q\n\n", where, e.nsName)
 			team, err := m.CreateTeam(c.Context, tc)
 			if err != nil {
 				return err
@@ -86,7 +98,7 @@ Example:
 			if rep == nil {
 				return fmt.Errorf("demo: the team did not merge")
 			}
-			fmt.Fprintf(out, "\n4. merged facts (shared graph %s)\n", m.Namespace().SharedGraph(team.ID))
+			fmt.Fprintf(out, "\n4. merged facts (shared graph %s)\n", layout.SharedGraph(team.ID))
 			for _, f := range rep.Facts {
 				fmt.Fprintf(out, "   %s %s %s .   # %s\n", rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate),
 					rdfio.FormatTerm(f.Object), strings.Join(f.Supporters, ", "))
@@ -106,22 +118,15 @@ Example:
 				fmt.Fprintf(out, "\nresolve one with:\n   cortexctl -n %s conflicts resolve %s %s --object '%s' --by you\n",
 					e.nsName, team.ID, cs[0].ID, rdfio.FormatTerm(cs[0].Candidates[0].Object))
 			}
-			return demoQuery(c, e, team.ID)
+			return demoQuery(c, e, layout, team.ID)
 		},
 	}
 }
 
 // demoQuery asks the graph which agents' findings made it into the merged
-// knowledge, in SPARQL.
-func demoQuery(c *cli.Context, e *env, teamID string) error {
-	ns, err := e.namespace(c.Context, accessCreate)
-	if err != nil {
-		return err
-	}
-	layout, err := e.ns()
-	if err != nil {
-		return err
-	}
+// knowledge, in SPARQL: through the server's endpoint if the command goes
+// through one, else over the store.
+func demoQuery(c *cli.Context, e *env, layout namespace.NS, teamID string) error {
 	q := fmt.Sprintf(`SELECT ?agent (COUNT(*) AS ?fused) WHERE {
   GRAPH %s { ?set prov:wasAttributedTo ?agent }
   GRAPH ?set { ?s ?p ?o }
@@ -129,29 +134,55 @@ func demoQuery(c *cli.Context, e *env, teamID string) error {
 	out := e.stdout
 	fmt.Fprintf(out, "\n6. ask the graph in SPARQL: which agents' findings were fused?\n   cortexctl -n %s query '%s'\n\n",
 		e.nsName, strings.ReplaceAll(q, "\n", "\n   "))
-	res, err := ns.Query(c.Context, q, sparql.Options{})
+	vars, rows, err := demoRows(c, e, q)
 	if err != nil {
 		return err
 	}
-	defer res.Close()
 	var buf bytes.Buffer
-	w, err := results.NewTableWriter(&buf, res.Vars, results.DefaultTableOptions())
+	w, err := results.NewTableWriter(&buf, vars, results.DefaultTableOptions())
 	if err != nil {
 		return err
 	}
-	for res.Next(c.Context) {
-		if err := w.Write(results.Row(res.Row())); err != nil {
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
 			return err
 		}
-	}
-	if err := res.Err(); err != nil {
-		return err
 	}
 	if err := w.Close(); err != nil {
 		return err
 	}
 	_, err = out.Write(indent(buf.Bytes()))
 	return err
+}
+
+// demoRows runs the SELECT query q and returns its variables and rows.
+func demoRows(c *cli.Context, e *env, q string) ([]string, []results.Row, error) {
+	if rc, err := e.remote(); err != nil {
+		return nil, nil, err
+	} else if rc != nil {
+		res, err := rc.Query(c.Context, q, client.QueryOptions{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res.Solutions == nil || res.Solutions.Boolean != nil {
+			return nil, nil, fmt.Errorf("demo: the server answered the query without rows")
+		}
+		return res.Solutions.Vars, res.Solutions.Rows, nil
+	}
+	ns, err := e.namespace(c.Context, accessCreate)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := ns.Query(c.Context, q, sparql.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Close()
+	var rows []results.Row
+	for res.Next(c.Context) {
+		rows = append(rows, results.Row(slices.Clone(res.Row())))
+	}
+	return res.Vars, rows, res.Err()
 }
 
 func indent(b []byte) []byte {

@@ -58,9 +58,9 @@ func reachable(d server.Discovery) string {
 	return ""
 }
 
-// errDirect means a command that reads or writes the store itself (demo,
-// serve) while it goes through a server.
-var errDirect = errors.New("has no server equivalent yet")
+// errDirect means a command that opens the store itself (serve) while it
+// goes through a server.
+var errDirect = errors.New("opens the store itself")
 
 // direct returns nil if the command may open the store itself, or the
 // error saying why it cannot: with --server, a usage error (exit 2); with
@@ -72,10 +72,10 @@ func (e *env) direct() error {
 		return err
 	}
 	if e.discovered == nil {
-		return fmt.Errorf("%w: %s reads or writes the store itself and %w: run it without --server (CORTEX_SERVER), on the machine of the store",
+		return fmt.Errorf("%w: %s %w: run it without --server (CORTEX_SERVER), on the machine of the store",
 			api.ErrUsage, e.command, errDirect)
 	}
 	d := e.discovered
-	return fmt.Errorf("%w: the store in %s is served by process %d (cortexctl serve or a host), and %s, which reads or writes the store itself, %w: use the server's Graph Store Protocol (/ns/%s/data?graph=IRI) and SPARQL endpoint, or stop the server",
-		api.ErrUnavailable, e.dataDir, d.PID, e.command, errDirect, e.nsName)
+	return fmt.Errorf("%w: the store in %s is served by process %d (cortexctl serve or a host), and %s %w: stop that server first",
+		api.ErrUnavailable, e.dataDir, d.PID, e.command, errDirect)
 }

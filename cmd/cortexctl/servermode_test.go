@@ -87,7 +87,7 @@ func directCommand(args []string) bool {
 		return true
 	}
 	switch words[0] {
-	case "demo", "serve":
+	case "serve":
 		return true
 	case "defs":
 		return len(words) > 1 && words[1] == "validate" // it needs no store
