@@ -222,6 +222,12 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	return nil
 }
 
+// ReadTs is Badger's read timestamp of the transaction: the newest commit
+// it sees (badger.Txn.ReadTs). Each commit of the database takes the next
+// timestamp, so a transaction reading at T+1 knows that exactly one commit
+// came after one that read at T.
+func (tx *Tx) ReadTs() uint64 { return tx.txn.ReadTs() }
+
 // Close discards the transaction if it was not committed.
 func (tx *Tx) Close() error {
 	tx.txn.Discard()

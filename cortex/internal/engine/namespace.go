@@ -45,6 +45,7 @@ type Namespace struct {
 	// bulk.go).
 	writeGen, removeGen uint64
 
+	nodes     nodeCache // the last delta's nodes (nodecache.go), guarded by wmu
 	cache     valueCache
 	statCache statsCache // planner statistics (stats.go)
 

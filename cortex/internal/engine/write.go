@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
 	"github.com/cortexgraph/cortex/cortex/internal/layout"
 
 	"github.com/cayleygraph/cayley/graph/proto"
@@ -47,7 +48,10 @@ type deltaWriter struct {
 	pins  map[quad.Value]bool       // terms to pin (Delta.Pin), normalised
 	side  *sideOps                  // side-table writes (Tx.PutSide...), or nil
 	pre   *prefetched               // keys read ahead (journaled deltas), or nil
-	store *Store                    // the store, when pre is used (its tuning and counters)
+	// cached holds the nodes as the namespace's previous delta left them,
+	// when they are still exact (nodecache.go), else nil.
+	cached map[refs.ValueHash]cachedNode
+	store  *Store // the store, when pre is used (its tuning and counters)
 	// The nodes of each quad removed and added, when prefetchNodes looked
 	// them up (journaled deltas), else nil.
 	rmNodes, addNodes [][4]*deltaNode
@@ -61,12 +65,20 @@ type deltaWriter struct {
 // de-duplicated, with no quad in both) in one transaction. It reports whether
 // nodes were deleted. The caller holds n.wmu.
 func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (freed bool, err error) {
-	tx, err := n.kv.Tx(true)
+	ft, err := n.view.Tx(true)
 	if err != nil {
 		return false, err
 	}
+	btx := ft.(*badgerkv.Tx)
+	tx := &deltaTx{tx: btx}
 	defer tx.Close()
-	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, pins: pins, side: side, now: time.Now().UnixNano()}
+	ts := btx.ReadTs()
+	defer func() {
+		if err != nil {
+			n.nodes.reset()
+		}
+	}()
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, cached: n.nodes.at(ts), pins: pins, side: side, now: time.Now().UnixNano()}
 	if err := w.apply(remove, add); err != nil {
 		return false, err
 	}
@@ -76,6 +88,7 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pin
 	if err := tx.Commit(ctx); err != nil {
 		return false, err
 	}
+	n.nodes.committed(w, ts)
 	return w.freed, nil
 }
 
@@ -154,6 +167,12 @@ func (w *deltaWriter) node(v quad.Value) (*deltaNode, error) {
 	}
 	h := refs.HashOf(v)
 	if nd, ok := w.nodes[h]; ok {
+		w.byVal[v] = nd
+		return nd, nil
+	}
+	if cn, ok := w.cached[h]; ok {
+		nd := &deltaNode{val: v, id: cn.id, present: true, vraw: cn.vraw, refs: cn.refs, known: cn.known}
+		w.nodes[h] = nd
 		w.byVal[v] = nd
 		return nd, nil
 	}
