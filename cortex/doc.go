@@ -101,7 +101,10 @@
 // transactions back while it is written (streamed when large) and a crash in
 // the middle is rolled back by the next Open. Update is an atomic
 // read-modify-write: writers of a namespace are serialised and the function
-// sees the latest committed state.
+// sees the latest committed state. Since they are serialised, a namespace's
+// delta reuses the term nodes (ids, reference counts) its previous delta
+// read and wrote, when Badger's timestamps show that nothing else was
+// committed in between (nodecache.go).
 // Import on a persistent store works in segments (segments.go): chunks of
 // DefaultChunkQuads quads are computed under the namespace's write lock and
 // written together when the segment is full (~2M quads,
