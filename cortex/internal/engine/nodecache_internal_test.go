@@ -11,6 +11,7 @@ import (
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
 
+	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
 	"github.com/cortexgraph/cortex/cortex/internal/layout"
 )
 
@@ -160,5 +161,52 @@ func TestNodeCache_ExactAcrossOtherWrites(t *testing.T) {
 	}
 	if hits < 50 {
 		t.Fatalf("the cache served %d of 120 deltas: it is not used", hits)
+	}
+}
+
+// TestDeltaTx_KeysAsFlatUpgrade: a delta's transaction (deltaTx) escapes
+// keys exactly as hidalgo's flat.Upgrade, which cayley's readers and the
+// engine's other paths use: a key written through one is read through the
+// other, for keys of every kind and parts holding the separator and escape
+// bytes.
+func TestDeltaTx_KeysAsFlatUpgrade(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noStoreCheck.Store(t, true) // the keys below belong to no quad
+	var h [20]byte
+	for i := range h {
+		h[i] = byte(i * 47) // includes '/' (47) and '\\' (92)
+	}
+	keys := []hkv.Key{
+		layout.Node('v', h), layout.Node('n', h), layout.Log(0x2f5c2f5c), layout.Pin(92),
+		layout.Index(2, [4]uint64{47, 92, 0x5c2f, 1 << 40}), {[]byte("meta"), []byte(`a/b\c`)},
+	}
+	for i, k := range keys {
+		ft, err := n.view.Tx(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dt := &deltaTx{tx: ft.(*badgerkv.Tx)}
+		if err := dt.Put(k, []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := dt.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		err = hkv.View(n.kv, func(tx hkv.Tx) error {
+			v, err := tx.Get(ctx, k)
+			if err != nil || len(v) != 1 || v[0] != byte(i) {
+				t.Errorf("key %d %q: read through flat.Upgrade: %v %v", i, k, v, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
