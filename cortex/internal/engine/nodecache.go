@@ -48,8 +48,10 @@ type cachedNode struct {
 	vraw  []byte // the value of its 'v' key
 }
 
-// nodeCacheMax bounds the nodes of a cache (~100 bytes each).
-const nodeCacheMax = 1 << 16
+// nodeCacheMax bounds the nodes of a cache (~150 bytes each with the map's
+// overhead: ~2.5 MB at most per namespace written to). A host's working set
+// of terms is far smaller: the host workload touches ~2,000.
+const nodeCacheMax = 1 << 14
 
 // at returns the cached nodes if they are exact for a transaction reading at
 // ts, else nil (and the cache is emptied).
