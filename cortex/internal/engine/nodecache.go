@@ -50,7 +50,8 @@ type cachedNode struct {
 
 // nodeCacheMax bounds the nodes of a cache (~150 bytes each with the map's
 // overhead: ~2.5 MB at most per namespace written to). A host's working set
-// of terms is far smaller: the host workload touches ~2,000.
+// of terms is smaller: in one run of cmd/hostload the cache held 2,055 nodes
+// after the findings and 6,359 after the merges, and served 686 of 687 deltas.
 const nodeCacheMax = 1 << 14
 
 // at returns the cached nodes if they are exact for a transaction reading at
