@@ -61,7 +61,6 @@ var errorNames = []struct {
 	{"invalid_run", workflow.ErrInvalidRun},
 	{"invalid_output", workflow.ErrInvalidOutput},
 	{"invalid_workflow", workflow.ErrInvalidDef},
-	{"workflow_not_runnable", workflow.ErrNotRunnable},
 	{"invalid_namespace_name", namespace.ErrInvalidName},
 	{"invalid_namespace_base", namespace.ErrInvalidBase},
 	{"base_mismatch", cortex.ErrBaseMismatch},

@@ -147,7 +147,6 @@ func wfErr(err error) error {
 		return nil
 	}
 	for _, k := range []struct{ sentinel, kind error }{
-		{workflow.ErrNotRunnable, api.ErrConflict},
 		{workflow.ErrInvalidDef, api.ErrInvalid},
 		{workflow.ErrInvalidRun, api.ErrInvalid},
 		{workflow.ErrInvalidOutput, api.ErrInvalid},
@@ -246,9 +245,6 @@ func workflowsRun(c *cli.Context, e *env) error {
 	}
 	if err := d.Validate(); err != nil {
 		return wfErr(err)
-	}
-	if !d.EffectiveType().Runnable() {
-		return wfErr(fmt.Errorf("team definition %q: %w: %s workflows need the task board (chain, scatter, graph and council run)", d.Name, workflow.ErrNotRunnable, d.EffectiveType()))
 	}
 	inputs, err := parseInputs(c.StringSlice("input"), &d)
 	if err != nil {
