@@ -37,6 +37,7 @@ var _ Board = (*teammanager.Manager)(nil)
 // Agent) and every task of the board, by number.
 type LeadTurn struct {
 	ReadyStep
+	Type  Type // crew or swarm
 	Team  string
 	Tasks []teammanager.Task
 }
@@ -328,7 +329,7 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	tasks, err := b.ListTasks(ctx, team, teammanager.TaskFilter{})
 	if err == nil {
 		var ops []LeadOp
-		ops, err = runner.Lead(ctx, LeadTurn{ReadyStep: turn, Team: team, Tasks: tasks})
+		ops, err = runner.Lead(ctx, LeadTurn{ReadyStep: turn, Type: r.Type, Team: team, Tasks: tasks})
 		if ctx.Err() != nil {
 			return releaseTurn(ctx, p, r.ID, name, actor)
 		}
