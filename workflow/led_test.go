@@ -357,3 +357,38 @@ func TestDef_Validate_Led(t *testing.T) {
 		})
 	}
 }
+
+// TestDriveLed_Crew_Reject: a task the lead rejects goes back to its
+// member, who runs it again with the feedback.
+func TestDriveLed_Crew_Reject(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "crew5"})
+	var feedback []string
+	runner := &ledRunner{
+		lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			switch turn.Turn {
+			case 1:
+				return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+			case 2:
+				return []workflow.LeadOp{{Op: workflow.OpReject, Task: "T1", Feedback: "add tests"}}, nil
+			}
+			return reviewAll(turn), nil
+		},
+		task: func(w workflow.TaskWork) (workflow.TaskResult, error) {
+			feedback = append(feedback, w.Task.Feedback)
+			return workflow.TaskResult{Result: fmt.Sprintf("try %d", len(feedback))}, nil
+		},
+	}
+	got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := f.tm.GetTask(ctx, r.Team, "T1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != workflow.RunCompleted || tk.Status != teammanager.TaskCompleted || tk.Result != "try 2" ||
+		!slices.Equal(feedback, []string{"", "add tests"}) || tk.Dispatches != 1 {
+		t.Fatalf("run %s, T1 %s %q dispatched %d, feedback seen %q", got.Status, tk.Status, tk.Result, tk.Dispatches, feedback)
+	}
+}

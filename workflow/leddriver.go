@@ -120,8 +120,10 @@ type taskDone struct {
 // the run has finished, and returns it. The coordination is the run
 // team's task board:
 //
-//   - Each member that has no task running claims the next ready task it
-//     may take (ClaimNext: in a crew, the tasks the lead assigned to it or
+//   - Each member that has no task running takes up a task it holds that
+//     no one runs (one the lead's review sent back, with its feedback, or
+//     one a stopped driver left), else claims the next ready task it may
+//     take (ClaimNext: in a crew, the tasks the lead assigned to it or
 //     left unassigned; in a swarm, the shared queue), at most concurrency
 //     (at least 1) tasks at a time, one per member, each run by
 //     runner.Task in its own goroutine. Its result completes the task (in
@@ -141,9 +143,14 @@ type taskDone struct {
 //
 // When ctx ends, DriveLed waits for its runners (whose context ends too),
 // gives a running turn back (ReleaseStep), leaves the tasks its members
-// had claimed in progress (their lease returns them to the queue) and
-// returns the run with ctx's error: another driver may resume it. One
-// driver per run: two would give the lead turns concurrently.
+// had claimed in progress and returns the run with ctx's error: another
+// driver may resume it, and its members take their tasks up again. One
+// driver per run at a time: a driver takes every in_progress task as its
+// own to run.
+//
+// Members that keep adding tasks to a swarm's queue keep the run going
+// until they stop, or the run is cancelled: the lead's turns bound the
+// lead, not the members.
 func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner LedRunner, concurrency int) (Run, error) {
 	if concurrency < 1 {
 		concurrency = 1
@@ -191,7 +198,14 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 			drain()
 			return r, nil
 		}
-		// Members claim what they may.
+		// Members take up the tasks they hold and no one runs (sent back
+		// by the lead's review, or claimed by a driver that stopped), or
+		// claim what they may.
+		held, err := b.ListTasks(ctx, team, teammanager.TaskFilter{Status: teammanager.TaskInProgress})
+		if err != nil {
+			failure = fmt.Errorf("run %s: tasks: %w", id, err)
+			break
+		}
 		for _, m := range members {
 			if len(busy) >= concurrency || ctx.Err() != nil {
 				break
@@ -199,11 +213,12 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 			if m.Role == RoleLead || busy[m.ID] {
 				continue
 			}
-			t, err := b.ClaimNext(ctx, team, m.ID)
-			if errors.Is(err, teammanager.ErrNoReadyTask) {
+			var t teammanager.Task
+			if k := slices.IndexFunc(held, func(t teammanager.Task) bool { return t.Assignee == m.ID && !t.Paused }); k >= 0 {
+				t = held[k]
+			} else if t, err = b.ClaimNext(ctx, team, m.ID); errors.Is(err, teammanager.ErrNoReadyTask) {
 				continue
-			}
-			if err != nil {
+			} else if err != nil {
 				failure = fmt.Errorf("run %s: %s claims a task: %w", id, m.ID, err)
 				break
 			}
