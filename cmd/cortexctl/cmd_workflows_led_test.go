@@ -176,4 +176,15 @@ func TestCLI_WorkflowsSwarm(t *testing.T) {
 	if len(claimers) != 3 {
 		t.Fatalf("tasks claimed by %v, want the 3 triagers", claimers)
 	}
+
+	// Cancelled before it ran: the run and its team finish.
+	mustCLI(t, dir, "workflows", "run", ledFixture(t, "swarm/team.json"), "--id", "s2")
+	if out := mustCLI(t, dir, "workflows", "cancel", "s2"); !strings.Contains(out, "run s2 (bug-triage, swarm, strategy additive): cancelled") {
+		t.Fatalf("cancel: %s", out)
+	}
+	var team struct{ Status string }
+	looseJSON(t, dir, &team, "teams", "get", "s2")
+	if team.Status != "failed" {
+		t.Fatalf("the cancelled run's team is %s, want failed (no member completed)", team.Status)
+	}
 }
