@@ -392,3 +392,20 @@ func TestDriveLed_Crew_Reject(t *testing.T) {
 		t.Fatalf("run %s, T1 %s %q dispatched %d, feedback seen %q", got.Status, tk.Status, tk.Result, tk.Dispatches, feedback)
 	}
 }
+
+func TestDrive_LedRunsByDriveLedOnly(t *testing.T) {
+	f := newFixture(t)
+	crew := f.start(t, crewDef(), workflow.RunOptions{ID: "c"})
+	graph := f.start(t, scatterDef(), workflow.RunOptions{ID: "g"})
+	noop := workflow.RunnerFunc(func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) { return nil, nil, nil })
+	if _, err := workflow.Drive(ctx, f.e, crew.ID, "d", noop, 1); !errors.Is(err, workflow.ErrInvalidRun) || !strings.Contains(err.Error(), "driven by DriveLed") {
+		t.Errorf("Drive on a crew: %v", err)
+	}
+	runner := &ledRunner{}
+	if _, err := workflow.DriveLed(ctx, f.e, f.tm, graph.ID, "d", runner, 1); !errors.Is(err, workflow.ErrInvalidRun) || !strings.Contains(err.Error(), "driven by Drive") {
+		t.Errorf("DriveLed on a scatter: %v", err)
+	}
+	if r := f.get(t, crew.ID); r.Status != workflow.RunPending {
+		t.Errorf("the crew run is %s after a refused Drive", r.Status)
+	}
+}
