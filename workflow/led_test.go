@@ -397,7 +397,9 @@ func TestDrive_LedRunsByDriveLedOnly(t *testing.T) {
 	f := newFixture(t)
 	crew := f.start(t, crewDef(), workflow.RunOptions{ID: "c"})
 	graph := f.start(t, scatterDef(), workflow.RunOptions{ID: "g"})
-	noop := workflow.RunnerFunc(func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) { return nil, nil, nil })
+	noop := workflow.RunnerFunc(func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		return nil, nil, nil
+	})
 	if _, err := workflow.Drive(ctx, f.e, crew.ID, "d", noop, 1); !errors.Is(err, workflow.ErrInvalidRun) || !strings.Contains(err.Error(), "driven by DriveLed") {
 		t.Errorf("Drive on a crew: %v", err)
 	}
