@@ -411,3 +411,48 @@ func TestDrive_LedRunsByDriveLedOnly(t *testing.T) {
 		t.Errorf("the crew run is %s after a refused Drive", r.Status)
 	}
 }
+
+// TestDriveLed_SwarmWithoutLead: the first agent fills the queue and
+// takes tasks too; it has no lead's review to give.
+func TestDriveLed_SwarmWithoutLead(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "pool", Type: workflow.Swarm, Agents: []string{"a", "b"}}
+	r := f.start(t, d, workflow.RunOptions{ID: "pool"})
+	runner := &ledRunner{
+		lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			if turn.Turn == 1 {
+				return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "one"}, {Op: workflow.OpCreate, Subject: "two"}}, nil
+			}
+			return []workflow.LeadOp{{Op: workflow.OpDone}}, nil
+		},
+		task: func(w workflow.TaskWork) (workflow.TaskResult, error) {
+			return workflow.TaskResult{Result: w.Member.ID}, nil
+		},
+	}
+	got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{Status: teammanager.TaskCompleted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != workflow.RunCompleted || len(tasks) != 2 || tasks[0].Assignee != "a" || tasks[1].Assignee != "b" || tasks[0].CreatedBy != "a" {
+		t.Fatalf("run %s, completed tasks %+v", got.Status, tasks)
+	}
+	if m := runner.turns[0].Members; len(m) != 2 || m[0].Role != workflow.RoleMember {
+		t.Fatalf("members %+v, want a and b, members both", m)
+	}
+
+	r = f.start(t, d, workflow.RunOptions{ID: "pool2"})
+	runner.lead = func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+		return []workflow.LeadOp{{Op: workflow.OpApprove, Task: "T1"}}, nil
+	}
+	got, err = workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != workflow.RunFailed || !strings.Contains(got.Error, "approve: this swarm has no lead to approve tasks") {
+		t.Fatalf("approve in a swarm without lead: run %s %q", got.Status, got.Error)
+	}
+}
