@@ -146,7 +146,7 @@ type taskDone struct {
 // had claimed in progress and returns the run with ctx's error: another
 // driver may resume it, and its members take their tasks up again. One
 // driver per run at a time: a driver takes every in_progress task as its
-// own to run.
+// own to run. A cancelled run's running tasks run to their end.
 //
 // Members that keep adding tasks to a swarm's queue keep the run going
 // until they stop, or the run is cancelled: the lead's turns bound the
@@ -169,7 +169,7 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 	done := make(chan taskDone)
 	busy := map[string]bool{} // member id → running a task
 	var (
-		members []RunMember
+		last    *ReadyStep // the last turn Ready gave: members, context, inputs
 		failure error
 		turn    *ReadyStep
 	)
@@ -188,7 +188,7 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 		}
 		turn = nil
 		if len(ready) > 0 {
-			turn, members = &ready[0], ready[0].Members
+			turn, last = &ready[0], &ready[0]
 		}
 		if r, err = p.Get(ctx, id); err != nil {
 			failure = err
@@ -206,6 +206,10 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 			failure = fmt.Errorf("run %s: tasks: %w", id, err)
 			break
 		}
+		var members []RunMember
+		if last != nil {
+			members = last.Members
+		}
 		for _, m := range members {
 			if len(busy) >= concurrency || ctx.Err() != nil {
 				break
@@ -222,15 +226,12 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 				failure = fmt.Errorf("run %s: %s claims a task: %w", id, m.ID, err)
 				break
 			}
-			busy[m.ID] = true
-			w := TaskWork{Run: id, Team: team, Member: m, Task: t, Inputs: r.Inputs}
-			if turn != nil {
-				w.Context, w.Inputs = turn.Context, turn.Inputs
-			}
+			w := TaskWork{Run: id, Team: team, Member: m, Task: t, Context: last.Context, Inputs: last.Inputs}
 			if w.Upstream, err = blockers(ctx, b, team, t); err != nil {
 				failure = err
 				break
 			}
+			busy[m.ID] = true
 			go func(w TaskWork) {
 				res, err := runner.Task(taskCtx, w)
 				done <- taskDone{member: w.Member, task: w.Task, res: res, err: err}
