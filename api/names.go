@@ -46,6 +46,8 @@ var errorNames = []struct {
 	{"invalid_task", teammanager.ErrInvalidTask},
 	{"task_cycle", teammanager.ErrTaskCycle},
 	{"invalid_message", teammanager.ErrInvalidMessage},
+	{"plan_not_approved", teammanager.ErrPlanNotApproved},
+	{"no_plan", teammanager.ErrNoPlan},
 	{"invalid_team", teammanager.ErrInvalidTeam},
 	{"invalid_finding", teammanager.ErrInvalidFinding},
 	{"invalid_status", teammanager.ErrInvalidStatus},

@@ -119,6 +119,9 @@ type Def struct {
 	// MaxTurns bounds the lead's turns of a crew or swarm run (at least
 	// 1); 0: DefaultMaxTurns.
 	MaxTurns int `json:"max_turns,omitempty"`
+	// PlanApproval (plan_approval): a crew's or swarm's members claim no
+	// task before the operator approves the lead's plan.
+	PlanApproval bool `json:"plan_approval,omitempty"`
 	// Consensus is a council's voting rules.
 	Consensus *Consensus `json:"consensus,omitempty"`
 	// AgentDefs holds each agent's definition as JSON (optional), handed to

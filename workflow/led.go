@@ -122,6 +122,9 @@ func (d *Def) checkLed(bad func(string, ...any)) {
 	if d.MaxTurns < 0 {
 		bad("max_turns: %d is less than 1", d.MaxTurns)
 	}
+	if d.PlanApproval && d.Lead == "" {
+		bad("plan_approval: the %s has no lead to plan", typ)
+	}
 }
 
 // expandLed gives a crew or swarm its steps: the coordinator's turns
@@ -184,9 +187,12 @@ func (r *record) ledOutcome() (RunStatus, string) {
 
 // configureBoard sets the rules of a crew's or swarm's board: its lead; a
 // crew reviews every submission (the lead approves or rejects), a swarm's
-// members complete their tasks themselves and may add tasks to the queue.
+// members complete their tasks themselves and may add tasks to the queue;
+// with plan_approval, no task is claimed before the operator approves the
+// lead's plan.
 func (e *Engine) configureBoard(ctx context.Context, team string, d *Def) error {
-	s := teammanager.BoardSettings{RequireReview: d.EffectiveType() == Crew, AllowRequests: d.EffectiveType() == Swarm}
+	s := teammanager.BoardSettings{RequireReview: d.EffectiveType() == Crew, AllowRequests: d.EffectiveType() == Swarm,
+		PlanApproval: d.PlanApproval}
 	if d.Lead != "" {
 		s.Lead = MemberID(d.Lead)
 	}

@@ -456,3 +456,65 @@ func TestDriveLed_SwarmWithoutLead(t *testing.T) {
 		t.Fatalf("approve in a swarm without lead: run %s %q", got.Status, got.Error)
 	}
 }
+
+// planBoard is a Board whose GetPlan approves the plan, as the operator,
+// after its approveAt-th call has read it.
+type planBoard struct {
+	*teammanager.Manager
+	calls, approveAt int
+	err              error
+}
+
+func (b *planBoard) GetPlan(ctx context.Context, team string, rev int) (teammanager.Plan, error) {
+	pl, err := b.Manager.GetPlan(ctx, team, rev)
+	if b.calls++; b.calls == b.approveAt {
+		_, b.err = b.Manager.ReviewPlan(ctx, team, teammanager.Operator, true, "")
+	}
+	return pl, err
+}
+
+// TestDriveLed_PlanApproval: with plan_approval, the members wait for the
+// operator to approve the lead's plan, then work with it.
+func TestDriveLed_PlanApproval(t *testing.T) {
+	f := newFixture(t)
+	d := crewDef()
+	d.PlanApproval = true
+	r := f.start(t, d, workflow.RunOptions{ID: "planned"})
+	var mu sync.Mutex
+	var plans []string
+	runner := &ledRunner{
+		lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			switch {
+			case turn.Turn == 1:
+				return []workflow.LeadOp{
+					{Op: workflow.OpPlan, Title: "ship it", Steps: []teammanager.PlanStep{{Title: "build"}}},
+					{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
+				}, nil
+			case turn.Plan == nil || turn.Plan.State != teammanager.PlanApproved:
+				return nil, fmt.Errorf("turn %d sees plan %+v, want it approved", turn.Turn, turn.Plan)
+			}
+			return reviewAll(turn), nil
+		},
+		task: func(w workflow.TaskWork) (workflow.TaskResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if w.Task.Plan != nil {
+				plans = append(plans, w.Task.Plan.Title)
+			}
+			return workflow.TaskResult{Result: "built"}, nil
+		},
+	}
+	// The operator approves the plan after the driver has read it three
+	// times: while it waits for the approval, the lead takes no turn.
+	b := &planBoard{Manager: f.tm, approveAt: 3}
+	got, err := workflow.DriveLed(ctx, f.e, b, r.ID, "driver", runner, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	if got.Status != workflow.RunCompleted || !slices.Equal(plans, []string{"ship it"}) {
+		t.Fatalf("run %s %q; the task saw plans %q", got.Status, got.Error, plans)
+	}
+}

@@ -28,6 +28,9 @@ type Board interface {
 	RetryTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)
 	SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
 	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
+	DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error)
+	SubmitPlan(ctx context.Context, teamID, by string) (teammanager.Plan, error)
+	GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
 }
 
 var _ Board = (*teammanager.Manager)(nil)
@@ -40,6 +43,9 @@ type LeadTurn struct {
 	Type  Type // crew or swarm
 	Team  string
 	Tasks []teammanager.Task
+	// Plan is the latest revision of the lead's plan (its state, and the
+	// operator's feedback if rejected); nil before the first.
+	Plan *teammanager.Plan
 }
 
 // Lead operations (LeadOp.Op).
@@ -51,6 +57,7 @@ const (
 	OpSkip    = "skip"    // cancel a task and let its dependents go ahead: task, reason
 	OpCancel  = "cancel"  // cancel a task (its dependents stay blocked): task, reason
 	OpDone    = "done"    // the run is done: summary
+	OpPlan    = "plan"    // draft and submit the lead's plan for the operator's review: title, steps
 )
 
 // LeadOp is one thing a lead's turn does (one JSON line of a lead
@@ -72,6 +79,9 @@ type LeadOp struct {
 	Feedback  string   `json:"feedback,omitempty"`
 	Reason    string   `json:"reason,omitempty"`
 	Summary   string   `json:"summary,omitempty"`
+	// Title and Steps are a plan's (OpPlan).
+	Title string                 `json:"title,omitempty"`
+	Steps []teammanager.PlanStep `json:"steps,omitempty"`
 }
 
 // TaskWork is a task that a member runs: the task as claimed (with the plan
@@ -140,6 +150,11 @@ type taskDone struct {
 //     completes with outputs done and summary. Done cancels the tasks
 //     still open and ends the run: it merges and completes. A run whose
 //     lead never says done within its turns fails.
+//   - With plan approval (Def.PlanApproval), members claim nothing before
+//     the operator approves the lead's plan (OpPlan drafts and submits
+//     it; teammanager.Manager.ReviewPlan reviews it): while the plan is
+//     in review the lead takes no turn and the driver polls; a rejected
+//     plan is in the lead's next turn (LeadTurn.Plan), to plan again.
 //
 // When ctx ends, DriveLed waits for its runners (whose context ends too),
 // gives a running turn back (ReleaseStep), leaves the tasks its members
@@ -206,6 +221,7 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 			failure = fmt.Errorf("run %s: tasks: %w", id, err)
 			break
 		}
+		gated := false // a claim waits for the plan's approval
 		var members []RunMember
 		if last != nil {
 			members = last.Members
@@ -221,6 +237,9 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 			if k := slices.IndexFunc(held, func(t teammanager.Task) bool { return t.Assignee == m.ID && !t.Paused }); k >= 0 {
 				t = held[k]
 			} else if t, err = b.ClaimNext(ctx, team, m.ID); errors.Is(err, teammanager.ErrNoReadyTask) {
+				continue
+			} else if errors.Is(err, teammanager.ErrPlanNotApproved) {
+				gated = true
 				continue
 			} else if err != nil {
 				failure = fmt.Errorf("run %s: %s claims a task: %w", id, m.ID, err)
@@ -251,9 +270,20 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 			}
 			continue
 		}
-		if turn == nil {
+		waiting := false
+		if gated && turn != nil {
+			// The lead's plan waits for the operator: no turn until it is
+			// reviewed.
+			pl, err := b.GetPlan(ctx, team, 0)
+			if err != nil && !errors.Is(err, teammanager.ErrNoPlan) {
+				failure = err
+				break
+			}
+			waiting = err == nil && pl.State == teammanager.PlanPendingReview
+		}
+		if turn == nil || waiting {
 			// A turn runs elsewhere (a driver that died: its timeout
-			// fails it), or the run is merging.
+			// fails it), the run is merging, or the plan is in review.
 			wait := p.PollInterval()
 			if d := nextDeadline(r, time.Now()); d > 0 && d < wait {
 				wait = d
@@ -342,10 +372,21 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 		}
 		return err
 	}
-	tasks, err := b.ListTasks(ctx, team, teammanager.TaskFilter{})
+	lt := LeadTurn{ReadyStep: turn, Type: r.Type, Team: team}
+	var err error
+	lt.Tasks, err = b.ListTasks(ctx, team, teammanager.TaskFilter{})
+	if err == nil {
+		var pl teammanager.Plan
+		if pl, err = b.GetPlan(ctx, team, 0); err == nil {
+			lt.Plan = &pl
+		} else if errors.Is(err, teammanager.ErrNoPlan) {
+			err = nil
+		}
+	}
+	tasks := lt.Tasks
 	if err == nil {
 		var ops []LeadOp
-		ops, err = runner.Lead(ctx, LeadTurn{ReadyStep: turn, Type: r.Type, Team: team, Tasks: tasks})
+		ops, err = runner.Lead(ctx, lt)
 		if ctx.Err() != nil {
 			return releaseTurn(ctx, p, r.ID, name, actor)
 		}
@@ -449,7 +490,7 @@ func (lr *leadRules) checkLeadOps(ops []LeadOp, tasks []teammanager.Task) error 
 	known := func(id string) bool {
 		return refs[id] || slices.ContainsFunc(tasks, func(t teammanager.Task) bool { return t.ID == id })
 	}
-	dones := 0
+	dones, plans := 0, 0
 	for i, op := range ops {
 		switch op.Op {
 		case OpCreate:
@@ -497,8 +538,26 @@ func (lr *leadRules) checkLeadOps(ops []LeadOp, tasks []teammanager.Task) error 
 			if dones++; dones > 1 {
 				bad(i, "done: given twice")
 			}
+		case OpPlan:
+			if plans++; plans > 1 {
+				bad(i, "plan: given twice")
+			}
+			if strings.TrimSpace(op.Title) == "" {
+				bad(i, "plan: title is required")
+			}
+			if len(op.Steps) == 0 {
+				bad(i, "plan: steps are required")
+			}
+			for j, s := range op.Steps {
+				if strings.TrimSpace(s.Title) == "" {
+					bad(i, "plan: steps/%d: title is required", j)
+				}
+			}
+			if lr.lead == nil {
+				bad(i, "plan: this swarm has no lead to plan")
+			}
 		default:
-			bad(i, "unknown op %q (want %s, %s, %s, %s, %s, %s or %s)", op.Op, OpCreate, OpApprove, OpReject, OpRetry, OpSkip, OpCancel, OpDone)
+			bad(i, "unknown op %q (want %s, %s, %s, %s, %s, %s, %s or %s)", op.Op, OpCreate, OpApprove, OpReject, OpRetry, OpSkip, OpCancel, OpPlan, OpDone)
 		}
 	}
 	if len(errs) > 0 {
@@ -551,6 +610,10 @@ func applyLeadOps(ctx context.Context, b Board, r Run, team string, turn ReadySt
 			_, err = b.CancelTask(ctx, team, by, op.Task, op.Reason)
 		case OpDone:
 			out[TurnDone], out[TurnSummary] = true, op.Summary
+		case OpPlan:
+			if _, err = b.DraftPlan(ctx, team, by, teammanager.NewPlan{Title: op.Title, Steps: op.Steps}); err == nil {
+				_, err = b.SubmitPlan(ctx, team, by)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("lead operation %d (%s): %w", i+1, op.Op, err)

@@ -23,7 +23,7 @@ func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 	if c := t.Collaboration; c != nil && d.Type.Led() {
 		// A crew's or swarm's lead turns: the team file's max_rounds, if
 		// it gives one.
-		d.Specialists = append([]string(nil), c.Specialists...)
+		d.Specialists, d.PlanApproval = append([]string(nil), c.Specialists...), t.PlanApproval
 		if c.Consensus != nil && c.Consensus.MaxRounds != nil {
 			d.MaxTurns = *c.Consensus.MaxRounds
 		}

@@ -30,18 +30,23 @@ orchestrator; a swarm without one: its first agent) takes a turn, at most
    stdin  {"role": "lead", "run", "team", "type", "step": "turn-N/LEAD", "turn": N,
            "max_turns", "lead": member id, "agent": {its definition}, "context",
            "inputs": {...}, "members": [{"name", "id", "role", "agent"}],
-           "tasks": [every task of the board, as tasks list --json prints them]}
+           "tasks": [every task of the board, as tasks list --json prints them],
+           "plan": {the latest revision of the lead's plan, with its state}}
    stdout JSON lines, one operation each:
            {"op": "create", "subject", "description", "assignee", "priority",
             "blocked_by": [task ids, or refs of tasks created before in the turn], "ref"}
            {"op": "approve"|"reject", "task", "feedback"}   (reject needs feedback)
            {"op": "retry"|"skip"|"cancel", "task", "reason"}
+           {"op": "plan", "title", "steps": [{"title", "description"}]}   (drafted and submitted)
            {"op": "done", "summary"}
 The turn's operations are all checked before any is applied (assignees are
 agents of the run, never the lead; a swarm's tasks have no assignee; the
 agents' delegation rules hold). A non-zero exit or a refused operation fails
 the turn, and the run. Done cancels the tasks still open and ends the run,
-which merges and completes; a lead that never says done fails the run.
+which merges and completes; a lead that never says done fails the run. With
+the team file's plan_approval, members claim nothing until the operator
+approves the lead's plan (cortexctl plans approve RUN); meanwhile the lead
+takes no turn.
 Each member (up to --parallel at a time, one task each) claims the next task
 it may take (a crew's specialists: the lead's tasks for them or for anyone; a
 swarm's members: the shared queue) and COMMAND runs it:
@@ -142,6 +147,7 @@ type execLead struct {
 	Inputs   map[string]any       `json:"inputs"`
 	Members  []workflow.RunMember `json:"members"`
 	Tasks    []api.Task           `json:"tasks"`
+	Plan     *teammanager.Plan    `json:"plan,omitempty"`
 }
 
 // execTask is what --exec COMMAND reads on stdin for a member's task.
@@ -218,7 +224,7 @@ func (x *execLed) Lead(ctx context.Context, turn workflow.LeadTurn) ([]workflow.
 	lead := workflow.MemberID(turn.Step.Agent)
 	in := execLead{Role: workflow.RoleLead, Run: turn.Run, Team: turn.Team, Type: turn.Type, Step: turn.Step.Name, Turn: turn.Turn,
 		MaxTurns: turn.MaxTurns, Lead: lead, Agent: agentOrName(turn.Agent, turn.Step.Agent), Context: turn.Context,
-		Inputs: turn.Inputs, Members: turn.Members, Tasks: api.TasksOf(turn.Tasks)}
+		Inputs: turn.Inputs, Members: turn.Members, Tasks: api.TasksOf(turn.Tasks), Plan: turn.Plan}
 	out, err := x.run(ctx, "lead", in, "CORTEX_ROLE=lead", "CORTEX_RUN="+turn.Run, "CORTEX_TEAM="+turn.Team,
 		"CORTEX_AGENT="+lead, "CORTEX_STEP="+turn.Step.Name, "CORTEX_TURN="+strconv.Itoa(turn.Turn))
 	if err != nil {

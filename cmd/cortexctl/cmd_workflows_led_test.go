@@ -92,7 +92,8 @@ func TestCLI_WorkflowsCrew(t *testing.T) {
 	t.Setenv("LOG", logDir)
 	script := writeFile(t, "led.sh", ledScript)
 	crew := ledFixture(t, "crew")
-	t.Setenv("LEAD_OPS", `{"op": "create", "subject": "migrate", "assignee": "backend"}`)
+	t.Setenv("LEAD_OPS", `{"op": "plan", "title": "move the data", "steps": [{"title": "migrate"}]}
+{"op": "create", "subject": "migrate", "assignee": "backend"}`)
 
 	// A failing specialist: its task fails and the lead sees it in its
 	// next turn, and gets an escalation.
@@ -105,7 +106,8 @@ func TestCLI_WorkflowsCrew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(turn2), `"status":"failed"`) || !strings.Contains(string(turn2), `"error":"task command: exit status 3"`) {
+	if !strings.Contains(string(turn2), `"status":"failed"`) || !strings.Contains(string(turn2), `"error":"task command: exit status 3"`) ||
+		!strings.Contains(string(turn2), `"title":"move the data"`) || !strings.Contains(string(turn2), `"state":"pending_review"`) {
 		t.Fatalf("the lead's second turn: %s", turn2)
 	}
 	var mail []struct{ To []string }
