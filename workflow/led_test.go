@@ -518,3 +518,47 @@ func TestDriveLed_PlanApproval(t *testing.T) {
 		t.Fatalf("run %s %q; the task saw plans %q", got.Status, got.Error, plans)
 	}
 }
+
+// TestDriveLed_Resume: a driver stopped while a member runs a task leaves
+// the task in progress; the next driver has the member take it up again
+// and finishes the run.
+func TestDriveLed_Resume(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "resume"})
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runs := 0
+	runner := &ledRunner{
+		lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			if turn.Turn == 1 {
+				return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+			}
+			return reviewAll(turn), nil
+		},
+		task: func(w workflow.TaskWork) (workflow.TaskResult, error) {
+			if runs++; runs == 1 {
+				cancel() // the first driver stops while the task runs
+				return workflow.TaskResult{}, context.Canceled
+			}
+			return workflow.TaskResult{Result: "built"}, nil
+		},
+	}
+	got, err := workflow.DriveLed(stop, f.e, f.tm, r.ID, "first", runner, 1)
+	if !errors.Is(err, context.Canceled) || got.Status != workflow.RunRunning {
+		t.Fatalf("stopped driver: run %s, %v", got.Status, err)
+	}
+	if tk, err := f.tm.GetTask(ctx, r.Team, "T1"); err != nil || tk.Status != teammanager.TaskInProgress {
+		t.Fatalf("T1 after the stop: %+v, %v", tk, err)
+	}
+	got, err = workflow.DriveLed(ctx, f.e, f.tm, r.ID, "second", runner, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := f.tm.GetTask(ctx, r.Team, "T1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != workflow.RunCompleted || runs != 2 || tk.Status != teammanager.TaskCompleted || tk.Result != "built" || tk.Dispatches != 1 {
+		t.Fatalf("resumed: run %s, %d runs, T1 %s %q dispatched %d", got.Status, runs, tk.Status, tk.Result, tk.Dispatches)
+	}
+}
