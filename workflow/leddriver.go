@@ -372,33 +372,31 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 		}
 		return err
 	}
+	// The board as the lead sees it; a failure to read it is the
+	// driver's, not the lead's: the turn is given back.
 	lt := LeadTurn{ReadyStep: turn, Type: r.Type, Team: team}
 	var err error
-	lt.Tasks, err = b.ListTasks(ctx, team, teammanager.TaskFilter{})
-	if err == nil {
-		var pl teammanager.Plan
-		if pl, err = b.GetPlan(ctx, team, 0); err == nil {
-			lt.Plan = &pl
-		} else if errors.Is(err, teammanager.ErrNoPlan) {
-			err = nil
-		}
+	if lt.Tasks, err = b.ListTasks(ctx, team, teammanager.TaskFilter{}); err != nil {
+		return errors.Join(fmt.Errorf("run %s: tasks: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
 	}
-	tasks := lt.Tasks
+	switch pl, err := b.GetPlan(ctx, team, 0); {
+	case err == nil:
+		lt.Plan = &pl
+	case !errors.Is(err, teammanager.ErrNoPlan):
+		return errors.Join(fmt.Errorf("run %s: plan: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
+	}
+	ops, err := runner.Lead(ctx, lt)
+	if ctx.Err() != nil {
+		return releaseTurn(ctx, p, r.ID, name, actor)
+	}
 	if err == nil {
-		var ops []LeadOp
-		ops, err = runner.Lead(ctx, lt)
-		if ctx.Err() != nil {
-			return releaseTurn(ctx, p, r.ID, name, actor)
-		}
-		if err == nil {
-			var out map[string]any
-			if out, err = applyLeadOps(ctx, b, r, team, turn, tasks, ops); err == nil {
-				err = p.CompleteStep(ctx, r.ID, name, out)
-				if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
-					return nil // timed out or cancelled meanwhile
-				}
-				return err
+		var out map[string]any
+		if out, err = applyLeadOps(ctx, b, r, team, turn, lt.Tasks, ops); err == nil {
+			err = p.CompleteStep(ctx, r.ID, name, out)
+			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
+				return nil // timed out or cancelled meanwhile
 			}
+			return err
 		}
 	}
 	if ctx.Err() != nil {
