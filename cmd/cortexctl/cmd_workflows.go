@@ -72,7 +72,7 @@ when the run completes, 4 when it fails or is cancelled.
 Examples:
    cortexctl workflows run team.json --input repo=cortex --input depth=3
    cortexctl workflows run security-review --input target=. --exec 'scan-step.sh' --json
-   cortexctl workflows run fixtures/workflows/crew/team.json --exec 'sh fixtures/workflows/crew/agent.sh' --parallel 2`,
+   cortexctl workflows run fixtures/led/crew --exec 'sh fixtures/led/agent.sh' --parallel 2`,
 				Flags: withOutput(
 					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable (VALUE is JSON if it parses as JSON, else a string)"},
 					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},

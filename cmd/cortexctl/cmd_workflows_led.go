@@ -55,7 +55,8 @@ swarm's members: the shared queue) and COMMAND runs it:
            "context", "inputs", "upstream": [{"id", "subject", "result"} of its blockers]}
    stdout {"result": "...", "findings": [{"subject", "predicate", "object", "confidence"}],
            "tasks": [{"subject", "description", "priority", "blocked_by"}]}
-The result completes the task (a crew's goes to the lead's review); findings
+The result completes the task (a crew's goes to the lead's review, and one the
+lead rejects runs again, its feedback in "task"); findings
 are recorded with the task and merged with the team; new tasks go to a
 swarm's queue, while a crew's specialist asking for one fails its task
 (specialists cannot delegate). A non-zero exit fails the task and the lead
