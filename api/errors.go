@@ -141,7 +141,6 @@ var errorCodes = []struct {
 	{teammanager.ErrPlanNotApproved, ExitConflict},
 	{teammanager.ErrInvalidPlan, ExitInvalid},
 	{merge.ErrUnknownStrategy, ExitInvalid},
-	{workflow.ErrNotRunnable, ExitConflict},
 	{workflow.ErrInvalidDef, ExitInvalid},
 	{workflow.ErrInvalidRun, ExitInvalid},
 	{workflow.ErrInvalidOutput, ExitInvalid},

@@ -25,11 +25,16 @@ type ReadyStep struct {
 	Conflicts []Conflict      `json:"conflicts,omitempty"`
 	Round     int             `json:"round,omitempty"`
 	Tally     *workflow.Tally `json:"tally,omitempty"`
+	// Turn, MaxTurns and Members: a crew's or swarm's lead turn.
+	Turn     int                  `json:"turn,omitempty"`
+	MaxTurns int                  `json:"max_turns,omitempty"`
+	Members  []workflow.RunMember `json:"members,omitempty"`
 }
 
 // ReadyStepOf returns the JSON shape of rs.
 func ReadyStepOf(rs workflow.ReadyStep) ReadyStep {
-	out := ReadyStep{Run: rs.Run, Step: rs.Step, Agent: rs.Agent, Context: rs.Context, Inputs: rs.Inputs, Round: rs.Round, Tally: rs.Tally}
+	out := ReadyStep{Run: rs.Run, Step: rs.Step, Agent: rs.Agent, Context: rs.Context, Inputs: rs.Inputs, Round: rs.Round, Tally: rs.Tally,
+		Turn: rs.Turn, MaxTurns: rs.MaxTurns, Members: rs.Members}
 	for _, f := range rs.Upstream {
 		out.Upstream = append(out.Upstream, FactOf(f, ""))
 	}
@@ -47,7 +52,8 @@ func ReadyStepOf(rs workflow.ReadyStep) ReadyStep {
 // ReadyStepFrom returns the workflow.ReadyStep that r is the shape of
 // (ReadyStepOf's inverse); an error for a term that does not parse.
 func ReadyStepFrom(r ReadyStep) (workflow.ReadyStep, error) {
-	out := workflow.ReadyStep{Run: r.Run, Step: r.Step, Agent: r.Agent, Context: r.Context, Inputs: r.Inputs, Round: r.Round, Tally: r.Tally}
+	out := workflow.ReadyStep{Run: r.Run, Step: r.Step, Agent: r.Agent, Context: r.Context, Inputs: r.Inputs, Round: r.Round, Tally: r.Tally,
+		Turn: r.Turn, MaxTurns: r.MaxTurns, Members: r.Members}
 	parse := func(ts ...string) ([]quad.Value, error) {
 		vs := make([]quad.Value, len(ts))
 		for i, t := range ts {

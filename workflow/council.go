@@ -103,9 +103,13 @@ func (d *Def) tieBreaker() string {
 
 // expand returns the form of d a run runs: for a council, a step per
 // member and round (named round-N/AGENT), each round's steps depending on
-// all steps of the round before; d's own steps are not used. Other types
-// are returned as they are.
+// all steps of the round before; for a crew or swarm, the lead's turns
+// (expandLed); their own steps are not used. Other types are returned as
+// they are.
 func (d Def) expand() Def {
+	if d.EffectiveType().Led() {
+		return d.expandLed()
+	}
 	if d.EffectiveType() != Council || d.Consensus == nil {
 		return d
 	}

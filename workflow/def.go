@@ -13,9 +13,9 @@ type Type string
 
 // Workflow types. Chain, scatter and graph are deterministic: the
 // definition orders the steps, and the engine runs them. Crew, swarm and
-// council are self-directed: council runs in rounds (see the package
-// documentation); crew and swarm validate, but Start refuses them with
-// ErrNotRunnable.
+// council are self-directed: council runs in rounds; crew and swarm run on
+// the team's task board, coordinated by the lead's turns (see the package
+// documentation).
 const (
 	Chain   Type = "chain"   // steps one after the other, in definition order
 	Scatter Type = "scatter" // fan-out, fan-in: ordered by depends_on
@@ -28,9 +28,8 @@ const (
 // Deterministic reports whether t's definition orders its steps.
 func (t Type) Deterministic() bool { return t == Chain || t == Scatter || t == Graph }
 
-// Runnable reports whether the engine runs t: the deterministic types and
-// council (crew and swarm need the task board).
-func (t Type) Runnable() bool { return t.Deterministic() || t == Council }
+// Led reports whether t runs on the team's task board: crew and swarm.
+func (t Type) Led() bool { return t == Crew || t == Swarm }
 
 func (t Type) valid() bool {
 	switch t {
@@ -114,6 +113,15 @@ type Def struct {
 	Agents []string `json:"agents,omitempty"`
 	Steps  []Step   `json:"steps,omitempty"`
 	Lead   string   `json:"lead,omitempty"` // crew: collaboration.lead or orchestrator
+	// Specialists (collaboration.specialists) are a crew's agents that
+	// take tasks and never delegate; empty: every agent but the lead.
+	Specialists []string `json:"specialists,omitempty"`
+	// MaxTurns bounds the lead's turns of a crew or swarm run (at least
+	// 1); 0: DefaultMaxTurns.
+	MaxTurns int `json:"max_turns,omitempty"`
+	// PlanApproval (plan_approval): a crew's or swarm's members claim no
+	// task before the operator approves the lead's plan.
+	PlanApproval bool `json:"plan_approval,omitempty"`
 	// Consensus is a council's voting rules.
 	Consensus *Consensus `json:"consensus,omitempty"`
 	// AgentDefs holds each agent's definition as JSON (optional), handed to
@@ -165,6 +173,9 @@ func (d *Def) plan() (*plan, error) {
 	}
 	if typ == Council {
 		d.checkCouncil(bad)
+	}
+	if typ.Led() {
+		d.checkLed(bad)
 	}
 	agents := map[string]bool{}
 	for _, a := range d.Agents {

@@ -1,5 +1,5 @@
 // Package workflow runs the workflows of team definitions (multi-agent-spec
-// chain, scatter, graph and council) on a team manager: Cortex
+// chain, scatter, graph, council, crew and swarm) on a team manager: Cortex
 // decides which step may start, what it receives and what becomes of its
 // results; the host runs each step.
 //
@@ -53,6 +53,35 @@
 // and the team merges with consensus, the council's threshold and
 // tie-breaker: the shared graph holds the decisions and each topic still
 // open is a conflict. A council fails when a critical agent fails round 1.
+//
+// # Crew and swarm
+//
+// A crew or swarm run is a team run whose coordination is the team's task
+// board (package teammanager): its team's members are the Def's agents,
+// and its steps are the lead's turns, turn-1/LEAD … turn-N/LEAD (N:
+// Def.MaxTurns, default DefaultMaxTurns), each depending on the one
+// before, with the outputs done (boolean) and summary (string). The lead
+// is Def.Lead (collaboration.lead or orchestrator); a swarm without one is
+// coordinated by its first agent, which also takes tasks. Start
+// configures the board: the lead is the board's lead; a crew's board
+// requires review (a member's result goes to in_review, the lead approves
+// or rejects it) and lets no one but the lead create tasks, so its
+// specialists cannot delegate; a swarm's board completes results without
+// review and lets members add tasks to the shared queue.
+//
+// DriveLed drives such a run over the Pull API and a Board (the
+// teammanager.Manager, or a client through a server): members claim and
+// run tasks (LedRunner.Task) and, when nothing runs and nothing can be
+// claimed, the lead takes a turn (LedRunner.Lead): it sees the board and
+// returns operations (LeadOp: create, approve, reject, retry, skip,
+// cancel, done), checked together before any is applied as the lead. A
+// Ready turn step carries the run's Members (RunMember) and its Turn. A
+// turn that says done skips the later turns: the run merges (each worker
+// completes if one of its tasks completed, else fails; the lead completes
+// with its turns) and completes. A failed turn fails the run, and so does
+// a last turn that does not say done. The agents' delegation rules
+// (allow_delegation, can_delegate_to, can_receive_from in the definitions
+// of Def.AgentDefs) are checked on the lead's assignments.
 //
 // # Data
 //
@@ -109,7 +138,11 @@
 //     until Ready or a write records its failure.
 //   - Agents map to team members: a run has at most the team manager's
 //     maximum team size of distinct agents (ErrInvalidRun beyond).
-//   - Crew and swarm validate but do not run (ErrNotRunnable).
+//   - A crew's or swarm's tasks are on its team's board, not in the run's
+//     steps: workflows status shows the turns; the board (ListTasks) the
+//     tasks. Cancel finishes the run and its team, and leaves the board's
+//     open tasks as they are.
+//   - One DriveLed per crew or swarm run at a time (see DriveLed).
 //   - A council's votes are not in its team until the final tally: the
 //     team's findings and member graphs hold each member's last ballots
 //     only. A council cancelled before its final tally writes none.

@@ -83,10 +83,16 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 // When ctx ends, Drive stops starting steps, waits for its runners
 // (whose context ends too), releases their steps (ReleaseStep) and returns
 // the run with ctx's error: the run can be resumed by another driver. When
-// the run is cancelled, the runners' context ends and Drive returns.
+// the run is cancelled, the runners' context ends and Drive returns. A
+// crew or swarm run is refused (ErrInvalidRun): DriveLed drives those.
 func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurrency int) (Run, error) {
 	if concurrency < 1 {
 		concurrency = 1
+	}
+	if r, err := p.Get(ctx, id); err != nil {
+		return Run{}, err
+	} else if r.Type.Led() {
+		return r, fmt.Errorf("run %s: %w: a %s run is driven by DriveLed, not Drive", id, ErrInvalidRun, r.Type)
 	}
 	changed, now := func() <-chan struct{} { return nil }, time.Now
 	if e, ok := p.(*Engine); ok {

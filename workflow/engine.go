@@ -196,20 +196,18 @@ func validID(s string) bool {
 
 // Start validates d and starts a run of it: it records the run (pending,
 // the steps without dependencies ready) and creates its team, whose
-// members are the steps' agents (MemberID), none of them critical in the
-// team's own sense (criticality is the run's), with no team timeout.
+// members are the steps' agents (MemberID; a crew's or swarm's agents, its
+// board configured as the package documentation says), none of them
+// critical in the team's own sense (criticality is the run's), with no
+// team timeout.
 //
-// Errors: ErrInvalidDef (every problem of d), ErrNotRunnable (crew, swarm,
-// council), ErrInvalidRun (options, a team the team manager refuses, such
+// Errors: ErrInvalidDef (every problem of d), ErrInvalidRun (options, a team the team manager refuses, such
 // as more agents than its maximum team size), ErrRunExists.
 func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error) {
 	d = d.expand()
 	p, err := d.plan()
 	if err != nil {
 		return Run{}, err
-	}
-	if t := d.EffectiveType(); !t.Runnable() {
-		return Run{}, fmt.Errorf("team definition %q: %w: %s workflows need the task board (chain, scatter, graph and council run)", d.Name, ErrNotRunnable, t)
 	}
 	d.Type = d.EffectiveType()
 	bad := func(format string, a ...any) (Run, error) {
@@ -231,7 +229,7 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 	if !slices.Contains(e.tm.Strategies(), opts.Strategy) {
 		return bad("unknown strategy %q (known: %s)", opts.Strategy, strings.Join(e.tm.Strategies(), ", "))
 	}
-	agents := d.stepAgents()
+	agents := d.members()
 	if len(agents) == 0 {
 		return bad("no steps")
 	}
@@ -245,7 +243,7 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 	}
 	for _, a := range opts.NonCritical {
 		if !slices.Contains(agents, a) {
-			return bad("non-critical agent %q runs no step", a)
+			return bad("non-critical agent %q is not a member of the run", a)
 		}
 	}
 	inputs, err := normalize(opts.Inputs)
@@ -519,6 +517,11 @@ type ReadyStep struct {
 	// the member may change its votes on.
 	Round int    `json:"round,omitempty"`
 	Tally *Tally `json:"tally,omitempty"`
+	// Turn is a crew's or swarm's lead turn (from 1) of MaxTurns, and
+	// Members the run's members, lead first (see DriveLed).
+	Turn     int         `json:"turn,omitempty"`
+	MaxTurns int         `json:"max_turns,omitempty"`
+	Members  []RunMember `json:"members,omitempty"`
 }
 
 // Ready returns the steps of run id that may start now, in definition
@@ -558,6 +561,13 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 			return nil, fmt.Errorf("run %s: step %s: %w", id, s.Name, err)
 		}
 		rs := ReadyStep{Run: id, Step: d.Steps[i], Agent: d.AgentDefs[s.Agent], Context: d.Context, Inputs: in}
+		if rec.Type.Led() {
+			// A lead turn: the run's inputs, the members, the turn.
+			rs.Inputs, rs.Turn, rs.MaxTurns, rs.Members = maps.Clone(rec.Inputs), i+1, len(rec.Steps), d.runMembers()
+			if rs.Inputs == nil {
+				rs.Inputs = map[string]any{}
+			}
+		}
 		if rec.Type == Council {
 			// Every member answers the same question: the run's inputs.
 			rs.Inputs, rs.Round = maps.Clone(rec.Inputs), rec.round(i)
@@ -913,17 +923,16 @@ func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
 				tc.TieBreaker = MemberID(tb)
 			}
 		}
-		for _, a := range d.stepAgents() {
-			var tasks []string
-			for _, s := range d.Steps {
-				if s.Agent == a {
-					tasks = append(tasks, s.Name)
-				}
-			}
-			tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: MemberID(a), Role: a, Task: strings.Join(tasks, ", ")})
+		for _, a := range d.members() {
+			tc.Members = append(tc.Members, teammanager.MemberConfig{AgentID: MemberID(a), Role: a, Task: d.memberTask(a)})
 		}
 		if _, err := e.tm.CreateTeam(ctx, tc); err != nil && !errors.Is(err, teammanager.ErrTeamExists) {
 			return nil, fmt.Errorf("run %s: create team: %w", rec.ID, err)
+		}
+		if rec.Type.Led() {
+			if err := e.configureBoard(ctx, rec.Team, d); err != nil {
+				return nil, fmt.Errorf("run %s: %w", rec.ID, err)
+			}
 		}
 		if rec, err = e.update(ctx, rec.ID, func(c *change, _ *Def, _ *plan) error {
 			c.rec.TeamReady = true
@@ -937,6 +946,17 @@ func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
 	}
 	moved := map[string]teammanager.Status{}
 	desired := rec.desiredMembers()
+	if rec.Type.Led() && (rec.Status == RunMerging || rec.Status.Finished()) {
+		d, _, err := e.definition(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		workers, err := e.workerOutcomes(ctx, rec, d)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(desired, workers)
+	}
 	for _, agent := range slices.Sorted(maps.Keys(desired)) {
 		have, want := rec.Members[agent], desired[agent]
 		if have == "" {

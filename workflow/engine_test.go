@@ -429,12 +429,34 @@ func quadString(v quad.Value) string {
 	return quad.StringOf(v)
 }
 
-func TestEngine_SelfDirected_NotRunnable(t *testing.T) {
+func TestEngine_Led_StartsTurnsAndBoard(t *testing.T) {
 	f := newFixture(t)
-	for _, typ := range []workflow.Type{workflow.Crew, workflow.Swarm} {
-		_, err := f.e.Start(ctx, workflow.Def{Name: "c", Type: typ, Agents: []string{"a", "b"}}, workflow.RunOptions{})
-		if !errors.Is(err, workflow.ErrNotRunnable) {
-			t.Errorf("%s: %v, want ErrNotRunnable", typ, err)
+	for _, tc := range []struct {
+		def    workflow.Def
+		first  string
+		lead   string
+		review bool
+	}{
+		{workflow.Def{Name: "c", Type: workflow.Crew, Lead: "b", Agents: []string{"a", "b"}, MaxTurns: 2}, "turn-1/b", "b", true},
+		{workflow.Def{Name: "s", Type: workflow.Swarm, Agents: []string{"a", "b"}, MaxTurns: 2}, "turn-1/a", "", false},
+	} {
+		r := f.start(t, tc.def, workflow.RunOptions{})
+		if got := statuses(r); len(got) != 2 || got[tc.first] != workflow.StepReady {
+			t.Errorf("%s: steps %v, want %s ready of 2 turns", tc.def.Type, got, tc.first)
+		}
+		team, err := f.tm.GetTeam(ctx, r.Team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(team.Members) != 2 {
+			t.Errorf("%s: members %+v, want a and b", tc.def.Type, team.Members)
+		}
+		b, err := f.tm.Board(ctx, r.Team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Lead != tc.lead || b.RequireReview != tc.review || b.AllowRequests == tc.review {
+			t.Errorf("%s: board %+v", tc.def.Type, b)
 		}
 	}
 }

@@ -9,9 +9,6 @@ import (
 var (
 	// ErrInvalidDef: a team definition breaks a rule (see Def.Validate).
 	ErrInvalidDef = errors.New("invalid team definition")
-	// ErrNotRunnable: the workflow type is self-directed (crew, swarm,
-	// council), which this engine does not run yet.
-	ErrNotRunnable = errors.New("workflow type not runnable yet")
 )
 
 // Run errors.

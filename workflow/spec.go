@@ -11,12 +11,22 @@ import (
 // validated), with the definitions of its agents among agents (any of them
 // may be missing) as each step's AgentDefs entry, keyed by the name the
 // team uses. Ports without "required": false are required; a council's
-// consensus gets the spec's defaults (0.5, 3 rounds).
+// consensus gets the spec's defaults (0.5, 3 rounds); a crew or swarm gets
+// collaboration.specialists, and its lead turns from consensus.max_rounds
+// if the file gives it (else DefaultMaxTurns).
 func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 	d := Def{Name: t.Name, Description: t.Description, Context: t.Context, Type: Type(t.WorkflowType()),
 		Agents: append([]string(nil), t.Agents...), Lead: t.Lead()}
 	if c := t.Collaboration; c != nil && c.Consensus != nil {
 		d.Consensus = &Consensus{RequiredAgreement: c.Consensus.Agreement(), MaxRounds: c.Consensus.Rounds(), TieBreaker: c.Consensus.TieBreaker}
+	}
+	if c := t.Collaboration; c != nil && d.Type.Led() {
+		// A crew's or swarm's lead turns: the team file's max_rounds, if
+		// it gives one.
+		d.Specialists, d.PlanApproval = append([]string(nil), c.Specialists...), t.PlanApproval
+		if c.Consensus != nil && c.Consensus.MaxRounds != nil {
+			d.MaxTurns = *c.Consensus.MaxRounds
+		}
 	}
 	for _, s := range t.Steps() {
 		st := Step{Name: s.Name, Agent: s.Agent, DependsOn: append([]string(nil), s.DependsOn...)}

@@ -197,6 +197,9 @@ func (c *change) advance(d *Def, p *plan) error {
 			return err
 		}
 	}
+	if r.Type.Led() {
+		c.ledTurns()
+	}
 	for _, i := range p.order {
 		if r.Steps[i].Status != StepPending {
 			continue
@@ -242,6 +245,9 @@ func (c *change) advance(d *Def, p *plan) error {
 
 // outcome returns the final status of a merged run and its error.
 func (r *record) outcome() (RunStatus, string) {
+	if r.Type.Led() {
+		return r.ledOutcome()
+	}
 	if r.Type == Council {
 		// A council fails when a critical member never voted.
 		for i, s := range r.Steps {

@@ -29,9 +29,10 @@ func workflowsCommand(e *env) *cli.Command {
 		Name:  "workflows",
 		Usage: "run the workflows of team definitions (multi-agent-spec team files)",
 		Description: `A run is a Cortex team whose members are the agents of the team file's
-steps; chain, scatter, graph and council workflows run (crew and swarm exit
-4: they need the task board). A council runs in rounds: a step per agent and
-round (round-N/AGENT) whose findings are its votes. The workflows commands
+steps; every workflow type runs. A council runs in rounds: a step per agent
+and round (round-N/AGENT) whose findings are its votes. A crew or swarm runs
+on its team's task board: its steps are the lead's turns (turn-N/LEAD), and
+its members take the board's tasks (see workflows run --help). The workflows commands
 go through the server that serves the store (cortexctl serve, --server) if
 there is one (workflows.* methods), else open the store themselves; team
 files are read here and sent to the server as JSON.
@@ -66,9 +67,12 @@ it parses as JSON, else a string.
 outputs or findings). A non-zero exit fails the step. The command exits 0
 when the run completes, 4 when it fails or is cancelled.
 
+` + ledHelp + `
+
 Examples:
    cortexctl workflows run team.json --input repo=cortex --input depth=3
-   cortexctl workflows run security-review --input target=. --exec 'scan-step.sh' --json`,
+   cortexctl workflows run security-review --input target=. --exec 'scan-step.sh' --json
+   cortexctl workflows run fixtures/led/crew --exec 'sh fixtures/led/agent.sh' --parallel 2`,
 				Flags: withOutput(
 					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable (VALUE is JSON if it parses as JSON, else a string)"},
 					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},
@@ -77,6 +81,7 @@ Examples:
 					&cli.StringFlag{Name: "id", Usage: "run id (default: generated)"},
 					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable"},
 					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
+					&cli.Int64Flag{Name: "max-turns", Usage: "crew and swarm: the lead's turns at most (1..1000)", DefaultText: "the team file's consensus max_rounds, else 10"},
 				),
 				Action: func(c *cli.Context) error { return workflowsRun(c, e) },
 			},
@@ -86,7 +91,8 @@ Examples:
 				ArgsUsage: "RUN",
 				Description: `Runs each ready step of RUN with --exec COMMAND, at most --parallel at a time,
 as workflows run --exec does (same stdin, stdout and exit codes), until the
-run has finished. Several drivers, in this process's host or other
+run has finished. A crew or swarm run is driven as workflows run --exec
+drives it (the lead's turns and the members' tasks); one driver at a time. Several drivers, in this process's host or other
 processes, through one server or on the store, may drive one run at once: a
 step is started by one of them only. A driver that is interrupted gives its
 running steps back (ready again) for another to resume.
@@ -147,7 +153,6 @@ func wfErr(err error) error {
 		return nil
 	}
 	for _, k := range []struct{ sentinel, kind error }{
-		{workflow.ErrNotRunnable, api.ErrConflict},
 		{workflow.ErrInvalidDef, api.ErrInvalid},
 		{workflow.ErrInvalidRun, api.ErrInvalid},
 		{workflow.ErrInvalidOutput, api.ErrInvalid},
@@ -186,17 +191,8 @@ const remotePoll = 200 * time.Millisecond
 // workflows returns the runs of the namespace: through the server if one
 // serves the store (see manager), else a workflow engine over the store.
 func (e *env) workflows(c *cli.Context, a access) (workflows, error) {
-	if rc, err := e.remote(); err != nil || rc != nil {
-		if err != nil {
-			return nil, err
-		}
-		return rc.Workflows(remotePoll), nil
-	}
-	tm, err := e.embeddedManager(c, a)
-	if err != nil {
-		return nil, err
-	}
-	return workflow.New(c.Context, e.store, tm, workflow.FromConfig(e.cfg.Teams))
+	wf, _, err := e.runsAndBoard(c, a)
+	return wf, err
 }
 
 func oneRunArg(c *cli.Context, cmd string) (string, error) {
@@ -247,15 +243,22 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if err := d.Validate(); err != nil {
 		return wfErr(err)
 	}
-	if !d.EffectiveType().Runnable() {
-		return wfErr(fmt.Errorf("team definition %q: %w: %s workflows need the task board (chain, scatter, graph and council run)", d.Name, workflow.ErrNotRunnable, d.EffectiveType()))
-	}
 	inputs, err := parseInputs(c.StringSlice("input"), &d)
 	if err != nil {
 		return err
 	}
 	if c.IsSet("strategy") {
 		strategy = c.String("strategy")
+	}
+	if c.IsSet("max-turns") {
+		n := c.Int64("max-turns")
+		switch {
+		case !d.EffectiveType().Led():
+			return usagef("workflows run: --max-turns is for crew and swarm runs, not %s", d.EffectiveType())
+		case n < 1 || n > 1000:
+			return fmt.Errorf("%w: --max-turns %d: want 1..1000", errInvalid, n)
+		}
+		d.MaxTurns = int(n)
 	}
 	opts := workflow.RunOptions{ID: c.String("id"), Strategy: strategy, Inputs: inputs, NonCritical: c.StringSlice("non-critical"), Actor: "cortexctl"}
 	if c.IsSet("step-timeout") {
@@ -271,7 +274,7 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if c.Int64("parallel") < 1 {
 		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
 	}
-	wf, err := e.workflows(c, accessCreate)
+	wf, board, err := e.runsAndBoard(c, accessCreate)
 	if err != nil {
 		return err
 	}
@@ -282,8 +285,14 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if err != nil {
 		return wfErr(err)
 	}
-	if command := c.String("exec"); command != "" {
+	command := c.String("exec")
+	switch {
+	case command != "" && r.Type.Led():
+		return driveLed(c, e, wf, board, r.ID, command)
+	case command != "":
 		return drive(c, e, wf, r.ID, command)
+	case r.Type.Led():
+		return printLedRun(c, e.stdout, board, r)
 	}
 	return printRun(c, e.stdout, r)
 }
@@ -317,9 +326,16 @@ func workflowsDrive(c *cli.Context, e *env) error {
 	if c.Int64("parallel") < 1 {
 		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
 	}
-	wf, err := e.workflows(c, accessWrite)
+	wf, board, err := e.runsAndBoard(c, accessWrite)
 	if err != nil {
 		return err
+	}
+	r, err := wf.Get(c.Context, id)
+	if err != nil {
+		return wfErr(err)
+	}
+	if r.Type.Led() {
+		return driveLed(c, e, wf, board, id, command)
 	}
 	return drive(c, e, wf, id, command)
 }
@@ -356,13 +372,16 @@ func workflowsStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	wf, err := e.workflows(c, accessRead)
+	wf, board, err := e.runsAndBoard(c, accessRead)
 	if err != nil {
 		return err
 	}
 	r, err := wf.Get(c.Context, id)
 	if err != nil {
 		return wfErr(err)
+	}
+	if r.Type.Led() {
+		return printLedRun(c, e.stdout, board, r)
 	}
 	return printRun(c, e.stdout, r)
 }
@@ -494,12 +513,31 @@ type execFact struct {
 // execResult is what --exec COMMAND writes on stdout.
 type execResult struct {
 	Outputs  map[string]any `json:"outputs"`
-	Findings []struct {
-		Subject    string  `json:"subject"`
-		Predicate  string  `json:"predicate"`
-		Object     string  `json:"object"`
-		Confidence float64 `json:"confidence"`
-	} `json:"findings"`
+	Findings []execFinding  `json:"findings"`
+}
+
+// execFinding is a finding --exec COMMAND reports.
+type execFinding struct {
+	Subject    string  `json:"subject"`
+	Predicate  string  `json:"predicate"`
+	Object     string  `json:"object"`
+	Confidence float64 `json:"confidence"`
+}
+
+// parseExecFindings parses the terms of findings fs.
+func parseExecFindings(fs []execFinding, prefixes map[string]string) ([]teammanager.Finding, error) {
+	var out []teammanager.Finding
+	for i, f := range fs {
+		var terms [3]quad.Value
+		for j, s := range []string{f.Subject, f.Predicate, f.Object} {
+			var err error
+			if terms[j], err = api.ParseTerm(s, prefixes); err != nil {
+				return nil, fmt.Errorf("findings/%d: %v", i, err)
+			}
+		}
+		out = append(out, teammanager.Finding{Subject: terms[0], Predicate: terms[1], Object: terms[2], Confidence: f.Confidence})
+	}
+	return out, nil
 }
 
 // execRunner runs each step as `sh -c command`.
@@ -535,15 +573,9 @@ func execRunner(e *env, command string, prefixes map[string]string) workflow.Run
 		if err := dec.Decode(&res); err != nil {
 			return nil, nil, fmt.Errorf("step command output: %v", err)
 		}
-		var fs []teammanager.Finding
-		for i, f := range res.Findings {
-			var terms [3]quad.Value
-			for j, s := range []string{f.Subject, f.Predicate, f.Object} {
-				if terms[j], err = api.ParseTerm(s, prefixes); err != nil {
-					return nil, nil, fmt.Errorf("step command output: findings/%d: %v", i, err)
-				}
-			}
-			fs = append(fs, teammanager.Finding{Subject: terms[0], Predicate: terms[1], Object: terms[2], Confidence: f.Confidence})
+		fs, err := parseExecFindings(res.Findings, prefixes)
+		if err != nil {
+			return nil, nil, fmt.Errorf("step command output: %v", err)
 		}
 		return res.Outputs, fs, nil
 	})

@@ -118,7 +118,7 @@ func TestCLI_Workflows(t *testing.T) {
 		t.Fatalf("status: %s", out)
 	}
 
-	crew := writeFile(t, "crew.json", `{"name": "dev", "version": "1", "agents": ["a", "b"], "workflow": {"type": "crew"}, "collaboration": {"lead": "a"}}`)
+	crew := writeFile(t, "crew.json", `{"name": "dev", "version": "1", "agents": ["a"], "workflow": {"type": "crew"}, "collaboration": {"lead": "a"}}`)
 	cyc := writeFile(t, "cycle.json", `{"name": "c", "version": "1", "agents": ["a"], "workflow": {"steps": [
 		{"name": "x", "agent": "a", "depends_on": ["y"]}, {"name": "y", "agent": "a", "depends_on": ["x"]}]}}`)
 	for _, tc := range []struct {
@@ -127,7 +127,7 @@ func TestCLI_Workflows(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"crew not runnable", []string{"workflows", "run", crew}, exitConflict, "crew workflows need the task board"},
+		{"crew of a lead alone", []string{"workflows", "run", crew}, exitInvalid, "agents: a crew needs an agent besides its lead to take tasks"},
 		{"cycle", []string{"workflows", "run", cyc}, exitInvalid, "depends_on cycle: x → y → x"},
 		{"no such team file", []string{"workflows", "run", "nope.json"}, exitNotFound, "no such file or directory, nor a built-in workflow"},
 		{"unknown run", []string{"workflows", "status", "zzz"}, exitNotFound, "unknown run"},

@@ -32,6 +32,10 @@ func TestREADME_Workflows(t *testing.T) {
 		"run c1 (board, council, strategy consensus): completed",
 		"https://ex.org/alice",
 		"agreed",
+		"run api1 (api-crew, crew, strategy additive): completed",
+		"approved   architect",
+		"T3    triage bug 3  triager-3  completed  triager-3 did it",
+		"turn-2/dispatcher  dispatcher  completed",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the commands' output lacks %q:\n%s", want, out)

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ledScript is an --exec command for crew and swarm runs: it records each
+// stdin in $LOG (lead-N.json, TASK.json); the lead writes $LEAD_OPS in
+// turn 1 and says done in turn 2; a task exits 3 if $TASK_FAIL is set,
+// else prints $TASK_OUT (default: a result).
+const ledScript = `#!/bin/sh
+in=$(cat)
+case $CORTEX_ROLE in
+lead)
+	printf '%s' "$in" > "$LOG/lead-$CORTEX_TURN.json"
+	if [ "$CORTEX_TURN" = 1 ]; then printf '%s\n' "$LEAD_OPS"; exit 0; fi
+	echo '{"op": "done", "summary": "stopped"}' ;;
+*)
+	printf '%s' "$in" > "$LOG/$CORTEX_TASK.json"
+	if [ -n "$TASK_FAIL" ]; then echo "no database" >&2; exit 3; fi
+	if [ -n "$TASK_OUT" ]; then printf '%s\n' "$TASK_OUT"; else echo '{"result": "ok"}'; fi ;;
+esac
+`
+
+// ledRunJSON is the --json shape of a crew or swarm run (ledRun).
+type ledRunJSON struct {
+	ID, Status, Error, Type string
+	Steps                   []struct{ Name, Status, Reason string }
+	Tasks                   []struct {
+		ID, Subject, Assignee, Status, Result, Error, ReviewedBy string
+		Dispatches                                               int
+	}
+}
+
+// looseJSON runs a command that must succeed with --json and decodes the
+// fields of out from its output.
+func looseJSON(t *testing.T, dir string, out any, args ...string) {
+	t.Helper()
+	s := mustCLI(t, dir, append(args, "--json")...)
+	if err := json.Unmarshal([]byte(s), out); err != nil {
+		t.Fatalf("%v --json: %v in %s", args, err, s)
+	}
+}
+
+func ledFixture(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("../../fixtures/led", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCLI_WorkflowsCrew(t *testing.T) {
+	dir := t.TempDir()
+	agent := "sh " + ledFixture(t, "agent.sh")
+	var r ledRunJSON
+	looseJSON(t, dir, &r, "workflows", "run", ledFixture(t, "crew"), "--id", "c1", "--exec", agent, "--parallel", "2")
+	if r.Status != "completed" || r.Type != "crew" || len(r.Tasks) != 2 {
+		t.Fatalf("crew run: %+v", r)
+	}
+	for _, tk := range r.Tasks {
+		if tk.Status != "completed" || tk.ReviewedBy != "architect" || tk.Result != tk.Assignee+" did it" {
+			t.Errorf("task %+v", tk)
+		}
+	}
+	if r.Tasks[0].Assignee != "backend" || r.Tasks[1].Assignee != "qa" {
+		t.Errorf("assignees %s, %s", r.Tasks[0].Assignee, r.Tasks[1].Assignee)
+	}
+	// turn 1 plans, 2 approves T1, 3 approves T2, 4 says done.
+	if r.Steps[3].Name != "turn-4/architect" || r.Steps[3].Status != "completed" || r.Steps[4].Status != "skipped" {
+		t.Errorf("steps %+v", r.Steps)
+	}
+	var facts []struct{ Subject, Object string }
+	looseJSON(t, dir, &facts, "facts", "list", "c1")
+	if len(facts) != 2 || facts[0].Subject != "<https://ex.org/c1/T1>" || facts[0].Object != `"backend"` {
+		t.Fatalf("facts of the crew's team: %+v", facts)
+	}
+	if out := mustCLI(t, dir, "workflows", "status", "c1"); !strings.Contains(out, "run c1 (api-crew, crew, strategy additive): completed") ||
+		!strings.Contains(out, "T2    test the API   qa        completed  qa did it") {
+		t.Fatalf("status: %s", out)
+	}
+	if out := mustCLI(t, dir, "workflows", "history", "c1"); !strings.Contains(out, "turn-4/architect") {
+		t.Fatalf("history: %s", out)
+	}
+
+	logDir := t.TempDir()
+	t.Setenv("LOG", logDir)
+	script := writeFile(t, "led.sh", ledScript)
+	crew := ledFixture(t, "crew")
+	t.Setenv("LEAD_OPS", `{"op": "plan", "title": "move the data", "steps": [{"title": "migrate"}]}
+{"op": "create", "subject": "migrate", "assignee": "backend"}`)
+
+	// A failing specialist: its task fails and the lead sees it in its
+	// next turn, and gets an escalation.
+	t.Setenv("TASK_FAIL", "1")
+	looseJSON(t, dir, &r, "workflows", "run", crew, "--id", "fail", "--exec", "sh "+script)
+	if r.Status != "completed" || len(r.Tasks) != 1 || r.Tasks[0].Status != "failed" || r.Tasks[0].Error != "task command: exit status 3" {
+		t.Fatalf("failing specialist: %+v", r)
+	}
+	turn2, err := os.ReadFile(filepath.Join(logDir, "lead-2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(turn2), `"status":"failed"`) || !strings.Contains(string(turn2), `"error":"task command: exit status 3"`) ||
+		!strings.Contains(string(turn2), `"title":"move the data"`) || !strings.Contains(string(turn2), `"state":"pending_review"`) {
+		t.Fatalf("the lead's second turn: %s", turn2)
+	}
+	var mail []struct{ To []string }
+	looseJSON(t, dir, &mail, "mail", "history", "fail")
+	if len(mail) != 1 || mail[0].To[0] != "architect" {
+		t.Fatalf("mail: %+v, want the escalation to architect", mail)
+	}
+	t.Setenv("TASK_FAIL", "")
+
+	// A specialist that asks for a task: it cannot delegate.
+	t.Setenv("TASK_OUT", `{"result": "half", "tasks": [{"subject": "you test it", "assignee": "qa"}]}`)
+	looseJSON(t, dir, &r, "workflows", "run", crew, "--id", "deleg", "--exec", "sh "+script)
+	if len(r.Tasks) != 1 || r.Tasks[0].Status != "failed" || !strings.Contains(r.Tasks[0].Error, "backend is a specialist of a crew, and specialists cannot delegate") {
+		t.Fatalf("delegating specialist: %+v", r)
+	}
+	t.Setenv("TASK_OUT", "")
+
+	// A lead that assigns a task to itself: the turn fails, nothing is
+	// written, the run fails (exit 4).
+	t.Setenv("LEAD_OPS", `{"op": "create", "subject": "fine", "assignee": "qa"}
+{"op": "create", "subject": "mine", "assignee": "architect"}`)
+	res := runCLI(t, dir, "", "workflows", "run", crew, "--id", "self", "--exec", "sh "+script)
+	if res.code != exitConflict || !strings.Contains(res.stderr, `operation 2: create: assignee "architect" is the lead`) {
+		t.Fatalf("lead assigns itself: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	if out := mustCLI(t, dir, "tasks", "list", "self", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("tasks after a refused turn: %s", out)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"max-turns 0", []string{"workflows", "run", crew, "--max-turns", "0"}, exitInvalid, "--max-turns 0"},
+		{"max-turns on a graph", []string{"workflows", "run", "feature-dev", "--max-turns", "2"}, exitUsage, "--max-turns is for crew and swarm runs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d, stderr %q; want exit %d with %q", r.code, r.stderr, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func TestCLI_WorkflowsSwarm(t *testing.T) {
+	dir := t.TempDir()
+	agent := "sh " + ledFixture(t, "agent.sh")
+	// Started without --exec, then driven.
+	var r ledRunJSON
+	looseJSON(t, dir, &r, "workflows", "run", ledFixture(t, "swarm/team.json"), "--id", "s1", "--max-turns", "3")
+	if r.Status != "pending" || len(r.Steps) != 3 || len(r.Tasks) != 0 {
+		t.Fatalf("started: %+v", r)
+	}
+	looseJSON(t, dir, &r, "workflows", "drive", "s1", "--exec", agent, "--parallel", "3")
+	if r.Status != "completed" || len(r.Tasks) != 6 {
+		t.Fatalf("swarm run: %+v", r)
+	}
+	claimers := map[string]int{}
+	for _, tk := range r.Tasks {
+		if tk.Status != "completed" || tk.Dispatches != 1 || tk.ReviewedBy != "" || !strings.HasPrefix(tk.Assignee, "triager-") {
+			t.Errorf("task %+v, want completed by a triager, claimed once", tk)
+		}
+		claimers[tk.Assignee]++
+	}
+	if len(claimers) != 3 {
+		t.Fatalf("tasks claimed by %v, want the 3 triagers", claimers)
+	}
+
+	// Cancelled before it ran: the run and its team finish.
+	mustCLI(t, dir, "workflows", "run", ledFixture(t, "swarm/team.json"), "--id", "s2")
+	if out := mustCLI(t, dir, "workflows", "cancel", "s2"); !strings.Contains(out, "run s2 (bug-triage, swarm, strategy additive): cancelled") {
+		t.Fatalf("cancel: %s", out)
+	}
+	var team struct{ Status string }
+	looseJSON(t, dir, &team, "teams", "get", "s2")
+	if team.Status != "failed" {
+		t.Fatalf("the cancelled run's team is %s, want failed (no member completed)", team.Status)
+	}
+}

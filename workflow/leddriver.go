@@ -1,0 +1,635 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cortexgraph/cortex/internal/ctxcause"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// Board is the part of a team's task board that a crew or swarm driver
+// works through: *teammanager.Manager in process, or a client of a
+// server's teams.* task methods (package client); api.TaskBoard includes
+// it. Its methods have the contracts of the Manager's.
+type Board interface {
+	CreateTask(ctx context.Context, teamID, by string, nt teammanager.NewTask) (teammanager.Task, error)
+	ListTasks(ctx context.Context, teamID string, f teammanager.TaskFilter) ([]teammanager.Task, error)
+	ClaimNext(ctx context.Context, teamID, agent string) (teammanager.Task, error)
+	CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (teammanager.Task, error)
+	FailTask(ctx context.Context, teamID, agent, taskID, reason string) (teammanager.Task, error)
+	ReviewTask(ctx context.Context, teamID, lead, taskID string, approve bool, feedback string) (teammanager.Task, error)
+	CancelTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
+	RetryTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)
+	SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
+	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
+	DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error)
+	SubmitPlan(ctx context.Context, teamID, by string) (teammanager.Plan, error)
+	GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
+}
+
+var _ Board = (*teammanager.Manager)(nil)
+
+// LeadTurn is what the lead sees in one of its turns: the turn step (its
+// Turn, MaxTurns, Inputs, Context, Members and the lead's definition in
+// Agent) and every task of the board, by number.
+type LeadTurn struct {
+	ReadyStep
+	Type  Type // crew or swarm
+	Team  string
+	Tasks []teammanager.Task
+	// Plan is the latest revision of the lead's plan (its state, and the
+	// operator's feedback if rejected); nil before the first.
+	Plan *teammanager.Plan
+}
+
+// Lead operations (LeadOp.Op).
+const (
+	OpCreate  = "create"  // create a task: subject (required), description, assignee, priority, blocked_by, ref
+	OpApprove = "approve" // approve a task in review: task, feedback
+	OpReject  = "reject"  // send a task in review back to its member: task, feedback (required)
+	OpRetry   = "retry"   // a failed or cancelled task goes back to pending: task
+	OpSkip    = "skip"    // cancel a task and let its dependents go ahead: task, reason
+	OpCancel  = "cancel"  // cancel a task (its dependents stay blocked): task, reason
+	OpDone    = "done"    // the run is done: summary
+	OpPlan    = "plan"    // draft and submit the lead's plan for the operator's review: title, steps
+)
+
+// LeadOp is one thing a lead's turn does (one JSON line of a lead
+// command's output).
+type LeadOp struct {
+	Op string `json:"op"`
+	// Ref names a created task for the blocked_by of the tasks created
+	// after it in the same turn (whose ids are not known yet).
+	Ref         string `json:"ref,omitempty"`
+	Subject     string `json:"subject,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Assignee is an agent of the run (its name or member id); empty: any
+	// member may claim it. A swarm's tasks have none.
+	Assignee string `json:"assignee,omitempty"`
+	Priority int    `json:"priority,omitempty"`
+	// BlockedBy lists task ids (T1, ...) and refs of this turn.
+	BlockedBy []string `json:"blocked_by,omitempty"`
+	Task      string   `json:"task,omitempty"` // approve, reject, retry, skip, cancel
+	Feedback  string   `json:"feedback,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
+	Summary   string   `json:"summary,omitempty"`
+	// Title and Steps are a plan's (OpPlan).
+	Title string                 `json:"title,omitempty"`
+	Steps []teammanager.PlanStep `json:"steps,omitempty"`
+}
+
+// TaskWork is a task that a member runs: the task as claimed (with the plan
+// in force, if any), the member, the run's context and inputs, and the
+// tasks it was blocked by, with their results.
+type TaskWork struct {
+	Run      string
+	Team     string
+	Member   RunMember
+	Task     teammanager.Task
+	Context  string
+	Inputs   map[string]any
+	Upstream []teammanager.Task
+}
+
+// TaskResult is what a member's work on a task gives: the task's result,
+// findings (recorded with the task in their provenance), and new tasks
+// for the shared queue (a swarm's members may add them; in a crew only the
+// lead creates tasks, and a specialist that asks for one fails its task).
+type TaskResult struct {
+	Result   string
+	Findings []teammanager.Finding
+	Tasks    []teammanager.NewTask
+}
+
+// LedRunner is the host's side of DriveLed: it runs the lead's turns and
+// the members' tasks.
+type LedRunner interface {
+	// Lead runs a turn of the lead and returns what it does. An error
+	// fails the turn, and so the run.
+	Lead(ctx context.Context, turn LeadTurn) ([]LeadOp, error)
+	// Task runs a task for its member. An error fails the task, with
+	// the error's text as the reason; the lead is told (an escalation
+	// message, and the failed task in its next turn).
+	Task(ctx context.Context, w TaskWork) (TaskResult, error)
+}
+
+type taskDone struct {
+	member RunMember
+	task   teammanager.Task
+	res    TaskResult
+	err    error
+}
+
+// DriveLed drives crew or swarm run id through p and b with runner until
+// the run has finished, and returns it. The coordination is the run
+// team's task board:
+//
+//   - Each member that has no task running takes up a task it holds that
+//     no one runs (one the lead's review sent back, with its feedback, or
+//     one a stopped driver left), else claims the next ready task it may
+//     take (ClaimNext: in a crew, the tasks the lead assigned to it or
+//     left unassigned; in a swarm, the shared queue), at most concurrency
+//     (at least 1) tasks at a time, one per member, each run by
+//     runner.Task in its own goroutine. Its result completes the task (in
+//     a crew it goes to review), its findings are recorded with the task
+//     (AddTaskFindings), its new tasks are created by the member (a crew's
+//     board refuses them: only the lead creates tasks); an error, or a
+//     refusal, fails the task and the board tells the lead.
+//   - When no task runs and none can be claimed, the lead takes its next
+//     turn (the run's next ready step, turn-N/LEAD, started as actor):
+//     runner.Lead sees the board and returns operations, which are all
+//     checked first (an invalid one fails the turn and writes nothing)
+//     and then applied in order as the lead (the board's rules apply; a
+//     refused one fails the turn, after the ones before it). The turn
+//     completes with outputs done and summary. Done cancels the tasks
+//     still open and ends the run: it merges and completes. A run whose
+//     lead never says done within its turns fails.
+//   - With plan approval (Def.PlanApproval), members claim nothing before
+//     the operator approves the lead's plan (OpPlan drafts and submits
+//     it; teammanager.Manager.ReviewPlan reviews it): while the plan is
+//     in review the lead takes no turn and the driver polls; a rejected
+//     plan is in the lead's next turn (LeadTurn.Plan), to plan again.
+//
+// When ctx ends, DriveLed waits for its runners (whose context ends too),
+// gives a running turn back (ReleaseStep), leaves the tasks its members
+// had claimed in progress and returns the run with ctx's error: another
+// driver may resume it, and its members take their tasks up again. One
+// driver per run at a time: a driver takes every in_progress task as its
+// own to run. A cancelled run's running tasks run to their end.
+//
+// Members that keep adding tasks to a swarm's queue keep the run going
+// until they stop, or the run is cancelled: the lead's turns bound the
+// lead, not the members.
+func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner LedRunner, concurrency int) (Run, error) {
+	if concurrency < 1 {
+		concurrency = 1
+	}
+	r, err := p.Get(ctx, id)
+	if err != nil {
+		return Run{}, err
+	}
+	if !r.Type.Led() {
+		return r, fmt.Errorf("run %s: %w: a %s run is driven by Drive, not DriveLed", id, ErrInvalidRun, r.Type)
+	}
+	team := r.Team
+	taskCtx, stopTasks := context.WithCancel(ctx)
+	defer stopTasks()
+	detached := context.WithoutCancel(ctx)
+	done := make(chan taskDone)
+	busy := map[string]bool{} // member id → running a task
+	var (
+		last    *ReadyStep // the last turn Ready gave: members, context, inputs
+		failure error
+		turn    *ReadyStep
+	)
+	drain := func() {
+		stopTasks()
+		for len(busy) > 0 {
+			td := <-done
+			delete(busy, td.member.ID)
+		}
+	}
+	for ctx.Err() == nil && failure == nil {
+		ready, err := p.Ready(ctx, id)
+		if err != nil && !errors.Is(err, ErrRunFinished) {
+			failure = err
+			break
+		}
+		turn = nil
+		if len(ready) > 0 {
+			turn, last = &ready[0], &ready[0]
+		}
+		if r, err = p.Get(ctx, id); err != nil {
+			failure = err
+			break
+		}
+		if r.Status.Finished() {
+			drain()
+			return r, nil
+		}
+		// Members take up the tasks they hold and no one runs (sent back
+		// by the lead's review, or claimed by a driver that stopped), or
+		// claim what they may.
+		held, err := b.ListTasks(ctx, team, teammanager.TaskFilter{Status: teammanager.TaskInProgress})
+		if err != nil {
+			failure = fmt.Errorf("run %s: tasks: %w", id, err)
+			break
+		}
+		gated := false // a claim waits for the plan's approval
+		var members []RunMember
+		if last != nil {
+			members = last.Members
+		}
+		for _, m := range members {
+			if len(busy) >= concurrency || ctx.Err() != nil {
+				break
+			}
+			if m.Role == RoleLead || busy[m.ID] {
+				continue
+			}
+			var t teammanager.Task
+			if k := slices.IndexFunc(held, func(t teammanager.Task) bool { return t.Assignee == m.ID && !t.Paused }); k >= 0 {
+				t = held[k]
+			} else if t, err = b.ClaimNext(ctx, team, m.ID); errors.Is(err, teammanager.ErrNoReadyTask) {
+				continue
+			} else if errors.Is(err, teammanager.ErrPlanNotApproved) {
+				gated = true
+				continue
+			} else if err != nil {
+				failure = fmt.Errorf("run %s: %s claims a task: %w", id, m.ID, err)
+				break
+			}
+			w := TaskWork{Run: id, Team: team, Member: m, Task: t, Context: last.Context, Inputs: last.Inputs}
+			if w.Upstream, err = blockers(ctx, b, team, t); err != nil {
+				failure = err
+				break
+			}
+			busy[m.ID] = true
+			go func(w TaskWork) {
+				res, err := runner.Task(taskCtx, w)
+				done <- taskDone{member: w.Member, task: w.Task, res: res, err: err}
+			}(w)
+		}
+		if failure != nil {
+			break
+		}
+		if len(busy) > 0 {
+			select {
+			case td := <-done:
+				delete(busy, td.member.ID)
+				if ctx.Err() == nil {
+					failure = finishTask(ctx, b, r, team, td)
+				}
+			case <-ctx.Done():
+			}
+			continue
+		}
+		waiting := false
+		if gated && turn != nil {
+			// The lead's plan waits for the operator: no turn until it is
+			// reviewed.
+			pl, err := b.GetPlan(ctx, team, 0)
+			if err != nil && !errors.Is(err, teammanager.ErrNoPlan) {
+				failure = err
+				break
+			}
+			waiting = err == nil && pl.State == teammanager.PlanPendingReview
+		}
+		if turn == nil || waiting {
+			// A turn runs elsewhere (a driver that died: its timeout
+			// fails it), the run is merging, or the plan is in review.
+			wait := p.PollInterval()
+			if d := nextDeadline(r, time.Now()); d > 0 && d < wait {
+				wait = d
+			}
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+			}
+			continue
+		}
+		failure = leadTurn(ctx, p, b, r, team, actor, *turn, runner)
+	}
+	drain()
+	r, gerr := p.Get(detached, id)
+	if failure == nil {
+		failure = ctxcause.With(ctx, ctx.Err())
+	}
+	return r, errors.Join(failure, gerr)
+}
+
+// blockers returns the tasks t was blocked by.
+func blockers(ctx context.Context, b Board, team string, t teammanager.Task) ([]teammanager.Task, error) {
+	if len(t.BlockedBy) == 0 {
+		return nil, nil
+	}
+	all, err := b.ListTasks(ctx, team, teammanager.TaskFilter{})
+	if err != nil {
+		return nil, fmt.Errorf("team %s: tasks: %w", team, err)
+	}
+	var out []teammanager.Task
+	for _, bt := range all {
+		if slices.Contains(t.BlockedBy, bt.ID) {
+			out = append(out, bt)
+		}
+	}
+	return out, nil
+}
+
+// finishTask records what a member's work on a task gave.
+func finishTask(ctx context.Context, b Board, r Run, team string, td taskDone) error {
+	agent, t := td.member.ID, td.task
+	fail := func(reason string) error {
+		_, err := b.FailTask(ctx, team, agent, t.ID, reason)
+		if errors.Is(err, teammanager.ErrTaskState) || errors.Is(err, teammanager.ErrNotAllowed) {
+			return nil // requeued (lease), cancelled or paused meanwhile
+		}
+		return err
+	}
+	if td.err != nil {
+		return fail(td.err.Error())
+	}
+	if len(td.res.Findings) > 0 {
+		if _, err := b.AddTaskFindings(ctx, team, agent, t.ID, td.res.Findings); err != nil {
+			if errors.Is(err, teammanager.ErrInvalidFinding) {
+				return fail(err.Error())
+			}
+			return err
+		}
+	}
+	for i, nt := range td.res.Tasks {
+		if r.Type == Swarm && nt.Assignee != "" {
+			return fail(fmt.Sprintf("new task %d (%s): a swarm's tasks go to the shared queue: no assignee (%s)", i+1, nt.Subject, nt.Assignee))
+		}
+		if _, err := b.CreateTask(ctx, team, agent, nt); err != nil {
+			if r.Type == Crew && errors.Is(err, teammanager.ErrNotAllowed) {
+				return fail(fmt.Sprintf("%s is a specialist of a crew, and specialists cannot delegate: %v", agent, err))
+			}
+			return fail(fmt.Sprintf("new task %d (%s): %v", i+1, nt.Subject, err))
+		}
+	}
+	_, err := b.CompleteTask(ctx, team, agent, t.ID, td.res.Result)
+	if errors.Is(err, teammanager.ErrTaskState) || errors.Is(err, teammanager.ErrNotAllowed) {
+		return nil
+	}
+	return err
+}
+
+// leadTurn runs turn, applies the lead's operations and finishes the turn.
+// It returns only errors that stop the driver; the lead's own fail the
+// turn.
+func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, turn ReadyStep, runner LedRunner) error {
+	name := turn.Step.Name
+	if err := p.StartStep(ctx, r.ID, name, actor); err != nil {
+		if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
+			return nil // another driver started it, or the run finished
+		}
+		return err
+	}
+	// The board as the lead sees it; a failure to read it is the
+	// driver's, not the lead's: the turn is given back.
+	lt := LeadTurn{ReadyStep: turn, Type: r.Type, Team: team}
+	var err error
+	if lt.Tasks, err = b.ListTasks(ctx, team, teammanager.TaskFilter{}); err != nil {
+		return errors.Join(fmt.Errorf("run %s: tasks: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
+	}
+	switch pl, err := b.GetPlan(ctx, team, 0); {
+	case err == nil:
+		lt.Plan = &pl
+	case !errors.Is(err, teammanager.ErrNoPlan):
+		return errors.Join(fmt.Errorf("run %s: plan: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
+	}
+	ops, err := runner.Lead(ctx, lt)
+	if ctx.Err() != nil {
+		return releaseTurn(ctx, p, r.ID, name, actor)
+	}
+	if err == nil {
+		var out map[string]any
+		if out, err = applyLeadOps(ctx, b, r, team, turn, lt.Tasks, ops); err == nil {
+			err = p.CompleteStep(ctx, r.ID, name, out)
+			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
+				return nil // timed out or cancelled meanwhile
+			}
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return releaseTurn(ctx, p, r.ID, name, actor)
+	}
+	ferr := p.FailStep(ctx, r.ID, name, err.Error())
+	if errors.Is(ferr, ErrInvalidTransition) || errors.Is(ferr, ErrRunFinished) {
+		return nil
+	}
+	return ferr
+}
+
+func releaseTurn(ctx context.Context, p Pull, id, step, actor string) error {
+	err := p.ReleaseStep(context.WithoutCancel(ctx), id, step, "driver "+actor+" stopped")
+	if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
+		return nil
+	}
+	return err
+}
+
+// leadRules are what checkLeadOps needs to know of the run.
+type leadRules struct {
+	typ     Type
+	lead    *RunMember // nil: a swarm without a lead
+	members []RunMember
+}
+
+func (lr *leadRules) member(name string) (RunMember, bool) {
+	for _, m := range lr.members {
+		if m.Name == name || m.ID == name {
+			return m, true
+		}
+	}
+	return RunMember{}, false
+}
+
+// delegation reads the delegation section of an agent definition.
+func delegation(def json.RawMessage) (teammanager.Delegation, bool) {
+	var a struct {
+		Delegation *struct {
+			AllowDelegation bool     `json:"allow_delegation"`
+			CanDelegateTo   []string `json:"can_delegate_to"`
+			CanReceiveFrom  []string `json:"can_receive_from"`
+		} `json:"delegation"`
+	}
+	if len(def) == 0 || json.Unmarshal(def, &a) != nil || a.Delegation == nil {
+		return teammanager.Delegation{}, false
+	}
+	return teammanager.Delegation(*a.Delegation), true
+}
+
+// names reports whether one of names names member m (its name, id or last
+// path segment).
+func names(list []string, m RunMember) bool {
+	for _, n := range list {
+		if n == m.Name || n == m.ID || strings.HasSuffix(n, "/"+m.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDelegation checks that the lead may hand work to m under their
+// agent definitions' delegation rules.
+func (lr *leadRules) checkDelegation(m RunMember) error {
+	if dl, ok := delegation(lr.lead.Agent); ok {
+		if !dl.AllowDelegation {
+			return fmt.Errorf("%w: %s may not delegate work to %s: its definition does not allow delegation (allow_delegation: false)", teammanager.ErrNotAllowed, lr.lead.Name, m.Name)
+		}
+		if len(dl.CanDelegateTo) > 0 && !names(dl.CanDelegateTo, m) {
+			return fmt.Errorf("%w: %s may not delegate work to %s: its can_delegate_to lists only %s", teammanager.ErrNotAllowed, lr.lead.Name, m.Name, strings.Join(dl.CanDelegateTo, ", "))
+		}
+	}
+	if dl, ok := delegation(m.Agent); ok && len(dl.CanReceiveFrom) > 0 && !names(dl.CanReceiveFrom, *lr.lead) && !slices.Contains(dl.CanReceiveFrom, teammanager.LeadAgent) {
+		return fmt.Errorf("%w: %s may not delegate work to %s: %s's can_receive_from lists only %s", teammanager.ErrNotAllowed, lr.lead.Name, m.Name, m.Name, strings.Join(dl.CanReceiveFrom, ", "))
+	}
+	return nil
+}
+
+// checkLeadOps checks every operation of a turn and returns every problem
+// at once, wrapping ErrInvalidOutput (and teammanager.ErrNotAllowed for a
+// refused delegation).
+func (lr *leadRules) checkLeadOps(ops []LeadOp, tasks []teammanager.Task) error {
+	var errs []error
+	bad := func(i int, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("operation %d: %s", i+1, fmt.Sprintf(format, a...)))
+	}
+	refs := map[string]bool{}
+	known := func(id string) bool {
+		return refs[id] || slices.ContainsFunc(tasks, func(t teammanager.Task) bool { return t.ID == id })
+	}
+	dones, plans := 0, 0
+	for i, op := range ops {
+		switch op.Op {
+		case OpCreate:
+			if strings.TrimSpace(op.Subject) == "" {
+				bad(i, "create: subject is required")
+			}
+			for _, bid := range op.BlockedBy {
+				if !known(bid) {
+					bad(i, "create: blocked_by %q is neither a task of the board nor the ref of a task created before it in this turn", bid)
+				}
+			}
+			if op.Ref != "" {
+				if known(op.Ref) {
+					bad(i, "create: ref %q is already a task or ref", op.Ref)
+				}
+				refs[op.Ref] = true
+			}
+			if op.Assignee == "" {
+				break
+			}
+			m, ok := lr.member(op.Assignee)
+			switch {
+			case !ok:
+				bad(i, "create: assignee %q is not an agent of the run", op.Assignee)
+			case lr.typ == Swarm:
+				bad(i, "create: assignee %q: a swarm's tasks go to the shared queue, where members claim them: no assignee", op.Assignee)
+			case m.Role == RoleLead:
+				bad(i, "create: assignee %q is the lead: the lead plans, assigns and reviews, it takes no task (%v)", op.Assignee, teammanager.ErrNotAllowed)
+			default:
+				if err := lr.checkDelegation(m); err != nil {
+					errs = append(errs, fmt.Errorf("operation %d: create: %w", i+1, err))
+				}
+			}
+		case OpApprove, OpRetry, OpSkip, OpCancel, OpReject:
+			if op.Task == "" {
+				bad(i, "%s: task is required", op.Op)
+			}
+			if op.Op == OpReject && strings.TrimSpace(op.Feedback) == "" {
+				bad(i, "reject: feedback is required")
+			}
+			if lr.lead == nil {
+				bad(i, "%s: this swarm has no lead to %s tasks", op.Op, op.Op)
+			}
+		case OpDone:
+			if dones++; dones > 1 {
+				bad(i, "done: given twice")
+			}
+		case OpPlan:
+			if plans++; plans > 1 {
+				bad(i, "plan: given twice")
+			}
+			if strings.TrimSpace(op.Title) == "" {
+				bad(i, "plan: title is required")
+			}
+			if len(op.Steps) == 0 {
+				bad(i, "plan: steps are required")
+			}
+			for j, s := range op.Steps {
+				if strings.TrimSpace(s.Title) == "" {
+					bad(i, "plan: steps/%d: title is required", j)
+				}
+			}
+			if lr.lead == nil {
+				bad(i, "plan: this swarm has no lead to plan")
+			}
+		default:
+			bad(i, "unknown op %q (want %s, %s, %s, %s, %s, %s, %s or %s)", op.Op, OpCreate, OpApprove, OpReject, OpRetry, OpSkip, OpCancel, OpPlan, OpDone)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: lead output:\n%w", ErrInvalidOutput, errors.Join(errs...))
+	}
+	return nil
+}
+
+// applyLeadOps checks and applies a turn's operations as the lead, and
+// returns the turn's outputs.
+func applyLeadOps(ctx context.Context, b Board, r Run, team string, turn ReadyStep, tasks []teammanager.Task, ops []LeadOp) (map[string]any, error) {
+	lr := &leadRules{typ: r.Type, members: turn.Members}
+	for i := range turn.Members {
+		if turn.Members[i].Role == RoleLead {
+			lr.lead = &turn.Members[i]
+		}
+	}
+	if err := lr.checkLeadOps(ops, tasks); err != nil {
+		return nil, err
+	}
+	by := MemberID(turn.Step.Agent)
+	refs := map[string]string{}
+	out := map[string]any{TurnDone: false}
+	for i, op := range ops {
+		var err error
+		switch op.Op {
+		case OpCreate:
+			nt := teammanager.NewTask{Subject: op.Subject, Description: op.Description, Priority: op.Priority}
+			if op.Assignee != "" {
+				m, _ := lr.member(op.Assignee)
+				nt.Assignee = m.ID
+			}
+			for _, bid := range op.BlockedBy {
+				if id, ok := refs[bid]; ok {
+					bid = id
+				}
+				nt.BlockedBy = append(nt.BlockedBy, bid)
+			}
+			var t teammanager.Task
+			if t, err = b.CreateTask(ctx, team, by, nt); err == nil && op.Ref != "" {
+				refs[op.Ref] = t.ID
+			}
+		case OpApprove, OpReject:
+			_, err = b.ReviewTask(ctx, team, by, op.Task, op.Op == OpApprove, op.Feedback)
+		case OpRetry:
+			_, err = b.RetryTask(ctx, team, by, op.Task)
+		case OpSkip:
+			_, err = b.SkipTask(ctx, team, by, op.Task, op.Reason)
+		case OpCancel:
+			_, err = b.CancelTask(ctx, team, by, op.Task, op.Reason)
+		case OpDone:
+			out[TurnDone], out[TurnSummary] = true, op.Summary
+		case OpPlan:
+			if _, err = b.DraftPlan(ctx, team, by, teammanager.NewPlan{Title: op.Title, Steps: op.Steps}); err == nil {
+				_, err = b.SubmitPlan(ctx, team, by)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lead operation %d (%s): %w", i+1, op.Op, err)
+		}
+	}
+	if out[TurnDone] == true && lr.lead != nil {
+		open, err := b.ListTasks(ctx, team, teammanager.TaskFilter{})
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range open {
+			if t.Status.Finished() {
+				continue
+			}
+			if _, err := b.CancelTask(ctx, team, by, t.ID, "the lead ended the run"); err != nil {
+				return nil, fmt.Errorf("done: cancel %s: %w", t.ID, err)
+			}
+		}
+	}
+	return out, nil
+}
