@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -121,7 +122,8 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	if ok {
 		return m, nil
 	}
-	if _, err := s.namespace(ctx, name, a); err != nil {
+	n, err := s.namespace(ctx, name, a)
+	if err != nil {
 		return nil, err
 	}
 	x, err := namespace.New(name, namespace.WithBase(s.opts.cfg.NamespaceBase(name)))
@@ -133,7 +135,7 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	if m, ok := s.managers[name]; ok {
 		return m, nil
 	}
-	m, err = teammanager.New(ctx, s.store, x, teammanager.FromConfig(s.opts.cfg.Teams).WithPrefixes(s.opts.cfg.Prefixes))
+	m, err = teammanager.New(ctx, s.store, x, api.ManagerConfig(s.opts.cfg, n, x))
 	if err != nil {
 		return nil, err
 	}

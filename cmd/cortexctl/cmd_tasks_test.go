@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -242,5 +244,37 @@ func TestCLI_TaskErrors(t *testing.T) {
 	cliJSON(t, dir, &board, "tasks", "board", "crew")
 	if board.Lead != "ann" || board.MaxDispatches != 3 {
 		t.Fatalf("refused board settings were written: %+v", board)
+	}
+}
+
+// TestCLI_DelegationFromStoredDefinitions: the delegation rules of the
+// agent definitions imported with defs import apply to task assignment and
+// to delegate_work messages (embedded and, in TestCLI_ThroughServer,
+// through a server); members without a definition are not restricted.
+func TestCLI_DelegationFromStoredDefinitions(t *testing.T) {
+	dir := t.TempDir()
+	defs := t.TempDir()
+	agent := func(name, delegation string) {
+		text := "---\nname: " + name + "\ndescription: " + name + "\n" + delegation + "---\n" + name + "\n"
+		if err := os.WriteFile(filepath.Join(defs, name+".md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	agent("ann", "delegation:\n  allow_delegation: true\n  can_delegate_to:\n    - bob\n")
+	agent("bob", "delegation:\n  allow_delegation: false\n")
+	mustCLI(t, dir, "defs", "import", defs)
+	crewTeam(t, dir) // ann (lead), bob, cat: cat has no definition
+	if r := runCLI(t, dir, "", "tasks", "create", "crew", "review it", "--assignee", "cat"); r.code != exitConflict ||
+		!strings.Contains(r.stderr, "ann may not delegate work to cat") {
+		t.Fatalf("ann assigning to cat: exit %d, %q", r.code, r.stderr)
+	}
+	mustCLI(t, dir, "tasks", "create", "crew", "write it", "--assignee", "bob")
+	if r := runCLI(t, dir, "", "mail", "send", "crew", "take this", "--as", "bob", "--to", "cat", "--type", "delegate_work"); r.code != exitConflict ||
+		!strings.Contains(r.stderr, "bob may not delegate work to cat") {
+		t.Fatalf("bob delegating to cat: exit %d, %q", r.code, r.stderr)
+	}
+	mustCLI(t, dir, "mail", "send", "crew", "take this", "--as", "cat", "--to", "bob", "--type", "delegate_work")
+	if out := mustCLI(t, dir, "tasks", "list", "crew"); strings.Contains(out, "review it") {
+		t.Fatalf("a refused task was created:\n%s", out)
 	}
 }

@@ -37,14 +37,15 @@ func (e *env) manager(c *cli.Context, a access) (api.TeamManager, error) {
 
 // embeddedManager returns a team manager over the store (see manager).
 func (e *env) embeddedManager(c *cli.Context, a access) (*teammanager.Manager, error) {
-	if _, err := e.namespace(c.Context, a); err != nil {
+	n, err := e.namespace(c.Context, a)
+	if err != nil {
 		return nil, err
 	}
 	x, err := e.ns()
 	if err != nil {
 		return nil, err
 	}
-	return teammanager.New(c.Context, e.store, x, teammanager.FromConfig(e.cfg.Teams).WithPrefixes(e.cfg.Prefixes))
+	return teammanager.New(c.Context, e.store, x, api.ManagerConfig(e.cfg, n, x))
 }
 
 // withOutput appends the output flags (--format table|json, --json) to flags.
