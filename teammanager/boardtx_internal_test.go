@@ -12,6 +12,36 @@ import (
 	"github.com/cortexgraph/cortex/namespace"
 )
 
+// TestTaskFields_Corrupt: a task row that is neither one packed value
+// nor one value per field, or whose packing is broken, is ErrCorrupt.
+func TestTaskFields_Corrupt(t *testing.T) {
+	good := encodeTask(&Task{ID: "T1", Status: TaskPending, Subject: "s"})[0].(quad.String)
+	for _, c := range []struct {
+		name string
+		vals []quad.Value
+	}{
+		{"no values", nil},
+		{"two values", []quad.Value{good, good}},
+		{"an IRI", []quad.Value{quad.IRI("urn:x")}},
+		{"empty", []quad.Value{quad.String("")}},
+		{"no length", []quad.Value{quad.String(":T1")}},
+		{"a length past the end", []quad.Value{quad.String("9:T1")}},
+		{"a negative length", []quad.Value{quad.String("-1:" + string(good))}},
+		{"a leading zero", []quad.Value{quad.String("02:T1" + string(good)[4:])}},
+		{"bytes past the fields", []quad.Value{good + "0:"}},
+		{"a field short", []quad.Value{good[:len(good)-2]}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := decodeTask("x", c.vals); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("decodeTask(%v): %v, want ErrCorrupt", c.vals, err)
+			}
+		})
+	}
+	if _, err := decodeTask("x", []quad.Value{good}); err != nil {
+		t.Fatalf("the good row: %v", err)
+	}
+}
+
 // TestBoardBatch_StoreReadsShared: the calls of a batch share their
 // reads of the store (the team row, the board row, a task row, the ready
 // queue's head and first page): a batch of 32 calls reads the store as

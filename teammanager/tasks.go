@@ -253,23 +253,33 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, errorf(ErrInvalidStatus, "task status %q", f.Status)
 	}
-	if err := m.knownTeam(ctx, teamID); err != nil {
+	vals, found, err := m.n.SideRow(ctx, boardTable, teamID)
+	if err != nil {
 		return nil, err
 	}
 	var out []Task
+	if !found {
+		if err := m.knownTeam(ctx, teamID); err != nil {
+			return nil, err
+		}
+	} else if st, err := decodeBoard(teamID, vals); err != nil {
+		return nil, err
+	} else if f == (TaskFilter{}) {
+		// Every task, numbered 1 .. Next-1: one allocation, not a
+		// slice grown (and copied) a dozen times over a large board.
+		out = make([]Task, 0, max(0, st.Next-1))
+	}
 	var derr error
 	err = m.readBoardRows(ctx, taskTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
-		if f.Status != "" {
-			if s, _ := vals[tfStatus].(quad.String); TaskStatus(s) != f.Status {
-				return true
-			}
+		fs, err := taskFields(vals)
+		if err != nil {
+			derr = err
+			return false
 		}
-		if f.Assignee != "" {
-			if s, _ := vals[tfAssignee].(quad.String); string(s) != f.Assignee {
-				return true
-			}
+		if f.Status != "" && TaskStatus(fs[tfStatus]) != f.Status || f.Assignee != "" && fs[tfAssignee] != f.Assignee {
+			return true
 		}
-		t, err := decodeTask(teamID, vals)
+		t, err := taskOfFields(teamID, &fs)
 		if err != nil {
 			derr = err
 			return false
