@@ -279,13 +279,13 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 		if f.Status != "" && TaskStatus(fs[tfStatus]) != f.Status || f.Assignee != "" && fs[tfAssignee] != f.Assignee {
 			return true
 		}
-		t, err := taskOfFields(teamID, &fs)
-		if err != nil {
+		out = append(out, Task{})
+		t := &out[len(out)-1]
+		if err := setTaskFields(t, teamID, &fs); err != nil {
 			derr = err
 			return false
 		}
 		t.IRI = m.ns.Task(teamID, t.ID)
-		out = append(out, t)
 		return true
 	})
 	if err == nil {

@@ -279,11 +279,18 @@ func decodeTask(team string, vals []quad.Value) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
-	return taskOfFields(team, &s)
+	var t Task
+	if err := setTaskFields(&t, team, &s); err != nil {
+		return Task{}, err
+	}
+	return t, nil
 }
 
-func taskOfFields(team string, s *[nTaskFields]string) (Task, error) {
-	t := Task{Team: team, ID: s[tfID], Status: TaskStatus(s[tfStatus]), Assignee: s[tfAssignee], Subject: s[tfSubject], Description: s[tfDescription], CreatedBy: s[tfCreatedBy], Result: s[tfResult], Error: s[tfError],
+// setTaskFields sets *t to the task of fields s (a listing decodes into
+// its slice: a Task is some 400 bytes).
+func setTaskFields(t *Task, team string, s *[nTaskFields]string) error {
+	*t = Task{Team: team, ID: s[tfID], Status: TaskStatus(s[tfStatus]), Assignee: s[tfAssignee], Subject: s[tfSubject],
+		Description: s[tfDescription], CreatedBy: s[tfCreatedBy], Result: s[tfResult], Error: s[tfError],
 		Feedback: s[tfFeedback], Paused: s[tfPaused] != "", Skipped: s[tfSkipped] != "", ReviewedBy: s[tfReviewedBy]}
 	var errs [8]error
 	t.Priority, errs[0] = strconv.Atoi(s[tfPriority])
@@ -296,11 +303,11 @@ func taskOfFields(team string, s *[nTaskFields]string) (Task, error) {
 	t.history, errs[7] = strconv.Atoi(s[tfHistory])
 	for _, err := range errs {
 		if err != nil {
-			return Task{}, fmt.Errorf("%w: task %s: %v", ErrCorrupt, t.ID, err)
+			return fmt.Errorf("%w: task %s: %v", ErrCorrupt, t.ID, err)
 		}
 	}
 	if !t.Status.Valid() {
-		return Task{}, fmt.Errorf("%w: task %s: status %q", ErrCorrupt, t.ID, t.Status)
+		return fmt.Errorf("%w: task %s: status %q", ErrCorrupt, t.ID, t.Status)
 	}
 	if s[tfBlockedBy] != "" {
 		t.BlockedBy = strings.Split(s[tfBlockedBy], " ")
@@ -308,5 +315,5 @@ func taskOfFields(team string, s *[nTaskFields]string) (Task, error) {
 	if s[tfDependents] != "" {
 		t.Dependents = strings.Split(s[tfDependents], " ")
 	}
-	return t, nil
+	return nil
 }
