@@ -23,7 +23,9 @@ import (
 // the calls of a batch are serialised exactly as if each were an Update of
 // its own; a call that fails leaves nothing in the batch. A call returns
 // once its batch has committed, so an acknowledged claim survives a crash,
-// and a batch is all or nothing on disk.
+// and a batch is all or nothing on disk. The calls of a batch share their
+// reads of the store (storeReads): the board, the team and the queues'
+// first rows are read once per batch, not once per call.
 
 // boardOp is one call waiting for its batch.
 type boardOp struct {

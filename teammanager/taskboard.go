@@ -25,7 +25,8 @@ import (
 // fixed-width numbers, so a team's rows are one key range in order:
 //
 //   - taskboard: team → the board's settings, members and task counter (JSON).
-//   - tasks: team, task number → the task's fields (tasktypes.go).
+//   - tasks: team, task number → the task's fields, packed in one value
+//     (tasktypes.go).
 //   - taskready: team, 1e9 − priority, task number → [assignee]: the tasks
 //     that are pending, not paused and whose blockers are all completed or
 //     skipped, highest priority first. ClaimNext and DispatchUnblocked read
