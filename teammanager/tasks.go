@@ -262,12 +262,10 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 		if err := m.knownTeam(ctx, teamID); err != nil {
 			return nil, err
 		}
-	} else if st, err := decodeBoard(teamID, vals); err != nil {
-		return nil, err
-	} else if f == (TaskFilter{}) {
+	} else if st, err := decodeBoard(teamID, vals); err == nil && f == (TaskFilter{}) && st.Next > 1 {
 		// Every task, numbered 1 .. Next-1: one allocation, not a
 		// slice grown (and copied) a dozen times over a large board.
-		out = make([]Task, 0, max(0, st.Next-1))
+		out = make([]Task, 0, min(st.Next-1, maxListPrealloc))
 	}
 	var derr error
 	err = m.readBoardRows(ctx, taskTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
@@ -294,8 +292,15 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 	if err != nil {
 		return nil, fmt.Errorf("team %s: list tasks: %w", teamID, err)
 	}
+	if len(out) == 0 {
+		return nil, nil // as ever: no tasks is a nil slice
+	}
 	return out, nil
 }
+
+// maxListPrealloc bounds the tasks ListTasks allocates room for before
+// reading them (a board's counter says how many there are).
+const maxListPrealloc = 1 << 16
 
 // knownTeam fails with ErrUnknownTeam if team id does not exist.
 func (m *Manager) knownTeam(ctx context.Context, id string) error {
