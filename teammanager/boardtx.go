@@ -23,7 +23,9 @@ import (
 // the calls of a batch are serialised exactly as if each were an Update of
 // its own; a call that fails leaves nothing in the batch. A call returns
 // once its batch has committed, so an acknowledged claim survives a crash,
-// and a batch is all or nothing on disk.
+// and a batch is all or nothing on disk. The calls of a batch share their
+// reads of the store (storeReads): the board, the team and the queues'
+// first rows are read once per batch, not once per call.
 
 // boardOp is one call waiting for its batch.
 type boardOp struct {
@@ -103,11 +105,11 @@ func (m *Manager) writeBoardBatch(batch []*boardOp) {
 	ctx := context.WithoutCancel(batch[0].ctx)
 	ok := make([]bool, len(batch))
 	err := m.commit(ctx, func(tx *cortex.Tx) error {
-		root := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: m.now()}
+		root := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: m.now(), reads: &storeReads{}}
 		root.init()
 		for i, op := range batch {
 			ok[i] = false
-			child := &boardTx{m: m, ctx: ctx, n: root.n, now: root.now, parent: root}
+			child := &boardTx{m: m, ctx: ctx, n: root.n, now: root.now, parent: root, reads: root.reads}
 			child.init()
 			op.err = op.fn(child)
 			if op.err == nil {
@@ -139,9 +141,85 @@ type boardTx struct {
 
 	rows   map[sideKey][]quad.Value // nil: deleted
 	rowSeq []sideKey
-	quads  map[quad.Quad]bool // true: add, false: remove
+	keys   map[string][]string // table → the keys of rows changed, in rowSeq order
+	quads  map[quad.Quad]bool  // true: add, false: remove
 	qSeq   []quad.Quad
 	events []Event
+	// boards holds the board states this call saved (saveBoard), decoded:
+	// the rows of boardTable in rows, as structs.
+	boards map[string]*boardState
+	// reads memoises the reads of the store, shared by the calls of a
+	// batch (nil: no memo).
+	reads *storeReads
+}
+
+// storeReads memoises a batch's reads of the store. Inside the batch's
+// Update no other write can change the committed state (cortex
+// Namespace.Update), so a row or a page of rows read once serves every
+// call of the batch: 32 members' claims read the board, the team and the
+// head of the ready queue once, not 32 times. The memo holds the store's
+// rows only; each call's view is still its overlay over them.
+type storeReads struct {
+	rows   map[sideKey]storeRow
+	pages  map[pageKey][]cortex.SideRow
+	boards map[string]*boardState // board rows of the store, decoded
+	misses int                    // reads that went to the store
+}
+
+type storeRow struct {
+	vals  []quad.Value
+	found bool
+}
+
+type pageKey struct {
+	table, after string
+	limit        int
+}
+
+// sideRow reads the store's row at key of table (shared: not to be
+// modified).
+func (b *boardTx) sideRow(table, key string) ([]quad.Value, bool, error) {
+	r := b.reads
+	if r == nil {
+		return b.n.SideRow(b.ctx, table, key)
+	}
+	k := sideKey{table, key}
+	if v, ok := r.rows[k]; ok {
+		return v.vals, v.found, nil
+	}
+	r.misses++
+	vals, found, err := b.n.SideRow(b.ctx, table, key)
+	if err != nil {
+		return nil, false, err
+	}
+	if r.rows == nil {
+		r.rows = map[sideKey]storeRow{}
+	}
+	r.rows[k] = storeRow{vals, found}
+	return vals, found, nil
+}
+
+// sideRowsAfter reads up to limit of the store's rows of table after key
+// after (shared: not to be modified).
+func (b *boardTx) sideRowsAfter(table, after string, limit int) ([]cortex.SideRow, error) {
+	r := b.reads
+	if r == nil {
+		return b.n.SideRowsAfter(b.ctx, table, after, limit)
+	}
+	k := pageKey{table, after, limit}
+	if rows, ok := r.pages[k]; ok {
+		return rows, nil
+	}
+	r.misses++
+	rows, err := b.n.SideRowsAfter(b.ctx, table, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	if r.pages == nil {
+		r.pages = map[pageKey][]cortex.SideRow{}
+	}
+	r.pages[k] = rows
+	return rows, nil
 }
 
 func (b *boardTx) init() {
@@ -150,22 +228,26 @@ func (b *boardTx) init() {
 }
 
 func (b *boardTx) put(table, key string, vals []quad.Value) {
-	k := sideKey{table, key}
-	if _, ok := b.rows[k]; !ok {
-		b.rowSeq = append(b.rowSeq, k)
-	}
 	if vals == nil {
 		vals = []quad.Value{}
 	}
-	b.rows[k] = vals
+	b.set(sideKey{table, key}, vals)
 }
 
-func (b *boardTx) del(table, key string) {
-	k := sideKey{table, key}
+func (b *boardTx) del(table, key string) { b.set(sideKey{table, key}, nil) }
+
+func (b *boardTx) set(k sideKey, vals []quad.Value) {
 	if _, ok := b.rows[k]; !ok {
 		b.rowSeq = append(b.rowSeq, k)
+		if b.keys == nil {
+			b.keys = map[string][]string{}
+		}
+		b.keys[k.table] = append(b.keys[k.table], k.key)
 	}
-	b.rows[k] = nil
+	b.rows[k] = vals
+	if k.table == boardTable {
+		delete(b.boards, k.key) // saveBoard sets it again
+	}
 }
 
 func (b *boardTx) addQuads(qs ...quad.Quad) {
@@ -217,7 +299,7 @@ func (b *boardTx) row(table, key string) ([]quad.Value, bool, error) {
 			return v, v != nil, nil
 		}
 	}
-	return b.n.SideRow(b.ctx, table, key)
+	return b.sideRow(table, key)
 }
 
 // overlay returns the rows of table under prefix that this call or its
@@ -229,9 +311,10 @@ func (b *boardTx) overlay(table, prefix string) map[string][]quad.Value {
 		chain = append(chain, x)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		for k, v := range chain[i].rows {
-			if k.table == table && strings.HasPrefix(k.key, prefix) {
-				out[k.key] = v
+		x := chain[i]
+		for _, k := range x.keys[table] {
+			if strings.HasPrefix(k, prefix) {
+				out[k] = x.rows[sideKey{table, k}]
 			}
 		}
 	}
@@ -260,7 +343,7 @@ func (b *boardTx) scan(table, prefix string, fn func(key string, vals []quad.Val
 		if found && q.low > prefix {
 			// Rows of the overlay before the head are still emitted below.
 			after = q.low
-			vals, ok, err := b.n.SideRow(b.ctx, table, q.low)
+			vals, ok, err := b.sideRow(table, q.low)
 			if err != nil {
 				return err
 			}
@@ -299,9 +382,11 @@ func (b *boardTx) scanRows(table, prefix, after string, head []cortex.SideRow, o
 		}
 		return true
 	}
-	page := 32
+	// Most scans stop at their first live row (a claim, a retention
+	// check): the first page is small, the next ones grow.
+	page := 4
 	for {
-		rows, err := b.n.SideRowsAfter(b.ctx, table, after, page)
+		rows, err := b.sideRowsAfter(table, after, page)
 		if err != nil {
 			return err
 		}
@@ -355,6 +440,9 @@ func (b *boardTx) mergeInto(p *boardTx) {
 		}
 	}
 	p.events = append(p.events, b.events...)
+	for team, st := range b.boards {
+		p.keepBoard(team, st)
+	}
 }
 
 // stage writes what the batch staged into tx.

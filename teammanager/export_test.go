@@ -1,6 +1,13 @@
 package teammanager
 
-import "context"
+import (
+	"context"
+	"fmt"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+)
 
 // SetMergeHook sets a function that every merge calls after it has read the
 // store and computed its writes, before it writes them (nil: none). Tests
@@ -63,3 +70,40 @@ func FindingsQueue(m *Manager) (queued int, batches int64) {
 // CheckBoard checks that team's task board is consistent: its task rows,
 // ready and held rows, quads, counter and queue heads agree.
 func CheckBoard(m *Manager, ctx context.Context, team string) error { return m.checkBoard(ctx, team) }
+
+// RewriteTaskRowUnpacked rewrites the stored row of task id of team in
+// the layout task rows had before they were packed (tasktypes.go): one
+// value per field, nothing for an empty one.
+func RewriteTaskRowUnpacked(m *Manager, ctx context.Context, team, id string) error {
+	n, _ := taskNum(id)
+	key := taskKey(team, n)
+	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+		vals, found, err := m.n.SideRow(ctx, taskTable, key)
+		if err != nil || !found {
+			return fmt.Errorf("task %s: found %v, %v", id, found, err)
+		}
+		fs, err := taskFields(vals)
+		if err != nil {
+			return err
+		}
+		old := make([]quad.Value, nTaskFields)
+		for i, f := range fs {
+			if f != "" {
+				old[i] = quad.String(f)
+			}
+		}
+		tx.PutSide(taskTable, key, old)
+		return nil
+	})
+}
+
+// TaskRowValues returns the number of values of the stored row of task id
+// of team: 1 once packed.
+func TaskRowValues(m *Manager, ctx context.Context, team, id string) (int, error) {
+	n, _ := taskNum(id)
+	vals, found, err := m.n.SideRow(ctx, taskTable, taskKey(team, n))
+	if err == nil && !found {
+		err = fmt.Errorf("task %s: no row", id)
+	}
+	return len(vals), err
+}

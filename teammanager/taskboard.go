@@ -25,7 +25,8 @@ import (
 // fixed-width numbers, so a team's rows are one key range in order:
 //
 //   - taskboard: team → the board's settings, members and task counter (JSON).
-//   - tasks: team, task number → the task's fields (tasktypes.go).
+//   - tasks: team, task number → the task's fields, packed in one value
+//     (tasktypes.go).
 //   - taskready: team, 1e9 − priority, task number → [assignee]: the tasks
 //     that are pending, not paused and whose blockers are all completed or
 //     skipped, highest priority first. ClaimNext and DispatchUnblocked read
@@ -175,7 +176,7 @@ func readyKey(team string, prio, n int) string {
 // paused one unless pausedOK (the mailbox works while a team is paused;
 // the board waits).
 func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
-	if row, found, err := b.n.SideRow(b.ctx, teamTable, team); err != nil {
+	if row, found, err := b.sideRow(teamTable, team); err != nil {
 		return nil, err
 	} else if found && len(row) > fStatus {
 		if s, _ := row[fStatus].(quad.String); Finished(Status(s)) {
@@ -190,20 +191,12 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 			return nil, fmt.Errorf("team %s is paused (ResumeTeam): %w", team, ErrTeamPaused)
 		}
 	}
-	vals, found, err := b.row(boardTable, team)
+	st, found, err := b.board(team)
 	if err != nil {
 		return nil, err
 	}
 	if found {
-		var st boardState
-		if len(vals) != 1 {
-			return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, team)
-		}
-		s, _ := vals[0].(quad.String)
-		if err := json.Unmarshal([]byte(s), &st); err != nil {
-			return nil, fmt.Errorf("%w: board of team %s: %v", ErrCorrupt, team, err)
-		}
-		return &st, nil
+		return st, nil
 	}
 	ts, err := b.m.readTeam(b.ctx, b.n.Dataset(), team, "")
 	if err != nil {
@@ -216,7 +209,7 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	if err := checkWorking(t); err != nil && (t.Lifecycle != LifecyclePaused || !pausedOK) {
 		return nil, err
 	}
-	st := &boardState{Next: 1, Settings: boardWire{RequireReview: true, MaxDispatches: DefaultMaxDispatches,
+	st = &boardState{Next: 1, Settings: boardWire{RequireReview: true, MaxDispatches: DefaultMaxDispatches,
 		Lease: DefaultTaskLease, StaleAfter: DefaultStaleAfter}}
 	var leads []string
 	for _, mb := range t.Members {
@@ -235,6 +228,73 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 func (b *boardTx) saveBoard(team string, st *boardState) {
 	j, _ := json.Marshal(st) // plain data: cannot fail
 	b.put(boardTable, team, []quad.Value{quad.String(j)})
+	b.keepBoard(team, st)
+}
+
+// keepBoard records st as the decoded board row of team this call staged.
+func (b *boardTx) keepBoard(team string, st *boardState) {
+	if b.boards == nil {
+		b.boards = map[string]*boardState{}
+	}
+	b.boards[team] = st.clone()
+}
+
+func (st *boardState) clone() *boardState {
+	c := *st
+	c.Members = slices.Clone(st.Members)
+	return &c
+}
+
+// board returns team's board row as this call sees it, decoded (a copy
+// of its own), and whether there is one. A board row is decoded once
+// per batch: the batch's saved ones are kept as structs (keepBoard), the
+// store's in the batch's reads.
+func (b *boardTx) board(team string) (*boardState, bool, error) {
+	k := sideKey{boardTable, team}
+	for x := b; x != nil; x = x.parent {
+		if st, ok := x.boards[team]; ok {
+			return st.clone(), true, nil
+		}
+		if v, ok := x.rows[k]; ok {
+			if v == nil {
+				return nil, false, nil
+			}
+			st, err := decodeBoard(team, v)
+			return st, err == nil, err
+		}
+	}
+	if r := b.reads; r != nil {
+		if st, ok := r.boards[team]; ok {
+			return st.clone(), true, nil
+		}
+	}
+	vals, found, err := b.sideRow(boardTable, team)
+	if err != nil || !found {
+		return nil, false, err
+	}
+	st, err := decodeBoard(team, vals)
+	if err != nil {
+		return nil, false, err
+	}
+	if r := b.reads; r != nil {
+		if r.boards == nil {
+			r.boards = map[string]*boardState{}
+		}
+		r.boards[team] = st.clone()
+	}
+	return st, true, nil
+}
+
+func decodeBoard(team string, vals []quad.Value) (*boardState, error) {
+	var st boardState
+	if len(vals) != 1 {
+		return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, team)
+	}
+	s, _ := vals[0].(quad.String)
+	if err := json.Unmarshal([]byte(s), &st); err != nil {
+		return nil, fmt.Errorf("%w: board of team %s: %v", ErrCorrupt, team, err)
+	}
+	return &st, nil
 }
 
 // loadTask reads task id of team.

@@ -253,29 +253,37 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, errorf(ErrInvalidStatus, "task status %q", f.Status)
 	}
-	if err := m.knownTeam(ctx, teamID); err != nil {
+	vals, found, err := m.n.SideRow(ctx, boardTable, teamID)
+	if err != nil {
 		return nil, err
 	}
 	var out []Task
+	if !found {
+		if err := m.knownTeam(ctx, teamID); err != nil {
+			return nil, err
+		}
+	} else if st, err := decodeBoard(teamID, vals); err == nil && f == (TaskFilter{}) && st.Next > 1 {
+		// Every task, numbered 1 .. Next-1: one allocation, not a
+		// slice grown (and copied) a dozen times over a large board.
+		out = make([]Task, 0, min(st.Next-1, maxListPrealloc))
+	}
 	var derr error
 	err = m.readBoardRows(ctx, taskTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
-		if f.Status != "" {
-			if s, _ := vals[tfStatus].(quad.String); TaskStatus(s) != f.Status {
-				return true
-			}
-		}
-		if f.Assignee != "" {
-			if s, _ := vals[tfAssignee].(quad.String); string(s) != f.Assignee {
-				return true
-			}
-		}
-		t, err := decodeTask(teamID, vals)
+		fs, err := taskFields(vals)
 		if err != nil {
 			derr = err
 			return false
 		}
+		if f.Status != "" && TaskStatus(fs[tfStatus]) != f.Status || f.Assignee != "" && fs[tfAssignee] != f.Assignee {
+			return true
+		}
+		out = append(out, Task{})
+		t := &out[len(out)-1]
+		if err := setTaskFields(t, teamID, &fs); err != nil {
+			derr = err
+			return false
+		}
 		t.IRI = m.ns.Task(teamID, t.ID)
-		out = append(out, t)
 		return true
 	})
 	if err == nil {
@@ -284,8 +292,15 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 	if err != nil {
 		return nil, fmt.Errorf("team %s: list tasks: %w", teamID, err)
 	}
+	if len(out) == 0 {
+		return nil, nil // as ever: no tasks is a nil slice
+	}
 	return out, nil
 }
+
+// maxListPrealloc bounds the tasks ListTasks allocates room for before
+// reading them (a board's counter says how many there are).
+const maxListPrealloc = 1 << 16
 
 // knownTeam fails with ErrUnknownTeam if team id does not exist.
 func (m *Manager) knownTeam(ctx context.Context, id string) error {

@@ -205,6 +205,15 @@ func fmtBool(b bool) string {
 	return ""
 }
 
+// A task row is one value, the task's fields packed: each field in the
+// order of the tf constants, as its length in decimal, a colon and its
+// bytes ("2:T13:pending..."). One value, not a value per field, because
+// a listing decodes every row of the board: the store then decodes one
+// string per task, and decodeTask slices the fields out of it without
+// copying. Rows written before are nTaskFields values, a plain literal or
+// nothing per field; decodeTask reads both, and the next save of a task
+// packs its row.
+
 func encodeTask(t *Task) []quad.Value {
 	s := [nTaskFields]string{
 		tfID: t.ID, tfStatus: string(t.Status), tfPriority: strconv.Itoa(t.Priority), tfAssignee: t.Assignee,
@@ -215,31 +224,72 @@ func encodeTask(t *Task) []quad.Value {
 		tfReviewedBy: t.ReviewedBy, tfReviewedAt: fmtTime(t.ReviewedAt), tfComments: strconv.Itoa(t.comments),
 		tfHistory: strconv.Itoa(t.history),
 	}
-	out := make([]quad.Value, nTaskFields)
-	for i, v := range s {
-		if v != "" {
-			out[i] = quad.String(v)
-		}
+	n := 0
+	for _, f := range s {
+		n += len(f) + 4
 	}
-	return out
+	buf := make([]byte, 0, n)
+	for _, f := range s {
+		buf = strconv.AppendInt(buf, int64(len(f)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, f...)
+	}
+	return []quad.Value{quad.String(buf)}
 }
 
-func decodeTask(team string, vals []quad.Value) (Task, error) {
-	if len(vals) != nTaskFields {
-		return Task{}, fmt.Errorf("%w: task row of %d values, want %d", ErrCorrupt, len(vals), nTaskFields)
+// taskFields returns the fields of a task row, packed or not.
+func taskFields(vals []quad.Value) (s [nTaskFields]string, err error) {
+	if len(vals) == 1 {
+		p, ok := vals[0].(quad.String)
+		if !ok {
+			return s, fmt.Errorf("%w: task row value is not a plain literal", ErrCorrupt)
+		}
+		rest := string(p)
+		for i := range s {
+			l, after, ok := strings.Cut(rest, ":")
+			n, err := strconv.Atoi(l)
+			if !ok || err != nil || n < 0 || n > len(after) || len(l) > 1 && l[0] == '0' {
+				return s, fmt.Errorf("%w: task row: field %d of %d", ErrCorrupt, i+1, nTaskFields)
+			}
+			s[i], rest = after[:n], after[n:]
+		}
+		if rest != "" {
+			return s, fmt.Errorf("%w: task row: %d bytes past its fields", ErrCorrupt, len(rest))
+		}
+		return s, nil
 	}
-	var s [nTaskFields]string
+	if len(vals) != nTaskFields {
+		return s, fmt.Errorf("%w: task row of %d values, want 1 or %d", ErrCorrupt, len(vals), nTaskFields)
+	}
 	for i, v := range vals {
 		if v == nil {
 			continue
 		}
 		str, ok := v.(quad.String)
 		if !ok {
-			return Task{}, fmt.Errorf("%w: task row value %d is not a plain literal", ErrCorrupt, i)
+			return s, fmt.Errorf("%w: task row value %d is not a plain literal", ErrCorrupt, i)
 		}
 		s[i] = string(str)
 	}
-	t := Task{Team: team, ID: s[tfID], Status: TaskStatus(s[tfStatus]), Assignee: s[tfAssignee], Subject: s[tfSubject],
+	return s, nil
+}
+
+func decodeTask(team string, vals []quad.Value) (Task, error) {
+	s, err := taskFields(vals)
+	if err != nil {
+		return Task{}, err
+	}
+	var t Task
+	if err := setTaskFields(&t, team, &s); err != nil {
+		return Task{}, err
+	}
+	return t, nil
+}
+
+// setTaskFields sets *t to the task of fields s (a listing decodes into
+// its slice: a Task is some 400 bytes).
+func setTaskFields(t *Task, team string, s *[nTaskFields]string) error {
+	*t = Task{Team: team, ID: s[tfID], Status: TaskStatus(s[tfStatus]), Assignee: s[tfAssignee], Subject: s[tfSubject],
 		Description: s[tfDescription], CreatedBy: s[tfCreatedBy], Result: s[tfResult], Error: s[tfError],
 		Feedback: s[tfFeedback], Paused: s[tfPaused] != "", Skipped: s[tfSkipped] != "", ReviewedBy: s[tfReviewedBy]}
 	var errs [8]error
@@ -253,11 +303,11 @@ func decodeTask(team string, vals []quad.Value) (Task, error) {
 	t.history, errs[7] = strconv.Atoi(s[tfHistory])
 	for _, err := range errs {
 		if err != nil {
-			return Task{}, fmt.Errorf("%w: task %s: %v", ErrCorrupt, t.ID, err)
+			return fmt.Errorf("%w: task %s: %v", ErrCorrupt, t.ID, err)
 		}
 	}
 	if !t.Status.Valid() {
-		return Task{}, fmt.Errorf("%w: task %s: status %q", ErrCorrupt, t.ID, t.Status)
+		return fmt.Errorf("%w: task %s: status %q", ErrCorrupt, t.ID, t.Status)
 	}
 	if s[tfBlockedBy] != "" {
 		t.BlockedBy = strings.Split(s[tfBlockedBy], " ")
@@ -265,5 +315,5 @@ func decodeTask(team string, vals []quad.Value) (Task, error) {
 	if s[tfDependents] != "" {
 		t.Dependents = strings.Split(s[tfDependents], " ")
 	}
-	return t, nil
+	return nil
 }
