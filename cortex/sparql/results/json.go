@@ -110,32 +110,67 @@ func appendJSONTerm(b []byte, v quad.Value) []byte {
 const hexDigits = "0123456789ABCDEF"
 
 // appendJSONString appends s (valid UTF-8) as a JSON string, escaping '"',
-// '\\' and control characters only.
+// '\\' and control characters only. It looks at s eight bytes at a time
+// (jsonPlain8) and copies the runs that need no escape whole.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+	start, i := 0, 0
+	for i < len(s) {
+		if i+8 <= len(s) && jsonPlain8(load8(s[i:i+8])) {
+			i += 8
 			continue
 		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		// One of the next eight bytes (or of the last few) may need an
+		// escape: look at them one by one.
+		end := min(i+8, len(s))
+		for ; i < end; i++ {
+			c := s[i]
+			if c >= 0x20 && c != '"' && c != '\\' {
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			start = i + 1
 		}
-		start = i + 1
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Bytes repeated in each of the eight bytes of a word.
+const (
+	lsb8 = 0x0101010101010101
+	msb8 = 0x8080808080808080
+)
+
+// load8 returns the eight bytes of w (len(w) == 8) as a little-endian
+// word.
+func load8(w string) uint64 {
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// jsonPlain8 reports whether none of the eight bytes of x needs an escape
+// in a JSON string: no control character (< 0x20), '"' or '\\'. Bytes of
+// 0x80 and above (UTF-8 sequences) need none.
+func jsonPlain8(x uint64) bool {
+	// (v - n·lsb8) &^ v has a top bit set iff some byte of v is below n
+	// (n ≤ 0x80; the classic hasless: a borrow starts only at such a
+	// byte, so the answer "some byte" is exact though which byte is not);
+	// a byte equal to c is a zero byte of v ^ c·lsb8.
+	quote, bslash := x^('"'*lsb8), x^('\\'*lsb8)
+	return ((x-0x20*lsb8)&^x|(quote-lsb8)&^quote|(bslash-lsb8)&^bslash)&msb8 == 0
 }
 
 type jsonDoc struct {
