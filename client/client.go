@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -156,7 +155,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := readAll(resp)
 	if err != nil {
 		return c.connError(ctx, err)
 	}
