@@ -111,21 +111,53 @@ func BenchmarkAddFinding(b *testing.B) {
 	}
 }
 
+// BenchmarkCall is the fixed cost of a JSON-RPC call through a server:
+// strategies.list, which reads nothing of the store, one call at a time
+// over a Unix socket and over TCP (client and server in one process, so
+// cpu-ms/op, B/op and allocs/op count both sides).
+func BenchmarkCall(b *testing.B) {
+	for _, network := range []string{"unix", "tcp"} {
+		b.Run(network, func(b *testing.B) {
+			s := cortextest.NewStore(b, cortex.DefaultOptions().WithSyncWrites(false))
+			c, err := client.New(serveBench(b, s, network), client.DefaultOptions().WithNamespace("acme"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			want, err := c.Strategies(ctx)
+			if err != nil || len(want) == 0 {
+				b.Fatalf("strategies.list: %v, %v", want, err)
+			}
+			loopMedian(b, func(int) {
+				got, err := c.Strategies(ctx)
+				if err != nil || len(got) != len(want) {
+					b.Fatalf("strategies.list: %v, %v", got, err)
+				}
+			})
+		})
+	}
+}
+
 // loopMedian runs op(i) for i in [0, b.N) with allocations reported, and
 // reports the median time of one op ("p50-us") beside the mean (ns/op):
-// the targets are differences of medians.
+// the targets are differences of medians. It also reports the
+// process's CPU time per op ("cpu-ms/op", every goroutine: the client's,
+// the server's, the store's), steadier than wall time on a shared
+// machine.
 func loopMedian(b *testing.B, op func(i int)) {
 	took := make([]time.Duration, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		op(i)
 		took[i] = time.Since(t0)
 	}
+	cpu := cpuTime() - cpu0
 	b.StopTimer()
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-us")
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // Benchmark data of BenchmarkSPARQL: CORTEX_BENCH_DATA names the N-Quads

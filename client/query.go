@@ -145,11 +145,11 @@ const maxPresize = 64 << 20
 
 // readAll reads a response body whole, into one buffer of the response's
 // Content-Length when it gives one (up to maxPresize; past it, or
-// without it, the buffer grows as it reads), so that a large result is
-// not copied while it arrives.
+// without it, or for a small body, the buffer grows as it reads), so that
+// a large result is not copied while it arrives.
 func readAll(resp *http.Response) ([]byte, error) {
 	n := resp.ContentLength
-	if n <= 0 || n > maxPresize {
+	if n <= bytes.MinRead || n > maxPresize {
 		return io.ReadAll(resp.Body)
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))

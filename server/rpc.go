@@ -126,10 +126,30 @@ func isInvalidRequest(err error) bool {
 	return rpcErrorOf(err).Code == rpcInvalidRequest
 }
 
+// rpcRequestTyped is a well-formed request object as read in one pass:
+// readRequest tries it first, and reads rpcRequest (whose raw fields it
+// checks one by one, for the errors) only when it fails.
+type rpcRequestTyped struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	ID      json.RawMessage `json:"id"`
+}
+
 // readRequest checks a request object: "jsonrpc": "2.0", a string method,
 // an id that is a string, a number or null (absent: a notification), and
 // params, if any, an object or an array.
 func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
+	var typed rpcRequestTyped
+	if json.Unmarshal(raw, &typed) == nil && typed.JSONRPC == "2.0" && typed.Method != "" && validID(typed.ID) && validParams(typed.Params) {
+		return rpcRequest{Params: typed.Params, ID: typed.ID}, typed.Method, nil
+	}
+	return readRequestChecked(raw)
+}
+
+// readRequestChecked is readRequest field by field: it says what is wrong
+// with a request that is not well-formed.
+func readRequestChecked(raw json.RawMessage) (rpcRequest, string, error) {
 	var req rpcRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return rpcRequest{}, "", fmt.Errorf("%w: want a request object, got %s", errInvalidRequest, jsonKind(raw))
@@ -158,6 +178,25 @@ func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
 		}
 	}
 	return req, method, nil
+}
+
+// validID reports whether id is absent or a string, a number or null.
+func validID(id json.RawMessage) bool {
+	if id == nil {
+		return true
+	}
+	k := jsonKind(id)
+	return k == "string" || k == "number" || k == "null"
+}
+
+// validParams reports whether params is absent or an object, an array or
+// null.
+func validParams(params json.RawMessage) bool {
+	if params == nil {
+		return true
+	}
+	k := jsonKind(params)
+	return k == "object" || k == "array" || k == "null"
 }
 
 // jsonKind names the JSON type of raw (valid JSON).
