@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // JSON returns the SPARQL 1.1 Query Results JSON Format
@@ -44,15 +46,17 @@ func NewJSONWriter(w io.Writer, vars []string) (Writer, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, v)
-		jw.keys = append(jw.keys, append(appendJSONString(nil, v), ':'))
+		b, _ = appendJSONString(b, v) // a variable name: ASCII
+		key, _ := appendJSONString(nil, v)
+		jw.keys = append(jw.keys, append(key, ':'))
 	}
 	b = append(b, "]},\n\"results\":{\"bindings\":["...)
 	jw.bw.Write(b)
 	return jw, nil
 }
 
-func (jw *jsonWriter) Write(row Row) error { return jw.writeRow(row, jw.appendRow) }
+// Write checks each term as it encodes it (appendJSONTerm), in one pass.
+func (jw *jsonWriter) Write(row Row) error { return jw.writeChecked(row, jw.appendRow) }
 
 func (jw *jsonWriter) Close() error { return jw.close("\n]}}\n") }
 
@@ -71,7 +75,10 @@ func (jw *jsonWriter) appendRow(b []byte, row Row) ([]byte, error) {
 		}
 		first = false
 		b = append(b, jw.keys[i]...)
-		b = appendJSONTerm(b, v)
+		var msg string
+		if b, msg = appendJSONTerm(b, v); msg != "" {
+			return nil, &TermError{Row: jw.n, Var: jw.vars[i], Value: v, Msg: msg}
+		}
 	}
 	return append(b, '}'), nil
 }
@@ -82,49 +89,100 @@ func WriteJSONBoolean(w io.Writer, b bool) error {
 	return err
 }
 
-func appendJSONTerm(b []byte, v quad.Value) []byte {
+// appendJSONTerm appends v as a JSON term object, checking and normalising
+// it as normTerm does: it returns normTerm's description of the problem of
+// a term that is not valid (and then what it appended is to be dropped).
+func appendJSONTerm(b []byte, v quad.Value) ([]byte, string) {
+	var ok bool
 	switch t := v.(type) {
 	case quad.IRI:
 		b = append(b, `{"type":"uri","value":`...)
-		b = appendJSONString(b, string(t))
+		if b, ok = appendJSONString(b, string(t)); !ok {
+			return b, msgIRIUTF8
+		}
 	case quad.BNode:
+		if t == "" {
+			return b, msgBNodeEmpty
+		}
 		b = append(b, `{"type":"bnode","value":`...)
-		b = appendJSONString(b, string(t))
+		if b, ok = appendJSONString(b, string(t)); !ok {
+			return b, msgBNodeUTF8
+		}
 	case quad.String:
 		b = append(b, `{"type":"literal","value":`...)
-		b = appendJSONString(b, string(t))
+		if b, ok = appendJSONString(b, string(t)); !ok {
+			return b, msgLiteralUTF8
+		}
 	case quad.LangString:
 		b = append(b, `{"type":"literal","xml:lang":`...)
-		b = appendJSONString(b, t.Lang)
+		b, _ = appendJSONString(b, t.Lang) // checked below, after the value (normTerm's order)
 		b = append(b, `,"value":`...)
-		b = appendJSONString(b, string(t.Value))
+		if b, ok = appendJSONString(b, string(t.Value)); !ok {
+			return b, msgLiteralUTF8
+		}
+		if !lex.IsLangTag(t.Lang) {
+			return b, msgLangTag(t.Lang)
+		}
 	case quad.TypedString:
+		if t.Type == xsdString {
+			b = append(b, `{"type":"literal","value":`...)
+			if b, ok = appendJSONString(b, string(t.Value)); !ok {
+				return b, msgLiteralUTF8
+			}
+			break
+		}
 		b = append(b, `{"type":"literal","datatype":`...)
-		b = appendJSONString(b, string(t.Type))
+		var typeOK bool
+		b, typeOK = appendJSONString(b, string(t.Type))
 		b = append(b, `,"value":`...)
-		b = appendJSONString(b, string(t.Value))
+		if b, ok = appendJSONString(b, string(t.Value)); !ok || !typeOK {
+			return b, msgLiteralUTF8
+		}
+		if t.Type == "" {
+			return b, msgDatatypeEmpty
+		}
+	default:
+		return b, msgUnsupported(v)
 	}
-	return append(b, '}')
+	return append(b, '}'), ""
 }
 
 const hexDigits = "0123456789ABCDEF"
 
-// appendJSONString appends s (valid UTF-8) as a JSON string, escaping '"',
-// '\\' and control characters only. It looks at s eight bytes at a time
-// (jsonPlain8) and copies the runs that need no escape whole.
-func appendJSONString(b []byte, s string) []byte {
+// appendJSONString appends s as a JSON string, escaping '"', '\\' and
+// control characters only; false if s is not valid UTF-8 (then what it
+// appended is to be dropped). It looks at s eight bytes at a time
+// (jsonPlain8), copies the runs that need no escape whole, and checks
+// that s is valid UTF-8 from its first byte past ASCII on (the ASCII
+// before it is).
+func appendJSONString(b []byte, s string) ([]byte, bool) {
 	b = append(b, '"')
-	start, i := 0, 0
+	start, i, checked := 0, 0, false
 	for i < len(s) {
-		if i+8 <= len(s) && jsonPlain8(load8(s[i:i+8])) {
-			i += 8
-			continue
+		if i+8 <= len(s) {
+			x := load8(s[i : i+8])
+			if x&msb8 != 0 && !checked {
+				if !utf8.ValidString(s[i:]) {
+					return b, false
+				}
+				checked = true
+			}
+			if jsonPlain8(x) {
+				i += 8
+				continue
+			}
 		}
 		// One of the next eight bytes (or of the last few) may need an
 		// escape: look at them one by one.
 		end := min(i+8, len(s))
 		for ; i < end; i++ {
 			c := s[i]
+			if c >= 0x80 && !checked {
+				if !utf8.ValidString(s[i:]) {
+					return b, false
+				}
+				checked = true
+			}
 			if c >= 0x20 && c != '"' && c != '\\' {
 				continue
 			}
@@ -145,7 +203,7 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, '"'), true
 }
 
 // Bytes repeated in each of the eight bytes of a word.
