@@ -219,16 +219,19 @@ func load8(w string) uint64 {
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
+// below8 has the top bit of some byte set iff some byte of x is below n
+// (n ≤ 0x80): the classic hasless — a borrow starts only at such a byte,
+// so the answer "some byte" is exact though which byte is not.
+func below8(x uint64, n byte) uint64 { return (x - uint64(n)*lsb8) &^ x & msb8 }
+
+// equal8 has the top bit of some byte set iff some byte of x is c.
+func equal8(x uint64, c byte) uint64 { return below8(x^(uint64(c)*lsb8), 1) }
+
 // jsonPlain8 reports whether none of the eight bytes of x needs an escape
 // in a JSON string: no control character (< 0x20), '"' or '\\'. Bytes of
 // 0x80 and above (UTF-8 sequences) need none.
 func jsonPlain8(x uint64) bool {
-	// (v - n·lsb8) &^ v has a top bit set iff some byte of v is below n
-	// (n ≤ 0x80; the classic hasless: a borrow starts only at such a
-	// byte, so the answer "some byte" is exact though which byte is not);
-	// a byte equal to c is a zero byte of v ^ c·lsb8.
-	quote, bslash := x^('"'*lsb8), x^('\\'*lsb8)
-	return ((x-0x20*lsb8)&^x|(quote-lsb8)&^quote|(bslash-lsb8)&^bslash)&msb8 == 0
+	return below8(x, 0x20)|equal8(x, '"')|equal8(x, '\\') == 0
 }
 
 type jsonDoc struct {
