@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -41,6 +43,47 @@ func TestReadRequest_OnePassAsChecked(t *testing.T) {
 			err != nil && err.Error() != wantErr.Error() {
 			t.Errorf("%s:\n one pass: method %q params %s id %s err %v\n checked:  method %q params %s id %s err %v",
 				raw, method, req.Params, req.ID, err, wantMethod, want.Params, want.ID, wantErr)
+		}
+	}
+}
+
+// A response that succeeded is written byte for byte as the Encoder wrote
+// it.
+func TestWriteRPC_SuccessAsEncoder(t *testing.T) {
+	results := []any{nil, "x", 42, map[string]any{"id": "t1-f0001", "html": "<a & b>", "sep": "\u2028\u2029", "ctl": "\x01\n"},
+		[]string{}, struct {
+			IDs []string `json:"ids"`
+		}{[]string{"a", "b"}}}
+	ids := []string{`1`, `-2.5e3`, `null`, `"a b"`, `"<&>\u2028é\"\\"`, `"\u0041"`, "\"\u2028\u2029<\""}
+	for _, v := range results {
+		res, err := marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			resp := rpcResponse{JSONRPC: "2.0", Result: res, ID: json.RawMessage(id)}
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(resp); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendSuccess(nil, resp); !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("appendSuccess = %s, the Encoder wrote %s", got, want.Bytes())
+			}
+		}
+	}
+}
+
+// A body that is not JSON is a parse error with the message of
+// encoding/json's syntax error, as reading it into any gives it.
+func TestReadRequest_ParseError(t *testing.T) {
+	for _, body := range []string{``, ` `, `{`, `{"jsonrpc": "2.0", "method": "teams.list", "id": 1`, `{"a":1}x`, `nul`, `{"a":"\x"}`, "{\"a\":\"\xff\"", `[1,]`} {
+		_, _, err := readRequest(json.RawMessage(body))
+		var v any
+		want := fmt.Errorf("%w: %v", errParse, json.Unmarshal([]byte(body), &v))
+		if !errors.Is(err, errParse) || err.Error() != want.Error() {
+			t.Errorf("readRequest(%q) = %v, want %v", body, err, want)
 		}
 	}
 }
