@@ -234,7 +234,8 @@ func sparqlBenchSetup(b *testing.B) (*cortex.Namespace, string) {
 // namespace's graphs in-process (Namespace.Query, every row read, as
 // sparql's BenchmarkQuery does) and through the server's SPARQL endpoint
 // over TCP (a form POST asking for application/sparql-results+json, the
-// whole response read). Each query runs once both ways first (the planner's
+// whole response read), one way after the other, then both in turn
+// (paired). Each query runs once both ways first (the planner's
 // statistics are gathered then), and both must give the same number of
 // rows.
 func BenchmarkSPARQL(b *testing.B) {
@@ -300,6 +301,34 @@ func BenchmarkSPARQL(b *testing.B) {
 		})
 		b.Run(name+"/http", func(b *testing.B) {
 			loopMedian(b, func(int) { overHTTP() })
+		})
+		// Both ways in turn, each op one of each: on a shared machine
+		// whose load drifts over seconds, the two medians then see the
+		// same load, and so does their difference ("http-over-us"). The
+		// process's CPU time of each way ("...-cpu-us", the mean) does
+		// not count the time spent waiting for a core.
+		b.Run(name+"/paired", func(b *testing.B) {
+			in, over := make([]time.Duration, b.N), make([]time.Duration, b.N)
+			var cpuIn, cpuOver time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c0, t0 := cpuTime(), time.Now()
+				inProcess()
+				c1, t1 := cpuTime(), time.Now()
+				overHTTP()
+				in[i], over[i] = t1.Sub(t0), time.Since(t1)
+				cpuIn, cpuOver = cpuIn+c1-c0, cpuOver+cpuTime()-c1
+			}
+			b.StopTimer()
+			slices.Sort(in)
+			slices.Sort(over)
+			p50in, p50over := in[b.N/2], over[b.N/2]
+			b.ReportMetric(float64(p50in.Nanoseconds())/1000, "in-process-p50-us")
+			b.ReportMetric(float64(p50over.Nanoseconds())/1000, "http-p50-us")
+			b.ReportMetric(float64((p50over-p50in).Nanoseconds())/1000, "http-over-us")
+			b.ReportMetric(float64(cpuIn.Nanoseconds())/1000/float64(b.N), "in-process-cpu-us")
+			b.ReportMetric(float64(cpuOver.Nanoseconds())/1000/float64(b.N), "http-cpu-us")
 		})
 	}
 }
