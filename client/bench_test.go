@@ -33,8 +33,8 @@ import (
 
 // The cost of going through a server: the same call in-process and
 // through a server of the same store on a Unix socket and on TCP
-// (127.0.0.1). docs/PERFORMANCE.md ("Session 13: the server under load")
-// has figures.
+// (127.0.0.1). docs/PERFORMANCE.md ("Session 13: the server under load",
+// "Session 15: the server's cost per call") has figures.
 
 // serveBench serves s on network ("unix" or "tcp") until b ends and
 // returns the client target.
