@@ -33,8 +33,8 @@ import (
 
 // The cost of going through a server: the same call in-process and
 // through a server of the same store on a Unix socket and on TCP
-// (127.0.0.1). docs/PERFORMANCE.md ("Session 13: the server under load")
-// has figures.
+// (127.0.0.1). docs/PERFORMANCE.md ("Session 13: the server under load",
+// "Session 15: the server's cost per call") has figures.
 
 // serveBench serves s on network ("unix" or "tcp") until b ends and
 // returns the client target.
@@ -111,21 +111,53 @@ func BenchmarkAddFinding(b *testing.B) {
 	}
 }
 
+// BenchmarkCall is the fixed cost of a JSON-RPC call through a server:
+// strategies.list, which reads nothing of the store, one call at a time
+// over a Unix socket and over TCP (client and server in one process, so
+// cpu-ms/op, B/op and allocs/op count both sides).
+func BenchmarkCall(b *testing.B) {
+	for _, network := range []string{"unix", "tcp"} {
+		b.Run(network, func(b *testing.B) {
+			s := cortextest.NewStore(b, cortex.DefaultOptions().WithSyncWrites(false))
+			c, err := client.New(serveBench(b, s, network), client.DefaultOptions().WithNamespace("acme"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			want, err := c.Strategies(ctx)
+			if err != nil || len(want) == 0 {
+				b.Fatalf("strategies.list: %v, %v", want, err)
+			}
+			loopMedian(b, func(int) {
+				got, err := c.Strategies(ctx)
+				if err != nil || len(got) != len(want) {
+					b.Fatalf("strategies.list: %v, %v", got, err)
+				}
+			})
+		})
+	}
+}
+
 // loopMedian runs op(i) for i in [0, b.N) with allocations reported, and
 // reports the median time of one op ("p50-us") beside the mean (ns/op):
-// the targets are differences of medians.
+// the targets are differences of medians. It also reports the
+// process's CPU time per op ("cpu-ms/op", every goroutine: the client's,
+// the server's, the store's), steadier than wall time on a shared
+// machine.
 func loopMedian(b *testing.B, op func(i int)) {
 	took := make([]time.Duration, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		op(i)
 		took[i] = time.Since(t0)
 	}
+	cpu := cpuTime() - cpu0
 	b.StopTimer()
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-us")
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // Benchmark data of BenchmarkSPARQL: CORTEX_BENCH_DATA names the N-Quads
@@ -202,7 +234,8 @@ func sparqlBenchSetup(b *testing.B) (*cortex.Namespace, string) {
 // namespace's graphs in-process (Namespace.Query, every row read, as
 // sparql's BenchmarkQuery does) and through the server's SPARQL endpoint
 // over TCP (a form POST asking for application/sparql-results+json, the
-// whole response read). Each query runs once both ways first (the planner's
+// whole response read), one way after the other, then both in turn
+// (paired). Each query runs once both ways first (the planner's
 // statistics are gathered then), and both must give the same number of
 // rows.
 func BenchmarkSPARQL(b *testing.B) {
@@ -268,6 +301,34 @@ func BenchmarkSPARQL(b *testing.B) {
 		})
 		b.Run(name+"/http", func(b *testing.B) {
 			loopMedian(b, func(int) { overHTTP() })
+		})
+		// Both ways in turn, each op one of each: on a shared machine
+		// whose load drifts over seconds, the two medians then see the
+		// same load, and so does their difference ("http-over-us"). The
+		// process's CPU time of each way ("...-cpu-us", the mean) does
+		// not count the time spent waiting for a core.
+		b.Run(name+"/paired", func(b *testing.B) {
+			in, over := make([]time.Duration, b.N), make([]time.Duration, b.N)
+			var cpuIn, cpuOver time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c0, t0 := cpuTime(), time.Now()
+				inProcess()
+				c1, t1 := cpuTime(), time.Now()
+				overHTTP()
+				in[i], over[i] = t1.Sub(t0), time.Since(t1)
+				cpuIn, cpuOver = cpuIn+c1-c0, cpuOver+cpuTime()-c1
+			}
+			b.StopTimer()
+			slices.Sort(in)
+			slices.Sort(over)
+			p50in, p50over := in[b.N/2], over[b.N/2]
+			b.ReportMetric(float64(p50in.Nanoseconds())/1000, "in-process-p50-us")
+			b.ReportMetric(float64(p50over.Nanoseconds())/1000, "http-p50-us")
+			b.ReportMetric(float64((p50over-p50in).Nanoseconds())/1000, "http-over-us")
+			b.ReportMetric(float64(cpuIn.Nanoseconds())/1000/float64(b.N), "in-process-cpu-us")
+			b.ReportMetric(float64(cpuOver.Nanoseconds())/1000/float64(b.N), "http-cpu-us")
 		})
 	}
 }

@@ -1,10 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -130,6 +130,16 @@ type rpcResponse struct {
 	} `json:"error"`
 }
 
+// The parts of a request object around its method and params.
+const (
+	rpcHead   = `{"jsonrpc":"2.0","id":1,"method":`
+	rpcParams = `,"params":`
+)
+
+// jsonContentType is the Content-Type header of a JSON-RPC request, set
+// as is (shared, never modified: net/http only reads it).
+var jsonContentType = []string{"application/json"}
+
 // Call calls JSON-RPC method with params (encoded as JSON: a struct or a
 // map of the named params; nil for none) and decodes its result into
 // result (nil: dropped). An error the server answers is an *Error.
@@ -145,18 +155,19 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%s,"params":%s}`, m, p)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url("rpc"), strings.NewReader(body))
+	body := make([]byte, 0, len(rpcHead)+len(m)+len(rpcParams)+len(p)+1)
+	body = append(append(append(append(append(body, rpcHead...), m...), rpcParams...), p...), '}')
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url("rpc"), bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header["Content-Type"] = jsonContentType
 	resp, err := c.do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := readAll(resp)
 	if err != nil {
 		return c.connError(ctx, err)
 	}

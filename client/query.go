@@ -73,7 +73,7 @@ func (c *Client) Query(ctx context.Context, text string, opts QueryOptions) (*Qu
 // response's trailers (see server.ErrorTrailerHeader); a body cut short is
 // an error too.
 func (c *Client) readBody(ctx context.Context, resp *http.Response) ([]byte, error) {
-	body, err := io.ReadAll(resp.Body)
+	body, err := readAll(resp)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, c.connError(ctx, err)
@@ -137,4 +137,22 @@ func (c *Client) sparql(ctx context.Context, text string, opts QueryOptions, exp
 		return nil, httpError(resp, body)
 	}
 	return resp, nil
+}
+
+// maxPresize bounds the buffer readAll allocates from a response's
+// Content-Length before it has read any of it.
+const maxPresize = 64 << 20
+
+// readAll reads a response body whole, into one buffer of the response's
+// Content-Length when it gives one (up to maxPresize; past it, or
+// without it, or for a small body, the buffer grows as it reads), so that
+// a large result is not copied while it arrives.
+func readAll(resp *http.Response) ([]byte, error) {
+	n := resp.ContentLength
+	if n <= bytes.MinRead || n > maxPresize {
+		return io.ReadAll(resp.Body)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
+	_, err := buf.ReadFrom(resp.Body)
+	return buf.Bytes(), err
 }

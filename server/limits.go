@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -113,18 +112,44 @@ func (c *quadCounter) add() error {
 // it goes on in a temporary file.
 const spoolMemBytes = 1 << 20
 
-// spool holds a response body as it is produced: in memory, then, past
-// spoolMemBytes, in a temporary file (removed by Close).
+// spoolChunkBytes is the size of a spool's memory chunks, which are
+// pooled across responses (spoolChunks): a response neither grows a
+// buffer by copying it nor leaves one to the garbage collector.
+const spoolChunkBytes = 64 << 10
+
+// spoolChunks holds free chunks (*[]byte of capacity spoolChunkBytes).
+var spoolChunks = sync.Pool{New: func() any {
+	b := make([]byte, 0, spoolChunkBytes)
+	return &b
+}}
+
+// spool holds a response body as it is produced: in memory, in pooled
+// chunks, then, past spoolMemBytes, in a temporary file. Close gives the
+// chunks back and removes the file.
 type spool struct {
-	mem bytes.Buffer
-	f   *os.File
-	n   int64
+	chunks []*[]byte // full but the last
+	mem    int       // bytes in chunks
+	f      *os.File
+	n      int64
 }
 
 func (sp *spool) Write(p []byte) (int, error) {
-	if sp.f == nil && sp.mem.Len()+len(p) <= spoolMemBytes {
-		sp.n += int64(len(p))
-		return sp.mem.Write(p)
+	if sp.f == nil && sp.mem+len(p) <= spoolMemBytes {
+		k := len(p)
+		for len(p) > 0 {
+			if len(sp.chunks) == 0 || len(*sp.chunks[len(sp.chunks)-1]) == spoolChunkBytes {
+				c := spoolChunks.Get().(*[]byte)
+				*c = (*c)[:0]
+				sp.chunks = append(sp.chunks, c)
+			}
+			c := sp.chunks[len(sp.chunks)-1]
+			m := copy((*c)[len(*c):spoolChunkBytes], p)
+			*c = (*c)[:len(*c)+m]
+			p = p[m:]
+		}
+		sp.mem += k
+		sp.n += int64(k)
+		return k, nil
 	}
 	if sp.f == nil {
 		f, err := os.CreateTemp("", "cortex-response-*")
@@ -141,8 +166,33 @@ func (sp *spool) Write(p []byte) (int, error) {
 	return k, nil
 }
 
-// Close removes the spool's file, if any.
+// writeTo writes the spool's content to w: its chunks, then its file
+// (read from the start, through a pooled chunk).
+func (sp *spool) writeTo(w io.Writer) error {
+	for _, c := range sp.chunks {
+		if _, err := w.Write(*c); err != nil {
+			return err
+		}
+	}
+	if sp.f == nil {
+		return nil
+	}
+	if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("read the spooled response: %w", err)
+	}
+	buf := spoolChunks.Get().(*[]byte)
+	defer spoolChunks.Put(buf)
+	// Only Write: an io.ReaderFrom of w would read the file its own way.
+	_, err := io.CopyBuffer(struct{ io.Writer }{w}, sp.f, (*buf)[:spoolChunkBytes])
+	return err
+}
+
+// Close gives the spool's chunks back and removes its file, if any.
 func (sp *spool) Close() {
+	for _, c := range sp.chunks {
+		spoolChunks.Put(c)
+	}
+	sp.chunks, sp.mem = nil, 0
 	if sp.f != nil {
 		sp.f.Close()
 		os.Remove(sp.f.Name())
@@ -169,16 +219,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, mt string, prod
 		return nil
 	}
 	out := &deadlineWriter{w: w, rc: http.NewResponseController(w), timeout: s.opts.writeTimeout}
-	var src io.Reader = &sp.mem
-	if sp.f != nil {
-		if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
-			s.opts.logger.Printf("response cut after it started: %v", err)
-			panic(http.ErrAbortHandler)
-		}
-		src = io.MultiReader(&sp.mem, sp.f)
-	}
-	buf := make([]byte, 64<<10)
-	if _, err := io.CopyBuffer(out, src, buf); err != nil {
+	if err := sp.writeTo(out); err != nil {
 		// The client is gone, or accepted nothing within the write
 		// timeout; a read error of the spool cuts the response too.
 		s.opts.logger.Printf("response of %s %s cut: %v", r.Method, r.URL.Path, err)

@@ -29,9 +29,10 @@ type method struct {
 
 // rpcCtx is what a method call works with.
 type rpcCtx struct {
-	s  *Server
-	ns string
-	m  *teammanager.Manager // nil for noTeams methods
+	s        *Server
+	ns       string
+	m        *teammanager.Manager // nil for noTeams methods
+	prefixes map[string]string    // m.Prefixes(), read once per call by term
 }
 
 // methods are the JSON-RPC methods. Params and results are the JSON shapes
@@ -159,7 +160,10 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 
 // term reads a term param with the namespace's prefixes.
 func (c *rpcCtx) term(field, s string) (quad.Value, error) {
-	v, err := api.ParseTerm(s, c.m.Prefixes())
+	if c.prefixes == nil {
+		c.prefixes = c.m.Prefixes() // a new map each time: once per call
+	}
+	v, err := api.ParseTerm(s, c.prefixes)
 	if err != nil {
 		return nil, fmt.Errorf("params: %s: %w", field, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -66,12 +67,12 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 		writeRPC(w, http.StatusOK, out)
 		return
 	}
-	if !json.Valid(body) {
-		var v any
-		writeRPC(w, http.StatusOK, parseErrorResponse(json.Unmarshal(body, &v)))
+	req, method, err := readRequest(body)
+	if errors.Is(err, errParse) {
+		writeRPC(w, http.StatusOK, rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: jsonNull})
 		return
 	}
-	resp, ok := s.call(r.Context(), ns, body)
+	resp, ok := s.callRequest(r.Context(), ns, req, method, err)
 	if !ok {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -89,6 +90,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 	writeRPC(w, status, resp)
 }
 
+// parseErrorResponse is the response to a body that is not JSON.
 func parseErrorResponse(err error) rpcResponse {
 	return rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: %v", errParse, err)), ID: jsonNull}
 }
@@ -97,6 +99,11 @@ func parseErrorResponse(err error) rpcResponse {
 // false for a notification, whose response is dropped.
 func (s *Server) call(ctx context.Context, ns string, raw json.RawMessage) (rpcResponse, bool) {
 	req, method, err := readRequest(raw)
+	return s.callRequest(ctx, ns, req, method, err)
+}
+
+// callRequest is call of a request as readRequest read it.
+func (s *Server) callRequest(ctx context.Context, ns string, req rpcRequest, method string, err error) (rpcResponse, bool) {
 	resp := rpcResponse{JSONRPC: "2.0", ID: req.ID}
 	if resp.ID == nil {
 		resp.ID = jsonNull
@@ -126,10 +133,38 @@ func isInvalidRequest(err error) bool {
 	return rpcErrorOf(err).Code == rpcInvalidRequest
 }
 
+// rpcRequestTyped is a well-formed request object as read in one pass:
+// readRequest tries it first, and reads rpcRequest (whose raw fields it
+// checks one by one, for the errors) only when it fails.
+type rpcRequestTyped struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	ID      json.RawMessage `json:"id"`
+}
+
 // readRequest checks a request object: "jsonrpc": "2.0", a string method,
 // an id that is a string, a number or null (absent: a notification), and
-// params, if any, an object or an array.
+// params, if any, an object or an array. Raw that is not JSON is an error
+// matching errParse.
 func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
+	var typed rpcRequestTyped
+	err := json.Unmarshal(raw, &typed)
+	if err == nil && typed.JSONRPC == "2.0" && typed.Method != "" && validID(typed.ID) && validParams(typed.Params) {
+		return rpcRequest{Params: typed.Params, ID: typed.ID}, typed.Method, nil
+	}
+	// Unmarshal checks that raw is JSON before it reads any of it: a
+	// syntax error is of raw, whatever it is read into.
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return rpcRequest{}, "", fmt.Errorf("%w: %v", errParse, err)
+	}
+	return readRequestChecked(raw)
+}
+
+// readRequestChecked is readRequest field by field: it says what is wrong
+// with a request that is not well-formed.
+func readRequestChecked(raw json.RawMessage) (rpcRequest, string, error) {
 	var req rpcRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return rpcRequest{}, "", fmt.Errorf("%w: want a request object, got %s", errInvalidRequest, jsonKind(raw))
@@ -158,6 +193,25 @@ func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
 		}
 	}
 	return req, method, nil
+}
+
+// validID reports whether id is absent or a string, a number or null.
+func validID(id json.RawMessage) bool {
+	if id == nil {
+		return true
+	}
+	k := jsonKind(id)
+	return k == "string" || k == "number" || k == "null"
+}
+
+// validParams reports whether params is absent or an object, an array or
+// null.
+func validParams(params json.RawMessage) bool {
+	if params == nil {
+		return true
+	}
+	k := jsonKind(params)
+	return k == "object" || k == "array" || k == "null"
 }
 
 // jsonKind names the JSON type of raw (valid JSON).
@@ -209,13 +263,37 @@ func required(pairs ...string) error {
 	return nil
 }
 
-// writeRPC writes v as a JSON response with the given status.
+// jsonContentType is the Content-Type header of a JSON-RPC response, set
+// as is (shared, never modified: net/http copies the header map and only
+// reads its values).
+var jsonContentType = []string{"application/json"}
+
+// writeRPC writes v as a JSON response with the given status. A response
+// object that succeeded is written as encoding/json would write it
+// (appendSuccess), without its reflection.
 func writeRPC(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
+	if resp, ok := v.(rpcResponse); ok && resp.Error == nil && len(resp.Result) > 0 {
+		w.WriteHeader(status)
+		w.Write(appendSuccess(make([]byte, 0, 40+len(resp.Result)+len(resp.ID)), resp)) //nolint:errcheck // a client gone is not ours to report
+		return
+	}
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v) // a client gone is not ours to report
+}
+
+// appendSuccess appends resp, a response with a result and no error, and
+// a newline, as an Encoder without HTML escaping writes it: its result
+// and id are compact JSON already (marshal's output; an id as the request
+// gave it, a string, a number or null, which has no space to drop).
+func appendSuccess(b []byte, resp rpcResponse) []byte {
+	b = append(b, `{"jsonrpc":"2.0","result":`...)
+	b = append(b, resp.Result...)
+	b = append(b, `,"id":`...)
+	b = append(b, resp.ID...)
+	return append(b, "}\n"...)
 }
 
 // marshal encodes v as JSON without HTML escaping ("<http://s>", not

@@ -62,6 +62,33 @@ func BenchmarkWriter(b *testing.B) {
 	}
 }
 
+// BenchmarkWriter_IRIRows writes rows of two IRIs, the shape of bench
+// query q4's result (?team ?issue, 2,463 rows at 100k): the cost of the
+// SPARQL endpoint's serialisation of a mid-sized result.
+func BenchmarkWriter_IRIRows(b *testing.B) {
+	res := &results.Result{Vars: []string{"team", "issue"}, Rows: make([]results.Row, 2463)}
+	for i := range res.Rows {
+		res.Rows[i] = results.Row{
+			quad.IRI("urn:cortex:acme:team:T" + strconv.Itoa(1000+i%20)),
+			quad.IRI("urn:ex:issue/" + strconv.Itoa(i)),
+		}
+	}
+	for _, name := range []string{"json", "xml", "csv", "tsv"} {
+		f, err := results.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := f.WriteResult(io.Discard, res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkReader(b *testing.B) {
 	res := benchResult(10_000)
 	for _, name := range []string{"json", "xml", "tsv", "csv"} {

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 // JSON returns the SPARQL 1.1 Query Results JSON Format
@@ -44,15 +46,17 @@ func NewJSONWriter(w io.Writer, vars []string) (Writer, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, v)
-		jw.keys = append(jw.keys, append(appendJSONString(nil, v), ':'))
+		b, _ = appendJSONString(b, v) // a variable name: ASCII
+		key, _ := appendJSONString(nil, v)
+		jw.keys = append(jw.keys, append(key, ':'))
 	}
 	b = append(b, "]},\n\"results\":{\"bindings\":["...)
 	jw.bw.Write(b)
 	return jw, nil
 }
 
-func (jw *jsonWriter) Write(row Row) error { return jw.writeRow(row, jw.appendRow) }
+// Write checks each term as it encodes it (appendJSONTerm), in one pass.
+func (jw *jsonWriter) Write(row Row) error { return jw.writeChecked(row, jw.appendRow) }
 
 func (jw *jsonWriter) Close() error { return jw.close("\n]}}\n") }
 
@@ -71,7 +75,10 @@ func (jw *jsonWriter) appendRow(b []byte, row Row) ([]byte, error) {
 		}
 		first = false
 		b = append(b, jw.keys[i]...)
-		b = appendJSONTerm(b, v)
+		var msg string
+		if b, msg = appendJSONTerm(b, v); msg != "" {
+			return nil, &TermError{Row: jw.n, Var: jw.vars[i], Value: v, Msg: msg}
+		}
 	}
 	return append(b, '}'), nil
 }
@@ -82,60 +89,149 @@ func WriteJSONBoolean(w io.Writer, b bool) error {
 	return err
 }
 
-func appendJSONTerm(b []byte, v quad.Value) []byte {
+// appendJSONTerm appends v as a JSON term object, checking and normalising
+// it as normTerm does: it returns normTerm's description of the problem of
+// a term that is not valid (and then what it appended is to be dropped).
+func appendJSONTerm(b []byte, v quad.Value) ([]byte, string) {
+	var ok bool
 	switch t := v.(type) {
 	case quad.IRI:
 		b = append(b, `{"type":"uri","value":`...)
-		b = appendJSONString(b, string(t))
+		if b, ok = appendJSONString(b, string(t)); !ok {
+			return b, msgIRIUTF8
+		}
 	case quad.BNode:
+		if t == "" {
+			return b, msgBNodeEmpty
+		}
 		b = append(b, `{"type":"bnode","value":`...)
-		b = appendJSONString(b, string(t))
+		if b, ok = appendJSONString(b, string(t)); !ok {
+			return b, msgBNodeUTF8
+		}
 	case quad.String:
 		b = append(b, `{"type":"literal","value":`...)
-		b = appendJSONString(b, string(t))
+		if b, ok = appendJSONString(b, string(t)); !ok {
+			return b, msgLiteralUTF8
+		}
 	case quad.LangString:
 		b = append(b, `{"type":"literal","xml:lang":`...)
-		b = appendJSONString(b, t.Lang)
+		b, _ = appendJSONString(b, t.Lang) // checked below, after the value (normTerm's order)
 		b = append(b, `,"value":`...)
-		b = appendJSONString(b, string(t.Value))
+		if b, ok = appendJSONString(b, string(t.Value)); !ok {
+			return b, msgLiteralUTF8
+		}
+		if !lex.IsLangTag(t.Lang) {
+			return b, msgLangTag(t.Lang)
+		}
 	case quad.TypedString:
+		if t.Type == xsdString {
+			b = append(b, `{"type":"literal","value":`...)
+			if b, ok = appendJSONString(b, string(t.Value)); !ok {
+				return b, msgLiteralUTF8
+			}
+			break
+		}
 		b = append(b, `{"type":"literal","datatype":`...)
-		b = appendJSONString(b, string(t.Type))
+		var typeOK bool
+		b, typeOK = appendJSONString(b, string(t.Type))
 		b = append(b, `,"value":`...)
-		b = appendJSONString(b, string(t.Value))
+		if b, ok = appendJSONString(b, string(t.Value)); !ok || !typeOK {
+			return b, msgLiteralUTF8
+		}
+		if t.Type == "" {
+			return b, msgDatatypeEmpty
+		}
+	default:
+		return b, msgUnsupported(v)
 	}
-	return append(b, '}')
+	return append(b, '}'), ""
 }
 
 const hexDigits = "0123456789ABCDEF"
 
-// appendJSONString appends s (valid UTF-8) as a JSON string, escaping '"',
-// '\\' and control characters only.
-func appendJSONString(b []byte, s string) []byte {
+// appendJSONString appends s as a JSON string, escaping '"', '\\' and
+// control characters only; false if s is not valid UTF-8 (then what it
+// appended is to be dropped). It looks at s eight bytes at a time
+// (jsonPlain8), copies the runs that need no escape whole, and checks
+// that s is valid UTF-8 from its first byte past ASCII on (the ASCII
+// before it is).
+func appendJSONString(b []byte, s string) ([]byte, bool) {
 	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
+	start, i, checked := 0, 0, false
+	for i < len(s) {
+		if i+8 <= len(s) {
+			x := load8(s[i : i+8])
+			if x&msb8 != 0 && !checked {
+				if !utf8.ValidString(s[i:]) {
+					return b, false
+				}
+				checked = true
+			}
+			if jsonPlain8(x) {
+				i += 8
+				continue
+			}
 		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		// One of the next eight bytes (or of the last few) may need an
+		// escape: look at them one by one.
+		end := min(i+8, len(s))
+		for ; i < end; i++ {
+			c := s[i]
+			if c >= 0x80 && !checked {
+				if !utf8.ValidString(s[i:]) {
+					return b, false
+				}
+				checked = true
+			}
+			if c >= 0x20 && c != '"' && c != '\\' {
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			start = i + 1
 		}
-		start = i + 1
 	}
 	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, '"'), true
+}
+
+// Bytes repeated in each of the eight bytes of a word.
+const (
+	lsb8 = 0x0101010101010101
+	msb8 = 0x8080808080808080
+)
+
+// load8 returns the eight bytes of w (len(w) == 8) as a little-endian
+// word.
+func load8(w string) uint64 {
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// below8 has the top bit of some byte set iff some byte of x is below n
+// (n ≤ 0x80): the classic hasless — a borrow starts only at such a byte,
+// so the answer "some byte" is exact though which byte is not.
+func below8(x uint64, n byte) uint64 { return (x - uint64(n)*lsb8) &^ x & msb8 }
+
+// equal8 has the top bit of some byte set iff some byte of x is c.
+func equal8(x uint64, c byte) uint64 { return below8(x^(uint64(c)*lsb8), 1) }
+
+// jsonPlain8 reports whether none of the eight bytes of x needs an escape
+// in a JSON string: no control character (< 0x20), '"' or '\\'. Bytes of
+// 0x80 and above (UTF-8 sequences) need none.
+func jsonPlain8(x uint64) bool {
+	return below8(x, 0x20)|equal8(x, '"')|equal8(x, '\\') == 0
 }
 
 type jsonDoc struct {

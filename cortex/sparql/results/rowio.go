@@ -44,6 +44,27 @@ func (rw *rowWriter) writeRow(row Row, encode func(b []byte, row Row) ([]byte, e
 	return err
 }
 
+// writeChecked is Writer.Write for a format whose encode checks and
+// normalises each term as it encodes it (as normTerm does, with its
+// messages, in a *TermError): the row is not checked first. On an error
+// nothing of the row is written.
+func (rw *rowWriter) writeChecked(row Row, encode func(b []byte, row Row) ([]byte, error)) error {
+	if rw.closed {
+		return ErrClosed
+	}
+	if err := checkRowLength(row, rw.vars, rw.n); err != nil {
+		return err
+	}
+	b, err := encode(rw.buf[:0], row)
+	if err != nil {
+		return err
+	}
+	rw.buf = b
+	rw.n++
+	_, err = rw.bw.Write(b)
+	return err
+}
+
 // close is Writer.Close: the first call writes trailer and flushes.
 func (rw *rowWriter) close(trailer string) error {
 	if rw.closed {

@@ -22,6 +22,22 @@ const (
 	sparqlResultNS = "http://www.w3.org/2005/sparql-results#"
 )
 
+// The problems normTerm (and the JSON writer, which checks each term as it
+// encodes it) reports.
+const (
+	msgIRIUTF8       = "iri is not valid utf-8"
+	msgBNodeEmpty    = "empty blank node label"
+	msgBNodeUTF8     = "blank node label is not valid utf-8"
+	msgLiteralUTF8   = "literal is not valid utf-8"
+	msgDatatypeEmpty = "empty datatype iri"
+)
+
+// msgLangTag is the problem of a malformed language tag.
+func msgLangTag(tag string) string { return fmt.Sprintf("malformed language tag %q", tag) }
+
+// msgUnsupported is the problem of a value of another type than the five.
+func msgUnsupported(v quad.Value) string { return fmt.Sprintf("unsupported value type %T", v) }
+
 // normTerm validates v and returns it in normal form: a TypedString of type
 // xsd:string becomes a quad.String. It returns a description of the problem
 // when v is not one of the five supported term types or is malformed.
@@ -29,38 +45,38 @@ func normTerm(v quad.Value) (quad.Value, string) {
 	switch t := v.(type) {
 	case quad.IRI:
 		if !utf8.ValidString(string(t)) {
-			return nil, "iri is not valid utf-8"
+			return nil, msgIRIUTF8
 		}
 	case quad.BNode:
 		if t == "" {
-			return nil, "empty blank node label"
+			return nil, msgBNodeEmpty
 		}
 		if !utf8.ValidString(string(t)) {
-			return nil, "blank node label is not valid utf-8"
+			return nil, msgBNodeUTF8
 		}
 	case quad.String:
 		if !utf8.ValidString(string(t)) {
-			return nil, "literal is not valid utf-8"
+			return nil, msgLiteralUTF8
 		}
 	case quad.LangString:
 		if !utf8.ValidString(string(t.Value)) {
-			return nil, "literal is not valid utf-8"
+			return nil, msgLiteralUTF8
 		}
 		if !lex.IsLangTag(t.Lang) {
-			return nil, fmt.Sprintf("malformed language tag %q", t.Lang)
+			return nil, msgLangTag(t.Lang)
 		}
 	case quad.TypedString:
 		if !utf8.ValidString(string(t.Value)) || !utf8.ValidString(string(t.Type)) {
-			return nil, "literal is not valid utf-8"
+			return nil, msgLiteralUTF8
 		}
 		if t.Type == "" {
-			return nil, "empty datatype iri"
+			return nil, msgDatatypeEmpty
 		}
 		if t.Type == xsdString {
 			return t.Value, ""
 		}
 	default:
-		return nil, fmt.Sprintf("unsupported value type %T", v)
+		return nil, msgUnsupported(v)
 	}
 	return v, ""
 }
@@ -68,8 +84,8 @@ func normTerm(v quad.Value) (quad.Value, string) {
 // normRow validates row against vars and returns it normalised (a copy only
 // when a term had to change). rowIdx is used in errors.
 func normRow(row Row, vars []string, rowIdx int) (Row, error) {
-	if len(row) != len(vars) {
-		return nil, fmt.Errorf("row %d: %w: %d values for %d variables", rowIdx, ErrRowLength, len(row), len(vars))
+	if err := checkRowLength(row, vars, rowIdx); err != nil {
+		return nil, err
 	}
 	out, copied := row, false
 	for i, v := range row {
@@ -92,6 +108,15 @@ func normRow(row Row, vars []string, rowIdx int) (Row, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkRowLength returns an error wrapping ErrRowLength unless row has a
+// value (or nil) for each of vars.
+func checkRowLength(row Row, vars []string, rowIdx int) error {
+	if len(row) != len(vars) {
+		return fmt.Errorf("row %d: %w: %d values for %d variables", rowIdx, ErrRowLength, len(row), len(vars))
+	}
+	return nil
 }
 
 // checkVars validates a variable list: every name a SPARQL VARNAME, no

@@ -120,7 +120,15 @@ func WriteXMLBoolean(w io.Writer, b bool) error {
 // 1.0 does not allow, or "".
 func checkXMLTerm(v quad.Value) string {
 	check := func(s string) string {
-		for _, r := range s {
+		// Eight ASCII bytes none of which is a control character are
+		// allowed: skip them, then read the rest rune by rune.
+		i := 0
+		for ; i+8 <= len(s); i += 8 {
+			if x := load8(s[i : i+8]); x&msb8 != 0 || below8(x, 0x20) != 0 {
+				break
+			}
+		}
+		for _, r := range s[i:] {
 			if !isXMLChar(r) {
 				return fmt.Sprintf("character %U is not allowed in xml 1.0", r)
 			}
@@ -151,6 +159,14 @@ func checkXMLTerm(v quad.Value) string {
 func appendXMLEscaped(b []byte, s string, attr bool) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
+		// Eight bytes none of which is a control character or one of
+		// & < > " need no escape.
+		for i+8 <= len(s) && xmlPlain8(load8(s[i:i+8])) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		var esc string
 		switch s[i] {
 		case '&':
@@ -180,6 +196,13 @@ func appendXMLEscaped(b []byte, s string, attr bool) []byte {
 		start = i + 1
 	}
 	return append(b, s[start:]...)
+}
+
+// xmlPlain8 reports whether none of the eight bytes of x needs an escape
+// in XML text or an attribute value (appendXMLEscaped): no control
+// character and none of & < > ".
+func xmlPlain8(x uint64) bool {
+	return below8(x, 0x20)|equal8(x, '&')|equal8(x, '<')|equal8(x, '>')|equal8(x, '"') == 0
 }
 
 // ReadXML reads a whole SPARQL XML results document. Elements outside the

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// readRequest's one-pass reading of a well-formed request gives what
+// reading it field by field gives; every other request is read field by
+// field, for its error.
+func TestReadRequest_OnePassAsChecked(t *testing.T) {
+	for _, raw := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"teams.list"}`,
+		`{"jsonrpc":"2.0","id":"a b","method":"findings.add","params":{"team":"t1","agent":"a1","subject":"<http://ex/s>"}}`,
+		` { "method" : "x" , "jsonrpc" : "2.0" , "params" : [ 1 , 2 ] , "id" : null } `,
+		`{"jsonrpc":"2.0","method":"notify","params":null}`,
+		`{"JSONRPC":"2.0","Method":"teams.get","ID":-1.5e3}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","extra":true}`,
+		`{"jsonrpc":"2.0","id":1,"method":"\u0074eams.list"}`,
+		// Not well-formed: the checked reading's errors.
+		`{"jsonrpc":"1.0","id":1,"method":"x"}`,
+		`{"jsonrpc":2,"id":1,"method":"x"}`,
+		`{"id":1,"method":"x"}`,
+		`{"jsonrpc":"2.0","id":1}`,
+		`{"jsonrpc":"2.0","id":1,"method":""}`,
+		`{"jsonrpc":"2.0","id":1,"method":null}`,
+		`{"jsonrpc":"2.0","id":1,"method":7}`,
+		`{"jsonrpc":"2.0","id":{},"method":"x"}`,
+		`{"jsonrpc":"2.0","id":[1],"method":"x"}`,
+		`{"jsonrpc":"2.0","id":true,"method":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":"p"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":3}`,
+		`[1,2]`, `"request"`, `42`, `null`,
+	} {
+		req, method, err := readRequest(json.RawMessage(raw))
+		want, wantMethod, wantErr := readRequestChecked(json.RawMessage(raw))
+		if method != wantMethod || !bytes.Equal(req.Params, want.Params) || !bytes.Equal(req.ID, want.ID) ||
+			(req.ID == nil) != (want.ID == nil) || (req.Params == nil) != (want.Params == nil) || (err == nil) != (wantErr == nil) ||
+			err != nil && err.Error() != wantErr.Error() {
+			t.Errorf("%s:\n one pass: method %q params %s id %s err %v\n checked:  method %q params %s id %s err %v",
+				raw, method, req.Params, req.ID, err, wantMethod, want.Params, want.ID, wantErr)
+		}
+	}
+}
+
+// A response that succeeded is written byte for byte as the Encoder wrote
+// it.
+func TestWriteRPC_SuccessAsEncoder(t *testing.T) {
+	results := []any{nil, "x", 42, map[string]any{"id": "t1-f0001", "html": "<a & b>", "sep": "\u2028\u2029", "ctl": "\x01\n"},
+		[]string{}, struct {
+			IDs []string `json:"ids"`
+		}{[]string{"a", "b"}}}
+	ids := []string{`1`, `-2.5e3`, `null`, `"a b"`, `"<&>\u2028é\"\\"`, `"\u0041"`, "\"\u2028\u2029<\""}
+	for _, v := range results {
+		res, err := marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			resp := rpcResponse{JSONRPC: "2.0", Result: res, ID: json.RawMessage(id)}
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(resp); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendSuccess(nil, resp); !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("appendSuccess = %s, the Encoder wrote %s", got, want.Bytes())
+			}
+		}
+	}
+}
+
+// A body that is not JSON is a parse error with the message of
+// encoding/json's syntax error, as reading it into any gives it.
+func TestReadRequest_ParseError(t *testing.T) {
+	for _, body := range []string{``, ` `, `{`, `{"jsonrpc": "2.0", "method": "teams.list", "id": 1`, `{"a":1}x`, `nul`, `{"a":"\x"}`, "{\"a\":\"\xff\"", `[1,]`} {
+		_, _, err := readRequest(json.RawMessage(body))
+		var v any
+		want := fmt.Errorf("%w: %v", errParse, json.Unmarshal([]byte(body), &v))
+		if !errors.Is(err, errParse) || err.Error() != want.Error() {
+			t.Errorf("readRequest(%q) = %v, want %v", body, err, want)
+		}
+	}
+}
