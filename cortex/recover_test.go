@@ -239,3 +239,51 @@ func TestRecovery_ReadOnlyOpenAfterCrash(t *testing.T) {
 		})
 	}
 }
+
+// TestRecovery_EmptyMemtableLog: a process killed right after Badger created
+// a memtable's log, before it sized the file, leaves an empty *.mem file, on
+// which Badger's own Open fails ("while opening fid: N err: Create a new
+// file"; TestImport_SurvivesKill9 once hit it). A read-only Open reports
+// ErrRecoveryNeeded and writes nothing; a read-write Open removes the file
+// and opens the store with all its data.
+func TestRecovery_EmptyMemtableLog(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, ns := openNS(t, dir, cortex.DefaultOptions())
+	q := quad.Quad{Subject: quad.IRI("http://ex.org/s"), Predicate: quad.IRI("http://ex.org/p"), Object: quad.String("o")}
+	if err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{q}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "00099.mem")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithReadOnly(true)); err == nil {
+		s.Close()
+		t.Fatal("a read-only Open succeeded with an empty memtable log")
+	} else if !errors.Is(err, cortex.ErrRecoveryNeeded) || !strings.Contains(err.Error(), "00099.mem") {
+		t.Fatalf("read-only Open: %v, want ErrRecoveryNeeded naming the file", err)
+	}
+	if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
+		t.Fatalf("the read-only Open changed the file: %v %v", fi, err)
+	}
+	s, ns = openNS(t, dir, cortex.DefaultOptions())
+	if n, err := ns.Size(ctx); err != nil || n != 1 {
+		t.Fatalf("after the read-write Open: %d quads, %v", n, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(empty); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the empty memtable log is still there: %v", err)
+	}
+	s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithReadOnly(true))
+	if err != nil {
+		t.Fatalf("read-only Open after the read-write one: %v", err)
+	}
+	s.Close()
+}

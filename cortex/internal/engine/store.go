@@ -154,6 +154,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		}
 		s.lock = l
 		bopts = bopts.WithReadOnly(opts.readOnly)
+		if err := emptyMemtableLogs(dir, opts.readOnly); err != nil {
+			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), s.lock.release())
+		}
 		if !opts.readOnly {
 			// Opening read-write may flush a memtable left by a crash.
 			if err := s.checkSpace("open store read-write", 0); err != nil {
@@ -192,6 +195,45 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	s.startGovernor()
 	return s, nil
+}
+
+// emptyMemtableLogs removes the empty memtable logs (*.mem files of size 0)
+// in dir: a process killed right after Badger created a memtable's log and
+// before it sized the file leaves one, which holds nothing, and Badger's Open
+// then fails on it ("while opening fid: N err: Create a new file"). Read-only
+// (nothing may be written), it reports ErrRecoveryNeeded instead if there is
+// one: a read-write Open removes it.
+func emptyMemtableLogs(dir string, readOnly bool) error {
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	removed := false
+	for _, f := range files {
+		if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".mem") {
+			continue
+		}
+		fi, err := f.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if fi.Size() != 0 {
+			continue
+		}
+		if readOnly {
+			return fmt.Errorf("%w: the empty memtable log %s a killed process left (open the store read-write once)", ErrRecoveryNeeded, f.Name())
+		}
+		if err := os.Remove(filepath.Join(dir, f.Name())); err != nil {
+			return fmt.Errorf("remove the empty memtable log a killed process left: %w", err)
+		}
+		removed = true
+	}
+	if removed {
+		return syncDir(dir)
+	}
+	return nil
 }
 
 // checkStoreDir reports ErrNoStore unless dir holds a Badger database.
