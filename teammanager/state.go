@@ -110,15 +110,14 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 	if gid == 0 || tid == 0 {
 		return nil, fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
 	}
-	// One scan of the state graph (the team's node and its members'
-	// nodes): one iterator instead of one per member and property.
-	var all []eval.Quad
-	if err := scan(ctx, ds, eval.Pattern{G: gid, Scope: eval.OneGraph}, func(q eval.Quad) { all = append(all, q) }); err != nil {
+	var quads []eval.Quad
+	collect := func(q eval.Quad) { quads = append(quads, q) }
+	if err := scan(ctx, ds, eval.Pattern{S: tid, G: gid, Scope: eval.OneGraph}, collect); err != nil {
 		return fail(err)
 	}
 	var memberIDs []eval.ID
-	for _, q := range all {
-		if q.S == tid && q.P == pMember {
+	for _, q := range quads {
+		if q.P == pMember {
 			memberIDs = append(memberIDs, q.O)
 		}
 	}
@@ -130,19 +129,20 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 	if focus != "" {
 		focusNode = x.Member(id, focus)
 	}
-	full := map[eval.ID]bool{tid: true} // nodes read in full
-	part := map[eval.ID]bool{}          // members of which only status and criticality are read
 	for i, mid := range memberIDs {
 		if focus == "" || mterms[i] == focusNode {
-			full[mid] = true
-		} else {
-			part[mid] = true
+			if err := scan(ctx, ds, eval.Pattern{S: mid, G: gid, Scope: eval.OneGraph}, collect); err != nil {
+				return fail(err)
+			}
+			continue
 		}
-	}
-	quads := all[:0]
-	for _, q := range all {
-		if full[q.S] || part[q.S] && (q.P == pStatus || q.P == pCritical) {
-			quads = append(quads, q)
+		for _, p := range []eval.ID{pStatus, pCritical} {
+			if p == 0 {
+				continue
+			}
+			if err := scan(ctx, ds, eval.Pattern{S: mid, P: p, G: gid, Scope: eval.OneGraph}, collect); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	want := make([]eval.ID, 0, 3*len(quads))
