@@ -94,7 +94,11 @@ func (st *teamState) setTime(s quad.Value, p ns.Term, t time.Time, x ns.NS) {
 // readTeam reads team id from n. It fails with ErrUnknownTeam if there is
 // no such team. With focus set, only that member is read in full; of the
 // others only status and criticality (what the team status derives from),
-// which keeps member updates cheap in large teams.
+// which keeps member updates cheap in large teams. The scans are narrow on
+// purpose (the team node; each member by subject, or subject and
+// predicate): one scan of the whole state graph would step over the deletion
+// markers of every value the members replaced since the last compaction
+// (tried in session 15: TestManager_ConcurrentUpdates went from 9 s to 42 s).
 func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus string) (*teamState, error) {
 	x := m.ns
 	st := &teamState{
