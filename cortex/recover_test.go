@@ -241,13 +241,25 @@ func TestRecovery_ReadOnlyOpenAfterCrash(t *testing.T) {
 }
 
 // TestRecovery_EmptyMemtableLog: a process killed right after Badger created
-// a memtable's log, before it sized the file, leaves an empty *.mem file, on
+// a memtable's log (or a value log), before it sized the file, leaves an
+// empty *.mem (*.vlog) file, on
 // which Badger's own Open fails ("while opening fid: N err: Create a new
 // file"; TestImport_SurvivesKill9 once hit it). A read-only Open reports
 // ErrRecoveryNeeded and writes nothing; a read-write Open removes the file
 // and opens the store with all its data.
 func TestRecovery_EmptyMemtableLog(t *testing.T) {
 	t.Parallel()
+	for _, name := range []string{"00099.mem", "000099.vlog"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testEmptyLog(t, name)
+		})
+	}
+}
+
+// testEmptyLog: a store with the empty file name beside its data (see
+// TestRecovery_EmptyMemtableLog).
+func testEmptyLog(t *testing.T, name string) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, ns := openNS(t, dir, cortex.DefaultOptions())
@@ -258,14 +270,14 @@ func TestRecovery_EmptyMemtableLog(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	empty := filepath.Join(dir, "00099.mem")
+	empty := filepath.Join(dir, name)
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if s, err := cortex.Open(ctx, dir, cortex.DefaultOptions().WithReadOnly(true)); err == nil {
 		s.Close()
 		t.Fatal("a read-only Open succeeded with an empty memtable log")
-	} else if !errors.Is(err, cortex.ErrRecoveryNeeded) || !strings.Contains(err.Error(), "00099.mem") {
+	} else if !errors.Is(err, cortex.ErrRecoveryNeeded) || !strings.Contains(err.Error(), name) {
 		t.Fatalf("read-only Open: %v, want ErrRecoveryNeeded naming the file", err)
 	}
 	if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {

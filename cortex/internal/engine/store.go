@@ -197,12 +197,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// emptyMemtableLogs removes the empty memtable logs (*.mem files of size 0)
-// in dir: a process killed right after Badger created a memtable's log and
-// before it sized the file leaves one, which holds nothing, and Badger's Open
-// then fails on it ("while opening fid: N err: Create a new file"). Read-only
-// (nothing may be written), it reports ErrRecoveryNeeded instead if there is
-// one: a read-write Open removes it.
+// emptyMemtableLogs removes the empty logs (*.mem memtable logs and *.vlog
+// value logs of size 0) in dir: a process killed right after Badger created
+// such a file and before it sized it leaves one, which holds nothing, and
+// Badger's Open then fails on it ("while opening fid: N err: Create a new
+// file"). Read-only (nothing may be written), it reports ErrRecoveryNeeded
+// instead if there is one: a read-write Open removes it.
 func emptyMemtableLogs(dir string, readOnly bool) error {
 	files, err := os.ReadDir(dir)
 	if err != nil {
@@ -210,7 +210,7 @@ func emptyMemtableLogs(dir string, readOnly bool) error {
 	}
 	removed := false
 	for _, f := range files {
-		if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".mem") {
+		if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".mem") && !strings.HasSuffix(f.Name(), ".vlog") {
 			continue
 		}
 		fi, err := f.Info()
@@ -223,10 +223,10 @@ func emptyMemtableLogs(dir string, readOnly bool) error {
 			continue
 		}
 		if readOnly {
-			return fmt.Errorf("%w: the empty memtable log %s a killed process left (open the store read-write once)", ErrRecoveryNeeded, f.Name())
+			return fmt.Errorf("%w: the empty log %s a killed process left (open the store read-write once)", ErrRecoveryNeeded, f.Name())
 		}
 		if err := os.Remove(filepath.Join(dir, f.Name())); err != nil {
-			return fmt.Errorf("remove the empty memtable log a killed process left: %w", err)
+			return fmt.Errorf("remove the empty log a killed process left: %w", err)
 		}
 		removed = true
 	}
