@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -234,5 +235,27 @@ func TestRPC_BodyTooLarge(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusRequestEntityTooLarge || r.Error == nil || r.Error.Data.Kind != "invalid" || !strings.Contains(r.Error.Message, "too large") {
 		t.Fatalf("oversized request: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestRPC_ServerTiming: a JSON-RPC response says in Server-Timing how long
+// the server spent in the call (a batch's calls together); a body that is
+// not JSON never reached a call and has none.
+func TestRPC_ServerTiming(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	timing := regexp.MustCompile(`^call;dur=[0-9]+\.[0-9]{3}$`)
+	for _, body := range []string{
+		`{"jsonrpc": "2.0", "method": "strategies.list", "id": 1}`,
+		`{"jsonrpc": "2.0", "method": "teams.get", "params": {"team": "none"}, "id": 2}`,
+		`[{"jsonrpc": "2.0", "method": "teams.list", "id": 1}, {"jsonrpc": "2.0", "method": "strategies.list", "id": 2}]`,
+	} {
+		resp, _ := ts.rpcRaw("acme", body)
+		if got := resp.Header.Values("Server-Timing"); len(got) != 1 || !timing.MatchString(got[0]) {
+			t.Errorf("%s: Server-Timing %q, want one call;dur=MS", body, got)
+		}
+	}
+	resp, _ := ts.rpcRaw("acme", `{"jsonrpc": "2.0", "method"`)
+	if got := resp.Header.Get("Server-Timing"); got != "" {
+		t.Errorf("parse error: Server-Timing %q, want none", got)
 	}
 }

@@ -39,19 +39,21 @@ type summary struct {
 	Acknowledged   int      `json:"acknowledged"` // AddFinding calls that returned an id
 	LostWrites     int      `json:"lost_writes"`  // acknowledged findings not in the store after the run
 	FindingsPerS   float64  `json:"findings_per_s"`
-	AddMS          stats    `json:"add_ms"`          // one AddFinding call
-	StatusMS       stats    `json:"status_ms"`       // one UpdateMemberStatus, without the merge it runs
-	CreateTeamMS   stats    `json:"create_team_ms"`  // one CreateTeam
-	MergeMS        stats    `json:"merge_ms"`        // one automatic merge (MergeReport.MergedAt -> return)
-	MergeCallMS    stats    `json:"merge_call_ms"`   // the completing UpdateMemberStatus, merge included
-	Merges         []merged `json:"merges"`          // sorted by team
-	OpListMS       stats    `json:"op_list_ms"`      // ListTeams
-	OpCountMS      stats    `json:"op_count_ms"`     // findings per agent of one running team
-	OpTicks        int      `json:"op_ticks"`        // operator ticks
-	OpCounted      int      `json:"op_counted"`      // ticks with a running team to count
-	OpCountMethod  string   `json:"op_count_method"` // opCountSPARQL or opCountFindings
-	RSSPeakMB      float64  `json:"rss_peak_mb"`     // VmHWM of /proc/self/status at the end; -1 if unknown
-	CPUS           float64  `json:"cpu_s"`           // user + system CPU of the process
+	AddMS          stats    `json:"add_ms"`                    // one AddFinding call
+	AddServerMS    *stats   `json:"add_server_ms,omitempty"`   // through a server: the server's time in an AddFinding call (Server-Timing)
+	AddOverheadMS  *stats   `json:"add_overhead_ms,omitempty"` // through a server: an AddFinding call's time beyond the server's (JSON, HTTP, transport, queueing)
+	StatusMS       stats    `json:"status_ms"`                 // one UpdateMemberStatus, without the merge it runs
+	CreateTeamMS   stats    `json:"create_team_ms"`            // one CreateTeam
+	MergeMS        stats    `json:"merge_ms"`                  // one automatic merge (MergeReport.MergedAt -> return)
+	MergeCallMS    stats    `json:"merge_call_ms"`             // the completing UpdateMemberStatus, merge included
+	Merges         []merged `json:"merges"`                    // sorted by team
+	OpListMS       stats    `json:"op_list_ms"`                // ListTeams
+	OpCountMS      stats    `json:"op_count_ms"`               // findings per agent of one running team
+	OpTicks        int      `json:"op_ticks"`                  // operator ticks
+	OpCounted      int      `json:"op_counted"`                // ticks with a running team to count
+	OpCountMethod  string   `json:"op_count_method"`           // opCountSPARQL or opCountFindings
+	RSSPeakMB      float64  `json:"rss_peak_mb"`               // VmHWM of /proc/self/status at the end; -1 if unknown
+	CPUS           float64  `json:"cpu_s"`                     // user + system CPU of the process
 	DiskMB         float64  `json:"disk_mb"`
 	DiskStartMB    float64  `json:"disk_start_mb"`
 	LoadavgStart   string   `json:"loadavg_start"`
@@ -365,7 +367,7 @@ func (b *bench) report(setupS, wall float64, createMS []float64, counts []count,
 	sum := &summary{
 		System: "cortex", Via: b.h.via, Params: c.params,
 		SetupS: setupS, WallS: wall, Findings: total, Acknowledged: b.acknowledged(), FindingsPerS: perS,
-		AddMS: summarize(b.addMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
+		AddMS: summarize(b.addMS), AddServerMS: summarizeSome(b.addServerMS), AddOverheadMS: summarizeSome(b.addOverMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
 		MergeMS: summarize(mergeMS), MergeCallMS: summarize(callMS), Merges: b.sortedMerges(),
 		OpListMS: summarize(b.op.list), OpCountMS: summarize(b.op.count), OpTicks: b.op.ticks, OpCounted: b.op.counted,
 		OpCountMethod: c.opCount, RSSPeakMB: rss, CPUS: pm.cpu, LoadavgEnd: pm.loadEnd, Teams: counts, Errors: b.errors,
@@ -384,12 +386,15 @@ type bench struct {
 	work [][][]genFinding
 	h    host
 
-	mu       sync.Mutex // guards the fields below, written by the agents
-	acked    [][]string // ids of the acknowledged findings, by team
-	addMS    []float64
-	statusMS []float64
-	merges   []merged
-	errors   []string
+	mu    sync.Mutex // guards the fields below, written by the agents
+	acked [][]string // ids of the acknowledged findings, by team
+	addMS []float64
+	// Through a server: of each AddFinding, the server's time in the call
+	// (its Server-Timing) and the rest of the call's time.
+	addServerMS, addOverMS []float64
+	statusMS               []float64
+	merges                 []merged
+	errors                 []string
 
 	op struct { // written by the operator goroutine only
 		list, count    []float64
@@ -442,7 +447,7 @@ func (b *bench) createTeam(ctx context.Context, t int) error {
 // completed or failed (the call that finishes the team merges it).
 func (b *bench) agent(ctx context.Context, t, a int) {
 	tid, aid := teamID(t), agentID(t, a)
-	var addMS, statusMS []float64
+	var addMS, statusMS, serverMS, overMS []float64
 	var ids []string
 	var mg *merged
 	defer func() {
@@ -450,6 +455,8 @@ func (b *bench) agent(ctx context.Context, t, a int) {
 		defer b.mu.Unlock()
 		b.acked[t] = append(b.acked[t], ids...)
 		b.addMS = append(b.addMS, addMS...)
+		b.addServerMS = append(b.addServerMS, serverMS...)
+		b.addOverMS = append(b.addOverMS, overMS...)
 		b.statusMS = append(b.statusMS, statusMS...)
 		if mg != nil {
 			b.merges = append(b.merges, *mg)
@@ -461,9 +468,15 @@ func (b *bench) agent(ctx context.Context, t, a int) {
 		return
 	}
 	statusMS = append(statusMS, msSince(t0))
+	var srv time.Duration // the server's time in the call, if through a server
+	callCtx := ctx
+	if b.h.via != viaInProcess {
+		callCtx = withServerTime(ctx, &srv)
+	}
 	for _, f := range b.work[t][a] {
 		t0 := time.Now()
-		id, err := b.h.m.AddFinding(ctx, tid, aid, teammanager.Finding{
+		srv = 0
+		id, err := b.h.m.AddFinding(callCtx, tid, aid, teammanager.Finding{
 			Subject: quad.IRI(f.S), Predicate: quad.IRI(f.P), Object: quad.String(f.O), Confidence: float64(f.Conf) / 100,
 		})
 		if err != nil {
@@ -472,6 +485,10 @@ func (b *bench) agent(ctx context.Context, t, a int) {
 		}
 		ids = append(ids, id)
 		addMS = append(addMS, msSince(t0))
+		if srv > 0 {
+			serverMS = append(serverMS, float64(srv)/float64(time.Millisecond))
+			overMS = append(overMS, addMS[len(addMS)-1]-serverMS[len(serverMS)-1])
+		}
 	}
 	final := teammanager.Completed
 	if agentFails(t, a, b.c.Agents) {

@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -88,7 +90,16 @@ func remoteHost(target, via string, conns int) (host, error) {
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = conns
-	hc := &http.Client{Transport: tr}
+	// A Unix socket is dialled here rather than by client.New, which would
+	// replace the timing transport below with a copy of tr.
+	if socket, ok := unixSocket(target); ok {
+		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		}
+		target = "http://cortex"
+	}
+	hc := &http.Client{Transport: timingTransport{tr}}
 	cl, err := client.New(target, client.DefaultOptions().WithNamespace(nsName).WithHTTPClient(hc))
 	if err != nil {
 		return host{}, err
@@ -110,6 +121,58 @@ func remoteHost(target, via string, conns int) (host, error) {
 		return rows, nil
 	}
 	return host{via: via, m: cl, x: x, count: count}, nil
+}
+
+// unixSocket returns the socket path of a unix:// target (as client.New
+// reads it: unix:///path or the path itself).
+func unixSocket(target string) (string, bool) {
+	if socket, ok := strings.CutPrefix(target, "unix://"); ok {
+		return socket, socket != ""
+	}
+	return target, strings.HasPrefix(target, "/")
+}
+
+// serverTimeKey is the context key of a *time.Duration into which
+// timingTransport stores the server's time in a JSON-RPC call.
+type serverTimeKey struct{}
+
+// withServerTime returns ctx carrying slot for timingTransport.
+func withServerTime(ctx context.Context, slot *time.Duration) context.Context {
+	return context.WithValue(ctx, serverTimeKey{}, slot)
+}
+
+// timingTransport reads the Server-Timing header of a server's JSON-RPC
+// responses ("call;dur=MS": the time the server spent in the call) into
+// the *time.Duration of the request's context, if it has one (0 if the
+// response has none): the client's time beyond it is the call's way
+// through HTTP.
+type timingTransport struct{ http.RoundTripper }
+
+func (t timingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.RoundTripper.RoundTrip(req)
+	if slot, ok := req.Context().Value(serverTimeKey{}).(*time.Duration); ok && err == nil {
+		*slot = serverTiming(resp.Header.Get("Server-Timing"))
+	}
+	return resp, err
+}
+
+// serverTiming returns the duration of a Server-Timing header's "call"
+// metric, 0 if it has none.
+func serverTiming(h string) time.Duration {
+	for _, m := range strings.Split(h, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(m), ";")
+		if name != "call" {
+			continue
+		}
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "dur="); ok {
+				if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+					return time.Duration(ms * float64(time.Millisecond))
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // serveHost starts a server of s in this process on the transport via

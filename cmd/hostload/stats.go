@@ -17,6 +17,15 @@ type stats struct {
 	Median float64
 }
 
+// summarizeSome is summarize of ms, nil if ms is empty.
+func summarizeSome(ms []float64) *stats {
+	if len(ms) == 0 {
+		return nil
+	}
+	st := summarize(ms)
+	return &st
+}
+
 // summarize returns the stats of ms (ms is not modified).
 func summarize(ms []float64) stats {
 	if len(ms) == 0 {
