@@ -58,7 +58,10 @@
 //     types are the engine's, under aliases, so that errors.Is and
 //     errors.As match whichever layer made the error.
 //   - Beside them, importing nothing of the module: spec (multi-agent-spec
-//     definitions: parse, validate, marshal).
+//     definitions: parse, validate, marshal); internal/ctxcause (a
+//     context's cause in an error) and internal/proc (whether a process of
+//     this machine is alive: stale discovery files, a dead driver's hold of
+//     a run).
 //   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
 //     defstore (definitions stored as RDF), workflow (runs of team
 //     definitions, over teammanager), api (the JSON shapes and error

@@ -16,6 +16,7 @@ import (
 // and in doc.go, not an accident.
 var layers = map[string][]string{
 	"internal/ctxcause":        nil,
+	"internal/proc":            nil,
 	"namespace":                nil,
 	"merge":                    nil,
 	"config":                   {"namespace"},
@@ -44,10 +45,10 @@ var layers = map[string][]string{
 	"defstore": {"cortex", "namespace", "spec"},
 	"api": {"config", "cortex", "cortex/rdfio", "cortex/sparql/algebra", "cortex/sparql/parser", "defstore", "merge", "namespace",
 		"spec", "teammanager", "workflow"},
-	"server": {"api", "config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
+	"server": {"api", "config", "cortex", "internal/proc", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
 		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager", "workflow"},
 	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "spec", "teammanager", "workflow"},
-	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "merge", "namespace", "spec", "teammanager"},
+	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "internal/proc", "merge", "namespace", "spec", "teammanager"},
 }
 
 // TestLayers checks the import graph of the module's library packages

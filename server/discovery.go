@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/cortexgraph/cortex/internal/proc"
 )
 
 // DiscoveryFile is the name of the discovery file a serving process
@@ -80,7 +82,7 @@ func ReadDiscovery(dir string) (Discovery, error) {
 	if err != nil {
 		return Discovery{}, err
 	}
-	if !processAlive(d.PID) {
+	if !proc.Alive(d.PID) {
 		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale)", ErrNoServer, dir, d.PID)
 	}
 	return d, nil

@@ -1,11 +1,12 @@
 //go:build !unix
 
-package server
+package proc
 
 import "os"
 
-// processAlive reports whether process pid exists.
-func processAlive(pid int) bool {
+// Alive reports whether process pid exists on this machine. A pid of 0 or
+// less is not a process.
+func Alive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
