@@ -149,6 +149,7 @@ var errorCodes = []struct {
 	{workflow.ErrRunExists, ExitConflict},
 	{workflow.ErrRunFinished, ExitConflict},
 	{workflow.ErrInvalidTransition, ExitConflict},
+	{workflow.ErrDriverBusy, ExitConflict},
 	{namespace.ErrInvalidName, ExitInvalid},
 	{namespace.ErrInvalidBase, ExitInvalid},
 	{cortex.ErrBaseMismatch, ExitInvalid},

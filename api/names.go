@@ -60,6 +60,7 @@ var errorNames = []struct {
 	{"run_exists", workflow.ErrRunExists},
 	{"run_finished", workflow.ErrRunFinished},
 	{"step_transition", workflow.ErrInvalidTransition},
+	{"driver_busy", workflow.ErrDriverBusy},
 	{"invalid_run", workflow.ErrInvalidRun},
 	{"invalid_output", workflow.ErrInvalidOutput},
 	{"invalid_workflow", workflow.ErrInvalidDef},

@@ -130,6 +130,21 @@ func (w *Workflows) FailStep(ctx context.Context, id, step, reason string) error
 	return w.c.Call(ctx, "workflows.fail_step", map[string]string{"run": id, "step": step, "reason": reason}, nil)
 }
 
+// ClaimDriver holds crew or swarm run id for driver d for ttl
+// (workflows.claim_driver; see workflow.Engine.ClaimDriver). A run held by
+// another driver is an *Error matching workflow.ErrDriverBusy.
+func (w *Workflows) ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error) {
+	var r workflow.Run
+	err := w.c.Call(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": d, "lease_ms": ttl.Milliseconds(), "replace": replace}, &r)
+	return r, err
+}
+
+// ReleaseDriver lets go of run id if driver driverID holds it
+// (workflows.release_driver).
+func (w *Workflows) ReleaseDriver(ctx context.Context, id, driverID string) error {
+	return w.c.Call(ctx, "workflows.release_driver", map[string]any{"run": id, "driver": map[string]string{"id": driverID}}, nil)
+}
+
 // ReleaseStep gives running step step back, ready again
 // (workflows.release_step).
 func (w *Workflows) ReleaseStep(ctx context.Context, id, step, reason string) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -170,5 +171,52 @@ func TestWorkflows_Errors(t *testing.T) {
 	h, err := w.History(ctx, "e")
 	if err != nil || len(h) == 0 || h[len(h)-1].To != string(workflow.RunCancelled) || h[len(h)-1].Actor != "tester" {
 		t.Fatalf("history: %+v, %v", h, err)
+	}
+}
+
+// TestWorkflows_DriverHeldThroughServer: a crew run's driver hold through
+// a server: a second driver's claim is refused with driver_busy (exit 4,
+// the holder named), the holder renews and lets go, and then the second
+// one gets the run; a graph run has no driver.
+func TestWorkflows_DriverHeldThroughServer(t *testing.T) {
+	sock := startServer(t)
+	w := wf(t, sock)
+	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+		Specialists: []string{"backend"}, MaxTurns: 3}
+	r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := workflow.NewDriver("first"), workflow.NewDriver("second")
+	got, err := w.ClaimDriver(ctx, r.ID, a, time.Hour, "")
+	if err != nil || got.Driver == nil || got.Driver.ID != a.ID || got.Driver.PID != a.PID || got.Driver.Until.IsZero() {
+		t.Fatalf("claim: %+v, %v", got.Driver, err)
+	}
+	_, err = w.ClaimDriver(ctx, r.ID, b, time.Hour, "")
+	var ce *client.Error
+	if !errors.Is(err, workflow.ErrDriverBusy) || !errors.As(err, &ce) || ce.ExitCode != api.ExitConflict || !strings.Contains(err.Error(), a.ID) {
+		t.Fatalf("second claim: %v, want driver_busy naming %s", err, a.ID)
+	}
+	if _, err := w.ClaimDriver(ctx, r.ID, a, time.Hour, ""); err != nil {
+		t.Fatalf("renewal: %v", err)
+	}
+	if err := w.ReleaseDriver(ctx, r.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.Get(ctx, r.ID); err != nil || got.Driver != nil {
+		t.Fatalf("let go of: %+v, %v", got.Driver, err)
+	}
+	if got, err := w.ClaimDriver(ctx, r.ID, b, time.Hour, ""); err != nil || got.Driver.ID != b.ID {
+		t.Fatalf("after the first let go: %+v, %v", got.Driver, err)
+	}
+	if _, err := w.ClaimDriver(ctx, r.ID, workflow.Driver{ID: "x"}, time.Hour, ""); !errors.Is(err, api.ErrUsage) {
+		t.Fatalf("a driver without an actor: %v, want a usage error", err)
+	}
+	g, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "fan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ClaimDriver(ctx, g.ID, a, time.Hour, ""); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Fatalf("a graph run: %v, want invalid_run", err)
 	}
 }

@@ -112,6 +112,8 @@ var roles = map[string]Role{
 	"rpc workflows.complete_step":    RoleWrite,
 	"rpc workflows.fail_step":        RoleWrite,
 	"rpc workflows.release_step":     RoleWrite,
+	"rpc workflows.claim_driver":     RoleWrite,
+	"rpc workflows.release_driver":   RoleWrite,
 }
 
 // roleOf returns the role request key (see roles) needs.

@@ -112,17 +112,19 @@ var methods = map[string]method{
 	"teams.chat.configure":       {access: accessWrite, run: teamsChatConfigure},
 
 	// Workflow runs and their pull API (methods_workflows.go).
-	"workflows.start":         {access: accessCreate, run: workflowsStart},
-	"workflows.get":           {access: accessRead, run: workflowsGet},
-	"workflows.list":          {access: accessRead, heavy: true, run: workflowsList},
-	"workflows.history":       {access: accessRead, run: workflowsHistory},
-	"workflows.cancel":        {access: accessWrite, run: workflowsCancel},
-	"workflows.ready":         {access: accessWrite, run: workflowsReady},
-	"workflows.start_step":    {access: accessWrite, run: workflowsStartStep},
-	"workflows.add_findings":  {access: accessWrite, run: workflowsAddFindings},
-	"workflows.complete_step": {access: accessWrite, run: workflowsCompleteStep},
-	"workflows.fail_step":     {access: accessWrite, run: workflowsFailStep},
-	"workflows.release_step":  {access: accessWrite, run: workflowsReleaseStep},
+	"workflows.start":          {access: accessCreate, run: workflowsStart},
+	"workflows.get":            {access: accessRead, run: workflowsGet},
+	"workflows.list":           {access: accessRead, heavy: true, run: workflowsList},
+	"workflows.history":        {access: accessRead, run: workflowsHistory},
+	"workflows.cancel":         {access: accessWrite, run: workflowsCancel},
+	"workflows.ready":          {access: accessWrite, run: workflowsReady},
+	"workflows.start_step":     {access: accessWrite, run: workflowsStartStep},
+	"workflows.add_findings":   {access: accessWrite, run: workflowsAddFindings},
+	"workflows.complete_step":  {access: accessWrite, run: workflowsCompleteStep},
+	"workflows.fail_step":      {access: accessWrite, run: workflowsFailStep},
+	"workflows.release_step":   {access: accessWrite, run: workflowsReleaseStep},
+	"workflows.claim_driver":   {access: accessWrite, run: workflowsClaimDriver},
+	"workflows.release_driver": {access: accessWrite, run: workflowsReleaseDriver},
 }
 
 // Methods returns the names of the JSON-RPC methods, sorted.

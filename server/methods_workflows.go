@@ -182,6 +182,49 @@ func workflowsReleaseStep(ctx context.Context, c *rpcCtx, params json.RawMessage
 	})
 }
 
+// wfDriverParams are the params of workflows.claim_driver and
+// workflows.release_driver: the run, the driver (its id alone to let go),
+// the lease in milliseconds and the holder to replace (a takeover).
+type wfDriverParams struct {
+	Run     string          `json:"run"`
+	Driver  workflow.Driver `json:"driver"`
+	LeaseMS int64           `json:"lease_ms"`
+	Replace string          `json:"replace"`
+}
+
+func workflowsClaimDriver(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfDriverParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("run", p.Run, "driver.id", p.Driver.ID, "driver.actor", p.Driver.Actor); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return en.ClaimDriver(ctx, p.Run, p.Driver, time.Duration(p.LeaseMS)*time.Millisecond, p.Replace)
+}
+
+func workflowsReleaseDriver(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfDriverParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("run", p.Run, "driver.id", p.Driver.ID); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := en.ReleaseDriver(ctx, p.Run, p.Driver.ID); err != nil {
+		return nil, err
+	}
+	return wfDone{Run: p.Run}, nil
+}
+
 func wfStepCall(ctx context.Context, c *rpcCtx, params json.RawMessage, need []string, fn func(*workflow.Engine, *wfParams) error) (any, error) {
 	var p wfParams
 	if err := p.decode(params, need...); err != nil {

@@ -53,6 +53,10 @@ type Pull interface {
 	CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error
 	FailStep(ctx context.Context, id, step, reason string) error
 	ReleaseStep(ctx context.Context, id, step, reason string) error
+	// ClaimDriver and ReleaseDriver hold a crew or swarm run for one
+	// driver (DriveLed; see Engine.ClaimDriver).
+	ClaimDriver(ctx context.Context, id string, d Driver, ttl time.Duration, replace string) (Run, error)
+	ReleaseDriver(ctx context.Context, id, driverID string) error
 	// PollInterval is how often a driver with nothing to do looks for
 	// changes (Config.WithPollInterval for an Engine).
 	PollInterval() time.Duration

@@ -3,6 +3,7 @@ package workflow
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Definition errors.
@@ -30,7 +31,30 @@ var (
 	// ErrInvalidOutput: an output is not a declared output of the step, or
 	// its value does not have the port's type.
 	ErrInvalidOutput = errors.New("invalid output")
+	// ErrDriverBusy: another driver holds the crew or swarm run (see
+	// Engine.ClaimDriver and *DriverBusyError).
+	ErrDriverBusy = errors.New("run held by another driver")
 )
+
+// DriverBusyError is a claim of a crew or swarm run that another driver
+// holds, until its lease ends.
+type DriverBusyError struct {
+	Run    string
+	Holder Driver
+}
+
+func (e *DriverBusyError) Error() string {
+	where := ""
+	if e.Holder.Host != "" {
+		where = fmt.Sprintf(", process %d on %s", e.Holder.PID, e.Holder.Host)
+	}
+	return fmt.Sprintf("run %s is driven by %s (driver %s%s) until %s: one driver per run; "+
+		"stop that driver, or take the run over if it is gone (workflows drive --takeover)",
+		e.Run, e.Holder.Actor, e.Holder.ID, where, e.Holder.Until.UTC().Format(time.RFC3339))
+}
+
+// Unwrap returns ErrDriverBusy.
+func (e *DriverBusyError) Unwrap() error { return ErrDriverBusy }
 
 // TransitionError is a call that needs a step in another status: starting a
 // step that is not ready (another driver started it, or its dependencies

@@ -159,16 +159,44 @@ type taskDone struct {
 // When ctx ends, DriveLed waits for its runners (whose context ends too),
 // gives a running turn back (ReleaseStep), leaves the tasks its members
 // had claimed in progress and returns the run with ctx's error: another
-// driver may resume it, and its members take their tasks up again. One
-// driver per run at a time: a driver takes every in_progress task as its
-// own to run. A cancelled run's running tasks run to their end.
+// driver may resume it, and its members take their tasks up again.
+//
+// One driver per run at a time, since a driver takes every in_progress
+// task as its own to run: DriveLed holds the run (Pull.ClaimDriver, a
+// lease of DefaultDriverLease renewed every third of it) before it claims
+// anything, and lets go when it returns. A second driver is refused with
+// an error matching ErrDriverBusy, unless the holder's process is found
+// gone (it ran on this host and its pid is not alive: a driver killed with
+// SIGKILL) or its lease has ended; DriveLedWith's Takeover takes the run
+// from a live one. A driver that loses its hold (taken over, or not
+// renewed within its lease) stops as if ctx had ended, with that error. A
+// cancelled run's running tasks run to their end.
 //
 // Members that keep adding tasks to a swarm's queue keep the run going
 // until they stop, or the run is cancelled: the lead's turns bound the
 // lead, not the members.
 func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner LedRunner, concurrency int) (Run, error) {
-	if concurrency < 1 {
-		concurrency = 1
+	return DriveLedWith(ctx, p, b, id, actor, runner, LedOptions{Concurrency: concurrency})
+}
+
+// LedOptions configure DriveLedWith.
+type LedOptions struct {
+	// Concurrency is how many tasks run at once (at least 1).
+	Concurrency int
+	// Lease is how long the driver's hold of the run lasts unrenewed
+	// (0: DefaultDriverLease).
+	Lease time.Duration
+	// Takeover takes the run from the driver that holds it even if that
+	// one is alive (the operator's call: a task both run may run twice).
+	Takeover bool
+}
+
+// DriveLedWith is DriveLed with options.
+func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner LedRunner, opts LedOptions) (Run, error) {
+	concurrency := max(opts.Concurrency, 1)
+	lease := opts.Lease
+	if lease <= 0 {
+		lease = DefaultDriverLease
 	}
 	r, err := p.Get(ctx, id)
 	if err != nil {
@@ -177,6 +205,24 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 	if !r.Type.Led() {
 		return r, fmt.Errorf("run %s: %w: a %s run is driven by Drive, not DriveLed", id, ErrInvalidRun, r.Type)
 	}
+	if r.Status.Finished() {
+		return r, nil
+	}
+	me := NewDriver(actor)
+	if err := claimRun(ctx, p, id, me, lease, opts.Takeover); errors.Is(err, ErrRunFinished) {
+		return p.Get(ctx, id)
+	} else if err != nil {
+		return r, err
+	}
+	ctx, stopHold := context.WithCancelCause(ctx)
+	held := holdRun(ctx, p, id, me, lease, stopHold)
+	defer func() {
+		stopHold(nil)
+		<-held
+		// Let go at once for the next driver (a failure leaves the lease
+		// to end by itself).
+		_ = p.ReleaseDriver(context.WithoutCancel(ctx), id, me.ID)
+	}()
 	team := r.Team
 	taskCtx, stopTasks := context.WithCancel(ctx)
 	defer stopTasks()
@@ -302,6 +348,61 @@ func DriveLed(ctx context.Context, p Pull, b Board, id, actor string, runner Led
 		failure = ctxcause.With(ctx, ctx.Err())
 	}
 	return r, errors.Join(failure, gerr)
+}
+
+// claimRun makes me the driver of run id (Pull.ClaimDriver): when another
+// driver holds it, the run is taken from that one if takeover is set or
+// its process is gone.
+func claimRun(ctx context.Context, p Pull, id string, me Driver, lease time.Duration, takeover bool) error {
+	_, err := p.ClaimDriver(ctx, id, me, lease, "")
+	if !errors.Is(err, ErrDriverBusy) {
+		return err
+	}
+	// Through a server the error does not carry the holder: read it.
+	r, gerr := p.Get(ctx, id)
+	if gerr != nil {
+		return errors.Join(err, gerr)
+	}
+	if h := r.Driver; h != nil && (takeover || h.gone()) {
+		// Only the holder judged here is replaced.
+		_, err = p.ClaimDriver(ctx, id, me, lease, h.ID)
+	}
+	return err
+}
+
+// holdRun renews me's hold of run id every third of lease until ctx ends;
+// when the hold is lost (another driver took the run, or no renewal
+// succeeded within lease) it stops ctx through stop, with the reason. The
+// channel it returns is closed when it has returned.
+func holdRun(ctx context.Context, p Pull, id string, me Driver, lease time.Duration, stop context.CancelCauseFunc) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(lease / 3)
+		defer t.Stop()
+		renewed := time.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			_, err := p.ClaimDriver(ctx, id, me, lease, "")
+			switch {
+			case err == nil:
+				renewed = time.Now()
+			case ctx.Err() != nil, errors.Is(err, ErrRunFinished):
+				return
+			case errors.Is(err, ErrDriverBusy):
+				stop(fmt.Errorf("run %s: another driver took the run over: %w", id, err))
+				return
+			case time.Since(renewed) >= lease:
+				stop(fmt.Errorf("run %s: %w: the driver's hold of the run was not renewed within its lease (%s): %w", id, ErrDriverBusy, lease, err))
+				return
+			}
+		}
+	}()
+	return done
 }
 
 // blockers returns the tasks t was blocked by.

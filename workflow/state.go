@@ -98,6 +98,10 @@ type Run struct {
 	Steps       []StepState   `json:"steps"` // in definition order
 	// Rounds are a council's tallies, one per counted round.
 	Rounds []Tally `json:"rounds,omitempty"`
+	// Driver is the driver that holds a crew or swarm run, if one does
+	// (Engine.ClaimDriver); kept after its lease ended until another
+	// driver takes the run or it lets go.
+	Driver *Driver `json:"driver,omitempty"`
 }
 
 // Step returns the state of step name.

@@ -91,11 +91,19 @@ Examples:
 				ArgsUsage: "RUN",
 				Description: `Runs each ready step of RUN with --exec COMMAND, at most --parallel at a time,
 as workflows run --exec does (same stdin, stdout and exit codes), until the
-run has finished. A crew or swarm run is driven as workflows run --exec
-drives it (the lead's turns and the members' tasks); one driver at a time. Several drivers, in this process's host or other
+run has finished. Several drivers, in this process's host or other
 processes, through one server or on the store, may drive one run at once: a
 step is started by one of them only. A driver that is interrupted gives its
 running steps back (ready again) for another to resume.
+
+A crew or swarm run is driven as workflows run --exec drives it (the lead's
+turns and the members' tasks), by one driver at a time: the driver holds
+the run (workflows status shows it under "driver") and a second one exits 4
+(conflict) while the first runs. A driver killed without letting go (kill
+-9) is taken over at once by the next driver on the same host, since its
+process is gone; on another host, once its lease ends (15 s). --takeover
+takes the run from a driver that is still alive: its running tasks may
+then run twice.
 
 Example:
    cortexctl workflows run code-review --id cr1 --input change=HEAD~1
@@ -104,6 +112,7 @@ Example:
 				Flags: withOutput(
 					&cli.StringFlag{Name: "exec", Usage: "run `COMMAND` (sh -c) for each ready step (required)"},
 					&cli.Int64Flag{Name: "parallel", Usage: "steps run at a time (at most 1024)", Value: 1},
+					&cli.BoolFlag{Name: "takeover", Usage: "crew and swarm: take the run from the driver that holds it, even a live one"},
 				),
 				Action: func(c *cli.Context) error { return workflowsDrive(c, e) },
 			},

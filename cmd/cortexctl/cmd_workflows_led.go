@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -90,7 +91,9 @@ var _ workflow.Board = (*client.Client)(nil)
 func driveLed(c *cli.Context, e *env, wf workflows, b workflow.Board, id, command string) error {
 	actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
 	runner := &execLed{e: e, command: command, prefixes: e.prefixes()}
-	r, err := workflow.DriveLed(c.Context, wf, b, id, actor, runner, int(min(c.Int64("parallel"), 1024)))
+	r, err := workflow.DriveLedWith(c.Context, wf, b, id, actor, runner, workflow.LedOptions{
+		Concurrency: int(min(c.Int64("parallel"), 1024)), Takeover: c.Bool("takeover"),
+	})
 	if err != nil {
 		return wfErr(fmt.Errorf("run %s: %w (resume it with workflows drive)", id, err))
 	}
@@ -120,6 +123,9 @@ func printLedRun(c *cli.Context, w io.Writer, b workflow.Board, r workflow.Run) 
 	return printResult(c, w, out, func() error {
 		if err := printRun(c, w, r); err != nil {
 			return err
+		}
+		if d := r.Driver; d != nil {
+			fmt.Fprintf(w, "driver: %s (%s, process %d on %s), lease until %s\n", cell(d.Actor), d.ID, d.PID, cell(d.Host), d.Until.UTC().Format(time.RFC3339))
 		}
 		t := newTable(w, false, "TASK", "SUBJECT", "ASSIGNEE", "STATUS", "RESULT")
 		for _, tk := range tasks {

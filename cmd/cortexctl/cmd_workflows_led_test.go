@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
 )
 
 // ledScript is an --exec command for crew and swarm runs: it records each
@@ -189,4 +196,93 @@ func TestCLI_WorkflowsSwarm(t *testing.T) {
 	if team.Status != "failed" {
 		t.Fatalf("the cancelled run's team is %s, want failed (no member completed)", team.Status)
 	}
+}
+
+// heldAgent plays the crew's parts as fixtures/led/agent.sh does, but a
+// specialist first says it started ($SYNC/started-TASK) and waits for
+// $SYNC/go (at most a minute).
+const heldAgent = `in=$(cat)
+if [ "$CORTEX_ROLE" != lead ]; then
+	: > "$SYNC/started-$CORTEX_TASK"
+	i=0
+	while [ ! -e "$SYNC/go" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+fi
+printf '%s' "$in" | sh "$AGENT"
+`
+
+// TestServe_OneDriverPerLedRun: processes of their own through a
+// `cortexctl serve`: while one `workflows drive` runs a crew's task, a
+// second exits 4 naming the holder and runs nothing; after the first is
+// killed (SIGKILL, its hold not let go), a third takes the run over and
+// finishes it, each task dispatched once.
+func TestServe_OneDriverPerLedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cortexctl processes")
+	}
+	bin := buildCLI(t)
+	dir, sync := t.TempDir(), t.TempDir()
+	startServe(t, dir)
+	agent := writeFile(t, "held.sh", heldAgent)
+	cli := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(bin, append([]string{"--data", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "SYNC="+sync, "AGENT="+ledFixture(t, "agent.sh"))
+		return cmd
+	}
+	if out, err := cli("workflows", "run", ledFixture(t, "crew"), "--id", "h1").CombinedOutput(); err != nil {
+		t.Fatalf("workflows run: %v\n%s", err, out)
+	}
+	first := cli("workflows", "drive", "h1", "--exec", "sh "+agent)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, filepath.Join(sync, "started-T1"))
+	holder := fmt.Sprintf("driver: cortexctl-exec:%d (", first.Process.Pid)
+	if out, err := cli("workflows", "status", "h1").CombinedOutput(); err != nil || !strings.Contains(string(out), holder) {
+		t.Fatalf("status while driven: %v, want %q in\n%s", err, holder, out)
+	}
+
+	var stderr bytes.Buffer
+	second := cli("workflows", "drive", "h1", "--exec", "sh "+agent)
+	second.Stderr = &stderr
+	err := second.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != api.ExitConflict || !strings.Contains(stderr.String(), "driven by cortexctl-exec:") {
+		t.Fatalf("second driver: %v, want exit %d naming the holder\n%s", err, api.ExitConflict, stderr.String())
+	}
+
+	if err := first.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Wait()
+	if err := os.WriteFile(filepath.Join(sync, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cli("workflows", "drive", "h1", "--exec", "sh "+agent, "--json").Output()
+	if err != nil {
+		t.Fatalf("third driver: %v\n%s", err, out)
+	}
+	var r ledRunJSON
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if r.Status != "completed" || len(r.Tasks) != 2 {
+		t.Fatalf("run after the takeover: %+v", r)
+	}
+	for _, tk := range r.Tasks {
+		if tk.Status != "completed" || tk.Dispatches != 1 {
+			t.Errorf("task %+v, want completed, dispatched once", tk)
+		}
+	}
+}
+
+// waitFile waits for path to exist (at most a minute).
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for range 600 {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s did not appear within a minute", path)
 }

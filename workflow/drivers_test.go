@@ -1,0 +1,271 @@
+package workflow_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+// TestClaimDriver: the rules of a run's driver, one by one.
+func TestClaimDriver(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "held"})
+	a := workflow.Driver{ID: "a", Actor: "A", Host: "h", PID: 7}
+	b := workflow.Driver{ID: "b", Actor: "B"}
+	claim := func(d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error) {
+		t.Helper()
+		return f.e.ClaimDriver(ctx, r.ID, d, ttl, replace)
+	}
+	busy := func(step string, err error, holder string) {
+		t.Helper()
+		var be *workflow.DriverBusyError
+		if !errors.As(err, &be) || !errors.Is(err, workflow.ErrDriverBusy) || be.Holder.ID != holder {
+			t.Fatalf("%s: %v, want the run busy with driver %s", step, err, holder)
+		}
+	}
+	holder := func(step, want string) {
+		t.Helper()
+		got, err := f.e.Get(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id := ""; got.Driver != nil && got.Driver.ID != want || got.Driver == nil && want != id {
+			t.Fatalf("%s: driver %+v, want %q", step, got.Driver, want)
+		}
+	}
+
+	got, err := claim(a, 10*time.Second, "")
+	if err != nil || got.Driver == nil || *got.Driver != (workflow.Driver{ID: "a", Actor: "A", Host: "h", PID: 7, Until: f.clock.Now().Add(10 * time.Second)}) {
+		t.Fatalf("free run: %+v, %v", got.Driver, err)
+	}
+	_, err = claim(b, time.Hour, "")
+	busy("another driver while the lease lasts", err, "a")
+	holder("after the refusal", "a")
+
+	f.clock.Advance(5 * time.Second)
+	if got, err = claim(a, 10*time.Second, ""); err != nil || !got.Driver.Until.Equal(f.clock.Now().Add(10*time.Second)) {
+		t.Fatalf("renewal: %+v, %v", got.Driver, err)
+	}
+	f.clock.Advance(9 * time.Second) // 1 s before the renewed lease ends
+	_, err = claim(b, time.Hour, "")
+	busy("before the renewed lease ends", err, "a")
+	f.clock.Advance(time.Second)
+	if _, err := claim(b, time.Hour, ""); err != nil {
+		t.Fatalf("once the lease has ended: %v", err)
+	}
+	holder("taken after the lease", "b")
+
+	_, err = claim(a, time.Hour, "c")
+	busy("replacing a driver that does not hold the run", err, "b")
+	if _, err := claim(a, time.Hour, "b"); err != nil {
+		t.Fatalf("takeover of b: %v", err)
+	}
+	if err := f.e.ReleaseDriver(ctx, r.ID, "b"); err != nil {
+		t.Fatal(err)
+	}
+	holder("let go of by a driver that does not hold it", "a")
+	if err := f.e.ReleaseDriver(ctx, r.ID, "a"); err != nil {
+		t.Fatal(err)
+	}
+	holder("let go of", "")
+	if _, err := claim(b, time.Hour, ""); err != nil {
+		t.Fatalf("after the holder let go: %v", err)
+	}
+
+	for name, tc := range map[string]struct {
+		d   workflow.Driver
+		ttl time.Duration
+	}{
+		"no id":       {workflow.Driver{Actor: "A"}, time.Hour},
+		"no actor":    {workflow.Driver{ID: "x"}, time.Hour},
+		"no lease":    {workflow.Driver{ID: "x", Actor: "A"}, 0},
+		"lease below": {workflow.Driver{ID: "x", Actor: "A"}, -time.Second},
+	} {
+		if _, err := claim(tc.d, tc.ttl, ""); !errors.Is(err, workflow.ErrInvalidRun) {
+			t.Errorf("%s: %v, want ErrInvalidRun", name, err)
+		}
+	}
+	holder("after the invalid claims", "b")
+
+	dag := f.start(t, graphDef(), workflow.RunOptions{ID: "dag"})
+	if _, err := f.e.ClaimDriver(ctx, dag.ID, a, time.Hour, ""); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Errorf("a graph run: %v, want ErrInvalidRun", err)
+	}
+	if _, err := f.e.ClaimDriver(ctx, "nope", a, time.Hour, ""); !errors.Is(err, workflow.ErrUnknownRun) {
+		t.Errorf("an unknown run: %v, want ErrUnknownRun", err)
+	}
+	if _, err := f.e.Cancel(ctx, r.ID, "op"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := claim(a, time.Hour, ""); !errors.Is(err, workflow.ErrRunFinished) {
+		t.Errorf("a finished run: %v, want ErrRunFinished", err)
+	}
+	if err := f.e.ReleaseDriver(ctx, r.ID, "b"); err != nil {
+		t.Fatalf("letting go of a finished run: %v", err)
+	}
+	holder("finished and let go of", "")
+}
+
+// blockingRunner is a crew whose lead creates one task for backend and
+// approves it; the task waits for release (or its context) and says when
+// it started.
+type blockingRunner struct {
+	started chan struct{}
+	release chan struct{}
+	calls   int
+}
+
+func newBlockingRunner() *blockingRunner {
+	return &blockingRunner{started: make(chan struct{}, 10), release: make(chan struct{})}
+}
+
+func (r *blockingRunner) Lead(_ context.Context, turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+	r.calls++
+	if len(turn.Tasks) == 0 {
+		return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+	}
+	return reviewAll(turn), nil
+}
+
+func (r *blockingRunner) Task(ctx context.Context, _ workflow.TaskWork) (workflow.TaskResult, error) {
+	r.started <- struct{}{}
+	select {
+	case <-r.release:
+		return workflow.TaskResult{Result: "built"}, nil
+	case <-ctx.Done():
+		return workflow.TaskResult{}, ctx.Err()
+	}
+}
+
+// TestDriveLed_OneDriverAtATime: while a driver runs a crew's task, a
+// second driver of the run is refused and runs nothing, the task is not
+// run twice; the first finishes the run and lets go of it.
+func TestDriveLed_OneDriverAtATime(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "one"})
+	first := newBlockingRunner()
+	type result struct {
+		run workflow.Run
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		run, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "first", first, 1)
+		done <- result{run, err}
+	}()
+	<-first.started
+
+	second := newBlockingRunner()
+	_, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "second", second, 1)
+	var be *workflow.DriverBusyError
+	if !errors.As(err, &be) || be.Holder.Actor != "first" || be.Holder.PID != os.Getpid() {
+		t.Fatalf("second driver: %v, want the run busy with the first", err)
+	}
+	if second.calls != 0 || len(second.started) != 0 {
+		t.Fatalf("the refused driver ran %d turns and %d tasks", second.calls, len(second.started))
+	}
+	close(first.release)
+	res := <-done
+	if res.err != nil || res.run.Status != workflow.RunCompleted {
+		t.Fatalf("first driver: %s, %v", res.run.Status, res.err)
+	}
+	tk, err := f.tm.GetTask(ctx, r.Team, "T1")
+	if err != nil || tk.Dispatches != 1 || tk.Status != teammanager.TaskCompleted {
+		t.Fatalf("T1: %+v, %v", tk, err)
+	}
+	if got, err := f.e.Get(ctx, r.ID); err != nil || got.Driver != nil {
+		t.Fatalf("after the drive: driver %+v, %v", got.Driver, err)
+	}
+}
+
+// deadPID returns the pid of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "XXX")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// TestDriveLed_TakeOver: a driver takes a run at once from a holder whose
+// process on this host is gone; not from a live one, nor from one of
+// another host, unless told to take over.
+func TestDriveLed_TakeOver(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Skipf("no host name: %v", err)
+	}
+	for _, tc := range []struct {
+		name     string
+		holder   workflow.Driver
+		takeover bool
+		taken    bool
+	}{
+		{"dead process, this host", workflow.Driver{Host: host, PID: deadPID(t)}, false, true},
+		{"live process, this host", workflow.Driver{Host: host, PID: os.Getpid()}, false, false},
+		{"live process, takeover", workflow.Driver{Host: host, PID: os.Getpid()}, true, true},
+		{"another host", workflow.Driver{Host: host + "-other", PID: deadPID(t)}, false, false},
+		{"another host, takeover", workflow.Driver{Host: host + "-other", PID: os.Getpid()}, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "taken"})
+			h := tc.holder
+			h.ID, h.Actor = "old", "old-driver"
+			if _, err := f.e.ClaimDriver(ctx, r.ID, h, time.Hour, ""); err != nil {
+				t.Fatal(err)
+			}
+			runner := newBlockingRunner()
+			close(runner.release)
+			got, err := workflow.DriveLedWith(ctx, f.e, f.tm, r.ID, "new", runner, workflow.LedOptions{Takeover: tc.takeover})
+			if !tc.taken {
+				if !errors.Is(err, workflow.ErrDriverBusy) || runner.calls != 0 {
+					t.Fatalf("%v after %d turns, want the run busy", err, runner.calls)
+				}
+				return
+			}
+			if err != nil || got.Status != workflow.RunCompleted {
+				t.Fatalf("%s, %v, want the run taken and completed", got.Status, err)
+			}
+		})
+	}
+}
+
+// TestDriveLed_LosesItsHold: a driver whose run another driver took over
+// stops (its task's context ends) with ErrDriverBusy, leaving the task in
+// progress for the new holder.
+func TestDriveLed_LosesItsHold(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "lost"})
+	runner := newBlockingRunner()
+	done := make(chan error, 1)
+	go func() {
+		_, err := workflow.DriveLedWith(ctx, f.e, f.tm, r.ID, "first", runner, workflow.LedOptions{Lease: 150 * time.Millisecond})
+		done <- err
+	}()
+	<-runner.started
+	got, err := f.e.Get(ctx, r.ID)
+	if err != nil || got.Driver == nil {
+		t.Fatalf("held: %+v, %v", got.Driver, err)
+	}
+	if _, err := f.e.ClaimDriver(ctx, r.ID, workflow.Driver{ID: "op", Actor: "operator"}, time.Hour, got.Driver.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, workflow.ErrDriverBusy) {
+		t.Fatalf("driver that lost its hold: %v, want ErrDriverBusy", err)
+	}
+	tk, err := f.tm.GetTask(ctx, r.Team, "T1")
+	if err != nil || tk.Status != teammanager.TaskInProgress {
+		t.Fatalf("T1: %+v, %v", tk, err)
+	}
+	if got, err := f.e.Get(ctx, r.ID); err != nil || got.Driver == nil || got.Driver.ID != "op" {
+		t.Fatalf("after the takeover: %+v, %v", got.Driver, err)
+	}
+}
