@@ -97,9 +97,13 @@ const durability = "Cortex default options (cortex.DefaultOptions): synchronous 
 
 // line is the one-line report printed at the end of a run.
 func (s *summary) line() string {
-	return fmt.Sprintf("cortex: %d findings in %.2f s (%.0f findings/s), add p50 %.2f ms p99 %.2f ms; merges %d "+
+	server := ""
+	if s.AddServerMS != nil && s.AddOverheadMS != nil {
+		server = fmt.Sprintf(" (in the server p50 %.2f ms, beyond it p50 %.2f ms)", s.AddServerMS.P50, s.AddOverheadMS.P50)
+	}
+	return fmt.Sprintf("cortex: %d findings in %.2f s (%.0f findings/s), add p50 %.2f ms p99 %.2f ms%s; merges %d "+
 		"(median %.1f ms); peak RSS %.0f MB; errors %d; lost writes %d; via %s; load %s -> %s",
-		s.Findings, s.WallS, s.FindingsPerS, s.AddMS.P50, s.AddMS.P99, len(s.Merges), s.MergeMS.Median,
+		s.Findings, s.WallS, s.FindingsPerS, s.AddMS.P50, s.AddMS.P99, server, len(s.Merges), s.MergeMS.Median,
 		s.RSSPeakMB, len(s.Errors), s.LostWrites, s.Via, s.LoadavgStart, s.LoadavgEnd)
 }
 

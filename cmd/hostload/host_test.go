@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
@@ -51,7 +52,29 @@ func TestBenchmark_ThroughServer(t *testing.T) {
 				t.Errorf("via %q, acknowledged %d, lost %d, add n %d, merges %d, op %d/%d",
 					sum.Via, sum.Acknowledged, sum.LostWrites, sum.AddMS.N, len(sum.Merges), sum.OpCounted, sum.OpTicks)
 			}
+			// Each call's time in the server (its Server-Timing) and beyond.
+			if sum.AddServerMS == nil || sum.AddOverheadMS == nil || sum.AddServerMS.N != total || sum.AddOverheadMS.N != total ||
+				sum.AddServerMS.P50 <= 0 || sum.AddServerMS.P50 > sum.AddMS.Max {
+				t.Errorf("server time %+v, beyond it %+v (add %+v)", sum.AddServerMS, sum.AddOverheadMS, sum.AddMS)
+			}
 		})
+	}
+}
+
+// TestServerTiming reads the call's duration from a Server-Timing header.
+func TestServerTiming(t *testing.T) {
+	for h, want := range map[string]time.Duration{
+		"call;dur=1.500":                 1500 * time.Microsecond,
+		"db;dur=3, call;desc=x;dur=0.25": 250 * time.Microsecond,
+		"call":                           0,
+		"other;dur=2":                    0,
+		"call;dur=-1":                    0,
+		"call;dur=x":                     0,
+		"":                               0,
+	} {
+		if got := serverTiming(h); got != want {
+			t.Errorf("%q: %v, want %v", h, got, want)
+		}
 	}
 }
 
