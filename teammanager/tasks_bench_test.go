@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -18,7 +23,7 @@ func benchBoard(b *testing.B, n int) (*fixture, string) {
 	return benchBoardOn(b, newFixture(b, teammanager.DefaultConfig().WithAutoMerge(false).WithMaxTeamSize(40)), n)
 }
 
-func benchBoardOn(b *testing.B, f *fixture, n int) (*fixture, string) {
+func benchBoardOn(b testing.TB, f *fixture, n int) (*fixture, string) {
 	b.Helper()
 	ms := []teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}
 	for i := range 32 {
@@ -76,12 +81,45 @@ func BenchmarkTask_ClaimWorkComplete_32Members(b *testing.B) {
 	}
 }
 
-// claimComplete runs b.N claim + complete pairs by members m00.. of team,
-// members at a time, each working between its claim and its completion
-// for a seeded-random time uniform in [work/2, work*3/2] (none if work
-// is 0), and reports the p50/p99 latency of a pair's two calls and the
-// CPU time per pair.
+// BenchmarkTask_CommitFloor_32Members is the floor under
+// ClaimWorkComplete_32Members: the same 32 members, work and store
+// (fsync), but each pair is two store Updates of one side-table row of
+// ~100 bytes, no board: what two durable commits cost on this machine.
+// It reports the p50/p99 latency of a pair's two Updates (their sum).
+func BenchmarkTask_CommitFloor_32Members(b *testing.B) {
+	f := newDurableFixture(b)
+	row := []quad.Value{quad.String(strings.Repeat("x", 100))}
+	commit := func(key string) error {
+		return f.n.Update(ctx, func(tx *cortex.Tx) error {
+			tx.PutSide("benchfloor", key, row)
+			return nil
+		})
+	}
+	var n atomic.Int64
+	runPairs(b, 32, 200*time.Millisecond, func(agent string) (string, error) {
+		key := fmt.Sprint(agent, " ", n.Add(1))
+		return key, commit(key + " a")
+	}, func(_, key string) error { return commit(key + " b") })
+}
+
+// claimComplete runs b.N claim + complete pairs by members m00.. of team
+// (runPairs).
 func claimComplete(b *testing.B, f *fixture, team string, members int, work time.Duration) {
+	runPairs(b, members, work, func(agent string) (string, error) {
+		t, err := f.m.ClaimNext(ctx, team, agent)
+		return t.ID, err
+	}, func(agent, id string) error {
+		_, err := f.m.CompleteTask(ctx, team, agent, id, "ok")
+		return err
+	})
+}
+
+// runPairs runs b.N pairs of calls first, second by members m00..,
+// members at a time, each working between its two calls for a
+// seeded-random time uniform in [work/2, work*3/2] (none if work is 0),
+// and reports the p50/p99 latency of a pair's two calls and the CPU time
+// per pair. second is given what first returned.
+func runPairs(b *testing.B, members int, work time.Duration, first func(agent string) (string, error), second func(agent, id string) error) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.ReportAllocs()
@@ -97,7 +135,7 @@ func claimComplete(b *testing.B, f *fixture, team string, members int, work time
 			defer wg.Done()
 			for range per {
 				start := time.Now()
-				task, err := f.m.ClaimNext(ctx, team, agent)
+				id, err := first(agent)
 				if err != nil {
 					b.Error(err)
 					return
@@ -107,7 +145,7 @@ func claimComplete(b *testing.B, f *fixture, team string, members int, work time
 					time.Sleep(work/2 + time.Duration(rnd.Int64N(int64(work))))
 				}
 				start = time.Now()
-				if _, err := f.m.CompleteTask(ctx, team, agent, task.ID, "ok"); err != nil {
+				if err := second(agent, id); err != nil {
 					b.Error(err)
 					return
 				}
