@@ -81,6 +81,14 @@ func BenchmarkTask_ClaimWorkComplete_32Members(b *testing.B) {
 	}
 }
 
+// BenchmarkTask_ClaimWorkComplete_32Members_NoSync is
+// ClaimWorkComplete_32Members/work=200ms on a store whose commits do not
+// wait for fsync: what the board itself costs a member, without the disk.
+func BenchmarkTask_ClaimWorkComplete_32Members_NoSync(b *testing.B) {
+	f, team := benchBoard(b, 10_000)
+	claimComplete(b, f, team, 32, 200*time.Millisecond)
+}
+
 // BenchmarkTask_CommitFloor_32Members is the floor under
 // ClaimWorkComplete_32Members: the same 32 members, work and store
 // (fsync), but each pair is two store Updates of one side-table row of
