@@ -112,6 +112,17 @@ func (tx *Tx) Pin(vs ...quad.Value) { tx.t.Pin(vs...) }
 // Namespace returns the namespace being updated, for reads.
 func (tx *Tx) Namespace() *Namespace { return tx.n }
 
+// Generation returns the namespace's write generation as this Update found
+// it. Every write of the namespace's quads or side tables (Apply, Update,
+// DropGraph, each chunk of an import) advances it by one, committed or
+// failed; an Update that stages nothing leaves it as it was. So if an
+// Update that staged a write found generation g and returned nil, and a
+// later Update finds g+1, nothing else has written the namespace in
+// between: a host may reuse what it read in the first (and did not change)
+// without reading it again. Generations start at 0 when the namespace is
+// opened and are not stored.
+func (tx *Tx) Generation() uint64 { return tx.t.Generation() }
+
 // Scope selects the graphs a pattern matches in (eval.Scope).
 type Scope = eval.Scope
 

@@ -2,7 +2,9 @@ package teammanager
 
 import (
 	"context"
+	"iter"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cayleygraph/quad"
 
@@ -52,6 +54,77 @@ type committer struct {
 	queue   []*findingsWrite
 	running bool  // a goroutine is writing batches (runBatches)
 	batches int64 // batches taken so far (for tests)
+
+	// teams holds the teams the last batch read, as it left them; only the
+	// goroutine writing batches uses it (see teamCache).
+	teams teamCache
+	// teamReads counts the teams batches read from the store (for tests).
+	teamReads atomic.Int64
+}
+
+// teamCache keeps, from one findings batch to the next, the state of the
+// teams the batch read. A batch reads each of its teams' state graph under
+// the namespace's write lock (a few scans a team, up to one team per
+// writer): with many teams and small batches that was most of the batch's
+// own work. The state a batch read is still the team's state after the
+// batch when the batch did not change it (it only adds findings, in the
+// members' graphs, and side-table rows), so the next batch may use it as
+// long as nothing else has written the namespace: the namespace's write
+// generation (cortex.Tx.Generation) is then exactly one more than the
+// generation the batch found. Any other write (a member update, a merge,
+// another Manager's batch, an import) advances it further, and the next
+// batch reads every team again. A batch that fails, or that changes a
+// team's state (it records the team's timeout), leaves the cache empty or
+// without that team.
+//
+// The cache is used only by the goroutine that writes batches (runBatches;
+// one at a time, handed over under committer.mu), and only inside the
+// batch's Update and right after it: it needs no lock of its own. Its
+// states are never handed out: a batch works on copies.
+type teamCache struct {
+	gen    uint64                // the generation at which states is exact
+	states map[string]*teamState // nil or empty: nothing cached
+}
+
+// teamCacheMax bounds the teams of a cache; past it, the cache starts over.
+const teamCacheMax = 1 << 10
+
+// at returns the cached teams if they are exact at generation gen, else
+// nil (and empties the cache).
+func (c *teamCache) at(gen uint64) map[string]*teamState {
+	if c.states != nil && c.gen == gen {
+		return c.states
+	}
+	c.states = nil
+	return nil
+}
+
+// committed records the outcome of a batch that found generation gen and
+// staged a write (wrote) or not. If it committed one (err nil, wrote: the
+// generation is now gen+1), the teams of kept, as the batch left them, join
+// the cache (as copies; a nil state: the batch changed the team, which is
+// forgotten), whose other teams the batch did not touch. If it staged
+// nothing, nothing changed: the cache stays as at(gen) left it. If it
+// failed, the cache is emptied.
+func (c *teamCache) committed(gen uint64, err error, wrote bool, kept iter.Seq2[string, *teamState]) {
+	if err != nil {
+		c.states = nil
+		return
+	}
+	if !wrote {
+		return
+	}
+	if c.states == nil || c.gen != gen || len(c.states) >= teamCacheMax {
+		c.states = map[string]*teamState{}
+	}
+	for id, st := range kept {
+		if st == nil {
+			delete(c.states, id)
+		} else {
+			c.states[id] = st.clone()
+		}
+	}
+	c.gen = gen + 1
 }
 
 // writeFindingsGrouped queues w, waits for the batch that writes it and
@@ -121,14 +194,20 @@ func (m *Manager) runBatches() {
 // without its cancellation: the calls of a batch wait for its commit.
 func (m *Manager) writeBatch(batch []*findingsWrite) {
 	ctx := context.WithoutCancel(batch[0].ctx)
+	c := &m.commits
+	type teamRead struct {
+		st       *teamState
+		timedOut bool
+		err      error
+	}
+	teams := map[string]*teamRead{}
+	var (
+		gen   uint64
+		order []string // the teams read, in order: each gets its table row
+	)
 	err := m.commit(ctx, func(tx *cortex.Tx) error {
-		type teamRead struct {
-			st       *teamState
-			timedOut bool
-			err      error
-		}
-		teams := map[string]*teamRead{}
-		var order []string
+		gen = tx.Generation()
+		cached := c.teams.at(gen)
 		type author struct{ team, agent string }
 		var authors []author
 		found := map[author][]StoredFinding{}
@@ -137,7 +216,12 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 			r := teams[w.team]
 			if r == nil {
 				r = &teamRead{}
-				r.st, r.err = m.readTeam(ctx, tx.Namespace().Dataset(), w.team, "-")
+				if st, ok := cached[w.team]; ok {
+					r.st = st.clone()
+				} else {
+					r.st, r.err = m.readTeam(ctx, tx.Namespace().Dataset(), w.team, "-")
+					c.teamReads.Add(1)
+				}
 				if r.err == nil {
 					r.timedOut = m.persistTimeout(r.st, now)
 					order = append(order, w.team)
@@ -179,6 +263,19 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 			evs = append(evs, findingsEvents(a.team, a.agent, found[a])...)
 		}
 		return m.stageEvents(ctx, tx, now, evs)
+	})
+	// Keep the teams as the batch left them for the next batch (teamCache).
+	// A batch that read a team wrote (the team's table row, at least).
+	c.teams.committed(gen, err, len(order) > 0, func(yield func(string, *teamState) bool) {
+		for _, id := range order {
+			st := teams[id].st
+			if teams[id].timedOut || len(st.rm) > 0 || len(st.add) > 0 {
+				st = nil // changed by the batch
+			}
+			if !yield(id, st) {
+				return
+			}
+		}
 	})
 	shared := map[*teamState]bool{}
 	for _, w := range batch {

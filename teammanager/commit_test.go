@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -325,4 +326,69 @@ func TestAddFinding_KillUnderLoad(t *testing.T) {
 	if len(acked) > 0 {
 		t.Errorf("%d acknowledged findings lost (of %d stored), e.g. %v", len(acked), stored, slices.Collect(maps.Keys(acked))[:1])
 	}
+}
+
+// A findings batch reuses the team states the previous batch read, as long
+// as nothing else has written the namespace since; any other write (a
+// member update by another Manager, a plain Apply) makes the next batch
+// read its teams again, and a batch that records a team's timeout forgets
+// that team.
+func TestAddFinding_TeamCache(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	t1 := f.create(t, teammanager.TeamConfig{Name: "one", Members: members("a", "b", "c"), Timeout: 10 * time.Hour})
+	t2 := f.create(t, teammanager.TeamConfig{Name: "two", Members: members("a"), Timeout: time.Hour})
+	for _, x := range []struct{ team, agent string }{{t1.ID, "a"}, {t1.ID, "b"}, {t1.ID, "c"}, {t2.ID, "a"}} {
+		f.status(t, x.team, x.agent, teammanager.Running, "")
+	}
+	i := 0
+	add := func(team, agent string, want error, reads int64) {
+		t.Helper()
+		i++
+		_, err := f.m.AddFinding(ctx, team, agent, finding(i))
+		if !errors.Is(err, want) || (want == nil) != (err == nil) {
+			t.Fatalf("AddFinding(%s, %s) = %v, want %v", team, agent, err, want)
+		}
+		if got := teammanager.FindingsTeamReads(f.m); got != reads {
+			t.Fatalf("after AddFinding(%s, %s): %d team reads, want %d", team, agent, got, reads)
+		}
+	}
+	add(t1.ID, "a", nil, 1)
+	add(t1.ID, "a", nil, 1) // cached
+	add(t2.ID, "a", nil, 2)
+	add(t1.ID, "b", nil, 2) // both teams cached
+
+	// Another Manager of the same namespace finishes a member: the cached
+	// state of its team says running, and must not be used.
+	m2, err := teammanager.New(ctx, f.s, f.ns, f.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m2.UpdateMemberStatus(ctx, t1.ID, "a", teammanager.Completed, "done"); err != nil {
+		t.Fatal(err)
+	}
+	add(t1.ID, "a", teammanager.ErrMemberFinished, 3)
+	add(t1.ID, "b", nil, 3)
+
+	// Any write of the namespace, even of unrelated quads.
+	if err := f.n.Apply(ctx, cortex.Delta{Add: []quad.Quad{{Subject: quad.IRI("http://ex.org/x"), Predicate: quad.IRI("http://ex.org/p"), Object: quad.String("x")}}}); err != nil {
+		t.Fatal(err)
+	}
+	add(t1.ID, "b", nil, 4)
+	add(t2.ID, "a", nil, 5)
+	add(t1.ID, "c", nil, 5)
+
+	// The batch that records team two's timeout changes its state: the
+	// next batch reads it again (and finds it failed).
+	f.clock.Advance(2 * time.Hour)
+	add(t2.ID, "a", teammanager.ErrTeamFinished, 5)
+	add(t2.ID, "a", teammanager.ErrTeamFinished, 6)
+	add(t1.ID, "c", nil, 6)
+
+	// A batch that writes nothing (its only call names no team) leaves the
+	// generation as it was: the next write is someone else's.
+	add("nosuchteam", "a", teammanager.ErrUnknownTeam, 7)
+	if _, err := m2.UpdateMemberStatus(ctx, t1.ID, "b", teammanager.Failed, ""); err != nil {
+		t.Fatal(err)
+	}
+	add(t1.ID, "b", teammanager.ErrMemberFinished, 8)
 }

@@ -215,7 +215,10 @@
 // written together in the next Update, one commit (one fsync) for all of
 // them, each still checked against its team and member on its own and
 // failing or succeeding on its own; a call returns once its findings are
-// committed, so a crash never loses an acknowledged finding. Merges of one
+// committed, so a crash never loses an acknowledged finding. A batch
+// reuses the team states the previous batch read when nothing else has
+// written the namespace since (cortex.Tx.Generation tells); any other
+// write, by this Manager or another one, makes it read them again. Merges of one
 // team are serialised within a Manager. Two Managers over the same namespace do not share that lock: a
 // merge computes its writes from what it read and writes them only if, at
 // that moment, the team still exists, still links the run it read and has

@@ -107,3 +107,8 @@ func TaskRowValues(m *Manager, ctx context.Context, team, id string) (int, error
 	}
 	return len(vals), err
 }
+
+// FindingsTeamReads returns the number of team states findings batches have
+// read from the store so far; the others came from the batches' team cache
+// (commit.go).
+func FindingsTeamReads(m *Manager) int64 { return m.commits.teamReads.Load() }

@@ -3,6 +3,7 @@ package teammanager
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -483,4 +484,20 @@ func (m *Manager) teamQuads(t *Team) []quad.Quad {
 		}
 	}
 	return out
+}
+
+// clone returns a deep copy of st's team and triples, without staged
+// changes.
+func (st *teamState) clone() *teamState {
+	cp := &teamState{team: st.team, graph: st.graph, node: st.node, members: maps.Clone(st.members),
+		props: make(map[quad.Value]map[quad.Value][]quad.Value, len(st.props))}
+	cp.team.Members = slices.Clone(st.team.Members)
+	for s, pm := range st.props {
+		m := make(map[quad.Value][]quad.Value, len(pm))
+		for p, vs := range pm {
+			m[p] = slices.Clone(vs)
+		}
+		cp.props[s] = m
+	}
+	return cp
 }

@@ -279,6 +279,18 @@ func (tx *Tx) Put(key flat.Key, val flat.Value) error {
 	return nil
 }
 
+// PutShared writes key = val, copying key but not val: val must not change
+// until the transaction ends (several keys may share it).
+func (tx *Tx) PutShared(key flat.Key, val flat.Value) error {
+	if !tx.rw {
+		return flat.ErrReadOnly
+	}
+	if err := tx.txn.Set(tx.d.key(key), val); err != nil {
+		return fmt.Errorf("badgerkv: put: %w", err)
+	}
+	return nil
+}
+
 // Del deletes key.
 func (tx *Tx) Del(key flat.Key) error {
 	if !tx.rw {

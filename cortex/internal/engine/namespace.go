@@ -268,6 +268,13 @@ func (tx *Tx) Pin(vs ...quad.Value) { tx.d.Pin = append(tx.d.Pin, vs...) }
 // Namespace returns the namespace being updated, for reads.
 func (tx *Tx) Namespace() *Namespace { return tx.n }
 
+// Generation returns the namespace's write generation as the Update found
+// it (writeGen). Every write of the namespace advances it by one, whether
+// it commits or fails: a delta or side-table write (Apply, Update, DropGraph,
+// a journaled delta) and each chunk or segment of an import. An Update
+// whose fn stages nothing writes nothing and leaves it as it was.
+func (tx *Tx) Generation() uint64 { return tx.n.writeGen }
+
 // pinSet returns the normalised terms of pin as a set (nil if none). A term
 // that is not valid in a quad cannot be used by one, and is left out.
 func pinSet(pin []quad.Value) map[quad.Value]bool {

@@ -289,6 +289,15 @@ func (w *deltaWriter) add(q quad.Quad, known *[4]*deltaNode) error {
 			o := layout.IndexIDs(layout.Indexes[i], ids)
 			ct.buf().AddIndex(layout.IndexBuckets[i], o[:len(layout.Indexes[i].Dirs)], val)
 		}
+	} else if dt, ok := w.tx.(*deltaTx); ok {
+		// (The common case: a delta of one transaction. Its four index
+		// keys share one value, and are escaped as they are built.)
+		val := binary.AppendUvarint(nil, prim.ID)
+		for i := range layout.Indexes {
+			if err := dt.putIndex(i, ids, val); err != nil {
+				return err
+			}
+		}
 	} else {
 		val := binary.AppendUvarint(nil, prim.ID)
 		for i := range layout.Indexes {

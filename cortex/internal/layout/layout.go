@@ -119,6 +119,19 @@ func Index(i int, ids [4]uint64) hkv.Key {
 	return hkv.Key{IndexBuckets[i], key}
 }
 
+// AppendIndexKey appends to dst the escaped form of Index(i, ids) (what
+// Escape(dst, Index(i, ids)) appends), without building the key first.
+func AppendIndexKey(dst []byte, i int, ids [4]uint64) []byte {
+	dst = AppendEscaped(dst, IndexBuckets[i])
+	dst = append(dst, Sep)
+	var b [8]byte
+	for _, d := range Indexes[i].Dirs {
+		binary.BigEndian.PutUint64(b[:], ids[DirIndex(d)])
+		dst = AppendEscaped(dst, b[:])
+	}
+	return dst
+}
+
 // IndexIDs returns the ids of quad q (subject, predicate, object, graph
 // order) in the order of index ind.
 func IndexIDs(ind ckv.QuadIndex, q [4]uint64) [4]uint64 {

@@ -191,3 +191,29 @@ func TestUnescapePart(t *testing.T) {
 		}
 	}
 }
+
+// AppendIndexKey appends exactly what escaping Index's key does, for ids
+// whose bytes include the separator and the escape.
+func TestAppendIndexKey_IsEscapedIndex(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	idsOf := []func() uint64{
+		func() uint64 { return r.Uint64() },
+		func() uint64 { return r.Uint64N(1 << 20) },
+		func() uint64 { return 0x2f5c2f5c2f5c2f5c }, // "/\/\/\/\"
+		func() uint64 { return uint64(Sep) },
+		func() uint64 { return uint64(Esc) << 8 },
+	}
+	for n := range 2000 {
+		var ids [4]uint64
+		for j := range ids {
+			ids[j] = idsOf[(n+j*3)%len(idsOf)]()
+		}
+		for i := range Indexes {
+			want := Escape([]byte("x"), Index(i, ids))
+			if got := AppendIndexKey([]byte("x"), i, ids); !bytes.Equal(got, want) {
+				t.Fatalf("index %d, ids %x: %q, want %q", i, ids, got, want)
+			}
+		}
+	}
+}
