@@ -305,9 +305,10 @@ func BenchmarkSPARQL(b *testing.B) {
 		b.Run(name+"/http", func(b *testing.B) {
 			loopMedian(b, func(int) { overHTTP() })
 		})
-		// Both ways in turn, each op one of each: on a shared machine
-		// whose load drifts over seconds, the two medians then see the
-		// same load, and so does their difference ("http-over-us"). The
+		// Both ways in turn, each op one of each (in-process first in even
+		// ops, HTTP first in odd ones): on a shared machine whose load
+		// drifts over seconds, the two medians then see the same load,
+		// and so does their difference ("http-over-us"). The
 		// process's CPU time of each way ("...-cpu-us", the mean) does
 		// not count the time spent waiting for a core.
 		b.Run(name+"/paired", func(b *testing.B) {
@@ -316,12 +317,24 @@ func BenchmarkSPARQL(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				// The order alternates: what one way leaves behind (the
+				// garbage it allocated, a cold connection) falls on the
+				// other way as often as the other way round.
+				first, second := func() { inProcess() }, func() { overHTTP() }
+				if i%2 == 1 {
+					first, second = second, first
+				}
 				c0, t0 := cpuTime(), time.Now()
-				inProcess()
+				first()
 				c1, t1 := cpuTime(), time.Now()
-				overHTTP()
-				in[i], over[i] = t1.Sub(t0), time.Since(t1)
-				cpuIn, cpuOver = cpuIn+c1-c0, cpuOver+cpuTime()-c1
+				second()
+				c2, t2 := cpuTime(), time.Now()
+				a, ca, bb, cb := t1.Sub(t0), c1-c0, t2.Sub(t1), c2-c1
+				if i%2 == 1 {
+					a, ca, bb, cb = bb, cb, a, ca
+				}
+				in[i], over[i] = a, bb
+				cpuIn, cpuOver = cpuIn+ca, cpuOver+cb
 			}
 			b.StopTimer()
 			slices.Sort(in)
