@@ -41,6 +41,40 @@ func BenchmarkFloor_Fdatasync_32Members(b *testing.B) {
 	})
 }
 
+// BenchmarkFloor_FdatasyncPrealloc_32Members: as Floor_Fdatasync_32Members,
+// but the records overwrite a file allocated and written beforehand, so
+// that a sync has only data to write (no size or extent to journal), as a
+// log that is preallocated (Badger's) does.
+func BenchmarkFloor_FdatasyncPrealloc_32Members(b *testing.B) {
+	const size = 64 << 20
+	f, err := os.OpenFile(filepath.Join(b.TempDir(), "log"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zero := make([]byte, 1<<20)
+	for off := int64(0); off < size; off += int64(len(zero)) {
+		if _, err := f.WriteAt(zero, off); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	rec := make([]byte, 128)
+	var off int64
+	floorPairs(b, func(int, int) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := f.WriteAt(rec, off%size); err != nil {
+			return err
+		}
+		off += int64(len(rec))
+		return syscall.Fdatasync(int(f.Fd()))
+	})
+}
+
 // BenchmarkFloor_Badger_32Members: each commit is one Badger Update of
 // one 100-byte key with SyncWrites (its WAL msync'd), Badger's defaults
 // otherwise.
