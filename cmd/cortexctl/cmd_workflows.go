@@ -346,6 +346,9 @@ func workflowsDrive(c *cli.Context, e *env) error {
 	if r.Type.Led() {
 		return driveLed(c, e, wf, board, id, command)
 	}
+	if c.Bool("takeover") {
+		return usagef("workflows drive: --takeover is for crew and swarm runs, which one driver holds; run %s is a %s run, which drivers share", id, r.Type)
+	}
 	return drive(c, e, wf, id, command)
 }
 

@@ -371,6 +371,7 @@ func TestCLI_WorkflowsDriveTwoProcesses(t *testing.T) {
 		{[]string{"workflows", "drive", "nope", "--exec", "true"}, exitNotFound, "unknown run"},
 		{[]string{"workflows", "drive", "w1"}, exitUsage, "--exec COMMAND is required"},
 		{[]string{"workflows", "drive", "w1", "--exec", "true", "--parallel", "0"}, exitInvalid, "--parallel 0"},
+		{[]string{"workflows", "drive", "w1", "--exec", "true", "--takeover"}, exitUsage, "--takeover is for crew and swarm runs"},
 	} {
 		if r := runBinary(t, nil, data(tc.args...)...); r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
 			t.Errorf("%v: exit %d (want %d), stderr %q", tc.args, r.code, tc.code, r.stderr)
