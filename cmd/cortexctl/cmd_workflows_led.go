@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,7 +95,12 @@ func driveLed(c *cli.Context, e *env, wf workflows, b workflow.Board, id, comman
 	r, err := workflow.DriveLedWith(c.Context, wf, b, id, actor, runner, workflow.LedOptions{
 		Concurrency: int(min(c.Int64("parallel"), 1024)), Takeover: c.Bool("takeover"),
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, workflow.ErrDriverBusy):
+		// Another driver holds the run (or took it over): the error says
+		// who, and what the operator may do.
+		return wfErr(err)
+	case err != nil:
 		return wfErr(fmt.Errorf("run %s: %w (resume it with workflows drive)", id, err))
 	}
 	if err := printLedRun(c, e.stdout, b, r); err != nil {

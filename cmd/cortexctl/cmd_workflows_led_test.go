@@ -246,7 +246,8 @@ func TestServe_OneDriverPerLedRun(t *testing.T) {
 	second.Stderr = &stderr
 	err := second.Run()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != api.ExitConflict || !strings.Contains(stderr.String(), "driven by cortexctl-exec:") {
+	if !errors.As(err, &ee) || ee.ExitCode() != api.ExitConflict || !strings.Contains(stderr.String(), "driven by cortexctl-exec:") ||
+		strings.Contains(stderr.String(), "resume it") {
 		t.Fatalf("second driver: %v, want exit %d naming the holder\n%s", err, api.ExitConflict, stderr.String())
 	}
 
