@@ -99,7 +99,7 @@
 //
 // Apply and Update are all or nothing at any size, and readers see all of a
 // delta or none of it: up to MaxDeltaQuads quads (Tuning.MaxDeltaQuads) are
-// one Badger transaction;
+// one Badger transaction if their bytes fit in one;
 // a larger delta is journaled (journal.go): it holds the store's other
 // transactions back while it is written (streamed when large) and a crash in
 // the middle is rolled back by the next Open. Update is an atomic

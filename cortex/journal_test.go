@@ -582,3 +582,48 @@ func TestApply_LargeDeltaParallelReads(t *testing.T) {
 	}
 	checkContent(t, ns, journalBase())
 }
+
+// TestApply_FewQuadsOfLargeValues applies deltas of few quads whose
+// literals together exceed what one Badger transaction holds (about 15% of
+// a 64 MiB memtable): they are journaled instead of failing with Badger's
+// ErrTxnTooBig, through Apply and through Update, and undone the same way.
+func TestApply_FewQuadsOfLargeValues(t *testing.T) {
+	t.Parallel()
+	var commits atomic.Int32
+	s := cortextest.NewStore(t, cortex.WithJournalHook(cortex.DefaultOptions().WithSyncWrites(false), func(string) { commits.Add(1) }))
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 40 values of 400 KB: 16 MB, under Badger's value threshold each
+	// (so they stay in the LSM tree and count in the transaction's bytes).
+	big := strings.Repeat("x", 400_000)
+	var d cortex.Delta
+	for i := range 40 {
+		d.Add = append(d.Add, q("s"+strconv.Itoa(i), "p", quad.String(big+strconv.Itoa(i)), nil))
+	}
+	if err := ns.Apply(context.Background(), d); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if commits.Load() < 2 {
+		t.Fatalf("the delta took %d journaled transactions; want it journaled in several", commits.Load())
+	}
+	checkContent(t, ns, d.Add)
+	commits.Store(0)
+	err = ns.Update(context.Background(), func(tx *cortex.Tx) error {
+		tx.Remove(d.Add...)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	checkContent(t, ns, nil)
+	// A small delta of small values is still one plain transaction.
+	commits.Store(0)
+	if err := ns.Apply(context.Background(), cortex.Delta{Add: []quad.Quad{q("a", "p", quad.String("b"), nil)}}); err != nil {
+		t.Fatal(err)
+	}
+	if commits.Load() != 0 {
+		t.Fatalf("a one-quad delta was journaled (%d transactions)", commits.Load())
+	}
+}

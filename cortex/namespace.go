@@ -63,7 +63,9 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 
 // Apply writes d atomically: either every change is made or none, and readers
 // see all of it or nothing of it. A delta of up to MaxDeltaQuads quads (after
-// removing duplicates) is one Badger transaction. A larger one is journaled:
+// removing duplicates) is one Badger transaction, unless its values are too
+// large for one (Badger also bounds a transaction's bytes: about 15% of a
+// memtable, some megabytes of literals). A larger one is journaled:
 // its writes are computed first, alongside readers, and held in memory (a
 // few hundred bytes per quad); then the store's other transactions are held
 // back while its keys are written (streamed when large), and a crash in the
@@ -79,8 +81,8 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // before the delta is applied: Update is an atomic read-modify-write. If fn
 // returns an error nothing is written and the error is returned as is. A
 // delta of any size is all or nothing, as with Apply; fn must close what it
-// reads (queries, iterators) before it returns, or a delta larger than
-// MaxDeltaQuads waits for them and fails with ErrBusy.
+// reads (queries, iterators) before it returns, or a journaled delta (see
+// Apply) waits for them and fails with ErrBusy.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return n.e.Update(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }

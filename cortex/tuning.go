@@ -23,7 +23,9 @@ type Tuning struct {
 	// back while it commits (see Namespace.Apply). Lower means more
 	// journaled writes and smaller transactions. Default and maximum
 	// MaxDeltaQuads (a delta of new terms with long literals is near
-	// Badger's transaction size limit at twice that).
+	// Badger's transaction size limit at twice that). A delta whose bytes
+	// do not fit in one transaction (large literals) is journaled whatever
+	// its number of quads.
 	MaxDeltaQuads int
 	// JournalTxnEntries bounds the Badger entries of each transaction of a
 	// journaled delta (fewer if Badger's size limit comes first).
