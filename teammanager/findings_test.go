@@ -417,3 +417,41 @@ func FuzzManager_ImportFindingsJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestManager_FindingsWithLongLiterals: findings whose objects are long
+// texts (40 of 400 KB: more bytes than one Badger transaction holds,
+// though few quads) are written in one call, and merged when the member
+// completes: the store journals such a write instead of failing it.
+func TestManager_FindingsWithLongLiterals(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "docs", "a1")
+	text := strings.Repeat("a long summary. ", 25_000) // 400 KB
+	fs := make([]teammanager.Finding, 40)
+	for i := range fs {
+		fs[i] = teammanager.Finding{
+			Subject:   quad.IRI(fmt.Sprintf("http://example.org/doc%d", i)),
+			Predicate: quad.IRI("http://example.org/summary"),
+			Object:    quad.String(fmt.Sprint(text, i)),
+		}
+	}
+	ids, err := f.m.AddFindings(ctx, "docs", "a1", fs)
+	if err != nil {
+		t.Fatalf("add findings: %v", err)
+	}
+	if got := f.stored(t, "docs", "a1"); len(got) != len(fs) || len(ids) != len(fs) {
+		t.Fatalf("%d findings stored, %d ids, want %d", len(got), len(ids), len(fs))
+	}
+	f.status(t, "docs", "a1", teammanager.Completed, "")
+	facts, err := f.m.Facts(ctx, "docs", teammanager.FactFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts) != len(fs) {
+		t.Fatalf("%d facts after the merge, want %d", len(facts), len(fs))
+	}
+	for _, fact := range facts {
+		if o, ok := fact.Object.(quad.String); !ok || !strings.HasPrefix(string(o), text) {
+			t.Fatalf("fact %v: object cut or changed", fact.Subject)
+		}
+	}
+}
