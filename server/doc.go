@@ -20,7 +20,9 @@
 //   - GET /ns/{ns}/events: the namespace's events as Server-Sent Events
 //     (see events.go; teammanager.Manager.Subscribe).
 //
-// And GET /healthz, GET /metrics (Prometheus text format).
+// And GET /healthz, GET /metrics (Prometheus text format). A route asked
+// with a method it does not serve is 405 with Allow (GET also serves
+// HEAD); a path that is no route is 404.
 //
 // # Errors
 //

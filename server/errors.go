@@ -65,6 +65,10 @@ var (
 	errMethodNotFound = fmt.Errorf("%w: method not found", api.ErrUsage)
 )
 
+// errMethodNotAllowed is of an HTTP method that a route does not serve
+// (HTTP 405, with Allow).
+var errMethodNotAllowed = fmt.Errorf("%w: method not allowed", api.ErrUsage)
+
 // rpcError is a JSON-RPC error object.
 type rpcError struct {
 	Code    int          `json:"code"`
@@ -125,6 +129,8 @@ func httpStatus(err error) int {
 		return http.StatusUnauthorized
 	case errors.Is(err, ErrRequestTimeout):
 		return http.StatusRequestTimeout
+	case errors.Is(err, errMethodNotAllowed):
+		return http.StatusMethodNotAllowed
 	case errors.Is(err, api.ErrDenied):
 		return http.StatusForbidden
 	}

@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
@@ -32,18 +34,30 @@ func (s *Server) routes() http.Handler {
 			h(w, r, name)
 		}
 	}
-	handle("POST /ns/{ns}/rpc", "rpc", ns("rpc", s.serveRPC))
-	handle("GET /ns/{ns}/sparql", "sparql", ns("sparql", s.serveSPARQL))
-	handle("POST /ns/{ns}/sparql", "sparql", ns("sparql", s.serveSPARQL))
-	handle("GET /ns/{ns}/data", "data", ns("data", s.serveData))
-	handle("PUT /ns/{ns}/data", "data", ns("data", s.serveData))
-	handle("POST /ns/{ns}/data", "data", ns("data", s.serveData))
-	handle("DELETE /ns/{ns}/data", "data", ns("data", s.serveData))
-	handle("POST /ns/{ns}/import", "import", ns("import", s.serveImport))
-	handle("GET /ns/{ns}/export", "export", ns("export", s.serveExport))
-	handle("GET /ns/{ns}/events", "events", ns("events", s.serveEvents))
-	handle("GET /healthz", "healthz", s.serveHealth)
-	handle("GET /metrics", "metrics", s.metrics.serve)
+	// Each path is served for its methods (GET also for HEAD); another
+	// method is 405 with Allow (RFC 9110, 15.5.6), not the 404 of a path
+	// that is not there.
+	route := func(path, route string, h http.HandlerFunc, methods ...string) {
+		for _, m := range methods {
+			handle(m+" "+path, route, h)
+		}
+		allowed := strings.Join(methods, ", ")
+		if slices.Contains(methods, http.MethodGet) {
+			allowed = strings.Join(append(slices.Clone(methods), http.MethodHead), ", ")
+		}
+		handle(path, route, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allowed)
+			writeError(w, fmt.Errorf("%w: %s %s: allowed: %s", errMethodNotAllowed, r.Method, r.URL.EscapedPath(), allowed), "")
+		})
+	}
+	route("/ns/{ns}/rpc", "rpc", ns("rpc", s.serveRPC), http.MethodPost)
+	route("/ns/{ns}/sparql", "sparql", ns("sparql", s.serveSPARQL), http.MethodGet, http.MethodPost)
+	route("/ns/{ns}/data", "data", ns("data", s.serveData), http.MethodGet, http.MethodPut, http.MethodPost, http.MethodDelete)
+	route("/ns/{ns}/import", "import", ns("import", s.serveImport), http.MethodPost)
+	route("/ns/{ns}/export", "export", ns("export", s.serveExport), http.MethodGet)
+	route("/ns/{ns}/events", "events", ns("events", s.serveEvents), http.MethodGet)
+	route("/healthz", "healthz", s.serveHealth, http.MethodGet)
+	route("/metrics", "metrics", s.metrics.serve, http.MethodGet)
 	handle("/", "other", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /ns/{ns}/import, /ns/{ns}/export, /ns/{ns}/events, /healthz, /metrics)",
 			api.ErrNotFound, r.Method, r.URL.EscapedPath()), "")
