@@ -175,12 +175,28 @@ type principal struct {
 
 type principalKey struct{}
 
+// crossOrigin refuses the requests that a browser sends on behalf of a
+// page of another site (cross-site request forgery): every request but
+// GET, HEAD and OPTIONS whose Sec-Fetch-Site is not same-origin or none,
+// or whose Origin is not the Host. A page on any site can make a browser
+// POST a text/plain or form body to 127.0.0.1 without asking (no CORS
+// preflight), and a loopback listener without tokens would take it as the
+// operator's own request. Clients that are not browsers send neither
+// header and are not affected.
+var crossOrigin = http.NewCrossOriginProtection()
+
 // guard returns the server's handler behind the authentication of policy
-// p: a request that needs a token and has no valid one is answered 401
-// (with WWW-Authenticate: Bearer), except GET /healthz, which tells only
-// "ok". The request's principal goes in its context for allow.
+// p: a browser's cross-origin request that is not GET, HEAD or OPTIONS is
+// answered 403 (crossOrigin); a request that needs a token and has no
+// valid one is answered 401 (with WWW-Authenticate: Bearer), except GET
+// /healthz, which tells only "ok". The request's principal goes in its
+// context for allow.
 func (s *Server) guard(p policy) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := crossOrigin.Check(r); err != nil {
+			writeError(w, fmt.Errorf("%w: %s %s: refused a browser's cross-origin request (%v): a page of another site cannot write here", ErrForbidden, r.Method, r.URL.EscapedPath(), err), "")
+			return
+		}
 		pr, err := s.authenticate(r, p)
 		if err != nil {
 			if r.URL.Path != "/healthz" {

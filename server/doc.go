@@ -48,7 +48,10 @@
 // A token is checked when a request starts, and an event stream's token
 // again every second: a stream ends once its token is revoked (the token
 // file is reread when it changes, e.g. by cortexctl tokens revoke in
-// another process), expires or leaves the file.
+// another process), expires or leaves the file. On every listener, a
+// browser's cross-origin request that is not GET, HEAD or OPTIONS is 403
+// (http.CrossOriginProtection), so that a web page cannot make a visitor's
+// browser write to a server on loopback (cross-site request forgery).
 //
 // # Limits
 //
