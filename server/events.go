@@ -95,6 +95,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return // the headers of the stream, which has no end to wait for
+	}
 	rc := http.NewResponseController(w)
 	send := func(msg []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.writeTimeout)) // not supported: no bound

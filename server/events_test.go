@@ -490,3 +490,43 @@ func TestEvents_KillDuringWrites(t *testing.T) {
 		t.Fatalf("after the last team: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestEvents_HeadEnds: HEAD of an event stream answers the stream's
+// headers and ends, so that the next request on the connection is
+// served; it used to hold the connection as an open stream does, and the
+// next request waited forever.
+func TestEvents_HeadEnds(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A guard against a hang, not a measure: the test fails instead of
+	// waiting for the test binary's timeout.
+	if err := conn.SetDeadline(time.Now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(conn, "HEAD /ns/acme/events?after=0 HTTP/1.1\r\nHost: cortex\r\n\r\nGET /healthz HTTP/1.1\r\nHost: cortex\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	head, err := http.ReadResponse(br, &http.Request{Method: "HEAD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head.Body.Close()
+	if head.StatusCode != http.StatusOK || head.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("HEAD: %d %s", head.StatusCode, head.Header.Get("Content-Type"))
+	}
+	next, err := http.ReadResponse(br, &http.Request{Method: "GET"})
+	if err != nil {
+		t.Fatalf("the request after HEAD of the stream: %v", err)
+	}
+	defer next.Body.Close()
+	body, err := io.ReadAll(next.Body)
+	if err != nil || next.StatusCode != http.StatusOK || string(body) != "ok\n" {
+		t.Fatalf("the request after HEAD of the stream: %d %q %v", next.StatusCode, body, err)
+	}
+}
