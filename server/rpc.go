@@ -169,7 +169,7 @@ type rpcRequestTyped struct {
 func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
 	var typed rpcRequestTyped
 	err := json.Unmarshal(raw, &typed)
-	if err == nil && typed.JSONRPC == "2.0" && typed.Method != "" && validID(typed.ID) && validParams(typed.Params) {
+	if err == nil && typed.JSONRPC == "2.0" && typed.Method != "" && validID(typed.ID) && validParams(typed.Params) && exactMemberNames(raw) {
 		return rpcRequest{Params: typed.Params, ID: typed.ID}, typed.Method, nil
 	}
 	// Unmarshal checks that raw is JSON before it reads any of it: a
@@ -182,12 +182,16 @@ func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
 }
 
 // readRequestChecked is readRequest field by field: it says what is wrong
-// with a request that is not well-formed.
+// with a request that is not well-formed. Member names are matched
+// exactly, as JSON-RPC 2.0 wants (its section 3: case-sensitive), not as
+// encoding/json matches the fields of a struct: "Method" or "ID" is a
+// member the protocol does not know, ignored.
 func readRequestChecked(raw json.RawMessage) (rpcRequest, string, error) {
-	var req rpcRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
 		return rpcRequest{}, "", fmt.Errorf("%w: want a request object, got %s", errInvalidRequest, jsonKind(raw))
 	}
+	req := rpcRequest{JSONRPC: members["jsonrpc"], Method: members["method"], Params: members["params"], ID: members["id"]}
 	if req.ID != nil {
 		switch jsonKind(req.ID) {
 		case "string", "number", "null":
@@ -212,6 +216,63 @@ func readRequestChecked(raw json.RawMessage) (rpcRequest, string, error) {
 		}
 	}
 	return req, method, nil
+}
+
+// requestMembers are the member names of a request object.
+var requestMembers = [...][]byte{[]byte("jsonrpc"), []byte("method"), []byte("params"), []byte("id")}
+
+// exactMemberNames reports whether raw, valid JSON, is read the same by
+// rpcRequestTyped, whose fields encoding/json matches case-insensitively,
+// as by exact names: no member name of the top-level object is a request
+// member's in another case ("Method", "ID"), and none is escaped (it may
+// spell one). It scans raw once, without allocating; for anything but an
+// object it reports true.
+func exactMemberNames(raw []byte) bool {
+	depth := 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			start, escaped := i+1, false
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					escaped = true
+					i++
+				}
+			}
+			if depth != 1 || !isMemberName(raw, i+1) {
+				continue
+			}
+			if escaped {
+				return false
+			}
+			name := raw[start:i]
+			for _, m := range requestMembers {
+				if bytes.EqualFold(name, m) && !bytes.Equal(name, m) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// isMemberName reports whether the string that ends before raw[i] is a
+// member name: the next byte that is not white space is a colon.
+func isMemberName(raw []byte, i int) bool {
+	for ; i < len(raw); i++ {
+		switch raw[i] {
+		case ' ', '\t', '\r', '\n':
+		case ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // validID reports whether id is absent or a string, a number or null.

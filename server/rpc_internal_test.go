@@ -17,11 +17,18 @@ func TestReadRequest_OnePassAsChecked(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"a b","method":"findings.add","params":{"team":"t1","agent":"a1","subject":"<http://ex/s>"}}`,
 		` { "method" : "x" , "jsonrpc" : "2.0" , "params" : [ 1 , 2 ] , "id" : null } `,
 		`{"jsonrpc":"2.0","method":"notify","params":null}`,
-		`{"JSONRPC":"2.0","Method":"teams.get","ID":-1.5e3}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","Jsonrpc":"1.0","paramS":3,"iD":{}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"Method":"y","ID":2}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":[{"Method":"y"}],"note":"\"Method\": 1"}`,
 		`{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","extra":true}`,
 		`{"jsonrpc":"2.0","id":1,"method":"\u0074eams.list"}`,
 		// Not well-formed: the checked reading's errors.
+		`{"JSONRPC":"2.0","Method":"teams.get","ID":-1.5e3}`,
+		`{"jsonrpc":"2.0","method":"x","ID":1}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","Method":"y"}`,
+		`{"jsonrpc":"2.0","id":1,"\u006dethod":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","paramſ":{}}`,
 		`{"jsonrpc":"1.0","id":1,"method":"x"}`,
 		`{"jsonrpc":2,"id":1,"method":"x"}`,
 		`{"id":1,"method":"x"}`,
@@ -84,6 +91,30 @@ func TestReadRequest_ParseError(t *testing.T) {
 		want := fmt.Errorf("%w: %v", errParse, json.Unmarshal([]byte(body), &v))
 		if !errors.Is(err, errParse) || err.Error() != want.Error() {
 			t.Errorf("readRequest(%q) = %v, want %v", body, err, want)
+		}
+	}
+}
+
+// exactMemberNames looks at the member names of the top-level object
+// only, and sees strings (escaped quotes included) as strings.
+func TestExactMemberNames(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1,"method":"x"}`:                              true,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"Method":1,"ID":2}}`: true,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":[{"Params":[]}]}`:     true,
+		`{"method":"x","note":"\"Method\": 1, \"ID\" : 2"}`:                  true,
+		`{"method":"ID","id":"Method"}`:                                      true,
+		`{"methods":1,"ids":2,"Extra":3}`:                                    true,
+		`[{"Method":1}]`:                                                     true,
+		`{"Method":"x"}`:                                                     false,
+		`{"method":"x", "ID" :1}`:                                            false,
+		`{"params":{},"PARAMS":{}}`:                                          false,
+		`{"jsonrpc":"2.0","jsonRPC":"2.0"}`:                                  false,
+		`{"\u0069d":1}`:                                                      false,
+		`{"method":"x","id\\":1}`:                                            false,
+	} {
+		if got := exactMemberNames([]byte(raw)); got != want {
+			t.Errorf("exactMemberNames(%s) = %v, want %v", raw, got, want)
 		}
 	}
 }

@@ -259,3 +259,47 @@ func TestRPC_ServerTiming(t *testing.T) {
 		t.Errorf("parse error: Server-Timing %q, want none", got)
 	}
 }
+
+// TestRPC_MemberNamesCaseSensitive: JSON-RPC 2.0 member names are
+// case-sensitive (its section 3). "Method", "ID", "Params" and "JSONRPC"
+// are members the protocol does not know, ignored, never the request's
+// own; encoding/json matched them to the request's fields.
+func TestRPC_MemberNamesCaseSensitive(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	for _, tc := range []struct {
+		name, body string
+		code       int    // 0: a result
+		id, msg    string // the id and message wanted
+	}{
+		{"Method only", `{"jsonrpc":"2.0","Method":"strategies.list","id":1}`, -32600, "1", `"method" must be`},
+		{"JSONRPC only", `{"JSONRPC":"2.0","method":"strategies.list","id":2}`, -32600, "2", `"jsonrpc" must be`},
+		{"Method beside method", `{"jsonrpc":"2.0","method":"strategies.list","id":3,"Method":"teams.frobnicate"}`, 0, "3", ""},
+		{"Params beside none", `{"jsonrpc":"2.0","method":"teams.get","id":4,"Params":{"team":"t1"}}`, -32602, "4", `"team" is required`},
+		{"ID beside id", `{"jsonrpc":"2.0","method":"strategies.list","id":5,"ID":6}`, 0, "5", ""},
+		{"escaped name", `{"jsonrpc":"2.0","\u006dethod":"strategies.list","id":7}`, 0, "7", ""},
+		{"null", `null`, -32600, "null", "got null"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := ts.rpcRaw("acme", tc.body)
+			var r rpcResponse
+			if err := json.Unmarshal([]byte(body), &r); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+			}
+			if string(r.ID) != tc.id {
+				t.Errorf("id %s, want %s: %s", r.ID, tc.id, body)
+			}
+			switch {
+			case tc.code == 0 && (r.Error != nil || r.Result == nil):
+				t.Errorf("want a result: %s", body)
+			case tc.code != 0 && (r.Error == nil || r.Error.Code != tc.code || !strings.Contains(r.Error.Message, tc.msg)):
+				t.Errorf("want error %d with %q: %s", tc.code, tc.msg, body)
+			}
+		})
+	}
+	// "ID" is not "id": a request with only "ID" is a notification.
+	resp, body := ts.rpcRaw("acme", `{"jsonrpc":"2.0","method":"strategies.list","ID":1}`)
+	if resp.StatusCode != http.StatusNoContent || body != "" {
+		t.Errorf("a notification with an ID member: %d %q, want 204 and no body", resp.StatusCode, body)
+	}
+}
