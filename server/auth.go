@@ -189,8 +189,9 @@ var crossOrigin = http.NewCrossOriginProtection()
 // p: a browser's cross-origin request that is not GET, HEAD or OPTIONS is
 // answered 403 (crossOrigin); a request that needs a token and has no
 // valid one is answered 401 (with WWW-Authenticate: Bearer), except GET
-// /healthz, which tells only "ok". The request's principal goes in its
-// context for allow.
+// /healthz, which tells only "ok"; a request let in without a token on a
+// loopback address by a Host name that is not localhost's is 403
+// (rebindable). The request's principal goes in its context for allow.
 func (s *Server) guard(p policy) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := crossOrigin.Check(r); err != nil {
@@ -206,8 +207,39 @@ func (s *Server) guard(p policy) http.Handler {
 			}
 			pr = principal{}
 		}
+		if pr.anyone && rebindable(r) {
+			writeError(w, fmt.Errorf("%w: Host %q: a server on loopback without tokens answers a request by name only as localhost "+
+				"(or an IP address), so that a web page cannot reach it by a name of its own that resolves to 127.0.0.1 (DNS rebinding): "+
+				"use http://localhost:PORT or http://127.0.0.1:PORT, or a token (cortexctl tokens create)", ErrForbidden, r.Host), "")
+			return
+		}
 		s.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, pr)))
 	})
+}
+
+// rebindable reports whether r came to a loopback address over TCP by a
+// host name that is not localhost's: a web page whose own name an
+// attacker made resolve to 127.0.0.1 (DNS rebinding) sends such requests,
+// as same-origin ones, with the browser of the server's owner. A Host
+// that is an IP address, localhost or a name under .localhost (which
+// browsers resolve to loopback themselves, RFC 6761) is not.
+func rebindable(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
+	if !ok || !local.IP.IsLoopback() {
+		return false
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if h, _, ok := strings.Cut(host, "%"); ok { // an IPv6 zone
+		host = h
+	}
+	if net.ParseIP(host) != nil || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return false
+	}
+	return true
 }
 
 // authenticate returns the principal of r under policy p; an error

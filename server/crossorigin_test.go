@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -57,5 +59,59 @@ func TestCrossOrigin_BrowserWritesRefused(t *testing.T) {
 	// A cross-site read is served (its response is not the page's to read).
 	if resp, body := ts.do("GET", "/ns/acme/sparql?query=ASK{}", "", nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"); resp.StatusCode != http.StatusOK {
 		t.Errorf("cross-site GET: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestAuth_RebindingHostRefused: a web page whose own name an attacker
+// made resolve to 127.0.0.1 (DNS rebinding) reaches a loopback server as
+// a same-origin page, which the cross-origin check lets by; without
+// tokens, nothing else stops it. A request let in without a token by a
+// Host that is not localhost's or an IP address is 403 and writes
+// nothing; a token lets any Host in.
+func TestAuth_RebindingHostRefused(t *testing.T) {
+	f := tokenFile(t)
+	ts := serve(t, server.DefaultOptions().WithTokens(f))
+	create := func(host, id string, header ...string) (*http.Response, string) {
+		t.Helper()
+		req, err := http.NewRequest("POST", ts.url+"/ns/acme/rpc", strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"teams.create","params":{"id":"`+id+`","name":"n","members":[{"agent":"a","role":"r"}]}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, string(b)
+	}
+	port := ts.url[strings.LastIndex(ts.url, ":")+1:]
+	for i, host := range []string{"evil.example:" + port, "evil.example", "localhost.evil.example:" + port, "127.0.0.1.nip.io:" + port} {
+		resp, body := create(host, fmt.Sprintf("r%d", i), "Origin", "http://"+host, "Sec-Fetch-Site", "same-origin")
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Cortex-Error-Kind") != "denied" || !strings.Contains(body, "DNS rebinding") {
+			t.Errorf("Host %s: %d %s %q, want 403 denied", host, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
+		}
+	}
+	if resp, body := ts.do("GET", "/ns/acme/sparql?query=ASK{}", "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("namespace after refused requests: %d %s", resp.StatusCode, body)
+	}
+	for i, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "LocalHost.:" + port, "cortex.localhost:" + port, "localhost"} {
+		if resp, body := create(host, fmt.Sprintf("ok%d", i)); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"result"`) {
+			t.Errorf("Host %s: %d %s, want the team created", host, resp.StatusCode, body)
+		}
+	}
+	// Once a token is needed, it is what lets a request in, by any name.
+	tok, _ := mint(t, f, "acme", server.RoleWrite, 0)
+	if resp, body := create("cortex.example.org", "tok", bearer(tok)...); resp.StatusCode != http.StatusOK {
+		t.Errorf("a token by another name: %d %s, want 200", resp.StatusCode, body)
 	}
 }

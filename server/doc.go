@@ -51,7 +51,11 @@
 // another process), expires or leaves the file. On every listener, a
 // browser's cross-origin request that is not GET, HEAD or OPTIONS is 403
 // (http.CrossOriginProtection), so that a web page cannot make a visitor's
-// browser write to a server on loopback (cross-site request forgery).
+// browser write to a server on loopback (cross-site request forgery). A
+// request let in without a token that came over TCP to a loopback address
+// by a Host name other than localhost (or a name under .localhost, or an
+// IP address) is 403: it is what a web page whose name an attacker made
+// resolve to 127.0.0.1 sends (DNS rebinding).
 //
 // # Limits
 //

@@ -508,7 +508,7 @@ func TestEvents_HeadEnds(t *testing.T) {
 	if err := conn.SetDeadline(time.Now().Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := io.WriteString(conn, "HEAD /ns/acme/events?after=0 HTTP/1.1\r\nHost: cortex\r\n\r\nGET /healthz HTTP/1.1\r\nHost: cortex\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(conn, "HEAD /ns/acme/events?after=0 HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(conn)

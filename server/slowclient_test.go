@@ -70,7 +70,7 @@ func TestSlowClient_HeadersDribbled(t *testing.T) {
 	c := ts.dial()
 	stop := make(chan struct{})
 	defer close(stop)
-	go dribble(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ", true, stop)
+	go dribble(c, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ", true, stop)
 	if resp, body := ts.do("GET", "/healthz", "", nil); resp.StatusCode != http.StatusOK {
 		t.Fatalf("another client: %d %s", resp.StatusCode, body)
 	}
@@ -91,7 +91,7 @@ func TestSlowClient_BodyDribbled(t *testing.T) {
 			c := ts.dial()
 			// The body is announced longer than sent: the server waits
 			// for the rest.
-			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", tc.path, tc.ct, len(tc.body)+1000)
+			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", tc.path, tc.ct, len(tc.body)+1000)
 			stop := make(chan struct{})
 			defer close(stop)
 			go dribble(c, tc.body, true, stop)
@@ -118,7 +118,7 @@ func TestSlowClient_BodyDribbled(t *testing.T) {
 func TestSlowClient_OversizedHeaders(t *testing.T) {
 	ts := serve(t, server.DefaultOptions().WithMaxHeaderBytes(4<<10))
 	c := ts.dial()
-	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: %s\r\n\r\n", strings.Repeat("a", 64<<10))
+	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: %s\r\n\r\n", strings.Repeat("a", 64<<10))
 	c.SetReadDeadline(time.Now().Add(hangGuard))
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
@@ -138,7 +138,7 @@ func TestSlowClient_OversizedHeaders(t *testing.T) {
 func TestSlowClient_IdleConnectionClosed(t *testing.T) {
 	ts := serve(t, server.DefaultOptions().WithIdleTimeout(200*time.Millisecond))
 	c := ts.dial()
-	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
 	r := bufio.NewReader(c)
 	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
