@@ -22,7 +22,8 @@
 //
 // And GET /healthz, GET /metrics (Prometheus text format). A route asked
 // with a method it does not serve is 405 with Allow (GET also serves
-// HEAD); a path that is no route is 404.
+// HEAD); a path that is no route is 404. A request body is read as it
+// is: one with a Content-Encoding (gzip ...) is 415.
 //
 // # Errors
 //

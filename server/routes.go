@@ -31,6 +31,11 @@ func (s *Server) routes() http.Handler {
 				writeError(w, err, "")
 				return
 			}
+			if err := identityCoding(r); err != nil {
+				w.Header().Set("Accept-Encoding", "identity")
+				writeError(w, err, "")
+				return
+			}
 			h(w, r, name)
 		}
 	}
@@ -63,6 +68,24 @@ func (s *Server) routes() http.Handler {
 			api.ErrNotFound, r.Method, r.URL.EscapedPath()), "")
 	})
 	return mux
+}
+
+// identityCoding returns an error matching ErrUnsupportedMediaType if r
+// has a body with a content coding (Content-Encoding: gzip ...): every route
+// reads its body as it is, and would take compressed bytes for a syntax
+// error (RFC 9110, 8.4.1: 415, with Accept-Encoding).
+func identityCoding(r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil // no body: nothing coded
+	}
+	for _, v := range r.Header.Values("Content-Encoding") {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return fmt.Errorf("%w: Content-Encoding %q: send the body uncompressed", ErrUnsupportedMediaType, c)
+			}
+		}
+	}
+	return nil
 }
 
 // serveHealth answers 200 "ok" while the store answers, else 503.

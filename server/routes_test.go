@@ -1,6 +1,9 @@
 package server_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,5 +42,48 @@ func TestRoutes_MethodNotAllowed(t *testing.T) {
 		if resp, body := ts.do("POST", p, "", nil); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("POST %s: %d %s, want 404", p, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestRoutes_ContentEncodingRefused: a compressed body is 415 with
+// Accept-Encoding: identity, and writes nothing; it used to be read as it
+// is, a syntax error of its compressed bytes.
+func TestRoutes_ContentEncodingRefused(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	gz := func(s string) *bytes.Reader {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		if _, err := io.WriteString(w, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return bytes.NewReader(b.Bytes())
+	}
+	const nt = `<http://ex/a> <http://ex/p> "1" .` + "\n"
+	for _, tc := range []struct{ method, path, ctype, body string }{
+		{"PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", nt},
+		{"POST", "/ns/acme/data?default", "application/n-triples", nt},
+		{"POST", "/ns/acme/import?format=nt", "application/n-triples", nt},
+		{"POST", "/ns/acme/rpc", "application/json", `{"jsonrpc":"2.0","id":1,"method":"teams.create","params":{"id":"t1","name":"n","members":[{"agent":"a","role":"r"}]}}`},
+		{"POST", "/ns/acme/sparql", "application/sparql-query", "ASK {}"},
+	} {
+		resp, body := ts.do(tc.method, tc.path, tc.ctype, gz(tc.body), "Content-Encoding", "gzip")
+		if resp.StatusCode != http.StatusUnsupportedMediaType || resp.Header.Get("Accept-Encoding") != "identity" || !strings.Contains(body, `Content-Encoding "gzip"`) {
+			t.Errorf("%s %s gzipped: %d Accept-Encoding %q %q, want 415", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Accept-Encoding"), body)
+		}
+	}
+	// Nothing was written: the namespace was never created.
+	if resp, body := ts.do("GET", "/ns/acme/sparql?query=ASK{}", "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("namespace after refused writes: %d %s", resp.StatusCode, body)
+	}
+	// A request without a body has nothing coded.
+	if resp, body := ts.do("GET", "/ns/acme/data?default", "", nil, "Content-Encoding", "gzip"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET without a body, Content-Encoding gzip: %d %s, want 404 (no namespace)", resp.StatusCode, body)
+	}
+	// identity is no coding.
+	if resp, body := ts.do("PUT", "/ns/acme/data?default", "application/n-triples", strings.NewReader(nt), "Content-Encoding", "identity"); resp.StatusCode != http.StatusNoContent {
+		t.Errorf("Content-Encoding identity: %d %s", resp.StatusCode, body)
 	}
 }
