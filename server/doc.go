@@ -16,7 +16,8 @@
 //     team manager (teams.create, teams.get, ... see Methods).
 //   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
 //   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
-//     SPARQL 1.1 Graph Store HTTP Protocol.
+//     SPARQL 1.1 Graph Store HTTP Protocol (a POST to /ns/{ns}/data
+//     itself adds to a new graph: 201, Location, GraphHeader).
 //   - GET /ns/{ns}/events: the namespace's events as Server-Sent Events
 //     (see events.go; teammanager.Manager.Subscribe).
 //

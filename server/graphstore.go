@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 
 	"github.com/cayleygraph/quad"
 
@@ -24,6 +26,23 @@ var gspFormats = []string{rdfio.Turtle, rdfio.NTriples, rdfio.NQuads}
 type graphTarget struct {
 	graph quad.Value
 	scope cortex.Scope
+	// newGraph is set for a POST to the graph store itself, which names
+	// no graph: graph is a new one (newGraphIRI), whose IRI the answer
+	// gives.
+	newGraph bool
+}
+
+// newGraphIRI returns the IRI of a graph that a POST to the graph store
+// itself creates: a random UUID URN (RFC 9562, version 4), which no
+// other graph has.
+func newGraphIRI() (quad.IRI, error) {
+	var u [16]byte
+	if _, err := rand.Read(u[:]); err != nil {
+		return "", fmt.Errorf("new graph: %w", err)
+	}
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // variant 10
+	return quad.IRI(fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])), nil
 }
 
 func (t graphTarget) String() string {
@@ -33,13 +52,20 @@ func (t graphTarget) String() string {
 	return "graph " + rdfio.FormatTerm(t.graph)
 }
 
-// readTarget reads ?graph=IRI or ?default: exactly one.
+// readTarget reads ?graph=IRI or ?default: exactly one, but for a POST,
+// which may name neither: it adds to a new graph (newGraph set).
 func readTarget(r *http.Request) (graphTarget, error) {
 	q := r.URL.Query()
 	gs, dflt := q["graph"], q.Has("default")
 	switch {
+	case len(gs) == 0 && !dflt && r.Method == http.MethodPost:
+		iri, err := newGraphIRI()
+		if err != nil {
+			return graphTarget{}, err
+		}
+		return graphTarget{graph: iri, scope: cortex.OneGraph, newGraph: true}, nil
 	case len(gs) == 0 && !dflt:
-		return graphTarget{}, fmt.Errorf("%w: name the graph: ?graph=IRI or ?default", api.ErrUsage)
+		return graphTarget{}, fmt.Errorf("%w: name the graph: ?graph=IRI or ?default (a POST without either adds to a new graph)", api.ErrUsage)
 	case len(gs) > 0 && dflt, len(gs) > 1:
 		return graphTarget{}, fmt.Errorf("%w: name one graph: ?graph=IRI or ?default", api.ErrUsage)
 	case dflt:
@@ -52,9 +78,17 @@ func readTarget(r *http.Request) (graphTarget, error) {
 	return graphTarget{graph: iri, scope: cortex.OneGraph}, nil
 }
 
+// GraphHeader is the response header of a POST to the graph store itself
+// (/ns/{ns}/data, no ?graph or ?default) that gives the IRI of the graph
+// it created; Location gives the URL of that graph here.
+const GraphHeader = "Cortex-Graph"
+
 // serveData answers the SPARQL 1.1 Graph Store HTTP Protocol: GET exports
 // the graph (by Accept: Turtle, N-Triples, N-Quads), PUT replaces it, POST
-// adds to it, DELETE removes it. PUT and POST read the body (Turtle,
+// adds to it, DELETE removes it. A POST that names no graph adds to a new
+// one, a urn:uuid: IRI, and answers 201 with Location (the URL of the new
+// graph here, /ns/{ns}/data?graph=IRI) and the Cortex-Graph header (its
+// IRI). PUT and POST read the body (Turtle,
 // N-Triples or N-Quads by Content-Type; every triple or quad goes into the
 // target graph) in full before writing it in one atomic step: a syntax
 // error (400, with line and column) or an invalid quad writes nothing.
@@ -162,7 +196,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 		return nil, fmt.Errorf("%w: %q", ErrUnsupportedMediaType, ct)
 	}
 	base := "urn:cortex:request:" + cortex.NewImportID()
-	if iri, ok := t.graph.(quad.IRI); ok {
+	if iri, ok := t.graph.(quad.IRI); ok && !t.newGraph {
 		base = string(iri)
 	}
 	dec, err := rdfio.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes), f.Name, rdfio.DecodeOptions{
@@ -215,6 +249,14 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w (nothing was written)", t, err)
+	}
+	if t.newGraph {
+		// The graph store protocol (5.5): 201 with the new graph in
+		// Location, as the URL that names it here.
+		w.Header().Set("Location", "/ns/"+ns+"/data?graph="+url.QueryEscape(string(t.graph.(quad.IRI))))
+		w.Header().Set(GraphHeader, string(t.graph.(quad.IRI)))
+		w.WriteHeader(http.StatusCreated)
+		return nil
 	}
 	if !existed && t.graph != nil {
 		w.WriteHeader(http.StatusCreated)

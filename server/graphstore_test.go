@@ -2,10 +2,12 @@ package server_test
 
 import (
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/server"
 )
 
@@ -116,6 +118,47 @@ func TestGraphStore_BadBodiesWriteNothing(t *testing.T) {
 	for _, p := range []string{"/ns/acme/data", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg&default", "/ns/acme/data?graph=relative"} {
 		if resp, body := ts.do("GET", p, "", nil); resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("GET %s: %d %s, want 400", p, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestGraphStore_PostToStoreCreatesGraph: a POST to the graph store
+// itself (no ?graph, no ?default) creates a new graph of the body, as the
+// protocol wants (5.5: 201, Location); it used to be 400. Each POST gets
+// a graph of its own; a bad body writes nothing; GET, PUT and DELETE
+// still need a graph named.
+func TestGraphStore_PostToStoreCreatesGraph(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const nt = "<http://ex/a> <http://ex/p> \"1\" .\n"
+	var locations []string
+	for range 2 {
+		resp, body := ts.do("POST", "/ns/acme/data", "application/n-triples", strings.NewReader(nt))
+		loc, graph := resp.Header.Get("Location"), resp.Header.Get(server.GraphHeader)
+		if resp.StatusCode != http.StatusCreated || !strings.HasPrefix(graph, "urn:uuid:") || loc != "/ns/acme/data?graph="+url.QueryEscape(graph) {
+			t.Fatalf("POST to the store: %d Location %q %s %q: %s", resp.StatusCode, loc, server.GraphHeader, graph, body)
+		}
+		resp, body = ts.do("GET", loc, "", nil, "Accept", "application/n-quads")
+		if resp.StatusCode != http.StatusOK || lines(body) != `<http://ex/a> <http://ex/p> "1" <`+graph+`> .` {
+			t.Fatalf("GET %s: %d %q", loc, resp.StatusCode, body)
+		}
+		locations = append(locations, loc)
+	}
+	if locations[0] == locations[1] {
+		t.Fatalf("two POSTs, one graph: %s", locations[0])
+	}
+	// A body with a syntax error creates nothing.
+	resp, body := ts.do("POST", "/ns/acme/data", "application/n-triples", strings.NewReader(nt+"<http://ex/b> oops .\n"))
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" {
+		t.Fatalf("bad body: %d Location %q: %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	var graphs []api.Graph
+	ts.ok("acme", "graphs.list", nil, &graphs)
+	if len(graphs) != 2 {
+		t.Fatalf("graphs after two POSTs and a bad one: %+v", graphs)
+	}
+	for _, m := range []string{"GET", "PUT", "DELETE"} {
+		if resp, body := ts.do(m, "/ns/acme/data", "application/n-triples", strings.NewReader(nt)); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s without a graph: %d %s, want 400", m, resp.StatusCode, body)
 		}
 	}
 }
