@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
 )
@@ -43,6 +44,12 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 	if err != nil {
 		err = tooLarge(err)
 		writeRPC(w, httpStatus(err), rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w", err)), ID: jsonNull})
+		return
+	}
+	// JSON is UTF-8 (RFC 8259, 8.1); encoding/json would read each byte
+	// that is not as U+FFFD, and a call would write what it was not sent.
+	if !utf8.Valid(body) {
+		writeRPC(w, http.StatusOK, parseErrorResponse(errors.New("the request is not valid UTF-8")))
 		return
 	}
 	trimmed := bytes.TrimLeft(body, " \t\r\n")

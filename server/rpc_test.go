@@ -303,3 +303,33 @@ func TestRPC_MemberNamesCaseSensitive(t *testing.T) {
 		t.Errorf("a notification with an ID member: %d %q, want 204 and no body", resp.StatusCode, body)
 	}
 }
+
+// TestRPC_InvalidUTF8IsParseError: a body that is not UTF-8 is not JSON
+// (RFC 8259, 8.1): a parse error that writes nothing. encoding/json read
+// each bad byte as U+FFFD, and findings.add stored a literal it was never
+// sent, where cortexctl refuses one that is not UTF-8 (exit 5).
+func TestRPC_InvalidUTF8IsParseError(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"findings.add","params":{"team":"t1","agent":"alice","subject":"<http://ex/s>","predicate":"<http://ex/p>","object":"\"bad` + "\xff" + `\""}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"findings.add","params":{"team":"t1","agent":"alice","subject":"<http://ex/s>","predicate":"<http://ex/p>","object":"\"ok\""}},` +
+			`{"jsonrpc":"2.0","id":2,"method":"findings.add","params":{"team":"t1","agent":"alice","subject":"<http://ex/s>","predicate":"<http://ex/p>","object":"\"` + "\xc3\x28" + `\""}}]`,
+	} {
+		resp, b := ts.rpcRaw("acme", body)
+		var r rpcResponse
+		if err := json.Unmarshal([]byte(b), &r); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%d %v: %s", resp.StatusCode, err, b)
+		}
+		if r.Error == nil || r.Error.Code != -32700 || r.Error.Data.Kind != "syntax" || string(r.ID) != "null" || !strings.Contains(r.Error.Message, "UTF-8") {
+			t.Errorf("%q: %s, want a parse error", body, b)
+		}
+	}
+	var fs []api.Finding
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1"}, &fs)
+	if len(fs) != 0 {
+		t.Errorf("findings after the refused calls: %+v", fs)
+	}
+	// U+FFFD itself, sent as UTF-8, is a character like another.
+	ts.ok("acme", "findings.add", map[string]any{"team": "t1", "agent": "alice", "subject": "<http://ex/s>", "predicate": "<http://ex/p>", "object": "\"\uFFFD\""}, nil)
+}
