@@ -8,8 +8,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/namespace"
@@ -142,7 +144,9 @@ var jsonContentType = []string{"application/json"}
 
 // Call calls JSON-RPC method with params (encoded as JSON: a struct or a
 // map of the named params; nil for none) and decodes its result into
-// result (nil: dropped). An error the server answers is an *Error.
+// result (nil: dropped). An error the server answers is an *Error. Params
+// that hold a string that is not valid UTF-8 are an error matching
+// ErrNotUTF8, and nothing is sent (JSON would carry U+FFFD instead).
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	if params == nil {
 		params = struct{}{}
@@ -150,6 +154,14 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	p, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("%s: params: %w", method, err)
+	}
+	// encoding/json writes a string that is not UTF-8 with each bad byte
+	// as \ufffd: the server would act on what it was not sent. Only then
+	// are the strings of params looked at.
+	if bytes.Contains(p, replacementEscape) {
+		if where, bad := notUTF8(reflect.ValueOf(params), "params"); bad {
+			return fmt.Errorf("%s: %w: %s is not valid UTF-8", method, ErrNotUTF8, where)
+		}
 	}
 	m, err := json.Marshal(method)
 	if err != nil {
@@ -188,6 +200,55 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return fmt.Errorf("%s: result: %w", method, err)
 	}
 	return nil
+}
+
+// replacementEscape is what encoding/json writes for each byte of a
+// string that is not UTF-8 (a U+FFFD that is in a string is written as it
+// is).
+var replacementEscape = []byte(`\ufffd`)
+
+// notUTF8 looks for a string in v, as json.Marshal would encode it, that
+// is not valid UTF-8; it returns where it is (a path under name) and true,
+// or false if there is none.
+func notUTF8(v reflect.Value, name string) (string, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return name, !utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return notUTF8(v.Elem(), name)
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+				if where, bad := notUTF8(v.Field(i), name+"."+f.Name); bad {
+					return where, true
+				}
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			key := fmt.Sprint(it.Key().Interface())
+			if where, bad := notUTF8(it.Key(), name+" key "+strconv.Quote(key)); bad {
+				return where, true
+			}
+			if where, bad := notUTF8(it.Value(), name+"["+strconv.Quote(key)+"]"); bad {
+				return where, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return "", false // base64
+		}
+		for i := range v.Len() {
+			if where, bad := notUTF8(v.Index(i), name+"["+strconv.Itoa(i)+"]"); bad {
+				return where, true
+			}
+		}
+	}
+	return "", false
 }
 
 // do sends req; an error of the connection matches api.ErrUnavailable, or

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"slices"
@@ -540,5 +541,38 @@ func testMergeConflictFlagAndResolve(t *testing.T, tm api.TeamManager) {
 	cs, _ = tm.Conflicts(ctx, "cr")
 	if len(cs) != 1 || !cs[0].Resolved || cs[0].ResolvedBy != "lead" || !slices.Equal(cs[0].Chosen, []quad.Value{quad.String("high")}) || cs[0].ResolvedAt.IsZero() {
 		t.Fatalf("resolved conflict %+v", cs)
+	}
+}
+
+// TestClient_NotUTF8Refused: a string that is not UTF-8 cannot go in
+// JSON; encoding/json sent U+FFFD in place of each bad byte, and the
+// server stored a team name the host never gave. The call is refused
+// (ErrNotUTF8, api.ErrInvalid) and sends nothing; U+FFFD itself, and a
+// backslash before "ufffd", are sent as they are.
+func TestClient_NotUTF8Refused(t *testing.T) {
+	c := newClient(t, startServer(t))
+	for _, tc := range []teammanager.TeamConfig{
+		{ID: "t1", Name: "n\xffame", Members: []teammanager.MemberConfig{{AgentID: "alice", Role: "lead"}}},
+		{ID: "t1", Name: "n", Members: []teammanager.MemberConfig{{AgentID: "alice", Role: "le\xc3\x28ad"}}},
+	} {
+		_, err := c.CreateTeam(ctx, tc)
+		if !errors.Is(err, client.ErrNotUTF8) || !errors.Is(err, api.ErrInvalid) || !strings.Contains(err.Error(), "not valid UTF-8") {
+			t.Fatalf("CreateTeam(%+v) = %v, want ErrNotUTF8", tc, err)
+		}
+	}
+	if _, err := c.GetTeam(ctx, "t1"); !errors.Is(err, api.ErrNotFound) {
+		t.Fatalf("GetTeam after refused creates: %v, want not found", err)
+	}
+	for i, name := range []string{"n\uFFFDame", `n\ufffdame`} {
+		id := fmt.Sprintf("ok%d", i)
+		if _, err := c.CreateTeam(ctx, teammanager.TeamConfig{ID: id, Name: name, Members: []teammanager.MemberConfig{{AgentID: "alice", Role: "lead"}}}); err != nil {
+			t.Fatalf("CreateTeam(%q): %v", name, err)
+		}
+		if team, err := c.GetTeam(ctx, id); err != nil || team.Name != name {
+			t.Fatalf("GetTeam(%s) = %q, %v, want %q", id, team.Name, err, name)
+		}
+	}
+	if err := c.Call(ctx, "teams.get", map[string]string{"team\xff": "x"}, nil); !errors.Is(err, client.ErrNotUTF8) {
+		t.Fatalf("Call with a key that is not UTF-8: %v, want ErrNotUTF8", err)
 	}
 }

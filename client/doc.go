@@ -31,5 +31,8 @@
 // embedded manager (*teammanager.TaskStateError, *teammanager.CycleError)
 // come back as errors matching their sentinels (ErrTaskState,
 // ErrTaskCycle) with the server's message, not as those types; board
-// durations (lease, staleAfter, mailbox maxAge) travel in seconds.
+// durations (lease, staleAfter, mailbox maxAge) travel in seconds. JSON
+// carries only UTF-8: a call with a string that is not valid UTF-8 (a
+// team name, a role...) fails with ErrNotUTF8 and sends nothing, where
+// the embedded manager may store it as it is.
 package client

@@ -11,6 +11,11 @@ import (
 // ErrTarget means a target that New cannot read. It matches api.ErrInvalid.
 var ErrTarget = fmt.Errorf("%w: client target", api.ErrInvalid)
 
+// ErrNotUTF8 means a call whose params hold a string that is not valid
+// UTF-8, which JSON cannot carry: nothing is sent. It matches
+// api.ErrInvalid.
+var ErrNotUTF8 = fmt.Errorf("%w: not UTF-8", api.ErrInvalid)
+
 // Error is an error a server answered with: a JSON-RPC error object, or
 // the status and message of another route. It matches the sentinel errors
 // its Names name (api.NamedError: teammanager.ErrUnknownTeam ...) and the
