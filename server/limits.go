@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,6 +200,17 @@ func (sp *spool) Close() {
 	}
 }
 
+// contentType returns the Content-Type of a body of media type mt: a
+// text/ type (CSV, TSV, Turtle) says charset=utf-8, which every format
+// here is, for without it text/csv is US-ASCII (RFC 4180) and many
+// clients read any text/ type as ISO-8859-1.
+func contentType(mt string) string {
+	if strings.HasPrefix(mt, "text/") {
+		return mt + "; charset=utf-8"
+	}
+	return mt
+}
+
 // respond answers r with a body of media type mt that produce writes: it
 // runs produce into a spool, then, if produce succeeded, sends the spool
 // with a 200 (and its Content-Length), each chunk within the write
@@ -211,7 +223,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, mt string, prod
 		return err
 	}
 	h := w.Header()
-	h.Set("Content-Type", mt)
+	h.Set("Content-Type", contentType(mt))
 	h.Set("Vary", "Accept")
 	h.Set("Content-Length", strconv.FormatInt(sp.n, 10))
 	w.WriteHeader(http.StatusOK)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -96,7 +97,7 @@ func TestSPARQL_ContentNegotiation(t *testing.T) {
 		{con, "application/n-quads;q=1, text/turtle;q=0.5", "application/n-quads", `<http://ex/c> <http://ex/q> "3" .`},
 	} {
 		resp, body := ts.do("GET", tc.path, "", nil, "Accept", tc.accept)
-		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tc.want || !strings.Contains(body, tc.body) {
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode != 200 || mt != tc.want || !strings.Contains(body, tc.body) {
 			t.Errorf("Accept %q: %d %s, want %s with %q: %s", tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"), tc.want, tc.body, body)
 		}
 	}
@@ -142,6 +143,38 @@ func TestSPARQL_Errors(t *testing.T) {
 	for _, p := range []string{"/ns//sparql?query=ASK{}", "/ns/../sparql?query=ASK{}"} {
 		if resp, body := ts.do("GET", p, "", nil); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d %s, want 404", p, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestSPARQL_TextTypesSayUTF8: every text/ body (CSV, TSV, Turtle) says
+// charset=utf-8, which it is: without it text/csv means US-ASCII (RFC
+// 4180), and clients such as Python's requests read any text/ type as
+// ISO-8859-1, turning "café" into "cafÃ©". The other types are UTF-8 by
+// definition and keep no parameter.
+func TestSPARQL_TextTypesSayUTF8(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	if resp, body := ts.do("PUT", g, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"café\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	sel := "/ns/acme/sparql?query=" + url.QueryEscape(`SELECT ?o WHERE { ?s ?p ?o }`)
+	con := "/ns/acme/sparql?query=" + url.QueryEscape(`CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }`)
+	for _, tc := range []struct{ path, accept, want string }{
+		{sel, "text/csv", "text/csv; charset=utf-8"},
+		{sel, "text/tab-separated-values", "text/tab-separated-values; charset=utf-8"},
+		{con, "text/turtle", "text/turtle; charset=utf-8"},
+		{g, "text/turtle", "text/turtle; charset=utf-8"},
+		{"/ns/acme/export", "text/turtle", "text/turtle; charset=utf-8"},
+		{sel, "application/sparql-results+json", "application/sparql-results+json"},
+		{con, "application/n-triples", "application/n-triples"},
+		{g, "application/n-quads", "application/n-quads"},
+	} {
+		for _, method := range []string{"GET", "HEAD"} {
+			resp, body := ts.do(method, tc.path, "", nil, "Accept", tc.accept)
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != tc.want || method == "GET" && !strings.Contains(body, "café") {
+				t.Errorf("%s %s as %s: %d %q %q, want %q", method, tc.path, tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.want)
+			}
 		}
 	}
 }
