@@ -3,13 +3,15 @@ package server
 import (
 	"io"
 	"log"
+	"reflect"
 	"time"
 
 	"github.com/cortexgraph/cortex/config"
 )
 
 // Options configure a Server. Build them with DefaultOptions and the With
-// methods; each method documents its default.
+// methods; each method documents its default. A field left at its zero
+// value (as in Options{}) has its default: New fills it in.
 type Options struct {
 	cfg             config.Config
 	maxBodyBytes    int64
@@ -218,3 +220,41 @@ func (o Options) WithTokens(f *TokenFile) Options {
 // ones: a request needs a token only once the token file holds any
 // (default false: always).
 func (o Options) WithInsecure(insecure bool) Options { o.insecure = insecure; return o }
+
+// withDefaults returns o with each field that is zero set as in
+// DefaultOptions: a zero limit would refuse every request (a body of at
+// most 0 bytes, no turn for a query), a nil logger or clock would panic.
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if reflect.ValueOf(o.cfg).IsZero() {
+		o.cfg = d.cfg
+	}
+	if o.maxBodyBytes <= 0 {
+		o.maxBodyBytes = d.maxBodyBytes
+	}
+	if o.maxResults <= 0 {
+		o.maxResults = d.maxResults
+	}
+	if o.maxQueries <= 0 {
+		o.maxQueries = d.maxQueries
+	}
+	if o.maxHeaderBytes <= 0 {
+		o.maxHeaderBytes = d.maxHeaderBytes
+	}
+	for _, p := range []struct{ v, dv *time.Duration }{
+		{&o.queryTimeout, &d.queryTimeout}, {&o.maxQueryTimeout, &d.maxQueryTimeout}, {&o.shutdownTimeout, &d.shutdownTimeout},
+		{&o.queueWait, &d.queueWait}, {&o.readHeaderTimeout, &d.readHeaderTimeout}, {&o.bodyTimeout, &d.bodyTimeout},
+		{&o.idleTimeout, &d.idleTimeout}, {&o.writeTimeout, &d.writeTimeout},
+	} {
+		if *p.v <= 0 {
+			*p.v = *p.dv
+		}
+	}
+	if o.logger == nil {
+		o.logger = d.logger
+	}
+	if o.now == nil {
+		o.now = d.now
+	}
+	return o
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -207,4 +208,28 @@ func deadPID(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return cmd.Process.Pid
+}
+
+// TestNew_ZeroOptions: server.New with Options{} (not DefaultOptions)
+// serves as with the defaults. It used to serve with every limit zero:
+// each request body too large (413), each query busy (no turn), no
+// config, and a nil logger.
+func TestNew_ZeroOptions(t *testing.T) {
+	ts := serve(t, server.Options{})
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	var team api.Team
+	ts.ok("acme", "teams.get", map[string]string{"team": "t1"}, &team)
+	if team.ID != "t1" || team.Strategy != "additive" {
+		t.Fatalf("teams.get = %+v", team)
+	}
+	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	resp, body := ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape(`SELECT ?o WHERE { GRAPH <http://ex/g> { ?s ?p ?o } }`), "", nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"1"`) {
+		t.Fatalf("query: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("GET", "/ns/acme/sparql?timeout=1h&query=ASK{}", "", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("query with a timeout: %d %s", resp.StatusCode, body)
+	}
 }

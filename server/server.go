@@ -29,9 +29,11 @@ type Server struct {
 	engines  map[string]*workflow.Engine     // by namespace name, created on first use, over managers[name]
 }
 
-// New returns a server of store with opts. The store stays the caller's:
+// New returns a server of store with opts (a zero field of opts has its
+// default: Options{} is DefaultOptions()). The store stays the caller's:
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
+	opts = opts.withDefaults()
 	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, engines: map[string]*workflow.Engine{}, turns: make(chan struct{}, opts.maxQueries)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
