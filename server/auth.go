@@ -63,7 +63,7 @@ var roles = map[string]Role{
 	"sparql POST":                RoleRead, // the query operation only: Cortex has no SPARQL Update endpoint
 	"data GET":                   RoleRead,
 	"data HEAD":                  RoleRead,
-	"data PUT":                   RoleWrite,
+	"data PUT":                   RoleWrite, // one that removes quads: admin, as DELETE (putGraph)
 	"data POST":                  RoleWrite,
 	"data DELETE":                RoleAdmin,
 	"import POST":                RoleWrite,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -459,5 +460,65 @@ func TestTokenFile_ConcurrentCreates(t *testing.T) {
 		if _, err := f.Authenticate(tok, time.Now()); err != nil {
 			t.Errorf("token lost: %v", err)
 		}
+	}
+}
+
+// TestAuth_PutThatRemovesNeedsAdmin: a Graph Store PUT replaces a graph,
+// so it deletes what the graph held that the body does not: with a write
+// token, an empty PUT of a team's state graph deleted the team, which
+// teams.delete (admin) refuses to that token. A PUT that removes quads
+// needs admin, as DELETE does, and writes nothing without it; one that
+// only adds (a new graph, the same triples again, more) needs write.
+func TestAuth_PutThatRemovesNeedsAdmin(t *testing.T) {
+	f := tokenFile(t)
+	ts := serve(t, server.DefaultOptions().WithTokens(f))
+	writeA, _ := mint(t, f, "a", server.RoleWrite, 0)
+	adminA, _ := mint(t, f, "a", server.RoleAdmin, 0)
+	if resp, body := ts.rpcAs("a", "teams.create", `{"id":"t1","name":"n","members":[{"agent":"x"}]}`, bearer(writeA)...); resp.StatusCode != http.StatusOK || strings.Contains(body, `"error"`) {
+		t.Fatalf("teams.create: %d %s", resp.StatusCode, body)
+	}
+	put := func(graph, body, tok string) (*http.Response, string) {
+		t.Helper()
+		return ts.do("PUT", "/ns/a/data?graph="+url.QueryEscape(graph), "application/n-triples", strings.NewReader(body), bearer(tok)...)
+	}
+	get := func(graph string) string {
+		t.Helper()
+		_, body := ts.do("GET", "/ns/a/data?graph="+url.QueryEscape(graph), "", nil, append(bearer(adminA), "Accept", "application/n-triples")...)
+		return lines(body)
+	}
+	const a, b = "<http://ex/a> <http://ex/p> \"1\" .\n", "<http://ex/b> <http://ex/p> \"2\" .\n"
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		want       string
+	}{
+		{"a new graph", a, http.StatusCreated, lines(a)},
+		{"the same triples again", a, http.StatusNoContent, lines(a)},
+		{"more triples", a + b, http.StatusNoContent, lines(a + b)},
+		{"fewer triples", a, http.StatusForbidden, lines(a + b)},
+		{"other triples", "<http://ex/c> <http://ex/p> \"3\" .\n", http.StatusForbidden, lines(a + b)},
+		{"nothing", "", http.StatusForbidden, lines(a + b)},
+	} {
+		resp, body := put("http://ex/g", tc.body, writeA)
+		if resp.StatusCode != tc.status || tc.status == http.StatusForbidden && (resp.Header.Get("Cortex-Error-Kind") != "denied" || !strings.Contains(body, "needs role admin")) {
+			t.Errorf("write PUT %s: %d %s %q, want %d", tc.name, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body, tc.status)
+		}
+		if got := get("http://ex/g"); got != tc.want {
+			t.Errorf("after write PUT %s: graph %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// The team's state graph: a write token cannot empty it, admin can.
+	state := "urn:cortex:a:team:t1:graph:state"
+	if resp, body := put(state, "", writeA); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("write PUT of nothing to the team's state: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.rpcAs("a", "teams.get", `{"team":"t1"}`, bearer(writeA)...); strings.Contains(body, `"error"`) {
+		t.Fatalf("teams.get after the refused PUT: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := put("http://ex/g", "", adminA); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("admin PUT of nothing: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("GET", "/ns/a/data?graph="+url.QueryEscape("http://ex/g"), "", nil, bearer(adminA)...); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("GET after admin PUT of nothing: %d %s, want 404 (no quads: no graph)", resp.StatusCode, body)
 	}
 }

@@ -45,7 +45,8 @@
 // of another namespace or too low a role (both ErrDenied, kind denied,
 // exit code 10). Each request's role (read, write, admin) comes from one
 // table in auth.go: JSON-RPC methods one by one (a batch is checked per
-// call), SPARQL, Graph Store verbs and events. tokens.create, tokens.list
+// call), SPARQL, Graph Store verbs (a PUT that removes quads of the
+// graph it replaces needs admin, as DELETE does) and events. tokens.create, tokens.list
 // and tokens.revoke manage the tokens of the request's namespace (admin).
 // A token is checked when a request starts, and an event stream's token
 // again every second: a stream ends once its token is revoked (the token

@@ -88,7 +88,9 @@ const GraphHeader = "Cortex-Graph"
 // adds to it, DELETE removes it. A POST that names no graph adds to a new
 // one, a urn:uuid: IRI, and answers 201 with Location (the URL of the new
 // graph here, /ns/{ns}/data?graph=IRI) and the Cortex-Graph header (its
-// IRI). PUT and POST read the body (Turtle,
+// IRI). A PUT that removes quads of the graph (one that replaces it with
+// other content; blank nodes are new at each upload) deletes them, and
+// needs role admin, as DELETE does; one that only adds needs write. PUT and POST read the body (Turtle,
 // N-Triples or N-Quads by Content-Type; every triple or quad goes into the
 // target graph) in full before writing it in one atomic step: a syntax
 // error (400, with line and column) or an invalid quad writes nothing.
@@ -243,6 +245,13 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 		if err != nil && !errors.Is(err, errStop) {
 			return err
 		}
+		if n := removes(old, qs); n > 0 {
+			// Replacing deletes: as DELETE, it needs admin.
+			what := fmt.Sprintf("PUT of %s, which removes %d of its quads,", t, n)
+			if err := allow(r.Context(), ns, RoleAdmin, what); err != nil {
+				return err
+			}
+		}
 		tx.Remove(old...)
 		tx.Add(qs...)
 		return nil
@@ -264,6 +273,28 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// removes returns how many of the quads old (of one graph) are not among
+// those of qs (of the same graph): the quads a PUT of qs removes.
+func removes(old, qs []quad.Quad) int {
+	if len(old) == 0 {
+		return 0
+	}
+	key := func(q quad.Quad) string {
+		return rdfio.FormatTerm(q.Subject) + " " + rdfio.FormatTerm(q.Predicate) + " " + rdfio.FormatTerm(q.Object)
+	}
+	kept := make(map[string]struct{}, len(qs))
+	for _, q := range qs {
+		kept[key(q)] = struct{}{}
+	}
+	n := 0
+	for _, q := range old {
+		if _, ok := kept[key(q)]; !ok {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) deleteGraph(w http.ResponseWriter, r *http.Request, ns string, t graphTarget) error {
