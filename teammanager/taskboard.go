@@ -149,9 +149,12 @@ func (st *boardState) mayWork(agent string) bool {
 	return st.isMember(agent) && (agent != st.Settings.Lead || st.Settings.LeadMayWork)
 }
 
+// taskNum returns the number of task id "T<n>", n written in decimal
+// digits without a sign or leading zeros: each task has one id ("T+1" is
+// not T1).
 func taskNum(id string) (int, bool) {
 	rest, ok := strings.CutPrefix(id, "T")
-	if !ok || rest == "" || rest[0] == '0' || len(rest) > 10 {
+	if !ok || rest == "" || rest[0] == '0' || len(rest) > 10 || strings.Trim(rest, "0123456789") != "" {
 		return 0, false
 	}
 	n, err := strconv.Atoi(rest)

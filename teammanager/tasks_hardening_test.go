@@ -1,0 +1,90 @@
+package teammanager_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// boardTables are the side tables of the task board, mailbox and plans.
+var boardTables = []string{"taskboard", "tasks", "taskready", "taskheld", "taskhist", "taskcomment", "taskhead", "mail", "inbox", "plans"}
+
+// storeDump is everything of f's namespace that a board, mailbox or plan
+// call may write: every quad, the board's side-table rows and the last
+// event id. Two equal dumps: nothing was written in between.
+func storeDump(t testing.TB, f *fixture) string {
+	t.Helper()
+	qs, err := f.n.Quads(ctx, cortex.Pattern{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, q := range qs {
+		lines = append(lines, rdfio.FormatTerm(q.Subject)+" "+rdfio.FormatTerm(q.Predicate)+" "+rdfio.FormatTerm(q.Object)+" "+rdfio.FormatTerm(q.Label))
+	}
+	slices.Sort(lines)
+	for _, table := range boardTables {
+		rows, err := f.n.SideRowsAfter(ctx, table, "", 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			lines = append(lines, fmt.Sprintf("%s[%s] = %v", table, r.Key, r.Vals))
+		}
+	}
+	last, err := f.m.LastEventID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%s\nlast event %d", strings.Join(lines, "\n"), last)
+}
+
+// TestTask_IDs_OnlyCanonical: a task id is T and a number in its one
+// spelling. "T+1" is not T1: as a blocker it would list T1 twice, or make a
+// task block itself; anywhere it names no task, and a refused call writes
+// nothing.
+func TestTask_IDs_OnlyCanonical(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{})
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "one"})
+	three := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "two"})
+	for _, id := range []string{"T+1", "T+2", "T 1", "T1 ", "T1\x00", "T٣"} {
+		if _, err := f.m.GetTask(ctx, team, id); !errors.Is(err, teammanager.ErrUnknownTask) {
+			t.Errorf("GetTask(%q) = %v, want ErrUnknownTask", id, err)
+		}
+	}
+	before := storeDump(t, f)
+	calls := map[string]func() error{
+		"create blocked by T1 and T+1": func() error {
+			_, err := f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: "x", BlockedBy: []string{"T1", "T+1"}})
+			return err
+		},
+		"block T2 by itself as T+2": func() error {
+			bb := []string{"T+2"}
+			_, err := f.m.UpdateTask(ctx, team, "lead", three.ID, teammanager.TaskUpdate{BlockedBy: &bb})
+			return err
+		},
+		"claim T+1": func() error {
+			_, err := f.m.ClaimTask(ctx, team, "a", "T+1")
+			return err
+		},
+		"message about T+1": func() error {
+			_, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b"}, Body: "x", Task: "T+1"})
+			return err
+		},
+	}
+	for name, call := range calls {
+		err := call()
+		if !errors.Is(err, teammanager.ErrInvalidTask) && !errors.Is(err, teammanager.ErrUnknownTask) && !errors.Is(err, teammanager.ErrInvalidMessage) {
+			t.Errorf("%s = %v, want it refused", name, err)
+		}
+		if after := storeDump(t, f); after != before {
+			t.Fatalf("%s (refused: %v) wrote to the store", name, err)
+		}
+	}
+}
