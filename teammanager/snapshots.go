@@ -97,8 +97,8 @@ func (d SnapshotDiff) Empty() bool { return len(d.Graphs) == 0 && len(d.Tables) 
 
 func snapNum(id string) (int, bool) {
 	rest, ok := strings.CutPrefix(id, "S")
-	if !ok || rest == "" || rest[0] == '0' || len(rest) > 10 {
-		return 0, false
+	if !ok || rest == "" || rest[0] == '0' || len(rest) > 10 || strings.Trim(rest, "0123456789") != "" {
+		return 0, false // one spelling per id: "S+1" is not S1
 	}
 	n, err := strconv.Atoi(rest)
 	return n, err == nil && n > 0

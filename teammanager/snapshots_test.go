@@ -278,3 +278,23 @@ func TestSnapshot_RestoreQueues(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshot_IDs_OnlyCanonical: a snapshot id is S and a number in its
+// one spelling: "S+1" names no snapshot, so deleting it deletes nothing.
+func TestSnapshot_IDs_OnlyCanonical(t *testing.T) {
+	f, team := boardFixture(t)
+	if _, err := f.m.SnapshotTeam(ctx, team, "one"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"S+1", "S 1", "S1 "} {
+		if _, err := f.m.GetSnapshot(ctx, team, id); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
+			t.Errorf("GetSnapshot(%q) = %v, want ErrUnknownSnapshot", id, err)
+		}
+		if err := f.m.DeleteSnapshot(ctx, team, id); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
+			t.Errorf("DeleteSnapshot(%q) = %v, want ErrUnknownSnapshot", id, err)
+		}
+	}
+	if list, err := f.m.Snapshots(ctx, team); err != nil || len(list) != 1 {
+		t.Fatalf("Snapshots = %+v, %v; want S1 kept", list, err)
+	}
+}
