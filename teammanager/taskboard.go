@@ -144,6 +144,18 @@ func (s BoardSettings) validate(members []string) error {
 
 func (st *boardState) isMember(agent string) bool { return slices.Contains(st.Members, agent) }
 
+// isLead reports whether agent is the board's lead (a board without a
+// lead has none: the empty agent id is no one).
+func (st *boardState) isLead(agent string) bool { return agent != "" && agent == st.Settings.Lead }
+
+// notLead is the error of agent doing what only the lead does.
+func notLead(st *boardState, agent, what string) error {
+	if st.Settings.Lead == "" {
+		return fmt.Errorf("%w: %s: the board has no lead (ConfigureBoard, or a member with role %q)", ErrNotAllowed, what, LeadRole)
+	}
+	return fmt.Errorf("%w: only the lead may %s, not %q", ErrNotAllowed, what, agent)
+}
+
 // mayWork reports whether agent may hold tasks.
 func (st *boardState) mayWork(agent string) bool {
 	return st.isMember(agent) && (agent != st.Settings.Lead || st.Settings.LeadMayWork)

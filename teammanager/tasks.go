@@ -333,8 +333,8 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		if err != nil {
 			return err
 		}
-		if by != st.Settings.Lead && !(st.Settings.AllowRequests && by == t.CreatedBy) {
-			return fmt.Errorf("%w: only the lead updates task %s, not %s", ErrNotAllowed, taskID, by)
+		if !st.isLead(by) && !(st.Settings.AllowRequests && by != "" && by == t.CreatedBy) {
+			return notLead(st, by, "update task "+taskID)
 		}
 		if t.Status.Finished() {
 			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "update"}
@@ -720,8 +720,8 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 		if err != nil {
 			return err
 		}
-		if lead != st.Settings.Lead {
-			return fmt.Errorf("%w: only the lead reviews tasks, not %s", ErrNotAllowed, lead)
+		if !st.isLead(lead) {
+			return notLead(st, lead, "review a task")
 		}
 		if t.Status != TaskInReview {
 			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "review"}
@@ -844,8 +844,8 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 		if err != nil {
 			return err
 		}
-		if lead != st.Settings.Lead {
-			return fmt.Errorf("%w: only the lead may %s a task, not %s", ErrNotAllowed, verb(action), lead)
+		if !st.isLead(lead) {
+			return notLead(st, lead, verb(action)+" a task")
 		}
 		refused := func() error {
 			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: verb(action)}

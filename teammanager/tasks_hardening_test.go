@@ -88,3 +88,37 @@ func TestTask_IDs_OnlyCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestTask_LeadlessBoard_NoOneActsAsLead: on a board without a lead, the
+// empty agent id is not the lead: the lead's controls, reviews and updates
+// are refused with ErrNotAllowed and write nothing.
+func TestTask_LeadlessBoard_NoOneActsAsLead(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	team := f.create(t, teammanager.TeamConfig{ID: "flat", Name: "flat", Members: members("a", "b"), Timeout: -1}).ID
+	if _, err := f.m.ConfigureBoard(ctx, team, teammanager.BoardSettings{AllowRequests: true, RequireReview: true}); err != nil {
+		t.Fatal(err)
+	}
+	task := mustTask(t, f, team, "a", teammanager.NewTask{Subject: "x"})
+	subject := "renamed"
+	before := storeDump(t, f)
+	for name, call := range map[string]func() error{
+		"cancel": func() error { _, err := f.m.CancelTask(ctx, team, "", task.ID, ""); return err },
+		"skip":   func() error { _, err := f.m.SkipTask(ctx, team, "", task.ID, ""); return err },
+		"pause":  func() error { _, err := f.m.PauseTask(ctx, team, "", task.ID); return err },
+		"review": func() error { _, err := f.m.ReviewTask(ctx, team, "", task.ID, true, ""); return err },
+		"update": func() error {
+			_, err := f.m.UpdateTask(ctx, team, "", task.ID, teammanager.TaskUpdate{Subject: &subject})
+			return err
+		},
+	} {
+		if err := call(); !errors.Is(err, teammanager.ErrNotAllowed) {
+			t.Errorf("%s by the empty agent id = %v, want ErrNotAllowed", name, err)
+		}
+		if after := storeDump(t, f); after != before {
+			t.Fatalf("refused %s wrote to the store", name)
+		}
+	}
+	if _, err := f.m.UpdateTask(ctx, team, "a", task.ID, teammanager.TaskUpdate{Subject: &subject}); err != nil {
+		t.Fatalf("update by its creator on a board that allows requests: %v", err)
+	}
+}
