@@ -767,6 +767,7 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 // is sent an escalation. Its dependents stay blocked: a failed or
 // cancelled blocker holds its dependents back until the lead retries it
 // (RetryTask) or skips it (SkipTask) — unlike GoClaw, which unblocks them.
+// A paused task may be failed too; failed, it is no longer paused.
 func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
@@ -795,7 +796,9 @@ func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason st
 
 func (b *boardTx) fail(st *boardState, t *Task, by, reason string) error {
 	old := *t
-	t.Status, t.Error, t.UpdatedAt = TaskFailed, reason, b.now
+	// A finished task is not paused (as CancelTask and SkipTask do): a
+	// retry makes it pending and claimable.
+	t.Status, t.Error, t.UpdatedAt, t.Paused = TaskFailed, reason, b.now, false
 	if err := b.save(&old, t, TaskChange{Action: ActionFailed, By: by, Reason: reason}); err != nil {
 		return err
 	}

@@ -122,3 +122,48 @@ func TestTask_LeadlessBoard_NoOneActsAsLead(t *testing.T) {
 		t.Fatalf("update by its creator on a board that allows requests: %v", err)
 	}
 }
+
+// TestTask_FailPaused_NotPausedAfter: a paused in_progress task that its
+// assignee fails (FailTask, or a blocker comment) is failed, not "failed
+// and paused" (cancel and skip unpause too): the lead's retry makes it a
+// pending task that a member can claim, not one held by a pause no one
+// sees.
+func TestTask_FailPaused_NotPausedAfter(t *testing.T) {
+	for name, fail := range map[string]func(f *fixture, team, id string) error{
+		"FailTask": func(f *fixture, team, id string) error {
+			_, err := f.m.FailTask(ctx, team, "a", id, "broken")
+			return err
+		},
+		"blocker comment": func(f *fixture, team, id string) error {
+			_, err := f.m.AddTaskComment(ctx, team, "a", id, teammanager.CommentBlocker, "stuck")
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, team := boardFixture(t, teammanager.BoardSettings{})
+			task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+			if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.m.PauseTask(ctx, team, "lead", task.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := fail(f, team, task.ID); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.m.GetTask(ctx, team, task.ID)
+			if err != nil || got.Status != teammanager.TaskFailed || got.Paused {
+				t.Fatalf("failed task = %+v, %v; want failed, not paused", got, err)
+			}
+			if _, err := f.m.ResumeTask(ctx, team, "lead", task.ID); !errors.Is(err, teammanager.ErrTaskState) {
+				t.Fatalf("resume of a failed task = %v, want ErrTaskState", err)
+			}
+			if got, err = f.m.RetryTask(ctx, team, "lead", task.ID); err != nil || got.Status != teammanager.TaskPending || got.Paused {
+				t.Fatalf("retried task = %+v, %v; want pending, not paused", got, err)
+			}
+			if got, err = f.m.ClaimNext(ctx, team, "a"); err != nil || got.ID != task.ID { // (a retry keeps the assignee)
+				t.Fatalf("ClaimNext after the retry = %+v, %v; want %s", got, err, task.ID)
+			}
+		})
+	}
+}
