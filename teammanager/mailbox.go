@@ -472,7 +472,8 @@ type MailFilter struct {
 }
 
 // Inbox returns the messages of agent's inbox in team teamID that match f,
-// oldest first, each with agent's Status and ReadAt.
+// oldest first, each with agent's Status and ReadAt, whatever the team's
+// lifecycle (a disbanded team's mailbox is read-only, not unreadable).
 func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter) (_ []Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if f.Status != "" && f.Status.rank() == 0 {
@@ -480,7 +481,7 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 	}
 	var out []Message
 	err = m.boardRead(ctx, func(b *boardTx) error {
-		st, err := b.loadBoard(teamID, true)
+		st, err := b.readBoard(teamID)
 		if err != nil {
 			return err
 		}

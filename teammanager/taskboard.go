@@ -224,7 +224,16 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	if err := checkWorking(t); err != nil && (t.Lifecycle != LifecyclePaused || !pausedOK) {
 		return nil, err
 	}
-	st = &boardState{Next: 1, Settings: boardWire{RequireReview: true, MaxDispatches: DefaultMaxDispatches,
+	st = newBoard(t)
+	b.saveBoard(team, st)
+	return st, nil
+}
+
+// newBoard returns the board of team t before its first write: the
+// default settings, t's members, and as lead the member whose role is
+// "lead", if exactly one has it.
+func newBoard(t *Team) *boardState {
+	st := &boardState{Next: 1, Settings: boardWire{RequireReview: true, MaxDispatches: DefaultMaxDispatches,
 		Lease: DefaultTaskLease, StaleAfter: DefaultStaleAfter}}
 	var leads []string
 	for _, mb := range t.Members {
@@ -236,8 +245,23 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	if len(leads) == 1 {
 		st.Settings.Lead = leads[0]
 	}
-	b.saveBoard(team, st)
-	return st, nil
+	return st
+}
+
+// readBoard returns team's board for a read, whatever the team's
+// lifecycle (a paused, disbanded or finished team's board is read as any
+// other): its row, or the board loadBoard would create for a team that
+// never wrote one (not staged). An unknown team fails with ErrUnknownTeam.
+func (b *boardTx) readBoard(team string) (*boardState, error) {
+	st, found, err := b.board(team)
+	if err != nil || found {
+		return st, err
+	}
+	ts, err := b.m.readTeam(b.ctx, b.n.Dataset(), team, "")
+	if err != nil {
+		return nil, err
+	}
+	return newBoard(&ts.team), nil
 }
 
 func (b *boardTx) saveBoard(team string, st *boardState) {

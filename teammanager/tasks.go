@@ -53,12 +53,13 @@ func (m *Manager) ConfigureBoard(ctx context.Context, teamID string, s BoardSett
 	return out, nil
 }
 
-// Board returns the rules of team teamID's task board.
+// Board returns the rules of team teamID's task board, whatever the
+// team's lifecycle (ErrUnknownTeam if there is no such team).
 func (m *Manager) Board(ctx context.Context, teamID string) (_ BoardSettings, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out BoardSettings
 	err = m.boardRead(ctx, func(b *boardTx) error {
-		st, err := b.loadBoard(teamID, false)
+		st, err := b.readBoard(teamID)
 		if err == nil {
 			out = st.Settings.settings()
 		}

@@ -1,0 +1,69 @@
+package teammanager_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// TestBoard_Reads_AnyLifecycle: the board's rules and a member's inbox
+// are read whatever the team's lifecycle — paused, disbanded (read-only,
+// not unreadable) or completed — as its tasks, history and plan are.
+func TestBoard_Reads_AnyLifecycle(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		to   func(f *fixture, team string) error
+	}{
+		{"paused", func(f *fixture, team string) error {
+			f.status(t, team, "a", teammanager.Running, "")
+			_, err := f.m.PauseTeam(ctx, team)
+			return err
+		}},
+		{"disbanded", func(f *fixture, team string) error { _, err := f.m.DisbandTeam(ctx, team); return err }},
+		{"completed", func(f *fixture, team string) error {
+			for _, a := range []string{"lead", "a", "b", "c"} {
+				f.status(t, team, a, teammanager.Running, "")
+				f.status(t, team, a, teammanager.Completed, "done")
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, team := boardFixture(t, teammanager.BoardSettings{AllowRequests: true, Lease: 7 * 60e9})
+			msg, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b"}, Body: "hi"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.to(f, team); err != nil {
+				t.Fatal(err)
+			}
+			before := storeDump(t, f)
+			s, err := f.m.Board(ctx, team)
+			if err != nil || s.Lead != "lead" || !s.AllowRequests || s.Lease != 7*60e9 {
+				t.Errorf("Board of a %s team = %+v, %v", tc.name, s, err)
+			}
+			inbox, err := f.m.Inbox(ctx, team, "b", teammanager.MailFilter{})
+			if err != nil || len(inbox) != 1 || inbox[0].ID != msg.ID {
+				t.Errorf("Inbox of a %s team = %+v, %v", tc.name, inbox, err)
+			}
+			if _, err := f.m.Inbox(ctx, team, "zed", teammanager.MailFilter{}); !errors.Is(err, teammanager.ErrUnknownAgent) {
+				t.Errorf("Inbox of a stranger = %v, want ErrUnknownAgent", err)
+			}
+			if storeDump(t, f) != before {
+				t.Fatal("reads wrote to the store")
+			}
+		})
+	}
+	f := newFixture(t)
+	team := f.create(t, teammanager.TeamConfig{ID: "fresh", Name: "fresh", Members: members("x", "y")}).ID
+	if _, err := f.m.DisbandTeam(ctx, team); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := f.m.Board(ctx, team); err != nil || s.MaxDispatches != teammanager.DefaultMaxDispatches || !s.RequireReview {
+		t.Errorf("Board of a disbanded team that never used its board = %+v, %v; want the defaults", s, err)
+	}
+	if _, err := f.m.Board(ctx, "nope"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Errorf("Board of an unknown team = %v, want ErrUnknownTeam", err)
+	}
+}
