@@ -7,6 +7,48 @@ import (
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
+// TestMail_Mark_TeamChecked: marking messages is a write of the team's
+// mailbox: refused on a disbanded team (read-only) and on a completed one
+// as sending is, with ErrUnknownTeam for a team that does not exist and
+// ErrUnknownAgent for a stranger; a refused call writes nothing.
+func TestMail_Mark_TeamChecked(t *testing.T) {
+	f, team := boardFixture(t)
+	msg, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b"}, Body: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, team, agent string
+		want              error
+	}{
+		{"unknown team", "nope", "b", teammanager.ErrUnknownTeam},
+		{"stranger", team, "zed", teammanager.ErrUnknownAgent},
+	} {
+		before := storeDump(t, f)
+		if err := f.m.MarkMessages(ctx, tc.team, tc.agent, teammanager.MsgRead, msg.ID); !errors.Is(err, tc.want) {
+			t.Errorf("%s: MarkMessages = %v, want %v", tc.name, err, tc.want)
+		}
+		if storeDump(t, f) != before {
+			t.Fatalf("%s: refused MarkMessages wrote to the store", tc.name)
+		}
+	}
+	if _, err := f.m.DisbandTeam(ctx, team); err != nil {
+		t.Fatal(err)
+	}
+	before := storeDump(t, f)
+	for _, status := range []teammanager.MessageStatus{teammanager.MsgRead, teammanager.MsgArchived} {
+		if err := f.m.MarkMessages(ctx, team, "b", status, msg.ID); !errors.Is(err, teammanager.ErrTeamDisbanded) {
+			t.Errorf("MarkMessages %s on a disbanded team = %v, want ErrTeamDisbanded", status, err)
+		}
+	}
+	if storeDump(t, f) != before {
+		t.Fatal("MarkMessages wrote to a disbanded team's mailbox")
+	}
+	if got := inboxIDs(t, f, team, "b", teammanager.MailFilter{}); len(got) != 1 || got[0] != msg.ID+":unread" {
+		t.Fatalf("b's inbox of the disbanded team = %v, want %s unread", got, msg.ID)
+	}
+}
+
 // TestBoard_Reads_AnyLifecycle: the board's rules and a member's inbox
 // are read whatever the team's lifecycle — paused, disbanded (read-only,
 // not unreadable) or completed — as its tasks, history and plan are.

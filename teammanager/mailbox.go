@@ -522,13 +522,23 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 // archived (forward only: unread → read → archived; archiving an unread
 // message reads it too). A message already at or past status is left as
 // it is. An id that is not in agent's inbox fails the call with
-// ErrUnknownMessage, and nothing is changed.
+// ErrUnknownMessage, and nothing is changed. It is a write of the team's
+// mailbox: a disbanded team (ErrTeamDisbanded) or a finished one
+// (ErrTeamFinished) refuses it, as SendMessage does; an agent that is not
+// a member fails with ErrUnknownAgent.
 func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status MessageStatus, ids ...string) (err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if status != MsgRead && status != MsgArchived {
 		return errorf(ErrInvalidMessage, "mark as %q (want read or archived)", status)
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
+		st, err := b.loadBoard(teamID, true)
+		if err != nil {
+			return err
+		}
+		if !st.isMember(agent) {
+			return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+		}
 		for _, id := range ids {
 			n, ok := msgNum(id)
 			if !ok {
