@@ -3,6 +3,7 @@ package teammanager
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/cayleygraph/quad"
@@ -56,43 +57,55 @@ func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ Dispa
 			n     int
 			agent string
 		}
-		var picks []pick
+		// given holds the members that got a task this round. A pass
+		// picks a ready task for each member still free; a task that
+		// trips the circuit breaker leaves the ready queue and takes no
+		// turn, so its member is offered the next one in another pass.
 		given := map[string]bool{}
-		if err := b.scan(readyTable, teamKey(teamID), func(key string, vals []quad.Value) bool {
-			a, _ := vals[0].(quad.String)
-			agent := string(a)
-			if agent == "" {
-				for _, f := range free {
-					if !given[f] {
-						agent = f
-						break
+		for {
+			var picks []pick
+			taken := maps.Clone(given)
+			if err := b.scan(readyTable, teamKey(teamID), func(key string, vals []quad.Value) bool {
+				a, _ := vals[0].(quad.String)
+				agent := string(a)
+				if agent == "" {
+					for _, f := range free {
+						if !taken[f] {
+							agent = f
+							break
+						}
 					}
 				}
-			}
-			if agent != "" && !given[agent] && slices.Contains(free, agent) {
-				given[agent] = true
-				picks = append(picks, pick{numOfReadyKey(key), agent})
-			}
-			return len(given) < len(free)
-		}); err != nil {
-			return err
-		}
-		for _, p := range picks {
-			t, err := b.loadTask(teamID, taskID(p.n))
-			if err != nil {
+				if agent != "" && !taken[agent] && slices.Contains(free, agent) {
+					taken[agent] = true
+					picks = append(picks, pick{numOfReadyKey(key), agent})
+				}
+				return len(taken) < len(free)
+			}); err != nil {
 				return err
 			}
-			tripped, err := b.dispatch(st, t, p.agent, ActionDispatched)
-			if err != nil {
-				return err
+			again := false
+			for _, p := range picks {
+				t, err := b.loadTask(teamID, taskID(p.n))
+				if err != nil {
+					return err
+				}
+				tripped, err := b.dispatch(st, t, p.agent, ActionDispatched)
+				if err != nil {
+					return err
+				}
+				if tripped {
+					rep.Failed = append(rep.Failed, *t)
+					again = true
+				} else {
+					given[p.agent] = true
+					rep.Dispatched = append(rep.Dispatched, *t)
+				}
 			}
-			if tripped {
-				rep.Failed = append(rep.Failed, *t)
-			} else {
-				rep.Dispatched = append(rep.Dispatched, *t)
+			if !again {
+				return nil
 			}
 		}
-		return nil
 	})
 	if err != nil {
 		return DispatchReport{}, fmt.Errorf("team %s: dispatch: %w", teamID, err)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
@@ -165,5 +166,29 @@ func TestTask_FailPaused_NotPausedAfter(t *testing.T) {
 				t.Fatalf("ClaimNext after the retry = %+v, %v; want %s", got, err, task.ID)
 			}
 		})
+	}
+}
+
+// TestTask_Dispatch_TrippedTaskTakesNoTurn: a task that fails at the
+// circuit breaker in a dispatch round takes no member's turn (as
+// DispatchUnblocked promises): the member it would have gone to gets the
+// next ready task it may take in the same round.
+func TestTask_Dispatch_TrippedTaskTakesNoTurn(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{MaxDispatches: 1, Lease: time.Minute})
+	flaky := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "flaky", Priority: 10})
+	forA := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "for a", Priority: 5, Assignee: "a"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", flaky.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2 * time.Minute) // a goes silent: flaky is requeued, unassigned
+	rep, err := f.m.DispatchUnblocked(ctx, team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(taskIDs(rep.Failed), []string{flaky.ID}) || !slices.Equal(taskIDs(rep.Dispatched), []string{forA.ID}) || rep.Dispatched[0].Assignee != "a" {
+		t.Fatalf("round: failed %v, dispatched %v; want %s failed and %s dispatched to a", taskIDs(rep.Failed), taskIDs(rep.Dispatched), flaky.ID, forA.ID)
+	}
+	if got, _ := f.m.GetTask(ctx, team, forA.ID); got.Status != teammanager.TaskInProgress || got.Assignee != "a" {
+		t.Fatalf("%s after the round = %+v", forA.ID, got)
 	}
 }
