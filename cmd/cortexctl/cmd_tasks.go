@@ -685,7 +685,7 @@ func tasksBoard(c *cli.Context, e *env) error {
 			return fmt.Errorf("%w: --%s %s: want a duration ≥ 0", errInvalid, f, c.Duration(f))
 		}
 	}
-	if n := c.Int64("max-dispatches"); n < 0 || n > 100 {
+	if n := c.Int64("max-dispatches"); c.IsSet("max-dispatches") && (n < 1 || n > 100) {
 		return fmt.Errorf("%w: --max-dispatches %d: want 1..100", errInvalid, n)
 	}
 	a := accessRead

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+)
+
+// TestCLI_TasksBoard_MaxDispatchesZero: --max-dispatches is 1..100, as
+// its help says: 0 is refused (exit 7), not taken silently as the
+// default 3, and nothing is written.
+func TestCLI_TasksBoard_MaxDispatchesZero(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "board", "crew", "--max-dispatches", "7")
+	r := runCLI(t, dir, "", "tasks", "board", "crew", "--max-dispatches", "0")
+	if r.code != exitInvalid || !strings.Contains(r.stderr, "--max-dispatches 0: want 1..100") {
+		t.Fatalf("--max-dispatches 0: exit %d (want %d), stderr %q", r.code, exitInvalid, r.stderr)
+	}
+	var b api.Board
+	cliJSON(t, dir, &b, "tasks", "board", "crew")
+	if b.MaxDispatches != 7 {
+		t.Fatalf("after a refused --max-dispatches 0 the board has %d, want 7", b.MaxDispatches)
+	}
+}
