@@ -50,7 +50,7 @@ Example:
 						}
 						return ss, func() error {
 							for _, s := range ss {
-								if _, err := fmt.Fprintf(e.stdout, "%s\t%s\t%s\t%d quads\t%s\n", s.ID, s.CreatedAt.Format(time.RFC3339), s.Lifecycle, s.Quads, s.Note); err != nil {
+								if _, err := fmt.Fprintf(e.stdout, "%s\t%s\t%s\t%d quads\t%s\n", s.ID, s.CreatedAt.Format(time.RFC3339), s.Lifecycle, s.Quads, cell(s.Note)); err != nil {
 									return err
 								}
 							}

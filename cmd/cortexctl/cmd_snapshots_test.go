@@ -67,3 +67,17 @@ func TestCLI_TeamsSnapshot(t *testing.T) {
 		})
 	}
 }
+
+// TestCLI_TeamsSnapshot_ListEscapesNote: snapshot list prints one line per
+// snapshot, whatever its note holds: a newline or an escape sequence in a
+// note is escaped as in every table, not written to the terminal (where it
+// would forge a line or move the cursor).
+func TestCLI_TeamsSnapshot_ListEscapesNote(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "crew", "--name", "crew", "--member", "ann:lead", "--member", "bob:worker", "--timeout", "-1")
+	mustCLI(t, dir, "teams", "snapshot", "create", "crew", "--note", "start\nS9\t2000-01-01T00:00:00Z\tactive\t0 quads\tforged\x1b[2K")
+	out := mustCLI(t, dir, "teams", "snapshot", "list", "crew")
+	if strings.Count(out, "\n") != 1 || strings.ContainsRune(out, '\x1b') || !strings.Contains(out, `start\nS9\t2000`) {
+		t.Fatalf("list: %q; want one line, the note escaped", out)
+	}
+}
