@@ -223,6 +223,12 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	if strings.TrimSpace(msg.Body) == "" && !system {
 		return bad("empty body")
 	}
+	if err := checkText(ErrInvalidMessage, "subject", msg.Subject); err != nil {
+		return Message{}, err
+	}
+	if err := checkText(ErrInvalidMessage, "body", msg.Body); err != nil {
+		return Message{}, err
+	}
 	to := slices.Clone(msg.To)
 	broadcast := len(to) == 0
 	if broadcast {

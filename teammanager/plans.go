@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -114,9 +115,15 @@ func (np NewPlan) validate() error {
 	case len(np.Title) > maxPlanText:
 		return errorf(ErrInvalidPlan, "title of %d bytes, at most %d", len(np.Title), maxPlanText)
 	}
+	if err := checkText(ErrInvalidPlan, "title", np.Title); err != nil {
+		return err
+	}
 	for i, s := range np.Steps {
 		if strings.TrimSpace(s.Title) == "" {
 			return errorf(ErrInvalidPlan, "step %d has no title", i+1)
+		}
+		if !utf8.ValidString(s.Title) || !utf8.ValidString(s.Description) {
+			return errorf(ErrInvalidPlan, "step %d is not valid UTF-8", i+1)
 		}
 		if len(s.Title)+len(s.Description) > maxPlanText {
 			return errorf(ErrInvalidPlan, "step %d is longer than %d bytes", i+1, maxPlanText)
@@ -233,6 +240,9 @@ func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, approve boo
 		if strings.TrimSpace(feedback) == "" {
 			return Plan{}, fmt.Errorf("team %s: review plan: %w: a rejection needs feedback", teamID, ErrInvalidPlan)
 		}
+	}
+	if err := checkText(ErrInvalidPlan, "feedback", feedback); err != nil {
+		return Plan{}, fmt.Errorf("team %s: review plan: %w", teamID, err)
 	}
 	p, err := m.movePlan(ctx, teamID, by, to, feedback, mayReview)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -376,9 +377,43 @@ func satisfies(t *Task) bool {
 	return t.Status == TaskCompleted || t.Status == TaskCancelled && t.Skipped
 }
 
+// checkText refuses text that is not valid UTF-8, as an error wrapping
+// kind: the store cannot export such a literal (N-Quads, Turtle and JSON
+// carry UTF-8 only).
+func checkText(kind error, field, s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%w: %s is not valid UTF-8", kind, field)
+	}
+	return nil
+}
+
+// checkTaskText checks the text fields of t that differ from old's (all,
+// for a new task), so that a row written before the check still saves.
+func checkTaskText(old, t *Task) error {
+	var was Task
+	if old != nil {
+		was = *old
+	}
+	for _, f := range [...]struct{ name, v, was string }{
+		{"subject", t.Subject, was.Subject}, {"description", t.Description, was.Description},
+		{"result", t.Result, was.Result}, {"reason", t.Error, was.Error}, {"feedback", t.Feedback, was.Feedback},
+	} {
+		if old == nil || f.v != f.was {
+			if err := checkText(ErrInvalidTask, f.name, f.v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // save writes t (old: as it was, nil for a new task) with change: its row,
-// its quads, its ready and held rows, a history entry and an event.
+// its quads, its ready and held rows, a history entry and an event. Text
+// that is not valid UTF-8 fails it with ErrInvalidTask.
 func (b *boardTx) save(old, t *Task, change TaskChange) error {
+	if err := checkTaskText(old, t); err != nil {
+		return err
+	}
 	team := t.Team
 	n, _ := taskNum(t.ID)
 	change.Time = b.now

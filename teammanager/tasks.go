@@ -973,6 +973,9 @@ func (m *Manager) AddTaskComment(ctx context.Context, teamID, agent, taskID stri
 
 // comment stages comment c on t (t's counter moves; the caller saves t).
 func (b *boardTx) comment(t *Task, agent string, kind CommentKind, text string) (TaskComment, error) {
+	if err := checkText(ErrInvalidTask, "comment", text); err != nil {
+		return TaskComment{}, err
+	}
 	n, _ := taskNum(t.ID)
 	t.comments++
 	c := TaskComment{ID: fmt.Sprintf("%s.c%d", t.ID, t.comments), Task: t.ID, Kind: kind, Author: agent, Text: text, CreatedAt: b.now}

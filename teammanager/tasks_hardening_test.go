@@ -192,3 +192,93 @@ func TestTask_Dispatch_TrippedTaskTakesNoTurn(t *testing.T) {
 		t.Fatalf("%s after the round = %+v", forA.ID, got)
 	}
 }
+
+// TestBoard_Text_ValidUTF8: the text of a task, comment, message or plan
+// must be valid UTF-8 — the store cannot export a literal that is not
+// (N-Quads, Turtle and JSON carry UTF-8 only) — so each call given such
+// text is refused with its kind's error and writes nothing.
+func TestBoard_Text_ValidUTF8(t *testing.T) {
+	const bad = "bad \xff text"
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true})
+	pending := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "pending"})
+	claimed := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "claimed"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", claimed.ID); err != nil {
+		t.Fatal(err)
+	}
+	review := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "in review"})
+	if _, err := f.m.ClaimTask(ctx, team, "b", review.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.m.CompleteTask(ctx, team, "b", review.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.m.DraftPlan(ctx, team, "lead", teammanager.NewPlan{Title: "p", Steps: []teammanager.PlanStep{{Title: "s"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.m.SubmitPlan(ctx, team, "lead"); err != nil {
+		t.Fatal(err)
+	}
+	badText := bad
+	tests := []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"create subject", func() error {
+			_, err := f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: bad})
+			return err
+		}, teammanager.ErrInvalidTask},
+		{"create description", func() error {
+			_, err := f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: "x", Description: bad})
+			return err
+		}, teammanager.ErrInvalidTask},
+		{"update subject", func() error {
+			_, err := f.m.UpdateTask(ctx, team, "lead", pending.ID, teammanager.TaskUpdate{Subject: &badText})
+			return err
+		}, teammanager.ErrInvalidTask},
+		{"cancel reason", func() error { _, err := f.m.CancelTask(ctx, team, "lead", pending.ID, bad); return err }, teammanager.ErrInvalidTask},
+		{"skip reason", func() error { _, err := f.m.SkipTask(ctx, team, "lead", pending.ID, bad); return err }, teammanager.ErrInvalidTask},
+		{"complete result", func() error { _, err := f.m.CompleteTask(ctx, team, "a", claimed.ID, bad); return err }, teammanager.ErrInvalidTask},
+		{"fail reason", func() error { _, err := f.m.FailTask(ctx, team, "a", claimed.ID, bad); return err }, teammanager.ErrInvalidTask},
+		{"progress note", func() error { _, err := f.m.ProgressTask(ctx, team, "a", claimed.ID, bad); return err }, teammanager.ErrInvalidTask},
+		{"note", func() error {
+			_, err := f.m.AddTaskComment(ctx, team, "a", claimed.ID, teammanager.CommentNote, bad)
+			return err
+		}, teammanager.ErrInvalidTask},
+		{"blocker", func() error {
+			_, err := f.m.AddTaskComment(ctx, team, "a", claimed.ID, teammanager.CommentBlocker, bad)
+			return err
+		}, teammanager.ErrInvalidTask},
+		{"reject feedback", func() error { _, err := f.m.ReviewTask(ctx, team, "lead", review.ID, false, bad); return err }, teammanager.ErrInvalidTask},
+		{"approve feedback", func() error { _, err := f.m.ReviewTask(ctx, team, "lead", review.ID, true, bad); return err }, teammanager.ErrInvalidMessage},
+		{"message body", func() error {
+			_, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: bad})
+			return err
+		}, teammanager.ErrInvalidMessage},
+		{"message subject", func() error {
+			_, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x", Subject: bad})
+			return err
+		}, teammanager.ErrInvalidMessage},
+		{"plan title", func() error {
+			_, err := f.m.DraftPlan(ctx, team, "lead", teammanager.NewPlan{Title: bad, Steps: []teammanager.PlanStep{{Title: "s"}}})
+			return err
+		}, teammanager.ErrInvalidPlan},
+		{"plan step", func() error {
+			_, err := f.m.DraftPlan(ctx, team, "lead", teammanager.NewPlan{Title: "t", Steps: []teammanager.PlanStep{{Title: "s", Description: bad}}})
+			return err
+		}, teammanager.ErrInvalidPlan},
+		{"plan feedback", func() error {
+			_, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, false, bad)
+			return err
+		}, teammanager.ErrInvalidPlan},
+	}
+	for _, tt := range tests {
+		before := storeDump(t, f)
+		if err := tt.call(); !errors.Is(err, tt.want) || !strings.Contains(err.Error(), "UTF-8") {
+			t.Errorf("%s not valid UTF-8: %v, want %v saying UTF-8", tt.name, err, tt.want)
+		}
+		if storeDump(t, f) != before {
+			t.Fatalf("%s: a refused call wrote to the store", tt.name)
+		}
+	}
+}
