@@ -117,7 +117,9 @@ func (m *Manager) PauseTeam(ctx context.Context, id string) (Team, error) {
 	return m.moveLifecycle(ctx, id, LifecyclePaused, func(t *Team, now time.Time) { t.PausedAt = now })
 }
 
-// ResumeTeam makes a paused team active again; see PauseTeam.
+// ResumeTeam makes a paused team active again; see PauseTeam. A team that
+// is not paused fails with a *LifecycleError: forming → active is its
+// members' move (the first of them running), not ResumeTeam's.
 func (m *Manager) ResumeTeam(ctx context.Context, id string) (Team, error) {
 	return m.moveLifecycle(ctx, id, LifecycleActive, func(t *Team, now time.Time) {
 		t.PausedFor += now.Sub(t.PausedAt)
@@ -153,7 +155,9 @@ func (m *Manager) moveLifecycle(ctx context.Context, id string, to Lifecycle, se
 	mu.Lock()
 	st, timedOut, err := m.write(ctx, id, "-", func(st *teamState, _ *cortex.Tx, now time.Time) error {
 		t := &st.team
-		if !CanTransition(t.Lifecycle, to) {
+		// ResumeTeam (to active) moves a paused team only: a forming team
+		// has no pause to end (and no PausedAt to count from).
+		if !CanTransition(t.Lifecycle, to) || to == LifecycleActive && t.Lifecycle != LifecyclePaused {
 			if t.Lifecycle == LifecycleCompleted {
 				return fmt.Errorf("team %s is %s: %w", id, t.Status, ErrTeamFinished)
 			}

@@ -335,3 +335,29 @@ func TestManager_Delete_OnlyFinishedOrDisbanded(t *testing.T) {
 		}
 	}
 }
+
+// TestManager_Resume_OnlyPaused: ResumeTeam is the move paused → active.
+// A forming team (never paused) is refused with a *LifecycleError and left
+// as it was: resuming it used to add the time since year 1 to its pauses,
+// which overflowed its deadline so that its next write found it timed out.
+func TestManager_Resume_OnlyPaused(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "t", Members: members("a", "b"), Timeout: time.Hour})
+	before, err := f.m.GetTeam(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var le *teammanager.LifecycleError
+	if _, err := f.m.ResumeTeam(ctx, "t"); !errors.As(err, &le) || le.From != forming || le.To != active {
+		t.Fatalf("resume a forming team: %v, want a *LifecycleError forming → active", err)
+	}
+	after, err := f.m.GetTeam(ctx, "t")
+	if err != nil || after.PausedFor != 0 || after.Lifecycle != forming || !after.UpdatedAt.Equal(before.UpdatedAt) {
+		t.Fatalf("a refused resume changed the team: %+v, %v", after, err)
+	}
+	f.status(t, "t", "a", teammanager.Running, "")
+	f.clock.Advance(time.Minute)
+	if tm, err := f.m.UpdateMemberStatus(ctx, "t", "b", teammanager.Running, ""); err != nil || tm.TeamStatus != teammanager.Running {
+		t.Fatalf("a write a minute into an hour's timeout: %+v, %v", tm, err)
+	}
+}
