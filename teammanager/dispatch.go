@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -115,27 +117,49 @@ func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ Dispa
 
 // requeueExpired returns to pending the in_progress tasks of team whose
 // lease ran out (not paused), appending them to out, and returns the
-// members that still hold an in_progress task.
+// members that still hold an in_progress task. The time the team was
+// paused since a task's last progress does not count: its members could
+// not report progress meanwhile.
 func (b *boardTx) requeueExpired(st *boardState, team string, out *[]Task) (map[string]bool, error) {
 	held := map[string]bool{}
-	var nums []int
-	if err := b.scan(heldTable, teamKey(team), func(key string, _ []quad.Value) bool {
-		nums = append(nums, numOfReadyKey(key))
+	type heldRow struct {
+		n      int
+		paused time.Duration // the team's PausedFor at the last progress; -1: unknown
+	}
+	var rows []heldRow
+	if err := b.scan(heldTable, teamKey(team), func(key string, vals []quad.Value) bool {
+		r := heldRow{n: numOfReadyKey(key), paused: -1}
+		if len(vals) == 1 {
+			if s, ok := vals[0].(quad.String); ok {
+				if v, err := strconv.ParseInt(string(s), 10, 64); err == nil && v >= 0 {
+					r.paused = time.Duration(v)
+				}
+			}
+		}
+		rows = append(rows, r)
 		return true
 	}); err != nil {
 		return nil, err
 	}
-	for _, n := range nums {
-		t, err := b.loadTask(team, taskID(n))
+	pausedNow, err := b.teamPausedFor(team)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		t, err := b.loadTask(team, taskID(r.n))
 		if err != nil {
 			return nil, err
 		}
-		if t.Paused || b.now.Sub(t.UpdatedAt) <= st.Settings.Lease {
+		idle := b.now.Sub(t.UpdatedAt)
+		if r.paused >= 0 && pausedNow > r.paused {
+			idle -= pausedNow - r.paused
+		}
+		if t.Paused || idle <= st.Settings.Lease {
 			held[t.Assignee] = true
 			continue
 		}
 		old := *t
-		reason := fmt.Sprintf("no progress from %s for %v (lease %v)", t.Assignee, b.now.Sub(t.UpdatedAt), st.Settings.Lease)
+		reason := fmt.Sprintf("no progress from %s for %v (lease %v)", t.Assignee, idle, st.Settings.Lease)
 		t.Status, t.Assignee, t.UpdatedAt = TaskPending, "", b.now
 		if err := b.save(&old, t, TaskChange{Action: ActionRequeued, Reason: reason}); err != nil {
 			return nil, err

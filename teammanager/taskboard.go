@@ -32,8 +32,9 @@ import (
 //     that are pending, not paused and whose blockers are all completed or
 //     skipped, highest priority first. ClaimNext and DispatchUnblocked read
 //     its first rows.
-//   - taskheld: team, agent, task number → []: the in_progress tasks of each
-//     member (who is free, whose lease to check).
+//   - taskheld: team, agent, task number → [the team's PausedFor when the
+//     task last saw progress, in ns]: the in_progress tasks of each member
+//     (who is free, whose lease to check).
 //   - taskhist: team, task number, entry → a TaskChange (TaskHistory).
 //   - taskcomment: team, task number, comment → a TaskComment.
 //   - taskhead: team, queue → where the queue's first row is at the
@@ -71,7 +72,8 @@ type BoardSettings struct {
 	MaxDispatches int
 	// Lease is how long an in_progress task may go without progress
 	// (ProgressTask, a comment, a submission) before SweepTasks or
-	// DispatchUnblocked returns it to pending. Default 10 minutes.
+	// DispatchUnblocked returns it to pending; the time the team is
+	// paused (PauseTeam) does not count. Default 10 minutes.
 	Lease time.Duration
 	// StaleAfter is how long a task in_progress or in_review may go
 	// unchanged before SweepTasks reports it stale. Default 30 minutes.
@@ -448,7 +450,13 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 		}
 	}
 	if t.Status == TaskInProgress && t.Assignee != "" {
-		b.put(heldTable, heldKey(team, t.Assignee, n), []quad.Value{})
+		// The row keeps the team's time paused so far: the lease does not
+		// run while the team is paused (requeueExpired).
+		paused, err := b.teamPausedFor(team)
+		if err != nil {
+			return err
+		}
+		b.put(heldTable, heldKey(team, t.Assignee, n), []quad.Value{quad.String(strconv.FormatInt(int64(paused), 10))})
 	}
 	cp := *t
 	cp.BlockedBy, cp.Dependents = slices.Clone(t.BlockedBy), slices.Clone(t.Dependents)
@@ -462,6 +470,20 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 	}
 	b.event(Event{Type: typ, Team: team, Task: &change})
 	return nil
+}
+
+// teamPausedFor returns the time team was paused so far (Team.PausedFor),
+// from its row of the team table; 0 if the row does not say.
+func (b *boardTx) teamPausedFor(team string) (time.Duration, error) {
+	row, found, err := b.sideRow(teamTable, team)
+	if err != nil || !found || len(row) != nListFields || row[fPausedFor] == nil {
+		return 0, err
+	}
+	d, err := ns.ParseDuration(row[fPausedFor])
+	if err != nil {
+		return 0, fmt.Errorf("%w: team %s: paused for: %v", ErrCorrupt, team, err)
+	}
+	return d, nil
 }
 
 // refreshDependents puts or deletes the ready rows of t's dependents after

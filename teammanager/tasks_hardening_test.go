@@ -282,3 +282,54 @@ func TestBoard_Text_ValidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestTask_Lease_TeamPauseDoesNotCount: while the team is paused its
+// members cannot report progress (the board waits), so the time paused
+// does not count against a claimed task's lease — as it does not against
+// the team's timeout. A claim is not lost, nor a dispatch spent, because
+// the operator paused the team.
+func TestTask_Lease_TeamPauseDoesNotCount(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, Lease: 10 * time.Minute})
+	f.status(t, team, "a", teammanager.Running, "")
+	pauseFor := func(d time.Duration) {
+		t.Helper()
+		if _, err := f.m.PauseTeam(ctx, team); err != nil {
+			t.Fatal(err)
+		}
+		f.clock.Advance(d)
+		if _, err := f.m.ResumeTeam(ctx, team); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweep := func() []string {
+		t.Helper()
+		sw, err := f.m.SweepTasks(ctx, team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return taskIDs(sw.Requeued)
+	}
+	pauseFor(time.Hour) // a pause before the claim is not the task's
+	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(5 * time.Minute)
+	pauseFor(time.Hour)
+	if got := sweep(); len(got) != 0 {
+		t.Fatalf("requeued %v right after an hour's pause, 5 of the lease's 10 minutes used", got)
+	}
+	f.clock.Advance(4 * time.Minute)
+	pauseFor(3 * time.Hour)
+	if got := sweep(); len(got) != 0 {
+		t.Fatalf("requeued %v with 9 of the lease's 10 minutes used", got)
+	}
+	f.clock.Advance(2 * time.Minute)
+	if got := sweep(); !slices.Equal(got, []string{task.ID}) {
+		t.Fatalf("requeued %v with 11 minutes of the lease used, want %s", got, task.ID)
+	}
+	h, err := f.m.TaskHistory(ctx, team, task.ID)
+	if err != nil || h[len(h)-1].Reason != "no progress from a for 11m0s (lease 10m0s)" {
+		t.Fatalf("history %+v, %v", h, err)
+	}
+}
