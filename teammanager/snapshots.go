@@ -330,7 +330,8 @@ func (m *Manager) readSnapshot(ctx context.Context, team string, n int) (*teamCo
 // and returns what restoring it changes; with apply it also writes that,
 // in one atomic Update with a snapshot.restored event, so that the team is
 // as it was when the snapshot was taken (recreated if it was deleted). A
-// dry run (apply false) writes nothing. Restoring holds the team's merge
+// dry run (apply false) writes nothing, and runs on a store opened
+// read-only. Restoring holds the team's merge
 // lock, so that no merge or conflict resolution of the team interleaves.
 func (m *Manager) RestoreSnapshot(ctx context.Context, teamID, id string, apply bool) (_ SnapshotDiff, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()

@@ -137,8 +137,8 @@ func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m api.Te
 		return usagef("teams snapshot: want %s", want)
 	}
 	a := accessWrite
-	if c.Command.Name == "list" || c.Command.Name == "get" {
-		a = accessRead
+	if c.Command.Name == "list" || c.Command.Name == "get" || c.Command.Name == "restore" && !c.Bool("apply") {
+		a = accessRead // a restore without --apply is a dry run: it reads
 	}
 	m, err := e.plans(c, a)
 	if err != nil {
