@@ -82,7 +82,7 @@ func tasksCommand(e *env) *cli.Command {
 			run: func(c *cli.Context, m api.TeamManager, team, agent, task string, _ []string) (teammanager.Task, error) {
 				return m.ResumeTask(c.Context, team, agent, task)
 			}},
-		{name: "retry", usage: "put a failed or cancelled task back to pending", args: "TEAM TASK", lead: true,
+		{name: "retry", usage: "put a failed or cancelled (not skipped) task back to pending, its dispatch count reset", args: "TEAM TASK", lead: true,
 			desc: "cortexctl tasks retry TEAM T2",
 			run: func(c *cli.Context, m api.TeamManager, team, agent, task string, _ []string) (teammanager.Task, error) {
 				return m.RetryTask(c.Context, team, agent, task)

@@ -24,3 +24,19 @@ func TestCLI_TasksBoard_MaxDispatchesZero(t *testing.T) {
 		t.Fatalf("after a refused --max-dispatches 0 the board has %d, want 7", b.MaxDispatches)
 	}
 }
+
+// TestCLI_TasksRetry_HelpSaysNotSkipped: retry puts a failed or cancelled
+// task back to pending, but not a skipped one (its dependents went ahead):
+// the help says so, and retrying a skipped task exits 4.
+func TestCLI_TasksRetry_HelpSaysNotSkipped(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	if out := mustCLI(t, dir, "tasks", "retry", "--help"); !strings.Contains(out, "a failed or cancelled (not skipped) task") {
+		t.Fatalf("tasks retry --help:\n%s", out)
+	}
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "tasks", "skip", "crew", "T1")
+	if r := runCLI(t, dir, "", "tasks", "retry", "crew", "T1"); r.code != exitConflict || !strings.Contains(r.stderr, "cannot retry") {
+		t.Fatalf("retry of a skipped task: exit %d, %q", r.code, r.stderr)
+	}
+}
