@@ -109,3 +109,30 @@ func TestBoard_Reads_AnyLifecycle(t *testing.T) {
 		t.Errorf("Board of an unknown team = %v, want ErrUnknownTeam", err)
 	}
 }
+
+// TestBoard_Reads_UnknownTeam: reading a task, its comments or history,
+// or a thread, of a team that does not exist says the team is unknown
+// (ErrUnknownTeam), not the task or message.
+func TestBoard_Reads_UnknownTeam(t *testing.T) {
+	f, team := boardFixture(t)
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b"}, Body: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, call := range map[string]func() error{
+		"GetTask":      func() error { _, err := f.m.GetTask(ctx, "nope", "T1"); return err },
+		"TaskComments": func() error { _, err := f.m.TaskComments(ctx, "nope", "T1"); return err },
+		"TaskHistory":  func() error { _, err := f.m.TaskHistory(ctx, "nope", "T1"); return err },
+		"Thread":       func() error { _, err := f.m.Thread(ctx, "nope", "M1"); return err },
+	} {
+		if err := call(); !errors.Is(err, teammanager.ErrUnknownTeam) {
+			t.Errorf("%s of an unknown team = %v, want ErrUnknownTeam", name, err)
+		}
+	}
+	if _, err := f.m.GetTask(ctx, team, "T9"); !errors.Is(err, teammanager.ErrUnknownTask) {
+		t.Errorf("GetTask of an unknown task = %v, want ErrUnknownTask", err)
+	}
+	if _, err := f.m.Thread(ctx, team, "M9"); !errors.Is(err, teammanager.ErrUnknownMessage) {
+		t.Errorf("Thread of an unknown message = %v, want ErrUnknownMessage", err)
+	}
+}

@@ -578,12 +578,18 @@ func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status
 }
 
 // Thread returns the messages of the thread that message id belongs to,
-// oldest first (retention may have removed some).
+// oldest first (retention may have removed some). It fails with
+// ErrUnknownMessage, or ErrUnknownTeam if there is no such team.
 func (m *Manager) Thread(ctx context.Context, teamID, id string) (_ []Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var root string
 	if err := m.boardRead(ctx, func(b *boardTx) error {
 		msg, err := b.loadMessage(teamID, id)
+		if errors.Is(err, ErrUnknownMessage) {
+			if terr := m.knownTeam(ctx, teamID); terr != nil {
+				return terr
+			}
+		}
 		if err == nil {
 			root = msg.Thread
 		}

@@ -233,12 +233,18 @@ func (b *boardTx) findCycle(t *Task, ids []string) ([]string, error) {
 	return nil, nil
 }
 
-// GetTask returns task taskID of team teamID.
+// GetTask returns task taskID of team teamID (ErrUnknownTask; ErrUnknownTeam
+// if there is no such team).
 func (m *Manager) GetTask(ctx context.Context, teamID, taskID string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
 	err = m.boardRead(ctx, func(b *boardTx) error {
 		t, err := b.loadTask(teamID, taskID)
+		if errors.Is(err, ErrUnknownTask) {
+			if terr := m.knownTeam(ctx, teamID); terr != nil {
+				return terr
+			}
+		}
 		if err == nil {
 			out = *t
 		}
