@@ -37,10 +37,7 @@ Example:
 					&cli.StringFlag{Name: "title", Usage: "the plan's title (required)"},
 					&cli.StringSliceFlag{Name: "step", Usage: `a step, in order: "TITLE" or "TITLE | DESCRIPTION", repeatable (at least one)`}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "draft", func(m api.TeamPlans, team string) (teammanager.Plan, error) {
-						if c.String("by") == "" {
-							return teammanager.Plan{}, usagef("plans draft: --by LEAD is required")
-						}
+					return planAction(c, e, "draft", needBy, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						np := teammanager.NewPlan{Title: c.String("title")}
 						for _, s := range c.StringSlice("step") {
 							title, desc, _ := strings.Cut(s, "|")
@@ -54,10 +51,7 @@ Example:
 				Name: "submit", Usage: "submit the draft for review (the lead)", ArgsUsage: "TEAM",
 				Flags: withOutput(byFlag("the lead (required)")),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "submit", func(m api.TeamPlans, team string) (teammanager.Plan, error) {
-						if c.String("by") == "" {
-							return teammanager.Plan{}, usagef("plans submit: --by LEAD is required")
-						}
+					return planAction(c, e, "submit", needBy, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						return m.SubmitPlan(c.Context, team, c.String("by"))
 					})
 				},
@@ -66,7 +60,7 @@ Example:
 				Name: "approve", Usage: "approve the plan pending review (the approver)", ArgsUsage: "TEAM",
 				Flags: withOutput(byFlag("the approver (default: the operator)"), &cli.StringFlag{Name: "feedback", Usage: "a note"}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "approve", func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+					return planAction(c, e, "approve", nil, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						return m.ReviewPlan(c.Context, team, approver(c), true, c.String("feedback"))
 					})
 				},
@@ -75,7 +69,7 @@ Example:
 				Name: "reject", Usage: "reject the plan pending review, with feedback (the approver)", ArgsUsage: "TEAM",
 				Flags: withOutput(byFlag("the approver (default: the operator)"), &cli.StringFlag{Name: "feedback", Usage: "why (required)"}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "reject", func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+					return planAction(c, e, "reject", needFeedback, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						return m.ReviewPlan(c.Context, team, approver(c), false, c.String("feedback"))
 					})
 				},
@@ -84,10 +78,12 @@ Example:
 				Name: "get", Usage: "show a revision of the plan (default: the latest)", ArgsUsage: "TEAM",
 				Flags: withOutput(&cli.IntFlag{Name: "revision", Usage: "the revision (from 1)"}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "get", func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+					return planAction(c, e, "get", func(c *cli.Context, _ string) error {
 						if c.Int("revision") < 0 {
-							return teammanager.Plan{}, fmt.Errorf("%w: --revision %d: want 1 or more", errInvalid, c.Int("revision"))
+							return fmt.Errorf("%w: --revision %d: want 1 or more", errInvalid, c.Int("revision"))
 						}
+						return nil
+					}, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						return m.GetPlan(c.Context, team, c.Int("revision"))
 					})
 				},
@@ -141,12 +137,34 @@ func planArgs(c *cli.Context, verb string) (string, error) {
 	return c.Args().First(), nil
 }
 
+// needBy is the check of plans draft and submit: the lead acting, --by.
+func needBy(c *cli.Context, verb string) error {
+	if c.String("by") == "" {
+		return usagef("plans %s: --by LEAD is required", verb)
+	}
+	return nil
+}
+
+// needFeedback is the check of plans reject: a rejection says why.
+func needFeedback(c *cli.Context, verb string) error {
+	if strings.TrimSpace(c.String("feedback")) == "" {
+		return fmt.Errorf("%w: plans %s: a rejection needs --feedback", errInvalid, verb)
+	}
+	return nil
+}
+
 // planAction runs a plans subcommand that answers one revision and prints
-// it.
-func planAction(c *cli.Context, e *env, verb string, fn func(m api.TeamPlans, team string) (teammanager.Plan, error)) error {
+// it. check (nil: none) reads the command's flags before the store is
+// opened.
+func planAction(c *cli.Context, e *env, verb string, check func(c *cli.Context, verb string) error, fn func(m api.TeamPlans, team string) (teammanager.Plan, error)) error {
 	team, err := planArgs(c, verb)
 	if err != nil {
 		return err
+	}
+	if check != nil {
+		if err := check(c, verb); err != nil {
+			return err
+		}
 	}
 	a := accessWrite
 	if verb == "get" {
