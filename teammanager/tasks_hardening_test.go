@@ -3,8 +3,10 @@ package teammanager_test
 import (
 	"errors"
 	"fmt"
+	"math/rand"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -331,5 +333,79 @@ func TestTask_Lease_TeamPauseDoesNotCount(t *testing.T) {
 	h, err := f.m.TaskHistory(ctx, team, task.ID)
 	if err != nil || h[len(h)-1].Reason != "no progress from a for 11m0s (lease 10m0s)" {
 		t.Fatalf("history %+v, %v", h, err)
+	}
+}
+
+// TestTask_Concurrent_BoardStaysConsistent: goroutines on one Manager
+// claim, dispatch, complete, review, fail, comment, control and update a
+// small board at random, racing each other (run with -race). Whatever
+// wins, the board stays consistent (CheckBoard: rows, ready and held
+// queues, quads), each task's history is a chain (every change starts
+// from the status the one before ended in, the last one at the task's
+// status), and no finished task is left paused.
+func TestTask_Concurrent_BoardStaysConsistent(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, MaxDispatches: 4, Lease: time.Minute})
+	var ids []string
+	for i := range 8 {
+		var bb []string
+		if i%3 == 2 {
+			bb = []string{ids[i-1]}
+		}
+		ids = append(ids, mustTask(t, f, team, "lead", teammanager.NewTask{Subject: fmt.Sprint("task ", i), Priority: i % 4, BlockedBy: bb}).ID)
+	}
+	agents := []string{"a", "b", "c"}
+	ops := []func(r *rand.Rand, id, agent string){
+		func(_ *rand.Rand, id, agent string) { f.m.ClaimTask(ctx, team, agent, id) },
+		func(_ *rand.Rand, _, agent string) { f.m.ClaimNext(ctx, team, agent) },
+		func(_ *rand.Rand, id, agent string) { f.m.ProgressTask(ctx, team, agent, id, "") },
+		func(_ *rand.Rand, id, agent string) { f.m.CompleteTask(ctx, team, agent, id, "result") },
+		func(r *rand.Rand, id, _ string) { f.m.ReviewTask(ctx, team, "lead", id, r.Intn(2) == 0, "feedback") },
+		func(_ *rand.Rand, id, agent string) { f.m.FailTask(ctx, team, agent, id, "broken") },
+		func(_ *rand.Rand, id, agent string) {
+			f.m.AddTaskComment(ctx, team, agent, id, teammanager.CommentBlocker, "stuck")
+		},
+		func(_ *rand.Rand, id, _ string) { f.m.CancelTask(ctx, team, "lead", id, "") },
+		func(_ *rand.Rand, id, _ string) { f.m.PauseTask(ctx, team, "lead", id) },
+		func(_ *rand.Rand, id, _ string) { f.m.ResumeTask(ctx, team, "lead", id) },
+		func(_ *rand.Rand, id, _ string) { f.m.RetryTask(ctx, team, "lead", id) },
+		func(_ *rand.Rand, id, _ string) { f.m.SkipTask(ctx, team, "lead", id, "") },
+		func(_ *rand.Rand, _, _ string) { f.m.DispatchUnblocked(ctx, team) },
+		func(_ *rand.Rand, _, _ string) { f.clock.Advance(30 * time.Second); f.m.SweepTasks(ctx, team) },
+		func(r *rand.Rand, id, _ string) {
+			p := r.Intn(5)
+			f.m.UpdateTask(ctx, team, "lead", id, teammanager.TaskUpdate{Priority: &p})
+		},
+	}
+	var wg sync.WaitGroup
+	for g := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(int64(g)))
+			for range 120 {
+				ops[r.Intn(len(ops))](r, ids[r.Intn(len(ids))], agents[r.Intn(len(agents))])
+			}
+		}()
+	}
+	wg.Wait()
+	if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		h, err := f.m.TaskHistory(ctx, team, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last teammanager.TaskStatus
+		for i, c := range h {
+			if i > 0 && c.From != last {
+				t.Fatalf("%s: change %d (%s) is from %s, after a change to %s", id, i+1, c.Action, c.From, last)
+			}
+			last = c.To
+		}
+		got, err := f.m.GetTask(ctx, team, id)
+		if err != nil || got.Status != last || got.Status.Finished() && got.Paused {
+			t.Fatalf("%s = %+v, %v; its history ends at %s", id, got, err, last)
+		}
 	}
 }
