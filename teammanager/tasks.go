@@ -625,7 +625,7 @@ func numOfReadyKey(key string) int {
 }
 
 // ProgressTask records progress of agent on its in_progress task: the
-// lease starts again (and note, if any, is kept as a note comment).
+// lease starts again (and note, if not blank, is kept as a note comment).
 func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
@@ -639,7 +639,7 @@ func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note 
 		}
 		old := *t
 		t.UpdatedAt = b.now
-		if note != "" {
+		if strings.TrimSpace(note) != "" { // (a blank note is no comment)
 			if _, err := b.comment(t, agent, CommentNote, note); err != nil {
 				return err
 			}

@@ -409,3 +409,28 @@ func TestTask_Concurrent_BoardStaysConsistent(t *testing.T) {
 		}
 	}
 }
+
+// TestTask_Progress_BlankNote: a progress report whose note is only
+// blanks renews the lease without a comment — as AddTaskComment refuses an
+// empty comment — instead of leaving a blank one on the task.
+func TestTask_Progress_BlankNote(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{})
+	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(time.Minute)
+	got, err := f.m.ProgressTask(ctx, team, "a", task.ID, " \n\t")
+	if err != nil || !got.UpdatedAt.Equal(f.clock.Now()) {
+		t.Fatalf("progress = %+v, %v; want the lease renewed", got, err)
+	}
+	if cs, err := f.m.TaskComments(ctx, team, task.ID); err != nil || len(cs) != 0 {
+		t.Fatalf("comments after a blank progress note: %+v, %v", cs, err)
+	}
+	if _, err := f.m.ProgressTask(ctx, team, "a", task.ID, "parser done"); err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := f.m.TaskComments(ctx, team, task.ID); err != nil || len(cs) != 1 || cs[0].Text != "parser done" {
+		t.Fatalf("comments after a progress note: %+v, %v", cs, err)
+	}
+}
