@@ -78,7 +78,9 @@
 //   - PauseTeam (active → paused) and ResumeTeam (paused → active): while
 //     paused, member updates and findings are refused with ErrTeamPaused
 //     and the timeout clock stops (the time paused is added to the
-//     deadline: team:lifecycle:pausedFor); reads, queries and merges go on.
+//     deadline: team:lifecycle:pausedFor), as do the leases of its claimed
+//     tasks; reads, queries and merges go on. ResumeTeam refuses a team
+//     that is not paused.
 //   - DisbandTeam (forming, active or paused → disbanded): the team keeps
 //     its graphs, read-only (every write is refused with ErrTeamDisbanded),
 //     until it is deleted. No merge runs.
