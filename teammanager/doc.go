@@ -191,7 +191,9 @@
 // default the member with role "lead"). A failed or cancelled blocker
 // keeps its dependents blocked (GoClaw unblocks them) and the lead is sent
 // an escalation; the lead then retries it or skips it (a skipped task
-// lets its dependents go ahead). Every change is one atomic write with
+// lets its dependents go ahead). A finished team's board, mailbox and
+// plan take no writes — a team past its timeout is finished at once, as
+// reads report it, before any write records it. Every change is one atomic write with
 // its events (task.created, task.status, task.updated, message.sent);
 // writes are group-committed (boardtx.go), so a claim is atomic: of
 // concurrent claims of a task exactly one wins. A store is opened by one

@@ -3,6 +3,7 @@ package teammanager_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -134,5 +135,65 @@ func TestBoard_Reads_UnknownTeam(t *testing.T) {
 	}
 	if _, err := f.m.Thread(ctx, team, "M9"); !errors.Is(err, teammanager.ErrUnknownMessage) {
 		t.Errorf("Thread of an unknown message = %v, want ErrUnknownMessage", err)
+	}
+}
+
+// TestBoard_TimedOutTeam_RefusesWrites: a team past its deadline is failed
+// (reads say so at once) even before a write records it, and its board,
+// mailbox and plan take no more writes: each is refused with
+// ErrTeamFinished and writes nothing — whether or not the board was used
+// before. Its board is still read; a paused team's clock (and deadline)
+// stands still, so its mailbox still works.
+func TestBoard_TimedOutTeam_RefusesWrites(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	ms := append([]teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}, members("a", "b")...)
+	used := f.create(t, teammanager.TeamConfig{ID: "used", Name: "used", Members: ms, Timeout: time.Hour}).ID
+	fresh := f.create(t, teammanager.TeamConfig{ID: "fresh", Name: "fresh", Members: ms, Timeout: time.Hour}).ID
+	paused := f.create(t, teammanager.TeamConfig{ID: "paused", Name: "paused", Members: ms, Timeout: time.Hour}).ID
+	for _, team := range []string{used, fresh, paused} {
+		f.status(t, team, "a", teammanager.Running, "")
+	}
+	task := mustTask(t, f, used, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.PauseTeam(ctx, paused); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2 * time.Hour)
+	if tm, err := f.m.GetTeam(ctx, used); err != nil || tm.Status != teammanager.Failed {
+		t.Fatalf("team past its deadline reads %+v, %v; want failed", tm, err)
+	}
+	before := storeDump(t, f)
+	for _, team := range []string{used, fresh} {
+		for name, call := range map[string]func() error{
+			"create": func() error {
+				_, err := f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: "late"})
+				return err
+			},
+			"claim": func() error { _, err := f.m.ClaimTask(ctx, team, "a", task.ID); return err },
+			"send": func() error {
+				_, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "late"})
+				return err
+			},
+			"draft plan": func() error {
+				_, err := f.m.DraftPlan(ctx, team, "lead", teammanager.NewPlan{Title: "t", Steps: []teammanager.PlanStep{{Title: "s"}}})
+				return err
+			},
+			"retention": func() error { return f.m.ConfigureMailbox(ctx, team, time.Hour, 5) },
+		} {
+			if err := call(); !errors.Is(err, teammanager.ErrTeamFinished) {
+				t.Errorf("%s on team %s past its deadline: %v, want ErrTeamFinished", name, team, err)
+			}
+		}
+	}
+	if storeDump(t, f) != before {
+		t.Fatal("writes refused on a timed-out team wrote to the store")
+	}
+	if ts, err := f.m.ListTasks(ctx, used, teammanager.TaskFilter{}); err != nil || len(ts) != 1 {
+		t.Fatalf("tasks of the timed-out team: %v, %v", ts, err)
+	}
+	if _, err := f.m.Board(ctx, used); err != nil {
+		t.Fatalf("board of the timed-out team: %v", err)
+	}
+	if _, err := f.m.SendMessage(ctx, paused, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "still here"}); err != nil {
+		t.Fatalf("send on a paused team past the deadline it had: %v", err)
 	}
 }

@@ -189,7 +189,8 @@ func readyKey(team string, prio, n int) string {
 }
 
 // loadBoard reads team's board row, creating it (staged) from the team's
-// members on first use. It fails with ErrUnknownTeam and ErrTeamFinished,
+// members on first use. It fails with ErrUnknownTeam and ErrTeamFinished
+// (also for a team past its deadline whose timeout no write recorded yet),
 // with ErrTeamDisbanded for a disbanded team, and with ErrTeamPaused for a
 // paused one unless pausedOK (the mailbox works while a team is paused;
 // the board waits).
@@ -208,6 +209,11 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 		if len(row) == nListFields && row[fPausedAt] != nil && !pausedOK {
 			return nil, fmt.Errorf("team %s is paused (ResumeTeam): %w", team, ErrTeamPaused)
 		}
+		if len(row) == nListFields {
+			if err := b.checkDeadline(team, rowTimes(row)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	st, found, err := b.board(team)
 	if err != nil {
@@ -224,12 +230,59 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	if Finished(t.Status) {
 		return nil, fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
 	}
+	if err := b.checkDeadline(team, t); err != nil {
+		return nil, err
+	}
 	if err := checkWorking(t); err != nil && (t.Lifecycle != LifecyclePaused || !pausedOK) {
 		return nil, err
 	}
 	st = newBoard(t)
 	b.saveBoard(team, st)
 	return st, nil
+}
+
+// checkDeadline fails with ErrTeamFinished if team t (its status and
+// timing fields) is running past its timeout: the team reads as failed
+// (GetTeam), so its board, mailbox and plan take no more writes, although
+// no write has recorded the timeout yet (Sweep, or the team's next member
+// update, does).
+func (b *boardTx) checkDeadline(team string, t *Team) error {
+	if exp := expiry(t); !exp.IsZero() && !b.now.Before(exp) {
+		return fmt.Errorf("team %s timed out at %s: %w", team, exp.UTC().Format(time.RFC3339), ErrTeamFinished)
+	}
+	return nil
+}
+
+// rowTimes returns the fields of a team-table row that expiry reads; a
+// row whose fields do not parse gives a team without a deadline (none is
+// made up).
+func rowTimes(row []quad.Value) *Team {
+	var t Team
+	if s, ok := row[fStatus].(quad.String); ok {
+		t.Status = Status(s)
+	}
+	var errs [5]error
+	if v := row[fTimeout]; v != nil {
+		t.Timeout, errs[0] = ns.ParseDuration(v)
+	}
+	if v := row[fStarted]; v != nil {
+		t.StartedAt, errs[1] = ns.ParseDateTime(v)
+	}
+	if v := row[fPausedFor]; v != nil {
+		t.PausedFor, errs[2] = ns.ParseDuration(v)
+	}
+	if v := row[fPausedAt]; v != nil {
+		t.PausedAt, errs[3] = ns.ParseDateTime(v)
+	}
+	if v := row[fDisbandedAt]; v != nil {
+		t.DisbandedAt, errs[4] = ns.ParseDateTime(v)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return &Team{}
+		}
+	}
+	return &t
 }
 
 // newBoard returns the board of team t before its first write: the
