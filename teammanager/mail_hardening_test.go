@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -142,7 +143,7 @@ func TestBoard_Reads_UnknownTeam(t *testing.T) {
 // (reads say so at once) even before a write records it, and its board,
 // mailbox and plan take no more writes: each is refused with
 // ErrTeamFinished and writes nothing — whether or not the board was used
-// before. Its board is still read; a paused team's clock (and deadline)
+// before, with or without the team's row of the team table. Its board is still read; a paused team's clock (and deadline)
 // stands still, so its mailbox still works.
 func TestBoard_TimedOutTeam_RefusesWrites(t *testing.T) {
 	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
@@ -158,6 +159,11 @@ func TestBoard_TimedOutTeam_RefusesWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.clock.Advance(2 * time.Hour)
+	// Without its row of the team table (a table rebuilt, or not yet),
+	// the board reads the team itself.
+	if err := f.n.Update(ctx, func(tx *cortex.Tx) error { tx.DeleteSide("teams", fresh); return nil }); err != nil {
+		t.Fatal(err)
+	}
 	if tm, err := f.m.GetTeam(ctx, used); err != nil || tm.Status != teammanager.Failed {
 		t.Fatalf("team past its deadline reads %+v, %v; want failed", tm, err)
 	}
