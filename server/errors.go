@@ -14,8 +14,9 @@ import (
 // Errors of the protocols, beside those of package api. Compare with
 // errors.Is.
 var (
-	// ErrTooLarge means a request body exceeds Options.WithMaxBodyBytes
-	// (HTTP 413). It matches api.ErrInvalid.
+	// ErrTooLarge means a request body exceeds Options.WithMaxBodyBytes,
+	// or a Graph Store body holds more triples than
+	// Options.WithMaxResults (HTTP 413). It matches api.ErrInvalid.
 	ErrTooLarge = fmt.Errorf("%w: request body too large", api.ErrInvalid)
 	// ErrUnsupportedMediaType means a body's Content-Type is not one the
 	// route reads (HTTP 415). It matches api.ErrUsage.

@@ -217,6 +217,14 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(err))
 		}
+		if int64(len(qs)) == s.opts.maxResults {
+			// A body is written in one atomic step, held in memory and
+			// written while the namespace's other writers wait: bounded
+			// like a response (a few MB of Turtle collections expand to
+			// millions of quads).
+			return nil, fmt.Errorf("%s: %w: more than %d triples (the server's limit of results per request; nothing was written): "+
+				"split the body, or load it with POST /ns/NS/import (atomic per segment, not as a whole)", t, ErrTooLarge, s.opts.maxResults)
+		}
 		q.Label = t.graph
 		qs = append(qs, q)
 	}

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -160,5 +161,44 @@ func TestGraphStore_PostToStoreCreatesGraph(t *testing.T) {
 		if resp, body := ts.do(m, "/ns/acme/data", "application/n-triples", strings.NewReader(nt)); resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s without a graph: %d %s, want 400", m, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestGraphStore_TriplesOverLimitWriteNothing: a body is bounded in
+// triples as well as bytes (WithMaxResults): a short Turtle collection
+// that expands to more triples than the limit is refused with 413 before
+// anything is written, by PUT and by POST; one at the limit is written.
+func TestGraphStore_TriplesOverLimitWriteNothing(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxResults(20))
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	const orig = `<http://ex/a> <http://ex/p> "1" .`
+	if resp, body := ts.do("PUT", g, "application/n-triples", strings.NewReader(orig+"\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	// ( 1 2 ... 10 ): 2 triples an item, plus the one that links it.
+	list := func(n int) string {
+		var b strings.Builder
+		b.WriteString("<http://ex/s> <http://ex/list> (")
+		for i := range n {
+			fmt.Fprintf(&b, " %d", i)
+		}
+		b.WriteString(" ) .\n")
+		return b.String()
+	}
+	for _, method := range []string{"PUT", "POST"} {
+		resp, body := ts.do(method, g, "text/turtle", strings.NewReader(list(10))) // 21 triples
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || resp.Header.Get("Cortex-Error-Kind") != "invalid" ||
+			!strings.Contains(body, "more than 20 triples") || !strings.Contains(body, "nothing was written") {
+			t.Errorf("%s of 21 triples: %d %s %q, want 413 invalid", method, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
+		}
+		if _, got := ts.do("GET", g, "", nil, "Accept", "application/n-triples"); lines(got) != orig {
+			t.Errorf("graph after the refused %s: %q", method, got)
+		}
+	}
+	if resp, body := ts.do("PUT", g, "text/turtle", strings.NewReader(list(9)+"<http://ex/s> <http://ex/p> \"x\" .\n")); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("PUT of 20 triples: %d %s", resp.StatusCode, body)
+	}
+	if _, got := ts.do("GET", g, "", nil, "Accept", "application/n-triples"); strings.Count(got, "\n") != 20 {
+		t.Errorf("graph after a PUT of 20 triples: %q", got)
 	}
 }

@@ -67,7 +67,9 @@ func DefaultOptions() Options {
 // namespaces, graphs). A response that would hold more is not sent: the
 // request fails with ErrTooManyResults before any result is sent, never
 // with a silently truncated result (default 1,000,000; n ≤ 0 keeps the
-// default).
+// default). It bounds the triples of a Graph Store PUT or POST body too,
+// which is written in one atomic step: a larger one fails with ErrTooLarge
+// and writes nothing.
 func (o Options) WithMaxResults(n int64) Options {
 	if n > 0 {
 		o.maxResults = n

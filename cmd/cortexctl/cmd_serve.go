@@ -76,7 +76,7 @@ Examples:
 			&cli.StringFlag{Name: "max-body", Usage: "largest request body (JSON-RPC, query, graph store upload), a `SIZE` such as 32MiB", DefaultText: "32MiB", Category: "Limits:"},
 			&cli.DurationFlag{Name: "query-timeout", Usage: "how long a query runs when it asks for no timeout", DefaultText: "30s", Category: "Limits:"},
 			&cli.DurationFlag{Name: "max-query-timeout", Usage: "the longest timeout a query may ask for", DefaultText: "5m", Category: "Limits:"},
-			&cli.Int64Flag{Name: "max-results", Usage: "most rows, triples or items in one response; a larger one is an error, never truncated", DefaultText: "1000000", Category: "Limits:"},
+			&cli.Int64Flag{Name: "max-results", Usage: "most rows, triples or items in one response, and triples in one Graph Store PUT or POST; a larger one is an error, never truncated", DefaultText: "1000000", Category: "Limits:"},
 			&cli.Int64Flag{Name: "max-queries", Usage: "read-heavy requests (queries, graph store GETs, listings) evaluated at once", DefaultText: "16", Category: "Limits:"},
 			&cli.DurationFlag{Name: "queue-wait", Usage: "how long a request over --max-queries waits for a turn before 503 busy", DefaultText: "2s", Category: "Limits:"},
 			&cli.DurationFlag{Name: "read-header-timeout", Usage: "time a client has to send a request's headers", DefaultText: "10s", Category: "Limits:"},
