@@ -70,6 +70,7 @@ type TaskBoard interface {
 	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
 	Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error)
 	ConfigureBoard(ctx context.Context, teamID string, s teammanager.BoardSettings) (teammanager.BoardSettings, error)
+	UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error)
 	SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error)
 	Inbox(ctx context.Context, teamID, agent string, f teammanager.MailFilter) ([]teammanager.Message, error)
 	MarkMessages(ctx context.Context, teamID, agent string, status teammanager.MessageStatus, ids ...string) error

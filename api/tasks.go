@@ -80,8 +80,9 @@ type TaskSweep struct {
 	Stale    []Task `json:"stale"`
 }
 
-// Board is a team board's rules (tasks board, teams.task.board). Lease and
-// staleAfter are in seconds.
+// Board is a team board's rules (tasks board, teams.task.board): every
+// setting of teammanager.BoardSettings. Lease and staleAfter are in
+// seconds.
 type Board struct {
 	Team          string  `json:"team"`
 	Lead          string  `json:"lead,omitempty"`
@@ -91,6 +92,24 @@ type Board struct {
 	MaxDispatches int     `json:"maxDispatches"`
 	Lease         float64 `json:"lease"`
 	StaleAfter    float64 `json:"staleAfter"`
+	PlanApproval  bool    `json:"planApproval"`
+	PlanApprover  string  `json:"planApprover,omitempty"` // empty: the operator
+}
+
+// BoardUpdate is the params of teams.task.configure_board: the team, and
+// the settings to change, named and in the units of Board; a setting
+// absent is kept (teammanager.BoardUpdate).
+type BoardUpdate struct {
+	Team          string   `json:"team"`
+	Lead          *string  `json:"lead,omitempty"`
+	AllowRequests *bool    `json:"allowRequests,omitempty"`
+	LeadMayWork   *bool    `json:"leadMayWork,omitempty"`
+	RequireReview *bool    `json:"requireReview,omitempty"`
+	MaxDispatches *int     `json:"maxDispatches,omitempty"`
+	Lease         *float64 `json:"lease,omitempty"`
+	StaleAfter    *float64 `json:"staleAfter,omitempty"`
+	PlanApproval  *bool    `json:"planApproval,omitempty"`
+	PlanApprover  *string  `json:"planApprover,omitempty"`
 }
 
 // Message is a mailbox message. Status and readAt are the reader's, in an
@@ -193,25 +212,73 @@ func TaskSweepOf(team string, sw teammanager.TaskSweep) TaskSweep {
 // BoardOf returns the JSON shape of the board settings s of team team.
 func BoardOf(team string, s teammanager.BoardSettings) Board {
 	return Board{Team: team, Lead: s.Lead, AllowRequests: s.AllowRequests, LeadMayWork: s.LeadMayWork, RequireReview: s.RequireReview,
-		MaxDispatches: s.MaxDispatches, Lease: s.Lease.Seconds(), StaleAfter: s.StaleAfter.Seconds()}
+		MaxDispatches: s.MaxDispatches, Lease: s.Lease.Seconds(), StaleAfter: s.StaleAfter.Seconds(),
+		PlanApproval: s.PlanApproval, PlanApprover: s.PlanApprover}
+}
+
+// seconds returns v seconds (the name of the field: name) as a duration;
+// a negative v, or one too large for a time.Duration, is an error
+// matching ErrInvalid.
+func seconds(name string, v float64) (time.Duration, error) {
+	if !(v >= 0 && v <= float64(1<<62)/float64(time.Second)) {
+		return 0, fmt.Errorf("%w: %s %v s: want seconds ≥ 0", ErrInvalid, name, v)
+	}
+	return time.Duration(v * float64(time.Second)), nil
 }
 
 // Settings returns b as the team manager takes it. A lease or staleAfter
 // that is negative, or too large for a time.Duration, is an error
 // matching ErrInvalid.
 func (b Board) Settings() (teammanager.BoardSettings, error) {
-	var d [2]time.Duration
-	for i, s := range []struct {
-		name string
-		v    float64
-	}{{"lease", b.Lease}, {"staleAfter", b.StaleAfter}} {
-		if !(s.v >= 0 && s.v <= float64(1<<62)/float64(time.Second)) {
-			return teammanager.BoardSettings{}, fmt.Errorf("%w: %s %v s: want seconds ≥ 0", ErrInvalid, s.name, s.v)
-		}
-		d[i] = time.Duration(s.v * float64(time.Second))
+	lease, err := seconds("lease", b.Lease)
+	if err != nil {
+		return teammanager.BoardSettings{}, err
+	}
+	stale, err := seconds("staleAfter", b.StaleAfter)
+	if err != nil {
+		return teammanager.BoardSettings{}, err
 	}
 	return teammanager.BoardSettings{Lead: b.Lead, AllowRequests: b.AllowRequests, LeadMayWork: b.LeadMayWork,
-		RequireReview: b.RequireReview, MaxDispatches: b.MaxDispatches, Lease: d[0], StaleAfter: d[1]}, nil
+		RequireReview: b.RequireReview, MaxDispatches: b.MaxDispatches, Lease: lease, StaleAfter: stale,
+		PlanApproval: b.PlanApproval, PlanApprover: b.PlanApprover}, nil
+}
+
+// BoardUpdateOf returns the JSON shape of change u of team team's board.
+func BoardUpdateOf(team string, u teammanager.BoardUpdate) BoardUpdate {
+	out := BoardUpdate{Team: team, Lead: u.Lead, AllowRequests: u.AllowRequests, LeadMayWork: u.LeadMayWork,
+		RequireReview: u.RequireReview, MaxDispatches: u.MaxDispatches, PlanApproval: u.PlanApproval, PlanApprover: u.PlanApprover}
+	if u.Lease != nil {
+		v := u.Lease.Seconds()
+		out.Lease = &v
+	}
+	if u.StaleAfter != nil {
+		v := u.StaleAfter.Seconds()
+		out.StaleAfter = &v
+	}
+	return out
+}
+
+// Update returns b as the team manager takes it. A lease or staleAfter
+// given that is negative, or too large for a time.Duration, is an error
+// matching ErrInvalid.
+func (b BoardUpdate) Update() (teammanager.BoardUpdate, error) {
+	u := teammanager.BoardUpdate{Lead: b.Lead, AllowRequests: b.AllowRequests, LeadMayWork: b.LeadMayWork,
+		RequireReview: b.RequireReview, MaxDispatches: b.MaxDispatches, PlanApproval: b.PlanApproval, PlanApprover: b.PlanApprover}
+	for _, f := range []struct {
+		name string
+		v    *float64
+		d    **time.Duration
+	}{{"lease", b.Lease, &u.Lease}, {"staleAfter", b.StaleAfter, &u.StaleAfter}} {
+		if f.v == nil {
+			continue
+		}
+		d, err := seconds(f.name, *f.v)
+		if err != nil {
+			return teammanager.BoardUpdate{}, err
+		}
+		*f.d = &d
+	}
+	return u, nil
 }
 
 // MessageOf returns the JSON shape of m.

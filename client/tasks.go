@@ -227,11 +227,21 @@ func (c *Client) Board(ctx context.Context, teamID string) (teammanager.BoardSet
 	return b.Settings()
 }
 
-// ConfigureBoard sets the rules of a team's board
-// (teams.task.configure_board).
+// ConfigureBoard sets every rule of a team's board
+// (teams.task.configure_board, with every setting given).
 func (c *Client) ConfigureBoard(ctx context.Context, teamID string, s teammanager.BoardSettings) (teammanager.BoardSettings, error) {
+	return c.UpdateBoard(ctx, teamID, teammanager.BoardUpdate{Lead: &s.Lead, AllowRequests: &s.AllowRequests, LeadMayWork: &s.LeadMayWork,
+		RequireReview: &s.RequireReview, MaxDispatches: &s.MaxDispatches, Lease: &s.Lease, StaleAfter: &s.StaleAfter,
+		PlanApproval: &s.PlanApproval, PlanApprover: &s.PlanApprover})
+}
+
+// UpdateBoard changes the rules of a team's board that u gives, keeping
+// the others, in one atomic write (teams.task.configure_board, with the
+// settings given only). Durations are sent in seconds: a fraction of a
+// nanosecond is lost.
+func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error) {
 	var b api.Board
-	if err := c.Call(ctx, "teams.task.configure_board", api.BoardOf(teamID, s), &b); err != nil {
+	if err := c.Call(ctx, "teams.task.configure_board", api.BoardUpdateOf(teamID, u), &b); err != nil {
 		return teammanager.BoardSettings{}, err
 	}
 	return b.Settings()

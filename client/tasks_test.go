@@ -26,6 +26,7 @@ var boardBehaviours = []struct {
 	{"BoardSettingsAndSweep", testBoardSettingsAndSweep},
 	{"Mailbox", testMailbox},
 	{"TaskFindingsAndRetention", testTaskFindingsAndRetention},
+	{"BoardPlanApprovalAndPartialUpdate", testBoardPlanApprovalAndPartialUpdate},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -231,6 +232,46 @@ func testBoardSettingsAndSweep(t *testing.T, tm api.TeamManager) {
 		t.Fatalf("SweepTasks = %+v", sw)
 	}
 }
+
+// testBoardPlanApprovalAndPartialUpdate: every board setting, plan
+// approval and its approver too, goes through ConfigureBoard and Board;
+// UpdateBoard changes only the settings given.
+func testBoardPlanApprovalAndPartialUpdate(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	s := must[teammanager.BoardSettings](t, "board")(tm.Board(ctx, team))
+	s.PlanApproval, s.PlanApprover = true, "cat"
+	if got := must[teammanager.BoardSettings](t, "configure")(tm.ConfigureBoard(ctx, team, s)); got != s {
+		t.Fatalf("ConfigureBoard = %+v, want %+v", got, s)
+	}
+	if got := must[teammanager.BoardSettings](t, "board again")(tm.Board(ctx, team)); got != s {
+		t.Fatalf("Board after configure = %+v, want %+v", got, s)
+	}
+	lease := 30 * time.Minute
+	got := must[teammanager.BoardSettings](t, "update lease")(tm.UpdateBoard(ctx, team, teammanager.BoardUpdate{Lease: &lease}))
+	want := s
+	want.Lease = lease
+	if got != want {
+		t.Fatalf("UpdateBoard of the lease = %+v, want %+v", got, want)
+	}
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "x"}))
+	if _, err := tm.ClaimNext(ctx, team, "bob"); !errors.Is(err, teammanager.ErrPlanNotApproved) {
+		t.Fatalf("claim before the plan is approved: %v", err)
+	}
+	off, none := false, ""
+	got = must[teammanager.BoardSettings](t, "update plan")(tm.UpdateBoard(ctx, team, teammanager.BoardUpdate{PlanApproval: &off, PlanApprover: &none}))
+	want.PlanApproval, want.PlanApprover = false, ""
+	if got != want {
+		t.Fatalf("UpdateBoard of the plan settings = %+v, want %+v", got, want)
+	}
+	if _, err := tm.UpdateBoard(ctx, team, teammanager.BoardUpdate{PlanApprover: ptr("ann")}); !errors.Is(err, teammanager.ErrInvalidConfig) {
+		t.Fatalf("UpdateBoard with the lead as approver: %v", err)
+	}
+	if got := must[teammanager.BoardSettings](t, "board at last")(tm.Board(ctx, team)); got != want {
+		t.Fatalf("a refused UpdateBoard changed the board: %+v, want %+v", got, want)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func testMailbox(t *testing.T, tm api.TeamManager) {
 	team := crew(t, tm)

@@ -352,22 +352,24 @@ func teamsTaskBoard(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	return api.BoardOf(p.Team, s), nil
 }
 
-// teamsTaskConfigureBoard: an api.Board -> the board's rules as set
-// (every field is set: read them with teams.task.board first to change
-// some; 0 for maxDispatches, lease or staleAfter is the default).
+// teamsTaskConfigureBoard: an api.BoardUpdate ({team} and any of the
+// fields of api.Board) -> the board's rules after the change (api.Board).
+// The settings given change, in one atomic write; those absent are kept;
+// 0 for maxDispatches, lease or staleAfter is the default.
 func teamsTaskConfigureBoard(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p api.Board
+	var p api.BoardUpdate
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if err := required("team", p.Team); err != nil {
 		return nil, err
 	}
-	s, err := p.Settings()
+	u, err := p.Update()
 	if err != nil {
 		return nil, err
 	}
-	if s, err = c.m.ConfigureBoard(ctx, p.Team, s); err != nil {
+	s, err := c.m.UpdateBoard(ctx, p.Team, u)
+	if err != nil {
 		return nil, err
 	}
 	return api.BoardOf(p.Team, s), nil

@@ -141,3 +141,39 @@ func TestRPC_TaskErrors(t *testing.T) {
 		t.Fatalf("a refused call changed T1: %+v", task)
 	}
 }
+
+// TestRPC_ConfigureBoard_Partial: teams.task.configure_board changes the
+// settings its params give and keeps the others (plan approval and its
+// approver among them); teams.task.board answers every setting.
+func TestRPC_ConfigureBoard_Partial(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}, {Agent: "cat", Role: "dev"}}}, nil)
+	var b api.Board
+	ts.ok("acme", "teams.task.configure_board", map[string]any{"team": "crew", "planApproval": true, "planApprover": "cat", "allowRequests": true}, &b)
+	want := api.Board{Team: "crew", Lead: "ann", AllowRequests: true, RequireReview: true, MaxDispatches: 3, Lease: 600, StaleAfter: 1800,
+		PlanApproval: true, PlanApprover: "cat"}
+	if b != want {
+		t.Fatalf("configure_board = %+v, want %+v", b, want)
+	}
+	ts.ok("acme", "teams.task.configure_board", map[string]any{"team": "crew", "lease": 1800}, &b)
+	want.Lease = 1800
+	if b != want {
+		t.Fatalf("configure_board of the lease = %+v, want %+v", b, want)
+	}
+	ts.ok("acme", "teams.task.board", map[string]any{"team": "crew"}, &b)
+	if b != want {
+		t.Fatalf("board = %+v, want %+v", b, want)
+	}
+	ts.ok("acme", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "a"}, nil)
+	if r := ts.call("acme", "teams.task.next", map[string]any{"team": "crew", "agent": "bob"}); r.Error == nil || r.Error.Data.ExitCode != 4 ||
+		!strings.Contains(r.Error.Message, "plan") {
+		t.Fatalf("claim before the plan is approved: %+v", r)
+	}
+	b = api.Board{} // (planApprover is omitted when empty)
+	ts.ok("acme", "teams.task.configure_board", map[string]any{"team": "crew", "planApprover": ""}, &b)
+	want.PlanApprover = ""
+	if b != want {
+		t.Fatalf("configure_board of the approver = %+v, want %+v", b, want)
+	}
+}

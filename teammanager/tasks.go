@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -18,8 +19,37 @@ import (
 // StaleAfter keep their defaults; an empty Lead keeps the lead the board
 // has (by default the member with role "lead"). Settings that fail
 // validation are an error wrapping ErrInvalidConfig (ErrUnknownAgent for a
-// lead that is not a member) and change nothing.
-func (m *Manager) ConfigureBoard(ctx context.Context, teamID string, s BoardSettings) (_ BoardSettings, err error) {
+// lead that is not a member) and change nothing. It is UpdateBoard with
+// every setting given.
+func (m *Manager) ConfigureBoard(ctx context.Context, teamID string, s BoardSettings) (BoardSettings, error) {
+	return m.UpdateBoard(ctx, teamID, BoardUpdate{Lead: &s.Lead, AllowRequests: &s.AllowRequests, LeadMayWork: &s.LeadMayWork,
+		RequireReview: &s.RequireReview, MaxDispatches: &s.MaxDispatches, Lease: &s.Lease, StaleAfter: &s.StaleAfter,
+		PlanApproval: &s.PlanApproval, PlanApprover: &s.PlanApprover})
+}
+
+// BoardUpdate changes some of a board's settings (UpdateBoard): a nil
+// field keeps the setting the board has.
+type BoardUpdate struct {
+	Lead          *string // "" keeps the board's lead
+	AllowRequests *bool
+	LeadMayWork   *bool
+	RequireReview *bool
+	MaxDispatches *int           // 0: the default
+	Lease         *time.Duration // 0: the default
+	StaleAfter    *time.Duration // 0: the default
+	PlanApproval  *bool
+	PlanApprover  *string // "": the operator
+}
+
+// UpdateBoard changes the settings of team teamID's task board that u
+// gives, keeping the others, and returns the board's settings after the
+// change. The read and the change are one atomic write: a concurrent
+// update of other settings is not undone. Values are taken as
+// ConfigureBoard takes them (zero MaxDispatches, Lease and StaleAfter: the
+// defaults; an empty Lead: the board's lead), and settings that fail
+// validation are an error wrapping ErrInvalidConfig (ErrUnknownAgent for
+// a lead or plan approver that is not a member) and change nothing.
+func (m *Manager) UpdateBoard(ctx context.Context, teamID string, u BoardUpdate) (_ BoardSettings, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out BoardSettings
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -27,8 +57,29 @@ func (m *Manager) ConfigureBoard(ctx context.Context, teamID string, s BoardSett
 		if err != nil {
 			return err
 		}
-		if s.Lead == "" {
-			s.Lead = st.Settings.Lead
+		s := st.Settings.settings()
+		if u.Lead != nil && *u.Lead != "" {
+			s.Lead = *u.Lead
+		}
+		for _, f := range []struct {
+			dst *bool
+			src *bool
+		}{{&s.AllowRequests, u.AllowRequests}, {&s.LeadMayWork, u.LeadMayWork}, {&s.RequireReview, u.RequireReview}, {&s.PlanApproval, u.PlanApproval}} {
+			if f.src != nil {
+				*f.dst = *f.src
+			}
+		}
+		if u.MaxDispatches != nil {
+			s.MaxDispatches = *u.MaxDispatches
+		}
+		if u.Lease != nil {
+			s.Lease = *u.Lease
+		}
+		if u.StaleAfter != nil {
+			s.StaleAfter = *u.StaleAfter
+		}
+		if u.PlanApprover != nil {
+			s.PlanApprover = *u.PlanApprover
 		}
 		if s.MaxDispatches == 0 {
 			s.MaxDispatches = DefaultMaxDispatches

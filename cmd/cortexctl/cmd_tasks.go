@@ -281,7 +281,10 @@ Example:
 			Description: `Example:
    cortexctl tasks board TEAM
    cortexctl tasks board TEAM --allow-requests --max-dispatches 5 --lease 30m
-   cortexctl tasks board TEAM --require-review=false`,
+   cortexctl tasks board TEAM --require-review=false
+   cortexctl tasks board TEAM --plan-approval --plan-approver cat
+
+Only the settings given change; the others are kept.`,
 			Flags: withOutput(
 				&cli.StringFlag{Name: "lead", Usage: "the member `AGENT` who leads the board"},
 				&cli.BoolFlag{Name: "allow-requests", Usage: "let every member create tasks"},
@@ -289,7 +292,9 @@ Example:
 				&cli.BoolFlag{Name: "require-review", Usage: "send submissions to in_review for the lead"},
 				&cli.Int64Flag{Name: "max-dispatches", Usage: "circuit breaker: dispatches without completing before a task fails (1..100)"},
 				&cli.DurationFlag{Name: "lease", Usage: "how long an in_progress task may go without progress"},
-				&cli.DurationFlag{Name: "stale-after", Usage: "how long an in_progress or in_review task may go unchanged before sweep reports it"}),
+				&cli.DurationFlag{Name: "stale-after", Usage: "how long an in_progress or in_review task may go unchanged before sweep reports it"},
+				&cli.BoolFlag{Name: "plan-approval", Usage: "claim and dispatch no task before the lead's plan is approved (cortexctl plans)"},
+				&cli.StringFlag{Name: "plan-approver", Usage: "the member `AGENT` who approves the lead's plan ('': the operator)"}),
 			Action: func(c *cli.Context) error { return tasksBoard(c, e) },
 		},
 	}
@@ -668,6 +673,9 @@ func tasksSweep(c *cli.Context, e *env) error {
 	})
 }
 
+// boardFlags are the flags of tasks board that change a setting.
+var boardFlags = []string{"lead", "allow-requests", "lead-may-work", "require-review", "max-dispatches", "lease", "stale-after", "plan-approval", "plan-approver"}
+
 func tasksBoard(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
@@ -677,7 +685,7 @@ func tasksBoard(c *cli.Context, e *env) error {
 		return err
 	}
 	set := false
-	for _, f := range []string{"lead", "allow-requests", "lead-may-work", "require-review", "max-dispatches", "lease", "stale-after"} {
+	for _, f := range boardFlags {
 		set = set || c.IsSet(f)
 	}
 	for _, f := range []string{"lease", "stale-after"} {
@@ -696,31 +704,40 @@ func tasksBoard(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	s, err := m.Board(c.Context, args[0])
-	if err != nil {
-		return err
-	}
+	var s teammanager.BoardSettings
 	if set {
-		if c.IsSet("lead") {
-			s.Lead = c.String("lead")
-		}
-		for name, p := range map[string]*bool{"allow-requests": &s.AllowRequests, "lead-may-work": &s.LeadMayWork, "require-review": &s.RequireReview} {
+		// Only the settings given change, in one write: a concurrent
+		// change of the others is kept.
+		var u teammanager.BoardUpdate
+		for name, p := range map[string]**string{"lead": &u.Lead, "plan-approver": &u.PlanApprover} {
 			if c.IsSet(name) {
-				*p = c.Bool(name)
+				v := c.String(name)
+				*p = &v
+			}
+		}
+		for name, p := range map[string]**bool{"allow-requests": &u.AllowRequests, "lead-may-work": &u.LeadMayWork,
+			"require-review": &u.RequireReview, "plan-approval": &u.PlanApproval} {
+			if c.IsSet(name) {
+				v := c.Bool(name)
+				*p = &v
 			}
 		}
 		if c.IsSet("max-dispatches") {
-			s.MaxDispatches = int(c.Int64("max-dispatches"))
+			n := int(c.Int64("max-dispatches"))
+			u.MaxDispatches = &n
 		}
-		if c.IsSet("lease") {
-			s.Lease = c.Duration("lease")
+		for name, p := range map[string]**time.Duration{"lease": &u.Lease, "stale-after": &u.StaleAfter} {
+			if c.IsSet(name) {
+				d := c.Duration(name)
+				*p = &d
+			}
 		}
-		if c.IsSet("stale-after") {
-			s.StaleAfter = c.Duration("stale-after")
-		}
-		if s, err = m.ConfigureBoard(c.Context, args[0], s); err != nil {
-			return err
-		}
+		s, err = m.UpdateBoard(c.Context, args[0], u)
+	} else {
+		s, err = m.Board(c.Context, args[0])
+	}
+	if err != nil {
+		return err
 	}
 	return printResult(c, e.stdout, api.BoardOf(args[0], s), func() error {
 		tb := newTable(e.stdout, false)
@@ -731,6 +748,12 @@ func tasksBoard(c *cli.Context, e *env) error {
 		tb.row("max dispatches", strconv.Itoa(s.MaxDispatches))
 		tb.row("lease", s.Lease.String())
 		tb.row("stale after", s.StaleAfter.String())
+		tb.row("plan approval", strconv.FormatBool(s.PlanApproval))
+		approver := s.PlanApprover
+		if approver == "" {
+			approver = teammanager.Operator
+		}
+		tb.row("plan approver", approver)
 		return tb.flush()
 	})
 }

@@ -40,3 +40,36 @@ func TestCLI_TasksRetry_HelpSaysNotSkipped(t *testing.T) {
 		t.Fatalf("retry of a skipped task: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// TestCLI_TasksBoard_PlanApproval: --plan-approval and --plan-approver set
+// the board's plan settings, which --json shows; a later change of other
+// settings (--lease) keeps them, in both modes; with plan approval on, a
+// claim exits 4 until a plan is approved.
+func TestCLI_TasksBoard_PlanApproval(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	var b api.Board
+	cliJSON(t, dir, &b, "tasks", "board", "crew", "--plan-approval", "--plan-approver", "cat")
+	if !b.PlanApproval || b.PlanApprover != "cat" {
+		t.Fatalf("--plan-approval --plan-approver cat: %+v", b)
+	}
+	cliJSON(t, dir, &b, "tasks", "board", "crew", "--lease", "30m")
+	if !b.PlanApproval || b.PlanApprover != "cat" || b.Lease != 1800 {
+		t.Fatalf("after --lease 30m: %+v", b)
+	}
+	if out := mustCLI(t, dir, "tasks", "board", "crew"); !strings.Contains(out, "plan approval   true") || !strings.Contains(out, "plan approver   cat") {
+		t.Fatalf("tasks board:\n%s", out)
+	}
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	if r := runCLI(t, dir, "", "tasks", "next", "crew", "--as", "bob"); r.code != exitConflict || !strings.Contains(r.stderr, "plan") {
+		t.Fatalf("claim before the plan is approved: exit %d, %q", r.code, r.stderr)
+	}
+	cliJSON(t, dir, &b, "tasks", "board", "crew", "--plan-approval=false", "--plan-approver", "")
+	if b.PlanApproval || b.PlanApprover != "" || b.Lease != 1800 {
+		t.Fatalf("after --plan-approval=false --plan-approver '': %+v", b)
+	}
+	if out := mustCLI(t, dir, "tasks", "board", "crew"); !strings.Contains(out, "plan approver   operator") {
+		t.Fatalf("tasks board:\n%s", out)
+	}
+	mustCLI(t, dir, "tasks", "next", "crew", "--as", "bob")
+}
