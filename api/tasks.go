@@ -37,6 +37,10 @@ type Task struct {
 	UpdatedAt   *time.Time `json:"updatedAt,omitempty"`
 	ClaimedAt   *time.Time `json:"claimedAt,omitempty"`
 	ReviewedAt  *time.Time `json:"reviewedAt,omitempty"`
+	// Plan is the team's plan in force (the shape of plans get --json) on
+	// a task just handed out (claimed, next, dispatched); absent
+	// elsewhere, or when no plan is approved.
+	Plan *teammanager.Plan `json:"plan,omitempty"`
 }
 
 // TaskComment is a comment on a task (kind note or blocker).
@@ -172,7 +176,7 @@ func TaskOf(t teammanager.Task) Task {
 		Assignee: t.Assignee, Priority: t.Priority, BlockedBy: nonNil(t.BlockedBy), Dependents: nonNil(t.Dependents),
 		Status: string(t.Status), Paused: t.Paused, Skipped: t.Skipped, Result: t.Result, Error: t.Error,
 		Feedback: t.Feedback, CreatedBy: t.CreatedBy, ReviewedBy: t.ReviewedBy, Dispatches: t.Dispatches,
-		CreatedAt: tp(t.CreatedAt), UpdatedAt: tp(t.UpdatedAt), ClaimedAt: tp(t.ClaimedAt), ReviewedAt: tp(t.ReviewedAt)}
+		CreatedAt: tp(t.CreatedAt), UpdatedAt: tp(t.UpdatedAt), ClaimedAt: tp(t.ClaimedAt), ReviewedAt: tp(t.ReviewedAt), Plan: t.Plan}
 }
 
 // TasksOf returns the JSON shapes of ts (never nil).

@@ -318,7 +318,7 @@ func taskOf(t api.Task) teammanager.Task {
 		Assignee: t.Assignee, Priority: t.Priority, BlockedBy: noneIfEmpty(t.BlockedBy), Dependents: noneIfEmpty(t.Dependents),
 		Status: teammanager.TaskStatus(t.Status), Paused: t.Paused, Skipped: t.Skipped, Result: t.Result, Error: t.Error,
 		Feedback: t.Feedback, CreatedBy: t.CreatedBy, ReviewedBy: t.ReviewedBy, Dispatches: t.Dispatches,
-		CreatedAt: tv(t.CreatedAt), UpdatedAt: tv(t.UpdatedAt), ClaimedAt: tv(t.ClaimedAt), ReviewedAt: tv(t.ReviewedAt)}
+		CreatedAt: tv(t.CreatedAt), UpdatedAt: tv(t.UpdatedAt), ClaimedAt: tv(t.ClaimedAt), ReviewedAt: tv(t.ReviewedAt), Plan: t.Plan}
 }
 
 func tasksOf(ts []api.Task) []teammanager.Task {

@@ -27,6 +27,7 @@ var boardBehaviours = []struct {
 	{"Mailbox", testMailbox},
 	{"TaskFindingsAndRetention", testTaskFindingsAndRetention},
 	{"BoardPlanApprovalAndPartialUpdate", testBoardPlanApprovalAndPartialUpdate},
+	{"TaskHandedOutCarriesPlan", testTaskHandedOutCarriesPlan},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -272,6 +273,49 @@ func testBoardPlanApprovalAndPartialUpdate(t *testing.T, tm api.TeamManager) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// testTaskHandedOutCarriesPlan: a task claimed (ClaimTask, ClaimNext) or
+// dispatched carries the plan in force; none while no plan is approved,
+// and none on a task read back.
+func testTaskHandedOutCarriesPlan(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	pl := tm.(api.TeamPlans)
+	for _, s := range []string{"a", "b", "c", "d"} {
+		must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: s}))
+	}
+	if got := must[teammanager.Task](t, "claim without a plan")(tm.ClaimTask(ctx, team, "bob", "T1")); got.Plan != nil {
+		t.Fatalf("claimed with no plan approved: plan %+v", got.Plan)
+	}
+	must[teammanager.Plan](t, "draft")(pl.DraftPlan(ctx, team, "ann", teammanager.NewPlan{Title: "ship", Steps: []teammanager.PlanStep{{Title: "build", Description: "it"}, {Title: "test"}}}))
+	must[teammanager.Plan](t, "submit")(pl.SubmitPlan(ctx, team, "ann"))
+	if got := must[teammanager.Task](t, "claim with a plan pending")(tm.ClaimTask(ctx, team, "cat", "T2")); got.Plan != nil {
+		t.Fatalf("claimed with a plan pending review: plan %+v", got.Plan)
+	}
+	p := must[teammanager.Plan](t, "approve")(pl.ReviewPlan(ctx, team, teammanager.Operator, true, ""))
+	check := func(what string, got *teammanager.Plan) {
+		t.Helper()
+		if got == nil || got.Revision != p.Revision || got.Title != "ship" || got.State != teammanager.PlanApproved || got.IRI != p.IRI ||
+			!slices.Equal(got.Steps, p.Steps) || len(got.Steps) != 2 || got.Steps[0].Description != "it" {
+			t.Fatalf("%s: plan %+v, want %+v", what, got, p)
+		}
+	}
+	must[teammanager.Task](t, "complete T1")(tm.CompleteTask(ctx, team, "bob", "T1", "r"))
+	check("ClaimTask", must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T3")).Plan)
+	must[teammanager.Task](t, "complete T2")(tm.CompleteTask(ctx, team, "cat", "T2", "r"))
+	rep := must[teammanager.DispatchReport](t, "dispatch")(tm.DispatchUnblocked(ctx, team))
+	if len(rep.Dispatched) != 1 {
+		t.Fatalf("dispatch = %+v", rep)
+	}
+	check("DispatchUnblocked", rep.Dispatched[0].Plan)
+	if got := must[teammanager.Task](t, "get")(tm.GetTask(ctx, team, "T3")); got.Plan != nil {
+		t.Fatalf("GetTask: plan %+v", got.Plan)
+	}
+	must[teammanager.Task](t, "complete T3")(tm.CompleteTask(ctx, team, "bob", "T3", "r"))
+	must[teammanager.Task](t, "review T3")(tm.ReviewTask(ctx, team, "ann", "T3", false, "again"))
+	must[teammanager.Task](t, "fail T3")(tm.FailTask(ctx, team, "bob", "T3", "no"))
+	must[teammanager.Task](t, "retry T3")(tm.RetryTask(ctx, team, "ann", "T3"))
+	check("ClaimNext", must[teammanager.Task](t, "next")(tm.ClaimNext(ctx, team, "bob")).Plan)
+}
 
 func testMailbox(t *testing.T, tm api.TeamManager) {
 	team := crew(t, tm)

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // TestCLI_TasksBoard_MaxDispatchesZero: --max-dispatches is 1..100, as
@@ -72,4 +75,52 @@ func TestCLI_TasksBoard_PlanApproval(t *testing.T) {
 		t.Fatalf("tasks board:\n%s", out)
 	}
 	mustCLI(t, dir, "tasks", "next", "crew", "--as", "bob")
+}
+
+// TestCLI_TasksNext_CarriesPlan: a task handed out (tasks next, claim,
+// dispatch --json) carries the approved plan as plans get --json shows
+// it; no plan while none is approved, and none on tasks get.
+func TestCLI_TasksNext_CarriesPlan(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, s := range []string{"a", "b", "c"} {
+		mustCLI(t, dir, "tasks", "create", "crew", s)
+	}
+	if out := mustCLI(t, dir, "tasks", "next", "crew", "--as", "bob", "--json"); strings.Contains(out, `"plan"`) {
+		t.Fatalf("tasks next with no plan approved: %s", out)
+	}
+	mustCLI(t, dir, "plans", "draft", "crew", "--by", "ann", "--title", "ship it", "--step", "build | with tests", "--step", "review")
+	mustCLI(t, dir, "plans", "submit", "crew", "--by", "ann")
+	mustCLI(t, dir, "plans", "approve", "crew")
+	var want teammanager.Plan
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "plans", "get", "crew", "--json")), &want); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, got *teammanager.Plan) {
+		t.Helper()
+		if got == nil || !reflect.DeepEqual(*got, want) {
+			t.Fatalf("%s: plan %+v, want %+v", what, got, want)
+		}
+	}
+	var task api.Task
+	cliJSON(t, dir, &task, "tasks", "claim", "crew", "T2", "--as", "cat")
+	check("tasks claim", task.Plan)
+	mustCLI(t, dir, "tasks", "fail", "crew", "T1", "stuck", "--as", "bob")
+	cliJSON(t, dir, &task, "tasks", "next", "crew", "--as", "bob")
+	if task.ID != "T3" {
+		t.Fatalf("tasks next: %+v", task)
+	}
+	check("tasks next", task.Plan)
+	cliJSON(t, dir, &task, "tasks", "get", "crew", "T3")
+	if task.Plan != nil {
+		t.Fatalf("tasks get: plan %+v", task.Plan)
+	}
+	mustCLI(t, dir, "tasks", "fail", "crew", "T3", "stuck", "--as", "bob")
+	mustCLI(t, dir, "tasks", "retry", "crew", "T3")
+	var rep api.TaskDispatch
+	cliJSON(t, dir, &rep, "tasks", "dispatch", "crew")
+	if len(rep.Dispatched) != 1 {
+		t.Fatalf("dispatch: %+v", rep)
+	}
+	check("tasks dispatch", rep.Dispatched[0].Plan)
 }
