@@ -447,6 +447,14 @@ func (b *boardTx) mergeInto(p *boardTx) {
 
 // stage writes what the batch staged into tx.
 func (b *boardTx) stage(tx *cortex.Tx) error {
+	if err := b.stageWrites(tx); err != nil {
+		return err
+	}
+	return b.m.stageEvents(b.ctx, tx, b.now, b.events)
+}
+
+// stageWrites writes what b staged into tx, but its events.
+func (b *boardTx) stageWrites(tx *cortex.Tx) error {
 	if err := b.stageHeads(); err != nil {
 		return err
 	}
@@ -471,5 +479,5 @@ func (b *boardTx) stage(tx *cortex.Tx) error {
 			tx.PutSide(k.table, k.key, v)
 		}
 	}
-	return b.m.stageEvents(b.ctx, tx, b.now, b.events)
+	return nil
 }

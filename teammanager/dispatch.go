@@ -10,6 +10,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 )
 
@@ -24,8 +25,8 @@ type DispatchReport struct {
 // atomic write: first the in_progress tasks whose lease ran out go back to
 // pending (their assignee cleared: any member may take them), then the
 // ready tasks are handed out by priority (highest first, then lowest id),
-// one per free member: a member that may work and holds no in_progress
-// task. A task assigned to a member goes to that member only, if it is
+// one per free member: a member that may work (not the lead, unless the
+// board lets it; not a finished member) and holds no in_progress task. A task assigned to a member goes to that member only, if it is
 // free; an unassigned one to the first free member by agent id. A task
 // already dispatched MaxDispatches times fails instead (circuit breaker)
 // and the lead is sent an escalation; it takes no member's turn. With
@@ -242,4 +243,81 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 		norm[i] = nf
 	}
 	return m.writeFindingsLinked(ctx, teamID, agentID, norm, t.IRI)
+}
+
+// memberFinished applies, in tx (the write of UpdateMemberStatus that
+// finishes member agent of team ts with status completed or failed), what
+// that means for the team's board, in the same atomic write:
+//
+//   - the board records the member as finished: it is assigned,
+//     dispatched and claims no more tasks (ErrMemberFinished);
+//   - its in_progress tasks go back to pending, unassigned (action
+//     requeued, as when a lease runs out; their dispatch count is kept),
+//     and its pending tasks are unassigned: any member may take them;
+//   - its tasks in_review stay for the lead's review (a rejection then
+//     sends the task back to pending, unassigned).
+//
+// A team without a board row yet has nothing to change: its board reads
+// its members' statuses when it is made. The board's events join the
+// update's (events).
+func (m *Manager) memberFinished(ctx context.Context, tx *cortex.Tx, ts *teamState, agent string, status Status, now time.Time, events *[]Event) error {
+	team := ts.team.ID
+	b := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: now}
+	b.init()
+	st, found, err := b.board(team)
+	if err != nil || !found {
+		return err
+	}
+	st.setFinished(&ts.team) // (ts has the update: agent is finished)
+	if st.Finished[agent] == "" {
+		st.Finished = map[string]Status{agent: status}
+	}
+	b.saveBoard(team, st)
+	reason := fmt.Sprintf("member %s is %s", agent, status)
+	var held, assigned []int
+	if err := b.scan(heldTable, team+" "+agent+" ", func(key string, _ []quad.Value) bool {
+		held = append(held, numOfReadyKey(key))
+		return true
+	}); err != nil {
+		return err
+	}
+	var derr error
+	if err := b.scan(taskTable, teamKey(team), func(key string, vals []quad.Value) bool {
+		fs, err := taskFields(vals)
+		if err != nil {
+			derr = err
+			return false
+		}
+		if fs[tfAssignee] == agent && TaskStatus(fs[tfStatus]) == TaskPending {
+			assigned = append(assigned, numOfReadyKey(key))
+		}
+		return true
+	}); err != nil {
+		return err
+	}
+	if derr != nil {
+		return derr
+	}
+	for _, nums := range [][]int{held, assigned} {
+		for _, n := range nums {
+			t, err := b.loadTask(team, taskID(n))
+			if err != nil {
+				return err
+			}
+			old := *t
+			action := ActionUpdated
+			if t.Status == TaskInProgress {
+				action = ActionRequeued
+			}
+			t.Status, t.Assignee, t.UpdatedAt = TaskPending, "", now
+			if err := b.save(&old, t, TaskChange{Action: action, Reason: reason}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := b.stageWrites(tx); err != nil {
+		return err
+	}
+	*events = append(*events, b.events...)
+	return nil
 }

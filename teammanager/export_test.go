@@ -2,6 +2,7 @@ package teammanager
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/cayleygraph/quad"
@@ -112,3 +113,22 @@ func TaskRowValues(m *Manager, ctx context.Context, team, id string) (int, error
 // read from the store so far; the others came from the batches' team cache
 // (commit.go).
 func FindingsTeamReads(m *Manager) int64 { return m.commits.teamReads.Load() }
+
+// RewriteBoardRowUnfinished rewrites the stored board row of team as
+// boards wrote it before they recorded their finished members.
+func RewriteBoardRowUnfinished(m *Manager, ctx context.Context, team string) error {
+	return m.n.Update(ctx, func(tx *cortex.Tx) error {
+		vals, found, err := m.n.SideRow(ctx, boardTable, team)
+		if err != nil || !found {
+			return fmt.Errorf("board %s: found %v, %v", team, found, err)
+		}
+		st, err := decodeBoard(team, vals)
+		if err != nil {
+			return err
+		}
+		st.Finished, st.FinishedKnown = nil, false
+		j, _ := json.Marshal(st)
+		tx.PutSide(boardTable, team, []quad.Value{quad.String(j)})
+		return nil
+	})
+}

@@ -622,12 +622,17 @@ type MemberUpdate struct {
 // team then reads as not merged and the merge is retried (see the package
 // documentation). A call on a finished team with a due merge retries it
 // too.
+//
+// A member that finishes (completed or failed) leaves the team's task
+// board in the same write: it is assigned, dispatched and claims no more
+// tasks, and its in_progress and pending tasks go back to the queue,
+// unassigned (see memberFinished in dispatch.go).
 func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
 	}
-	st, rep, err := m.updateMerging(ctx, teamID, agentID, func(st *teamState, _ *cortex.Tx, now time.Time) error {
+	st, rep, err := m.updateMerging(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, now time.Time) error {
 		t := &st.team
 		if err := checkWorking(t); err != nil {
 			return err
@@ -653,6 +658,9 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 		if Finished(status) {
 			mb.CompletedAt = now
 			st.setTime(node, ns.MemberCompletedAt, now, x)
+			if err := m.memberFinished(ctx, tx, st, agentID, status, now, &st.events); err != nil {
+				return err
+			}
 		}
 		before := t.Status
 		t.Status, t.FailReason = derive(t)

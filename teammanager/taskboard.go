@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,6 +112,13 @@ type boardState struct {
 	// (the latest approved; 0: none).
 	PlanRevs int `json:"planRevs,omitempty"`
 	Plan     int `json:"plan,omitempty"`
+	// Finished are the members whose status is completed or failed, with
+	// it (UpdateMemberStatus records it in its write): they are assigned,
+	// dispatched and claim no task. FinishedKnown says the row records
+	// them: a row written before it did is filled from the team's members
+	// at its next write (loadBoard).
+	Finished      map[string]Status `json:"finished,omitempty"`
+	FinishedKnown bool              `json:"finishedKnown,omitempty"`
 }
 
 type boardWire struct {
@@ -159,9 +167,30 @@ func notLead(st *boardState, agent, what string) error {
 	return fmt.Errorf("%w: only the lead may %s, not %q", ErrNotAllowed, what, agent)
 }
 
-// mayWork reports whether agent may hold tasks.
+// mayWork reports whether agent may hold tasks: a member that is not
+// finished, and not the lead unless the board lets the lead work.
 func (st *boardState) mayWork(agent string) bool {
-	return st.isMember(agent) && (agent != st.Settings.Lead || st.Settings.LeadMayWork)
+	return st.isMember(agent) && st.Finished[agent] == "" && !st.leadIdle(agent)
+}
+
+// leadIdle reports whether agent is the lead of a board that does not let
+// the lead work.
+func (st *boardState) leadIdle(agent string) bool {
+	return agent == st.Settings.Lead && !st.Settings.LeadMayWork
+}
+
+// setFinished records the members of t that are finished.
+func (st *boardState) setFinished(t *Team) {
+	st.Finished = nil
+	for _, mb := range t.Members {
+		if Finished(mb.Status) {
+			if st.Finished == nil {
+				st.Finished = map[string]Status{}
+			}
+			st.Finished[mb.AgentID] = mb.Status
+		}
+	}
+	st.FinishedKnown = true
 }
 
 // taskNum returns the number of task id "T<n>", n written in decimal
@@ -218,6 +247,16 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	st, found, err := b.board(team)
 	if err != nil {
 		return nil, err
+	}
+	if found && !st.FinishedKnown {
+		// A row written before boards recorded their finished members:
+		// read them once.
+		ts, err := b.m.readTeam(b.ctx, b.n.Dataset(), team, "")
+		if err != nil {
+			return nil, err
+		}
+		st.setFinished(&ts.team)
+		b.saveBoard(team, st)
 	}
 	if found {
 		return st, nil
@@ -301,6 +340,7 @@ func newBoard(t *Team) *boardState {
 	if len(leads) == 1 {
 		st.Settings.Lead = leads[0]
 	}
+	st.setFinished(t)
 	return st
 }
 
@@ -337,6 +377,7 @@ func (b *boardTx) keepBoard(team string, st *boardState) {
 func (st *boardState) clone() *boardState {
 	c := *st
 	c.Members = slices.Clone(st.Members)
+	c.Finished = maps.Clone(st.Finished)
 	return &c
 }
 

@@ -131,7 +131,8 @@ func (m *Manager) boardRead(ctx context.Context, fn func(b *boardTx) error) erro
 // returns it. Only the lead may create tasks, or any member if the board
 // allows requests (ErrNotAllowed). The subject is required; the priority
 // is within ±MaxTaskPriority; the assignee, if any, is a member that may
-// work (never the lead unless the board allows it); every blocked_by names
+// work (never the lead unless the board allows it; never a member whose
+// status is completed or failed: ErrMemberFinished); every blocked_by names
 // an unfinished task of the same team (all ErrInvalidTask). The task is
 // pending, and ready (claimable, dispatchable) once its blockers complete.
 // Assigning the task to another member is a delegation: the rules of
@@ -158,6 +159,9 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 			return err
 		}
 		if t.Assignee != "" {
+			if err := checkAssignable(st, t.Assignee); err != nil {
+				return err
+			}
 			if err := rules.check(st, teamID, by, t.Assignee); err != nil {
 				return err
 			}
@@ -212,8 +216,17 @@ func checkFields(st *boardState, t *Task) error {
 		return errorf(ErrInvalidTask, "priority %d not in ±%d", t.Priority, MaxTaskPriority)
 	case t.Assignee != "" && !st.isMember(t.Assignee):
 		return fmt.Errorf("%w: assignee %q: %w", ErrInvalidTask, t.Assignee, ErrUnknownAgent)
-	case t.Assignee != "" && !st.mayWork(t.Assignee):
+	case t.Assignee != "" && st.leadIdle(t.Assignee):
 		return fmt.Errorf("%w: assignee %s is the lead, and the board does not let the lead work: %w", ErrInvalidTask, t.Assignee, ErrNotAllowed)
+	}
+	return nil
+}
+
+// checkAssignable refuses a new assignee that is finished (its status is
+// completed or failed): it works on no more tasks.
+func checkAssignable(st *boardState, agent string) error {
+	if s := st.Finished[agent]; s != "" {
+		return fmt.Errorf("assignee %s is %s: %w", agent, s, ErrMemberFinished)
 	}
 	return nil
 }
@@ -412,6 +425,9 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 				return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Op: "reassign"}
 			}
 			if *u.Assignee != "" && *u.Assignee != t.Assignee {
+				if err := checkAssignable(st, *u.Assignee); err != nil {
+					return err
+				}
 				if err := rules.check(st, teamID, by, *u.Assignee); err != nil {
 					return err
 				}
@@ -506,7 +522,8 @@ func (b *boardTx) loadFor(team, taskID string) (*boardState, *Task, error) {
 // (the others get a *TaskStateError: it is in_progress). The task must be
 // ready (its blockers completed or skipped: else ErrBlocked), not paused,
 // and unassigned or assigned to agent (ErrNotAllowed); the lead claims
-// only if the board lets it work.
+// only if the board lets it work, and a member whose status is completed
+// or failed claims nothing (ErrMemberFinished).
 //
 // Circuit breaker: a task already claimed or dispatched MaxDispatches times
 // fails instead (reason "dispatched N times without completing"), the lead
@@ -557,6 +574,9 @@ func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (
 func notWorker(st *boardState, agent string) error {
 	if !st.isMember(agent) {
 		return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+	}
+	if s := st.Finished[agent]; s != "" {
+		return fmt.Errorf("member %s is %s: %w", agent, s, ErrMemberFinished)
 	}
 	return fmt.Errorf("%w: %s is the lead, and the board does not let the lead work", ErrNotAllowed, agent)
 }
@@ -769,7 +789,9 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 // once all their blockers are done; the member is sent an approval
 // message. Reject: the task goes back to its member, in_progress with a
 // fresh lease, feedback kept in Feedback and as a note comment; the member
-// is sent a rejection message. Rejecting needs feedback (ErrInvalidTask).
+// is sent a rejection message. (If that member is finished meanwhile, the
+// rejected task goes back to pending, unassigned, feedback kept.)
+// Rejecting needs feedback (ErrInvalidTask).
 func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, approve bool, feedback string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
@@ -801,6 +823,11 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 			msg.Type, msg.Subject = MsgApproval, "task "+t.ID+" approved"
 		} else {
 			t.Status, t.Feedback, t.ClaimedAt = TaskInProgress, feedback, b.now
+			if st.Finished[t.Assignee] != "" {
+				// Its member is finished: the task goes back to the
+				// queue, for any member.
+				t.Status, t.Assignee = TaskPending, ""
+			}
 			if _, err := b.comment(t, lead, CommentNote, "review: "+feedback); err != nil {
 				return err
 			}

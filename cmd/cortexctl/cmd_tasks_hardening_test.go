@@ -124,3 +124,29 @@ func TestCLI_TasksNext_CarriesPlan(t *testing.T) {
 	}
 	check("tasks dispatch", rep.Dispatched[0].Plan)
 }
+
+// TestCLI_Tasks_FinishedMember: a member whose status is completed gets
+// no task: tasks next exits 4 (member is finished), dispatch skips it, and
+// the task it held went back to pending when it finished.
+func TestCLI_Tasks_FinishedMember(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "tasks", "create", "crew", "b")
+	mustCLI(t, dir, "tasks", "next", "crew", "--as", "bob")
+	mustCLI(t, dir, "teams", "member-status", "crew", "bob", "running")
+	mustCLI(t, dir, "teams", "member-status", "crew", "bob", "completed")
+	var task api.Task
+	cliJSON(t, dir, &task, "tasks", "get", "crew", "T1")
+	if task.Status != "pending" || task.Assignee != "" {
+		t.Fatalf("T1 after bob completed: %+v", task)
+	}
+	if r := runCLI(t, dir, "", "tasks", "next", "crew", "--as", "bob"); r.code != exitConflict || !strings.Contains(r.stderr, "member bob is completed") {
+		t.Fatalf("tasks next by a completed member: exit %d, %q", r.code, r.stderr)
+	}
+	var rep api.TaskDispatch
+	cliJSON(t, dir, &rep, "tasks", "dispatch", "crew")
+	if len(rep.Dispatched) != 1 || rep.Dispatched[0].Assignee != "cat" || rep.Dispatched[0].ID != "T1" {
+		t.Fatalf("dispatch after bob completed: %+v", rep)
+	}
+}

@@ -1,0 +1,122 @@
+package teammanager_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// finish moves member agent of team through running to status.
+func finish(t *testing.T, f *fixture, team, agent string, status teammanager.Status) {
+	t.Helper()
+	for _, s := range []teammanager.Status{teammanager.Running, status} {
+		if _, err := f.m.UpdateMemberStatus(ctx, team, agent, s, ""); err != nil {
+			t.Fatalf("%s %s: %v", agent, s, err)
+		}
+	}
+}
+
+// TestTask_FinishedMember: a member whose status is completed (or failed)
+// is not dispatched to, claims nothing and is not assigned tasks; its
+// in_progress task goes back to pending and its pending assigned task is
+// unassigned, in the write that finishes it; a task of it in review stays
+// for the lead, and rejected goes back to pending, unassigned.
+func TestTask_FinishedMember(t *testing.T) {
+	for _, status := range []teammanager.Status{teammanager.Completed, teammanager.Failed} {
+		t.Run(string(status), func(t *testing.T) {
+			f, team := boardFixture(t)
+			mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "held", Priority: 9})     // T1: a claims it
+			mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "mine", Assignee: "a"})   // T2: assigned to a
+			mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "reviewed", Priority: 8}) // T3: a submits it
+			mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "free", Priority: -1})    // T4
+			if _, err := f.m.ClaimTask(ctx, team, "a", "T3"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.m.CompleteTask(ctx, team, "a", "T3", "done"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.m.ClaimTask(ctx, team, "a", "T1"); err != nil {
+				t.Fatal(err)
+			}
+			finish(t, f, team, "a", status)
+			want := "member a is " + string(status)
+			for id, action := range map[string]string{"T1": teammanager.ActionRequeued, "T2": teammanager.ActionUpdated} {
+				task, err := f.m.GetTask(ctx, team, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if task.Status != teammanager.TaskPending || task.Assignee != "" {
+					t.Fatalf("%s after a finished: %s, assigned to %q", id, task.Status, task.Assignee)
+				}
+				hist, err := f.m.TaskHistory(ctx, team, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if last := hist[len(hist)-1]; last.Action != action || last.Reason != want {
+					t.Fatalf("%s's last change: %+v, want %s (%s)", id, last, action, want)
+				}
+			}
+			if task, err := f.m.GetTask(ctx, team, "T3"); err != nil || task.Status != teammanager.TaskInReview || task.Assignee != "a" {
+				t.Fatalf("T3 in review after a finished: %+v, %v", task, err)
+			}
+			if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+				t.Fatal(err)
+			}
+			for name, err := range map[string]error{
+				"claim next":  errOf(f.m.ClaimNext(ctx, team, "a")),
+				"claim":       errOf(f.m.ClaimTask(ctx, team, "a", "T4")),
+				"create for":  errOf(f.m.CreateTask(ctx, team, "lead", teammanager.NewTask{Subject: "x", Assignee: "a"})),
+				"reassign to": errOf(f.m.UpdateTask(ctx, team, "lead", "T4", teammanager.TaskUpdate{Assignee: ptr("a")})),
+			} {
+				if !errors.Is(err, teammanager.ErrMemberFinished) || !strings.Contains(err.Error(), "a is "+string(status)) {
+					t.Errorf("%s a finished member: %v", name, err)
+				}
+			}
+			rep, err := f.m.DispatchUnblocked(ctx, team)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, task := range rep.Dispatched {
+				got[task.Assignee] = task.ID
+			}
+			if len(rep.Dispatched) != 2 || got["a"] != "" || got["b"] != "T1" || got["c"] != "T2" {
+				t.Fatalf("dispatch after a finished: %+v", got)
+			}
+			task, err := f.m.ReviewTask(ctx, team, "lead", "T3", false, "redo it")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if task.Status != teammanager.TaskPending || task.Assignee != "" || task.Feedback != "redo it" {
+				t.Fatalf("T3 rejected after a finished: %+v", task)
+			}
+			if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestTask_FinishedMember_BoardRowOfBefore: a board row written before
+// boards recorded their finished members learns them at its next write,
+// so a member that finished then claims nothing.
+func TestTask_FinishedMember_BoardRowOfBefore(t *testing.T) {
+	f, team := boardFixture(t)
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	finish(t, f, team, "a", teammanager.Completed)
+	if err := teammanager.RewriteBoardRowUnfinished(f.m, ctx, team); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.m.ClaimNext(ctx, team, "a"); !errors.Is(err, teammanager.ErrMemberFinished) {
+		t.Fatalf("claim by a member finished before its board recorded it: %v", err)
+	}
+	if task, err := f.m.ClaimNext(ctx, team, "b"); err != nil || task.ID != "T1" {
+		t.Fatalf("claim by b: %+v, %v", task, err)
+	}
+}
+
+func errOf[T any](_ T, err error) error { return err }
+
+func ptr[T any](v T) *T { return &v }
