@@ -219,20 +219,14 @@ func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, e
 }
 
 // AddTaskFindings records fs as findings of member agentID made for task
-// taskID, through the same path as AddFindings (the findings are merged
+// taskID, through the same checks as AddFindings (the findings are merged
 // with the team's when it finishes), with the task in their provenance:
-// each finding node gets finding:task → the task node, in the same atomic
-// write. The agent must be the task's assignee and the task in_progress
-// or in_review.
+// each finding node gets finding:task → the task node. The agent must be
+// the task's assignee and the task in_progress or in_review
+// (ErrNotAllowed): that check and the write are one atomic step, so a
+// task cancelled, failed or reassigned before the write gets none.
 func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []Finding) (_ []string, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	t, err := m.GetTask(ctx, teamID, taskID)
-	if err != nil {
-		return nil, err
-	}
-	if t.Assignee != agentID || t.Status != TaskInProgress && t.Status != TaskInReview {
-		return nil, fmt.Errorf("team %s: task %s findings: %w: the task is %s, assigned to %q", teamID, taskID, ErrNotAllowed, t.Status, t.Assignee)
-	}
 	now := m.now()
 	norm := make([]Finding, len(fs))
 	for i, f := range fs {
@@ -242,8 +236,27 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 		}
 		norm[i] = nf
 	}
-	return m.writeFindingsLinked(ctx, teamID, agentID, norm, t.IRI)
+	if taskFindingsHook != nil {
+		taskFindingsHook()
+	}
+	return m.writeFindingsLinked(ctx, teamID, agentID, norm, m.ns.Task(teamID, taskID), func(tx *cortex.Tx) error {
+		b := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: now}
+		b.init()
+		t, err := b.loadTask(teamID, taskID)
+		if err != nil {
+			return err
+		}
+		if t.Assignee != agentID || t.Status != TaskInProgress && t.Status != TaskInReview {
+			return fmt.Errorf("team %s: task %s findings: %w: the task is %s, assigned to %q", teamID, taskID, ErrNotAllowed, t.Status, t.Assignee)
+		}
+		return nil
+	})
 }
+
+// taskFindingsHook, when set by a test, runs in AddTaskFindings once the
+// findings are checked, before the write that checks the task and records
+// them.
+var taskFindingsHook func()
 
 // memberFinished applies, in tx (the write of UpdateMemberStatus that
 // finishes member agent of team ts with status completed or failed), what

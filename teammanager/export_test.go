@@ -132,3 +132,7 @@ func RewriteBoardRowUnfinished(m *Manager, ctx context.Context, team string) err
 		return nil
 	})
 }
+
+// SetTaskFindingsHook sets a function that AddTaskFindings calls before
+// its write (nil: none).
+func SetTaskFindingsHook(fn func()) { taskFindingsHook = fn }

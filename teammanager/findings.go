@@ -153,12 +153,14 @@ func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []
 // writeFindings writes normalized findings of agent in one atomic update
 // with the membership check and returns their ids in order.
 func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs []Finding) ([]string, error) {
-	return m.writeFindingsLinked(ctx, teamID, agentID, fs, "")
+	return m.writeFindingsLinked(ctx, teamID, agentID, fs, "", nil)
 }
 
 // writeFindingsLinked is writeFindings that also links each finding node to
-// task (finding:task), if task is not empty.
-func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID string, fs []Finding, task quad.IRI) ([]string, error) {
+// task (finding:task), if task is not empty. With check (not nil), the
+// findings are written in a write of their own, only if check, run in that
+// write, passes: the check and the write are one atomic step.
+func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID string, fs []Finding, task quad.IRI, check func(tx *cortex.Tx) error) ([]string, error) {
 	ids := make([]string, len(fs))
 	qs := make([]quad.Quad, 0, 8*len(fs))
 	pins := make([]quad.Value, 0, len(fs))
@@ -172,7 +174,25 @@ func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID strin
 		pins = append(pins, m.ns.Finding(teamID, ids[i]))
 		found[i] = StoredFinding{ID: ids[i], Agent: agentID, Finding: f}
 	}
-	st, timedOut, err := m.writeFindingsGrouped(&findingsWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins, found: found})
+	var st *teamState
+	var timedOut bool
+	var err error
+	if check == nil {
+		st, timedOut, err = m.writeFindingsGrouped(&findingsWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins, found: found})
+	} else {
+		st, timedOut, err = m.write(ctx, teamID, "-", func(st *teamState, tx *cortex.Tx, _ time.Time) error {
+			if err := checkCanAssert(st, teamID, agentID); err != nil {
+				return err
+			}
+			if err := check(tx); err != nil {
+				return err
+			}
+			tx.Add(qs...)
+			tx.Pin(pins...)
+			st.events = append(st.events, findingsEvents(teamID, agentID, found)...)
+			return nil
+		})
+	}
 	if _, _, err := m.afterWrite(ctx, teamID, st, timedOut, err); err != nil {
 		return nil, err
 	}

@@ -120,3 +120,42 @@ func TestTask_FinishedMember_BoardRowOfBefore(t *testing.T) {
 func errOf[T any](_ T, err error) error { return err }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestTask_Findings_CancelledBeforeTheWrite: a task's findings are checked
+// against the task in the write that records them: a task cancelled or
+// failed after AddTaskFindings began, before its write, gets none.
+func TestTask_Findings_CancelledBeforeTheWrite(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		change func(f *fixture, team string) error
+	}{
+		{"cancelled", func(f *fixture, team string) error {
+			return errOf(f.m.CancelTask(ctx, team, "lead", "T1", "out of scope"))
+		}},
+		{"failed", func(f *fixture, team string) error { return errOf(f.m.FailTask(ctx, team, "a", "T1", "stuck")) }},
+	} {
+		t.Run(tc.status, func(t *testing.T) {
+			f, team := boardFixture(t, teammanager.BoardSettings{})
+			mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "find capitals"})
+			if _, err := f.m.ClaimTask(ctx, team, "a", "T1"); err != nil {
+				t.Fatal(err)
+			}
+			f.status(t, team, "a", teammanager.Running, "")
+			changed := errors.New("no change")
+			teammanager.SetTaskFindingsHook(func() { changed = tc.change(f, team) })
+			defer teammanager.SetTaskFindingsHook(nil)
+			fs := []teammanager.Finding{{Subject: iri("fr"), Predicate: iri("capital"), Object: iri("paris")}}
+			ids, err := f.m.AddTaskFindings(ctx, team, "a", "T1", fs)
+			if changed != nil {
+				t.Fatalf("T1 not %s: %v", tc.status, changed)
+			}
+			if !errors.Is(err, teammanager.ErrNotAllowed) || !strings.Contains(err.Error(), "the task is "+tc.status) {
+				t.Fatalf("findings for a task %s before the write: %v, %v", tc.status, ids, err)
+			}
+			stored, err := f.m.Findings(ctx, team, teammanager.FindingFilter{})
+			if err != nil || len(stored) != 0 {
+				t.Fatalf("findings recorded: %+v, %v", stored, err)
+			}
+		})
+	}
+}
