@@ -291,8 +291,8 @@ Only the settings given change; the others are kept.`,
 				&cli.BoolFlag{Name: "lead-may-work", Usage: "let the lead be assigned and claim tasks"},
 				&cli.BoolFlag{Name: "require-review", Usage: "send submissions to in_review for the lead"},
 				&cli.Int64Flag{Name: "max-dispatches", Usage: "circuit breaker: dispatches without completing before a task fails (1..100)"},
-				&cli.DurationFlag{Name: "lease", Usage: "how long an in_progress task may go without progress"},
-				&cli.DurationFlag{Name: "stale-after", Usage: "how long an in_progress or in_review task may go unchanged before sweep reports it"},
+				&cli.DurationFlag{Name: "lease", Usage: "how long an in_progress task may go without progress (> 0; 0 is refused; a new board's: 10m)", DefaultText: "unchanged"},
+				&cli.DurationFlag{Name: "stale-after", Usage: "how long an in_progress or in_review task may go unchanged before sweep reports it (> 0; 0 is refused; a new board's: 30m)", DefaultText: "unchanged"},
 				&cli.BoolFlag{Name: "plan-approval", Usage: "claim and dispatch no task before the lead's plan is approved (cortexctl plans)"},
 				&cli.StringFlag{Name: "plan-approver", Usage: "the member `AGENT` who approves the lead's plan ('': the operator)"}),
 			Action: func(c *cli.Context) error { return tasksBoard(c, e) },
@@ -689,8 +689,8 @@ func tasksBoard(c *cli.Context, e *env) error {
 		set = set || c.IsSet(f)
 	}
 	for _, f := range []string{"lease", "stale-after"} {
-		if c.Duration(f) < 0 {
-			return fmt.Errorf("%w: --%s %s: want a duration ≥ 0", errInvalid, f, c.Duration(f))
+		if c.IsSet(f) && c.Duration(f) <= 0 {
+			return fmt.Errorf("%w: --%s %s: want a duration > 0", errInvalid, f, c.Duration(f))
 		}
 	}
 	if n := c.Int64("max-dispatches"); c.IsSet("max-dispatches") && (n < 1 || n > 100) {

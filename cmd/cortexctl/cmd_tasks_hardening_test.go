@@ -150,3 +150,26 @@ func TestCLI_Tasks_FinishedMember(t *testing.T) {
 		t.Fatalf("dispatch after bob completed: %+v", rep)
 	}
 }
+
+// TestCLI_TasksBoard_ZeroDurations: --lease 0 and --stale-after 0 are
+// refused (exit 7), as the help says, not taken silently as the
+// defaults, and nothing is written.
+func TestCLI_TasksBoard_ZeroDurations(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	if out := mustCLI(t, dir, "tasks", "board", "--help"); strings.Count(out, "(> 0; 0 is refused") != 2 {
+		t.Fatalf("tasks board --help:\n%s", out)
+	}
+	mustCLI(t, dir, "tasks", "board", "crew", "--lease", "30m", "--stale-after", "1h")
+	for _, f := range []string{"--lease", "--stale-after"} {
+		r := runCLI(t, dir, "", "tasks", "board", "crew", f, "0")
+		if r.code != exitInvalid || !strings.Contains(r.stderr, f+" 0s: want a duration > 0") {
+			t.Fatalf("%s 0: exit %d (want %d), stderr %q", f, r.code, exitInvalid, r.stderr)
+		}
+	}
+	var b api.Board
+	cliJSON(t, dir, &b, "tasks", "board", "crew")
+	if b.Lease != 1800 || b.StaleAfter != 3600 {
+		t.Fatalf("after refused zero durations the board has lease %v s, staleAfter %v s", b.Lease, b.StaleAfter)
+	}
+}
