@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -526,7 +527,8 @@ func (b *boardTx) loadFor(team, taskID string) (*boardState, *Task, error) {
 // or failed claims nothing (ErrMemberFinished).
 //
 // Circuit breaker: a task already claimed or dispatched MaxDispatches times
-// fails instead (reason "dispatched N times without completing"), the lead
+// fails instead (reason "dispatched N times without completing", or
+// "dispatched once ..."), the lead
 // is sent an escalation message, and ClaimTask returns the failed task with
 // an error matching ErrCircuitOpen.
 //
@@ -599,7 +601,7 @@ func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (tripp
 	t.UpdatedAt = b.now
 	if t.Dispatches >= st.Settings.MaxDispatches {
 		t.Status = TaskFailed
-		t.Error = fmt.Sprintf("dispatched %d times without completing", t.Dispatches)
+		t.Error = fmt.Sprintf("dispatched %s without completing", times(t.Dispatches))
 		if err := b.save(&old, t, TaskChange{Action: ActionFailed, Reason: t.Error}); err != nil {
 			return false, err
 		}
@@ -612,6 +614,14 @@ func (b *boardTx) dispatch(st *boardState, t *Task, agent, action string) (tripp
 		by = ""
 	}
 	return false, b.save(&old, t, TaskChange{Action: action, By: by})
+}
+
+// times returns "once", "2 times", ...
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
 }
 
 // escalate tells the lead that t failed (reason), naming who reported it,

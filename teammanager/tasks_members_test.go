@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -157,5 +158,28 @@ func TestTask_Findings_CancelledBeforeTheWrite(t *testing.T) {
 				t.Fatalf("findings recorded: %+v, %v", stored, err)
 			}
 		})
+	}
+}
+
+// TestTask_CircuitBreaker_Once: with MaxDispatches 1, the breaker's reason
+// reads "dispatched once", not "dispatched 1 times".
+func TestTask_CircuitBreaker_Once(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{MaxDispatches: 1, Lease: time.Minute})
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "flaky"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", "T1"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2 * time.Minute) // the lease runs out
+	if sw, err := f.m.SweepTasks(ctx, team); err != nil || len(sw.Requeued) != 1 {
+		t.Fatalf("sweep: %+v, %v", sw, err)
+	}
+	task, err := f.m.ClaimTask(ctx, team, "b", "T1")
+	const want = "dispatched once without completing"
+	if !errors.Is(err, teammanager.ErrCircuitOpen) || task.Error != want || !strings.Contains(err.Error(), want) {
+		t.Fatalf("claim past the breaker: %+v, %v; want reason %q", task, err, want)
+	}
+	inbox, err := f.m.Inbox(ctx, team, "lead", teammanager.MailFilter{})
+	if err != nil || len(inbox) != 1 || !strings.Contains(inbox[0].Body, want) {
+		t.Fatalf("lead's inbox = %+v, %v", inbox, err)
 	}
 }
