@@ -165,6 +165,9 @@ func mailSend(c *cli.Context, e *env) error {
 	if c.String("as") == "" {
 		return usagef("mail send: want --as AGENT (the sender)")
 	}
+	if strings.TrimSpace(args[1]) == "" {
+		return fmt.Errorf("%w: mail send: empty body", errInvalid)
+	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err

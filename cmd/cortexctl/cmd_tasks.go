@@ -62,6 +62,9 @@ func tasksCommand(e *env) *cli.Command {
 				if c.Bool("approve") == c.Bool("reject") {
 					return usagef("tasks review: want one of --approve and --reject")
 				}
+				if c.Bool("reject") && strings.TrimSpace(c.String("feedback")) == "" {
+					return fmt.Errorf("%w: tasks review: a rejection needs --feedback", errInvalid)
+				}
 				return nil
 			},
 			run: func(c *cli.Context, m api.TeamManager, team, agent, task string, _ []string) (teammanager.Task, error) {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -171,5 +173,38 @@ func TestCLI_TasksBoard_ZeroDurations(t *testing.T) {
 	cliJSON(t, dir, &b, "tasks", "board", "crew")
 	if b.Lease != 1800 || b.StaleAfter != 3600 {
 		t.Fatalf("after refused zero durations the board has lease %v s, staleAfter %v s", b.Lease, b.StaleAfter)
+	}
+}
+
+// TestTasksMailArgs_CheckedBeforeOpening: tasks review --reject without
+// feedback and mail send with an empty body are refused before the store
+// is opened: with their own exit code and message even while another
+// process holds the store (not 6, "in use"), and leaving its directory as
+// it was. (Not a TestCLI_ test: a server would hold the store.)
+func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	reader, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithReadOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	before := dirState(t, dir)
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"tasks", "review", "crew", "T1", "--reject"}, "a rejection needs --feedback"},
+		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, "a rejection needs --feedback"},
+		{[]string{"mail", "send", "crew", "", "--as", "bob"}, "empty body"},
+		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, "empty body"},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, tc.msg) {
+			t.Errorf("%q: exit %d, %q; want %d, %q", tc.args, r.code, r.stderr, exitInvalid, tc.msg)
+		}
+		if after := dirState(t, dir); after != before {
+			t.Fatalf("%q changed the store's directory", tc.args)
+		}
 	}
 }
