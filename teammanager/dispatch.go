@@ -174,7 +174,8 @@ func (b *boardTx) requeueExpired(st *boardState, team string, out *[]Task) (map[
 type TaskSweep struct {
 	Requeued []Task // in_progress tasks whose lease ran out, back to pending
 	// Stale are the tasks in_progress (paused ones included) or in_review
-	// that have not changed for the board's StaleAfter.
+	// that have not changed for the board's StaleAfter, not counting the
+	// time the team was paused since (as leases do not).
 	Stale []Task
 }
 
@@ -185,6 +186,7 @@ func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, e
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var sw TaskSweep
 	var stale = DefaultStaleAfter
+	var pausedNow time.Duration // the team's time paused so far
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		sw = TaskSweep{}
 		st, err := b.loadBoard(teamID, false)
@@ -192,6 +194,9 @@ func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, e
 			return err
 		}
 		stale = st.Settings.StaleAfter
+		if pausedNow, err = b.teamPausedFor(teamID); err != nil {
+			return err
+		}
 		_, err = b.requeueExpired(st, teamID, &sw.Requeued)
 		return err
 	})
@@ -205,7 +210,11 @@ func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, e
 			return sw, err
 		}
 		for _, t := range ts {
-			if now.Sub(t.UpdatedAt) > stale {
+			idle := now.Sub(t.UpdatedAt)
+			if t.pausedFor >= 0 && pausedNow > t.pausedFor {
+				idle -= pausedNow - t.pausedFor
+			}
+			if idle > stale {
 				sw.Stale = append(sw.Stale, t)
 			}
 		}

@@ -77,7 +77,8 @@ type BoardSettings struct {
 	// paused (PauseTeam) does not count. Default 10 minutes.
 	Lease time.Duration
 	// StaleAfter is how long a task in_progress or in_review may go
-	// unchanged before SweepTasks reports it stale. Default 30 minutes.
+	// unchanged before SweepTasks reports it stale; the time the team is
+	// paused (PauseTeam) does not count. Default 30 minutes.
 	StaleAfter time.Duration
 	// PlanApproval (plan_approval) holds every claim and dispatch until
 	// a revision of the lead's plan is approved (see "Plans" in
@@ -517,6 +518,15 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 		change.From = old.Status
 	}
 	change.To = t.Status
+	if old == nil || !t.UpdatedAt.Equal(old.UpdatedAt) {
+		// The staleness of a task (SweepTasks) does not count the time
+		// the team is paused after this change.
+		paused, err := b.teamPausedFor(team)
+		if err != nil {
+			return err
+		}
+		t.pausedFor = paused
+	}
 	if change.Action != ActionProgress {
 		t.history++
 		hist := change

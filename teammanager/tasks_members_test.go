@@ -2,6 +2,7 @@ package teammanager_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +182,54 @@ func TestTask_CircuitBreaker_Once(t *testing.T) {
 	inbox, err := f.m.Inbox(ctx, team, "lead", teammanager.MailFilter{})
 	if err != nil || len(inbox) != 1 || !strings.Contains(inbox[0].Body, want) {
 		t.Fatalf("lead's inbox = %+v, %v", inbox, err)
+	}
+}
+
+// TestTask_Stale_TeamPauseDoesNotCount: a task's staleness (SweepTasks)
+// does not count the time its team was paused since the task last
+// changed, as its lease does not: right after a long pause no task is
+// stale, and a task in review (which holds no lease) neither. A pause
+// before the change is not the task's.
+func TestTask_Stale_TeamPauseDoesNotCount(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, Lease: time.Hour, StaleAfter: 30 * time.Minute})
+	f.status(t, team, "a", teammanager.Running, "")
+	pauseFor := func(d time.Duration) {
+		t.Helper()
+		if _, err := f.m.PauseTeam(ctx, team); err != nil {
+			t.Fatal(err)
+		}
+		f.clock.Advance(d)
+		if _, err := f.m.ResumeTeam(ctx, team); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stale := func() []string {
+		t.Helper()
+		sw, err := f.m.SweepTasks(ctx, team)
+		if err != nil || len(sw.Requeued) != 0 {
+			t.Fatalf("sweep: %+v, %v", sw, err)
+		}
+		return taskIDs(sw.Stale)
+	}
+	pauseFor(2 * time.Hour) // before the tasks: not theirs
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "held"})
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "reviewed"})
+	if _, err := f.m.ClaimTask(ctx, team, "b", "T2"); err != nil {
+		t.Fatal(err)
+	}
+	if task, err := f.m.CompleteTask(ctx, team, "b", "T2", "done"); err != nil || task.Status != teammanager.TaskInReview {
+		t.Fatalf("T2 submitted: %+v, %v", task, err)
+	}
+	if _, err := f.m.ClaimTask(ctx, team, "a", "T1"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(20 * time.Minute)
+	pauseFor(3 * time.Hour)
+	if got := stale(); len(got) != 0 {
+		t.Fatalf("stale %v right after a 3-hour pause, 20 of 30 minutes unchanged", got)
+	}
+	f.clock.Advance(11 * time.Minute)
+	if got := stale(); !slices.Equal(got, []string{"T1", "T2"}) {
+		t.Fatalf("stale %v after 31 minutes unchanged, want T1 T2", got)
 	}
 }

@@ -76,6 +76,10 @@ type Task struct {
 	Plan     *Plan
 	comments int // comments written so far (their ids are T1.c1, T1.c2, ...)
 	history  int // history entries written so far
+	// pausedFor is the team's PausedFor when UpdatedAt was last set (the
+	// time the team was paused before then); -1: unknown (a row written
+	// before rows kept it).
+	pausedFor time.Duration
 }
 
 // MaxTaskPriority bounds Task.Priority in both directions.
@@ -181,7 +185,12 @@ const (
 	tfReviewedAt
 	tfComments
 	tfHistory
+	tfPausedFor // (absent from rows written before it)
 	nTaskFields
+
+	// nTaskFieldsBefore is the number of fields of a row written before
+	// tfPausedFor.
+	nTaskFieldsBefore = tfPausedFor
 )
 
 func fmtTime(t time.Time) string {
@@ -224,6 +233,9 @@ func encodeTask(t *Task) []quad.Value {
 		tfReviewedBy: t.ReviewedBy, tfReviewedAt: fmtTime(t.ReviewedAt), tfComments: strconv.Itoa(t.comments),
 		tfHistory: strconv.Itoa(t.history),
 	}
+	if t.pausedFor >= 0 {
+		s[tfPausedFor] = strconv.FormatInt(int64(t.pausedFor), 10)
+	}
 	n := 0
 	for _, f := range s {
 		n += len(f) + 4
@@ -246,6 +258,10 @@ func taskFields(vals []quad.Value) (s [nTaskFields]string, err error) {
 		}
 		rest := string(p)
 		for i := range s {
+			if i == nTaskFieldsBefore && rest == "" {
+				s[tfPausedFor] = "" // a row written before the field
+				break
+			}
 			l, after, ok := strings.Cut(rest, ":")
 			n, err := strconv.Atoi(l)
 			if !ok || err != nil || n < 0 || n > len(after) || len(l) > 1 && l[0] == '0' {
@@ -258,8 +274,8 @@ func taskFields(vals []quad.Value) (s [nTaskFields]string, err error) {
 		}
 		return s, nil
 	}
-	if len(vals) != nTaskFields {
-		return s, fmt.Errorf("%w: task row of %d values, want 1 or %d", ErrCorrupt, len(vals), nTaskFields)
+	if len(vals) != nTaskFields && len(vals) != nTaskFieldsBefore {
+		return s, fmt.Errorf("%w: task row of %d values, want 1, %d or %d", ErrCorrupt, len(vals), nTaskFieldsBefore, nTaskFields)
 	}
 	for i, v := range vals {
 		if v == nil {
@@ -292,7 +308,7 @@ func setTaskFields(t *Task, team string, s *[nTaskFields]string) error {
 	*t = Task{Team: team, ID: s[tfID], Status: TaskStatus(s[tfStatus]), Assignee: s[tfAssignee], Subject: s[tfSubject],
 		Description: s[tfDescription], CreatedBy: s[tfCreatedBy], Result: s[tfResult], Error: s[tfError],
 		Feedback: s[tfFeedback], Paused: s[tfPaused] != "", Skipped: s[tfSkipped] != "", ReviewedBy: s[tfReviewedBy]}
-	var errs [8]error
+	var errs [9]error
 	t.Priority, errs[0] = strconv.Atoi(s[tfPriority])
 	t.Dispatches, errs[1] = strconv.Atoi(s[tfDispatches])
 	t.CreatedAt, errs[2] = parseTime(s[tfCreatedAt])
@@ -301,6 +317,15 @@ func setTaskFields(t *Task, team string, s *[nTaskFields]string) error {
 	t.ReviewedAt, errs[5] = parseTime(s[tfReviewedAt])
 	t.comments, errs[6] = strconv.Atoi(s[tfComments])
 	t.history, errs[7] = strconv.Atoi(s[tfHistory])
+	t.pausedFor = -1
+	if s[tfPausedFor] != "" {
+		var v int64
+		v, errs[8] = strconv.ParseInt(s[tfPausedFor], 10, 64)
+		if errs[8] == nil && v < 0 {
+			errs[8] = fmt.Errorf("paused for %d ns", v)
+		}
+		t.pausedFor = time.Duration(v)
+	}
 	for _, err := range errs {
 		if err != nil {
 			return fmt.Errorf("%w: task %s: %v", ErrCorrupt, t.ID, err)
