@@ -117,6 +117,13 @@ func TestSPARQL_Errors(t *testing.T) {
 	}{
 		{"syntax", "GET", "/ns/acme/sparql?query=" + url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", "", 400, "syntax", "line 2, column 15"},
 		{"no query", "GET", "/ns/acme/sparql", "", "", 400, "usage", "no query"},
+		// A relative IRI with no absolute base to resolve it against is the
+		// query's error, not an internal one met while writing the result.
+		{"relative iri", "GET", "/ns/acme/sparql?query=" + url.QueryEscape("CONSTRUCT {<x> <y> <z>} WHERE {}"), "", "", 400, "syntax", "line 1, column 12: IRI <x> is a relative IRI and there is no base IRI"},
+		{"relative iri posted", "POST", "/ns/acme/sparql", "application/sparql-query", "CONSTRUCT {<http://ex/s> <y> <z>} WHERE {}", 400, "syntax", "line 1, column 26: IRI <y> is a relative IRI"},
+		{"relative BASE", "GET", "/ns/acme/sparql?query=" + url.QueryEscape("BASE <rel/> CONSTRUCT {<x> <y> <z>} WHERE {}"), "", "", 400, "syntax", "line 1, column 6: BASE <rel/> is a relative IRI"},
+		{"relative base parameter", "GET", "/ns/acme/sparql?base=rel&query=" + url.QueryEscape("CONSTRUCT {<x> <y> <z>} WHERE {}"), "", "", 400, "syntax", "the base IRI <rel> to resolve it against is not absolute"},
+		{"relative iri in select", "GET", "/ns/acme/sparql?query=" + url.QueryEscape("SELECT * WHERE { BIND(<x> AS ?x) }"), "", "", 400, "syntax", "line 1, column 23: IRI <x>"},
 		{"update", "POST", "/ns/acme/sparql", "application/sparql-update", "DROP ALL", 415, "usage", "Update is not supported"},
 		{"other body", "POST", "/ns/acme/sparql", "text/plain", "SELECT * {}", 415, "usage", "text/plain"},
 		{"no namespace", "GET", "/ns/ghost/sparql?query=ASK{}", "", "", 404, "not_found", "no such namespace"},
@@ -134,8 +141,13 @@ func TestSPARQL_Errors(t *testing.T) {
 			}
 		})
 	}
+	// A relative IRI is resolved against an absolute base parameter.
+	resp, body := ts.do("GET", "/ns/acme/sparql?base="+url.QueryEscape("http://ex/d/")+"&query="+url.QueryEscape("CONSTRUCT {<x> <y> <z>} WHERE {}"), "", nil)
+	if resp.StatusCode != 200 || body != "<http://ex/d/x> <http://ex/d/y> <http://ex/d/z> .\n" {
+		t.Errorf("absolute base parameter: %d %q", resp.StatusCode, body)
+	}
 	// The syntax error shows the line with a caret under the column.
-	_, body := ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", nil)
+	_, body = ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", nil)
 	if !strings.Contains(body, "  WHERE { ?s ?p }\n                ^\n") {
 		t.Errorf("no caret line in %q", body)
 	}

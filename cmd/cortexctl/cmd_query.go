@@ -55,7 +55,7 @@ Examples:
 			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s; 0: none); a stopped query exits 8 and says its output is incomplete"},
 			&cli.StringFlag{Name: "default-graph", Usage: "what the query's default graph is: union|default|IRI", Value: eval.UnionGraph},
 			&cli.BoolFlag{Name: "exit-status", Usage: "for ASK: exit 0 when true, 9 when false"},
-			&cli.StringFlag{Name: "base", Usage: "base IRI of the query (default: the --file URL)"},
+			&cli.StringFlag{Name: "base", Usage: "base IRI of the query, absolute (default: the --file URL; without one, a relative IRI in the query is a syntax error)"},
 		},
 		Action: func(c *cli.Context) error { return queryCmd(c, e) },
 	}

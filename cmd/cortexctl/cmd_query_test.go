@@ -125,6 +125,35 @@ func TestCLI_Query_SyntaxErrorCaret(t *testing.T) {
 	}
 }
 
+// TestCLI_Query_RelativeIRIWithoutBase: a relative IRI with no absolute base
+// to resolve it against is a syntax error (exit 5) at its line and column,
+// as the server answers it, not an internal error (exit 1) met while writing
+// the result.
+func TestCLI_Query_RelativeIRIWithoutBase(t *testing.T) {
+	dir := setupQueryStore(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"template", []string{"query", "CONSTRUCT {<x> <y> <z>} WHERE {}"}, "line 1, column 12: IRI <x> is a relative IRI and there is no base IRI"},
+		{"relative BASE", []string{"query", "BASE <rel/> CONSTRUCT {<x> <y> <z>} WHERE {}"}, "line 1, column 6: BASE <rel/> is a relative IRI"},
+		{"relative --base", []string{"query", "--base", "rel", "CONSTRUCT {<x> <y> <z>} WHERE {}"}, "line 1, column 12: IRI <x> is a relative IRI and the base IRI <rel>"},
+		{"select", []string{"query", "SELECT * WHERE {\n ?s <p> ?o }"}, "line 2, column 5: IRI <p>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runQueryCLI(t, dir, tc.args...)
+			if r.code != exitSyntax || !strings.Contains(r.stderr, tc.msg) || r.stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", r.code, r.stdout, r.stderr, exitSyntax, tc.msg)
+			}
+		})
+	}
+	r := runQueryCLI(t, dir, "query", "--base", "http://example.org/d/", "CONSTRUCT {<x> <y> <z>} WHERE {}")
+	if r.code != 0 || r.stdout != "<http://example.org/d/x> <http://example.org/d/y> <http://example.org/d/z> .\n" {
+		t.Errorf("absolute --base: exit %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestCLI_Query_ConstructFileAndExplain(t *testing.T) {
 	dir := setupQueryStore(t)
 	qf := writeFile(t, "q.rq", `PREFIX ex: <http://example.org/>

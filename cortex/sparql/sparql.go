@@ -35,7 +35,8 @@ import (
 // Options configure Query. The zero value parses with the default prefixes (rdf rdfs xsd owl prov), no
 // base IRI, the union default graph, no timeout and no bindings.
 type Options struct {
-	// Base is the base IRI of the query text (a BASE declaration overrides it).
+	// Base is the base IRI of the query text (a BASE declaration overrides it). Without an absolute
+	// base, a relative IRI in the query is a syntax error wrapping parser.ErrRelativeIRI.
 	Base string
 	// Prefixes are added to the built-in prefixes; PREFIX declarations override both.
 	Prefixes map[string]string

@@ -70,8 +70,7 @@ func Resolve(base, ref string) (string, error) {
 	return t.String(), nil
 }
 
-// ResolveOrKeep is the policy of the RDF readers (rdfio) and the SPARQL
-// parser: a ref with a scheme is returned exactly as written (not
+// ResolveOrKeep is the policy of the RDF readers (rdfio): a ref with a scheme is returned exactly as written (not
 // normalised, unlike Resolve), a relative ref is resolved against base with
 // Resolve, and ref is returned unchanged when it cannot be (base empty or
 // relative: the reference stays relative).

@@ -5,7 +5,8 @@ import "maps"
 // Options configure Parse. The zero value has no base IRI and no predeclared prefixes.
 type Options struct {
 	// Base is the base IRI against which relative IRIs are resolved (RFC 3986) until a BASE declaration
-	// replaces it. Default "": relative IRIs are kept as written.
+	// replaces it. Default "": no base, so that a relative IRI reference in the query is an error
+	// (ErrRelativeIRI), as it is when Base is itself relative.
 	Base string
 	// Prefixes are predeclared prefixes (name without ':' → namespace IRI); PREFIX declarations in the
 	// query override them. Default: none (DefaultOptions uses DefaultPrefixes).

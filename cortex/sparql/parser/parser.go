@@ -188,6 +188,28 @@ func describe(t token) string {
 	}
 }
 
+// resolve returns the IRI reference of token t (a tIRI) resolved against the base IRI (RFC 3986 §5.2;
+// a reference with a scheme is kept exactly as written). A relative reference that cannot be resolved,
+// because there is no base IRI or the base is itself relative, fails with ErrRelativeIRI at t: an RDF
+// term is an absolute IRI (SPARQL 1.1 Query §4.1.1.1 leaves the base of a query with no BASE to its
+// environment, and RFC 3986 §5.1 wants a base to be absolute). what names the reference in the message
+// ("IRI", "BASE", "PREFIX p:").
+func (p *parser) resolve(t token, what string) string {
+	if iri.HasScheme(t.text) {
+		return t.text
+	}
+	s, err := iri.Resolve(p.base, t.text)
+	switch {
+	case err == nil:
+		return s
+	case p.base == "":
+		p.failAt(t.off, ErrRelativeIRI, "%s <%s> is a relative IRI and there is no base IRI to resolve it against (declare BASE <absolute-IRI> or give a base)", what, clip(t.text))
+	default:
+		p.failAt(t.off, ErrRelativeIRI, "%s <%s> is a relative IRI and the base IRI <%s> to resolve it against is not absolute", what, clip(t.text), clip(p.base))
+	}
+	return ""
+}
+
 func clip(s string) string {
 	if len(s) > 40 {
 		return s[:37] + "..."
@@ -236,7 +258,7 @@ func (p *parser) prologue() {
 				p.expected("IRI after BASE")
 			}
 			p.next()
-			p.base = iri.ResolveOrKeep(p.base, t.text)
+			p.base = p.resolve(t, "BASE")
 		case p.acceptWord("PREFIX"):
 			t := p.peek()
 			if t.kind != tPName || t.text != "" {
@@ -248,7 +270,7 @@ func (p *parser) prologue() {
 				p.expected("IRI after PREFIX " + t.pfx + ":")
 			}
 			p.next()
-			p.prefixes[t.pfx] = iri.ResolveOrKeep(p.base, ref.text)
+			p.prefixes[t.pfx] = p.resolve(ref, "PREFIX "+t.pfx+":")
 		default:
 			return
 		}

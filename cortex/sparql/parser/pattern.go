@@ -615,12 +615,15 @@ func (p *parser) iri(what string) quad.IRI {
 	switch t.kind {
 	case tIRI:
 		p.next()
-		return quad.IRI(iri.ResolveOrKeep(p.base, t.text))
+		return quad.IRI(p.resolve(t, "IRI"))
 	case tPName:
 		p.next()
 		ns, ok := p.prefixes[t.pfx]
 		if !ok {
 			p.fail(t, "undefined prefix '%s:'", t.pfx)
+		}
+		if !iri.HasScheme(ns + t.text) {
+			p.failAt(t.off, ErrRelativeIRI, "prefixed name %s expands to the relative IRI <%s> (prefix '%s:' is <%s>, not an absolute IRI)", clip(t.pfx+":"+t.text), clip(ns+t.text), t.pfx, clip(ns))
 		}
 		return quad.IRI(ns + t.text)
 	}
