@@ -146,6 +146,17 @@ func TestSPARQL_Errors(t *testing.T) {
 	if resp.StatusCode != 200 || body != "<http://ex/d/x> <http://ex/d/y> <http://ex/d/z> .\n" {
 		t.Errorf("absolute base parameter: %d %q", resp.StatusCode, body)
 	}
+	// A query that starts with a UTF-8 byte-order mark runs.
+	for _, ctype := range []string{"application/sparql-query", "application/x-www-form-urlencoded"} {
+		q := "\uFEFFSELECT ?s WHERE { ?s <http://ex/p> \"3\" }"
+		if ctype != "application/sparql-query" {
+			q = url.Values{"query": {q}}.Encode()
+		}
+		resp, body = ts.do("POST", "/ns/acme/sparql", ctype, strings.NewReader(q))
+		if resp.StatusCode != 200 || strings.Join(bindings(t, body, "s"), ",") != "http://ex/c" {
+			t.Errorf("POST %s with a byte-order mark: %d %s", ctype, resp.StatusCode, body)
+		}
+	}
 	// The syntax error shows the line with a caret under the column.
 	_, body = ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", nil)
 	if !strings.Contains(body, "  WHERE { ?s ?p }\n                ^\n") {

@@ -154,6 +154,23 @@ func TestCLI_Query_RelativeIRIWithoutBase(t *testing.T) {
 	}
 }
 
+// TestCLI_Query_ByteOrderMark: a query file that starts with a UTF-8
+// byte-order mark (as Windows editors save it) runs, and an error in it is
+// placed as if the mark were not there.
+func TestCLI_Query_ByteOrderMark(t *testing.T) {
+	dir := setupQueryStore(t)
+	qf := writeFile(t, "bom.rq", "\uFEFFSELECT ?n WHERE { <http://example.org/a> <http://example.org/name> ?n }")
+	r := runQueryCLI(t, dir, "query", "--format", "csv", "--file", qf)
+	if r.code != 0 || r.stdout != "n\r\nAlice\r\n" {
+		t.Errorf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	bad := writeFile(t, "badbom.rq", "\uFEFFSELECT ?n WHERE { ?n }")
+	r = runQueryCLI(t, dir, "query", "--file", bad)
+	if r.code != exitSyntax || !strings.Contains(r.stderr, "line 1, column 22:") {
+		t.Errorf("exit %d, stderr %s; want %d at line 1, column 22", r.code, r.stderr, exitSyntax)
+	}
+}
+
 func TestCLI_Query_ConstructFileAndExplain(t *testing.T) {
 	dir := setupQueryStore(t)
 	qf := writeFile(t, "q.rq", `PREFIX ex: <http://example.org/>

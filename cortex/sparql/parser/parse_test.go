@@ -69,6 +69,40 @@ func TestParse_SyntaxErrorPositions(t *testing.T) {
 	}
 }
 
+// TestParse_ByteOrderMark: one leading U+FEFF (a UTF-8 byte-order mark) is
+// skipped, not a syntax error, and columns on line 1 do not count it; a
+// second one, or one elsewhere, is still an error.
+func TestParse_ByteOrderMark(t *testing.T) {
+	const q = "SELECT ?s WHERE { ?s <http://x/p> ?o }"
+	want, err := parser.Parse(q, parser.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parser.Parse("\uFEFF"+q, parser.DefaultOptions())
+	if err != nil {
+		t.Fatalf("Parse with a byte-order mark: %v", err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("with a byte-order mark:\n%s\nwant\n%s", got, want)
+	}
+	for _, tc := range []struct {
+		name, query string
+		line, col   int
+	}{
+		{"ColumnAfterMark", "\uFEFFSELECT ?x WHERE { ?x ?y }", 1, 25},
+		{"TwoMarks", "\uFEFF\uFEFFSELECT * {}", 1, 1},
+		{"MarkInside", "SELECT * \uFEFF{}", 1, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parser.Parse(tc.query, parser.DefaultOptions())
+			var se *parser.SyntaxError
+			if !errors.As(err, &se) || se.Line != tc.line || se.Col != tc.col {
+				t.Errorf("Parse(%q): %v, want a syntax error at %d:%d", tc.query, err, tc.line, tc.col)
+			}
+		})
+	}
+}
+
 func TestSyntaxError_Error(t *testing.T) {
 	err := &parser.SyntaxError{Line: 3, Col: 7, Msg: "expected x, found y", Err: parser.ErrSyntax}
 	if got, want := err.Error(), "3:7: expected x, found y"; got != want {

@@ -17,7 +17,11 @@ import (
 // Errors are *SyntaxError values with the 1-based line and character column; they wrap ErrSyntax, or
 // ErrNotSupported for valid SPARQL that Cortex does not implement (SPARQL Update, SERVICE, custom
 // aggregates). Parse never panics on bad input and is safe for concurrent use.
+//
+// One leading U+FEFF (a byte-order mark, as editors on Windows write at the start of a UTF-8 file) is
+// skipped; it is not counted in the columns of line 1.
 func Parse(text string, opts Options) (q *algebra.Query, err error) {
+	text = strings.TrimPrefix(text, byteOrderMark)
 	p := &parser{
 		lx:         newLexer(text),
 		base:       opts.Base,
@@ -43,6 +47,9 @@ func Parse(text string, opts Options) (q *algebra.Query, err error) {
 	p.toks = toks
 	return p.queryUnit(), nil
 }
+
+// byteOrderMark is U+FEFF, which Parse skips at the start of the text.
+const byteOrderMark = "\uFEFF"
 
 // parser is a recursive-descent parser over the token slice. Errors are raised with panic(*SyntaxError)
 // and recovered in Parse.
