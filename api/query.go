@@ -3,8 +3,6 @@ package api
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
@@ -32,20 +30,6 @@ func QueryError(text string, err error) (caret string, _ error) {
 
 // CaretLine returns line (1-based) of text and a caret under column col
 // (1-based, in characters), each indented by two spaces and ended by a
-// newline; "" if text has no such line.
-func CaretLine(text string, line, col int) string {
-	lines := strings.Split(text, "\n")
-	if line < 1 || line > len(lines) {
-		return ""
-	}
-	l := strings.TrimRight(lines[line-1], "\r")
-	l = strings.ReplaceAll(l, "\t", " ")
-	n := col - 1
-	if n > utf8.RuneCountInString(l) {
-		n = utf8.RuneCountInString(l)
-	}
-	if n < 0 {
-		n = 0
-	}
-	return fmt.Sprintf("  %s\n  %s^\n", l, strings.Repeat(" ", n))
-}
+// newline; "" if text has no such line. A long line is cut to a window
+// around the column (parser.Excerpt).
+func CaretLine(text string, line, col int) string { return parser.Excerpt(text, line, col) }

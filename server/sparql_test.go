@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net/http"
 	"net/url"
@@ -161,6 +162,15 @@ func TestSPARQL_Errors(t *testing.T) {
 	_, body = ts.do("GET", "/ns/acme/sparql?query="+url.QueryEscape("SELECT ?s\nWHERE { ?s ?p }"), "", nil)
 	if !strings.Contains(body, "  WHERE { ?s ?p }\n                ^\n") {
 		t.Errorf("no caret line in %q", body)
+	}
+	// A syntax error in a query that is one huge line echoes a short window
+	// of it around the column, at the exact line and column.
+	huge := "SELECT * WHERE {" + strings.Repeat(" ?s <http://ex/p> ?o .", 50000) + " ) }"
+	resp, body = ts.do("POST", "/ns/acme/sparql", "application/sparql-query", strings.NewReader(huge))
+	want := fmt.Sprintf("line 1, column %d: expected variable or RDF term, found ')'", len(huge)-2)
+	if resp.StatusCode != 400 || !strings.Contains(body, want) || len(body) > 1000 ||
+		!strings.Contains(body, "  ..."+huge[len(huge)-80:]+"\n  "+strings.Repeat(" ", 80)+"^\n") {
+		t.Errorf("huge line: %d, %d bytes, want 400 with %q and a short caret line: %.500s", resp.StatusCode, len(body), want, body)
 	}
 	// An empty segment or a path with .. never reaches a namespace.
 	for _, p := range []string{"/ns//sparql?query=ASK{}", "/ns/../sparql?query=ASK{}"} {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -168,6 +169,32 @@ func TestCLI_Query_ByteOrderMark(t *testing.T) {
 	r = runQueryCLI(t, dir, "query", "--file", bad)
 	if r.code != exitSyntax || !strings.Contains(r.stderr, "line 1, column 22:") {
 		t.Errorf("exit %d, stderr %s; want %d at line 1, column 22", r.code, r.stderr, exitSyntax)
+	}
+}
+
+// TestCLI_Query_SyntaxErrorInHugeLine: a syntax error in a query that is one
+// line of a megabyte echoes a short window of that line around the column,
+// not the whole line, and keeps the line and column exact.
+func TestCLI_Query_SyntaxErrorInHugeLine(t *testing.T) {
+	dir := setupQueryStore(t)
+	var b strings.Builder
+	b.WriteString("SELECT * WHERE {")
+	for b.Len() < 1<<20 {
+		b.WriteString(" ?s <http://example.org/p> ?o .")
+	}
+	col := len(b.String()) + 2
+	b.WriteString(" ) }")
+	qf := writeFile(t, "huge.rq", b.String())
+	r := runQueryCLI(t, dir, "query", "--file", qf)
+	want := fmt.Sprintf("line 1, column %d: expected variable or RDF term, found ')'", col)
+	if r.code != exitSyntax || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, want %d and %q in stderr: %.500s", r.code, exitSyntax, want, r.stderr)
+	}
+	if len(r.stderr) > 1000 {
+		t.Errorf("stderr of %d bytes for a syntax error: %.500s", len(r.stderr), r.stderr)
+	}
+	if q := b.String(); !strings.Contains(r.stderr, "  ..."+q[len(q)-80:]+"\n  "+strings.Repeat(" ", 80)+"^\n") {
+		t.Errorf("stderr lacks the end of the line around the column:\n%s", r.stderr)
 	}
 }
 

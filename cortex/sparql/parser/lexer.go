@@ -83,7 +83,7 @@ func (l *lexer) all() ([]token, *lexError) {
 }
 
 func (l *lexer) errAt(off int, format string, args ...any) *lexError {
-	return &lexError{off: off, msg: fmt.Sprintf(format, args...)}
+	return &lexError{off: off, msg: fmt.Sprintf(format, clipArgs(args)...)}
 }
 
 // skip skips whitespace and comments and reports whether anything was skipped.

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -42,7 +43,7 @@ func Parse(text string, opts Options) (q *algebra.Query, err error) {
 	}()
 	toks, lerr := p.lx.all()
 	if lerr != nil {
-		p.failAt(lerr.off, ErrSyntax, "%s", lerr.msg)
+		p.failMsg(lerr.off, ErrSyntax, lerr.msg) // its quotes clipped by the lexer
 	}
 	p.toks = toks
 	return p.queryUnit(), nil
@@ -152,9 +153,14 @@ func (p *parser) expectPunct(s string) token {
 	return p.next()
 }
 
+// failAt raises a syntax error at byte offset off; every text among args is clipped (clipArgs).
 func (p *parser) failAt(off int, kind error, format string, args ...any) {
+	p.failMsg(off, kind, fmt.Sprintf(format, clipArgs(args)...))
+}
+
+func (p *parser) failMsg(off int, kind error, msg string) {
 	line, col := p.lx.position(off)
-	panic(&SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, args...), Err: kind})
+	panic(&SyntaxError{Line: line, Col: col, Msg: msg, Err: kind})
 }
 
 func (p *parser) fail(t token, format string, args ...any) {
@@ -217,11 +223,46 @@ func (p *parser) resolve(t token, what string) string {
 	return ""
 }
 
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:37] + "..."
+// clip shortens a token quoted in a message to 40 characters.
+func clip(s string) string { return clipRunes(s, 40) }
+
+// maxArgRunes bounds each text (a name, a token, an IRI) that a syntax error message quotes from the
+// query, so that the message stays short however long the query's tokens are.
+const maxArgRunes = 80
+
+// clipRunes returns s cut to n characters (Unicode code points), the last three of them "..." when it
+// is cut; it never splits a character.
+func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	i, runes := 0, 0
+	for i < len(s) && runes < n-3 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		runes++
+	}
+	if utf8.RuneCountInString(s[i:]) <= 3 {
+		return s
+	}
+	return s[:i] + "..."
+}
+
+// clipArgs returns a copy of the arguments of a message with every text (string or fmt.Stringer) cut
+// to maxArgRunes characters.
+func clipArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			out[i] = clipRunes(v, maxArgRunes)
+		case fmt.Stringer:
+			out[i] = clipRunes(v.String(), maxArgRunes)
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
 
 // ---- prologue and query forms ----
