@@ -18,8 +18,8 @@ import (
 )
 
 // gspFormats are the formats of the graph store, in the server's order of
-// preference for GET.
-var gspFormats = []string{rdfio.Turtle, rdfio.NTriples, rdfio.NQuads}
+// preference for GET; PUT and POST read those rdfio reads (not RDF/XML).
+var gspFormats = []string{rdfio.Turtle, rdfio.NTriples, rdfio.NQuads, rdfio.RDFXML}
 
 // graphTarget is the graph a graph store request names: ?graph=IRI or
 // ?default (graph nil).
@@ -175,7 +175,7 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 			if err := count.add(); err != nil {
 				return err
 			}
-			return enc.Encode(q)
+			return unwritable(enc.Encode(q), f, gspFormats)
 		})
 		if err != nil {
 			return fmt.Errorf("export %s: %w", t, err)
@@ -191,6 +191,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 		return nil, fmt.Errorf("%w: no Content-Type: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType)
 	}
 	f, err := rdfio.ByMediaType(ct)
+	if err == nil {
+		err = f.CheckReadable()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType, ct)
 	}

@@ -105,6 +105,8 @@ func TestGraphStore_BadBodiesWriteNothing(t *testing.T) {
 		{"too large", "PUT", "application/n-triples", strings.Repeat("<http://ex/b> <http://ex/p> \"2\" .\n", 100), 413, "invalid", "too large"},
 		{"no content type", "PUT", "", orig, 415, "usage", "Content-Type"},
 		{"unknown content type", "PUT", "application/ld+json", "{}", 415, "usage", "ld+json"},
+		// RDF/XML is written (GET), not read.
+		{"rdf+xml body", "PUT", "application/rdf+xml", "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>", 415, "usage", "rdf+xml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := ts.do(tc.method, g, tc.ctype, strings.NewReader(tc.body))
@@ -200,5 +202,29 @@ func TestGraphStore_TriplesOverLimitWriteNothing(t *testing.T) {
 	}
 	if _, got := ts.do("GET", g, "", nil, "Accept", "application/n-triples"); strings.Count(got, "\n") != 20 {
 		t.Errorf("graph after a PUT of 20 triples: %q", got)
+	}
+}
+
+// TestGraphStore_GetRDFXML: a graph can be read as RDF/XML (Accept
+// application/rdf+xml); one RDF/XML cannot carry (a predicate with no XML
+// name at its end) is 406 with the formats to ask for instead.
+func TestGraphStore_GetRDFXML(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	if resp, body := ts.do("PUT", g, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1 & 2\"@en .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	resp, body := ts.do("GET", g, "", nil, "Accept", "application/rdf+xml")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/rdf+xml" ||
+		!strings.Contains(body, `<rdf:Description rdf:about="http://ex/a">`) || !strings.Contains(body, `<ns1:p xml:lang="en">1 &amp; 2</ns1:p>`) {
+		t.Errorf("GET as RDF/XML: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if resp, body := ts.do("POST", g, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p/> \"x\" .\n")); resp.StatusCode != http.StatusNoContent && resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST: %d %s", resp.StatusCode, body)
+	}
+	resp, body = ts.do("GET", g, "", nil, "Accept", "application/rdf+xml")
+	if resp.StatusCode != http.StatusNotAcceptable || !strings.Contains(body, "cannot be written as application/rdf+xml (ask for text/turtle, application/n-triples, application/n-quads)") ||
+		!strings.Contains(body, "<http://ex/p/>") {
+		t.Errorf("GET as RDF/XML of a graph it cannot carry: %d %s", resp.StatusCode, body)
 	}
 }

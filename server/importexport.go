@@ -63,9 +63,13 @@ func readImportParams(r *http.Request) (importParams, error) {
 	}
 	f, err := rdfio.Lookup(name)
 	if err != nil {
-		if f, err = rdfio.ByExtension("x." + name); err != nil {
-			return p, fmt.Errorf("%w: import: format %q: want turtle (ttl), ntriples (nt) or nquads (nq)", api.ErrUsage, name)
-		}
+		f, err = rdfio.ByExtension("x." + name)
+	}
+	if err == nil {
+		err = f.CheckReadable()
+	}
+	if err != nil {
+		return p, fmt.Errorf("%w: import: format %q: want turtle (ttl), ntriples (nt) or nquads (nq)", api.ErrUsage, name)
 	}
 	p.opts.Format = f.Name
 	p.opts.File = q.Get("file")

@@ -452,11 +452,11 @@ func findingsFormat(name string) (string, error) {
 	if strings.EqualFold(name, teammanager.FindingsJSON) {
 		return teammanager.FindingsJSON, nil
 	}
-	if f, err := rdfio.Lookup(name); err == nil {
+	if f, err := rdfio.Lookup(name); err == nil && f.Readable() {
 		return f.Name, nil
 	}
 	if !strings.ContainsAny(name, "./") {
-		if f, err := rdfio.ByExtension("x." + name); err == nil {
+		if f, err := rdfio.ByExtension("x." + name); err == nil && f.Readable() {
 			return f.Name, nil
 		}
 	}

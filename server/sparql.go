@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -30,7 +31,7 @@ const TimeoutHeader = "Cortex-Query-Timeout"
 // preference (the first is the default).
 var (
 	solutionFormats = []string{"json", "xml", "csv", "tsv"} // results registry names
-	graphFormats    = []string{rdfio.NTriples, rdfio.Turtle, rdfio.NQuads}
+	graphFormats    = []string{rdfio.NTriples, rdfio.Turtle, rdfio.NQuads, rdfio.RDFXML}
 )
 
 // serveSPARQL answers the SPARQL 1.1 Protocol query operation: GET with
@@ -326,13 +327,30 @@ func (s *Server) writeGraph(ctx context.Context, w io.Writer, mt string, res *sp
 			return err
 		}
 		if err := enc.Encode(res.Quad()); err != nil {
-			return err
+			return unwritable(err, f, graphFormats)
 		}
 	}
 	if err := res.Err(); err != nil {
 		return err
 	}
 	return enc.Close()
+}
+
+// unwritable returns err, an error of an encoder of format f, as
+// ErrNotAcceptable when f cannot carry what the request asked for (RDF/XML
+// and a predicate it cannot split into a namespace and an XML name): the
+// client may ask for another of offers.
+func unwritable(err error, f rdfio.Format, offers []string) error {
+	if f.Name != rdfio.RDFXML || !errors.Is(err, rdfio.ErrInvalidQuad) && !errors.Is(err, rdfio.ErrInvalidTerm) {
+		return err
+	}
+	var others []string
+	for _, mt := range rdfMediaTypes(offers) {
+		if mt != f.MediaTypes[0] {
+			others = append(others, mt)
+		}
+	}
+	return fmt.Errorf("%w: the result cannot be written as %s (ask for %s): %v", ErrNotAcceptable, f.MediaTypes[0], strings.Join(others, ", "), err)
 }
 
 // ErrorTrailerHeader is the request header by which a client says that it

@@ -96,13 +96,29 @@ func TestSPARQL_ContentNegotiation(t *testing.T) {
 		{con, "", "application/n-triples", `<http://ex/c> <http://ex/q> "3" .`},
 		{con, "text/turtle", "text/turtle", `<http://ex/q> "3"`},
 		{con, "application/n-quads;q=1, text/turtle;q=0.5", "application/n-quads", `<http://ex/c> <http://ex/q> "3" .`},
+		{con, "application/rdf+xml", "application/rdf+xml", "<rdf:Description rdf:about=\"http://ex/c\">\n  <ns1:q>3</ns1:q>\n</rdf:Description>"},
+		// what rdflib's SPARQLStore sends for every query form
+		{con, "application/sparql-results+xml, application/rdf+xml", "application/rdf+xml", `xmlns:ns1="http://ex/"`},
 	} {
 		resp, body := ts.do("GET", tc.path, "", nil, "Accept", tc.accept)
 		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode != 200 || mt != tc.want || !strings.Contains(body, tc.body) {
 			t.Errorf("Accept %q: %d %s, want %s with %q: %s", tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"), tc.want, tc.body, body)
 		}
 	}
-	resp, body := ts.do("GET", sel, "", nil, "Accept", "image/png, application/sparql-results+json;q=0")
+	// A CONSTRUCT result that RDF/XML cannot carry (a predicate with no XML
+	// name at its end) is 406, with the formats to ask for instead.
+	bad := "/ns/acme/sparql?query=" + url.QueryEscape(`CONSTRUCT { ?s <http://ex/q/> ?o } WHERE { ?s ?p "3" . ?s ?p ?o }`)
+	resp, body := ts.do("GET", bad, "", nil, "Accept", "application/rdf+xml")
+	if resp.StatusCode != http.StatusNotAcceptable || !strings.Contains(body, "cannot be written as application/rdf+xml (ask for application/n-triples, text/turtle, application/n-quads)") {
+		t.Errorf("unsplittable predicate as RDF/XML: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("GET", bad, "", nil, "Accept", "application/rdf+xml;q=0.5, */*;q=0.1"); resp.StatusCode != http.StatusNotAcceptable {
+		t.Errorf("unsplittable predicate, RDF/XML preferred: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("GET", bad, "", nil); resp.StatusCode != 200 || !strings.Contains(body, "<http://ex/q/>") {
+		t.Errorf("unsplittable predicate as N-Triples: %d %s", resp.StatusCode, body)
+	}
+	resp, body = ts.do("GET", sel, "", nil, "Accept", "image/png, application/sparql-results+json;q=0")
 	if resp.StatusCode != http.StatusNotAcceptable || !strings.Contains(body, "application/sparql-results+json") {
 		t.Errorf("unacceptable Accept: %d %s", resp.StatusCode, body)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
-	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -154,11 +153,9 @@ func findingsImport(c *cli.Context, e *env) error {
 		}
 	}
 	if format == "" {
-		f, err := rdfio.ByExtension(path)
-		if err != nil {
+		if format, err = rdfFormatOf(path); err != nil {
 			return fmt.Errorf("findings import %s: %w (use --format)", path, err)
 		}
-		format = f.Name
 	}
 	file, err := os.Open(path)
 	if err != nil {

@@ -40,8 +40,10 @@ IRI. GRAPH, FROM and FROM NAMED address the namespace's named graphs.
 
 Formats: SELECT results as table (default on a terminal), json (default
 otherwise), xml, csv or tsv (W3C formats); CONSTRUCT/DESCRIBE as ntriples
-(default) or turtle; ASK prints true or false, and with --exit-status exits 0 for
-true and 9 for false.
+(default), turtle or rdfxml (RDF/XML, written once the whole result is read; a
+predicate IRI it cannot split into a namespace and an XML name, such as one
+ending in '/' or a digit, is an error before anything is written); ASK prints
+true or false, and with --exit-status exits 0 for true and 9 for false.
 
 Examples:
    cortexctl query 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 10'
@@ -49,7 +51,7 @@ Examples:
    cortexctl query --explain --file q.rq`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "file", Usage: "read the query from `FILE` (- for standard input); its file:// URL is the base IRI"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table|json|xml|csv|tsv (SELECT, ASK), ntriples|turtle (CONSTRUCT, DESCRIBE)"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table|json|xml|csv|tsv (SELECT, ASK), ntriples|turtle|rdfxml (CONSTRUCT, DESCRIBE)"},
 			&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
 			&cli.BoolFlag{Name: "explain", Usage: "print the evaluation plan instead of running the query"},
 			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s; 0: none); a stopped query exits 8 and says its output is incomplete"},
@@ -284,8 +286,10 @@ func writeGraph(ctx context.Context, w io.Writer, format string, res quadSource,
 		format = rdfio.NTriples
 	case "turtle", "ttl":
 		format = rdfio.Turtle
+	case "rdfxml", "rdf":
+		format = rdfio.RDFXML
 	default:
-		return usagef("query: --format %s: CONSTRUCT and DESCRIBE results are ntriples or turtle", format)
+		return usagef("query: --format %s: CONSTRUCT and DESCRIBE results are ntriples, turtle or rdfxml", format)
 	}
 	enc, err := rdfio.NewEncoder(w, format, rdfio.EncodeOptions{Prefixes: prefixes})
 	if err != nil {
@@ -293,6 +297,10 @@ func writeGraph(ctx context.Context, w io.Writer, format string, res quadSource,
 	}
 	for res.Next(ctx) {
 		if err := enc.Encode(res.Quad()); err != nil {
+			if format == rdfio.RDFXML {
+				// Not a fault of the result: RDF/XML cannot carry it.
+				return usagef("query: the result cannot be written as rdfxml (use --format ntriples or turtle): %v", err)
+			}
 			return err
 		}
 	}

@@ -198,6 +198,29 @@ func TestCLI_Query_SyntaxErrorInHugeLine(t *testing.T) {
 	}
 }
 
+// TestCLI_Query_RDFXML: CONSTRUCT and DESCRIBE results as RDF/XML
+// (--format rdfxml, or rdf); a result RDF/XML cannot carry is a usage error
+// that prints nothing of it.
+func TestCLI_Query_RDFXML(t *testing.T) {
+	dir := setupQueryStore(t)
+	for _, format := range []string{"rdfxml", "rdf"} {
+		r := runQueryCLI(t, dir, "query", "--format", format, "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o FILTER(?s = <http://example.org/b>) }")
+		if r.code != 0 || !strings.HasPrefix(r.stdout, `<?xml version="1.0" encoding="utf-8"?>`) ||
+			!strings.Contains(r.stdout, "<rdf:Description rdf:about=\"http://example.org/b\">\n  <ns1:name>Bob</ns1:name>\n") ||
+			!strings.Contains(r.stdout, `<ns1:age rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">25</ns1:age>`) {
+			t.Errorf("--format %s: exit %d\n%s%s", format, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := runQueryCLI(t, dir, "query", "--format", "rdfxml", "CONSTRUCT { ?s <http://example.org/p/> ?o } WHERE { ?s ?p ?o }")
+	if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "cannot be written as rdfxml (use --format ntriples or turtle)") {
+		t.Errorf("unsplittable predicate: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = runQueryCLI(t, dir, "query", "--format", "jsonld", "DESCRIBE <http://example.org/b>")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "ntriples, turtle or rdfxml") {
+		t.Errorf("unknown graph format: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
 func TestCLI_Query_ConstructFileAndExplain(t *testing.T) {
 	dir := setupQueryStore(t)
 	qf := writeFile(t, "q.rq", `PREFIX ex: <http://example.org/>

@@ -106,11 +106,13 @@ Example:
 	}
 }
 
-// rdfFormatNames lists the RDF format names and their short names (the
-// file extensions), e.g. "nquads (nq)|ntriples (nt)|turtle (ttl)".
+// rdfFormatNames lists the RDF format names that import and export take and
+// their short names (the file extensions), e.g. "nquads (nq)|ntriples
+// (nt)|turtle (ttl)": the formats rdfio reads (RDF/XML, which it only
+// writes, is for query results).
 func rdfFormatNames() string {
 	var out []string
-	for _, n := range rdfio.Names() {
+	for _, n := range rdfio.ReadableNames() {
 		f, _ := rdfio.Lookup(n)
 		var short []string
 		for _, e := range f.Extensions {
@@ -124,19 +126,36 @@ func rdfFormatNames() string {
 	return strings.Join(out, "|")
 }
 
-// rdfFormat resolves a --format value: a format name (turtle) or its file
-// extension as a short name (ttl).
+// rdfFormat resolves a --format value of import or export: a format name
+// (turtle) or its file extension as a short name (ttl), of a format rdfio
+// reads (see rdfFormatNames).
 func rdfFormat(name string) (string, error) {
 	f, err := rdfio.Lookup(name)
-	if err == nil {
-		return f.Name, nil
-	}
-	if !strings.ContainsAny(name, "./") {
-		if f, xerr := rdfio.ByExtension("x." + name); xerr == nil {
-			return f.Name, nil
+	if err != nil && !strings.ContainsAny(name, "./") {
+		if xf, xerr := rdfio.ByExtension("x." + name); xerr == nil {
+			f, err = xf, nil
 		}
 	}
-	return "", err
+	if err != nil {
+		return "", err
+	}
+	if err := f.CheckReadable(); err != nil {
+		return "", err
+	}
+	return f.Name, nil
+}
+
+// rdfFormatOf returns the format of file path by its extension, of a format
+// rdfio reads (see rdfFormatNames).
+func rdfFormatOf(path string) (string, error) {
+	f, err := rdfio.ByExtension(path)
+	if err == nil {
+		err = f.CheckReadable()
+	}
+	if err != nil {
+		return "", err
+	}
+	return f.Name, nil
 }
 
 // checkBase validates a --base value: empty, or an absolute IRI.
@@ -241,11 +260,9 @@ func importCmd(c *cli.Context, e *env) error {
 			}
 		} else {
 			if src.format == "" {
-				f, err := rdfio.ByExtension(path)
-				if err != nil {
+				if src.format, err = rdfFormatOf(path); err != nil {
 					return fmt.Errorf("import %s: %w (use --format)", path, err)
 				}
-				src.format = f.Name
 			}
 			f, err := os.Open(path)
 			if err != nil {
@@ -401,11 +418,9 @@ func exportCmd(c *cli.Context, e *env) error {
 			return usagef("export: --format: %v", err)
 		}
 	case toFile:
-		f, err := rdfio.ByExtension(out)
-		if err != nil {
+		if format, err = rdfFormatOf(out); err != nil {
 			return fmt.Errorf("export -o %s: %w (give --format)", out, err)
 		}
-		format = f.Name
 	default:
 		format = rdfio.NQuads
 	}

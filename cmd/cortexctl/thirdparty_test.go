@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/rdfio/rdftest"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
 )
 
@@ -126,6 +130,59 @@ func TestThirdParty_SPARQLClients(t *testing.T) {
 							c.name, got.Rows[:min(3, len(got.Rows))], want[q].Rows[:min(3, len(want[q].Rows))])
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestThirdParty_RdflibConstruct runs CONSTRUCT and DESCRIBE queries with
+// rdflib's SPARQLStore (python3-rdflib) against `cortexctl serve`: it asks
+// for application/rdf+xml, which the server writes, and must read the same
+// graph as cortexctl query prints (as N-Triples).
+func TestThirdParty_RdflibConstruct(t *testing.T) {
+	python := rdflibPython()
+	if python == "" {
+		missingClient(t, "rdflib: no python3 imports rdflib (apt-get install python3-rdflib)")
+	}
+	dir := t.TempDir()
+	mustCLI(t, dir, "-n", "rx", "import", writeFile(t, "d.ttl", `@prefix ex: <http://example.org/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:alice a ex:Person ; ex:name "Alice & <Bob>" , "Alicia"@es ; ex:age "030"^^xsd:integer ;
+	ex:knows [ ex:name "anon" ; ex:note "tab\there\r\nand a new line" ] ;
+	<http://example.org/vocab#rank-1.0> "0.90"^^xsd:decimal ; ex:home <http://example.org/a?b=1&c=2> .
+ex:bob ex:name "Bob" ; ex:age 25 .
+`))
+	queries := map[string]string{
+		"construct": `CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }`,
+		"template":  `PREFIX ex: <http://example.org/> CONSTRUCT { ?s ex:label ?n ; ex:self _:me . _:me ex:of ?s } WHERE { ?s ex:name ?n }`,
+		"describe":  `DESCRIBE <http://example.org/alice>`,
+	}
+	want := map[string][]quad.Quad{}
+	for name, q := range queries {
+		out := mustCLI(t, dir, "-n", "rx", "query", q)
+		qs, err := rdfio.ReadAll(strings.NewReader(out), rdfio.NTriples, rdfio.DecodeOptions{})
+		if err != nil || len(qs) == 0 {
+			t.Fatalf("%s: cortexctl query printed %d triples (%v):\n%s", name, len(qs), err, out)
+		}
+		want[name] = qs
+	}
+	s := startServe(t, dir, "--listen", "127.0.0.1:0", "--socket", "")
+	endpoint := "http://" + s.disc.Address + "/ns/rx/sparql"
+	for name, q := range queries {
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(python, filepath.Join(thirdPartyDir, "rdflib_construct.py"), endpoint, writeFile(t, name+".rq", q))
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("rdflib: %v\n%s", err, stderr.String())
+			}
+			got, err := rdfio.ReadAll(&stdout, rdfio.NTriples, rdfio.DecodeOptions{})
+			if err != nil {
+				t.Fatalf("rdflib printed no N-Triples: %v\n%s", err, stdout.String())
+			}
+			if !rdftest.Isomorphic(got, want[name]) {
+				a, b := rdftest.Diff(got, want[name])
+				t.Errorf("rdflib read another graph than cortexctl query prints:\nonly rdflib: %v\nonly cortexctl: %v", a, b)
 			}
 		})
 	}

@@ -56,9 +56,13 @@ type Decoder interface {
 }
 
 // NewDecoder returns a decoder for the named format (see Lookup) reading r.
+// A write-only format (RDF/XML) yields an error wrapping ErrUnknownFormat.
 func NewDecoder(r io.Reader, format string, opts DecodeOptions) (Decoder, error) {
 	f, err := Lookup(format)
 	if err != nil {
+		return nil, err
+	}
+	if err := f.CheckReadable(); err != nil {
 		return nil, err
 	}
 	return f.NewDecoder(r, opts)

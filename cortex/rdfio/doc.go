@@ -1,6 +1,9 @@
 // Package rdfio reads and writes RDF as quad.Quad values: N-Triples, N-Quads
 // and Turtle, chosen by name, file extension or media type through a small
-// format registry (Lookup, ByExtension, ByMediaType, Names, Register).
+// format registry (Lookup, ByExtension, ByMediaType, Names, Register). It also
+// writes, but does not read, RDF/XML (RDFXML, application/rdf+xml, for
+// clients such as rdflib's SPARQLStore that ask for it): Format.Readable tells
+// which formats can be read, ReadableNames lists them.
 //
 // Terms are always one of quad.IRI, quad.BNode, quad.String (xsd:string),
 // quad.LangString and quad.TypedString (any other datatype, lexical form kept
@@ -40,6 +43,9 @@
 // # Caveats
 //
 // Columns count bytes from the start of the line (a tab is one column; the
-// byte order mark is not counted). Turtle has no graphs: the Turtle encoder,
-// like the N-Triples one, drops graph labels.
+// byte order mark is not counted). Turtle and RDF/XML have no graphs: their
+// encoders, like the N-Triples one, drop graph labels. The RDF/XML encoder
+// holds the whole document in memory until Close, and fails, writing nothing,
+// on a graph RDF/XML cannot carry (a predicate IRI that does not end in an XML
+// name, such as one ending in '/' or a digit; see the RDFXML format).
 package rdfio

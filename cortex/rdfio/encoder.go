@@ -24,8 +24,9 @@ type EncodeOptions struct {
 //
 // An Encoder is not safe for concurrent use. Encode returns a *QuadError
 // (wrapping ErrInvalidTerm or ErrInvalidQuad) for a quad it cannot write
-// faithfully and writes nothing for it; the encoder stays usable. Write errors
-// are sticky.
+// faithfully and writes nothing for it; the encoder stays usable (except the
+// RDF/XML one, which then fails as a whole and writes nothing at all). Write
+// errors are sticky.
 //
 // Blank node labels made of [A-Za-z0-9_-] that do not start with 'x' or '-'
 // are written unchanged; every other label is written as "x" followed by the

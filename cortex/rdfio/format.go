@@ -21,7 +21,9 @@ type Format struct {
 	// Quads is true when the syntax carries graph names (N-Quads). Encoders of
 	// triple formats drop graph labels.
 	Quads bool
-	// NewDecoder returns a decoder reading r. Required.
+	// NewDecoder returns a decoder reading r. Nil when the format is
+	// write-only (RDF/XML): NewDecoder of the package then fails, and readers
+	// that choose a format by name, extension or media type check Readable.
 	NewDecoder func(r io.Reader, opts DecodeOptions) (Decoder, error)
 	// NewEncoder returns an encoder writing w. Nil when the format is read-only.
 	NewEncoder func(w io.Writer, opts EncodeOptions) (Encoder, error)
@@ -44,9 +46,23 @@ func newRegistry(fs ...Format) *registry {
 	return r
 }
 
+// Readable reports whether the format can be read (it has a decoder).
+func (f Format) Readable() bool { return f.NewDecoder != nil }
+
+// CheckReadable returns nil for a format that can be read, else an error
+// wrapping ErrUnknownFormat that names the formats that can: what a reader
+// that chose f by name, extension or media type reports.
+func (f Format) CheckReadable() error {
+	if f.Readable() {
+		return nil
+	}
+	return fmt.Errorf("%w %q: it is written, not read (read %s)", ErrUnknownFormat, f.Name, strings.Join(ReadableNames(), ", "))
+}
+
 // Register adds a format to the registry. It panics if the name is empty or
-// already registered, if NewDecoder is nil, or if an extension or media type is
-// already claimed by another format. Safe for concurrent use.
+// already registered, if both NewDecoder and NewEncoder are nil, or if an
+// extension or media type is already claimed by another format. Safe for
+// concurrent use.
 func Register(f Format) { formats.register(f) }
 
 func (r *registry) register(f Format) {
@@ -54,8 +70,8 @@ func (r *registry) register(f Format) {
 	if f.Name == "" {
 		panic("rdfio: Register with empty format name")
 	}
-	if f.NewDecoder == nil {
-		panic("rdfio: Register " + f.Name + " without NewDecoder")
+	if f.NewDecoder == nil && f.NewEncoder == nil {
+		panic("rdfio: Register " + f.Name + " without NewDecoder or NewEncoder")
 	}
 	f.Extensions = lowerAll(f.Extensions)
 	f.MediaTypes = lowerAll(f.MediaTypes)
@@ -152,6 +168,20 @@ func Names() []string {
 	return formats.names()
 }
 
+// ReadableNames returns the names of the registered formats that can be
+// read (see Format.Readable), sorted.
+func ReadableNames() []string {
+	formats.mu.RLock()
+	defer formats.mu.RUnlock()
+	var out []string
+	for _, n := range formats.names() {
+		if formats.byName[n].Readable() {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func (r *registry) names() []string {
 	out := make([]string, 0, len(r.byName))
 	for n := range r.byName {
@@ -166,6 +196,9 @@ const (
 	NTriples = "ntriples"
 	NQuads   = "nquads"
 	Turtle   = "turtle"
+	// RDFXML (application/rdf+xml, .rdf) is written, not read; see the
+	// package's Caveats for what it cannot write.
+	RDFXML = "rdfxml"
 )
 
 func builtinFormats() []Format {
@@ -191,6 +224,12 @@ func builtinFormats() []Format {
 			MediaTypes: []string{"text/turtle", "application/x-turtle"},
 			NewDecoder: newTurtleDecoder,
 			NewEncoder: newTurtleEncoder,
+		},
+		{
+			Name:       RDFXML,
+			Extensions: []string{".rdf"},
+			MediaTypes: []string{"application/rdf+xml"},
+			NewEncoder: newXMLEncoder,
 		},
 	}
 }

@@ -23,6 +23,9 @@ func TestFormats_Lookup(t *testing.T) {
 		{"extension ttl", func() (rdfio.Format, error) { return rdfio.ByExtension("/a/b.ttl") }, "turtle"},
 		{"media type", func() (rdfio.Format, error) { return rdfio.ByMediaType("text/turtle; charset=utf-8") }, "turtle"},
 		{"media type nt", func() (rdfio.Format, error) { return rdfio.ByMediaType("application/n-triples") }, "ntriples"},
+		{"rdfxml", func() (rdfio.Format, error) { return rdfio.Lookup("rdfxml") }, "rdfxml"},
+		{"extension rdf", func() (rdfio.Format, error) { return rdfio.ByExtension("a.rdf") }, "rdfxml"},
+		{"media type rdfxml", func() (rdfio.Format, error) { return rdfio.ByMediaType("application/rdf+xml") }, "rdfxml"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -43,11 +46,12 @@ func TestFormats_Unknown(t *testing.T) {
 		err      error
 		mentions []string
 	}{
-		{"name", second(rdfio.Lookup("rdfxml")), []string{`"rdfxml"`, "nquads, ntriples, turtle"}},
-		{"extension", second(rdfio.ByExtension("a.rdf")), []string{`"a.rdf"`, ".nq, .nt, .ttl"}},
+		{"name", second(rdfio.Lookup("jsonld")), []string{`"jsonld"`, "nquads, ntriples, rdfxml, turtle"}},
+		{"extension", second(rdfio.ByExtension("a.jsonld")), []string{`"a.jsonld"`, ".nq, .nt, .rdf, .ttl"}},
 		{"no extension", second(rdfio.ByExtension("README")), []string{".ttl"}},
-		{"media type", second(rdfio.ByMediaType("application/rdf+xml")), []string{"application/rdf+xml", "text/turtle"}},
+		{"media type", second(rdfio.ByMediaType("application/ld+json")), []string{"application/ld+json", "text/turtle"}},
 		{"decoder", second(rdfio.NewDecoder(strings.NewReader(""), "jsonld", rdfio.DecodeOptions{})), []string{"jsonld"}},
+		{"write-only", second(rdfio.NewDecoder(strings.NewReader(""), "rdfxml", rdfio.DecodeOptions{})), []string{`"rdfxml": it is written, not read (read nquads, ntriples, turtle)`}},
 		{"encoder", second(rdfio.NewEncoder(io.Discard, "jsonld", rdfio.EncodeOptions{})), []string{"jsonld"}},
 	}
 	for _, c := range cases {
@@ -85,18 +89,33 @@ func TestFormats_NamesSorted(t *testing.T) {
 	}
 }
 
+func TestFormats_Readable(t *testing.T) {
+	if got := strings.Join(rdfio.ReadableNames(), ","); got != "nquads,ntriples,turtle" {
+		t.Errorf("ReadableNames() = %s, want nquads,ntriples,turtle", got)
+	}
+	for _, n := range rdfio.Names() {
+		f, err := rdfio.Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Readable() != (n != rdfio.RDFXML) {
+			t.Errorf("%s: Readable() = %v", n, f.Readable())
+		}
+	}
+}
+
 func TestRegister_Panics(t *testing.T) {
 	nt, err := rdfio.Lookup(rdfio.NTriples)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cases := map[string]rdfio.Format{
-		"duplicate name":     {Name: "NTriples", NewDecoder: nt.NewDecoder},
-		"empty name":         {Name: "", NewDecoder: nt.NewDecoder},
-		"no decoder":         {Name: "test-nodecoder"},
-		"extension taken":    {Name: "test-ext", Extensions: []string{".nt"}, NewDecoder: nt.NewDecoder},
-		"media type taken":   {Name: "test-mt", MediaTypes: []string{"text/turtle"}, NewDecoder: nt.NewDecoder},
-		"extension sans dot": {Name: "test-dot", Extensions: []string{"x"}, NewDecoder: nt.NewDecoder},
+		"duplicate name":         {Name: "NTriples", NewDecoder: nt.NewDecoder},
+		"empty name":             {Name: "", NewDecoder: nt.NewDecoder},
+		"no decoder, no encoder": {Name: "test-nodecoder"},
+		"extension taken":        {Name: "test-ext", Extensions: []string{".nt"}, NewDecoder: nt.NewDecoder},
+		"media type taken":       {Name: "test-mt", MediaTypes: []string{"text/turtle"}, NewDecoder: nt.NewDecoder},
+		"extension sans dot":     {Name: "test-dot", Extensions: []string{"x"}, NewDecoder: nt.NewDecoder},
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {
