@@ -260,6 +260,10 @@ func TestQuery_Bindings_Errors(t *testing.T) {
 		{"nil", `SELECT ?f WHERE { ?f :by ?a }`, map[string]quad.Value{"a": nil}, sparql.ErrInvalidBinding, "no value"},
 		{"raw value", `SELECT ?f WHERE { ?f :by ?a }`, map[string]quad.Value{"a": quad.Int(3)}, sparql.ErrInvalidBinding, "quad.Int"},
 		{"bad name", `SELECT ?f WHERE { ?f :by ?a }`, map[string]quad.Value{"": alice}, sparql.ErrInvalidBinding, "variable name"},
+		// as a relative IRI in the query text is (parser.ErrRelativeIRI): it
+		// would reach the result writers, which cannot write it
+		{"relative IRI", `CONSTRUCT { ?a :by ?a } WHERE { }`, map[string]quad.Value{"a": quad.IRI("alice")}, sparql.ErrInvalidBinding, "relative IRI <alice>"},
+		{"relative datatype", `SELECT ?f WHERE { ?f :by ?a }`, map[string]quad.Value{"a": quad.TypedString{Value: "1", Type: "int"}}, sparql.ErrInvalidBinding, "relative datatype IRI <int>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := rows(t, bindData(), tc.query, sparql.Options{Bindings: tc.bind})

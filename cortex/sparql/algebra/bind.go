@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 )
 
 // Bind returns a copy of q in which the variables of b have the given values: initial bindings
@@ -29,7 +31,7 @@ import (
 // variable of the query's scope wraps ErrUnknownVariable (a misspelt name would otherwise bind
 // nothing); a variable the query assigns itself (BIND(... AS ?v), SELECT (... AS ?v), GROUP BY (... AS
 // ?v), VALUES ?v) wraps ErrBindingConflict; nil values, blank nodes (in a query, blank nodes are
-// variables) and other value types wrap ErrInvalidBinding. q is not modified; with b empty, Bind
+// variables), relative IRIs (as IRIs or datatypes) and other value types wrap ErrInvalidBinding. q is not modified; with b empty, Bind
 // returns q.
 func Bind(q *Query, b map[string]quad.Value) (*Query, error) {
 	if len(b) == 0 {
@@ -95,6 +97,9 @@ func bindingValue(name string, v quad.Value) (quad.Value, error) {
 		if t == "" {
 			return bad("empty IRI")
 		}
+		if !iri.HasScheme(string(t)) {
+			return bad("relative IRI <%s>: an RDF term is an absolute IRI", string(t))
+		}
 		return t, nil
 	case quad.String:
 		return t, nil
@@ -106,6 +111,9 @@ func bindingValue(name string, v quad.Value) (quad.Value, error) {
 	case quad.TypedString:
 		if t.Type == "" || t.Type == XSDString {
 			return t.Value, nil
+		}
+		if !iri.HasScheme(string(t.Type)) {
+			return bad("relative datatype IRI <%s>: an RDF term is an absolute IRI", string(t.Type))
 		}
 		return t, nil
 	case quad.BNode:
