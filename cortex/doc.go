@@ -26,7 +26,8 @@
 //   - cortex/internal/badgerkv: hidalgo's KV interface over Badger, with the
 //     store's gate on every transaction. cortex/internal/lex, iri, ntriples:
 //     the lexical pieces shared by the parsers (one copy each).
-//   - cortex/rdfio: RDF parsers and writers (N-Triples, N-Quads, Turtle).
+//   - cortex/rdfio: RDF parsers and writers (N-Triples, N-Quads, Turtle;
+//     RDF/XML written only).
 //   - cortex/sparql: parser → algebra → eval → results. The evaluator reads
 //     an eval.Dataset: ids, patterns, quads and scopes are defined there,
 //     once, and are what Namespace.Dataset serves.

@@ -28,7 +28,7 @@ var layers = map[string][]string{
 	"cortex/internal/ntriples": {"cortex/internal/lex"},
 	"cortex/rdfio":             {"cortex/internal/iri", "cortex/internal/lex", "cortex/internal/ntriples"},
 	"cortex/rdfio/rdftest":     nil,
-	"cortex/sparql/algebra":    {"cortex/internal/ntriples"},
+	"cortex/sparql/algebra":    {"cortex/internal/iri", "cortex/internal/ntriples"},
 	"cortex/sparql/builtin":    {"cortex/internal/iri"},
 	"cortex/sparql/parser":     {"cortex/internal/iri", "cortex/internal/lex", "cortex/sparql/algebra"},
 	"cortex/sparql/results":    {"cortex/internal/lex", "cortex/internal/ntriples"},

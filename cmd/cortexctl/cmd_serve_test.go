@@ -297,8 +297,9 @@ func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
 }
 
 // serve's limit flags: a bad value is exit 7 before anything is opened; a
-// good one reaches the server (--max-results 1: a response of two rows is
-// an error, kind invalid, not a truncated result).
+// good one reaches the server (--max-results 1: a Graph Store body of two
+// triples is refused, and a response of two rows is an error, kind
+// invalid, not a truncated result).
 func TestServe_LimitFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--max-results", "0"}, {"--max-queries", "-1"}, {"--queue-wait", "-1s"}, {"--body-timeout", "0s"},
@@ -317,12 +318,20 @@ func TestServe_LimitFlags(t *testing.T) {
 	s := startServe(t, t.TempDir(), "--listen", "", "--max-results", "1", "--max-queries", "2", "--queue-wait", "1s",
 		"--max-body", "1MiB", "--max-header-bytes", "8KiB", "--read-header-timeout", "5s", "--body-timeout", "5s",
 		"--idle-timeout", "1m", "--write-timeout", "10s", "--query-timeout", "10s", "--max-query-timeout", "1m")
+	// A body of two triples is over the limit too (413); one at a time is not.
 	resp, err := s.unix.Post("http://cortex/ns/acme/data?default", "application/n-triples",
 		strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n<http://ex/b> <http://ex/p> \"2\" .\n"))
-	if err != nil || resp.StatusCode != http.StatusNoContent {
-		t.Fatalf("POST: %v %v", resp, err)
+	if err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("POST of two triples: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	for _, body := range []string{"<http://ex/a> <http://ex/p> \"1\" .\n", "<http://ex/b> <http://ex/p> \"2\" .\n"} {
+		resp, err = s.unix.Post("http://cortex/ns/acme/data?default", "application/n-triples", strings.NewReader(body))
+		if err != nil || resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("POST: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
 	resp, err = s.unix.Get("http://cortex/ns/acme/data?default")
 	if err != nil {
 		t.Fatal(err)
