@@ -121,6 +121,41 @@ func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
 	}
 }
 
+// TestImport_QuadOfLargeLiteral imports quads whose one literal is larger
+// than Badger's transaction size limit (about 15% of a 64 MiB memtable)
+// but goes to Badger's value log, as Apply writes it: Import writes them
+// too, through Import and ImportRDF, instead of failing with ErrTxnTooBig.
+func TestImport_QuadOfLargeLiteral(t *testing.T) {
+	t.Parallel()
+	s := cortextest.NewStore(t)
+	big := strings.Repeat("x", 12<<20)
+	qs := []quad.Quad{
+		{Subject: iri("s1"), Predicate: iri("p"), Object: quad.String(big + "1")},
+		{Subject: iri("s2"), Predicate: iri("p"), Object: quad.String(big + "2")},
+		{Subject: iri("s2"), Predicate: iri("p"), Object: quad.String("small")},
+	}
+	ns, err := s.Namespace(context.Background(), "quads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ns.Import(context.Background(), &cortextest.SliceSource{Quads: qs}, cortex.ImportOptions{}); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	checkContent(t, ns, qs)
+	ns, err = s.Namespace(context.Background(), "rdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nt strings.Builder
+	for _, q := range qs {
+		nt.WriteString(q.NQuad() + "\n")
+	}
+	if _, err := ns.ImportRDF(context.Background(), strings.NewReader(nt.String()), cortex.RDFImportOptions{Format: "nquads"}); err != nil {
+		t.Fatalf("import rdf: %v", err)
+	}
+	checkContent(t, ns, qs)
+}
+
 func TestImport_FailureInFirstChunkWritesNothing(t *testing.T) {
 	t.Parallel()
 	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(100))

@@ -813,11 +813,36 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 		p.Add(layout.Size, hb[:])
 	}
 	w.horizon, w.size = int64(next-1), size+int64(len(w.ins))
-	db := st.n.s.db
-	if p.Count >= db.MaxBatchCount() || p.Size >= db.MaxBatchSize() {
+	if !st.n.s.txnFits(p) {
 		return errChunkTooBig
 	}
 	return nil
+}
+
+// txnFits reports whether the writes of p fit in one Badger transaction as
+// Badger counts them: a value at or above Badger's value threshold goes to
+// the value log and counts as a pointer (except in memory, where every
+// value stays in the tree). p.Size counts every value whole, the memory
+// the writes hold: a chunk under the limit by it is under by Badger's
+// count too, and only a larger one is counted again.
+func (s *Store) txnFits(p *sorted.PutBuf) bool {
+	db := s.db
+	if p.Count >= db.MaxBatchCount() {
+		return false
+	}
+	if p.Size < db.MaxBatchSize() || s.opts.inMemory {
+		return p.Size < db.MaxBatchSize()
+	}
+	threshold := db.Opts().ValueThreshold
+	var size int64
+	for _, e := range p.Entries {
+		v := int64(e.V1 - e.V0)
+		if v >= threshold {
+			v = 12 // a value pointer
+		}
+		size += int64(e.K1-e.K0) + v + 12 // as PutBuf counts: 2 meta and 10 version bytes
+	}
+	return size < db.MaxBatchSize()
 }
 
 // stageWrites sets the writes of w in tx, unless the import accumulates a
