@@ -47,6 +47,11 @@ var (
 	// again up to 8 times while its context is live). Nothing of it was
 	// written; retry.
 	ErrConcurrentMerge = errors.New("team changed by a concurrent merge or resolution")
+	// ErrStrategyPanicked means the team's merge strategy (a custom one:
+	// merge.Strategy) panicked. The merge fails as if the strategy had
+	// returned an error naming the panic value: nothing of it is written,
+	// and the team stays not merged until its strategy works.
+	ErrStrategyPanicked = errors.New("merge strategy panicked")
 )
 
 // Input errors: the request itself is malformed.

@@ -503,6 +503,70 @@ func TestManager_Merge_BadConfidence(t *testing.T) {
 	}
 }
 
+// TestManager_Merge_StrategyPanics: a custom strategy that panics fails
+// the merge with ErrStrategyPanicked instead of panicking in the caller:
+// the completing update (automatic merge) returns the error, the team reads
+// (GetTeam retries a due merge) as not merged with the panic recorded, a
+// merge by hand fails the same way, nothing is merged; once the strategy
+// works, the merge succeeds.
+func TestManager_Merge_StrategyPanics(t *testing.T) {
+	var panics atomic.Bool
+	panics.Store(true)
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("fragile", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		if panics.Load() {
+			panic("fragile strategy: index out of range")
+		}
+		return merge.Merge(merge.NameAdditive, in)
+	}))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "fragile", Members: members("a")})
+	f.status(t, "t", "a", teammanager.Running, "")
+	if _, err := f.m.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v")}); err != nil {
+		t.Fatal(err)
+	}
+	call := func(name string, fn func() error) (err error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("%s panicked: %v", name, r)
+			}
+		}()
+		return fn()
+	}
+	var ae *teammanager.AutoMergeError
+	err := call("completing update", func() error {
+		_, err := f.m.UpdateMemberStatus(ctx, "t", "a", teammanager.Completed, "")
+		return err
+	})
+	if !errors.Is(err, teammanager.ErrStrategyPanicked) || !errors.As(err, &ae) || !strings.Contains(err.Error(), "index out of range") {
+		t.Fatalf("completing update: %v; want an *AutoMergeError wrapping ErrStrategyPanicked with the panic value", err)
+	}
+	var got teammanager.Team
+	if err := call("GetTeam", func() (err error) { got, err = f.m.GetTeam(ctx, "t"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got.Merged || got.MergePending != "failed" || !strings.Contains(got.MergeError, "merge strategy panicked") {
+		t.Fatalf("team after the panic: merged %v, pending %q, error %q", got.Merged, got.MergePending, got.MergeError)
+	}
+	err = call("MergeTeamResults", func() error { _, err := f.m.MergeTeamResults(ctx, "t"); return err })
+	if !errors.Is(err, teammanager.ErrStrategyPanicked) {
+		t.Fatalf("merge by hand: %v", err)
+	}
+	if g := f.graph(t, f.ns.SharedGraph("t")); len(g) != 0 {
+		t.Fatalf("a panicking strategy's merge wrote %v", g)
+	}
+	panics.Store(false)
+	rep, err := f.m.MergeTeamResults(ctx, "t")
+	if err != nil || rep.Kept != 1 {
+		t.Fatalf("merge once the strategy works: %+v, %v", rep, err)
+	}
+	if got := f.get(t, "t"); !got.Merged || got.MergePending != "" {
+		t.Fatalf("team after the merge: merged %v, pending %q", got.Merged, got.MergePending)
+	}
+}
+
 // TestManager_TeamTable_OlderRows: a team table written before the merge
 // fields were listed (rows of 10 values) reads as stale, so listings show
 // merged teams as merged and the table is rebuilt.

@@ -148,7 +148,7 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, err
 	}
 	in.Resolutions = cg.resolutions(m.ns)
-	res, err := strat.Merge(in)
+	res, err := runStrategy(strat, in)
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
 	}
@@ -183,6 +183,19 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
 	}
 	return rep, nil
+}
+
+// runStrategy runs strat on in. A panic of the strategy (a custom one's
+// bug) is returned as its error, wrapping ErrStrategyPanicked: it fails the
+// merge as an error would, instead of the caller's goroutine, and of every
+// later read of the team that retries the due merge.
+func runStrategy(strat merge.Strategy, in merge.Input) (res merge.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = merge.Result{}, fmt.Errorf("%w: %v", ErrStrategyPanicked, r)
+		}
+	}()
+	return strat.Merge(in)
 }
 
 // settle clears the due-merge marker of team t, whose last merge already

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -218,9 +219,10 @@ func TestCLI_TeamNotMerged(t *testing.T) {
 // registry has only strategy, as "additive" (nil: the built-ins), and whose
 // clock is now, team t1 (strategy additive) with members ann and bob and
 // a timeout of a minute; ann and bob start, each asserts a finding, then
-// ann completes. Then finish runs (if not nil) with the host's manager;
-// the store is closed when it returns. A panic of finish stands for a
-// crash of the host: it is recovered, and the store closed.
+// ann completes. Then finish runs (if not nil) with the host's manager, on
+// a goroutine of its own; the store is closed when it ends. A
+// runtime.Goexit in finish (in the host's strategy, say) stands for a crash
+// of the host: the goroutine ends where it is, and the store is closed.
 func hostTeam(t *testing.T, dir string, strategy merge.Strategy, now func() time.Time, finish func(m *teammanager.Manager)) {
 	t.Helper()
 	ctx := context.Background()
@@ -229,7 +231,6 @@ func hostTeam(t *testing.T, dir string, strategy merge.Strategy, now func() time
 		t.Fatal(err)
 	}
 	defer func() {
-		recover() //nolint:errcheck // a crash of the host (see above)
 		if err := s.Close(); err != nil {
 			t.Error(err)
 		}
@@ -264,7 +265,12 @@ func hostTeam(t *testing.T, dir string, strategy merge.Strategy, now func() time
 		t.Fatal(err)
 	}
 	if finish != nil {
-		finish(m)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			finish(m)
+		}()
+		<-done
 	}
 }
 
@@ -289,7 +295,9 @@ func getTeamJSON(t *testing.T, dir string) teamGot {
 // merge runs it.
 func TestCLI_TeamsGetMerges(t *testing.T) {
 	ctx := context.Background()
-	crash := merge.StrategyFunc(func(merge.Input) (merge.Result, error) { panic("host killed in its merge") })
+	// (A strategy's panic is the merge's error: a crash is the host's
+	// goroutine ending in the strategy.)
+	crash := merge.StrategyFunc(func(merge.Input) (merge.Result, error) { runtime.Goexit(); return merge.Result{}, nil })
 	refuse := merge.StrategyFunc(func(merge.Input) (merge.Result, error) { return merge.Result{}, errors.New("out of memory") })
 	bobCompletes := func(m *teammanager.Manager) {
 		m.UpdateMemberStatus(ctx, "t1", "bob", teammanager.Completed, "") //nolint:errcheck // the merge fails or crashes
