@@ -215,7 +215,10 @@ func (n *Namespace) UnfinishedImports(ctx context.Context) ([]UnfinishedImport, 
 func NormalizeQuad(q quad.Quad) (quad.Quad, error) { return engine.NormalizeQuad(q) }
 
 // NormalizeTerm returns v in Cortex's canonical representation (see
-// NormalizeQuad) or an error for values that are not RDF terms.
+// NormalizeQuad) or an error for values that are not RDF terms, or that
+// could not be exported: a literal's text must be valid UTF-8 (a lone
+// surrogate is not), its language tag well-formed, its datatype a valid
+// absolute IRI (CheckIRI).
 func NormalizeTerm(v quad.Value) (quad.Value, error) { return engine.NormalizeTerm(v) }
 
 // CheckIRI reports whether s can be stored and exported as an IRI: an

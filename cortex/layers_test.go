@@ -35,7 +35,7 @@ var layers = map[string][]string{
 	"cortex/sparql/eval":       {"cortex/sparql/algebra", "cortex/sparql/builtin", "internal/ctxcause"},
 	"cortex/sparql":            {"cortex/sparql/algebra", "cortex/sparql/eval", "cortex/sparql/parser", "cortex/sparql/results", "internal/ctxcause"},
 	"cortex/internal/sorted":   {"cortex/internal/layout"},
-	"cortex/internal/engine": {"cortex/internal/badgerkv", "cortex/internal/iri", "cortex/internal/layout",
+	"cortex/internal/engine": {"cortex/internal/badgerkv", "cortex/internal/iri", "cortex/internal/layout", "cortex/internal/lex",
 		"cortex/internal/sorted", "cortex/rdfio", "cortex/sparql", "cortex/sparql/eval", "namespace"},
 	"cortex":            {"cortex/internal/engine", "cortex/sparql", "cortex/sparql/eval"},
 	"cortex/cortextest": {"cortex"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -142,6 +143,69 @@ func TestStore_RejectsInvalidQuads(t *testing.T) {
 				t.Fatalf("failed Apply left %v behind", got)
 			}
 		})
+	}
+}
+
+// TestStore_RejectsLiteralsExportCannotWrite: a literal whose text is not
+// valid UTF-8 (a lone surrogate is not), whose language tag is malformed or
+// whose datatype is not a valid absolute IRI was stored, and then every
+// export of its namespace failed on it. Apply, Import and side-table rows
+// refuse it with ErrInvalidQuad (a short quote of the literal, however
+// long) and write nothing; removing such a quad (a store may hold one from
+// before) is not refused.
+func TestStore_RejectsLiteralsExportCannotWrite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	long := strings.Repeat("y", 1<<20)
+	bad := map[string]quad.Value{
+		"invalid UTF-8":          quad.String("a\xffb"),
+		"lone surrogate":         quad.String("\xed\xa0\x80"),
+		"long invalid UTF-8":     quad.String(long + "\xff"),
+		"invalid UTF-8 language": quad.LangString{Value: "a\xff", Lang: "en"},
+		"language with a space":  quad.LangString{Value: "x", Lang: "en US"},
+		"language breaking out":  quad.LangString{Value: "x", Lang: "en .\n<http://e/a> <http://e/b> <http://e/c>"},
+		"relative datatype":      quad.TypedString{Value: "x", Type: "t"},
+		"datatype breaking out":  quad.TypedString{Value: "x", Type: "http://e/t> .\n<http://e/a> <http://e/b> <http://e/c"},
+		"invalid UTF-8 typed":    quad.TypedString{Value: "\xff", Type: "http://e/t"},
+	}
+	s := cortextest.NewStore(t)
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := q("s", "p", quad.String("ok"), nil)
+	for name, v := range bad {
+		t.Run(name, func(t *testing.T) {
+			b := q("s", "p", v, nil)
+			err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{good, b}})
+			if !errors.Is(err, cortex.ErrInvalidQuad) || len(err.Error()) > 500 {
+				t.Fatalf("apply: got %.600v, want a short error wrapping ErrInvalidQuad", err)
+			}
+			_, err = ns.Import(ctx, &cortextest.SliceSource{Quads: []quad.Quad{good, b}}, cortex.ImportOptions{})
+			if !errors.Is(err, cortex.ErrInvalidQuad) {
+				t.Fatalf("import: got %.600v, want ErrInvalidQuad", err)
+			}
+			err = ns.Update(ctx, func(tx *cortex.Tx) error {
+				tx.Add(good)
+				tx.PutSide("rows", "k", []quad.Value{v})
+				return nil
+			})
+			if err == nil {
+				t.Fatal("update with the literal in a side-table row: no error")
+			}
+			if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+				t.Fatalf("a refused write left %v behind", got)
+			}
+			if err := ns.Apply(ctx, cortex.Delta{Remove: []quad.Quad{b}}); err != nil {
+				t.Fatalf("remove: %v", err)
+			}
+		})
+	}
+	if err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{good, q("s", "p", quad.LangString{Value: "x", Lang: "en-GB-x-1"}, nil)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ns.Export(ctx, io.Discard, "nquads", cortex.ExportOptions{}); err != nil {
+		t.Fatalf("export: %v", err)
 	}
 }
 

@@ -121,6 +121,9 @@ func TestManager_AddFindings_Atomic(t *testing.T) {
 		{"confidence", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Confidence: 1.5}, "confidence 1.5"},
 		{"no object", teammanager.Finding{Subject: iri("s"), Predicate: iri("p")}, "object"},
 		{"finding node", teammanager.Finding{Subject: f.ns.Finding("t", "f1"), Predicate: iri("p"), Object: iri("o")}, "finding node"},
+		{"invalid UTF-8", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("a\xffb")}, "not valid UTF-8"},
+		{"bad language tag", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.LangString{Value: "x", Lang: "en US"}}, "bad language tag"},
+		{"relative datatype", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.TypedString{Value: "x", Type: "t"}}, "datatype"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := slices.Clone(batch)

@@ -75,7 +75,7 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 		if t == nil {
 			continue
 		}
-		nt, err := NormalizeTerm(t)
+		nt, err := normalizeStored(t)
 		if err != nil {
 			continue // not storable, hence not stored
 		}

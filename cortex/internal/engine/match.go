@@ -44,7 +44,7 @@ func (n *Namespace) termIDsOf(ctx context.Context, terms []quad.Value) ([]termID
 		if t == nil {
 			continue
 		}
-		nt, err := NormalizeTerm(t)
+		nt, err := normalizeStored(t)
 		if err != nil {
 			return nil, err
 		}

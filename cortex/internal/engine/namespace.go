@@ -348,8 +348,9 @@ func normalizeDelta(d Delta) (remove, add []quad.Quad, err error) {
 		add = append(add, nq)
 	}
 	removed := make(map[quad.Quad]struct{}, len(d.Remove))
+	rz := quadNormalizer{stored: true}
 	for _, q := range d.Remove {
-		nq, err := z.normalize(q)
+		nq, err := rz.normalize(q)
 		if err != nil {
 			return nil, nil, err
 		}

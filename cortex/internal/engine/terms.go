@@ -9,6 +9,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/internal/iri"
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 )
 
 const xsd = "http://www.w3.org/2001/XMLSchema#"
@@ -30,6 +31,9 @@ func NormalizeQuad(q quad.Quad) (quad.Quad, error) {
 // all of it. The zero value is ready to use.
 type quadNormalizer struct {
 	last [4]quad.IRI // the last IRI normalized in each position ("": none)
+	// stored: the quads are looked up, not written (the removals of a
+	// delta): their literals are not checked (see normalizeStored).
+	stored bool
 }
 
 func (z *quadNormalizer) normalize(q quad.Quad) (quad.Quad, error) {
@@ -38,7 +42,7 @@ func (z *quadNormalizer) normalize(q quad.Quad) (quad.Quad, error) {
 		if iri, ok := (*t).(quad.IRI); ok && iri != "" && iri == z.last[i] {
 			continue // checked already (an IRI normalizes to itself)
 		}
-		v, err := normalizeAt(i, *t)
+		v, err := normalizeAt(i, *t, !z.stored)
 		if err != nil {
 			return q, err
 		}
@@ -54,8 +58,9 @@ func (z *quadNormalizer) normalize(q quad.Quad) (quad.Quad, error) {
 var positionNames = [4]string{"subject", "predicate", "object", "graph"}
 
 // normalizeAt normalizes term v of position i (subject, predicate, object,
-// graph) of a quad.
-func normalizeAt(i int, v quad.Value) (quad.Value, error) {
+// graph) of a quad; checkLit: check a literal object's text, language tag
+// and datatype (see NormalizeTerm).
+func normalizeAt(i int, v quad.Value, checkLit bool) (quad.Value, error) {
 	if iri, ok := v.(quad.IRI); ok {
 		// The common case, valid in every position; v is returned as it
 		// is (boxing the IRI again would allocate).
@@ -77,7 +82,7 @@ func normalizeAt(i int, v quad.Value) (quad.Value, error) {
 		}
 		return p, nil
 	case 2:
-		o, err := NormalizeTerm(v)
+		o, err := normalizeTerm(v, checkLit)
 		if err != nil {
 			return v, fmt.Errorf("%w: object: %v", ErrInvalidQuad, err)
 		}
@@ -107,8 +112,58 @@ func normalizeNode(v quad.Value, pos string, _ bool) (quad.Value, error) {
 }
 
 // NormalizeTerm returns v in Cortex's canonical representation (see
-// NormalizeQuad) or an error for values that are not RDF terms.
-func NormalizeTerm(v quad.Value) (quad.Value, error) {
+// NormalizeQuad) or an error for values that are not RDF terms, or that
+// could not be exported: a literal's text must be valid UTF-8 (a lone
+// surrogate is not), its language tag well-formed ([a-zA-Z]+ ('-'
+// [a-zA-Z0-9]+)*), its datatype a valid absolute IRI (CheckIRI).
+func NormalizeTerm(v quad.Value) (quad.Value, error) { return normalizeTerm(v, true) }
+
+// normalizeStored is NormalizeTerm for a term to look up or remove, not to
+// write: it does not check a literal's text, language tag or datatype, so
+// that terms a store wrote before they were checked can still be found and
+// removed (a term that fails the checks is stored nowhere else).
+func normalizeStored(v quad.Value) (quad.Value, error) { return normalizeTerm(v, false) }
+
+// maxQuoted bounds the bytes of a literal an error quotes.
+const maxQuoted = 64
+
+// quoteShort quotes s, or its first maxQuoted bytes and its length.
+func quoteShort(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", s[:maxQuoted], len(s))
+}
+
+// checkText reports whether s, a literal's text, is valid UTF-8.
+func checkText(s quad.String) error {
+	if !utf8.ValidString(string(s)) {
+		return fmt.Errorf("literal %s is not valid UTF-8", quoteShort(string(s)))
+	}
+	return nil
+}
+
+func normalizeTerm(v quad.Value, checkLit bool) (quad.Value, error) {
+	if checkLit {
+		var err error
+		switch t := v.(type) {
+		case quad.String:
+			err = checkText(t)
+		case quad.LangString:
+			if err = checkText(t.Value); err == nil && t.Lang != "" && !lex.IsLangTag(t.Lang) {
+				err = fmt.Errorf("literal %s: bad language tag %s", quoteShort(string(t.Value)), quoteShort(t.Lang))
+			}
+		case quad.TypedString:
+			if err = checkText(t.Value); err == nil && t.Type != "" {
+				if ierr := CheckIRI(string(t.Type)); ierr != nil {
+					err = fmt.Errorf("literal %s: datatype: %v", quoteShort(string(t.Value)), ierr)
+				}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	switch t := v.(type) {
 	case quad.IRI:
 		if err := CheckIRI(string(t)); err != nil {
