@@ -132,12 +132,18 @@ func TestStore_RejectsInvalidQuads(t *testing.T) {
 		{Subject: iri("s"), Predicate: iri("p"), Object: iri("x>y")},
 		{Subject: iri("s"), Predicate: iri("p\""), Object: iri("o")},
 		{Subject: iri("s"), Predicate: iri("p"), Object: notATerm{}},
+		{Subject: iri(strings.Repeat("s", 1<<20) + " "), Predicate: iri("p"), Object: iri("o")},
+		{Subject: quad.IRI(strings.Repeat("s", 1<<20)), Predicate: iri("p"), Object: iri("o")},
 	}
 	for i, b := range bad {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{good, b}})
 			if !errors.Is(err, cortex.ErrInvalidQuad) {
-				t.Fatalf("got %v, want ErrInvalidQuad", err)
+				t.Fatalf("got %.600v, want ErrInvalidQuad", err)
+			}
+			// An error quotes a long IRI's start only.
+			if len(err.Error()) > 500 {
+				t.Fatalf("error of %d bytes: %.600s", len(err.Error()), err)
 			}
 			if got := cortextest.AllQuads(t, ns); len(got) != 0 {
 				t.Fatalf("failed Apply left %v behind", got)

@@ -219,17 +219,17 @@ func CheckIRI(s string) error {
 		return fmt.Errorf("empty IRI")
 	}
 	if !utf8.ValidString(s) {
-		return fmt.Errorf("IRI %q is not valid UTF-8", s)
+		return fmt.Errorf("IRI %s is not valid UTF-8", quoteShort(s))
 	}
 	// Every forbidden character is ASCII: check bytes (multi-byte UTF-8
 	// sequences have only bytes >= 0x80).
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c <= 0x20 || iriForbidden[c] {
-			return fmt.Errorf("IRI %q contains %q, which IRIs cannot hold", s, rune(c))
+			return fmt.Errorf("IRI %s contains %q, which IRIs cannot hold", quoteShort(s), rune(c))
 		}
 	}
 	if !iri.HasScheme(s) {
-		return fmt.Errorf("IRI %q is not absolute (no scheme)", s)
+		return fmt.Errorf("IRI %s is not absolute (no scheme)", quoteShort(s))
 	}
 	return nil
 }
