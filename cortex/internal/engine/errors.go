@@ -112,6 +112,9 @@ func (e *ImportError) Error() string {
 	case e.Resumable:
 		return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; importing the same input again resumes import " +
 			e.ImportID + " and converges)"
+	case e.ImportID == "":
+		// (Namespace.Import: the source's blank nodes are its own.)
+		return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; importing the same quads again converges)"
 	}
 	return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; re-run with import id " +
 		e.ImportID + " to converge)"
