@@ -26,6 +26,9 @@ const (
 	// transactions back while it commits (see Namespace.Apply). It is the
 	// default and the maximum of Tuning.MaxDeltaQuads.
 	MaxDeltaQuads = engine.MaxDeltaQuads
+	// MaxSideKey bounds the bytes of a side-table row's key (16 KiB, see
+	// Tx.PutSide): Badger bounds a key's size.
+	MaxSideKey = engine.MaxSideKey
 	// DefaultImportSegmentBytes is the default memory budget of an import
 	// segment's writes (see Namespace.Import): about 170k triples of the
 	// bench data; beyond it they are spilled to sorted run files in the store

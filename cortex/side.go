@@ -36,8 +36,10 @@ type SideRow struct {
 
 // PutSide stages row vals under key in side table table (see SideRow),
 // replacing the row there. Table names follow the rule of namespace names
-// (namespace.NameRule, namespace.ValidName); keys are any string. A later
-// DeleteSide of the same key in this Update wins, and the other way round.
+// (namespace.NameRule, namespace.ValidName); keys are any string of up to
+// MaxSideKey bytes (a longer one fails the Update, which writes nothing).
+// A later DeleteSide of the same key in this Update wins, and the other way
+// round.
 func (tx *Tx) PutSide(table, key string, vals []quad.Value) { tx.t.PutSide(table, key, vals) }
 
 // DeleteSide stages the deletion of the row under key in side table table,

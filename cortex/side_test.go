@@ -181,6 +181,40 @@ func TestSide_TableNames(t *testing.T) {
 	}
 }
 
+// TestSide_LongKeys: a row key of up to MaxSideKey bytes (even one
+// escaping doubles: all '/') is written and read back; a longer one fails
+// the Update with a short error, not Badger's key size error with a dump
+// of the key, and the Update writes nothing.
+func TestSide_LongKeys(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n := cortextest.NewNamespace(t, "side")
+	for _, key := range []string{strings.Repeat("k", cortex.MaxSideKey), strings.Repeat("/", cortex.MaxSideKey)} {
+		err := n.Update(ctx, func(tx *cortex.Tx) error {
+			tx.PutSide("rows", key, []quad.Value{quad.String("v")})
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("put a row key of %d bytes: %v", len(key), err)
+		}
+		if vals, found, err := n.SideRow(ctx, "rows", key); err != nil || !found || len(vals) != 1 {
+			t.Fatalf("read the row back: %v, %v, %v", vals, found, err)
+		}
+	}
+	long := strings.Repeat("k", 70_000)
+	err := n.Update(ctx, func(tx *cortex.Tx) error {
+		tx.Add(quad.Quad{Subject: quad.IRI("http://example.org/s"), Predicate: quad.IRI("http://example.org/p"), Object: quad.String("o")})
+		tx.PutSide("rows", long, []quad.Value{quad.String("v")})
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "70000 bytes") || len(err.Error()) > 200 {
+		t.Fatalf("put a row key of 70,000 bytes: %.300v; want a short error giving its length", err)
+	}
+	if qs := cortextest.AllQuads(t, n); len(qs) != 0 {
+		t.Fatalf("the failed Update wrote %v", qs)
+	}
+}
+
 // TestSide_Journaled writes side rows with a delta larger than one
 // transaction (journaled), and rows alone beyond MaxDeltaQuads, and reads
 // them back after reopening the store.

@@ -44,6 +44,10 @@ const (
 	// back while it commits (see Namespace.Apply). It is the default and
 	// the maximum of Tuning.MaxDeltaQuads.
 	MaxDeltaQuads = 4096
+	// MaxSideKey bounds the bytes of a side-table row's key (Tx.PutSide):
+	// escaped and prefixed, it stays under Badger's key size limit (65,000
+	// bytes).
+	MaxSideKey = 16 << 10
 	// DefaultImportSegmentBytes is the default memory budget of an import
 	// segment's writes (see Namespace.Import): about 170k triples of the
 	// bench data; beyond it they are spilled to sorted run files in the store

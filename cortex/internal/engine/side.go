@@ -92,10 +92,13 @@ func (tx *Tx) side(table string) *sideOps {
 // PutSide stages row vals under key in side table table (see "Side tables"
 // in side.go), replacing the row there. Table names follow the rule of
 // namespace names (namespace.NameRule, namespace.ValidName); keys are any
-// string. A later DeleteSide of the same key in this Update wins, and the
+// string of up to MaxSideKey bytes (a longer one fails the Update). A later DeleteSide of the same key in this Update wins, and the
 // other way round.
 func (tx *Tx) PutSide(table, key string, vals []quad.Value) {
 	o := tx.side(table)
+	if len(key) > MaxSideKey && o.err == nil {
+		o.err = fmt.Errorf("side table %s: row key of %d bytes, longer than %d", table, len(key), MaxSideKey)
+	}
 	row := make([]quad.Value, len(vals))
 	for i, v := range vals {
 		if v == nil {
