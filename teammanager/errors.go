@@ -58,13 +58,14 @@ var (
 var (
 	// ErrInvalidTeam means a TeamConfig failed validation (empty name, no
 	// members, too many members, duplicate agent, unknown strategy, bad id,
-	// threshold or timeout).
+	// threshold or timeout, text that is not valid UTF-8).
 	ErrInvalidTeam = errors.New("invalid team config")
 	// ErrInvalidFinding means a finding has a term of the wrong kind, a
 	// confidence outside [0, 1], or uses a Cortex-reserved IRI.
 	ErrInvalidFinding = errors.New("invalid finding")
 	// ErrInvalidStatus means a status word other than pending, running,
-	// completed or failed.
+	// completed or failed, or a status update whose result is not valid
+	// UTF-8.
 	ErrInvalidStatus = errors.New("invalid status")
 	// ErrInvalidConfig means a Config value is out of range.
 	ErrInvalidConfig = errors.New("invalid team manager config")

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -168,6 +169,10 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 		return bad("%d members, at most %d allowed", len(tc.Members), m.cfg.maxTeamSize)
 	case math.IsNaN(tc.Threshold) || tc.Threshold < 0 || tc.Threshold > 1:
 		return bad("threshold %v not in [0, 1]", tc.Threshold)
+	case !utf8.ValidString(tc.Name):
+		return bad("name is not valid UTF-8")
+	case !utf8.ValidString(tc.Context):
+		return bad("context is not valid UTF-8")
 	}
 	if tc.Strategy == "" {
 		tc.Strategy = m.cfg.defaultStrategy
@@ -182,6 +187,9 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 		}
 		if seen[mc.AgentID] {
 			return bad("agent %q listed twice", mc.AgentID)
+		}
+		if !utf8.ValidString(mc.Role) || !utf8.ValidString(mc.Task) {
+			return bad("agent %q: role or task is not valid UTF-8", mc.AgentID)
 		}
 		seen[mc.AgentID] = true
 	}
@@ -631,6 +639,9 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if !status.Valid() {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
+	}
+	if !utf8.ValidString(result) {
+		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teamID, agentID, ErrInvalidStatus)
 	}
 	st, rep, err := m.updateMerging(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, now time.Time) error {
 		t := &st.team

@@ -33,6 +33,11 @@ func TestManager_CreateTeam_Validation(t *testing.T) {
 		{"bad id", teammanager.TeamConfig{ID: "a b", Name: "x", Members: members("a")}, nil},
 		{"tie-breaker not member", teammanager.TeamConfig{Name: "x", Members: members("a"), TieBreaker: "z"}, nil},
 		{"threshold", teammanager.TeamConfig{Name: "x", Members: members("a"), Threshold: 1.5}, nil},
+		// Text the store could not export (not valid UTF-8).
+		{"name not UTF-8", teammanager.TeamConfig{Name: "x\xff", Members: members("a")}, nil},
+		{"context not UTF-8", teammanager.TeamConfig{Name: "x", Context: "\xed\xa0\x80", Members: members("a")}, nil},
+		{"role not UTF-8", teammanager.TeamConfig{Name: "x", Members: []teammanager.MemberConfig{{AgentID: "a", Role: "r\xff"}}}, nil},
+		{"task not UTF-8", teammanager.TeamConfig{Name: "x", Members: []teammanager.MemberConfig{{AgentID: "a", Task: "t\xff"}}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := f.m.CreateTeam(ctx, tc.tc)
@@ -152,9 +157,14 @@ func TestManager_UpdateMemberStatus_Errors(t *testing.T) {
 		{"pending to completed", team.ID, "b", teammanager.Completed, teammanager.ErrInvalidTransition},
 		{"pending to pending", team.ID, "b", teammanager.Pending, teammanager.ErrInvalidTransition},
 		{"bad status", team.ID, "b", "paused", teammanager.ErrInvalidStatus},
+		{"result not UTF-8", team.ID, "b", teammanager.Running, teammanager.ErrInvalidStatus},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := f.m.UpdateMemberStatus(ctx, tc.team, tc.agent, tc.status, "x")
+			result := "x"
+			if tc.name == "result not UTF-8" {
+				result = "x\xff"
+			}
+			_, err := f.m.UpdateMemberStatus(ctx, tc.team, tc.agent, tc.status, result)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
