@@ -105,6 +105,51 @@ func TestStore_InMemory(t *testing.T) {
 	equalSets(t, cortextest.AllQuads(t, ns), allTerms)
 }
 
+// TestStore_InMemoryLargeTerms: an in-memory store keeps every value in
+// Badger's memtable, which refuses one above 1 MB. A literal of up to about
+// that size is written; a larger one, through Apply, Update (quads or a
+// side-table row) or Import, fails with ErrInvalidQuad saying the bound,
+// not Badger's error with a hex dump of the value, and writes nothing.
+func TestStore_InMemoryLargeTerms(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := cortextest.OpenStore(t, "", cortex.DefaultOptions().WithInMemory(true))
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := q("s", "p", quad.String(strings.Repeat("f", 1<<20-100)), nil)
+	if err := ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{fits}}); err != nil {
+		t.Fatalf("a literal of 1 MB - 100 bytes: %v", err)
+	}
+	good := q("s", "p", quad.String("ok"), nil)
+	for _, big := range []quad.Value{
+		quad.String(strings.Repeat("b", 1<<20+1)),
+		quad.LangString{Value: quad.String(strings.Repeat("b", 3<<20)), Lang: "en"},
+	} {
+		bad := q("s", "p", big, nil)
+		check := func(call string, err error) {
+			t.Helper()
+			if !errors.Is(err, cortex.ErrInvalidQuad) || !strings.Contains(err.Error(), "in-memory store") || len(err.Error()) > 300 {
+				t.Fatalf("%s: %.400v; want a short ErrInvalidQuad giving the bound", call, err)
+			}
+		}
+		check("apply", ns.Apply(ctx, cortex.Delta{Add: []quad.Quad{good, bad}}))
+		check("update", ns.Update(ctx, func(tx *cortex.Tx) error { tx.Add(good, bad); return nil }))
+		_, err := ns.Import(ctx, &cortextest.SliceSource{Quads: []quad.Quad{good, bad}}, cortex.ImportOptions{})
+		check("import", err)
+		err = ns.Update(ctx, func(tx *cortex.Tx) error {
+			tx.Add(good)
+			tx.PutSide("rows", "k", []quad.Value{big})
+			return nil
+		})
+		if err == nil || !strings.Contains(err.Error(), "in-memory store") || len(err.Error()) > 300 {
+			t.Fatalf("update with a side-table row: %.400v", err)
+		}
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), []quad.Quad{fits})
+}
+
 func TestStore_NormalisesTerms(t *testing.T) {
 	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")

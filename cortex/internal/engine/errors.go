@@ -18,7 +18,9 @@ var (
 	// typically a query that was not closed, in the writing goroutine.
 	ErrBusy = errors.New("store is busy")
 	// ErrInvalidQuad means a quad has a term of the wrong kind in some position
-	// (for example a literal subject) or an unsupported term type.
+	// (for example a literal subject), an unsupported term type, a term that
+	// could not be exported (see NormalizeTerm), or one larger than an
+	// in-memory store holds.
 	ErrInvalidQuad = errors.New("invalid quad")
 	// ErrNotFound means a requested graph or namespace does not exist.
 	ErrNotFound = errors.New("not found")

@@ -94,7 +94,7 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	raw := make(chan rawChunk, 1)
 	prepped := make(chan *prepChunk, 1)
 	size := n.s.opts.chunkQuads
-	go decodeStage(ctx, src, opts.Graph, size, raw)
+	go decodeStage(ctx, src, opts.Graph, size, n.s.maxTerm(), raw)
 	go prepareStage(ctx, raw, prepped)
 	st.progress = opts.Progress
 	if st.segmentable() {
@@ -145,8 +145,9 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 }
 
 // decodeStage reads src into chunks of size normalised quads and sends them
-// to out; a source error ends the last chunk. It closes out when done.
-func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int, out chan<- rawChunk) {
+// to out; a source error, or a term larger than maxTerm (if not 0), ends
+// the last chunk. It closes out when done.
+func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size, maxTerm int, out chan<- rawChunk) {
 	defer close(out)
 	send := func(c rawChunk) bool {
 		select {
@@ -169,6 +170,9 @@ func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size int
 				q.Label = graph
 			}
 			q, err = z.normalize(q)
+		}
+		if err == nil && maxTerm > 0 {
+			err = checkQuadSize(q, maxTerm)
 		}
 		if err != nil {
 			send(rawChunk{quads: cur, err: err})

@@ -305,6 +305,15 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 	if n.s.opts.readOnly {
 		return fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
 	}
+	if max := n.s.maxTerm(); max > 0 {
+		err := checkTermSizes(add, max)
+		if err == nil {
+			err = side.checkRowSizes(max)
+		}
+		if err != nil {
+			return fmt.Errorf("namespace %s: %w", n.name, err)
+		}
+	}
 	n.writeGen++
 	if len(remove) > 0 {
 		n.removeGen++

@@ -112,7 +112,10 @@ func (o Options) importSegmentBytes() int64 {
 func (o Options) WithImportSegmentBytes(n int64) Options { o.segBytes = n; return o }
 
 // WithInMemory keeps all data in memory (the dir argument of Open is ignored).
-// Default false. Useful for quick experiments; nothing survives Close.
+// Default false. Useful for quick experiments; nothing survives Close. An
+// in-memory store holds terms (and side-table rows) of up to about 1 MB
+// (Badger keeps every value in its memtable): a write of a larger one fails
+// with ErrInvalidQuad.
 func (o Options) WithInMemory(v bool) Options { o.inMemory = v; return o }
 
 // WithSyncWrites selects whether each commit waits for fsync. Default true.

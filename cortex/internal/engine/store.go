@@ -38,6 +38,9 @@ type Store struct {
 	gate *gate  // brackets every Badger transaction (see gate.go)
 	// reserve is the free space kept for Badger's own writes (diskspace.go).
 	reserve int64
+	// valueThreshold is Badger's value threshold: in memory, the largest
+	// value it holds (see maxTerm).
+	valueThreshold int64
 	// results tracks the query results not closed yet (results.go).
 	results openResults
 	// The RSS governor (memory_linux.go), if running, and the RSS above
@@ -133,6 +136,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		bopts = opts.hooks.badger(bopts)
 	}
 	s.reserve = spaceReserve(bopts)
+	s.valueThreshold = bopts.ValueThreshold // (Badger's Opts() reports another in memory)
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
 	} else {

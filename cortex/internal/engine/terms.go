@@ -247,3 +247,73 @@ func describe(v quad.Value) string {
 	}
 	return fmt.Sprintf("a %T", v)
 }
+
+// termBytes is about the bytes term v adds to the value of its node's log
+// entry (or of a side-table row).
+func termBytes(v quad.Value) int {
+	switch t := v.(type) {
+	case quad.IRI:
+		return len(t)
+	case quad.BNode:
+		return len(t)
+	case quad.String:
+		return len(t)
+	case quad.LangString:
+		return len(t.Value) + len(t.Lang)
+	case quad.TypedString:
+		return len(t.Value) + len(t.Type)
+	}
+	return 0
+}
+
+// maxTerm is the largest term the store holds, in termBytes (0: no bound
+// but Badger's value log file size). An in-memory store keeps every value
+// in its memtable, where Badger refuses one above its value threshold
+// (1 MB): a term's node log entry is its bytes and a few dozen more.
+func (s *Store) maxTerm() int {
+	if !s.opts.inMemory {
+		return 0
+	}
+	return int(s.valueThreshold) - 64 // the rest of the entry: ids, timestamp, lengths
+}
+
+// checkTermSizes reports the first term of qs larger than max, as an error
+// wrapping ErrInvalidQuad.
+func checkTermSizes(qs []quad.Quad, max int) error {
+	for _, q := range qs {
+		if err := checkQuadSize(q, max); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkQuadSize is checkTermSizes of one quad.
+func checkQuadSize(q quad.Quad, max int) error {
+	for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
+		if n := termBytes(v); n > max {
+			return fmt.Errorf("%w: %s: a term of %d bytes; an in-memory store holds terms of at most %d", ErrInvalidQuad, positionNames[i], n, max)
+		}
+	}
+	return nil
+}
+
+// checkRowSizes reports the first row of o whose value (its terms, and a
+// few bytes each) is larger than max, as checkTermSizes does.
+func (o *sideOps) checkRowSizes(max int) error {
+	if o == nil {
+		return nil
+	}
+	for table, rows := range o.puts {
+		for key, row := range rows {
+			n := 0
+			for _, v := range row {
+				n += termBytes(v) + 16
+			}
+			if n > max {
+				return fmt.Errorf("side table %s: row %s of %d bytes; an in-memory store holds rows of at most %d", table, quoteShort(key), n, max)
+			}
+		}
+	}
+	return nil
+}
