@@ -2,6 +2,7 @@ package teammanager
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"sync"
 	"sync/atomic"
@@ -190,7 +191,8 @@ func (m *Manager) runBatches() {
 }
 
 // writeBatch writes the findings of batch in one Update, each call checked
-// against its team's state. The context of the write is the first call's,
+// against its team's state. If the store refuses the quads of one call
+// (cortex.ErrInvalidQuad), each call is written on its own. The context of the write is the first call's,
 // without its cancellation: the calls of a batch wait for its commit.
 func (m *Manager) writeBatch(batch []*findingsWrite) {
 	ctx := context.WithoutCancel(batch[0].ctx)
@@ -264,6 +266,16 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 		}
 		return m.stageEvents(ctx, tx, now, evs)
 	})
+	if len(batch) > 1 && errors.Is(err, cortex.ErrInvalidQuad) {
+		// The store refused one call's quads (normFinding let through a
+		// term too large for an in-memory store): that call fails, not
+		// the others. Nothing was written; write each call on its own.
+		c.teams.committed(gen, err, false, nil)
+		for _, w := range batch {
+			m.writeBatch([]*findingsWrite{w})
+		}
+		return
+	}
 	// Keep the teams as the batch left them for the next batch (teamCache).
 	// A batch that read a team wrote (the team's table row, at least).
 	c.teams.committed(gen, err, len(order) > 0, func(yield func(string, *teamState) bool) {

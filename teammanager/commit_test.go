@@ -151,6 +151,54 @@ func TestAddFinding_GroupCommit(t *testing.T) {
 	}
 }
 
+// A call whose findings the store refuses (a literal too large for an
+// in-memory store, which normFinding cannot know) fails alone: the calls
+// that shared its batch are written.
+func TestAddFinding_GroupCommitRefusedCallFailsAlone(t *testing.T) {
+	s := cortextest.OpenStore(t, "", cortex.DefaultOptions().WithInMemory(true))
+	f := newFixtureOn(t, s, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.running(t, "t", "a", "b")
+	release := holdWrites(t, f)
+	big := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(strings.Repeat("x", 2<<20))}
+	fs := []teammanager.Finding{finding(0), big, finding(2), finding(3)}
+	agents := []string{"a", "a", "b", "a"}
+	errs := make([]error, len(fs))
+	var wg sync.WaitGroup
+	for i := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = f.m.AddFinding(ctx, "t", agents[i], fs[i])
+		}()
+		if i == 0 {
+			waitQueue(t, f.m, 0, 1) // the first batch, alone: it waits for the lock
+		} else {
+			waitQueue(t, f.m, i, 1)
+		}
+	}
+	release()
+	wg.Wait()
+	for i, err := range errs {
+		if i == 1 {
+			if !errors.Is(err, cortex.ErrInvalidQuad) {
+				t.Errorf("the call of the large finding: %v, want cortex.ErrInvalidQuad", err)
+			}
+		} else if err != nil {
+			t.Errorf("call %d, batched with the large finding: %v", i, err)
+		}
+	}
+	var got []string
+	for _, a := range []string{"a", "b"} {
+		for _, sf := range f.stored(t, "t", a) {
+			got = append(got, string(sf.Object.(quad.String)))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"0", "2", "3"}; !slices.Equal(got, want) {
+		t.Errorf("findings stored: %v, want %v", got, want)
+	}
+}
+
 // Findings added concurrently while members finish: every call that
 // succeeded is stored, every call refused because its member had finished
 // is not, and nothing else.
