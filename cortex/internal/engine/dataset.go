@@ -77,7 +77,7 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 		}
 		nt, err := normalizeStored(t)
 		if err != nil {
-			continue // not storable, hence not stored
+			continue // not a term a quad can hold, hence not stored
 		}
 		vals[i] = nt
 	}

@@ -37,7 +37,7 @@ type idPattern = eval.Pattern
 type idQuad = eval.Quad
 
 // termIDsOf returns the ids of terms; a term that does not occur in the namespace
-// gets 0. Terms are normalised first (see NormalizeTerm).
+// gets 0. Terms are normalised first (see normalizeStored).
 func (n *Namespace) termIDsOf(ctx context.Context, terms []quad.Value) ([]termID, error) {
 	vals := make([]quad.Value, len(terms))
 	for i, t := range terms {
