@@ -196,6 +196,59 @@ func TestImport_FailureInLaterChunkReportsCommitted(t *testing.T) {
 	}
 }
 
+// cancelSource yields ex:s<i> ex:p "o" for i in [0, n) and cancels the
+// import's context once it has yielded at quads.
+type cancelSource struct {
+	i, n, at int
+	cancel   func()
+}
+
+func (c *cancelSource) Next() (quad.Quad, error) {
+	if c.i == c.at {
+		c.cancel()
+	}
+	if c.i >= c.n {
+		return quad.Quad{}, io.EOF
+	}
+	c.i++
+	return genQuad(c.i), nil
+}
+
+// TestImport_CancelledIsImportError cancels imports at points of their
+// source: on every store kind, whatever the point, the error is an
+// *ImportError matching context.Canceled whose Committed is what the
+// namespace holds.
+func TestImport_CancelledIsImportError(t *testing.T) {
+	t.Parallel()
+	for _, mem := range []bool{false, true} {
+		for _, at := range []int{0, 10, 1000, 2500} {
+			t.Run(fmt.Sprintf("in memory %v, at %d", mem, at), func(t *testing.T) {
+				var s *cortex.Store
+				o := cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(1000)
+				if mem {
+					s = cortextest.OpenStore(t, "", o.WithInMemory(true))
+				} else {
+					s = cortextest.NewStore(t, o)
+				}
+				ns, err := s.Namespace(context.Background(), "default")
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				res, err := ns.Import(ctx, &cancelSource{n: 5000, at: at, cancel: cancel}, cortex.ImportOptions{})
+				var ie *cortex.ImportError
+				if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+					t.Fatalf("import cancelled at quad %d: %v (%T), want an *ImportError matching context.Canceled", at, err, err)
+				}
+				if n, _ := ns.Size(context.Background()); n != ie.Committed || res.Committed != ie.Committed {
+					t.Fatalf("the error says %d quads were committed, the result %d, the namespace holds %d", ie.Committed, res.Committed, n)
+				}
+			})
+		}
+	}
+}
+
 func TestImport_GraphOverride(t *testing.T) {
 	t.Parallel()
 	ns := cortextest.NewNamespace(t, "default")

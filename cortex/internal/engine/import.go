@@ -101,7 +101,7 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 		if err := st.importSegments(ctx, prepped, &res); err != nil {
 			return res, &ImportError{Committed: res.Committed, Err: err}
 		}
-		return res, ctx.Err()
+		return res, st.cutShort(ctx, &res)
 	}
 	defer st.discardNext()
 	fail := func(err error) (ImportResult, error) {
@@ -141,7 +141,16 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	if err := st.flush(&res); err != nil {
 		return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
 	}
-	return res, ctx.Err()
+	return res, st.cutShort(ctx, &res)
+}
+
+// cutShort returns, once an import has written what it read, an
+// *ImportError if ctx ended (the source was then cut short), else nil.
+func (st *bulkState) cutShort(ctx context.Context, res *ImportResult) error {
+	if err := ctx.Err(); err != nil {
+		return &ImportError{Committed: res.Committed, Err: err}
+	}
+	return nil
 }
 
 // decodeStage reads src into chunks of size normalised quads and sends them
