@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -435,7 +437,12 @@ func exportCmd(c *cli.Context, e *env) error {
 		// leaves a truncated file behind.
 		f, err = os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
 		if err != nil {
-			return fmt.Errorf("export: %w", err)
+			// Name the file asked for, not the temporary one.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("export: create %s: %w", out, err)
 		}
 		defer os.Remove(f.Name())
 		defer f.Close()

@@ -138,6 +138,8 @@ func TestCLI_ExitCodes(t *testing.T) {
 		{"no args", []string{"import"}, exitUsage, "no file given"},
 		{"bad namespace", []string{"--namespace", "Bad NS", "graphs"}, exitInvalid, `invalid namespace name "Bad NS"`},
 		{"bad graph", []string{"export", "--graph", "not absolute"}, exitInvalid, "--graph"},
+		{"export to a missing directory", []string{"export", "-o", filepath.Join(dir, "no", "out.nq")}, exitNotFound,
+			"export: create " + filepath.Join(dir, "no", "out.nq") + ": no such file or directory"},
 		{"unknown format", []string{"export", "--format", "rdfxml"}, exitUsage, "rdfxml"},
 		{"unknown extension", []string{"import", writeFile(t, "x.rdf", "")}, exitUsage, "--format"},
 		{"bad config", []string{"--config", writeFile(t, "c.json5", "{teams: {maxTeamSize: 'x'}}"), "graphs"}, exitInvalid, "teams.maxTeamSize"},
