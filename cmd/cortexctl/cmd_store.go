@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -396,6 +398,21 @@ func pathForErrors(name string) string {
 	return name
 }
 
+// createTempFile creates a new file in dir named prefix and a random
+// suffix, as os.CreateTemp does, but with the permissions any new file gets
+// (0666 less the umask), not CreateTemp's 0600: it becomes the export's
+// file.
+func createTempFile(dir, prefix string) (*os.File, error) {
+	for i := 0; ; i++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			continue
+		}
+		return f, err
+	}
+}
+
 func exportCmd(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usagef("export: unexpected argument %q (the output file is -o FILE)", c.Args().First())
@@ -435,7 +452,7 @@ func exportCmd(c *cli.Context, e *env) error {
 	if toFile {
 		// Write to a temporary file and rename: a failed export never
 		// leaves a truncated file behind.
-		f, err = os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+		f, err = createTempFile(filepath.Dir(out), "."+filepath.Base(out)+".")
 		if err != nil {
 			// Name the file asked for, not the temporary one.
 			var pe *fs.PathError

@@ -85,6 +85,15 @@ func TestCLI_ImportExportRoundTrip(t *testing.T) {
 	// Turtle export to a file, read back.
 	ttl := filepath.Join(t.TempDir(), "out.ttl")
 	mustCLI(t, dir, "export", "-o", ttl)
+	// The file has the permissions of any new file (not a temporary
+	// file's 0600).
+	plain := filepath.Join(filepath.Dir(ttl), "plain")
+	if err := os.WriteFile(plain, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fileMode(t, ttl), fileMode(t, plain); a != b {
+		t.Errorf("exported file has mode %v, a new file %v", a, b)
+	}
 	mustCLI(t, dir, "--namespace", "ttl", "import", ttl)
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "--namespace", "ttl", "stats", "--json")), &st); err != nil || st.Quads != 6 {
 		t.Fatalf("turtle round trip has %d quads (%v)", st.Quads, err)
@@ -121,6 +130,15 @@ func TestCLI_StdinImport(t *testing.T) {
 	if r := runCLI(t, dir, "", "import", "-"); r.code != exitUsage {
 		t.Fatalf("stdin without --format: exit %d", r.code)
 	}
+}
+
+func fileMode(t *testing.T, name string) os.FileMode {
+	t.Helper()
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Mode().Perm()
 }
 
 func TestCLI_ExitCodes(t *testing.T) {
