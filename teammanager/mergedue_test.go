@@ -503,6 +503,71 @@ func TestManager_Merge_BadConfidence(t *testing.T) {
 	}
 }
 
+// TestManager_Merge_BadResult: a custom strategy's result that the team's
+// records could not hold as it says fails the merge with
+// merge.ErrInvalidDecision and writes nothing: a fact listed twice (it
+// would be in two fact sets), a conflict whose id is not its topic's (a
+// resolution of it would fail every later merge), a conflict listed twice.
+func TestManager_Merge_BadResult(t *testing.T) {
+	topic := merge.Topic{Subject: iri("s"), Predicate: iri("p")}
+	conflict := merge.Conflict{ID: topic.ConflictID(), Topic: topic, Reason: "mine",
+		Candidates: []merge.Candidate{{Object: quad.String("va"), Agents: []string{"a"}}}}
+	for _, tc := range []struct {
+		name string
+		edit func(res *merge.Result)
+		msg  string
+	}{
+		{"fact twice", func(res *merge.Result) {
+			f := res.Facts[0]
+			f.Supporters = []string{"b"}
+			res.Facts = append(res.Facts, f)
+		}, "listed twice"},
+		{"fact twice, spelled two ways", func(res *merge.Result) {
+			f := res.Facts[0]
+			f.Object = quad.TypedString{Value: f.Object.(quad.String), Type: "http://www.w3.org/2001/XMLSchema#string"}
+			res.Facts = append(res.Facts, f)
+		}, "listed twice"},
+		{"conflict id not its topic's", func(res *merge.Result) {
+			c := conflict
+			c.ID = "c-mine"
+			res.Conflicts = append(res.Conflicts, c)
+		}, "not its topic's"},
+		{"conflict twice", func(res *merge.Result) {
+			res.Conflicts = append(res.Conflicts, conflict, conflict)
+		}, "listed twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := merge.NewRegistry()
+			merge.RegisterBuiltins(reg)
+			reg.Register("sloppy", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+				res, err := merge.Merge(merge.NameAdditive, in)
+				if err == nil {
+					tc.edit(&res)
+				}
+				return res, err
+			}))
+			f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+			f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "sloppy", Members: members("a", "b")})
+			for _, a := range []string{"a", "b"} {
+				f.status(t, "t", a, teammanager.Running, "")
+				if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v" + a)}); err != nil {
+					t.Fatal(err)
+				}
+				f.status(t, "t", a, teammanager.Completed, "")
+			}
+			_, err := f.m.MergeTeamResults(ctx, "t")
+			if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, tc.msg)
+			}
+			for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
+				if qs := f.graph(t, g); len(qs) != 0 {
+					t.Fatalf("the refused merge wrote %v", qs)
+				}
+			}
+		})
+	}
+}
+
 // TestManager_Merge_StrategyPanics: a custom strategy that panics fails
 // the merge with ErrStrategyPanicked instead of panicking in the caller:
 // the completing update (automatic merge) returns the error, the team reads

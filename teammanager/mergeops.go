@@ -51,7 +51,10 @@ import (
 // team (id, name, context), every member's findings (those of members that
 // did not complete are counted as ignored, not merged) and the recorded
 // resolutions. The report's facts carry their stored confidence; a custom
-// strategy's confidence outside [0, 1] fails the merge (merge.ErrInvalidDecision).
+// strategy's confidence outside [0, 1], a fact it lists twice, a conflict
+// it lists twice or whose id is not its topic's (merge.Topic.ConflictID)
+// fail the merge (merge.ErrInvalidDecision), and so does its panic
+// (ErrStrategyPanicked).
 //
 // Merging is deterministic: when the result equals the last merge's (same
 // facts, supporters, findings, confidences and conflicts), nothing of it is
@@ -153,6 +156,9 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
 	}
 	res.Strategy = t.Strategy
+	if err := checkResult(res); err != nil {
+		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
+	}
 	for i := range res.Facts {
 		c, err := storedConfidence(res.Facts[i], conf)
 		if err != nil {
@@ -183,6 +189,43 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
 	}
 	return rep, nil
+}
+
+// checkResult refuses a strategy's result that the team's records cannot
+// hold as it says (a custom strategy's bug), with an error wrapping
+// merge.ErrInvalidDecision: a fact listed twice (it would be in two fact
+// sets), a topic in conflict twice, or a conflict whose id is not its
+// topic's (Topic.ConflictID): a resolution of it could never apply, and
+// every later merge of the team would fail on it.
+func checkResult(res merge.Result) error {
+	type triple struct{ s, p, o quad.Value }
+	norm := func(v quad.Value) quad.Value {
+		if nv, err := cortex.NormalizeTerm(v); err == nil {
+			return nv
+		}
+		return v // (refused by the store when written)
+	}
+	facts := make(map[triple]bool, len(res.Facts))
+	for _, f := range res.Facts {
+		k := triple{norm(f.Subject), norm(f.Predicate), norm(f.Object)}
+		if facts[k] {
+			return fmt.Errorf("%w: fact %s %s %s listed twice", merge.ErrInvalidDecision,
+				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object))
+		}
+		facts[k] = true
+	}
+	conflicts := make(map[string]bool, len(res.Conflicts))
+	for _, c := range res.Conflicts {
+		if want := c.Topic.ConflictID(); c.ID != want {
+			return fmt.Errorf("%w: conflict %q on %s %s: its id is not its topic's (%s)", merge.ErrInvalidDecision,
+				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate), want)
+		}
+		if conflicts[c.ID] {
+			return fmt.Errorf("%w: conflict %s listed twice", merge.ErrInvalidDecision, c.ID)
+		}
+		conflicts[c.ID] = true
+	}
+	return nil
 }
 
 // runStrategy runs strat on in. A panic of the strategy (a custom one's
