@@ -71,6 +71,8 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 // back while its keys are written (streamed when large), and a crash in the
 // middle is rolled back by the next Open. For bulk loads that need not be
 // atomic, Import bounds its memory and lets readers in between segments.
+// Writers of a namespace take turns; one waiting for its turn gives up when
+// ctx ends, with ctx's error, having written nothing.
 func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	return n.e.Apply(ctx, engine.Delta(d))
 }
@@ -82,7 +84,8 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // returns an error nothing is written and the error is returned as is. A
 // delta of any size is all or nothing, as with Apply; fn must close what it
 // reads (queries, iterators) before it returns, or a journaled delta (see
-// Apply) waits for them and fails with ErrBusy.
+// Apply) waits for them and fails with ErrBusy. Like Apply, Update gives up
+// waiting for its turn when ctx ends (fn is then not run).
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return n.e.Update(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -281,4 +282,55 @@ func TestStore_NamespaceIsOneValue(t *testing.T) {
 	if size, err := n4.Size(ctx); err != nil || size != 0 {
 		t.Fatalf("new namespace: size %d, %v; want 0", size, err)
 	}
+}
+
+// TestWrite_WaitForTheLockEndsWithTheContext: an Apply or Update waiting
+// for the namespace's write lock, held by a long Update, gives up when its
+// context ends (with its error, writing nothing) instead of waiting for the
+// holder; the holder's write is not disturbed.
+func TestWrite_WaitForTheLockEndsWithTheContext(t *testing.T) {
+	t.Parallel()
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false))
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- ns.Update(context.Background(), func(tx *cortex.Tx) error {
+			close(inside)
+			<-release
+			tx.Add(q("held", "p", quad.String("1"), nil))
+			return nil
+		})
+	}()
+	<-inside
+	for _, way := range []string{"apply", "update"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			d := cortex.Delta{Add: []quad.Quad{q(way, "p", quad.String("2"), nil)}}
+			if way == "apply" {
+				done <- ns.Apply(ctx, d)
+				return
+			}
+			done <- ns.Update(ctx, func(tx *cortex.Tx) error { tx.Add(d.Add...); return nil })
+		}()
+		cancel()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: %v, want context.Canceled", way, err)
+			}
+		case <-time.After(10 * time.Second): // a guard against a hang, not a timing
+			close(release)
+			t.Fatalf("%s waited for the write lock after its context ended", way)
+		}
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, ns, []quad.Quad{q("held", "p", quad.String("1"), nil)})
 }

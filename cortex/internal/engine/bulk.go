@@ -369,7 +369,9 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 			tx = nil
 			st.n.s.counters.redo.Add(1)
 		}
-		n.lockWrite()
+		if err := n.lockWriteCtx(ctx); err != nil {
+			return err
+		}
 	}
 	unlock := true
 	defer func() {

@@ -33,7 +33,7 @@ type Namespace struct {
 	kv   hkv.KV       // hierarchical view used by cayley's format
 	view *badgerkv.DB // the same keys, flat (escaped), for key scans
 
-	wmu sync.Mutex // serialises writers: Apply, Update, Import chunks
+	wmu writeLock // serialises writers: Apply, Update, Import chunks
 	// waiting counts goroutines blocked in lockWrite: an import segment
 	// that waits for its source ends early only when someone is waiting.
 	waiting atomic.Int32
@@ -67,7 +67,7 @@ var qsOptions = graph.Options{ckv.OptNoBloom: true}
 // registry entry).
 func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
 	view := s.nsView(name)
-	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view}
+	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view, wmu: newWriteLock()}
 	n.cache.init(s.opts.valueCache)
 	// Cortex reads and writes the format itself; cayley's own quadstore is
 	// opened only to check that the namespace is one of its stores (and
@@ -127,6 +127,20 @@ func (n *Namespace) lockWrite() {
 	n.waiting.Add(1)
 	n.wmu.Lock()
 	n.waiting.Add(-1)
+}
+
+// lockWriteCtx is lockWrite that gives up when ctx ends, with an error
+// wrapping ctx's.
+func (n *Namespace) lockWriteCtx(ctx context.Context) error {
+	if n.wmu.TryLock() {
+		return nil
+	}
+	n.waiting.Add(1)
+	defer n.waiting.Add(-1)
+	if err := n.wmu.LockCtx(ctx); err != nil {
+		return fmt.Errorf("namespace %s: waiting for another write to end: %w", n.name, err)
+	}
+	return nil
 }
 
 // Name returns the namespace's name.
@@ -198,7 +212,9 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
-	n.lockWrite()
+	if err := n.lockWriteCtx(ctx); err != nil {
+		return err
+	}
 	defer n.wmu.Unlock()
 	return n.applyLocked(ctx, remove, add, pinSet(d.Pin), nil)
 }
@@ -212,7 +228,9 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // reads (queries, iterators) before it returns, or a journaled delta (see
 // Apply) waits for them and fails with ErrBusy.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
-	n.lockWrite()
+	if err := n.lockWriteCtx(ctx); err != nil {
+		return err
+	}
 	defer n.wmu.Unlock()
 	return n.updateLocked(ctx, fn)
 }

@@ -141,7 +141,9 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 // brings the import's knowledge up to date.
 func (st *bulkState) beginSegment(ctx context.Context) error {
 	n := st.n
-	n.lockWrite()
+	if err := n.lockWriteCtx(ctx); err != nil {
+		return err
+	}
 	err := ctx.Err()
 	if err == nil {
 		err = n.s.checkOpen()
