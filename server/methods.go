@@ -463,6 +463,31 @@ func findingsFormat(name string) (string, error) {
 	return "", fmt.Errorf("%w: params: format %q: want json, ntriples (nt) or turtle (ttl)", api.ErrUsage, name)
 }
 
+// checkTriples fails if data, in RDF format format (not JSON), holds more
+// triples than the limit of results: findings.import writes all of them in
+// one atomic step, and a few megabytes of Turtle collections expand to
+// millions (each finding is then eight quads). Data that does not parse is
+// left to the import, which says where.
+func (s *Server) checkTriples(data, format string) error {
+	if format == teammanager.FindingsJSON {
+		return nil // a record is tens of bytes at least: the body limit bounds them
+	}
+	dec, err := rdfio.NewDecoder(strings.NewReader(data), format, rdfio.DecodeOptions{Base: "urn:cortex:count"})
+	if err != nil {
+		return nil
+	}
+	defer dec.Close()
+	for n := int64(0); ; n++ {
+		if _, err := dec.Next(); err != nil {
+			return nil
+		}
+		if n == s.opts.maxResults {
+			return fmt.Errorf("%w: params: data: more than %d triples (the server's limit of results per request; nothing was imported): split the data",
+				api.ErrInvalid, s.opts.maxResults)
+		}
+	}
+}
+
 func findingsImport(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p struct {
 		Team   string `json:"team"`
@@ -478,6 +503,9 @@ func findingsImport(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	}
 	format, err := findingsFormat(p.Format)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkTriples(p.Data, format); err != nil {
 		return nil, err
 	}
 	n, err := c.m.ImportFindings(ctx, p.Team, p.Agent, strings.NewReader(p.Data), format)

@@ -69,7 +69,8 @@ func DefaultOptions() Options {
 // with a silently truncated result (default 1,000,000; n ≤ 0 keeps the
 // default). It bounds the triples of a Graph Store PUT or POST body too,
 // which is written in one atomic step: a larger one fails with ErrTooLarge
-// and writes nothing.
+// and writes nothing; and those of a findings.import of RDF (kind invalid,
+// nothing imported).
 func (o Options) WithMaxResults(n int64) Options {
 	if n > 0 {
 		o.maxResults = n

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -332,4 +333,37 @@ func TestRPC_InvalidUTF8IsParseError(t *testing.T) {
 	}
 	// U+FFFD itself, sent as UTF-8, is a character like another.
 	ts.ok("acme", "findings.add", map[string]any{"team": "t1", "agent": "alice", "subject": "<http://ex/s>", "predicate": "<http://ex/p>", "object": "\"\uFFFD\""}, nil)
+}
+
+// TestRPC_FindingsImportTriplesLimit: findings.import of RDF is bounded in
+// triples by the limit of results (WithMaxResults), as a Graph Store body
+// is: a short Turtle collection expanding past it is refused, kind
+// invalid, and nothing is imported; data at the limit is imported.
+func TestRPC_FindingsImportTriplesLimit(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxResults(20))
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "bob", Role: "r"}}}, nil)
+	ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "bob", "status": "running"}, nil)
+	list := func(n int) string {
+		var b strings.Builder
+		b.WriteString("<http://ex/s> <http://ex/list> (")
+		for i := range n {
+			fmt.Fprintf(&b, " %d", i)
+		}
+		b.WriteString(" ) .\n")
+		return b.String()
+	}
+	r := ts.call("acme", "findings.import", map[string]any{"team": "t1", "agent": "bob", "format": "turtle", "data": list(10)}) // 21 triples
+	if r.Error == nil || r.Error.Data.Kind != string(api.KindInvalid) || !strings.Contains(r.Error.Message, "more than 20 triples") {
+		t.Fatalf("findings.import of 21 triples = %+v, want kind invalid", r)
+	}
+	var fs []api.Finding
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1", "agent": "bob"}, &fs)
+	if len(fs) != 0 {
+		t.Fatalf("%d findings after the refused import", len(fs))
+	}
+	var imported api.FindingsImported
+	ts.ok("acme", "findings.import", map[string]any{"team": "t1", "agent": "bob", "format": "turtle", "data": list(9) + "<http://ex/s> <http://ex/p> \"x\" .\n"}, &imported)
+	if imported.Findings != 20 {
+		t.Fatalf("findings.import of 20 triples = %+v", imported)
+	}
 }
