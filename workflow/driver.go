@@ -15,8 +15,9 @@ import (
 type Runner interface {
 	// Run runs step and returns its outputs and findings, or an error,
 	// which fails the step with the error's text as the reason. ctx ends
-	// when the driver's context ends or the run is cancelled; the step is
-	// then released, not failed.
+	// when the driver's context ends or the run is cancelled (the step is
+	// then released, not failed), and when the step times out or is
+	// failed by someone else (what Run returns then is not recorded).
 	Run(ctx context.Context, step ReadyStep) (outputs map[string]any, findings []teammanager.Finding, err error)
 }
 
@@ -104,12 +105,18 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 	}
 	stepCtx, stopSteps := context.WithCancel(ctx)
 	defer stopSteps()
-	inflight := map[string]bool{}
+	// inflight holds the cancel of each step this driver runs: a step
+	// that times out or is failed meanwhile has its runner stopped.
+	inflight := map[string]context.CancelFunc{}
 	done := make(chan stepResult)
+	var last Run // the run as last read
 	var failure error
 	detached := context.WithoutCancel(ctx)
 
 	handle := func(res stepResult) {
+		if cancel := inflight[res.step]; cancel != nil {
+			cancel()
+		}
 		delete(inflight, res.step)
 		if stepCtx.Err() != nil {
 			// Stopped: give the step back for whoever resumes the run.
@@ -151,7 +158,10 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 			break
 		}
 		wake := changed()
-		if len(inflight) < concurrency {
+		// Ready also records the timeouts that are due: call it when a
+		// step is past its timeout even if no step can start here, or a
+		// step that overran would hold its slot until its runner returns.
+		if len(inflight) < concurrency || overdue(last, now()) {
 			ready, err := p.Ready(ctx, id)
 			if err != nil && !errors.Is(err, ErrRunFinished) {
 				failure = err
@@ -162,7 +172,7 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 					break
 				}
 				name := rs.Step.Name
-				if inflight[name] {
+				if _, ok := inflight[name]; ok {
 					continue
 				}
 				if err := p.StartStep(ctx, id, name, actor); err != nil {
@@ -172,9 +182,10 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 					failure = err
 					break
 				}
-				inflight[name] = true
+				runCtx, cancel := context.WithCancel(stepCtx)
+				inflight[name] = cancel
 				go func(rs ReadyStep) {
-					out, fs, err := runner.Run(stepCtx, rs)
+					out, fs, err := runner.Run(runCtx, rs)
 					done <- stepResult{step: rs.Step.Name, outputs: out, findings: fs, err: err}
 				}(rs)
 			}
@@ -187,6 +198,14 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 			failure = err
 			break
 		}
+		last = r
+		for _, s := range r.Steps {
+			// Timed out, failed or released by someone else: its runner's
+			// work is no longer wanted (what it returns is refused).
+			if cancel := inflight[s.Name]; cancel != nil && s.Status != StepRunning {
+				cancel()
+			}
+		}
 		if r.Status.Finished() {
 			drain()
 			if failure != nil {
@@ -197,7 +216,7 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 		started := false
 		if len(inflight) < concurrency {
 			for _, s := range r.Steps {
-				if s.Status == StepReady && !inflight[s.Name] {
+				if _, ok := inflight[s.Name]; s.Status == StepReady && !ok {
 					started = true // something to start (a fresh Ready)
 				}
 			}
@@ -225,6 +244,19 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 		failure = ctxcause.With(ctx, ctx.Err())
 	}
 	return r, errors.Join(failure, gerr)
+}
+
+// overdue reports whether a running step of r is past its timeout at now.
+func overdue(r Run, now time.Time) bool {
+	if r.StepTimeout <= 0 {
+		return false
+	}
+	for _, s := range r.Steps {
+		if s.Status == StepRunning && !now.Before(s.StartedAt.Add(r.StepTimeout)) {
+			return true
+		}
+	}
+	return false
 }
 
 // nextDeadline returns how long until the first running step of r times

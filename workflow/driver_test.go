@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -218,5 +219,58 @@ func TestEngine_Run_CancelStopsRunners(t *testing.T) {
 	}
 	if r := f.get(t, "cx"); r.Status != workflow.RunCancelled {
 		t.Fatalf("run %s", r.Status)
+	}
+}
+
+// TestEngine_Run_TimedOutStepStopsItsRunner lets a step overrun its
+// timeout while it holds the driver's only slot: the driver records the
+// timeout, ends that runner's context and goes on with the next step
+// (it used to spin until the runner returned by itself).
+func TestEngine_Run_TimedOutStepStopsItsRunner(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "overrun", Type: workflow.Graph, Steps: []workflow.Step{
+		{Name: "slow", Agent: "a"},
+		{Name: "next", Agent: "b"},
+	}}
+	f.start(t, d, workflow.RunOptions{ID: "ov", StepTimeout: time.Minute})
+	inSlow := make(chan struct{})
+	var stopped atomic.Bool
+	type result struct {
+		r   workflow.Run
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := f.e.RunAs(ctx, "ov", "drv", workflow.RunnerFunc(func(ctx context.Context, s workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+			if s.Step.Name == "slow" {
+				close(inSlow)
+				<-ctx.Done()
+				stopped.Store(true)
+				return nil, nil, ctx.Err()
+			}
+			return nil, nil, nil
+		}), 1)
+		done <- result{r, err}
+	}()
+	<-inSlow
+	f.clock.Advance(2 * time.Minute)
+	res := <-done
+	if res.err != nil {
+		t.Fatalf("driver: %v", res.err)
+	}
+	if !stopped.Load() {
+		t.Fatal("the timed-out step's runner was not stopped")
+	}
+	var slow workflow.StepState
+	for _, s := range res.r.Steps {
+		if s.Name == "slow" {
+			slow = s
+		}
+	}
+	if got := statuses(res.r); got["slow"] != workflow.StepFailed || got["next"] != workflow.StepCompleted {
+		t.Fatalf("steps %v, want slow failed and next completed", got)
+	}
+	if !strings.Contains(slow.Reason, "timed out") {
+		t.Fatalf("slow failed with %q, want its timeout", slow.Reason)
 	}
 }
