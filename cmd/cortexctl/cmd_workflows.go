@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -566,21 +565,15 @@ func execRunner(e *env, command string, prefixes map[string]string) workflow.Run
 		if err != nil {
 			return nil, nil, err
 		}
-		var stdout bytes.Buffer
-		cmd := exec.CommandContext(ctx, "sh", "-c", command)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), &stdout, e.stderr
-		cmd.Env = append(os.Environ(), "CORTEX_RUN="+rs.Run, "CORTEX_STEP="+rs.Step.Name, "CORTEX_AGENT="+rs.Step.Agent)
-		if err := cmd.Run(); err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			return nil, nil, fmt.Errorf("step command: %v", err)
+		out, err := runExec(ctx, "step", command, stdin, e.stderr, "CORTEX_RUN="+rs.Run, "CORTEX_STEP="+rs.Step.Name, "CORTEX_AGENT="+rs.Step.Agent)
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(bytes.TrimSpace(stdout.Bytes())) == 0 {
+		if len(bytes.TrimSpace(out)) == 0 {
 			return nil, nil, nil
 		}
 		var res execResult
-		dec := json.NewDecoder(&stdout)
+		dec := json.NewDecoder(bytes.NewReader(out))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&res); err != nil {
 			return nil, nil, fmt.Errorf("step command output: %v", err)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -219,17 +218,7 @@ func (x *execLed) run(ctx context.Context, what string, in any, env ...string) (
 	if err != nil {
 		return nil, err
 	}
-	var stdout bytes.Buffer
-	cmd := exec.CommandContext(ctx, "sh", "-c", x.command)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), &stdout, x.e.stderr
-	cmd.Env = append(os.Environ(), env...)
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%s command: %v", what, err)
-	}
-	return stdout.Bytes(), nil
+	return runExec(ctx, what, x.command, stdin, x.e.stderr, env...)
 }
 
 // Lead runs a lead's turn and reads its operations, a JSON object a line.

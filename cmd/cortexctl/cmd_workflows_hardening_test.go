@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+const oneStepTeam = `{"name": "one", "version": "1", "agents": ["a"],
+  "workflow": {"type": "chain", "steps": [{"name": "only", "agent": "a"}]}}`
+
+// stepOf runs the team file through `workflows run --json` with extra args
+// and returns the exit code and the step's status and reason.
+func stepOf(t *testing.T, args ...string) (code int, status, reason string) {
+	t.Helper()
+	team := writeFile(t, "one.json", oneStepTeam)
+	r := runCLI(t, t.TempDir(), "", append([]string{"workflows", "run", team, "--json"}, args...)...)
+	var run struct {
+		Steps []struct{ Status, Reason string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &run); err != nil || len(run.Steps) != 1 {
+		t.Fatalf("exit %d: %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+	}
+	return r.code, run.Steps[0].Status, run.Steps[0].Reason
+}
+
+// TestCLI_WorkflowsExecTimeoutKillsChildren: a step command whose child
+// keeps its stdout open (a background job) is stopped with all its
+// processes when the step times out; the driver used to wait for the
+// child to exit.
+func TestCLI_WorkflowsExecTimeoutKillsChildren(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	code, status, reason := stepOf(t, "--step-timeout", "1", "--exec", fmt.Sprintf("sleep 300 & echo $! > %s; sleep 300", pidFile))
+	if code != 4 || status != "failed" || !strings.Contains(reason, "timed out") {
+		t.Fatalf("exit %d, step %s (%s), want exit 4 and the step timed out", code, status, reason)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for alive(pid) {
+		// SIGKILL was sent to the group; wait for it to land.
+		runtime.Gosched()
+	}
+}
+
+// alive reports whether process pid runs (a zombie does not).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestCLI_WorkflowsExecOutputCapped: a step command that prints more than
+// maxExecOutput (one that prints without end would grow the driver's
+// memory until it dies) fails its step with a clear reason.
+func TestCLI_WorkflowsExecOutputCapped(t *testing.T) {
+	code, status, reason := stepOf(t, "--exec", fmt.Sprintf("yes | head -c %d", maxExecOutput+1))
+	want := fmt.Sprintf("step command output: more than %d bytes", maxExecOutput)
+	if code != 4 || status != "failed" || reason != want {
+		t.Fatalf("exit %d, step %s (%q), want exit 4 and %q", code, status, reason, want)
+	}
+}
