@@ -539,6 +539,15 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 			return nil, err
 		}
 	}
+	if rec.Type.Led() && rec.TeamReady && !rec.TeamGone && !rec.Status.Finished() {
+		// A crew's or swarm's coordination is its team's board: a run
+		// whose team was deleted cannot go on.
+		if _, err := e.tm.GetTeam(ctx, rec.Team); errors.Is(err, teammanager.ErrUnknownTeam) {
+			if rec, err = e.teamDeleted(ctx, id); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if e.unsettled(rec) {
 		if rec, err = e.settle(ctx, rec); err != nil {
 			return nil, err
@@ -883,6 +892,9 @@ func (e *Engine) Cancel(ctx context.Context, id, actor string) (Run, error) {
 
 // unsettled reports whether rec has work for settle.
 func (e *Engine) unsettled(rec *record) bool {
+	if rec.TeamGone {
+		return false
+	}
 	if !rec.TeamReady || rec.Status == RunMerging {
 		return true
 	}
@@ -909,8 +921,45 @@ func rank(s teammanager.Status) int {
 // moves the members to the status their steps call for, and finishes a
 // merging run (merges the team if the team manager has not, then records
 // completed or failed). Every part is idempotent, so a call after a crash
-// at any point finishes what the crashed one started.
+// at any point finishes what the crashed one started. A team that was
+// deleted under the run (teams disband, then delete) fails the run, as
+// Cancel would but failed, and leaves nothing to settle.
 func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
+	if rec.TeamGone {
+		return rec, nil
+	}
+	out, err := e.settleTeam(ctx, rec)
+	if err == nil || !rec.TeamReady || !errors.Is(err, teammanager.ErrUnknownTeam) {
+		return out, err
+	}
+	return e.teamDeleted(ctx, rec.ID)
+}
+
+// teamDeleted records that the team of run id was deleted: the run, if
+// not finished, fails (its running steps fail, the others are skipped),
+// and there is nothing more to settle.
+func (e *Engine) teamDeleted(ctx context.Context, id string) (*record, error) {
+	return e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+		c.rec.TeamGone = true
+		if c.rec.Status.Finished() {
+			return nil
+		}
+		reason := fmt.Sprintf("team %s was deleted", c.rec.Team)
+		for i, s := range c.rec.Steps {
+			switch s.Status {
+			case StepRunning:
+				c.step(i, StepFailed, SystemActor, reason)
+			case StepPending, StepReady:
+				c.step(i, StepSkipped, SystemActor, reason)
+			}
+		}
+		c.run(RunFailed, SystemActor, reason)
+		c.rec.Error = reason
+		return nil
+	})
+}
+
+func (e *Engine) settleTeam(ctx context.Context, rec *record) (*record, error) {
 	if !rec.TeamReady {
 		d, _, err := e.definition(ctx, rec)
 		if err != nil {

@@ -519,3 +519,55 @@ func TestEngine_WithRegistry(t *testing.T) {
 		t.Fatal("the fan-in did not use the registry's strategy")
 	}
 }
+
+// TestEngine_TeamDeletedUnderRun disbands and deletes a run's team: the
+// run fails with the reason at its next write (a graph's StartStep) or,
+// for a crew whose coordination is the team's board, its next Ready,
+// instead of every call failing on the missing team and the run staying
+// open for ever.
+func TestEngine_TeamDeletedUnderRun(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		def   workflow.Def
+		start string // the step to start after the deletion, if any
+	}{
+		{"graph", graphDef(), graphDef().Steps[0].Name},
+		{"crew", crewDef(), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, tc.def, workflow.RunOptions{ID: "gone"})
+			if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.tm.DeleteTeam(ctx, r.Team); err != nil {
+				t.Fatal(err)
+			}
+			if tc.start != "" {
+				if err := f.e.StartStep(ctx, "gone", tc.start, "host"); err != nil {
+					t.Fatalf("StartStep: %v", err)
+				}
+			}
+			if rs, err := f.e.Ready(ctx, "gone"); err != nil || len(rs) != 0 {
+				t.Fatalf("Ready: %d steps, %v; want none, nil", len(rs), err)
+			}
+			r = f.get(t, "gone")
+			want := "team " + r.Team + " was deleted"
+			if r.Status != workflow.RunFailed || r.Error != want {
+				t.Fatalf("run %s (%q), want failed (%q)", r.Status, r.Error, want)
+			}
+			for _, s := range r.Steps {
+				st := workflow.StepSkipped
+				if s.Name == tc.start {
+					st = workflow.StepFailed
+				}
+				if s.Status != st || s.Reason != want {
+					t.Fatalf("step %s %s (%q), want %s (%q)", s.Name, s.Status, s.Reason, st, want)
+				}
+			}
+			if _, err := f.e.Cancel(ctx, "gone", "alice"); !errors.Is(err, workflow.ErrRunFinished) {
+				t.Fatalf("Cancel: %v, want ErrRunFinished", err)
+			}
+		})
+	}
+}

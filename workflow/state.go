@@ -122,6 +122,9 @@ type record struct {
 	DefHash string `json:"def_hash"`
 	// TeamReady is set once the run's team exists.
 	TeamReady bool `json:"team_ready,omitempty"`
+	// TeamGone is set once the run's team was found deleted: there is
+	// nothing more to settle.
+	TeamGone bool `json:"team_gone,omitempty"`
 	// Members is each agent's member status as last written to the team.
 	Members map[string]teammanager.Status `json:"members,omitempty"`
 	// Seq is the number of transitions recorded.

@@ -75,3 +75,27 @@ func TestCLI_WorkflowsExecOutputCapped(t *testing.T) {
 		t.Fatalf("exit %d, step %s (%q), want exit 4 and %q", code, status, reason, want)
 	}
 }
+
+// TestCLI_WorkflowsLedTeamDeleted: the status of a crew run whose team was
+// disbanded and deleted shows the run (it used to fail on the missing
+// board), and driving it ends it as failed with the reason.
+func TestCLI_WorkflowsLedTeamDeleted(t *testing.T) {
+	dir := t.TempDir()
+	crew := filepath.Join("..", "..", "fixtures", "led", "crew")
+	mustCLI(t, dir, "workflows", "run", crew, "--id", "gone")
+	mustCLI(t, dir, "teams", "disband", "gone")
+	mustCLI(t, dir, "teams", "delete", "gone")
+	var run struct {
+		Status string
+		Tasks  []any
+	}
+	out := mustCLI(t, dir, "workflows", "status", "gone", "--json")
+	if err := json.Unmarshal([]byte(out), &run); err != nil || run.Status != "pending" || len(run.Tasks) != 0 {
+		t.Fatalf("status: %v\n%s", err, out)
+	}
+	r := runCLI(t, dir, "", "workflows", "drive", "gone", "--exec", "sh ../../fixtures/led/agent.sh", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &run); r.code != 4 || err != nil || run.Status != "failed" ||
+		!strings.Contains(r.stderr, "team gone was deleted") {
+		t.Fatalf("drive: exit %d, %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+	}
+}

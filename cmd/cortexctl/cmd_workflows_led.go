@@ -118,10 +118,11 @@ type ledRun struct {
 	Tasks []api.Task `json:"tasks"`
 }
 
-// printLedRun prints crew or swarm run r and the tasks of its board.
+// printLedRun prints crew or swarm run r and the tasks of its board (none
+// when its team was deleted).
 func printLedRun(c *cli.Context, w io.Writer, b workflow.Board, r workflow.Run) error {
 	tasks, err := b.ListTasks(c.Context, r.Team, teammanager.TaskFilter{})
-	if err != nil {
+	if err != nil && api.ExitCode(err) != api.ExitNotFound {
 		return err
 	}
 	out := ledRun{Run: r, Tasks: api.TasksOf(tasks)}
