@@ -573,9 +573,7 @@ func execRunner(e *env, command string, prefixes map[string]string) workflow.Run
 			return nil, nil, nil
 		}
 		var res execResult
-		dec := json.NewDecoder(bytes.NewReader(out))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&res); err != nil {
+		if err := decodeExecJSON(out, &res); err != nil {
 			return nil, nil, fmt.Errorf("step command output: %v", err)
 		}
 		fs, err := parseExecFindings(res.Findings, prefixes)

@@ -99,3 +99,36 @@ func TestCLI_WorkflowsLedTeamDeleted(t *testing.T) {
 		t.Fatalf("drive: exit %d, %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
 	}
 }
+
+// TestCLI_WorkflowsExecTrailingOutput: a step command that prints a second
+// JSON value (or anything else) after its result fails its step; the rest
+// used to be dropped without a word.
+func TestCLI_WorkflowsExecTrailingOutput(t *testing.T) {
+	for name, out := range map[string]string{
+		"second object": `{"outputs": {}} {"outputs": {}}`,
+		"garbage":       `{"outputs": {}} oops`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, status, reason := stepOf(t, "--exec", fmt.Sprintf("echo '%s'", out))
+			want := "step command output: more output after the JSON value, which ends at byte 15"
+			if code != 4 || status != "failed" || reason != want {
+				t.Fatalf("exit %d, step %s (%q), want exit 4 and %q", code, status, reason, want)
+			}
+		})
+	}
+	// White space after the value is fine.
+	if code, status, reason := stepOf(t, "--exec", `printf '{"outputs": {}}\n\n  \n'`); code != 0 || status != "completed" {
+		t.Fatalf("exit %d, step %s (%q), want it completed", code, status, reason)
+	}
+}
+
+// TestCLI_WorkflowsLeadTrailingOutput: a lead's line holding two operations
+// fails the turn instead of the second one being dropped.
+func TestCLI_WorkflowsLeadTrailingOutput(t *testing.T) {
+	crew := filepath.Join("..", "..", "fixtures", "led", "crew")
+	r := runCLI(t, t.TempDir(), "", "workflows", "run", crew, "--exec",
+		`cat >/dev/null; echo '{"op": "done", "summary": "all"} {"op": "done"}'`)
+	if r.code != 4 || !strings.Contains(r.stderr, "lead command output line 1: more output after the JSON value") {
+		t.Fatalf("exit %d, want 4 and the line refused\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

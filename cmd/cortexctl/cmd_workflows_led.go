@@ -242,9 +242,7 @@ func (x *execLed) Lead(ctx context.Context, turn workflow.LeadTurn) ([]workflow.
 			continue
 		}
 		var op workflow.LeadOp
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&op); err != nil {
+		if err := decodeExecJSON(line, &op); err != nil {
 			return nil, fmt.Errorf("%w: lead command output line %d: %v", workflow.ErrInvalidOutput, n, err)
 		}
 		ops = append(ops, op)
@@ -271,9 +269,7 @@ func (x *execLed) Task(ctx context.Context, w workflow.TaskWork) (workflow.TaskR
 		return workflow.TaskResult{}, err
 	}
 	var res execTaskResult
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&res); err != nil {
+	if err := decodeExecJSON(out, &res); err != nil {
 		return workflow.TaskResult{}, fmt.Errorf("task command output: %v", err)
 	}
 	fs, err := parseExecFindings(res.Findings, x.prefixes)

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,4 +60,20 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-var errExecOutputTooLarge = fmt.Errorf("output too large")
+var errExecOutputTooLarge = errors.New("output too large")
+
+// decodeExecJSON decodes data, an --exec command's output, into v: one
+// JSON value with no unknown fields and nothing after it but white space
+// (a second value is an error, not dropped).
+func decodeExecJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("more output after the JSON value, which ends at byte %d", end)
+	}
+	return nil
+}
