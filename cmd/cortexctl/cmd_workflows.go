@@ -271,9 +271,9 @@ func workflowsRun(c *cli.Context, e *env) error {
 	opts := workflow.RunOptions{ID: c.String("id"), Strategy: strategy, Inputs: inputs, NonCritical: c.StringSlice("non-critical"), Actor: "cortexctl"}
 	if c.IsSet("step-timeout") {
 		switch n := c.Int64("step-timeout"); {
-		case n < 0:
+		case n == -1:
 			opts.StepTimeout = -1
-		case n == 0 || n > int64(1<<62/time.Second):
+		case n < 1 || n > int64(1<<62/time.Second):
 			return fmt.Errorf("%w: --step-timeout %d: want 1..%d seconds, or -1", errInvalid, n, int64(1<<62/time.Second))
 		default:
 			opts.StepTimeout = time.Duration(n) * time.Second

@@ -132,3 +132,26 @@ func TestCLI_WorkflowsLeadTrailingOutput(t *testing.T) {
 		t.Fatalf("exit %d, want 4 and the line refused\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestCLI_WorkflowsStepTimeoutValues: --step-timeout takes 1.. seconds or
+// -1 (none), as its message says; other negatives were taken as -1.
+func TestCLI_WorkflowsStepTimeoutValues(t *testing.T) {
+	team := writeFile(t, "one.json", oneStepTeam)
+	dir := t.TempDir()
+	for _, v := range []string{"0", "-2", "-5", "4611686019"} {
+		r := runCLI(t, dir, "", "workflows", "run", team, "--step-timeout", v)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, "--step-timeout "+v+": want 1..4611686018 seconds, or -1") {
+			t.Fatalf("--step-timeout %s: exit %d\n%s", v, r.code, r.stderr)
+		}
+	}
+	var run struct {
+		StepTimeout int64 `json:"step_timeout"`
+	}
+	out := mustCLI(t, dir, "workflows", "run", team, "--step-timeout", "-1", "--json")
+	if err := json.Unmarshal([]byte(out), &run); err != nil || run.StepTimeout != 0 { // none
+		t.Fatalf("--step-timeout -1: %v\n%s", err, out)
+	}
+	if out := mustCLI(t, dir, "workflows", "list"); strings.Count(out, "\n") != 2 {
+		t.Fatalf("the refused runs were started:\n%s", out)
+	}
+}
