@@ -101,6 +101,13 @@ func (d *Def) tieBreaker() string {
 	return d.Consensus.TieBreaker
 }
 
+// Limits of a council run, whose steps (a step per agent and round) are
+// made at Start.
+const (
+	MaxCouncilRounds = 1000  // consensus max_rounds at most
+	MaxCouncilSteps  = 10000 // agents × max_rounds at most
+)
+
 // expand returns the form of d a run runs: for a council, a step per
 // member and round (named round-N/AGENT), each round's steps depending on
 // all steps of the round before; for a crew or swarm, the lead's turns
@@ -115,6 +122,9 @@ func (d Def) expand() Def {
 	}
 	voters := d.councilVoters()
 	d.Steps = nil
+	if d.Consensus.MaxRounds > MaxCouncilRounds || len(voters)*d.Consensus.MaxRounds > MaxCouncilSteps {
+		return d // checkCouncil says why
+	}
 	for n := 1; n <= d.Consensus.MaxRounds; n++ {
 		var deps []string
 		if n > 1 {
@@ -139,10 +149,15 @@ func (d *Def) checkCouncil(bad func(string, ...any)) {
 	if math.IsNaN(c.RequiredAgreement) || c.RequiredAgreement < 0 || c.RequiredAgreement > 1 {
 		bad("consensus/required_agreement: %v is not in 0..1", c.RequiredAgreement)
 	}
-	if c.MaxRounds < 1 {
-		bad("consensus/max_rounds: %d is less than 1", c.MaxRounds)
-	}
 	voters := d.councilVoters()
+	switch {
+	case c.MaxRounds < 1:
+		bad("consensus/max_rounds: %d is less than 1", c.MaxRounds)
+	case c.MaxRounds > MaxCouncilRounds:
+		bad("consensus/max_rounds: %d is more than %d", c.MaxRounds, MaxCouncilRounds)
+	case len(voters)*c.MaxRounds > MaxCouncilSteps:
+		bad("consensus/max_rounds: %d agents × %d rounds is more than %d steps", len(voters), c.MaxRounds, MaxCouncilSteps)
+	}
 	if len(voters) == 0 {
 		bad("agents: a council needs agents")
 	}

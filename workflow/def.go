@@ -144,9 +144,11 @@ func (d *Def) EffectiveType() Type {
 // inputs whose from does not name an output of an upstream step.
 //
 // A council is checked as it runs (see the package documentation): its
-// consensus rules (present, required_agreement in 0..1, max_rounds at
-// least 1, a tie_breaker that is a council agent or "lead" with a lead)
-// and its agents; its own steps are not used.
+// consensus rules (present, required_agreement in 0..1, max_rounds in
+// 1..MaxCouncilRounds and at most MaxCouncilSteps agents × rounds, a
+// tie_breaker that is a council agent or "lead" with a lead) and its
+// agents; its own steps are not used. A crew or swarm has at most
+// MaxLeadTurns turns. The limits are checked before the steps are made.
 func (d *Def) Validate() error {
 	x := d.expand()
 	_, err := x.plan()

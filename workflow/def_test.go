@@ -75,6 +75,16 @@ func TestDef_Validate(t *testing.T) {
 			[]string{`consensus/tie_breaker: "lead" but the team has no lead`}},
 		{"council without agents", workflow.Def{Name: "t", Type: workflow.Council, Consensus: &workflow.Consensus{MaxRounds: 2}},
 			[]string{"agents: a council needs agents"}},
+		{"council rounds over the limit", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a"},
+			Consensus: &workflow.Consensus{MaxRounds: workflow.MaxCouncilRounds + 1}},
+			[]string{"consensus/max_rounds: 1001 is more than 1000"}},
+		{"council steps over the limit", workflow.Def{Name: "t", Type: workflow.Council,
+			Agents: []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}, Consensus: &workflow.Consensus{MaxRounds: 1000}},
+			[]string{"consensus/max_rounds: 11 agents × 1000 rounds is more than 10000 steps"}},
+		{"council at the limits", workflow.Def{Name: "t", Type: workflow.Council,
+			Agents: []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}, Consensus: &workflow.Consensus{MaxRounds: 1000}}, nil},
+		{"crew turns over the limit", workflow.Def{Name: "t", Type: workflow.Crew, Lead: "a", Agents: []string{"a", "b"},
+			MaxTurns: workflow.MaxLeadTurns + 1}, []string{"max_turns: 1001 is more than 1000"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,6 +102,28 @@ func TestDef_Validate(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
+			}
+		})
+	}
+}
+
+// TestDef_Validate_HugeRoundsAllocateNothing: a team file's max_rounds of
+// a million (for a council, or a crew's turns) is refused before a step is
+// made; it used to make every step first (a few bytes of JSON made a run
+// of gigabytes).
+func TestDef_Validate_HugeRoundsAllocateNothing(t *testing.T) {
+	for name, d := range map[string]workflow.Def{
+		"council": {Name: "t", Type: workflow.Council, Agents: []string{"a"}, Consensus: &workflow.Consensus{MaxRounds: 1_000_000}},
+		"crew":    {Name: "t", Type: workflow.Crew, Lead: "a", Agents: []string{"a", "b"}, MaxTurns: 1_000_000},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var err error
+			allocs := testing.AllocsPerRun(1, func() { err = d.Validate() })
+			if !errors.Is(err, workflow.ErrInvalidDef) {
+				t.Fatalf("Validate = %v, want ErrInvalidDef", err)
+			}
+			if allocs > 1000 {
+				t.Fatalf("Validate made %v allocations: it expanded the rounds", allocs)
 			}
 		})
 	}

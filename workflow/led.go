@@ -14,6 +14,10 @@ import (
 // Def gives none.
 const DefaultMaxTurns = 10
 
+// MaxLeadTurns is the most lead turns a crew or swarm run may have (a turn
+// is a step of the run, made at Start).
+const MaxLeadTurns = 1000
+
 // Roles of a crew or swarm run's members (RunMember.Role).
 const (
 	RoleLead       = "lead"       // plans, creates and reviews tasks; takes none
@@ -122,6 +126,9 @@ func (d *Def) checkLed(bad func(string, ...any)) {
 	if d.MaxTurns < 0 {
 		bad("max_turns: %d is less than 1", d.MaxTurns)
 	}
+	if d.MaxTurns > MaxLeadTurns {
+		bad("max_turns: %d is more than %d", d.MaxTurns, MaxLeadTurns)
+	}
 	if d.PlanApproval && d.Lead == "" {
 		bad("plan_approval: the %s has no lead to plan", typ)
 	}
@@ -133,8 +140,8 @@ func (d *Def) checkLed(bad func(string, ...any)) {
 func (d Def) expandLed() Def {
 	lead := d.coordinator()
 	d.Steps = nil
-	if lead == "" {
-		return d
+	if lead == "" || d.maxTurns() > MaxLeadTurns {
+		return d // checkLed says why
 	}
 	outs := []Port{{Name: TurnDone, Type: Boolean}, {Name: TurnSummary, Type: String}}
 	for n := 1; n <= d.maxTurns(); n++ {

@@ -263,8 +263,8 @@ func workflowsRun(c *cli.Context, e *env) error {
 		switch {
 		case !d.EffectiveType().Led():
 			return usagef("workflows run: --max-turns is for crew and swarm runs, not %s", d.EffectiveType())
-		case n < 1 || n > 1000:
-			return fmt.Errorf("%w: --max-turns %d: want 1..1000", errInvalid, n)
+		case n < 1 || n > workflow.MaxLeadTurns:
+			return fmt.Errorf("%w: --max-turns %d: want 1..%d", errInvalid, n, workflow.MaxLeadTurns)
 		}
 		d.MaxTurns = int(n)
 	}
