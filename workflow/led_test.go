@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -560,5 +562,48 @@ func TestDriveLed_Resume(t *testing.T) {
 	}
 	if got.Status != workflow.RunCompleted || runs != 2 || tk.Status != teammanager.TaskCompleted || tk.Result != "built" || tk.Dispatches != 1 {
 		t.Fatalf("resumed: run %s, %d runs, T1 %s %q dispatched %d", got.Status, runs, tk.Status, tk.Result, tk.Dispatches)
+	}
+}
+
+// stuckLead is a LedRunner whose lead works until its context ends, then
+// answers anyway with a task.
+type stuckLead struct{ stopped atomic.Bool }
+
+func (s *stuckLead) Lead(ctx context.Context, _ workflow.LeadTurn) ([]workflow.LeadOp, error) {
+	<-ctx.Done()
+	s.stopped.Store(true)
+	return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "late", Assignee: workflow.MemberID("backend")}}, nil
+}
+
+func (s *stuckLead) Task(context.Context, workflow.TaskWork) (workflow.TaskResult, error) {
+	return workflow.TaskResult{}, nil
+}
+
+// TestDriveLed_LeadTurnTimesOut: a lead turn that outlasts the step
+// timeout has its context ended, fails as timed out, and what it answers
+// late is not applied (the driver used to wait for it for ever, then
+// create its tasks on the board of a failed turn).
+func TestDriveLed_LeadTurnTimesOut(t *testing.T) {
+	f := newFixture(t)
+	d := crewDef()
+	d.MaxTurns = 1
+	r := f.start(t, d, workflow.RunOptions{ID: "slowlead", StepTimeout: 20 * time.Millisecond})
+	runner := &stuckLead{}
+	got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !runner.stopped.Load() {
+		t.Fatal("the lead's context did not end")
+	}
+	if got.Status != workflow.RunFailed || got.Steps[0].Status != workflow.StepFailed || got.Steps[0].Reason != "timed out after 20ms" {
+		t.Fatalf("run %s, turn %s (%q); want failed, failed (timed out after 20ms)", got.Status, got.Steps[0].Status, got.Steps[0].Reason)
+	}
+	tasks, err := f.tm.ListTasks(ctx, got.Team, teammanager.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 0 {
+		t.Fatalf("the timed-out turn created %d tasks", len(tasks))
 	}
 }

@@ -486,9 +486,20 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	case !errors.Is(err, teammanager.ErrNoPlan):
 		return errors.Join(fmt.Errorf("run %s: plan: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
 	}
-	ops, err := runner.Lead(ctx, lt)
+	// The lead's work ends at the turn's timeout: what a turn that timed
+	// out would do is not applied.
+	leadCtx := ctx
+	if r.StepTimeout > 0 {
+		var cancel context.CancelFunc
+		leadCtx, cancel = context.WithTimeout(ctx, r.StepTimeout)
+		defer cancel()
+	}
+	ops, err := runner.Lead(leadCtx, lt)
 	if ctx.Err() != nil {
 		return releaseTurn(ctx, p, r.ID, name, actor)
+	}
+	if leadCtx.Err() != nil {
+		err = fmt.Errorf("timed out after %s", r.StepTimeout)
 	}
 	if err == nil {
 		var out map[string]any
