@@ -607,3 +607,44 @@ func TestDriveLed_LeadTurnTimesOut(t *testing.T) {
 		t.Fatalf("the timed-out turn created %d tasks", len(tasks))
 	}
 }
+
+// stuckMember is a LedRunner whose members work until their context
+// ends; its lead creates one task, then says done once it has failed.
+type stuckMember struct{ stopped atomic.Bool }
+
+func (s *stuckMember) Lead(_ context.Context, turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+	if len(turn.Tasks) == 0 {
+		return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "hang", Assignee: workflow.MemberID("backend")}}, nil
+	}
+	return []workflow.LeadOp{{Op: workflow.OpDone, Summary: "gave up"}}, nil
+}
+
+func (s *stuckMember) Task(ctx context.Context, _ workflow.TaskWork) (workflow.TaskResult, error) {
+	<-ctx.Done()
+	s.stopped.Store(true)
+	return workflow.TaskResult{Result: "late"}, nil
+}
+
+// TestDriveLed_TaskTimesOut: a member's task that outlasts the run's step
+// timeout has its context ended and fails as timed out; the lead then
+// goes on (the driver used to wait for the task for ever).
+func TestDriveLed_TaskTimesOut(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "slowtask", StepTimeout: 20 * time.Millisecond})
+	runner := &stuckMember{}
+	got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !runner.stopped.Load() {
+		t.Fatal("the task's context did not end")
+	}
+	tasks, err := f.tm.ListTasks(ctx, got.Team, teammanager.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != workflow.RunCompleted || len(tasks) != 1 || tasks[0].Status != teammanager.TaskFailed ||
+		tasks[0].Error != "timed out after 20ms" {
+		t.Fatalf("run %s (%q), tasks %+v", got.Status, got.Error, tasks)
+	}
+}

@@ -111,11 +111,14 @@ type TaskResult struct {
 // the members' tasks.
 type LedRunner interface {
 	// Lead runs a turn of the lead and returns what it does. An error
-	// fails the turn, and so the run.
+	// fails the turn, and so the run. ctx ends at the run's step timeout
+	// (what Lead returns then is not applied) and when the driver stops.
 	Lead(ctx context.Context, turn LeadTurn) ([]LeadOp, error)
 	// Task runs a task for its member. An error fails the task, with
 	// the error's text as the reason; the lead is told (an escalation
-	// message, and the failed task in its next turn).
+	// message, and the failed task in its next turn). ctx ends at the
+	// run's step timeout (the task then fails as timed out) and when the
+	// driver stops.
 	Task(ctx context.Context, w TaskWork) (TaskResult, error)
 }
 
@@ -297,10 +300,21 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 				break
 			}
 			busy[m.ID] = true
-			go func(w TaskWork) {
-				res, err := runner.Task(taskCtx, w)
+			go func(w TaskWork, timeout time.Duration) {
+				// A task, like a turn, may run for the run's step
+				// timeout; then it fails as timed out (and the lead is
+				// told).
+				tctx, cancel := taskCtx, context.CancelFunc(func() {})
+				if timeout > 0 {
+					tctx, cancel = context.WithTimeout(taskCtx, timeout)
+				}
+				res, err := runner.Task(tctx, w)
+				if taskCtx.Err() == nil && tctx.Err() != nil {
+					res, err = TaskResult{}, fmt.Errorf("timed out after %s", timeout)
+				}
+				cancel()
 				done <- taskDone{member: w.Member, task: w.Task, res: res, err: err}
-			}(w)
+			}(w, r.StepTimeout)
 		}
 		if failure != nil {
 			break

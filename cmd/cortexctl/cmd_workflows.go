@@ -79,7 +79,7 @@ Examples:
 					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (at most 1024)", Value: 1},
 					&cli.StringFlag{Name: "id", Usage: "run id (default: generated)"},
 					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable"},
-					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
+					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step (a crew's or swarm's lead turn or task too) may run before it fails and its command is killed; -1: none", DefaultText: "the config's teams.workflowTimeout"},
 					&cli.Int64Flag{Name: "max-turns", Usage: "crew and swarm: the lead's turns at most (1..1000)", DefaultText: "the team file's consensus max_rounds, else 10"},
 				),
 				Action: func(c *cli.Context) error { return workflowsRun(c, e) },
