@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -303,7 +304,8 @@ type File struct {
 // by name, and the definition files of a directory (recursively; hidden
 // entries and files of other extensions skipped), in Load's order. The
 // error is for paths that cannot be read (it matches fs.ErrNotExist for a
-// missing path).
+// missing path), or a *ValidationError for a file that is not a regular
+// file or is larger than MaxFileSize.
 func ReadFiles(paths []string) ([]File, error) {
 	var files []File
 	for _, p := range paths {
@@ -312,9 +314,9 @@ func ReadFiles(paths []string) ([]File, error) {
 			return nil, fmt.Errorf("load %s: %w", p, err)
 		}
 		if !st.IsDir() {
-			data, err := os.ReadFile(p)
+			data, err := readFile(p, st)
 			if err != nil {
-				return nil, fmt.Errorf("load %s: %w", p, err)
+				return nil, err
 			}
 			files = append(files, File{Path: p, Data: string(data)})
 			continue
@@ -349,6 +351,39 @@ func LoadFiles(files []File, opts Options) (*Set, Report) {
 	return set, rep
 }
 
+// MaxFileSize is the size of the largest definition file read: 16 MiB.
+const MaxFileSize = 16 << 20
+
+// readFile reads definition file path, whose os.Stat is st: a regular
+// file of at most MaxFileSize bytes. Anything else (a device, a FIFO,
+// which would block or never end, or a larger file) is a *ValidationError
+// naming the file, before it is read.
+func readFile(path string, st fs.FileInfo) ([]byte, error) {
+	bad := func(msg string) error {
+		return &ValidationError{Problems: []Problem{{File: path, Severity: SeverityError, Message: msg}}}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, bad("not a regular file")
+	}
+	if st.Size() > MaxFileSize {
+		return nil, bad(fmt.Sprintf("file of %d bytes is larger than %d", st.Size(), MaxFileSize))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	defer f.Close()
+	// The file may have grown since st.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, bad(fmt.Sprintf("file is larger than %d bytes", MaxFileSize))
+	}
+	return data, nil
+}
+
 func readDir(root string, files *[]File) error {
 	return filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -366,9 +401,13 @@ func readDir(root string, files *[]File) error {
 		if _, err := formatOf(path); err != nil {
 			return nil // not a definition file
 		}
-		data, err := os.ReadFile(path)
+		st, err := os.Stat(path)
 		if err != nil {
 			return fmt.Errorf("load %s: %w", path, err)
+		}
+		data, err := readFile(path, st)
+		if err != nil {
+			return err
 		}
 		*files = append(*files, File{Path: path, Namespace: dirNamespace(root, path), InDir: true, Data: string(data)})
 		return nil

@@ -57,11 +57,11 @@ func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, er
 		}
 		return set.Teams()[0], set.Agents(), "", rep, nil
 	case err == nil:
-		data, err := os.ReadFile(arg)
+		files, err := spec.ReadFiles([]string{arg})
 		if err != nil {
 			return nil, nil, "", spec.Report{}, err
 		}
-		t, rep := spec.ParseTeam(arg, data, spec.Options{})
+		t, rep := spec.ParseTeam(arg, []byte(files[0].Data), spec.Options{})
 		return t, nil, "", rep, nil
 	case !os.IsNotExist(err):
 		return nil, nil, "", spec.Report{}, err
