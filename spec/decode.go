@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 )
 
 // decoder turns a node tree into definitions, collecting problems with
@@ -134,11 +135,17 @@ func (d *decoder) str(v *node, path string) string {
 	return v.str
 }
 
-// name decodes a required, non-empty identifier.
+// name decodes a required, non-empty identifier, without control
+// characters (a name goes into environment variables, messages and
+// table cells: a NUL or a newline would break them).
 func (d *decoder) name(v *node, path string) string {
 	s := d.str(v, path)
-	if v.kind == kString && strings.TrimSpace(s) == "" {
+	switch {
+	case v.kind != kString:
+	case strings.TrimSpace(s) == "":
 		d.errorf(v, path, "must not be empty")
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		d.errorf(v, path, "%q must not contain control characters", s)
 	}
 	return s
 }

@@ -153,6 +153,9 @@ var ruleCases = []ruleCase{
 	{name: "workflow/agent-and-loop", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "loop": "l"}]}`)}, want: `/workflow/steps/0/loop: a step has an agent or a loop, not both`},
 	{name: "workflow/step-name-dot", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s.1", "agent": "a"}]}`)}, want: `step name "s.1" must not contain '.'`},
 	{name: "agent/name-slash", files: map[string]string{"x.json": `{"name": "ns/x"}`}, want: `/name: agent name "ns/x" must not contain '/' (use namespace)`},
+	{name: "name/control-nul", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s\u0000x", "agent": "a"}]}`)}, want: `/workflow/steps/0/name: "s\x00x" must not contain control characters`},
+	{name: "name/control-newline", files: map[string]string{"x.json": `{"name": "x\ny"}`}, want: `/name: "x\ny" must not contain control characters`},
+	{name: "name/control-port", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": [{"name": "o\t"}]}]}`)}, want: `/workflow/steps/0/outputs/0/name: "o\t" must not contain control characters`},
 
 	// legacy forms and unknown keys
 	{name: "legacy/sequential", files: map[string]string{"t.json": team(`"workflow": {"type": "sequential"}`)}, want: `t.json:1: warning: /workflow/type: legacy workflow type "sequential": use "chain"`, sev: spec.SeverityWarning},
