@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Type is a workflow type of the multi-agent-spec team schema.
@@ -201,6 +202,14 @@ func (d *Def) plan() (*plan, error) {
 			bad("steps/%d/agent: missing", i)
 		case len(d.Agents) > 0 && !agents[s.Agent]:
 			bad("steps/%d/agent: %q is not one of the team's agents", i, s.Agent)
+		}
+		// Names go into a driver's environment and messages (as package
+		// spec checks them in files; a Def may come from elsewhere).
+		if strings.IndexFunc(s.Name, unicode.IsControl) >= 0 {
+			bad("steps/%d/name: %q contains a control character", i, s.Name)
+		}
+		if strings.IndexFunc(s.Agent, unicode.IsControl) >= 0 {
+			bad("steps/%d/agent: %q contains a control character", i, s.Agent)
 		}
 	}
 	for i, s := range d.Steps {

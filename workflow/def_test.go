@@ -75,6 +75,8 @@ func TestDef_Validate(t *testing.T) {
 			[]string{`consensus/tie_breaker: "lead" but the team has no lead`}},
 		{"council without agents", workflow.Def{Name: "t", Type: workflow.Council, Consensus: &workflow.Consensus{MaxRounds: 2}},
 			[]string{"agents: a council needs agents"}},
+		{"control characters in names", workflow.Def{Name: "t", Steps: []workflow.Step{{Name: "a\x00b", Agent: "x\ny"}}},
+			[]string{`steps/0/name: "a\x00b" contains a control character`, `steps/0/agent: "x\ny" contains a control character`}},
 		{"council rounds over the limit", workflow.Def{Name: "t", Type: workflow.Council, Agents: []string{"a"},
 			Consensus: &workflow.Consensus{MaxRounds: workflow.MaxCouncilRounds + 1}},
 			[]string{"consensus/max_rounds: 1001 is more than 1000"}},
