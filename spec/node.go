@@ -180,11 +180,112 @@ func (p *jsonParser) fromToken(tok json.Token, depth int) (*node, error) {
 // parser does not report positions, so the nodes have no lines; object keys
 // come out sorted.
 func parseJSON5(data []byte) (*node, error) {
+	if err := scanJSON5(data); err != nil {
+		return nil, err
+	}
 	var v interface{}
 	if err := json5.Unmarshal(data, &v); err != nil {
 		return nil, &syntaxError{msg: err.Error()}
 	}
 	return fromAny(v, 0)
+}
+
+// scanJSON5 checks what the JSON5 parser does not, before it runs: the
+// nesting (maxDepth; the parser recurses without a bound, and a deep file
+// overflows the stack) and duplicate keys of an object (the parser keeps
+// the last silently), with their line. It only tokenizes: strings,
+// comments, brackets, ':' and ','; what it cannot make sense of is left
+// to the parser's syntax errors. Keys are compared as written between
+// their quotes.
+func scanJSON5(data []byte) error {
+	type frame struct {
+		object    bool
+		expectKey bool
+		keys      map[string]bool
+	}
+	var stack []frame
+	line := 1
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		case c == '/' && i+1 < len(data) && data[i+1] == '/':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(data) && data[i+1] == '*':
+			i += 2
+			for i < len(data) && !(data[i] == '*' && i+1 < len(data) && data[i+1] == '/') {
+				if data[i] == '\n' {
+					line++
+				}
+				i++
+			}
+			i++
+		case c == '{' || c == '[':
+			if len(stack) >= maxDepth {
+				return &syntaxError{line: line, msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+			}
+			stack = append(stack, frame{object: c == '{', expectKey: c == '{'})
+		case c == '}' || c == ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case c == ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].expectKey = true
+			}
+		case c == ':':
+			if n := len(stack); n > 0 {
+				stack[n-1].expectKey = false
+			}
+		default:
+			// A string, or an unquoted token (key, number, literal).
+			start, keyLine := i, line
+			if c == '"' || c == '\'' {
+				for i++; i < len(data) && data[i] != c; i++ {
+					switch data[i] {
+					case '\\':
+						i++
+						if i < len(data) && data[i] == '\n' {
+							line++ // a line continuation
+						}
+					case '\n':
+						line++
+					}
+				}
+				start++
+			} else {
+				for i+1 < len(data) && !strings.ContainsRune(" \t\r\n\f\v,:[]{}/\"'", rune(data[i+1])) {
+					i++
+				}
+				i++
+			}
+			n := len(stack)
+			if n == 0 || !stack[n-1].object || !stack[n-1].expectKey {
+				if c != '"' && c != '\'' {
+					i--
+				}
+				continue
+			}
+			key := string(data[start:min(i, len(data))])
+			if c != '"' && c != '\'' {
+				i--
+			}
+			f := &stack[n-1]
+			f.expectKey = false
+			if f.keys == nil {
+				f.keys = map[string]bool{}
+			}
+			if f.keys[key] {
+				return &syntaxError{line: keyLine, msg: fmt.Sprintf("duplicate key %q", key)}
+			}
+			f.keys[key] = true
+		}
+	}
+	return nil
 }
 
 func fromAny(v interface{}, depth int) (*node, error) {

@@ -1,0 +1,48 @@
+package spec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// TestParseJSON5_TooDeep: a JSON5 file nested deeper than the parser's
+// stack allows is a syntax error; it used to crash the process (fatal
+// stack overflow) at a few million levels, within the file size limit.
+func TestParseJSON5_TooDeep(t *testing.T) {
+	const n = 4 << 20
+	data := "{x: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "}"
+	_, rep := spec.ParseTeam("t.json5", []byte(data), spec.Options{})
+	if rep.Errors() != 1 || !strings.Contains(rep.Problems[0].Message, "nested more than 200 levels deep") {
+		t.Fatalf("problems %v", rep.Problems)
+	}
+}
+
+// TestParseJSON5_NoFalseDuplicates: what looks like a key inside strings
+// and comments, and the same key in sibling objects, are no duplicates.
+func TestParseJSON5_NoFalseDuplicates(t *testing.T) {
+	data := `// name: 'x'
+{
+  name: 'rev', /* version: '2', name: "y" */
+  version: "1.0.0",
+  description: 'it\'s {name: "z"}, see https://ex.org/a//b',
+  context: "a \"quoted\" \
+continued line, name: 'w'",
+  agents: ['a', 'b'],
+  workflow: {type: 'graph', steps: [
+    {name: 's1', agent: 'a', outputs: [{name: 'o', type: 'string'}]},
+    {name: 's2', agent: 'b', depends_on: ['s1'], inputs: [{name: 'i', from: 's1.o'}]},
+  ]},
+}
+`
+	tm, rep := spec.ParseTeam("t.json5", []byte(data), spec.Options{})
+	for _, p := range rep.Problems {
+		if strings.Contains(p.Message, "duplicate") || strings.Contains(p.Message, "syntax") {
+			t.Fatalf("problem %s", p)
+		}
+	}
+	if tm == nil || tm.Name != "rev" || len(tm.Steps()) != 2 {
+		t.Fatalf("team %+v, problems %v", tm, rep.Problems)
+	}
+}
