@@ -141,8 +141,9 @@ func (d *Def) EffectiveType() Type {
 // Validate checks d and returns every problem at once, joined in an error
 // wrapping ErrInvalidDef: unknown type, missing or duplicate step names,
 // steps without an agent or with an agent the team does not list, unknown
-// depends_on, cycles (named), unknown port types, duplicate ports, and
-// inputs whose from does not name an output of an upstream step.
+// depends_on, cycles (named), unknown port types, duplicate ports,
+// inputs whose from does not name an output of an upstream step, and step
+// names or agents with control characters.
 //
 // A council is checked as it runs (see the package documentation): its
 // consensus rules (present, required_agreement in 0..1, max_rounds in
