@@ -107,6 +107,14 @@ func serveCmd(c *cli.Context, e *env) error {
 			return fmt.Errorf("serve: --socket: %w", err)
 		}
 		sock = abs
+		if err := checkSocketPath(sock, c.IsSet("socket")); err != nil {
+			return err
+		}
+	}
+	if addr != "" {
+		if err := checkListenAddr(addr); err != nil {
+			return err
+		}
 	}
 	opts, err := serveLimits(c, server.DefaultOptions())
 	if err != nil {
@@ -284,6 +292,47 @@ func collect(ch <-chan error) []error {
 		out = append(out, err)
 	}
 	return out
+}
+
+// maxSocketPath is the longest Unix socket path the system takes: its
+// sockaddr holds the path and a terminating NUL.
+var maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
+
+// checkSocketPath checks serve's socket path before anything is opened: a
+// path too long for a socket address, a file or directory there that is
+// not a socket, or (given is --socket) a parent directory that does not
+// exist are invalid values (exit 7). The default socket's directory is
+// the data directory, which opening the store creates.
+func checkSocketPath(path string, given bool) error {
+	if len(path) > maxSocketPath {
+		return fmt.Errorf("%w: serve: socket %s is %d bytes long, longer than a Unix socket path may be (%d): give a shorter --socket PATH, or --socket \"\" for none",
+			errInvalid, path, len(path), maxSocketPath)
+	}
+	fi, err := os.Lstat(path)
+	switch {
+	case err == nil && fi.Mode()&os.ModeSocket == 0:
+		return fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
+	case err == nil, !given:
+		return nil
+	}
+	if _, err := os.Stat(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("%w: serve: --socket %s: %v", errInvalid, path, err)
+	}
+	return nil
+}
+
+// checkListenAddr checks serve's --listen before anything is opened: it
+// must be host:port with a port number (0: any free one) or service name;
+// else an invalid value (exit 7).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: serve: --listen %q: want host:port (e.g. 127.0.0.1:7474): %v", errInvalid, addr, err)
+	}
+	return nil
 }
 
 // listenUnix listens on the Unix socket path (mode 0600). A socket file

@@ -345,3 +345,41 @@ func TestServe_LimitFlags(t *testing.T) {
 		t.Errorf("exit %d: %s", code, s.stderr)
 	}
 }
+
+// TestCLI_ServeRefusesBadValuesFirst: a --listen that is not host:port, a
+// socket path too long for a socket address (given, or DIR/cortex.sock of
+// a long --data), a --socket that is a file or a directory or lies in a
+// missing directory are invalid values (exit 7) refused before the store
+// is opened: --data is not created.
+func TestCLI_ServeRefusesBadValuesFirst(t *testing.T) {
+	tmp := t.TempDir()
+	file := writeFile(t, "file", "x")
+	long := filepath.Join(tmp, strings.Repeat("d", 120))
+	for _, c := range []struct {
+		name, data string
+		args       []string
+		want       string
+	}{
+		{"listen without port", "", []string{"--listen", "nope"}, `--listen "nope": want host:port`},
+		{"listen port out of range", "", []string{"--listen", "127.0.0.1:99999"}, "invalid port"},
+		{"socket too long", "", []string{"--socket", filepath.Join(tmp, strings.Repeat("s", 120)+".sock")}, "longer than a Unix socket path may be"},
+		{"default socket too long", long, nil, "longer than a Unix socket path may be"},
+		{"socket is a file", "", []string{"--socket", file}, "exists and is not a socket"},
+		{"socket is a directory", "", []string{"--socket", tmp}, "exists and is not a socket"},
+		{"socket in a missing directory", "", []string{"--socket", filepath.Join(tmp, "missing", "s.sock")}, "no such file or directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := c.data
+			if data == "" {
+				data = filepath.Join(t.TempDir(), "store")
+			}
+			r := runCLI(t, data, "", append([]string{"serve", "--listen", "127.0.0.1:0"}, c.args...)...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, c.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, exitInvalid, c.want)
+			}
+			if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("%s was created (%v)", data, err)
+			}
+		})
+	}
+}
