@@ -153,7 +153,22 @@ func newTeamID() string {
 	return "t" + idEncoding.EncodeToString(b[:])
 }
 
-func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
+// ValidateTeam reports whether CreateTeam of a Manager with config c
+// would accept tc, without a store: an error matching ErrInvalidTeam (or
+// ErrInvalidConfig for c itself) if not. Callers that create the store or
+// namespace for the team check tc with it first, so that bad input creates
+// nothing.
+func (c Config) ValidateTeam(tc TeamConfig) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	_, err := c.validateTeam(tc)
+	return err
+}
+
+func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) { return m.cfg.validateTeam(tc) }
+
+func (c Config) validateTeam(tc TeamConfig) (TeamConfig, error) {
 	bad := func(format string, a ...any) (TeamConfig, error) {
 		return tc, fmt.Errorf("create team %q: %w", tc.Name, errorf(ErrInvalidTeam, format, a...))
 	}
@@ -165,8 +180,8 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", tc.ID)
 	case len(tc.Members) == 0:
 		return bad("no members")
-	case len(tc.Members) > m.cfg.maxTeamSize:
-		return bad("%d members, at most %d allowed", len(tc.Members), m.cfg.maxTeamSize)
+	case len(tc.Members) > c.maxTeamSize:
+		return bad("%d members, at most %d allowed", len(tc.Members), c.maxTeamSize)
 	case math.IsNaN(tc.Threshold) || tc.Threshold < 0 || tc.Threshold > 1:
 		return bad("threshold %v not in [0, 1]", tc.Threshold)
 	case !utf8.ValidString(tc.Name):
@@ -175,9 +190,9 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 		return bad("context is not valid UTF-8")
 	}
 	if tc.Strategy == "" {
-		tc.Strategy = m.cfg.defaultStrategy
+		tc.Strategy = c.defaultStrategy
 	}
-	if _, err := m.cfg.lookup(tc.Strategy); err != nil {
+	if _, err := c.lookup(tc.Strategy); err != nil {
 		return tc, fmt.Errorf("create team %q: %w: %w", tc.Name, ErrInvalidTeam, err)
 	}
 	seen := map[string]bool{}
@@ -198,7 +213,7 @@ func (m *Manager) validate(tc TeamConfig) (TeamConfig, error) {
 	}
 	switch {
 	case tc.Timeout == 0:
-		tc.Timeout = m.cfg.workflowTimeout
+		tc.Timeout = c.workflowTimeout
 	case tc.Timeout < 0:
 		tc.Timeout = 0
 	}

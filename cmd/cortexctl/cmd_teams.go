@@ -296,6 +296,13 @@ func teamsCreate(c *cli.Context, e *env) error {
 	if tc.Name == "" && len(tc.Members) == 0 {
 		return usagef("teams create: need --name and --member, or --from FILE")
 	}
+	// Checked before the store and the namespace are created for it (a
+	// server checks it before writing).
+	if rc, err := e.remote(); err == nil && rc == nil {
+		if err := teammanager.FromConfig(e.cfg.Teams).ValidateTeam(tc); err != nil {
+			return err
+		}
+	}
 	m, err := e.manager(c, accessCreate)
 	if err != nil {
 		return err

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -156,4 +158,41 @@ func TestCLI_TeamLifecycle(t *testing.T) {
 		t.Fatalf("bad --lifecycle: exit %d, stderr %q", r.code, r.stderr)
 	}
 	mustCLI(t, dir, "teams", "delete", "t1")
+}
+
+// TestCLI_TeamsCreateInvalidCreatesNothing: teams create with a config
+// CreateTeam refuses (exit 7) creates neither the store in --data nor
+// the namespace of -n.
+func TestCLI_TeamsCreateInvalidCreatesNothing(t *testing.T) {
+	store := t.TempDir()
+	mustCLI(t, store, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	for name, args := range map[string][]string{
+		"agent id":        {"--name", "x", "--member", "Bad Id"},
+		"team id":         {"--name", "x", "--id", "BAD!", "--member", "ann"},
+		"strategy":        {"--name", "x", "--member", "ann", "--strategy", "nope"},
+		"member twice":    {"--name", "x", "--member", "ann", "--member", "ann:lead"},
+		"empty name":      {"--name", " ", "--member", "ann"},
+		"too many":        {"--name", "x", "--member", "a1", "--member", "a2", "--member", "a3", "--member", "a4", "--member", "a5", "--member", "a6", "--member", "a7", "--member", "a8", "--member", "a9"},
+		"no member":       {"--name", "x"},
+		"tie-breaker":     {"--from", writeFile(t, "team.json5", `{name: "x", tieBreaker: "bob", members: [{agent: "ann"}]}`)},
+		"threshold range": {"--from", writeFile(t, "team.json5", `{name: "x", threshold: 2, members: [{agent: "ann"}]}`)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			missing := filepath.Join(t.TempDir(), "missing")
+			r := runCLI(t, missing, "", append([]string{"teams", "create"}, args...)...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "invalid team config") {
+				t.Fatalf("missing store: exit %d, stderr %q", r.code, r.stderr)
+			}
+			if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("%s was created (%v)", missing, err)
+			}
+			r = runCLI(t, store, "", append([]string{"-n", "fresh", "teams", "create"}, args...)...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "invalid team config") {
+				t.Fatalf("new namespace: exit %d, stderr %q", r.code, r.stderr)
+			}
+			if out := mustCLI(t, store, "namespaces", "list", "--json"); strings.Contains(out, "fresh") {
+				t.Fatalf("namespace fresh was created: %s", out)
+			}
+		})
+	}
 }
