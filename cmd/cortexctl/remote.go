@@ -41,11 +41,15 @@ func (e *env) remote() (*client.Client, error) {
 
 // reachable returns the client target of the server d describes: its
 // socket if it accepts a connection, else its TCP address if that does;
-// "" if neither (a process that reused a dead server's pid).
+// "" if neither (a process that reused a dead server's pid). Only an
+// address on this machine is used (loopback, or a server listening on
+// every interface, reached on loopback): the command, and the token it
+// carries, never go to another host because a file in --data says so.
 func reachable(d server.Discovery) string {
+	tcp := localAddr(d.Address)
 	for _, t := range []struct{ network, addr, target string }{
 		{"unix", d.Socket, "unix://" + d.Socket},
-		{"tcp", d.Address, "http://" + d.Address},
+		{"tcp", tcp, "http://" + tcp},
 	} {
 		if t.addr == "" {
 			continue
@@ -54,6 +58,31 @@ func reachable(d server.Discovery) string {
 			c.Close()
 			return t.target
 		}
+	}
+	return ""
+}
+
+// localAddr returns the loopback address at which a server listening on
+// addr (host:port) is reached from this machine, or "" if addr is not on
+// loopback or every interface.
+func localAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return ""
+	}
+	if host == "localhost" {
+		return addr
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return ""
+	case ip.IsLoopback():
+		return addr
+	case ip.IsUnspecified() && ip.To4() != nil:
+		return net.JoinHostPort("127.0.0.1", port)
+	case ip.IsUnspecified():
+		return net.JoinHostPort("::1", port)
 	}
 	return ""
 }

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/cortexgraph/cortex/server"
 )
 
 // runBinary runs the cortexctl binary with args and env (added to the test's)
@@ -143,5 +146,39 @@ func TestCLI_ServerFlag(t *testing.T) {
 	}
 	if r := runBinary(t, nil, append([]string{"--server", "localhost:7474"}, append(nowhere, "teams", "list")...)...); r.code != exitInvalid || !strings.Contains(r.stderr, "--server") {
 		t.Fatalf("bad --server: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestReachable_OnlyThisMachine: a discovery file's TCP address is used
+// only on loopback; a server listening on every interface is reached on
+// loopback; an address of another host is never dialled, so a planted
+// discovery file cannot send commands and their token elsewhere.
+func TestReachable_OnlyThisMachine(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:7474":   "127.0.0.1:7474",
+		"127.3.4.5:7474":   "127.3.4.5:7474",
+		"[::1]:7474":       "[::1]:7474",
+		"localhost:7474":   "localhost:7474",
+		"0.0.0.0:7474":     "127.0.0.1:7474",
+		"[::]:7474":        "[::1]:7474",
+		"192.0.2.1:7474":   "",
+		"10.0.0.1:80":      "",
+		"[2001:db8::1]:80": "",
+		"evil.example:80":  "",
+		"127.0.0.1":        "",
+		"":                 "",
+	} {
+		if got := localAddr(addr); got != want {
+			t.Errorf("localAddr(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	if got, want := reachable(server.Discovery{PID: os.Getpid(), Address: "0.0.0.0:" + port}), "http://127.0.0.1:"+port; got != want {
+		t.Errorf("reachable of a server on every interface = %q, want %q", got, want)
 	}
 }
