@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
@@ -23,9 +25,12 @@ func (e *env) remote() (*client.Client, error) {
 	e.remoteDone = true
 	target := e.serverURL
 	if target == "" {
-		d, err := server.ReadDiscovery(e.dataDir)
+		d, err := discover(e.dataDir, os.Getuid())
 		if err != nil {
-			return nil, nil // no server, a stale file, or none readable: the store itself
+			if !errors.Is(err, server.ErrNoServer) {
+				fmt.Fprintf(e.stderr, "cortexctl: %s\n", oneLine(err.Error()))
+			}
+			return nil, nil // the store itself
 		}
 		if target = reachable(d); target == "" {
 			return nil, nil
@@ -37,6 +42,30 @@ func (e *env) remote() (*client.Client, error) {
 		e.remoteErr = fmt.Errorf("--server: %w", e.remoteErr)
 	}
 	return e.client, e.remoteErr
+}
+
+// discover returns the discovery file of store directory dir if user uid
+// owns it. A missing or stale file is server.ErrNoServer; one that another
+// user owns (who could name a socket or address of theirs in it, to receive
+// this user's commands and token) is ignored with an error saying so, as
+// is one that cannot be read.
+func discover(dir string, uid int) (server.Discovery, error) {
+	path := filepath.Join(dir, server.DiscoveryFile)
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return server.Discovery{}, fmt.Errorf("%w in %s", server.ErrNoServer, dir)
+	}
+	if err != nil {
+		return server.Discovery{}, fmt.Errorf("ignoring the discovery file: %w", err)
+	}
+	if owner, known := fileOwner(fi); known && owner != uid {
+		return server.Discovery{}, fmt.Errorf("ignoring %s: it belongs to user %d, not to this user (%d)", path, owner, uid)
+	}
+	d, err := server.ReadDiscovery(dir)
+	if err != nil && !errors.Is(err, server.ErrNoServer) {
+		return d, fmt.Errorf("ignoring %w", err)
+	}
+	return d, err
 }
 
 // reachable returns the client target of the server d describes: its

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -180,5 +181,31 @@ func TestReachable_OnlyThisMachine(t *testing.T) {
 	_, port, _ := net.SplitHostPort(l.Addr().String())
 	if got, want := reachable(server.Discovery{PID: os.Getpid(), Address: "0.0.0.0:" + port}), "http://127.0.0.1:"+port; got != want {
 		t.Errorf("reachable of a server on every interface = %q, want %q", got, want)
+	}
+}
+
+// TestDiscover_OwnedByThisUserOnly: a discovery file is used only if this
+// user owns it (another user could name a socket of theirs in it); a
+// stale one is ErrNoServer, a corrupt one is ignored with a reason.
+func TestDiscover_OwnedByThisUserOnly(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := discover(dir, os.Getuid()); !errors.Is(err, server.ErrNoServer) {
+		t.Fatalf("no file: %v", err)
+	}
+	want := server.Discovery{PID: os.Getpid(), Socket: filepath.Join(dir, "cortex.sock")}
+	if err := server.WriteDiscovery(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := discover(dir, os.Getuid()); err != nil || d.PID != want.PID || d.Socket != want.Socket {
+		t.Fatalf("this user's file: %+v, %v", d, err)
+	}
+	if _, err := discover(dir, os.Getuid()+1); err == nil || errors.Is(err, server.ErrNoServer) || !strings.Contains(err.Error(), "belongs to user") {
+		t.Fatalf("another user's file: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, server.DiscoveryFile), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := discover(dir, os.Getuid()); err == nil || errors.Is(err, server.ErrNoServer) || !strings.Contains(err.Error(), "ignoring") {
+		t.Fatalf("corrupt file: %v", err)
 	}
 }
