@@ -255,6 +255,9 @@ Example:
 			e.nsName = c.String("namespace")
 			e.serverURL = c.String("server")
 			e.token = c.String("token")
+			if e.dataDir == "" && e.serverURL == "" {
+				return fmt.Errorf("%w: --data (CORTEX_DATA) is empty: want the store directory", errInvalid)
+			}
 			if err := namespace.ValidateName(e.nsName); err != nil {
 				return err
 			}

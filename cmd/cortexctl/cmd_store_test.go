@@ -262,3 +262,21 @@ func TestCLI_InvalidValues(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "x.rdf")
 	mustCLI(t, dir, "export", "-o", out, "--format", "nt")
 }
+
+// TestCLI_EmptyData: an empty --data (CORTEX_DATA="") is an invalid value
+// (exit 7) and writes nothing, not even in the working directory.
+func TestCLI_EmptyData(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	for _, args := range [][]string{{"teams", "list"}, {"tokens", "create", "--role", "read"}, {"stats"}} {
+		r := runCLI(t, dir, "", append([]string{"--data", ""}, args...)...)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, "--data (CORTEX_DATA) is empty") {
+			t.Errorf("%v with --data \"\": exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	if ents, err := os.ReadDir(cwd); err != nil || len(ents) != 0 {
+		t.Fatalf("the working directory holds %v (%v)", ents, err)
+	}
+}
