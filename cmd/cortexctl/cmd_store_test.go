@@ -280,3 +280,18 @@ func TestCLI_EmptyData(t *testing.T) {
 		t.Fatalf("the working directory holds %v (%v)", ents, err)
 	}
 }
+
+// TestCLI_UnsendableToken: a --token no HTTP header can carry is an
+// invalid value (exit 7) before anything is sent, and is not printed.
+func TestCLI_UnsendableToken(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	secret := "ctk_secret\nInjected: header"
+	sock := "unix://" + filepath.Join(t.TempDir(), "none.sock")
+	for _, args := range [][]string{{"teams", "list"}, {"tokens", "list"}} {
+		r := runCLI(t, dir, "", append([]string{"--server", sock, "--token", secret}, args...)...)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, "--token") || strings.Contains(r.stderr, "secret") {
+			t.Errorf("%v with a token holding a newline: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}

@@ -82,11 +82,7 @@ func (e *env) tokensClient(ns string) (*client.Client, error) {
 	if e.serverURL == "" {
 		return nil, nil
 	}
-	c, err := client.New(e.serverURL, client.DefaultOptions().WithNamespace(ns).WithToken(e.token))
-	if err != nil {
-		return nil, fmt.Errorf("--server: %w", err)
-	}
-	return c, nil
+	return e.newClient(e.serverURL, ns)
 }
 
 func tokensCreate(c *cli.Context, e *env) error {

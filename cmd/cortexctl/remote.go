@@ -37,11 +37,34 @@ func (e *env) remote() (*client.Client, error) {
 		}
 		e.discovered = &d
 	}
-	e.client, e.remoteErr = client.New(target, client.DefaultOptions().WithNamespace(e.nsName).WithToken(e.token))
-	if e.remoteErr != nil {
-		e.remoteErr = fmt.Errorf("--server: %w", e.remoteErr)
-	}
+	e.client, e.remoteErr = e.newClient(target, e.nsName)
 	return e.client, e.remoteErr
+}
+
+// newClient returns a client of the server at target in namespace ns,
+// sending --token. A target or a token that cannot be used is an invalid
+// value (exit 7), before anything is sent.
+func (e *env) newClient(target, ns string) (*client.Client, error) {
+	if err := checkToken(e.token); err != nil {
+		return nil, err
+	}
+	c, err := client.New(target, client.DefaultOptions().WithNamespace(ns).WithToken(e.token))
+	if err != nil {
+		return nil, fmt.Errorf("--server: %w", err)
+	}
+	return c, nil
+}
+
+// checkToken refuses a --token (CORTEX_TOKEN) that no HTTP header can
+// carry: an invalid value (exit 7). The message does not repeat it (it is
+// a secret).
+func checkToken(tok string) error {
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; c <= ' ' || c >= 0x7f {
+			return fmt.Errorf("%w: --token (CORTEX_TOKEN) holds a space, a control character or a non-ASCII byte at byte %d: want the token cortexctl tokens create printed", api.ErrInvalid, i+1)
+		}
+	}
+	return nil
 }
 
 // discover returns the discovery file of store directory dir if user uid
