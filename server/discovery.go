@@ -26,6 +26,10 @@ type Discovery struct {
 	Socket  string    `json:"socket,omitempty"`  // Unix socket path; "" if none
 	Address string    `json:"address,omitempty"` // TCP host:port; "" if none
 	Started time.Time `json:"started"`
+	// Dir is the store directory the server holds (absolute), set by
+	// WriteDiscovery: a copy of the directory, discovery file included,
+	// is not served by it.
+	Dir string `json:"dir,omitempty"`
 }
 
 // WriteDiscovery writes d as the discovery file of store directory dir
@@ -33,6 +37,11 @@ type Discovery struct {
 // reader never sees half of it. The caller holds the store, so a file
 // already there is stale.
 func WriteDiscovery(dir string, d Discovery) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("discovery file: %w", err)
+	}
+	d.Dir = abs
 	data, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return fmt.Errorf("discovery file: %w", err)
@@ -72,8 +81,9 @@ func RemoveDiscovery(dir string, pid int) error {
 }
 
 // ReadDiscovery returns the discovery file of store directory dir. A
-// missing file, or one whose process is gone (stale: left by a server
-// that was killed), is ErrNoServer.
+// missing file, one whose process is gone (stale: left by a server that
+// was killed), or one written for another directory (dir is a copy of the
+// served one) is ErrNoServer.
 func ReadDiscovery(dir string) (Discovery, error) {
 	d, err := readDiscovery(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -85,7 +95,21 @@ func ReadDiscovery(dir string) (Discovery, error) {
 	if !proc.Alive(d.PID) {
 		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale)", ErrNoServer, dir, d.PID)
 	}
+	if d.Dir != "" && !sameDir(d.Dir, dir) {
+		return Discovery{}, fmt.Errorf("%w in %s (its discovery file is that of %s, which process %d serves: a copy)", ErrNoServer, dir, d.Dir, d.PID)
+	}
 	return d, nil
+}
+
+// sameDir reports whether paths a and b name the same directory (through
+// symbolic links too).
+func sameDir(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func readDiscovery(dir string) (Discovery, error) {

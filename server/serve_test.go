@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -159,6 +160,37 @@ func waitInFlight(t *testing.T, addr, route string) {
 			return
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestDiscovery_Copy: the discovery file of a copied store directory
+// names the directory it was written for, so the copy is not taken for
+// the served store (its commands, writes included, would go to the
+// original); the served directory reached through a symbolic link is.
+func TestDiscovery_Copy(t *testing.T) {
+	dir := t.TempDir()
+	if err := server.WriteDiscovery(dir, server.Discovery{PID: os.Getpid(), Socket: dir + "/cortex.sock"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, server.DiscoveryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cp, server.DiscoveryFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := server.ReadDiscovery(cp); !errors.Is(err, server.ErrNoServer) || !strings.Contains(err.Error(), "a copy") {
+		t.Fatalf("ReadDiscovery of a copy = %+v, %v", d, err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dir, link} {
+		if got, err := server.ReadDiscovery(d); err != nil || got.PID != os.Getpid() {
+			t.Fatalf("ReadDiscovery(%s) = %+v, %v", d, got, err)
+		}
 	}
 }
 

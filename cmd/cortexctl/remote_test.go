@@ -209,3 +209,60 @@ func TestDiscover_OwnedByThisUserOnly(t *testing.T) {
 		t.Fatalf("corrupt file: %v", err)
 	}
 }
+
+// TestDiscover_CopiedStore: a copy of a served store directory (its
+// discovery file copied with it) is not taken for the served one: commands
+// on the copy open the copy, and nothing reaches the server.
+func TestDiscover_CopiedStore(t *testing.T) {
+	served, cp := t.TempDir(), t.TempDir()
+	mustCLI(t, cp, "teams", "create", "--id", "copy", "--name", "n", "--member", "ann")
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var conns sync.WaitGroup
+	reached := make(chan struct{}, 1)
+	conns.Add(1)
+	go func() { // every connection is closed at once: a command sent here fails
+		defer conns.Done()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			select {
+			case reached <- struct{}{}:
+			default:
+			}
+			c.Close()
+		}
+	}()
+	if err := server.WriteDiscovery(served, server.Discovery{PID: os.Getpid(), Socket: sock}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(served, server.DiscoveryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cp, server.DiscoveryFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var teams []struct{ ID string }
+	r := runCLI(t, cp, "", "teams", "list", "--json")
+	out := r.stdout
+	if r.code != exitOK {
+		t.Errorf("teams list of the copy: exit %d: %s", r.code, r.stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &teams); err != nil || len(teams) != 1 || teams[0].ID != "copy" {
+		t.Fatalf("teams list of the copy: %s (%v)", out, err)
+	}
+	l.Close()
+	conns.Wait()
+	select {
+	case <-reached:
+		t.Fatal("a command on the copy connected to the server of the original")
+	default:
+	}
+}
