@@ -23,8 +23,8 @@ func tokensCommand(e *env) *cli.Command {
 		Name:  "tokens",
 		Usage: "create, list and revoke the bearer tokens a server accepts over TCP",
 		Description: `A token is scoped to one namespace and a role: read (queries, gets, lists,
-events, exports), write (+ team and finding writes, imports), admin (+ tokens,
-namespaces list, deletes). Tokens are kept hashed in DIR/tokens.json (mode
+events, exports, graphs), write (+ team and finding writes, imports), admin
+(+ tokens, namespaces list, stats, deletes, snapshot restores). Tokens are kept hashed in DIR/tokens.json (mode
 0600); a running server sees a change at its next request.
 
 Once any token exists (a revoked or expired one too), every HTTP request on
