@@ -107,7 +107,12 @@ func serveCmd(c *cli.Context, e *env) error {
 			return fmt.Errorf("serve: --socket: %w", err)
 		}
 		sock = abs
-		if err := checkSocketPath(sock, c.IsSet("socket")); err != nil {
+		dataDir, err := filepath.Abs(e.dataDir)
+		if err != nil {
+			return fmt.Errorf("serve: --data: %w", err)
+		}
+		// A socket in the data directory: opening the store creates it.
+		if err := checkSocketPath(sock, filepath.Dir(sock) != dataDir); err != nil {
 			return err
 		}
 	}
@@ -300,10 +305,10 @@ var maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 
 // checkSocketPath checks serve's socket path before anything is opened: a
 // path too long for a socket address, a file or directory there that is
-// not a socket, or (given is --socket) a parent directory that does not
-// exist are invalid values (exit 7). The default socket's directory is
-// the data directory, which opening the store creates.
-func checkSocketPath(path string, given bool) error {
+// not a socket, or (checkDir: the socket is not in the data directory,
+// which opening the store creates) a parent directory that does not exist
+// are invalid values (exit 7).
+func checkSocketPath(path string, checkDir bool) error {
 	if len(path) > maxSocketPath {
 		return fmt.Errorf("%w: serve: socket %s is %d bytes long, longer than a Unix socket path may be (%d): give a shorter --socket PATH, or --socket \"\" for none",
 			errInvalid, path, len(path), maxSocketPath)
@@ -312,7 +317,7 @@ func checkSocketPath(path string, given bool) error {
 	switch {
 	case err == nil && fi.Mode()&os.ModeSocket == 0:
 		return fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
-	case err == nil, !given:
+	case err == nil, !checkDir:
 		return nil
 	}
 	if _, err := os.Stat(filepath.Dir(path)); err != nil {

@@ -383,3 +383,16 @@ func TestCLI_ServeRefusesBadValuesFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestServe_SocketInNewDataDir: --socket in the data directory that serve
+// creates (a first run) is not refused for its missing directory.
+func TestServe_SocketInNewDataDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new")
+	s := startServe(t, dir, "--listen", "", "--socket", filepath.Join(dir, "cortex.sock"))
+	if s.disc.Socket != filepath.Join(dir, "cortex.sock") {
+		t.Errorf("discovery file: %+v", s.disc)
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit %d: %s", code, s.stderr)
+	}
+}
