@@ -290,7 +290,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 			}
 		}
 		if !found {
-			return usagef("teams create: --critical %s is not a --member", a)
+			return usagef("teams create: --critical %q is not a --member", a)
 		}
 	}
 	if tc.Name == "" && len(tc.Members) == 0 {

@@ -196,3 +196,14 @@ func TestCLI_TeamsCreateInvalidCreatesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestCLI_TeamsCreateCriticalNotMember: a --critical that names no member
+// is a usage error (exit 2) whose message quotes it: a newline in it does
+// not forge a line on stderr.
+func TestCLI_TeamsCreateCriticalNotMember(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, "", "teams", "create", "--name", "n", "--member", "ann", "--critical", "bob\ncortexctl: forged")
+	if r.code != exitUsage || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, `--critical "bob\ncortexctl: forged" is not a --member`) {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
