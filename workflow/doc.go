@@ -145,7 +145,8 @@
 //   - One DriveLed per crew or swarm run at a time (see DriveLed).
 //   - A run whose team was deleted (disbanded, then deleted) fails, with
 //     reason "team TEAM was deleted", at its next write or, for a crew or
-//     swarm, its next Ready; until then Get shows it as it was.
+//     swarm, its next Ready (a DriveLed that finds the team gone makes
+//     that call itself); until then Get shows it as it was.
 //   - A council's votes are not in its team until the final tally: the
 //     team's findings and member graphs hold each member's last ballots
 //     only. A council cancelled before its final tally writes none.

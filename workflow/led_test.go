@@ -648,3 +648,51 @@ func TestDriveLed_TaskTimesOut(t *testing.T) {
 		t.Fatalf("run %s (%q), tasks %+v", got.Status, got.Error, tasks)
 	}
 }
+
+// TestDriveLed_TeamDeletedWhileDriven: a crew's team disbanded and deleted
+// while a member runs a task, or while the lead takes its turn: the driver
+// itself ends the run as failed, "team T was deleted" (as the next drive
+// would), instead of stopping on the missing team with the run left open
+// (or failing the turn as if the lead had erred).
+func TestDriveLed_TeamDeletedWhileDriven(t *testing.T) {
+	for _, during := range []string{"task", "lead"} {
+		t.Run(during, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "gone"})
+			remove := func() error {
+				if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil {
+					return err
+				}
+				return f.tm.DeleteTeam(ctx, r.Team)
+			}
+			runner := &ledRunner{
+				lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+					if during == "lead" {
+						if err := remove(); err != nil {
+							return nil, err
+						}
+					}
+					return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+				},
+				task: func(w workflow.TaskWork) (workflow.TaskResult, error) {
+					if err := remove(); err != nil {
+						return workflow.TaskResult{}, err
+					}
+					return workflow.TaskResult{Result: "built"}, nil
+				},
+			}
+			got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1)
+			want := "team " + r.Team + " was deleted"
+			if err != nil || got.Status != workflow.RunFailed || got.Error != want {
+				t.Fatalf("DriveLed: run %s (%q), %v; want failed (%q), nil", got.Status, got.Error, err, want)
+			}
+			got = f.get(t, r.ID)
+			if s := got.Steps[0]; during == "lead" && (s.Status != workflow.StepFailed || s.Reason != want) {
+				t.Fatalf("turn 1 %s (%q), want failed (%q)", s.Status, s.Reason, want)
+			}
+			if got.Status != workflow.RunFailed || got.Driver != nil {
+				t.Fatalf("stored run %s, driver %+v; want failed, let go", got.Status, got.Driver)
+			}
+		})
+	}
+}

@@ -175,6 +175,12 @@ type taskDone struct {
 // renewed within its lease) stops as if ctx had ended, with that error. A
 // cancelled run's running tasks run to their end.
 //
+// A run whose team is deleted while DriveLed drives it (a board call finds
+// it gone) is ended by DriveLed itself: the run fails, "team T was
+// deleted", its running turn failing and the others skipped (see
+// Engine.Ready), and DriveLed returns it with a nil error, as it returns
+// any run that failed.
+//
 // Members that keep adding tasks to a swarm's queue keep the run going
 // until they stop, or the run is cancelled: the lead's turns bound the
 // lead, not the members.
@@ -357,11 +363,29 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 		failure = leadTurn(ctx, p, b, r, team, actor, *turn, runner)
 	}
 	drain()
+	if errors.Is(failure, teammanager.ErrUnknownTeam) {
+		// The run's team was deleted under the driver: Ready records it
+		// (the run fails, "team T was deleted"), as the next drive's
+		// would, and the driver ends with the failed run.
+		if r, err := teamGone(detached, p, id); err == nil && r.Status.Finished() {
+			return r, nil
+		}
+	}
 	r, gerr := p.Get(detached, id)
 	if failure == nil {
 		failure = ctxcause.With(ctx, ctx.Err())
 	}
 	return r, errors.Join(failure, gerr)
+}
+
+// teamGone has the run's deletion recorded, if its team was deleted
+// (Engine.Ready fails a crew or swarm run whose team is gone), and returns
+// the run.
+func teamGone(ctx context.Context, p Pull, id string) (Run, error) {
+	if _, err := p.Ready(ctx, id); err != nil && !errors.Is(err, ErrRunFinished) {
+		return Run{}, err
+	}
+	return p.Get(ctx, id)
 }
 
 // claimRun makes me the driver of run id (Pull.ClaimDriver): when another
@@ -517,7 +541,13 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	}
 	if err == nil {
 		var out map[string]any
-		if out, err = applyLeadOps(ctx, b, r, team, turn, lt.Tasks, ops); err == nil {
+		out, err = applyLeadOps(ctx, b, r, team, turn, lt.Tasks, ops)
+		if errors.Is(err, teammanager.ErrUnknownTeam) {
+			// The team was deleted: not the lead's failure, the run's
+			// (see DriveLedWith).
+			return err
+		}
+		if err == nil {
 			err = p.CompleteStep(ctx, r.ID, name, out)
 			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 				return nil // timed out or cancelled meanwhile

@@ -287,3 +287,49 @@ func waitFile(t *testing.T, path string) {
 	}
 	t.Fatalf("%s did not appear within a minute", path)
 }
+
+// deletingAgent plays the crew's parts as fixtures/led/agent.sh does, but a
+// specialist first disbands and deletes the run's team through the server.
+const deletingAgent = `in=$(cat)
+if [ "$CORTEX_ROLE" != lead ]; then
+	"$BIN" --data "$DATA" teams disband "$CORTEX_TEAM" >&2 && "$BIN" --data "$DATA" teams delete "$CORTEX_TEAM" >&2 || exit 9
+fi
+printf '%s' "$in" | sh "$AGENT"
+`
+
+// TestServe_LedTeamDeletedWhileDriven: a crew's team deleted while
+// `workflows drive` runs one of its tasks: the driver itself ends the run
+// as failed ("team T was deleted") and exits 4 as a failed run does; it
+// used to stop with "unknown team" and exit 3, the run left running.
+func TestServe_LedTeamDeletedWhileDriven(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cortexctl processes")
+	}
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	startServe(t, dir)
+	agent := writeFile(t, "deleting.sh", deletingAgent)
+	cli := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(bin, append([]string{"--data", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "BIN="+bin, "DATA="+dir, "AGENT="+ledFixture(t, "agent.sh"))
+		return cmd
+	}
+	if out, err := cli("workflows", "run", ledFixture(t, "crew"), "--id", "gone").CombinedOutput(); err != nil {
+		t.Fatalf("workflows run: %v\n%s", err, out)
+	}
+	var stderr bytes.Buffer
+	drive := cli("workflows", "drive", "gone", "--exec", "sh "+agent, "--json")
+	drive.Stderr = &stderr
+	out, err := drive.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != api.ExitConflict || !strings.Contains(stderr.String(), "run gone failed: team gone was deleted") {
+		t.Fatalf("drive: %v, want exit %d, the run failed as its team was deleted\n%s\n%s", err, api.ExitConflict, out, stderr.String())
+	}
+	var r ledRunJSON
+	if err := json.Unmarshal(out, &r); err != nil || r.Status != "failed" || r.Error != "team gone was deleted" {
+		t.Fatalf("drive's run: %v %+v\n%s", err, r, out)
+	}
+	if out, err := cli("workflows", "status", "gone", "--json").Output(); err != nil || json.Unmarshal(out, &r) != nil || r.Status != "failed" {
+		t.Fatalf("status after the drive: %v %+v\n%s", err, r, out)
+	}
+}
