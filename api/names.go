@@ -59,6 +59,7 @@ var errorNames = []struct {
 	{"unknown_step", workflow.ErrUnknownStep},
 	{"run_exists", workflow.ErrRunExists},
 	{"run_finished", workflow.ErrRunFinished},
+	{"stale_attempt", workflow.ErrStaleAttempt},
 	{"step_transition", workflow.ErrInvalidTransition},
 	{"driver_busy", workflow.ErrDriverBusy},
 	{"invalid_run", workflow.ErrInvalidRun},

@@ -9,6 +9,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
 )
 
 func TestErrorNames(t *testing.T) {
@@ -32,6 +33,7 @@ func TestErrorNames(t *testing.T) {
 		{teammanager.ErrInvalidTask, []string{"invalid_task"}},
 		{&teammanager.CycleError{}, []string{"task_cycle"}},
 		{teammanager.ErrInvalidMessage, []string{"invalid_message"}},
+		{&workflow.AttemptError{}, []string{"stale_attempt", "step_transition"}},
 	} {
 		got := api.ErrorNames(tc.err)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {

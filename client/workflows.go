@@ -95,14 +95,21 @@ func (w *Workflows) Ready(ctx context.Context, id string) ([]workflow.ReadyStep,
 }
 
 // StartStep starts ready step step of run id as actor
-// (workflows.start_step): of two callers, one only succeeds.
-func (w *Workflows) StartStep(ctx context.Context, id, step, actor string) error {
-	return w.c.Call(ctx, "workflows.start_step", map[string]string{"run": id, "step": step, "actor": actor}, nil)
+// (workflows.start_step): of two callers, one only succeeds. It returns
+// the attempt it started, which the step's other calls name.
+func (w *Workflows) StartStep(ctx context.Context, id, step, actor string) (int, error) {
+	var r struct {
+		Attempt int `json:"attempt"`
+	}
+	if err := w.c.Call(ctx, "workflows.start_step", map[string]string{"run": id, "step": step, "actor": actor}, &r); err != nil {
+		return 0, err
+	}
+	return r.Attempt, nil
 }
 
-// AddFindings records findings of running step step, in one write
-// (workflows.add_findings), and returns their ids.
-func (w *Workflows) AddFindings(ctx context.Context, id, step string, fs []teammanager.Finding) ([]string, error) {
+// AddFindings records findings of attempt attempt of running step step, in
+// one write (workflows.add_findings), and returns their ids.
+func (w *Workflows) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
 	ps := make([]findingParams, 0, len(fs))
 	for _, f := range fs {
 		ps = append(ps, findingParamsOf(f))
@@ -110,7 +117,7 @@ func (w *Workflows) AddFindings(ctx context.Context, id, step string, fs []teamm
 	var r struct {
 		IDs []string `json:"ids"`
 	}
-	if err := w.c.Call(ctx, "workflows.add_findings", map[string]any{"run": id, "step": step, "findings": ps}, &r); err != nil {
+	if err := w.c.Call(ctx, "workflows.add_findings", map[string]any{"run": id, "step": step, "attempt": attempt, "findings": ps}, &r); err != nil {
 		return nil, err
 	}
 	if len(r.IDs) == 0 {
@@ -119,15 +126,17 @@ func (w *Workflows) AddFindings(ctx context.Context, id, step string, fs []teamm
 	return r.IDs, nil
 }
 
-// CompleteStep completes running step step with outputs
-// (workflows.complete_step).
-func (w *Workflows) CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error {
-	return w.c.Call(ctx, "workflows.complete_step", map[string]any{"run": id, "step": step, "outputs": outputs}, nil)
+// CompleteStep completes attempt attempt of running step step with
+// outputs (workflows.complete_step); a stale attempt is an *Error matching
+// workflow.ErrStaleAttempt.
+func (w *Workflows) CompleteStep(ctx context.Context, id, step string, attempt int, outputs map[string]any) error {
+	return w.c.Call(ctx, "workflows.complete_step", map[string]any{"run": id, "step": step, "attempt": attempt, "outputs": outputs}, nil)
 }
 
-// FailStep fails running step step with reason (workflows.fail_step).
-func (w *Workflows) FailStep(ctx context.Context, id, step, reason string) error {
-	return w.c.Call(ctx, "workflows.fail_step", map[string]string{"run": id, "step": step, "reason": reason}, nil)
+// FailStep fails attempt attempt of running step step with reason
+// (workflows.fail_step).
+func (w *Workflows) FailStep(ctx context.Context, id, step string, attempt int, reason string) error {
+	return w.c.Call(ctx, "workflows.fail_step", map[string]any{"run": id, "step": step, "attempt": attempt, "reason": reason}, nil)
 }
 
 // ClaimDriver holds crew or swarm run id for driver d for ttl
@@ -145,8 +154,8 @@ func (w *Workflows) ReleaseDriver(ctx context.Context, id, driverID string) erro
 	return w.c.Call(ctx, "workflows.release_driver", map[string]any{"run": id, "driver": map[string]string{"id": driverID}}, nil)
 }
 
-// ReleaseStep gives running step step back, ready again
-// (workflows.release_step).
-func (w *Workflows) ReleaseStep(ctx context.Context, id, step, reason string) error {
-	return w.c.Call(ctx, "workflows.release_step", map[string]string{"run": id, "step": step, "reason": reason}, nil)
+// ReleaseStep gives attempt attempt of running step step back, ready
+// again (workflows.release_step).
+func (w *Workflows) ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error {
+	return w.c.Call(ctx, "workflows.release_step", map[string]any{"run": id, "step": step, "attempt": attempt, "reason": reason}, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -126,22 +127,22 @@ func TestWorkflows_Errors(t *testing.T) {
 	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "e"}); !errors.Is(err, workflow.ErrRunExists) {
 		t.Fatalf("start twice: %v", err)
 	}
-	if err := w.StartStep(ctx, "e", "s00", "me"); err != nil {
+	if _, err := w.StartStep(ctx, "e", "s00", "me"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.StartStep(ctx, "e", "s00", "you"); !errors.Is(err, workflow.ErrInvalidTransition) {
+	if _, err := w.StartStep(ctx, "e", "s00", "you"); !errors.Is(err, workflow.ErrInvalidTransition) {
 		t.Fatalf("start a running step: %v", err)
 	}
-	if err := w.StartStep(ctx, "e", "zz", "me"); !errors.Is(err, workflow.ErrUnknownStep) {
+	if _, err := w.StartStep(ctx, "e", "zz", "me"); !errors.Is(err, workflow.ErrUnknownStep) {
 		t.Fatalf("start an unknown step: %v", err)
 	}
-	if err := w.CompleteStep(ctx, "e", "s00", map[string]any{"n": "seven"}); !errors.Is(err, workflow.ErrInvalidOutput) {
+	if err := w.CompleteStep(ctx, "e", "s00", 1, map[string]any{"n": "seven"}); !errors.Is(err, workflow.ErrInvalidOutput) {
 		t.Fatalf("complete with a bad output: %v", err)
 	}
-	if _, err := w.AddFindings(ctx, "e", "s00", []teammanager.Finding{{Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c"), Confidence: 2}}); !errors.Is(err, teammanager.ErrInvalidFinding) {
+	if _, err := w.AddFindings(ctx, "e", "s00", 1, []teammanager.Finding{{Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c"), Confidence: 2}}); !errors.Is(err, teammanager.ErrInvalidFinding) {
 		t.Fatalf("add a bad finding: %v", err)
 	}
-	if err := w.StartStep(ctx, "e", "s00", ""); !errors.Is(err, api.ErrUsage) {
+	if _, err := w.StartStep(ctx, "e", "s00", ""); !errors.Is(err, api.ErrUsage) {
 		t.Fatalf("start_step without an actor: %v", err)
 	}
 	r, err := w.Get(ctx, "e")
@@ -151,7 +152,7 @@ func TestWorkflows_Errors(t *testing.T) {
 	if s, _ := r.Step("s00"); s.Status != workflow.StepRunning || s.Actor != "me" || len(s.Findings) != 0 {
 		t.Fatalf("after the refused calls, s00 is %+v", s)
 	}
-	if err := w.ReleaseStep(ctx, "e", "s00", "giving up"); err != nil {
+	if err := w.ReleaseStep(ctx, "e", "s00", 1, "giving up"); err != nil {
 		t.Fatal(err)
 	}
 	ready, err := w.Ready(ctx, "e")
@@ -218,5 +219,57 @@ func TestWorkflows_DriverHeldThroughServer(t *testing.T) {
 	}
 	if _, err := w.ClaimDriver(ctx, g.ID, a, time.Hour, ""); !errors.Is(err, workflow.ErrInvalidRun) {
 		t.Fatalf("a graph run: %v, want invalid_run", err)
+	}
+}
+
+// TestWorkflows_StaleAttempt: through a server as in process, start_step
+// returns the attempt it started, and a late runner's calls for an attempt
+// that was given back and started again are refused (an *Error matching
+// workflow.ErrStaleAttempt and ErrInvalidTransition, exit 4) and write
+// nothing; the current attempt completes the step.
+func TestWorkflows_StaleAttempt(t *testing.T) {
+	w := wf(t, startServer(t))
+	if _, err := w.Start(ctx, fanDef(1), workflow.RunOptions{ID: "late"}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := w.StartStep(ctx, "late", "s00", "driver-a")
+	if err != nil || first != 1 {
+		t.Fatalf("start: attempt %d, %v; want 1", first, err)
+	}
+	if err := w.ReleaseStep(ctx, "late", "s00", first, "driver-a stopped"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := w.StartStep(ctx, "late", "s00", "driver-b")
+	if err != nil || second != 2 {
+		t.Fatalf("restart: attempt %d, %v; want 2", second, err)
+	}
+	before, err := w.Get(ctx, "late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ferr := w.AddFindings(ctx, "late", "s00", first, []teammanager.Finding{{Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c")}})
+	for what, err := range map[string]error{
+		"add_findings":  ferr,
+		"complete_step": w.CompleteStep(ctx, "late", "s00", first, map[string]any{"n": 1}),
+		"fail_step":     w.FailStep(ctx, "late", "s00", first, "late"),
+		"release_step":  w.ReleaseStep(ctx, "late", "s00", first, "late"),
+	} {
+		if !errors.Is(err, workflow.ErrStaleAttempt) || !errors.Is(err, workflow.ErrInvalidTransition) || api.ExitCode(err) != api.ExitConflict ||
+			!strings.Contains(err.Error(), "attempt 1 is stale: the step's current attempt is 2 (running)") {
+			t.Fatalf("%s of attempt %d: %v, want a stale attempt (exit 4)", what, first, err)
+		}
+	}
+	if after, err := w.Get(ctx, "late"); err != nil || !reflect.DeepEqual(after, before) {
+		t.Fatalf("the stale calls changed the run (%v):\n%+v\nwant\n%+v", err, after, before)
+	}
+	if err := w.CompleteStep(ctx, "late", "s00", second, map[string]any{"n": 2}); err != nil {
+		t.Fatalf("complete the current attempt: %v", err)
+	}
+	r, err := w.Get(ctx, "late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := r.Step("s00"); s.Status != workflow.StepCompleted || s.Attempt != 2 || s.Actor != "driver-b" || s.Outputs["n"] != float64(2) {
+		t.Fatalf("s00 %+v, want completed by attempt 2 of driver-b", s)
 	}
 }

@@ -16,13 +16,20 @@ import (
 // pull API a driver works through (package client: Client.Workflows).
 // Results: workflow.Run, []workflow.Transition and []api.ReadyStep in
 // their own JSON. Steps are started atomically: two drivers on one run,
-// through one server or in several processes, never start the same step.
+// through one server or in several processes, never start the same step;
+// start_step returns the attempt it started, which the step's other calls
+// name (a stale one is refused: workflow.ErrStaleAttempt).
 
 // wfParams are the params of the workflows.* methods.
 type wfParams struct {
 	Run string `json:"run"`
 	// Step, Actor, Reason, Outputs, Findings: the pull API's.
-	Step     string          `json:"step"`
+	Step string `json:"step"`
+	// Attempt is the attempt of the step that add_findings,
+	// complete_step, fail_step and release_step belong to (the one
+	// start_step returned); 0, or absent: a step started before attempts
+	// were counted (workflow.StepState.Attempt).
+	Attempt  int             `json:"attempt"`
 	Actor    string          `json:"actor"`
 	Reason   string          `json:"reason"`
 	Outputs  map[string]any  `json:"outputs"`
@@ -152,33 +159,45 @@ func workflowsReady(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	return out, nil
 }
 
-// wfDone is the result of the pull API's writes that return nothing else.
+// wfDone is the result of the pull API's writes that return nothing else;
+// start_step's has the attempt it started.
 type wfDone struct {
-	Run  string `json:"run"`
-	Step string `json:"step"`
+	Run     string `json:"run"`
+	Step    string `json:"step"`
+	Attempt int    `json:"attempt,omitempty"`
 }
 
 func workflowsStartStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	return wfStepCall(ctx, c, params, []string{"step", "actor"}, func(en *workflow.Engine, p *wfParams) error {
-		return en.StartStep(ctx, p.Run, p.Step, p.Actor)
-	})
+	var p wfParams
+	if err := p.decode(params, "step", "actor"); err != nil {
+		return nil, err
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	attempt, err := en.StartStep(ctx, p.Run, p.Step, p.Actor)
+	if err != nil {
+		return nil, err
+	}
+	return wfDone{Run: p.Run, Step: p.Step, Attempt: attempt}, nil
 }
 
 func workflowsCompleteStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	return wfStepCall(ctx, c, params, []string{"step"}, func(en *workflow.Engine, p *wfParams) error {
-		return en.CompleteStep(ctx, p.Run, p.Step, p.Outputs)
+		return en.CompleteStep(ctx, p.Run, p.Step, p.Attempt, p.Outputs)
 	})
 }
 
 func workflowsFailStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	return wfStepCall(ctx, c, params, []string{"step"}, func(en *workflow.Engine, p *wfParams) error {
-		return en.FailStep(ctx, p.Run, p.Step, p.Reason)
+		return en.FailStep(ctx, p.Run, p.Step, p.Attempt, p.Reason)
 	})
 }
 
 func workflowsReleaseStep(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	return wfStepCall(ctx, c, params, []string{"step"}, func(en *workflow.Engine, p *wfParams) error {
-		return en.ReleaseStep(ctx, p.Run, p.Step, p.Reason)
+		return en.ReleaseStep(ctx, p.Run, p.Step, p.Attempt, p.Reason)
 	})
 }
 
@@ -257,7 +276,7 @@ func workflowsAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	ids, err := en.AddFindings(ctx, p.Run, p.Step, fs)
+	ids, err := en.AddFindings(ctx, p.Run, p.Step, p.Attempt, fs)
 	if err != nil {
 		return nil, err
 	}

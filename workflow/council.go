@@ -507,13 +507,13 @@ func (e *Engine) tallyQuads(run string, t *Tally) ([]quad.Quad, error) {
 
 // addVotes records findings fs as the votes of running council step step
 // of run id, in one write; votes it already has are not repeated.
-func (e *Engine) addVotes(ctx context.Context, rec *record, id, step string, fs []teammanager.Finding, now time.Time) error {
+func (e *Engine) addVotes(ctx context.Context, rec *record, id, step string, attempt int, fs []teammanager.Finding, now time.Time) error {
 	votes, err := e.checkVotes(rec.Team, fs, now)
 	if err != nil {
 		return fmt.Errorf("run %s: step %s: %w", id, step, err)
 	}
 	_, err = e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
-		i, err := running(c, step, StepRunning)
+		i, err := running(c, step, attempt, StepRunning)
 		if err != nil {
 			return err
 		}

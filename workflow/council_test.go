@@ -51,12 +51,12 @@ func driveCouncil(t *testing.T, f *fixture, id string, script map[int]map[string
 			if s.Round < 1 || (s.Round == 1) != (s.Tally == nil) || s.Tally != nil && s.Tally.Round != s.Round-1 {
 				t.Fatalf("step %s: round %d, tally %+v", s.Step.Name, s.Round, s.Tally)
 			}
-			if err := f.e.StartStep(ctx, id, s.Step.Name, "host"); err != nil {
+			if _, err := f.e.StartStep(ctx, id, s.Step.Name, "host"); err != nil {
 				t.Fatal(err)
 			}
 			votes := script[s.Round][s.Step.Agent]
 			if slices.Contains(votes, fail) {
-				if err := f.e.FailStep(ctx, id, s.Step.Name, "agent crashed"); err != nil {
+				if err := f.e.FailStep(ctx, id, s.Step.Name, 1, "agent crashed"); err != nil {
 					t.Fatal(err)
 				}
 				continue
@@ -66,11 +66,11 @@ func driveCouncil(t *testing.T, f *fixture, id string, script map[int]map[string
 				fs = append(fs, vote(v))
 			}
 			if len(fs) > 0 {
-				if _, err := f.e.AddFindings(ctx, id, s.Step.Name, fs); err != nil {
+				if _, err := f.e.AddFindings(ctx, id, s.Step.Name, 1, fs); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := f.e.CompleteStep(ctx, id, s.Step.Name, nil); err != nil {
+			if err := f.e.CompleteStep(ctx, id, s.Step.Name, 1, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -59,14 +59,17 @@ func startChild(t *testing.T, dir string, env ...string) (*exec.Cmd, io.Reader) 
 var crashCalls = func() []func(e *workflow.Engine) error {
 	const id = "crash"
 	start := func(step string) func(e *workflow.Engine) error {
-		return func(e *workflow.Engine) error { return e.StartStep(context.Background(), id, step, "host") }
+		return func(e *workflow.Engine) error {
+			_, err := e.StartStep(context.Background(), id, step, "host")
+			return err
+		}
 	}
 	complete := func(step string, out map[string]any) func(e *workflow.Engine) error {
-		return func(e *workflow.Engine) error { return e.CompleteStep(context.Background(), id, step, out) }
+		return func(e *workflow.Engine) error { return e.CompleteStep(context.Background(), id, step, 1, out) }
 	}
 	findings := func(step string, fs ...teammanager.Finding) func(e *workflow.Engine) error {
 		return func(e *workflow.Engine) error {
-			_, err := e.AddFindings(context.Background(), id, step, fs)
+			_, err := e.AddFindings(context.Background(), id, step, 1, fs)
 			return err
 		}
 	}
@@ -99,19 +102,22 @@ var councilCrashCalls = func() []func(e *workflow.Engine) error {
 	for round, votes := range []map[string]string{{"a": "t=x", "b": "t=y", "c": "t=z"}, {"a": "", "b": "t=x", "c": fail}} {
 		for _, agent := range []string{"a", "b", "c"} {
 			step := fmt.Sprintf("round-%d/%s", round+1, agent)
-			calls = append(calls, func(e *workflow.Engine) error { return e.StartStep(context.Background(), id, step, "host") })
+			calls = append(calls, func(e *workflow.Engine) error {
+				_, err := e.StartStep(context.Background(), id, step, "host")
+				return err
+			})
 			switch v := votes[agent]; v {
 			case fail:
-				calls = append(calls, func(e *workflow.Engine) error { return e.FailStep(context.Background(), id, step, "crashed") })
+				calls = append(calls, func(e *workflow.Engine) error { return e.FailStep(context.Background(), id, step, 1, "crashed") })
 				continue
 			case "":
 			default:
 				calls = append(calls, func(e *workflow.Engine) error {
-					_, err := e.AddFindings(context.Background(), id, step, []teammanager.Finding{vote(v)})
+					_, err := e.AddFindings(context.Background(), id, step, 1, []teammanager.Finding{vote(v)})
 					return err
 				})
 			}
-			calls = append(calls, func(e *workflow.Engine) error { return e.CompleteStep(context.Background(), id, step, nil) })
+			calls = append(calls, func(e *workflow.Engine) error { return e.CompleteStep(context.Background(), id, step, 1, nil) })
 		}
 	}
 	return calls

@@ -26,7 +26,10 @@
 // both implement, so that drivers in several processes can drive one run
 // through one server; a driver through a server polls it
 // (Pull.PollInterval) where one through an Engine also wakes on that
-// Engine's writes.
+// Engine's writes. Each start of a step is an attempt (StepState.Attempt,
+// which StartStep returns): the calls that follow it name their attempt,
+// and a runner that returns after its step was given back and started
+// again is refused (*AttemptError, ErrStaleAttempt) and writes nothing.
 //
 // # Council
 //
@@ -127,7 +130,11 @@
 //
 //   - A step started by a driver that died stays running until its timeout
 //     (RunOptions.StepTimeout, default Config's) fails it, or a host calls
-//     ReleaseStep, CompleteStep or FailStep for it.
+//     ReleaseStep, CompleteStep or FailStep for it, naming its current
+//     attempt (Get shows it).
+//   - A step started before attempts were counted (a run stored by an
+//     older version: no attempt on the step) is attempt 0; its next start
+//     is attempt 1.
 //   - AddFindings writes the findings to the team, then their ids on the
 //     step, in two writes: a crash between them leaves findings that the
 //     final merge sees and the step's dependents do not, until a retry.

@@ -38,6 +38,7 @@ func (e *Engine) Run(ctx context.Context, id string, runner Runner, concurrency 
 
 type stepResult struct {
 	step     string
+	attempt  int
 	outputs  map[string]any
 	findings []teammanager.Finding
 	err      error
@@ -49,11 +50,13 @@ type stepResult struct {
 type Pull interface {
 	Get(ctx context.Context, id string) (Run, error)
 	Ready(ctx context.Context, id string) ([]ReadyStep, error)
-	StartStep(ctx context.Context, id, step, actor string) error
-	AddFindings(ctx context.Context, id, step string, fs []teammanager.Finding) ([]string, error)
-	CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error
-	FailStep(ctx context.Context, id, step, reason string) error
-	ReleaseStep(ctx context.Context, id, step, reason string) error
+	// StartStep returns the attempt it started, which the step's other
+	// calls name (see Engine.StartStep).
+	StartStep(ctx context.Context, id, step, actor string) (attempt int, err error)
+	AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error)
+	CompleteStep(ctx context.Context, id, step string, attempt int, outputs map[string]any) error
+	FailStep(ctx context.Context, id, step string, attempt int, reason string) error
+	ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error
 	// ClaimDriver and ReleaseDriver hold a crew or swarm run for one
 	// driver (DriveLed; see Engine.ClaimDriver).
 	ClaimDriver(ctx context.Context, id string, d Driver, ttl time.Duration, replace string) (Run, error)
@@ -78,10 +81,12 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 // and returns it: it starts each ready step (StartStep as actor), at most
 // concurrency (at least 1) at a time, each in its own goroutine, and
 // records what the runner returns (AddFindings, then CompleteStep;
-// FailStep on an error or outputs that CompleteStep refuses). Other drivers
-// may drive the same run at the same time, in this process or another,
-// through an Engine or a server: a step is started by one of them only
-// (StartStep is atomic). While steps run elsewhere, Drive waits for the
+// FailStep on an error or outputs that CompleteStep refuses) for the
+// attempt it started: if the step was given back and started again
+// meanwhile, the result is refused (ErrStaleAttempt) and dropped. Other
+// drivers may drive the same run at the same time, in this process or
+// another, through an Engine or a server: a step is started by one of
+// them only (StartStep is atomic). While steps run elsewhere, Drive waits for the
 // next step timeout or p's poll interval (or, when p is an *Engine, for
 // its writes).
 //
@@ -120,7 +125,7 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 		delete(inflight, res.step)
 		if stepCtx.Err() != nil {
 			// Stopped: give the step back for whoever resumes the run.
-			if err := p.ReleaseStep(detached, id, res.step, "driver "+actor+" stopped"); err != nil && !errors.Is(err, ErrInvalidTransition) && !errors.Is(err, ErrRunFinished) {
+			if err := p.ReleaseStep(detached, id, res.step, res.attempt, "driver "+actor+" stopped"); err != nil && !errors.Is(err, ErrInvalidTransition) && !errors.Is(err, ErrRunFinished) {
 				failure = errors.Join(failure, err)
 			}
 			return
@@ -128,20 +133,20 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 		var err error
 		switch {
 		case res.err != nil:
-			err = p.FailStep(ctx, id, res.step, res.err.Error())
+			err = p.FailStep(ctx, id, res.step, res.attempt, res.err.Error())
 		default:
 			if len(res.findings) > 0 {
-				_, err = p.AddFindings(ctx, id, res.step, res.findings)
+				_, err = p.AddFindings(ctx, id, res.step, res.attempt, res.findings)
 			}
 			if err == nil {
-				err = p.CompleteStep(ctx, id, res.step, res.outputs)
+				err = p.CompleteStep(ctx, id, res.step, res.attempt, res.outputs)
 			}
 			if errors.Is(err, ErrInvalidOutput) || errors.Is(err, teammanager.ErrInvalidFinding) {
-				err = p.FailStep(ctx, id, res.step, err.Error())
+				err = p.FailStep(ctx, id, res.step, res.attempt, err.Error())
 			}
 		}
-		// The step timed out or the run was cancelled meanwhile: nothing
-		// to record.
+		// The step timed out, was started again elsewhere (a stale
+		// attempt) or the run was cancelled meanwhile: nothing to record.
 		if err != nil && !errors.Is(err, ErrInvalidTransition) && !errors.Is(err, ErrRunFinished) {
 			failure = errors.Join(failure, err)
 		}
@@ -175,7 +180,8 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 				if _, ok := inflight[name]; ok {
 					continue
 				}
-				if err := p.StartStep(ctx, id, name, actor); err != nil {
+				attempt, err := p.StartStep(ctx, id, name, actor)
+				if err != nil {
 					if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 						continue // another driver started it, or finished the run (read below)
 					}
@@ -186,7 +192,7 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 				inflight[name] = cancel
 				go func(rs ReadyStep) {
 					out, fs, err := runner.Run(runCtx, rs)
-					done <- stepResult{step: rs.Step.Name, outputs: out, findings: fs, err: err}
+					done <- stepResult{step: rs.Step.Name, attempt: attempt, outputs: out, findings: fs, err: err}
 				}(rs)
 			}
 			if failure != nil {

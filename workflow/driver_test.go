@@ -41,7 +41,7 @@ func TestEngine_StartStep_OnceUnderConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := f.e.StartStep(ctx, "c", "s00", fmt.Sprint("g", g))
+			_, err := f.e.StartStep(ctx, "c", "s00", fmt.Sprint("g", g))
 			switch {
 			case err == nil:
 				wins.Add(1)

@@ -681,14 +681,21 @@ func notFinished(rec *record) error {
 }
 
 // StartStep moves a ready step to running, recording actor as the one who
-// runs it. It is an atomic read-modify-write: of two callers starting the
-// same step, one gets a *TransitionError (the step is running). The run
+// runs it, and returns the attempt it starts (StepState.Attempt: 1, then
+// one more at each restart after ReleaseStep), which the step's later
+// calls (AddFindings, CompleteStep, FailStep, ReleaseStep) name: a runner
+// that returns after its attempt was given back and the step started
+// again is refused (*AttemptError) instead of finishing the new attempt.
+// It is an atomic read-modify-write: of two callers starting the same
+// step, one gets a *TransitionError (the step is running). The run
 // becomes running with its first step. The step's agent is then a running
-// member of the run's team.
-func (e *Engine) StartStep(ctx context.Context, id, step, actor string) error {
+// member of the run's team (an error doing that is returned with the
+// attempt, which has started).
+func (e *Engine) StartStep(ctx context.Context, id, step, actor string) (int, error) {
 	if actor == "" {
-		return fmt.Errorf("run %s: step %s: %w: empty actor", id, step, ErrInvalidRun)
+		return 0, fmt.Errorf("run %s: step %s: %w: empty actor", id, step, ErrInvalidRun)
 	}
+	attempt := 0
 	rec, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
 		if err := notFinished(c.rec); err != nil {
 			return err
@@ -703,6 +710,8 @@ func (e *Engine) StartStep(ctx context.Context, id, step, actor string) error {
 		}
 		c.step(i, StepRunning, actor, "")
 		s.Actor, s.StartedAt = actor, c.now
+		s.Attempt++
+		attempt = s.Attempt
 		if c.rec.Status == RunPending {
 			c.run(RunRunning, actor, "")
 			c.rec.StartedAt = c.now
@@ -710,19 +719,31 @@ func (e *Engine) StartStep(ctx context.Context, id, step, actor string) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	_, err = e.settle(ctx, rec)
-	return err
+	return attempt, err
 }
 
-// running returns the index of step, which must be running.
-func running(c *change, step string, to StepStatus) (int, error) {
+// current checks that attempt is step i's current attempt.
+func current(rec *record, i, attempt int) error {
+	if s := &rec.Steps[i]; s.Attempt != attempt {
+		return &AttemptError{Run: rec.ID, Step: s.Name, Attempt: attempt, Current: s.Attempt, Status: s.Status}
+	}
+	return nil
+}
+
+// running returns the index of step, which must be running its attempt
+// attempt.
+func running(c *change, step string, attempt int, to StepStatus) (int, error) {
 	if err := notFinished(c.rec); err != nil {
 		return -1, err
 	}
 	i, err := c.rec.stepIndex(step)
 	if err != nil {
+		return -1, err
+	}
+	if err := current(c.rec, i, attempt); err != nil {
 		return -1, err
 	}
 	if s := c.rec.Steps[i].Status; s != StepRunning {
@@ -731,7 +752,9 @@ func running(c *change, step string, to StepStatus) (int, error) {
 	return i, nil
 }
 
-// AddFindings records findings reported by running step step: they are
+// AddFindings records findings reported by attempt attempt of running
+// step step (the number StartStep returned; *AttemptError for another,
+// before anything is written): they are
 // written to the step agent's member graph in the run's team (see
 // teammanager.Manager.AddFindings; a zero AssertedAt is now) and their ids
 // on the step, which the fan-in of its dependents and its status show.
@@ -743,7 +766,7 @@ func running(c *change, step string, to StepStatus) (int, error) {
 // findings are in the team (and its final merge) but not on the step; a
 // retry with the same AssertedAt writes the same findings again (their ids
 // are derived from their content) and records them on the step.
-func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammanager.Finding) ([]string, error) {
+func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
 	rec, err := e.load(ctx, e.n, id)
 	if err != nil {
 		return nil, err
@@ -753,6 +776,9 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammana
 	}
 	i, err := rec.stepIndex(step)
 	if err != nil {
+		return nil, err
+	}
+	if err := current(rec, i, attempt); err != nil {
 		return nil, err
 	}
 	if s := rec.Steps[i].Status; s != StepRunning {
@@ -765,7 +791,7 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammana
 	}
 	now := e.now()
 	if rec.Type == Council {
-		return nil, e.addVotes(ctx, rec, id, step, fs, now)
+		return nil, e.addVotes(ctx, rec, id, step, attempt, fs, now)
 	}
 	fs = slices.Clone(fs)
 	for j := range fs {
@@ -778,7 +804,7 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammana
 		return nil, fmt.Errorf("run %s: step %s: %w", id, step, err)
 	}
 	_, err = e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
-		i, err := running(c, step, StepRunning)
+		i, err := running(c, step, attempt, StepRunning)
 		if err != nil {
 			return err
 		}
@@ -796,28 +822,31 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, fs []teammana
 	return ids, nil
 }
 
-// CompleteStep completes running step step with outputs, which must be
-// declared outputs of the step with values of their ports' types
-// (ErrInvalidOutput otherwise; nothing is written). Its dependents become
-// ready as their dependencies allow; when no step can still run, the run
-// is merged and completes (or fails) before CompleteStep returns.
-func (e *Engine) CompleteStep(ctx context.Context, id, step string, outputs map[string]any) error {
-	return e.finishStep(ctx, id, step, StepCompleted, outputs, "")
+// CompleteStep completes attempt attempt of running step step (the number
+// StartStep returned: *AttemptError, matching ErrStaleAttempt and
+// ErrInvalidTransition, for another; nothing is written) with outputs,
+// which must be declared outputs of the step with values of their ports'
+// types (ErrInvalidOutput otherwise; nothing is written). Its dependents
+// become ready as their dependencies allow; when no step can still run,
+// the run is merged and completes (or fails) before CompleteStep returns.
+func (e *Engine) CompleteStep(ctx context.Context, id, step string, attempt int, outputs map[string]any) error {
+	return e.finishStep(ctx, id, step, attempt, StepCompleted, outputs, "")
 }
 
-// FailStep fails running step step with reason. Its dependents are
-// skipped, unless its agent is non-critical; when no step can still run,
-// the run is merged and fails (or completes) before FailStep returns.
-func (e *Engine) FailStep(ctx context.Context, id, step, reason string) error {
+// FailStep fails attempt attempt of running step step with reason
+// (*AttemptError for another attempt, as CompleteStep). Its dependents
+// are skipped, unless its agent is non-critical; when no step can still
+// run, the run is merged and fails (or completes) before FailStep returns.
+func (e *Engine) FailStep(ctx context.Context, id, step string, attempt int, reason string) error {
 	if reason == "" {
 		reason = "failed"
 	}
-	return e.finishStep(ctx, id, step, StepFailed, nil, reason)
+	return e.finishStep(ctx, id, step, attempt, StepFailed, nil, reason)
 }
 
-func (e *Engine) finishStep(ctx context.Context, id, step string, to StepStatus, outputs map[string]any, reason string) error {
+func (e *Engine) finishStep(ctx context.Context, id, step string, attempt int, to StepStatus, outputs map[string]any, reason string) error {
 	rec, err := e.update(ctx, id, func(c *change, d *Def, _ *plan) error {
-		i, err := running(c, step, to)
+		i, err := running(c, step, attempt, to)
 		if err != nil {
 			return err
 		}
@@ -839,12 +868,14 @@ func (e *Engine) finishStep(ctx context.Context, id, step string, to StepStatus,
 	return err
 }
 
-// ReleaseStep gives running step step back: it becomes ready again, for
-// any driver to start (a driver whose context ends releases the steps it
-// runs, so the run can be resumed). Findings it reported stay recorded.
-func (e *Engine) ReleaseStep(ctx context.Context, id, step, reason string) error {
+// ReleaseStep gives attempt attempt of running step step back
+// (*AttemptError for another attempt, as CompleteStep): it becomes ready
+// again, for any driver to start as its next attempt (a driver whose
+// context ends releases the steps it runs, so the run can be resumed).
+// Findings it reported stay recorded.
+func (e *Engine) ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error {
 	_, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
-		i, err := running(c, step, StepReady)
+		i, err := running(c, step, attempt, StepReady)
 		if err != nil {
 			return err
 		}

@@ -145,10 +145,10 @@ func TestEngine_FailedStep_SkipsDependents(t *testing.T) {
 	if got := f.readyNames(t, "g1"); !slices.Equal(got, []string{"analyze", "security"}) {
 		t.Fatalf("ready = %v", got)
 	}
-	if err := f.e.StartStep(ctx, "g1", "analyze", "host"); err != nil {
+	if _, err := f.e.StartStep(ctx, "g1", "analyze", "host"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.e.FailStep(ctx, "g1", "analyze", "llm quota"); err != nil {
+	if err := f.e.FailStep(ctx, "g1", "analyze", 1, "llm quota"); err != nil {
 		t.Fatal(err)
 	}
 	r := f.get(t, "g1")
@@ -184,10 +184,10 @@ func TestEngine_FailedStep_SkipsDependents(t *testing.T) {
 func TestEngine_NonCriticalFailure_DependentsRun(t *testing.T) {
 	f := newFixture(t)
 	f.start(t, graphDef(), workflow.RunOptions{ID: "g2", NonCritical: []string{"analyst"}})
-	if err := f.e.StartStep(ctx, "g2", "analyze", "host"); err != nil {
+	if _, err := f.e.StartStep(ctx, "g2", "analyze", "host"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.e.FailStep(ctx, "g2", "analyze", "flaky"); err != nil {
+	if err := f.e.FailStep(ctx, "g2", "analyze", 1, "flaky"); err != nil {
 		t.Fatal(err)
 	}
 	rs, err := f.e.Ready(ctx, "g2")
@@ -210,10 +210,10 @@ func TestEngine_UnresolvedInput_Skips(t *testing.T) {
 	d := graphDef()
 	d.Steps[2].Inputs[0].Default = nil // required, no default
 	f.start(t, d, workflow.RunOptions{ID: "g3", NonCritical: []string{"analyst"}})
-	if err := f.e.StartStep(ctx, "g3", "analyze", "host"); err != nil {
+	if _, err := f.e.StartStep(ctx, "g3", "analyze", "host"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.e.FailStep(ctx, "g3", "analyze", "flaky"); err != nil {
+	if err := f.e.FailStep(ctx, "g3", "analyze", 1, "flaky"); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := f.get(t, "g3").Step("review")
@@ -250,7 +250,7 @@ func TestEngine_RunInputsAndDefaults(t *testing.T) {
 func TestEngine_CompleteStep_TypedOutputs(t *testing.T) {
 	f := newFixture(t)
 	f.start(t, graphDef(), workflow.RunOptions{ID: "o1"})
-	if err := f.e.StartStep(ctx, "o1", "analyze", "host"); err != nil {
+	if _, err := f.e.StartStep(ctx, "o1", "analyze", "host"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -262,7 +262,7 @@ func TestEngine_CompleteStep_TypedOutputs(t *testing.T) {
 		{"undeclared", map[string]any{"verdict": "x"}, `"verdict" is not a declared output`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := f.e.CompleteStep(ctx, "o1", "analyze", tc.out)
+			err := f.e.CompleteStep(ctx, "o1", "analyze", 1, tc.out)
 			if !errors.Is(err, workflow.ErrInvalidOutput) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want ErrInvalidOutput with %q", err, tc.want)
 			}
@@ -271,7 +271,7 @@ func TestEngine_CompleteStep_TypedOutputs(t *testing.T) {
 			}
 		})
 	}
-	if err := f.e.CompleteStep(ctx, "o1", "analyze", map[string]any{"summary": "ok"}); err != nil {
+	if err := f.e.CompleteStep(ctx, "o1", "analyze", 1, map[string]any{"summary": "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := f.get(t, "o1").Step("analyze"); s.Outputs["summary"] != "ok" {
@@ -283,19 +283,19 @@ func TestEngine_StepTransitions_Refused(t *testing.T) {
 	f := newFixture(t)
 	f.start(t, graphDef(), workflow.RunOptions{ID: "t1"})
 	var te *workflow.TransitionError
-	if err := f.e.StartStep(ctx, "t1", "review", "host"); !errors.As(err, &te) || te.From != workflow.StepPending {
+	if _, err := f.e.StartStep(ctx, "t1", "review", "host"); !errors.As(err, &te) || te.From != workflow.StepPending {
 		t.Errorf("start of a pending step: %v", err)
 	}
-	if err := f.e.CompleteStep(ctx, "t1", "analyze", nil); !errors.Is(err, workflow.ErrInvalidTransition) {
+	if err := f.e.CompleteStep(ctx, "t1", "analyze", 1, nil); !errors.Is(err, workflow.ErrInvalidTransition) {
 		t.Errorf("complete of a ready step: %v", err)
 	}
-	if _, err := f.e.AddFindings(ctx, "t1", "analyze", []teammanager.Finding{finding("a", "b", quad.String("c"))}); !errors.Is(err, workflow.ErrInvalidTransition) {
+	if _, err := f.e.AddFindings(ctx, "t1", "analyze", 1, []teammanager.Finding{finding("a", "b", quad.String("c"))}); !errors.Is(err, workflow.ErrInvalidTransition) {
 		t.Errorf("findings for a ready step: %v", err)
 	}
-	if err := f.e.StartStep(ctx, "t1", "nope", "host"); !errors.Is(err, workflow.ErrUnknownStep) {
+	if _, err := f.e.StartStep(ctx, "t1", "nope", "host"); !errors.Is(err, workflow.ErrUnknownStep) {
 		t.Errorf("unknown step: %v", err)
 	}
-	if err := f.e.StartStep(ctx, "nope", "a", "host"); !errors.Is(err, workflow.ErrUnknownRun) {
+	if _, err := f.e.StartStep(ctx, "nope", "a", "host"); !errors.Is(err, workflow.ErrUnknownRun) {
 		t.Errorf("unknown run: %v", err)
 	}
 	if _, err := f.e.Start(ctx, graphDef(), workflow.RunOptions{ID: "t1"}); !errors.Is(err, workflow.ErrRunExists) {
@@ -306,7 +306,7 @@ func TestEngine_StepTransitions_Refused(t *testing.T) {
 func TestEngine_StepTimeout(t *testing.T) {
 	f := newFixture(t)
 	f.start(t, graphDef(), workflow.RunOptions{ID: "to", StepTimeout: time.Minute})
-	if err := f.e.StartStep(ctx, "to", "analyze", "host"); err != nil {
+	if _, err := f.e.StartStep(ctx, "to", "analyze", "host"); err != nil {
 		t.Fatal(err)
 	}
 	f.clock.Advance(59 * time.Second)
@@ -321,7 +321,7 @@ func TestEngine_StepTimeout(t *testing.T) {
 	if s.Status != workflow.StepFailed || s.Reason != "timed out after 1m0s" {
 		t.Fatalf("analyze %s %q, want failed by its timeout", s.Status, s.Reason)
 	}
-	if err := f.e.CompleteStep(ctx, "to", "analyze", nil); !errors.Is(err, workflow.ErrInvalidTransition) {
+	if err := f.e.CompleteStep(ctx, "to", "analyze", 1, nil); !errors.Is(err, workflow.ErrInvalidTransition) {
 		t.Fatalf("completion after the timeout: %v", err)
 	}
 }
@@ -330,7 +330,7 @@ func TestEngine_Cancel(t *testing.T) {
 	f := newFixture(t)
 	f.start(t, graphDef(), workflow.RunOptions{ID: "k"})
 	f.do(t, "k", "security", nil, finding("x", "safe", quad.String("yes")))
-	if err := f.e.StartStep(ctx, "k", "analyze", "host"); err != nil {
+	if _, err := f.e.StartStep(ctx, "k", "analyze", "host"); err != nil {
 		t.Fatal(err)
 	}
 	r, err := f.e.Cancel(ctx, "k", "alice")
@@ -344,7 +344,7 @@ func TestEngine_Cancel(t *testing.T) {
 	if _, err := f.e.Cancel(ctx, "k", "alice"); !errors.Is(err, workflow.ErrRunFinished) {
 		t.Fatalf("second cancel: %v", err)
 	}
-	if err := f.e.StartStep(ctx, "k", "review", "host"); !errors.Is(err, workflow.ErrRunFinished) {
+	if _, err := f.e.StartStep(ctx, "k", "review", "host"); !errors.Is(err, workflow.ErrRunFinished) {
 		t.Fatalf("start after cancel: %v", err)
 	}
 	team, err := f.tm.GetTeam(ctx, "k")
@@ -360,11 +360,11 @@ func TestEngine_History(t *testing.T) {
 	f := newFixture(t)
 	f.start(t, workflow.Def{Name: "h", Steps: []workflow.Step{{Name: "a", Agent: "x"}}}, workflow.RunOptions{ID: "h", Actor: "cli"})
 	f.clock.Advance(time.Second)
-	if err := f.e.StartStep(ctx, "h", "a", "bob"); err != nil {
+	if _, err := f.e.StartStep(ctx, "h", "a", "bob"); err != nil {
 		t.Fatal(err)
 	}
 	f.clock.Advance(time.Second)
-	if err := f.e.FailStep(ctx, "h", "a", "boom"); err != nil {
+	if err := f.e.FailStep(ctx, "h", "a", 1, "boom"); err != nil {
 		t.Fatal(err)
 	}
 	hist, err := f.e.History(ctx, "h")
@@ -544,7 +544,7 @@ func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.start != "" {
-				if err := f.e.StartStep(ctx, "gone", tc.start, "host"); err != nil {
+				if _, err := f.e.StartStep(ctx, "gone", tc.start, "host"); err != nil {
 					t.Fatalf("StartStep: %v", err)
 				}
 			}
@@ -569,5 +569,71 @@ func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 				t.Fatalf("Cancel: %v, want ErrRunFinished", err)
 			}
 		})
+	}
+}
+
+// TestEngine_StaleAttempt: a runner that returns after its step was given
+// back and started again (by another driver) names an attempt that is no
+// longer the step's: its AddFindings, CompleteStep, FailStep and
+// ReleaseStep are refused with an *AttemptError and write nothing (the
+// run, its history, the team's findings); the current attempt's calls
+// go through. Without attempts, the late runner completed the new
+// attempt.
+func TestEngine_StaleAttempt(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "late"})
+	first, err := f.e.StartStep(ctx, "late", "analyze", "driver-a")
+	if err != nil || first != 1 {
+		t.Fatalf("first start: attempt %d, %v; want 1", first, err)
+	}
+	if err := f.e.ReleaseStep(ctx, "late", "analyze", first, "driver-a lost its lease"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.e.StartStep(ctx, "late", "analyze", "driver-b")
+	if err != nil || second != 2 {
+		t.Fatalf("restart: attempt %d, %v; want 2", second, err)
+	}
+	stale := func(t *testing.T, what string, err error, status workflow.StepStatus) {
+		t.Helper()
+		var ae *workflow.AttemptError
+		if !errors.As(err, &ae) || !errors.Is(err, workflow.ErrStaleAttempt) || !errors.Is(err, workflow.ErrInvalidTransition) ||
+			ae.Attempt != first || ae.Current != second || ae.Status != status {
+			t.Fatalf("%s of attempt %d: %v (%+v), want a stale attempt, current %d (%s)", what, first, err, ae, second, status)
+		}
+	}
+	before := f.get(t, "late")
+	history, err := f.e.History(ctx, "late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.e.AddFindings(ctx, "late", "analyze", first, []teammanager.Finding{finding("x", "y", quad.String("late"))})
+	stale(t, "AddFindings", err, workflow.StepRunning)
+	stale(t, "CompleteStep", f.e.CompleteStep(ctx, "late", "analyze", first, map[string]any{"summary": "late"}), workflow.StepRunning)
+	stale(t, "FailStep", f.e.FailStep(ctx, "late", "analyze", first, "late"), workflow.StepRunning)
+	stale(t, "ReleaseStep", f.e.ReleaseStep(ctx, "late", "analyze", first, "late"), workflow.StepRunning)
+	if after := f.get(t, "late"); !reflect.DeepEqual(after, before) {
+		t.Fatalf("the stale calls changed the run:\n%+v\nwant\n%+v", after, before)
+	}
+	if h, err := f.e.History(ctx, "late"); err != nil || len(h) != len(history) {
+		t.Fatalf("history: %d transitions, %v; want %d", len(h), err, len(history))
+	}
+	if fs, err := f.tm.Findings(ctx, "late", teammanager.FindingFilter{}); err != nil || len(fs) != 0 {
+		t.Fatalf("team findings after the stale AddFindings: %+v, %v", fs, err)
+	}
+
+	if err := f.e.CompleteStep(ctx, "late", "analyze", second, map[string]any{"summary": "b's"}); err != nil {
+		t.Fatalf("complete the current attempt: %v", err)
+	}
+	s, _ := f.get(t, "late").Step("analyze")
+	if s.Status != workflow.StepCompleted || s.Attempt != second || s.Actor != "driver-b" || s.Outputs["summary"] != "b's" {
+		t.Fatalf("analyze %+v, want completed by attempt 2 of driver-b", s)
+	}
+	stale(t, "CompleteStep after the step completed", f.e.CompleteStep(ctx, "late", "analyze", first, nil), workflow.StepCompleted)
+	// An attempt the step never had is refused alike.
+	if _, err := f.e.StartStep(ctx, "late", "security", "driver-b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.CompleteStep(ctx, "late", "security", 7, nil); !errors.Is(err, workflow.ErrStaleAttempt) {
+		t.Fatalf("complete attempt 7 of a step at attempt 1: %v", err)
 	}
 }

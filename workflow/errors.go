@@ -28,6 +28,10 @@ var (
 	// ErrInvalidTransition: the step is not in a status that allows the
 	// call (see *TransitionError).
 	ErrInvalidTransition = errors.New("invalid step transition")
+	// ErrStaleAttempt: the call names an attempt of the step that is not
+	// its current one: the step was given back and started again since
+	// (see *AttemptError, which matches ErrInvalidTransition too).
+	ErrStaleAttempt = errors.New("stale step attempt")
 	// ErrInvalidOutput: an output is not a declared output of the step, or
 	// its value does not have the port's type.
 	ErrInvalidOutput = errors.New("invalid output")
@@ -71,3 +75,24 @@ func (e *TransitionError) Error() string {
 
 // Unwrap returns ErrInvalidTransition.
 func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
+
+// AttemptError is a call for an attempt of a step (the number StartStep
+// returned) that is not the step's current attempt: a runner that returns
+// after its step was released and started again, by this driver or
+// another. Nothing is written. It matches ErrStaleAttempt and
+// ErrInvalidTransition, so that drivers take it as they take a step that
+// timed out meanwhile: nothing to record.
+type AttemptError struct {
+	Run, Step string
+	Attempt   int        // the attempt the call names
+	Current   int        // the step's current attempt
+	Status    StepStatus // the step's status
+}
+
+func (e *AttemptError) Error() string {
+	return fmt.Sprintf("run %s: step %s: attempt %d is stale: the step's current attempt is %d (%s)",
+		e.Run, e.Step, e.Attempt, e.Current, e.Status)
+}
+
+// Unwrap returns ErrStaleAttempt and ErrInvalidTransition.
+func (e *AttemptError) Unwrap() []error { return []error{ErrStaleAttempt, ErrInvalidTransition} }

@@ -110,15 +110,16 @@ func (f *fixture) readyNames(t testing.TB, id string) []string {
 // do starts step, records findings and completes it with outputs.
 func (f *fixture) do(t testing.TB, id, step string, outputs map[string]any, fs ...teammanager.Finding) {
 	t.Helper()
-	if err := f.e.StartStep(ctx, id, step, "host"); err != nil {
+	attempt, err := f.e.StartStep(ctx, id, step, "host")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(fs) > 0 {
-		if _, err := f.e.AddFindings(ctx, id, step, fs); err != nil {
+		if _, err := f.e.AddFindings(ctx, id, step, attempt, fs); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := f.e.CompleteStep(ctx, id, step, outputs); err != nil {
+	if err := f.e.CompleteStep(ctx, id, step, attempt, outputs); err != nil {
 		t.Fatal(err)
 	}
 }

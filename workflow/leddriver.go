@@ -505,7 +505,8 @@ func finishTask(ctx context.Context, b Board, r Run, team string, td taskDone) e
 // turn.
 func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, turn ReadyStep, runner LedRunner) error {
 	name := turn.Step.Name
-	if err := p.StartStep(ctx, r.ID, name, actor); err != nil {
+	attempt, err := p.StartStep(ctx, r.ID, name, actor)
+	if err != nil {
 		if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 			return nil // another driver started it, or the run finished
 		}
@@ -514,15 +515,14 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	// The board as the lead sees it; a failure to read it is the
 	// driver's, not the lead's: the turn is given back.
 	lt := LeadTurn{ReadyStep: turn, Type: r.Type, Team: team}
-	var err error
 	if lt.Tasks, err = b.ListTasks(ctx, team, teammanager.TaskFilter{}); err != nil {
-		return errors.Join(fmt.Errorf("run %s: tasks: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
+		return errors.Join(fmt.Errorf("run %s: tasks: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, attempt, actor))
 	}
 	switch pl, err := b.GetPlan(ctx, team, 0); {
 	case err == nil:
 		lt.Plan = &pl
 	case !errors.Is(err, teammanager.ErrNoPlan):
-		return errors.Join(fmt.Errorf("run %s: plan: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, actor))
+		return errors.Join(fmt.Errorf("run %s: plan: %w", r.ID, err), releaseTurn(ctx, p, r.ID, name, attempt, actor))
 	}
 	// The lead's work ends at the turn's timeout: what a turn that timed
 	// out would do is not applied.
@@ -534,7 +534,7 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	}
 	ops, err := runner.Lead(leadCtx, lt)
 	if ctx.Err() != nil {
-		return releaseTurn(ctx, p, r.ID, name, actor)
+		return releaseTurn(ctx, p, r.ID, name, attempt, actor)
 	}
 	if leadCtx.Err() != nil {
 		err = fmt.Errorf("timed out after %s", r.StepTimeout)
@@ -548,25 +548,25 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 			return err
 		}
 		if err == nil {
-			err = p.CompleteStep(ctx, r.ID, name, out)
+			err = p.CompleteStep(ctx, r.ID, name, attempt, out)
 			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
-				return nil // timed out or cancelled meanwhile
+				return nil // timed out, started again elsewhere or cancelled meanwhile
 			}
 			return err
 		}
 	}
 	if ctx.Err() != nil {
-		return releaseTurn(ctx, p, r.ID, name, actor)
+		return releaseTurn(ctx, p, r.ID, name, attempt, actor)
 	}
-	ferr := p.FailStep(ctx, r.ID, name, err.Error())
+	ferr := p.FailStep(ctx, r.ID, name, attempt, err.Error())
 	if errors.Is(ferr, ErrInvalidTransition) || errors.Is(ferr, ErrRunFinished) {
 		return nil
 	}
 	return ferr
 }
 
-func releaseTurn(ctx context.Context, p Pull, id, step, actor string) error {
-	err := p.ReleaseStep(context.WithoutCancel(ctx), id, step, "driver "+actor+" stopped")
+func releaseTurn(ctx context.Context, p Pull, id, step string, attempt int, actor string) error {
+	err := p.ReleaseStep(context.WithoutCancel(ctx), id, step, attempt, "driver "+actor+" stopped")
 	if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 		return nil
 	}

@@ -33,7 +33,7 @@ func TestSettle_AfterInterruptedCall(t *testing.T) {
 	if _, err := e.Start(ctx, d, RunOptions{ID: "r"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.StartStep(ctx, "r", "a", "host"); err != nil {
+	if _, err := e.StartStep(ctx, "r", "a", "host"); err != nil {
 		t.Fatal(err)
 	}
 	// CompleteStep's first part only.

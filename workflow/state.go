@@ -76,6 +76,16 @@ type StepState struct {
 	// Votes are the findings a council step reported: its agent's votes
 	// in the step's round (see Tally).
 	Votes []Vote `json:"votes,omitempty"`
+	// Attempt counts the step's starts (StartStep): 1 for the first, one
+	// more each time it is started again after ReleaseStep. The calls of
+	// a started step (AddFindings, CompleteStep, FailStep, ReleaseStep)
+	// name the attempt they belong to and are refused (*AttemptError)
+	// for any other, so that a runner that returns late cannot finish
+	// another driver's attempt. 0: never started, or started by a
+	// version of Cortex that did not count attempts (stored runs without
+	// "attempt" read so): such a step is attempt 0, finished by calls
+	// naming attempt 0, and its next start is attempt 1.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // Run is the state of a run.
