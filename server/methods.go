@@ -24,7 +24,10 @@ type method struct {
 	access  access
 	noTeams bool // the method needs no team manager (and no namespace)
 	heavy   bool // a read-heavy listing: it waits for a turn (Options.WithMaxQueries)
-	run     func(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error)
+	// check, if set, checks the params before the namespace is opened (or
+	// created, for accessCreate): a call it refuses creates nothing.
+	check func(s *Server, params json.RawMessage) error
+	run   func(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error)
 }
 
 // rpcCtx is what a method call works with.
@@ -39,7 +42,7 @@ type rpcCtx struct {
 // of package api (what cortexctl prints with --json); terms in params are
 // read by api.ParseTerm with the namespace's prefixes.
 var methods = map[string]method{
-	"teams.create":           {access: accessCreate, run: teamsCreate},
+	"teams.create":           {access: accessCreate, check: checkTeamsCreate, run: teamsCreate},
 	"teams.get":              {access: accessRead, run: teamsGet},
 	"teams.list":             {access: accessRead, heavy: true, run: teamsList},
 	"teams.delete":           {access: accessWrite, run: teamsDelete},
@@ -144,6 +147,11 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		return nil, fmt.Errorf("%w: %q (methods: %s)", errMethodNotFound, name, strings.Join(Methods(), ", "))
 	}
 	c := &rpcCtx{s: s, ns: ns}
+	if m.check != nil {
+		if err := m.check(s, params); err != nil {
+			return nil, err
+		}
+	}
 	if m.heavy {
 		release, err := s.queryTurn(ctx)
 		if err != nil {
@@ -197,6 +205,20 @@ func (p *teamParams) decode(params json.RawMessage) error {
 		return err
 	}
 	return required("team", p.Team)
+}
+
+// checkTeamsCreate checks a team's config as the namespace's manager will,
+// before the namespace is created for it.
+func checkTeamsCreate(s *Server, params json.RawMessage) error {
+	var p api.TeamConfig
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	tc, err := p.TeamConfig()
+	if err != nil {
+		return err
+	}
+	return teammanager.FromConfig(s.opts.cfg.Teams).WithPrefixes(s.opts.cfg.Prefixes).ValidateTeam(tc)
 }
 
 func teamsCreate(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

@@ -32,7 +32,6 @@ var embeddedOnly = map[string]string{
 	"TestCLI_ReadCommandsCreateNothing":           "read commands open the store read-only and leave its directory as it was; a server holds it read-write",
 	"TestCLI_ReadCommandRecoversInterruptedWrite": "the CLI's own read-only open rolls an interrupted write back; a server's open does it before",
 	"TestCLI_ThroughServer":                       "it is the runner",
-	"TestCLI_TeamsCreateInvalidCreatesNothing":    "it checks the CLI's own check before it creates the store and namespace; a server (server/methods.go) still creates the namespace of a teams.create it then refuses",
 	"TestCLI_WhileServed":                         "it runs the binary against a cortexctl serve of its own",
 	"TestCLI_ServerFlag":                          "it runs the binary against a cortexctl serve of its own",
 	"TestCLI_WorkflowsDriveTwoProcesses":          "it runs the binary against a cortexctl serve of its own",
