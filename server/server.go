@@ -109,7 +109,9 @@ func (s *Server) namespace(ctx context.Context, name string, a access) (*cortex.
 		return s.store.Namespace(ctx, name, base)
 	}
 	n, err := s.store.OpenNamespace(ctx, name, base)
-	if err != nil {
+	if errors.Is(err, cortex.ErrNoNamespace) {
+		return nil, err // it names the namespace, as the CLI says it
+	} else if err != nil {
 		return nil, fmt.Errorf("namespace %s: %w", name, err)
 	}
 	return n, nil
