@@ -53,7 +53,7 @@ func (o Options) WithToken(tok string) Options { o.token = tok; return o }
 // Client calls a Cortex server in one namespace. It is safe for
 // concurrent use.
 type Client struct {
-	target string // as given to New, for messages
+	target string // as given to New (without a URL's password), for messages
 	base   string // URL of the server's root, without a trailing slash
 	ns     string
 	http   *http.Client
@@ -99,9 +99,14 @@ func New(target string, opts Options) (*Client, error) {
 		c.http, c.base = &copied, "http://cortex"
 	case strings.HasPrefix(target, "http://"), strings.HasPrefix(target, "https://"):
 		u, err := url.Parse(target)
-		if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return nil, fmt.Errorf("%w %q: want http://host:port", ErrTarget, target)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v: want http://host:port", ErrTarget, err) // url.Parse's error hides a password
 		}
+		if u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("%w %q: want http://host:port", ErrTarget, u.Redacted())
+		}
+		// Messages name the target without the password of its user info.
+		c.target = u.Redacted()
 		c.http, c.base = hc, strings.TrimRight(target, "/")
 	default:
 		return nil, fmt.Errorf("%w %q: want unix:///path/to/socket, a socket path or http://host:port", ErrTarget, target)

@@ -145,3 +145,26 @@ func TestClient_Token(t *testing.T) {
 		t.Fatalf("read token lists: %v, %v", teams, err)
 	}
 }
+
+// TestNew_PasswordNotInMessages: the password of a target URL's user info
+// is in no error a client returns (a bad target's, or an unreachable
+// server's), since the CLI prints them.
+func TestNew_PasswordNotInMessages(t *testing.T) {
+	if _, err := client.New("http://op:s3cret@127.0.0.1:7474/?x=1", client.DefaultOptions()); err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("bad target: %v", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	c, err := client.New("http://op:s3cret@"+addr, client.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ListTeams(ctx, teammanager.TeamFilter{})
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), addr) {
+		t.Errorf("unreachable server: %v", err)
+	}
+}
