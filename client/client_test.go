@@ -165,7 +165,9 @@ func testCreateTeamValidation(t *testing.T, tm api.TeamManager) {
 			}
 		})
 	}
-	if ts, err := tm.ListTeams(ctx, teammanager.TeamFilter{}); err != nil || len(ts) != 0 {
+	// Through a server the refused calls did not even create the
+	// namespace: listing it is then "no such namespace".
+	if ts, err := tm.ListTeams(ctx, teammanager.TeamFilter{}); err != nil && !errors.Is(err, api.ErrNotFound) || len(ts) != 0 {
 		t.Fatalf("invalid configs left teams: %v %v", ts, err)
 	}
 }
