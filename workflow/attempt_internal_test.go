@@ -5,10 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/cortexgraph/cortex/cortex/cortextest"
-	"github.com/cortexgraph/cortex/namespace"
-	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // TestEngine_StepStartedBeforeAttempts: a running step stored by a version
@@ -18,19 +14,7 @@ import (
 // nothing, and the step's next start is attempt 1.
 func TestEngine_StepStartedBeforeAttempts(t *testing.T) {
 	ctx := context.Background()
-	s := cortextest.NewStore(t)
-	x, err := namespace.New("wf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tm, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(ctx, s, tm, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, e := newInternalEngine(t)
 	d := Def{Name: "two", Steps: []Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}}}
 	if _, err := e.Start(ctx, d, RunOptions{ID: "old"}); err != nil {
 		t.Fatal(err)

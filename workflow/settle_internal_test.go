@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -16,19 +17,7 @@ import (
 // the run completes.
 func TestSettle_AfterInterruptedCall(t *testing.T) {
 	ctx := context.Background()
-	s := cortextest.NewStore(t)
-	x, err := namespace.New("wf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tm, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(ctx, s, tm, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tm, e := newInternalEngine(t)
 	d := Def{Name: "one", Steps: []Step{{Name: "a", Agent: "x"}}}
 	if _, err := e.Start(ctx, d, RunOptions{ID: "r"}); err != nil {
 		t.Fatal(err)
@@ -64,4 +53,25 @@ func TestSettle_AfterInterruptedCall(t *testing.T) {
 	if r.Status != RunCompleted || team.Status != teammanager.Completed || !team.Merged {
 		t.Fatalf("after Ready: run %s, team %s merged=%v", r.Status, team.Status, team.Merged)
 	}
+}
+
+// newInternalEngine returns a store, its team manager of namespace "wf" and
+// an Engine over them, with the default configurations.
+func newInternalEngine(t *testing.T) (*cortex.Store, *teammanager.Manager, *Engine) {
+	t.Helper()
+	ctx := context.Background()
+	s := cortextest.NewStore(t)
+	x, err := namespace.New("wf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(ctx, s, tm, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tm, e
 }
