@@ -24,9 +24,16 @@
 // council consensus rules. Across files, every agent a team lists and every
 // agent a delegation list names is defined ("lead" is allowed in
 // can_receive_from), and an unqualified reference resolves to the agent of
-// that name when exactly one namespace has it.
+// that name when exactly one namespace has it. Names (agents, teams,
+// steps, ports, tasks, channels) contain no control characters.
 //
 // # Real files
+//
+// Load and ReadFiles read a path only if it is a regular file of at most
+// MaxFileSize (16 MiB); anything else is an error of that file. A file
+// nests at most 200 levels deep and an object has no duplicate key (JSON5
+// files are checked for both before their parser runs; YAML aliases expand
+// to at most 100,000 nodes).
 //
 // "$schema" at the top of a file is ignored. The legacy workflow types
 // (sequential, parallel, dag, orchestrated), legacy port shapes (outputs as

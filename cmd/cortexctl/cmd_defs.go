@@ -37,7 +37,9 @@ Example:
 				ArgsUsage: "PATH...",
 				Description: `Unknown keys are warnings; with --strict, errors. Legacy forms (workflow
 types sequential, parallel, dag, orchestrated; port lists of names; input
-maps) are warnings naming the modern form. Exit 7 on any error.
+maps) are warnings naming the modern form. Only regular files of at most
+16 MiB are read; names may not contain control characters. Exit 7 on any
+error.
 
 Example:
    cortexctl defs validate specs/agents specs/teams/release.json --json`,

@@ -39,16 +39,25 @@ of it, so that other processes reach it while this one holds it:
                                   conflicts.list, conflicts.resolve, strategies.list,
                                   namespaces.list, namespaces.delete, graphs.list,
                                   stats.get, tokens.create, tokens.list,
-                                  tokens.revoke (params and results as --json prints)
+                                  tokens.revoke, and the methods of the task
+                                  board, mailbox, plans, snapshots, definitions
+                                  and workflow runs (README.md lists them all;
+                                  params and results as --json prints)
    GET|POST /ns/NS/sparql         SPARQL 1.1 Protocol query (?timeout=30s, at most 5m)
    GET|PUT|POST|DELETE /ns/NS/data?graph=IRI (or ?default)
                                   SPARQL 1.1 Graph Store Protocol
+   POST /ns/NS/import, GET /ns/NS/export
+                                  cortexctl import and export over HTTP
+   GET /ns/NS/events              the namespace's events (Server-Sent Events)
    GET /healthz, GET /metrics     health; Prometheus metrics
 
 It listens on a Unix socket (default DIR/cortex.sock, mode 0600) and on TCP
 (default 127.0.0.1:7474); --socket "" or --listen "" turns one off. While it
-runs, DIR/cortex-server.json says how to reach it (pid, socket, address); it
-is removed at shutdown, and a stale one (its process gone) is replaced.
+runs, DIR/cortex-server.json says how to reach it (pid, socket, address,
+directory); it is removed at shutdown, and a stale one (its process gone) is
+replaced. A malformed --listen or an unusable --socket path (too long, an
+existing file or directory, a missing directory outside DIR) exits 7 before
+the store is opened.
 
 Security: the socket is the owner's (mode 0600) and needs no token. On TCP,
 as soon as DIR/tokens.json holds any token (cortexctl tokens create), every
@@ -56,7 +65,9 @@ request needs one (Authorization: Bearer TOKEN), except GET /healthz: 401
 without a valid one, 403 for another namespace or too low a role. A --listen
 address that is not loopback always needs a token, and serve refuses to
 start on one (exit 2) without --tls-cert/--tls-key or without any token,
-unless --insecure.
+unless --insecure. A browser's cross-origin writes are refused (403), and
+without tokens a loopback server answers only a Host that is localhost (or
+under .localhost) or an IP address.
 
 On SIGINT or SIGTERM it stops accepting, lets the requests in flight finish
 (at most 10 s), closes the store and exits 0. Every write it acknowledged is
@@ -76,7 +87,7 @@ Examples:
 			&cli.StringFlag{Name: "max-body", Usage: "largest request body (JSON-RPC, query, graph store upload), a `SIZE` such as 32MiB", DefaultText: "32MiB", Category: "Limits:"},
 			&cli.DurationFlag{Name: "query-timeout", Usage: "how long a query runs when it asks for no timeout", DefaultText: "30s", Category: "Limits:"},
 			&cli.DurationFlag{Name: "max-query-timeout", Usage: "the longest timeout a query may ask for", DefaultText: "5m", Category: "Limits:"},
-			&cli.Int64Flag{Name: "max-results", Usage: "most rows, triples or items in one response, and triples in one Graph Store PUT or POST; a larger one is an error, never truncated", DefaultText: "1000000", Category: "Limits:"},
+			&cli.Int64Flag{Name: "max-results", Usage: "most rows, triples or items in one response, and triples in one Graph Store PUT or POST or findings.import of RDF; a larger one is an error, never truncated", DefaultText: "1000000", Category: "Limits:"},
 			&cli.Int64Flag{Name: "max-queries", Usage: "read-heavy requests (queries, graph store GETs, listings) evaluated at once", DefaultText: "16", Category: "Limits:"},
 			&cli.DurationFlag{Name: "queue-wait", Usage: "how long a request over --max-queries waits for a turn before 503 busy", DefaultText: "2s", Category: "Limits:"},
 			&cli.DurationFlag{Name: "read-header-timeout", Usage: "time a client has to send a request's headers", DefaultText: "10s", Category: "Limits:"},

@@ -148,7 +148,10 @@ Example:
 					Name:      "resume",
 					Usage:     "resume a paused team",
 					ArgsUsage: "TEAM",
-					Description: `Example:
+					Description: `A team that is not paused is refused (exit 4). The time it was paused is
+added to its timeout and does not count against its tasks' leases.
+
+Example:
    cortexctl teams resume TEAM`,
 					Flags:  withOutput(),
 					Action: func(c *cli.Context) error { return teamsLifecycle(c, e, "resume") },
