@@ -139,6 +139,9 @@
 // Reads see committed data; a query (Namespace.Query) reads one consistent
 // snapshot until its result is closed. Only one process may open a persistent
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
+// A write waiting for its namespace's write lock (Apply, Update, an
+// import's segments and chunks) gives up with its context's error when
+// the context ends, having written nothing.
 // Iterators (of Dataset.Match) and Tx values are for one goroutine. Close may be
 // called while other goroutines work: it waits (up to 30 seconds,
 // Tuning.CloseWait) for the
@@ -186,6 +189,9 @@
 //     run files: about 300 bytes per quad of a segment (~600 MB for 2M
 //     quads of the bench data) at most, removed when the segment is written.
 //   - Literals are stored exactly as given: language tags keep their case, so
-//     "x"@EN and "x"@en are two terms.
+//     "x"@EN and "x"@en are two terms. A literal that export could not write
+//     (text not valid UTF-8, a malformed language tag, a relative datatype
+//     IRI) is refused with ErrInvalidQuad; lookups and removals do not check,
+//     so a term stored before can still be found and removed.
 //   - A query result holds a read transaction until it is closed.
 package cortex

@@ -13,13 +13,16 @@
 // everything but the writes that create one, as in cortexctl):
 //
 //   - POST /ns/{ns}/rpc: JSON-RPC 2.0, single and batch requests, for the
-//     team manager (teams.create, teams.get, ... see Methods).
+//     team manager (teams.create, teams.get, ... see Methods). Member
+//     names are case-sensitive ("ID" is not "id"); a body that is not
+//     UTF-8 is a parse error (-32700).
 //   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
 //   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
 //     SPARQL 1.1 Graph Store HTTP Protocol (a POST to /ns/{ns}/data
 //     itself adds to a new graph: 201, Location, GraphHeader).
 //   - GET /ns/{ns}/events: the namespace's events as Server-Sent Events
-//     (see events.go; teammanager.Manager.Subscribe).
+//     (see events.go; teammanager.Manager.Subscribe); HEAD ends after the
+//     headers.
 //
 // And GET /healthz, GET /metrics (Prometheus text format). A route asked
 // with a method it does not serve is 405 with Allow (GET also serves
@@ -62,9 +65,11 @@
 //
 // # Limits
 //
-// Options set every limit (each With method documents its default):
-// request bodies (413), query time, results per response
-// (ErrTooManyResults, before any result is sent), read-heavy requests
+// Options set every limit (each With method documents its default; a
+// zero Options serves with the defaults): request bodies (413), query
+// time, results per response (ErrTooManyResults, before any result is
+// sent) and the triples of one Graph Store PUT or POST body (413) or one
+// findings.import of RDF, nothing written, read-heavy requests
 // evaluated at once (a request over the limit waits up to the queue wait,
 // then api.ErrBusy: 503 with Retry-After), and, in Serve, the time to
 // send headers, a body (408, ErrRequestTimeout), idle connections, the
@@ -85,7 +90,7 @@
 // # Caveats
 //
 // The Graph Store writes (PUT, POST) read the whole body (bounded by
-// Options.WithMaxBodyBytes) before writing it in one atomic step: a body
+// Options.WithMaxBodyBytes and, in triples, Options.WithMaxResults) before writing it in one atomic step: a body
 // with a syntax error writes nothing, and PUT replaces a graph atomically.
 // The body is parsed as it streams in, but its quads are held in memory
 // until they are written.

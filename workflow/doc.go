@@ -49,7 +49,8 @@
 // required_agreement: a ballot wins when at least that fraction of the
 // voters cast it and more voters than any other ballot. A decided topic
 // stays decided (later votes on it do not count). When no topic is open,
-// or after max_rounds, the tally is final: in the last round the
+// or after max_rounds (at most MaxCouncilRounds, and agents × rounds at
+// most MaxCouncilSteps, checked by Def.Validate), the tally is final: in the last round the
 // tie_breaker's ballot (an agent, or the lead) decides what is still open;
 // the steps of later rounds are skipped. Then each voter's counted ballots
 // are written as its findings in its member graph, the members complete,
@@ -62,7 +63,7 @@
 // A crew or swarm run is a team run whose coordination is the team's task
 // board (package teammanager): its team's members are the Def's agents,
 // and its steps are the lead's turns, turn-1/LEAD … turn-N/LEAD (N:
-// Def.MaxTurns, default DefaultMaxTurns), each depending on the one
+// Def.MaxTurns, default DefaultMaxTurns, at most MaxLeadTurns), each depending on the one
 // before, with the outputs done (boolean) and summary (string). The lead
 // is Def.Lead (collaboration.lead or orchestrator); a swarm without one is
 // coordinated by its first agent, which also takes tasks. Start
@@ -84,7 +85,10 @@
 // with its turns) and completes. A failed turn fails the run, and so does
 // a last turn that does not say done. The agents' delegation rules
 // (allow_delegation, can_delegate_to, can_receive_from in the definitions
-// of Def.AgentDefs) are checked on the lead's assignments.
+// of Def.AgentDefs) are checked on the lead's assignments. A lead turn
+// and a member's task end at the run's step timeout (RunOptions.StepTimeout):
+// the runner's context ends, the task fails as timed out, and what a lead
+// answers after its turn's timeout is not applied.
 //
 // # Data
 //
@@ -142,7 +146,9 @@
 //     its agent's member graph: they are merged if the agent completes
 //     another step.
 //   - Get and List only read: a step past its timeout reads as running
-//     until Ready or a write records its failure.
+//     until Ready or a write records its failure. Run records it even when
+//     the step holds every driver slot, and ends that step's runner's
+//     context.
 //   - Agents map to team members: a run has at most the team manager's
 //     maximum team size of distinct agents (ErrInvalidRun beyond).
 //   - A crew's or swarm's tasks are on its team's board, not in the run's

@@ -17,7 +17,9 @@
 //
 // # Caveats
 //
-// Relative IRIs are resolved only when a base IRI is known (Options.Base or BASE); otherwise they are kept
-// as written. Absolute IRIs are never normalised. Codepoint escapes (\u, \U) are decoded inside IRIs and
+// Every IRI reference (terms, BASE, PREFIX) is resolved against an absolute base (Options.Base or BASE);
+// a relative one with no absolute base is a *SyntaxError wrapping ErrRelativeIRI at its line and column.
+// Absolute IRIs are never normalised. One leading byte-order mark (U+FEFF) is skipped. A syntax error's
+// message quotes at most 80 characters of a token; Excerpt shows a bounded window of the failing line. Codepoint escapes (\u, \U) are decoded inside IRIs and
 // strings only, not anywhere in the query text as §19.2 would allow.
 package parser
