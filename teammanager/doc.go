@@ -218,7 +218,8 @@
 // AddFinding and AddFindings calls that arrive while a write commits are
 // written together in the next Update, one commit (one fsync) for all of
 // them, each still checked against its team and member on its own and
-// failing or succeeding on its own; a call returns once its findings are
+// failing or succeeding on its own (a call whose quads the store refuses
+// too: the others are written without it); a call returns once its findings are
 // committed, so a crash never loses an acknowledged finding. A batch
 // reuses the team states the previous batch read when nothing else has
 // written the namespace since (cortex.Tx.Generation tells); any other
@@ -232,6 +233,13 @@
 //
 // # Caveats
 //
+//   - A merge strategy's result is checked before it is written: a
+//     confidence outside [0, 1], a fact or conflict listed twice, or a
+//     conflict id that is not its topic's fails the merge
+//     (merge.ErrInvalidDecision), and a strategy that panics fails it with
+//     ErrStrategyPanicked; nothing is written.
+//   - Text (task subjects and descriptions, comments, messages, plans, a
+//     team config, a member's result) must be valid UTF-8.
 //   - MergeTeamResults, AddFindings and ImportFindings are atomic at any
 //     size; past a few hundred facts or findings the store journals the
 //     write and holds its other transactions back while it commits (see
