@@ -57,7 +57,7 @@ func tasksCommand(e *env) *cli.Command {
 		{name: "review", usage: "approve (completed; dependents unblock) or reject (back to the assignee, with --feedback) a task in_review", args: "TEAM TASK",
 			lead: true, desc: "cortexctl tasks review TEAM T1 --approve\n   cortexctl tasks review TEAM T1 --reject --feedback 'add tests'",
 			flags: []cli.Flag{&cli.BoolFlag{Name: "approve", Usage: "approve the result"}, &cli.BoolFlag{Name: "reject", Usage: "reject the result"},
-				&cli.StringFlag{Name: "feedback", Usage: "what to change (kept on the task)"}},
+				&cli.StringFlag{Name: "feedback", Usage: "what to change (kept on the task; required with --reject)"}},
 			check: func(c *cli.Context) error {
 				if c.Bool("approve") == c.Bool("reject") {
 					return usagef("tasks review: want one of --approve and --reject")
@@ -290,13 +290,13 @@ Example:
 Only the settings given change; the others are kept.`,
 			Flags: withOutput(
 				&cli.StringFlag{Name: "lead", Usage: "the member `AGENT` who leads the board"},
-				&cli.BoolFlag{Name: "allow-requests", Usage: "let every member create tasks"},
-				&cli.BoolFlag{Name: "lead-may-work", Usage: "let the lead be assigned and claim tasks"},
-				&cli.BoolFlag{Name: "require-review", Usage: "send submissions to in_review for the lead"},
-				&cli.Int64Flag{Name: "max-dispatches", Usage: "circuit breaker: dispatches without completing before a task fails (1..100)"},
+				&cli.BoolFlag{Name: "allow-requests", Usage: "let every member create tasks (a new board's: false)", DefaultText: "unchanged"},
+				&cli.BoolFlag{Name: "lead-may-work", Usage: "let the lead be assigned and claim tasks (a new board's: false)", DefaultText: "unchanged"},
+				&cli.BoolFlag{Name: "require-review", Usage: "send submissions to in_review for the lead (a new board's: true; --require-review=false turns it off)", DefaultText: "unchanged"},
+				&cli.Int64Flag{Name: "max-dispatches", Usage: "circuit breaker: dispatches without completing before a task fails (1..100; a new board's: 3)", DefaultText: "unchanged"},
 				&cli.DurationFlag{Name: "lease", Usage: "how long an in_progress task may go without progress (> 0; 0 is refused; a new board's: 10m)", DefaultText: "unchanged"},
 				&cli.DurationFlag{Name: "stale-after", Usage: "how long an in_progress or in_review task may go unchanged before sweep reports it (> 0; 0 is refused; a new board's: 30m)", DefaultText: "unchanged"},
-				&cli.BoolFlag{Name: "plan-approval", Usage: "claim and dispatch no task before the lead's plan is approved (cortexctl plans)"},
+				&cli.BoolFlag{Name: "plan-approval", Usage: "claim and dispatch no task before the lead's plan is approved (cortexctl plans; a new board's: false)", DefaultText: "unchanged"},
 				&cli.StringFlag{Name: "plan-approver", Usage: "the member `AGENT` who approves the lead's plan ('': the operator)"}),
 			Action: func(c *cli.Context) error { return tasksBoard(c, e) },
 		},
