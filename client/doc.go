@@ -12,7 +12,8 @@
 // constructor. Errors map back to the same sentinel errors
 // (errors.Is(err, teammanager.ErrUnknownTeam)), restored from the error
 // data the server sends (its exit code, kind and error names; see Error);
-// an error of the connection matches api.ErrUnavailable.
+// an error of the connection matches api.ErrUnavailable. Error messages
+// name the server's URL without the password of its user info.
 //
 // # Concurrency
 //
@@ -25,7 +26,8 @@
 // comes back: a team's timeout in whole seconds (CreateTeam refuses a
 // TeamConfig.Timeout that is not one), and the terms and times as the
 // server wrote them. ImportFindings reads its reader whole and sends it in
-// one request, which the server bounds (32 MiB by default). Facts first
+// one request, which the server bounds (32 MiB by default, and RDF to its
+// maximum of results in triples). Facts first
 // runs the team's due merge, as GetTeam does (the server reads the team
 // before its facts). The task board's errors that carry data in the
 // embedded manager (*teammanager.TaskStateError, *teammanager.CycleError)
@@ -34,5 +36,6 @@
 // durations (lease, staleAfter, mailbox maxAge) travel in seconds. JSON
 // carries only UTF-8: a call with a string that is not valid UTF-8 (a
 // team name, a role...) fails with ErrNotUTF8 and sends nothing, where
-// the embedded manager may store it as it is.
+// the embedded manager refuses it with its own error (ErrInvalidTeam,
+// ErrInvalidStatus, ErrInvalidTask, ErrInvalidFinding ...).
 package client
