@@ -56,7 +56,7 @@ It listens on a Unix socket (default DIR/cortex.sock, mode 0600) and on TCP
 runs, DIR/cortex-server.json says how to reach it (pid, socket, address,
 directory); it is removed at shutdown, and a stale one (its process gone) is
 replaced. A malformed --listen or an unusable --socket path (too long, an
-existing file or directory, a missing directory outside DIR) exits 7 before
+existing file or directory, a missing directory other than DIR) exits 7 before
 the store is opened.
 
 Security: the socket is the owner's (mode 0600) and needs no token. On TCP,
