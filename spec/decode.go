@@ -476,8 +476,8 @@ func (d *decoder) collaboration(n *node, path string) *Collaboration {
 						d.errorf(v, p, "max_rounds %s is less than 1", v.str)
 						return
 					}
-					if v.num > math.MaxInt32 {
-						d.errorf(v, p, "max_rounds %s is too large", v.str)
+					if v.num > MaxMaxRounds {
+						d.errorf(v, p, "max_rounds %s is more than %d", v.str, MaxMaxRounds)
 						return
 					}
 					r := int(v.num)

@@ -137,6 +137,7 @@ var ruleCases = []ruleCase{
 	{name: "consensus/agreement-high", files: map[string]string{"t.json": team(`"workflow": {"type": "council"}, "collaboration": {"consensus": {"required_agreement": 1.5}}`)}, want: `/collaboration/consensus/required_agreement: required_agreement 1.5 is outside 0..1`},
 	{name: "consensus/agreement-negative", files: map[string]string{"t.json": team(`"workflow": {"type": "council"}, "collaboration": {"consensus": {"required_agreement": -0.1}}`)}, want: `required_agreement -0.1 is outside 0..1`},
 	{name: "consensus/max-rounds-zero", files: map[string]string{"t.json": team(`"workflow": {"type": "council"}, "collaboration": {"consensus": {"max_rounds": 0}}`)}, want: `/collaboration/consensus/max_rounds: max_rounds 0 is less than 1`},
+	{name: "consensus/max-rounds-over-bound", files: map[string]string{"t.json": team(`"workflow": {"type": "council"}, "collaboration": {"consensus": {"max_rounds": 1001}}`)}, want: `/collaboration/consensus/max_rounds: max_rounds 1001 is more than 1000`},
 
 	// roles that must be team agents
 	{name: "member/tie-breaker", files: map[string]string{"t.json": team(`"workflow": {"type": "council"}, "collaboration": {"consensus": {"tie_breaker": "z"}}`)}, want: `/collaboration/consensus/tie_breaker: tie_breaker "z" is not one of the team's agents`},

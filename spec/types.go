@@ -240,10 +240,13 @@ type Consensus struct {
 	TieBreaker string `json:"tie_breaker,omitempty" yaml:"tie_breaker,omitempty"`
 }
 
-// Defaults of Consensus.
+// Defaults and bounds of Consensus. MaxMaxRounds is the largest
+// max_rounds a definition may give (a council run makes a step per agent
+// and round up front; package workflow also bounds agents × rounds).
 const (
 	DefaultRequiredAgreement = 0.5
 	DefaultMaxRounds         = 3
+	MaxMaxRounds             = 1000
 )
 
 // Agreement returns RequiredAgreement or its default.

@@ -16,6 +16,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -104,8 +105,8 @@ func (d *Def) tieBreaker() string {
 // Limits of a council run, whose steps (a step per agent and round) are
 // made at Start.
 const (
-	MaxCouncilRounds = 1000  // consensus max_rounds at most
-	MaxCouncilSteps  = 10000 // agents × max_rounds at most
+	MaxCouncilRounds = spec.MaxMaxRounds // consensus max_rounds at most (as a definition may give)
+	MaxCouncilSteps  = 10000             // agents × max_rounds at most
 )
 
 // expand returns the form of d a run runs: for a council, a step per
