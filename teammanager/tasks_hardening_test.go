@@ -293,16 +293,6 @@ func TestBoard_Text_ValidUTF8(t *testing.T) {
 func TestTask_Lease_TeamPauseDoesNotCount(t *testing.T) {
 	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, Lease: 10 * time.Minute})
 	f.status(t, team, "a", teammanager.Running, "")
-	pauseFor := func(d time.Duration) {
-		t.Helper()
-		if _, err := f.m.PauseTeam(ctx, team); err != nil {
-			t.Fatal(err)
-		}
-		f.clock.Advance(d)
-		if _, err := f.m.ResumeTeam(ctx, team); err != nil {
-			t.Fatal(err)
-		}
-	}
 	sweep := func() []string {
 		t.Helper()
 		sw, err := f.m.SweepTasks(ctx, team)
@@ -311,18 +301,18 @@ func TestTask_Lease_TeamPauseDoesNotCount(t *testing.T) {
 		}
 		return taskIDs(sw.Requeued)
 	}
-	pauseFor(time.Hour) // a pause before the claim is not the task's
+	f.pauseFor(t, team, time.Hour) // a pause before the claim is not the task's
 	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
 	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
 		t.Fatal(err)
 	}
 	f.clock.Advance(5 * time.Minute)
-	pauseFor(time.Hour)
+	f.pauseFor(t, team, time.Hour)
 	if got := sweep(); len(got) != 0 {
 		t.Fatalf("requeued %v right after an hour's pause, 5 of the lease's 10 minutes used", got)
 	}
 	f.clock.Advance(4 * time.Minute)
-	pauseFor(3 * time.Hour)
+	f.pauseFor(t, team, 3*time.Hour)
 	if got := sweep(); len(got) != 0 {
 		t.Fatalf("requeued %v with 9 of the lease's 10 minutes used", got)
 	}
@@ -432,5 +422,17 @@ func TestTask_Progress_BlankNote(t *testing.T) {
 	}
 	if cs, err := f.m.TaskComments(ctx, team, task.ID); err != nil || len(cs) != 1 || cs[0].Text != "parser done" {
 		t.Fatalf("comments after a progress note: %+v, %v", cs, err)
+	}
+}
+
+// pauseFor pauses team, lets d pass on the fixture's clock and resumes it.
+func (f *fixture) pauseFor(t testing.TB, team string, d time.Duration) {
+	t.Helper()
+	if _, err := f.m.PauseTeam(ctx, team); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(d)
+	if _, err := f.m.ResumeTeam(ctx, team); err != nil {
+		t.Fatal(err)
 	}
 }

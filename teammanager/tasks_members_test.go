@@ -193,16 +193,6 @@ func TestTask_CircuitBreaker_Once(t *testing.T) {
 func TestTask_Stale_TeamPauseDoesNotCount(t *testing.T) {
 	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, Lease: time.Hour, StaleAfter: 30 * time.Minute})
 	f.status(t, team, "a", teammanager.Running, "")
-	pauseFor := func(d time.Duration) {
-		t.Helper()
-		if _, err := f.m.PauseTeam(ctx, team); err != nil {
-			t.Fatal(err)
-		}
-		f.clock.Advance(d)
-		if _, err := f.m.ResumeTeam(ctx, team); err != nil {
-			t.Fatal(err)
-		}
-	}
 	stale := func() []string {
 		t.Helper()
 		sw, err := f.m.SweepTasks(ctx, team)
@@ -211,7 +201,7 @@ func TestTask_Stale_TeamPauseDoesNotCount(t *testing.T) {
 		}
 		return taskIDs(sw.Stale)
 	}
-	pauseFor(2 * time.Hour) // before the tasks: not theirs
+	f.pauseFor(t, team, 2*time.Hour) // before the tasks: not theirs
 	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "held"})
 	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "reviewed"})
 	if _, err := f.m.ClaimTask(ctx, team, "b", "T2"); err != nil {
@@ -224,7 +214,7 @@ func TestTask_Stale_TeamPauseDoesNotCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.clock.Advance(20 * time.Minute)
-	pauseFor(3 * time.Hour)
+	f.pauseFor(t, team, 3*time.Hour)
 	if got := stale(); len(got) != 0 {
 		t.Fatalf("stale %v right after a 3-hour pause, 20 of 30 minutes unchanged", got)
 	}

@@ -14,6 +14,28 @@ import (
 // process holds the store (not 6, "in use"), and leaving its directory as
 // it was. (Not a TestCLI_ test: a server would hold the store.)
 func TestPlansArgs_CheckedBeforeOpening(t *testing.T) {
+	checkedBeforeOpening(t, []argsCase{
+		{[]string{"plans", "draft", "crew", "--title", "t", "--step", "s"}, exitUsage, "--by LEAD is required"},
+		{[]string{"plans", "submit", "crew"}, exitUsage, "--by LEAD is required"},
+		{[]string{"plans", "reject", "crew"}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"plans", "reject", "crew", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
+	})
+}
+
+// argsCase is a command line refused by its own checks: its exit code and
+// a part of its message.
+type argsCase struct {
+	args []string
+	code int
+	msg  string
+}
+
+// checkedBeforeOpening runs each case on a crew team's store that another
+// process holds open (read-only), and checks that the command was refused
+// before it opened the store: its own exit code and message (not 6, "in
+// use"), and the store's directory as it was.
+func checkedBeforeOpening(t *testing.T, cases []argsCase) {
+	t.Helper()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	reader, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithReadOnly(true))
@@ -22,22 +44,13 @@ func TestPlansArgs_CheckedBeforeOpening(t *testing.T) {
 	}
 	defer reader.Close()
 	before := dirState(t, dir)
-	for _, tc := range []struct {
-		args []string
-		code int
-		msg  string
-	}{
-		{[]string{"plans", "draft", "crew", "--title", "t", "--step", "s"}, exitUsage, "--by LEAD is required"},
-		{[]string{"plans", "submit", "crew"}, exitUsage, "--by LEAD is required"},
-		{[]string{"plans", "reject", "crew"}, exitInvalid, "a rejection needs --feedback"},
-		{[]string{"plans", "reject", "crew", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
-	} {
+	for _, tc := range cases {
 		r := runCLI(t, dir, "", tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
-			t.Errorf("%s: exit %d, %q; want %d, %q", strings.Join(tc.args, " "), r.code, r.stderr, tc.code, tc.msg)
+			t.Errorf("%q: exit %d, %q; want %d, %q", tc.args, r.code, r.stderr, tc.code, tc.msg)
 		}
 		if after := dirState(t, dir); after != before {
-			t.Fatalf("%s changed the store's directory", strings.Join(tc.args, " "))
+			t.Fatalf("%q changed the store's directory", tc.args)
 		}
 	}
 }

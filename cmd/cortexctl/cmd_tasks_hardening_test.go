@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
-	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -182,29 +180,10 @@ func TestCLI_TasksBoard_ZeroDurations(t *testing.T) {
 // process holds the store (not 6, "in use"), and leaving its directory as
 // it was. (Not a TestCLI_ test: a server would hold the store.)
 func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
-	dir := t.TempDir()
-	crewTeam(t, dir)
-	reader, err := cortex.Open(context.Background(), dir, cortex.DefaultOptions().WithReadOnly(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
-	before := dirState(t, dir)
-	for _, tc := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"tasks", "review", "crew", "T1", "--reject"}, "a rejection needs --feedback"},
-		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, "a rejection needs --feedback"},
-		{[]string{"mail", "send", "crew", "", "--as", "bob"}, "empty body"},
-		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, "empty body"},
-	} {
-		r := runCLI(t, dir, "", tc.args...)
-		if r.code != exitInvalid || !strings.Contains(r.stderr, tc.msg) {
-			t.Errorf("%q: exit %d, %q; want %d, %q", tc.args, r.code, r.stderr, exitInvalid, tc.msg)
-		}
-		if after := dirState(t, dir); after != before {
-			t.Fatalf("%q changed the store's directory", tc.args)
-		}
-	}
+	checkedBeforeOpening(t, []argsCase{
+		{[]string{"tasks", "review", "crew", "T1", "--reject"}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"mail", "send", "crew", "", "--as", "bob"}, exitInvalid, "empty body"},
+		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, exitInvalid, "empty body"},
+	})
 }
