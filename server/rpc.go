@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/internal/jsonexact"
 )
 
 // rpcRequest is a JSON-RPC 2.0 request object as read: fields are raw so
@@ -192,13 +193,21 @@ func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
 // with a request that is not well-formed. Member names are matched
 // exactly, as JSON-RPC 2.0 wants (its section 3: case-sensitive), not as
 // encoding/json matches the fields of a struct: "Method" or "ID" is a
-// member the protocol does not know, ignored.
+// member the protocol does not know, ignored. A request member given
+// twice is an invalid request (encoding/json would take the last, another
+// reader the first); a repeated id is no id to answer with.
 func readRequestChecked(raw json.RawMessage) (rpcRequest, string, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
 		return rpcRequest{}, "", fmt.Errorf("%w: want a request object, got %s", errInvalidRequest, jsonKind(raw))
 	}
 	req := rpcRequest{JSONRPC: members["jsonrpc"], Method: members["method"], Params: members["params"], ID: members["id"]}
+	if name := repeatedMember(raw); name != "" {
+		if name == "id" || !validID(req.ID) {
+			req.ID = nil
+		}
+		return req, "", fmt.Errorf("%w: duplicate member %q", errInvalidRequest, name)
+	}
 	if req.ID != nil {
 		switch jsonKind(req.ID) {
 		case "string", "number", "null":
@@ -231,11 +240,12 @@ var requestMembers = [...][]byte{[]byte("jsonrpc"), []byte("method"), []byte("pa
 // exactMemberNames reports whether raw, valid JSON, is read the same by
 // rpcRequestTyped, whose fields encoding/json matches case-insensitively,
 // as by exact names: no member name of the top-level object is a request
-// member's in another case ("Method", "ID"), and none is escaped (it may
-// spell one). It scans raw once, without allocating; for anything but an
-// object it reports true.
+// member's in another case ("Method", "ID"), none is escaped (it may
+// spell one), and no request member is given twice. It scans raw once,
+// without allocating; for anything but an object it reports true.
 func exactMemberNames(raw []byte) bool {
 	depth := 0
+	var seen uint8 // requestMembers[i] seen: bit i
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '{', '[':
@@ -257,14 +267,50 @@ func exactMemberNames(raw []byte) bool {
 				return false
 			}
 			name := raw[start:i]
-			for _, m := range requestMembers {
-				if bytes.EqualFold(name, m) && !bytes.Equal(name, m) {
+			for j, m := range requestMembers {
+				if !bytes.EqualFold(name, m) {
+					continue
+				}
+				if !bytes.Equal(name, m) || seen&(1<<j) != 0 {
 					return false
 				}
+				seen |= 1 << j
 			}
 		}
 	}
 	return true
+}
+
+// repeatedMember returns the first request member (jsonrpc, method,
+// params, id) that raw, a JSON object, names twice, escaped or not; "" if
+// none is.
+func repeatedMember(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return ""
+	}
+	var seen uint8
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		name, _ := tok.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+		for j, m := range requestMembers {
+			if name != string(m) {
+				continue
+			}
+			if seen&(1<<j) != 0 {
+				return name
+			}
+			seen |= 1 << j
+		}
+	}
+	return ""
 }
 
 // isMemberName reports whether the string that ends before raw[i] is a
@@ -322,8 +368,11 @@ func jsonKind(raw json.RawMessage) string {
 	return "number"
 }
 
-// decodeParams reads params (an object; absent or null: {}) into v,
-// refusing unknown fields. Errors match api.ErrUsage (invalid params).
+// decodeParams reads params (an object; absent or null: {}) into v with
+// member names matched exactly (jsonexact.Unmarshal): a name that is not
+// a field's as its tag writes it ("Team" for "team"), and a name given
+// twice at any depth, are refused, as unknown fields are. Errors match
+// api.ErrUsage (invalid params, -32602) and name the member.
 func decodeParams(params json.RawMessage, v any) error {
 	if params == nil || jsonKind(params) == "null" {
 		params = json.RawMessage("{}")
@@ -331,9 +380,7 @@ func decodeParams(params json.RawMessage, v any) error {
 	if jsonKind(params) != "object" {
 		return fmt.Errorf("%w: params must be an object with named fields", api.ErrUsage)
 	}
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonexact.Unmarshal(params, v); err != nil {
 		return fmt.Errorf("%w: params: %s", api.ErrUsage, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil

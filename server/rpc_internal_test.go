@@ -20,10 +20,16 @@ func TestReadRequest_OnePassAsChecked(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"x","Jsonrpc":"1.0","paramS":3,"iD":{}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"Method":"y","ID":2}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":[{"Method":"y"}],"note":"\"Method\": 1"}`,
-		`{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","extra":true,"extra":false}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","extra":true}`,
 		`{"jsonrpc":"2.0","id":1,"method":"\u0074eams.list"}`,
 		// Not well-formed: the checked reading's errors.
+		`{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a","\u006dethod":"b"}`,
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"a"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a","params":{},"params":[]}`,
+		`{"jsonrpc":"2.0","jsonrpc":"2.0","method":"a"}`,
+		`{"jsonrpc":"2.0","id":{},"method":"a","method":"b"}`,
 		`{"JSONRPC":"2.0","Method":"teams.get","ID":-1.5e3}`,
 		`{"jsonrpc":"2.0","method":"x","ID":1}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","Method":"y"}`,
@@ -112,6 +118,10 @@ func TestExactMemberNames(t *testing.T) {
 		`{"jsonrpc":"2.0","jsonRPC":"2.0"}`:                                  false,
 		`{"\u0069d":1}`:                                                      false,
 		`{"method":"x","id\\":1}`:                                            false,
+		`{"method":"x","method":"y"}`:                                        false,
+		`{"id":1,"method":"x","id":1}`:                                       false,
+		`{"params":{"id":1,"id":2},"id":3}`:                                  true,
+		`{"extra":1,"extra":2}`:                                              true,
 	} {
 		if got := exactMemberNames([]byte(raw)); got != want {
 			t.Errorf("exactMemberNames(%s) = %v, want %v", raw, got, want)

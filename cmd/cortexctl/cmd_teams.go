@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
+	"github.com/cortexgraph/cortex/internal/jsonexact"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -68,7 +68,7 @@ Example:
 					ArgsUsage: " ",
 					Description: `Members are AGENT:ROLE[:TASK]; --from reads a JSON5 team config instead
 (fields: id, name, strategy, context, timeout (seconds), threshold,
-tieBreaker, members [{agent, role, task, critical}]).
+tieBreaker, members [{agent, role, task, critical}], in this case).
 
 Examples:
    cortexctl teams create --name review --member alice:lead:correctness --member bob:reviewer
@@ -217,8 +217,11 @@ Example:
 	}
 }
 
-// parseTeamFile reads a JSON5 team config (api.TeamConfig); unknown keys
-// are errors.
+// parseTeamFile reads a JSON5 team config (api.TeamConfig); unknown keys,
+// and keys in another case than the config's ("Members" for "members"),
+// are errors, as in the params of the server's teams.create
+// (jsonexact.Unmarshal). A key given twice is not seen: JSON5 is read into
+// a map first, which keeps the last.
 func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	var raw interface{}
 	if err := json5.Unmarshal(data, &raw); err != nil {
@@ -228,10 +231,8 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	if err != nil { // NaN or Infinity, which JSON5 allows and JSON does not
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
 	var tf api.TeamConfig
-	if err := dec.Decode(&tf); err != nil {
+	if err := jsonexact.Unmarshal(js, &tf); err != nil {
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
 	}
 	return tf.TeamConfig()

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,8 +16,8 @@ import (
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
-// teamFileKeys and memberKeys are the keys parseTeamFile accepts (matched
-// case-insensitively, as encoding/json matches field names).
+// teamFileKeys and memberKeys are the keys parseTeamFile accepts, in this
+// case only.
 var (
 	teamFileKeys = []string{"id", "name", "strategy", "context", "timeout", "threshold", "tieBreaker", "members"}
 	memberKeys   = []string{"agent", "role", "task", "critical"}
@@ -31,7 +31,8 @@ var (
 //   - a rejected input returns the zero TeamConfig and an error that maps to
 //     the syntax exit code (not JSON5) or the invalid-value exit code (wrong
 //     shape, unknown key), never to "internal";
-//   - a top-level or member key outside the documented fields is rejected;
+//   - a top-level or member key outside the documented fields, or one of
+//     them in another case, is rejected;
 //   - an accepted input yields a Timeout that is -1 (none) or a non-negative
 //     whole number of seconds, and a config that survives being written back
 //     as a team file and parsed again unchanged.
@@ -68,6 +69,8 @@ func FuzzParseTeamFile(f *testing.F) {
 		`{name: 'x', threshold: 0x10, members: [{agent: 'a', critical: 'yes'}]}`,
 		"{name: '\xff\xfe', members: [{agent: '\u00e9'}]}",
 		`{name: 'x', name: 'y', NAME: 'z'}`,
+		`{Name: 'x', members: [{agent: 'a'}]}`,
+		`{name: 'x', members: [{Agent: 'a'}]}`,
 		`/* comment */ {name: 'x',} // trailing`,
 		// Regressions: JSON5 numbers JSON cannot hold gave an unclassified
 		// (exit code 1) error; timeouts past the range of time.Duration
@@ -133,7 +136,7 @@ func unknownKey(raw any) (string, bool) {
 		if !knownKey(k, teamFileKeys) {
 			return k, true
 		}
-		if !strings.EqualFold(k, "members") {
+		if k != "members" {
 			continue
 		}
 		ms, _ := v.([]any)
@@ -150,12 +153,7 @@ func unknownKey(raw any) (string, bool) {
 }
 
 func knownKey(k string, keys []string) bool {
-	for _, want := range keys {
-		if strings.EqualFold(k, want) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(keys, k)
 }
 
 // encodeTeamFile writes tc back in the team file format.

@@ -207,3 +207,31 @@ func TestCLI_TeamsCreateCriticalNotMember(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestCLI_TeamsCreateFromExactKeys: a --from team file's keys are matched
+// exactly, as the params of the server's teams.create are: a key in
+// another case ("Members" for "members"), at the top or in a member, is an
+// invalid value (exit 7) that names it and creates nothing. encoding/json
+// took it for the key it folds to.
+func TestCLI_TeamsCreateFromExactKeys(t *testing.T) {
+	dir := t.TempDir()
+	for name, tc := range map[string]struct{ file, msg string }{
+		"top-level key": {`{id: "t1", name: "x", Members: [{agent: "ann"}]}`,
+			`unknown field "Members" (field names are case-sensitive; did you mean "members"?)`},
+		"member key": {`{id: "t1", name: "x", members: [{agent: "ann"}, {AGENT: "bob"}]}`,
+			`members[1]: unknown field "AGENT" (field names are case-sensitive; did you mean "agent"?)`},
+		"camel-case key": {`{id: "t1", name: "x", tiebreaker: "ann", members: [{agent: "ann"}]}`,
+			`unknown field "tiebreaker" (field names are case-sensitive; did you mean "tieBreaker"?)`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, dir, "", "teams", "create", "--from", writeFile(t, "team.json5", tc.file))
+			if r.code != exitInvalid || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d, stderr %q, want exit 7 and %q", r.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	if r := runCLI(t, dir, "", "teams", "get", "t1"); r.code != exitNotFound {
+		t.Fatalf("teams get t1 after the refused files: exit %d\n%s", r.code, r.stdout)
+	}
+	mustCLI(t, dir, "teams", "create", "--from", writeFile(t, "team.json5", `{id: "t1", name: "x", tieBreaker: "ann", members: [{agent: "ann"}]}`))
+}

@@ -155,3 +155,27 @@ func TestCLI_WorkflowsStepTimeoutValues(t *testing.T) {
 		t.Fatalf("the refused runs were started:\n%s", out)
 	}
 }
+
+// TestCLI_WorkflowsExecExactKeys: an --exec command's output is read as
+// the server reads params: a key in another case or a key given twice
+// fails the step, naming the key (encoding/json took "Outputs" for
+// "outputs", and the last of two).
+func TestCLI_WorkflowsExecExactKeys(t *testing.T) {
+	for name, tc := range map[string]struct{ out, reason string }{
+		"wrong case": {`{"Outputs": {}}`,
+			`step command output: unknown field "Outputs" (field names are case-sensitive; did you mean "outputs"?)`},
+		"nested wrong case": {`{"findings": [{"subject": "<http://ex/s>", "predicate": "<http://ex/p>", "object": "o", "Confidence": 1}]}`,
+			`step command output: findings[0]: unknown field "Confidence" (field names are case-sensitive; did you mean "confidence"?)`},
+		"duplicate key": {`{"outputs": {"a": 1}, "outputs": {"a": 2}}`, `step command output: duplicate key "outputs"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, status, reason := stepOf(t, "--exec", fmt.Sprintf("echo '%s'", tc.out))
+			if code != 4 || status != "failed" || reason != tc.reason {
+				t.Fatalf("exit %d, step %s (%q), want exit 4 and %q", code, status, reason, tc.reason)
+			}
+		})
+	}
+	if code, status, reason := stepOf(t, "--exec", `echo '{"outputs": {}, "findings": []}'`); code != 0 || status != "completed" {
+		t.Fatalf("exit %d, step %s (%q), want it completed", code, status, reason)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/cortexgraph/cortex/internal/jsonexact"
 )
 
 // maxExecOutput is how much stdout an --exec command may print for one
@@ -63,17 +65,19 @@ func (w *capWriter) Write(p []byte) (int, error) {
 var errExecOutputTooLarge = errors.New("output too large")
 
 // decodeExecJSON decodes data, an --exec command's output, into v: one
-// JSON value with no unknown fields and nothing after it but white space
-// (a second value is an error, not dropped).
+// JSON value with nothing after it but white space (a second value is an
+// error, not dropped), its member names read exactly as the server reads
+// params (jsonexact.Unmarshal: no unknown field, none in another case, no
+// key twice).
 func decodeExecJSON(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		return err
 	}
 	end := dec.InputOffset()
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("more output after the JSON value, which ends at byte %d", end)
 	}
-	return nil
+	return jsonexact.Unmarshal(raw, v)
 }

@@ -1,0 +1,150 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// TestRPC_ParamsNamesExact: a params member is named exactly as the
+// method's field is (encoding/json matched "Team" and "TEAM" to "team",
+// and took the last of two members naming one field); another case, a
+// name given twice, at any depth, is invalid params (-32602, kind usage,
+// exit code 2) naming the member, and the call writes nothing.
+func TestRPC_ParamsNamesExact(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	const spo = `"subject":"<http://ex/s>","predicate":"<http://ex/p>","object":"\"o\""`
+	for _, tc := range []struct {
+		name, method, params string
+		msg                  string // "": a result
+	}{
+		{"exact case", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"confidence":0.5}`, ""},
+		{"exact case, nested", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `,"confidence":0.5}]}`, ""},
+		{"wrong case", "teams.get", `{"Team":"t1"}`,
+			`params: unknown field "Team" (field names are case-sensitive; did you mean "team"?)`},
+		{"wrong case of an optional field", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"Confidence":0.9}`,
+			`params: unknown field "Confidence" (field names are case-sensitive; did you mean "confidence"?)`},
+		{"all capitals", "teams.list", `{"STATUS":"running"}`,
+			`params: unknown field "STATUS" (field names are case-sensitive; did you mean "status"?)`},
+		{"escaped wrong case", "teams.get", `{"\u0054eam":"t1"}`,
+			`params: unknown field "Team" (field names are case-sensitive; did you mean "team"?)`},
+		{"both cases", "teams.get", `{"team":"t1","Team":"t2"}`,
+			`params: unknown field "Team" (field names are case-sensitive; did you mean "team"?)`},
+		{"duplicate key", "teams.get", `{"team":"t1","team":"t2"}`, `params: duplicate key "team"`},
+		{"duplicate key, escaped", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"\u0061gent":"bob"}`, `params: duplicate key "agent"`},
+		{"nested wrong case", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `},{` + spo + `,"Confidence":1}]}`,
+			`params: findings[1]: unknown field "Confidence" (field names are case-sensitive; did you mean "confidence"?)`},
+		{"nested wrong case, team config", "teams.create", `{"id":"t2","name":"n","members":[{"Agent":"bob"}]}`,
+			`params: members[0]: unknown field "Agent" (field names are case-sensitive; did you mean "agent"?)`},
+		{"nested duplicate", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `,"object":"\"p\""}]}`,
+			`params: findings[0]: duplicate key "object"`},
+		{"nested wrong case, workflow definition", "workflows.start", `{"def":{"name":"d","steps":[{"name":"s","Agent":"alice"}]}}`,
+			`params: def.steps[0]: unknown field "Agent" (field names are case-sensitive; did you mean "agent"?)`},
+		{"duplicate key in a map", "workflows.start", `{"def":{"name":"d","steps":[{"name":"s","agent":"alice"}]},"inputs":{"x":1,"x":2}}`,
+			`params: inputs: duplicate key "x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, ts, tc.method, tc.params)
+			if tc.msg == "" {
+				if r.Error != nil {
+					t.Fatalf("error %d %s", r.Error.Code, r.Error.Message)
+				}
+				return
+			}
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if e := r.Error; e.Code != -32602 || e.Data.Kind != string(api.KindUsage) || e.Data.ExitCode != api.ExitUsage || !strings.Contains(e.Message, tc.msg) || string(r.ID) != "1" {
+				t.Errorf("error %d %q %+v (id %s), want -32602, kind usage, exit 2, id 1 and %q", e.Code, e.Message, e.Data, r.ID, tc.msg)
+			}
+		})
+	}
+	// The refused calls wrote nothing: the two findings of the exact calls,
+	// with confidence 0.5, and no team t2.
+	var fs []api.Finding
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1"}, &fs)
+	if len(fs) != 2 || fs[0].Confidence != 0.5 || fs[1].Confidence != 0.5 || fs[0].Agent != "alice" {
+		t.Errorf("findings after the refused calls: %+v", fs)
+	}
+	if r := ts.call("acme", "teams.get", map[string]any{"team": "t2"}); r.Error == nil || r.Error.Data.Kind != string(api.KindNotFound) {
+		t.Errorf("teams.get t2 after a refused teams.create: %s %+v", r.Result, r.Error)
+	}
+}
+
+// A batch's items are read as single requests are: one with a params
+// member in another case is refused, the others are answered.
+func TestRPC_ParamsNamesExactInBatch(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	resp, body := ts.rpcRaw("acme", `[{"jsonrpc":"2.0","id":1,"method":"teams.get","params":{"team":"t1"}},`+
+		`{"jsonrpc":"2.0","id":2,"method":"teams.get","params":{"TEAM":"t1"}},`+
+		`{"jsonrpc":"2.0","id":3,"method":"teams.get","params":{"team":"t1","team":"t1"}}]`)
+	var rs []rpcResponse
+	if err := json.Unmarshal([]byte(body), &rs); err != nil || resp.StatusCode != http.StatusOK || len(rs) != 3 {
+		t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+	}
+	if rs[0].Error != nil || string(rs[0].ID) != "1" {
+		t.Errorf("exact params: %s", body)
+	}
+	for i, msg := range map[int]string{1: `unknown field "TEAM" (field names are case-sensitive; did you mean "team"?)`, 2: `duplicate key "team"`} {
+		if e := rs[i].Error; e == nil || e.Code != -32602 || e.Data.Kind != string(api.KindUsage) || !strings.Contains(e.Message, msg) {
+			t.Errorf("item %d: %s, want -32602 with %q", i+1, body, msg)
+		}
+	}
+}
+
+// TestRPC_DuplicateMembers: a request member (jsonrpc, method, params, id)
+// given twice is an invalid request (encoding/json took the last, where
+// another reader takes the first); one whose id is given twice is answered
+// with id null. A member the protocol does not know may repeat: it is
+// ignored.
+func TestRPC_DuplicateMembers(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	for _, tc := range []struct {
+		name, body string
+		code       int    // 0: a result
+		id, msg    string // the id and message wanted
+	}{
+		{"method", `{"jsonrpc":"2.0","method":"teams.delete","method":"strategies.list","id":1}`, -32600, "1", `duplicate member "method"`},
+		{"method, escaped", `{"jsonrpc":"2.0","method":"strategies.list","\u006dethod":"strategies.list","id":2}`, -32600, "2", `duplicate member "method"`},
+		{"params", `{"jsonrpc":"2.0","method":"strategies.list","params":{},"params":null,"id":3}`, -32600, "3", `duplicate member "params"`},
+		{"jsonrpc", `{"jsonrpc":"1.0","jsonrpc":"2.0","method":"strategies.list","id":4}`, -32600, "4", `duplicate member "jsonrpc"`},
+		{"id", `{"jsonrpc":"2.0","method":"strategies.list","id":5,"id":6}`, -32600, "null", `duplicate member "id"`},
+		{"notification", `{"jsonrpc":"2.0","method":"strategies.list","method":"strategies.list"}`, -32600, "null", `duplicate member "method"`},
+		{"unknown member", `{"jsonrpc":"2.0","method":"strategies.list","id":7,"note":1,"note":2}`, 0, "7", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := ts.rpcRaw("acme", tc.body)
+			var r rpcResponse
+			if err := json.Unmarshal([]byte(body), &r); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+			}
+			if string(r.ID) != tc.id {
+				t.Errorf("id %s, want %s: %s", r.ID, tc.id, body)
+			}
+			switch {
+			case tc.code == 0 && (r.Error != nil || r.Result == nil):
+				t.Errorf("want a result: %s", body)
+			case tc.code != 0 && (r.Error == nil || r.Error.Code != tc.code || r.Error.Data.Kind != string(api.KindUsage) || !strings.Contains(r.Error.Message, tc.msg)):
+				t.Errorf("want error %d with %q: %s", tc.code, tc.msg, body)
+			}
+		})
+	}
+}
+
+// rawCall calls method with params as written (raw JSON) and returns the
+// response.
+func rawCall(t *testing.T, ts *testServer, method, params string) rpcResponse {
+	t.Helper()
+	resp, body := ts.rpcRaw("acme", `{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+`}`)
+	var r rpcResponse
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("%s: %d %v in %s", method, resp.StatusCode, err, body)
+	}
+	return r
+}
