@@ -59,7 +59,9 @@ replaced. A malformed --listen or an unusable --socket path (too long, an
 existing file or directory, a missing directory other than DIR) exits 7 before
 the store is opened.
 
-Security: the socket is the owner's (mode 0600) and needs no token. On TCP,
+Security: the socket is the owner's (mode 0600 from the moment it exists: it
+is bound in a private directory beside its path, then linked into place) and
+needs no token. On TCP,
 as soon as DIR/tokens.json holds any token (cortexctl tokens create), every
 request needs one (Authorization: Bearer TOKEN), except GET /healthz: 401
 without a valid one, 403 for another namespace or too low a role. A --listen
@@ -315,14 +317,19 @@ func collect(ch <-chan error) []error {
 var maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 
 // checkSocketPath checks serve's socket path before anything is opened: a
-// path too long for a socket address, a file or directory there that is
-// not a socket, or (checkDir: the socket is not in the data directory,
-// which opening the store creates) a parent directory that does not exist
-// are invalid values (exit 7).
+// path too long for a socket address (or whose directory leaves no room
+// for the private directory the socket is bound in first: bindPrivate), a
+// file or directory there that is not a socket, or (checkDir: the socket
+// is not in the data directory, which opening the store creates) a parent
+// directory that does not exist are invalid values (exit 7).
 func checkSocketPath(path string, checkDir bool) error {
 	if len(path) > maxSocketPath {
 		return fmt.Errorf("%w: serve: socket %s is %d bytes long, longer than a Unix socket path may be (%d): give a shorter --socket PATH, or --socket \"\" for none",
 			errInvalid, path, len(path), maxSocketPath)
+	}
+	if dir := filepath.Dir(path); len(dir) > maxPrivateDir {
+		return fmt.Errorf("%w: serve: socket %s: its directory is %d bytes long, too long for the private directory the socket is bound in first (at most %d): give a shorter --socket PATH, or --socket \"\" for none",
+			errInvalid, path, len(dir), maxPrivateDir)
 	}
 	fi, err := os.Lstat(path)
 	switch {
@@ -351,9 +358,11 @@ func checkListenAddr(addr string) error {
 	return nil
 }
 
-// listenUnix listens on the Unix socket path (mode 0600). A socket file
-// already there that nobody answers on (left by a server that was killed)
-// is replaced; one that answers is in use.
+// listenUnix listens on the Unix socket path, mode 0600 from the moment
+// path exists (listenPrivate). A socket file already at path that nobody
+// answers on (left by a server that was killed) is replaced; one that
+// answers is in use, as is one that appears at path while the socket is
+// bound. The listener's Addr is path.
 func listenUnix(path string) (net.Listener, error) {
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
@@ -367,17 +376,7 @@ func listenUnix(path string) (net.Listener, error) {
 			return nil, fmt.Errorf("serve: stale socket: %w", err)
 		}
 	}
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
-	}
-	// Not unlinked by Close: serve removes it once every request is done.
-	l.(*net.UnixListener).SetUnlinkOnClose(false)
-	if err := os.Chmod(path, 0o600); err != nil {
-		l.Close()
-		return nil, fmt.Errorf("serve: %w", err)
-	}
-	return l, nil
+	return listenPrivate(path)
 }
 
 // logger returns the log of serve: on stderr, prefixed.

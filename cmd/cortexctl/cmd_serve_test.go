@@ -32,6 +32,7 @@ type served struct {
 	cmd    *exec.Cmd
 	dir    string
 	disc   server.Discovery
+	line   string        // its "serving" line
 	stderr *bytes.Buffer // what it printed after its "serving" line
 	done   chan struct{} // closed when the process has exited and its stderr is read
 	tcp    *http.Client
@@ -53,11 +54,11 @@ func startServe(t *testing.T, dir string, args ...string) *served {
 	}
 	s := &served{t: t, cmd: cmd, dir: dir, stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	r := bufio.NewReader(pipe)
-	line, err := r.ReadString('\n')
-	if err != nil || !strings.Contains(line, "serving") {
+	s.line, err = r.ReadString('\n')
+	if err != nil || !strings.Contains(s.line, "serving") {
 		rest, _ := io.ReadAll(r)
 		cmd.Wait()
-		t.Fatalf("serve did not start: %q %v %s", line, err, rest)
+		t.Fatalf("serve did not start: %q %v %s", s.line, err, rest)
 	}
 	go func() {
 		io.Copy(s.stderr, r)
@@ -394,5 +395,51 @@ func TestServe_SocketInNewDataDir(t *testing.T) {
 	}
 	if code := s.stop(syscall.SIGTERM); code != 0 {
 		t.Fatalf("exit %d: %s", code, s.stderr)
+	}
+}
+
+// entries returns the names in dir.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestServe_SocketPublishedPrivate: serve binds its socket in a private
+// directory and links it into place (listenUnix), so that it is 0600 from
+// the moment it is there: once serving, the socket's directory holds the
+// socket, of mode 0600, and no private directory; the serving line names
+// the socket's path (not the private one); it is removed at shutdown.
+func TestServe_SocketPublishedPrivate(t *testing.T) {
+	sockDir := t.TempDir()
+	sock := filepath.Join(sockDir, "cortex.sock")
+	s := startServe(t, t.TempDir(), "--listen", "", "--socket", sock)
+	fi, err := os.Lstat(sock)
+	if err != nil || fi.Mode()&os.ModeSocket == 0 || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket: %v %v", fi.Mode(), err)
+	}
+	if names := entries(t, sockDir); len(names) != 1 || names[0] != "cortex.sock" {
+		t.Fatalf("%s holds %v while serving, want only cortex.sock", sockDir, names)
+	}
+	if !strings.Contains(s.line, " on unix:"+sock+" ") {
+		t.Errorf("serving line %q does not name unix:%s", s.line, sock)
+	}
+	resp, err := s.unix.Get("http://cortex/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz over the socket: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit %d: %s", code, s.stderr)
+	}
+	if names := entries(t, sockDir); len(names) != 0 {
+		t.Fatalf("%s holds %v after shutdown, want nothing", sockDir, names)
 	}
 }
