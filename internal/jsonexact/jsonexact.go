@@ -207,8 +207,8 @@ func (w *walker) object(t reflect.Type) error {
 // of a NameError is built as it goes up, so that it costs nothing while
 // the names are fine.
 func within(err error, step string) error {
-	ne, ok := err.(*NameError) // made here, never wrapped
-	if !ok {
+	var ne *NameError
+	if !errors.As(err, &ne) {
 		return err
 	}
 	switch {
