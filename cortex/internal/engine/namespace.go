@@ -46,6 +46,7 @@ type Namespace struct {
 	writeGen, removeGen uint64
 
 	nodes     nodeCache // the last delta's nodes (nodecache.go), guarded by wmu
+	flight    *flight   // the last UpdateAsync's commit until settled (pipeline.go), guarded by wmu
 	cache     valueCache
 	statCache statsCache // planner statistics (stats.go)
 
@@ -119,19 +120,30 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) 
 }
 
 // lockWrite takes the namespace's write lock, counted in waiting while it
-// waits.
+// waits, and settles the pipelined commit in flight (see settle).
 func (n *Namespace) lockWrite() {
-	if n.wmu.TryLock() {
-		return
+	if !n.wmu.TryLock() {
+		n.waiting.Add(1)
+		n.wmu.Lock()
+		n.waiting.Add(-1)
 	}
-	n.waiting.Add(1)
-	n.wmu.Lock()
-	n.waiting.Add(-1)
+	n.settle()
 }
 
 // lockWriteCtx is lockWrite that gives up when ctx ends, with an error
 // wrapping ctx's.
 func (n *Namespace) lockWriteCtx(ctx context.Context) error {
+	if err := n.acquireCtx(ctx); err != nil {
+		return err
+	}
+	n.settle()
+	return nil
+}
+
+// acquireCtx takes the write lock, counted in waiting while it waits, or
+// fails when ctx ends. Unlike lockWriteCtx it leaves a pipelined commit in
+// flight as it is.
+func (n *Namespace) acquireCtx(ctx context.Context) error {
 	if n.wmu.TryLock() {
 		return nil
 	}
@@ -243,6 +255,7 @@ func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool,
 		return false, nil
 	}
 	defer n.wmu.Unlock()
+	n.settle()
 	return true, n.updateLocked(ctx, fn)
 }
 
@@ -290,9 +303,11 @@ func (tx *Tx) Namespace() *Namespace { return tx.n }
 
 // Generation returns the namespace's write generation as the Update found
 // it (writeGen). Every write of the namespace advances it by one, whether
-// it commits or fails: a delta or side-table write (Apply, Update, DropGraph,
-// a journaled delta) and each chunk or segment of an import. An Update
-// whose fn stages nothing writes nothing and leaves it as it was.
+// it commits or fails: a delta or side-table write (Apply, Update,
+// UpdateAsync, DropGraph, a journaled delta) and each chunk or segment of
+// an import; a failed UpdateAsync commit advances it once more when it is
+// settled (pipeline.go). An Update whose fn stages nothing writes nothing
+// and leaves it as it was.
 func (tx *Tx) Generation() uint64 { return tx.n.writeGen }
 
 // pinSet returns the normalised terms of pin as a set (nil if none). A term
@@ -313,7 +328,10 @@ func pinSet(pin []quad.Value) map[quad.Value]bool {
 	return set
 }
 
-func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) error {
+// checkWrite checks what every delta is checked for before anything is
+// written: the context, the store open and writable, the terms and rows
+// within the store's limits.
+func (n *Namespace) checkWrite(ctx context.Context, add []quad.Quad, side *sideOps) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -331,6 +349,13 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 		if err != nil {
 			return fmt.Errorf("namespace %s: %w", n.name, err)
 		}
+	}
+	return nil
+}
+
+func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) error {
+	if err := n.checkWrite(ctx, add, side); err != nil {
+		return err
 	}
 	n.writeGen++
 	if len(remove) > 0 {
