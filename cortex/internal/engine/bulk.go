@@ -1015,7 +1015,7 @@ func metaInt(v []byte) (int64, error) {
 // again (pipeline.go) and handed over while another was in flight.
 type storeCounters struct {
 	spec, redo, streamed, spilled, accumulated, rollbacks, parallelReads atomic.Int64
-	pipelineRedo, pipelined                                               atomic.Int64
+	pipelineRedo, pipelined                                              atomic.Int64
 }
 
 // bulkTxn is a Badger read-write transaction seen through the namespace's key
