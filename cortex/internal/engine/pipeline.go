@@ -150,21 +150,10 @@ func noWait() error { return nil }
 // updateAsyncOnce is one attempt of UpdateAsync, holding n.wmu. again
 // reports that the attempt was discarded and must be made again.
 func (n *Namespace) updateAsyncOnce(ctx context.Context, fn func(tx *Tx) error) (wait func() error, err error, again bool) {
-	f := n.flight
-	var btx *badgerkv.Tx // the transaction opened for this delta by f, if f is still in flight
-	if f != nil {
-		if btx = f.claim(); btx == nil {
-			n.settle() // it has completed
-			f = nil
-		}
-	}
-	// fail returns err after f (which fn's view included) completed: if f
-	// failed, the attempt is made again.
+	// fail returns err once the commit in flight (which fn's view
+	// included) has completed: if it failed, the attempt is made again.
 	fail := func(err error) (func() error, error, bool) {
-		if btx != nil {
-			btx.Close()
-		}
-		if f != nil {
+		if f := n.flight; f != nil {
 			n.settle()
 			if f.err != nil {
 				return nil, nil, true
@@ -197,13 +186,29 @@ func (n *Namespace) updateAsyncOnce(ctx context.Context, fn func(tx *Tx) error) 
 	}
 	pins := pinSet(tx.d.Pin)
 	if len(remove)+len(add)+tx.s.len() > n.s.tune.MaxDeltaQuads {
-		// A journaled delta: written as Update writes it, once f is done.
+		// A journaled delta: written as Update writes it, once the
+		// commit in flight is done.
 		if w, err, again := fail(nil); again || err != nil {
 			return w, err, again
 		}
 		return noWait, n.applyLocked(ctx, remove, add, pins, tx.s), false
 	}
 
+	// The transaction the commit in flight opened for this delta, if it
+	// is still in flight (claimed only now, so that nothing leaks if fn
+	// panics; fn's own reads of the namespace waited for that commit).
+	f := n.flight
+	var btx *badgerkv.Tx
+	if f != nil {
+		if btx = f.claim(); btx == nil {
+			// It has completed (while fn ran, which assumed it).
+			n.settle()
+			if f.err != nil {
+				return nil, nil, true
+			}
+			f = nil
+		}
+	}
 	overlaid := btx != nil
 	if !overlaid {
 		ft, err := n.view.Tx(true)

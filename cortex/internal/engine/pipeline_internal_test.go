@@ -406,3 +406,45 @@ func TestUnrecordedIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateAsync_FnPanics: a fn that panics while a commit is in flight
+// leaves nothing open: the lock is free, the commit in flight completes,
+// and no transaction is left in the store's gate.
+func TestUpdateAsync_FnPanics(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := &heldCommits{}
+	o := DefaultOptions().WithSyncWrites(false)
+	o.hooks.handOver = h.handOver
+	s := testStore(t, t.TempDir(), o)
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := quad.Quad{Subject: quad.IRI("http://x/s"), Predicate: quad.IRI("http://x/p"), Object: quad.String("o")}
+	wait, err := n.UpdateAsync(ctx, func(tx *Tx) error { tx.Add(x); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("fn's panic did not reach the caller")
+			}
+		}()
+		_, _ = n.UpdateAsync(ctx, func(tx *Tx) error { panic("boom") })
+	}()
+	h.release()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Remove: []quad.Quad{x}}); err != nil {
+		t.Fatal(err)
+	}
+	s.gate.mu.Lock()
+	open := s.gate.n
+	s.gate.mu.Unlock()
+	if open != 0 {
+		t.Fatalf("%d transactions left open in the gate", open)
+	}
+}
