@@ -60,9 +60,10 @@
 //     errors.As match whichever layer made the error.
 //   - Beside them, importing nothing of the module: spec (multi-agent-spec
 //     definitions: parse, validate, marshal); internal/ctxcause (a
-//     context's cause in an error) and internal/proc (whether a process of
+//     context's cause in an error), internal/proc (whether a process of
 //     this machine is alive: stale discovery files, a dead driver's hold of
-//     a run).
+//     a run) and internal/jsonexact (JSON decoded with member names matched
+//     exactly and none given twice: the server's params, the CLI's files).
 //   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
 //     defstore (definitions stored as RDF), workflow (runs of team
 //     definitions, over teammanager), api (the JSON shapes and error

@@ -17,6 +17,7 @@ import (
 var layers = map[string][]string{
 	"internal/ctxcause":        nil,
 	"internal/proc":            nil,
+	"internal/jsonexact":       nil,
 	"namespace":                nil,
 	"merge":                    nil,
 	"config":                   {"namespace"},
@@ -45,7 +46,7 @@ var layers = map[string][]string{
 	"defstore": {"cortex", "namespace", "spec"},
 	"api": {"config", "cortex", "cortex/rdfio", "cortex/sparql/algebra", "cortex/sparql/parser", "defstore", "merge", "namespace",
 		"spec", "teammanager", "workflow"},
-	"server": {"api", "config", "cortex", "internal/proc", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
+	"server": {"api", "config", "cortex", "internal/jsonexact", "internal/proc", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
 		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager", "workflow"},
 	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "merge", "namespace", "server", "spec", "teammanager", "workflow"},
 	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "internal/proc", "merge", "namespace", "spec", "teammanager"},
