@@ -61,8 +61,13 @@ type findingsWrite struct {
 type committer struct {
 	mu      sync.Mutex
 	queue   []*findingsWrite
-	running bool  // a goroutine is writing batches (runBatches)
-	batches int64 // batches taken so far (for tests)
+	running bool // a goroutine is writing batches (runBatches)
+	// inflight counts the batches handed to the store whose commit has not
+	// completed; more is signalled when the queue grows or one completes
+	// (the runner waits for either rather than end while one is in flight).
+	inflight int
+	more     *sync.Cond
+	batches  int64 // batches taken so far (for tests)
 
 	// teams holds the teams the last batch read, as it left them; only the
 	// goroutine writing batches uses it (see teamCache).
@@ -160,6 +165,9 @@ func (m *Manager) writeFindingsGrouped(w *findingsWrite) (*teamState, bool, erro
 	c := &m.commits
 	c.mu.Lock()
 	c.queue = append(c.queue, w)
+	if c.running && c.more != nil {
+		c.more.Signal()
+	}
 	if !c.running {
 		c.running = true
 		go m.runBatches()
@@ -187,6 +195,15 @@ func (m *Manager) runBatches() {
 	c := &m.commits
 	for {
 		c.mu.Lock()
+		for len(c.queue) == 0 && c.inflight > 0 {
+			// The callers of the batch in flight add findings again as
+			// soon as it commits: wait for them rather than end here and
+			// queue for the namespace's lock again behind other writers.
+			if c.more == nil {
+				c.more = sync.NewCond(&c.mu)
+			}
+			c.more.Wait()
+		}
 		if len(c.queue) == 0 {
 			c.running = false
 			c.mu.Unlock()
@@ -319,10 +336,19 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 		m.finishBatch(batch, err)
 		return
 	}
+	c.mu.Lock()
+	c.inflight++
+	c.mu.Unlock()
 	go func() {
 		err := wait()
 		eventHubOf(m.n).notify()
 		m.finishBatch(batch, err)
+		c.mu.Lock()
+		c.inflight--
+		if c.more != nil {
+			c.more.Signal()
+		}
+		c.mu.Unlock()
 	}()
 }
 

@@ -68,7 +68,7 @@ var qsOptions = graph.Options{ckv.OptNoBloom: true}
 // registry entry).
 func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
 	view := s.nsView(name)
-	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view, wmu: newWriteLock()}
+	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view}
 	n.cache.init(s.opts.valueCache)
 	// Cortex reads and writes the format itself; cayley's own quadstore is
 	// opened only to check that the namespace is one of its stores (and
@@ -133,23 +133,27 @@ func (n *Namespace) lockWrite() {
 // lockWriteCtx is lockWrite that gives up when ctx ends, with an error
 // wrapping ctx's.
 func (n *Namespace) lockWriteCtx(ctx context.Context) error {
-	if err := n.acquireCtx(ctx); err != nil {
+	if err := n.acquireCtx(ctx, false); err != nil {
 		return err
 	}
 	n.settle()
 	return nil
 }
 
-// acquireCtx takes the write lock, counted in waiting while it waits, or
-// fails when ctx ends. Unlike lockWriteCtx it leaves a pipelined commit in
-// flight as it is.
-func (n *Namespace) acquireCtx(ctx context.Context) error {
+// acquireCtx takes the write lock, counted in waiting while it waits, as
+// a priority waiter if prio (writeLock), or fails when ctx ends. Unlike
+// lockWriteCtx it leaves a pipelined commit in flight as it is.
+func (n *Namespace) acquireCtx(ctx context.Context, prio bool) error {
 	if n.wmu.TryLock() {
 		return nil
 	}
 	n.waiting.Add(1)
 	defer n.waiting.Add(-1)
-	if err := n.wmu.LockCtx(ctx); err != nil {
+	lock := n.wmu.LockCtx
+	if prio {
+		lock = n.wmu.LockPriorityCtx
+	}
+	if err := lock(ctx); err != nil {
 		return fmt.Errorf("namespace %s: waiting for another write to end: %w", n.name, err)
 	}
 	return nil

@@ -131,7 +131,8 @@ func (n *Namespace) settle() {
 // wait then returns nil at once. Safe for concurrent use; the deltas of
 // concurrent calls are serialised as with Update.
 func (n *Namespace) UpdateAsync(ctx context.Context, fn func(tx *Tx) error) (wait func() error, err error) {
-	if err := n.acquireCtx(ctx); err != nil {
+	// (A priority waiter: see writeLock.)
+	if err := n.acquireCtx(ctx, true); err != nil {
 		return nil, err
 	}
 	defer n.wmu.Unlock()
