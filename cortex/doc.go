@@ -109,13 +109,7 @@
 // sees the latest committed state. Since they are serialised, a namespace's
 // delta reuses the term nodes (ids, reference counts) its previous delta
 // read and wrote, when Badger's timestamps show that nothing else was
-// committed in between (nodecache.go). UpdateAsync is Update whose commit
-// completes after it returns (pipeline.go): the next UpdateAsync of the
-// namespace computes its delta over the commit in flight (reading its keys
-// from memory, the rest at the snapshot before it) and is handed to Badger
-// only once that commit has succeeded; after a failed one it is computed
-// again. Each delta is still one transaction, all or nothing; the team
-// manager's findings batches are written this way.
+// committed in between (nodecache.go).
 // Import on a persistent store works in segments (segments.go): chunks of
 // DefaultChunkQuads quads are computed under the namespace's write lock and
 // written together when the segment is full (~2M quads,

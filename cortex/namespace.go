@@ -90,26 +90,6 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return n.e.Update(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }
 
-// UpdateAsync is Update whose commit completes after it returns, so that a
-// writer of small deltas back to back can compute its next delta while the
-// last one commits. It returns once fn's delta has been handed to the
-// store; wait reports the commit's outcome (nil: written, and durable on a
-// durable store; an error: nothing of it was written). Until wait returns
-// nil the delta must be treated as not written. Readers see all of it or
-// none of it, as with Update.
-//
-// The next UpdateAsync of the namespace runs its fn while that commit is
-// in flight, sees the namespace as it will be after it, and is handed to
-// the store only once it has succeeded. So fn may run more than once (when
-// the commit it was computed on failed): it must stage from scratch each
-// time, and Tx.Generation tells its runs apart. Other writes of the namespace wait for the commit
-// in flight. A delta too large for one transaction is written as Update
-// writes it, and wait returns nil at once. Errors of fn, an ended ctx and a
-// refused delta return from UpdateAsync itself, with nothing written.
-func (n *Namespace) UpdateAsync(ctx context.Context, fn func(tx *Tx) error) (wait func() error, err error) {
-	return n.e.UpdateAsync(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
-}
-
 // TryUpdate is Update if the namespace's write lock is free at once: it
 // reports false, without running fn, if another write holds it (or the
 // caller does, inside an Update of its own). It never waits for the lock.
@@ -137,20 +117,15 @@ func (tx *Tx) Pin(vs ...quad.Value) { tx.t.Pin(vs...) }
 // Namespace returns the namespace being updated, for reads.
 func (tx *Tx) Namespace() *Namespace { return tx.n }
 
-// Generation returns the namespace's write generation as this Update (or
-// this run of an UpdateAsync's fn) found it. Every write of the
-// namespace's quads or side tables (Apply, Update, UpdateAsync, DropGraph,
-// each chunk of an import) advances it by one, committed or failed, and
-// the failure of an UpdateAsync's commit by one more; an Update that
-// stages nothing leaves it as it was. So if an Update that staged a write
-// found generation g and returned nil (for UpdateAsync: and its wait
-// returns nil), and a later Update finds g+1, nothing else has written the
-// namespace in between: a host may reuse what it read in the first (and
-// did not change) without reading it again. If the UpdateAsync's commit
-// fails, a later UpdateAsync's fn that found g+1 (it ran while the commit
-// was in flight) is discarded and run again, and no write that found g+1
-// is committed. Generations start at 0 when the
-// namespace is opened and are not stored.
+// Generation returns the namespace's write generation as this Update found
+// it. Every write of the namespace's quads or side tables (Apply, Update,
+// DropGraph, each chunk of an import) advances it by one, committed or
+// failed; an Update that stages nothing leaves it as it was. So if an
+// Update that staged a write found generation g and returned nil, and a
+// later Update finds g+1, nothing else has written the namespace in
+// between: a host may reuse what it read in the first (and did not change)
+// without reading it again. Generations start at 0 when the namespace is
+// opened and are not stored.
 func (tx *Tx) Generation() uint64 { return tx.t.Generation() }
 
 // Scope selects the graphs a pattern matches in (eval.Scope).

@@ -25,14 +25,6 @@ import (
 // returns when its findings are committed, and a batch is all or nothing
 // on disk, so a crash keeps every call acknowledged before it and loses
 // only calls that had not returned.
-//
-// Batches are pipelined (cortex.Namespace.UpdateAsync): the goroutine
-// writing them hands a batch to the store and goes on with the next one,
-// which is computed while the first commits and is handed over only once
-// it has succeeded; each batch's calls return when their own commit has.
-// If a commit fails, the batch after it is computed again (its function
-// runs again, reading the teams from the store), and only the failed
-// batch's calls fail.
 
 // findingsBatchQuads bounds the quads of one batch so that it stays one
 // store transaction (cortex.MaxDeltaQuads, counting the batch's side-table
@@ -61,13 +53,8 @@ type findingsWrite struct {
 type committer struct {
 	mu      sync.Mutex
 	queue   []*findingsWrite
-	running bool // a goroutine is writing batches (runBatches)
-	// inflight counts the batches handed to the store whose commit has not
-	// completed; more is signalled when the queue grows or one completes
-	// (the runner waits for either rather than end while one is in flight).
-	inflight int
-	more     *sync.Cond
-	batches  int64 // batches taken so far (for tests)
+	running bool  // a goroutine is writing batches (runBatches)
+	batches int64 // batches taken so far (for tests)
 
 	// teams holds the teams the last batch read, as it left them; only the
 	// goroutine writing batches uses it (see teamCache).
@@ -96,9 +83,8 @@ type committer struct {
 // batch's Update and right after it: it needs no lock of its own. Its
 // states are never handed out: a batch works on copies.
 type teamCache struct {
-	gen    uint64                // the generation at which states and seq are exact
+	gen    uint64                // the generation at which states is exact
 	states map[string]*teamState // nil or empty: nothing cached
-	seq    eventSeq              // the event log as the last batch left it
 }
 
 // teamCacheMax bounds the teams of a cache; past it, the cache starts over.
@@ -114,15 +100,6 @@ func (c *teamCache) at(gen uint64) map[string]*teamState {
 	return nil
 }
 
-// eventsAt returns what the cache knows of the event log at generation
-// gen (nothing if it is not exact at gen).
-func (c *teamCache) eventsAt(gen uint64) eventSeq {
-	if c.gen == gen {
-		return c.seq
-	}
-	return eventSeq{}
-}
-
 // committed records the outcome of a batch that found generation gen and
 // staged a write (wrote) or not. If it committed one (err nil, wrote: the
 // generation is now gen+1), the teams of kept, as the batch left them, join
@@ -130,15 +107,14 @@ func (c *teamCache) eventsAt(gen uint64) eventSeq {
 // forgotten), whose other teams the batch did not touch. If it staged
 // nothing, nothing changed: the cache stays as at(gen) left it. If it
 // failed, the cache is emptied.
-func (c *teamCache) committed(gen uint64, err error, wrote bool, kept iter.Seq2[string, *teamState], seq eventSeq) {
+func (c *teamCache) committed(gen uint64, err error, wrote bool, kept iter.Seq2[string, *teamState]) {
 	if err != nil {
-		c.states, c.seq = nil, eventSeq{}
+		c.states = nil
 		return
 	}
 	if !wrote {
 		return
 	}
-	c.seq = seq
 	if c.states == nil || c.gen != gen || len(c.states) >= teamCacheMax {
 		c.states = map[string]*teamState{}
 	}
@@ -165,9 +141,6 @@ func (m *Manager) writeFindingsGrouped(w *findingsWrite) (*teamState, bool, erro
 	c := &m.commits
 	c.mu.Lock()
 	c.queue = append(c.queue, w)
-	if c.running && c.more != nil {
-		c.more.Signal()
-	}
 	if !c.running {
 		c.running = true
 		go m.runBatches()
@@ -195,15 +168,6 @@ func (m *Manager) runBatches() {
 	c := &m.commits
 	for {
 		c.mu.Lock()
-		for len(c.queue) == 0 && c.inflight > 0 {
-			// The callers of the batch in flight add findings again as
-			// soon as it commits: wait for them rather than end here and
-			// queue for the namespace's lock again behind other writers.
-			if c.more == nil {
-				c.more = sync.NewCond(&c.mu)
-			}
-			c.more.Wait()
-		}
 		if len(c.queue) == 0 {
 			c.running = false
 			c.mu.Unlock()
@@ -220,17 +184,16 @@ func (m *Manager) runBatches() {
 		c.queue = append(c.queue[:0], c.queue[n:]...)
 		c.mu.Unlock()
 		m.writeBatch(batch)
+		for _, w := range batch {
+			close(w.done)
+		}
 	}
 }
 
-// writeBatch writes the findings of batch in one pipelined store update
-// (cortex.Namespace.UpdateAsync), each call checked against its team's
-// state, and has the calls finished when it commits: the batch runner goes
-// on with the next batch while this one commits, and the next batch is
-// computed on this one's outcome. If the store refuses the quads of one
-// call (cortex.ErrInvalidQuad), each call is written on its own. The
-// context of the write is the first call's, without its cancellation: the
-// calls of a batch wait for its commit.
+// writeBatch writes the findings of batch in one Update, each call checked
+// against its team's state. If the store refuses the quads of one call
+// (cortex.ErrInvalidQuad), each call is written on its own. The context of the write is the first call's,
+// without its cancellation: the calls of a batch wait for its commit.
 func (m *Manager) writeBatch(batch []*findingsWrite) {
 	ctx := context.WithoutCancel(batch[0].ctx)
 	c := &m.commits
@@ -239,18 +202,14 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 		timedOut bool
 		err      error
 	}
+	teams := map[string]*teamRead{}
 	var (
-		teams map[string]*teamRead
 		gen   uint64
 		order []string // the teams read, in order: each gets its table row
-		seq   eventSeq
 	)
-	wait, err := m.n.UpdateAsync(ctx, func(tx *cortex.Tx) error {
-		// (UpdateAsync may run this more than once: each run starts over.)
-		teams, order = map[string]*teamRead{}, nil
+	err := m.commit(ctx, func(tx *cortex.Tx) error {
 		gen = tx.Generation()
 		cached := c.teams.at(gen)
-		seq = c.teams.eventsAt(gen)
 		type author struct{ team, agent string }
 		var authors []author
 		found := map[author][]StoredFinding{}
@@ -305,22 +264,20 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 		for _, a := range authors {
 			evs = append(evs, findingsEvents(a.team, a.agent, found[a])...)
 		}
-		return m.stageEventsSeq(ctx, tx, now, evs, &seq)
+		return m.stageEvents(ctx, tx, now, evs)
 	})
 	if len(batch) > 1 && errors.Is(err, cortex.ErrInvalidQuad) {
 		// The store refused one call's quads (normFinding let through a
 		// term too large for an in-memory store): that call fails, not
 		// the others. Nothing was written; write each call on its own.
-		c.teams.committed(gen, err, false, nil, seq)
+		c.teams.committed(gen, err, false, nil)
 		for _, w := range batch {
 			m.writeBatch([]*findingsWrite{w})
 		}
 		return
 	}
 	// Keep the teams as the batch left them for the next batch (teamCache).
-	// A batch that read a team wrote (the team's table row, at least). If
-	// its commit fails, the store's write generation moves past the one
-	// the cache is kept for, so the next batch reads its teams again.
+	// A batch that read a team wrote (the team's table row, at least).
 	c.teams.committed(gen, err, len(order) > 0, func(yield func(string, *teamState) bool) {
 		for _, id := range order {
 			st := teams[id].st
@@ -331,29 +288,7 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 				return
 			}
 		}
-	}, seq)
-	if err != nil {
-		m.finishBatch(batch, err)
-		return
-	}
-	c.mu.Lock()
-	c.inflight++
-	c.mu.Unlock()
-	go func() {
-		err := wait()
-		eventHubOf(m.n).notify()
-		m.finishBatch(batch, err)
-		c.mu.Lock()
-		c.inflight--
-		if c.more != nil {
-			c.more.Signal()
-		}
-		c.mu.Unlock()
-	}()
-}
-
-// finishBatch ends the calls of batch, whose write ended with err.
-func (m *Manager) finishBatch(batch []*findingsWrite, err error) {
+	})
 	shared := map[*teamState]bool{}
 	for _, w := range batch {
 		switch {
@@ -367,6 +302,5 @@ func (m *Manager) finishBatch(batch []*findingsWrite, err error) {
 		case w.st != nil:
 			shared[w.st] = true
 		}
-		close(w.done)
 	}
 }

@@ -131,35 +131,13 @@ func eventKey(id uint64) string { return fmt.Sprintf("%020d", id) }
 // event, with the retention trimming they pay for. It must be called at
 // most once per Update: the ids it gives are read from the store.
 func (m *Manager) stageEvents(ctx context.Context, tx *cortex.Tx, now time.Time, evs []Event) error {
-	return m.stageEventsSeq(ctx, tx, now, evs, nil)
-}
-
-// eventSeq is what a findings batch leaves the next one of the event log
-// (teamCache), so that it need not read it: the last id given (if known)
-// and the oldest event retained, with its time (if known).
-type eventSeq struct {
-	last, oldest uint64
-	lastOK       bool
-	oldestAt     time.Time
-	oldestOK     bool
-}
-
-// stageEventsSeq is stageEvents that takes the log's last id and oldest
-// event from seq where it knows them, and leaves them there as the write
-// changes them; seq nil: read them.
-func (m *Manager) stageEventsSeq(ctx context.Context, tx *cortex.Tx, now time.Time, evs []Event, seq *eventSeq) error {
 	if len(evs) == 0 {
 		return nil
 	}
 	n := tx.Namespace()
-	var last uint64
-	if seq != nil && seq.lastOK {
-		last = seq.last
-	} else {
-		var err error
-		if last, err = lastEventID(ctx, n); err != nil {
-			return err
-		}
+	last, err := lastEventID(ctx, n)
+	if err != nil {
+		return err
 	}
 	for i := range evs {
 		last++
@@ -171,58 +149,42 @@ func (m *Manager) stageEventsSeq(ctx context.Context, tx *cortex.Tx, now time.Ti
 		tx.PutSide(eventTable, eventKey(last), row)
 	}
 	tx.PutSide(eventSeqTable, eventSeqKey, []quad.Value{quad.String(strconv.FormatUint(last, 10))})
-	if seq != nil {
-		seq.last, seq.lastOK = last, true
-	}
-	return m.trimEvents(ctx, tx, now, last, len(evs), seq)
+	return m.trimEvents(ctx, tx, now, last, len(evs))
 }
 
 // trimEvents stages the removal of the oldest events beyond the retention
 // limits, once the events up to last are written: at most
 // max(eventTrimMin, 2*added) of them. Events of this write are never
 // removed.
-func (m *Manager) trimEvents(ctx context.Context, tx *cortex.Tx, now time.Time, last uint64, added int, seq *eventSeq) error {
+func (m *Manager) trimEvents(ctx context.Context, tx *cortex.Tx, now time.Time, last uint64, added int) error {
 	n := tx.Namespace()
-	cutoff := now.Add(-m.cfg.eventMaxAge)
-	expired := func(at time.Time, count uint64) bool {
-		return count > uint64(m.cfg.eventMax) || m.cfg.eventMaxAge > 0 && at.Before(cutoff)
+	oldest, err := n.SideRowsAfter(ctx, eventTable, "", 1)
+	if err != nil || len(oldest) == 0 {
+		return err
 	}
-	var first uint64
-	var firstAt time.Time
-	if seq != nil && seq.oldestOK {
-		first, firstAt = seq.oldest, seq.oldestAt
-	} else {
-		oldest, err := n.SideRowsAfter(ctx, eventTable, "", 1)
-		if err != nil || len(oldest) == 0 {
-			return err
-		}
-		ev, err := decodeEventHead(oldest[0])
+	cutoff := now.Add(-m.cfg.eventMaxAge)
+	expired := func(r cortex.SideRow, count uint64) (bool, error) {
+		ev, err := decodeEventHead(r)
 		if err != nil {
-			return err
+			return false, err
 		}
-		first, firstAt = ev.ID, ev.Time
-		if seq != nil {
-			seq.oldest, seq.oldestAt, seq.oldestOK = first, firstAt, true
-		}
+		return count > uint64(m.cfg.eventMax) || m.cfg.eventMaxAge > 0 && ev.Time.Before(cutoff), nil
+	}
+	first, err := strconv.ParseUint(oldest[0].Key, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: event key %q", ErrCorrupt, oldest[0].Key)
 	}
 	count := last - first + 1
-	if !expired(firstAt, count) {
-		return nil
-	}
-	if seq != nil {
-		seq.oldestOK = false // some go: the next batch reads the new oldest
+	if x, err := expired(oldest[0], count); err != nil || !x {
+		return err
 	}
 	rows, err := n.SideRowsAfter(ctx, eventTable, "", max(eventTrimMin, 2*added))
 	if err != nil {
 		return err
 	}
 	for _, r := range rows {
-		ev, err := decodeEventHead(r)
-		if err != nil {
+		if x, err := expired(r, count); err != nil || !x {
 			return err
-		}
-		if !expired(ev.Time, count) {
-			return nil
 		}
 		tx.DeleteSide(eventTable, r.Key)
 		count--

@@ -78,15 +78,6 @@ func enter(g Gate, rw bool) error {
 	return g.Enter()
 }
 
-// TryGate is a Gate that can say at once whether it would admit a
-// transaction without waiting (DB.TryTx).
-type TryGate interface {
-	Gate
-	// TryEnter admits a transaction (read-write if rw) if it can do so at
-	// once; it reports false, admitting nothing, if it would wait.
-	TryEnter(rw bool) (bool, error)
-}
-
 type noGate struct{}
 
 func (noGate) Enter() error { return nil }
@@ -183,24 +174,6 @@ func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, nil
 }
 
-// TryTx is Tx that never waits at the view's gate: it reports false, and
-// starts nothing, if the gate would make it wait (a gate that is not a
-// TryGate never does). Badger may still wait for commits in flight, as for
-// any transaction.
-func (d *DB) TryTx(rw bool) (*Tx, bool, error) {
-	if d.closed.Load() {
-		return nil, false, errClosed
-	}
-	if tg, ok := d.gate.(TryGate); ok {
-		if ok, err := tg.TryEnter(rw); err != nil || !ok {
-			return nil, false, err
-		}
-	} else if err := enter(d.gate, rw); err != nil {
-		return nil, false, err
-	}
-	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, true, nil
-}
-
 var errClosed = errors.New("badgerkv: database is closed")
 
 func (d *DB) key(k flat.Key) []byte {
@@ -249,42 +222,14 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	return nil
 }
 
-// CommitWith commits a read-write transaction asynchronously
-// (badger.Txn.CommitWith): cb is called once, from another goroutine, with
-// the outcome when the commit has completed (for a durable store: is on
-// disk), after the transaction has left the gate. The transaction must not
-// be used after CommitWith.
-func (tx *Tx) CommitWith(cb func(error)) {
-	if tx.done || !tx.rw {
-		if !tx.done {
-			tx.Close()
-		}
-		go cb(errors.New("badgerkv: commit of a finished or read-only transaction"))
-		return
-	}
-	tx.done = true
-	tx.txn.CommitWith(func(err error) {
-		tx.left = true
-		tx.d.gate.Leave()
-		if err != nil {
-			err = fmt.Errorf("badgerkv: commit: %w", err)
-		}
-		cb(err)
-	})
-}
-
 // ReadTs is Badger's read timestamp of the transaction: the newest commit
 // it sees (badger.Txn.ReadTs). Each commit of the database takes the next
 // timestamp, so a transaction reading at T+1 knows that exactly one commit
 // came after one that read at T.
 func (tx *Tx) ReadTs() uint64 { return tx.txn.ReadTs() }
 
-// Close discards the transaction if it was not committed; after Commit or
-// CommitWith it does nothing.
+// Close discards the transaction if it was not committed.
 func (tx *Tx) Close() error {
-	if tx.done {
-		return nil
-	}
 	tx.txn.Discard()
 	tx.finish()
 	return nil

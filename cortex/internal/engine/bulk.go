@@ -372,8 +372,6 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		if err := n.lockWriteCtx(ctx); err != nil {
 			return err
 		}
-	} else {
-		n.settle()
 	}
 	unlock := true
 	defer func() {
@@ -1010,12 +1008,10 @@ func metaInt(v []byte) (int64, error) {
 // storeCounters count, for tests, what a store's writes did: chunks
 // committed from a speculative fill, speculative fills redone under the
 // lock, segments streamed, runs spilled, chunks added to segments,
-// roll-backs streamed by Open (recover.go), key ranges a journaled delta
-// read on their own goroutine (prefetch.go), and pipelined deltas computed
-// again (pipeline.go) and handed over while another was in flight.
+// roll-backs streamed by Open (recover.go) and key ranges a journaled delta
+// read on their own goroutine (prefetch.go).
 type storeCounters struct {
 	spec, redo, streamed, spilled, accumulated, rollbacks, parallelReads atomic.Int64
-	pipelineRedo, pipelined                                              atomic.Int64
 }
 
 // bulkTxn is a Badger read-write transaction seen through the namespace's key

@@ -93,14 +93,3 @@ func (g writeGate) EnterWrite() error {
 	}
 	return g.Enter()
 }
-
-// TryEnter is EnterWrite (rw) or Enter that does not wait: it reports false
-// when an exclusive holder is active (badgerkv's TryGate).
-func (g writeGate) TryEnter(rw bool) (bool, error) {
-	if rw {
-		if err := g.s.checkSpace("write", 0); err != nil {
-			return false, err
-		}
-	}
-	return g.tryEnter()
-}

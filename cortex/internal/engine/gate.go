@@ -58,21 +58,6 @@ func (g *gate) Enter() error {
 	return nil
 }
 
-// tryEnter is Enter that does not wait: it reports false, admitting
-// nothing, while an exclusive holder is active.
-func (g *gate) tryEnter() (bool, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.shut {
-		return false, ErrClosed
-	}
-	if g.excl {
-		return false, nil
-	}
-	g.n++
-	return true, nil
-}
-
 // closeUnless waits, at most wait, until no transaction is open and no
 // exclusive holder is active (see exclusive), then admits no transaction ever
 // again. It stops waiting early once giveUp (if not nil), asked every 50 ms

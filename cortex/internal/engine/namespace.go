@@ -46,7 +46,6 @@ type Namespace struct {
 	writeGen, removeGen uint64
 
 	nodes     nodeCache // the last delta's nodes (nodecache.go), guarded by wmu
-	flight    *flight   // the last UpdateAsync's commit until settled (pipeline.go), guarded by wmu
 	cache     valueCache
 	statCache statsCache // planner statistics (stats.go)
 
@@ -68,7 +67,7 @@ var qsOptions = graph.Options{ckv.OptNoBloom: true}
 // registry entry).
 func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
 	view := s.nsView(name)
-	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view}
+	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view, wmu: newWriteLock()}
 	n.cache.init(s.opts.valueCache)
 	// Cortex reads and writes the format itself; cayley's own quadstore is
 	// opened only to check that the namespace is one of its stores (and
@@ -120,40 +119,25 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) 
 }
 
 // lockWrite takes the namespace's write lock, counted in waiting while it
-// waits, and settles the pipelined commit in flight (see settle).
+// waits.
 func (n *Namespace) lockWrite() {
-	if !n.wmu.TryLock() {
-		n.waiting.Add(1)
-		n.wmu.Lock()
-		n.waiting.Add(-1)
+	if n.wmu.TryLock() {
+		return
 	}
-	n.settle()
+	n.waiting.Add(1)
+	n.wmu.Lock()
+	n.waiting.Add(-1)
 }
 
 // lockWriteCtx is lockWrite that gives up when ctx ends, with an error
 // wrapping ctx's.
 func (n *Namespace) lockWriteCtx(ctx context.Context) error {
-	if err := n.acquireCtx(ctx, false); err != nil {
-		return err
-	}
-	n.settle()
-	return nil
-}
-
-// acquireCtx takes the write lock, counted in waiting while it waits, as
-// a priority waiter if prio (writeLock), or fails when ctx ends. Unlike
-// lockWriteCtx it leaves a pipelined commit in flight as it is.
-func (n *Namespace) acquireCtx(ctx context.Context, prio bool) error {
 	if n.wmu.TryLock() {
 		return nil
 	}
 	n.waiting.Add(1)
 	defer n.waiting.Add(-1)
-	lock := n.wmu.LockCtx
-	if prio {
-		lock = n.wmu.LockPriorityCtx
-	}
-	if err := lock(ctx); err != nil {
+	if err := n.wmu.LockCtx(ctx); err != nil {
 		return fmt.Errorf("namespace %s: waiting for another write to end: %w", n.name, err)
 	}
 	return nil
@@ -259,7 +243,6 @@ func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool,
 		return false, nil
 	}
 	defer n.wmu.Unlock()
-	n.settle()
 	return true, n.updateLocked(ctx, fn)
 }
 
@@ -307,11 +290,9 @@ func (tx *Tx) Namespace() *Namespace { return tx.n }
 
 // Generation returns the namespace's write generation as the Update found
 // it (writeGen). Every write of the namespace advances it by one, whether
-// it commits or fails: a delta or side-table write (Apply, Update,
-// UpdateAsync, DropGraph, a journaled delta) and each chunk or segment of
-// an import; a failed UpdateAsync commit advances it once more when it is
-// settled (pipeline.go). An Update whose fn stages nothing writes nothing
-// and leaves it as it was.
+// it commits or fails: a delta or side-table write (Apply, Update, DropGraph,
+// a journaled delta) and each chunk or segment of an import. An Update
+// whose fn stages nothing writes nothing and leaves it as it was.
 func (tx *Tx) Generation() uint64 { return tx.n.writeGen }
 
 // pinSet returns the normalised terms of pin as a set (nil if none). A term
@@ -332,10 +313,7 @@ func pinSet(pin []quad.Value) map[quad.Value]bool {
 	return set
 }
 
-// checkWrite checks what every delta is checked for before anything is
-// written: the context, the store open and writable, the terms and rows
-// within the store's limits.
-func (n *Namespace) checkWrite(ctx context.Context, add []quad.Quad, side *sideOps) error {
+func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -353,13 +331,6 @@ func (n *Namespace) checkWrite(ctx context.Context, add []quad.Quad, side *sideO
 		if err != nil {
 			return fmt.Errorf("namespace %s: %w", n.name, err)
 		}
-	}
-	return nil
-}
-
-func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) error {
-	if err := n.checkWrite(ctx, add, side); err != nil {
-		return err
 	}
 	n.writeGen++
 	if len(remove) > 0 {

@@ -104,15 +104,9 @@ func (c *nodeCache) committed(w *deltaWriter, ts uint64) {
 // badgerkv transaction (keys escaped with layout.Escape, as flat.Upgrade
 // escapes them), kept here so that the delta knows its read timestamp (the
 // node cache). It does not scan: a delta only reads and writes keys.
-//
-// A pipelined delta (UpdateAsync) reads at a snapshot from before the
-// commit in flight: its reads see its own writes (own), then that commit's
-// (prev), then the snapshot; own records its writes for the next one.
-// Both are nil otherwise.
 type deltaTx struct {
-	tx        *badgerkv.Tx
-	key       []byte // scratch: badgerkv copies keys
-	own, prev overlay
+	tx  *badgerkv.Tx
+	key []byte // scratch: badgerkv copies keys
 }
 
 var _ hkv.Tx = (*deltaTx)(nil)
@@ -123,55 +117,23 @@ func (tx *deltaTx) esc(k hkv.Key) []byte {
 }
 
 func (tx *deltaTx) Get(ctx context.Context, k hkv.Key) (hkv.Value, error) {
-	key := tx.esc(k)
-	if tx.own != nil {
-		if unrecordedIndex(key) {
-			return nil, errUnrecordedIndex
-		}
-		if v, ok, err := tx.own.get(key); ok {
-			return v, err
-		}
-		if v, ok, err := tx.prev.get(key); ok {
-			return v, err
-		}
-	}
-	return tx.tx.Get(ctx, key)
+	return tx.tx.Get(ctx, tx.esc(k))
 }
 
 func (tx *deltaTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
 	return hkv.GetBatch(ctx, tx, keys)
 }
 
-func (tx *deltaTx) Put(k hkv.Key, v hkv.Value) error {
-	key := tx.esc(k)
-	if tx.own == nil {
-		return tx.tx.Put(key, v)
-	}
-	v = append([]byte(nil), v...)
-	tx.own[string(key)] = overlayValue{v: v}
-	return tx.tx.PutShared(key, v)
-}
+func (tx *deltaTx) Put(k hkv.Key, v hkv.Value) error { return tx.tx.Put(tx.esc(k), v) }
 
 // putIndex writes the key of quad ids in index i (layout.Index) = val,
 // without building the key's parts; val is shared, not copied (the four
 // index keys of a quad hold the same value), and must not change.
 func (tx *deltaTx) putIndex(i int, ids [4]uint64, val []byte) error {
 	tx.key = layout.AppendIndexKey(tx.key[:0], i, ids)
-	if tx.own != nil && i == 0 {
-		// (A delta reads only the first index: see unrecordedIndex.)
-		tx.own[string(tx.key)] = overlayValue{v: val}
-	}
 	return tx.tx.PutShared(tx.key, val)
 }
-
-func (tx *deltaTx) Del(k hkv.Key) error {
-	key := tx.esc(k)
-	if tx.own != nil {
-		tx.own[string(key)] = overlayValue{del: true}
-	}
-	return tx.tx.Del(key)
-}
-
+func (tx *deltaTx) Del(k hkv.Key) error              { return tx.tx.Del(tx.esc(k)) }
 func (tx *deltaTx) Commit(ctx context.Context) error { return tx.tx.Commit(ctx) }
 func (tx *deltaTx) Close() error                     { return tx.tx.Close() }
 

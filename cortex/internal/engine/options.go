@@ -206,12 +206,6 @@ type testHooks struct {
 	badger func(badger.Options) badger.Options
 	// freeSpace replaces statfsFree (an injected full disk).
 	freeSpace func(dir string) (int64, error)
-	// handOver, if set, replaces UpdateAsync's hand-over of its
-	// transaction to Badger: commit hands it over (its outcome goes to
-	// done), discard drops it, writing nothing; the hook calls commit, or
-	// discard and then done with an error, now or later (a commit held in
-	// flight, a commit that fails).
-	handOver func(commit, discard func(), done func(error))
 }
 
 func (h *testHooks) atJournal(stage string) {
