@@ -156,10 +156,12 @@
 //     tasks. Cancel finishes the run and its team, and leaves the board's
 //     open tasks as they are.
 //   - One DriveLed per crew or swarm run at a time (see DriveLed).
-//   - A run whose team was deleted (disbanded, then deleted) fails, with
-//     reason "team TEAM was deleted", at its next write or, for a crew or
-//     swarm, its next Ready (a DriveLed that finds the team gone makes
-//     that call itself); until then Get shows it as it was.
+//   - A run whose team was disbanded (its graphs read-only) or deleted
+//     fails, with reason "team TEAM was disbanded" or "team TEAM was
+//     deleted", at its next write or, for a crew or swarm, its next Ready
+//     (a DriveLed that finds the team gone or read-only makes that call
+//     itself); until then Get shows it as it was. Cancel of such a run
+//     cancels it without touching the team.
 //   - A council's votes are not in its team until the final tally: the
 //     team's findings and member graphs hold each member's last ballots
 //     only. A council cancelled before its final tally writes none.

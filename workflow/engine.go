@@ -541,9 +541,17 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 	}
 	if rec.Type.Led() && rec.TeamReady && !rec.TeamGone && !rec.Status.Finished() {
 		// A crew's or swarm's coordination is its team's board: a run
-		// whose team was deleted cannot go on.
-		if _, err := e.tm.GetTeam(ctx, rec.Team); errors.Is(err, teammanager.ErrUnknownTeam) {
-			if rec, err = e.teamDeleted(ctx, id); err != nil {
+		// whose team was deleted or disbanded cannot go on.
+		t, err := e.tm.GetTeam(ctx, rec.Team)
+		how := ""
+		switch {
+		case errors.Is(err, teammanager.ErrUnknownTeam):
+			how = "deleted"
+		case err == nil && t.Lifecycle == teammanager.LifecycleDisbanded:
+			how = "disbanded"
+		}
+		if how != "" {
+			if rec, err = e.teamGone(ctx, id, how); err != nil {
 				return nil, err
 			}
 		}
@@ -953,29 +961,35 @@ func rank(s teammanager.Status) int {
 // merging run (merges the team if the team manager has not, then records
 // completed or failed). Every part is idempotent, so a call after a crash
 // at any point finishes what the crashed one started. A team that was
-// deleted under the run (teams disband, then delete) fails the run, as
-// Cancel would but failed, and leaves nothing to settle.
+// disbanded (read-only from then on) or deleted under the run fails the
+// run, as Cancel would but failed, and leaves nothing to settle.
 func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
 	if rec.TeamGone {
 		return rec, nil
 	}
 	out, err := e.settleTeam(ctx, rec)
-	if err == nil || !rec.TeamReady || !errors.Is(err, teammanager.ErrUnknownTeam) {
+	if err == nil || !rec.TeamReady {
 		return out, err
 	}
-	return e.teamDeleted(ctx, rec.ID)
+	switch {
+	case errors.Is(err, teammanager.ErrUnknownTeam):
+		return e.teamGone(ctx, rec.ID, "deleted")
+	case errors.Is(err, teammanager.ErrTeamDisbanded):
+		return e.teamGone(ctx, rec.ID, "disbanded")
+	}
+	return out, err
 }
 
-// teamDeleted records that the team of run id was deleted: the run, if
-// not finished, fails (its running steps fail, the others are skipped),
-// and there is nothing more to settle.
-func (e *Engine) teamDeleted(ctx context.Context, id string) (*record, error) {
+// teamGone records that the team of run id was deleted or disbanded (how):
+// the run, if not finished, fails (its running steps fail, the others are
+// skipped), and there is nothing more to settle.
+func (e *Engine) teamGone(ctx context.Context, id, how string) (*record, error) {
 	return e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
 		c.rec.TeamGone = true
 		if c.rec.Status.Finished() {
 			return nil
 		}
-		reason := fmt.Sprintf("team %s was deleted", c.rec.Team)
+		reason := fmt.Sprintf("team %s was %s", c.rec.Team, how)
 		for i, s := range c.rec.Steps {
 			switch s.Status {
 			case StepRunning:

@@ -520,19 +520,23 @@ func TestEngine_WithRegistry(t *testing.T) {
 	}
 }
 
-// TestEngine_TeamDeletedUnderRun disbands and deletes a run's team: the
+// TestEngine_TeamDeletedUnderRun disbands (and deletes) a run's team: the
 // run fails with the reason at its next write (a graph's StartStep) or,
 // for a crew whose coordination is the team's board, its next Ready,
-// instead of every call failing on the missing team and the run staying
-// open for ever.
+// instead of every call failing on the missing or read-only team and the
+// run staying open for ever (a crew's Ready handed out its lead turn on a
+// disbanded team).
 func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		def   workflow.Def
-		start string // the step to start after the deletion, if any
+		name   string
+		def    workflow.Def
+		start  string // the step to start after the deletion, if any
+		delete bool   // delete the team after disbanding it
 	}{
-		{"graph", graphDef(), graphDef().Steps[0].Name},
-		{"crew", crewDef(), ""},
+		{"graph", graphDef(), graphDef().Steps[0].Name, true},
+		{"crew", crewDef(), "", true},
+		{"graph-disbanded", graphDef(), graphDef().Steps[0].Name, false},
+		{"crew-disbanded", crewDef(), "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -540,8 +544,12 @@ func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 			if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil {
 				t.Fatal(err)
 			}
-			if err := f.tm.DeleteTeam(ctx, r.Team); err != nil {
-				t.Fatal(err)
+			how := "disbanded"
+			if tc.delete {
+				how = "deleted"
+				if err := f.tm.DeleteTeam(ctx, r.Team); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if tc.start != "" {
 				if _, err := f.e.StartStep(ctx, "gone", tc.start, "host"); err != nil {
@@ -552,7 +560,7 @@ func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 				t.Fatalf("Ready: %d steps, %v; want none, nil", len(rs), err)
 			}
 			r = f.get(t, "gone")
-			want := "team " + r.Team + " was deleted"
+			want := "team " + r.Team + " was " + how
 			if r.Status != workflow.RunFailed || r.Error != want {
 				t.Fatalf("run %s (%q), want failed (%q)", r.Status, r.Error, want)
 			}
@@ -567,6 +575,27 @@ func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 			}
 			if _, err := f.e.Cancel(ctx, "gone", "alice"); !errors.Is(err, workflow.ErrRunFinished) {
 				t.Fatalf("Cancel: %v, want ErrRunFinished", err)
+			}
+		})
+	}
+}
+
+// TestEngine_CancelWithTeamDisbanded: Cancel of a run whose team was
+// disbanded cancels the run and reports success; it used to report the
+// team's refusal of the members' moves after it had cancelled the run.
+func TestEngine_CancelWithTeamDisbanded(t *testing.T) {
+	for _, def := range []workflow.Def{graphDef(), crewDef()} {
+		t.Run(string(def.Type), func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, def, workflow.RunOptions{ID: "c"})
+			if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.e.Cancel(ctx, "c", "alice"); err != nil {
+				t.Fatalf("Cancel: %v", err)
+			}
+			if r := f.get(t, "c"); r.Status != workflow.RunCancelled {
+				t.Fatalf("run %s, want cancelled", r.Status)
 			}
 		})
 	}

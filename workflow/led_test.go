@@ -649,18 +649,26 @@ func TestDriveLed_TaskTimesOut(t *testing.T) {
 	}
 }
 
-// TestDriveLed_TeamDeletedWhileDriven: a crew's team disbanded and deleted
-// while a member runs a task, or while the lead takes its turn: the driver
-// itself ends the run as failed, "team T was deleted" (as the next drive
-// would), instead of stopping on the missing team with the run left open
-// (or failing the turn as if the lead had erred).
+// TestDriveLed_TeamDeletedWhileDriven: a crew's team disbanded (and
+// deleted) while a member runs a task, or while the lead takes its turn:
+// the driver itself ends the run as failed, "team T was disbanded" or
+// "team T was deleted" (as the next drive would), instead of stopping on
+// the missing or read-only team with the run left open (or failing the
+// turn as if the lead had erred).
 func TestDriveLed_TeamDeletedWhileDriven(t *testing.T) {
-	for _, during := range []string{"task", "lead"} {
-		t.Run(during, func(t *testing.T) {
+	for _, tc := range []struct {
+		during string
+		delete bool // or only disband
+	}{{"task", true}, {"lead", true}, {"task", false}, {"lead", false}} {
+		during, how := tc.during, "deleted"
+		if !tc.delete {
+			how = "disbanded"
+		}
+		t.Run(during+"-"+how, func(t *testing.T) {
 			f := newFixture(t)
 			r := f.start(t, crewDef(), workflow.RunOptions{ID: "gone"})
 			remove := func() error {
-				if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil {
+				if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil || !tc.delete {
 					return err
 				}
 				return f.tm.DeleteTeam(ctx, r.Team)
@@ -682,7 +690,7 @@ func TestDriveLed_TeamDeletedWhileDriven(t *testing.T) {
 				},
 			}
 			got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1)
-			want := "team " + r.Team + " was deleted"
+			want := "team " + r.Team + " was " + how
 			if err != nil || got.Status != workflow.RunFailed || got.Error != want {
 				t.Fatalf("DriveLed: run %s (%q), %v; want failed (%q), nil", got.Status, got.Error, err, want)
 			}

@@ -175,11 +175,11 @@ type taskDone struct {
 // renewed within its lease) stops as if ctx had ended, with that error. A
 // cancelled run's running tasks run to their end.
 //
-// A run whose team is deleted while DriveLed drives it (a board call finds
-// it gone) is ended by DriveLed itself: the run fails, "team T was
-// deleted", its running turn failing and the others skipped (see
-// Engine.Ready), and DriveLed returns it with a nil error, as it returns
-// any run that failed.
+// A run whose team is deleted or disbanded while DriveLed drives it (a
+// board call finds it gone or read-only) is ended by DriveLed itself: the
+// run fails, "team T was deleted" or "team T was disbanded", its running
+// turn failing and the others skipped (see Engine.Ready), and DriveLed
+// returns it with a nil error, as it returns any run that failed.
 //
 // Members that keep adding tasks to a swarm's queue keep the run going
 // until they stop, or the run is cancelled: the lead's turns bound the
@@ -363,10 +363,10 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 		failure = leadTurn(ctx, p, b, r, team, actor, *turn, runner)
 	}
 	drain()
-	if errors.Is(failure, teammanager.ErrUnknownTeam) {
-		// The run's team was deleted under the driver: Ready records it
-		// (the run fails, "team T was deleted"), as the next drive's
-		// would, and the driver ends with the failed run.
+	if errors.Is(failure, teammanager.ErrUnknownTeam) || errors.Is(failure, teammanager.ErrTeamDisbanded) {
+		// The run's team was deleted or disbanded under the driver: Ready
+		// records it (the run fails, "team T was deleted"), as the next
+		// drive's would, and the driver ends with the failed run.
 		if r, err := teamGone(detached, p, id); err == nil && r.Status.Finished() {
 			return r, nil
 		}
@@ -542,9 +542,9 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	if err == nil {
 		var out map[string]any
 		out, err = applyLeadOps(ctx, b, r, team, turn, lt.Tasks, ops)
-		if errors.Is(err, teammanager.ErrUnknownTeam) {
-			// The team was deleted: not the lead's failure, the run's
-			// (see DriveLedWith).
+		if errors.Is(err, teammanager.ErrUnknownTeam) || errors.Is(err, teammanager.ErrTeamDisbanded) {
+			// The team was deleted or disbanded: not the lead's failure,
+			// the run's (see DriveLedWith).
 			return err
 		}
 		if err == nil {

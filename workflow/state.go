@@ -132,8 +132,8 @@ type record struct {
 	DefHash string `json:"def_hash"`
 	// TeamReady is set once the run's team exists.
 	TeamReady bool `json:"team_ready,omitempty"`
-	// TeamGone is set once the run's team was found deleted: there is
-	// nothing more to settle.
+	// TeamGone is set once the run's team was found deleted or disbanded:
+	// there is nothing more to settle.
 	TeamGone bool `json:"team_gone,omitempty"`
 	// Members is each agent's member status as last written to the team.
 	Members map[string]teammanager.Status `json:"members,omitempty"`

@@ -67,8 +67,9 @@ outputs or findings). A non-zero exit, stdout over 64 MiB or anything after
 the JSON value fails the step (a lead line or task alike); a step running past
 --step-timeout fails and its command is killed with the processes it started.
 A council's max_rounds is at most 1000, and its agents × rounds at most 10,000.
-A run whose team was deleted fails ("team T was deleted"). The command exits 0
-when the run completes, 4 when it fails or is cancelled.
+A run whose team was disbanded or deleted fails ("team T was disbanded", "team T
+was deleted"). The command exits 0 when the run completes, 4 when it fails or is
+cancelled.
 
 ` + ledHelp + `
 
