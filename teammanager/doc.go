@@ -147,10 +147,11 @@
 // a team.status too), findings.added (AddFinding, AddFindings,
 // ImportFindings: one event per write and member, even when the group
 // commit writes several calls together, split every MaxEventFindings
-// findings), merge.completed (a merge that writes its result, or an
-// unchanged one that settles a due merge; an unchanged merge that writes
-// nothing records nothing) with, before it, conflict.detected (the open
-// conflicts that merge records for the first time), conflict.resolved
+// findings and MaxEventRow bytes), merge.completed (a merge that writes
+// its result, or an unchanged one that settles a due merge; an unchanged
+// merge that writes nothing records nothing) with, before it,
+// conflict.detected (the open conflicts that merge records for the first
+// time, split every MaxEventRow bytes), conflict.resolved
 // (ResolveConflict, whose re-merge then records its merge.completed) and
 // team.deleted (DeleteTeam). A failed merge, recorded on its team, is
 // not an event.

@@ -58,14 +58,16 @@ const (
 //   - member.status: Member, the member update (MemberUpdate.Merge nil: a
 //     merge it runs is a merge.completed event of its own).
 //   - findings.added: Agent and Findings, the findings of one member that
-//     one write added (at most MaxEventFindings; a larger write is split
+//     one write added (at most MaxEventFindings, and at most MaxEventRow
+//     bytes stored unless it holds one finding: a larger write is split
 //     into several events).
 //   - merge.completed: Merge and MergeID, the report of a merge that wrote
 //     its result (or, Unchanged, settled a due merge with the result
 //     already stored), without its Facts and OpenConflicts (read them with
 //     Facts and Conflicts).
 //   - conflict.detected: Conflicts and MergeID, the open conflicts that a
-//     merge recorded for the first time.
+//     merge recorded for the first time (several events, each with part
+//     of them, when they are more than MaxEventRow bytes stored).
 //   - conflict.resolved: Conflicts, the one conflict resolved.
 //   - team.deleted: Team only.
 //   - events.lost: Lost.
@@ -139,17 +141,70 @@ func (m *Manager) stageEvents(ctx context.Context, tx *cortex.Tx, now time.Time,
 	if err != nil {
 		return err
 	}
+	added := 0
 	for i := range evs {
-		last++
-		evs[i].ID, evs[i].Time = last, now
-		row, err := encodeEvent(evs[i])
+		evs[i].Time = now
+		rows, err := eventRows(evs[i])
 		if err != nil {
 			return fmt.Errorf("event %s: %w", evs[i].Type, err)
 		}
-		tx.PutSide(eventTable, eventKey(last), row)
+		evs[i].ID = last + 1
+		for _, row := range rows {
+			last++
+			tx.PutSide(eventTable, eventKey(last), row)
+		}
+		added += len(rows)
 	}
 	tx.PutSide(eventSeqTable, eventSeqKey, []quad.Value{quad.String(strconv.FormatUint(last, 10))})
-	return m.trimEvents(ctx, tx, now, last, len(evs))
+	return m.trimEvents(ctx, tx, now, last, added)
+}
+
+// MaxEventRow bounds the stored form of an event that carries a list
+// (findings.added, conflict.detected): one that would be larger is
+// stored as several events of its type, in order, each with part of the
+// list (an event of one finding or conflict larger than that is stored
+// as it is). So many large findings in one write, or the conflicts of a
+// large merge, never make a row that an in-memory store refuses (rows of
+// at most ~1 MB) or that a subscriber must read whole.
+const MaxEventRow = 256 << 10
+
+// eventRows returns the stored rows of ev: one, or, for an event over
+// MaxEventRow whose list can be split, those of its parts.
+func eventRows(ev Event) ([][]quad.Value, error) {
+	row, err := encodeEvent(ev)
+	if err != nil {
+		return nil, err
+	}
+	if rowSize(row) <= MaxEventRow || len(ev.Findings) < 2 && len(ev.Conflicts) < 2 {
+		return [][]quad.Value{row}, nil
+	}
+	a, b := ev, ev
+	if len(ev.Findings) >= 2 {
+		h := len(ev.Findings) / 2
+		a.Findings, b.Findings = ev.Findings[:h], ev.Findings[h:]
+	} else {
+		h := len(ev.Conflicts) / 2
+		a.Conflicts, b.Conflicts = ev.Conflicts[:h], ev.Conflicts[h:]
+	}
+	ra, err := eventRows(a)
+	if err != nil {
+		return nil, err
+	}
+	rb, err := eventRows(b)
+	return append(ra, rb...), err
+}
+
+// rowSize is the bytes of row's values (its encoding adds a few a value).
+func rowSize(row []quad.Value) int {
+	n := 0
+	for _, v := range row {
+		if s, ok := v.(quad.String); ok {
+			n += len(s)
+		} else if v != nil {
+			n += len(v.String())
+		}
+	}
+	return n
 }
 
 // trimEvents stages the removal of the oldest events beyond the retention

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -369,6 +370,83 @@ func TestManager_Events_FindingsSplit(t *testing.T) {
 	}
 	if last, _ := f.m.LastEventID(ctx); last != from+2 {
 		t.Fatalf("%d events, want 2", last-from)
+	}
+}
+
+// TestManager_Events_LargeListsSplit: findings.added and
+// conflict.detected events over MaxEventRow stored bytes are stored as
+// several events of the type, in order, with all the findings and
+// conflicts. On an in-memory store (rows of at most ~1 MB) a write of
+// eight 150 KB findings, or a merge of five conflicts with 150 KB
+// candidates, failed on its one event row; a persistent store splits them
+// too.
+func TestManager_Events_LargeListsSplit(t *testing.T) {
+	for _, inMemory := range []bool{true, false} {
+		t.Run(fmt.Sprint("in-memory=", inMemory), func(t *testing.T) {
+			dir := ""
+			if !inMemory {
+				dir = t.TempDir()
+			}
+			s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithInMemory(inMemory))
+			f := newFixtureOn(t, s, teammanager.DefaultConfig().WithAutoMerge(false))
+			f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: merge.NameConflictFlag, Members: members("a", "b")})
+			big := func(i int, who string) quad.Value {
+				return quad.String(fmt.Sprint(i, who) + strings.Repeat("x", 150<<10))
+			}
+			for _, a := range []string{"a", "b"} {
+				f.status(t, "t", a, teammanager.Running, "")
+			}
+			from, _ := f.m.LastEventID(ctx)
+			var fs []teammanager.Finding
+			for i := range 8 {
+				fs = append(fs, teammanager.Finding{Subject: iri(fmt.Sprint("s", i)), Predicate: iri("p"), Object: big(i, "a")})
+			}
+			added, err := f.m.AddFindings(ctx, "t", "a", fs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last, _ := f.m.LastEventID(ctx)
+			evs := collect(t, f.m, from, int(last-from))
+			var got []string
+			for _, ev := range evs {
+				if ev.Type != teammanager.EventFindingsAdded || ev.Agent != "a" {
+					t.Fatalf("event %d: %s by %q", ev.ID, ev.Type, ev.Agent)
+				}
+				for _, sf := range ev.Findings {
+					got = append(got, sf.ID)
+				}
+			}
+			if len(evs) < 2 || !slices.Equal(got, added) {
+				t.Fatalf("%d findings.added events with %d findings; want several, with the %d added in order", len(evs), len(got), len(added))
+			}
+			// b disagrees on five subjects: five conflicts of large candidates.
+			fs = fs[:0]
+			for i := range 5 {
+				fs = append(fs, teammanager.Finding{Subject: iri(fmt.Sprint("s", i)), Predicate: iri("p"), Object: big(i, "b")})
+			}
+			if _, err := f.m.AddFindings(ctx, "t", "b", fs); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range []string{"a", "b"} {
+				f.status(t, "t", a, teammanager.Completed, "")
+			}
+			from, _ = f.m.LastEventID(ctx)
+			if _, err := f.m.MergeTeamResults(ctx, "t"); err != nil {
+				t.Fatal(err)
+			}
+			last, _ = f.m.LastEventID(ctx)
+			evs = collect(t, f.m, from, int(last-from))
+			conflicts := 0
+			for _, ev := range evs[:len(evs)-1] {
+				if ev.Type != teammanager.EventConflictDetected {
+					t.Fatalf("event %d: %s, want conflict.detected", ev.ID, ev.Type)
+				}
+				conflicts += len(ev.Conflicts)
+			}
+			if len(evs) < 3 || conflicts != 5 || evs[len(evs)-1].Type != teammanager.EventMergeCompleted {
+				t.Fatalf("merge: events %v with %d conflicts; want several conflict.detected with 5, then merge.completed", types(evs), conflicts)
+			}
+		})
 	}
 }
 
