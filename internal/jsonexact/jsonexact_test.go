@@ -54,7 +54,8 @@ type params struct {
 	Self     *selfDecoding              `json:"self"`
 	Skipped  string                     `json:"-"`
 	Untagged int
-	hidden   int //nolint:unused // an unexported field is no member
+	//lint:ignore U1000 an unexported field is no member: TestUnmarshal checks that "hidden" is refused
+	hidden int
 }
 
 func TestUnmarshal(t *testing.T) {
