@@ -773,7 +773,9 @@ func running(c *change, step string, attempt int, to StepStatus) (int, error) {
 // The two writes are not one: if the process stops between them, the
 // findings are in the team (and its final merge) but not on the step; a
 // retry with the same AssertedAt writes the same findings again (their ids
-// are derived from their content) and records them on the step.
+// are derived from their content) and records them on the step. If the
+// run's team was deleted or disbanded, the run fails (see the package
+// documentation) and AddFindings returns an error matching ErrRunFinished.
 func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
 	rec, err := e.load(ctx, e.n, id)
 	if err != nil {
@@ -808,6 +810,14 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, 
 		}
 	}
 	ids, err := e.tm.AddFindings(ctx, rec.Team, MemberID(rec.Steps[i].Agent), fs)
+	if how := teamGoneHow(err); how != "" && rec.TeamReady {
+		// The team was deleted or disbanded under the run: the run fails
+		// (see settle), and these findings have nowhere to go.
+		if rec, err = e.teamGone(ctx, id, how); err != nil {
+			return nil, err
+		}
+		return nil, notFinished(rec)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("run %s: step %s: %w", id, step, err)
 	}
@@ -971,13 +981,22 @@ func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
 	if err == nil || !rec.TeamReady {
 		return out, err
 	}
-	switch {
-	case errors.Is(err, teammanager.ErrUnknownTeam):
-		return e.teamGone(ctx, rec.ID, "deleted")
-	case errors.Is(err, teammanager.ErrTeamDisbanded):
-		return e.teamGone(ctx, rec.ID, "disbanded")
+	if how := teamGoneHow(err); how != "" {
+		return e.teamGone(ctx, rec.ID, how)
 	}
 	return out, err
+}
+
+// teamGoneHow says how err reports the run's team gone: "deleted",
+// "disbanded" (its graphs read-only), or "" if it does not.
+func teamGoneHow(err error) string {
+	switch {
+	case errors.Is(err, teammanager.ErrUnknownTeam):
+		return "deleted"
+	case errors.Is(err, teammanager.ErrTeamDisbanded):
+		return "disbanded"
+	}
+	return ""
 }
 
 // teamGone records that the team of run id was deleted or disbanded (how):

@@ -580,6 +580,46 @@ func TestEngine_TeamDeletedUnderRun(t *testing.T) {
 	}
 }
 
+// TestEngine_AddFindingsTeamGone: a running step's AddFindings after its
+// team was disbanded (or deleted) fails the run, "team T was disbanded",
+// and returns an error matching ErrRunFinished, which a driver takes as the
+// run's end; it used to return the team's error and leave the run running
+// with its next Ready handing out steps.
+func TestEngine_AddFindingsTeamGone(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		how := map[bool]string{false: "disbanded", true: "deleted"}[del]
+		t.Run(how, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, graphDef(), workflow.RunOptions{ID: "g"})
+			step := graphDef().Steps[0].Name
+			attempt, err := f.e.StartStep(ctx, "g", step, "host")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.tm.DisbandTeam(ctx, r.Team); err != nil {
+				t.Fatal(err)
+			}
+			if del {
+				if err := f.tm.DeleteTeam(ctx, r.Team); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fs := []teammanager.Finding{{Subject: quad.IRI("urn:x:s"), Predicate: quad.IRI("urn:x:p"), Object: quad.String("o")}}
+			if _, err := f.e.AddFindings(ctx, "g", step, attempt, fs); !errors.Is(err, workflow.ErrRunFinished) {
+				t.Fatalf("AddFindings: %v, want ErrRunFinished", err)
+			}
+			r = f.get(t, "g")
+			want := "team " + r.Team + " was " + how
+			if r.Status != workflow.RunFailed || r.Error != want || r.Steps[0].Status != workflow.StepFailed {
+				t.Fatalf("run %s (%q), step %s; want failed (%q), failed", r.Status, r.Error, r.Steps[0].Status, want)
+			}
+			if rs, err := f.e.Ready(ctx, "g"); err != nil || len(rs) != 0 {
+				t.Fatalf("Ready: %d steps, %v; want none", len(rs), err)
+			}
+		})
+	}
+}
+
 // TestEngine_CancelWithTeamDisbanded: Cancel of a run whose team was
 // disbanded cancels the run and reports success; it used to report the
 // team's refusal of the members' moves after it had cancelled the run.
