@@ -38,7 +38,8 @@ type Event struct {
 }
 
 // FindingsAdded is the data of findings.added: findings that one write
-// added for one member (at most teammanager.MaxEventFindings).
+// added for one member (at most teammanager.MaxEventFindings, and about
+// teammanager.MaxEventRow bytes stored: a larger write is several events).
 type FindingsAdded struct {
 	Team     string    `json:"team"`
 	Agent    string    `json:"agent"`
@@ -46,7 +47,8 @@ type FindingsAdded struct {
 }
 
 // ConflictsDetected is the data of conflict.detected: the open conflicts
-// that merge run mergeId recorded for the first time.
+// that merge run mergeId recorded for the first time (or part of them: over
+// about teammanager.MaxEventRow bytes stored, they are several events).
 type ConflictsDetected struct {
 	Team      string     `json:"team"`
 	MergeID   string     `json:"mergeId"`

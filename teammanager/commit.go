@@ -266,10 +266,11 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 		}
 		return m.stageEvents(ctx, tx, now, evs)
 	})
-	if len(batch) > 1 && errors.Is(err, cortex.ErrInvalidQuad) {
-		// The store refused one call's quads (normFinding let through a
-		// term too large for an in-memory store): that call fails, not
-		// the others. Nothing was written; write each call on its own.
+	if len(batch) > 1 && (errors.Is(err, cortex.ErrInvalidQuad) || errors.Is(err, cortex.ErrInvalidArgument)) {
+		// The store refused one call's quads or its event's row (a term
+		// or a finding too large for an in-memory store, which
+		// normFinding cannot know): that call fails, not the others.
+		// Nothing was written; write each call on its own.
 		c.teams.committed(gen, err, false, nil)
 		for _, w := range batch {
 			m.writeBatch([]*findingsWrite{w})

@@ -152,14 +152,30 @@ func TestAddFinding_GroupCommit(t *testing.T) {
 }
 
 // A call whose findings the store refuses (a literal too large for an
-// in-memory store, which normFinding cannot know) fails alone: the calls
-// that shared its batch are written.
+// in-memory store, or one whose event row is, which normFinding cannot
+// know) fails alone: the calls that shared its batch are written.
 func TestAddFinding_GroupCommitRefusedCallFailsAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		obj  string
+		want error
+	}{
+		// A literal over the store's term limit.
+		{"term", strings.Repeat("x", 2<<20), cortex.ErrInvalidQuad},
+		// A literal within it whose findings.added event is not: its
+		// quotes are escaped twice in the row (N-Triples, then JSON).
+		{"event row", strings.Repeat(`"`, 400<<10), cortex.ErrInvalidArgument},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testRefusedCallFailsAlone(t, tc.obj, tc.want) })
+	}
+}
+
+func testRefusedCallFailsAlone(t *testing.T, obj string, want error) {
 	s := cortextest.OpenStore(t, "", cortex.DefaultOptions().WithInMemory(true))
 	f := newFixtureOn(t, s, teammanager.DefaultConfig().WithAutoMerge(false))
 	f.running(t, "t", "a", "b")
 	release := holdWrites(t, f)
-	big := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(strings.Repeat("x", 2<<20))}
+	big := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(obj)}
 	fs := []teammanager.Finding{finding(0), big, finding(2), finding(3)}
 	agents := []string{"a", "a", "b", "a"}
 	errs := make([]error, len(fs))
@@ -180,8 +196,8 @@ func TestAddFinding_GroupCommitRefusedCallFailsAlone(t *testing.T) {
 	wg.Wait()
 	for i, err := range errs {
 		if i == 1 {
-			if !errors.Is(err, cortex.ErrInvalidQuad) {
-				t.Errorf("the call of the large finding: %v, want cortex.ErrInvalidQuad", err)
+			if !errors.Is(err, want) {
+				t.Errorf("the call of the large finding: %v, want %v", err, want)
 			}
 		} else if err != nil {
 			t.Errorf("call %d, batched with the large finding: %v", i, err)

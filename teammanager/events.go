@@ -129,9 +129,11 @@ const eventPage = 256
 
 func eventKey(id uint64) string { return fmt.Sprintf("%020d", id) }
 
-// stageEvents gives evs their ids and stages them, in tx, after the last
-// event, with the retention trimming they pay for. It must be called at
-// most once per Update: the ids it gives are read from the store.
+// stageEvents gives evs their ids and times and stages them, in tx, after
+// the last event, with the retention trimming they pay for; an event
+// stored as several (MaxEventRow) gets the id of its first part. It must
+// be called at most once per Update: the ids it gives are read from the
+// store.
 func (m *Manager) stageEvents(ctx context.Context, tx *cortex.Tx, now time.Time, evs []Event) error {
 	if len(evs) == 0 {
 		return nil
@@ -162,36 +164,95 @@ func (m *Manager) stageEvents(ctx context.Context, tx *cortex.Tx, now time.Time,
 // MaxEventRow bounds the stored form of an event that carries a list
 // (findings.added, conflict.detected): one that would be larger is
 // stored as several events of its type, in order, each with part of the
-// list (an event of one finding or conflict larger than that is stored
-// as it is). So many large findings in one write, or the conflicts of a
-// large merge, never make a row that an in-memory store refuses (rows of
-// at most ~1 MB) or that a subscriber must read whole.
+// list, each about MaxEventRow bytes at most. An event of one finding or
+// conflict larger than that is stored as it is: an in-memory store, which
+// holds rows of at most ~1 MB, refuses a write whose one finding makes a
+// larger row (cortex.ErrInvalidArgument; the calls batched with it are
+// written without it). So many large findings in one write, or the
+// conflicts of a large merge, do not make a row that size, and a
+// subscriber never reads a write's whole list in one event.
 const MaxEventRow = 256 << 10
 
 // eventRows returns the stored rows of ev: one, or, for an event over
-// MaxEventRow whose list can be split, those of its parts.
+// MaxEventRow whose list can be split, those of its parts, packed in
+// order. Each item of a large event is encoded once to be measured and
+// once in its part.
 func eventRows(ev Event) ([][]quad.Value, error) {
-	row, err := encodeEvent(ev)
+	n := max(len(ev.Findings), len(ev.Conflicts))
+	if n < 2 || listBytes(ev) <= MaxEventRow {
+		// Most likely one row (escaping may still make it larger).
+		row, err := encodeEvent(ev)
+		if err != nil {
+			return nil, err
+		}
+		if n < 2 || rowSize(row) <= MaxEventRow {
+			return [][]quad.Value{row}, nil
+		}
+	}
+	// part returns ev with the items [i, j) of its list.
+	part := func(i, j int) Event {
+		p := ev
+		if len(ev.Findings) > 0 {
+			p.Findings = ev.Findings[i:j]
+		} else {
+			p.Conflicts = ev.Conflicts[i:j]
+		}
+		return p
+	}
+	empty, err := encodeEvent(part(0, 0))
 	if err != nil {
 		return nil, err
 	}
-	if rowSize(row) <= MaxEventRow || len(ev.Findings) < 2 && len(ev.Conflicts) < 2 {
-		return [][]quad.Value{row}, nil
+	base := rowSize(empty)
+	var rows [][]quad.Value
+	start, size := 0, base
+	flush := func(end int) error {
+		r, err := encodeEvent(part(start, end))
+		rows = append(rows, r)
+		start, size = end, base
+		return err
 	}
-	a, b := ev, ev
-	if len(ev.Findings) >= 2 {
-		h := len(ev.Findings) / 2
-		a.Findings, b.Findings = ev.Findings[:h], ev.Findings[h:]
-	} else {
-		h := len(ev.Conflicts) / 2
-		a.Conflicts, b.Conflicts = ev.Conflicts[:h], ev.Conflicts[h:]
+	for i := range n {
+		one, err := encodeEvent(part(i, i+1))
+		if err != nil {
+			return nil, err
+		}
+		item := rowSize(one) - base + 1 // (and a comma)
+		if i > start && size+item > MaxEventRow {
+			if err := flush(i); err != nil {
+				return nil, err
+			}
+		}
+		size += item
 	}
-	ra, err := eventRows(a)
-	if err != nil {
+	if err := flush(n); err != nil {
 		return nil, err
 	}
-	rb, err := eventRows(b)
-	return append(ra, rb...), err
+	return rows, nil
+}
+
+// listBytes is a lower bound of the bytes of ev's findings or conflicts in
+// its row: their terms' lexical forms, which escaping only lengthens.
+func listBytes(ev Event) int {
+	n := 0
+	term := func(v quad.Value) {
+		if v != nil {
+			n += len(v.String())
+		}
+	}
+	for _, f := range ev.Findings {
+		term(f.Subject)
+		term(f.Predicate)
+		term(f.Object)
+	}
+	for _, c := range ev.Conflicts {
+		term(c.Subject)
+		term(c.Predicate)
+		for _, cd := range c.Candidates {
+			term(cd.Object)
+		}
+	}
+	return n
 }
 
 // rowSize is the bytes of row's values (its encoding adds a few a value).

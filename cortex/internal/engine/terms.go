@@ -311,7 +311,7 @@ func (o *sideOps) checkRowSizes(max int) error {
 				n += termBytes(v) + 16
 			}
 			if n > max {
-				return fmt.Errorf("side table %s: row %s of %d bytes; an in-memory store holds rows of at most %d", table, quoteShort(key), n, max)
+				return fmt.Errorf("%w: side table %s: row %s of %d bytes; an in-memory store holds rows of at most %d", ErrInvalidArgument, table, quoteShort(key), n, max)
 			}
 		}
 	}
