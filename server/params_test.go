@@ -76,6 +76,36 @@ func TestRPC_ParamsNamesExact(t *testing.T) {
 	}
 }
 
+// TestRPC_ParamsDeep: params nested thousands of levels deep are refused
+// with a short message (jsonexact builds a refused name's path once and
+// prints it shortened): a name given twice deep in a free value, by its
+// path; a nested value where a string is expected, as a value of the wrong
+// type, without looking into it.
+func TestRPC_ParamsDeep(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const depth = 9990 // encoding/json reads at most 10,000 levels, the request's own included
+	arrays := func(inner string) string { return strings.Repeat("[", depth) + inner + strings.Repeat("]", depth) }
+	for _, tc := range []struct {
+		name, method, params string
+		prefix, suffix       string
+	}{
+		{"duplicate key deep in a free value", "workflows.start", `{"def":{"name":"d","steps":[{"name":"s","agent":"alice"}]},"inputs":{"x":` + arrays(`{"a":1,"a":2}`) + `}}`,
+			`params: inputs["x"][0][0][0]`, `[0][0][0]: duplicate key "a"`},
+		{"nested arrays for a string", "teams.get", `{"team":` + arrays(`{"a":1,"a":2}`) + `}`,
+			`params: cannot unmarshal array into Go struct field`, `of type string`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, ts, tc.method, tc.params)
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if e := r.Error; e.Code != -32602 || e.Data.Kind != string(api.KindUsage) || len(e.Message) > 600 || !strings.Contains(e.Message, tc.prefix) || !strings.HasSuffix(e.Message, tc.suffix) {
+				t.Errorf("error %d %+v, message of %d bytes: %.700s; want -32602, kind usage, at most 600 bytes, %q ... %q", e.Code, e.Data, len(e.Message), e.Message, tc.prefix, tc.suffix)
+			}
+		})
+	}
+}
+
 // A batch's items are read as single requests are: one with a params
 // member in another case is refused, the others are answered.
 func TestRPC_ParamsNamesExactInBatch(t *testing.T) {

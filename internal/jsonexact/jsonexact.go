@@ -6,16 +6,41 @@
 // and where it is, before anything is decoded.
 //
 // It is how Cortex reads JSON that others send it: the params of the
-// server's JSON-RPC methods, cortexctl's team files and the output of its
+// server's JSON-RPC methods (findings.import's JSON data included),
+// cortexctl's team files, JSON findings files and the output of its
 // --exec commands.
+//
+// # Caveats
+//
+// The names are checked against the types v declares, and compared as
+// written (after their escapes are read). So Unmarshal does not see:
+//
+//   - map keys that differ only as written but decode to one key: into a
+//     map[int]T, {"1": a, "01": b} is two keys here, and encoding/json
+//     decodes both into key 1, keeping b (the same for keys of a type that
+//     decodes itself, encoding.TextUnmarshaler);
+//   - the names of a value decoded through an interface that already
+//     holds a non-nil pointer (a field of type any set to &T{} before
+//     Unmarshal): encoding/json decodes into the T, matching its fields'
+//     names in any case, while Unmarshal reads the interface's type, any,
+//     and checks that value's objects for keys given twice only;
+//   - the members of a value of the wrong type (an object for a string
+//     field): Unmarshal does not look into it, and encoding/json refuses
+//     it (*json.UnmarshalTypeError), whatever its members.
+//
+// Unmarshal's cost is linear in the size of data, whatever its nesting;
+// a NameError's message is at most a few hundred bytes long, its Path and
+// Name shortened.
 package jsonexact
 
 import (
 	"bytes"
+	"cmp"
 	"encoding"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,18 +54,24 @@ import (
 //
 //   - a member of an object decoded into a struct must be named as one of
 //     the struct's fields is named for encoding/json (its tag's name, else
-//     the Go field's, fields of embedded structs included), in the same
-//     case; else the error is a *NameError matching ErrUnknownField, whose
-//     Want names the field a name in another case stands for;
-//   - no object, at any depth (map values and values decoded into any or
-//     json.RawMessage included), names a member twice: a *NameError
+//     the Go field's, fields of embedded structs included, where a name
+//     two fields have is the shallower one's, else the tagged one's, else
+//     neither's, as encoding/json has it), in the same case; else the
+//     error is a *NameError matching ErrUnknownField, whose Want names
+//     the field a name in another case stands for;
+//   - no object decoded into a struct, a map, an interface or a type that
+//     decodes itself, at any depth (map values and values decoded into any
+//     or json.RawMessage included), names a member twice: a *NameError
 //     matching ErrDuplicateKey.
 //
 // Objects decoded into maps, interfaces or types that decode themselves
 // (json.Unmarshaler, encoding.TextUnmarshaler, such as time.Time) may name
-// any member. Data that is not one JSON value gets encoding/json's
-// *json.SyntaxError. v is not modified when a name is refused; other errors
-// (a value of the wrong type) are encoding/json's, as it leaves v.
+// any member. An object or array that the type it is decoded into cannot
+// hold (an object for a string or a slice, an array for a struct) is not
+// looked into: encoding/json refuses it. Data that is not one JSON value
+// gets encoding/json's *json.SyntaxError. v is not modified when a name is
+// refused; other errors (a value of the wrong type) are encoding/json's,
+// as it leaves v. See the package's Caveats for what is not checked.
 //
 // Unmarshal is safe for concurrent use.
 func Unmarshal(data []byte, v any) error {
@@ -53,6 +84,10 @@ func Unmarshal(data []byte, v any) error {
 	}
 	w := walker{data: data}
 	if err := w.value(reflect.TypeOf(v)); err != nil {
+		var ne *NameError
+		if errors.As(err, &ne) {
+			ne.Path = joinPath(w.path)
+		}
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -63,10 +98,41 @@ func Unmarshal(data []byte, v any) error {
 // walker scans a value beside the type it is decoded into and checks its
 // member names, without allocating while they are fine. The value is
 // valid JSON (json.Valid): the scan need not check its syntax, and its
-// nesting, and so the walker's recursion, is bounded.
+// nesting, and so the walker's recursion, is bounded (encoding/json's
+// 10,000 levels).
 type walker struct {
 	data []byte
 	i    int // the next byte to read
+	// path is, once a name is refused, the steps from the object that
+	// names it up to the top, innermost first: each container adds its
+	// step as the error goes up, and Unmarshal joins them once, so that
+	// the path costs as much as its length, whatever the depth.
+	path  []step
+	depth int // the objects and arrays open
+}
+
+// step is where a value is in its container.
+type step struct {
+	kind  stepKind
+	name  []byte // of a field or a map entry
+	index int    // of an element
+}
+
+type stepKind uint8
+
+const (
+	stepField   stepKind = iota // a struct field: .name
+	stepKey                     // a map entry, or a member of a free object: ["name"]
+	stepElement                 // an array element: [index]
+)
+
+// up adds the step of a value whose name is refused to w.path, from its
+// container, at the depth of that container.
+func (w *walker) up(s step) {
+	if w.path == nil {
+		w.path = make([]step, 0, w.depth) // a step per open container
+	}
+	w.path = append(w.path, s)
 }
 
 func (w *walker) skipSpace() {
@@ -88,13 +154,24 @@ func (w *walker) next() byte {
 	return c
 }
 
-// value reads the next value, decoded into t (nil: anything).
+// value reads the next value, decoded into t (nil: anything). An object
+// or array that t cannot hold (an object for a string, an array for a
+// struct) is skipped, not walked: encoding/json refuses it as a value of
+// the wrong type, whatever its members.
 func (w *walker) value(t reflect.Type) error {
 	switch w.next() {
 	case '{':
-		return w.object(shape(t))
+		if t = shape(t); t != nil && t.Kind() != reflect.Struct && t.Kind() != reflect.Map {
+			w.skip()
+			return nil
+		}
+		return w.object(t)
 	case '[':
-		return w.array(shape(t))
+		if t = shape(t); t != nil && t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			w.skip()
+			return nil
+		}
+		return w.array(t)
 	case '"':
 		w.str()
 	default: // the rest of a number, true, false or null
@@ -107,6 +184,24 @@ func (w *walker) value(t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+// skip reads the rest of an object or array whose { or [ has been read,
+// without recursion.
+func (w *walker) skip() {
+	for depth := 1; depth > 0; {
+		switch w.data[w.i] {
+		case '"':
+			w.i++
+			w.str()
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+		w.i++
+	}
 }
 
 // str reads the rest of a string whose opening quote has been read and
@@ -131,28 +226,31 @@ func (w *walker) str() (raw []byte, unquote bool) {
 }
 
 // array reads the elements of an array whose [ has been read, decoded
-// into t (nil: anything).
+// into t (nil: anything; else a slice or an array).
 func (w *walker) array(t reflect.Type) error {
 	var elem reflect.Type
-	if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+	if t != nil {
 		elem = t.Elem()
 	}
 	if w.skipSpace(); w.data[w.i] == ']' {
 		w.i++
 		return nil
 	}
+	w.depth++
 	for i := 0; ; i++ {
 		if err := w.value(elem); err != nil {
-			return within(err, "["+strconv.Itoa(i)+"]")
+			w.up(step{kind: stepElement, index: i})
+			return err
 		}
 		if w.next() == ']' {
+			w.depth--
 			return nil
 		}
 	}
 }
 
 // object reads the members of an object whose { has been read, decoded
-// into t (nil: anything).
+// into t (nil: anything; else a struct or a map).
 func (w *walker) object(t reflect.Type) error {
 	var fields *fieldSet
 	var elem reflect.Type
@@ -169,6 +267,7 @@ func (w *walker) object(t reflect.Type) error {
 		return nil
 	}
 	var seen names
+	w.depth++
 	for {
 		w.next() // "
 		name, unquote := w.str()
@@ -191,35 +290,43 @@ func (w *walker) object(t reflect.Type) error {
 		}
 		w.next() // :
 		if err := w.value(elem); err != nil {
-			if fields != nil {
-				return within(err, string(name))
+			k := stepField
+			if fields == nil {
+				k = stepKey
 			}
-			return within(err, "["+strconv.Quote(string(name))+"]")
+			w.up(step{kind: k, name: name})
+			return err
 		}
 		if w.next() == '}' {
+			w.depth--
 			return nil
 		}
 	}
 }
 
-// within returns err, of a value at step (a field's name, "[index]" or
-// `["key"]`) of its container, with its path from the container: the path
-// of a NameError is built as it goes up, so that it costs nothing while
-// the names are fine.
-func within(err error, step string) error {
-	var ne *NameError
-	if !errors.As(err, &ne) {
-		return err
+// joinPath returns the path of steps, innermost first, as NameError.Path
+// writes it.
+func joinPath(steps []step) string {
+	var b []byte
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		switch s.kind {
+		case stepElement:
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(s.index), 10)
+			b = append(b, ']')
+		case stepKey:
+			b = append(b, '[')
+			b = strconv.AppendQuoteToASCII(b, string(s.name))
+			b = append(b, ']')
+		default:
+			if len(b) > 0 {
+				b = append(b, '.')
+			}
+			b = append(b, s.name...)
+		}
 	}
-	switch {
-	case ne.Path == "":
-		ne.Path = step
-	case ne.Path[0] == '[':
-		ne.Path = step + ne.Path
-	default:
-		ne.Path = step + "." + ne.Path
-	}
-	return ne
+	return string(b)
 }
 
 // names is a set of the member names of one object: an array while it is
@@ -288,7 +395,7 @@ func decodesItself(t reflect.Type) bool {
 // fieldSet is the fields of a struct type by their JSON names.
 type fieldSet struct {
 	byName map[string]reflect.Type
-	names  []string // in the struct's order, for fold
+	names  []string // in the struct's order (encoding/json's), for fold
 }
 
 // fold returns the field whose name is name in another case, or "".
@@ -303,30 +410,47 @@ func (f *fieldSet) fold(name string) string {
 
 var fieldSets sync.Map // reflect.Type -> *fieldSet
 
-// fieldsOf returns the fields of the struct type t as encoding/json names
-// them: exported fields by their tag's name, else their Go name, those
-// tagged "-" left out, and the fields of embedded structs without a tag
-// name promoted (a shallower field wins a name). Where encoding/json finds
-// two fields of one name at one depth ambiguous and drops both, both are
-// here: the decoder still refuses such a member, as an unknown field.
+// fieldsOf returns the fields of the struct type t that encoding/json
+// decodes, by the names it gives them (its typeFields and dominantField):
+// exported fields by their tag's name, else their Go name, those tagged
+// "-" left out, and the fields of embedded structs without a tag name
+// promoted. Of the fields of one name, the shallowest wins; of several at
+// that depth, the one tagged with the name, if only one is; else the name
+// is ambiguous and no field has it (encoding/json drops it: a member of
+// that name is an unknown field).
 func fieldsOf(t reflect.Type) *fieldSet {
 	if f, ok := fieldSets.Load(t); ok {
 		return f.(*fieldSet)
 	}
-	f := &fieldSet{byName: map[string]reflect.Type{}}
-	visited := map[reflect.Type]bool{}
-	for next := []reflect.Type{t}; len(next) > 0; {
+	type field struct {
+		name   string
+		tagged bool
+		index  []int // of the field, from t, through embedded structs
+		typ    reflect.Type
+	}
+	var fields []field
+	// The embedded structs whose fields are read at this depth and the
+	// next, with how many of each type the depth has: the fields of a
+	// struct embedded twice at one depth are ambiguous.
+	type embedded struct {
+		typ   reflect.Type
+		index []int
+	}
+	var count, nextCount map[reflect.Type]int
+	visited := map[reflect.Type]bool{} // at a shallower depth
+	for next := []embedded{{typ: t}}; len(next) > 0; {
 		level := next
 		next = nil
+		count, nextCount = nextCount, map[reflect.Type]int{}
 		for _, st := range level {
-			if visited[st] {
+			if visited[st.typ] {
 				continue
 			}
-			visited[st] = true
-			for i := range st.NumField() {
-				sf := st.Field(i)
-				ft := sf.Type
+			visited[st.typ] = true
+			for i := range st.typ.NumField() {
+				sf := st.typ.Field(i)
 				if sf.Anonymous {
+					ft := sf.Type
 					if ft.Kind() == reflect.Pointer {
 						ft = ft.Elem()
 					}
@@ -344,19 +468,61 @@ func fieldsOf(t reflect.Type) *fieldSet {
 				if !validTag(name) {
 					name = ""
 				}
+				index := append(slices.Clone(st.index), i)
+				ft := sf.Type
+				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
 				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-					next = append(next, ft)
+					if nextCount[ft]++; nextCount[ft] == 1 {
+						next = append(next, embedded{typ: ft, index: index})
+					}
 					continue
 				}
-				if name == "" {
-					name = sf.Name
+				f := field{name: name, tagged: name != "", index: index, typ: sf.Type}
+				if f.name == "" {
+					f.name = sf.Name
 				}
-				if _, ok := f.byName[name]; !ok {
-					f.byName[name] = sf.Type
-					f.names = append(f.names, name)
+				fields = append(fields, f)
+				if count[st.typ] > 1 {
+					fields = append(fields, f) // so that the name is ambiguous
 				}
 			}
 		}
+	}
+	// By name, then depth, tagged first, then order; the first of a name
+	// is the one that has it, unless the second is as deep and as tagged.
+	slices.SortFunc(fields, func(a, b field) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(a.index), len(b.index)); c != 0 {
+			return c
+		}
+		if a.tagged != b.tagged {
+			if a.tagged {
+				return -1
+			}
+			return 1
+		}
+		return slices.Compare(a.index, b.index)
+	})
+	kept := fields[:0]
+	for i := 0; i < len(fields); {
+		j := i + 1
+		for j < len(fields) && fields[j].name == fields[i].name {
+			j++
+		}
+		if j == i+1 || len(fields[i].index) < len(fields[i+1].index) || fields[i].tagged != fields[i+1].tagged {
+			kept = append(kept, fields[i])
+		}
+		i = j
+	}
+	slices.SortFunc(kept, func(a, b field) int { return slices.Compare(a.index, b.index) })
+	f := &fieldSet{byName: make(map[string]reflect.Type, len(kept)), names: make([]string, len(kept))}
+	for i, k := range kept {
+		f.byName[k.name] = k.typ
+		f.names[i] = k.name
 	}
 	actual, _ := fieldSets.LoadOrStore(t, f)
 	return actual.(*fieldSet)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -133,6 +134,31 @@ func TestNameError_Message(t *testing.T) {
 	} {
 		err := jsonexact.Unmarshal([]byte(data), &params{})
 		if err == nil || err.Error() != want {
+			t.Errorf("Unmarshal(%s) = %v, want %s", data, err, want)
+		}
+	}
+}
+
+// Names are printed with strconv.QuoteToASCII: a name that only looks
+// like a field's name in another case (a Kelvin sign for a K) is told from
+// it.
+func TestNameError_ASCII(t *testing.T) {
+	var key struct {
+		Key int `json:"key"`
+	}
+	for data, want := range map[string]string{
+		`{"\u212aey":1}`:                            `unknown field "\u212aey" (field names are case-sensitive; did you mean "key"?)`,
+		"{\"\u212aey\":1}":                          `unknown field "\u212aey" (field names are case-sensitive; did you mean "key"?)`,
+		`{"Key":1,"k\u00e9y":2}`:                    `unknown field "Key" (field names are case-sensitive; did you mean "key"?)`,
+		`{"k\u00e9y":2}`:                            `unknown field "k\u00e9y"`,
+		`{"outputs":{"\u212aey":{"a":1,"a":2}}}`:    `outputs["\u212aey"]: duplicate key "a"`,
+		`{"outputs":{"x":{"\u00e9":1,"\u00e9":2}}}`: `outputs["x"]: duplicate key "\u00e9"`,
+	} {
+		var v any = &key
+		if strings.Contains(data, "outputs") {
+			v = &params{}
+		}
+		if err := jsonexact.Unmarshal([]byte(data), v); err == nil || err.Error() != want {
 			t.Errorf("Unmarshal(%s) = %v, want %s", data, err, want)
 		}
 	}
@@ -283,4 +309,213 @@ func strictDecode(data string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(data))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
+}
+
+// nested returns depth arrays (or, with member, objects whose only member
+// is member) around inner.
+func nested(depth int, member, inner string) []byte {
+	open, end := "[", "]"
+	if member != "" {
+		open, end = `{"`+member+`":`, "}"
+	}
+	return []byte(strings.Repeat(open, depth) + inner + strings.Repeat(end, depth))
+}
+
+// costOf returns the allocations and the bytes allocated per call of f,
+// averaged over runs.
+func costOf(f func()) (allocs float64, bytes uint64) {
+	const runs = 5
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	allocs = testing.AllocsPerRun(runs, f) // and one warm-up call
+	runtime.ReadMemStats(&after)
+	return allocs, (after.TotalAlloc - before.TotalAlloc) / (runs + 1)
+}
+
+type linked struct {
+	Next *linked `json:"next"`
+	Tail any     `json:"tail"`
+}
+
+// A refused name deep in a value costs as much as the value's size: its
+// path is built once (a quadratic one made a 20 KB value cost 158 MB), it
+// is whole in Path and shortened in the message. Values that their type
+// cannot hold are not looked into at all.
+func TestUnmarshal_DeepNesting(t *testing.T) {
+	const depth = 9998 // encoding/json's limit is 10,000 levels, the top-level struct and the innermost object included
+	dup := `{"a":1,"a":2}`
+	for _, tc := range []struct {
+		name string
+		data []byte
+		v    func() any
+		path string
+	}{
+		{name: "arrays in any", data: nested(depth, "", dup), v: func() any { return new(any) }, path: strings.Repeat("[0]", depth)},
+		{name: "objects in a map", data: nested(depth, "k", dup), v: func() any { return new(map[string]any) }, path: strings.Repeat(`["k"]`, depth)},
+		{name: "struct fields", data: nested(depth, "next", `{"tail":`+dup+`}`), v: func() any { return new(linked) }, path: strings.Repeat("next.", depth) + "tail"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			allocs, bytes := costOf(func() { err = jsonexact.Unmarshal(tc.data, tc.v()) })
+			var ne *jsonexact.NameError
+			if !errors.As(err, &ne) || !errors.Is(err, jsonexact.ErrDuplicateKey) || ne.Name != "a" {
+				t.Fatalf("Unmarshal = %.300v, want a duplicate key \"a\"", err)
+			}
+			if ne.Path != tc.path {
+				t.Errorf("Path = %.100q... (%d bytes), want %.100q... (%d bytes)", ne.Path, len(ne.Path), tc.path, len(tc.path))
+			}
+			if msg := err.Error(); len(msg) > 600 || !strings.Contains(msg, "...") || !strings.HasSuffix(msg, `: duplicate key "a"`) {
+				t.Errorf("message of %d bytes: %.700s", len(msg), msg)
+			}
+			t.Logf("%d levels: %v allocations, %d bytes a call", depth, allocs, bytes)
+			// Linear: fewer allocations than levels, bytes a small multiple of
+			// them (json.Valid, encoding/json's scanner, allocates 16 bytes a
+			// level).
+			if allocs > depth/100 || bytes > 128*depth {
+				t.Errorf("Unmarshal of %d levels: %v allocations, %d bytes a call; want at most %d and %d", depth, allocs, bytes, depth/100, 128*depth)
+			}
+		})
+	}
+	// A string field given nested arrays: a value of the wrong type, that
+	// encoding/json refuses, without looking for names in it.
+	for _, data := range [][]byte{
+		[]byte(`{"team":` + string(nested(depth, "", dup)) + `}`),
+		[]byte(`{"team":` + dup + `}`),
+		[]byte(`{"findings":[[` + dup + `]]}`),
+		[]byte(`{"findings":` + dup + `}`),
+		[]byte(`{"step":[` + dup + `]}`),
+		[]byte(`{"steps":{"a":[[` + dup + `]]}}`),
+	} {
+		var err error
+		allocs, _ := costOf(func() { err = jsonexact.Unmarshal(data, &params{}) })
+		if ue := (*json.UnmarshalTypeError)(nil); !errors.As(err, &ue) {
+			t.Errorf("Unmarshal(%.60s...) = %v, want a *json.UnmarshalTypeError", data, err)
+		}
+		if allocs > depth/100 {
+			t.Errorf("Unmarshal(%.60s...): %v allocations a call, want at most %d", data, allocs, depth/100)
+		}
+	}
+}
+
+// A long name is printed shortened.
+func TestNameError_LongName(t *testing.T) {
+	name := strings.Repeat("é", 5000) + "x"
+	err := jsonexact.Unmarshal([]byte(`{"`+name+`":1}`), &params{})
+	var ne *jsonexact.NameError
+	if !errors.As(err, &ne) || ne.Name != name {
+		t.Fatalf("Unmarshal = %.100v, want a NameError with the whole name", err)
+	}
+	msg := err.Error()
+	if len(msg) > 1000 || !strings.HasPrefix(msg, `unknown field "\u00e9\u00e9`) || !strings.HasSuffix(msg, `\u00e9x"`) || !strings.Contains(msg, `"..."`) {
+		t.Errorf("message of %d bytes: %.1100s", len(msg), msg)
+	}
+}
+
+func BenchmarkUnmarshal_Deep(b *testing.B) {
+	data := nested(9999, "", `{"a":1,"a":2}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := jsonexact.Unmarshal(data, new(any)); !errors.Is(err, jsonexact.ErrDuplicateKey) {
+			b.Fatal(err)
+		}
+	}
+}
+
+type untaggedX struct{ X map[string]any }
+
+type taggedX struct {
+	X struct {
+		Y int `json:"y"`
+	} `json:"X"`
+}
+
+type untaggedX2 struct{ X int }
+
+type taggedZ struct {
+	Z int `json:"z"`
+}
+
+type taggedZ2 struct {
+	Z string `json:"z"`
+}
+
+type withQ struct{ Q int }
+
+type embedsQ1 struct{ withQ }
+
+type embedsQ2 struct{ withQ }
+
+// Of two fields of one name, the one encoding/json decodes has it: the
+// shallower one, else the tagged one; a name that both or neither of two
+// fields at one depth are tagged with is no field's, as for encoding/json.
+// What Unmarshal accepts is decoded as encoding/json decodes it.
+func TestUnmarshal_FieldPrecedence(t *testing.T) {
+	type tagWins struct {
+		untaggedX
+		taggedX
+	}
+	type bothUntagged struct {
+		untaggedX
+		untaggedX2
+		Lower int `json:"x"`
+	}
+	type bothTagged struct {
+		taggedZ
+		*taggedZ2     // a pointer, which go vet's structtag does not follow: the tag repeated is the case
+		Lower     int `json:"Z"`
+	}
+	type embeddedTwice struct {
+		embedsQ1
+		embedsQ2
+		Lower int `json:"q"`
+	}
+	for _, tc := range []struct {
+		name, data string
+		v          func() any
+		key, want  string // the unknown name, and its Want; "": accepted
+	}{
+		{name: "the tagged field wins", data: `{"X":{"y":1}}`, v: func() any { return new(tagWins) }},
+		{name: "the tagged field's names", data: `{"X":{"Y":1}}`, v: func() any { return new(tagWins) }, key: "Y", want: "y"},
+		{name: "neither tagged", data: `{"X":1}`, v: func() any { return new(bothUntagged) }, key: "X", want: "x"},
+		{name: "neither tagged, the other field", data: `{"x":1}`, v: func() any { return new(bothUntagged) }},
+		{name: "both tagged", data: `{"z":1}`, v: func() any { return new(bothTagged) }, key: "z", want: "Z"},
+		{name: "a struct embedded twice", data: `{"Q":1}`, v: func() any { return new(embeddedTwice) }, key: "Q", want: "q"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.v()
+			err := jsonexact.Unmarshal([]byte(tc.data), got)
+			if tc.key == "" {
+				want := tc.v()
+				if err != nil || strictDecode(tc.data, want) != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("Unmarshal(%s) = %v, %+v; encoding/json: %+v", tc.data, err, got, want)
+				}
+				return
+			}
+			var ne *jsonexact.NameError
+			if !errors.As(err, &ne) || !errors.Is(err, jsonexact.ErrUnknownField) || ne.Name != tc.key || ne.Want != tc.want {
+				t.Fatalf("Unmarshal(%s) = %#v, want unknown field %q (did you mean %q?)", tc.data, err, tc.key, tc.want)
+			}
+		})
+	}
+}
+
+// What the package's Caveats say Unmarshal does not see, it does not.
+func TestUnmarshal_Caveats(t *testing.T) {
+	t.Run("map keys that decode to one key", func(t *testing.T) {
+		var m map[int]string
+		if err := jsonexact.Unmarshal([]byte(`{"1":"a","01":"b"}`), &m); err != nil || len(m) != 1 || m[1] != "b" {
+			t.Errorf("Unmarshal = %v, %v; want map[1:b]", err, m)
+		}
+	})
+	t.Run("an interface holding a pointer", func(t *testing.T) {
+		p := params{Extra: &inner{}}
+		if err := jsonexact.Unmarshal([]byte(`{"extra":{"PORT":"p"}}`), &p); err != nil || p.Extra.(*inner).Port != "p" {
+			t.Errorf("Unmarshal = %v, %+v; want the name in another case decoded into the pointer", err, p.Extra)
+		}
+		p = params{Extra: &inner{}}
+		if err := jsonexact.Unmarshal([]byte(`{"extra":{"port":"p","port":"q"}}`), &p); !errors.Is(err, jsonexact.ErrDuplicateKey) {
+			t.Errorf("Unmarshal = %v; want a duplicate key", err)
+		}
+	})
 }
