@@ -63,8 +63,10 @@
 //     context's cause in an error), internal/proc (whether a process of
 //     this machine is alive: stale discovery files, a dead driver's hold of
 //     a run) and internal/jsonexact (JSON decoded with member names matched
-//     exactly and none given twice: the server's params, the CLI's files).
-//   - Above cortex: teammanager (through Namespace, Tx and Dataset only),
+//     exactly and none given twice: the server's params, the CLI's files,
+//     teammanager's JSON findings).
+//   - Above cortex: teammanager (through Namespace, Tx and Dataset only;
+//     internal/jsonexact for JSON findings files),
 //     defstore (definitions stored as RDF), workflow (runs of team
 //     definitions, over teammanager), api (the JSON shapes and error
 //     classes of the CLI and the server), server, client; cmd/ holds the

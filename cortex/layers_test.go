@@ -41,7 +41,7 @@ var layers = map[string][]string{
 	"cortex":            {"cortex/internal/engine", "cortex/sparql", "cortex/sparql/eval"},
 	"cortex/cortextest": {"cortex"},
 	"teammanager": {"config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/eval", "cortex/sparql/parser",
-		"internal/ctxcause", "merge", "namespace"},
+		"internal/ctxcause", "internal/jsonexact", "merge", "namespace"},
 	"spec":     nil,
 	"defstore": {"cortex", "namespace", "spec"},
 	"api": {"config", "cortex", "cortex/rdfio", "cortex/sparql/algebra", "cortex/sparql/parser", "defstore", "merge", "namespace",

@@ -301,7 +301,15 @@ func TestManager_ImportFindings_JSON_Errors(t *testing.T) {
 		want     error
 		msg      string
 	}{
-		{"unknown field", good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "why": "x"}`, teammanager.ErrInvalidFinding, `record 2 (line 2): json: unknown field "why"`},
+		{"unknown field", good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "why": "x"}`, teammanager.ErrInvalidFinding, `record 2 (line 2): unknown field "why"`},
+		{"field in another case", good + `{"Subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\""}`, teammanager.ErrInvalidFinding,
+			`record 2 (line 2): unknown field "Subject" (field names are case-sensitive; did you mean "subject"?)`},
+		{"field in another case, in an array", `[` + good + `,` + "\n" + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "assertedat": "2026-01-02T15:04:05Z"}]`, teammanager.ErrInvalidFinding,
+			`record 2 (line 3): unknown field "assertedat" (field names are case-sensitive; did you mean "assertedAt"?)`},
+		{"field given twice", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "object": "\"p\""}`, teammanager.ErrInvalidFinding,
+			`record 1 (line 1): duplicate key "object"`},
+		{"ignored field given twice", good + `{"id": "a", "subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "id": "b"}`, teammanager.ErrInvalidFinding,
+			`record 2 (line 2): duplicate key "id"`},
 		{"bare word", good + good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "leaks"}`, teammanager.ErrInvalidFinding, `record 3 (line 3): invalid finding: object: "leaks" is neither`},
 		{"unknown prefix", `[` + good + `,` + "\n" + `{"subject": "zz:s", "predicate": "<http://example.org/p>", "object": "\"o\""}]`, teammanager.ErrInvalidFinding, `record 2 (line 3): invalid finding: subject: "zz:s": unknown prefix "zz"`},
 		{"bad term", `{"subject": "<http://example.org/s", "predicate": "<http://example.org/p>", "object": "\"o\""}`, rdfio.ErrSyntax, "record 1 (line 1)"},

@@ -16,6 +16,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
+	"github.com/cortexgraph/cortex/internal/jsonexact"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -41,8 +42,9 @@ const FindingsJSON = "json"
 // assertedAt is optional, RFC 3339 (absent: now). The fields id and agent,
 // which `findings list --json` writes, are allowed and ignored: the
 // importing member is the author, and ids are derived from the content.
-// Any other field is an error. So a listing imports back with the same
-// terms, confidences and times.
+// Field names are case-sensitive: any other field ("Subject" too), or a
+// field given twice, is an error (jsonexact.Unmarshal). So a listing
+// imports back with the same terms, confidences and times.
 //
 // Any other format is an rdfio format ("ntriples", "turtle", ...). Quads
 // naming a graph are refused. Each triple is a finding asserted now with
@@ -102,8 +104,9 @@ type findingRecord struct {
 	Agent      *string  `json:"agent"` // ignored (findings list --json writes it)
 }
 
-// readFindingsJSON reads the FindingsJSON format. Errors name the record
-// (1-based) and its line.
+// readFindingsJSON reads the FindingsJSON format, each record's member
+// names exactly (jsonexact). Errors name the record (1-based) and its
+// line.
 func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -111,15 +114,18 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 	}
 	prefixes := m.Prefixes()
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	lines := &lineCounter{data: data, line: 1}
 	lineAt := lines.lineAt
 	var out []Finding
 	record := func() error {
 		n := len(out) + 1
 		line := lineAt(dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return fmt.Errorf("%w: record %d (line %d): %v", ErrInvalidFinding, n, line, err)
+		}
 		var rec findingRecord
-		if err := dec.Decode(&rec); err != nil {
+		if err := jsonexact.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("%w: record %d (line %d): %v", ErrInvalidFinding, n, line, err)
 		}
 		f, err := m.recordFinding(rec, prefixes, blank)

@@ -57,7 +57,8 @@ finding object per line (JSON Lines):
     "confidence": 0.8, "assertedAt": "2026-01-02T15:04:05Z"}
 Terms are N-Triples terms or prefixed names; confidence (0 or absent:
 unspecified) and assertedAt (RFC 3339; absent: now) are optional; id and agent
-are ignored; other keys are errors.
+are ignored. Keys are case-sensitive: other keys ("Subject" too), or a key
+given twice, are errors.
 
 Examples:
    cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl

@@ -114,6 +114,33 @@ func TestCLI_FindingsImport_RoundTrip(t *testing.T) {
 	}
 }
 
+// TestCLI_FindingsImport_ExactNames: a JSON findings file's keys are
+// case-sensitive and given once (encoding/json matched "Subject" to
+// "subject" and took the last of two "object"s): another case, or a key
+// given twice, is an invalid finding (exit 7) naming the record, and
+// nothing is written.
+func TestCLI_FindingsImport_ExactNames(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	const good = `{"subject": "<http://ex/a>", "predicate": "<http://ex/p>", "object": "\"o\""}`
+	for name, tc := range map[string]struct{ file, data, msg string }{
+		"another case": {"f.json", `[` + good + `,` + "\n" + `{"subject": "<http://ex/b>", "Predicate": "<http://ex/p>", "object": "\"o\""}]`,
+			`record 2 (line 2): unknown field "Predicate" (field names are case-sensitive; did you mean "predicate"?)`},
+		"given twice": {"f.jsonl", good + "\n" + `{"subject": "<http://ex/b>", "predicate": "<http://ex/p>", "object": "\"o\"", "object": "\"p\""}`,
+			`record 2 (line 2): duplicate key "object"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, dir, "", "findings", "import", "t1", "ann", writeFile(t, tc.file, tc.data))
+			if r.code != exitInvalid || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, exitInvalid, tc.msg)
+			}
+			if out := mustCLI(t, dir, "findings", "list", "t1", "--json"); strings.TrimSpace(out) != "[]" {
+				t.Fatalf("findings after a refused import: %s", out)
+			}
+		})
+	}
+}
+
 // TestCLI_Query_CxPrefix checks that cx: in queries is the namespace's
 // vocabulary, as in findings add and fixtures/vocab.ttl.
 func TestCLI_Query_CxPrefix(t *testing.T) {
