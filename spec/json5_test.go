@@ -46,3 +46,24 @@ continued line, name: 'w'",
 		t.Fatalf("team %+v, problems %v", tm, rep.Problems)
 	}
 }
+
+// TestCheckJSON5: a key given twice, as the JSON5 parser reads keys
+// (quotes and escapes read), and nesting past 200 levels are refused with
+// their line; strings, comments and sibling objects hold no duplicates.
+func TestCheckJSON5(t *testing.T) {
+	for data, want := range map[string]string{
+		`{a: 1, b: {a: 2}, c: [{a: 3}, {a: 4}], d: 'a: 5', /* a: 6 */ e: "{a: 7}"}`: "",
+		`{"a\"b": 1, 'a\'b': 2}`:                            "",
+		"{a: 1,\n a: 2}":                                    `line 2: duplicate key "a"`,
+		"{a: 1,\n 'a': 2}":                                  `line 2: duplicate key "a"`,
+		"{\"a\": 1,\n\n '\\u0061': 2}":                      `line 3: duplicate key "a"`,
+		`{"a\"b": 1, 'a"b': 2}`:                             `line 1: duplicate key "a\"b"`,
+		"[{x: {y: 1, y: 2}}]":                               `line 1: duplicate key "y"`,
+		strings.Repeat("[", 201) + strings.Repeat("]", 201): "line 1: nested more than 200 levels deep",
+	} {
+		err := spec.CheckJSON5([]byte(data))
+		if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {
+			t.Errorf("CheckJSON5(%.60s) = %v, want %q", data, err, want)
+		}
+	}
+}

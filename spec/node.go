@@ -190,13 +190,34 @@ func parseJSON5(data []byte) (*node, error) {
 	return fromAny(v, 0)
 }
 
+// CheckJSON5 checks JSON5 data for what the JSON5 parser Cortex uses
+// (github.com/titanous/json5) lets through or fails on, and should be
+// called before it: an object that names a key twice (the parser keeps the
+// last silently) and nesting deeper than 200 levels (the parser recurses
+// without a bound: a deep enough file overflows the stack and ends the
+// process). Keys are compared as the parser reads them: a, 'a', "a" and
+// "\u0061" are one key. The error names the line: `line 3: duplicate key
+// "name"`. Other syntax is not checked: what CheckJSON5 cannot make sense
+// of, it leaves to the parser. Definitions in JSON5 (Parse, Load) are
+// checked so.
+func CheckJSON5(data []byte) error {
+	if err := scanJSON5(data); err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) && se.line > 0 {
+			return fmt.Errorf("line %d: %s", se.line, se.msg)
+		}
+		return err
+	}
+	return nil
+}
+
 // scanJSON5 checks what the JSON5 parser does not, before it runs: the
 // nesting (maxDepth; the parser recurses without a bound, and a deep file
 // overflows the stack) and duplicate keys of an object (the parser keeps
 // the last silently), with their line. It only tokenizes: strings,
 // comments, brackets, ':' and ','; what it cannot make sense of is left
-// to the parser's syntax errors. Keys are compared as written between
-// their quotes.
+// to the parser's syntax errors. Keys are compared as the parser reads
+// them: a quoted key with escapes is unquoted by the parser itself.
 func scanJSON5(data []byte) error {
 	type frame struct {
 		object    bool
@@ -273,6 +294,11 @@ func scanJSON5(data []byte) error {
 			key := string(data[start:min(i, len(data))])
 			if c != '"' && c != '\'' {
 				i--
+			} else if i < len(data) && strings.IndexByte(key, '\\') >= 0 {
+				var unquoted string
+				if json5.Unmarshal(data[start-1:i+1], &unquoted) == nil {
+					key = unquoted
+				}
 			}
 			f := &stack[n-1]
 			f.expectKey = false

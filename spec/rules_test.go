@@ -175,6 +175,7 @@ var ruleCases = []ruleCase{
 	{name: "syntax/front-matter-open", files: map[string]string{"x.md": "---\nname: x\n"}, want: `x.md:1: error: syntax error: front matter has no closing "---" line`},
 	{name: "syntax/yaml", files: map[string]string{"x.md": "---\nname: x\ntools: [a\n---\n"}, want: `x.md:2: error: syntax error: did not find expected ',' or ']'`},
 	{name: "json5/duplicate-key", files: map[string]string{"t.json5": "{name: 't', version: '1', agents: ['a'],\n  'name': 'u'}"}, want: `t.json5:2: error: syntax error: duplicate key "name"`},
+	{name: "json5/duplicate-escaped-key", files: map[string]string{"t.json5": "{name: 't', version: '1', agents: ['a'],\n  \"n\\u0061me\": 'u'}"}, want: `t.json5:2: error: syntax error: duplicate key "name"`},
 	{name: "json5/duplicate-nested-key", files: map[string]string{"t.json5": "{name: 't', version: '1', agents: ['a'],\n workflow: {type: 'chain',\n /* c */ type: 'graph'}}"}, want: `t.json5:3: error: syntax error: duplicate key "type"`},
 	{name: "json5/no-lines", files: map[string]string{"t.json5": "{name: 't', version: '1', agents: ['a'], workflow: {type: 'pipeline'},}"}, want: `t.json5: error: /workflow/type: "pipeline" is not one of`},
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/parser"
 	"github.com/cortexgraph/cortex/internal/jsonexact"
 	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -68,7 +69,8 @@ Example:
 					ArgsUsage: " ",
 					Description: `Members are AGENT:ROLE[:TASK]; --from reads a JSON5 team config instead
 (fields: id, name, strategy, context, timeout (seconds), threshold,
-tieBreaker, members [{agent, role, task, critical}], in this case).
+tieBreaker, members [{agent, role, task, critical}], in this case; a key
+given twice, or nesting past 200 levels, is an error too).
 
 Examples:
    cortexctl teams create --name review --member alice:lead:correctness --member bob:reviewer
@@ -220,9 +222,14 @@ Example:
 // parseTeamFile reads a JSON5 team config (api.TeamConfig); unknown keys,
 // and keys in another case than the config's ("Members" for "members"),
 // are errors, as in the params of the server's teams.create
-// (jsonexact.Unmarshal). A key given twice is not seen: JSON5 is read into
-// a map first, which keeps the last.
+// (jsonexact.Unmarshal). So is a key given twice and nesting past 200
+// levels (spec.CheckJSON5, before the JSON5 parser, which keeps the last
+// of two keys and recurses without a bound): errInvalid. Data that is not
+// JSON5 is errSyntax.
 func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
+	if err := spec.CheckJSON5(data); err != nil {
+		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
+	}
 	var raw interface{}
 	if err := json5.Unmarshal(data, &raw); err != nil {
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errSyntax, err)

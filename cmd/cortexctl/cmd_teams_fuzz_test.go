@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/titanous/json5"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -30,7 +32,9 @@ var (
 //   - it never panics;
 //   - a rejected input returns the zero TeamConfig and an error that maps to
 //     the syntax exit code (not JSON5) or the invalid-value exit code (wrong
-//     shape, unknown key), never to "internal";
+//     shape, unknown key, a key given twice or nesting past 200 levels, as
+//     spec.CheckJSON5 finds them before the JSON5 parser runs), never to
+//     "internal";
 //   - a top-level or member key outside the documented fields, or one of
 //     them in another case, is rejected;
 //   - an accepted input yields a Timeout that is -1 (none) or a non-negative
@@ -69,6 +73,8 @@ func FuzzParseTeamFile(f *testing.F) {
 		`{name: 'x', threshold: 0x10, members: [{agent: 'a', critical: 'yes'}]}`,
 		"{name: '\xff\xfe', members: [{agent: '\u00e9'}]}",
 		`{name: 'x', name: 'y', NAME: 'z'}`,
+		`{name: 'x', "n\u0061me": 'y', members: [{agent: 'a', 'agent': 'b'}]}`,
+		`{name: 'x', members: [{agent: 'a'}], context: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
 		`{Name: 'x', members: [{agent: 'a'}]}`,
 		`{name: 'x', members: [{Agent: 'a'}]}`,
 		`/* comment */ {name: 'x',} // trailing`,
@@ -87,6 +93,15 @@ func FuzzParseTeamFile(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tc, err := parseTeamFile(data)
+
+		// A key given twice, or nesting the JSON5 parser may not survive:
+		// invalid, whatever the rest of the input.
+		if cerr := spec.CheckJSON5(data); cerr != nil {
+			if !errors.Is(err, errInvalid) || !strings.Contains(err.Error(), cerr.Error()) || !reflect.DeepEqual(tc, teammanager.TeamConfig{}) {
+				t.Fatalf("CheckJSON5: %v; parseTeamFile = %+v, %v, want errInvalid with it", cerr, tc, err)
+			}
+			return
+		}
 
 		// What an independent JSON5 decode says about the input.
 		var raw any

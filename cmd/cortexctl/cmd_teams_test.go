@@ -212,7 +212,8 @@ func TestCLI_TeamsCreateCriticalNotMember(t *testing.T) {
 // exactly, as the params of the server's teams.create are: a key in
 // another case ("Members" for "members"), at the top or in a member, is an
 // invalid value (exit 7) that names it and creates nothing. encoding/json
-// took it for the key it folds to.
+// took it for the key it folds to. So is a key given twice (the JSON5
+// parser kept the last) and nesting past 200 levels.
 func TestCLI_TeamsCreateFromExactKeys(t *testing.T) {
 	dir := t.TempDir()
 	for name, tc := range map[string]struct{ file, msg string }{
@@ -222,6 +223,14 @@ func TestCLI_TeamsCreateFromExactKeys(t *testing.T) {
 			`members[1]: unknown field "AGENT" (field names are case-sensitive; did you mean "agent"?)`},
 		"camel-case key": {`{id: "t1", name: "x", tiebreaker: "ann", members: [{agent: "ann"}]}`,
 			`unknown field "tiebreaker" (field names are case-sensitive; did you mean "tieBreaker"?)`},
+		"top-level key given twice": {"{id: \"t1\", name: \"x\",\n members: [{agent: \"ann\"}],\n name: \"y\"}",
+			`line 3: duplicate key "name"`},
+		"member key given twice": {"{id: \"t1\", name: \"x\", members: [{agent: \"ann\", 'agent': \"bob\"}]}",
+			`line 1: duplicate key "agent"`},
+		"key given twice, escaped": {`{id: "t1", name: "x", "n\u0061me": "y", members: [{agent: "ann"}]}`,
+			`line 1: duplicate key "name"`},
+		"nested past 200 levels": {`{id: "t1", name: "x", members: [{agent: "ann"}], context: ` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}`,
+			`line 1: nested more than 200 levels deep`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := runCLI(t, dir, "", "teams", "create", "--from", writeFile(t, "team.json5", tc.file))
