@@ -18,8 +18,9 @@
 //     given twice is an invalid request (-32600). So are the names in
 //     params, at every depth: one that is not a field's as written
 //     ("Team" for "team") or is given twice is invalid params (-32602,
-//     kind usage) naming it. A body that is not UTF-8 is a parse error
-//     (-32700).
+//     kind usage) naming it (a value of the wrong type, an object for a
+//     string, is invalid params as such, whatever names it holds). A
+//     body that is not UTF-8 is a parse error (-32700).
 //   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
 //   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
 //     SPARQL 1.1 Graph Store HTTP Protocol (a POST to /ns/{ns}/data
