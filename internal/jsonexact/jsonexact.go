@@ -29,7 +29,7 @@
 //     it (*json.UnmarshalTypeError), whatever its members.
 //
 // Unmarshal's cost is linear in the size of data, whatever its nesting;
-// a NameError's message is at most a few hundred bytes long, its Path and
+// a NameError's message is about a kilobyte long at most, its Path and
 // Name shortened.
 package jsonexact
 
