@@ -25,7 +25,7 @@ type NameError struct {
 	// members of objects decoded into any) by their key, quoted as Go
 	// quotes it with strconv.QuoteToASCII: "findings[0]", "def.steps[2]",
 	// `outputs["a"]`, `outputs["\u212aey"]`. It is the whole path, however
-	// deep; Error prints at most maxPrinted bytes of it.
+	// deep; Error prints at most 256 bytes of it.
 	Path string
 	// Name is the member name as given (unescaped).
 	Name string
@@ -46,7 +46,7 @@ const maxPrinted = 256
 // "team"`. Names are quoted with strconv.QuoteToASCII, so that a name that
 // only looks like another is told from it: `unknown field "\u212aey"
 // (field names are case-sensitive; did you mean "key"?)` (a Kelvin sign,
-// not a K). A Path or Name longer than maxPrinted bytes is printed
+// not a K). A Path or Name longer than 256 bytes is printed
 // shortened, its middle left out as "...".
 func (e *NameError) Error() string {
 	var b strings.Builder
