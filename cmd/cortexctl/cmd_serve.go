@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"net"
@@ -61,7 +62,11 @@ the store is opened.
 
 Security: the socket is the owner's (mode 0600 from the moment it exists: it
 is bound in a private directory beside its path, then linked into place) and
-needs no token. On TCP,
+needs no token. Where its directory refuses hard links (and, on Linux, a
+rename that does not replace) or is too long for a private directory in it
+(over 102 bytes on Linux), the socket is created in place and made 0600 at
+once, and serve says so on stderr. Private directories left by a server
+killed while binding are removed when serve starts. On TCP,
 as soon as DIR/tokens.json holds any token (cortexctl tokens create), every
 request needs one (Authorization: Bearer TOKEN), except GET /healthz: 401
 without a valid one, 403 for another namespace or too low a role. A --listen
@@ -158,7 +163,7 @@ func serveCmd(c *cli.Context, e *env) error {
 		}
 	}()
 	if sock != "" {
-		l, err := listenUnix(sock)
+		l, err := listenUnix(sock, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -317,19 +322,14 @@ func collect(ch <-chan error) []error {
 var maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 
 // checkSocketPath checks serve's socket path before anything is opened: a
-// path too long for a socket address (or whose directory leaves no room
-// for the private directory the socket is bound in first: bindPrivate), a
-// file or directory there that is not a socket, or (checkDir: the socket
-// is not in the data directory, which opening the store creates) a parent
-// directory that does not exist are invalid values (exit 7).
+// path too long for a socket address, a file or directory there that is
+// not a socket, or (checkDir: the socket is not in the data directory,
+// which opening the store creates) a parent directory that does not exist
+// are invalid values (exit 7).
 func checkSocketPath(path string, checkDir bool) error {
 	if len(path) > maxSocketPath {
 		return fmt.Errorf("%w: serve: socket %s is %d bytes long, longer than a Unix socket path may be (%d): give a shorter --socket PATH, or --socket \"\" for none",
 			errInvalid, path, len(path), maxSocketPath)
-	}
-	if dir := filepath.Dir(path); len(dir) > maxPrivateDir {
-		return fmt.Errorf("%w: serve: socket %s: its directory is %d bytes long, too long for the private directory the socket is bound in first (at most %d): give a shorter --socket PATH, or --socket \"\" for none",
-			errInvalid, path, len(dir), maxPrivateDir)
 	}
 	fi, err := os.Lstat(path)
 	switch {
@@ -359,11 +359,11 @@ func checkListenAddr(addr string) error {
 }
 
 // listenUnix listens on the Unix socket path, mode 0600 from the moment
-// path exists (listenPrivate). A socket file already at path that nobody
-// answers on (left by a server that was killed) is replaced; one that
-// answers is in use, as is one that appears at path while the socket is
-// bound. The listener's Addr is path.
-func listenUnix(path string) (net.Listener, error) {
+// path exists (listenPrivate; where that cannot be, it says so on stderr).
+// A socket file already at path that nobody answers on (left by a server
+// that was killed) is replaced; one that answers is in use, as is one that
+// appears at path while the socket is bound. The listener's Addr is path.
+func listenUnix(path string, stderr io.Writer) (net.Listener, error) {
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
 			return nil, fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
@@ -376,7 +376,26 @@ func listenUnix(path string) (net.Listener, error) {
 			return nil, fmt.Errorf("serve: stale socket: %w", err)
 		}
 	}
-	return listenPrivate(path)
+	return listenPrivate(path, stderr)
+}
+
+// listenInPlace listens on the Unix socket path, which does not exist,
+// bound at path and chmodded 0600 right after: in between, the socket has
+// the umask's mode. An error binding (another socket appeared at path)
+// matches api.ErrUnavailable.
+func listenInPlace(path string) (net.Listener, error) {
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
+	}
+	// Not unlinked by Close: serve removes it once every request is done.
+	l.SetUnlinkOnClose(false)
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	return l, nil
 }
 
 // logger returns the log of serve: on stderr, prefixed.

@@ -33,6 +33,7 @@ type served struct {
 	dir    string
 	disc   server.Discovery
 	line   string        // its "serving" line
+	before string        // what it printed before its "serving" line
 	stderr *bytes.Buffer // what it printed after its "serving" line
 	done   chan struct{} // closed when the process has exited and its stderr is read
 	tcp    *http.Client
@@ -41,7 +42,7 @@ type served struct {
 
 // startServe runs cortexctl --data dir serve args... and waits for its
 // "serving" line (printed once it listens and has written the discovery
-// file).
+// file); the lines before it are s.before.
 func startServe(t *testing.T, dir string, args ...string) *served {
 	t.Helper()
 	cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve"}, args...)...)
@@ -54,11 +55,17 @@ func startServe(t *testing.T, dir string, args ...string) *served {
 	}
 	s := &served{t: t, cmd: cmd, dir: dir, stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	r := bufio.NewReader(pipe)
-	s.line, err = r.ReadString('\n')
-	if err != nil || !strings.Contains(s.line, "serving") {
+	for {
+		s.line, err = r.ReadString('\n')
+		if err != nil || strings.Contains(s.line, "serving") {
+			break
+		}
+		s.before += s.line
+	}
+	if err != nil {
 		rest, _ := io.ReadAll(r)
 		cmd.Wait()
-		t.Fatalf("serve did not start: %q %v %s", s.line, err, rest)
+		t.Fatalf("serve did not start: %q %v %s", s.before+s.line, err, rest)
 	}
 	go func() {
 		io.Copy(s.stderr, r)
