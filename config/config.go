@@ -26,6 +26,7 @@ import (
 	"github.com/titanous/json5"
 
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/spec"
 )
 
 // ErrInvalid is wrapped by every error about the content of a config file.
@@ -87,6 +88,12 @@ func Load(path string) (Config, error) {
 // Parse reads and validates a configuration from JSON5 text.
 func Parse(data []byte) (Config, error) {
 	c := Default()
+	// A key given twice (the parser keeps the last) and nesting past
+	// spec's bound (the parser recurses without one: a deep file crashed
+	// the process) are refused first, as in definitions.
+	if err := spec.CheckJSON5(data); err != nil {
+		return c, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
 	var root interface{}
 	if err := json5.Unmarshal(data, &root); err != nil {
 		return c, fmt.Errorf("%w: %v", ErrInvalid, err)

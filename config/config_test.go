@@ -78,6 +78,11 @@ func TestParse_Errors(t *testing.T) {
 		{`{prefixes: {rdf: "http://example.org/"}}`, `prefixes.rdf: "rdf" is a built-in prefix`},
 		{`{prefixes: {cx: "http://example.org/"}}`, `prefixes.cx: "cx" is a built-in prefix`},
 		{`{prefixes: {"e x": "http://example.org/"}}`, `"e x" is not a prefix name`},
+		// A key given twice was the last silently; nesting without bound
+		// crashed the process (the JSON5 parser recurses).
+		{"{teams: {maxTeamSize: 8,\n maxTeamSize: 9}}", `line 2: duplicate key "maxTeamSize"`},
+		{"{teams: {}, 'teams': {}}", `duplicate key "teams"`},
+		{"{x: " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "}", `nest`},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			_, err := config.Parse([]byte(tc.in))

@@ -20,7 +20,7 @@ var layers = map[string][]string{
 	"internal/jsonexact":       nil,
 	"namespace":                nil,
 	"merge":                    nil,
-	"config":                   {"namespace"},
+	"config":                   {"namespace", "spec"},
 	"fixtures":                 nil,
 	"cortex/internal/layout":   nil,
 	"cortex/internal/badgerkv": nil,
