@@ -54,7 +54,7 @@ func TestEventRows_SplitCostIsLinear(t *testing.T) {
 	}
 	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("splitting %d bytes into %d parts allocated %.1f times that", total, len(rows), float64(alloc)/float64(total))
-	if alloc > uint64(12*total) {
+	if alloc > uint64(20*total) { // (9.6x measured, 12.6x under -race; halving: 36x)
 		t.Fatalf("splitting %d bytes allocated %d", total, alloc)
 	}
 }
