@@ -410,14 +410,7 @@ func TestServe_SweepsLeftovers(t *testing.T) {
 		t.Fatalf("%s holds %v while serving (printed %q), want %v", sockDir, got, s.before, want)
 	}
 	checkMode(t, sock, false, 0o600)
-	resp, err := s.unix.Get("http://cortex/healthz")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("healthz over the socket: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	if code := s.stop(syscall.SIGTERM); code != 0 {
-		t.Fatalf("exit %d: %s", code, s.stderr)
-	}
+	s.healthyThenStop(t)
 }
 
 // TestServe_SocketDirTooLongForPrivate: serve takes a --socket whose
@@ -436,14 +429,7 @@ func TestServe_SocketDirTooLongForPrivate(t *testing.T) {
 		t.Errorf("printed %q before serving, want %q", s.before, noteTooLong+"\n")
 	}
 	checkMode(t, sock, false, 0o600)
-	resp, err := s.unix.Get("http://cortex/healthz")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("healthz over the socket: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	if code := s.stop(syscall.SIGTERM); code != 0 {
-		t.Fatalf("exit %d: %s", code, s.stderr)
-	}
+	s.healthyThenStop(t)
 	if got := entries(t, dir); len(got) != 0 {
 		t.Fatalf("%s holds %v after shutdown, want nothing", dir, got)
 	}

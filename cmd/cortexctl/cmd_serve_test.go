@@ -91,6 +91,20 @@ func startServe(t *testing.T, dir string, args ...string) *served {
 	return s
 }
 
+// healthyThenStop checks that s answers /healthz over its socket, then
+// stops it with SIGTERM and checks it exits 0.
+func (s *served) healthyThenStop(t *testing.T) {
+	t.Helper()
+	resp, err := s.unix.Get("http://cortex/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz over the socket: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code after SIGTERM: %d; stderr: %s", code, s.stderr)
+	}
+}
+
 // stop sends sig and returns the exit code.
 func (s *served) stop(sig os.Signal) int {
 	s.t.Helper()
@@ -149,14 +163,7 @@ func TestServe_SocketTCPAndSIGTERM(t *testing.T) {
 	if err := rpc(s.tcp, "http://"+s.disc.Address, "acme", "teams.get", map[string]string{"team": "t1"}, &team); err != nil || team.Name != "review" {
 		t.Fatalf("teams.get over TCP: %+v %v", team, err)
 	}
-	resp, err := s.unix.Get("http://cortex/healthz")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("healthz over the socket: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	if code := s.stop(syscall.SIGTERM); code != 0 {
-		t.Fatalf("exit code after SIGTERM: %d; stderr: %s", code, s.stderr)
-	}
+	s.healthyThenStop(t)
 	for _, p := range []string{filepath.Join(dir, server.DiscoveryFile), s.disc.Socket} {
 		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s left after shutdown: %v", p, err)
@@ -438,14 +445,7 @@ func TestServe_SocketPublishedPrivate(t *testing.T) {
 	if !strings.Contains(s.line, " on unix:"+sock+" ") {
 		t.Errorf("serving line %q does not name unix:%s", s.line, sock)
 	}
-	resp, err := s.unix.Get("http://cortex/healthz")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("healthz over the socket: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	if code := s.stop(syscall.SIGTERM); code != 0 {
-		t.Fatalf("exit %d: %s", code, s.stderr)
-	}
+	s.healthyThenStop(t)
 	if names := entries(t, sockDir); len(names) != 0 {
 		t.Fatalf("%s holds %v after shutdown, want nothing", sockDir, names)
 	}
