@@ -407,29 +407,75 @@ func BenchmarkAddFinding_64Writers(b *testing.B) {
 }
 
 // BenchmarkNoStall measures what issue #17 calls a stall: while one team's
-// merge of 4 members × 5,000 findings commits, the members of an unrelated
-// team keep updating their status and adding findings, one call at a time;
-// their latencies during the merge are reported (p50-ms, p99-ms, max-ms,
-// and calls, the number of calls during the merges). Durable store. Each
-// iteration merges the big team once (its last run invalidated first).
+// large write commits, the members of an unrelated team keep updating their
+// status and adding findings, one call at a time; their latencies during
+// the write are reported (p50-ms, p99-ms, max-ms, and calls, the number of
+// calls during the writes). Durable store, one namespace for both teams.
+//
+//   - merge: the big team's merge of 4 members × 5,000 findings (its last
+//     run invalidated first, so each iteration merges it again);
+//   - import: one member of another big team imports 20,000 findings
+//     (ImportFindings, one atomic write; new findings each iteration).
 //
 //	go test ./teammanager/ -run XXX -bench NoStall -benchtime 3x
 func BenchmarkNoStall(b *testing.B) {
 	const agents, perAgent = 4, 5000
-	f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
 	ids := []string{"a0", "a1", "a2", "a3"}
-	f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: merge.NameMajorityWins, Members: members(ids...)})
-	for a, id := range ids[:agents] {
-		f.status(b, "big", id, teammanager.Running, "")
+	findings := func(n, a, seed int) string {
 		var sb strings.Builder
-		for t := range perAgent {
-			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", t, (t*7+a*t/3+a)%3)
+		for t := range n {
+			fmt.Fprintf(&sb, "<http://example.org/s%d> <http://example.org/p> \"o%d\" .\n", seed+t, (t*7+a*t/3+a)%3)
 		}
-		if n, err := f.m.ImportFindings(ctx, "big", id, strings.NewReader(sb.String()), "ntriples"); err != nil || n != perAgent {
-			b.Fatalf("import: %d, %v", n, err)
-		}
-		f.status(b, "big", id, teammanager.Completed, "")
+		return sb.String()
 	}
+	b.Run("merge", func(b *testing.B) {
+		f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+		f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Strategy: merge.NameMajorityWins, Members: members(ids...)})
+		for a, id := range ids[:agents] {
+			f.status(b, "big", id, teammanager.Running, "")
+			if n, err := f.m.ImportFindings(ctx, "big", id, strings.NewReader(findings(perAgent, a, 0)), "ntriples"); err != nil || n != perAgent {
+				b.Fatalf("import: %d, %v", n, err)
+			}
+			f.status(b, "big", id, teammanager.Completed, "")
+		}
+		noStall(b, f, func() {
+			b.StopTimer()
+			if err := f.n.Apply(ctx, cortex.Delta{Remove: f.lastMergeLink(b, "big")}); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}, func() {
+			if rep, err := f.m.MergeTeamResults(ctx, "big"); err != nil || rep.Unchanged {
+				b.Fatalf("merge: %+v %v", rep, err)
+			}
+		})
+	})
+	b.Run("import", func(b *testing.B) {
+		const n = agents * perAgent
+		f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+		f.create(b, teammanager.TeamConfig{ID: "big", Name: "big", Members: members("a0")})
+		f.status(b, "big", "a0", teammanager.Running, "")
+		var data string
+		iter := 0
+		noStall(b, f, func() {
+			b.StopTimer()
+			data = findings(n, 0, iter*n)
+			iter++
+			b.StartTimer()
+		}, func() {
+			if got, err := f.m.ImportFindings(ctx, "big", "a0", strings.NewReader(data), "ntriples"); err != nil || got != n {
+				b.Fatalf("import: %d, %v", got, err)
+			}
+		})
+	})
+}
+
+// noStall runs BenchmarkNoStall's measurement in f: a team "small" of four
+// running members, each calling UpdateMemberStatus (one call in four) or
+// AddFinding in a loop while write runs; before runs untimed work before
+// each write (with the timer stopped, then started again).
+func noStall(b *testing.B, f *fixture, before, write func()) {
+	ids := []string{"a0", "a1", "a2", "a3"}
 	f.create(b, teammanager.TeamConfig{ID: "small", Name: "small", Members: members(ids...)})
 	for _, id := range ids {
 		f.status(b, "small", id, teammanager.Running, "")
@@ -442,11 +488,7 @@ func BenchmarkNoStall(b *testing.B) {
 	)
 	b.ResetTimer()
 	for b.Loop() {
-		b.StopTimer()
-		if err := f.n.Apply(ctx, cortex.Delta{Remove: f.lastMergeLink(b, "big")}); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
+		before()
 		done := make(chan struct{})
 		var wg sync.WaitGroup
 		for _, id := range ids {
@@ -480,16 +522,14 @@ func BenchmarkNoStall(b *testing.B) {
 				}
 			}()
 		}
-		if rep, err := f.m.MergeTeamResults(ctx, "big"); err != nil || rep.Unchanged {
-			b.Fatalf("merge: %+v %v", rep, err)
-		}
+		write()
 		close(done)
 		wg.Wait()
 	}
 	b.StopTimer()
 	slices.Sort(lats)
 	if len(lats) == 0 {
-		b.Fatal("no call during the merges")
+		b.Fatal("no call during the writes")
 	}
 	q := func(p float64) float64 { return float64(lats[int(p*float64(len(lats)-1))]) / 1e6 }
 	b.ReportMetric(q(0.5), "p50-ms")
