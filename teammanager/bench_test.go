@@ -414,10 +414,11 @@ func BenchmarkAddFinding_64Writers(b *testing.B) {
 //
 //   - merge: the big team's merge of 4 members × 5,000 findings (its last
 //     run invalidated first, so each iteration merges it again);
+//
 //   - import: one member of another big team imports 20,000 findings
 //     (ImportFindings, one atomic write; new findings each iteration).
 //
-//	go test ./teammanager/ -run XXX -bench NoStall -benchtime 3x
+//     go test ./teammanager/ -run XXX -bench NoStall -benchtime 3x
 func BenchmarkNoStall(b *testing.B) {
 	const agents, perAgent = 4, 5000
 	ids := []string{"a0", "a1", "a2", "a3"}
