@@ -72,3 +72,21 @@ func negotiate(accept string, offers []string) (string, error) {
 	}
 	return best, nil
 }
+
+// bodyMediaType returns the media type of ct, the Content-Type of a
+// request body: lower-case, without its parameters. Every format the
+// server reads (SPARQL queries, forms, Turtle, N-Triples, N-Quads) is
+// UTF-8, so a body declared in another charset is refused rather than
+// read as UTF-8 (US-ASCII, a subset of UTF-8, is read); so is a
+// Content-Type that does not parse. Both errors match
+// ErrUnsupportedMediaType (415).
+func bodyMediaType(ct string) (string, error) {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "", fmt.Errorf("%w: Content-Type %q is malformed: %v", ErrUnsupportedMediaType, ct, err)
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "us-ascii") {
+		return "", fmt.Errorf("%w: Content-Type %q: charset %q: send the body in UTF-8 (charset=utf-8, or none)", ErrUnsupportedMediaType, ct, cs)
+	}
+	return mt, nil
+}

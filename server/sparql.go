@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -143,9 +142,12 @@ type query struct {
 func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error) {
 	q := query{params: r.URL.Query()}
 	if r.Method == http.MethodPost {
-		ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if err != nil && r.Header.Get("Content-Type") != "" {
-			return q, fmt.Errorf("%w: Content-Type %q: %v", ErrUnsupportedMediaType, r.Header.Get("Content-Type"), err)
+		var ct string
+		if h := r.Header.Get("Content-Type"); h != "" {
+			var err error
+			if ct, err = bodyMediaType(h); err != nil {
+				return q, err
+			}
 		}
 		body := http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes)
 		switch ct {

@@ -227,3 +227,36 @@ func TestSPARQL_TextTypesSayUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestSPARQL_BodyCharset: a query is UTF-8 (application/sparql-query has
+// no other encoding): a body that says charset=utf-8 runs, one in another
+// charset is 415 rather than its bytes read as UTF-8 (the Latin-1 bytes of
+// "cafÃ©" are the UTF-8 of "café": it used to run, and answer for "café").
+func TestSPARQL_BodyCharset(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"café\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	const q = `SELECT ?s WHERE { ?s ?p "café" }`
+	form := url.Values{"query": {q}}.Encode()
+	for _, tc := range []struct{ ctype, body string }{
+		{"application/sparql-query; charset=utf-8", q},
+		{"application/sparql-query;charset=UTF-8", q},
+		{"application/x-www-form-urlencoded; charset=UTF-8", form},
+	} {
+		resp, body := ts.do("POST", "/ns/acme/sparql", tc.ctype, strings.NewReader(tc.body))
+		if resp.StatusCode != 200 || strings.Join(bindings(t, body, "s"), ",") != "http://ex/a" {
+			t.Errorf("POST as %q: %d %s", tc.ctype, resp.StatusCode, body)
+		}
+	}
+	for _, tc := range []struct{ ctype, body, msg string }{
+		{"application/sparql-query; charset=iso-8859-1", q, `charset "iso-8859-1": send the body in UTF-8`},
+		{"application/x-www-form-urlencoded; charset=windows-1252", form, `charset "windows-1252"`},
+		{"application/sparql-query; charset", q, `Content-Type "application/sparql-query; charset" is malformed`},
+	} {
+		resp, body := ts.do("POST", "/ns/acme/sparql", tc.ctype, strings.NewReader(tc.body))
+		if resp.StatusCode != http.StatusUnsupportedMediaType || resp.Header.Get("Cortex-Error-Kind") != "usage" || !strings.Contains(body, tc.msg) {
+			t.Errorf("POST as %q: %d %s %q, want 415 usage with %q", tc.ctype, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body, tc.msg)
+		}
+	}
+}
