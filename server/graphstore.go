@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 
@@ -94,8 +93,12 @@ const GraphHeader = "Cortex-Graph"
 // N-Triples or N-Quads by Content-Type; every triple or quad goes into the
 // target graph) in full before writing it in one atomic step: a syntax
 // error (400, with line and column) or an invalid quad writes nothing.
-// PUT and POST create the namespace if needed; GET and DELETE of a
-// namespace, or a named graph, that does not exist are 404.
+// Relative IRIs in a body resolve as readBody says. A graph exists while
+// it holds a triple: a PUT or POST that creates a graph is 201, one of a
+// body with no triples to a graph that does not exist creates none and
+// is 204 (no Location). PUT and POST create the namespace if needed; GET
+// and DELETE of a namespace, or a named graph, that does not exist are
+// 404.
 func (s *Server) serveData(w http.ResponseWriter, r *http.Request, ns string) {
 	t, err := readTarget(r)
 	if err != nil {
@@ -185,27 +188,34 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 }
 
 // readBody parses the body of a PUT or POST into quads of graph t.
+// Relative IRIs in it resolve against the IRI of t (for a POST that
+// creates a graph, the new graph's IRI, so that <> names the graph
+// created), unless the body sets its own base (@base); the default graph
+// has no IRI, so a relative IRI in a body for it, with no @base, is a
+// syntax error.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget) ([]quad.Quad, error) {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		return nil, fmt.Errorf("%w: no Content-Type: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType)
 	}
-	f, err := rdfio.ByMediaType(ct)
+	mt, err := bodyMediaType(ct)
+	if err != nil {
+		return nil, err
+	}
+	f, err := rdfio.ByMediaType(mt)
 	if err == nil {
 		err = f.CheckReadable()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType, ct)
 	}
-	if mt, _, _ := mime.ParseMediaType(ct); mt == "" {
-		return nil, fmt.Errorf("%w: %q", ErrUnsupportedMediaType, ct)
-	}
-	base := "urn:cortex:request:" + cortex.NewImportID()
-	if iri, ok := t.graph.(quad.IRI); ok && !t.newGraph {
+	var base string
+	if iri, ok := t.graph.(quad.IRI); ok {
 		base = string(iri)
 	}
+	// No File: rdfio would make the file:// URL of its name the base.
 	dec, err := rdfio.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes), f.Name, rdfio.DecodeOptions{
-		Base: base, File: "body", BlankPrefix: "i" + cortex.NewImportID() + "_",
+		Base: base, BlankPrefix: "i" + cortex.NewImportID() + "_",
 	})
 	if err != nil {
 		return nil, err
@@ -218,7 +228,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 			return qs, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(err))
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(inBody(err)))
 		}
 		if int64(len(qs)) == s.opts.maxResults {
 			// A body is written in one atomic step, held in memory and
@@ -269,6 +279,13 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w (nothing was written)", t, err)
+	}
+	if len(qs) == 0 && !existed {
+		// A graph exists while it holds a triple: a body with none
+		// created nothing, and a 201 would name a graph that GET finds
+		// not there.
+		w.WriteHeader(http.StatusNoContent)
+		return nil
 	}
 	if t.newGraph {
 		// The graph store protocol (5.5): 201 with the new graph in
@@ -329,4 +346,17 @@ func (s *Server) deleteGraph(w http.ResponseWriter, r *http.Request, ns string, 
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// inBody names the request body in err, a syntax error of a body's
+// decoder: "body:2:9: ..." (the decoder is given no file name, see
+// readBody).
+func inBody(err error) error {
+	var se *rdfio.SyntaxError
+	if !errors.As(err, &se) || se.File != "" {
+		return err
+	}
+	named := *se
+	named.File = "body"
+	return &named
 }

@@ -228,3 +228,125 @@ func TestGraphStore_GetRDFXML(t *testing.T) {
 		t.Errorf("GET as RDF/XML of a graph it cannot carry: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestGraphStore_RelativeIRIs: relative IRIs in a body resolve against the
+// IRI of the target graph (a new graph's, for a POST that creates one:
+// <> names it), or the body's @base; the default graph has no IRI, so
+// there a relative IRI is a syntax error at its line and column that
+// writes nothing. They used to resolve against an IRI made up per
+// request (urn:cortex:request:...), so that <rel> became <urn:rel>.
+func TestGraphStore_RelativeIRIs(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const body = "@prefix : <#> .\n<rel> :p <../up> , <> .\n"
+	get := func(path string) string {
+		t.Helper()
+		resp, got := ts.do("GET", path, "", nil, "Accept", "application/n-triples")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, got)
+		}
+		return lines(got)
+	}
+
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fdir%2Fg"
+	if resp, got := ts.do("PUT", g, "text/turtle", strings.NewReader(body)); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, got)
+	}
+	want := "<http://ex/dir/rel> <http://ex/dir/g#p> <http://ex/dir/g> .\n<http://ex/dir/rel> <http://ex/dir/g#p> <http://ex/up> ."
+	if got := get(g); got != want {
+		t.Errorf("named graph:\n%s\nwant\n%s", got, want)
+	}
+
+	resp, got := ts.do("POST", "/ns/acme/data", "text/turtle", strings.NewReader("<> <http://ex/p> <#part> .\n"))
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST to the store: %d %s", resp.StatusCode, got)
+	}
+	ng := resp.Header.Get(server.GraphHeader)
+	want = "<" + ng + "> <http://ex/p> <" + ng + "#part> ."
+	if got := get(resp.Header.Get("Location")); got != want {
+		t.Errorf("new graph:\n%s\nwant\n%s", got, want)
+	}
+
+	const d = "/ns/acme/data?default"
+	if resp, got := ts.do("POST", d, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("POST ?default: %d %s", resp.StatusCode, got)
+	}
+	for _, method := range []string{"PUT", "POST"} {
+		resp, got := ts.do(method, d, "text/turtle", strings.NewReader("<http://ex/b> <http://ex/p> \"2\" .\n"+body))
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "syntax" ||
+			!strings.Contains(got, "body:2:11: relative IRI <#> and no base IRI") || !strings.Contains(got, "nothing was written") {
+			t.Errorf("%s ?default of a relative IRI: %d %s %q, want 400 syntax at body:2:11", method, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), got)
+		}
+		if got := get(d); got != `<http://ex/a> <http://ex/p> "1" .` {
+			t.Errorf("default graph after the refused %s: %q", method, got)
+		}
+	}
+	if resp, got := ts.do("POST", d, "text/turtle", strings.NewReader("@base <http://ex/b/> .\n"+body)); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("POST ?default with @base: %d %s", resp.StatusCode, got)
+	}
+	want = `<http://ex/a> <http://ex/p> "1" .` + "\n<http://ex/b/rel> <http://ex/b/#p> <http://ex/b/> .\n<http://ex/b/rel> <http://ex/b/#p> <http://ex/up> ."
+	if got := get(d); got != want {
+		t.Errorf("default graph after a body with @base:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestGraphStore_EmptyBodyCreatesNoGraph: a graph exists while it holds a
+// triple, so a PUT or POST of a body with none to a graph that does not
+// exist creates nothing and is 204, not the 201 of a graph that GET then
+// finds not there; a POST to the store itself gives no Location then.
+func TestGraphStore_EmptyBodyCreatesNoGraph(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	for _, tc := range []struct{ method, path, body string }{
+		{"PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fempty", ""},
+		{"POST", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fempty", "@prefix ex: <http://ex/> .\n# nothing\n"},
+		{"POST", "/ns/acme/data", ""},
+	} {
+		resp, body := ts.do(tc.method, tc.path, "text/turtle", strings.NewReader(tc.body))
+		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Location") != "" || resp.Header.Get(server.GraphHeader) != "" {
+			t.Errorf("%s %s of no triples: %d Location %q %s %q: %s, want 204", tc.method, tc.path, resp.StatusCode,
+				resp.Header.Get("Location"), server.GraphHeader, resp.Header.Get(server.GraphHeader), body)
+		}
+	}
+	if resp, body := ts.do("GET", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fempty", "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET of the graph no body filled: %d %s, want 404", resp.StatusCode, body)
+	}
+	var graphs []api.Graph
+	ts.ok("acme", "graphs.list", nil, &graphs)
+	if len(graphs) != 1 || graphs[0].Graph == nil || *graphs[0].Graph != "http://ex/g" {
+		t.Errorf("graphs after bodies of no triples: %+v, want http://ex/g alone", graphs)
+	}
+}
+
+// TestGraphStore_ContentTypeParameters: a Content-Type's parameters are
+// read: charset=utf-8 (any case) or us-ascii is UTF-8; another charset
+// is 415 rather than bytes read as UTF-8 that they are not, and a
+// Content-Type that does not parse is 415 saying so (it used to say
+// "send text/turtle" of a text/turtle with a bad parameter).
+func TestGraphStore_ContentTypeParameters(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	const nt = "<http://ex/a> <http://ex/p> \"caf\u00e9\" .\n"
+	for _, ct := range []string{"text/turtle; charset=utf-8", "Text/Turtle;charset=UTF-8", "application/n-triples; charset=us-ascii", "text/turtle; version=1.1"} {
+		if resp, body := ts.do("PUT", g, ct, strings.NewReader(nt)); resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusNoContent {
+			t.Errorf("PUT as %q: %d %s", ct, resp.StatusCode, body)
+		}
+	}
+	for _, tc := range []struct{ ct, msg string }{
+		{"text/turtle; charset=iso-8859-1", `charset "iso-8859-1": send the body in UTF-8`},
+		{"application/n-triples;charset=windows-1252", `charset "windows-1252"`},
+		{"text/turtle; foo", `Content-Type "text/turtle; foo" is malformed`},
+		{"text/", `Content-Type "text/" is malformed`},
+	} {
+		for _, method := range []string{"PUT", "POST"} {
+			resp, body := ts.do(method, g, tc.ct, strings.NewReader("<http://ex/b> <http://ex/p> \"2\" .\n"))
+			if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(body, tc.msg) {
+				t.Errorf("%s as %q: %d %q, want 415 with %q", method, tc.ct, resp.StatusCode, body, tc.msg)
+			}
+		}
+	}
+	if _, got := ts.do("GET", g, "", nil, "Accept", "application/n-triples"); lines(got) != strings.TrimSpace(nt) {
+		t.Errorf("graph after refused bodies: %q", got)
+	}
+}
