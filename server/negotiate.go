@@ -12,7 +12,9 @@ import (
 // (RFC 9110, 12.5.1): the offer with the highest q-value, where a type's
 // q-value is that of the most specific range matching it (type/subtype,
 // then type/*, then */*); ties go to the server's order. No Accept header
-// is "*/*". It fails with ErrNotAcceptable when every offer has q=0.
+// is "*/*". A range that does not parse, or whose q is not a number from
+// 0 to 1, matches nothing. It fails with ErrNotAcceptable, naming the
+// ranges it could not read, when every offer has q=0.
 func negotiate(accept string, offers []string) (string, error) {
 	if strings.TrimSpace(accept) == "" {
 		return offers[0], nil
@@ -21,18 +23,19 @@ func negotiate(accept string, offers []string) (string, error) {
 		typ, sub string
 		q        float64
 	}
-	var ranges []rng
+	var (
+		ranges     []rng
+		unreadable []string // ranges that match nothing, named in the error
+	)
 	for _, part := range strings.Split(accept, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
 		mt, params, err := mime.ParseMediaType(part)
-		if err != nil {
-			continue // an unreadable range matches nothing
-		}
 		typ, sub, ok := strings.Cut(mt, "/")
-		if !ok {
+		if err != nil || !ok {
+			unreadable = append(unreadable, strconv.Quote(part))
 			continue
 		}
 		q := 1.0
@@ -40,6 +43,7 @@ func negotiate(accept string, offers []string) (string, error) {
 			if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
 				q = f
 			} else {
+				unreadable = append(unreadable, strconv.Quote(part)+" (q is a number from 0 to 1)")
 				continue
 			}
 		}
@@ -68,7 +72,11 @@ func negotiate(accept string, offers []string) (string, error) {
 		}
 	}
 	if best == "" {
-		return "", fmt.Errorf("%w: no format of %q is available here (available: %s)", ErrNotAcceptable, accept, strings.Join(offers, ", "))
+		ignored := ""
+		if len(unreadable) > 0 {
+			ignored = "; unreadable, so ignored: " + strings.Join(unreadable, ", ")
+		}
+		return "", fmt.Errorf("%w: no format of %q is available here (available: %s%s)", ErrNotAcceptable, accept, strings.Join(offers, ", "), ignored)
 	}
 	return best, nil
 }

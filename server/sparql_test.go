@@ -260,3 +260,26 @@ func TestSPARQL_BodyCharset(t *testing.T) {
 		}
 	}
 }
+
+// TestSPARQL_UnreadableAcceptNamed: a range of Accept that cannot be read
+// (a q over 1, no subtype) matches nothing; the 406 names it, which used
+// to say only that application/sparql-results+json, which it lists as
+// available, is not.
+func TestSPARQL_UnreadableAcceptNamed(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	const ask = "/ns/acme/sparql?query=ASK%7B%7D"
+	for _, tc := range []struct{ accept, msg string }{
+		{"application/sparql-results+json;q=2", `unreadable, so ignored: "application/sparql-results+json;q=2" (q is a number from 0 to 1)`},
+		{"json, text/turtle", `unreadable, so ignored: "json")`},
+	} {
+		resp, body := ts.do("GET", ask, "", nil, "Accept", tc.accept)
+		if resp.StatusCode != http.StatusNotAcceptable || !strings.Contains(body, tc.msg) {
+			t.Errorf("Accept %q: %d %q, want 406 with %q", tc.accept, resp.StatusCode, body, tc.msg)
+		}
+	}
+	// A readable range beside an unreadable one still decides.
+	if resp, body := ts.do("GET", ask, "", nil, "Accept", "text/csv;q=x, application/sparql-results+xml"); resp.StatusCode != 200 || !strings.Contains(body, "<boolean>true</boolean>") {
+		t.Errorf("an unreadable range beside a readable one: %d %s", resp.StatusCode, body)
+	}
+}
