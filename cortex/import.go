@@ -77,12 +77,16 @@ func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) 
 
 // RDFImportOptions control ImportRDF.
 type RDFImportOptions struct {
-	Format   string     // rdfio format name (see rdfio.Names); required
-	File     string     // name for error messages and the default base IRI
-	Base     string     // base IRI for relative IRIs; default: the file:// URL of File
-	Graph    quad.Value // see ImportOptions.Graph
-	ImportID string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
-	Progress func(committed int64)
+	Format string // rdfio format name (see rdfio.Names); required
+	File   string // name for error messages and the default base IRI
+	Base   string // base IRI for relative IRIs; default: the file:// URL of File
+	// NoFileBase: File names a source that is not a file (standard input,
+	// a request body), not made the base: with no Base, a relative IRI is
+	// a syntax error.
+	NoFileBase bool
+	Graph      quad.Value // see ImportOptions.Graph
+	ImportID   string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
+	Progress   func(committed int64)
 
 	// Resume, if set, makes the import resumable without its id: the import
 	// is recorded in the namespace (id, source, start time) before anything
@@ -108,12 +112,13 @@ func CheckImportID(id string) error { return engine.CheckImportID(id) }
 // (file:line:column: message) wrapped in an *ImportError.
 func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOptions) (ImportResult, error) {
 	eo := engine.RDFImportOptions{
-		Format:   opts.Format,
-		File:     opts.File,
-		Base:     opts.Base,
-		Graph:    opts.Graph,
-		ImportID: opts.ImportID,
-		Progress: opts.Progress,
+		Format:     opts.Format,
+		File:       opts.File,
+		Base:       opts.Base,
+		NoFileBase: opts.NoFileBase,
+		Graph:      opts.Graph,
+		ImportID:   opts.ImportID,
+		Progress:   opts.Progress,
 	}
 	if opts.Resume != nil {
 		eo.Resume = (*engine.ImportSource)(opts.Resume)

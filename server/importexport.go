@@ -40,7 +40,7 @@ type importParams struct {
 // readImportParams reads and checks the parameters of an import: format
 // (required: an rdfio format name or its extension, e.g. turtle or ttl),
 // file (the name in error messages), base (default: the file:// URL of
-// an absolute file, else a urn:cortex:request: IRI of its own), graph (an
+// an absolute file, else none: a relative IRI is a syntax error), graph (an
 // absolute IRI: every quad goes there; none: triples go to the default
 // graph, N-Quads keep their graphs), import-id, and source and version
 // together (cortex.ImportSource: the import is recorded and resumable).
@@ -77,9 +77,10 @@ func readImportParams(r *http.Request) (importParams, error) {
 		p.opts.File = "body"
 	}
 	p.opts.Base = q.Get("base")
-	if p.opts.Base == "" && !isAbs(p.opts.File) {
-		p.opts.Base = "urn:cortex:request:" + cortex.NewImportID()
-	}
+	// A file name that is not an absolute path (or none: the body) is no
+	// base: a relative IRI is then a syntax error, as in a body with no
+	// base anywhere else.
+	p.opts.NoFileBase = !isAbs(p.opts.File)
 	if p.opts.Base != "" {
 		if _, err := graphIRI("base", p.opts.Base); err != nil {
 			return p, err

@@ -58,7 +58,7 @@ Examples:
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "graph", Aliases: []string{"g"}, Usage: "named graph IRI to import into"},
 				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: " + rdfFormatNames() + " (default: from the file extension)"},
-				&cli.StringFlag{Name: "base", Usage: "absolute base IRI for relative IRIs (default: the file's file:// URL)"},
+				&cli.StringFlag{Name: "base", Usage: "absolute base IRI for relative IRIs (default: the file's file:// URL; standard input has none, so a relative IRI in it is a syntax error)"},
 				&cli.StringFlag{Name: "import-id", Usage: "blank-node scope of the import (to resume a failed one)"},
 				summaryJSONFlag(),
 			},
@@ -309,10 +309,11 @@ func importCmd(c *cli.Context, e *env) error {
 		start := time.Now()
 		res, err := importRDF(cr, cortex.RDFImportOptions{
 			Format: src.format, File: pathForErrors(src.name), Base: c.String("base"), Graph: g,
-			ImportID: c.String("import-id"),
-			Resume:   src.resume,
-			OnStart:  func(st cortex.ImportStart) { e.importStarted(src, st) },
-			Progress: func(int64) { bar.set(cr.n.Load()) },
+			NoFileBase: src.name == "-", // standard input has no base but --base
+			ImportID:   c.String("import-id"),
+			Resume:     src.resume,
+			OnStart:    func(st cortex.ImportStart) { e.importStarted(src, st) },
+			Progress:   func(int64) { bar.set(cr.n.Load()) },
 		})
 		bar.finish()
 		if err != nil {
@@ -358,7 +359,7 @@ func (e *env) importer(ctx context.Context, g quad.Value) (func(io.Reader, corte
 	}
 	return func(r io.Reader, o cortex.RDFImportOptions) (cortex.ImportResult, error) {
 		base := o.Base
-		if base == "" {
+		if base == "" && !o.NoFileBase {
 			var err error
 			if base, err = rdfio.FileBase(o.File); err != nil {
 				return cortex.ImportResult{}, fmt.Errorf("import %s: %w", o.File, err)

@@ -132,6 +132,30 @@ func TestCLI_StdinImport(t *testing.T) {
 	}
 }
 
+// TestCLI_StdinImport_NoBase: standard input is no file, so it has no
+// base but --base: a relative IRI in it is a syntax error that writes
+// nothing (it was resolved against the file:// URL of a file named
+// "<stdin>" in the working directory), and with --base it resolves there.
+func TestCLI_StdinImport_NoBase(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "one.nt", "<http://example.org/s> <http://example.org/p> <http://example.org/o> .\n"))
+	const rel = "<rel> <http://example.org/p> <> .\n"
+	r := runCLI(t, dir, rel, "import", "--format", "turtle", "-")
+	if r.code != exitSyntax || !strings.Contains(r.stderr, "<stdin>:1:1: relative IRI <rel> and no base IRI") {
+		t.Fatalf("relative IRI on stdin: exit %d, want %d\n%s", r.code, exitSyntax, r.stderr)
+	}
+	if got := mustCLI(t, dir, "export", "--format", "ntriples"); got != "<http://example.org/s> <http://example.org/p> <http://example.org/o> .\n" {
+		t.Fatalf("after the failed import: %q", got)
+	}
+	r = runCLI(t, dir, rel, "import", "--format", "turtle", "--base", "http://example.org/d/", "-")
+	if r.code != 0 {
+		t.Fatalf("with --base: exit %d\n%s", r.code, r.stderr)
+	}
+	if got := mustCLI(t, dir, "export", "--format", "ntriples"); !strings.Contains(got, "<http://example.org/d/rel> <http://example.org/p> <http://example.org/d/> .\n") {
+		t.Fatalf("with --base: %q", got)
+	}
+}
+
 func fileMode(t *testing.T, name string) os.FileMode {
 	t.Helper()
 	fi, err := os.Stat(name)

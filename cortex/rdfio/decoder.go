@@ -10,11 +10,14 @@ import (
 // DecodeOptions configure a Decoder. The zero value is usable.
 type DecodeOptions struct {
 	// Base is the absolute IRI relative references resolve against (Turtle).
-	// When empty and File is set, the file:// URL of File is used; when both
-	// are empty a relative IRI is a syntax error.
+	// When empty and File is set, the file:// URL of File is used (unless
+	// NoFileBase); when there is none, a relative IRI is a syntax error.
 	Base string
 	// File is the name used in error messages (and for the default base).
 	File string
+	// NoFileBase says that File names a source that is not a file
+	// (standard input, a request body): its name is not made a base.
+	NoFileBase bool
 	// BlankPrefix is prepended to every blank node label so that blank nodes
 	// of different imports never merge. It may contain only [A-Za-z0-9_-] and
 	// must not start with '-'.
@@ -31,7 +34,7 @@ func (o DecodeOptions) validate() (DecodeOptions, error) {
 	if o.Base != "" && !hasScheme(o.Base) {
 		return o, fmt.Errorf("%w: base %q is not an absolute IRI", ErrInvalidOption, o.Base)
 	}
-	if o.Base == "" && o.File != "" {
+	if o.Base == "" && o.File != "" && !o.NoFileBase {
 		b, err := FileBase(o.File)
 		if err != nil {
 			return o, fmt.Errorf("%w: base for %s: %v", ErrInvalidOption, o.File, err)

@@ -232,6 +232,22 @@ func TestTurtle_DefaultBaseIsFileURL(t *testing.T) {
 	}
 }
 
+// TestTurtle_NoFileBase: a source that is not a file (standard input, a
+// request body) has its name in messages but no base; a relative IRI is
+// then a syntax error at its position, not an IRI made from the name.
+func TestTurtle_NoFileBase(t *testing.T) {
+	src := "<http://ex.org/s> <http://ex.org/p> <http://ex.org/o> .\n<a> <http://ex.org/p> <#x> .\n"
+	_, err := rdfio.ReadAll(strings.NewReader(src), rdfio.Turtle, rdfio.DecodeOptions{File: "<stdin>", NoFileBase: true})
+	var se *rdfio.SyntaxError
+	if !errors.As(err, &se) || se.File != "<stdin>" || se.Line != 2 || se.Col != 1 || !strings.Contains(se.Msg, "no base") {
+		t.Fatalf("relative IRI with NoFileBase: %v, want a syntax error at <stdin>:2:1 saying there is no base", err)
+	}
+	qs := mustRead(t, rdfio.Turtle, src, rdfio.DecodeOptions{File: "<stdin>", NoFileBase: true, Base: "http://b.org/d/"})
+	if got := qs[1].Subject; got != quad.IRI("http://b.org/d/a") {
+		t.Fatalf("with a Base too: subject %v, want <http://b.org/d/a>", got)
+	}
+}
+
 // TestTurtle_LexicalEdgeCases holds cases other Turtle readers (knakk/rdf,
 // which we used before) got wrong, and tokens the grammar splits tightly.
 func TestTurtle_LexicalEdgeCases(t *testing.T) {

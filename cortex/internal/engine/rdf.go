@@ -15,12 +15,16 @@ import (
 
 // RDFImportOptions control ImportRDF.
 type RDFImportOptions struct {
-	Format   string     // rdfio format name (see rdfio.Names); required
-	File     string     // name for error messages and the default base IRI
-	Base     string     // base IRI for relative IRIs; default: the file:// URL of File
-	Graph    quad.Value // see ImportOptions.Graph
-	ImportID string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
-	Progress func(committed int64)
+	Format string // rdfio format name (see rdfio.Names); required
+	File   string // name for error messages and the default base IRI
+	Base   string // base IRI for relative IRIs; default: the file:// URL of File
+	// NoFileBase: File names a source that is not a file (standard input,
+	// a request body), not made the base: with no Base, a relative IRI is
+	// a syntax error.
+	NoFileBase bool
+	Graph      quad.Value // see ImportOptions.Graph
+	ImportID   string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
+	Progress   func(committed int64)
 
 	// Resume, if set, makes the import resumable without its id (see
 	// resume.go): the import is recorded in the namespace (id, source,
@@ -60,7 +64,7 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 		}
 	}
 	// Check the options (format, base) before an import is recorded.
-	probe, err := rdfio.NewDecoder(strings.NewReader(""), opts.Format, rdfio.DecodeOptions{Base: opts.Base, File: opts.File})
+	probe, err := rdfio.NewDecoder(strings.NewReader(""), opts.Format, rdfio.DecodeOptions{Base: opts.Base, File: opts.File, NoFileBase: opts.NoFileBase})
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -80,7 +84,7 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 		opts.OnStart(start)
 	}
 	dec, err := rdfio.NewDecoder(r, opts.Format, rdfio.DecodeOptions{
-		Base: opts.Base, File: opts.File, BlankPrefix: "i" + start.ID + "_",
+		Base: opts.Base, File: opts.File, NoFileBase: opts.NoFileBase, BlankPrefix: "i" + start.ID + "_",
 	})
 	if err != nil {
 		return ImportResult{}, err

@@ -1,0 +1,49 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// TestImport_RelativeIRIs: the import route resolves relative IRIs against
+// ?base, else against the file:// URL of an absolute ?file; a body with no
+// base at all (no ?file, or a name that is no absolute path) makes a
+// relative IRI a syntax error naming where it is, and writes nothing. (A
+// made-up urn:cortex:request: base turned <rel> into <urn:rel>.)
+func TestImport_RelativeIRIs(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const doc = "<http://ex.org/s> <http://ex.org/p> <http://ex.org/o> .\n<rel> <http://ex.org/p> <> .\n"
+	for _, tc := range []struct{ name, query, want string }{
+		{"no file", "format=turtle", "body:2:1: relative IRI <rel> and no base IRI"},
+		{"a relative file name", "format=turtle&file=" + url.QueryEscape("data/in.ttl"), "data/in.ttl:2:1: relative IRI <rel> and no base IRI"},
+		{"a name that is no file", "format=turtle&file=" + url.QueryEscape("<stdin>"), "<stdin>:2:1: relative IRI <rel> and no base IRI"},
+	} {
+		resp, body := ts.do("POST", "/ns/acme/import?"+tc.query, "text/turtle", strings.NewReader(doc))
+		lines := strings.Split(strings.TrimSpace(body), "\n")
+		var last api.ImportEvent
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || resp.StatusCode != http.StatusOK ||
+			last.Event != "error" || last.Error == nil || !strings.Contains(last.Error.Message, tc.want) || last.Error.Kind != api.KindSyntax {
+			t.Errorf("%s: %d %s, want an error event with %q (%v)", tc.name, resp.StatusCode, body, tc.want, err)
+		}
+	}
+	if resp, body := ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusOK || body != "" {
+		t.Fatalf("after the refused imports: %d %q, want nothing", resp.StatusCode, body)
+	}
+	for _, tc := range []struct{ name, query, want string }{
+		{"?base", "format=turtle&base=" + url.QueryEscape("http://b.org/d/"), "<http://b.org/d/rel> <http://ex.org/p> <http://b.org/d/> ."},
+		{"an absolute file", "format=turtle&file=" + url.QueryEscape("/home/me/in.ttl"), "<file:///home/me/rel> <http://ex.org/p> <file:///home/me/in.ttl> ."},
+	} {
+		if resp, body := ts.do("POST", "/ns/acme/import?"+tc.query, "text/turtle", strings.NewReader(doc)); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"event":"done"`) {
+			t.Fatalf("%s: %d %s", tc.name, resp.StatusCode, body)
+		}
+		if _, body := ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); !strings.Contains(body, tc.want) {
+			t.Errorf("%s: default graph %q, want %q in it", tc.name, body, tc.want)
+		}
+	}
+}
