@@ -153,3 +153,28 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	}
 	return nil
 }
+
+// wantArgs returns c's positional arguments if there are n of them and the
+// first ids of them, which name things (a team, an agent, a message, a
+// run ...), are not empty; else a usage error (exit 2) saying usage, e.g.
+// "teams get: want TEAM". An empty name is refused here, before anything is
+// opened or sent, so that it is the same usage error in embedded mode and
+// through a server (whose params refuse an empty name).
+func wantArgs(c *cli.Context, usage string, n, ids int) ([]string, error) {
+	args := c.Args().Slice()
+	if len(args) != n {
+		return nil, usagef("%s", usage)
+	}
+	if err := notEmpty(usage, args[:ids]...); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// notEmpty returns a usage error saying usage if one of names is empty.
+func notEmpty(usage string, names ...string) error {
+	if slices.Contains(names, "") {
+		return usagef("%s (not empty)", usage)
+	}
+	return nil
+}

@@ -199,3 +199,56 @@ func TestCLI_ImportChecksEveryArgumentFirst(t *testing.T) {
 		t.Fatalf("the good file was imported:\n%s", out)
 	}
 }
+
+// TestCLI_EmptyNames: an empty TEAM, AGENT, CONFLICT, MESSAGE, SNAPSHOT,
+// RUN or NAME argument is a usage error (exit 2) naming what the command
+// wants, the same in embedded mode and through a server (whose params
+// refuse an empty name), and writes nothing.
+func TestCLI_EmptyNames(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	before := mustCLI(t, dir, "export")
+	for _, args := range [][]string{
+		{"teams", "get", ""},
+		{"teams", "delete", ""},
+		{"teams", "merge", ""},
+		{"teams", "pause", ""},
+		{"teams", "resume", ""},
+		{"teams", "disband", ""},
+		{"teams", "member-status", "", "bob", "running"},
+		{"teams", "member-status", "crew", "", "running"},
+		{"teams", "snapshot", "create", ""},
+		{"teams", "snapshot", "list", ""},
+		{"teams", "snapshot", "restore", "crew", ""},
+		{"teams", "snapshot", "delete", "crew", ""},
+		{"findings", "add", "", "bob", "<http://ex/s>", "<http://ex/p>", "o"},
+		{"findings", "add", "crew", "", "<http://ex/s>", "<http://ex/p>", "o"},
+		{"findings", "import", "crew", "", writeFile(t, "f.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")},
+		{"findings", "list", ""},
+		{"facts", "list", ""},
+		{"conflicts", "list", ""},
+		{"conflicts", "resolve", "crew", "", "--none", "--by", "ann"},
+		{"mail", "send", "", "hi", "--as", "ann"},
+		{"mail", "inbox", "", "--as", "ann"},
+		{"mail", "thread", "crew", ""},
+		{"mail", "history", ""},
+		{"mail", "read", "crew", "M1", "", "--as", "ann"},
+		{"mail", "retention", ""},
+		{"plans", "get", ""},
+		{"plans", "draft", "", "--by", "ann", "--title", "t", "--step", "s"},
+		{"workflows", "status", ""},
+		{"workflows", "cancel", ""},
+		{"defs", "get", ""},
+		{"defs", "delete", ""},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, "(not empty)") || r.stdout != "" {
+				t.Fatalf("%q: exit %d (want %d), stdout %q, stderr %q (want a usage error saying \"(not empty)\")", args, r.code, exitUsage, r.stdout, r.stderr)
+			}
+		})
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
+	}
+}

@@ -49,9 +49,9 @@ func conflictsList(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("conflicts list: want TEAM")
+	args, err := wantArgs(c, "conflicts list: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	m, err := e.manager(c, accessRead)
 	if err != nil {
@@ -91,9 +91,9 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 2 {
-		return usagef("conflicts resolve: want TEAM CONFLICT")
+	args, err := wantArgs(c, "conflicts resolve: want TEAM CONFLICT", 2, 2)
+	if err != nil {
+		return err
 	}
 	if len(c.StringSlice("object")) > 0 && c.Bool("none") {
 		return usagef("conflicts resolve: --none and --object exclude each other")

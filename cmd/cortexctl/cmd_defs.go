@@ -116,14 +116,17 @@ func defsKind(c *cli.Context) (spec.Kind, error) {
 	case "", spec.KindAgent, spec.KindTeam:
 		return k, nil
 	default:
-		return "", usagef("%s: --kind must be agent or team, not %q", c.Command.FullName(), k)
+		return "", usagef("defs %s: --kind must be agent or team, not %q", c.Command.Name, k)
 	}
 }
 
 // oneName returns the command's single NAME argument.
 func oneName(c *cli.Context) (string, error) {
 	if c.NArg() != 1 {
-		return "", usagef("%s: want one NAME, got %d arguments", c.Command.FullName(), c.NArg())
+		return "", usagef("defs %s: want one NAME, got %d arguments", c.Command.Name, c.NArg())
+	}
+	if err := notEmpty("defs "+c.Command.Name+": want NAME", c.Args().First()); err != nil {
+		return "", err
 	}
 	return c.Args().First(), nil
 }

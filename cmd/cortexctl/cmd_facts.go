@@ -48,12 +48,11 @@ func factsList(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("facts list: want TEAM")
+	args, err := wantArgs(c, "facts list: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	f := teammanager.FactFilter{Agent: c.String("agent")}
-	var err error
 	if s := c.String("subject"); s != "" {
 		if f.Subject, err = e.parseTermArg(s); err != nil {
 			return fmt.Errorf("facts list: --subject: %w", err)

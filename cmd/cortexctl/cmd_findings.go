@@ -87,9 +87,9 @@ func findingsAdd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 5 {
-		return usagef("findings add: want TEAM AGENT SUBJECT PREDICATE OBJECT")
+	args, err := wantArgs(c, "findings add: want TEAM AGENT SUBJECT PREDICATE OBJECT", 5, 2)
+	if err != nil {
+		return err
 	}
 	a := args
 	var f teammanager.Finding
@@ -134,9 +134,9 @@ func findingsImport(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 3 {
-		return usagef("findings import: want TEAM AGENT FILE")
+	args, err := wantArgs(c, "findings import: want TEAM AGENT FILE", 3, 2)
+	if err != nil {
+		return err
 	}
 	path := args[2]
 	var format string
@@ -182,9 +182,9 @@ func findingsList(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("findings list: want TEAM")
+	args, err := wantArgs(c, "findings list: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	m, err := e.manager(c, accessRead)
 	if err != nil {

@@ -81,9 +81,9 @@ Example:
    cortexctl mail thread TEAM M1`,
 				Flags: withOutput(),
 				Action: func(c *cli.Context) error {
-					args := c.Args().Slice()
-					if len(args) != 2 {
-						return usagef("mail thread: want TEAM MESSAGE")
+					args, err := wantArgs(c, "mail thread: want TEAM MESSAGE", 2, 2)
+					if err != nil {
+						return err
 					}
 					return mailList(c, e, func(m api.TeamManager) ([]teammanager.Message, error) {
 						return m.Thread(c.Context, args[0], args[1])
@@ -98,9 +98,9 @@ Example:
    cortexctl mail history TEAM --limit 20`,
 				Flags: withOutput(&cli.Int64Flag{Name: "limit", Usage: "only the last `N` messages", DefaultText: "all"}),
 				Action: func(c *cli.Context) error {
-					args := c.Args().Slice()
-					if len(args) != 1 {
-						return usagef("mail history: want TEAM")
+					args, err := wantArgs(c, "mail history: want TEAM", 1, 1)
+					if err != nil {
+						return err
 					}
 					n := c.Int64("limit")
 					if n < 0 || n > 1<<31 {
@@ -135,6 +135,9 @@ Example:
 			if len(args) < 2 {
 				return usagef("mail %s: want TEAM MESSAGE...", name)
 			}
+			if err := notEmpty(fmt.Sprintf("mail %s: want TEAM MESSAGE...", name), args...); err != nil {
+				return err
+			}
 			if c.String("as") == "" {
 				return usagef("mail %s: want --as AGENT (whose inbox)", name)
 			}
@@ -158,9 +161,9 @@ func mailSend(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 2 {
-		return usagef("mail send: want TEAM BODY")
+	args, err := wantArgs(c, "mail send: want TEAM BODY", 2, 1)
+	if err != nil {
+		return err
 	}
 	if c.String("as") == "" {
 		return usagef("mail send: want --as AGENT (the sender)")
@@ -185,9 +188,9 @@ func mailSend(c *cli.Context, e *env) error {
 }
 
 func mailInbox(c *cli.Context, e *env) error {
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("mail inbox: want TEAM")
+	args, err := wantArgs(c, "mail inbox: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	if c.String("as") == "" {
 		return usagef("mail inbox: want --as AGENT (whose inbox)")
@@ -231,9 +234,9 @@ func mailRetention(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("mail retention: want TEAM")
+	args, err := wantArgs(c, "mail retention: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	age, n := c.Duration("max-age"), c.Int64("per-agent")
 	if age < 0 || n < 1 || n > 1<<31 {

@@ -131,10 +131,11 @@ func planArgs(c *cli.Context, verb string) (string, error) {
 	if _, err := outputFormat(c); err != nil {
 		return "", err
 	}
-	if c.NArg() != 1 {
-		return "", usagef("plans %s: want TEAM", verb)
+	args, err := wantArgs(c, fmt.Sprintf("plans %s: want TEAM", verb), 1, 1)
+	if err != nil {
+		return "", err
 	}
-	return c.Args().First(), nil
+	return args[0], nil
 }
 
 // needBy is the check of plans draft and submit: the lead acting, --by.

@@ -132,9 +132,9 @@ func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m api.Te
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != n {
-		return usagef("teams snapshot: want %s", want)
+	args, err := wantArgs(c, "teams snapshot: want "+want, n, n)
+	if err != nil {
+		return err
 	}
 	a := accessWrite
 	if c.Command.Name == "list" || c.Command.Name == "get" || c.Command.Name == "restore" && !c.Bool("apply") {

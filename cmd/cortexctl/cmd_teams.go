@@ -435,9 +435,9 @@ func teamsGet(c *cli.Context, e *env) error {
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("teams get: want TEAM")
+	args, err := wantArgs(c, "teams get: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	_, t, err := e.getTeam(c, args[0])
 	if err != nil {
@@ -467,9 +467,9 @@ func teamsDelete(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("teams delete: want TEAM")
+	args, err := wantArgs(c, "teams delete: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
@@ -490,9 +490,9 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 3 {
-		return usagef("teams member-status: want TEAM AGENT STATUS")
+	args, err := wantArgs(c, "teams member-status: want TEAM AGENT STATUS", 3, 2)
+	if err != nil {
+		return err
 	}
 	st, err := teammanager.ParseStatus(args[2])
 	if err != nil {
@@ -533,9 +533,9 @@ func teamsMerge(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("teams merge: want TEAM")
+	args, err := wantArgs(c, "teams merge: want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
@@ -597,9 +597,9 @@ func teamsLifecycle(c *cli.Context, e *env, verb string) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()
-	if len(args) != 1 {
-		return usagef("teams %s: want TEAM", verb)
+	args, err := wantArgs(c, "teams "+verb+": want TEAM", 1, 1)
+	if err != nil {
+		return err
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {

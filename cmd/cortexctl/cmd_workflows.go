@@ -209,10 +209,11 @@ func (e *env) workflows(c *cli.Context, a access) (workflows, error) {
 }
 
 func oneRunArg(c *cli.Context, cmd string) (string, error) {
-	if c.NArg() != 1 {
-		return "", usagef("workflows %s: want RUN", cmd)
+	args, err := wantArgs(c, "workflows "+cmd+": want RUN", 1, 1)
+	if err != nil {
+		return "", err
 	}
-	return c.Args().First(), nil
+	return args[0], nil
 }
 
 // parseInputs reads --input NAME=VALUE flags: VALUE is taken as it is for
