@@ -263,9 +263,13 @@ Example:
 			}
 			e.cfg = config.Default()
 			if p := c.String("config"); p != "" {
-				cfg, err := config.Load(p)
+				data, err := readInput("--config", p)
 				if err != nil {
 					return err
+				}
+				cfg, err := config.Parse(data)
+				if err != nil {
+					return fmt.Errorf("config %s: %w", p, err)
 				}
 				e.cfg = cfg
 			}

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -158,16 +159,26 @@ func findingsImport(c *cli.Context, e *env) error {
 			return fmt.Errorf("findings import %s: %w (use --format)", path, err)
 		}
 	}
-	file, err := os.Open(path)
+	data, err := readInput("findings import", path)
 	if err != nil {
-		return fmt.Errorf("findings import: %w", err)
+		return err
 	}
-	defer file.Close()
+	// A server is sent the file as a JSON string, which cannot carry bytes
+	// that are not UTF-8, and the embedded JSON reader would store U+FFFD
+	// instead of them: such a file is refused here, in both modes, as the
+	// syntax error of its format (RDF: exit 5; JSON findings: exit 7).
+	if line, col, bad := firstInvalidUTF8(data); bad {
+		var err error = &rdfio.SyntaxError{File: path, Line: line, Col: col, Msg: "not valid UTF-8"}
+		if format == teammanager.FindingsJSON {
+			err = fmt.Errorf("%w: %s:%d:%d: not valid UTF-8", teammanager.ErrInvalidFinding, path, line, col)
+		}
+		return fmt.Errorf("import findings: team %s: agent %s: %w", args[0], args[1], err)
+	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
-	n, err := m.ImportFindings(c.Context, args[0], args[1], file, format)
+	n, err := m.ImportFindings(c.Context, args[0], args[1], bytes.NewReader(data), format)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -150,5 +151,64 @@ func TestCLI_Query_CxPrefix(t *testing.T) {
 	out := mustCLI(t, dir, "query", "--format", "csv", `SELECT ?c WHERE { ?f a cx:Finding ; cx:finding:confidence ?c ; rdf:subject <http://ex/a> }`)
 	if out != "c\r\n0.5\r\n" {
 		t.Fatalf("query output %q", out)
+	}
+}
+
+// TestCLI_FindingsImport_NotUTF8: a findings file with a byte that is not
+// UTF-8 — in a literal, in a comment, in a JSON string — is refused as a
+// syntax error of its format (RDF: exit 5, JSON findings: exit 7) naming
+// the file, line and column, and imports nothing; the same in embedded
+// mode (whose JSON reader would store U+FFFD instead) and through a server
+// (which JSON cannot carry the bytes to).
+func TestCLI_FindingsImport_NotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	for _, tc := range []struct {
+		name, file, content string
+		code                int
+		msg                 string
+	}{
+		{"literal", "lit.nt", "<http://ex/a> <http://ex/p> \"bad \xff\" .\n", exitSyntax, "lit.nt:1:34: not valid UTF-8"},
+		{"comment", "comment.ttl", "<http://ex/a> <http://ex/p> \"ok\" .\n# \xfe\n", exitSyntax, "comment.ttl:2:3: not valid UTF-8"},
+		{"json string", "f.jsonl", `{"subject": "<http://ex/a>", "predicate": "<http://ex/p>", "object": "\"b` + "\xff" + `\""}` + "\n", exitInvalid, "f.jsonl:1:74: not valid UTF-8"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", "findings", "import", "t1", "ann", writeFile(t, tc.file, tc.content))
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) || r.stdout != "" {
+				t.Fatalf("exit %d (want %d), stdout %q, stderr %q (want %q)", r.code, tc.code, r.stdout, r.stderr, tc.msg)
+			}
+		})
+	}
+	if out := mustCLI(t, dir, "findings", "list", "t1", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("findings were imported: %s", out)
+	}
+}
+
+// TestCLI_DirectoryInsteadOfFile: a directory given where a command reads
+// a file (a findings file, --file, --from, --config) is an invalid value
+// (exit 7), as it is for import, not an I/O error, and writes nothing.
+func TestCLI_DirectoryInsteadOfFile(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	before := mustCLI(t, dir, "export")
+	sub := t.TempDir()
+	for _, args := range [][]string{
+		{"findings", "import", "t1", "ann", sub + "/x.nt"},
+		{"query", "--file", sub},
+		{"teams", "create", "--from", sub},
+		{"--config", sub, "teams", "list"},
+	} {
+		if err := os.MkdirAll(sub+"/x.nt", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(args[0], func(t *testing.T) {
+			r := runCLI(t, dir, "", args...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "is a directory") {
+				t.Fatalf("%q: exit %d (want %d), stderr %q", args, r.code, exitInvalid, r.stderr)
+			}
+		})
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
 	}
 }

@@ -210,9 +210,9 @@ func queryText(c *cli.Context, e *env) (string, string, error) {
 		b, err := io.ReadAll(e.stdin)
 		return string(b), "", err
 	}
-	b, err := os.ReadFile(file)
+	b, err := readInput("query", file)
 	if err != nil {
-		return "", "", fmt.Errorf("query: %w", err)
+		return "", "", err
 	}
 	base, err := rdfio.FileBase(file)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"strings"
 	"time"
 
@@ -255,9 +254,9 @@ func teamsCreate(c *cli.Context, e *env) error {
 	}
 	var tc teammanager.TeamConfig
 	if p := c.String("from"); p != "" {
-		data, err := os.ReadFile(p)
+		data, err := readInput("teams create", p)
 		if err != nil {
-			return fmt.Errorf("teams create: %w", err)
+			return err
 		}
 		if tc, err = parseTeamFile(data); err != nil {
 			return fmt.Errorf("teams create: %s: %w", p, err)

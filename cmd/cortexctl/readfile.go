@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"unicode/utf8"
+)
+
+// readInput reads the file path that command (e.g. "teams create") was
+// given. A directory is an invalid value (exit 7), as it is for import; a
+// missing file is not found (exit 3, the error matches fs.ErrNotExist).
+func readInput(command, path string) ([]byte, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%w: %s: %s is a directory", errInvalid, command, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", command, err)
+	}
+	return data, nil
+}
+
+// firstInvalidUTF8 returns the line and column (1-based, in characters) of
+// the first byte of data that is not valid UTF-8, and false if data is
+// valid UTF-8.
+func firstInvalidUTF8(data []byte) (line, col int, bad bool) {
+	if utf8.Valid(data) {
+		return 0, 0, false
+	}
+	line, col = 1, 1
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		if r == utf8.RuneError && n <= 1 {
+			return line, col, true
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		data = data[n:]
+	}
+	return line, col, true // not reached: data is not valid
+}
