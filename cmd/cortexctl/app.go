@@ -116,6 +116,14 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 			s, err = cortex.Open(ctx, e.dataDir, opts)
 		}
 	}
+	if err != nil && notDir(e.dataDir) {
+		// --data names a file, or a path under one: no store there (exit
+		// 3), and none can be created (an invalid value, as --data "" is).
+		if mode == readWrite {
+			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, e.dataDir)
+		}
+		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, e.dataDir)
+	}
 	if errors.Is(err, cortex.ErrNoStore) {
 		return nil, fmt.Errorf("%w (commands that write, such as import or teams create, create it)", err)
 	}

@@ -319,3 +319,38 @@ func TestCLI_UnsendableToken(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_DataIsAFile: a --data that is a file, or a path under one, holds
+// no store: a command that reads says so (exit 3), one that would create
+// the store says --data is not a directory (exit 7), each in one line (no
+// word about a discovery file), and the file is left as it was.
+func TestCLI_DataIsAFile(t *testing.T) {
+	file := writeFile(t, "data", "not a store\n")
+	nt := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	for _, tc := range []struct {
+		name string
+		data string
+		args []string
+		code int
+		msg  string
+	}{
+		{"stats", file, []string{"stats"}, exitNotFound, "no store at " + file + " (not a directory)"},
+		{"teams list under", file + "/sub", []string{"teams", "list"}, exitNotFound, "no store at " + file + "/sub (not a directory)"},
+		{"findings add", file, []string{"findings", "add", "t", "a", "<http://ex/s>", "<http://ex/p>", "o"}, exitNotFound, "(not a directory)"},
+		{"import", file, []string{"import", nt}, exitInvalid, "--data " + file + " is not a directory"},
+		{"teams create under", file + "/sub", []string{"teams", "create", "--name", "x", "--member", "a:lead"}, exitInvalid, "--data " + file + "/sub is not a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Not runCLI: there is no store to check (CheckDir) or serve.
+			var out, errb bytes.Buffer
+			code := run(context.Background(), append([]string{"cortexctl", "--data", tc.data}, tc.args...), strings.NewReader(""), &out, &errb)
+			r := result{code, out.String(), errb.String()}
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) || strings.Count(r.stderr, "\n") != 1 {
+				t.Fatalf("exit %d (want %d), stderr %q (want one line with %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "not a store\n" {
+		t.Fatalf("the file changed: %q, %v", b, err)
+	}
+}

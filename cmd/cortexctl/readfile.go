@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -41,4 +43,11 @@ func firstInvalidUTF8(data []byte) (line, col int, bad bool) {
 		data = data[n:]
 	}
 	return line, col, true // not reached: data is not valid
+}
+
+// notDir reports whether path is a file, or a path under a file: no
+// directory can be there.
+func notDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir() || errors.Is(err, syscall.ENOTDIR)
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
@@ -75,7 +76,9 @@ func checkToken(tok string) error {
 func discover(dir string, uid int) (server.Discovery, error) {
 	path := filepath.Join(dir, server.DiscoveryFile)
 	fi, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// No file (ENOTDIR: dir is a file, or under one; the command
+		// says so when it opens the store).
 		return server.Discovery{}, fmt.Errorf("%w in %s", server.ErrNoServer, dir)
 	}
 	if err != nil {
