@@ -8,6 +8,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -314,8 +316,65 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 	}
 }
 
-func usageError(_ *cli.Context, err error, _ bool) error {
+// usageError is the error of a command line that does not parse: a usage
+// error (exit 2), except a flag's value that is not of its type (--timeout
+// abc, --priority 1.5), which is an invalid value (exit 7) saying what the
+// flag takes, as every other option value that cannot be used is.
+func usageError(c *cli.Context, err error, _ bool) error {
+	if m := boolValueError.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("%w: --%s=%s: want true or false", errInvalid, m[2], m[1])
+	}
+	if m := envValueError.FindStringSubmatch(err.Error()); m != nil {
+		want := "want true or false"
+		if m[2] != "bool" {
+			want = flagWants(c.App.Flags, m[4], m[5])
+		}
+		return fmt.Errorf("%w: %s=%s (--%s): %s", errInvalid, m[3], m[1], m[4], want)
+	}
+	if m := flagValueError.FindStringSubmatch(err.Error()); m != nil {
+		var flags []cli.Flag
+		if c != nil && c.Command != nil {
+			flags = c.Command.Flags
+		}
+		if c != nil && c.App != nil && (c.Command == nil || c.Command.Name == "") {
+			flags = c.App.Flags
+		}
+		return fmt.Errorf("%w: --%s %s: %s", errInvalid, m[2], m[1], flagWants(flags, m[2], m[3]))
+	}
 	return fmt.Errorf("%w: %v", errUsage, err)
+}
+
+// flagValueError matches the flag package's error for a value that does
+// not parse: the value (quoted), the flag's name, the reason.
+var flagValueError = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -([^:\s]+): (.*)$`)
+
+// boolValueError is flagValueError for a boolean flag (--json=maybe).
+var boolValueError = regexp.MustCompile(`^invalid boolean value ("(?:[^"\\]|\\.)*") for -([^:\s]+): (.*)$`)
+
+// envValueError is flagValueError for a flag's environment variable: the
+// value, its type, the variable, the flag, the reason.
+var envValueError = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as (\w+) value from environment variable "([^"]+)" for flag (\S+): (.*)$`)
+
+// flagWants says what the flag named name of flags takes, given the flag
+// package's reason for refusing a value.
+func flagWants(flags []cli.Flag, name, reason string) string {
+	if reason == "value out of range" {
+		return "out of range"
+	}
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.DurationFlag:
+			return "want a duration such as 30s, 5m or 1h30m"
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+			return "want a whole number"
+		case *cli.Float64Flag:
+			return "want a number"
+		}
+	}
+	return reason
 }
 
 // usagef returns a usage error (exit code 2).

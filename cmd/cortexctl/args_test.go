@@ -252,3 +252,42 @@ func TestCLI_EmptyNames(t *testing.T) {
 		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
 	}
 }
+
+// TestCLI_FlagValues: a flag's value that is not of its type is an invalid
+// value (exit 7, as README's table lists `--timeout -5`), naming the flag
+// with its two dashes and what it takes, and writes nothing.
+func TestCLI_FlagValues(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	before := mustCLI(t, dir, "export")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"query", "ASK {}", "--timeout", "-5"}, `--timeout "-5": want a duration`},
+		{[]string{"query", "ASK {}", "--timeout", "abc"}, `--timeout "abc": want a duration`},
+		{[]string{"teams", "create", "--name", "x", "--member", "a:lead", "--timeout", "1.5"}, `--timeout "1.5": want a whole number`},
+		{[]string{"teams", "create", "--name", "x", "--member", "a:lead", "--timeout", "99999999999999999999"}, `--timeout "99999999999999999999": out of range`},
+		{[]string{"tasks", "create", "crew", "x", "--priority", "high"}, `--priority "high": want a whole number`},
+		{[]string{"findings", "add", "crew", "bob", "<http://ex/s>", "<http://ex/p>", "o", "--confidence", "sure"}, `--confidence "sure": want a number`},
+		{[]string{"teams", "list", "--json=maybe"}, `--json="maybe": want true or false`},
+		{[]string{"--verbose=x", "teams", "list"}, `--verbose="x": want true or false`},
+	} {
+		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, tc.msg) || r.stdout != "" {
+				t.Fatalf("%q: exit %d (want %d), stdout %q, stderr %q (want %q)", tc.args, r.code, exitInvalid, r.stdout, r.stderr, tc.msg)
+			}
+		})
+	}
+	t.Run("environment", func(t *testing.T) {
+		t.Setenv("CORTEX_VERBOSE", "x")
+		r := runCLI(t, dir, "", "teams", "list")
+		if want := `CORTEX_VERBOSE="x" (--verbose): want true or false`; r.code != exitInvalid || !strings.Contains(r.stderr, want) {
+			t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, exitInvalid, r.stderr, want)
+		}
+	})
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
+	}
+}
