@@ -145,7 +145,7 @@ func findingsImport(c *cli.Context, e *env) error {
 		format = teammanager.FindingsJSON
 	} else if f != "" {
 		if format, err = rdfFormat(f); err != nil {
-			return usagef("findings import: --format: %v", err)
+			return usagef("findings import: --format: %v, or json", err)
 		}
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -156,7 +156,7 @@ func findingsImport(c *cli.Context, e *env) error {
 	}
 	if format == "" {
 		if format, err = rdfFormatOf(path); err != nil {
-			return fmt.Errorf("findings import %s: %w (use --format)", path, err)
+			return fmt.Errorf("findings import %s: %w, or .json, .jsonl, .ndjson (use --format)", path, err)
 		}
 	}
 	data, err := readInput("findings import", path)

@@ -132,7 +132,9 @@ func rdfFormatNames() string {
 
 // rdfFormat resolves a --format value of import or export: a format name
 // (turtle) or its file extension as a short name (ttl), of a format rdfio
-// reads (see rdfFormatNames).
+// reads (see rdfFormatNames). Another is an error wrapping
+// rdfio.ErrUnknownFormat that names the formats import and export take
+// (not RDF/XML, which only query results are written in).
 func rdfFormat(name string) (string, error) {
 	f, err := rdfio.Lookup(name)
 	if err != nil && !strings.ContainsAny(name, "./") {
@@ -140,24 +142,23 @@ func rdfFormat(name string) (string, error) {
 			f, err = xf, nil
 		}
 	}
-	if err != nil {
-		return "", err
-	}
-	if err := f.CheckReadable(); err != nil {
-		return "", err
+	if err != nil || !f.Readable() {
+		return "", fmt.Errorf("%w %q (known: %s)", rdfio.ErrUnknownFormat, name, strings.ReplaceAll(rdfFormatNames(), "|", ", "))
 	}
 	return f.Name, nil
 }
 
 // rdfFormatOf returns the format of file path by its extension, of a format
-// rdfio reads (see rdfFormatNames).
+// rdfio reads (see rdfFormatNames); else an error as rdfFormat's.
 func rdfFormatOf(path string) (string, error) {
 	f, err := rdfio.ByExtension(path)
-	if err == nil {
-		err = f.CheckReadable()
-	}
-	if err != nil {
-		return "", err
+	if err != nil || !f.Readable() {
+		var exts []string
+		for _, n := range rdfio.ReadableNames() {
+			f, _ := rdfio.Lookup(n)
+			exts = append(exts, f.Extensions...)
+		}
+		return "", fmt.Errorf("%w for file %q (known extensions: %s)", rdfio.ErrUnknownFormat, path, strings.Join(exts, ", "))
 	}
 	return f.Name, nil
 }

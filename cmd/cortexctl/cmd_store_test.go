@@ -354,3 +354,31 @@ func TestCLI_DataIsAFile(t *testing.T) {
 		t.Fatalf("the file changed: %q, %v", b, err)
 	}
 }
+
+// TestCLI_RDFFormatErrors: an RDF format or extension that import, export
+// or findings import do not take is a usage error that lists those they
+// take — never RDF/XML, which only query results are written in, and never
+// "it is written, not read" for export, which writes.
+func TestCLI_RDFFormatErrors(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
+	rdf := writeFile(t, "x.rdf", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"export", "-o", filepath.Join(t.TempDir(), "out.rdf")}, "(known extensions: .nq, .nt, .ttl) (give --format)"},
+		{[]string{"export", "--format", "rdfxml"}, `"rdfxml" (known: nquads (nq), ntriples (nt), turtle (ttl))`},
+		{[]string{"import", rdf}, "(known extensions: .nq, .nt, .ttl) (use --format)"},
+		{[]string{"import", rdf, "--format", "xml"}, `"xml" (known: nquads (nq), ntriples (nt), turtle (ttl))`},
+		{[]string{"findings", "import", "t1", "ann", rdf}, "(known extensions: .nq, .nt, .ttl), or .json, .jsonl, .ndjson (use --format)"},
+		{[]string{"findings", "import", "t1", "ann", rdf, "--format", "rdfxml"}, `"rdfxml" (known: nquads (nq), ntriples (nt), turtle (ttl)), or json`},
+	} {
+		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.msg) || strings.Contains(r.stderr, "written, not read") {
+				t.Fatalf("%q: exit %d (want %d), stderr %q (want %q)", tc.args, r.code, exitUsage, r.stderr, tc.msg)
+			}
+		})
+	}
+}
