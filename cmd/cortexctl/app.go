@@ -325,22 +325,25 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		return fmt.Errorf("%w: --%s=%s: want true or false", errInvalid, m[2], m[1])
 	}
 	if m := envValueError.FindStringSubmatch(err.Error()); m != nil {
-		want := "want true or false"
-		if m[2] != "bool" {
-			want = flagWants(c.App.Flags, m[4], m[5])
+		want, typed := "want true or false", m[2] == "bool"
+		if !typed && c != nil && c.App != nil {
+			want, typed = flagWants(c.App.Flags, m[4], m[5])
 		}
-		return fmt.Errorf("%w: %s=%s (--%s): %s", errInvalid, m[3], m[1], m[4], want)
+		if typed {
+			return fmt.Errorf("%w: %s=%s (--%s): %s", errInvalid, m[3], m[1], m[4], want)
+		}
 	}
-	if m := flagValueError.FindStringSubmatch(err.Error()); m != nil {
-		var flags []cli.Flag
-		if c != nil && c.Command != nil {
+	if m := flagValueError.FindStringSubmatch(err.Error()); m != nil && c != nil {
+		flags := c.App.Flags
+		if c.Command != nil && c.Command.Name != "" {
 			flags = c.Command.Flags
 		}
-		if c != nil && c.App != nil && (c.Command == nil || c.Command.Name == "") {
-			flags = c.App.Flags
+		if want, typed := flagWants(flags, m[2], m[3]); typed {
+			return fmt.Errorf("%w: --%s %s: %s", errInvalid, m[2], m[1], want)
 		}
-		return fmt.Errorf("%w: --%s %s: %s", errInvalid, m[2], m[1], flagWants(flags, m[2], m[3]))
 	}
+	// Among them, a value that a flag of our own type refuses (--format
+	// yaml: an unknown format).
 	return fmt.Errorf("%w: %v", errUsage, err)
 }
 
@@ -357,24 +360,30 @@ var envValueError = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as 
 
 // flagWants says what the flag named name of flags takes, given the flag
 // package's reason for refusing a value.
-func flagWants(flags []cli.Flag, name, reason string) string {
-	if reason == "value out of range" {
-		return "out of range"
-	}
+// It reports false for a flag that is not of a number or duration type
+// (its own Value refused the value: a usage error).
+func flagWants(flags []cli.Flag, name, reason string) (string, bool) {
 	for _, f := range flags {
 		if !slices.Contains(f.Names(), name) {
 			continue
 		}
+		want := ""
 		switch f.(type) {
 		case *cli.DurationFlag:
-			return "want a duration such as 30s, 5m or 1h30m"
+			want = "want a duration such as 30s, 5m or 1h30m"
 		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
-			return "want a whole number"
+			want = "want a whole number"
 		case *cli.Float64Flag:
-			return "want a number"
+			want = "want a number"
+		default:
+			return "", false
 		}
+		if reason == "value out of range" {
+			want = "out of range"
+		}
+		return want, true
 	}
-	return reason
+	return "", false
 }
 
 // usagef returns a usage error (exit code 2).
