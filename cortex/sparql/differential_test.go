@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -79,7 +80,36 @@ type sparqlDiffSkip struct {
 	match        func(c *sparqlCase) bool
 }
 
+// sameVarZeroLength finds a triple pattern ?x PATH ?x whose path may be of
+// length zero.
+var sameVarZeroLength = regexp.MustCompile(`\?([a-z]) \S*[*?] \?([a-z]) \.`)
+
 var sparqlDiffSkips = []sparqlDiffSkip{
+	{
+		name: "oxigraph-zero-length-filter-by-term",
+		reason: "Oxigraph keeps or drops the solutions of a zero-length-capable path between one variable " +
+			"(?x p* ?x) under a FILTER comparing that variable with a number (=, IN, NOT IN) by term, not by " +
+			"value (with 1.5 in the data, FILTER(?o != \"1.5\"^^xsd:double) keeps it after ?o ex:p0* ?o, drops it " +
+			"after ?s ?p ?o); SPARQL 1.1 §17.4.1.9 compares numbers by value, as we do",
+		match: func(c *sparqlCase) bool {
+			for _, m := range sameVarZeroLength.FindAllStringSubmatch(c.query.text, -1) {
+				if m[1] != m[2] {
+					continue
+				}
+				if regexp.MustCompile(`\?` + m[1] + `\)? (?:=|!=|IN \(|NOT IN \()`).MatchString(c.query.text) {
+					return true
+				}
+			}
+			return false
+		},
+	},
+	{
+		name:   "oxigraph-crash",
+		reason: "Oxigraph 0.5.11 (WebAssembly) aborts with \"unreachable\" (a Rust panic) on the query",
+		match: func(c *sparqlCase) bool {
+			return c.oursErr == nil && c.theirs == nil && c.theirEr == "unreachable"
+		},
+	},
 	{
 		name: "oxigraph-empty-group-dropped",
 		reason: "Oxigraph returns no row for an aggregate query without GROUP BY whose pattern its optimizer " +
@@ -233,6 +263,9 @@ func compareSparqlCase(ctx context.Context, ds eval.Dataset, c *sparqlCase) (ver
 		if err != nil {
 			return "differ", fmt.Sprintf("results differ (and we fail on the query as Oxigraph evaluates it: %v)", err)
 		}
+		if len(c.query.orderBy) > 0 && !c.query.sliced {
+			ordered = false // the order of the emulation's result is not ours to check
+		}
 		if same(emu) {
 			return "skip", strings.Join(c.query.emulations, "+")
 		}
@@ -269,6 +302,7 @@ func normalizeResult(r *results.Result, kinds map[string]colKind) *results.Resul
 			case colNumeric:
 				if ts, ok := v.(quad.TypedString); ok && numericTypes[ts.Type] {
 					if f, err := strconv.ParseFloat(string(ts.Value), 64); err == nil {
+						f += 0 // -0 is 0
 						nr[j] = quad.TypedString{Value: quad.String(strconv.FormatFloat(f, 'g', 12, 64)), Type: ts.Type}
 					}
 				}
