@@ -125,6 +125,19 @@ var sparqlDiffSkips = []sparqlDiffSkip{
 
 // TestDifferential_Oxigraph compares our SPARQL engine with Oxigraph over a
 // seeded corpus of generated queries and datasets.
+//
+// Larger runs (-sparqldiff.datasets=1500) still find a few disagreements
+// that no skip rule matches yet; those triaged were Oxigraph's:
+//   - seed 1, #6467: inside GRAPH ?g { ... MINUS { ?g path ?c } }, Oxigraph
+//     reads ?g as the graph being evaluated; SPARQL 1.1 §18.6 evaluates the
+//     group first and joins ?g after, so ?g is a free variable there, as in
+//     our engine.
+//   - seed 4, #5009: Oxigraph has no < on xsd:boolean ("false"^^xsd:boolean
+//     < true is unbound); the operator table of §17.3 maps it to
+//     op:boolean-less-than, as our engine does.
+//   - the default seed's #5463 and seed 2's #11634: a numeric IN after a
+//     zero-length path inside an alternative, the zero-length-filter-by-term
+//     behaviour its rule does not reach.
 func TestDifferential_Oxigraph(t *testing.T) {
 	dir := oxigraphTool(t)
 	cases := sparqlDiffCorpus(*sparqlDiffSeedFlag, *sparqlDiffCases)
