@@ -319,6 +319,10 @@ func TestManager_ImportFindings_JSON_Errors(t *testing.T) {
 		{"literal subject", `{"subject": "\"s\"", "predicate": "<http://example.org/p>", "object": "\"o\""}`, teammanager.ErrInvalidFinding, "finding 1 of 1 ("},
 		{"malformed json", good + `{"subject": `, teammanager.ErrInvalidFinding, "record 2 (line 2)"},
 		{"after the array", `[` + good + `] {}`, teammanager.ErrInvalidFinding, "after the array"},
+		// encoding/json would read the byte as U+FFFD, and the finding
+		// would say what it was not sent.
+		{"not UTF-8", good + "{\"subject\": \"<http://example.org/s>\", \"predicate\": \"<http://example.org/p>\", \"object\": \"\\\"caf\xe9\\\"\"}", teammanager.ErrInvalidFinding,
+			"line 2, column 94: not valid UTF-8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n, err := f.m.ImportFindings(ctx, "t", "a", strings.NewReader(tc.in), teammanager.FindingsJSON)

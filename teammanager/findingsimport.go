@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -43,8 +44,10 @@ const FindingsJSON = "json"
 // which `findings list --json` writes, are allowed and ignored: the
 // importing member is the author, and ids are derived from the content.
 // Field names are case-sensitive: any other field ("Subject" too), or a
-// field given twice, is an error (jsonexact.Unmarshal). So a listing
-// imports back with the same terms, confidences and times.
+// field given twice, is an error (jsonexact.Unmarshal), and so is input
+// that is not valid UTF-8 (JSON is UTF-8; its bytes would otherwise be
+// read as U+FFFD). So a listing imports back with the same terms,
+// confidences and times.
 //
 // Any other format is an rdfio format ("ntriples", "turtle", ...). Quads
 // naming a graph are refused. Each triple is a finding asserted now with
@@ -112,6 +115,12 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 	if err != nil {
 		return nil, err
 	}
+	// JSON is UTF-8 (RFC 8259, 8.1): encoding/json would read each byte
+	// that is not as U+FFFD, and a finding would say what it was not sent.
+	if !utf8.Valid(data) {
+		line, col := invalidUTF8At(data)
+		return nil, fmt.Errorf("%w: line %d, column %d: not valid UTF-8", ErrInvalidFinding, line, col)
+	}
 	prefixes := m.Prefixes()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lines := &lineCounter{data: data, line: 1}
@@ -159,6 +168,23 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 		}
 	}
 	return out, nil
+}
+
+// invalidUTF8At returns the line and column (from 1, in bytes) of the
+// first byte of data that is not valid UTF-8.
+func invalidUTF8At(data []byte) (line, col int) {
+	line, start := 1, 0
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return line, i - start + 1
+		}
+		if data[i] == '\n' {
+			line, start = line+1, i+1
+		}
+		i += n
+	}
+	return line, len(data) - start + 1
 }
 
 // lineCounter tells the lines of offsets of data that do not decrease,
