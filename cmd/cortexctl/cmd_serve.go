@@ -143,7 +143,10 @@ func serveCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	tokens := e.tokenFile()
+	tokens, err := e.tokenFile(readWrite)
+	if err != nil {
+		return err
+	}
 	tlsConfig, err := serveTLS(c, addr, tokens)
 	if err != nil {
 		return err

@@ -339,6 +339,10 @@ func TestCLI_DataIsAFile(t *testing.T) {
 		{"findings add", file, []string{"findings", "add", "t", "a", "<http://ex/s>", "<http://ex/p>", "o"}, exitNotFound, "(not a directory)"},
 		{"import", file, []string{"import", nt}, exitInvalid, "--data " + file + " is not a directory"},
 		{"teams create under", file + "/sub", []string{"teams", "create", "--name", "x", "--member", "a:lead"}, exitInvalid, "--data " + file + "/sub is not a directory"},
+		{"tokens list", file, []string{"tokens", "list"}, exitNotFound, "no store at " + file + " (not a directory)"},
+		{"tokens create under", file + "/sub", []string{"tokens", "create", "--role", "read"}, exitInvalid, "--data " + file + "/sub is not a directory"},
+		{"tokens revoke", file, []string{"tokens", "revoke", "x"}, exitInvalid, "--data " + file + " is not a directory"},
+		{"serve", file, []string{"serve", "--listen", "127.0.0.1:0"}, exitInvalid, "--data " + file + " is not a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Not runCLI: there is no store to check (CheckDir) or serve.

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/server"
 )
@@ -71,9 +72,17 @@ JSON: {id, namespace, role, created, expires, token}.`,
 	}
 }
 
-// tokenFile returns the token file of --data.
-func (e *env) tokenFile() *server.TokenFile {
-	return server.OpenTokens(filepath.Join(e.dataDir, tokensFileName))
+// tokenFile returns the token file of --data. A --data that is a file,
+// or under one, holds none: no store for a read (exit 3), an invalid
+// value for a write (exit 7), as for the store itself (env.open).
+func (e *env) tokenFile(mode openMode) (*server.TokenFile, error) {
+	if notDir(e.dataDir) {
+		if mode == readWrite {
+			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, e.dataDir)
+		}
+		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, e.dataDir)
+	}
+	return server.OpenTokens(filepath.Join(e.dataDir, tokensFileName)), nil
 }
 
 // tokensClient returns the client of --server in namespace ns, or nil
@@ -118,7 +127,10 @@ func tokensCreate(c *cli.Context, e *env) error {
 	if rc != nil {
 		err = rc.Call(c.Context, "tokens.create", map[string]string{"role": string(role), "expires": c.String("expires")}, &out)
 	} else {
-		out.Secret, out.Token, err = e.tokenFile().Create(c.Context, ns, role, ttl)
+		var tf *server.TokenFile
+		if tf, err = e.tokenFile(readWrite); err == nil {
+			out.Secret, out.Token, err = tf.Create(c.Context, ns, role, ttl)
+		}
 	}
 	if err != nil {
 		return err
@@ -162,7 +174,10 @@ func tokensList(c *cli.Context, e *env) error {
 	if rc != nil {
 		err = rc.Call(c.Context, "tokens.list", nil, &out)
 	} else {
-		out, err = e.tokenFile().List(c.Context, ns)
+		var tf *server.TokenFile
+		if tf, err = e.tokenFile(readOnly); err == nil {
+			out, err = tf.List(c.Context, ns)
+		}
 	}
 	if err != nil {
 		return err
@@ -203,7 +218,10 @@ func tokensRevoke(c *cli.Context, e *env) error {
 	if rc != nil {
 		err = rc.Call(c.Context, "tokens.revoke", map[string]string{"id": id}, &out)
 	} else {
-		out, err = e.tokenFile().Revoke(c.Context, "", id)
+		var tf *server.TokenFile
+		if tf, err = e.tokenFile(readWrite); err == nil {
+			out, err = tf.Revoke(c.Context, "", id)
+		}
 	}
 	if err != nil {
 		return err
