@@ -49,6 +49,14 @@ func TestStore_ReadOnlyOpenCreatesNothing(t *testing.T) {
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("read-only open created %s (%v)", missing, err)
 	}
+	// A file, and a path under one: no store either (not an I/O error).
+	file := filepath.Join(empty, "notes.txt")
+	for _, dir := range []string{file, filepath.Join(file, "sub")} {
+		_, err := cortex.Open(ctx, dir, readOnly())
+		if !errors.Is(err, cortex.ErrNoStore) || err.Error() != "no store at "+dir+" (not a directory)" {
+			t.Fatalf("read-only open of %s: %v, want ErrNoStore saying it is not a directory", dir, err)
+		}
+	}
 	if ents, _ := os.ReadDir(empty); len(ents) != 1 {
 		t.Fatalf("read-only open wrote into %s: %d entries", empty, len(ents))
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -251,6 +252,10 @@ func checkStoreDir(dir string) error {
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w at %s", ErrNoStore, dir)
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		// A path under a file: there is no store, nor can there be.
+		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, dir)
 	}
 	if err != nil {
 		return fmt.Errorf("open store %s: %w", dir, err)
