@@ -125,6 +125,23 @@ func ObjectKey(v quad.Value) (string, error) {
 	return strconv.Itoa(k.kind) + "\x00" + k.b + "\x00" + k.a, nil
 }
 
+// CheckTriple reports whether a merge accepts subject, predicate and object as the triple of a finding:
+// nil when it does, else an error wrapping ErrInvalidTerm that names the position. A host that stores
+// findings checks them with it when they are written, so that no stored finding can make every later
+// merge of its team fail. Objects chosen by a resolution are checked with ObjectKey.
+func CheckTriple(subject, predicate, object quad.Value) error {
+	if _, err := normNode(subject); err != nil {
+		return fmt.Errorf("subject: %w", err)
+	}
+	if _, err := normPredicate(predicate); err != nil {
+		return fmt.Errorf("predicate: %w", err)
+	}
+	if _, _, err := normObject(object); err != nil {
+		return fmt.Errorf("object: %w", err)
+	}
+	return nil
+}
+
 // normObject checks that v is one of the five allowed term kinds and well formed, and returns it in
 // normal form (xsd:string typed literals become quad.String) with its equality key.
 func normObject(v quad.Value) (quad.Value, objKey, error) {

@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"errors"
 	"math/rand"
 	"slices"
 	"testing"
@@ -89,5 +90,46 @@ func TestTopic_Compare(t *testing.T) {
 	c := merge.Topic{Subject: ex("b"), Predicate: ex("b")}
 	if a.Compare(b) >= 0 || b.Compare(c) >= 0 || c.Compare(a) <= 0 || b.Compare(b) != 0 {
 		t.Fatal("topics not ordered by subject, then predicate")
+	}
+}
+
+// CheckTriple accepts exactly the triples a merge accepts: each triple it
+// refuses fails a merge, and each it accepts merges.
+func TestCheckTriple_AgreesWithMerge(t *testing.T) {
+	s, p := quad.IRI("http://ex/s"), quad.IRI("http://ex/p")
+	cases := []struct {
+		name    string
+		s, p, o quad.Value
+		ok      bool
+	}{
+		{"plain", s, p, quad.String("x"), true},
+		{"typed", s, p, quad.TypedString{Value: "01", Type: "http://www.w3.org/2001/XMLSchema#integer"}, true},
+		{"lang", s, p, quad.LangString{Value: "a", Lang: "EN"}, true},
+		{"blank subject and object", quad.BNode("b"), p, quad.BNode("c"), true},
+		{"langString without tag", s, p, quad.TypedString{Value: "x", Type: "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}, false},
+		{"bad lang tag", s, p, quad.LangString{Value: "x", Lang: "en-"}, false},
+		{"blank label not UTF-8", quad.BNode("\xff"), p, quad.String("x"), false},
+		{"literal subject", quad.String("s"), p, quad.String("x"), false},
+		{"blank predicate", s, quad.BNode("p"), quad.String("x"), false},
+		{"nil object", s, p, nil, false},
+		{"other Go type", s, p, quad.Int(1), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := merge.CheckTriple(c.s, c.p, c.o)
+			if (err == nil) != c.ok {
+				t.Fatalf("CheckTriple = %v, want ok %v", err, c.ok)
+			}
+			if err != nil && !errors.Is(err, merge.ErrInvalidTerm) {
+				t.Fatalf("CheckTriple = %v, want ErrInvalidTerm", err)
+			}
+			_, merr := merge.Merge(merge.NameAdditive, merge.Input{
+				Members:  []merge.Member{{Agent: "a", Status: merge.Completed}},
+				Findings: []merge.Finding{{ID: "f1", Agent: "a", Subject: c.s, Predicate: c.p, Object: c.o}},
+			})
+			if (merr == nil) != c.ok {
+				t.Fatalf("Merge = %v, but CheckTriple = %v", merr, err)
+			}
+		})
 	}
 }

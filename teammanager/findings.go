@@ -19,6 +19,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
+	"github.com/cortexgraph/cortex/merge"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
 
@@ -41,6 +42,11 @@ func findingID(agent string, f Finding) string {
 func (m *Manager) normFinding(team string, f Finding, now time.Time) (Finding, error) {
 	q, err := cortex.NormalizeQuad(quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object})
 	if err != nil {
+		return f, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
+	}
+	// A triple the store takes but a merge refuses (a literal typed
+	// rdf:langString without a tag) would fail every later merge of the team.
+	if err := merge.CheckTriple(q.Subject, q.Predicate, q.Object); err != nil {
 		return f, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
 	}
 	if iri, ok := q.Subject.(quad.IRI); ok && strings.HasPrefix(string(iri), m.findingPrefix(team)) {

@@ -913,7 +913,13 @@ func (m *Manager) conflict(team string, cg *conflictGraph, node quad.Value, info
 			continue
 		}
 		fr, _ := x.Parse(fv.(quad.IRI))
-		k := rdfio.FormatTerm(obj)
+		// One candidate per object as the merge compares them ("a"@en is
+		// "a"@EN), spelled as the merge spells it: the spelling that sorts
+		// first.
+		k, err := merge.ObjectKey(obj)
+		if err != nil {
+			k = "\x01" + rdfio.FormatTerm(obj) // not an object a merge takes: as it is
+		}
 		i, ok := byObj[k]
 		if !ok {
 			i = len(c.Candidates)
@@ -921,6 +927,9 @@ func (m *Manager) conflict(team string, cg *conflictGraph, node quad.Value, info
 			c.Candidates = append(c.Candidates, Candidate{Object: obj})
 		}
 		cd := &c.Candidates[i]
+		if merge.CompareTerms(obj, cd.Object) < 0 {
+			cd.Object = obj
+		}
 		if !slices.Contains(cd.Agents, agent) {
 			cd.Agents = append(cd.Agents, agent)
 		}
@@ -1149,13 +1158,21 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)
 	}
 	objs := make([]quad.Value, 0, len(objects))
+	keys := map[string]bool{} // merge.ObjectKey of objs: a merge's term equality
 	for _, o := range objects {
 		no, err := cortex.NormalizeTerm(o)
 		if err != nil {
 			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, ErrInvalidResolution, err)
 		}
+		// An object the store takes but a merge refuses would fail every
+		// later merge of the team: the resolution is written first.
+		k, err := merge.ObjectKey(no)
+		if err != nil {
+			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, ErrInvalidResolution, err)
+		}
 		if !slices.Contains(objs, no) {
 			objs = append(objs, no)
+			keys[k] = true
 		}
 	}
 	mu := m.mergeLock(teamID)
@@ -1197,7 +1214,11 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 					return err
 				}
 				info[q.Object] = findingInfo{object: obj, agent: agent}
-				if obj != nil && slices.ContainsFunc(objs, func(o quad.Value) bool { return merge.CompareTerms(o, obj) == 0 }) {
+				if obj == nil {
+					break
+				}
+				// Chosen as the merge reads the choice: "a"@en is "a"@EN.
+				if k, err := merge.ObjectKey(obj); err == nil && keys[k] {
 					add(x.IRI(ns.ConflictChosen), q.Object)
 				}
 			}

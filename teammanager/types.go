@@ -208,7 +208,10 @@ type Conflict struct {
 	Chosen     []quad.Value // sorted; empty when resolved to nothing
 }
 
-// Candidate is one object proposed in a conflict.
+// Candidate is one object proposed in a conflict. Objects are told apart as
+// a merge tells them apart (merge.ObjectKey): findings of "a"@en and "a"@EN
+// are one candidate, whose Object is the spelling that sorts first
+// (merge.CompareTerms), as in the merge's own conflict.
 type Candidate struct {
 	Object   quad.Value
 	Agents   []string // sorted

@@ -1,0 +1,130 @@
+package teammanager_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// langStringNoTag is a literal the store takes but RDF (and a merge) does
+// not: rdf:langString without a language tag.
+var langStringNoTag = quad.TypedString{Value: "x", Type: "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}
+
+// A finding a merge would refuse is refused when it is written, with
+// nothing stored: stored, it would fail every later merge of its team.
+func TestManager_AddFinding_RefusesTermAMergeRefuses(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "t", Members: members("ann")})
+	f.status(t, "t", "ann", teammanager.Running, "")
+	bad := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: langStringNoTag}
+	if _, err := f.m.AddFinding(ctx, "t", "ann", bad); !errors.Is(err, teammanager.ErrInvalidFinding) {
+		t.Fatalf("AddFinding(rdf:langString without tag) = %v, want ErrInvalidFinding", err)
+	}
+	ok := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("y")}
+	if _, err := f.m.AddFindings(ctx, "t", "ann", []teammanager.Finding{ok, bad}); !errors.Is(err, teammanager.ErrInvalidFinding) {
+		t.Fatalf("AddFindings with one such finding = %v, want ErrInvalidFinding", err)
+	}
+	nt := `<http://example.org/s> <http://example.org/p> "x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> .` + "\n"
+	if _, err := f.m.ImportFindings(ctx, "t", "ann", strings.NewReader(nt), "ntriples"); !errors.Is(err, teammanager.ErrInvalidFinding) {
+		t.Fatalf("ImportFindings of such a triple = %v, want ErrInvalidFinding", err)
+	}
+	if got := f.graph(t, f.ns.MemberGraph("t", "ann")); len(got) != 0 {
+		t.Fatalf("member graph after refused findings: %v", got)
+	}
+	up, err := f.m.UpdateMemberStatus(ctx, "t", "ann", teammanager.Completed, "")
+	if err != nil || up.Merge == nil {
+		t.Fatalf("completing the team: %+v, %v (the merge must run and succeed)", up, err)
+	}
+}
+
+// A resolution a merge would refuse is refused before it is written: a
+// written one would fail every later merge of the team, and a resolved
+// conflict cannot be resolved again.
+func TestManager_ResolveConflict_RefusesObjectAMergeRefuses(t *testing.T) {
+	f := newFixture(t)
+	codeReview(t, f, merge.NameConflictFlag)
+	cs, err := f.m.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %v, %v", cs, err)
+	}
+	if _, err := f.m.ResolveConflict(ctx, "cr", cs[0].ID, []quad.Value{langStringNoTag}, "lead"); !errors.Is(err, teammanager.ErrInvalidResolution) {
+		t.Fatalf("ResolveConflict(rdf:langString without tag) = %v, want ErrInvalidResolution", err)
+	}
+	if cs, _ := f.m.Conflicts(ctx, "cr"); len(cs) != 1 || cs[0].Resolved {
+		t.Fatalf("conflict after a refused resolution: %+v", cs)
+	}
+	if _, err := f.m.MergeTeamResults(ctx, "cr"); err != nil {
+		t.Fatalf("merge after a refused resolution: %v", err)
+	}
+	if _, err := f.m.ResolveConflict(ctx, "cr", cs[0].ID, []quad.Value{quad.String("high")}, "lead"); err != nil {
+		t.Fatalf("a valid resolution after the refused one: %v", err)
+	}
+}
+
+// Objects that a merge treats as one (language tags differing in case) are
+// one candidate of a conflict record, spelled as the merge spells it, and a
+// resolution choosing either spelling chooses the findings of both.
+func TestManager_Conflicts_LanguageTagCaseIsOneCandidate(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "t", Strategy: merge.NameConflictFlag, Members: members("ann", "bob")})
+	say := func(agent string, o quad.Value) string {
+		t.Helper()
+		id, err := f.m.AddFinding(ctx, "t", agent, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	for _, a := range []string{"ann", "bob"} {
+		f.status(t, "t", a, teammanager.Running, "")
+	}
+	annA := say("ann", quad.LangString{Value: "a", Lang: "en"})
+	bobA := say("bob", quad.LangString{Value: "a", Lang: "EN"})
+	bobB := say("bob", quad.String("b"))
+	for _, a := range []string{"ann", "bob"} {
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	cs, err := f.m.Conflicts(ctx, "t")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %+v, %v", cs, err)
+	}
+	var got []string
+	for _, c := range cs[0].Candidates {
+		got = append(got, quad.StringOf(c.Object)+" "+strings.Join(c.Agents, ",")+" "+strings.Join(c.Findings, ","))
+	}
+	ab := []string{annA, bobA}
+	slices.Sort(ab)
+	want := []string{`"b" bob ` + bobB, `"a"@EN ann,bob ` + strings.Join(ab, ",")}
+	if !slices.Equal(got, want) {
+		t.Fatalf("candidates\n%q\nwant\n%q", got, want)
+	}
+
+	if _, err := f.m.ResolveConflict(ctx, "t", cs[0].ID, []quad.Value{quad.LangString{Value: "a", Lang: "eN"}}, "lead"); err != nil {
+		t.Fatal(err)
+	}
+	chosen, err := f.n.Quads(ctx, cortex.Pattern{Subject: f.ns.Conflict("t", cs[0].ID), Predicate: f.ns.IRI(namespace.ConflictChosen),
+		Graph: f.ns.ConflictGraph("t"), Scope: cortex.OneGraph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chosenIDs []string
+	for _, q := range chosen {
+		r, err := f.ns.Parse(q.Object.(quad.IRI))
+		if err != nil {
+			t.Fatal(err)
+		}
+		chosenIDs = append(chosenIDs, r.ID)
+	}
+	slices.Sort(chosenIDs)
+	if !slices.Equal(chosenIDs, ab) {
+		t.Fatalf("conflict:chosen %v, want the findings of both spellings %v", chosenIDs, ab)
+	}
+}
