@@ -7,11 +7,13 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 // ParseTerm reads a term written as text, as cortexctl's arguments and the
 // server's JSON-RPC parameters write them: an N-Triples term (<iri>, _:b,
-// "lit"@en, "1"^^<...>), a prefixed name whose prefix is in prefixes
+// "lit"@en, "1"^^<...>, and "1"^^xsd:integer: a datatype may be a prefixed
+// name), a prefixed name whose prefix is in prefixes
 // (teammanager.Prefixes gives a namespace's), an absolute IRI without
 // brackets (http://x/y, urn:x), or else a plain string literal. Errors
 // match ErrSyntax (an empty or malformed term) or ErrInvalid (an unknown
@@ -21,6 +23,10 @@ func ParseTerm(s string, prefixes map[string]string) (quad.Value, error) {
 		return nil, fmt.Errorf("%w: empty term", ErrSyntax)
 	}
 	if strings.HasPrefix(s, "<") || strings.HasPrefix(s, "\"") || strings.HasPrefix(s, "_:") {
+		s, err := namespace.ExpandDatatype(s, prefixes) // "1"^^xsd:integer
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
 		v, err := rdfio.ParseTerm(s)
 		if err != nil {
 			return nil, err

@@ -30,6 +30,10 @@ var (
 	// ParseStatus, ...) for a value of the wrong type or lexical form.
 	ErrInvalidLiteral = errors.New("invalid literal")
 
+	// ErrUnknownPrefix is returned by ExpandDatatype for a datatype written
+	// as a prefixed name whose prefix is not declared.
+	ErrUnknownPrefix = errors.New("unknown prefix")
+
 	// ErrUnknownIRI is wrapped by a *ParseError when the IRI starts with the
 	// namespace's prefix but does not follow the Cortex layout.
 	ErrUnknownIRI = errors.New("iri does not follow the cortex layout")

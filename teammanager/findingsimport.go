@@ -247,10 +247,15 @@ func (m *Manager) recordFinding(rec findingRecord, prefixes map[string]string, b
 	return f, nil
 }
 
-// parseFindingTerm reads an N-Triples term or a prefixed name.
+// parseFindingTerm reads an N-Triples term (a literal's datatype may be a
+// prefixed name: "1"^^xsd:integer) or a prefixed name.
 func parseFindingTerm(s string, prefixes map[string]string) (quad.Value, error) {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "<") || strings.HasPrefix(t, `"`) || strings.HasPrefix(t, "_:") {
+		t, err := ns.ExpandDatatype(t, prefixes) // "1"^^xsd:integer
+		if err != nil {
+			return nil, err
+		}
 		return rdfio.ParseTerm(t)
 	}
 	p, local, ok := strings.Cut(t, ":")

@@ -212,3 +212,42 @@ func TestCLI_DirectoryInsteadOfFile(t *testing.T) {
 		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
 	}
 }
+
+// TestCLI_Findings_PrefixedDatatype checks that a literal's datatype may be
+// a prefixed name, as findings add --help writes it ("1"^^xsd:...), on the
+// command line, in JSON findings and in facts list --subject, and that an
+// undeclared prefix there is an invalid value (exit 7).
+func TestCLI_Findings_PrefixedDatatype(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann", "--member", "bob")
+	mustCLI(t, dir, "findings", "add", "t1", "ann", "<http://ex/a>", "<http://ex/p>", `"01"^^xsd:integer`)
+	mustCLI(t, dir, "findings", "import", "t1", "bob", writeFile(t, "f.jsonl",
+		`{"subject": "<http://ex/a>", "predicate": "<http://ex/q>", "object": "\"a \\\" ^^b\"^^rdfs:Literal"}`+"\n"))
+	var fs []struct{ Agent, Object string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "findings", "list", "t1", "--json")), &fs); err != nil || len(fs) != 2 {
+		t.Fatalf("list: %+v (%v)", fs, err)
+	}
+	got := []string{fs[0].Agent + " " + fs[0].Object, fs[1].Agent + " " + fs[1].Object}
+	slices.Sort(got)
+	want := []string{
+		`ann "01"^^<http://www.w3.org/2001/XMLSchema#integer>`,
+		`bob "a \" ^^b"^^<http://www.w3.org/2000/01/rdf-schema#Literal>`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("objects %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"add", []string{"findings", "add", "t1", "ann", "<http://ex/a>", "<http://ex/p>", `"1"^^zz:int`}},
+		{"import", []string{"findings", "import", "t1", "ann", writeFile(t, "g.jsonl",
+			`{"subject": "<http://ex/a>", "predicate": "<http://ex/q>", "object": "\"1\"^^zz:int"}`+"\n")}},
+	} {
+		t.Run("unknown prefix "+tc.name, func(t *testing.T) {
+			if r := runCLI(t, dir, "", tc.args...); r.code != exitInvalid || !strings.Contains(r.stderr, `unknown prefix "zz"`) {
+				t.Fatalf("exit %d (want %d), stderr %q", r.code, exitInvalid, r.stderr)
+			}
+		})
+	}
+}

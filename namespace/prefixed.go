@@ -1,0 +1,46 @@
+package namespace
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ExpandDatatype returns term, a literal in N-Triples form whose datatype is
+// written as a prefixed name ("1"^^xsd:integer), with the datatype expanded
+// to an IRI in angle brackets ("1"^^<http://www.w3.org/2001/XMLSchema#integer>),
+// which an N-Triples parser reads. prefixes maps each prefix (without its
+// colon) to its IRI. Any other text, a literal whose datatype is already an
+// IRI, and text that is not a well-formed literal are returned unchanged
+// (the parser then says what is wrong with them). A prefix missing from
+// prefixes is an error wrapping ErrUnknownPrefix.
+func ExpandDatatype(term string, prefixes map[string]string) (string, error) {
+	if !strings.HasPrefix(term, `"`) {
+		return term, nil
+	}
+	end := -1 // the closing quote
+	for i := 1; i < len(term); i++ {
+		if term[i] == '\\' {
+			i++
+		} else if term[i] == '"' {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return term, nil
+	}
+	dt, ok := strings.CutPrefix(term[end+1:], "^^")
+	dt = strings.TrimRight(dt, " \t\r\n")
+	if !ok || dt == "" || dt[0] == '<' {
+		return term, nil
+	}
+	p, local, ok := strings.Cut(dt, ":")
+	if !ok {
+		return term, nil
+	}
+	base, known := prefixes[p]
+	if !known {
+		return "", fmt.Errorf("%w %q in datatype %s", ErrUnknownPrefix, p, dt)
+	}
+	return term[:end+1] + "^^<" + base + local + ">", nil
+}
