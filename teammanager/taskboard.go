@@ -554,11 +554,17 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 		}
 	}
 	if t.Status == TaskInProgress && t.Assignee != "" {
-		// The row keeps the team's time paused so far: the lease does not
-		// run while the team is paused (requeueExpired).
-		paused, err := b.teamPausedFor(team)
-		if err != nil {
-			return err
+		// The row keeps the team's time paused when the task last changed
+		// (UpdatedAt, from which its lease runs): the lease does not run
+		// while the team is paused (requeueExpired). Not the time paused
+		// now: a change that leaves UpdatedAt as it was (another member's
+		// comment) would make the lease count a pause since UpdatedAt.
+		paused := t.pausedFor
+		if paused < 0 { // (a row written before tasks recorded it)
+			var err error
+			if paused, err = b.teamPausedFor(team); err != nil {
+				return err
+			}
 		}
 		b.put(heldTable, heldKey(team, t.Assignee, n), []quad.Value{quad.String(strconv.FormatInt(int64(paused), 10))})
 	}
