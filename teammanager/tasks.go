@@ -319,11 +319,25 @@ func (m *Manager) GetTask(ctx context.Context, teamID, taskID string) (_ Task, e
 }
 
 // ListTasks returns the tasks of team teamID that match f, in id order. It
-// reads the board's task table alone (one key range), not the quads.
+// reads the board's task table alone (one key range), not the quads. A
+// filter's Assignee that is not a member of the team fails it with
+// ErrUnknownAgent (as Findings and Facts do): a misspelt name is not a
+// member without tasks.
 func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_ []Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, errorf(ErrInvalidStatus, "task status %q", f.Status)
+	}
+	if f.Assignee != "" {
+		if err := m.boardRead(ctx, func(b *boardTx) error {
+			st, err := b.readBoard(teamID)
+			if err == nil && !st.isMember(f.Assignee) {
+				err = fmt.Errorf("team %s: list tasks: assignee %q: %w", teamID, f.Assignee, ErrUnknownAgent)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
 	}
 	vals, found, err := m.n.SideRow(ctx, boardTable, teamID)
 	if err != nil {
@@ -922,6 +936,9 @@ func (m *Manager) ResumeTask(ctx context.Context, teamID, lead, taskID string) (
 // RetryTask puts a failed or cancelled (not skipped) task back to pending,
 // by the lead, with its dispatch count reset (the circuit breaker starts
 // again), its assignee, result and feedback kept and its error cleared.
+// An assignee whose status is completed or failed is not kept: the task
+// is unassigned, for any member (as that member's pending tasks were when
+// it finished).
 func (m *Manager) RetryTask(ctx context.Context, teamID, lead, taskID string) (Task, error) {
 	return m.control(ctx, teamID, lead, taskID, ActionRetried, "")
 }
@@ -982,6 +999,12 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 				return refused()
 			}
 			t.Status, t.Error, t.Dispatches = TaskPending, "", 0
+			if st.Finished[t.Assignee] != "" {
+				// Its member is finished and takes no more tasks: the
+				// task goes to any member, as that member's pending
+				// tasks did when it finished.
+				t.Assignee = ""
+			}
 		}
 		if err := b.save(&old, t, TaskChange{Action: action, By: lead, Reason: reason}); err != nil {
 			return err

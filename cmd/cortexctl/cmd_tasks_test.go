@@ -204,6 +204,7 @@ func TestCLI_TaskErrors(t *testing.T) {
 		{"unknown team", []string{"tasks", "list", "nope"}, exitNotFound, "unknown team"},
 		{"unknown task", []string{"tasks", "get", "crew", "T9"}, exitNotFound, "unknown task"},
 		{"unknown agent", []string{"tasks", "claim", "crew", "T1", "--as", "zed"}, exitNotFound, "unknown agent"},
+		{"list of an unknown assignee", []string{"tasks", "list", "crew", "--assignee", "zed"}, exitNotFound, `assignee "zed": unknown agent`},
 		{"member creates", []string{"tasks", "create", "crew", "x", "--as", "bob"}, exitConflict, "not allowed"},
 		{"blocked claim", []string{"tasks", "claim", "crew", "T2", "--as", "bob"}, exitConflict, "blocked"},
 		{"complete unclaimed", []string{"tasks", "complete", "crew", "T1", "--as", "bob"}, exitConflict, "cannot"},
