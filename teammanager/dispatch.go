@@ -118,7 +118,9 @@ func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ Dispa
 
 // requeueExpired returns to pending the in_progress tasks of team whose
 // lease ran out (not paused), appending them to out, and returns the
-// members that still hold an in_progress task. The time the team was
+// members that still hold an in_progress task. A lease runs from the
+// task's last progress (its held row: leaseRow), which a lead's update of
+// its fields does not renew. The time the team was
 // paused since a task's last progress does not count: its members could
 // not report progress meanwhile.
 func (b *boardTx) requeueExpired(st *boardState, team string, out *[]Task) (map[string]bool, error) {
@@ -126,15 +128,21 @@ func (b *boardTx) requeueExpired(st *boardState, team string, out *[]Task) (map[
 	type heldRow struct {
 		n      int
 		paused time.Duration // the team's PausedFor at the last progress; -1: unknown
+		since  time.Time     // the last progress; zero: unknown (the task's UpdatedAt)
 	}
 	var rows []heldRow
 	if err := b.scan(heldTable, teamKey(team), func(key string, vals []quad.Value) bool {
 		r := heldRow{n: numOfReadyKey(key), paused: -1}
-		if len(vals) == 1 {
+		if len(vals) >= 1 {
 			if s, ok := vals[0].(quad.String); ok {
 				if v, err := strconv.ParseInt(string(s), 10, 64); err == nil && v >= 0 {
 					r.paused = time.Duration(v)
 				}
+			}
+		}
+		if len(vals) == 2 {
+			if s, ok := vals[1].(quad.String); ok {
+				r.since, _ = parseTime(string(s))
 			}
 		}
 		rows = append(rows, r)
@@ -151,7 +159,11 @@ func (b *boardTx) requeueExpired(st *boardState, team string, out *[]Task) (map[
 		if err != nil {
 			return nil, err
 		}
-		idle := b.now.Sub(t.UpdatedAt)
+		since := r.since
+		if since.IsZero() {
+			since = t.UpdatedAt
+		}
+		idle := b.now.Sub(since)
 		if r.paused >= 0 && pausedNow > r.paused {
 			idle -= pausedNow - r.paused
 		}

@@ -34,8 +34,8 @@ import (
 //     skipped, highest priority first. ClaimNext and DispatchUnblocked read
 //     its first rows.
 //   - taskheld: team, agent, task number → [the team's PausedFor when the
-//     task last saw progress, in ns]: the in_progress tasks of each member
-//     (who is free, whose lease to check).
+//     task's lease started (its last progress), in ns; that time]: the
+//     in_progress tasks of each member (who is free, whose lease to check).
 //   - taskhist: team, task number, entry → a TaskChange (TaskHistory).
 //   - taskcomment: team, task number, comment → a TaskComment.
 //   - taskhead: team, queue → where the queue's first row is at the
@@ -72,9 +72,11 @@ type BoardSettings struct {
 	// dispatch. Default 3; 1..100.
 	MaxDispatches int
 	// Lease is how long an in_progress task may go without progress
-	// (ProgressTask, a comment, a submission) before SweepTasks or
+	// (its claim or dispatch, ProgressTask, a comment by its assignee,
+	// a rejection that sends it back, ResumeTask) before SweepTasks or
 	// DispatchUnblocked returns it to pending; the time the team is
-	// paused (PauseTeam) does not count. Default 10 minutes.
+	// paused (PauseTeam) does not count, nor does a lead's UpdateTask
+	// renew it. Default 10 minutes.
 	Lease time.Duration
 	// StaleAfter is how long a task in_progress or in_review may go
 	// unchanged before SweepTasks reports it stale; the time the team is
@@ -534,6 +536,13 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 		j, _ := json.Marshal(hist)
 		b.put(histTable, subKey(team, n, t.history), []quad.Value{quad.String(j)})
 	}
+	var held []quad.Value // (read before the old row is deleted)
+	if t.Status == TaskInProgress && t.Assignee != "" {
+		var err error
+		if held, err = b.leaseRow(old, t, change.Action); err != nil {
+			return err
+		}
+	}
 	b.put(taskTable, taskKey(team, n), encodeTask(t))
 	var oldQuads []quad.Quad
 	if old != nil {
@@ -553,20 +562,8 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 			b.put(readyTable, readyKey(team, t.Priority, n), []quad.Value{quad.String(t.Assignee)})
 		}
 	}
-	if t.Status == TaskInProgress && t.Assignee != "" {
-		// The row keeps the team's time paused when the task last changed
-		// (UpdatedAt, from which its lease runs): the lease does not run
-		// while the team is paused (requeueExpired). Not the time paused
-		// now: a change that leaves UpdatedAt as it was (another member's
-		// comment) would make the lease count a pause since UpdatedAt.
-		paused := t.pausedFor
-		if paused < 0 { // (a row written before tasks recorded it)
-			var err error
-			if paused, err = b.teamPausedFor(team); err != nil {
-				return err
-			}
-		}
-		b.put(heldTable, heldKey(team, t.Assignee, n), []quad.Value{quad.String(strconv.FormatInt(int64(paused), 10))})
+	if held != nil {
+		b.put(heldTable, heldKey(team, t.Assignee, n), held)
 	}
 	cp := *t
 	cp.BlockedBy, cp.Dependents = slices.Clone(t.BlockedBy), slices.Clone(t.Dependents)
@@ -580,6 +577,40 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 	}
 	b.event(Event{Type: typ, Team: team, Task: &change})
 	return nil
+}
+
+// leaseRow returns the held row of t, in_progress (old: as it was), saved
+// for action: [the team's PausedFor when its lease started (ns), the time
+// its lease started]. The lease starts at t.UpdatedAt, except on an update
+// of its fields (ActionUpdated: by the lead, or a blocker's link), which is
+// not its assignee's progress: the lease runs on from the held row's start
+// (a row of one value, written before rows kept the start, started at
+// old.UpdatedAt). requeueExpired reads it.
+func (b *boardTx) leaseRow(old, t *Task, action string) ([]quad.Value, error) {
+	n, _ := taskNum(t.ID)
+	if old != nil && old.Status == TaskInProgress && old.Assignee == t.Assignee && action == ActionUpdated {
+		vals, found, err := b.row(heldTable, heldKey(t.Team, t.Assignee, n))
+		if err != nil {
+			return nil, err
+		}
+		if found && len(vals) == 2 {
+			return vals, nil
+		}
+		if found && len(vals) == 1 {
+			return []quad.Value{vals[0], quad.String(fmtTime(old.UpdatedAt))}, nil
+		}
+	}
+	// The team's time paused when UpdatedAt was set, not now: a change
+	// that leaves UpdatedAt as it was (another member's comment) must not
+	// make the lease count a pause since.
+	paused := t.pausedFor
+	if paused < 0 { // (a task row written before tasks recorded it)
+		var err error
+		if paused, err = b.teamPausedFor(t.Team); err != nil {
+			return nil, err
+		}
+	}
+	return []quad.Value{quad.String(strconv.FormatInt(int64(paused), 10)), quad.String(fmtTime(t.UpdatedAt))}, nil
 }
 
 // teamPausedFor returns the time team was paused so far (Team.PausedFor),

@@ -122,3 +122,57 @@ func TestTask_List_UnknownAssignee(t *testing.T) {
 		t.Fatalf("ListTasks(fresh, assignee a) = %v, %v; want none", taskIDs(ts), err)
 	}
 }
+
+// TestTask_Lease_LeadUpdateIsNoProgress: a lead's change of an in_progress
+// task's fields (priority, description) is not its assignee's progress: the
+// lease runs on from the last progress, so a member that died is still
+// found out one lease after its last sign of life. The assignee's progress
+// renews it.
+func TestTask_Lease_LeadUpdateIsNoProgress(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, Lease: 10 * time.Minute})
+	f.status(t, team, "a", teammanager.Running, "")
+	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	sweep := func() []string {
+		t.Helper()
+		sw, err := f.m.SweepTasks(ctx, team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return taskIDs(sw.Requeued)
+	}
+	f.clock.Advance(4 * time.Minute)
+	if _, err := f.m.ProgressTask(ctx, team, "a", task.ID, "half done"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2 * time.Minute)
+	f.pauseFor(t, team, time.Hour) // (not counted either)
+	prio, desc := 7, "now with tests"
+	if _, err := f.m.UpdateTask(ctx, team, "lead", task.ID, teammanager.TaskUpdate{Priority: &prio}); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(6 * time.Minute)
+	if _, err := f.m.UpdateTask(ctx, team, "lead", task.ID, teammanager.TaskUpdate{Description: &desc}); err != nil {
+		t.Fatal(err)
+	}
+	if got := sweep(); len(got) != 0 {
+		t.Fatalf("requeued %v with 8 of the lease's 10 minutes used", got)
+	}
+	f.clock.Advance(3 * time.Minute)
+	if got := sweep(); !slices.Equal(got, []string{task.ID}) {
+		t.Fatalf("requeued %v 11 minutes after a's last progress (the lead updated the task 3 and 9 minutes ago), want %s", got, task.ID)
+	}
+	h, err := f.m.TaskHistory(ctx, team, task.ID)
+	if err != nil || h[len(h)-1].Reason != "no progress from a for 11m0s (lease 10m0s)" {
+		t.Fatalf("history %+v, %v", h, err)
+	}
+	got, err := f.m.GetTask(ctx, team, task.ID)
+	if err != nil || got.Priority != prio || got.Description != desc {
+		t.Fatalf("task after the updates: %+v, %v", got, err)
+	}
+	if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+		t.Fatal(err)
+	}
+}
