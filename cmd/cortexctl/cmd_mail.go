@@ -250,7 +250,11 @@ func mailRetention(c *cli.Context, e *env) error {
 		return err
 	}
 	return printResult(c, e.stdout, api.MailRetention{Team: args[0], MaxAge: age.Seconds(), PerAgent: int(n)}, func() error {
-		_, err := fmt.Fprintf(e.stdout, "team %s: each inbox keeps %s, none older than %s\n", args[0], plural(n, "message"), age)
+		older := "none older than " + age.String()
+		if age == 0 {
+			older = "whatever their age"
+		}
+		_, err := fmt.Fprintf(e.stdout, "team %s: each inbox keeps %s, %s\n", args[0], plural(n, "message"), older)
 		return err
 	})
 }

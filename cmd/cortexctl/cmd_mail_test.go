@@ -119,4 +119,9 @@ func TestCLI_MailRetention(t *testing.T) {
 	if out := mustCLI(t, dir, "mail", "retention", "crew", "--max-age", "1h", "--per-agent", "1"); out != "team crew: each inbox keeps 1 message, none older than 1h0m0s\n" {
 		t.Fatalf("retention: %q", out)
 	}
+	// --max-age 0 keeps messages whatever their age: the table says so
+	// (not "none older than 0s").
+	if out := mustCLI(t, dir, "mail", "retention", "crew", "--max-age", "0", "--per-agent", "1"); out != "team crew: each inbox keeps 1 message, whatever their age\n" {
+		t.Fatalf("retention --max-age 0: %q", out)
+	}
 }
