@@ -142,7 +142,7 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 // a message of the team (the reply joins its thread), Task a task of the
 // team and each attachment an absolute IRI; otherwise it fails with an
 // error wrapping ErrInvalidMessage (ErrUnknownAgent for a sender that is
-// not a member) and sends nothing. A delegate_work message is checked
+// not a member; both for a recipient that is not one) and sends nothing. A delegate_work message is checked
 // against the delegation rules of the sender and of each recipient
 // (Config.WithDelegation): a refused one fails with a *DelegationError
 // (ErrNotAllowed) and sends nothing.
@@ -245,7 +245,9 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	for _, a := range to {
 		switch {
 		case !st.isMember(a):
-			return bad("recipient %q is not a member of team %s", a, team)
+			// Both kinds: an invalid message, to an unknown agent (exit 3,
+			// as an unknown assignee of a task).
+			return Message{}, fmt.Errorf("%w: recipient %q is not a member of team %s: %w", ErrInvalidMessage, a, team, ErrUnknownAgent)
 		case a == from && !system:
 			return bad("%s cannot send a message to itself", a)
 		}

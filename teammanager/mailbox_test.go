@@ -87,6 +87,7 @@ func TestMail_Invalid(t *testing.T) {
 		{"empty body", "a", teammanager.OutMessage{Type: teammanager.MsgStatus}, teammanager.ErrInvalidMessage},
 		{"stranger sends", "zed", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x"}, teammanager.ErrUnknownAgent},
 		{"stranger receives", "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x", To: []string{"zed"}}, teammanager.ErrInvalidMessage},
+		{"stranger receives: an unknown agent", "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x", To: []string{"b", "zed"}}, teammanager.ErrUnknownAgent},
 		{"to itself", "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x", To: []string{"a"}}, teammanager.ErrInvalidMessage},
 		{"reply to nothing", "a", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x", ReplyTo: "M9"}, teammanager.ErrInvalidMessage},
 		{"unknown task", "a", teammanager.OutMessage{Type: teammanager.MsgTaskClaimed, Body: "x", Task: "T9"}, teammanager.ErrInvalidMessage},

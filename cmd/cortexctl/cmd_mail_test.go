@@ -71,6 +71,7 @@ func TestCLI_Mail(t *testing.T) {
 		{"to self", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "bob"}, exitInvalid, "itself"},
 		{"reply to nothing", []string{"mail", "send", "crew", "hi", "--as", "bob", "--reply-to", "M99"}, exitInvalid, "M99"},
 		{"stranger", []string{"mail", "send", "crew", "hi", "--as", "zed"}, exitNotFound, "unknown agent"},
+		{"to a stranger", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed"}, exitNotFound, `recipient "zed" is not a member of team crew: unknown agent`},
 		{"read another's", []string{"mail", "read", "crew", "M2", "M1", "--as", "bob"}, exitNotFound, "unknown message"},
 		{"bad status", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "new"}, exitInvalid, "new"},
 		{"negative limit", []string{"mail", "history", "crew", "--limit", "-1"}, exitInvalid, "--limit"},
