@@ -309,8 +309,11 @@ func (m *Manager) GetPlan(ctx context.Context, teamID string, rev int) (_ Plan, 
 		if rev == 0 {
 			rev = st.PlanRevs
 		}
-		if rev < 1 || rev > st.PlanRevs {
-			return fmt.Errorf("%w: revision %d (the team has %d)", ErrNoPlan, rev, st.PlanRevs)
+		switch {
+		case st.PlanRevs == 0:
+			return fmt.Errorf("%w yet: the lead drafts one first", ErrNoPlan)
+		case rev < 1 || rev > st.PlanRevs:
+			return fmt.Errorf("%w: revision %d (the team has %s)", ErrNoPlan, rev, revisions(st.PlanRevs))
 		}
 		p, err := b.loadPlan(teamID, rev)
 		if err == nil {
@@ -499,4 +502,12 @@ func (m *Manager) planQuads(p *Plan) []quad.Quad {
 		}
 	}
 	return out
+}
+
+// revisions returns "1 revision", "2 revisions", ...
+func revisions(n int) string {
+	if n == 1 {
+		return "1 revision"
+	}
+	return fmt.Sprintf("%d revisions", n)
 }

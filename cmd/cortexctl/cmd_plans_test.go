@@ -22,7 +22,7 @@ func TestCLI_Plans(t *testing.T) {
 		{[]string{"plans", "draft", "crew", "--title", "x", "--step", "a"}, exitUsage, "--by LEAD"},
 		{[]string{"plans", "draft", "crew", "--by", "ann", "--title", "x", "--step", "a"}, exitConflict, "lead"},
 		{[]string{"plans", "draft", "crew", "--by", "boss", "--title", "x"}, exitInvalid, "no steps"},
-		{[]string{"plans", "get", "crew"}, exitNotFound, "plan"},
+		{[]string{"plans", "get", "crew"}, exitNotFound, "team crew: plan: no plan yet: the lead drafts one first"},
 		{[]string{"plans", "get", "nope"}, exitNotFound, ""},
 		{[]string{"plans", "approve", "crew"}, exitNotFound, "plan"},
 	} {
@@ -33,6 +33,9 @@ func TestCLI_Plans(t *testing.T) {
 	out := mustCLI(t, dir, "plans", "draft", "crew", "--by", "boss", "--title", "ship v2", "--step", "design | the API", "--step", "implement")
 	if !strings.Contains(out, "revision 1: ship v2 (draft)") || !strings.Contains(out, "1. design — the API") || !strings.Contains(out, "2. implement") {
 		t.Fatalf("draft: %q", out)
+	}
+	if r := runCLI(t, dir, "", "plans", "get", "crew", "--revision", "2"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 2 (the team has 1 revision)") {
+		t.Errorf("get --revision 2 of 1: exit %d, stderr %q", r.code, r.stderr)
 	}
 	mustCLI(t, dir, "plans", "submit", "crew", "--by", "boss")
 	if r := runCLI(t, dir, "", "plans", "reject", "crew"); r.code == 0 {
