@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/cortexgraph/cortex/internal/ctxcause"
@@ -92,7 +93,10 @@ func (e *Engine) RunAs(ctx context.Context, id, actor string, runner Runner, con
 //
 // When ctx ends, Drive stops starting steps, waits for its runners
 // (whose context ends too), releases their steps (ReleaseStep) and returns
-// the run with ctx's error: the run can be resumed by another driver. When
+// the run with ctx's error: the run can be resumed by another driver. A
+// step whose StartStep failed but was written all the same (ctx ended
+// after the write, or a server's answer was lost) is released too, when
+// the run shows it running as actor: give each driver an actor of its own. When
 // the run is cancelled, the runners' context ends and Drive returns. A
 // crew or swarm run is refused (ErrInvalidRun): DriveLed drives those.
 func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurrency int) (Run, error) {
@@ -116,6 +120,7 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 	done := make(chan stepResult)
 	var last Run // the run as last read
 	var failure error
+	var unsure []string // steps whose StartStep failed: started or not
 	detached := context.WithoutCancel(ctx)
 
 	handle := func(res stepResult) {
@@ -185,6 +190,10 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 					if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 						continue // another driver started it, or finished the run (read below)
 					}
+					// The start may have been written all the same (the
+					// context ended after the write, or a server's answer
+					// was lost): given back below if so.
+					unsure = append(unsure, name)
 					failure = err
 					break
 				}
@@ -245,11 +254,36 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 		timer.Stop()
 	}
 	drain()
+	failure = errors.Join(failure, giveBack(detached, p, id, actor, unsure))
 	r, gerr := p.Get(detached, id)
 	if failure == nil {
 		failure = ctxcause.With(ctx, ctx.Err())
 	}
 	return r, errors.Join(failure, gerr)
+}
+
+// giveBack releases the steps among names that run id shows running as
+// actor: starts this driver made without knowing it, which no runner of
+// it runs. Left so, they would hold the run until their timeout failed
+// them.
+func giveBack(ctx context.Context, p Pull, id, actor string, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	r, err := p.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	var errs error
+	for _, s := range r.Steps {
+		if s.Status != StepRunning || s.Actor != actor || !slices.Contains(names, s.Name) {
+			continue
+		}
+		if err := p.ReleaseStep(ctx, id, s.Name, s.Attempt, "driver "+actor+" stopped"); err != nil && !errors.Is(err, ErrInvalidTransition) && !errors.Is(err, ErrRunFinished) {
+			errs = errors.Join(errs, err)
+		}
+	}
+	return errs
 }
 
 // overdue reports whether a running step of r is past its timeout at now.

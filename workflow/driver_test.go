@@ -274,3 +274,54 @@ func TestEngine_Run_TimedOutStepStopsItsRunner(t *testing.T) {
 		t.Fatalf("slow failed with %q, want its timeout", slow.Reason)
 	}
 }
+
+// startThenCancel is a Pull whose StartStep starts the step and then ends
+// the driver's context, returning its error, as a StartStep does when the
+// driver is interrupted after the start was written (the engine's settle
+// afterwards, or a server's answer lost with the cancelled request).
+type startThenCancel struct {
+	*workflow.Engine
+	cancel context.CancelFunc
+}
+
+func (p startThenCancel) StartStep(ctx context.Context, id, step, actor string) (int, error) {
+	if _, err := p.Engine.StartStep(ctx, id, step, actor); err != nil {
+		return 0, err
+	}
+	p.cancel()
+	return 0, ctx.Err()
+}
+
+// TestDrive_InterruptedStartIsGivenBack interrupts a driver while it
+// starts a step: the start was written but the driver saw only its
+// context's error. The step must be given back (ready), not left running
+// under a driver that is gone until its timeout fails it.
+func TestDrive_InterruptedStartIsGivenBack(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "c", Type: workflow.Chain, Steps: []workflow.Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}}}
+	f.start(t, d, workflow.RunOptions{ID: "orphan"})
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ran := false
+	r, err := workflow.Drive(cctx, startThenCancel{f.e, cancel}, "orphan", "first", workflow.RunnerFunc(
+		func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+			ran = true
+			return nil, nil, nil
+		}), 1)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted driver: %v", err)
+	}
+	if ran {
+		t.Fatal("the runner ran a step whose start the driver did not see")
+	}
+	if got := statuses(r); got["a"] != workflow.StepReady {
+		t.Fatalf("after the interrupted start: %v, want a ready again (given back)", got)
+	}
+	r, err = f.e.RunAs(ctx, "orphan", "second", workflow.RunnerFunc(
+		func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+			return nil, nil, nil
+		}), 1)
+	if err != nil || r.Status != workflow.RunCompleted {
+		t.Fatalf("resumed: %v, %v", r.Status, err)
+	}
+}
