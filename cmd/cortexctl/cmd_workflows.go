@@ -247,10 +247,8 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if c.NArg() != 1 {
 		return usagef("workflows run: want TEAMDEF")
 	}
-	d, strategy, warns, err := loadTeamDef(c.Args().First())
-	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "cortexctl: warning: %s\n", w)
-	}
+	d, strategy, rep, err := loadTeamDef(c.Args().First())
+	printProblems(e, rep)
 	if err != nil {
 		return wfErr(err)
 	}

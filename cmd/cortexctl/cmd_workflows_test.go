@@ -177,14 +177,18 @@ func TestLoadTeamDef_Legacy(t *testing.T) {
 		"workflow": {"type": "sequential", "steps": [
 			{"name": "one", "agent": "a", "outputs": ["report"]},
 			{"name": "two", "agent": "b", "inputs": {"report": "one.report"}}]}}`)
-	d, strategy, warns, err := loadTeamDef(file)
+	d, strategy, rep, err := loadTeamDef(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Type != "chain" || d.Steps[1].Inputs[0].From != "one.report" || d.Steps[0].Outputs[0].Name != "report" || strategy != "" {
 		t.Fatalf("legacy def: %+v", d)
 	}
-	if w := strings.Join(warns, "\n"); len(warns) < 2 || !strings.Contains(w, `"sequential"`) || !strings.Contains(w, "chain") || !strings.Contains(w, "legacy") {
+	var warns []string
+	for _, p := range rep.Problems {
+		warns = append(warns, p.String())
+	}
+	if w := strings.Join(warns, "\n"); rep.Warnings() < 2 || !strings.Contains(w, `"sequential"`) || !strings.Contains(w, "chain") || !strings.Contains(w, "legacy") {
 		t.Fatalf("warnings: %q", warns)
 	}
 	if err := d.Validate(); err != nil {
@@ -413,5 +417,35 @@ func TestCLI_WorkflowsStoredAgentDefs(t *testing.T) {
 	}
 	if a := string(steps["help"]); strings.Contains(a, "instructions") || !strings.Contains(a, `"helper"`) {
 		t.Fatalf("help's agent (defined nowhere): %s", a)
+	}
+}
+
+// TestCLI_WorkflowsInvalidTeamListsEveryProblem: an invalid TEAMDEF is
+// checked as defs validate checks it, so every problem is printed (one a
+// line, FILE:LINE: SEVERITY: PATH: MESSAGE), warnings included, not only
+// the first error; nothing is started.
+func TestCLI_WorkflowsInvalidTeamListsEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, "bad.json", `{"name": "b", "version": "1", "agents": ["a"], "zz": 1, "workflow": {"type": "graph", "steps": [
+		{"name": "x", "agent": "a", "depends_on": ["x"]},
+		{"name": "y", "agent": "nobody"}]}}`)
+	r := runCLI(t, dir, "", "workflows", "run", bad)
+	if r.code != exitInvalid {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, exitInvalid, r.stderr)
+	}
+	for _, want := range []string{
+		`bad.json:1: warning: /zz: unknown key "zz" in team`,
+		`bad.json:2: error: /workflow/steps/0/depends_on/0: step "x" depends on itself`,
+		`bad.json:3: error: /workflow/steps/1/agent: step "y": agent "nobody" is not one of the team's agents`,
+	} {
+		if !strings.Contains(r.stderr, want+"\n") {
+			t.Errorf("stderr lacks the line %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "warning: "+bad) {
+		t.Errorf("a problem says warning twice:\n%s", r.stderr)
+	}
+	if out := runCLI(t, dir, "", "workflows", "list", "--json"); out.code == 0 && strings.TrimSpace(out.stdout) != "[]" {
+		t.Errorf("an invalid TEAMDEF started a run: %q", out.stdout)
 	}
 }

@@ -23,25 +23,20 @@ var builtinWorkflows = []struct{ name, strategy string }{
 // loadTeamDef reads TEAMDEF with package spec: a team file, a directory of
 // definitions holding one team (its agents' definitions go to the steps),
 // else the name of a built-in workflow. It returns the definition, the
-// strategy a built-in workflow runs with ("" otherwise) and the warnings
-// (legacy forms, unknown keys); invalid definitions fail with every
-// problem (spec.ErrInvalid, exit 7).
-func loadTeamDef(arg string) (workflow.Def, string, []string, error) {
+// strategy a built-in workflow runs with ("" otherwise) and the problems
+// found (legacy forms, unknown keys; on error, every error too, as defs
+// validate lists them); invalid definitions fail with spec.ErrInvalid
+// (exit 7).
+func loadTeamDef(arg string) (workflow.Def, string, spec.Report, error) {
 	team, agents, strategy, rep, err := readTeamDef(arg)
-	var warns []string
-	for _, p := range rep.Problems {
-		if p.Severity == spec.SeverityWarning {
-			warns = append(warns, p.String())
-		}
-	}
 	if err == nil {
 		err = rep.Err()
 	}
 	if err != nil {
-		return workflow.Def{}, "", warns, err
+		return workflow.Def{}, "", rep, err
 	}
 	d, err := workflow.FromSpec(team, agents)
-	return d, strategy, warns, err
+	return d, strategy, rep, err
 }
 
 func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, error) {
