@@ -13,7 +13,8 @@ import (
 // team uses. Ports without "required": false are required; a council's
 // consensus gets the spec's defaults (0.5, 3 rounds); a crew or swarm gets
 // collaboration.specialists, and its lead turns from consensus.max_rounds
-// if the file gives it (else DefaultMaxTurns).
+// if the file gives it (else DefaultMaxTurns). A step that runs a loop
+// (spec v0.9) instead of an agent cannot run: ErrInvalidDef.
 func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 	d := Def{Name: t.Name, Description: t.Description, Context: t.Context, Type: Type(t.WorkflowType()),
 		Agents: append([]string(nil), t.Agents...), Lead: t.Lead()}
@@ -29,6 +30,9 @@ func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 		}
 	}
 	for _, s := range t.Steps() {
+		if s.Loop != "" {
+			return Def{}, fmt.Errorf("team %s: %w: step %q runs loop %q (multi-agent-spec v0.9), which workflows cannot run: give the step an agent instead", t.Name, ErrInvalidDef, s.Name, s.Loop)
+		}
 		st := Step{Name: s.Name, Agent: s.Agent, DependsOn: append([]string(nil), s.DependsOn...)}
 		for _, p := range s.Inputs {
 			st.Inputs = append(st.Inputs, portOf(p))

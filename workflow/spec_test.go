@@ -1,6 +1,7 @@
 package workflow_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,5 +48,29 @@ func TestFromSpec(t *testing.T) {
 	}
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFromSpec_LoopStep: a step that runs a loop (spec v0.9: loop instead
+// of agent) is a valid definition that no workflow runs yet; FromSpec
+// says so, naming the step and the loop, rather than a Def whose step has
+// no agent ("steps/0/agent: missing").
+func TestFromSpec_LoopStep(t *testing.T) {
+	team, rep := spec.ParseTeam("t.json", []byte(`{"name": "t", "version": "1", "agents": ["a"],
+		"workflow": {"steps": [{"name": "one", "agent": "a"}, {"name": "fix", "loop": "fix-until-green", "depends_on": ["one"]}]}}`), spec.Options{})
+	if err := rep.Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := workflow.FromSpec(team, nil)
+	if !errors.Is(err, workflow.ErrInvalidDef) {
+		t.Fatalf("FromSpec of a loop step: %v, want ErrInvalidDef", err)
+	}
+	for _, want := range []string{`step "fix"`, `loop "fix-until-green"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %s", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q is not one line", err)
 	}
 }
