@@ -18,7 +18,8 @@
 // steps name team agents and known steps; depends_on has no cycle; a port's
 // from is "step.output" naming an output of an upstream step (transitively,
 // or any earlier step of a chain); required_agreement is in 0..1 and
-// max_rounds from 1 to 1000 (MaxMaxRounds); tie_breaker ("lead" allowed), lead, specialists,
+// max_rounds from 1 to 1000 (MaxMaxRounds); a workflow has at most
+// 10,000 steps (MaxSteps); tie_breaker ("lead" allowed), lead, specialists,
 // orchestrator and channel participants ("*" allowed) are team agents; a
 // crew has a lead or orchestrator, a swarm a task queue or self_claim, a
 // council consensus rules. Across files, every agent a team lists and every

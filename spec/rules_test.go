@@ -122,6 +122,12 @@ var ruleCases = []ruleCase{
 		{"name": "x", "agent": "a", "depends_on": ["z"]},
 		{"name": "y", "agent": "a", "depends_on": ["x"]},
 		{"name": "z", "agent": "a", "depends_on": ["y"]}]}`)}, want: `/workflow/steps/1/depends_on/0: depends_on cycle: x → z → y → x`},
+	{name: "ref/chain-cycle", files: map[string]string{"t.json": team(`"workflow": {"type": "chain", "steps": [
+		{"name": "x", "agent": "a", "depends_on": ["z"]},
+		{"name": "y", "agent": "a"},
+		{"name": "z", "agent": "a"}]}`)}, want: `/workflow/steps/0/depends_on/0: step "x" depends on "z", which comes after it in the chain: depends_on cycle: x → z → y → x`},
+	{name: "limit/steps", files: map[string]string{"t.json": team(`"workflow": {"steps": [` + strings.TrimSuffix(strings.Repeat(`{"name": "s", "agent": "a"},`, spec.MaxSteps+1), ",") + `]}`)},
+		want: `/workflow/steps: a workflow has at most 10000 steps, not 10001`},
 	{name: "ref/from-unknown-step", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "inputs": [{"name": "i", "from": "nope.o"}]}]}`)}, want: `/workflow/steps/0/inputs/0/from: from "nope.o" names unknown step "nope"`},
 	{name: "ref/from-unknown-output", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "p", "agent": "a", "outputs": [{"name": "o"}]}, {"name": "s", "agent": "b", "depends_on": ["p"], "inputs": [{"name": "i", "from": "p.x"}]}]}`)}, want: `from "p.x" names unknown output "x" of step "p"`},
 	{name: "ref/from-shape", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "inputs": [{"name": "i", "from": "nodot"}]}]}`)}, want: `from "nodot" must be "step.output"`},

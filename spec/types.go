@@ -249,6 +249,9 @@ const (
 	MaxMaxRounds             = 1000
 )
 
+// MaxSteps is the largest number of steps a team's workflow may have.
+const MaxSteps = 10000
+
 // Agreement returns RequiredAgreement or its default.
 func (c *Consensus) Agreement() float64 {
 	if c == nil || c.RequiredAgreement == nil {

@@ -124,6 +124,12 @@ func (d *decoder) checkTeam(t *Team) {
 
 func (d *decoder) checkSteps(t *Team, m members) {
 	steps := t.Steps()
+	if len(steps) > MaxSteps {
+		// The checks below grow with steps × inputs; no workflow this
+		// large is run (package workflow).
+		d.errAt("/workflow/steps", "a workflow has at most %d steps, not %d", MaxSteps, len(steps))
+		return
+	}
 	byName := map[string]int{}
 	for i, s := range steps {
 		p := index("/workflow/steps", i)
@@ -139,6 +145,8 @@ func (d *decoder) checkSteps(t *Team, m members) {
 			d.errAt(child(p, "name"), "step name %q must not contain '.' (from is \"step.output\")", s.Name)
 		}
 	}
+	chain := t.WorkflowType() == WorkflowChain
+	forward := false // a chain's step depends on a later one: a cycle
 	for i, s := range steps {
 		p := index("/workflow/steps", i)
 		if s.Agent != "" && !m.has(s.Agent) {
@@ -155,23 +163,23 @@ func (d *decoder) checkSteps(t *Team, m members) {
 				d.errAt(dp, "step %q depends on unknown step %q", s.Name, dep)
 			case deps[dep]:
 				d.errAt(dp, "step %q lists %q twice in depends_on", s.Name, dep)
+			case chain && byName[dep] > i:
+				// Each step of a chain depends on the one before it.
+				forward = true
+				d.errAt(dp, "step %q depends on %q, which comes after it in the chain: depends_on cycle: %s", s.Name, dep, chainCycle(steps, i, byName[dep]))
 			}
 			deps[dep] = true
 		}
 		d.uniquePorts(s.Inputs, child(p, "inputs"))
 		d.uniquePorts(s.Outputs, child(p, "outputs"))
 	}
-	cyclic := d.checkCycles(steps, byName)
-	chain := t.WorkflowType() == WorkflowChain
+	cyclic := d.checkCycles(steps, byName) || forward
+	up := newReach(steps, byName, chain)
 	for i, s := range steps {
 		p := index("/workflow/steps", i)
-		var up map[string]bool
 		for k, in := range s.Inputs {
 			if in.From == "" {
 				continue
-			}
-			if up == nil && !cyclic {
-				up = upstream(steps, byName, i, chain)
 			}
 			fp := child(index(child(p, "inputs"), k), "from")
 			step, out := in.FromStep()
@@ -185,7 +193,7 @@ func (d *decoder) checkSteps(t *Team, m members) {
 				d.errAt(fp, "from %q names unknown output %q of step %q", in.From, out, step)
 			case step == s.Name:
 				d.errAt(fp, "from %q names the step itself", in.From)
-			case up != nil && !up[step]:
+			case !cyclic && !up.upstream(i, j):
 				d.errAt(fp, "from %q names step %q, which is not upstream of %q (add it to depends_on)", in.From, step, s.Name)
 			}
 		}
@@ -266,28 +274,72 @@ func (d *decoder) checkCycles(steps []Step, byName map[string]int) bool {
 	return found
 }
 
-// upstream returns the steps step i transitively depends on (in a chain,
-// every earlier step too). The graph must be acyclic.
-func upstream(steps []Step, byName map[string]int, i int, chain bool) map[string]bool {
-	up := map[string]bool{}
-	var walk func(j int)
-	walk = func(j int) {
-		if chain {
-			for k := 0; k < j; k++ {
-				if !up[steps[k].Name] {
-					up[steps[k].Name] = true
-				}
-			}
-		}
-		for _, dep := range steps[j].DependsOn {
-			if k, ok := byName[dep]; ok && !up[dep] {
-				up[dep] = true
-				walk(k)
+// chainCycle names the cycle of a chain's step i that depends on the
+// later step j: i → j → j-1 → … → i (long ones elided in the middle).
+func chainCycle(steps []Step, i, j int) string {
+	names := []string{steps[i].Name}
+	for k := j; k >= i; k-- {
+		names = append(names, steps[k].Name)
+	}
+	if len(names) > 10 {
+		names = append(append(names[:5:5], "…"), names[len(names)-3:]...)
+	}
+	return strings.Join(names, " → ")
+}
+
+// reach answers whether a step is upstream of another: in a chain, every
+// earlier step (a chain's depends_on may only name earlier steps); else
+// the steps it transitively depends on. The graph must be acyclic. A
+// search walks each step once at most, with no allocation but its stack,
+// so a team of n steps with n inputs is checked in O(n²) simple steps at
+// worst, not O(n²) map insertions.
+type reach struct {
+	chain bool
+	deps  [][]int
+	mark  []int // mark[k] == gen: k seen by the current search
+	gen   int
+	stack []int
+}
+
+func newReach(steps []Step, byName map[string]int, chain bool) *reach {
+	r := &reach{chain: chain, deps: make([][]int, len(steps)), mark: make([]int, len(steps))}
+	for i, s := range steps {
+		for _, dep := range s.DependsOn {
+			if k, ok := byName[dep]; ok && k != i {
+				r.deps[i] = append(r.deps[i], k)
 			}
 		}
 	}
-	walk(i)
-	return up
+	return r
+}
+
+// upstream reports whether step j is upstream of step i.
+func (r *reach) upstream(i, j int) bool {
+	if r.chain {
+		return j < i
+	}
+	for _, k := range r.deps[i] {
+		if k == j {
+			return true
+		}
+	}
+	r.gen++
+	r.stack = append(r.stack[:0], i)
+	r.mark[i] = r.gen
+	for len(r.stack) > 0 {
+		k := r.stack[len(r.stack)-1]
+		r.stack = r.stack[:len(r.stack)-1]
+		for _, d := range r.deps[k] {
+			if d == j {
+				return true
+			}
+			if r.mark[d] != r.gen {
+				r.mark[d] = r.gen
+				r.stack = append(r.stack, d)
+			}
+		}
+	}
+	return false
 }
 
 // checkAgent applies the rules that need only the agent itself.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/cortexgraph/cortex/spec"
 )
 
 // Type is a workflow type of the multi-agent-spec team schema.
@@ -143,7 +145,8 @@ func (d *Def) EffectiveType() Type {
 // steps without an agent or with an agent the team does not list, unknown
 // depends_on, cycles (named), unknown port types, duplicate ports,
 // inputs whose from does not name an output of an upstream step, and step
-// names or agents with control characters.
+// names or agents with control characters; more than spec.MaxSteps steps
+// (10,000) is refused before anything else is checked.
 //
 // A council is checked as it runs (see the package documentation): its
 // consensus rules (present, required_agreement in 0..1, max_rounds in
@@ -170,6 +173,10 @@ func (d *Def) plan() (*plan, error) {
 	bad := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
 	if d.Name == "" {
 		bad("name: missing")
+	}
+	if len(d.Steps) > spec.MaxSteps {
+		// The checks below grow with steps × inputs, and so does a run.
+		return nil, invalid(d.Name, []string{fmt.Sprintf("steps: at most %d, not %d", spec.MaxSteps, len(d.Steps))})
 	}
 	typ := d.EffectiveType()
 	if !typ.valid() {

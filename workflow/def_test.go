@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/workflow"
 )
 
@@ -31,6 +32,8 @@ func TestDef_Validate(t *testing.T) {
 			[]string{`depends on itself`}},
 		{"cycle", workflow.Def{Name: "t", Steps: []workflow.Step{step("a", "x", "c"), step("b", "x", "a"), step("c", "x", "b"), step("d", "x")}},
 			[]string{"depends_on: cycle a → b → c → a"}},
+		{"too many steps", workflow.Def{Name: "t", Steps: make([]workflow.Step, spec.MaxSteps+1)},
+			[]string{"steps: at most 10000, not 10001"}},
 		{"every problem at once", workflow.Def{Name: "t", Steps: []workflow.Step{{Name: "a"}, step("b", "x", "q")}},
 			[]string{"steps/0/agent: missing", `steps/1/depends_on/0: unknown step "q"`}},
 		{"ports", workflow.Def{Name: "t", Steps: []workflow.Step{
