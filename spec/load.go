@@ -99,7 +99,7 @@ func formatOf(file string) (format, error) {
 	case ".yaml", ".yml":
 		return formatYAML, nil
 	}
-	return 0, fmt.Errorf("%s: %w (want .md, .json, .json5, .yaml or .yml)", file, ErrUnknownFormat)
+	return 0, fmt.Errorf("%w %q (want .md, .json, .json5, .yaml or .yml)", ErrUnknownFormat, filepath.Ext(file))
 }
 
 // parseNode parses data in its file's format. For Markdown it returns the

@@ -123,3 +123,18 @@ func TestMarshal_Markdown(t *testing.T) {
 		t.Error("MarshalTeam(md) succeeded")
 	}
 }
+
+// TestParse_UnknownFormatNamesFileOnce: a file whose extension is no
+// definition format is one problem of that file, whose message names the
+// extension (the problem names the file: "x.txt: error: x.txt: ..." said
+// it twice).
+func TestParse_UnknownFormatNamesFileOnce(t *testing.T) {
+	_, rep := spec.Parse("defs/x.txt", []byte("{}"), spec.Options{})
+	if len(rep.Problems) != 1 {
+		t.Fatalf("problems: %+v", rep.Problems)
+	}
+	p := rep.Problems[0]
+	if p.File != "defs/x.txt" || p.Message != `unknown definition format ".txt" (want .md, .json, .json5, .yaml or .yml)` {
+		t.Fatalf("problem %+v", p)
+	}
+}

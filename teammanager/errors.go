@@ -166,14 +166,15 @@ func (e *TaskStateError) Unwrap() error { return ErrTaskState }
 
 // CycleError reports blocked_by that would make a dependency cycle; Cycle
 // lists it from the task back to itself (T1 → T3 → T1). It matches
-// ErrTaskCycle.
+// ErrTaskCycle. Its message names the cycle; the Manager's methods that
+// return it say which team and call (as their other errors do).
 type CycleError struct {
 	Team  string
 	Cycle []string
 }
 
 func (e *CycleError) Error() string {
-	return fmt.Sprintf("team %s: %v: %s", e.Team, ErrTaskCycle, strings.Join(e.Cycle, " → "))
+	return fmt.Sprintf("%v: %s", ErrTaskCycle, strings.Join(e.Cycle, " → "))
 }
 
 // Unwrap returns ErrTaskCycle.

@@ -134,6 +134,9 @@ func TestTask_UpdateBlockedBy_Cycle(t *testing.T) {
 			if !strings.Contains(err.Error(), strings.Join(tt.cycle, " → ")) {
 				t.Fatalf("error %q does not name the cycle", err)
 			}
+			if n := strings.Count(err.Error(), "team "+team+":"); n != 1 {
+				t.Fatalf("error %q names the team %d times, want once", err, n)
+			}
 		})
 	}
 	// Nothing changed; a legal change is accepted and relinks dependents.
