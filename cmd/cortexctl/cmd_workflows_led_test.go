@@ -106,14 +106,14 @@ func TestCLI_WorkflowsCrew(t *testing.T) {
 	// next turn, and gets an escalation.
 	t.Setenv("TASK_FAIL", "1")
 	looseJSON(t, dir, &r, "workflows", "run", crew, "--id", "fail", "--exec", "sh "+script)
-	if r.Status != "completed" || len(r.Tasks) != 1 || r.Tasks[0].Status != "failed" || r.Tasks[0].Error != "task command: exit status 3" {
+	if r.Status != "completed" || len(r.Tasks) != 1 || r.Tasks[0].Status != "failed" || r.Tasks[0].Error != `task command: exit status 3 (stderr: "no database")` {
 		t.Fatalf("failing specialist: %+v", r)
 	}
 	turn2, err := os.ReadFile(filepath.Join(logDir, "lead-2.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(turn2), `"status":"failed"`) || !strings.Contains(string(turn2), `"error":"task command: exit status 3"`) ||
+	if !strings.Contains(string(turn2), `"status":"failed"`) || !strings.Contains(string(turn2), `"error":"task command: exit status 3 (stderr: \"no database\")"`) ||
 		!strings.Contains(string(turn2), `"title":"move the data"`) || !strings.Contains(string(turn2), `"state":"pending_review"`) {
 		t.Fatalf("the lead's second turn: %s", turn2)
 	}

@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/internal/jsonexact"
 )
@@ -27,11 +29,14 @@ const execWaitDelay = 5 * time.Second
 // and stderr passed through, and returns its stdout. what names the
 // command in errors ("step", "lead", "task"). When ctx ends, the command's
 // whole process group is killed (sh and what it started), and ctx's error
-// returned; stdout over maxExecOutput is an error.
+// returned; stdout over maxExecOutput is an error. A command that fails is
+// an error that quotes the last line it wrote on stderr, if any: it is
+// what the run records as the step's, turn's or task's error.
 func runExec(ctx context.Context, what, command string, stdin []byte, stderr io.Writer, env ...string) ([]byte, error) {
 	stdout := &capWriter{max: maxExecOutput}
+	tail := &tailWriter{w: stderr}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), stdout, stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), stdout, tail
 	cmd.Env = append(os.Environ(), env...)
 	cmd.WaitDelay = execWaitDelay
 	ownProcessGroup(cmd)
@@ -42,9 +47,49 @@ func runExec(ctx context.Context, what, command string, stdin []byte, stderr io.
 	case stdout.over:
 		return nil, fmt.Errorf("%s command output: more than %d bytes", what, maxExecOutput)
 	case err != nil:
+		if line := tail.lastLine(); line != "" {
+			return nil, fmt.Errorf("%s command: %v (stderr: %q)", what, err, line)
+		}
 		return nil, fmt.Errorf("%s command: %v", what, err)
 	}
 	return stdout.buf.Bytes(), nil
+}
+
+// tailWriter passes what is written on to w and keeps its last
+// tailBytes bytes. (exec.Cmd writes a command's stderr from one goroutine,
+// and Run returns after it is done.)
+type tailWriter struct {
+	w    io.Writer
+	tail []byte
+}
+
+// tailBytes bounds what tailWriter keeps, and lastLine's result.
+const tailBytes = 512
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.tail = append(t.tail, p...)
+	if len(t.tail) > 2*tailBytes {
+		t.tail = append(t.tail[:0], t.tail[len(t.tail)-tailBytes:]...)
+	}
+	return t.w.Write(p)
+}
+
+// lastLine returns the last line that is not blank of what was written,
+// trimmed, at most its last tailBytes bytes (from a character's start),
+// with bytes that are not UTF-8 replaced.
+func (t *tailWriter) lastLine() string {
+	b := bytes.TrimRight(t.tail, " \t\r\n")
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[i+1:]
+	}
+	if len(b) > tailBytes {
+		b = b[len(b)-tailBytes:]
+	}
+	// From a character's start: what was kept may begin inside one.
+	for len(b) > 0 && !utf8.RuneStart(b[0]) {
+		b = b[1:]
+	}
+	return strings.ToValidUTF8(strings.TrimSpace(string(b)), "\uFFFD")
 }
 
 // capWriter keeps up to max bytes and fails the write that would pass it.
