@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -312,8 +311,15 @@ func workflowsRun(c *cli.Context, e *env) error {
 // drive drives run id through wf with --exec command and --parallel, and
 // prints the run: exit 4 unless it completed.
 func drive(c *cli.Context, e *env, wf workflows, id, command string) error {
-	actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
-	r, err := workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, e.prefixes()), int(min(c.Int64("parallel"), 1024)))
+	actor := execActor()
+	r, err := wf.Get(c.Context, id)
+	if err != nil {
+		return wfErr(err)
+	}
+	if err := releaseOrphans(c.Context, wf, r, e.stderr); err != nil {
+		return wfErr(err)
+	}
+	r, err = workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, e.prefixes()), int(min(c.Int64("parallel"), 1024)))
 	if err != nil {
 		return wfErr(fmt.Errorf("run %s: %w (resume it with workflows drive)", id, err))
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -89,7 +88,7 @@ var _ workflow.Board = (*client.Client)(nil)
 // driveLed drives crew or swarm run id with --exec command and --parallel,
 // and prints the run with its tasks: exit 4 unless it completed.
 func driveLed(c *cli.Context, e *env, wf workflows, b workflow.Board, id, command string) error {
-	actor := fmt.Sprintf("cortexctl-exec:%d", os.Getpid())
+	actor := execActor()
 	runner := &execLed{e: e, command: command, prefixes: e.prefixes()}
 	r, err := workflow.DriveLedWith(c.Context, wf, b, id, actor, runner, workflow.LedOptions{
 		Concurrency: int(min(c.Int64("parallel"), 1024)), Takeover: c.Bool("takeover"),

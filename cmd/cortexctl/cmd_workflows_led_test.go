@@ -236,7 +236,8 @@ func TestServe_OneDriverPerLedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFile(t, filepath.Join(sync, "started-T1"))
-	holder := fmt.Sprintf("driver: cortexctl-exec:%d (", first.Process.Pid)
+	host, _ := os.Hostname()
+	holder := fmt.Sprintf("driver: cortexctl-exec:%s:%d (", host, first.Process.Pid)
 	if out, err := cli("workflows", "status", "h1").CombinedOutput(); err != nil || !strings.Contains(string(out), holder) {
 		t.Fatalf("status while driven: %v, want %q in\n%s", err, holder, out)
 	}
