@@ -9,6 +9,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -217,8 +218,12 @@ func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.Find
 
 // ImportFindings records the findings of r, in format (teammanager.FindingsJSON,
 // or an RDF format name), as a member's, in one atomic write
-// (findings.import). r is read whole first.
+// (findings.import). r is read whole first; a nil r is an error matching
+// cortex.ErrInvalidArgument, as the Manager's, and nothing is sent.
 func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
+	if r == nil {
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teamID, agentID, cortex.ErrInvalidArgument)
+	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return 0, fmt.Errorf("import findings: %w", err)

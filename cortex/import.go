@@ -62,8 +62,12 @@ func NewImportID() string { return engine.NewImportID() }
 // Import writes cayley's storage format directly, without cayley's per-quad
 // reads; other writers of the namespace (Apply, Update, other imports) run
 // between its segments or chunks. Import is safe for concurrent use; see the
-// package documentation for what a streamed segment waits for.
+// package documentation for what a streamed segment waits for. A nil src
+// is an error matching ErrInvalidArgument.
 func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptions) (ImportResult, error) {
+	if src == nil {
+		return ImportResult{}, n.nilArgument("import", "source")
+	}
 	r, err := n.e.Import(ctx, src, engine.ImportOptions(opts))
 	return ImportResult(r), err
 }
@@ -109,8 +113,12 @@ func CheckImportID(id string) error { return engine.CheckImportID(id) }
 // nodes are prefixed with the import id, so blank nodes of two imports never
 // merge; re-running a failed import with the same ImportID converges to the
 // same graph. Syntax errors are *rdfio.SyntaxError values
-// (file:line:column: message) wrapped in an *ImportError.
+// (file:line:column: message) wrapped in an *ImportError. A nil r is an
+// error matching ErrInvalidArgument.
 func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOptions) (ImportResult, error) {
+	if r == nil {
+		return ImportResult{}, n.nilArgument("import", "reader")
+	}
 	eo := engine.RDFImportOptions{
 		Format:     opts.Format,
 		File:       opts.File,
@@ -146,8 +154,11 @@ type ExportOptions struct {
 // Export writes the selected quads of the namespace to w in the given rdfio
 // format. N-Triples and Turtle carry no graph names: exporting several graphs
 // to them writes the union of their triples. It returns the number of quads
-// written.
+// written. A nil w is an error matching ErrInvalidArgument.
 func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts ExportOptions) (int64, error) {
+	if w == nil {
+		return 0, n.nilArgument("export", "writer")
+	}
 	return n.e.Export(ctx, w, format, engine.ExportOptions(opts))
 }
 

@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cayleygraph/quad"
 
@@ -85,15 +86,23 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // delta of any size is all or nothing, as with Apply; fn must close what it
 // reads (queries, iterators) before it returns, or a journaled delta (see
 // Apply) waits for them and fails with ErrBusy. Like Apply, Update gives up
-// waiting for its turn when ctx ends (fn is then not run).
+// waiting for its turn when ctx ends (fn is then not run). A nil fn is an
+// error matching ErrInvalidArgument.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
+	if fn == nil {
+		return n.nilArgument("update", "function")
+	}
 	return n.e.Update(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }
 
 // TryUpdate is Update if the namespace's write lock is free at once: it
 // reports false, without running fn, if another write holds it (or the
 // caller does, inside an Update of its own). It never waits for the lock.
+// A nil fn is an error matching ErrInvalidArgument.
 func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
+	if fn == nil {
+		return false, n.nilArgument("update", "function")
+	}
 	return n.e.TryUpdate(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }
 
@@ -157,8 +166,12 @@ func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
 }
 
 // EachQuad calls fn for every quad matching p; an error from fn stops the
-// iteration and is returned.
+// iteration and is returned. A nil fn is an error matching
+// ErrInvalidArgument.
 func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
+	if fn == nil {
+		return n.nilArgument("each quad", "function")
+	}
 	return n.e.EachQuad(ctx, engine.Pattern(p), fn)
 }
 
@@ -239,4 +252,10 @@ func (n *Namespace) Dataset() Dataset { return n.e.Dataset() }
 // current id.
 func (n *Namespace) PinnedTerms(ctx context.Context) ([]quad.Value, error) {
 	return n.e.PinnedTerms(ctx)
+}
+
+// nilArgument is the error of a call of op given a nil what (a function,
+// a reader, a writer, a source): it matches ErrInvalidArgument.
+func (n *Namespace) nilArgument(op, what string) error {
+	return fmt.Errorf("namespace %s: %s: %w: nil %s", n.Name(), op, ErrInvalidArgument, what)
 }

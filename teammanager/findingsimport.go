@@ -70,8 +70,13 @@ const FindingsJSON = "json"
 // does), and nothing is written. The
 // findings are then written in one atomic step with the membership check,
 // as AddFindings does, whatever their number: all of them or none.
+//
+// A nil r is an error matching cortex.ErrInvalidArgument.
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (_ int, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	if r == nil {
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teamID, agentID, cortex.ErrInvalidArgument)
+	}
 	blank := "i" + cortex.NewImportID() + "_"
 	var raw []Finding
 	if format == FindingsJSON {

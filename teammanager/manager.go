@@ -59,8 +59,13 @@ type Manager struct {
 // recorded on its team, not returned. On a read-only store (s.ReadOnly())
 // it retries nothing and runs no strategy, and neither do the reads of the
 // Manager: its teams read as the store has them.
+//
+// A nil s is an error matching cortex.ErrInvalidArgument.
 func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	if s == nil {
+		return nil, fmt.Errorf("team manager: %w: nil store", cortex.ErrInvalidArgument)
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
