@@ -34,6 +34,11 @@ func TestErrorNames(t *testing.T) {
 		{&teammanager.CycleError{}, []string{"task_cycle"}},
 		{teammanager.ErrInvalidMessage, []string{"invalid_message"}},
 		{&workflow.AttemptError{}, []string{"stale_attempt", "step_transition"}},
+		{fmt.Errorf("team t: snapshot S9: %w", teammanager.ErrUnknownSnapshot), []string{"unknown_snapshot"}},
+		{teammanager.ErrPlanState, []string{"plan_state"}},
+		{teammanager.ErrInvalidPlan, []string{"invalid_plan"}},
+		{teammanager.ErrInvalidEventID, []string{"invalid_event_id"}},
+		{teammanager.ErrStrategyPanicked, []string{"strategy_panicked"}},
 	} {
 		got := api.ErrorNames(tc.err)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {

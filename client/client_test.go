@@ -16,6 +16,7 @@ import (
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
@@ -97,6 +98,7 @@ var behaviours = []struct {
 	{"AddFindings", testAddFindings},
 	{"ImportFindings", testImportFindings},
 	{"Merge_ConflictFlagAndResolve", testMergeConflictFlagAndResolve},
+	{"EmptyIDsAndNilArguments", testEmptyIDsAndNilArguments},
 }
 
 // TestTeamManager runs each behaviour against each backend.
@@ -576,5 +578,48 @@ func TestClient_NotUTF8Refused(t *testing.T) {
 	}
 	if err := c.Call(ctx, "teams.get", map[string]string{"team\xff": "x"}, nil); !errors.Is(err, client.ErrNotUTF8) {
 		t.Fatalf("Call with a key that is not UTF-8: %v, want ErrNotUTF8", err)
+	}
+}
+
+// testEmptyIDsAndNilArguments checks that an empty id and a nil reader are
+// the same mistake, matching the same sentinel, through a server as in
+// process, and that the sentinels of snapshots and plans come back.
+func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b")})
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"GetTeam", func() error { _, err := tm.GetTeam(ctx, ""); return err }, teammanager.ErrUnknownTeam},
+		{"DeleteTeam", func() error { return tm.DeleteTeam(ctx, "") }, teammanager.ErrUnknownTeam},
+		{"Facts", func() error { _, err := tm.Facts(ctx, "", teammanager.FactFilter{}); return err }, teammanager.ErrUnknownTeam},
+		{"UpdateMemberStatus", func() error { _, err := tm.UpdateMemberStatus(ctx, "t", "", teammanager.Running, ""); return err }, teammanager.ErrUnknownAgent},
+		{"Inbox", func() error { _, err := tm.Inbox(ctx, "t", "", teammanager.MailFilter{}); return err }, teammanager.ErrUnknownAgent},
+		{"CreateTask", func() error { _, err := tm.CreateTask(ctx, "t", "", teammanager.NewTask{Subject: "s"}); return err }, teammanager.ErrUnknownAgent},
+		{"GetTask", func() error { _, err := tm.GetTask(ctx, "t", ""); return err }, teammanager.ErrUnknownTask},
+		{"Thread", func() error { _, err := tm.Thread(ctx, "t", ""); return err }, teammanager.ErrUnknownMessage},
+		{"ResolveConflict", func() error { _, err := tm.ResolveConflict(ctx, "t", "", nil, "a"); return err }, teammanager.ErrUnknownConflict},
+		{"ImportFindings nil reader", func() error {
+			_, err := tm.ImportFindings(ctx, "t", "a", nil, teammanager.FindingsJSON)
+			return err
+		}, cortex.ErrInvalidArgument},
+	} {
+		if err := tc.call(); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want an error matching %v", tc.name, err, tc.want)
+		}
+	}
+	snaps, ok := tm.(interface {
+		GetSnapshot(ctx context.Context, teamID, id string) (teammanager.Snapshot, error)
+		GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
+	})
+	if !ok {
+		t.Fatalf("%T has no GetSnapshot and GetPlan", tm)
+	}
+	if _, err := snaps.GetSnapshot(ctx, "t", "S9"); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
+		t.Errorf("GetSnapshot of no snapshot: %v, want an error matching ErrUnknownSnapshot", err)
+	}
+	if _, err := snaps.GetSnapshot(ctx, "t", ""); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
+		t.Errorf("GetSnapshot of an empty id: %v, want an error matching ErrUnknownSnapshot", err)
 	}
 }

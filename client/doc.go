@@ -37,5 +37,10 @@
 // carries only UTF-8: a call with a string that is not valid UTF-8 (a
 // team name, a role...) fails with ErrNotUTF8 and sends nothing, where
 // the embedded manager refuses it with its own error (ErrInvalidTeam,
-// ErrInvalidStatus, ErrInvalidTask, ErrInvalidFinding ...).
+// ErrInvalidStatus, ErrInvalidTask, ErrInvalidFinding ...). An empty id
+// (team, agent, task, message, conflict, snapshot) is refused by the
+// server as a missing parameter (kind usage, exit code 2, where the
+// embedded manager's error has kind not_found) that matches the same
+// sentinel as the embedded manager's (an empty team id is
+// teammanager.ErrUnknownTeam).
 package client

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/internal/jsonexact"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // rpcRequest is a JSON-RPC 2.0 request object as read: fields are raw so
@@ -387,14 +388,32 @@ func decodeParams(params json.RawMessage, v any) error {
 }
 
 // required returns an invalid-params error naming the first field of
-// pairs (name, value) whose value is empty, or nil.
+// pairs (name, value) whose value is empty, or nil. An empty id of a
+// team, agent, task, message, conflict or snapshot also matches the
+// sentinel error the embedded Manager returns for it (an empty team id is
+// an unknown team), so that a client's errors.Is sees the same sentinel
+// for the same mistake through a server as in process.
 func required(pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {
+			if s := emptyID[pairs[i]]; s != nil {
+				return fmt.Errorf("%w: params: %q is required: %w", api.ErrUsage, pairs[i], s)
+			}
 			return fmt.Errorf("%w: params: %q is required", api.ErrUsage, pairs[i])
 		}
 	}
 	return nil
+}
+
+// emptyID maps the id params of required to the sentinel error of the
+// Manager for an empty id of that kind.
+var emptyID = map[string]error{
+	"team":     teammanager.ErrUnknownTeam,
+	"agent":    teammanager.ErrUnknownAgent,
+	"task":     teammanager.ErrUnknownTask,
+	"message":  teammanager.ErrUnknownMessage,
+	"conflict": teammanager.ErrUnknownConflict,
+	"snapshot": teammanager.ErrUnknownSnapshot,
 }
 
 // jsonContentType is the Content-Type header of a JSON-RPC response, set
