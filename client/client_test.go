@@ -99,6 +99,7 @@ var behaviours = []struct {
 	{"ImportFindings", testImportFindings},
 	{"Merge_ConflictFlagAndResolve", testMergeConflictFlagAndResolve},
 	{"EmptyIDsAndNilArguments", testEmptyIDsAndNilArguments},
+	{"InvalidValuesSameSentinel", testInvalidValuesSameSentinel},
 }
 
 // TestTeamManager runs each behaviour against each backend.
@@ -621,5 +622,57 @@ func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
 	}
 	if _, err := snaps.GetSnapshot(ctx, "t", ""); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
 		t.Errorf("GetSnapshot of an empty id: %v, want an error matching ErrUnknownSnapshot", err)
+	}
+}
+
+// testInvalidValuesSameSentinel checks that a value the Manager refuses
+// (a missing or empty term of a finding, an empty status or message type,
+// a negative duration) is refused with the same sentinel through a server
+// as in process, and writes nothing.
+func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b")})
+	status(t, tm, "t", "a", teammanager.Running, "")
+	p, o := iri("p"), quad.String("o")
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"AddFinding nil subject", func() error {
+			_, err := tm.AddFinding(ctx, "t", "a", teammanager.Finding{Predicate: p, Object: o})
+			return err
+		}, teammanager.ErrInvalidFinding},
+		{"AddFinding nil object", func() error {
+			_, err := tm.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: p})
+			return err
+		}, teammanager.ErrInvalidFinding},
+		{"AddFinding empty IRI", func() error {
+			_, err := tm.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: quad.IRI(""), Predicate: p, Object: o})
+			return err
+		}, teammanager.ErrInvalidFinding},
+		{"AddFindings nil predicate", func() error {
+			_, err := tm.AddFindings(ctx, "t", "a", []teammanager.Finding{{Subject: iri("s"), Predicate: p, Object: o}, {Subject: iri("s"), Object: o}})
+			return err
+		}, teammanager.ErrInvalidFinding},
+		{"UpdateMemberStatus empty status", func() error {
+			_, err := tm.UpdateMemberStatus(ctx, "t", "b", "", "")
+			return err
+		}, teammanager.ErrInvalidStatus},
+		{"SendMessage empty type", func() error {
+			_, err := tm.SendMessage(ctx, "t", "a", teammanager.OutMessage{To: []string{"b"}, Body: "x"})
+			return err
+		}, teammanager.ErrInvalidMessage},
+		{"ConfigureMailbox negative age", func() error { return tm.ConfigureMailbox(ctx, "t", -time.Second, 10) }, teammanager.ErrInvalidConfig},
+		{"ConfigureBoard negative lease", func() error {
+			_, err := tm.ConfigureBoard(ctx, "t", teammanager.BoardSettings{Lease: -time.Second, RequireReview: true})
+			return err
+		}, teammanager.ErrInvalidConfig},
+	} {
+		if err := tc.call(); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want an error matching %v", tc.name, err, tc.want)
+		}
+	}
+	if fs, err := tm.Findings(ctx, "t", teammanager.FindingFilter{}); err != nil || len(fs) != 0 {
+		t.Fatalf("findings after refused calls: %d, %v", len(fs), err)
 	}
 }

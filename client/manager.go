@@ -95,6 +95,10 @@ func (c *Client) teamCall(ctx context.Context, method, id string) (teammanager.T
 // automatic merge failed returns only the error (the update itself is
 // committed, as embedded; GetTeam shows it).
 func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status teammanager.Status, result string) (teammanager.MemberUpdate, error) {
+	if status == "" && teamID != "" && agentID != "" {
+		// The Manager's error (a server would say the param is missing).
+		return teammanager.MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, teammanager.ErrInvalidStatus, status)
+	}
 	var up api.MemberStatus
 	err := c.Call(ctx, "teams.member_status", map[string]string{"team": teamID, "agent": agentID, "status": string(status), "result": result}, &up)
 	if err != nil {
@@ -149,6 +153,17 @@ func term(v quad.Value) string {
 	return rdfio.FormatTerm(v)
 }
 
+// checkFindingTerms refuses, as the embedded Manager does and before
+// anything is sent, a finding whose triple is not one (a missing term, an
+// empty IRI): through a server it would be a missing or unreadable param,
+// not ErrInvalidFinding.
+func checkFindingTerms(f teammanager.Finding) error {
+	if _, err := cortex.NormalizeQuad(quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object}); err != nil {
+		return fmt.Errorf("%w: %w", teammanager.ErrInvalidFinding, err)
+	}
+	return nil
+}
+
 func findingParamsOf(f teammanager.Finding) findingParams {
 	p := findingParams{Subject: term(f.Subject), Predicate: term(f.Predicate), Object: term(f.Object), Confidence: f.Confidence}
 	if !f.AssertedAt.IsZero() {
@@ -161,6 +176,9 @@ func findingParamsOf(f teammanager.Finding) findingParams {
 // AddFinding records one finding of a member (findings.add) and returns
 // its id.
 func (c *Client) AddFinding(ctx context.Context, teamID, agentID string, f teammanager.Finding) (string, error) {
+	if err := checkFindingTerms(f); err != nil {
+		return "", fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
+	}
 	p := struct {
 		Team  string `json:"team"`
 		Agent string `json:"agent"`
@@ -181,7 +199,10 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 		Agent    string          `json:"agent"`
 		Findings []findingParams `json:"findings"`
 	}{teamID, agentID, make([]findingParams, 0, len(fs))}
-	for _, f := range fs {
+	for i, f := range fs {
+		if err := checkFindingTerms(f); err != nil {
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+		}
 		p.Findings = append(p.Findings, findingParamsOf(f))
 	}
 	var r struct {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -240,6 +241,13 @@ func (c *Client) ConfigureBoard(ctx context.Context, teamID string, s teammanage
 // settings given only). Durations are sent in seconds: a fraction of a
 // nanosecond is lost.
 func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error) {
+	// The Manager's errors (a server refuses negative seconds as its own).
+	if u.Lease != nil && *u.Lease < 0 {
+		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: lease %v: want > 0", teamID, teammanager.ErrInvalidConfig, *u.Lease)
+	}
+	if u.StaleAfter != nil && *u.StaleAfter < 0 {
+		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: stale after %v: want > 0", teamID, teammanager.ErrInvalidConfig, *u.StaleAfter)
+	}
 	var b api.Board
 	if err := c.Call(ctx, "teams.task.configure_board", api.BoardUpdateOf(teamID, u), &b); err != nil {
 		return teammanager.BoardSettings{}, err
@@ -249,6 +257,10 @@ func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.B
 
 // SendMessage sends a message from member from (teams.chat.send).
 func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error) {
+	if msg.Type == "" && teamID != "" && from != "" {
+		// The Manager's error (a server would say the param is missing).
+		return teammanager.Message{}, fmt.Errorf("team %s: send message: %w: type %q (want one of %v)", teamID, teammanager.ErrInvalidMessage, msg.Type, teammanager.MessageTypes)
+	}
 	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": msg.Subject,
 		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": msg.Attachments}
 	var m api.Message
@@ -290,6 +302,10 @@ func (c *Client) History(ctx context.Context, teamID string, limit int) ([]teamm
 // (teams.chat.configure). maxAge is sent in seconds: a fraction of a
 // nanosecond is lost.
 func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error {
+	if maxAge < 0 || perAgent < 1 {
+		// The Manager's error (a server refuses the seconds as its own).
+		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teamID, maxAge, perAgent, teammanager.ErrInvalidConfig)
+	}
 	return c.Call(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
 }
 
