@@ -18,6 +18,7 @@ import (
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/server"
@@ -663,6 +664,14 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 			return err
 		}, teammanager.ErrInvalidMessage},
 		{"ConfigureMailbox negative age", func() error { return tm.ConfigureMailbox(ctx, "t", -time.Second, 10) }, teammanager.ErrInvalidConfig},
+		{"ImportFindings of RDF/XML, which is written only", func() error {
+			_, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(""), "rdfxml")
+			return err
+		}, rdfio.ErrUnknownFormat},
+		{"ImportFindings of an unknown format", func() error {
+			_, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(""), "csv")
+			return err
+		}, rdfio.ErrUnknownFormat},
 		{"ConfigureBoard negative lease", func() error {
 			_, err := tm.ConfigureBoard(ctx, "t", teammanager.BoardSettings{Lease: -time.Second, RequireReview: true})
 			return err
@@ -674,5 +683,16 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 	}
 	if fs, err := tm.Findings(ctx, "t", teammanager.FindingFilter{}); err != nil || len(fs) != 0 {
 		t.Fatalf("findings after refused calls: %d, %v", len(fs), err)
+	}
+	// A format's extension names it, in both (the server took "nt", the
+	// Manager did not).
+	for _, format := range []string{"nt", "NTriples", "ttl", "nq", "JSON"} {
+		data := "<http://example.org/s> <http://example.org/p> \"" + format + "\" .\n"
+		if format == "JSON" {
+			data = `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"json\""}`
+		}
+		if n, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(data), format); err != nil || n != 1 {
+			t.Errorf("ImportFindings as %q: %d, %v", format, n, err)
+		}
 	}
 }

@@ -471,18 +471,11 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 // findingsFormat resolves the format of findings.import: json, or an RDF
 // format by name or short name (ntriples, nt, turtle, ttl).
 func findingsFormat(name string) (string, error) {
-	if strings.EqualFold(name, teammanager.FindingsJSON) {
-		return teammanager.FindingsJSON, nil
+	f, err := teammanager.FindingsFormat(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: params: %w", api.ErrUsage, err)
 	}
-	if f, err := rdfio.Lookup(name); err == nil && f.Readable() {
-		return f.Name, nil
-	}
-	if !strings.ContainsAny(name, "./") {
-		if f, err := rdfio.ByExtension("x." + name); err == nil && f.Readable() {
-			return f.Name, nil
-		}
-	}
-	return "", fmt.Errorf("%w: params: format %q: want json, ntriples (nt) or turtle (ttl)", api.ErrUsage, name)
+	return f, nil
 }
 
 // checkTriples fails if data, in RDF format format (not JSON), holds more

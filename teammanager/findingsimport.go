@@ -49,7 +49,9 @@ const FindingsJSON = "json"
 // read as U+FFFD). So a listing imports back with the same terms,
 // confidences and times.
 //
-// Any other format is an rdfio format ("ntriples", "turtle", ...). Quads
+// Any other format is an rdfio format that reads ("ntriples", "turtle",
+// "nquads", or their extensions "nt", "ttl", "nq": see FindingsFormat, which
+// the server uses too). Quads
 // naming a graph are refused. Each triple is a finding asserted now with
 // unspecified confidence, except finding descriptions, which carry their
 // own: a node typed cx:Finding (cx: is the namespace's prefix, NS.Prefix)
@@ -74,6 +76,9 @@ const FindingsJSON = "json"
 // A nil r is an error matching cortex.ErrInvalidArgument.
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (_ int, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	if format, err = FindingsFormat(format); err != nil {
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", teamID, agentID, err)
+	}
 	if r == nil {
 		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teamID, agentID, cortex.ErrInvalidArgument)
 	}
@@ -110,6 +115,26 @@ type findingRecord struct {
 	AssertedAt *string  `json:"assertedAt"`
 	ID         *string  `json:"id"`    // ignored (findings list --json writes it)
 	Agent      *string  `json:"agent"` // ignored (findings list --json writes it)
+}
+
+// FindingsFormat returns the name of the format ImportFindings reads for
+// name: FindingsJSON ("json", in any case), or an rdfio format that reads
+// triples, by its name or its extension ("ntriples" or "nt", "turtle" or
+// "ttl", "nquads" or "nq"). Any other name is an error matching
+// rdfio.ErrUnknownFormat that lists them.
+func FindingsFormat(name string) (string, error) {
+	if strings.EqualFold(name, FindingsJSON) {
+		return FindingsJSON, nil
+	}
+	if f, err := rdfio.Lookup(name); err == nil && f.Readable() {
+		return f.Name, nil
+	}
+	if name != "" && !strings.ContainsAny(name, "./") {
+		if f, err := rdfio.ByExtension("x." + name); err == nil && f.Readable() {
+			return f.Name, nil
+		}
+	}
+	return "", fmt.Errorf("%w %q: want json, ntriples (nt), turtle (ttl) or nquads (nq)", rdfio.ErrUnknownFormat, name)
 }
 
 // readFindingsJSON reads the FindingsJSON format, each record's member
