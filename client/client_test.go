@@ -664,6 +664,14 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 			return err
 		}, teammanager.ErrInvalidMessage},
 		{"ConfigureMailbox negative age", func() error { return tm.ConfigureMailbox(ctx, "t", -time.Second, 10) }, teammanager.ErrInvalidConfig},
+		{"ResolveConflict nil object", func() error {
+			_, err := tm.ResolveConflict(ctx, "t", "C1", []quad.Value{nil}, "a")
+			return err
+		}, teammanager.ErrInvalidResolution},
+		{"ResolveConflict empty IRI", func() error {
+			_, err := tm.ResolveConflict(ctx, "t", "C1", []quad.Value{quad.IRI("")}, "a")
+			return err
+		}, teammanager.ErrInvalidResolution},
 		{"ImportFindings of RDF/XML, which is written only", func() error {
 			_, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(""), "rdfxml")
 			return err

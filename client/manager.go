@@ -314,6 +314,11 @@ func (c *Client) Conflicts(ctx context.Context, teamID string) ([]teammanager.Co
 func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (teammanager.MergeReport, error) {
 	objs := make([]string, 0, len(objects))
 	for _, o := range objects {
+		// A term JSON cannot carry (nil, an empty IRI): the Manager's
+		// error, before anything is sent.
+		if _, err := cortex.NormalizeTerm(o); err != nil {
+			return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, teammanager.ErrInvalidResolution, err)
+		}
 		objs = append(objs, term(o))
 	}
 	p := struct {
