@@ -71,8 +71,10 @@ Examples:
 one named graph, --graph default the default graph. N-Triples and Turtle
 carry no graph names: several graphs are written as the union of their
 triples. The format is --format, else -o's extension (.nq .nt .ttl; another
-extension is an error), else N-Quads. With -o, a summary is printed
-(--json: as JSON). Through a server, the server writes the export
+extension is an error), else N-Quads. -o FILE is written to a temporary
+file renamed into place (a failed export leaves FILE as it was; FILE keeps
+its permissions); a device or named pipe is written in place. With -o, a
+summary is printed (--json: as JSON). Through a server, the server writes the export
 (GET /ns/NS/export) in full before it sends it.
 
 Examples:
@@ -415,6 +417,98 @@ func createTempFile(dir, prefix string) (*os.File, error) {
 	}
 }
 
+// exportFile is the file export -o writes. For a regular file (new, or
+// existing: through a symbolic link, the file it points to), it is a
+// temporary file beside it, given the existing file's permissions and
+// renamed over it by commit: a failed export leaves the file as it was.
+// Anything else that exists (a device such as /dev/stdout, a named pipe)
+// is written in place, as the shell's > does: renaming over it would
+// replace it with a regular file.
+type exportFile struct {
+	*os.File
+	out    string // the path given to -o
+	target string // the file renamed over; "" when writing in place
+	done   bool
+}
+
+// createExportFile opens the file export -o out writes (see exportFile).
+func createExportFile(out string) (*exportFile, error) {
+	fi, err := os.Stat(out) // through symbolic links
+	switch {
+	case err == nil && fi.IsDir():
+		return nil, fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
+	case err == nil && !fi.Mode().IsRegular():
+		f, err := os.OpenFile(out, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		return &exportFile{File: f, out: out}, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	target := out
+	if err == nil {
+		// Replace the file a symbolic link points to, not the link.
+		if target, err = filepath.EvalSymlinks(out); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
+	f, cerr := createTempFile(filepath.Dir(target), "."+filepath.Base(target)+".")
+	if cerr != nil {
+		// Name the file asked for, not the temporary one.
+		var pe *fs.PathError
+		if errors.As(cerr, &pe) {
+			cerr = pe.Err
+		}
+		return nil, fmt.Errorf("export: create %s: %w", out, cerr)
+	}
+	if err == nil {
+		// An existing file keeps its permissions (a private one stays
+		// private).
+		if err := f.Chmod(fi.Mode().Perm()); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
+	return &exportFile{File: f, out: out, target: target}, nil
+}
+
+// commit closes the file and renames it into place.
+func (f *exportFile) commit() error {
+	f.done = true
+	if err := f.Close(); err != nil {
+		if f.target != "" {
+			os.Remove(f.Name())
+		}
+		return fmt.Errorf("export: write %s: %w", f.out, err)
+	}
+	if f.target == "" {
+		return nil
+	}
+	if err := os.Rename(f.Name(), f.target); err != nil {
+		os.Remove(f.Name())
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("export: replace %s: %w", f.out, err)
+	}
+	return nil
+}
+
+// abort closes the file and removes it if it is a temporary one, unless
+// commit was called.
+func (f *exportFile) abort() {
+	if f.done {
+		return
+	}
+	f.Close()
+	if f.target != "" {
+		os.Remove(f.Name())
+	}
+}
+
 func exportCmd(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usagef("export: unexpected argument %q (the output file is -o FILE)", c.Args().First())
@@ -445,27 +539,24 @@ func exportCmd(c *cli.Context, e *env) error {
 	default:
 		format = rdfio.NQuads
 	}
+	if toFile {
+		// Before anything is read: a directory is no file to write.
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
+		}
+	}
 	export, total, err := e.exporter(c.Context, c.String("graph"), g, scope, format)
 	if err != nil {
 		return err
 	}
 	w := e.stdout
-	var f *os.File
+	var f *exportFile
 	if toFile {
-		// Write to a temporary file and rename: a failed export never
-		// leaves a truncated file behind.
-		f, err = createTempFile(filepath.Dir(out), "."+filepath.Base(out)+".")
-		if err != nil {
-			// Name the file asked for, not the temporary one.
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return fmt.Errorf("export: create %s: %w", out, err)
+		if f, err = createExportFile(out); err != nil {
+			return err
 		}
-		defer os.Remove(f.Name())
-		defer f.Close()
-		w = f
+		defer f.abort()
+		w = f.File
 	}
 	bar := e.newProgress("exporting", total, false)
 	n, err := export(w, bar.set)
@@ -476,11 +567,8 @@ func exportCmd(c *cli.Context, e *env) error {
 	if f == nil {
 		return nil
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err := os.Rename(f.Name(), out); err != nil {
-		return fmt.Errorf("export: %w", err)
+	if err := f.commit(); err != nil {
+		return err
 	}
 	sum := struct {
 		File   string `json:"file"`

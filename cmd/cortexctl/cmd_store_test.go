@@ -386,3 +386,81 @@ func TestCLI_RDFFormatErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCLI_ExportOutputFile: export -o replaces an existing file as the
+// shell's > would write it, through a temporary file: the file keeps its
+// permissions (a private backup stays private; it became 0644), a symbolic
+// link keeps pointing to the file, which is replaced (the link was
+// replaced by a file), and a directory is refused before anything is
+// read (the export ran in full, then failed with exit 1 naming its
+// temporary file: "rename .dir.x dir: file exists").
+func TestCLI_ExportOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "a.nt", "<http://example.org/s> <http://example.org/p> \"o\" .\n"))
+	const want = "<http://example.org/s> <http://example.org/p> \"o\" .\n"
+	t.Run("private file", func(t *testing.T) {
+		out := writeFile(t, "private.nq", "old\n")
+		if err := os.Chmod(out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		mustCLI(t, dir, "export", "-o", out)
+		if got := readString(t, out); got != want {
+			t.Fatalf("exported %q, want %q", got, want)
+		}
+		if m := fileMode(t, out); m != 0o600 {
+			t.Fatalf("the exported file has mode %v, want the file's own -rw-------", m)
+		}
+	})
+	t.Run("symbolic link", func(t *testing.T) {
+		target := writeFile(t, "target.nq", "old\n")
+		link := filepath.Join(t.TempDir(), "link.nq")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		mustCLI(t, dir, "export", "-o", link)
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("-o LINK: the link was replaced (%v, %v)", fi.Mode(), err)
+		}
+		if got := readString(t, target); got != want {
+			t.Fatalf("the link's file holds %q, want %q", got, want)
+		}
+		if names := dirNames(t, filepath.Dir(link)); len(names) != 1 {
+			t.Fatalf("beside the link: %v", names)
+		}
+	})
+	t.Run("directory", func(t *testing.T) {
+		out := t.TempDir()
+		r := runCLI(t, dir, "", "export", "-f", "nq", "-o", out)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, "export: -o "+out+" is a directory") {
+			t.Fatalf("-o DIR: exit %d (want %d), stderr %q", r.code, exitInvalid, r.stderr)
+		}
+		if names := dirNames(t, out); len(names) != 0 {
+			t.Fatalf("-o DIR left %v in it", names)
+		}
+		if names := dirNames(t, filepath.Dir(out)); len(names) != 1 {
+			t.Fatalf("-o DIR left %v beside it", names)
+		}
+	})
+}
+
+func readString(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
