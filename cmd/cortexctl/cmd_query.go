@@ -42,8 +42,11 @@ Formats: SELECT results as table (default on a terminal), json (default
 otherwise), xml, csv or tsv (W3C formats); CONSTRUCT/DESCRIBE as ntriples
 (default), turtle or rdfxml (RDF/XML, written once the whole result is read; a
 predicate IRI it cannot split into a namespace and an XML name, such as one
-ending in '/' or a digit, is an error before anything is written); ASK prints
-true or false, and with --exit-status exits 0 for true and 9 for false.
+ending in '/' or a digit, is an error before anything is written); a
+literal holding a character XML 1.0 forbids (U+0000, most control
+characters) cannot be written as xml or rdfxml (exit 2: use another
+format). ASK prints true or false, and with --exit-status exits 0 for true
+and 9 for false.
 
 Examples:
    cortexctl query 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 10'
@@ -72,6 +75,9 @@ func queryCmd(c *cli.Context, e *env) error {
 		return err
 	}
 	if b := c.String("base"); b != "" {
+		if err := checkBase(b); err != nil {
+			return fmt.Errorf("query: %w", err)
+		}
 		base = b
 	}
 	format := c.String("format")
@@ -228,8 +234,12 @@ func (e *env) stdoutIsTerminal() bool {
 
 // queryError maps query errors to CLI error kinds (api.QueryError); for
 // syntax errors it prints the offending line with a caret under the column
-// first.
+// first. A usage error (a --format the result cannot be written in) is
+// the command's, already said: it is returned as it is.
 func queryError(e *env, text string, err error) error {
+	if errors.Is(err, errUsage) {
+		return err
+	}
 	caret, err := api.QueryError(text, err)
 	fmt.Fprint(e.stderr, caret)
 	return err
@@ -277,7 +287,13 @@ func writeSolutions(ctx context.Context, w io.Writer, format string, vars []stri
 			return usagef("query: --format: %v", err)
 		}
 	}
-	return results.WriteAll(ctx, w, f, vars, res)
+	err := results.WriteAll(ctx, w, f, vars, res)
+	if errors.Is(err, results.ErrInvalidTerm) && format == "xml" {
+		// Not a fault of the result: XML 1.0 cannot carry some
+		// characters a literal may hold (U+0000, most controls).
+		return usagef("query: the result cannot be written as xml (use --format json, csv or tsv): %v", err)
+	}
+	return err
 }
 
 func writeGraph(ctx context.Context, w io.Writer, format string, res quadSource, prefixes map[string]string) error {

@@ -129,7 +129,8 @@ func TestCLI_Query_SyntaxErrorCaret(t *testing.T) {
 // TestCLI_Query_RelativeIRIWithoutBase: a relative IRI with no absolute base
 // to resolve it against is a syntax error (exit 5) at its line and column,
 // as the server answers it, not an internal error (exit 1) met while writing
-// the result.
+// the result. (A relative --base is an invalid value, exit 7:
+// TestCLI_Query_BaseMustBeAbsolute.)
 func TestCLI_Query_RelativeIRIWithoutBase(t *testing.T) {
 	dir := setupQueryStore(t)
 	for _, tc := range []struct {
@@ -139,7 +140,6 @@ func TestCLI_Query_RelativeIRIWithoutBase(t *testing.T) {
 	}{
 		{"template", []string{"query", "CONSTRUCT {<x> <y> <z>} WHERE {}"}, "line 1, column 12: IRI <x> is a relative IRI and there is no base IRI"},
 		{"relative BASE", []string{"query", "BASE <rel/> CONSTRUCT {<x> <y> <z>} WHERE {}"}, "line 1, column 6: BASE <rel/> is a relative IRI"},
-		{"relative --base", []string{"query", "--base", "rel", "CONSTRUCT {<x> <y> <z>} WHERE {}"}, "line 1, column 12: IRI <x> is a relative IRI and the base IRI <rel>"},
 		{"select", []string{"query", "SELECT * WHERE {\n ?s <p> ?o }"}, "line 2, column 5: IRI <p>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,5 +310,45 @@ func TestCLI_Query_StoppedOutputIsNeverComplete(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCLI_Query_XMLCannotCarryTheResult: a literal holding a character XML
+// 1.0 forbids (U+0000, most control characters; N-Triples and the store
+// take them) cannot be written as --format xml: a usage error saying so
+// and naming the formats that can, as rdfxml's (it was exit 1, "internal
+// error", with only the term's problem). Usage errors of the writers are
+// said once ("query: usage: query: --format ..." said query twice).
+func TestCLI_Query_XMLCannotCarryTheResult(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "c.nt", "<http://example.org/s> <http://example.org/p> \"a\\u0000b\" .\n"))
+	q := "SELECT ?o WHERE { ?s ?p ?o }"
+	r := runQueryCLI(t, dir, "query", "--format", "xml", q)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "cortexctl: usage: query: the result cannot be written as xml (use --format json, csv or tsv): row 0, ?o: ") {
+		t.Fatalf("--format xml: exit %d (want %d), stderr %q", r.code, exitUsage, r.stderr)
+	}
+	if r := runQueryCLI(t, dir, "query", "--format", "json", q); r.code != 0 || !strings.Contains(r.stdout, `"a\u0000b"`) {
+		t.Fatalf("--format json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runQueryCLI(t, dir, "query", "--format", "table", "CONSTRUCT WHERE { ?s ?p ?o }")
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, "cortexctl: usage: query: --format table: CONSTRUCT") {
+		t.Fatalf("CONSTRUCT --format table: exit %d (want %d), stderr %q", r.code, exitUsage, r.stderr)
+	}
+}
+
+// TestCLI_Query_BaseMustBeAbsolute: --base is checked as import's is (exit
+// 7, invalid value), whatever the query; a relative one was taken
+// silently by a query without relative IRIs, and made one with them a
+// syntax error of the query (exit 5).
+func TestCLI_Query_BaseMustBeAbsolute(t *testing.T) {
+	dir := setupQueryStore(t)
+	for _, q := range []string{"ASK {}", "ASK { <x> ?p ?o }"} {
+		r := runQueryCLI(t, dir, "query", "--base", "rel/", q)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, `--base: IRI "rel/" is not absolute`) {
+			t.Errorf("%s --base rel/: exit %d (want %d), stderr %q", q, r.code, exitInvalid, r.stderr)
+		}
+	}
+	if r := runQueryCLI(t, dir, "query", "--base", "http://example.org/", "ASK { <a> ?p ?o }"); r.code != 0 || r.stdout != "true\n" {
+		t.Errorf("--base http://example.org/: exit %d, %q %s", r.code, r.stdout, r.stderr)
 	}
 }

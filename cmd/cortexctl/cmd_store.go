@@ -609,6 +609,9 @@ func (e *env) exporter(ctx context.Context, graph string, g quad.Value, scope co
 }
 
 func graphsCmd(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("graphs: unexpected argument %q (the namespace is --namespace NS)", c.Args().First())
+	}
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
@@ -645,6 +648,9 @@ func (e *env) graphs(c *cli.Context) ([]api.Graph, error) {
 }
 
 func statsCmd(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usagef("stats: unexpected argument %q (the namespace is --namespace NS)", c.Args().First())
+	}
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}

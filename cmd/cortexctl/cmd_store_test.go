@@ -464,3 +464,17 @@ func dirNames(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestCLI_GraphsStatsTakeNoArgument: graphs and stats take no argument;
+// one (stats acme, meaning -n acme) was ignored and the default
+// namespace's answer printed.
+func TestCLI_GraphsStatsTakeNoArgument(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "a.nt", "<http://example.org/s> <http://example.org/p> \"o\" .\n"))
+	for _, cmd := range []string{"graphs", "stats"} {
+		r := runCLI(t, dir, "", cmd, "acme")
+		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, cmd+`: unexpected argument "acme"`) {
+			t.Errorf("%s acme: exit %d (want %d), stdout %q, stderr %q", cmd, r.code, exitUsage, r.stdout, r.stderr)
+		}
+	}
+}
