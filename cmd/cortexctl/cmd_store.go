@@ -33,7 +33,9 @@ The format comes from the file extension (.nt .nq .ttl) unless --format is given
 Triples go to the default graph, N-Quads keep their graphs; --graph puts
 everything into one named graph. Relative IRIs resolve against the file's
 file:// URL unless --base is given. Every argument is checked (files exist,
-formats are known, IRIs are absolute) before anything is written. Imports are
+formats are known, IRIs are absolute) before anything is written; a file
+that fails stops the command, the files before it staying imported (the
+error names them and those after it, not imported). Imports are
 written in segments of up to ~2M quads (large ones streamed, all or nothing
 even if the process is killed) or chunks of 8,192 quads: a syntax error in
 the first chunk leaves nothing behind; a later one reports how many quads
@@ -323,7 +325,7 @@ func importCmd(c *cli.Context, e *env) error {
 			if out == formatJSON && len(done) > 0 {
 				_ = writeJSON(e.stdout, done) // what was imported before the failure
 			}
-			return err
+			return importFailed(src.name, err, done, srcs[len(done)+1:])
 		}
 		d := time.Since(start)
 		done = append(done, importJSON{File: src.name, Quads: res.Committed, Seconds: d.Seconds()})
@@ -336,6 +338,35 @@ func importCmd(c *cli.Context, e *env) error {
 		return writeJSON(e.stdout, done)
 	}
 	return nil
+}
+
+// importFailed explains the failed import of file name: that an
+// interrupted one was interrupted, and, when other files were given, which
+// ones were imported before it and which ones were not (each file is an
+// import of its own: the error's "nothing was imported" is about name).
+func importFailed(name string, err error, done []importJSON, after []importSource) error {
+	if errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("import %s: interrupted: %w", pathForErrors(name), err)
+	}
+	var notes []string
+	if len(done) > 0 {
+		var files []string
+		for _, d := range done {
+			files = append(files, fmt.Sprintf("%s (%s)", oneLine(d.File), plural(d.Quads, "quad")))
+		}
+		notes = append(notes, "the files before it were imported: "+strings.Join(files, ", "))
+	}
+	if len(after) > 0 {
+		var files []string
+		for _, a := range after {
+			files = append(files, oneLine(a.name))
+		}
+		notes = append(notes, "the files after it were not: "+strings.Join(files, ", "))
+	}
+	if len(notes) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; %s", err, strings.Join(notes, "; "))
 }
 
 // importer returns the function that imports one source into the
@@ -562,6 +593,14 @@ func exportCmd(c *cli.Context, e *env) error {
 	n, err := export(w, bar.set)
 	bar.finish()
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			// As a stopped query says: what was written is no export.
+			what := "the output is incomplete"
+			if f != nil {
+				what = out + " was not written"
+			}
+			return fmt.Errorf("export interrupted: %s: %w", what, err)
+		}
 		return err
 	}
 	if f == nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -476,5 +478,74 @@ func TestCLI_GraphsStatsTakeNoArgument(t *testing.T) {
 		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, cmd+`: unexpected argument "acme"`) {
 			t.Errorf("%s acme: exit %d (want %d), stdout %q, stderr %q", cmd, r.code, exitUsage, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestCLI_ImportSeveralFiles_OneFails: each file is an import of its own;
+// the error of one that fails says which files were imported before it
+// and which ones were not (it said only "(nothing was imported)", of the
+// failed file, while the one before it was).
+func TestCLI_ImportSeveralFiles_OneFails(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, "a.nt", "<http://example.org/a> <http://example.org/p> \"1\" .\n")
+	b := writeFile(t, "b.nt", "<http://example.org/b> <http://example.org/p> \"2 .\n")
+	c := writeFile(t, "c.nt", "<http://example.org/c> <http://example.org/p> \"3\" .\n")
+	r := runCLI(t, dir, "", "import", a, b, c)
+	want := b + ":1:47: unterminated string literal (nothing was imported); the files before it were imported: " + a + " (1 quad); the files after it were not: " + c + "\n"
+	if r.code != exitSyntax || !strings.HasSuffix(r.stderr, want) {
+		t.Fatalf("exit %d (want %d), stderr %q (want it to end with %q)", r.code, exitSyntax, r.stderr, want)
+	}
+	if got := mustCLI(t, dir, "export", "-f", "nt"); got != "<http://example.org/a> <http://example.org/p> \"1\" .\n" {
+		t.Fatalf("after the failed command the namespace holds %q", got)
+	}
+}
+
+// cancelOnRead cancels a context on its first Read.
+type cancelOnRead struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnRead) Read(p []byte) (int, error) {
+	c.cancel()
+	return c.r.Read(p)
+}
+
+// cancelOnWrite cancels a context on its first Write.
+type cancelOnWrite struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnWrite) Write(p []byte) (int, error) {
+	c.cancel()
+	return c.Buffer.Write(p)
+}
+
+// TestCLI_ImportExportInterrupted: an import or export stopped by Ctrl-C
+// (its context cancelled) says it was interrupted (it said "context
+// canceled"), and an export to standard output that its output is
+// incomplete, as a stopped query does.
+func TestCLI_ImportExportInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	var nt strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&nt, "<http://example.org/s%d> <http://example.org/p> \"%d\" .\n", i, i)
+	}
+	ok := writeFile(t, "ok.nt", "<http://example.org/a> <http://example.org/p> \"1\" .\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"cortexctl", "--data", dir, "import", "-f", "nt", "-", ok}, &cancelOnRead{r: strings.NewReader(nt.String()), cancel: cancel}, &out, &errb)
+	if code != exitTimeout || !strings.Contains(errb.String(), "cortexctl: import <stdin>: interrupted: ") ||
+		!strings.HasSuffix(errb.String(), "; the files after it were not: "+ok+"\n") {
+		t.Fatalf("import: exit %d (want %d), stderr %q", code, exitTimeout, errb.String())
+	}
+	mustCLI(t, dir, "import", "-f", "nt", writeFile(t, "big.nt", nt.String()))
+	ctx, cancel = context.WithCancel(context.Background())
+	w := &cancelOnWrite{cancel: cancel}
+	errb.Reset()
+	code = run(ctx, []string{"cortexctl", "--data", dir, "export"}, strings.NewReader(""), w, &errb)
+	if code != exitTimeout || !strings.HasPrefix(errb.String(), "cortexctl: export interrupted: the output is incomplete: ") {
+		t.Fatalf("export: exit %d (want %d), stderr %q", code, exitTimeout, errb.String())
 	}
 }
