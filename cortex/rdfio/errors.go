@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/cayleygraph/quad"
 )
@@ -81,9 +82,14 @@ type QuadError struct {
 	Err  error
 }
 
-// Error describes the quad and the reason.
+// Error describes the quad, in N-Quads syntax (FormatTerm: its control
+// characters escaped, never written raw to a terminal), and the reason.
 func (e *QuadError) Error() string {
-	return fmt.Sprintf("encode quad %v: %v", e.Quad, e.Err)
+	terms := []string{FormatTerm(e.Quad.Subject), FormatTerm(e.Quad.Predicate), FormatTerm(e.Quad.Object)}
+	if e.Quad.Label != nil {
+		terms = append(terms, FormatTerm(e.Quad.Label))
+	}
+	return fmt.Sprintf("encode quad %s: %v", strings.Join(terms, " "), e.Err)
 }
 
 // Unwrap returns the reason (wrapping ErrInvalidTerm or ErrInvalidQuad).

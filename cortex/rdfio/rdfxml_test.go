@@ -448,3 +448,23 @@ func TestRDFXML_Rdflib(t *testing.T) {
 	}
 	t.Logf("rdflib read %d RDF/XML documents back as written", len(files))
 }
+
+// TestQuadError_EscapesTheQuad: the error of a quad an encoder cannot
+// write shows it in N-Quads syntax, control characters escaped: it showed
+// cayley's form with the literal's bytes raw (a NUL, a BEL, an escape
+// sequence went to the terminal of whoever read the message).
+func TestQuadError_EscapesTheQuad(t *testing.T) {
+	qs := mustRead(t, rdfio.NQuads, "<http://ex/s> <http://ex/p> \"a\\u0000\\u0007\\u001B[31mb\" <http://ex/g> .\n", rdfio.DecodeOptions{})
+	_, err := writeRDFXML(qs, rdfio.EncodeOptions{})
+	var qe *rdfio.QuadError
+	if !errors.As(err, &qe) {
+		t.Fatalf("err = %v, want a *QuadError", err)
+	}
+	msg := err.Error()
+	if want := `encode quad <http://ex/s> <http://ex/p> "a\u0000\u0007\u001B[31mb" <http://ex/g>: `; !strings.HasPrefix(msg, want) {
+		t.Errorf("error %q, want it to start with %q", msg, want)
+	}
+	if i := strings.IndexFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+		t.Errorf("error %q holds control character %U", msg, msg[i])
+	}
+}
