@@ -475,7 +475,7 @@ func createExportFile(out string) (*exportFile, error) {
 		}
 		return &exportFile{File: f, out: out}, nil
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("export: %w", err)
+		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(err))
 	}
 	target := out
 	if err == nil {
@@ -487,11 +487,7 @@ func createExportFile(out string) (*exportFile, error) {
 	f, cerr := createTempFile(filepath.Dir(target), "."+filepath.Base(target)+".")
 	if cerr != nil {
 		// Name the file asked for, not the temporary one.
-		var pe *fs.PathError
-		if errors.As(cerr, &pe) {
-			cerr = pe.Err
-		}
-		return nil, fmt.Errorf("export: create %s: %w", out, cerr)
+		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(cerr))
 	}
 	if err == nil {
 		// An existing file keeps its permissions (a private one stays
@@ -503,6 +499,16 @@ func createExportFile(out string) (*exportFile, error) {
 		}
 	}
 	return &exportFile{File: f, out: out, target: target}, nil
+}
+
+// pathErr returns the cause of a *fs.PathError (whose path may be a
+// temporary file's), else err.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // commit closes the file and renames it into place.

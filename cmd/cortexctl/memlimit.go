@@ -19,7 +19,7 @@ const defaultMemoryLimit = "768MiB"
 func memoryLimitFlag() cli.Flag {
 	return &cli.StringFlag{
 		Name: "memory-limit",
-		Usage: "memory cortexctl may use, e.g. 768MiB or 2GiB (at least 256MiB); off for no limit. The storage engine's caches " +
+		Usage: "memory cortexctl may use, e.g. 768MiB or 2GiB (at least 256MiB); off (or 0) for no limit. The storage engine's caches " +
 			"are sized from it, the Go heap's soft limit is 7/8 of it, and the store's mapped table pages are paged out when " +
 			"the process's resident memory passes it. GOMEMLIMIT, if set, takes precedence over the default",
 		EnvVars: []string{"CORTEX_MEMORY_LIMIT"},
