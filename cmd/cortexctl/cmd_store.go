@@ -602,8 +602,8 @@ func exportCmd(c *cli.Context, e *env) error {
 		if errors.Is(err, context.Canceled) {
 			// As a stopped query says: what was written is no export.
 			what := "the output is incomplete"
-			if f != nil {
-				what = out + " was not written"
+			if f != nil && f.target != "" {
+				what = out + " was left as it was"
 			}
 			return fmt.Errorf("export interrupted: %s: %w", what, err)
 		}
