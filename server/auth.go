@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -170,7 +171,10 @@ func IsLoopback(addr string) bool {
 // holder of tok.
 type principal struct {
 	anyone bool
-	tok    *Token
+	// untilToken: anyone only because the token file held no token yet
+	// (policyTokensIfAny); an event stream so opened ends once one exists.
+	untilToken bool
+	tok        *Token
 }
 
 type principalKey struct{}
@@ -201,7 +205,9 @@ func (s *Server) guard(p policy) http.Handler {
 		pr, err := s.authenticate(r, p)
 		if err != nil {
 			if r.URL.Path != "/healthz" {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="cortex"`)
+				if errors.Is(err, ErrUnauthorized) {
+					w.Header().Set("WWW-Authenticate", `Bearer realm="cortex"`)
+				}
 				writeError(w, err, "")
 				return
 			}
@@ -243,7 +249,10 @@ func rebindable(r *http.Request) bool {
 }
 
 // authenticate returns the principal of r under policy p; an error
-// matching ErrUnauthorized if it needs a token and has no valid one.
+// matching ErrUnauthorized if it needs a token and has no valid one (none,
+// several Authorization headers, malformed, unknown, revoked, expired),
+// or an internal error (500) if the token file cannot be read: a request
+// that may need a token is refused then, never let in.
 func (s *Server) authenticate(r *http.Request, p policy) (principal, error) {
 	tokens := s.opts.tokens
 	if p == policyTrusted {
@@ -254,14 +263,23 @@ func (s *Server) authenticate(r *http.Request, p policy) (principal, error) {
 		if tokens != nil {
 			var err error
 			if any, err = tokens.Any(); err != nil {
-				return principal{}, err
+				return principal{}, tokenFileError(err)
 			}
 		}
 		if !any {
-			return principal{anyone: true}, nil
+			return principal{anyone: true, untilToken: tokens != nil}, nil
 		}
 	}
-	h := r.Header.Get("Authorization")
+	hs := r.Header.Values("Authorization")
+	if len(hs) > 1 {
+		// Which one counts would depend on who reads them (a proxy may
+		// check one, the server take another): none does.
+		return principal{}, fmt.Errorf("%w: %d Authorization headers: send one", ErrUnauthorized, len(hs))
+	}
+	h := ""
+	if len(hs) == 1 {
+		h = hs[0]
+	}
 	if h == "" {
 		return principal{}, fmt.Errorf("%w: this server needs a bearer token (Authorization: Bearer TOKEN; cortexctl tokens create)", ErrUnauthorized)
 	}
@@ -274,9 +292,21 @@ func (s *Server) authenticate(r *http.Request, p policy) (principal, error) {
 	}
 	t, err := tokens.Authenticate(strings.TrimSpace(tok), s.opts.now())
 	if err != nil {
+		if !errors.Is(err, ErrUnauthorized) {
+			err = tokenFileError(err)
+		}
 		return principal{}, err
 	}
 	return principal{tok: &t}, nil
+}
+
+// tokenFileError is the answer to a request whose token cannot be checked
+// because the server's token file cannot be read (corrupt, unsafe mode):
+// the server's fault, not the request's, so an internal error (500, exit
+// code 1) whatever err matches (a syntax error of the file is not the
+// request's, and a 400 would send its client looking for one).
+func tokenFileError(err error) error {
+	return fmt.Errorf("the server cannot check bearer tokens, and refuses every request that needs one until its token file is fixed: %s", err)
 }
 
 // allow returns nil if the principal of ctx may do what needs role need
@@ -383,7 +413,12 @@ func ParseExpiry(s string) (time.Duration, error) {
 		return 0, nil
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
+	if err != nil {
+		// time's message says why ("unknown unit", "invalid duration" of
+		// one over about 290 years).
+		return 0, fmt.Errorf("%w: expiry %q: want a positive duration such as 24h or 90m (%v)", api.ErrInvalid, s, err)
+	}
+	if d <= 0 {
 		return 0, fmt.Errorf("%w: expiry %q: want a positive duration such as 24h or 90m", api.ErrInvalid, s)
 	}
 	return d, nil

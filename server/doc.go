@@ -49,9 +49,11 @@
 // it the owner's. On TCP, with a token file (Options.WithTokens, a
 // TokenFile), every request but GET /healthz needs a bearer token once the
 // file holds any, and always on a listener that is not on loopback
-// (unless Options.WithInsecure): 401 without a valid one, 403 with a token
-// of another namespace or too low a role (both ErrDenied, kind denied,
-// exit code 10). Each request's role (read, write, admin) comes from one
+// (unless Options.WithInsecure): 401 without a valid one (or with several
+// Authorization headers), 403 with a token of another namespace or too
+// low a role (both ErrDenied, kind denied, exit code 10); 500 (kind
+// internal) while the token file cannot be read or is writable by other
+// users (ErrUnsafeTokenFile): a request is never let in then. Each request's role (read, write, admin) comes from one
 // table in auth.go: JSON-RPC methods one by one (a batch is checked per
 // call), SPARQL, Graph Store verbs (a PUT that removes quads of the
 // graph it replaces needs admin, as DELETE does) and events. tokens.create, tokens.list
@@ -59,7 +61,8 @@
 // A token is checked when a request starts, and an event stream's token
 // again every second: a stream ends once its token is revoked (the token
 // file is reread when it changes, e.g. by cortexctl tokens revoke in
-// another process), expires or leaves the file. On every listener, a
+// another process), expires or leaves the file; a stream opened over TCP
+// without a token, while none existed, ends once one exists. On every listener, a
 // browser's cross-origin request that is not GET, HEAD or OPTIONS is 403
 // (http.CrossOriginProtection), so that a web page cannot make a visitor's
 // browser write to a server on loopback (cross-site request forgery). A

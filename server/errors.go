@@ -46,6 +46,10 @@ var (
 	// ErrUnknownToken means no token has the id given (in the namespace).
 	// It matches api.ErrNotFound.
 	ErrUnknownToken = fmt.Errorf("%w: unknown token", api.ErrNotFound)
+	// ErrUnsafeTokenFile means a token file that users other than its
+	// owner may write (mode 0620, 0666 ...): it is not trusted. It
+	// matches api.ErrInvalid.
+	ErrUnsafeTokenFile = fmt.Errorf("%w: token file writable by other users", api.ErrInvalid)
 )
 
 // JSON-RPC 2.0 error codes: the protocol's, and the application's

@@ -34,8 +34,9 @@ import (
 // the Shutdown of any http.Server running Handler: streams do not hold a
 // graceful shutdown back), when reading the store fails, or, for a stream
 // opened with a bearer token, once that token is revoked, expires or
-// leaves the token file (checked every eventTokenCheck; a last comment
-// line says why).
+// leaves the token file, and for a stream opened over TCP without a token
+// (none existed), once the token file holds one (checked every
+// eventTokenCheck; a last comment line says why).
 
 // eventHeartbeat is the interval of heartbeat comments.
 var eventHeartbeat = 15 * time.Second
@@ -112,10 +113,12 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	beat := time.NewTicker(eventHeartbeat)
 	defer beat.Stop()
 	// The token that opened the stream is checked again every
-	// eventTokenCheck: the stream ends once it is revoked or expired.
+	// eventTokenCheck: the stream ends once it is revoked or expired. A
+	// stream opened without a token because none existed yet ends once
+	// one exists: from then on, the server needs one.
 	var recheck <-chan time.Time
 	pr, _ := r.Context().Value(principalKey{}).(principal)
-	if pr.tok != nil && s.opts.tokens != nil {
+	if (pr.tok != nil || pr.untilToken) && s.opts.tokens != nil {
 		t := time.NewTicker(eventTokenCheck)
 		defer t.Stop()
 		recheck = t.C
@@ -123,7 +126,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	for {
 		select {
 		case <-recheck:
-			if err := s.opts.tokens.Check(pr.tok.ID, s.opts.now()); err != nil {
+			if err := s.recheck(pr); err != nil {
 				send([]byte(": " + strings.ReplaceAll(err.Error(), "\n", " ") + ": the stream ends\n\n"))
 				return
 			}
@@ -155,6 +158,24 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 			return
 		}
 	}
+}
+
+// recheck returns nil if pr, who opened an event stream, may still
+// follow it: its token is still valid, or (let in without one because
+// none existed) the token file still holds none. An error of the token
+// file ends the stream too.
+func (s *Server) recheck(pr principal) error {
+	if pr.tok != nil {
+		return s.opts.tokens.Check(pr.tok.ID, s.opts.now())
+	}
+	any, err := s.opts.tokens.Any()
+	switch {
+	case err != nil:
+		return tokenFileError(err)
+	case any:
+		return fmt.Errorf("%w: a token now exists, and this server needs one (Authorization: Bearer TOKEN)", ErrUnauthorized)
+	}
+	return nil
 }
 
 // eventsAfter reads where a stream starts: the Last-Event-ID header, else

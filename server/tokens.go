@@ -92,6 +92,11 @@ const (
 
 // TokenFile keeps bearer tokens in a JSON file (mode 0600): their id,
 // namespace, role, times and the SHA-256 of each token, never a token.
+// On Unix, a file that other users may write (group or other write
+// permission: they could add a token of their own) is refused, as sshd
+// refuses such an authorized_keys: every method fails with an error
+// matching ErrUnsafeTokenFile, and a server refuses every request that
+// needs a token, until it is chmodded.
 //
 // It is safe for concurrent use, and by several processes at once: a
 // write takes an exclusive lock on PATH.lock (on Unix; elsewhere writes
@@ -129,6 +134,9 @@ func (f *TokenFile) load() ([]tokenRecord, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tokens %s: %w", f.path, err)
+	}
+	if err := checkTokenFileMode(fi); err != nil {
+		return nil, fmt.Errorf("tokens %s: %w (chmod 600 %s)", f.path, err, f.path)
 	}
 	if f.stamp != nil && os.SameFile(f.stamp, fi) && f.stamp.ModTime().Equal(fi.ModTime()) && f.stamp.Size() == fi.Size() {
 		return f.recs, nil
@@ -197,8 +205,9 @@ func (f *TokenFile) update(change func([]tokenRecord) ([]tokenRecord, error)) er
 	return nil
 }
 
-// Create makes a token for namespace ns with role r, valid for ttl (0:
-// no expiry), and returns it (the only time it is shown) with its record.
+// Create makes a token for namespace ns with role r, valid for at least
+// ttl (0: no expiry; its expiry is rounded up to a whole second), and
+// returns it (the only time it is shown) with its record.
 // An invalid namespace name, role or ttl writes nothing.
 func (f *TokenFile) Create(ctx context.Context, ns string, r Role, ttl time.Duration) (string, Token, error) {
 	if err := namespace.ValidateName(ns); err != nil {
@@ -221,9 +230,15 @@ func (f *TokenFile) Create(ctx context.Context, ns string, r Role, ttl time.Dura
 	if _, err := rand.Read(secret[:]); err != nil {
 		return "", Token{}, fmt.Errorf("tokens create: %w", err)
 	}
-	t := Token{ID: hex.EncodeToString(id[:]), Namespace: ns, Role: r, Created: time.Now().UTC().Truncate(time.Second)}
+	now := time.Now().UTC()
+	t := Token{ID: hex.EncodeToString(id[:]), Namespace: ns, Role: r, Created: now.Truncate(time.Second)}
 	if ttl > 0 {
-		exp := t.Created.Add(ttl)
+		// Kept in whole seconds, as Created, but rounded up: a token
+		// is valid for at least ttl, never less.
+		exp := now.Add(ttl)
+		if s := exp.Truncate(time.Second); s.Before(exp) {
+			exp = s.Add(time.Second)
+		}
 		t.Expires = &exp
 	}
 	tok := tokenPrefix + t.ID + "_" + base64.RawURLEncoding.EncodeToString(secret[:])

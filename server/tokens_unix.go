@@ -3,6 +3,7 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -19,7 +20,16 @@ func lockFile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing releases it anyway
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) // closing releases it anyway
 		f.Close()
 	}, nil
+}
+
+// checkTokenFileMode returns an error matching ErrUnsafeTokenFile if fi,
+// a token file's, lets its group or other users write it.
+func checkTokenFileMode(fi os.FileInfo) error {
+	if m := fi.Mode().Perm(); m&0o022 != 0 {
+		return fmt.Errorf("%w: mode %04o", ErrUnsafeTokenFile, m)
+	}
+	return nil
 }
