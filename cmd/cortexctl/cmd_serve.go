@@ -72,7 +72,8 @@ request needs one (Authorization: Bearer TOKEN), except GET /healthz: 401
 without a valid one, 403 for another namespace or too low a role. A --listen
 address that is not loopback always needs a token, and serve refuses to
 start on one (exit 2) without --tls-cert/--tls-key or without any token,
-unless --insecure. A browser's cross-origin writes are refused (403), and
+unless --insecure. With --listen, it refuses to start on a DIR/tokens.json
+that is not valid JSON (exit 5) or that other users may write (exit 7). A browser's cross-origin writes are refused (403), and
 without tokens a loopback server answers only a Host that is localhost (or
 under .localhost) or an IP address.
 
@@ -147,6 +148,14 @@ func serveCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if addr != "" {
+		// A token file that cannot be used (not JSON, writable by other
+		// users) would have every TCP request that may need a token
+		// refused (500): say so now, before anything is opened.
+		if _, err := tokens.Any(); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+	}
 	tlsConfig, err := serveTLS(c, addr, tokens)
 	if err != nil {
 		return err
@@ -187,7 +196,7 @@ func serveCmd(c *cli.Context, e *env) error {
 	if err := server.WriteDiscovery(e.dataDir, d); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	defer server.RemoveDiscovery(e.dataDir, d.PID) //nolint:errcheck // best effort: a stale file is ignored
+	defer server.RemoveDiscovery(e.dataDir, d.PID) // best effort: a stale file is ignored
 	srv := server.New(s, opts.WithConfig(e.cfg).WithLogger(e.logger()).WithTokens(tokens).WithInsecure(c.Bool("insecure")))
 	var where []string
 	for _, l := range ls {

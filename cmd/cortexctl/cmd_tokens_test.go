@@ -203,7 +203,7 @@ func TestServe_NotLoopback(t *testing.T) {
 	}
 	s := startServe(t, dir, "--socket", "", "--listen", "0.0.0.0:0", "--tls-cert", cert, "--tls-key", key)
 	_, port, _ := net.SplitHostPort(s.disc.Address)
-	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // the test's own certificate
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} // the test's own certificate
 	for _, tc := range []struct {
 		tok    string
 		status int
