@@ -57,14 +57,33 @@ func (s *Server) tooMany(what string) error {
 		ErrTooManyResults, s.opts.maxResults, what)
 }
 
-// checkCount returns an ErrTooManyResults error if n results of unit what
-// exceed the limit of results per response.
-func (s *Server) checkCount(n int, what string) error {
-	if int64(n) > s.opts.maxResults {
-		return s.tooMany(what)
+// checkCount returns an ErrTooManyResults error if the n results (of
+// unit what) of a JSON-RPC listing exceed the limit of results per
+// response; in a batch, whose calls answer in one response, if they
+// exceed what the batch's earlier listings left of it (each call that
+// fits takes its share; the one over it fails, with its own error, and
+// the calls after it get what is left).
+func (c *rpcCtx) checkCount(n int, what string) error {
+	if int64(n) > c.s.opts.maxResults {
+		return c.s.tooMany(what)
 	}
+	if c.batch == nil {
+		return nil
+	}
+	if int64(n) > c.batch.left {
+		return fmt.Errorf("%w: more than %d %s with the results of the batch's earlier calls (the server's limit of results per response, which a batch's calls share): send them in several batches, or narrow the request",
+			ErrTooManyResults, c.s.opts.maxResults, what)
+	}
+	c.batch.left -= int64(n)
 	return nil
 }
+
+// batchBudget is what a JSON-RPC batch's listings have left of the limit
+// of results per response, in the context of its calls (batchKey). Its
+// calls run one after the other.
+type batchBudget struct{ left int64 }
+
+type batchKey struct{}
 
 var _ results.Rows = (*cappedRows)(nil)
 

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -284,5 +285,43 @@ func TestLimits_MaxQueries_Waits(t *testing.T) {
 	release()
 	if a := <-got; a.code != http.StatusOK || !strings.Contains(a.body, "true") {
 		t.Fatalf("after the turn was released: %d %s", a.code, a.body)
+	}
+}
+
+// The calls of a JSON-RPC batch answer in one response: their listings
+// share the limit of results per response. Each listing that fits takes
+// its share; the one that would pass the limit fails with its own error
+// (kind invalid, no result), the others of the batch are answered.
+func TestLimits_MaxResults_Batch(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxResults(3))
+	for _, name := range []string{"t1", "t2"} {
+		ts.ok("acme", "teams.create", map[string]any{"id": name, "name": "n", "members": []map[string]any{{"agent": "a"}}}, nil)
+	}
+	list := `{"jsonrpc":"2.0","id":%d,"method":"teams.list","params":{}}`
+	get := `{"jsonrpc":"2.0","id":%d,"method":"teams.get","params":{"team":"t1"}}`
+	resp, body := ts.rpcRaw("acme", "["+fmt.Sprintf(list, 1)+","+fmt.Sprintf(list, 2)+","+fmt.Sprintf(get, 3)+","+fmt.Sprintf(list, 4)+"]")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var out []rpcResponse
+	if err := json.Unmarshal([]byte(body), &out); err != nil || len(out) != 4 {
+		t.Fatalf("%v: %s", err, body)
+	}
+	var teams []json.RawMessage
+	if out[0].Error != nil || json.Unmarshal(out[0].Result, &teams) != nil || len(teams) != 2 {
+		t.Errorf("the first listing (2 of 3): %+v %s", out[0].Error, out[0].Result)
+	}
+	for _, i := range []int{1, 3} {
+		if r := out[i]; r.Error == nil || r.Error.Data.Kind != "invalid" || !strings.Contains(r.Error.Message, "more than 3 teams") || r.Result != nil {
+			t.Errorf("listing %d, over what the batch left: %+v %s", i+1, r.Error, r.Result)
+		}
+	}
+	if out[2].Error != nil {
+		t.Errorf("teams.get, no listing: %+v", out[2].Error)
+	}
+	// One listing alone, or one per batch, is answered.
+	resp, body = ts.rpcRaw("acme", "["+fmt.Sprintf(list, 1)+"]")
+	if err := json.Unmarshal([]byte(body), &out); resp.StatusCode != http.StatusOK || err != nil || len(out) != 1 || out[0].Error != nil {
+		t.Fatalf("a batch of one listing: %d %s", resp.StatusCode, body)
 	}
 }

@@ -36,6 +36,7 @@ type rpcCtx struct {
 	ns       string
 	m        *teammanager.Manager // nil for noTeams methods
 	prefixes map[string]string    // m.Prefixes(), read once per call by term
+	batch    *batchBudget         // the batch's share of the results; nil: not in a batch
 }
 
 // methods are the JSON-RPC methods. Params and results are the JSON shapes
@@ -147,6 +148,7 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		return nil, fmt.Errorf("%w: %q (methods: %s)", errMethodNotFound, name, strings.Join(Methods(), ", "))
 	}
 	c := &rpcCtx{s: s, ns: ns}
+	c.batch, _ = ctx.Value(batchKey{}).(*batchBudget)
 	if m.check != nil {
 		if err := m.check(s, params); err != nil {
 			return nil, err
@@ -276,7 +278,7 @@ func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(ts), "teams"); err != nil {
+	if err := c.checkCount(len(ts), "teams"); err != nil {
 		return nil, err
 	}
 	out := make([]api.Team, 0, len(ts))
@@ -462,7 +464,7 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(fs), "findings"); err != nil {
+	if err := c.checkCount(len(fs), "findings"); err != nil {
 		return nil, err
 	}
 	return api.FindingsOf(fs), nil
@@ -557,7 +559,7 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(fs), "facts"); err != nil {
+	if err := c.checkCount(len(fs), "facts"); err != nil {
 		return nil, err
 	}
 	return api.FactsOf(fs), nil
@@ -578,7 +580,7 @@ func conflictsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(cs), "conflicts"); err != nil {
+	if err := c.checkCount(len(cs), "conflicts"); err != nil {
 		return nil, err
 	}
 	return api.ConflictsOf(cs, p.Open), nil
@@ -631,7 +633,7 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(names), "namespaces"); err != nil {
+	if err := c.checkCount(len(names), "namespaces"); err != nil {
 		return nil, err
 	}
 	out := make([]api.Namespace, 0, len(names))
@@ -663,7 +665,7 @@ func graphsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(gs), "graphs"); err != nil {
+	if err := c.checkCount(len(gs), "graphs"); err != nil {
 		return nil, err
 	}
 	return api.GraphsOf(gs), nil

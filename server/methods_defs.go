@@ -97,7 +97,7 @@ func defsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(defs), "definitions"); err != nil {
+	if err := c.checkCount(len(defs), "definitions"); err != nil {
 		return nil, err
 	}
 	out := make([]api.DefSummary, len(defs))

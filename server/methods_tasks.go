@@ -113,7 +113,7 @@ func teamsListTasks(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(ts), "tasks"); err != nil {
+	if err := c.checkCount(len(ts), "tasks"); err != nil {
 		return nil, err
 	}
 	return api.TasksOf(ts), nil
@@ -169,7 +169,7 @@ func teamsListTaskComments(ctx context.Context, c *rpcCtx, params json.RawMessag
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(cs), "comments"); err != nil {
+	if err := c.checkCount(len(cs), "comments"); err != nil {
 		return nil, err
 	}
 	out := make([]api.TaskComment, 0, len(cs))
@@ -195,7 +195,7 @@ func teamsListTaskEvents(ctx context.Context, c *rpcCtx, params json.RawMessage)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(hs), "task events"); err != nil {
+	if err := c.checkCount(len(hs), "task events"); err != nil {
 		return nil, err
 	}
 	out := make([]api.TaskEvent, 0, len(hs))
@@ -409,7 +409,7 @@ func (c *rpcCtx) messagesResult(ms []teammanager.Message, err error) (any, error
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkCount(len(ms), "messages"); err != nil {
+	if err := c.checkCount(len(ms), "messages"); err != nil {
 		return nil, err
 	}
 	return api.MessagesOf(ms), nil

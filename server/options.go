@@ -64,7 +64,9 @@ func DefaultOptions() Options {
 // WithMaxResults bounds the results of one response: the rows of a SPARQL
 // SELECT, the triples of a CONSTRUCT or DESCRIBE or of a Graph Store GET,
 // the items of a JSON-RPC listing (teams, findings, facts, conflicts,
-// namespaces, graphs). A response that would hold more is not sent: the
+// namespaces, graphs; the listings of a batch, which answer in one
+// response, together: the call that would pass the limit fails with its
+// own error object). A response that would hold more is not sent: the
 // request fails with ErrTooManyResults before any result is sent, never
 // with a silently truncated result (default 1,000,000; n ≤ 0 keeps the
 // default). It bounds the triples of a Graph Store PUT or POST body too,

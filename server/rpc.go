@@ -67,8 +67,11 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 		}
 		out := []rpcResponse{}
 		start := time.Now()
+		// The batch's calls answer in one response: their listings share
+		// the limit of results per response (rpcCtx.checkCount).
+		ctx := context.WithValue(r.Context(), batchKey{}, &batchBudget{left: s.opts.maxResults})
 		for _, raw := range batch {
-			if resp, ok := s.call(r.Context(), ns, raw); ok {
+			if resp, ok := s.call(ctx, ns, raw); ok {
 				out = append(out, resp)
 			}
 		}
