@@ -342,3 +342,34 @@ func TestWrite_WaitForTheLockEndsWithTheContext(t *testing.T) {
 	}
 	checkContent(t, ns, []quad.Quad{q("held", "p", quad.String("1"), nil)})
 }
+
+// TestOpen_CreatesPrivateDirectory: a store's new directory (and the
+// missing ones above it) is 0700: its files are every namespace's data,
+// which nothing else guards from other users of the machine. An existing
+// directory keeps its mode.
+func TestOpen_CreatesPrivateDirectory(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	base := t.TempDir()
+	dir := filepath.Join(base, "a", "store")
+	s := openStore(t, dir, cortex.DefaultOptions())
+	if _, err := s.Namespace(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v, %v; want mode 0700", d, fi.Mode(), err)
+		}
+	}
+	shared := filepath.Join(base, "shared")
+	if err := os.Mkdir(shared, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o750); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	openStore(t, shared, cortex.DefaultOptions())
+	if fi, err := os.Stat(shared); err != nil || fi.Mode().Perm() != 0o750 {
+		t.Fatalf("existing directory: %v, %v; want its mode kept (0750)", fi.Mode(), err)
+	}
+}

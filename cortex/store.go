@@ -16,8 +16,10 @@ type Store struct {
 	e *engine.Store
 }
 
-// Open opens the store in dir, creating the directory and an empty store if
-// needed. With opts.WithInMemory(true), dir is ignored and nothing is written
+// Open opens the store in dir, creating the directory (mode 0700, as a
+// database's data directory: its files hold every namespace's data, which
+// a server's tokens do not guard against other users of the machine) and
+// an empty store if needed; an existing directory keeps its mode. With opts.WithInMemory(true), dir is ignored and nothing is written
 // to disk. If another process has the store open, Open returns an error
 // matching ErrLocked (a *LockedError naming the directory) without waiting.
 //

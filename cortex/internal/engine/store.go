@@ -150,7 +150,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			if err := checkStoreDir(dir); err != nil {
 				return nil, err
 			}
-		} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		} else if err := os.MkdirAll(dir, 0o700); err != nil {
+			// 0700: the store is all of its namespaces' data, and a
+			// server's tokens keep only its socket and port private.
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
 		l, err := lockDir(dir, opts.readOnly)
