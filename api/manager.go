@@ -77,6 +77,7 @@ type TaskBoard interface {
 	Thread(ctx context.Context, teamID, id string) ([]teammanager.Message, error)
 	History(ctx context.Context, teamID string, limit int) ([]teammanager.Message, error)
 	ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error
+	MailboxRetention(ctx context.Context, teamID string) (maxAge time.Duration, perAgent int, err error)
 }
 
 var _ TeamManager = (*teammanager.Manager)(nil)

@@ -145,7 +145,8 @@ type MessagesMarked struct {
 	Messages []string `json:"messages"`
 }
 
-// MailRetention is the result of mail retention (teams.chat.configure):
+// MailRetention is the result of mail retention (teams.chat.configure,
+// teams.chat.retention):
 // each member's inbox keeps at most perAgent messages and none older than
 // maxAge seconds (0: whatever their age).
 type MailRetention struct {

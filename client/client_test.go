@@ -101,6 +101,7 @@ var behaviours = []struct {
 	{"Merge_ConflictFlagAndResolve", testMergeConflictFlagAndResolve},
 	{"EmptyIDsAndNilArguments", testEmptyIDsAndNilArguments},
 	{"InvalidValuesSameSentinel", testInvalidValuesSameSentinel},
+	{"MailboxRetention", testMailboxRetention},
 }
 
 // TestTeamManager runs each behaviour against each backend.
@@ -702,5 +703,25 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 		if n, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(data), format); err != nil || n != 1 {
 			t.Errorf("ImportFindings as %q: %d, %v", format, n, err)
 		}
+	}
+}
+
+// testMailboxRetention: a team's mailbox retention reads as the defaults
+// until it is configured, then as configured; an unknown team is
+// ErrUnknownTeam.
+func testMailboxRetention(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b")})
+	age, n, err := tm.MailboxRetention(ctx, "t")
+	if err != nil || age != teammanager.DefaultMailMaxAge || n != teammanager.DefaultMailPerAgent {
+		t.Fatalf("retention of a new team: %v, %d, %v", age, n, err)
+	}
+	if err := tm.ConfigureMailbox(ctx, "t", time.Hour, 7); err != nil {
+		t.Fatal(err)
+	}
+	if age, n, err = tm.MailboxRetention(ctx, "t"); err != nil || age != time.Hour || n != 7 {
+		t.Fatalf("retention after ConfigureMailbox(1h, 7): %v, %d, %v", age, n, err)
+	}
+	if _, _, err := tm.MailboxRetention(ctx, "nosuch"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("retention of an unknown team: %v, want ErrUnknownTeam", err)
 	}
 }

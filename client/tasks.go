@@ -309,6 +309,20 @@ func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge tim
 	return c.Call(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
 }
 
+// MailboxRetention returns the retention of a team's mailbox
+// (teams.chat.retention).
+func (c *Client) MailboxRetention(ctx context.Context, teamID string) (time.Duration, int, error) {
+	var r api.MailRetention
+	if err := c.Call(ctx, "teams.chat.retention", map[string]string{"team": teamID}, &r); err != nil {
+		return 0, 0, err
+	}
+	age, err := r.Age()
+	if err != nil {
+		return 0, 0, err
+	}
+	return age, r.PerAgent, nil
+}
+
 func (c *Client) messagesCall(ctx context.Context, method string, params any) ([]teammanager.Message, error) {
 	var ms []api.Message
 	if err := c.Call(ctx, method, params, &ms); err != nil {

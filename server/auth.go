@@ -102,6 +102,7 @@ var roles = map[string]Role{
 	"rpc teams.chat.inbox":           RoleRead,
 	"rpc teams.chat.mark":            RoleWrite,
 	"rpc teams.chat.configure":       RoleWrite,
+	"rpc teams.chat.retention":       RoleRead,
 	"rpc workflows.start":            RoleWrite,
 	"rpc workflows.get":              RoleRead,
 	"rpc workflows.list":             RoleRead,

@@ -114,6 +114,7 @@ var methods = map[string]method{
 	"teams.chat.inbox":           {access: accessRead, run: teamsChatInbox},
 	"teams.chat.mark":            {access: accessWrite, run: teamsChatMark},
 	"teams.chat.configure":       {access: accessWrite, run: teamsChatConfigure},
+	"teams.chat.retention":       {access: accessRead, run: teamsChatRetention},
 
 	// Workflow runs and their pull API (methods_workflows.go).
 	"workflows.start":          {access: accessCreate, run: workflowsStart},

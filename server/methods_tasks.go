@@ -542,6 +542,20 @@ func teamsChatConfigure(ctx context.Context, c *rpcCtx, params json.RawMessage) 
 	return p, nil
 }
 
+// teamsChatRetention: {team} -> api.MailRetention: the retention of the
+// team's mailbox (the defaults until it is configured).
+func teamsChatRetention(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p teamParams
+	if err := p.decode(params); err != nil {
+		return nil, err
+	}
+	age, n, err := c.m.MailboxRetention(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	return api.MailRetention{Team: p.Team, MaxAge: age.Seconds(), PerAgent: n}, nil
+}
+
 // taskWithReason runs a task control that takes a reason ({team, task,
 // agent, reason}) and returns the task.
 func taskWithReason(ctx context.Context, params json.RawMessage, fn func(ctx context.Context, team, agent, task, reason string) (teammanager.Task, error)) (any, error) {

@@ -418,6 +418,24 @@ func (m *Manager) ConfigureMailbox(ctx context.Context, teamID string, maxAge ti
 	})
 }
 
+// MailboxRetention returns the retention of team teamID's mailbox (see
+// ConfigureMailbox): the defaults until it is configured. ErrUnknownTeam
+// for a team that does not exist. It writes nothing.
+func (m *Manager) MailboxRetention(ctx context.Context, teamID string) (maxAge time.Duration, perAgent int, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	err = m.boardRead(ctx, func(b *boardTx) error {
+		st, err := b.readBoard(teamID)
+		if err == nil {
+			maxAge, perAgent = st.mailRetention()
+		}
+		return err
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w", teamID, err)
+	}
+	return maxAge, perAgent, nil
+}
+
 // messageQuads returns the quads of m in its team's mail graph.
 func (m *Manager) messageQuads(msg *Message) []quad.Quad {
 	x := m.ns

@@ -61,16 +61,18 @@ Example:
 			markCommand(e, teammanager.MsgArchived),
 			{
 				Name:      "retention",
-				Usage:     "set how many messages, and how old, each member's inbox keeps",
+				Usage:     "show or set how many messages, and how old, each member's inbox keeps",
 				ArgsUsage: "TEAM",
-				Description: `Sends enforce it: the oldest messages go first, and a message no inbox holds
-any more is removed. Both values are set; the one not given takes its default.
+				Description: `Without flags, shows the team's retention (it writes nothing). With --max-age,
+--per-agent or both, sets them; the one not given keeps its current value. A
+team starts with 720h (30 days) and 1000 messages. Sends enforce it: the
+oldest messages go first, and a message no inbox holds any more is removed.
 
 Example:
    cortexctl mail retention TEAM --max-age 168h --per-agent 200`,
 				Flags: withOutput(
-					&cli.DurationFlag{Name: "max-age", Usage: "remove messages older than this (0: whatever their age)", Value: teammanager.DefaultMailMaxAge},
-					&cli.Int64Flag{Name: "per-agent", Usage: "messages each inbox keeps (≥ 1)", Value: teammanager.DefaultMailPerAgent}),
+					&cli.DurationFlag{Name: "max-age", Usage: "remove messages older than this (0: whatever their age)"},
+					&cli.Int64Flag{Name: "per-agent", Usage: "messages each inbox keeps (≥ 1)"}),
 				Action: func(c *cli.Context) error { return mailRetention(c, e) },
 			},
 			{
@@ -238,16 +240,35 @@ func mailRetention(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	setAge, setN := c.IsSet("max-age"), c.IsSet("per-agent")
 	age, n := c.Duration("max-age"), c.Int64("per-agent")
-	if age < 0 || n < 1 || n > 1<<31 {
+	if setAge && age < 0 || setN && (n < 1 || n > 1<<31) {
 		return fmt.Errorf("%w: --max-age %s, --per-agent %d: want an age ≥ 0 and at least 1 message", errInvalid, age, n)
 	}
-	m, err := e.manager(c, accessWrite)
+	access := accessWrite
+	if !setAge && !setN {
+		access = accessRead
+	}
+	m, err := e.manager(c, access)
 	if err != nil {
 		return err
 	}
-	if err := m.ConfigureMailbox(c.Context, args[0], age, int(n)); err != nil {
-		return err
+	if !setAge || !setN {
+		curAge, curN, err := m.MailboxRetention(c.Context, args[0])
+		if err != nil {
+			return err
+		}
+		if !setAge {
+			age = curAge
+		}
+		if !setN {
+			n = int64(curN)
+		}
+	}
+	if setAge || setN {
+		if err := m.ConfigureMailbox(c.Context, args[0], age, int(n)); err != nil {
+			return err
+		}
 	}
 	return printResult(c, e.stdout, api.MailRetention{Team: args[0], MaxAge: age.Seconds(), PerAgent: int(n)}, func() error {
 		older := "none older than " + age.String()

@@ -126,3 +126,31 @@ func TestCLI_MailRetention(t *testing.T) {
 		t.Fatalf("retention --max-age 0: %q", out)
 	}
 }
+
+// TestCLI_MailRetention_ShowAndKeep: mail retention without flags shows the
+// team's retention and writes nothing; with one flag it sets that value and
+// keeps the other (it used to set the other back to its default).
+func TestCLI_MailRetention_ShowAndKeep(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	if out := mustCLI(t, dir, "mail", "retention", "crew"); out != "team crew: each inbox keeps 1,000 messages, none older than 720h0m0s\n" {
+		t.Fatalf("retention of a new team: %q", out)
+	}
+	mustCLI(t, dir, "mail", "retention", "crew", "--per-agent", "200")
+	mustCLI(t, dir, "mail", "retention", "crew", "--max-age", "1h")
+	var r api.MailRetention
+	cliJSON(t, dir, &r, "mail", "retention", "crew")
+	if r.Team != "crew" || r.PerAgent != 200 || r.MaxAge != 3600 {
+		t.Fatalf("after --per-agent 200 then --max-age 1h: %+v, want 200 messages and 3600 s", r)
+	}
+	if !throughServer { // (a server opens the store for writing, whatever the command)
+		before := dirState(t, dir)
+		mustCLI(t, dir, "mail", "retention", "crew")
+		if after := dirState(t, dir); after != before {
+			t.Fatalf("mail retention without flags wrote to the store:\n%s\n%s", before, after)
+		}
+	}
+	if r := runCLI(t, dir, "", "mail", "retention", "nosuch"); r.code != exitNotFound {
+		t.Fatalf("retention of an unknown team: exit %d\n%s", r.code, r.stderr)
+	}
+}
