@@ -1057,6 +1057,53 @@ func (e *Engine) settleTeam(ctx context.Context, rec *record) (*record, error) {
 	if err := e.writeBallots(ctx, rec); err != nil {
 		return nil, err
 	}
+	// Members follow the run's steps. A second pass is for another
+	// driver that finished the run's last step after this one read the
+	// run: the run is then merging while the members this one saw working
+	// are not finished yet (that driver moves them too; either may go
+	// first, moveMember takes what the other did).
+	var team teammanager.Team
+	for pass := 0; ; pass++ {
+		var err error
+		if rec, err = e.moveMembers(ctx, rec); err != nil {
+			return nil, err
+		}
+		if rec.Status != RunMerging {
+			return rec, nil
+		}
+		if team, err = e.tm.GetTeam(ctx, rec.Team); err != nil {
+			return nil, fmt.Errorf("run %s: %w", rec.ID, err)
+		}
+		if teammanager.Finished(team.Status) {
+			break
+		}
+		if pass > 0 {
+			return nil, fmt.Errorf("run %s: team %s is %s while the run is merging", rec.ID, team.ID, team.Status)
+		}
+		if rec, err = e.load(ctx, e.n, rec.ID); err != nil { // as the other driver left it
+			return nil, err
+		}
+	}
+	if !team.Merged && team.Status == teammanager.Completed || team.MergePending != "" {
+		if _, err := e.tm.MergeTeamResults(ctx, rec.Team); err != nil {
+			return nil, fmt.Errorf("run %s: merge: %w", rec.ID, err)
+		}
+	}
+	return e.update(ctx, rec.ID, func(c *change, _ *Def, _ *plan) error {
+		if c.rec.Status != RunMerging {
+			return nil // another caller finished it
+		}
+		st, msg := c.rec.outcome()
+		c.run(st, SystemActor, msg)
+		c.rec.Error = msg
+		return nil
+	})
+}
+
+// moveMembers moves the run's members as far as its steps put them
+// (record.desiredMembers; a led run's workers by their outcomes once it
+// merges) and records where they are; it returns the run as recorded.
+func (e *Engine) moveMembers(ctx context.Context, rec *record) (*record, error) {
 	moved := map[string]teammanager.Status{}
 	desired := rec.desiredMembers()
 	if rec.Type.Led() && (rec.Status == RunMerging || rec.Status.Finished()) {
@@ -1099,30 +1146,7 @@ func (e *Engine) settleTeam(ctx context.Context, rec *record) (*record, error) {
 			return nil, err
 		}
 	}
-	if rec.Status != RunMerging {
-		return rec, nil
-	}
-	team, err := e.tm.GetTeam(ctx, rec.Team)
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", rec.ID, err)
-	}
-	if !teammanager.Finished(team.Status) {
-		return nil, fmt.Errorf("run %s: team %s is %s while the run is merging", rec.ID, team.ID, team.Status)
-	}
-	if !team.Merged && team.Status == teammanager.Completed || team.MergePending != "" {
-		if _, err := e.tm.MergeTeamResults(ctx, rec.Team); err != nil {
-			return nil, fmt.Errorf("run %s: merge: %w", rec.ID, err)
-		}
-	}
-	return e.update(ctx, rec.ID, func(c *change, _ *Def, _ *plan) error {
-		if c.rec.Status != RunMerging {
-			return nil // another caller finished it
-		}
-		st, msg := c.rec.outcome()
-		c.run(st, SystemActor, msg)
-		c.rec.Error = msg
-		return nil
-	})
+	return rec, nil
 }
 
 // moveMember moves member agent of team from have to want through the
