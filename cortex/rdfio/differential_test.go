@@ -379,42 +379,7 @@ func describeCase(c *diffCase, what string) string {
 // node or the pinned n3 package is missing (fails instead when
 // CORTEX_REQUIRE_DIFFTEST=1).
 func n3jsTool(t *testing.T) string {
-	t.Helper()
-	const install = "(cd cortex/rdfio/difftest && npm ci)"
-	unavailable := func(msg string) {
-		t.Helper()
-		if os.Getenv(requireDifftest) == "1" {
-			t.Fatalf("%s (%s=1)", msg, requireDifftest)
-		}
-		t.Skip(msg)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		unavailable("node not found: install Node.js 18 or later, then run " + install)
-	}
-	var pkg struct {
-		Dependencies map[string]string `json:"dependencies"`
-		Version      string            `json:"version"`
-	}
-	raw, err := os.ReadFile(filepath.Join(difftestDir, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &pkg); err != nil {
-		t.Fatal(err)
-	}
-	want := pkg.Dependencies["n3"]
-	raw, err = os.ReadFile(filepath.Join(difftestDir, "node_modules", "n3", "package.json"))
-	if err != nil {
-		unavailable(fmt.Sprintf("n3 %s is not installed in %s: run %s", want, difftestDir, install))
-	}
-	pkg.Version = ""
-	if err := json.Unmarshal(raw, &pkg); err != nil {
-		t.Fatal(err)
-	}
-	if pkg.Version != want {
-		unavailable(fmt.Sprintf("n3 %s is installed in %s, the test pins %s: run %s", pkg.Version, difftestDir, want, install))
-	}
-	return difftestDir
+	return rdftest.NodeTool(t, difftestDir, "n3", requireDifftest, "(cd cortex/rdfio/difftest && npm ci)")
 }
 
 type n3Term struct {

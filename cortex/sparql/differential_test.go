@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -23,6 +21,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/rdfio/rdftest"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
@@ -506,42 +505,7 @@ func sparqlDiffCorpus(seed uint64, datasets int) []sparqlCase {
 // when node or the pinned oxigraph package is missing (fails instead when
 // CORTEX_REQUIRE_SPARQL_DIFFTEST=1).
 func oxigraphTool(t *testing.T) string {
-	t.Helper()
-	const install = "(cd cortex/sparql/difftest && npm ci)"
-	unavailable := func(msg string) {
-		t.Helper()
-		if os.Getenv(requireSparqlDifftest) == "1" {
-			t.Fatalf("%s (%s=1)", msg, requireSparqlDifftest)
-		}
-		t.Skip(msg)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		unavailable("node not found: install Node.js 18 or later, then run " + install)
-	}
-	var pkg struct {
-		Dependencies map[string]string `json:"dependencies"`
-		Version      string            `json:"version"`
-	}
-	raw, err := os.ReadFile(filepath.Join(sparqlDifftestDir, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &pkg); err != nil {
-		t.Fatal(err)
-	}
-	want := pkg.Dependencies["oxigraph"]
-	raw, err = os.ReadFile(filepath.Join(sparqlDifftestDir, "node_modules", "oxigraph", "package.json"))
-	if err != nil {
-		unavailable(fmt.Sprintf("oxigraph %s is not installed in %s: run %s", want, sparqlDifftestDir, install))
-	}
-	pkg.Version = ""
-	if err := json.Unmarshal(raw, &pkg); err != nil {
-		t.Fatal(err)
-	}
-	if pkg.Version != want {
-		unavailable(fmt.Sprintf("oxigraph %s is installed in %s, the test pins %s: run %s", pkg.Version, sparqlDifftestDir, want, install))
-	}
-	return sparqlDifftestDir
+	return rdftest.NodeTool(t, sparqlDifftestDir, "oxigraph", requireSparqlDifftest, "(cd cortex/sparql/difftest && npm ci)")
 }
 
 type oxigraphAnswer struct {

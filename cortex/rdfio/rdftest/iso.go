@@ -1,5 +1,6 @@
 // Package rdftest holds helpers for testing code that produces RDF: dataset
-// isomorphism (blank node bijection) and readable diffs.
+// isomorphism (blank node bijection), readable diffs, and the check of the
+// node tools that differential tests run (NodeTool).
 package rdftest
 
 import (
