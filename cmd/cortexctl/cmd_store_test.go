@@ -426,7 +426,7 @@ func TestCLI_ExportOutputFile(t *testing.T) {
 		if got := readString(t, target); got != want {
 			t.Fatalf("the link's file holds %q, want %q", got, want)
 		}
-		if names := dirNames(t, filepath.Dir(link)); len(names) != 1 {
+		if names := entries(t, filepath.Dir(link)); len(names) != 1 {
 			t.Fatalf("beside the link: %v", names)
 		}
 	})
@@ -436,10 +436,10 @@ func TestCLI_ExportOutputFile(t *testing.T) {
 		if r.code != exitInvalid || !strings.Contains(r.stderr, "export: -o "+out+" is a directory") {
 			t.Fatalf("-o DIR: exit %d (want %d), stderr %q", r.code, exitInvalid, r.stderr)
 		}
-		if names := dirNames(t, out); len(names) != 0 {
+		if names := entries(t, out); len(names) != 0 {
 			t.Fatalf("-o DIR left %v in it", names)
 		}
-		if names := dirNames(t, filepath.Dir(out)); len(names) != 1 {
+		if names := entries(t, filepath.Dir(out)); len(names) != 1 {
 			t.Fatalf("-o DIR left %v beside it", names)
 		}
 	})
@@ -452,19 +452,6 @@ func readString(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // TestCLI_GraphsStatsTakeNoArgument: graphs and stats take no argument;
