@@ -71,8 +71,8 @@ oldest messages go first, and a message no inbox holds any more is removed.
 Example:
    cortexctl mail retention TEAM --max-age 168h --per-agent 200`,
 				Flags: withOutput(
-					&cli.DurationFlag{Name: "max-age", Usage: "remove messages older than this (0: whatever their age)"},
-					&cli.Int64Flag{Name: "per-agent", Usage: "messages each inbox keeps (≥ 1)"}),
+					&cli.DurationFlag{Name: "max-age", Usage: "remove messages older than this (0: whatever their age)", DefaultText: "the current"},
+					&cli.Int64Flag{Name: "per-agent", Usage: "messages each inbox keeps (≥ 1)", DefaultText: "the current"}),
 				Action: func(c *cli.Context) error { return mailRetention(c, e) },
 			},
 			{
