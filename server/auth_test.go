@@ -522,3 +522,45 @@ func TestAuth_PutThatRemovesNeedsAdmin(t *testing.T) {
 		t.Fatalf("GET after admin PUT of nothing: %d %s, want 404 (no quads: no graph)", resp.StatusCode, body)
 	}
 }
+
+// TestMetrics_ScopedToTheTokensNamespace: /metrics shows a namespace's
+// token the series of its own namespace only, beside the server's own;
+// a request let in without a token sees every namespace's.
+func TestMetrics_ScopedToTheTokensNamespace(t *testing.T) {
+	f := tokenFile(t)
+	ts := serve(t, server.DefaultOptions().WithTokens(f))
+	for _, ns := range []string{"alpha", "beta"} {
+		// No token exists yet: the server is open on loopback.
+		if resp, body := ts.rpcAs(ns, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"x"}]}`); resp.StatusCode != http.StatusOK || strings.Contains(body, `"error"`) {
+			t.Fatalf("teams.create in %s: %d %s", ns, resp.StatusCode, body)
+		}
+	}
+	quads := func(ns string) string { return `cortex_namespace_quads{namespace="` + ns + `"} ` }
+	metrics := func(header ...string) string {
+		t.Helper()
+		resp, body := ts.do("GET", "/metrics", "", nil, header...)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("metrics: %d %s", resp.StatusCode, body)
+		}
+		return body
+	}
+	if body := metrics(); !strings.Contains(body, quads("alpha")) || !strings.Contains(body, quads("beta")) {
+		t.Fatalf("without tokens, metrics lack a namespace:\n%s", body)
+	}
+	readAlpha, _ := mint(t, f, "alpha", server.RoleRead, 0)
+	adminBeta, _ := mint(t, f, "beta", server.RoleAdmin, 0)
+	for _, tc := range []struct {
+		tok, own, other string
+	}{{readAlpha, "alpha", "beta"}, {adminBeta, "beta", "alpha"}} {
+		body := metrics(bearer(tc.tok)...)
+		if !strings.Contains(body, quads(tc.own)) {
+			t.Errorf("a token of %s: metrics lack its namespace's quads:\n%s", tc.own, body)
+		}
+		if strings.Contains(body, `namespace="`+tc.other+`"`) {
+			t.Errorf("a token of %s: metrics show namespace %s:\n%s", tc.own, tc.other, body)
+		}
+		if !strings.Contains(body, `cortex_http_requests_total{code="200",route="rpc"} 2`) || !strings.Contains(body, "# TYPE cortex_store_disk_bytes gauge") {
+			t.Errorf("a token of %s: metrics lack the server's own series:\n%s", tc.own, body)
+		}
+	}
+}

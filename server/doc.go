@@ -29,7 +29,8 @@
 //     (see events.go; teammanager.Manager.Subscribe); HEAD ends after the
 //     headers.
 //
-// And GET /healthz, GET /metrics (Prometheus text format). A route asked
+// And GET /healthz, GET /metrics (Prometheus text format; a namespace's
+// token sees that namespace's series only, beside the server's own). A route asked
 // with a method it does not serve is 405 with Allow (GET also serves
 // HEAD); a path that is no route is 404. A request body is read as it
 // is: one with a Content-Encoding (gzip ...) is 415.

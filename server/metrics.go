@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/cortexgraph/cortex/api"
 )
@@ -17,6 +18,7 @@ import (
 type metrics struct {
 	reg      *prometheus.Registry
 	handler  http.Handler
+	logger   promhttp.Logger
 	requests *prometheus.CounterVec   // by route and status code
 	latency  *prometheus.HistogramVec // by route
 	inFlight *prometheus.GaugeVec     // by route
@@ -54,11 +56,59 @@ func newMetrics(s *Server) *metrics {
 		Help: "Bytes the store takes on disk.",
 	}, func() float64 { return float64(s.store.DiskSize()) })
 	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.rpcCalls, m.merges, disk, &quadsCollector{s: s})
-	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: s.opts.logger})
+	m.logger = s.opts.logger
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: m.logger})
 	return m
 }
 
-func (m *metrics) serve(w http.ResponseWriter, r *http.Request) { m.handler.ServeHTTP(w, r) }
+// serve answers GET /metrics. A request with a namespace's token sees the
+// series of that namespace only (those with a namespace label, such as
+// cortex_namespace_quads) beside the server's own, which name no
+// namespace: a tenant learns neither the names nor the sizes of the
+// others. A request let in without a token (a Unix socket, a loopback
+// server with no token yet) sees every namespace's.
+func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
+	pr, _ := r.Context().Value(principalKey{}).(principal)
+	if pr.anyone || pr.tok == nil {
+		m.handler.ServeHTTP(w, r)
+		return
+	}
+	scoped := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		mfs, err := m.reg.Gather()
+		return onlyNamespace(mfs, pr.tok.Namespace), err
+	})
+	promhttp.HandlerFor(scoped, promhttp.HandlerOpts{ErrorLog: m.logger}).ServeHTTP(w, r)
+}
+
+// onlyNamespace returns mfs without the metrics whose namespace label
+// names another namespace than ns; a family left with none is dropped.
+func onlyNamespace(mfs []*dto.MetricFamily, ns string) []*dto.MetricFamily {
+	out := mfs[:0]
+	for _, mf := range mfs {
+		kept := mf.Metric[:0]
+		for _, mt := range mf.Metric {
+			if other(mt.GetLabel(), ns) {
+				continue
+			}
+			kept = append(kept, mt)
+		}
+		if mf.Metric = kept; len(kept) > 0 {
+			out = append(out, mf)
+		}
+	}
+	return out
+}
+
+// other reports whether labels have a namespace label of another
+// namespace than ns.
+func other(labels []*dto.LabelPair, ns string) bool {
+	for _, l := range labels {
+		if l.GetName() == "namespace" && l.GetValue() != ns {
+			return true
+		}
+	}
+	return false
+}
 
 // instrument counts the requests of h under route, those in flight, and
 // times them.
