@@ -114,6 +114,9 @@ func TestRPC_TaskErrors(t *testing.T) {
 		{"unknown task", "teams.task.get", map[string]any{"team": "crew", "task": "T7"}, 3, "unknown task"},
 		{"member creates", "teams.create_task", map[string]any{"team": "crew", "agent": "bob", "subject": "x"}, 4, "not allowed"},
 		{"cycle", "teams.update_task", map[string]any{"team": "crew", "agent": "ann", "task": "T1", "blocked_by": []string{"T1"}}, 7, "T1"},
+		{"blocked by no task", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "b", "blocked_by": []string{"T9"}}, 3, `blocked_by "T9": no such task`},
+		{"reply to no message", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "status", "body": "x", "reply_to": "M9"}, 3, `reply to "M9": no such message`},
+		{"about no task", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "status", "body": "x", "task": "T9"}, 3, `task "T9": no such task`},
 		{"bad status", "teams.list_tasks", map[string]any{"team": "crew", "status": "done"}, 7, "done"},
 		{"bad message type", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "gossip", "body": "x"}, 7, "gossip"},
 		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "lease"},
@@ -130,7 +133,7 @@ func TestRPC_TaskErrors(t *testing.T) {
 			if r.Error == nil {
 				t.Fatalf("no error; result %s", r.Result)
 			}
-			if r.Error.Data.ExitCode != tc.exit || !strings.Contains(r.Error.Message, tc.msg) {
+			if r.Error.Data.ExitCode != tc.exit || r.Error.Data.Kind != string(api.KindOf(tc.exit)) || !strings.Contains(r.Error.Message, tc.msg) {
 				t.Fatalf("error %q %+v; want exit %d and %q", r.Error.Message, r.Error.Data, tc.exit, tc.msg)
 			}
 		})

@@ -121,7 +121,9 @@ var (
 	// (or the agent is not one of its recipients).
 	ErrUnknownMessage = errors.New("unknown message")
 	// ErrInvalidTask means a task or task update failed validation (empty
-	// subject, priority out of range, bad blocked_by, bad comment kind).
+	// subject, priority out of range, bad blocked_by, bad comment kind; an
+	// unknown assignee or blocked_by also wraps ErrUnknownAgent or
+	// ErrUnknownTask).
 	ErrInvalidTask = errors.New("invalid task")
 	// ErrTaskCycle means blocked_by would make a cycle (see *CycleError).
 	ErrTaskCycle = errors.New("task dependency cycle")
@@ -140,7 +142,8 @@ var (
 	// without completing: the claim failed it instead.
 	ErrCircuitOpen = errors.New("task dispatch limit reached")
 	// ErrInvalidMessage means a message failed validation (unknown type,
-	// recipient, empty body, reply to an unknown message).
+	// empty body; a recipient, reply or task the team does not have, which
+	// also wrap ErrUnknownAgent, ErrUnknownMessage or ErrUnknownTask).
 	ErrInvalidMessage = errors.New("invalid message")
 )
 

@@ -142,7 +142,9 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 // a message of the team (the reply joins its thread), Task a task of the
 // team and each attachment an absolute IRI; otherwise it fails with an
 // error wrapping ErrInvalidMessage (ErrUnknownAgent for a sender that is
-// not a member; both for a recipient that is not one) and sends nothing. A delegate_work message is checked
+// not a member; both for a recipient that is not one; also ErrUnknownMessage
+// for a ReplyTo, ErrUnknownTask for a Task, that the team does not have)
+// and sends nothing. A delegate_work message is checked
 // against the delegation rules of the sender and of each recipient
 // (Config.WithDelegation): a refused one fails with a *DelegationError
 // (ErrNotAllowed) and sends nothing.
@@ -263,8 +265,10 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		}
 	}
 	if msg.Task != "" {
-		if _, err := b.loadTask(team, msg.Task); err != nil {
-			return bad("task %q: %v", msg.Task, err)
+		if _, err := b.loadTask(team, msg.Task); errors.Is(err, ErrUnknownTask) {
+			return Message{}, fmt.Errorf("%w: task %q: no such task in team %s: %w", ErrInvalidMessage, msg.Task, team, ErrUnknownTask)
+		} else if err != nil {
+			return Message{}, err
 		}
 	}
 	n := st.Messages + 1
@@ -273,7 +277,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	if msg.ReplyTo != "" {
 		parent, err := b.loadMessage(team, msg.ReplyTo)
 		if errors.Is(err, ErrUnknownMessage) {
-			return bad("reply to %q: no such message in team %s", msg.ReplyTo, team)
+			return Message{}, fmt.Errorf("%w: reply to %q: no such message in team %s: %w", ErrInvalidMessage, msg.ReplyTo, team, ErrUnknownMessage)
 		} else if err != nil {
 			return Message{}, err
 		}

@@ -134,7 +134,8 @@ func (m *Manager) boardRead(ctx context.Context, fn func(b *boardTx) error) erro
 // is within ±MaxTaskPriority; the assignee, if any, is a member that may
 // work (never the lead unless the board allows it; never a member whose
 // status is completed or failed: ErrMemberFinished); every blocked_by names
-// an unfinished task of the same team (all ErrInvalidTask). The task is
+// an unfinished task of the same team (all ErrInvalidTask; a blocked_by
+// that names no task of the team also ErrUnknownTask). The task is
 // pending, and ready (claimable, dispatchable) once its blockers complete.
 // Assigning the task to another member is a delegation: the rules of
 // Config.WithDelegation apply (a *DelegationError, ErrNotAllowed).
@@ -247,7 +248,9 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 		}
 		bt, err := b.loadTask(t.Team, id)
 		if errors.Is(err, ErrUnknownTask) {
-			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s", ErrInvalidTask, id, t.Team)
+			// Both kinds: an invalid task, blocked by an unknown one (exit
+			// 3, as an unknown assignee).
+			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s: %w", ErrInvalidTask, id, t.Team, ErrUnknownTask)
 		} else if err != nil {
 			return nil, err
 		}

@@ -210,6 +210,8 @@ func TestCLI_TaskErrors(t *testing.T) {
 		{"complete unclaimed", []string{"tasks", "complete", "crew", "T1", "--as", "bob"}, exitConflict, "cannot"},
 		{"bad status", []string{"tasks", "list", "crew", "--status", "done"}, exitInvalid, "done"},
 		{"cycle", []string{"tasks", "update", "crew", "T1", "--blocked-by", "T2"}, exitInvalid, "T1 → T2 → T1"},
+		{"created blocked by no task", []string{"tasks", "create", "crew", "x", "--blocked-by", "T99"}, exitNotFound, `blocked_by "T99": no such task in team crew: unknown task`},
+		{"updated blocked by no task", []string{"tasks", "update", "crew", "T2", "--blocked-by", "T99"}, exitNotFound, `blocked_by "T99": no such task in team crew: unknown task`},
 		{"priority out of range", []string{"tasks", "create", "crew", "x", "--priority", "2000000000"}, exitInvalid, "--priority"},
 		{"bad max dispatches", []string{"tasks", "board", "crew", "--max-dispatches", "500"}, exitInvalid, "max-dispatches"},
 		{"lead not a member", []string{"tasks", "board", "crew", "--lead", "zed"}, exitNotFound, "zed"},
