@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -98,4 +100,26 @@ func ReadStats(ctx context.Context, s *cortex.Store, dir string, n *cortex.Names
 type NamespaceDeleted struct {
 	Namespace string `json:"namespace"`
 	Deleted   bool   `json:"deleted"`
+}
+
+// errStopGraph ends CheckGraph's look at a graph's first quad.
+var errStopGraph = errors.New("stop")
+
+// CheckGraph checks that graph g of namespace n (of namespace name ns, for
+// the message) exists: that it holds a quad. A nil g (the default graph,
+// or every graph) always exists. A named graph that holds nothing is an
+// error wrapping ErrNotFound (exit 3: `export --graph IRI`, and the Graph
+// Store Protocol's 404). It reads at most one quad.
+func CheckGraph(ctx context.Context, n *cortex.Namespace, ns string, g quad.Value) error {
+	if g == nil {
+		return nil
+	}
+	err := n.EachQuad(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph}, func(quad.Quad) error { return errStopGraph })
+	switch {
+	case errors.Is(err, errStopGraph):
+		return nil
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("%w: graph %s in namespace %s", ErrNotFound, rdfio.FormatTerm(g), ns)
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -121,23 +120,6 @@ func (s *Server) serveData(w http.ResponseWriter, r *http.Request, ns string) {
 // errStop ends an EachQuad early.
 var errStop = errors.New("stop")
 
-// graphExists reports whether t holds a quad (the default graph always
-// exists).
-func graphExists(ctx context.Context, n *cortex.Namespace, t graphTarget) (bool, error) {
-	if t.graph == nil {
-		return true, nil
-	}
-	found := false
-	err := n.EachQuad(ctx, cortex.Pattern{Graph: t.graph, Scope: t.scope}, func(quad.Quad) error {
-		found = true
-		return errStop
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		return false, err
-	}
-	return found, nil
-}
-
 func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t graphTarget) error {
 	mt, err := negotiate(r.Header.Get("Accept"), rdfMediaTypes(gspFormats))
 	if err != nil {
@@ -147,10 +129,8 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	if err != nil {
 		return err
 	}
-	if ok, err := graphExists(r.Context(), n, t); err != nil {
+	if err := api.CheckGraph(r.Context(), n, ns, t.graph); err != nil {
 		return err
-	} else if !ok {
-		return fmt.Errorf("%w: %s in namespace %s", api.ErrNotFound, t, ns)
 	}
 	f, err := rdfio.ByMediaType(mt)
 	if err != nil {

@@ -208,8 +208,10 @@ func exportParams(r *http.Request) (quad.Value, cortex.Scope, error) {
 // graph's) in the format of the Accept header (N-Quads, Turtle or
 // N-Triples; no header: N-Quads), without prefixes, as
 // cortex.Namespace.Export writes them: N-Triples and Turtle carry no
-// graph names, several graphs are the union of their triples. A graph
-// that holds nothing is an empty export, not an error. The export is
+// graph names, several graphs are the union of their triples. A named
+// graph that holds nothing does not exist: 404, kind not_found (the
+// default graph, or a namespace, that holds nothing is an empty export).
+// The export is
 // written in full into a spool (limits.go) before it is sent, its number
 // of quads in the Cortex-Quads header; it holds a query turn
 // (WithMaxQueries) meanwhile, and is not bounded by the limit of results
@@ -245,6 +247,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, ns string) error
 		return err
 	}
 	defer release()
+	if err := api.CheckGraph(r.Context(), n, ns, g); err != nil {
+		return err
+	}
 	var count int64
 	return s.respond(w, r, mt, func(out io.Writer) error {
 		defer release()

@@ -47,3 +47,29 @@ func TestImport_RelativeIRIs(t *testing.T) {
 		}
 	}
 }
+
+// TestExport_MissingGraph: GET /ns/NS/export?graph=IRI of a graph that
+// holds no quad is 404 (kind not_found, exit code 3), as the Graph Store
+// Protocol's GET of it is; the default graph always exists (an empty
+// export), and a graph that holds quads is exported.
+func TestExport_MissingGraph(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> <http://ex/o> .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	for _, path := range []string{"/ns/acme/export?graph=http%3A%2F%2Fex%2Fnope", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fnope"} {
+		resp, body := ts.do("GET", path, "", nil, "Accept", "application/n-triples")
+		if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Cortex-Error-Kind") != "not_found" || resp.Header.Get("Cortex-Exit-Code") != "3" ||
+			!strings.Contains(body, "graph <http://ex/nope> in namespace acme") {
+			t.Errorf("GET %s: %d %s %s %q, want 404 not_found 3", path, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), resp.Header.Get("Cortex-Exit-Code"), body)
+		}
+	}
+	for path, want := range map[string]string{
+		"/ns/acme/export?graph=default":             "",
+		"/ns/acme/export?graph=http%3A%2F%2Fex%2Fg": "<http://ex/a> <http://ex/p> <http://ex/o> .\n",
+	} {
+		if resp, body := ts.do("GET", path, "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusOK || body != want {
+			t.Errorf("GET %s: %d %q, want 200 %q", path, resp.StatusCode, body, want)
+		}
+	}
+}

@@ -70,7 +70,8 @@ Examples:
 			Name:  "export",
 			Usage: "write the namespace (or one graph) as N-Quads, N-Triples or Turtle",
 			Description: `Without --graph every graph of the namespace is written. --graph IRI selects
-one named graph, --graph default the default graph. N-Triples and Turtle
+one named graph (one that holds no quad does not exist: exit 3, nothing
+written), --graph default the default graph. N-Triples and Turtle
 carry no graph names: several graphs are written as the union of their
 triples. The format is --format, else -o's extension (.nq .nt .ttl; another
 extension is an error), else N-Quads. -o FILE is written to a temporary
@@ -629,7 +630,9 @@ func exportCmd(c *cli.Context, e *env) error {
 // exporter returns the function that exports the selected quads (graph,
 // as --graph gives it, read into g and scope) in format, and their
 // number if known (for the progress bar): through the server the command
-// goes through, or from the namespace itself.
+// goes through, or from the namespace itself. A named graph g that holds
+// no quad is an error wrapping api.ErrNotFound (through a server, when
+// the function runs), before anything is written.
 func (e *env) exporter(ctx context.Context, graph string, g quad.Value, scope cortex.Scope, format string) (func(io.Writer, func(int64)) (int64, error), int64, error) {
 	rc, err := e.remote()
 	if err != nil {
@@ -645,6 +648,9 @@ func (e *env) exporter(ctx context.Context, graph string, g quad.Value, scope co
 	}
 	ns, err := e.namespace(ctx, accessRead)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := api.CheckGraph(ctx, ns, ns.Name(), g); err != nil {
 		return nil, 0, err
 	}
 	total, _ := ns.Size(ctx)

@@ -202,6 +202,49 @@ func TestCLI_ExitCodes(t *testing.T) {
 	}
 }
 
+// TestCLI_ExportMissingGraph: export --graph of a named graph that holds
+// no quad (one that does not exist) exits 3 saying so and writes nothing,
+// neither to standard output nor to -o (an existing file keeps its
+// content); the default graph always exists, so its export is empty.
+func TestCLI_ExportMissingGraph(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "g.nq", "<http://example.org/s> <http://example.org/p> <http://example.org/o> <http://example.org/g1> .\n"))
+	out := filepath.Join(t.TempDir(), "out.nq")
+	if err := os.WriteFile(out, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		msg    string
+	}{
+		{"missing graph", []string{"export", "--graph", "http://example.org/nope"}, exitNotFound, "",
+			"not found: graph <http://example.org/nope> in namespace default"},
+		{"missing graph to a file", []string{"export", "--graph", "<http://example.org/nope>", "-o", out, "--json"}, exitNotFound, "",
+			"not found: graph <http://example.org/nope> in namespace default"},
+		{"missing graph as N-Triples", []string{"export", "--graph", "http://example.org/nope", "-f", "nt"}, exitNotFound, "",
+			"not found: graph <http://example.org/nope> in namespace default"},
+		{"empty default graph", []string{"export", "--graph", "default"}, exitOK, "", ""},
+		{"named graph", []string{"export", "--graph", "http://example.org/g1", "-f", "nt"}, exitOK,
+			"<http://example.org/s> <http://example.org/p> <http://example.org/o> .\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || r.stdout != tc.stdout || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stdout %q (want %q), stderr %q (want %q)", r.code, tc.code, r.stdout, tc.stdout, r.stderr, tc.msg)
+			}
+		})
+	}
+	if b, err := os.ReadFile(out); err != nil || string(b) != "keep\n" {
+		t.Fatalf("-o file after exports of a missing graph: %q, %v", b, err)
+	}
+	if names := entries(t, filepath.Dir(out)); len(names) != 1 {
+		t.Fatalf("files beside -o after exports of a missing graph: %v", names)
+	}
+}
+
 // TestCLI_ImportUnclosedCollection is issue #16: an unclosed Turtle
 // collection used to swallow the rest of the file and import with exit 0.
 func TestCLI_ImportUnclosedCollection(t *testing.T) {
