@@ -132,7 +132,8 @@ func (s *stoppableReader) stop() { s.stopped.Store(true) }
 type ExportOptions struct {
 	Format string // rdfio format name or extension: nquads or nq (""), turtle or ttl, ntriples or nt
 	// Graph selects the quads: "" every graph, "default" the default
-	// graph, else a graph IRI.
+	// graph, else a graph IRI (one that holds no quad does not exist:
+	// an error matching api.ErrNotFound).
 	Graph string
 }
 

@@ -94,8 +94,11 @@ func TestClient_ImportExport(t *testing.T) {
 	if g1, n := export(t, c, client.ExportOptions{Graph: "http://ex/g1", Format: "ntriples"}); n != 1 || g1 != "<http://ex/s> <http://ex/p> \"one\" .\n" {
 		t.Fatalf("export of g1 (%d): %q", n, g1)
 	}
-	if none, n := export(t, c, client.ExportOptions{Graph: "http://ex/none"}); n != 0 || none != "" {
-		t.Fatalf("export of a graph with nothing (%d): %q", n, none)
+	// A graph that holds nothing does not exist: not found, and nothing
+	// written.
+	var none bytes.Buffer
+	if n, err := c.Export(ctx, &none, client.ExportOptions{Graph: "http://ex/none"}); !errors.Is(err, api.ErrNotFound) || n != 0 || none.Len() != 0 {
+		t.Fatalf("export of a graph with nothing: %d, %v, %q; want not found", n, err, none.String())
 	}
 	ttl, _ := export(t, c, client.ExportOptions{Format: "turtle"})
 	if strings.Contains(ttl, "@prefix") || !strings.Contains(ttl, "<http://ex/s>") {
