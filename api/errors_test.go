@@ -42,6 +42,9 @@ func TestClassify(t *testing.T) {
 		{"invalid task", teammanager.ErrInvalidTask, api.ExitInvalid, api.KindInvalid},
 		{"task cycle", &teammanager.CycleError{Cycle: []string{"T1", "T2", "T1"}}, api.ExitInvalid, api.KindInvalid},
 		{"invalid message", teammanager.ErrInvalidMessage, api.ExitInvalid, api.KindInvalid},
+		{"malformed id", &teammanager.IDError{Unknown: teammanager.ErrUnknownAgent}, api.ExitInvalid, api.KindInvalid},
+		{"malformed recipient", fmt.Errorf("%w: recipient: %w", teammanager.ErrInvalidMessage, &teammanager.IDError{Unknown: teammanager.ErrUnknownAgent}), api.ExitInvalid, api.KindInvalid},
+		{"blocked by no task", fmt.Errorf("%w: blocked_by: %w", teammanager.ErrInvalidTask, teammanager.ErrUnknownTask), api.ExitNotFound, api.KindNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, kind := api.Classify(tc.err)

@@ -24,6 +24,7 @@ var errorNames = []struct {
 	name string
 	err  error
 }{
+	{"invalid_id", teammanager.ErrInvalidID},
 	{"unknown_team", teammanager.ErrUnknownTeam},
 	{"unknown_agent", teammanager.ErrUnknownAgent},
 	{"unknown_conflict", teammanager.ErrUnknownConflict},

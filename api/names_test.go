@@ -39,6 +39,7 @@ func TestErrorNames(t *testing.T) {
 		{teammanager.ErrInvalidPlan, []string{"invalid_plan"}},
 		{teammanager.ErrInvalidEventID, []string{"invalid_event_id"}},
 		{teammanager.ErrStrategyPanicked, []string{"strategy_panicked"}},
+		{fmt.Errorf("team %q: %w", "a/b", &teammanager.IDError{Unknown: teammanager.ErrUnknownTeam}), []string{"invalid_id", "unknown_team"}},
 	} {
 		got := api.ErrorNames(tc.err)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {

@@ -14,7 +14,64 @@ var (
 	ErrUnknownAgent = errors.New("unknown agent")
 	// ErrUnknownConflict means the team has no conflict with the given id.
 	ErrUnknownConflict = errors.New("unknown conflict")
+	// ErrInvalidID means an id that no team, agent, task, message,
+	// conflict or snapshot can have ("a/b", "T0"): an error wrapping it
+	// also wraps the lookup error of its kind (ErrUnknownTeam, ...), as
+	// no such thing exists either (see *IDError).
+	ErrInvalidID = errors.New("invalid id")
 )
+
+// IDError reports a malformed id where an id of a team, agent, task,
+// message, conflict or snapshot was expected. It matches ErrInvalidID and
+// Unknown, the lookup error of its kind (ErrUnknownTeam, ...).
+type IDError struct {
+	Unknown error  // ErrUnknownTeam, ErrUnknownAgent, ...
+	Want    string // what ids of the kind look like
+}
+
+func (e *IDError) Error() string {
+	return fmt.Sprintf("%v (%v; want %s)", ErrInvalidID, e.Unknown, e.Want)
+}
+
+// Unwrap returns ErrInvalidID and e.Unknown.
+func (e *IDError) Unwrap() []error { return []error{ErrInvalidID, e.Unknown} }
+
+// unknown returns the lookup error of id, unknown (ErrUnknownTeam,
+// ErrUnknownAgent, ErrUnknownTask, ErrUnknownMessage, ErrUnknownConflict
+// or ErrUnknownSnapshot): unknown itself for a well-formed id, an
+// *IDError for one no such thing can have.
+func unknown(unknown error, id string) error {
+	var ok bool
+	var want string
+	switch unknown {
+	case ErrUnknownTeam, ErrUnknownAgent:
+		ok, want = validID(id), "1 to 64 characters of A-Z a-z 0-9 . _ @ + -"
+	case ErrUnknownTask:
+		_, ok = taskNum(id)
+		want = "T1, T2, ..."
+	case ErrUnknownMessage:
+		_, ok = msgNum(id)
+		want = "M1, M2, ..."
+	case ErrUnknownSnapshot:
+		_, ok = snapNum(id)
+		want = "S1, S2, ..."
+	case ErrUnknownConflict:
+		ok, want = validConflictID(id), "c and 32 hexadecimal digits"
+	default:
+		return unknown
+	}
+	if ok {
+		return unknown
+	}
+	return &IDError{Unknown: unknown, Want: want}
+}
+
+// validConflictID reports whether s is how conflict ids are written:
+// "c" and 32 lower-case hexadecimal digits (merge.Topic.ConflictID).
+func validConflictID(s string) bool {
+	rest, ok := strings.CutPrefix(s, "c")
+	return ok && len(rest) == 32 && strings.Trim(rest, "0123456789abcdef") == ""
+}
 
 // State errors: the operation does not fit the current state.
 var (

@@ -50,7 +50,7 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 	}
 	if f.Agent != "" {
 		if _, ok := t.Member(f.Agent); !ok {
-			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, ErrUnknownAgent)
+			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, unknown(ErrUnknownAgent, f.Agent))
 		}
 	}
 	var subject, predicate quad.Value

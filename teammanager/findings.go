@@ -101,7 +101,7 @@ func checkCanAssert(st *teamState, team, agent string) error {
 	}
 	mb, ok := t.Member(agent)
 	if !ok {
-		return fmt.Errorf("team %s: agent %q: %w", team, agent, ErrUnknownAgent)
+		return fmt.Errorf("team %s: agent %q: %w", team, agent, unknown(ErrUnknownAgent, agent))
 	}
 	if Finished(mb.Status) {
 		return fmt.Errorf("team %s: member %s is %s: %w", team, agent, mb.Status, ErrMemberFinished)
@@ -216,7 +216,7 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 	}
 	if f.Agent != "" {
 		if _, ok := t.Member(f.Agent); !ok {
-			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, ErrUnknownAgent)
+			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, unknown(ErrUnknownAgent, f.Agent))
 		}
 	}
 	var agents []string

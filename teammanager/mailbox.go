@@ -168,7 +168,7 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 			return err
 		}
 		if !st.isMember(from) {
-			return fmt.Errorf("sender %q: %w", from, ErrUnknownAgent)
+			return fmt.Errorf("sender %q: %w", from, unknown(ErrUnknownAgent, from))
 		}
 		if msg.Type == MsgDelegateWork {
 			to := msg.To
@@ -249,7 +249,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		case !st.isMember(a):
 			// Both kinds: an invalid message, to an unknown agent (exit 3,
 			// as an unknown assignee of a task).
-			return Message{}, fmt.Errorf("%w: recipient %q is not a member of team %s: %w", ErrInvalidMessage, a, team, ErrUnknownAgent)
+			return Message{}, fmt.Errorf("%w: recipient %q is not a member of team %s: %w", ErrInvalidMessage, a, team, unknown(ErrUnknownAgent, a))
 		case a == from && !system:
 			return bad("%s cannot send a message to itself", a)
 		}
@@ -266,7 +266,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	}
 	if msg.Task != "" {
 		if _, err := b.loadTask(team, msg.Task); errors.Is(err, ErrUnknownTask) {
-			return Message{}, fmt.Errorf("%w: task %q: no such task in team %s: %w", ErrInvalidMessage, msg.Task, team, ErrUnknownTask)
+			return Message{}, fmt.Errorf("%w: task %q: no such task in team %s: %w", ErrInvalidMessage, msg.Task, team, unknown(ErrUnknownTask, msg.Task))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -277,7 +277,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	if msg.ReplyTo != "" {
 		parent, err := b.loadMessage(team, msg.ReplyTo)
 		if errors.Is(err, ErrUnknownMessage) {
-			return Message{}, fmt.Errorf("%w: reply to %q: no such message in team %s: %w", ErrInvalidMessage, msg.ReplyTo, team, ErrUnknownMessage)
+			return Message{}, fmt.Errorf("%w: reply to %q: no such message in team %s: %w", ErrInvalidMessage, msg.ReplyTo, team, unknown(ErrUnknownMessage, msg.ReplyTo))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -307,7 +307,7 @@ func (b *boardTx) putMessage(m *Message) {
 func (b *boardTx) loadMessage(team, id string) (*Message, error) {
 	n, ok := msgNum(id)
 	if !ok {
-		return nil, fmt.Errorf("message %q: %w", id, ErrUnknownMessage)
+		return nil, fmt.Errorf("message %q: %w", id, unknown(ErrUnknownMessage, id))
 	}
 	vals, found, err := b.row(mailTable, mailKey(team, n))
 	if err != nil {
@@ -516,7 +516,7 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 			return err
 		}
 		if !st.isMember(agent) {
-			return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+			return fmt.Errorf("agent %q: %w", agent, unknown(ErrUnknownAgent, agent))
 		}
 		var ferr error
 		err = m.readBoardRows(ctx, inboxTable, teamID+" "+agent+" ", func(key string, vals []quad.Value) bool {
@@ -567,12 +567,12 @@ func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status
 			return err
 		}
 		if !st.isMember(agent) {
-			return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+			return fmt.Errorf("agent %q: %w", agent, unknown(ErrUnknownAgent, agent))
 		}
 		for _, id := range ids {
 			n, ok := msgNum(id)
 			if !ok {
-				return fmt.Errorf("message %q: %w", id, ErrUnknownMessage)
+				return fmt.Errorf("message %q: %w", id, unknown(ErrUnknownMessage, id))
 			}
 			key := heldKey(teamID, agent, n)
 			vals, found, err := b.row(inboxTable, key)

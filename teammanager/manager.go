@@ -673,7 +673,7 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 		}
 		mb, ok := t.Member(agentID)
 		if !ok {
-			return fmt.Errorf("team %s: agent %q: %w", teamID, agentID, ErrUnknownAgent)
+			return fmt.Errorf("team %s: agent %q: %w", teamID, agentID, unknown(ErrUnknownAgent, agentID))
 		}
 		if !allowed(mb.Status, status) {
 			return &TransitionError{Team: teamID, Agent: agentID, From: mb.Status, To: status}

@@ -1192,7 +1192,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 			return err
 		}
 		if len(qs) == 0 {
-			return fmt.Errorf("team %s: conflict %q: %w", teamID, conflictID, ErrUnknownConflict)
+			return fmt.Errorf("team %s: conflict %q: %w", teamID, conflictID, unknown(ErrUnknownConflict, conflictID))
 		}
 		// The record as resolved, for the conflict.resolved event.
 		pm := map[quad.Value][]quad.Value{}

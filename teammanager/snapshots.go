@@ -228,9 +228,13 @@ func (m *Manager) nextSnapshot(ctx context.Context, tx *cortex.Tx, team string) 
 }
 
 // Snapshots returns the snapshots of team id teamID, oldest first (none:
-// an empty list). The team need not exist any more.
+// an empty list). The team need not exist any more; an id no team can
+// have is an *IDError (ErrInvalidID, ErrUnknownTeam).
 func (m *Manager) Snapshots(ctx context.Context, teamID string) (_ []Snapshot, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	if !validID(teamID) {
+		return nil, fmt.Errorf("team %q: %w", teamID, unknown(ErrUnknownTeam, teamID))
+	}
 	out := []Snapshot{}
 	var derr error
 	err = m.readBoardRows(ctx, snapTable, teamKey(teamID), func(_ string, vals []quad.Value) bool {
@@ -263,9 +267,12 @@ func (m *Manager) GetSnapshot(ctx context.Context, teamID, id string) (_ Snapsho
 }
 
 func (m *Manager) loadSnapshot(ctx context.Context, team, id string) (Snapshot, int, error) {
+	if !validID(team) {
+		return Snapshot{}, 0, fmt.Errorf("team %q: %w", team, unknown(ErrUnknownTeam, team))
+	}
 	n, ok := snapNum(id)
 	if !ok {
-		return Snapshot{}, 0, fmt.Errorf("%w (ids are S1, S2, ...)", ErrUnknownSnapshot)
+		return Snapshot{}, 0, unknown(ErrUnknownSnapshot, id)
 	}
 	vals, found, err := m.n.SideRow(ctx, snapTable, snapKey(team, n))
 	if err != nil {

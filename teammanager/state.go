@@ -113,7 +113,7 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 	}
 	gid, tid, pMember, pStatus, pCritical := ids[0], ids[1], ids[2], ids[3], ids[4]
 	if gid == 0 || tid == 0 {
-		return nil, fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
+		return nil, fmt.Errorf("team %q: %w", id, unknown(ErrUnknownTeam, id))
 	}
 	var quads []eval.Quad
 	collect := func(q eval.Quad) { quads = append(quads, q) }
@@ -168,7 +168,7 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 		pm[p] = append(pm[p], o)
 	}
 	if !slices.Contains(st.props[st.node][ns.RDFType], quad.Value(x.IRI(ns.ClassTeam))) {
-		return nil, fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
+		return nil, fmt.Errorf("team %q: %w", id, unknown(ErrUnknownTeam, id))
 	}
 	if err := m.parseTeam(st, id); err != nil {
 		return nil, fmt.Errorf("team %s: %w: %v", id, ErrCorrupt, err)

@@ -141,7 +141,7 @@ func (w boardWire) settings() BoardSettings { return BoardSettings(w) }
 func (s BoardSettings) validate(members []string) error {
 	switch {
 	case s.Lead != "" && !slices.Contains(members, s.Lead):
-		return fmt.Errorf("%w: lead %q is not a member", ErrUnknownAgent, s.Lead)
+		return fmt.Errorf("%w: lead %q is not a member", unknown(ErrUnknownAgent, s.Lead), s.Lead)
 	case s.MaxDispatches < 1 || s.MaxDispatches > 100:
 		return errorf(ErrInvalidConfig, "max dispatches %d not in 1..100", s.MaxDispatches)
 	case s.Lease <= 0:
@@ -149,7 +149,7 @@ func (s BoardSettings) validate(members []string) error {
 	case s.StaleAfter <= 0:
 		return errorf(ErrInvalidConfig, "stale after %v: want > 0", s.StaleAfter)
 	case s.PlanApprover != "" && !slices.Contains(members, s.PlanApprover):
-		return fmt.Errorf("%w: plan approver %q is not a member", ErrUnknownAgent, s.PlanApprover)
+		return fmt.Errorf("%w: plan approver %q is not a member", unknown(ErrUnknownAgent, s.PlanApprover), s.PlanApprover)
 	case s.PlanApprover != "" && s.PlanApprover == s.Lead:
 		return errorf(ErrInvalidConfig, "plan approver %q is the lead: the lead does not approve its own plan", s.PlanApprover)
 	}
@@ -440,7 +440,7 @@ func decodeBoard(team string, vals []quad.Value) (*boardState, error) {
 func (b *boardTx) loadTask(team, id string) (*Task, error) {
 	n, ok := taskNum(id)
 	if !ok {
-		return nil, fmt.Errorf("team %s: task %q: %w", team, id, ErrUnknownTask)
+		return nil, fmt.Errorf("team %s: task %q: %w", team, id, unknown(ErrUnknownTask, id))
 	}
 	vals, found, err := b.row(taskTable, taskKey(team, n))
 	if err != nil {

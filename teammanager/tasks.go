@@ -200,7 +200,7 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 func mayCreate(st *boardState, by string) error {
 	switch {
 	case !st.isMember(by):
-		return fmt.Errorf("agent %q: %w", by, ErrUnknownAgent)
+		return fmt.Errorf("agent %q: %w", by, unknown(ErrUnknownAgent, by))
 	case by == st.Settings.Lead, st.Settings.AllowRequests:
 		return nil
 	case st.Settings.Lead == "":
@@ -217,7 +217,7 @@ func checkFields(st *boardState, t *Task) error {
 	case t.Priority < -MaxTaskPriority || t.Priority > MaxTaskPriority:
 		return errorf(ErrInvalidTask, "priority %d not in ±%d", t.Priority, MaxTaskPriority)
 	case t.Assignee != "" && !st.isMember(t.Assignee):
-		return fmt.Errorf("%w: assignee %q: %w", ErrInvalidTask, t.Assignee, ErrUnknownAgent)
+		return fmt.Errorf("%w: assignee %q: %w", ErrInvalidTask, t.Assignee, unknown(ErrUnknownAgent, t.Assignee))
 	case t.Assignee != "" && st.leadIdle(t.Assignee):
 		return fmt.Errorf("%w: assignee %s is the lead, and the board does not let the lead work: %w", ErrInvalidTask, t.Assignee, ErrNotAllowed)
 	}
@@ -250,7 +250,7 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 		if errors.Is(err, ErrUnknownTask) {
 			// Both kinds: an invalid task, blocked by an unknown one (exit
 			// 3, as an unknown assignee).
-			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s: %w", ErrInvalidTask, id, t.Team, ErrUnknownTask)
+			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s: %w", ErrInvalidTask, id, t.Team, unknown(ErrUnknownTask, id))
 		} else if err != nil {
 			return nil, err
 		}
@@ -335,7 +335,7 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 		if err := m.boardRead(ctx, func(b *boardTx) error {
 			st, err := b.readBoard(teamID)
 			if err == nil && !st.isMember(f.Assignee) {
-				err = fmt.Errorf("team %s: list tasks: assignee %q: %w", teamID, f.Assignee, ErrUnknownAgent)
+				err = fmt.Errorf("team %s: list tasks: assignee %q: %w", teamID, f.Assignee, unknown(ErrUnknownAgent, f.Assignee))
 			}
 			return err
 		}); err != nil {
@@ -398,7 +398,7 @@ func (m *Manager) knownTeam(ctx context.Context, id string) error {
 	}
 	ok, err := m.exists(ctx, id)
 	if err == nil && !ok {
-		err = fmt.Errorf("team %q: %w", id, ErrUnknownTeam)
+		err = fmt.Errorf("team %q: %w", id, unknown(ErrUnknownTeam, id))
 	}
 	return err
 }
@@ -592,7 +592,7 @@ func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (
 
 func notWorker(st *boardState, agent string) error {
 	if !st.isMember(agent) {
-		return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+		return fmt.Errorf("agent %q: %w", agent, unknown(ErrUnknownAgent, agent))
 	}
 	if s := st.Finished[agent]; s != "" {
 		return fmt.Errorf("member %s is %s: %w", agent, s, ErrMemberFinished)
@@ -1057,7 +1057,7 @@ func (m *Manager) AddTaskComment(ctx context.Context, teamID, agent, taskID stri
 			return err
 		}
 		if !st.isMember(agent) {
-			return fmt.Errorf("agent %q: %w", agent, ErrUnknownAgent)
+			return fmt.Errorf("agent %q: %w", agent, unknown(ErrUnknownAgent, agent))
 		}
 		if strings.TrimSpace(text) == "" {
 			return errorf(ErrInvalidTask, "empty comment")

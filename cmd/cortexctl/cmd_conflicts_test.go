@@ -59,7 +59,8 @@ func TestCLI_Conflicts(t *testing.T) {
 		code int
 	}{
 		{"again", []string{"conflicts", "resolve", "code-review", sev.ID, "--object", `"low"`}, exitConflict},
-		{"unknown conflict", []string{"conflicts", "resolve", "code-review", "c00", "--object", `"low"`}, exitNotFound},
+		{"unknown conflict", []string{"conflicts", "resolve", "code-review", "c" + strings.Repeat("0", 32), "--object", `"low"`}, exitNotFound},
+		{"malformed conflict id", []string{"conflicts", "resolve", "code-review", "c00", "--object", `"low"`}, exitInvalid},
 		{"unknown team", []string{"conflicts", "list", "nope"}, exitNotFound},
 		{"no object", []string{"conflicts", "resolve", "code-review", sev.ID}, exitUsage},
 	} {

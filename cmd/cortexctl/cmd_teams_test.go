@@ -244,3 +244,60 @@ func TestCLI_TeamsCreateFromExactKeys(t *testing.T) {
 	}
 	mustCLI(t, dir, "teams", "create", "--from", writeFile(t, "team.json5", `{id: "t1", name: "x", tieBreaker: "ann", members: [{agent: "ann"}]}`))
 }
+
+// TestCLI_MalformedIDs: a well-formed id of a team, agent, task, message,
+// conflict or snapshot that the store does not have is not found (exit
+// 3); one that nothing can have ("a/b", "X1") is an invalid value (exit
+// 7), whichever command or flag it is given to, and changes nothing.
+func TestCLI_MalformedIDs(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "mail", "send", "crew", "hi", "--as", "ann", "--to", "bob")
+	before := mustCLI(t, dir, "export")
+	const wantTeam = `invalid id (unknown team; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`
+	const wantAgent = `invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"team", []string{"teams", "get", "nope"}, exitNotFound, `team "nope": unknown team`},
+		{"malformed team", []string{"teams", "get", "a/b"}, exitInvalid, `team "a/b": ` + wantTeam},
+		{"malformed team of a board", []string{"tasks", "list", "a/b"}, exitInvalid, wantTeam},
+		{"malformed team of a mailbox", []string{"mail", "history", "a/b"}, exitInvalid, wantTeam},
+		{"malformed team of findings", []string{"findings", "list", "a b"}, exitInvalid, wantTeam},
+		{"malformed team of snapshots", []string{"teams", "snapshot", "list", "a/b"}, exitInvalid, wantTeam},
+		{"malformed team of a snapshot", []string{"teams", "snapshot", "get", "a/b", "S1"}, exitInvalid, wantTeam},
+		{"agent", []string{"teams", "member-status", "crew", "zed", "running"}, exitNotFound, `agent "zed": unknown agent`},
+		{"malformed agent", []string{"teams", "member-status", "crew", "z/z", "running"}, exitInvalid, `agent "z/z": ` + wantAgent},
+		{"malformed --agent", []string{"findings", "list", "crew", "--agent", "z/z"}, exitInvalid, wantAgent},
+		{"malformed --as", []string{"tasks", "claim", "crew", "T1", "--as", "z/z"}, exitInvalid, wantAgent},
+		{"malformed --assignee", []string{"tasks", "create", "crew", "x", "--assignee", "z/z"}, exitInvalid, wantAgent},
+		{"malformed --to", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "z/z"}, exitInvalid, wantAgent},
+		{"malformed --lead", []string{"tasks", "board", "crew", "--lead", "z/z"}, exitInvalid, wantAgent},
+		{"task", []string{"tasks", "get", "crew", "T9"}, exitNotFound, `task "T9": unknown task`},
+		{"malformed task", []string{"tasks", "get", "crew", "X1"}, exitInvalid, `task "X1": invalid id (unknown task; want T1, T2, ...)`},
+		{"malformed --blocked-by", []string{"tasks", "create", "crew", "x", "--blocked-by", "T/1"}, exitInvalid, "want T1, T2, ..."},
+		{"malformed --task", []string{"mail", "send", "crew", "hi", "--as", "bob", "--task", "T01"}, exitInvalid, "want T1, T2, ..."},
+		{"message", []string{"mail", "thread", "crew", "M9"}, exitNotFound, `message "M9": unknown message`},
+		{"malformed message", []string{"mail", "thread", "crew", "m1"}, exitInvalid, `message "m1": invalid id (unknown message; want M1, M2, ...)`},
+		{"malformed message to mark", []string{"mail", "read", "crew", "M1", "x", "--as", "bob"}, exitInvalid, "want M1, M2, ..."},
+		{"malformed --reply-to", []string{"mail", "send", "crew", "hi", "--as", "bob", "--reply-to", "M-1"}, exitInvalid, "want M1, M2, ..."},
+		{"conflict", []string{"conflicts", "resolve", "crew", "c" + strings.Repeat("0", 32), "--none"}, exitNotFound, "unknown conflict"},
+		{"malformed conflict", []string{"conflicts", "resolve", "crew", "c9", "--none"}, exitInvalid, "want c and 32 hexadecimal digits"},
+		{"snapshot", []string{"teams", "snapshot", "get", "crew", "S9"}, exitNotFound, "unknown snapshot"},
+		{"malformed snapshot", []string{"teams", "snapshot", "delete", "crew", "9"}, exitInvalid, "want S1, S2, ..."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("refused commands changed the store:\n%s\nwas\n%s", after, before)
+	}
+}

@@ -8,11 +8,11 @@ const (
 	exitOK       = api.ExitOK       // success
 	exitInternal = api.ExitInternal // unexpected failure (a bug, an I/O error)
 	exitUsage    = api.ExitUsage    // bad command line: unknown command or flag, missing argument
-	exitNotFound = api.ExitNotFound // unknown team, agent, graph, conflict or file; no store in --data; no such namespace
+	exitNotFound = api.ExitNotFound // a well-formed name of nothing: unknown team, agent, task, message, graph, conflict, snapshot or file; no store in --data; no such namespace
 	exitConflict = api.ExitConflict // the operation does not fit the current state (e.g. a wrong status transition)
 	exitSyntax   = api.ExitSyntax   // malformed RDF, SPARQL or term
 	exitLocked   = api.ExitLocked   // the store is in use by another process
-	exitInvalid  = api.ExitInvalid  // invalid value: identifier, namespace, config file or value in it, option value, agent or team definition (defs validate, import)
+	exitInvalid  = api.ExitInvalid  // invalid value: identifier (a malformed id), namespace, config file or value in it, option value, agent or team definition (defs validate, import)
 	exitTimeout  = api.ExitTimeout  // timed out or interrupted
 	exitFalse    = api.ExitFalse    // ASK query answered false (only with --exit-status)
 	exitDenied   = api.ExitDenied   // a server refused the request: no valid token, another namespace's, or too low a role
