@@ -254,18 +254,40 @@ func (d *decoder) agent(n *node, path string) *Agent {
 		d.errorf(v, child(path, "name"), "agent name %q must not contain '/' (use namespace)", a.Name)
 	}
 	if v, ok := seen["namespace"]; ok && a.Namespace != "" && !validNamespace(a.Namespace) {
-		d.errorf(v, child(path, "namespace"), "namespace %q must be names separated by single '/'", a.Namespace)
+		d.errorf(v, child(path, "namespace"), "namespace %q must be names separated by single '/', without control characters", a.Namespace)
 	}
 	return a
 }
 
+// validNamespace reports whether ns is names separated by single '/',
+// none blank, "." or "..", without control characters.
 func validNamespace(ns string) bool {
 	for _, part := range strings.Split(ns, "/") {
-		if strings.TrimSpace(part) == "" || part == "." || part == ".." {
+		if !isName(part) || part == "." || part == ".." {
 			return false
 		}
 	}
 	return true
+}
+
+// isName reports whether s is what the decoder takes as a name: not
+// blank, without control characters.
+func isName(s string) bool {
+	return strings.TrimSpace(s) != "" && strings.IndexFunc(s, unicode.IsControl) < 0
+}
+
+// ValidName reports whether a stored definition of kind can be called
+// name: a team by a name that is not blank and has no control character;
+// an agent by such a name without '/', or by namespace/name, its namespace
+// names separated by single '/' (none ".", ".."); kind "" for either.
+// Definitions are only stored under such names, so a name that is not
+// one is malformed rather than unknown (defstore.Get).
+func ValidName(kind Kind, name string) bool {
+	if kind == KindAgent {
+		i := strings.LastIndexByte(name, '/')
+		return isName(name[i+1:]) && (i < 0 || validNamespace(name[:i]))
+	}
+	return isName(name) // every agent's name is a team's name too
 }
 
 func (d *decoder) task(n *node, path string) Task {

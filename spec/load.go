@@ -245,8 +245,11 @@ func parseAs(file string, data []byte, kind Kind, ns string, opts Options) (Def,
 				a.Instructions = b
 			}
 		}
-		if a.Namespace == "" {
+		if a.Namespace == "" && ns != "" {
 			a.Namespace = ns
+			if !validNamespace(ns) {
+				d.report(SeverityError, 0, "", "namespace %q (of the file's directory) must be names separated by single '/', without control characters", ns)
+			}
 		}
 		d.checkAgent(a)
 		def.Agent = a

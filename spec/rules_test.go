@@ -162,6 +162,9 @@ var ruleCases = []ruleCase{
 	{name: "agent/name-slash", files: map[string]string{"x.json": `{"name": "ns/x"}`}, want: `/name: agent name "ns/x" must not contain '/' (use namespace)`},
 	{name: "name/control-nul", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s\u0000x", "agent": "a"}]}`)}, want: `/workflow/steps/0/name: "s\x00x" must not contain control characters`},
 	{name: "name/control-newline", files: map[string]string{"x.json": `{"name": "x\ny"}`}, want: `/name: "x\ny" must not contain control characters`},
+	{name: "name/control-namespace", files: map[string]string{"x.json": `{"name": "x", "namespace": "q\u0001a"}`}, want: `/namespace: namespace "q\x01a" must be names separated by single '/', without control characters`},
+	{name: "name/control-directory", files: map[string]string{"agents/q\tx/y.md": "---\nname: y\n---\n"}, want: `y.md: error: namespace "q\tx" (of the file's directory) must be names separated by single '/', without control characters`},
+	{name: "name/blank-directory", files: map[string]string{"agents/ /y.md": "---\nname: y\n---\n"}, want: `y.md: error: namespace " " (of the file's directory) must be names`},
 	{name: "name/control-port", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": [{"name": "o\t"}]}]}`)}, want: `/workflow/steps/0/outputs/0/name: "o\t" must not contain control characters`},
 
 	// legacy forms and unknown keys
@@ -249,4 +252,38 @@ func sortedCopy(s []string) []string {
 		}
 	}
 	return out
+}
+
+// TestValidName: the names a stored definition can have, by kind; those
+// it cannot are malformed (defstore.Get: an invalid id, not a not found).
+func TestValidName(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		any, team, agent bool
+	}{
+		{"release", true, true, true},
+		{"qa/unit", true, true, true},
+		{"a/b/unit", true, true, true},
+		{" x", true, true, true},
+		{"a//b", true, true, false},
+		{"/x", true, true, false},
+		{"x/", true, true, false},
+		{"./x", true, true, false},
+		{"a/../x", true, true, false},
+		{"a/ /x", true, true, false},
+		{"", false, false, false},
+		{" \t", false, false, false},
+		{"x\n", false, false, false},
+		{"q\x01/x", false, false, false},
+		{"x\x7f", false, false, false},
+	} {
+		for _, k := range []struct {
+			kind spec.Kind
+			want bool
+		}{{"", c.any}, {spec.KindTeam, c.team}, {spec.KindAgent, c.agent}} {
+			if got := spec.ValidName(k.kind, c.name); got != k.want {
+				t.Errorf("ValidName(%q, %q) = %v, want %v", k.kind, c.name, got, k.want)
+			}
+		}
+	}
 }
