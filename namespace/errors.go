@@ -2,6 +2,7 @@ package namespace
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/cayleygraph/quad"
 )
@@ -37,7 +38,31 @@ var (
 	// ErrUnknownIRI is wrapped by a *ParseError when the IRI starts with the
 	// namespace's prefix but does not follow the Cortex layout.
 	ErrUnknownIRI = errors.New("iri does not follow the cortex layout")
+
+	// ErrInvalidID means an identifier that nothing of its kind can have
+	// (a team id "a/b", a task "T0", a definition name holding a control
+	// character, a token id "zz"): an error wrapping it also wraps the
+	// lookup error of its kind, as no such thing exists either (see
+	// *IDError). It is teammanager.ErrInvalidID.
+	ErrInvalidID = errors.New("invalid id")
 )
+
+// IDError reports a malformed identifier where one of a kind of thing (a
+// team, agent, task, definition, token ...) was expected. It matches
+// ErrInvalidID and Unknown, the lookup error of its kind
+// (teammanager.ErrUnknownTeam, defstore.ErrNotFound, ...), so that a
+// caller asking "does it exist?" with errors.Is is answered no.
+type IDError struct {
+	Unknown error  // the lookup error of the kind: teammanager.ErrUnknownTeam, ...
+	Want    string // what identifiers of the kind look like
+}
+
+func (e *IDError) Error() string {
+	return fmt.Sprintf("%v (%v; want %s)", ErrInvalidID, e.Unknown, e.Want)
+}
+
+// Unwrap returns ErrInvalidID and e.Unknown.
+func (e *IDError) Unwrap() []error { return []error{ErrInvalidID, e.Unknown} }
 
 // ParseError reports why Parse rejected an IRI. Err is ErrForeignIRI,
 // ErrUnknownIRI or an error wrapping ErrInvalidEscape.

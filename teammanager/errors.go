@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 // Lookup errors: the named thing does not exist.
@@ -17,24 +19,17 @@ var (
 	// ErrInvalidID means an id that no team, agent, task, message,
 	// conflict or snapshot can have ("a/b", "T0"): an error wrapping it
 	// also wraps the lookup error of its kind (ErrUnknownTeam, ...), as
-	// no such thing exists either (see *IDError).
-	ErrInvalidID = errors.New("invalid id")
+	// no such thing exists either (see *IDError). It is
+	// namespace.ErrInvalidID, which the malformed names of package
+	// defstore and the token ids of package server wrap too.
+	ErrInvalidID = namespace.ErrInvalidID
 )
 
 // IDError reports a malformed id where an id of a team, agent, task,
 // message, conflict or snapshot was expected. It matches ErrInvalidID and
-// Unknown, the lookup error of its kind (ErrUnknownTeam, ...).
-type IDError struct {
-	Unknown error  // ErrUnknownTeam, ErrUnknownAgent, ...
-	Want    string // what ids of the kind look like
-}
-
-func (e *IDError) Error() string {
-	return fmt.Sprintf("%v (%v; want %s)", ErrInvalidID, e.Unknown, e.Want)
-}
-
-// Unwrap returns ErrInvalidID and e.Unknown.
-func (e *IDError) Unwrap() []error { return []error{ErrInvalidID, e.Unknown} }
+// Unknown, the lookup error of its kind (ErrUnknownTeam, ...). It is
+// namespace.IDError.
+type IDError = namespace.IDError
 
 // unknown returns the lookup error of id, unknown (ErrUnknownTeam,
 // ErrUnknownAgent, ErrUnknownTask, ErrUnknownMessage, ErrUnknownConflict
