@@ -50,11 +50,11 @@ const (
 	ExitOK       = 0  // success
 	ExitInternal = 1  // unexpected failure (a bug, an I/O error)
 	ExitUsage    = 2  // bad command line: unknown command or flag, missing argument
-	ExitNotFound = 3  // a well-formed name of nothing: unknown team, agent, task, message, graph, conflict, snapshot or file; no store in --data; no such namespace
+	ExitNotFound = 3  // a well-formed name of nothing: unknown team, agent, task, message, graph, conflict, snapshot, definition, token or file; no store in --data; no such namespace
 	ExitConflict = 4  // the operation does not fit the current state (e.g. a wrong status transition, a task its status or the board's rules refuse, no ready task)
 	ExitSyntax   = 5  // malformed RDF, SPARQL or term
 	ExitLocked   = 6  // the store (or another resource: a listen address) is in use by another process, or closed
-	ExitInvalid  = 7  // invalid value: identifier (a malformed id: teammanager.ErrInvalidID), namespace, config file or value in it, option value, agent or team definition
+	ExitInvalid  = 7  // invalid value: identifier (a malformed id: namespace.ErrInvalidID, teammanager.ErrInvalidID), namespace, config file or value in it, option value, agent or team definition
 	ExitTimeout  = 8  // timed out or interrupted
 	ExitFalse    = 9  // ASK query answered false (only with --exit-status)
 	ExitDenied   = 10 // a server refused the request: no valid token, another namespace's, or too low a role

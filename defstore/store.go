@@ -297,13 +297,32 @@ func (s *Store) List(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
 // Get returns the stored definition called name: a team, or an agent by
 // its qualified name or, if exactly one namespace has it, its unqualified
 // name. kind ("" for either) narrows the search. It fails with ErrNotFound,
-// or ErrAmbiguous when the name denotes several definitions.
+// or ErrAmbiguous when the name denotes several definitions; a name no
+// definition of kind can have (spec.ValidName: blank, a control character,
+// an agent's "a//b") is a *namespace.IDError, which matches
+// namespace.ErrInvalidID and ErrNotFound.
 func (s *Store) Get(ctx context.Context, name string, kind spec.Kind) (spec.Def, error) {
+	if err := checkName(name, kind); err != nil {
+		return spec.Def{}, fmt.Errorf("definition %q: %w", name, err)
+	}
 	defs, err := s.list(ctx, kind)
 	if err != nil {
 		return spec.Def{}, err
 	}
 	return find(defs, name)
+}
+
+// checkName returns nil if a definition of kind can be called name, else
+// a *namespace.IDError (namespace.ErrInvalidID, ErrNotFound).
+func checkName(name string, kind spec.Kind) error {
+	if spec.ValidName(kind, name) {
+		return nil
+	}
+	want := "a name, not blank, without control characters"
+	if kind == spec.KindAgent {
+		want = "an agent's name or namespace/name: names not blank, \".\" or \"..\", without control characters, between single '/'"
+	}
+	return &namespace.IDError{Unknown: ErrNotFound, Want: want}
 }
 
 func find(defs []spec.Def, name string) (spec.Def, error) {
@@ -343,8 +362,12 @@ func find(defs []spec.Def, name string) (spec.Def, error) {
 
 // Delete removes the stored definition called name (see Get) and returns
 // it. An agent that a stored team lists is not deleted: the error matches
-// ErrInUse and names the teams.
+// ErrInUse and names the teams. A malformed name is refused as Get refuses
+// it, before the write.
 func (s *Store) Delete(ctx context.Context, name string, kind spec.Kind) (spec.Def, error) {
+	if err := checkName(name, kind); err != nil {
+		return spec.Def{}, fmt.Errorf("delete definition %q: %w", name, err)
+	}
 	var def spec.Def
 	err := s.n.Update(ctx, func(tx *cortex.Tx) error {
 		defs, err := s.list(ctx, kind)
@@ -375,7 +398,7 @@ func (s *Store) Delete(ctx context.Context, name string, kind spec.Kind) (spec.D
 		return nil
 	})
 	if err != nil {
-		return spec.Def{}, fmt.Errorf("delete definition %s: %w", name, err)
+		return spec.Def{}, fmt.Errorf("delete definition %q: %w", name, err)
 	}
 	return def, nil
 }

@@ -287,3 +287,44 @@ func TestImport_HostileNames(t *testing.T) {
 		t.Errorf("users of the hostile agent: %v", got)
 	}
 }
+
+// TestGet_MalformedName: a name no definition of the kind can have is a
+// *namespace.IDError, which matches namespace.ErrInvalidID (the error
+// teammanager.ErrInvalidID is) and ErrNotFound, for Get and Delete; a
+// well-formed one of nothing is ErrNotFound alone; Delete removes nothing.
+func TestGet_MalformedName(t *testing.T) {
+	ctx := context.Background()
+	s, n, _ := newStore(t)
+	if _, err := s.Import(ctx, []string{legacy}, spec.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before := allQuads(t, n)
+	for _, c := range []struct {
+		name      string
+		kind      spec.Kind
+		malformed bool
+	}{
+		{"nope", "", false},
+		{"qa//unit", "", false}, // a team may be called so
+		{"qa/nope", spec.KindAgent, false},
+		{" ", "", true},
+		{"pm\x00", "", true},
+		{"release\n", spec.KindTeam, true},
+		{"qa//unit", spec.KindAgent, true},
+		{"../unit", spec.KindAgent, true},
+	} {
+		for op, f := range map[string]func() error{
+			"Get":    func() error { _, err := s.Get(ctx, c.name, c.kind); return err },
+			"Delete": func() error { _, err := s.Delete(ctx, c.name, c.kind); return err },
+		} {
+			err := f()
+			var idErr *namespace.IDError
+			if !errors.Is(err, defstore.ErrNotFound) || errors.Is(err, namespace.ErrInvalidID) != c.malformed || errors.As(err, &idErr) != c.malformed {
+				t.Errorf("%s(%q, %q) = %v, want ErrNotFound, malformed %v", op, c.name, c.kind, err, c.malformed)
+			}
+		}
+	}
+	if after := allQuads(t, n); !reflect.DeepEqual(after, before) {
+		t.Error("refused deletes changed the store")
+	}
+}

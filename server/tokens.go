@@ -275,10 +275,16 @@ func (f *TokenFile) List(ctx context.Context, ns string) ([]Token, error) {
 
 // Revoke revokes token id of namespace ns ("" for any namespace) and
 // returns it. A token that does not exist (or is of another namespace)
-// matches ErrUnknownToken; one already revoked is left as it is.
+// matches ErrUnknownToken; one already revoked is left as it is. An id no
+// token can have (not 12 lower-case hexadecimal digits) is a
+// *namespace.IDError, matching namespace.ErrInvalidID and
+// ErrUnknownToken, and the file is not touched.
 func (f *TokenFile) Revoke(ctx context.Context, ns, id string) (Token, error) {
 	if err := ctx.Err(); err != nil {
 		return Token{}, err
+	}
+	if !validTokenID(id) {
+		return Token{}, fmt.Errorf("tokens revoke: token %q: %w", id, &namespace.IDError{Unknown: ErrUnknownToken, Want: "12 lower-case hexadecimal digits"})
 	}
 	var out Token
 	err := f.update(func(recs []tokenRecord) ([]tokenRecord, error) {
@@ -367,6 +373,12 @@ func (r tokenRecord) usable(now time.Time) error {
 		return fmt.Errorf("%w: token %s expired at %s", ErrUnauthorized, r.ID, r.Expires.Format(time.RFC3339))
 	}
 	return nil
+}
+
+// validTokenID reports whether id is how Create writes token ids: 12
+// lower-case hexadecimal digits.
+func validTokenID(id string) bool {
+	return len(id) == tokenIDLen && strings.Trim(id, "0123456789abcdef") == ""
 }
 
 func hashToken(tok string) string {

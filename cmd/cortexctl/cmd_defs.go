@@ -73,6 +73,9 @@ Example:
 				ArgsUsage: "NAME",
 				Description: `NAME is a team, or an agent as namespace/name (or its bare name when one
 namespace has it). --kind picks one when an agent and a team share NAME.
+A NAME no definition has exits 3; one none can have (blank, with a control
+character; with --kind agent also an empty, "." or ".." namespace part, as
+in a//b) exits 7.
 
 Example:
    cortexctl defs get security/scanner --json`,
@@ -83,7 +86,8 @@ Example:
 				Name:      "export",
 				Usage:     "print a stored definition as a file (json, or md for agents)",
 				ArgsUsage: "NAME",
-				Description: `Importing what export prints gives the same definition.
+				Description: `NAME is as for defs get. Importing what export prints gives the same
+definition.
 
 Example:
    cortexctl defs export architect --format md > architect.md`,
@@ -98,8 +102,8 @@ Example:
 				Name:      "delete",
 				Usage:     "delete a stored definition",
 				ArgsUsage: "NAME",
-				Description: `An agent that a stored team lists is not deleted (exit 4): delete the team,
-or import it without the agent, first.
+				Description: `NAME is as for defs get. An agent that a stored team lists is not deleted
+(exit 4): delete the team, or import it without the agent, first.
 
 Example:
    cortexctl defs delete release`,

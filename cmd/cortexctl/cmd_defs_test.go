@@ -226,3 +226,57 @@ func TestDefs_ImportIntoAStore(t *testing.T) {
 		t.Fatalf("z changed though w was invalid:\n%s", out)
 	}
 }
+
+// TestDefs_MalformedNames: a definition NAME that no definition has is not
+// found (exit 3); one that none can have (blank, with a control character;
+// with --kind agent, an empty, "." or ".." namespace part) is an invalid
+// value (exit 7), for get, export and delete alike, and deletes nothing.
+func TestDefs_MalformedNames(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "defs", "import", defsLegacy)
+	before := mustCLI(t, dir, "defs", "list", "--json")
+	const invalid = `: invalid id (no such definition; want `
+	for _, verb := range []string{"get", "export", "delete"} {
+		for _, tc := range []struct {
+			name string
+			args []string
+			code int
+			msg  string
+		}{
+			{"unknown", []string{"nope"}, exitNotFound, `no such definition "nope"`},
+			{"a team name of nothing", []string{"qa//unit"}, exitNotFound, `no such definition "qa//unit"`},
+			{"unknown agent", []string{"qa/nope", "--kind", "agent"}, exitNotFound, `no such definition "qa/nope"`},
+			{"blank", []string{" "}, exitInvalid, `" "` + invalid + "a name"},
+			{"control character", []string{"pm\n"}, exitInvalid, `"pm\n"` + invalid + "a name"},
+			{"control character of a team", []string{"rel\x00ease", "--kind", "team"}, exitInvalid, `"rel\x00ease"` + invalid},
+			{"empty namespace part", []string{"qa//unit", "--kind", "agent"}, exitInvalid, `"qa//unit"` + invalid + "an agent's name"},
+			{"dot namespace", []string{"./unit", "--kind", "agent"}, exitInvalid, `"./unit"` + invalid},
+			{"dot-dot namespace part", []string{"qa/../unit", "--kind", "agent"}, exitInvalid, `"qa/../unit"` + invalid},
+			{"empty agent name", []string{"qa/", "--kind", "agent"}, exitInvalid, `"qa/"` + invalid},
+		} {
+			t.Run(verb+" "+tc.name, func(t *testing.T) {
+				r := runCLI(t, dir, "", append([]string{"defs", verb}, tc.args...)...)
+				if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+					t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+				}
+			})
+		}
+	}
+	if after := mustCLI(t, dir, "defs", "list", "--json"); after != before {
+		t.Fatalf("refused commands changed the definitions:\n%s\nwas\n%s", after, before)
+	}
+}
+
+// TestDefs_WorkflowAgentNoDefinitionCanHave: a team file's agent whose
+// name no stored agent definition can have ("a//b") runs without one, as
+// one that has none does, also through a server (where looking its
+// definition up is an invalid id, not a not found).
+func TestDefs_WorkflowAgentNoDefinitionCanHave(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "defs", "import", defsLegacy) // the namespace exists
+	team := writeFile(t, "tw.json", `{"name": "tw", "version": "1.0.0", "agents": ["a//b"],
+ "workflow": {"type": "graph", "steps": [{"name": "s", "agent": "a//b"}]}}`)
+	if out := mustCLI(t, dir, "workflows", "run", team); !strings.Contains(out, "(tw, graph, strategy additive): pending") {
+		t.Fatalf("workflows run: %q", out)
+	}
+}

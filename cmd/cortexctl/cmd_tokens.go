@@ -62,12 +62,14 @@ JSON: {id, namespace, role, created, expires, token}.`,
 				Action:      func(c *cli.Context) error { return tokensList(c, e) },
 			},
 			{
-				Name:        "revoke",
-				Usage:       "revoke a token: it is refused (401) from the next request on",
-				ArgsUsage:   "ID",
-				Description: `Revoked tokens stay listed (status revoked). JSON: the token revoked.`,
-				Flags:       outputFlags(),
-				Action:      func(c *cli.Context) error { return tokensRevoke(c, e) },
+				Name:      "revoke",
+				Usage:     "revoke a token: it is refused (401) from the next request on",
+				ArgsUsage: "ID",
+				Description: `ID is the token's id (tokens list): 12 lower-case hexadecimal digits; an
+id no token can have exits 7, one no token has 3. Revoked tokens stay
+listed (status revoked). JSON: the token revoked.`,
+				Flags:  outputFlags(),
+				Action: func(c *cli.Context) error { return tokensRevoke(c, e) },
 			},
 		},
 	}
@@ -211,6 +213,9 @@ func tokensRevoke(c *cli.Context, e *env) error {
 		return usagef("tokens revoke: want ID")
 	}
 	id := c.Args().First()
+	if err := notEmpty("tokens revoke: want ID", id); err != nil {
+		return err
+	}
 	var out server.Token
 	rc, err := e.tokensClient(e.nsName)
 	if err != nil {

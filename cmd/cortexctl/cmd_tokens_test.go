@@ -82,6 +82,10 @@ func TestTokens_CreateListRevoke(t *testing.T) {
 		{"bad namespace", []string{"tokens", "create", "-n", "Acme!", "--role", "read"}, exitInvalid},
 		{"unknown id", []string{"tokens", "revoke", "000000000000"}, exitNotFound},
 		{"no id", []string{"tokens", "revoke"}, exitUsage},
+		{"empty id", []string{"tokens", "revoke", ""}, exitUsage},
+		{"malformed id", []string{"tokens", "revoke", "zz"}, exitInvalid},
+		{"id of 13 digits", []string{"tokens", "revoke", "0000000000000"}, exitInvalid},
+		{"upper-case id", []string{"tokens", "revoke", "ABCDEF012345"}, exitInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if r := runTokens(t, dir, tc.args...); r.code != tc.code {

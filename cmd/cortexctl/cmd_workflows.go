@@ -625,7 +625,7 @@ func (e *env) storedAgentDefs(c *cli.Context, d *workflow.Def) error {
 			if err != nil {
 				// Not stored, ambiguous, or no namespace yet (the run
 				// creates it).
-				if api.ExitCode(err) == api.ExitNotFound || errors.Is(err, defstore.ErrAmbiguous) {
+				if api.ExitCode(err) == api.ExitNotFound || errors.Is(err, defstore.ErrNotFound) || errors.Is(err, defstore.ErrAmbiguous) {
 					continue
 				}
 				return err
