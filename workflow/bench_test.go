@@ -81,3 +81,64 @@ func BenchmarkRun_16Steps(b *testing.B) {
 		}
 	}
 }
+
+// chainDef is a chain of n steps over agents agents, each step taking the
+// output of the step before as its input.
+func chainDef(n, agents int) workflow.Def {
+	d := workflow.Def{Name: "chain", Type: workflow.Chain}
+	for i := range n {
+		s := workflow.Step{Name: fmt.Sprint("s", i), Agent: fmt.Sprint("a", i%agents),
+			Outputs: []workflow.Port{{Name: "out", Type: workflow.String}}}
+		if i > 0 {
+			s.Inputs = []workflow.Port{{Name: "in", From: fmt.Sprint("s", i-1, ".out"), Type: workflow.String}}
+		}
+		d.Steps = append(d.Steps, s)
+	}
+	return d
+}
+
+// benchDrive starts a run of d and drives it to its end with Drive over
+// the Engine, as cortexctl's workflows run --exec does, with a runner that
+// returns an output at once, concurrency steps at a time; it reports the
+// steps driven per second (start and final merge included).
+func benchDrive(b *testing.B, d workflow.Def, concurrency int) {
+	f := newFixture(b)
+	if err := d.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	runner := workflow.RunnerFunc(func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		return map[string]any{"out": "x"}, nil, nil
+	})
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n++
+		id := fmt.Sprint("run", n)
+		if _, err := f.e.Start(ctx, d, workflow.RunOptions{ID: id}); err != nil {
+			b.Fatal(err)
+		}
+		r, err := workflow.Drive(ctx, f.e, id, "bench", runner, concurrency)
+		if err != nil || r.Status != workflow.RunCompleted {
+			b.Fatalf("run %s: %v", r.Status, err)
+		}
+	}
+	b.ReportMetric(float64(n*len(d.Steps))/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkDrive_Chain: a chain of N steps (8 agents, each step's input the
+// output of the one before) driven one step at a time, as workflows run
+// --exec with its default --parallel 1 (N=5000: the size of the run that
+// took minutes; run it alone with -bench 'Drive_Chain/N=5000').
+func BenchmarkDrive_Chain(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000} {
+		b.Run(fmt.Sprint("N=", n), func(b *testing.B) { benchDrive(b, chainDef(n, 8), 1) })
+	}
+}
+
+// BenchmarkDrive_Wide: N parallel steps (8 agents) and a join, driven 4 at
+// a time.
+func BenchmarkDrive_Wide(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprint("N=", n), func(b *testing.B) { benchDrive(b, wideDef(n, 8), 4) })
+	}
+}

@@ -108,9 +108,12 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 	} else if r.Type.Led() {
 		return r, fmt.Errorf("run %s: %w: a %s run is driven by DriveLed, not Drive", id, ErrInvalidRun, r.Type)
 	}
-	changed, now := func() <-chan struct{} { return nil }, time.Now
+	// look reads the run between two steps: through an Engine, only its
+	// ready and running steps, which is all the loop below reads, so that
+	// a step's cost does not grow with the run's size.
+	changed, now, look := func() <-chan struct{} { return nil }, time.Now, p.Get
 	if e, ok := p.(*Engine); ok {
-		changed, now = e.changed, e.now
+		changed, now, look = e.changed, e.now, e.view
 	}
 	stepCtx, stopSteps := context.WithCancel(ctx)
 	defer stopSteps()
@@ -208,22 +211,31 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 				break
 			}
 		}
-		r, err := p.Get(ctx, id)
+		r, err := look(ctx, id)
 		if err != nil {
 			failure = err
 			break
 		}
 		last = r
+		running := make(map[string]bool, len(inflight))
 		for _, s := range r.Steps {
+			if s.Status == StepRunning {
+				running[s.Name] = true
+			}
+		}
+		for name, cancel := range inflight {
 			// Timed out, failed or released by someone else: its runner's
 			// work is no longer wanted (what it returns is refused).
-			if cancel := inflight[s.Name]; cancel != nil && s.Status != StepRunning {
+			if !running[name] {
 				cancel()
 			}
 		}
 		if r.Status.Finished() {
 			drain()
 			if failure != nil {
+				if full, err := p.Get(detached, id); err == nil {
+					r = full
+				}
 				return r, failure
 			}
 			return p.Get(detached, id)

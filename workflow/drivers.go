@@ -78,7 +78,7 @@ func (e *Engine) ClaimDriver(ctx context.Context, id string, d Driver, ttl time.
 	if err != nil {
 		return Run{}, err
 	}
-	return rec.Run, nil
+	return rec.public(), nil
 }
 
 // ReleaseDriver lets go of run id if driver driverID holds it (else it

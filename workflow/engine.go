@@ -96,6 +96,7 @@ type Engine struct {
 
 	mu    sync.Mutex
 	defs  map[string]*defEntry // by hash
+	runs  map[string]*record   // by id: the last read or written (see store.go)
 	wakeC chan struct{}        // closed and replaced by every write
 }
 
@@ -120,7 +121,7 @@ func New(ctx context.Context, s *cortex.Store, tm *teammanager.Manager, cfg Conf
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{n: n, tm: tm, x: x, cfg: cfg, defs: map[string]*defEntry{}, wakeC: make(chan struct{})}, nil
+	return &Engine{n: n, tm: tm, x: x, cfg: cfg, defs: map[string]*defEntry{}, runs: map[string]*record{}, wakeC: make(chan struct{})}, nil
 }
 
 func (e *Engine) now() time.Time { return e.cfg.now().UTC() }
@@ -307,13 +308,14 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 	if err != nil {
 		return Run{}, err
 	}
+	e.remember(rec.seal(), false)
 	e.cacheDef(hash, &d, p)
 	e.wake()
 	rec, err = e.settle(ctx, rec)
 	if errors.Is(err, teammanager.ErrInvalidTeam) {
 		// The team manager refuses the team (too many agents, ...): the
 		// run cannot run; remove it.
-		if derr := e.remove(ctx, opts.ID); derr != nil {
+		if derr := e.remove(ctx, opts.ID, len(d.Steps)); derr != nil {
 			return Run{}, errors.Join(err, derr)
 		}
 		return Run{}, fmt.Errorf("start %s: %w: %w", d.Name, ErrInvalidRun, err)
@@ -321,12 +323,13 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 	if err != nil {
 		return Run{}, err
 	}
-	return rec.Run, nil
+	return rec.public(), nil
 }
 
-// remove deletes the record and quads of a run whose team could not be
-// created.
-func (e *Engine) remove(ctx context.Context, id string) error {
+// remove deletes the record, the steps rows and the quads of a run of
+// steps steps whose team could not be created.
+func (e *Engine) remove(ctx context.Context, id string, steps int) error {
+	defer e.forget(id)
 	return e.n.Update(ctx, func(tx *cortex.Tx) error {
 		for _, g := range []quad.Value{e.x.RunGraph(id), e.x.HistoryGraph(id)} {
 			qs, err := tx.Namespace().Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
@@ -336,7 +339,11 @@ func (e *Engine) remove(ctx context.Context, id string) error {
 			tx.Remove(qs...)
 		}
 		tx.DeleteSide(runTable, id)
+		for i := range steps {
+			tx.DeleteSide(stepTable, stepKey(id, i))
+		}
 		tx.KeepSide(runTable)
+		tx.KeepSide(stepTable)
 		e.tm.KeepTables(tx)
 		return nil
 	})
@@ -385,18 +392,6 @@ func quadString(v quad.Value) string {
 	return ""
 }
 
-// load reads the record of run id.
-func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string) (*record, error) {
-	row, found, err := n.SideRow(ctx, runTable, id)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, fmt.Errorf("run %q: %w", id, ErrUnknownRun)
-	}
-	return decodeRecord(id, row)
-}
-
 func decodeRecord(id string, row []quad.Value) (*record, error) {
 	if len(row) != 1 {
 		return nil, fmt.Errorf("run %s: malformed record", id)
@@ -415,7 +410,7 @@ func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *De
 	var out *record
 	wrote := false
 	err := e.n.Update(ctx, func(tx *cortex.Tx) error {
-		old, err := e.load(ctx, tx.Namespace(), id)
+		old, err := e.load(ctx, tx.Namespace(), id, true)
 		if err != nil {
 			return err
 		}
@@ -423,7 +418,7 @@ func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *De
 		if err != nil {
 			return err
 		}
-		rec := old.clone()
+		rec := old.next()
 		c := &change{rec: rec, now: e.now(), merge: e.merge}
 		c.expire()
 		if err := fn(c, d, p); err != nil {
@@ -432,43 +427,31 @@ func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *De
 		if err := c.advance(d, p); err != nil {
 			return err
 		}
-		out = rec
-		if len(c.trans) == 0 && old.equal(rec) {
+		if len(c.trans) == 0 && !stepsChanged(old, rec) && headEqual(old, rec) {
+			out, wrote = old, false
 			return nil
 		}
-		wrote = true
+		out, wrote = rec, true
 		return e.stage(tx, old, c, d, p)
 	})
 	if err != nil {
 		return nil, err
 	}
 	if wrote {
+		e.remember(out.seal(), false)
 		e.wake()
 	}
 	return out, nil
 }
 
-func (r *record) clone() *record {
-	b, _ := json.Marshal(r)
-	var c record
-	_ = json.Unmarshal(b, &c)
-	return &c
-}
-
-func (r *record) equal(o *record) bool {
-	a, _ := json.Marshal(r)
-	b, _ := json.Marshal(o)
-	return string(a) == string(b)
-}
-
 // Get returns run id as stored. It only reads: a step past its timeout
 // reads as running until a write or Ready records its failure.
 func (e *Engine) Get(ctx context.Context, id string) (Run, error) {
-	rec, err := e.load(ctx, e.n, id)
+	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
 		return Run{}, err
 	}
-	return rec.Run, nil
+	return rec.public(), nil
 }
 
 // List returns the runs with status st (empty: all), sorted by creation
@@ -484,9 +467,22 @@ func (e *Engine) List(ctx context.Context, st RunStatus) ([]Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		if st == "" || rec.Status == st {
-			out = append(out, rec.Run)
+		if st != "" && rec.Status != st {
+			continue
 		}
+		if rec.StepRows > 0 {
+			// Its steps are in their own rows, read with its head again
+			// (it may have changed since this listing's read).
+			if rec, err = e.load(ctx, e.n, row.Key, false); errors.Is(err, ErrUnknownRun) {
+				continue // removed meanwhile
+			} else if err != nil {
+				return nil, err
+			}
+			if st != "" && rec.Status != st {
+				continue
+			}
+		}
+		out = append(out, rec.public())
 	}
 	slices.SortFunc(out, func(a, b Run) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
@@ -530,7 +526,7 @@ type ReadyStep struct {
 // steps past their timeout, the team's members, and the final merge of a
 // run in which no step can still run (a crash leftover).
 func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
-	rec, err := e.load(ctx, e.n, id)
+	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -777,7 +773,7 @@ func running(c *change, step string, attempt int, to StepStatus) (int, error) {
 // run's team was deleted or disbanded, the run fails (see the package
 // documentation) and AddFindings returns an error matching ErrRunFinished.
 func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
-	rec, err := e.load(ctx, e.n, id)
+	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -936,7 +932,7 @@ func (e *Engine) Cancel(ctx context.Context, id, actor string) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	return rec.Run, nil
+	return rec.public(), nil
 }
 
 // unsettled reports whether rec has work for settle.
@@ -1080,7 +1076,7 @@ func (e *Engine) settleTeam(ctx context.Context, rec *record) (*record, error) {
 		if pass > 0 {
 			return nil, fmt.Errorf("run %s: team %s is %s while the run is merging", rec.ID, team.ID, team.Status)
 		}
-		if rec, err = e.load(ctx, e.n, rec.ID); err != nil { // as the other driver left it
+		if rec, err = e.load(ctx, e.n, rec.ID, false); err != nil { // as the other driver left it
 			return nil, err
 		}
 	}
@@ -1200,7 +1196,7 @@ func memberPath(have, want teammanager.Status) []teammanager.Status {
 
 // History returns every recorded transition of run id, in order.
 func (e *Engine) History(ctx context.Context, id string) ([]Transition, error) {
-	rec, err := e.load(ctx, e.n, id)
+	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 
@@ -23,24 +22,22 @@ func (e *Engine) stage(tx *cortex.Tx, old *record, c *change, d *Def, p *plan) e
 		rec.Seq++
 		c.trans[i].Seq = rec.Seq
 	}
-	b, err := json.Marshal(rec)
+	changed, err := stageRecord(tx, old, rec)
 	if err != nil {
-		return fmt.Errorf("run %s: %w", rec.ID, err)
+		return err
 	}
 	var have, want []quad.Quad
+	want = e.runQuads(rec)
 	if old == nil {
-		want = e.runQuads(rec)
-		for i := range rec.Steps {
-			want = append(want, e.stepQuads(rec, d, p, i)...)
-		}
+		want = append(want, e.stepLinks(rec)...) // never change
 	} else {
-		have, want = e.runQuads(old), e.runQuads(rec)
-		for i := range rec.Steps {
-			if !reflect.DeepEqual(old.Steps[i], rec.Steps[i]) {
-				have = append(have, e.stepQuads(old, d, p, i)...)
-				want = append(want, e.stepQuads(rec, d, p, i)...)
-			}
+		have = e.runQuads(old)
+	}
+	for _, i := range changed {
+		if old != nil {
+			have = append(have, e.stepQuads(old, d, p, i)...)
 		}
+		want = append(want, e.stepQuads(rec, d, p, i)...)
 	}
 	from := 0
 	if old != nil {
@@ -59,8 +56,6 @@ func (e *Engine) stage(tx *cortex.Tx, old *record, c *change, d *Def, p *plan) e
 	for _, t := range c.trans {
 		tx.Add(e.transitionQuads(rec.ID, t)...)
 	}
-	tx.PutSide(runTable, rec.ID, []quad.Value{quad.String(b)})
-	tx.KeepSide(runTable)
 	e.tm.KeepTables(tx)
 	return nil
 }
@@ -119,8 +114,16 @@ func (e *Engine) runQuads(r *record) []quad.Quad {
 	if r.Error != "" {
 		out = append(out, q(ns.RunError, ns.String(r.Error)))
 	}
+	return out
+}
+
+// stepLinks links the run's node to its steps' (written with the run).
+func (e *Engine) stepLinks(r *record) []quad.Quad {
+	x := e.x
+	g, node := x.RunGraph(r.ID), x.Run(r.ID)
+	out := make([]quad.Quad, 0, len(r.Steps))
 	for _, s := range r.Steps {
-		out = append(out, q(ns.RunStep, x.Step(r.ID, s.Name)))
+		out = append(out, quad.Make(node, x.IRI(ns.RunStep), x.Step(r.ID, s.Name), g))
 	}
 	return out
 }

@@ -139,6 +139,17 @@ type record struct {
 	Members map[string]teammanager.Status `json:"members,omitempty"`
 	// Seq is the number of transitions recorded.
 	Seq int `json:"seq"`
+	// Rev identifies the write that stored the record (random, new at
+	// each write) and Gen counts the writes: an Engine reuses the record
+	// it read or wrote while the stored one has its Rev.
+	Rev string `json:"rev,omitempty"`
+	Gen int64  `json:"gen,omitempty"`
+	// StepRows is the number of the run's rows in the step table, which
+	// hold its steps (see stepKey); 0: a record of an older version, with
+	// its steps in its own row.
+	StepRows int `json:"step_rows,omitempty"`
+
+	desired map[string]teammanager.Status // desiredMembers, once sealed
 }
 
 // Transition is one recorded status change of a run or a step.
@@ -406,6 +417,13 @@ func jsonKind(v any) string {
 // (in a council: until its tally is final), then completed if one
 // completed, else failed.
 func (r *record) desiredMembers() map[string]teammanager.Status {
+	if r.desired != nil {
+		return maps.Clone(r.desired)
+	}
+	return r.computeDesiredMembers()
+}
+
+func (r *record) computeDesiredMembers() map[string]teammanager.Status {
 	type acc struct{ started, open, completed bool }
 	accs := map[string]*acc{}
 	for _, s := range r.Steps {
