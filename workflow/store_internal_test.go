@@ -1,0 +1,144 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
+)
+
+// writeOlderRecord rewrites run id as a version before step rows stored
+// it: the whole record, steps included, in the run's row, and no step
+// rows; edit changes each step first.
+func writeOlderRecord(t *testing.T, e *Engine, id string, edit func(*StepState)) {
+	t.Helper()
+	ctx := context.Background()
+	rec, err := e.load(ctx, e.n, id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := rec.next()
+	for i := range old.Steps {
+		edit(&old.Steps[i])
+	}
+	n := old.StepRows
+	old.Rev, old.Gen, old.StepRows = "", 0, 0
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.n.Update(ctx, func(tx *cortex.Tx) error {
+		tx.PutSide(runTable, id, []quad.Value{quad.String(b)})
+		for i := range n {
+			tx.DeleteSide(stepTable, stepKey(id, i))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stepRows returns the keys of the step rows of run id.
+func stepRows(t *testing.T, e *Engine, id string) []string {
+	t.Helper()
+	rows, err := e.n.SideRowsAfter(context.Background(), stepTable, id+":", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, r := range rows {
+		if strings.HasPrefix(r.Key, id+":") {
+			keys = append(keys, r.Key)
+		}
+	}
+	return keys
+}
+
+// TestEngine_OlderRecordMovesToStepRows: a run stored with its steps in its
+// own row (before step rows) reads as it was, and its next write moves its
+// steps to step rows, all of them, changed or not: the run then reads the
+// same through this Engine and a fresh one, and runs to its end.
+func TestEngine_OlderRecordMovesToStepRows(t *testing.T) {
+	ctx := context.Background()
+	s, tm, e := newInternalEngine(t)
+	d := Def{Name: "three", Type: Chain, Steps: []Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}, {Name: "c", Agent: "x"}}}
+	if _, err := e.Start(ctx, d, RunOptions{ID: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.StartStep(ctx, "old", "a", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeOlderRecord(t, e, "old", func(*StepState) {})
+	if keys := stepRows(t, e, "old"); len(keys) != 0 {
+		t.Fatalf("step rows of the older record: %v", keys)
+	}
+	r, err := e.Get(ctx, "old")
+	if err != nil || len(r.Steps) != 3 || r.Steps[0].Status != StepRunning || r.Steps[1].Status != StepPending {
+		t.Fatalf("older record reads as %+v, %v", r.Steps, err)
+	}
+
+	if err := e.CompleteStep(ctx, "old", "a", n, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"old:00000", "old:00001", "old:00002"}
+	if keys := stepRows(t, e, "old"); fmt.Sprint(keys) != fmt.Sprint(want) {
+		t.Fatalf("step rows after the first write: %v, want %v", keys, want)
+	}
+	row, _, err := e.n.SideRow(ctx, runTable, "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw := quadString(row[0]); strings.Contains(raw, `"name":"a"`) {
+		t.Fatalf("the run's row still holds its steps: %s", raw)
+	}
+	fresh, err := New(ctx, s, tm, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, eng := range map[string]*Engine{"same engine": e, "fresh engine": fresh} {
+		r, err := eng.Get(ctx, "old")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprint(r.Steps[0].Status, r.Steps[1].Status, r.Steps[2].Status)
+		if got != fmt.Sprint(StepCompleted, StepReady, StepPending) {
+			t.Fatalf("%s: steps %s", name, got)
+		}
+	}
+	for _, step := range []string{"b", "c"} {
+		n, err := fresh.StartStep(ctx, "old", step, "host")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fresh.CompleteStep(ctx, "old", step, n, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, err := e.Get(ctx, "old"); err != nil || r.Status != RunCompleted {
+		t.Fatalf("run %s, %v; want completed", r.Status, err)
+	}
+}
+
+// TestEngine_RemovedRunLeavesNoStepRows: a run whose team is refused is
+// removed with its step rows.
+func TestEngine_RemovedRunLeavesNoStepRows(t *testing.T) {
+	ctx := context.Background()
+	_, _, e := newInternalEngine(t)
+	var d Def
+	d.Name, d.Type = "wide", Graph
+	for i := range 20 { // more agents than a team may have (8)
+		d.Steps = append(d.Steps, Step{Name: fmt.Sprint("s", i), Agent: fmt.Sprint("a", i)})
+	}
+	if _, err := e.Start(ctx, d, RunOptions{ID: "big"}); err == nil {
+		t.Fatal("start of a run with more agents than a team may have: no error")
+	}
+	if keys := stepRows(t, e, "big"); len(keys) != 0 {
+		t.Fatalf("removed run left step rows: %v", keys[:min(3, len(keys))])
+	}
+}
