@@ -592,6 +592,13 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 				rs.Tally = &t
 			}
 		}
+		// The run's record is shared (store.go): the step gets a copy of
+		// its values, which its runner may change.
+		if rs.Inputs, err = normalize(rs.Inputs); err != nil {
+			return nil, fmt.Errorf("run %s: step %s: %w", id, s.Name, err)
+		} else if rs.Inputs == nil {
+			rs.Inputs = map[string]any{}
+		}
 		if rs.Upstream, rs.Conflicts, err = e.upstream(ctx, rec, p, i); err != nil {
 			return nil, err
 		}

@@ -115,3 +115,28 @@ func TestDrive_StepCostDoesNotGrowWithTheRun(t *testing.T) {
 		t.Fatalf("a step of a 400-step chain allocates %.0f, of a 40-step one %.0f: more than twice as much", l, s)
 	}
 }
+
+// TestEngine_Ready_InputsAreTheCallers: a runner that changes the values
+// of its inputs (an object from an upstream output) changes its copy, not
+// the run: the next Ready gives them as recorded.
+func TestEngine_Ready_InputsAreTheCallers(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "obj", Type: workflow.Chain, Steps: []workflow.Step{
+		{Name: "a", Agent: "x", Outputs: []workflow.Port{{Name: "out", Type: workflow.Object}}},
+		{Name: "b", Agent: "y", Inputs: []workflow.Port{{Name: "in", From: "a.out", Type: workflow.Object}}},
+	}}
+	f.start(t, d, workflow.RunOptions{ID: "obj"})
+	f.do(t, "obj", "a", map[string]any{"out": map[string]any{"list": []any{"x"}}})
+	for range 2 {
+		rs, err := f.e.Ready(ctx, "obj")
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("ready: %v, %v", rs, err)
+		}
+		in := rs[0].Inputs["in"].(map[string]any)
+		if got := fmt.Sprint(in); got != "map[list:[x]]" {
+			t.Fatalf("input of b: %s", got)
+		}
+		in["list"].([]any)[0] = "changed by the runner"
+		in["new"] = true
+	}
+}
