@@ -106,8 +106,12 @@ func benchDrive(b *testing.B, d workflow.Def, concurrency int) {
 	if err := d.Validate(); err != nil {
 		b.Fatal(err)
 	}
-	runner := workflow.RunnerFunc(func(context.Context, workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
-		return map[string]any{"out": "x"}, nil, nil
+	runner := workflow.RunnerFunc(func(_ context.Context, rs workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		out := map[string]any{}
+		for _, p := range rs.Step.Outputs { // chainDef's and wideDef's types
+			out[p.Name] = map[workflow.PortType]any{workflow.String: "x", workflow.Number: 1}[p.Type]
+		}
+		return out, nil, nil
 	})
 	n := 0
 	b.ReportAllocs()

@@ -97,9 +97,17 @@
 // and a node per step with status, reason, actor, times, outputs as JSON,
 // finding links; vocabulary cx:workflow:…), as transitions in the history
 // graph (NS.HistoryGraph: one node per status change with time, actor and
-// reason), and as a row of the side table "workflows" (the record as JSON),
-// which the engine reads: a point read, so Ready stays fast on large
-// graphs. A council's tallies are also in a graph per round
+// reason), and as side-table rows, which the engine reads: the run's
+// record without its steps in table "workflows" and a row per step in
+// table "workflow-steps" (keyed RUN:NNNNN, the step's index), all JSON. A
+// change writes the run's row, the rows and run-graph quads of the steps
+// it changed and its transitions, not the whole run, so what a step's
+// calls write does not grow with the run's size; and an Engine reuses the
+// record it last read or wrote of an open run while the stored one is the
+// same (each write stamps the run's row with a new revision), so they do
+// not decode the whole run either. (A run stored by an older version, its
+// steps in its own row, reads as it was; its next write moves its steps
+// to step rows.) A council's tallies are also in a graph per round
 // (NS.RoundGraph: the round, its voters, per topic the status, winner and
 // ballots; vocabulary cx:workflow:round:…, cx:workflow:tally:…,
 // cx:workflow:ballot:…), written with the record that adds them and never

@@ -108,18 +108,27 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 	} else if r.Type.Led() {
 		return r, fmt.Errorf("run %s: %w: a %s run is driven by DriveLed, not Drive", id, ErrInvalidRun, r.Type)
 	}
+	// inflight holds the cancel of each step this driver runs: a step
+	// that times out or is failed meanwhile has its runner stopped.
+	inflight := map[string]context.CancelFunc{}
 	// look reads the run between two steps: through an Engine, only its
 	// ready and running steps, which is all the loop below reads, so that
 	// a step's cost does not grow with the run's size.
 	changed, now, look := func() <-chan struct{} { return nil }, time.Now, p.Get
+	// ready lists the ready steps; through an Engine, only as many as
+	// this driver can start, none it runs already.
+	ready := p.Ready
 	if e, ok := p.(*Engine); ok {
 		changed, now, look = e.changed, e.now, e.view
+		ready = func(ctx context.Context, id string) ([]ReadyStep, error) {
+			return e.ready(ctx, id, max(concurrency-len(inflight), 0), func(step string) bool {
+				_, ok := inflight[step]
+				return ok
+			})
+		}
 	}
 	stepCtx, stopSteps := context.WithCancel(ctx)
 	defer stopSteps()
-	// inflight holds the cancel of each step this driver runs: a step
-	// that times out or is failed meanwhile has its runner stopped.
-	inflight := map[string]context.CancelFunc{}
 	done := make(chan stepResult)
 	var last Run // the run as last read
 	var failure error
@@ -175,12 +184,12 @@ func Drive(ctx context.Context, p Pull, id, actor string, runner Runner, concurr
 		// step is past its timeout even if no step can start here, or a
 		// step that overran would hold its slot until its runner returns.
 		if len(inflight) < concurrency || overdue(last, now()) {
-			ready, err := p.Ready(ctx, id)
+			steps, err := ready(ctx, id)
 			if err != nil && !errors.Is(err, ErrRunFinished) {
 				failure = err
 				break
 			}
-			for _, rs := range ready {
+			for _, rs := range steps {
 				if len(inflight) >= concurrency {
 					break
 				}

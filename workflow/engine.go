@@ -526,6 +526,13 @@ type ReadyStep struct {
 // steps past their timeout, the team's members, and the final merge of a
 // run in which no step can still run (a crash leftover).
 func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
+	return e.ready(ctx, id, -1, nil)
+}
+
+// ready is Ready listing at most limit steps (limit < 0: all), none that
+// skip names (nil: none): a driver asks for what it can start, so that
+// the cost of a call does not grow with the steps that are ready.
+func (e *Engine) ready(ctx context.Context, id string, limit int, skip func(step string) bool) ([]ReadyStep, error) {
 	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
 		return nil, err
@@ -566,7 +573,10 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 	}
 	var out []ReadyStep
 	for i, s := range rec.Steps {
-		if s.Status != StepReady {
+		if limit >= 0 && len(out) >= limit {
+			break
+		}
+		if s.Status != StepReady || skip != nil && skip(s.Name) {
 			continue
 		}
 		in, err := rec.inputs(d, p, i)

@@ -13,7 +13,8 @@ import (
 )
 
 // stage stages, in tx, the write of c.rec (old is the record before, nil
-// for a new run): the record's row, the run graph's changed quads, one
+// for a new run): the record's rows (its head and the steps that changed,
+// see stageRecord), the run graph's changed quads, one
 // transition node per transition in the history graph and the round graph
 // of each new council tally.
 func (e *Engine) stage(tx *cortex.Tx, old *record, c *change, d *Def, p *plan) error {

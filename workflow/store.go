@@ -160,9 +160,19 @@ func (e *Engine) forget(id string) {
 
 // load reads the record of run id through n: under the namespace's write
 // lock (locked: n is an Update's) or not, in which case it reads the head
-// again after the steps and starts over if a write came between.
+// again after the steps and starts over if a write came between (after
+// three tries, it reads under the lock).
 func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locked bool) (*record, error) {
-	for {
+	for try := 0; ; try++ {
+		if !locked && try == 3 {
+			var rec *record
+			err := n.Update(ctx, func(tx *cortex.Tx) error {
+				var err error
+				rec, err = e.load(ctx, tx.Namespace(), id, true)
+				return err
+			})
+			return rec, err
+		}
 		row, found, err := n.SideRow(ctx, runTable, id)
 		if err != nil {
 			return nil, err
