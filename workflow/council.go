@@ -68,6 +68,23 @@ type BallotCount struct {
 	Agents  []string `json:"agents"`  // sorted
 }
 
+// clone returns a copy of t that shares nothing with it.
+func (t *Tally) clone() *Tally {
+	c := *t
+	c.Voters = slices.Clone(t.Voters)
+	c.Topics = slices.Clone(t.Topics)
+	for i := range c.Topics {
+		tt := &c.Topics[i]
+		tt.Winner = slices.Clone(tt.Winner)
+		tt.Ballots = slices.Clone(tt.Ballots)
+		for j := range tt.Ballots {
+			b := &tt.Ballots[j]
+			b.Objects, b.Agents = slices.Clone(b.Objects), slices.Clone(b.Agents)
+		}
+	}
+	return &c
+}
+
 // Open returns the topics of t that are still open.
 func (t *Tally) Open() []TopicTally {
 	var out []TopicTally

@@ -255,3 +255,48 @@ func TestCouncil_StartErrors(t *testing.T) {
 		t.Fatalf("Start with additive = %v", err)
 	}
 }
+
+// TestCouncil_ReadyTallyIsACopy: the tally Ready hands a council step is
+// the caller's own: a runner that changes it changes neither the run's
+// stored rounds nor what the next Ready and the final tally read.
+func TestCouncil_ReadyTallyIsACopy(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, councilDef([]string{"a", "b", "c"}, 0.66, 2, "", ""), workflow.RunOptions{ID: "c1"})
+	for _, agent := range []string{"a", "b", "c"} {
+		step := "round-1/" + agent
+		n, err := f.e.StartStep(ctx, "c1", step, "host")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.e.AddFindings(ctx, "c1", step, n, []teammanager.Finding{vote("t=" + agent)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.e.CompleteStep(ctx, "c1", step, n, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := tallyLines(f.get(t, "c1"))
+	voters := fmt.Sprint(f.get(t, "c1").Rounds[0].Voters)
+	rs, err := f.e.Ready(ctx, "c1")
+	if err != nil || len(rs) != 3 || rs[0].Tally == nil || len(rs[0].Tally.Topics) != 1 {
+		t.Fatalf("ready %+v, %v", rs, err)
+	}
+	// A runner that scribbles on what it was given.
+	for _, s := range rs {
+		tl := s.Tally
+		tl.Voters[0] = "mallory"
+		tl.Topics[0].Status, tl.Topics[0].Winner, tl.Topics[0].DecidedIn = "agreed", []string{`"x"`}, 1
+		tl.Topics[0].Ballots[0].Agents[0] = "mallory"
+	}
+	r := f.get(t, "c1")
+	if got := tallyLines(r); !slices.Equal(got, before) || fmt.Sprint(r.Rounds[0].Voters) != voters {
+		t.Fatalf("the run's tally after a runner changed its copy: %q, voters %v; want %q, voters %s", got, r.Rounds[0].Voters, before, voters)
+	}
+	rs, err = f.e.Ready(ctx, "c1")
+	if err != nil || len(rs) != 3 {
+		t.Fatalf("ready %+v, %v", rs, err)
+	}
+	if tt := rs[0].Tally.Topics[0]; tt.Status != workflow.TopicOpen || len(tt.Winner) != 0 || rs[0].Tally.Voters[0] != "a" {
+		t.Fatalf("the next Ready's tally: %+v, voters %v", tt, rs[0].Tally.Voters)
+	}
+}

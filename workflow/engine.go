@@ -598,8 +598,7 @@ func (e *Engine) ready(ctx context.Context, id string, limit int, skip func(step
 				rs.Inputs = map[string]any{}
 			}
 			if k := rs.Round - 2; k >= 0 && k < len(rec.Rounds) {
-				t := rec.Rounds[k]
-				rs.Tally = &t
+				rs.Tally = rec.Rounds[k].clone() // the record is shared (store.go)
 			}
 		}
 		// The run's record is shared (store.go): the step gets a copy of
