@@ -98,6 +98,10 @@ type Engine struct {
 	defs  map[string]*defEntry // by hash
 	runs  map[string]*record   // by id: the last read or written (see store.go)
 	wakeC chan struct{}        // closed and replaced by every write
+
+	// headHook, when set by a test, runs in a read of a run (load)
+	// between the read of its row and that of its step rows.
+	headHook func(id string)
 }
 
 type defEntry struct {

@@ -160,8 +160,10 @@ func (e *Engine) forget(id string) {
 
 // load reads the record of run id through n: under the namespace's write
 // lock (locked: n is an Update's) or not, in which case it reads the head
-// again after the steps and starts over if a write came between (after
-// three tries, it reads under the lock).
+// again after the steps and starts over if a write or the run's removal
+// came between (after three tries, it reads under the lock): a run
+// removed meanwhile is unknown (ErrUnknownRun), not one with missing
+// step rows.
 func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locked bool) (*record, error) {
 	for try := 0; ; try++ {
 		if !locked && try == 3 {
@@ -190,17 +192,24 @@ func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locke
 		if rec.StepRows == 0 {
 			return rec.seal(), nil // as an older version stored it: steps and all
 		}
-		if err := e.loadSteps(ctx, n, rec); err != nil {
-			return nil, err
+		if e.headHook != nil {
+			e.headHook(id)
 		}
+		serr := e.loadSteps(ctx, n, rec)
 		if !locked {
 			again, found, err := n.SideRow(ctx, runTable, id)
 			if err != nil {
 				return nil, err
 			}
 			if !found || quadString(again[0]) != quadString(row[0]) {
-				continue // written meanwhile: the steps may be of another write
+				// Written or removed meanwhile: the step rows read may be
+				// of another write, or missing (read again: a removed run
+				// is unknown).
+				continue
 			}
+		}
+		if serr != nil {
+			return nil, serr
 		}
 		rec.seal()
 		e.remember(rec, locked)

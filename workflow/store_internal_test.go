@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -140,5 +141,55 @@ func TestEngine_RemovedRunLeavesNoStepRows(t *testing.T) {
 	}
 	if keys := stepRows(t, e, "big"); len(keys) != 0 {
 		t.Fatalf("removed run left step rows: %v", keys[:min(3, len(keys))])
+	}
+}
+
+// TestEngine_RunRemovedWhileRead: a run removed (Start's removal of a run
+// whose team is refused) between the read of its row and that of its step
+// rows reads as unknown (ErrUnknownRun), not as a run with missing step
+// rows, and a listing leaves it out.
+func TestEngine_RunRemovedWhileRead(t *testing.T) {
+	ctx := context.Background()
+	s, tm, e := newInternalEngine(t)
+	d := Def{Name: "three", Type: Chain, Steps: []Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}, {Name: "c", Agent: "x"}}}
+	for _, id := range []string{"gone", "kept"} {
+		if _, err := e.Start(ctx, d, RunOptions{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, read := range map[string]func(e *Engine) error{
+		"get": func(e *Engine) error { _, err := e.Get(ctx, "gone"); return err },
+		"list": func(e *Engine) error {
+			rs, err := e.List(ctx, "")
+			if err == nil && (len(rs) != 1 || rs[0].ID != "kept") {
+				t.Errorf("list: %d runs, want kept only", len(rs))
+			}
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := e.Get(ctx, "gone"); errors.Is(err, ErrUnknownRun) {
+				if _, err := e.Start(ctx, d, RunOptions{ID: "gone"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fresh, err := New(ctx, s, tm, DefaultConfig()) // reads the step rows
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh.headHook = func(id string) {
+				if id != "gone" {
+					return
+				}
+				fresh.headHook = nil
+				if err := e.remove(ctx, "gone", len(d.Steps)); err != nil {
+					t.Error(err)
+				}
+			}
+			err = read(fresh)
+			if name == "get" && !errors.Is(err, ErrUnknownRun) || name == "list" && err != nil {
+				t.Fatalf("%s of a run removed meanwhile: %v", name, err)
+			}
+		})
 	}
 }
