@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -191,5 +193,81 @@ func TestEngine_RunRemovedWhileRead(t *testing.T) {
 				t.Fatalf("%s of a run removed meanwhile: %v", name, err)
 			}
 		})
+	}
+}
+
+// TestEngine_RunsKeptAreBounded: an Engine keeps at most cacheSize runs'
+// records, and none of a finished run (cancelled here), not even after
+// reading it again.
+func TestEngine_RunsKeptAreBounded(t *testing.T) {
+	ctx := context.Background()
+	_, _, e := newInternalEngine(t)
+	d := Def{Name: "one", Type: Chain, Steps: []Step{{Name: "a", Agent: "x"}}}
+	kept := func() int {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return len(e.runs)
+	}
+	for i := range cacheSize + 8 {
+		if _, err := e.Start(ctx, d, RunOptions{ID: fmt.Sprint("r", i)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Get(ctx, fmt.Sprint("r", i)); err != nil {
+			t.Fatal(err)
+		}
+		if n := kept(); n > cacheSize {
+			t.Fatalf("%d runs kept after %d starts, at most %d", n, i+1, cacheSize)
+		}
+	}
+	last := fmt.Sprint("r", cacheSize+7)
+	if _, err := e.Cancel(ctx, last, "host"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := e.Get(ctx, last); err != nil || r.Status != RunCancelled {
+		t.Fatalf("run %s, %v", r.Status, err)
+	}
+	e.mu.Lock()
+	_, ok := e.runs[last]
+	e.mu.Unlock()
+	if ok {
+		t.Fatal("the record of a cancelled run is kept")
+	}
+}
+
+// TestSameStep_EveryField: a step that differs in any one field from
+// another is not the same step (so a write stores its row): a field added
+// to StepState and not to sameStep fails here.
+func TestSameStep_EveryField(t *testing.T) {
+	base := StepState{Name: "a", Agent: "x", Status: StepRunning, Reason: "r", Actor: "host",
+		StartedAt: time.Unix(1, 0).UTC(), CompletedAt: time.Unix(2, 0).UTC(), Outputs: map[string]any{"o": "v"},
+		Findings: []string{"f"}, Votes: []Vote{{Subject: "<s>"}}, Attempt: 1}
+	if b := base; !sameStep(&base, &b) {
+		t.Fatal("a step is not the same as its copy")
+	}
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		other := base
+		f := reflect.ValueOf(&other).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "'")
+		case reflect.Int:
+			f.SetInt(f.Int() + 1)
+		case reflect.Map:
+			f.Set(reflect.MakeMap(f.Type())) // a new map
+		case reflect.Slice:
+			f.Set(reflect.AppendSlice(reflect.MakeSlice(f.Type(), 0, f.Len()), f)) // the same values, a new slice
+		case reflect.Struct:
+			if tm, ok := f.Addr().Interface().(*time.Time); ok {
+				*tm = tm.Add(time.Second)
+				break
+			}
+			t.Fatalf("field %s: kind %s not covered by this test", typ.Field(i).Name, f.Kind())
+		default:
+			t.Fatalf("field %s: kind %s not covered by this test", typ.Field(i).Name, f.Kind())
+		}
+		if sameStep(&base, &other) {
+			t.Errorf("steps that differ in %s are the same", typ.Field(i).Name)
+		}
 	}
 }
