@@ -271,3 +271,37 @@ func TestSameStep_EveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestEngine_OlderRecordListedAndCancelled: a run stored with its steps in
+// its own row is listed with its steps, beside a run with step rows, and
+// is cancelled like any other (its steps then move to step rows).
+func TestEngine_OlderRecordListedAndCancelled(t *testing.T) {
+	ctx := context.Background()
+	_, _, e := newInternalEngine(t)
+	d := Def{Name: "three", Type: Chain, Steps: []Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}, {Name: "c", Agent: "x"}}}
+	for _, id := range []string{"new", "old"} {
+		if _, err := e.Start(ctx, d, RunOptions{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeOlderRecord(t, e, "old", func(*StepState) {})
+	rs, err := e.List(ctx, RunPending)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("list: %d runs, %v", len(rs), err)
+	}
+	for _, r := range rs {
+		if len(r.Steps) != 3 || r.Steps[0].Status != StepReady {
+			t.Fatalf("run %s listed with steps %+v", r.ID, r.Steps)
+		}
+	}
+	if r, err := e.Cancel(ctx, "old", "host"); err != nil || r.Status != RunCancelled || len(r.Steps) != 3 {
+		t.Fatalf("cancel: %s, %d steps, %v", r.Status, len(r.Steps), err)
+	}
+	if keys := stepRows(t, e, "old"); len(keys) != 3 {
+		t.Fatalf("step rows of the cancelled run: %v", keys)
+	}
+	rs, err = e.List(ctx, RunCancelled)
+	if err != nil || len(rs) != 1 || rs[0].ID != "old" || len(rs[0].Steps) != 3 {
+		t.Fatalf("cancelled runs: %+v, %v", rs, err)
+	}
+}
