@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
@@ -24,6 +28,7 @@ type Options struct {
 	namespace string
 	http      *http.Client
 	token     string
+	stream    *bool // WithRPCStream; nil: the default
 }
 
 // DefaultOptions returns the defaults: namespace "default" and an HTTP
@@ -37,7 +42,8 @@ func (o Options) WithNamespace(name string) Options { o.namespace = name; return
 // WithHTTPClient sets the HTTP client of a TCP target (its transport:
 // TLS, proxies); a Unix socket target dials the socket through a copy of
 // its transport if it is an *http.Transport (default: a client of its
-// own; nil keeps the default).
+// own; nil keeps the default). JSON-RPC calls then go through it as HTTP
+// requests, unless WithRPCStream(true).
 func (o Options) WithHTTPClient(c *http.Client) Options {
 	if c != nil {
 		o.http = c
@@ -50,6 +56,23 @@ func (o Options) WithHTTPClient(c *http.Client) Options {
 // server on a Unix socket needs none).
 func (o Options) WithToken(tok string) Options { o.token = tok; return o }
 
+// WithRPCStream sets whether the client's JSON-RPC calls share one
+// JSON-RPC stream (one connection that carries every concurrent call; see
+// stream.go) rather than each going as an HTTP request. The default is
+// true for unix:// and http:// targets, unless WithHTTPClient gave an HTTP
+// client, whose transport (a proxy, its own dialer) then carries every
+// call; an https:// target always sends requests. With a stream, the
+// client connects to the target itself.
+func (o Options) WithRPCStream(on bool) Options { o.stream = &on; return o }
+
+// streams reports whether the client opens JSON-RPC streams.
+func (o Options) streams() bool {
+	if o.stream != nil {
+		return *o.stream
+	}
+	return o.http == nil
+}
+
 // Client calls a Cortex server in one namespace. It is safe for
 // concurrent use.
 type Client struct {
@@ -58,6 +81,13 @@ type Client struct {
 	ns     string
 	http   *http.Client
 	token  string
+
+	// dial connects to the server for a JSON-RPC stream; nil: no streams.
+	dial      func(ctx context.Context) (net.Conn, error)
+	streamOff atomic.Bool // the server opens no stream: HTTP requests only
+	smu       sync.Mutex  // guards st
+	st        *stream     // the open stream, if any
+	idle      time.Duration
 }
 
 var _ api.TeamManager = (*Client)(nil)
@@ -72,7 +102,7 @@ func New(target string, opts Options) (*Client, error) {
 	if err := namespace.ValidateName(opts.namespace); err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
-	c := &Client{target: target, ns: opts.namespace, token: opts.token}
+	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle}
 	hc := opts.http
 	if hc == nil {
 		hc = &http.Client{}
@@ -90,9 +120,13 @@ func New(target string, opts Options) (*Client, error) {
 		if t, ok := hc.Transport.(*http.Transport); ok {
 			tr = t.Clone()
 		}
-		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+		dial := func(ctx context.Context) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", socket)
+		}
+		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }
+		if opts.streams() {
+			c.dial = dial
 		}
 		copied := *hc
 		copied.Transport = tr
@@ -108,6 +142,16 @@ func New(target string, opts Options) (*Client, error) {
 		// Messages name the target without the password of its user info.
 		c.target = u.Redacted()
 		c.http, c.base = hc, strings.TrimRight(target, "/")
+		if u.Scheme == "http" && opts.streams() {
+			host := u.Host
+			if u.Port() == "" {
+				host = net.JoinHostPort(u.Hostname(), "80")
+			}
+			c.dial = func(ctx context.Context) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, "tcp", host)
+			}
+		}
 	default:
 		return nil, fmt.Errorf("%w %q: want unix:///path/to/socket, a socket path or http://host:port", ErrTarget, target)
 	}
@@ -168,6 +212,16 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 			return fmt.Errorf("%s: %w: %s is not valid UTF-8", method, ErrNotUTF8, where)
 		}
 	}
+	if c.dial != nil && !c.streamOff.Load() && len(p) <= streamMaxRequest {
+		r, err := c.callStream(ctx, method, p)
+		if errors.Is(err, errNoStream) {
+			c.streamOff.Store(true)
+		} else if err != nil {
+			return err
+		} else {
+			return decodeResult(method, r, result)
+		}
+	}
 	m, err := json.Marshal(method)
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
@@ -195,6 +249,12 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		}
 		return fmt.Errorf("%s: the server's response is not JSON-RPC: %w", method, err)
 	}
+	return decodeResult(method, r, result)
+}
+
+// decodeResult returns the error of response r of a call of method, or
+// decodes its result into result (nil: dropped).
+func decodeResult(method string, r rpcResponse, result any) error {
 	if e := r.Error; e != nil {
 		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors, Problems: e.Data.Problems}
 	}
@@ -333,8 +393,8 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (api.Namespac
 	if err := namespace.ValidateName(name); err != nil {
 		return out, fmt.Errorf("delete namespace: %w", err)
 	}
-	other := *c
-	other.ns = name
+	// A client of the other namespace for this one call: an HTTP request.
+	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token}
 	err := other.Call(ctx, "namespaces.delete", map[string]string{"name": name}, &out)
 	return out, err
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -168,6 +170,16 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 		w.code = http.StatusOK
 	}
 	return w.ResponseWriter.Write(p)
+}
+
+// Hijack hands the connection over (a JSON-RPC stream), recorded as
+// status 101 (Switching Protocols).
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil && w.code == 0 {
+		w.code = http.StatusSwitchingProtocols
+	}
+	return c, rw, err
 }
 
 // Unwrap lets http.ResponseController reach the connection.

@@ -42,6 +42,10 @@ var jsonNull = json.RawMessage("null")
 // non-notification requests; a request without id is a notification and
 // gets no response (a batch of notifications only: 204, no body).
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
+	if wantsStream(r) {
+		s.serveRPCStream(w, r, ns)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes))
 	if err != nil {
 		err = tooLarge(err)
@@ -56,31 +60,17 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 	}
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(body, &batch); err != nil {
-			writeRPC(w, http.StatusOK, parseErrorResponse(err))
-			return
-		}
-		if len(batch) == 0 {
-			writeRPC(w, http.StatusOK, rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: empty batch", errInvalidRequest)), ID: jsonNull})
-			return
-		}
-		out := []rpcResponse{}
 		start := time.Now()
-		// The batch's calls answer in one response: their listings share
-		// the limit of results per response (rpcCtx.checkCount).
-		ctx := context.WithValue(r.Context(), batchKey{}, &batchBudget{left: s.opts.maxResults})
-		for _, raw := range batch {
-			if resp, ok := s.call(ctx, ns, raw); ok {
-				out = append(out, resp)
-			}
-		}
+		out, errResp := s.runBatch(r.Context(), ns, body)
 		setServerTiming(w, time.Since(start))
-		if len(out) == 0 {
+		switch {
+		case errResp != nil:
+			writeRPC(w, http.StatusOK, *errResp)
+		case len(out) == 0:
 			w.WriteHeader(http.StatusNoContent)
-			return
+		default:
+			writeRPC(w, http.StatusOK, out)
 		}
-		writeRPC(w, http.StatusOK, out)
 		return
 	}
 	req, method, err := readRequest(body)
@@ -106,6 +96,31 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 		}
 	}
 	writeRPC(w, status, resp)
+}
+
+// runBatch runs the calls of body, a batch (a JSON array), and returns the
+// responses of those that are not notifications; a body that is no batch
+// of requests (not JSON, an empty array) is answered by the one error
+// response it returns instead.
+func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcResponse, *rpcResponse) {
+	var batch []json.RawMessage
+	if err := json.Unmarshal(body, &batch); err != nil {
+		resp := parseErrorResponse(err)
+		return nil, &resp
+	}
+	if len(batch) == 0 {
+		return nil, &rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: empty batch", errInvalidRequest)), ID: jsonNull}
+	}
+	out := []rpcResponse{}
+	// The batch's calls answer in one response: their listings share the
+	// limit of results per response (rpcCtx.checkCount).
+	ctx = context.WithValue(ctx, batchKey{}, &batchBudget{left: s.opts.maxResults})
+	for _, raw := range batch {
+		if resp, ok := s.call(ctx, ns, raw); ok {
+			out = append(out, resp)
+		}
+	}
+	return out, nil
 }
 
 // setServerTiming sets the Server-Timing header (W3C Server Timing) of a

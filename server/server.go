@@ -54,6 +54,7 @@ func (s *Server) Handler() http.Handler { return s.guard(policyTokensIfAny) }
 // once. It applies the connection limits of Options: the read header,
 // body, idle and write timeouts and the size of headers.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	streams := &streamSet{}
 	hs := &http.Server{
 		Handler:           s.limitBody(s.guard(s.policyOf(l))),
 		ReadHeaderTimeout: s.opts.readHeaderTimeout,
@@ -63,8 +64,11 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		// Requests outlive ctx: a shutdown lets them finish. Event
 		// streams, which never finish on their own, end when ctx does
 		// (shutdownOf).
+		// JSON-RPC streams (rpcstream.go), whose connections
+		// http.Server no longer tracks, are waited for here.
 		BaseContext: func(net.Listener) context.Context {
-			return context.WithValue(context.WithoutCancel(ctx), serveDoneKey{}, ctx.Done())
+			base := context.WithValue(context.WithoutCancel(ctx), serveDoneKey{}, ctx.Done())
+			return context.WithValue(base, streamsKey{}, streams)
 		},
 	}
 	done := make(chan error, 1)
@@ -80,6 +84,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		s.opts.logger.Printf("shutdown: requests still running after %s were cut", s.opts.shutdownTimeout)
 		err = hs.Close()
+	}
+	if !streams.wait(sctx) {
+		s.opts.logger.Printf("shutdown: JSON-RPC streams still running after %s were cut", s.opts.shutdownTimeout)
 	}
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr

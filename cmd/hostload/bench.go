@@ -28,7 +28,8 @@ const nsName = "hostload"
 // (sqlbench.py writes it, summary.py reads it). Latencies are in ms.
 type summary struct {
 	System         string   `json:"system"`
-	Via            string   `json:"via"` // how the workload reached the store: viaInProcess, a server's transport or URL
+	Via            string   `json:"via"`                  // how the workload reached the store: viaInProcess, a server's transport or URL
+	RPCStream      bool     `json:"rpc_stream,omitempty"` // through a server: the JSON-RPC calls went on one stream
 	Params         params   `json:"params"`
 	WorkloadDigest string   `json:"workload_digest"`
 	ResultsDigest  string   `json:"results_digest"`
@@ -101,10 +102,14 @@ func (s *summary) line() string {
 	if s.AddServerMS != nil && s.AddOverheadMS != nil {
 		server = fmt.Sprintf(" (in the server p50 %.2f ms, beyond it p50 %.2f ms)", s.AddServerMS.P50, s.AddOverheadMS.P50)
 	}
+	via := s.Via
+	if s.RPCStream {
+		via += " (JSON-RPC stream)"
+	}
 	return fmt.Sprintf("cortex: %d findings in %.2f s (%.0f findings/s), add p50 %.2f ms p99 %.2f ms%s; merges %d "+
 		"(median %.1f ms); peak RSS %.0f MB; errors %d; lost writes %d; via %s; load %s -> %s",
 		s.Findings, s.WallS, s.FindingsPerS, s.AddMS.P50, s.AddMS.P99, server, len(s.Merges), s.MergeMS.Median,
-		s.RSSPeakMB, len(s.Errors), s.LostWrites, s.Via, s.LoadavgStart, s.LoadavgEnd)
+		s.RSSPeakMB, len(s.Errors), s.LostWrites, via, s.LoadavgStart, s.LoadavgEnd)
 }
 
 // runCommand runs the benchmark in c.data (or a temporary directory), or
@@ -118,7 +123,7 @@ func runCommand(ctx context.Context, c config, work [][][]genFinding, digest str
 		sum, lines, err = runOnStore(ctx, c, work)
 	} else {
 		var h host
-		if h, err = remoteHost(c.server, c.server, clients(c)); err != nil {
+		if h, err = remoteHost(c.server, c.server, clients(c), c.stream); err != nil {
 			return nil, err
 		}
 		sum, lines, err = benchmark(ctx, h, c, work)
@@ -369,7 +374,7 @@ func (b *bench) report(setupS, wall float64, createMS []float64, counts []count,
 		rss = float64(pm.rssKB) / 1024
 	}
 	sum := &summary{
-		System: "cortex", Via: b.h.via, Params: c.params,
+		System: "cortex", Via: b.h.via, RPCStream: b.h.via != viaInProcess && c.stream, Params: c.params,
 		SetupS: setupS, WallS: wall, Findings: total, Acknowledged: b.acknowledged(), FindingsPerS: perS,
 		AddMS: summarize(b.addMS), AddServerMS: summarizeSome(b.addServerMS), AddOverheadMS: summarizeSome(b.addOverMS), StatusMS: summarize(b.statusMS), CreateTeamMS: summarize(createMS),
 		MergeMS: summarize(mergeMS), MergeCallMS: summarize(callMS), Merges: b.sortedMerges(),

@@ -80,13 +80,24 @@ func embeddedHost(ctx context.Context, s *cortex.Store, c config) (host, error) 
 }
 
 // remoteHost returns the host of a client of the server at target (as
-// client.New reads it), reporting via as its way. The client keeps up to
-// conns idle connections to the server (net/http keeps 2 by default: the
-// other concurrent callers would dial a new connection for every call).
-func remoteHost(target, via string, conns int) (host, error) {
+// client.New reads it), reporting via as its way. With stream, the
+// client's JSON-RPC calls share one JSON-RPC stream (its default); else
+// each is an HTTP request, timed by the server (Server-Timing), and the
+// client keeps up to conns idle connections to the server (net/http keeps
+// 2 by default: the other concurrent callers would dial a new connection
+// for every call).
+func remoteHost(target, via string, conns int, stream bool) (host, error) {
 	x, err := benchNS()
 	if err != nil {
 		return host{}, err
+	}
+	opts := client.DefaultOptions().WithNamespace(nsName)
+	if stream {
+		cl, err := client.New(target, opts.WithRPCStream(true))
+		if err != nil {
+			return host{}, err
+		}
+		return host{via: via, m: cl, x: x, count: remoteCount(cl)}, nil
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = conns
@@ -100,11 +111,17 @@ func remoteHost(target, via string, conns int) (host, error) {
 		target = "http://cortex"
 	}
 	hc := &http.Client{Transport: timingTransport{tr}}
-	cl, err := client.New(target, client.DefaultOptions().WithNamespace(nsName).WithHTTPClient(hc))
+	cl, err := client.New(target, opts.WithHTTPClient(hc).WithRPCStream(false))
 	if err != nil {
 		return host{}, err
 	}
-	count := func(ctx context.Context, team quad.IRI) ([][]quad.Value, error) {
+	return host{via: via, m: cl, x: x, count: remoteCount(cl)}, nil
+}
+
+// remoteCount is the operator's count through the SPARQL endpoint of cl's
+// server.
+func remoteCount(cl *client.Client) func(ctx context.Context, team quad.IRI) ([][]quad.Value, error) {
+	return func(ctx context.Context, team quad.IRI) ([][]quad.Value, error) {
 		// The SPARQL protocol has no bindings: the team's IRI is written
 		// in the query.
 		res, err := cl.Query(ctx, strings.ReplaceAll(countQuery, "?team", "<"+string(team)+">"), client.QueryOptions{})
@@ -120,7 +137,6 @@ func remoteHost(target, via string, conns int) (host, error) {
 		}
 		return rows, nil
 	}
-	return host{via: via, m: cl, x: x, count: count}, nil
 }
 
 // unixSocket returns the socket path of a unix:// target (as client.New
@@ -218,7 +234,7 @@ func serveHost(ctx context.Context, s *cortex.Store, c config, via string) (host
 		}
 		return err
 	}
-	h, err := remoteHost(target, via, clients(c))
+	h, err := remoteHost(target, via, clients(c), c.stream)
 	if err != nil {
 		return host{}, nil, errors.Join(err, stop())
 	}

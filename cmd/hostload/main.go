@@ -83,6 +83,7 @@ type config struct {
 	out     string // results file
 	json    string // summary file
 	server  string // viaInProcess (""), viaUnix, viaTCP, or the URL of a running server
+	stream  bool   // through a server: JSON-RPC calls on one stream (client.Options.WithRPCStream)
 	digest  bool   // print the workload digest only
 	opCount string // how the operator counts findings: opCountSPARQL or opCountFindings
 	cpuProf string // CPU profile file of the run (empty: none)
@@ -121,6 +122,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.json, "json", "summary-cortex.json", "summary (JSON, as summary.py reads it)")
 	fs.StringVar(&c.server, "server", "", "run the workload through a server: unix or tcp (one of this store, started in this process, on a Unix socket or 127.0.0.1), "+
 		"or the URL of a running one (unix:///path/to/socket, http://127.0.0.1:PORT; --data is then unused); empty: in-process, no server")
+	fs.BoolVar(&c.stream, "rpc-stream", true, "through a server: the client's JSON-RPC calls share one JSON-RPC stream (the client's default); false: an HTTP request each, "+
+		"whose time in the server (Server-Timing) the summary reports as add_server_ms and add_overhead_ms")
 	fs.BoolVar(&c.digest, "digest", false, "print the workload digest and exit")
 	fs.StringVar(&c.opCount, "op-count", opCountSPARQL, "how the operator counts findings per agent: sparql (Manager.Query) or findings (Manager.Findings)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file")

@@ -1,0 +1,362 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// A client's JSON-RPC calls go over one JSON-RPC stream (see package
+// server, "JSON-RPC streams"): a connection turned from HTTP into a
+// channel of JSON-RPC lines both ways, where calls from many goroutines
+// are in flight at once and their answers come back as they are ready.
+// It costs less per call than an HTTP request each (no headers, and the
+// requests and answers of concurrent calls share writes), which is what a
+// host with many agents calling at once pays. The stream is opened on
+// the first call and again after it breaks or has been idle for
+// streamIdle; a call larger than streamMaxRequest goes as an HTTP request
+// of its own, and so does every call if the server does not open streams
+// (or Options.WithRPCStream(false)).
+
+// Stream protocol names, as package server has them (not imported: the
+// client does not link the server).
+const (
+	streamProtocol = "cortex-jsonrpc"
+	cancelMethod   = "$/cancelRequest"
+)
+
+// streamMaxRequest is the largest request sent on the stream: a larger
+// one goes as an HTTP request, whose refusal (over the server's body
+// limit) is its own, not the stream's.
+const streamMaxRequest = 1 << 20
+
+// streamIdle is how long a stream without calls is kept open (a
+// Client's idle, which tests change).
+const streamIdle = 30 * time.Second
+
+// errNoStream reports a server that answered a stream's opening request
+// as something else than a stream (a server or a proxy that does not
+// know them): the client sends HTTP requests from then on.
+var errNoStream = errors.New("the server opens no JSON-RPC stream")
+
+// stream is an open JSON-RPC stream.
+type stream struct {
+	conn net.Conn
+	out  chan []byte   // requests to write
+	done chan struct{} // closed when the stream is broken
+
+	mu      sync.Mutex
+	next    uint64
+	pending map[uint64]chan streamAnswer
+	err     error // why the stream is broken (no call goes on it)
+	ending  bool  // the server ends it: no new call goes on it
+	idle    *time.Timer
+	idleFor time.Duration
+}
+
+// streamAnswer is the answer to one call: a response, or the error of the
+// stream.
+type streamAnswer struct {
+	resp rpcResponse
+	err  error
+}
+
+// callStream calls method with params (JSON) on c's stream, opened if
+// needed. errNoStream: send it as an HTTP request instead.
+func (c *Client) callStream(ctx context.Context, method string, params []byte) (rpcResponse, error) {
+	for attempt := 0; ; attempt++ {
+		st, err := c.stream(ctx)
+		if err != nil {
+			return rpcResponse{}, err
+		}
+		id, ch, ok := st.register()
+		if !ok {
+			// The stream broke or began to end since c.stream: a new
+			// one, once.
+			if attempt == 0 {
+				continue
+			}
+			return rpcResponse{}, unavailable(c.target, st.brokenErr())
+		}
+		m, err := json.Marshal(method)
+		if err != nil {
+			st.unregister(id)
+			return rpcResponse{}, fmt.Errorf("%s: %w", method, err)
+		}
+		req := make([]byte, 0, 64+len(m)+len(params))
+		req = append(req, `{"jsonrpc":"2.0","id":`...)
+		req = strconv.AppendUint(req, id, 10)
+		req = append(append(append(req, `,"method":`...), m...), `,"params":`...)
+		req = append(append(req, params...), "}\n"...)
+		select {
+		case st.out <- req:
+		case <-st.done:
+		}
+		select {
+		case a := <-ch:
+			if a.err != nil {
+				return rpcResponse{}, c.connError(ctx, a.err)
+			}
+			return a.resp, nil
+		case <-ctx.Done():
+			if st.unregister(id) {
+				// Cancel it on the server too, as closing an HTTP
+				// request's connection would (best effort: the stream
+				// may be busy or gone).
+				cancel := []byte(`{"jsonrpc":"2.0","method":"` + cancelMethod + `","params":{"id":` + strconv.FormatUint(id, 10) + "}}\n")
+				select {
+				case st.out <- cancel:
+				default:
+				}
+			}
+			return rpcResponse{}, c.connError(ctx, ctx.Err())
+		}
+	}
+}
+
+// stream returns c's open stream, opening one if there is none.
+func (c *Client) stream(ctx context.Context) (*stream, error) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if st := c.st; st != nil && st.usable() {
+		return st, nil
+	}
+	st, err := c.openStream(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.st = st
+	return st, nil
+}
+
+// openStream dials the server and asks for a stream in c's namespace.
+func (c *Client) openStream(ctx context.Context) (*stream, error) {
+	conn, err := c.dial(ctx)
+	if err != nil {
+		return nil, c.connError(ctx, err)
+	}
+	fail := func(err error) (*stream, error) {
+		conn.Close()
+		return nil, err
+	}
+	// The opening exchange is bounded by ctx; the stream is not.
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
+	req, err := http.NewRequest(http.MethodPost, c.url("rpc"), http.NoBody)
+	if err != nil {
+		stop()
+		return fail(err)
+	}
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", streamProtocol)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	br := bufio.NewReaderSize(conn, 64<<10)
+	err = req.Write(conn)
+	var resp *http.Response
+	if err == nil {
+		resp, err = http.ReadResponse(br, req)
+	}
+	if !stop() || err != nil {
+		if err == nil {
+			err = ctx.Err()
+		}
+		return fail(c.connError(ctx, err))
+	}
+	_ = conn.SetDeadline(time.Time{})
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		data, rerr := readAll(resp)
+		resp.Body.Close()
+		if rerr != nil {
+			return fail(c.connError(ctx, rerr))
+		}
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			return fail(httpError(resp, data))
+		}
+		return fail(errNoStream)
+	}
+	st := &stream{conn: conn, out: make(chan []byte, 256), done: make(chan struct{}), pending: map[uint64]chan streamAnswer{}, idleFor: c.idle}
+	st.idle = time.AfterFunc(st.idleFor, st.closeIfIdle)
+	go st.writeRequests()
+	go st.readAnswers(br)
+	return st, nil
+}
+
+// usable reports whether new calls may go on st.
+func (st *stream) usable() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.err == nil && !st.ending
+}
+
+// brokenErr returns why st takes no new call.
+func (st *stream) brokenErr() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.err != nil {
+		return st.err
+	}
+	return errors.New("the server ended the JSON-RPC stream")
+}
+
+// register takes the next id for a call and the channel of its answer;
+// false if st takes no new call.
+func (st *stream) register() (uint64, chan streamAnswer, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.err != nil || st.ending {
+		return 0, nil, false
+	}
+	st.next++
+	ch := make(chan streamAnswer, 1)
+	st.pending[st.next] = ch
+	st.idle.Stop()
+	return st.next, ch, true
+}
+
+// unregister forgets call id (its caller gave up); false if it was not
+// pending (answered, or the stream broke).
+func (st *stream) unregister(id uint64) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	_, ok := st.pending[id]
+	delete(st.pending, id)
+	st.armIdle()
+	return ok
+}
+
+// armIdle starts the idle timer if no call is pending (st.mu held).
+func (st *stream) armIdle() {
+	if len(st.pending) == 0 && st.err == nil {
+		st.idle.Reset(st.idleFor)
+	}
+}
+
+// closeIfIdle closes st if no call is pending.
+func (st *stream) closeIfIdle() {
+	st.mu.Lock()
+	idle := len(st.pending) == 0
+	st.mu.Unlock()
+	if idle {
+		st.fail(errors.New("the JSON-RPC stream was idle"))
+	}
+}
+
+// fail breaks st: every pending call gets err, and the connection is
+// closed. Only the first call does anything.
+func (st *stream) fail(err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.err != nil {
+		return
+	}
+	st.err = err
+	for id, ch := range st.pending {
+		ch <- streamAnswer{err: err}
+		delete(st.pending, id)
+	}
+	st.idle.Stop()
+	close(st.done)
+	st.conn.Close()
+}
+
+// close closes st (Client.Close).
+func (st *stream) close() { st.fail(errors.New("the client was closed")) }
+
+// writeRequests writes the queued requests, those queued at once in one
+// write.
+func (st *stream) writeRequests() {
+	var buf []byte
+	for {
+		select {
+		case b := <-st.out:
+			buf = append(buf[:0], b...)
+		case <-st.done:
+			return
+		}
+	more:
+		for len(buf) < streamMaxRequest {
+			select {
+			case b := <-st.out:
+				buf = append(buf, b...)
+			default:
+				break more
+			}
+		}
+		if _, err := st.conn.Write(buf); err != nil {
+			st.fail(err)
+			return
+		}
+	}
+}
+
+// readAnswers reads the server's lines and hands each answer to its call
+// until the stream ends.
+func (st *stream) readAnswers(br *bufio.Reader) {
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long answer (a listing): gather it.
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil {
+			st.fail(err)
+			return
+		}
+		var a struct {
+			rpcResponse
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal(line, &a); err != nil {
+			st.fail(fmt.Errorf("the server's answer is not JSON-RPC: %w", err))
+			return
+		}
+		id, err := strconv.ParseUint(string(a.ID), 10, 64)
+		if err != nil {
+			// An answer to no call of ours (id null): the server ends the
+			// stream after the calls it has read. No new call goes on it.
+			st.mu.Lock()
+			st.ending = true
+			st.mu.Unlock()
+			continue
+		}
+		st.mu.Lock()
+		ch := st.pending[id]
+		delete(st.pending, id)
+		st.armIdle()
+		st.mu.Unlock()
+		if ch != nil {
+			ch <- streamAnswer{resp: a.rpcResponse}
+		}
+	}
+}
+
+// Close closes c's connections: its JSON-RPC stream (calls in flight on
+// it fail, matching api.ErrUnavailable) and its idle HTTP connections. A
+// call after Close opens new ones. It never fails.
+func (c *Client) Close() error {
+	c.smu.Lock()
+	st := c.st
+	c.st = nil
+	c.smu.Unlock()
+	if st != nil {
+		st.close()
+	}
+	c.http.CloseIdleConnections()
+	return nil
+}

@@ -1,0 +1,465 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// The tests of JSON-RPC streams speak the protocol on a raw connection,
+// as a client in another language would: the upgrade request, then one
+// JSON-RPC message per line each way.
+
+// streamServer is a server on 127.0.0.1 whose shutdown a test controls.
+type streamServer struct {
+	t    *testing.T
+	srv  *server.Server
+	addr string
+	stop func() error // ends Serve and returns its error (once)
+}
+
+func serveStreams(t *testing.T, opts server.Options) *streamServer {
+	t.Helper()
+	srv := server.New(cortextest.NewStore(t), opts)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	stop := sync.OnceValue(func() error {
+		cancel()
+		return <-done
+	})
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return &streamServer{t: t, srv: srv, addr: l.Addr().String(), stop: stop}
+}
+
+// rpcStream is a client's end of a stream.
+type rpcStream struct {
+	t    *testing.T
+	conn net.Conn
+	br   *bufio.Reader
+}
+
+// open asks for a stream of namespace ns with the given headers and
+// returns it, or the response that refused it.
+func (ss *streamServer) open(ns string, header ...string) (*rpcStream, *http.Response) {
+	ss.t.Helper()
+	conn, err := net.Dial("tcp", ss.addr)
+	if err != nil {
+		ss.t.Fatal(err)
+	}
+	ss.t.Cleanup(func() { conn.Close() })
+	req, _ := http.NewRequest("POST", "http://"+ss.addr+"/ns/"+ns+"/rpc", http.NoBody)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", server.RPCStreamProtocol)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	if err := req.Write(conn); err != nil {
+		ss.t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, req)
+	if err != nil {
+		ss.t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		return nil, resp
+	}
+	if got := resp.Header.Get("Upgrade"); got != server.RPCStreamProtocol {
+		ss.t.Fatalf("101 with Upgrade %q", got)
+	}
+	return &rpcStream{t: ss.t, conn: conn, br: br}, resp
+}
+
+func (ss *streamServer) mustOpen(ns string, header ...string) *rpcStream {
+	ss.t.Helper()
+	st, resp := ss.open(ns, header...)
+	if st == nil {
+		b, _ := io.ReadAll(resp.Body)
+		ss.t.Fatalf("stream refused: %s %s", resp.Status, b)
+	}
+	return st
+}
+
+// send writes lines, each with its newline, in one write.
+func (st *rpcStream) send(lines ...string) {
+	st.t.Helper()
+	if _, err := io.WriteString(st.conn, strings.Join(lines, "\n")+"\n"); err != nil {
+		st.t.Fatal(err)
+	}
+}
+
+// read reads the next line; io.EOF when the server has closed the
+// stream.
+func (st *rpcStream) read() (string, error) {
+	line, err := st.br.ReadString('\n')
+	if err != nil && line == "" {
+		return "", err
+	}
+	return line, nil
+}
+
+// answer reads the next line as a response object.
+func (st *rpcStream) answer() rpcResponse {
+	st.t.Helper()
+	line, err := st.read()
+	if err != nil {
+		st.t.Fatalf("read an answer: %v", err)
+	}
+	var r rpcResponse
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		st.t.Fatalf("answer %q: %v", line, err)
+	}
+	return r
+}
+
+// eof reads until the server closes the stream and returns what it read.
+func (st *rpcStream) eof() []string {
+	st.t.Helper()
+	var lines []string
+	for {
+		line, err := st.read()
+		if errors.Is(err, io.EOF) {
+			return lines
+		}
+		if err != nil {
+			st.t.Fatalf("read to the end: %v", err)
+		}
+		lines = append(lines, line)
+	}
+}
+
+func request(id any, method, params string) string {
+	b, _ := json.Marshal(id)
+	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"` + method + `","params":` + params + `}`
+}
+
+// TestRPCStream_Messages: each line is answered as its POST would be: a
+// request by its response, a batch by an array, a notification by
+// nothing, a line that is not JSON by a parse error with id null; the
+// answers come in any order, matched by id; and the same stream goes on.
+func TestRPCStream_Messages(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions())
+	st := ss.mustOpen("acme")
+	// Calls run concurrently: the team exists before the calls that
+	// read it are sent.
+	st.send(request(1, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	if r := st.answer(); r.Error != nil || !strings.Contains(string(r.Result), `"t1"`) {
+		t.Errorf("teams.create: %+v", r)
+	}
+	st.send(
+		`{"jsonrpc":"2.0","method":"strategies.list"}`, // a notification
+		`[`+request("b1", "teams.get", `{"team":"t1"}`)+`,`+request("b2", "teams.get", `{"team":"zz"}`)+`]`,
+		`{"jsonrpc":"2.0","id":3,"method"`, // not JSON
+		request(4, "no.such.method", `{}`),
+	)
+	got := map[string]rpcResponse{}
+	var batch string
+	for range 3 {
+		line, err := st.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(line, "[") {
+			batch = line
+			continue
+		}
+		var r rpcResponse
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		got[string(r.ID)] = r
+	}
+	if r := got["null"]; r.Error == nil || r.Error.Code != -32700 {
+		t.Errorf("a line that is not JSON: %+v", r)
+	}
+	if r := got["4"]; r.Error == nil || r.Error.Code != -32601 {
+		t.Errorf("an unknown method: %+v", r)
+	}
+	var rs []rpcResponse
+	if err := json.Unmarshal([]byte(batch), &rs); err != nil || len(rs) != 2 {
+		t.Fatalf("batch answer %q: %v", batch, err)
+	}
+	if rs[0].Error != nil || rs[1].Error == nil || rs[1].Error.Data.Kind != string(api.KindNotFound) {
+		t.Errorf("batch answers: %s", batch)
+	}
+	// The notification was run, and answered nothing: the next answer is
+	// the next request's.
+	st.send(request(5, "teams.list", `{}`))
+	if r := st.answer(); string(r.ID) != "5" || r.Error != nil {
+		t.Errorf("after the notification: %+v", r)
+	}
+}
+
+// TestRPCStream_ConcurrentCalls: calls sent at once all run and are each
+// answered once, whatever the order of the answers.
+func TestRPCStream_ConcurrentCalls(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions())
+	st := ss.mustOpen("acme")
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	st.answer()
+	st.send(request(0, "teams.member_status", `{"team":"t1","agent":"ann","status":"running"}`))
+	st.answer()
+	const n = 300 // more than a stream runs at once
+	var lines []string
+	for i := 1; i <= n; i++ {
+		lines = append(lines, request(i, "findings.add", fmt.Sprintf(`{"team":"t1","agent":"ann","subject":"<http://ex/s%d>","predicate":"<http://ex/p>","object":"o"}`, i)))
+	}
+	st.send(lines...)
+	seen := map[string]bool{}
+	for range n {
+		r := st.answer()
+		if r.Error != nil {
+			t.Fatalf("call %s: %+v", r.ID, r.Error)
+		}
+		if seen[string(r.ID)] {
+			t.Fatalf("call %s answered twice", r.ID)
+		}
+		seen[string(r.ID)] = true
+	}
+	st.send(request("list", "findings.list", `{"team":"t1"}`))
+	var fs []json.RawMessage
+	if r := st.answer(); r.Error != nil || json.Unmarshal(r.Result, &fs) != nil || len(fs) != n {
+		t.Fatalf("findings.list: %d findings, want %d (%+v)", len(fs), n, r.Error)
+	}
+}
+
+// TestRPCStream_Auth: the request that opens a stream is authenticated
+// as any other; each call needs its method's role; a token revoked while
+// the stream runs ends it, after its next line's error.
+func TestRPCStream_Auth(t *testing.T) {
+	f := tokenFile(t)
+	ss := serveStreams(t, server.DefaultOptions().WithTokens(f))
+	write, _ := mint(t, f, "a", server.RoleWrite, 0)
+	read, rec := mint(t, f, "a", server.RoleRead, 0)
+	other, _ := mint(t, f, "b", server.RoleAdmin, 0)
+	ws := ss.mustOpen("a", bearer(write)...)
+	ws.send(request(1, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"x"}]}`))
+	if r := ws.answer(); r.Error != nil {
+		t.Fatalf("teams.create with a write token: %+v", r.Error)
+	}
+	for _, tc := range []struct {
+		name   string
+		header []string
+		status int
+	}{
+		{"no token", nil, http.StatusUnauthorized},
+		{"malformed token", bearer("nope"), http.StatusUnauthorized},
+		{"another namespace's token", bearer(other), http.StatusForbidden},
+	} {
+		if st, resp := ss.open("a", tc.header...); st != nil || resp.StatusCode != tc.status {
+			t.Errorf("%s: stream %v, status %v; want %d", tc.name, st != nil, resp, tc.status)
+		}
+	}
+	rs := ss.mustOpen("a", bearer(read)...)
+	rs.send(request(1, "teams.list", `{}`), request(2, "teams.create", `{"id":"t2","name":"n","members":[{"agent":"x"}]}`))
+	answers := map[string]rpcResponse{}
+	for range 2 {
+		r := rs.answer()
+		answers[string(r.ID)] = r
+	}
+	if r := answers["1"]; r.Error != nil {
+		t.Errorf("teams.list with a read token: %+v", r.Error)
+	}
+	if r := answers["2"]; r.Error == nil || r.Error.Data.Kind != string(api.KindDenied) {
+		t.Errorf("teams.create with a read token: %+v", r)
+	}
+	if _, err := f.Revoke(context.Background(), "", rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	rs.send(request(3, "teams.list", `{}`))
+	if r := rs.answer(); string(r.ID) != "3" || r.Error == nil || r.Error.Data.Kind != string(api.KindDenied) {
+		t.Errorf("a call after the token was revoked: %+v", r)
+	}
+	if rest := rs.eof(); len(rest) != 0 {
+		t.Errorf("after the revoked token's answer: %q", rest)
+	}
+}
+
+// TestRPCStream_LineTooLong: a line over the body limit is answered by an
+// error with id null and ends the stream; the calls read before it are
+// answered.
+func TestRPCStream_LineTooLong(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096))
+	st := ss.mustOpen("acme")
+	st.send(request(1, "strategies.list", `{}`), request(2, "strategies.list", `{"pad":"`+strings.Repeat("x", 5000)+`"}`))
+	lines := st.eof()
+	var ids []string
+	for _, l := range lines {
+		var r rpcResponse
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		ids = append(ids, string(r.ID))
+		if string(r.ID) == "null" && (r.Error == nil || r.Error.Data.Kind != string(api.KindInvalid) || !strings.Contains(r.Error.Message, "4096")) {
+			t.Errorf("the too long line's answer: %+v", r.Error)
+		}
+	}
+	if strings.Join(ids, " ") != "1 null" && strings.Join(ids, " ") != "null 1" {
+		t.Errorf("answers %q, want call 1's and one with id null", lines)
+	}
+}
+
+// TestRPCStream_CancelAndShutdown: "$/cancelRequest" cancels a call in
+// flight; a shutdown lets the calls in flight finish and answers them,
+// then closes the stream, and Serve returns nil.
+func TestRPCStream_CancelAndShutdown(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(time.Hour))
+	st := ss.mustOpen("acme")
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	st.answer()
+	release, err := server.HoldTurn(ss.srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// findings.list waits for a turn among the read-heavy calls; the
+	// answer of the call after each proves it has been read.
+	st.send(request("a", "findings.list", `{"team":"t1"}`), request("a-read", "strategies.list", `{}`))
+	if r := st.answer(); string(r.ID) != `"a-read"` {
+		t.Fatalf("want a-read's answer, got %+v", r)
+	}
+	st.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a"}}`)
+	if r := st.answer(); string(r.ID) != `"a"` || r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+		t.Fatalf("the cancelled call: %+v", r)
+	}
+	st.send(request("b", "findings.list", `{"team":"t1"}`), request("b-read", "strategies.list", `{}`))
+	if r := st.answer(); string(r.ID) != `"b-read"` {
+		t.Fatalf("want b-read's answer, got %+v", r)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- ss.stop() }()
+	// The server stops accepting before it waits for the stream.
+	for {
+		c, err := net.Dial("tcp", ss.addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		time.Sleep(time.Millisecond)
+	}
+	release()
+	lines := st.eof()
+	if len(lines) != 1 || !strings.Contains(lines[0], `"id":"b"`) || strings.Contains(lines[0], `"error"`) {
+		t.Errorf("after the shutdown: %q, want call b's result", lines)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestRPCStream_SlowReader: a client that sends calls and reads none of
+// their answers has its stream closed once a write waits past the write
+// timeout (the idle timeout is an hour: only that closes it), with the
+// answers not written dropped; the server goes on serving others.
+func TestRPCStream_SlowReader(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithWriteTimeout(200*time.Millisecond).WithIdleTimeout(time.Hour).
+		WithMaxQueries(64).WithQueueWait(time.Hour))
+	st := ss.mustOpen("acme")
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	st.answer()
+	st.send(request(0, "teams.member_status", `{"team":"t1","agent":"ann","status":"running"}`))
+	st.answer()
+	var fs []string
+	for i := range 500 {
+		fs = append(fs, fmt.Sprintf(`{"subject":"<http://example.org/a/long/subject/%d>","predicate":"<http://example.org/p>","object":"o"}`, i))
+	}
+	st.send(request(0, "findings.add_batch", `{"team":"t1","agent":"ann","findings":[`+strings.Join(fs, ",")+`]}`))
+	if r := st.answer(); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	// Each answer is ~100 KB: 400 of them are more than the sockets
+	// hold.
+	const calls = 400
+	sent := 0
+	for ; sent < calls; sent++ {
+		if _, err := io.WriteString(st.conn, request(sent, "findings.list", `{"team":"t1"}`)+"\n"); err != nil {
+			break // the server closed the stream: what the test wants
+		}
+	}
+	other := ss.mustOpen("acme")
+	other.send(request(1, "strategies.list", `{}`))
+	if r := other.answer(); r.Error != nil {
+		t.Fatalf("another stream while one does not read: %+v", r.Error)
+	}
+	// The slow stream ends without the test reading from it: its end is
+	// counted in the metrics.
+	for !strings.Contains(ss.metrics(), `cortex_http_requests_total{code="101",route="rpc"} 1`) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := len(st.eof()); got >= calls {
+		t.Errorf("the slow stream answered all of its %d calls: it was not closed", got)
+	}
+}
+
+// TestRPCStream_Idle: a stream that sends nothing for the idle timeout
+// is closed.
+func TestRPCStream_Idle(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithIdleTimeout(50*time.Millisecond))
+	st := ss.mustOpen("acme")
+	st.send(request(1, "strategies.list", `{}`))
+	if lines := st.eof(); len(lines) != 1 {
+		t.Errorf("before the idle close: %q", lines)
+	}
+}
+
+// TestRPCStream_Refused: a request to open a stream that has a body is
+// refused, and so is one the route refuses (another method); a server's
+// metrics count the streams it opened as status 101.
+func TestRPCStream_Refused(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions())
+	conn, err := net.Dial("tcp", ss.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "POST /ns/acme/rpc HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: "+server.RPCStreamProtocol+"\r\nContent-Length: 2\r\n\r\n{}")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("an opening request with a body: %v %v", resp, err)
+	}
+	st := ss.mustOpen("acme")
+	st.send(request(1, "strategies.list", `{}`))
+	st.answer()
+	st.conn.Close()
+	// Counted when the stream ends, which the server sees at its next
+	// read.
+	for !strings.Contains(ss.metrics(), `cortex_http_requests_total{code="101",route="rpc"} 1`) {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// metrics returns the server's /metrics.
+func (ss *streamServer) metrics() string {
+	ss.t.Helper()
+	resp, err := http.Get("http://" + ss.addr + "/metrics")
+	if err != nil {
+		ss.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		ss.t.Fatal(err)
+	}
+	return string(body)
+}
