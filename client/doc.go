@@ -15,9 +15,24 @@
 // an error of the connection matches api.ErrUnavailable. Error messages
 // name the server's URL without the password of its user info.
 //
+// # Connections
+//
+// The JSON-RPC calls of a Client share one JSON-RPC stream (see package
+// server, "JSON-RPC streams"): a connection that carries the calls of
+// every goroutine at once, answered as they are ready, which costs about
+// half the CPU of an HTTP request per call. It is opened on the first
+// call, again after it breaks (the calls in flight on a broken stream fail
+// with api.ErrUnavailable, as they would on a broken HTTP connection; one
+// the server had read may have run), and closed after 30 s without calls
+// or by Close. A call larger than 1 MiB, every call of a client given an
+// HTTP client (WithHTTPClient) or WithRPCStream(false), and every call to
+// a server that does not open streams go as HTTP requests; SPARQL,
+// imports, exports and events always do. A call whose context ends returns
+// at once and asks the server to cancel it.
+//
 // # Concurrency
 //
-// A Client is safe for concurrent use; it holds no state but its HTTP
+// A Client is safe for concurrent use; it holds no state but its
 // connections.
 //
 // # Caveats

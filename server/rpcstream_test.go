@@ -358,6 +358,11 @@ func TestRPCStream_CancelAndShutdown(t *testing.T) {
 		c.Close()
 		time.Sleep(time.Millisecond)
 	}
+	select {
+	case err := <-stopped:
+		t.Fatalf("Serve returned (%v) while a call on a stream was in flight", err)
+	default:
+	}
 	release()
 	lines := st.eof()
 	if len(lines) != 1 || !strings.Contains(lines[0], `"id":"b"`) || strings.Contains(lines[0], `"error"`) {

@@ -44,12 +44,16 @@ func New(store *cortex.Store, opts Options) *Server {
 // that runs its own http.Server. It authenticates requests as on a TCP
 // listener on loopback: a token is needed once the token file
 // (Options.WithTokens) holds any.
+// Its http.Server's Shutdown does not wait for the calls in flight on
+// JSON-RPC streams (hijacked connections): the streams stop reading when
+// it starts, and answer those calls if they can.
 func (s *Server) Handler() http.Handler { return s.guard(policyTokensIfAny) }
 
 // Serve accepts connections on l and serves them until ctx ends; then it
-// stops accepting, waits for the requests in flight for at most the
-// shutdown timeout (Options.WithShutdownTimeout), cuts those still running,
-// and returns. It closes l. It returns nil after a shutdown, or the error
+// stops accepting, waits for the requests in flight (and the calls in
+// flight on JSON-RPC streams, which it answers before closing the streams)
+// for at most the shutdown timeout (Options.WithShutdownTimeout), cuts
+// those still running, and returns. It closes l. It returns nil after a shutdown, or the error
 // that stopped it from accepting. Serve may run on several listeners at
 // once. It applies the connection limits of Options: the read header,
 // body, idle and write timeouts and the size of headers.

@@ -113,6 +113,21 @@ func TestREADME_ClientExamples(t *testing.T) {
 			}
 		}
 	})
+	t.Run("python stream", func(t *testing.T) {
+		python, err := exec.LookPath("python3")
+		if err != nil {
+			missingClient(t, "the README's Python stream example needs python3")
+		}
+		cmd := exec.Command(python, "-c", readmeBlock(t, "python3"))
+		cmd.Env = append(os.Environ(), "CORTEX_URL=http://"+s.disc.Address)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the Python stream example failed: %v\n%s", err, out)
+		}
+		if string(out) != "100 findings added on one stream\n" {
+			t.Errorf("the Python stream example printed %q", out)
+		}
+	})
 	t.Run("go", func(t *testing.T) {
 		src, err := os.MkdirTemp("testdata", "readme-go-") // in the module, to build against it
 		if err != nil {
