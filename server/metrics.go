@@ -129,7 +129,9 @@ func (m *metrics) instrument(route string, h http.Handler) http.Handler {
 				code = http.StatusOK
 			}
 			m.requests.WithLabelValues(route, strconv.Itoa(code)).Inc()
-			m.latency.WithLabelValues(route).Observe(since(start))
+			if code != http.StatusSwitchingProtocols { // a stream's life is no request's latency
+				m.latency.WithLabelValues(route).Observe(since(start))
+			}
 		}()
 		h.ServeHTTP(sw, r)
 	})

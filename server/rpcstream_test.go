@@ -450,8 +450,15 @@ func TestRPCStream_Refused(t *testing.T) {
 	st.conn.Close()
 	// Counted when the stream ends, which the server sees at its next
 	// read.
-	for !strings.Contains(ss.metrics(), `cortex_http_requests_total{code="101",route="rpc"} 1`) {
+	m := ss.metrics()
+	for !strings.Contains(m, `cortex_http_requests_total{code="101",route="rpc"} 1`) {
 		time.Sleep(5 * time.Millisecond)
+		m = ss.metrics()
+	}
+	// Its life is not a request's latency; the call on it is a call.
+	if strings.Contains(m, `cortex_http_request_duration_seconds_count{route="rpc"}`) ||
+		!strings.Contains(m, `cortex_rpc_calls_total{method="strategies.list",outcome="ok"} 1`) {
+		t.Errorf("metrics of the stream:\n%s", m)
 	}
 }
 
