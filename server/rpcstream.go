@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -43,14 +44,17 @@ import (
 // {"id": ID} cancels the context of the call with that id, as a client
 // that closes an HTTP request's connection does.
 //
-// A stream ends when the client closes it, when it sends nothing for the
-// idle timeout (Options.WithIdleTimeout), when an answer cannot be
+// A stream ends when the client closes it, when it has no call in flight
+// and the client sends nothing for the idle timeout
+// (Options.WithIdleTimeout), when an answer cannot be
 // written within the write timeout (a client that does not read: its
 // calls in flight are cancelled), and when the server shuts down: it then
 // reads no further line, the calls in flight finish and their answers are
 // sent (Serve waits for them within its shutdown timeout) and the
-// connection is closed. A call the server has read is answered unless
-// the connection breaks first; one it has not read is not run.
+// connection is closed (after the client closes its side, or a second:
+// lingeringClose). A call the server has read is answered unless the
+// connection breaks first; one it has not read is not run. A
+// "$/cancelRequest" finds every call sent before it on the stream.
 
 // RPCStreamProtocol is the HTTP Upgrade token of a JSON-RPC stream.
 const RPCStreamProtocol = "cortex-jsonrpc"
@@ -142,6 +146,10 @@ type rpcStream struct {
 	out   chan []byte   // answers to write
 	slots chan struct{} // one per call in flight
 	calls sync.WaitGroup
+	// registering counts the calls started whose id is not yet in
+	// running: a cancel waits for them (readCalls), so that it finds a
+	// call sent before it.
+	registering sync.WaitGroup
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by the raw id of the call
@@ -225,16 +233,44 @@ func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns strin
 	st.calls.Wait()
 	close(st.out)
 	<-written
+	lingeringClose(conn)
+}
+
+// streamLinger bounds how long a stream's connection, its answers
+// written, waits for the client to close its side before it is closed.
+const streamLinger = time.Second
+
+// lingeringClose closes conn after its answers: it sends the end of the
+// stream (TCP FIN) and reads what the client still sends until the
+// client closes its side or for at most streamLinger. Closing a TCP
+// connection with input not read makes the kernel reset it, which drops
+// the answers not yet delivered (what net/http's closeWriteAndWait
+// avoids too): a line too long, a call sent as the stream ended.
+func lingeringClose(conn net.Conn) {
+	defer conn.Close()
+	cw, ok := conn.(interface{ CloseWrite() error })
+	if !ok || cw.CloseWrite() != nil {
+		return
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(streamLinger))
+	_, _ = io.Copy(io.Discard, conn)
 }
 
 // readCalls reads lines and starts their calls until the stream ends.
+// The stream is idle when it has no call in flight and has read nothing
+// for the idle timeout: while a call runs, it goes on reading.
 func (st *rpcStream) readCalls(br *bufio.Reader) {
 	s := st.s
+	var line []byte // read so far
 	for st.readMore() {
-		line, err := readLine(br, s.opts.maxBodyBytes)
+		var err error
+		line, err = readLine(br, line, s.opts.maxBodyBytes)
 		if errors.Is(err, errLineTooLong) {
 			st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w: a line of more than %d bytes", ErrTooLarge, s.opts.maxBodyBytes)), ID: jsonNull})
 			return
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) && len(st.slots) > 0 {
+			continue // not idle: calls run (readMore says if the server shuts down)
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return // idle, the server shuts down, or the connection broke: a partial line is dropped
@@ -251,18 +287,26 @@ func (st *rpcStream) readCalls(br *bufio.Reader) {
 			case <-st.ctx.Done():
 				return
 			}
+			if bytes.Contains(line, cancelMethod) {
+				st.registering.Wait() // the calls it may cancel are known
+			}
 			st.calls.Add(1)
-			go func() {
+			st.registering.Add(1)
+			go func(line []byte) {
 				defer st.calls.Done()
 				defer func() { <-st.slots }()
 				st.run(line)
-			}()
+			}(line)
 		}
 		if err != nil {
 			return // the client closed its side
 		}
+		line = nil
 	}
 }
+
+// cancelMethod is CancelMethod as it appears in a line.
+var cancelMethod = []byte(`"` + CancelMethod + `"`)
 
 // needsRecheck reports whether the principal of the stream must be
 // checked again before each line (see Server.recheck).
@@ -273,10 +317,11 @@ func (st *rpcStream) needsRecheck() bool {
 // errLineTooLong is readLine's error for a line over its limit.
 var errLineTooLong = errors.New("line too long")
 
-// readLine returns the next line of br (with its newline, if any), of at
-// most max bytes, or errLineTooLong. Its bytes are the caller's.
-func readLine(br *bufio.Reader, max int64) ([]byte, error) {
-	var line []byte
+// readLine returns line (a line's start, read before an error) and the
+// rest of the line of br (with its newline, if any), of at most max bytes
+// in all, or errLineTooLong. Its bytes are the caller's; after an error
+// other than errLineTooLong, it returns what it read.
+func readLine(br *bufio.Reader, line []byte, max int64) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if int64(len(line)+len(chunk)) > max {
@@ -303,14 +348,27 @@ func lineID(line []byte) json.RawMessage {
 
 // run runs the call, calls or notification of line and queues its
 // answer, if any.
+//
+// It marks the call registered (st.registering) once its id is in
+// st.running, or once it is known to need none.
 func (st *rpcStream) run(line []byte) {
 	s := st.s
+	registered := false
+	register := func() {
+		if !registered {
+			registered = true
+			st.registering.Done()
+		}
+	}
+	defer register()
 	if !utf8.Valid(line) {
+		register()
 		st.answer(parseErrorResponse(errors.New("the request is not valid UTF-8")))
 		return
 	}
 	trimmed := bytes.TrimLeft(line, " \t\r\n")
 	if trimmed[0] == '[' {
+		register()
 		out, errResp := s.runBatch(st.ctx, st.ns, line)
 		switch {
 		case errResp != nil:
@@ -322,10 +380,12 @@ func (st *rpcStream) run(line []byte) {
 	}
 	req, method, err := readRequest(line)
 	if errors.Is(err, errParse) {
+		register()
 		st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: jsonNull})
 		return
 	}
 	if err == nil && method == CancelMethod {
+		register()
 		st.cancelCall(req)
 		return
 	}
@@ -343,6 +403,7 @@ func (st *rpcStream) run(line []byte) {
 			st.mu.Unlock()
 		}()
 	}
+	register()
 	if resp, ok := s.callRequest(ctx, st.ns, req, method, err); ok {
 		st.answer(resp)
 	}

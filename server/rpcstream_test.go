@@ -477,3 +477,98 @@ func (ss *streamServer) metrics() string {
 	}
 	return string(body)
 }
+
+// TestRPCStream_IdleWithCallsInFlight: the idle timeout is of a stream
+// with nothing to do: while a call runs, the stream goes on reading, and
+// a call sent after the idle timeout (but before the first one ends) is
+// run and answered too.
+func TestRPCStream_IdleWithCallsInFlight(t *testing.T) {
+	const idle = 50 * time.Millisecond
+	ss := serveStreams(t, server.DefaultOptions().WithIdleTimeout(idle).WithMaxQueries(1).WithQueueWait(time.Hour))
+	st := ss.mustOpen("acme")
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	st.answer()
+	release, err := server.HoldTurn(ss.srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	st.send(request("held", "findings.list", `{"team":"t1"}`), request("read", "strategies.list", `{}`))
+	if r := st.answer(); string(r.ID) != `"read"` {
+		t.Fatalf("want the answer of read, got %+v", r)
+	}
+	// Nothing is sent for longer than the idle timeout while "held" runs.
+	time.Sleep(4 * idle)
+	st.send(request("late", "strategies.list", `{}`))
+	release()
+	got := map[string]bool{}
+	for _, l := range st.eof() { // the stream is idle after both answers
+		var r rpcResponse
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Error != nil {
+			t.Fatalf("answer %q: %v", l, err)
+		}
+		got[string(r.ID)] = true
+	}
+	if !got[`"held"`] || !got[`"late"`] || len(got) != 2 {
+		t.Errorf("answers %v, want held's and late's (a call sent while another ran past the idle timeout)", got)
+	}
+}
+
+// TestRPCStream_CancelRightAfterCall: a "$/cancelRequest" sent right
+// after its call (in the same write) cancels it: the cancel is not run
+// before the call is known to the stream.
+func TestRPCStream_CancelRightAfterCall(t *testing.T) {
+	// The queue wait is a backstop: a call whose cancel is lost fails
+	// busy after it, instead of hanging the test.
+	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
+	st := ss.mustOpen("acme")
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	st.answer()
+	release, err := server.HoldTurn(ss.srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	const n = 50
+	var lines []string
+	for i := range n {
+		lines = append(lines, request(i, "findings.list", `{"team":"t1"}`), fmt.Sprintf(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%d}}`, i))
+	}
+	st.send(lines...)
+	for range n {
+		if r := st.answer(); r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+			t.Errorf("call %s cancelled right after it was sent: %+v", r.ID, r.Error)
+		}
+	}
+}
+
+// TestRPCStream_EndWithUnreadInput: a stream the server ends while the
+// client is still sending (a line too long, here of several megabytes)
+// delivers the answers written before its end: the server closes its
+// side without a reset (which would drop them) and the client reads them
+// and then the end of the stream, not an error.
+func TestRPCStream_EndWithUnreadInput(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096))
+	st := ss.mustOpen("acme")
+	sent := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(st.conn, request(1, "strategies.list", `{}`)+"\n"+request(2, "strategies.list", `{"pad":"`+strings.Repeat("x", 8<<20)+`"}`)+"\n")
+		sent <- err
+	}()
+	var lines []string
+	for {
+		line, err := st.read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("read after %q: %v", lines, err)
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) != 2 {
+		t.Errorf("answers %q, want call 1's and the too long line's", lines)
+	}
+	st.conn.Close()
+	<-sent // the server need not read the rest of the long line
+}
