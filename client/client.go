@@ -84,9 +84,11 @@ type Client struct {
 
 	// dial connects to the server for a JSON-RPC stream; nil: no streams.
 	dial      func(ctx context.Context) (net.Conn, error)
-	streamOff atomic.Bool // the server opens no stream: HTTP requests only
-	smu       sync.Mutex  // guards st
-	st        *stream     // the open stream, if any
+	streamOff atomic.Bool   // the server opens no stream: HTTP requests only
+	smu       sync.Mutex    // guards st, opening and closes
+	st        *stream       // the open stream, if any
+	opening   chan struct{} // closed when the stream being opened (if any) is open or failed
+	closes    uint64        // Close calls: a stream opened across one is closed
 	idle      time.Duration
 }
 

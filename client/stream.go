@@ -98,6 +98,9 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 		select {
 		case st.out <- req:
 		case <-st.done:
+		case <-ctx.Done(): // not sent: nothing to cancel on the server
+			st.unregister(id)
+			return rpcResponse{}, c.connError(ctx, ctx.Err())
 		}
 		select {
 		case a := <-ch:
@@ -121,19 +124,42 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 	}
 }
 
-// stream returns c's open stream, opening one if there is none.
+// stream returns c's open stream, opening one if there is none. One call
+// opens it; the others wait for it, each until its ctx ends.
 func (c *Client) stream(ctx context.Context) (*stream, error) {
-	c.smu.Lock()
-	defer c.smu.Unlock()
-	if st := c.st; st != nil && st.usable() {
-		return st, nil
+	for {
+		c.smu.Lock()
+		if st := c.st; st != nil && st.usable() {
+			c.smu.Unlock()
+			return st, nil
+		}
+		if wait := c.opening; wait != nil {
+			c.smu.Unlock()
+			select {
+			case <-wait:
+				continue // opened, or failed: look again
+			case <-ctx.Done():
+				return nil, c.connError(ctx, ctx.Err())
+			}
+		}
+		opened, closes := make(chan struct{}), c.closes
+		c.opening = opened
+		c.smu.Unlock()
+		st, err := c.openStream(ctx)
+		c.smu.Lock()
+		c.opening = nil
+		closed := c.closes != closes
+		if err == nil && !closed {
+			c.st = st
+		}
+		c.smu.Unlock()
+		close(opened)
+		if err == nil && closed { // Close ran meanwhile: it closes what is open
+			st.close()
+			return nil, unavailable(c.target, errors.New("the client was closed"))
+		}
+		return st, err
 	}
-	st, err := c.openStream(ctx)
-	if err != nil {
-		return nil, err
-	}
-	c.st = st
-	return st, nil
 }
 
 // openStream dials the server and asks for a stream in c's namespace.
@@ -242,13 +268,14 @@ func (st *stream) armIdle() {
 	}
 }
 
-// closeIfIdle closes st if no call is pending.
+// closeIfIdle closes st if no call is pending: in one step, so that a
+// call registered meanwhile is not failed (register then refuses it, and
+// it opens another stream).
 func (st *stream) closeIfIdle() {
 	st.mu.Lock()
-	idle := len(st.pending) == 0
-	st.mu.Unlock()
-	if idle {
-		st.fail(errors.New("the JSON-RPC stream was idle"))
+	defer st.mu.Unlock()
+	if len(st.pending) == 0 {
+		st.failLocked(errors.New("the JSON-RPC stream was idle"))
 	}
 }
 
@@ -257,6 +284,11 @@ func (st *stream) closeIfIdle() {
 func (st *stream) fail(err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.failLocked(err)
+}
+
+// failLocked is fail with st.mu held.
+func (st *stream) failLocked(err error) {
 	if st.err != nil {
 		return
 	}
@@ -353,6 +385,7 @@ func (c *Client) Close() error {
 	c.smu.Lock()
 	st := c.st
 	c.st = nil
+	c.closes++
 	c.smu.Unlock()
 	if st != nil {
 		st.close()
