@@ -159,12 +159,13 @@ func TestStream_FullQueueHonoursCtx(t *testing.T) {
 	pad := map[string]string{"pad": strings.Repeat("x", 16<<10)}
 	var calls sync.WaitGroup
 	defer calls.Wait()
-	defer c.Close() // ends the calls below
+	all, cancelAll := context.WithCancel(context.Background())
+	defer cancelAll() // ends the calls below
 	call := func() {
 		calls.Add(1)
 		go func() {
 			defer calls.Done()
-			c.Call(context.Background(), "strategies.list", pad, nil) //nolint:errcheck // the stream is closed
+			c.Call(all, "strategies.list", pad, nil) //nolint:errcheck // cancelled
 		}()
 	}
 	call()
