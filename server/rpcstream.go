@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -30,7 +31,9 @@ import (
 // client sends is what a POST body would be (a request, a notification
 // or a batch) and is answered by one line, as that POST would be, or by
 // none (notifications). Calls run concurrently, up to streamMaxCalls at a
-// time (the stream reads no further line meanwhile), and their answers
+// time and up to the body limit (Options.WithMaxBodyBytes) in the bytes of
+// their lines (one line is always let in), the stream reading no further
+// line meanwhile, and their answers
 // come as they are ready, in any order: a client matches them by id. The
 // answers ready at once go out in one write.
 //
@@ -151,6 +154,14 @@ type rpcStream struct {
 	// call sent before it.
 	registering sync.WaitGroup
 
+	// The bytes of the lines whose calls are in flight, at most the body
+	// limit (one POST's worth) unless one line alone: a stream holds no
+	// more requests in memory than a request does.
+	lastDone  atomic.Int64 // when the last call ended (Unix ns): no stream is idle sooner after one
+	bytesMu   sync.Mutex
+	bytesFree *sync.Cond
+	inFlight  int64
+
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by the raw id of the call
 	stopped bool                          // stopReading was called
@@ -214,6 +225,14 @@ func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns strin
 	defer cancel()
 	st := &rpcStream{s: s, ns: ns, pr: pr, conn: conn, ctx: ctx, cancel: cancel,
 		out: make(chan []byte, streamMaxCalls), slots: make(chan struct{}, streamMaxCalls), running: map[string]context.CancelFunc{}}
+	st.bytesFree = sync.NewCond(&st.bytesMu)
+	// A reader waiting for bytes wakes when the calls are cancelled.
+	stopWaking := context.AfterFunc(ctx, func() {
+		st.bytesMu.Lock()
+		defer st.bytesMu.Unlock()
+		st.bytesFree.Broadcast()
+	})
+	defer stopWaking()
 	written := make(chan struct{})
 	go func() {
 		defer close(written)
@@ -269,8 +288,8 @@ func (st *rpcStream) readCalls(br *bufio.Reader) {
 			st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w: a line of more than %d bytes", ErrTooLarge, s.opts.maxBodyBytes)), ID: jsonNull})
 			return
 		}
-		if errors.Is(err, os.ErrDeadlineExceeded) && len(st.slots) > 0 {
-			continue // not idle: calls run (readMore says if the server shuts down)
+		if errors.Is(err, os.ErrDeadlineExceeded) && (len(st.slots) > 0 || time.Since(time.Unix(0, st.lastDone.Load())) < s.opts.idleTimeout) {
+			continue // not idle: calls run, or one just ended (readMore says if the server shuts down)
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return // idle, the server shuts down, or the connection broke: a partial line is dropped
@@ -281,6 +300,9 @@ func (st *rpcStream) readCalls(br *bufio.Reader) {
 					st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: lineID(line)})
 					return
 				}
+			}
+			if !st.takeBytes(int64(len(line))) {
+				return
 			}
 			select {
 			case st.slots <- struct{}{}:
@@ -294,7 +316,9 @@ func (st *rpcStream) readCalls(br *bufio.Reader) {
 			st.registering.Add(1)
 			go func(line []byte) {
 				defer st.calls.Done()
+				defer st.giveBytes(int64(len(line)))
 				defer func() { <-st.slots }()
+				defer func() { st.lastDone.Store(time.Now().UnixNano()) }() // before its slot is free
 				st.run(line)
 			}(line)
 		}
@@ -307,6 +331,30 @@ func (st *rpcStream) readCalls(br *bufio.Reader) {
 
 // cancelMethod is CancelMethod as it appears in a line.
 var cancelMethod = []byte(`"` + CancelMethod + `"`)
+
+// takeBytes waits until n more bytes of lines may be in flight (always,
+// when none are) and takes them; false if the stream's calls were
+// cancelled meanwhile (its answers cannot be written).
+func (st *rpcStream) takeBytes(n int64) bool {
+	st.bytesMu.Lock()
+	defer st.bytesMu.Unlock()
+	for st.inFlight > 0 && st.inFlight+n > st.s.opts.maxBodyBytes && st.ctx.Err() == nil {
+		st.bytesFree.Wait()
+	}
+	if st.ctx.Err() != nil {
+		return false
+	}
+	st.inFlight += n
+	return true
+}
+
+// giveBytes gives back the n bytes of a call's line.
+func (st *rpcStream) giveBytes(n int64) {
+	st.bytesMu.Lock()
+	st.inFlight -= n
+	st.bytesMu.Unlock()
+	st.bytesFree.Broadcast()
+}
 
 // needsRecheck reports whether the principal of the stream must be
 // checked again before each line (see Server.recheck).

@@ -572,3 +572,38 @@ func TestRPCStream_EndWithUnreadInput(t *testing.T) {
 	st.conn.Close()
 	<-sent // the server need not read the rest of the long line
 }
+
+// TestRPCStream_BytesInFlight: the lines of the calls in flight on a
+// stream hold at most the body limit: a line that would pass it waits for
+// the calls before it, where a POST's body is bounded by it too.
+func TestRPCStream_BytesInFlight(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096).WithMaxQueries(1).WithQueueWait(time.Hour))
+	st := ss.mustOpen("acme")
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	st.answer()
+	release, err := server.HoldTurn(ss.srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	// Two lines of ~3,000 bytes (white space is JSON): the first waits
+	// for a turn, the second is a quick call, which must wait for the
+	// first's bytes.
+	pad := strings.Repeat(" ", 3000)
+	st.send(`{"jsonrpc":"2.0","id":"slow","method":"findings.list","params":{"team":"t1"}`+pad+`}`,
+		`{"jsonrpc":"2.0","id":"quick","method":"strategies.list","params":{}`+pad+`}`)
+	// Without the bound the quick call is answered within a millisecond,
+	// before the slow one, which gets its turn only after 50 ms; with it,
+	// it runs after the slow one, however long that takes.
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		release()
+	}()
+	first := st.answer()
+	if string(first.ID) != `"slow"` {
+		t.Errorf("first answer %s, want the slow call's: the quick call's line ran beside it", first.ID)
+	}
+	if second := st.answer(); string(second.ID) != `"quick"` || second.Error != nil {
+		t.Errorf("second answer: %+v", second)
+	}
+}
