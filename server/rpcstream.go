@@ -154,10 +154,11 @@ type rpcStream struct {
 	// call sent before it.
 	registering sync.WaitGroup
 
+	lastDone atomic.Int64 // when the last call ended (Unix ns): no stream is idle sooner after one
+
 	// The bytes of the lines whose calls are in flight, at most the body
 	// limit (one POST's worth) unless one line alone: a stream holds no
 	// more requests in memory than a request does.
-	lastDone  atomic.Int64 // when the last call ended (Unix ns): no stream is idle sooner after one
 	bytesMu   sync.Mutex
 	bytesFree *sync.Cond
 	inFlight  int64
