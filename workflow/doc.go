@@ -107,7 +107,8 @@
 // same (each write stamps the run's row with a new revision), so they do
 // not decode the whole run either. (A run stored by an older version, its
 // steps in its own row, reads as it was; its next write moves its steps
-// to step rows.) A council's tallies are also in a graph per round
+// to step rows. The move is one way: an older version reads a run written
+// since as a run without steps.) A council's tallies are also in a graph per round
 // (NS.RoundGraph: the round, its voters, per topic the status, winner and
 // ballots; vocabulary cx:workflow:round:…, cx:workflow:tally:…,
 // cx:workflow:ballot:…), written with the record that adds them and never
