@@ -150,6 +150,27 @@ func (st *rpcStream) eof() []string {
 	}
 }
 
+// createTeam creates team t1 of member ann on the stream and waits for
+// it (calls on a stream run concurrently: later calls need it done).
+func (st *rpcStream) createTeam() {
+	st.t.Helper()
+	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
+	if r := st.answer(); r.Error != nil {
+		st.t.Fatalf("teams.create: %+v", r.Error)
+	}
+}
+
+// holdTurn takes the server's turn among read-heavy calls (findings.list
+// waits for one) until the returned function is called (once or more).
+func (ss *streamServer) holdTurn() func() {
+	ss.t.Helper()
+	release, err := server.HoldTurn(ss.srv)
+	if err != nil {
+		ss.t.Fatal(err)
+	}
+	return release
+}
+
 func request(id any, method, params string) string {
 	b, _ := json.Marshal(id)
 	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"` + method + `","params":` + params + `}`
@@ -217,8 +238,7 @@ func TestRPCStream_Messages(t *testing.T) {
 func TestRPCStream_ConcurrentCalls(t *testing.T) {
 	ss := serveStreams(t, server.DefaultOptions())
 	st := ss.mustOpen("acme")
-	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
-	st.answer()
+	st.createTeam()
 	st.send(request(0, "teams.member_status", `{"team":"t1","agent":"ann","status":"running"}`))
 	st.answer()
 	const n = 300 // more than a stream runs at once
@@ -327,12 +347,8 @@ func TestRPCStream_LineTooLong(t *testing.T) {
 func TestRPCStream_CancelAndShutdown(t *testing.T) {
 	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(time.Hour))
 	st := ss.mustOpen("acme")
-	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
-	st.answer()
-	release, err := server.HoldTurn(ss.srv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st.createTeam()
+	release := ss.holdTurn()
 	// findings.list waits for a turn among the read-heavy calls; the
 	// answer of the call after each proves it has been read.
 	st.send(request("a", "findings.list", `{"team":"t1"}`), request("a-read", "strategies.list", `{}`))
@@ -381,8 +397,7 @@ func TestRPCStream_SlowReader(t *testing.T) {
 	ss := serveStreams(t, server.DefaultOptions().WithWriteTimeout(200*time.Millisecond).WithIdleTimeout(time.Hour).
 		WithMaxQueries(64).WithQueueWait(time.Hour))
 	st := ss.mustOpen("acme")
-	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
-	st.answer()
+	st.createTeam()
 	st.send(request(0, "teams.member_status", `{"team":"t1","agent":"ann","status":"running"}`))
 	st.answer()
 	var fs []string
@@ -486,12 +501,8 @@ func TestRPCStream_IdleWithCallsInFlight(t *testing.T) {
 	const idle = 50 * time.Millisecond
 	ss := serveStreams(t, server.DefaultOptions().WithIdleTimeout(idle).WithMaxQueries(1).WithQueueWait(time.Hour))
 	st := ss.mustOpen("acme")
-	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
-	st.answer()
-	release, err := server.HoldTurn(ss.srv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st.createTeam()
+	release := ss.holdTurn()
 	defer release()
 	st.send(request("held", "findings.list", `{"team":"t1"}`), request("read", "strategies.list", `{}`))
 	if r := st.answer(); string(r.ID) != `"read"` {
@@ -522,12 +533,8 @@ func TestRPCStream_CancelRightAfterCall(t *testing.T) {
 	// busy after it, instead of hanging the test.
 	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
 	st := ss.mustOpen("acme")
-	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
-	st.answer()
-	release, err := server.HoldTurn(ss.srv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st.createTeam()
+	release := ss.holdTurn()
 	defer release()
 	const n = 50
 	var lines []string
@@ -579,12 +586,8 @@ func TestRPCStream_EndWithUnreadInput(t *testing.T) {
 func TestRPCStream_BytesInFlight(t *testing.T) {
 	ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096).WithMaxQueries(1).WithQueueWait(time.Hour))
 	st := ss.mustOpen("acme")
-	st.send(request(0, "teams.create", `{"id":"t1","name":"n","members":[{"agent":"ann"}]}`))
-	st.answer()
-	release, err := server.HoldTurn(ss.srv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st.createTeam()
+	release := ss.holdTurn()
 	defer release()
 	// Two lines of ~3,000 bytes (white space is JSON): the first waits
 	// for a turn, the second is a quick call, which must wait for the
