@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -164,8 +165,8 @@ type rpcStream struct {
 	inFlight  int64
 
 	mu      sync.Mutex
-	running map[string]context.CancelFunc // by the raw id of the call
-	stopped bool                          // stopReading was called
+	running map[string][]*context.CancelFunc // by the calls' idKey (ids may repeat)
+	stopped bool                             // stopReading was called
 }
 
 // stopReading makes the stream read no further line (a shutdown, a
@@ -225,7 +226,7 @@ func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns strin
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	st := &rpcStream{s: s, ns: ns, pr: pr, conn: conn, ctx: ctx, cancel: cancel,
-		out: make(chan []byte, streamMaxCalls), slots: make(chan struct{}, streamMaxCalls), running: map[string]context.CancelFunc{}}
+		out: make(chan []byte, streamMaxCalls), slots: make(chan struct{}, streamMaxCalls), running: map[string][]*context.CancelFunc{}}
 	st.bytesFree = sync.NewCond(&st.bytesMu)
 	// A reader waiting for bytes wakes when the calls are cancelled.
 	stopWaking := context.AfterFunc(ctx, func() {
@@ -439,17 +440,23 @@ func (st *rpcStream) run(line []byte) {
 		return
 	}
 	ctx := st.ctx
-	if id := string(req.ID); req.ID != nil && id != "null" {
+	if req.ID != nil && string(req.ID) != "null" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
+		key, mine := idKey(req.ID), &cancel
 		st.mu.Lock()
-		st.running[id] = cancel
+		st.running[key] = append(st.running[key], mine)
 		st.mu.Unlock()
 		defer func() {
 			st.mu.Lock()
-			delete(st.running, id)
-			st.mu.Unlock()
+			defer st.mu.Unlock()
+			rest := slices.DeleteFunc(st.running[key], func(c *context.CancelFunc) bool { return c == mine })
+			if len(rest) == 0 {
+				delete(st.running, key)
+			} else {
+				st.running[key] = rest
+			}
 		}()
 	}
 	register()
@@ -471,8 +478,8 @@ func (st *rpcStream) cancelCall(req rpcRequest) {
 	}
 	if err == nil {
 		st.mu.Lock()
-		if cancel, ok := st.running[string(compactID(p.ID))]; ok {
-			cancel()
+		for _, cancel := range st.running[idKey(p.ID)] { // every call with the id: ids should be unique
+			(*cancel)()
 		}
 		st.mu.Unlock()
 	}
@@ -486,14 +493,19 @@ func (st *rpcStream) cancelCall(req rpcRequest) {
 	st.answer(resp)
 }
 
-// compactID returns id without insignificant white space, as a request's
-// id is kept (the raw bytes of its value).
-func compactID(id json.RawMessage) json.RawMessage {
+// idKey returns the key of a call's id (valid: a string or a number) in
+// rpcStream.running: a string by its value, however it is escaped
+// ("a\u0062" is "ab"), a number by its compact text.
+func idKey(id json.RawMessage) string {
+	var str string
+	if json.Unmarshal(id, &str) == nil {
+		return "s" + str
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, id) != nil {
-		return id
+		return "n" + string(id)
 	}
-	return b.Bytes()
+	return "n" + b.String()
 }
 
 // answer queues v (a response or a batch's responses) to be written as

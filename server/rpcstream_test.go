@@ -610,3 +610,34 @@ func TestRPCStream_BytesInFlight(t *testing.T) {
 		t.Errorf("second answer: %+v", second)
 	}
 }
+
+// TestRPCStream_CancelByIDValue: a cancel finds its call by the id's value
+// (a string however escaped), and cancels every call in flight with that
+// id (JSON-RPC wants ids unique; a client that repeats one cancels all).
+func TestRPCStream_CancelByIDValue(t *testing.T) {
+	// The queue wait is a backstop: a call whose cancel is lost fails
+	// busy after it, instead of hanging the test.
+	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
+	st := ss.mustOpen("acme")
+	st.createTeam()
+	release := ss.holdTurn()
+	defer release()
+	st.send(request("d", "findings.list", `{"team":"t1"}`), request("d", "findings.list", `{"team":"t1"}`),
+		request("ab", "findings.list", `{"team":"t1"}`), request("sync", "strategies.list", `{}`))
+	if r := st.answer(); string(r.ID) != `"sync"` {
+		t.Fatalf("want sync's answer, got %+v", r)
+	}
+	st.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"d"}}`,
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a\u0062"}}`)
+	got := map[string]int{}
+	for range 3 {
+		r := st.answer()
+		if r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+			t.Fatalf("call %s: %+v, want it cancelled", r.ID, r.Error)
+		}
+		got[string(r.ID)]++
+	}
+	if got[`"d"`] != 2 || got[`"ab"`] != 1 {
+		t.Errorf("cancelled %v, want both d and ab", got)
+	}
+}
