@@ -14,7 +14,8 @@ import (
 // definitions and their pull API, with the signatures of workflow.Engine,
 // so that workflow.Drive drives a run through a server. Its errors match
 // the workflow package's sentinels (errors.Is: workflow.ErrUnknownRun,
-// workflow.ErrInvalidTransition, ...). It is safe for concurrent use.
+// workflow.ErrInvalidTransition, ...; a run id or step name that none can
+// have, namespace.ErrInvalidID too). It is safe for concurrent use.
 type Workflows struct {
 	c    *Client
 	poll time.Duration

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
 )
@@ -124,6 +125,9 @@ func TestWorkflows_Errors(t *testing.T) {
 	if _, err := w.Get(ctx, "nope"); !errors.Is(err, workflow.ErrUnknownRun) || api.ExitCode(err) != api.ExitNotFound {
 		t.Fatalf("get unknown run: %v", err)
 	}
+	if _, err := w.Get(ctx, "a/b"); !errors.Is(err, namespace.ErrInvalidID) || !errors.Is(err, workflow.ErrUnknownRun) || api.ExitCode(err) != api.ExitInvalid {
+		t.Fatalf("get a run id no run can have: %v (exit %d), want invalid_id and unknown_run, exit 7", err, api.ExitCode(err))
+	}
 	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "e"}); !errors.Is(err, workflow.ErrRunExists) {
 		t.Fatalf("start twice: %v", err)
 	}
@@ -135,6 +139,9 @@ func TestWorkflows_Errors(t *testing.T) {
 	}
 	if _, err := w.StartStep(ctx, "e", "zz", "me"); !errors.Is(err, workflow.ErrUnknownStep) {
 		t.Fatalf("start an unknown step: %v", err)
+	}
+	if _, err := w.StartStep(ctx, "e", "s00\n", "me"); !errors.Is(err, namespace.ErrInvalidID) || !errors.Is(err, workflow.ErrUnknownStep) || api.ExitCode(err) != api.ExitInvalid {
+		t.Fatalf("start a step name no step can have: %v (exit %d), want invalid_id and unknown_step, exit 7", err, api.ExitCode(err))
 	}
 	if err := w.CompleteStep(ctx, "e", "s00", 1, map[string]any{"n": "seven"}); !errors.Is(err, workflow.ErrInvalidOutput) {
 		t.Fatalf("complete with a bad output: %v", err)

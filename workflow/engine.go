@@ -694,7 +694,7 @@ func (rec *record) stepIndex(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return -1, fmt.Errorf("run %s: step %q: %w", rec.ID, name, ErrUnknownStep)
+	return -1, fmt.Errorf("run %s: step %q: %w", rec.ID, name, unknownStep(name))
 }
 
 func notFinished(rec *record) error {

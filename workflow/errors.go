@@ -3,7 +3,11 @@ package workflow
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
+
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 // Definition errors.
@@ -19,9 +23,13 @@ var (
 	ErrInvalidRun = errors.New("invalid run")
 	// ErrRunExists: a run with the requested id exists.
 	ErrRunExists = errors.New("run exists")
-	// ErrUnknownRun: no run has this id.
+	// ErrUnknownRun: no run has this id. For an id no run can have (not
+	// 1 to 64 characters of A-Z a-z 0-9 . _ @ + -: "a/b") the error is a
+	// *namespace.IDError, which matches namespace.ErrInvalidID too.
 	ErrUnknownRun = errors.New("unknown run")
-	// ErrUnknownStep: the run has no step of this name.
+	// ErrUnknownStep: the run has no step of this name. For a name no
+	// step can have (empty, or with a control character) the error is a
+	// *namespace.IDError, which matches namespace.ErrInvalidID too.
 	ErrUnknownStep = errors.New("unknown step")
 	// ErrRunFinished: the run is completed, failed or cancelled.
 	ErrRunFinished = errors.New("run finished")
@@ -39,6 +47,28 @@ var (
 	// Engine.ClaimDriver and *DriverBusyError).
 	ErrDriverBusy = errors.New("run held by another driver")
 )
+
+// unknownRun returns the lookup error of run id, which no run has:
+// ErrUnknownRun for a well-formed id, a *namespace.IDError (matching
+// namespace.ErrInvalidID and ErrUnknownRun) for one that no run can have,
+// as RunOptions.ID allows none other.
+func unknownRun(id string) error {
+	if validID(id) {
+		return ErrUnknownRun
+	}
+	return &namespace.IDError{Unknown: ErrUnknownRun, Want: "1 to 64 characters of A-Z a-z 0-9 . _ @ + -"}
+}
+
+// unknownStep returns the lookup error of step name, which the run does
+// not have: ErrUnknownStep for a well-formed name, a *namespace.IDError
+// (matching namespace.ErrInvalidID and ErrUnknownStep) for one that no
+// step can have, as Def.Validate allows none other.
+func unknownStep(name string) error {
+	if name != "" && strings.IndexFunc(name, unicode.IsControl) < 0 {
+		return ErrUnknownStep
+	}
+	return &namespace.IDError{Unknown: ErrUnknownStep, Want: "a step name: not empty, no control characters"}
+}
 
 // DriverBusyError is a claim of a crew or swarm run that another driver
 // holds, until its lease ends.

@@ -163,7 +163,7 @@ func (e *Engine) forget(id string) {
 // again after the steps and starts over if a write or the run's removal
 // came between (after three tries, it reads under the lock): a run
 // removed meanwhile is unknown (ErrUnknownRun), not one with missing
-// step rows.
+// step rows; an id no run can have is a *namespace.IDError (unknownRun).
 func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locked bool) (*record, error) {
 	for try := 0; ; try++ {
 		if !locked && try == 3 {
@@ -180,7 +180,7 @@ func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locke
 			return nil, err
 		}
 		if !found {
-			return nil, fmt.Errorf("run %q: %w", id, ErrUnknownRun)
+			return nil, fmt.Errorf("run %q: %w", id, unknownRun(id))
 		}
 		rec, err := decodeRecord(id, row)
 		if err != nil {

@@ -1,0 +1,83 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/server"
+)
+
+// TestRPC_WorkflowsMalformedIDs: the workflows.* methods that take a run
+// answer a run no run has with not found (exit 3, "unknown_run"), and one
+// no run can have (not 1 to 64 of A-Z a-z 0-9 . _ @ + -) with invalid
+// (exit 7, "invalid_id" and "unknown_run"); those that take a step, the
+// same with "unknown_step" for a name no step can have (a control
+// character). None of them writes.
+func TestRPC_WorkflowsMalformedIDs(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("default", "workflows.start", map[string]any{"id": "w1", "def": map[string]any{"name": "one", "type": "chain",
+		"steps": []map[string]any{{"name": "only", "agent": "a"}, {"name": "next", "agent": "b"}}}}, nil)
+	ts.ok("default", "workflows.start_step", map[string]any{"run": "w1", "step": "only", "actor": "me"}, nil)
+	var before []map[string]any
+	ts.ok("default", "workflows.history", map[string]any{"run": "w1"}, &before)
+	run := map[string]map[string]any{
+		"workflows.get":            {},
+		"workflows.history":        {},
+		"workflows.cancel":         {"actor": "me"},
+		"workflows.ready":          {},
+		"workflows.start_step":     {"step": "next", "actor": "me"},
+		"workflows.add_findings":   {"step": "only", "attempt": 1},
+		"workflows.complete_step":  {"step": "only", "attempt": 1},
+		"workflows.fail_step":      {"step": "only", "attempt": 1},
+		"workflows.release_step":   {"step": "only", "attempt": 1},
+		"workflows.claim_driver":   {"driver": map[string]any{"id": "d", "actor": "me"}, "lease_ms": 1000},
+		"workflows.release_driver": {"driver": map[string]any{"id": "d"}},
+	}
+	for method, params := range run {
+		for _, tc := range []struct {
+			id, kind string
+			code     int
+			errors   string
+		}{
+			{"nope", "not_found", 3, "[unknown_run]"},
+			{"a/b", "invalid", 7, "[invalid_id unknown_run]"},
+			{"a b", "invalid", 7, "[invalid_id unknown_run]"},
+			{"w1\n", "invalid", 7, "[invalid_id unknown_run]"},
+			{strings.Repeat("w", 65), "invalid", 7, "[invalid_id unknown_run]"},
+		} {
+			p := map[string]any{"run": tc.id}
+			for k, v := range params {
+				p[k] = v
+			}
+			b, _ := json.Marshal(p)
+			e := ts.rpcFails("default", method, string(b))
+			if e.Data.Kind != tc.kind || e.Data.ExitCode != tc.code || e.Code != -32000-tc.code || fmt.Sprint(e.Data.Errors) != tc.errors {
+				t.Errorf("%s %s: %+v, want kind %s, exit %d, errors %s", method, b, e, tc.kind, tc.code, tc.errors)
+			}
+		}
+	}
+	for _, method := range []string{"workflows.start_step", "workflows.add_findings", "workflows.complete_step", "workflows.fail_step", "workflows.release_step"} {
+		for _, tc := range []struct {
+			step, kind string
+			code       int
+			errors     string
+		}{
+			{"nope", "not_found", 3, "[unknown_step]"},
+			{"only\n", "invalid", 7, "[invalid_id unknown_step]"},
+			{"\t", "invalid", 7, "[invalid_id unknown_step]"},
+		} {
+			b, _ := json.Marshal(map[string]any{"run": "w1", "step": tc.step, "attempt": 1, "actor": "me"})
+			e := ts.rpcFails("default", method, string(b))
+			if e.Data.Kind != tc.kind || e.Data.ExitCode != tc.code || fmt.Sprint(e.Data.Errors) != tc.errors {
+				t.Errorf("%s %s: %+v, want kind %s, exit %d, errors %s", method, b, e, tc.kind, tc.code, tc.errors)
+			}
+		}
+	}
+	var after []map[string]any
+	ts.ok("default", "workflows.history", map[string]any{"run": "w1"}, &after)
+	if len(after) != len(before) {
+		t.Errorf("refused calls added transitions: %d, was %d", len(after), len(before))
+	}
+}
