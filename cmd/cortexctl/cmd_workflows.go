@@ -17,6 +17,7 @@ import (
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/defstore"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
@@ -33,7 +34,8 @@ on its team's task board: its steps are the lead's turns (turn-N/LEAD), and
 its members take the board's tasks (see workflows run --help). The workflows commands
 go through the server that serves the store (cortexctl serve, --server) if
 there is one (workflows.* methods), else open the store themselves; team
-files are read here and sent to the server as JSON.
+files are read here and sent to the server as JSON. A RUN no run has exits
+3; one no run can have (not 1 to 64 of A-Z a-z 0-9 . _ @ + -: a/b) exits 7.
 
 Example:
    cortexctl workflows run code-review --input change=HEAD~1 --exec ./review.sh --parallel 4
@@ -165,6 +167,7 @@ func wfErr(err error) error {
 		return nil
 	}
 	for _, k := range []struct{ sentinel, kind error }{
+		{namespace.ErrInvalidID, api.ErrInvalid}, // before the lookup errors it also wraps
 		{workflow.ErrInvalidDef, api.ErrInvalid},
 		{workflow.ErrInvalidRun, api.ErrInvalid},
 		{workflow.ErrInvalidOutput, api.ErrInvalid},

@@ -179,3 +179,42 @@ func TestCLI_WorkflowsExecExactKeys(t *testing.T) {
 		t.Fatalf("exit %d, step %s (%q), want it completed", code, status, reason)
 	}
 }
+
+// TestCLI_WorkflowsMalformedRunIDs: workflows status, history, cancel and
+// drive of a RUN no run has exit 3 (unknown run); of one no run can have
+// (not 1 to 64 of A-Z a-z 0-9 . _ @ + -, as workflows run --id takes
+// them), 7 (invalid id), as teams get a/b does; none of them writes.
+func TestCLI_WorkflowsMalformedRunIDs(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "workflows", "run", writeFile(t, "one.json", oneStepTeam), "--id", "w1")
+	before := mustCLI(t, dir, "export")
+	const wantRun = `invalid id (unknown run; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`
+	for _, cmd := range [][]string{{"status"}, {"history"}, {"cancel"}, {"drive", "--exec", "true"}} {
+		for _, tc := range []struct {
+			id   string
+			code int
+			msg  string
+		}{
+			{"nope", exitNotFound, `run "nope": unknown run`},
+			{"a/b", exitInvalid, `run "a/b": ` + wantRun},
+			{"a b", exitInvalid, `run "a b": ` + wantRun},
+			{"a\nb", exitInvalid, `run "a\nb": ` + wantRun},
+			{strings.Repeat("r", 65), exitInvalid, wantRun},
+			{"", exitUsage, "want RUN (not empty)"},
+		} {
+			args := append([]string{"workflows", cmd[0], tc.id}, cmd[1:]...)
+			t.Run(fmt.Sprintf("%s %q", cmd[0], tc.id), func(t *testing.T) {
+				r := runCLI(t, dir, "", args...)
+				if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+					t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+				}
+			})
+		}
+	}
+	if r := runCLI(t, dir, "", "workflows", "run", writeFile(t, "one.json", oneStepTeam), "--id", "a/b"); r.code != exitInvalid {
+		t.Errorf("workflows run --id a/b: exit %d (want %d): %s", r.code, exitInvalid, r.stderr)
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("refused commands changed the store:\n%s\nwas\n%s", after, before)
+	}
+}
