@@ -480,10 +480,10 @@ func TestEngine_TeamRefused_NoRunLeft(t *testing.T) {
 	}
 }
 
-// TestEngine_WithRegistry: fan-in findings are fused by the strategy of
-// the engine's registry, so a host's own strategy (registered in the team
-// manager's registry too) works for runs.
-func TestEngine_WithRegistry(t *testing.T) {
+// countedFixture is a fixture whose team manager and engine share a
+// registry with strategy "counted" (additive), which counts its merges.
+func countedFixture(t *testing.T) (*fixture, *atomic.Int32) {
+	t.Helper()
 	s := cortextest.NewStore(t)
 	x, err := newNS()
 	if err != nil {
@@ -504,7 +504,14 @@ func TestEngine_WithRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{s: s, tm: tm, e: e, x: x, clock: newClock()}
+	return &fixture{s: s, tm: tm, e: e, x: x, clock: newClock()}, &calls
+}
+
+// TestEngine_WithRegistry: fan-in findings are fused by the strategy of
+// the engine's registry, so a host's own strategy (registered in the team
+// manager's registry too) works for runs.
+func TestEngine_WithRegistry(t *testing.T) {
+	f, calls := countedFixture(t)
 	f.start(t, scatterDef(), workflow.RunOptions{ID: "s1", Strategy: "counted"})
 	f.do(t, "s1", "prepare", map[string]any{"plan": "p"})
 	for _, step := range []string{"test-1", "test-2", "test-3"} {

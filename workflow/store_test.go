@@ -10,8 +10,6 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/cortexgraph/cortex/cortex/cortextest"
-	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
 )
@@ -142,26 +140,8 @@ func TestDrive_StepCostDoesNotGrowWithTheRun(t *testing.T) {
 // Engine, lists only the steps the driver can start (it fused every ready
 // step at every call: about 19,500 fusions here).
 func TestDrive_FusesOnlyTheStepsItStarts(t *testing.T) {
-	s := cortextest.NewStore(t)
-	x, err := newNS()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := merge.NewRegistry()
-	merge.RegisterBuiltins(r)
-	var fusions atomic.Int32
-	r.Register("counted", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
-		fusions.Add(1)
-		return r.Merge(merge.NameAdditive, in)
-	}))
-	tm, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := workflow.New(ctx, s, tm, workflow.DefaultConfig().WithRegistry(r))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, fusions := countedFixture(t)
+	e := f.e
 	const n = 200
 	d := workflow.Def{Name: "fan", Type: workflow.Graph, Steps: []workflow.Step{{Name: "root", Agent: "a0"}}}
 	for i := range n {
