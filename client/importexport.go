@@ -23,11 +23,14 @@ import (
 // ImportOptions configure Import: the fields of
 // cortex.RDFImportOptions, sent to the server.
 type ImportOptions struct {
-	Format   string // rdfio format name (or its extension); required
-	File     string // name in error messages ("" : "body")
-	Base     string // base IRI; "": the file:// URL of File if it is an absolute path, else an IRI of the request's own
-	Graph    string // graph IRI every quad goes into; "": triples to the default graph, N-Quads keep theirs
-	ImportID string // blank-node scope; "": the resumed import's, else a fresh one
+	Format string // rdfio format name (or its extension); required
+	File   string // name in error messages ("" : "body")
+	Base   string // base IRI; "": the file:// URL of File if it is an absolute path, else an IRI of the request's own
+	Graph  string // graph IRI every quad goes into; "": triples to the default graph, N-Quads keep theirs
+	// DefaultGraph puts every quad into the default graph (N-Quads lose
+	// their graphs); Graph must then be "".
+	DefaultGraph bool
+	ImportID     string // blank-node scope; "": the resumed import's, else a fresh one
 	// Resume, if set, records the import so that the same source, imported
 	// again after an interruption, resumes it (cortex.RDFImportOptions.Resume).
 	Resume *cortex.ImportSource
@@ -49,6 +52,12 @@ func (c *Client) Import(ctx context.Context, r io.Reader, opts ImportOptions) (c
 		if v != "" {
 			q.Set(k, v)
 		}
+	}
+	if opts.DefaultGraph {
+		if opts.Graph != "" {
+			return cortex.ImportResult{}, fmt.Errorf("%w: import: a graph and the default graph: give one", api.ErrInvalid)
+		}
+		q.Set("graph", "default")
 	}
 	if s := opts.Resume; s != nil {
 		q.Set("source", s.Name)

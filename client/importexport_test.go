@@ -112,6 +112,13 @@ func TestClient_ImportExport(t *testing.T) {
 	if _, n := export(t, c, client.ExportOptions{Graph: "http://ex/g3"}); n != 3 {
 		t.Fatalf("graph g3 holds %d quads, want 3", n)
 	}
+	// DefaultGraph: every quad into the default graph (its "d" was there).
+	if _, err := c.Import(ctx, strings.NewReader(twoGraphs), client.ImportOptions{Format: "nquads", DefaultGraph: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, n := export(t, c, client.ExportOptions{Graph: "default"}); n != 3 {
+		t.Fatalf("the default graph holds %d quads, want 3", n)
+	}
 	// Relative IRIs resolve against Base.
 	if _, err := c.Import(ctx, strings.NewReader("<rel> <http://ex/p> <x> .\n"), client.ImportOptions{Format: "ttl", Base: "http://base.example/", Graph: "http://ex/g4"}); err != nil {
 		t.Fatal(err)
@@ -141,6 +148,7 @@ func TestClient_ImportErrors(t *testing.T) {
 	}{
 		{"unknown format", client.ImportOptions{Format: "rdfxml"}, api.ErrUsage},
 		{"relative graph", client.ImportOptions{Format: "nt", Graph: "g"}, api.ErrInvalid},
+		{"a graph and the default graph", client.ImportOptions{Format: "nt", Graph: "http://ex/g", DefaultGraph: true}, api.ErrInvalid},
 		{"relative base", client.ImportOptions{Format: "nt", Base: "b/"}, api.ErrInvalid},
 		{"bad import id", client.ImportOptions{Format: "nt", ImportID: "a b"}, api.ErrInvalid},
 		{"source without version", client.ImportOptions{Format: "nt", Resume: &cortex.ImportSource{Name: "x"}}, api.ErrUsage},

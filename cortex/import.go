@@ -22,6 +22,10 @@ type ImportOptions struct {
 	// the graph of N-Quads input). If nil, triples go to the default graph and
 	// quads keep their own graph.
 	Graph quad.Value
+	// DefaultGraph puts every imported quad into the default graph (N-Quads
+	// input loses its graphs), as Graph puts them into a named one. Graph
+	// must then be nil: both is an error matching ErrInvalidArgument.
+	DefaultGraph bool
 	// Progress, if set, is called after each committed chunk with the total
 	// number of quads committed so far. It runs on the importing goroutine.
 	Progress func(committed int64)
@@ -89,8 +93,11 @@ type RDFImportOptions struct {
 	// a syntax error.
 	NoFileBase bool
 	Graph      quad.Value // see ImportOptions.Graph
-	ImportID   string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
-	Progress   func(committed int64)
+	// DefaultGraph puts every quad into the default graph (see
+	// ImportOptions.DefaultGraph).
+	DefaultGraph bool
+	ImportID     string // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
+	Progress     func(committed int64)
 
 	// Resume, if set, makes the import resumable without its id: the import
 	// is recorded in the namespace (id, source, start time) before anything
@@ -120,13 +127,14 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 		return ImportResult{}, n.nilArgument("import", "reader")
 	}
 	eo := engine.RDFImportOptions{
-		Format:     opts.Format,
-		File:       opts.File,
-		Base:       opts.Base,
-		NoFileBase: opts.NoFileBase,
-		Graph:      opts.Graph,
-		ImportID:   opts.ImportID,
-		Progress:   opts.Progress,
+		Format:       opts.Format,
+		File:         opts.File,
+		Base:         opts.Base,
+		NoFileBase:   opts.NoFileBase,
+		Graph:        opts.Graph,
+		DefaultGraph: opts.DefaultGraph,
+		ImportID:     opts.ImportID,
+		Progress:     opts.Progress,
 	}
 	if opts.Resume != nil {
 		eo.Resume = (*engine.ImportSource)(opts.Resume)

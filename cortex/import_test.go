@@ -260,6 +260,42 @@ func TestImport_GraphOverride(t *testing.T) {
 	equalSets(t, cortextest.AllQuads(t, ns), []quad.Quad{q("s", "p", quad.String("a"), g), q("s", "p", quad.String("b"), g)})
 }
 
+// TestImport_DefaultGraph: ImportOptions.DefaultGraph puts every quad,
+// those of named graphs too, into the default graph, through Import and
+// ImportRDF; with a graph as well it is refused before anything is written
+// (not even the record of a resumable import).
+func TestImport_DefaultGraph(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := cortextest.NewNamespace(t, "default")
+	own := quad.IRI("http://example.org/own")
+	src := &cortextest.SliceSource{Quads: []quad.Quad{q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), own)}}
+	if _, err := ns.Import(ctx, src, cortex.ImportOptions{DefaultGraph: true}); err != nil {
+		t.Fatal(err)
+	}
+	nq := "<http://example.org/s> <http://example.org/p> \"c\" <http://example.org/own> .\n"
+	if _, err := ns.ImportRDF(ctx, strings.NewReader(nq), cortex.RDFImportOptions{Format: "nquads", File: "x.nq", DefaultGraph: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := []quad.Quad{q("s", "p", quad.String("a"), nil), q("s", "p", quad.String("b"), nil), q("s", "p", quad.String("c"), nil)}
+	equalSets(t, cortextest.AllQuads(t, ns), want)
+
+	both := cortex.ImportOptions{Graph: own, DefaultGraph: true}
+	if _, err := ns.Import(ctx, &cortextest.SliceSource{Quads: []quad.Quad{q("s", "p", quad.String("d"), nil)}}, both); !errors.Is(err, cortex.ErrInvalidArgument) {
+		t.Fatalf("Import with a graph and the default graph: %v, want ErrInvalidArgument", err)
+	}
+	_, err := ns.ImportRDF(ctx, strings.NewReader(nq), cortex.RDFImportOptions{
+		Format: "nquads", File: "y.nq", Graph: own, DefaultGraph: true, Resume: &cortex.ImportSource{Name: "y.nq", Version: "1"},
+	})
+	if !errors.Is(err, cortex.ErrInvalidArgument) {
+		t.Fatalf("ImportRDF with a graph and the default graph: %v, want ErrInvalidArgument", err)
+	}
+	if un, err := ns.UnfinishedImports(ctx); err != nil || len(un) != 0 {
+		t.Fatalf("refused import left records %v (%v)", un, err)
+	}
+	equalSets(t, cortextest.AllQuads(t, ns), want)
+}
+
 // The tests below run a second process: this test binary re-executed with
 // CORTEX_TEST_CHILD set.
 func TestMain(m *testing.M) {

@@ -29,7 +29,7 @@ func q(s, p string, o quad.Value, g quad.Value) quad.Quad {
 func sortedStrings(qs []quad.Quad) []string {
 	out := make([]string, len(qs))
 	for i, q := range qs {
-		out[i] = q.String()
+		out[i] = q.NQuad() // String leaves the graph out
 	}
 	sort.Strings(out)
 	return out

@@ -41,8 +41,8 @@ type importParams struct {
 // (required: an rdfio format name or its extension, e.g. turtle or ttl),
 // file (the name in error messages), base (default: the file:// URL of
 // an absolute file, else none: a relative IRI is a syntax error), graph (an
-// absolute IRI: every quad goes there; none: triples go to the default
-// graph, N-Quads keep their graphs), import-id, and source and version
+// absolute IRI, or "default" for the default graph: every quad goes there;
+// none: triples go to the default graph, N-Quads keep their graphs), import-id, and source and version
 // together (cortex.ImportSource: the import is recorded and resumable).
 func readImportParams(r *http.Request) (importParams, error) {
 	q := r.URL.Query()
@@ -86,7 +86,9 @@ func readImportParams(r *http.Request) (importParams, error) {
 			return p, err
 		}
 	}
-	if g := q.Get("graph"); g != "" {
+	if g := q.Get("graph"); g == "default" {
+		p.opts.DefaultGraph = true
+	} else if g != "" {
 		iri, err := graphIRI("graph", g)
 		if err != nil {
 			return p, err

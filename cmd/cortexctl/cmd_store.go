@@ -30,16 +30,16 @@ func storeCommands(e *env) []*cli.Command {
 			ArgsUsage: "FILE... (- for standard input, with --format)",
 			Description: `Each file is one import: its blank nodes never merge with other imports'.
 The format comes from the file extension (.nt .nq .ttl) unless --format is given.
-Triples go to the default graph, N-Quads keep their graphs; --graph puts
-everything into one named graph. Relative IRIs resolve against the file's
-file:// URL unless --base is given. Every argument is checked (files exist,
-formats are known, IRIs are absolute) before anything is written; a file
-that fails stops the command, the files before it staying imported (the
-error names them and those after it, not imported). Imports are
-written in segments of up to ~2M quads (large ones streamed, all or nothing
-even if the process is killed) or chunks of 8,192 quads: a syntax error in
-the first chunk leaves nothing behind; a later one reports how many quads
-were committed.
+Triples go to the default graph, N-Quads keep their graphs; --graph IRI puts
+everything into one named graph, --graph default into the default graph.
+Relative IRIs resolve against the file's file:// URL unless --base is given.
+Every argument is checked (files exist, formats are known, IRIs are
+absolute) before anything is written; a file that fails stops the command,
+the files before it staying imported (the error names them and those after
+it, not imported). Imports are written in segments of up to ~2M quads
+(large ones streamed, all or nothing even if the process is killed) or
+chunks of 8,192 quads: a syntax error in the first chunk leaves nothing
+behind; a later one reports how many quads were committed.
 
 Each import prints its import id on stderr when it starts and is recorded in
 the store until it completes. If it is interrupted (killed, Ctrl-C, a full
@@ -58,7 +58,7 @@ Examples:
    cortexctl import a.nt b.nt --graph http://example.org/g1
    curl -s https://example.org/x.nq | cortexctl import -f nq -`,
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "graph", Aliases: []string{"g"}, Usage: "named graph IRI to import into"},
+				&cli.StringFlag{Name: "graph", Aliases: []string{"g"}, Usage: "graph IRI to import everything into, or 'default': the default graph (N-Quads lose their graphs)"},
 				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: " + rdfFormatNames() + " (default: from the file extension)"},
 				&cli.StringFlag{Name: "base", Usage: "absolute base IRI for relative IRIs (default: the file's file:// URL; standard input has none, so a relative IRI in it is a syntax error)"},
 				&cli.StringFlag{Name: "import-id", Usage: "blank-node scope of the import (to resume a failed one)"},
@@ -183,11 +183,11 @@ func checkBase(s string) error {
 }
 
 // parseGraph reads a --graph value: an absolute IRI, or "default" (nil).
-func parseGraph(s string, allowDefault bool) (quad.Value, cortex.Scope, error) {
+func parseGraph(s string) (quad.Value, cortex.Scope, error) {
 	if s == "" {
 		return nil, cortex.AllGraphs, nil
 	}
-	if s == "default" && allowDefault {
+	if s == "default" {
 		return nil, cortex.DefaultGraph, nil
 	}
 	if len(s) > 1 && s[0] == '<' && s[len(s)-1] == '>' {
@@ -226,10 +226,11 @@ func importCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	g, _, err := parseGraph(c.String("graph"), false)
+	g, scope, err := parseGraph(c.String("graph"))
 	if err != nil {
 		return err
 	}
+	toDefault := scope == cortex.DefaultGraph
 	if err := checkBase(c.String("base")); err != nil {
 		return err
 	}
@@ -314,7 +315,7 @@ func importCmd(c *cli.Context, e *env) error {
 		cr := &countingReader{r: src.r, onRead: bar.set}
 		start := time.Now()
 		res, err := importRDF(cr, cortex.RDFImportOptions{
-			Format: src.format, File: pathForErrors(src.name), Base: c.String("base"), Graph: g,
+			Format: src.format, File: pathForErrors(src.name), Base: c.String("base"), Graph: g, DefaultGraph: toDefault,
 			NoFileBase: src.name == "-", // standard input has no base but --base
 			ImportID:   c.String("import-id"),
 			Resume:     src.resume,
@@ -401,7 +402,7 @@ func (e *env) importer(ctx context.Context, g quad.Value) (func(io.Reader, corte
 			}
 		}
 		return rc.Import(ctx, r, client.ImportOptions{
-			Format: o.Format, File: o.File, Base: base, Graph: graph, ImportID: o.ImportID, Resume: o.Resume, OnStart: o.OnStart,
+			Format: o.Format, File: o.File, Base: base, Graph: graph, DefaultGraph: o.DefaultGraph, ImportID: o.ImportID, Resume: o.Resume, OnStart: o.OnStart,
 		})
 	}, nil
 }
@@ -555,7 +556,7 @@ func exportCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	g, scope, err := parseGraph(c.String("graph"), true)
+	g, scope, err := parseGraph(c.String("graph"))
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,6 +121,38 @@ func TestCLI_ImportIntoGraphAndListGraphs(t *testing.T) {
 	nt := mustCLI(t, dir, "export", "--graph", "http://example.org/g1", "--format", "ntriples")
 	if nt != "<http://example.org/s> <http://example.org/p> \"o\" .\n" {
 		t.Fatalf("one-graph export %q", nt)
+	}
+}
+
+// TestCLI_ImportIntoDefaultGraph: import --graph default puts every quad,
+// those of N-Quads' named graphs too, into the default graph, where
+// export --graph default reads them back; with a file missing it imports
+// nothing. (The store exists first, so that through a server the imports
+// go to it.)
+func TestCLI_ImportIntoDefaultGraph(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "c.nt", "<http://example.org/s> <http://example.org/p> \"c\" .\n"))
+	in := writeFile(t, "a.nq", "<http://example.org/s> <http://example.org/p> \"a\" <http://example.org/g1> .\n"+
+		"<http://example.org/s> <http://example.org/p> \"b\" .\n")
+	if r := runCLI(t, dir, "", "import", "--graph", "default", in, filepath.Join(t.TempDir(), "missing.nq")); r.code != exitNotFound {
+		t.Fatalf("import with a missing file: exit %d: %s", r.code, r.stderr)
+	}
+	mustCLI(t, dir, "import", "--graph", "default", in)
+	var gs []struct {
+		Graph *string
+		Quads int64
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "graphs", "--json")), &gs); err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 1 || gs[0].Graph != nil || gs[0].Quads != 3 {
+		t.Fatalf("graphs %+v, want the default graph only, 3 quads", gs)
+	}
+	nt := mustCLI(t, dir, "export", "--graph", "default", "--format", "ntriples")
+	want := "<http://example.org/s> <http://example.org/p> \"a\" .\n<http://example.org/s> <http://example.org/p> \"b\" .\n" +
+		"<http://example.org/s> <http://example.org/p> \"c\" .\n"
+	if got := strings.Join(slices.Sorted(slices.Values(strings.SplitAfter(nt, "\n"))), ""); got != want {
+		t.Fatalf("default graph export %q, want %q", got, want)
 	}
 }
 

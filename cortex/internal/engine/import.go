@@ -25,6 +25,10 @@ type ImportOptions struct {
 	// the graph of N-Quads input). If nil, triples go to the default graph and
 	// quads keep their own graph.
 	Graph quad.Value
+	// DefaultGraph puts every imported quad into the default graph (N-Quads
+	// input loses its graphs), as Graph puts them into a named one. Graph
+	// must then be nil: both is an error matching ErrInvalidArgument.
+	DefaultGraph bool
 	// Progress, if set, is called after each committed chunk with the total
 	// number of quads committed so far. It runs on the importing goroutine.
 	Progress func(committed int64)
@@ -77,12 +81,8 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	if err := n.s.checkOpen(); err != nil {
 		return res, err
 	}
-	if opts.Graph != nil {
-		g, err := normalizeNode(opts.Graph, "graph", false)
-		if err != nil {
-			return res, err
-		}
-		opts.Graph = g
+	if err := opts.checkGraph(); err != nil {
+		return res, err
 	}
 	st, err := newBulkState(ctx, n)
 	if err != nil {
@@ -94,7 +94,7 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	raw := make(chan rawChunk, 1)
 	prepped := make(chan *prepChunk, 1)
 	size := n.s.opts.chunkQuads
-	go decodeStage(ctx, src, opts.Graph, size, n.s.maxTerm(), raw)
+	go decodeStage(ctx, src, opts.Graph, opts.DefaultGraph, size, n.s.maxTerm(), raw)
 	go prepareStage(ctx, raw, prepped)
 	st.progress = opts.Progress
 	if st.segmentable() {
@@ -153,10 +153,28 @@ func (st *bulkState) cutShort(ctx context.Context, res *ImportResult) error {
 	return nil
 }
 
+// checkGraph checks the target graph of o and normalises o.Graph: an error
+// matching ErrInvalidArgument if it is not a graph name, or if o gives
+// both a graph and the default graph.
+func (o *ImportOptions) checkGraph() error {
+	if o.DefaultGraph && o.Graph != nil {
+		return fmt.Errorf("%w: import: a graph and the default graph: give one", ErrInvalidArgument)
+	}
+	if o.Graph != nil {
+		g, err := normalizeNode(o.Graph, "graph", false)
+		if err != nil {
+			return err
+		}
+		o.Graph = g
+	}
+	return nil
+}
+
 // decodeStage reads src into chunks of size normalised quads and sends them
-// to out; a source error, or a term larger than maxTerm (if not 0), ends
-// the last chunk. It closes out when done.
-func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size, maxTerm int, out chan<- rawChunk) {
+// to out, each in graph if it is not nil, or in the default graph if
+// toDefault; a source error, or a term larger than maxTerm (if not 0),
+// ends the last chunk. It closes out when done.
+func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, toDefault bool, size, maxTerm int, out chan<- rawChunk) {
 	defer close(out)
 	send := func(c rawChunk) bool {
 		select {
@@ -175,7 +193,7 @@ func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, size, ma
 			return
 		}
 		if err == nil {
-			if graph != nil {
+			if graph != nil || toDefault {
 				q.Label = graph
 			}
 			q, err = z.normalize(q)

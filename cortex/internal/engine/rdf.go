@@ -23,8 +23,11 @@ type RDFImportOptions struct {
 	// a syntax error.
 	NoFileBase bool
 	Graph      quad.Value // see ImportOptions.Graph
-	ImportID   string     // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
-	Progress   func(committed int64)
+	// DefaultGraph puts every quad into the default graph (see
+	// ImportOptions.DefaultGraph).
+	DefaultGraph bool
+	ImportID     string // scopes blank nodes (letters, digits, '-', '_'; up to 64); default: the resumed import's, else a fresh NewImportID
+	Progress     func(committed int64)
 
 	// Resume, if set, makes the import resumable without its id (see
 	// resume.go): the import is recorded in the namespace (id, source,
@@ -63,7 +66,11 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 			return ImportResult{}, err
 		}
 	}
-	// Check the options (format, base) before an import is recorded.
+	// Check the options (graph, format, base) before an import is recorded.
+	iopts := ImportOptions{Graph: opts.Graph, DefaultGraph: opts.DefaultGraph, Progress: opts.Progress}
+	if err := iopts.checkGraph(); err != nil {
+		return ImportResult{}, err
+	}
 	probe, err := rdfio.NewDecoder(strings.NewReader(""), opts.Format, rdfio.DecodeOptions{Base: opts.Base, File: opts.File, NoFileBase: opts.NoFileBase})
 	if err != nil {
 		return ImportResult{}, err
@@ -90,7 +97,7 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 		return ImportResult{}, err
 	}
 	defer dec.Close()
-	res, err := n.Import(ctx, dec, ImportOptions{Graph: opts.Graph, Progress: opts.Progress})
+	res, err := n.Import(ctx, dec, iopts)
 	res.ImportID = start.ID
 	if ie, ok := err.(*ImportError); ok {
 		ie.ImportID, ie.Resumable = start.ID, opts.Resume != nil
