@@ -614,10 +614,17 @@ func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
 	}
 	snaps, ok := tm.(interface {
 		GetSnapshot(ctx context.Context, teamID, id string) (teammanager.Snapshot, error)
+		Snapshots(ctx context.Context, teamID string) ([]teammanager.Snapshot, error)
 		GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
 	})
 	if !ok {
-		t.Fatalf("%T has no GetSnapshot and GetPlan", tm)
+		t.Fatalf("%T has no GetSnapshot, Snapshots and GetPlan", tm)
+	}
+	if list, err := snaps.Snapshots(ctx, "t"); err != nil || list == nil || len(list) != 0 {
+		t.Errorf("Snapshots of a team without snapshots: %+v, %v, want an empty list", list, err)
+	}
+	if _, err := snaps.Snapshots(ctx, "nope"); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitNotFound {
+		t.Errorf("Snapshots of no team: %v (exit %d), want an error matching ErrUnknownTeam (exit %d)", err, api.ExitCode(err), api.ExitNotFound)
 	}
 	if _, err := snaps.GetSnapshot(ctx, "t", "S9"); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
 		t.Errorf("GetSnapshot of no snapshot: %v, want an error matching ErrUnknownSnapshot", err)

@@ -55,7 +55,10 @@ func (c *Client) SnapshotTeam(ctx context.Context, teamID, note string) (teamman
 	return c.snapshot(ctx, "teams.snapshot.create", map[string]any{"team": teamID, "note": note})
 }
 
-// Snapshots lists a team's snapshots (teams.snapshot.list).
+// Snapshots lists a team's snapshots (teams.snapshot.list), as
+// teammanager.Manager.Snapshots does: a deleted team's too; an id that is
+// neither a team of the namespace nor a team with snapshots matches
+// teammanager.ErrUnknownTeam (kind not_found).
 func (c *Client) Snapshots(ctx context.Context, teamID string) ([]teammanager.Snapshot, error) {
 	var out []teammanager.Snapshot
 	if err := c.Call(ctx, "teams.snapshot.list", map[string]any{"team": teamID}, &out); err != nil {

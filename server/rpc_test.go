@@ -130,6 +130,7 @@ func TestRPC_Errors(t *testing.T) {
 		{"wrong type", "acme", "teams.get", map[string]any{"team": 7}, -32602, 2, api.KindUsage, "team"},
 		{"params array", "acme", "teams.get", []string{"t1"}, -32602, 2, api.KindUsage, "object"},
 		{"unknown team", "acme", "teams.get", map[string]any{"team": "nope"}, -32003, 3, api.KindNotFound, "nope"},
+		{"snapshots of an unknown team", "acme", "teams.snapshot.list", map[string]any{"team": "nope"}, -32003, 3, api.KindNotFound, `team "nope": unknown team`},
 		{"no namespace (read)", "ghost", "teams.list", nil, -32003, 3, api.KindNotFound, "no such namespace"},
 		{"no namespace (write)", "ghost", "findings.add", map[string]any{"team": "t1", "agent": "a", "subject": "<s:x>", "predicate": "<s:p>", "object": "o"}, -32003, 3, api.KindNotFound, "no such namespace"},
 		{"transition", "acme", "teams.member_status", map[string]any{"team": "t1", "agent": "alice", "status": "pending"}, -32004, 4, api.KindConflict, "transition"},

@@ -227,9 +227,14 @@ func (m *Manager) nextSnapshot(ctx context.Context, tx *cortex.Tx, team string) 
 	return last + 1, nil
 }
 
-// Snapshots returns the snapshots of team id teamID, oldest first (none:
-// an empty list). The team need not exist any more; an id no team can
-// have is an *IDError (ErrInvalidID, ErrUnknownTeam).
+// Snapshots returns the snapshots of team id teamID, oldest first. The
+// team need not exist any more: a deleted team's snapshots are listed. A
+// team of the namespace with no snapshots has an empty list; an id that
+// is neither a team of the namespace nor a team with snapshots fails with
+// ErrUnknownTeam, and an id no team can have is an *IDError
+// (ErrInvalidID, ErrUnknownTeam). The list and the team's existence are
+// read one after the other: a team created or deleted meanwhile may be
+// seen either way.
 func (m *Manager) Snapshots(ctx context.Context, teamID string) (_ []Snapshot, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if !validID(teamID) {
@@ -251,6 +256,14 @@ func (m *Manager) Snapshots(ctx context.Context, teamID string) (_ []Snapshot, e
 	}
 	if err != nil {
 		return nil, fmt.Errorf("team %s: snapshots: %w", teamID, err)
+	}
+	if len(out) == 0 {
+		// No snapshots: a team of the namespace, or no team at all.
+		if err := m.knownTeam(ctx, teamID); errors.Is(err, ErrUnknownTeam) {
+			return nil, err // team "nope": unknown team, as the other listings say
+		} else if err != nil {
+			return nil, fmt.Errorf("team %s: snapshots: %w", teamID, err)
+		}
 	}
 	return out, nil
 }

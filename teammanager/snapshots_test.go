@@ -298,3 +298,47 @@ func TestSnapshot_IDs_OnlyCanonical(t *testing.T) {
 		t.Fatalf("Snapshots = %+v, %v; want S1 kept", list, err)
 	}
 }
+
+// TestSnapshot_List_UnknownTeam: Snapshots lists the snapshots of a team
+// of the namespace (none: an empty list, with a board or without) and of
+// a deleted team; an id that is neither a team nor a team with snapshots
+// fails with ErrUnknownTeam (not an *IDError: it is well formed), as a
+// deleted team does once its last snapshot is deleted.
+func TestSnapshot_List_UnknownTeam(t *testing.T) {
+	f, team := boardFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "plain", Name: "plain", Members: members("x"), Timeout: -1})
+	f.create(t, teammanager.TeamConfig{ID: "gone", Name: "gone", Members: members("x"), Timeout: -1})
+	f.create(t, teammanager.TeamConfig{ID: "bare", Name: "bare", Members: members("x"), Timeout: -1})
+	for _, id := range []string{"gone", "bare"} {
+		if _, err := f.m.SnapshotTeam(ctx, id, ""); err != nil {
+			t.Fatal(err)
+		}
+		f.deleteTeam(t, id)
+	}
+	if err := f.m.DeleteSnapshot(ctx, "bare", "S1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, team string
+		want       int   // snapshots listed
+		err        error // or this error
+	}{
+		{"team with a board, no snapshots", team, 0, nil},
+		{"team without a board, no snapshots", "plain", 0, nil},
+		{"deleted team with a snapshot", "gone", 1, nil},
+		{"deleted team without snapshots", "bare", 0, teammanager.ErrUnknownTeam},
+		{"never a team", "nope", 0, teammanager.ErrUnknownTeam},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			list, err := f.m.Snapshots(ctx, tc.team)
+			switch {
+			case tc.err == nil && (err != nil || list == nil || len(list) != tc.want):
+				t.Fatalf("Snapshots(%q) = %+v, %v; want %d snapshots", tc.team, list, err, tc.want)
+			case tc.err != nil && (!errors.Is(err, tc.err) || errors.Is(err, teammanager.ErrInvalidID) || list != nil):
+				t.Fatalf("Snapshots(%q) = %+v, %v; want %v", tc.team, list, err, tc.err)
+			case tc.err != nil && !strings.Contains(err.Error(), `team "`+tc.team+`": unknown team`):
+				t.Fatalf("Snapshots(%q): message %q does not name the team", tc.team, err)
+			}
+		})
+	}
+}
