@@ -41,6 +41,10 @@ Example:
 			},
 			{
 				Name: "list", Usage: "list the snapshots of a team (also of a deleted one)", ArgsUsage: "TEAM",
+				Description: `Lists TEAM's snapshots, oldest first: those of a team of the namespace, or
+of a deleted team (they outlive it). A team without snapshots lists none
+(exit 0); a TEAM that is neither a team of the namespace nor a team with
+snapshots exits 3 (unknown team).`,
 				Flags: withOutput(),
 				Action: func(c *cli.Context) error {
 					return snapshotAction(c, e, 1, "list TEAM", func(m api.TeamPlans, args []string) (any, func() error, error) {

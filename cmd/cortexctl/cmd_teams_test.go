@@ -245,6 +245,75 @@ func TestCLI_TeamsCreateFromExactKeys(t *testing.T) {
 	mustCLI(t, dir, "teams", "create", "--from", writeFile(t, "team.json5", `{id: "t1", name: "x", tieBreaker: "ann", members: [{agent: "ann"}]}`))
 }
 
+// TestCLI_UnknownSubjects: a listing whose subject (TEAM, RUN, --as
+// AGENT) does not exist exits 3 (not found) naming it; a filter that
+// matches nothing, or a team with nothing to list, is an empty list (exit
+// 0). A deleted team's snapshots are still listed; once it has none left
+// it is no team at all. Nothing of it writes.
+func TestCLI_UnknownSubjects(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	for _, team := range []string{"old", "bare"} {
+		mustCLI(t, dir, "teams", "create", "--id", team, "--name", team, "--member", "ann:lead")
+		mustCLI(t, dir, "teams", "snapshot", "create", team)
+		mustCLI(t, dir, "teams", "disband", team)
+		mustCLI(t, dir, "teams", "delete", team)
+	}
+	mustCLI(t, dir, "teams", "snapshot", "delete", "bare", "S1")
+	before := mustCLI(t, dir, "export")
+	const noTeam, noBare = `team "nope": unknown team`, `team "bare": unknown team`
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr (exit 3), or the whole --json stdout (exit 0)
+	}{
+		{"snapshots of no team", []string{"teams", "snapshot", "list", "nope"}, exitNotFound, noTeam},
+		{"snapshots of a deleted team with none left", []string{"teams", "snapshot", "list", "bare"}, exitNotFound, noBare},
+		{"findings of no team", []string{"findings", "list", "nope"}, exitNotFound, noTeam},
+		{"facts of no team", []string{"facts", "list", "nope"}, exitNotFound, noTeam},
+		{"conflicts of no team", []string{"conflicts", "list", "nope"}, exitNotFound, noTeam},
+		{"tasks of no team", []string{"tasks", "list", "nope"}, exitNotFound, noTeam},
+		{"board of no team", []string{"tasks", "board", "nope"}, exitNotFound, noTeam},
+		{"task comments of no team", []string{"tasks", "comments", "nope", "T1"}, exitNotFound, noTeam},
+		{"task history of no team", []string{"tasks", "history", "nope", "T1"}, exitNotFound, noTeam},
+		{"mail history of no team", []string{"mail", "history", "nope"}, exitNotFound, noTeam},
+		{"inbox of no team", []string{"mail", "inbox", "nope", "--as", "bob"}, exitNotFound, noTeam},
+		{"thread of no team", []string{"mail", "thread", "nope", "M1"}, exitNotFound, noTeam},
+		{"plans of no team", []string{"plans", "list", "nope"}, exitNotFound, noTeam},
+		{"findings of a deleted team", []string{"findings", "list", "old"}, exitNotFound, `team "old": unknown team`},
+		{"inbox of no member", []string{"mail", "inbox", "crew", "--as", "zed"}, exitNotFound, `agent "zed": unknown agent`},
+		{"findings of no member", []string{"findings", "list", "crew", "--agent", "zed"}, exitNotFound, `agent "zed": unknown agent`},
+		{"tasks of no member", []string{"tasks", "list", "crew", "--assignee", "zed"}, exitNotFound, `assignee "zed": unknown agent`},
+		{"history of no run", []string{"workflows", "history", "nope"}, exitNotFound, `run "nope": unknown run`},
+		{"snapshots of a team without any", []string{"teams", "snapshot", "list", "crew", "--json"}, exitOK, "[]\n"},
+		{"tasks matching no status", []string{"tasks", "list", "crew", "--status", "failed", "--json"}, exitOK, "[]\n"},
+		{"no open conflicts", []string{"conflicts", "list", "crew", "--open", "--json"}, exitOK, "[]\n"},
+		{"facts of no such subject", []string{"facts", "list", "crew", "--subject", "<http://ex/none>", "--json"}, exitOK, "[]\n"},
+		{"no archived mail", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "archived", "--json"}, exitOK, "[]\n"},
+		{"no failed teams", []string{"teams", "list", "--status", "failed", "--json"}, exitOK, "[]\n"},
+		{"no cancelled runs", []string{"workflows", "list", "--status", "cancelled", "--json"}, exitOK, "[]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d (want %d), stdout %q, stderr %q", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if tc.code == exitOK && r.stdout != tc.want || tc.code != exitOK && !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("stdout %q, stderr %q; want %q", r.stdout, r.stderr, tc.want)
+			}
+		})
+	}
+	out := mustCLI(t, dir, "teams", "snapshot", "list", "old")
+	if !strings.HasPrefix(out, "S1\t") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("snapshots of a deleted team: %q, want S1", out)
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("listings changed the store:\n%s\nwas\n%s", after, before)
+	}
+}
+
 // TestCLI_MalformedIDs: a well-formed id of a team, agent, task, message,
 // conflict or snapshot that the store does not have is not found (exit
 // 3); one that nothing can have ("a/b", "X1") is an invalid value (exit
