@@ -229,6 +229,71 @@ func sparqlBenchSetup(b *testing.B) (*cortex.Namespace, string) {
 	return sb.ns, sb.url
 }
 
+// BenchmarkLoopbackFloor measures what any HTTP answer costs on this
+// machine, with no store and no Cortex code: a form POST to a net/http
+// server on 127.0.0.1 answered with a fixed body (Content-Length, written
+// in 64 KB chunks, as the SPARQL endpoint sends its spool), the whole body
+// read as BenchmarkSPARQL reads it. Each op first keeps one core busy for
+// 20 ms, as a query's evaluation does, then times the exchange alone
+// (p50-us): after the busy phase the other goroutines' threads have gone
+// idle, and waking them is part of every real request's cost. "small" is
+// a 100-byte answer, "q4" one of q4's size at 100k (278 KB).
+func BenchmarkLoopbackFloor(b *testing.B) {
+	row := `{"team":{"type":"uri","value":"urn:cortex:acme:team:T0001"},"issue":{"type":"uri","value":"urn:ex:issue/104"}},` + "\n"
+	for _, c := range []struct {
+		name string
+		size int
+	}{{"small", 100}, {"q4", 2463 * len(row)}} {
+		b.Run(c.name, func(b *testing.B) {
+			body := bytes.Repeat([]byte(row), c.size/len(row)+1)[:c.size]
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_ = r.ParseForm()
+				w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+				for rest := body; len(rest) > 0; {
+					n := min(len(rest), 64<<10)
+					if _, err := w.Write(rest[:n]); err != nil {
+						return
+					}
+					rest = rest[n:]
+				}
+			})}
+			go hs.Serve(l) //nolint:errcheck // ends with Close
+			defer hs.Close()
+			hc := &http.Client{}
+			u := "http://" + l.Addr().String() + "/"
+			form := url.Values{"query": {strings.Repeat("x", 400)}}.Encode()
+			took := make([]time.Duration, b.N)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				b.StopTimer()
+				for t := time.Now(); time.Since(t) < 20*time.Millisecond; {
+				}
+				b.StartTimer()
+				t0 := time.Now()
+				resp, err := hc.Post(u, "application/x-www-form-urlencoded", strings.NewReader(form))
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf := bytes.NewBuffer(make([]byte, 0, max(resp.ContentLength, 0)+bytes.MinRead))
+				_, err = buf.ReadFrom(resp.Body)
+				resp.Body.Close()
+				if err != nil || buf.Len() != len(body) {
+					b.Fatalf("read %d of %d bytes: %v", buf.Len(), len(body), err)
+				}
+				took[i] = time.Since(t0)
+			}
+			b.StopTimer()
+			slices.Sort(took)
+			b.ReportMetric(float64(took[b.N/2].Nanoseconds())/1000, "p50-us")
+		})
+	}
+}
+
 // BenchmarkSPARQL runs each benchmark query over the union of the
 // namespace's graphs in-process (Namespace.Query, every row read, as
 // sparql's BenchmarkQuery does) and through the server's SPARQL endpoint
