@@ -103,6 +103,24 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 // of requests (not JSON, an empty array) is answered by the one error
 // response it returns instead.
 func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcResponse, *rpcResponse) {
+	batch, errResp := readBatch(body)
+	if errResp != nil {
+		return nil, errResp
+	}
+	out := []rpcResponse{}
+	ctx = s.batchContext(ctx)
+	for _, raw := range batch {
+		if resp, ok := s.call(ctx, ns, raw); ok {
+			out = append(out, resp)
+		}
+	}
+	return out, nil
+}
+
+// readBatch returns the requests of body, a batch (a JSON array), or the
+// one error response that answers a body that is no batch of requests
+// (not JSON, an empty array).
+func readBatch(body []byte) ([]json.RawMessage, *rpcResponse) {
 	var batch []json.RawMessage
 	if err := json.Unmarshal(body, &batch); err != nil {
 		resp := parseErrorResponse(err)
@@ -111,16 +129,14 @@ func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcRes
 	if len(batch) == 0 {
 		return nil, &rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: empty batch", errInvalidRequest)), ID: jsonNull}
 	}
-	out := []rpcResponse{}
-	// The batch's calls answer in one response: their listings share the
-	// limit of results per response (rpcCtx.checkCount).
-	ctx = context.WithValue(ctx, batchKey{}, &batchBudget{left: s.opts.maxResults})
-	for _, raw := range batch {
-		if resp, ok := s.call(ctx, ns, raw); ok {
-			out = append(out, resp)
-		}
-	}
-	return out, nil
+	return batch, nil
+}
+
+// batchContext returns the context of a batch's calls: they answer in
+// one response, so their listings share the limit of results per
+// response (rpcCtx.checkCount). The calls run one after the other.
+func (s *Server) batchContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, batchKey{}, &batchBudget{left: s.opts.maxResults})
 }
 
 // setServerTiming sets the Server-Timing header (W3C Server Timing) of a

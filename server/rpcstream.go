@@ -33,10 +33,13 @@ import (
 // or a batch) and is answered by one line, as that POST would be, or by
 // none (notifications). Calls run concurrently, up to streamMaxCalls at a
 // time and up to the body limit (Options.WithMaxBodyBytes) in the bytes of
-// their lines (one line is always let in), the stream reading no further
-// line meanwhile, and their answers
-// come as they are ready, in any order: a client matches them by id. The
-// answers ready at once go out in one write.
+// their lines (one line is always let in), and their answers come as they
+// are ready, in any order: a client matches them by id. The answers ready
+// at once go out in one write. At that limit the stream holds the call
+// read next until a call ends, and reads no further line meanwhile, but
+// for the "$/cancelRequest" lines that come right after the held call:
+// those are read (if they fit in the 4 KiB read buffer) and applied at
+// once, the held call included; the first other line stays unread.
 //
 // The request that opens a stream is authenticated as any other; the
 // token is checked again before each line (a revoked or expired token,
@@ -44,27 +47,48 @@ import (
 // the stream after that line's error), and each call needs its method's
 // role, as in a batch. A line longer than the body limit
 // (Options.WithMaxBodyBytes) is answered by an error with id null, and
-// the stream ends. The notification "$/cancelRequest" with params
-// {"id": ID} cancels the context of the call with that id, as a client
-// that closes an HTTP request's connection does.
+// the stream ends. The notification (or request) "$/cancelRequest" with
+// params {"id": ID} cancels the context of every call in flight with that
+// id, alone or in a batch (a batch's call not started yet fails
+// cancelled when its turn comes), as a client that closes an HTTP
+// request's connection does; it finds every call sent before it on the
+// stream. Ids are compared by value (a string however escaped).
 //
 // A stream ends when the client closes it, when it has no call in flight
 // and the client sends nothing for the idle timeout
-// (Options.WithIdleTimeout), when an answer cannot be
-// written within the write timeout (a client that does not read: its
-// calls in flight are cancelled), and when the server shuts down: it then
-// reads no further line, the calls in flight finish and their answers are
-// sent (Serve waits for them within its shutdown timeout) and the
-// connection is closed (after the client closes its side, or a second:
-// lingeringClose). A call the server has read is answered unless the
-// connection breaks first; one it has not read is not run. A
-// "$/cancelRequest" finds every call sent before it on the stream.
+// (Options.WithIdleTimeout), when an answer cannot be written within the
+// write timeout (a client that does not read: its calls in flight are
+// cancelled), and when the server shuts down. On an idle timeout or a
+// shutdown the server reads no further line, the calls it has read
+// finish and their answers are sent (Serve waits for them within its
+// shutdown timeout), then it sends a last line, the notification
+// {"jsonrpc":"2.0","method":"$/closing","params":{"reason":"idle"}}
+// (or "shutdown": ClosingMethod), and closes the connection (after the
+// client closes its side, or a second: lingeringClose). So a client knows
+// that a call without an answer when "$/closing" comes was not run (a
+// line partly read is dropped, and what comes after is discarded), and
+// may send it again on a new stream. A stream that ends otherwise (an
+// error line, a broken connection) has no "$/closing": a call the server
+// has read is answered unless the connection breaks first; one it has not
+// read is not run.
 
 // RPCStreamProtocol is the HTTP Upgrade token of a JSON-RPC stream.
 const RPCStreamProtocol = "cortex-jsonrpc"
 
 // CancelMethod is the notification that cancels a call on a stream.
 const CancelMethod = "$/cancelRequest"
+
+// ClosingMethod is the notification a server sends on a stream, as its
+// last line, when it closes the stream on its own: params {"reason":
+// ClosingIdle or ClosingShutdown}. Every call it read before is answered
+// before it; no line the client sent after those calls has run or will.
+const ClosingMethod = "$/closing"
+
+// The reasons of a ClosingMethod notification.
+const (
+	ClosingIdle     = "idle"     // no call in flight, nothing sent for the idle timeout
+	ClosingShutdown = "shutdown" // the server shuts down
+)
 
 // streamMaxCalls bounds the calls in flight on one stream.
 const streamMaxCalls = 256
@@ -166,16 +190,41 @@ type rpcStream struct {
 
 	mu      sync.Mutex
 	running map[string][]*context.CancelFunc // by the calls' idKey (ids may repeat)
-	stopped bool                             // stopReading was called
+	stopped bool                             // the stream reads no further line
+	reason  string                           // why, if it is to say so (ClosingMethod's reason)
 }
 
 // stopReading makes the stream read no further line (a shutdown, a
-// failed write): the read waiting, if any, returns at once.
-func (st *rpcStream) stopReading() {
+// failed write): the read waiting, if any, returns at once. reason is
+// that of the ClosingMethod notification to send ("": none), unless an
+// earlier stop gave one.
+func (st *rpcStream) stopReading(reason string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.stopped = true
+	if !st.stopped {
+		st.stopped, st.reason = true, reason
+	}
 	_ = st.conn.SetReadDeadline(time.Now())
+}
+
+// stopIdle stops the reading of an idle stream and returns the reason of
+// its ClosingMethod notification: ClosingIdle, or that of an earlier
+// stop.
+func (st *rpcStream) stopIdle() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.stopped {
+		st.stopped, st.reason = true, ClosingIdle
+	}
+	return st.reason
+}
+
+// stopReason returns the reason of the stream's ClosingMethod
+// notification ("": none).
+func (st *rpcStream) stopReason() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.reason
 }
 
 // readMore sets the deadline of the next read to the idle timeout, unless
@@ -245,13 +294,18 @@ func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns strin
 	go func() {
 		select {
 		case <-shutdownOf(r):
-			st.stopReading()
+			st.stopReading(ClosingShutdown)
 		case <-stopRead:
 		}
 	}()
-	st.readCalls(brw.Reader)
+	reason := st.readCalls(brw.Reader)
 	close(stopRead)
 	st.calls.Wait()
+	if reason != "" {
+		// After every answer of the calls read: what the client has not
+		// been answered was not run.
+		st.out <- closingLine(reason)
+	}
 	close(st.out)
 	<-written
 	lingeringClose(conn)
@@ -277,10 +331,23 @@ func lingeringClose(conn net.Conn) {
 	_, _ = io.Copy(io.Discard, conn)
 }
 
-// readCalls reads lines and starts their calls until the stream ends.
+// closingLine returns the ClosingMethod notification with reason.
+func closingLine(reason string) []byte {
+	return []byte(`{"jsonrpc":"2.0","method":"` + ClosingMethod + `","params":{"reason":"` + reason + `"}}` + "\n")
+}
+
+// readCalls reads lines and starts their calls until the stream ends, and
+// returns the reason of the ClosingMethod notification to send after
+// their answers: ClosingIdle or ClosingShutdown if it stopped reading on
+// its own, "" if the client closed its side, the connection broke, an
+// answer could not be written or the stream ended with an error line.
 // The stream is idle when it has no call in flight and has read nothing
 // for the idle timeout: while a call runs, it goes on reading.
-func (st *rpcStream) readCalls(br *bufio.Reader) {
+//
+// A "$/cancelRequest" line is applied by the reader itself, without a
+// slot: at the limit of calls in flight (admit), the cancels that follow
+// the call waiting for a slot are read and applied too.
+func (st *rpcStream) readCalls(br *bufio.Reader) string {
 	s := st.s
 	var line []byte // read so far
 	for st.readMore() {
@@ -288,51 +355,224 @@ func (st *rpcStream) readCalls(br *bufio.Reader) {
 		line, err = readLine(br, line, s.opts.maxBodyBytes)
 		if errors.Is(err, errLineTooLong) {
 			st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w: a line of more than %d bytes", ErrTooLarge, s.opts.maxBodyBytes)), ID: jsonNull})
-			return
+			return ""
 		}
-		if errors.Is(err, os.ErrDeadlineExceeded) && (len(st.slots) > 0 || time.Since(time.Unix(0, st.lastDone.Load())) < s.opts.idleTimeout) {
-			continue // not idle: calls run, or one just ended (readMore says if the server shuts down)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if len(st.slots) > 0 || time.Since(time.Unix(0, st.lastDone.Load())) < s.opts.idleTimeout {
+				continue // not idle: calls run, or one just ended (readMore says if the server shuts down)
+			}
+			return st.stopIdle() // idle, or the server shuts down: a partial line is dropped, not run
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return // idle, the server shuts down, or the connection broke: a partial line is dropped
+			return "" // the connection broke: a partial line is dropped
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			if st.needsRecheck() {
 				if err := s.recheck(st.pr); err != nil {
 					st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: lineID(line)})
-					return
+					return ""
 				}
 			}
-			if !st.takeBytes(int64(len(line))) {
-				return
-			}
-			select {
-			case st.slots <- struct{}{}:
-			case <-st.ctx.Done():
-				return
-			}
-			if bytes.Contains(line, cancelMethod) {
+			if req, ok := cancelRequestOf(line); ok {
 				st.registering.Wait() // the calls it may cancel are known
+				st.cancelCall(req)
+			} else {
+				cancelled, ok := st.admit(br, line)
+				if !ok {
+					return ""
+				}
+				st.calls.Add(1)
+				st.registering.Add(1)
+				go func(line []byte) {
+					defer st.calls.Done()
+					defer st.giveBytes(int64(len(line)))
+					defer func() { <-st.slots }()
+					defer func() { st.lastDone.Store(time.Now().UnixNano()) }() // before its slot is free
+					st.run(line, cancelled)
+				}(line)
 			}
-			st.calls.Add(1)
-			st.registering.Add(1)
-			go func(line []byte) {
-				defer st.calls.Done()
-				defer st.giveBytes(int64(len(line)))
-				defer func() { <-st.slots }()
-				defer func() { st.lastDone.Store(time.Now().UnixNano()) }() // before its slot is free
-				st.run(line)
-			}(line)
 		}
 		if err != nil {
-			return // the client closed its side
+			return "" // the client closed its side
 		}
 		line = nil
 	}
+	return st.stopReason()
 }
 
-// cancelMethod is CancelMethod as it appears in a line.
-var cancelMethod = []byte(`"` + CancelMethod + `"`)
+// cancelMethodName is how a line that is a CancelMethod request spells
+// it, unless it escapes its letters: "$/cancelRequest" or
+// "$\/cancelRequest". Such a line is read by readCalls (cancelRequestOf);
+// one that escapes more is a cancel too, run as a call (run), without
+// the guarantees of the reader's.
+var cancelMethodName = []byte(`cancelRequest"`)
+
+// cancelRequestOf returns the request of line if it is a CancelMethod
+// request (a notification, or one with an id) that the reader applies.
+func cancelRequestOf(line []byte) (rpcRequest, bool) {
+	if !bytes.Contains(line, cancelMethodName) || !utf8.Valid(line) {
+		return rpcRequest{}, false
+	}
+	req, method, err := readRequest(line)
+	return req, err == nil && method == CancelMethod
+}
+
+// admit takes the bytes and the slot of line, the call read, waiting for
+// them if the stream is at its limit (streamMaxCalls in flight, or the
+// body limit in their lines' bytes). While it waits, it looks at the
+// lines that follow, in the reader's buffer: it reads and applies those
+// that are CancelMethod requests, one after the other, and stops at the
+// first other line (or one longer than the buffer), which stays unread
+// until line's call has its slot. It returns the idKeys of line's calls
+// that those cancels named (nil if none; run cancels them as it starts
+// them), and false if the stream's calls were cancelled (its answers
+// cannot be written): line is then not run.
+//
+// So a stream holds in memory no more than before: the lines in flight
+// within the body limit, the one line waiting, and the reader's buffer.
+func (st *rpcStream) admit(br *bufio.Reader, line []byte) (map[string]bool, bool) {
+	n := int64(len(line))
+	if st.tryTake(n) {
+		return nil, true
+	}
+	var ok bool
+	admitted, woken := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(woken)
+		ok = st.take(n)
+		close(admitted)
+		// The read of readCancels waiting, if any, returns: after admitted
+		// is closed, so that readCancels sees it, whenever it read last.
+		_ = st.conn.SetReadDeadline(time.Now())
+	}()
+	cancelled := st.readCancels(br, line, admitted)
+	<-woken // its deadline is set before the reader sets the next
+	return cancelled, ok
+}
+
+// readCancels applies the CancelMethod requests among the next lines of
+// br (see admit) until admitted is closed, and returns the idKeys of
+// held's calls that they named. A line it does not apply stays unread.
+func (st *rpcStream) readCancels(br *bufio.Reader, held []byte, admitted <-chan struct{}) map[string]bool {
+	var cancelled map[string]bool
+	var heldKeys map[string]struct{} // callIDKeys(held), once a cancel is read
+	for {
+		select {
+		case <-admitted:
+			return cancelled
+		default:
+		}
+		next, err := peekLine(br)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if st.readMore() { // not idle: a call waits; false: the server shuts down
+				continue
+			}
+			return cancelled
+		}
+		if err != nil {
+			return cancelled // the line is too long to look at, or the read's error: readCalls reads it after held
+		}
+		if len(bytes.TrimSpace(next)) > 0 {
+			if st.needsRecheck() && st.s.recheck(st.pr) != nil {
+				return cancelled // readCalls answers the line with the error
+			}
+			req, ok := cancelRequestOf(next)
+			if !ok {
+				return cancelled
+			}
+			st.registering.Wait()
+			if key := st.cancelCall(req); key != "" {
+				if heldKeys == nil {
+					heldKeys = callIDKeys(held)
+				}
+				if _, mine := heldKeys[key]; mine {
+					if cancelled == nil {
+						cancelled = map[string]bool{}
+					}
+					cancelled[key] = true
+				}
+			}
+		}
+		_, _ = br.Discard(len(next))
+	}
+}
+
+// peekLine returns the next line of br, with its newline, without reading
+// it: a view of br's buffer, valid until br is read. A line that does not
+// fit in br's buffer is errLineTooLong; after a read's error, what br
+// holds stays.
+func peekLine(br *bufio.Reader) ([]byte, error) {
+	for {
+		buf, _ := br.Peek(br.Buffered())
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			return buf[:i+1], nil
+		}
+		if len(buf) == br.Size() {
+			return nil, errLineTooLong
+		}
+		if _, err := br.Peek(len(buf) + 1); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// callIDKeys returns the set of the idKeys of the calls of line (a
+// request or a batch) that have an id.
+func callIDKeys(line []byte) map[string]struct{} {
+	keys := map[string]struct{}{}
+	add := func(raw []byte) {
+		if req, _, _ := readRequest(raw); hasID(req.ID) {
+			keys[idKey(req.ID)] = struct{}{}
+		}
+	}
+	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		batch, _ := readBatch(line)
+		for _, raw := range batch {
+			add(raw)
+		}
+		return keys
+	}
+	add(line)
+	return keys
+}
+
+// hasID reports whether a request's id (as readRequest read it) is one a
+// response names: present, not null.
+func hasID(id json.RawMessage) bool {
+	return id != nil && string(id) != "null"
+}
+
+// tryTake takes the bytes and a slot of a line of n bytes if they are
+// free (see takeBytes).
+func (st *rpcStream) tryTake(n int64) bool {
+	st.bytesMu.Lock()
+	defer st.bytesMu.Unlock()
+	if st.ctx.Err() != nil || st.inFlight > 0 && st.inFlight+n > st.s.opts.maxBodyBytes {
+		return false
+	}
+	select {
+	case st.slots <- struct{}{}:
+		st.inFlight += n
+		return true
+	default:
+		return false
+	}
+}
+
+// take waits for the bytes and a slot of a line of n bytes and takes
+// them; false if the stream's calls were cancelled meanwhile.
+func (st *rpcStream) take(n int64) bool {
+	if !st.takeBytes(n) {
+		return false
+	}
+	select {
+	case st.slots <- struct{}{}:
+		return true
+	case <-st.ctx.Done():
+		st.giveBytes(n)
+		return false
+	}
+}
 
 // takeBytes waits until n more bytes of lines may be in flight (always,
 // when none are) and takes them; false if the stream's calls were
@@ -397,11 +637,12 @@ func lineID(line []byte) json.RawMessage {
 }
 
 // run runs the call, calls or notification of line and queues its
-// answer, if any.
+// answer, if any. The calls whose idKey is in cancelled are cancelled
+// (admit: a cancel read before line's call started).
 //
-// It marks the call registered (st.registering) once its id is in
-// st.running, or once it is known to need none.
-func (st *rpcStream) run(line []byte) {
+// It marks the call registered (st.registering) once its id (a batch's
+// ids) is in st.running, or once it is known to need none.
+func (st *rpcStream) run(line []byte, cancelled map[string]bool) {
 	s := st.s
 	registered := false
 	register := func() {
@@ -418,14 +659,7 @@ func (st *rpcStream) run(line []byte) {
 	}
 	trimmed := bytes.TrimLeft(line, " \t\r\n")
 	if trimmed[0] == '[' {
-		register()
-		out, errResp := s.runBatch(st.ctx, st.ns, line)
-		switch {
-		case errResp != nil:
-			st.answer(*errResp)
-		case len(out) > 0:
-			st.answer(out)
-		}
+		st.runBatch(line, cancelled, register)
 		return
 	}
 	req, method, err := readRequest(line)
@@ -434,30 +668,16 @@ func (st *rpcStream) run(line []byte) {
 		st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: jsonNull})
 		return
 	}
-	if err == nil && method == CancelMethod {
+	if err == nil && method == CancelMethod { // one that escapes its method's letters (cancelRequestOf)
 		register()
 		st.cancelCall(req)
 		return
 	}
 	ctx := st.ctx
-	if req.ID != nil && string(req.ID) != "null" {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		key, mine := idKey(req.ID), &cancel
-		st.mu.Lock()
-		st.running[key] = append(st.running[key], mine)
-		st.mu.Unlock()
-		defer func() {
-			st.mu.Lock()
-			defer st.mu.Unlock()
-			rest := slices.DeleteFunc(st.running[key], func(c *context.CancelFunc) bool { return c == mine })
-			if len(rest) == 0 {
-				delete(st.running, key)
-			} else {
-				st.running[key] = rest
-			}
-		}()
+	if hasID(req.ID) {
+		var forget func()
+		ctx, forget = st.track(ctx, req.ID, cancelled)
+		defer forget()
 	}
 	register()
 	if resp, ok := s.callRequest(ctx, st.ns, req, method, err); ok {
@@ -465,10 +685,80 @@ func (st *rpcStream) run(line []byte) {
 	}
 }
 
-// cancelCall cancels the call named by the params of a CancelMethod
-// request ({"id": ID}); a call that is not running (done, never sent) is
-// no error. A CancelMethod request with an id is answered null.
-func (st *rpcStream) cancelCall(req rpcRequest) {
+// runBatch runs the calls of line, a batch, one after the other, as
+// Server.runBatch does, and queues their answers; register is called once
+// every call's id is in st.running, before the first call starts, so
+// that a cancel sent after the batch finds any of its calls, started or
+// not (one not started yet then fails as cancelled when its turn comes).
+func (st *rpcStream) runBatch(line []byte, cancelled map[string]bool, register func()) {
+	s := st.s
+	batch, errResp := readBatch(line)
+	if errResp != nil {
+		register()
+		st.answer(*errResp)
+		return
+	}
+	type call struct {
+		ctx    context.Context
+		req    rpcRequest
+		method string
+		err    error
+	}
+	bctx := s.batchContext(st.ctx)
+	calls := make([]call, len(batch))
+	for i, raw := range batch {
+		c := &calls[i]
+		c.ctx = bctx
+		c.req, c.method, c.err = readRequest(raw)
+		batch[i] = nil // c.req holds what the call needs
+		if hasID(c.req.ID) {
+			var forget func()
+			c.ctx, forget = st.track(bctx, c.req.ID, cancelled)
+			defer forget()
+		}
+	}
+	register()
+	out := []rpcResponse{}
+	for _, c := range calls {
+		if resp, ok := s.callRequest(c.ctx, st.ns, c.req, c.method, c.err); ok {
+			out = append(out, resp)
+		}
+	}
+	if len(out) > 0 {
+		st.answer(out)
+	}
+}
+
+// track puts a call with id into st.running and returns its context, a
+// child of ctx that a cancel of id cancels (at once if id's key is in
+// cancelled), and the function that takes it out when the call is done.
+func (st *rpcStream) track(ctx context.Context, id json.RawMessage, cancelled map[string]bool) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	key, mine := idKey(id), &cancel
+	st.mu.Lock()
+	st.running[key] = append(st.running[key], mine)
+	st.mu.Unlock()
+	if cancelled[key] {
+		cancel()
+	}
+	return ctx, func() {
+		cancel()
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		rest := slices.DeleteFunc(st.running[key], func(c *context.CancelFunc) bool { return c == mine })
+		if len(rest) == 0 {
+			delete(st.running, key)
+		} else {
+			st.running[key] = rest
+		}
+	}
+}
+
+// cancelCall cancels the calls named by the params of a CancelMethod
+// request ({"id": ID}) and returns the idKey of ID ("" if the params are
+// wrong); a call that is not running (done, never sent) is no error. A
+// CancelMethod request with an id is answered null.
+func (st *rpcStream) cancelCall(req rpcRequest) string {
 	var p struct {
 		ID json.RawMessage `json:"id"`
 	}
@@ -476,21 +766,24 @@ func (st *rpcStream) cancelCall(req rpcRequest) {
 	if err == nil && (p.ID == nil || !validID(p.ID)) {
 		err = fmt.Errorf(`%w: params: %s needs {"id": the id of a call}`, api.ErrUsage, CancelMethod)
 	}
-	if err == nil {
+	key := ""
+	if err == nil && hasID(p.ID) { // no call has id null
+		key = idKey(p.ID)
 		st.mu.Lock()
-		for _, cancel := range st.running[idKey(p.ID)] { // every call with the id: ids should be unique
+		for _, cancel := range st.running[key] { // every call with the id: ids should be unique
 			(*cancel)()
 		}
 		st.mu.Unlock()
 	}
 	if req.ID == nil {
-		return // a notification, as it should be
+		return key // a notification, as it should be
 	}
 	resp := rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: jsonNull}
 	if err != nil {
 		resp.Result, resp.Error = nil, rpcErrorOf(err)
 	}
 	st.answer(resp)
+	return key
 }
 
 // idKey returns the key of a call's id (valid: a string or a number) in
@@ -550,7 +843,7 @@ func (st *rpcStream) writeAnswers() {
 		_ = st.conn.SetWriteDeadline(time.Now().Add(st.s.opts.writeTimeout))
 		if _, err := st.conn.Write(buf); err != nil {
 			st.cancel()
-			st.stopReading()
+			st.stopReading("")
 			for range st.out {
 			}
 			return

@@ -134,6 +134,23 @@ func (st *rpcStream) answer() rpcResponse {
 	return r
 }
 
+// closingReason returns the reason of line if it is the server's
+// "$/closing" notification.
+func closingReason(line string) (string, bool) {
+	var n struct {
+		JSONRPC string           `json:"jsonrpc"`
+		ID      *json.RawMessage `json:"id"`
+		Method  string           `json:"method"`
+		Params  struct {
+			Reason string `json:"reason"`
+		} `json:"params"`
+	}
+	if json.Unmarshal([]byte(line), &n) != nil || n.JSONRPC != "2.0" || n.ID != nil || n.Method != server.ClosingMethod {
+		return "", false
+	}
+	return n.Params.Reason, true
+}
+
 // eof reads until the server closes the stream and returns what it read.
 func (st *rpcStream) eof() []string {
 	st.t.Helper()
@@ -343,7 +360,8 @@ func TestRPCStream_LineTooLong(t *testing.T) {
 
 // TestRPCStream_CancelAndShutdown: "$/cancelRequest" cancels a call in
 // flight; a shutdown lets the calls in flight finish and answers them,
-// then closes the stream, and Serve returns nil.
+// then says "$/closing" (reason shutdown) and closes the stream, and
+// Serve returns nil.
 func TestRPCStream_CancelAndShutdown(t *testing.T) {
 	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(time.Hour))
 	st := ss.mustOpen("acme")
@@ -381,8 +399,11 @@ func TestRPCStream_CancelAndShutdown(t *testing.T) {
 	}
 	release()
 	lines := st.eof()
-	if len(lines) != 1 || !strings.Contains(lines[0], `"id":"b"`) || strings.Contains(lines[0], `"error"`) {
-		t.Errorf("after the shutdown: %q, want call b's result", lines)
+	if len(lines) != 2 || !strings.Contains(lines[0], `"id":"b"`) || strings.Contains(lines[0], `"error"`) {
+		t.Fatalf("after the shutdown: %q, want call b's result and $/closing", lines)
+	}
+	if reason, ok := closingReason(lines[1]); !ok || reason != server.ClosingShutdown {
+		t.Errorf("the last line after the shutdown: %q, want $/closing with reason %q", lines[1], server.ClosingShutdown)
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("Serve: %v", err)
@@ -434,13 +455,17 @@ func TestRPCStream_SlowReader(t *testing.T) {
 }
 
 // TestRPCStream_Idle: a stream that sends nothing for the idle timeout
-// is closed.
+// is closed, after a last line "$/closing" with reason idle.
 func TestRPCStream_Idle(t *testing.T) {
 	ss := serveStreams(t, server.DefaultOptions().WithIdleTimeout(50*time.Millisecond))
 	st := ss.mustOpen("acme")
 	st.send(request(1, "strategies.list", `{}`))
-	if lines := st.eof(); len(lines) != 1 {
-		t.Errorf("before the idle close: %q", lines)
+	lines := st.eof()
+	if len(lines) != 2 || !strings.Contains(lines[0], `"id":1`) {
+		t.Fatalf("before the idle close: %q, want call 1's answer and $/closing", lines)
+	}
+	if reason, ok := closingReason(lines[1]); !ok || reason != server.ClosingIdle {
+		t.Errorf("the last line: %q, want $/closing with reason %q", lines[1], server.ClosingIdle)
 	}
 }
 
@@ -513,7 +538,14 @@ func TestRPCStream_IdleWithCallsInFlight(t *testing.T) {
 	st.send(request("late", "strategies.list", `{}`))
 	release()
 	got := map[string]bool{}
-	for _, l := range st.eof() { // the stream is idle after both answers
+	lines := st.eof() // the stream is idle after both answers
+	if len(lines) == 0 {
+		t.Fatal("no answer")
+	}
+	if _, ok := closingReason(lines[len(lines)-1]); !ok {
+		t.Errorf("the last line %q, want $/closing", lines[len(lines)-1])
+	}
+	for _, l := range lines[:len(lines)-1] {
 		var r rpcResponse
 		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Error != nil {
 			t.Fatalf("answer %q: %v", l, err)
@@ -640,4 +672,165 @@ func TestRPCStream_CancelByIDValue(t *testing.T) {
 	if got[`"d"`] != 2 || got[`"ab"`] != 1 {
 		t.Errorf("cancelled %v, want both d and ab", got)
 	}
+}
+
+// cancelLine is a "$/cancelRequest" notification of the call with id.
+func cancelLine(id any) string {
+	b, _ := json.Marshal(id)
+	return `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":` + string(b) + `}}`
+}
+
+// TestRPCStream_CancelAtLimit: at the limit of a stream (its calls in
+// flight, or the bytes of their lines), the call read next waits, and the
+// cancels sent after it are read and applied meanwhile: one of a call in
+// flight, and one of the waiting call itself (cancelled as it starts).
+func TestRPCStream_CancelAtLimit(t *testing.T) {
+	t.Run("calls", func(t *testing.T) {
+		// The queue wait is a backstop: a call whose cancel is not read
+		// fails busy after it, instead of hanging the test.
+		ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
+		st := ss.mustOpen("acme")
+		st.createTeam()
+		release := ss.holdTurn()
+		defer release()
+		const limit = 256 // a stream's calls in flight
+		var lines []string
+		for i := range limit + 1 { // calls 0 to 255 run, waiting for a turn; call 256 waits for a slot
+			lines = append(lines, request(i, "findings.list", `{"team":"t1"}`))
+		}
+		st.send(append(lines, cancelLine(limit), cancelLine(0))...)
+		got := map[string]bool{}
+		for range 2 {
+			r := st.answer()
+			if r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+				t.Fatalf("call %s: %+v, want it cancelled", r.ID, r.Error)
+			}
+			got[string(r.ID)] = true
+		}
+		if !got["0"] || !got["256"] {
+			t.Errorf("cancelled %v, want calls 0 (in flight) and 256 (waiting for a slot)", got)
+		}
+		release()
+		for range limit - 1 {
+			if r := st.answer(); r.Error != nil {
+				t.Errorf("call %s: %+v", r.ID, r.Error)
+			}
+		}
+	})
+	t.Run("bytes", func(t *testing.T) {
+		ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096).WithMaxQueries(1).WithQueueWait(10*time.Second))
+		st := ss.mustOpen("acme")
+		st.createTeam()
+		release := ss.holdTurn()
+		defer release()
+		// The quick call's line waits for the slow call's bytes (see
+		// TestRPCStream_BytesInFlight); the cancel after it gets through.
+		pad := strings.Repeat(" ", 3000)
+		st.send(`{"jsonrpc":"2.0","id":"slow","method":"findings.list","params":{"team":"t1"}`+pad+`}`,
+			`{"jsonrpc":"2.0","id":"quick","method":"strategies.list","params":{}`+pad+`}`,
+			cancelLine("slow"))
+		if r := st.answer(); string(r.ID) != `"slow"` || r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+			t.Fatalf("first answer %s %+v, want the slow call cancelled", r.ID, r.Error)
+		}
+		if r := st.answer(); string(r.ID) != `"quick"` || r.Error != nil {
+			t.Errorf("second answer: %+v", r)
+		}
+	})
+}
+
+// TestRPCStream_CancelInBatch: a cancel finds a call of a batch in
+// flight by its id's value, whether the call has started (it ends
+// cancelled) or waits for the calls before it in the batch (it fails
+// cancelled when its turn comes); the batch's other calls run.
+func TestRPCStream_CancelInBatch(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
+	st := ss.mustOpen("acme")
+	st.createTeam()
+	release := ss.holdTurn()
+	defer release()
+	st.send(`[`+request("bx", "findings.list", `{"team":"t1"}`)+`,`+request(7, "findings.list", `{"team":"t1"}`)+`,`+
+		request("by", "strategies.list", `{}`)+`]`,
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"b\u0078"}}`, cancelLine(7))
+	line, err := st.read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []rpcResponse
+	if err := json.Unmarshal([]byte(line), &rs); err != nil || len(rs) != 3 {
+		t.Fatalf("the batch's answer %q: %v", line, err)
+	}
+	for _, r := range rs[:2] {
+		if r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+			t.Errorf("call %s of the batch: %+v, want it cancelled", r.ID, r.Error)
+		}
+	}
+	if string(rs[0].ID) != `"bx"` || string(rs[1].ID) != "7" || string(rs[2].ID) != `"by"` || rs[2].Error != nil {
+		t.Errorf("the batch's answer: %s", line)
+	}
+}
+
+// TestRPCStream_IdleCloseRace: a call sent as the stream goes idle is
+// either answered, before the server's last line "$/closing", or comes
+// after that line and is not run: its team is not created. The trials
+// send it around the end of the idle timeout, racing the close; the last sends
+// it after the client has read "$/closing".
+func TestRPCStream_IdleCloseRace(t *testing.T) {
+	const idle = 20 * time.Millisecond
+	ss := serveStreams(t, server.DefaultOptions().WithIdleTimeout(idle))
+	exists := func(team string) bool {
+		t.Helper()
+		check := ss.mustOpen("acme")
+		defer check.conn.Close()
+		check.send(request(1, "teams.get", `{"team":"`+team+`"}`))
+		r := check.answer()
+		if r.Error != nil && r.Error.Data.Kind != string(api.KindNotFound) {
+			t.Fatalf("teams.get %s: %+v", team, r.Error)
+		}
+		return r.Error == nil
+	}
+	const trials = 20
+	answered := 0
+	for trial := range trials + 1 {
+		st := ss.mustOpen("acme")
+		st.send(request("sync", "strategies.list", `{}`))
+		if r := st.answer(); r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		var lines []string
+		if trial < trials {
+			time.Sleep(idle * time.Duration(3+trial%5) / 5) // the server closes the stream about then
+		} else {
+			line, err := st.read() // the server has closed the stream
+			if err != nil {
+				t.Fatalf("the stream idle: %v, want $/closing", err)
+			}
+			lines = append(lines, line)
+		}
+		team := fmt.Sprintf("race%d", trial)
+		// A write to a stream the server has closed may fail: the call
+		// is then not sent either.
+		_, _ = io.WriteString(st.conn, request(team, "teams.create", `{"id":"`+team+`","name":"n","members":[{"agent":"ann"}]}`)+"\n")
+		lines = append(lines, st.eof()...)
+		st.conn.Close()
+		if len(lines) == 0 {
+			t.Fatalf("trial %d: the stream ended without $/closing", trial)
+		}
+		if reason, ok := closingReason(lines[len(lines)-1]); !ok || reason != server.ClosingIdle {
+			t.Fatalf("trial %d: the last line %q, want $/closing with reason idle (all: %q)", trial, lines[len(lines)-1], lines)
+		}
+		switch rest := lines[:len(lines)-1]; {
+		case len(rest) == 0:
+			if exists(team) {
+				t.Errorf("trial %d: the call after $/closing was run: team %s exists", trial, team)
+			}
+		case len(rest) == 1 && strings.Contains(rest[0], `"id":"`+team+`"`) && !strings.Contains(rest[0], `"error"`):
+			answered++
+			if !exists(team) {
+				t.Errorf("trial %d: the call was answered but team %s does not exist", trial, team)
+			}
+		default:
+			t.Errorf("trial %d: lines before $/closing %q, want none or the call's answer", trial, rest)
+		}
+	}
+	t.Logf("%d of %d racing calls answered before the idle close", answered, trials)
 }
