@@ -24,7 +24,11 @@
 // call, again after it breaks (the calls in flight on a broken stream fail
 // with api.ErrUnavailable, as they would on a broken HTTP connection; one
 // the server had read may have run), and closed after 30 s without calls
-// or by Close. A call larger than 1 MiB, every call of a client given an
+// or by Close. A server that closes the stream on its own (its idle
+// timeout, a shutdown) says "$/closing" after answering every call it
+// read: a call still unanswered then did not run, and is sent again,
+// once, on a new stream, whatever its method; if that fails too, the
+// call fails with api.ErrUnavailable. A call larger than 1 MiB, every call of a client given an
 // HTTP client (WithHTTPClient) or WithRPCStream(false), and every call to
 // a server that does not open streams go as HTTP requests; SPARQL,
 // imports, exports and events always do. A call whose context ends returns

@@ -24,12 +24,22 @@ import (
 // streamIdle; a call larger than streamMaxRequest goes as an HTTP request
 // of its own, and so does every call if the server does not open streams
 // (or Options.WithRPCStream(false)).
+//
+// A server that closes a stream on its own (its idle timeout, a
+// shutdown) says so first, in a last line "$/closing": it has answered
+// every call it read before, and runs none it reads after. A call still
+// waiting for its answer then was not run, whatever its method: it is
+// sent again, once, on a new stream (or as an HTTP request, if the server
+// no longer opens streams). A stream that ends without "$/closing" (the
+// server crashed, the connection was cut) fails its calls waiting for an
+// answer with an error matching api.ErrUnavailable: they may have run.
 
 // Stream protocol names, as package server has them (not imported: the
 // client does not link the server).
 const (
 	streamProtocol = "cortex-jsonrpc"
 	cancelMethod   = "$/cancelRequest"
+	closingMethod  = "$/closing"
 )
 
 // streamMaxRequest is the largest request sent on the stream: a larger
@@ -45,6 +55,10 @@ const streamIdle = 30 * time.Second
 // as something else than a stream (a server or a proxy that does not
 // know them): the client sends HTTP requests from then on.
 var errNoStream = errors.New("the server opens no JSON-RPC stream")
+
+// errClosing is the error of the calls waiting for their answer on a
+// stream the server closed with "$/closing": they were not run.
+var errClosing = errors.New("the server closed the JSON-RPC stream")
 
 // stream is an open JSON-RPC stream.
 type stream struct {
@@ -69,7 +83,9 @@ type streamAnswer struct {
 }
 
 // callStream calls method with params (JSON) on c's stream, opened if
-// needed. errNoStream: send it as an HTTP request instead.
+// needed. errNoStream: send it as an HTTP request instead. A call the
+// server did not run because it closed the stream ("$/closing"), or
+// that found the stream ending, is sent again, once, on a new stream.
 func (c *Client) callStream(ctx context.Context, method string, params []byte) (rpcResponse, error) {
 	for attempt := 0; ; attempt++ {
 		st, err := c.stream(ctx)
@@ -104,6 +120,9 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 		}
 		select {
 		case a := <-ch:
+			if errors.Is(a.err, errClosing) && attempt == 0 && ctx.Err() == nil {
+				continue // not run: again, on a new stream
+			}
 			if a.err != nil {
 				return rpcResponse{}, c.connError(ctx, a.err)
 			}
@@ -352,10 +371,21 @@ func (st *stream) readAnswers(br *bufio.Reader) {
 		}
 		var a struct {
 			rpcResponse
-			ID json.RawMessage `json:"id"`
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Reason string `json:"reason"`
+			} `json:"params"`
 		}
 		if err := json.Unmarshal(line, &a); err != nil {
 			st.fail(fmt.Errorf("the server's answer is not JSON-RPC: %w", err))
+			return
+		}
+		if a.Method == closingMethod {
+			// The server's last line: the calls it read are answered, the
+			// calls still waiting were not run (callStream sends them
+			// again).
+			st.fail(fmt.Errorf("%w (%s)", errClosing, a.Params.Reason))
 			return
 		}
 		id, err := strconv.ParseUint(string(a.ID), 10, 64)

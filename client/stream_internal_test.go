@@ -2,16 +2,19 @@ package client
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -184,5 +187,95 @@ func TestStream_FullQueueHonoursCtx(t *testing.T) {
 	cancel()
 	if err := c.Call(ctx, "strategies.list", pad, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled call with the queue full: %v, want context.Canceled", err)
+	}
+}
+
+// racingConn is a client's connection whose write of a request holding
+// hold is delayed until the server's "$/closing" arrives, and made
+// before the client reads that line: the request reaches a server that
+// has stopped reading, as one sent at the instant the stream goes idle
+// does.
+type racingConn struct {
+	net.Conn
+	hold    []byte
+	closing chan struct{} // closed when "$/closing" is read
+	written chan struct{} // closed when the held request is written
+	once    sync.Once
+}
+
+func (c *racingConn) Write(b []byte) (int, error) {
+	if !bytes.Contains(b, c.hold) {
+		return c.Conn.Write(b)
+	}
+	<-c.closing
+	defer close(c.written)
+	return c.Conn.Write(b)
+}
+
+func (c *racingConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if bytes.Contains(b[:n], []byte(`"`+closingMethod+`"`)) {
+		c.once.Do(func() { close(c.closing) })
+		<-c.written
+	}
+	return n, err
+}
+
+// TestStream_CallRacingIdleClose: a call sent as the server closes its
+// idle stream reaches it after it stopped reading; the server answers
+// "$/closing" without running it, and the client sends it again on a new
+// stream: it succeeds, and ran once.
+func TestStream_CallRacingIdleClose(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cortex-cl-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(cortextest.NewStore(t), server.DefaultOptions().WithIdleTimeout(20*time.Millisecond))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	c, err := New("unix://"+sock, DefaultOptions().WithNamespace("acme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.idle = time.Hour // the server closes the stream, not the client
+	dial := c.dial
+	var dials atomic.Int64
+	c.dial = func(ctx context.Context) (net.Conn, error) {
+		conn, err := dial(ctx)
+		if err != nil || dials.Add(1) > 1 {
+			return conn, err
+		}
+		return &racingConn{Conn: conn, hold: []byte(`"teams.create"`), closing: make(chan struct{}), written: make(chan struct{})}, nil
+	}
+	if err := c.Call(ctx, "teams.create", map[string]any{"id": "t1", "name": "n", "members": []map[string]string{{"agent": "ann"}}}, nil); err != nil {
+		t.Fatalf("a call racing the idle close: %v", err)
+	}
+	if n := dials.Load(); n != 2 {
+		t.Errorf("%d connections, want 2 (the stream closed idle, and the one the call was sent again on)", n)
+	}
+	rec := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/metrics", nil))
+	var runs []string
+	for _, line := range strings.Split(rec.Body.String(), "\n") {
+		if strings.HasPrefix(line, `cortex_rpc_calls_total{method="teams.create"`) {
+			runs = append(runs, line)
+		}
+	}
+	if len(runs) != 1 || !strings.HasSuffix(runs[0], `outcome="ok"} 1`) {
+		t.Errorf("teams.create ran: %q, want once, ok", runs)
 	}
 }

@@ -284,3 +284,53 @@ func TestStream_DeniedOpening(t *testing.T) {
 		t.Fatalf("a call with an unknown token: %v (exit %d)", err, api.ExitCode(err))
 	}
 }
+
+// TestStream_ClosingRetriesOnce: a call that "$/closing" leaves
+// unanswered is sent again on a new stream, once: if that stream closes
+// without answering it too, the call fails, matching api.ErrUnavailable.
+// A stream that ends without "$/closing" (cut) fails the call waiting for
+// its answer, and it is not sent again: it may have run. The server is a
+// stand-in that reads one call per stream and then closes the stream, as
+// it is told.
+func TestStream_ClosingRetriesOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		closing bool // the stand-in says "$/closing" before it closes
+		calls   int64
+	}{
+		{"closing", true, 2},
+		{"cut", false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int64
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				conn, brw, err := http.NewResponseController(w).Hijack()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer conn.Close()
+				io.WriteString(conn, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: cortex-jsonrpc\r\n\r\n")
+				if _, err := brw.ReadBytes('\n'); err != nil {
+					return
+				}
+				calls.Add(1)
+				if tc.closing {
+					io.WriteString(conn, `{"jsonrpc":"2.0","method":"$/closing","params":{"reason":"shutdown"}}`+"\n")
+				}
+			}))
+			defer hs.Close()
+			c, err := client.New(hs.URL, client.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := c.Strategies(ctx); !errors.Is(err, api.ErrUnavailable) {
+				t.Errorf("Strategies: %v, want api.ErrUnavailable", err)
+			}
+			if n := calls.Load(); n != tc.calls {
+				t.Errorf("the call was sent %d times, want %d", n, tc.calls)
+			}
+		})
+	}
+}
