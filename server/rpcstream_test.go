@@ -834,3 +834,22 @@ func TestRPCStream_IdleCloseRace(t *testing.T) {
 	}
 	t.Logf("%d of %d racing calls answered before the idle close", answered, trials)
 }
+
+// TestRPCStream_CancelNullID: a cancel of id null names no call (no call
+// in flight has id null): the call with id "" goes on and succeeds.
+func TestRPCStream_CancelNullID(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
+	st := ss.mustOpen("acme")
+	st.createTeam()
+	release := ss.holdTurn()
+	defer release()
+	st.send(request("", "findings.list", `{"team":"t1"}`),
+		`{"jsonrpc":"2.0","id":"c","method":"$/cancelRequest","params":{"id":null}}`)
+	if r := st.answer(); string(r.ID) != `"c"` || r.Error != nil || string(r.Result) != "null" {
+		t.Fatalf("the cancel's answer: %+v, want null", r)
+	}
+	release()
+	if r := st.answer(); string(r.ID) != `""` || r.Error != nil {
+		t.Errorf("the call with id \"\": %+v, want it run", r)
+	}
+}
