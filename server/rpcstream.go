@@ -643,7 +643,6 @@ func lineID(line []byte) json.RawMessage {
 // It marks the call registered (st.registering) once its id (a batch's
 // ids) is in st.running, or once it is known to need none.
 func (st *rpcStream) run(line []byte, cancelled map[string]bool) {
-	s := st.s
 	registered := false
 	register := func() {
 		if !registered {
@@ -680,7 +679,7 @@ func (st *rpcStream) run(line []byte, cancelled map[string]bool) {
 		defer forget()
 	}
 	register()
-	if resp, ok := s.callRequest(ctx, st.ns, req, method, err); ok {
+	if resp, ok := st.callRequest(ctx, req, method, err); ok {
 		st.answer(resp)
 	}
 }
@@ -720,13 +719,25 @@ func (st *rpcStream) runBatch(line []byte, cancelled map[string]bool, register f
 	register()
 	out := []rpcResponse{}
 	for _, c := range calls {
-		if resp, ok := s.callRequest(c.ctx, st.ns, c.req, c.method, c.err); ok {
+		if resp, ok := st.callRequest(c.ctx, c.req, c.method, c.err); ok {
 			out = append(out, resp)
 		}
 	}
 	if len(out) > 0 {
 		st.answer(out)
 	}
+}
+
+// callRequest is Server.callRequest of a call of the stream, but for a
+// call whose context is cancelled before it starts (a cancel read while
+// it waited for a slot, or for the calls before it in its batch): that
+// one is not run, whether its method heeds its context or not, and fails
+// cancelled.
+func (st *rpcStream) callRequest(ctx context.Context, req rpcRequest, method string, err error) (rpcResponse, bool) {
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("%s: cancelled before it started: %w", method, context.Cause(ctx))
+	}
+	return st.s.callRequest(ctx, st.ns, req, method, err)
 }
 
 // track puts a call with id into st.running and returns its context, a

@@ -853,3 +853,71 @@ func TestRPCStream_CancelNullID(t *testing.T) {
 		t.Errorf("the call with id \"\": %+v, want it run", r)
 	}
 }
+
+// TestRPCStream_CancelNotStarted: a call cancelled before it starts is
+// not run, whether its method heeds its context or not (strategies.list
+// does not): a batch's call waiting for the calls before it, and the call
+// held at the limit of a stream, fail cancelled when their turn comes.
+// The cancels are requests: their answers show they were applied before
+// the turn is released.
+func TestRPCStream_CancelNotStarted(t *testing.T) {
+	cancelled := func(t *testing.T, r rpcResponse) {
+		t.Helper()
+		if r.Error == nil || r.Error.Data.Kind != string(api.KindTimeout) {
+			t.Errorf("call %s cancelled before it started: %+v %s, want it cancelled", r.ID, r.Error, r.Result)
+		}
+	}
+	applied := func(t *testing.T, st *rpcStream) {
+		t.Helper()
+		if r := st.answer(); string(r.ID) != `"c"` || r.Error != nil || string(r.Result) != "null" {
+			t.Fatalf("the cancel's answer: %+v, want null", r)
+		}
+	}
+	cancelReq := func(id string) string {
+		return `{"jsonrpc":"2.0","id":"c","method":"$/cancelRequest","params":{"id":"` + id + `"}}`
+	}
+	t.Run("batch", func(t *testing.T) {
+		ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
+		st := ss.mustOpen("acme")
+		st.createTeam()
+		release := ss.holdTurn()
+		defer release()
+		st.send(`[`+request("a", "findings.list", `{"team":"t1"}`)+`,`+request("b", "strategies.list", `{}`)+`]`, cancelReq("b"))
+		applied(t, st)
+		release()
+		line, err := st.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []rpcResponse
+		if err := json.Unmarshal([]byte(line), &rs); err != nil || len(rs) != 2 {
+			t.Fatalf("the batch's answer %q: %v", line, err)
+		}
+		if string(rs[0].ID) != `"a"` || rs[0].Error != nil {
+			t.Errorf("call a: %+v", rs[0])
+		}
+		cancelled(t, rs[1])
+	})
+	t.Run("held", func(t *testing.T) {
+		ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096).WithMaxQueries(1).WithQueueWait(10*time.Second))
+		st := ss.mustOpen("acme")
+		st.createTeam()
+		release := ss.holdTurn()
+		defer release()
+		// The quick call waits for the slow call's bytes (see
+		// TestRPCStream_BytesInFlight); the cancel after it is read.
+		pad := strings.Repeat(" ", 3000)
+		st.send(`{"jsonrpc":"2.0","id":"slow","method":"findings.list","params":{"team":"t1"}`+pad+`}`,
+			`{"jsonrpc":"2.0","id":"quick","method":"strategies.list","params":{}`+pad+`}`, cancelReq("quick"))
+		applied(t, st)
+		release()
+		if r := st.answer(); string(r.ID) != `"slow"` || r.Error != nil {
+			t.Fatalf("first answer: %+v, want the slow call's result", r)
+		}
+		r := st.answer()
+		if string(r.ID) != `"quick"` {
+			t.Fatalf("second answer: %+v, want the quick call's", r)
+		}
+		cancelled(t, r)
+	})
+}
