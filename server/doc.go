@@ -16,7 +16,8 @@
 //     team manager (teams.create, teams.get, ... see Methods), or, with
 //     "Upgrade: cortex-jsonrpc", a JSON-RPC stream (rpcstream.go: calls
 //     cancelled by CancelMethod, a last line ClosingMethod when the server
-//     closes it on its own, after which no unanswered call ran). Member
+//     closes it idle or at a shutdown, after which no unanswered call
+//     ran). Member
 //     names are case-sensitive ("ID" is not "id"), and a request member
 //     given twice is an invalid request (-32600). So are the names in
 //     params, at every depth: one that is not a field's as written

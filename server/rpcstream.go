@@ -52,7 +52,8 @@ import (
 // id, alone or in a batch (a batch's call not started yet fails
 // cancelled when its turn comes), as a client that closes an HTTP
 // request's connection does; it finds every call sent before it on the
-// stream. Ids are compared by value (a string however escaped).
+// stream. A string id is compared by value (however escaped), a number
+// by its text (1.0 is not 1).
 //
 // A stream ends when the client closes it, when it has no call in flight
 // and the client sends nothing for the idle timeout
@@ -79,9 +80,11 @@ const RPCStreamProtocol = "cortex-jsonrpc"
 const CancelMethod = "$/cancelRequest"
 
 // ClosingMethod is the notification a server sends on a stream, as its
-// last line, when it closes the stream on its own: params {"reason":
-// ClosingIdle or ClosingShutdown}. Every call it read before is answered
-// before it; no line the client sent after those calls has run or will.
+// last line, when it closes the stream idle or at a shutdown: params
+// {"reason": ClosingIdle or ClosingShutdown}; a stream that ends
+// otherwise (a line too long, a revoked token, answers not read) has no
+// such line. Every call it read before is answered before it; no line
+// the client sent after those calls has run or will.
 const ClosingMethod = "$/closing"
 
 // The reasons of a ClosingMethod notification.
