@@ -3,6 +3,7 @@ package cortex
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -32,6 +33,37 @@ func (n *Namespace) Base() string { return n.e.Base() }
 
 // Size returns the number of quads in the namespace (all graphs).
 func (n *Namespace) Size(ctx context.Context) (int64, error) { return n.e.Size(ctx) }
+
+// WriteStats are a namespace's write counters since its store opened it
+// (Namespace.WriteStats). They are cumulative: the difference of two
+// readings describes the writes between them. They show where a write
+// waits: for the namespace's write lock (LockWait), and for Badger, whose
+// one writer goroutine inserts every entry of every commit (Entries).
+type WriteStats struct {
+	// Deltas counts the deltas committed (Apply, Update, and every write
+	// of the team manager), Journaled those of them written as journaled
+	// deltas (larger than one Badger transaction: they hold the store's
+	// other transactions back while they are written). Imports are not
+	// deltas.
+	Deltas, Journaled int64
+	// Quads counts the quads those deltas added or removed, as given
+	// (normalised, duplicates dropped; a quad added that was already there
+	// counts), Entries the Badger keys they wrote or deleted: four index
+	// keys and a log entry per quad, three keys for a new term, one for a
+	// term whose reference count changes, meta keys and side-table rows.
+	Quads, Entries int64
+	// LockAcquired counts the times the namespace's write lock was taken
+	// (by deltas, import chunks and segments, maintenance), LockWaited
+	// those that had to wait for another writer; LockWait is the time they
+	// waited, LockHeld the time the lock was held in all.
+	LockAcquired, LockWaited int64
+	LockWait, LockHeld       time.Duration
+}
+
+// WriteStats returns n's write counters. It is safe for concurrent use;
+// the fields are read one by one, so a reading taken while writes run may
+// count one of them in some fields and not yet in others.
+func (n *Namespace) WriteStats() WriteStats { return WriteStats(n.e.WriteStats()) }
 
 // Check verifies the invariants of namespace n as Store.Check does (see
 // there), in one read transaction: nil if it is consistent, a *CheckError

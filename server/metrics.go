@@ -13,6 +13,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 )
 
 // metrics are the server's Prometheus metrics, in a registry of its own
@@ -57,7 +58,7 @@ func newMetrics(s *Server) *metrics {
 		Name: "cortex_store_disk_bytes",
 		Help: "Bytes the store takes on disk.",
 	}, func() float64 { return float64(s.store.DiskSize()) })
-	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.rpcCalls, m.merges, disk, &quadsCollector{s: s})
+	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.rpcCalls, m.merges, disk, &nsCollector{s: s})
 	m.logger = s.opts.logger
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: m.logger})
 	return m
@@ -187,14 +188,40 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// quadsCollector reports the quads of each namespace when scraped.
-type quadsCollector struct{ s *Server }
+// nsCollector reports, when scraped, each namespace's quads and its write
+// counters since the server's store opened it (cortex.WriteStats).
+type nsCollector struct{ s *Server }
 
-var quadsDesc = prometheus.NewDesc("cortex_namespace_quads", "Quads in a namespace.", []string{"namespace"}, nil)
+var (
+	quadsDesc = prometheus.NewDesc("cortex_namespace_quads", "Quads in a namespace.", []string{"namespace"}, nil)
+	// writeDescs are the counters of cortex.WriteStats, in the order
+	// writeValues gives them.
+	writeDescs = []*prometheus.Desc{
+		prometheus.NewDesc("cortex_namespace_deltas_total", "Deltas committed to a namespace (every write of the team manager, Graph Store writes; not imports).", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_journaled_deltas_total", "Deltas larger than one transaction, which hold the store's other transactions back while they are written.", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_delta_quads_total", "Quads added or removed by the deltas.", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_delta_entries_total", "Badger keys written or deleted by the deltas (each goes through Badger's one writer).", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_write_lock_acquisitions_total", "Times a namespace's write lock was taken.", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_write_lock_waits_total", "Times a writer had to wait for a namespace's write lock.", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_write_lock_wait_seconds_total", "Time writers waited for a namespace's write lock.", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_write_lock_held_seconds_total", "Time a namespace's write lock was held.", []string{"namespace"}, nil),
+	}
+)
 
-func (c *quadsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- quadsDesc }
+// writeValues returns the counters of st in the order of writeDescs.
+func writeValues(st cortex.WriteStats) []float64 {
+	return []float64{float64(st.Deltas), float64(st.Journaled), float64(st.Quads), float64(st.Entries),
+		float64(st.LockAcquired), float64(st.LockWaited), st.LockWait.Seconds(), st.LockHeld.Seconds()}
+}
 
-func (c *quadsCollector) Collect(ch chan<- prometheus.Metric) {
+func (c *nsCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- quadsDesc
+	for _, d := range writeDescs {
+		ch <- d
+	}
+}
+
+func (c *nsCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	names, err := c.s.store.Namespaces(ctx)
@@ -206,6 +233,9 @@ func (c *quadsCollector) Collect(ch chan<- prometheus.Metric) {
 		n, err := c.s.store.OpenNamespace(ctx, name)
 		if err != nil {
 			continue // deleted meanwhile
+		}
+		for i, v := range writeValues(n.WriteStats()) {
+			ch <- prometheus.MustNewConstMetric(writeDescs[i], prometheus.CounterValue, v, name)
 		}
 		size, err := n.Size(ctx)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,9 +48,20 @@ func TestHealthAndMetrics(t *testing.T) {
 		`cortex_merges_total{namespace="acme"} 1`,
 		`# TYPE cortex_store_disk_bytes gauge`,
 		`cortex_namespace_quads{namespace="acme"} `,
+		`# TYPE cortex_namespace_write_lock_wait_seconds_total counter`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
+		}
+	}
+	// The writes of the calls above: a team, two member updates, a finding
+	// and the merge, each a delta of quads and keys under the write lock.
+	for name, least := range map[string]float64{
+		"cortex_namespace_deltas_total": 5, "cortex_namespace_delta_quads_total": 5, "cortex_namespace_delta_entries_total": 25,
+		"cortex_namespace_write_lock_acquisitions_total": 5, "cortex_namespace_write_lock_held_seconds_total": 1e-9,
+	} {
+		if v := metricValue(t, body, name+`{namespace="acme"}`); v < least {
+			t.Errorf("%s of acme is %v, want at least %v", name, v, least)
 		}
 	}
 	if t.Failed() {
@@ -264,4 +276,22 @@ func TestNew_ZeroOptions(t *testing.T) {
 	if resp, body := ts.do("GET", "/ns/acme/sparql?timeout=1h&query=ASK{}", "", nil); resp.StatusCode != http.StatusOK {
 		t.Fatalf("query with a timeout: %d %s", resp.StatusCode, body)
 	}
+}
+
+// metricValue returns the value of the sample named series (name and
+// labels, as the text format writes them) in body, failing the test if
+// there is none.
+func metricValue(t *testing.T, body, series string) float64 {
+	t.Helper()
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("metrics lack %s", series)
+	return 0
 }

@@ -53,6 +53,7 @@ type summary struct {
 	OpTicks        int      `json:"op_ticks"`                  // operator ticks
 	OpCounted      int      `json:"op_counted"`                // ticks with a running team to count
 	OpCountMethod  string   `json:"op_count_method"`           // opCountSPARQL or opCountFindings
+	Writes         *writes  `json:"writes,omitempty"`          // a store this process opened: the namespace's write counters over the run
 	RSSPeakMB      float64  `json:"rss_peak_mb"`               // VmHWM of /proc/self/status at the end; -1 if unknown
 	CPUS           float64  `json:"cpu_s"`                     // user + system CPU of the process
 	DiskMB         float64  `json:"disk_mb"`
@@ -65,6 +66,29 @@ type summary struct {
 	Settings       settings `json:"settings"`
 	Durability     string   `json:"durability"`
 	Workdir        string   `json:"workdir"`
+}
+
+// writes are the benchmark namespace's write counters over the run, teams'
+// creation included (cortex.WriteStats): what the writes cost the store
+// and how long they waited for each other.
+type writes struct {
+	Deltas            int64   `json:"deltas"`              // deltas committed
+	Journaled         int64   `json:"journaled"`           // of them, journaled (larger than one transaction)
+	Quads             int64   `json:"quads"`               // quads they added or removed
+	Entries           int64   `json:"entries"`             // Badger keys they wrote or deleted
+	EntriesPerFinding float64 `json:"entries_per_finding"` // entries / findings: every write of the run, merges included
+	LockWaits         int64   `json:"lock_waits"`          // times a writer waited for the namespace's write lock
+	LockWaitS         float64 `json:"lock_wait_s"`         // time they waited, summed over the writers
+	LockHeldS         float64 `json:"lock_held_s"`         // time the lock was held
+}
+
+func writesOf(st cortex.WriteStats, findings int) *writes {
+	w := &writes{Deltas: st.Deltas, Journaled: st.Journaled, Quads: st.Quads, Entries: st.Entries,
+		LockWaits: st.LockWaited, LockWaitS: st.LockWait.Seconds(), LockHeldS: st.LockHeld.Seconds()}
+	if findings > 0 {
+		w.EntriesPerFinding = float64(st.Entries) / float64(findings)
+	}
+	return w
 }
 
 // merged is one automatic merge.
@@ -192,6 +216,9 @@ func runOnStore(ctx context.Context, c config, work [][][]genFinding) (_ *summar
 		return nil, nil, err
 	}
 	sum.SetupS += openS
+	if n, err := s.OpenNamespace(ctx, nsName); err == nil {
+		sum.Writes = writesOf(n.WriteStats(), sum.Findings)
+	}
 	sum.DiskStartMB = float64(diskStart) / (1 << 20)
 	sum.DiskMB = float64(duBytes(dir)) / (1 << 20)
 	sum.Workdir = dir

@@ -69,6 +69,7 @@ func TestRun_Files(t *testing.T) {
 		OpCountMS      map[string]float64 `json:"op_count_ms"`
 		OpCountMethod  string             `json:"op_count_method"`
 		RSSPeakMB      float64            `json:"rss_peak_mb"`
+		Writes         map[string]float64 `json:"writes"`
 		Workdir        string             `json:"workdir"`
 		Teams          []map[string]any   `json:"teams"`
 		Errors         []string           `json:"errors"`
@@ -90,6 +91,11 @@ func TestRun_Files(t *testing.T) {
 		t.Errorf("op_count_method %q, workdir %q, teams %v, errors %v", s.OpCountMethod, s.Workdir, s.Teams, s.Errors)
 	case s.RSSPeakMB <= 0 && s.RSSPeakMB != -1:
 		t.Errorf("rss_peak_mb %v", s.RSSPeakMB)
+	// Every finding, status and merge was a delta: 20 findings, 2 teams, 8
+	// status updates and 2 merges are more than 20 deltas of 5 keys a quad.
+	case s.Writes["deltas"] < 20 || s.Writes["quads"] < 20*8 || s.Writes["entries"] < 5*s.Writes["quads"] ||
+		s.Writes["entries_per_finding"] != s.Writes["entries"]/20 || s.Writes["lock_held_s"] <= 0:
+		t.Errorf("writes %v", s.Writes)
 	}
 
 	t.Run("summary.py", func(t *testing.T) {

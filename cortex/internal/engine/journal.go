@@ -352,6 +352,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err := s.checkOpen(); err != nil {
 		return false, err
 	}
+	n.lastEntries = int64(sg.Entries)
 	j := &journal{s: s, prefix: prefix}
 	if !s.opts.inMemory && sg.Entries >= s.tune.StreamMinEntries {
 		err := s.streamHeld(prefix, sg, func(v uint64) error { return j.begin(v, old) }, j.finish)

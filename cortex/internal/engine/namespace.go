@@ -45,6 +45,11 @@ type Namespace struct {
 	// bulk.go).
 	writeGen, removeGen uint64
 
+	// lastEntries is the number of keys the last delta written wrote or
+	// deleted, set by writeDelta and writeDeltaJournaled; guarded by wmu.
+	lastEntries int64
+	writes      writeCounts // WriteStats
+
 	nodes     nodeCache // the last delta's nodes (nodecache.go), guarded by wmu
 	cache     valueCache
 	statCache statsCache // planner statistics (stats.go)
@@ -212,6 +217,9 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 	if err != nil {
 		return fmt.Errorf("namespace %s: %w", n.name, err)
 	}
+	if len(remove) == 0 && len(add) == 0 && len(d.Pin) == 0 {
+		return n.s.checkOpen() // nothing to write: no commit (as Update)
+	}
 	if err := n.lockWriteCtx(ctx); err != nil {
 		return err
 	}
@@ -337,6 +345,7 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 		n.removeGen++
 	}
 	var err error
+	journaled := false
 	// A side-table row costs a key or two, a quad about seven: counting a
 	// row as a quad keeps a transaction within Badger's limits for rows of
 	// up to ~2 KB.
@@ -346,14 +355,17 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 			// Few quads, but large values (long literals, wide side-table
 			// rows): more bytes than one Badger transaction holds. Nothing
 			// was written; journal it like a delta of many quads.
+			journaled = true
 			_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 		}
 	} else {
+		journaled = true
 		_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 	}
 	if err != nil {
 		return fmt.Errorf("namespace %s: write: %w", n.name, err)
 	}
+	n.writes.add(len(remove)+len(add), n.lastEntries, journaled)
 	return nil
 }
 

@@ -107,6 +107,7 @@ func (c *nodeCache) committed(w *deltaWriter, ts uint64) {
 type deltaTx struct {
 	tx  *badgerkv.Tx
 	key []byte // scratch: badgerkv copies keys
+	n   int    // keys written or deleted
 }
 
 var _ hkv.Tx = (*deltaTx)(nil)
@@ -124,16 +125,25 @@ func (tx *deltaTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, e
 	return hkv.GetBatch(ctx, tx, keys)
 }
 
-func (tx *deltaTx) Put(k hkv.Key, v hkv.Value) error { return tx.tx.Put(tx.esc(k), v) }
+func (tx *deltaTx) Put(k hkv.Key, v hkv.Value) error {
+	tx.n++
+	return tx.tx.Put(tx.esc(k), v)
+}
 
 // putIndex writes the key of quad ids in index i (layout.Index) = val,
 // without building the key's parts; val is shared, not copied (the four
 // index keys of a quad hold the same value), and must not change.
 func (tx *deltaTx) putIndex(i int, ids [4]uint64, val []byte) error {
+	tx.n++
 	tx.key = layout.AppendIndexKey(tx.key[:0], i, ids)
 	return tx.tx.PutShared(tx.key, val)
 }
-func (tx *deltaTx) Del(k hkv.Key) error              { return tx.tx.Del(tx.esc(k)) }
+
+func (tx *deltaTx) Del(k hkv.Key) error {
+	tx.n++
+	return tx.tx.Del(tx.esc(k))
+}
+
 func (tx *deltaTx) Commit(ctx context.Context) error { return tx.tx.Commit(ctx) }
 func (tx *deltaTx) Close() error                     { return tx.tx.Close() }
 

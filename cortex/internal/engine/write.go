@@ -88,6 +88,7 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pin
 	if err := tx.Commit(ctx); err != nil {
 		return false, err
 	}
+	n.lastEntries = int64(tx.n)
 	n.nodes.committed(w, ts)
 	return w.freed, nil
 }
