@@ -35,11 +35,11 @@ const noGen = ^uint64(0)
 // currentGen returns the namespace's write generation, or false while a writer holds the write lock
 // (waiting for it would stall a query behind a whole import chunk).
 func (n *Namespace) currentGen() (uint64, bool) {
-	if !n.wmu.TryLock() {
+	if !n.wmu.peek() { // a reader: not counted in WriteStats
 		return noGen, false
 	}
 	g := n.writeGen
-	n.wmu.Unlock()
+	n.wmu.unpeek()
 	return g, true
 }
 

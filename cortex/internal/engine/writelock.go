@@ -63,6 +63,27 @@ func (l writeLock) TryLock() bool {
 	}
 }
 
+// peek takes the lock if it is free, without waiting and without counting
+// it: for a reader that looks at what the lock guards (currentGen), which
+// is no writer. It is released by unpeek, never by Unlock.
+func (l writeLock) peek() bool {
+	select {
+	case l.ch <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// unpeek releases a lock taken by peek.
+func (l writeLock) unpeek() {
+	select {
+	case <-l.ch:
+	default:
+		panic("cortex: unpeek of an unlocked namespace write lock")
+	}
+}
+
 // LockCtx takes the lock, or fails with ctx's error if ctx ends first (a
 // free lock is taken even if ctx has ended: the caller checks ctx next).
 // A wait given up counts as no acquisition; its time is not counted.

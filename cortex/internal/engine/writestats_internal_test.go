@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
 )
 
 // TestWriteStats_Deltas: each committed delta counts once, with its quads
@@ -97,5 +99,41 @@ func TestWriteStats_LockWait(t *testing.T) {
 	}
 	if st.Deltas != before.Deltas {
 		t.Fatalf("updates that wrote nothing counted as deltas: %+v", st)
+	}
+}
+
+// TestWriteStats_ReadsDoNotCount: a query peeks at the write lock (for
+// the planner statistics' generation) without being a writer: it counts
+// as no acquisition and adds no time held.
+func TestWriteStats_ReadsDoNotCount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: []quad.Quad{{Subject: quad.IRI("http://x/s"), Predicate: quad.IRI("http://x/p"), Object: quad.IRI("http://x/o")}}}); err != nil {
+		t.Fatal(err)
+	}
+	before := n.WriteStats()
+	for range 3 {
+		res, err := n.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		for res.Next(ctx) {
+			rows++
+		}
+		if err := res.Err(); err != nil || rows != 1 {
+			t.Fatalf("query: %d rows, %v", rows, err)
+		}
+		if err := res.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := n.WriteStats(); after != before {
+		t.Fatalf("three queries changed the write counters: %+v, before %+v", after, before)
 	}
 }
