@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/cortexgraph/cortex/cortex/sparql"
 )
@@ -135,5 +136,86 @@ func TestWriteStats_ReadsDoNotCount(t *testing.T) {
 	}
 	if after := n.WriteStats(); after != before {
 		t.Fatalf("three queries changed the write counters: %+v, before %+v", after, before)
+	}
+}
+
+// TestWriteStats_EntriesAreTheKeysWritten: WriteStats.Entries grows by the
+// number of key versions (puts and deletion markers) each delta leaves in
+// the namespace, on each path: one transaction, journaled in transactions,
+// journaled through the stream writer; for additions, removals, pins,
+// freed terms, side-table rows and stamps.
+func TestWriteStats_EntriesAreTheKeysWritten(t *testing.T) {
+	t.Parallel()
+	for name, tune := range map[string]Tuning{
+		"one transaction": {},
+		"journaled":       {MaxDeltaQuads: 4},
+		"streamed":        {MaxDeltaQuads: 4, StreamMinEntries: 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(tune))
+			n, err := s.Namespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			iri := func(s string, i int) quad.IRI { return quad.IRI(fmt.Sprintf("http://x/%s%d", s, i)) }
+			qs := make([]quad.Quad, 20)
+			for i := range qs {
+				qs[i] = quad.Quad{Subject: iri("s", i), Predicate: iri("p", i%3), Object: quad.Int(i)}
+				if i%2 == 1 {
+					qs[i].Label = iri("g", i%4)
+				}
+			}
+			// versions counts the key versions of the namespace newer than v.
+			versions := func(v uint64) int64 {
+				var c int64
+				err := s.db.View(func(txn *badger.Txn) error {
+					opts := badger.DefaultIteratorOptions
+					opts.AllVersions, opts.PrefetchValues, opts.Prefix = true, false, n.view.Prefix()
+					it := txn.NewIterator(opts)
+					defer it.Close()
+					for it.Rewind(); it.Valid(); it.Next() {
+						if it.Item().Version() > v {
+							c++
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			}
+			for i, fn := range []func(*Tx){
+				func(tx *Tx) { tx.Add(qs[:12]...); tx.Pin(quad.Int(0), quad.Int(1)) },
+				func(tx *Tx) {
+					tx.Remove(qs[:4]...) // frees the pinned terms
+					tx.Add(qs[12:]...)
+					tx.PutSide("t", "a", []quad.Value{quad.String("x")})
+					tx.PutSide("t", "b", []quad.Value{quad.String("y")})
+					tx.StampSide("t")
+				},
+				func(tx *Tx) {
+					tx.DeleteSide("t", "a")
+					tx.DeleteSide("t", "nope")
+					tx.KeepSide("t")
+					tx.Remove(qs[4], qs[0]) // qs[0] is gone already
+				},
+				func(tx *Tx) { tx.Add(qs[5], qs[6]) }, // there already
+			} {
+				v, before := s.db.MaxVersion(), n.WriteStats()
+				if err := n.Update(ctx, func(tx *Tx) error { fn(tx); return nil }); err != nil {
+					t.Fatal(err)
+				}
+				after := n.WriteStats()
+				if got, want := after.Entries-before.Entries, versions(v); got != want || after.Deltas != before.Deltas+1 {
+					t.Errorf("delta %d: %d entries counted, %d written (%+v)", i, got, want, after)
+				}
+			}
+			if st := n.WriteStats(); (st.Journaled > 0) != (tune.MaxDeltaQuads > 0) {
+				t.Errorf("%d deltas journaled of %d", st.Journaled, st.Deltas)
+			}
+		})
 	}
 }
