@@ -237,7 +237,9 @@ func sparqlBenchSetup(b *testing.B) (*cortex.Namespace, string) {
 // 20 ms, as a query's evaluation does, then times the exchange alone
 // (p50-us): after the busy phase the other goroutines' threads have gone
 // idle, and waking them is part of every real request's cost. "small" is
-// a 100-byte answer, "q4" one of q4's size at 100k (278 KB).
+// a 100-byte answer, "q4" one of q4's size at 100k (278 KB). Run it with a
+// fixed count (-benchtime 200x): the busy phase is not timed, so the
+// default benchtime would run it for minutes.
 func BenchmarkLoopbackFloor(b *testing.B) {
 	row := `{"team":{"type":"uri","value":"urn:cortex:acme:team:T0001"},"issue":{"type":"uri","value":"urn:ex:issue/104"}},` + "\n"
 	for _, c := range []struct {

@@ -55,7 +55,8 @@ type WriteStats struct {
 	// LockAcquired counts the times the namespace's write lock was taken
 	// (by deltas, import chunks and segments, maintenance), LockWaited
 	// those that had to wait for another writer; LockWait is the time they
-	// waited, LockHeld the time the lock was held in all.
+	// waited, LockHeld the time the lock was held in all. A wait given up
+	// because its context ended counts in neither.
 	LockAcquired, LockWaited int64
 	LockWait, LockHeld       time.Duration
 }

@@ -203,7 +203,7 @@ var (
 		prometheus.NewDesc("cortex_namespace_delta_entries_total", "Badger keys written or deleted by the deltas (each goes through Badger's one writer).", []string{"namespace"}, nil),
 		prometheus.NewDesc("cortex_namespace_write_lock_acquisitions_total", "Times a namespace's write lock was taken.", []string{"namespace"}, nil),
 		prometheus.NewDesc("cortex_namespace_write_lock_waits_total", "Times a writer had to wait for a namespace's write lock.", []string{"namespace"}, nil),
-		prometheus.NewDesc("cortex_namespace_write_lock_wait_seconds_total", "Time writers waited for a namespace's write lock.", []string{"namespace"}, nil),
+		prometheus.NewDesc("cortex_namespace_write_lock_wait_seconds_total", "Time writers waited for a namespace's write lock and got it (a wait given up when its request ended is not counted).", []string{"namespace"}, nil),
 		prometheus.NewDesc("cortex_namespace_write_lock_held_seconds_total", "Time a namespace's write lock was held.", []string{"namespace"}, nil),
 	}
 )
