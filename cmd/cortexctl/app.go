@@ -84,9 +84,12 @@ const (
 // a store in --data, readOnly and writeExisting fail with an error
 // matching cortex.ErrNoStore (exit code 3) and create nothing.
 //
-// A read-only open of a store holding a write that a crash interrupted is
-// retried once read-write, which rolls that write back (recovery, not the
-// command writing; recoveryReporter says so in one line); the store is then
+// A read-only open of a store that a killed or crashed process left
+// unclosed (Badger's log to replay, a write of Cortex's to roll back:
+// cortex.ErrRecoveryNeeded) is retried once read-write, which recovers it
+// and so rewrites files in --data (recovery, not the command writing); one
+// line on stderr says so, naming the command, before it starts
+// (recoveryReporter adds one for a write rolled back). The store is then
 // reopened read-only.
 func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	if e.store != nil {
@@ -110,6 +113,12 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 	}
 	s, err := cortex.Open(ctx, e.dataDir, opts)
 	if mode == readOnly && errors.Is(err, cortex.ErrRecoveryNeeded) {
+		who := e.command
+		if who == "" {
+			who = "cortexctl"
+		}
+		fmt.Fprintf(e.stderr, "cortexctl: the store in %s was not closed cleanly (a process writing it was killed or crashed): %s opens it read-write once to recover it, which rewrites some of its files, then reads it read-only\n",
+			e.dataDir, who)
 		var rw *cortex.Store
 		if rw, err = cortex.Open(ctx, e.dataDir, opts.WithReadOnly(false).WithCreate(false)); err == nil {
 			err = rw.Close()

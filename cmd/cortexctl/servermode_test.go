@@ -31,6 +31,7 @@ var throughServer = os.Getenv(throughServerEnv) == "1"
 var embeddedOnly = map[string]string{
 	"TestCLI_ReadCommandsCreateNothing":           "read commands open the store read-only and leave its directory as it was; a server holds it read-write",
 	"TestCLI_ReadCommandRecoversInterruptedWrite": "the CLI's own read-only open rolls an interrupted write back; a server's open does it before",
+	"TestCLI_ReadCommandAfterKill9":               "the CLI's own read-only open recovers a store a killed process left; a server's open does it before",
 	"TestCLI_ThroughServer":                       "it is the runner",
 	"TestCLI_WhileServed":                         "it runs the binary against a cortexctl serve of its own",
 	"TestCLI_ServerFlag":                          "it runs the binary against a cortexctl serve of its own",

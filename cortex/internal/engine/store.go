@@ -86,8 +86,10 @@ const (
 // With opts.WithReadOnly(true) or opts.WithCreate(false) Open creates
 // nothing: a directory that does not exist or holds no store is an error
 // matching ErrNoStore ("no store at DIR"). A read-only Open of a store
-// holding a write that a crash interrupted fails with an error matching
-// ErrRecoveryNeeded (a read-write Open rolls it back). Any number of
+// that a killed or crashed process left unclosed (Badger's log to replay,
+// a write that a crash interrupted) fails with an error matching
+// ErrRecoveryNeeded and changes nothing in dir; a read-write Open recovers
+// it (replays the log, rolls the write back). Any number of
 // processes may open a store read-only at once, but not while one has it
 // open read-write (ErrLocked either way).
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
