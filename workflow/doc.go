@@ -11,11 +11,18 @@
 // (depends_on; in a chain, also the step before it) has completed, or
 // failed with a non-critical agent (RunOptions.NonCritical). A failed step
 // of a critical agent (the default) skips its dependents; a required input
-// that cannot be resolved skips its step. When no step can still run the
-// run is merging: the team's members finish (an agent with a completed
-// step completes, others fail), the team manager merges the team into its
-// shared graph, and the run completes, or fails when a step of a critical
-// agent failed.
+// that cannot be resolved skips its step (a required input that only a run
+// input can give is checked by Start, which refuses a run without it:
+// Def.CheckInputs). When no step can still run the run is merging: the
+// team's members finish (an agent with a completed step completes, others
+// fail), the team manager merges the team into its shared graph, and the
+// run completes, or fails when a step of a critical agent failed or when
+// no step completed (every step skipped, or failed with a non-critical
+// agent: the run did nothing, and its team, none of whose members
+// completed, fails too). A run that completed had a step complete, so its
+// team completed; a run that failed because a critical agent's step failed
+// still merges what its other steps found, and its team, whose members
+// are not critical in the team's sense, may be completed.
 //
 // A host drives a run with the pull API — Ready (ready steps, with their
 // resolved inputs and the fused findings of their dependencies), StartStep,

@@ -199,6 +199,62 @@ func validID(s string) bool {
 	return true
 }
 
+// CheckInputs checks the run inputs of a run of d as Start does, before
+// anything is written: each must have the type of the step inputs of its
+// name, and every required input of a step that only a run input can give
+// (no From, no Default, not Optional) must be there — such a step could
+// never run. Errors match ErrInvalidRun: the first wrong type, else every
+// missing input, each with the steps that need it.
+func (d Def) CheckInputs(inputs map[string]any) error {
+	x := d.expand()
+	_, err := x.checkInputs(inputs)
+	return err
+}
+
+// checkInputs is CheckInputs of an expanded d; it returns the inputs
+// normalised (as encoding/json decodes them).
+func (d *Def) checkInputs(in map[string]any) (map[string]any, error) {
+	inputs, err := normalize(in)
+	if err != nil {
+		return nil, fmt.Errorf("%w: inputs: %v", ErrInvalidRun, err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		for _, s := range d.Steps {
+			for _, port := range s.Inputs {
+				if port.Name == name {
+					if err := checkValue(port.Type, inputs[name]); err != nil {
+						return nil, fmt.Errorf("%w: input %s (step %s): %v", ErrInvalidRun, name, s.Name, err)
+					}
+				}
+			}
+		}
+	}
+	needs := map[string][]string{} // missing run input -> the steps that need it
+	for _, s := range d.Steps {
+		for _, port := range s.Inputs {
+			if _, ok := inputs[port.Name]; ok || port.From != "" || port.Default != nil || port.Optional {
+				continue
+			}
+			if !slices.Contains(needs[port.Name], s.Name) {
+				needs[port.Name] = append(needs[port.Name], s.Name)
+			}
+		}
+	}
+	if len(needs) == 0 {
+		return inputs, nil
+	}
+	var missing []string
+	for _, name := range slices.Sorted(maps.Keys(needs)) {
+		steps := needs[name]
+		what := "step " + steps[0]
+		if len(steps) > 1 {
+			what = "steps " + strings.Join(steps, ", ")
+		}
+		missing = append(missing, fmt.Sprintf("missing run input %s (required by %s, with no default)", name, what))
+	}
+	return nil, fmt.Errorf("%w: %s", ErrInvalidRun, strings.Join(missing, "; "))
+}
+
 // Start validates d and starts a run of it: it records the run (pending,
 // the steps without dependencies ready) and creates its team, whose
 // members are the steps' agents (MemberID; a crew's or swarm's agents, its
@@ -206,8 +262,13 @@ func validID(s string) bool {
 // critical in the team's own sense (criticality is the run's), with no
 // team timeout.
 //
-// Errors: ErrInvalidDef (every problem of d), ErrInvalidRun (options, a team the team manager refuses, such
-// as more agents than its maximum team size), ErrRunExists.
+// A run input missing for a step that nothing else can give it to is
+// refused (CheckInputs), as a run with such a step would skip it without
+// running it.
+//
+// Errors: ErrInvalidDef (every problem of d), ErrInvalidRun (options,
+// inputs — a wrong type, a missing one —, a team the team manager refuses,
+// such as more agents than its maximum team size), ErrRunExists.
 func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error) {
 	d = d.expand()
 	p, err := d.plan()
@@ -251,20 +312,9 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 			return bad("non-critical agent %q is not a member of the run", a)
 		}
 	}
-	inputs, err := normalize(opts.Inputs)
+	inputs, err := d.checkInputs(opts.Inputs)
 	if err != nil {
-		return bad("inputs: %v", err)
-	}
-	for _, name := range slices.Sorted(maps.Keys(inputs)) {
-		for _, s := range d.Steps {
-			for _, port := range s.Inputs {
-				if port.Name == name {
-					if err := checkValue(port.Type, inputs[name]); err != nil {
-						return bad("input %s (step %s): %v", name, s.Name, err)
-					}
-				}
-			}
-		}
+		return Run{}, fmt.Errorf("start %s: %w", d.Name, err)
 	}
 	timeout := opts.StepTimeout
 	switch {

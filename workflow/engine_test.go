@@ -241,9 +241,98 @@ func TestEngine_RunInputsAndDefaults(t *testing.T) {
 	if !errors.Is(err, workflow.ErrInvalidRun) || !strings.Contains(err.Error(), "want string, got number") {
 		t.Fatalf("wrong-typed input: %v", err)
 	}
-	f.start(t, d, workflow.RunOptions{ID: "i3"})
-	if s, _ := f.get(t, "i3").Step("a"); s.Status != workflow.StepSkipped || !strings.Contains(s.Reason, "input repo unresolved") {
-		t.Fatalf("step without its input: %s %q", s.Status, s.Reason)
+	// A required input that only a run input can give: the run is
+	// refused (TestEngine_Start_MissingRunInput).
+	if _, err := f.e.Start(ctx, d, workflow.RunOptions{ID: "i3"}); !errors.Is(err, workflow.ErrInvalidRun) || !strings.Contains(err.Error(), "missing run input repo") {
+		t.Fatalf("step without its input: %v", err)
+	}
+}
+
+// TestEngine_Start_MissingRunInput: a run without a required input that
+// only a run input can give (no from, no default, not optional) is refused
+// before anything is written, with every such input named with the steps
+// that need it; inputs that come from a step, a default, or are optional
+// are not asked for. Def.CheckInputs says the same without a store.
+func TestEngine_Start_MissingRunInput(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "need", Steps: []workflow.Step{
+		{Name: "a", Agent: "x", Inputs: []workflow.Port{{Name: "repo", Type: workflow.String}, {Name: "note", Optional: true}},
+			Outputs: []workflow.Port{{Name: "sum"}}},
+		{Name: "b", Agent: "y", DependsOn: []string{"a"}, Inputs: []workflow.Port{
+			{Name: "sum", From: "a.sum"}, {Name: "depth", Default: 2.0}, {Name: "repo"}, {Name: "change"}}},
+	}}
+	want := "start need: invalid run: missing run input change (required by step b, with no default); " +
+		"missing run input repo (required by steps a, b, with no default)"
+	_, err := f.e.Start(ctx, d, workflow.RunOptions{ID: "m1"})
+	if !errors.Is(err, workflow.ErrInvalidRun) || err.Error() != want {
+		t.Fatalf("Start: %v\nwant %s", err, want)
+	}
+	if err := d.CheckInputs(nil); !errors.Is(err, workflow.ErrInvalidRun) || "start need: "+err.Error() != want {
+		t.Fatalf("CheckInputs: %v", err)
+	}
+	if _, err := f.e.Get(ctx, "m1"); !errors.Is(err, workflow.ErrUnknownRun) {
+		t.Fatalf("the refused run was recorded: %v", err)
+	}
+	if _, err := f.tm.GetTeam(ctx, "m1"); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("the refused run's team was created: %v", err)
+	}
+	if runs, err := f.e.List(ctx, ""); err != nil || len(runs) != 0 {
+		t.Fatalf("runs %v (%v)", runs, err)
+	}
+	in := map[string]any{"repo": "cortex", "change": "HEAD"}
+	if err := d.CheckInputs(in); err != nil {
+		t.Fatal(err)
+	}
+	f.start(t, d, workflow.RunOptions{ID: "m2", Inputs: in})
+	if got := f.readyNames(t, "m2"); len(got) != 1 || got[0] != "a" {
+		t.Fatalf("ready %v", got)
+	}
+}
+
+// TestEngine_NoStepCompleted_Fails: a run in which no step completed
+// (every step skipped, or failed with a non-critical agent) did nothing:
+// it fails, saying so with the first step's reason, as its team does
+// (every member failed), and is not merged.
+func TestEngine_NoStepCompleted_Fails(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		def  workflow.Def
+		want string
+	}{
+		{"one failed step", workflow.Def{Name: "one", Steps: []workflow.Step{{Name: "a", Agent: "x"}}},
+			"no step completed (step a failed: flaky)"},
+		{"failed then skipped", workflow.Def{Name: "two", Type: workflow.Chain, Steps: []workflow.Step{
+			{Name: "a", Agent: "x", Outputs: []workflow.Port{{Name: "out"}}},
+			{Name: "b", Agent: "y", Inputs: []workflow.Port{{Name: "in", From: "a.out"}}},
+		}}, "no step completed (step a failed: flaky)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.start(t, tc.def, workflow.RunOptions{ID: "n1", NonCritical: []string{"x"}})
+			attempt, err := f.e.StartStep(ctx, "n1", "a", "host")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.e.FailStep(ctx, "n1", "a", attempt, "flaky"); err != nil {
+				t.Fatal(err)
+			}
+			r := f.get(t, "n1")
+			for _, s := range r.Steps {
+				if s.Status == workflow.StepCompleted || !s.Status.Final() {
+					t.Fatalf("step %s %s: the test wants no step completed", s.Name, s.Status)
+				}
+			}
+			if r.Status != workflow.RunFailed || r.Error != tc.want {
+				t.Fatalf("run %s %q, want failed %q", r.Status, r.Error, tc.want)
+			}
+			team, err := f.tm.GetTeam(ctx, r.Team)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if team.Status != teammanager.Failed || team.FailReason != teammanager.FailAllMembers || team.Merged {
+				t.Fatalf("team %s (%s, merged %v), want failed (%s), not merged", team.Status, team.FailReason, team.Merged, teammanager.FailAllMembers)
+			}
+		})
 	}
 }
 

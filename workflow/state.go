@@ -20,8 +20,8 @@ const (
 	RunPending   RunStatus = "pending"   // no step started yet
 	RunRunning   RunStatus = "running"   // a step has started, some step can still run
 	RunMerging   RunStatus = "merging"   // no step can still run; the run's team is being merged
-	RunCompleted RunStatus = "completed" // merged; no step of a critical agent failed
-	RunFailed    RunStatus = "failed"    // merged (if anything completed); a step of a critical agent failed
+	RunCompleted RunStatus = "completed" // merged; a step completed and no step of a critical agent failed
+	RunFailed    RunStatus = "failed"    // merged (if anything completed); a step of a critical agent failed, or none completed
 	RunCancelled RunStatus = "cancelled" // Cancel
 )
 
@@ -283,14 +283,32 @@ func (r *record) outcome() (RunStatus, string) {
 				return RunFailed, fmt.Sprintf("step %s failed: %s", s.Name, s.Reason)
 			}
 		}
-		return RunCompleted, ""
+		return r.nothingDone()
 	}
 	for _, s := range r.Steps {
 		if s.Status == StepFailed && r.critical(s.Agent) {
 			return RunFailed, fmt.Sprintf("step %s failed: %s", s.Name, s.Reason)
 		}
 	}
-	return RunCompleted, ""
+	return r.nothingDone()
+}
+
+// nothingDone returns the outcome of a merged run in which no step of a
+// critical agent failed: completed, unless no step completed (every one
+// was skipped, or failed with a non-critical agent). Such a run did
+// nothing; its team, none of whose members completed, failed
+// (teammanager.FailAllMembers), and so does the run, with the first
+// step's reason.
+func (r *record) nothingDone() (RunStatus, string) {
+	if slices.ContainsFunc(r.Steps, func(s StepState) bool { return s.Status == StepCompleted }) {
+		return RunCompleted, ""
+	}
+	for _, s := range r.Steps {
+		if s.Reason != "" {
+			return RunFailed, fmt.Sprintf("no step completed (step %s %s: %s)", s.Name, s.Status, s.Reason)
+		}
+	}
+	return RunFailed, "no step completed"
 }
 
 // inputs resolves the inputs of step i: from an upstream step's output,

@@ -69,7 +69,11 @@ the JSON value fails the step (a lead line or task alike); a step running past
 --step-timeout fails and its command is killed with the processes it started.
 A council's max_rounds is at most 1000, and its agents × rounds at most 10,000.
 A run whose team was disbanded or deleted fails ("team T was disbanded", "team T
-was deleted"). The command exits 0 when the run completes, 4 when it fails or is
+was deleted"). A run without a run input that a step requires and nothing else
+gives (no "from", no default, not optional) is refused before it starts (exit
+7, naming the input; nothing is written). A run in which no step completed
+(every step skipped, or failed with a --non-critical agent) fails, as its
+team does. The command exits 0 when the run completes, 4 when it fails or is
 cancelled.
 
 ` + ledHelp + `
@@ -130,7 +134,7 @@ Example:
 			},
 			{
 				Name:  "list",
-				Usage: "list runs, oldest first, or the built-in workflows",
+				Usage: "list runs, oldest first (STEPS: steps completed/steps), or the built-in workflows",
 				Flags: withOutput(
 					&cli.StringFlag{Name: "status", Usage: "only runs with this status: pending|running|merging|completed|failed|cancelled"},
 					&cli.BoolFlag{Name: "builtin", Usage: "list the built-in workflows instead (no store needed)"},
@@ -287,6 +291,11 @@ func workflowsRun(c *cli.Context, e *env) error {
 	}
 	if c.Int64("parallel") < 1 {
 		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
+	}
+	// Inputs a run could never run without (or of the wrong type) are
+	// refused before the store is opened: nothing is written.
+	if err := d.CheckInputs(inputs); err != nil {
+		return wfErr(fmt.Errorf("start %s: %w", d.Name, err))
 	}
 	wf, board, err := e.runsAndBoard(c, accessCreate)
 	if err != nil {
@@ -460,9 +469,9 @@ func workflowsList(c *cli.Context, e *env) error {
 	return printResult(c, e.stdout, runs, func() error {
 		t := newTable(e.stdout, false, "RUN", "NAME", "TYPE", "STATUS", "STEPS", "CREATED")
 		for _, r := range runs {
-			done := 0
+			done := 0 // completed: a skipped or failed step did nothing
 			for _, s := range r.Steps {
-				if s.Status.Final() {
+				if s.Status == workflow.StepCompleted {
 					done++
 				}
 			}

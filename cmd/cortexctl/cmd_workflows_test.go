@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -132,7 +133,7 @@ func TestCLI_Workflows(t *testing.T) {
 		{"no such team file", []string{"workflows", "run", "nope.json"}, exitNotFound, "no such file or directory, nor a built-in workflow"},
 		{"unknown run", []string{"workflows", "status", "zzz"}, exitNotFound, "unknown run"},
 		{"cancel finished", []string{"workflows", "cancel", "rel"}, exitConflict, "run rel is completed"},
-		{"duplicate id", []string{"workflows", "run", team, "--id", "rel"}, exitConflict, "run exists"},
+		{"duplicate id", []string{"workflows", "run", team, "--id", "rel", "--input", "version=2"}, exitConflict, "run exists"},
 		{"bad parallel", []string{"workflows", "run", team, "--parallel", "0"}, exitInvalid, "--parallel 0"},
 		{"bad status", []string{"workflows", "list", "--status", "done"}, exitInvalid, `status "done"`},
 		{"missing run", []string{"workflows", "history"}, exitUsage, "want RUN"},
@@ -447,5 +448,77 @@ func TestCLI_WorkflowsInvalidTeamListsEveryProblem(t *testing.T) {
 	}
 	if out := runCLI(t, dir, "", "workflows", "list", "--json"); out.code == 0 && strings.TrimSpace(out.stdout) != "[]" {
 		t.Errorf("an invalid TEAMDEF started a run: %q", out.stdout)
+	}
+}
+
+// TestCLI_WorkflowsRunMissingInput: workflows run without a run input that
+// a step requires and nothing else gives is refused before the run
+// starts: exit 7 naming the input and the steps that need it, no store
+// created, no run, no team. Given, the run completes and workflows list
+// counts its completed steps.
+func TestCLI_WorkflowsRunMissingInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "store")
+	const want = "cortexctl: start code-review: invalid run: missing run input change (required by steps correctness, security, performance, style, with no default)\n"
+	r := runCLI(t, missing, "", "workflows", "run", "code-review", "--id", "r1", "--exec", "true")
+	if r.code != exitInvalid || r.stderr != want || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d, %q", r.code, r.stdout, r.stderr, exitInvalid, want)
+	}
+	if st := dirState(t, missing); st != "absent" {
+		t.Fatalf("the refused run created %s: %s", missing, st)
+	}
+
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "other", "--name", "o", "--member", "a")
+	r = runCLI(t, dir, "", "workflows", "run", "code-review", "--id", "r1", "--exec", "true")
+	if r.code != exitInvalid || r.stderr != want {
+		t.Fatalf("on a store: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if out := mustCLI(t, dir, "workflows", "list", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("runs after the refused one: %s", out)
+	}
+	if r := runCLI(t, dir, "", "teams", "get", "r1"); r.code != exitNotFound {
+		t.Fatalf("teams get r1: exit %d (%s), want %d: no team", r.code, r.stderr, exitNotFound)
+	}
+
+	mustCLI(t, dir, "workflows", "run", "code-review", "--id", "r1", "--input", "change=HEAD~1", "--exec", "true")
+	if out := mustCLI(t, dir, "workflows", "list"); !regexp.MustCompile(`(?m)^r1 +code-review +scatter +completed +4/4 `).MatchString(out) {
+		t.Fatalf("workflows list:\n%s", out)
+	}
+}
+
+// TestCLI_WorkflowsRunNothingCompleted: a run in which no step completed
+// (a non-critical agent's step failed, its dependent was skipped) did
+// nothing: workflows run exits 4, and the run, workflows list (0 steps
+// completed) and its team all say failed.
+func TestCLI_WorkflowsRunNothingCompleted(t *testing.T) {
+	dir := t.TempDir()
+	team := writeFile(t, "pair.json", `{"name": "pair", "version": "1", "agents": ["a", "b"], "workflow": {"type": "chain", "steps": [
+		{"name": "first", "agent": "a", "outputs": [{"name": "out", "type": "string"}]},
+		{"name": "second", "agent": "b", "inputs": [{"name": "in", "type": "string", "from": "first.out"}]}]}}`)
+	r := runCLI(t, dir, "", "workflows", "run", team, "--id", "n1", "--non-critical", "a", "--exec", "exit 1")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "cortexctl: run n1 failed: no step completed (step first failed: step command: exit status 1") ||
+		!strings.Contains(r.stdout, "run n1 (pair, chain, strategy additive): failed") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d, failed: no step completed", r.code, r.stdout, r.stderr, exitConflict)
+	}
+	var run struct {
+		Status, Error string
+		Steps         []struct{ Name, Status string }
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "status", "n1", "--json")), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != "failed" || !strings.HasPrefix(run.Error, "no step completed (step first failed: ") ||
+		len(run.Steps) != 2 || run.Steps[0].Status != "failed" || run.Steps[1].Status != "skipped" {
+		t.Fatalf("workflows status: %+v", run)
+	}
+	if out := mustCLI(t, dir, "workflows", "list"); !regexp.MustCompile(`(?m)^n1 +pair +chain +failed +0/2 `).MatchString(out) {
+		t.Fatalf("workflows list:\n%s", out)
+	}
+	var tm struct{ Status, FailReason string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "teams", "get", "n1", "--json")), &tm); err != nil {
+		t.Fatal(err)
+	}
+	if tm.Status != "failed" {
+		t.Fatalf("team %+v, want failed as its run", tm)
 	}
 }
