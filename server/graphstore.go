@@ -194,7 +194,8 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 		base = string(iri)
 	}
 	// No File: rdfio would make the file:// URL of its name the base.
-	dec, err := rdfio.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes), f.Name, rdfio.DecodeOptions{
+	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes)}
+	dec, err := rdfio.NewDecoder(body, f.Name, rdfio.DecodeOptions{
 		Base: base, BlankPrefix: "i" + cortex.NewImportID() + "_",
 	})
 	if err != nil {
@@ -204,11 +205,16 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 	var qs []quad.Quad
 	for {
 		q, err := dec.Next()
+		if body.over != nil {
+			// The limit cut the body: that is the error, whatever the
+			// parser made of the cut text (an unterminated literal ...).
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(body.over))
+		}
 		if err == io.EOF {
 			return qs, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(inBody(err)))
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, inBody(err))
 		}
 		if int64(len(qs)) == s.opts.maxResults {
 			// A body is written in one atomic step, held in memory and
@@ -339,4 +345,21 @@ func inBody(err error) error {
 	named := *se
 	named.File = "body"
 	return &named
+}
+
+// limitedBody reads a body through its http.MaxBytesReader and keeps the
+// error of a read past the limit, which a parser may report as the end of
+// its input (an unterminated literal, IRI ...) rather than return.
+type limitedBody struct {
+	r    io.Reader
+	over error // the *http.MaxBytesError, once the limit is hit
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		b.over = err
+	}
+	return n, err
 }
