@@ -38,22 +38,47 @@ func findingID(agent string, f Finding) string {
 	return "f" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// normFinding validates f for team and fills its defaults.
-func (m *Manager) normFinding(team string, f Finding, now time.Time) (Finding, error) {
+// CheckFinding returns the error AddFinding returns for f whatever the
+// team, or nil: a term missing or of the wrong kind, a triple a merge
+// refuses, a confidence not in [0, 1] (NaN and ±Inf too), an AssertedAt
+// whose year in UTC is not in 0000–9999 (RFC 3339, in which findings are
+// listed and stored, has no other). Each wraps ErrInvalidFinding, and
+// reads as AddFinding's after its "team T: agent A: ". Package client
+// calls it before it encodes a finding (JSON has no NaN), so that a
+// finding is refused with the same error through a server.
+func CheckFinding(f Finding) error {
+	_, err := checkFinding(f)
+	return err
+}
+
+// checkFinding is CheckFinding, and returns f's triple normalized.
+func checkFinding(f Finding) (quad.Quad, error) {
 	q, err := cortex.NormalizeQuad(quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object})
 	if err != nil {
-		return f, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
+		return q, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
 	}
 	// A triple the store takes but a merge refuses (a literal typed
 	// rdf:langString without a tag) would fail every later merge of the team.
 	if err := merge.CheckTriple(q.Subject, q.Predicate, q.Object); err != nil {
-		return f, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
+		return q, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
+	}
+	if math.IsNaN(f.Confidence) || f.Confidence < 0 || f.Confidence > 1 {
+		return q, errorf(ErrInvalidFinding, "confidence %v not in [0, 1]", f.Confidence)
+	}
+	if y := f.AssertedAt.UTC().Year(); !f.AssertedAt.IsZero() && (y < 0 || y > 9999) {
+		return q, errorf(ErrInvalidFinding, "assertedAt %s: year %d of UTC not in 0000-9999 (RFC 3339)", f.AssertedAt.Format(time.RFC3339Nano), y)
+	}
+	return q, nil
+}
+
+// normFinding validates f for team and fills its defaults.
+func (m *Manager) normFinding(team string, f Finding, now time.Time) (Finding, error) {
+	q, err := checkFinding(f)
+	if err != nil {
+		return f, err
 	}
 	if iri, ok := q.Subject.(quad.IRI); ok && strings.HasPrefix(string(iri), m.findingPrefix(team)) {
 		return f, errorf(ErrInvalidFinding, "subject %s is a finding node of team %s", iri, team)
-	}
-	if math.IsNaN(f.Confidence) || f.Confidence < 0 || f.Confidence > 1 {
-		return f, errorf(ErrInvalidFinding, "confidence %v not in [0, 1]", f.Confidence)
 	}
 	f.Subject, f.Predicate, f.Object = q.Subject, q.Predicate, q.Object
 	if f.AssertedAt.IsZero() {

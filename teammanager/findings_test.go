@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -119,6 +120,16 @@ func TestManager_AddFindings_Atomic(t *testing.T) {
 	}{
 		{"literal subject", teammanager.Finding{Subject: quad.String("s"), Predicate: iri("p"), Object: iri("o")}, "subject"},
 		{"confidence", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Confidence: 1.5}, "confidence 1.5"},
+		{"confidence NaN", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Confidence: math.NaN()}, "confidence NaN not in [0, 1]"},
+		{"confidence +Inf", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Confidence: math.Inf(1)}, "confidence +Inf not in [0, 1]"},
+		{"confidence -Inf", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), Confidence: math.Inf(-1)}, "confidence -Inf not in [0, 1]"},
+		// RFC 3339, in which findings are stored and listed, has years
+		// 0000-9999 only: such a finding could not be read back.
+		{"year 10000", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), AssertedAt: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+			"assertedAt 10000-01-01T00:00:00Z: year 10000 of UTC not in 0000-9999"},
+		{"year 10000 in UTC", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), AssertedAt: time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("", -5*3600))},
+			"year 10000 of UTC"},
+		{"year -1", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o"), AssertedAt: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)}, "year -1 of UTC"},
 		{"no object", teammanager.Finding{Subject: iri("s"), Predicate: iri("p")}, "object"},
 		{"finding node", teammanager.Finding{Subject: f.ns.Finding("t", "f1"), Predicate: iri("p"), Object: iri("o")}, "finding node"},
 		{"invalid UTF-8", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("a\xffb")}, "not valid UTF-8"},
@@ -292,6 +303,36 @@ func TestManager_ImportFindings_JSON(t *testing.T) {
 	}
 }
 
+// TestManager_ImportFindings_JSON_TimesKept: an assertedAt given is kept,
+// however early or late RFC 3339 lets it be; only an absent one (or "")
+// means now.
+func TestManager_ImportFindings_JSON_TimesKept(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "t", "a")
+	var in strings.Builder
+	times := []string{"0001-01-01T00:00:00.000000001Z", "0001-01-01T00:00:01+00:00", "0000-06-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z"}
+	var want []string
+	for i, at := range times {
+		fmt.Fprintf(&in, `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"%d\"", "assertedAt": %q}`+"\n", i, at)
+		tm, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, fmt.Sprintf(`<http://example.org/s> <http://example.org/p> "%d" conf=0 at=%s`, i, tm.UTC().Format(time.RFC3339Nano)))
+	}
+	in.WriteString(`{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"now\"", "assertedAt": ""}` + "\n")
+	want = append(want, `<http://example.org/s> <http://example.org/p> "now" conf=0 at=`+f.clock.Now().UTC().Format(time.RFC3339Nano))
+	if n, err := f.m.ImportFindings(ctx, "t", "a", strings.NewReader(in.String()), teammanager.FindingsJSON); err != nil || n != len(want) {
+		t.Fatalf("import: %d, %v", n, err)
+	}
+	got := contents(f.stored(t, "t", "a"))
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("stored\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestManager_ImportFindings_JSON_Errors(t *testing.T) {
 	f := newFixture(t)
 	f.running(t, "t", "a")
@@ -315,6 +356,13 @@ func TestManager_ImportFindings_JSON_Errors(t *testing.T) {
 		{"bad term", `{"subject": "<http://example.org/s", "predicate": "<http://example.org/p>", "object": "\"o\""}`, rdfio.ErrSyntax, "record 1 (line 1)"},
 		{"missing object", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>"}`, teammanager.ErrInvalidFinding, "no object"},
 		{"bad time", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "assertedAt": "yesterday"}`, teammanager.ErrInvalidFinding, "RFC 3339"},
+		// The zero time cannot be stored (a zero AssertedAt means now): a
+		// time given is refused, never replaced.
+		{"zero time", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "assertedAt": "0001-01-01T00:00:00Z"}`, teammanager.ErrInvalidFinding,
+			`record 1 (line 1): invalid finding: assertedAt "0001-01-01T00:00:00Z" is the zero time, which a finding cannot have (no assertedAt means now)`},
+		{"zero time, written otherwise", good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "assertedAt": "0001-01-01T01:00:00.000+01:00"}`, teammanager.ErrInvalidFinding,
+			`assertedAt "0001-01-01T01:00:00.000+01:00" is the zero time`},
+		{"year 10000 in UTC", `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "assertedAt": "9999-12-31T23:00:00-05:00"}`, teammanager.ErrInvalidFinding, "year 10000 of UTC not in 0000-9999"},
 		{"confidence", good + `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\"", "confidence": 1.2}`, teammanager.ErrInvalidFinding, "finding 2 of 2 ("},
 		{"literal subject", `{"subject": "\"s\"", "predicate": "<http://example.org/p>", "object": "\"o\""}`, teammanager.ErrInvalidFinding, "finding 1 of 1 ("},
 		{"malformed json", good + `{"subject": `, teammanager.ErrInvalidFinding, "record 2 (line 2)"},
@@ -393,6 +441,8 @@ func TestManager_ImportFindings_Described_Errors(t *testing.T) {
 		{"two confidences", `ex:f a cx:Finding ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:object 1 ; cx:finding:confidence 0.5, 0.6 .`, "2 values of finding:confidence"},
 		{"unexpected property", `ex:f a cx:Finding ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:object 1 ; ex:why "x" .`, "unexpected property <http://example.org/why>"},
 		{"bad confidence", `ex:f a cx:Finding ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:object 1 ; cx:finding:confidence 2 .`, "confidence"},
+		{"zero time", `ex:f a cx:Finding ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:object 1 ; cx:finding:assertedAt "0001-01-01T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> .`,
+			`assertedAt "0001-01-01T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> is the zero time`},
 		{"time without zone", `ex:f a cx:Finding ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:object 1 ; cx:finding:assertedAt "2026-01-02T15:04:05"^^<http://www.w3.org/2001/XMLSchema#dateTime> .`, "xsd:dateTime"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,7 +40,9 @@ const FindingsJSON = "json"
 // (<iri>, _:label, "text", "text"@en, "1"^^<datatype-iri>) or a prefixed
 // name (prefix:local) with one of the prefixes of Manager.Prefixes.
 // confidence is optional (absent or 0: unspecified, else in [0, 1]);
-// assertedAt is optional, RFC 3339 (absent: now). The fields id and agent,
+// assertedAt is optional, RFC 3339 (absent or "": now; the zero time,
+// 0001-01-01T00:00:00Z, is refused: it cannot be stored, and a time
+// given is never replaced by now). The fields id and agent,
 // which `findings list --json` writes, are allowed and ignored: the
 // importing member is the author, and ids are derived from the content.
 // Field names are case-sensitive: any other field ("Subject" too), or a
@@ -57,7 +59,7 @@ const FindingsJSON = "json"
 // own: a node typed cx:Finding (cx: is the namespace's prefix, NS.Prefix)
 // with exactly one rdf:subject, rdf:predicate and rdf:object, and at most
 // one cx:finding:confidence (a number in [0, 1]) and cx:finding:assertedAt
-// (an xsd:dateTime with time zone), is the finding of that triple with that
+// (an xsd:dateTime with time zone, not the zero time), is the finding of that triple with that
 // confidence and time. This is the shape in which the store keeps findings,
 // so a member's findings graph, exported, imports back losslessly: the plain
 // copy of a described triple is not a second finding, and
@@ -272,9 +274,23 @@ func (m *Manager) recordFinding(rec findingRecord, prefixes map[string]string, b
 		if err != nil {
 			return f, fmt.Errorf("%w: assertedAt %q is not an RFC 3339 time", ErrInvalidFinding, *rec.AssertedAt)
 		}
+		if err := checkGivenTime(at, strconv.Quote(*rec.AssertedAt)); err != nil {
+			return f, err
+		}
 		f.AssertedAt = at
 	}
 	return f, nil
+}
+
+// checkGivenTime refuses a time given for a finding (written as it was
+// written) that is the zero time, 0001-01-01T00:00:00Z: a Finding's zero
+// AssertedAt means now, so the zero time cannot be stored, and a time
+// that is given is never replaced.
+func checkGivenTime(at time.Time, written string) error {
+	if at.IsZero() {
+		return fmt.Errorf("%w: assertedAt %s is the zero time, which a finding cannot have (no assertedAt means now): give another time, or none", ErrInvalidFinding, written)
+	}
+	return nil
 }
 
 // parseFindingTerm reads an N-Triples term (a literal's datatype may be a
@@ -447,6 +463,9 @@ func describedFinding(d *description) (Finding, error) {
 	}
 	if at != nil {
 		if f.AssertedAt, err = ns.ParseDateTime(at); err != nil {
+			return f, err
+		}
+		if err := checkGivenTime(f.AssertedAt, rdfio.FormatTerm(at)); err != nil {
 			return f, err
 		}
 	}
