@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"path/filepath"
 	"slices"
@@ -730,5 +731,130 @@ func testMailboxRetention(t *testing.T, tm api.TeamManager) {
 	}
 	if _, _, err := tm.MailboxRetention(ctx, "nosuch"); !errors.Is(err, teammanager.ErrUnknownTeam) {
 		t.Fatalf("retention of an unknown team: %v, want ErrUnknownTeam", err)
+	}
+}
+
+// TestClient_ErrorsReadAsEmbedded: values that JSON cannot carry (text
+// that is not UTF-8, a confidence of NaN or ±Inf, a time after year 9999)
+// are refused through a server with the embedded Manager's error, word
+// for word and with its exit code, not with the client's encoding error
+// or a param's name; nothing is written.
+func TestClient_ErrorsReadAsEmbedded(t *testing.T) {
+	const bad = "bad\xff"
+	late := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	lateInUTC := time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("", -5*3600)) // json.Marshal takes it
+	lateInZone := time.Date(10000, 1, 1, 3, 0, 0, 0, time.FixedZone("", 5*3600))   // 9999 in UTC: kept
+	fnd := func(c float64, at time.Time) teammanager.Finding {
+		return teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o"), Confidence: c, AssertedAt: at}
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name string
+		call func(tm api.TeamManager) error
+		want error
+	}{
+		{"CreateTask subject", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTask(ctx, "crew", "ann", teammanager.NewTask{Subject: bad}))
+		}, teammanager.ErrInvalidTask},
+		{"CreateTask description", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTask(ctx, "crew", "ann", teammanager.NewTask{Subject: "s", Description: bad}))
+		}, teammanager.ErrInvalidTask},
+		{"UpdateTask subject", func(tm api.TeamManager) error {
+			s := bad
+			return errOf(tm.UpdateTask(ctx, "crew", "ann", "T2", teammanager.TaskUpdate{Subject: &s}))
+		}, teammanager.ErrInvalidTask},
+		{"UpdateTask description", func(tm api.TeamManager) error {
+			s := bad
+			return errOf(tm.UpdateTask(ctx, "crew", "ann", "T2", teammanager.TaskUpdate{Description: &s}))
+		}, teammanager.ErrInvalidTask},
+		{"ProgressTask note", func(tm api.TeamManager) error { return errOf(tm.ProgressTask(ctx, "crew", "bob", "T1", bad)) }, teammanager.ErrInvalidTask},
+		{"CompleteTask result", func(tm api.TeamManager) error { return errOf(tm.CompleteTask(ctx, "crew", "bob", "T1", bad)) }, teammanager.ErrInvalidTask},
+		{"FailTask reason", func(tm api.TeamManager) error { return errOf(tm.FailTask(ctx, "crew", "bob", "T1", bad)) }, teammanager.ErrInvalidTask},
+		{"CancelTask reason", func(tm api.TeamManager) error { return errOf(tm.CancelTask(ctx, "crew", "ann", "T2", bad)) }, teammanager.ErrInvalidTask},
+		{"SkipTask reason", func(tm api.TeamManager) error { return errOf(tm.SkipTask(ctx, "crew", "ann", "T2", bad)) }, teammanager.ErrInvalidTask},
+		{"AddTaskComment", func(tm api.TeamManager) error {
+			return errOf(tm.AddTaskComment(ctx, "crew", "bob", "T1", teammanager.CommentNote, bad))
+		}, teammanager.ErrInvalidTask},
+		{"SendMessage subject", func(tm api.TeamManager) error {
+			return errOf(tm.SendMessage(ctx, "crew", "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"bob"}, Subject: bad, Body: "b"}))
+		}, teammanager.ErrInvalidMessage},
+		{"SendMessage body", func(tm api.TeamManager) error {
+			return errOf(tm.SendMessage(ctx, "crew", "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: bad}))
+		}, teammanager.ErrInvalidMessage},
+		{"UpdateMemberStatus result", func(tm api.TeamManager) error {
+			return errOf(tm.UpdateMemberStatus(ctx, "crew", "cat", teammanager.Completed, bad))
+		}, teammanager.ErrInvalidStatus},
+		{"CreateTeam name", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTeam(ctx, teammanager.TeamConfig{Name: " " + bad, Members: members("a")}))
+		}, teammanager.ErrInvalidTeam},
+		{"CreateTeam context", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Context: bad, Members: members("a")}))
+		}, teammanager.ErrInvalidTeam},
+		{"CreateTeam role", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Members: []teammanager.MemberConfig{{AgentID: "a", Role: bad}}}))
+		}, teammanager.ErrInvalidTeam},
+		{"CreateTeam threshold NaN", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTeam(ctx, teammanager.TeamConfig{Name: " n ", Threshold: nan, Members: members("a")}))
+		}, teammanager.ErrInvalidTeam},
+		{"CreateTeam threshold -Inf", func(tm api.TeamManager) error {
+			return errOf(tm.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Threshold: -inf, Members: members("a")}))
+		}, teammanager.ErrInvalidTeam},
+		{"AddFinding confidence NaN", func(tm api.TeamManager) error { return errOf(tm.AddFinding(ctx, "crew", "bob", fnd(nan, time.Time{}))) }, teammanager.ErrInvalidFinding},
+		{"AddFinding confidence +Inf", func(tm api.TeamManager) error { return errOf(tm.AddFinding(ctx, "crew", "bob", fnd(inf, time.Time{}))) }, teammanager.ErrInvalidFinding},
+		{"AddFinding confidence -Inf", func(tm api.TeamManager) error {
+			return errOf(tm.AddFinding(ctx, "crew", "bob", fnd(-inf, time.Time{})))
+		}, teammanager.ErrInvalidFinding},
+		{"AddFinding year 10000", func(tm api.TeamManager) error { return errOf(tm.AddFinding(ctx, "crew", "bob", fnd(0.5, late))) }, teammanager.ErrInvalidFinding},
+		{"AddFinding year 10000 in UTC", func(tm api.TeamManager) error { return errOf(tm.AddFinding(ctx, "crew", "bob", fnd(0.5, lateInUTC))) }, teammanager.ErrInvalidFinding},
+		{"AddFindings confidence NaN", func(tm api.TeamManager) error {
+			return errOf(tm.AddFindings(ctx, "crew", "bob", []teammanager.Finding{fnd(0.5, time.Time{}), fnd(nan, time.Time{})}))
+		}, teammanager.ErrInvalidFinding},
+		{"AddTaskFindings confidence +Inf", func(tm api.TeamManager) error {
+			return errOf(tm.AddTaskFindings(ctx, "crew", "bob", "T1", []teammanager.Finding{fnd(inf, time.Time{})}))
+		}, teammanager.ErrInvalidFinding},
+	}
+	got := map[string][]error{}
+	for _, b := range backends {
+		tm := b.open(t)
+		crew(t, tm)
+		must[teammanager.Task](t, "create T1")(tm.CreateTask(ctx, "crew", "ann", teammanager.NewTask{Subject: "one"}))
+		must[teammanager.Task](t, "create T2")(tm.CreateTask(ctx, "crew", "ann", teammanager.NewTask{Subject: "two"}))
+		must[teammanager.Task](t, "claim T1")(tm.ClaimTask(ctx, "crew", "bob", "T1"))
+		for _, tc := range cases {
+			err := tc.call(tm)
+			if !errors.Is(err, tc.want) || api.ExitCode(err) != api.ExitInvalid {
+				t.Errorf("%s: %s: %v (exit %d), want an error matching %v (exit %d)", b.name, tc.name, err, api.ExitCode(err), tc.want, api.ExitInvalid)
+			}
+			got[b.name] = append(got[b.name], err)
+		}
+		// Nothing was written: the tasks are as they were, and neither
+		// findings, messages nor teams were added.
+		ts := must[[]teammanager.Task](t, "tasks")(tm.ListTasks(ctx, "crew", teammanager.TaskFilter{}))
+		if len(ts) != 2 || ts[0].Subject != "one" || ts[0].Status != teammanager.TaskInProgress || ts[1].Subject != "two" || ts[1].Status != teammanager.TaskPending || ts[1].Description != "" {
+			t.Errorf("%s: tasks after the refused calls: %+v", b.name, ts)
+		}
+		if cs := must[[]teammanager.TaskComment](t, "comments")(tm.TaskComments(ctx, "crew", "T1")); len(cs) != 0 {
+			t.Errorf("%s: comments after the refused calls: %+v", b.name, cs)
+		}
+		if fs := must[[]teammanager.StoredFinding](t, "findings")(tm.Findings(ctx, "crew", teammanager.FindingFilter{})); len(fs) != 0 {
+			t.Errorf("%s: findings after the refused calls: %+v", b.name, fs)
+		}
+		if h := must[[]teammanager.Message](t, "history")(tm.History(ctx, "crew", 0)); len(h) != 0 {
+			t.Errorf("%s: messages after the refused calls: %+v", b.name, h)
+		}
+		if teams := must[[]teammanager.Team](t, "teams")(tm.ListTeams(ctx, teammanager.TeamFilter{})); len(teams) != 1 {
+			t.Errorf("%s: teams after the refused calls: %+v", b.name, teams)
+		}
+		// A time of year 10000 in its zone and 9999 in UTC is taken.
+		if _, err := tm.AddFinding(ctx, "crew", "bob", fnd(0.5, lateInZone)); err != nil {
+			t.Errorf("%s: a finding of %s: %v", b.name, lateInZone, err)
+		} else if fs, err := tm.Findings(ctx, "crew", teammanager.FindingFilter{}); err != nil || len(fs) != 1 || !fs[0].AssertedAt.Equal(lateInZone) {
+			t.Errorf("%s: findings: %+v, %v", b.name, fs, err)
+		}
+	}
+	for i, tc := range cases {
+		if e, r := got["embedded"][i], got["remote"][i]; e == nil || r == nil || e.Error() != r.Error() {
+			t.Errorf("%s: remote %q, embedded %q", tc.name, r, e)
+		}
 	}
 }

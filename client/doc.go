@@ -54,9 +54,16 @@
 // ErrTaskCycle) with the server's message, not as those types; board
 // durations (lease, staleAfter, mailbox maxAge) travel in seconds. JSON
 // carries only UTF-8: a call with a string that is not valid UTF-8 (a
-// team name, a role...) fails with ErrNotUTF8 and sends nothing, where
-// the embedded manager refuses it with its own error (ErrInvalidTeam,
-// ErrInvalidStatus, ErrInvalidTask, ErrInvalidFinding ...). An empty id
+// team name, a role...) fails with ErrNotUTF8 and sends nothing; the
+// methods of a team, its members, tasks and mail fail so with the
+// embedded manager's error and message too (ErrInvalidTeam,
+// ErrInvalidStatus, ErrInvalidTask, ErrInvalidMessage; ErrInvalidFinding
+// for a finding's literal), though the manager checks text after the team
+// and the member: text that is not UTF-8 in a call with another fault may
+// fail with another error embedded. A finding's confidence of NaN or
+// ±Inf, or a time of a year after 9999 in UTC, which JSON cannot carry
+// either, fails with the manager's ErrInvalidFinding, and a team
+// threshold of NaN or ±Inf with its ErrInvalidTeam. An empty id
 // (team, agent, task, message, conflict, snapshot) is refused by the
 // server as a missing parameter (kind usage, exit code 2, where the
 // embedded manager's error has kind not_found) that matches the same

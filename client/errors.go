@@ -16,6 +16,14 @@ var ErrTarget = fmt.Errorf("%w: client target", api.ErrInvalid)
 // api.ErrInvalid.
 var ErrNotUTF8 = fmt.Errorf("%w: not UTF-8", api.ErrInvalid)
 
+// textError is the embedded Manager's error (err) for text that is not
+// valid UTF-8, returned by a method before anything is sent: it reads as
+// err, and matches err's sentinels and ErrNotUTF8.
+type textError struct{ err error }
+
+func (e *textError) Error() string   { return e.err.Error() }
+func (e *textError) Unwrap() []error { return []error{e.err, ErrNotUTF8} }
+
 // Error is an error a server answered with: a JSON-RPC error object, or
 // the status and message of another route. It matches the sentinel errors
 // its Names name (api.NamedError: teammanager.ErrUnknownTeam ...) and the

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -21,10 +24,18 @@ import (
 
 // CreateTeam creates a team (teams.create). tc.Timeout must be a whole
 // number of seconds (or negative: none, 0: the server's default); another
-// is an error matching teammanager.ErrInvalidTeam, and nothing is sent.
+// is an error matching teammanager.ErrInvalidTeam, and nothing is sent; so
+// is a threshold of NaN or ±Inf, with the Manager's error.
 func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (teammanager.Team, error) {
 	p := api.TeamConfig{ID: tc.ID, Name: tc.Name, Strategy: tc.Strategy, Context: tc.Context,
 		Threshold: tc.Threshold, TieBreaker: tc.TieBreaker, Members: []api.MemberConfig{}}
+	if err := teamTextNotUTF8(tc); err != nil {
+		return teammanager.Team{}, err
+	}
+	if math.IsNaN(tc.Threshold) || math.IsInf(tc.Threshold, 0) {
+		// The Manager's error (JSON has no NaN: json.Marshal would fail).
+		return teammanager.Team{}, fmt.Errorf("create team %q: %w: threshold %v not in [0, 1]", strings.TrimSpace(tc.Name), teammanager.ErrInvalidTeam, tc.Threshold)
+	}
 	switch {
 	case tc.Timeout < 0:
 		p.Timeout = -1
@@ -41,6 +52,22 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 		return teammanager.Team{}, err
 	}
 	return teamOf(t), nil
+}
+
+// teamTextNotUTF8 returns the Manager's error for text of tc that is not
+// valid UTF-8 (see textNotUTF8), which JSON cannot carry.
+func teamTextNotUTF8(tc teammanager.TeamConfig) error {
+	name := strings.TrimSpace(tc.Name)
+	op := fmt.Sprintf("create team %q", name)
+	if err := textNotUTF8(op, teammanager.ErrInvalidTeam, "name", name, "context", tc.Context); err != nil {
+		return err
+	}
+	for _, m := range tc.Members {
+		if !utf8.ValidString(m.Role) || !utf8.ValidString(m.Task) {
+			return &textError{fmt.Errorf("%s: %w: agent %q: role or task is not valid UTF-8", op, teammanager.ErrInvalidTeam, m.AgentID)}
+		}
+	}
+	return nil
 }
 
 // GetTeam returns a team (teams.get).
@@ -99,6 +126,10 @@ func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string,
 		// The Manager's error (a server would say the param is missing).
 		return teammanager.MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, teammanager.ErrInvalidStatus, status)
 	}
+	if status.Valid() && !utf8.ValidString(result) {
+		// The Manager's error, which it checks before the team.
+		return teammanager.MemberUpdate{}, &textError{fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teamID, agentID, teammanager.ErrInvalidStatus)}
+	}
 	var up api.MemberStatus
 	err := c.Call(ctx, "teams.member_status", map[string]string{"team": teamID, "agent": agentID, "status": string(status), "result": result}, &up)
 	if err != nil {
@@ -153,21 +184,31 @@ func term(v quad.Value) string {
 	return rdfio.FormatTerm(v)
 }
 
-// checkFindingTerms refuses, as the embedded Manager does and before
-// anything is sent, a finding whose triple is not one (a missing term, an
-// empty IRI): through a server it would be a missing or unreadable param,
-// not ErrInvalidFinding.
-func checkFindingTerms(f teammanager.Finding) error {
-	if _, err := cortex.NormalizeQuad(quad.Quad{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object}); err != nil {
-		return fmt.Errorf("%w: %w", teammanager.ErrInvalidFinding, err)
-	}
-	return nil
+// checkFinding refuses, as the embedded Manager does and before anything
+// is sent, a finding it would refuse whatever the team
+// (teammanager.CheckFinding): a triple that is not one (a missing term,
+// an empty IRI), which through a server would be a missing or unreadable
+// param, and a confidence or time that JSON cannot carry (NaN, ±Inf, a
+// year after 9999), which json.Marshal would refuse.
+func checkFinding(f teammanager.Finding) error {
+	return teammanager.CheckFinding(f)
 }
 
+// encodable reports whether JSON can carry f's confidence and time: a
+// finite confidence, and a year of UTC in 0000-9999 (json.Marshal
+// refuses the others; findingParamsOf sends the time in UTC).
+func encodable(f teammanager.Finding) bool {
+	y := f.AssertedAt.UTC().Year()
+	return !math.IsNaN(f.Confidence) && !math.IsInf(f.Confidence, 0) && y >= 0 && y <= 9999
+}
+
+// findingParamsOf returns f as params; its time in UTC, as the Manager
+// keeps it (a time of year 9999 in UTC may be of year 10000 in its zone,
+// which json.Marshal refuses).
 func findingParamsOf(f teammanager.Finding) findingParams {
 	p := findingParams{Subject: term(f.Subject), Predicate: term(f.Predicate), Object: term(f.Object), Confidence: f.Confidence}
 	if !f.AssertedAt.IsZero() {
-		at := f.AssertedAt
+		at := f.AssertedAt.UTC()
 		p.AssertedAt = &at
 	}
 	return p
@@ -176,7 +217,7 @@ func findingParamsOf(f teammanager.Finding) findingParams {
 // AddFinding records one finding of a member (findings.add) and returns
 // its id.
 func (c *Client) AddFinding(ctx context.Context, teamID, agentID string, f teammanager.Finding) (string, error) {
-	if err := checkFindingTerms(f); err != nil {
+	if err := checkFinding(f); err != nil {
 		return "", fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
 	}
 	p := struct {
@@ -200,7 +241,7 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 		Findings []findingParams `json:"findings"`
 	}{teamID, agentID, make([]findingParams, 0, len(fs))}
 	for i, f := range fs {
-		if err := checkFindingTerms(f); err != nil {
+		if err := checkFinding(f); err != nil {
 			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
 		}
 		p.Findings = append(p.Findings, findingParamsOf(f))

@@ -3,7 +3,10 @@ package client
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -34,8 +37,29 @@ type taskRef struct {
 	Agent string `json:"agent"`
 }
 
+// textNotUTF8 returns the embedded Manager's error for the first of fields
+// (pairs of name and value) that is not valid UTF-8 ("OP: KIND: NAME is
+// not valid UTF-8"), or nil. JSON carries UTF-8 only: Call would refuse
+// such text with ErrNotUTF8, naming the param, so the methods that take
+// text check it first and fail as the Manager fails (and match
+// ErrNotUTF8 too: textError). The Manager checks
+// text after the team, the member and the board's rules: a call with
+// such text and another fault (an unknown team ...) fails, through a
+// server, with this error rather than the other one.
+func textNotUTF8(op string, kind error, fields ...string) error {
+	for i := 0; i+1 < len(fields); i += 2 {
+		if !utf8.ValidString(fields[i+1]) {
+			return &textError{fmt.Errorf("%s: %w: %s is not valid UTF-8", op, kind, fields[i])}
+		}
+	}
+	return nil
+}
+
 // CreateTask creates a task (teams.create_task).
 func (c *Client) CreateTask(ctx context.Context, teamID, by string, nt teammanager.NewTask) (teammanager.Task, error) {
+	if err := textNotUTF8("team "+teamID+": create task", teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
+		return teammanager.Task{}, err
+	}
 	return c.taskCall(ctx, "teams.create_task", map[string]any{"team": teamID, "agent": by, "subject": nt.Subject,
 		"description": nt.Description, "assignee": nt.Assignee, "priority": nt.Priority, "blocked_by": nt.BlockedBy})
 }
@@ -58,10 +82,17 @@ func (c *Client) ListTasks(ctx context.Context, teamID string, f teammanager.Tas
 // not sent, and kept.
 func (c *Client) UpdateTask(ctx context.Context, teamID, by, taskID string, u teammanager.TaskUpdate) (teammanager.Task, error) {
 	p := map[string]any{"team": teamID, "agent": by, "task": taskID}
+	op := "team " + teamID + ": update task " + taskID
 	if u.Subject != nil {
+		if err := textNotUTF8(op, teammanager.ErrInvalidTask, "subject", *u.Subject); err != nil {
+			return teammanager.Task{}, err
+		}
 		p["subject"] = *u.Subject
 	}
 	if u.Description != nil {
+		if err := textNotUTF8(op, teammanager.ErrInvalidTask, "description", *u.Description); err != nil {
+			return teammanager.Task{}, err
+		}
 		p["description"] = *u.Description
 	}
 	if u.Assignee != nil {
@@ -93,11 +124,19 @@ func (c *Client) ClaimNext(ctx context.Context, teamID, agent string) (teammanag
 
 // ProgressTask records progress of agent on its task (teams.task.progress).
 func (c *Client) ProgressTask(ctx context.Context, teamID, agent, taskID, note string) (teammanager.Task, error) {
+	if strings.TrimSpace(note) != "" { // (a blank note is no comment)
+		if err := textNotUTF8("team "+teamID+": progress on task "+taskID, teammanager.ErrInvalidTask, "comment", note); err != nil {
+			return teammanager.Task{}, err
+		}
+	}
 	return c.taskCall(ctx, "teams.task.progress", map[string]string{"team": teamID, "agent": agent, "task": taskID, "note": note})
 }
 
 // CompleteTask submits agent's result (teams.task.complete).
 func (c *Client) CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (teammanager.Task, error) {
+	if err := textNotUTF8("team "+teamID+": complete task "+taskID, teammanager.ErrInvalidTask, "result", result); err != nil {
+		return teammanager.Task{}, err
+	}
 	return c.taskCall(ctx, "teams.task.complete", map[string]string{"team": teamID, "agent": agent, "task": taskID, "result": result})
 }
 
@@ -108,11 +147,17 @@ func (c *Client) ReviewTask(ctx context.Context, teamID, lead, taskID string, ap
 
 // FailTask fails agent's task with reason (teams.task.fail).
 func (c *Client) FailTask(ctx context.Context, teamID, agent, taskID, reason string) (teammanager.Task, error) {
+	if err := textNotUTF8("team "+teamID+": fail task "+taskID, teammanager.ErrInvalidTask, "reason", reason); err != nil {
+		return teammanager.Task{}, err
+	}
 	return c.taskCall(ctx, "teams.task.fail", map[string]string{"team": teamID, "agent": agent, "task": taskID, "reason": reason})
 }
 
 // CancelTask cancels a task, by the lead (teams.task.cancel).
 func (c *Client) CancelTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error) {
+	if err := textNotUTF8("team "+teamID+": cancel task "+taskID, teammanager.ErrInvalidTask, "reason", reason); err != nil {
+		return teammanager.Task{}, err
+	}
 	return c.taskCall(ctx, "teams.task.cancel", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
 }
 
@@ -135,11 +180,17 @@ func (c *Client) RetryTask(ctx context.Context, teamID, lead, taskID string) (te
 // SkipTask cancels a task so that its dependents go ahead, by the lead
 // (teams.task.skip).
 func (c *Client) SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error) {
+	if err := textNotUTF8("team "+teamID+": skip task "+taskID, teammanager.ErrInvalidTask, "reason", reason); err != nil {
+		return teammanager.Task{}, err
+	}
 	return c.taskCall(ctx, "teams.task.skip", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
 }
 
 // AddTaskComment adds a comment to a task (teams.add_task_comment).
 func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind teammanager.CommentKind, text string) (teammanager.TaskComment, error) {
+	if err := textNotUTF8("team "+teamID+": comment on task "+taskID, teammanager.ErrInvalidTask, "comment", text); err != nil {
+		return teammanager.TaskComment{}, err
+	}
 	var cm api.TaskComment
 	p := map[string]string{"team": teamID, "agent": agent, "task": taskID, "kind": string(kind), "text": text}
 	if err := c.Call(ctx, "teams.add_task_comment", p, &cm); err != nil {
@@ -209,7 +260,10 @@ func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID st
 		taskRef
 		Findings []findingParams `json:"findings"`
 	}{taskRef{teamID, taskID, agentID}, make([]findingParams, 0, len(fs))}
-	for _, f := range fs {
+	for i, f := range fs {
+		if err := checkFinding(f); err != nil {
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+		}
 		p.Findings = append(p.Findings, findingParamsOf(f))
 	}
 	var r api.TaskFindingsAdded
@@ -260,6 +314,11 @@ func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teamm
 	if msg.Type == "" && teamID != "" && from != "" {
 		// The Manager's error (a server would say the param is missing).
 		return teammanager.Message{}, fmt.Errorf("team %s: send message: %w: type %q (want one of %v)", teamID, teammanager.ErrInvalidMessage, msg.Type, teammanager.MessageTypes)
+	}
+	if slices.Contains(teammanager.MessageTypes, msg.Type) && strings.TrimSpace(msg.Body) != "" { // (checked first)
+		if err := textNotUTF8("team "+teamID+": send message", teammanager.ErrInvalidMessage, "subject", msg.Subject, "body", msg.Body); err != nil {
+			return teammanager.Message{}, err
+		}
 	}
 	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": msg.Subject,
 		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": msg.Attachments}

@@ -112,7 +112,12 @@ func (w *Workflows) StartStep(ctx context.Context, id, step, actor string) (int,
 // one write (workflows.add_findings), and returns their ids.
 func (w *Workflows) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
 	ps := make([]findingParams, 0, len(fs))
-	for _, f := range fs {
+	for i, f := range fs {
+		if !encodable(f) {
+			// The error of the Manager (of a council's votes, with
+			// "finding N" too), without the run's team and member.
+			return nil, fmt.Errorf("run %s: step %s: finding %d of %d: %w", id, step, i+1, len(fs), checkFinding(f))
+		}
 		ps = append(ps, findingParamsOf(f))
 	}
 	var r struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"sync"
@@ -148,6 +149,12 @@ func TestWorkflows_Errors(t *testing.T) {
 	}
 	if _, err := w.AddFindings(ctx, "e", "s00", 1, []teammanager.Finding{{Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c"), Confidence: 2}}); !errors.Is(err, teammanager.ErrInvalidFinding) {
 		t.Fatalf("add a bad finding: %v", err)
+	}
+	// JSON has no NaN: refused as the Manager refuses it, not as an
+	// encoding error (exit 1).
+	if _, err := w.AddFindings(ctx, "e", "s00", 1, []teammanager.Finding{{Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c")}, {Subject: iri("a"), Predicate: iri("b"), Object: quad.String("c"), Confidence: math.NaN()}}); !errors.Is(err, teammanager.ErrInvalidFinding) ||
+		api.ExitCode(err) != api.ExitInvalid || !strings.Contains(err.Error(), "run e: step s00: finding 2 of 2: invalid finding: confidence NaN not in [0, 1]") {
+		t.Fatalf("add a finding of confidence NaN: %v (exit %d)", err, api.ExitCode(err))
 	}
 	if _, err := w.StartStep(ctx, "e", "s00", ""); !errors.Is(err, api.ErrUsage) {
 		t.Fatalf("start_step without an actor: %v", err)

@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -358,8 +361,30 @@ type findingParams struct {
 	Subject    string     `json:"subject"`
 	Predicate  string     `json:"predicate"`
 	Object     string     `json:"object"`
-	Confidence float64    `json:"confidence"`
+	Confidence number     `json:"confidence"`
 	AssertedAt *time.Time `json:"assertedAt"`
+}
+
+// number is a JSON number read as a float64, where one too large for a
+// float64 (1e400) is ±Inf, not a value of the wrong type (invalid params,
+// kind usage): the Manager then refuses it as it refuses ±Inf in process
+// ("confidence +Inf not in [0, 1]", kind invalid). JSON has no NaN or Inf
+// of its own. null leaves it as it is, as for a float64.
+type number float64
+
+func (n *number) UnmarshalJSON(b []byte) error {
+	if k := jsonKind(b); k != "number" {
+		if k == "null" {
+			return nil
+		}
+		return &json.UnmarshalTypeError{Value: k, Type: reflect.TypeFor[float64]()}
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return &json.UnmarshalTypeError{Value: "number " + string(b), Type: reflect.TypeFor[float64]()}
+	}
+	*n = number(v)
+	return nil
 }
 
 func (c *rpcCtx) finding(field string, p findingParams) (teammanager.Finding, error) {
@@ -377,8 +402,14 @@ func (c *rpcCtx) finding(field string, p findingParams) (teammanager.Finding, er
 	if f.Object, err = c.term(field+"object", p.Object); err != nil {
 		return f, err
 	}
-	f.Confidence = p.Confidence
+	f.Confidence = float64(p.Confidence)
 	if p.AssertedAt != nil {
+		if p.AssertedAt.IsZero() {
+			// A zero AssertedAt means now: a time given is not replaced
+			// (nor stored: it cannot be), as in a findings import.
+			return f, fmt.Errorf("%w: %sassertedAt %s is the zero time, which a finding cannot have (no assertedAt means now): give another time, or none",
+				teammanager.ErrInvalidFinding, field, p.AssertedAt.Format(time.RFC3339Nano))
+		}
 		f.AssertedAt = *p.AssertedAt
 	}
 	return f, nil

@@ -178,3 +178,51 @@ func rawCall(t *testing.T, ts *testServer, method, params string) rpcResponse {
 	}
 	return r
 }
+
+// TestRPC_FindingValues: a confidence too large for a float64 (1e400) is
+// ±Inf, refused by the Manager as in process (kind invalid, exit 7, its
+// message), not a value of the wrong type (usage); a value of the wrong
+// type still is one, with the same message as before. An assertedAt of the zero time is refused, not
+// replaced by now. Nothing is written.
+func TestRPC_FindingValues(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	const spo = `"subject":"<http://ex/s>","predicate":"<http://ex/p>","object":"\"o\""`
+	for _, tc := range []struct {
+		name, method, params string
+		code, exit           int
+		kind, msg            string
+	}{
+		{"confidence 1e400", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"confidence":1e400}`,
+			-32007, api.ExitInvalid, "invalid", "team t1: agent alice: invalid finding: confidence +Inf not in [0, 1]"},
+		{"confidence -1e400", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `},{` + spo + `,"confidence":-1e400}]}`,
+			-32007, api.ExitInvalid, "invalid", "team t1: agent alice: finding 2 of 2: invalid finding: confidence -Inf not in [0, 1]"},
+		{"confidence a string", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"confidence":"0.5"}`,
+			-32602, api.ExitUsage, "usage", "params: cannot unmarshal string into Go struct field .findingParams.confidence of type float64"},
+		{"confidence an object", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `,"confidence":{}}]}`,
+			-32602, api.ExitUsage, "usage", "params: cannot unmarshal object into Go struct field findingParams.findings.confidence of type float64"},
+		{"assertedAt the zero time", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"assertedAt":"0001-01-01T00:00:00Z"}`,
+			-32007, api.ExitInvalid, "invalid", "invalid finding: assertedAt 0001-01-01T00:00:00Z is the zero time"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, ts, tc.method, tc.params)
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if e := r.Error; e.Code != tc.code || e.Data.Kind != tc.kind || e.Data.ExitCode != tc.exit || !strings.Contains(e.Message, tc.msg) {
+				t.Errorf("error %d %q %+v, want %d, kind %s, exit %d and %q", e.Code, e.Message, e.Data, tc.code, tc.kind, tc.exit, tc.msg)
+			}
+		})
+	}
+	var fs []api.Finding
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1"}, &fs)
+	if len(fs) != 0 {
+		t.Errorf("findings after the refused calls: %+v", fs)
+	}
+	// null is no confidence, as it was.
+	ts.ok("acme", "findings.add", json.RawMessage(`{"team":"t1","agent":"alice",`+spo+`,"confidence":null}`), nil)
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1"}, &fs)
+	if len(fs) != 1 || fs[0].Confidence != 0 {
+		t.Errorf("findings after a confidence null: %+v", fs)
+	}
+}

@@ -66,7 +66,7 @@ func checkFinding(f Finding) (quad.Quad, error) {
 		return q, errorf(ErrInvalidFinding, "confidence %v not in [0, 1]", f.Confidence)
 	}
 	if y := f.AssertedAt.UTC().Year(); !f.AssertedAt.IsZero() && (y < 0 || y > 9999) {
-		return q, errorf(ErrInvalidFinding, "assertedAt %s: year %d of UTC not in 0000-9999 (RFC 3339)", f.AssertedAt.Format(time.RFC3339Nano), y)
+		return q, errorf(ErrInvalidFinding, "assertedAt %s: year %d of UTC not in 0000-9999 (RFC 3339)", f.AssertedAt.UTC().Format(time.RFC3339Nano), y)
 	}
 	return q, nil
 }
