@@ -113,6 +113,10 @@ func findingsAdd(c *cli.Context, e *env) error {
 		if err != nil {
 			return fmt.Errorf("%w: --at %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z or 2026-01-02T15:04:05.5+01:00", errInvalid, at)
 		}
+		if t.IsZero() {
+			// A zero AssertedAt means now: a time given is not replaced.
+			return fmt.Errorf("%w: --at %q is the zero time, which a finding cannot have: give another time, or no --at (now)", errInvalid, at)
+		}
 		f.AssertedAt = t
 	}
 	m, err := e.manager(c, accessWrite)
