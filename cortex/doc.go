@@ -13,7 +13,9 @@
 // (ErrNoNamespace otherwise), Store.Namespaces lists them and
 // Store.DeleteNamespace deletes one with its data. A store opened with
 // Options.WithReadOnly creates nothing: no directory, no store, no
-// namespace (ErrNoStore, ErrNoNamespace).
+// namespace (ErrNoStore, ErrNoNamespace). Namespace.WriteStats counts a
+// namespace's committed deltas, the Badger keys they wrote and the waits
+// for its write lock since the store opened it.
 //
 // # Layers
 //
