@@ -160,6 +160,10 @@ func serveCmd(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	// Shutdown lets requests in flight finish: a signal exits at once only
+	// if they have not within serveShutdownTimeout (or at a second one).
+	opts = opts.WithShutdownTimeout(serveShutdownTimeout)
+	setStopGrace(c.Context, serveShutdownTimeout+stopGrace)
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	s, err := e.open(ctx, readWrite)
@@ -229,6 +233,10 @@ func serveCmd(c *cli.Context, e *env) error {
 	}
 	return err
 }
+
+// serveShutdownTimeout bounds how long serve, stopped, lets requests in
+// flight finish.
+const serveShutdownTimeout = 10 * time.Second
 
 // serveLimits returns opts with the limits of serve's flags; a flag not
 // given keeps the default. A value that is not positive (or not a size)

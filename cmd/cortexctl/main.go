@@ -18,8 +18,14 @@ var version = "0.1.0-dev"
 
 func main() {
 	// SIGTERM, what process managers send, stops a command as Ctrl-C does:
-	// its context ends, work in progress is given back or rolled back.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// its context ends, work in progress is given back or rolled back. A
+	// command that has not stopped stopGrace later (blocked writing its
+	// output), or a second signal, exits at once (see stopper).
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	s := &stopper{stderr: os.Stderr, exit: os.Exit}
+	s.grace.Store(int64(stopGrace))
+	ctx, stop := s.start(context.Background(), sigs)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

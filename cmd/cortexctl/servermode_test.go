@@ -34,6 +34,7 @@ var embeddedOnly = map[string]string{
 	"TestCLI_ReadCommandAfterKill9":               "the CLI's own read-only open recovers a store a killed process left; a server's open does it before",
 	"TestCLI_ThroughServer":                       "it is the runner",
 	"TestCLI_WhileServed":                         "it runs the binary against a cortexctl serve of its own",
+	"TestCLI_StopBlockedOutput":                   "it runs the binary, embedded and against a cortexctl serve of its own",
 	"TestCLI_ServerFlag":                          "it runs the binary against a cortexctl serve of its own",
 	"TestCLI_WorkflowsDriveTwoProcesses":          "it runs the binary against a cortexctl serve of its own",
 }
