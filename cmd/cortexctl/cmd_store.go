@@ -74,7 +74,7 @@ one named graph (one that holds no quad does not exist: exit 3, nothing
 written), --graph default the default graph. N-Triples and Turtle
 carry no graph names: several graphs are written as the union of their
 triples. The format is --format, else -o's extension (.nq .nt .ttl; another
-extension is an error), else N-Quads. -o FILE is written to a temporary
+extension is an error), else (no extension, /dev/stdout) N-Quads. -o FILE is written to a temporary
 file renamed into place (a failed export leaves FILE as it was; FILE keeps
 its permissions); a device or named pipe is written in place. With -o, a
 summary is printed (--json: as JSON). Through a server, the server writes the export
@@ -565,24 +565,25 @@ func exportCmd(c *cli.Context, e *env) error {
 	if outFmt == formatJSON && !toFile {
 		return usagef("export: --json prints the summary of an export to a file: give -o FILE")
 	}
+	if toFile {
+		// Before anything is read: a directory is no file to write.
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
+		}
+	}
 	var format string
 	switch {
 	case c.String("format") != "":
 		if format, err = rdfFormat(c.String("format")); err != nil {
 			return usagef("export: --format: %v", err)
 		}
-	case toFile:
+	case toFile && filepath.Ext(out) != "":
 		if format, err = rdfFormatOf(out); err != nil {
 			return fmt.Errorf("export -o %s: %w (give --format)", out, err)
 		}
 	default:
+		// No extension (a file such as "out", /dev/stdout): N-Quads.
 		format = rdfio.NQuads
-	}
-	if toFile {
-		// Before anything is read: a directory is no file to write.
-		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
-		}
 	}
 	export, total, err := e.exporter(c.Context, c.String("graph"), g, scope, format)
 	if err != nil {

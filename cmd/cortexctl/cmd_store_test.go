@@ -506,11 +506,34 @@ func TestCLI_ExportOutputFile(t *testing.T) {
 			t.Fatalf("beside the link: %v", names)
 		}
 	})
+	// The format is -o's extension, else N-Quads: a file without one, a
+	// device (/dev/stdout, /dev/null), a directory (refused as such, exit
+	// 7) are no unknown format. Another extension is (exit 2).
+	t.Run("no extension", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "out")
+		mustCLI(t, dir, "export", "-o", out)
+		if got := readString(t, out); got != want {
+			t.Fatalf("exported %q, want %q", got, want)
+		}
+	})
+	t.Run("device", func(t *testing.T) {
+		if r := runCLI(t, dir, "", "export", "-o", os.DevNull); r.code != 0 || !strings.Contains(r.stdout, "(nquads)") {
+			t.Fatalf("-o %s: exit %d, stdout %q, stderr %q", os.DevNull, r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("unknown extension", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "out.rdf")
+		if r := runCLI(t, dir, "", "export", "-o", out); r.code != exitUsage || !strings.Contains(r.stderr, "give --format") {
+			t.Fatalf("-o %s: exit %d (want %d), stderr %q", out, r.code, exitUsage, r.stderr)
+		}
+	})
 	t.Run("directory", func(t *testing.T) {
 		out := t.TempDir()
-		r := runCLI(t, dir, "", "export", "-f", "nq", "-o", out)
-		if r.code != exitInvalid || !strings.Contains(r.stderr, "export: -o "+out+" is a directory") {
-			t.Fatalf("-o DIR: exit %d (want %d), stderr %q", r.code, exitInvalid, r.stderr)
+		for _, args := range [][]string{{"export", "-f", "nq", "-o", out}, {"export", "-o", out}} {
+			r := runCLI(t, dir, "", args...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "export: -o "+out+" is a directory") {
+				t.Fatalf("%v: exit %d (want %d), stderr %q", args, r.code, exitInvalid, r.stderr)
+			}
 		}
 		if names := entries(t, out); len(names) != 0 {
 			t.Fatalf("-o DIR left %v in it", names)
