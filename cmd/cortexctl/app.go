@@ -317,12 +317,58 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 	if action := c.Action; action != nil {
 		c.Action = func(ctx *cli.Context) error {
 			e.command = name
+			if err := refuseEmptyValues(e, ctx); err != nil {
+				return err
+			}
 			return action(ctx)
 		}
 	}
 	for _, s := range c.Subcommands {
 		recordCommand(e, s, name)
 	}
+}
+
+// emptyMeans are the options whose empty value means something (their
+// help says what); any other option given an empty value (--graph ”,
+// -o ”) is an invalid value (exit 7), as --data ” is, not taken for the
+// option left out.
+var emptyMeans = map[string]bool{
+	"listen":        true, // serve: no TCP listener
+	"socket":        true, // serve: no Unix socket
+	"assignee":      true, // tasks update: unassigned
+	"blocked-by":    true, // tasks update: blocked by none
+	"plan-approver": true, // the operator approves
+}
+
+// refuseEmptyValues returns an invalid-value error for the first string
+// option of c's command given an empty value on the command line, except
+// those of emptyMeans and those read from the environment (an empty
+// variable is one left unset).
+func refuseEmptyValues(e *env, c *cli.Context) error {
+	if c.Command == nil {
+		return nil
+	}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		var env []string
+		var empty bool
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			env, empty = f.EnvVars, c.String(name) == ""
+		case *cli.StringSliceFlag:
+			env, empty = f.EnvVars, slices.Contains(c.StringSlice(name), "")
+		default:
+			continue
+		}
+		if empty && len(env) == 0 && !emptyMeans[name] && c.IsSet(name) {
+			flag := "--" + name
+			if names := f.Names(); len(names) > 1 {
+				flag += " (" + strings.Repeat("-", min(len(names[1]), 2)) + names[1] + ")"
+			}
+			return fmt.Errorf("%w: %s: %s is empty: give a value or leave the option out", errInvalid, strings.TrimPrefix(e.command, "cortexctl "), flag)
+		}
+	}
+	return nil
 }
 
 // usageError is the error of a command line that does not parse: a usage

@@ -240,11 +240,50 @@ func TestCLI_EmptyNames(t *testing.T) {
 		{"workflows", "cancel", ""},
 		{"defs", "get", ""},
 		{"defs", "delete", ""},
+		{"import", ""},
 	} {
 		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
 			r := runCLI(t, dir, "", args...)
 			if r.code != exitUsage || !strings.Contains(r.stderr, "(not empty)") || r.stdout != "" {
 				t.Fatalf("%q: exit %d (want %d), stdout %q, stderr %q (want a usage error saying \"(not empty)\")", args, r.code, exitUsage, r.stdout, r.stderr)
+			}
+		})
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
+	}
+}
+
+// TestCLI_EmptyOptionValues: an option given an empty value is an invalid
+// value (exit 7, as --data '' is) naming the option, and writes nothing;
+// it was taken for the option left out (--graph '' imported into the
+// default graph, -o '' wrote to standard output, --id '' generated an
+// id). The options whose empty value means something (serve --listen '')
+// are apart.
+func TestCLI_EmptyOptionValues(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	before := mustCLI(t, dir, "export")
+	nt := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	for _, tc := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"import", nt, "--graph", ""}, "--graph (-g)"},
+		{[]string{"import", nt, "--import-id", ""}, "--import-id"},
+		{[]string{"import", nt, "--base", ""}, "--base"},
+		{[]string{"export", "--graph", ""}, "--graph (-g)"},
+		{[]string{"export", "-o", ""}, "--output (-o)"},
+		{[]string{"export", "--format", ""}, "--format (-f)"},
+		{[]string{"teams", "create", "--id", "", "--name", "n", "--member", "x"}, "--id"},
+		{[]string{"teams", "create", "--id", "t2", "--name", "n", "--member", ""}, "--member"},
+		{[]string{"query", "SELECT * {}", "--default-graph", ""}, "--default-graph"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			want := tc.flag + " is empty"
+			if r.code != exitInvalid || !strings.Contains(r.stderr, want) || r.stdout != "" {
+				t.Fatalf("exit %d (want %d), stdout %q, stderr %q (want %q)", r.code, exitInvalid, r.stdout, r.stderr, want)
 			}
 		})
 	}

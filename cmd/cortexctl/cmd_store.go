@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -221,6 +222,9 @@ type importJSON struct {
 func importCmd(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("import: no file given (use - for standard input)")
+	}
+	if slices.Contains(c.Args().Slice(), "") {
+		return usagef("import: want FILE (not empty)")
 	}
 	out, err := outputFormat(c)
 	if err != nil {
