@@ -98,7 +98,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	prefixes := teammanager.Prefixes(nsIRI, e.cfg.Prefixes)
 	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
 	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !api.HasScheme(opts.DefaultGraph) {
-		return usagef("query: --default-graph must be union, default or an absolute IRI, not %q", opts.DefaultGraph)
+		return fmt.Errorf("%w: query: --default-graph %q: want union, default or an absolute IRI", errInvalid, opts.DefaultGraph)
 	}
 	if rc, err := e.remote(); err != nil || rc != nil {
 		if err != nil {

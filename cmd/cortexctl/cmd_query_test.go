@@ -87,8 +87,12 @@ func TestCLI_Query_DefaultGraphModes(t *testing.T) {
 	if got := count(`SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } }`); got != "1" {
 		t.Errorf("GRAPH ?g: %s, want 1", got)
 	}
-	if r := runQueryCLI(t, dir, "query", "--default-graph", "nonsense", q); r.code != exitUsage {
-		t.Errorf("bad --default-graph: exit %d, want %d", r.code, exitUsage)
+	// An option value that cannot be used is an invalid value (exit 7), as
+	// --base rel and --graph rel are; it was a usage error (exit 2).
+	for _, g := range []string{"nonsense", "rel/g"} {
+		if r := runQueryCLI(t, dir, "query", "--default-graph", g, q); r.code != exitInvalid || !strings.Contains(r.stderr, "--default-graph \""+g+"\": want union, default or an absolute IRI") {
+			t.Errorf("--default-graph %s: exit %d (want %d), stderr %q", g, r.code, exitInvalid, r.stderr)
+		}
 	}
 }
 
@@ -123,6 +127,23 @@ func TestCLI_Query_SyntaxErrorCaret(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "  WHERE { ?s ?p }\n") || !strings.Contains(r.stderr, "^\n") || !strings.Contains(r.stderr, "line 2") {
 		t.Errorf("stderr lacks the offending line with a caret:\n%s", r.stderr)
+	}
+}
+
+// TestCLI_Query_SyntaxErrorEscaped: the excerpt of a syntax error shows
+// control characters and bytes that are not UTF-8 escaped, as tables do,
+// with the caret under the escaped character; they were written raw (an
+// ESC drove the terminal).
+func TestCLI_Query_SyntaxErrorEscaped(t *testing.T) {
+	dir := setupQueryStore(t)
+	for _, tc := range []struct{ q, excerpt string }{
+		{"SELECT * { \x1b[31mRED\x1b[0m \x07 ?s ?p", "  SELECT * { \\x1b[31mRED\\x1b[0m \\x07 ?s ?p\n             ^\n"},
+		{"SELECT * { ?s ?p ?o } \xff\xfe", "  SELECT * { ?s ?p ?o } \\xff\\xfe\n                        ^\n"},
+	} {
+		r := runQueryCLI(t, dir, "query", tc.q)
+		if r.code != exitSyntax || !strings.Contains(r.stderr, tc.excerpt) {
+			t.Errorf("%q: exit %d (want %d), stderr %q (want the excerpt %q)", tc.q, r.code, exitSyntax, r.stderr, tc.excerpt)
+		}
 	}
 }
 
