@@ -255,10 +255,10 @@ func TestCLI_EmptyNames(t *testing.T) {
 }
 
 // TestCLI_EmptyOptionValues: an option given an empty value is an invalid
-// value (exit 7, as --data '' is) naming the option, and writes nothing;
-// it was taken for the option left out (--graph '' imported into the
-// default graph, -o '' wrote to standard output, --id '' generated an
-// id). The options whose empty value means something (serve --listen '')
+// value (exit 7, as --data ” is) naming the option, and writes nothing;
+// it was taken for the option left out (--graph ” imported into the
+// default graph, -o ” wrote to standard output, --id ” generated an
+// id). The options whose empty value means something (serve --listen ”)
 // are apart.
 func TestCLI_EmptyOptionValues(t *testing.T) {
 	dir := t.TempDir()

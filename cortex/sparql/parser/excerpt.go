@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // ExcerptWidth is the most characters of a line of the query that Excerpt shows.
 const ExcerptWidth = 80
@@ -10,7 +14,10 @@ const ExcerptWidth = 80
 // line indented by two spaces and ended by a newline; "" if text has no such line. Tabs are shown as
 // spaces. A line longer than ExcerptWidth characters is cut to a window of ExcerptWidth characters
 // around the column, with "..." on each side that is cut, so that an excerpt of a query that is one
-// huge line stays short; a col past the end of the line puts the caret just after it.
+// huge line stays short; a col past the end of the line puts the caret just after it. A control
+// character is shown escaped (ESC as \x1b, U+0085 as \u0085) and so is a byte that is not UTF-8
+// (\xff), as cortexctl's tables show them, so that an excerpt written to a terminal cannot drive
+// it; the caret is under the escaped character.
 func Excerpt(text string, line, col int) string {
 	text = strings.TrimPrefix(text, byteOrderMark)
 	if line < 1 {
@@ -26,12 +33,7 @@ func Excerpt(text string, line, col int) string {
 	if nl := strings.IndexByte(text, '\n'); nl >= 0 {
 		text = text[:nl]
 	}
-	l := []rune(strings.TrimRight(text, "\r"))
-	for i, r := range l {
-		if r == '\t' {
-			l[i] = ' '
-		}
-	}
+	l := excerptChars(strings.TrimRight(text, "\r"))
 	n := min(max(col-1, 0), len(l)) // characters before the caret
 	start, end := 0, len(l)
 	if len(l) > ExcerptWidth {
@@ -41,12 +43,17 @@ func Excerpt(text string, line, col int) string {
 	}
 	var b strings.Builder
 	b.WriteString("  ")
-	caret := n - start
+	caret := 0
+	for _, c := range l[start:n] {
+		caret += utf8.RuneCountInString(c)
+	}
 	if start > 0 {
 		b.WriteString("...")
 		caret += 3
 	}
-	b.WriteString(string(l[start:end]))
+	for _, c := range l[start:end] {
+		b.WriteString(c)
+	}
 	if end < len(l) {
 		b.WriteString("...")
 	}
@@ -54,4 +61,29 @@ func Excerpt(text string, line, col int) string {
 	b.WriteString(strings.Repeat(" ", caret))
 	b.WriteString("^\n")
 	return b.String()
+}
+
+// excerptChars returns the characters of line (a byte that is not UTF-8
+// counted as one, as Parse counts columns) as Excerpt shows them: a tab
+// as a space, other control characters and bytes that are not UTF-8
+// escaped.
+func excerptChars(line string) []string {
+	var cs []string
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			cs = append(cs, fmt.Sprintf("\\x%02x", line[i]))
+		case r == '\t':
+			cs = append(cs, " ")
+		case r < 0x20 || r == 0x7f:
+			cs = append(cs, fmt.Sprintf("\\x%02x", r))
+		case r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029:
+			cs = append(cs, fmt.Sprintf("\\u%04x", r))
+		default:
+			cs = append(cs, line[i:i+size])
+		}
+		i += size
+	}
+	return cs
 }

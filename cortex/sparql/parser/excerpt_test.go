@@ -27,6 +27,13 @@ func TestExcerpt(t *testing.T) {
 			"  ..." + strings.Repeat("a", 40) + "X" + strings.Repeat("b", 39) + "...\n  " + strings.Repeat(" ", 43) + "^\n"},
 		{"LongStart", long, 1, 1, "  " + long[:80] + "...\n  ^\n"},
 		{"LongEnd", long, 1, 202, "  ..." + long[len(long)-80:] + "\n  " + strings.Repeat(" ", 83) + "^\n"},
+		// Control characters and bytes that are not UTF-8 are escaped (they
+		// were written raw to the terminal); the caret is under the
+		// character of the column as shown.
+		{"Control", "ASK { \x1b[31m \x07 }", 1, 7, "  ASK { \\x1b[31m \\x07 }\n        ^\n"},
+		{"ControlBeforeCaret", "ASK {\x1b x", 1, 8, "  ASK {\\x1b x\n            ^\n"},
+		{"NotUTF8", "ASK \xff\xfe x", 1, 8, "  ASK \\xff\\xfe x\n               ^\n"},
+		{"C1", "ASK \u0085 x", 1, 7, "  ASK \\u0085 x\n             ^\n"},
 		{"LongMultibyte", strings.Repeat("é", 200), 1, 100,
 			"  ..." + strings.Repeat("é", 80) + "...\n  " + strings.Repeat(" ", 43) + "^\n"},
 	}
