@@ -210,7 +210,7 @@ func (e *env) printError(err error) {
 	if errors.As(err, &le) {
 		msg = le.Error()
 	}
-	fmt.Fprintf(e.stderr, "cortexctl: %s\n", msg)
+	fmt.Fprintf(e.stderr, "cortexctl: %s\n", cutQuoted(msg))
 }
 
 func defaultDataDir() string {

@@ -330,3 +330,35 @@ func TestCLI_FlagValues(t *testing.T) {
 		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
 	}
 }
+
+// TestCLI_LongValuesCutInErrors: an error message quotes a long value
+// (an id of 100 KB) by its start and its length, not whole: it wrote the
+// whole value to stderr. Messages of ordinary values are unchanged.
+func TestCLI_LongValuesCutInErrors(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	long := strings.Repeat("a", 102400)
+	want := `"` + strings.Repeat("a", quotedKeep) + `…" (102400 bytes)`
+	for _, args := range [][]string{
+		{"teams", "get", long},
+		{"findings", "list", long},
+		{"tasks", "get", "crew", long},
+		{"workflows", "status", long},
+		{"teams", "snapshot", "list", long},
+		{"tokens", "revoke", long},
+		{"defs", "get", long},
+		{"-n", long, "stats"},
+		{"import", writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n"), "--import-id", long},
+	} {
+		name := strings.ReplaceAll(strings.Join(args, " "), long, "LONG")
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, dir, "", args...)
+			if r.code == 0 || len(r.stderr) > 1000 || !strings.Contains(r.stderr, want) {
+				t.Fatalf("exit %d, %d bytes of stderr (want a message quoting %s): %.300q", r.code, len(r.stderr), want, r.stderr)
+			}
+		})
+	}
+	if r := runCLI(t, dir, "", "teams", "get", "nope"); r.stderr != "cortexctl: team \"nope\": unknown team\n" {
+		t.Fatalf("teams get nope: stderr %q", r.stderr)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -113,6 +115,71 @@ func cell(s string) string {
 		b.WriteString(part)
 	}
 	return b.String()
+}
+
+// maxQuoted is the most characters of a quoted value (Go syntax, with
+// its quotes) that an error message shows whole; a longer one is cut to
+// quotedKeep characters and its length (cutQuoted).
+const (
+	maxQuoted  = 200
+	quotedKeep = 60
+)
+
+// quoted matches a value quoted in Go syntax ("a\"b").
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// cutQuoted returns msg with each quoted value longer than maxQuoted
+// characters cut to its start and its length: `team "aaaa…" (102400
+// bytes)`, so that a hostile value (an id of 100 KB) does not fill the
+// terminal. Messages of ordinary values are returned unchanged.
+func cutQuoted(msg string) string {
+	if len(msg) <= maxQuoted {
+		return msg
+	}
+	return quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		if utf8.RuneCountInString(q) <= maxQuoted {
+			return q
+		}
+		v, err := strconv.Unquote(q)
+		if err != nil {
+			return q
+		}
+		// Cut the quoted form at a character, not inside an escape.
+		var b strings.Builder
+		n := 0
+		for i := 1; i < len(q)-1 && n < quotedKeep; {
+			size := 1
+			if q[i] == '\\' {
+				size = escapeLen(q[i:])
+			} else {
+				_, size = utf8.DecodeRuneInString(q[i:])
+			}
+			b.WriteString(q[i : i+size])
+			i += size
+			n++
+		}
+		return fmt.Sprintf(`"%s…" (%d bytes)`, b.String(), len(v))
+	})
+}
+
+// escapeLen returns the length of the escape sequence (Go syntax) that s
+// starts with.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	n := 2
+	switch s[1] {
+	case 'x':
+		n = 4
+	case 'u':
+		n = 6
+	case 'U':
+		n = 10
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		n = 4
+	}
+	return min(n, len(s))
 }
 
 // oneLine renders s for a message line as cell does, escaped, but whole (a

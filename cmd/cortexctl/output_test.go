@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -208,5 +209,22 @@ func TestCLI_HelpShowsEachDefaultOnce(t *testing.T) {
 				t.Errorf("%v --help: %q", p, l)
 			}
 		}
+	}
+}
+
+func TestCutQuoted(t *testing.T) {
+	long := strings.Repeat("\xff\"é", 100) // quoted: 100 times 3 characters, escapes included
+	q := strconv.Quote(long)
+	tests := []struct{ name, msg, want string }{
+		{"Short", `team "a": unknown team`, `team "a": unknown team`},
+		{"LongMessageShortValues", strings.Repeat(`x "a" `, 100), strings.Repeat(`x "a" `, 100)},
+		{"Escapes", "id " + q + ": bad", `id "` + strings.Repeat(`\xff\"é`, quotedKeep/3) + `…" (` + strconv.Itoa(len(long)) + ` bytes): bad`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := cutQuoted(tt.msg); got != tt.want {
+				t.Errorf("cutQuoted =\n%q\nwant\n%q", got, tt.want)
+			}
+		})
 	}
 }
