@@ -166,24 +166,17 @@ func serveCmd(c *cli.Context, e *env) error {
 	setStopGrace(c.Context, serveShutdownTimeout+stopGrace)
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, err := e.open(ctx, readWrite)
-	if err != nil {
-		return err
-	}
-	// This process holds the store: a discovery file or a socket left in
-	// the directory by a server that was killed is stale.
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
 			l.Close()
 		}
 	}()
-	if sock != "" {
-		l, err := listenUnix(sock, e.stderr)
-		if err != nil {
-			return err
-		}
-		ls = append(ls, l)
+	// A server that holds the store is named before its address is found
+	// in use; then the TCP address: one in use stops serve before it opens
+	// (and creates) the store.
+	if err := e.direct(); err != nil {
+		return err
 	}
 	if addr != "" {
 		l, err := net.Listen("tcp", addr)
@@ -195,6 +188,19 @@ func serveCmd(c *cli.Context, e *env) error {
 			l = tls.NewListener(l, tlsConfig)
 		}
 		ls = append(ls, l)
+	}
+	s, err := e.open(ctx, readWrite)
+	if err != nil {
+		return err
+	}
+	// This process holds the store: a discovery file or a socket left in
+	// the directory by a server that was killed is stale.
+	if sock != "" {
+		l, err := listenUnix(sock, e.stderr)
+		if err != nil {
+			return err
+		}
+		ls = append([]net.Listener{l}, ls...) // the socket first, as before
 	}
 	d := server.Discovery{PID: os.Getpid(), Socket: sock, Address: addr, Started: time.Now().UTC()}
 	if err := server.WriteDiscovery(e.dataDir, d); err != nil {

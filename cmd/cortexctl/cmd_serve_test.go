@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -221,6 +222,19 @@ func TestServe_ExitCodes(t *testing.T) {
 	}
 	if code, out := run("--data", t.TempDir(), "serve", "--socket", "", "--listen", s.disc.Address); code != exitLocked || !strings.Contains(out, "address already in use") {
 		t.Errorf("address in use: exit %d: %s", code, out)
+	}
+	// An address in use stops serve before it creates the store (and its
+	// socket) in a new directory: it left both behind.
+	fresh := filepath.Join(t.TempDir(), "new")
+	if code, out := run("--data", fresh, "serve", "--listen", s.disc.Address); code != exitLocked || !strings.Contains(out, "address already in use") {
+		t.Errorf("address in use, new directory: exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("serve that could not listen left %s (%v)", fresh, err)
+	}
+	// The same store, the same address: it says which process serves it.
+	if code, out := run("--data", dir, "serve", "--listen", s.disc.Address); code != exitLocked || !strings.Contains(out, fmt.Sprintf("is served by process %d", s.disc.PID)) {
+		t.Errorf("second server on the same store and address: exit %d: %s", code, out)
 	}
 	if code, out := run("--data", t.TempDir(), "serve", "--socket", "", "--listen", "nonsense"); code == exitOK {
 		t.Errorf("bad address: exit %d: %s", code, out)
