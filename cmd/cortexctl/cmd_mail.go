@@ -242,8 +242,12 @@ func mailRetention(c *cli.Context, e *env) error {
 	}
 	setAge, setN := c.IsSet("max-age"), c.IsSet("per-agent")
 	age, n := c.Duration("max-age"), c.Int64("per-agent")
-	if setAge && age < 0 || setN && (n < 1 || n > 1<<31) {
-		return fmt.Errorf("%w: --max-age %s, --per-agent %d: want an age ≥ 0 and at least 1 message", errInvalid, age, n)
+	// Name only the flag at fault (not one left out, at its zero value).
+	if setAge && age < 0 {
+		return fmt.Errorf("%w: --max-age %s: want an age ≥ 0 (0: whatever their age)", errInvalid, age)
+	}
+	if setN && (n < 1 || n > 1<<31) {
+		return fmt.Errorf("%w: --per-agent %d: want at least 1 message (at most %d)", errInvalid, n, int64(1)<<31)
 	}
 	access := accessWrite
 	if !setAge && !setN {

@@ -79,6 +79,10 @@ func TestCLI_Mail(t *testing.T) {
 		{"unknown thread", []string{"mail", "thread", "crew", "M99"}, exitNotFound, "unknown message"},
 		{"unknown team", []string{"mail", "history", "nope"}, exitNotFound, "unknown team"},
 		{"no messages kept", []string{"mail", "retention", "crew", "--per-agent", "0"}, exitInvalid, "at least 1 message"},
+		// Only the flag at fault is named (the other one was named too, at
+		// its zero value, though not given).
+		{"negative per-agent", []string{"mail", "retention", "crew", "--per-agent", "-1"}, exitInvalid, "invalid value: --per-agent -1: want at least 1 message"},
+		{"negative max-age", []string{"mail", "retention", "crew", "--max-age", "-1h"}, exitInvalid, "invalid value: --max-age -1h0m0s: want an age ≥ 0"},
 		{"retention of no team", []string{"mail", "retention", "nope"}, exitNotFound, "unknown team"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
