@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -47,6 +48,7 @@ type env struct {
 
 	command        string // the running command, e.g. "cortexctl teams list"
 	unknownCommand string // set by urfave's CommandNotFound hook
+	unknownIn      string // the command it is not a subcommand of ("" for cortexctl)
 }
 
 func (e *env) close() error {
@@ -253,6 +255,9 @@ Example:
 		OnUsageError:   usageError,
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = name
+			if c.Command != nil && c.Command.Name != "" {
+				e.unknownIn = c.Command.HelpName // its parent: "cortexctl teams"
+			}
 		},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data", Usage: "store directory", EnvVars: []string{"CORTEX_DATA"}, Value: defaultDataDir(), DefaultText: "$XDG_DATA_HOME/cortex or ~/.local/share/cortex"},
@@ -382,7 +387,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	if m := envValueError.FindStringSubmatch(err.Error()); m != nil {
 		want, typed := "want true or false", m[2] == "bool"
 		if !typed && c != nil && c.App != nil {
-			want, typed = flagWants(c.App.Flags, m[4], m[5])
+			want, typed = flagWants(c.App.Flags, m[4], m[1], m[5])
 		}
 		if typed {
 			return fmt.Errorf("%w: %s=%s (--%s): %s", errInvalid, m[3], m[1], m[4], want)
@@ -393,14 +398,34 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		if c.Command != nil && c.Command.Name != "" {
 			flags = c.Command.Flags
 		}
-		if want, typed := flagWants(flags, m[2], m[3]); typed {
+		if want, typed := flagWants(flags, m[2], m[1], m[3]); typed {
 			return fmt.Errorf("%w: --%s %s: %s", errInvalid, m[2], m[1], want)
 		}
+	}
+	if m := unknownFlagError.FindStringSubmatch(err.Error()); m != nil {
+		// The flag package names it with one dash and no command.
+		help := "cortexctl"
+		if c != nil && c.Command != nil && c.Command.Name != "" {
+			help = c.Command.HelpName
+		}
+		flag := "--" + m[1]
+		if len(m[1]) == 1 {
+			flag = "-" + m[1]
+		}
+		what := strings.TrimPrefix(strings.TrimPrefix(help, "cortexctl"), " ")
+		if what != "" {
+			what += ": "
+		}
+		return usagef("%sunknown flag %s (see %s --help)", what, flag, help)
 	}
 	// Among them, a value that a flag of our own type refuses (--format
 	// yaml: an unknown format).
 	return fmt.Errorf("%w: %v", errUsage, err)
 }
+
+// unknownFlagError matches the flag package's error for a flag the
+// command does not have: its name.
+var unknownFlagError = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
 
 // flagValueError matches the flag package's error for a value that does
 // not parse: the value (quoted), the flag's name, the reason.
@@ -417,7 +442,7 @@ var envValueError = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as 
 // package's reason for refusing a value.
 // It reports false for a flag that is not of a number or duration type
 // (its own Value refused the value: a usage error).
-func flagWants(flags []cli.Flag, name, reason string) (string, bool) {
+func flagWants(flags []cli.Flag, name, quotedValue, reason string) (string, bool) {
 	for _, f := range flags {
 		if !slices.Contains(f.Names(), name) {
 			continue
@@ -426,6 +451,11 @@ func flagWants(flags []cli.Flag, name, reason string) (string, bool) {
 		switch f.(type) {
 		case *cli.DurationFlag:
 			want = "want a duration such as 30s, 5m or 1h30m"
+			if v, err := strconv.Unquote(quotedValue); err == nil && durationSyntax.MatchString(v) {
+				// Well formed: time.ParseDuration refuses it as too long
+				// (with the same message as a malformed one).
+				want = "out of range: at most 2562047h47m16s (about 292 years)"
+			}
 		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
 			want = "want a whole number"
 		case *cli.Float64Flag:
@@ -440,6 +470,10 @@ func flagWants(flags []cli.Flag, name, reason string) (string, bool) {
 	}
 	return "", false
 }
+
+// durationSyntax matches what time.ParseDuration parses, whatever its
+// size.
+var durationSyntax = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$`)
 
 // usagef returns a usage error (exit code 2).
 func usagef(format string, a ...interface{}) error {

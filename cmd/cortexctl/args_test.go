@@ -362,3 +362,37 @@ func TestCLI_LongValuesCutInErrors(t *testing.T) {
 		t.Fatalf("teams get nope: stderr %q", r.stderr)
 	}
 }
+
+// TestCLI_UsageMessages: usage errors name the command at fault and the
+// help to read: an unknown subcommand points to its parent's help (it
+// pointed to cortexctl --help), an unknown flag is named with its dashes
+// and its command (it was "flag provided but not defined: -bogus"); a
+// duration too long for a flag says so (it said "want a duration such as
+// 30s" of a well-formed one); teams create --help has no stray words.
+func TestCLI_UsageMessages(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"teams", "bogus"}, exitUsage, `cortexctl: usage: unknown command "bogus" (see cortexctl teams --help)` + "\n"},
+		{[]string{"teams", "snapshot", "bogus"}, exitUsage, `cortexctl: usage: unknown command "bogus" (see cortexctl teams snapshot --help)` + "\n"},
+		{[]string{"bogus"}, exitUsage, `cortexctl: usage: unknown command "bogus" (see cortexctl --help)` + "\n"},
+		{[]string{"stats", "--bogus"}, exitUsage, "cortexctl: usage: stats: unknown flag --bogus (see cortexctl stats --help)\n"},
+		{[]string{"teams", "create", "-x"}, exitUsage, "cortexctl: usage: teams create: unknown flag -x (see cortexctl teams create --help)\n"},
+		{[]string{"query", "ASK {}", "--timeout", "99999999h"}, exitInvalid, `cortexctl: invalid value: --timeout "99999999h": out of range: at most 2562047h47m16s (about 292 years)` + "\n"},
+		{[]string{"query", "ASK {}", "--timeout", "9x"}, exitInvalid, `cortexctl: invalid value: --timeout "9x": want a duration such as 30s, 5m or 1h30m` + "\n"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || r.stderr != tc.want {
+				t.Fatalf("exit %d (want %d), stderr %q, want %q", r.code, tc.code, r.stderr, tc.want)
+			}
+		})
+	}
+	if out := mustCLI(t, dir, "teams", "create", "--help"); strings.Contains(out, "in this case") || !strings.Contains(out, "critical}]; a key given twice") {
+		t.Errorf("teams create --help:\n%s", out)
+	}
+}

@@ -53,12 +53,11 @@ snapshots exits 3 (unknown team).`,
 							ss = []teammanager.Snapshot{}
 						}
 						return ss, func() error {
+							t := newTable(e.stdout, false, "SNAPSHOT", "CREATED", "LIFECYCLE", "QUADS", "NOTE")
 							for _, s := range ss {
-								if _, err := fmt.Fprintf(e.stdout, "%s\t%s\t%s\t%d quads\t%s\n", s.ID, s.CreatedAt.Format(time.RFC3339), s.Lifecycle, s.Quads, cell(s.Note)); err != nil {
-									return err
-								}
+								t.row(s.ID, s.CreatedAt.Format(time.RFC3339), string(s.Lifecycle), groupDigits(int64(s.Quads)), s.Note)
 							}
-							return nil
+							return t.flush()
 						}, err
 					})
 				},

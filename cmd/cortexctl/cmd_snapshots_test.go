@@ -22,7 +22,9 @@ func TestCLI_TeamsSnapshot(t *testing.T) {
 		s.ID != "S1" || s.Team != "crew" || s.Note != "start" || s.Quads == 0 || len(s.Graphs) == 0 {
 		t.Fatalf("create --json: %+v (%v)", s, err)
 	}
-	if out := mustCLI(t, dir, "teams", "snapshot", "list", "crew"); !strings.HasPrefix(out, "S1\t") || !strings.Contains(out, "start") {
+	// A table with a header, as every other listing (it was tab-separated
+	// rows without one).
+	if out := mustCLI(t, dir, "teams", "snapshot", "list", "crew"); !strings.HasPrefix(out, "SNAPSHOT  CREATED ") || !strings.Contains(out, "\nS1  ") || strings.Contains(out, "\t") || !strings.Contains(out, "start") {
 		t.Fatalf("list: %q", out)
 	}
 	if out := mustCLI(t, dir, "teams", "snapshot", "get", "crew", "S1"); !strings.Contains(out, "snapshot S1 of team crew") {
@@ -77,7 +79,7 @@ func TestCLI_TeamsSnapshot_ListEscapesNote(t *testing.T) {
 	mustCLI(t, dir, "teams", "create", "--id", "crew", "--name", "crew", "--member", "ann:lead", "--member", "bob:worker", "--timeout", "-1")
 	mustCLI(t, dir, "teams", "snapshot", "create", "crew", "--note", "start\nS9\t2000-01-01T00:00:00Z\tactive\t0 quads\tforged\x1b[2K")
 	out := mustCLI(t, dir, "teams", "snapshot", "list", "crew")
-	if strings.Count(out, "\n") != 1 || strings.ContainsRune(out, '\x1b') || !strings.Contains(out, `start\nS9\t2000`) {
-		t.Fatalf("list: %q; want one line, the note escaped", out)
+	if strings.Count(out, "\n") != 2 || strings.ContainsRune(out, '\x1b') || !strings.Contains(out, `start\nS9\t2000`) {
+		t.Fatalf("list: %q; want a header and one line, the note escaped", out)
 	}
 }

@@ -211,7 +211,7 @@ func TestCLI_ExitCodes(t *testing.T) {
 	}{
 		{"syntax", []string{"import", bad}, exitSyntax, bad + ":1:"},
 		{"missing file", []string{"import", filepath.Join(dir, "nope.nt")}, exitNotFound, "no such file"},
-		{"unknown flag", []string{"import", "--bogus"}, exitUsage, "flag provided but not defined"},
+		{"unknown flag", []string{"import", "--bogus"}, exitUsage, "import: unknown flag --bogus (see cortexctl import --help)"},
 		{"no args", []string{"import"}, exitUsage, "no file given"},
 		{"bad namespace", []string{"--namespace", "Bad NS", "graphs"}, exitInvalid, `invalid namespace name "Bad NS"`},
 		{"bad graph", []string{"export", "--graph", "not absolute"}, exitInvalid, "--graph"},

@@ -68,8 +68,8 @@ Example:
 					ArgsUsage: " ",
 					Description: `Members are AGENT:ROLE[:TASK]; --from reads a JSON5 team config instead
 (fields: id, name, strategy, context, timeout (seconds), threshold,
-tieBreaker, members [{agent, role, task, critical}], in this case; a key
-given twice, or nesting past 200 levels, is an error too).
+tieBreaker, members [{agent, role, task, critical}]; a key given twice, or
+nesting past 200 levels, is an error).
 
 Examples:
    cortexctl teams create --name review --member alice:lead:correctness --member bob:reviewer

@@ -44,7 +44,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	err := app.RunContext(ctx, reorderArgs(app, args))
 	if e.unknownCommand != "" {
-		err = usagef("unknown command %q (see cortexctl --help)", e.unknownCommand)
+		in := "cortexctl"
+		if e.unknownIn != "" {
+			in = e.unknownIn
+		}
+		err = usagef("unknown command %q (see %s --help)", e.unknownCommand, in)
 	}
 	if err == nil {
 		err = e.close()
