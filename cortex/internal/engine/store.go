@@ -173,7 +173,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			}
 		}
 	}
-	db, err := badger.Open(bopts)
+	db, err := openBadger(bopts, s.lock != nil)
 	if err != nil {
 		_ = s.lock.release()
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
@@ -204,6 +204,30 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	s.startGovernor()
 	return s, nil
+}
+
+// badgerLockRetry bounds how long openBadger retries Badger's directory
+// lock while the store's own lock is held.
+const badgerLockRetry = 2 * time.Second
+
+// openBadger opens Badger with opts. Badger locks its directory with a
+// flock that it releases only by closing the file, so a child process
+// that another goroutine of this process forks at that moment holds the
+// lock too, from its fork until its exec closes the file (close-on-exec):
+// a store closed and opened again in a process that starts other
+// processes (a test runner, an agent host) can find it taken for that
+// instant. With the store's own lock held (cortex.lock, which Cortex
+// releases explicitly), no other Cortex process can hold the directory,
+// so such a failure is retried for up to badgerLockRetry.
+func openBadger(opts badger.Options, ownLock bool) (*badger.DB, error) {
+	deadline := time.Now().Add(badgerLockRetry)
+	for {
+		db, err := badger.Open(opts)
+		if err == nil || !ownLock || !strings.Contains(err.Error(), "Cannot acquire directory lock") || time.Now().After(deadline) {
+			return db, err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // emptyMemtableLogs removes the empty logs (*.mem memtable logs and *.vlog
