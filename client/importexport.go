@@ -32,7 +32,10 @@ type ImportOptions struct {
 	DefaultGraph bool
 	ImportID     string // blank-node scope; "": the resumed import's, else a fresh one
 	// Resume, if set, records the import so that the same source, imported
-	// again after an interruption, resumes it (cortex.RDFImportOptions.Resume).
+	// again after an interruption, resumes it (cortex.RDFImportOptions.Resume);
+	// with another target (Graph, DefaultGraph or neither) than the
+	// interrupted import's, the server refuses it before it starts: an
+	// *Error matching api.ErrInvalid.
 	Resume *cortex.ImportSource
 	// OnStart, if set, is called once the server has chosen the import id,
 	// before anything is written.

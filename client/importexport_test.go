@@ -238,6 +238,51 @@ func TestClient_ImportResumes(t *testing.T) {
 	}
 }
 
+// TestClient_ImportResumeOtherGraph: an import of a recorded source that
+// failed after it wrote into one graph is not resumed into another (nor
+// into the default graph, nor with no graph): the server refuses it before
+// it starts (kind invalid, exit 7), naming both targets; the first graph
+// resumes it.
+func TestClient_ImportResumeOtherGraph(t *testing.T) {
+	c, _ := serveTCP(t, server.DefaultOptions())
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
+	}
+	b.WriteString("not N-Triples\n")
+	src := &cortex.ImportSource{Name: "/data/findings.nt", Version: "v1"}
+	var first cortex.ImportStart
+	_, err := c.Import(ctx, strings.NewReader(b.String()), client.ImportOptions{Format: "nt", File: src.Name, Graph: "http://ex/g1", Resume: src,
+		OnStart: func(st cortex.ImportStart) { first = st }})
+	if !errors.Is(err, api.ErrSyntax) {
+		t.Fatalf("half-way failure: %v", err)
+	}
+	_, n1 := export(t, c, client.ExportOptions{})
+	if n1 == 0 {
+		t.Fatal("the failed import committed nothing: the test tests nothing")
+	}
+	for _, o := range []client.ImportOptions{{DefaultGraph: true}, {}, {Graph: "http://ex/g2"}} {
+		started := false
+		o.Format, o.File, o.Resume, o.OnStart = "nt", src.Name, src, func(cortex.ImportStart) { started = true }
+		_, err := c.Import(ctx, strings.NewReader(b.String()), o)
+		if !errors.Is(err, api.ErrInvalid) || api.ExitCode(err) != api.ExitInvalid || started ||
+			!strings.Contains(err.Error(), "import "+first.ID+" of /data/findings.nt was interrupted while it imported into graph <http://ex/g1>, not ") ||
+			!strings.Contains(err.Error(), "import it again into graph <http://ex/g1> to resume it") {
+			t.Fatalf("resume with graph %q (default %v): %v (exit %d, started %v); want a refusal before the start, exit %d",
+				o.Graph, o.DefaultGraph, err, api.ExitCode(err), started, api.ExitInvalid)
+		}
+		if _, n := export(t, c, client.ExportOptions{}); n != n1 {
+			t.Fatalf("%d quads after a refused import, want %d", n, n1)
+		}
+	}
+	var again cortex.ImportStart
+	_, err = c.Import(ctx, strings.NewReader(b.String()), client.ImportOptions{Format: "nt", File: src.Name, Graph: "http://ex/g1", Resume: src,
+		OnStart: func(st cortex.ImportStart) { again = st }})
+	if !errors.Is(err, api.ErrSyntax) || !again.Resumed || again.ID != first.ID {
+		t.Fatalf("the first graph again: %v, started %+v; want a resumption of %s", err, again, first.ID)
+	}
+}
+
 // TestClient_ImportErrorWhileSending: an import that fails early while
 // the client still has much to send answers the error (the client stops
 // sending), over TCP.

@@ -105,7 +105,13 @@ type RDFImportOptions struct {
 	// of the same source (name and version) is there, an import of it with
 	// no ImportID reuses the recorded id, so re-running an import that a
 	// crash, a cancellation or an error stopped converges to the same graph.
-	// See FileSource and Namespace.UnfinishedImports.
+	// The record holds the import's target (Graph, DefaultGraph or neither):
+	// an import that would resume a record of another target is refused,
+	// before anything is written, with an error matching ErrInvalidArgument
+	// that names both targets (import into the first one again to resume,
+	// or give a new ImportID to import anew). Records written before targets
+	// were recorded resume whatever the target. See FileSource and
+	// Namespace.UnfinishedImports.
 	Resume *ImportSource
 	// OnStart, if set, is called once the import id is chosen, before
 	// anything is written.
@@ -185,6 +191,12 @@ type UnfinishedImport struct {
 	Name    string    `json:"name"`
 	Version string    `json:"version"`
 	Started time.Time `json:"started"`
+	// Target is where the import writes: "none" (no graph given: triples
+	// into the default graph, quads into their own), "default" (every quad
+	// into the default graph, RDFImportOptions.DefaultGraph) or the graph's
+	// N-Quads term (<http://ex/g>, RDFImportOptions.Graph). It is "" in
+	// records written before targets were recorded.
+	Target string `json:"target,omitempty"`
 }
 
 // ImportStart tells an import's caller (RDFImportOptions.OnStart), before

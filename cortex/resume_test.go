@@ -299,3 +299,113 @@ func TestFileVersion(t *testing.T) {
 		t.Errorf("FileVersion of a missing file: %v; want fs.ErrNotExist", err)
 	}
 }
+
+// TestImportRDF_ResumeRefusesAnotherTarget: an interrupted import into one
+// target (a named graph, the default graph, or none given) is not resumed
+// into another: the import is refused before anything is written, with
+// an error matching ErrInvalidArgument that names both targets and the
+// ways on; the same target resumes it, and a new import id imports the
+// file anew into the other target.
+func TestImportRDF_ResumeRefusesAnotherTarget(t *testing.T) {
+	t.Parallel()
+	const g1, g2 = quad.IRI("http://ex/g1"), quad.IRI("http://ex/g2")
+	type target struct {
+		graph     quad.Value
+		toDefault bool
+		words     string // how the error names it
+		again     string // and how it says to give it again
+	}
+	targets := map[string]target{
+		"graph":   {graph: g1, words: "graph <http://ex/g1>", again: "into graph <http://ex/g1>"},
+		"other":   {graph: g2, words: "graph <http://ex/g2>", again: "into graph <http://ex/g2>"},
+		"default": {toDefault: true, words: "the default graph", again: "into the default graph"},
+		"none":    {words: "the input's own graphs (no graph given)", again: "with no graph given"},
+	}
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "_:b%d <http://ex/p> \"%d\" .\n", i, i)
+	}
+	half := b.String() + "this is not N-Triples\n"
+	for _, first := range []string{"graph", "default", "none"} {
+		t.Run(first, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
+			ns, err := s.Namespace(ctx, "default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "a.nt")
+			if err := os.WriteFile(path, []byte(half), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run := func(to target, id string) (cortex.ImportStart, bool, error) {
+				src, err := cortex.FileSource(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var st cortex.ImportStart
+				started := false
+				_, err = ns.ImportRDF(ctx, strings.NewReader(half), cortex.RDFImportOptions{
+					Format: rdfio.NTriples, File: path, Graph: to.graph, DefaultGraph: to.toDefault, ImportID: id, Resume: &src,
+					OnStart: func(s cortex.ImportStart) { st, started = s, true },
+				})
+				return st, started, err
+			}
+			first0, _, err := run(targets[first], "")
+			var ie *cortex.ImportError
+			if !errors.As(err, &ie) || ie.Committed == 0 {
+				t.Fatalf("first run: %v; want an *ImportError after committed chunks", err)
+			}
+			u, err := ns.UnfinishedImports(ctx)
+			if err != nil || len(u) != 1 || u[0].ID != first0.ID {
+				t.Fatalf("unfinished imports %+v, %v; want %s", u, err, first0.ID)
+			}
+			if want := map[string]string{"graph": "<http://ex/g1>", "default": "default", "none": "none"}[first]; u[0].Target != want {
+				t.Fatalf("recorded target %q, want %q", u[0].Target, want)
+			}
+			size, _ := ns.Size(ctx)
+			for name, other := range targets {
+				if name == first {
+					continue
+				}
+				for _, id := range []string{"", first0.ID} { // no id, or the recorded one given
+					_, started, err := run(other, id)
+					if !errors.Is(err, cortex.ErrInvalidArgument) || errors.As(err, &ie) {
+						t.Fatalf("resume into %s (id %q): %v; want an error matching ErrInvalidArgument, not an import's", name, id, err)
+					}
+					msg := err.Error()
+					for _, want := range []string{"import " + first0.ID + " of " + path, "into " + targets[first].words + ", not " + other.words,
+						"import it again " + targets[first].again + " to resume it", "under a new import id"} {
+						if !strings.Contains(msg, want) {
+							t.Errorf("resume into %s: error %q lacks %q", name, msg, want)
+						}
+					}
+					if started {
+						t.Errorf("resume into %s: OnStart was called", name)
+					}
+					if n, _ := ns.Size(ctx); n != size {
+						t.Fatalf("resume into %s: %d quads, want %d: the refused import wrote", name, n, size)
+					}
+				}
+			}
+			if u2, err := ns.UnfinishedImports(ctx); err != nil || len(u2) != 1 || u2[0] != u[0] {
+				t.Fatalf("unfinished imports %+v, %v after the refusals; want %+v kept", u2, err, u[0])
+			}
+			// The same target resumes; a new id imports anew elsewhere.
+			if st, _, err := run(targets[first], ""); !errors.As(err, &ie) || !st.Resumed || st.ID != first0.ID {
+				t.Fatalf("the same target again: %+v, %v; want a resumption of %s (failing the same way)", st, err, first0.ID)
+			}
+			if n, _ := ns.Size(ctx); n != size {
+				t.Fatalf("%d quads after the resumption, want %d", n, size)
+			}
+			other := targets["other"]
+			if first == "graph" {
+				other = targets["default"]
+			}
+			if st, _, err := run(other, "fresh"); !errors.As(err, &ie) || st.Resumed || st.ID != "fresh" || ie.Committed == 0 {
+				t.Fatalf("a new import id into another target: %+v, %v; want a new import that commits", st, err)
+			}
+		})
+	}
+}

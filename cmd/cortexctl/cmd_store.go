@@ -48,8 +48,11 @@ disk), running the same command again resumes it: the file, unchanged, is
 imported again with the same id, so the graph converges (blank nodes are not
 duplicated). A file changed since (e.g. a syntax error half-way, fixed) is
 imported anew; to converge with what the interrupted import wrote, re-run it
-with --import-id and the id printed. Standard input and pipes cannot be
-recognised again: re-run them with --import-id.
+with --import-id and the id printed. The same file with another --graph
+(or --graph default, or none) than the interrupted import's is refused
+(exit 7) before anything is written: give the first one again to resume,
+or --import-id NEW to import the file anew. Standard input and pipes cannot
+be recognised again: re-run them with --import-id.
 
 Through a server (--server, or a server that holds --data), each file is
 streamed to it (POST /ns/NS/import), with the same rules.

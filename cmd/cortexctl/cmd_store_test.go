@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -633,5 +634,71 @@ func TestCLI_ImportExportInterrupted(t *testing.T) {
 	code = run(ctx, []string{"cortexctl", "--data", dir, "export"}, strings.NewReader(""), w, &errb)
 	if code != exitTimeout || !strings.HasPrefix(errb.String(), "cortexctl: export interrupted: the output is incomplete: ") {
 		t.Fatalf("export: exit %d (want %d), stderr %q", code, exitTimeout, errb.String())
+	}
+}
+
+// TestCLI_ImportResumeOtherGraph: an interrupted import (here one that
+// failed half-way) run again with another --graph (or --graph default, or
+// none) is refused (exit 7) before it writes, the message naming both
+// targets and the ways on; the first --graph resumes it, and --import-id
+// imports the file anew into another graph.
+func TestCLI_ImportResumeOtherGraph(t *testing.T) {
+	store := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 20_000; i++ {
+		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
+	}
+	path := writeFile(t, "half.nt", b.String()+"not N-Triples\n")
+	quads := func() int {
+		t.Helper()
+		var st struct{ Quads int }
+		if err := json.Unmarshal([]byte(mustCLI(t, store, "stats", "--json")), &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Quads
+	}
+	r := runCLI(t, store, "", "import", path, "--graph", "http://ex/g1")
+	m := regexp.MustCompile(`as import ([A-Za-z0-9_-]+) `).FindStringSubmatch(r.stderr)
+	if r.code != exitSyntax || m == nil {
+		t.Fatalf("first import: exit %d, stderr %q; want a syntax error after committed chunks", r.code, r.stderr)
+	}
+	id := m[1]
+	size := quads()
+	if size == 0 {
+		t.Fatal("the first import committed nothing: the test tests nothing")
+	}
+	for _, c := range []struct {
+		args []string
+		not  string
+	}{
+		{[]string{"--graph", "default"}, "not the default graph"},
+		{nil, "not the input's own graphs (no graph given)"},
+		{[]string{"--graph", "http://ex/g2"}, "not graph <http://ex/g2>"},
+		{[]string{"--graph", "http://ex/g2", "--import-id", id}, "not graph <http://ex/g2>"},
+	} {
+		r := runCLI(t, store, "", append([]string{"import", path}, c.args...)...)
+		for _, want := range []string{"import " + id + " of " + path + " was interrupted while it imported into graph <http://ex/g1>, " + c.not,
+			"import it again into graph <http://ex/g1> to resume it", "under a new import id (import-id NEW)"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("import %v: stderr %q lacks %q", c.args, r.stderr, want)
+			}
+		}
+		if r.code != exitInvalid || strings.Contains(r.stderr, "resuming import") {
+			t.Fatalf("import %v: exit %d, stderr %q; want exit %d before the import starts", c.args, r.code, r.stderr, exitInvalid)
+		}
+		if n := quads(); n != size {
+			t.Fatalf("import %v: %d quads, want %d: the refused import wrote", c.args, n, size)
+		}
+	}
+	r = runCLI(t, store, "", "import", path, "--graph", "http://ex/g1")
+	if r.code != exitSyntax || !strings.Contains(r.stderr, "resuming import "+id+" of ") {
+		t.Fatalf("the first --graph again: exit %d, stderr %q; want a resumption of %s", r.code, r.stderr, id)
+	}
+	if n := quads(); n != size {
+		t.Fatalf("%d quads after the resumption, want %d", n, size)
+	}
+	r = runCLI(t, store, "", "import", path, "--graph", "default", "--import-id", "fresh")
+	if r.code != exitSyntax || strings.Contains(r.stderr, "resuming") || quads() <= size {
+		t.Fatalf("--import-id fresh into the default graph: exit %d, stderr %q; want a new import that commits", r.code, r.stderr)
 	}
 }

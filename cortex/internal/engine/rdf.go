@@ -35,7 +35,9 @@ type RDFImportOptions struct {
 	// it completes; while a record of the same source (name and version) is
 	// there, an import of it with no ImportID reuses the recorded id, so
 	// re-running an import that a crash, a cancellation or an error stopped
-	// converges to the same graph. See FileSource.
+	// converges to the same graph. An import that would resume a record
+	// of another target (Graph, DefaultGraph or neither) is refused before
+	// anything is written (resume.go). See FileSource.
 	Resume *ImportSource
 	// OnStart, if set, is called once the import id is chosen, before
 	// anything is written.
@@ -81,7 +83,7 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	}
 	start := ImportStart{ID: opts.ImportID}
 	if opts.Resume != nil {
-		if start, err = n.beginImport(ctx, *opts.Resume, opts.ImportID); err != nil {
+		if start, err = n.beginImport(ctx, *opts.Resume, opts.ImportID, importTarget(iopts)); err != nil {
 			return ImportResult{}, fmt.Errorf("namespace %s: import: %w", n.name, err)
 		}
 	} else if start.ID == "" {

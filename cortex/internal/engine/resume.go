@@ -24,6 +24,13 @@ import (
 // re-run of the same source (same name and version) with no id given reuses
 // the recorded id. The records live in the namespace's "imports" bucket,
 // keyed by a hash of the source's name, so a source has at most one.
+//
+// A record also holds the import's target graph (UnfinishedImport.Target):
+// resuming an import into another target would leave the quads of its
+// first run in the first target and write the rest elsewhere, so an import
+// that would resume a record of another target is refused before anything
+// is written. Records written before targets were recorded have none and
+// resume whatever the target.
 
 // importsBucket holds the records of unfinished imports (importsBucket/hash
 // of the source name → JSON importRecord).
@@ -44,7 +51,63 @@ type UnfinishedImport struct {
 	Name    string    `json:"name"`
 	Version string    `json:"version"`
 	Started time.Time `json:"started"`
+	// Target is where the import writes: "none" (no graph given: triples
+	// into the default graph, quads into their own), "default" (every quad
+	// into the default graph) or the graph's N-Quads term (<http://ex/g>).
+	// It is "" in records written before targets were recorded.
+	Target string `json:"target,omitempty"`
 }
+
+// The targets of an import that are not a graph (UnfinishedImport.Target).
+const (
+	targetNone    = "none"
+	targetDefault = "default"
+)
+
+// importTarget returns the UnfinishedImport.Target of an import with
+// options o (checked by checkGraph).
+func importTarget(o ImportOptions) string {
+	switch {
+	case o.Graph != nil:
+		return o.Graph.String()
+	case o.DefaultGraph:
+		return targetDefault
+	}
+	return targetNone
+}
+
+// describeTarget names target for an error message: where it writes
+// ("graph <http://ex/g>") and how to give it again ("into graph
+// <http://ex/g>").
+func describeTarget(target string) (where, how string) {
+	switch target {
+	case targetNone:
+		return "the input's own graphs (no graph given)", "with no graph given"
+	case targetDefault:
+		return "the default graph", "into the default graph"
+	}
+	return "graph " + target, "into graph " + target
+}
+
+// resumeTargetError refuses an import that would resume the unfinished
+// import rec (same source, same version, same or no import id) into
+// another target than the one it started writing into. It matches
+// ErrInvalidArgument.
+type resumeTargetError struct {
+	rec    UnfinishedImport
+	target string // the refused import's (UnfinishedImport.Target)
+}
+
+func (e *resumeTargetError) Error() string {
+	where, how := describeTarget(e.rec.Target)
+	other, _ := describeTarget(e.target)
+	return fmt.Sprintf("%v: import %s of %s was interrupted while it imported into %s, not %s: "+
+		"import it again %s to resume it, or under a new import id (import-id NEW) to import it anew; what import %s wrote stays",
+		ErrInvalidArgument, e.rec.ID, e.rec.Name, where, other, how, e.rec.ID)
+}
+
+// Is makes errors.Is(err, ErrInvalidArgument) true.
+func (e *resumeTargetError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // ImportStart tells an import's caller (RDFImportOptions.OnStart), before
 // anything is written, which id the import uses.
@@ -116,9 +179,11 @@ func (n *Namespace) importRecord(ctx context.Context, name string) (rec Unfinish
 	return rec, ok, err
 }
 
-// beginImport picks the import id of an import of src (id, when not empty,
-// is the caller's) and records the import, durably, before it writes.
-func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id string) (ImportStart, error) {
+// beginImport picks the import id of an import of src into target (id,
+// when not empty, is the caller's) and records the import, durably, before
+// it writes. An import that would resume a record of another target is a
+// *resumeTargetError.
+func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, target string) (ImportStart, error) {
 	if src.Name == "" {
 		return ImportStart{}, errors.New("resume: empty source name")
 	}
@@ -129,6 +194,9 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id string
 	start := ImportStart{ID: id}
 	switch {
 	case found && rec.Version == src.Version && (id == "" || id == rec.ID):
+		if rec.Target != "" && rec.Target != target {
+			return ImportStart{}, &resumeTargetError{rec: rec, target: target}
+		}
 		start.ID, start.Resumed, start.Started = rec.ID, true, rec.Started
 		return start, nil // recorded already
 	case found && rec.Version != src.Version:
@@ -137,7 +205,7 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id string
 	if start.ID == "" {
 		start.ID = NewImportID()
 	}
-	b, err := json.Marshal(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC()})
+	b, err := json.Marshal(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC(), Target: target})
 	if err != nil {
 		return ImportStart{}, err
 	}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	hkv "github.com/hidal-go/hidalgo/kv"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+)
+
+// TestImportRDF_ResumesRecordWithoutTarget: a record written before
+// import records held their target (no "target" field) resumes as it did,
+// whatever the target of the import that resumes it.
+func TestImportRDF_ResumesRecordWithoutTarget(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := ImportSource{Name: "/data/old.nt", Version: "v1"}
+	// The JSON of a record of an earlier release, field for field.
+	old := struct {
+		ID      string    `json:"id"`
+		Name    string    `json:"name"`
+		Version string    `json:"version"`
+		Started time.Time `json:"started"`
+	}{"old1", src.Name, src.Version, time.Now().UTC().Add(-time.Hour)}
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(importKey(src.Name), b) }); err != nil {
+		t.Fatal(err)
+	}
+	var st ImportStart
+	res, err := n.ImportRDF(ctx, strings.NewReader("_:b <http://ex/p> \"o\" .\n"), RDFImportOptions{
+		Format: rdfio.NTriples, File: src.Name, DefaultGraph: true, Resume: &src,
+		OnStart: func(s ImportStart) { st = s },
+	})
+	if err != nil || !st.Resumed || st.ID != "old1" || res.ImportID != "old1" {
+		t.Fatalf("import with a record without target: %+v, %+v, %v; want a resumption of old1", st, res, err)
+	}
+	if u, err := n.UnfinishedImports(ctx); err != nil || len(u) != 0 {
+		t.Fatalf("unfinished imports %+v, %v after the resumed import completed", u, err)
+	}
+}
