@@ -63,7 +63,9 @@
 // fail with another error embedded. A finding's confidence of NaN or
 // ±Inf, or a time of a year after 9999 in UTC, which JSON cannot carry
 // either, fails with the manager's ErrInvalidFinding, and a team
-// threshold of NaN or ±Inf with its ErrInvalidTeam. An empty id
+// threshold of NaN or ±Inf with its ErrInvalidTeam; a workflow run input
+// or step output of NaN or ±Inf (Workflows.Start, Workflows.CompleteStep)
+// with the workflow Engine's ErrInvalidRun or ErrInvalidOutput. An empty id
 // (team, agent, task, message, conflict, snapshot) is refused by the
 // server as a missing parameter (kind usage, exit code 2, where the
 // embedded manager's error has kind not_found) that matches the same

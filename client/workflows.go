@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -34,7 +35,9 @@ func (c *Client) Workflows(poll time.Duration) *Workflows {
 func (w *Workflows) PollInterval() time.Duration { return w.poll }
 
 // Start starts a run of d (workflows.start); see workflow.Engine.Start.
-// opts.StepTimeout is sent in whole seconds (negative: none).
+// opts.StepTimeout is sent in whole seconds (negative: none). Inputs that
+// JSON cannot carry (a NaN or ±Inf at any depth) are refused before
+// anything is sent with the embedded Engine's error (ErrInvalidRun).
 func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error) {
 	secs := int64(opts.StepTimeout / time.Second)
 	switch {
@@ -42,6 +45,11 @@ func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.Run
 		secs = -1
 	case opts.StepTimeout > 0 && secs == 0:
 		return workflow.Run{}, fmt.Errorf("%w: step timeout %s: want whole seconds", workflow.ErrInvalidRun, opts.StepTimeout)
+	}
+	if err := unencodable(opts.Inputs); err != nil {
+		// The embedded Engine's error (Start normalises inputs through
+		// encoding/json), not the encoding error of the params.
+		return workflow.Run{}, fmt.Errorf("start %s: %w: inputs: %v", d.Name, workflow.ErrInvalidRun, err)
 	}
 	p := map[string]any{"def": d, "id": opts.ID, "strategy": opts.Strategy, "inputs": opts.Inputs,
 		"non_critical": opts.NonCritical, "step_timeout": secs, "actor": opts.Actor}
@@ -134,8 +142,16 @@ func (w *Workflows) AddFindings(ctx context.Context, id, step string, attempt in
 
 // CompleteStep completes attempt attempt of running step step with
 // outputs (workflows.complete_step); a stale attempt is an *Error matching
-// workflow.ErrStaleAttempt.
+// workflow.ErrStaleAttempt. Outputs that JSON cannot carry (a NaN or ±Inf
+// at any depth) are refused before anything is sent with the embedded
+// Engine's error (ErrInvalidOutput), though the Engine checks the run,
+// step and attempt first.
 func (w *Workflows) CompleteStep(ctx context.Context, id, step string, attempt int, outputs map[string]any) error {
+	if err := unencodable(outputs); err != nil {
+		// The embedded Engine's error (it normalises outputs through
+		// encoding/json), not the encoding error of the params.
+		return fmt.Errorf("run %s: step %s: %w: %w", id, step, workflow.ErrInvalidOutput, err)
+	}
 	return w.c.Call(ctx, "workflows.complete_step", map[string]any{"run": id, "step": step, "attempt": attempt, "outputs": outputs}, nil)
 }
 
@@ -164,4 +180,17 @@ func (w *Workflows) ReleaseDriver(ctx context.Context, id, driverID string) erro
 // again (workflows.release_step).
 func (w *Workflows) ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error {
 	return w.c.Call(ctx, "workflows.release_step", map[string]any{"run": id, "step": step, "attempt": attempt, "reason": reason}, nil)
+}
+
+// unencodable returns the error of encoding/json for a map of run inputs
+// or step outputs that JSON cannot carry (a NaN or ±Inf at any depth, a
+// value of a type JSON has no form for), or nil: the embedded Engine
+// refuses such a map with that error (it normalises it through
+// encoding/json).
+func unencodable(m map[string]any) error {
+	if len(m) == 0 {
+		return nil
+	}
+	_, err := json.Marshal(m)
+	return err
 }

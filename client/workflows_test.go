@@ -15,6 +15,8 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
@@ -285,5 +287,101 @@ func TestWorkflows_StaleAttempt(t *testing.T) {
 	}
 	if s, _ := r.Step("s00"); s.Status != workflow.StepCompleted || s.Attempt != 2 || s.Actor != "driver-b" || s.Outputs["n"] != float64(2) {
 		t.Fatalf("s00 %+v, want completed by attempt 2 of driver-b", s)
+	}
+}
+
+// TestWorkflows_NonFiniteValues: a run input or a step output that JSON
+// cannot carry (NaN, ±Inf, at any depth) is refused through a server as
+// the embedded Engine refuses it — ErrInvalidRun or ErrInvalidOutput,
+// exit 7, word for word — not with the client's encoding error (exit 1);
+// nothing is written.
+func TestWorkflows_NonFiniteValues(t *testing.T) {
+	type engine interface {
+		workflow.Pull
+		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+		List(ctx context.Context, st workflow.RunStatus) ([]workflow.Run, error)
+	}
+	embedded := func(t *testing.T) engine {
+		s := cortextest.NewStore(t)
+		x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := teammanager.New(ctx, s, x, teammanager.FromConfig(config.Default().Teams))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := workflow.New(ctx, s, m, workflow.FromConfig(config.Default().Teams))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	remote := func(t *testing.T) engine { return wf(t, startServer(t)) }
+	d := fanDef(2)
+	d.Steps[0].Inputs = []workflow.Port{{Name: "x", Type: workflow.Number, Optional: true}}
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name string
+		call func(e engine) error
+		want error
+	}{
+		{"input NaN", func(e engine) error {
+			return errOf(e.Start(ctx, d, workflow.RunOptions{ID: "r2", Inputs: map[string]any{"x": nan}}))
+		}, workflow.ErrInvalidRun},
+		{"input +Inf", func(e engine) error {
+			return errOf(e.Start(ctx, d, workflow.RunOptions{ID: "r2", Inputs: map[string]any{"x": inf}}))
+		}, workflow.ErrInvalidRun},
+		{"input -Inf in a list", func(e engine) error {
+			return errOf(e.Start(ctx, d, workflow.RunOptions{ID: "r2", Inputs: map[string]any{"x": 1, "y": []any{1, -inf}}}))
+		}, workflow.ErrInvalidRun},
+		{"input float32 NaN in an object", func(e engine) error {
+			return errOf(e.Start(ctx, d, workflow.RunOptions{ID: "r2", Inputs: map[string]any{"y": map[string]any{"z": float32(nan)}}}))
+		}, workflow.ErrInvalidRun},
+		{"output NaN", func(e engine) error {
+			return e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": nan})
+		}, workflow.ErrInvalidOutput},
+		{"output -Inf", func(e engine) error {
+			return e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": -inf})
+		}, workflow.ErrInvalidOutput},
+		{"output +Inf nested", func(e engine) error {
+			return e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": 1, "extra": []any{map[string]any{"v": inf}}})
+		}, workflow.ErrInvalidOutput},
+	}
+	got := map[string][]error{}
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) engine
+	}{{"embedded", embedded}, {"remote", remote}} {
+		e := b.open(t)
+		if _, err := e.Start(ctx, d, workflow.RunOptions{ID: "r1", Inputs: map[string]any{"x": 1.5}}); err != nil {
+			t.Fatalf("%s: start: %v", b.name, err)
+		}
+		if _, err := e.StartStep(ctx, "r1", "s00", "me"); err != nil {
+			t.Fatalf("%s: start step: %v", b.name, err)
+		}
+		for _, tc := range cases {
+			err := tc.call(e)
+			if !errors.Is(err, tc.want) || api.ExitCode(err) != api.ExitInvalid {
+				t.Errorf("%s: %s: %v (exit %d), want an error matching %v (exit %d)", b.name, tc.name, err, api.ExitCode(err), tc.want, api.ExitInvalid)
+			}
+			got[b.name] = append(got[b.name], err)
+		}
+		runs, err := e.List(ctx, "")
+		if err != nil || len(runs) != 1 || runs[0].ID != "r1" {
+			t.Fatalf("%s: runs after the refused starts: %+v, %v; want r1 alone", b.name, runs, err)
+		}
+		if s, _ := runs[0].Step("s00"); s.Status != workflow.StepRunning || len(s.Outputs) != 0 {
+			t.Fatalf("%s: s00 after the refused completions: %+v", b.name, s)
+		}
+		// A finite value still goes through.
+		if err := e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": 7}); err != nil {
+			t.Fatalf("%s: complete s00: %v", b.name, err)
+		}
+	}
+	for i, tc := range cases {
+		if e, r := got["embedded"][i], got["remote"][i]; e == nil || r == nil || e.Error() != r.Error() {
+			t.Errorf("%s: remote %q, embedded %q", tc.name, r, e)
+		}
 	}
 }
