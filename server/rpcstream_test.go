@@ -177,6 +177,21 @@ func (st *rpcStream) createTeam() {
 	}
 }
 
+// turnHeld serves streams with opts, one read-heavy call at a time (the
+// queue wait is a backstop: a call whose cancel is lost fails busy after
+// it instead of hanging the test), opens a stream of acme with its team
+// (createTeam), and holds the server's turn (holdTurn) until the returned
+// function is called, or the test ends.
+func turnHeld(t *testing.T, opts server.Options) (*rpcStream, func()) {
+	t.Helper()
+	ss := serveStreams(t, opts.WithMaxQueries(1).WithQueueWait(10*time.Second))
+	st := ss.mustOpen("acme")
+	st.createTeam()
+	release := ss.holdTurn()
+	t.Cleanup(release)
+	return st, release
+}
+
 // holdTurn takes the server's turn among read-heavy calls (findings.list
 // waits for one) until the returned function is called (once or more).
 func (ss *streamServer) holdTurn() func() {
@@ -561,13 +576,7 @@ func TestRPCStream_IdleWithCallsInFlight(t *testing.T) {
 // after its call (in the same write) cancels it: the cancel is not run
 // before the call is known to the stream.
 func TestRPCStream_CancelRightAfterCall(t *testing.T) {
-	// The queue wait is a backstop: a call whose cancel is lost fails
-	// busy after it, instead of hanging the test.
-	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
-	st := ss.mustOpen("acme")
-	st.createTeam()
-	release := ss.holdTurn()
-	defer release()
+	st, _ := turnHeld(t, server.DefaultOptions())
 	const n = 50
 	var lines []string
 	for i := range n {
@@ -647,13 +656,7 @@ func TestRPCStream_BytesInFlight(t *testing.T) {
 // (a string however escaped), and cancels every call in flight with that
 // id (JSON-RPC wants ids unique; a client that repeats one cancels all).
 func TestRPCStream_CancelByIDValue(t *testing.T) {
-	// The queue wait is a backstop: a call whose cancel is lost fails
-	// busy after it, instead of hanging the test.
-	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
-	st := ss.mustOpen("acme")
-	st.createTeam()
-	release := ss.holdTurn()
-	defer release()
+	st, _ := turnHeld(t, server.DefaultOptions())
 	st.send(request("d", "findings.list", `{"team":"t1"}`), request("d", "findings.list", `{"team":"t1"}`),
 		request("ab", "findings.list", `{"team":"t1"}`), request("sync", "strategies.list", `{}`))
 	if r := st.answer(); string(r.ID) != `"sync"` {
@@ -688,11 +691,7 @@ func TestRPCStream_CancelAtLimit(t *testing.T) {
 	t.Run("calls", func(t *testing.T) {
 		// The queue wait is a backstop: a call whose cancel is not read
 		// fails busy after it, instead of hanging the test.
-		ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
-		st := ss.mustOpen("acme")
-		st.createTeam()
-		release := ss.holdTurn()
-		defer release()
+		st, release := turnHeld(t, server.DefaultOptions())
 		const limit = 256 // a stream's calls in flight
 		var lines []string
 		for i := range limit + 1 { // calls 0 to 255 run, waiting for a turn; call 256 waits for a slot
@@ -718,11 +717,7 @@ func TestRPCStream_CancelAtLimit(t *testing.T) {
 		}
 	})
 	t.Run("bytes", func(t *testing.T) {
-		ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096).WithMaxQueries(1).WithQueueWait(10*time.Second))
-		st := ss.mustOpen("acme")
-		st.createTeam()
-		release := ss.holdTurn()
-		defer release()
+		st, _ := turnHeld(t, server.DefaultOptions().WithMaxBodyBytes(4096))
 		// The quick call's line waits for the slow call's bytes (see
 		// TestRPCStream_BytesInFlight); the cancel after it gets through.
 		pad := strings.Repeat(" ", 3000)
@@ -743,11 +738,7 @@ func TestRPCStream_CancelAtLimit(t *testing.T) {
 // cancelled) or waits for the calls before it in the batch (it fails
 // cancelled when its turn comes); the batch's other calls run.
 func TestRPCStream_CancelInBatch(t *testing.T) {
-	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
-	st := ss.mustOpen("acme")
-	st.createTeam()
-	release := ss.holdTurn()
-	defer release()
+	st, _ := turnHeld(t, server.DefaultOptions())
 	st.send(`[`+request("bx", "findings.list", `{"team":"t1"}`)+`,`+request(7, "findings.list", `{"team":"t1"}`)+`,`+
 		request("by", "strategies.list", `{}`)+`]`,
 		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"b\u0078"}}`, cancelLine(7))
@@ -838,11 +829,7 @@ func TestRPCStream_IdleCloseRace(t *testing.T) {
 // TestRPCStream_CancelNullID: a cancel of id null names no call (no call
 // in flight has id null): the call with id "" goes on and succeeds.
 func TestRPCStream_CancelNullID(t *testing.T) {
-	ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
-	st := ss.mustOpen("acme")
-	st.createTeam()
-	release := ss.holdTurn()
-	defer release()
+	st, release := turnHeld(t, server.DefaultOptions())
 	st.send(request("", "findings.list", `{"team":"t1"}`),
 		`{"jsonrpc":"2.0","id":"c","method":"$/cancelRequest","params":{"id":null}}`)
 	if r := st.answer(); string(r.ID) != `"c"` || r.Error != nil || string(r.Result) != "null" {
@@ -877,11 +864,7 @@ func TestRPCStream_CancelNotStarted(t *testing.T) {
 		return `{"jsonrpc":"2.0","id":"c","method":"$/cancelRequest","params":{"id":"` + id + `"}}`
 	}
 	t.Run("batch", func(t *testing.T) {
-		ss := serveStreams(t, server.DefaultOptions().WithMaxQueries(1).WithQueueWait(10*time.Second))
-		st := ss.mustOpen("acme")
-		st.createTeam()
-		release := ss.holdTurn()
-		defer release()
+		st, release := turnHeld(t, server.DefaultOptions())
 		st.send(`[`+request("a", "findings.list", `{"team":"t1"}`)+`,`+request("b", "strategies.list", `{}`)+`]`, cancelReq("b"))
 		applied(t, st)
 		release()
@@ -899,11 +882,7 @@ func TestRPCStream_CancelNotStarted(t *testing.T) {
 		cancelled(t, rs[1])
 	})
 	t.Run("held", func(t *testing.T) {
-		ss := serveStreams(t, server.DefaultOptions().WithMaxBodyBytes(4096).WithMaxQueries(1).WithQueueWait(10*time.Second))
-		st := ss.mustOpen("acme")
-		st.createTeam()
-		release := ss.holdTurn()
-		defer release()
+		st, release := turnHeld(t, server.DefaultOptions().WithMaxBodyBytes(4096))
 		// The quick call waits for the slow call's bytes (see
 		// TestRPCStream_BytesInFlight); the cancel after it is read.
 		pad := strings.Repeat(" ", 3000)
