@@ -199,16 +199,23 @@ func TestClient_ImportStreams(t *testing.T) {
 	}
 }
 
-// TestClient_ImportResumes: an import of a recorded source that fails
-// after it wrote can be resumed: the same source again says it resumes
-// the same import id, and does not duplicate blank nodes.
-func TestClient_ImportResumes(t *testing.T) {
-	c, _ := serveTCP(t, server.DefaultOptions())
+// failingFindings is an N-Triples body of 20,000 findings with blank
+// nodes, then a syntax error: an import of it writes, then fails.
+func failingFindings() *strings.Builder {
 	var b strings.Builder
 	for i := range 20_000 {
 		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
 	}
 	b.WriteString("not N-Triples\n")
+	return &b
+}
+
+// TestClient_ImportResumes: an import of a recorded source that fails
+// after it wrote can be resumed: the same source again says it resumes
+// the same import id, and does not duplicate blank nodes.
+func TestClient_ImportResumes(t *testing.T) {
+	c, _ := serveTCP(t, server.DefaultOptions())
+	b := failingFindings()
 	src := &cortex.ImportSource{Name: "/data/findings.nt", Version: "v1"}
 	var first, second cortex.ImportStart
 	_, err := c.Import(ctx, strings.NewReader(b.String()), client.ImportOptions{Format: "nt", File: "/data/findings.nt", Resume: src,
@@ -245,11 +252,7 @@ func TestClient_ImportResumes(t *testing.T) {
 // resumes it.
 func TestClient_ImportResumeOtherGraph(t *testing.T) {
 	c, _ := serveTCP(t, server.DefaultOptions())
-	var b strings.Builder
-	for i := range 20_000 {
-		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
-	}
-	b.WriteString("not N-Triples\n")
+	b := failingFindings()
 	src := &cortex.ImportSource{Name: "/data/findings.nt", Version: "v1"}
 	var first cortex.ImportStart
 	_, err := c.Import(ctx, strings.NewReader(b.String()), client.ImportOptions{Format: "nt", File: src.Name, Graph: "http://ex/g1", Resume: src,

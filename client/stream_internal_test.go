@@ -24,19 +24,27 @@ import (
 	"github.com/cortexgraph/cortex/server"
 )
 
-// TestStream_IdleCloses: a stream without calls for the client's idle
-// time is closed; the next call opens another.
-func TestStream_IdleCloses(t *testing.T) {
+// listenUnix listens on a Unix socket in a directory of its own (a short
+// path: a socket's is at most 107 bytes), removed when the test ends.
+func listenUnix(t *testing.T) (net.Listener, string) {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "cortex-cl-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	sock := filepath.Join(dir, "s.sock")
 	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l, sock
+}
+
+// TestStream_IdleCloses: a stream without calls for the client's idle
+// time is closed; the next call opens another.
+func TestStream_IdleCloses(t *testing.T) {
+	l, sock := listenUnix(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- server.New(cortextest.NewStore(t), server.DefaultOptions()).Serve(ctx, l) }()
@@ -226,16 +234,7 @@ func (c *racingConn) Read(b []byte) (int, error) {
 // "$/closing" without running it, and the client sends it again on a new
 // stream: it succeeds, and ran once.
 func TestStream_CallRacingIdleClose(t *testing.T) {
-	dir, err := os.MkdirTemp("", "cortex-cl-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	sock := filepath.Join(dir, "s.sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, sock := listenUnix(t)
 	srv := server.New(cortextest.NewStore(t), server.DefaultOptions().WithIdleTimeout(20*time.Millisecond))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -590,6 +590,17 @@ func testStore(t testing.TB, dir string, o Options) *Store {
 	return s
 }
 
+// testNamespace returns namespace "ns" of a store opened with o in a
+// temporary directory (testStore: checked and closed when the test ends).
+func testNamespace(t testing.TB, o Options) *Namespace {
+	t.Helper()
+	n, err := testStore(t, t.TempDir(), o).Namespace(context.Background(), "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // TestCheck_WhileWriting: Check reads each namespace from one snapshot, so
 // it finds nothing wrong while deltas (some journaled), imports and side
 // table updates are committed beside it.

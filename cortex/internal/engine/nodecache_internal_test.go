@@ -70,12 +70,8 @@ func checkNodeCache(t *testing.T, n *Namespace, when string) {
 func TestNodeCache_ExactAcrossOtherWrites(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 64}))
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := s.Namespace(ctx, "other")
+	n := testNamespace(t, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 64}))
+	other, err := n.s.Namespace(ctx, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,11 +168,7 @@ func TestNodeCache_ExactAcrossOtherWrites(t *testing.T) {
 func TestDeltaTx_KeysAsFlatUpgrade(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := testNamespace(t, DefaultOptions().WithSyncWrites(false))
 	noStoreCheck.Store(t, true) // the keys below belong to no quad
 	var h [20]byte
 	for i := range h {

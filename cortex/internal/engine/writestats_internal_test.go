@@ -22,11 +22,7 @@ import (
 func TestWriteStats_Deltas(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 64}))
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := testNamespace(t, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 64}))
 	iri := func(s string) quad.IRI { return quad.IRI("http://x/" + s) }
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{{Subject: iri("s"), Predicate: iri("p"), Object: iri("o")}}}); err != nil {
 		t.Fatal(err)
@@ -65,11 +61,7 @@ func TestWriteStats_Deltas(t *testing.T) {
 func TestWriteStats_LockWait(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := testNamespace(t, DefaultOptions().WithSyncWrites(false))
 	before := n.WriteStats()
 	holding, release := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
@@ -109,11 +101,7 @@ func TestWriteStats_LockWait(t *testing.T) {
 func TestWriteStats_ReadsDoNotCount(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := testNamespace(t, DefaultOptions().WithSyncWrites(false))
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{{Subject: quad.IRI("http://x/s"), Predicate: quad.IRI("http://x/p"), Object: quad.IRI("http://x/o")}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -154,11 +142,7 @@ func TestWriteStats_EntriesAreTheKeysWritten(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(tune))
-			n, err := s.Namespace(ctx, "ns")
-			if err != nil {
-				t.Fatal(err)
-			}
+			n := testNamespace(t, DefaultOptions().WithSyncWrites(false).WithTuning(tune))
 			iri := func(s string, i int) quad.IRI { return quad.IRI(fmt.Sprintf("http://x/%s%d", s, i)) }
 			qs := make([]quad.Quad, 20)
 			for i := range qs {
@@ -170,7 +154,7 @@ func TestWriteStats_EntriesAreTheKeysWritten(t *testing.T) {
 			// versions counts the key versions of the namespace newer than v.
 			versions := func(v uint64) int64 {
 				var c int64
-				err := s.db.View(func(txn *badger.Txn) error {
+				err := n.s.db.View(func(txn *badger.Txn) error {
 					opts := badger.DefaultIteratorOptions
 					opts.AllVersions, opts.PrefetchValues, opts.Prefix = true, false, n.view.Prefix()
 					it := txn.NewIterator(opts)
@@ -204,7 +188,7 @@ func TestWriteStats_EntriesAreTheKeysWritten(t *testing.T) {
 				},
 				func(tx *Tx) { tx.Add(qs[5], qs[6]) }, // there already
 			} {
-				v, before := s.db.MaxVersion(), n.WriteStats()
+				v, before := n.s.db.MaxVersion(), n.WriteStats()
 				if err := n.Update(ctx, func(tx *Tx) error { fn(tx); return nil }); err != nil {
 					t.Fatal(err)
 				}
