@@ -105,7 +105,8 @@
 //
 // Apply and Update are all or nothing at any size, and readers see all of a
 // delta or none of it: up to MaxDeltaQuads quads (Tuning.MaxDeltaQuads) are
-// one Badger transaction if their bytes fit in one;
+// one Badger transaction if they fit in one (~26,000 entries or 2.5 MB with
+// the default 16 MiB memtables);
 // a larger delta is journaled (journal.go): it holds the store's other
 // transactions back while it is written (streamed when large) and a crash in
 // the middle is rolled back by the next Open. Update is an atomic

@@ -122,7 +122,7 @@ func TestImport_NeverSurfacesTxnTooBig(t *testing.T) {
 }
 
 // TestImport_QuadOfLargeLiteral imports quads whose one literal is larger
-// than Badger's transaction size limit (about 15% of a 64 MiB memtable)
+// than Badger's transaction size limit (about 15% of a 16 MiB memtable)
 // but goes to Badger's value log, as Apply writes it: Import writes them
 // too, through Import and ImportRDF, instead of failing with ErrTxnTooBig.
 func TestImport_QuadOfLargeLiteral(t *testing.T) {

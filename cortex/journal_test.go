@@ -585,7 +585,7 @@ func TestApply_LargeDeltaParallelReads(t *testing.T) {
 
 // TestApply_FewQuadsOfLargeValues applies deltas of few quads whose
 // literals together exceed what one Badger transaction holds (about 15% of
-// a 64 MiB memtable): they are journaled instead of failing with Badger's
+// a 16 MiB memtable): they are journaled instead of failing with Badger's
 // ErrTxnTooBig, through Apply and through Update, and undone the same way.
 func TestApply_FewQuadsOfLargeValues(t *testing.T) {
 	t.Parallel()

@@ -97,9 +97,10 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 
 // Apply writes d atomically: either every change is made or none, and readers
 // see all of it or nothing of it. A delta of up to MaxDeltaQuads quads (after
-// removing duplicates) is one Badger transaction, unless its values are too
-// large for one (Badger also bounds a transaction's bytes: about 15% of a
-// memtable, some megabytes of literals). A larger one is journaled:
+// removing duplicates) is one Badger transaction if it fits in one: Badger
+// bounds a transaction at about 15% of a memtable, ~26,000 entries or
+// 2.5 MB with the default 16 MiB memtables (a quad writes five entries, a
+// new term three more). A larger one, or one that does not fit, is journaled:
 // its writes are computed first, alongside readers, and held in memory (a
 // few hundred bytes per quad); then the store's other transactions are held
 // back while its keys are written (streamed when large), and a crash in the

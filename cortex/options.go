@@ -16,9 +16,9 @@ type Logger interface {
 
 // Defaults.
 const (
-	// DefaultChunkQuads is the number of quads written per transaction by a
-	// bulk import (8192). It keeps each Badger transaction well under its
-	// size limit.
+	// DefaultChunkQuads is the number of quads an import prepares at a
+	// time (8192); a chunk that does not fit in one Badger transaction is
+	// cut into pieces that do, and the import's later chunks with it.
 	DefaultChunkQuads = engine.DefaultChunkQuads
 	// MaxDeltaQuads bounds the Apply or Update written in one Badger
 	// transaction (4096); a delta with more quads (additions plus removals)
@@ -46,9 +46,10 @@ func DefaultOptions() Options { return Options{engine.DefaultOptions()} }
 // WithMemoryBudget sizes the store's memory from n bytes, the memory the
 // process may use for it:
 //
-//   - Badger's memtables: one of 64 MiB per 256 MiB of budget, 2 to 5 (their
-//     logs are memory-mapped files);
-//   - Badger's block cache: n/16;
+//   - Badger's memtables: one of 16 MiB per 512 MiB of budget, 2 to 5 (their
+//     logs are memory-mapped files; each costs ~40 MB of heap with the Go
+//     collector's default target);
+//   - Badger's block cache: n/128, at least 4 MiB;
 //   - an import segment's writes: n/8 (unless WithImportSegmentBytes is
 //     given), up to twice that while a spill runs (Namespace.Import);
 //   - the rest is for the Go heap: queries, merges, an import's maps. The
@@ -94,9 +95,10 @@ func (o Options) WithInMemory(v bool) Options { o.o = o.o.WithInMemory(v); retur
 // machine crash may lose the last commits.
 func (o Options) WithSyncWrites(v bool) Options { o.o = o.o.WithSyncWrites(v); return o }
 
-// WithChunkQuads sets the number of quads per bulk-import transaction.
-// Default DefaultChunkQuads; valid range 1..65536 (larger chunks are split
-// automatically if Badger refuses them).
+// WithChunkQuads sets the number of quads an import prepares at a time.
+// Default DefaultChunkQuads; valid range 1..65536 (a chunk that Badger
+// refuses as one transaction is cut into pieces that fit, and so are the
+// import's later chunks).
 func (o Options) WithChunkQuads(n int) Options { o.o = o.o.WithChunkQuads(n); return o }
 
 // WithLogger sends Badger's warnings and errors to l. Default nil: they are

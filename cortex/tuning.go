@@ -22,10 +22,11 @@ type Tuning struct {
 	// journaled: still atomic, but it holds the store's other transactions
 	// back while it commits (see Namespace.Apply). Lower means more
 	// journaled writes and smaller transactions. Default and maximum
-	// MaxDeltaQuads (a delta of new terms with long literals is near
-	// Badger's transaction size limit at twice that). A delta whose bytes
-	// do not fit in one transaction (large literals) is journaled whatever
-	// its number of quads.
+	// MaxDeltaQuads. A delta that does not fit in one Badger transaction
+	// (about 26,000 entries or 2.5 MB with the 16 MiB memtables of
+	// Options.WithMemoryBudget: a quad writes five entries and a new term
+	// three more, so ~2,500 quads of new terms, or long literals) is
+	// journaled whatever its number of quads.
 	MaxDeltaQuads int
 	// JournalTxnEntries bounds the Badger entries of each transaction of a
 	// journaled delta (fewer if Badger's size limit comes first).

@@ -63,8 +63,11 @@ func TestTuning_Invalid(t *testing.T) {
 }
 
 // TestTuning_MaxDeltaQuads: each store journals the deltas above its own
-// MaxDeltaQuads (0: the default, also the largest, whose deltas of new
-// terms fit one transaction), whatever other stores of the process use.
+// MaxDeltaQuads (0: the default, also the largest), whatever other stores
+// of the process use; a delta within it is one transaction when it fits in
+// one (a 64 × 64 grid of quads over 128 new terms: ~21,000 Badger entries)
+// and is journaled when it does not (every term new: ~70,000 entries, more
+// than a transaction of the default 16 MiB memtables holds).
 func TestTuning_MaxDeltaQuads(t *testing.T) {
 	t.Parallel()
 	for _, max := range []int{10, 0, 1000} {
@@ -86,31 +89,44 @@ func TestTuning_MaxDeltaQuads(t *testing.T) {
 			if limit == 0 {
 				limit = cortex.MaxDeltaQuads
 			}
-			apply := func(n int, tag string) {
+			apply := func(n int, tag string, allNew bool, wantJournaled int32) {
 				t.Helper()
-				var add []quad.Quad // every term new: the most Badger entries per quad
+				var add []quad.Quad
 				for i := range n {
-					add = append(add, quad.Quad{
-						Subject:   quad.IRI("http://e/" + tag + strconv.Itoa(i)),
-						Predicate: quad.IRI("http://e/p" + tag + strconv.Itoa(i)),
-						Object:    quad.String(strings.Repeat("v", 200) + tag + strconv.Itoa(i)),
-						Label:     quad.IRI("http://e/g" + tag + strconv.Itoa(i)),
-					})
+					q := quad.Quad{ // terms shared along the grid's rows and columns
+						Subject:   quad.IRI("http://e/s" + tag + strconv.Itoa(i/64)),
+						Predicate: quad.IRI("http://e/p"),
+						Object:    quad.String("o" + tag + strconv.Itoa(i%64)),
+					}
+					if allNew { // the most Badger entries per quad
+						q = quad.Quad{
+							Subject:   quad.IRI("http://e/" + tag + strconv.Itoa(i)),
+							Predicate: quad.IRI("http://e/p" + tag + strconv.Itoa(i)),
+							Object:    quad.String(strings.Repeat("v", 200) + tag + strconv.Itoa(i)),
+							Label:     quad.IRI("http://e/g" + tag + strconv.Itoa(i)),
+						}
+					}
+					add = append(add, q)
 				}
+				before := journaled.Load()
 				if err := ns.Apply(context.Background(), cortex.Delta{Add: add}); err != nil {
 					t.Fatalf("a delta of %d quads: %v", n, err)
 				}
+				if got := journaled.Load() - before; got != wantJournaled {
+					t.Fatalf("a delta of %d quads (all terms new: %v): %d journaled, want %d", n, allNew, got, wantJournaled)
+				}
 			}
-			apply(limit, "a")
-			if n := journaled.Load(); n != 0 {
-				t.Fatalf("a delta of %d quads was journaled", limit)
+			apply(limit, "a", false, 0)
+			apply(limit+1, "b", false, 1)
+			if max == 0 {
+				apply(limit, "c", true, 1)
 			}
-			apply(limit+1, "b")
-			if n := journaled.Load(); n != 1 {
-				t.Fatalf("a delta of %d quads: %d journaled, want 1", limit+1, n)
+			want := int64(2*limit + 1)
+			if max == 0 {
+				want += int64(limit)
 			}
-			if size, err := ns.Size(context.Background()); err != nil || size != int64(2*limit+1) {
-				t.Fatalf("size %d, %v; want %d", size, err, 2*limit+1)
+			if size, err := ns.Size(context.Background()); err != nil || size != want {
+				t.Fatalf("size %d, %v; want %d", size, err, want)
 			}
 		})
 	}

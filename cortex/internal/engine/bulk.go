@@ -102,6 +102,12 @@ type bulkState struct {
 	// ids): an import never writes one twice, so it need not remember them.
 	full []bool
 
+	// fitQuads is the most quads a chunk of this import was cut to after
+	// one did not fit in a Badger transaction (0: none was cut): later
+	// chunks are cut to it before they are prepared, not after (see
+	// inPieces).
+	fitQuads int
+
 	started     bool
 	knownAll    bool
 	privateFrom uint64
@@ -1009,9 +1015,10 @@ func metaInt(v []byte) (int64, error) {
 // committed from a speculative fill, speculative fills redone under the
 // lock, segments streamed, runs spilled, chunks added to segments,
 // roll-backs streamed by Open (recover.go) and key ranges a journaled delta
-// read on their own goroutine (prefetch.go).
+// read on their own goroutine (prefetch.go), and pieces of import chunks
+// that did not fit in one Badger transaction (bulkState.inPieces).
 type storeCounters struct {
-	spec, redo, streamed, spilled, accumulated, rollbacks, parallelReads atomic.Int64
+	spec, redo, streamed, spilled, accumulated, rollbacks, parallelReads, tooBig atomic.Int64
 }
 
 // bulkTxn is a Badger read-write transaction seen through the namespace's key

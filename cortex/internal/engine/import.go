@@ -219,16 +219,39 @@ func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, toDefaul
 // they do not fit in one Badger transaction. Commits complete asynchronously;
 // res counts them as they complete (see submit and flush).
 func (st *bulkState) write(ctx context.Context, c *prepChunk, qs []prepQuad, count int, last bool, res *ImportResult) error {
+	return st.inPieces(qs, count, last, func(qs []prepQuad, count int, last bool) error {
+		return st.submit(ctx, c, qs, count, last, res)
+	})
+}
+
+// inPieces calls do with the quads qs of a chunk (count source quads, last
+// if the chunk ends the source) in pieces that fit in one Badger
+// transaction: a piece that do refuses with badger.ErrTxnTooBig is halved,
+// and the size it was cut to is remembered (st.fitQuads), so that later
+// chunks are cut before do prepares them rather than after. The number of
+// Badger entries a transaction holds follows the memtable's size (about
+// 26,000 for 16 MiB), while chunks are of Options.WithChunkQuads quads.
+func (st *bulkState) inPieces(qs []prepQuad, count int, last bool, do func(qs []prepQuad, count int, last bool) error) error {
 	if len(qs) == 0 {
 		return nil
 	}
-	err := st.submit(ctx, c, qs, count, last, res)
-	if errors.Is(err, badger.ErrTxnTooBig) && len(qs) > 1 {
-		half := len(qs) / 2
-		if err := st.write(ctx, c, qs[:half], half, false, res); err != nil {
+	if fit := st.fitQuads; fit > 0 && len(qs) > fit {
+		if err := st.inPieces(qs[:fit], fit, false, do); err != nil {
 			return err
 		}
-		return st.write(ctx, c, qs[half:], count-half, last, res)
+		return st.inPieces(qs[fit:], count-fit, last, do)
+	}
+	err := do(qs, count, last)
+	if errors.Is(err, badger.ErrTxnTooBig) && len(qs) > 1 {
+		st.n.s.counters.tooBig.Add(1)
+		half := len(qs) / 2
+		if st.fitQuads == 0 || half < st.fitQuads {
+			st.fitQuads = half
+		}
+		if err := st.inPieces(qs[:half], half, false, do); err != nil {
+			return err
+		}
+		return st.inPieces(qs[half:], count-half, last, do)
 	}
 	return err
 }

@@ -203,9 +203,10 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 
 // Apply writes d atomically: either every change is made or none, and readers
 // see all of it or nothing of it. A delta of up to MaxDeltaQuads quads (after
-// removing duplicates) is one Badger transaction, unless its values are too
-// large for one (Badger bounds a transaction's bytes too: about 15% of a
-// memtable, some megabytes of literals). A larger one is journaled
+// removing duplicates) is one Badger transaction if it fits in one: Badger
+// bounds a transaction at about 15% of a memtable, ~26,000 entries or
+// 2.5 MB with the default 16 MiB memtables (sizeBadger). A larger one, or
+// one that does not fit, is journaled
 // (journal.go): its writes are computed first, alongside readers, and held
 // in memory (a few hundred bytes per quad); then the store's other
 // transactions are held back while its keys are written (streamed when
@@ -352,8 +353,8 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 	if len(remove)+len(add)+side.len() <= n.s.tune.MaxDeltaQuads {
 		_, err = n.writeDelta(ctx, remove, add, pins, side)
 		if errors.Is(err, badger.ErrTxnTooBig) {
-			// Few quads, but large values (long literals, wide side-table
-			// rows): more bytes than one Badger transaction holds. Nothing
+			// More entries (many new terms) or bytes (long literals, wide
+			// side-table rows) than one Badger transaction holds. Nothing
 			// was written; journal it like a delta of many quads.
 			journaled = true
 			_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)

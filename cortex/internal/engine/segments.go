@@ -249,9 +249,15 @@ func (st *bulkState) segmentFull(sg *sorted.Segment) (bool, error) {
 // in one Badger transaction (so that the segment can always be committed
 // chunk by chunk).
 func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad, count int, sg *sorted.Segment) error {
-	if len(qs) == 0 {
-		return nil
-	}
+	return st.inPieces(qs, count, false, func(qs []prepQuad, count int, _ bool) error {
+		return st.accumulatePiece(ctx, c, qs, count, sg)
+	})
+}
+
+// accumulatePiece adds the writes of qs to sg, or returns errChunkTooBig,
+// having added nothing, if they would not fit in one transaction (which
+// commitChunks needs should the segment not be streamed).
+func (st *bulkState) accumulatePiece(ctx context.Context, c *prepChunk, qs []prepQuad, count int, sg *sorted.Segment) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -265,13 +271,6 @@ func (st *bulkState) accumulate(ctx context.Context, c *prepChunk, qs []prepQuad
 	}
 	err = st.fill(ctx, tx, w, c, qs, nil)
 	tx.end()
-	if errors.Is(err, errChunkTooBig) && len(qs) > 1 {
-		half := len(qs) / 2
-		if err := st.accumulate(ctx, c, qs[:half], half, sg); err != nil {
-			return err
-		}
-		return st.accumulate(ctx, c, qs[half:], count-half, sg)
-	}
 	if err != nil {
 		return err
 	}

@@ -124,16 +124,17 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// Keep the tree tidy for the stream writer. A stream goes to the level
 	// above the highest one holding tables, or to level 0 once every level
 	// does, and the next stream must first compact level 0 away
-	// (flushMemtables). With Badger's defaults neither happened in the
-	// background: level 0 is compacted only at 5 tables, and a level is
-	// compacted down only above BaseLevelSize (10 MB), so the ~9 MB of a
-	// merge's stream stayed where it landed, and after a few the levels were
-	// all taken. Compacting level 0 at its first table and sizing levels
-	// from one table moves streamed data to the last levels between writes:
-	// a merge's flush went from ~480 ms to ~70 ms, its reads got faster, and
-	// imports did not change (docs/PERFORMANCE.md, "Session 8").
+	// (flushMemtables). With Badger's default BaseLevelSize (10 MB) a level
+	// is compacted down only above it, so the ~9 MB of a merge's stream
+	// stayed where it landed, and after a few the levels were all taken.
+	// Sizing levels from one table moves streamed data to the last levels
+	// between writes: a merge's flush went from ~480 ms to ~70 ms, its reads
+	// got faster, and imports did not change (docs/PERFORMANCE.md, "Session
+	// 8"). Level 0 was compacted at its first table then too; since session
+	// 22 it is compacted at levelZeroTables (sizeBadger), for memory, so a
+	// stream more often finds level-0 tables and is declined when the tree
+	// is large (cheapToStream).
 	bopts.BaseLevelSize = bopts.BaseTableSize
-	bopts.NumLevelZeroTables = 1
 	bopts = sizeBadger(bopts, opts.memBudget)
 	if opts.hooks.badger != nil {
 		bopts = opts.hooks.badger(bopts)
