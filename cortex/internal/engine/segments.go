@@ -280,8 +280,10 @@ func (st *bulkState) accumulatePiece(ctx context.Context, c *prepChunk, qs []pre
 	p.Scratch = nil
 	sg.Add(&p, count, len(w.ins))
 	st.n.s.counters.accumulated.Add(1)
-	// The next chunk's writes are about as large.
-	w.puts = sorted.PutBuf{Prefix: st.prefix, Data: make([]byte, 0, cap(p.Data)), Entries: make([]sorted.PutEntry, 0, cap(p.Entries))}
+	// The next chunk's writes are about as large as these (not as their
+	// buffers' capacity, which a larger piece refused before may have left;
+	// inPieces).
+	w.puts = sorted.PutBuf{Prefix: st.prefix, Data: make([]byte, 0, len(p.Data)+len(p.Data)/8), Entries: make([]sorted.PutEntry, 0, len(p.Entries)+len(p.Entries)/8)}
 	return nil
 }
 
