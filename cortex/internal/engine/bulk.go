@@ -824,7 +824,23 @@ func (st *bulkState) buildWrites(w *chunkWork, c *prepChunk, qs []prepQuad, hori
 	if !st.n.s.txnFits(p) {
 		return errChunkTooBig
 	}
+	st.noteFit(len(qs), p)
 	return nil
+}
+
+// noteFit adjusts st.fitQuads, once a chunk has been cut (inPieces), from
+// the writes p of n quads that fit in one transaction: as many quads as
+// would fill nine tenths of a transaction at their entries and bytes per
+// quad. Later chunks are thus cut to what fits, and grow back after a
+// piece of unusually large quads (long literals) instead of being cut to
+// its size for the rest of the import.
+func (st *bulkState) noteFit(n int, p *sorted.PutBuf) {
+	if st.fitQuads == 0 || n == 0 {
+		return
+	}
+	db := st.n.s.db
+	room := min(float64(db.MaxBatchCount())/float64(max(p.Count, 1)), float64(db.MaxBatchSize())/float64(max(p.Size, 1)))
+	st.fitQuads = max(1, int(min(float64(n)*room*0.9, 1<<20)))
 }
 
 // txnFits reports whether the writes of p fit in one Badger transaction as

@@ -227,19 +227,20 @@ func (st *bulkState) write(ctx context.Context, c *prepChunk, qs []prepQuad, cou
 // inPieces calls do with the quads qs of a chunk (count source quads, last
 // if the chunk ends the source) in pieces that fit in one Badger
 // transaction: a piece that do refuses with badger.ErrTxnTooBig is halved,
-// and the size it was cut to is remembered (st.fitQuads), so that later
-// chunks are cut before do prepares them rather than after. The number of
+// and from then on the number of quads that fit is estimated from each
+// piece written (st.fitQuads, see noteFit), so that later chunks are cut
+// before do prepares them rather than after. The number of
 // Badger entries a transaction holds follows the memtable's size (about
 // 26,000 for 16 MiB), while chunks are of Options.WithChunkQuads quads.
 func (st *bulkState) inPieces(qs []prepQuad, count int, last bool, do func(qs []prepQuad, count int, last bool) error) error {
 	if len(qs) == 0 {
 		return nil
 	}
-	if fit := st.fitQuads; fit > 0 && len(qs) > fit {
+	for fit := st.fitQuads; fit > 0 && len(qs) > fit; fit = st.fitQuads {
 		if err := st.inPieces(qs[:fit], fit, false, do); err != nil {
 			return err
 		}
-		return st.inPieces(qs[fit:], count-fit, last, do)
+		qs, count = qs[fit:], count-fit
 	}
 	err := do(qs, count, last)
 	if errors.Is(err, badger.ErrTxnTooBig) && len(qs) > 1 {
