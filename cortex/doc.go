@@ -179,11 +179,12 @@
 //     decoded by Badger's StreamWriter with the reflective protobuf decoder
 //     (docs/badger-streamwriter.md proposes a faster one to upstream).
 //   - Before a stream, the memtables are flushed and Badger compacts level 0
-//     into the level below; that compaction is the cost of streaming into a
-//     large store. The store makes Badger compact level 0 as soon as it holds
-//     a table, and levels down from a one-table size, so that this mostly
-//     happens in the background between writes (Badger's defaults left
-//     streamed data where it landed). Streaming pays off for large loads;
+//     into the level below while the store's other transactions wait; that
+//     compaction is the cost of streaming into a large store. Badger
+//     compacts level 0 in the background once it holds 10 tables (fewer
+//     compactions hold less memory), and levels down from a one-table size,
+//     so that streamed data moves to the last levels between writes
+//     (Badger's defaults left it where it landed). Streaming pays off for large loads;
 //     segments of fewer than ~200k Badger entries (Tuning.StreamMinEntries)
 //     are committed chunk by chunk (slower, not atomic as a whole).
 //   - An import's budget bounds its own buffers, not the process: Go's

@@ -49,18 +49,23 @@ func NewImportID() string { return engine.NewImportID() }
 // On a persistent store the quads are written in segments: a segment of up
 // to ~2M quads is computed in chunks of the store's chunk size and then
 // written at once, through Badger's stream writer when large (all or
-// nothing, even across a crash) or one transaction per chunk when small.
+// nothing, even across a crash) or one transaction per chunk when small
+// (per piece of a chunk: one that does not fit in a Badger transaction is
+// cut into pieces that do).
 // While it is computed, its writes beyond the store's import budget
 // (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
 // files in the store directory, so an import's memory does not grow with
 // the file. In-memory stores write chunk by chunk. The unit of atomicity is
-// thus a segment or a chunk, never less; an import as a whole is atomic only
+// thus a segment, or a chunk or its piece that fits in one Badger
+// transaction; an import as a whole is atomic only
 // if it fits in one streamed segment. If src fails inside the first chunk,
 // nothing is written. If it fails later, what was read before the failing
 // chunk is written and the returned *ImportError says how many quads were
 // committed. Quads are a set, so re-running the same import (with the same
 // blank node prefix, see NewImportID) converges to the same graph. Badger's
-// ErrTxnTooBig never reaches the caller unless a single quad exceeds it.
+// ErrTxnTooBig never reaches the caller unless a single quad exceeds a
+// transaction (~2.5 MB of new terms under Badger's 1 MB value threshold with
+// the default 16 MiB memtables; Apply journals such a quad).
 // ImportResult.Chunks counts the atomic writes (chunks and segments).
 //
 // Import writes cayley's storage format directly, without cayley's per-quad

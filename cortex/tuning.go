@@ -25,8 +25,8 @@ type Tuning struct {
 	// MaxDeltaQuads. A delta that does not fit in one Badger transaction
 	// (about 26,000 entries or 2.5 MB with the 16 MiB memtables of
 	// Options.WithMemoryBudget: a quad writes five entries and a new term
-	// three more, so ~2,500 quads of new terms, or long literals) is
-	// journaled whatever its number of quads.
+	// three more, so ~1,800 triples of three new terms, or long literals)
+	// is journaled whatever its number of quads.
 	MaxDeltaQuads int
 	// JournalTxnEntries bounds the Badger entries of each transaction of a
 	// journaled delta (fewer if Badger's size limit comes first).

@@ -51,11 +51,13 @@ func formatBytes(n int64) string {
 // spaceReserve returns the bytes kept free for Badger's own writes with
 // options o: the rest of the current memtable log and a flush of every
 // memtable (a table is at most a memtable's size), plus a level-0
-// compaction (its inputs, rewritten before they are deleted) and a few
-// tables of slack.
+// compaction (its inputs, up to NumLevelZeroTables tables and as much
+// again of the level below, rewritten before they are deleted; also what
+// flushMemtables makes Badger compact before a stream) and a few tables of
+// slack.
 func spaceReserve(o badger.Options) int64 {
 	mt := o.MemTableSize
-	return mt + int64(o.NumMemtables)*mt + 2*mt + 4*o.BaseTableSize
+	return mt + int64(o.NumMemtables)*mt + int64(o.NumLevelZeroTables+1)*mt + 4*o.BaseTableSize
 }
 
 // checkSpace refuses a write of about need bytes (what names it) unless the

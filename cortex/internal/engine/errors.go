@@ -112,13 +112,13 @@ func (e *ImportError) Error() string {
 	case e.Committed == 0:
 		return e.Err.Error() + " (nothing was imported)"
 	case e.Resumable:
-		return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; importing the same input again resumes import " +
+		return e.Err.Error() + " (" + itoa(e.Committed) + " quads were committed; importing the same input again resumes import " +
 			e.ImportID + " and converges)"
 	case e.ImportID == "":
 		// (Namespace.Import: the source's blank nodes are its own.)
-		return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; importing the same quads again converges)"
+		return e.Err.Error() + " (" + itoa(e.Committed) + " quads were committed; importing the same quads again converges)"
 	}
-	return e.Err.Error() + " (" + itoa(e.Committed) + " quads of earlier chunks were committed; re-run with import id " +
+	return e.Err.Error() + " (" + itoa(e.Committed) + " quads were committed; re-run with import id " +
 		e.ImportID + " to converge)"
 }
 

@@ -59,18 +59,22 @@ func NewImportID() string {
 // segment of up to ~2M quads is computed in chunks of the store's chunk
 // size and then written at once, through Badger's stream writer when large
 // (all or nothing, even across a crash) or one transaction per chunk when
-// small. While it is computed, its writes beyond the store's import budget
+// small (per piece of a chunk: a chunk that does not fit in one Badger
+// transaction is cut into pieces that do, see inPieces). While it is computed, its writes beyond the store's import budget
 // (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
 // files in the store directory (package sorted), so an import's memory does not
 // grow with the file. In-memory stores write chunk by chunk (bulk.go). The
-// unit of atomicity is thus a segment or a chunk, never less; an import as
+// unit of atomicity is thus a segment, or a chunk or its piece that fits in
+// one Badger transaction; an import as
 // a whole is atomic only if it fits in one streamed segment. If src fails inside the
 // first chunk, nothing is written. If it fails later, what was read before the
 // failing chunk is written and the returned *ImportError says how many quads
 // were committed. Quads are a set, so re-running the same import (with the
 // same blank node prefix, see NewImportID) converges to the same graph.
 // Badger's ErrTxnTooBig never reaches the caller unless a single quad exceeds
-// it. ImportResult.Chunks counts the atomic writes (chunks and segments).
+// a transaction (~2.5 MB of new terms under Badger's 1 MB value threshold
+// with the default 16 MiB memtables; Apply journals such a quad).
+// ImportResult.Chunks counts the atomic writes (chunks and segments).
 //
 // Import writes cayley's storage format directly, without cayley's per-quad
 // reads (see bulk.go); other writers of the namespace (Apply, Update, other
@@ -257,9 +261,16 @@ func (st *bulkState) inPieces(qs []prepQuad, count int, last bool, do func(qs []
 	return err
 }
 
+// dropGraphBatch is the quads DropGraph removes per delta: a removal
+// writes five entries and up to three more per term it frees, so a batch of
+// quads of distinct literals (~8 entries each) stays one Badger transaction
+// of the default 16 MiB memtables (~26,000 entries) instead of being
+// journaled, which would hold the store back.
+const dropGraphBatch = MaxDeltaQuads / 2
+
 // DropGraph removes every quad of graph g (nil: the default graph) in chunks
-// of bounded size; each chunk is atomic and re-running converges. It returns
-// the number of quads removed.
+// of bounded size (dropGraphBatch); each chunk is atomic and re-running
+// converges. It returns the number of quads removed.
 func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) {
 	scope := OneGraph
 	if g == nil {
@@ -271,7 +282,7 @@ func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) 
 		errFull := errors.New("full")
 		err := n.EachQuad(ctx, Pattern{Graph: g, Scope: scope}, func(q quad.Quad) error {
 			batch = append(batch, q)
-			if len(batch) == MaxDeltaQuads {
+			if len(batch) == dropGraphBatch {
 				return errFull
 			}
 			return nil

@@ -131,9 +131,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// between writes: a merge's flush went from ~480 ms to ~70 ms, its reads
 	// got faster, and imports did not change (docs/PERFORMANCE.md, "Session
 	// 8"). Level 0 was compacted at its first table then too; since session
-	// 22 it is compacted at levelZeroTables (sizeBadger), for memory, so a
-	// stream more often finds level-0 tables and is declined when the tree
-	// is large (cheapToStream).
+	// 22 it is compacted at levelZeroTables (sizeBadger), for memory. The
+	// flush before a stream (Badger's DropPrefix) still compacts level 0
+	// away, now up to that many tables, while the stream holds the store's
+	// gate (TestStream_FlushEmptiesLevelZero).
 	bopts.BaseLevelSize = bopts.BaseTableSize
 	bopts = sizeBadger(bopts, opts.memBudget)
 	if opts.hooks.badger != nil {
