@@ -2,12 +2,15 @@ package server_test
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/server"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // TestRPC_ParamsNamesExact: a params member is named exactly as the
@@ -224,5 +227,65 @@ func TestRPC_FindingValues(t *testing.T) {
 	ts.ok("acme", "findings.list", map[string]any{"team": "t1"}, &fs)
 	if len(fs) != 1 || fs[0].Confidence != 0 {
 		t.Errorf("findings after a confidence null: %+v", fs)
+	}
+}
+
+// TestRPC_NumberOutOfRange: a params number too large (or small) for the
+// numeric field it is read into — a team's threshold of 1e400, which no
+// float64 holds, an int64 timeout of 2^63 — is a value out of range,
+// refused as the embedded Manager refuses a threshold out of range (kind
+// invalid, exit 7, -32007), naming the field; it was invalid params
+// (kind usage, exit 2) as if the request were malformed. A number of the
+// wrong form for its field (1.5 for an integer) and a value of the wrong
+// type are still invalid params. Nothing is written (t0, created first,
+// stays the namespace's one team).
+func TestRPC_NumberOutOfRange(t *testing.T) {
+	embedded := teammanager.FromConfig(config.Default().Teams).ValidateTeam(teammanager.TeamConfig{Name: "n",
+		Threshold: math.Inf(1), Members: []teammanager.MemberConfig{{AgentID: "alice", Role: "lead"}}})
+	code, kind := api.Classify(embedded)
+	if code != api.ExitInvalid || kind != api.KindInvalid {
+		t.Fatalf("embedded: a threshold of +Inf: %v, exit %d, kind %s; want exit %d, kind %s", embedded, code, kind, api.ExitInvalid, api.KindInvalid)
+	}
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t0", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	const members = `"members":[{"agent":"alice","role":"lead"}]`
+	const invalid = "invalid value: "
+	for _, tc := range []struct {
+		name, method, params string
+		code, exit           int
+		kind                 api.Kind
+		msg                  string
+	}{
+		{"threshold 1e400", "teams.create", `{"name":"n","threshold":1e400,` + members + `}`,
+			-32000 - code, code, kind, invalid + "params: threshold: number 1e400 is out of range for a float64"},
+		{"threshold -1e400", "teams.create", `{"name":"n","threshold":-1e400,` + members + `}`,
+			-32000 - code, code, kind, invalid + "params: threshold: number -1e400 is out of range for a float64"},
+		{"timeout 2^63", "teams.create", `{"name":"n","timeout":9223372036854775808,` + members + `}`,
+			-32000 - code, code, kind, invalid + "params: timeout: number 9223372036854775808 is out of range for an int64"},
+		{"timeout 1e400", "teams.create", `{"name":"n","timeout":1e400,` + members + `}`,
+			-32000 - code, code, kind, invalid + "params: timeout: number 1e400 is out of range for an int64"},
+		{"nested: a driver's pid", "workflows.claim_driver", `{"run":"t0","driver":{"id":"d","actor":"me","pid":-1e30},"lease_ms":1000}`,
+			-32000 - code, code, kind, invalid + "params: driver.pid: number -1e30 is out of range for an int"},
+		{"a long number, cut", "teams.create", `{"name":"n","threshold":1` + strings.Repeat("0", 400) + `,` + members + `}`,
+			-32000 - code, code, kind, invalid + "params: threshold: number 100000000000000000000000000000...000000000000000000000000000000 is out of range for a float64"},
+		{"timeout 1.5: not an integer", "teams.create", `{"name":"n","timeout":1.5,` + members + `}`,
+			-32602, api.ExitUsage, api.KindUsage, "usage: params: cannot unmarshal number 1.5 into Go struct field TeamConfig.timeout of type int64"},
+		{"threshold a string", "teams.create", `{"name":"n","threshold":"1e400",` + members + `}`,
+			-32602, api.ExitUsage, api.KindUsage, "usage: params: cannot unmarshal string into Go struct field TeamConfig.threshold of type float64"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, ts, tc.method, tc.params)
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if e := r.Error; e.Code != tc.code || e.Data.Kind != string(tc.kind) || e.Data.ExitCode != tc.exit || e.Message != tc.msg {
+				t.Errorf("error %d %q %+v, want %d, kind %s, exit %d and %q", e.Code, e.Message, e.Data, tc.code, tc.kind, tc.exit, tc.msg)
+			}
+		})
+	}
+	var teams []api.Team
+	ts.ok("acme", "teams.list", nil, &teams)
+	if len(teams) != 1 {
+		t.Errorf("teams after the refused calls: %+v", teams)
 	}
 }

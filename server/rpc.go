@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -407,7 +409,13 @@ func jsonKind(raw json.RawMessage) string {
 // member names matched exactly (jsonexact.Unmarshal): a name that is not
 // a field's as its tag writes it ("Team" for "team"), and a name given
 // twice at any depth, are refused, as unknown fields are. Errors match
-// api.ErrUsage (invalid params, -32602) and name the member.
+// api.ErrUsage (invalid params, -32602) and name the member, except a
+// number too large (or small) for the numeric field it is read into
+// (1e400 for a float64, 1e20 for an int64, -1 for an unsigned one): that
+// is a value out of range, not a malformed request, and matches
+// api.ErrInvalid (kind invalid, exit 7) as the embedded Manager's errors
+// for values out of range do, naming the field: `params: threshold:
+// number 1e400 is out of range for a float64`.
 func decodeParams(params json.RawMessage, v any) error {
 	if params == nil || jsonKind(params) == "null" {
 		params = json.RawMessage("{}")
@@ -416,9 +424,57 @@ func decodeParams(params json.RawMessage, v any) error {
 		return fmt.Errorf("%w: params must be an object with named fields", api.ErrUsage)
 	}
 	if err := jsonexact.Unmarshal(params, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && outOfRange(te) {
+			field := ""
+			if te.Field != "" {
+				field = te.Field + ": "
+			}
+			lit := strings.TrimPrefix(te.Value, "number ")
+			if len(lit) > 64 { // a JSON number: ASCII
+				lit = lit[:30] + "..." + lit[len(lit)-30:]
+			}
+			return fmt.Errorf("%w: params: %snumber %s is out of range for a%s %s", api.ErrInvalid, field, lit, article(te.Type.Kind()), te.Type.Kind())
+		}
 		return fmt.Errorf("%w: params: %s", api.ErrUsage, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
+}
+
+// outOfRange reports whether te is encoding/json's refusal of a number
+// that the numeric type it is read into cannot hold: too large (or too
+// small) for it, or negative for an unsigned one. A number of the wrong
+// form for its type (1.5 for an int64) is not out of range: it is of the
+// wrong type, as a string would be.
+func outOfRange(te *json.UnmarshalTypeError) bool {
+	lit, ok := strings.CutPrefix(te.Value, "number ")
+	if !ok || te.Type == nil {
+		return false
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return false
+	}
+	switch k := te.Type.Kind(); k {
+	case reflect.Float32, reflect.Float64:
+		_, err := strconv.ParseFloat(lit, te.Type.Bits())
+		return errors.Is(err, strconv.ErrRange)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		limit := math.Ldexp(1, te.Type.Bits()-1)
+		return f == math.Trunc(f) && (f >= limit || f < -limit)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return f == math.Trunc(f) && (f < 0 || f >= math.Ldexp(1, te.Type.Bits()))
+	}
+	return false
+}
+
+// article is the indefinite article's ending before the name of kind k:
+// "n" for "an int64", "" for "a float64".
+func article(k reflect.Kind) string {
+	if strings.HasPrefix(k.String(), "int") {
+		return "n"
+	}
+	return ""
 }
 
 // required returns an invalid-params error naming the first field of
