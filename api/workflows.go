@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -90,4 +92,142 @@ func ReadyStepFrom(r ReadyStep) (workflow.ReadyStep, error) {
 		out.Conflicts = append(out.Conflicts, mc)
 	}
 	return out, nil
+}
+
+// Run is the JSON shape of a workflow run (workflow.Run): what cortexctl
+// workflows run, drive, status, list (an array) and cancel print with
+// --json, and the result of the server's workflows.start, get, list,
+// cancel and claim_driver, which Client.Workflows reads back (RunFrom).
+// Field names are this package's camelCase and stepTimeout is in seconds,
+// as teams' timeout is; workflow.Run's own JSON (snake_case, nanoseconds)
+// is how the store keeps a run, not a public shape.
+type Run struct {
+	ID       string             `json:"id"`
+	Name     string             `json:"name"` // the definition's name
+	Type     workflow.Type      `json:"type"`
+	Status   workflow.RunStatus `json:"status"`
+	Strategy string             `json:"strategy"`
+	// Team is the id of the run's team (the run id).
+	Team        string         `json:"team"`
+	Inputs      map[string]any `json:"inputs,omitempty"`
+	NonCritical []string       `json:"nonCritical,omitempty"`
+	// StepTimeout is how long a started step may run, in seconds; 0:
+	// no limit.
+	StepTimeout float64          `json:"stepTimeout"`
+	CreatedAt   time.Time        `json:"createdAt"`
+	StartedAt   time.Time        `json:"startedAt,omitzero"`
+	CompletedAt time.Time        `json:"completedAt,omitzero"`
+	Error       string           `json:"error,omitempty"`
+	Steps       []RunStep        `json:"steps"` // in definition order
+	Rounds      []Tally          `json:"rounds,omitempty"`
+	Driver      *workflow.Driver `json:"driver,omitempty"`
+}
+
+// RunStep is the JSON shape of a step of a run (workflow.StepState).
+type RunStep struct {
+	Name        string              `json:"name"`
+	Agent       string              `json:"agent"`
+	Status      workflow.StepStatus `json:"status"`
+	Reason      string              `json:"reason,omitempty"`
+	Actor       string              `json:"actor,omitempty"`
+	StartedAt   time.Time           `json:"startedAt,omitzero"`
+	CompletedAt time.Time           `json:"completedAt,omitzero"`
+	Outputs     map[string]any      `json:"outputs,omitempty"`
+	Findings    []string            `json:"findings,omitempty"`
+	Votes       []workflow.Vote     `json:"votes,omitempty"`
+	Attempt     int                 `json:"attempt,omitempty"`
+}
+
+// Tally is the JSON shape of a council round's tally (workflow.Tally) in
+// a Run.
+type Tally struct {
+	Round  int          `json:"round"`
+	Voters []string     `json:"voters"`
+	Final  bool         `json:"final,omitempty"`
+	Topics []TopicTally `json:"topics"`
+}
+
+// TopicTally is the JSON shape of a topic's count in a Tally
+// (workflow.TopicTally).
+type TopicTally struct {
+	Subject   string                 `json:"subject"`
+	Predicate string                 `json:"predicate"`
+	Status    string                 `json:"status"`
+	DecidedIn int                    `json:"decidedIn,omitempty"`
+	Winner    []string               `json:"winner,omitempty"`
+	Ballots   []workflow.BallotCount `json:"ballots"`
+}
+
+// RunOf returns the JSON shape of r.
+func RunOf(r workflow.Run) Run {
+	out := Run{ID: r.ID, Name: r.Name, Type: r.Type, Status: r.Status, Strategy: r.Strategy, Team: r.Team, Inputs: r.Inputs,
+		NonCritical: r.NonCritical, StepTimeout: r.StepTimeout.Seconds(), CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
+		CompletedAt: r.CompletedAt, Error: r.Error, Steps: make([]RunStep, 0, len(r.Steps)), Driver: r.Driver}
+	for _, s := range r.Steps {
+		out.Steps = append(out.Steps, RunStep{Name: s.Name, Agent: s.Agent, Status: s.Status, Reason: s.Reason, Actor: s.Actor,
+			StartedAt: s.StartedAt, CompletedAt: s.CompletedAt, Outputs: s.Outputs, Findings: s.Findings, Votes: s.Votes, Attempt: s.Attempt})
+	}
+	for _, t := range r.Rounds {
+		tj := Tally{Round: t.Round, Voters: t.Voters, Final: t.Final}
+		if t.Topics != nil {
+			tj.Topics = make([]TopicTally, 0, len(t.Topics))
+		}
+		for _, tt := range t.Topics {
+			tj.Topics = append(tj.Topics, TopicTally{Subject: tt.Subject, Predicate: tt.Predicate, Status: tt.Status,
+				DecidedIn: tt.DecidedIn, Winner: tt.Winner, Ballots: tt.Ballots})
+		}
+		out.Rounds = append(out.Rounds, tj)
+	}
+	return out
+}
+
+// RunsOf returns the JSON shapes of rs: an empty array, not null, for none.
+func RunsOf(rs []workflow.Run) []Run {
+	out := make([]Run, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, RunOf(r))
+	}
+	return out
+}
+
+// RunFrom returns the workflow.Run that r is the shape of (RunOf's
+// inverse: RunOf(RunFrom(r)) is r, and a step timeout of whole seconds
+// or milliseconds comes back as it was).
+func RunFrom(r Run) workflow.Run {
+	out := workflow.Run{ID: r.ID, Name: r.Name, Type: r.Type, Status: r.Status, Strategy: r.Strategy, Team: r.Team, Inputs: r.Inputs,
+		NonCritical: r.NonCritical, StepTimeout: secondsDuration(r.StepTimeout), CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
+		CompletedAt: r.CompletedAt, Error: r.Error, Steps: make([]workflow.StepState, 0, len(r.Steps)), Driver: r.Driver}
+	for _, s := range r.Steps {
+		out.Steps = append(out.Steps, workflow.StepState{Name: s.Name, Agent: s.Agent, Status: s.Status, Reason: s.Reason, Actor: s.Actor,
+			StartedAt: s.StartedAt, CompletedAt: s.CompletedAt, Outputs: s.Outputs, Findings: s.Findings, Votes: s.Votes, Attempt: s.Attempt})
+	}
+	for _, t := range r.Rounds {
+		tw := workflow.Tally{Round: t.Round, Voters: t.Voters, Final: t.Final}
+		if t.Topics != nil {
+			tw.Topics = make([]workflow.TopicTally, 0, len(t.Topics))
+		}
+		for _, tt := range t.Topics {
+			tw.Topics = append(tw.Topics, workflow.TopicTally{Subject: tt.Subject, Predicate: tt.Predicate, Status: tt.Status,
+				DecidedIn: tt.DecidedIn, Winner: tt.Winner, Ballots: tt.Ballots})
+		}
+		out.Rounds = append(out.Rounds, tw)
+	}
+	return out
+}
+
+// secondsDuration returns s seconds as a duration, the whole seconds
+// exactly (so that time.Duration.Seconds round-trips through it), clamped
+// to what a time.Duration holds.
+func secondsDuration(s float64) time.Duration {
+	const most = float64(math.MaxInt64 / int64(time.Second))
+	switch {
+	case math.IsNaN(s):
+		return 0
+	case s >= most:
+		return math.MaxInt64
+	case s <= -most:
+		return math.MinInt64
+	}
+	whole := math.Trunc(s)
+	return time.Duration(whole)*time.Second + time.Duration(math.Round((s-whole)*float64(time.Second)))
 }

@@ -53,23 +53,34 @@ func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.Run
 	}
 	p := map[string]any{"def": d, "id": opts.ID, "strategy": opts.Strategy, "inputs": opts.Inputs,
 		"non_critical": opts.NonCritical, "step_timeout": secs, "actor": opts.Actor}
-	var r workflow.Run
-	err := w.c.Call(ctx, "workflows.start", p, &r)
-	return r, err
+	return w.run(ctx, "workflows.start", p)
+}
+
+// run calls method, whose result is a run (api.Run), and returns the run.
+func (w *Workflows) run(ctx context.Context, method string, params any) (workflow.Run, error) {
+	var r api.Run
+	if err := w.c.Call(ctx, method, params, &r); err != nil {
+		return workflow.Run{}, err
+	}
+	return api.RunFrom(r), nil
 }
 
 // Get returns run id (workflows.get).
 func (w *Workflows) Get(ctx context.Context, id string) (workflow.Run, error) {
-	var r workflow.Run
-	err := w.c.Call(ctx, "workflows.get", map[string]string{"run": id}, &r)
-	return r, err
+	return w.run(ctx, "workflows.get", map[string]string{"run": id})
 }
 
 // List returns the runs with status st, empty: all (workflows.list).
 func (w *Workflows) List(ctx context.Context, st workflow.RunStatus) ([]workflow.Run, error) {
-	var rs []workflow.Run
-	err := w.c.Call(ctx, "workflows.list", map[string]string{"status": string(st)}, &rs)
-	return rs, err
+	var rs []api.Run
+	if err := w.c.Call(ctx, "workflows.list", map[string]string{"status": string(st)}, &rs); err != nil {
+		return nil, err
+	}
+	var out []workflow.Run
+	for _, r := range rs {
+		out = append(out, api.RunFrom(r))
+	}
+	return out, nil
 }
 
 // History returns the transitions of run id (workflows.history).
@@ -81,9 +92,7 @@ func (w *Workflows) History(ctx context.Context, id string) ([]workflow.Transiti
 
 // Cancel cancels run id as actor (workflows.cancel).
 func (w *Workflows) Cancel(ctx context.Context, id, actor string) (workflow.Run, error) {
-	var r workflow.Run
-	err := w.c.Call(ctx, "workflows.cancel", map[string]string{"run": id, "actor": actor}, &r)
-	return r, err
+	return w.run(ctx, "workflows.cancel", map[string]string{"run": id, "actor": actor})
 }
 
 // Ready returns the steps of run id that may start now (workflows.ready).
@@ -165,9 +174,7 @@ func (w *Workflows) FailStep(ctx context.Context, id, step string, attempt int, 
 // (workflows.claim_driver; see workflow.Engine.ClaimDriver). A run held by
 // another driver is an *Error matching workflow.ErrDriverBusy.
 func (w *Workflows) ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error) {
-	var r workflow.Run
-	err := w.c.Call(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": d, "lease_ms": ttl.Milliseconds(), "replace": replace}, &r)
-	return r, err
+	return w.run(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": d, "lease_ms": ttl.Milliseconds(), "replace": replace})
 }
 
 // ReleaseDriver lets go of run id if driver driverID holds it

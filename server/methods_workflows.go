@@ -14,11 +14,12 @@ import (
 // The workflow methods (workflows.*): runs of team definitions (package
 // workflow), one workflow.Engine per namespace (Server.engine), and the
 // pull API a driver works through (package client: Client.Workflows).
-// Results: workflow.Run, []workflow.Transition and []api.ReadyStep in
-// their own JSON. Steps are started atomically: two drivers on one run,
-// through one server or in several processes, never start the same step;
-// start_step returns the attempt it started, which the step's other calls
-// name (a stale one is refused: workflow.ErrStaleAttempt).
+// Results: a run as api.Run (the shape of cortexctl workflows status
+// --json), []workflow.Transition and []api.ReadyStep. Steps are started
+// atomically: two drivers on one run, through one server or in several
+// processes, never start the same step; start_step returns the attempt it
+// started, which the step's other calls name (a stale one is refused:
+// workflow.ErrStaleAttempt).
 
 // wfParams are the params of the workflows.* methods.
 type wfParams struct {
@@ -89,7 +90,16 @@ func workflowsStart(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	return en.Start(ctx, *p.Def, opts)
+	return runResult(en.Start(ctx, *p.Def, opts))
+}
+
+// runResult is the result of a method that returns a run: its api.Run
+// shape, or err.
+func runResult(r workflow.Run, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return api.RunOf(r), nil
 }
 
 func workflowsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
@@ -97,7 +107,7 @@ func workflowsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return en.Get(ctx, p.Run)
+	return runResult(en.Get(ctx, p.Run))
 }
 
 func workflowsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
@@ -117,10 +127,10 @@ func workflowsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 		return nil, err
 	}
 	runs, err := en.List(ctx, st)
-	if runs == nil {
-		runs = []workflow.Run{}
+	if err != nil {
+		return nil, err
 	}
-	return runs, err
+	return api.RunsOf(runs), nil
 }
 
 func workflowsHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
@@ -140,7 +150,7 @@ func workflowsCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	return en.Cancel(ctx, p.Run, p.Actor)
+	return runResult(en.Cancel(ctx, p.Run, p.Actor))
 }
 
 func workflowsReady(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
@@ -223,7 +233,7 @@ func workflowsClaimDriver(ctx context.Context, c *rpcCtx, params json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	return en.ClaimDriver(ctx, p.Run, p.Driver, time.Duration(p.LeaseMS)*time.Millisecond, p.Replace)
+	return runResult(en.ClaimDriver(ctx, p.Run, p.Driver, time.Duration(p.LeaseMS)*time.Millisecond, p.Replace))
 }
 
 func workflowsReleaseDriver(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

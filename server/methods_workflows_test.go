@@ -81,3 +81,43 @@ func TestRPC_WorkflowsMalformedIDs(t *testing.T) {
 		t.Errorf("refused calls added transitions: %d, was %d", len(after), len(before))
 	}
 }
+
+// TestRPC_WorkflowsRunShape: the methods that return a run return it in
+// the shape cortexctl prints with --json (api.Run): camelCase names, the
+// step timeout in seconds (it was workflow.Run's own JSON: step_timeout
+// in nanoseconds, created_at, ...).
+func TestRPC_WorkflowsRunShape(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	def := map[string]any{"name": "one", "type": "chain", "steps": []map[string]any{{"name": "only", "agent": "a"}}}
+	for _, c := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"workflows.start", map[string]any{"id": "w1", "def": def, "step_timeout": 90, "non_critical": []string{"a"}}},
+		{"workflows.get", map[string]any{"run": "w1"}},
+		{"workflows.list", map[string]any{}},
+		{"workflows.cancel", map[string]any{"run": "w1", "actor": "me"}},
+	} {
+		var raw json.RawMessage
+		ts.ok("default", c.method, c.params, &raw)
+		var r map[string]any
+		if c.method == "workflows.list" {
+			var rs []map[string]any
+			if err := json.Unmarshal(raw, &rs); err != nil || len(rs) != 1 {
+				t.Fatalf("%s: %s, %v", c.method, raw, err)
+			}
+			r = rs[0]
+		} else if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatalf("%s: %s, %v", c.method, raw, err)
+		}
+		steps, _ := r["steps"].([]any)
+		if r["stepTimeout"] != 90.0 || r["createdAt"] == nil || fmt.Sprint(r["nonCritical"]) != "[a]" || len(steps) != 1 {
+			t.Errorf("%s: %s, want stepTimeout 90 (s), createdAt, nonCritical [a] and a step", c.method, raw)
+		}
+		for _, old := range []string{"step_timeout", "created_at", "non_critical", "completed_at"} {
+			if strings.Contains(string(raw), `"`+old+`"`) {
+				t.Errorf("%s: %s has %s", c.method, raw, old)
+			}
+		}
+	}
+}

@@ -129,8 +129,23 @@ Example:
 				Name:      "status",
 				Usage:     "show a run and its steps (and a council's tallies)",
 				ArgsUsage: "RUN",
-				Flags:     withOutput(),
-				Action:    func(c *cli.Context) error { return workflowsStatus(c, e) },
+				Description: `Shows the run, its steps, a council's tallies, and a crew's or swarm's
+driver and board tasks. --json prints the run as workflows run, drive,
+cancel and list (an array) print it, and as the server's workflows.* methods
+return it: names in camelCase, durations in seconds (as a team's timeout):
+   {"id", "name", "type", "status", "strategy", "team", "inputs",
+    "nonCritical", "stepTimeout" (seconds, 0: none), "createdAt", "startedAt",
+    "completedAt", "error",
+    "steps": [{"name", "agent", "status", "reason", "actor", "startedAt",
+               "completedAt", "outputs", "findings", "votes", "attempt"}],
+    "rounds": [{"round", "voters", "final", "topics": [{"subject", "predicate",
+               "status", "decidedIn", "winner", "ballots"}]}],
+    "driver": {"id", "actor", "host", "pid", "until"},
+    "tasks": [...]}   (tasks: a crew's or swarm's, as tasks list --json)
+Fields without a value are left out, but id, name, type, status, strategy,
+team, stepTimeout, createdAt and steps.`,
+				Flags:  withOutput(),
+				Action: func(c *cli.Context) error { return workflowsStatus(c, e) },
 			},
 			{
 				Name:  "list",
@@ -373,8 +388,9 @@ func workflowsDrive(c *cli.Context, e *env) error {
 	return drive(c, e, wf, id, command)
 }
 
+// printRun prints run r: with --json in its api.Run shape.
 func printRun(c *cli.Context, w io.Writer, r workflow.Run) error {
-	return printResult(c, w, r, func() error {
+	return printResult(c, w, api.RunOf(r), func() error {
 		fmt.Fprintf(w, "run %s (%s, %s, strategy %s): %s\n", r.ID, cell(r.Name), r.Type, r.Strategy, r.Status)
 		if r.Error != "" {
 			fmt.Fprintf(w, "error: %s\n", cell(r.Error))
@@ -463,10 +479,7 @@ func workflowsList(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if runs == nil {
-		runs = []workflow.Run{}
-	}
-	return printResult(c, e.stdout, runs, func() error {
+	return printResult(c, e.stdout, api.RunsOf(runs), func() error {
 		t := newTable(e.stdout, false, "RUN", "NAME", "TYPE", "STATUS", "STEPS", "CREATED")
 		for _, r := range runs {
 			done := 0 // completed: a skipped or failed step did nothing

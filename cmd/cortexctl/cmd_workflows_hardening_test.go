@@ -145,7 +145,7 @@ func TestCLI_WorkflowsStepTimeoutValues(t *testing.T) {
 		}
 	}
 	var run struct {
-		StepTimeout int64 `json:"step_timeout"`
+		StepTimeout float64 `json:"stepTimeout"`
 	}
 	out := mustCLI(t, dir, "workflows", "run", team, "--step-timeout", "-1", "--json")
 	if err := json.Unmarshal([]byte(out), &run); err != nil || run.StepTimeout != 0 { // none

@@ -110,10 +110,10 @@ func driveLed(c *cli.Context, e *env, wf workflows, b workflow.Board, id, comman
 	return nil
 }
 
-// ledRun is a crew or swarm run as status prints it: the run and its
-// board's tasks.
+// ledRun is a crew or swarm run as status prints it with --json: the run
+// (api.Run) and its board's tasks.
 type ledRun struct {
-	workflow.Run
+	api.Run
 	Tasks []api.Task `json:"tasks"`
 }
 
@@ -124,7 +124,7 @@ func printLedRun(c *cli.Context, w io.Writer, b workflow.Board, r workflow.Run) 
 	if err != nil && api.ExitCode(err) != api.ExitNotFound {
 		return err
 	}
-	out := ledRun{Run: r, Tasks: api.TasksOf(tasks)}
+	out := ledRun{Run: api.RunOf(r), Tasks: api.TasksOf(tasks)}
 	return printResult(c, w, out, func() error {
 		if err := printRun(c, w, r); err != nil {
 			return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -520,5 +521,114 @@ func TestCLI_WorkflowsRunNothingCompleted(t *testing.T) {
 	}
 	if tm.Status != "failed" {
 		t.Fatalf("team %+v, want failed as its run", tm)
+	}
+}
+
+// updateGolden rewrites the golden files of the CLI's --json output in
+// testdata (go test ./cmd/cortexctl -run TestCLI_WorkflowsJSON -update).
+var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// normalizeRun replaces what changes from one run of a workflow to the
+// next in its --json output, times and the driver's process, with
+// placeholders.
+func normalizeRun(s string) string {
+	s = regexp.MustCompile(`"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"`).ReplaceAllString(s, `"TIME"`)
+	return regexp.MustCompile(`"cortexctl-exec:[^"]*"`).ReplaceAllString(s, `"cortexctl-exec:HOST:PID"`)
+}
+
+// checkGolden compares got with testdata/name, or rewrites it (-update).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *updateGolden && !throughServer {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it):\n%s", path, got)
+	}
+}
+
+// jsonKeys returns the member names of every object in v, at any depth,
+// but those of a run's inputs and a step's outputs (the user's names).
+func jsonKeys(v any, into map[string]bool) map[string]bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			into[k] = true
+			if k != "inputs" && k != "outputs" {
+				jsonKeys(e, into)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			jsonKeys(e, into)
+		}
+	}
+	return into
+}
+
+// TestCLI_WorkflowsJSON pins the --json shape of a run (api.Run) that
+// workflows run, status, list and cancel print: camelCase names at every
+// depth, as the other commands' --json, and stepTimeout in seconds, as a
+// team's timeout (it was step_timeout in nanoseconds, with created_at,
+// started_at, completed_at, non_critical and a tally's decided_in). The
+// output is the golden files', through a server as embedded.
+func TestCLI_WorkflowsJSON(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LOG", t.TempDir())
+	script := writeFile(t, "vote.sh", councilScript)
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	council := writeFile(t, "council.json", `{"name": "board", "version": "1", "agents": ["a", "b", "c"],
+  "workflow": {"type": "council"},
+  "collaboration": {"consensus": {"required_agreement": 0.66, "max_rounds": 3, "tie_breaker": "a"}}}`)
+	one := writeFile(t, "one.json", `{"name": "one", "version": "1", "agents": ["a", "b"],
+  "workflow": {"type": "chain", "steps": [{"name": "first", "agent": "a"}, {"name": "second", "agent": "b"}]}}`)
+	runs := map[string]string{}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		golden string
+	}{
+		{"council run", []string{"workflows", "run", council, "--id", "c1", "--exec", script, "--step-timeout", "90"}, "workflows_council.golden"},
+		{"council status", []string{"workflows", "status", "c1"}, "workflows_council.golden"},
+		{"pending run", []string{"workflows", "run", one, "--id", "p1", "--input", "x=1", "--non-critical", "b"}, "workflows_pending.golden"},
+		{"pending status", []string{"workflows", "status", "p1"}, "workflows_pending.golden"},
+		{"list", []string{"workflows", "list"}, "workflows_list.golden"},
+		{"cancel", []string{"workflows", "cancel", "p1"}, "workflows_cancelled.golden"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := mustCLI(t, dir, append(tc.args, "--json")...)
+			checkGolden(t, tc.golden, normalizeRun(out))
+			runs[tc.name] = out
+		})
+	}
+	for name, want := range map[string]float64{"council run": 90, "pending run": 600} { // the default: teams.workflowTimeout
+		var r map[string]any
+		if err := json.Unmarshal([]byte(runs[name]), &r); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r["stepTimeout"] != want {
+			t.Errorf("%s: stepTimeout %v, want %v (seconds)", name, r["stepTimeout"], want)
+		}
+	}
+	for name, out := range runs {
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for k := range jsonKeys(v, map[string]bool{}) {
+			if strings.ContainsAny(k, "_-") {
+				t.Errorf("%s: member %q is not camelCase", name, k)
+			}
+		}
 	}
 }
