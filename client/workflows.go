@@ -172,9 +172,13 @@ func (w *Workflows) FailStep(ctx context.Context, id, step string, attempt int, 
 
 // ClaimDriver holds crew or swarm run id for driver d for ttl
 // (workflows.claim_driver; see workflow.Engine.ClaimDriver). A run held by
-// another driver is an *Error matching workflow.ErrDriverBusy.
+// another driver is an *Error matching workflow.ErrDriverBusy. d.Until is
+// not sent: the server sets it from ttl, as the embedded Engine does,
+// whatever it is (a time past year 9999, which JSON cannot carry,
+// included).
 func (w *Workflows) ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error) {
-	return w.run(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": d, "lease_ms": ttl.Milliseconds(), "replace": replace})
+	driver := map[string]any{"id": d.ID, "actor": d.Actor, "host": d.Host, "pid": d.PID}
+	return w.run(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": driver, "lease_ms": ttl.Milliseconds(), "replace": replace})
 }
 
 // ReleaseDriver lets go of run id if driver driverID holds it

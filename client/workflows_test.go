@@ -290,6 +290,27 @@ func TestWorkflows_StaleAttempt(t *testing.T) {
 	}
 }
 
+// embeddedEngine returns a workflow engine over a store of its own
+// (namespace acme, the default config): what a client's Workflows are
+// compared with.
+func embeddedEngine(t *testing.T) *workflow.Engine {
+	t.Helper()
+	s := cortextest.NewStore(t)
+	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, s, x, teammanager.FromConfig(config.Default().Teams))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := workflow.New(ctx, s, m, workflow.FromConfig(config.Default().Teams))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // TestWorkflows_NonFiniteValues: a run input or a step output that JSON
 // cannot carry (NaN, ±Inf, at any depth) is refused through a server as
 // the embedded Engine refuses it — ErrInvalidRun or ErrInvalidOutput,
@@ -301,22 +322,7 @@ func TestWorkflows_NonFiniteValues(t *testing.T) {
 		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
 		List(ctx context.Context, st workflow.RunStatus) ([]workflow.Run, error)
 	}
-	embedded := func(t *testing.T) engine {
-		s := cortextest.NewStore(t)
-		x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := teammanager.New(ctx, s, x, teammanager.FromConfig(config.Default().Teams))
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := workflow.New(ctx, s, m, workflow.FromConfig(config.Default().Teams))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
+	embedded := func(t *testing.T) engine { return embeddedEngine(t) }
 	remote := func(t *testing.T) engine { return wf(t, startServer(t)) }
 	d := fanDef(2)
 	d.Steps[0].Inputs = []workflow.Port{{Name: "x", Type: workflow.Number, Optional: true}}
@@ -383,5 +389,46 @@ func TestWorkflows_NonFiniteValues(t *testing.T) {
 		if e, r := got["embedded"][i], got["remote"][i]; e == nil || r == nil || e.Error() != r.Error() {
 			t.Errorf("%s: remote %q, embedded %q", tc.name, r, e)
 		}
+	}
+}
+
+// TestWorkflows_ClaimDriverUntil: the Until of the driver given to
+// ClaimDriver is not read — the lease ends ttl from now on the store's
+// clock — so one JSON cannot carry (after year 9999) is taken through a
+// server as the embedded Engine takes it; the client sent it and failed
+// with the encoding error of its params (exit 1). Both hold the run for
+// the driver until now + ttl, and a renewal with such an Until, too.
+func TestWorkflows_ClaimDriverUntil(t *testing.T) {
+	type engine interface {
+		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+		ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error)
+	}
+	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+		Specialists: []string{"backend"}, MaxTurns: 3}
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) engine
+	}{
+		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
+		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			e := b.open(t)
+			if _, err := e.Start(ctx, crew, workflow.RunOptions{ID: "crew"}); err != nil {
+				t.Fatal(err)
+			}
+			d := workflow.NewDriver("me")
+			for _, until := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)} {
+				d.Until = until
+				before := time.Now()
+				r, err := e.ClaimDriver(ctx, "crew", d, time.Hour, "")
+				if err != nil {
+					t.Fatalf("claim with until %v: %v (exit %d)", until, err, api.ExitCode(err))
+				}
+				if g := r.Driver; g == nil || g.ID != d.ID || g.Until.Before(before.Add(time.Hour-time.Second)) || g.Until.After(time.Now().Add(time.Hour)) {
+					t.Fatalf("claim with until %v: driver %+v, want %s until an hour from now", until, g, d.ID)
+				}
+			}
+		})
 	}
 }

@@ -49,7 +49,8 @@ func (d Driver) gone() bool {
 }
 
 // ClaimDriver makes d the driver of crew or swarm run id for ttl from now
-// (Run.Driver, d.Until set by the store's clock): when no driver holds the
+// (Run.Driver, d.Until set by the store's clock; the d.Until given is not
+// read, whatever it is): when no driver holds the
 // run, when d holds it already (a renewal), when the holder's lease has
 // ended, or when the holder's id is replace (a takeover: "" takes over
 // nobody). Otherwise it returns a *DriverBusyError (ErrDriverBusy). It is
