@@ -296,3 +296,63 @@ func TestGate_ExclusiveWaitBoundsOnlyTheDrain(t *testing.T) {
 	}
 	g.release()
 }
+
+// TestGate_HoldNewWaitsOnlyForStarting: holdNew does not wait for a
+// transaction that has taken its read timestamp (Started), however long it
+// stays open; it waits for one admitted but not yet started (its snapshot
+// would otherwise be taken in the middle of the holder's commits), and
+// keeps new ones out until release.
+func TestGate_HoldNewWaitsOnlyForStarting(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := newGate(DefaultTuning())
+	if err := g.Enter(); err != nil { // open, started, never ends during the test
+		t.Fatal(err)
+	}
+	g.Started()
+	if err := g.Enter(); err != nil { // admitted, not started yet
+		t.Fatal(err)
+	}
+	held := make(chan error, 1)
+	go func() { held <- g.holdNew(ctx) }()
+	select {
+	case err := <-held:
+		t.Fatalf("holdNew returned (%v) while a transaction had not taken its read timestamp", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	g.Started()
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{})
+	go func() {
+		if err := g.Enter(); err == nil {
+			g.Started()
+			g.Leave()
+		}
+		close(entered)
+	}()
+	select {
+	case <-entered:
+		t.Fatal("a new transaction was admitted while holdNew held the gate")
+	case <-time.After(100 * time.Millisecond):
+	}
+	g.release()
+	<-entered
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if err := g.Enter(); err != nil { // admitted, not started: holdNew gives up with ctx
+		t.Fatal(err)
+	}
+	if err := g.holdNew(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("holdNew beside a transaction that never starts: %v, want the context's error", err)
+	}
+	g.Started()
+	if err := g.holdNew(ctx); err != nil { // the failed holdNew released what it took
+		t.Fatal(err)
+	}
+	g.release()
+	for range 3 {
+		g.Leave()
+	}
+}

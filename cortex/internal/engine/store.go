@@ -685,7 +685,10 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 		return err
 	}
 	defer s.gate.Leave()
-	return s.db.View(fn)
+	txn := s.db.NewTransaction(false)
+	s.gate.Started()
+	defer txn.Discard()
+	return fn(txn)
 }
 
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
@@ -696,7 +699,13 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 		return err
 	}
 	defer s.gate.Leave()
-	return s.db.Update(fn)
+	txn := s.db.NewTransaction(true)
+	s.gate.Started()
+	defer txn.Discard()
+	if err := fn(txn); err != nil {
+		return err
+	}
+	return txn.Commit()
 }
 
 // badgerLogger passes Badger's warnings and errors to the store's Logger
