@@ -685,10 +685,7 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 		return err
 	}
 	defer s.gate.Leave()
-	txn := s.db.NewTransaction(false)
-	s.gate.Started()
-	defer txn.Discard()
-	return fn(txn)
+	return s.db.View(fn)
 }
 
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
@@ -699,13 +696,7 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 		return err
 	}
 	defer s.gate.Leave()
-	txn := s.db.NewTransaction(true)
-	s.gate.Started()
-	defer txn.Discard()
-	if err := fn(txn); err != nil {
-		return err
-	}
-	return txn.Commit()
+	return s.db.Update(fn)
 }
 
 // badgerLogger passes Badger's warnings and errors to the store's Logger
