@@ -5,7 +5,10 @@ import (
 	"fmt"
 
 	"github.com/cayleygraph/quad"
+	hkv "github.com/hidal-go/hidalgo/kv"
+	"github.com/hidal-go/hidalgo/kv/flat"
 
+	"github.com/cortexgraph/cortex/cortex/internal/layout"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
@@ -59,6 +62,14 @@ func (n *Namespace) termIDsOf(ctx context.Context, terms []quad.Value) ([]termID
 
 // termsOf returns the terms of ids (nil for 0 or an unknown id).
 func (n *Namespace) termsOf(ctx context.Context, ids []termID) ([]quad.Value, error) {
+	return n.termsIn(ctx, nil, ids)
+}
+
+// termsIn is termsOf reading the terms the cache misses through tx (a read
+// transaction of n, whose snapshot the ids come from), or through a new
+// transaction if tx is nil: ids read in one snapshot must be resolved in
+// the same one, as a delta committed in between may have freed their terms.
+func (n *Namespace) termsIn(ctx context.Context, tx flat.Tx, ids []termID) ([]quad.Value, error) {
 	out := make([]quad.Value, len(ids))
 	missing := false
 	for i, id := range ids {
@@ -74,7 +85,15 @@ func (n *Namespace) termsOf(ctx context.Context, ids []termID) ([]quad.Value, er
 	if !missing {
 		return out, nil
 	}
-	if err := n.lookupTerms(ctx, ids, out); err != nil {
+	var err error
+	if tx != nil {
+		err = readTerms(ctx, func(ctx context.Context, k hkv.Key) (hkv.Value, error) {
+			return tx.Get(ctx, layout.Escape(nil, k))
+		}, ids, out)
+	} else {
+		err = n.lookupTerms(ctx, ids, out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("namespace %s: read terms: %w", n.name, err)
 	}
 	for i, id := range ids {
@@ -132,6 +151,14 @@ type idIterator struct {
 	cur  idQuad
 	done bool
 	err  error
+}
+
+// tx returns the read transaction the iterator scans, or nil.
+func (it *idIterator) tx() flat.Tx {
+	if it.sc == nil {
+		return nil
+	}
+	return it.sc.tx
 }
 
 // Next advances to the next matching quad.
@@ -220,7 +247,7 @@ func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) 
 		for _, q := range buf {
 			idl = append(idl, q.S, q.P, q.O, q.G)
 		}
-		vals, err := n.termsOf(ctx, idl)
+		vals, err := n.termsIn(ctx, it.tx(), idl) // the scan's snapshot
 		if err != nil {
 			return err
 		}
@@ -274,7 +301,7 @@ func (n *Namespace) Graphs(ctx context.Context) ([]GraphInfo, error) {
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("namespace %s: list graphs: %w", n.name, err)
 	}
-	names, err := n.termsOf(ctx, order)
+	names, err := n.termsIn(ctx, it.tx(), order) // the scan's snapshot (it is still open)
 	if err != nil {
 		return nil, err
 	}

@@ -44,30 +44,34 @@ func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]termID,
 // lookupTerms reads the terms of ids from the log, in one read transaction;
 // unknown ids give nil.
 func (n *Namespace) lookupTerms(ctx context.Context, ids []termID, out []quad.Value) error {
-	return hkv.View(n.kv, func(tx hkv.Tx) error {
-		for i, id := range ids {
-			if id == 0 || out[i] != nil {
-				continue
-			}
-			b, err := tx.Get(ctx, layout.Log(uint64(id)))
-			if errors.Is(err, hkv.ErrNotFound) {
-				continue
-			} else if err != nil {
-				return err
-			}
-			var p proto.Primitive
-			if err := p.Unmarshal(b); err != nil {
-				return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, id, err)
-			}
-			if !p.IsNode() {
-				continue
-			}
-			v, err := pquads.UnmarshalValue(p.Value)
-			if err != nil {
-				return fmt.Errorf("%w: term %d: %v", ErrCorrupt, id, err)
-			}
-			out[i] = v
+	return hkv.View(n.kv, func(tx hkv.Tx) error { return readTerms(ctx, tx.Get, ids, out) })
+}
+
+// readTerms reads the terms of ids, for those of out still nil, through get
+// (a read of one transaction); unknown ids give nil.
+func readTerms(ctx context.Context, get func(context.Context, hkv.Key) (hkv.Value, error), ids []termID, out []quad.Value) error {
+	for i, id := range ids {
+		if id == 0 || out[i] != nil {
+			continue
 		}
-		return nil
-	})
+		b, err := get(ctx, layout.Log(uint64(id)))
+		if errors.Is(err, hkv.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		var p proto.Primitive
+		if err := p.Unmarshal(b); err != nil {
+			return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, id, err)
+		}
+		if !p.IsNode() {
+			continue
+		}
+		v, err := pquads.UnmarshalValue(p.Value)
+		if err != nil {
+			return fmt.Errorf("%w: term %d: %v", ErrCorrupt, id, err)
+		}
+		out[i] = v
+	}
+	return nil
 }
