@@ -102,10 +102,10 @@ type bulkState struct {
 	// ids): an import never writes one twice, so it need not remember them.
 	full []bool
 
-	// fitQuads is the most quads a chunk of this import was cut to after
-	// one did not fit in a Badger transaction (0: none was cut): later
-	// chunks are cut to it before they are prepared, not after (see
-	// inPieces).
+	// fitQuads is how many quads a piece of a chunk may hold (0: no chunk
+	// of this import has been cut yet): set when a piece does not fit in a
+	// Badger transaction, then estimated from each piece written (noteFit);
+	// later chunks are cut to it before they are prepared (inPieces).
 	fitQuads int
 
 	started     bool

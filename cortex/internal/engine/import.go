@@ -60,7 +60,8 @@ func NewImportID() string {
 // size and then written at once, through Badger's stream writer when large
 // (all or nothing, even across a crash) or one transaction per chunk when
 // small (per piece of a chunk: a chunk that does not fit in one Badger
-// transaction is cut into pieces that do, see inPieces). While it is computed, its writes beyond the store's import budget
+// transaction is cut into pieces that do, see inPieces). While it is
+// computed, its writes beyond the store's import budget
 // (Options.WithImportSegmentBytes) are sorted and spilled to temporary run
 // files in the store directory (package sorted), so an import's memory does not
 // grow with the file. In-memory stores write chunk by chunk (bulk.go). The
