@@ -157,17 +157,20 @@
 // reported by Close (ErrResultsOpen, with where it was opened) after two
 // seconds (Tuning.ResultsCloseWait) instead of holding it for 30.
 //
-// A streamed segment and a journaled delta need the store to themselves for
-// the seconds they take to write (up to tens of seconds for a spilled
-// segment of 2M quads): they wait until no Badger transaction of
-// the store is open (queries not yet closed included) and hold new ones back
-// meanwhile (gate.go). If that takes more than two seconds
-// (Tuning.StreamGateWait; an open query
+// A streamed segment and a streamed delta (~200k Badger entries and more)
+// need the store to themselves for the seconds they take to write (up to
+// tens of seconds for a spilled segment of 2M quads): they wait until no
+// Badger transaction of the store is open (queries not yet closed included)
+// and hold new ones back meanwhile (gate.go). If that takes more than two
+// seconds (Tuning.StreamGateWait; an open query
 // may belong to a goroutine waiting for the importing namespace), a segment
 // is committed chunk by chunk instead; a segment that spilled to run files
-// and a journaled delta wait up to ten seconds (Tuning.JournalGateWait) and
+// and a streamed delta wait up to ten seconds (Tuning.JournalGateWait) and
 // then fail with ErrBusy,
-// having written nothing. So nothing deadlocks; close queries before
+// having written nothing. A journaled delta written transaction by
+// transaction waits for nothing: it holds new transactions back while it is
+// written and lets the open ones go on, as their snapshots are older than
+// it. So nothing deadlocks; close queries before
 // writing large deltas or importing large files. While they wait, they run
 // the garbage collector, which closes query results that were dropped
 // without being closed: a reader that is gone does not hold them.

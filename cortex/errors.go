@@ -10,9 +10,9 @@ var (
 	ErrLocked = engine.ErrLocked
 	// ErrClosed means the store was closed.
 	ErrClosed = engine.ErrClosed
-	// ErrBusy means a write that needs the store to itself (a delta larger
-	// than MaxDeltaQuads) gave up waiting for open transactions to end:
-	// typically a query that was not closed, in the writing goroutine.
+	// ErrBusy means a write that needs the store to itself (a streamed
+	// delta or import segment) gave up waiting for open transactions to
+	// end: typically a query that was not closed, in the writing goroutine.
 	ErrBusy = engine.ErrBusy
 	// ErrInvalidQuad means a quad has a term of the wrong kind in some position
 	// (for example a literal subject), an unsupported term type, a term that

@@ -290,12 +290,68 @@ func TestApply_LargeDeltaIsIsolated(t *testing.T) {
 	checkContent(t, ns, journalBase())
 }
 
-// TestApply_LargeDeltaBusy: a large delta in a goroutine that holds a read
-// open cannot have the store to itself; it fails with ErrBusy, writing
-// nothing, instead of waiting forever.
+// TestApply_LargeDeltaBesideOpenReader: a large delta written transaction by
+// transaction does not wait for transactions already open (here a read held
+// open by the same goroutine, in this namespace and in another): it is
+// written at once, the open reads go on seeing their snapshot, none of the
+// delta, and a read started afterwards sees all of it.
+func TestApply_LargeDeltaBesideOpenReader(t *testing.T) {
+	t.Parallel()
+	var journaled atomic.Int32
+	opts := cortex.WithJournalHook(cortex.DefaultOptions().WithTuning(cortex.Tuning{JournalGateWait: 200 * time.Millisecond}), func(stage string) {
+		if stage == "written" {
+			journaled.Add(1)
+		}
+	})
+	s := cortextest.NewStore(t, opts)
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.Namespace(context.Background(), "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadBase(t, ns)
+	if err := other.Apply(context.Background(), cortex.Delta{Add: []quad.Quad{q("x", "p", quad.Int(1), nil)}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	same := ns.Dataset().Match(ctx, eval.Pattern{Scope: cortex.AllGraphs})
+	if !same.Next(ctx) {
+		t.Fatal(same.Err())
+	}
+	elsewhere := other.Dataset().Match(ctx, eval.Pattern{Scope: cortex.AllGraphs})
+	if !elsewhere.Next(ctx) {
+		t.Fatal(elsewhere.Err())
+	}
+	if err := ns.Apply(ctx, journalDelta()); err != nil {
+		t.Fatalf("a large delta beside open reads: %v", err)
+	}
+	if journaled.Load() != 1 {
+		t.Fatalf("%d deltas journaled, want 1", journaled.Load())
+	}
+	n := int64(1)
+	for same.Next(ctx) {
+		n++
+	}
+	if err := errors.Join(same.Err(), same.Close(), elsewhere.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(len(journalBase())); n != want {
+		t.Fatalf("the read opened before the delta saw %d quads, want %d (none of the delta)", n, want)
+	}
+	checkContent(t, ns, afterDelta())
+}
+
+// TestApply_LargeDeltaBusy: a delta large enough to be streamed needs the
+// store to itself (Badger's stream writer replaces its timestamp oracle);
+// in a goroutine that holds a read open it cannot have it, and fails with
+// ErrBusy, writing nothing, instead of waiting forever.
 func TestApply_LargeDeltaBusy(t *testing.T) {
 	t.Parallel()
-	s := cortextest.NewStore(t, cortex.DefaultOptions().WithTuning(cortex.Tuning{JournalGateWait: 200 * time.Millisecond}))
+	opts := cortex.WithStreamTuning(cortex.DefaultOptions().WithTuning(cortex.Tuning{JournalGateWait: 200 * time.Millisecond}), 1<<20, 100)
+	s := cortextest.NewStore(t, opts)
 	ns, err := s.Namespace(context.Background(), "default")
 	if err != nil {
 		t.Fatal(err)

@@ -102,9 +102,11 @@ func (d Delta) Len() int { return len(d.Add) + len(d.Remove) }
 // 2.5 MB with the default 16 MiB memtables (a quad writes five entries, a
 // new term three more). A larger one, or one that does not fit, is journaled:
 // its writes are computed first, alongside readers, and held in memory (a
-// few hundred bytes per quad); then the store's other transactions are held
-// back while its keys are written (streamed when large), and a crash in the
-// middle is rolled back by the next Open. For bulk loads that need not be
+// few hundred bytes per quad); then new transactions of the store are held
+// back while its keys are written (open ones go on with their older
+// snapshots; a delta of ~200k Badger entries or more is streamed and waits
+// for them to end first), and a crash in the middle is rolled back by the
+// next Open. For bulk loads that need not be
 // atomic, Import bounds its memory and lets readers in between segments.
 // Writers of a namespace take turns; one waiting for its turn gives up when
 // ctx ends, with ctx's error, having written nothing.
@@ -118,7 +120,7 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // before the delta is applied: Update is an atomic read-modify-write. If fn
 // returns an error nothing is written and the error is returned as is. A
 // delta of any size is all or nothing, as with Apply; fn must close what it
-// reads (queries, iterators) before it returns, or a journaled delta (see
+// reads (queries, iterators) before it returns, or a streamed delta (see
 // Apply) waits for them and fails with ErrBusy. Like Apply, Update gives up
 // waiting for its turn when ctx ends (fn is then not run). A nil fn is an
 // error matching ErrInvalidArgument.

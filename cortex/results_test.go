@@ -61,13 +61,15 @@ func dropResult(t *testing.T, ns *cortex.Namespace) {
 }
 
 // TestQuery_DroppedResultDoesNotStallLargeWrites: a result dropped without
-// Close used to hold its read transaction until a journaled delta gave up
-// with ErrBusy; the delta now runs the garbage collector, which closes the
-// result, and goes ahead. The logger is told where the result was opened.
+// Close used to hold its read transaction until a streamed delta (which
+// needs the store to itself) gave up with ErrBusy; the delta now runs the
+// garbage collector, which closes the result, and goes ahead. The logger
+// is told where the result was opened. (A journaled delta written
+// transaction by transaction does not wait for open reads at all.)
 func TestQuery_DroppedResultDoesNotStallLargeWrites(t *testing.T) {
 	t.Parallel()
 	log := &logLines{}
-	s, ns := resultsStore(t, cortex.DefaultOptions().WithLogger(log))
+	s, ns := resultsStore(t, cortex.WithStreamTuning(cortex.DefaultOptions().WithLogger(log), 1<<20, 100))
 	defer s.Close()
 	dropResult(t, ns)
 	var large []quad.Quad

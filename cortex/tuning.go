@@ -32,10 +32,11 @@ type Tuning struct {
 	// journaled delta (fewer if Badger's size limit comes first).
 	// Default 20,000.
 	JournalTxnEntries int
-	// JournalGateWait bounds how long a journaled delta waits for the
-	// store's other transactions to end before it fails with ErrBusy (one
-	// may belong to a goroutine waiting for the namespace this delta
-	// writes). Default 10s.
+	// JournalGateWait bounds how long a streamed delta (a journaled one of
+	// at least StreamMinEntries Badger entries) waits for the store's other
+	// transactions to end before it fails with ErrBusy (one may belong to a
+	// goroutine waiting for the namespace this delta writes); a smaller
+	// journaled delta does not wait for them. Default 10s.
 	JournalGateWait time.Duration
 
 	// CloseWait bounds how long Store.Close waits for the store's

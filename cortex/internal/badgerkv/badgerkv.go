@@ -70,6 +70,21 @@ type WriteGate interface {
 	EnterWrite() error
 }
 
+// StartGate is a Gate that is also told when each transaction it admitted
+// has taken its Badger read timestamp (right after NewTransaction).
+type StartGate interface {
+	Gate
+	Started()
+}
+
+// started tells g, if it wants to know, that a transaction it admitted has
+// taken its read timestamp.
+func started(g Gate) {
+	if sg, ok := g.(StartGate); ok {
+		sg.Started()
+	}
+}
+
 // enter admits a transaction through g.
 func enter(g Gate, rw bool) error {
 	if wg, ok := g.(WriteGate); ok && rw {
@@ -114,7 +129,9 @@ func (d *DB) NewGatedTxn(rw bool) (*GatedTxn, error) {
 	if err := enter(d.gate, rw); err != nil {
 		return nil, err
 	}
-	return &GatedTxn{Txn: d.db.NewTransaction(rw), gate: d.gate}, nil
+	txn := d.db.NewTransaction(rw)
+	started(d.gate)
+	return &GatedTxn{Txn: txn, gate: d.gate}, nil
 }
 
 // End discards the transaction (if it was not committed) and leaves the gate.
@@ -171,7 +188,9 @@ func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	if err := enter(d.gate, rw); err != nil {
 		return nil, err
 	}
-	return &Tx{d: d, txn: d.db.NewTransaction(rw), rw: rw}, nil
+	txn := d.db.NewTransaction(rw)
+	started(d.gate)
+	return &Tx{d: d, txn: txn, rw: rw}, nil
 }
 
 var errClosed = errors.New("badgerkv: database is closed")

@@ -19,13 +19,18 @@ import (
 // that opens a second transaction while holding one is not deadlocked
 // against it; its context bounds the wait).
 type gate struct {
-	mu   sync.Mutex
-	n    int           // open transactions
-	excl bool          // an exclusive holder is active
-	open chan struct{} // closed when the exclusive holder releases
-	idle chan struct{} // closed when n drops to 0 (created by a waiter)
-	one  chan struct{} // capacity 1: one exclusive holder at a time
-	shut bool          // the store is closing: no new transaction is admitted
+	mu sync.Mutex
+	n  int // open transactions
+	// starting counts the transactions admitted by Enter that have not yet
+	// taken their Badger read timestamp (Started); startIdle is closed when
+	// it drops to 0 (created by a holdNew waiter).
+	starting  int
+	startIdle chan struct{}
+	excl      bool          // an exclusive holder is active
+	open      chan struct{} // closed when the exclusive holder releases
+	idle      chan struct{} // closed when n drops to 0 (created by a waiter)
+	one       chan struct{} // capacity 1: one exclusive holder at a time
+	shut      bool          // the store is closing: no new transaction is admitted
 	// onStall, if set, is called (without the lock) each time an exclusive
 	// waiter's closed window passes with transactions still open: the
 	// store collects query results that nobody closed (results.go).
@@ -54,44 +59,111 @@ func (g *gate) Enter() error {
 		return ErrClosed
 	}
 	g.n++
+	g.starting++
+	g.mu.Unlock()
+	return nil
+}
+
+// Started tells the gate that a transaction admitted by Enter has taken its
+// Badger read timestamp (badgerkv calls it right after NewTransaction): from
+// then on it reads a snapshot that no later commit changes (see holdNew).
+func (g *gate) Started() {
+	g.mu.Lock()
+	g.starting--
+	if g.starting < 0 {
+		g.mu.Unlock()
+		panic("cortex: gate started more often than entered")
+	}
+	if g.starting == 0 && g.startIdle != nil {
+		close(g.startIdle)
+		g.startIdle = nil
+	}
+	g.mu.Unlock()
+}
+
+// holdNew keeps new transactions out until release, like exclusive, but
+// waits only for the transactions that have been admitted and have not yet
+// taken their read timestamp, not for the open ones: a transaction whose
+// snapshot was taken before the holder's first commit sees none of what it
+// writes, and one that starts after release sees all of it. It suits a
+// write committed in several Badger transactions that readers must see all
+// or nothing of (a journaled delta, journal.go), not the stream writer, which
+// replaces Badger's timestamp oracle and needs no transaction open at all
+// (exclusive). It fails only when ctx is done.
+func (g *gate) holdNew(ctx context.Context) error {
+	select {
+	case g.one <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	g.mu.Lock()
+	g.excl = true
+	g.open = make(chan struct{})
+	for g.starting > 0 {
+		if g.startIdle == nil {
+			g.startIdle = make(chan struct{})
+		}
+		ch := g.startIdle
+		g.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			// (NewTransaction waits only for commits in flight: this is
+			// reached only if ctx is already done or about to be.)
+			g.mu.Lock()
+			g.excl = false
+			close(g.open)
+			g.mu.Unlock()
+			<-g.one
+			return ctx.Err()
+		}
+		g.mu.Lock()
+	}
 	g.mu.Unlock()
 	return nil
 }
 
 // closeUnless waits, at most wait, until no transaction is open and no
 // exclusive holder is active (see exclusive), then admits no transaction ever
-// again. It stops waiting early once giveUp (if not nil), asked every 50 ms
-// with the number of open transactions and the time waited so far, says so.
-// It reports whether it drained.
+// again. Once no exclusive holder is active, it stops waiting for the open
+// transactions early when giveUp (if not nil), asked every 50 ms with the
+// number of open transactions and the time waited so far, says so; it never
+// gives up on a holder (a streamed or journaled write, whose own
+// transactions are not counted as open). It reports whether it drained.
 func (g *gate) closeUnless(wait time.Duration, giveUp func(open int, waited time.Duration) bool) bool {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if giveUp != nil {
-		start := time.Now()
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			t := time.NewTicker(50 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-ctx.Done():
-					return
-				case <-t.C:
+	drained := false
+	select {
+	case g.one <- struct{}{}:
+		if giveUp != nil {
+			done := make(chan struct{})
+			defer close(done)
+			go func() {
+				t := time.NewTicker(50 * time.Millisecond)
+				defer t.Stop()
+				for {
+					select {
+					case <-done:
+						return
+					case <-ctx.Done():
+						return
+					case <-t.C:
+					}
+					g.mu.Lock()
+					open := g.n
+					g.mu.Unlock()
+					if giveUp(open, time.Since(start)) {
+						cancel()
+						return
+					}
 				}
-				g.mu.Lock()
-				open := g.n
-				g.mu.Unlock()
-				if giveUp(open, time.Since(start)) {
-					cancel()
-					return
-				}
-			}
-		}()
+			}()
+		}
+		drained = g.drainHeld(ctx, 0) == nil
+	case <-ctx.Done():
 	}
-	drained := g.exclusive(ctx) == nil
 	g.mu.Lock()
 	g.shut = true
 	g.mu.Unlock()
@@ -139,6 +211,12 @@ func (g *gate) exclusiveWait(ctx context.Context, wait time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	return g.drainHeld(ctx, wait)
+}
+
+// drainHeld is exclusiveWait for a caller that has taken g.one: it gives
+// g.one back if it fails.
+func (g *gate) drainHeld(ctx context.Context, wait time.Duration) error {
 	if wait > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, wait)

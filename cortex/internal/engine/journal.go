@@ -32,8 +32,12 @@ import (
 //     once, and the previous value of every key among them that exists.
 //     Readers go on meanwhile; no other writer can change the namespace.
 //   - Isolation: the keys are then written holding the store's gate
-//     exclusively (gate.go), so no transaction of the store runs while they
-//     are. Readers wait, then see all of the delta.
+//     (gate.go). Written transaction by transaction, the delta holds new
+//     transactions back (holdNew) but not the open ones, whose snapshots
+//     are older than its first commit: they see none of it, readers that
+//     start after see all of it. Streamed, it waits until no transaction is
+//     open (exclusive), as the stream writer replaces Badger's timestamp
+//     oracle.
 //   - Journal: those previous values go to the journal file, synced, before
 //     anything is written; every key of the delta is then written with a
 //     version ≥ V0 (newer than anything in the database): through Badger's
@@ -340,7 +344,16 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err := s.checkSpace("write", sg.Bytes); err != nil {
 		return false, err
 	}
-	err = s.gate.exclusiveWait(ctx, s.tune.JournalGateWait)
+	// A delta written transaction by transaction keeps new transactions out
+	// while it is written, and lets the open ones (whose snapshots are older
+	// than its first commit) go on: it does not wait for a long query or
+	// export. A streamed one needs the store to itself (stream.go).
+	streamed := !s.opts.inMemory && sg.Entries >= s.tune.StreamMinEntries
+	if streamed {
+		err = s.gate.exclusiveWait(ctx, s.tune.JournalGateWait)
+	} else {
+		err = s.gate.holdNew(ctx)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -354,7 +367,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	}
 	n.lastEntries = int64(sg.Entries)
 	j := &journal{s: s, prefix: prefix}
-	if !s.opts.inMemory && sg.Entries >= s.tune.StreamMinEntries {
+	if streamed {
 		err := s.streamHeld(prefix, sg, func(v uint64) error { return j.begin(v, old) }, j.finish)
 		if !errors.Is(err, errStreamDeclined) && (!errors.Is(err, errStreamPrepare) || s.checkOpen() != nil) {
 			return freed, err
@@ -363,7 +376,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 		// written, the journal is gone): commit transaction by transaction.
 		j = &journal{s: s, prefix: prefix}
 	}
-	if err := j.begin(s.db.MaxVersion()+1, old); err != nil {
+	if err := j.begin(s.nextVersion(), old); err != nil {
 		return false, err
 	}
 	if err := s.commitWriteSet(ctx, sg); err != nil {

@@ -179,6 +179,19 @@ func (n *Namespace) importRecord(ctx context.Context, name string) (rec Unfinish
 	return rec, ok, err
 }
 
+// updateKV runs fn in a read-write transaction of the namespace's keys,
+// holding its write lock: every write of a namespace's keys does, as a
+// journaled delta of the namespace may be in flight, and its roll-back
+// (after a failure or a crash) deletes every key of the namespace newer
+// than the delta's first version.
+func (n *Namespace) updateKV(ctx context.Context, fn func(tx hkv.Tx) error) error {
+	if err := n.lockWriteCtx(ctx); err != nil {
+		return err
+	}
+	defer n.wmu.Unlock()
+	return hkv.Update(ctx, n.kv, fn)
+}
+
 // beginImport picks the import id of an import of src into target (id,
 // when not empty, is the caller's) and records the import, durably, before
 // it writes. An import that would resume a record of another target is a
@@ -209,7 +222,7 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 	if err != nil {
 		return ImportStart{}, err
 	}
-	err = hkv.Update(ctx, n.kv, func(tx hkv.Tx) error { return tx.Put(importKey(src.Name), b) })
+	err = n.updateKV(ctx, func(tx hkv.Tx) error { return tx.Put(importKey(src.Name), b) })
 	if err != nil {
 		return ImportStart{}, fmt.Errorf("record import: %w", err)
 	}
@@ -219,7 +232,7 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 // endImport removes the record of a completed import of src, if it is still
 // the one of import id.
 func (n *Namespace) endImport(ctx context.Context, src ImportSource, id string) error {
-	err := hkv.Update(ctx, n.kv, func(tx hkv.Tx) error {
+	err := n.updateKV(ctx, func(tx hkv.Tx) error {
 		b, err := tx.Get(ctx, importKey(src.Name))
 		if errors.Is(err, hkv.ErrNotFound) {
 			return nil

@@ -54,3 +54,41 @@ func TestImportRDF_ResumesRecordWithoutTarget(t *testing.T) {
 		t.Fatalf("unfinished imports %+v, %v after the resumed import completed", u, err)
 	}
 }
+
+// TestImportRDF_RecordWaitsForTheWriteLock: an import's record is written
+// holding the namespace's write lock, as every write of the namespace's
+// keys is: a journaled delta in flight holds that lock, and its roll-back
+// deletes every key of the namespace newer than its first version, a
+// record written meanwhile included. While another write holds the lock,
+// the import has recorded nothing; once it is released, the import runs.
+func TestImportRDF_RecordWaitsForTheWriteLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n := testNamespace(t, DefaultOptions())
+	src := ImportSource{Name: "/data/x.nt", Version: "v1"}
+	n.wmu.Lock() // another write in progress
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := n.ImportRDF(ctx, strings.NewReader("<http://ex/s> <http://ex/p> \"o\" .\n"), RDFImportOptions{
+			Format: rdfio.NTriples, File: src.Name, DefaultGraph: true, Resume: &src,
+			OnStart: func(ImportStart) { close(started) },
+		})
+		done <- err
+	}()
+	select {
+	case <-started:
+		n.wmu.Unlock()
+		t.Fatal("the import recorded itself while another write held the namespace's write lock")
+	case <-time.After(100 * time.Millisecond):
+	}
+	u, err := n.UnfinishedImports(ctx)
+	n.wmu.Unlock()
+	if err != nil || len(u) != 0 {
+		t.Fatalf("unfinished imports %+v, %v: the record was written without the write lock", u, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	<-started
+}

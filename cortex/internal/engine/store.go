@@ -680,12 +680,28 @@ func (s *Store) nsView(name string) *badgerkv.DB {
 }
 
 // view and update run fn in a Badger transaction admitted by the store's gate.
+// nextVersion returns a version newer than every key in the database:
+// the read timestamp of a new transaction, plus one. Badger gives a new
+// transaction the timestamp of the newest commit and waits for every
+// commit in flight up to it, so no commit so far has a newer version, and
+// every commit from now on has this one or a newer one. (DB.MaxVersion
+// reads the memtables without waiting for the commits in flight.) The
+// transaction does not go through the gate: its holder calls it.
+func (s *Store) nextVersion() uint64 {
+	txn := s.db.NewTransaction(false)
+	defer txn.Discard()
+	return txn.ReadTs() + 1
+}
+
 func (s *Store) view(fn func(txn *badger.Txn) error) error {
 	if err := s.gate.Enter(); err != nil {
 		return err
 	}
 	defer s.gate.Leave()
-	return s.db.View(fn)
+	txn := s.db.NewTransaction(false)
+	s.gate.Started()
+	defer txn.Discard()
+	return fn(txn)
 }
 
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
@@ -696,7 +712,13 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 		return err
 	}
 	defer s.gate.Leave()
-	return s.db.Update(fn)
+	txn := s.db.NewTransaction(true)
+	s.gate.Started()
+	defer txn.Discard()
+	if err := fn(txn); err != nil {
+		return err
+	}
+	return txn.Commit()
 }
 
 // badgerLogger passes Badger's warnings and errors to the store's Logger
