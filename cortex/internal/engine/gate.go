@@ -26,11 +26,16 @@ type gate struct {
 	// it drops to 0 (created by a holdNew waiter).
 	starting  int
 	startIdle chan struct{}
-	excl      bool          // an exclusive holder is active
-	open      chan struct{} // closed when the exclusive holder releases
-	idle      chan struct{} // closed when n drops to 0 (created by a waiter)
-	one       chan struct{} // capacity 1: one exclusive holder at a time
-	shut      bool          // the store is closing: no new transaction is admitted
+	excl      bool // an exclusive holder is active
+	// held is set while an exclusive holder has acquired the gate (holdNew
+	// or exclusive returned, until release): it is writing. A caller that
+	// owns g.one but is still waiting for open transactions to end is not
+	// holding it (closeUnless gives up on such a waiter).
+	held bool
+	open chan struct{} // closed when the exclusive holder releases
+	idle chan struct{} // closed when n drops to 0 (created by a waiter)
+	one  chan struct{} // capacity 1: one exclusive holder at a time
+	shut bool          // the store is closing: no new transaction is admitted
 	// onStall, if set, is called (without the lock) each time an exclusive
 	// waiter's closed window passes with transactions still open: the
 	// store collects query results that nobody closed (results.go).
@@ -119,51 +124,49 @@ func (g *gate) holdNew(ctx context.Context) error {
 		}
 		g.mu.Lock()
 	}
+	g.held = true
 	g.mu.Unlock()
 	return nil
 }
 
 // closeUnless waits, at most wait, until no transaction is open and no
 // exclusive holder is active (see exclusive), then admits no transaction ever
-// again. Once no exclusive holder is active, it stops waiting for the open
-// transactions early when giveUp (if not nil), asked every 50 ms with the
-// number of open transactions and the time waited so far, says so; it never
-// gives up on a holder (a streamed or journaled write, whose own
-// transactions are not counted as open). It reports whether it drained.
+// again. While no exclusive holder is writing (held), it stops waiting for
+// the open transactions early when giveUp (if not nil), asked every 50 ms
+// with the number of open transactions and the time waited so far, says so;
+// it never gives up while a holder is writing (a streamed or journaled
+// write, whose own transactions are not counted as open), only on one that
+// still waits for the open transactions itself. It reports whether it
+// drained.
 func (g *gate) closeUnless(wait time.Duration, giveUp func(open int, waited time.Duration) bool) bool {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	drained := false
-	select {
-	case g.one <- struct{}{}:
-		if giveUp != nil {
-			done := make(chan struct{})
-			defer close(done)
-			go func() {
-				t := time.NewTicker(50 * time.Millisecond)
-				defer t.Stop()
-				for {
-					select {
-					case <-done:
-						return
-					case <-ctx.Done():
-						return
-					case <-t.C:
-					}
-					g.mu.Lock()
-					open := g.n
-					g.mu.Unlock()
-					if giveUp(open, time.Since(start)) {
-						cancel()
-						return
-					}
+	if giveUp != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-ctx.Done():
+					return
+				case <-t.C:
 				}
-			}()
-		}
-		drained = g.drainHeld(ctx, 0) == nil
-	case <-ctx.Done():
+				g.mu.Lock()
+				open, held := g.n, g.held
+				g.mu.Unlock()
+				if !held && giveUp(open, time.Since(start)) {
+					cancel()
+					return
+				}
+			}
+		}()
 	}
+	drained := g.exclusive(ctx) == nil
 	g.mu.Lock()
 	g.shut = true
 	g.mu.Unlock()
@@ -228,6 +231,7 @@ func (g *gate) drainHeld(ctx context.Context, wait time.Duration) error {
 		g.excl = true
 		g.open = make(chan struct{})
 		if g.n == 0 {
+			g.held = true
 			g.mu.Unlock()
 			return nil
 		}
@@ -241,6 +245,7 @@ func (g *gate) drainHeld(ctx context.Context, wait time.Duration) error {
 		case <-ch:
 			// No transaction is open and none can start: acquired.
 			t.Stop()
+			g.setHeld()
 			return nil
 		case <-t.C:
 			if g.onStall != nil {
@@ -248,6 +253,7 @@ func (g *gate) drainHeld(ctx context.Context, wait time.Duration) error {
 				// Results the collector closes leave the gate soon after.
 				select {
 				case <-ch:
+					g.setHeld()
 					return nil
 				case <-time.After(g.openWindow):
 				case <-ctx.Done():
@@ -276,10 +282,18 @@ func (g *gate) drainHeld(ctx context.Context, wait time.Duration) error {
 	}
 }
 
+// setHeld records that the exclusive waiter has acquired the gate.
+func (g *gate) setHeld() {
+	g.mu.Lock()
+	g.held = true
+	g.mu.Unlock()
+}
+
 // release ends an exclusive hold.
 func (g *gate) release() {
 	g.mu.Lock()
 	g.excl = false
+	g.held = false
 	close(g.open)
 	g.mu.Unlock()
 	<-g.one

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
+)
+
+// TestClose_LeakedResultBesideDrainWaiter: Close gives up on a query result
+// that is still referenced and never closed after ResultsCloseWait, also
+// when another operation is waiting for the gate exclusively (here
+// DeleteNamespace's dropKeys, waiting for that very result to end). Such a
+// waiter is not a holder that is writing: it holds g.one but waits for the
+// open transactions, and keeps waiting as long as the result is open.
+func TestClose_LeakedResultBesideDrainWaiter(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 8 * time.Second, ResultsCloseWait: 100 * time.Millisecond}))
+	a, err := s.Namespace(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Namespace(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []*Namespace{a, b} {
+		if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, n.name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	deleted := make(chan error, 1)
+	go func() { deleted <- s.DeleteNamespace(dctx, "b") }()
+	// Wait until the deletion waits for the gate exclusively.
+	for deadline := time.Now().Add(5 * time.Second); len(s.gate.one) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("DeleteNamespace never waited for the gate")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	err = s.Close()
+	took := time.Since(start)
+	cancel()
+	<-deleted
+	if !errors.Is(err, ErrResultsOpen) {
+		t.Errorf("Close: %v, want ErrResultsOpen", err)
+	}
+	if took > 3*time.Second {
+		t.Fatalf("Close took %s beside a leaked result and a waiting DeleteNamespace; want about ResultsCloseWait (100ms), not CloseWait", took.Round(time.Millisecond))
+	}
+}
+
+// TestClose_WaitsForJournaledDeltaBesideLeakedResult: Close still never
+// gives up while a journaled delta (holdNew) is writing, even with a query
+// result left open that it would give up on otherwise: it returns only once
+// the delta has been written, and the delta is whole after reopening.
+func TestClose_WaitsForJournaledDeltaBesideLeakedResult(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	var writing atomic.Bool
+	paused := make(chan struct{})
+	var once sync.Once
+	o := WithJournalHook(DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 50, JournalTxnEntries: 100, CloseWait: 10 * time.Second, ResultsCloseWait: 50 * time.Millisecond}), func(stage string) {
+		if stage == "committed" {
+			once.Do(func() {
+				close(paused)
+				time.Sleep(500 * time.Millisecond) // Close starts meanwhile
+			})
+		}
+		if stage == "written" {
+			writing.Store(false)
+		}
+	})
+	s := testStore(t, dir, o)
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, "base")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	applied := make(chan error, 1)
+	writing.Store(true)
+	go func() { applied <- n.Apply(ctx, Delta{Add: uniqueQuads(300, "big")}) }()
+	<-paused
+	err = s.Close()
+	if writing.Load() {
+		t.Fatal("Close returned while the journaled delta was being written")
+	}
+	if !errors.Is(err, ErrResultsOpen) {
+		t.Errorf("Close: %v, want ErrResultsOpen", err)
+	}
+	if err := <-applied; err != nil {
+		t.Fatalf("the journaled delta: %v", err)
+	}
+	res.Close()
+	s2 := testStore(t, dir, DefaultOptions())
+	n2, err := s2.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, err := n2.Size(ctx); err != nil || size != 310 {
+		t.Fatalf("size %d, %v after reopening; want 310", size, err)
+	}
+}
