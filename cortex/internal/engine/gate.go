@@ -18,6 +18,14 @@ import (
 // continuously busy store drains) and admitting them (so that a goroutine
 // that opens a second transaction while holding one is not deadlocked
 // against it; its context bounds the wait).
+//
+// Started marks the moment a transaction admitted by Enter has taken its
+// Badger read timestamp. holdNew holds new transactions back like exclusive
+// but waits only for those admitted and not yet started, not for the open
+// ones: a journaled delta written in several Badger transactions needs no
+// reader to start in the middle of it, and readers already open read a
+// snapshot older than all of it. There is one exclusive holder at a time,
+// of either kind.
 type gate struct {
 	mu sync.Mutex
 	n  int // open transactions
