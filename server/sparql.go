@@ -117,7 +117,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 			err = s.writeGraph(r.Context(), out, mt, res, prefixes)
 		default:
 			f, _ := resultsFormat(mt)
-			err = results.WriteAll(r.Context(), out, f, res.Vars, &cappedRows{Rows: res, s: s})
+			err = unwritableRows(results.WriteAll(r.Context(), out, f, res.Vars, &cappedRows{Rows: res, s: s}), f)
 		}
 		if cerr := res.Close(); err == nil {
 			err = cerr
@@ -353,6 +353,23 @@ func unwritable(err error, f rdfio.Format, offers []string) error {
 		}
 	}
 	return fmt.Errorf("%w: the result cannot be written as %s (ask for %s): %v", ErrNotAcceptable, f.MediaTypes[0], strings.Join(others, ", "), err)
+}
+
+// unwritableRows returns err, an error of a results writer of format f, as
+// ErrNotAcceptable when f cannot carry a value of the result (XML and a
+// literal holding a character XML 1.0 forbids, such as U+0001): the client
+// may ask for another format, as for RDF/XML (unwritable).
+func unwritableRows(err error, f results.Format) error {
+	if f.Name != "xml" || !errors.Is(err, results.ErrInvalidTerm) {
+		return err
+	}
+	var others []string
+	for _, mt := range solutionMediaTypes() {
+		if mt != f.MediaType {
+			others = append(others, mt)
+		}
+	}
+	return fmt.Errorf("%w: the result cannot be written as %s (ask for %s): %v", ErrNotAcceptable, f.MediaType, strings.Join(others, ", "), err)
 }
 
 // ErrorTrailerHeader is the request header by which a client says that it

@@ -283,3 +283,33 @@ func TestSPARQL_UnreadableAcceptNamed(t *testing.T) {
 		t.Errorf("an unreadable range beside a readable one: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestSPARQL_XMLForbiddenCharacter: a SELECT result holding a literal with
+// a character XML 1.0 forbids (U+0001) cannot be written as SPARQL XML
+// results: that is 406 with the formats to ask for instead, as for a
+// CONSTRUCT result that RDF/XML cannot carry, and as cortexctl query
+// --format xml exits 2 (usage). It used to be 500, kind internal, as if
+// the server were broken; rdflib's SPARQLStore asks for XML by default.
+func TestSPARQL_XMLForbiddenCharacter(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"ctl\\u0001x\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	sel := "/ns/acme/sparql?query=" + url.QueryEscape(`SELECT ?o WHERE { ?s ?p ?o }`)
+	for _, tc := range []struct {
+		accept    string
+		status    int
+		kind, msg string
+	}{
+		{"application/sparql-results+xml", http.StatusNotAcceptable, "usage",
+			"cannot be written as application/sparql-results+xml (ask for application/sparql-results+json, text/csv, text/tab-separated-values): row 0, ?o: invalid term: character U+0001 is not allowed in xml 1.0"},
+		{"application/sparql-results+xml, application/sparql-results+json;q=0.5", http.StatusNotAcceptable, "usage", "ask for application/sparql-results+json"},
+		{"application/sparql-results+json", http.StatusOK, "", `"ctl\u0001x"`},
+		{"text/tab-separated-values", http.StatusOK, "", `"ctl\u0001x"`},
+	} {
+		resp, body := ts.do("GET", sel, "", nil, "Accept", tc.accept)
+		if resp.StatusCode != tc.status || resp.Header.Get("Cortex-Error-Kind") != tc.kind || !strings.Contains(body, tc.msg) {
+			t.Errorf("Accept %q: %d %s %q, want %d %s with %q", tc.accept, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body, tc.status, tc.kind, tc.msg)
+		}
+	}
+}
