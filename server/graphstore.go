@@ -121,7 +121,7 @@ func (s *Server) serveData(w http.ResponseWriter, r *http.Request, ns string) {
 var errStop = errors.New("stop")
 
 func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t graphTarget) error {
-	mt, err := negotiate(r.Header.Get("Accept"), rdfMediaTypes(gspFormats))
+	mt, err := negotiate(acceptOf(r), rdfMediaTypes(gspFormats))
 	if err != nil {
 		return err
 	}

@@ -232,7 +232,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, ns string) error
 	if err != nil {
 		return err
 	}
-	mt, err := negotiate(r.Header.Get("Accept"), rdfMediaTypes(exportFormats))
+	mt, err := negotiate(acceptOf(r), rdfMediaTypes(exportFormats))
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"mime"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -79,6 +80,14 @@ func negotiate(accept string, offers []string) (string, error) {
 		return "", fmt.Errorf("%w: no format of %q is available here (available: %s%s)", ErrNotAcceptable, accept, strings.Join(offers, ", "), ignored)
 	}
 	return best, nil
+}
+
+// acceptOf returns the Accept header of r: its lines joined by commas, as
+// one list (RFC 9110, 5.3: a list field may be sent on several lines, and
+// means what their values joined by commas do). Header.Get would read the
+// first line only, and take the preference of that line for the client's.
+func acceptOf(r *http.Request) string {
+	return strings.Join(r.Header.Values("Accept"), ", ")
 }
 
 // bodyMediaType returns the media type of ct, the Content-Type of a

@@ -100,7 +100,7 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 	if res.Kind == sparql.Graph {
 		offers = rdfMediaTypes(graphFormats)
 	}
-	mt, err := negotiate(r.Header.Get("Accept"), offers)
+	mt, err := negotiate(acceptOf(r), offers)
 	if err != nil {
 		writeError(w, err, "")
 		return

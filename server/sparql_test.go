@@ -313,3 +313,41 @@ func TestSPARQL_XMLForbiddenCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestNegotiate_AcceptOnSeveralLines: an Accept header sent on several
+// lines is one list, their values joined by commas (RFC 9110, 5.3), for
+// every route that negotiates. Only the first line used to count: a
+// client (or a proxy) that sent "Accept: application/rdf+xml;q=0.1" and
+// "Accept: text/turtle" got RDF/XML, the format it liked least.
+func TestNegotiate_AcceptOnSeveralLines(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	con := "/ns/acme/sparql?query=" + url.QueryEscape(`CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }`)
+	sel := "/ns/acme/sparql?query=" + url.QueryEscape(`SELECT ?s WHERE { ?s ?p ?o }`)
+	for _, tc := range []struct {
+		path   string
+		accept []string
+		want   string
+	}{
+		{con, []string{"application/rdf+xml;q=0.1", "text/turtle"}, "text/turtle"},
+		{sel, []string{"application/sparql-results+xml;q=0.2", "text/csv;q=0.5, application/json"}, "text/csv"},
+		{"/ns/acme/data?graph=http%3A%2F%2Fex%2Fg1", []string{"text/turtle;q=0.1", "application/n-triples"}, "application/n-triples"},
+		{"/ns/acme/export", []string{"application/n-quads;q=0.1", "text/turtle;q=0.9"}, "text/turtle"},
+		// A line that is empty adds nothing.
+		{"/ns/acme/export", []string{"", "text/turtle"}, "text/turtle"},
+	} {
+		req, err := http.NewRequest("GET", ts.url+tc.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header["Accept"] = tc.accept
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode != 200 || mt != tc.want {
+			t.Errorf("GET %s, Accept %q: %d %s, want %s", tc.path, tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"), tc.want)
+		}
+	}
+}
