@@ -120,7 +120,7 @@ var methods = map[string]method{
 	"teams.chat.retention":       {access: accessRead, run: teamsChatRetention},
 
 	// Workflow runs and their pull API (methods_workflows.go).
-	"workflows.start":          {access: accessCreate, run: workflowsStart},
+	"workflows.start":          {access: accessCreate, check: checkWorkflowsStart, run: workflowsStart},
 	"workflows.get":            {access: accessRead, run: workflowsGet},
 	"workflows.list":           {access: accessRead, heavy: true, run: workflowsList},
 	"workflows.history":        {access: accessRead, run: workflowsHistory},

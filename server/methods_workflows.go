@@ -69,28 +69,56 @@ type wfStartParams struct {
 	Actor       string         `json:"actor"`
 }
 
-func workflowsStart(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+// readStart reads the params of workflows.start: the definition and the
+// run options.
+func readStart(params json.RawMessage) (workflow.Def, workflow.RunOptions, error) {
 	var p wfStartParams
 	if err := decodeParams(params, &p); err != nil {
-		return nil, err
+		return workflow.Def{}, workflow.RunOptions{}, err
 	}
 	if p.Def == nil {
-		return nil, fmt.Errorf("%w: params: %q is required", api.ErrUsage, "def")
+		return workflow.Def{}, workflow.RunOptions{}, fmt.Errorf("%w: params: %q is required", api.ErrUsage, "def")
 	}
 	opts := workflow.RunOptions{ID: p.ID, Strategy: p.Strategy, Inputs: p.Inputs, NonCritical: p.NonCritical, Actor: p.Actor}
 	switch n := p.StepTimeout; {
 	case n == -1:
 		opts.StepTimeout = -1
 	case n < 0 || n > int64(1<<62/time.Second):
-		return nil, fmt.Errorf("%w: params: step_timeout %d: want 1..%d seconds, 0 or -1", api.ErrInvalid, n, int64(1<<62/time.Second))
+		return workflow.Def{}, workflow.RunOptions{}, fmt.Errorf("%w: params: step_timeout %d: want 1..%d seconds, 0 or -1", api.ErrInvalid, n, int64(1<<62/time.Second))
 	default:
 		opts.StepTimeout = time.Duration(n) * time.Second
+	}
+	return *p.Def, opts, nil
+}
+
+// checkWorkflowsStart checks the params of workflows.start, the definition
+// and the run inputs as Start will, before the namespace is created for
+// the run: a call refused for them creates nothing. (What only the
+// namespace's engine knows, such as its strategies, is checked by Start.)
+func checkWorkflowsStart(_ *Server, params json.RawMessage) error {
+	d, opts, err := readStart(params)
+	if err != nil {
+		return err
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if err := d.CheckInputs(opts.Inputs); err != nil {
+		return fmt.Errorf("start %s: %w", d.Name, err)
+	}
+	return nil
+}
+
+func workflowsStart(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	d, opts, err := readStart(params)
+	if err != nil {
+		return nil, err
 	}
 	en, err := c.engine(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return runResult(en.Start(ctx, *p.Def, opts))
+	return runResult(en.Start(ctx, d, opts))
 }
 
 // runResult is the result of a method that returns a run: its api.Run

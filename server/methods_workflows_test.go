@@ -121,3 +121,38 @@ func TestRPC_WorkflowsRunShape(t *testing.T) {
 		}
 	}
 }
+
+// TestRPC_WorkflowsStartRefusedCreatesNothing: a workflows.start refused
+// for its params (none, an unknown field, no definition, a step timeout
+// out of range, a definition that does not validate, a run input of the
+// wrong type or one missing) creates no namespace, as a refused
+// teams.create creates none. Each used to leave the namespace of the
+// path behind, empty, listed by namespaces.list and open to reads.
+func TestRPC_WorkflowsStartRefusedCreatesNothing(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const def = `{"name":"d","type":"chain","steps":[{"name":"s","agent":"a","inputs":[{"name":"n","type":"number"}]}]}`
+	for i, tc := range []struct {
+		name, params, kind, msg string
+	}{
+		{"no params", `{}`, "usage", `"def" is required`},
+		{"unknown field", `{"def":` + def + `,"bogus":1}`, "usage", `unknown field "bogus"`},
+		{"def of the wrong type", `{"def":"d"}`, "usage", "def"},
+		{"step timeout", `{"def":` + def + `,"step_timeout":-2}`, "invalid", "step_timeout -2"},
+		{"def without a name", `{"def":{"type":"chain","steps":[{"name":"s","agent":"a"}]}}`, "invalid", "name: missing"},
+		{"input of the wrong type", `{"def":` + def + `,"inputs":{"n":"x"}}`, "invalid", "start d: invalid run: input n (step s)"},
+		{"input missing", `{"def":` + def + `}`, "invalid", "start d: invalid run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ns := fmt.Sprintf("fresh%d", i)
+			e := ts.rpcFails(ns, "workflows.start", tc.params)
+			if e.Data.Kind != tc.kind || !strings.Contains(e.Message, tc.msg) {
+				t.Errorf("%s: %+v, want kind %s with %q", tc.params, e, tc.kind, tc.msg)
+			}
+			if r := ts.call(ns, "workflows.list", map[string]any{}); r.Error == nil || r.Error.Data.Kind != "not_found" {
+				t.Errorf("after the refused start, namespace %s exists: workflows.list = %s %+v", ns, r.Result, r.Error)
+			}
+		})
+	}
+	// A valid start creates it.
+	ts.ok("fresh", "workflows.start", json.RawMessage(`{"id":"w1","def":`+def+`,"inputs":{"n":1}}`), nil)
+}

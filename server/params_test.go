@@ -86,6 +86,9 @@ func TestRPC_ParamsNamesExact(t *testing.T) {
 // type, without looking into it.
 func TestRPC_ParamsDeep(t *testing.T) {
 	ts := serve(t, server.DefaultOptions())
+	// teams.get reads namespace acme: it must exist (a refused
+	// workflows.start no longer creates it).
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
 	const depth = 9990 // encoding/json reads at most 10,000 levels, the request's own included
 	arrays := func(inner string) string { return strings.Repeat("[", depth) + inner + strings.Repeat("]", depth) }
 	for _, tc := range []struct {
