@@ -106,6 +106,7 @@ func (s *Server) serveData(w http.ResponseWriter, r *http.Request, ns string) {
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		w.Header().Set("Vary", "Accept") // on an error (406) too: see serveSPARQL
 		err = s.getGraph(w, r, ns, t)
 	case http.MethodPut, http.MethodPost:
 		err = s.putGraph(w, r, ns, t, r.Method == http.MethodPut)

@@ -228,6 +228,7 @@ func (s *Server) serveExport(w http.ResponseWriter, r *http.Request, ns string) 
 var exportFormats = []string{rdfio.NQuads, rdfio.Turtle, rdfio.NTriples}
 
 func (s *Server) export(w http.ResponseWriter, r *http.Request, ns string) error {
+	w.Header().Set("Vary", "Accept") // on an error (406) too: see serveSPARQL
 	g, scope, err := exportParams(r)
 	if err != nil {
 		return err

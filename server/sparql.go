@@ -43,6 +43,9 @@ var (
 // query --default-graph) and explain=true (the evaluation plan, as
 // text/plain, instead of the results).
 func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) {
+	// Every answer depends on Accept, an error too (406; and which format
+	// a result could take): caches must key on it.
+	w.Header().Set("Vary", "Accept")
 	q, err := s.readQuery(w, r)
 	if err != nil {
 		writeError(w, err, "")
@@ -213,7 +216,7 @@ func (s *Server) queryTimeout(param, header string) (time.Duration, error) {
 		d = time.Duration(min(f, s.opts.maxQueryTimeout.Seconds()) * float64(time.Second))
 	}
 	if d <= 0 {
-		return 0, fmt.Errorf("%w: timeout %q: want a positive duration", api.ErrInvalid, v)
+		return 0, fmt.Errorf("%w: timeout %q: want a duration of at least 1ns", api.ErrInvalid, v)
 	}
 	return min(d, s.opts.maxQueryTimeout), nil
 }

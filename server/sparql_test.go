@@ -146,6 +146,9 @@ func TestSPARQL_Errors(t *testing.T) {
 		{"no namespace", "GET", "/ns/ghost/sparql?query=ASK{}", "", "", 404, "not_found", "no such namespace"},
 		{"bad graph", "GET", "/ns/acme/sparql?query=ASK{}&default-graph-uri=rel", "", "", 400, "invalid", "absolute"},
 		{"bad timeout", "GET", "/ns/acme/sparql?query=ASK{}&timeout=soon", "", "", 400, "invalid", "timeout"},
+		{"zero timeout", "GET", "/ns/acme/sparql?query=ASK{}&timeout=0s", "", "", 400, "invalid", "want a duration of at least 1ns"},
+		// Positive, but less than a nanosecond: not "want a positive duration".
+		{"tiny timeout", "GET", "/ns/acme/sparql?query=ASK{}&timeout=1e-300", "", "", 400, "invalid", "want a duration of at least 1ns"},
 		{"timed out", "GET", "/ns/acme/sparql?timeout=1ns&query=" + url.QueryEscape("SELECT * { ?s ?p ?o }"), "", "", 503, "timeout", "timed out after 1ns"},
 		{"namespace case", "GET", "/ns/Acme/sparql?query=ASK{}", "", "", 400, "invalid", "namespace"},
 		{"namespace escaped slash", "GET", "/ns/a%2Fb/sparql?query=ASK{}", "", "", 400, "invalid", "a%2Fb"},
@@ -348,6 +351,31 @@ func TestNegotiate_AcceptOnSeveralLines(t *testing.T) {
 		resp.Body.Close()
 		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode != 200 || mt != tc.want {
 			t.Errorf("GET %s, Accept %q: %d %s, want %s", tc.path, tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"), tc.want)
+		}
+	}
+}
+
+// TestNegotiate_VaryOnErrors: every answer of a route that negotiates its
+// format by Accept says Vary: Accept, a 406 and other errors too (a cache
+// that kept a 406 for any Accept would refuse clients it should serve);
+// only the 200s said so.
+func TestNegotiate_VaryOnErrors(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	for _, tc := range []struct {
+		path, accept string
+		status       int
+	}{
+		{"/ns/acme/sparql?query=" + url.QueryEscape("ASK {}"), "image/png", http.StatusNotAcceptable},
+		{"/ns/acme/sparql?query=" + url.QueryEscape("ASK {"), "", http.StatusBadRequest},
+		{"/ns/acme/data?graph=http%3A%2F%2Fex%2Fg1", "image/png", http.StatusNotAcceptable},
+		{"/ns/acme/data?graph=http%3A%2F%2Fex%2Fnone", "", http.StatusNotFound},
+		{"/ns/acme/export", "image/png", http.StatusNotAcceptable},
+		{"/ns/acme/sparql?query=" + url.QueryEscape("ASK {}"), "", http.StatusOK},
+	} {
+		resp, body := ts.do("GET", tc.path, "", nil, "Accept", tc.accept)
+		if resp.StatusCode != tc.status || resp.Header.Get("Vary") != "Accept" {
+			t.Errorf("GET %s, Accept %q: %d, Vary %q, want %d with Vary: Accept (%.100s)", tc.path, tc.accept, resp.StatusCode, resp.Header.Get("Vary"), tc.status, body)
 		}
 	}
 }
