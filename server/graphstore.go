@@ -235,7 +235,17 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	if err != nil {
 		return err
 	}
-	n, err := s.namespace(r.Context(), ns, accessCreate)
+	a := accessCreate
+	if len(qs) == 0 {
+		// A body without a triple writes nothing, and needs no namespace:
+		// one that does not exist holds no graph, and is not created.
+		a = accessWrite
+	}
+	n, err := s.namespace(r.Context(), ns, a)
+	if errors.Is(err, cortex.ErrNoNamespace) && len(qs) == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

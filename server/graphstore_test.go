@@ -302,7 +302,8 @@ func TestGraphStore_RelativeIRIs(t *testing.T) {
 // TestGraphStore_EmptyBodyCreatesNoGraph: a graph exists while it holds a
 // triple, so a PUT or POST of a body with none to a graph that does not
 // exist creates nothing and is 204, not the 201 of a graph that GET then
-// finds not there; a POST to the store itself gives no Location then.
+// finds not there; a POST to the store itself gives no Location then. Nor
+// does it create the namespace of its path.
 func TestGraphStore_EmptyBodyCreatesNoGraph(t *testing.T) {
 	ts := serve(t, server.DefaultOptions())
 	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusCreated {
@@ -326,6 +327,17 @@ func TestGraphStore_EmptyBodyCreatesNoGraph(t *testing.T) {
 	ts.ok("acme", "graphs.list", nil, &graphs)
 	if len(graphs) != 1 || graphs[0].Graph == nil || *graphs[0].Graph != "http://ex/g" {
 		t.Errorf("graphs after bodies of no triples: %+v, want http://ex/g alone", graphs)
+	}
+	// Nor does such a body create the namespace of its path: a namespace
+	// that does not exist holds no graph, and a write of nothing leaves it so.
+	for _, method := range []string{"PUT", "POST"} {
+		resp, body := ts.do(method, "/ns/ghost/data?graph=http%3A%2F%2Fex%2Fg", "text/turtle", strings.NewReader("# nothing\n"))
+		if resp.StatusCode != http.StatusNoContent {
+			t.Errorf("%s of no triples into a namespace that does not exist: %d %s, want 204", method, resp.StatusCode, body)
+		}
+	}
+	if resp, body := ts.do("GET", "/ns/ghost/sparql?query=ASK{}", "", nil); resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "no such namespace") {
+		t.Errorf("after bodies of no triples into it, namespace ghost: %d %s, want 404 no such namespace", resp.StatusCode, body)
 	}
 }
 
