@@ -103,6 +103,7 @@ var behaviours = []struct {
 	{"EmptyIDsAndNilArguments", testEmptyIDsAndNilArguments},
 	{"InvalidValuesSameSentinel", testInvalidValuesSameSentinel},
 	{"MailboxRetention", testMailboxRetention},
+	{"EndedContextWritesNothing", testEndedContextWritesNothing},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -111,6 +111,12 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 		req = strconv.AppendUint(req, id, 10)
 		req = append(append(append(req, `,"method":`...), m...), `,"params":`...)
 		req = append(append(req, params...), "}\n"...)
+		if ctx.Err() != nil {
+			// Not sent: a select would send it as often as not, with
+			// room on st.out, and the server would run it.
+			st.unregister(id)
+			return rpcResponse{}, c.connError(ctx, ctx.Err())
+		}
 		select {
 		case st.out <- req:
 		case <-st.done:
