@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 )
@@ -333,7 +334,9 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 
 func (c *Client) connError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("server %s: %w", c.target, context.Cause(ctx))
+		// Both context.Canceled (or DeadlineExceeded) and the cause, as
+		// the Manager's errors.
+		return fmt.Errorf("server %s: %w", c.target, ctxcause.With(ctx, ctx.Err()))
 	}
 	return unavailable(c.target, err)
 }

@@ -104,6 +104,7 @@ var behaviours = []struct {
 	{"InvalidValuesSameSentinel", testInvalidValuesSameSentinel},
 	{"MailboxRetention", testMailboxRetention},
 	{"EndedContextWritesNothing", testEndedContextWritesNothing},
+	{"EndedContextReads", testEndedContextReads},
 }
 
 // TestTeamManager runs each behaviour against each backend.

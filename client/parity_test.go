@@ -38,3 +38,22 @@ func testEndedContextWritesNothing(t *testing.T, tm api.TeamManager) {
 		t.Fatalf("member b after an update with an ended context: %s", b.Status)
 	}
 }
+
+// testEndedContextReads: a read whose context has already ended fails
+// with the context's error and its cause, in process as through a server
+// (the client's error matched the cause only, not context.Canceled).
+func testEndedContextReads(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a", "b")})
+	cctx, cancel := context.WithCancelCause(ctx)
+	why := errors.New("host shutting down")
+	cancel(why)
+	for name, call := range map[string]func() error{
+		"GetTeam":   func() error { return errOf(tm.GetTeam(cctx, "t")) },
+		"ListTasks": func() error { return errOf(tm.ListTasks(cctx, "t", teammanager.TaskFilter{})) },
+		"Findings":  func() error { return errOf(tm.Findings(cctx, "t", teammanager.FindingFilter{})) },
+	} {
+		if err := call(); !errors.Is(err, context.Canceled) || !errors.Is(err, why) || api.ExitCode(err) != api.ExitTimeout {
+			t.Errorf("%s with an ended context: %v (exit %d), want context.Canceled and its cause (exit %d)", name, err, api.ExitCode(err), api.ExitTimeout)
+		}
+	}
+}
