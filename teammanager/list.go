@@ -43,6 +43,10 @@ func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err er
 	if f.Lifecycle != "" && !f.Lifecycle.Valid() {
 		return nil, fmt.Errorf("list teams: %w: lifecycle %q", ErrInvalidStatus, f.Lifecycle)
 	}
+	if err := ctx.Err(); err != nil {
+		// (the team table may answer without reading the store)
+		return nil, fmt.Errorf("list teams: %w", err)
+	}
 	out, err := m.listTeams(ctx, f.Status, true)
 	if err != nil || f.Lifecycle == "" {
 		return out, err
