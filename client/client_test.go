@@ -105,6 +105,7 @@ var behaviours = []struct {
 	{"MailboxRetention", testMailboxRetention},
 	{"EndedContextWritesNothing", testEndedContextWritesNothing},
 	{"EndedContextReads", testEndedContextReads},
+	{"TermsKeptAsGiven", testTermsKeptAsGiven},
 }
 
 // TestTeamManager runs each behaviour against each backend.

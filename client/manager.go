@@ -176,10 +176,17 @@ type findingParams struct {
 }
 
 // term writes v as the JSON-RPC methods read it ("" for nil, which the
-// server refuses as missing).
+// server refuses as missing), as the Manager stores it
+// (cortex.NormalizeTerm: a quad.Time with its nanoseconds and zone, a
+// LangString without a language as a plain literal), not as cayley
+// formats it (a quad.Time to the second in UTC, "x"@). A term the store
+// refuses is written as it is, for the server to refuse.
 func term(v quad.Value) string {
 	if v == nil {
 		return ""
+	}
+	if n, err := cortex.NormalizeTerm(v); err == nil {
+		v = n
 	}
 	return rdfio.FormatTerm(v)
 }

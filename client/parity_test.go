@@ -3,7 +3,9 @@ package client_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -57,6 +59,38 @@ func testEndedContextReads(t *testing.T, tm api.TeamManager) {
 	} {
 		if err := call(); !errors.Is(err, context.Canceled) || !errors.Is(err, why) || api.ExitCode(err) != api.ExitTimeout {
 			t.Errorf("%s with an ended context: %v (exit %d), want context.Canceled and its cause (exit %d)", name, err, api.ExitCode(err), api.ExitTimeout)
+		}
+	}
+}
+
+// testTermsKeptAsGiven: a finding's terms are stored as the Manager
+// stores them, whatever Go type holds them: a quad.Time keeps its
+// nanoseconds and zone, a LangString without a language is a plain
+// literal (the client wrote them as cayley formats them: the time to the
+// second in UTC, and "x"@, which the server refused as a syntax error).
+func testTermsKeptAsGiven(t *testing.T, tm api.TeamManager) {
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	status(t, tm, "t", "a", teammanager.Running, "")
+	at := time.Date(2025, 1, 2, 3, 4, 5, 123456789, time.FixedZone("", 3600))
+	const xsd = "http://www.w3.org/2001/XMLSchema#"
+	for _, tc := range []struct {
+		name string
+		in   quad.Value
+		want quad.Value
+	}{
+		{"quad.Time", quad.Time(at), quad.TypedString{Value: "2025-01-02T03:04:05.123456789+01:00", Type: xsd + "dateTime"}},
+		{"LangString without a language", quad.LangString{Value: "x", Lang: ""}, quad.String("x")},
+		{"TypedString xsd:string", quad.TypedString{Value: "y", Type: xsd + "string"}, quad.String("y")},
+		{"quad.Int", quad.Int(7), quad.TypedString{Value: "7", Type: xsd + "integer"}},
+	} {
+		p := iri(strings.ReplaceAll(tc.name, " ", "-"))
+		if _, err := tm.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: p, Object: tc.in}); err != nil {
+			t.Errorf("%s: AddFinding: %v", tc.name, err)
+			continue
+		}
+		fs, err := tm.Findings(ctx, "t", teammanager.FindingFilter{Predicate: p})
+		if err != nil || len(fs) != 1 || fs[0].Object != tc.want {
+			t.Errorf("%s: stored %+v, %v, want object %#v", tc.name, fs, err, tc.want)
 		}
 	}
 }
