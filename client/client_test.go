@@ -106,6 +106,7 @@ var behaviours = []struct {
 	{"EndedContextWritesNothing", testEndedContextWritesNothing},
 	{"EndedContextReads", testEndedContextReads},
 	{"TermsKeptAsGiven", testTermsKeptAsGiven},
+	{"TaskCommentKindRequired", testTaskCommentKindRequired},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -94,3 +94,17 @@ func testTermsKeptAsGiven(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testTaskCommentKindRequired: a comment of no kind is refused
+// (ErrInvalidTask) and not written, through a server as in process (the
+// server took an empty kind for a note and wrote it).
+func testTaskCommentKindRequired(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "s"}))
+	if _, err := tm.AddTaskComment(ctx, team, "bob", "T1", "", "hello"); !errors.Is(err, teammanager.ErrInvalidTask) || api.ExitCode(err) != api.ExitInvalid {
+		t.Errorf("AddTaskComment of no kind: %v (exit %d), want an error matching ErrInvalidTask (exit %d)", err, api.ExitCode(err), api.ExitInvalid)
+	}
+	if cs, err := tm.TaskComments(ctx, team, "T1"); err != nil || len(cs) != 0 {
+		t.Errorf("comments after a refused one: %+v, %v", cs, err)
+	}
+}

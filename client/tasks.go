@@ -186,8 +186,13 @@ func (c *Client) SkipTask(ctx context.Context, teamID, lead, taskID, reason stri
 	return c.taskCall(ctx, "teams.task.skip", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
 }
 
-// AddTaskComment adds a comment to a task (teams.add_task_comment).
+// AddTaskComment adds a comment to a task (teams.add_task_comment). A
+// comment of no kind is the Manager's error (ErrInvalidTask), checked
+// before anything is sent: the server would take it for a note.
 func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind teammanager.CommentKind, text string) (teammanager.TaskComment, error) {
+	if kind == "" {
+		return teammanager.TaskComment{}, fmt.Errorf("team %s: comment on task %s: %w: comment kind %q (want note or blocker)", teamID, taskID, teammanager.ErrInvalidTask, kind)
+	}
 	if err := textNotUTF8("team "+teamID+": comment on task "+taskID, teammanager.ErrInvalidTask, "comment", text); err != nil {
 		return teammanager.TaskComment{}, err
 	}
