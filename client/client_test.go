@@ -107,6 +107,7 @@ var behaviours = []struct {
 	{"EndedContextReads", testEndedContextReads},
 	{"TermsKeptAsGiven", testTermsKeptAsGiven},
 	{"TaskCommentKindRequired", testTaskCommentKindRequired},
+	{"FreshNamespace", testFreshNamespace},
 }
 
 // TestTeamManager runs each behaviour against each backend.

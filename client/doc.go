@@ -70,5 +70,10 @@
 // server as a missing parameter (kind usage, exit code 2, where the
 // embedded manager's error has kind not_found) that matches the same
 // sentinel as the embedded manager's (an empty team id is
-// teammanager.ErrUnknownTeam).
+// teammanager.ErrUnknownTeam). In a namespace that does not exist yet on
+// the server (no team was ever created in it), a call about a team fails
+// with an error matching both cortex.ErrNoNamespace and
+// teammanager.ErrUnknownTeam, and ListTeams with one matching
+// cortex.ErrNoNamespace (as cortexctl says), where the Manager lists no
+// teams.
 package client

@@ -2,9 +2,11 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -48,11 +50,30 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 		p.Members = append(p.Members, api.MemberConfig{Agent: m.AgentID, Role: m.Role, Task: m.Task, Critical: m.Critical})
 	}
 	var t api.Team
-	if err := c.Call(ctx, "teams.create", p, &t); err != nil {
+	if err := c.teamsCall(ctx, "teams.create", p, &t); err != nil {
 		return teammanager.Team{}, err
 	}
 	return teamOf(t), nil
 }
+
+// teamsCall is Call for the methods of api.TeamManager, which name a
+// team: a server answers a call in a namespace that does not exist yet
+// (no team was ever created in it) "no such namespace", where the
+// Manager, whose namespace is then empty, says the team is unknown. Such
+// an error matches teammanager.ErrUnknownTeam too.
+func (c *Client) teamsCall(ctx context.Context, method string, params, result any) error {
+	err := c.Call(ctx, method, params, result)
+	var e *Error
+	if errors.As(err, &e) && errors.Is(err, cortex.ErrNoNamespace) && !errors.Is(err, teammanager.ErrUnknownTeam) {
+		cp := *e
+		cp.Names = append(slices.Clip(e.Names), unknownTeam)
+		return &cp
+	}
+	return err
+}
+
+// unknownTeam is the name of teammanager.ErrUnknownTeam in error data.
+var unknownTeam = api.ErrorNames(teammanager.ErrUnknownTeam)[0]
 
 // teamTextNotUTF8 returns the Manager's error for text of tc that is not
 // valid UTF-8 (see textNotUTF8), which JSON cannot carry.
@@ -90,7 +111,7 @@ func (c *Client) ListTeams(ctx context.Context, f teammanager.TeamFilter) ([]tea
 
 // DeleteTeam deletes a team with its findings and graphs (teams.delete).
 func (c *Client) DeleteTeam(ctx context.Context, id string) error {
-	return c.Call(ctx, "teams.delete", map[string]string{"team": id}, nil)
+	return c.teamsCall(ctx, "teams.delete", map[string]string{"team": id}, nil)
 }
 
 // PauseTeam pauses an active team (teams.pause).
@@ -111,7 +132,7 @@ func (c *Client) DisbandTeam(ctx context.Context, id string) (teammanager.Team, 
 // teamCall calls method with the team id and returns the team it answers.
 func (c *Client) teamCall(ctx context.Context, method, id string) (teammanager.Team, error) {
 	var t api.Team
-	if err := c.Call(ctx, method, map[string]string{"team": id}, &t); err != nil {
+	if err := c.teamsCall(ctx, method, map[string]string{"team": id}, &t); err != nil {
 		return teammanager.Team{}, err
 	}
 	return teamOf(t), nil
@@ -131,7 +152,7 @@ func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string,
 		return teammanager.MemberUpdate{}, &textError{fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teamID, agentID, teammanager.ErrInvalidStatus)}
 	}
 	var up api.MemberStatus
-	err := c.Call(ctx, "teams.member_status", map[string]string{"team": teamID, "agent": agentID, "status": string(status), "result": result}, &up)
+	err := c.teamsCall(ctx, "teams.member_status", map[string]string{"team": teamID, "agent": agentID, "status": string(status), "result": result}, &up)
 	if err != nil {
 		return teammanager.MemberUpdate{}, err
 	}
@@ -150,7 +171,7 @@ func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string,
 // (teams.merge).
 func (c *Client) MergeTeamResults(ctx context.Context, teamID string) (teammanager.MergeReport, error) {
 	var m api.Merge
-	if err := c.Call(ctx, "teams.merge", map[string]string{"team": teamID}, &m); err != nil {
+	if err := c.teamsCall(ctx, "teams.merge", map[string]string{"team": teamID}, &m); err != nil {
 		return teammanager.MergeReport{}, err
 	}
 	return mergeReportOf(m)
@@ -160,7 +181,7 @@ func (c *Client) MergeTeamResults(ctx context.Context, teamID string) (teammanag
 // (teams.is_complete).
 func (c *Client) IsTeamComplete(ctx context.Context, id string) (bool, error) {
 	var r api.TeamComplete
-	if err := c.Call(ctx, "teams.is_complete", map[string]string{"team": id}, &r); err != nil {
+	if err := c.teamsCall(ctx, "teams.is_complete", map[string]string{"team": id}, &r); err != nil {
 		return false, err
 	}
 	return r.Complete, nil
@@ -233,7 +254,7 @@ func (c *Client) AddFinding(ctx context.Context, teamID, agentID string, f teamm
 		findingParams
 	}{teamID, agentID, findingParamsOf(f)}
 	var r api.FindingAdded
-	if err := c.Call(ctx, "findings.add", p, &r); err != nil {
+	if err := c.teamsCall(ctx, "findings.add", p, &r); err != nil {
 		return "", err
 	}
 	return r.ID, nil
@@ -256,7 +277,7 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 	var r struct {
 		IDs []string `json:"ids"`
 	}
-	if err := c.Call(ctx, "findings.add_batch", p, &r); err != nil {
+	if err := c.teamsCall(ctx, "findings.add_batch", p, &r); err != nil {
 		return nil, err
 	}
 	if len(r.IDs) == 0 {
@@ -269,7 +290,7 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.FindingFilter) ([]teammanager.StoredFinding, error) {
 	var fs []api.Finding
 	p := map[string]string{"team": teamID, "agent": f.Agent, "subject": term(f.Subject), "predicate": term(f.Predicate)}
-	if err := c.Call(ctx, "findings.list", p, &fs); err != nil {
+	if err := c.teamsCall(ctx, "findings.list", p, &fs); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.StoredFinding, 0, len(fs))
@@ -299,7 +320,7 @@ func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r i
 	}
 	var out api.FindingsImported
 	p := map[string]string{"team": teamID, "agent": agentID, "format": format, "data": string(data)}
-	if err := c.Call(ctx, "findings.import", p, &out); err != nil {
+	if err := c.teamsCall(ctx, "findings.import", p, &out); err != nil {
 		return 0, err
 	}
 	return out.Findings, nil
@@ -309,7 +330,7 @@ func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r i
 func (c *Client) Facts(ctx context.Context, teamID string, f teammanager.FactFilter) ([]teammanager.Fact, error) {
 	var fs []api.Fact
 	p := map[string]string{"team": teamID, "agent": f.Agent, "subject": term(f.Subject), "predicate": term(f.Predicate)}
-	if err := c.Call(ctx, "facts.list", p, &fs); err != nil {
+	if err := c.teamsCall(ctx, "facts.list", p, &fs); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.Fact, 0, len(fs))
@@ -327,7 +348,7 @@ func (c *Client) Facts(ctx context.Context, teamID string, f teammanager.FactFil
 // (conflicts.list).
 func (c *Client) Conflicts(ctx context.Context, teamID string) ([]teammanager.Conflict, error) {
 	var cs []api.Conflict
-	if err := c.Call(ctx, "conflicts.list", map[string]string{"team": teamID}, &cs); err != nil {
+	if err := c.teamsCall(ctx, "conflicts.list", map[string]string{"team": teamID}, &cs); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.Conflict, 0, len(cs))
@@ -376,7 +397,7 @@ func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string,
 		By       string   `json:"by"`
 	}{teamID, conflictID, objs, by}
 	var m api.Merge
-	if err := c.Call(ctx, "conflicts.resolve", p, &m); err != nil {
+	if err := c.teamsCall(ctx, "conflicts.resolve", p, &m); err != nil {
 		return teammanager.MergeReport{}, err
 	}
 	return mergeReportOf(m)

@@ -108,3 +108,34 @@ func testTaskCommentKindRequired(t *testing.T, tm api.TeamManager) {
 		t.Errorf("comments after a refused one: %+v, %v", cs, err)
 	}
 }
+
+// testFreshNamespace: before the first team of a namespace, every team
+// is unknown (ErrUnknownTeam), as in process: a server whose namespace did
+// not exist yet answered "no such namespace", which matched
+// cortex.ErrNoNamespace only.
+func testFreshNamespace(t *testing.T, tm api.TeamManager) {
+	for name, call := range map[string]func() error{
+		"GetTeam":            func() error { return errOf(tm.GetTeam(ctx, "x")) },
+		"DeleteTeam":         func() error { return tm.DeleteTeam(ctx, "x") },
+		"IsTeamComplete":     func() error { return errOf(tm.IsTeamComplete(ctx, "x")) },
+		"UpdateMemberStatus": func() error { return errOf(tm.UpdateMemberStatus(ctx, "x", "a", teammanager.Running, "")) },
+		"AddFinding": func() error {
+			return errOf(tm.AddFinding(ctx, "x", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}))
+		},
+		"Findings":         func() error { return errOf(tm.Findings(ctx, "x", teammanager.FindingFilter{})) },
+		"Facts":            func() error { return errOf(tm.Facts(ctx, "x", teammanager.FactFilter{})) },
+		"Conflicts":        func() error { return errOf(tm.Conflicts(ctx, "x")) },
+		"MergeTeamResults": func() error { return errOf(tm.MergeTeamResults(ctx, "x")) },
+		"ListTasks":        func() error { return errOf(tm.ListTasks(ctx, "x", teammanager.TaskFilter{})) },
+		"GetTask":          func() error { return errOf(tm.GetTask(ctx, "x", "T1")) },
+		"CreateTask":       func() error { return errOf(tm.CreateTask(ctx, "x", "a", teammanager.NewTask{Subject: "s"})) },
+		"Board":            func() error { return errOf(tm.Board(ctx, "x")) },
+		"History":          func() error { return errOf(tm.History(ctx, "x", 0)) },
+		"Inbox":            func() error { return errOf(tm.Inbox(ctx, "x", "a", teammanager.MailFilter{})) },
+		"MailboxRetention": func() error { _, _, err := tm.MailboxRetention(ctx, "x"); return err },
+	} {
+		if err := call(); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitNotFound {
+			t.Errorf("%s in a fresh namespace: %v (exit %d), want an error matching ErrUnknownTeam (exit %d)", name, err, api.ExitCode(err), api.ExitNotFound)
+		}
+	}
+}

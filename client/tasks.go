@@ -24,7 +24,7 @@ import (
 // taskCall calls method with params and returns the task it answers.
 func (c *Client) taskCall(ctx context.Context, method string, params any) (teammanager.Task, error) {
 	var t api.Task
-	if err := c.Call(ctx, method, params, &t); err != nil {
+	if err := c.teamsCall(ctx, method, params, &t); err != nil {
 		return teammanager.Task{}, err
 	}
 	return taskOf(t), nil
@@ -72,7 +72,7 @@ func (c *Client) GetTask(ctx context.Context, teamID, taskID string) (teammanage
 // ListTasks lists a team's tasks, in id order (teams.list_tasks).
 func (c *Client) ListTasks(ctx context.Context, teamID string, f teammanager.TaskFilter) ([]teammanager.Task, error) {
 	var ts []api.Task
-	if err := c.Call(ctx, "teams.list_tasks", map[string]string{"team": teamID, "status": string(f.Status), "assignee": f.Assignee}, &ts); err != nil {
+	if err := c.teamsCall(ctx, "teams.list_tasks", map[string]string{"team": teamID, "status": string(f.Status), "assignee": f.Assignee}, &ts); err != nil {
 		return nil, err
 	}
 	return tasksOf(ts), nil
@@ -198,7 +198,7 @@ func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID strin
 	}
 	var cm api.TaskComment
 	p := map[string]string{"team": teamID, "agent": agent, "task": taskID, "kind": string(kind), "text": text}
-	if err := c.Call(ctx, "teams.add_task_comment", p, &cm); err != nil {
+	if err := c.teamsCall(ctx, "teams.add_task_comment", p, &cm); err != nil {
 		return teammanager.TaskComment{}, err
 	}
 	return commentOf(cm), nil
@@ -208,7 +208,7 @@ func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID strin
 // (teams.list_task_comments).
 func (c *Client) TaskComments(ctx context.Context, teamID, taskID string) ([]teammanager.TaskComment, error) {
 	var cs []api.TaskComment
-	if err := c.Call(ctx, "teams.list_task_comments", map[string]string{"team": teamID, "task": taskID}, &cs); err != nil {
+	if err := c.teamsCall(ctx, "teams.list_task_comments", map[string]string{"team": teamID, "task": taskID}, &cs); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.TaskComment, 0, len(cs))
@@ -222,7 +222,7 @@ func (c *Client) TaskComments(ctx context.Context, teamID, taskID string) ([]tea
 // (teams.list_task_events).
 func (c *Client) TaskHistory(ctx context.Context, teamID, taskID string) ([]teammanager.TaskChange, error) {
 	var es []api.TaskEvent
-	if err := c.Call(ctx, "teams.list_task_events", map[string]string{"team": teamID, "task": taskID}, &es); err != nil {
+	if err := c.teamsCall(ctx, "teams.list_task_events", map[string]string{"team": teamID, "task": taskID}, &es); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.TaskChange, 0, len(es))
@@ -241,7 +241,7 @@ func (c *Client) TaskHistory(ctx context.Context, teamID, taskID string) ([]team
 // DispatchUnblocked runs one dispatch round (teams.task.dispatch).
 func (c *Client) DispatchUnblocked(ctx context.Context, teamID string) (teammanager.DispatchReport, error) {
 	var r api.TaskDispatch
-	if err := c.Call(ctx, "teams.task.dispatch", map[string]string{"team": teamID}, &r); err != nil {
+	if err := c.teamsCall(ctx, "teams.task.dispatch", map[string]string{"team": teamID}, &r); err != nil {
 		return teammanager.DispatchReport{}, err
 	}
 	return teammanager.DispatchReport{Requeued: tasksOf(r.Requeued), Dispatched: tasksOf(r.Dispatched), Failed: tasksOf(r.Failed)}, nil
@@ -251,7 +251,7 @@ func (c *Client) DispatchUnblocked(ctx context.Context, teamID string) (teammana
 // ones (teams.task.sweep).
 func (c *Client) SweepTasks(ctx context.Context, teamID string) (teammanager.TaskSweep, error) {
 	var r api.TaskSweep
-	if err := c.Call(ctx, "teams.task.sweep", map[string]string{"team": teamID}, &r); err != nil {
+	if err := c.teamsCall(ctx, "teams.task.sweep", map[string]string{"team": teamID}, &r); err != nil {
 		return teammanager.TaskSweep{}, err
 	}
 	return teammanager.TaskSweep{Requeued: tasksOf(r.Requeued), Stale: tasksOf(r.Stale)}, nil
@@ -272,7 +272,7 @@ func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID st
 		p.Findings = append(p.Findings, findingParamsOf(f))
 	}
 	var r api.TaskFindingsAdded
-	if err := c.Call(ctx, "teams.task.add_findings", p, &r); err != nil {
+	if err := c.teamsCall(ctx, "teams.task.add_findings", p, &r); err != nil {
 		return nil, err
 	}
 	return noneIfEmpty(r.IDs), nil
@@ -281,7 +281,7 @@ func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID st
 // Board returns the rules of a team's board (teams.task.board).
 func (c *Client) Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error) {
 	var b api.Board
-	if err := c.Call(ctx, "teams.task.board", map[string]string{"team": teamID}, &b); err != nil {
+	if err := c.teamsCall(ctx, "teams.task.board", map[string]string{"team": teamID}, &b); err != nil {
 		return teammanager.BoardSettings{}, err
 	}
 	return b.Settings()
@@ -308,7 +308,7 @@ func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.B
 		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: stale after %v: want > 0", teamID, teammanager.ErrInvalidConfig, *u.StaleAfter)
 	}
 	var b api.Board
-	if err := c.Call(ctx, "teams.task.configure_board", api.BoardUpdateOf(teamID, u), &b); err != nil {
+	if err := c.teamsCall(ctx, "teams.task.configure_board", api.BoardUpdateOf(teamID, u), &b); err != nil {
 		return teammanager.BoardSettings{}, err
 	}
 	return b.Settings()
@@ -328,7 +328,7 @@ func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teamm
 	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": msg.Subject,
 		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": msg.Attachments}
 	var m api.Message
-	if err := c.Call(ctx, "teams.chat.send", p, &m); err != nil {
+	if err := c.teamsCall(ctx, "teams.chat.send", p, &m); err != nil {
 		return teammanager.Message{}, err
 	}
 	return messageOf(m), nil
@@ -347,7 +347,7 @@ func (c *Client) MarkMessages(ctx context.Context, teamID, agent string, status 
 		return nil
 	}
 	p := map[string]any{"team": teamID, "agent": agent, "status": string(status), "messages": ids}
-	return c.Call(ctx, "teams.chat.mark", p, nil)
+	return c.teamsCall(ctx, "teams.chat.mark", p, nil)
 }
 
 // Thread returns the messages of a message's thread, oldest first
@@ -370,14 +370,14 @@ func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge tim
 		// The Manager's error (a server refuses the seconds as its own).
 		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teamID, maxAge, perAgent, teammanager.ErrInvalidConfig)
 	}
-	return c.Call(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
+	return c.teamsCall(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
 }
 
 // MailboxRetention returns the retention of a team's mailbox
 // (teams.chat.retention).
 func (c *Client) MailboxRetention(ctx context.Context, teamID string) (time.Duration, int, error) {
 	var r api.MailRetention
-	if err := c.Call(ctx, "teams.chat.retention", map[string]string{"team": teamID}, &r); err != nil {
+	if err := c.teamsCall(ctx, "teams.chat.retention", map[string]string{"team": teamID}, &r); err != nil {
 		return 0, 0, err
 	}
 	age, err := r.Age()
@@ -389,7 +389,7 @@ func (c *Client) MailboxRetention(ctx context.Context, teamID string) (time.Dura
 
 func (c *Client) messagesCall(ctx context.Context, method string, params any) ([]teammanager.Message, error) {
 	var ms []api.Message
-	if err := c.Call(ctx, method, params, &ms); err != nil {
+	if err := c.teamsCall(ctx, method, params, &ms); err != nil {
 		return nil, err
 	}
 	out := make([]teammanager.Message, 0, len(ms))
