@@ -108,6 +108,7 @@ var behaviours = []struct {
 	{"TermsKeptAsGiven", testTermsKeptAsGiven},
 	{"TaskCommentKindRequired", testTaskCommentKindRequired},
 	{"FreshNamespace", testFreshNamespace},
+	{"MarkMessagesStatus", testMarkMessagesStatus},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -139,3 +139,32 @@ func testFreshNamespace(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testMarkMessagesStatus: MarkMessages refuses a status other than read
+// or archived with ErrInvalidMessage (exit 7), ids or none, and with no
+// ids still fails on an ended context, as in process (through a server,
+// no status was a usage error matching no sentinel, and with no ids any
+// status and any context passed).
+func testMarkMessagesStatus(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	m := must[teammanager.Message](t, "send")(tm.SendMessage(ctx, team, "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"bob"}, Body: "hi"}))
+	for _, tc := range []struct {
+		status teammanager.MessageStatus
+		ids    []string
+	}{{"", []string{m.ID}}, {teammanager.MsgUnread, []string{m.ID}}, {"", nil}, {"bogus", nil}} {
+		if err := tm.MarkMessages(ctx, team, "bob", tc.status, tc.ids...); !errors.Is(err, teammanager.ErrInvalidMessage) || api.ExitCode(err) != api.ExitInvalid {
+			t.Errorf("MarkMessages as %q of %v: %v (exit %d), want an error matching ErrInvalidMessage (exit %d)", tc.status, tc.ids, err, api.ExitCode(err), api.ExitInvalid)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := tm.MarkMessages(cctx, team, "bob", teammanager.MsgRead); !errors.Is(err, context.Canceled) {
+		t.Errorf("MarkMessages of no ids with an ended context: %v, want context.Canceled", err)
+	}
+	if err := tm.MarkMessages(ctx, team, "bob", teammanager.MsgRead); err != nil {
+		t.Errorf("MarkMessages of no ids: %v", err)
+	}
+	if in, err := tm.Inbox(ctx, team, "bob", teammanager.MailFilter{}); err != nil || len(in) != 1 || in[0].Status != teammanager.MsgUnread {
+		t.Errorf("bob's inbox after the refused marks: %+v, %v", in, err)
+	}
+}
