@@ -695,6 +695,14 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 			_, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(""), "csv")
 			return err
 		}, rdfio.ErrUnknownFormat},
+		{"ImportFindings of no format", func() error {
+			_, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(""), "")
+			return err
+		}, rdfio.ErrUnknownFormat},
+		{"ImportFindings of an unknown format and a nil reader", func() error {
+			_, err := tm.ImportFindings(ctx, "t", "a", nil, "csv")
+			return err
+		}, rdfio.ErrUnknownFormat},
 		{"ConfigureBoard negative lease", func() error {
 			_, err := tm.ConfigureBoard(ctx, "t", teammanager.BoardSettings{Lease: -time.Second, RequireReview: true})
 			return err

@@ -308,9 +308,15 @@ func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.Find
 
 // ImportFindings records the findings of r, in format (teammanager.FindingsJSON,
 // or an RDF format name), as a member's, in one atomic write
-// (findings.import). r is read whole first; a nil r is an error matching
-// cortex.ErrInvalidArgument, as the Manager's, and nothing is sent.
+// (findings.import). r is read whole first; a format that names none
+// (teammanager.FindingsFormat) and then a nil r are the Manager's errors
+// (rdfio.ErrUnknownFormat, cortex.ErrInvalidArgument), and nothing is
+// sent.
 func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
+	if _, err := teammanager.FindingsFormat(format); err != nil {
+		// (a server would say an empty format is missing)
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", teamID, agentID, err)
+	}
 	if r == nil {
 		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teamID, agentID, cortex.ErrInvalidArgument)
 	}
