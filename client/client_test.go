@@ -109,6 +109,7 @@ var behaviours = []struct {
 	{"TaskCommentKindRequired", testTaskCommentKindRequired},
 	{"FreshNamespace", testFreshNamespace},
 	{"MarkMessagesStatus", testMarkMessagesStatus},
+	{"EmptyResultsAsEmbedded", testEmptyResultsAsEmbedded},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -280,8 +280,8 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 	if err := c.teamsCall(ctx, "findings.add_batch", p, &r); err != nil {
 		return nil, err
 	}
-	if len(r.IDs) == 0 {
-		return nil, nil
+	if r.IDs == nil {
+		return []string{}, nil // the Manager's, for no findings
 	}
 	return r.IDs, nil
 }

@@ -168,3 +168,22 @@ func testMarkMessagesStatus(t *testing.T, tm api.TeamManager) {
 		t.Errorf("bob's inbox after the refused marks: %+v, %v", in, err)
 	}
 }
+
+// testEmptyResultsAsEmbedded: empty results are nil or empty as the
+// Manager returns them, so that a host comparing them (reflect.DeepEqual,
+// a nil check, JSON's null and []) sees the same: AddFindings of none
+// returns an empty list, an empty inbox or history is nil (the client
+// had them the other way round).
+func testEmptyResultsAsEmbedded(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	status(t, tm, team, "bob", teammanager.Running, "")
+	if ids, err := tm.AddFindings(ctx, team, "bob", nil); err != nil || ids == nil || len(ids) != 0 {
+		t.Errorf("AddFindings of none: %#v, %v, want an empty list", ids, err)
+	}
+	if in, err := tm.Inbox(ctx, team, "bob", teammanager.MailFilter{}); err != nil || in != nil {
+		t.Errorf("an empty inbox: %#v, %v, want nil", in, err)
+	}
+	if h, err := tm.History(ctx, team, 0); err != nil || h != nil {
+		t.Errorf("an empty history: %#v, %v, want nil", h, err)
+	}
+}

@@ -403,7 +403,7 @@ func (c *Client) messagesCall(ctx context.Context, method string, params any) ([
 	if err := c.teamsCall(ctx, method, params, &ms); err != nil {
 		return nil, err
 	}
-	out := make([]teammanager.Message, 0, len(ms))
+	var out []teammanager.Message // nil for none, as the Manager's
 	for _, m := range ms {
 		out = append(out, messageOf(m))
 	}
