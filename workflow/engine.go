@@ -199,6 +199,53 @@ func validID(s string) bool {
 	return true
 }
 
+// CheckOptions checks the options of a run of d as Start does, before
+// anything is written: the run id, the strategy given (one of strategies,
+// the team manager's: Manager.Strategies; a council's is consensus), the
+// non-critical agents (members of the run), and that the run has members,
+// each with a member id of its own. Errors match ErrInvalidRun. The
+// strategy the Engine defaults to and the run inputs (CheckInputs) are
+// checked by Start.
+func (d Def) CheckOptions(opts RunOptions, strategies []string) error {
+	x := d.expand()
+	x.Type = x.EffectiveType()
+	return x.checkOptions(opts, strategies)
+}
+
+// checkOptions is CheckOptions of an expanded d whose Type is set.
+func (d *Def) checkOptions(opts RunOptions, strategies []string) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidRun, fmt.Sprintf(format, a...))
+	}
+	if opts.ID != "" && !validID(opts.ID) {
+		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", opts.ID)
+	}
+	switch {
+	case d.Type == Council && opts.Strategy != "" && opts.Strategy != merge.NameConsensus:
+		return bad("a council merges with %s, not %q", merge.NameConsensus, opts.Strategy)
+	case opts.Strategy != "" && !slices.Contains(strategies, opts.Strategy):
+		return bad("unknown strategy %q (known: %s)", opts.Strategy, strings.Join(strategies, ", "))
+	}
+	agents := d.members()
+	if len(agents) == 0 {
+		return bad("no steps")
+	}
+	ids := map[string]string{}
+	for _, a := range agents {
+		id := MemberID(a)
+		if other, dup := ids[id]; dup {
+			return bad("agents %q and %q have the same member id %q", other, a, id)
+		}
+		ids[id] = a
+	}
+	for _, a := range opts.NonCritical {
+		if !slices.Contains(agents, a) {
+			return bad("non-critical agent %q is not a member of the run", a)
+		}
+	}
+	return nil
+}
+
 // CheckInputs checks the run inputs of a run of d as Start does, before
 // anything is written: each must have the type of the step inputs of its
 // name, and every required input of a step that only a run input can give
@@ -279,38 +326,20 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 	bad := func(format string, a ...any) (Run, error) {
 		return Run{}, fmt.Errorf("start %s: %w: %s", d.Name, ErrInvalidRun, fmt.Sprintf(format, a...))
 	}
+	if err := d.checkOptions(opts, e.tm.Strategies()); err != nil {
+		return Run{}, fmt.Errorf("start %s: %w", d.Name, err)
+	}
 	if opts.ID == "" {
 		opts.ID = newRunID()
-	} else if !validID(opts.ID) {
-		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", opts.ID)
 	}
 	switch {
 	case d.Type == Council && opts.Strategy == "":
 		opts.Strategy = merge.NameConsensus
-	case d.Type == Council && opts.Strategy != merge.NameConsensus:
-		return bad("a council merges with %s, not %q", merge.NameConsensus, opts.Strategy)
 	case opts.Strategy == "":
 		opts.Strategy = e.cfg.defaultStrategy
 	}
 	if !slices.Contains(e.tm.Strategies(), opts.Strategy) {
 		return bad("unknown strategy %q (known: %s)", opts.Strategy, strings.Join(e.tm.Strategies(), ", "))
-	}
-	agents := d.members()
-	if len(agents) == 0 {
-		return bad("no steps")
-	}
-	ids := map[string]string{}
-	for _, a := range agents {
-		id := MemberID(a)
-		if other, dup := ids[id]; dup {
-			return bad("agents %q and %q have the same member id %q", other, a, id)
-		}
-		ids[id] = a
-	}
-	for _, a := range opts.NonCritical {
-		if !slices.Contains(agents, a) {
-			return bad("non-critical agent %q is not a member of the run", a)
-		}
 	}
 	inputs, err := d.checkInputs(opts.Inputs)
 	if err != nil {

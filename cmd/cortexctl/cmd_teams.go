@@ -195,13 +195,9 @@ Example:
 				if c.NArg() > 0 {
 					return usagef("strategies: unexpected argument %q", c.Args().First())
 				}
-				names := merge.Names()
-				if rc, err := e.remote(); err != nil {
+				names, err := e.strategies(c)
+				if err != nil {
 					return err
-				} else if rc != nil {
-					if names, err = rc.Strategies(c.Context); err != nil {
-						return err
-					}
 				}
 				return printResult(c, e.stdout, names, func() error {
 					t := newTable(e.stdout, false)
@@ -553,6 +549,18 @@ func teamsMerge(c *cli.Context, e *env) error {
 
 // parseTermArg reads a term from the command line (api.ParseTerm with the
 // namespace's and the config's prefixes).
+// strategies returns the names of the merge strategies teams may use:
+// the server's, through one, else the registry's.
+func (e *env) strategies(c *cli.Context) ([]string, error) {
+	if rc, err := e.remote(); err != nil || rc != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rc.Strategies(c.Context)
+	}
+	return merge.Names(), nil
+}
+
 func (e *env) parseTermArg(s string) (quad.Value, error) { return api.ParseTerm(s, e.prefixes()) }
 
 func (e *env) prefixes() map[string]string {

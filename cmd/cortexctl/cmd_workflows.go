@@ -307,8 +307,16 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if c.Int64("parallel") < 1 {
 		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
 	}
-	// Inputs a run could never run without (or of the wrong type) are
-	// refused before the store is opened: nothing is written.
+	// Options and inputs a run could never run with (or without) are
+	// refused before the store is opened: nothing is written, no store or
+	// namespace created.
+	strategies, err := e.strategies(c)
+	if err != nil {
+		return err
+	}
+	if err := d.CheckOptions(opts, strategies); err != nil {
+		return wfErr(fmt.Errorf("start %s: %w", d.Name, err))
+	}
 	if err := d.CheckInputs(inputs); err != nil {
 		return wfErr(fmt.Errorf("start %s: %w", d.Name, err))
 	}

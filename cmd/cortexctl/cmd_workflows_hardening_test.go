@@ -218,3 +218,44 @@ func TestCLI_WorkflowsMalformedRunIDs(t *testing.T) {
 		t.Fatalf("refused commands changed the store:\n%s\nwas\n%s", after, before)
 	}
 }
+
+// TestCLI_WorkflowsRunOptionsCheckedFirst: a workflows run whose --id,
+// --strategy or --non-critical no run can have is refused (exit 7) before
+// anything is written: in a namespace that does not exist yet, it is not
+// created, and without a store, none is. They were checked once the
+// store and the namespace had been created.
+func TestCLI_WorkflowsRunOptionsCheckedFirst(t *testing.T) {
+	one := writeFile(t, "one.json", oneStepTeam)
+	council := writeFile(t, "council.json", `{"name": "board", "version": "1", "agents": ["alice", "bob"], "workflow": {"type": "council"},
+  "collaboration": {"consensus": {"required_agreement": 0.66, "max_rounds": 2}}}`)
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--name", "n", "--member", "ann")
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"id", []string{one, "--id", "a/b"}, `id "a/b" must be 1..64 characters`},
+		{"long id", []string{one, "--id", strings.Repeat("r", 65)}, "must be 1..64 characters"},
+		{"strategy", []string{one, "--strategy", "bogus"}, `unknown strategy "bogus"`},
+		{"council strategy", []string{council, "--strategy", "additive"}, `a council merges with consensus, not "additive"`},
+		{"non-critical", []string{one, "--non-critical", "zed"}, `non-critical agent "zed" is not a member of the run`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", append([]string{"-n", "fresh", "workflows", "run"}, tc.args...)...)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, exitInvalid, r.stderr, tc.msg)
+			}
+			if out := mustCLI(t, dir, "namespaces", "list", "--json"); strings.Contains(out, "fresh") {
+				t.Fatalf("the refused run created its namespace: %s", out)
+			}
+			missing := filepath.Join(t.TempDir(), "missing")
+			if r := runCLI(t, missing, "", append([]string{"workflows", "run"}, tc.args...)...); r.code != exitInvalid {
+				t.Fatalf("without a store: exit %d (want %d): %s", r.code, exitInvalid, r.stderr)
+			}
+			if _, err := os.Stat(missing); !os.IsNotExist(err) {
+				t.Fatalf("the refused run created %s (%v)", missing, err)
+			}
+		})
+	}
+}
