@@ -83,6 +83,18 @@ func (s *Store) ImportFiles(ctx context.Context, files []spec.File, opts spec.Op
 	})
 }
 
+// CheckFiles checks files as ImportFiles checks them in a namespace with
+// no definitions stored, writing nothing: on an invalid definition, the
+// result and error ImportFiles would return. A host checks the first
+// import of a namespace that does not exist yet so, before it creates it.
+func CheckFiles(files []spec.File, opts spec.Options) (ImportResult, error) {
+	_, rep := spec.LoadFiles(files, opts)
+	if err := rep.Err(); err != nil {
+		return ImportResult{Report: rep}, fmt.Errorf("import definitions: %w", err)
+	}
+	return ImportResult{Report: rep}, nil
+}
+
 // importWith stores the definitions load gives, given the options with
 // the stored agents known, under the namespace's write lock.
 func (s *Store) importWith(ctx context.Context, opts spec.Options, load func(spec.Options) (*spec.Set, spec.Report, error)) (ImportResult, error) {

@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/defstore"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
@@ -55,14 +57,27 @@ func defsImport(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, er
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if len(p.Files) == 0 {
-		return nil, fmt.Errorf(`%w: params: "files" is required (at least one file: {"path", "namespace", "data"})`, api.ErrUsage)
+	if p.Files == nil {
+		return nil, fmt.Errorf(`%w: params: "files" is required (the files: {"path", "namespace", "data"})`, api.ErrUsage)
 	}
-	s, err := c.defStore(ctx, accessCreate)
+	if len(p.Files) == 0 {
+		// No files (cortexctl defs import of a directory without
+		// definitions): nothing imported, nothing created.
+		return api.DefsReport{Agents: []string{}, Teams: []string{}, Problems: []spec.Problem{}}, nil
+	}
+	opts := spec.Options{Strict: p.Strict}
+	s, err := c.defStore(ctx, accessWrite)
+	if errors.Is(err, cortex.ErrNoNamespace) {
+		// A new namespace: it is created for valid definitions only.
+		if _, err := defstore.CheckFiles(p.Files, opts); err != nil {
+			return nil, err
+		}
+		s, err = c.defStore(ctx, accessCreate)
+	}
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.ImportFiles(ctx, p.Files, spec.Options{Strict: p.Strict})
+	res, err := s.ImportFiles(ctx, p.Files, opts)
 	if err != nil {
 		return nil, err
 	}

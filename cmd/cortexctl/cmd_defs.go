@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/defstore"
 	"github.com/cortexgraph/cortex/spec"
 )
@@ -213,22 +215,39 @@ func defsImport(c *cli.Context, e *env) error {
 // importDefs imports the definitions of the command's paths: through the
 // server the command goes through (the files read here and sent), or
 // into the namespace itself.
+//
+// The files are read first: a path that cannot be read creates no store
+// or namespace, and paths without a definition file import nothing (and
+// create nothing), through a server too. Into a store or namespace that does not exist
+// yet, the definitions are checked before it is created.
 func (e *env) importDefs(c *cli.Context) (defstore.ImportResult, error) {
 	opts := spec.Options{Strict: c.Bool("strict")}
+	files, err := spec.ReadFiles(c.Args().Slice())
+	if err != nil {
+		return defstore.ImportResult{}, fmt.Errorf("import definitions: %w", err)
+	}
 	rc, err := e.remote()
 	if err != nil {
 		return defstore.ImportResult{}, err
 	}
 	if rc == nil {
-		s, err := e.defStore(c, accessCreate)
+		if len(files) == 0 {
+			return defstore.ImportResult{}, nil
+		}
+		s, err := e.defStore(c, accessWrite)
+		if errors.Is(err, cortex.ErrNoStore) || errors.Is(err, cortex.ErrNoNamespace) {
+			if res, err := defstore.CheckFiles(files, opts); err != nil {
+				return res, err
+			}
+			s, err = e.defStore(c, accessCreate)
+		}
 		if err != nil {
 			return defstore.ImportResult{}, err
 		}
-		return s.Import(c.Context, c.Args().Slice(), opts)
+		return s.ImportFiles(c.Context, files, opts)
 	}
-	files, err := spec.ReadFiles(c.Args().Slice())
-	if err != nil {
-		return defstore.ImportResult{}, fmt.Errorf("import definitions: %w", err)
+	if files == nil {
+		files = []spec.File{} // none: an import of nothing, not a missing param
 	}
 	out, err := rc.ImportDefs(c.Context, files, opts)
 	return defstore.ImportResult{Agents: out.Agents, Teams: out.Teams, Report: spec.Report{Problems: out.Problems}}, err

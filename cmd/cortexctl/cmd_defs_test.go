@@ -280,3 +280,50 @@ func TestDefs_WorkflowAgentNoDefinitionCanHave(t *testing.T) {
 		t.Fatalf("workflows run: %q", out)
 	}
 }
+
+// TestDefs_ImportCheckedFirst: defs import of a path that cannot be read,
+// or of an invalid definition, into a store or namespace that does not
+// exist yet creates neither (it created them, then failed); paths that
+// hold no definition file import nothing, exit 0, through a server too
+// (which refused an import of no files: exit 2).
+func TestDefs_ImportCheckedFirst(t *testing.T) {
+	bad := writeFile(t, "x.md", "---\nname: x\nmodel: gpt\n---\n")
+	empty := t.TempDir()
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--name", "n", "--member", "ann")
+	for _, tc := range []struct {
+		name string
+		path string
+		code int
+		msg  string
+	}{
+		{"missing", filepath.Join(empty, "nope.md"), exitNotFound, "no such file or directory"},
+		{"invalid", bad, exitInvalid, `/model: "gpt" is not one of haiku, sonnet, opus`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", "-n", "fresh", "defs", "import", tc.path)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.msg)
+			}
+			if out := mustCLI(t, dir, "namespaces", "list", "--json"); strings.Contains(out, "fresh") {
+				t.Fatalf("the refused import created its namespace: %s", out)
+			}
+			missing := filepath.Join(t.TempDir(), "missing")
+			if r := runCLI(t, missing, "", "defs", "import", tc.path); r.code != tc.code {
+				t.Fatalf("without a store: exit %d (want %d): %s", r.code, tc.code, r.stderr)
+			}
+			if _, err := os.Stat(missing); !os.IsNotExist(err) {
+				t.Fatalf("the refused import created %s (%v)", missing, err)
+			}
+		})
+	}
+	r := runCLI(t, dir, "", "defs", "import", empty)
+	if r.code != 0 || r.stdout != "imported 0 agents and 0 teams into namespace default\n" {
+		t.Fatalf("import of a directory without definitions: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	// A valid import creates the namespace.
+	mustCLI(t, dir, "-n", "fresh", "defs", "import", defsLegacy)
+	if out := mustCLI(t, dir, "namespaces", "list", "--json"); !strings.Contains(out, "fresh") {
+		t.Fatalf("a valid import did not create its namespace: %s", out)
+	}
+}
