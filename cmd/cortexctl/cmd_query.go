@@ -228,7 +228,11 @@ func queryText(c *cli.Context, e *env) (string, string, error) {
 }
 
 func (e *env) stdoutIsTerminal() bool {
-	f, ok := e.stdout.(*os.File)
+	w := e.stdout
+	if o, ok := w.(*outWriter); ok {
+		w = o.w
+	}
+	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

@@ -34,7 +34,8 @@ func main() {
 // run executes cortexctl with args and returns the exit code. It never calls
 // os.Exit, so deferred cleanup (closing the store) always runs.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	out := &outWriter{w: stdout}
+	e := &env{stdin: stdin, stdout: out, stderr: stderr}
 	defer e.close()
 	app := newApp(e)
 	if isCompletion(args) {
@@ -52,6 +53,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if err == nil {
 		err = e.close()
+	}
+	if err == nil {
+		err = out.err
 	}
 	if err == nil {
 		return exitOK

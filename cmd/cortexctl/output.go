@@ -83,6 +83,23 @@ func printResult(c *cli.Context, w io.Writer, v interface{}, table func() error)
 	return table()
 }
 
+// outWriter is cortexctl's standard output. It records the first error
+// of a write to it, which run returns if the command returned none: a
+// command whose output was lost (a full disk, a file closed under it)
+// exits 1, also where it printed without checking each write.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
+}
+
 // writeJSON writes v as indented JSON, without HTML escaping ("<http://s>",
 // not "\u003chttp://s\u003e").
 func writeJSON(w io.Writer, v interface{}) error {

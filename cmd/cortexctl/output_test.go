@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -227,4 +231,51 @@ func TestCutQuoted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCLI_OutputWriteError: a command whose output cannot be written (a
+// full disk) exits 1 saying why, as most commands did; plans get and the
+// other plans commands, findings add, teams member-status, import, facts
+// list of no facts and defs validate printed without checking and exited
+// 0, their output lost.
+func TestCLI_OutputWriteError(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "teams", "member-status", "crew", "ann", "running")
+	mustCLI(t, dir, "plans", "draft", "crew", "--by", "ann", "--title", "t", "--step", "s")
+	nt := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	for _, args := range [][]string{
+		{"plans", "get", "crew"},
+		{"plans", "submit", "crew", "--by", "ann"},
+		{"findings", "add", "crew", "ann", "<http://ex/s>", "rdfs:comment", "x"},
+		{"teams", "member-status", "crew", "bob", "running"},
+		{"facts", "list", "crew"},
+		{"import", nt},
+		{"defs", "validate", defsLegacy},
+		{"teams", "list"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cortextest.CheckDir(t, dir)
+			var stop func(code int)
+			if throughServer {
+				stop = serveForCLI(t, dir, args)
+			}
+			var errb bytes.Buffer
+			full := append([]string{"cortexctl", "--data", dir}, args...)
+			code := run(context.Background(), full, strings.NewReader(""), fullDisk{}, &errb)
+			if stop != nil {
+				stop(code)
+			}
+			if code != exitInternal || !strings.Contains(errb.String(), "no space left on device") {
+				t.Fatalf("exit %d (want %d), stderr %q", code, exitInternal, errb.String())
+			}
+		})
+	}
+}
+
+// fullDisk is a standard output on a full disk.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
 }
