@@ -436,6 +436,20 @@ func TestTokenFile(t *testing.T) {
 	}
 }
 
+// TestTokenFile_RevokeWithoutFile: revoking in a store that never had a
+// token is an unknown token, and creates nothing: it made the directory
+// (a --data that did not exist) and the file's lock file.
+func TestTokenFile_RevokeWithoutFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "none")
+	_, err := server.OpenTokens(filepath.Join(dir, "tokens.json")).Revoke(context.Background(), "", "000000000000")
+	if !errors.Is(err, server.ErrUnknownToken) {
+		t.Fatalf("revoke without a token file: %v, want ErrUnknownToken", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("revoke without a token file created %s (%v)", dir, err)
+	}
+}
+
 // TestTokenFile_ConcurrentCreates creates tokens from several TokenFiles
 // of one file at once (as several processes would): none is lost.
 func TestTokenFile_ConcurrentCreates(t *testing.T) {

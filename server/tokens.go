@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -285,6 +286,11 @@ func (f *TokenFile) Revoke(ctx context.Context, ns, id string) (Token, error) {
 	}
 	if !validTokenID(id) {
 		return Token{}, fmt.Errorf("tokens revoke: token %q: %w", id, &namespace.IDError{Unknown: ErrUnknownToken, Want: "12 lower-case hexadecimal digits"})
+	}
+	if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
+		// No token was ever created: nothing to revoke, and nothing (a
+		// directory, a lock file) is created to say so.
+		return Token{}, fmt.Errorf("tokens revoke: %w %q", ErrUnknownToken, id)
 	}
 	var out Token
 	err := f.update(func(recs []tokenRecord) ([]tokenRecord, error) {

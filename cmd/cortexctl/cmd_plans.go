@@ -79,7 +79,7 @@ Example:
 				Flags: withOutput(&cli.IntFlag{Name: "revision", Usage: "the revision (from 1)"}),
 				Action: func(c *cli.Context) error {
 					return planAction(c, e, "get", func(c *cli.Context, _ string) error {
-						if c.Int("revision") < 0 {
+						if c.IsSet("revision") && c.Int("revision") < 1 {
 							return fmt.Errorf("%w: --revision %d: want 1 or more", errInvalid, c.Int("revision"))
 						}
 						return nil

@@ -37,6 +37,13 @@ func TestCLI_Plans(t *testing.T) {
 	if r := runCLI(t, dir, "", "plans", "get", "crew", "--revision", "2"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 2 (the team has 1 revision)") {
 		t.Errorf("get --revision 2 of 1: exit %d, stderr %q", r.code, r.stderr)
 	}
+	// Revisions count from 1: --revision 0 is refused, not read as the
+	// latest (what leaving the flag out means).
+	for _, rev := range []string{"0", "-1"} {
+		if r := runCLI(t, dir, "", "plans", "get", "crew", "--revision", rev); r.code != exitInvalid || !strings.Contains(r.stderr, "--revision "+rev+": want 1 or more") {
+			t.Errorf("get --revision %s: exit %d, stderr %q", rev, r.code, r.stderr)
+		}
+	}
 	mustCLI(t, dir, "plans", "submit", "crew", "--by", "boss")
 	if r := runCLI(t, dir, "", "plans", "reject", "crew"); r.code == 0 {
 		t.Fatalf("reject without feedback: exit 0")

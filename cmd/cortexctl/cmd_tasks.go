@@ -98,7 +98,7 @@ func tasksCommand(e *env) *cli.Command {
 		{name: "update", usage: "change an unfinished task's fields (the flags given)", args: "TEAM TASK", lead: true,
 			desc: "cortexctl tasks update TEAM T2 --priority 5 --assignee cat\n   cortexctl tasks update TEAM T2 --blocked-by '' (no blockers)",
 			flags: []cli.Flag{&cli.StringFlag{Name: "subject", Usage: "new subject"}, &cli.StringFlag{Name: "description", Usage: "new description"},
-				&cli.StringFlag{Name: "assignee", Usage: "new assignee (a member; '' unassigns)"}, &cli.Int64Flag{Name: "priority", Usage: "new priority (higher first)"},
+				&cli.StringFlag{Name: "assignee", Usage: "new assignee (a member; '' unassigns)"}, &cli.Int64Flag{Name: "priority", Usage: "new priority (higher first)", DefaultText: "unchanged"},
 				&cli.StringSliceFlag{Name: "blocked-by", Usage: "TASK that must complete first, repeatable: replaces the list ('' for none); only on a pending task"}},
 			check: func(c *cli.Context) error {
 				if _, err := priorityFlag(c); err != nil {

@@ -216,6 +216,17 @@ func TestCLI_HelpShowsEachDefaultOnce(t *testing.T) {
 	}
 }
 
+// TestCLI_UpdateHelpSaysUnchanged: tasks update keeps the priority a
+// task has when --priority is left out; its help said "(default: 0)".
+func TestCLI_UpdateHelpSaysUnchanged(t *testing.T) {
+	out := mustCLI(t, t.TempDir(), "tasks", "update", "--help")
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "--priority") && !strings.Contains(l, "(default: unchanged)") {
+			t.Errorf("tasks update --help: %q, want (default: unchanged)", l)
+		}
+	}
+}
+
 func TestCutQuoted(t *testing.T) {
 	long := strings.Repeat("\xff\"é", 100) // quoted: 100 times 3 characters, escapes included
 	q := strconv.Quote(long)
