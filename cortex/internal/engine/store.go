@@ -679,7 +679,6 @@ func (s *Store) nsView(name string) *badgerkv.DB {
 	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), writeGate{s.gate, s})
 }
 
-// view and update run fn in a Badger transaction admitted by the store's gate.
 // nextVersion returns a version newer than every key in the database:
 // the read timestamp of a new transaction, plus one. Badger gives a new
 // transaction the timestamp of the newest commit and waits for every
@@ -693,6 +692,8 @@ func (s *Store) nextVersion() uint64 {
 	return txn.ReadTs() + 1
 }
 
+// view and update run fn in a Badger transaction admitted by the store's
+// gate, which they tell when it has its read timestamp (gate.Started).
 func (s *Store) view(fn func(txn *badger.Txn) error) error {
 	if err := s.gate.Enter(); err != nil {
 		return err
