@@ -68,9 +68,9 @@
 // with the workflow Engine's ErrInvalidRun or ErrInvalidOutput. An empty id
 // (team, agent, task, message, conflict, snapshot) is refused by the
 // server as a missing parameter (kind usage, exit code 2, where the
-// embedded manager's error has kind not_found) that matches the same
-// sentinel as the embedded manager's (an empty team id is
-// teammanager.ErrUnknownTeam). In a namespace that does not exist yet on
+// embedded manager's is an invalid id: kind invalid, exit code 7) that
+// matches the same sentinel as the embedded manager's (an empty team id
+// is teammanager.ErrUnknownTeam). In a namespace that does not exist yet on
 // the server (no team was ever created in it), a call about a team fails
 // with an error matching both cortex.ErrNoNamespace and
 // teammanager.ErrUnknownTeam, and ListTeams with one matching
