@@ -476,6 +476,12 @@ func mergeReportOf(m api.Merge) (teammanager.MergeReport, error) {
 		r.Members = append(r.Members, merge.MemberReport{Agent: mm.Agent, Status: teammanager.Status(mm.Status),
 			Contributed: mm.Contributed, Kept: mm.Kept, Ignored: mm.Ignored})
 	}
+	if m.Facts != nil { // [] as the Manager's, not nil
+		r.Facts = make([]merge.Fact, 0, len(m.Facts))
+	}
+	// The JSON leaves out an empty list of open conflicts: the Manager's
+	// strategies give an empty one, not nil.
+	r.OpenConflicts = make([]merge.Conflict, 0, len(m.OpenConflicts))
 	for _, fj := range m.Facts {
 		f, err := factOf(fj)
 		if err != nil {

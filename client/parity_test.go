@@ -173,7 +173,8 @@ func testMarkMessagesStatus(t *testing.T, tm api.TeamManager) {
 // Manager returns them, so that a host comparing them (reflect.DeepEqual,
 // a nil check, JSON's null and []) sees the same: AddFindings of none
 // returns an empty list, an empty inbox or history is nil (the client
-// had them the other way round).
+// had them the other way round), and a merge of no findings has empty
+// lists of facts and conflicts (the client's were nil).
 func testEmptyResultsAsEmbedded(t *testing.T, tm api.TeamManager) {
 	team := crew(t, tm)
 	status(t, tm, team, "bob", teammanager.Running, "")
@@ -185,5 +186,13 @@ func testEmptyResultsAsEmbedded(t *testing.T, tm api.TeamManager) {
 	}
 	if h, err := tm.History(ctx, team, 0); err != nil || h != nil {
 		t.Errorf("an empty history: %#v, %v, want nil", h, err)
+	}
+	// A merge of no findings: facts and conflicts as the Manager has them.
+	rep, err := tm.MergeTeamResults(ctx, team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Facts == nil || len(rep.Facts) != 0 || rep.OpenConflicts == nil || len(rep.OpenConflicts) != 0 {
+		t.Errorf("a merge of no findings: facts %#v, conflicts %#v, want empty lists", rep.Facts, rep.OpenConflicts)
 	}
 }
