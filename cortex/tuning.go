@@ -106,8 +106,10 @@ type Tuning struct {
 	// checks. Default 32,768.
 	RollbackProgressEvery int
 
-	// A write that needs the store to itself (a stream, a journaled delta,
-	// DeleteNamespace) waits for the open transactions to end by turns: it
+	// A write that needs the store to itself (a stream, a streamed delta,
+	// DeleteNamespace; not a journaled delta written transaction by
+	// transaction, which waits for no open transaction) waits for the open
+	// transactions to end by turns: it
 	// holds new transactions back for a closed window, starting at
 	// GateFirstClosed and doubling each round up to GateMaxClosed, and if
 	// they have not ended admits new ones again for GateOpenWindow. Holding
