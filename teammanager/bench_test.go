@@ -415,6 +415,11 @@ func BenchmarkAddFinding_64Writers(b *testing.B) {
 //   - merge: the big team's merge of 4 members × 5,000 findings (its last
 //     run invalidated first, so each iteration merges it again);
 //
+//   - merge-mid: the first merge of a new team of 4 members × 500 findings
+//     each iteration (the team is made untimed, before): a delta of
+//     ~30,000 Badger entries, journaled and written transaction by
+//     transaction (journaled/op says how many of the merges were);
+//
 //   - import: one member of another big team imports 20,000 findings
 //     (ImportFindings, one atomic write; new findings each iteration).
 //
@@ -448,6 +453,33 @@ func BenchmarkNoStall(b *testing.B) {
 		}, func() {
 			if rep, err := f.m.MergeTeamResults(ctx, "big"); err != nil || rep.Unchanged {
 				b.Fatalf("merge: %+v %v", rep, err)
+			}
+		})
+	})
+	b.Run("merge-mid", func(b *testing.B) {
+		const mid = 500
+		f := newDurableFixture(b, teammanager.DefaultConfig().WithAutoMerge(false))
+		var team string
+		journaled := f.n.WriteStats().Journaled
+		noStall(b, f, func() {
+			b.StopTimer()
+			team = fmt.Sprint("mid", f.n.WriteStats().Deltas)
+			f.create(b, teammanager.TeamConfig{ID: team, Name: team, Strategy: merge.NameMajorityWins, Members: members(ids...)})
+			for a, id := range ids[:agents] {
+				f.status(b, team, id, teammanager.Running, "")
+				if n, err := f.m.ImportFindings(ctx, team, id, strings.NewReader(findings(mid, a, 0)), "ntriples"); err != nil || n != mid {
+					b.Fatalf("import: %d, %v", n, err)
+				}
+				f.status(b, team, id, teammanager.Completed, "")
+			}
+			journaled = f.n.WriteStats().Journaled
+			b.StartTimer()
+		}, func() {
+			if _, err := f.m.MergeTeamResults(ctx, team); err != nil {
+				b.Fatalf("merge: %v", err)
+			}
+			if f.n.WriteStats().Journaled == journaled {
+				b.Fatal("the merge was not journaled")
 			}
 		})
 	})
