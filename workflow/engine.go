@@ -315,7 +315,8 @@ func (d *Def) checkInputs(in map[string]any) (map[string]any, error) {
 //
 // Errors: ErrInvalidDef (every problem of d), ErrInvalidRun (options,
 // inputs — a wrong type, a missing one —, a team the team manager refuses,
-// such as more agents than its maximum team size), ErrRunExists.
+// such as more agents than its maximum team size), ErrRunExists (a run,
+// or a team, with the id exists: the run's team takes the run's id).
 func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error) {
 	d = d.expand()
 	p, err := d.plan()
@@ -375,6 +376,16 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 			return err
 		} else if found {
 			return fmt.Errorf("start %s: %w: %s", d.Name, ErrRunExists, opts.ID)
+		}
+		// The run's team has the run's id: a team that has it already
+		// (not a run's) is not this run's to drive, merge or cancel.
+		if qs, err := tx.Namespace().Quads(ctx, cortex.Pattern{
+			Subject: e.x.Team(opts.ID), Predicate: ns.RDFType, Object: e.x.IRI(ns.ClassTeam),
+			Graph: e.x.TeamGraph(opts.ID), Scope: cortex.OneGraph,
+		}); err != nil {
+			return err
+		} else if len(qs) > 0 {
+			return fmt.Errorf("start %s: %w: team %s exists", d.Name, ErrRunExists, opts.ID)
 		}
 		if _, found, err := tx.Namespace().SideRow(ctx, defTable, hash); err != nil {
 			return err

@@ -802,3 +802,29 @@ func TestEngine_StaleAttempt(t *testing.T) {
 		t.Fatalf("complete attempt 7 of a step at attempt 1: %v", err)
 	}
 }
+
+// TestEngine_Start_TeamIDTaken: a run whose id is that of an existing
+// team (not a run's) is refused with ErrRunExists before anything is
+// written; the run would otherwise take that team as its own, fail every
+// call on its unknown members, and move and merge the team's members.
+func TestEngine_Start_TeamIDTaken(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.tm.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "other",
+		Members: []teammanager.MemberConfig{{AgentID: "analyst"}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.e.Start(ctx, graphDef(), workflow.RunOptions{ID: "t1"})
+	if !errors.Is(err, workflow.ErrRunExists) {
+		t.Fatalf("start with a team's id: %v, want ErrRunExists", err)
+	}
+	if _, err := f.e.Get(ctx, "t1"); !errors.Is(err, workflow.ErrUnknownRun) {
+		t.Fatalf("refused run written: %v", err)
+	}
+	team, err := f.tm.GetTeam(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if team.Name != "other" || len(team.Members) != 1 || team.Members[0].Status != teammanager.Pending {
+		t.Fatalf("the team was changed: %+v", team)
+	}
+}

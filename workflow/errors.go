@@ -21,7 +21,8 @@ var (
 	// ErrInvalidRun: bad run options (id, strategy, inputs, non-critical
 	// agents) or a team the team manager refuses.
 	ErrInvalidRun = errors.New("invalid run")
-	// ErrRunExists: a run with the requested id exists.
+	// ErrRunExists: a run with the requested id exists, or a team (a
+	// run's team has the run's id).
 	ErrRunExists = errors.New("run exists")
 	// ErrUnknownRun: no run has this id. For an id no run can have (not
 	// 1 to 64 characters of A-Z a-z 0-9 . _ @ + -: "a/b") the error is a
