@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -203,7 +204,10 @@ func validID(s string) bool {
 // anything is written: the run id, the strategy given (one of strategies,
 // the team manager's: Manager.Strategies; a council's is consensus), the
 // non-critical agents (members of the run), and that the run has members,
-// each with a member id of its own. Errors match ErrInvalidRun. The
+// each with a member id of its own that a team member may have (1..64
+// characters of [A-Za-z0-9._@+-] once '/' is '+'), and the name (not
+// blank) and context (UTF-8) its team takes from d. Errors match
+// ErrInvalidRun. The
 // strategy the Engine defaults to and the run inputs (CheckInputs) are
 // checked by Start.
 func (d Def) CheckOptions(opts RunOptions, strategies []string) error {
@@ -226,6 +230,14 @@ func (d *Def) checkOptions(opts RunOptions, strategies []string) error {
 	case opts.Strategy != "" && !slices.Contains(strategies, opts.Strategy):
 		return bad("unknown strategy %q (known: %s)", opts.Strategy, strings.Join(strategies, ", "))
 	}
+	// The run's team takes the definition's name and context, which a
+	// team must have so (teammanager.Config.ValidateTeam).
+	switch {
+	case strings.TrimSpace(d.Name) == "":
+		return bad("the definition's name %q is blank", d.Name)
+	case !utf8.ValidString(d.Name) || !utf8.ValidString(d.Context):
+		return bad("the definition's name or context is not valid UTF-8")
+	}
 	agents := d.members()
 	if len(agents) == 0 {
 		return bad("no steps")
@@ -233,6 +245,9 @@ func (d *Def) checkOptions(opts RunOptions, strategies []string) error {
 	ids := map[string]string{}
 	for _, a := range agents {
 		id := MemberID(a)
+		if !validID(id) {
+			return bad("agent %q: member id %q must be 1..64 characters of [A-Za-z0-9._@+-]", a, id)
+		}
 		if other, dup := ids[id]; dup {
 			return bad("agents %q and %q have the same member id %q", other, a, id)
 		}

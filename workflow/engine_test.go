@@ -11,6 +11,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/merge"
@@ -827,4 +828,53 @@ func TestEngine_Start_TeamIDTaken(t *testing.T) {
 	if team.Name != "other" || len(team.Members) != 1 || team.Members[0].Status != teammanager.Pending {
 		t.Fatalf("the team was changed: %+v", team)
 	}
+}
+
+// TestEngine_Start_AgentNoMemberCanBe: an agent whose member id no team
+// member can have (not 1..64 of [A-Za-z0-9._@+-] once '/' is '+') is
+// refused by CheckOptions, and by Start before anything is written: not
+// after the run and its definition were written, by the team manager. So
+// are a blank definition name and a name or context that is not UTF-8,
+// which the run's team takes.
+func TestEngine_Start_AgentNoMemberCanBe(t *testing.T) {
+	for _, agent := range []string{"a b", "é", "a:b", "a\u200bb", strings.Repeat("a", 65)} {
+		t.Run(agent, func(t *testing.T) {
+			f := newFixture(t)
+			d := workflow.Def{Name: "x", Steps: []workflow.Step{{Name: "s", Agent: agent}}}
+			if err := d.CheckOptions(workflow.RunOptions{}, f.tm.Strategies()); !errors.Is(err, workflow.ErrInvalidRun) {
+				t.Fatalf("CheckOptions: %v, want ErrInvalidRun", err)
+			}
+			if _, err := f.e.Start(ctx, d, workflow.RunOptions{ID: "r"}); !errors.Is(err, workflow.ErrInvalidRun) {
+				t.Fatalf("Start: %v, want ErrInvalidRun", err)
+			}
+			n, err := f.s.Namespace(ctx, f.x.Name(), cortex.WithBase(f.x.Base()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, table := range []string{"workflows", "workflow-steps", "workflow-defs"} {
+				if rows, _, err := n.SideRows(ctx, table); err != nil || len(rows) != 0 {
+					t.Errorf("table %s: %d rows left (%v)", table, len(rows), err)
+				}
+			}
+		})
+	}
+	for name, d := range map[string]workflow.Def{
+		"blank name":    {Name: " \t", Steps: []workflow.Step{{Name: "s", Agent: "a"}}},
+		"name not utf8": {Name: "x\xff", Steps: []workflow.Step{{Name: "s", Agent: "a"}}},
+		"context":       {Name: "x", Context: "\xfe", Steps: []workflow.Step{{Name: "s", Agent: "a"}}},
+	} {
+		f := newFixture(t)
+		if err := d.CheckOptions(workflow.RunOptions{}, f.tm.Strategies()); !errors.Is(err, workflow.ErrInvalidRun) {
+			t.Errorf("%s: CheckOptions: %v, want ErrInvalidRun", name, err)
+		}
+		if _, err := f.e.Start(ctx, d, workflow.RunOptions{ID: "r"}); !errors.Is(err, workflow.ErrInvalidRun) {
+			t.Errorf("%s: Start: %v, want ErrInvalidRun", name, err)
+		}
+	}
+	f := newFixture(t)
+	d := workflow.Def{Name: "x", Steps: []workflow.Step{{Name: "s", Agent: "ns/a.b@c"}}}
+	if err := d.CheckOptions(workflow.RunOptions{}, f.tm.Strategies()); err != nil {
+		t.Fatal(err)
+	}
+	f.start(t, d, workflow.RunOptions{ID: "ok"})
 }
