@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -323,5 +324,52 @@ func TestDrive_InterruptedStartIsGivenBack(t *testing.T) {
 		}), 1)
 	if err != nil || r.Status != workflow.RunCompleted {
 		t.Fatalf("resumed: %v, %v", r.Status, err)
+	}
+}
+
+// TestEngine_NotUTF8: a reason that is not UTF-8 (a runner's error quoting
+// a command's raw output) fails or releases the step with the reason's
+// bytes that are not UTF-8 replaced (U+FFFD), as its JSON keeps them,
+// instead of failing the write (the run then stopped its driver and kept
+// the step running until its timeout); an actor that is not UTF-8 is
+// refused with ErrInvalidRun, and nothing is written.
+func TestEngine_NotUTF8(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "u"})
+	runner := workflow.RunnerFunc(func(_ context.Context, rs workflow.ReadyStep) (map[string]any, []teammanager.Finding, error) {
+		if rs.Step.Name == "security" {
+			return nil, nil, errors.New("exit status 1: \xff\xfe")
+		}
+		return nil, nil, nil
+	})
+	r, err := f.e.Run(ctx, "u", runner, 2)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	s, _ := r.Step("security")
+	if r.Status != workflow.RunFailed || s.Status != workflow.StepFailed || s.Reason != "exit status 1: \uFFFD" {
+		t.Fatalf("run %s, security %s %q", r.Status, s.Status, s.Reason)
+	}
+
+	f.start(t, graphDef(), workflow.RunOptions{ID: "v"})
+	before := f.get(t, "v")
+	if _, err := f.e.StartStep(ctx, "v", "analyze", "host\xff"); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Errorf("StartStep: %v, want ErrInvalidRun", err)
+	}
+	if _, err := f.e.Cancel(ctx, "v", "\xff"); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Errorf("Cancel: %v, want ErrInvalidRun", err)
+	}
+	if _, err := f.e.Start(ctx, graphDef(), workflow.RunOptions{ID: "w", Actor: "\xff"}); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Errorf("Start: %v, want ErrInvalidRun", err)
+	}
+	if after := f.get(t, "v"); !reflect.DeepEqual(after, before) {
+		t.Errorf("refused calls changed the run: %+v", after)
+	}
+	attempt, err := f.e.StartStep(ctx, "v", "analyze", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.ReleaseStep(ctx, "v", "analyze", attempt, "stop \xff"); err != nil {
+		t.Fatalf("ReleaseStep: %v", err)
 	}
 }

@@ -175,7 +175,7 @@ type RunOptions struct {
 	// 0: the Engine's default; negative: no timeout.
 	StepTimeout time.Duration
 	// Actor is recorded as the actor of the run's creation (default
-	// SystemActor).
+	// SystemActor); it must be valid UTF-8.
 	Actor string
 }
 
@@ -223,6 +223,9 @@ func (d *Def) checkOptions(opts RunOptions, strategies []string) error {
 	}
 	if opts.ID != "" && !validID(opts.ID) {
 		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", opts.ID)
+	}
+	if !utf8.ValidString(opts.Actor) {
+		return bad("actor %q is not valid UTF-8", opts.Actor)
 	}
 	switch {
 	case d.Type == Council && opts.Strategy != "" && opts.Strategy != merge.NameConsensus:
@@ -819,10 +822,11 @@ func notFinished(rec *record) error {
 // step, one gets a *TransitionError (the step is running). The run
 // becomes running with its first step. The step's agent is then a running
 // member of the run's team (an error doing that is returned with the
-// attempt, which has started).
+// attempt, which has started). An empty actor, or one that is not valid
+// UTF-8, is refused with ErrInvalidRun before anything is written.
 func (e *Engine) StartStep(ctx context.Context, id, step, actor string) (int, error) {
-	if actor == "" {
-		return 0, fmt.Errorf("run %s: step %s: %w: empty actor", id, step, ErrInvalidRun)
+	if actor == "" || !utf8.ValidString(actor) {
+		return 0, fmt.Errorf("run %s: step %s: %w: actor %q: empty or not valid UTF-8", id, step, ErrInvalidRun, actor)
 	}
 	attempt := 0
 	rec, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
@@ -972,8 +976,9 @@ func (e *Engine) CompleteStep(ctx context.Context, id, step string, attempt int,
 	return e.finishStep(ctx, id, step, attempt, StepCompleted, outputs, "")
 }
 
-// FailStep fails attempt attempt of running step step with reason
-// (*AttemptError for another attempt, as CompleteStep). Its dependents
+// FailStep fails attempt attempt of running step step with reason (its
+// bytes that are not UTF-8 replaced by U+FFFD) (*AttemptError for another
+// attempt, as CompleteStep). Its dependents
 // are skipped, unless its agent is non-critical; when no step can still
 // run, the run is merged and fails (or completes) before FailStep returns.
 func (e *Engine) FailStep(ctx context.Context, id, step string, attempt int, reason string) error {
@@ -984,6 +989,7 @@ func (e *Engine) FailStep(ctx context.Context, id, step string, attempt int, rea
 }
 
 func (e *Engine) finishStep(ctx context.Context, id, step string, attempt int, to StepStatus, outputs map[string]any, reason string) error {
+	reason = validText(reason)
 	rec, err := e.update(ctx, id, func(c *change, d *Def, _ *plan) error {
 		i, err := running(c, step, attempt, to)
 		if err != nil {
@@ -1009,10 +1015,12 @@ func (e *Engine) finishStep(ctx context.Context, id, step string, attempt int, t
 
 // ReleaseStep gives attempt attempt of running step step back
 // (*AttemptError for another attempt, as CompleteStep): it becomes ready
-// again, for any driver to start as its next attempt (a driver whose
+// again, for any driver to start as its next attempt, with reason (as
+// FailStep's) (a driver whose
 // context ends releases the steps it runs, so the run can be resumed).
 // Findings it reported stay recorded.
 func (e *Engine) ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error {
+	reason = validText(reason)
 	_, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
 		i, err := running(c, step, attempt, StepReady)
 		if err != nil {
@@ -1029,10 +1037,15 @@ func (e *Engine) ReleaseStep(ctx context.Context, id, step string, attempt int, 
 // Cancel cancels run id: its running steps fail and the steps that have
 // not run are skipped, with reason "run cancelled"; the run is cancelled.
 // The team's members then finish and, as a team does, the team is merged
-// if one of them completed a step. ErrRunFinished if the run has finished.
+// if one of them completed a step. ErrRunFinished if the run has finished;
+// ErrInvalidRun, before anything is written, for an actor that is not
+// valid UTF-8.
 func (e *Engine) Cancel(ctx context.Context, id, actor string) (Run, error) {
 	if actor == "" {
 		actor = SystemActor
+	}
+	if !utf8.ValidString(actor) {
+		return Run{}, fmt.Errorf("run %s: %w: actor %q is not valid UTF-8", id, ErrInvalidRun, actor)
 	}
 	rec, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
 		if err := notFinished(c.rec); err != nil {
@@ -1059,6 +1072,11 @@ func (e *Engine) Cancel(ctx context.Context, id, actor string) (Run, error) {
 	}
 	return rec.public(), nil
 }
+
+// validText returns reason, a free text that the run graph keeps as a
+// literal, with its bytes that are not UTF-8 replaced by U+FFFD (as its
+// JSON has them): a runner's error may quote a command's raw output.
+func validText(reason string) string { return strings.ToValidUTF8(reason, "\uFFFD") }
 
 // unsettled reports whether rec has work for settle.
 func (e *Engine) unsettled(rec *record) bool {
