@@ -567,8 +567,14 @@ func (e *Engine) Get(ctx context.Context, id string) (Run, error) {
 }
 
 // List returns the runs with status st (empty: all), sorted by creation
-// time, then id.
+// time, then id. A status that is none of the RunStatus values is refused
+// (ParseRunStatus's error, matching ErrInvalidRun).
 func (e *Engine) List(ctx context.Context, st RunStatus) ([]Run, error) {
+	if st != "" {
+		if _, err := ParseRunStatus(string(st)); err != nil {
+			return nil, fmt.Errorf("list runs: %w", err)
+		}
+	}
 	rows, _, err := e.n.SideRows(ctx, runTable)
 	if err != nil {
 		return nil, err

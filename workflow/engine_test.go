@@ -878,3 +878,19 @@ func TestEngine_Start_AgentNoMemberCanBe(t *testing.T) {
 	}
 	f.start(t, d, workflow.RunOptions{ID: "ok"})
 }
+
+// TestEngine_List_UnknownStatus: List refuses a status that no run can
+// have (a typo, another case) with ErrInvalidRun, instead of listing no
+// runs as if none had it.
+func TestEngine_List_UnknownStatus(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, graphDef(), workflow.RunOptions{ID: "l1"})
+	for _, st := range []workflow.RunStatus{"Pending", "done", "pending ", "\x00"} {
+		if runs, err := f.e.List(ctx, st); !errors.Is(err, workflow.ErrInvalidRun) {
+			t.Errorf("List(%q): %d runs, %v; want ErrInvalidRun", st, len(runs), err)
+		}
+	}
+	if runs, err := f.e.List(ctx, workflow.RunPending); err != nil || len(runs) != 1 {
+		t.Fatalf("List(pending): %d runs, %v", len(runs), err)
+	}
+}
