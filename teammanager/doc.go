@@ -240,7 +240,8 @@
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with
 //     ErrStrategyPanicked; nothing is written.
 //   - Text (task subjects and descriptions, comments, messages, plans, a
-//     team config, a member's result) must be valid UTF-8.
+//     team config, a member's result, a snapshot's note) must be valid
+//     UTF-8.
 //   - MergeTeamResults, AddFindings and ImportFindings are atomic at any
 //     size; past a few hundred facts or findings the store journals the
 //     write and holds its other transactions back while it commits (see

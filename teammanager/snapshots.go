@@ -151,9 +151,14 @@ func (m *Manager) readTeamContent(ctx context.Context, team string, ms []Member,
 // SnapshotTeam takes a snapshot of team teamID, with an optional note, and
 // returns it (see "Snapshots" in snapshots.go): in one atomic write, with a
 // snapshot.created event. Any team may be snapshotted, whatever its
-// lifecycle; an unknown one fails with ErrUnknownTeam.
+// lifecycle; an unknown one fails with ErrUnknownTeam. A note that is
+// not valid UTF-8 (the snapshot could not keep it as given) is an error
+// matching cortex.ErrInvalidArgument, and nothing is written.
 func (m *Manager) SnapshotTeam(ctx context.Context, teamID, note string) (_ Snapshot, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	if err := checkText(cortex.ErrInvalidArgument, "note", note); err != nil {
+		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", teamID, err)
+	}
 	var out Snapshot
 	err = m.commit(ctx, func(tx *cortex.Tx) error {
 		t, err := m.getTeam(ctx, teamID)
