@@ -2,6 +2,8 @@ package teammanager_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/cortexgraph/cortex/cortex"
@@ -40,4 +42,50 @@ func TestSnapshot_Note_ValidUTF8(t *testing.T) {
 	}
 }
 
-var _ = teammanager.ErrInvalidTask
+
+
+// TestTask_Create_EventsInOrder: creating a task blocked by others records
+// its task.created event before the task.updated events of its blockers,
+// which name it ("blocks T3", Dependents T3): a subscriber never reads of
+// a task before its creation.
+func TestTask_Create_EventsInOrder(t *testing.T) {
+	f, team := boardFixture(t)
+	t1 := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "crawl"})
+	t2 := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "fetch"})
+	before, err := f.m.LastEventID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t3 := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "index", BlockedBy: []string{t1.ID, t2.ID}})
+	var got []string
+	for _, ev := range stored(t, f.m) {
+		if ev.ID > before {
+			got = append(got, fmt.Sprintf("%s %s %s", ev.Type, ev.Task.Task.ID, ev.Task.Reason))
+		}
+	}
+	want := []string{
+		"task.created " + t3.ID + " ",
+		"task.updated " + t1.ID + " blocks " + t3.ID,
+		"task.updated " + t2.ID + " blocks " + t3.ID,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events of the creation:\n got %q\nwant %q", got, want)
+	}
+	for _, id := range []string{t1.ID, t2.ID} {
+		bt, err := f.m.GetTask(ctx, team, id)
+		if err != nil || !slices.Equal(bt.Dependents, []string{t3.ID}) {
+			t.Errorf("task %s: dependents %v, %v; want [%s]", id, bt.Dependents, err, t3.ID)
+		}
+	}
+	if ts, err := f.m.ListTasks(ctx, team, teammanager.TaskFilter{}); err != nil || len(ts) != 3 {
+		t.Fatalf("ListTasks = %d tasks, %v", len(ts), err)
+	}
+	claimAndComplete(t, f, team, "a", t1.ID)
+	if _, err := f.m.ClaimTask(ctx, team, "b", t3.ID); !errors.Is(err, teammanager.ErrBlocked) {
+		t.Fatalf("claim of %s with %s pending = %v, want ErrBlocked", t3.ID, t2.ID, err)
+	}
+	claimAndComplete(t, f, team, "a", t2.ID)
+	if _, err := f.m.ClaimTask(ctx, team, "b", t3.ID); err != nil {
+		t.Fatalf("claim of %s once its blockers completed: %v", t3.ID, err)
+	}
+}

@@ -176,17 +176,19 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 			return err
 		}
 		t.BlockedBy = nt.BlockedBy
+		st.Next++
+		b.saveBoard(teamID, st)
+		// The task first, then its blockers' links to it: its task.created
+		// event comes before the task.updated events that name it.
+		if err := b.save(nil, t, TaskChange{Action: ActionCreated, By: by}); err != nil {
+			return err
+		}
 		for _, bt := range blockers {
 			old := *bt
 			bt.Dependents = append(slices.Clone(bt.Dependents), t.ID)
 			if err := b.save(&old, bt, TaskChange{Action: ActionUpdated, By: by, Reason: "blocks " + t.ID}); err != nil {
 				return err
 			}
-		}
-		st.Next++
-		b.saveBoard(teamID, st)
-		if err := b.save(nil, t, TaskChange{Action: ActionCreated, By: by}); err != nil {
-			return err
 		}
 		out = *t
 		return nil
