@@ -89,3 +89,27 @@ func TestTask_Create_EventsInOrder(t *testing.T) {
 		t.Fatalf("claim of %s once its blockers completed: %v", t3.ID, err)
 	}
 }
+
+// TestBoard_Results_DoNotAliasArguments: the Task and Message a call
+// returns are the caller's own: changing the slices it passed in
+// (NewTask.BlockedBy, OutMessage.Attachments) afterwards, to build the
+// next call, does not change them.
+func TestBoard_Results_DoNotAliasArguments(t *testing.T) {
+	f, team := boardFixture(t)
+	t1 := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "crawl"})
+	blockers := []string{t1.ID}
+	t2 := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "index", BlockedBy: blockers})
+	blockers[0] = "T99"
+	if !slices.Equal(t2.BlockedBy, []string{t1.ID}) {
+		t.Errorf("CreateTask's task: BlockedBy %v after the caller reused its slice, want [%s]", t2.BlockedBy, t1.ID)
+	}
+	att := []string{"http://example.org/report"}
+	msg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgShareFinding, To: []string{"a"}, Body: "see", Attachments: att})
+	if err != nil {
+		t.Fatal(err)
+	}
+	att[0] = "http://example.org/other"
+	if !slices.Equal(msg.Attachments, []string{"http://example.org/report"}) {
+		t.Errorf("SendMessage's message: Attachments %v after the caller reused its slice", msg.Attachments)
+	}
+}

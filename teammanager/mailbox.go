@@ -258,7 +258,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		return bad("no recipient")
 	}
 	m := Message{Team: team, Type: msg.Type, From: from, To: to, Broadcast: broadcast, Subject: msg.Subject,
-		Body: msg.Body, ReplyTo: msg.ReplyTo, Task: msg.Task, Attachments: msg.Attachments, SentAt: b.now, Left: len(to)}
+		Body: msg.Body, ReplyTo: msg.ReplyTo, Task: msg.Task, Attachments: slices.Clone(msg.Attachments), SentAt: b.now, Left: len(to)}
 	for _, a := range msg.Attachments {
 		if _, err := cortex.NormalizeTerm(quad.IRI(a)); err != nil || !strings.Contains(a, ":") {
 			return bad("attachment %q is not an absolute IRI", a)

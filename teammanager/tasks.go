@@ -175,7 +175,7 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 		if err != nil {
 			return err
 		}
-		t.BlockedBy = nt.BlockedBy
+		t.BlockedBy = slices.Clone(nt.BlockedBy) // (not the caller's array)
 		st.Next++
 		b.saveBoard(teamID, st)
 		// The task first, then its blockers' links to it: its task.created
