@@ -63,11 +63,11 @@ func TestRPC_TaskBoard(t *testing.T) {
 		t.Fatalf("inbox archived = %+v", inbox)
 	}
 
-	// Every change came as an event, with the task after it (creating T2
-	// updates T1's dependents first; a submission asks the lead for a
-	// review and an approval tells the assignee, by message).
+	// Every change came as an event, with the task after it (creating T2,
+	// blocked by T1, then updates T1's dependents; a submission asks the
+	// lead for a review and an approval tells the assignee, by message).
 	want := []struct{ typ, action, task string }{
-		{"task.created", "created", "T1"}, {"task.updated", "updated", "T1"}, {"task.created", "created", "T2"},
+		{"task.created", "created", "T1"}, {"task.created", "created", "T2"}, {"task.updated", "updated", "T1"},
 		{"task.updated", "updated", "T1"}, {"task.status", "claimed", "T1"}, {"task.status", "submitted", "T1"},
 		{"message.sent", "", ""}, {"task.status", "approved", "T1"}, {"message.sent", "", ""},
 		{"message.sent", "", ""}, {"message.sent", "", ""},
