@@ -373,3 +373,64 @@ func TestOpen_CreatesPrivateDirectory(t *testing.T) {
 		t.Fatalf("existing directory: %v, %v; want its mode kept (0750)", fi.Mode(), err)
 	}
 }
+
+// TestStore_DeleteNamespaceEndedContext: DeleteNamespace with a context
+// that has ended, or that ends while it waits for a write in progress on
+// the namespace, fails with the context's error and deletes nothing. It
+// deleted the namespace and its data, and returned nil.
+func TestStore_DeleteNamespaceEndedContext(t *testing.T) {
+	t.Parallel()
+	s := cortextest.NewStore(t)
+	bg := context.Background()
+	ns, err := s.Namespace(bg, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []quad.Quad{q("a", "p", quad.String("x"), iri("g"))}
+	if err := ns.Apply(bg, cortex.Delta{Add: base}); err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(bg)
+	cancel()
+	if err := s.DeleteNamespace(ended, "kept"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("delete with an ended context: %v, want context.Canceled", err)
+	}
+	if names, _ := s.Namespaces(bg); !slices.Equal(names, []string{"kept"}) {
+		t.Fatalf("namespaces after a refused delete: %v", names)
+	}
+	checkContent(t, ns, base)
+
+	// Cancelled while it waits for an Update in progress.
+	inside, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- ns.Update(bg, func(tx *cortex.Tx) error {
+			close(inside)
+			<-release
+			tx.Add(q("held", "p", quad.String("1"), nil))
+			return nil
+		})
+	}()
+	<-inside
+	ctx, cancel := context.WithCancel(bg)
+	done := make(chan error, 1)
+	go func() { done <- s.DeleteNamespace(ctx, "kept") }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("delete cancelled while waiting: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a timing
+		close(release)
+		t.Fatal("DeleteNamespace waited for the write lock after its context ended")
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	if names, _ := s.Namespaces(bg); !slices.Equal(names, []string{"kept"}) {
+		t.Fatalf("namespaces after a cancelled delete: %v", names)
+	}
+	checkContent(t, ns, append(base, q("held", "p", quad.String("1"), nil)))
+}

@@ -133,7 +133,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end; its
-// later operations fail or see an empty namespace.
+// later operations fail or see an empty namespace. If ctx ends before the
+// registry entry is deleted (while it waits for those writes, say), it
+// fails with ctx's error and deletes nothing.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	return s.e.DeleteNamespace(ctx, name)
 }

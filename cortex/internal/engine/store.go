@@ -550,7 +550,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end; its
-// later operations fail or see an empty namespace.
+// later operations fail or see an empty namespace. If ctx ends before the
+// registry entry is deleted (while it waits for those writes, say), it
+// fails with ctx's error and deletes nothing.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	if err := namespace.ValidateName(name); err != nil {
 		return err
@@ -570,12 +572,21 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 			return open, fmt.Errorf("%w %q", ErrNoNamespace, name)
 		}
 		if open != nil {
-			open.lockWrite() // let the writes in progress end
+			// Let the writes in progress end, unless ctx ends first.
+			if err := open.lockWriteCtx(ctx); err != nil {
+				return open, err
+			}
+			if err := ctx.Err(); err != nil {
+				open.wmu.Unlock()
+				return open, err
+			}
 			err := open.close()
 			open.wmu.Unlock()
 			if err != nil {
 				return nil, err
 			}
+		} else if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
 		if err != nil {
