@@ -409,3 +409,41 @@ func TestImportRDF_ResumeRefusesAnotherTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestImportRDF_ReadOnlyResume: a resumable import into a read-only store
+// fails with ErrReadOnly before it calls OnStart, as every write of a
+// read-only store does. It failed with Badger's "No sets or deletes are
+// allowed in a read-only transaction", matching no sentinel, when it
+// tried to record the import.
+func TestImportRDF_ReadOnlyResume(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := cortextest.OpenStore(t, dir)
+	if _, err := s.Namespace(ctx, "default"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithReadOnly(true))
+	ns, err := r.OpenNamespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, resume := range []*cortex.ImportSource{nil, {Name: "/data/a.nt", Version: "1"}} {
+		started := false
+		_, err := ns.ImportRDF(ctx, strings.NewReader("<http://ex/s> <http://ex/p> \"o\" .\n"), cortex.RDFImportOptions{
+			Format: rdfio.NTriples, Resume: resume, OnStart: func(cortex.ImportStart) { started = true },
+		})
+		if !errors.Is(err, cortex.ErrReadOnly) {
+			t.Errorf("resume %v: %v, want ErrReadOnly", resume, err)
+		}
+		if started {
+			t.Errorf("resume %v: OnStart called for an import that cannot write", resume)
+		}
+	}
+	if n, err := ns.Size(ctx); err != nil || n != 0 {
+		t.Fatalf("size %d, %v", n, err)
+	}
+}

@@ -390,7 +390,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		err = n.s.checkOpen()
 	}
 	if err == nil && n.s.opts.readOnly {
-		err = fmt.Errorf("namespace %s: store is read-only", n.name)
+		err = fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
 	}
 	if tx != nil && (err != nil || n.writeGen != st.writeGen || n.removeGen != st.removeGen) {
 		tx.end() // another writer wrote: redo the chunk with reads

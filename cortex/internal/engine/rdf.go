@@ -81,6 +81,10 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	if err := n.s.checkOpen(); err != nil {
 		return ImportResult{}, err
 	}
+	if n.s.opts.readOnly {
+		// Before the import is recorded (a write) and OnStart is told.
+		return ImportResult{}, &ImportError{Err: fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)}
+	}
 	start := ImportStart{ID: opts.ImportID}
 	if opts.Resume != nil {
 		if start, err = n.beginImport(ctx, *opts.Resume, opts.ImportID, importTarget(iopts)); err != nil {

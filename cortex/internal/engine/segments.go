@@ -149,7 +149,7 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 		err = n.s.checkOpen()
 	}
 	if err == nil && n.s.opts.readOnly {
-		err = fmt.Errorf("namespace %s: store is read-only", n.name)
+		err = fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
 	}
 	if err != nil {
 		n.wmu.Unlock()
