@@ -447,3 +447,47 @@ func TestImportRDF_ReadOnlyResume(t *testing.T) {
 		t.Fatalf("size %d, %v", n, err)
 	}
 }
+
+// TestImportRDF_ResumeSourceNameNotUTF8: a file's path need not be valid
+// UTF-8 (FileSource gives it as it is). The record of an unfinished
+// import of such a file is listed with its name as given, and the store
+// checks clean. The record's JSON turned the name's invalid bytes into
+// U+FFFD, so UnfinishedImports named a file that does not exist and
+// Store.Check reported the record as corrupt (its key is that of the
+// name as given).
+func TestImportRDF_ResumeSourceNameNotUTF8(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "_:b%d <http://ex/p> \"%d\" .\n", i, i)
+	}
+	src := cortex.ImportSource{Name: "/data/caf\xe9.nt", Version: "v1"}
+	imp := func() (cortex.ImportStart, error) {
+		var st cortex.ImportStart
+		_, err := ns.ImportRDF(ctx, strings.NewReader(b.String()+"not N-Triples\n"), cortex.RDFImportOptions{
+			Format: rdfio.NTriples, Resume: &src, OnStart: func(s cortex.ImportStart) { st = s },
+		})
+		return st, err
+	}
+	first, err := imp()
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || ie.Committed == 0 {
+		t.Fatalf("got %v, want an *ImportError with committed chunks", err)
+	}
+	u, err := ns.UnfinishedImports(ctx)
+	if err != nil || len(u) != 1 || u[0].Name != src.Name || u[0].ID != first.ID {
+		t.Fatalf("unfinished imports %+v, %v; want the one of %q", u, err, src.Name)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	if second, _ := imp(); !second.Resumed || second.ID != first.ID {
+		t.Fatalf("the same source again: %+v; want a resumption of %s", second, first.ID)
+	}
+}

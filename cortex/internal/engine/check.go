@@ -791,8 +791,8 @@ func (c *nsCheck) importRecord(parts [][]byte, item *badger.Item) error {
 		return err
 	}
 	return func() error {
-		var rec UnfinishedImport
-		if err := json.Unmarshal(v, &rec); err != nil {
+		rec, err := decodeImportRecord(v)
+		if err != nil {
 			c.add("import record %s: %q: %v", parts[1], v, err)
 			return nil
 		}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+	"unicode/utf8"
 
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
@@ -56,6 +57,44 @@ type UnfinishedImport struct {
 	// into the default graph) or the graph's N-Quads term (<http://ex/g>).
 	// It is "" in records written before targets were recorded.
 	Target string `json:"target,omitempty"`
+}
+
+// importRecordJSON is an import record as stored: JSON, which holds only
+// valid UTF-8 (json.Marshal turns other bytes into U+FFFD), so a source
+// name or version that is not valid UTF-8 (a file's path need not be) is
+// kept as given in NameBytes or VersionBytes too, and read back from
+// there. Records of valid names are as they always were.
+type importRecordJSON struct {
+	UnfinishedImport
+	NameBytes    []byte `json:"name_bytes,omitempty"`
+	VersionBytes []byte `json:"version_bytes,omitempty"`
+}
+
+// encodeImportRecord returns the stored form of rec.
+func encodeImportRecord(rec UnfinishedImport) ([]byte, error) {
+	r := importRecordJSON{UnfinishedImport: rec}
+	if !utf8.ValidString(rec.Name) {
+		r.NameBytes = []byte(rec.Name)
+	}
+	if !utf8.ValidString(rec.Version) {
+		r.VersionBytes = []byte(rec.Version)
+	}
+	return json.Marshal(r)
+}
+
+// decodeImportRecord reads a record that encodeImportRecord wrote.
+func decodeImportRecord(b []byte) (UnfinishedImport, error) {
+	var r importRecordJSON
+	if err := json.Unmarshal(b, &r); err != nil {
+		return UnfinishedImport{}, err
+	}
+	if r.NameBytes != nil {
+		r.Name = string(r.NameBytes)
+	}
+	if r.VersionBytes != nil {
+		r.Version = string(r.VersionBytes)
+	}
+	return r.UnfinishedImport, nil
 }
 
 // The targets of an import that are not a graph (UnfinishedImport.Target).
@@ -174,7 +213,8 @@ func (n *Namespace) importRecord(ctx context.Context, name string) (rec Unfinish
 			return err
 		}
 		ok = true
-		return json.Unmarshal(b, &rec)
+		rec, err = decodeImportRecord(b)
+		return err
 	})
 	return rec, ok, err
 }
@@ -218,7 +258,7 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 	if start.ID == "" {
 		start.ID = NewImportID()
 	}
-	b, err := json.Marshal(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC(), Target: target})
+	b, err := encodeImportRecord(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC(), Target: target})
 	if err != nil {
 		return ImportStart{}, err
 	}
@@ -239,8 +279,7 @@ func (n *Namespace) endImport(ctx context.Context, src ImportSource, id string) 
 		} else if err != nil {
 			return err
 		}
-		var rec UnfinishedImport
-		if json.Unmarshal(b, &rec) == nil && rec.ID != id {
+		if rec, err := decodeImportRecord(b); err == nil && rec.ID != id {
 			return nil // another import of the source took it over
 		}
 		return tx.Del(importKey(src.Name))
@@ -264,8 +303,8 @@ func (n *Namespace) UnfinishedImports(ctx context.Context) ([]UnfinishedImport, 
 		it := tx.Scan(hkv.Key{importsBucket})
 		defer it.Close()
 		for it.Next(ctx) {
-			var rec UnfinishedImport
-			if err := json.Unmarshal(it.Val(), &rec); err != nil {
+			rec, err := decodeImportRecord(it.Val())
+			if err != nil {
 				return fmt.Errorf("%w: import record %s: %v", ErrCorrupt, it.Key(), err)
 			}
 			out = append(out, rec)
