@@ -3,7 +3,8 @@ package cortex
 import "github.com/cortexgraph/cortex/cortex/internal/engine"
 
 // Options configure Open. Build them with DefaultOptions and the WithX
-// methods; they are validated once, by Open.
+// methods; they are validated once, by Open (options out of range are an
+// error matching ErrInvalidArgument).
 type Options struct {
 	o engine.Options
 }

@@ -52,8 +52,8 @@ func TestTuning_Invalid(t *testing.T) {
 				s.Close()
 				t.Fatal("Open accepted the tuning")
 			}
-			if err.Error() != "open store: "+tc.want {
-				t.Fatalf("got %q, want %q", err, "open store: "+tc.want)
+			if err.Error() != "open store: invalid argument: "+tc.want || !errors.Is(err, cortex.ErrInvalidArgument) {
+				t.Fatalf("got %q, want %q", err, "open store: invalid argument: "+tc.want)
 			}
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("the refused Open created %s: %v", dir, err)

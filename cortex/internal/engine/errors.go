@@ -42,7 +42,7 @@ var (
 	// (the error names where they were opened); the store was closed anyway.
 	ErrResultsOpen = errors.New("query results not closed")
 	// ErrInvalidArgument means an argument other than a quad is malformed
-	// (for example an import id).
+	// (for example an import id, a side-table name, or options Open refuses).
 	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrReadOnly means a write was attempted on a store opened read-only.
 	ErrReadOnly = errors.New("store is read-only")

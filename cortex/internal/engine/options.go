@@ -8,7 +8,8 @@ import (
 )
 
 // Options configure Open. Build them with DefaultOptions and the WithX
-// methods; they are validated once, by Open.
+// methods; they are validated once, by Open (options out of range are an
+// error matching ErrInvalidArgument).
 type Options struct {
 	inMemory   bool
 	syncWrites bool

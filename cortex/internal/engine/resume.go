@@ -238,7 +238,7 @@ func (n *Namespace) updateKV(ctx context.Context, fn func(tx hkv.Tx) error) erro
 // *resumeTargetError.
 func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, target string) (ImportStart, error) {
 	if src.Name == "" {
-		return ImportStart{}, errors.New("resume: empty source name")
+		return ImportStart{}, fmt.Errorf("%w: resume: empty source name", ErrInvalidArgument)
 	}
 	rec, found, err := n.importRecord(ctx, src.Name)
 	if err != nil {

@@ -84,7 +84,7 @@ func (tx *Tx) side(table string) *sideOps {
 			keep: map[string]bool{}, stamp: map[string]bool{}}
 	}
 	if tx.s.err == nil && !namespace.ValidName(table) {
-		tx.s.err = fmt.Errorf("side table name %q: want %s", table, namespace.NameRule)
+		tx.s.err = fmt.Errorf("%w: side table name %q: want %s", ErrInvalidArgument, table, namespace.NameRule)
 	}
 	return tx.s
 }
@@ -97,7 +97,7 @@ func (tx *Tx) side(table string) *sideOps {
 func (tx *Tx) PutSide(table, key string, vals []quad.Value) {
 	o := tx.side(table)
 	if len(key) > MaxSideKey && o.err == nil {
-		o.err = fmt.Errorf("side table %s: row key of %d bytes, longer than %d", table, len(key), MaxSideKey)
+		o.err = fmt.Errorf("side table %s: %w: row key of %d bytes, longer than %d", table, ErrInvalidArgument, len(key), MaxSideKey)
 	}
 	row := make([]quad.Value, len(vals))
 	for i, v := range vals {
@@ -150,7 +150,7 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 		return nil, false, err
 	}
 	if !namespace.ValidName(table) {
-		return nil, false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
+		return nil, false, fmt.Errorf("namespace %s: %w: side table name %q: want %s", n.name, ErrInvalidArgument, table, namespace.NameRule)
 	}
 	fail := func(err error) ([]SideRow, bool, error) {
 		return nil, false, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
@@ -184,7 +184,7 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 		return nil, err
 	}
 	if !namespace.ValidName(table) {
-		return nil, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
+		return nil, fmt.Errorf("namespace %s: %w: side table name %q: want %s", n.name, ErrInvalidArgument, table, namespace.NameRule)
 	}
 	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
 	if err != nil {
@@ -210,7 +210,7 @@ func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Va
 		return nil, false, err
 	}
 	if !namespace.ValidName(table) {
-		return nil, false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
+		return nil, false, fmt.Errorf("namespace %s: %w: side table name %q: want %s", n.name, ErrInvalidArgument, table, namespace.NameRule)
 	}
 	fail := func(err error) ([]quad.Value, bool, error) {
 		return nil, false, fmt.Errorf("namespace %s: side table %s: row %q: %w", n.name, table, key, err)
@@ -295,7 +295,7 @@ func (n *Namespace) SideCurrent(ctx context.Context, table string) (bool, error)
 		return false, err
 	}
 	if !namespace.ValidName(table) {
-		return false, fmt.Errorf("namespace %s: side table name %q: want %s", n.name, table, namespace.NameRule)
+		return false, fmt.Errorf("namespace %s: %w: side table name %q: want %s", n.name, ErrInvalidArgument, table, namespace.NameRule)
 	}
 	txn, end, err := n.view.NewTxn(false)
 	if err != nil {

@@ -94,7 +94,7 @@ const (
 // open read-write (ErrLocked either way).
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := opts.validate(); err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+		return nil, fmt.Errorf("open store: %w: %w", ErrInvalidArgument, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
