@@ -123,19 +123,8 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) 
 	})
 }
 
-// lockWrite takes the namespace's write lock, counted in waiting while it
-// waits.
-func (n *Namespace) lockWrite() {
-	if n.wmu.TryLock() {
-		return
-	}
-	n.waiting.Add(1)
-	n.wmu.Lock()
-	n.waiting.Add(-1)
-}
-
-// lockWriteCtx is lockWrite that gives up when ctx ends, with an error
-// wrapping ctx's.
+// lockWriteCtx takes the namespace's write lock, counted in waiting while
+// it waits, or gives up when ctx ends, with an error wrapping ctx's.
 func (n *Namespace) lockWriteCtx(ctx context.Context) error {
 	if n.wmu.TryLock() {
 		return nil
