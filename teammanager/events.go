@@ -16,6 +16,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/merge"
 )
 
@@ -369,15 +370,27 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 	hub := eventHubOf(m.n)
 	return func(yield func(Event, error) bool) {
 		after := afterID
+		// ended yields the error of ctx's end, if it has ended: the
+		// sequence stops then, even with events left to deliver.
+		ended := func() bool {
+			err := ctxcause.Err(ctx)
+			if err != nil {
+				yield(Event{}, fmt.Errorf("events: %w", err))
+			}
+			return err != nil
+		}
 		for {
 			wake := hub.wait() // before reading: a commit after the read wakes us
+			if ended() {
+				return
+			}
 			evs, err := m.eventsAfter(ctx, after, eventPage)
 			if err != nil {
-				yield(Event{}, err)
+				yield(Event{}, ctxcause.With(ctx, err))
 				return
 			}
 			for _, ev := range evs {
-				if !yield(ev, nil) {
+				if ended() || !yield(ev, nil) {
 					return
 				}
 				after = ev.ID
@@ -388,7 +401,7 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 			select {
 			case <-wake:
 			case <-ctx.Done():
-				yield(Event{}, fmt.Errorf("events: %w", context.Cause(ctx)))
+				ended()
 				return
 			}
 		}

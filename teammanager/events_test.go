@@ -790,3 +790,46 @@ func TestManager_Events_RetentionFromConfig(t *testing.T) {
 		t.Fatalf("kept %v with teams.eventMaxAge 3600, want the new team's event only", evs)
 	}
 }
+
+// TestManager_Subscribe_EndsWithContext: once the subscriber's context
+// ends, the sequence yields its error (matching context.Canceled and the
+// cause) and stops, also while stored events remain to be read: it does
+// not go on delivering a backlog to a subscriber that has gone.
+func TestManager_Subscribe_EndsWithContext(t *testing.T) {
+	f := newFixture(t)
+	for i := range 5 {
+		f.create(t, teammanager.TeamConfig{ID: fmt.Sprint("t", i), Name: "n", Members: members("a")})
+	}
+	gone := errors.New("client gone")
+	for _, tc := range []struct {
+		name   string
+		before int // events read before the context ends
+	}{{"before the first read", 0}, {"with events of the page left", 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			seq, err := f.m.Subscribe(c, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.before == 0 {
+				cancel(gone)
+			}
+			var got []uint64
+			var end error
+			for ev, err := range seq {
+				if err != nil {
+					end = err
+					break
+				}
+				got = append(got, ev.ID)
+				if len(got) == tc.before {
+					cancel(gone)
+				}
+			}
+			if len(got) != tc.before || !errors.Is(end, context.Canceled) || !errors.Is(end, gone) {
+				t.Fatalf("after the context ended: events %v, then %v; want %d events, then its error with its cause", got, end, tc.before)
+			}
+		})
+	}
+}
