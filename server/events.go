@@ -32,7 +32,9 @@ import (
 // keep an idle stream open; each message is flushed as it is written. The
 // stream ends when the client goes, when the server shuts down (Serve, or
 // the Shutdown of any http.Server running Handler: streams do not hold a
-// graceful shutdown back), when reading the store fails, or, for a stream
+// graceful shutdown back), when the namespace is deleted (namespaces.delete:
+// a namespace created again under its name numbers its events from 1),
+// when reading the store fails, or, for a stream
 // opened with a bearer token, once that token is revoked, expires or
 // leaves the token file, and for a stream opened over TCP without a token
 // (none existed), once the token file holds one (checked every
@@ -53,6 +55,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
+	deleted := s.nsDeleted(ns) // before the manager: see nsDeleted
 	m, err := s.manager(r.Context(), ns, accessRead)
 	if err != nil {
 		writeError(w, err, "")
@@ -152,6 +155,11 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 			if !send([]byte(": ping\n\n")) {
 				return
 			}
+		case <-deleted:
+			// The namespace's events are gone, and a namespace created
+			// again under its name numbers its own from 1.
+			send([]byte(": namespace " + ns + " was deleted: the stream ends\n\n"))
+			return
 		case <-stop:
 			return
 		case <-ctx.Done():

@@ -530,3 +530,45 @@ func TestEvents_HeadEnds(t *testing.T) {
 		t.Fatalf("the request after HEAD of the stream: %d %q %v", next.StatusCode, body, err)
 	}
 }
+
+// TestEvents_NamespaceDeletedEndsStream: a stream of a namespace that
+// namespaces.delete deletes ends, with a comment saying why, instead of
+// staying open with nothing more to come (a namespace created again
+// under the name numbers its own events from 1, on another log). The
+// heartbeat is fast so that a stream left open shows as pings: it must
+// end before many of them.
+func TestEvents_NamespaceDeletedEndsStream(t *testing.T) {
+	defer server.SetEventHeartbeat(time.Millisecond)()
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	st := ts.openEvents("acme", "?after=0")
+	st.read(1)
+	ts.ok("acme", "namespaces.delete", map[string]any{"name": "acme"}, nil)
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t2", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	var last string
+	for pings := 0; ; {
+		line, err := st.r.ReadString('\n')
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == ": ping\n" {
+			if pings++; pings == 500 {
+				t.Fatalf("the stream of the deleted namespace is still open after %d heartbeats", pings)
+			}
+			continue
+		}
+		if line != "\n" {
+			last = line
+		}
+	}
+	if !strings.Contains(last, "namespace acme was deleted") {
+		t.Fatalf("the stream ended with %q, want a comment saying the namespace was deleted", last)
+	}
+	// A new stream follows the new namespace.
+	if evs := ts.openEvents("acme", "?after=0").read(1); evs[0].ID != 1 || evs[0].Team != "t2" {
+		t.Fatalf("new stream: %+v", evs[0])
+	}
+}

@@ -27,6 +27,7 @@ type Server struct {
 	mu       sync.Mutex
 	managers map[string]*teammanager.Manager // by namespace name, created on first use
 	engines  map[string]*workflow.Engine     // by namespace name, created on first use, over managers[name]
+	deleted  map[string]chan struct{}        // by namespace name: closed when it is deleted (nsDeleted)
 }
 
 // New returns a server of store with opts (a zero field of opts has its
@@ -34,7 +35,7 @@ type Server struct {
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
 	opts = opts.withDefaults()
-	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, engines: map[string]*workflow.Engine{}, turns: make(chan struct{}, opts.maxQueries)}
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, engines: map[string]*workflow.Engine{}, deleted: map[string]chan struct{}{}, turns: make(chan struct{}, opts.maxQueries)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s
@@ -188,18 +189,37 @@ func (s *Server) prefixes(name string) (map[string]string, error) {
 // deleteNamespace deletes namespace name (cortex.Store.DeleteNamespace)
 // and forgets its team manager: the next request that creates the
 // namespace starts afresh. Calls on the old manager in flight meanwhile
-// fail or see an empty namespace.
+// fail or see an empty namespace; its event streams end (nsDeleted).
 func (s *Server) deleteNamespace(ctx context.Context, name string) error {
 	s.mu.Lock()
 	delete(s.managers, name)
 	delete(s.engines, name)
 	s.mu.Unlock()
-	if err := s.store.DeleteNamespace(ctx, name); err != nil {
-		return fmt.Errorf("delete namespace %s: %w", name, err)
-	}
+	err := s.store.DeleteNamespace(ctx, name)
 	s.mu.Lock()
 	delete(s.managers, name) // one created meanwhile saw the old namespace
 	delete(s.engines, name)
+	if ch, ok := s.deleted[name]; ok {
+		close(ch)
+		delete(s.deleted, name)
+	}
 	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
 	return nil
+}
+
+// nsDeleted returns a channel closed when deleteNamespace next deletes
+// namespace name. A caller takes it before the namespace's manager, so
+// that a manager of a namespace deleted since has its channel closed.
+func (s *Server) nsDeleted(name string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.deleted[name]
+	if !ok {
+		ch = make(chan struct{})
+		s.deleted[name] = ch
+	}
+	return ch
 }
