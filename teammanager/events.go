@@ -498,8 +498,16 @@ func statusEvent(t *Team) Event {
 }
 
 // findingsEvents returns the findings.added events of fs, added by agent
-// to team, at most MaxEventFindings each.
+// to team, at most MaxEventFindings each. A finding asserted more than
+// once in the write (its id is its content's) is stored once and listed
+// once, where it first comes.
 func findingsEvents(team, agent string, fs []StoredFinding) []Event {
+	seen := make(map[string]bool, len(fs))
+	fs = slices.DeleteFunc(slices.Clone(fs), func(f StoredFinding) bool {
+		dup := seen[f.ID]
+		seen[f.ID] = true
+		return dup
+	})
 	var out []Event
 	for c := range slices.Chunk(fs, MaxEventFindings) {
 		out = append(out, Event{Type: EventFindingsAdded, Team: team, Agent: agent, Findings: c})

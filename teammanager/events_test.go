@@ -833,3 +833,30 @@ func TestManager_Subscribe_EndsWithContext(t *testing.T) {
 		})
 	}
 }
+
+// TestManager_Events_FindingsAddedOnce: a finding asserted twice in one
+// write is stored once, and its findings.added event lists it once.
+func TestManager_Events_FindingsAddedOnce(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	f.status(t, "t", "a", teammanager.Running, "")
+	from, _ := f.m.LastEventID(ctx)
+	one := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o")}
+	two := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: iri("o2")}
+	ids, err := f.m.AddFindings(ctx, "t", "a", []teammanager.Finding{one, two, one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, f.m, from, 1)
+	var got []string
+	for _, sf := range evs[0].Findings {
+		got = append(got, sf.ID)
+	}
+	stored, err := f.m.Findings(ctx, "t", teammanager.FindingFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, ids[:2]) || len(stored) != 2 {
+		t.Fatalf("findings.added lists %v, want %v (%d stored)", got, ids[:2], len(stored))
+	}
+}
