@@ -158,11 +158,15 @@
 //
 // Events live in two side tables of the store (cortex side.go): a row per
 // event keyed by its id written as 20 decimal digits, so that key order is
-// id order, and one row holding the last id given. The id is allocated
-// inside the Update, under the namespace's write lock, from that row: ids
-// start at 1 and increase by one per event in commit order, so a reader
-// never sees an id before the ids below it have committed (there are no
-// gaps). A side table rather than quads in an events graph: events are a
+// id order, one row holding the last id given, and one the id of the
+// oldest event that retention left, where the reads of the oldest events
+// start (a scan from the table's start would step over the tombstones of
+// every event removed, which Badger keeps until it compacts them, and
+// make each write past the retention limits slower than the one
+// before). The id is allocated inside the Update, under the namespace's
+// write lock, from the row of the last id: ids start at 1 and increase by
+// one per event in commit order, so a reader never sees an id before the
+// ids below it have committed (there are no gaps). A side table rather than quads in an events graph: events are a
 // log, read by range (Namespace.SideRowsAfter), not a graph to query, and
 // keeping them out of the quads keeps them out of SPARQL results, exports,
 // the team table's currency and the quad counts.

@@ -113,12 +113,22 @@ const (
 // The event log is two side tables of the store (cortex side.go): events,
 // a row per event keyed by its id as 20 decimal digits (so key order is
 // id order) holding type, team, time and payload; and eventseq, one row
-// holding the last id given. Both are written only inside the Updates
-// whose changes the events report.
+// holding the last id given and one the id of the oldest event that
+// retention left (written by the writes that remove events). Both are
+// written only inside the Updates whose changes the events report.
+//
+// The reads of the oldest events (retention's, a subscription from 0)
+// seek to that id rather than scanning from the table's start: Badger
+// keeps a removed row's tombstone until a compaction drops it, and a scan
+// steps over every one, so that a write past the retention limits would
+// cost more with every event removed before it. A store without the row
+// (none removed yet, or written by an older Cortex) is read from its
+// start; the row only ever names an id at or below the oldest event.
 const (
 	eventTable    = "events"
 	eventSeqTable = "eventseq"
 	eventSeqKey   = "last"
+	eventFirstKey = "first"
 )
 
 // eventTrimMin bounds the rows one write removes for retention: at least
@@ -275,38 +285,75 @@ func rowSize(row []quad.Value) int {
 // removed.
 func (m *Manager) trimEvents(ctx context.Context, tx *cortex.Tx, now time.Time, last uint64, added int) error {
 	n := tx.Namespace()
-	oldest, err := n.SideRowsAfter(ctx, eventTable, "", 1)
+	start, err := oldestEventKey(ctx, n, 0)
+	if err != nil {
+		return err
+	}
+	oldest, err := n.SideRowsAfter(ctx, eventTable, start, 1)
 	if err != nil || len(oldest) == 0 {
 		return err
 	}
 	cutoff := now.Add(-m.cfg.eventMaxAge)
-	expired := func(r cortex.SideRow, count uint64) (bool, error) {
+	expired := func(r cortex.SideRow, count uint64) (uint64, bool, error) {
 		ev, err := decodeEventHead(r)
 		if err != nil {
-			return false, err
+			return 0, false, err
 		}
-		return count > uint64(m.cfg.eventMax) || m.cfg.eventMaxAge > 0 && ev.Time.Before(cutoff), nil
+		return ev.ID, count > uint64(m.cfg.eventMax) || m.cfg.eventMaxAge > 0 && ev.Time.Before(cutoff), nil
 	}
-	first, err := strconv.ParseUint(oldest[0].Key, 10, 64)
-	if err != nil {
-		return fmt.Errorf("%w: event key %q", ErrCorrupt, oldest[0].Key)
-	}
-	count := last - first + 1
-	if x, err := expired(oldest[0], count); err != nil || !x {
-		return err
-	}
-	rows, err := n.SideRowsAfter(ctx, eventTable, "", max(eventTrimMin, 2*added))
+	head, err := decodeEventHead(oldest[0])
 	if err != nil {
 		return err
 	}
+	count := last - head.ID + 1
+	if _, x, err := expired(oldest[0], count); err != nil || !x {
+		return err
+	}
+	rows, err := n.SideRowsAfter(ctx, eventTable, start, max(eventTrimMin, 2*added))
+	if err != nil {
+		return err
+	}
+	var first uint64 // the oldest event left, once the removals commit
 	for _, r := range rows {
-		if x, err := expired(r, count); err != nil || !x {
+		id, x, err := expired(r, count)
+		if err != nil {
 			return err
+		}
+		if !x {
+			break
 		}
 		tx.DeleteSide(eventTable, r.Key)
 		count--
+		first = id + 1
+	}
+	if first > 0 {
+		tx.PutSide(eventSeqTable, eventFirstKey, []quad.Value{quad.String(strconv.FormatUint(first, 10))})
 	}
 	return nil
+}
+
+// oldestEventKey returns the key after which the events of n after id
+// after are read: after's, or, if retention removed the events up to a
+// later one, the key before the oldest event it left ("" for the
+// table's start), so that the read does not step over the tombstones of
+// the events removed.
+func oldestEventKey(ctx context.Context, n *cortex.Namespace, after uint64) (string, error) {
+	vals, found, err := n.SideRow(ctx, eventSeqTable, eventFirstKey)
+	if err != nil {
+		return "", err
+	}
+	if found {
+		s, _ := vals[0].(quad.String)
+		first, err := strconv.ParseUint(string(s), 10, 64)
+		if len(vals) != 1 || err != nil || first == 0 {
+			return "", fmt.Errorf("%w: oldest event id row %v", ErrCorrupt, vals)
+		}
+		after = max(after, first-1)
+	}
+	if after == 0 {
+		return "", nil
+	}
+	return eventKey(after), nil
 }
 
 // lastEventID reads the id of the last event of n (0: none yet).
@@ -411,9 +458,9 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 // eventsAfter reads up to limit events after id after, with an EventsLost
 // event first if retention removed events right after it.
 func (m *Manager) eventsAfter(ctx context.Context, after uint64, limit int) ([]Event, error) {
-	key := ""
-	if after > 0 {
-		key = eventKey(after)
+	key, err := oldestEventKey(ctx, m.n, after)
+	if err != nil {
+		return nil, fmt.Errorf("events: %w", err)
 	}
 	rows, err := m.n.SideRowsAfter(ctx, eventTable, key, limit)
 	if err != nil {
