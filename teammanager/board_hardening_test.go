@@ -42,8 +42,6 @@ func TestSnapshot_Note_ValidUTF8(t *testing.T) {
 	}
 }
 
-
-
 // TestTask_Create_EventsInOrder: creating a task blocked by others records
 // its task.created event before the task.updated events of its blockers,
 // which name it ("blocks T3", Dependents T3): a subscriber never reads of
