@@ -67,3 +67,33 @@ func TestCheckJSON5(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_DepthAlikeInEveryFormat: "nested at most 200 levels" counts
+// objects and arrays alike in JSON, JSON5 and YAML: a file of 200 levels
+// is read (with an unknown key warning), one of 201 is refused, whether its
+// innermost array is empty or not. YAML counted its document node as a
+// level (refusing 200) and JSON let an empty array at level 201 through.
+func TestParse_DepthAlikeInEveryFormat(t *testing.T) {
+	nest := func(levels int, inner string) string { // levels of arrays
+		return strings.Repeat("[", levels) + inner + strings.Repeat("]", levels)
+	}
+	for _, levels := range []int{200, 201} {
+		for _, inner := range []string{"1", ""} {
+			arrays := nest(levels-1, inner) // under the top object
+			for file, data := range map[string]string{
+				"a.json":  `{"name": "x", "instructions": "do", "extra": ` + arrays + `}`,
+				"a.json5": `{name: "x", instructions: "do", extra: ` + arrays + `}`,
+				"a.yaml":  "name: x\ninstructions: do\nextra: " + arrays + "\n",
+			} {
+				_, rep := spec.Parse(file, []byte(data), spec.Options{})
+				deep := false
+				for _, p := range rep.Problems {
+					deep = deep || strings.Contains(p.Message, "nested more than 200 levels deep")
+				}
+				if want := levels > 200; deep != want || (rep.Err() != nil) != want {
+					t.Errorf("%s of %d levels (innermost %q): too deep = %v, err = %v; want too deep %v", file, levels, inner, deep, rep.Err(), want)
+				}
+			}
+		}
+	}
+}

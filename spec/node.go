@@ -116,10 +116,10 @@ func (p *jsonParser) wrap(err error) error {
 // here is the line of the token just read (its last byte).
 func (p *jsonParser) here() int { return p.lines.line(p.dec.InputOffset() - 1) }
 
+// value reads the value at depth, the number of objects and arrays
+// around it: an object or array at depth maxDepth would be level
+// maxDepth+1, refused as scanJSON5 and yamlConv refuse it.
 func (p *jsonParser) value(depth int) (*node, error) {
-	if depth > maxDepth {
-		return nil, &syntaxError{line: p.here(), msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
-	}
 	tok, err := p.dec.Token()
 	if err != nil {
 		return nil, err
@@ -143,6 +143,9 @@ func (p *jsonParser) fromToken(tok json.Token, depth int) (*node, error) {
 	case string:
 		n.kind, n.str = kString, t
 	case json.Delim:
+		if depth >= maxDepth {
+			return nil, &syntaxError{line: n.line, msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+		}
 		switch t {
 		case '{':
 			n.kind = kObject
@@ -400,8 +403,10 @@ type yamlConv struct {
 	nodes  int // nodes produced, aliases included
 }
 
+// conv converts n, which depth objects and arrays enclose (the document
+// node and aliases add none, so that levels count as in JSON).
 func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
-	if depth > maxDepth {
+	if depth >= maxDepth && (n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode) {
 		return nil, &syntaxError{line: n.Line + y.offset, msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 	}
 	if y.nodes++; y.nodes > maxAliasNodes {
@@ -413,12 +418,12 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 		if len(n.Content) == 0 {
 			return &node{kind: kObject, line: line}, nil
 		}
-		return y.conv(n.Content[0], depth+1)
+		return y.conv(n.Content[0], depth)
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil, &syntaxError{line: line, msg: "unknown yaml alias"}
 		}
-		return y.conv(n.Alias, depth+1)
+		return y.conv(n.Alias, depth)
 	case yaml.SequenceNode:
 		out := &node{kind: kArray, line: line}
 		for _, c := range n.Content {
