@@ -382,3 +382,79 @@ func TestNS_Concurrent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAllKinds checks every Ref-backed builder, for any pair of ids: the
+// IRI is a valid IRIREF, parses back to exactly the kind and ids it was
+// built from, and Build rebuilds it.
+func FuzzAllKinds(f *testing.F) {
+	for _, id := range hostileIDs {
+		f.Add(id, "x")
+		f.Add("t", id)
+	}
+	nss := []namespace.NS{
+		mustNew(f, "acme"),
+		mustNew(f, "acme", namespace.WithBase("https://example.org/cortex/")),
+		mustNew(f, "acme", namespace.WithBase("https://example.org/cortex#")),
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, n := range nss {
+			refs := []namespace.Ref{
+				{Kind: namespace.KindAgent, Agent: a},
+				{Kind: namespace.KindTeam, Team: a},
+				{Kind: namespace.KindMember, Team: a, Agent: b},
+				{Kind: namespace.KindFinding, Team: a, ID: b},
+				{Kind: namespace.KindConflict, Team: a, ID: b},
+				{Kind: namespace.KindMerge, Team: a, ID: b},
+				{Kind: namespace.KindFactSet, Team: a, ID: b},
+				{Kind: namespace.KindTeamGraph, Team: a},
+				{Kind: namespace.KindMemberGraph, Team: a, Agent: b},
+				{Kind: namespace.KindSharedGraph, Team: a},
+				{Kind: namespace.KindProvenanceGraph, Team: a},
+				{Kind: namespace.KindConflictGraph, Team: a},
+				{Kind: namespace.KindAgentDef, Agent: a},
+				{Kind: namespace.KindTeamDef, Team: a},
+				{Kind: namespace.KindStepDef, Team: a, ID: b},
+				{Kind: namespace.KindAgentDefGraph, Agent: a},
+				{Kind: namespace.KindTeamDefGraph, Team: a},
+				{Kind: namespace.KindTask, Team: a, ID: b},
+				{Kind: namespace.KindTaskComment, Team: a, ID: b},
+				{Kind: namespace.KindMessage, Team: a, ID: b},
+				{Kind: namespace.KindTaskGraph, Team: a},
+				{Kind: namespace.KindMailGraph, Team: a},
+				{Kind: namespace.KindPlan, Team: a, ID: b},
+				{Kind: namespace.KindPlanStep, Team: a, ID: b},
+				{Kind: namespace.KindPlanGraph, Team: a},
+			}
+			seen := make(map[quad.IRI]namespace.Ref, len(refs))
+			for _, want := range refs {
+				iri, err := n.Build(want)
+				if err != nil {
+					t.Fatalf("Build(%+v): %v", want, err)
+				}
+				checkIRIRef(t, string(iri))
+				if prev, dup := seen[iri]; dup {
+					t.Fatalf("%+v and %+v both build %q", prev, want, iri)
+				}
+				seen[iri] = want
+				got, err := n.Parse(iri)
+				if err != nil {
+					t.Fatalf("Parse(%q): %v", iri, err)
+				}
+				if got != want {
+					t.Fatalf("Parse(%q) = %+v, want %+v", iri, got, want)
+				}
+			}
+			// Whatever Parse accepts rebuilds to the same IRI.
+			for _, s := range []string{n.Prefix() + a, n.Prefix() + "team:" + a + ":" + b, n.Prefix() + "teamdef:" + a + ":" + b} {
+				ref, err := n.Parse(quad.IRI(s))
+				if err != nil {
+					continue
+				}
+				back, err := n.Build(ref)
+				if err != nil || string(back) != s {
+					t.Fatalf("Parse(%q) = %+v, rebuilt as %q, %v", s, ref, back, err)
+				}
+			}
+		}
+	})
+}
