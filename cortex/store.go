@@ -97,7 +97,8 @@ type nsOptions struct {
 }
 
 // WithBase gives the namespace's IRI base (see namespace.WithBase for what
-// is valid): recorded when Namespace creates the namespace, compared with
+// is valid, and namespace.CheckNewBase for what a new namespace's base must
+// also be): recorded when Namespace creates the namespace, compared with
 // the recorded base when it exists.
 func WithBase(base string) NamespaceOption {
 	return func(o *nsOptions) { o.base, o.hasBase = base, true }

@@ -111,6 +111,55 @@ func New(name string, opts ...Option) (NS, error) {
 	return NS{name: name, base: base, prefix: prefix}, nil
 }
 
+// CheckNewBase checks base as the IRI base of a namespace being created:
+// New's checks (a base New accepts may be the recorded base of an existing
+// namespace), and those that bases recorded earlier were not held to,
+// without which some of its IRIs would not be RFC 3987 IRIs. After an
+// authority ("scheme://host") there must be a path or fragment:
+// "http://example.org" would give "http://example.org:team:t", whose
+// "team:t" reads as a port ("http://example.org/" is fine). '[' and ']' may
+// appear only in a host, and non-ASCII characters only those an IRI's path
+// allows (not private-use characters or non-characters). Errors wrap
+// ErrInvalidBase.
+func CheckNewBase(base string) error {
+	if err := validateBase(base); err != nil {
+		return err
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("%w %q: %s", ErrInvalidBase, base, why)
+	}
+	for i, r := range base {
+		if r >= 0x80 && !ucschar(r) {
+			return bad(fmt.Sprintf("character %q at offset %d not allowed in an iri's path", r, i))
+		}
+	}
+	path := base[strings.IndexByte(base, ':')+1:] // validateBase: there is a scheme
+	if auth, ok := strings.CutPrefix(path, "//"); ok {
+		end := strings.IndexAny(auth, "/#")
+		if end < 0 {
+			return bad("no path after the authority: add a trailing '/' (ids would be read as a port or host)")
+		}
+		path = auth[end:]
+	}
+	if strings.ContainsAny(path, "[]") {
+		return bad("'[' and ']' are only allowed in a host")
+	}
+	return nil
+}
+
+// ucschar reports whether r, a non-ASCII rune, may appear in the path or
+// fragment of an IRI (RFC 3987 ucschar; private-use characters, allowed
+// only in a query, and non-characters are not).
+func ucschar(r rune) bool {
+	switch {
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFEF:
+		return true
+	case r >= 0x10000 && r <= 0xEFFFD:
+		return r&0xFFFF <= 0xFFFD
+	}
+	return false
+}
+
 // validateBase checks that base is an absolute IRI usable as a prefix.
 func validateBase(base string) error {
 	bad := func(why string) error {

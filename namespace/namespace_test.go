@@ -173,3 +173,42 @@ func TestNew_NilOption(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckNewBase: a new namespace's base is held to checks that New
+// does not make (New also takes the recorded bases of existing
+// namespaces): after an authority there must be a path or fragment, '['
+// and ']' only in a host, and no non-ASCII character an IRI's path may not
+// hold. Without them some IRIs are not RFC 3987 IRIs
+// ("http://example.org:team:t" reads "team:t" as a port).
+func TestCheckNewBase(t *testing.T) {
+	for _, tc := range []struct {
+		base string
+		ok   bool
+	}{
+		{"urn:cortex:acme", true},
+		{"urn:x:", true},
+		{"http://example.org/", true},
+		{"http://example.org/kb#", true},
+		{"http://example.org#", true},
+		{"https://h:8080/p/", true},
+		{"http://[::1]/x/", true},
+		{"http://example.org/caf\u00e9/", true},
+		{"http://example.org", false},
+		{"http://h:8080", false},
+		{"file://", false},
+		{"http://h/a[b]/", false},
+		{"urn:a[b]:", false},
+		{"http://h/\ue000/", false},
+		{"http://h/\ufffe/", false},
+		{"http://h/\U0001FFFF/", false},
+	} {
+		err := namespace.CheckNewBase(tc.base)
+		if tc.ok != (err == nil) || err != nil && !errors.Is(err, namespace.ErrInvalidBase) {
+			t.Errorf("CheckNewBase(%q) = %v, want ok %v", tc.base, err, tc.ok)
+		}
+		// New takes them all: an existing namespace may have recorded one.
+		if _, err := namespace.New("acme", namespace.WithBase(tc.base)); err != nil {
+			t.Errorf("New(WithBase(%q)) = %v, want the namespace", tc.base, err)
+		}
+	}
+}

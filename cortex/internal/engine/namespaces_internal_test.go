@@ -10,6 +10,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/namespace"
 )
 
 // hasKeys reports whether the store holds a key starting with prefix.
@@ -224,5 +225,34 @@ func TestDeleteNamespace_DropsKeys(t *testing.T) {
 	}
 	if hasKeys(t, s, dataPrefix+"gone/") || hasKeys(t, s, registryPrefix+"gone") {
 		t.Fatal("keys of the deleted namespace remain")
+	}
+}
+
+// TestNamespace_NewBaseChecked: a namespace is not created with a base
+// whose IRIs would not be RFC 3987 IRIs (namespace.CheckNewBase: here no
+// path after the authority), and nothing is created; one recorded with
+// such a base before the check still opens, with its base.
+func TestNamespace_NewBaseChecked(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := testStore(t, dir, DefaultOptions())
+	if _, err := s.Namespace(ctx, "a", WithBase("http://example.org")); !errors.Is(err, namespace.ErrInvalidBase) {
+		t.Fatalf("a new namespace with base http://example.org: %v, want ErrInvalidBase", err)
+	}
+	if names, err := s.Namespaces(ctx); err != nil || len(names) != 0 {
+		t.Fatalf("namespaces %v, %v after the refusal, want none", names, err)
+	}
+	// Recorded before the check.
+	if _, err := createNamespace(ctx, s, "b", "http://example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = testStore(t, dir, DefaultOptions())
+	n, err := s.OpenNamespace(ctx, "b", WithBase("http://example.org"))
+	if err != nil || n.Base() != "http://example.org" {
+		t.Fatalf("the namespace recorded with base http://example.org: %v, %v", n, err)
 	}
 }

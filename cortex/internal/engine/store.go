@@ -421,6 +421,11 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 		}
 		base := namespace.DefaultBasePrefix + name
 		if o.hasBase {
+			// A new namespace's base is held to checks that bases
+			// recorded before them were not (their namespaces still open).
+			if err := namespace.CheckNewBase(o.base); err != nil {
+				return nil, fmt.Errorf("namespace %s: %w", name, err)
+			}
 			base = o.base
 		}
 		return createNamespace(ctx, s, name, base)
