@@ -142,6 +142,9 @@ type resolutionAcc struct {
 	at   time.Time
 	objs []quad.Value // normal form, distinct, sorted
 	keys []objKey     // parallel to objs
+	// clash is set when another resolution of the topic at the same time chose different objects; it
+	// is an error only if no later resolution supersedes both.
+	clash error
 }
 
 func normOptions(o Options) (Options, error) {
@@ -475,12 +478,22 @@ func addResolutions(topics map[Topic]*topicAcc, rs []Resolution) error {
 		case old == nil || ra.at.After(old.at):
 			t.res = ra
 		case ra.at.Equal(old.at):
-			if !slices.Equal(ra.keys, old.keys) {
-				return fail(fmt.Errorf("%w: topic %s resolved twice at %s", ErrConflictingResolutions, tp.Key(), ra.at.Format(time.RFC3339Nano)))
+			clash := old.clash
+			if clash == nil && !slices.Equal(ra.keys, old.keys) {
+				clash = fmt.Errorf("%w: topic %s resolved twice at %s", ErrConflictingResolutions, tp.Key(), ra.at.Format(time.RFC3339Nano))
 			}
 			if ra.by < old.by || ra.by == old.by && slices.CompareFunc(ra.objs, old.objs, CompareTerms) < 0 {
 				t.res = ra
 			}
+			t.res.clash = clash
+		}
+	}
+	// Only a clash among the latest resolutions of a topic is an error: an earlier one is superseded
+	// whatever the order in which the resolutions came. The topics are checked in order, so that the
+	// error reported does not depend on the input order either.
+	for _, t := range sortedTopics(topics) {
+		if t.res != nil && t.res.clash != nil {
+			return t.res.clash
 		}
 	}
 	return nil

@@ -34,8 +34,9 @@ var (
 	// ErrUnknownConflict is returned for a resolution that names only a conflict id that matches no topic
 	// spoken on by a completed member.
 	ErrUnknownConflict = errors.New("unknown conflict")
-	// ErrConflictingResolutions is returned when two resolutions of one topic carry the same time but
-	// choose different objects, so that no order-independent choice exists.
+	// ErrConflictingResolutions is returned when the latest resolutions of one topic carry the same time
+	// but choose different objects, so that no order-independent choice exists. (Resolutions superseded
+	// by a later one of the topic do not matter.)
 	ErrConflictingResolutions = errors.New("conflicting resolutions")
 	// ErrInvalidDecision is returned when a Decider keeps an object that no member asserted on the topic,
 	// or both keeps objects and reports a conflict.

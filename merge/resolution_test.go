@@ -193,6 +193,41 @@ func TestResolutions_ConflictIDOfResolvedOnlyTopic(t *testing.T) {
 	}
 }
 
+// TestResolutions_SupersededClashInAnyOrder: two resolutions of one topic at the same time choosing
+// different objects are an error only when no later resolution of the topic supersedes them; the
+// outcome must not depend on the order of the resolutions.
+func TestResolutions_SupersededClashInAnyOrder(t *testing.T) {
+	later := merge.Resolution{Topic: s1p, Objects: []quad.Value{str("green")}, By: "lead", At: at(2)}
+	red := merge.Resolution{Topic: s1p, Objects: []quad.Value{str("red")}, By: "x", At: at(1)}
+	blue := merge.Resolution{Topic: s1p, Objects: []quad.Value{str("blue")}, By: "y", At: at(1)}
+	orders := map[string][]merge.Resolution{
+		"later first":  {later, red, blue},
+		"later middle": {red, later, blue},
+		"later last":   {red, blue, later},
+		"later last 2": {blue, red, later},
+	}
+	for name, rs := range orders {
+		t.Run(name, func(t *testing.T) {
+			res, err := merge.Merge("additive", merge.Input{Members: team(), Findings: disputed(), Resolutions: rs})
+			if err != nil {
+				t.Fatalf("Merge: %v", err)
+			}
+			want := []string{`s1 p "green" by= ids= resolved=lead`, `s2 p "x" by=alice,bob ids=f3,f4`}
+			if got := lines(res); !slices.Equal(got, want) {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		})
+	}
+	// The clash among the latest resolutions is an error in every order, even with an earlier one.
+	earlier := merge.Resolution{Topic: s1p, Objects: []quad.Value{str("green")}, By: "lead", At: at(0)}
+	for _, rs := range [][]merge.Resolution{{earlier, red, blue}, {red, earlier, blue}, {red, blue, earlier}} {
+		_, err := merge.Merge("additive", merge.Input{Members: team(), Findings: disputed(), Resolutions: rs})
+		if !errors.Is(err, merge.ErrConflictingResolutions) {
+			t.Fatalf("err = %v, want ErrConflictingResolutions", err)
+		}
+	}
+}
+
 func TestResolutions_Errors(t *testing.T) {
 	cases := []struct {
 		name string
