@@ -112,6 +112,8 @@ func DecideNewestWins(v TopicView, o Options) Decision {
 // spoke on the topic (by default more than half; a Threshold of 1 requires every speaker). Each member
 // has at most one vote per object, however often it asserted it. A member asserting several objects
 // votes for each of them (approval voting), so with several such members more than one object can pass.
+// Votes are compared with Threshold × speakers with a tolerance of 1e-9 for floating-point error, so
+// exactly that many votes never passes (29 of 50 speakers at a Threshold of 0.58).
 //
 // When no object passes and two or more objects share the highest vote count, Options.TieBreaker decides
 // if it spoke on the topic and voted for exactly one of those leaders. Otherwise the topic becomes a
@@ -130,7 +132,9 @@ func DecideMajorityWins(v TopicView, o Options) Decision {
 		if threshold >= 1 {
 			return k == n
 		}
-		return float64(k) > threshold*float64(n)
+		// The tolerance keeps "exactly Threshold × speakers" from passing when the product is
+		// rounded down (0.58 × 50 is 28.999999999999996 in float64).
+		return float64(k) > threshold*float64(n)+confidenceEpsilon
 	}
 	objs := v.Objects()
 	var keep []quad.Value

@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -483,6 +484,49 @@ func TestConfidenceWeighted_Margin(t *testing.T) {
 			}
 			if got := lines(res); !slices.Equal(got, tc.want) {
 				t.Errorf("got\n\t%s\nwant\n\t%s", join(got), join(tc.want))
+			}
+		})
+	}
+}
+
+// TestMajorityWins_ThresholdBoundary: an object with exactly Threshold × speakers votes does not pass
+// ("more than"), even when that product is not exact in floating point (0.58 × 50 is computed as
+// 28.999999999999996).
+func TestMajorityWins_ThresholdBoundary(t *testing.T) {
+	cases := []struct {
+		speakers, votes int
+		threshold       float64
+		pass            bool
+	}{
+		{2, 1, 0.5, false},
+		{4, 3, 0.75, false},
+		{4, 4, 0.75, true},
+		{10, 3, 0.3, false},
+		{10, 4, 0.3, true},
+		{50, 29, 0.58, false},
+		{50, 30, 0.58, true},
+		{100, 29, 0.29, false},
+		{100, 30, 0.29, true},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%d of %d at %v", tc.votes, tc.speakers, tc.threshold), func(t *testing.T) {
+			in := merge.Input{Options: merge.Options{Threshold: tc.threshold}}
+			for i := range tc.speakers {
+				agent := fmt.Sprintf("a%03d", i)
+				obj := str("no")
+				if i < tc.votes {
+					obj = str("yes")
+				}
+				in.Members = append(in.Members, done(agent, 1))
+				in.Findings = append(in.Findings, f(fmt.Sprintf("f%d", i), agent, "s", "p", obj))
+			}
+			res, err := merge.Merge(merge.NameMajorityWins, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			passed := slices.ContainsFunc(res.Facts, func(fa merge.Fact) bool { return fa.Object == str("yes") })
+			if passed != tc.pass {
+				t.Fatalf("passed = %v, want %v (%s)", passed, tc.pass, join(lines(res)))
 			}
 		})
 	}
