@@ -19,7 +19,7 @@ func NewRegistry() *Registry {
 }
 
 // RegisterBuiltins registers the built-in strategies (additive, replace, newest-wins, majority-wins,
-// conflict-flag, confidence-weighted) in r. It panics if one of those names is already registered.
+// conflict-flag, confidence-weighted, consensus) in r. It panics if one of those names is already registered.
 func RegisterBuiltins(r *Registry) {
 	for _, b := range builtins() {
 		r.Register(b.name, b.s)

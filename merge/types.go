@@ -101,7 +101,8 @@ func (t Topic) ConflictID() string {
 type Options struct {
 	// Threshold is the fraction of the members that spoke on a topic which an object must exceed to win
 	// under majority-wins: an object is kept when votes > Threshold × speakers. 0 means DefaultThreshold
-	// (0.5, "more than half"); 1 means unanimity (every speaker). Must be in [0, 1].
+	// (0.5, "more than half"); 1 means unanimity (every speaker). Consensus uses it too, as "at least
+	// Threshold of all the voters" (see Consensus). Must be in [0, 1].
 	Threshold float64
 	// TieBreaker is the agent id whose choice breaks ties (see each strategy). Empty means none.
 	TieBreaker string
