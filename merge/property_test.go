@@ -216,3 +216,90 @@ func statements(r merge.Result) []string {
 	}
 	return out
 }
+
+// TestProperty_TiedResolutionsOrderIndependent shuffles inputs whose resolutions share few times, name
+// topics by conflict id or by topic, and choose the same object in different spellings or different
+// objects: whether the merge fails (ErrConflictingResolutions) and what it gives must not depend on
+// the order.
+func TestProperty_TiedResolutionsOrderIndependent(t *testing.T) {
+	objects := []quad.Value{str("a"), lang("a", "en"), lang("a", "EN"), quad.TypedString{Value: "a", Type: xsd + "string"}}
+	subjects := []quad.Value{ex("s1"), ex("s2"), quad.BNode("s3")}
+	preds := []quad.IRI{ex("p"), ex("q")}
+	for name, s := range propertyStrategies() {
+		t.Run(name, func(t *testing.T) {
+			for seed := int64(1); seed <= seeds(); seed++ {
+				rng := rand.New(rand.NewSource(seed))
+				in := randomInput(rng)
+				in.Resolutions = nil
+				for range rng.Intn(5) {
+					tp := merge.Topic{Subject: subjects[rng.Intn(len(subjects))], Predicate: preds[rng.Intn(len(preds))]}
+					r := merge.Resolution{Topic: tp, By: fmt.Sprintf("lead%d", rng.Intn(2)), At: at(100 + rng.Intn(2))}
+					if rng.Intn(2) == 0 {
+						r.Topic, r.ConflictID = merge.Topic{}, tp.ConflictID()
+					}
+					for range rng.Intn(3) {
+						r.Objects = append(r.Objects, objects[rng.Intn(len(objects))])
+					}
+					in.Resolutions = append(in.Resolutions, r)
+				}
+				want, wantErr := s.Merge(in)
+				for k := range 10 {
+					got, err := s.Merge(shuffled(rng, in))
+					if (err == nil) != (wantErr == nil) {
+						t.Fatalf("seed %d shuffle %d: error %v, in input order %v", seed, k, err, wantErr)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("seed %d shuffle %d: result depends on order\ngot\n\t%s\nwant\n\t%s",
+							seed, k, join(lines(got)), join(lines(want)))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestProperty_ReportConsistent checks a built-in merge's report against its facts and input: Kept and
+// Conflicts are the lengths, each member's Kept is the number of facts it supports (never more than it
+// contributed), and Ignored is the members' ignored findings plus those of agents that are no member.
+func TestProperty_ReportConsistent(t *testing.T) {
+	for _, name := range merge.Names() {
+		t.Run(name, func(t *testing.T) {
+			for seed := int64(1); seed <= seeds(); seed++ {
+				in := randomInput(rand.New(rand.NewSource(seed)))
+				res, err := merge.Merge(name, in)
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				r := res.Report
+				if r.Kept != len(res.Facts) || r.Conflicts != len(res.Conflicts) || !r.MergedAt.Equal(in.Options.Now) {
+					t.Fatalf("seed %d: report %+v for %d facts, %d conflicts", seed, r, len(res.Facts), len(res.Conflicts))
+				}
+				supports := map[string]int{}
+				for _, fa := range res.Facts {
+					for _, a := range fa.Supporters {
+						supports[a]++
+					}
+				}
+				members := map[string]bool{}
+				ignored := 0
+				for _, m := range r.Members {
+					members[m.Agent] = true
+					ignored += m.Ignored
+					if m.Kept != supports[m.Agent] || m.Kept > m.Contributed ||
+						m.Status != merge.Completed && (m.Contributed != 0 || m.Kept != 0) ||
+						m.Status == merge.Completed && m.Ignored != 0 {
+						t.Fatalf("seed %d: member report %+v, supports %d facts", seed, m, supports[m.Agent])
+					}
+				}
+				for _, fi := range in.Findings {
+					if !members[fi.Agent] {
+						ignored++
+					}
+				}
+				if ignored != r.Ignored || len(r.Members) != len(in.Members) {
+					t.Fatalf("seed %d: ignored %d, want %d; %d member reports for %d members", seed, r.Ignored, ignored, len(r.Members), len(in.Members))
+				}
+			}
+		})
+	}
+}
