@@ -386,23 +386,44 @@ func checkListenAddr(addr string) error {
 
 // listenUnix listens on the Unix socket path, mode 0600 from the moment
 // path exists (listenPrivate; where that cannot be, it says so on stderr).
-// A socket file already at path that nobody answers on (left by a server
-// that was killed) is replaced; one that answers is in use, as is one that
-// appears at path while the socket is bound. The listener's Addr is path.
+// A socket file already at path that nobody listens on (left by a server
+// that was killed) is replaced; one a process listens on is in use
+// (checkSocketFree), as is one that appears at path while the socket is
+// bound. The listener's Addr is path.
 func listenUnix(path string, stderr io.Writer) (net.Listener, error) {
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
 			return nil, fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
 		}
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("%w: serve: socket %s is in use by another process", api.ErrUnavailable, path)
+		if err := checkSocketFree(path); err != nil {
+			return nil, err
 		}
-		if err := os.Remove(path); err != nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("serve: stale socket: %w", err)
 		}
 	}
 	return listenPrivate(path, stderr)
+}
+
+// checkSocketFree returns an error matching api.ErrUnavailable (exit 6)
+// if a process listens on the Unix socket path: it accepts a connection,
+// or refuses one for any reason but nobody listening (a full accept
+// queue, EAGAIN; another user's socket, EACCES). A socket file nobody
+// listens on (ECONNREFUSED: left by a server that was killed), or no
+// socket at path, is free: nil.
+func checkSocketFree(path string) error {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		return nil // nothing there, or not a socket (checkSocketPath)
+	}
+	c, err := net.DialTimeout("unix", path, time.Second)
+	switch {
+	case err == nil:
+		c.Close()
+		return fmt.Errorf("%w: serve: socket %s is in use by another process", api.ErrUnavailable, path)
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, os.ErrNotExist):
+		return nil
+	}
+	return fmt.Errorf("%w: serve: socket %s is in use by another process (%v)", api.ErrUnavailable, path, err)
 }
 
 // listenInPlace listens on the Unix socket path, which does not exist,

@@ -1,0 +1,94 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// serveOrExit runs cortexctl serve args... and returns its exit code and
+// stderr once it exits, or, if it starts serving instead, kills it and
+// returns -1 with what it printed.
+func serveOrExit(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(buildCLI(t), args...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	r := bufio.NewReader(pipe)
+	for {
+		line, err := r.ReadString('\n')
+		out.WriteString(line)
+		if strings.Contains(line, "serving") {
+			cmd.Process.Kill()
+			io.Copy(io.Discard, r)
+			cmd.Wait()
+			return -1, out.String()
+		}
+		if err != nil {
+			break
+		}
+	}
+	cmd.Wait()
+	return cmd.ProcessState.ExitCode(), out.String()
+}
+
+// TestServe_BusySocketNotReplaced: a socket whose listener is alive but
+// whose accept queue is full (a connection attempt fails with EAGAIN, not
+// ECONNREFUSED) is in use: serve refuses it (exit 6) and does not remove
+// it. Only a socket nobody listens on (connection refused) is stale.
+func TestServe_BusySocketNotReplaced(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "busy.sock")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil { // never accepts
+		t.Fatal(err)
+	}
+	// Fill its accept queue until a connection attempt is refused as busy.
+	busy := false
+	for i := 0; i < 64 && !busy; i++ {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			defer c.Close()
+			continue
+		}
+		if !errors.Is(err, syscall.EAGAIN) {
+			t.Fatalf("dial %s: %v", sock, err)
+		}
+		busy = true
+	}
+	if !busy {
+		t.Skip("the accept queue never filled up")
+	}
+	before, err := os.Lstat(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out := serveOrExit(t, "--data", filepath.Join(t.TempDir(), "store"), "serve", "--listen", "", "--socket", sock)
+	if code != exitLocked {
+		t.Errorf("busy socket: exit %d, want %d: %s", code, exitLocked, out)
+	}
+	if now, err := os.Lstat(sock); err != nil || !os.SameFile(before, now) {
+		t.Errorf("the busy listener's socket was removed or replaced (%v)", err)
+	}
+}
