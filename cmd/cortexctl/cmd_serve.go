@@ -173,10 +173,15 @@ func serveCmd(c *cli.Context, e *env) error {
 		}
 	}()
 	// A server that holds the store is named before its address is found
-	// in use; then the TCP address: one in use stops serve before it opens
-	// (and creates) the store.
+	// in use; then the socket and the TCP address: one in use stops serve
+	// before it opens (and creates) the store.
 	if err := e.direct(); err != nil {
 		return err
+	}
+	if sock != "" {
+		if err := checkSocketFree(sock); err != nil {
+			return err
+		}
 	}
 	if addr != "" {
 		l, err := net.Listen("tcp", addr)

@@ -47,6 +47,30 @@ func serveOrExit(t *testing.T, args ...string) (int, string) {
 	return cmd.ProcessState.ExitCode(), out.String()
 }
 
+// TestServe_SocketInUseRefusedBeforeStoreCreated: a --socket another
+// server answers on is an address in use: exit 6 before the store is
+// opened or created, as a TCP address in use is; the live socket is kept.
+func TestServe_SocketInUseRefusedBeforeStoreCreated(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	first := startServe(t, t.TempDir(), "--listen", "", "--socket", sock)
+	before, err := os.Lstat(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(t.TempDir(), "new")
+	code, out := serveOrExit(t, "--data", fresh, "serve", "--listen", "", "--socket", sock)
+	if code != exitLocked || !strings.Contains(out, "in use") {
+		t.Fatalf("socket in use: exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("serve refused for its socket left %s (%v)", fresh, err)
+	}
+	if now, err := os.Lstat(sock); err != nil || !os.SameFile(before, now) {
+		t.Errorf("the first server's socket was replaced or removed (%v)", err)
+	}
+	first.healthyThenStop(t)
+}
+
 // TestServe_BusySocketNotReplaced: a socket whose listener is alive but
 // whose accept queue is full (a connection attempt fails with EAGAIN, not
 // ECONNREFUSED) is in use: serve refuses it (exit 6) and does not remove
