@@ -205,6 +205,9 @@ func serveCmd(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
+		// Removed once every request is done, or if serve fails to
+		// start: this process made it.
+		defer os.Remove(sock)
 		ls = append([]net.Listener{l}, ls...) // the socket first, as before
 	}
 	d := server.Discovery{PID: os.Getpid(), Socket: sock, Address: addr, Started: time.Now().UTC()}
@@ -236,9 +239,6 @@ func serveCmd(c *cli.Context, e *env) error {
 	ls = nil // closed by Serve
 	close(errs)
 	err = errors.Join(collect(errs)...)
-	if sock != "" {
-		os.Remove(sock)
-	}
 	if err == nil {
 		fmt.Fprintln(e.stderr, "cortexctl: stopped")
 	}

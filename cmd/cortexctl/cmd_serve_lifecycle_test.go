@@ -116,3 +116,21 @@ func TestServe_BusySocketNotReplaced(t *testing.T) {
 		t.Errorf("the busy listener's socket was removed or replaced (%v)", err)
 	}
 }
+
+// TestServe_FailedStartRemovesSocket: serve that fails after binding its
+// socket (here the discovery file cannot be written: a directory has its
+// name) removes the socket it made, as a shutdown does.
+func TestServe_FailedStartRemovesSocket(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "cortex-server.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "cortex.sock")
+	code, out := serveOrExit(t, "--data", dir, "serve", "--listen", "")
+	if code == exitOK || code == -1 || !strings.Contains(out, "discovery file") {
+		t.Fatalf("serve with an unwritable discovery file: exit %d: %s", code, out)
+	}
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s left after serve failed (%v)", sock, err)
+	}
+}
