@@ -119,14 +119,14 @@ var sentinels = []sentinel{
 
 	// merge
 	{name: "merge.ErrUnknownStrategy", err: merge.ErrUnknownStrategy, code: api.ExitInvalid},
-	{name: "merge.ErrInvalidMember", err: merge.ErrInvalidMember, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrInvalidFinding", err: merge.ErrInvalidFinding, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrInvalidTerm", err: merge.ErrInvalidTerm, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrInvalidConfidence", err: merge.ErrInvalidConfidence, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrInvalidOptions", err: merge.ErrInvalidOptions, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrInvalidResolution", err: merge.ErrInvalidResolution, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrUnknownConflict", err: merge.ErrUnknownConflict, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
-	{name: "merge.ErrConflictingResolutions", err: merge.ErrConflictingResolutions, code: api.ExitInternal, internal: "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data", noWireName: "internal"},
+	{name: "merge.ErrInvalidMember", err: merge.ErrInvalidMember, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrInvalidFinding", err: merge.ErrInvalidFinding, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrInvalidTerm", err: merge.ErrInvalidTerm, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrInvalidConfidence", err: merge.ErrInvalidConfidence, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrInvalidOptions", err: merge.ErrInvalidOptions, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrInvalidResolution", err: merge.ErrInvalidResolution, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrUnknownConflict", err: merge.ErrUnknownConflict, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrConflictingResolutions", err: merge.ErrConflictingResolutions, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
 	{name: "merge.ErrInvalidDecision", err: merge.ErrInvalidDecision, code: api.ExitInternal, internal: "a bug in a custom merge strategy (Decider)", noWireName: "internal"},
 
 	// namespace
@@ -297,3 +297,6 @@ func TestSentinels_PairsOverTheWire(t *testing.T) {
 		}
 	}
 }
+
+// mergeInput is why merge's input sentinels are internal.
+const mergeInput = "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data"

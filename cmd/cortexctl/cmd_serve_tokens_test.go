@@ -3,10 +3,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,28 +14,11 @@ import (
 )
 
 // serveMustRefuse runs cortexctl serve on dir with args, which must refuse
-// to start, and returns its exit code and stderr; a serve that starts
-// (prints its "serving" line) is killed: its exit code is -1.
+// to start, and returns its exit code and stderr (serveOrExit: a serve
+// that starts is killed, exit code -1).
 func serveMustRefuse(t *testing.T, dir string, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve", "--socket", ""}, args...)...)
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	sc := bufio.NewScanner(pipe)
-	for sc.Scan() {
-		out.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), "serving") {
-			cmd.Process.Kill()
-		}
-	}
-	cmd.Wait()
-	return cmd.ProcessState.ExitCode(), out.String()
+	return serveOrExit(t, append([]string{"--data", dir, "serve", "--socket", ""}, args...)...)
 }
 
 // TestServe_RefusesUnusableTokenFile checks that serve with a TCP listener

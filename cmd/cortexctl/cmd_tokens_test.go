@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
@@ -162,28 +161,9 @@ func TestServe_Tokens(t *testing.T) {
 func TestServe_NotLoopback(t *testing.T) {
 	dir := t.TempDir()
 	cert, key := selfSigned(t)
-	// serve runs a serve that must refuse to start: one that starts
-	// (prints its "serving" line) is killed, and the test fails.
-	serve := func(args ...string) (int, string) {
-		cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve", "--socket", ""}, args...)...)
-		pipe, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		var out strings.Builder
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			out.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "serving") {
-				cmd.Process.Kill()
-			}
-		}
-		cmd.Wait()
-		return cmd.ProcessState.ExitCode(), out.String()
-	}
+	// serve runs a serve that must refuse to start (a serve that starts is
+	// killed: exit code -1).
+	serve := func(args ...string) (int, string) { return serveMustRefuse(t, dir, args...) }
 	if code, out := serve("--listen", "0.0.0.0:0"); code != exitUsage || !strings.Contains(out, "needs TLS") {
 		t.Errorf("no TLS: exit %d: %s", code, out)
 	}
