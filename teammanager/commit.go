@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -12,19 +13,26 @@ import (
 	"github.com/cortexgraph/cortex/cortex"
 )
 
-// Group commit of findings.
+// Group commit of findings and member updates.
 //
-// Every AddFinding is a durable write, and an agent host has many agents
-// adding findings at once. Writes of a namespace are serialised by the
-// store, and each would wait for its own fsync, so findings from
+// Every AddFinding and UpdateMemberStatus is a durable write, and an agent
+// host has many agents adding findings at once, and its agents finish
+// together. Writes of a namespace are serialised by the store, and each
+// would wait for its own fsync, so the findings and member updates of
 // concurrent callers are gathered and written together: one store Update
 // (one commit, one fsync) for every call queued while the previous one
 // committed. Each call is still checked on its own (its team and member
-// may add findings) and fails or succeeds on its own; a batch reads each of
-// its teams' state once. Nothing else changes for a caller: AddFinding
-// returns when its findings are committed, and a batch is all or nothing
-// on disk, so a crash keeps every call acknowledged before it and loses
-// only calls that had not returned.
+// may add findings, its member may move to its status) and fails or
+// succeeds on its own; a batch reads each of its teams' state once (and
+// again for a member update, with its member in focus). The calls of a
+// batch take effect in their queue order, as if written one after the
+// other: a finding queued after its member's completion is refused. A
+// batch holds at most one member update per team: the board changes of a
+// member that finishes read the board as committed. Nothing else changes
+// for a caller: the call returns when its write is committed (an automatic
+// merge the update makes due runs after, in the caller's goroutine), and a
+// batch is all or nothing on disk, so a crash keeps every call
+// acknowledged before it and loses only calls that had not returned.
 
 // findingsBatchQuads bounds the quads of one batch so that it stays one
 // store transaction (cortex.MaxDeltaQuads, counting the batch's side-table
@@ -35,13 +43,15 @@ import (
 // own.
 const findingsBatchQuads = cortex.MaxDeltaQuads / 2
 
-// findingsWrite is one call's findings, waiting for a batch.
-type findingsWrite struct {
+// groupedWrite is one call's findings, or its member update, waiting for a
+// batch.
+type groupedWrite struct {
 	ctx         context.Context
 	team, agent string
 	qs          []quad.Quad
 	pins        []quad.Value
 	found       []StoredFinding // the findings of qs, for their event
+	update      *memberChange   // not nil: a member update (qs is empty)
 
 	done     chan struct{} // closed when the fields below are set
 	st       *teamState    // the team as the batch read it (nil if unread)
@@ -52,7 +62,7 @@ type findingsWrite struct {
 // committer queues findings writes for the batch that runs next.
 type committer struct {
 	mu      sync.Mutex
-	queue   []*findingsWrite
+	queue   []*groupedWrite
 	running bool  // a goroutine is writing batches (runBatches)
 	batches int64 // batches taken so far (for tests)
 
@@ -128,12 +138,31 @@ func (c *teamCache) committed(gen uint64, err error, wrote bool, kept iter.Seq2[
 	c.gen = gen + 1
 }
 
-// writeFindingsGrouped queues w, waits for the batch that writes it and
+// memberUpdateQuads is what a member update counts for against
+// findingsBatchQuads: its state changes and board rows are a few quads.
+const memberUpdateQuads = 64
+
+// weight is what w counts for against findingsBatchQuads.
+func (w *groupedWrite) weight() int {
+	if w.update != nil {
+		return memberUpdateQuads
+	}
+	return len(w.qs)
+}
+
+// updateFailed is the error of a member update that failed once it had
+// started staging: its batch is abandoned (see writeBatch).
+type updateFailed struct{ err error }
+
+func (e *updateFailed) Error() string { return e.err.Error() }
+func (e *updateFailed) Unwrap() error { return e.err }
+
+// writeGrouped queues w, waits for the batch that writes it and
 // returns what write would: the team's state as read, whether the team's
 // timeout was recorded instead, and the call's own error or the batch's.
 // If ctx ends while w is still queued, w is withdrawn and nothing of it is
 // written; once its batch has started, the call waits for the commit.
-func (m *Manager) writeFindingsGrouped(w *findingsWrite) (*teamState, bool, error) {
+func (m *Manager) writeGrouped(w *groupedWrite) (*teamState, bool, error) {
 	if err := w.ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -173,13 +202,23 @@ func (m *Manager) runBatches() {
 			c.mu.Unlock()
 			return
 		}
-		n, quads := 1, len(c.queue[0].qs)
-		for n < len(c.queue) && quads+len(c.queue[n].qs) <= findingsBatchQuads {
-			quads += len(c.queue[n].qs)
-			n++
+		n, quads := 1, c.queue[0].weight()
+		updated := map[string]bool{} // the teams of the batch's member updates
+		if c.queue[0].update != nil {
+			updated[c.queue[0].team] = true
+		}
+		for ; n < len(c.queue) && quads+c.queue[n].weight() <= findingsBatchQuads; n++ {
+			w := c.queue[n]
+			if w.update != nil {
+				if updated[w.team] {
+					break // its team's second: the next batch's
+				}
+				updated[w.team] = true
+			}
+			quads += w.weight()
 		}
 		c.batches++
-		batch := make([]*findingsWrite, n)
+		batch := make([]*groupedWrite, n)
 		copy(batch, c.queue)
 		c.queue = append(c.queue[:0], c.queue[n:]...)
 		c.mu.Unlock()
@@ -190,17 +229,27 @@ func (m *Manager) runBatches() {
 	}
 }
 
-// writeBatch writes the findings of batch in one Update, each call checked
-// against its team's state. If the store refuses the quads of one call
-// (cortex.ErrInvalidQuad), each call is written on its own. The context of the write is the first call's,
-// without its cancellation: the calls of a batch wait for its commit.
-func (m *Manager) writeBatch(batch []*findingsWrite) {
+// writeBatch writes the findings and member updates of batch in one
+// Update, each call checked against its team's state as the calls before
+// it in the batch left it. If the store refuses the quads of one call
+// (cortex.ErrInvalidQuad), or a member update fails once it has started
+// staging its changes (a read error of its board), each call is written on
+// its own. The context of the write is the first call's, without its
+// cancellation: the calls of a batch wait for its commit.
+func (m *Manager) writeBatch(batch []*groupedWrite) {
 	ctx := context.WithoutCancel(batch[0].ctx)
 	c := &m.commits
 	type teamRead struct {
 		st       *teamState
 		timedOut bool
 		err      error
+	}
+	type author struct{ team, agent string }
+	// slot is a call's place among the batch's events: an author's
+	// findings (the first of its calls) or a member update's events.
+	type slot struct {
+		author *author
+		events []Event
 	}
 	teams := map[string]*teamRead{}
 	var (
@@ -209,19 +258,24 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 	)
 	err := m.commit(ctx, func(tx *cortex.Tx) error {
 		gen = tx.Generation()
+		ds := tx.Namespace().Dataset()
 		cached := c.teams.at(gen)
-		type author struct{ team, agent string }
-		var authors []author
+		var slots []slot
 		found := map[author][]StoredFinding{}
 		now := m.now()
 		for _, w := range batch {
 			r := teams[w.team]
-			if r == nil {
+			switch {
+			case r == nil:
 				r = &teamRead{}
-				if st, ok := cached[w.team]; ok {
+				focus := "-"
+				if w.update != nil {
+					focus = w.agent
+				}
+				if st, ok := cached[w.team]; ok && w.update == nil {
 					r.st = st.clone()
 				} else {
-					r.st, r.err = m.readTeam(ctx, tx.Namespace().Dataset(), w.team, "-")
+					r.st, r.err = m.readTeam(ctx, ds, w.team, focus)
 					c.teamReads.Add(1)
 				}
 				if r.err == nil {
@@ -229,6 +283,17 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 					order = append(order, w.team)
 				}
 				teams[w.team] = r
+			case w.update != nil && r.err == nil && !r.timedOut:
+				// Read again with the member in focus (its result and
+				// completion time are replaced). The state read before has
+				// staged nothing: only a timeout or a member update stages,
+				// and a batch holds one update per team.
+				st, err := m.readTeam(ctx, ds, w.team, w.agent)
+				if err != nil {
+					return err
+				}
+				c.teamReads.Add(1)
+				r.st = st
 			}
 			w.st, w.timedOut, w.err = nil, false, r.err
 			if r.err != nil {
@@ -236,6 +301,22 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 			}
 			w.st, w.timedOut = r.st, r.timedOut
 			if r.timedOut {
+				continue
+			}
+			if w.update != nil {
+				if err := checkMemberChange(r.st, w.team, w.agent, w.update); err != nil {
+					w.err = err
+					continue
+				}
+				before, staged := r.st.team.Status, len(r.st.events)
+				if err := m.applyMemberChange(ctx, tx, r.st, w.agent, w.update, now); err != nil {
+					return &updateFailed{err}
+				}
+				evs := slices.Clone(r.st.events[staged:])
+				if r.st.team.Status != before {
+					evs = append(evs, statusEvent(&r.st.team))
+				}
+				slots = append(slots, slot{events: evs})
 				continue
 			}
 			if err := checkCanAssert(r.st, w.team, w.agent); err != nil {
@@ -246,7 +327,7 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 			tx.Pin(w.pins...)
 			a := author{w.team, w.agent}
 			if _, ok := found[a]; !ok {
-				authors = append(authors, a)
+				slots = append(slots, slot{author: &a})
 			}
 			found[a] = append(found[a], w.found...)
 		}
@@ -261,19 +342,28 @@ func (m *Manager) writeBatch(batch []*findingsWrite) {
 				evs = append(evs, statusEvent(&st.team))
 			}
 		}
-		for _, a := range authors {
-			evs = append(evs, findingsEvents(a.team, a.agent, found[a])...)
+		for _, sl := range slots {
+			if sl.author != nil {
+				evs = append(evs, findingsEvents(sl.author.team, sl.author.agent, found[*sl.author])...)
+			} else {
+				evs = append(evs, sl.events...)
+			}
 		}
 		return m.stageEvents(ctx, tx, now, evs)
 	})
-	if len(batch) > 1 && (errors.Is(err, cortex.ErrInvalidQuad) || errors.Is(err, cortex.ErrInvalidArgument)) {
+	var uf *updateFailed
+	if errors.As(err, &uf) {
+		err = uf.err
+	}
+	if len(batch) > 1 && (uf != nil || errors.Is(err, cortex.ErrInvalidQuad) || errors.Is(err, cortex.ErrInvalidArgument)) {
 		// The store refused one call's quads or its event's row (a term
 		// or a finding too large for an in-memory store, which
-		// normFinding cannot know): that call fails, not the others.
-		// Nothing was written; write each call on its own.
+		// normFinding cannot know), or a member update failed with its
+		// changes half staged: that call fails, not the others. Nothing
+		// was written; write each call on its own.
 		c.teams.committed(gen, err, false, nil)
 		for _, w := range batch {
-			m.writeBatch([]*findingsWrite{w})
+			m.writeBatch([]*groupedWrite{w})
 		}
 		return
 	}

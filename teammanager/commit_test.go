@@ -74,6 +74,7 @@ func TestAddFinding_GroupCommit(t *testing.T) {
 		f.status(t, x.team, x.agent, teammanager.Running, "")
 	}
 	f.status(t, t1.ID, "c", teammanager.Completed, "")
+	teammanager.ResetBatchCounts(f.m)
 
 	release := holdWrites(t, f)
 	type call struct {
@@ -174,6 +175,7 @@ func testRefusedCallFailsAlone(t *testing.T, obj string, want error) {
 	s := cortextest.OpenStore(t, "", cortex.DefaultOptions().WithInMemory(true))
 	f := newFixtureOn(t, s, teammanager.DefaultConfig().WithAutoMerge(false))
 	f.running(t, "t", "a", "b")
+	teammanager.ResetBatchCounts(f.m)
 	release := holdWrites(t, f)
 	big := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(obj)}
 	fs := []teammanager.Finding{finding(0), big, finding(2), finding(3)}
@@ -404,6 +406,7 @@ func TestAddFinding_TeamCache(t *testing.T) {
 	for _, x := range []struct{ team, agent string }{{t1.ID, "a"}, {t1.ID, "b"}, {t1.ID, "c"}, {t2.ID, "a"}} {
 		f.status(t, x.team, x.agent, teammanager.Running, "")
 	}
+	teammanager.ResetBatchCounts(f.m)
 	i := 0
 	add := func(team, agent string, want error, reads int64) {
 		t.Helper()

@@ -219,13 +219,17 @@
 // A Manager is safe for concurrent use. Every change to a team (creation,
 // member update, finding, resolution) is an atomic read-modify-write under
 // the namespace's writer lock (cortex.Namespace.Update): concurrent updates
-// are serialised and none is lost. Findings are group-committed: the
-// AddFinding and AddFindings calls that arrive while a write commits are
-// written together in the next Update, one commit (one fsync) for all of
-// them, each still checked against its team and member on its own and
-// failing or succeeding on its own (a call whose quads the store refuses
-// too: the others are written without it); a call returns once its findings are
-// committed, so a crash never loses an acknowledged finding. A batch
+// are serialised and none is lost. Findings and member updates are
+// group-committed: the AddFinding, AddFindings and UpdateMemberStatus calls
+// that arrive while a write commits are written together in the next
+// Update, one commit (one fsync) for all of them, in the order they
+// arrived, each still checked against its team and member (as the calls
+// before it in the batch left them) on its own and failing or succeeding
+// on its own (a call whose quads the store refuses too: the others are
+// written without it); a batch takes at most one member update per team. A
+// call returns once its write is committed, so a crash never loses an
+// acknowledged finding or update; the automatic merge an update makes due
+// runs after that commit, in the caller's call. A batch
 // reuses the team states the previous batch read when nothing else has
 // written the namespace since (cortex.Tx.Generation tells); any other
 // write, by this Manager or another one, makes it read them again. Merges of one

@@ -59,8 +59,23 @@ func SetRetryOnOpen(v bool) (restore func()) {
 // it after.
 func SetFactsHook(fn func()) { factsHook = fn }
 
-// FindingsQueue returns the number of findings writes waiting for a batch
-// and the number of batches taken so far (commit.go).
+// SetMemberChangeHook sets the hook a member update runs once it has
+// staged part of its change (nil: none); an error it returns fails the
+// update.
+func SetMemberChangeHook(fn func(team, agent string) error) { memberChangeHook = fn }
+
+// ResetBatchCounts sets the counts of batches taken and of the teams they
+// read to zero (after a test's setup, whose member updates are batches).
+func ResetBatchCounts(m *Manager) {
+	c := &m.commits
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.batches = 0
+	c.teamReads.Store(0)
+}
+
+// FindingsQueue returns the number of writes (findings and member updates)
+// waiting for a batch and the number of batches taken so far (commit.go).
 func FindingsQueue(m *Manager) (queued int, batches int64) {
 	c := &m.commits
 	c.mu.Lock()

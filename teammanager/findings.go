@@ -209,7 +209,7 @@ func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID strin
 	var timedOut bool
 	var err error
 	if check == nil {
-		st, timedOut, err = m.writeFindingsGrouped(&findingsWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins, found: found})
+		st, timedOut, err = m.writeGrouped(&groupedWrite{ctx: ctx, team: teamID, agent: agentID, qs: qs, pins: pins, found: found})
 	} else {
 		st, timedOut, err = m.write(ctx, teamID, "-", func(st *teamState, tx *cortex.Tx, _ time.Time) error {
 			if err := checkCanAssert(st, teamID, agentID); err != nil {

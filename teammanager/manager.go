@@ -651,6 +651,10 @@ type MemberUpdate struct {
 // documentation). A call on a finished team with a due merge retries it
 // too.
 //
+// Concurrent updates and findings share commits (see "Concurrency" in the
+// package documentation): a call whose context ends while it waits for its
+// turn writes nothing; one whose write has started waits for its commit.
+//
 // A member that finishes (completed or failed) leaves the team's task
 // board in the same write: it is assigned, dispatched and claims no more
 // tasks, and its in_progress and pending tasks go back to the queue,
@@ -663,53 +667,9 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 	if !utf8.ValidString(result) {
 		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teamID, agentID, ErrInvalidStatus)
 	}
-	st, rep, err := m.updateMerging(ctx, teamID, agentID, func(st *teamState, tx *cortex.Tx, now time.Time) error {
-		t := &st.team
-		if err := checkWorking(t); err != nil {
-			return err
-		}
-		if Finished(t.Status) {
-			return fmt.Errorf("team %s is %s: %w", teamID, t.Status, ErrTeamFinished)
-		}
-		mb, ok := t.Member(agentID)
-		if !ok {
-			return fmt.Errorf("team %s: agent %q: %w", teamID, agentID, unknown(ErrUnknownAgent, agentID))
-		}
-		if !allowed(mb.Status, status) {
-			return &TransitionError{Team: teamID, Agent: agentID, From: mb.Status, To: status}
-		}
-		x := m.ns
-		node := st.members[agentID]
-		mb.Status = status
-		st.set(node, x.IRI(ns.MemberStatus), ns.String(string(status)))
-		if result != "" {
-			mb.Result = result
-			st.set(node, x.IRI(ns.MemberResult), ns.String(result))
-		}
-		if Finished(status) {
-			mb.CompletedAt = now
-			st.setTime(node, ns.MemberCompletedAt, now, x)
-			if err := m.memberFinished(ctx, tx, st, agentID, status, now, &st.events); err != nil {
-				return err
-			}
-		}
-		before := t.Status
-		t.Status, t.FailReason = derive(t)
-		if t.Status != Pending && t.StartedAt.IsZero() {
-			t.StartedAt = now
-		}
-		if Finished(t.Status) {
-			t.CompletedAt = now
-		}
-		t.UpdatedAt = now
-		m.writeTeamStatus(st)
-		if !Finished(before) && Finished(t.Status) {
-			m.markMergeDue(st)
-		}
-		st.events = append(st.events, Event{Type: EventMemberStatus, Team: teamID,
-			Member: &MemberUpdate{Team: teamID, TeamStatus: t.Status, FailReason: t.FailReason, Member: *mb}})
-		return nil
-	})
+	st, timedOut, err := m.writeGrouped(&groupedWrite{ctx: ctx, team: teamID, agent: agentID,
+		update: &memberChange{status: status, result: result}})
+	st, rep, err := m.afterWrite(ctx, teamID, st, timedOut, err)
 	var up MemberUpdate
 	if st != nil {
 		up = MemberUpdate{Team: teamID, TeamStatus: st.team.Status, FailReason: st.team.FailReason, Merge: rep}
@@ -718,6 +678,84 @@ func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string
 		}
 	}
 	return up, err
+}
+
+// memberChange is what UpdateMemberStatus changes: the member's status,
+// and its result if not empty.
+type memberChange struct {
+	status Status
+	result string
+}
+
+// checkMemberChange returns nil if member agent of team st may move to
+// u.status now; it stages nothing.
+func checkMemberChange(st *teamState, team, agent string, u *memberChange) error {
+	t := &st.team
+	if err := checkWorking(t); err != nil {
+		return err
+	}
+	if Finished(t.Status) {
+		return fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
+	}
+	mb, ok := t.Member(agent)
+	if !ok {
+		return fmt.Errorf("team %s: agent %q: %w", team, agent, unknown(ErrUnknownAgent, agent))
+	}
+	if !allowed(mb.Status, u.status) {
+		return &TransitionError{Team: team, Agent: agent, From: mb.Status, To: u.status}
+	}
+	return nil
+}
+
+// memberChangeHook, when set (by tests), runs in applyMemberChange once it
+// has staged part of the change; an error it returns is the change's.
+var memberChangeHook func(team, agent string) error
+
+// applyMemberChange stages, in st and tx, the change u of member agent
+// (checkMemberChange passed; st was read with agent in focus) and what
+// follows from it: the team's status, the board's changes when the member
+// finishes, the merge marker when the team finishes, and their events
+// (in st.events). An error leaves st and tx partly staged: the write must
+// be abandoned.
+func (m *Manager) applyMemberChange(ctx context.Context, tx *cortex.Tx, st *teamState, agent string, u *memberChange, now time.Time) error {
+	t := &st.team
+	mb, _ := t.Member(agent)
+	x := m.ns
+	node := st.members[agent]
+	mb.Status = u.status
+	st.set(node, x.IRI(ns.MemberStatus), ns.String(string(u.status)))
+	if u.result != "" {
+		mb.Result = u.result
+		st.set(node, x.IRI(ns.MemberResult), ns.String(u.result))
+	}
+	if memberChangeHook != nil {
+		if err := memberChangeHook(t.ID, agent); err != nil {
+			return err
+		}
+	}
+	if Finished(u.status) {
+		mb.CompletedAt = now
+		st.setTime(node, ns.MemberCompletedAt, now, x)
+		if err := m.memberFinished(ctx, tx, st, agent, u.status, now, &st.events); err != nil {
+			return err
+		}
+	}
+	before := t.Status
+	t.Status, t.FailReason = derive(t)
+	if t.Status != Pending && t.StartedAt.IsZero() {
+		t.StartedAt = now
+	}
+	if Finished(t.Status) {
+		t.CompletedAt = now
+	}
+	t.UpdatedAt = now
+	m.writeTeamStatus(st)
+	if !Finished(before) && Finished(t.Status) {
+		m.markMergeDue(st)
+	}
+	st.events = append(st.events, Event{Type: EventMemberStatus, Team: t.ID,
+		Member: &MemberUpdate{Team: t.ID, TeamStatus: t.Status, FailReason: t.FailReason, Member: *mb}})
+	return nil
 }
 
 // Sweep records the failure of every running team that has passed its

@@ -1,0 +1,210 @@
+package teammanager_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// groupedCall is a call queued behind a held write: a finding (status
+// empty) or a member update.
+type groupedCall struct {
+	team, agent string
+	status      teammanager.Status
+	want        error // nil: succeeds
+	transition  bool  // fails with a *TransitionError
+}
+
+// runQueued starts calls[0], waits until its batch waits for the held
+// write, queues the others one by one in order, releases the write and
+// checks each call's error; it returns the member updates.
+func runQueued(t *testing.T, f *fixture, release func(), calls []groupedCall) []teammanager.MemberUpdate {
+	t.Helper()
+	errs := make([]error, len(calls))
+	ups := make([]teammanager.MemberUpdate, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if c.status == "" {
+				_, errs[i] = f.m.AddFinding(ctx, c.team, c.agent, finding(i))
+			} else {
+				ups[i], errs[i] = f.m.UpdateMemberStatus(ctx, c.team, c.agent, c.status, fmt.Sprint("result ", i))
+			}
+		}()
+		waitQueue(t, f.m, i, 1) // the first is the first batch, alone
+	}
+	release()
+	wg.Wait()
+	for i, c := range calls {
+		var te *teammanager.TransitionError
+		ok := errs[i] == nil && c.want == nil && !c.transition ||
+			c.want != nil && errors.Is(errs[i], c.want) ||
+			c.transition && errors.As(errs[i], &te)
+		if !ok {
+			t.Errorf("call %d (%s/%s %q): err = %v, want %v (transition error: %v)", i, c.team, c.agent, c.status, errs[i], c.want, c.transition)
+		}
+	}
+	return ups
+}
+
+// storedObjects returns the objects of the findings of team, sorted.
+func (f *fixture) storedObjects(t *testing.T, team string) []string {
+	t.Helper()
+	fs, err := f.m.Findings(ctx, team, teammanager.FindingFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, sf := range fs {
+		out = append(out, sf.Agent+":"+string(sf.Object.(quad.String)))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Member updates queued behind a write share a commit with the findings
+// queued with them: they are checked and applied in queue order (a
+// finding queued after its member's completion is refused), each fails or
+// succeeds on its own, a batch takes one update per team (the second goes
+// to the next batch), the automatic merge an update makes due runs after
+// the commit, and the events of a batch come in queue order.
+func TestUpdateMemberStatus_GroupCommit(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "t1", "a", "b")
+	f.running(t, "t2", "a")
+	f.running(t, "t3", "a", "b")
+	last, err := f.m.LastEventID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teammanager.ResetBatchCounts(f.m)
+	calls := []groupedCall{
+		{team: "t1", agent: "a"}, // the first batch, alone
+		{team: "t1", agent: "a"},
+		{team: "t1", agent: "a", status: teammanager.Completed},
+		{team: "t1", agent: "a", want: teammanager.ErrMemberFinished}, // queued after its completion
+		{team: "t2", agent: "a", status: teammanager.Completed},       // finishes t2
+		{team: "t3", agent: "a", status: teammanager.Pending, transition: true},
+		{team: "t3", agent: "zed", status: teammanager.Running, want: teammanager.ErrUnknownAgent},
+		{team: "nosuch", agent: "a", status: teammanager.Running, want: teammanager.ErrUnknownTeam},
+		{team: "t1", agent: "b", status: teammanager.Completed}, // t1's second update: the third batch
+		{team: "t3", agent: "b"},
+	}
+	ups := runQueued(t, f, holdWrites(t, f), calls)
+	if _, batches := teammanager.FindingsQueue(f.m); batches != 3 {
+		t.Errorf("%d batches, want 3: the first call, then up to t1's second update, then the rest", batches)
+	}
+
+	if got, want := f.storedObjects(t, "t1"), []string{"a:0", "a:1"}; !slices.Equal(got, want) {
+		t.Errorf("t1's findings: %v, want %v", got, want)
+	}
+	if got, want := f.storedObjects(t, "t3"), []string{"b:9"}; !slices.Equal(got, want) {
+		t.Errorf("t3's findings: %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		call   int
+		status teammanager.Status
+	}{{2, teammanager.Running}, {4, teammanager.Completed}, {8, teammanager.Completed}} {
+		up := ups[c.call]
+		if up.TeamStatus != c.status || up.Member.Status != calls[c.call].status || up.Member.Result != fmt.Sprint("result ", c.call) {
+			t.Errorf("call %d: update %+v, want team %s and the member %s with its result", c.call, up, c.status, calls[c.call].status)
+		}
+		if merged := up.Merge != nil; merged != (c.status == teammanager.Completed) {
+			t.Errorf("call %d: merge report %+v, want one: %v", c.call, up.Merge, c.status == teammanager.Completed)
+		}
+	}
+	for team, want := range map[string]teammanager.Status{"t1": teammanager.Completed, "t2": teammanager.Completed, "t3": teammanager.Running} {
+		tm, err := f.m.GetTeam(ctx, team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm.Status != want || tm.Merged != (want == teammanager.Completed) || f.storedStatus(t, team) != want {
+			t.Errorf("team %s: %s (stored %s), merged %v; want %s", team, tm.Status, f.storedStatus(t, team), tm.Merged, want)
+		}
+		for _, mb := range tm.Members {
+			if mb.Status == teammanager.Completed && mb.CompletedAt.IsZero() {
+				t.Errorf("team %s: member %s completed without a completion time", team, mb.AgentID)
+			}
+		}
+	}
+
+	// The second batch's events, consecutive and in queue order.
+	var got []string
+	for _, ev := range stored(t, f.m) {
+		if ev.ID <= last {
+			continue
+		}
+		s := string(ev.Type) + " " + ev.Team
+		if ev.Type == teammanager.EventMemberStatus {
+			s += " " + ev.Member.Member.AgentID + " " + string(ev.Member.Member.Status)
+		}
+		got = append(got, s)
+	}
+	second := []string{
+		"findings.added t1",
+		"member.status t1 a completed",
+		"member.status t2 a completed",
+		"team.status t2",
+	}
+	at := slices.Index(got, second[1]) - 1
+	if at < 0 || len(got) < at+len(second) || !slices.Equal(got[at:at+len(second)], second) {
+		t.Errorf("events: %q, want %q in a row", got, second)
+	}
+}
+
+// A member update that fails once it has staged part of its change
+// abandons its batch, whose calls are then written one by one: that
+// update fails alone, with nothing of it written, and the others succeed.
+func TestUpdateMemberStatus_GroupCommitFailedUpdateFailsAlone(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.running(t, "t1", "a", "b")
+	f.running(t, "t2", "a", "b")
+	broken := errors.New("board unreadable")
+	teammanager.SetMemberChangeHook(func(team, agent string) error {
+		if team == "t1" && agent == "b" {
+			return broken
+		}
+		return nil
+	})
+	t.Cleanup(func() { teammanager.SetMemberChangeHook(nil) })
+	teammanager.ResetBatchCounts(f.m)
+	runQueued(t, f, holdWrites(t, f), []groupedCall{
+		{team: "t1", agent: "a"}, // the first batch, alone
+		{team: "t1", agent: "a", status: teammanager.Completed},
+		{team: "t2", agent: "b"},
+		{team: "t1", agent: "b", status: teammanager.Completed, want: broken},
+		{team: "t2", agent: "a", status: teammanager.Failed},
+	})
+	// The first batch, the abandoned second, then one per call of it: the
+	// update of t1/b goes to the third batch (t1's second), which fails
+	// alone.
+	tm, err := f.m.GetTeam(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := map[string]teammanager.Status{}
+	for _, mb := range tm.Members {
+		st[mb.AgentID] = mb.Status
+	}
+	if st["a"] != teammanager.Completed || st["b"] != teammanager.Running || tm.Status != teammanager.Running {
+		t.Errorf("t1: %s, members %v; want running, a completed, b running", tm.Status, st)
+	}
+	tm, err = f.m.GetTeam(ctx, "t2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := tm.Member("a"); m == nil || m.Status != teammanager.Failed {
+		t.Errorf("t2's member a: %+v, want failed", m)
+	}
+	if got, want := f.storedObjects(t, "t2"), []string{"b:2"}; !slices.Equal(got, want) {
+		t.Errorf("t2's findings: %v, want %v", got, want)
+	}
+}
