@@ -83,7 +83,9 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 
 // DropGraph removes every quad of graph g (nil: the default graph) in chunks
 // of bounded size; each chunk is atomic and re-running converges. It returns
-// the number of quads removed.
+// the number of quads removed. A g that is not a graph name (an IRI or a
+// blank node, see Pattern) is an error matching ErrInvalidArgument and
+// ErrInvalidQuad, and nothing is removed.
 func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) {
 	return n.e.DropGraph(ctx, g)
 }
@@ -161,7 +163,8 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 
 // ExportOptions control Export.
 type ExportOptions struct {
-	// Scope and Graph select the quads, as in Pattern (AllGraphs by default).
+	// Scope and Graph select the quads, as in Pattern (AllGraphs by default);
+	// Export refuses those Quads refuses, with the same errors.
 	Scope Scope
 	Graph quad.Value
 	// Prefixes abbreviate IRIs in Turtle output.
@@ -173,7 +176,8 @@ type ExportOptions struct {
 // Export writes the selected quads of the namespace to w in the given rdfio
 // format. N-Triples and Turtle carry no graph names: exporting several graphs
 // to them writes the union of their triples. It returns the number of quads
-// written. A nil w is an error matching ErrInvalidArgument.
+// written. A nil w, or a Scope and Graph that Quads refuses, is an error
+// matching ErrInvalidArgument, and nothing is written.
 func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts ExportOptions) (int64, error) {
 	if w == nil {
 		return 0, n.nilArgument("export", "writer")

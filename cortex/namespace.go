@@ -189,21 +189,27 @@ const (
 )
 
 // Pattern selects quads by terms; a nil Subject, Predicate or Object matches
-// anything. Graph is used only with Scope OneGraph.
+// anything. Graph is used only with Scope OneGraph (nil: the default graph),
+// and must then be a graph name as in a quad: an IRI or a blank node. Scope
+// must be one of the four scopes above.
 type Pattern struct {
 	Subject, Predicate, Object, Graph quad.Value
 	Scope                             Scope
 }
 
 // Quads returns the quads matching p, in index order. A pattern naming a term
-// that does not occur matches nothing.
+// that does not occur matches nothing. A pattern no quad could match for its
+// form is refused before anything is read, with an error matching
+// ErrInvalidArgument: a Scope out of range, a Graph that is not a graph name
+// (a literal, a malformed IRI), a malformed IRI in any position (these also
+// match ErrInvalidQuad, as a write of a quad holding them does).
 func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
 	return n.e.Quads(ctx, engine.Pattern(p))
 }
 
 // EachQuad calls fn for every quad matching p; an error from fn stops the
-// iteration and is returned. A nil fn is an error matching
-// ErrInvalidArgument.
+// iteration and is returned. A nil fn, or a pattern Quads refuses, is an
+// error matching ErrInvalidArgument.
 func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
 	if fn == nil {
 		return n.nilArgument("each quad", "function")
@@ -279,7 +285,10 @@ type Dataset interface {
 // Dataset returns the namespace's id-level view. Each call of its methods reads the committed data at
 // the time of the call (a scan reads one consistent state); it is safe for concurrent use. Inside
 // Update, the dataset of Tx.Namespace sees the state the update is based on. A scan of all graphs
-// (eval.AllGraphs) reports each triple once (eval.TripleMerger).
+// (eval.AllGraphs) reports each triple once (eval.TripleMerger). Match and Estimate refuse a pattern
+// whose Scope is none of the four scopes with an error matching ErrInvalidArgument (Match's iterator
+// reports it from Err). IDs gives 0 for a term no quad can hold (a malformed IRI), as for any term
+// that does not occur: it is the evaluator's lookup of a query's constants.
 func (n *Namespace) Dataset() Dataset { return n.e.Dataset() }
 
 // PinnedTerms returns the terms pinned in the namespace (see Delta.Pin), in

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cayleygraph/quad"
 
@@ -111,6 +112,9 @@ func (d *nsDataset) PinnedTermsBatch(ctx context.Context, ids []eval.ID) ([]quad
 }
 
 func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator {
+	if err := checkScope(p.Scope); err != nil {
+		return &idIter{it: &snapIter{done: true, err: fmt.Errorf("namespace %s: match: %w", d.n.name, err)}}
+	}
 	if d.snap != nil {
 		return &idIter{it: d.snap.match(p, true)}
 	}
@@ -143,6 +147,9 @@ func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
 }
 
 func (d *nsDataset) Estimate(ctx context.Context, p eval.Pattern) (int64, error) {
+	if err := checkScope(p.Scope); err != nil {
+		return 0, fmt.Errorf("namespace %s: estimate: %w", d.n.name, err)
+	}
 	var c int64
 	err := d.with(func(s *snapshot) error {
 		var err error

@@ -40,7 +40,9 @@ type idPattern = eval.Pattern
 type idQuad = eval.Quad
 
 // termIDsOf returns the ids of terms; a term that does not occur in the namespace
-// gets 0. Terms are normalised first (see normalizeStored).
+// gets 0. Terms are normalised first (see normalizeStored): one that is not
+// a term at all (a malformed IRI, an unsupported type) is an error matching
+// ErrInvalidArgument and ErrInvalidQuad, as a quad holding it is for writes.
 func (n *Namespace) termIDsOf(ctx context.Context, terms []quad.Value) ([]termID, error) {
 	vals := make([]quad.Value, len(terms))
 	for i, t := range terms {
@@ -49,7 +51,7 @@ func (n *Namespace) termIDsOf(ctx context.Context, terms []quad.Value) ([]termID
 		}
 		nt, err := normalizeStored(t)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("namespace %s: %w: pattern: %w: %s: %v", n.name, ErrInvalidArgument, ErrInvalidQuad, positionNames[i], err)
 		}
 		vals[i] = nt
 	}
@@ -216,9 +218,15 @@ func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
 }
 
 // EachQuad calls fn for every quad matching p; an error from fn stops the
-// iteration and is returned.
+// iteration and is returned. A pattern that no quad could match for its
+// form (see checkPattern) is an error matching ErrInvalidArgument, and one
+// naming a malformed IRI in any position matches ErrInvalidQuad too; nothing
+// is then read.
 func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
 	if err := n.s.checkOpen(); err != nil {
+		return err
+	}
+	if err := n.checkPattern(&p); err != nil {
 		return err
 	}
 	terms := []quad.Value{p.Subject, p.Predicate, p.Object, nil}
@@ -272,6 +280,35 @@ func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) 
 		return fmt.Errorf("namespace %s: scan: %w", n.name, err)
 	}
 	return flush()
+}
+
+// checkScope returns an error matching ErrInvalidArgument if s is not one
+// of the four graph scopes.
+func checkScope(s Scope) error {
+	if s > NamedGraphs {
+		return fmt.Errorf("%w: graph scope %d: want AllGraphs, DefaultGraph, OneGraph or NamedGraphs", ErrInvalidArgument, s)
+	}
+	return nil
+}
+
+// checkPattern checks the scope of p and, with scope OneGraph, its graph,
+// which must be a graph name as in a quad (an IRI or a blank node, see
+// NormalizeQuad), and normalises it: an error matching ErrInvalidArgument,
+// and ErrInvalidQuad for a graph that is not a graph name, as a write of a
+// quad in that graph fails.
+func (n *Namespace) checkPattern(p *Pattern) error {
+	if err := checkScope(p.Scope); err != nil {
+		return fmt.Errorf("namespace %s: pattern: %w", n.name, err)
+	}
+	if p.Scope != OneGraph || p.Graph == nil {
+		return nil
+	}
+	g, err := normalizeNode(p.Graph, "graph", false)
+	if err != nil {
+		return fmt.Errorf("namespace %s: %w: pattern: %w", n.name, ErrInvalidArgument, err)
+	}
+	p.Graph = g
+	return nil
 }
 
 // GraphInfo describes one graph of a namespace.
