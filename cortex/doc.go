@@ -147,7 +147,12 @@
 // store at a time: another gets a *LockedError (errors.Is ErrLocked) at once.
 // A write waiting for its namespace's write lock (Apply, Update, an
 // import's segments and chunks) gives up with its context's error when
-// the context ends, having written nothing.
+// the context ends, having written nothing. Every read of data (Quads,
+// Query, Size, the side tables, the methods of Dataset, Namespaces, Check...;
+// not Store.Namespace or OpenNamespace, which open a handle) called with a context
+// that has already ended returns an error wrapping the context's error
+// (errors.Is context.Canceled or context.DeadlineExceeded) and reads
+// nothing; a context that ends while a scan runs stops it.
 // Iterators (of Dataset.Match) and Tx values are for one goroutine. Close may be
 // called while other goroutines work: it waits (up to 30 seconds,
 // Tuning.CloseWait) for the

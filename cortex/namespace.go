@@ -31,7 +31,8 @@ func (n *Namespace) Name() string { return n.e.Name() }
 // WithBase, or before bases were recorded).
 func (n *Namespace) Base() string { return n.e.Base() }
 
-// Size returns the number of quads in the namespace (all graphs).
+// Size returns the number of quads in the namespace (all graphs). If ctx has ended when it is called, it returns an error wrapping ctx's
+// error (context.Canceled or context.DeadlineExceeded) and reads nothing.
 func (n *Namespace) Size(ctx context.Context) (int64, error) { return n.e.Size(ctx) }
 
 // WriteStats are a namespace's write counters since its store opened it
@@ -69,7 +70,8 @@ func (n *Namespace) WriteStats() WriteStats { return WriteStats(n.e.WriteStats()
 // Check verifies the invariants of namespace n as Store.Check does (see
 // there), in one read transaction: nil if it is consistent, a *CheckError
 // (matching ErrCorrupt) if not, an error matching ErrNoNamespace if it was
-// deleted. It never writes and is safe for concurrent use.
+// deleted, an error wrapping ctx's if ctx has ended when it is called. It
+// never writes and is safe for concurrent use.
 func (n *Namespace) Check(ctx context.Context) error { return n.e.Check(ctx) }
 
 // Delta is a set of quads to remove and quads to add. Quads are a set: adding a
@@ -202,14 +204,18 @@ type Pattern struct {
 // form is refused before anything is read, with an error matching
 // ErrInvalidArgument: a Scope out of range, a Graph that is not a graph name
 // (a literal, a malformed IRI), a malformed IRI in any position (these also
-// match ErrInvalidQuad, as a write of a quad holding them does).
+// match ErrInvalidQuad, as a write of a quad holding them does). If ctx has
+// ended when it is called, the error wraps ctx's error (context.Canceled or
+// context.DeadlineExceeded); if it ends during the scan, the scan stops with
+// that error.
 func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
 	return n.e.Quads(ctx, engine.Pattern(p))
 }
 
 // EachQuad calls fn for every quad matching p; an error from fn stops the
 // iteration and is returned. A nil fn, or a pattern Quads refuses, is an
-// error matching ErrInvalidArgument.
+// error matching ErrInvalidArgument; a context that has ended is an error
+// wrapping its error, as with Quads.
 func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
 	if fn == nil {
 		return n.nilArgument("each quad", "function")
@@ -253,12 +259,16 @@ func (n *Namespace) Graphs(ctx context.Context) ([]GraphInfo, error) {
 // an IRI with a space or '>', fails with an error wrapping sparql.ErrInvalidBinding, and so do blank
 // nodes. Prefer bindings to fmt: a quad.IRI prints with its own angle brackets, so
 // fmt.Sprintf("<%s>", iri) yields "<<...>>", which the parser rejects, saying so.
+//
+// If ctx has ended when Query is called, it returns an error wrapping ctx's error (context.Canceled or
+// context.DeadlineExceeded) and opens nothing.
 func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options) (*sparql.Result, error) {
 	return n.e.Query(ctx, text, opts)
 }
 
 // Explain returns the evaluation plan of a SPARQL query over the namespace without running it, with
-// opts.Bindings applied as Query applies them.
+// opts.Bindings applied as Query applies them. If ctx has ended when it is called, it returns an error
+// wrapping ctx's error.
 func (n *Namespace) Explain(ctx context.Context, text string, opts sparql.Options) (string, error) {
 	return n.e.Explain(ctx, text, opts)
 }
@@ -287,7 +297,8 @@ type Dataset interface {
 // Update, the dataset of Tx.Namespace sees the state the update is based on. A scan of all graphs
 // (eval.AllGraphs) reports each triple once (eval.TripleMerger). Match and Estimate refuse a pattern
 // whose Scope is none of the four scopes with an error matching ErrInvalidArgument (Match's iterator
-// reports it from Err). IDs gives 0 for a term no quad can hold (a malformed IRI), as for any term
+// reports it from Err). A call (Match: its iterator) with a context that has already ended fails with an
+// error wrapping the context's error and reads nothing. IDs gives 0 for a term no quad can hold (a malformed IRI), as for any term
 // that does not occur: it is the evaluator's lookup of a query's constants.
 func (n *Namespace) Dataset() Dataset { return n.e.Dataset() }
 

@@ -62,7 +62,8 @@ func (tx *Tx) StampSide(table string) { tx.t.StampSide(table) }
 // the table is current (see SideRow), read from one snapshot. A table that
 // was never written is empty and not current.
 //
-// It is safe for concurrent use and sees committed data only.
+// It is safe for concurrent use and sees committed data only. If ctx has
+// ended when it is called, it returns an error wrapping ctx's error.
 func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow, current bool, err error) {
 	rs, current, err := n.e.SideRows(ctx, table)
 	return sideRows(rs), current, err
@@ -76,7 +77,8 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 // that is no row's key is a position like any other. A table that was
 // never written has no rows.
 //
-// It is safe for concurrent use and sees committed data only.
+// It is safe for concurrent use and sees committed data only. If ctx has
+// ended when it is called, it returns an error wrapping ctx's error.
 func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, limit int) ([]SideRow, error) {
 	rs, err := n.e.SideRowsAfter(ctx, table, afterKey, limit)
 	return sideRows(rs), err
@@ -88,7 +90,8 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 // over the older versions of a key until Badger compacts them away), so a
 // host that keeps a counter in a side table reads it with SideRow.
 //
-// It is safe for concurrent use and sees committed data only.
+// It is safe for concurrent use and sees committed data only. If ctx has
+// ended when it is called, it returns an error wrapping ctx's error.
 func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Value, found bool, err error) {
 	return n.e.SideRow(ctx, table, key)
 }
@@ -96,7 +99,8 @@ func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Va
 // SideCurrent reports whether side table table is current (see SideRow),
 // without reading its rows.
 //
-// It is safe for concurrent use and sees committed data only.
+// It is safe for concurrent use and sees committed data only. If ctx has
+// ended when it is called, it returns an error wrapping ctx's error.
 func (n *Namespace) SideCurrent(ctx context.Context, table string) (bool, error) {
 	return n.e.SideCurrent(ctx, table)
 }

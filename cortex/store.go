@@ -117,7 +117,8 @@ func engineOptions(opts []NamespaceOption) []engine.NamespaceOption {
 	return []engine.NamespaceOption{engine.WithBase(o.base)}
 }
 
-// Namespaces lists the names of the namespaces in the store, sorted.
+// Namespaces lists the names of the namespaces in the store, sorted. If ctx has ended when it is called, it returns an error wrapping ctx's
+// error (context.Canceled or context.DeadlineExceeded) and reads nothing.
 func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.Namespaces(ctx) }
 
 // DeleteNamespace deletes the namespace called name with all its data. A

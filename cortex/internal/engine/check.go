@@ -130,6 +130,9 @@ func (n *Namespace) Check(ctx context.Context) error {
 	if err := n.s.checkOpen(); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("check: namespace %s: %w", n.name, err)
+	}
 	var p checkProblems
 	if err := n.s.checkNamespace(ctx, n.name, &p); err != nil {
 		return fmt.Errorf("check: namespace %s: %w", n.name, err)

@@ -54,10 +54,15 @@ func (d *nsDataset) StatsCache() *eval.StatsCache { return d.n.planStats() }
 // MergesTriples implements eval.TripleMerger.
 func (d *nsDataset) MergesTriples() bool { return true }
 
-// with runs fn with the dataset's snapshot, or a snapshot of its own.
-func (d *nsDataset) with(fn func(s *snapshot) error) error {
+// with runs fn with the dataset's snapshot, or a snapshot of its own. A
+// call of its own (no snapshot: a host's, not a query's) first checks ctx:
+// the evaluator checks a query's.
+func (d *nsDataset) with(ctx context.Context, fn func(s *snapshot) error) error {
 	if d.snap != nil {
 		return fn(d.snap)
+	}
+	if err := d.n.ctxErr(ctx); err != nil {
+		return err
 	}
 	s, err := d.n.openSnapshot()
 	if err != nil {
@@ -83,7 +88,7 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 		vals[i] = nt
 	}
 	var ids []termID
-	err := d.with(func(s *snapshot) error {
+	err := d.with(ctx, func(s *snapshot) error {
 		var err error
 		ids, err = d.n.termIDs(ctx, s, vals)
 		return err
@@ -96,7 +101,7 @@ func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, err
 
 func (d *nsDataset) Terms(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
 	out := make([]quad.Value, len(ids))
-	err := d.with(func(s *snapshot) error { return s.terms(ctx, ids, out) })
+	err := d.with(ctx, func(s *snapshot) error { return s.terms(ctx, ids, out) })
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +109,16 @@ func (d *nsDataset) Terms(ctx context.Context, ids []eval.ID) ([]quad.Value, err
 }
 
 func (d *nsDataset) TermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
+	if err := d.n.ctxErr(ctx); err != nil {
+		return nil, err
+	}
 	return d.n.termsBatch(ctx, ids, false)
 }
 
 func (d *nsDataset) PinnedTermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
+	if err := d.n.ctxErr(ctx); err != nil {
+		return nil, err
+	}
 	return d.n.termsBatch(ctx, ids, true)
 }
 
@@ -117,6 +128,9 @@ func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator
 	}
 	if d.snap != nil {
 		return &idIter{it: d.snap.match(p, true)}
+	}
+	if err := d.n.ctxErr(ctx); err != nil {
+		return &idIter{it: &snapIter{done: true, err: err}}
 	}
 	if p.Scope != eval.AllGraphs {
 		// A scan of its own: an iterator bounded by the pattern's key
@@ -135,7 +149,7 @@ func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator
 
 func (d *nsDataset) NamedGraphs(ctx context.Context) ([]eval.ID, error) {
 	var gs []termID
-	err := d.with(func(s *snapshot) error {
+	err := d.with(ctx, func(s *snapshot) error {
 		var err error
 		gs, err = d.n.namedGraphIDs(ctx, s)
 		return err
@@ -151,12 +165,21 @@ func (d *nsDataset) Estimate(ctx context.Context, p eval.Pattern) (int64, error)
 		return 0, fmt.Errorf("namespace %s: estimate: %w", d.n.name, err)
 	}
 	var c int64
-	err := d.with(func(s *snapshot) error {
+	err := d.with(ctx, func(s *snapshot) error {
 		var err error
 		c, err = d.n.estimate(ctx, s, p)
 		return err
 	})
 	return c, err
+}
+
+// ctxErr returns an error wrapping ctx's if it has ended: a read of the
+// dataset checks it once, when it is called.
+func (n *Namespace) ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("namespace %s: %w", n.name, err)
+	}
+	return nil
 }
 
 // idIter adapts a snapIter to eval.QuadIterator; own, when set, is a snapshot opened for this

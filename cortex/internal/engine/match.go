@@ -220,13 +220,16 @@ func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
 // EachQuad calls fn for every quad matching p; an error from fn stops the
 // iteration and is returned. A pattern that no quad could match for its
 // form (see checkPattern) is an error matching ErrInvalidArgument, and one
-// naming a malformed IRI in any position matches ErrInvalidQuad too; nothing
-// is then read.
+// naming a malformed IRI in any position matches ErrInvalidQuad too; if ctx
+// has ended, the error wraps ctx's. Either way nothing is read.
 func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
 	if err := n.s.checkOpen(); err != nil {
 		return err
 	}
 	if err := n.checkPattern(&p); err != nil {
+		return err
+	}
+	if err := n.ctxErr(ctx); err != nil {
 		return err
 	}
 	terms := []quad.Value{p.Subject, p.Predicate, p.Object, nil}

@@ -154,6 +154,9 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return 0, err
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("namespace %s: size: %w", n.name, err)
+	}
 	var size int64
 	err := hkv.View(n.kv, func(tx hkv.Tx) error {
 		w := deltaWriter{ctx: ctx, tx: tx}

@@ -30,6 +30,9 @@ func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options)
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("namespace %s: query: %w", n.name, err)
+	}
 	snap, err := n.openSnapshot()
 	if err != nil {
 		return nil, err
@@ -67,6 +70,9 @@ func (n *Namespace) Explain(ctx context.Context, text string, opts sparql.Option
 	opts, err := normalizeBindings(opts)
 	if err != nil {
 		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("namespace %s: explain: %w", n.name, err)
 	}
 	snap, err := n.openSnapshot()
 	if err != nil {

@@ -155,6 +155,9 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	fail := func(err error) ([]SideRow, bool, error) {
 		return nil, false, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
 	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
 	if err != nil {
 		return fail(err)
@@ -185,6 +188,9 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 	}
 	if !namespace.ValidName(table) {
 		return nil, fmt.Errorf("namespace %s: %w: side table name %q: want %s", n.name, ErrInvalidArgument, table, namespace.NameRule)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
 	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
 	if err != nil {
@@ -296,6 +302,9 @@ func (n *Namespace) SideCurrent(ctx context.Context, table string) (bool, error)
 	}
 	if !namespace.ValidName(table) {
 		return false, fmt.Errorf("namespace %s: %w: side table name %q: want %s", n.name, ErrInvalidArgument, table, namespace.NameRule)
+	}
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
 	txn, end, err := n.view.NewTxn(false)
 	if err != nil {

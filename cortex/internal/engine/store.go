@@ -525,6 +525,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("list namespaces: %w", err)
+	}
 	var names []string
 	err := s.view(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
