@@ -37,3 +37,21 @@ func TestBoard_EverySetting(t *testing.T) {
 		t.Fatalf("BoardOf(s).Settings() = %+v, %v; want %+v", got, err, s)
 	}
 }
+
+// TestMessage_EveryField: the JSON shape of a message carries every
+// exported field of teammanager.Message, so that a message read through a
+// server is the message read in process (teammanager.Message had Left,
+// retention's bookkeeping, that no JSON shape carried).
+func TestMessage_EveryField(t *testing.T) {
+	wire := reflect.TypeOf(api.Message{})
+	lib := reflect.TypeOf(teammanager.Message{})
+	for i := range lib.NumField() {
+		f := lib.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if _, ok := wire.FieldByName(f.Name); !ok {
+			t.Errorf("teammanager.Message.%s has no field in api.Message", f.Name)
+		}
+	}
+}

@@ -101,8 +101,14 @@ type Message struct {
 	// Status and ReadAt are the reader's, in Inbox; empty elsewhere.
 	Status MessageStatus `json:"status,omitempty"`
 	ReadAt time.Time     `json:"readAt,omitzero"`
-	// left counts the inbox rows still holding the message; at 0 retention
-	// removes it.
+}
+
+// storedMessage is the row of a message in the mail table: the message and
+// left, the count of inbox rows still holding it (at 0 retention removes
+// it). left is retention's bookkeeping, not part of Message; the row's JSON
+// is the one Message had when it carried the count as "left".
+type storedMessage struct {
+	Message
 	Left int `json:"left"`
 }
 
@@ -258,7 +264,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		return bad("no recipient")
 	}
 	m := Message{Team: team, Type: msg.Type, From: from, To: to, Broadcast: broadcast, Subject: msg.Subject,
-		Body: msg.Body, ReplyTo: msg.ReplyTo, Task: msg.Task, Attachments: slices.Clone(msg.Attachments), SentAt: b.now, Left: len(to)}
+		Body: msg.Body, ReplyTo: msg.ReplyTo, Task: msg.Task, Attachments: slices.Clone(msg.Attachments), SentAt: b.now}
 	for _, a := range msg.Attachments {
 		if _, err := cortex.NormalizeTerm(quad.IRI(a)); err != nil || !strings.Contains(a, ":") {
 			return bad("attachment %q is not an absolute IRI", a)
@@ -285,7 +291,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	}
 	st.Messages = n
 	b.saveBoard(team, st)
-	b.putMessage(&m)
+	b.putMessage(&storedMessage{Message: m, Left: len(to)})
 	b.addQuads(b.m.messageQuads(&m)...)
 	for _, a := range to {
 		b.put(inboxTable, heldKey(team, a, n), []quad.Value{quad.String(MsgUnread), quad.String(fmtTime(b.now)), nil})
@@ -298,13 +304,21 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	return m, nil
 }
 
-func (b *boardTx) putMessage(m *Message) {
+func (b *boardTx) putMessage(m *storedMessage) {
 	n, _ := msgNum(m.ID)
 	j, _ := json.Marshal(m) // plain data: cannot fail
 	b.put(mailTable, mailKey(m.Team, n), []quad.Value{quad.String(j)})
 }
 
 func (b *boardTx) loadMessage(team, id string) (*Message, error) {
+	m, err := b.loadStoredMessage(team, id)
+	if err != nil {
+		return nil, err
+	}
+	return &m.Message, nil
+}
+
+func (b *boardTx) loadStoredMessage(team, id string) (*storedMessage, error) {
 	n, ok := msgNum(id)
 	if !ok {
 		return nil, fmt.Errorf("message %q: %w", id, unknown(ErrUnknownMessage, id))
@@ -316,15 +330,23 @@ func (b *boardTx) loadMessage(team, id string) (*Message, error) {
 	if !found {
 		return nil, fmt.Errorf("message %q: %w", id, ErrUnknownMessage)
 	}
-	return decodeMessage(vals)
+	return decodeStoredMessage(vals)
 }
 
 func decodeMessage(vals []quad.Value) (*Message, error) {
+	m, err := decodeStoredMessage(vals)
+	if err != nil {
+		return nil, err
+	}
+	return &m.Message, nil
+}
+
+func decodeStoredMessage(vals []quad.Value) (*storedMessage, error) {
 	if len(vals) != 1 {
 		return nil, fmt.Errorf("%w: message row of %d values", ErrCorrupt, len(vals))
 	}
 	s, _ := vals[0].(quad.String)
-	var m Message
+	var m storedMessage
 	if err := json.Unmarshal([]byte(s), &m); err != nil {
 		return nil, fmt.Errorf("%w: message: %v", ErrCorrupt, err)
 	}
@@ -368,7 +390,7 @@ func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
 	}
 	for _, key := range drop {
 		b.del(inboxTable, key)
-		m, err := b.loadMessage(team, msgID(numOfReadyKey(key)))
+		m, err := b.loadStoredMessage(team, msgID(numOfReadyKey(key)))
 		if errors.Is(err, ErrUnknownMessage) {
 			continue
 		} else if err != nil {
@@ -381,7 +403,7 @@ func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
 		}
 		n, _ := msgNum(m.ID)
 		b.del(mailTable, mailKey(team, n))
-		b.removeQuads(b.m.messageQuads(m)...)
+		b.removeQuads(b.m.messageQuads(&m.Message)...)
 	}
 	// The scans may have moved the head: read it as they left it.
 	if q, found, err = b.head(h); err != nil {

@@ -3,6 +3,7 @@ package teammanager_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -134,5 +135,39 @@ func TestMail_Retention(t *testing.T) {
 	}
 	if qs := f.graph(t, f.ns.MailGraph(team)); len(qs) == 0 || len(qs) > 10 {
 		t.Fatalf("mail graph holds %d quads, want one message's", len(qs))
+	}
+}
+
+// TestMail_MessageUnchangedByAnotherInboxRetention: a message read back is
+// the message sent, whatever retention did to other inboxes. (Message had
+// an exported Left, the count of inbox rows still holding it: retention in
+// b's inbox changed the message c and History read.)
+func TestMail_MessageUnchangedByAnotherInboxRetention(t *testing.T) {
+	f, team := boardFixture(t)
+	if err := f.m.ConfigureMailbox(ctx, team, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	sent, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b", "c"}, Body: "to both"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b's inbox keeps one message: this one pushes M1 out of it, not out of c's.
+	if _, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b"}, Body: "to b"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := inboxIDs(t, f, team, "b", teammanager.MailFilter{}); !slices.Equal(got, []string{"M2:unread"}) {
+		t.Fatalf("b's inbox %v, want M2 only", got)
+	}
+	h, err := f.m.History(ctx, team, 0)
+	if err != nil || len(h) != 2 {
+		t.Fatalf("history = %+v, %v", h, err)
+	}
+	got := h[0]
+	if !got.SentAt.Equal(sent.SentAt) {
+		t.Fatalf("history M1 sent at %v, want %v", got.SentAt, sent.SentAt)
+	}
+	got.SentAt = sent.SentAt
+	if !reflect.DeepEqual(got, sent) {
+		t.Fatalf("history M1 = %+v\nwant the message sent %+v", got, sent)
 	}
 }
