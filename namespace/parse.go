@@ -38,6 +38,15 @@ const (
 	KindPlan                            // NS.Plan (Ref.Team, Ref.ID: the revision)
 	KindPlanStep                        // NS.PlanStep (Ref.Team, Ref.ID: "{revision}.{n}")
 	KindPlanGraph                       // NS.PlanGraph (Ref.Team)
+	KindRun                             // NS.Run (Ref.Run)
+	KindRunStep                         // NS.Step (Ref.Run, Ref.ID: the step name)
+	KindTransition                      // NS.Transition (Ref.Run, Ref.Seq)
+	KindRunGraph                        // NS.RunGraph (Ref.Run)
+	KindHistoryGraph                    // NS.HistoryGraph (Ref.Run)
+	KindRound                           // NS.Round (Ref.Run, Ref.Round)
+	KindTallyTopic                      // NS.TallyTopic (Ref.Run, Ref.Round, Ref.ID: the topic)
+	KindBallot                          // NS.Ballot (Ref.Run, Ref.Round, Ref.ID: the topic, Ref.Seq: the ballot)
+	KindRoundGraph                      // NS.RoundGraph (Ref.Run, Ref.Round)
 )
 
 var kindNames = [...]string{
@@ -50,6 +59,9 @@ var kindNames = [...]string{
 	KindTask: "task", KindTaskComment: "task-comment", KindMessage: "message",
 	KindTaskGraph: "task-graph", KindMailGraph: "mail-graph",
 	KindPlan: "plan", KindPlanStep: "plan-step", KindPlanGraph: "plan-graph",
+	KindRun: "run", KindRunStep: "run-step", KindTransition: "transition", KindRunGraph: "run-graph",
+	KindHistoryGraph: "history-graph", KindRound: "round", KindTallyTopic: "tally-topic", KindBallot: "ballot",
+	KindRoundGraph: "round-graph",
 }
 
 // String returns a lower-case name such as "member" or "shared-graph".
@@ -63,7 +75,8 @@ func (k Kind) String() string {
 // IsGraph reports whether k names a graph.
 func (k Kind) IsGraph() bool {
 	return k == KindFactSet || k >= KindTeamGraph && k <= KindConflictGraph ||
-		k == KindAgentDefGraph || k == KindTeamDefGraph || k == KindTaskGraph || k == KindMailGraph || k == KindPlanGraph
+		k == KindAgentDefGraph || k == KindTeamDefGraph || k == KindTaskGraph || k == KindMailGraph || k == KindPlanGraph ||
+		k == KindRunGraph || k == KindHistoryGraph || k == KindRoundGraph
 }
 
 // Ref is a parsed Cortex IRI: its kind and its unescaped parts. Fields that
@@ -73,7 +86,10 @@ type Ref struct {
 	Term  Term   // KindTerm
 	Team  string // team id
 	Agent string // agent id
-	ID    string // finding, conflict, merge, fact set, task, comment or message id; plan revision or step
+	ID    string // finding, conflict, merge, fact set, task, comment or message id; plan revision or step; run step name; tally topic id
+	Run   string // workflow run id (the run kinds)
+	Round int    // council round (KindRound, KindTallyTopic, KindBallot, KindRoundGraph)
+	Seq   int    // transition number (KindTransition) or ballot number (KindBallot)
 }
 
 // Parse reverses the IRI builders of ns: it returns the kind and unescaped
@@ -99,6 +115,13 @@ func (ns NS) Parse(iri quad.IRI) (Ref, error) {
 		return Ref{Kind: KindTerm, Term: Term(rest)}, nil
 	}
 	segs := strings.Split(rest, ":")
+	if segs[0] == segRun {
+		ref, err := parseRun(segs)
+		if err != nil {
+			return fail(err, "")
+		}
+		return ref, nil
+	}
 	var ref Ref
 	var ids []*string // fields to fill from the escaped id segments, in order
 	var esc []string
@@ -257,6 +280,24 @@ func (ns NS) Build(ref Ref) (quad.IRI, error) {
 		return ns.build(segTeam, Escape(ref.Team), seg, Escape(ref.ID)), nil
 	case KindPlanGraph:
 		return ns.PlanGraph(ref.Team), nil
+	case KindRun:
+		return ns.Run(ref.Run), nil
+	case KindRunStep:
+		return ns.Step(ref.Run, ref.ID), nil
+	case KindTransition:
+		return ns.Transition(ref.Run, ref.Seq), nil
+	case KindRunGraph:
+		return ns.RunGraph(ref.Run), nil
+	case KindHistoryGraph:
+		return ns.HistoryGraph(ref.Run), nil
+	case KindRound:
+		return ns.Round(ref.Run, ref.Round), nil
+	case KindTallyTopic:
+		return ns.TallyTopic(ref.Run, ref.Round, ref.ID), nil
+	case KindBallot:
+		return ns.Ballot(ref.Run, ref.Round, ref.ID, ref.Seq), nil
+	case KindRoundGraph:
+		return ns.RoundGraph(ref.Run, ref.Round), nil
 	}
 	return "", fmt.Errorf("build %s: %w: invalid kind", ref.Kind, ErrUnknownIRI)
 }

@@ -33,6 +33,57 @@ const (
 	segBallot     = "ballot"
 )
 
+// parseRun parses the run layouts above (segs: the IRI after the prefix,
+// split at ':', segs[0] == "run"). It fails with ErrUnknownIRI, or
+// ErrInvalidEscape for an id that is not in Escape's canonical form; a
+// number must be in strconv.Itoa's.
+func parseRun(segs []string) (Ref, error) {
+	var ref Ref
+	num := func(s string, dst *int) bool {
+		n, err := strconv.Atoi(s)
+		*dst = n
+		return err == nil && strconv.Itoa(n) == s
+	}
+	var ids []*string // fields to fill from the escaped id segments, in order
+	var esc []string
+	n := len(segs)
+	switch {
+	case n == 2:
+		ref.Kind = KindRun
+	case n == 4 && segs[2] == segRunStep:
+		ref.Kind = KindRunStep
+		ids, esc = []*string{&ref.ID}, []string{segs[3]}
+	case n == 4 && segs[2] == segTransition && num(segs[3], &ref.Seq):
+		ref.Kind = KindTransition
+	case n == 4 && segs[2] == segGraph && segs[3] == graphState:
+		ref.Kind = KindRunGraph
+	case n == 4 && segs[2] == segGraph && segs[3] == graphHistory:
+		ref.Kind = KindHistoryGraph
+	case n == 4 && segs[2] == segRound && num(segs[3], &ref.Round):
+		ref.Kind = KindRound
+	case n == 5 && segs[2] == segGraph && segs[3] == segRound && num(segs[4], &ref.Round):
+		ref.Kind = KindRoundGraph
+	case n == 6 && segs[2] == segRound && num(segs[3], &ref.Round) && segs[4] == segTopic:
+		ref.Kind = KindTallyTopic
+		ids, esc = []*string{&ref.ID}, []string{segs[5]}
+	case n == 8 && segs[2] == segRound && num(segs[3], &ref.Round) && segs[4] == segTopic &&
+		segs[6] == segBallot && num(segs[7], &ref.Seq):
+		ref.Kind = KindBallot
+		ids, esc = []*string{&ref.ID}, []string{segs[5]}
+	default:
+		return Ref{}, ErrUnknownIRI
+	}
+	ids, esc = append(ids, &ref.Run), append(esc, segs[1])
+	for i, e := range esc {
+		v, err := Unescape(e)
+		if err != nil {
+			return Ref{}, err
+		}
+		*ids[i] = v
+	}
+	return ref, nil
+}
+
 // Round returns the tally node of round n of council run runID:
 // {prefix}run:{runID}:round:{n}.
 func (ns NS) Round(runID string, n int) quad.IRI {
