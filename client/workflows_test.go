@@ -223,6 +223,9 @@ func TestWorkflows_DriverHeldThroughServer(t *testing.T) {
 	if got, err := w.Get(ctx, r.ID); err != nil || got.Driver != nil {
 		t.Fatalf("let go of: %+v, %v", got.Driver, err)
 	}
+	if _, err := w.ClaimDriver(ctx, r.ID, a, time.Hour, ""); !errors.Is(err, workflow.ErrDriverBusy) || api.ExitCode(err) != api.ExitConflict {
+		t.Fatalf("the driver that let go claims again: %v, want driver_busy", err)
+	}
 	if got, err := w.ClaimDriver(ctx, r.ID, b, time.Hour, ""); err != nil || got.Driver.ID != b.ID {
 		t.Fatalf("after the first let go: %+v, %v", got.Driver, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/cortexgraph/cortex/internal/proc"
@@ -48,14 +49,29 @@ func (d Driver) gone() bool {
 	return err == nil && d.Host != "" && d.Host == host && d.PID > 0 && !proc.Alive(d.PID)
 }
 
+// maxEndedDrivers bounds record.EndedDrivers: a driver whose hold ended
+// more than that many holds ago is no longer recognised as stale.
+const maxEndedDrivers = 64
+
 // ClaimDriver makes d the driver of crew or swarm run id for ttl from now
 // (Run.Driver, d.Until set by the store's clock; the d.Until given is not
 // read, whatever it is): when no driver holds the
 // run, when d holds it already (a renewal), when the holder's lease has
 // ended, or when the holder's id is replace (a takeover: "" takes over
-// nobody). Otherwise it returns a *DriverBusyError (ErrDriverBusy). It is
-// an atomic read-modify-write: of two drivers claiming a free run, one
-// wins. It records no transition. ErrRunFinished once the run has
+// nobody). Otherwise it returns a *DriverBusyError (ErrDriverBusy).
+//
+// A driver id holds a run once: a driver whose hold ended — it let go
+// (ReleaseDriver), another driver took the run over, or took it once its
+// lease had ended — is refused with an error wrapping ErrDriverBusy, even
+// when the run is free, so that its next renewal tells it that it lost
+// the run instead of handing the run back to it while another driver may
+// have driven it in between. (A lease that ended while no other driver
+// claimed the run is renewed: nobody else held it.) A new drive claims
+// with a new driver (NewDriver). The run remembers the last 64 ended
+// drivers.
+//
+// It is an atomic read-modify-write: of two drivers claiming a free run,
+// one wins. It records no transition. ErrRunFinished once the run has
 // finished; ErrInvalidRun for a run that is not a crew or swarm, an empty
 // driver id or actor, or a ttl ≤ 0.
 func (e *Engine) ClaimDriver(ctx context.Context, id string, d Driver, ttl time.Duration, replace string) (Run, error) {
@@ -69,8 +85,16 @@ func (e *Engine) ClaimDriver(ctx context.Context, id string, d Driver, ttl time.
 		if !c.rec.Type.Led() {
 			return fmt.Errorf("run %s: %w: a %s run has no driver to hold it (only crew and swarm runs)", id, ErrInvalidRun, c.rec.Type)
 		}
-		if h := c.rec.Driver; h != nil && h.ID != d.ID && h.ID != replace && c.now.Before(h.Until) {
+		if slices.Contains(c.rec.EndedDrivers, d.ID) {
+			return fmt.Errorf("run %s: %w: driver %s no longer holds the run (it let go of it, or another driver took it); "+
+				"a new drive claims it with a new driver", id, ErrDriverBusy, d.ID)
+		}
+		h := c.rec.Driver
+		if h != nil && h.ID != d.ID && h.ID != replace && c.now.Before(h.Until) {
 			return &DriverBusyError{Run: id, Holder: *h}
+		}
+		if h != nil && h.ID != d.ID {
+			c.rec.endDriver(h.ID)
 		}
 		d.Until = c.now.Add(ttl)
 		c.rec.Driver = &d
@@ -82,6 +106,14 @@ func (e *Engine) ClaimDriver(ctx context.Context, id string, d Driver, ttl time.
 	return rec.public(), nil
 }
 
+// endDriver records that driver id's hold of the run ended.
+func (r *record) endDriver(id string) {
+	r.EndedDrivers = append(r.EndedDrivers, id)
+	if n := len(r.EndedDrivers); n > maxEndedDrivers {
+		r.EndedDrivers = slices.Delete(r.EndedDrivers, 0, n-maxEndedDrivers)
+	}
+}
+
 // ReleaseDriver lets go of run id if driver driverID holds it (else it
 // does nothing): the next driver may claim it at once. A finished run is
 // let go of too.
@@ -89,6 +121,7 @@ func (e *Engine) ReleaseDriver(ctx context.Context, id, driverID string) error {
 	_, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
 		if c.rec.Driver != nil && c.rec.Driver.ID == driverID {
 			c.rec.Driver = nil
+			c.rec.endDriver(driverID)
 		}
 		return nil
 	})

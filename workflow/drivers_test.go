@@ -61,20 +61,23 @@ func TestClaimDriver(t *testing.T) {
 	}
 	holder("taken after the lease", "b")
 
-	_, err = claim(a, time.Hour, "c")
+	// a lost the run to b: from now on a new driver, a2 (a is refused:
+	// TestClaimDriver_EndedHoldNotReclaimed).
+	a2 := workflow.Driver{ID: "a2", Actor: "A"}
+	_, err = claim(a2, time.Hour, "c")
 	busy("replacing a driver that does not hold the run", err, "b")
-	if _, err := claim(a, time.Hour, "b"); err != nil {
+	if _, err := claim(a2, time.Hour, "b"); err != nil {
 		t.Fatalf("takeover of b: %v", err)
 	}
 	if err := f.e.ReleaseDriver(ctx, r.ID, "b"); err != nil {
 		t.Fatal(err)
 	}
-	holder("let go of by a driver that does not hold it", "a")
-	if err := f.e.ReleaseDriver(ctx, r.ID, "a"); err != nil {
+	holder("let go of by a driver that does not hold it", "a2")
+	if err := f.e.ReleaseDriver(ctx, r.ID, "a2"); err != nil {
 		t.Fatal(err)
 	}
 	holder("let go of", "")
-	if _, err := claim(b, time.Hour, ""); err != nil {
+	if _, err := claim(workflow.Driver{ID: "d", Actor: "D"}, time.Hour, ""); err != nil {
 		t.Fatalf("after the holder let go: %v", err)
 	}
 
@@ -91,7 +94,7 @@ func TestClaimDriver(t *testing.T) {
 			t.Errorf("%s: %v, want ErrInvalidRun", name, err)
 		}
 	}
-	holder("after the invalid claims", "b")
+	holder("after the invalid claims", "d")
 
 	dag := f.start(t, graphDef(), workflow.RunOptions{ID: "dag"})
 	if _, err := f.e.ClaimDriver(ctx, dag.ID, a, time.Hour, ""); !errors.Is(err, workflow.ErrInvalidRun) {
@@ -106,7 +109,7 @@ func TestClaimDriver(t *testing.T) {
 	if _, err := claim(a, time.Hour, ""); !errors.Is(err, workflow.ErrRunFinished) {
 		t.Errorf("a finished run: %v, want ErrRunFinished", err)
 	}
-	if err := f.e.ReleaseDriver(ctx, r.ID, "b"); err != nil {
+	if err := f.e.ReleaseDriver(ctx, r.ID, "d"); err != nil {
 		t.Fatalf("letting go of a finished run: %v", err)
 	}
 	holder("finished and let go of", "")
@@ -267,5 +270,56 @@ func TestDriveLed_LosesItsHold(t *testing.T) {
 	}
 	if got, err := f.e.Get(ctx, r.ID); err != nil || got.Driver == nil || got.Driver.ID != "op" {
 		t.Fatalf("after the takeover: %+v, %v", got.Driver, err)
+	}
+}
+
+// TestClaimDriver_EndedHoldNotReclaimed: a driver whose hold of a run ended
+// (another driver took it over, took it after its lease, or it let go) is
+// refused with ErrDriverBusy when it claims the run again, even once the
+// run is free: its renewal (DriveLed renews with the same driver) must
+// tell it that it lost the run, not hand the run back to it silently.
+func TestClaimDriver_EndedHoldNotReclaimed(t *testing.T) {
+	for name, lose := range map[string]func(t *testing.T, f *fixture, run string){
+		"replaced then let go": func(t *testing.T, f *fixture, run string) {
+			if _, err := f.e.ClaimDriver(ctx, run, workflow.Driver{ID: "b", Actor: "B"}, time.Hour, "a"); err != nil {
+				t.Fatalf("takeover by b: %v", err)
+			}
+			if err := f.e.ReleaseDriver(ctx, run, "b"); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"lease ended, taken, let go": func(t *testing.T, f *fixture, run string) {
+			f.clock.Advance(11 * time.Second)
+			if _, err := f.e.ClaimDriver(ctx, run, workflow.Driver{ID: "b", Actor: "B"}, time.Hour, ""); err != nil {
+				t.Fatalf("b after a's lease: %v", err)
+			}
+			if err := f.e.ReleaseDriver(ctx, run, "b"); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"let go": func(t *testing.T, f *fixture, run string) {
+			if err := f.e.ReleaseDriver(ctx, run, "a"); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "held"})
+			a := workflow.Driver{ID: "a", Actor: "A"}
+			if _, err := f.e.ClaimDriver(ctx, r.ID, a, 10*time.Second, ""); err != nil {
+				t.Fatal(err)
+			}
+			lose(t, f, r.ID)
+			if got, err := f.e.ClaimDriver(ctx, r.ID, a, 10*time.Second, ""); !errors.Is(err, workflow.ErrDriverBusy) {
+				t.Fatalf("stale driver a claims again: driver %+v, %v; want ErrDriverBusy", got.Driver, err)
+			}
+			if got := f.get(t, r.ID); got.Driver != nil {
+				t.Fatalf("after the stale claim: driver %+v, want none", got.Driver)
+			}
+			if _, err := f.e.ClaimDriver(ctx, r.ID, workflow.Driver{ID: "c", Actor: "C"}, time.Hour, ""); err != nil {
+				t.Fatalf("a new driver: %v", err)
+			}
+		})
 	}
 }

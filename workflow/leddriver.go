@@ -432,7 +432,7 @@ func holdRun(ctx context.Context, p Pull, id string, me Driver, lease time.Durat
 			case ctx.Err() != nil, errors.Is(err, ErrRunFinished):
 				return
 			case errors.Is(err, ErrDriverBusy):
-				stop(fmt.Errorf("run %s: another driver took the run over: %w", id, err))
+				stop(fmt.Errorf("run %s: the driver lost the run (another driver took it over): %w", id, err))
 				return
 			case time.Since(renewed) >= lease:
 				stop(fmt.Errorf("run %s: %w: the driver's hold of the run was not renewed within its lease (%s): %w", id, ErrDriverBusy, lease, err))

@@ -148,6 +148,10 @@ type record struct {
 	// hold its steps (see stepKey); 0: a record of an older version, with
 	// its steps in its own row.
 	StepRows int `json:"step_rows,omitempty"`
+	// EndedDrivers are the ids of the drivers whose hold of the run ended
+	// (it let go, or another driver took the run), the last
+	// maxEndedDrivers of them: ClaimDriver refuses them (see there).
+	EndedDrivers []string `json:"ended_drivers,omitempty"`
 
 	desired map[string]teammanager.Status // desiredMembers, once sealed
 }
