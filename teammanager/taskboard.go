@@ -76,7 +76,12 @@ type BoardSettings struct {
 	// a rejection that sends it back, ResumeTask) before SweepTasks or
 	// DispatchUnblocked returns it to pending; the time the team is
 	// paused (PauseTeam) does not count, nor does a lead's UpdateTask
-	// renew it. Default 10 minutes.
+	// renew it. Default 10 minutes. A lease that ran out takes effect
+	// only when SweepTasks or DispatchUnblocked requeues the task: until
+	// then the task stays its assignee's — its ProgressTask renews the
+	// lease, its CompleteTask or FailTask is taken — and no other member
+	// can claim it; once requeued, the former assignee's writes fail with
+	// a *TaskStateError. A host that wants expiry on time sweeps often.
 	Lease time.Duration
 	// StaleAfter is how long a task in_progress or in_review may go
 	// unchanged before SweepTasks reports it stale; the time the team is

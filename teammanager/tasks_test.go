@@ -726,3 +726,44 @@ func TestParseTaskStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestTask_Lease_ExpiredUntilSwept: a lease that ran out takes effect only
+// when SweepTasks or DispatchUnblocked requeues the task (the documented
+// behaviour, BoardSettings.Lease): until then the task stays its
+// assignee's — its progress renews the lease and its completion is taken,
+// and no other member can claim it; once requeued, the former assignee's
+// writes are refused.
+func TestTask_Lease_ExpiredUntilSwept(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{Lease: 10 * time.Minute, RequireReview: true})
+	a := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "a"})
+	b := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "b"})
+	for _, c := range []struct{ agent, task string }{{"a", a.ID}, {"b", b.ID}} {
+		if _, err := f.m.ClaimTask(ctx, team, c.agent, c.task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.clock.Advance(11 * time.Minute) // both leases ran out; no sweep yet
+	var se *teammanager.TaskStateError
+	if _, err := f.m.ClaimTask(ctx, team, "c", a.ID); !errors.As(err, &se) {
+		t.Fatalf("another member claims a task whose lease ran out, unswept: %v, want a *TaskStateError", err)
+	}
+	if got, err := f.m.ProgressTask(ctx, team, "a", a.ID, "still on it"); err != nil || got.Assignee != "a" || got.Status != teammanager.TaskInProgress {
+		t.Fatalf("progress past the lease, unswept: %+v, %v", got, err)
+	}
+	if got, err := f.m.CompleteTask(ctx, team, "b", b.ID, "done late"); err != nil || got.Status != teammanager.TaskInReview {
+		t.Fatalf("completion past the lease, unswept: %+v, %v", got, err)
+	}
+	if sw, err := f.m.SweepTasks(ctx, team); err != nil || len(sw.Requeued) != 0 {
+		t.Fatalf("sweep after the late progress and completion: %+v, %v", sw, err)
+	}
+	f.clock.Advance(11 * time.Minute)
+	if sw, err := f.m.SweepTasks(ctx, team); err != nil || !slices.Equal(taskIDs(sw.Requeued), []string{a.ID}) {
+		t.Fatalf("sweep past the renewed lease: %+v, %v", sw, err)
+	}
+	if _, err := f.m.ProgressTask(ctx, team, "a", a.ID, "too late"); !errors.As(err, &se) || se.Status != teammanager.TaskPending {
+		t.Fatalf("progress once requeued: %v, want a *TaskStateError (pending)", err)
+	}
+	if _, err := f.m.CompleteTask(ctx, team, "a", a.ID, "too late"); !errors.As(err, &se) {
+		t.Fatalf("completion once requeued: %v, want a *TaskStateError", err)
+	}
+}
