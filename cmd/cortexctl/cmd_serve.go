@@ -58,7 +58,8 @@ runs, DIR/cortex-server.json says how to reach it (pid, socket, address,
 directory); it is removed at shutdown, and a stale one (its process gone) is
 replaced. A malformed --listen or an unusable --socket path (too long, an
 existing file or directory, a missing directory other than DIR) exits 7 before
-the store is opened.
+the store is opened; so does a --listen whose host does not resolve or that is
+no address of this machine. An address or socket in use exits 6.
 
 Security: the socket is the owner's (mode 0600 from the moment it exists: it
 is bound in a private directory beside its path, then linked into place) and
@@ -186,7 +187,7 @@ func serveCmd(c *cli.Context, e *env) error {
 	if addr != "" {
 		l, err := net.Listen("tcp", addr)
 		if err != nil {
-			return fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
+			return listenError(addr, err)
 		}
 		addr = l.Addr().String() // the port chosen for :0
 		if tlsConfig != nil {
@@ -387,6 +388,19 @@ func checkListenAddr(addr string) error {
 		return fmt.Errorf("%w: serve: --listen %q: want host:port (e.g. 127.0.0.1:7474): %v", errInvalid, addr, err)
 	}
 	return nil
+}
+
+// listenError classifies the error of listening on serve's --listen addr.
+// A host that does not resolve (the name server says there is no such
+// host) or an address that is none of this machine's (EADDRNOTAVAIL) is
+// an invalid value (exit 7): trying again will not help. Anything else,
+// above all an address in use, is unavailable (exit 6).
+func listenError(addr string, err error) error {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && dnsErr.IsNotFound || errors.Is(err, syscall.EADDRNOTAVAIL) {
+		return fmt.Errorf("%w: serve: --listen %s: %v", errInvalid, addr, err)
+	}
+	return fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
 }
 
 // listenUnix listens on the Unix socket path, mode 0600 from the moment

@@ -134,3 +134,25 @@ func TestServe_FailedStartRemovesSocket(t *testing.T) {
 		t.Errorf("%s left after serve failed (%v)", sock, err)
 	}
 }
+
+// TestServe_ListenNoSuchAddressIsInvalid: a --listen whose host does not
+// resolve, or that is no address of this machine, is an invalid option
+// value (exit 7), not an address in use (6, which says retry later); it
+// stops serve before the store is created.
+func TestServe_ListenNoSuchAddressIsInvalid(t *testing.T) {
+	for _, tc := range []struct{ name, addr, says string }{
+		{"unresolvable host", "no-such-host.invalid:7474", "no-such-host.invalid"},
+		{"not this machine's", "192.0.2.1:7474", "192.0.2.1"}, // TEST-NET-1 (RFC 5737)
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := filepath.Join(t.TempDir(), "new")
+			code, out := serveMustRefuse(t, fresh, "--insecure", "--listen", tc.addr)
+			if code != exitInvalid || !strings.Contains(out, tc.says) {
+				t.Errorf("--listen %s: exit %d, want %d: %s", tc.addr, code, exitInvalid, out)
+			}
+			if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("serve that could not listen left %s (%v)", fresh, err)
+			}
+		})
+	}
+}
