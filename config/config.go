@@ -225,7 +225,8 @@ func (c *Config) parseTeams(v interface{}) error {
 }
 
 // checkPrefix validates a prefixes entry: a SPARQL prefix name that is not
-// built in, mapped to an absolute IRI.
+// built in, mapped to an absolute IRI (namespace.CheckIRI: percent-encodings
+// included).
 func checkPrefix(name, iri string) error {
 	if builtinPrefixes[name] {
 		return fmt.Errorf("%q is a built-in prefix and cannot be redefined", name)
@@ -233,7 +234,7 @@ func checkPrefix(name, iri string) error {
 	if !isPrefixName(name) {
 		return fmt.Errorf("%q is not a prefix name (a letter, then letters, digits, '-' or '_')", name)
 	}
-	return checkAbsoluteIRI(iri)
+	return namespace.CheckIRI(iri)
 }
 
 func isPrefixName(s string) bool {
@@ -244,28 +245,6 @@ func isPrefixName(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// checkAbsoluteIRI reports whether s is an absolute IRI: a scheme, ':',
-// and no character an IRI cannot hold.
-func checkAbsoluteIRI(s string) error {
-	colon := strings.IndexByte(s, ':')
-	if colon <= 0 {
-		return fmt.Errorf("%q is not an absolute iri (no scheme)", s)
-	}
-	for i := 0; i < colon; i++ {
-		c := s[i]
-		alpha := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		if !alpha && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return fmt.Errorf("%q is not an absolute iri (bad scheme)", s)
-		}
-	}
-	for _, r := range s {
-		if r <= ' ' || r == 0x7f || strings.ContainsRune("<>\"{}|^`\\", r) {
-			return fmt.Errorf("%q is not an iri: character %q not allowed", s, r)
-		}
-	}
-	return nil
 }
 
 func object(v interface{}, path string) (map[string]interface{}, error) {

@@ -73,7 +73,7 @@ func TestParse_Errors(t *testing.T) {
 		{`{namespaces: {"Acme Corp": {}}}`, `namespaces.Acme Corp: invalid namespace name "Acme Corp"`},
 		{`{namespaces: {"": {base: "urn:x"}}}`, `invalid namespace name ""`},
 		{`{prefixes: {ex: "example.org/"}}`, `prefixes.ex: "example.org/" is not an absolute iri`},
-		{`{prefixes: {ex: "http://example.org/a b"}}`, `prefixes.ex: "http://example.org/a b" is not an iri`},
+		{`{prefixes: {ex: "http://example.org/a b"}}`, `prefixes.ex: "http://example.org/a b" is not an absolute iri: character ' ' at offset 20 not allowed`},
 		{`{prefixes: {ex: ""}}`, `prefixes.ex: "" is not an absolute iri`},
 		{`{prefixes: {rdf: "http://example.org/"}}`, `prefixes.rdf: "rdf" is a built-in prefix`},
 		{`{prefixes: {cx: "http://example.org/"}}`, `prefixes.cx: "cx" is a built-in prefix`},
@@ -103,5 +103,44 @@ func TestLoad_NamesTheFile(t *testing.T) {
 	}
 	if _, err := config.Load(p + ".missing"); err == nil {
 		t.Fatal("missing file accepted")
+	}
+}
+
+// TestLoad_PrefixBadPercentEncoding: a prefix IRI with a '%' not followed
+// by two hex digits is not an IRI: Load refuses it naming the file and the
+// prefix; well-formed percent-encodings (either case) are accepted.
+func TestLoad_PrefixBadPercentEncoding(t *testing.T) {
+	for _, tc := range []struct {
+		iri string
+		ok  bool
+	}{
+		{"http://ex.org/%zz", false},
+		{"http://ex.org/%4", false},
+		{"http://ex.org/%", false},
+		{"http://ex.org/%4g/", false},
+		{"http://ex.org/caf%C3%A9/", true},
+		{"http://ex.org/caf%c3%a9/", true},
+	} {
+		t.Run(tc.iri, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "cortex.json5")
+			if err := os.WriteFile(p, []byte(`{prefixes: {ex: "`+tc.iri+`"}}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := config.Load(p)
+			if tc.ok {
+				if err != nil || c.Prefixes["ex"] != tc.iri {
+					t.Fatalf("Load: %v, prefixes %v", err, c.Prefixes)
+				}
+				return
+			}
+			if !errors.Is(err, config.ErrInvalid) {
+				t.Fatalf("Load accepted %q: err %v", tc.iri, err)
+			}
+			for _, want := range []string{p, "prefixes.ex", tc.iri, "percent-encoding"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not name %q", err, want)
+				}
+			}
+		})
 	}
 }

@@ -212,3 +212,30 @@ func TestCheckNewBase(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckIRI(t *testing.T) {
+	for _, tc := range []struct {
+		iri string
+		ok  bool
+	}{
+		{"http://example.org/", true},
+		{"urn:x", true},
+		{"http://example.org/caf%C3%a9", true},
+		{"http://example.org/a?b=c#d#e", true}, // not a base: a query and two '#' are fine
+		{"", false},
+		{"example.org/", false},
+		{"1http://example.org/", false},
+		{"http://example.org/a b", false},
+		{"http://example.org/<", false},
+		{"http://example.org/%zz", false},
+		{"http://example.org/%4", false},
+		{"http://example.org/%", false},
+		{"http://example.org/\xff", false},
+	} {
+		t.Run(tc.iri, func(t *testing.T) {
+			if err := namespace.CheckIRI(tc.iri); (err == nil) != tc.ok {
+				t.Fatalf("CheckIRI(%q) = %v, want ok %v", tc.iri, err, tc.ok)
+			}
+		})
+	}
+}

@@ -373,3 +373,16 @@ func TestCLI_Query_BaseMustBeAbsolute(t *testing.T) {
 		t.Errorf("--base http://example.org/: exit %d, %q %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestCLI_ConfigPrefixBadPercentEncoding: a config whose prefix IRI has a
+// bad percent-encoding is an invalid config value (exit 7), named with the
+// file, before any query runs.
+func TestCLI_ConfigPrefixBadPercentEncoding(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--name", "x", "--member", "ann")
+	cfg := writeFile(t, "cortex.json5", `{prefixes: {ex: "http://ex.org/%zz"}}`)
+	r := runCLI(t, dir, "", "--config", cfg, "query", "ASK {}")
+	if r.code != exitInvalid || !strings.Contains(r.stderr, cfg) || !strings.Contains(r.stderr, "prefixes.ex") {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, exitInvalid, r.stderr)
+	}
+}
