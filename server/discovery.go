@@ -16,7 +16,8 @@ import (
 const DiscoveryFile = "cortex-server.json"
 
 // ErrNoServer means no running server was found for a store directory: no
-// discovery file, or a stale one (its process is gone).
+// discovery file, or a stale one (its process is gone, or its pid now
+// names another process).
 var ErrNoServer = errors.New("no server running")
 
 // Discovery is the content of the discovery file: how other processes
@@ -26,6 +27,12 @@ type Discovery struct {
 	Socket  string    `json:"socket,omitempty"`  // Unix socket path; "" if none
 	Address string    `json:"address,omitempty"` // TCP host:port; "" if none
 	Started time.Time `json:"started"`
+	// Start identifies the start of process PID, set by WriteDiscovery
+	// where the machine tells it (Linux: the boot id and the process's
+	// start time, /proc/PID/stat field 22; "" elsewhere). A process that
+	// has PID later (the pid reused after the server was killed, as in a
+	// restarted container) has another: the file is then stale.
+	Start string `json:"start,omitempty"`
 	// Dir is the store directory the server holds (absolute), set by
 	// WriteDiscovery: a copy of the directory, discovery file included,
 	// is not served by it.
@@ -35,13 +42,16 @@ type Discovery struct {
 // WriteDiscovery writes d as the discovery file of store directory dir
 // (mode 0600), replacing any: written to a temporary file and renamed, a
 // reader never sees half of it. The caller holds the store, so a file
-// already there is stale.
+// already there is stale. It sets d.Dir, and d.Start if "", from d.PID.
 func WriteDiscovery(dir string, d Discovery) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return fmt.Errorf("discovery file: %w", err)
 	}
 	d.Dir = abs
+	if d.Start == "" {
+		d.Start = proc.StartID(d.PID)
+	}
 	data, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return fmt.Errorf("discovery file: %w", err)
@@ -82,8 +92,11 @@ func RemoveDiscovery(dir string, pid int) error {
 
 // ReadDiscovery returns the discovery file of store directory dir. A
 // missing file, one whose process is gone (stale: left by a server that
-// was killed), or one written for another directory (dir is a copy of the
-// served one) is ErrNoServer.
+// was killed), one whose pid names a process that started at another time
+// than the one that wrote it (stale: the pid was reused; told only where
+// Discovery.Start is known, on Linux; elsewhere a caller should also check
+// that the server answers, as cortexctl does), or one written for another
+// directory (dir is a copy of the served one) is ErrNoServer.
 func ReadDiscovery(dir string) (Discovery, error) {
 	d, err := readDiscovery(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -94,6 +107,9 @@ func ReadDiscovery(dir string) (Discovery, error) {
 	}
 	if !proc.Alive(d.PID) {
 		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale)", ErrNoServer, dir, d.PID)
+	}
+	if d.Start != "" && proc.StartID(d.PID) != d.Start {
+		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale: that pid is now another process's)", ErrNoServer, dir, d.PID)
 	}
 	if d.Dir != "" && !sameDir(d.Dir, dir) {
 		return Discovery{}, fmt.Errorf("%w in %s (its discovery file is that of %s, which process %d serves: a copy)", ErrNoServer, dir, d.Dir, d.PID)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,4 +296,45 @@ func metricValue(t *testing.T, body, series string) float64 {
 	}
 	t.Fatalf("metrics lack %s", series)
 	return 0
+}
+
+// TestDiscovery_ReusedPID: a discovery file whose pid now names another
+// process than the one that wrote it (pid reuse: here a file written for
+// this process and then given the pid of its parent, which is alive) is
+// stale where the machine tells a process's start (Linux); a file without
+// a start (an older server's) falls back to the pid being alive.
+func TestDiscovery_ReusedPID(t *testing.T) {
+	dir := t.TempDir()
+	if err := server.WriteDiscovery(dir, server.Discovery{PID: os.Getpid()}); err != nil {
+		t.Fatal(err)
+	}
+	me, err := server.ReadDiscovery(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells a process's start")
+	}
+	if me.Start == "" {
+		t.Fatal("WriteDiscovery recorded no start")
+	}
+	reused := me
+	reused.PID = os.Getppid()
+	if err := server.WriteDiscovery(dir, reused); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ReadDiscovery(dir); !errors.Is(err, server.ErrNoServer) || !strings.Contains(err.Error(), "stale") {
+		t.Fatalf("ReadDiscovery of a file whose pid was reused: %v", err)
+	}
+	reused.Start = "" // written by a server that did not record it
+	data, err := json.Marshal(reused)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, server.DiscoveryFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ReadDiscovery(dir); err != nil {
+		t.Fatalf("ReadDiscovery of a file without a start, its pid alive: %v", err)
+	}
 }

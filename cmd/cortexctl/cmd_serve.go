@@ -55,11 +55,12 @@ of it, so that other processes reach it while this one holds it:
 It listens on a Unix socket (default DIR/cortex.sock, mode 0600) and on TCP
 (default 127.0.0.1:7474); --socket "" or --listen "" turns one off. While it
 runs, DIR/cortex-server.json says how to reach it (pid, socket, address,
-directory); it is removed at shutdown, and a stale one (its process gone) is
-replaced. A malformed --listen or an unusable --socket path (too long, an
-existing file or directory, a missing directory other than DIR) exits 7 before
-the store is opened; so does a --listen whose host does not resolve or that is
-no address of this machine. An address or socket in use exits 6.
+directory); it is removed at shutdown, and a stale one (its process gone, or
+on Linux its pid now another process's) is replaced. A malformed --listen or
+an unusable --socket path (too long, an existing file or directory, a missing
+directory other than DIR) exits 7 before the store is opened; so does a
+--listen whose host does not resolve or that is no address of this machine.
+An address or socket in use exits 6.
 
 Security: the socket is the owner's (mode 0600 from the moment it exists: it
 is bound in a private directory beside its path, then linked into place) and

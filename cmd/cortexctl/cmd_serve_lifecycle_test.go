@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/cortexgraph/cortex/server"
 )
 
 // serveOrExit runs cortexctl serve args... and returns its exit code and
@@ -154,5 +157,69 @@ func TestServe_ListenNoSuchAddressIsInvalid(t *testing.T) {
 				t.Errorf("serve that could not listen left %s (%v)", fresh, err)
 			}
 		})
+	}
+}
+
+// TestServe_DiscoveryOfReusedPidIsStale: a discovery file left by a server
+// killed with SIGKILL whose pid now belongs to an unrelated live process
+// (pid reuse, as in a restarted container; here the test's parent) is
+// stale: cortexctl works on the store itself, also when another server
+// (of another store) now listens on the dead server's address.
+func TestServe_DiscoveryOfReusedPidIsStale(t *testing.T) {
+	cli := func(dir string, args ...string) (int, string) {
+		cmd := exec.Command(buildCLI(t), append([]string{"--data", dir}, args...)...)
+		out, _ := cmd.CombinedOutput()
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	dirA, dirB := t.TempDir(), t.TempDir()
+	for dir, name := range map[string]string{dirA: "alpha", dirB: "beta"} {
+		if code, out := cli(dir, "teams", "create", "--name", name, "--member", "ann"); code != 0 {
+			t.Fatalf("teams create %s: exit %d: %s", name, code, out)
+		}
+	}
+	a := startServe(t, dirA, "--listen", "127.0.0.1:0")
+	if code := a.stop(syscall.SIGKILL); code != -1 {
+		t.Fatalf("kill -9: exit %d", code)
+	}
+	// The file now names a live process that is no server: the test's
+	// parent (go test), everything else as the dead server wrote it.
+	path := filepath.Join(dirA, server.DiscoveryFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	d["pid"] = os.Getppid()
+	if data, err = json.Marshal(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ReadDiscovery(dirA); !errors.Is(err, server.ErrNoServer) {
+		t.Errorf("ReadDiscovery of a file whose pid was reused: %v, want ErrNoServer", err)
+	}
+	listA := func(when string) {
+		t.Helper()
+		code, out := cli(dirA, "teams", "list", "--json")
+		if code != 0 || !strings.Contains(out, `"alpha"`) || strings.Contains(out, `"beta"`) {
+			t.Errorf("%s: teams list of %s: exit %d: %s", when, dirA, code, out)
+		}
+	}
+	listA("nothing behind the file")
+	// Another store's server on the dead server's address.
+	b := startServe(t, dirB, "--listen", a.disc.Address, "--socket", "")
+	listA("another server on its address")
+	if code, out := cli(dirA, "teams", "create", "--name", "gamma", "--member", "bo"); code != 0 {
+		t.Fatalf("teams create in %s: exit %d: %s", dirA, code, out)
+	}
+	if code := b.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("stop %s's server: exit %d", dirB, code)
+	}
+	if code, out := cli(dirB, "teams", "list", "--json"); code != 0 || strings.Contains(out, `"gamma"`) {
+		t.Errorf("a team created in %s went to %s's server: exit %d: %s", dirA, dirB, code, out)
 	}
 }

@@ -17,8 +17,9 @@ import (
 // remote returns the client of the server the command goes through, or
 // nil if the command opens the store itself: --server's (CORTEX_SERVER),
 // else the server that holds --data, found by its discovery file (its
-// process alive and its socket, or else its address, answering). The
-// first call decides.
+// process alive, on Linux the very process that wrote it, not one that got
+// its pid later: server.ReadDiscovery; and its socket, or else its
+// address, answering). The first call decides.
 func (e *env) remote() (*client.Client, error) {
 	if e.remoteDone {
 		return e.client, e.remoteErr
