@@ -126,7 +126,7 @@ var sentinels = []sentinel{
 	{name: "merge.ErrInvalidOptions", err: merge.ErrInvalidOptions, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
 	{name: "merge.ErrInvalidResolution", err: merge.ErrInvalidResolution, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
 	{name: "merge.ErrUnknownConflict", err: merge.ErrUnknownConflict, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
-	{name: "merge.ErrConflictingResolutions", err: merge.ErrConflictingResolutions, code: api.ExitInternal, internal: mergeInput, noWireName: "internal"},
+	{name: "merge.ErrConflictingResolutions", err: merge.ErrConflictingResolutions, code: api.ExitInternal, internal: tiedResolutions, noWireName: "internal"},
 	{name: "merge.ErrInvalidDecision", err: merge.ErrInvalidDecision, code: api.ExitInternal, internal: "a bug in a custom merge strategy (Decider)", noWireName: "internal"},
 
 	// namespace
@@ -300,3 +300,12 @@ func TestSentinels_PairsOverTheWire(t *testing.T) {
 
 // mergeInput is why merge's input sentinels are internal.
 const mergeInput = "merge input comes from findings and resolutions the team manager validated and stored: a failure is a bug or damaged data"
+
+// tiedResolutions is why merge.ErrConflictingResolutions is internal: the
+// team manager gives merge one resolution per conflict node, whose IRI is
+// built from the team and the topic's conflict id (Topic.ConflictID, a hash
+// of the topic; merge refuses a resolution whose id is not its topic's), and
+// resolves a node once (teammanager.ErrAlreadyResolved). Two resolutions of
+// one topic, tied or not, cannot reach merge from the manager: it would be
+// a bug, not a state a command could fit (exit 4).
+const tiedResolutions = "two resolutions of one topic cannot come from the team manager (one conflict node per topic, resolved once: ErrAlreadyResolved): a tie is a bug"
