@@ -31,6 +31,17 @@ func (n *Namespace) Name() string { return n.e.Name() }
 // WithBase, or before bases were recorded).
 func (n *Namespace) Base() string { return n.e.Base() }
 
+// Done returns a channel closed when n ends: DeleteNamespace deleted the
+// namespace, or the store was closed. Err then says which. A subscriber
+// to the namespace's changes selects on it so as not to wait for writes
+// that can no longer come.
+func (n *Namespace) Done() <-chan struct{} { return n.e.Done() }
+
+// Err returns nil while Done is open, then an error matching
+// ErrNoNamespace (and ErrNotFound) if DeleteNamespace deleted the
+// namespace, or ErrClosed if the store was closed.
+func (n *Namespace) Err() error { return n.e.Err() }
+
 // Size returns the number of quads in the namespace (all graphs). If ctx has ended when it is called, it returns an error wrapping ctx's
 // error (context.Canceled or context.DeadlineExceeded) and reads nothing.
 func (n *Namespace) Size(ctx context.Context) (int64, error) { return n.e.Size(ctx) }

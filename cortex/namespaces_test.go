@@ -434,3 +434,55 @@ func TestStore_DeleteNamespaceEndedContext(t *testing.T) {
 	}
 	checkContent(t, ns, append(base, q("held", "p", quad.String("1"), nil)))
 }
+
+// TestNamespace_Done: a *Namespace's Done channel is open while it is,
+// and closed when DeleteNamespace deletes it (Err matching ErrNoNamespace
+// and ErrNotFound) or when the store closes (Err matching ErrClosed); a
+// namespace created again under the name is a new one, with Done open.
+func TestNamespace_Done(t *testing.T) {
+	ctx := context.Background()
+	s, err := cortex.Open(ctx, t.TempDir(), cortex.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := s.Namespace(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := func(n *cortex.Namespace) bool {
+		select {
+		case <-n.Done():
+			return true
+		default:
+			return false
+		}
+	}
+	if ended(n) || n.Err() != nil {
+		t.Fatalf("open namespace: ended %v, Err %v", ended(n), n.Err())
+	}
+	if err := s.DeleteNamespace(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if !ended(n) || !errors.Is(n.Err(), cortex.ErrNoNamespace) || !errors.Is(n.Err(), cortex.ErrNotFound) {
+		t.Fatalf("deleted namespace: ended %v, Err %v", ended(n), n.Err())
+	}
+	again, err := s.Namespace(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ended(again) || ended(kept) {
+		t.Fatal("a namespace created again, or another one, has ended")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []*cortex.Namespace{again, kept} {
+		if !ended(n) || !errors.Is(n.Err(), cortex.ErrClosed) {
+			t.Fatalf("namespace %s after Close: ended %v, Err %v", n.Name(), ended(n), n.Err())
+		}
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -24,17 +26,35 @@ import (
 // with the JSON of api.Event as its data. Where it starts: after the id in
 // the Last-Event-ID header (sent by a reconnecting EventSource), else
 // after the id in ?after= (0: the oldest event retained), else after the
-// last event (only new events). An id past the last event, or one that
-// is not a number, is 400. Events that retention removed before the
-// client read them come as one events.lost event (api.EventsLost).
+// last event (only new events). An id that is not a number is 400, and so
+// is an ?after= past the last event. Events that retention removed before
+// the client read them come as one events.lost event (api.EventsLost).
+//
+// The first message, sent at once, is the resume point: the opening
+// comment and "id: N", N the id the stream starts after, with no data. By
+// the SSE processing model (WHATWG HTML, "Server-sent events") a message
+// without data fires no event but still sets the EventSource's last event
+// id, so a client that goes before any event comes back with
+// Last-Event-ID N and misses nothing written meanwhile.
+//
+// Ids start at 1 again in a namespace deleted and created again under its
+// name. A stream that the deletion ends sets its client's last event id to
+// 0 first ("id: 0"), so that the reconnection gets every event of the new
+// namespace. A Last-Event-ID past the last event (the client was away at
+// the deletion) is not refused, which an EventSource would take as final:
+// the stream starts with an events.lost event (after: that id, first: the
+// oldest event retained; id first-1) and goes on with every event of the
+// new namespace. A client away while the new namespace wrote past its id
+// cannot be told apart from one that is not: it gets the events after its
+// id only.
 //
 // Comment lines (": ping") are sent every eventHeartbeat so that proxies
 // keep an idle stream open; each message is flushed as it is written. The
 // stream ends when the client goes, when the server shuts down (Serve, or
 // the Shutdown of any http.Server running Handler: streams do not hold a
-// graceful shutdown back), when the namespace is deleted (namespaces.delete:
-// a namespace created again under its name numbers its events from 1),
-// when reading the store fails, or, for a stream
+// graceful shutdown back), when the namespace is deleted (namespaces.delete,
+// or cortex.Store.DeleteNamespace by an embedder: see above), when
+// reading the store fails, or, for a stream
 // opened with a bearer token, once that token is revoked, expires or
 // leaves the token file, and for a stream opened over TCP without a token
 // (none existed), once the token file holds one (checked every
@@ -50,7 +70,7 @@ var eventTokenCheck = time.Second
 
 // serveEvents serves GET /ns/{ns}/events.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) {
-	after, given, err := eventsAfter(r)
+	after, given, fromHeader, err := eventsAfter(r)
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -71,6 +91,11 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	seq, err := m.Subscribe(ctx, after)
+	var lostAfter uint64 // a Last-Event-ID past the last event: see the route's doc
+	if errors.Is(err, teammanager.ErrInvalidEventID) && fromHeader {
+		lostAfter, after = after, 0
+		seq, err = m.Subscribe(ctx, after)
+	}
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -110,8 +135,16 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 		}
 		return rc.Flush() == nil
 	}
-	if !send([]byte(": cortex events of namespace " + ns + "\n\n")) {
+	// The resume point, at once: a message with an id and no data sets
+	// an EventSource's last event id without firing an event.
+	if !send([]byte(": cortex events of namespace " + ns + "\nid: " + strconv.FormatUint(after, 10) + "\n\n")) {
 		return
+	}
+	// gone ends the stream of a deleted namespace: a namespace created
+	// again under its name numbers its events from 1, so the client's
+	// resume point goes back to 0 (all events of the next namespace).
+	gone := func() {
+		send([]byte("id: 0\n: namespace " + ns + " was deleted: the stream ends\n\n"))
 	}
 	beat := time.NewTicker(eventHeartbeat)
 	defer beat.Stop()
@@ -137,11 +170,28 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 			if !ok {
 				return
 			}
+			if errors.Is(n.err, cortex.ErrNoNamespace) {
+				gone()
+				return
+			}
 			if n.err != nil {
 				if ctx.Err() == nil {
 					s.opts.logger.Printf("events of %s: %v", ns, n.err)
 				}
 				return
+			}
+			if lostAfter > 0 {
+				lost := teammanager.Event{ID: n.ev.ID - 1, Type: teammanager.EventsLost,
+					Lost: &teammanager.LostEvents{After: lostAfter, First: n.ev.ID}}
+				lostAfter = 0
+				msg, err := sseMessage(lost)
+				if err != nil {
+					s.opts.logger.Printf("events of %s: %v", ns, err)
+					return
+				}
+				if !send(msg) {
+					return
+				}
 			}
 			msg, err := sseMessage(n.ev)
 			if err != nil {
@@ -156,9 +206,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 				return
 			}
 		case <-deleted:
-			// The namespace's events are gone, and a namespace created
-			// again under its name numbers its own from 1.
-			send([]byte(": namespace " + ns + " was deleted: the stream ends\n\n"))
+			gone()
 			return
 		case <-stop:
 			return
@@ -186,21 +234,22 @@ func (s *Server) recheck(pr principal) error {
 	return nil
 }
 
-// eventsAfter reads where a stream starts: the Last-Event-ID header, else
-// the after query parameter; given is false if neither is there.
-func eventsAfter(r *http.Request) (after uint64, given bool, err error) {
+// eventsAfter reads where a stream starts: the Last-Event-ID header
+// (fromHeader), else the after query parameter; given is false if neither
+// is there.
+func eventsAfter(r *http.Request) (after uint64, given, fromHeader bool, err error) {
 	name, v := "Last-Event-ID", r.Header.Get("Last-Event-ID")
 	if v == "" {
 		name, v = "after", r.URL.Query().Get("after")
 	}
 	if v == "" {
-		return 0, false, nil
+		return 0, false, false, nil
 	}
 	after, err = strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("%w: %s %q: want an event id (a number ≥ 0)", api.ErrInvalid, name, v)
+		return 0, false, false, fmt.Errorf("%w: %s %q: want an event id (a number ≥ 0)", api.ErrInvalid, name, v)
 	}
-	return after, true, nil
+	return after, true, name == "Last-Event-ID", nil
 }
 
 // sseMessage returns ev as an SSE message.

@@ -47,6 +47,11 @@ type sseStream struct {
 	resp     *http.Response
 	r        *bufio.Reader
 	comments []string
+	// lastID is the stream's last event ID string as an EventSource keeps
+	// it (WHATWG HTML, "Server-sent events"): set from the id field at
+	// every dispatch (an empty line after fields), including one without
+	// data, which fires no event; it is the Last-Event-ID of a reconnection.
+	lastID string
 }
 
 // openEvents opens GET /ns/{ns}/events with the given query and headers
@@ -73,11 +78,12 @@ func (ts *testServer) openEvents(ns, query string, header ...string) *sseStream 
 	return &sseStream{t: ts.t, resp: resp, r: bufio.NewReader(resp.Body)}
 }
 
-// next reads the next message (comments are kept in s.comments); io.EOF
-// when the stream ends.
+// next reads the next message with data (comments are kept in
+// s.comments, and a message without data only sets s.lastID, as in an
+// EventSource); io.EOF when the stream ends.
 func (s *sseStream) next() (sseEvent, error) {
 	var ev sseEvent
-	seen := false
+	seen, hasID := false, false
 	for {
 		line, err := s.r.ReadString('\n')
 		if err != nil {
@@ -86,9 +92,13 @@ func (s *sseStream) next() (sseEvent, error) {
 		line = strings.TrimSuffix(line, "\n")
 		switch {
 		case line == "":
-			if seen {
+			if hasID {
+				s.lastID = ev.id
+			}
+			if seen && ev.data != "" {
 				return ev, nil
 			}
+			ev, seen, hasID = sseEvent{}, false, false
 		case strings.HasPrefix(line, ":"):
 			s.comments = append(s.comments, line)
 		default:
@@ -96,7 +106,7 @@ func (s *sseStream) next() (sseEvent, error) {
 			seen = true
 			switch name {
 			case "id":
-				ev.id = value
+				ev.id, hasID = value, true
 			case "event":
 				ev.event = value
 			case "data":
@@ -570,5 +580,121 @@ func TestEvents_NamespaceDeletedEndsStream(t *testing.T) {
 	// A new stream follows the new namespace.
 	if evs := ts.openEvents("acme", "?after=0").read(1); evs[0].ID != 1 || evs[0].Team != "t2" {
 		t.Fatalf("new stream: %+v", evs[0])
+	}
+}
+
+// TestEvents_ResumePointAtConnect: a stream gives its client a resume
+// point as soon as it opens, before any event: a message with only an id
+// field, the id the stream starts after, which sets an EventSource's last
+// event id without firing an event. A client that goes before the first
+// event and comes back with it misses nothing that was written meanwhile,
+// and does not get the history before it either.
+func TestEvents_ResumePointAtConnect(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	for i := range 3 {
+		ts.ok("acme", "teams.create", api.TeamConfig{ID: fmt.Sprint("t", i), Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	}
+	for _, tc := range []struct {
+		name, query, want string
+	}{{"new events only", "", "3"}, {"after 1", "?after=1", "1"}, {"from the oldest", "?after=0", "0"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := firstLines(t, ts, "acme", tc.query); got != tc.want {
+				t.Fatalf("resume point %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// A client that leaves before any event and comes back with its
+	// resume point gets exactly the events written while it was away.
+	lastID := firstLines(t, ts, "acme", "")
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "away", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	back := ts.openEvents("acme", "", "Last-Event-ID", lastID)
+	time.AfterFunc(10*time.Second, func() { back.resp.Body.Close() }) // a missed event: fail, not hang
+	if evs := back.read(1); evs[0].ID != 4 || evs[0].Team != "away" {
+		t.Fatalf("after coming back at %q: %+v", lastID, evs[0])
+	}
+}
+
+// firstLines opens a stream of ns with query and reads it up to its first
+// dispatch (with data or not), for a second at most, and closes it,
+// returning the last event ID string that dispatch set ("" if none).
+func firstLines(t *testing.T, ts *testServer, ns, query string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", ts.url+"/ns/"+ns+"/events"+query, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	id, fields := "", false
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "" // the timeout, before any dispatch
+		}
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "" && fields:
+			return id
+		case strings.HasPrefix(line, "id: "):
+			id, fields = strings.TrimPrefix(line, "id: "), true
+		case line != "" && !strings.HasPrefix(line, ":"):
+			fields = true
+		}
+	}
+}
+
+// TestEvents_NamespaceRecreated: event ids start at 1 again in a
+// namespace deleted and created again under its name. A client connected
+// at the deletion is moved back to 0 (a message with id 0 before the
+// stream ends), so that its reconnection gets every event of the new
+// namespace; a client that comes back with an id past the last event (it
+// was away at the deletion) gets an events.lost event and then every
+// event of the new namespace, instead of a 400 that an EventSource takes
+// as final.
+func TestEvents_NamespaceRecreated(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	team := func(id string) {
+		ts.ok("acme", "teams.create", api.TeamConfig{ID: id, Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	}
+	for i := range 5 {
+		team(fmt.Sprint("old", i))
+	}
+	st := ts.openEvents("acme", "?after=0")
+	st.read(5)
+	ts.ok("acme", "namespaces.delete", map[string]any{"name": "acme"}, nil)
+	if _, err := st.next(); err != io.EOF {
+		t.Fatalf("the stream of the deleted namespace: %v, want its end", err)
+	}
+	for i := range 3 {
+		team(fmt.Sprint("new", i))
+	}
+	if st.lastID != "0" {
+		t.Fatalf("last event id %q after the deletion, want 0", st.lastID)
+	}
+	evs := ts.openEvents("acme", "", "Last-Event-ID", st.lastID).read(3)
+	if evs[0].ID != 1 || evs[0].Team != "new0" || evs[2].ID != 3 {
+		t.Fatalf("reconnected: %+v", evs)
+	}
+
+	// Away at the deletion: its id 5 is past the new namespace's last, 3.
+	away := ts.openEvents("acme", "", "Last-Event-ID", "5")
+	evs = away.read(4)
+	var lost api.EventsLost
+	decodeStrict(t, evs[0].Data, &lost)
+	if evs[0].Type != "events.lost" || evs[0].ID != 0 || lost != (api.EventsLost{After: 5, First: 1}) {
+		t.Fatalf("first event after 5: %+v %+v", evs[0], lost)
+	}
+	if evs[1].ID != 1 || evs[1].Team != "new0" || evs[3].ID != 3 {
+		t.Fatalf("after events.lost: %+v", evs[1:])
+	}
+	// ?after= past the last event stays an error: it is no reconnection.
+	if resp, body := ts.do("GET", "/ns/acme/events?after=5", "", nil); resp.StatusCode != 400 {
+		t.Fatalf("?after=5: %d %s", resp.StatusCode, body)
 	}
 }

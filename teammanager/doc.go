@@ -183,8 +183,11 @@
 // Subscribers read the store in pages, in their own goroutine, so a slow
 // one never holds a writer back and never has an event dropped: if
 // retention removed events it had not read, it gets one EventsLost event
-// in their place. The server's /ns/{ns}/events route streams the same
-// sequence as Server-Sent Events.
+// in their place. A subscription ends with an error matching
+// cortex.ErrNoNamespace when cortex.Store.DeleteNamespace deletes the
+// namespace (cortex.Namespace.Done), or cortex.ErrClosed when the store is
+// closed. The server's /ns/{ns}/events route streams the same sequence as
+// Server-Sent Events.
 //
 // # Task board and mailbox
 //

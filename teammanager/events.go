@@ -391,7 +391,13 @@ func (m *Manager) LastEventID(ctx context.Context) (uint64, error) {
 // or a read fails (it yields the error and stops). afterID 0 starts with
 // the oldest event retained; LastEventID gives the id to pass to receive
 // only new events. An afterID past the last event is an error matching
-// ErrInvalidEventID.
+// ErrInvalidEventID. When the namespace ends (cortex.Store.DeleteNamespace
+// deletes it, or the store is closed: cortex.Namespace.Done), the
+// sequence yields an error matching cortex.ErrNoNamespace (and
+// cortex.ErrNotFound), or cortex.ErrClosed, and stops, even with events
+// left to deliver. A namespace created again under the name is another
+// one, whose events are numbered from 1 again: subscribe to it with a new
+// Manager.
 //
 // If retention removed events after afterID before they were read (the
 // subscriber was away, or read more slowly than the namespace was
@@ -417,10 +423,14 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 	hub := eventHubOf(m.n)
 	return func(yield func(Event, error) bool) {
 		after := afterID
-		// ended yields the error of ctx's end, if it has ended: the
-		// sequence stops then, even with events left to deliver.
+		// ended yields the error of ctx's end, or of the namespace's
+		// (deleted, or its store closed), if it has ended: the sequence
+		// stops then, even with events left to deliver.
 		ended := func() bool {
 			err := ctxcause.Err(ctx)
+			if err == nil {
+				err = m.n.Err()
+			}
 			if err != nil {
 				yield(Event{}, fmt.Errorf("events: %w", err))
 			}
@@ -433,6 +443,10 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 			}
 			evs, err := m.eventsAfter(ctx, after, eventPage)
 			if err != nil {
+				if m.n.Err() != nil { // the read failed as the namespace ended
+					ended()
+					return
+				}
 				yield(Event{}, ctxcause.With(ctx, err))
 				return
 			}
@@ -447,6 +461,9 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 			}
 			select {
 			case <-wake:
+			case <-m.n.Done():
+				ended()
+				return
 			case <-ctx.Done():
 				ended()
 				return

@@ -888,3 +888,53 @@ func BenchmarkManager_Events_WriteAfterTrimming(b *testing.B) {
 		})
 	}
 }
+
+// TestManager_Subscribe_EndsWhenNamespaceDeleted: a subscriber waiting for
+// new events, or with stored events left to read, is told when
+// cortex.Store.DeleteNamespace deletes its namespace: the sequence yields
+// an error matching cortex.ErrNoNamespace (and cortex.ErrNotFound) and
+// stops, instead of waiting for events that will never come.
+func TestManager_Subscribe_EndsWhenNamespaceDeleted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		read int // events read before the deletion
+	}{{"waiting for new events", 3}, {"with stored events left", 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			for i := range 3 {
+				f.create(t, teammanager.TeamConfig{ID: fmt.Sprint("t", i), Name: "n", Members: members("a")})
+			}
+			seq, err := f.m.Subscribe(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			readN := make(chan struct{})
+			go func() {
+				got := 0
+				for _, err := range seq {
+					if err != nil {
+						done <- err
+						return
+					}
+					if got++; got == tc.read {
+						close(readN)
+					}
+				}
+				done <- errors.New("the sequence stopped without an error")
+			}()
+			<-readN
+			if err := f.s.DeleteNamespace(ctx, "acme"); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				if !errors.Is(err, cortex.ErrNoNamespace) || !errors.Is(err, cortex.ErrNotFound) {
+					t.Fatalf("after the deletion: %v; want an error matching cortex.ErrNoNamespace", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the subscriber still waits 5 s after its namespace was deleted")
+			}
+		})
+	}
+}

@@ -56,6 +56,33 @@ type Namespace struct {
 
 	wrapOnce sync.Once
 	wrapper  any // the public API's value for this namespace (Wrapper)
+
+	endOnce sync.Once
+	done    chan struct{} // closed by end
+	err     error         // why done is closed, set before
+}
+
+// Done returns a channel closed when n ends: DeleteNamespace deleted it,
+// or the store was closed. Err then says which.
+func (n *Namespace) Done() <-chan struct{} { return n.done }
+
+// Err returns nil while Done is open, then an error matching
+// ErrNoNamespace (n was deleted) or ErrClosed (the store was closed).
+func (n *Namespace) Err() error {
+	select {
+	case <-n.done:
+		return n.err
+	default:
+		return nil
+	}
+}
+
+// end closes n's Done channel with err (the first call only).
+func (n *Namespace) end(err error) {
+	n.endOnce.Do(func() {
+		n.err = err
+		close(n.done)
+	})
 }
 
 // Wrapper returns the value mk made for n on the first call: the public
@@ -72,7 +99,7 @@ var qsOptions = graph.Options{ckv.OptNoBloom: true}
 // registry entry).
 func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
 	view := s.nsView(name)
-	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view, wmu: newWriteLock()}
+	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view, wmu: newWriteLock(), done: make(chan struct{})}
 	n.cache.init(s.opts.valueCache)
 	// Cortex reads and writes the format itself; cayley's own quadstore is
 	// opened only to check that the namespace is one of its stores (and

@@ -340,6 +340,7 @@ func (s *Store) Close() error {
 	var errs []error
 	for _, ns := range s.nss {
 		errs = append(errs, ns.close())
+		ns.end(fmt.Errorf("namespace %s: %w", ns.name, ErrClosed))
 	}
 	s.nss = nil
 	errs = append(errs, leaked, s.db.Close(), s.lock.release())
@@ -599,6 +600,9 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 		err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
 		if err != nil {
 			return nil, err
+		}
+		if open != nil {
+			open.end(fmt.Errorf("%w %q: it was deleted", ErrNoNamespace, name))
 		}
 		if h := s.opts.hooks.deleteNamespace; h != nil {
 			if err := h(); err != nil {
