@@ -42,8 +42,9 @@ func (n *Namespace) Done() <-chan struct{} { return n.e.Done() }
 // namespace, or ErrClosed if the store was closed.
 func (n *Namespace) Err() error { return n.e.Err() }
 
-// Size returns the number of quads in the namespace (all graphs). If ctx has ended when it is called, it returns an error wrapping ctx's
-// error (context.Canceled or context.DeadlineExceeded) and reads nothing.
+// Size returns the number of quads in the namespace (all graphs). If ctx
+// has ended when it is called, it returns an error wrapping ctx's error
+// (context.Canceled or context.DeadlineExceeded) and reads nothing.
 func (n *Namespace) Size(ctx context.Context) (int64, error) { return n.e.Size(ctx) }
 
 // WriteStats are a namespace's write counters since its store opened it
