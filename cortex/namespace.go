@@ -72,6 +72,9 @@ type WriteStats struct {
 	// because its context ended counts in neither.
 	LockAcquired, LockWaited int64
 	LockWait, LockHeld       time.Duration
+	// LockWaiting is not a counter: the writers waiting for the lock at
+	// the reading (its queue, which they leave in the order they came).
+	LockWaiting int64
 }
 
 // WriteStats returns n's write counters. It is safe for concurrent use;

@@ -208,6 +208,9 @@ var (
 	}
 )
 
+// lockWaitingDesc is the gauge of cortex.WriteStats.LockWaiting.
+var lockWaitingDesc = prometheus.NewDesc("cortex_namespace_write_lock_waiting", "Writers waiting for a namespace's write lock now.", []string{"namespace"}, nil)
+
 // writeValues returns the counters of st in the order of writeDescs.
 func writeValues(st cortex.WriteStats) []float64 {
 	return []float64{float64(st.Deltas), float64(st.Journaled), float64(st.Quads), float64(st.Entries),
@@ -216,6 +219,7 @@ func writeValues(st cortex.WriteStats) []float64 {
 
 func (c *nsCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- quadsDesc
+	ch <- lockWaitingDesc
 	for _, d := range writeDescs {
 		ch <- d
 	}
@@ -234,9 +238,11 @@ func (c *nsCollector) Collect(ch chan<- prometheus.Metric) {
 		if err != nil {
 			continue // deleted meanwhile
 		}
-		for i, v := range writeValues(n.WriteStats()) {
+		st := n.WriteStats()
+		for i, v := range writeValues(st) {
 			ch <- prometheus.MustNewConstMetric(writeDescs[i], prometheus.CounterValue, v, name)
 		}
+		ch <- prometheus.MustNewConstMetric(lockWaitingDesc, prometheus.GaugeValue, float64(st.LockWaiting), name)
 		size, err := n.Size(ctx)
 		if err != nil {
 			ch <- prometheus.NewInvalidMetric(quadsDesc, err)

@@ -51,6 +51,8 @@ func TestHealthAndMetrics(t *testing.T) {
 		`# TYPE cortex_store_disk_bytes gauge`,
 		`cortex_namespace_quads{namespace="acme"} `,
 		`# TYPE cortex_namespace_write_lock_wait_seconds_total counter`,
+		`# TYPE cortex_namespace_write_lock_waiting gauge`,
+		`cortex_namespace_write_lock_waiting{namespace="acme"} 0`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)

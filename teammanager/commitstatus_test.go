@@ -3,6 +3,7 @@ package teammanager_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -206,5 +207,64 @@ func TestUpdateMemberStatus_GroupCommitFailedUpdateFailsAlone(t *testing.T) {
 	}
 	if got, want := f.storedObjects(t, "t2"), []string{"b:2"}; !slices.Equal(got, want) {
 		t.Errorf("t2's findings: %v, want %v", got, want)
+	}
+}
+
+// The merges of a Manager write one at a time: while one waits for the
+// namespace's write lock, the next waits for its turn outside the lock's
+// queue, so a finding that comes after both commits before the second
+// (the lock is taken in the order writers come, and a burst of merges
+// queued there would hold every later write back for all of them).
+func TestMerge_WritesOneAtATime(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	for _, team := range []string{"ta", "tb"} {
+		f.running(t, team, "a")
+		if _, err := f.m.AddFinding(ctx, team, "a", finding(0)); err != nil {
+			t.Fatal(err)
+		}
+		f.status(t, team, "a", teammanager.Completed, "")
+	}
+	f.running(t, "tc", "a")
+	last, err := f.m.LastEventID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teammanager.ResetBatchCounts(f.m)
+	release := holdWrites(t, f)
+	var wg sync.WaitGroup
+	merge := func(team string) {
+		wg.Go(func() {
+			if _, err := f.m.MergeTeamResults(ctx, team); err != nil {
+				t.Errorf("merge %s: %v", team, err)
+			}
+		})
+	}
+	merge("ta")
+	for f.n.WriteStats().LockWaiting != 1 { // ta's write waits for the lock
+		runtime.Gosched()
+	}
+	merge("tb")
+	for f.n.WriteStats().LockWaiting != 2 && teammanager.MergeWritesWaiting(f.m) != 1 { // tb's too
+		runtime.Gosched()
+	}
+	wg.Go(func() {
+		if _, err := f.m.AddFinding(ctx, "tc", "a", finding(1)); err != nil {
+			t.Error(err)
+		}
+	})
+	waitQueue(t, f.m, 0, 1) // its batch is taken: it waits for the lock
+	for f.n.WriteStats().LockWaiting < 2 {
+		runtime.Gosched()
+	}
+	release()
+	wg.Wait()
+	var got []string
+	for _, ev := range stored(t, f.m) {
+		if ev.ID > last && (ev.Type == teammanager.EventMergeCompleted || ev.Type == teammanager.EventFindingsAdded) {
+			got = append(got, string(ev.Type)+" "+ev.Team)
+		}
+	}
+	if want := []string{"merge.completed ta", "findings.added tc", "merge.completed tb"}; !slices.Equal(got, want) {
+		t.Errorf("writes in the order %q, want %q", got, want)
 	}
 }

@@ -236,7 +236,10 @@
 // reuses the team states the previous batch read when nothing else has
 // written the namespace since (cortex.Tx.Generation tells); any other
 // write, by this Manager or another one, makes it read them again. Merges of one
-// team are serialised within a Manager. Two Managers over the same namespace do not share that lock: a
+// team are serialised within a Manager, and a Manager's merges write one at
+// a time: a burst of them (a host's teams finish together) holds the
+// namespace's other writes back for one merge's write at most, not for all
+// of them in turn. Two Managers over the same namespace do not share that lock: a
 // merge computes its writes from what it read and writes them only if, at
 // that moment, the team still exists, still links the run it read and has
 // the same resolved conflicts (else it starts again, up to 8 times, then

@@ -64,6 +64,10 @@ func SetFactsHook(fn func()) { factsHook = fn }
 // update.
 func SetMemberChangeHook(fn func(team, agent string) error) { memberChangeHook = fn }
 
+// MergeWritesWaiting returns the number of merges waiting for their turn
+// to write (commitMerge).
+func MergeWritesWaiting(m *Manager) int32 { return m.mergeWriteWaiting.Load() }
+
 // ResetBatchCounts sets the counts of batches taken and of the teams they
 // read to zero (after a test's setup, whose member updates are batches).
 func ResetBatchCounts(m *Manager) {

@@ -35,6 +35,11 @@ type Manager struct {
 	listPreds [nListFields]quad.Value // predicates of the listed fields (listPreds)
 
 	mergeLocks [64]sync.Mutex // per-team (hashed) serialisation of merges
+	// mergeWrite lets one merge's write at a time queue for the
+	// namespace's write lock (commitMerge): a semaphore of one;
+	// mergeWriteWaiting counts the merges waiting for it (for tests).
+	mergeWrite        chan struct{}
+	mergeWriteWaiting atomic.Int32
 
 	commits committer      // findings waiting for their group commit (commit.go)
 	board   boardCommitter // task board and mailbox writes waiting for theirs (boardtx.go)
@@ -75,7 +80,8 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{n: n, ds: n.Dataset(), ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[eval.ID]quad.Value{}}
+	m := &Manager{n: n, ds: n.Dataset(), ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[eval.ID]quad.Value{},
+		mergeWrite: make(chan struct{}, 1)}
 	m.readOnly.Store(s.ReadOnly())
 	current, err := n.SideCurrent(ctx, teamTable)
 	if err != nil {

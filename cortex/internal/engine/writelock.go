@@ -135,6 +135,7 @@ type WriteStats struct {
 	Quads, Entries           int64
 	LockAcquired, LockWaited int64
 	LockWait, LockHeld       time.Duration
+	LockWaiting              int64
 }
 
 // WriteStats returns n's write counters. Safe for concurrent use; the
@@ -150,5 +151,6 @@ func (n *Namespace) WriteStats() WriteStats {
 		LockWaited:   n.wmu.st.waited.Load(),
 		LockWait:     time.Duration(n.wmu.st.waitNs.Load()),
 		LockHeld:     time.Duration(n.wmu.st.heldNs.Load()),
+		LockWaiting:  int64(n.waiting.Load()),
 	}
 }

@@ -57,7 +57,8 @@ func TestWriteStats_Deltas(t *testing.T) {
 }
 
 // TestWriteStats_LockWait: a writer that waits for the write lock counts
-// as a wait, for the time it waited; one that finds it free does not.
+// as a wait, for the time it waited, and in LockWaiting while it waits; one
+// that finds it free does not.
 func TestWriteStats_LockWait(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -84,9 +85,15 @@ func TestWriteStats_LockWait(t *testing.T) {
 	for n.waiting.Load() == 0 { // the second writer waits for the lock
 		time.Sleep(time.Millisecond)
 	}
+	if w := n.WriteStats().LockWaiting; w != 1 {
+		t.Fatalf("one writer waiting, LockWaiting %d", w)
+	}
 	close(release)
 	wg.Wait()
 	st := n.WriteStats()
+	if st.LockWaiting != 0 {
+		t.Fatalf("no writer waiting, LockWaiting %d", st.LockWaiting)
+	}
 	if st.LockAcquired-before.LockAcquired != 2 || st.LockWaited-before.LockWaited != 1 || st.LockWait <= before.LockWait {
 		t.Fatalf("two writers, one waiting: %+v (before %+v)", st, before)
 	}
