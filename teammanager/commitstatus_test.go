@@ -3,10 +3,13 @@ package teammanager_test
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -266,5 +269,62 @@ func TestMerge_WritesOneAtATime(t *testing.T) {
 	}
 	if want := []string{"merge.completed ta", "findings.added tc", "merge.completed tb"}; !slices.Equal(got, want) {
 		t.Errorf("writes in the order %q, want %q", got, want)
+	}
+}
+
+// The merges of two teams never wait for each other, whatever their ids
+// (the locks were once 64 mutexes hashed by team id: teams sharing one
+// waited for each other's merges). Two ids that shared a slot: one team's
+// merge is held in the middle while the other's runs to the end.
+func TestMerge_TeamsDoNotShareALock(t *testing.T) {
+	slot := func(id string) uint32 {
+		h := fnv.New32a()
+		h.Write([]byte(id))
+		return h.Sum32() % 64
+	}
+	ids := []string{"t0"}
+	for i := 1; len(ids) < 2; i++ {
+		if id := fmt.Sprint("t", i); slot(id) == slot(ids[0]) {
+			ids = append(ids, id)
+		}
+	}
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	for _, team := range ids {
+		f.running(t, team, "a")
+		if _, err := f.m.AddFinding(ctx, team, "a", finding(0)); err != nil {
+			t.Fatal(err)
+		}
+		f.status(t, team, "a", teammanager.Completed, "")
+	}
+	var first atomic.Bool
+	held, release := make(chan struct{}), make(chan struct{})
+	teammanager.SetMergeHook(func() {
+		if first.CompareAndSwap(false, true) {
+			close(held)
+			<-release
+		}
+	})
+	t.Cleanup(func() { teammanager.SetMergeHook(nil) })
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		if _, err := f.m.MergeTeamResults(ctx, ids[0]); err != nil {
+			t.Error(err)
+		}
+	})
+	<-held
+	done := make(chan error, 1)
+	go func() { _, err := f.m.MergeTeamResults(ctx, ids[1]); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("the merge of %s waited for the merge of %s", ids[1], ids[0])
+	}
+	close(release)
+	if t.Failed() {
+		<-done
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -34,7 +33,7 @@ type Manager struct {
 
 	listPreds [nListFields]quad.Value // predicates of the listed fields (listPreds)
 
-	mergeLocks [64]sync.Mutex // per-team (hashed) serialisation of merges
+	mergeLocks teamLocks // per-team serialisation of merges (teamlock.go)
 	// mergeWrite lets one merge's write at a time queue for the
 	// namespace's write lock (commitMerge): a semaphore of one;
 	// mergeWriteWaiting counts the merges waiting for it (for tests).
@@ -128,11 +127,9 @@ func (m *Manager) Strategies() []string { return m.cfg.Strategies() }
 
 func (m *Manager) now() time.Time { return m.cfg.now().UTC() }
 
-func (m *Manager) mergeLock(team string) *sync.Mutex {
-	h := fnv.New32a()
-	h.Write([]byte(team))
-	return &m.mergeLocks[h.Sum32()%uint32(len(m.mergeLocks))]
-}
+// mergeLock returns a handle on the lock that serialises the merges of
+// team (and what must not interleave with them).
+func (m *Manager) mergeLock(team string) teamLock { return m.mergeLocks.get(team) }
 
 func errorf(sentinel error, format string, a ...any) error {
 	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, a...))
@@ -323,7 +320,7 @@ func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 	}
 	mu := m.mergeLock(id)
 	if !mu.TryLock() {
-		return t, nil // a merge of the team (or of one sharing its lock) is running
+		return t, nil // a merge of the team is running
 	}
 	defer mu.Unlock()
 	// Read again under the lock: a merge may have ended since.
