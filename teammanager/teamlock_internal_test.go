@@ -20,16 +20,23 @@ func TestTeamLocks_EntriesGoAway(t *testing.T) {
 	if l.get("a").TryLock() {
 		t.Fatal("a's lock was taken twice")
 	}
-	var wg sync.WaitGroup
+	var (
+		wg sync.WaitGroup
+		n  int // incremented under a's lock only
+	)
 	for range 8 {
 		wg.Go(func() {
 			h := l.get("a")
 			h.Lock()
+			n++
 			h.Unlock()
 		})
 	}
 	a.Unlock()
 	wg.Wait()
+	if n != 8 {
+		t.Fatalf("%d of 8 callers took a's lock", n)
+	}
 	if len(l.m) != 0 {
 		t.Fatalf("entries left: %v", l.m)
 	}
