@@ -151,3 +151,38 @@ func TestSlowClient_IdleConnectionClosed(t *testing.T) {
 	}
 	closedByServer(t, c)
 }
+
+// TestSlowClient_GraphStoreBodyCutInAToken: a Graph Store body whose
+// timeout passes in the middle of a Turtle token (an IRI, a literal) is
+// 408 as any other, not the 400 of the syntax error the cut text makes
+// ("unterminated IRI"), and writes nothing.
+func TestSlowClient_GraphStoreBodyCutInAToken(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithBodyTimeout(200*time.Millisecond))
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	for _, tc := range []struct{ name, ct, body string }{
+		// dribble goes on with 'a's: the timeout comes inside the token.
+		{"turtle IRI", "text/turtle", "<http://ex/a> <http://ex/"},
+		{"turtle literal", "text/turtle", "<http://ex/a> <http://ex/p> \""},
+		{"n-triples literal", "application/n-triples", "<http://ex/a> <http://ex/p> \""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ts.dial()
+			fmt.Fprintf(c, "PUT %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n", g, tc.ct)
+			stop := make(chan struct{})
+			defer close(stop)
+			go dribble(c, tc.body, true, stop)
+			c.SetReadDeadline(time.Now().Add(hangGuard))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("no response: %v", err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(b), "did not arrive within 200ms") {
+				t.Errorf("%d %s, want 408", resp.StatusCode, b)
+			}
+		})
+	}
+	if resp, body := ts.do("GET", g, "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the graph of the cut uploads: %d %s", resp.StatusCode, body)
+	}
+}

@@ -1,6 +1,7 @@
 package rdfio
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -91,6 +92,14 @@ func (d *turtleDecoder) Next() (quad.Quad, error) {
 		}
 		d.out, d.outHead = d.out[:0], 0
 		if err := d.step(); err != nil {
+			var se *SyntaxError
+			if d.lex.rerr != nil && errors.As(err, &se) {
+				// A read error cut the input: what looks malformed at
+				// its end (an unterminated IRI or literal, a keyword cut
+				// short) may be whole in the input. The read error is
+				// the error.
+				err = d.lex.rerr
+			}
 			d.err = err
 		}
 	}

@@ -241,3 +241,61 @@ func TestDecode_EmptyDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestDecode_ReadErrorCutsAToken: a read error that cuts the input in
+// the middle of a token is the decoder's error, not the syntax error the
+// cut text makes (an unterminated IRI or literal, a keyword cut short):
+// the text may well be whole in the input (a quad of a token the cut
+// leaves looking whole may come first: the read error follows it). Turtle
+// used to answer
+// "unterminated IRI", so that a request body that timed out was 400.
+func TestDecode_ReadErrorCutsAToken(t *testing.T) {
+	boom := errors.New("connection timed out")
+	for _, format := range []string{rdfio.Turtle, rdfio.NTriples, rdfio.NQuads} {
+		for _, cut := range []string{
+			`<http://ex/s> <http://ex/p`,
+			`<http://ex/s> <http://ex/p> "abc`,
+			`<http://ex/s> <http://ex/p> "abc"@e`,
+			`<http://ex/s> <http://ex/p> "abc"^`,
+			`<http://ex/s> <http://ex/p> "abc"^^<http://ex/d`,
+			`<http://ex/s> <http://ex/p> _:`,
+		} {
+			t.Run(format+" "+cut, func(t *testing.T) {
+				d, err := rdfio.NewDecoder(&errAfter{data: "<http://ex/a> <http://ex/b> <http://ex/c> .\n" + cut, err: boom}, format, rdfio.DecodeOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer d.Close()
+				if _, err := d.Next(); err != nil {
+					t.Fatalf("the whole first line: %v", err)
+				}
+				if err := drain(d); !errors.Is(err, boom) {
+					t.Errorf("err = %v, want the read error", err)
+				}
+			})
+		}
+	}
+	for _, cut := range []string{`@pre`, `@prefix ex: <http://ex/`, `PREF`, `<http://ex/s> <http://ex/p> """abc`, `<http://ex/s> <http://ex/p> tr`, `<http://ex/s> <http://ex/p> 1.`, `<http://ex/s> <http://ex/p> 1e`} {
+		t.Run("turtle "+cut, func(t *testing.T) {
+			d, err := rdfio.NewDecoder(&errAfter{data: cut, err: boom}, rdfio.Turtle, rdfio.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if err := drain(d); !errors.Is(err, boom) {
+				t.Errorf("err = %v, want the read error", err)
+			}
+		})
+	}
+}
+
+// drain reads d to its first error. A streaming decoder may hand out the
+// triple of a token the cut leaves looking whole ("abc"@e, 1.) before it
+// reads the error.
+func drain(d rdfio.Decoder) error {
+	for {
+		if _, err := d.Next(); err != nil {
+			return err
+		}
+	}
+}
