@@ -164,6 +164,11 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 		if err != nil {
 			return fmt.Errorf("export %s: %w", t, err)
 		}
+		if count.n == 0 && t.graph != nil {
+			// Deleted since CheckGraph, while this request waited for
+			// its turn: a graph exists while it holds a triple.
+			return fmt.Errorf("%w: %s in namespace %s", api.ErrNotFound, t, ns)
+		}
 		return enc.Close()
 	})
 }

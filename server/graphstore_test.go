@@ -2,13 +2,16 @@ package server_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/server"
 )
 
@@ -370,5 +373,53 @@ func TestGraphStore_ContentTypeParameters(t *testing.T) {
 	}
 	if _, got := ts.do("GET", g, "", nil, "Accept", "application/n-triples"); lines(got) != strings.TrimSpace(nt) {
 		t.Errorf("graph after refused bodies: %q", got)
+	}
+}
+
+// TestGraphStore_GetOfGraphDeletedWhileWaiting: a GET finds the graph
+// and then waits for its turn among the read-heavy requests; a DELETE of
+// the graph meanwhile makes it 404, not a 200 of an empty graph (the GET
+// used to check that the graph exists before its turn, and then export
+// what was left: nothing).
+func TestGraphStore_GetOfGraphDeletedWhileWaiting(t *testing.T) {
+	srv := server.New(cortextest.NewStore(t), server.DefaultOptions().WithMaxQueries(1).WithQueueWait(time.Hour))
+	ts := serveServer(t, srv)
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	if resp, body := ts.do("PUT", g, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	release, err := server.HoldTurn(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	type answer struct {
+		code int
+		body string
+	}
+	got := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest("GET", ts.url+g, nil)
+		req.Header.Set("Accept", "application/n-triples")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- answer{0, err.Error()}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- answer{resp.StatusCode, string(b)}
+	}()
+	select {
+	case a := <-got:
+		t.Fatalf("answered while the only turn was held: %d %s", a.code, a.body)
+	case <-time.After(100 * time.Millisecond): // the GET waits for its turn
+	}
+	if resp, body := ts.do("DELETE", g, "", nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
+	}
+	release()
+	if a := <-got; a.code != http.StatusNotFound {
+		t.Fatalf("GET of the graph deleted while it waited: %d %q, want 404", a.code, a.body)
 	}
 }
