@@ -2,6 +2,7 @@ package rdfio
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -169,6 +170,21 @@ func (l *ttlLexer) skipSpace() bool {
 			return false
 		}
 	}
+}
+
+// whole is next, but for a token that no white space separates from
+// where a read error cut the input: it may be another token in the
+// input ("abc"@e of "abc"@en, 1 of 1.5, :a of :abc), so the read error
+// is returned instead.
+func (l *ttlLexer) whole(t *ttlToken) error {
+	if err := l.next(t); err != nil {
+		return err
+	}
+	// rerr is set as the last chunk is read: buf is that chunk.
+	if l.rerr != nil && t.kind != tEOF && !bytes.ContainsAny(l.buf[l.pos:], " \t\r\n") {
+		return l.rerr
+	}
+	return nil
 }
 
 // next reads the next token into t. At the end of the input t.kind is tEOF.

@@ -121,13 +121,13 @@ func (d *turtleDecoder) next() error {
 		d.tok, d.peek = d.peek, d.tok
 		return nil
 	}
-	return d.lex.next(&d.tok)
+	return d.lex.whole(&d.tok)
 }
 
 // lookahead lexes the token after d.tok into d.peek.
 func (d *turtleDecoder) lookahead() (*ttlToken, error) {
 	if !d.hasPeek {
-		if err := d.lex.next(&d.peek); err != nil {
+		if err := d.lex.whole(&d.peek); err != nil {
 			return nil, err
 		}
 		d.hasPeek = true

@@ -185,7 +185,9 @@ func (r *errAfter) Read(p []byte) (int, error) {
 
 func TestTurtle_Streams(t *testing.T) {
 	boom := errors.New("disk on fire")
-	r := &errAfter{data: "@prefix : <http://ex.org/> .\n:s :p :o1, :o2 .\n:s :q ( :a", err: boom}
+	// The space after :a: a token the error cuts is not whole (see
+	// TestTurtle_ReadErrorAfterATokenLookingWhole).
+	r := &errAfter{data: "@prefix : <http://ex.org/> .\n:s :p :o1, :o2 .\n:s :q ( :a ", err: boom}
 	d, err := rdfio.NewDecoder(r, rdfio.Turtle, rdfio.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -297,5 +299,30 @@ func drain(d rdfio.Decoder) error {
 		if _, err := d.Next(); err != nil {
 			return err
 		}
+	}
+}
+
+// TestTurtle_ReadErrorAfterATokenLookingWhole: a token that the read
+// error cuts may look whole ("abc"@e of "abc"@en, 1. of 1.5, :a of
+// :abc); the decoder hands out no triple of it, for a streamed import
+// would commit that triple if it ended a chunk. It used to be handed out
+// before the error.
+func TestTurtle_ReadErrorAfterATokenLookingWhole(t *testing.T) {
+	boom := errors.New("connection reset")
+	for _, cut := range []string{`"abc"@e`, `1.`, `1e`, `:a`, `true`, `<http://ex/o>`, `"abc"`} {
+		t.Run(cut, func(t *testing.T) {
+			r := &errAfter{data: "@prefix : <http://ex.org/> .\n:s :p :o .\n:s :q " + cut, err: boom}
+			d, err := rdfio.NewDecoder(r, rdfio.Turtle, rdfio.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if q, err := d.Next(); err != nil || q.Object != iri("o") {
+				t.Fatalf("the whole line: %v %v", q, err)
+			}
+			if q, err := d.Next(); !errors.Is(err, boom) {
+				t.Errorf("got %v %v, want the read error", q, err)
+			}
+		})
 	}
 }
