@@ -82,7 +82,7 @@ func readTarget(r *http.Request) (graphTarget, error) {
 const GraphHeader = "Cortex-Graph"
 
 // serveData answers the SPARQL 1.1 Graph Store HTTP Protocol: GET exports
-// the graph (by Accept: Turtle, N-Triples, N-Quads), PUT replaces it, POST
+// the graph (by Accept: Turtle, N-Triples, N-Quads, RDF/XML), PUT replaces it, POST
 // adds to it, DELETE removes it. A POST that names no graph adds to a new
 // one, a urn:uuid: IRI, and answers 201 with Location (the URL of the new
 // graph here, /ns/{ns}/data?graph=IRI) and the Cortex-Graph header (its
