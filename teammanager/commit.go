@@ -265,6 +265,7 @@ func (m *Manager) writeBatch(batch []*groupedWrite) {
 		now := m.now()
 		for _, w := range batch {
 			r := teams[w.team]
+			var own *teamState // the state w gets, if not r.st
 			switch {
 			case r == nil:
 				r = &teamRead{}
@@ -294,12 +295,26 @@ func (m *Manager) writeBatch(batch []*groupedWrite) {
 				}
 				c.teamReads.Add(1)
 				r.st = st
+			case w.update != nil && r.err == nil:
+				// The team timed out, which r.st has staged: the update
+				// gets the team as the timeout leaves it, read with its
+				// member in full (as written alone), and stages nothing.
+				st, err := m.readTeam(ctx, ds, w.team, w.agent)
+				if err != nil {
+					return err
+				}
+				c.teamReads.Add(1)
+				m.persistTimeout(st, now)
+				own = st
 			}
 			w.st, w.timedOut, w.err = nil, false, r.err
 			if r.err != nil {
 				continue
 			}
 			w.st, w.timedOut = r.st, r.timedOut
+			if own != nil {
+				w.st = own
+			}
 			if r.timedOut {
 				continue
 			}

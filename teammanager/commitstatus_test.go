@@ -328,3 +328,32 @@ func TestMerge_TeamsDoNotShareALock(t *testing.T) {
 		<-done
 	}
 }
+
+// A member update of a team that timed out returns the member as stored,
+// in full (its role and result), as when it is written alone, also when a
+// finding earlier in its batch read the team first (without the member in
+// focus).
+func TestUpdateMemberStatus_GroupCommitTimedOutMember(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.running(t, "t0", "x")
+	f.create(t, teammanager.TeamConfig{ID: "t1", Name: "t1", Members: members("a", "b"), Timeout: time.Minute})
+	f.status(t, "t1", "a", teammanager.Running, "progress")
+	f.status(t, "t1", "b", teammanager.Running, "")
+	f.clock.Advance(2 * time.Minute)
+	teammanager.ResetBatchCounts(f.m)
+	ups := runQueued(t, f, holdWrites(t, f), []groupedCall{
+		{team: "t0", agent: "x"}, // the first batch, alone
+		{team: "t1", agent: "b", want: teammanager.ErrTeamFinished},
+		{team: "t1", agent: "a", status: teammanager.Completed, want: teammanager.ErrTeamFinished},
+	})
+	if _, batches := teammanager.FindingsQueue(f.m); batches != 2 {
+		t.Fatalf("%d batches, want 2", batches)
+	}
+	mb := ups[2].Member
+	if mb.AgentID != "a" || mb.Status != teammanager.Running || mb.Role != "reviewer" || mb.Result != "progress" {
+		t.Errorf("member %+v, want a running, its role and result as stored", mb)
+	}
+	if ups[2].TeamStatus != teammanager.Failed {
+		t.Errorf("team status %s, want failed", ups[2].TeamStatus)
+	}
+}
