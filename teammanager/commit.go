@@ -290,20 +290,24 @@ func (m *Manager) writeBatch(batch []*groupedWrite) {
 				// staged nothing: only a timeout or a member update stages,
 				// and a batch holds one update per team.
 				st, err := m.readTeam(ctx, ds, w.team, w.agent)
-				if err != nil {
-					return err
-				}
 				c.teamReads.Add(1)
+				if err != nil {
+					// The member's own state is unreadable (the read
+					// before did not read it in full): the call fails.
+					w.st, w.timedOut, w.err = nil, false, err
+					continue
+				}
 				r.st = st
 			case w.update != nil && r.err == nil:
 				// The team timed out, which r.st has staged: the update
 				// gets the team as the timeout leaves it, read with its
 				// member in full (as written alone), and stages nothing.
 				st, err := m.readTeam(ctx, ds, w.team, w.agent)
-				if err != nil {
-					return err
-				}
 				c.teamReads.Add(1)
+				if err != nil {
+					w.st, w.timedOut, w.err = nil, false, err
+					continue
+				}
 				m.persistTimeout(st, now)
 				own = st
 			}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -355,5 +357,36 @@ func TestUpdateMemberStatus_GroupCommitTimedOutMember(t *testing.T) {
 	}
 	if ups[2].TeamStatus != teammanager.Failed {
 		t.Errorf("team status %s, want failed", ups[2].TeamStatus)
+	}
+}
+
+// A member update whose team a finding earlier in its batch read, and
+// that finds its member unreadable once it reads the member in full,
+// fails on its own: the batch's other calls are written.
+func TestUpdateMemberStatus_GroupCommitCorruptMemberFailsAlone(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.running(t, "t0", "x")
+	f.running(t, "t1", "a", "b")
+	f.running(t, "t2", "x")
+	// Member a's role is an IRI: only a read of a in full sees it.
+	node, g, role := f.ns.Member("t1", "a"), f.ns.TeamGraph("t1"), f.ns.IRI(namespace.MemberRole)
+	if err := f.n.Apply(ctx, cortex.Delta{
+		Remove: []quad.Quad{{Subject: node, Predicate: role, Object: namespace.String("reviewer"), Label: g}},
+		Add:    []quad.Quad{{Subject: node, Predicate: role, Object: quad.IRI("http://ex.org/role"), Label: g}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	teammanager.ResetBatchCounts(f.m)
+	runQueued(t, f, holdWrites(t, f), []groupedCall{
+		{team: "t0", agent: "x"}, // the first batch, alone
+		{team: "t1", agent: "b"},
+		{team: "t1", agent: "a", status: teammanager.Completed, want: teammanager.ErrCorrupt},
+		{team: "t2", agent: "x"},
+	})
+	if _, batches := teammanager.FindingsQueue(f.m); batches != 2 {
+		t.Errorf("%d batches, want 2", batches)
+	}
+	if got, want := f.storedObjects(t, "t2"), []string{"x:3"}; !slices.Equal(got, want) {
+		t.Errorf("t2's findings: %v, want %v", got, want)
 	}
 }
