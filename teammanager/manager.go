@@ -308,9 +308,9 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 // still returns the team, reading as not merged; a failed merge is not
 // retried by reads (Sweep, the next write to the team and
 // MergeTeamResults retry it). GetTeam never waits for a merge of the team
-// that runs in another goroutine (or, rarely, of another team sharing its
-// merge lock, one of 64): it then returns the team as stored (reading as
-// not merged until that merge has written). On a read-only store it
+// that runs in another goroutine (or for anything else that holds the
+// team's merge lock): it then returns the team as stored (reading as not
+// merged until that merge has written). On a read-only store it
 // retries nothing. A retry makes GetTeam as slow as a merge.
 func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
