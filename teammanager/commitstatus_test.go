@@ -1,6 +1,7 @@
 package teammanager_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -388,5 +389,48 @@ func TestUpdateMemberStatus_GroupCommitCorruptMemberFailsAlone(t *testing.T) {
 	}
 	if got, want := f.storedObjects(t, "t2"), []string{"x:3"}; !slices.Equal(got, want) {
 		t.Errorf("t2's findings: %v, want %v", got, want)
+	}
+}
+
+// A member update whose context ends while it is queued writes nothing
+// and returns the context's error; one whose batch has started waits for
+// its commit and succeeds.
+func TestUpdateMemberStatus_GroupCommitCancelled(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	f.running(t, "t1", "a", "b")
+	teammanager.ResetBatchCounts(f.m)
+	release := holdWrites(t, f)
+	started, queued := make(chan error, 1), make(chan error, 1)
+	c1, cancel1 := context.WithCancel(ctx)
+	c2, cancel2 := context.WithCancel(ctx)
+	defer cancel1()
+	defer cancel2()
+	go func() {
+		_, err := f.m.UpdateMemberStatus(c1, "t1", "a", teammanager.Completed, "done")
+		started <- err
+	}()
+	waitQueue(t, f.m, 0, 1) // its batch is taken: it waits for the lock
+	go func() {
+		_, err := f.m.UpdateMemberStatus(c2, "t1", "b", teammanager.Completed, "done")
+		queued <- err
+	}()
+	waitQueue(t, f.m, 1, 1)
+	cancel1()
+	cancel2()
+	if err := <-queued; !errors.Is(err, context.Canceled) {
+		t.Errorf("queued update: %v, want context.Canceled", err)
+	}
+	release()
+	if err := <-started; err != nil {
+		t.Errorf("started update: %v, want it committed", err)
+	}
+	tm, err := f.m.GetTeam(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := tm.Member("a")
+	b, _ := tm.Member("b")
+	if a.Status != teammanager.Completed || b.Status != teammanager.Running {
+		t.Errorf("members a %s, b %s; want a completed, b running", a.Status, b.Status)
 	}
 }
