@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -77,13 +80,21 @@ listed (status revoked). JSON: the token revoked.`,
 
 // tokenFile returns the token file of --data. A --data that is a file,
 // or under one, holds none: no store for a read (exit 3), an invalid
-// value for a write (exit 7), as for the store itself (env.open).
+// value for a write (exit 7), as for the store itself (env.open); for a
+// read, a --data that does not exist is no store either (exit 3).
 func (e *env) tokenFile(mode openMode) (*server.TokenFile, error) {
 	if notDir(e.dataDir) {
 		if mode == readWrite {
 			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, e.dataDir)
 		}
 		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, e.dataDir)
+	}
+	if mode == readOnly {
+		// A --data that does not exist (a typo) is no store, as for
+		// every other read, not a store without tokens.
+		if _, err := os.Stat(e.dataDir); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s", cortex.ErrNoStore, e.dataDir)
+		}
 	}
 	return server.OpenTokens(filepath.Join(e.dataDir, tokensFileName)), nil
 }

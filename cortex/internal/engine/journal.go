@@ -282,7 +282,11 @@ func parseJournal(b []byte) (prefix []byte, v0 uint64, old []undoEntry, clean bo
 // read-only store it fails.
 func (s *Store) recoverJournal(ctx context.Context) error {
 	path := filepath.Join(s.dir, journalFile)
-	_ = os.Remove(path + ".tmp") // a header never renamed into place: nothing was written
+	if !s.opts.readOnly {
+		// A header never renamed into place: nothing was written, nothing
+		// to recover (a read-only Open leaves it to the next writer).
+		_ = os.Remove(path + ".tmp")
+	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

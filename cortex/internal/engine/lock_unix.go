@@ -5,6 +5,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,8 +17,20 @@ import (
 // the store locked.
 type dirLock struct{ f *os.File }
 
+// lockDir locks dir: exclusively for a read-write Open, shared for a
+// read-only one. A shared lock writes nothing: it opens the file
+// read-only, so that a store nobody may write can be read, and without a
+// file (a store copied without it) it takes none and creates none
+// (Badger's directory lock, shared too, still refuses a writer).
 func lockDir(dir string, shared bool) (*dirLock, error) {
-	f, err := os.OpenFile(filepath.Join(dir, "cortex.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	flag := os.O_RDWR | os.O_CREATE
+	if shared {
+		flag = os.O_RDONLY
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "cortex.lock"), flag, 0o644)
+	if shared && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}
