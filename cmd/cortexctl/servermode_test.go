@@ -29,14 +29,17 @@ var throughServer = os.Getenv(throughServerEnv) == "1"
 // again through a server, each with the reason: what they test is the
 // CLI opening the store itself.
 var embeddedOnly = map[string]string{
-	"TestCLI_ReadCommandsCreateNothing":           "read commands open the store read-only and leave its directory as it was; a server holds it read-write",
-	"TestCLI_ReadCommandRecoversInterruptedWrite": "the CLI's own read-only open rolls an interrupted write back; a server's open does it before",
-	"TestCLI_ReadCommandAfterKill9":               "the CLI's own read-only open recovers a store a killed process left; a server's open does it before",
-	"TestCLI_ThroughServer":                       "it is the runner",
-	"TestCLI_WhileServed":                         "it runs the binary against a cortexctl serve of its own",
-	"TestCLI_StopBlockedOutput":                   "it runs the binary, embedded and against a cortexctl serve of its own",
-	"TestCLI_ServerFlag":                          "it runs the binary against a cortexctl serve of its own",
-	"TestCLI_WorkflowsDriveTwoProcesses":          "it runs the binary against a cortexctl serve of its own",
+	"TestCLI_ReadCommandsCreateNothing":             "read commands open the store read-only and leave its directory as it was; a server holds it read-write",
+	"TestCLI_ReadCommandRecoversInterruptedWrite":   "the CLI's own read-only open rolls an interrupted write back; a server's open does it before",
+	"TestCLI_ReadCommandAfterKill9":                 "the CLI's own read-only open recovers a store a killed process left; a server's open does it before",
+	"TestCLI_ReadCommands_LeaveLeftoverJournalTemp": "the CLI's own read-only open leaves the store's files as they were; a server opens it read-write",
+	"TestCLI_ReadCommands_NoLockFile":               "the CLI's own read-only open creates no lock file; a server opens the store read-write",
+	"TestCLI_ReadCommands_ReadOnlyDirectory":        "it runs the binary on a store nobody may write, which no server can open",
+	"TestCLI_ThroughServer":                         "it is the runner",
+	"TestCLI_WhileServed":                           "it runs the binary against a cortexctl serve of its own",
+	"TestCLI_StopBlockedOutput":                     "it runs the binary, embedded and against a cortexctl serve of its own",
+	"TestCLI_ServerFlag":                            "it runs the binary against a cortexctl serve of its own",
+	"TestCLI_WorkflowsDriveTwoProcesses":            "it runs the binary against a cortexctl serve of its own",
 }
 
 // TestCLI_ThroughServer runs the CLI tests (TestCLI_*) again, in a child
