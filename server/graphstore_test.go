@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -393,23 +392,9 @@ func TestGraphStore_GetOfGraphDeletedWhileWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	type answer struct {
-		code int
-		body string
-	}
-	got := make(chan answer, 1)
-	go func() {
-		req, _ := http.NewRequest("GET", ts.url+g, nil)
-		req.Header.Set("Accept", "application/n-triples")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			got <- answer{0, err.Error()}
-			return
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		got <- answer{resp.StatusCode, string(b)}
-	}()
+	req, _ := http.NewRequest("GET", ts.url+g, nil)
+	req.Header.Set("Accept", "application/n-triples")
+	got := goDo(req)
 	select {
 	case a := <-got:
 		t.Fatalf("answered while the only turn was held: %d %s", a.code, a.body)

@@ -121,3 +121,25 @@ func (ts *testServer) ok(ns, method string, params, out any) {
 		}
 	}
 }
+
+// answer is a response's status and body, or 0 and the request's error.
+type answer struct {
+	code int
+	body string
+}
+
+// goDo sends req in a goroutine; the channel receives its answer.
+func goDo(req *http.Request) <-chan answer {
+	got := make(chan answer, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- answer{0, err.Error()}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- answer{resp.StatusCode, string(b)}
+	}()
+	return got
+}

@@ -262,21 +262,8 @@ func TestLimits_MaxQueries_Waits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type answer struct {
-		code int
-		body string
-	}
-	got := make(chan answer, 1)
-	go func() {
-		resp, err := http.Get(ts.url + "/ns/acme/sparql?query=" + url.QueryEscape(`ASK { ?s ?p ?o }`))
-		if err != nil {
-			got <- answer{0, err.Error()}
-			return
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		got <- answer{resp.StatusCode, string(b)}
-	}()
+	req, _ := http.NewRequest("GET", ts.url+"/ns/acme/sparql?query="+url.QueryEscape(`ASK { ?s ?p ?o }`), nil)
+	got := goDo(req)
 	select {
 	case a := <-got:
 		t.Fatalf("answered while the only turn was held: %d %s", a.code, a.body)

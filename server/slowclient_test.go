@@ -52,6 +52,25 @@ func dribble(c net.Conn, s string, forever bool, stop <-chan struct{}) {
 	}
 }
 
+// dribbled sends head on a new connection, then body a byte at a time
+// and 'a's after it (dribble, forever), and returns the response's status
+// and body.
+func (ts *testServer) dribbled(t *testing.T, head, body string) (int, string) {
+	t.Helper()
+	c := ts.dial()
+	io.WriteString(c, head)
+	stop := make(chan struct{})
+	defer close(stop)
+	go dribble(c, body, true, stop)
+	c.SetReadDeadline(time.Now().Add(hangGuard))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no response: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
 // closedByServer reads c (and drops what it reads) until the server
 // closes it; it fails the test if the server never does.
 func closedByServer(t *testing.T, c net.Conn) {
@@ -88,21 +107,11 @@ func TestSlowClient_BodyDribbled(t *testing.T) {
 		{"sparql", "/ns/acme/sparql", "application/sparql-query", "ASK { ?s ?p ?o }"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := ts.dial()
 			// The body is announced longer than sent: the server waits
 			// for the rest.
-			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", tc.path, tc.ct, len(tc.body)+1000)
-			stop := make(chan struct{})
-			defer close(stop)
-			go dribble(c, tc.body, true, stop)
-			c.SetReadDeadline(time.Now().Add(hangGuard))
-			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-			if err != nil {
-				t.Fatalf("no response: %v", err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(b), "did not arrive within 200ms") {
-				t.Fatalf("%d %s", resp.StatusCode, b)
+			code, b := ts.dribbled(t, fmt.Sprintf("POST %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", tc.path, tc.ct, len(tc.body)+1000), tc.body)
+			if code != http.StatusRequestTimeout || !strings.Contains(b, "did not arrive within 200ms") {
+				t.Fatalf("%d %s", code, b)
 			}
 		})
 	}
@@ -166,19 +175,9 @@ func TestSlowClient_GraphStoreBodyCutInAToken(t *testing.T) {
 		{"n-triples literal", "application/n-triples", "<http://ex/a> <http://ex/p> \""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := ts.dial()
-			fmt.Fprintf(c, "PUT %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n", g, tc.ct)
-			stop := make(chan struct{})
-			defer close(stop)
-			go dribble(c, tc.body, true, stop)
-			c.SetReadDeadline(time.Now().Add(hangGuard))
-			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-			if err != nil {
-				t.Fatalf("no response: %v", err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(b), "did not arrive within 200ms") {
-				t.Errorf("%d %s, want 408", resp.StatusCode, b)
+			code, b := ts.dribbled(t, fmt.Sprintf("PUT %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n", g, tc.ct), tc.body)
+			if code != http.StatusRequestTimeout || !strings.Contains(b, "did not arrive within 200ms") {
+				t.Errorf("%d %s, want 408", code, b)
 			}
 		})
 	}
