@@ -102,6 +102,13 @@ func TestDecode_SyntaxErrorPosition(t *testing.T) {
 		{"nt escape beyond U+10FFFF in IRI", rdfio.NTriples, "<http://ex.org/\\U00110000> <http://ex.org/p> \"a\" .\n", 1, 16, "not a Unicode scalar value"},
 		{"ttl escape beyond int32", rdfio.Turtle, "<http://ex.org/s> <http://ex.org/p> \"a\\UFFFFFFFF\" .\n", 1, 39, "not a Unicode scalar value"},
 		{"nt space after datatype marker then no IRI", rdfio.NTriples, "<http://ex.org/s> <http://ex.org/p> \"a\"^^ x .\n", 1, 43, "expected datatype IRI"},
+		// RDF 1.1 Concepts 3.3: a literal has datatype rdf:langString if and
+		// only if it has a language tag; the error is at the datatype.
+		{"nt rdf:langString without a tag", rdfio.NTriples, "<http://ex.org/s> <http://ex.org/p> \"1\"^^<" + rdf + "langString> .\n", 1, 42, "rdf:langString literal without a language tag"},
+		{"nq rdf:langString without a tag", rdfio.NQuads, "<http://ex.org/s> <http://ex.org/p> \"1\"^^<" + rdf + "langString> <http://ex.org/g> .\n", 1, 42, "rdf:langString literal without a language tag"},
+		{"ttl rdf:langString without a tag", rdfio.Turtle, "<http://ex.org/s> <http://ex.org/p> \"1\"^^<" + rdf + "langString> .\n", 1, 42, "rdf:langString literal without a language tag"},
+		{"ttl prefixed rdf:langString without a tag", rdfio.Turtle, "@prefix rdf: <" + rdf + "> .\n<http://ex.org/s> <http://ex.org/p> \"\"\"1\"\"\"^^rdf:langString .\n", 2, 46, "rdf:langString literal without a language tag"},
+		{"ttl relative rdf:langString without a tag", rdfio.Turtle, "@base <" + rdf + "> .\n<http://ex.org/s> <http://ex.org/p> \"1\"^^<#langString> .\n", 2, 42, "rdf:langString literal without a language tag"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,7 +33,10 @@ type EncodeOptions struct {
 // hex encoding of its bytes, so distinct labels stay distinct. IRIs must be
 // absolute, valid UTF-8 and free of the characters IRIREF excludes
 // (U+0000–U+0020 and <>"{}|^`\); DEL (U+007F), which IRIREF allows, is written
-// as \u007F. Literals must be valid UTF-8.
+// as \u007F. Literals must be valid UTF-8, and a literal of datatype
+// rdf:langString must have a language tag (RDF 1.1 Concepts 3.3): a
+// quad.TypedString of that datatype has none and is refused with
+// ErrInvalidTerm.
 type Encoder interface {
 	Encode(q quad.Quad) error
 	Close() error
@@ -108,6 +111,10 @@ func checkQuad(q quad.Quad) (s, p, o, g quad.Value, err error) {
 	case nil, quad.IRI, quad.BNode:
 	default:
 		err = fmt.Errorf("%w: graph %s is not an IRI or blank node", ErrInvalidQuad, FormatTerm(g))
+		return
+	}
+	if t, ok := o.(quad.TypedString); ok && t.Type == rdfLangString {
+		err = fmt.Errorf("%w: %s", ErrInvalidTerm, msgLangStringNoTag)
 		return
 	}
 	for _, v := range [...]quad.Value{s, p, o, g} {

@@ -141,6 +141,7 @@ func TestEncode_Errors(t *testing.T) {
 		{"invalid UTF-8", quad.Quad{Subject: s, Predicate: p, Object: quad.String("\xff")}, rdfio.ErrInvalidTerm},
 		{"bad language tag", quad.Quad{Subject: s, Predicate: p, Object: quad.LangString{Value: "x", Lang: "en gb"}}, rdfio.ErrInvalidTerm},
 		{"unsupported value type", quad.Quad{Subject: s, Predicate: p, Object: otherValue{}}, rdfio.ErrInvalidTerm},
+		{"rdf:langString without a tag", quad.Quad{Subject: s, Predicate: p, Object: quad.TypedString{Value: "1", Type: rdf + "langString"}}, rdfio.ErrInvalidTerm},
 	}
 	for _, f := range []string{rdfio.NTriples, rdfio.NQuads, rdfio.Turtle} {
 		for _, c := range cases {

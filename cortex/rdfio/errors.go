@@ -29,7 +29,8 @@ var (
 // Encoding errors.
 var (
 	// ErrInvalidTerm is returned when a value cannot be written as an RDF term
-	// (nil, unsupported quad.Value type, invalid UTF-8, bad language tag).
+	// (nil, unsupported quad.Value type, invalid UTF-8, bad language tag,
+	// datatype rdf:langString without a language tag).
 	ErrInvalidTerm = errors.New("invalid rdf term")
 	// ErrInvalidQuad is returned when a term is not allowed in its position
 	// (for example a literal subject or a blank node predicate).

@@ -30,6 +30,10 @@ var fuzzSeeds = []string{
 	// a byte that is not valid UTF-8 is no name character (internal/lex)
 	"@prefix ex: <http://ex/> .\nex:a\xffb ex:b _:c\xff .\n",
 	"_:a\xffb <http://e/p> <http://e/o> .\n",
+	// rdf:langString without a language tag is no RDF 1.1 literal: refused
+	// by the readers (and the writers)
+	"<http://e/s> <http://e/p> \"1\"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> .\n",
+	"@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n<http://e/s> <http://e/p> '1'^^rdf:langString , '2'@en .\n",
 }
 
 // roundTrip checks that what decodes also encodes, and decodes back to an
@@ -78,7 +82,7 @@ func FuzzDecodeNTriples(f *testing.F) { fuzzDecode(f, rdfio.NQuads) }
 func FuzzDecodeTurtle(f *testing.F)   { fuzzDecode(f, rdfio.Turtle) }
 
 func FuzzParseTerm(f *testing.F) {
-	for _, s := range []string{"<http://ex.org/a>", "_:b", `"x"@en`, `"1"^^<http://ex.org/t>`, "<http://e/a\x7fb>", `<http://e/a\u007Fb>`} {
+	for _, s := range []string{"<http://ex.org/a>", "_:b", `"x"@en`, `"1"^^<http://ex.org/t>`, `"1"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>`, "<http://e/a\x7fb>", `<http://e/a\u007Fb>`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

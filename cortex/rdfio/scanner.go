@@ -300,12 +300,16 @@ func (s *scanner) literal() (quad.Value, error) {
 			if s.pos >= len(s.buf) || s.buf[s.pos] != '<' {
 				return nil, s.errf(s.pos, "expected datatype IRI after '^^'")
 			}
+			dtPos := s.pos
 			dt, err := s.iri(true)
 			if err != nil {
 				return nil, err
 			}
-			if dt == xsdString {
+			switch dt {
+			case xsdString:
 				return quad.String(val), nil
+			case rdfLangString:
+				return nil, s.errf(dtPos, msgLangStringNoTag)
 			}
 			return quad.TypedString{Value: quad.String(val), Type: quad.IRI(dt)}, nil
 		}

@@ -15,9 +15,16 @@ import (
 
 // Well-known datatype IRIs.
 const (
-	xsdString  = "http://www.w3.org/2001/XMLSchema#string"
-	xsdBoolean = "http://www.w3.org/2001/XMLSchema#boolean"
+	xsdString     = "http://www.w3.org/2001/XMLSchema#string"
+	xsdBoolean    = "http://www.w3.org/2001/XMLSchema#boolean"
+	rdfLangString = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 )
+
+// msgLangStringNoTag is the problem of a literal with datatype
+// rdf:langString, which RDF 1.1 Concepts (3.3) gives a literal if and only
+// if it has a language tag: written "text"^^rdf:langString (or, in Go, a
+// quad.TypedString of that type), it has none and is no RDF literal.
+const msgLangStringNoTag = "rdf:langString literal without a language tag"
 
 // normalizeTerm maps v to one of the five term types used throughout Cortex:
 // quad.IRI, quad.BNode, quad.String, quad.LangString and quad.TypedString

@@ -66,7 +66,7 @@ func TestParseTerm(t *testing.T) {
 			t.Errorf("ParseTerm(%q) = %#v, %v; want %#v", c.in, got, err, c.want)
 		}
 	}
-	bad := []string{"", "<rel>", "<http://ex.org/a> x", `"unterminated`, "_:", `"x"@`, "ex:a", `"x"^^ex:t`}
+	bad := []string{"", "<rel>", "<http://ex.org/a> x", `"unterminated`, "_:", `"x"@`, "ex:a", `"x"^^ex:t`, `"1"^^<` + rdf + `langString>`}
 	for _, in := range bad {
 		_, err := rdfio.ParseTerm(in)
 		var se *rdfio.SyntaxError

@@ -497,8 +497,11 @@ func (d *turtleDecoder) literal() (quad.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if dt == xsdString {
+		switch dt {
+		case xsdString:
 			return val, nil
+		case rdfLangString:
+			return nil, d.errTok(t, msgLangStringNoTag)
 		}
 		return quad.TypedString{Value: val, Type: dt}, nil
 	}
