@@ -206,7 +206,9 @@
 //   - Literals are stored exactly as given: language tags keep their case, so
 //     "x"@EN and "x"@en are two terms. A literal that export could not write
 //     (text not valid UTF-8, a malformed language tag, a relative datatype
-//     IRI) is refused with ErrInvalidQuad; lookups and removals do not check,
+//     IRI), or that RDF 1.1 does not allow (datatype rdf:langString without
+//     a language tag, as a quad.TypedString of that type is), is refused
+//     with ErrInvalidQuad; lookups and removals do not check,
 //     so a term stored before can still be found and removed.
 //   - A query result holds a read transaction until it is closed.
 package cortex

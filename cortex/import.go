@@ -263,7 +263,8 @@ func NormalizeQuad(q quad.Quad) (quad.Quad, error) { return engine.NormalizeQuad
 // NormalizeQuad) or an error for values that are not RDF terms, or that
 // could not be exported: a literal's text must be valid UTF-8 (a lone
 // surrogate is not), its language tag well-formed, its datatype a valid
-// absolute IRI (CheckIRI).
+// absolute IRI (CheckIRI) other than rdf:langString, which RDF 1.1 gives
+// language-tagged literals only (a quad.TypedString has no tag).
 func NormalizeTerm(v quad.Value) (quad.Value, error) { return engine.NormalizeTerm(v) }
 
 // CheckIRI reports whether s can be stored and exported as an IRI: an

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
 )
 
 // genSource yields quads ex:s<i> ex:p "i" for i in [0, n); n < 0 is endless.
@@ -490,5 +491,41 @@ func TestStore_LockedByAnotherProcess(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second): // a hang is the failure, not a timing assertion
 		t.Fatal("Open blocked on a store held by another process")
+	}
+}
+
+// TestNamespace_ImportRDF_RefusesLangStringWithoutTag: RDF 1.1 Concepts
+// 3.3 makes a literal language-tagged if and only if its datatype is
+// rdf:langString, so "1"^^rdf:langString is no RDF literal. Every reader
+// refuses it with a syntax error at the datatype, and nothing is written.
+func TestNamespace_ImportRDF_RefusesLangStringWithoutTag(t *testing.T) {
+	t.Parallel()
+	const ls = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+	good := "<http://example.org/s> <http://example.org/p> \"ok\" .\n"
+	cases := []struct {
+		format, doc string
+		line        int
+	}{
+		{"ntriples", good + "<http://example.org/s> <http://example.org/p> \"1\"^^<" + ls + "> .\n", 2},
+		{"nquads", good + "<http://example.org/s> <http://example.org/p> \"1\"^^<" + ls + "> <http://example.org/g> .\n", 2},
+		{"turtle", good + "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n<http://example.org/s> <http://example.org/p> \"1\"^^rdf:langString .\n", 3},
+	}
+	ctx := context.Background()
+	s := cortextest.NewStore(t)
+	for _, c := range cases {
+		t.Run(c.format, func(t *testing.T) {
+			ns, err := s.Namespace(ctx, c.format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ns.ImportRDF(ctx, strings.NewReader(c.doc), cortex.RDFImportOptions{Format: c.format, File: "in"})
+			var se *rdfio.SyntaxError
+			if !errors.As(err, &se) || se.Line != c.line || !strings.Contains(se.Msg, "rdf:langString literal without a language tag") {
+				t.Fatalf("ImportRDF = %v, want a *rdfio.SyntaxError on line %d about rdf:langString", err, c.line)
+			}
+			if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+				t.Fatalf("a refused import left %v behind", got)
+			}
+		})
 	}
 }

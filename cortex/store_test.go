@@ -198,8 +198,9 @@ func TestStore_RejectsInvalidQuads(t *testing.T) {
 }
 
 // TestStore_RejectsLiteralsExportCannotWrite: a literal whose text is not
-// valid UTF-8 (a lone surrogate is not), whose language tag is malformed or
-// whose datatype is not a valid absolute IRI was stored, and then every
+// valid UTF-8 (a lone surrogate is not), whose language tag is malformed,
+// whose datatype is not a valid absolute IRI, or whose datatype is
+// rdf:langString without a language tag was stored, and then every
 // export of its namespace failed on it. Apply, Import and side-table rows
 // refuse it with ErrInvalidQuad (a short quote of the literal, however
 // long) and write nothing; removing such a quad (a store may hold one from
@@ -218,6 +219,9 @@ func TestStore_RejectsLiteralsExportCannotWrite(t *testing.T) {
 		"relative datatype":      quad.TypedString{Value: "x", Type: "t"},
 		"datatype breaking out":  quad.TypedString{Value: "x", Type: "http://e/t> .\n<http://e/a> <http://e/b> <http://e/c"},
 		"invalid UTF-8 typed":    quad.TypedString{Value: "\xff", Type: "http://e/t"},
+		// RDF 1.1 Concepts 3.3: datatype rdf:langString if and only if a
+		// language tag; quad.TypedString has none.
+		"rdf:langString without a tag": quad.TypedString{Value: "1", Type: "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"},
 	}
 	s := cortextest.NewStore(t)
 	ns, err := s.Namespace(ctx, "default")

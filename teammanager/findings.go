@@ -57,8 +57,8 @@ func checkFinding(f Finding) (quad.Quad, error) {
 	if err != nil {
 		return q, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
 	}
-	// A triple the store takes but a merge refuses (a literal typed
-	// rdf:langString without a tag) would fail every later merge of the team.
+	// A triple the store takes but a merge refuses (a blank node label that
+	// is not valid UTF-8) would fail every later merge of the team.
 	if err := merge.CheckTriple(q.Subject, q.Predicate, q.Object); err != nil {
 		return q, fmt.Errorf("%w: %w", ErrInvalidFinding, err)
 	}

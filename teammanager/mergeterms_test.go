@@ -9,13 +9,14 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
-// langStringNoTag is a literal the store takes but RDF (and a merge) does
-// not: rdf:langString without a language tag.
+// langStringNoTag is a literal RDF 1.1 does not allow (Concepts 3.3):
+// rdf:langString without a language tag. The store and a merge refuse it.
 var langStringNoTag = quad.TypedString{Value: "x", Type: "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}
 
 // A finding a merge would refuse is refused when it is written, with
@@ -25,16 +26,25 @@ func TestManager_AddFinding_RefusesTermAMergeRefuses(t *testing.T) {
 	f.create(t, teammanager.TeamConfig{ID: "t", Name: "t", Members: members("ann")})
 	f.status(t, "t", "ann", teammanager.Running, "")
 	bad := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: langStringNoTag}
-	if _, err := f.m.AddFinding(ctx, "t", "ann", bad); !errors.Is(err, teammanager.ErrInvalidFinding) {
-		t.Fatalf("AddFinding(rdf:langString without tag) = %v, want ErrInvalidFinding", err)
+	// As for any other ill-formed term: the store's error too.
+	if _, err := f.m.AddFinding(ctx, "t", "ann", bad); !errors.Is(err, teammanager.ErrInvalidFinding) || !errors.Is(err, cortex.ErrInvalidQuad) {
+		t.Fatalf("AddFinding(rdf:langString without tag) = %v, want ErrInvalidFinding and cortex.ErrInvalidQuad", err)
+	}
+	if err := teammanager.CheckFinding(bad); !errors.Is(err, teammanager.ErrInvalidFinding) || !errors.Is(err, cortex.ErrInvalidQuad) {
+		t.Fatalf("CheckFinding(rdf:langString without tag) = %v, want ErrInvalidFinding and cortex.ErrInvalidQuad", err)
 	}
 	ok := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("y")}
 	if _, err := f.m.AddFindings(ctx, "t", "ann", []teammanager.Finding{ok, bad}); !errors.Is(err, teammanager.ErrInvalidFinding) {
 		t.Fatalf("AddFindings with one such finding = %v, want ErrInvalidFinding", err)
 	}
+	// In a document it is a malformed term, as a bad language tag is.
 	nt := `<http://example.org/s> <http://example.org/p> "x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> .` + "\n"
-	if _, err := f.m.ImportFindings(ctx, "t", "ann", strings.NewReader(nt), "ntriples"); !errors.Is(err, teammanager.ErrInvalidFinding) {
-		t.Fatalf("ImportFindings of such a triple = %v, want ErrInvalidFinding", err)
+	if _, err := f.m.ImportFindings(ctx, "t", "ann", strings.NewReader(nt), "ntriples"); !errors.Is(err, rdfio.ErrSyntax) {
+		t.Fatalf("ImportFindings of such a triple = %v, want rdfio.ErrSyntax", err)
+	}
+	js := `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"x\"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>"}`
+	if _, err := f.m.ImportFindings(ctx, "t", "ann", strings.NewReader(js), teammanager.FindingsJSON); !errors.Is(err, rdfio.ErrSyntax) {
+		t.Fatalf("ImportFindings (json) of such a finding = %v, want rdfio.ErrSyntax", err)
 	}
 	if got := f.graph(t, f.ns.MemberGraph("t", "ann")); len(got) != 0 {
 		t.Fatalf("member graph after refused findings: %v", got)

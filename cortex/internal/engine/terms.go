@@ -14,6 +14,10 @@ import (
 
 const xsd = "http://www.w3.org/2001/XMLSchema#"
 
+// rdfLangString is the datatype of language-tagged literals, and of them
+// only (RDF 1.1 Concepts 3.3).
+const rdfLangString = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+
 // NormalizeQuad checks that q is a valid RDF quad and returns it in the
 // canonical term representation Cortex stores: subjects are IRIs or blank
 // nodes, predicates IRIs, graph labels nil (default graph), IRIs or blank
@@ -115,7 +119,9 @@ func normalizeNode(v quad.Value, pos string, _ bool) (quad.Value, error) {
 // NormalizeQuad) or an error for values that are not RDF terms, or that
 // could not be exported: a literal's text must be valid UTF-8 (a lone
 // surrogate is not), its language tag well-formed ([a-zA-Z]+ ('-'
-// [a-zA-Z0-9]+)*), its datatype a valid absolute IRI (CheckIRI).
+// [a-zA-Z0-9]+)*), its datatype a valid absolute IRI (CheckIRI) other than
+// rdf:langString, which RDF 1.1 gives language-tagged literals only (a
+// quad.TypedString has no tag).
 func NormalizeTerm(v quad.Value) (quad.Value, error) { return normalizeTerm(v, true) }
 
 // normalizeStored is NormalizeTerm for a term to look up or remove, not to
@@ -157,6 +163,8 @@ func normalizeTerm(v quad.Value, checkLit bool) (quad.Value, error) {
 			if err = checkText(t.Value); err == nil && t.Type != "" {
 				if ierr := CheckIRI(string(t.Type)); ierr != nil {
 					err = fmt.Errorf("literal %s: datatype: %v", quoteShort(string(t.Value)), ierr)
+				} else if t.Type == rdfLangString {
+					err = fmt.Errorf("literal %s: rdf:langString literal without a language tag", quoteShort(string(t.Value)))
 				}
 			}
 		}
