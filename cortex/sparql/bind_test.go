@@ -264,6 +264,7 @@ func TestQuery_Bindings_Errors(t *testing.T) {
 		// would reach the result writers, which cannot write it
 		{"relative IRI", `CONSTRUCT { ?a :by ?a } WHERE { }`, map[string]quad.Value{"a": quad.IRI("alice")}, sparql.ErrInvalidBinding, "relative IRI <alice>"},
 		{"relative datatype", `SELECT ?f WHERE { ?f :by ?a }`, map[string]quad.Value{"a": quad.TypedString{Value: "1", Type: "int"}}, sparql.ErrInvalidBinding, "relative datatype IRI <int>"},
+		{"rdf:langString without a tag", `SELECT ?f WHERE { ?f :by ?a }`, map[string]quad.Value{"a": quad.TypedString{Value: "1", Type: algebra.RDFLangString}}, sparql.ErrInvalidBinding, "rdf:langString literal without a language tag"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := rows(t, bindData(), tc.query, sparql.Options{Bindings: tc.bind})

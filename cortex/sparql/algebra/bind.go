@@ -31,7 +31,8 @@ import (
 // variable of the query's scope wraps ErrUnknownVariable (a misspelt name would otherwise bind
 // nothing); a variable the query assigns itself (BIND(... AS ?v), SELECT (... AS ?v), GROUP BY (... AS
 // ?v), VALUES ?v) wraps ErrBindingConflict; nil values, blank nodes (in a query, blank nodes are
-// variables), relative IRIs (as IRIs or datatypes) and other value types wrap ErrInvalidBinding. q is not modified; with b empty, Bind
+// variables), relative IRIs (as IRIs or datatypes), a quad.TypedString of datatype rdf:langString
+// (no RDF literal: it has no language tag) and other value types wrap ErrInvalidBinding. q is not modified; with b empty, Bind
 // returns q.
 func Bind(q *Query, b map[string]quad.Value) (*Query, error) {
 	if len(b) == 0 {
@@ -114,6 +115,9 @@ func bindingValue(name string, v quad.Value) (quad.Value, error) {
 		}
 		if !iri.HasScheme(string(t.Type)) {
 			return bad("relative datatype IRI <%s>: an RDF term is an absolute IRI", string(t.Type))
+		}
+		if t.Type == RDFLangString {
+			return bad("rdf:langString literal without a language tag: bind a quad.LangString")
 		}
 		return t, nil
 	case quad.BNode:

@@ -283,6 +283,10 @@ func (p *prepared) construct(ctx context.Context) *Quads {
 	return &Quads{s: s}
 }
 
+// validTriple reports whether an instance of a CONSTRUCT template is an RDF
+// triple; those that are not (an unbound variable, a literal subject, a
+// literal of datatype rdf:langString without a language tag, which RDF 1.1
+// Concepts 3.3 does not allow) are left out of the graph (SPARQL 1.1, 16.2).
 func validTriple(v [3]quad.Value) bool {
 	switch v[0].(type) {
 	case quad.IRI, quad.BNode:
@@ -290,6 +294,9 @@ func validTriple(v [3]quad.Value) bool {
 		return false
 	}
 	if _, ok := v[1].(quad.IRI); !ok {
+		return false
+	}
+	if t, ok := v[2].(quad.TypedString); ok && t.Type == algebra.RDFLangString {
 		return false
 	}
 	return v[2] != nil

@@ -141,6 +141,9 @@ func appendJSONTerm(b []byte, v quad.Value) ([]byte, string) {
 		if t.Type == "" {
 			return b, msgDatatypeEmpty
 		}
+		if t.Type == rdfLangString {
+			return b, msgLangStringNoTag
+		}
 	default:
 		return b, msgUnsupported(v)
 	}

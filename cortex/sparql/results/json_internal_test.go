@@ -149,7 +149,7 @@ func checkJSONTerm(t *testing.T, v quad.Value) {
 func jsonTerms() []quad.Value {
 	strs := []string{"", "plain", `q"b\s`, "ctl\x00\x1f\n", "é𝄞\u2028", "bad\xff", "\xc3", "0123456789abcdef\x80"}
 	langs := []string{"en", "en-GB", "", "1x", "en\xff", "en_GB"}
-	types := []quad.IRI{xsdString, xsdInteger, "", "http://ex/\xfe", "http://ex/t\"q"}
+	types := []quad.IRI{xsdString, xsdInteger, rdfLangString, "", "http://ex/\xfe", "http://ex/t\"q"}
 	var out []quad.Value
 	for _, s := range strs {
 		out = append(out, quad.IRI(s), quad.BNode(s), quad.String(s))

@@ -73,6 +73,8 @@ func TestReadJSON(t *testing.T) {
 		{"EmptyLangIsNone", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","xml:lang":""}}]}}`,
 			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.String("x")}}}},
 		{"BadLang", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","xml:lang":"e n"}}]}}`, nil},
+		{"LangStringWithoutTag", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","datatype":"http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}}]}}`, nil},
+		{"LangStringWithEmptyTag", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","xml:lang":"","datatype":"http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}}]}}`, nil},
 		{"EmptyBNode", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"bnode","value":""}}]}}`, nil},
 		{"BadVar", `{"head":{"vars":["a b"]},"results":{"bindings":[]}}`, nil},
 		{"DuplicateVar", `{"head":{"vars":["a","a"]},"results":{"bindings":[]}}`, nil},
@@ -132,6 +134,7 @@ func TestReadXML(t *testing.T) {
 		{"SecondRoot", srxHead + `<head/><results/></sparql><sparql/>`, nil},
 		{"ControlCharRef", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>&#x1;</literal></binding></result></results></sparql>`, nil},
 		{"LangAndDatatype", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal xml:lang="en" datatype="http://x/">a</literal></binding></result></results></sparql>`, nil},
+		{"LangStringWithoutTag", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal datatype="http://www.w3.org/1999/02/22-rdf-syntax-ns#langString">a</literal></binding></result></results></sparql>`, nil},
 	})
 	t.Run("Position", func(t *testing.T) {
 		_, err := results.ReadXML(strings.NewReader(srxHead + "\n<head/>\n<boolean>maybe</boolean></sparql>"))
@@ -181,6 +184,7 @@ func TestReadTSV(t *testing.T) {
 		{"PrefixedDatatype", "?a\n\"1\"^^xsd:integer\n", nil},
 		{"BadBNode", "?a\n_:a.\n", nil},
 		{"BadLang", "?a\n\"x\"@\n", nil},
+		{"LangStringWithoutTag", "?a\n\"x\"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>\n", nil},
 		{"JunkAfterIRI", "?a\n<x>y\n", nil},
 		{"IRIWithSpace", "?a\n<x y>\n", nil},
 		{"Surrogate", "?a\n\"\\uD800\"\n", nil},

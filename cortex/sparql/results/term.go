@@ -30,6 +30,9 @@ const (
 	msgBNodeUTF8     = "blank node label is not valid utf-8"
 	msgLiteralUTF8   = "literal is not valid utf-8"
 	msgDatatypeEmpty = "empty datatype iri"
+	// RDF 1.1 Concepts 3.3: datatype rdf:langString if and only if a
+	// language tag, which a quad.TypedString has not.
+	msgLangStringNoTag = "rdf:langString literal without a language tag"
 )
 
 // msgLangTag is the problem of a malformed language tag.
@@ -40,7 +43,8 @@ func msgUnsupported(v quad.Value) string { return fmt.Sprintf("unsupported value
 
 // normTerm validates v and returns it in normal form: a TypedString of type
 // xsd:string becomes a quad.String. It returns a description of the problem
-// when v is not one of the five supported term types or is malformed.
+// when v is not one of the five supported term types or is malformed (a
+// TypedString of type rdf:langString is: it has no language tag).
 func normTerm(v quad.Value) (quad.Value, string) {
 	switch t := v.(type) {
 	case quad.IRI:
@@ -72,8 +76,11 @@ func normTerm(v quad.Value) (quad.Value, string) {
 		if t.Type == "" {
 			return nil, msgDatatypeEmpty
 		}
-		if t.Type == xsdString {
+		switch t.Type {
+		case xsdString:
 			return t.Value, ""
+		case rdfLangString:
+			return nil, msgLangStringNoTag
 		}
 	default:
 		return nil, msgUnsupported(v)

@@ -62,6 +62,7 @@ func TestWriter_BadRows(t *testing.T) {
 		{"EmptyLang", results.Row{quad.LangString{Value: "a"}, nil}, results.ErrInvalidTerm},
 		{"BadLang", results.Row{quad.LangString{Value: "a", Lang: "en US"}, nil}, results.ErrInvalidTerm},
 		{"EmptyDatatype", results.Row{quad.TypedString{Value: "a"}, nil}, results.ErrInvalidTerm},
+		{"LangStringWithoutTag", results.Row{nil, quad.TypedString{Value: "a", Type: "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}}, results.ErrInvalidTerm},
 	}
 	for _, f := range allFormats(t) {
 		for _, tc := range cases {
