@@ -11,7 +11,11 @@
 // Store.Namespace creates a namespace on first use and records its IRI base
 // (WithBase); Store.OpenNamespace opens only an existing one
 // (ErrNoNamespace otherwise), Store.Namespaces lists them and
-// Store.DeleteNamespace deletes one with its data. A store opened with
+// Store.DeleteNamespace deletes one with its data. A write that creates
+// its namespace uses Store.NamespaceCreated and, if it fails, calls
+// Store.DeleteNamespaceIfUnused, which deletes the namespace again unless
+// something else obtained it or wrote to it meanwhile: a failed write
+// leaves no empty namespace behind. A store opened with
 // Options.WithReadOnly creates nothing: no directory, no store, no
 // namespace (ErrNoStore, ErrNoNamespace). Namespace.WriteStats counts a
 // namespace's committed deltas, the Badger keys they wrote and the waits

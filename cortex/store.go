@@ -68,9 +68,52 @@ func (s *Store) Close() error { return s.e.Close() }
 // ErrBaseMismatch (a *BaseMismatchError naming both). On a read-only store
 // a missing namespace is an error matching ErrNoNamespace. Safe for
 // concurrent use; every call for one name returns the same *Namespace
-// until Close or DeleteNamespace.
+// until Close, or until DeleteNamespace or DeleteNamespaceIfUnused deletes it.
 func (s *Store) Namespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
 	return s.wrap(s.e.Namespace(ctx, name, engineOptions(opts)...))
+}
+
+// NamespaceCreated is Namespace that also reports whether this call
+// created the namespace. A caller that creates a namespace for a write
+// calls DeleteNamespaceIfUnused when the write fails, so that a failed
+// write leaves no empty namespace behind:
+//
+//	n, created, err := s.NamespaceCreated(ctx, name)
+//	...
+//	if err := write(n); err != nil {
+//		if created {
+//			s.DeleteNamespaceIfUnused(ctx, n)
+//		}
+//		return err
+//	}
+func (s *Store) NamespaceCreated(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, bool, error) {
+	e, created, err := s.e.NamespaceCreated(ctx, name, engineOptions(opts)...)
+	n, err := s.wrap(e, err)
+	return n, created && err == nil, err
+}
+
+// DeleteNamespaceIfUnused deletes namespace n, which NamespaceCreated
+// created for a write that then failed, if nothing else may be using it,
+// and reports whether it deleted it. It keeps n (false, nil) when another
+// call of Namespace, NamespaceCreated or OpenNamespace returned n since it
+// was created (whether or not that caller has written to it yet), when a
+// write to n is in progress, or when n holds anything its creation did not
+// write (a chunk of the failed write that was committed, an import
+// record); and when n was not created by this Store (an earlier process
+// created it) or was deleted meanwhile. The check and the deletion are done with the
+// namespace's write lock held and its name claimed: a concurrent Namespace
+// call for the name waits, then creates the namespace anew, so a writer
+// that has not obtained n never writes into the deleted namespace, and one
+// that has keeps it. It runs even if ctx has ended (the failure it cleans
+// up after is often ctx's). The deletion is DeleteNamespace's, crash-safe
+// in the same way: the registry entry goes first, atomically; keys a crash
+// leaves behind belong to no namespace and are dropped when the name is
+// created again. After it returns true, n must not be used.
+func (s *Store) DeleteNamespaceIfUnused(ctx context.Context, n *Namespace) (bool, error) {
+	if n == nil || n.s != s {
+		return false, nil
+	}
+	return s.e.DeleteIfUnused(ctx, n.e)
 }
 
 // OpenNamespace is Namespace for a namespace that must exist: it never

@@ -240,16 +240,20 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 	if err != nil {
 		return err
 	}
-	a := accessCreate
+	var n *cortex.Namespace
+	undo := func() {}
 	if len(qs) == 0 {
 		// A body without a triple writes nothing, and needs no namespace:
 		// one that does not exist holds no graph, and is not created.
-		a = accessWrite
-	}
-	n, err := s.namespace(r.Context(), ns, a)
-	if errors.Is(err, cortex.ErrNoNamespace) && len(qs) == 0 {
-		w.WriteHeader(http.StatusNoContent)
-		return nil
+		n, err = s.namespace(r.Context(), ns, accessWrite)
+		if errors.Is(err, cortex.ErrNoNamespace) {
+			w.WriteHeader(http.StatusNoContent)
+			return nil
+		}
+	} else {
+		// A namespace created for the write is deleted again if the write
+		// fails (the client went away, say) and nothing else used it.
+		n, undo, err = s.namespaceForWrite(r.Context(), ns)
 	}
 	if err != nil {
 		return err
@@ -280,6 +284,7 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 		return nil
 	})
 	if err != nil {
+		undo()
 		return fmt.Errorf("%s: %w (nothing was written)", t, err)
 	}
 	if len(qs) == 0 && !existed {

@@ -115,7 +115,8 @@ func isAbs(path string) bool { return len(path) > 0 && path[0] == '/' }
 
 // serveImport streams the body of POST /ns/{ns}/import into the
 // namespace's RDF import (cortex.Namespace.ImportRDF), creating the
-// namespace if needed. The body is not bounded by the body size limit
+// namespace if needed (and deleting it again if the import fails before
+// it writes anything: see Server.namespaceForWrite). The body is not bounded by the body size limit
 // (the import writes in segments and chunks as it reads), and the body
 // timeout bounds each wait for the client's next bytes, not the whole
 // body.
@@ -132,7 +133,7 @@ func (s *Server) serveImport(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
-	n, err := s.namespace(r.Context(), ns, accessCreate)
+	n, undo, err := s.namespaceForWrite(r.Context(), ns)
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -166,6 +167,7 @@ func (s *Server) serveImport(w http.ResponseWriter, r *http.Request, ns string) 
 	}
 	res, err := n.ImportRDF(r.Context(), r.Body, p.opts)
 	if err != nil {
+		undo() // a namespace created for the import, if still empty, is deleted
 		if !started {
 			writeError(w, err, "")
 		} else {

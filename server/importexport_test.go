@@ -32,8 +32,10 @@ func TestImport_RelativeIRIs(t *testing.T) {
 			t.Errorf("%s: %d %s, want an error event with %q (%v)", tc.name, resp.StatusCode, body, tc.want, err)
 		}
 	}
-	if resp, body := ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusOK || body != "" {
-		t.Fatalf("after the refused imports: %d %q, want nothing", resp.StatusCode, body)
+	// The refused imports wrote nothing, and left no namespace behind.
+	if resp, body := ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusNotFound ||
+		!strings.Contains(body, `no such namespace "acme"`) {
+		t.Fatalf("after the refused imports: %d %q, want 404 no such namespace", resp.StatusCode, body)
 	}
 	for _, tc := range []struct{ name, query, want string }{
 		{"?base", "format=turtle&base=" + url.QueryEscape("http://b.org/d/"), "<http://b.org/d/rel> <http://ex.org/p> <http://b.org/d/> ."},
@@ -71,5 +73,31 @@ func TestExport_MissingGraph(t *testing.T) {
 		if resp, body := ts.do("GET", path, "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusOK || body != want {
 			t.Errorf("GET %s: %d %q, want 200 %q", path, resp.StatusCode, body, want)
 		}
+	}
+}
+
+// TestImport_FailedImportCreatesNoNamespace: POST /ns/NS/import into a
+// namespace that does not exist yet whose body fails to parse before
+// anything is committed leaves no namespace behind (reading it is 404
+// not_found); into an existing namespace it keeps it.
+func TestImport_FailedImportCreatesNoNamespace(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	resp, body := ts.do("POST", "/ns/fresh/import?format=ntriples", "", strings.NewReader("<http://ex/a> <http://ex/p> \"oops .\n"))
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"error"`) {
+		t.Fatalf("import: %d %s, want 200 with an error event", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("GET", "/ns/fresh/export", "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusNotFound ||
+		!strings.Contains(body, `no such namespace "fresh"`) {
+		t.Fatalf("export after the failed import: %d %s, want 404 no such namespace", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("PUT", "/ns/kept/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> <http://ex/o> .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("POST", "/ns/kept/import?format=ntriples", "", strings.NewReader("oops\n")); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"error"`) {
+		t.Fatalf("import into kept: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := ts.do("GET", "/ns/kept/export", "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusOK ||
+		body != "<http://ex/a> <http://ex/p> <http://ex/o> .\n" {
+		t.Fatalf("export of kept: %d %q", resp.StatusCode, body)
 	}
 }

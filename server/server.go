@@ -129,6 +129,25 @@ func (s *Server) namespace(ctx context.Context, name string, a access) (*cortex.
 	return n, nil
 }
 
+// namespaceForWrite is namespace(ctx, name, accessCreate) for a write
+// that may fail: undo, called once the write failed, deletes the namespace
+// again if this call created it and nothing else used it since
+// (cortex.Store.DeleteNamespaceIfUnused), so that a write that fails
+// creates no namespace.
+func (s *Server) namespaceForWrite(ctx context.Context, name string) (n *cortex.Namespace, undo func(), err error) {
+	n, created, err := s.store.NamespaceCreated(ctx, name, cortex.WithBase(s.opts.cfg.NamespaceBase(name)))
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, func() {
+		if created {
+			if _, err := s.store.DeleteNamespaceIfUnused(ctx, n); err != nil {
+				s.opts.logger.Printf("namespace %s, created for a write that failed: %v", name, err)
+			}
+		}
+	}, nil
+}
+
 // manager returns the team manager of namespace name, creating it on first
 // use (and the namespace, if a is accessCreate).
 func (s *Server) manager(ctx context.Context, name string, a access) (*teammanager.Manager, error) {

@@ -177,22 +177,50 @@ func (e *env) base() string { return e.cfg.NamespaceBase(e.nsName) }
 // error (exit code 3) and nothing is created. The base the namespace
 // recorded when it was created must be the configured one.
 func (e *env) namespace(ctx context.Context, a access) (*cortex.Namespace, error) {
+	n, _, err := e.namespaceCreated(ctx, a)
+	return n, err
+}
+
+// namespaceForWrite is namespace(ctx, accessCreate) for a write that may
+// fail: undo, called once the write failed, deletes the namespace again if
+// this call created it and nothing else used it since
+// (cortex.Store.DeleteNamespaceIfUnused), so that a write that fails
+// creates no namespace.
+func (e *env) namespaceForWrite(ctx context.Context) (n *cortex.Namespace, undo func(), err error) {
+	n, created, err := e.namespaceCreated(ctx, accessCreate)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, func() {
+		if created {
+			if _, err := e.store.DeleteNamespaceIfUnused(ctx, n); err != nil {
+				fmt.Fprintf(e.stderr, "cortexctl: could not delete namespace %s, created for the failed write: %v\n", e.nsName, err)
+			}
+		}
+	}, nil
+}
+
+// namespaceCreated is namespace that also reports whether it created the
+// namespace.
+func (e *env) namespaceCreated(ctx context.Context, a access) (*cortex.Namespace, bool, error) {
 	mode := map[access]openMode{accessRead: readOnly, accessWrite: writeExisting, accessCreate: readWrite}[a]
 	s, err := e.open(ctx, mode)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	open := s.OpenNamespace
+	var n *cortex.Namespace
+	created := false
 	if a == accessCreate {
-		open = s.Namespace
+		n, created, err = s.NamespaceCreated(ctx, e.nsName, cortex.WithBase(e.base()))
+	} else {
+		n, err = s.OpenNamespace(ctx, e.nsName, cortex.WithBase(e.base()))
 	}
-	n, err := open(ctx, e.nsName, cortex.WithBase(e.base()))
 	var be *cortex.BaseMismatchError
 	if errors.As(err, &be) {
-		return nil, fmt.Errorf("%w: the config gives namespace %s the base %q, but it was created with %q; a namespace's base cannot change (set namespaces.%s.base to %q)",
+		return nil, false, fmt.Errorf("%w: the config gives namespace %s the base %q, but it was created with %q; a namespace's base cannot change (set namespaces.%s.base to %q)",
 			cortex.ErrBaseMismatch, e.nsName, be.Requested, be.Recorded, e.nsName, be.Recorded)
 	}
-	return n, err
+	return n, created, err
 }
 
 // ns returns the IRI layout of the selected namespace (with the configured base).

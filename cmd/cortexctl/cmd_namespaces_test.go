@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -272,5 +274,44 @@ func TestCLI_TeamWritesCreateNothing(t *testing.T) {
 				t.Fatalf("namespace typo was created: %s", out)
 			}
 		})
+	}
+}
+
+// TestCLI_FailedImportCreatesNoNamespace: an import into a namespace that
+// does not exist yet that fails (a syntax error, an interruption) before
+// it commits anything creates no namespace: namespaces list shows none,
+// and reading it is "no such namespace". An import into an existing
+// namespace that fails keeps it, empty or not.
+func TestCLI_FailedImportCreatesNoNamespace(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, "bad.nt", "<http://ex/s> <http://ex/p> \"o .\n")
+	if r := runCLI(t, dir, "", "-n", "fresh", "import", bad); r.code != exitSyntax {
+		t.Fatalf("import: exit %d (want %d), stderr %q", r.code, exitSyntax, r.stderr)
+	}
+	var nt strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&nt, "<http://example.org/s%d> <http://example.org/p> \"%d\" .\n", i, i)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"cortexctl", "--data", dir, "-n", "stopped", "import", "-f", "nt", "-"},
+		&cancelOnRead{r: strings.NewReader(nt.String()), cancel: cancel}, &out, &errb); code != exitTimeout {
+		t.Fatalf("interrupted import: exit %d (want %d), stderr %q", code, exitTimeout, errb.String())
+	}
+	if out := mustCLI(t, dir, "namespaces", "list", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("namespaces after the failed imports: %s", out)
+	}
+	for _, ns := range []string{"fresh", "stopped"} {
+		if r := runCLI(t, dir, "", "-n", ns, "stats"); r.code != exitNotFound {
+			t.Fatalf("stats of %s: exit %d, stderr %q", ns, r.code, r.stderr)
+		}
+	}
+	// An existing (empty) namespace stays.
+	mustCLI(t, dir, "-n", "kept", "import", writeFile(t, "empty.nt", ""))
+	if r := runCLI(t, dir, "", "-n", "kept", "import", bad); r.code != exitSyntax {
+		t.Fatalf("import into kept: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if out := mustCLI(t, dir, "namespaces", "list"); !strings.Contains(out, "kept") {
+		t.Fatalf("namespaces after a failed import into an existing one:\n%s", out)
 	}
 }

@@ -310,7 +310,7 @@ func importCmd(c *cli.Context, e *env) error {
 		}
 		srcs = append(srcs, src)
 	}
-	importRDF, err := e.importer(c.Context, g)
+	importRDF, undo, err := e.importer(c.Context, g)
 	if err != nil {
 		return err
 	}
@@ -331,6 +331,9 @@ func importCmd(c *cli.Context, e *env) error {
 		})
 		bar.finish()
 		if err != nil {
+			if len(done) == 0 {
+				undo() // a namespace created for it, if still empty, is deleted
+			}
 			if out == formatJSON && len(done) > 0 {
 				_ = writeJSON(e.stdout, done) // what was imported before the failure
 			}
@@ -381,20 +384,23 @@ func importFailed(name string, err error, done []importJSON, after []importSourc
 // importer returns the function that imports one source into the
 // namespace: through the server the command goes through (the base, if
 // not given, is the file's file:// URL here, as a local import's), or
-// into the namespace itself, created if needed.
-func (e *env) importer(ctx context.Context, g quad.Value) (func(io.Reader, cortex.RDFImportOptions) (cortex.ImportResult, error), error) {
+// into the namespace itself, created if needed. undo, called when the
+// first import failed, deletes a namespace created for it if nothing was
+// written to it (see namespaceForWrite; through a server, the server
+// does that).
+func (e *env) importer(ctx context.Context, g quad.Value) (imp func(io.Reader, cortex.RDFImportOptions) (cortex.ImportResult, error), undo func(), err error) {
 	rc, err := e.remote()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if rc == nil {
-		ns, err := e.namespace(ctx, accessCreate)
+		ns, undo, err := e.namespaceForWrite(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		return func(r io.Reader, o cortex.RDFImportOptions) (cortex.ImportResult, error) {
 			return ns.ImportRDF(ctx, r, o)
-		}, nil
+		}, undo, nil
 	}
 	graph := ""
 	if iri, ok := g.(quad.IRI); ok {
@@ -411,7 +417,7 @@ func (e *env) importer(ctx context.Context, g quad.Value) (func(io.Reader, corte
 		return rc.Import(ctx, r, client.ImportOptions{
 			Format: o.Format, File: o.File, Base: base, Graph: graph, DefaultGraph: o.DefaultGraph, ImportID: o.ImportID, Resume: o.Resume, OnStart: o.OnStart,
 		})
-	}, nil
+	}, func() {}, nil
 }
 
 // importStarted says on stderr which import id an import uses, and whether

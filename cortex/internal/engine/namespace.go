@@ -57,6 +57,13 @@ type Namespace struct {
 	wrapOnce sync.Once
 	wrapper  any // the public API's value for this namespace (Wrapper)
 
+	// claims counts the calls of Namespace and OpenNamespace that returned
+	// n (guarded by s.mu); pristine holds the keys and values its creation
+	// wrote (nil if this Store did not create it). DeleteIfUnused reads
+	// both.
+	claims   int
+	pristine map[string]string
+
 	endOnce sync.Once
 	done    chan struct{} // closed by end
 	err     error         // why done is closed, set before
@@ -124,8 +131,55 @@ func createNamespace(ctx context.Context, s *Store, name, base string) (*Namespa
 	if err := initNamespace(ctx, s, kv, name, base); err != nil {
 		return nil, err
 	}
-	return openNamespace(ctx, s, name, base)
+	n, err := openNamespace(ctx, s, name, base)
+	if err != nil {
+		return nil, err
+	}
+	if n.pristine, err = s.prefixKeys([]byte(dataPrefix+name+"/"), nil); err != nil {
+		return nil, err
+	}
+	if n.pristine == nil {
+		n.pristine = map[string]string{}
+	}
+	return n, nil
 }
+
+// prefixKeys returns the keys under prefix with their values. With want,
+// it stops at the first key or value that differs from want's and
+// returns nil, errChanged.
+func (s *Store) prefixKeys(prefix []byte, want map[string]string) (map[string]string, error) {
+	keys := map[string]string{}
+	err := s.view(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.Prefix = prefix
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := string(it.Item().Key())
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			if want != nil {
+				if w, ok := want[k]; !ok || w != string(v) {
+					return errChanged
+				}
+			}
+			keys[k] = string(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if want != nil && len(keys) != len(want) {
+		return nil, errChanged
+	}
+	return keys, nil
+}
+
+// errChanged is prefixKeys's: the keys are not those wanted.
+var errChanged = errors.New("namespace changed since it was created")
 
 func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) error {
 	if err := ckv.Init(db, qsOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {

@@ -256,3 +256,48 @@ func TestNamespace_NewBaseChecked(t *testing.T) {
 		t.Fatalf("the namespace recorded with base http://example.org: %v, %v", n, err)
 	}
 }
+
+// TestDeleteIfUnused_CutShort: DeleteIfUnused deletes as DeleteNamespace
+// does, the registry entry first: cut short after it (a crash before the
+// keys are dropped), the namespace does not exist, and creating it again
+// starts as a new one.
+func TestDeleteIfUnused_CutShort(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, created, err := s.NamespaceCreated(ctx, "gone")
+	if err != nil || !created {
+		t.Fatalf("NamespaceCreated: %v, %v", err, created)
+	}
+	crash := errors.New("crash")
+	s.opts.hooks.deleteNamespace = func() error { return crash }
+	deleted, err := s.DeleteIfUnused(ctx, n)
+	s.opts.hooks.deleteNamespace = nil
+	if !deleted || !errors.Is(err, crash) {
+		t.Fatalf("DeleteIfUnused: %v, %v", deleted, err)
+	}
+	if !hasKeys(t, s, dataPrefix+"gone/") {
+		t.Fatal("the cut-short deletion dropped the keys: the test does not test anything")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = testStore(t, dir, DefaultOptions())
+	if names, _ := s.Namespaces(ctx); len(names) != 0 {
+		t.Fatalf("namespaces %v", names)
+	}
+	n, created, err = s.NamespaceCreated(ctx, "gone")
+	if err != nil || !created {
+		t.Fatalf("NamespaceCreated again: %v, %v", err, created)
+	}
+	if deleted, err := s.DeleteIfUnused(ctx, n); !deleted || err != nil {
+		t.Fatalf("DeleteIfUnused of the re-created namespace: %v, %v", deleted, err)
+	}
+	if hasKeys(t, s, dataPrefix+"gone/") || hasKeys(t, s, registryPrefix+"gone") {
+		t.Fatal("keys left after the deletion")
+	}
+}

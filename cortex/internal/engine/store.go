@@ -361,8 +361,15 @@ func (s *Store) onlyResultsOpen(open int, waited time.Duration) bool {
 // ErrBaseMismatch (a *BaseMismatchError naming both). On a read-only store
 // a missing namespace is an error matching ErrNoNamespace. Safe for
 // concurrent use; every call for one name returns the same *Namespace
-// until Close or DeleteNamespace.
+// until Close, or until DeleteNamespace or DeleteIfUnused deletes it.
 func (s *Store) Namespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
+	n, _, err := s.namespace(ctx, name, true, opts)
+	return n, err
+}
+
+// NamespaceCreated is Namespace that also reports whether this call
+// created the namespace (see DeleteIfUnused).
+func (s *Store) NamespaceCreated(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, bool, error) {
 	return s.namespace(ctx, name, true, opts)
 }
 
@@ -370,7 +377,8 @@ func (s *Store) Namespace(ctx context.Context, name string, opts ...NamespaceOpt
 // creates one, and a missing namespace is an error matching ErrNoNamespace
 // (`no such namespace "x"`), which also matches ErrNotFound.
 func (s *Store) OpenNamespace(ctx context.Context, name string, opts ...NamespaceOption) (*Namespace, error) {
-	return s.namespace(ctx, name, false, opts)
+	n, _, err := s.namespace(ctx, name, false, opts)
+	return n, err
 }
 
 // NamespaceOption configures Namespace and OpenNamespace.
@@ -388,9 +396,9 @@ func WithBase(base string) NamespaceOption {
 	return func(o *nsOptions) { o.base, o.hasBase = base, true }
 }
 
-func (s *Store) namespace(ctx context.Context, name string, create bool, opts []NamespaceOption) (*Namespace, error) {
+func (s *Store) namespace(ctx context.Context, name string, create bool, opts []NamespaceOption) (*Namespace, bool, error) {
 	if err := namespace.ValidateName(name); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var o nsOptions
 	for _, opt := range opts {
@@ -400,9 +408,10 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 	}
 	if o.hasBase {
 		if _, err := namespace.New(name, namespace.WithBase(o.base)); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
+	created := false
 	ns, err := s.claimNamespace(ctx, name, func() (*Namespace, error) {
 		entry, exists, err := s.registryEntry(name)
 		if err != nil {
@@ -429,18 +438,20 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 			}
 			base = o.base
 		}
-		return createNamespace(ctx, s, name, base)
+		n, err := createNamespace(ctx, s, name, base)
+		created = err == nil
+		return n, err
 	})
 	if err != nil {
 		if errors.Is(err, ErrNoNamespace) || errors.Is(err, ErrClosed) {
-			return nil, err
+			return nil, false, err
 		}
-		return nil, fmt.Errorf("namespace %s: %w", name, err)
+		return nil, false, fmt.Errorf("namespace %s: %w", name, err)
 	}
 	if o.hasBase && o.base != ns.base {
-		return nil, &BaseMismatchError{Namespace: name, Recorded: ns.base, Requested: o.base}
+		return nil, false, &BaseMismatchError{Namespace: name, Recorded: ns.base, Requested: o.base}
 	}
-	return ns, nil
+	return ns, created, nil
 }
 
 // legacyBase returns the base of an existing namespace. A registry entry
@@ -486,6 +497,7 @@ func (s *Store) withName(ctx context.Context, name string, reuse bool, fn func(o
 		}
 		open, isOpen := s.nss[name]
 		if isOpen && reuse {
+			open.claims++
 			s.mu.Unlock()
 			return open, nil
 		}
@@ -515,6 +527,9 @@ func (s *Store) withName(ctx context.Context, name string, reuse bool, fn func(o
 				return nil, errors.Join(ErrClosed, ns.close())
 			}
 			s.nss[name] = ns
+			if reuse {
+				ns.claims++
+			}
 		}
 		s.mu.Unlock()
 		return ns, err
@@ -597,27 +612,80 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 		} else if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		err = s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
-		if err != nil {
-			return nil, err
-		}
-		if open != nil {
-			open.end(fmt.Errorf("%w %q: it was deleted", ErrNoNamespace, name))
-		}
-		if h := s.opts.hooks.deleteNamespace; h != nil {
-			if err := h(); err != nil {
-				return nil, err // a test's crash between the two steps
-			}
-		}
-		if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
-			return nil, fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", err)
-		}
-		return nil, nil
+		return nil, s.deleteClosed(ctx, name, open)
 	})
 	if err != nil && !errors.Is(err, ErrNoNamespace) {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
 	}
 	return err
+}
+
+// deleteClosed deletes namespace name, whose open *Namespace, if any, is
+// closed, with the name claimed (withName): the registry entry first, in
+// one transaction (from then on the namespace does not exist), then its
+// keys (see DeleteNamespace for a crash between the two).
+func (s *Store) deleteClosed(ctx context.Context, name string, open *Namespace) error {
+	err := s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
+	if err != nil {
+		return err
+	}
+	if open != nil {
+		open.end(fmt.Errorf("%w %q: it was deleted", ErrNoNamespace, name))
+	}
+	if h := s.opts.hooks.deleteNamespace; h != nil {
+		if err := h(); err != nil {
+			return err // a test's crash between the two steps
+		}
+	}
+	if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
+		return fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", err)
+	}
+	return nil
+}
+
+// DeleteIfUnused undoes the creation of namespace n by NamespaceCreated
+// after the write it was created for failed: it deletes n, as
+// DeleteNamespace does, if n is still as its creation left it, and
+// reports whether it did. It keeps n (and returns false) if anything may
+// use it: another call of Namespace or OpenNamespace returned it since
+// (whether or not that caller has written yet), a write is in progress,
+// or any of its keys differs from those its creation wrote (a chunk of
+// the failed write was committed, say). The check and the deletion are
+// done with the name claimed and n's write lock held: no other goroutine
+// obtains, writes or deletes n meanwhile; one that asks for the namespace
+// then waits, and creates it anew. It runs even if ctx has ended (the
+// failure it cleans up after is often ctx's). Deleting is crash-safe as
+// DeleteNamespace's is. An error is one of the deletion; n is then gone
+// or kept as DeleteNamespace says.
+func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) {
+	if n == nil || n.s != s || n.pristine == nil || s.opts.readOnly {
+		return false, nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	deleted := false
+	_, err := s.withName(ctx, n.name, false, func(open *Namespace) (*Namespace, error) {
+		if open != n || n.claims != 1 || !n.wmu.TryLock() {
+			return open, nil // deleted, closed or re-created; or in use
+		}
+		if _, err := s.prefixKeys([]byte(dataPrefix+n.name+"/"), n.pristine); err != nil {
+			n.wmu.Unlock()
+			if errors.Is(err, errChanged) {
+				err = nil
+			}
+			return open, err
+		}
+		err := n.close()
+		n.wmu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		deleted = true
+		return nil, s.deleteClosed(ctx, n.name, n)
+	})
+	if err != nil {
+		return deleted, fmt.Errorf("delete unused namespace %s: %w", n.name, err)
+	}
+	return deleted, nil
 }
 
 // dropKeys drops every key starting with prefix, holding the store's other
