@@ -135,6 +135,10 @@ func CheckImportID(id string) error { return engine.CheckImportID(id) }
 // same graph. Syntax errors are *rdfio.SyntaxError values
 // (file:line:column: message) wrapped in an *ImportError. A nil r is an
 // error matching ErrInvalidArgument.
+//
+// When ctx ends, ImportRDF returns without waiting for a Read of r that
+// blocks: that Read may return after ImportRDF has, and r is read no
+// further after it.
 func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOptions) (ImportResult, error) {
 	if r == nil {
 		return ImportResult{}, n.nilArgument("import", "reader")

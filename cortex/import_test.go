@@ -529,3 +529,43 @@ func TestNamespace_ImportRDF_RefusesLangStringWithoutTag(t *testing.T) {
 		})
 	}
 }
+
+// endlessNTriples is an N-Triples source that never ends; it calls cancel
+// once it has given at quads.
+type endlessNTriples struct {
+	i, at  int
+	cancel func()
+}
+
+func (r *endlessNTriples) Read(p []byte) (int, error) {
+	if r.i >= r.at {
+		r.cancel()
+	}
+	n := 0
+	for n+64 <= len(p) {
+		r.i++
+		n += copy(p[n:], fmt.Sprintf("<http://ex/s%d> <http://ex/p> \"%d\" .\n", r.i, r.i))
+	}
+	return n, nil
+}
+
+// TestImportRDF_CancelledWhileReading: an import cancelled while it reads
+// its source (at several points) returns the cancellation, and its decoder is closed only once
+// the import's reading goroutine is done with it (-race: it was closed
+// under that goroutine's feet when ImportRDF returned).
+func TestImportRDF_CancelledWhileReading(t *testing.T) {
+	t.Parallel()
+	s := cortextest.NewStore(t, cortex.DefaultOptions().WithSyncWrites(false).WithChunkQuads(500))
+	ns, err := s.Namespace(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{0, 100, 1000, 3000} {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := ns.ImportRDF(ctx, &endlessNTriples{at: at, cancel: cancel}, cortex.RDFImportOptions{Format: rdfio.NTriples})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("import cancelled after its first chunk: %v, want context.Canceled", err)
+		}
+	}
+}

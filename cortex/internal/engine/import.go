@@ -82,12 +82,31 @@ func NewImportID() string {
 // imports) run between its segments or chunks. Import is safe for concurrent
 // use; see the package documentation for what a streamed segment waits for.
 func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptions) (ImportResult, error) {
+	return n.importFrom(ctx, src, opts, nil)
+}
+
+// importFrom is Import that calls srcDone (if not nil) once it no longer
+// reads src: at once if it fails before it starts reading, else when its
+// decoding goroutine ends, which may be after importFrom returns (a Read
+// of the source that blocks past the end of the import is not waited for;
+// the goroutine stops at the first check of ctx after it). ImportRDF closes
+// its decoder so.
+func (n *Namespace) importFrom(ctx context.Context, src QuadSource, opts ImportOptions, srcDone func()) (ImportResult, error) {
 	var res ImportResult
+	started := false
+	defer func() {
+		if !started && srcDone != nil {
+			srcDone()
+		}
+	}()
 	if err := n.s.checkOpen(); err != nil {
 		return res, err
 	}
 	if err := opts.checkGraph(); err != nil {
 		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("namespace %s: import: %w", n.name, err)
 	}
 	st, err := newBulkState(ctx, n)
 	if err != nil {
@@ -99,7 +118,13 @@ func (n *Namespace) Import(ctx context.Context, src QuadSource, opts ImportOptio
 	raw := make(chan rawChunk, 1)
 	prepped := make(chan *prepChunk, 1)
 	size := n.s.opts.chunkQuads
-	go decodeStage(ctx, src, opts.Graph, opts.DefaultGraph, size, n.s.maxTerm(), raw)
+	started = true
+	go func() {
+		decodeStage(ctx, src, opts.Graph, opts.DefaultGraph, size, n.s.maxTerm(), raw)
+		if srcDone != nil {
+			srcDone()
+		}
+	}()
 	go prepareStage(ctx, raw, prepped)
 	st.progress = opts.Progress
 	if st.segmentable() {
@@ -191,7 +216,10 @@ func decodeStage(ctx context.Context, src QuadSource, graph quad.Value, toDefaul
 	}
 	cur := make([]quad.Quad, 0, size)
 	var z quadNormalizer
-	for {
+	for i := 0; ; i++ {
+		if i%256 == 0 && ctx.Err() != nil {
+			return // the import has ended: read no further
+		}
 		q, err := src.Next()
 		if err == io.EOF {
 			send(rawChunk{quads: cur})

@@ -102,8 +102,8 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	if err != nil {
 		return ImportResult{}, err
 	}
-	defer dec.Close()
-	res, err := n.Import(ctx, dec, iopts)
+	// The decoder is closed once the import no longer reads it (importFrom).
+	res, err := n.importFrom(ctx, dec, iopts, func() { dec.Close() })
 	res.ImportID = start.ID
 	if ie, ok := err.(*ImportError); ok {
 		ie.ImportID, ie.Resumable = start.ID, opts.Resume != nil
