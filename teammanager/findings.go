@@ -115,18 +115,29 @@ func (m *Manager) findingQuads(team, agent, id string, f Finding) []quad.Quad {
 	return out
 }
 
-// checkCanAssert returns nil if agent may add findings to the team now.
-func checkCanAssert(st *teamState, team, agent string) error {
+// workingMember returns member agent of team st if the team is working
+// (neither paused nor disbanded, see checkWorking) and not finished: the
+// checks a member's writes (findings, status updates) start with.
+func workingMember(st *teamState, team, agent string) (*Member, error) {
 	t := &st.team
 	if err := checkWorking(t); err != nil {
-		return err
+		return nil, err
 	}
 	if Finished(t.Status) {
-		return fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
+		return nil, fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
 	}
 	mb, ok := t.Member(agent)
 	if !ok {
-		return fmt.Errorf("team %s: agent %q: %w", team, agent, unknown(ErrUnknownAgent, agent))
+		return nil, fmt.Errorf("team %s: agent %q: %w", team, agent, unknown(ErrUnknownAgent, agent))
+	}
+	return mb, nil
+}
+
+// checkCanAssert returns nil if agent may add findings to the team now.
+func checkCanAssert(st *teamState, team, agent string) error {
+	mb, err := workingMember(st, team, agent)
+	if err != nil {
+		return err
 	}
 	if Finished(mb.Status) {
 		return fmt.Errorf("team %s: member %s is %s: %w", team, agent, mb.Status, ErrMemberFinished)

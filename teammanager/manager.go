@@ -693,16 +693,9 @@ type memberChange struct {
 // checkMemberChange returns nil if member agent of team st may move to
 // u.status now; it stages nothing.
 func checkMemberChange(st *teamState, team, agent string, u *memberChange) error {
-	t := &st.team
-	if err := checkWorking(t); err != nil {
+	mb, err := workingMember(st, team, agent)
+	if err != nil {
 		return err
-	}
-	if Finished(t.Status) {
-		return fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
-	}
-	mb, ok := t.Member(agent)
-	if !ok {
-		return fmt.Errorf("team %s: agent %q: %w", team, agent, unknown(ErrUnknownAgent, agent))
 	}
 	if !allowed(mb.Status, u.status) {
 		return &TransitionError{Team: team, Agent: agent, From: mb.Status, To: u.status}
