@@ -20,7 +20,9 @@ type QuadSource interface {
 type ImportOptions struct {
 	// Graph, if not nil, puts every imported quad into this graph (overriding
 	// the graph of N-Quads input). If nil, triples go to the default graph and
-	// quads keep their own graph.
+	// quads keep their own graph. A Graph that is not an absolute IRI or a
+	// blank node is an error matching ErrInvalidArgument (and ErrInvalidQuad),
+	// before anything is read or written.
 	Graph quad.Value
 	// DefaultGraph puts every imported quad into the default graph (N-Quads
 	// input loses its graphs), as Graph puts them into a named one. Graph

@@ -59,6 +59,19 @@ func TestInvalidArguments(t *testing.T) {
 				cortex.RDFImportOptions{Format: rdfio.NTriples, Resume: &cortex.ImportSource{Version: "1"}})
 			return err
 		}},
+		{"Import graph not an IRI", func() error {
+			_, err := ns.Import(ctx, &cortextest.SliceSource{Quads: []quad.Quad{good}}, cortex.ImportOptions{Graph: quad.String("g")})
+			return err
+		}},
+		{"Import graph bad IRI", func() error {
+			_, err := ns.Import(ctx, &cortextest.SliceSource{Quads: []quad.Quad{good}}, cortex.ImportOptions{Graph: quad.IRI("http://ex/a b")})
+			return err
+		}},
+		{"ImportRDF graph bad IRI", func() error {
+			_, err := ns.ImportRDF(ctx, strings.NewReader("<http://ex/s> <http://ex/p> \"o\" .\n"),
+				cortex.RDFImportOptions{Format: rdfio.NTriples, Graph: quad.IRI("rel")})
+			return err
+		}},
 	} {
 		if err := tc.call(); !errors.Is(err, cortex.ErrInvalidArgument) {
 			t.Errorf("%s: %v, want ErrInvalidArgument", tc.name, err)

@@ -184,8 +184,9 @@ func (st *bulkState) cutShort(ctx context.Context, res *ImportResult) error {
 }
 
 // checkGraph checks the target graph of o and normalises o.Graph: an error
-// matching ErrInvalidArgument if it is not a graph name, or if o gives
-// both a graph and the default graph.
+// matching ErrInvalidArgument if it is not a graph name (and ErrInvalidQuad,
+// as a malformed term anywhere), or if o gives both a graph and the default
+// graph.
 func (o *ImportOptions) checkGraph() error {
 	if o.DefaultGraph && o.Graph != nil {
 		return fmt.Errorf("%w: import: a graph and the default graph: give one", ErrInvalidArgument)
@@ -193,7 +194,7 @@ func (o *ImportOptions) checkGraph() error {
 	if o.Graph != nil {
 		g, err := normalizeNode(o.Graph, "graph", false)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: import: %w", ErrInvalidArgument, err)
 		}
 		o.Graph = g
 	}
