@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -237,139 +238,192 @@ func (m *Manager) runBatches() {
 // its own. The context of the write is the first call's, without its
 // cancellation: the calls of a batch wait for its commit.
 func (m *Manager) writeBatch(batch []*groupedWrite) {
-	ctx := context.WithoutCancel(batch[0].ctx)
-	c := &m.commits
-	type teamRead struct {
-		st       *teamState
-		timedOut bool
-		err      error
-	}
-	type author struct{ team, agent string }
-	// slot is a call's place among the batch's events: an author's
-	// findings (the first of its calls) or a member update's events.
-	type slot struct {
-		author *author
-		events []Event
-	}
-	teams := map[string]*teamRead{}
-	var (
-		gen   uint64
-		order []string // the teams read, in order: each gets its table row
-	)
-	err := m.commit(ctx, func(tx *cortex.Tx) error {
+	b := &batchWrite{m: m, ctx: context.WithoutCancel(batch[0].ctx), teams: map[string]*teamRead{}}
+	var gen uint64
+	err := m.commit(b.ctx, func(tx *cortex.Tx) error {
 		gen = tx.Generation()
-		ds := tx.Namespace().Dataset()
-		cached := c.teams.at(gen)
-		var slots []slot
-		found := map[author][]StoredFinding{}
-		now := m.now()
+		b.start(tx, m.commits.teams.at(gen))
 		for _, w := range batch {
-			r := teams[w.team]
-			var own *teamState // the state w gets, if not r.st
-			switch {
-			case r == nil:
-				r = &teamRead{}
-				focus := "-"
-				if w.update != nil {
-					focus = w.agent
-				}
-				if st, ok := cached[w.team]; ok && w.update == nil {
-					r.st = st.clone()
-				} else {
-					r.st, r.err = m.readTeam(ctx, ds, w.team, focus)
-					c.teamReads.Add(1)
-				}
-				if r.err == nil {
-					r.timedOut = m.persistTimeout(r.st, now)
-					order = append(order, w.team)
-				}
-				teams[w.team] = r
-			case w.update != nil && r.err == nil && !r.timedOut:
-				// Read again with the member in focus (its result and
-				// completion time are replaced). The state read before has
-				// staged nothing: only a timeout or a member update stages,
-				// and a batch holds one update per team.
-				st, err := m.readTeam(ctx, ds, w.team, w.agent)
-				c.teamReads.Add(1)
-				if err != nil {
-					// The member's own state is unreadable (the read
-					// before did not read it in full): the call fails.
-					w.st, w.timedOut, w.err = nil, false, err
-					continue
-				}
-				r.st = st
-			case w.update != nil && r.err == nil:
-				// The team timed out, which r.st has staged: the update
-				// gets the team as the timeout leaves it, read with its
-				// member in full (as written alone), and stages nothing.
-				st, err := m.readTeam(ctx, ds, w.team, w.agent)
-				c.teamReads.Add(1)
-				if err != nil {
-					w.st, w.timedOut, w.err = nil, false, err
-					continue
-				}
-				m.persistTimeout(st, now)
-				own = st
-			}
-			w.st, w.timedOut, w.err = nil, false, r.err
-			if r.err != nil {
-				continue
-			}
-			w.st, w.timedOut = r.st, r.timedOut
-			if own != nil {
-				w.st = own
-			}
-			if r.timedOut {
-				continue
-			}
-			if w.update != nil {
-				if err := checkMemberChange(r.st, w.team, w.agent, w.update); err != nil {
-					w.err = err
-					continue
-				}
-				before, staged := r.st.team.Status, len(r.st.events)
-				if err := m.applyMemberChange(ctx, tx, r.st, w.agent, w.update, now); err != nil {
-					return &updateFailed{err}
-				}
-				evs := slices.Clone(r.st.events[staged:])
-				if r.st.team.Status != before {
-					evs = append(evs, statusEvent(&r.st.team))
-				}
-				slots = append(slots, slot{events: evs})
-				continue
-			}
-			if err := checkCanAssert(r.st, w.team, w.agent); err != nil {
-				w.err = err
-				continue
-			}
-			tx.Add(w.qs...)
-			tx.Pin(w.pins...)
-			a := author{w.team, w.agent}
-			if _, ok := found[a]; !ok {
-				slots = append(slots, slot{author: &a})
-			}
-			found[a] = append(found[a], w.found...)
-		}
-		var evs []Event
-		for _, id := range order {
-			st := teams[id].st
-			tx.Remove(st.rm...)
-			tx.Add(st.add...)
-			m.pinTeam(tx, id, st.add)
-			m.putTeamRow(tx, id, st.props[st.node])
-			if teams[id].timedOut {
-				evs = append(evs, statusEvent(&st.team))
+			if err := b.stage(w); err != nil {
+				return err
 			}
 		}
-		for _, sl := range slots {
-			if sl.author != nil {
-				evs = append(evs, findingsEvents(sl.author.team, sl.author.agent, found[*sl.author])...)
-			} else {
-				evs = append(evs, sl.events...)
-			}
-		}
-		return m.stageEvents(ctx, tx, now, evs)
+		return b.finish()
 	})
+	m.afterBatch(batch, b, gen, err)
+}
+
+// batchWrite is one batch's Update in progress (writeBatch): the teams it
+// read and the events of its calls, in their order.
+type batchWrite struct {
+	m   *Manager
+	ctx context.Context
+	tx  *cortex.Tx
+	ds  cortex.Dataset
+	now time.Time
+	// cached is the teams the previous batch left (teamCache), teams the
+	// teams this one read, in order (each gets its table row).
+	cached map[string]*teamState
+	teams  map[string]*teamRead
+	order  []string
+	slots  []batchSlot
+	found  map[author][]StoredFinding
+}
+
+// teamRead is a team as a batch read it.
+type teamRead struct {
+	st       *teamState
+	timedOut bool // the batch records the team's timeout
+	err      error
+}
+
+// author is a member adding findings.
+type author struct{ team, agent string }
+
+// batchSlot is a call's place among the batch's events: an author's
+// findings (the first of its calls) or a member update's events.
+type batchSlot struct {
+	author *author
+	events []Event
+}
+
+// start begins b in the Update of tx.
+func (b *batchWrite) start(tx *cortex.Tx, cached map[string]*teamState) {
+	b.tx, b.ds, b.now, b.cached = tx, tx.Namespace().Dataset(), b.m.now(), cached
+	clear(b.teams)
+	b.order, b.slots, b.found = nil, nil, map[author][]StoredFinding{}
+}
+
+// stage checks call w against its team's state and stages it: its
+// findings, or its member update. A call that fails its checks fails alone
+// (w.err); the error returned, an updateFailed, abandons the batch.
+func (b *batchWrite) stage(w *groupedWrite) error {
+	r, own, err := b.teamFor(w)
+	w.st, w.timedOut, w.err = nil, false, err
+	if err != nil {
+		return nil
+	}
+	w.st, w.timedOut = r.st, r.timedOut
+	if own != nil {
+		w.st = own
+	}
+	if r.timedOut {
+		return nil
+	}
+	if w.update != nil {
+		if err := checkMemberChange(r.st, w.team, w.agent, w.update); err != nil {
+			w.err = err
+			return nil
+		}
+		before, staged := r.st.team.Status, len(r.st.events)
+		if err := b.m.applyMemberChange(b.ctx, b.tx, r.st, w.agent, w.update, b.now); err != nil {
+			return &updateFailed{err}
+		}
+		evs := slices.Clone(r.st.events[staged:])
+		if r.st.team.Status != before {
+			evs = append(evs, statusEvent(&r.st.team))
+		}
+		b.slots = append(b.slots, batchSlot{events: evs})
+		return nil
+	}
+	if err := checkCanAssert(r.st, w.team, w.agent); err != nil {
+		w.err = err
+		return nil
+	}
+	b.tx.Add(w.qs...)
+	b.tx.Pin(w.pins...)
+	a := author{w.team, w.agent}
+	if _, ok := b.found[a]; !ok {
+		b.slots = append(b.slots, batchSlot{author: &a})
+	}
+	b.found[a] = append(b.found[a], w.found...)
+	return nil
+}
+
+// teamFor returns the state of w's team that w is checked against: the
+// batch's read of the team (r), or, for a member update of a team whose
+// timeout the batch records, a state of its own (own) that stages nothing.
+// An error is w's alone (the team's read failed, or its member's).
+func (b *batchWrite) teamFor(w *groupedWrite) (r *teamRead, own *teamState, err error) {
+	m, c := b.m, &b.m.commits
+	r = b.teams[w.team]
+	switch {
+	case r == nil:
+		r = &teamRead{}
+		focus := "-"
+		if w.update != nil {
+			focus = w.agent
+		}
+		if st, ok := b.cached[w.team]; ok && w.update == nil {
+			r.st = st.clone()
+		} else {
+			r.st, r.err = m.readTeam(b.ctx, b.ds, w.team, focus)
+			c.teamReads.Add(1)
+		}
+		if r.err == nil {
+			r.timedOut = m.persistTimeout(r.st, b.now)
+			b.order = append(b.order, w.team)
+		}
+		b.teams[w.team] = r
+	case w.update != nil && r.err == nil && !r.timedOut:
+		// Read again with the member in focus (its result and
+		// completion time are replaced). The state read before has
+		// staged nothing: only a timeout or a member update stages,
+		// and a batch holds one update per team.
+		st, err := m.readTeam(b.ctx, b.ds, w.team, w.agent)
+		c.teamReads.Add(1)
+		if err != nil {
+			// The member's own state is unreadable (the read
+			// before did not read it in full): the call fails.
+			return nil, nil, err
+		}
+		r.st = st
+	case w.update != nil && r.err == nil:
+		// The team timed out, which r.st has staged: the update
+		// gets the team as the timeout leaves it, read with its
+		// member in full (as written alone), and stages nothing.
+		st, err := m.readTeam(b.ctx, b.ds, w.team, w.agent)
+		c.teamReads.Add(1)
+		if err != nil {
+			return nil, nil, err
+		}
+		m.persistTimeout(st, b.now)
+		own = st
+	}
+	return r, own, r.err
+}
+
+// finish stages the table row of every team b read, and the batch's
+// events in their calls' order.
+func (b *batchWrite) finish() error {
+	m, tx := b.m, b.tx
+	var evs []Event
+	for _, id := range b.order {
+		st := b.teams[id].st
+		tx.Remove(st.rm...)
+		tx.Add(st.add...)
+		m.pinTeam(tx, id, st.add)
+		m.putTeamRow(tx, id, st.props[st.node])
+		if b.teams[id].timedOut {
+			evs = append(evs, statusEvent(&st.team))
+		}
+	}
+	for _, sl := range b.slots {
+		if sl.author != nil {
+			evs = append(evs, findingsEvents(sl.author.team, sl.author.agent, b.found[*sl.author])...)
+		} else {
+			evs = append(evs, sl.events...)
+		}
+	}
+	return m.stageEvents(b.ctx, tx, b.now, evs)
+}
+
+// afterBatch settles the calls of batch once its Update returned err: on
+// an error one call caused, each call is written on its own; otherwise the
+// teams are kept for the next batch and each call gets its outcome.
+func (m *Manager) afterBatch(batch []*groupedWrite, b *batchWrite, gen uint64, err error) {
+	c := &m.commits
+	teams, order := b.teams, b.order
 	var uf *updateFailed
 	if errors.As(err, &uf) {
 		err = uf.err
