@@ -59,8 +59,9 @@ directory); it is removed at shutdown, and a stale one (its process gone, or
 on Linux its pid now another process's) is replaced. A malformed --listen or
 an unusable --socket path (too long, an existing file or directory, a missing
 directory other than DIR) exits 7 before the store is opened; so does a
---listen whose host does not resolve or that is no address of this machine.
-An address or socket in use exits 6.
+--listen whose host does not resolve, that is no address of this machine or
+whose port this user may not bind (below 1024 without the privilege). An
+address or socket in use exits 6.
 
 Security: the socket is the owner's (mode 0600 from the moment it exists: it
 is bound in a private directory beside its path, then linked into place) and
@@ -393,13 +394,17 @@ func checkListenAddr(addr string) error {
 
 // listenError classifies the error of listening on serve's --listen addr.
 // A host that does not resolve (the name server says there is no such
-// host) or an address that is none of this machine's (EADDRNOTAVAIL) is
-// an invalid value (exit 7): trying again will not help. Anything else,
+// host), an address that is none of this machine's (EADDRNOTAVAIL) and a
+// port this user may not bind (EACCES: below 1024 without the privilege)
+// are invalid values (exit 7): trying again will not help. Anything else,
 // above all an address in use, is unavailable (exit 6).
 func listenError(addr string, err error) error {
 	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) && dnsErr.IsNotFound || errors.Is(err, syscall.EADDRNOTAVAIL) {
+	switch {
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound || errors.Is(err, syscall.EADDRNOTAVAIL):
 		return fmt.Errorf("%w: serve: --listen %s: %v", errInvalid, addr, err)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("%w: serve: --listen %s: %v (a port below 1024 needs the privilege to bind it, such as CAP_NET_BIND_SERVICE; choose a port above 1023)", errInvalid, addr, err)
 	}
 	return fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
 }

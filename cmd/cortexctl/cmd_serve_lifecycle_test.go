@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/server"
 )
 
@@ -221,5 +222,34 @@ func TestServe_DiscoveryOfReusedPidIsStale(t *testing.T) {
 	}
 	if code, out := cli(dirB, "teams", "list", "--json"); code != 0 || strings.Contains(out, `"gamma"`) {
 		t.Errorf("a team created in %s went to %s's server: exit %d: %s", dirA, dirB, code, out)
+	}
+}
+
+// TestListenError_Classes: what listening on --listen fails with decides
+// the exit code: a port this user may not bind (EACCES, a port below 1024
+// without the privilege) or an address of no interface is an invalid value
+// (7), which trying again does not cure; an address in use is unavailable
+// (6). The EACCES case cannot happen to the root user the tests run as, so
+// it is checked here, on the error net.Listen returns.
+func TestListenError_Classes(t *testing.T) {
+	bind := func(errno syscall.Errno) error {
+		return &net.OpError{Op: "listen", Net: "tcp", Err: os.NewSyscallError("bind", errno)}
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+		says string
+	}{
+		{"privileged port", bind(syscall.EACCES), errInvalid, "privilege"},
+		{"not this machine's", bind(syscall.EADDRNOTAVAIL), errInvalid, "127.0.0.1:80"},
+		{"in use", bind(syscall.EADDRINUSE), api.ErrUnavailable, "address already in use"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := listenError("127.0.0.1:80", tc.err)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("listenError(%v) = %v, want %v saying %q", tc.err, err, tc.want, tc.says)
+			}
+		})
 	}
 }
