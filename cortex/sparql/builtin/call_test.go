@@ -181,6 +181,15 @@ func TestCall_Strings(t *testing.T) {
 		{"LCASE", vals(str("BAZ")), str("baz"), nil},
 		{"LCASE", vals(lang("BAR", "en")), lang("bar", "en"), nil},
 		{"UCASE", vals(iri("http://a")), nil, E},
+		// fn:upper-case and fn:lower-case use Unicode's full case mappings
+		// (XPath F&O 3.1 §5.4.7-8: "case mappings may change the length of a
+		// string"), without language tailoring.
+		{"UCASE", vals(str("straße")), str("STRASSE"), nil},
+		{"UCASE", vals(lang("ﬁx", "en")), lang("FIX", "en"), nil},
+		{"UCASE", vals(str("ŉ")), str("ʼN"), nil},
+		{"LCASE", vals(str("İ")), str("i\u0307"), nil},
+		{"LCASE", vals(str("ΟΔΟΣ")), str("οδος"), nil},
+		{"UCASE", vals(str("a\U0001F600ö")), str("A\U0001F600Ö"), nil},
 		// SUBSTR (substring01, substring02, XPath fn:substring examples)
 		{"SUBSTR", vals(str("foo"), integer("1"), integer("1")), str("f"), nil},
 		{"SUBSTR", vals(lang("bar", "en"), integer("1"), integer("1")), lang("b", "en"), nil},

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 
 	"github.com/cortexgraph/cortex/cortex/internal/iri"
 )
@@ -67,6 +69,34 @@ func caseFn(conv func(string) string) func(*Context, []quad.Value) (quad.Value, 
 		}
 		return withLex(l, conv(l.lex)), nil
 	}
+}
+
+// upperCase and lowerCase are fn:upper-case and fn:lower-case: Unicode's
+// full case mappings without language tailoring (XPath F&O 3.1 §5.4.7-8), so
+// "ß" becomes "SS", "İ" becomes "i\u0307" and a final capital sigma a final
+// small sigma. strings.ToUpper and ToLower apply only the one-to-one
+// mappings. A cases.Caser is not safe for concurrent use: one per call.
+func upperCase(s string) string {
+	if isASCII(s) {
+		return strings.ToUpper(s)
+	}
+	return cases.Upper(language.Und).String(s)
+}
+
+func lowerCase(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return cases.Lower(language.Und).String(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // stringTestFn makes CONTAINS, STRSTARTS and STRENDS: test applied to the
