@@ -109,7 +109,7 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 			keys = append(keys, v)
 		}
 		sortInts(keys)
-		return &isolateOp{ev: c.ev, child: child, keys: keys, label: nodeLabel(n)}
+		return &isolateOp{ev: c.ev, child: child, keys: keys, label: nodeLabel(n), mentions: c.mentionedVars(n)}
 	}
 	switch n := n.(type) {
 	case *algebra.BGP:

@@ -109,6 +109,15 @@ func TestEval_Queries(t *testing.T) {
 		{"filter", `SELECT ?x WHERE { ?x :age ?a FILTER(?a > 26) }`, eval.Options{}, []string{`?x=<http://ex/a>`}},
 		{"minus", `SELECT ?x WHERE { ?x :knows ?y MINUS { ?x :age ?a } }`, eval.Options{}, []string{`?x=<http://ex/c>`}},
 		{"not exists", `SELECT ?x WHERE { ?x :knows ?y FILTER NOT EXISTS { ?y :knows ?z } }`, eval.Options{}, []string{`?x=<http://ex/c>`}},
+		// EXISTS substitutes the solution's bindings into its pattern (SPARQL 1.1 §18.6, Evaluation of
+		// Exists): a FILTER or OPTIONAL inside it sees the outer values.
+		{"not exists filter sees outer", `SELECT ?x WHERE { ?x :age ?a FILTER NOT EXISTS { ?y :age ?b FILTER(?b > ?a) } }`, eval.Options{}, []string{`?x=<http://ex/a>`}},
+		{"exists filter sees outer", `SELECT ?x WHERE { ?x :age ?a FILTER EXISTS { ?y :age ?b FILTER(?b < ?a) } }`, eval.Options{}, []string{`?x=<http://ex/a>`}},
+		{"exists bare filter", `SELECT ?x WHERE { ?x :age ?a FILTER EXISTS { FILTER(?a > 26) } }`, eval.Options{}, []string{`?x=<http://ex/a>`}},
+		{"exists optional with outer var", `SELECT ?x WHERE { ?x :knows ?y FILTER EXISTS { OPTIONAL { ?x :age ?a } FILTER(!BOUND(?a)) } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?x=<http://ex/c>`}},
+		{"exists optional always matches", `SELECT (COUNT(*) AS ?c) WHERE { ?x :knows ?y FILTER EXISTS { OPTIONAL { ?x :age ?a } } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?c=3`}},
+		{"nested exists sees both", `SELECT ?x WHERE { ?x :age ?a FILTER NOT EXISTS { ?y :age ?b FILTER(?b != ?a) FILTER NOT EXISTS { ?y :name ?n FILTER(?b > ?a) } } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?x=<http://ex/b>`}},
+		{"nested exists reads outer var in its filter only", `SELECT ?x WHERE { ?x :age ?a FILTER EXISTS { ?y :knows ?z OPTIONAL { ?z :age ?c } FILTER EXISTS { ?y :age ?b FILTER(?b = ?a) } } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?x=<http://ex/a>`, `?x=<http://ex/b>`}},
 		{"path plus", `SELECT ?y WHERE { :a :knows+ ?y }`, eval.Options{}, []string{`?y=<http://ex/b>`, `?y=<http://ex/c>`, `?y=<http://ex/d>`}},
 		{"path star inverse", `SELECT ?x WHERE { ?x ^:knows* :b }`, eval.Options{}, []string{`?x=<http://ex/b>`, `?x=<http://ex/c>`, `?x=<http://ex/d>`}},
 		{"bind values", `SELECT ?x ?z WHERE { VALUES ?x { :a :b } BIND(CONCAT("n-", STR(?x)) AS ?z) }`, eval.Options{}, []string{`?x=<http://ex/a> ?z="n-http://ex/a"`, `?x=<http://ex/b> ?z="n-http://ex/b"`}},

@@ -63,6 +63,10 @@ type evaluator struct {
 	tables   map[tableKey]*hashTable
 	ticks    uint32
 	merges   bool // ds reports each triple of AllGraphs once (TripleMerger)
+	// subst is the solution whose bindings an EXISTS being evaluated substitutes into its pattern
+	// (nil outside EXISTS), substGen numbers it (0 outside EXISTS) and substSeq counts them.
+	subst              row
+	substGen, substSeq uint64
 }
 
 // tick checks for cancellation every few thousand calls; loops that read no quads call it.

@@ -58,10 +58,16 @@ func (c *compiler) expr(e algebra.Expr) cexpr {
 		return func(ctx context.Context, g gctx, r row) (quad.Value, error) {
 			st := new(stopSignal)
 			found := false
+			// SPARQL 1.1 §18.6: exists(P) is eval(substitute(P, μ)) non-empty. The entry row r carries μ into
+			// the operators that take injected bindings; isolated ones start from ev.subst (isolateOp).
+			prevRow, prevGen := ev.subst, ev.substGen
+			ev.substSeq++
+			ev.subst, ev.substGen = r, ev.substSeq
 			err := o.run(ctx, g, r, func(row) error {
 				found = true
 				return st
 			})
+			ev.subst, ev.substGen = prevRow, prevGen
 			if err != nil && !errors.Is(err, st) {
 				if ev.fatal == nil {
 					ev.fatal = err

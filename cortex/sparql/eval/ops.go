@@ -109,16 +109,21 @@ func (o *unionOp) run(ctx context.Context, g gctx, in row, out sink) error {
 type materialized struct {
 	valid bool
 	g     gctx
+	gen   uint64
 	rows  []row
 	index map[string][]int
 }
 
-func (m *materialized) load(ctx context.Context, child op, g gctx, nvars int, keys []int) error {
-	if m.valid && m.g == g {
+// load evaluates child once per active graph and per base row: base (nil for none) is the solution
+// an enclosing EXISTS substitutes into its pattern, gen its number (0 for none).
+func (m *materialized) load(ctx context.Context, child op, g gctx, base row, gen uint64, nvars int, keys []int) error {
+	if m.valid && m.g == g && m.gen == gen {
 		return nil
 	}
 	m.valid, m.rows, m.index = false, nil, nil
-	err := child.run(ctx, g, make(row, nvars), func(r row) error {
+	start := make(row, nvars)
+	copy(start, base)
+	err := child.run(ctx, g, start, func(r row) error {
 		m.rows = append(m.rows, r.clone())
 		return nil
 	})
@@ -133,7 +138,7 @@ func (m *materialized) load(ctx context.Context, child op, g gctx, nvars int, ke
 			m.index[string(buf)] = append(m.index[string(buf)], i)
 		}
 	}
-	m.valid, m.g = true, g
+	m.valid, m.g, m.gen = true, g, gen
 	return nil
 }
 
@@ -166,16 +171,22 @@ func (m *materialized) candidates(in row, keys []int, fn func(r row) error) erro
 
 // isolateOp evaluates a pattern that cannot take injected bindings on its own (once per active graph)
 // and joins its solutions with each entry row through a hash index on keys.
+//
+// Inside an EXISTS, the pattern is evaluated with the bindings of the solution the EXISTS tests that it
+// mentions (SPARQL 1.1 §18.6, substitute): a FILTER or OPTIONAL there sees the outer values.
 type isolateOp struct {
 	ev    *evaluator
 	child op
 	keys  []int
 	label string
-	m     materialized
+	// mentions are the slots of the variables the pattern mentions anywhere (nil: any).
+	mentions []int
+	m        materialized
 }
 
 func (o *isolateOp) run(ctx context.Context, g gctx, in row, out sink) error {
-	if err := o.m.load(ctx, o.child, g, len(in), o.keys); err != nil {
+	base, gen := o.substitution()
+	if err := o.m.load(ctx, o.child, g, base, gen, len(in), o.keys); err != nil {
 		return err
 	}
 	buf := make(row, len(in))
@@ -191,6 +202,29 @@ func (o *isolateOp) run(ctx context.Context, g gctx, in row, out sink) error {
 	})
 }
 
+// substitution returns the bindings of the solution an enclosing EXISTS substitutes into the pattern
+// and their number, or (nil, 0) when there is none or the pattern mentions none of its variables.
+func (o *isolateOp) substitution() (row, uint64) {
+	sub := o.ev.subst
+	if sub == nil {
+		return nil, 0
+	}
+	if o.mentions == nil {
+		return sub, o.ev.substGen
+	}
+	base := make(row, len(sub))
+	any := false
+	for _, s := range o.mentions {
+		if s < len(sub) && sub[s] != 0 {
+			base[s], any = sub[s], true
+		}
+	}
+	if !any {
+		return nil, 0
+	}
+	return base, o.ev.substGen
+}
+
 type minusOp struct {
 	left, right op
 	shared      []int
@@ -201,7 +235,7 @@ func (o *minusOp) run(ctx context.Context, g gctx, in row, out sink) error {
 	if len(o.shared) == 0 {
 		return o.left.run(ctx, g, in, out)
 	}
-	if err := o.m.load(ctx, o.right, g, len(in), nil); err != nil {
+	if err := o.m.load(ctx, o.right, g, nil, 0, len(in), nil); err != nil {
 		return err
 	}
 	return o.left.run(ctx, g, in, func(l row) error {

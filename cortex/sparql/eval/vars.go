@@ -145,3 +145,78 @@ func (c *compiler) exprFits(e algebra.Expr, certain, entry varSet) bool {
 	}
 	return true
 }
+
+// mentionedVars returns the sorted slots of the variables n mentions anywhere (patterns, expressions,
+// graph names), or nil when n holds a form it does not look into (read as: any variable).
+func (c *compiler) mentionedVars(n algebra.Node) []int {
+	set := varSet{}
+	ok := true
+	var walk func(n algebra.Node)
+	var expr func(e algebra.Expr)
+	expr = func(e algebra.Expr) {
+		switch e := e.(type) {
+		case algebra.Var:
+			set[c.slot(e)] = true
+		case *algebra.Call:
+			for _, a := range e.Args {
+				expr(a)
+			}
+		case *algebra.Exists:
+			walk(e.Pattern)
+		case *algebra.Aggregate:
+			if e.Arg != nil {
+				expr(e.Arg)
+			}
+		}
+	}
+	walk = func(n algebra.Node) {
+		if !ok {
+			return
+		}
+		switch n := n.(type) {
+		case *algebra.BGP, *algebra.Path, *algebra.Table:
+			set = set.with(c.maybeVars(n))
+		case *algebra.Join:
+			walk(n.Left)
+			walk(n.Right)
+		case *algebra.LeftJoin:
+			walk(n.Left)
+			walk(n.Right)
+			if n.Expr != nil {
+				expr(n.Expr)
+			}
+		case *algebra.Filter:
+			walk(n.Input)
+			for _, e := range n.Exprs {
+				expr(e)
+			}
+		case *algebra.Union:
+			walk(n.Left)
+			walk(n.Right)
+		case *algebra.Minus:
+			walk(n.Left)
+			walk(n.Right)
+		case *algebra.Graph:
+			walk(n.Input)
+			if n.Name.IsVar() {
+				set[c.slot(n.Name.Var)] = true
+			}
+		case *algebra.Extend:
+			walk(n.Input)
+			set[c.slot(n.Var)] = true
+			expr(n.Expr)
+		default:
+			ok = false
+		}
+	}
+	walk(n)
+	if !ok {
+		return nil
+	}
+	out := make([]int, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sortInts(out)
+	return out
+}
