@@ -1,0 +1,432 @@
+package sparql_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
+	"github.com/cortexgraph/cortex/cortex/sparql/results"
+)
+
+// Hand-written cases of TestDifferential_OxigraphCases: the edges of the
+// builtins, aggregates and patterns that the generated corpus of
+// TestDifferential_Oxigraph seldom reaches. Each query runs over one of
+// handDatasets (N-Quads in the canonical forms Oxigraph's store keeps, see
+// diffgen_test.go) with our engine and with Oxigraph; results must be the
+// same (in order when ordered is set) unless the case names a skip of
+// handSkips, whose reason says why the SPARQL 1.1 recommendation is on our
+// side.
+
+const handPrologue = "PREFIX ex: <" + dgEx + ">\nPREFIX xsd: <" + dgXSD + ">\n" +
+	"PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
+
+var handDatasets = []string{
+	// 0: empty
+	"",
+	// 1: strings, numbers, dates
+	`<http://ex.org/s1> <http://ex.org/str> "a\U0001F600b"@en .
+<http://ex.org/s2> <http://ex.org/str> "abc" .
+<http://ex.org/s3> <http://ex.org/str> "ABC"@fr .
+<http://ex.org/s4> <http://ex.org/str> "x\u00e9y"^^<http://www.w3.org/2001/XMLSchema#string> .
+<http://ex.org/s1> <http://ex.org/num> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/s2> <http://ex.org/num> "2.5"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+<http://ex.org/s3> <http://ex.org/num> "1.5"^^<http://www.w3.org/2001/XMLSchema#double> .
+<http://ex.org/s4> <http://ex.org/num> "x" .
+<http://ex.org/s1> <http://ex.org/date> "2024-01-02T03:04:05Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> .
+<http://ex.org/s2> <http://ex.org/date> "2024-01-02T03:04:05"^^<http://www.w3.org/2001/XMLSchema#dateTime> .
+<http://ex.org/s3> <http://ex.org/date> "2024-01-02T01:04:05-02:00"^^<http://www.w3.org/2001/XMLSchema#dateTime> .
+<http://ex.org/s1> <http://ex.org/link> <http://ex.org/s2> .
+<http://ex.org/s2> <http://ex.org/link> <http://ex.org/s3> .
+<http://ex.org/s3> <http://ex.org/link> <http://ex.org/s1> .
+<http://ex.org/s4> <http://ex.org/link> _:b1 .
+_:b1 <http://ex.org/link> <http://ex.org/s4> .
+`,
+}
+
+type handCase struct {
+	name    string
+	ds      int
+	query   string
+	ordered bool
+	// numeric compares computed numbers by value (see colNumeric): the
+	// lexical form of a computed xsd:decimal or xsd:double is the
+	// implementation's.
+	numeric bool
+	skip    string // a key of handSkips
+}
+
+var handSkips = map[string]string{
+	"oxigraph-integer-overflow": "Oxigraph fails on an xsd:integer result beyond 64 bits; xsd:integer " +
+		"has no bound (XSD 1.1 §3.4.13) and op:numeric-add and op:numeric-multiply keep the type",
+	"oxigraph-round-half": "Oxigraph rounds a double or float half away from zero (ROUND(-2.5e0) is -3, " +
+		"ROUND(\"-0.5\"^^xsd:float) -1); SPARQL 1.1 §17.4.4.2 is fn:round, which rounds halves towards " +
+		"positive infinity (-2 and -0), as Oxigraph itself does on decimals",
+	"oxigraph-cast-whitespace": "Oxigraph rejects xsd:integer(\" 5 \"); XPath casting from a string " +
+		"(F&O 3.1 §19.2) first applies the target type's whiteSpace facet (collapse), so the cast gives 5",
+	"unspecified-cast-langstring": "xsd:string(\"a\"@en): the casting table of SPARQL 1.1 §17.5 has rows " +
+		"for IRIs and simple literals and none for a language-tagged literal; we raise the type error " +
+		"the unlisted argument gets, Oxigraph returns \"a\"",
+	"oxigraph-isnumeric-ill-typed": "Oxigraph's isNumeric(\"300\"^^xsd:byte) is true; SPARQL 1.1 " +
+		"§17.4.2.4 requires a valid lexical form and gives isNumeric(\"1200\"^^xsd:byte) = false as its example",
+	"oxigraph-boolean-order": "Oxigraph has no < or > on xsd:boolean; the operator table of SPARQL 1.1 " +
+		"§17.3 maps them to op:boolean-less-than and op:boolean-greater-than (true > false)",
+	"oxigraph-ordering-extension": emulations["oxigraph-ordering-extension"],
+	"unspecified-datetime-timezone": "= between an xsd:dateTime with a time zone and one without within " +
+		"14 hours: op:dateTime-equal (SPARQL 1.1 §17.3) decides it through an implicit time zone that " +
+		"the recommendation leaves to the implementation; we raise a type error (XSD's partial order " +
+		"leaves the pair indeterminate), Oxigraph answers false",
+	"oxigraph-canonical-constants": emulations["oxigraph-canonical-constants"] +
+		" (also TZ of +00:00 and LANG, GROUP BY and DISTINCT of such constants)",
+	"oxigraph-date-extension": "Oxigraph's YEAR and TZ accept an xsd:date; SPARQL 1.1 §17.4.5 defines " +
+		"them on xsd:dateTime only, so the argument is a type error",
+	"oxigraph-replace-empty-match": "Oxigraph's REPLACE with a pattern that matches the empty string " +
+		"inserts the replacement everywhere; fn:replace (SPARQL 1.1 §17.4.3.15) raises err:FORX0003",
+	"oxigraph-replace-replacement": "Oxigraph copies the replacement string's \\$ and \\\\ verbatim and " +
+		"accepts a lone $; fn:replace reads \\$ as $ and \\\\ as \\ and raises err:FORX0004 on a $ " +
+		"not followed by a digit",
+	"oxigraph-bnode-per-solution": "Oxigraph's BNODE(\"x\") returns the same blank node for every " +
+		"solution; SPARQL 1.1 §17.4.2.9 gives the same node within one solution mapping and distinct " +
+		"nodes across solutions",
+	"oxigraph-ebv-ill-typed": "Oxigraph's !\"x\"^^xsd:integer is an error; SPARQL 1.1 §17.2.2 makes " +
+		"the EBV of a numeric or boolean literal with an invalid lexical form false",
+	"oxigraph-ebv-lang-string": "Oxigraph's EBV of \"a\"@en is an error; SPARQL 1.1 §17.2.2 gives a " +
+		"plain literal (which includes language-tagged ones) the EBV true when it is not empty",
+	"oxigraph-empty-group-dropped": "Oxigraph returns no row for an aggregate query without GROUP BY " +
+		"over VALUES with no rows; SPARQL 1.1 §18.5 (Group((1), Ω) of an empty Ω is one group) and " +
+		"§18.5.1 (Sum and Avg of nothing are 0, GroupConcat \"\") give one row",
+	"oxigraph-group-concat-lang": "Oxigraph keeps a language tag shared by every value of " +
+		"GROUP_CONCAT; SPARQL 1.1 §18.5.1.7 defines it as CONCAT(S0, sep, ...) with the separator a " +
+		"simple literal, and CONCAT of a tagged and a simple literal is simple",
+	"cortex-group-concat-non-string": "our documented extension: GROUP_CONCAT takes numbers and IRIs " +
+		"by their string (builtin.NewAggregate); SPARQL 1.1 §18.5.1.7's CONCAT makes them a type " +
+		"error, as Oxigraph answers. The extension replaces only a type error",
+	"oxigraph-zero-length-absent-term": emulations["oxigraph-zero-length-absent-term"],
+	"oxigraph-path-set":                emulations["oxigraph-path-set"],
+	"oxigraph-replace-group-number": "Oxigraph replaces $10 with no tenth group by nothing; fn:replace " +
+		"(F&O 3.1 §5.6.4) takes the last digit of a group number above 9 that exceeds the groups as a " +
+		"literal, so $10 with no group is \"\" then \"0\"",
+	"oxigraph-bnode-empty-string": "Oxigraph fails on BNODE(\"\"); SPARQL 1.1 §17.4.2.9 takes any " +
+		"simple literal, the empty one too",
+	"oxigraph-ill-typed-derived": "Oxigraph computes with \"-1\"^^xsd:nonNegativeInteger and " +
+		"\"300\"^^xsd:byte; a lexical form outside the datatype's lexical space is no numeric value " +
+		"(SPARQL 1.1 §17.2.2, §17.4.2.4), so arithmetic on it is a type error",
+	"oxigraph-double-lexical": "Oxigraph casts \"inf\" and \"nan\" to xsd:double and xsd:float; " +
+		"their lexical space (XSD 1.1 §3.3.5) spells them INF and NaN only, so the casts fail",
+	"cortex-cast-datetime-lexical": "our documented choice (builtin.Cast): a string cast to xsd:dateTime " +
+		"keeps its lexical form, so 24:00:00 stays as written where Oxigraph writes the next day's " +
+		"00:00:00; SPARQL 1.1 §17.1 maps the cast's value back by its canonical form, as Oxigraph does. " +
+		"The value (HOURS, comparisons) is the same",
+	"cortex-datetime-nanoseconds": "our documented limit (builtin doc.go, Caveats): digits of the " +
+		"seconds beyond nanoseconds are ignored when comparing dateTimes, so .123456789012 equals " +
+		".123456789; xsd:dateTime has no such limit, and Oxigraph orders them",
+	"oxigraph-count-errors": "Oxigraph's COUNT(expr) is an error when expr is an error for some " +
+		"solution; SPARQL 1.1 §18.5.1.2 removes the error elements and counts the rest",
+	"oxigraph-substr-negative": "Oxigraph's SUBSTR fails on a negative length or a start below 1; " +
+		"SPARQL 1.1 §17.4.3.3 is fn:substring, which gives \"\" for SUBSTR(\"abc\", 2, -1) and \"a\" " +
+		"for SUBSTR(\"abc\", 0, 2)",
+	"unspecified-substr-non-integer": "SUBSTR with a non-integer start or length: SPARQL 1.1 §17.4.3.3 " +
+		"types them xsd:integer but defines the function by fn:substring, which takes doubles and " +
+		"rounds them; we follow fn:substring, Oxigraph raises a type error",
+}
+
+var handCases = []handCase{
+	// numbers
+	{name: "int-div", numeric: true, query: `SELECT (1/2 AS ?r) (4/2 AS ?r2) (1.0/3 AS ?r3) {}`},
+	{name: "int-div-zero", query: `SELECT (1/0 AS ?r) (1.0/0 AS ?r2) (1e0/0 AS ?r3) (-1e0/0 AS ?r4) (0e0/0 AS ?r5) {}`},
+	{name: "big-int", query: `SELECT (9223372036854775807 + 1 AS ?r) (9223372036854775807 * 9223372036854775807 AS ?r2) {}`, skip: "oxigraph-integer-overflow"},
+	{name: "promote", numeric: true, query: `SELECT (1 + 1.5 AS ?r) (1 + 1e0 AS ?r2) (1.5 + "1"^^xsd:float AS ?r3) (DATATYPE(1 + "1"^^xsd:float) AS ?t) {}`},
+	{name: "derived-int", query: `SELECT ("1"^^xsd:byte + "2"^^xsd:short AS ?r) (DATATYPE("1"^^xsd:nonNegativeInteger * 2) AS ?t) {}`},
+	{name: "unary", numeric: true, query: `SELECT (-"1"^^xsd:byte AS ?r) (+"01"^^xsd:integer AS ?r2) (-(-0.0) AS ?r3) {}`},
+	{name: "abs-round", numeric: true, query: `SELECT (ABS(-2.5) AS ?a) (ROUND(-2.5) AS ?b) (ROUND(2.5) AS ?c) (ROUND(-2.5e0) AS ?d) (CEIL(-0.5) AS ?e) (FLOOR(-0.5e0) AS ?f) (ROUND("-0.5"^^xsd:float) AS ?g) {}`, skip: "oxigraph-round-half"},
+	{name: "abs-types", query: `SELECT (ABS("-1"^^xsd:byte) AS ?a) (DATATYPE(ABS("-1"^^xsd:byte)) AS ?t) (ABS("x") AS ?e) {}`},
+	{name: "decimal-format", numeric: true, query: `SELECT (1.50 + 0 AS ?a) (2.0 * 1 AS ?b) (0.1 + 0.2 AS ?c) (1e0 * 1 AS ?d) (1.5e10 + 0 AS ?e) (1e-7 + 0 AS ?f) {}`},
+	// The lexical form of a computed double is the implementation's: check that it reads back as the same value.
+	{name: "double-format", query: `SELECT (xsd:double(STR(?v)) = ?v AS ?same) (xsd:decimal(STR(?d)) = ?d AS ?dsame) WHERE { VALUES (?v ?d) { (1e0 1.0) (0.1e0 0.1) (1.5e10 123456789012345678.25) (1e-7 0.0000001) ("INF"^^xsd:double -0.5) (-0e0 0.0) (123456789e0 1) (1.7976931348623157e308 1) (4.9e-324 1) } BIND(?v * 1 AS ?w) BIND(?d * 3 / 3 AS ?e) }`},
+	{name: "double-format-computed", query: `SELECT (xsd:double(STR(?w)) = ?w AS ?same) (xsd:decimal(STR(?e)) = ?e AS ?dsame) WHERE { VALUES (?v ?d) { (1e0 1.0) (0.1e0 0.1) (1.5e10 123456789012345678.25) (1e-7 0.0000001) (-0e0 0.0) (1.7976931348623157e308 1) (4.9e-324 1) } BIND(?v * 1 + 0.2e0 AS ?w) BIND(?d * 3 + 0.5 AS ?e) }`},
+	{name: "cast-numbers", numeric: true, query: `SELECT (xsd:integer("1.5") AS ?a) (xsd:integer(1.5) AS ?b) (xsd:integer(-1.9e0) AS ?c) (xsd:decimal(1e0) AS ?d) (xsd:decimal("1e0") AS ?e) (xsd:double("1") AS ?f) (xsd:float(0.1) AS ?g) (xsd:integer(" 5 ") AS ?h) {}`, skip: "oxigraph-cast-whitespace"},
+	{name: "cast-bool", numeric: true, query: `SELECT (xsd:boolean("1") AS ?a) (xsd:boolean(0) AS ?b) (xsd:boolean(0.0) AS ?c) (xsd:boolean("NaN"^^xsd:double) AS ?d) (xsd:boolean("yes") AS ?e) (xsd:integer(true) AS ?f) (xsd:double(false) AS ?g) {}`},
+	{name: "cast-string", query: `SELECT (xsd:string(1.0) AS ?a) (xsd:string(1e0) AS ?b) (xsd:string(ex:x) AS ?c) (xsd:string("a"@en) AS ?d) (xsd:string(true) AS ?e) (xsd:string(-0.0) AS ?f) {}`, skip: "unspecified-cast-langstring"},
+	{name: "cast-datetime", query: `SELECT (xsd:dateTime("2024-01-02T03:04:05Z") AS ?a) (xsd:dateTime("2024-01-02") AS ?b) (xsd:dateTime(1) AS ?c) (xsd:dateTime("2024-13-02T03:04:05Z") AS ?d) {}`},
+	{name: "isnumeric", query: `SELECT (isNumeric("1"^^xsd:integer) AS ?a) (isNumeric("x"^^xsd:integer) AS ?b) (isNumeric("1"^^xsd:byte) AS ?c) (isNumeric("300"^^xsd:byte) AS ?d) (isNumeric("1") AS ?e) {}`, skip: "oxigraph-isnumeric-ill-typed"},
+	{name: "compare-num", query: `SELECT (1 = 1.0 AS ?a) (1 = 1e0 AS ?b) ("1"^^xsd:integer = "01"^^xsd:integer AS ?c) (1 < 2e0 AS ?d) ("NaN"^^xsd:double = "NaN"^^xsd:double AS ?e) ("NaN"^^xsd:double != "NaN"^^xsd:double AS ?f) {}`},
+	{name: "compare-mixed", query: `SELECT (1 = "1" AS ?a) ("a" = "a"@en AS ?b) ("a" != "a"@en AS ?c) ("a"@en = "a"@EN AS ?d) (ex:a = ex:a AS ?e) ("x"^^ex:t = "x"^^ex:t AS ?f) ("x"^^ex:t = "y"^^ex:t AS ?g) ("x"^^ex:t != "y"^^ex:t AS ?h) {}`},
+	{name: "compare-invalid-lex", query: `SELECT ("x"^^xsd:integer = "x"^^xsd:integer AS ?a) ("x"^^xsd:integer = "y"^^xsd:integer AS ?b) ("1"^^xsd:integer = "x"^^xsd:integer AS ?c) {}`},
+	{name: "compare-bool", query: `SELECT (true = "1"^^xsd:boolean AS ?a) (true > false AS ?b) ("true" = true AS ?c) {}`, skip: "oxigraph-boolean-order"},
+	{name: "compare-string-order", query: `SELECT ("a" < "b" AS ?a) ("a" < "a"^^xsd:string AS ?b) ("B" < "a" AS ?c) ("\U0001F600" > "\uFFFD" AS ?d) ("a"@en < "b"@en AS ?e) {}`, skip: "oxigraph-ordering-extension"},
+	// dates
+	{name: "date-compare", query: `SELECT ("2024-01-02T03:04:05Z"^^xsd:dateTime = "2024-01-02T04:04:05+01:00"^^xsd:dateTime AS ?a) ("2024-01-02T03:04:05Z"^^xsd:dateTime < "2024-01-03T03:04:05"^^xsd:dateTime AS ?b) ("2024-01-02T03:04:05Z"^^xsd:dateTime = "2024-01-02T03:04:05"^^xsd:dateTime AS ?c) ("2024-01-02T03:04:05"^^xsd:dateTime = "2024-01-02T03:04:05"^^xsd:dateTime AS ?d) ("2024-01-02T03:04:05.0Z"^^xsd:dateTime = "2024-01-02T03:04:05Z"^^xsd:dateTime AS ?e) {}`, skip: "unspecified-datetime-timezone"},
+	{name: "date-parts", numeric: true, query: `SELECT (YEAR(?d) AS ?y) (MONTH(?d) AS ?m) (DAY(?d) AS ?dd) (HOURS(?d) AS ?h) (MINUTES(?d) AS ?mi) (SECONDS(?d) AS ?s) (TIMEZONE(?d) AS ?tz) (TZ(?d) AS ?t) WHERE { VALUES ?d { "2024-01-02T03:04:05.5Z"^^xsd:dateTime "2024-01-02T03:04:05"^^xsd:dateTime "2024-01-02T03:04:05-05:30"^^xsd:dateTime "2024-01-02T03:04:05+00:00"^^xsd:dateTime "-0044-03-15T12:00:00Z"^^xsd:dateTime } }`, skip: "oxigraph-canonical-constants"},
+	{name: "date-parts-err", query: `SELECT (YEAR("2024-01-02") AS ?y) (YEAR("2024-01-02"^^xsd:date) AS ?y2) (HOURS("x"^^xsd:dateTime) AS ?h) (TZ("2024-01-02"^^xsd:date) AS ?t) {}`, skip: "oxigraph-date-extension"},
+	{name: "date-seconds", numeric: true, query: `SELECT (SECONDS("2024-01-02T03:04:00Z"^^xsd:dateTime) AS ?a) (SECONDS("2024-01-02T03:04:05.120Z"^^xsd:dateTime) AS ?b) (DATATYPE(SECONDS("2024-01-02T03:04:05Z"^^xsd:dateTime)) AS ?c) {}`},
+	{name: "date-24", query: `SELECT (HOURS("2024-01-02T24:00:00Z"^^xsd:dateTime) AS ?h) (DAY("2024-01-02T24:00:00Z"^^xsd:dateTime) AS ?d) {}`},
+	{name: "date-order", ds: 1, ordered: true, query: `SELECT ?d WHERE { ?s ex:date ?d } ORDER BY ?d`},
+	{name: "date-filter", ds: 1, query: `SELECT ?s WHERE { ?s ex:date ?d FILTER(?d < "2024-01-02T03:04:06Z"^^xsd:dateTime) }`},
+	// strings
+	{name: "strlen-nonbmp", query: `SELECT (STRLEN("a\U0001F600b") AS ?a) (STRLEN("é") AS ?b) (STRLEN("") AS ?c) (STRLEN("x"@en) AS ?d) (STRLEN(1) AS ?e) {}`},
+	{name: "substr-nonbmp", query: `SELECT (SUBSTR("a\U0001F600b", 2, 1) AS ?a) (SUBSTR("a\U0001F600b", 3) AS ?b) (SUBSTR("abc"@en, 2) AS ?c) (SUBSTR("abc"^^xsd:string, 2) AS ?d) (SUBSTR("abc", 2, 100) AS ?g) (SUBSTR("\U0001F600\U0001F601", 2) AS ?h) {}`},
+	{name: "substr-negative-length", query: `SELECT (SUBSTR("abc", 2, -1) AS ?f) (SUBSTR("abc", 0, 2) AS ?g) {}`, skip: "oxigraph-substr-negative"},
+	{name: "substr-non-integer", query: `SELECT (SUBSTR("abc", 1.5, 1) AS ?e) (SUBSTR("abc", 1, 1.5) AS ?h) {}`, skip: "unspecified-substr-non-integer"},
+	{name: "substr-float", query: `SELECT (SUBSTR("12345", 1.5, 2.6) AS ?a) (SUBSTR("12345", "NaN"^^xsd:double) AS ?b) (SUBSTR("12345", 2, "INF"^^xsd:double) AS ?c) (SUBSTR("12345", "-INF"^^xsd:double, "INF"^^xsd:double) AS ?d) (SUBSTR("abc", "1") AS ?e) {}`, skip: "unspecified-substr-non-integer"},
+	{name: "ucase", query: `SELECT (UCASE("straße") AS ?a) (LCASE("İ") AS ?b) (UCASE("a"@en) AS ?c) (LCASE("A"^^xsd:string) AS ?d) (UCASE(1) AS ?e) (UCASE("ǆ") AS ?f) {}`},
+	{name: "strbefore-tags", query: `SELECT (STRBEFORE("abc"@en, "b") AS ?a) (STRBEFORE("abc"@en, "b"@en) AS ?b) (STRBEFORE("abc"@en, "b"@fr) AS ?c) (STRBEFORE("abc", "b"@en) AS ?d) (STRBEFORE("abc"@en, "z") AS ?e) (STRBEFORE("abc"@en, "") AS ?f) (STRBEFORE("abc"^^xsd:string, "c") AS ?g) {}`},
+	{name: "strafter-tags", query: `SELECT (STRAFTER("abc"@en, "b") AS ?a) (STRAFTER("abc"@en, "b"@en) AS ?b) (STRAFTER("abc"@en, "b"@fr) AS ?c) (STRAFTER("abc", "b"@en) AS ?d) (STRAFTER("abc"@en, "z") AS ?e) (STRAFTER("abc"@en, "") AS ?f) (STRAFTER("a\U0001F600b", "\U0001F600") AS ?g) {}`},
+	{name: "contains-tags", query: `SELECT (CONTAINS("abc"@en, "b"@fr) AS ?a) (STRSTARTS("abc", "a"@en) AS ?b) (STRENDS("abc"@en, "c"^^xsd:string) AS ?c) (CONTAINS("abc"@en, "B"@EN) AS ?d) (CONTAINS(1, "1") AS ?e) {}`},
+	{name: "concat-tags", query: `SELECT (CONCAT("a"@en, "b"@en) AS ?a) (CONCAT("a"@en, "b"@fr) AS ?b) (CONCAT("a"@en, "b") AS ?c) (CONCAT() AS ?d) (CONCAT("a"^^xsd:string, "b"^^xsd:string) AS ?e) (CONCAT("a"@en) AS ?f) (CONCAT("a"@en, "b"@EN) AS ?g) (CONCAT(1, "a") AS ?h) {}`},
+	{name: "encode-for-uri", query: `SELECT (ENCODE_FOR_URI("a b/c?d~e-f_g.h!*'()") AS ?a) (ENCODE_FOR_URI("é\U0001F600"@en) AS ?b) (ENCODE_FOR_URI(1) AS ?c) {}`},
+	{name: "replace", query: `SELECT (REPLACE("abcabc", "b", "X") AS ?a) (REPLACE("abc"@en, "b", "X") AS ?b) (REPLACE("aBc", "b", "X", "i") AS ?c) (REPLACE("abc", "(b)", "[$1]") AS ?d) (REPLACE("abc", "", "X") AS ?e) (REPLACE("abc", "(", "X") AS ?f) (REPLACE("a.c", ".", "X", "q") AS ?g) (REPLACE("abc", "b", "X", "z") AS ?h) {}`, skip: "oxigraph-replace-empty-match"},
+	{name: "replace-dollar", query: `SELECT (REPLACE("abc", "b", "$") AS ?a) (REPLACE("abc", "b", "\\$") AS ?b) (REPLACE("abc", "b", "\\\\") AS ?c) (REPLACE("abc", "(b)", "$2") AS ?d) (REPLACE("abc", "b", "$0$0") AS ?e) {}`, skip: "oxigraph-replace-replacement"},
+	{name: "regex-flags", query: `SELECT (REGEX("ABC", "b", "i") AS ?a) (REGEX("a\nb", "a.b", "s") AS ?b) (REGEX("a\nb", "^b$", "m") AS ?c) (REGEX("abc", "a b c", "x") AS ?d) (REGEX("abc", "(", "") AS ?e) (REGEX("abc", "b", "k") AS ?f) (REGEX("a+c", "+", "q") AS ?g) (REGEX("abc"@en, "b") AS ?h) (REGEX(1, "1") AS ?i) {}`},
+	{name: "regex-classes", query: `SELECT (REGEX("a1", "\\d") AS ?a) (REGEX("é", "^\\w$") AS ?b) (REGEX("\U0001F600", "^.$") AS ?c) (REGEX("ab", "^\\p{L}+$") AS ?d) (REGEX("a b", "\\s") AS ?e) {}`},
+	{name: "lang-funcs", query: `SELECT (LANG("a"@EN-us) AS ?a) (LANGMATCHES("en-US", "en") AS ?b) (LANGMATCHES("EN", "en") AS ?c) (LANGMATCHES("", "*") AS ?d) (LANGMATCHES("fr", "*") AS ?e) (LANG(1) AS ?f) (LANG(ex:a) AS ?g) {}`, skip: "oxigraph-canonical-constants"},
+	{name: "str-of", query: `SELECT (STR(ex:a) AS ?a) (STR("a"@en) AS ?b) (STR(1.50) AS ?c) (STR(_:x) AS ?d) {}`},
+	{name: "strdt-strlang", query: `SELECT (STRDT("1", xsd:integer) AS ?a) (STRDT("a"@en, xsd:string) AS ?b) (STRDT("a"^^xsd:string, ex:t) AS ?c) (STRLANG("a", "en") AS ?d) (STRLANG("a"@en, "fr") AS ?e) (STRLANG("a", "") AS ?f) (STRDT("a", "x") AS ?g) (STRLANG("a", "EN-us") AS ?h) (STRLANG(1, "en") AS ?i) {}`},
+	{name: "iri-fn", query: `BASE <http://ex.org/base/> SELECT (IRI("x") AS ?a) (IRI(ex:y) AS ?b) (IRI("a"@en) AS ?c) (IRI(1) AS ?d) (URI("http://a/b") AS ?e) (IRI("http://a/b c") AS ?f) {}`},
+	{name: "bnode-fn", query: `SELECT (isBlank(BNODE()) AS ?a) (isBlank(BNODE("x")) AS ?b) (BNODE("x") = BNODE("x") AS ?c) (BNODE() = BNODE() AS ?d) (BNODE(1) AS ?e) (BNODE("x"@en) AS ?f) {}`},
+	{name: "bnode-per-row", query: `SELECT ?i (sameTerm(BNODE("x"), BNODE("x")) AS ?same) WHERE { VALUES ?i { 1 2 } }`},
+	{name: "bnode-across-rows", query: `SELECT (COUNT(DISTINCT ?b) AS ?n) WHERE { VALUES ?i { 1 2 } BIND(BNODE("x") AS ?b) }`, skip: "oxigraph-bnode-per-solution"},
+	{name: "hash", query: `SELECT (MD5("abc") AS ?a) (SHA1("abc"@en) AS ?b) (SHA256("é") AS ?c) (SHA384("") AS ?d) (SHA512("abc"^^xsd:string) AS ?e) (MD5(1) AS ?f) (MD5(ex:a) AS ?g) {}`},
+	{name: "uuid", query: `SELECT (isIRI(UUID()) AS ?a) (STRSTARTS(STR(UUID()), "urn:uuid:") AS ?b) (STRLEN(STRUUID()) AS ?c) (DATATYPE(STRUUID()) AS ?d) {}`},
+	{name: "coalesce-if", query: `SELECT (COALESCE(1/0, ?u, 2) AS ?a) (COALESCE(?u) AS ?b) (COALESCE() AS ?c) (IF(1/0, 1, 2) AS ?d) (IF("", 1, 2) AS ?e) (IF("x", 1, 1/0) AS ?f) (IF(?u, 1, 2) AS ?g) (IF(2, 1, 2) AS ?h) (IF(ex:a, 1, 2) AS ?i) {}`},
+	{name: "logic-errors", query: `SELECT (1/0 || true AS ?a) (1/0 && false AS ?b) (1/0 || false AS ?c) (1/0 && true AS ?d) (!(1/0) AS ?e) (!"" AS ?f) (!"0"^^xsd:integer AS ?g) (!"x"^^xsd:integer AS ?h) {}`, skip: "oxigraph-ebv-ill-typed"},
+	{name: "ebv", query: `SELECT ?v WHERE { VALUES ?v { "" "a" 0 1 0.0 "0"^^xsd:double "NaN"^^xsd:double true false "false" "x"^^xsd:boolean "x"^^xsd:integer "a"@en ex:a "x"^^ex:t } FILTER(?v) }`, skip: "oxigraph-ebv-lang-string"},
+	{name: "in-errors", query: `SELECT (1 IN (1/0, 1) AS ?a) (2 IN (1/0, 1) AS ?b) (2 NOT IN (1/0, 1) AS ?c) (1 IN () AS ?d) (1 NOT IN () AS ?e) ("a" IN ("a"@en) AS ?f) {}`},
+	{name: "sameterm", query: `SELECT (sameTerm(1, 1.0) AS ?a) (sameTerm("a", "a"^^xsd:string) AS ?b) (sameTerm("a"@en, "a"@EN) AS ?c) (sameTerm(1, "1"^^xsd:integer) AS ?d) {}`},
+	{name: "datatype-fn", query: `SELECT (DATATYPE("a"@en) AS ?a) (DATATYPE("a") AS ?b) (DATATYPE(1.0) AS ?c) (DATATYPE(ex:a) AS ?d) (DATATYPE(1e0) AS ?e) (DATATYPE(true) AS ?f) {}`},
+	{name: "istests", query: `SELECT (isIRI(ex:a) AS ?a) (isLiteral("a") AS ?b) (isBlank(ex:a) AS ?c) (isIRI(?u) AS ?d) {}`},
+	{name: "rand-now", query: `SELECT (DATATYPE(RAND()) AS ?a) (RAND() < 1 AS ?b) (DATATYPE(NOW()) AS ?c) (NOW() = NOW() AS ?d) {}`},
+	// data-driven strings
+	{name: "str-data", ds: 1, query: `SELECT ?s (STRLEN(?o) AS ?l) (UCASE(?o) AS ?u) (SUBSTR(?o, 2, 1) AS ?sub) (STRAFTER(?o, "b") AS ?af) (CONCAT(?o, ?o) AS ?c) (ENCODE_FOR_URI(?o) AS ?e) WHERE { ?s ex:str ?o }`},
+	// aggregates
+	{name: "sum-mixed", numeric: true, ds: 1, query: `SELECT (SUM(?n) AS ?s) (COUNT(?n) AS ?c) (AVG(?n) AS ?a) (MIN(?n) AS ?mi) (MAX(?n) AS ?ma) WHERE { ?x ex:num ?n FILTER(isNumeric(?n)) }`},
+	{name: "sum-types", numeric: true, query: `SELECT (SUM(?n) AS ?s) (DATATYPE(SUM(?n)) AS ?t) (AVG(?n) AS ?a) (DATATYPE(AVG(?n)) AS ?at) WHERE { VALUES ?n { 1 2 4 } }`},
+	{name: "avg-int", numeric: true, query: `SELECT (AVG(?n) AS ?a) (DATATYPE(AVG(?n)) AS ?t) WHERE { VALUES ?n { 1 2 } }`},
+	{name: "agg-empty", query: `SELECT (SUM(?n) AS ?s) (AVG(?n) AS ?a) (MIN(?n) AS ?mi) (MAX(?n) AS ?ma) (COUNT(?n) AS ?c) (COUNT(*) AS ?cs) (GROUP_CONCAT(?n) AS ?g) (SAMPLE(?n) AS ?sa) WHERE { VALUES ?n { } }`, skip: "oxigraph-empty-group-dropped"},
+	{name: "agg-empty-grouped", query: `SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES ?k { } } GROUP BY ?k`},
+	{name: "agg-unbound", query: `SELECT (COUNT(?n) AS ?c) (COUNT(DISTINCT ?n) AS ?cd) (COUNT(*) AS ?cs) (SUM(?n) AS ?s) (SAMPLE(?n) AS ?sa) (GROUP_CONCAT(?n) AS ?g) WHERE { VALUES ?n { UNDEF UNDEF } }`},
+	{name: "count-distinct-star", query: `SELECT (COUNT(DISTINCT *) AS ?c) (COUNT(*) AS ?c2) WHERE { VALUES (?a ?b) { (1 2) (1 2) (1 UNDEF) (1 UNDEF) (UNDEF UNDEF) } }`},
+	{name: "group-concat-sep", query: `SELECT (GROUP_CONCAT(?v; separator="") AS ?a) (GROUP_CONCAT(DISTINCT ?v; separator=", ") AS ?b) WHERE { VALUES ?v { "x" "x" } }`},
+	{name: "group-concat-lang", query: `SELECT (GROUP_CONCAT(?v) AS ?a) WHERE { VALUES ?v { "x"@en "y"@en } }`, skip: "oxigraph-group-concat-lang"},
+	{name: "group-concat-num", query: `SELECT (GROUP_CONCAT(?v) AS ?a) WHERE { VALUES ?v { 1 } }`, skip: "cortex-group-concat-non-string"},
+	{name: "min-max-mixed", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { 1 "a" ex:a } }`},
+	{name: "min-max-strings", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { "b" "a"^^xsd:string "c" } }`},
+	{name: "group-by-expr", query: `SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 1.0 2 "1" } } GROUP BY (STR(?v) AS ?k)`, skip: "oxigraph-canonical-constants"},
+	{name: "group-by-value", query: `SELECT ?v (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 1.0 "01"^^xsd:integer } } GROUP BY ?v`, skip: "oxigraph-canonical-constants"},
+	{name: "group-by-error", numeric: true, query: `SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 "a" 0 } } GROUP BY (1/?v AS ?k)`},
+	{name: "having-error", query: `SELECT ?v WHERE { VALUES ?v { 1 "a" } } GROUP BY ?v HAVING (?v > 0)`},
+	{name: "agg-sum-overflow", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 9223372036854775807 1 } }`, skip: "oxigraph-integer-overflow"},
+	{name: "avg-decimal", numeric: true, query: `SELECT (AVG(?v) AS ?a) WHERE { VALUES ?v { 1 2 2 } }`},
+	// order by
+	{name: "order-mixed", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { "b" ex:a 2 UNDEF _:x 1 "a" } } ORDER BY ?v`},
+	{name: "order-numbers", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { 2 1.5 "1"^^xsd:double 10 -1 } } ORDER BY DESC(?v)`},
+	{name: "order-expr-error", query: `SELECT ?v WHERE { VALUES ?v { 1 0 2 } } ORDER BY (1/?v)`},
+	// patterns
+	{name: "optional-filter-scope", ds: 1, query: `SELECT ?s ?n WHERE { ?s ex:str ?o OPTIONAL { ?s ex:num ?n FILTER(?o = "abc") } }`},
+	{name: "optional-filter-outer", ds: 1, query: `SELECT ?s ?n WHERE { ?s ex:str ?o OPTIONAL { ?s ex:num ?n } FILTER(!BOUND(?n) || isNumeric(?n)) }`},
+	{name: "filter-unbound-inner", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o { FILTER(BOUND(?o)) } }`},
+	{name: "minus-no-shared", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o MINUS { ?x ex:num ?y } }`},
+	{name: "minus-partial", query: `SELECT * WHERE { VALUES (?a ?b) { (1 2) (1 3) (UNDEF 4) } MINUS { VALUES (?a ?c) { (1 9) (UNDEF 8) } } }`},
+	{name: "not-exists", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER NOT EXISTS { ?s ex:num ?n FILTER(isNumeric(?n)) } }`},
+	{name: "exists-in-select", ds: 1, query: `SELECT ?s (EXISTS { ?s ex:date ?d } AS ?e) WHERE { ?s ex:str ?o }`},
+	{name: "path-zero-bound", ds: 1, query: `SELECT ?x WHERE { ex:s1 ex:link* ?x }`},
+	{name: "path-zero-both-bound", ds: 1, query: `ASK { ex:nothere ex:link* ex:nothere }`, skip: "oxigraph-zero-length-absent-term"},
+	{name: "path-zero-unbound", ds: 1, query: `SELECT ?x ?y WHERE { ?x ex:link? ?y }`},
+	{name: "path-plus-cycle", ds: 1, query: `SELECT ?x WHERE { ex:s1 ex:link+ ?x }`},
+	{name: "path-plus-cycle-both", ds: 1, query: `SELECT * WHERE { ?x ex:link+ ?x }`},
+	{name: "path-inverse-seq", ds: 1, query: `SELECT ?x ?y WHERE { ?x ^ex:link/ex:link ?y }`},
+	{name: "path-seq-star", ds: 1, query: `SELECT ?y WHERE { ex:s4 (ex:link/ex:link)* ?y }`},
+	{name: "path-negated-inverse", ds: 1, query: `SELECT ?x ?y WHERE { ?x !(ex:str|^ex:link|ex:num|ex:date) ?y }`},
+	{name: "path-zero-literal", ds: 1, query: `SELECT ?x WHERE { ?x ex:link* "abc" }`},
+	{name: "path-star-count", ds: 1, query: `SELECT (COUNT(*) AS ?c) WHERE { ?x ex:link* ?y }`},
+	{name: "path-star-var-pred-both", ds: 1, query: `SELECT ?x WHERE { ?x ex:link*/ex:str "abc" }`},
+	{name: "values-undef-join", ds: 1, query: `SELECT ?s ?o WHERE { ?s ex:str ?o VALUES (?s ?o) { (UNDEF "abc") (ex:s1 UNDEF) (ex:s9 UNDEF) } }`},
+	{name: "values-after", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o } VALUES ?s { ex:s2 UNDEF }`},
+	{name: "subquery-projection", ds: 1, query: `SELECT ?s ?o WHERE { ?s ex:str ?o { SELECT ?s WHERE { ?s ex:num ?o } } }`},
+	{name: "subquery-limit", ds: 1, query: `SELECT (COUNT(*) AS ?c) WHERE { { SELECT ?s WHERE { ?s ex:str ?o } ORDER BY ?s LIMIT 2 } }`},
+	{name: "subquery-agg-empty", query: `SELECT * WHERE { { SELECT (COUNT(*) AS ?c) WHERE { ?s ?p ?o } } }`},
+	{name: "bind-scope", ds: 1, query: `SELECT ?s ?l WHERE { ?s ex:str ?o BIND(STRLEN(?o) AS ?l) FILTER(?l > 3) }`},
+	{name: "bind-unbound", query: `SELECT ?a ?b WHERE { BIND(?z AS ?a) BIND(COALESCE(?a, 1) AS ?b) }`},
+	{name: "bind-error", query: `SELECT ?a ?b WHERE { BIND(1/0 AS ?a) BIND(2 AS ?b) }`},
+	{name: "bind-in-optional", query: `SELECT ?a ?b WHERE { BIND(1 AS ?a) OPTIONAL { BIND(2 AS ?b) FILTER(?a = 1) } }`},
+	{name: "distinct-terms", query: `SELECT DISTINCT ?v WHERE { VALUES ?v { 1 1.0 "01"^^xsd:integer "a" "a"^^xsd:string "a"@en "a"@EN } }`, skip: "oxigraph-canonical-constants"},
+	{name: "reduced", query: `SELECT (COUNT(*) AS ?c) WHERE { { SELECT REDUCED ?v WHERE { VALUES ?v { 1 1 } } } }`},
+	{name: "limit-zero", query: `SELECT ?v WHERE { VALUES ?v { 1 2 } } LIMIT 0`},
+	{name: "offset-past", query: `SELECT ?v WHERE { VALUES ?v { 1 2 } } OFFSET 5`},
+	{name: "offset-limit", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { 1 2 3 4 } } ORDER BY ?v OFFSET 1 LIMIT 2`},
+	{name: "ask-empty", query: `ASK {}`},
+	{name: "ask-false", query: `ASK { FILTER(false) }`},
+	{name: "ask-error", query: `ASK { FILTER(1/0) }`},
+	{name: "empty-group", query: `SELECT * {}`},
+	{name: "select-expr-reuse", query: `SELECT (1 AS ?a) (?a + 1 AS ?b) {}`},
+	{name: "union-scope", query: `SELECT * WHERE { { BIND(1 AS ?a) } UNION { BIND(2 AS ?b) } }`},
+	{name: "graph-var", ds: 1, query: `SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } }`},
+	// batch 2
+	{name: "strbefore-edge", query: `SELECT (STRBEFORE("abc", "") AS ?a) (STRBEFORE("", "") AS ?b) (STRBEFORE("abc"@en, ""@en) AS ?c) (STRAFTER("abc"@en, ""@en) AS ?d) (STRBEFORE("abc", "abc") AS ?e) (STRAFTER("abc", "abc") AS ?f) (STRBEFORE("a\U0001F600b\U0001F600", "\U0001F600") AS ?g) (STRBEFORE("abc"^^xsd:string, "b"^^xsd:string) AS ?h) (STRAFTER("abc"^^xsd:string, "z") AS ?i) {}`},
+	{name: "strbefore-notfound-lang", query: `SELECT (STRBEFORE("abc"@en, "z"@en) AS ?a) (LANG(STRBEFORE("abc"@en, "z")) AS ?b) (DATATYPE(STRAFTER("abc"@en, "z")) AS ?c) {}`},
+	{name: "contains-edge", query: `SELECT (CONTAINS("", "") AS ?a) (STRSTARTS("abc", "") AS ?b) (STRENDS("", "a") AS ?c) (CONTAINS("a\U0001F600b", "\U0001F600") AS ?d) (STRSTARTS("abc"@en, "a"@fr) AS ?e) (STRENDS("abc"@en, ""@en) AS ?f) {}`},
+	{name: "strlen-types", query: `SELECT (STRLEN("abc"^^xsd:string) AS ?a) (STRLEN("\U0001F600\U0001F600"@en) AS ?b) (STRLEN(ex:a) AS ?c) (STRLEN("e\u0301") AS ?d) {}`},
+	{name: "concat-edge", query: `SELECT (CONCAT(""@en, "a"@en) AS ?a) (CONCAT("a"@en-us, "b"@en-US) AS ?b) (CONCAT("a"^^xsd:string, "b") AS ?c) (CONCAT("a", ex:b) AS ?d) (DATATYPE(CONCAT("a"^^xsd:string)) AS ?e) {}`},
+	{name: "encode-edge", query: `SELECT (ENCODE_FOR_URI("") AS ?a) (ENCODE_FOR_URI("%20#&=+") AS ?b) (ENCODE_FOR_URI("Los Angeles") AS ?c) (ENCODE_FOR_URI("\u0000\u007f") AS ?d) {}`},
+	{name: "hash-nonbmp", query: `SELECT (MD5("\U0001F600") AS ?a) (SHA1("a\nb") AS ?b) (SHA256("abc"@en) AS ?c) (SHA512(""^^xsd:string) AS ?d) (SHA384("é"@fr) AS ?e) {}`},
+	{name: "regex-edge", query: `SELECT (REGEX("", "") AS ?a) (REGEX("abc", "^$") AS ?b) (REGEX("ABC", "abc", "ix") AS ?c) (REGEX("a\U0001F600c", "a.c") AS ?d) (REGEX("x", "[") AS ?e) (REGEX("abc", "B", "iq") AS ?f) (REGEX("a.c", "a.c", "q") AS ?g) (REGEX("abc", "a.c", "q") AS ?h) {}`},
+	{name: "regex-lang-pattern", query: `SELECT (REGEX("abc", "b"@en) AS ?a) (REGEX("abc", "b"^^xsd:string) AS ?b) (REGEX("abc", "b", "i"@en) AS ?c) (REGEX(ex:abc, "b") AS ?d) {}`},
+	{name: "replace-edge", query: `SELECT (REPLACE("abc"@en, "b"@en, "x") AS ?a) (REPLACE("abc", "B", "x", "i") AS ?b) (REPLACE("a\U0001F600c", ".", "-") AS ?c) (REPLACE("abab", "(a)(b)", "$2$1") AS ?e) (REPLACE("abc", "b", "x"@en) AS ?f) {}`},
+	{name: "replace-empty-star", query: `SELECT (REPLACE("aaa", "a*", "x") AS ?d) {}`, skip: "oxigraph-replace-empty-match"},
+	{name: "replace-group-10", query: `SELECT (REPLACE("abc", "b", "$10") AS ?g) (REPLACE("abc", "(b)", "$19") AS ?h) {}`, skip: "oxigraph-replace-group-number"},
+	{name: "strdt-edge", query: `SELECT (STRDT("x", xsd:integer) AS ?a) (isNumeric(STRDT("x", xsd:integer)) AS ?b) (STRDT(1, xsd:string) AS ?d) (STRDT("a", ?u) AS ?e) {}`},
+	{name: "strlang-edge", query: `SELECT (STRLANG("a", "en-US") AS ?a) (STRLANG("a"^^xsd:string, "fr") AS ?b) (STRLANG("a", "1") AS ?c) (STRLANG("a", "en"@en) AS ?d) (STRLANG("a", "not a tag") AS ?e) {}`},
+	{name: "iri-edge", query: `BASE <http://ex.org/base/> SELECT (IRI("") AS ?a) (IRI("#f") AS ?b) (IRI("../up") AS ?c) (IRI("x"^^xsd:string) AS ?d) (IRI(_:b) AS ?e) (IRI("http://ex.org/<>") AS ?f) {}`},
+	{name: "bnode-edge", query: `SELECT (isBlank(BNODE(""))AS ?a) (BNODE("a") = BNODE("b") AS ?b) (sameTerm(BNODE("a"), BNODE("a"^^xsd:string)) AS ?c) {}`, skip: "oxigraph-bnode-empty-string"},
+	{name: "numeric-fns-types", query: `SELECT (DATATYPE(ABS(-1)) AS ?a) (DATATYPE(ROUND(1.5)) AS ?b) (DATATYPE(CEIL(1e0)) AS ?c) (DATATYPE(FLOOR("1"^^xsd:float)) AS ?d) (DATATYPE(ROUND("1"^^xsd:short)) AS ?e) (ABS("x"^^xsd:integer) AS ?f) (ROUND("NaN"^^xsd:double) AS ?g) (CEIL("-INF"^^xsd:double) AS ?h) {}`},
+	{name: "numeric-derived-ops", numeric: true, query: `SELECT ("1"^^xsd:int + "1"^^xsd:unsignedByte AS ?a) (DATATYPE("1"^^xsd:int + "1"^^xsd:long) AS ?b) ("5"^^xsd:positiveInteger / "2"^^xsd:int AS ?c) (DATATYPE("5"^^xsd:long / "2"^^xsd:int) AS ?d) ("1"^^xsd:float * 2 AS ?f) (DATATYPE("1"^^xsd:float * 2.0) AS ?g) (DATATYPE("1"^^xsd:float * 2e0) AS ?h) {}`},
+	{name: "numeric-ill-typed-derived", query: `SELECT ("-1"^^xsd:nonNegativeInteger + 0 AS ?e) ("300"^^xsd:byte * 1 AS ?f) {}`, skip: "oxigraph-ill-typed-derived"},
+	{name: "numeric-div", numeric: true, query: `SELECT (0/0 AS ?a) (0.0/0.0 AS ?b) (0e0/0e0 AS ?c) (-1/0e0 AS ?d) (1/-0e0 AS ?e) (-7/2 AS ?f) (7.5/-2.5 AS ?g) (1 / 3e0 AS ?h) {}`},
+	{name: "numeric-compare-special", query: `SELECT ("INF"^^xsd:double > 1e308 AS ?a) ("-INF"^^xsd:double < -1e308 AS ?b) (0e0 = -0e0 AS ?c) (0.0 = -0.0 AS ?d) ("NaN"^^xsd:double = 1 AS ?e) ("NaN"^^xsd:double != 1 AS ?f) (1 = "1"^^xsd:float AS ?g) (0.1 = 0.1e0 AS ?h) {}`},
+	{name: "numeric-in", query: `SELECT (1 IN (1.0) AS ?a) (1 IN ("1") AS ?b) ("a" IN ("a"^^xsd:string) AS ?c) (1 NOT IN (1e0, 2) AS ?d) (ex:a IN (ex:a) AS ?e) {}`},
+	{name: "cast-edge", numeric: true, query: `SELECT (xsd:integer("+5") AS ?a) (xsd:integer("-0") AS ?b) (xsd:decimal("1.") AS ?c) (xsd:decimal(".5") AS ?d) (xsd:double("1e400") AS ?e) (xsd:double("-INF") AS ?g) (xsd:float("1e39") AS ?h) (xsd:integer("1e0") AS ?i) (xsd:decimal("INF"^^xsd:double) AS ?j) (xsd:integer("NaN"^^xsd:double) AS ?k) {}`},
+	{name: "cast-double-lowercase-inf", query: `SELECT (xsd:double("inf") AS ?f) (xsd:float("nan") AS ?g) {}`, skip: "oxigraph-double-lexical"},
+	{name: "cast-bool-edge", query: `SELECT (xsd:boolean("TRUE") AS ?a) (xsd:boolean(" true ") AS ?b) (xsd:boolean(2) AS ?c) (xsd:boolean(-0e0) AS ?d) (xsd:boolean(ex:a) AS ?e) {}`, skip: "oxigraph-cast-whitespace"},
+	{name: "cast-iri", query: `SELECT (xsd:integer(ex:a) AS ?a) (xsd:string(_:b) AS ?b) (xsd:dateTime(ex:a) AS ?c) {}`},
+	{name: "cast-datetime-edge", query: `SELECT (STR(xsd:dateTime("2024-02-29T00:00:00Z")) AS ?a) (xsd:dateTime("2023-02-29T00:00:00Z") AS ?b) (xsd:dateTime("2024-01-02T03:04:05+14:00") AS ?d) (xsd:dateTime("2024-01-02T03:04:05+14:01") AS ?e) (xsd:dateTime("2024-01-02T03:04:60Z") AS ?f) (xsd:dateTime("24-01-02T03:04:05Z") AS ?g) {}`},
+	{name: "cast-datetime-24", query: `SELECT (xsd:dateTime("2024-01-02T24:00:00") AS ?c) (HOURS(xsd:dateTime("2024-01-02T24:00:00")) AS ?h) {}`, skip: "cortex-cast-datetime-lexical"},
+	{name: "datetime-cmp-ms", query: `SELECT ("2024-01-02T03:04:05.1Z"^^xsd:dateTime > "2024-01-02T03:04:05Z"^^xsd:dateTime AS ?a) ("2024-01-02T03:04:05.123456789012Z"^^xsd:dateTime > "2024-01-02T03:04:05.123456789Z"^^xsd:dateTime AS ?b) ("2024-01-02T00:00:00+14:00"^^xsd:dateTime < "2024-01-01T11:00:00Z"^^xsd:dateTime AS ?c) ("2024-01-02T03:04:05Z"^^xsd:dateTime != "2024-01-02T03:04:06Z"^^xsd:dateTime AS ?d) {}`, skip: "cortex-datetime-nanoseconds"},
+	{name: "datetime-far", query: `SELECT ("2024-01-01T00:00:00"^^xsd:dateTime < "2024-01-01T15:00:00Z"^^xsd:dateTime AS ?a) ("2024-01-01T00:00:00"^^xsd:dateTime > "2024-01-01T15:00:00Z"^^xsd:dateTime AS ?b) ("2024-01-01T15:00:01"^^xsd:dateTime > "2024-01-01T00:00:00Z"^^xsd:dateTime AS ?c) {}`},
+	{name: "datetime-fns-edge", numeric: true, query: `SELECT (TIMEZONE("2024-01-02T03:04:05+14:00"^^xsd:dateTime) AS ?a) (TIMEZONE("2024-01-02T03:04:05-00:30"^^xsd:dateTime) AS ?b) (TZ("2024-01-02T03:04:05-00:30"^^xsd:dateTime) AS ?c) (SECONDS("2024-01-02T03:04:59.999Z"^^xsd:dateTime) AS ?d) (YEAR("12345-01-02T03:04:05Z"^^xsd:dateTime) AS ?e) (MONTH("2024-12-31T23:59:59-12:00"^^xsd:dateTime) AS ?f) (TIMEZONE(ex:a) AS ?g) {}`},
+	{name: "now-fns", query: `SELECT (YEAR(NOW()) >= 2024 AS ?a) (DATATYPE(TIMEZONE(NOW())) AS ?b) (NOW() = NOW() AS ?c) WHERE { VALUES ?i { 1 2 } }`},
+	{name: "coalesce-edge", query: `SELECT (COALESCE(?u, ?v, "d") AS ?a) (COALESCE(1/0, 2/0) AS ?b) (COALESCE(BNODE("x")) = COALESCE(BNODE("x")) AS ?c) (COALESCE(?u) AS ?d) {}`},
+	{name: "if-edge", query: `SELECT (IF(true, ?u, 1) AS ?a) (IF(false, 1/0, "e") AS ?b) (IF("x"^^xsd:integer, 1, 2) AS ?c) (IF(?u, 1, 2) AS ?d) (IF(NaN, 1, 2) AS ?e) {}`},
+	{name: "if-nan", query: `SELECT (IF("NaN"^^xsd:double, 1, 2) AS ?e) (IF("0.0"^^xsd:float, 1, 2) AS ?f) (IF("-0"^^xsd:decimal, 1, 2) AS ?g) {}`},
+	{name: "bound-edge", query: `SELECT (BOUND(?u) AS ?a) ?b WHERE { OPTIONAL { BIND(1 AS ?b) } }`},
+	// aggregates, batch 2
+	{name: "agg-mixed-numeric", numeric: true, query: `SELECT (SUM(?v) AS ?s) (DATATYPE(SUM(?v)) AS ?t) (AVG(?v) AS ?a) (DATATYPE(AVG(?v)) AS ?at) (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { 1 2.5 "0.5"^^xsd:float } }`},
+	{name: "agg-distinct", numeric: true, query: `SELECT (SUM(DISTINCT ?v) AS ?s) (COUNT(DISTINCT ?v) AS ?c) (AVG(DISTINCT ?v) AS ?a) WHERE { VALUES ?v { 1 1 1.0 2 "01"^^xsd:integer } }`, skip: "oxigraph-canonical-constants"},
+	{name: "agg-count-expr-error", query: `SELECT (COUNT(1/?v) AS ?c) (COUNT(DISTINCT 1/?v) AS ?cd) (COUNT(?u) AS ?cu) WHERE { VALUES ?v { 0 1 2 1 "a" } }`, skip: "oxigraph-count-errors"},
+	{name: "agg-groups-errors", query: `SELECT ?k (COUNT(*) AS ?c) (SAMPLE(?v) AS ?s) WHERE { VALUES (?k ?v) { (1 UNDEF) (1 UNDEF) (2 3) } } GROUP BY ?k`},
+	{name: "agg-group-undef-key", query: `SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES (?k ?v) { (UNDEF 1) (UNDEF 2) (1 3) } } GROUP BY ?k`},
+	{name: "agg-group-two-keys", query: `SELECT ?a ?b (COUNT(*) AS ?c) WHERE { VALUES (?a ?b) { (1 UNDEF) (UNDEF 1) (1 1) (1 UNDEF) } } GROUP BY ?a ?b`},
+	{name: "agg-having-count", query: `SELECT ?k WHERE { VALUES (?k ?v) { (1 1) (1 2) (2 3) } } GROUP BY ?k HAVING (COUNT(?v) > 1)`},
+	{name: "agg-having-no-group", query: `SELECT (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 2 } } HAVING (COUNT(*) > 5)`},
+	{name: "agg-order-by-agg", ordered: true, query: `SELECT ?k (SUM(?v) AS ?s) WHERE { VALUES (?k ?v) { (ex:a 1) (ex:b 5) (ex:a 2) (ex:c 0) } } GROUP BY ?k ORDER BY DESC(SUM(?v)) ?k`},
+	{name: "agg-min-max-types", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { 2 10 "10"^^xsd:double 3.5 } }`},
+	{name: "agg-min-max-dates", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { "2024-01-02T03:04:05Z"^^xsd:dateTime "2023-01-02T03:04:05Z"^^xsd:dateTime "2025-01-02T03:04:05+05:00"^^xsd:dateTime } }`},
+	{name: "agg-min-max-langs", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { "b" "a" "c"^^xsd:string } }`},
+	{name: "agg-group-concat-distinct-order", query: `SELECT (STRLEN(GROUP_CONCAT(DISTINCT ?v; separator="")) AS ?l) WHERE { VALUES ?v { "ab" "ab" "c" } }`},
+	{name: "agg-sample-single", query: `SELECT (SAMPLE(?v) AS ?s) WHERE { VALUES ?v { "x"@en } }`},
+	{name: "agg-count-star-distinct-group", query: `SELECT ?k (COUNT(DISTINCT *) AS ?c) WHERE { VALUES (?k ?v) { (1 1) (1 1) (1 2) } } GROUP BY ?k`},
+	{name: "agg-avg-float", numeric: true, query: `SELECT (AVG(?v) AS ?a) (DATATYPE(AVG(?v)) AS ?t) WHERE { VALUES ?v { "1"^^xsd:float "2"^^xsd:float } }`},
+	{name: "agg-subquery-empty-grouped", query: `SELECT * WHERE { { SELECT ?k (COUNT(*) AS ?c) WHERE { ?s ex:none ?k } GROUP BY ?k } }`},
+	{name: "agg-expression-of-aggs", numeric: true, query: `SELECT (SUM(?v) / COUNT(?v) AS ?m) (MAX(?v) - MIN(?v) AS ?r) WHERE { VALUES ?v { 1 4 } }`},
+	// order by, batch 2
+	{name: "order-lang-strings", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { "b" "a" "c"^^xsd:string "B" "é" "\U0001F600" "z" } } ORDER BY ?v`},
+	{name: "order-datetimes", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { "2024-01-02T03:04:05Z"^^xsd:dateTime "2024-01-02T04:04:05+02:00"^^xsd:dateTime "2023-01-02T03:04:05Z"^^xsd:dateTime } } ORDER BY DESC(?v)`},
+	{name: "order-iris", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { <http://ex.org/b> <http://ex.org/a> <http://ex.org/B> <http://ex.org/a/b> } } ORDER BY ?v`},
+	{name: "order-unbound-first", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { 3 UNDEF 1 } } ORDER BY ?v`},
+	{name: "order-unbound-desc", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { 3 UNDEF 1 } } ORDER BY DESC(?v)`},
+	{name: "order-by-bool", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { true false } } ORDER BY ?v`},
+	{name: "order-two-keys", ordered: true, query: `SELECT ?a ?b WHERE { VALUES (?a ?b) { (1 2) (1 1) (0 5) (UNDEF 3) } } ORDER BY ?a DESC(?b)`},
+	{name: "order-limit-offset-big", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { 1 2 3 } } ORDER BY ?v LIMIT 100 OFFSET 1`},
+	{name: "distinct-order", ordered: true, query: `SELECT DISTINCT ?v WHERE { VALUES (?v ?w) { (2 1) (1 2) (2 3) } } ORDER BY ?v`},
+	{name: "order-by-unprojected", ordered: true, query: `SELECT ?v WHERE { VALUES (?v ?w) { (ex:a 2) (ex:b 1) (ex:c 3) } } ORDER BY ?w`},
+	// patterns, batch 2
+	{name: "optional-nested", ds: 1, query: `SELECT ?s ?n ?d WHERE { ?s ex:str ?o OPTIONAL { ?s ex:num ?n OPTIONAL { ?s ex:date ?d } } }`},
+	{name: "optional-filter-unbound-outer", ds: 1, query: `SELECT ?s ?d WHERE { ?s ex:str ?o OPTIONAL { ?s ex:date ?d FILTER(?n > 0) } OPTIONAL { ?s ex:num ?n } }`},
+	{name: "optional-two-same-var", ds: 1, query: `SELECT ?s ?x WHERE { ?s ex:str ?o OPTIONAL { ?s ex:num ?x } OPTIONAL { ?s ex:date ?x } }`},
+	{name: "optional-cross-scope", ds: 1, query: `SELECT ?s ?t WHERE { ?s ex:link ?t OPTIONAL { ?t ex:link ?s } }`},
+	{name: "filter-in-optional-refers-outer", ds: 1, query: `SELECT ?s ?t WHERE { ?s ex:str ?o OPTIONAL { ?s ex:link ?t FILTER(STRLEN(?o) = 3) } }`},
+	{name: "minus-disjoint-vars", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o MINUS { ?a ex:str ?b } }`},
+	{name: "minus-shared", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o MINUS { ?s ex:date ?d } }`},
+	{name: "minus-filter-inner", ds: 1, query: `SELECT ?s WHERE { ?s ex:num ?n MINUS { ?s ex:num ?m FILTER(?n = ?m) } }`},
+	{name: "not-exists-filter-outer", ds: 1, query: `SELECT ?s WHERE { ?s ex:num ?n FILTER NOT EXISTS { ?s ex:num ?m FILTER(?n = ?m) } }`},
+	{name: "exists-nested-optional", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { OPTIONAL { ?s ex:date ?d } FILTER(!BOUND(?d)) } }`},
+	{name: "union-optional", ds: 1, query: `SELECT ?s ?x WHERE { { ?s ex:num ?x } UNION { ?s ex:date ?x } OPTIONAL { ?s ex:str ?x } }`},
+	{name: "graph-default-empty", ds: 1, query: `SELECT (COUNT(*) AS ?c) WHERE { GRAPH ex:g0 { ?s ?p ?o } }`},
+	{name: "bind-chain", query: `SELECT ?a ?b ?c WHERE { BIND(1 AS ?a) BIND(?a + 1 AS ?b) BIND(?b * ?a AS ?c) }`},
+	{name: "bind-then-values", query: `SELECT * WHERE { BIND(1 AS ?a) VALUES ?a { 1 2 } }`},
+	{name: "bind-group-scope", query: `SELECT ?a ?b WHERE { { BIND(1 AS ?a) } BIND(?a + 1 AS ?b) }`},
+	{name: "bind-before-group", query: `SELECT ?a ?b WHERE { BIND(1 AS ?a) { BIND(?a AS ?b) } }`},
+	{name: "filter-scope-group", query: `SELECT ?a WHERE { BIND(1 AS ?a) { FILTER(?a = 1) } }`},
+	{name: "values-multi-undef", query: `SELECT * WHERE { VALUES (?a ?b) { (1 UNDEF) (UNDEF 2) } VALUES (?b ?c) { (2 3) (UNDEF 4) } }`},
+	{name: "values-lit-match", ds: 1, query: `SELECT ?s WHERE { VALUES ?o { "abc" "abc"^^xsd:string "ABC"@fr "abc"@en } ?s ex:str ?o }`},
+	{name: "values-num-match", ds: 1, query: `SELECT ?s WHERE { VALUES ?o { 1 1.0 "01"^^xsd:integer 2.5 2.50 } ?s ex:num ?o }`, skip: "oxigraph-canonical-constants"},
+	{name: "subquery-scope", ds: 1, query: `SELECT ?s ?o WHERE { ?s ex:str ?o { SELECT ?s (COUNT(*) AS ?n) WHERE { ?s ex:link ?x } GROUP BY ?s } }`},
+	{name: "subquery-hidden-var", ds: 1, query: `SELECT ?s ?x WHERE { { SELECT ?s WHERE { ?s ex:link ?x } } BIND(1 AS ?x) }`},
+	{name: "subquery-order-limit", ds: 1, ordered: true, query: `SELECT ?s WHERE { { SELECT ?s WHERE { ?s ex:str ?o } ORDER BY DESC(?s) LIMIT 2 } } ORDER BY ?s`},
+	{name: "subquery-distinct-count", ds: 1, query: `SELECT (COUNT(*) AS ?c) WHERE { { SELECT DISTINCT ?t WHERE { ?s ex:link ?t } } }`},
+	{name: "select-star-bind", query: `SELECT * WHERE { BIND(1 AS ?a) OPTIONAL { BIND(2 AS ?b) } }`},
+	// paths, batch 2
+	{name: "path-star-bound-both", ds: 1, query: `ASK { ex:s1 ex:link* ex:s3 }`},
+	{name: "path-star-literal-both", ds: 1, query: `ASK { "abc" ex:link* "abc" }`},
+	{name: "path-opt-bound", ds: 1, query: `SELECT ?y WHERE { ex:s1 ex:link? ?y }`},
+	{name: "path-inverse-star", ds: 1, query: `SELECT ?y WHERE { ex:s1 ^ex:link* ?y }`},
+	{name: "path-alt-dups", ds: 1, query: `SELECT ?y WHERE { ex:s1 (ex:link|ex:link) ?y }`, skip: "oxigraph-path-set"},
+	{name: "path-seq-dups", ds: 1, query: `SELECT ?y WHERE { ex:s1 ex:link/ex:link/ex:link ?y }`},
+	{name: "path-plus-distinct", ds: 1, query: `SELECT ?x ?y WHERE { ?x ex:link+ ?y }`},
+	{name: "path-star-count-both-var", ds: 1, query: `SELECT (COUNT(*) AS ?c) WHERE { ?x ex:link* ?y }`},
+	{name: "path-negated-empty", ds: 1, query: `SELECT (COUNT(*) AS ?c) WHERE { ?x !ex:link ?y }`},
+	{name: "path-negated-inverse-only", ds: 1, query: `SELECT ?x ?y WHERE { ?x !^ex:str ?y }`},
+	{name: "path-bnode-cycle", ds: 1, query: `SELECT ?y WHERE { ex:s4 ex:link+ ?y }`},
+	{name: "path-in-graph", ds: 1, query: `SELECT ?g ?y WHERE { GRAPH ?g { ex:s1 ex:link* ?y } }`},
+	{name: "path-var-both-same-plus", ds: 1, query: `SELECT ?x WHERE { ?x (ex:link/ex:link/ex:link) ?x }`},
+	{name: "path-zero-var-subject-const-object", ds: 1, query: `SELECT ?x WHERE { ?x ex:link* ex:s1 }`},
+	{name: "path-seq-inverse-star", ds: 1, query: `SELECT ?y WHERE { ex:s1 ex:link/^ex:link* ?y }`},
+	{name: "path-star-then-triple", ds: 1, query: `SELECT ?s ?n WHERE { ex:s1 ex:link* ?s . ?s ex:num ?n }`},
+	// query forms
+	{name: "ask-optional", ds: 1, query: `ASK { ?s ex:none ?o }`},
+	{name: "ask-values", query: `ASK { VALUES ?x { } }`},
+	{name: "limit-offset-zero", query: `SELECT ?v WHERE { VALUES ?v { 1 } } OFFSET 0 LIMIT 1`},
+	{name: "reduced-top", query: `SELECT REDUCED ?v WHERE { VALUES ?v { 1 2 } }`},
+	{name: "distinct-bnodes", ds: 1, query: `SELECT DISTINCT ?o WHERE { ?s ex:link ?o FILTER(isBlank(?o)) }`},
+	{name: "distinct-unbound", query: `SELECT DISTINCT ?a WHERE { VALUES (?a ?b) { (UNDEF 1) (UNDEF 2) } }`},
+}
+
+func TestDifferential_OxigraphCases(t *testing.T) {
+	for _, hc := range handCases {
+		if hc.skip != "" && handSkips[hc.skip] == "" {
+			t.Fatalf("case %s: skip %q has no reason in handSkips", hc.name, hc.skip)
+		}
+	}
+	dir := oxigraphTool(t)
+	cases := make([]sparqlCase, len(handCases))
+	for i, hc := range handCases {
+		cases[i] = sparqlCase{id: i, ds: hc.ds, data: handDatasets[hc.ds], query: diffQuery{text: handPrologue + hc.query}}
+	}
+	// runOxigraph loads a dataset when ds changes from one case to the next.
+	runOxigraph(t, dir, cases)
+	ctx := context.Background()
+	for i := range cases {
+		c, hc := &cases[i], handCases[i]
+		t.Run(hc.name, func(t *testing.T) {
+			qs, err := rdfio.ReadAll(strings.NewReader(c.data), rdfio.NQuads, rdfio.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem := eval.NewMemDataset(qs...)
+			c.ours, c.oursErr = runOurs(ctx, mem, c.query.text)
+			same := false
+			switch {
+			case c.oursErr != nil || c.theirs == nil:
+				same = c.oursErr != nil && c.theirs == nil
+			default:
+				same = results.Equivalent(c.ours, c.theirs, hc.ordered)
+				if !same && hc.numeric && c.ours.Boolean == nil {
+					kinds := map[string]colKind{}
+					for _, v := range c.ours.Vars {
+						kinds[v] = colNumeric
+					}
+					same = results.Equivalent(normalizeResult(c.ours, kinds), normalizeResult(c.theirs, kinds), hc.ordered)
+				}
+			}
+			if same {
+				if hc.skip != "" {
+					t.Errorf("skip %q is no longer needed", hc.skip)
+				}
+				return
+			}
+			if hc.skip != "" {
+				t.Skipf("%s: %s", hc.skip, handSkips[hc.skip])
+			}
+			t.Error(describeSparqlCase(c, "differ"))
+		})
+	}
+}
