@@ -266,7 +266,7 @@ func OrderCompare(a, b quad.Value) int {
 	case catBoolean:
 		c = cmpBool(x.b, y.b)
 	case catDateTime:
-		c = x.dtv.instant.Compare(y.dtv.instant)
+		c = cmpInstant(x.dtv, y.dtv)
 	}
 	if c != 0 {
 		return c

@@ -136,7 +136,7 @@ const maxTZ = 14 * time.Hour
 // false) when the ranges overlap.
 func cmpDateTime(a, b dateTime) (int, bool) {
 	if a.hasTZ == b.hasTZ {
-		return a.instant.Compare(b.instant), true
+		return cmpInstant(a, b), true
 	}
 	if !a.hasTZ {
 		c, ok := cmpDateTime(b, a)
@@ -150,6 +150,31 @@ func cmpDateTime(a, b dateTime) (int, bool) {
 		return 1, true
 	}
 	return 0, false
+}
+
+// cmpInstant compares the instants of a and b, the fractional-second digits
+// beyond the nanoseconds that time.Time keeps included.
+func cmpInstant(a, b dateTime) int {
+	if c := a.instant.Compare(b.instant); c != 0 {
+		return c
+	}
+	x, y := subNanos(a.frac), subNanos(b.frac)
+	for len(x) < len(y) {
+		x += "0"
+	}
+	for len(y) < len(x) {
+		y += "0"
+	}
+	return strings.Compare(x, y)
+}
+
+// subNanos returns the fractional-second digits past the ninth, without
+// trailing zeros.
+func subNanos(frac string) string {
+	if len(frac) <= 9 {
+		return ""
+	}
+	return strings.TrimRight(frac[9:], "0")
 }
 
 // formatDateTime renders t as an xsd:dateTime with its timezone offset.

@@ -30,8 +30,6 @@
 //   - Only xsd:dateTime is understood among the date/time types; xsd:date,
 //     xsd:time and durations are treated as unknown datatypes (compared only
 //     by term equality).
-//   - Fractional seconds beyond nanosecond precision are ignored when
-//     comparing dateTimes (they are kept by SECONDS).
 //   - Decimal division that does not terminate is rounded to 24 fractional
 //     digits.
 //   - Comparing NaN with < <= > >= is an error rather than false.
