@@ -68,8 +68,15 @@ type handCase struct {
 }
 
 var handSkips = map[string]string{
-	"oxigraph-integer-overflow": "Oxigraph fails on an xsd:integer result beyond 64 bits; xsd:integer " +
-		"has no bound (XSD 1.1 §3.4.13) and op:numeric-add and op:numeric-multiply keep the type",
+	"limit-integer-digits": "Oxigraph fails on an xsd:integer result beyond 64 bits; the value space " +
+		"has no bound, but XSD 1.1 (§3.3.3, §5.4) lets a processor limit the digits it supports (16 at " +
+		"least) and fail past them, so both answers conform; we compute exactly",
+	"limit-decimal-digits": "Oxigraph's xsd:decimal holds 18 fractional digits and about 39 in all, " +
+		"and fails past them; XSD 1.1 (§3.3.3, §5.4) lets a processor limit the digits it supports " +
+		"(16 at least), so both answers conform; we compute exactly",
+	"oxigraph-rejects-valid-query": "Oxigraph's parser rejects GROUP BY (?u AS ?k) with ?u bound " +
+		"nowhere; the grammar (GroupCondition, [20]) allows it and §18.2.4.1 evaluates the key to an " +
+		"error, which leaves ?k unbound",
 	"oxigraph-round-half": "Oxigraph rounds a double or float half away from zero (ROUND(-2.5e0) is -3, " +
 		"ROUND(\"-0.5\"^^xsd:float) -1); SPARQL 1.1 §17.4.4.2 is fn:round, which rounds halves towards " +
 		"positive infinity (-2 and -0), as Oxigraph itself does on decimals",
@@ -145,7 +152,7 @@ var handCases = []handCase{
 	// numbers
 	{name: "int-div", numeric: true, query: `SELECT (1/2 AS ?r) (4/2 AS ?r2) (1.0/3 AS ?r3) {}`},
 	{name: "int-div-zero", query: `SELECT (1/0 AS ?r) (1.0/0 AS ?r2) (1e0/0 AS ?r3) (-1e0/0 AS ?r4) (0e0/0 AS ?r5) {}`},
-	{name: "big-int", query: `SELECT (9223372036854775807 + 1 AS ?r) (9223372036854775807 * 9223372036854775807 AS ?r2) {}`, skip: "oxigraph-integer-overflow"},
+	{name: "big-int", query: `SELECT (9223372036854775807 + 1 AS ?r) (9223372036854775807 * 9223372036854775807 AS ?r2) {}`, skip: "limit-integer-digits"},
 	{name: "promote", numeric: true, query: `SELECT (1 + 1.5 AS ?r) (1 + 1e0 AS ?r2) (1.5 + "1"^^xsd:float AS ?r3) (DATATYPE(1 + "1"^^xsd:float) AS ?t) {}`},
 	{name: "derived-int", query: `SELECT ("1"^^xsd:byte + "2"^^xsd:short AS ?r) (DATATYPE("1"^^xsd:nonNegativeInteger * 2) AS ?t) {}`},
 	{name: "unary", numeric: true, query: `SELECT (-"1"^^xsd:byte AS ?r) (+"01"^^xsd:integer AS ?r2) (-(-0.0) AS ?r3) {}`},
@@ -225,7 +232,7 @@ var handCases = []handCase{
 	{name: "group-by-value", query: `SELECT ?v (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 1.0 "01"^^xsd:integer } } GROUP BY ?v`, skip: "oxigraph-canonical-constants"},
 	{name: "group-by-error", numeric: true, query: `SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 "a" 0 } } GROUP BY (1/?v AS ?k)`},
 	{name: "having-error", query: `SELECT ?v WHERE { VALUES ?v { 1 "a" } } GROUP BY ?v HAVING (?v > 0)`},
-	{name: "agg-sum-overflow", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 9223372036854775807 1 } }`, skip: "oxigraph-integer-overflow"},
+	{name: "agg-sum-overflow", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 9223372036854775807 1 } }`, skip: "limit-integer-digits"},
 	{name: "avg-decimal", numeric: true, query: `SELECT (AVG(?v) AS ?a) WHERE { VALUES ?v { 1 2 2 } }`},
 	// order by
 	{name: "order-mixed", ordered: true, query: `SELECT ?v WHERE { VALUES ?v { "b" ex:a 2 UNDEF _:x 1 "a" } } ORDER BY ?v`},
@@ -436,6 +443,43 @@ var handCases = []handCase{
 	{name: "ng-values-graph", ds: 2, query: `SELECT ?g ?s WHERE { VALUES ?g { ex:g2 ex:nothere } GRAPH ?g { ?s ?p ?o } }`},
 	{name: "ng-graph-bound-by-bind", ds: 2, query: `SELECT ?s WHERE { BIND(ex:g1 AS ?g) GRAPH ?g { ?s ex:p ?o } }`},
 	{name: "ng-graph-var-literal", ds: 2, query: `SELECT ?s WHERE { BIND("x" AS ?g) GRAPH ?g { ?s ex:p ?o } }`},
+	// batch 5: more builtins and orderings
+	{name: "order-lang-vs-simple", query: `SELECT ?v WHERE { VALUES ?v { "b"@en "a" "a"@en "a"@de "b" } } ORDER BY ?v`},
+	{name: "order-typed-unknown", query: `SELECT ?v WHERE { VALUES ?v { "b"^^ex:t "a"^^ex:t "1"^^ex:u } } ORDER BY ?v`},
+	{name: "min-max-lang", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { "b"@en "a"@en "c"@en } }`},
+	{name: "min-max-bool", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { true false true } }`},
+	{name: "min-max-empty-strings", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { "" "a" } }`},
+	{name: "sum-float-decimal", numeric: true, query: `SELECT (SUM(?v) AS ?s) (DATATYPE(SUM(?v)) AS ?t) WHERE { VALUES ?v { 0.1 "0.2"^^xsd:float } }`},
+	{name: "sum-big-decimal", numeric: true, query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 123456789012345678901234567890.5 0.5 } }`, skip: "limit-decimal-digits"},
+	{name: "sum-inf-nan", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { "INF"^^xsd:double "-INF"^^xsd:double } }`},
+	{name: "avg-one-double", numeric: true, query: `SELECT (AVG(?v) AS ?a) (DATATYPE(AVG(?v)) AS ?t) WHERE { VALUES ?v { 2e0 } }`},
+	{name: "count-distinct-numbers", query: `SELECT (COUNT(DISTINCT ?v) AS ?c) WHERE { VALUES ?v { 1 2 1 } }`},
+	{name: "count-distinct-mixed-undef", query: `SELECT (COUNT(DISTINCT ?v) AS ?c) (COUNT(?v) AS ?c2) WHERE { VALUES ?v { 1 UNDEF "1" UNDEF 1 } }`},
+	{name: "group-concat-distinct-sep", query: `SELECT (GROUP_CONCAT(DISTINCT ?v; separator="-") AS ?g) WHERE { VALUES ?v { "a" } }`},
+	{name: "group-concat-xsd-string", query: `SELECT (GROUP_CONCAT(?v; separator="") AS ?g) (DATATYPE(GROUP_CONCAT(?v)) AS ?t) WHERE { VALUES ?v { "a"^^xsd:string } }`},
+	{name: "group-concat-empty-values", query: `SELECT (GROUP_CONCAT(?v; separator=",") AS ?g) WHERE { VALUES ?v { "" "" } }`},
+	{name: "group-by-lang", query: `SELECT ?v (COUNT(*) AS ?c) WHERE { VALUES ?v { "a"@en "a"@en "a" } } GROUP BY ?v`},
+	{name: "group-by-unbound-expr", query: `SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 2 } } GROUP BY (?u AS ?k)`, skip: "oxigraph-rejects-valid-query"},
+	{name: "group-select-key-expr", query: `SELECT (?v * 2 AS ?d) (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 1 2 } } GROUP BY ?v`},
+	{name: "having-on-group-key", query: `SELECT ?v WHERE { VALUES ?v { 1 2 3 } } GROUP BY ?v HAVING (?v >= 2)`},
+	{name: "agg-in-order-no-group", query: `SELECT (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 2 } } ORDER BY DESC(COUNT(*))`},
+	{name: "strafter-start", query: `SELECT (STRAFTER("abc", "a") AS ?a) (STRBEFORE("abc", "c") AS ?b) (STRAFTER("aXbXc", "X") AS ?c) (STRBEFORE("aXbXc", "X") AS ?d) {}`},
+	{name: "substr-lang-nonbmp", query: `SELECT (SUBSTR("\U0001F600a\U0001F601"@en, 2, 2) AS ?a) (STRLEN(SUBSTR("\U0001F600a", 1, 1)) AS ?b) {}`},
+	{name: "ucase-lang-nonbmp", query: `SELECT (UCASE("\U00010428"@en) AS ?a) (LCASE("\U00010400") AS ?b) {}`},
+	{name: "regex-nonbmp-class", query: `SELECT (REGEX("\U0001F600", "^[\U0001F600-\U0001F64F]$") AS ?a) (REPLACE("a\U0001F600b", "[^a-z]", "_") AS ?b) {}`},
+	{name: "regex-anchors-multiline", query: `SELECT (REGEX("a\nb", "^b") AS ?a) (REGEX("a\nb", "a$", "m") AS ?b) (REPLACE("a\nb", "^", ">", "m") AS ?c) {}`, skip: "oxigraph-replace-empty-match"},
+	{name: "regex-i-nonascii", query: `SELECT (REGEX("ÉCOLE", "école", "i") AS ?a) (REGEX("Straße", "STRASSE", "i") AS ?b) (REGEX("K", "\u212A", "i") AS ?c) {}`},
+	{name: "regex-escapes", query: `SELECT (REGEX("a.b", "a\\.b") AS ?a) (REGEX("a-b", "a\\-b") AS ?b) (REGEX("tab\there", "\\t") AS ?c) (REGEX("x", "\\p{Lu}") AS ?d) (REGEX("X", "\\P{Ll}") AS ?e) {}`},
+	{name: "encode-nonbmp", query: `SELECT (ENCODE_FOR_URI("\U0001F600") AS ?a) (ENCODE_FOR_URI("~") AS ?b) {}`},
+	{name: "concat-many", query: `SELECT (CONCAT("a", "b"@en, "c"^^xsd:string, "") AS ?a) (CONCAT(""@en, ""@en) AS ?b) {}`},
+	{name: "str-numbers", query: `SELECT (STR(1) AS ?a) (STR(-0.0) AS ?b) (STR("1.50"^^xsd:decimal) AS ?c) (STR(true) AS ?d) {}`, skip: "oxigraph-canonical-constants"},
+	{name: "lang-match-ranges", query: `SELECT (LANGMATCHES("en", "en-US") AS ?a) (LANGMATCHES("de-CH-1996", "de-CH") AS ?b) (LANGMATCHES("de", "de-*") AS ?c) (LANGMATCHES("*", "*") AS ?d) (LANGMATCHES("en", "") AS ?e) {}`},
+	{name: "numeric-string-compare", query: `SELECT ("10" < "9" AS ?a) (10 < 9 AS ?b) ("10"^^xsd:integer < "9"^^xsd:integer AS ?c) ("a" < 1 AS ?d) {}`},
+	{name: "round-decimal-edges", numeric: true, query: `SELECT (ROUND(0.5) AS ?a) (ROUND(-0.5) AS ?b) (ROUND(1.45) AS ?c) (CEIL(-1.5) AS ?d) (FLOOR(-1.5) AS ?e) (ROUND(-1.5) AS ?f) {}`},
+	{name: "round-decimal-19-digits", numeric: true, query: `SELECT (ROUND(2.4999999999999999999) AS ?g) (2.4999999999999999999 + 0 AS ?h) {}`, skip: "limit-decimal-digits"},
+	{name: "abs-neg-zero", query: `SELECT (STR(ABS(-0)) AS ?a) (ABS("-INF"^^xsd:double) AS ?b) (DATATYPE(ABS("-1"^^xsd:decimal)) AS ?c) {}`},
+	{name: "seconds-types", numeric: true, query: `SELECT (SECONDS("2024-01-02T03:04:05.000Z"^^xsd:dateTime) AS ?a) (SECONDS("2024-01-02T03:04:05.0000000001Z"^^xsd:dateTime) AS ?b) {}`},
+	{name: "timezone-types", query: `SELECT (TIMEZONE("2024-01-02T03:04:05-14:00"^^xsd:dateTime) AS ?a) (TIMEZONE("2024-01-02T03:04:05+05:45"^^xsd:dateTime) AS ?b) (TZ("2024-01-02T03:04:05-00:00"^^xsd:dateTime) AS ?c) {}`, skip: "oxigraph-canonical-constants"},
 	{name: "distinct-unbound", query: `SELECT DISTINCT ?a WHERE { VALUES (?a ?b) { (UNDEF 1) (UNDEF 2) } }`},
 }
 
