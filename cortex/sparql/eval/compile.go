@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/cayleygraph/quad"
 
@@ -208,11 +209,11 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 		return &distinctOp{input: c.node(n.Input, entry), reduced: true}
 	case *algebra.Slice:
 		if ob, ok := n.Input.(*algebra.OrderBy); ok && n.Limit >= 0 {
-			return &sliceOp{input: c.orderBy(ob, entry, n.Offset+n.Limit), offset: n.Offset, limit: n.Limit}
+			return &sliceOp{input: c.orderBy(ob, entry, satAdd(n.Offset, n.Limit)), offset: n.Offset, limit: n.Limit}
 		}
 		if pr, ok := n.Input.(*algebra.Project); ok && n.Limit >= 0 {
 			if ob, ok := pr.Input.(*algebra.OrderBy); ok {
-				p := &projectOp{input: c.orderBy(ob, varSet{}, n.Offset+n.Limit)}
+				p := &projectOp{input: c.orderBy(ob, varSet{}, satAdd(n.Offset, n.Limit))}
 				for _, v := range pr.Vars {
 					p.slots = append(p.slots, c.slot(v))
 				}
@@ -260,4 +261,12 @@ func nodeLabel(n algebra.Node) string {
 		return "order"
 	}
 	return fmt.Sprintf("%T", n)
+}
+
+// satAdd returns a+b for non-negative a and b, or the largest int64 when the sum does not fit.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

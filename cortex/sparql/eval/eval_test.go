@@ -118,6 +118,10 @@ func TestEval_Queries(t *testing.T) {
 		{"exists optional always matches", `SELECT (COUNT(*) AS ?c) WHERE { ?x :knows ?y FILTER EXISTS { OPTIONAL { ?x :age ?a } } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?c=3`}},
 		{"nested exists sees both", `SELECT ?x WHERE { ?x :age ?a FILTER NOT EXISTS { ?y :age ?b FILTER(?b != ?a) FILTER NOT EXISTS { ?y :name ?n FILTER(?b > ?a) } } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?x=<http://ex/b>`}},
 		{"nested exists reads outer var in its filter only", `SELECT ?x WHERE { ?x :age ?a FILTER EXISTS { ?y :knows ?z OPTIONAL { ?z :age ?c } FILTER EXISTS { ?y :age ?b FILTER(?b = ?a) } } }`, eval.Options{DefaultGraph: eval.OwnDefaultGraph}, []string{`?x=<http://ex/a>`, `?x=<http://ex/b>`}},
+		// OFFSET + LIMIT past the largest int64 must not wrap around.
+		{"offset with largest limit", `SELECT ?n WHERE { ?s :name ?n } ORDER BY ?n OFFSET 1 LIMIT 9223372036854775807`, eval.Options{}, []string{`?n="Bob"`, `?n="Xavier"`, `?n="Yvonne"`}},
+		{"offset with largest limit unordered", `SELECT (COUNT(*) AS ?c) WHERE { { SELECT ?n WHERE { ?s :name ?n } OFFSET 1 LIMIT 9223372036854775807 } }`, eval.Options{}, []string{`?c=3`}},
+		{"largest offset and limit", `SELECT ?n WHERE { ?s :name ?n } ORDER BY ?n OFFSET 9223372036854775807 LIMIT 9223372036854775807`, eval.Options{}, nil},
 		{"path plus", `SELECT ?y WHERE { :a :knows+ ?y }`, eval.Options{}, []string{`?y=<http://ex/b>`, `?y=<http://ex/c>`, `?y=<http://ex/d>`}},
 		{"path star inverse", `SELECT ?x WHERE { ?x ^:knows* :b }`, eval.Options{}, []string{`?x=<http://ex/b>`, `?x=<http://ex/c>`, `?x=<http://ex/d>`}},
 		{"bind values", `SELECT ?x ?z WHERE { VALUES ?x { :a :b } BIND(CONCAT("n-", STR(?x)) AS ?z) }`, eval.Options{}, []string{`?x=<http://ex/a> ?z="n-http://ex/a"`, `?x=<http://ex/b> ?z="n-http://ex/b"`}},

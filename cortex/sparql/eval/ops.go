@@ -402,7 +402,7 @@ func (o *sliceOp) run(ctx context.Context, g gctx, in row, out sink) error {
 		if err := out(r); err != nil {
 			return err
 		}
-		if o.limit >= 0 && n >= o.offset+o.limit {
+		if o.limit >= 0 && n-o.offset >= o.limit { // n > offset: no overflow, unlike offset+limit
 			return st
 		}
 		return nil
