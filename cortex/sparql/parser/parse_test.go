@@ -2,6 +2,7 @@ package parser_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -304,6 +305,38 @@ func TestParse_DeepNestingIsAnError(t *testing.T) {
 			var se *parser.SyntaxError
 			if !errors.As(err, &se) || !strings.Contains(se.Msg, "nested too deeply") {
 				t.Errorf("err = %v, want a nesting error", err)
+			}
+		})
+	}
+}
+
+// TestParse_SliceBeyondInt64 checks that LIMIT and OFFSET take any INTEGER
+// (grammar rules [26], [27]): a value no result can reach means the same as
+// the largest int64.
+func TestParse_SliceBeyondInt64(t *testing.T) {
+	tests := []struct {
+		name          string
+		query         string
+		offset, limit int64
+	}{
+		{"limit", "SELECT * { } LIMIT 99999999999999999999", 0, math.MaxInt64},
+		{"offset", "SELECT * { } OFFSET 18446744073709551616", math.MaxInt64, -1},
+		{"both", "SELECT * { } OFFSET 99999999999999999999999 LIMIT 9223372036854775808", math.MaxInt64, math.MaxInt64},
+		{"int64 max", "SELECT * { } LIMIT 9223372036854775807", 0, math.MaxInt64},
+		{"leading zeros", "SELECT * { } LIMIT 000000000000000000000000005", 0, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := parser.Parse(tt.query, parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, ok := q.Pattern.(*algebra.Slice)
+			if !ok {
+				t.Fatalf("pattern is %T, want a slice: %s", q.Pattern, q)
+			}
+			if s.Offset != tt.offset || s.Limit != tt.limit {
+				t.Errorf("offset %d limit %d, want %d and %d", s.Offset, s.Limit, tt.offset, tt.limit)
 			}
 		})
 	}

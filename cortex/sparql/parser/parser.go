@@ -1,8 +1,10 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -642,6 +644,10 @@ func (p *parser) integer(what string) int64 {
 	}
 	p.next()
 	n, err := strconv.ParseInt(t.text, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		// The grammar takes any INTEGER; past the largest int64 no result can tell the difference.
+		return math.MaxInt64
+	}
 	if err != nil {
 		p.fail(t, "%s value %s out of range", what, t.text)
 	}
