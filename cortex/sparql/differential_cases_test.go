@@ -150,6 +150,22 @@ var handSkips = map[string]string{
 		"variable, so MINUS removes nothing (our answer); Oxigraph binds the outer value on both sides " +
 		"and removes the matches. Substituting into MINUS is where the recommendation's definition of " +
 		"EXISTS is least settled, and implementations read it differently",
+	"oxigraph-regex-classes": "Oxigraph reads \\w and \\s as its own regex library does; XML Schema's " +
+		"regular expressions, which fn:matches uses (F&O §5.6.1), define \\s as exactly space, tab, " +
+		"newline and carriage return, and \\w as every character but punctuation (\"_\", \"-\"), " +
+		"separators and others, so \"+\" is a word character and \"_\" is not",
+	"xpath-version-dot": "REGEX(\"a\\rb\", \"^a.b$\"): the F&O that SPARQL 1.1 cites (XQuery 1.0 " +
+		"and XPath 2.0, flags) lets . match any character but newline without the s flag, so a " +
+		"carriage return matches (Oxigraph's true); XML Schema's . is [^\\n\\r], which our translation " +
+		"(builtin regex.go) and its test keep as the XPath reading. Not confirmed here for F&O 3.1",
+	"xpath-version-x-flag": "REGEX(\"a b\", \"a[ ]b\", \"x\"): the x flag of F&O 1.0 (XPath 2.0, " +
+		"which SPARQL 1.1 cites) strips whitespace inside character classes too, leaving the invalid " +
+		"\"a[]b\" (Oxigraph's error); F&O 3.1 keeps it, and our documented choice (builtin doc.go) " +
+		"follows 3.1",
+	"oxigraph-regex-q-replacement": "Oxigraph's REPLACE with the q flag still reads $1 in the " +
+		"replacement; F&O 3.1 §5.6.4 takes the replacement literally under q",
+	"oxigraph-regex-syntax": "Oxigraph accepts (?i), a++ and \\z; none is XML Schema regular " +
+		"expression syntax, and F&O §5.6.1 makes an invalid pattern an error (err:FORX0002)",
 	"oxigraph-count-errors": "Oxigraph's COUNT(expr) is an error when expr is an error for some " +
 		"solution; SPARQL 1.1 §18.5.1.2 removes the error elements and counts the rest",
 	"oxigraph-substr-negative": "Oxigraph's SUBSTR fails on a negative length or a start below 1; " +
@@ -571,6 +587,27 @@ b''' AS ?b) {}`},
 	{name: "not-exists-filter-on-path", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER NOT EXISTS { ?s ex:link+ ?u FILTER(?u = ?s) } }`},
 	{name: "exists-minus-outer-var", ds: 1, query: `SELECT ?s WHERE { ?s ex:num ?n FILTER EXISTS { ?s ex:str ?o MINUS { ?s ex:date ?d } } }`},
 	{name: "exists-minus-filter-outer-var", ds: 1, query: `SELECT ?s WHERE { ?s ex:num ?n FILTER EXISTS { ?s ex:str ?o MINUS { ?x ex:date ?d FILTER(?x = ?s) } } }`, skip: "unspecified-exists-minus"},
+	// batch 9: float precision and numeric results read back as values
+	{name: "float-precision", query: `SELECT (xsd:double(STR("1.1"^^xsd:float + "2.2"^^xsd:float)) > 3.30000001e0 AS ?a) ("0.1"^^xsd:float = 0.1 AS ?b) ("0.1"^^xsd:float = "0.1"^^xsd:double AS ?c) (xsd:float(0.1) = "0.1"^^xsd:float AS ?d) ("16777217"^^xsd:float = 16777216 AS ?e) {}`},
+	{name: "float-ops-types", query: `SELECT (DATATYPE("1"^^xsd:float / 3) AS ?a) (DATATYPE(ABS("-1"^^xsd:float)) AS ?b) (DATATYPE(-"1"^^xsd:float) AS ?c) (DATATYPE(SUM("1"^^xsd:float)) AS ?d) {}`},
+	{name: "float-cast-range", query: `SELECT (xsd:float("3.5e38") AS ?a) (xsd:float(1e39) AS ?b) (xsd:float("1e-46") AS ?c) (xsd:double("1e-400") AS ?d) {}`, numeric: true},
+	{name: "decimal-division-exact", query: `SELECT (1/4 AS ?a) (1/8 AS ?b) (10/4 AS ?c) (-1/3 * 3 = -1 AS ?d) (2/3 = 0.6666666666666666 AS ?e) {}`, numeric: true},
+	{name: "integer-mod-like", query: `SELECT (7 - FLOOR(7/2) * 2 AS ?a) (-7 - FLOOR(-7/2) * 2 AS ?b) {}`, numeric: true},
+	{name: "compare-int-double-big", query: `SELECT (9007199254740993 = 9007199254740992e0 AS ?a) (9007199254740993 > 9007199254740992e0 AS ?b) (9007199254740993 = 9007199254740993.0 AS ?c) {}`},
+	{name: "compare-decimal-double", query: `SELECT (0.1 = 0.1e0 AS ?a) (0.1 < 0.1e0 AS ?b) (0.3 = 0.1e0 + 0.2e0 AS ?c) {}`},
+	// batch 10: XPath regular expressions (F&O 3.1 §5.6.1) against RE2's readings of the same syntax
+	{name: "regex-d-unicode", query: `SELECT (REGEX("\u0663", "^\\d$") AS ?a) (REGEX("\u0663", "^[\\d]$") AS ?b) (REGEX("x", "^\\D$") AS ?c) {}`},
+	{name: "regex-w-unicode", query: `SELECT (REGEX("\u00e9", "^\\w$") AS ?a) (REGEX("_", "^\\w$") AS ?b) (REGEX("+", "^\\w$") AS ?c) (REGEX("-", "^\\w$") AS ?d) (REGEX(" ", "^\\W$") AS ?e) {}`, skip: "oxigraph-regex-classes"},
+	{name: "regex-s-exact", query: `SELECT (REGEX("\u000c", "^\\s$") AS ?a) (REGEX("\u00a0", "^\\s$") AS ?b) (REGEX("\r", "^\\s$") AS ?c) (REGEX("\u000b", "^\\s$") AS ?d) {}`, skip: "oxigraph-regex-classes"},
+	{name: "regex-dot-cr", query: `SELECT (REGEX("a\rb", "^a.b$") AS ?a) (REGEX("a\nb", "^a.b$") AS ?b) (REGEX("a\rb", "^a.b$", "s") AS ?c) (REGEX("a\u2028b", "^a.b$") AS ?d) {}`, skip: "xpath-version-dot"},
+	{name: "regex-dollar-newline", query: `SELECT (REGEX("a\n", "a$") AS ?a) (REGEX("a\n", "^a$") AS ?b) {}`},
+	{name: "regex-x-flag", query: `SELECT (REGEX("ab", "a b", "x") AS ?a) (REGEX("a b", "a[ ]b", "x") AS ?b) (REGEX("ab", "a\\sb", "x") AS ?c) {}`, skip: "xpath-version-x-flag"},
+	{name: "regex-q-flag", query: `SELECT (REGEX("a+b", "a+b", "q") AS ?a) (REGEX("A+B", "a+b", "qi") AS ?b) (REPLACE("a.b", ".", "$1", "q") AS ?c) {}`, skip: "oxigraph-regex-q-replacement"},
+	{name: "regex-quantifiers", query: `SELECT (REGEX("aaa", "^a{2,3}$") AS ?a) (REGEX("aaaa", "^a{2,3}$") AS ?b) (REGEX("a", "^a{0}$") AS ?c) (REGEX("ab", "^a*?b$") AS ?d) {}`},
+	{name: "regex-classes-escapes", query: `SELECT (REGEX("a-b", "^a[\\-]b$") AS ?a) (REGEX("^", "^[\\^]$") AS ?b) (REGEX("\\", "^\\\\$") AS ?c) (REGEX("x", "^\\p{IsBasicLatin}$") AS ?d) {}`},
+	{name: "regex-category", query: `SELECT (REGEX("A", "^\\p{L}$") AS ?a) (REGEX("1", "^\\p{N}$") AS ?b) (REGEX("\u0300", "^\\p{M}$") AS ?c) (REGEX("$", "^\\p{S}$") AS ?d) (REGEX(",", "^\\p{P}$") AS ?e) {}`},
+	{name: "regex-invalid-xpath", query: `SELECT (REGEX("a", "a{,2}") AS ?a) (REGEX("a", "(?i)a") AS ?b) (REGEX("a", "a++") AS ?c) (REGEX("a", "\\z") AS ?d) {}`, skip: "oxigraph-regex-syntax"},
+	{name: "replace-case-insensitive", query: `SELECT (REPLACE("ABC", "b", "x", "i") AS ?a) (REPLACE("aBc", "[a-c]", "x", "i") AS ?b) {}`},
 	{name: "distinct-unbound", query: `SELECT DISTINCT ?a WHERE { VALUES (?a ?b) { (UNDEF 1) (UNDEF 2) } }`},
 }
 
