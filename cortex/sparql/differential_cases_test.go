@@ -619,6 +619,9 @@ b''' AS ?b) {}`},
 	{name: "extreme-regex-repeat", query: `SELECT (REGEX("aaa", "^a{3}$") AS ?a) (REGEX("a", "a{0,1000}") AS ?b) {}`},
 	{name: "extreme-strlen-long", query: `SELECT (STRLEN(CONCAT("\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600", "\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600")) AS ?a) {}`},
 	{name: "extreme-year", query: `SELECT (YEAR("-999999999-01-01T00:00:00Z"^^xsd:dateTime) AS ?a) (YEAR("0000-01-01T00:00:00Z"^^xsd:dateTime) AS ?b) ("-0001-01-01T00:00:00Z"^^xsd:dateTime < "0001-01-01T00:00:00Z"^^xsd:dateTime AS ?c) {}`},
+	{name: "exists-subquery-local-var", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT (COUNT(*) AS ?c) WHERE { ?s ex:link ?t } } FILTER(?c = 1) } }`},
+	{name: "exists-subquery-local-var-filter", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT ?t WHERE { ?s ex:link ?t } } FILTER(?t != ?o) } }`},
+	{name: "exists-subquery-projected", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT ?s (COUNT(*) AS ?c) WHERE { ?s ex:link ?t } GROUP BY ?s } FILTER(?c = 1) } }`},
 	{name: "distinct-unbound", query: `SELECT DISTINCT ?a WHERE { VALUES (?a ?b) { (UNDEF 1) (UNDEF 2) } }`},
 }
 

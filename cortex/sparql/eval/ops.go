@@ -354,12 +354,21 @@ type projectOp struct {
 	slots []int
 }
 
+// run evaluates the sub-select on its own: its variables are its own (SPARQL 1.1 §18.2.1), so it sees
+// none of the entry row's bindings, and its solutions are joined with the entry row. (Outside an
+// EXISTS the entry row of a projection is always empty: the compiler isolates sub-selects.)
 func (o *projectOp) run(ctx context.Context, g gctx, in row, out sink) error {
 	buf := make(row, len(in))
-	return o.input.run(ctx, g, in, func(r row) error {
-		clear(buf)
+	return o.input.run(ctx, g, make(row, len(in)), func(r row) error {
+		copy(buf, in)
 		for _, s := range o.slots {
-			buf[s] = r[s]
+			switch v := r[s]; {
+			case v == 0:
+			case buf[s] == 0:
+				buf[s] = v
+			case buf[s] != v:
+				return nil
+			}
 		}
 		return out(buf)
 	})

@@ -205,6 +205,11 @@ func (c *compiler) mentionedVars(n algebra.Node) []int {
 			walk(n.Input)
 			set[c.slot(n.Var)] = true
 			expr(n.Expr)
+		case *algebra.Project:
+			// A sub-select sees no outer binding (projectOp); only its projected variables meet them.
+			for _, v := range n.Vars {
+				set[c.slot(v)] = true
+			}
 		default:
 			ok = false
 		}
