@@ -622,6 +622,18 @@ b''' AS ?b) {}`},
 	{name: "exists-subquery-local-var", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT (COUNT(*) AS ?c) WHERE { ?s ex:link ?t } } FILTER(?c = 1) } }`},
 	{name: "exists-subquery-local-var-filter", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT ?t WHERE { ?s ex:link ?t } } FILTER(?t != ?o) } }`},
 	{name: "exists-subquery-projected", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT ?s (COUNT(*) AS ?c) WHERE { ?s ex:link ?t } GROUP BY ?s } FILTER(?c = 1) } }`},
+	// batch 12: EXISTS substitution with graphs, paths, VALUES and unions
+	{name: "exists-graph-outer-var", ds: 2, query: `SELECT ?g ?s WHERE { GRAPH ?g { ?s ex:p ?o } FILTER EXISTS { GRAPH ?g { ?o ex:p ?z FILTER(?z != ?s) } } }`},
+	{name: "exists-graph-filter-only-outer", ds: 2, query: `SELECT ?g ?s WHERE { GRAPH ?g { ?s ex:p ?o } FILTER NOT EXISTS { GRAPH ?h { ?x ex:p ?y FILTER(?h != ?g && ?y = ?o) } } }`},
+	{name: "exists-optional-graph", ds: 2, query: `SELECT ?s WHERE { ?s ex:p ?o FILTER EXISTS { OPTIONAL { GRAPH ?g { ?s ex:name ?n } } FILTER(!BOUND(?n)) } }`},
+	{name: "exists-path-filter-outer", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { ?s ex:link+ ?u FILTER(?u != ?s && STRLEN(?o) = 3) } }`},
+	{name: "exists-values-filter-outer", ds: 1, query: `SELECT ?s WHERE { ?s ex:num ?n FILTER EXISTS { VALUES ?m { 1 2.5 } FILTER(?m = ?n) } }`},
+	{name: "exists-union-filter-outer", ds: 1, query: `SELECT ?s WHERE { ?s ex:num ?n FILTER EXISTS { { FILTER(isNumeric(?n) && ?n > 2) } UNION { ?s ex:date ?d FILTER(!isNumeric(?n)) } } }`},
+	{name: "exists-bind-filter-outer", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { BIND(STRLEN(?o) AS ?l) FILTER(?l > 3) } }`},
+	{name: "exists-minus-left-filter-outer", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { ?s ex:link ?t FILTER(STRLEN(?o) = 3) MINUS { ?t ex:date ?d } } }`},
+	{name: "exists-optional-cond-outer", ds: 1, query: `SELECT ?s ?e WHERE { ?s ex:str ?o BIND(EXISTS { ?s ex:link ?t OPTIONAL { ?t ex:str ?o2 FILTER(LANG(?o2) = LANG(?o)) } FILTER(BOUND(?o2)) } AS ?e) }`},
+	{name: "not-exists-in-optional", ds: 1, query: `SELECT ?s ?t WHERE { ?s ex:str ?o OPTIONAL { ?s ex:link ?t FILTER NOT EXISTS { ?t ex:str ?o } } }`},
+	{name: "exists-aggregate-subquery-outer-projected", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT ?s (COUNT(?t) AS ?c) WHERE { ?s ex:link ?t } GROUP BY ?s } FILTER(?c >= 1 && STRLEN(?o) = 3) } }`},
 	{name: "distinct-unbound", query: `SELECT DISTINCT ?a WHERE { VALUES (?a ?b) { (UNDEF 1) (UNDEF 2) } }`},
 }
 
