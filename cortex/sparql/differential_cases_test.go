@@ -431,7 +431,7 @@ var handCases = []handCase{
 	{name: "exists-graph-inside", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER NOT EXISTS { GRAPH ?g { ?s ?p ?x } } }`},
 	{name: "exists-union-inside", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { ?s ex:num ?n FILTER(isNumeric(?n) && ?n > 1) } UNION { ?s ex:date ?d FILTER(STRLEN(?o) > 3) } } }`},
 	{name: "exists-path-inside", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { ?s ex:link+ ?t FILTER(?t = ex:s1) } }`},
-	{name: "exists-in-select", ds: 1, query: `SELECT ?s (NOT EXISTS { ?s ex:num ?m FILTER(?m = ?n) } AS ?e) WHERE { ?s ex:num ?n }`},
+	{name: "not-exists-in-select", ds: 1, query: `SELECT ?s (NOT EXISTS { ?s ex:num ?m FILTER(?m = ?n) } AS ?e) WHERE { ?s ex:num ?n }`},
 	{name: "exists-in-bind", ds: 1, query: `SELECT ?s ?e WHERE { ?s ex:num ?n BIND(EXISTS { ?s ex:date ?d FILTER(isNumeric(?n)) } AS ?e) }`},
 	{name: "exists-in-order", ds: 1, ordered: true, query: `SELECT ?s WHERE { ?s ex:str ?o } ORDER BY DESC(EXISTS { ?s ex:date ?d }) ?s`},
 	{name: "exists-in-having", ds: 1, query: `SELECT ?s (COUNT(*) AS ?c) WHERE { ?s ?p ?o } GROUP BY ?s HAVING EXISTS { ?s ex:date ?d }`},
@@ -638,7 +638,12 @@ b''' AS ?b) {}`},
 }
 
 func TestDifferential_OxigraphCases(t *testing.T) {
+	names := map[string]bool{}
 	for _, hc := range handCases {
+		if names[hc.name] {
+			t.Fatalf("two cases are named %s", hc.name)
+		}
+		names[hc.name] = true
 		if hc.skip != "" && handSkips[hc.skip] == "" {
 			t.Fatalf("case %s: skip %q has no reason in handSkips", hc.name, hc.skip)
 		}
