@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -136,5 +137,21 @@ func TestParse_UnknownFormatNamesFileOnce(t *testing.T) {
 	p := rep.Problems[0]
 	if p.File != "defs/x.txt" || p.Message != `unknown definition format ".txt" (want .md, .json, .json5, .yaml or .yml)` {
 		t.Fatalf("problem %+v", p)
+	}
+}
+
+// TestRoundTrip_MarkdownMultiLineStrings: a multi-line string that starts
+// with white space (a newline, a tab, U+2028) survives the Markdown form.
+// yaml.v3 wrote such strings as literal blocks that lost the leading
+// newline ("\n0\n" came back "0\n") or that its own parser refused (a tab
+// where indentation is expected), so `defs export --format md` wrote files
+// that did not import, or imported changed.
+func TestRoundTrip_MarkdownMultiLineStrings(t *testing.T) {
+	for _, s := range []string{"\n0\n", "\nx", "\n\nx", "\tx\ny", "\t\n\n", "\u2028x\n", "\u2028\nyes", " x\n\ty", "\u00a0\nx", "\ufeff\nx"} {
+		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
+			a := &spec.Agent{Name: "a", Description: s, Instructions: s, Backstory: s,
+				Tasks: []spec.Task{{ID: "t", Command: s, ExpectedOutput: s}}}
+			roundTripAgent(t, a, spec.FormatMarkdown)
+		})
 	}
 }
