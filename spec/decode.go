@@ -67,10 +67,16 @@ func (d *decoder) object(n *node, path, what string, top bool, fields map[string
 		return nil
 	}
 	seen := make(map[string]*node, len(n.keys))
+	keys := make(map[string]bool, len(n.keys)) // as written: unknown keys and $schema too
 	for i, key := range n.keys {
 		v := n.vals[i]
 		kn := &node{line: n.keyLines[i]}
 		p := child(path, key)
+		if keys[key] {
+			d.errorf(kn, p, "duplicate key %q", key)
+			continue
+		}
+		keys[key] = true
 		if top && key == "$schema" {
 			continue
 		}
@@ -460,11 +466,39 @@ func (d *decoder) port(n *node, path string) Port {
 		"description": func(v *node, p string) { pt.Description = d.str(v, p) },
 		"required":    func(v *node, p string) { pt.Required = d.boolPtr(v, p) },
 		"from":        func(v *node, p string) { pt.From = d.str(v, p) },
-		"schema":      func(v *node, p string) { pt.Schema = v.toAny() },
-		"default":     func(v *node, p string) { pt.Default = v.toAny() },
+		"schema":      func(v *node, p string) { pt.Schema = d.freeForm(v, p) },
+		"default":     func(v *node, p string) { pt.Default = d.freeForm(v, p) },
 	}, nil)
 	d.require(n, path, "port", seen, "name")
 	return pt
+}
+
+// freeForm returns the plain value of a free-form field (a port's schema
+// or default), reporting each duplicate key in it: no object of a file
+// names a key twice, free-form ones included.
+func (d *decoder) freeForm(v *node, path string) interface{} {
+	d.uniqueKeys(v, path)
+	return v.toAny()
+}
+
+func (d *decoder) uniqueKeys(n *node, path string) {
+	switch n.kind {
+	case kObject:
+		keys := make(map[string]bool, len(n.keys))
+		for i, k := range n.keys {
+			p := child(path, k)
+			if keys[k] {
+				d.errorf(&node{line: n.keyLines[i]}, p, "duplicate key %q", k)
+				continue
+			}
+			keys[k] = true
+			d.uniqueKeys(n.vals[i], p)
+		}
+	case kArray:
+		for i, e := range n.elems {
+			d.uniqueKeys(e, index(path, i))
+		}
+	}
 }
 
 func (d *decoder) collaboration(n *node, path string) *Collaboration {
