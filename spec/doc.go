@@ -36,6 +36,7 @@
 // files are checked for both before their parser runs; YAML aliases expand
 // to at most 100,000 nodes).
 //
+// A UTF-8 byte order mark at the start of a file is skipped, and
 // "$schema" at the top of a file is ignored. The legacy workflow types
 // (sequential, parallel, dag, orchestrated), legacy port shapes (outputs as
 // a list of names, inputs as a map of name to "step.output") and legacy

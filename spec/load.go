@@ -102,6 +102,10 @@ func formatOf(file string) (format, error) {
 	return 0, fmt.Errorf("%w %q (want .md, .json, .json5, .yaml or .yml)", ErrUnknownFormat, filepath.Ext(file))
 }
 
+// byteOrderMark is the UTF-8 byte order mark, skipped at the start of a
+// file.
+const byteOrderMark = "\ufeff"
+
 // parseNode parses data in its file's format. For Markdown it returns the
 // front matter and the body.
 func parseNode(file string, data []byte) (n *node, body *string, err error) {
@@ -120,6 +124,8 @@ func parseNode(file string, data []byte) (n *node, body *string, err error) {
 		}
 		return nil, nil, &syntaxError{line: bytes.Count(data[:bad], []byte("\n")) + 1, msg: "not valid utf-8"}
 	}
+	// A byte order mark (editors on Windows write one) is not content.
+	data = bytes.TrimPrefix(data, []byte(byteOrderMark))
 	switch f {
 	case formatJSON:
 		n, err = parseJSON(data)
@@ -337,7 +343,7 @@ func LoadFiles(files []File, opts Options) (*Set, Report) {
 	set := &Set{}
 	var rep Report
 	for _, f := range files {
-		if f.InDir && !strings.HasPrefix(strings.TrimLeft(f.Data, " \t\r\n\f\v"), "---") {
+		if f.InDir && !strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(f.Data, byteOrderMark), " \t\r\n\f\v"), "---") {
 			if ft, err := formatOf(f.Path); err == nil && ft == formatMarkdown {
 				rep.Problems = append(rep.Problems, Problem{File: f.Path, Severity: SeverityWarning, Message: "skipped: no front matter, not an agent definition"})
 				continue

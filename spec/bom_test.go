@@ -1,0 +1,40 @@
+package spec_test
+
+import (
+	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// TestLoad_ByteOrderMark: a file that starts with a UTF-8 byte order mark
+// (as editors on Windows save them) is read as without it, in every
+// format. A Markdown agent with one was skipped in a directory ("no front
+// matter") and refused by name; a JSON file was a syntax error naming the
+// character 'ï'; YAML alone read it.
+func TestLoad_ByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"agents/x.md":   "\ufeff---\nname: x\n---\nDo things.\n",
+		"agents/y.json": "\ufeff{\"name\": \"y\"}",
+		"agents/z.yaml": "\ufeffname: z\n",
+		"w.json5":       "\ufeff{name: 'w'}",
+		"t.json":        "\ufeff{\"name\": \"t\", \"version\": \"1\", \"agents\": [\"x\", \"y\", \"z\", \"w\"]}",
+	})
+	t.Chdir(dir)
+	set, rep, err := spec.Load([]string{"agents", "w.json5", "t.json"}, spec.Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) > 0 {
+		t.Fatalf("problems: %v", rep.Problems)
+	}
+	if got := len(set.Defs); got != 5 {
+		t.Fatalf("%d definitions, want 5", got)
+	}
+	if a := set.Agents()[0]; a.Name != "x" || a.Instructions != "Do things." {
+		t.Fatalf("agent %+v", a)
+	}
+	if _, rep := spec.ParseAgent("x.md", []byte("\ufeff---\nname: x\n---\n"), spec.Options{}); rep.Err() != nil {
+		t.Fatalf("ParseAgent: %v", rep.Err())
+	}
+}
