@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
 )
 
 // stepScript is an --exec command: it records the step's stdin in
@@ -629,6 +632,51 @@ func TestCLI_WorkflowsJSON(t *testing.T) {
 			if strings.ContainsAny(k, "_-") {
 				t.Errorf("%s: member %q is not camelCase", name, k)
 			}
+		}
+	}
+}
+
+// TestLoadTeamDef_DirectoryWithoutEveryAgent: a directory TEAMDEF need
+// not define every agent its team lists, as a team file needs none: the
+// agents it lacks get their stored definitions (defs import) or only
+// their names. It was refused (exit 7, "defined nowhere") while the same
+// team given as a file ran. What the directory's own files get wrong is
+// still refused: an unqualified name that two of its agents have.
+func TestLoadTeamDef_DirectoryWithoutEveryAgent(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"agents/scanner.md": "---\nname: scanner\n---\nScan it.\n",
+		"team.json": `{"name": "review", "version": "1", "agents": ["scanner", "helper", "ops/fixer"], "workflow": {"type": "chain", "steps": [
+			{"name": "scan", "agent": "scanner"}, {"name": "help", "agent": "helper"}, {"name": "fix", "agent": "fixer"}]}}`,
+	})
+	d, _, rep, err := loadTeamDef(dir)
+	if err != nil {
+		t.Fatalf("loadTeamDef: %v (%v)", err, rep.Problems)
+	}
+	if len(d.Steps) != 3 || !strings.Contains(string(d.AgentDefs["scanner"]), "Scan it.") || d.AgentDefs["helper"] != nil {
+		t.Fatalf("def: %+v", d)
+	}
+
+	amb := t.TempDir()
+	writeTree(t, amb, map[string]string{
+		"agents/a/x.md": "---\nname: x\n---\n",
+		"agents/b/x.md": "---\nname: x\n---\n",
+		"team.json":     `{"name": "t", "version": "1", "agents": ["x"], "workflow": {"steps": [{"name": "s", "agent": "x"}]}}`,
+	})
+	if _, _, _, err := loadTeamDef(amb); !errors.Is(err, spec.ErrInvalid) {
+		t.Fatalf("ambiguous agent: %v, want spec.ErrInvalid", err)
+	}
+}
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/fixtures"
@@ -43,9 +44,21 @@ func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, er
 	fi, err := os.Stat(arg)
 	switch {
 	case err == nil && fi.IsDir():
-		set, rep, err := spec.Load([]string{arg}, spec.Options{})
-		if err != nil || rep.Errors() > 0 {
-			return nil, nil, "", rep, err
+		files, err := spec.ReadFiles([]string{arg})
+		if err != nil {
+			return nil, nil, "", spec.Report{}, err
+		}
+		set, rep := spec.LoadFiles(files, spec.Options{})
+		if teams := set.Teams(); len(teams) == 1 {
+			// The team's agents that the directory does not define are
+			// no error, as they are none in a team file: the steps get
+			// their stored definitions or their names (storedAgentDefs).
+			if known := undefinedAgents(teams[0], set.Agents()); len(known) > 0 {
+				set, rep = spec.LoadFiles(files, spec.Options{KnownAgents: known})
+			}
+		}
+		if rep.Errors() > 0 {
+			return nil, nil, "", rep, nil
 		}
 		if teams := set.Teams(); len(teams) != 1 {
 			return nil, nil, "", rep, fmt.Errorf("%w: %s holds %d team definitions, want one", api.ErrInvalid, arg, len(teams))
@@ -73,4 +86,25 @@ func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, er
 		}
 	}
 	return nil, nil, "", spec.Report{}, fmt.Errorf("%w: team definition %s: no such file or directory, nor a built-in workflow (cortexctl workflows list --builtin)", api.ErrNotFound, arg)
+}
+
+// undefinedAgents returns the agents team t lists that none of agents
+// defines: neither by that qualified name nor, for an unqualified one, by
+// that name in any namespace (a name several namespaces have is left to
+// the check, which reports it ambiguous).
+func undefinedAgents(t *spec.Team, agents []*spec.Agent) []string {
+	var names []string
+	bare := map[string]int{}
+	for _, a := range agents {
+		names = append(names, a.QualifiedName())
+		bare[a.Name]++
+	}
+	var out []string
+	for _, ref := range t.Agents {
+		if spec.Resolve(names, ref) != "" || (!strings.Contains(ref, "/") && bare[ref] > 1) {
+			continue
+		}
+		out = append(out, ref)
+	}
+	return out
 }
