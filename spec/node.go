@@ -399,8 +399,9 @@ func yamlError(err error, offset int) error {
 }
 
 type yamlConv struct {
-	offset int
-	nodes  int // nodes produced, aliases included
+	offset  int
+	nodes   int // nodes produced by expanding aliases
+	inAlias int // aliases being expanded around the current node
 }
 
 // conv converts n, which depth objects and arrays enclose (the document
@@ -409,7 +410,12 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 	if depth >= maxDepth && (n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode) {
 		return nil, &syntaxError{line: n.Line + y.offset, msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 	}
-	if y.nodes++; y.nodes > maxAliasNodes {
+	// Only what aliases expand to is counted: the other nodes are
+	// bounded by the file's size, as a JSON file's are.
+	if y.inAlias > 0 {
+		y.nodes++
+	}
+	if y.nodes > maxAliasNodes {
 		return nil, &syntaxError{line: n.Line + y.offset, msg: fmt.Sprintf("more than %d values (yaml aliases expand too far)", maxAliasNodes)}
 	}
 	line := n.Line + y.offset
@@ -423,6 +429,8 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 		if n.Alias == nil {
 			return nil, &syntaxError{line: line, msg: "unknown yaml alias"}
 		}
+		y.inAlias++
+		defer func() { y.inAlias-- }()
 		return y.conv(n.Alias, depth)
 	case yaml.SequenceNode:
 		out := &node{kind: kArray, line: line}

@@ -1,0 +1,41 @@
+package spec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// TestParseYAML_AliasBound: YAML aliases expand to at most 100,000 values
+// (a "billion laughs" file is refused, naming the line), but a file
+// without aliases is not bounded so: it has as many values as its JSON
+// form, which is read whatever their number. A YAML agent with 150,000
+// tools was refused ("yaml aliases expand too far") while its JSON was
+// read.
+func TestParseYAML_AliasBound(t *testing.T) {
+	bomb := "name: a\nx0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i < 10; i++ {
+		bomb += strings.Replace("xN: &aN [*aP, *aP, *aP, *aP, *aP, *aP, *aP, *aP, *aP, *aP]\n", "N", string(rune('0'+i)), 2)
+		bomb = strings.ReplaceAll(bomb, "aP", "a"+string(rune('0'+i-1)))
+	}
+	_, rep := spec.ParseAgent("bomb.yaml", []byte(bomb), spec.Options{})
+	if rep.Errors() != 1 || !strings.Contains(rep.Problems[0].Message, "aliases expand too far") || rep.Problems[0].Line == 0 {
+		t.Fatalf("alias bomb: %v", rep.Problems)
+	}
+
+	many := "name: a\ntools:\n" + strings.Repeat("- x\n", 150000)
+	a, rep := spec.ParseAgent("many.yaml", []byte(many), spec.Options{})
+	if rep.Err() != nil || len(a.Tools) != 150000 {
+		t.Fatalf("150,000 tools in YAML: %v", rep.Err())
+	}
+	asJSON := `{"name": "a", "tools": [` + strings.TrimSuffix(strings.Repeat(`"x",`, 150000), ",") + `]}`
+	if a, rep := spec.ParseAgent("many.json", []byte(asJSON), spec.Options{}); rep.Err() != nil || len(a.Tools) != 150000 {
+		t.Fatalf("150,000 tools in JSON: %v", rep.Err())
+	}
+
+	reuse := "name: t\nversion: '1'\nagents: &ag [a, b]\ncollaboration:\n  specialists: *ag\n"
+	if tm, rep := spec.ParseTeam("reuse.yaml", []byte(reuse), spec.Options{}); rep.Err() != nil || len(tm.Collaboration.Specialists) != 2 {
+		t.Fatalf("an alias: %v", rep.Err())
+	}
+}
