@@ -10,21 +10,35 @@ import (
 // FromSpec returns the Def of team definition t (package spec: parsed and
 // validated), with the definitions of its agents among agents (any of them
 // may be missing) as each step's AgentDefs entry, keyed by the name the
-// team uses. Ports without "required": false are required; a council's
+// team uses. A step, lead, specialist or tie_breaker that gives the bare
+// name of a qualified team agent (as package spec allows) names that
+// agent as the team lists it. Ports without "required": false are required; a council's
 // consensus gets the spec's defaults (0.5, 3 rounds); a crew or swarm gets
 // collaboration.specialists, and its lead turns from consensus.max_rounds
 // if the file gives it (else DefaultMaxTurns). A step that runs a loop
 // (spec v0.9) instead of an agent cannot run: ErrInvalidDef.
 func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
+	// member is the team's agents entry ref names: a step, lead,
+	// specialist or tie_breaker may give a qualified entry's bare name
+	// (package spec), a Def names its agents as the team lists them.
+	member := func(ref string) string {
+		if q := spec.Resolve(t.Agents, ref); q != "" {
+			return q
+		}
+		return ref
+	}
 	d := Def{Name: t.Name, Description: t.Description, Context: t.Context, Type: Type(t.WorkflowType()),
-		Agents: append([]string(nil), t.Agents...), Lead: t.Lead()}
+		Agents: append([]string(nil), t.Agents...), Lead: member(t.Lead())}
 	if c := t.Collaboration; c != nil && c.Consensus != nil {
-		d.Consensus = &Consensus{RequiredAgreement: c.Consensus.Agreement(), MaxRounds: c.Consensus.Rounds(), TieBreaker: c.Consensus.TieBreaker}
+		d.Consensus = &Consensus{RequiredAgreement: c.Consensus.Agreement(), MaxRounds: c.Consensus.Rounds(), TieBreaker: member(c.Consensus.TieBreaker)}
 	}
 	if c := t.Collaboration; c != nil && d.Type.Led() {
 		// A crew's or swarm's lead turns: the team file's max_rounds, if
 		// it gives one.
-		d.Specialists, d.PlanApproval = append([]string(nil), c.Specialists...), t.PlanApproval
+		d.PlanApproval = t.PlanApproval
+		for _, s := range c.Specialists {
+			d.Specialists = append(d.Specialists, member(s))
+		}
 		if c.Consensus != nil && c.Consensus.MaxRounds != nil {
 			d.MaxTurns = *c.Consensus.MaxRounds
 		}
@@ -33,7 +47,7 @@ func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 		if s.Loop != "" {
 			return Def{}, fmt.Errorf("team %s: %w: step %q runs loop %q (multi-agent-spec v0.9), which workflows cannot run: give the step an agent instead", t.Name, ErrInvalidDef, s.Name, s.Loop)
 		}
-		st := Step{Name: s.Name, Agent: s.Agent, DependsOn: append([]string(nil), s.DependsOn...)}
+		st := Step{Name: s.Name, Agent: member(s.Agent), DependsOn: append([]string(nil), s.DependsOn...)}
 		for _, p := range s.Inputs {
 			st.Inputs = append(st.Inputs, portOf(p))
 		}

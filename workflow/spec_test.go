@@ -74,3 +74,40 @@ func TestFromSpec_LoopStep(t *testing.T) {
 		t.Errorf("error %q is not one line", err)
 	}
 }
+
+// TestFromSpec_UnqualifiedAgents: a step, lead, specialist or tie_breaker
+// may name a qualified team agent by its bare name when one team agent
+// has it (package spec checks teams so); FromSpec gives the Def the
+// team's entry, which Validate and the run's members use. It passed them
+// as written, so a team defs validate accepted was refused by workflows
+// run ("steps/0/agent: \"a\" is not one of the team's agents").
+func TestFromSpec_UnqualifiedAgents(t *testing.T) {
+	for _, c := range []struct{ name, team string }{
+		{"chain", `{"name": "t", "version": "1", "agents": ["ns/a", "qa/b"],
+			"workflow": {"type": "chain", "steps": [{"name": "one", "agent": "a"}, {"name": "two", "agent": "qa/b"}]}}`},
+		{"crew", `{"name": "t", "version": "1", "agents": ["ns/a", "qa/b"], "workflow": {"type": "crew"},
+			"collaboration": {"lead": "a", "specialists": ["b"]}}`},
+		{"council", `{"name": "t", "version": "1", "agents": ["ns/a", "qa/b"], "workflow": {"type": "council"},
+			"collaboration": {"consensus": {"tie_breaker": "b"}}}`},
+		{"council-lead", `{"name": "t", "version": "1", "agents": ["ns/a", "qa/b"], "orchestrator": "a", "workflow": {"type": "council"},
+			"collaboration": {"consensus": {"tie_breaker": "lead"}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			team, rep := spec.ParseTeam("t.json", []byte(c.team), spec.Options{})
+			if err := rep.Err(); err != nil {
+				t.Fatal(err)
+			}
+			agent := &spec.Agent{Name: "a", Namespace: "ns", Instructions: "Do a."}
+			d, err := workflow.FromSpec(team, []*spec.Agent{agent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Validate(); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+			if !strings.Contains(string(d.AgentDefs["ns/a"]), "Do a.") {
+				t.Fatalf("agent definitions: %s", d.AgentDefs)
+			}
+		})
+	}
+}
