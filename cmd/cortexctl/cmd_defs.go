@@ -137,6 +137,17 @@ func oneName(c *cli.Context) (string, error) {
 	return c.Args().First(), nil
 }
 
+// unreadableFile returns the report of err if it is spec.ReadFiles's
+// *spec.ValidationError (a file that is not a regular file or is too
+// large), else nil.
+func unreadableFile(err error) *spec.Report {
+	var ve *spec.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	return &spec.Report{Problems: ve.Problems}
+}
+
 // printProblems writes every problem, one a line.
 func printProblems(e *env, rep spec.Report) {
 	for _, p := range rep.Problems {
@@ -149,6 +160,11 @@ func defsValidate(c *cli.Context, e *env) error {
 		return usagef("defs validate: give at least one PATH")
 	}
 	set, rep, err := spec.Load(c.Args().Slice(), spec.Options{Strict: c.Bool("strict")})
+	if p := unreadableFile(err); p != nil {
+		// A file that is no definition file to read (not a regular
+		// file, too large) is a problem of that file, reported so.
+		set, rep, err = &spec.Set{}, *p, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -224,7 +240,11 @@ func (e *env) importDefs(c *cli.Context) (defstore.ImportResult, error) {
 	opts := spec.Options{Strict: c.Bool("strict")}
 	files, err := spec.ReadFiles(c.Args().Slice())
 	if err != nil {
-		return defstore.ImportResult{}, fmt.Errorf("import definitions: %w", err)
+		var res defstore.ImportResult
+		if p := unreadableFile(err); p != nil {
+			res.Report = *p
+		}
+		return res, fmt.Errorf("import definitions: %w", err)
 	}
 	rc, err := e.remote()
 	if err != nil {

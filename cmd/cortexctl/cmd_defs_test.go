@@ -9,6 +9,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
+	"github.com/cortexgraph/cortex/spec"
 )
 
 var (
@@ -325,5 +326,30 @@ func TestDefs_ImportCheckedFirst(t *testing.T) {
 	mustCLI(t, dir, "-n", "fresh", "defs", "import", defsLegacy)
 	if out := mustCLI(t, dir, "namespaces", "list", "--json"); !strings.Contains(out, "fresh") {
 		t.Fatalf("a valid import did not create its namespace: %s", out)
+	}
+}
+
+// TestDefs_UnreadableFileReport: a file that is no definition file to read
+// (larger than 16 MiB; a FIFO would block) is an error of that file, which
+// defs validate and defs import report as any other problem: exit 7 and,
+// with --json, the report with that error. validate --json printed
+// nothing, and import --json printed a report of 0 errors.
+func TestDefs_UnreadableFileReport(t *testing.T) {
+	big := writeFile(t, "big.json", strings.Repeat(" ", spec.MaxFileSize+1))
+	dir := t.TempDir()
+	for _, cmd := range []string{"validate", "import"} {
+		r := runCLI(t, dir, "", "defs", cmd, big, "--json")
+		var rep api.DefsReport
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors != 1 ||
+			len(rep.Problems) != 1 || rep.Problems[0].File != big || !strings.Contains(rep.Problems[0].Message, "larger than") {
+			t.Errorf("defs %s --json: exit %d, %+v, %v\n%s%s", cmd, r.code, rep, err, r.stdout, r.stderr)
+		}
+	}
+	r := runCLI(t, dir, "", "defs", "validate", big)
+	if r.code != exitInvalid || !strings.Contains(r.stdout, "big.json: error: file of") || !strings.Contains(r.stdout, "0 agents, 0 teams: 1 error, 0 warnings") {
+		t.Errorf("defs validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err == nil {
+		t.Error("a refused import created a store")
 	}
 }
