@@ -426,8 +426,7 @@ func (d *decoder) ports(v *node, path string, inputs bool) []Port {
 			val := v.vals[i]
 			d.lines[p] = val.line
 			from := d.str(val, p)
-			if strings.TrimSpace(k) == "" {
-				d.errorf(val, p, "port name must not be empty")
+			if !d.portName(val, p, k) {
 				continue
 			}
 			out = append(out, Port{Name: k, From: from})
@@ -443,8 +442,7 @@ func (d *decoder) ports(v *node, path string, inputs bool) []Port {
 		p := index(path, i)
 		d.lines[p] = e.line
 		if e.kind == kString {
-			if strings.TrimSpace(e.str) == "" {
-				d.errorf(e, p, "port name must not be empty")
+			if !d.portName(e, p, e.str) {
 				continue
 			}
 			d.warnf(e, p, "legacy port name: use {\"name\": %q}", e.str)
@@ -454,6 +452,21 @@ func (d *decoder) ports(v *node, path string, inputs bool) []Port {
 		out = append(out, d.port(e, p))
 	}
 	return out
+}
+
+// portName checks the name of a port in a legacy shape (a list entry, an
+// input map's key) as name checks a modern port's, and reports whether
+// it is one.
+func (d *decoder) portName(v *node, path, name string) bool {
+	switch {
+	case strings.TrimSpace(name) == "":
+		d.errorf(v, path, "port name must not be empty")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		d.errorf(v, path, "port name %q must not contain control characters", name)
+	default:
+		return true
+	}
+	return false
 }
 
 func (d *decoder) port(n *node, path string) Port {

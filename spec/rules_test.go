@@ -166,6 +166,9 @@ var ruleCases = []ruleCase{
 	{name: "name/control-directory", files: map[string]string{"agents/q\tx/y.md": "---\nname: y\n---\n"}, want: `y.md: error: namespace "q\tx" (of the file's directory) must be names separated by single '/', without control characters`},
 	{name: "name/blank-directory", files: map[string]string{"agents/ /y.md": "---\nname: y\n---\n"}, want: `y.md: error: namespace " " (of the file's directory) must be names`},
 	{name: "name/control-port", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": [{"name": "o\t"}]}]}`)}, want: `/workflow/steps/0/outputs/0/name: "o\t" must not contain control characters`},
+	{name: "name/control-team-agent", files: map[string]string{"t.json": `{"name": "t", "version": "1", "agents": ["a", "b\u0007"]}`}, want: `/agents/1: agent reference "b\a" must not contain control characters`},
+	{name: "name/control-legacy-output", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": ["o\n"]}]}`)}, want: `/workflow/steps/0/outputs/0: port name "o\n" must not contain control characters`},
+	{name: "name/control-legacy-input", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": ["o"]}, {"name": "u", "agent": "a", "depends_on": ["s"], "inputs": {"i\u0001": "s.o"}}]}`)}, want: `port name "i\x01" must not contain control characters`},
 
 	// legacy forms and unknown keys
 	{name: "legacy/sequential", files: map[string]string{"t.json": team(`"workflow": {"type": "sequential"}`)}, want: `t.json:1: warning: /workflow/type: legacy workflow type "sequential": use "chain"`, sev: spec.SeverityWarning},

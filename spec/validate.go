@@ -1,6 +1,9 @@
 package spec
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // lineAt returns the line recorded for path, or for its nearest ancestor.
 func (d *decoder) lineAt(path string) int {
@@ -55,6 +58,8 @@ func (d *decoder) checkTeam(t *Team) {
 			d.errAt(p, "agent name must not be empty")
 		case strings.HasPrefix(a, "/") || strings.HasSuffix(a, "/"):
 			d.errAt(p, "agent reference %q must be name or namespace/name", a)
+		case strings.IndexFunc(a, unicode.IsControl) >= 0:
+			d.errAt(p, "agent reference %q must not contain control characters", a)
 		}
 		if j, dup := seen[a]; dup {
 			d.errAt(p, "duplicate agent %q (also at /agents/%d)", a, j)
