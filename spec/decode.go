@@ -533,6 +533,11 @@ func (d *decoder) collaboration(n *node, path string) *Collaboration {
 						d.errorf(v, p, "required_agreement %s is outside 0..1", v.str)
 						return
 					}
+					if v.num == 0 {
+						// As the spec's Go SDK, package workflow and
+						// merge read it: 0 is unset.
+						d.warnf(v, p, "required_agreement 0 is read as the default, %v (for the ballot with the most voters to win, give a small fraction such as 0.01)", DefaultRequiredAgreement)
+					}
 					f := v.num
 					cs.RequiredAgreement = &f
 				},

@@ -55,6 +55,8 @@
 //
 //   - Numbers in free-form values (a port's schema and default) are
 //     float64, so integers beyond 2^53 lose precision.
+//   - required_agreement 0 is read as the default, 0.5, as the spec's Go
+//     SDK and package workflow read it (a warning says so).
 //   - An unqualified agent name in a step, lead or tie_breaker matches a
 //     qualified team agent when exactly one team agent has that name.
 package spec
