@@ -38,3 +38,15 @@ func TestLoad_ByteOrderMark(t *testing.T) {
 		t.Fatalf("ParseAgent: %v", rep.Err())
 	}
 }
+
+// TestParseAgent_FenceTrailingSpace: the closing "---" of a Markdown
+// agent's front matter may have trailing white space, as its opening line
+// may. It was "front matter has no closing \"---\" line".
+func TestParseAgent_FenceTrailingSpace(t *testing.T) {
+	for _, data := range []string{"--- \nname: a\n--- \nDo it.\n", "---\t\r\nname: a\r\n---\t \r\nDo it.\r\n"} {
+		a, rep := spec.ParseAgent("a.md", []byte(data), spec.Options{})
+		if rep.Err() != nil || a.Name != "a" || a.Instructions != "Do it." {
+			t.Errorf("%q: %+v, %v", data, a, rep.Err())
+		}
+	}
+}

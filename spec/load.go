@@ -147,7 +147,8 @@ func parseNode(file string, data []byte) (n *node, body *string, err error) {
 }
 
 // splitFrontMatter splits a Markdown agent into its YAML front matter
-// (between a first line "---" and the next line that is exactly "---"),
+// (between a first line "---" and the next line "---", each with
+// trailing white space or not),
 // the line number before the front matter's first line, and the body.
 func splitFrontMatter(data []byte) (fm []byte, offset int, body string, err error) {
 	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n\f\v"))
@@ -160,7 +161,7 @@ func splitFrontMatter(data []byte) (fm []byte, offset int, body string, err erro
 	pos := 0
 	for pos <= len(after) {
 		line, _, _ := bytes.Cut(after[pos:], []byte("\n"))
-		if string(bytes.TrimRight(line, "\r")) == "---" {
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
 			fm = after[:pos]
 			next := pos + len(line) + 1
 			if next > len(after) {
