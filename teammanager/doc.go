@@ -249,8 +249,13 @@
 // # Caveats
 //
 //   - A merge strategy's result is checked before it is written: a
-//     confidence outside [0, 1], a fact or conflict listed twice, or a
-//     conflict id that is not its topic's fails the merge
+//     confidence outside [0, 1], a fact or conflict listed twice, a
+//     conflict id that is not its topic's, or provenance the findings do
+//     not bear out (a fact's supporters or finding ids other than the
+//     completed members that asserted it and their findings of it, a fact
+//     no one asserted and no resolution chose, a resolver other than its
+//     topic's, a conflict on a resolved topic, a candidate's findings or
+//     agents other than findings of its object) fails the merge
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with
 //     ErrStrategyPanicked; nothing is written.
 //   - Text (task subjects and descriptions, comments, messages, plans, a

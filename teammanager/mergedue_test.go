@@ -535,6 +535,48 @@ func TestManager_Merge_BadResult(t *testing.T) {
 		{"conflict twice", func(res *merge.Result) {
 			res.Conflicts = append(res.Conflicts, conflict, conflict)
 		}, "listed twice"},
+		// What the records would say of who asserted what must be true: the
+		// provenance attributes a fact to its supporters, Facts reads their
+		// findings back as the findings behind it, and a conflict's record
+		// links its candidates' findings.
+		{"supporter not a member", func(res *merge.Result) {
+			res.Facts[0].Supporters = []string{"mallory"}
+		}, "supporters"},
+		{"supporter that did not assert the fact", func(res *merge.Result) {
+			res.Facts[0].Supporters = []string{"a", "b"}
+		}, "supporters"},
+		{"supporter left out", func(res *merge.Result) {
+			res.Facts[0].Supporters = []string{}
+			res.Facts[0].FindingIDs = []string{}
+		}, "supporters"},
+		{"empty supporter", func(res *merge.Result) {
+			res.Facts[0].Supporters = []string{""}
+		}, "supporters"},
+		{"finding not behind the fact", func(res *merge.Result) {
+			res.Facts[0].FindingIDs = res.Facts[1].FindingIDs
+		}, "findings"},
+		{"invented object", func(res *merge.Result) {
+			res.Facts[0].Object = quad.String("invented")
+		}, "supporters"},
+		{"invented object without supporters", func(res *merge.Result) {
+			res.Facts[0].Object = quad.String("invented")
+			res.Facts[0].Supporters, res.Facts[0].FindingIDs = []string{}, []string{}
+		}, "supporters"},
+		{"resolver without a resolution", func(res *merge.Result) {
+			res.Facts[0].ResolvedBy = "mallory"
+		}, "resolver"},
+		{"conflict candidate with a finding not of its object", func(res *merge.Result) {
+			c := conflict
+			c.Candidates = []merge.Candidate{{Object: quad.String("va"), Agents: []string{"b"}, FindingIDs: res.Facts[1].FindingIDs}}
+			res.Facts = nil
+			res.Conflicts = append(res.Conflicts, c)
+		}, "candidate"},
+		{"conflict candidate with an unknown finding", func(res *merge.Result) {
+			c := conflict
+			c.Candidates = []merge.Candidate{{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: []string{"a> <x"}}}
+			res.Facts = nil
+			res.Conflicts = append(res.Conflicts, c)
+		}, "candidate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := merge.NewRegistry()
@@ -853,5 +895,80 @@ func TestManager_ReadsDoNotWaitForMerge(t *testing.T) {
 	teammanager.SetMergeHook(nil)
 	if got := f.get(t, "t"); !got.Merged || s.calls.Load() != 1 {
 		t.Fatalf("after the merge: %+v, %d merges", got, s.calls.Load())
+	}
+}
+
+// TestManager_Merge_StrategyIgnoringResolution: a custom strategy that
+// drops the team's resolutions (it merges without them, or forgets to mark
+// the resolved facts) fails the merge with merge.ErrInvalidDecision and
+// writes nothing: its result would add a second run link to the resolved
+// conflict's record, or store the resolved topic's facts as if no one had
+// resolved it.
+func TestManager_Merge_StrategyIgnoringResolution(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(in merge.Input, res *merge.Result) (merge.Result, error)
+		msg  string
+	}{
+		{"merged without the resolutions", func(in merge.Input, res *merge.Result) (merge.Result, error) {
+			in.Resolutions = nil
+			return merge.Merge(merge.NameConflictFlag, in)
+		}, "resolved"},
+		{"resolver left out", func(in merge.Input, res *merge.Result) (merge.Result, error) {
+			for i := range res.Facts {
+				res.Facts[i].ResolvedBy = ""
+			}
+			return *res, nil
+		}, "resolver"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var broken atomic.Bool
+			reg := merge.NewRegistry()
+			merge.RegisterBuiltins(reg)
+			reg.Register("forgetful", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+				res, err := merge.Merge(merge.NameConflictFlag, in)
+				if err != nil || !broken.Load() {
+					return res, err
+				}
+				return tc.edit(in, &res)
+			}))
+			f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+			f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "forgetful", Members: members("a", "b")})
+			for _, a := range []string{"a", "b"} {
+				f.status(t, "t", a, teammanager.Running, "")
+				if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v" + a)}); err != nil {
+					t.Fatal(err)
+				}
+				f.status(t, "t", a, teammanager.Completed, "")
+			}
+			if _, err := f.m.MergeTeamResults(ctx, "t"); err != nil {
+				t.Fatal(err)
+			}
+			cs, err := f.m.Conflicts(ctx, "t")
+			if err != nil || len(cs) != 1 {
+				t.Fatalf("conflicts %v, %v", cs, err)
+			}
+			rep, err := f.m.ResolveConflict(ctx, "t", cs[0].ID, []quad.Value{quad.String("va")}, "lead")
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := map[quad.Value]int{}
+			for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
+				before[g] = len(f.graph(t, g))
+			}
+			broken.Store(true)
+			_, err = f.m.MergeTeamResults(ctx, "t")
+			if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, tc.msg)
+			}
+			for g, n := range before {
+				if got := len(f.graph(t, g)); got != n {
+					t.Errorf("the refused merge changed %s: %d quads, was %d", g, got, n)
+				}
+			}
+			if got := f.get(t, "t"); got.LastMerge != rep.MergeID {
+				t.Errorf("last merge %s, want %s", got.LastMerge, rep.MergeID)
+			}
+		})
 	}
 }

@@ -52,8 +52,11 @@ import (
 // did not complete are counted as ignored, not merged) and the recorded
 // resolutions. The report's facts carry their stored confidence; a custom
 // strategy's confidence outside [0, 1], a fact it lists twice, a conflict
-// it lists twice or whose id is not its topic's (merge.Topic.ConflictID)
-// fail the merge (merge.ErrInvalidDecision), and so does its panic
+// it lists twice or whose id is not its topic's (merge.Topic.ConflictID),
+// or provenance that the input does not bear out (supporters, finding ids
+// and resolvers other than merge.Fact defines them, an invented fact,
+// candidates other than merge.Candidate defines them) fail the
+// merge (merge.ErrInvalidDecision), and so does its panic
 // (ErrStrategyPanicked).
 //
 // Merging is deterministic: when the result equals the last merge's (same
@@ -156,7 +159,7 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
 	}
 	res.Strategy = t.Strategy
-	if err := checkResult(res); err != nil {
+	if err := checkResult(in, res); err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
 	}
 	for i := range res.Facts {
@@ -196,8 +199,128 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 // merge.ErrInvalidDecision: a fact listed twice (it would be in two fact
 // sets), a topic in conflict twice, or a conflict whose id is not its
 // topic's (Topic.ConflictID): a resolution of it could never apply, and
-// every later merge of the team would fail on it.
-func checkResult(res merge.Result) error {
+// every later merge of the team would fail on it. It also refuses a result
+// whose provenance would be false (see checkProvenance).
+func checkResult(in merge.Input, res merge.Result) error {
+	if err := checkUnique(res); err != nil {
+		return err
+	}
+	return checkProvenance(in, res)
+}
+
+// checkProvenance refuses, with an error wrapping merge.ErrInvalidDecision,
+// a result of a strategy that says of the team's findings what they do not
+// say, since the records would say it too (prov:wasAttributedTo, the
+// findings Facts reads back behind a fact, a conflict's candidate links):
+// a fact whose Supporters are not exactly the completed members that
+// asserted its object on its topic, or whose FindingIDs are not exactly
+// their findings of it (merge.Fact); a fact that no completed member
+// asserted and no resolution chose (an invented fact); a ResolvedBy that is
+// not the resolver of the fact's topic; a conflict on a resolved topic; a
+// candidate whose findings are not completed members' findings of its
+// object on the conflict's topic, or whose Agents are not their authors.
+func checkProvenance(in merge.Input, res merge.Result) error {
+	key := func(s, p, o quad.Value) string {
+		ok, err := merge.ObjectKey(o)
+		if err != nil {
+			ok = "\x01" + rdfio.FormatTerm(o) // matches no finding
+		}
+		return merge.Topic{Subject: s, Predicate: p}.Key() + "\x00" + ok
+	}
+	completed := map[string]bool{}
+	for _, mb := range in.Members {
+		if mb.Status == merge.Completed {
+			completed[mb.Agent] = true
+		}
+	}
+	type claim struct {
+		agents []string // sorted, distinct
+		ids    []string // sorted, distinct
+	}
+	claims := map[string]*claim{}
+	type origin struct{ key, agent string }
+	findings := map[string][]origin{}
+	for _, f := range in.Findings {
+		if !completed[f.Agent] {
+			continue
+		}
+		k := key(f.Subject, f.Predicate, f.Object)
+		c := claims[k]
+		if c == nil {
+			c = &claim{}
+			claims[k] = c
+		}
+		c.agents = append(c.agents, f.Agent)
+		c.ids = append(c.ids, f.ID)
+		findings[f.ID] = append(findings[f.ID], origin{k, f.Agent})
+	}
+	for _, c := range claims {
+		slices.Sort(c.agents)
+		c.agents = slices.Compact(c.agents)
+		slices.Sort(c.ids)
+		c.ids = slices.Compact(c.ids)
+	}
+	resolver := map[string]string{} // conflict id → resolver
+	for _, r := range in.Resolutions {
+		id := r.ConflictID
+		if r.Topic.Subject != nil || r.Topic.Predicate != nil {
+			id = r.Topic.ConflictID()
+		}
+		resolver[id] = r.By
+	}
+	equal := func(a, b []string) bool { return slices.Equal(a, b) || len(a) == 0 && len(b) == 0 }
+	for _, f := range res.Facts {
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("%w: fact %s %s %s: %s", merge.ErrInvalidDecision, rdfio.FormatTerm(f.Subject),
+				rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), fmt.Sprintf(format, args...))
+		}
+		var want claim
+		if c := claims[key(f.Subject, f.Predicate, f.Object)]; c != nil {
+			want = *c
+		}
+		by := resolver[merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.ConflictID()]
+		switch {
+		case !equal(f.Supporters, want.agents):
+			return fail("supporters %q, but the completed members that asserted it are %q", f.Supporters, want.agents)
+		case !equal(f.FindingIDs, want.ids):
+			return fail("findings %q, but its supporters' findings of it are %q", f.FindingIDs, want.ids)
+		case f.ResolvedBy != by:
+			return fail("resolver %q, but its topic's resolver is %q", f.ResolvedBy, by)
+		case len(want.agents) == 0 && f.ResolvedBy == "":
+			return fail("no completed member asserted it (no supporters) and no resolution chose it")
+		}
+	}
+	for _, c := range res.Conflicts {
+		if _, ok := resolver[c.ID]; ok {
+			return fmt.Errorf("%w: conflict %s on %s %s: the topic is resolved", merge.ErrInvalidDecision,
+				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
+		}
+		for _, cd := range c.Candidates {
+			k := key(c.Topic.Subject, c.Topic.Predicate, cd.Object)
+			var agents []string
+			for _, id := range cd.FindingIDs {
+				i := slices.IndexFunc(findings[id], func(o origin) bool { return o.key == k })
+				if i < 0 {
+					return fmt.Errorf("%w: conflict %s: candidate %s: finding %q is no completed member's finding of it",
+						merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object), id)
+				}
+				if a := findings[id][i].agent; !slices.Contains(agents, a) {
+					agents = append(agents, a)
+				}
+			}
+			slices.Sort(agents)
+			if !equal(cd.Agents, agents) {
+				return fmt.Errorf("%w: conflict %s: candidate %s: agents %q, but its findings are by %q",
+					merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object), cd.Agents, agents)
+			}
+		}
+	}
+	return nil
+}
+
+// checkUnique is the part of checkResult about facts and conflicts listed
+// twice and conflict ids.
+func checkUnique(res merge.Result) error {
 	type triple struct{ s, p, o quad.Value }
 	norm := func(v quad.Value) quad.Value {
 		if nv, err := cortex.NormalizeTerm(v); err == nil {
