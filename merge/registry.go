@@ -26,13 +26,14 @@ func RegisterBuiltins(r *Registry) {
 	}
 }
 
-// Register adds s under name. It panics if name is empty, s is nil, or name is already registered:
-// registration is a programming step done at start-up, like cayley's graph.RegisterQuadStore.
+// Register adds s under name. It panics if name is empty, s is nil (also a nil StrategyFunc, or
+// PerTopic with a nil Decider), or name is already registered: registration is a programming step done
+// at start-up, like cayley's graph.RegisterQuadStore.
 func (r *Registry) Register(name string, s Strategy) {
 	if name == "" {
 		panic("merge: Register with empty strategy name")
 	}
-	if s == nil {
+	if isNilStrategy(s) {
 		panic(fmt.Sprintf("merge: Register of nil strategy %q", name))
 	}
 	r.mu.Lock()
@@ -41,6 +42,19 @@ func (r *Registry) Register(name string, s Strategy) {
 		panic(fmt.Sprintf("merge: strategy %q registered twice", name))
 	}
 	r.m[name] = s
+}
+
+// isNilStrategy reports whether s is nil or a strategy that would call a nil function.
+func isNilStrategy(s Strategy) bool {
+	switch v := s.(type) {
+	case nil:
+		return true
+	case StrategyFunc:
+		return v == nil
+	case perTopic:
+		return v.decide == nil
+	}
+	return false
 }
 
 // Lookup returns the strategy registered under name, or an *UnknownStrategyError (wrapping

@@ -36,6 +36,10 @@ func TestRegistry_Register_Panics(t *testing.T) {
 		{"duplicate built-in", func(r *merge.Registry) { merge.RegisterBuiltins(r); r.Register("additive", noop) }},
 		{"empty name", func(r *merge.Registry) { r.Register("", noop) }},
 		{"nil strategy", func(r *merge.Registry) { r.Register("x", nil) }},
+		// A nil function or decider is a nil strategy too: registered, it
+		// would panic in every merge instead of at start-up.
+		{"nil StrategyFunc", func(r *merge.Registry) { r.Register("x", merge.StrategyFunc(nil)) }},
+		{"PerTopic with a nil Decider", func(r *merge.Registry) { r.Register("x", merge.PerTopic("x", nil)) }},
 		{"package-level duplicate", func(*merge.Registry) { merge.Register("majority-wins", noop) }},
 	}
 	for _, tc := range cases {
