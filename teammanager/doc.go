@@ -254,8 +254,9 @@
 //     not bear out (a fact's supporters or finding ids other than the
 //     completed members that asserted it and their findings of it, a fact
 //     no one asserted and no resolution chose, a resolver other than its
-//     topic's, a conflict on a resolved topic, a candidate's findings or
-//     agents other than findings of its object) fails the merge
+//     topic's, a conflict on a resolved topic or on one no completed
+//     member spoke on, a candidate without findings or with findings or
+//     agents other than those of its object) fails the merge
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with
 //     ErrStrategyPanicked; nothing is written.
 //   - Text (task subjects and descriptions, comments, messages, plans, a

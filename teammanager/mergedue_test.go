@@ -571,6 +571,23 @@ func TestManager_Merge_BadResult(t *testing.T) {
 			res.Facts = nil
 			res.Conflicts = append(res.Conflicts, c)
 		}, "candidate"},
+		{"conflict on a topic no one spoke on", func(res *merge.Result) {
+			tp := merge.Topic{Subject: iri("s2"), Predicate: iri("p")}
+			res.Conflicts = append(res.Conflicts, merge.Conflict{ID: tp.ConflictID(), Topic: tp, Reason: "mine", Candidates: []merge.Candidate{}})
+		}, "spoke"},
+		{"conflict on a topic with a literal subject", func(res *merge.Result) {
+			// Its record would be written; once resolved, every merge of
+			// the team would fail on the resolution.
+			tp := merge.Topic{Subject: quad.String("s"), Predicate: iri("p")}
+			res.Conflicts = append(res.Conflicts, merge.Conflict{ID: tp.ConflictID(), Topic: tp, Reason: "mine", Candidates: []merge.Candidate{}})
+		}, "spoke"},
+		{"conflict candidate without findings", func(res *merge.Result) {
+			c := conflict
+			c.Candidates = append(slices.Clone(c.Candidates), merge.Candidate{Object: quad.String("vc"), Agents: []string{}, FindingIDs: []string{}})
+			c.Candidates[0].FindingIDs = res.Facts[0].FindingIDs
+			res.Facts = nil
+			res.Conflicts = append(res.Conflicts, c)
+		}, "candidate"},
 		{"conflict candidate with an unknown finding", func(res *merge.Result) {
 			c := conflict
 			c.Candidates = []merge.Candidate{{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: []string{"a> <x"}}}

@@ -216,9 +216,11 @@ func checkResult(in merge.Input, res merge.Result) error {
 // asserted its object on its topic, or whose FindingIDs are not exactly
 // their findings of it (merge.Fact); a fact that no completed member
 // asserted and no resolution chose (an invented fact); a ResolvedBy that is
-// not the resolver of the fact's topic; a conflict on a resolved topic; a
-// candidate whose findings are not completed members' findings of its
-// object on the conflict's topic, or whose Agents are not their authors.
+// not the resolver of the fact's topic; a conflict on a resolved topic or
+// on one no completed member spoke on (its record, once resolved, could
+// fail every later merge); a candidate without findings, or whose findings
+// are not completed members' findings of its object on the conflict's
+// topic, or whose Agents are not their authors.
 func checkProvenance(in merge.Input, res merge.Result) error {
 	key := func(s, p, o quad.Value) string {
 		ok, err := merge.ObjectKey(o)
@@ -240,6 +242,7 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 	claims := map[string]*claim{}
 	type origin struct{ key, agent string }
 	findings := map[string][]origin{}
+	spoken := map[string]bool{} // topic keys
 	for _, f := range in.Findings {
 		if !completed[f.Agent] {
 			continue
@@ -253,6 +256,7 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		c.agents = append(c.agents, f.Agent)
 		c.ids = append(c.ids, f.ID)
 		findings[f.ID] = append(findings[f.ID], origin{k, f.Agent})
+		spoken[merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.Key()] = true
 	}
 	for _, c := range claims {
 		slices.Sort(c.agents)
@@ -295,7 +299,14 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 			return fmt.Errorf("%w: conflict %s on %s %s: the topic is resolved", merge.ErrInvalidDecision,
 				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
 		}
+		if !spoken[c.Topic.Key()] {
+			return fmt.Errorf("%w: conflict %s on %s %s: no completed member spoke on the topic", merge.ErrInvalidDecision,
+				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
+		}
 		for _, cd := range c.Candidates {
+			if len(cd.FindingIDs) == 0 {
+				return fmt.Errorf("%w: conflict %s: candidate %s has no findings", merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object))
+			}
 			k := key(c.Topic.Subject, c.Topic.Predicate, cd.Object)
 			var agents []string
 			for _, id := range cd.FindingIDs {
