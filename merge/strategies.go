@@ -113,7 +113,8 @@ func DecideNewestWins(v TopicView, o Options) Decision {
 // has at most one vote per object, however often it asserted it. A member asserting several objects
 // votes for each of them (approval voting), so with several such members more than one object can pass.
 // Votes are compared with Threshold × speakers with a tolerance of 1e-9 for floating-point error, so
-// exactly that many votes never passes (29 of 50 speakers at a Threshold of 0.58).
+// exactly that many votes never passes (29 of 50 speakers at a Threshold of 0.58); the votes of every
+// speaker always pass.
 //
 // When no object passes and two or more objects share the highest vote count, Options.TieBreaker decides
 // if it spoke on the topic and voted for exactly one of those leaders. Otherwise the topic becomes a
@@ -129,7 +130,9 @@ func DecideMajorityWins(v TopicView, o Options) Decision {
 		threshold = DefaultThreshold
 	}
 	pass := func(k int) bool {
-		if threshold >= 1 {
+		if threshold >= 1 || k == n {
+			// Unanimity passes every threshold (votes > Threshold × speakers for any Threshold
+			// below 1), also one within the tolerance of 1.
 			return k == n
 		}
 		// The tolerance keeps "exactly Threshold × speakers" from passing when the product is

@@ -507,6 +507,12 @@ func TestMajorityWins_ThresholdBoundary(t *testing.T) {
 		{50, 30, 0.58, true},
 		{100, 29, 0.29, false},
 		{100, 30, 0.29, true},
+		// Every speaker's vote passes every threshold, as it passes 1: the
+		// tolerance must not make a threshold just below 1 stricter than 1.
+		{1, 1, 0.9999999999, true},
+		{3, 3, 0.9999999999, true},
+		{50, 50, 0.99999999999, true},
+		{50, 49, 0.99999999999, false},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%d of %d at %v", tc.votes, tc.speakers, tc.threshold), func(t *testing.T) {
