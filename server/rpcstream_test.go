@@ -768,12 +768,36 @@ func TestRPCStream_CancelInBatch(t *testing.T) {
 func TestRPCStream_IdleCloseRace(t *testing.T) {
 	const idle = 20 * time.Millisecond
 	ss := serveStreams(t, server.DefaultOptions().WithIdleTimeout(idle))
+	// opened returns a stream on which call was sent and answered, and
+	// the answer. The stream idles out 20 ms after it opens: a client
+	// slower than that (a loaded machine) gets $/closing instead, and
+	// opens another.
+	opened := func(call string) (*rpcStream, rpcResponse) {
+		t.Helper()
+		for range 100 {
+			st := ss.mustOpen("acme")
+			st.send(call)
+			line, err := st.read()
+			if err != nil {
+				t.Fatalf("the answer to %s: %v", call, err)
+			}
+			if _, closing := closingReason(line); closing {
+				st.conn.Close()
+				continue
+			}
+			var r rpcResponse
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("the answer to %s: %q: %v", call, line, err)
+			}
+			return st, r
+		}
+		t.Fatalf("%s: 100 streams idled out before their first call was read", call)
+		return nil, rpcResponse{}
+	}
 	exists := func(team string) bool {
 		t.Helper()
-		check := ss.mustOpen("acme")
+		check, r := opened(request(1, "teams.get", `{"team":"`+team+`"}`))
 		defer check.conn.Close()
-		check.send(request(1, "teams.get", `{"team":"`+team+`"}`))
-		r := check.answer()
 		if r.Error != nil && r.Error.Data.Kind != string(api.KindNotFound) {
 			t.Fatalf("teams.get %s: %+v", team, r.Error)
 		}
@@ -782,9 +806,8 @@ func TestRPCStream_IdleCloseRace(t *testing.T) {
 	const trials = 20
 	answered := 0
 	for trial := range trials + 1 {
-		st := ss.mustOpen("acme")
-		st.send(request("sync", "strategies.list", `{}`))
-		if r := st.answer(); r.Error != nil {
+		st, r := opened(request("sync", "strategies.list", `{}`))
+		if r.Error != nil {
 			t.Fatal(r.Error)
 		}
 		var lines []string
