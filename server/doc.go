@@ -79,7 +79,8 @@
 // # Limits
 //
 // Options set every limit (each With method documents its default; a
-// zero Options serves with the defaults): request bodies (413), query
+// zero Options serves with the defaults): request bodies (413), the
+// calls of a JSON-RPC batch (one error object, 413; none runs), query
 // time, results per response (ErrTooManyResults, before any result is
 // sent) and the triples of one Graph Store PUT or POST body (413) or one
 // findings.import of RDF, nothing written, read-heavy requests

@@ -15,6 +15,7 @@ import (
 type Options struct {
 	cfg             config.Config
 	maxBodyBytes    int64
+	maxBatch        int
 	queryTimeout    time.Duration
 	maxQueryTimeout time.Duration
 	shutdownTimeout time.Duration
@@ -35,7 +36,7 @@ type Options struct {
 }
 
 // DefaultOptions returns the defaults: config.Default(), 32 MiB bodies,
-// queries stopped after 30 s unless they ask for more, up to 5 min, a 10 s
+// JSON-RPC batches of at most 1,000 calls, queries stopped after 30 s unless they ask for more, up to 5 min, a 10 s
 // graceful shutdown, no log, no tokens, and the limits of their With
 // methods: 1,000,000 results per response, 16 queries at once (waiting
 // up to 2 s for a turn), 10 s to send the headers of a request, 60 s for
@@ -45,6 +46,7 @@ func DefaultOptions() Options {
 	return Options{
 		cfg:               config.Default(),
 		maxBodyBytes:      32 << 20,
+		maxBatch:          1000,
 		queryTimeout:      30 * time.Second,
 		maxQueryTimeout:   5 * time.Minute,
 		shutdownTimeout:   10 * time.Second,
@@ -172,6 +174,21 @@ func (o Options) WithMaxBodyBytes(n int64) Options {
 	return o
 }
 
+// WithMaxBatch bounds the calls of one JSON-RPC batch (a request, or a
+// line of a JSON-RPC stream, that is an array): a longer one is answered
+// by one error object, with id null, matching ErrTooLarge (413, kind
+// invalid, as a body too large), and none of its calls runs. A batch's
+// answers are held in memory until the last call ends, so the body limit
+// alone would let a small body ("[1,1,1,...]", a few bytes a call) ask
+// for an answer many times its size (default 1,000; n ≤ 0 keeps the
+// default).
+func (o Options) WithMaxBatch(n int) Options {
+	if n > 0 {
+		o.maxBatch = n
+	}
+	return o
+}
+
 // WithQueryTimeout sets how long a SPARQL query runs when the request asks
 // for no timeout (default 30 s; d ≤ 0 keeps the default).
 func (o Options) WithQueryTimeout(d time.Duration) Options {
@@ -236,6 +253,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.maxBodyBytes <= 0 {
 		o.maxBodyBytes = d.maxBodyBytes
+	}
+	if o.maxBatch <= 0 {
+		o.maxBatch = d.maxBatch
 	}
 	if o.maxResults <= 0 {
 		o.maxResults = d.maxResults

@@ -63,11 +63,15 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		start := time.Now()
-		out, errResp := s.runBatch(r.Context(), ns, body)
+		out, err := s.runBatch(r.Context(), ns, body)
 		setServerTiming(w, time.Since(start))
 		switch {
-		case errResp != nil:
-			writeRPC(w, http.StatusOK, *errResp)
+		case err != nil:
+			status := http.StatusOK
+			if errors.Is(err, ErrTooLarge) { // a batch too long: as a body too large
+				status = http.StatusRequestEntityTooLarge
+			}
+			writeRPC(w, status, rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: jsonNull})
 		case len(out) == 0:
 			w.WriteHeader(http.StatusNoContent)
 		default:
@@ -102,12 +106,12 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 
 // runBatch runs the calls of body, a batch (a JSON array), and returns the
 // responses of those that are not notifications; a body that is no batch
-// of requests (not JSON, an empty array) is answered by the one error
-// response it returns instead.
-func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcResponse, *rpcResponse) {
-	batch, errResp := readBatch(body)
-	if errResp != nil {
-		return nil, errResp
+// of requests (not JSON, an empty array, too many calls) is answered by
+// one error response of the error it returns instead (readBatch).
+func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcResponse, error) {
+	batch, err := readBatch(body, s.opts.maxBatch)
+	if err != nil {
+		return nil, err
 	}
 	out := []rpcResponse{}
 	ctx = s.batchContext(ctx)
@@ -120,16 +124,33 @@ func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcRes
 }
 
 // readBatch returns the requests of body, a batch (a JSON array), or the
-// one error response that answers a body that is no batch of requests
-// (not JSON, an empty array).
-func readBatch(body []byte) ([]json.RawMessage, *rpcResponse) {
+// error of a body that is no batch of requests, answered by one error
+// response with id null: not JSON (errParse), an empty array
+// (errInvalidRequest), or more than max calls (ErrTooLarge, found before
+// the calls are read: a batch too long holds no more than its body in
+// memory).
+func readBatch(body []byte, max int) ([]json.RawMessage, error) {
+	if !json.Valid(body) {
+		var v any
+		return nil, fmt.Errorf("%w: %v", errParse, json.Unmarshal(body, &v)) // its syntax error, found before anything is read
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, fmt.Errorf("%w: want a batch (an array), got %v (%v)", errInvalidRequest, tok, err)
+	}
 	var batch []json.RawMessage
-	if err := json.Unmarshal(body, &batch); err != nil {
-		resp := parseErrorResponse(err)
-		return nil, &resp
+	for dec.More() {
+		if len(batch) == max {
+			return nil, fmt.Errorf("read request: %w: a batch of more than %d calls (the server's limit of a batch): send them in several batches", ErrTooLarge, max)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("%w: %v", errParse, err)
+		}
+		batch = append(batch, raw)
 	}
 	if len(batch) == 0 {
-		return nil, &rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("%w: empty batch", errInvalidRequest)), ID: jsonNull}
+		return nil, fmt.Errorf("%w: empty batch", errInvalidRequest)
 	}
 	return batch, nil
 }

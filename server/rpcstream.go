@@ -486,7 +486,7 @@ func (st *rpcStream) readCancels(br *bufio.Reader, held []byte, admitted <-chan 
 			st.registering.Wait()
 			if key := st.cancelCall(req); key != "" {
 				if heldKeys == nil {
-					heldKeys = callIDKeys(held)
+					heldKeys = callIDKeys(held, st.s.opts.maxBatch)
 				}
 				if _, mine := heldKeys[key]; mine {
 					if cancelled == nil {
@@ -520,8 +520,9 @@ func peekLine(br *bufio.Reader) ([]byte, error) {
 }
 
 // callIDKeys returns the set of the idKeys of the calls of line (a
-// request or a batch) that have an id.
-func callIDKeys(line []byte) map[string]struct{} {
+// request or a batch) that have an id; a batch of more than max calls,
+// which runs none, has none.
+func callIDKeys(line []byte, max int) map[string]struct{} {
 	keys := map[string]struct{}{}
 	add := func(raw []byte) {
 		if req, _, _ := readRequest(raw); hasID(req.ID) {
@@ -529,7 +530,7 @@ func callIDKeys(line []byte) map[string]struct{} {
 		}
 	}
 	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) > 0 && t[0] == '[' {
-		batch, _ := readBatch(line)
+		batch, _ := readBatch(line, max)
 		for _, raw := range batch {
 			add(raw)
 		}
@@ -694,10 +695,10 @@ func (st *rpcStream) run(line []byte, cancelled map[string]bool) {
 // not (one not started yet then fails as cancelled when its turn comes).
 func (st *rpcStream) runBatch(line []byte, cancelled map[string]bool, register func()) {
 	s := st.s
-	batch, errResp := readBatch(line)
-	if errResp != nil {
+	batch, err := readBatch(line, s.opts.maxBatch)
+	if err != nil {
 		register()
-		st.answer(*errResp)
+		st.answer(rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: jsonNull})
 		return
 	}
 	type call struct {

@@ -332,7 +332,7 @@ func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
 func TestServe_LimitFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--max-results", "0"}, {"--max-queries", "-1"}, {"--queue-wait", "-1s"}, {"--body-timeout", "0s"},
-		{"--max-body", "lots"}, {"--max-header-bytes", "0"}, {"--write-timeout", "-5s"},
+		{"--max-body", "lots"}, {"--max-header-bytes", "0"}, {"--write-timeout", "-5s"}, {"--max-batch", "0"},
 	} {
 		dir := t.TempDir()
 		cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve", "--listen", "", "--socket", filepath.Join(dir, "s")}, args...)...)
@@ -346,7 +346,7 @@ func TestServe_LimitFlags(t *testing.T) {
 	}
 	s := startServe(t, t.TempDir(), "--listen", "", "--max-results", "1", "--max-queries", "2", "--queue-wait", "1s",
 		"--max-body", "1MiB", "--max-header-bytes", "8KiB", "--read-header-timeout", "5s", "--body-timeout", "5s",
-		"--idle-timeout", "1m", "--write-timeout", "10s", "--query-timeout", "10s", "--max-query-timeout", "1m")
+		"--idle-timeout", "1m", "--write-timeout", "10s", "--query-timeout", "10s", "--max-query-timeout", "1m", "--max-batch", "1")
 	// A body of two triples is over the limit too (413); one at a time is not.
 	resp, err := s.unix.Post("http://cortex/ns/acme/data?default", "application/n-triples",
 		strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n<http://ex/b> <http://ex/p> \"2\" .\n"))
@@ -369,6 +369,17 @@ func TestServe_LimitFlags(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "invalid" || !strings.Contains(string(body), "more than 1 triples") {
 		t.Fatalf("GET of two triples with --max-results 1: %d %s", resp.StatusCode, body)
+	}
+	// --max-batch 1: a batch of two calls is one error, 413.
+	resp, err = s.unix.Post("http://cortex/ns/acme/rpc", "application/json",
+		strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"strategies.list"},{"jsonrpc":"2.0","id":2,"method":"strategies.list"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "more than 1 calls") {
+		t.Fatalf("a batch of two calls with --max-batch 1: %d %s", resp.StatusCode, body)
 	}
 	if code := s.stop(syscall.SIGTERM); code != 0 {
 		t.Errorf("exit %d: %s", code, s.stderr)
