@@ -228,7 +228,7 @@ func seconds(name string, v float64) (time.Duration, error) {
 	if !(v >= 0 && v <= float64(1<<62)/float64(time.Second)) {
 		return 0, fmt.Errorf("%w: %s %v s: want seconds ≥ 0", ErrInvalid, name, v)
 	}
-	return time.Duration(v * float64(time.Second)), nil
+	return SecondsDuration(v), nil
 }
 
 // Settings returns b as the team manager takes it. A lease or staleAfter
@@ -308,5 +308,5 @@ func (r MailRetention) Age() (time.Duration, error) {
 	if !(r.MaxAge >= 0 && r.MaxAge <= float64(1<<62)/float64(time.Second)) {
 		return 0, fmt.Errorf("%w: maxAge %v s: want seconds ≥ 0 (0: any age)", ErrInvalid, r.MaxAge)
 	}
-	return time.Duration(r.MaxAge * float64(time.Second)), nil
+	return SecondsDuration(r.MaxAge), nil
 }

@@ -195,7 +195,7 @@ func RunsOf(rs []workflow.Run) []Run {
 // or milliseconds comes back as it was).
 func RunFrom(r Run) workflow.Run {
 	out := workflow.Run{ID: r.ID, Name: r.Name, Type: r.Type, Status: r.Status, Strategy: r.Strategy, Team: r.Team, Inputs: r.Inputs,
-		NonCritical: r.NonCritical, StepTimeout: secondsDuration(r.StepTimeout), CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
+		NonCritical: r.NonCritical, StepTimeout: SecondsDuration(r.StepTimeout), CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
 		CompletedAt: r.CompletedAt, Error: r.Error, Steps: make([]workflow.StepState, 0, len(r.Steps)), Driver: r.Driver}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, workflow.StepState{Name: s.Name, Agent: s.Agent, Status: s.Status, Reason: s.Reason, Actor: s.Actor,
@@ -215,10 +215,13 @@ func RunFrom(r Run) workflow.Run {
 	return out
 }
 
-// secondsDuration returns s seconds as a duration, the whole seconds
-// exactly (so that time.Duration.Seconds round-trips through it), clamped
-// to what a time.Duration holds.
-func secondsDuration(s float64) time.Duration {
+// SecondsDuration returns s seconds (a duration's Seconds, as the JSON
+// shapes carry durations) as a duration, the whole seconds exactly and
+// the rest rounded to the nanosecond, so that time.Duration.Seconds
+// round-trips through it (truncating s*1e9 would not: 1.001 s is
+// 1.000999999... s in a float64); clamped to what a time.Duration holds,
+// NaN is 0.
+func SecondsDuration(s float64) time.Duration {
 	const most = float64(math.MaxInt64 / int64(time.Second))
 	switch {
 	case math.IsNaN(s):

@@ -110,6 +110,7 @@ var behaviours = []struct {
 	{"FreshNamespace", testFreshNamespace},
 	{"MarkMessagesStatus", testMarkMessagesStatus},
 	{"EmptyResultsAsEmbedded", testEmptyResultsAsEmbedded},
+	{"DurationsKept", testDurationsKept},
 }
 
 // TestTeamManager runs each behaviour against each backend.

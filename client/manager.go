@@ -425,9 +425,9 @@ func memberOf(m api.Member) teammanager.Member {
 func teamOf(t api.Team) teammanager.Team {
 	out := teammanager.Team{ID: t.ID, Name: t.Name, Context: t.Context, Strategy: t.Strategy, Status: teammanager.Status(t.Status),
 		CreatedAt: tv(t.CreatedAt), StartedAt: tv(t.StartedAt), UpdatedAt: tv(t.UpdatedAt), CompletedAt: tv(t.CompletedAt),
-		Timeout: time.Duration(t.Timeout * float64(time.Second)), Threshold: t.Threshold, TieBreaker: t.TieBreaker,
+		Timeout: api.SecondsDuration(t.Timeout), Threshold: t.Threshold, TieBreaker: t.TieBreaker,
 		FailReason: t.FailReason, LastMerge: t.LastMerge, Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError,
-		Lifecycle: teammanager.Lifecycle(t.Lifecycle), PausedAt: tv(t.PausedAt), PausedFor: time.Duration(t.PausedFor * float64(time.Second)),
+		Lifecycle: teammanager.Lifecycle(t.Lifecycle), PausedAt: tv(t.PausedAt), PausedFor: api.SecondsDuration(t.PausedFor),
 		DisbandedAt: tv(t.DisbandedAt)}
 	for _, m := range t.Members {
 		out.Members = append(out.Members, memberOf(m))

@@ -196,3 +196,32 @@ func testEmptyResultsAsEmbedded(t *testing.T, tm api.TeamManager) {
 		t.Errorf("a merge of no findings: facts %#v, conflicts %#v, want empty lists", rep.Facts, rep.OpenConflicts)
 	}
 }
+
+// testDurationsKept: the board's lease and staleAfter and the mailbox's
+// maxAge come back as they were set, to the nanosecond, through a server
+// as in process. They travel in seconds (a float64), and the server and
+// the client turned the seconds back by truncating: 1.001 s, which no
+// float64 holds exactly, came back 1.000999999 s (as do about one
+// duration of whole milliseconds in sixty).
+func testDurationsKept(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for _, d := range []time.Duration{1001 * time.Millisecond, 1003 * time.Millisecond, 90*time.Minute + 7*time.Millisecond, time.Hour + 1} {
+		lease, stale := d, d+2*time.Millisecond
+		got, err := tm.UpdateBoard(ctx, team, teammanager.BoardUpdate{Lease: &lease, StaleAfter: &stale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Lease != lease || got.StaleAfter != stale {
+			t.Errorf("UpdateBoard(lease %v, staleAfter %v) = lease %v, staleAfter %v", lease, stale, got.Lease, got.StaleAfter)
+		}
+		if b, err := tm.Board(ctx, team); err != nil || b.Lease != lease || b.StaleAfter != stale {
+			t.Errorf("Board after UpdateBoard(lease %v, staleAfter %v) = lease %v, staleAfter %v, %v", lease, stale, b.Lease, b.StaleAfter, err)
+		}
+		if err := tm.ConfigureMailbox(ctx, team, d, 3); err != nil {
+			t.Fatal(err)
+		}
+		if age, _, err := tm.MailboxRetention(ctx, team); err != nil || age != d {
+			t.Errorf("MailboxRetention after ConfigureMailbox(%v) = %v, %v", d, age, err)
+		}
+	}
+}
