@@ -216,12 +216,14 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		}
 	}
 	if c.dial != nil && !c.streamOff.Load() && len(p) <= streamMaxRequest {
-		r, err := c.callStream(ctx, method, p)
-		if errors.Is(err, errNoStream) {
+		switch r, err := c.callStream(ctx, method, p); {
+		case errors.Is(err, errNoStream):
 			c.streamOff.Store(true)
-		} else if err != nil {
+		case errors.Is(err, errSendAlone):
+			// Not run on the stream: as an HTTP request, below.
+		case err != nil:
 			return err
-		} else {
+		default:
 			return decodeResult(method, r, result)
 		}
 	}

@@ -28,7 +28,13 @@
 // timeout, a shutdown) says "$/closing" after answering every call it
 // read: a call still unanswered then did not run, and is sent again,
 // once, on a new stream, whatever its method; if that fails too, the
-// call fails with api.ErrUnavailable. A call larger than 1 MiB, every call of a client given an
+// call fails with api.ErrUnavailable. A server ends the stream too,
+// without "$/closing", at a line longer than its body limit
+// (server.Options.WithMaxBodyBytes, below 1 MiB), after an error of id
+// null and the answers of the calls it read before: that call and those
+// sent after it, which it did not read, go again as HTTP requests of
+// their own, so that the first fails as it would alone ("request body too
+// large", kind invalid). A call larger than 1 MiB, every call of a client given an
 // HTTP client (WithHTTPClient) or WithRPCStream(false), and every call to
 // a server that does not open streams go as HTTP requests; SPARQL,
 // imports, exports and events always do. A call whose context ends returns

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -60,6 +61,20 @@ var errNoStream = errors.New("the server opens no JSON-RPC stream")
 // stream the server closed with "$/closing": they were not run.
 var errClosing = errors.New("the server closed the JSON-RPC stream")
 
+// errUnread is the error of the calls waiting for their answer on a
+// stream that the server closed (its end of input, not a broken
+// connection) after an error of id null: a line it would not read (one
+// longer than its body limit) ends the stream, after the answers of the
+// calls it read before. So the calls still waiting were not run: that
+// line's call, and those sent after it. Each is sent again as an HTTP
+// request of its own, which the server answers alone (the line too long:
+// "request body too large", kind invalid, as any call over the limit).
+var errUnread = errors.New("the server ended the JSON-RPC stream without reading the call")
+
+// errSendAlone tells Call to send a call again as an HTTP request of its
+// own (errUnread), the stream staying on for the next calls.
+var errSendAlone = errors.New("send the call as an HTTP request")
+
 // stream is an open JSON-RPC stream.
 type stream struct {
 	conn net.Conn
@@ -71,6 +86,9 @@ type stream struct {
 	pending map[uint64]chan streamAnswer
 	err     error // why the stream is broken (no call goes on it)
 	ending  bool  // the server ends it: no new call goes on it
+	// endedBy is the error of id null that the server answered before
+	// it ends the stream (ending); nil if none.
+	endedBy error
 	idle    *time.Timer
 	idleFor time.Duration
 }
@@ -128,6 +146,9 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 		case a := <-ch:
 			if errors.Is(a.err, errClosing) && attempt == 0 && ctx.Err() == nil {
 				continue // not run: again, on a new stream
+			}
+			if errors.Is(a.err, errUnread) && ctx.Err() == nil {
+				return rpcResponse{}, errSendAlone // not run: again, alone
 			}
 			if a.err != nil {
 				return rpcResponse{}, c.connError(ctx, a.err)
@@ -372,7 +393,12 @@ func (st *stream) readAnswers(br *bufio.Reader) {
 			line = long
 		}
 		if err != nil {
-			st.fail(err)
+			st.mu.Lock()
+			if ended := st.endedBy; ended != nil && errors.Is(err, io.EOF) {
+				err = fmt.Errorf("%w (after its error: %v)", errUnread, ended)
+			}
+			st.failLocked(err)
+			st.mu.Unlock()
 			return
 		}
 		var a struct {
@@ -400,6 +426,9 @@ func (st *stream) readAnswers(br *bufio.Reader) {
 			// stream after the calls it has read. No new call goes on it.
 			st.mu.Lock()
 			st.ending = true
+			if a.Error != nil && st.endedBy == nil {
+				st.endedBy = decodeResult("", a.rpcResponse, nil)
+			}
 			st.mu.Unlock()
 			continue
 		}

@@ -334,3 +334,37 @@ func TestStream_ClosingRetriesOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestStream_CallOverServerBodyLimit: a call within the client's limit of
+// a stream's line (1 MiB) but over the server's body limit
+// (WithMaxBodyBytes) fails as it would as an HTTP request, with the
+// server's "request body too large" (kind invalid, exit 7), not as a
+// broken connection (api.ErrUnavailable), and the calls after it work.
+// The server answers such a line with an error of id null and ends the
+// stream; the client failed the call with the stream's EOF.
+func TestStream_CallOverServerBodyLimit(t *testing.T) {
+	sock := shortSocket(t)
+	serveCounting(t, server.New(cortextest.NewStore(t), server.DefaultOptions().WithMaxBodyBytes(4096)), sock)
+	c, err := client.New("unix://"+sock, client.DefaultOptions().WithNamespace("acme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.CreateTeam(ctx, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateMemberStatus(ctx, "t", "a", teammanager.Running, ""); err != nil {
+		t.Fatal(err)
+	}
+	big := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String(strings.Repeat("x", 10000))}
+	_, err = c.AddFinding(ctx, "t", "a", big)
+	if errors.Is(err, api.ErrUnavailable) || !errors.Is(err, api.ErrInvalid) || api.ExitCode(err) != api.ExitInvalid || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("AddFinding over the server's body limit: %v (exit %d), want the server's \"request body too large\" (exit %d)", err, api.ExitCode(err), api.ExitInvalid)
+	}
+	if _, err := c.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("small")}); err != nil {
+		t.Fatalf("AddFinding after: %v", err)
+	}
+	if fs, err := c.Findings(ctx, "t", teammanager.FindingFilter{}); err != nil || len(fs) != 1 {
+		t.Fatalf("findings: %d, %v, want the small one only", len(fs), err)
+	}
+}
