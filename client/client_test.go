@@ -689,6 +689,16 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 			_, err := tm.ResolveConflict(ctx, "t", "C1", []quad.Value{quad.IRI("")}, "a")
 			return err
 		}, teammanager.ErrInvalidResolution},
+		// No resolver: the Manager's error, which it checks first (a
+		// server said a param was missing: kind usage, no sentinel).
+		{"ResolveConflict empty by", func() error {
+			_, err := tm.ResolveConflict(ctx, "t", "C1", nil, "")
+			return err
+		}, teammanager.ErrInvalidResolution},
+		{"ResolveConflict empty by, team and conflict", func() error {
+			_, err := tm.ResolveConflict(ctx, "", "", nil, "")
+			return err
+		}, teammanager.ErrInvalidResolution},
 		{"ImportFindings of RDF/XML, which is written only", func() error {
 			_, err := tm.ImportFindings(ctx, "t", "a", strings.NewReader(""), "rdfxml")
 			return err

@@ -387,6 +387,12 @@ func (c *Client) Conflicts(ctx context.Context, teamID string) ([]teammanager.Co
 // ResolveConflict resolves a conflict to objects and re-merges the team
 // (conflicts.resolve).
 func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (teammanager.MergeReport, error) {
+	if by == "" {
+		// The Manager's error, which it checks first (a server would say
+		// the param is missing); another malformed resolver is its error
+		// through the server.
+		return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, teammanager.ErrInvalidResolution, by)
+	}
 	objs := make([]string, 0, len(objects))
 	for _, o := range objects {
 		// A term JSON cannot carry (nil, an empty IRI): the Manager's
