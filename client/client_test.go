@@ -111,6 +111,7 @@ var behaviours = []struct {
 	{"MarkMessagesStatus", testMarkMessagesStatus},
 	{"EmptyResultsAsEmbedded", testEmptyResultsAsEmbedded},
 	{"DurationsKept", testDurationsKept},
+	{"UnknownTeamFirst", testUnknownTeamFirst},
 }
 
 // TestTeamManager runs each behaviour against each backend.

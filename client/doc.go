@@ -76,7 +76,8 @@
 // server as a missing parameter (kind usage, exit code 2, where the
 // embedded manager's is an invalid id: kind invalid, exit code 7) that
 // matches the same sentinel as the embedded manager's (an empty team id
-// is teammanager.ErrUnknownTeam). In a namespace that does not exist yet on
+// is teammanager.ErrUnknownTeam); of a team that does not exist, it is
+// an unknown team, as embedded, whose Manager looks the team up first. In a namespace that does not exist yet on
 // the server (no team was ever created in it), a call about a team fails
 // with an error matching both cortex.ErrNoNamespace and
 // teammanager.ErrUnknownTeam, and ListTeams with one matching

@@ -225,3 +225,37 @@ func testDurationsKept(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testUnknownTeamFirst: a call about a team that does not exist fails as
+// about an unknown team (ErrUnknownTeam, exit 3) whatever else it lacks,
+// through a server as in process: the Manager looks the team up first.
+// A server refused an empty agent, task, message or conflict id first,
+// as a missing param matching ErrUnknownAgent ..., not ErrUnknownTeam.
+func testUnknownTeamFirst(t *testing.T, tm api.TeamManager) {
+	crew(t, tm) // the namespace exists
+	f := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}
+	for name, call := range map[string]func() error{
+		"UpdateMemberStatus": func() error { return errOf(tm.UpdateMemberStatus(ctx, "nope", "", teammanager.Running, "")) },
+		"AddFinding":         func() error { return errOf(tm.AddFinding(ctx, "nope", "", f)) },
+		"AddFindings":        func() error { return errOf(tm.AddFindings(ctx, "nope", "", []teammanager.Finding{f})) },
+		"ImportFindings": func() error {
+			return errOf(tm.ImportFindings(ctx, "nope", "", strings.NewReader(""), teammanager.FindingsJSON))
+		},
+		"ResolveConflict": func() error { return errOf(tm.ResolveConflict(ctx, "nope", "", nil, "ann")) },
+		"CreateTask":      func() error { return errOf(tm.CreateTask(ctx, "nope", "", teammanager.NewTask{Subject: "s"})) },
+		"ClaimNext":       func() error { return errOf(tm.ClaimNext(ctx, "nope", "")) },
+		"TaskComments":    func() error { return errOf(tm.TaskComments(ctx, "nope", "")) },
+		"TaskHistory":     func() error { return errOf(tm.TaskHistory(ctx, "nope", "")) },
+		"AddTaskFindings": func() error { return errOf(tm.AddTaskFindings(ctx, "nope", "ann", "", []teammanager.Finding{f})) },
+		"SendMessage": func() error {
+			return errOf(tm.SendMessage(ctx, "nope", "", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: "x"}))
+		},
+		"Inbox":        func() error { return errOf(tm.Inbox(ctx, "nope", "", teammanager.MailFilter{})) },
+		"MarkMessages": func() error { return tm.MarkMessages(ctx, "nope", "", teammanager.MsgRead, "M1") },
+		"Thread":       func() error { return errOf(tm.Thread(ctx, "nope", "")) },
+	} {
+		if err := call(); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitNotFound {
+			t.Errorf("%s of an unknown team and an empty id: %v (exit %d), want an error matching ErrUnknownTeam (exit %d)", name, err, api.ExitCode(err), api.ExitNotFound)
+		}
+	}
+}

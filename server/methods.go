@@ -171,7 +171,20 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 			return nil, err
 		}
 	}
-	return m.run(ctx, c, params)
+	v, err := m.run(ctx, c, params)
+	if ee := (emptyIDError{}); errors.As(err, &ee) && c.m != nil {
+		// An empty agent, task ... id of a team that does not exist: the
+		// Manager's error is of the team, which it looks up first.
+		var p struct {
+			Team string `json:"team"`
+		}
+		if json.Unmarshal(params, &p) == nil && p.Team != "" {
+			if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
+				return nil, terr
+			}
+		}
+	}
+	return v, err
 }
 
 // term reads a term param with the namespace's prefixes.

@@ -508,13 +508,24 @@ func required(pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {
 			if s := emptyID[pairs[i]]; s != nil {
-				return fmt.Errorf("%w: params: %q is required: %w", api.ErrUsage, pairs[i], s)
+				err := fmt.Errorf("%w: params: %q is required: %w", api.ErrUsage, pairs[i], s)
+				if pairs[i] == "team" {
+					return err
+				}
+				return emptyIDError{err}
 			}
 			return fmt.Errorf("%w: params: %q is required", api.ErrUsage, pairs[i])
 		}
 	}
 	return nil
 }
+
+// emptyIDError is required's error for an empty id other than the
+// team's: invoke answers an unknown team instead, if the call names one,
+// as the Manager looks the team up before the other ids.
+type emptyIDError struct{ error }
+
+func (e emptyIDError) Unwrap() error { return e.error }
 
 // emptyID maps the id params of required to the sentinel error of the
 // Manager for an empty id of that kind.
