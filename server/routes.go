@@ -67,7 +67,22 @@ func (s *Server) routes() http.Handler {
 		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /ns/{ns}/import, /ns/{ns}/export, /ns/{ns}/events, /healthz, /metrics)",
 			api.ErrNotFound, r.Method, r.URL.EscapedPath()), "")
 	})
-	return mux
+	// A namespace segment that is empty, "." or ".." is an invalid name
+	// (400), as any other: the mux would redirect its path cleaned
+	// (/ns//rpc to /ns/rpc, /ns/../rpc to /rpc), a route of no namespace.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/ns/"); ok {
+			if name, _, route := strings.Cut(rest, "/"); route && (name == "" || name == "." || name == "..") {
+				err := namespace.ValidateName(name)
+				if err == nil {
+					err = fmt.Errorf("%w: %q", namespace.ErrInvalidName, name)
+				}
+				writeError(w, fmt.Errorf("namespace in path %q: %w", r.URL.EscapedPath(), err), "")
+				return
+			}
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // identityCoding returns an error matching ErrUnsupportedMediaType if r

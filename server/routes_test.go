@@ -87,3 +87,35 @@ func TestRoutes_ContentEncodingRefused(t *testing.T) {
 		t.Errorf("Content-Encoding identity: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestRoutes_EmptyOrDotNamespace: a namespace segment that is empty, "."
+// or ".." is a name that does not follow the rule: 400, kind invalid, as
+// any other (server/doc.go). net/http's mux answered 307 with the path
+// cleaned (/ns//rpc to /ns/rpc, /ns/../rpc to /rpc), whose request then
+// found no route (404).
+func TestRoutes_EmptyOrDotNamespace(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct{ method, path string }{
+		{"POST", "/ns//rpc"},
+		{"GET", "/ns//sparql?query=ASK{}"},
+		{"POST", "/ns/./rpc"},
+		{"POST", "/ns/../rpc"},
+		{"GET", "/ns/../ns/acme/export"},
+		{"GET", "/ns//events"},
+	} {
+		req, err := http.NewRequest(tc.method, ts.url+tc.path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"teams.list"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "invalid" || !strings.Contains(string(body), "namespace") {
+			t.Errorf("%s %s: %d kind %q %q, want 400 kind invalid", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
+		}
+	}
+}

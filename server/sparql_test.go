@@ -191,10 +191,11 @@ func TestSPARQL_Errors(t *testing.T) {
 		!strings.Contains(body, "  ..."+huge[len(huge)-80:]+"\n  "+strings.Repeat(" ", 80)+"^\n") {
 		t.Errorf("huge line: %d, %d bytes, want 400 with %q and a short caret line: %.500s", resp.StatusCode, len(body), want, body)
 	}
-	// An empty segment or a path with .. never reaches a namespace.
+	// An empty segment or a path with .. never reaches a namespace: it is
+	// a name that does not follow the rule (400).
 	for _, p := range []string{"/ns//sparql?query=ASK{}", "/ns/../sparql?query=ASK{}"} {
-		if resp, body := ts.do("GET", p, "", nil); resp.StatusCode != http.StatusNotFound {
-			t.Errorf("GET %s: %d %s, want 404", p, resp.StatusCode, body)
+		if resp, body := ts.do("GET", p, "", nil); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET %s: %d %s, want 400", p, resp.StatusCode, body)
 		}
 	}
 }
