@@ -112,6 +112,7 @@ var behaviours = []struct {
 	{"EmptyResultsAsEmbedded", testEmptyResultsAsEmbedded},
 	{"DurationsKept", testDurationsKept},
 	{"UnknownTeamFirst", testUnknownTeamFirst},
+	{"TaskCommentKindAfterTeamAndTask", testTaskCommentKindAfterTeamAndTask},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -259,3 +259,23 @@ func testUnknownTeamFirst(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testTaskCommentKindAfterTeamAndTask: a comment of no kind on a team or
+// a task that does not exist fails as about that team or task, through a
+// server as in process (the Manager looks them up before the kind; the
+// client refused the kind first, ErrInvalidTask, exit 7).
+func testTaskCommentKindAfterTeamAndTask(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for _, tc := range []struct {
+		team, task string
+		want       error
+		code       int
+	}{
+		{"nope", "T1", teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{team, "T9", teammanager.ErrUnknownTask, api.ExitNotFound},
+	} {
+		if _, err := tm.AddTaskComment(ctx, tc.team, "bob", tc.task, "", "hello"); !errors.Is(err, tc.want) || api.ExitCode(err) != tc.code {
+			t.Errorf("AddTaskComment of no kind on team %s, task %s: %v (exit %d), want an error matching %v (exit %d)", tc.team, tc.task, err, api.ExitCode(err), tc.want, tc.code)
+		}
+	}
+}

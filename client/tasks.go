@@ -187,12 +187,10 @@ func (c *Client) SkipTask(ctx context.Context, teamID, lead, taskID, reason stri
 }
 
 // AddTaskComment adds a comment to a task (teams.add_task_comment). A
-// comment of no kind is the Manager's error (ErrInvalidTask), checked
-// before anything is sent: the server would take it for a note.
+// comment of no kind is the Manager's error (ErrInvalidTask), after the
+// team and the task are looked up, as embedded: it is sent as "kind": "",
+// which the server refuses (a kind left out would be a note).
 func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind teammanager.CommentKind, text string) (teammanager.TaskComment, error) {
-	if kind == "" {
-		return teammanager.TaskComment{}, fmt.Errorf("team %s: comment on task %s: %w: comment kind %q (want note or blocker)", teamID, taskID, teammanager.ErrInvalidTask, kind)
-	}
 	if err := textNotUTF8("team "+teamID+": comment on task "+taskID, teammanager.ErrInvalidTask, "comment", text); err != nil {
 		return teammanager.TaskComment{}, err
 	}

@@ -136,15 +136,17 @@ func teamsGetTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 func teamsAddTaskComment(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p struct {
 		taskRef
-		Kind string `json:"kind"`
-		Text string `json:"text"`
+		Kind *string `json:"kind"`
+		Text string  `json:"text"`
 	}
 	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
 		return nil, err
 	}
-	kind := teammanager.CommentKind(p.Kind)
-	if kind == "" {
-		kind = teammanager.CommentNote
+	// No kind is a note; a kind given empty ("") is the Manager's to
+	// refuse (ErrInvalidTask), after it looks the team and the task up.
+	kind := teammanager.CommentNote
+	if p.Kind != nil {
+		kind = teammanager.CommentKind(*p.Kind)
 	}
 	cm, err := c.m.AddTaskComment(ctx, p.Team, p.Agent, p.Task, kind, p.Text)
 	if err != nil {
