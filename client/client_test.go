@@ -113,6 +113,7 @@ var behaviours = []struct {
 	{"DurationsKept", testDurationsKept},
 	{"UnknownTeamFirst", testUnknownTeamFirst},
 	{"TaskCommentKindAfterTeamAndTask", testTaskCommentKindAfterTeamAndTask},
+	{"UnknownTaskBeforeEmptyAgent", testUnknownTaskBeforeEmptyAgent},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -279,3 +279,34 @@ func testTaskCommentKindAfterTeamAndTask(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testUnknownTaskBeforeEmptyAgent: a call about a task that does not exist
+// by a member of no id fails as about an unknown task (ErrUnknownTask,
+// exit 3), through a server as in process: the Manager looks the task up
+// before the member. A server refused the empty agent first.
+func testUnknownTaskBeforeEmptyAgent(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for name, call := range map[string]func() error{
+		"UpdateTask":     func() error { return errOf(tm.UpdateTask(ctx, team, "", "T9", teammanager.TaskUpdate{})) },
+		"ClaimTask":      func() error { return errOf(tm.ClaimTask(ctx, team, "", "T9")) },
+		"ProgressTask":   func() error { return errOf(tm.ProgressTask(ctx, team, "", "T9", "n")) },
+		"CompleteTask":   func() error { return errOf(tm.CompleteTask(ctx, team, "", "T9", "r")) },
+		"ReviewTask":     func() error { return errOf(tm.ReviewTask(ctx, team, "", "T9", true, "")) },
+		"FailTask":       func() error { return errOf(tm.FailTask(ctx, team, "", "T9", "x")) },
+		"CancelTask":     func() error { return errOf(tm.CancelTask(ctx, team, "", "T9", "x")) },
+		"PauseTask":      func() error { return errOf(tm.PauseTask(ctx, team, "", "T9")) },
+		"ResumeTask":     func() error { return errOf(tm.ResumeTask(ctx, team, "", "T9")) },
+		"RetryTask":      func() error { return errOf(tm.RetryTask(ctx, team, "", "T9")) },
+		"SkipTask":       func() error { return errOf(tm.SkipTask(ctx, team, "", "T9", "x")) },
+		"AddTaskComment": func() error { return errOf(tm.AddTaskComment(ctx, team, "", "T9", teammanager.CommentNote, "x")) },
+	} {
+		if err := call(); !errors.Is(err, teammanager.ErrUnknownTask) || api.ExitCode(err) != api.ExitNotFound {
+			t.Errorf("%s of an unknown task by no agent: %v (exit %d), want an error matching ErrUnknownTask (exit %d)", name, err, api.ExitCode(err), api.ExitNotFound)
+		}
+	}
+	// AddTaskFindings looks the member up first, in both.
+	f := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}
+	if _, err := tm.AddTaskFindings(ctx, team, "", "T9", []teammanager.Finding{f}); !errors.Is(err, teammanager.ErrUnknownAgent) {
+		t.Errorf("AddTaskFindings of an unknown task by no agent: %v, want an error matching ErrUnknownAgent", err)
+	}
+}

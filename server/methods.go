@@ -177,10 +177,16 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		// Manager's error is of the team, which it looks up first.
 		var p struct {
 			Team string `json:"team"`
+			Task string `json:"task"`
 		}
 		if json.Unmarshal(params, &p) == nil && p.Team != "" {
 			if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
 				return nil, terr
+			}
+			if ee.taskFirst && p.Task != "" {
+				if _, terr := c.m.GetTask(ctx, p.Team, p.Task); errors.Is(terr, teammanager.ErrUnknownTask) {
+					return nil, terr
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cortexgraph/cortex/api"
@@ -33,7 +34,12 @@ func decodeTaskRef(params json.RawMessage, p any, ref *taskRef, withAgent bool) 
 		return err
 	}
 	if withAgent {
-		return required("agent", ref.Agent)
+		err := required("agent", ref.Agent)
+		if ee := (emptyIDError{}); errors.As(err, &ee) {
+			ee.taskFirst = true // the Manager looks the task up first
+			return ee
+		}
+		return err
 	}
 	return nil
 }
@@ -502,7 +508,11 @@ func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 		taskRef
 		Findings []findingParams `json:"findings"`
 	}
-	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	// The Manager looks the member up before the task.
+	if err := required("team", p.Team, "agent", p.Agent, "task", p.Task); err != nil {
 		return nil, err
 	}
 	fs := make([]teammanager.Finding, 0, len(p.Findings))

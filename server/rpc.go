@@ -512,7 +512,7 @@ func required(pairs ...string) error {
 				if pairs[i] == "team" {
 					return err
 				}
-				return emptyIDError{err}
+				return emptyIDError{error: err}
 			}
 			return fmt.Errorf("%w: params: %q is required", api.ErrUsage, pairs[i])
 		}
@@ -522,8 +522,15 @@ func required(pairs ...string) error {
 
 // emptyIDError is required's error for an empty id other than the
 // team's: invoke answers an unknown team instead, if the call names one,
-// as the Manager looks the team up before the other ids.
-type emptyIDError struct{ error }
+// as the Manager looks the team up before the other ids (and, with
+// taskFirst, an unknown task).
+type emptyIDError struct {
+	error
+	// taskFirst: the id is the agent's, in a call about a task that the
+	// Manager looks up before the member (decodeTaskRef): invoke answers
+	// an unknown task too.
+	taskFirst bool
+}
 
 func (e emptyIDError) Unwrap() error { return e.error }
 
