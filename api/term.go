@@ -27,7 +27,7 @@ func ParseTerm(s string, prefixes map[string]string) (quad.Value, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
-		v, err := rdfio.ParseTerm(s)
+		v, err := rdfio.ParseFormattedTerm(s)
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func ReadyStepFrom(r ReadyStep) (workflow.ReadyStep, error) {
 	parse := func(ts ...string) ([]quad.Value, error) {
 		vs := make([]quad.Value, len(ts))
 		for i, t := range ts {
-			v, err := rdfio.ParseTerm(t)
+			v, err := rdfio.ParseFormattedTerm(t)
 			if err != nil {
 				return nil, fmt.Errorf("ready step %s: %w", r.Step.Name, err)
 			}

@@ -366,14 +366,14 @@ func (c *Client) Conflicts(ctx context.Context, teamID string) ([]teammanager.Co
 			return nil, fmt.Errorf("conflicts.list: %w", err)
 		}
 		for _, cd := range cj.Candidates {
-			o, err := rdfio.ParseTerm(cd.Object)
+			o, err := rdfio.ParseFormattedTerm(cd.Object)
 			if err != nil {
 				return nil, fmt.Errorf("conflicts.list: conflict %s: %w", cj.ID, err)
 			}
 			cf.Candidates = append(cf.Candidates, teammanager.Candidate{Object: o, Agents: cd.Agents, Findings: cd.Findings})
 		}
 		for _, s := range cj.Chosen {
-			o, err := rdfio.ParseTerm(s)
+			o, err := rdfio.ParseFormattedTerm(s)
 			if err != nil {
 				return nil, fmt.Errorf("conflicts.list: conflict %s: %w", cj.ID, err)
 			}
@@ -445,7 +445,7 @@ func teamOf(t api.Team) teammanager.Team {
 func triple(s, p, o string) (quad.Value, quad.Value, quad.Value, error) {
 	var vs [3]quad.Value
 	for i, t := range []string{s, p, o} {
-		v, err := rdfio.ParseTerm(t)
+		v, err := rdfio.ParseFormattedTerm(t)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -455,11 +455,11 @@ func triple(s, p, o string) (quad.Value, quad.Value, quad.Value, error) {
 }
 
 func topic(cj api.Conflict) (quad.Value, quad.Value, error) {
-	s, err := rdfio.ParseTerm(cj.Subject)
+	s, err := rdfio.ParseFormattedTerm(cj.Subject)
 	if err != nil {
 		return nil, nil, fmt.Errorf("conflict %s: %w", cj.ID, err)
 	}
-	p, err := rdfio.ParseTerm(cj.Predicate)
+	p, err := rdfio.ParseFormattedTerm(cj.Predicate)
 	if err != nil {
 		return nil, nil, fmt.Errorf("conflict %s: %w", cj.ID, err)
 	}
@@ -502,7 +502,7 @@ func mergeReportOf(m api.Merge) (teammanager.MergeReport, error) {
 			return teammanager.MergeReport{}, fmt.Errorf("merge report: %w", err)
 		}
 		for _, cd := range cj.Candidates {
-			o, err := rdfio.ParseTerm(cd.Object)
+			o, err := rdfio.ParseFormattedTerm(cd.Object)
 			if err != nil {
 				return teammanager.MergeReport{}, fmt.Errorf("merge report: conflict %s: %w", cj.ID, err)
 			}

@@ -118,7 +118,7 @@ func quadsOf(qs []api.Quad) ([]quad.Quad, error) {
 			if i == 3 && t == "" {
 				break // the default graph
 			}
-			v, err := rdfio.ParseTerm(t)
+			v, err := rdfio.ParseFormattedTerm(t)
 			if err != nil {
 				return nil, fmt.Errorf("restore: quad %v: %w", q, err)
 			}

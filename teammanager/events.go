@@ -731,7 +731,7 @@ func decodeEvent(r cortex.SideRow) (Event, error) {
 	}
 	ev.TeamState, ev.Member, ev.Agent, ev.Merge, ev.MergeID = w.Team, w.Member, w.Agent, w.Merge, w.MergeID
 	ev.Task, ev.Message, ev.Plan, ev.Snapshot = w.Task, w.Message, w.Plan, w.Snapshot
-	term := func(s string) (quad.Value, error) { return rdfio.ParseTerm(s) }
+	term := func(s string) (quad.Value, error) { return rdfio.ParseFormattedTerm(s) }
 	for _, f := range w.Findings {
 		sf := StoredFinding{ID: f.ID, Agent: f.Agent, Finding: Finding{Confidence: f.Confidence, AssertedAt: f.AssertedAt}}
 		for _, p := range []struct {

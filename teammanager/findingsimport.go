@@ -302,7 +302,7 @@ func parseFindingTerm(s string, prefixes map[string]string) (quad.Value, error) 
 		if err != nil {
 			return nil, err
 		}
-		return rdfio.ParseTerm(t)
+		return rdfio.ParseFormattedTerm(t)
 	}
 	p, local, ok := strings.Cut(t, ":")
 	if !ok {

@@ -218,7 +218,7 @@ func (e *Engine) checkVotes(team string, fs []teammanager.Finding, now time.Time
 func (v Vote) finding() (teammanager.Finding, error) {
 	var terms [3]quad.Value
 	for i, s := range []string{v.Subject, v.Predicate, v.Object} {
-		t, err := rdfio.ParseTerm(s)
+		t, err := rdfio.ParseFormattedTerm(s)
 		if err != nil {
 			return teammanager.Finding{}, fmt.Errorf("vote %s %s %s: %w", v.Subject, v.Predicate, v.Object, err)
 		}
@@ -471,7 +471,7 @@ func (e *Engine) tallyQuads(run string, t *Tally) ([]quad.Quad, error) {
 		add(node, ns.RoundVoter, x.Agent(MemberID(a)))
 	}
 	term := func(s string) (quad.Value, error) {
-		v, err := rdfio.ParseTerm(s)
+		v, err := rdfio.ParseFormattedTerm(s)
 		if err != nil {
 			return nil, fmt.Errorf("run %s: tally of round %d: %w", run, t.Round, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -96,6 +97,24 @@ func FuzzParseTerm(f *testing.F) {
 		}
 		if _, ok := v.(quad.BNode); !ok && back != v {
 			t.Fatalf("term %#v came back as %#v", v, back)
+		}
+	})
+}
+
+// FuzzFormattedBlankLabel: ParseFormattedTerm reads back every blank node
+// FormatTerm writes (a label of valid UTF-8), hex-encoded or not.
+func FuzzFormattedBlankLabel(f *testing.F) {
+	for _, s := range []string{"b1", "x1", "x", "xyz", "b 1", "-a", "é", "x7831", "a.b", "_", "\xff", "x41"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, label string) {
+		if label == "" || !utf8.ValidString(label) {
+			return
+		}
+		text := rdfio.FormatTerm(quad.BNode(label))
+		back, err := rdfio.ParseFormattedTerm(text)
+		if err != nil || back != quad.BNode(label) {
+			t.Fatalf("ParseFormattedTerm(%s) = %#v, %v; want the blank node %q", text, back, err, label)
 		}
 	})
 }

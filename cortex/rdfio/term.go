@@ -66,6 +66,41 @@ func blankLabel(l string) string {
 	return "x" + hex.EncodeToString([]byte(l))
 }
 
+// ParseFormattedTerm is ParseTerm for text that FormatTerm wrote (a term
+// that Cortex printed, sent or stored as text): a blank node's label is
+// read with FormattedBlankLabel, so ParseFormattedTerm(FormatTerm(v)) is v
+// for every term FormatTerm writes faithfully.
+func ParseFormattedTerm(s string) (quad.Value, error) {
+	v, err := ParseTerm(s)
+	if b, ok := v.(quad.BNode); ok && err == nil {
+		return quad.BNode(FormattedBlankLabel(string(b))), nil
+	}
+	return v, err
+}
+
+// FormattedBlankLabel returns the label of the blank node that FormatTerm
+// writes as _:written: written itself, unless it is the hex encoding that
+// FormatTerm (and the encoders) give a label that is not plain ("x"
+// followed by the lower-case hex of a valid UTF-8 label it would encode
+// so); that label is then returned. So
+// FormattedBlankLabel(label of FormatTerm(b)) is b's label for every blank
+// node b whose label is valid UTF-8, and a label that FormatTerm never
+// writes (_:x41: FormatTerm writes the label "A" as _:A) is returned as
+// written.
+func FormattedBlankLabel(written string) string {
+	if len(written) < 3 || written[0] != 'x' || len(written)%2 != 1 {
+		return written
+	}
+	b, err := hex.DecodeString(written[1:])
+	if err != nil || !utf8.Valid(b) {
+		return written
+	}
+	if l := string(b); blankLabel(l) == written {
+		return l
+	}
+	return written
+}
+
 func plainLabel(l string) bool {
 	if l == "" || l[0] == 'x' || l[0] == '-' {
 		return false
@@ -171,7 +206,8 @@ func FormatTerm(v quad.Value) string {
 }
 
 // ParseTerm parses one N-Triples term (IRI, blank node or literal), allowing
-// surrounding white space. Blank node labels are kept as written. Errors are
+// surrounding white space. Blank node labels are kept as written (see
+// FormattedBlankLabel to read back one that FormatTerm encoded). Errors are
 // *SyntaxError values with line 1 and the column of the problem.
 func ParseTerm(s string) (quad.Value, error) {
 	sc := scanner{buf: []byte(s), line: 1}
