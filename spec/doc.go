@@ -59,4 +59,7 @@
 //     SDK and package workflow read it (a warning says so).
 //   - An unqualified agent name in a step, lead or tie_breaker matches a
 //     qualified team agent when exactly one team agent has that name.
+//   - A crew's lead listed among its specialists is a warning, not an
+//     error: the schema allows it, but specialists do not delegate, and
+//     package workflow refuses to run such a crew.
 package spec

@@ -23,6 +23,10 @@ func (d *decoder) errAt(path, format string, args ...interface{}) {
 	d.report(SeverityError, d.lineAt(path), path, format, args...)
 }
 
+func (d *decoder) warnAt(path, format string, args ...interface{}) {
+	d.report(SeverityWarning, d.lineAt(path), path, format, args...)
+}
+
 // members resolves agent references against a team's agents list.
 type members struct {
 	exact map[string]bool
@@ -41,6 +45,18 @@ func newMembers(agents []string) members {
 
 // has reports whether ref names a team agent: an entry as written, or the
 // unqualified name of exactly one qualified entry.
+// entry returns the team's entry that ref names ("" if none, or if a bare
+// name is ambiguous).
+func (m members) entry(ref string) string {
+	if m.exact[ref] {
+		return ref
+	}
+	if !strings.Contains(ref, "/") && len(m.bare[ref]) == 1 {
+		return m.bare[ref][0]
+	}
+	return ""
+}
+
 func (m members) has(ref string) bool {
 	if m.exact[ref] {
 		return true
@@ -79,9 +95,15 @@ func (d *decoder) checkTeam(t *Team) {
 		if c.Lead != "" && !m.has(c.Lead) {
 			notMember("/collaboration/lead", "lead", c.Lead)
 		}
+		lead := m.entry(t.Lead())
 		for i, s := range c.Specialists {
-			if !m.has(s) {
+			switch {
+			case !m.has(s):
 				notMember(index("/collaboration/specialists", i), "specialist", s)
+			case lead != "" && m.entry(s) == lead:
+				// The schema allows it, but specialists do not delegate and
+				// the lead does: a crew's run refuses it (workflow.Def).
+				d.warnAt(index("/collaboration/specialists", i), "specialist %q is the crew's lead: specialists do not delegate, the lead does (workflows run refuses such a crew)", s)
 			}
 		}
 		if cs := c.Consensus; cs != nil && cs.TieBreaker != "" {
