@@ -88,7 +88,7 @@ Examples:
 					&cli.StringFlag{Name: "exec", Usage: "drive the run: run `COMMAND` (sh -c) for each ready step"},
 					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (at most 1024)", Value: 1},
 					&cli.StringFlag{Name: "id", Usage: "run id (default: generated)"},
-					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable"},
+					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable (as the team file names it: ops/a, or a when one team agent has that name)"},
 					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step (a crew's or swarm's lead turn or task too) may run before it fails and its command is killed; -1: none", DefaultText: "the config's teams.workflowTimeout"},
 					&cli.Int64Flag{Name: "max-turns", Usage: "crew and swarm: the lead's turns at most (1..1000)", DefaultText: "the team file's consensus max_rounds, else 10"},
 				),
@@ -293,7 +293,16 @@ func workflowsRun(c *cli.Context, e *env) error {
 		}
 		d.MaxTurns = int(n)
 	}
-	opts := workflow.RunOptions{ID: c.String("id"), Strategy: strategy, Inputs: inputs, NonCritical: c.StringSlice("non-critical"), Actor: "cortexctl"}
+	// A --non-critical agent may be named as the team file may name it:
+	// bare, for a qualified team agent (ops/a as a). One that names none,
+	// or several, is left as given, for the run to refuse.
+	nonCritical := c.StringSlice("non-critical")
+	for i, a := range nonCritical {
+		if q := spec.Resolve(d.Agents, a); q != "" {
+			nonCritical[i] = q
+		}
+	}
+	opts := workflow.RunOptions{ID: c.String("id"), Strategy: strategy, Inputs: inputs, NonCritical: nonCritical, Actor: "cortexctl"}
 	if c.IsSet("step-timeout") {
 		switch n := c.Int64("step-timeout"); {
 		case n == -1:

@@ -680,3 +680,25 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestCLI_WorkflowsRunNonCriticalBareName: --non-critical names an agent
+// as a team file may, bare for a qualified team agent (ops/a as a): the
+// run's members are the team's entries, and --non-critical a was refused
+// as not a member (exit 7).
+func TestCLI_WorkflowsRunNonCriticalBareName(t *testing.T) {
+	dir := t.TempDir()
+	team := writeFile(t, "pair.json", `{"name": "pair", "version": "1", "agents": ["ops/a", "b"], "workflow": {"type": "chain", "steps": [
+		{"name": "first", "agent": "a", "outputs": [{"name": "out", "type": "string"}]},
+		{"name": "second", "agent": "b", "inputs": [{"name": "in", "type": "string", "from": "first.out"}]}]}}`)
+	r := runCLI(t, dir, "", "workflows", "run", team, "--id", "q1", "--non-critical", "a", "--exec", "exit 1")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "no step completed (step first failed: ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d, no step completed (a non-critical, so second skipped)", r.code, r.stdout, r.stderr, exitConflict)
+	}
+	var run struct{ NonCritical []string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "status", "q1", "--json")), &run); err != nil {
+		t.Fatal(err)
+	}
+	if len(run.NonCritical) != 1 || run.NonCritical[0] != "ops/a" {
+		t.Fatalf("nonCritical %q, want [ops/a]", run.NonCritical)
+	}
+}
