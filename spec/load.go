@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -207,6 +208,20 @@ func fileProblem(file string, line int, format string, args ...interface{}) Repo
 	return Report{Problems: []Problem{{File: file, Line: line, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}}}
 }
 
+// isDeployment reports whether f is a multi-agent-spec deployment file
+// (deployment.schema.json: an object with "team" and "targets"), which a
+// specs directory may hold beside its agents and teams.
+func isDeployment(f File) bool {
+	if ft, err := formatOf(f.Path); err != nil || ft == formatMarkdown {
+		return false
+	}
+	n, _, err := parseNode(f.Path, []byte(f.Data))
+	if err != nil || n.kind != kObject {
+		return false
+	}
+	return slices.Contains(n.keys, "team") && slices.Contains(n.keys, "targets")
+}
+
 // teamKeys are keys only a team has.
 var teamKeys = []string{"agents", "workflow", "version", "orchestrator", "collaboration", "self_claim", "plan_approval"}
 
@@ -277,8 +292,9 @@ func parseAs(file string, data []byte, kind Kind, ns string, opts Options) (Def,
 // gives one, is their subdirectory relative to the directory (or to the
 // nearest "agents" directory below it, as in specs/agents/security/x.md →
 // "security"); its .json, .json5, .yaml and .yml files are agents or teams
-// by their keys. A .md file without front matter inside a directory is
-// skipped with a warning; given by name it is an error.
+// by their keys. A .md file without front matter and a deployment file
+// (an object with "team" and "targets") inside a directory are skipped with
+// a warning; given by name they are errors.
 //
 // Besides each file's rules, Load checks that no two definitions share a
 // name, that every agent a team lists is defined (among the loaded agents or
@@ -349,6 +365,10 @@ func LoadFiles(files []File, opts Options) (*Set, Report) {
 				rep.Problems = append(rep.Problems, Problem{File: f.Path, Severity: SeverityWarning, Message: "skipped: no front matter, not an agent definition"})
 				continue
 			}
+		}
+		if f.InDir && isDeployment(f) {
+			rep.Problems = append(rep.Problems, Problem{File: f.Path, Severity: SeverityWarning, Message: "skipped: a deployment file (team and targets), not an agent or team definition"})
+			continue
 		}
 		def, r := parse(f.Path, []byte(f.Data), f.Namespace, opts)
 		rep.Problems = append(rep.Problems, r.Problems...)
