@@ -157,13 +157,16 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 		case <-ctx.Done():
 			if st.unregister(id) {
 				// Cancel it on the server too, as closing an HTTP
-				// request's connection would (best effort: the stream
-				// may be busy or gone).
+				// request's connection would: queued behind the requests
+				// waiting to be written (up to the stream's end), without
+				// holding the caller back.
 				cancel := []byte(`{"jsonrpc":"2.0","method":"` + cancelMethod + `","params":{"id":` + strconv.FormatUint(id, 10) + "}}\n")
-				select {
-				case st.out <- cancel:
-				default:
-				}
+				go func() {
+					select {
+					case st.out <- cancel:
+					case <-st.done:
+					}
+				}()
 			}
 			return rpcResponse{}, c.connError(ctx, ctx.Err())
 		}
