@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -444,6 +445,7 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 		return out, nil
 	case yaml.MappingNode:
 		out := &node{kind: kObject, line: line}
+		var merged []*node // the mappings of merge keys (<<), in order
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.AliasNode && k.Alias != nil {
@@ -456,7 +458,23 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 			if err != nil {
 				return nil, err
 			}
+			if k.ShortTag() == "!!merge" {
+				if merged, err = mergeSources(merged, val, k.Line+y.offset); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			out.keys, out.keyLines, out.vals = append(out.keys, k.Value), append(out.keyLines, k.Line+y.offset), append(out.vals, val)
+		}
+		// A merge key brings in the keys of its mappings that the mapping
+		// does not give itself, the first mapping's first (YAML 1.1's
+		// merge key type, as yaml.v3 decodes it).
+		for _, m := range merged {
+			for j, key := range m.keys {
+				if !slices.Contains(out.keys, key) {
+					out.keys, out.keyLines, out.vals = append(out.keys, key), append(out.keyLines, m.keyLines[j]), append(out.vals, m.vals[j])
+				}
+			}
 		}
 		return out, nil
 	case yaml.ScalarNode:
@@ -485,6 +503,25 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 		return out, nil
 	}
 	return nil, &syntaxError{line: line, msg: "unsupported yaml node"}
+}
+
+// mergeSources appends to merged the mappings that the value v of a YAML
+// merge key (<<, on line) gives: a mapping, or a sequence of mappings.
+func mergeSources(merged []*node, v *node, line int) ([]*node, error) {
+	bad := &syntaxError{line: line, msg: "a yaml merge key (<<) takes a mapping or a sequence of mappings"}
+	switch v.kind {
+	case kObject:
+		return append(merged, v), nil
+	case kArray:
+		for _, e := range v.elems {
+			if e.kind != kObject {
+				return nil, bad
+			}
+			merged = append(merged, e)
+		}
+		return merged, nil
+	}
+	return nil, bad
 }
 
 // toAny returns the plain Go value of n (JSON-shaped: float64 numbers,

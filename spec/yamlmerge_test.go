@@ -1,0 +1,47 @@
+package spec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/spec"
+)
+
+// TestParseTeam_YAMLMergeKeys: YAML's merge key (<<: *anchor, or a list of
+// anchors) brings in the anchored mapping's keys that the mapping does not
+// give itself, as YAML 1.1 and yaml.v3 define it. It was an unknown key
+// "<<" (an error with --strict) and what it merged was lost.
+func TestParseTeam_YAMLMergeKeys(t *testing.T) {
+	const doc = `name: t
+version: "1"
+agents: [a, b, c]
+workflow:
+  type: graph
+  steps:
+    - &base {name: s1, agent: a}
+    - <<: *base
+      name: s2
+      depends_on: [s1]
+    - <<: [{agent: c}, *base]
+      name: s3
+      depends_on: [s2]
+`
+	team, rep := spec.ParseTeam("t.yaml", []byte(doc), spec.Options{Strict: true})
+	if rep.Err() != nil || len(rep.Problems) != 0 {
+		t.Fatalf("problems: %v", rep.Problems)
+	}
+	steps := team.Steps()
+	if len(steps) != 3 {
+		t.Fatalf("steps %+v", steps)
+	}
+	for i, want := range []struct{ name, agent string }{{"s1", "a"}, {"s2", "a"}, {"s3", "c"}} {
+		if steps[i].Name != want.name || steps[i].Agent != want.agent {
+			t.Errorf("step %d: %s by %s, want %s by %s", i, steps[i].Name, steps[i].Agent, want.name, want.agent)
+		}
+	}
+	// A merge key whose value is no mapping is an error naming the line.
+	_, rep = spec.ParseTeam("t.yaml", []byte("name: t\nversion: \"1\"\nagents: [a]\n<<: 5\n"), spec.Options{})
+	if rep.Err() == nil || !strings.Contains(rep.Err().Error(), "t.yaml:4") || !strings.Contains(rep.Err().Error(), "merge") {
+		t.Fatalf("<<: 5: %v, want an error at line 4 about the merge key", rep.Err())
+	}
+}
