@@ -93,7 +93,8 @@ const GraphHeader = "Cortex-Graph"
 // target graph) in full before writing it in one atomic step: a syntax
 // error (400, with line and column) or an invalid quad writes nothing.
 // Relative IRIs in a body resolve as readBody says. A graph exists while
-// it holds a triple: a PUT or POST that creates a graph is 201, one of a
+// it holds a triple: a PUT or POST that creates a graph (or fills the
+// default graph, which held none) is 201, one of a
 // body with no triples to a graph that does not exist creates none and
 // is 204 (no Location). PUT and POST create the namespace if needed; GET
 // and DELETE of a namespace, or a named graph, that does not exist are
@@ -302,7 +303,9 @@ func (s *Server) putGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 		w.WriteHeader(http.StatusCreated)
 		return nil
 	}
-	if !existed && t.graph != nil {
+	if !existed {
+		// New RDF graph content, in a named graph or in the default graph
+		// that held none (Graph Store Protocol 5.3).
 		w.WriteHeader(http.StatusCreated)
 		return nil
 	}

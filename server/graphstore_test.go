@@ -70,7 +70,7 @@ func TestGraphStore_PutGetPostDelete(t *testing.T) {
 		t.Fatalf("GET ?default: %d %q", resp.StatusCode, body)
 	}
 	resp, _ = ts.do("POST", "/ns/acme/data?default", "application/n-triples", strings.NewReader("<http://ex/d> <http://ex/p> \"4\" .\n"))
-	if resp.StatusCode != http.StatusNoContent {
+	if resp.StatusCode != http.StatusCreated { // content the default graph did not hold
 		t.Fatalf("POST ?default: %d", resp.StatusCode)
 	}
 	if resp, body = ts.do("GET", "/ns/acme/data?default", "", nil, "Accept", "application/n-triples"); lines(body) != `<http://ex/d> <http://ex/p> "4" .` {
@@ -279,7 +279,7 @@ func TestGraphStore_RelativeIRIs(t *testing.T) {
 	}
 
 	const d = "/ns/acme/data?default"
-	if resp, got := ts.do("POST", d, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusNoContent {
+	if resp, got := ts.do("POST", d, "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST ?default: %d %s", resp.StatusCode, got)
 	}
 	for _, method := range []string{"PUT", "POST"} {
@@ -406,5 +406,40 @@ func TestGraphStore_GetOfGraphDeletedWhileWaiting(t *testing.T) {
 	release()
 	if a := <-got; a.code != http.StatusNotFound {
 		t.Fatalf("GET of the graph deleted while it waited: %d %q, want 404", a.code, a.body)
+	}
+}
+
+// TestGraphStore_DefaultGraphContentCreated: a PUT or POST that puts
+// triples into an empty default graph creates RDF graph content, and says
+// so with 201 (Graph Store Protocol 5.3: "If new RDF graph content is
+// created, the origin server MUST inform the user agent via the 201
+// Created response"; the W3C test "PUT - default graph" wants 201 of a
+// PUT ?default into an empty store); one that modifies content that was
+// there is 204. The default graph was always 204, as if it held content.
+func TestGraphStore_DefaultGraphContentCreated(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const d = "/ns/acme/data?default"
+	const nt = "application/n-triples"
+	for _, tc := range []struct {
+		method, body string
+		status       int
+	}{
+		{"PUT", "<http://ex/a> <http://ex/p> \"1\" .\n", http.StatusCreated}, // a namespace that does not exist yet
+		{"PUT", "<http://ex/a> <http://ex/p> \"2\" .\n", http.StatusNoContent},
+		{"POST", "<http://ex/b> <http://ex/p> \"3\" .\n", http.StatusNoContent},
+		{"DELETE", "", http.StatusNoContent},
+		{"POST", "<http://ex/c> <http://ex/p> \"4\" .\n", http.StatusCreated}, // a namespace that exists, its default graph empty
+		{"DELETE", "", http.StatusNoContent},
+		{"PUT", "<http://ex/d> <http://ex/p> \"5\" .\n", http.StatusCreated},
+		{"PUT", "", http.StatusNoContent}, // empties it
+		{"POST", "", http.StatusNoContent},
+	} {
+		ctype := nt
+		if tc.method == "DELETE" {
+			ctype = ""
+		}
+		if resp, body := ts.do(tc.method, d, ctype, strings.NewReader(tc.body)); resp.StatusCode != tc.status {
+			t.Errorf("%s ?default of %q: %d %s, want %d", tc.method, tc.body, resp.StatusCode, body, tc.status)
+		}
 	}
 }

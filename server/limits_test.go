@@ -98,7 +98,7 @@ func TestLimits_SlowReaderDoesNotHoldWriterBack(t *testing.T) {
 	const rows = 20000
 	resp := us.do("POST", "/ns/acme/data?default", "application/n-triples", strings.NewReader(triples("a", rows)))
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent {
+	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("seed: %d", resp.StatusCode)
 	}
 

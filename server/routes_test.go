@@ -83,7 +83,7 @@ func TestRoutes_ContentEncodingRefused(t *testing.T) {
 		t.Errorf("GET without a body, Content-Encoding gzip: %d %s, want 404 (no namespace)", resp.StatusCode, body)
 	}
 	// identity is no coding.
-	if resp, body := ts.do("PUT", "/ns/acme/data?default", "application/n-triples", strings.NewReader(nt), "Content-Encoding", "identity"); resp.StatusCode != http.StatusNoContent {
+	if resp, body := ts.do("PUT", "/ns/acme/data?default", "application/n-triples", strings.NewReader(nt), "Content-Encoding", "identity"); resp.StatusCode != http.StatusCreated {
 		t.Errorf("Content-Encoding identity: %d %s", resp.StatusCode, body)
 	}
 }
