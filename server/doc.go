@@ -28,7 +28,8 @@
 //   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
 //   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
 //     SPARQL 1.1 Graph Store HTTP Protocol (a POST to /ns/{ns}/data
-//     itself adds to a new graph: 201, Location, GraphHeader).
+//     itself adds to a new graph: 201, Location, GraphHeader; a POST may
+//     send multipart/form-data, its parts merged into the graph).
 //   - GET /ns/{ns}/events: the namespace's events as Server-Sent Events
 //     (see events.go; teammanager.Manager.Subscribe); HEAD ends after the
 //     headers.

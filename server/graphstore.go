@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/cayleygraph/quad"
 
@@ -89,8 +92,9 @@ const GraphHeader = "Cortex-Graph"
 // IRI). A PUT that removes quads of the graph (one that replaces it with
 // other content; blank nodes are new at each upload) deletes them, and
 // needs role admin, as DELETE does; one that only adds needs write. PUT and POST read the body (Turtle,
-// N-Triples or N-Quads by Content-Type; every triple or quad goes into the
-// target graph) in full before writing it in one atomic step: a syntax
+// N-Triples or N-Quads by Content-Type, or for a POST multipart/form-data
+// of those, see readParts; every triple or quad goes into the target
+// graph) in full before writing it in one atomic step: a syntax
 // error (400, with line and column) or an invalid quad writes nothing.
 // Relative IRIs in a body resolve as readBody says. A graph exists while
 // it holds a triple: a PUT or POST that creates a graph (or fills the
@@ -179,37 +183,128 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 // creates a graph, the new graph's IRI, so that <> names the graph
 // created), unless the body sets its own base (@base); the default graph
 // has no IRI, so a relative IRI in a body for it, with no @base, is a
-// syntax error.
+// syntax error. A POST may send multipart/form-data (readParts).
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget) ([]quad.Quad, error) {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
-		return nil, fmt.Errorf("%w: no Content-Type: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType)
+		return nil, fmt.Errorf("%w: no Content-Type: send %s", ErrUnsupportedMediaType, gspReadTypes(r.Method))
 	}
 	mt, err := bodyMediaType(ct)
 	if err != nil {
 		return nil, err
+	}
+	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes)}
+	if mt == "multipart/form-data" && r.Method == http.MethodPost {
+		_, params, _ := mime.ParseMediaType(ct) // parsed by bodyMediaType
+		return s.readParts(body, params["boundary"], t)
 	}
 	f, err := rdfio.ByMediaType(mt)
 	if err == nil {
 		err = f.CheckReadable()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: send text/turtle, application/n-triples or application/n-quads", ErrUnsupportedMediaType, ct)
+		return nil, fmt.Errorf("%w: %q: send %s", ErrUnsupportedMediaType, ct, gspReadTypes(r.Method))
 	}
+	return s.decodeBody(body, body, f, "body", t, nil)
+}
+
+// gspReadTypes names the media types a Graph Store request of method
+// reads.
+func gspReadTypes(method string) string {
+	if method == http.MethodPost {
+		return "text/turtle, application/n-triples, application/n-quads, or multipart/form-data of those"
+	}
+	return "text/turtle, application/n-triples or application/n-quads"
+}
+
+// readParts reads a multipart/form-data body, the documents of a web
+// form's file upload widget, into quads of graph t: the RDF merge of the
+// documents (Graph Store Protocol 5.5), so a blank node label of one part
+// is not the same node as that label in another. Each part is read by its
+// Content-Type or, if it has none (or application/octet-stream, which a
+// browser sends for a file type it does not know), by the extension of
+// its file name. Any error, of any part, writes nothing.
+func (s *Server) readParts(body *limitedBody, boundary string, t graphTarget) ([]quad.Quad, error) {
+	if boundary == "" {
+		return nil, fmt.Errorf("%s: %w: multipart/form-data without a boundary parameter (nothing was written)", t, api.ErrSyntax)
+	}
+	mr := multipart.NewReader(body, boundary)
+	var qs []quad.Quad
+	for i := 1; ; i++ {
+		part, err := mr.NextRawPart()
+		if body.over != nil {
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(body.over))
+		}
+		if err == io.EOF {
+			return qs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: multipart body: %v (nothing was written)", t, api.ErrSyntax, err)
+		}
+		name := fmt.Sprintf("body part %d", i)
+		if fn := part.FileName(); fn != "" {
+			name += " (" + fn + ")"
+		}
+		f, err := partFormat(part)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v: send text/turtle, application/n-triples or application/n-quads (nothing was written)", ErrUnsupportedMediaType, name, err)
+		}
+		if qs, err = s.decodeBody(part, body, f, name, t, qs); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// partFormat returns the format of a multipart part: by its Content-Type,
+// else by the extension of its file name.
+func partFormat(part *multipart.Part) (rdfio.Format, error) {
+	ct := part.Header.Get("Content-Type")
+	mt := ""
+	if ct != "" {
+		var err error
+		if mt, err = bodyMediaType(ct); err != nil {
+			// Said once, by readParts.
+			return rdfio.Format{}, errors.New(strings.TrimPrefix(err.Error(), ErrUnsupportedMediaType.Error()+": "))
+		}
+	}
+	var (
+		f   rdfio.Format
+		err error
+	)
+	switch {
+	case mt != "" && mt != "application/octet-stream":
+		if f, err = rdfio.ByMediaType(mt); err != nil {
+			return f, fmt.Errorf("Content-Type %q", ct)
+		}
+	case part.FileName() != "":
+		if f, err = rdfio.ByExtension(part.FileName()); err != nil {
+			return f, fmt.Errorf("no Content-Type, and no format known by the file name's extension")
+		}
+	default:
+		return f, fmt.Errorf("no Content-Type and no file name")
+	}
+	if err := f.CheckReadable(); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// decodeBody parses r, the document name (the body, or a part of it) in
+// format f, into quads of graph t appended to qs. body is the request's
+// body, which r reads, to tell a body cut by its limit.
+func (s *Server) decodeBody(r io.Reader, body *limitedBody, f rdfio.Format, name string, t graphTarget, qs []quad.Quad) ([]quad.Quad, error) {
 	var base string
 	if iri, ok := t.graph.(quad.IRI); ok {
 		base = string(iri)
 	}
 	// No File: rdfio would make the file:// URL of its name the base.
-	body := &limitedBody{r: http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes)}
-	dec, err := rdfio.NewDecoder(body, f.Name, rdfio.DecodeOptions{
+	dec, err := rdfio.NewDecoder(r, f.Name, rdfio.DecodeOptions{
 		Base: base, BlankPrefix: "i" + cortex.NewImportID() + "_",
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer dec.Close()
-	var qs []quad.Quad
 	for {
 		q, err := dec.Next()
 		if body.over != nil {
@@ -221,7 +316,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget)
 			return qs, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w (nothing was written)", t, inBody(err))
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, inBody(err, name))
 		}
 		if int64(len(qs)) == s.opts.maxResults {
 			// A body is written in one atomic step, held in memory and
@@ -358,16 +453,16 @@ func (s *Server) deleteGraph(w http.ResponseWriter, r *http.Request, ns string, 
 	return nil
 }
 
-// inBody names the request body in err, a syntax error of a body's
-// decoder: "body:2:9: ..." (the decoder is given no file name, see
-// readBody).
-func inBody(err error) error {
+// inBody names the request body (or its part: name) in err, a syntax
+// error of a body's decoder: "body:2:9: ..." (the decoder is given no
+// file name, see decodeBody).
+func inBody(err error, name string) error {
 	var se *rdfio.SyntaxError
 	if !errors.As(err, &se) || se.File != "" {
 		return err
 	}
 	named := *se
-	named.File = "body"
+	named.File = name
 	return &named
 }
 
