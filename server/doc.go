@@ -38,7 +38,9 @@
 // token sees that namespace's series only, beside the server's own). A route asked
 // with a method it does not serve is 405 with Allow (GET also serves
 // HEAD); a path that is no route is 404. A request body is read as it
-// is: one with a Content-Encoding (gzip ...) is 415.
+// is: one with a Content-Encoding (gzip ...) is 415. A query string with a
+// parameter that does not decode (a bad escape such as %ZZ, or a ';') is
+// 400 on every route but rpc, rather than read without that parameter.
 //
 // # Errors
 //

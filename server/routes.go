@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -35,6 +36,12 @@ func (s *Server) routes() http.Handler {
 				w.Header().Set("Accept-Encoding", "identity")
 				writeError(w, err, "")
 				return
+			}
+			if route != "rpc" { // the one route that reads no parameter
+				if err := checkQueryString(r); err != nil {
+					writeError(w, err, "")
+					return
+				}
 			}
 			h(w, r, name)
 		}
@@ -99,6 +106,20 @@ func identityCoding(r *http.Request) error {
 				return fmt.Errorf("%w: Content-Encoding %q: send the body uncompressed", ErrUnsupportedMediaType, c)
 			}
 		}
+	}
+	return nil
+}
+
+// checkQueryString returns an error matching api.ErrUsage (400) if the
+// query string of r has a parameter that does not decode: a bad percent
+// escape (%ZZ) or a ';', which is no separator. url.URL.Query, which the
+// handlers read, drops such a parameter without a word, and a request
+// would run without it: a query without the dataset it named
+// (default-graph-uri), a Graph Store POST ?graph= to a new graph, an
+// export of every graph for one.
+func checkQueryString(r *http.Request) error {
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		return fmt.Errorf("%w: query string %q: %v (percent-encode each parameter value, a ';' as %%3B)", api.ErrUsage, r.URL.RawQuery, err)
 	}
 	return nil
 }

@@ -5,9 +5,11 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/server"
 )
 
@@ -117,5 +119,46 @@ func TestRoutes_EmptyOrDotNamespace(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "invalid" || !strings.Contains(string(body), "namespace") {
 			t.Errorf("%s %s: %d kind %q %q, want 400 kind invalid", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
 		}
+	}
+}
+
+// TestRoutes_MalformedQueryString: a query string with a parameter that
+// does not decode (a bad percent escape, %ZZ, or a ';', which is no
+// separator) is 400, naming it, on every route that reads parameters.
+// url.URL.Query drops such a pair without a word: the SPARQL endpoint ran
+// a query that named its dataset (default-graph-uri, named-graph-uri)
+// against the whole store instead (the protocol, 2.1.4: "the SPARQL
+// service must execute the query using the RDF Dataset given in the
+// protocol request"), a Graph Store POST ?graph=IRI wrote into a new
+// graph of its own and answered 201, and an export of one graph exported
+// every graph.
+func TestRoutes_MalformedQueryString(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	if resp, body := ts.do("PUT", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "application/n-triples", strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+	ask := "/ns/acme/sparql?query=" + url.QueryEscape("ASK { ?s ?p ?o }")
+	nt := "<http://ex/b> <http://ex/p> \"2\" .\n"
+	for _, tc := range []struct{ method, path, ctype, body, msg string }{
+		{"GET", ask + "&default-graph-uri=http://ex/%ZZ", "", "", `invalid URL escape "%ZZ"`},
+		{"GET", ask + "&named-graph-uri=http://ex/%ZZ", "", "", `invalid URL escape "%ZZ"`},
+		{"GET", ask + "&default-graph-uri=http://ex/a;b", "", "", "semicolon"},
+		{"POST", "/ns/acme/sparql?default-graph-uri=http://ex/%ZZ", "application/sparql-query", "ASK { ?s ?p ?o }", `invalid URL escape "%ZZ"`},
+		{"POST", "/ns/acme/sparql?default-graph-uri=http://ex/%ZZ", "application/x-www-form-urlencoded", "query=ASK%7B%7D", `invalid URL escape "%ZZ"`},
+		{"POST", "/ns/acme/data?graph=http://ex/%ZZ", "application/n-triples", nt, `invalid URL escape "%ZZ"`},
+		{"PUT", "/ns/acme/data?graph=http://ex/%ZZ", "application/n-triples", nt, `invalid URL escape "%ZZ"`},
+		{"GET", "/ns/acme/data?graph=http://ex/%ZZ", "", "", `invalid URL escape "%ZZ"`},
+		{"GET", "/ns/acme/export?graph=http://ex/%ZZ", "", "", `invalid URL escape "%ZZ"`},
+		{"POST", "/ns/acme/import?format=nt&graph=http://ex/%ZZ", "", nt, `invalid URL escape "%ZZ"`},
+	} {
+		resp, body := ts.do(tc.method, tc.path, tc.ctype, strings.NewReader(tc.body))
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "usage" || !strings.Contains(body, tc.msg) {
+			t.Errorf("%s %s: %d %s %q, want 400 usage with %q", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body, tc.msg)
+		}
+	}
+	var graphs []api.Graph
+	ts.ok("acme", "graphs.list", nil, &graphs)
+	if len(graphs) != 1 {
+		t.Errorf("graphs after the refused writes: %+v, want http://ex/g alone", graphs)
 	}
 }
