@@ -563,3 +563,23 @@ func TestGraphStore_PostMultipart(t *testing.T) {
 		t.Errorf("the new graph: %q", got)
 	}
 }
+
+// TestGraphStore_PostMultipartTooLarge: a multipart body over the limit
+// is 413, whatever the cut does to the part or its framing, and writes
+// nothing.
+func TestGraphStore_PostMultipartTooLarge(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxBodyBytes(1024))
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	for _, parts := range [][][3]string{
+		{{"a.nt", "application/n-triples", "<http://ex/b> <http://ex/p> \"" + strings.Repeat("x", 2000) + "\" .\n"}},
+		{{"a.nt", "application/n-triples", "<http://ex/b> <http://ex/p> \"1\" .\n"}, {"b.nt", "application/n-triples", strings.Repeat("<http://ex/b> <http://ex/p> \"2\" .\n", 100)}},
+	} {
+		body, ctype := multipartBody(t, parts...)
+		if resp, msg := ts.do("POST", g, ctype, strings.NewReader(body)); resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("POST of %d bytes of multipart: %d %s, want 413", len(body), resp.StatusCode, msg)
+		}
+	}
+	if resp, msg := ts.do("GET", g, "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET after the refused POSTs: %d %s, want 404", resp.StatusCode, msg)
+	}
+}
