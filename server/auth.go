@@ -118,10 +118,17 @@ var roles = map[string]Role{
 	"rpc workflows.release_driver":   RoleWrite,
 }
 
-// roleOf returns the role request key (see roles) needs.
+// roleOf returns the role request key (see roles) needs. A HEAD that the
+// table does not name needs what its GET needs: every route that serves
+// GET serves HEAD, which is GET without the body (RFC 9110, 9.3.2).
 func roleOf(key string) Role {
 	if r, ok := roles[key]; ok {
 		return r
+	}
+	if route, ok := strings.CutSuffix(key, " "+http.MethodHead); ok {
+		if r, ok := roles[route+" "+http.MethodGet]; ok {
+			return r
+		}
 	}
 	return RoleAdmin
 }
