@@ -119,6 +119,13 @@ func findingsAdd(c *cli.Context, e *env) error {
 		}
 		f.AssertedAt = t
 	}
+	// Checked before the store is opened, as through a server (whose
+	// client checks it before it sends anything), with the Manager's
+	// message: a finding nothing can hold is exit 7 whether or not the
+	// store and the namespace exist.
+	if err := teammanager.CheckFinding(f); err != nil {
+		return fmt.Errorf("team %s: agent %s: %w", a[0], a[1], err)
+	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -247,6 +249,71 @@ func TestCLI_Findings_PrefixedDatatype(t *testing.T) {
 		t.Run("unknown prefix "+tc.name, func(t *testing.T) {
 			if r := runCLI(t, dir, "", tc.args...); r.code != exitInvalid || !strings.Contains(r.stderr, `unknown prefix "zz"`) {
 				t.Fatalf("exit %d (want %d), stderr %q", r.code, exitInvalid, r.stderr)
+			}
+		})
+	}
+}
+
+// TestCLI_FindingArgs_CheckedBeforeTheStore: a finding nothing can hold
+// (confidence out of [0, 1] or NaN, a literal subject, a predicate that is
+// not an IRI, a time of year < 0 in UTC) is an invalid value (exit 7) with
+// the Manager's message, checked before the store and the namespace are
+// opened: the same in a namespace or store that does not exist as in one
+// that does, and as through a server (whose client checks it before it
+// sends anything); nothing is created.
+func TestCLI_FindingArgs_CheckedBeforeTheStore(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	add := []string{"findings", "add", "crew", "bob"}
+	task := []string{"tasks", "add-finding", "crew", "T1"}
+	for _, tc := range []struct {
+		name      string
+		triple    []string
+		flags     []string
+		msg, tmsg string // findings add's and tasks add-finding's
+	}{
+		{"confidence 2", []string{"<http://s>", "<http://p>", "o"}, []string{"--confidence", "2"},
+			"team crew: agent bob: invalid finding: confidence 2 not in [0, 1]", "team crew: agent bob: finding 1 of 1: invalid finding: confidence 2 not in [0, 1]"},
+		{"confidence NaN", []string{"<http://s>", "<http://p>", "o"}, []string{"--confidence", "NaN"},
+			"invalid finding: confidence NaN not in [0, 1]", "finding 1 of 1: invalid finding: confidence NaN not in [0, 1]"},
+		{"confidence -0.5", []string{"<http://s>", "<http://p>", "o"}, []string{"--confidence=-0.5"},
+			"invalid finding: confidence -0.5 not in [0, 1]", "finding 1 of 1: invalid finding: confidence -0.5 not in [0, 1]"},
+		{"literal subject", []string{`"lit"`, "<http://p>", "o"}, nil,
+			"team crew: agent bob: invalid finding: invalid quad: subject must be an IRI or a blank node", "finding 1 of 1: invalid finding: invalid quad: subject must be"},
+		{"blank predicate", []string{"<http://s>", "_:b", "o"}, nil,
+			"invalid finding: invalid quad: predicate must be an IRI, got a blank node", "finding 1 of 1: invalid finding: invalid quad: predicate must be an IRI"},
+		{"literal predicate", []string{"<http://s>", `"p"`, "o"}, nil,
+			"invalid finding: invalid quad: predicate must be an IRI, got a literal", "finding 1 of 1: invalid finding: invalid quad: predicate must be an IRI"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nostore := filepath.Join(t.TempDir(), "none")
+			for _, c := range []struct {
+				args []string
+				msg  string
+			}{
+				{append(append(append([]string{}, add...), tc.triple...), tc.flags...), tc.msg},
+				{append(append(append(append([]string{}, task...), tc.triple...), tc.flags...), "--as", "bob"), tc.tmsg},
+			} {
+				for _, where := range []struct {
+					dir  string
+					pre  []string
+					what string
+				}{
+					{dir, nil, "the namespace"},
+					{dir, []string{"-n", "fresh"}, "a namespace that does not exist"},
+					{nostore, nil, "no store"},
+				} {
+					r := runCLI(t, where.dir, "", append(append([]string{}, where.pre...), c.args...)...)
+					if r.code != exitInvalid || !strings.Contains(r.stderr, c.msg) {
+						t.Errorf("%q in %s: exit %d, %q; want %d, %q", c.args, where.what, r.code, r.stderr, exitInvalid, c.msg)
+					}
+				}
+			}
+			if _, err := os.Stat(nostore); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused finding created %s (%v)", nostore, err)
+			}
+			if out := mustCLI(t, dir, "namespaces", "list"); strings.Contains(out, "fresh") {
+				t.Errorf("a refused finding created namespace fresh:\n%s", out)
 			}
 		})
 	}

@@ -778,6 +778,10 @@ func tasksAddFinding(c *cli.Context, e *env) error {
 			return fmt.Errorf("tasks add-finding: %s: %w", [3]string{"subject", "predicate", "object"}[i], err)
 		}
 	}
+	// Checked before the store is opened, as findings add does.
+	if err := teammanager.CheckFinding(f); err != nil {
+		return fmt.Errorf("team %s: agent %s: finding 1 of 1: %w", args[0], c.String("as"), err)
+	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
