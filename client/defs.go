@@ -3,8 +3,12 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/spec"
 )
 
@@ -13,8 +17,16 @@ import (
 // nothing, as defstore.Store.Import does. If a definition has an error,
 // nothing is stored and the error is an *Error matching spec.ErrInvalid
 // whose Problems are every problem found; the report returned holds them
-// too.
+// too. A file that is not UTF-8, which JSON cannot carry, is a syntax
+// error in it: the import is then checked here, as the server would check
+// it (with the agents stored in the namespace known), and nothing is sent
+// but defs.list; the error also matches ErrNotUTF8.
 func (c *Client) ImportDefs(ctx context.Context, files []spec.File, opts spec.Options) (api.DefsReport, error) {
+	for _, f := range files {
+		if !utf8.ValidString(f.Data) {
+			return c.checkDefs(ctx, files, opts)
+		}
+	}
 	var out api.DefsReport
 	err := c.Call(ctx, "defs.import", map[string]any{"files": files, "strict": opts.Strict}, &out)
 	var e *Error
@@ -23,6 +35,28 @@ func (c *Client) ImportDefs(ctx context.Context, files []spec.File, opts spec.Op
 		out = api.DefsReport{Agents: []string{}, Teams: []string{}, Errors: rep.Errors(), Warnings: rep.Warnings(), Problems: e.Problems}
 	}
 	return out, err
+}
+
+// checkDefs returns the report and error of an import of files that the
+// server would refuse, checked here as defstore checks it: with the agents
+// stored in the namespace known (none in a namespace that does not exist).
+func (c *Client) checkDefs(ctx context.Context, files []spec.File, opts spec.Options) (api.DefsReport, error) {
+	stored, err := c.ListDefs(ctx, spec.KindAgent)
+	if err != nil && !errors.Is(err, cortex.ErrNoNamespace) {
+		return api.DefsReport{}, err
+	}
+	o := opts
+	o.KnownAgents = slices.Clone(opts.KnownAgents)
+	for _, d := range stored {
+		o.KnownAgents = append(o.KnownAgents, spec.Qualify(d.Namespace, d.Name))
+	}
+	_, rep := spec.LoadFiles(files, o)
+	out := api.DefsReport{Agents: []string{}, Teams: []string{}, Errors: rep.Errors(), Warnings: rep.Warnings(), Problems: rep.Problems}
+	err = rep.Err()
+	if err == nil { // spec reads a file that is not UTF-8 as a syntax error
+		err = fmt.Errorf("%w: a definition file is not valid UTF-8", spec.ErrInvalid)
+	}
+	return out, &textError{fmt.Errorf("import definitions: %w", err)}
 }
 
 // ListDefs returns the summaries of the stored definitions of kind (""

@@ -353,3 +353,44 @@ func TestDefs_UnreadableFileReport(t *testing.T) {
 		t.Error("a refused import created a store")
 	}
 }
+
+// TestDefs_ImportNotUTF8: a definition file that is not UTF-8 is a syntax
+// error at its line, reported with every other problem, as defs validate
+// reports it; nothing is imported and no namespace is created, through a
+// server too (JSON cannot carry the file: the client checks the import
+// itself, with the agents the namespace holds known, and sends nothing).
+func TestDefs_ImportNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	crew := filepath.Join("..", "..", "fixtures", "led", "crew")
+	mustCLI(t, dir, "defs", "import", filepath.Join(crew, "agents"))
+	team, err := os.ReadFile(filepath.Join(crew, "team.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "team.json"), team, 0o644) // names the stored agents
+	os.WriteFile(filepath.Join(bad, "z.md"), []byte("---\nname: z\ndescription: d\n---\nbody \xff\n"), 0o644)
+	r := runCLI(t, dir, "", "defs", "import", bad)
+	if r.code != exitInvalid || !strings.Contains(r.stderr, "z.md:5: error: syntax error: not valid utf-8\n") ||
+		!strings.Contains(r.stderr, "cortexctl: import definitions: invalid definition: ") || strings.Contains(r.stderr, "team.json") {
+		t.Errorf("defs import: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runCLI(t, dir, "", "defs", "import", bad, "--json")
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors != 1 || len(rep.Problems) != 1 ||
+		rep.Problems[0].Line != 5 || rep.Problems[0].Message != "syntax error: not valid utf-8" {
+		t.Errorf("defs import --json: exit %d, %+v, %v\n%s%s", r.code, rep, err, r.stdout, r.stderr)
+	}
+	if out := mustCLI(t, dir, "defs", "list"); strings.Contains(out, "api-crew") {
+		t.Errorf("the team was imported with a file that is not UTF-8:\n%s", out)
+	}
+	// A namespace that does not exist: the team's agents are unknown there.
+	r = runCLI(t, dir, "", "-n", "fresh", "defs", "import", bad, "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors < 2 ||
+		!strings.Contains(r.stdout, "syntax error: not valid utf-8") {
+		t.Errorf("-n fresh defs import --json: exit %d, %+v, %v\n%s%s", r.code, rep, err, r.stdout, r.stderr)
+	}
+	if out := mustCLI(t, dir, "namespaces", "list"); strings.Contains(out, "fresh") {
+		t.Errorf("a refused import created namespace fresh:\n%s", out)
+	}
+}
