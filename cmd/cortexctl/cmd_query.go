@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
@@ -99,6 +100,12 @@ func queryCmd(c *cli.Context, e *env) error {
 	opts := sparql.Options{Base: base, Prefixes: prefixes, DefaultGraph: c.String("default-graph"), Timeout: timeout}
 	if opts.DefaultGraph != eval.UnionGraph && opts.DefaultGraph != eval.OwnDefaultGraph && !api.HasScheme(opts.DefaultGraph) {
 		return fmt.Errorf("%w: query: --default-graph %q: want union, default or an absolute IRI", errInvalid, opts.DefaultGraph)
+	}
+	if g := opts.DefaultGraph; g != eval.UnionGraph && g != eval.OwnDefaultGraph {
+		// As a server's SPARQL endpoint checks it: an IRI no graph can have.
+		if err := cortex.CheckIRI(g); err != nil {
+			return fmt.Errorf("%w: query: --default-graph: %v", errInvalid, err)
+		}
 	}
 	if rc, err := e.remote(); err != nil || rc != nil {
 		if err != nil {

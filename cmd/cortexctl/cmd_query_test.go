@@ -386,3 +386,18 @@ func TestCLI_ConfigPrefixBadPercentEncoding(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr %q", r.code, exitInvalid, r.stderr)
 	}
 }
+
+// TestCLI_QueryDefaultGraphNotAnIRI: a --default-graph with a character
+// no IRI can hold (a space, '<', '{', a control character) is an invalid
+// value (exit 7), as through a server, whose SPARQL endpoint refuses it:
+// not a query run on a graph of that name.
+func TestCLI_QueryDefaultGraphNotAnIRI(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "import", writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n"))
+	for _, g := range []string{"http://x/a b", "http://x/<>", "http://x/{}", "http://x/\x01", "x:y z"} {
+		r := runCLI(t, dir, "", "query", "ASK {}", "--default-graph", g)
+		if r.code != exitInvalid || r.stdout != "" || !strings.Contains(r.stderr, "which IRIs cannot hold") {
+			t.Errorf("--default-graph %q: exit %d, %q, %q; want %d", g, r.code, r.stdout, r.stderr, exitInvalid)
+		}
+	}
+}
