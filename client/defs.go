@@ -9,6 +9,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/defstore"
 	"github.com/cortexgraph/cortex/spec"
 )
 
@@ -59,6 +60,17 @@ func (c *Client) checkDefs(ctx context.Context, files []spec.File, opts spec.Opt
 	return out, &textError{fmt.Errorf("import definitions: %w", err)}
 }
 
+// checkDefName refuses a definition name that JSON cannot carry (not
+// UTF-8), which no definition has, with the server's error for a malformed
+// name (defstore.CheckName, after "definition NAME: " as op says), also
+// matching ErrNotUTF8; nothing is sent.
+func checkDefName(op, name string, kind spec.Kind) error {
+	if utf8.ValidString(name) {
+		return nil
+	}
+	return &textError{fmt.Errorf("%s %q: %w", op, name, defstore.CheckName(name, kind))}
+}
+
 // ListDefs returns the summaries of the stored definitions of kind (""
 // for both), agents then teams (JSON-RPC defs.list).
 func (c *Client) ListDefs(ctx context.Context, kind spec.Kind) ([]api.DefSummary, error) {
@@ -71,6 +83,9 @@ func (c *Client) ListDefs(ctx context.Context, kind spec.Kind) ([]api.DefSummary
 // JSON-RPC defs.get). One that does not exist matches api.ErrNotFound.
 func (c *Client) GetDef(ctx context.Context, name string, kind spec.Kind) (api.DefDetail, error) {
 	var out api.DefDetail
+	if err := checkDefName("definition", name, kind); err != nil {
+		return out, err
+	}
 	err := c.Call(ctx, "defs.get", map[string]string{"name": name, "kind": string(kind)}, &out)
 	return out, err
 }
@@ -80,6 +95,9 @@ func (c *Client) GetDef(ctx context.Context, name string, kind spec.Kind) (api.D
 // defs.export).
 func (c *Client) ExportDef(ctx context.Context, name string, kind spec.Kind, format string) (api.DefExport, error) {
 	var out api.DefExport
+	if err := checkDefName("definition", name, kind); err != nil {
+		return out, err
+	}
 	err := c.Call(ctx, "defs.export", map[string]string{"name": name, "kind": string(kind), "format": format}, &out)
 	return out, err
 }
@@ -89,6 +107,9 @@ func (c *Client) ExportDef(ctx context.Context, name string, kind spec.Kind, for
 // deleted: an error matching api.ErrConflict.
 func (c *Client) DeleteDef(ctx context.Context, name string, kind spec.Kind) (api.DefSummary, error) {
 	var out api.DefSummary
+	if err := checkDefName("delete definition", name, kind); err != nil {
+		return out, err
+	}
 	err := c.Call(ctx, "defs.delete", map[string]string{"name": name, "kind": string(kind)}, &out)
 	return out, err
 }

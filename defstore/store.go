@@ -311,7 +311,7 @@ func (s *Store) List(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
 // name. kind ("" for either) narrows the search. It fails with ErrNotFound,
 // or ErrAmbiguous when the name denotes several definitions; a name no
 // definition of kind can have (spec.ValidName: blank, a control character,
-// an agent's "a//b") is a *namespace.IDError, which matches
+// not UTF-8, an agent's "a//b") is a *namespace.IDError, which matches
 // namespace.ErrInvalidID and ErrNotFound.
 func (s *Store) Get(ctx context.Context, name string, kind spec.Kind) (spec.Def, error) {
 	if err := checkName(name, kind); err != nil {
@@ -324,8 +324,14 @@ func (s *Store) Get(ctx context.Context, name string, kind spec.Kind) (spec.Def,
 	return find(defs, name)
 }
 
-// checkName returns nil if a definition of kind can be called name, else
-// a *namespace.IDError (namespace.ErrInvalidID, ErrNotFound).
+// CheckName returns nil if a definition of kind can be called name, else
+// the *namespace.IDError (namespace.ErrInvalidID, ErrNotFound) that Get,
+// Delete and a server's defs methods refuse name with, after "definition
+// NAME: " (Delete: "delete definition NAME: "). A client checks a name JSON
+// cannot carry (not UTF-8) so.
+func CheckName(name string, kind spec.Kind) error { return checkName(name, kind) }
+
+// checkName is CheckName.
 func checkName(name string, kind spec.Kind) error {
 	if spec.ValidName(kind, name) {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // decoder turns a node tree into definitions, collecting problems with
@@ -277,13 +278,14 @@ func validNamespace(ns string) bool {
 }
 
 // isName reports whether s is what the decoder takes as a name: not
-// blank, without control characters.
+// blank, without control characters, valid UTF-8 (as every file read is).
 func isName(s string) bool {
-	return strings.TrimSpace(s) != "" && strings.IndexFunc(s, unicode.IsControl) < 0
+	return strings.TrimSpace(s) != "" && strings.IndexFunc(s, unicode.IsControl) < 0 && utf8.ValidString(s)
 }
 
 // ValidName reports whether a stored definition of kind can be called
-// name: a team by a name that is not blank and has no control character;
+// name: a team by a name that is not blank, has no control character and
+// is valid UTF-8;
 // an agent by such a name without '/', or by namespace/name, its namespace
 // names separated by single '/' (none ".", ".."); kind "" for either.
 // Definitions are only stored under such names, so a name that is not

@@ -254,6 +254,11 @@ func TestDefs_MalformedNames(t *testing.T) {
 			{"dot namespace", []string{"./unit", "--kind", "agent"}, exitInvalid, `"./unit"` + invalid},
 			{"dot-dot namespace part", []string{"qa/../unit", "--kind", "agent"}, exitInvalid, `"qa/../unit"` + invalid},
 			{"empty agent name", []string{"qa/", "--kind", "agent"}, exitInvalid, `"qa/"` + invalid},
+			// Definitions are read from UTF-8 text: no name is not UTF-8
+			// (and JSON cannot carry one to a server).
+			{"not UTF-8", []string{"p\xffm"}, exitInvalid, `"p\xffm"` + invalid + "a name"},
+			{"not UTF-8 agent namespace", []string{"q\xffa/unit", "--kind", "agent"}, exitInvalid, `"q\xffa/unit"` + invalid + "an agent's name"},
+			{"not UTF-8 team", []string{"rel\xffease", "--kind", "team"}, exitInvalid, `"rel\xffease"` + invalid},
 		} {
 			t.Run(verb+" "+tc.name, func(t *testing.T) {
 				r := runCLI(t, dir, "", append([]string{"defs", verb}, tc.args...)...)
