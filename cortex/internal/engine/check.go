@@ -848,7 +848,10 @@ func (c *nsCheck) side(parts [][]byte, item *badger.Item) error {
 // verify checks what needs the whole namespace read: terms, index
 // coverage, size, horizon and pins.
 func (c *nsCheck) verify() {
-	if uint64(c.horizon) < c.maxID {
+	switch {
+	case c.horizon < 0 && c.maxID == 0:
+		c.add("meta horizon %d is negative", c.horizon)
+	case c.horizon < 0 || uint64(c.horizon) < c.maxID:
 		c.add("meta horizon %d is below id %d", c.horizon, c.maxID)
 	}
 	if c.size != int64(len(c.quads)) {

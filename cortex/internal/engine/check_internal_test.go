@@ -277,6 +277,15 @@ func TestCheck_FindsCorruption(t *testing.T) {
 		},
 		want: []string{"meta size 3, but 9 live quads"},
 	}, {
+		name: "meta horizon negative",
+		corrupt: func(t *testing.T, f *checkFixture) {
+			f.raw(t, func(set func(hkv.Key, []byte), del func(hkv.Key)) {
+				set(layout.Horizon, layout.PutMetaInt(-1))
+				del(sideStampKey("teams")) // which would report it indirectly
+			})
+		},
+		want: []string{"meta horizon -1 is below id"},
+	}, {
 		name: "index lists a removed quad",
 		corrupt: func(t *testing.T, f *checkFixture) {
 			var id uint64
