@@ -46,9 +46,12 @@ import (
 //     lists ascend; with Cortex's indexes (each covering all four positions:
 //     the layout of every namespace Cortex creates) a key lists exactly one
 //     live quad and never a removed one (index-only scans rely on it, see
-//     scan.go). Namespaces with cayley's partial indexes may list removed
-//     quads, as cayley's own delete path leaves them, which cayley's reader
-//     skips;
+//     scan.go). The index list must be Cortex's (layout.Indexes): reads
+//     and deltas use those whatever the list says, so the quads of any
+//     other index are invisible to them. The other checks still follow the
+//     list (partial indexes, as cayley's layout and Cortex's earlier ones
+//     have them, may list removed quads, as cayley's own delete path leaves
+//     them);
 //   - size is the number of live quads; the horizon is at least every id;
 //   - pins: each decodes and holds the term of its node, which exists;
 //   - import records (resume.go): each decodes, has a valid import id and is
@@ -427,8 +430,22 @@ func (c *nsCheck) meta(txn *badger.Txn) (ok bool, err error) {
 			c.anyFull = i
 		}
 	}
+	// Reads and deltas use Cortex's indexes whatever the list says (scan.go,
+	// write.go): the quads of any other index are invisible to them.
+	if !slices.Equal(c.buckets, cortexBuckets) {
+		c.add("indexes %v, want Cortex's %v (reads and deltas use only these)", c.buckets, cortexBuckets)
+	}
 	return true, nil
 }
+
+// cortexBuckets are the buckets of layout.Indexes, as nsCheck names them.
+var cortexBuckets = func() []string {
+	out := make([]string, len(layout.IndexBuckets))
+	for i, b := range layout.IndexBuckets {
+		out[i] = string(b)
+	}
+	return out
+}()
 
 // iterate calls fn with the parts of every key of the namespace under
 // bucket (all keys if bucket is nil), unescaped, and its item. fn may

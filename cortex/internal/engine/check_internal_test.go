@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -285,6 +286,31 @@ func TestCheck_FindsCorruption(t *testing.T) {
 			})
 		},
 		want: []string{"meta horizon -1 is below id"},
+	}, {
+		// Reads and deltas use Cortex's four indexes whatever the list says:
+		// a list without one, with its keys gone, hides quads from every
+		// scan that would use it (graph patterns here).
+		name: "index list without one of Cortex's indexes",
+		corrupt: func(t *testing.T, f *checkFixture) {
+			meta, err := json.Marshal(layout.Indexes[:3])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []hkv.Key
+			for _, q := range f.kept {
+				keys = append(keys, layout.Index(3, f.ids(t, q)))
+			}
+			f.raw(t, func(set func(hkv.Key, []byte), del func(hkv.Key)) {
+				set(layout.IndexList, meta)
+				for _, k := range keys {
+					del(k)
+				}
+			})
+			if qs, err := f.n.Quads(context.Background(), Pattern{Graph: checkG, Scope: OneGraph}); err != nil || len(qs) != 0 {
+				t.Fatalf("quads of graph g: %v (%v), want none read (the corruption)", qs, err)
+			}
+		},
+		want: []string{"indexes [spoc posc ospc], want Cortex's [spoc posc ospc cspo]"},
 	}, {
 		name: "index lists a removed quad",
 		corrupt: func(t *testing.T, f *checkFixture) {
