@@ -210,6 +210,10 @@ type testHooks struct {
 	badger func(badger.Options) badger.Options
 	// freeSpace replaces statfsFree (an injected full disk).
 	freeSpace func(dir string) (int64, error)
+	// undoRenamed runs when a streamed segment's undo file has been
+	// renamed into place, before the directory is synced; an error stands
+	// for a failed sync.
+	undoRenamed func() error
 }
 
 func (h *testHooks) atJournal(stage string) {

@@ -421,7 +421,7 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 		t.Fatal(err)
 	}
 	undo := &undoRecord{version: 1 << 40, prefix: []byte("n:default/")}
-	if err := writeUndo(dir, undo); err != nil {
+	if err := (&Store{dir: dir}).writeUndo(undo); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Open(ctx, dir, DefaultOptions().WithReadOnly(true)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "read-write") {
@@ -435,7 +435,7 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 	if _, err := Open(ctx, dir, DefaultOptions()); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), streamUndoFile) {
 		t.Fatalf("damaged undo file: %v", err)
 	}
-	if err := writeUndo(dir, undo); err != nil {
+	if err := (&Store{dir: dir}).writeUndo(undo); err != nil {
 		t.Fatal(err)
 	}
 	s = testStore(t, dir, DefaultOptions())

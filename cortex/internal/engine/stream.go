@@ -97,7 +97,7 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *sorted.Seg
 	}
 	defer s.gate.release()
 	return s.streamHeld(prefix, sg, func(version uint64) error {
-		return writeUndo(s.dir, &undoRecord{version: version, prefix: prefix, old: undo()})
+		return s.writeUndo(&undoRecord{version: version, prefix: prefix, old: undo()})
 	}, func() error { return removeUndo(s.dir) })
 }
 

@@ -125,7 +125,8 @@ func (d *undoDecoder) bytes() []byte {
 }
 
 // writeUndo writes r as the store's undo file, durably.
-func writeUndo(dir string, r *undoRecord) error {
+func (s *Store) writeUndo(r *undoRecord) error {
+	dir := s.dir
 	path := filepath.Join(dir, streamUndoFile)
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
@@ -139,14 +140,27 @@ func writeUndo(dir string, r *undoRecord) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	renamed := false
 	if err == nil {
 		err = os.Rename(tmp, path)
+		renamed = err == nil
+	}
+	if err == nil && s.opts.hooks.undoRenamed != nil {
+		err = s.opts.hooks.undoRenamed()
 	}
 	if err == nil {
 		err = syncDir(dir)
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
+		if renamed {
+			// An undo file left behind would roll back later writes at the
+			// next Open (every key of the namespace from its version on):
+			// remove it, or refuse to go on (as journal.create).
+			if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				return s.poison(fmt.Errorf("write undo file: %w (and it may be left: %v)", err, rerr))
+			}
+		}
 		return fmt.Errorf("write undo file: %w", err)
 	}
 	return nil

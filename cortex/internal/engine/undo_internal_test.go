@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+)
+
+// TestStream_UndoFileNotLeftByAFailedWrite: when writing a streamed
+// segment's undo file fails after it was renamed into place (a failed sync
+// of the directory), the segment is not written and the undo file must not
+// stay behind: the next Open would roll back every later write of the
+// namespace as if it were the segment's.
+func TestStream_UndoFileNotLeftByAFailedWrite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	syncErr := errors.New("injected: sync of the directory failed")
+	fail := true
+	opts := DefaultOptions().WithSyncWrites(false)
+	segmentTuning(1<<62, 0)(&opts)
+	opts.hooks.undoRenamed = func() error {
+		if fail {
+			return syncErr
+		}
+		return nil
+	}
+	s, err := Open(ctx, dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := uniqueQuads(300, "base")
+	if err := n.Apply(ctx, Delta{Add: base}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = n.Import(ctx, &sliceSource{qs: uniqueQuads(2000, "seg")}, ImportOptions{})
+	if !errors.Is(err, syncErr) {
+		t.Fatalf("import: %v, want the injected failure", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, streamUndoFile)); serr == nil {
+		t.Errorf("the undo file of the segment that was not written is left behind")
+	}
+	// The store goes on (or refuses to): a write it acknowledges must survive
+	// the next Open.
+	fail = false
+	later := []quad.Quad{{Subject: quad.IRI("http://e/later"), Predicate: quad.IRI("http://e/p"), Object: quad.String("x")}}
+	werr := n.Apply(ctx, Delta{Add: later})
+	if err := s.Close(); err != nil && werr == nil {
+		t.Fatal(err)
+	}
+	s = testStore(t, dir, opts)
+	n, err = s.OpenNamespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := distinct(base)
+	if werr == nil {
+		want[later[0]] = true
+	}
+	checkSegmentContents(t, n, want)
+}
