@@ -199,6 +199,12 @@ func syncDir(dir string) error {
 // Open, before the store is used; with a read-only store it fails.
 func (s *Store) recoverStream(ctx context.Context) error {
 	path := filepath.Join(s.dir, streamUndoFile)
+	if !s.opts.readOnly {
+		// An undo file never renamed into place: nothing was written,
+		// nothing to recover (a read-only Open leaves it to the next
+		// writer).
+		_ = os.Remove(path + ".tmp")
+	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -67,3 +67,39 @@ func TestStream_UndoFileNotLeftByAFailedWrite(t *testing.T) {
 	}
 	checkSegmentContents(t, n, want)
 }
+
+// TestOpen_RemovesUnrenamedUndoFile: a process killed while it wrote a
+// segment's undo file, before renaming it into place, leaves the temporary
+// file (as large as the values the segment would overwrite); nothing was
+// written, and a read-write Open removes it, as it removes a journal's
+// (recoverJournal). A read-only Open leaves it.
+func TestOpen_RemovesUnrenamedUndoFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, streamUndoFile+".tmp")
+	if err := os.WriteFile(tmp, (&undoRecord{version: 1 << 40, prefix: []byte("n:ns/")}).marshal()[:10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(ctx, dir, DefaultOptions().WithReadOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatalf("a read-only Open removed the temporary undo file: %v", err)
+	}
+	testStore(t, dir, DefaultOptions())
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("temporary undo file left by a crash is still there after a read-write Open (%v)", err)
+	}
+}
