@@ -19,7 +19,6 @@ import (
 	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
-	"github.com/cayleygraph/quad/pquads"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/cortexgraph/cortex/namespace"
@@ -553,7 +552,7 @@ func (c *nsCheck) logEntry(id uint64, v []byte) {
 		c.add("log entry %d holds id %d", id, prim.ID)
 	}
 	if prim.IsNode() {
-		val, err := pquads.UnmarshalValue(prim.Value)
+		val, err := layout.DecodeTerm(v) // (pquads.UnmarshalValue can panic)
 		if err != nil || val == nil {
 			c.add("node %d: term does not decode (%v)", id, err)
 			return
@@ -789,7 +788,7 @@ func (c *nsCheck) pin(parts [][]byte, item *badger.Item) error {
 			c.add("pin %d: not the entry of node %d (id %d, node %v, %v)", id, id, prim.ID, prim.IsNode(), err)
 			return nil
 		}
-		val, err := pquads.UnmarshalValue(prim.Value)
+		val, err := layout.DecodeTerm(v)
 		if err != nil || val == nil {
 			c.add("pin %d: term does not decode (%v)", id, err)
 			return nil

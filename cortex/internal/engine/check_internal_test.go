@@ -312,6 +312,16 @@ func TestCheck_FindsCorruption(t *testing.T) {
 		},
 		want: []string{"indexes [spoc posc ospc], want Cortex's [spoc posc ospc cspo]"},
 	}, {
+		// A term of no type cayley knows (an unknown field): cayley's
+		// decoder panics on it.
+		name: "term of no known type",
+		corrupt: func(t *testing.T, f *checkFixture) {
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
+				set(layout.Log(f.ids(t, live)[2]), untypedTerm(t, f.ids(t, live)[2]))
+			})
+		},
+		want: []string{"term does not decode"},
+	}, {
 		name: "index lists a removed quad",
 		corrupt: func(t *testing.T, f *checkFixture) {
 			var id uint64
@@ -405,6 +415,55 @@ func TestCheck_FindsCorruption(t *testing.T) {
 						t.Errorf("%s check: problems\n%s\nwant one with %q", check.what, all, want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// untypedTerm returns the log entry of node id with a term of no type
+// (only an unknown field, which cayley's decoder skips).
+func untypedTerm(t *testing.T, id uint64) []byte {
+	t.Helper()
+	b, err := (&proto.Primitive{ID: id, Value: []byte{0xa0, 0x01, 0x01}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRead_TermOfNoKnownTypeIsCorrupt: reading a term of no known type
+// (a damaged log entry) is an error matching ErrCorrupt, not a panic, on
+// every path that resolves terms.
+func TestRead_TermOfNoKnownTypeIsCorrupt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newCheckFixture(t)
+	noStoreCheck.Store(t, true) // corrupt on purpose
+	q := f.kept[1]
+	obj := f.ids(t, q)[2]
+	f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) { set(layout.Log(obj), untypedTerm(t, obj)) })
+	f.n.cache.mu.Lock()
+	clear(f.n.cache.m) // terms the fixture read
+	f.n.cache.mu.Unlock()
+	for _, tc := range []struct {
+		name string
+		read func() error
+	}{
+		{"scan", func() error { _, err := f.n.Quads(ctx, Pattern{Subject: q.Subject}); return err }},
+		{"lookup", func() error { return f.n.lookupTerms(ctx, []termID{termID(obj)}, make([]quad.Value, 1)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						err = fmt.Errorf("panic: %v", r)
+					}
+				}()
+				err = tc.read()
+			}()
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("read: %v, want an error matching ErrCorrupt", err)
 			}
 		})
 	}

@@ -8,10 +8,8 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex/internal/layout"
 
-	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
-	"github.com/cayleygraph/quad/pquads"
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
@@ -60,18 +58,13 @@ func readTerms(ctx context.Context, get func(context.Context, hkv.Key) (hkv.Valu
 		} else if err != nil {
 			return err
 		}
-		var p proto.Primitive
-		if err := p.Unmarshal(b); err != nil {
+		// (layout.DecodeTerm: cayley's pquads.UnmarshalValue panics on a
+		// term of no known type.)
+		v, err := layout.DecodeTerm(b)
+		if err != nil {
 			return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, id, err)
 		}
-		if !p.IsNode() {
-			continue
-		}
-		v, err := pquads.UnmarshalValue(p.Value)
-		if err != nil {
-			return fmt.Errorf("%w: term %d: %v", ErrCorrupt, id, err)
-		}
-		out[i] = v
+		out[i] = v // nil for a quad
 	}
 	return nil
 }

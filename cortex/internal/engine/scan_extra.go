@@ -10,10 +10,8 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex/internal/layout"
 
-	"github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
-	"github.com/cayleygraph/quad/pquads"
 	"github.com/dgraph-io/badger/v4"
 	hkv "github.com/hidal-go/hidalgo/kv"
 )
@@ -488,18 +486,13 @@ func (s *snapshot) terms(ctx context.Context, ids []termID, out []quad.Value) er
 			return err
 		}
 		_, err := s.get(layout.Log(uint64(id)), func(b []byte) error {
-			var p proto.Primitive
-			if err := p.Unmarshal(b); err != nil {
+			// (layout.DecodeTerm: cayley's pquads.UnmarshalValue panics on
+			// a term of no known type.)
+			v, err := layout.DecodeTerm(b)
+			if err != nil {
 				return fmt.Errorf("%w: log entry %d: %v", ErrCorrupt, id, err)
 			}
-			if !p.IsNode() {
-				return nil
-			}
-			v, err := pquads.UnmarshalValue(p.Value)
-			if err != nil {
-				return fmt.Errorf("%w: term %d: %v", ErrCorrupt, id, err)
-			}
-			out[i] = v
+			out[i] = v // nil for a quad
 			return nil
 		})
 		if err != nil {
