@@ -311,6 +311,8 @@ func TestMain(m *testing.M) {
 		childDelta(os.Getenv("CORTEX_TEST_DIR"))
 	case "importrdf":
 		childImportRDF(os.Getenv("CORTEX_TEST_DIR"), os.Getenv("CORTEX_TEST_FILE"))
+	case "recover":
+		childRecover(os.Getenv("CORTEX_TEST_DIR"))
 	}
 	os.Exit(3)
 }

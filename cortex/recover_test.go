@@ -3,6 +3,7 @@ package cortex_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -298,4 +299,56 @@ func testEmptyLog(t *testing.T, name string) {
 		t.Fatalf("read-only Open after the read-write one: %v", err)
 	}
 	s.Close()
+}
+
+// childRecover opens a crashed store and kills itself in the middle of the
+// roll-back: CORTEX_TEST_CRASH_AT is "write" (after some keys were written)
+// or "done" (once the roll-back is durable, before the undo file is
+// removed); CORTEX_TEST_STREAM=1 rolls back through the stream writer.
+func childRecover(dir string) {
+	at := os.Getenv("CORTEX_TEST_CRASH_AT")
+	tuning := cortex.Tuning{RollbackStreamMin: 1 << 30, RollbackProgressEvery: 16}
+	if os.Getenv("CORTEX_TEST_STREAM") == "1" {
+		tuning.RollbackStreamMin = 1
+	}
+	opts := cortex.DefaultOptions().WithTuning(tuning).WithRecoveryProgress(func(p cortex.RecoveryProgress) {
+		if (at == "write" && p.Keys > 0 && !p.Done) || (at == "done" && p.Done) {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		}
+	})
+	s, err := cortex.Open(context.Background(), dir, opts)
+	if err == nil {
+		s.Close()
+	}
+	fmt.Println("error: open returned", err)
+}
+
+// TestRecovery_KilledDuringRollback kills the process that rolls back an
+// interrupted segment, in the middle of writing the roll-back and once it
+// is durable: the next Open rolls back again and converges to the committed
+// quads.
+func TestRecovery_KilledDuringRollback(t *testing.T) {
+	t.Parallel()
+	crashed, committed := crashedImport(t, "flushed")
+	for _, stream := range []string{"0", "1"} {
+		for _, at := range []string{"write", "done"} {
+			t.Run("stream="+stream+"/"+at, func(t *testing.T) {
+				dir := copyDir(t, crashed)
+				cmd, lines := startChild(t, "recover", dir, "CORTEX_TEST_STREAM="+stream, "CORTEX_TEST_CRASH_AT="+at)
+				for lines.Scan() {
+					t.Fatalf("child: %s", lines.Text())
+				}
+				err := cmd.Wait()
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+					t.Fatalf("child did not crash: %v", err)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "cortex-stream.undo")); err != nil {
+					t.Fatalf("undo file gone after a roll-back killed before its end: %v", err)
+				}
+				checkRolledBack(t, dir, committed)
+			})
+		}
+	}
 }
