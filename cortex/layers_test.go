@@ -48,7 +48,7 @@ var layers = map[string][]string{
 		"spec", "teammanager", "workflow"},
 	"server": {"api", "config", "cortex", "internal/jsonexact", "internal/proc", "cortex/rdfio", "cortex/sparql", "cortex/sparql/algebra", "cortex/sparql/eval",
 		"cortex/sparql/results", "defstore", "merge", "namespace", "spec", "teammanager", "workflow"},
-	"client":   {"api", "cortex", "cortex/rdfio", "cortex/sparql/results", "internal/ctxcause", "merge", "namespace", "server", "spec", "teammanager", "workflow"},
+	"client":   {"api", "cortex", "cortex/rdfio", "defstore", "cortex/sparql/results", "internal/ctxcause", "merge", "namespace", "server", "spec", "teammanager", "workflow"},
 	"workflow": {"config", "cortex", "cortex/rdfio", "internal/ctxcause", "internal/proc", "merge", "namespace", "spec", "teammanager"},
 }
 
