@@ -125,10 +125,7 @@ func TestJournal_OpenHandling(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openIn(t, dir)
 	ns, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)

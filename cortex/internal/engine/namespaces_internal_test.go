@@ -14,6 +14,17 @@ import (
 )
 
 // hasKeys reports whether the store holds a key starting with prefix.
+// openIn opens the store in dir with the default options, failing the
+// test if it cannot.
+func openIn(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func hasKeys(t *testing.T, s *Store, prefix string) bool {
 	t.Helper()
 	var found bool
@@ -40,10 +51,7 @@ func TestDeleteNamespace_CutShort(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openIn(t, dir)
 	old := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("old")}
 	for _, name := range []string{"gone", "kept"} {
 		n, err := s.Namespace(ctx, name, WithBase("https://"+name+".example/"))
@@ -56,7 +64,7 @@ func TestDeleteNamespace_CutShort(t *testing.T) {
 	}
 	crash := errors.New("crash")
 	s.opts.hooks.deleteNamespace = func() error { return crash }
-	err = s.DeleteNamespace(ctx, "gone")
+	err := s.DeleteNamespace(ctx, "gone")
 	s.opts.hooks.deleteNamespace = nil
 	if !errors.Is(err, crash) {
 		t.Fatalf("delete: %v", err)
@@ -103,10 +111,7 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openIn(t, dir)
 	for _, name := range []string{"old", "acme"} {
 		if _, err := s.Namespace(ctx, name); err != nil {
 			t.Fatal(err)
@@ -265,10 +270,7 @@ func TestDeleteIfUnused_CutShort(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openIn(t, dir)
 	n, created, err := s.NamespaceCreated(ctx, "gone")
 	if err != nil || !created {
 		t.Fatalf("NamespaceCreated: %v, %v", err, created)

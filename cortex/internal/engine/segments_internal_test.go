@@ -406,10 +406,7 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openIn(t, dir)
 	n, err := s.Namespace(ctx, "default")
 	if err != nil {
 		t.Fatal(err)

@@ -77,10 +77,7 @@ func TestOpen_RemovesUnrenamedUndoFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openIn(t, dir)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
