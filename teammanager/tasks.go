@@ -668,11 +668,14 @@ func (b *boardTx) escalate(st *boardState, t *Task, from, reason string) error {
 // ClaimNext claims for agent the ready task with the highest priority (then
 // the lowest id) that is unassigned or assigned to agent: the swarm's
 // self-claim. It fails with ErrNoReadyTask when there is none. A task past
-// the circuit breaker fails as in ClaimTask, and the search goes on.
+// the circuit breaker fails as in ClaimTask, and the search goes on; its
+// failure is written even if the call then ends with ErrNoReadyTask.
 func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
+	none := false // no ready task left after some tripped the breaker
 	err = m.boardWrite(ctx, func(b *boardTx) error {
+		none = false
 		st, err := b.loadBoard(teamID, false)
 		if err != nil {
 			return err
@@ -680,6 +683,7 @@ func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, 
 		if !st.mayWork(agent) {
 			return notWorker(st, agent)
 		}
+		tripped := false
 		for {
 			var pick string
 			err := b.scan(readyTable, teamKey(teamID), func(key string, vals []quad.Value) bool {
@@ -693,22 +697,32 @@ func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, 
 				return err
 			}
 			if pick == "" {
+				if tripped {
+					// The tasks that tripped the breaker failed, as in
+					// ClaimTask: keep that write, and report no task.
+					none = true
+					return nil
+				}
 				return ErrNoReadyTask
 			}
 			t, err := b.loadTask(teamID, taskID(numOfReadyKey(pick)))
 			if err != nil {
 				return err
 			}
-			tripped, err := b.dispatch(st, t, agent, ActionClaimed)
+			tr, err := b.dispatch(st, t, agent, ActionClaimed)
 			if err != nil {
 				return err
 			}
-			if !tripped {
+			if !tr {
 				out = *t
 				return nil
 			}
+			tripped = true
 		}
 	})
+	if err == nil && none {
+		err = ErrNoReadyTask
+	}
 	if err != nil {
 		return Task{}, fmt.Errorf("team %s: %s: claim next: %w", teamID, agent, err)
 	}

@@ -1,0 +1,36 @@
+package teammanager_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// TestTask_ClaimNext_TrippedTaskFailsWhenNoneLeft: ClaimNext fails a task
+// past the circuit breaker "as in ClaimTask" even when no other task is
+// ready: the failure and the lead's escalation are written, though the
+// call ends with ErrNoReadyTask.
+func TestTask_ClaimNext_TrippedTaskFailsWhenNoneLeft(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{MaxDispatches: 1, Lease: time.Minute, RequireReview: true})
+	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "flaky"})
+	if _, err := f.m.ClaimNext(ctx, team, "a"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2 * time.Minute)
+	if sw, err := f.m.SweepTasks(ctx, team); err != nil || len(sw.Requeued) != 1 {
+		t.Fatalf("sweep: %+v, %v", sw, err)
+	}
+	if _, err := f.m.ClaimNext(ctx, team, "b"); !errors.Is(err, teammanager.ErrNoReadyTask) {
+		t.Fatalf("ClaimNext = %v, want ErrNoReadyTask", err)
+	}
+	got, err := f.m.GetTask(ctx, team, task.ID)
+	if err != nil || got.Status != teammanager.TaskFailed {
+		t.Fatalf("task after ClaimNext tripped its breaker = %+v, %v; want failed", got, err)
+	}
+	inbox, _ := f.m.Inbox(ctx, team, "lead", teammanager.MailFilter{})
+	if len(inbox) != 1 {
+		t.Fatalf("lead's inbox = %+v, want the escalation", inbox)
+	}
+}
