@@ -34,3 +34,28 @@ func TestTask_ClaimNext_TrippedTaskFailsWhenNoneLeft(t *testing.T) {
 		t.Fatalf("lead's inbox = %+v, want the escalation", inbox)
 	}
 }
+
+// TestTask_Lease_LeadUpdateThenOthersComment: neither a lead's update nor
+// another member's comment renews a lease, nor do both in turn: the lease
+// still runs from the claim.
+func TestTask_Lease_LeadUpdateThenOthersComment(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{Lease: 10 * time.Minute, RequireReview: true})
+	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(9 * time.Minute)
+	subj := "y"
+	if _, err := f.m.UpdateTask(ctx, team, "lead", task.ID, teammanager.TaskUpdate{Subject: &subj}); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(30 * time.Second)
+	if _, err := f.m.AddTaskComment(ctx, team, "b", task.ID, teammanager.CommentNote, "any news?"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(90 * time.Second) // 11 minutes since the claim
+	sw, err := f.m.SweepTasks(ctx, team)
+	if err != nil || len(sw.Requeued) != 1 {
+		t.Fatalf("sweep 11 minutes after the claim = %+v, %v; want T1 requeued", sw.Requeued, err)
+	}
+}
