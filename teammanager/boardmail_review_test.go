@@ -59,3 +59,26 @@ func TestTask_Lease_LeadUpdateThenOthersComment(t *testing.T) {
 		t.Fatalf("sweep 11 minutes after the claim = %+v, %v; want T1 requeued", sw.Requeued, err)
 	}
 }
+
+// TestTask_Lease_ProgressRightAfterLeadUpdate: the assignee's progress
+// renews its lease even at the instant of a lead's update.
+func TestTask_Lease_ProgressRightAfterLeadUpdate(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{Lease: 10 * time.Minute, RequireReview: true})
+	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
+	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(9 * time.Minute)
+	subj := "y"
+	if _, err := f.m.UpdateTask(ctx, team, "lead", task.ID, teammanager.TaskUpdate{Subject: &subj}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.m.ProgressTask(ctx, team, "a", task.ID, "half done"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(9 * time.Minute) // 9 minutes since the progress
+	sw, err := f.m.SweepTasks(ctx, team)
+	if err != nil || len(sw.Requeued) != 0 {
+		t.Fatalf("sweep 9 minutes after progress = %+v, %v; want nothing requeued", sw.Requeued, err)
+	}
+}

@@ -544,7 +544,7 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 	var held []quad.Value // (read before the old row is deleted)
 	if t.Status == TaskInProgress && t.Assignee != "" {
 		var err error
-		if held, err = b.leaseRow(old, t, change.Action); err != nil {
+		if held, err = b.leaseRow(old, t, change); err != nil {
 			return err
 		}
 	}
@@ -585,20 +585,18 @@ func (b *boardTx) save(old, t *Task, change TaskChange) error {
 }
 
 // leaseRow returns the held row of t, in_progress (old: as it was), saved
-// for action: [the team's PausedFor when its lease started (ns), the time
+// for change: [the team's PausedFor when its lease started (ns), the time
 // its lease started]. The lease starts at t.UpdatedAt, except on an update
-// of its fields (ActionUpdated: by the lead, or a blocker's link) or a
-// change that leaves UpdatedAt as it was (another member's comment), which
-// are not its assignee's progress: the lease runs on from the held row's start
+// of its fields (ActionUpdated: by the lead, or a blocker's link) or
+// another member's comment, which are not its assignee's progress: the lease runs on from the held row's start
 // (a row of one value, written before rows kept the start, started at
 // old.UpdatedAt). requeueExpired reads it.
-func (b *boardTx) leaseRow(old, t *Task, action string) ([]quad.Value, error) {
+func (b *boardTx) leaseRow(old, t *Task, change TaskChange) ([]quad.Value, error) {
 	n, _ := taskNum(t.ID)
-	// A change that leaves UpdatedAt as it was (another member's comment)
-	// is no progress either, even when UpdatedAt is past the lease's start
-	// (a lead's update before).
+	// Another member's comment is no progress either, even when UpdatedAt
+	// is past the lease's start (a lead's update before).
 	if old != nil && old.Status == TaskInProgress && old.Assignee == t.Assignee &&
-		(action == ActionUpdated || t.UpdatedAt.Equal(old.UpdatedAt)) {
+		(change.Action == ActionUpdated || change.Action == ActionCommented && change.By != t.Assignee) {
 		vals, found, err := b.row(heldTable, heldKey(t.Team, t.Assignee, n))
 		if err != nil {
 			return nil, err
