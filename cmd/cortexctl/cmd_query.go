@@ -58,7 +58,7 @@ Examples:
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table|json|xml|csv|tsv (SELECT, ASK), ntriples|turtle|rdfxml (CONSTRUCT, DESCRIBE)"},
 			&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
 			&cli.BoolFlag{Name: "explain", Usage: "print the evaluation plan instead of running the query"},
-			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s; 0: none; through a server, 0 is its default, 30s, and D at most its maximum, 5m); a stopped query exits 8 and says its output is incomplete"},
+			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s; 0: none; through a server, 0 is its default, 30s, and D at most its maximum, 5m); a stopped query exits 8 and says its output is incomplete (or that nothing was printed)"},
 			&cli.StringFlag{Name: "default-graph", Usage: "what the query's default graph is: union|default|IRI", Value: eval.UnionGraph},
 			&cli.BoolFlag{Name: "exit-status", Usage: "for ASK: exit 0 when true, 9 when false"},
 			&cli.StringFlag{Name: "base", Usage: "base IRI of the query, absolute (default: the --file URL; without one, a relative IRI in the query is a syntax error)"},
@@ -172,7 +172,7 @@ func queryCmd(c *cli.Context, e *env) error {
 
 // stoppedError is a query stopped by a timeout or an interrupt.
 type stoppedError struct {
-	why string // "timed out after 5s: output is incomplete"
+	why string // "timed out after 5s: output is incomplete" (or ": nothing was printed")
 	err error
 }
 
@@ -205,6 +205,8 @@ func stopped(err error, timeout time.Duration, written bool) error {
 	}
 	if written {
 		why += ": output is incomplete"
+	} else {
+		why += ": nothing was printed"
 	}
 	return &stoppedError{why: why, err: err}
 }

@@ -289,6 +289,11 @@ func TestCLI_Query_Timeout(t *testing.T) {
 	if r.code != exitTimeout || r.stdout != "" || !strings.Contains(r.stderr, "timed out after 1ns") {
 		t.Errorf("exit %d, want %d (%s)", r.code, exitTimeout, r.stderr)
 	}
+	// The README: stderr says "output is incomplete" or that nothing was
+	// printed (it said neither when nothing was).
+	if !strings.Contains(r.stderr, "nothing was printed") {
+		t.Errorf("stderr %q, want it to say nothing was printed", r.stderr)
+	}
 }
 
 // TestCLI_Query_StoppedOutputIsNeverComplete: a query stopped by its
@@ -313,7 +318,7 @@ func TestCLI_Query_StoppedOutputIsNeverComplete(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
 			printed := r.stdout != ""
-			if printed != strings.Contains(r.stderr, "output is incomplete") {
+			if printed != strings.Contains(r.stderr, "output is incomplete") || printed == strings.Contains(r.stderr, "nothing was printed") {
 				t.Fatalf("%d bytes printed, stderr %q", len(r.stdout), r.stderr)
 			}
 			switch format {

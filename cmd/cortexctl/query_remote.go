@@ -32,6 +32,11 @@ func remoteQuery(c *cli.Context, e *env, rc *client.Client, text, format string,
 	}
 	res, err := rc.Query(ctx, text, qo)
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			// A server sends a result only once it is whole: a stopped
+			// query printed nothing, and says so as in process.
+			err = fmt.Errorf("%w: nothing was printed", err)
+		}
 		return remoteQueryError(e, err)
 	}
 	w := bufio.NewWriter(e.stdout)
