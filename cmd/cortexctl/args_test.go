@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -394,5 +397,32 @@ func TestCLI_UsageMessages(t *testing.T) {
 	}
 	if out := mustCLI(t, dir, "teams", "create", "--help"); strings.Contains(out, "in this case") || !strings.Contains(out, "critical}]; a key given twice") {
 		t.Errorf("teams create --help:\n%s", out)
+	}
+}
+
+// TestREADME_DashDashEndsFlags runs the README's example of "--" ending
+// the flags, as written, on a team T whose member A runs: the word after
+// "--" is the object, not a flag. (It gave relative IRIs, <s> and <p>,
+// which every command refuses: exit 5.)
+func TestREADME_DashDashEndsFlags(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(cortexctl findings add T A [^`]* -- -5)`").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no `cortexctl findings add T A ... -- -5` example")
+	}
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "T", "--name", "t", "--member", "A")
+	mustCLI(t, dir, "teams", "member-status", "T", "A", "running")
+	cmd := exec.Command("bash", "-c", string(m[1]))
+	cmd.Env = append(os.Environ(), "CORTEX_DATA="+dir,
+		"PATH="+filepath.Dir(buildCLI(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", m[1], err, out)
+	}
+	if out := mustCLI(t, dir, "findings", "list", "T", "--json"); !strings.Contains(out, `"object": "\"-5\""`) {
+		t.Fatalf("findings list:\n%s\nwant the object \"-5\"", out)
 	}
 }
