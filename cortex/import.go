@@ -115,8 +115,9 @@ type RDFImportOptions struct {
 	// no ImportID reuses the recorded id, so re-running an import that a
 	// crash, a cancellation or an error stopped converges to the same graph.
 	// The record holds the import's target (Graph, DefaultGraph or neither):
-	// an import that would resume a record of another target is refused,
-	// before anything is written, with an error matching ErrInvalidArgument
+	// an import that would resume a record of another target (or that
+	// gives the record's ImportID, for another version of the source too)
+	// is refused, before anything is written, with an error matching ErrInvalidArgument
 	// that names both targets (import into the first one again to resume,
 	// or give a new ImportID to import anew). Records written before targets
 	// were recorded resume whatever the target. See FileSource and

@@ -491,3 +491,60 @@ func TestImportRDF_ResumeSourceNameNotUTF8(t *testing.T) {
 		t.Fatalf("the same source again: %+v; want a resumption of %s", second, first.ID)
 	}
 }
+
+// TestImportRDF_ChangedFileRecordedIDRefusesAnotherTarget: an interrupted
+// import's file changed since (its syntax error fixed) and imported again
+// under the recorded id, as cortexctl tells, converges with what that
+// import wrote only into the same target: into another one, the quads of
+// the first run would stay in the first target and the rest go elsewhere.
+// It is refused before anything is written, as a resumption of the same
+// version into another target is; into the same target it converges.
+func TestImportRDF_ChangedFileRecordedIDRefusesAnotherTarget(t *testing.T) {
+	t.Parallel()
+	const g1, g2 = quad.IRI("http://ex/g1"), quad.IRI("http://ex/g2")
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "_:b%d <http://ex/p> \"%d\" .\n", i, i)
+	}
+	whole := b.String()
+	ctx := context.Background()
+	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "a.nt")
+	run := func(content string, g quad.Value, id string) (cortex.ImportStart, error) {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, err := cortex.FileSource(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st cortex.ImportStart
+		_, err = ns.ImportRDF(ctx, strings.NewReader(content), cortex.RDFImportOptions{
+			Format: rdfio.NTriples, File: path, Graph: g, ImportID: id, Resume: &src,
+			OnStart: func(s cortex.ImportStart) { st = s },
+		})
+		return st, err
+	}
+	first, err := run(whole+"this is not N-Triples\n", g1, "")
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || ie.Committed == 0 {
+		t.Fatalf("first run: %v; want an *ImportError after committed chunks", err)
+	}
+	size, _ := ns.Size(ctx)
+	if _, err := run(whole, g2, first.ID); !errors.Is(err, cortex.ErrInvalidArgument) || errors.As(err, &ie) {
+		t.Fatalf("the fixed file under id %s into another graph: %v; want an error matching ErrInvalidArgument", first.ID, err)
+	}
+	if n, _ := ns.Size(ctx); n != size {
+		t.Fatalf("%d quads after the refused import, want %d", n, size)
+	}
+	if _, err := run(whole, g1, first.ID); err != nil {
+		t.Fatalf("the fixed file under id %s into the same graph: %v", first.ID, err)
+	}
+	if n, _ := ns.Size(ctx); n != 500 {
+		t.Fatalf("%d quads, want the file's 500 once", n)
+	}
+}

@@ -245,11 +245,15 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 		return ImportStart{}, fmt.Errorf("read import record: %w", err)
 	}
 	start := ImportStart{ID: id}
+	// The recorded import goes on when the source is the same version
+	// and no other id is given, or when its id is given (a changed file
+	// imported under it converges with what it wrote): only into its
+	// target.
+	if found && rec.Target != "" && rec.Target != target && (id == rec.ID || id == "" && rec.Version == src.Version) {
+		return ImportStart{}, &resumeTargetError{rec: rec, target: target}
+	}
 	switch {
 	case found && rec.Version == src.Version && (id == "" || id == rec.ID):
-		if rec.Target != "" && rec.Target != target {
-			return ImportStart{}, &resumeTargetError{rec: rec, target: target}
-		}
 		start.ID, start.Resumed, start.Started = rec.ID, true, rec.Started
 		return start, nil // recorded already
 	case found && rec.Version != src.Version:
