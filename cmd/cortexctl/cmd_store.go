@@ -432,7 +432,12 @@ func (e *env) importStarted(src importSource, st cortex.ImportStart) {
 		fmt.Fprintf(e.stderr, "cortexctl: resuming import %s of %s, interrupted after it started at %s\n",
 			st.ID, name, st.Started.UTC().Format(time.RFC3339))
 	default:
-		if r := st.Replaced; r != nil {
+		if r := st.Replaced; r != nil && r.ID == st.ID {
+			// --import-id gave the interrupted import's id: what it
+			// wrote and this import converge.
+			fmt.Fprintf(e.stderr, "cortexctl: %s changed since its import %s (started %s) was interrupted: importing it under the id of its interrupted import %s, so that its blank nodes converge with what that import wrote\n",
+				name, r.ID, r.Started.UTC().Format(time.RFC3339), r.ID)
+		} else if r != nil {
 			fmt.Fprintf(e.stderr, "cortexctl: %s changed since its import %s (started %s) was interrupted: importing it anew; what that import wrote stays (to import the file under that import's id instead, so that its blank nodes converge: cortexctl import %s --import-id %s)\n",
 				name, r.ID, r.Started.UTC().Format(time.RFC3339), name, r.ID)
 		}

@@ -154,3 +154,44 @@ func TestCLI_ImportIDCheckedFirst(t *testing.T) {
 		t.Fatalf("the store was created (%v)", err)
 	}
 }
+
+// TestCLI_ImportChangedFileUnderRecordedID: a file whose import failed
+// half-way, fixed and imported again with --import-id ID as cortexctl
+// told, is imported under that id (converging with what it wrote):
+// cortexctl says so, not that it imports it anew and that what was
+// written stays, with the very command just run as the way to converge.
+func TestCLI_ImportChangedFileUnderRecordedID(t *testing.T) {
+	store := t.TempDir()
+	path := filepath.Join(t.TempDir(), "a.nt")
+	var b strings.Builder
+	for i := 0; i < 20_000; i++ {
+		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()+"not N-Triples\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r1 := runCLI(t, store, "", "import", path)
+	m := regexp.MustCompile(`as import ([A-Za-z0-9_-]+) `).FindStringSubmatch(r1.stderr)
+	if r1.code != 5 || m == nil {
+		t.Fatalf("import: exit %d, stderr %q; want a failure after committed chunks", r1.code, r1.stderr)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r2 := runCLI(t, store, "", "import", path, "--import-id", m[1])
+	if r2.code != 0 {
+		t.Fatalf("import --import-id %s: exit %d, stderr %q", m[1], r2.code, r2.stderr)
+	}
+	for _, bad := range []string{"importing it anew", "--import-id " + m[1] + ")"} {
+		if strings.Contains(r2.stderr, bad) {
+			t.Errorf("import --import-id %s: stderr %q says %q", m[1], r2.stderr, bad)
+		}
+	}
+	if want := "under the id of its interrupted import " + m[1]; !strings.Contains(r2.stderr, want) {
+		t.Errorf("import --import-id %s: stderr %q lacks %q", m[1], r2.stderr, want)
+	}
+	var st struct{ Quads int }
+	if err := json.Unmarshal([]byte(mustCLI(t, store, "stats", "--json")), &st); err != nil || st.Quads != 20_000 {
+		t.Fatalf("%d quads (%v), want the file's 20,000 once", st.Quads, err)
+	}
+}
