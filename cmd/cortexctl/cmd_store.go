@@ -469,7 +469,8 @@ func createTempFile(dir, prefix string) (*os.File, error) {
 }
 
 // exportFile is the file export -o writes. For a regular file (new, or
-// existing: through a symbolic link, the file it points to), it is a
+// existing: through a symbolic link, the file it points to, even one that
+// does not exist yet), it is a
 // temporary file beside it, given the existing file's permissions and
 // renamed over it by commit: a failed export leaves the file as it was.
 // Anything else that exists (a device such as /dev/stdout, a named pipe)
@@ -497,19 +498,22 @@ func createExportFile(out string) (*exportFile, error) {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(err))
 	}
-	target := out
-	if err == nil {
+	exists, target := err == nil, out
+	if exists {
 		// Replace the file a symbolic link points to, not the link.
 		if target, err = filepath.EvalSymlinks(out); err != nil {
 			return nil, fmt.Errorf("export: %w", err)
 		}
+	} else if target, err = danglingLinkTarget(out); err != nil {
+		// A dangling link: create the file it points to, as > does.
+		return nil, fmt.Errorf("export: create %s: %w", out, err)
 	}
 	f, cerr := createTempFile(filepath.Dir(target), "."+filepath.Base(target)+".")
 	if cerr != nil {
 		// Name the file asked for, not the temporary one.
 		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(cerr))
 	}
-	if err == nil {
+	if exists {
 		// An existing file keeps its permissions (a private one stays
 		// private).
 		if err := f.Chmod(fi.Mode().Perm()); err != nil {
@@ -519,6 +523,28 @@ func createExportFile(out string) (*exportFile, error) {
 		}
 	}
 	return &exportFile{File: f, out: out, target: target}, nil
+}
+
+// danglingLinkTarget returns the path that out, which does not exist
+// through symbolic links, names: the file a dangling symbolic link (or a
+// chain of them) points to, else out itself.
+func danglingLinkTarget(out string) (string, error) {
+	p := out
+	for range 40 {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", pathErr(err)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(p), dest)
+		}
+		p = dest
+	}
+	return "", errors.New("too many levels of symbolic links")
 }
 
 // pathErr returns the cause of a *fs.PathError (whose path may be a

@@ -511,6 +511,25 @@ func TestCLI_ExportOutputFile(t *testing.T) {
 			t.Fatalf("beside the link: %v", names)
 		}
 	})
+	// A dangling link: as the shell's > does, the file it points to is
+	// created and the link kept (the link was replaced by a file).
+	t.Run("dangling symbolic link", func(t *testing.T) {
+		linkDir := t.TempDir()
+		link := filepath.Join(linkDir, "link.nq")
+		if err := os.Symlink("target.nq", link); err != nil {
+			t.Fatal(err)
+		}
+		mustCLI(t, dir, "export", "-o", link)
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("-o LINK: the link was replaced (%v, %v)", fi.Mode(), err)
+		}
+		if got := readString(t, filepath.Join(linkDir, "target.nq")); got != want {
+			t.Fatalf("the link's file holds %q, want %q", got, want)
+		}
+		if names := entries(t, linkDir); len(names) != 2 {
+			t.Fatalf("beside the link: %v", names)
+		}
+	})
 	// The format is -o's extension, else N-Quads: a file without one, a
 	// device (/dev/stdout, /dev/null), a directory (refused as such, exit
 	// 7) are no unknown format. Another extension is (exit 2).
