@@ -46,7 +46,9 @@ Each import prints its import id on stderr when it starts and is recorded in
 the store until it completes. If it is interrupted (killed, Ctrl-C, a full
 disk), running the same command again resumes it: the file, unchanged, is
 imported again with the same id, so the graph converges (blank nodes are not
-duplicated). A file changed since (e.g. a syntax error half-way, fixed) is
+duplicated). Of several files, only the interrupted one resumes: re-run
+the command with it and the files after it (those before it completed, and
+would be imported again, their blank nodes twice). A file changed since (e.g. a syntax error half-way, fixed) is
 imported anew; to converge with what the interrupted import wrote, re-run it
 with --import-id and the id printed. The same file with another --graph
 (or --graph default, or none) than the interrupted import's is refused
