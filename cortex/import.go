@@ -119,7 +119,8 @@ type RDFImportOptions struct {
 	// gives the record's ImportID, for another version of the source too)
 	// is refused, before anything is written, with an error matching ErrInvalidArgument
 	// that names both targets (import into the first one again to resume,
-	// or give a new ImportID to import anew). Records written before targets
+	// or give a new ImportID to import anew); so is one with another base
+	// (Base, else the file:// URL of File) than the recorded one. Records written before targets
 	// were recorded resume whatever the target. See FileSource and
 	// Namespace.UnfinishedImports.
 	Resume *ImportSource
@@ -213,6 +214,12 @@ type UnfinishedImport struct {
 	// N-Quads term (<http://ex/g>, RDFImportOptions.Graph). It is "" in
 	// records written before targets were recorded.
 	Target string `json:"target,omitempty"`
+	// Base is the base IRI the import's relative IRIs resolve against: the
+	// one given, else the file's file:// URL. An import that would resume
+	// the record with another base is refused, as one into another target
+	// is. It is "" in records written before bases were recorded, and for
+	// an input with no base.
+	Base string `json:"base,omitempty"`
 }
 
 // ImportStart tells an import's caller (RDFImportOptions.OnStart), before

@@ -548,3 +548,73 @@ func TestImportRDF_ChangedFileRecordedIDRefusesAnotherTarget(t *testing.T) {
 		t.Fatalf("%d quads, want the file's 500 once", n)
 	}
 }
+
+// TestImportRDF_ResumeRefusesAnotherBase: an interrupted import of a file
+// with relative IRIs is not resumed with another base: its blank nodes
+// would be shared by the IRIs of both bases and the graph would be the
+// file's under neither. It is refused before anything is written, naming
+// both bases; the same base (the file's, when none was given) resumes.
+func TestImportRDF_ResumeRefusesAnotherBase(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "<r%d> <http://ex/p> _:b%d .\n", i, i)
+	}
+	half := b.String() + "this is not Turtle\n"
+	ctx := context.Background()
+	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
+	ns, err := s.Namespace(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "a.ttl")
+	if err := os.WriteFile(path, []byte(half), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fileBase, err := rdfio.FileBase(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(base string) (cortex.ImportStart, bool, error) {
+		src, err := cortex.FileSource(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st cortex.ImportStart
+		started := false
+		_, err = ns.ImportRDF(ctx, strings.NewReader(half), cortex.RDFImportOptions{
+			Format: rdfio.Turtle, File: path, Base: base, Resume: &src,
+			OnStart: func(s cortex.ImportStart) { st, started = s, true },
+		})
+		return st, started, err
+	}
+	first, _, err := run("")
+	var ie *cortex.ImportError
+	if !errors.As(err, &ie) || ie.Committed == 0 {
+		t.Fatalf("first run: %v; want an *ImportError after committed chunks", err)
+	}
+	size, _ := ns.Size(ctx)
+	for _, base := range []string{"http://other.example/", "file:///elsewhere/a.ttl"} {
+		_, started, err := run(base)
+		if !errors.Is(err, cortex.ErrInvalidArgument) || errors.As(err, &ie) {
+			t.Fatalf("resume with base %s: %v; want an error matching ErrInvalidArgument, not an import's", base, err)
+		}
+		if msg := err.Error(); !strings.Contains(msg, "<"+fileBase+">, not <"+base+">") {
+			t.Errorf("resume with base %s: error %q names not both bases", base, msg)
+		}
+		if started {
+			t.Errorf("resume with base %s: OnStart was called", base)
+		}
+		if n, _ := ns.Size(ctx); n != size {
+			t.Fatalf("resume with base %s: %d quads, want %d: the refused import wrote", base, n, size)
+		}
+	}
+	for _, base := range []string{"", fileBase} { // none given, or the file's given
+		if st, _, err := run(base); !errors.As(err, &ie) || !st.Resumed || st.ID != first.ID {
+			t.Fatalf("resume with base %q: %+v, %v; want a resumption of %s (failing the same way)", base, st, err, first.ID)
+		}
+		if n, _ := ns.Size(ctx); n != size {
+			t.Fatalf("resume with base %q: %d quads, want %d", base, n, size)
+		}
+	}
+}

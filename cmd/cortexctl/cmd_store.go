@@ -51,8 +51,8 @@ the command with it and the files after it (those before it completed, and
 would be imported again, their blank nodes twice). A file changed since (e.g. a syntax error half-way, fixed) is
 imported anew; to converge with what the interrupted import wrote, re-run it
 with --import-id and the id printed. The same file with another --graph
-(or --graph default, or none) than the interrupted import's is refused
-(exit 7) before anything is written: give the first one again to resume,
+(or --graph default, or none), or another --base, than the interrupted
+import's is refused (exit 7) before anything is written: give the first one again to resume,
 or --import-id NEW to import the file anew. Standard input and pipes cannot
 be recognised again: re-run them with --import-id.
 

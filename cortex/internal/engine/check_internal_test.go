@@ -78,7 +78,7 @@ func newCheckFixture(t *testing.T, with ...func(*Options)) *checkFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.beginImport(ctx, ImportSource{Name: "/data/x.nt", Version: "1"}, "", targetNone); err != nil {
+	if _, err := n.beginImport(ctx, ImportSource{Name: "/data/x.nt", Version: "1"}, "", targetNone, ""); err != nil {
 		t.Fatal(err)
 	}
 	other, err := s.Namespace(ctx, "other", WithBase("http://other.example/"))

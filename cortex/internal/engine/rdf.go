@@ -87,7 +87,13 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	}
 	start := ImportStart{ID: opts.ImportID}
 	if opts.Resume != nil {
-		if start, err = n.beginImport(ctx, *opts.Resume, opts.ImportID, importTarget(iopts)); err != nil {
+		base := opts.Base
+		if base == "" && !opts.NoFileBase && opts.File != "" {
+			if base, err = rdfio.FileBase(opts.File); err != nil {
+				return ImportResult{}, err
+			}
+		}
+		if start, err = n.beginImport(ctx, *opts.Resume, opts.ImportID, importTarget(iopts), base); err != nil {
 			return ImportResult{}, fmt.Errorf("namespace %s: import: %w", n.name, err)
 		}
 	} else if start.ID == "" {

@@ -57,6 +57,12 @@ type UnfinishedImport struct {
 	// into the default graph) or the graph's N-Quads term (<http://ex/g>).
 	// It is "" in records written before targets were recorded.
 	Target string `json:"target,omitempty"`
+	// Base is the base IRI the import's relative IRIs resolve against: the
+	// one given, else the file's file:// URL. An import that would resume
+	// the record with another base is refused, as one into another target
+	// is. It is "" in records written before bases were recorded, and for
+	// an input with no base.
+	Base string `json:"base,omitempty"`
 }
 
 // importRecordJSON is an import record as stored: JSON, which holds only
@@ -236,7 +242,7 @@ func (n *Namespace) updateKV(ctx context.Context, fn func(tx hkv.Tx) error) erro
 // when not empty, is the caller's) and records the import, durably, before
 // it writes. An import that would resume a record of another target is a
 // *resumeTargetError.
-func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, target string) (ImportStart, error) {
+func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, target, base string) (ImportStart, error) {
 	if src.Name == "" {
 		return ImportStart{}, fmt.Errorf("%w: resume: empty source name", ErrInvalidArgument)
 	}
@@ -249,8 +255,15 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 	// and no other id is given, or when its id is given (a changed file
 	// imported under it converges with what it wrote): only into its
 	// target.
-	if found && rec.Target != "" && rec.Target != target && (id == rec.ID || id == "" && rec.Version == src.Version) {
-		return ImportStart{}, &resumeTargetError{rec: rec, target: target}
+	if found && (id == rec.ID || id == "" && rec.Version == src.Version) {
+		if rec.Target != "" && rec.Target != target {
+			return ImportStart{}, &resumeTargetError{rec: rec, target: target}
+		}
+		if rec.Base != "" && rec.Base != base {
+			return ImportStart{}, fmt.Errorf("%w: import %s of %s was interrupted while its relative IRIs resolved against <%s>, not <%s>: "+
+				"import it again with that base to resume it, or under a new import id (import-id NEW) to import it anew; what import %s wrote stays",
+				ErrInvalidArgument, rec.ID, rec.Name, rec.Base, base, rec.ID)
+		}
 	}
 	switch {
 	case found && rec.Version == src.Version && (id == "" || id == rec.ID):
@@ -262,7 +275,7 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 	if start.ID == "" {
 		start.ID = NewImportID()
 	}
-	b, err := encodeImportRecord(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC(), Target: target})
+	b, err := encodeImportRecord(UnfinishedImport{ID: start.ID, Name: src.Name, Version: src.Version, Started: time.Now().UTC(), Target: target, Base: base})
 	if err != nil {
 		return ImportStart{}, err
 	}
