@@ -183,7 +183,9 @@ type ExportOptions struct {
 
 // Export writes the selected quads of the namespace to w in the given rdfio
 // format. N-Triples and Turtle carry no graph names: exporting several graphs
-// to them writes the union of their triples. It returns the number of quads
+// to them writes their triples without the graphs: a triple that several
+// graphs hold is written once for each (importing the output gives their
+// union). It returns the number of quads
 // written. A nil w, or a Scope and Graph that Quads refuses, is an error
 // matching ErrInvalidArgument, and nothing is written.
 func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts ExportOptions) (int64, error) {

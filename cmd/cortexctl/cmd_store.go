@@ -78,8 +78,8 @@ Examples:
 			Description: `Without --graph every graph of the namespace is written. --graph IRI selects
 one named graph (one that holds no quad does not exist: exit 3, nothing
 written), --graph default the default graph. N-Triples and Turtle
-carry no graph names: several graphs are written as the union of their
-triples. The format is --format, else -o's extension (.nq .nt .ttl; another
+carry no graph names: several graphs' triples are written without the
+graphs (a triple once per graph that holds it). The format is --format, else -o's extension (.nq .nt .ttl; another
 extension is an error), else (no extension, /dev/stdout) N-Quads. -o FILE is written to a temporary
 file renamed into place (a failed export leaves FILE as it was; FILE keeps
 its permissions); a device or named pipe is written in place. With -o, a
