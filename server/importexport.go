@@ -212,7 +212,8 @@ func exportParams(r *http.Request) (quad.Value, cortex.Scope, error) {
 // graph's) in the format of the Accept header (N-Quads, Turtle or
 // N-Triples; no header: N-Quads), without prefixes, as
 // cortex.Namespace.Export writes them: N-Triples and Turtle carry no
-// graph names, several graphs are the union of their triples. A named
+// graph names, several graphs' triples are written without the graphs (a
+// triple once per graph that holds it). A named
 // graph that holds nothing does not exist: 404, kind not_found (the
 // default graph, or a namespace, that holds nothing is an empty export).
 // The export is

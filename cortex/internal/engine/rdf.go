@@ -138,8 +138,8 @@ type ExportOptions struct {
 
 // Export writes the selected quads of the namespace to w in the given rdfio
 // format. N-Triples and Turtle carry no graph names: exporting several graphs
-// to them writes the union of their triples. It returns the number of quads
-// written. Scope and Graph are checked as EachQuad checks a pattern, before
+// to them writes their triples without the graphs, a triple once per graph
+// that holds it. It returns the number of quads written. Scope and Graph are checked as EachQuad checks a pattern, before
 // anything is written.
 func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts ExportOptions) (int64, error) {
 	if err := n.checkPattern(&Pattern{Graph: opts.Graph, Scope: opts.Scope}); err != nil {
