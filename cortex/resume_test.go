@@ -153,11 +153,7 @@ func TestImportRDF_ResumesAfterCrash(t *testing.T) {
 func TestImportRDF_ResumeAfterError(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
-	ns, err := s.Namespace(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := chunkedNamespace(t)
 	path := filepath.Join(t.TempDir(), "a.nt")
 	var b strings.Builder
 	for i := 0; i < 500; i++ {
@@ -168,7 +164,7 @@ func TestImportRDF_ResumeAfterError(t *testing.T) {
 		t.Fatal(err)
 	}
 	var first, second, third cortex.ImportStart
-	_, err = importFile(ctx, ns, path, func(st cortex.ImportStart) { first = st }, nil)
+	_, err := importFile(ctx, ns, path, func(st cortex.ImportStart) { first = st }, nil)
 	var ie *cortex.ImportError
 	if !errors.As(err, &ie) || ie.Committed == 0 || ie.ImportID != first.ID {
 		t.Fatalf("got %v, want an *ImportError with committed chunks and id %s", err, first.ID)
@@ -330,11 +326,7 @@ func TestImportRDF_ResumeRefusesAnotherTarget(t *testing.T) {
 		t.Run(first, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
-			ns, err := s.Namespace(ctx, "default")
-			if err != nil {
-				t.Fatal(err)
-			}
+			ns := chunkedNamespace(t)
 			path := filepath.Join(t.TempDir(), "a.nt")
 			if err := os.WriteFile(path, []byte(half), 0o644); err != nil {
 				t.Fatal(err)
@@ -508,11 +500,7 @@ func TestImportRDF_ChangedFileRecordedIDRefusesAnotherTarget(t *testing.T) {
 	}
 	whole := b.String()
 	ctx := context.Background()
-	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
-	ns, err := s.Namespace(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := chunkedNamespace(t)
 	path := filepath.Join(t.TempDir(), "a.nt")
 	run := func(content string, g quad.Value, id string) (cortex.ImportStart, error) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
@@ -562,11 +550,7 @@ func TestImportRDF_ResumeRefusesAnotherBase(t *testing.T) {
 	}
 	half := b.String() + "this is not Turtle\n"
 	ctx := context.Background()
-	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
-	ns, err := s.Namespace(ctx, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := chunkedNamespace(t)
 	path := filepath.Join(t.TempDir(), "a.ttl")
 	if err := os.WriteFile(path, []byte(half), 0o644); err != nil {
 		t.Fatal(err)
@@ -617,4 +601,16 @@ func TestImportRDF_ResumeRefusesAnotherBase(t *testing.T) {
 			t.Fatalf("resume with base %q: %d quads, want %d", base, n, size)
 		}
 	}
+}
+
+// chunkedNamespace returns namespace "default" of a fresh store that
+// imports in chunks of 100 quads (so a file of a few hundred has several).
+func chunkedNamespace(t *testing.T) *cortex.Namespace {
+	t.Helper()
+	s := cortextest.OpenStore(t, t.TempDir(), cortex.DefaultOptions().WithChunkQuads(100))
+	ns, err := s.Namespace(context.Background(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ns
 }

@@ -39,16 +39,7 @@ func TestTask_ClaimNext_TrippedTaskFailsWhenNoneLeft(t *testing.T) {
 // another member's comment renews a lease, nor do both in turn: the lease
 // still runs from the claim.
 func TestTask_Lease_LeadUpdateThenOthersComment(t *testing.T) {
-	f, team := boardFixture(t, teammanager.BoardSettings{Lease: 10 * time.Minute, RequireReview: true})
-	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
-	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
-		t.Fatal(err)
-	}
-	f.clock.Advance(9 * time.Minute)
-	subj := "y"
-	if _, err := f.m.UpdateTask(ctx, team, "lead", task.ID, teammanager.TaskUpdate{Subject: &subj}); err != nil {
-		t.Fatal(err)
-	}
+	f, team, task := leaseUpdatedByLead(t)
 	f.clock.Advance(30 * time.Second)
 	if _, err := f.m.AddTaskComment(ctx, team, "b", task.ID, teammanager.CommentNote, "any news?"); err != nil {
 		t.Fatal(err)
@@ -63,6 +54,22 @@ func TestTask_Lease_LeadUpdateThenOthersComment(t *testing.T) {
 // TestTask_Lease_ProgressRightAfterLeadUpdate: the assignee's progress
 // renews its lease even at the instant of a lead's update.
 func TestTask_Lease_ProgressRightAfterLeadUpdate(t *testing.T) {
+	f, team, task := leaseUpdatedByLead(t)
+	if _, err := f.m.ProgressTask(ctx, team, "a", task.ID, "half done"); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(9 * time.Minute) // 9 minutes since the progress
+	sw, err := f.m.SweepTasks(ctx, team)
+	if err != nil || len(sw.Requeued) != 0 {
+		t.Fatalf("sweep 9 minutes after progress = %+v, %v; want nothing requeued", sw.Requeued, err)
+	}
+}
+
+// leaseUpdatedByLead returns a board with 10-minute leases whose task x,
+// claimed by member a, the lead updated 9 minutes after the claim (an
+// update that does not renew the lease).
+func leaseUpdatedByLead(t *testing.T) (*fixture, string, teammanager.Task) {
+	t.Helper()
 	f, team := boardFixture(t, teammanager.BoardSettings{Lease: 10 * time.Minute, RequireReview: true})
 	task := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "x"})
 	if _, err := f.m.ClaimTask(ctx, team, "a", task.ID); err != nil {
@@ -73,12 +80,5 @@ func TestTask_Lease_ProgressRightAfterLeadUpdate(t *testing.T) {
 	if _, err := f.m.UpdateTask(ctx, team, "lead", task.ID, teammanager.TaskUpdate{Subject: &subj}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.m.ProgressTask(ctx, team, "a", task.ID, "half done"); err != nil {
-		t.Fatal(err)
-	}
-	f.clock.Advance(9 * time.Minute) // 9 minutes since the progress
-	sw, err := f.m.SweepTasks(ctx, team)
-	if err != nil || len(sw.Requeued) != 0 {
-		t.Fatalf("sweep 9 minutes after progress = %+v, %v; want nothing requeued", sw.Requeued, err)
-	}
+	return f, team, task
 }
