@@ -22,8 +22,9 @@ type Aggregate interface {
 	// Result returns the aggregate's value: (nil, nil) when it has none
 	// (MIN, MAX or SAMPLE of an empty group), and an error wrapping ErrType
 	// when the aggregate fails (SUM or AVG over a non-number or an error,
-	// GROUP_CONCAT over an error or a blank node). The evaluator leaves the
-	// variable unbound in both cases. Result may be called more than once.
+	// GROUP_CONCAT over an error or a term that is not a string literal).
+	// The evaluator leaves the variable unbound in both cases. Result may be
+	// called more than once.
 	Result() (quad.Value, error)
 }
 
@@ -39,6 +40,8 @@ func AggregateNames() []string {
 // GROUP_CONCAT only; pass DefaultSeparator when the query has no SEPARATOR.
 // Empty groups give COUNT 0, SUM 0, AVG 0, GROUP_CONCAT "" and no value for
 // MIN, MAX and SAMPLE. MIN and MAX use OrderCompare and skip errors.
+// GROUP_CONCAT takes string literals only, as CONCAT does (§18.5.1.7): a
+// number or an IRI fails the group (GROUP_CONCAT(STR(?x)) concatenates them).
 func NewAggregate(name string, distinct bool, separator string) (Aggregate, error) {
 	var a Aggregate
 	switch name {
@@ -215,25 +218,22 @@ func (c *concatAgg) Add(v quad.Value, err error) {
 		c.err = err
 		return
 	}
-	var s string
-	switch t := v.(type) {
-	case quad.IRI:
-		s, c.sameLang = string(t), false
-	default:
-		l, ok := asLit(v)
-		if !ok {
-			c.err = fmt.Errorf("%s has no string form: %w", termString(v), ErrType)
-			return
-		}
-		s = l.lex
-		switch {
-		case l.kind != litLang:
-			c.sameLang = false
-		case c.n == 0:
-			c.lang = l.lang
-		case !strings.EqualFold(c.lang, l.lang):
-			c.sameLang = false
-		}
+	// §18.5.1.7 defines GroupConcat by CONCAT, which takes string literals
+	// only (§17.4.3.12): a number, an IRI or any other term is a type error
+	// (STR() turns one into a string first).
+	l, err := stringArg(v)
+	if err != nil {
+		c.err = err
+		return
+	}
+	s := l.lex
+	switch {
+	case l.kind != litLang:
+		c.sameLang = false
+	case c.n == 0:
+		c.lang = l.lang
+	case !strings.EqualFold(c.lang, l.lang):
+		c.sameLang = false
 	}
 	if c.n > 0 {
 		c.b.WriteString(c.sep)

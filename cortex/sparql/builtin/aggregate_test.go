@@ -80,7 +80,13 @@ func TestAggregate(t *testing.T) {
 		{"concat distinct", "GROUP_CONCAT", true, "|", ok(str("a"), str("b"), str("a")), str("a|b"), nil},
 		{"concat same lang", "GROUP_CONCAT", false, " ", ok(lang("a", "en"), lang("b", "EN")), lang("a b", "en"), nil},
 		{"concat mixed lang", "GROUP_CONCAT", false, " ", ok(lang("a", "en"), str("b")), str("a b"), nil},
-		{"concat numbers", "GROUP_CONCAT", false, " ", ok(integer("1"), decimal("2.50")), str("1 2.50"), nil},
+		// §18.5.1.7 defines GroupConcat by CONCAT, whose arguments are string
+		// literals (§17.4.3.12): any other term is a type error for the group.
+		{"concat numbers", "GROUP_CONCAT", false, " ", ok(integer("1"), decimal("2.50")), nil, E},
+		{"concat number after string", "GROUP_CONCAT", false, " ", ok(str("a"), integer("1")), nil, E},
+		{"concat iri", "GROUP_CONCAT", false, " ", ok(iri("http://x")), nil, E},
+		{"concat other datatype", "GROUP_CONCAT", false, " ", ok(typed("x", "boolean")), nil, E},
+		{"concat xsd:string", "GROUP_CONCAT", false, "|", ok(typed("a", "string"), str("b")), str("a|b"), nil},
 		{"concat error", "GROUP_CONCAT", false, " ", append(ok(str("a")), input{err: errExpr}), nil, E},
 		{"concat bnode", "GROUP_CONCAT", false, " ", ok(bnode("b")), nil, E},
 	}
