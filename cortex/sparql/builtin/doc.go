@@ -37,5 +37,7 @@
 //     cannot express (back-references, character-class subtraction, \i \c,
 //     Unicode block escapes \p{IsX}, \w and \S inside a character class) are
 //     rejected with an error instead of matching wrongly. The x flag keeps
-//     whitespace inside character classes (XPath 3.1 wording).
+//     whitespace inside character classes and, without the s flag, . matches
+//     neither newline nor carriage return (F&O 3.1 wording, §5.6.1.1; F&O
+//     1.0, which SPARQL 1.1 cites, differs on both).
 package builtin

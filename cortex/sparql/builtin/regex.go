@@ -138,6 +138,11 @@ func (t *regexTranslator) run() error {
 				return err
 			}
 		case '.':
+			// F&O 3.1 §5.6.1.1 (flags): without s, . matches any character
+			// but newline (#x0A) and carriage return (#x0D), which is XML
+			// Schema's wildcard ([^\n\r], the character class escapes of
+			// Part 2's regular expression appendix). F&O 1.0 (XPath 2.0)
+			// excluded only the newline; we follow 3.1, as for the x flag.
 			if t.dotAll {
 				t.out.WriteByte('.')
 			} else {

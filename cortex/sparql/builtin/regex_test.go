@@ -70,7 +70,10 @@ func TestRegex(t *testing.T) {
 	runCalls(t, nil, []callCase{
 		{"REGEX", vals(lang("chat", "fr"), str("^ch")), T, nil},
 		{"REGEX", vals(xsdString("abc"), str("B"), str("i")), T, nil},
-		{"REGEX", vals(str("a\rb"), str("a.b")), F, nil}, // XPath '.' excludes \r too
+		{"REGEX", vals(str("a\rb"), str("a.b")), F, nil}, // F&O 3.1 §5.6.1.1: '.' excludes \r too
+		{"REGEX", vals(str("a\nb"), str("a.b")), F, nil},
+		{"REGEX", vals(str("a\u2028b"), str("a.b")), T, nil}, // only \n and \r are excluded
+		{"REGEX", vals(str("a\rb"), str("a[^x]b")), T, nil},  // a negated class is not '.'
 		{"REGEX", vals(str("a\rb"), str("a.b"), str("s")), T, nil},
 		{"REGEX", vals(str("x\n"), str("x$")), F, nil},
 		{"REGEX", vals(str("٣"), str(`^\d$`)), T, nil}, // \d is Unicode Nd
