@@ -120,6 +120,41 @@ var sparqlDiffSkips = []sparqlDiffSkip{
 				len(c.ours.Rows) == 1 && len(c.theirs.Rows) == 0 && strings.Contains(c.query.text, "FILTER")
 		},
 	},
+	{
+		name: "oxigraph-nps-multiset",
+		reason: "Oxigraph matches a negated property set (!p, !(p|^q)) once per edge, so a pair of nodes " +
+			"linked by two predicates outside the set comes twice; SPARQL 1.1 §18.4 (Evaluation of " +
+			"NegatedPropertySet) defines it as the set { μ | ∃ triple(x, p, y), p ∉ S }, once per pair, " +
+			"as in our engine",
+		match: func(c *sparqlCase) bool {
+			return negatedSet.MatchString(c.query.text) && c.ours != nil && c.theirs != nil &&
+				c.ours.Boolean == nil && len(c.ours.Rows) < len(c.theirs.Rows) &&
+				results.Equivalent(distinctRows(c.ours), distinctRows(c.theirs), false)
+		},
+	},
+}
+
+// negatedSet finds a negated property set in a generated query's path.
+var negatedSet = regexp.MustCompile(`!(\(\^?|\^)?ex:p\d`)
+
+// distinctRows returns r without repeated rows (terms compared as written).
+func distinctRows(r *results.Result) *results.Result {
+	out := &results.Result{Vars: r.Vars}
+	seen := map[string]bool{}
+	for _, row := range r.Rows {
+		var k strings.Builder
+		for _, v := range row {
+			if v != nil {
+				k.WriteString(v.String())
+			}
+			k.WriteByte(0)
+		}
+		if !seen[k.String()] {
+			seen[k.String()] = true
+			out.Rows = append(out.Rows, row)
+		}
+	}
+	return out
 }
 
 // TestDifferential_Oxigraph compares our SPARQL engine with Oxigraph over a

@@ -44,7 +44,8 @@ type ZeroOrOne struct {
 	Path PathExpr
 }
 
-// NegatedPropertySet matches one forward edge whose predicate is none of IRIs. Inverse members of a
+// NegatedPropertySet matches the pairs of nodes linked by a forward edge whose predicate is none of
+// IRIs, each pair once however many such edges link it (a set, §18.4). Inverse members of a
 // SPARQL negated set are translated (as in §18.2.2.3) to an Inverse of a NegatedPropertySet, and a mixed
 // set to an Alt of both.
 type NegatedPropertySet struct {

@@ -13,7 +13,8 @@
 // with those bindings injected (an index nested-loop join); any other pattern (sub-selects, groups,
 // filters over variables the pattern may leave unbound, ...) is evaluated once on its own and joined
 // through a hash index. Memory is bounded by what the query needs: ORDER BY with LIMIT k keeps k rows,
-// DISTINCT and GROUP BY keep a hash set or table, hash joins keep the scanned side.
+// DISTINCT and GROUP BY keep a hash set or table, hash joins keep the scanned side, a negated property
+// set (which matches each pair of nodes once, §18.4) keeps the pairs it has matched in one scan.
 //
 // # Planning
 //

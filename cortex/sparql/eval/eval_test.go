@@ -224,3 +224,49 @@ func BenchmarkEval_MemJoin(b *testing.B) {
 		res.Close()
 	}
 }
+
+// A negated property set matches a pair of nodes once however many of its
+// predicates connect them: SPARQL 1.1 §18.4 (Evaluation of
+// NegatedPropertySet) gives { μ | ∃ triple(μ'(μ,x), p, μ'(μ,y)) in G, p ∉ S },
+// a set. An alternative of negated sets (!(p|^q)) is still the multiset
+// Union of its two sides.
+func TestEval_NegatedPropertySetIsASet(t *testing.T) {
+	ds := eval.NewMemDataset(
+		q3("a", "p", iri("b")),
+		q3("a", "q", iri("b")),
+		q3("a", "r", iri("c")),
+		q3("c", "p", iri("c")),
+		q3("c", "q", iri("c")),
+		q4("a", "p", iri("b"), "g1"),
+		q4("a", "s", iri("b"), "g1"),
+	)
+	own := eval.Options{DefaultGraph: eval.OwnDefaultGraph}
+	tests := []struct {
+		name, query string
+		opts        eval.Options
+		want        []string
+	}{
+		{"both ends bound", `SELECT * WHERE { :a !:z :b }`, own, []string{""}},
+		{"both ends bound, a predicate excluded", `SELECT * WHERE { :a !:p :b }`, own, []string{""}},
+		{"subject bound", `SELECT ?y WHERE { :a !:z ?y }`, own, []string{`?y=<http://ex/b>`, `?y=<http://ex/c>`}},
+		{"object bound", `SELECT ?x WHERE { ?x !:z :b }`, own, []string{`?x=<http://ex/a>`}},
+		{"no end bound", `SELECT ?x ?y WHERE { ?x !:z ?y }`, own, []string{`?x=<http://ex/a> ?y=<http://ex/b>`, `?x=<http://ex/a> ?y=<http://ex/c>`, `?x=<http://ex/c> ?y=<http://ex/c>`}},
+		{"same variable", `SELECT ?x WHERE { ?x !:z ?x }`, own, []string{`?x=<http://ex/c>`}},
+		{"inverse", `SELECT ?x ?y WHERE { ?x !^:z ?y }`, own, []string{`?x=<http://ex/b> ?y=<http://ex/a>`, `?x=<http://ex/c> ?y=<http://ex/a>`, `?x=<http://ex/c> ?y=<http://ex/c>`}},
+		{"in a sequence", `SELECT ?x WHERE { ?x :r/!:z ?y }`, own, []string{`?x=<http://ex/a>`}},
+		{"alternative of direct and inverse is a union", `SELECT ?x ?y WHERE { :a !(:z|^:z) ?y }`, own, []string{`?y=<http://ex/b>`, `?y=<http://ex/c>`}},
+		{"union default graph", `SELECT * WHERE { :a !:z :b }`, eval.Options{}, []string{""}},
+		{"named graphs each", `SELECT ?g WHERE { GRAPH ?g { :a !:z :b } }`, own, []string{`?g=<http://ex/g1>`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := run(t, ds, tc.query, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}

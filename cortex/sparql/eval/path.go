@@ -84,9 +84,44 @@ func (ev *evaluator) evalPath(ctx context.Context, g gctx, p *cpath, s, o ID, st
 	case 'l':
 		return ev.scan(ctx, g, s, p.id, o, func(q Quad) error { return emit(q.S, q.O) })
 	case '!':
+		// A negated property set is a set (SPARQL 1.1 §18.4, Evaluation of NegatedPropertySet:
+		// { μ | ∃ triple(x, p, y), p ∉ S }): a pair linked by several predicates matches once.
+		var (
+			found bool
+			ends  map[ID]bool
+			pairs map[[2]ID]bool
+		)
 		return ev.scan(ctx, g, s, 0, o, func(q Quad) error {
 			if p.ids[q.P] {
 				return nil
+			}
+			switch {
+			case s != 0 && o != 0:
+				if found {
+					return nil
+				}
+				found = true
+			case s != 0 || o != 0:
+				end := q.O
+				if o != 0 {
+					end = q.S
+				}
+				if ends == nil {
+					ends = map[ID]bool{}
+				}
+				if ends[end] {
+					return nil
+				}
+				ends[end] = true
+			default:
+				if pairs == nil {
+					pairs = map[[2]ID]bool{}
+				}
+				k := [2]ID{q.S, q.O}
+				if pairs[k] {
+					return nil
+				}
+				pairs[k] = true
 			}
 			return emit(q.S, q.O)
 		})
