@@ -53,6 +53,17 @@ _:b1 <http://ex.org/link> <http://ex.org/s4> .
 <http://ex.org/g2> <http://ex.org/owner> <http://ex.org/b> <http://ex.org/g2> .
 _:x <http://ex.org/p> _:x <http://ex.org/g1> .
 `,
+	// 3: pairs linked by several predicates, cycles in named graphs
+	`<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .
+<http://ex.org/a> <http://ex.org/q> <http://ex.org/b> .
+<http://ex.org/b> <http://ex.org/p> <http://ex.org/b> .
+<http://ex.org/b> <http://ex.org/q> <http://ex.org/b> .
+<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> <http://ex.org/g1> .
+<http://ex.org/b> <http://ex.org/p> <http://ex.org/a> <http://ex.org/g1> .
+<http://ex.org/b> <http://ex.org/p> <http://ex.org/c> <http://ex.org/g1> .
+<http://ex.org/c> <http://ex.org/q> "lit" <http://ex.org/g1> .
+<http://ex.org/x> <http://ex.org/p> <http://ex.org/x> <http://ex.org/g2> .
+`,
 }
 
 type handCase struct {
@@ -170,6 +181,19 @@ var handSkips = map[string]string{
 	"oxigraph-substr-negative": "Oxigraph's SUBSTR fails on a negative length or a start below 1; " +
 		"SPARQL 1.1 §17.4.3.3 is fn:substring, which gives \"\" for SUBSTR(\"abc\", 2, -1) and \"a\" " +
 		"for SUBSTR(\"abc\", 0, 2)",
+	"oxigraph-nps-multiset": "Oxigraph matches a negated property set once per edge, so a pair of " +
+		"nodes linked by two predicates outside the set comes twice; SPARQL 1.1 §18.4 (Evaluation of " +
+		"NegatedPropertySet) defines it as the set { μ | ∃ triple(x, p, y), p ∉ S }, once per pair",
+	"oxigraph-graph-var-in-group": "GRAPH ?g { P MINUS { ?g ... } }: Oxigraph reads ?g inside the " +
+		"group as the graph being evaluated; SPARQL 1.1 §18.6 (Evaluation of Graph) evaluates the group " +
+		"in each graph first and joins ?g after, so inside it ?g is a free variable",
+	"cortex-service-unsupported": "SERVICE SILENT: our documented limit (parser doc.go) refuses every " +
+		"SERVICE with ErrNotSupported; Oxigraph without a service handler lets SILENT turn the failed " +
+		"call into one empty solution (SPARQL 1.1 Federated Query §4)",
+	"unspecified-exists-subquery-slice": "EXISTS { SELECT ?a ... ORDER BY ?a LIMIT 1 } over an outer ?a: " +
+		"SPARQL 1.1 §18.6 substitutes the outer value for ?a, which in a sub-select's VALUES, ORDER BY " +
+		"and projection has no settled meaning; Oxigraph restricts the sub-select to the outer value " +
+		"before the LIMIT, we evaluate the sub-select on its own and join its ?a",
 	"unspecified-substr-non-integer": "SUBSTR with a non-integer start or length: SPARQL 1.1 §17.4.3.3 " +
 		"types them xsd:integer but defines the function by fn:substring, which takes doubles and " +
 		"rounds them; we follow fn:substring, Oxigraph raises a type error",
@@ -635,6 +659,38 @@ b''' AS ?b) {}`},
 	{name: "not-exists-in-optional", ds: 1, query: `SELECT ?s ?t WHERE { ?s ex:str ?o OPTIONAL { ?s ex:link ?t FILTER NOT EXISTS { ?t ex:str ?o } } }`},
 	{name: "exists-aggregate-subquery-outer-projected", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER EXISTS { { SELECT ?s (COUNT(?t) AS ?c) WHERE { ?s ex:link ?t } GROUP BY ?s } FILTER(?c >= 1 && STRLEN(?o) = 3) } }`},
 	{name: "distinct-unbound", query: `SELECT DISTINCT ?a WHERE { VALUES (?a ?b) { (UNDEF 1) (UNDEF 2) } }`},
+	// batch 13: negated property sets over multi-predicate pairs, paths in named graphs, UNDEF in hash
+	// joins, SERVICE, aggregates with DISTINCT
+	{name: "nps-both-bound", ds: 3, query: `SELECT * WHERE { ex:a !ex:z ex:b }`},
+	{name: "nps-both-bound-count", ds: 3, query: `SELECT (COUNT(*) AS ?c) WHERE { ex:b !ex:r ex:b }`},
+	{name: "nps-subject-bound", ds: 3, query: `SELECT ?y WHERE { ex:a !ex:z ?y }`, skip: "oxigraph-nps-multiset"},
+	{name: "nps-vars", ds: 3, query: `SELECT ?x ?y WHERE { ?x !ex:z ?y }`, skip: "oxigraph-nps-multiset"},
+	{name: "nps-in-seq", ds: 3, query: `SELECT ?x WHERE { ?x ex:p/!ex:z ?x }`},
+	{name: "nps-excluded-one", ds: 3, query: `SELECT ?x ?y WHERE { ?x !ex:p ?y }`},
+	{name: "ng-path-cycle", ds: 3, query: `SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x ex:p+ ?y } }`},
+	{name: "ng-path-zero-vars", ds: 3, query: `SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x ex:p* ?y } }`},
+	{name: "ng-path-zero-const-in-one-graph", ds: 3, query: `SELECT ?g ?y WHERE { GRAPH ?g { ex:a ex:p* ?y } }`, skip: "oxigraph-zero-length-absent-term"},
+	{name: "ng-path-zero-literal", ds: 3, query: `SELECT ?g ?y WHERE { GRAPH ?g { "lit" ex:q* ?y } }`, skip: "oxigraph-zero-length-absent-term"},
+	{name: "ng-path-seq-star", ds: 3, query: `SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x (ex:p/ex:p)* ?y } }`},
+	{name: "ng-path-alt-star", ds: 3, query: `SELECT ?x ?y WHERE { GRAPH ex:g1 { ?x (ex:p|ex:q)* ?y } }`},
+	{name: "ng-graph-var-minus", ds: 3, query: `SELECT ?g ?c WHERE { GRAPH ?g { ?c ex:p* ?c MINUS { ?g ex:q* ?c } } }`, skip: "oxigraph-graph-var-in-group"},
+	{name: "service-refused", query: `SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }`},
+	{name: "service-silent-refused", query: `SELECT * WHERE { SERVICE SILENT <http://example.org/sparql> { ?s ?p ?o } }`, skip: "cortex-service-unsupported"},
+	{name: "hash-join-undef-keys", query: `SELECT * WHERE { VALUES (?a ?x ?y) { (1 UNDEF 2) (2 5 UNDEF) (3 UNDEF UNDEF) } { SELECT ?x ?y ?b WHERE { VALUES (?x ?y ?b) { (5 2 "p") (UNDEF 2 "q") (5 UNDEF "r") (UNDEF UNDEF "s") (7 7 "t") } } } }`},
+	{name: "hash-optional-undef-keys", query: `SELECT * WHERE { VALUES (?a ?x) { (1 UNDEF) (2 5) } OPTIONAL { SELECT ?x ?b WHERE { VALUES (?x ?b) { (5 "p") (UNDEF "q") (6 "r") } } } }`},
+	{name: "hash-minus-undef-keys", query: `SELECT * WHERE { VALUES (?a ?x) { (1 UNDEF) (2 5) (3 6) } MINUS { SELECT ?x WHERE { VALUES (?x ?b) { (5 "p") (UNDEF "q") } } } }`},
+	{name: "subquery-group-undef-key-join", query: `SELECT * WHERE { VALUES ?k { 1 2 } OPTIONAL { SELECT ?k (COUNT(*) AS ?c) WHERE { VALUES (?k ?v) { (UNDEF 1) (1 2) } } GROUP BY ?k } }`},
+	{name: "minus-no-shared-values", query: `SELECT * WHERE { VALUES ?a { 1 2 } MINUS { VALUES ?b { 1 } } }`},
+	{name: "minus-shared-undef-only", query: `SELECT * WHERE { VALUES ?a { 1 2 } MINUS { VALUES (?a ?b) { (UNDEF 1) } } }`},
+	{name: "bind-in-optional-outer-var", query: `SELECT ?x ?y WHERE { VALUES ?x { 1 2 } OPTIONAL { BIND(?x * 10 AS ?y) } }`},
+	{name: "bind-in-union-outer-var", query: `SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { BIND(?x * 10 AS ?y) } UNION { BIND(7 AS ?y) } }`},
+	{name: "subquery-filter-outer-var", query: `SELECT * WHERE { VALUES ?x { 1 2 } { SELECT (COUNT(*) AS ?c) WHERE { VALUES ?y { 1 2 3 } FILTER(?y > ?x) } } }`},
+	{name: "having-select-alias", ds: 1, query: `SELECT ?s (COUNT(*) AS ?c) WHERE { ?s ?p ?v } GROUP BY ?s HAVING (COUNT(*) > 3)`},
+	{name: "agg-distinct-groups", numeric: true, query: `SELECT ?k (COUNT(DISTINCT ?v) AS ?c) (SUM(DISTINCT ?v) AS ?s) (AVG(DISTINCT ?v) AS ?a) (MIN(DISTINCT ?v) AS ?mi) WHERE { VALUES (?k ?v) { (1 1) (1 1) (1 2.0) (1 2) (2 UNDEF) } } GROUP BY ?k`},
+	{name: "agg-distinct-empty-grouped", query: `SELECT ?k (COUNT(DISTINCT ?v) AS ?c) WHERE { VALUES (?k ?v) { } } GROUP BY ?k`},
+	{name: "exists-subquery-slice", query: `SELECT * WHERE { VALUES ?a { 1 2 } FILTER NOT EXISTS { SELECT ?a WHERE { VALUES ?a { 2 1 } } ORDER BY ?a LIMIT 1 } }`, skip: "unspecified-exists-subquery-slice"},
+	{name: "substr-nonbmp-edges", query: `SELECT (SUBSTR("a\U0001F600b", 3, 5) AS ?b) (SUBSTR("", 1) AS ?c) (SUBSTR("abc"@en, 5) AS ?d) (STRBEFORE("\U0001F600x\U0001F600", "x") AS ?e) (REPLACE("\U0001F600", "\U0001F600", "x") AS ?f) {}`},
+	{name: "lang-matching-data", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER(LANGMATCHES(LANG(?o), "FR") || LANGMATCHES(LANG(?o), "en-*")) }`},
 }
 
 func TestDifferential_OxigraphCases(t *testing.T) {
