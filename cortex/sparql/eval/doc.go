@@ -55,6 +55,7 @@
 //   - GROUP_CONCAT of literals sharing a language tag yields a simple literal, as the W3C tests expect.
 //   - Functions named by IRI other than the XSD casts are rejected with ErrNotSupported.
 //   - REDUCED removes all duplicates, like DISTINCT.
-//   - DISTINCT, COUNT(DISTINCT ?x), GROUP BY and joins compare terms by dataset id: literals whose
-//     language tags differ only in case are different terms there, if the dataset holds both.
+//   - DISTINCT, COUNT(DISTINCT ?x), GROUP BY and joins compare terms by id: literals whose language
+//     tags differ only in case are different terms there when both are held by the dataset, written
+//     in the query (VALUES { "a"@en "a"@EN }) or computed, though sameTerm and = find them equal.
 package eval
