@@ -178,3 +178,63 @@ func notEmpty(usage string, names ...string) error {
 	}
 	return nil
 }
+
+// repeatedFlag returns a usage error naming the first flag that takes one
+// value and is given twice in args, as reorderArgs returns them (a
+// global flag given before and after the command counts twice): urfave/cli
+// would keep the last value silently (import -g A -g B importing into B).
+// Repeatable flags (those whose help says "repeatable": slices) and
+// boolean ones are apart. Values read from the environment do not count.
+func repeatedFlag(app *cli.App, args []string) error {
+	if len(args) < 2 {
+		return nil
+	}
+	flags, cmds, rest, cmd := app.Flags, app.Commands, args[1:], ""
+	for {
+		byName := map[string]cli.Flag{}
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				byName[n] = f
+			}
+		}
+		arity := flagArity(flags, cmd == "")
+		seen := map[cli.Flag]bool{}
+		i := 0
+		for i < len(rest) && isFlag(rest[i]) {
+			name, inline := flagName(rest[i])
+			i++
+			if !arity[name] {
+				continue // a boolean flag, help, or one the parser reports
+			}
+			if !inline && i < len(rest) {
+				i++
+			}
+			f := byName[name]
+			if sf, ok := f.(interface{ IsSliceFlag() bool }); f == nil || ok && sf.IsSliceFlag() {
+				continue
+			}
+			if seen[f] {
+				names := f.Names()
+				flag := "--" + names[0]
+				if len(names) > 1 {
+					flag += " (" + strings.Repeat("-", min(len(names[1]), 2)) + names[1] + ")"
+				}
+				what := ""
+				if cmd != "" {
+					what = cmd + ": "
+				}
+				return usagef("%s%s given twice: it takes one value", what, flag)
+			}
+			seen[f] = true
+		}
+		if i == len(rest) {
+			return nil
+		}
+		c := findCommand(cmds, rest[i])
+		if c == nil {
+			return nil // an argument, or an unknown command the parser reports
+		}
+		cmd = strings.TrimPrefix(cmd+" "+c.Name, " ")
+		flags, cmds, rest = c.Flags, c.Subcommands, rest[i+1:]
+	}
+}

@@ -426,3 +426,86 @@ func TestREADME_DashDashEndsFlags(t *testing.T) {
 		t.Fatalf("findings list:\n%s\nwant the object \"-5\"", out)
 	}
 }
+
+// TestCLI_FlagGivenTwice: a flag that takes one value, given twice (in any
+// of its forms), is a usage error (exit 2) naming it, and nothing is
+// written; urfave/cli took the last one silently (import -g A -g B
+// imported into B). Repeatable flags and boolean ones are apart.
+func TestCLI_FlagGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	before := mustCLI(t, dir, "export")
+	nt := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
+	out := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import", nt, "-g", "http://ex/a", "-g", "http://ex/b"}, "import: --graph (-g) given twice"},
+		{[]string{"import", "--graph=http://ex/a", nt, "-g", "http://ex/a"}, "import: --graph (-g) given twice"},
+		{[]string{"import", nt, "--import-id", "a1", "--import-id", "a2"}, "import: --import-id given twice"},
+		{[]string{"import", nt, "--base", "http://ex/", "--base", "http://ex/"}, "import: --base given twice"},
+		{[]string{"import", nt, "-f", "nt", "--format", "ttl"}, "import: --format (-f) given twice"},
+		{[]string{"export", "-o", filepath.Join(out, "a.nq"), "-o", filepath.Join(out, "b.nq")}, "export: --output (-o) given twice"},
+		{[]string{"query", "SELECT * {}", "--format", "json", "--format", "csv"}, "query: --format (-f) given twice"},
+		{[]string{"graphs", "-f", "json", "-f", "table"}, "graphs: --format (-f) given twice"},
+		{[]string{"--data", dir, "stats"}, "--data given twice"},
+		{[]string{"-n", "a", "stats", "-n", "b"}, "--namespace (-n) given twice"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
+				t.Fatalf("exit %d (want %d), stdout %q, stderr %q (want %q)", r.code, exitUsage, r.stdout, r.stderr, tc.want)
+			}
+		})
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Fatalf("export wrote %v", ents)
+	}
+	// A boolean flag given twice says the same twice.
+	if r := runCLI(t, dir, "", "graphs", "--json", "--json"); r.code != 0 {
+		t.Fatalf("graphs --json --json: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestCLI_FlagGivenTwiceEveryCommand: for every command, every flag that
+// takes one value is refused when given twice (its long and short names
+// mixed), and every repeatable one is not.
+func TestCLI_FlagGivenTwiceEveryCommand(t *testing.T) {
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	app := newApp(e)
+	checked := 0
+	for name, c := range leafCommands(app.Commands, nil) {
+		path := strings.Fields(name)
+		for _, f := range c.Flags {
+			v := sampleValue(t, f)
+			if v == "" {
+				continue
+			}
+			names := f.Names()
+			last := names[len(names)-1]
+			dash := "--"
+			if len(last) == 1 {
+				dash = "-"
+			}
+			args := append(append([]string{"cortexctl"}, path...), "--"+names[0], v, "ARG", dash+last+"="+v)
+			err := repeatedFlag(app, reorderArgs(app, args))
+			if sf, ok := f.(interface{ IsSliceFlag() bool }); ok && sf.IsSliceFlag() {
+				if err != nil {
+					t.Errorf("%v: %v", args, err)
+				}
+				continue
+			}
+			if err == nil || exitCode(err) != exitUsage || !strings.Contains(err.Error(), "--"+names[0]) {
+				t.Errorf("%v: %v", args, err)
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d flags checked", checked)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -417,7 +418,11 @@ func TestCLI_ServeRefusesBadValuesFirst(t *testing.T) {
 			if data == "" {
 				data = filepath.Join(t.TempDir(), "store")
 			}
-			r := runCLI(t, data, "", append([]string{"serve", "--listen", "127.0.0.1:0"}, c.args...)...)
+			args := c.args
+			if !slices.Contains(args, "--listen") {
+				args = append([]string{"--listen", "127.0.0.1:0"}, args...)
+			}
+			r := runCLI(t, data, "", append([]string{"serve"}, args...)...)
 			if r.code != exitInvalid || !strings.Contains(r.stderr, c.want) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, exitInvalid, c.want)
 			}

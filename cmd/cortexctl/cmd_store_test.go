@@ -378,7 +378,9 @@ func TestCLI_EmptyData(t *testing.T) {
 	cwd := t.TempDir()
 	t.Chdir(cwd)
 	for _, args := range [][]string{{"teams", "list"}, {"tokens", "create", "--role", "read"}, {"stats"}} {
-		r := runCLI(t, dir, "", append([]string{"--data", ""}, args...)...)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"cortexctl", "--data", ""}, args...), strings.NewReader(""), &out, &errb)
+		r := result{code, out.String(), errb.String()}
 		if r.code != exitInvalid || !strings.Contains(r.stderr, "--data (CORTEX_DATA) is empty") {
 			t.Errorf("%v with --data \"\": exit %d, stderr %q", args, r.code, r.stderr)
 		}

@@ -43,7 +43,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		complete(app, args[1:len(args)-1], stdout)
 		return exitOK
 	}
-	err := app.RunContext(ctx, reorderArgs(app, args))
+	args = reorderArgs(app, args)
+	err := repeatedFlag(app, args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	if e.unknownCommand != "" {
 		in := "cortexctl"
 		if e.unknownIn != "" {

@@ -85,7 +85,7 @@ func TestCLI_WhileServed(t *testing.T) {
 	if r := runBinary(t, nil, data("stats", "--json")...); r.code != 0 || !strings.Contains(r.stdout, `"namespace": "acme"`) {
 		t.Errorf("stats while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := runBinary(t, nil, data("-n", "scratch", "namespaces", "delete", "scratch", "--yes")...); r.code != exitNotFound || !strings.Contains(r.stderr, "no such namespace") {
+	if r := runBinary(t, nil, "--data", dir, "-n", "scratch", "namespaces", "delete", "scratch", "--yes"); r.code != exitNotFound || !strings.Contains(r.stderr, "no such namespace") {
 		t.Errorf("namespaces delete of no namespace while served: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// (import and export go through the server now: client/importexport_test.go.)
