@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
@@ -82,7 +83,9 @@ carry no graph names: several graphs' triples are written without the
 graphs (a triple once per graph that holds it). The format is --format, else -o's extension (.nq .nt .ttl; another
 extension is an error), else (no extension, /dev/stdout) N-Quads. -o FILE is written to a temporary
 file renamed into place (a failed export leaves FILE as it was; FILE keeps
-its permissions); a device or named pipe is written in place. With -o, a
+its permissions); a device or named pipe is written in place. The temporary
+file, .FILE.RANDOM.cortexctl-tmp, of an export killed with kill -9 is
+removed by the next export to FILE. With -o, a
 summary is printed (--json: as JSON). Through a server, the server writes the export
 (GET /ns/NS/export) in full before it sends it.
 
@@ -455,18 +458,76 @@ func pathForErrors(name string) string {
 	return name
 }
 
-// createTempFile creates a new file in dir named prefix and a random
-// suffix, as os.CreateTemp does, but with the permissions any new file gets
-// (0666 less the umask), not CreateTemp's 0600: it becomes the export's
-// file.
-func createTempFile(dir, prefix string) (*os.File, error) {
+// exportTempSuffix ends the names of the temporary files export -o
+// writes: ".FILE.RANDOM.cortexctl-tmp" beside FILE (see exportTempName).
+const exportTempSuffix = ".cortexctl-tmp"
+
+// exportTempPrefix returns the start of the names of the temporary files
+// of an export to target: "." and target's name, cut to 200 bytes (at a
+// character's start) so that the whole name stays within the 255 bytes a
+// file name may have, and ".".
+func exportTempPrefix(target string) string {
+	base := filepath.Base(target)
+	for len(base) > 200 {
+		_, n := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-n]
+	}
+	return "." + base + "."
+}
+
+// isExportTemp reports whether name (in the directory of target) is the
+// name of a temporary file of an export to target: its prefix, 1 to 13
+// lower-case letters and digits (a random number in base 36), and
+// exportTempSuffix.
+func isExportTemp(name, target string) bool {
+	mid, ok := strings.CutPrefix(name, exportTempPrefix(target))
+	if mid, ok = strings.CutSuffix(mid, exportTempSuffix); !ok || len(mid) == 0 || len(mid) > 13 {
+		return false
+	}
+	return strings.Trim(mid, "0123456789abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// sweepExportTemps removes the temporary files that exports to target
+// killed before they could remove them (kill -9, a power cut) left in its
+// directory, and only those: names isExportTemp matches, regular files of
+// this user that no running export holds locked (removeStaleExportTemp;
+// where files cannot be locked, none is removed).
+func sweepExportTemps(target string) {
+	dir := filepath.Dir(target)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if isExportTemp(e.Name(), target) {
+			removeStaleExportTemp(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// createExportTemp creates the temporary file of an export to target,
+// named by exportTempPrefix, a random suffix and exportTempSuffix, with
+// the permissions any new file gets (0666 less the umask), not
+// os.CreateTemp's 0600: it becomes the export's file. It is locked
+// (lockExportTemp) until lock is closed, so that sweepExportTemps leaves
+// it alone.
+func createExportTemp(target string) (f, lock *os.File, err error) {
+	prefix := filepath.Join(filepath.Dir(target), exportTempPrefix(target))
 	for i := 0; ; i++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36) + exportTempSuffix
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}
-		return f, err
+		if err != nil {
+			return nil, nil, err
+		}
+		lock, ok := lockExportTemp(f, name)
+		if !ok && i < 100 {
+			f.Close() // swept before it was locked: another name
+			continue
+		}
+		return f, lock, nil
 	}
 }
 
@@ -478,10 +539,17 @@ func createTempFile(dir, prefix string) (*os.File, error) {
 // Anything else that exists (a device such as /dev/stdout, a named pipe)
 // is written in place, as the shell's > does: renaming over it would
 // replace it with a regular file.
+//
+// The temporary file is named ".FILE.RANDOM.cortexctl-tmp". An export
+// killed with SIGKILL (or a power cut) cannot remove it; the next export
+// to FILE does (sweepExportTemps), leaving those of exports still running
+// (each holds a lock on its own, released when its process ends) and any
+// file of another name.
 type exportFile struct {
 	*os.File
-	out    string // the path given to -o
-	target string // the file renamed over; "" when writing in place
+	lock   *os.File // holds the temporary file's lock; nil if none
+	out    string   // the path given to -o
+	target string   // the file renamed over; "" when writing in place
 	done   bool
 }
 
@@ -510,7 +578,8 @@ func createExportFile(out string) (*exportFile, error) {
 		// A dangling link: create the file it points to, as > does.
 		return nil, fmt.Errorf("export: create %s: %w", out, err)
 	}
-	f, cerr := createTempFile(filepath.Dir(target), "."+filepath.Base(target)+".")
+	sweepExportTemps(target)
+	f, lock, cerr := createExportTemp(target)
 	if cerr != nil {
 		// Name the file asked for, not the temporary one.
 		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(cerr))
@@ -521,10 +590,13 @@ func createExportFile(out string) (*exportFile, error) {
 		if err := f.Chmod(fi.Mode().Perm()); err != nil {
 			f.Close()
 			os.Remove(f.Name())
+			if lock != nil {
+				lock.Close()
+			}
 			return nil, fmt.Errorf("export: %w", err)
 		}
 	}
-	return &exportFile{File: f, out: out, target: target}, nil
+	return &exportFile{File: f, lock: lock, out: out, target: target}, nil
 }
 
 // danglingLinkTarget returns the path that out, which does not exist
@@ -559,9 +631,13 @@ func pathErr(err error) error {
 	return err
 }
 
-// commit closes the file and renames it into place.
+// commit closes the file and renames it into place; its lock is released
+// after that (until then, no sweep removes it).
 func (f *exportFile) commit() error {
 	f.done = true
+	if f.lock != nil {
+		defer f.lock.Close()
+	}
 	if err := f.Close(); err != nil {
 		if f.target != "" {
 			os.Remove(f.Name())
@@ -591,6 +667,9 @@ func (f *exportFile) abort() {
 	f.Close()
 	if f.target != "" {
 		os.Remove(f.Name())
+	}
+	if f.lock != nil {
+		f.lock.Close()
 	}
 }
 
