@@ -14,11 +14,14 @@ type ImportEvent struct {
 
 	// started: the import id and, for an import of a recorded source,
 	// whether it resumes an unfinished import (Started: when that one
-	// began) or replaces the record of another version of the source.
+	// began), replaces the record of another version of the source, or
+	// leaves the record of the same version under another id as it is
+	// (Kept: this import is not recorded).
 	ImportID string                   `json:"importId,omitempty"`
 	Resumed  bool                     `json:"resumed,omitempty"`
 	Started  *time.Time               `json:"started,omitempty"`
 	Replaced *cortex.UnfinishedImport `json:"replaced,omitempty"`
+	Kept     *cortex.UnfinishedImport `json:"kept,omitempty"`
 
 	// done: what the import read and wrote (cortex.ImportResult).
 	Read      int64 `json:"read,omitempty"`

@@ -105,7 +105,7 @@ func (c *Client) Import(ctx context.Context, r io.Reader, opts ImportOptions) (c
 		switch ev.Event {
 		case "started":
 			if opts.OnStart != nil {
-				st := cortex.ImportStart{ID: ev.ImportID, Resumed: ev.Resumed, Replaced: ev.Replaced}
+				st := cortex.ImportStart{ID: ev.ImportID, Resumed: ev.Resumed, Replaced: ev.Replaced, Kept: ev.Kept}
 				if ev.Started != nil {
 					st.Started = *ev.Started
 				}

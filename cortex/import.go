@@ -121,8 +121,11 @@ type RDFImportOptions struct {
 	// that names both targets (import into the first one again to resume,
 	// or give a new ImportID to import anew); so is one with another base
 	// (Base, else the file:// URL of File) than the recorded one. Records written before targets
-	// were recorded resume whatever the target. See FileSource and
-	// Namespace.UnfinishedImports.
+	// were recorded resume whatever the target. An import of the same
+	// version of the source under another ImportID than the recorded one
+	// leaves the record as it is (that import still resumes) and is not
+	// recorded itself: it is resumed by giving its ImportID again (see
+	// ImportStart.Kept). See FileSource and Namespace.UnfinishedImports.
 	Resume *ImportSource
 	// OnStart, if set, is called once the import id is chosen, before
 	// anything is written.
@@ -162,7 +165,7 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	}
 	if fn := opts.OnStart; fn != nil {
 		eo.OnStart = func(st engine.ImportStart) {
-			fn(ImportStart{ID: st.ID, Resumed: st.Resumed, Started: st.Started, Replaced: (*UnfinishedImport)(st.Replaced)})
+			fn(ImportStart{ID: st.ID, Resumed: st.Resumed, Started: st.Started, Replaced: (*UnfinishedImport)(st.Replaced), Kept: (*UnfinishedImport)(st.Kept)})
 		}
 	}
 	res, err := n.e.ImportRDF(ctx, r, eo)
@@ -238,6 +241,11 @@ type ImportStart struct {
 	// Its quads stay in the namespace; re-importing that version with its id
 	// converges to its graph.
 	Replaced *UnfinishedImport
+	// Kept is the unfinished import of the same version of the source,
+	// under another id than the ImportID given: its record stays, so the
+	// same import without an ImportID still resumes it, and this import is
+	// not recorded (re-running it with its ImportID converges).
+	Kept *UnfinishedImport
 }
 
 // FileVersion returns a version of the file at path for ImportSource: its

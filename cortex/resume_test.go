@@ -614,3 +614,72 @@ func chunkedNamespace(t *testing.T) *cortex.Namespace {
 	}
 	return ns
 }
+
+// TestImportRDF_NewIDKeepsUnfinishedImport: an import of a source under a
+// new import id (as the refusal of another target says to give) while an
+// import of the same version of the source is unfinished leaves that
+// import's record as it is: the first import still resumes (the same
+// options and no id), whether the new one completes or not. The new one
+// was recorded over it, so the first import no longer resumed (refused as
+// one into another target, or imported anew, its blank nodes twice).
+func TestImportRDF_NewIDKeepsUnfinishedImport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "_:b%d <http://ex/p> \"%d\" .\n", i, i)
+	}
+	half := b.String() + "this is not N-Triples\n"
+	for _, tc := range []struct {
+		name  string
+		graph quad.Value // the new import's
+	}{{"another target", quad.IRI("http://ex/g2")}, {"the same target", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ns := chunkedNamespace(t)
+			path := filepath.Join(t.TempDir(), "a.nt")
+			if err := os.WriteFile(path, []byte(half), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run := func(g quad.Value, id string) (cortex.ImportStart, error) {
+				src, err := cortex.FileSource(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var st cortex.ImportStart
+				_, err = ns.ImportRDF(ctx, strings.NewReader(half), cortex.RDFImportOptions{
+					Format: rdfio.NTriples, File: path, Graph: g, ImportID: id, Resume: &src,
+					OnStart: func(s cortex.ImportStart) { st = s },
+				})
+				return st, err
+			}
+			first, err := run(nil, "")
+			var ie *cortex.ImportError
+			if !errors.As(err, &ie) || ie.Committed == 0 {
+				t.Fatalf("first run: %v; want an *ImportError after committed chunks", err)
+			}
+			u, err := ns.UnfinishedImports(ctx)
+			if err != nil || len(u) != 1 || u[0].ID != first.ID {
+				t.Fatalf("unfinished imports %+v, %v; want %s", u, err, first.ID)
+			}
+			st, err := run(tc.graph, "fresh")
+			if !errors.As(err, &ie) || st.ID != "fresh" || st.Resumed {
+				t.Fatalf("new id: %+v, %v; want a new import failing the same way", st, err)
+			}
+			if st.Kept == nil || st.Kept.ID != first.ID {
+				t.Fatalf("new id: Kept %+v, want the unfinished import %s", st.Kept, first.ID)
+			}
+			if u2, err := ns.UnfinishedImports(ctx); err != nil || len(u2) != 1 || u2[0] != u[0] {
+				t.Fatalf("unfinished imports %+v, %v after an import under a new id; want %+v kept", u2, err, u[0])
+			}
+			size, _ := ns.Size(ctx)
+			again, err := run(nil, "")
+			if !errors.As(err, &ie) || !again.Resumed || again.ID != first.ID {
+				t.Fatalf("the first import again: %+v, %v; want a resumption of %s", again, err, first.ID)
+			}
+			if n, _ := ns.Size(ctx); n != size {
+				t.Fatalf("%d quads after the resumption, want %d (blank nodes twice)", n, size)
+			}
+		})
+	}
+}

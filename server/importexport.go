@@ -159,7 +159,7 @@ func (s *Server) serveImport(w http.ResponseWriter, r *http.Request, ns string) 
 		_ = rc.Flush()
 	}
 	p.opts.OnStart = func(st cortex.ImportStart) {
-		ev := api.ImportEvent{Event: "started", ImportID: st.ID, Resumed: st.Resumed, Replaced: st.Replaced}
+		ev := api.ImportEvent{Event: "started", ImportID: st.ID, Resumed: st.Resumed, Replaced: st.Replaced, Kept: st.Kept}
 		if st.Resumed {
 			ev.Started = &st.Started
 		}

@@ -54,8 +54,10 @@ imported anew; to converge with what the interrupted import wrote, re-run it
 with --import-id and the id printed. The same file with another --graph
 (or --graph default, or none), or another --base, than the interrupted
 import's is refused (exit 7) before anything is written: give the first one again to resume,
-or --import-id NEW to import the file anew. Standard input and pipes cannot
-be recognised again: re-run them with --import-id.
+or --import-id NEW to import the file anew: the interrupted import stays
+unfinished (the command without --import-id still resumes it) and the new
+one is not recorded (re-run it with --import-id NEW). Standard input and
+pipes cannot be recognised again: re-run them with --import-id.
 
 Through a server (--server, or a server that holds --data), each file is
 streamed to it (POST /ns/NS/import), with the same rules.
@@ -436,6 +438,13 @@ func (e *env) importStarted(src importSource, st cortex.ImportStart) {
 	case st.Resumed:
 		fmt.Fprintf(e.stderr, "cortexctl: resuming import %s of %s, interrupted after it started at %s\n",
 			st.ID, name, st.Started.UTC().Format(time.RFC3339))
+	case st.Kept != nil:
+		// --import-id NEW while an import of the same file is
+		// unfinished: that one stays recorded, this one is not.
+		k := st.Kept
+		fmt.Fprintf(e.stderr, "cortexctl: import %s of %s (started %s) stays unfinished: running the command without --import-id resumes it (with its --graph and --base)\n",
+			k.ID, name, k.Started.UTC().Format(time.RFC3339))
+		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (if it is interrupted, re-run it with --import-id %s)\n", name, st.ID, st.ID)
 	default:
 		if r := st.Replaced; r != nil && r.ID == st.ID {
 			// --import-id gave the interrupted import's id: what it

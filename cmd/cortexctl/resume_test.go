@@ -195,3 +195,41 @@ func TestCLI_ImportChangedFileUnderRecordedID(t *testing.T) {
 		t.Fatalf("%d quads (%v), want the file's 20,000 once", st.Quads, err)
 	}
 }
+
+// TestCLI_ImportNewIDKeepsInterrupted: an import under --import-id NEW of
+// a file whose import was interrupted (as the refusal of another --graph
+// says to do) leaves that import resumable: cortexctl says so, and the
+// first command, run again, resumes it. The new import was recorded over
+// it, and the first command was then refused (another --graph).
+func TestCLI_ImportNewIDKeepsInterrupted(t *testing.T) {
+	store := t.TempDir()
+	path := filepath.Join(t.TempDir(), "a.nt")
+	var b strings.Builder
+	for i := 0; i < 20_000; i++ {
+		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()+"not N-Triples\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r1 := runCLI(t, store, "", "import", path)
+	m := regexp.MustCompile(`as import ([A-Za-z0-9_-]+) `).FindStringSubmatch(r1.stderr)
+	if r1.code != 5 || m == nil {
+		t.Fatalf("import: exit %d, stderr %q; want a failure after committed chunks", r1.code, r1.stderr)
+	}
+	if r := runCLI(t, store, "", "import", path, "-g", "http://ex/g"); r.code != exitInvalid || !strings.Contains(r.stderr, "--import-id NEW") && !strings.Contains(r.stderr, "import-id NEW") {
+		t.Fatalf("import -g: exit %d, stderr %q; want a refusal", r.code, r.stderr)
+	}
+	r2 := runCLI(t, store, "", "import", path, "-g", "http://ex/g", "--import-id", "fresh")
+	if r2.code != 5 || !strings.Contains(r2.stderr, "as import fresh") {
+		t.Fatalf("import --import-id fresh: exit %d, stderr %q", r2.code, r2.stderr)
+	}
+	want := "import " + m[1] + " of " + path + " (started "
+	if !strings.Contains(r2.stderr, want) || !strings.Contains(r2.stderr, "stays unfinished: running the command without --import-id resumes it") ||
+		!strings.Contains(r2.stderr, "re-run it with --import-id fresh") {
+		t.Fatalf("import --import-id fresh: stderr %q; want it to say import %s stays resumable", r2.stderr, m[1])
+	}
+	r3 := runCLI(t, store, "", "import", path)
+	if r3.code != 5 || !strings.Contains(r3.stderr, "resuming import "+m[1]) {
+		t.Fatalf("the first command again: exit %d, stderr %q; want a resumption of %s", r3.code, r3.stderr, m[1])
+	}
+}

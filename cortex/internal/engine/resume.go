@@ -24,7 +24,10 @@ import (
 // it writes anything and removes the record when the import completes; a
 // re-run of the same source (same name and version) with no id given reuses
 // the recorded id. The records live in the namespace's "imports" bucket,
-// keyed by a hash of the source's name, so a source has at most one.
+// keyed by a hash of the source's name, so a source has at most one: an
+// import of the same version of a source under another id given by the
+// caller is not recorded (ImportStart.Kept), so that the unfinished one
+// stays resumable.
 //
 // A record also holds the import's target graph (UnfinishedImport.Target):
 // resuming an import into another target would leave the quads of its
@@ -168,6 +171,11 @@ type ImportStart struct {
 	// Its quads stay in the namespace; re-importing that version with its id
 	// converges to its graph.
 	Replaced *UnfinishedImport
+	// Kept is the unfinished import of the same version of the source,
+	// under another id than the one given (ImportID): its record stays,
+	// so the same import without an id still resumes it, and this import
+	// is not recorded (re-running it with its id converges).
+	Kept *UnfinishedImport
 }
 
 // FileVersion returns a version of the file at path for ImportSource: its
@@ -269,6 +277,12 @@ func (n *Namespace) beginImport(ctx context.Context, src ImportSource, id, targe
 	case found && rec.Version == src.Version && (id == "" || id == rec.ID):
 		start.ID, start.Resumed, start.Started = rec.ID, true, rec.Started
 		return start, nil // recorded already
+	case found && rec.Version == src.Version:
+		// Another id given (import-id NEW): the unfinished import stays
+		// recorded, and resumable; this one, which the caller can
+		// re-run with its id, is not recorded over it.
+		start.Kept = &rec
+		return start, nil
 	case found && rec.Version != src.Version:
 		start.Replaced = &rec
 	}
