@@ -85,7 +85,8 @@ carry no graph names: several graphs' triples are written without the
 graphs (a triple once per graph that holds it). The format is --format, else -o's extension (.nq .nt .ttl; another
 extension is an error), else (no extension, /dev/stdout) N-Quads. -o FILE is written to a temporary
 file renamed into place (a failed export leaves FILE as it was; FILE keeps
-its permissions); a device or named pipe is written in place. The temporary
+its permissions); a device or named pipe is written in place; a file in
+the store directory (--data) is refused (exit 7). The temporary
 file, .FILE.RANDOM.cortexctl-tmp, of an export killed with kill -9 is
 removed by the next export to FILE. With -o, a
 summary is printed (--json: as JSON). Through a server, the server writes the export
@@ -608,6 +609,41 @@ func createExportFile(out string) (*exportFile, error) {
 	return &exportFile{File: f, lock: lock, out: out, target: target}, nil
 }
 
+// outsideStore returns an invalid-value error if the file export -o out
+// writes (through symbolic links) is in the store directory data or under
+// it: replacing a file of the store (MANIFEST) with the export would
+// destroy the store.
+func outsideStore(out, data string) error {
+	if data == "" {
+		return nil
+	}
+	store, err := filepath.EvalSymlinks(data)
+	if err != nil {
+		return nil // no store there
+	}
+	target, err := filepath.EvalSymlinks(out)
+	if err != nil {
+		if target, err = danglingLinkTarget(out); err != nil {
+			return nil // createExportFile reports it
+		}
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(target))
+	if err != nil {
+		return nil // no such directory: createExportFile reports it
+	}
+	if store, err = filepath.Abs(store); err != nil {
+		return nil
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil
+	}
+	rel, err := filepath.Rel(store, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	return fmt.Errorf("%w: export: -o %s is in the store directory %s: writing it would damage the store", errInvalid, out, data)
+}
+
 // danglingLinkTarget returns the path that out, which does not exist
 // through symbolic links, names: the file a dangling symbolic link (or a
 // chain of them) points to, else out itself.
@@ -703,6 +739,9 @@ func exportCmd(c *cli.Context, e *env) error {
 		// Before anything is read: a directory is no file to write.
 		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 			return fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
+		}
+		if err := outsideStore(out, e.dataDir); err != nil {
+			return err
 		}
 	}
 	var format string

@@ -151,3 +151,42 @@ func TestCLI_ExportLongFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_ExportIntoStore: export -o of a file in the store directory
+// (--data), directly, through a symbolic link or in a directory under it,
+// is an invalid value (exit 7) and writes nothing: export -o DATA/MANIFEST
+// replaced the store's manifest with the export, and the store no longer
+// opened ("manifest has bad magic").
+func TestCLI_ExportIntoStore(t *testing.T) {
+	store := t.TempDir()
+	mustCLI(t, store, "import", writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n"))
+	if err := os.Mkdir(filepath.Join(store, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	links := t.TempDir()
+	if err := os.Symlink(filepath.Join(store, "MANIFEST"), filepath.Join(links, "m.nq")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(store, filepath.Join(links, "data")); err != nil {
+		t.Fatal(err)
+	}
+	before := dirFiles(t, store)
+	for _, out := range []string{
+		filepath.Join(store, "MANIFEST"),
+		filepath.Join(store, "new.nq"),
+		filepath.Join(store, "sub", "x.nq"),
+		filepath.Join(links, "m.nq"),
+		filepath.Join(links, "data", "KEYREGISTRY"),
+	} {
+		r := runCLI(t, store, "", "export", "-o", out, "-f", "nq")
+		if r.code != exitInvalid || !strings.Contains(r.stderr, "is in the store directory") {
+			t.Errorf("export -o %s: exit %d, stderr %q; want %d", out, r.code, r.stderr, exitInvalid)
+		}
+	}
+	if now := dirFiles(t, store); now != before {
+		t.Fatalf("the store directory changed:\n%s\n->\n%s", before, now)
+	}
+	if got := mustCLI(t, store, "export"); got != "<http://ex/s> <http://ex/p> \"o\" .\n" {
+		t.Fatalf("export: %q", got)
+	}
+}
