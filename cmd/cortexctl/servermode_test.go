@@ -39,6 +39,7 @@ var embeddedOnly = map[string]string{
 	"TestCLI_WhileServed":                           "it runs the binary against a cortexctl serve of its own",
 	"TestCLI_StopBlockedOutput":                     "it runs the binary, embedded and against a cortexctl serve of its own",
 	"TestCLI_ServerFlag":                            "it runs the binary against a cortexctl serve of its own",
+	"TestCLI_ExportIntoStore":                       "it compares the store directory's files, which the server started for each command rewrites (cortex.lock)",
 	"TestCLI_WorkflowsDriveTwoProcesses":            "it runs the binary against a cortexctl serve of its own",
 }
 
