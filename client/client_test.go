@@ -114,6 +114,7 @@ var behaviours = []struct {
 	{"UnknownTeamFirst", testUnknownTeamFirst},
 	{"TaskCommentKindAfterTeamAndTask", testTaskCommentKindAfterTeamAndTask},
 	{"UnknownTaskBeforeEmptyAgent", testUnknownTaskBeforeEmptyAgent},
+	{"UnknownAgentBeforeEmptyTask", testUnknownAgentBeforeEmptyTask},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -326,3 +326,19 @@ func testUnknownTaskBeforeEmptyAgent(t *testing.T, tm api.TeamManager) {
 		t.Errorf("AddTaskFindings of an unknown task by no agent: %v, want an error matching ErrUnknownAgent", err)
 	}
 }
+
+// testUnknownAgentBeforeEmptyTask: findings for a task of no id by an
+// agent that is not a member fail as about an unknown agent
+// (ErrUnknownAgent, exit 3), through a server as in process: the Manager
+// looks the member up before the task. A server refused the empty task
+// first (ErrUnknownTask, exit 2).
+func testUnknownAgentBeforeEmptyTask(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	f := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}
+	for _, agent := range []string{"zed", "a/b"} {
+		_, err := tm.AddTaskFindings(ctx, team, agent, "", []teammanager.Finding{f})
+		if !errors.Is(err, teammanager.ErrUnknownAgent) || errors.Is(err, teammanager.ErrUnknownTask) {
+			t.Errorf("AddTaskFindings by agent %q of no task: %v (exit %d), want an error matching ErrUnknownAgent, not ErrUnknownTask", agent, err, api.ExitCode(err))
+		}
+	}
+}

@@ -512,7 +512,7 @@ func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 		return nil, err
 	}
 	// The Manager looks the member up before the task.
-	if err := required("team", p.Team, "agent", p.Agent, "task", p.Task); err != nil {
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	fs := make([]teammanager.Finding, 0, len(p.Findings))
@@ -522,6 +522,15 @@ func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 			return nil, err
 		}
 		fs = append(fs, f)
+	}
+	if err := required("task", p.Task); err != nil {
+		// The Manager's error, if it is not about the task: it checks
+		// the team and the member (unknown, finished) first, and writes
+		// nothing for a task it cannot load.
+		if _, merr := c.m.AddTaskFindings(ctx, p.Team, p.Agent, p.Task, fs); merr != nil && !errors.Is(merr, teammanager.ErrUnknownTask) {
+			return nil, merr
+		}
+		return nil, err
 	}
 	ids, err := c.m.AddTaskFindings(ctx, p.Team, p.Agent, p.Task, fs)
 	if err != nil {
