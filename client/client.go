@@ -198,8 +198,11 @@ var jsonContentType = []string{"application/json"}
 // map of the named params; nil for none) and decodes its result into
 // result (nil: dropped). An error the server answers is an *Error. Params
 // that hold a string that is not valid UTF-8 are an error matching
-// ErrNotUTF8, and nothing is sent (JSON would carry U+FFFD instead).
-func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+// ErrNotUTF8, and nothing is sent (JSON would carry U+FFFD instead),
+// unless every such string is an id param (idParams): no id can hold
+// U+FFFD, so the call is sent and the server refuses the id as the
+// Manager would, its error naming the id as given.
+func (c *Client) Call(ctx context.Context, method string, params, result any) (err error) {
 	if params == nil {
 		params = struct{}{}
 	}
@@ -210,10 +213,20 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	// encoding/json writes a string that is not UTF-8 with each bad byte
 	// as \ufffd: the server would act on what it was not sent. Only then
 	// are the strings of params looked at.
+	var badIDs []string
 	if bytes.Contains(p, replacementEscape) {
-		if where, bad := notUTF8(reflect.ValueOf(params), "params"); bad {
-			return fmt.Errorf("%s: %w: %s is not valid UTF-8", method, ErrNotUTF8, where)
+		var ok bool
+		if badIDs, ok = idsNotUTF8(reflect.ValueOf(params)); !ok {
+			if where, bad := notUTF8(reflect.ValueOf(params), "params"); bad {
+				return fmt.Errorf("%s: %w: %s is not valid UTF-8", method, ErrNotUTF8, where)
+			}
 		}
+	}
+	if len(badIDs) > 0 {
+		// Sent with U+FFFD for each bad byte, which no id can hold: the
+		// server refuses the id where the Manager would (after the
+		// namespace, the team ...), and its message names the id as given.
+		defer func() { err = idsAsGiven(err, badIDs) }()
 	}
 	if c.dial != nil && !c.streamOff.Load() && len(p) <= streamMaxRequest {
 		switch r, err := c.callStream(ctx, method, p); {
@@ -270,6 +283,136 @@ func decodeResult(method string, r rpcResponse, result any) error {
 		return fmt.Errorf("%s: result: %w", method, err)
 	}
 	return nil
+}
+
+// idParams are the params that hold ids (or lists of ids) of teams,
+// agents, tasks, messages, snapshots, conflicts and workflow runs, none
+// of which can hold U+FFFD: sent with it in place of the bytes that are
+// not UTF-8, they are refused as malformed as the Manager refuses them.
+var idParams = map[string]bool{
+	"team": true, "agent": true, "task": true, "run": true, "snapshot": true, "conflict": true,
+	"assignee": true, "to": true, "blocked_by": true, "reply_to": true, "by": true, "message": true, "messages": true,
+}
+
+// idsNotUTF8 returns the strings of params (a map or a struct, as Call
+// is given) that are not valid UTF-8, and true if every one is an id
+// param (idParams) or an element of one; false if another string is not
+// valid UTF-8.
+func idsNotUTF8(params reflect.Value) ([]string, bool) {
+	for params.Kind() == reflect.Pointer || params.Kind() == reflect.Interface {
+		if params.IsNil() {
+			return nil, true
+		}
+		params = params.Elem()
+	}
+	var bad []string
+	top := func(key string, v reflect.Value) bool {
+		if !utf8.ValidString(key) {
+			return false
+		}
+		if _, isBad := notUTF8(v, key); !isBad {
+			return true
+		}
+		if !idParams[key] {
+			return false
+		}
+		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+		switch {
+		case v.Kind() == reflect.String:
+			bad = append(bad, v.String())
+		case (v.Kind() == reflect.Slice || v.Kind() == reflect.Array) && v.Type().Elem().Kind() == reflect.String:
+			for i := range v.Len() {
+				if s := v.Index(i).String(); !utf8.ValidString(s) {
+					bad = append(bad, s)
+				}
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	var fields func(v reflect.Value) bool
+	fields = func(v reflect.Value) bool {
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-":
+			case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+				if !fields(v.Field(i)) {
+					return false
+				}
+			case !f.IsExported():
+			default:
+				if name == "" {
+					name = f.Name
+				}
+				if !top(name, v.Field(i)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	switch params.Kind() {
+	case reflect.Map:
+		if params.Type().Key().Kind() != reflect.String {
+			return nil, false
+		}
+		for it := params.MapRange(); it.Next(); {
+			if !top(it.Key().String(), it.Value()) {
+				return nil, false
+			}
+		}
+	case reflect.Struct:
+		if !fields(params) {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	return bad, true
+}
+
+// idsAsGiven returns err, a server's error of a call with ids (bad) that
+// are not UTF-8, its message naming them as given rather than as sent
+// (U+FFFD for each bad byte, as encoding/json writes them).
+func idsAsGiven(err error, bad []string) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	msg := e.Message
+	for _, s := range bad {
+		sent := asSent(s)
+		msg = strings.ReplaceAll(msg, strconv.Quote(sent), strconv.Quote(s))
+		msg = strings.ReplaceAll(msg, sent, s)
+	}
+	if msg == e.Message {
+		return err
+	}
+	c := *e
+	c.Message = msg
+	return &c
+}
+
+// asSent returns s as encoding/json sends it: each byte that is not
+// UTF-8 as U+FFFD.
+func asSent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // replacementEscape is what encoding/json writes for each byte of a

@@ -115,6 +115,7 @@ var behaviours = []struct {
 	{"TaskCommentKindAfterTeamAndTask", testTaskCommentKindAfterTeamAndTask},
 	{"UnknownTaskBeforeEmptyAgent", testUnknownTaskBeforeEmptyAgent},
 	{"UnknownAgentBeforeEmptyTask", testUnknownAgentBeforeEmptyTask},
+	{"IDsNotUTF8", testIDsNotUTF8},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -3,6 +3,8 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -339,6 +341,34 @@ func testUnknownAgentBeforeEmptyTask(t *testing.T, tm api.TeamManager) {
 		_, err := tm.AddTaskFindings(ctx, team, agent, "", []teammanager.Finding{f})
 		if !errors.Is(err, teammanager.ErrUnknownAgent) || errors.Is(err, teammanager.ErrUnknownTask) {
 			t.Errorf("AddTaskFindings by agent %q of no task: %v (exit %d), want an error matching ErrUnknownAgent, not ErrUnknownTask", agent, err, api.ExitCode(err))
+		}
+	}
+}
+
+// testIDsNotUTF8: an id that is not valid UTF-8 is a malformed id
+// (ErrInvalidID and the lookup error of its kind, exit 7) whose message
+// names it as given, through a server as in process; of a team that does
+// not exist, it is an unknown team (exit 3), as the Manager looks the
+// team up first. Through a server it was the client's ErrNotUTF8 naming a
+// param, exit 7 in every case.
+func testIDsNotUTF8(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	f := teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("o")}
+	for _, tc := range []struct {
+		name, id string
+		call     func() error
+		want     error
+		code     int
+	}{
+		{"GetTeam", "cr\xffew", func() error { return errOf(tm.GetTeam(ctx, "cr\xffew")) }, teammanager.ErrUnknownTeam, api.ExitInvalid},
+		{"GetTask", "T\xff", func() error { return errOf(tm.GetTask(ctx, team, "T\xff")) }, teammanager.ErrUnknownTask, api.ExitInvalid},
+		{"AddFinding", "\xff", func() error { return errOf(tm.AddFinding(ctx, team, "\xff", f)) }, teammanager.ErrUnknownAgent, api.ExitInvalid},
+		{"AddFinding of an unknown team", "nope", func() error { return errOf(tm.AddFinding(ctx, "nope", "\xff", f)) }, teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{"Thread", "M\xff", func() error { return errOf(tm.Thread(ctx, team, "M\xff")) }, teammanager.ErrUnknownMessage, api.ExitInvalid},
+	} {
+		err := tc.call()
+		if !errors.Is(err, tc.want) || api.ExitCode(err) != tc.code || !strings.Contains(fmt.Sprint(err), strconv.Quote(tc.id)) {
+			t.Errorf("%s: %v (exit %d), want an error matching %v (exit %d) naming %q", tc.name, err, api.ExitCode(err), tc.want, tc.code, tc.id)
 		}
 	}
 }

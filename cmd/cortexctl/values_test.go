@@ -51,3 +51,53 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_IDsNotUTF8AsEmbedded: an id that is not valid UTF-8 (a team,
+// agent, task, snapshot or run id given as bytes) is a malformed id, with
+// the same stderr and exit code through a server as embedded
+// (TestCLI_ThroughServer runs it so); in a namespace that does not exist
+// it is no such namespace (3), as any id there. Through a server it was
+// the client's generic "not UTF-8" naming a param, exit 7 in every case.
+func TestCLI_IDsNotUTF8AsEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir) // ann (lead), bob, cat
+	const team = `want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"team", []string{"teams", "get", "cr\xffew"}, exitInvalid,
+			`cortexctl: team "cr\xffew": invalid id (unknown team; ` + team + "\n"},
+		{"team of tasks", []string{"tasks", "list", "\xff"}, exitInvalid,
+			`cortexctl: team "\xff": invalid id (unknown team; ` + team + "\n"},
+		{"task", []string{"tasks", "get", "crew", "\xff"}, exitInvalid,
+			`cortexctl: team crew: task "\xff": invalid id (unknown task; want T1, T2, ...)` + "\n"},
+		{"task of an unknown team", []string{"tasks", "get", "nope", "\xff"}, exitNotFound,
+			`cortexctl: team "nope": unknown team` + "\n"},
+		{"agent", []string{"findings", "add", "crew", "\xff", "<http://ex/s>", "<http://ex/p>", `"x"`}, exitInvalid,
+			`cortexctl: team crew: agent "\xff": invalid id (unknown agent; ` + team + "\n"},
+		{"agent of an unknown team", []string{"findings", "add", "nope", "\xff", "<http://ex/s>", "<http://ex/p>", `"x"`}, exitNotFound,
+			`cortexctl: team "nope": unknown team` + "\n"},
+		{"sender", []string{"mail", "send", "crew", "hi", "--as", "\xff"}, exitInvalid,
+			`cortexctl: team crew: send message: sender "\xff": invalid id (unknown agent; ` + team + "\n"},
+		{"recipient", []string{"mail", "send", "crew", "hi", "--as", "ann", "--to", "\xff"}, exitInvalid,
+			`cortexctl: team crew: send message: invalid message: recipient "\xff" is not a member of team crew: invalid id (unknown agent; ` + team + "\n"},
+		{"run", []string{"workflows", "status", "\xff"}, exitInvalid,
+			`cortexctl: run "\xff": invalid id (unknown run; ` + team + "\n"},
+		{"team in a namespace that does not exist", []string{"-n", "nope", "teams", "get", "\xff"}, exitNotFound,
+			`cortexctl: no such namespace "nope"` + "\n"},
+		{"task in a namespace that does not exist", []string{"-n", "nope", "tasks", "get", "crew", "\xff"}, exitNotFound,
+			`cortexctl: no such namespace "nope"` + "\n"},
+		{"run in a namespace that does not exist", []string{"-n", "nope", "workflows", "status", "\xff"}, exitNotFound,
+			`cortexctl: no such namespace "nope"` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || r.stderr != tc.stderr || r.stdout != "" {
+				t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr\n%q", r.code, r.stdout, r.stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+}
