@@ -372,3 +372,24 @@ func testIDsNotUTF8(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testInvalidStatusAsEmbedded: a status or lifecycle word that is none
+// fails with the Manager's message through a server as in process (the
+// server parsed the word itself and answered its parser's message).
+func testInvalidStatusAsEmbedded(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"UpdateMemberStatus", errOf(tm.UpdateMemberStatus(ctx, team, "ann", "zz", "")), `team crew: member ann: invalid status "zz"`},
+		{"ListTasks", errOf(tm.ListTasks(ctx, team, teammanager.TaskFilter{Status: "zz"})), `invalid status: task status "zz"`},
+		{"ListTeams", errOf(tm.ListTeams(ctx, teammanager.TeamFilter{Status: "zz"})), `list teams: invalid status "zz"`},
+		{"ListTeams lifecycle", errOf(tm.ListTeams(ctx, teammanager.TeamFilter{Lifecycle: "zz"})), `list teams: invalid status: lifecycle "zz"`},
+	} {
+		if !errors.Is(tc.err, teammanager.ErrInvalidStatus) || api.ExitCode(tc.err) != api.ExitInvalid || fmt.Sprint(tc.err) != tc.want {
+			t.Errorf("%s with status zz: %v (exit %d), want %q (exit %d)", tc.name, tc.err, api.ExitCode(tc.err), tc.want, api.ExitInvalid)
+		}
+	}
+}

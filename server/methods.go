@@ -282,21 +282,8 @@ func teamsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	var f teammanager.TeamFilter
-	if p.Status != "" {
-		st, err := teammanager.ParseStatus(p.Status)
-		if err != nil {
-			return nil, err
-		}
-		f.Status = st
-	}
-	if p.Lifecycle != "" {
-		l, err := teammanager.ParseLifecycle(p.Lifecycle)
-		if err != nil {
-			return nil, err
-		}
-		f.Lifecycle = l
-	}
+	// The Manager checks the words, with its messages.
+	f := teammanager.TeamFilter{Status: teammanager.Status(p.Status), Lifecycle: teammanager.Lifecycle(p.Lifecycle)}
 	ts, err := c.m.ListTeams(ctx, f)
 	if err != nil {
 		return nil, err
@@ -335,11 +322,8 @@ func teamsMemberStatus(ctx context.Context, c *rpcCtx, params json.RawMessage) (
 	if err := required("team", p.Team, "agent", p.Agent, "status", p.Status); err != nil {
 		return nil, err
 	}
-	st, err := teammanager.ParseStatus(p.Status)
-	if err != nil {
-		return nil, err
-	}
-	up, err := c.m.UpdateMemberStatus(ctx, p.Team, p.Agent, st, p.Result)
+	// The Manager checks the word, with its message.
+	up, err := c.m.UpdateMemberStatus(ctx, p.Team, p.Agent, teammanager.Status(p.Status), p.Result)
 	if up.Merge != nil {
 		c.s.metrics.merged(c.ns)
 	}

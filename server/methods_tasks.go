@@ -107,14 +107,8 @@ func teamsListTasks(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err := required("team", p.Team); err != nil {
 		return nil, err
 	}
-	f := teammanager.TaskFilter{Assignee: p.Assignee}
-	if p.Status != "" {
-		st, err := teammanager.ParseTaskStatus(p.Status)
-		if err != nil {
-			return nil, err
-		}
-		f.Status = st
-	}
+	// The Manager checks the status word, with its message.
+	f := teammanager.TaskFilter{Assignee: p.Assignee, Status: teammanager.TaskStatus(p.Status)}
 	ts, err := c.m.ListTasks(ctx, p.Team, f)
 	if err != nil {
 		return nil, err
