@@ -286,12 +286,16 @@ func decodeResult(method string, r rpcResponse, result any) error {
 }
 
 // idParams are the params that hold ids (or lists of ids) of teams,
-// agents, tasks, messages, snapshots, conflicts and workflow runs, none
-// of which can hold U+FFFD: sent with it in place of the bytes that are
-// not UTF-8, they are refused as malformed as the Manager refuses them.
+// agents, tasks, messages, snapshots, conflicts and workflow runs, or a
+// word of a fixed set (a status, lifecycle, message type, comment or
+// definition kind), none of which can hold U+FFFD: sent with it in place
+// of the bytes that are not UTF-8, they are refused as the Manager
+// refuses them.
 var idParams = map[string]bool{
 	"team": true, "agent": true, "task": true, "run": true, "snapshot": true, "conflict": true,
 	"assignee": true, "to": true, "blocked_by": true, "reply_to": true, "by": true, "message": true, "messages": true,
+	"lead": true, "planApprover": true,
+	"status": true, "lifecycle": true, "type": true, "kind": true,
 }
 
 // idsNotUTF8 returns the strings of params (a map or a struct, as Call

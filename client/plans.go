@@ -3,10 +3,13 @@ package client
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -15,6 +18,10 @@ var _ api.TeamPlans = (*Client)(nil)
 
 // DraftPlan drafts a revision of a team's plan (teams.plan.draft).
 func (c *Client) DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
+	if planNotUTF8(np) {
+		// JSON cannot carry it: the Manager's error, which it checks first.
+		return teammanager.Plan{}, &textError{fmt.Errorf("team %s: draft plan: %w", teamID, np.Validate())}
+	}
 	return c.plan(ctx, "teams.plan.draft", map[string]any{"team": teamID, "by": by, "title": np.Title, "steps": np.Steps})
 }
 
@@ -25,6 +32,13 @@ func (c *Client) SubmitPlan(ctx context.Context, teamID, by string) (teammanager
 
 // ReviewPlan approves or rejects a team's plan (teams.plan.review).
 func (c *Client) ReviewPlan(ctx context.Context, teamID, by string, approve bool, feedback string) (teammanager.Plan, error) {
+	if approve || strings.TrimSpace(feedback) != "" {
+		// The Manager checks it after a rejection's blank feedback,
+		// before anything else.
+		if err := textNotUTF8("team "+teamID+": review plan", teammanager.ErrInvalidPlan, "feedback", feedback); err != nil {
+			return teammanager.Plan{}, err
+		}
+	}
 	return c.plan(ctx, "teams.plan.review", map[string]any{"team": teamID, "by": by, "approve": approve, "feedback": feedback})
 }
 
@@ -42,6 +56,19 @@ func (c *Client) PlanRevisions(ctx context.Context, teamID string) ([]teammanage
 	return out, nil
 }
 
+// planNotUTF8 reports whether np holds text that is not valid UTF-8.
+func planNotUTF8(np teammanager.NewPlan) bool {
+	if !utf8.ValidString(np.Title) {
+		return true
+	}
+	for _, s := range np.Steps {
+		if !utf8.ValidString(s.Title) || !utf8.ValidString(s.Description) {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *Client) plan(ctx context.Context, method string, params map[string]any) (teammanager.Plan, error) {
 	var p teammanager.Plan
 	if err := c.Call(ctx, method, params, &p); err != nil {
@@ -52,6 +79,10 @@ func (c *Client) plan(ctx context.Context, method string, params map[string]any)
 
 // SnapshotTeam takes a snapshot of a team (teams.snapshot.create).
 func (c *Client) SnapshotTeam(ctx context.Context, teamID, note string) (teammanager.Snapshot, error) {
+	// The Manager checks the note first.
+	if err := textNotUTF8("team "+teamID+": snapshot", cortex.ErrInvalidArgument, "note", note); err != nil {
+		return teammanager.Snapshot{}, err
+	}
 	return c.snapshot(ctx, "teams.snapshot.create", map[string]any{"team": teamID, "note": note})
 }
 

@@ -104,6 +104,11 @@ const (
 	maxPlanText  = 64 << 10
 )
 
+// Validate returns the error DraftPlan returns for np before it looks at
+// the team (wrapping ErrInvalidPlan), or nil: an empty title, no steps or
+// too many, text too long or not valid UTF-8.
+func (np NewPlan) Validate() error { return np.validate() }
+
 func (np NewPlan) validate() error {
 	switch {
 	case strings.TrimSpace(np.Title) == "":

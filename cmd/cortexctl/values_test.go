@@ -37,6 +37,20 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 			"cortexctl: team crew: send message: invalid message: body is not valid UTF-8\n"},
 		{"message subject not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "ann", "--subject", "bad\xff"},
 			"cortexctl: team crew: send message: invalid message: subject is not valid UTF-8\n"},
+		{"snapshot note not UTF-8", []string{"teams", "snapshot", "create", "crew", "--note", "n\xff"},
+			"cortexctl: team crew: snapshot: invalid argument: note is not valid UTF-8\n"},
+		{"plan title not UTF-8", []string{"plans", "draft", "crew", "--by", "ann", "--title", "t\xff", "--step", "s"},
+			"cortexctl: team crew: draft plan: invalid plan: title is not valid UTF-8\n"},
+		{"plan step not UTF-8", []string{"plans", "draft", "crew", "--by", "ann", "--title", "t", "--step", "s | d\xff"},
+			"cortexctl: team crew: draft plan: invalid plan: step 1 is not valid UTF-8\n"},
+		{"plan feedback not UTF-8", []string{"plans", "reject", "crew", "--by", "ann", "--feedback", "f\xff"},
+			"cortexctl: team crew: review plan: invalid plan: feedback is not valid UTF-8\n"},
+		{"message type not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "s\xff"},
+			"cortexctl: team crew: send message: invalid message: type \"s\\xff\" (want one of [delegate_work ask_question share_finding request_approval approval rejection challenge vote task_claimed task_completed status])\n"},
+		{"inbox status not UTF-8", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "s\xff"},
+			"cortexctl: invalid message: status \"s\\xff\" (want unread, read or archived)\n"},
+		{"board lead not UTF-8", []string{"tasks", "board", "crew", "--lead", "a\xff"},
+			"cortexctl: team crew: configure board: invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -): lead \"a\\xff\" is not a member\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)
