@@ -46,12 +46,24 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 	default:
 		p.Timeout = int64(tc.Timeout / time.Second)
 	}
+	// Ids and a strategy that are not UTF-8 are sent with U+FFFD, which
+	// none can hold: the server refuses them where and as the Manager
+	// does, and its message is made to name them as given.
+	var bad []string
+	sent := func(s string) string {
+		if utf8.ValidString(s) {
+			return s
+		}
+		bad = append(bad, s)
+		return asSent(s)
+	}
+	p.ID, p.Strategy, p.TieBreaker = sent(p.ID), sent(p.Strategy), sent(p.TieBreaker)
 	for _, m := range tc.Members {
-		p.Members = append(p.Members, api.MemberConfig{Agent: m.AgentID, Role: m.Role, Task: m.Task, Critical: m.Critical})
+		p.Members = append(p.Members, api.MemberConfig{Agent: sent(m.AgentID), Role: m.Role, Task: m.Task, Critical: m.Critical})
 	}
 	var t api.Team
 	if err := c.teamsCall(ctx, "teams.create", p, &t); err != nil {
-		return teammanager.Team{}, err
+		return teammanager.Team{}, idsAsGiven(err, bad)
 	}
 	return teamOf(t), nil
 }
