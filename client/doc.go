@@ -61,11 +61,13 @@
 // durations (lease, staleAfter, mailbox maxAge) travel in seconds. JSON
 // carries only UTF-8: a call with a string that is not valid UTF-8 (a
 // team name, a role...) fails with ErrNotUTF8 and sends nothing, but for
-// an id (of a team, agent, task, message, snapshot, conflict or run),
+// an id (of a team, agent, task, message, snapshot, conflict or run,
+// also a new team's, its members' and a board's lead) or a word of a
+// fixed set (a status, message type, comment kind, merge strategy),
 // which is sent with U+FFFD for each bad byte and so refused by the
 // server where and as the embedded manager refuses it (a malformed id,
-// after the namespace and the team), its message naming the id as
-// given; the
+// after the namespace and the team), its message naming it as given;
+// a snapshot's note and a plan's text fail with the manager's error; the
 // methods of a team, its members, tasks and mail fail so with the
 // embedded manager's error and message too (ErrInvalidTeam,
 // ErrInvalidStatus, ErrInvalidTask, ErrInvalidMessage; ErrInvalidFinding
