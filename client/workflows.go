@@ -46,6 +46,10 @@ func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.Run
 	case opts.StepTimeout > 0 && secs == 0:
 		return workflow.Run{}, fmt.Errorf("%w: step timeout %s: want whole seconds", workflow.ErrInvalidRun, opts.StepTimeout)
 	}
+	if err := workflow.ValidateUTF8(opts.Inputs); err != nil {
+		// The embedded Engine's error, which JSON could not carry.
+		return workflow.Run{}, fmt.Errorf("start %s: %w: inputs: %v", d.Name, workflow.ErrInvalidRun, err)
+	}
 	if err := unencodable(opts.Inputs); err != nil {
 		// The embedded Engine's error (Start normalises inputs through
 		// encoding/json), not the encoding error of the params.

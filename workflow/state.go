@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -379,6 +383,9 @@ func checkOutputs(s *Step, outputs map[string]any) (map[string]any, error) {
 // normalize returns m as encoding/json decodes it (numbers float64,
 // objects map[string]any, arrays []any).
 func normalize(m map[string]any) (map[string]any, error) {
+	if err := ValidateUTF8(m); err != nil {
+		return nil, err // encoding/json would turn the bad bytes into U+FFFD
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -486,4 +493,67 @@ func (r *record) computeDesiredMembers() map[string]teammanager.Status {
 		}
 	}
 	return out
+}
+
+// ValidateUTF8 returns an error naming the first key or string value of m
+// (run inputs, step outputs), in key order, that is not valid UTF-8, which
+// a run cannot keep as given, or nil. Start and CompleteStep refuse such
+// values with it (wrapped in ErrInvalidRun or ErrInvalidOutput).
+func ValidateUTF8(m map[string]any) error {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if where, bad := notUTF8(reflect.ValueOf(m[k]), strconv.Quote(k)); bad || !utf8.ValidString(k) {
+			if !utf8.ValidString(k) {
+				where = "key " + strconv.Quote(k)
+			}
+			return fmt.Errorf("%s is not valid UTF-8", where)
+		}
+	}
+	return nil
+}
+
+// notUTF8 looks for a string in v (a key or value, as encoding/json would
+// encode it) that is not valid UTF-8; it returns where (a path under name).
+func notUTF8(v reflect.Value, name string) (string, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return name, !utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return notUTF8(v.Elem(), name)
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+				if where, bad := notUTF8(v.Field(i), name+"."+f.Name); bad {
+					return where, true
+				}
+			}
+		}
+	case reflect.Map:
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			return strings.Compare(fmt.Sprint(a.Interface()), fmt.Sprint(b.Interface()))
+		})
+		for _, k := range keys {
+			key := fmt.Sprint(k.Interface())
+			if !utf8.ValidString(key) {
+				return name + " key " + strconv.Quote(key), true
+			}
+			if where, bad := notUTF8(v.MapIndex(k), name+"["+strconv.Quote(key)+"]"); bad {
+				return where, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return "", false // base64
+		}
+		for i := range v.Len() {
+			if where, bad := notUTF8(v.Index(i), name+"["+strconv.Itoa(i)+"]"); bad {
+				return where, true
+			}
+		}
+	}
+	return "", false
 }

@@ -121,3 +121,21 @@ func TestCLI_IDsNotUTF8AsEmbedded(t *testing.T) {
 		})
 	}
 }
+
+// TestCLI_WorkflowInputNotUTF8: a run input that is not valid UTF-8 is
+// refused (the run's error, exit 7, nothing started), through a server as
+// embedded (TestCLI_ThroughServer runs it so). Embedded, the run started
+// with the input's bad bytes turned into U+FFFD; through a server it was
+// the client's generic "not UTF-8" naming a param.
+func TestCLI_WorkflowInputNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	team := writeFile(t, "release.json", graphTeam)
+	r := runCLI(t, dir, "", "workflows", "run", team, "--id", "r1", "--input", "version=1.\xff")
+	want := `cortexctl: start release: invalid run: inputs: "version" is not valid UTF-8` + "\n"
+	if r.code != exitInvalid || r.stderr != want || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr\n%q", r.code, r.stdout, r.stderr, exitInvalid, want)
+	}
+	if r := runCLI(t, dir, "", "workflows", "status", "r1"); r.code != exitNotFound {
+		t.Fatalf("status of the refused run: exit %d, %s%s", r.code, r.stdout, r.stderr)
+	}
+}
