@@ -160,6 +160,10 @@ func (w *Workflows) AddFindings(ctx context.Context, id, step string, attempt in
 // Engine's error (ErrInvalidOutput), though the Engine checks the run,
 // step and attempt first.
 func (w *Workflows) CompleteStep(ctx context.Context, id, step string, attempt int, outputs map[string]any) error {
+	if err := workflow.ValidateUTF8(outputs); err != nil {
+		// The embedded Engine's error, which JSON could not carry.
+		return fmt.Errorf("run %s: step %s: %w: %w", id, step, workflow.ErrInvalidOutput, err)
+	}
 	if err := unencodable(outputs); err != nil {
 		// The embedded Engine's error (it normalises outputs through
 		// encoding/json), not the encoding error of the params.

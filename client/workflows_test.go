@@ -347,6 +347,15 @@ func TestWorkflows_NonFiniteValues(t *testing.T) {
 		{"input float32 NaN in an object", func(e engine) error {
 			return errOf(e.Start(ctx, d, workflow.RunOptions{ID: "r2", Inputs: map[string]any{"y": map[string]any{"z": float32(nan)}}}))
 		}, workflow.ErrInvalidRun},
+		{"input not UTF-8 in a list", func(e engine) error {
+			return errOf(e.Start(ctx, d, workflow.RunOptions{ID: "r2", Inputs: map[string]any{"x": 1, "y": []any{"a\xff"}}}))
+		}, workflow.ErrInvalidRun},
+		{"output not UTF-8", func(e engine) error {
+			return e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": 1, "note": "b\xffd"})
+		}, workflow.ErrInvalidOutput},
+		{"output key not UTF-8", func(e engine) error {
+			return e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": 1, "k\xff": 1})
+		}, workflow.ErrInvalidOutput},
 		{"output NaN", func(e engine) error {
 			return e.CompleteStep(ctx, "r1", "s00", 1, map[string]any{"n": nan})
 		}, workflow.ErrInvalidOutput},
