@@ -17,7 +17,7 @@ import (
 type TeamPlans interface {
 	DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error)
 	SubmitPlan(ctx context.Context, teamID, by string) (teammanager.Plan, error)
-	ReviewPlan(ctx context.Context, teamID, by string, approve bool, feedback string) (teammanager.Plan, error)
+	ReviewPlan(ctx context.Context, teamID, by string, rev int, approve bool, feedback string) (teammanager.Plan, error)
 	GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
 	PlanRevisions(ctx context.Context, teamID string) ([]teammanager.Plan, error)
 	SnapshotTeam(ctx context.Context, teamID, note string) (teammanager.Snapshot, error)

@@ -30,16 +30,18 @@ func (c *Client) SubmitPlan(ctx context.Context, teamID, by string) (teammanager
 	return c.plan(ctx, "teams.plan.submit", map[string]any{"team": teamID, "by": by})
 }
 
-// ReviewPlan approves or rejects a team's plan (teams.plan.review).
-func (c *Client) ReviewPlan(ctx context.Context, teamID, by string, approve bool, feedback string) (teammanager.Plan, error) {
-	if approve || strings.TrimSpace(feedback) != "" {
-		// The Manager checks it after a rejection's blank feedback,
-		// before anything else.
+// ReviewPlan approves or rejects revision rev of a team's plan, which must
+// be the latest (teams.plan.review), as teammanager.Manager.ReviewPlan
+// does.
+func (c *Client) ReviewPlan(ctx context.Context, teamID, by string, rev int, approve bool, feedback string) (teammanager.Plan, error) {
+	if rev >= 1 && (approve || strings.TrimSpace(feedback) != "") {
+		// The Manager checks it after the revision and a rejection's
+		// blank feedback, before anything else.
 		if err := textNotUTF8("team "+teamID+": review plan", teammanager.ErrInvalidPlan, "feedback", feedback); err != nil {
 			return teammanager.Plan{}, err
 		}
 	}
-	return c.plan(ctx, "teams.plan.review", map[string]any{"team": teamID, "by": by, "approve": approve, "feedback": feedback})
+	return c.plan(ctx, "teams.plan.review", map[string]any{"team": teamID, "by": by, "revision": rev, "approve": approve, "feedback": feedback})
 }
 
 // GetPlan returns a revision of a team's plan, 0 the latest (teams.plan.get).

@@ -28,6 +28,7 @@ var boardBehaviours = []struct {
 	{"TaskFindingsAndRetention", testTaskFindingsAndRetention},
 	{"BoardPlanApprovalAndPartialUpdate", testBoardPlanApprovalAndPartialUpdate},
 	{"TaskHandedOutCarriesPlan", testTaskHandedOutCarriesPlan},
+	{"PlanReviewNamesRevision", testPlanReviewNamesRevision},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -291,7 +292,7 @@ func testTaskHandedOutCarriesPlan(t *testing.T, tm api.TeamManager) {
 	if got := must[teammanager.Task](t, "claim with a plan pending")(tm.ClaimTask(ctx, team, "cat", "T2")); got.Plan != nil {
 		t.Fatalf("claimed with a plan pending review: plan %+v", got.Plan)
 	}
-	p := must[teammanager.Plan](t, "approve")(pl.ReviewPlan(ctx, team, teammanager.Operator, true, ""))
+	p := must[teammanager.Plan](t, "approve")(pl.ReviewPlan(ctx, team, teammanager.Operator, 1, true, ""))
 	check := func(what string, got *teammanager.Plan) {
 		t.Helper()
 		if got == nil || got.Revision != p.Revision || got.Title != "ship" || got.State != teammanager.PlanApproved || got.IRI != p.IRI ||
@@ -412,5 +413,45 @@ func testTaskFindingsAndRetention(t *testing.T, tm api.TeamManager) {
 	in := must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "cat", teammanager.MailFilter{}))
 	if len(in) != 1 || in[0].Body != "two" {
 		t.Fatalf("cat's inbox, keeping 1 message = %+v", in)
+	}
+}
+
+// testPlanReviewNamesRevision: a review names the revision it reviews; one
+// the lead has since replaced by a new revision pending review is refused
+// (ErrPlanState), as is one the team does not have (ErrNoPlan) and
+// revision 0 (ErrInvalidPlan), and none of them writes anything; the
+// latest, named, is reviewed.
+func testPlanReviewNamesRevision(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	pl := tm.(api.TeamPlans)
+	np := teammanager.NewPlan{Title: "ship", Steps: []teammanager.PlanStep{{Title: "build"}}}
+	must[teammanager.Plan](t, "draft 1")(pl.DraftPlan(ctx, team, "ann", np))
+	must[teammanager.Plan](t, "submit 1")(pl.SubmitPlan(ctx, team, "ann"))
+	must[teammanager.Plan](t, "reject 1")(pl.ReviewPlan(ctx, team, teammanager.Operator, 1, false, "add tests"))
+	np.Steps = append(np.Steps, teammanager.PlanStep{Title: "test"})
+	must[teammanager.Plan](t, "draft 2")(pl.DraftPlan(ctx, team, "ann", np))
+	must[teammanager.Plan](t, "submit 2")(pl.SubmitPlan(ctx, team, "ann"))
+	before := must[[]teammanager.Plan](t, "revisions")(pl.PlanRevisions(ctx, team))
+	for _, tc := range []struct {
+		rev     int
+		approve bool
+		want    error
+	}{
+		{1, true, teammanager.ErrPlanState},
+		{1, false, teammanager.ErrPlanState},
+		{3, true, teammanager.ErrNoPlan},
+		{0, true, teammanager.ErrInvalidPlan},
+		{-1, false, teammanager.ErrInvalidPlan},
+	} {
+		if _, err := pl.ReviewPlan(ctx, team, teammanager.Operator, tc.rev, tc.approve, "no"); !errors.Is(err, tc.want) {
+			t.Fatalf("review of revision %d (approve %v) = %v, want %v", tc.rev, tc.approve, err, tc.want)
+		}
+	}
+	if after := must[[]teammanager.Plan](t, "revisions")(pl.PlanRevisions(ctx, team)); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("refused reviews changed the revisions: %+v → %+v", before, after)
+	}
+	p := must[teammanager.Plan](t, "approve 2")(pl.ReviewPlan(ctx, team, teammanager.Operator, 2, true, ""))
+	if p.Revision != 2 || p.State != teammanager.PlanApproved || len(p.Steps) != 2 {
+		t.Fatalf("approved %+v", p)
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -13,56 +14,82 @@ import (
 // (teammanager.Plan, teammanager.Snapshot), restores as
 // api.SnapshotRestore.
 
+// planParams are the params of the plan methods: each decodes its own
+// struct (planDraftParams, ...), so that a key it does not read is refused
+// as unknown rather than ignored.
 type planParams struct {
-	Team     string                 `json:"team"`
-	By       string                 `json:"by"`
-	Title    string                 `json:"title"`
-	Steps    []teammanager.PlanStep `json:"steps"`
-	Approve  bool                   `json:"approve"`
-	Feedback string                 `json:"feedback"`
-	Revision int                    `json:"revision"`
+	Team string `json:"team"`
 }
 
-func (p *planParams) decode(params json.RawMessage, need ...string) error {
-	if err := decodeParams(params, p); err != nil {
-		return err
-	}
-	args := []string{"team", p.Team}
-	for _, n := range need {
-		if n == "by" {
-			args = append(args, "by", p.By)
-		}
-	}
-	return required(args...)
+type planDraftParams struct {
+	Team  string                 `json:"team"`
+	By    string                 `json:"by"`
+	Title string                 `json:"title"`
+	Steps []teammanager.PlanStep `json:"steps"`
+}
+
+type planSubmitParams struct {
+	Team string `json:"team"`
+	By   string `json:"by"`
+}
+
+// planReviewParams: revision is required, the revision the reviewer read
+// (it must be the latest: teammanager.Manager.ReviewPlan).
+type planReviewParams struct {
+	Team     string `json:"team"`
+	By       string `json:"by"`
+	Revision *int   `json:"revision"`
+	Approve  bool   `json:"approve"`
+	Feedback string `json:"feedback"`
+}
+
+type planGetParams struct {
+	Team     string `json:"team"`
+	Revision int    `json:"revision"` // 0 or none: the latest
 }
 
 func plansDraft(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p planParams
-	if err := p.decode(params, "by"); err != nil {
+	var p planDraftParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "by", p.By); err != nil {
 		return nil, err
 	}
 	return c.m.DraftPlan(ctx, p.Team, p.By, teammanager.NewPlan{Title: p.Title, Steps: p.Steps})
 }
 
 func plansSubmit(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p planParams
-	if err := p.decode(params, "by"); err != nil {
+	var p planSubmitParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "by", p.By); err != nil {
 		return nil, err
 	}
 	return c.m.SubmitPlan(ctx, p.Team, p.By)
 }
 
 func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p planParams
-	if err := p.decode(params, "by"); err != nil {
+	var p planReviewParams
+	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	return c.m.ReviewPlan(ctx, p.Team, p.By, p.Approve, p.Feedback)
+	if err := required("team", p.Team, "by", p.By); err != nil {
+		return nil, err
+	}
+	if p.Revision == nil {
+		return nil, fmt.Errorf("%w: params: %q is required: the revision reviewed", api.ErrUsage, "revision")
+	}
+	return c.m.ReviewPlan(ctx, p.Team, p.By, *p.Revision, p.Approve, p.Feedback)
 }
 
 func plansGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p planParams
-	if err := p.decode(params); err != nil {
+	var p planGetParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
 		return nil, err
 	}
 	return c.m.GetPlan(ctx, p.Team, p.Revision)
@@ -70,7 +97,10 @@ func plansGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, erro
 
 func plansList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p planParams
-	if err := p.decode(params); err != nil {
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team); err != nil {
 		return nil, err
 	}
 	ps, err := c.m.PlanRevisions(ctx, p.Team)

@@ -241,10 +241,12 @@ var (
 	// with the given number).
 	ErrNoPlan = errors.New("no plan")
 	// ErrInvalidPlan means a plan failed validation (empty title, no
-	// steps, a step without a title) or a rejection without feedback.
+	// steps, a step without a title), a rejection without feedback or a
+	// review that names no revision.
 	ErrInvalidPlan = errors.New("invalid plan")
 	// ErrPlanState means the plan's approval state does not allow the
-	// operation, e.g. approving a draft that was never submitted.
+	// operation, e.g. approving a draft that was never submitted, or
+	// reviewing a revision that is no longer the latest.
 	ErrPlanState = errors.New("plan state does not allow this")
 	// ErrPlanNotApproved means the board requires an approved plan
 	// (BoardSettings.PlanApproval) before any task is claimed or

@@ -24,10 +24,10 @@ import (
 //
 // The lead drafts (DraftPlan: a new revision, or the latest one rewritten
 // while it is still a draft) and submits it (SubmitPlan); the board's plan
-// approver reviews it (ReviewPlan): the member named by
-// BoardSettings.PlanApprover, or, when none is named, the operator — the
-// person or program driving the team, acting as Operator. The lead never
-// reviews its own plan. Every revision is kept (PlanRevisions).
+// approver reviews it (ReviewPlan, naming the revision it read): the
+// member named by BoardSettings.PlanApprover, or, when none is named, the
+// operator — the person or program driving the team, acting as Operator.
+// The lead never reviews its own plan. Every revision is kept (PlanRevisions).
 //
 // The plan in force is the latest approved revision: drafting and
 // submitting a new revision does not withdraw it; approving the new one
@@ -223,22 +223,30 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 // ErrNoPlan.
 func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	p, err := m.movePlan(ctx, teamID, by, PlanPendingReview, "", mayPlan)
+	p, err := m.movePlan(ctx, teamID, by, 0, PlanPendingReview, "", mayPlan)
 	if err != nil {
 		return Plan{}, fmt.Errorf("team %s: submit plan: %w", teamID, err)
 	}
 	return p, nil
 }
 
-// ReviewPlan approves (approve) or rejects the latest revision of team
-// teamID's plan, which must be pending review (ErrPlanState), by the
-// board's approver by (BoardSettings.PlanApprover, or Operator;
-// ErrNotAllowed otherwise). A rejection needs feedback (ErrInvalidPlan);
-// the lead then drafts a new revision. An approved revision becomes the
-// plan in force: with PlanApproval on, tasks may be claimed and
-// dispatched from this write on.
-func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, approve bool, feedback string) (_ Plan, err error) {
+// ReviewPlan approves (approve) or rejects revision rev of team teamID's
+// plan, by the board's approver by (BoardSettings.PlanApprover, or
+// Operator; ErrNotAllowed otherwise). The review names the revision it
+// reviews, so that what is approved is what the reviewer read: rev must be
+// the latest revision (one the lead has since replaced by a new revision
+// fails with ErrPlanState; one the team does not have with ErrNoPlan; rev
+// below 1 with ErrInvalidPlan: there is no "latest" shorthand), and it
+// must be pending review (ErrPlanState). A revision pending review is not
+// rewritten: read it once submitted. A refused review writes nothing. A
+// rejection needs feedback (ErrInvalidPlan); the lead then drafts a new
+// revision. An approved revision becomes the plan in force: with
+// PlanApproval on, tasks may be claimed and dispatched from this write on.
+func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, rev int, approve bool, feedback string) (_ Plan, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	if rev < 1 {
+		return Plan{}, fmt.Errorf("team %s: review plan: %w: revision %d: a review names the revision it reviews (from 1)", teamID, ErrInvalidPlan, rev)
+	}
 	to := PlanApproved
 	if !approve {
 		to = PlanRejected
@@ -249,7 +257,7 @@ func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, approve boo
 	if err := checkText(ErrInvalidPlan, "feedback", feedback); err != nil {
 		return Plan{}, fmt.Errorf("team %s: review plan: %w", teamID, err)
 	}
-	p, err := m.movePlan(ctx, teamID, by, to, feedback, mayReview)
+	p, err := m.movePlan(ctx, teamID, by, rev, to, feedback, mayReview)
 	if err != nil {
 		return Plan{}, fmt.Errorf("team %s: review plan: %w", teamID, err)
 	}
@@ -257,8 +265,9 @@ func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, approve boo
 }
 
 // movePlan moves the latest revision of team's plan to state to, by by
-// (checked by may), in one atomic write with its event.
-func (m *Manager) movePlan(ctx context.Context, team, by string, to PlanState, feedback string, may func(*boardState, string) error) (Plan, error) {
+// (checked by may), in one atomic write with its event. rev, if not 0, is
+// the revision the caller means: the move fails unless it is the latest.
+func (m *Manager) movePlan(ctx context.Context, team, by string, rev int, to PlanState, feedback string, may func(*boardState, string) error) (Plan, error) {
 	var out Plan
 	err := m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(team, true)
@@ -268,12 +277,18 @@ func (m *Manager) movePlan(ctx context.Context, team, by string, to PlanState, f
 		if err := may(st, by); err != nil {
 			return err
 		}
-		if st.PlanRevs == 0 {
+		switch {
+		case st.PlanRevs == 0:
 			return fmt.Errorf("%w: the lead drafts one first", ErrNoPlan)
+		case rev > st.PlanRevs:
+			return fmt.Errorf("%w: revision %d (the team has %s)", ErrNoPlan, rev, revisions(st.PlanRevs))
 		}
 		p, err := b.loadPlan(team, st.PlanRevs)
 		if err != nil {
 			return err
+		}
+		if rev != 0 && rev != p.Revision {
+			return fmt.Errorf("%w: revision %d is not the latest: revision %d is (%s); read it before reviewing it", ErrPlanState, rev, p.Revision, p.State)
 		}
 		if !slices.Contains(planMoves[p.State], to) {
 			return fmt.Errorf("%w: revision %d is %s, cannot move it to %s", ErrPlanState, p.Revision, p.State, to)

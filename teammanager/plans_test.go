@@ -20,6 +20,7 @@ type planOp struct {
 	by       string
 	plan     teammanager.NewPlan
 	feedback string
+	rev      int // the revision approve and reject name; 0: the latest, as GetPlan reads it (1 if none)
 }
 
 func (o planOp) run(f *fixture, team string) error {
@@ -29,10 +30,15 @@ func (o planOp) run(f *fixture, team string) error {
 		_, err = f.m.DraftPlan(ctx, team, o.by, o.plan)
 	case "submit":
 		_, err = f.m.SubmitPlan(ctx, team, o.by)
-	case "approve":
-		_, err = f.m.ReviewPlan(ctx, team, o.by, true, o.feedback)
-	case "reject":
-		_, err = f.m.ReviewPlan(ctx, team, o.by, false, o.feedback)
+	case "approve", "reject":
+		rev := o.rev
+		if rev == 0 {
+			rev = 1
+			if p, err := f.m.GetPlan(ctx, team, 0); err == nil {
+				rev = p.Revision
+			}
+		}
+		_, err = f.m.ReviewPlan(ctx, team, o.by, rev, o.op == "approve", o.feedback)
 	case "pause":
 		_, err = f.m.PauseTeam(ctx, team)
 	case "disband":
@@ -80,6 +86,20 @@ func TestPlan_Rules(t *testing.T) {
 		{"named approver approves", teammanager.BoardSettings{PlanApprover: "b"}, []planOp{opDraft, opSubmit}, planOp{op: "approve", by: "b"}, nil},
 		{"operator may not approve for a named approver", teammanager.BoardSettings{PlanApprover: "b"}, []planOp{opDraft, opSubmit}, opApprove, teammanager.ErrNotAllowed},
 		{"approve twice", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opApprove}, opApprove, teammanager.ErrPlanState},
+		// A review names the revision it read: one the lead has since
+		// replaced is not approved in its stead (nor rejected).
+		{"approve a revision replaced by one pending review", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opReject, opDraft, opSubmit},
+			planOp{op: "approve", by: teammanager.Operator, rev: 1}, teammanager.ErrPlanState},
+		{"reject a revision replaced by one pending review", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opReject, opDraft, opSubmit},
+			planOp{op: "reject", by: teammanager.Operator, rev: 1, feedback: "no"}, teammanager.ErrPlanState},
+		{"approve a revision replaced by an approved one", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opApprove, opDraft, opSubmit, opApprove},
+			planOp{op: "approve", by: teammanager.Operator, rev: 1}, teammanager.ErrPlanState},
+		{"approve a revision the team does not have", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit},
+			planOp{op: "approve", by: teammanager.Operator, rev: 2}, teammanager.ErrNoPlan},
+		{"approve naming no revision", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit},
+			planOp{op: "approve", by: teammanager.Operator, rev: -1}, teammanager.ErrInvalidPlan},
+		{"approve the latest revision by its number", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opReject, opDraft, opSubmit},
+			planOp{op: "approve", by: teammanager.Operator, rev: 2}, nil},
 		{"draft while pending review", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit}, opDraft, teammanager.ErrPlanState},
 		{"redraft after rejection", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opReject}, opDraft, nil},
 		{"redraft after approval", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opApprove}, opDraft, nil},
@@ -344,7 +364,7 @@ func TestPlan_ConcurrentSubmitApprove(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for {
-				_, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, true, "")
+				_, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, 1, true, "")
 				if err == nil {
 					mu.Lock()
 					approvals++
@@ -399,5 +419,29 @@ func TestPlan_ConcurrentSubmitApprove(t *testing.T) {
 	}
 	if approvedAt == 0 {
 		t.Fatal("no plan.approved event")
+	}
+}
+
+// TestPlan_ReviewRevisionZero: 0 is no shorthand for the latest revision
+// in a review (it would approve what the reviewer may not have read): it
+// is refused, and nothing is written.
+func TestPlan_ReviewRevisionZero(t *testing.T) {
+	f, team := boardFixture(t)
+	for _, o := range []planOp{opDraft, opSubmit} {
+		if err := o.run(f, team); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last, _ := f.m.LastEventID(ctx)
+	for _, approve := range []bool{true, false} {
+		if _, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, 0, approve, "why"); !errors.Is(err, teammanager.ErrInvalidPlan) {
+			t.Fatalf("review (approve %v) of revision 0 = %v, want ErrInvalidPlan", approve, err)
+		}
+	}
+	if id, _ := f.m.LastEventID(ctx); id != last {
+		t.Fatalf("refused reviews wrote events %d → %d", last, id)
+	}
+	if p, err := f.m.GetPlan(ctx, team, 1); err != nil || p.State != teammanager.PlanPendingReview {
+		t.Fatalf("revision 1 = %+v, %v", p, err)
 	}
 }

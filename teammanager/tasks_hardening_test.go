@@ -270,7 +270,7 @@ func TestBoard_Text_ValidUTF8(t *testing.T) {
 			return err
 		}, teammanager.ErrInvalidPlan},
 		{"plan feedback", func() error {
-			_, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, false, bad)
+			_, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, 1, false, bad)
 			return err
 		}, teammanager.ErrInvalidPlan},
 	}

@@ -470,7 +470,7 @@ type planBoard struct {
 func (b *planBoard) GetPlan(ctx context.Context, team string, rev int) (teammanager.Plan, error) {
 	pl, err := b.Manager.GetPlan(ctx, team, rev)
 	if b.calls++; b.calls == b.approveAt {
-		_, b.err = b.Manager.ReviewPlan(ctx, team, teammanager.Operator, true, "")
+		_, b.err = b.Manager.ReviewPlan(ctx, team, teammanager.Operator, pl.Revision, true, "")
 	}
 	return pl, err
 }

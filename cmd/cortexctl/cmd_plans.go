@@ -24,11 +24,16 @@ rejects it with feedback; every revision is kept. With the board's
 planApproval on, no task is claimed or dispatched before a plan is approved,
 and every task handed out carries the plan in force.
 
+A review names the revision it reviews (--revision N, as plans get shows
+it): approving or rejecting a revision that is no longer the latest (the
+lead submitted another since) is refused, exit 4, and nothing is written.
+
 Example:
    cortexctl plans draft TEAM --by lead --title "ship v2" --step "design | the API" --step implement
    cortexctl plans submit TEAM --by lead
-   cortexctl plans approve TEAM
-   cortexctl plans reject TEAM --feedback "split the second step"
+   cortexctl plans get TEAM
+   cortexctl plans approve TEAM --revision 1
+   cortexctl plans reject TEAM --revision 1 --feedback "split the second step"
    cortexctl plans get TEAM --json`,
 		Subcommands: []*cli.Command{
 			{
@@ -57,20 +62,25 @@ Example:
 				},
 			},
 			{
-				Name: "approve", Usage: "approve the plan pending review (the approver)", ArgsUsage: "TEAM",
-				Flags: withOutput(byFlag("the approver (default: the operator)"), &cli.StringFlag{Name: "feedback", Usage: "a note"}),
+				Name: "approve", Usage: "approve the revision pending review (the approver)", ArgsUsage: "TEAM",
+				Flags: withOutput(byFlag("the approver (default: the operator)"), reviewedFlag(), &cli.StringFlag{Name: "feedback", Usage: "a note"}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "approve", nil, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
-						return m.ReviewPlan(c.Context, team, approver(c), true, c.String("feedback"))
+					return planAction(c, e, "approve", needRevision, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+						return m.ReviewPlan(c.Context, team, approver(c), c.Int("revision"), true, c.String("feedback"))
 					})
 				},
 			},
 			{
-				Name: "reject", Usage: "reject the plan pending review, with feedback (the approver)", ArgsUsage: "TEAM",
-				Flags: withOutput(byFlag("the approver (default: the operator)"), &cli.StringFlag{Name: "feedback", Usage: "why (required)"}),
+				Name: "reject", Usage: "reject the revision pending review, with feedback (the approver)", ArgsUsage: "TEAM",
+				Flags: withOutput(byFlag("the approver (default: the operator)"), reviewedFlag(), &cli.StringFlag{Name: "feedback", Usage: "why (required)"}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "reject", needFeedback, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
-						return m.ReviewPlan(c.Context, team, approver(c), false, c.String("feedback"))
+					return planAction(c, e, "reject", func(c *cli.Context, verb string) error {
+						if err := needRevision(c, verb); err != nil {
+							return err
+						}
+						return needFeedback(c, verb)
+					}, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+						return m.ReviewPlan(c.Context, team, approver(c), c.Int("revision"), false, c.String("feedback"))
 					})
 				},
 			},
@@ -142,6 +152,25 @@ func planArgs(c *cli.Context, verb string) (string, error) {
 func needBy(c *cli.Context, verb string) error {
 	if c.String("by") == "" {
 		return usagef("plans %s: --by LEAD is required", verb)
+	}
+	return nil
+}
+
+// reviewedFlag is the --revision of plans approve and reject: the
+// revision the approver read.
+func reviewedFlag() cli.Flag {
+	return &cli.IntFlag{Name: "revision", Usage: "the revision reviewed, as plans get showed it (required); refused unless it is the latest"}
+}
+
+// needRevision is the check of plans approve and reject: the review names
+// the revision it reviews, so that a revision submitted since the approver
+// read the plan is not approved unseen.
+func needRevision(c *cli.Context, verb string) error {
+	switch {
+	case !c.IsSet("revision"):
+		return usagef("plans %s: --revision N is required: the revision reviewed (plans get TEAM shows the latest)", verb)
+	case c.Int("revision") < 1:
+		return fmt.Errorf("%w: --revision %d: want 1 or more", errInvalid, c.Int("revision"))
 	}
 	return nil
 }

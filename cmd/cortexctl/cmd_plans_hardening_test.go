@@ -9,7 +9,8 @@ import (
 )
 
 // TestPlansArgs_CheckedBeforeOpening: plans draft and submit without
-// --by, and plans reject without --feedback, are refused before the store
+// --by, plans approve and reject without --revision (or with one below
+// 1), and plans reject without --feedback, are refused before the store
 // is opened: with their own exit code and message even while another
 // process holds the store (not 6, "in use"), and leaving its directory as
 // it was. (Not a TestCLI_ test: a server would hold the store.)
@@ -17,8 +18,11 @@ func TestPlansArgs_CheckedBeforeOpening(t *testing.T) {
 	checkedBeforeOpening(t, []argsCase{
 		{[]string{"plans", "draft", "crew", "--title", "t", "--step", "s"}, exitUsage, "--by LEAD is required"},
 		{[]string{"plans", "submit", "crew"}, exitUsage, "--by LEAD is required"},
-		{[]string{"plans", "reject", "crew"}, exitInvalid, "a rejection needs --feedback"},
-		{[]string{"plans", "reject", "crew", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"plans", "reject", "crew", "--revision", "1"}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"plans", "reject", "crew", "--revision", "1", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"plans", "approve", "crew"}, exitUsage, "--revision N is required"},
+		{[]string{"plans", "reject", "crew", "--feedback", "why"}, exitUsage, "--revision N is required"},
+		{[]string{"plans", "approve", "crew", "--revision", "-1"}, exitInvalid, "--revision -1: want 1 or more"},
 	})
 }
 

@@ -24,7 +24,10 @@ func TestCLI_Plans(t *testing.T) {
 		{[]string{"plans", "draft", "crew", "--by", "boss", "--title", "x"}, exitInvalid, "no steps"},
 		{[]string{"plans", "get", "crew"}, exitNotFound, "team crew: plan: no plan yet: the lead drafts one first"},
 		{[]string{"plans", "get", "nope"}, exitNotFound, ""},
-		{[]string{"plans", "approve", "crew"}, exitNotFound, "plan"},
+		{[]string{"plans", "approve", "crew", "--revision", "1"}, exitNotFound, "plan"},
+		{[]string{"plans", "approve", "crew"}, exitUsage, "plans approve: --revision N is required"},
+		{[]string{"plans", "reject", "crew", "--feedback", "no"}, exitUsage, "plans reject: --revision N is required"},
+		{[]string{"plans", "approve", "crew", "--revision", "0"}, exitInvalid, "--revision 0: want 1 or more"},
 	} {
 		if r := runCLI(t, dir, "", tc.args...); r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
 			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", tc.args, r.code, tc.code, r.stderr, tc.msg)
@@ -45,14 +48,31 @@ func TestCLI_Plans(t *testing.T) {
 		}
 	}
 	mustCLI(t, dir, "plans", "submit", "crew", "--by", "boss")
-	if r := runCLI(t, dir, "", "plans", "reject", "crew"); r.code == 0 {
+	if r := runCLI(t, dir, "", "plans", "reject", "crew", "--revision", "1"); r.code == 0 {
 		t.Fatalf("reject without feedback: exit 0")
 	}
-	mustCLI(t, dir, "plans", "reject", "crew", "--feedback", "split design")
+	mustCLI(t, dir, "plans", "reject", "crew", "--revision", "1", "--feedback", "split design")
 	mustCLI(t, dir, "plans", "draft", "crew", "--by", "boss", "--title", "ship v2", "--step", "design", "--step", "review", "--step", "implement")
 	mustCLI(t, dir, "plans", "submit", "crew", "--by", "boss")
+	// The approver read revision 1; revision 2 came since: approving or
+	// rejecting revision 1 does not review revision 2 unseen.
+	before := mustCLI(t, dir, "plans", "list", "crew", "--json")
+	for _, args := range [][]string{
+		{"plans", "approve", "crew", "--revision", "1"},
+		{"plans", "reject", "crew", "--revision", "1", "--feedback", "no"},
+	} {
+		if r := runCLI(t, dir, "", args...); r.code != exitConflict || !strings.Contains(r.stderr, "revision 1 is not the latest: revision 2 is (pending_review)") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, dir, "", "plans", "approve", "crew", "--revision", "3"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 3 (the team has 2 revisions)") {
+		t.Errorf("approve --revision 3 of 2: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if after := mustCLI(t, dir, "plans", "list", "crew", "--json"); after != before {
+		t.Fatalf("refused reviews changed the revisions:\n%s\n→\n%s", before, after)
+	}
 	var p teammanager.Plan
-	if err := json.Unmarshal([]byte(mustCLI(t, dir, "plans", "approve", "crew", "--json")), &p); err != nil ||
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "plans", "approve", "crew", "--revision", "2", "--json")), &p); err != nil ||
 		p.Revision != 2 || p.State != teammanager.PlanApproved || p.ReviewedBy != teammanager.Operator || len(p.Steps) != 3 {
 		t.Fatalf("approve --json: %+v, %v", p, err)
 	}

@@ -91,7 +91,7 @@ func TestCLI_TasksNext_CarriesPlan(t *testing.T) {
 	}
 	mustCLI(t, dir, "plans", "draft", "crew", "--by", "ann", "--title", "ship it", "--step", "build | with tests", "--step", "review")
 	mustCLI(t, dir, "plans", "submit", "crew", "--by", "ann")
-	mustCLI(t, dir, "plans", "approve", "crew")
+	mustCLI(t, dir, "plans", "approve", "crew", "--revision", "1")
 	var want teammanager.Plan
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "plans", "get", "crew", "--json")), &want); err != nil {
 		t.Fatal(err)

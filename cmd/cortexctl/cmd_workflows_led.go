@@ -45,8 +45,8 @@ agents' delegation rules hold). A non-zero exit or a refused operation fails
 the turn, and the run. Done cancels the tasks still open and ends the run,
 which merges and completes; a lead that never says done fails the run. With
 the team file's plan_approval, members claim nothing until the operator
-approves the lead's plan (cortexctl plans approve RUN); meanwhile the lead
-takes no turn.
+approves the lead's plan (cortexctl plans approve RUN --revision N);
+meanwhile the lead takes no turn.
 Each member (up to --parallel at a time, one task each) claims the next task
 it may take (a crew's specialists: the lead's tasks for them or for anyone; a
 swarm's members: the shared queue) and COMMAND runs it:
