@@ -34,12 +34,13 @@ type planSubmitParams struct {
 }
 
 // planReviewParams: revision is required, the revision the reviewer read
-// (it must be the latest: teammanager.Manager.ReviewPlan).
+// (it must be the latest: teammanager.Manager.ReviewPlan); approve is
+// required, as teams.task.review's (true approves, false rejects).
 type planReviewParams struct {
 	Team     string `json:"team"`
 	By       string `json:"by"`
 	Revision *int   `json:"revision"`
-	Approve  bool   `json:"approve"`
+	Approve  *bool  `json:"approve"`
 	Feedback string `json:"feedback"`
 }
 
@@ -78,10 +79,13 @@ func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	if err := required("team", p.Team, "by", p.By); err != nil {
 		return nil, err
 	}
-	if p.Revision == nil {
-		return nil, fmt.Errorf("%w: params: %q is required: the revision reviewed", api.ErrUsage, "revision")
+	switch {
+	case p.Revision == nil:
+		return nil, fmt.Errorf(`%w: params: "revision" is required: the revision reviewed`, api.ErrUsage)
+	case p.Approve == nil:
+		return nil, fmt.Errorf(`%w: params: "approve" is required (true approves, false rejects)`, api.ErrUsage)
 	}
-	return c.m.ReviewPlan(ctx, p.Team, p.By, *p.Revision, p.Approve, p.Feedback)
+	return c.m.ReviewPlan(ctx, p.Team, p.By, *p.Revision, *p.Approve, p.Feedback)
 }
 
 func plansGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

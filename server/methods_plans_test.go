@@ -14,7 +14,7 @@ import (
 // its params name ("revision", required): one the lead has since replaced
 // by a new revision pending review is a conflict (exit 4, plan_state), one
 // the team does not have not found, and none of them writes anything; the
-// latest, named, is reviewed.
+// latest, named, is reviewed. "approve" is required too.
 func TestRPC_PlanReviewNamesRevision(t *testing.T) {
 	ts := serve(t, server.DefaultOptions())
 	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
@@ -38,13 +38,16 @@ func TestRPC_PlanReviewNamesRevision(t *testing.T) {
 	}{
 		{"approve a replaced revision", `{"team":"crew","by":"operator","revision":1,"approve":true}`, 4, "conflict", []string{"plan_state"},
 			"revision 1 is not the latest: revision 2 is (pending_review)"},
-		{"reject a replaced revision", `{"team":"crew","by":"operator","revision":1,"feedback":"no"}`, 4, "conflict", []string{"plan_state"},
+		{"reject a replaced revision", `{"team":"crew","by":"operator","revision":1,"approve":false,"feedback":"no"}`, 4, "conflict", []string{"plan_state"},
 			"revision 1 is not the latest"},
 		{"a revision the team does not have", `{"team":"crew","by":"operator","revision":3,"approve":true}`, 3, "not_found", []string{"no_plan"},
 			"no plan: revision 3 (the team has 2 revisions)"},
 		{"revision 0", `{"team":"crew","by":"operator","revision":0,"approve":true}`, 7, "invalid", []string{"invalid_plan"},
 			"a review names the revision it reviews"},
 		{"no revision", `{"team":"crew","by":"operator","approve":true}`, 2, "usage", nil, `"revision" is required`},
+		// As teams.task.review: a review without "approve" was a rejection
+		// (of a plan the reviewer may have meant to approve, with a note).
+		{"no approve", `{"team":"crew","by":"operator","revision":2,"feedback":"looks good"}`, 2, "usage", nil, `"approve" is required (true approves, false rejects)`},
 		{"a key review does not read", `{"team":"crew","by":"operator","revision":2,"approve":true,"title":"x"}`, 2, "usage", nil, `unknown field "title"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
