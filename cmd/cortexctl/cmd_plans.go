@@ -86,7 +86,7 @@ Example:
 			},
 			{
 				Name: "get", Usage: "show a revision of the plan (default: the latest)", ArgsUsage: "TEAM",
-				Flags: withOutput(&cli.IntFlag{Name: "revision", Usage: "the revision (from 1)"}),
+				Flags: withOutput(&cli.IntFlag{Name: "revision", Usage: "the revision `N` (from 1)", DefaultText: "the latest"}),
 				Action: func(c *cli.Context) error {
 					return planAction(c, e, "get", func(c *cli.Context, _ string) error {
 						if c.IsSet("revision") && c.Int("revision") < 1 {
@@ -159,7 +159,7 @@ func needBy(c *cli.Context, verb string) error {
 // reviewedFlag is the --revision of plans approve and reject: the
 // revision the approver read.
 func reviewedFlag() cli.Flag {
-	return &cli.IntFlag{Name: "revision", Usage: "the revision reviewed, as plans get showed it (required); refused unless it is the latest"}
+	return &cli.IntFlag{Name: "revision", Usage: "the revision `N` reviewed, as plans get showed it (required); refused unless it is the latest", DefaultText: "none"}
 }
 
 // needRevision is the check of plans approve and reject: the review names
