@@ -108,15 +108,17 @@ func (j *journal) create() error {
 		renamed = err == nil
 	}
 	if err == nil {
-		err = syncDir(s.dir)
+		err = s.syncDir()
 	}
 	if err != nil {
 		_ = f.Close()
 		_ = os.Remove(tmp)
 		if renamed {
 			// A journal left behind would roll back later writes at the
-			// next Open: remove it, or refuse to go on.
-			if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			// next Open: remove it durably (a power loss must not bring
+			// back a rename that a sync may have made durable), or refuse
+			// to go on.
+			if rerr := s.removeDurably(path); rerr != nil {
 				return s.poison(fmt.Errorf("write journal: %w (and a journal may be left: %v)", err, rerr))
 			}
 		}
@@ -176,7 +178,7 @@ func (j *journal) remove() error {
 		err = rerr
 	}
 	if err == nil {
-		err = syncDir(j.s.dir)
+		err = j.s.syncDir()
 	}
 	if err != nil {
 		return fmt.Errorf("remove journal: %w", err)
@@ -319,7 +321,7 @@ func (s *Store) recoverJournal(ctx context.Context) error {
 	if err := os.Remove(path); err != nil {
 		return fmt.Errorf("remove journal: %w", err)
 	}
-	return syncDir(s.dir)
+	return s.syncDir()
 }
 
 // writeDeltaJournaled applies a delta larger than one transaction (see the

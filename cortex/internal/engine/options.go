@@ -214,6 +214,10 @@ type testHooks struct {
 	// renamed into place, before the directory is synced; an error stands
 	// for a failed sync.
 	undoRenamed func() error
+	// dirSync runs before each sync of the store's directory that makes a
+	// journal or undo file appear or disappear; an error stands for a
+	// failed sync.
+	dirSync func() error
 }
 
 func (h *testHooks) atJournal(stage string) {

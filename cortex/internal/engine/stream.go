@@ -98,7 +98,7 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *sorted.Seg
 	defer s.gate.release()
 	return s.streamHeld(prefix, sg, func(version uint64) error {
 		return s.writeUndo(&undoRecord{version: version, prefix: prefix, old: undo()})
-	}, func() error { return removeUndo(s.dir) })
+	}, s.removeUndo)
 }
 
 // streamHeld writes sg through the stream writer; the caller holds the gate

@@ -149,15 +149,15 @@ func (s *Store) writeUndo(r *undoRecord) error {
 		err = s.opts.hooks.undoRenamed()
 	}
 	if err == nil {
-		err = syncDir(dir)
+		err = s.syncDir()
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
 		if renamed {
 			// An undo file left behind would roll back later writes at the
 			// next Open (every key of the namespace from its version on):
-			// remove it, or refuse to go on (as journal.create).
-			if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			// remove it durably, or refuse to go on (as journal.create).
+			if rerr := s.removeDurably(path); rerr != nil {
 				return s.poison(fmt.Errorf("write undo file: %w (and it may be left: %v)", err, rerr))
 			}
 		}
@@ -167,14 +167,34 @@ func (s *Store) writeUndo(r *undoRecord) error {
 }
 
 // removeUndo removes the undo file, durably.
-func removeUndo(dir string) error {
-	if err := os.Remove(filepath.Join(dir, streamUndoFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+func (s *Store) removeUndo() error {
+	if err := os.Remove(filepath.Join(s.dir, streamUndoFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove undo file: %w", err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := s.syncDir(); err != nil {
 		return fmt.Errorf("remove undo file: %w", err)
 	}
 	return nil
+}
+
+// removeDurably removes path, a file in the store's directory, and syncs
+// the directory.
+func (s *Store) removeDurably(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return s.syncDir()
+}
+
+// syncDir syncs the store's directory, after a journal or undo file was
+// renamed into place or removed.
+func (s *Store) syncDir() error {
+	if h := s.opts.hooks.dirSync; h != nil {
+		if err := h(); err != nil {
+			return err
+		}
+	}
+	return syncDir(s.dir)
 }
 
 func syncDir(dir string) error {
@@ -223,5 +243,5 @@ func (s *Store) recoverStream(ctx context.Context) error {
 	if err := s.rollbackAtOpen(ctx, "import segment", r.prefix, r.version, r.old); err != nil {
 		return fmt.Errorf("roll back interrupted import: %w", err)
 	}
-	return removeUndo(s.dir)
+	return s.removeUndo()
 }
