@@ -53,15 +53,17 @@ import (
 //     them);
 //   - size is the number of live quads; the horizon is at least every id;
 //   - pins: each decodes and holds the term of its node, which exists;
-//   - import records (resume.go): each decodes, has a valid import id and is
-//     stored under the hash of its source's name;
+//   - import records (resume.go): each decodes, has a valid import id and
+//     target (none, default or a graph's term) and is stored under the hash
+//     of its source's name;
 //   - side tables (side.go): the store cannot know what a host's rows mean,
 //     so it checks what it defines: table names are valid, rows decode, a
 //     stamp is a (horizon, size) pair that the namespace can have had (size
 //     at most the horizon; not past the current horizon; at the current
 //     horizon, not below the current size, as only removals lower it);
 //   - every key belongs to one of these buckets (or is an empty bucket
-//     marker, as cayley's kv.Init writes them).
+//     marker of a bucket cayley's kv.Init writes one for: meta, log, an
+//     index's, a term bucket).
 //
 // And for the store: every namespace registry entry has a valid name and
 // decodes, with a valid base, and has a namespace (meta version) behind it;
@@ -619,8 +621,12 @@ func (c *nsCheck) value(item *badger.Item) ([]byte, error) {
 }
 
 // marker checks a bucket marker (kv.CreateBucket: the bucket and an empty
-// part, no value).
+// part, no value) of a bucket cayley's kv.Init can create (markerBucket).
 func (c *nsCheck) marker(parts [][]byte, item *badger.Item) error {
+	if !markerBucket(parts[0]) {
+		c.add("marker %q of an unknown bucket", item.Key()[len(c.prefix):])
+		return nil
+	}
 	if item.ValueSize() > 0 {
 		return item.Value(func(v []byte) error {
 			if len(v) > 0 {
@@ -630,6 +636,45 @@ func (c *nsCheck) marker(parts [][]byte, item *badger.Item) error {
 		})
 	}
 	return nil
+}
+
+// markerBucket reports whether cayley's kv.Init writes a marker for bucket
+// b (createBuckets): meta, log, an index's bucket (the prefixes of one to
+// four distinct directions: its default indexes', the legacy ones', or those
+// CAYLEY_KV_INDEXES gave when the namespace was created) and, when created
+// upfront, a term bucket ('v' or 'n' and two hash bytes). Cortex writes no
+// other (pins, import records and side tables have none).
+func markerBucket(b []byte) bool {
+	switch {
+	case string(b) == string(layout.MetaBucket), string(b) == string(layout.LogBucket):
+		return true
+	case len(b) == 3 && (b[0] == 'v' || b[0] == 'n'):
+		return true
+	case len(b) == 0 || len(b) > 4:
+		return false
+	}
+	var seen uint8
+	for _, d := range b {
+		dir := quad.Direction(0)
+		switch d {
+		case quad.Subject.Prefix():
+			dir = quad.Subject
+		case quad.Predicate.Prefix():
+			dir = quad.Predicate
+		case quad.Object.Prefix():
+			dir = quad.Object
+		case quad.Label.Prefix():
+			dir = quad.Label
+		default:
+			return false
+		}
+		bit := uint8(1) << layout.DirIndex(dir)
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+	return true
 }
 
 // rest checks every key but the log's.
@@ -821,8 +866,30 @@ func (c *nsCheck) importRecord(parts [][]byte, item *badger.Item) error {
 		if want := importKey(rec.Name)[1]; !bytes.Equal(parts[1], want) {
 			c.add("import record %s of source %q: its key should be %s", parts[1], rec.Name, want)
 		}
+		if !validImportTarget(rec.Target) {
+			c.add("import record %s: target %q is neither %q, %q nor a graph's N-Quads term", parts[1], rec.Target, targetNone, targetDefault)
+		}
 		return nil
 	}()
+}
+
+// validImportTarget reports whether target is an UnfinishedImport.Target
+// that importTarget can return (or "", a record written before targets
+// were), in its canonical form: beginImport compares it as a string.
+func validImportTarget(target string) bool {
+	var g quad.Value
+	switch {
+	case target == "", target == targetNone, target == targetDefault:
+		return true
+	case strings.HasPrefix(target, "<") && strings.HasSuffix(target, ">") && len(target) >= 2:
+		g = quad.IRI(target[1 : len(target)-1])
+	case strings.HasPrefix(target, "_:"):
+		g = quad.BNode(target[2:])
+	default:
+		return false
+	}
+	n, err := normalizeNode(g, "graph", false)
+	return err == nil && n.String() == target
 }
 
 // side checks a side-table stamp or row (side.go).

@@ -194,6 +194,32 @@ func allQuads(t *testing.T, n *Namespace) []quad.Quad {
 	return qs
 }
 
+// TestCheck_ValidMarkersAndTargets: the bucket markers cayley's kv.Init
+// can write (meta, log, the buckets of its default, legacy or configured
+// indexes, and, created upfront, the term buckets) and import records of
+// every kind of target are not problems.
+func TestCheck_ValidMarkersAndTargets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newCheckFixture(t)
+	f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
+		for _, b := range []string{"meta", "log", "spoc", "posc", "ospc", "cspo", "sp", "ops", "s", "o", "c", "pcso", "v\x00\x01", "n\xff/", "v//"} {
+			set(hkv.Key{[]byte(b), nil}, nil)
+		}
+		for i, target := range []string{"", targetNone, targetDefault, "<http://e/g>", "_:b1", "<urn:x:y>"} {
+			name := fmt.Sprint("/data/ok", i, ".nt")
+			b, err := encodeImportRecord(UnfinishedImport{ID: "ok" + fmt.Sprint(i), Name: name, Version: "1", Target: target})
+			if err != nil {
+				t.Fatal(err)
+			}
+			set(importKey(name), b)
+		}
+	})
+	if err := f.s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestCheck_FindsCorruption corrupts a consistent store one way at a time
 // and expects Check (of the store, and of the namespace) to say what.
 func TestCheck_FindsCorruption(t *testing.T) {
@@ -389,6 +415,39 @@ func TestCheck_FindsCorruption(t *testing.T) {
 			})
 		},
 		want: []string{"import record " + string(importKey("/data/y.nt")[1]) + `: "{not json"`, `import record abc of source "/data/z.nt": its key should be`},
+	}, {
+		// cayley's kv.CreateBucket writes a marker (the bucket and an empty
+		// part) for its meta, log, index and term buckets; none of another.
+		name: "markers of unknown buckets",
+		corrupt: func(t *testing.T, f *checkFixture) {
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
+				for _, b := range []string{"zzz", "pin", "imports", "side", "v", "n\x01", "ss", "spocs", "x/y"} {
+					set(hkv.Key{[]byte(b), nil}, nil)
+				}
+			})
+		},
+		want: []string{`marker "zzz/" of an unknown bucket`, `marker "pin/" of an unknown bucket`, `marker "imports/" of an unknown bucket`,
+			`marker "side/" of an unknown bucket`, `marker "v/" of an unknown bucket`, `marker "n\x01/" of an unknown bucket`,
+			`marker "ss/" of an unknown bucket`, `marker "spocs/" of an unknown bucket`, `marker "x\\/y/" of an unknown bucket`},
+	}, {
+		// A record's target is "none", "default" or a graph's N-Quads term
+		// (importTarget): beginImport compares it with the target of an
+		// import that would resume it.
+		name: "import records of bad targets",
+		corrupt: func(t *testing.T, f *checkFixture) {
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
+				for i, target := range []string{"http://e/g", "<e/g>", "<http://e/g", "<http://e/a b>", `"lit"`, "_:", "Default", "<http://e/g> "} {
+					name := fmt.Sprint("/data/t", i, ".nt")
+					b, err := encodeImportRecord(UnfinishedImport{ID: "t" + fmt.Sprint(i), Name: name, Version: "1", Target: target})
+					if err != nil {
+						t.Fatal(err)
+					}
+					set(importKey(name), b)
+				}
+			})
+		},
+		want: []string{`target "http://e/g"`, `target "<e/g>"`, `target "<http://e/g"`, `target "<http://e/a b>"`,
+			`target "\"lit\""`, `target "_:"`, `target "Default"`, `target "<http://e/g> "`},
 	}, {
 		name: "unknown keys",
 		corrupt: func(t *testing.T, f *checkFixture) {
