@@ -300,7 +300,9 @@ const dropGraphBatch = MaxDeltaQuads / 2
 
 // DropGraph removes every quad of graph g (nil: the default graph) in chunks
 // of bounded size (dropGraphBatch); each chunk is atomic and re-running
-// converges. It returns the number of quads removed.
+// converges. It returns the number of quads removed. Each chunk is read and
+// removed holding the namespace's write lock (an Update), so a quad that
+// another writer removed meanwhile is not counted.
 func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) {
 	scope := OneGraph
 	if g == nil {
@@ -309,22 +311,31 @@ func (n *Namespace) DropGraph(ctx context.Context, g quad.Value) (int64, error) 
 	var removed int64
 	for {
 		var batch []quad.Quad
+		var readErr error
 		errFull := errors.New("full")
-		err := n.EachQuad(ctx, Pattern{Graph: g, Scope: scope}, func(q quad.Quad) error {
-			batch = append(batch, q)
-			if len(batch) == dropGraphBatch {
-				return errFull
+		err := n.Update(ctx, func(tx *Tx) error {
+			batch = batch[:0]
+			err := n.EachQuad(ctx, Pattern{Graph: g, Scope: scope}, func(q quad.Quad) error {
+				batch = append(batch, q)
+				if len(batch) == dropGraphBatch {
+					return errFull
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, errFull) {
+				readErr = err
+				return err
 			}
+			tx.Remove(batch...)
 			return nil
 		})
-		if err != nil && !errors.Is(err, errFull) {
-			return removed, err
-		}
-		if len(batch) == 0 {
-			return removed, nil
-		}
-		if err := n.Apply(ctx, Delta{Remove: batch}); err != nil {
+		switch {
+		case readErr != nil:
+			return removed, readErr
+		case err != nil:
 			return removed, fmt.Errorf("drop graph: %w", err)
+		case len(batch) == 0:
+			return removed, nil
 		}
 		removed += int64(len(batch))
 	}
