@@ -459,3 +459,93 @@ func TestAddFinding_TeamCache(t *testing.T) {
 	}
 	add(t1.ID, "b", teammanager.ErrMemberFinished, 8)
 }
+
+// TestAddFinding_PipelinedBatches: findings batches are staged while the
+// batch before commits (writeBatchAsync), on a store whose commits wait for
+// fsync. Every call's findings are stored and listed once in the
+// findings.added events, whose ids run on without a gap or a repeat (a batch
+// staged on one still committing takes its event ids after that one's, which
+// the store does not show it yet), and the store passes Check (cortextest,
+// when the test ends).
+func TestAddFinding_PipelinedBatches(t *testing.T) {
+	f := newDurableFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	agents := []string{"a", "b", "c", "d"}
+	for _, id := range []string{"t1", "t2"} {
+		f.create(t, teammanager.TeamConfig{ID: id, Name: id, Members: members(agents...)})
+		for _, a := range agents {
+			f.status(t, id, a, teammanager.Running, "")
+		}
+	}
+	from, err := f.m.LastEventID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	var mu sync.Mutex
+	// Rounds of concurrent calls until batches have overlapped (the first
+	// round nearly always does).
+	for round := 0; round < 20 && (round < 2 || teammanager.OverlappedBatches(f.m) == 0); round++ {
+		var wg sync.WaitGroup
+		for _, team := range []string{"t1", "t2"} {
+			for _, a := range agents {
+				for k := range 4 {
+					wg.Go(func() {
+						for i := range 5 {
+							id, err := f.m.AddFinding(ctx, team, a, teammanager.Finding{Subject: iri(fmt.Sprint("s", k)), Predicate: iri("p"), Object: quad.String(fmt.Sprint(team, a, "-", round, "-", k, "-", i))})
+							if err != nil {
+								t.Error(err)
+								return
+							}
+							mu.Lock()
+							want[id] = true
+							mu.Unlock()
+						}
+					})
+				}
+			}
+		}
+		wg.Wait()
+	}
+	if teammanager.OverlappedBatches(f.m) == 0 {
+		t.Fatal("no findings batch was staged while another committed")
+	}
+	last, err := f.m.LastEventID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, f.m, from, int(last-from))
+	got := map[string]int{}
+	for i, ev := range evs {
+		if ev.ID != from+uint64(i)+1 {
+			t.Fatalf("event %d has id %d, want %d", i, ev.ID, from+uint64(i)+1)
+		}
+		if ev.Type != teammanager.EventFindingsAdded {
+			t.Fatalf("event %d: %s", ev.ID, ev.Type)
+		}
+		for _, sf := range ev.Findings {
+			got[sf.ID]++
+		}
+	}
+	for id := range want {
+		if got[id] != 1 {
+			t.Errorf("finding %s listed %d times in the events", id, got[id])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("events list %d findings, the calls added %d", len(got), len(want))
+	}
+	for _, team := range []string{"t1", "t2"} {
+		fs, err := f.m.Findings(ctx, team, teammanager.FindingFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sf := range fs {
+			if !want[sf.ID] {
+				t.Errorf("stored finding %s no call added", sf.ID)
+			}
+		}
+		if len(fs) != len(want)/2 {
+			t.Errorf("team %s: %d findings stored, want %d", team, len(fs), len(want)/2)
+		}
+	}
+}
