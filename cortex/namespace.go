@@ -179,7 +179,9 @@ func (n *Namespace) UpdateAsync(ctx context.Context, fn func(tx *Tx) error) (wai
 
 // TryUpdate is Update if the namespace's write lock is free at once: it
 // reports false, without running fn, if another write holds it (or the
-// caller does, inside an Update of its own). It never waits for the lock.
+// caller does, inside an Update of its own). It never waits for the lock
+// (only, as every write but UpdateAsync does, for the deltas UpdateAsync
+// staged to commit).
 // A nil fn is an error matching ErrInvalidArgument.
 func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
 	if fn == nil {
