@@ -118,12 +118,7 @@
 // sees the latest committed state. Since they are serialised, a namespace's
 // delta reuses the term nodes (ids, reference counts) its previous delta
 // read and wrote, when Badger's timestamps show that nothing else was
-// committed in between (nodecache.go). UpdateAsync (pipeline.go) lets go of
-// the write lock once its delta is staged and commits after: the next
-// writer's delta is computed as if it had committed (it reads through the
-// staged ones), deltas commit in the order staged, and one staged on a
-// delta that failed fails too; every other writer waits for the staged
-// deltas first, and readers see a delta only once it has committed.
+// committed in between (nodecache.go).
 // Import on a persistent store works in segments (segments.go): chunks of
 // DefaultChunkQuads quads are computed under the namespace's write lock and
 // written together when the segment is full (~2M quads,

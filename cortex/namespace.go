@@ -148,40 +148,9 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return n.e.Update(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
 }
 
-// UpdateAsync is Update in two steps, for a writer whose next write need
-// not wait for this one's commit (a host's group commit): it runs fn and
-// stages its delta under the namespace's write lock, as Update does, starts
-// its commit and returns, with the lock free for the next writer; the
-// returned wait waits for the commit and returns its error (from any
-// goroutine, any number of times, or never). While it commits, the
-// namespace's next writer computes its own delta as if it had: writes still
-// commit one after the other, in the order they were staged, each once the
-// ones before it have, and a write staged after one that failed fails too,
-// writing nothing. wait returns once the delta is on disk (with synchronous
-// writes). Once UpdateAsync has returned, the delta commits whatever ctx
-// does. If fn or the staging fails, UpdateAsync returns the error (wait is
-// nil) and nothing is written.
-//
-// fn may run before deltas staged by earlier UpdateAsync calls have
-// committed. Reads through the namespace (tx.Namespace()) see committed
-// state only: fn must call tx.Settle before any read whose answer those
-// deltas could change (tx.InFlight tells whether there are any). Every
-// other write of the namespace (Apply, Update, imports, DropGraph) waits
-// for them first. Readers never see a delta before it has committed. A
-// delta too large for one transaction (see Apply) is written before
-// UpdateAsync returns. A nil fn is an error matching ErrInvalidArgument.
-func (n *Namespace) UpdateAsync(ctx context.Context, fn func(tx *Tx) error) (wait func() error, err error) {
-	if fn == nil {
-		return nil, n.nilArgument("update", "function")
-	}
-	return n.e.UpdateAsync(ctx, func(t *engine.Tx) error { return fn(&Tx{n: n, t: t}) })
-}
-
 // TryUpdate is Update if the namespace's write lock is free at once: it
 // reports false, without running fn, if another write holds it (or the
-// caller does, inside an Update of its own). It never waits for the lock
-// (only, as every write but UpdateAsync does, for the deltas UpdateAsync
-// staged to commit).
+// caller does, inside an Update of its own). It never waits for the lock.
 // A nil fn is an error matching ErrInvalidArgument.
 func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
 	if fn == nil {
@@ -220,16 +189,6 @@ func (tx *Tx) Namespace() *Namespace { return tx.n }
 // without reading it again. Generations start at 0 when the namespace is
 // opened and are not stored.
 func (tx *Tx) Generation() uint64 { return tx.t.Generation() }
-
-// Settle waits, inside UpdateAsync, for the deltas staged by earlier
-// UpdateAsync calls to commit or fail: reads through the namespace after it
-// see what they wrote. In an Update, or with nothing in flight, it returns
-// at once.
-func (tx *Tx) Settle() { tx.t.Settle() }
-
-// InFlight reports, inside UpdateAsync, whether deltas staged by earlier
-// UpdateAsync calls are still committing (see Settle).
-func (tx *Tx) InFlight() bool { return tx.t.InFlight() }
 
 // Scope selects the graphs a pattern matches in (eval.Scope).
 type Scope = eval.Scope

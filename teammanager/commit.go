@@ -72,21 +72,6 @@ type committer struct {
 	teams teamCache
 	// teamReads counts the teams batches read from the store (for tests).
 	teamReads atomic.Int64
-	// overlapped counts the batches staged while the one before was still
-	// committing (for tests).
-	overlapped atomic.Int64
-
-	// events is the last event id as the last findings batch staged it,
-	// exact at generation gen (as teams; used by the goroutine writing
-	// batches only). stale, guarded by mu, is set when a batch that was
-	// staged and committed on its own (writeBatchAsync) failed: the
-	// goroutine writing batches then forgets teams and events before its
-	// next batch.
-	events struct {
-		gen, last uint64
-		ok        bool
-	}
-	stale bool
 }
 
 // teamCache keeps, from one findings batch to the next, the state of the
@@ -208,28 +193,15 @@ func (m *Manager) writeGrouped(w *groupedWrite) (*teamState, bool, error) {
 	return w.st, w.timedOut, w.err
 }
 
-// runBatches writes batches until the queue is empty. A batch of findings
-// only is staged and committed in two steps (writeBatchAsync): the next
-// batch is taken and staged while it commits, and the one after waits for
-// that commit (two batches at most: more would only make smaller commits).
+// runBatches writes batches until the queue is empty.
 func (m *Manager) runBatches() {
 	c := &m.commits
-	var committing chan struct{} // the commit of the batch staged before, or nil
-	defer func() {
-		if committing != nil {
-			<-committing
-		}
-	}()
 	for {
 		c.mu.Lock()
 		if len(c.queue) == 0 {
 			c.running = false
 			c.mu.Unlock()
 			return
-		}
-		if c.stale {
-			c.stale = false
-			c.teams.states, c.events.ok = nil, false
 		}
 		n, quads := 1, c.queue[0].weight()
 		updated := map[string]bool{} // the teams of the batch's member updates
@@ -251,18 +223,10 @@ func (m *Manager) runBatches() {
 		copy(batch, c.queue)
 		c.queue = append(c.queue[:0], c.queue[n:]...)
 		c.mu.Unlock()
-		if len(updated) > 0 {
-			m.writeBatch(batch)
-			for _, w := range batch {
-				close(w.done)
-			}
-			continue
+		m.writeBatch(batch)
+		for _, w := range batch {
+			close(w.done)
 		}
-		done := m.writeBatchAsync(batch)
-		if committing != nil {
-			<-committing
-		}
-		committing = done
 	}
 }
 
@@ -289,75 +253,12 @@ func (m *Manager) writeBatch(batch []*groupedWrite) {
 	m.afterBatch(batch, b, gen, err)
 }
 
-// writeBatchAsync writes batch, whose calls are all findings, as
-// writeBatch does, but in two steps (cortex.Namespace.UpdateAsync): it
-// returns once the batch is staged, and a channel closed once it has
-// committed and its calls have their outcomes (their done channels are
-// closed by then). The teams and the last event id are kept for the next
-// batch as the batch staged them; if the commit fails, they are forgotten
-// before the next batch (committer.stale), and so are the batches staged
-// on top of it, which fail with it.
-func (m *Manager) writeBatchAsync(batch []*groupedWrite) chan struct{} {
-	c := &m.commits
-	b := &batchWrite{m: m, ctx: context.WithoutCancel(batch[0].ctx), teams: map[string]*teamRead{}, async: true}
-	var gen uint64
-	wait, err := m.n.UpdateAsync(b.ctx, func(tx *cortex.Tx) error {
-		gen = tx.Generation()
-		if tx.InFlight() {
-			c.overlapped.Add(1)
-		}
-		b.start(tx, c.teams.at(gen))
-		for _, w := range batch {
-			if err := b.stage(w); err != nil {
-				return err
-			}
-		}
-		return b.finish()
-	})
-	done := make(chan struct{})
-	if err != nil {
-		// Nothing staged: as writeBatch (which may write each call on
-		// its own).
-		c.events.ok = false
-		m.afterBatch(batch, b, gen, err)
-		for _, w := range batch {
-			close(w.done)
-		}
-		close(done)
-		return done
-	}
-	c.teams.committed(gen, nil, len(b.order) > 0, b.kept())
-	if b.staged {
-		c.events.gen, c.events.last, c.events.ok = gen+1, b.last, true
-	}
-	go func() {
-		err := wait()
-		eventHubOf(m.n).notify()
-		if err != nil {
-			c.mu.Lock()
-			c.stale = true
-			c.mu.Unlock()
-		}
-		m.settleCalls(batch, err)
-		for _, w := range batch {
-			close(w.done)
-		}
-		close(done)
-	}()
-	return done
-}
-
 // batchWrite is one batch's Update in progress (writeBatch): the teams it
 // read and the events of its calls, in their order.
 type batchWrite struct {
-	m     *Manager
-	ctx   context.Context
-	async bool // staged by writeBatchAsync
-	// For an async batch: the last event id it staged (staged: it staged
-	// events).
-	last   uint64
-	staged bool
-	tx     *cortex.Tx
+	m   *Manager
+	ctx context.Context
+	tx  *cortex.Tx
 	ds  cortex.Dataset
 	now time.Time
 	// cached is the teams the previous batch left (teamCache), teams the
@@ -456,9 +357,6 @@ func (b *batchWrite) teamFor(w *groupedWrite) (r *teamRead, own *teamState, err 
 		if st, ok := b.cached[w.team]; ok && w.update == nil {
 			r.st = st.clone()
 		} else {
-			if b.async {
-				b.tx.Settle() // the read must see the batches before
-			}
 			r.st, r.err = m.readTeam(b.ctx, b.ds, w.team, focus)
 			c.teamReads.Add(1)
 		}
@@ -517,18 +415,7 @@ func (b *batchWrite) finish() error {
 			evs = append(evs, sl.events...)
 		}
 	}
-	if !b.async {
-		return m.stageEvents(b.ctx, tx, b.now, evs)
-	}
-	c := &m.commits
-	cur := eventCursor{last: c.events.last, known: c.events.ok && c.events.gen == tx.Generation()}
-	if !cur.known && tx.InFlight() {
-		tx.Settle() // lastEventID reads committed state
-	}
-	cur.skipTrim = tx.InFlight()
-	last, err := m.stageEventsAt(b.ctx, tx, b.now, evs, cur)
-	b.last, b.staged = last, err == nil && len(evs) > 0
-	return err
+	return m.stageEvents(b.ctx, tx, b.now, evs)
 }
 
 // afterBatch settles the calls of batch once its Update returned err: on
@@ -536,7 +423,7 @@ func (b *batchWrite) finish() error {
 // teams are kept for the next batch and each call gets its outcome.
 func (m *Manager) afterBatch(batch []*groupedWrite, b *batchWrite, gen uint64, err error) {
 	c := &m.commits
-	order := b.order
+	teams, order := b.teams, b.order
 	var uf *updateFailed
 	if errors.As(err, &uf) {
 		err = uf.err
@@ -555,30 +442,17 @@ func (m *Manager) afterBatch(batch []*groupedWrite, b *batchWrite, gen uint64, e
 	}
 	// Keep the teams as the batch left them for the next batch (teamCache).
 	// A batch that read a team wrote (the team's table row, at least).
-	c.teams.committed(gen, err, len(order) > 0, b.kept())
-	c.events.ok = false // (only writeBatchAsync keeps it)
-	m.settleCalls(batch, err)
-}
-
-// kept returns the teams b read, as it left them, for teamCache.committed:
-// nil for a team it changed.
-func (b *batchWrite) kept() iter.Seq2[string, *teamState] {
-	return func(yield func(string, *teamState) bool) {
-		for _, id := range b.order {
-			st := b.teams[id].st
-			if b.teams[id].timedOut || len(st.rm) > 0 || len(st.add) > 0 {
+	c.teams.committed(gen, err, len(order) > 0, func(yield func(string, *teamState) bool) {
+		for _, id := range order {
+			st := teams[id].st
+			if teams[id].timedOut || len(st.rm) > 0 || len(st.add) > 0 {
 				st = nil // changed by the batch
 			}
 			if !yield(id, st) {
 				return
 			}
 		}
-	}
-}
-
-// settleCalls gives each call of batch its outcome once the batch's write
-// returned err.
-func (m *Manager) settleCalls(batch []*groupedWrite, err error) {
+	})
 	shared := map[*teamState]bool{}
 	for _, w := range batch {
 		switch {

@@ -146,42 +146,20 @@ func eventKey(id uint64) string { return fmt.Sprintf("%020d", id) }
 // be called at most once per Update: the ids it gives are read from the
 // store.
 func (m *Manager) stageEvents(ctx context.Context, tx *cortex.Tx, now time.Time, evs []Event) error {
-	_, err := m.stageEventsAt(ctx, tx, now, evs, eventCursor{})
-	return err
-}
-
-// eventCursor is what a findings batch staged by UpdateAsync knows of the
-// events before it (commit.go): the last event id, if known (the batch
-// before it staged it, and nothing else wrote since), and whether to leave
-// the trimming to a later write (the writes still committing are not
-// visible to the reads trimming makes; retention then keeps events a
-// little longer).
-type eventCursor struct {
-	last     uint64
-	known    bool
-	skipTrim bool
-}
-
-// stageEventsAt is stageEvents from cur; it returns the id of the last
-// event staged.
-func (m *Manager) stageEventsAt(ctx context.Context, tx *cortex.Tx, now time.Time, evs []Event, cur eventCursor) (uint64, error) {
 	if len(evs) == 0 {
-		return cur.last, nil
+		return nil
 	}
 	n := tx.Namespace()
-	last := cur.last
-	if !cur.known {
-		var err error
-		if last, err = lastEventID(ctx, n); err != nil {
-			return 0, err
-		}
+	last, err := lastEventID(ctx, n)
+	if err != nil {
+		return err
 	}
 	added := 0
 	for i := range evs {
 		evs[i].Time = now
 		rows, err := eventRows(evs[i])
 		if err != nil {
-			return 0, fmt.Errorf("event %s: %w", evs[i].Type, err)
+			return fmt.Errorf("event %s: %w", evs[i].Type, err)
 		}
 		evs[i].ID = last + 1
 		for _, row := range rows {
@@ -191,10 +169,7 @@ func (m *Manager) stageEventsAt(ctx context.Context, tx *cortex.Tx, now time.Tim
 		added += len(rows)
 	}
 	tx.PutSide(eventSeqTable, eventSeqKey, []quad.Value{quad.String(strconv.FormatUint(last, 10))})
-	if cur.skipTrim {
-		return last, nil
-	}
-	return last, m.trimEvents(ctx, tx, now, last, added)
+	return m.trimEvents(ctx, tx, now, last, added)
 }
 
 // MaxEventRow bounds the stored form of an event that carries a list

@@ -155,7 +155,3 @@ func RewriteBoardRowUnfinished(m *Manager, ctx context.Context, team string) err
 // SetTaskFindingsHook sets a function that AddTaskFindings calls before
 // its write (nil: none).
 func SetTaskFindingsHook(fn func()) { taskFindingsHook = fn }
-
-// OverlappedBatches returns the number of findings batches staged while the
-// batch before was still committing (writeBatchAsync).
-func OverlappedBatches(m *Manager) int64 { return m.commits.overlapped.Load() }

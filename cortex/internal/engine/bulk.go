@@ -385,9 +385,6 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 			n.wmu.Unlock()
 		}
 	}()
-	// Deltas staged by UpdateAsync that were still committing: the chunk's
-	// transaction may have read before them (lockWriteCtx settled them too).
-	flew := n.settleLocked()
 	err := ctx.Err()
 	if err == nil {
 		err = n.s.checkOpen()
@@ -395,7 +392,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	if err == nil && n.s.opts.readOnly {
 		err = fmt.Errorf("namespace %s: %w", n.name, ErrReadOnly)
 	}
-	if tx != nil && (err != nil || flew || n.writeGen != st.writeGen || n.removeGen != st.removeGen) {
+	if tx != nil && (err != nil || n.writeGen != st.writeGen || n.removeGen != st.removeGen) {
 		tx.end() // another writer wrote: redo the chunk with reads
 		tx = nil
 		st.n.s.counters.redo.Add(1)

@@ -51,12 +51,6 @@ type Namespace struct {
 	writes      writeCounts // WriteStats
 
 	nodes     nodeCache // the last delta's nodes (nodecache.go), guarded by wmu
-	// The deltas staged by UpdateAsync and still committing, oldest first
-	// (pipeline.go); async is set during an UpdateAsync's staging, which
-	// leaves its delta's commit in staged. Guarded by wmu.
-	flight []*flightDelta
-	async  bool
-	staged func() error
 	cache     valueCache
 	statCache statsCache // planner statistics (stats.go)
 
@@ -211,18 +205,8 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) 
 }
 
 // lockWriteCtx takes the namespace's write lock, counted in waiting while
-// it waits, or gives up when ctx ends, with an error wrapping ctx's. Then it
-// waits for the deltas staged by UpdateAsync to commit (pipeline.go).
+// it waits, or gives up when ctx ends, with an error wrapping ctx's.
 func (n *Namespace) lockWriteCtx(ctx context.Context) error {
-	if err := n.lockWriteNoSettle(ctx); err != nil {
-		return err
-	}
-	n.settleLocked()
-	return nil
-}
-
-// lockWriteNoSettle is lockWriteCtx without settling the flight.
-func (n *Namespace) lockWriteNoSettle(ctx context.Context) error {
 	if n.wmu.TryLock() {
 		return nil
 	}
@@ -342,7 +326,6 @@ func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool,
 		return false, nil
 	}
 	defer n.wmu.Unlock()
-	n.settleLocked()
 	return true, n.updateLocked(ctx, fn)
 }
 
@@ -448,12 +431,10 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 			// side-table rows) than one Badger transaction holds. Nothing
 			// was written; journal it like a delta of many quads.
 			journaled = true
-			n.settleLocked() // (a journaled delta reads committed state)
 			_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 		}
 	} else {
 		journaled = true
-		n.settleLocked()
 		_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 	}
 	if err != nil {

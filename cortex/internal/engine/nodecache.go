@@ -36,9 +36,8 @@ import (
 // holds at most nodeCacheMax nodes; past that it starts over. It is guarded
 // by the namespace's wmu.
 type nodeCache struct {
-	ts  uint64 // the read timestamp at which m is exact; 0: m is empty
-	gen uint64 // the write generation (writeGen) of the delta that left m
-	m   map[refs.ValueHash]cachedNode
+	ts uint64 // the read timestamp at which m is exact; 0: m is empty
+	m  map[refs.ValueHash]cachedNode
 }
 
 // cachedNode is a node as the last delta left it.
@@ -65,29 +64,15 @@ func (c *nodeCache) at(ts uint64) map[refs.ValueHash]cachedNode {
 	return nil
 }
 
-// atGen returns the cached nodes if the delta that left them was the
-// namespace's write of generation gen, else nil (and the cache is emptied).
-// A delta staged by UpdateAsync uses it (pipeline.go): it reads through the
-// deltas still committing, so Badger's read timestamp does not tell.
-func (c *nodeCache) atGen(gen uint64) map[refs.ValueHash]cachedNode {
-	if c.ts != 0 && c.gen == gen {
-		return c.m
-	}
-	c.reset()
-	return nil
-}
-
 // reset empties the cache.
 func (c *nodeCache) reset() {
 	c.ts = 0
 	clear(c.m)
 }
 
-// committedGen records the nodes of w, a delta of write generation gen
-// whose transaction read at ts and has committed (or, for UpdateAsync, is
-// staged to commit next).
-func (c *nodeCache) committedGen(w *deltaWriter, ts, gen uint64) {
-	c.gen = gen
+// committed records the nodes of w, a delta whose transaction read at ts
+// and has committed.
+func (c *nodeCache) committed(w *deltaWriter, ts uint64) {
 	if c.ts != ts {
 		clear(c.m) // w did not start from the cache: keep only what it read
 	}
@@ -123,11 +108,6 @@ type deltaTx struct {
 	tx  *badgerkv.Tx
 	key []byte // scratch: badgerkv copies keys
 	n   int    // keys written or deleted
-	// For a delta staged by UpdateAsync (pipeline.go): the deltas still
-	// committing, read through newest first, and what this one writes
-	// (but for the index keys no delta reads), for the ones after it.
-	flight []*flightDelta
-	rec    map[string]flightValue
 }
 
 var _ hkv.Tx = (*deltaTx)(nil)
@@ -138,20 +118,7 @@ func (tx *deltaTx) esc(k hkv.Key) []byte {
 }
 
 func (tx *deltaTx) Get(ctx context.Context, k hkv.Key) (hkv.Value, error) {
-	key := tx.esc(k)
-	if tx.rec != nil {
-		// Its own writes first (as Badger's transaction reads them), then
-		// the flight's.
-		if v, ok := tx.rec[string(key)]; ok {
-			return v.value()
-		}
-		for i := len(tx.flight) - 1; i >= 0; i-- {
-			if v, ok := tx.flight[i].kv[string(key)]; ok {
-				return v.value()
-			}
-		}
-	}
-	return tx.tx.Get(ctx, key)
+	return tx.tx.Get(ctx, tx.esc(k))
 }
 
 func (tx *deltaTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
@@ -160,11 +127,7 @@ func (tx *deltaTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, e
 
 func (tx *deltaTx) Put(k hkv.Key, v hkv.Value) error {
 	tx.n++
-	key := tx.esc(k)
-	if tx.rec != nil {
-		tx.rec[string(key)] = flightValue{v: v} // (Badger holds v too: it does not change)
-	}
-	return tx.tx.Put(key, v)
+	return tx.tx.Put(tx.esc(k), v)
 }
 
 // putIndex writes the key of quad ids in index i (layout.Index) = val,
@@ -173,19 +136,12 @@ func (tx *deltaTx) Put(k hkv.Key, v hkv.Value) error {
 func (tx *deltaTx) putIndex(i int, ids [4]uint64, val []byte) error {
 	tx.n++
 	tx.key = layout.AppendIndexKey(tx.key[:0], i, ids)
-	if tx.rec != nil && i == 0 {
-		tx.rec[string(tx.key)] = flightValue{v: val} // (only the first index is read: exists)
-	}
 	return tx.tx.PutShared(tx.key, val)
 }
 
 func (tx *deltaTx) Del(k hkv.Key) error {
 	tx.n++
-	key := tx.esc(k)
-	if tx.rec != nil {
-		tx.rec[string(key)] = flightValue{del: true}
-	}
-	return tx.tx.Del(key)
+	return tx.tx.Del(tx.esc(k))
 }
 
 func (tx *deltaTx) Commit(ctx context.Context) error { return tx.tx.Commit(ctx) }

@@ -218,16 +218,6 @@ type testHooks struct {
 	// journal or undo file appear or disappear; an error stands for a
 	// failed sync.
 	dirSync func() error
-	// asyncCommit runs before a delta staged by UpdateAsync commits; an
-	// error fails the commit (a failed commit, without a broken disk).
-	asyncCommit func() error
-}
-
-func (h *testHooks) beforeAsyncCommit() error {
-	if h.asyncCommit != nil {
-		return h.asyncCommit()
-	}
-	return nil
 }
 
 func (h *testHooks) atJournal(stage string) {

@@ -667,7 +667,6 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 		if open != n || n.claims != 1 || !n.wmu.TryLock() {
 			return open, nil // deleted, closed or re-created; or in use
 		}
-		n.settleLocked()
 		if _, err := s.prefixKeys([]byte(dataPrefix+n.name+"/"), n.pristine); err != nil {
 			n.wmu.Unlock()
 			if errors.Is(err, errChanged) {

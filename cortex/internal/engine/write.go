@@ -71,45 +71,25 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pin
 	}
 	btx := ft.(*badgerkv.Tx)
 	tx := &deltaTx{tx: btx}
-	staged := false
-	defer func() {
-		if !staged {
-			tx.Close()
-		}
-	}()
+	defer tx.Close()
 	ts := btx.ReadTs()
 	defer func() {
 		if err != nil {
 			n.nodes.reset()
 		}
 	}()
-	var cached map[refs.ValueHash]cachedNode
-	if n.async {
-		// Staged for UpdateAsync (pipeline.go): read through the flight,
-		// record what it writes for the deltas staged after it.
-		tx.flight, tx.rec = n.flight, make(map[string]flightValue, 256)
-		cached = n.nodes.atGen(n.writeGen - 1)
-	} else {
-		cached = n.nodes.at(ts)
-	}
-	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, cached: cached, pins: pins, side: side, now: time.Now().UnixNano()}
+	w := &deltaWriter{ctx: ctx, tx: tx, nodes: map[refs.ValueHash]*deltaNode{}, cached: n.nodes.at(ts), pins: pins, side: side, now: time.Now().UnixNano()}
 	if err := w.apply(remove, add); err != nil {
 		return false, err
 	}
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if n.async {
-		tx.flight = nil
-		n.staged = n.stageLocked(ctx, tx, w, ts)
-		staged = true
-		return w.freed, nil
-	}
 	if err := tx.Commit(ctx); err != nil {
 		return false, err
 	}
 	n.lastEntries = int64(tx.n)
-	n.nodes.committedGen(w, ts, n.writeGen)
+	n.nodes.committed(w, ts)
 	return w.freed, nil
 }
 
