@@ -491,6 +491,9 @@ func exportTempPrefix(target string) string {
 // exportTempSuffix.
 func isExportTemp(name, target string) bool {
 	mid, ok := strings.CutPrefix(name, exportTempPrefix(target))
+	if !ok {
+		return false
+	}
 	if mid, ok = strings.CutSuffix(mid, exportTempSuffix); !ok || len(mid) == 0 || len(mid) > 13 {
 		return false
 	}

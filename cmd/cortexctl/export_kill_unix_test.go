@@ -52,15 +52,13 @@ func TestCLI_ExportKilledTemporary(t *testing.T) {
 	// Files of the user, named as no temporary file of an export to
 	// all.nq is, or not regular files.
 	users := []string{".all.nq.keep", ".all.nq.1234", ".all.nq.cortexctl-tmp", ".all.nq.KEEP.cortexctl-tmp",
-		".all.nq.a-b.cortexctl-tmp", ".all.nq.0123456789abcd.cortexctl-tmp", ".other.nq.abc.cortexctl-tmp", "all.nq~", "mine"}
+		".all.nq.a-b.cortexctl-tmp", ".all.nq.0123456789abcd.cortexctl-tmp", ".other.nq.abc.cortexctl-tmp", "abc.cortexctl-tmp", "all.nq~", "mine"}
 	for _, u := range users {
 		if err := os.WriteFile(filepath.Join(outDir, u), []byte("mine\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, l := range []string{".all.nq.abc.cortexctl-tmp", ".all.nq.dir.cortexctl-tmp"} {
-		users = append(users, l)
-	}
+	users = append(users, ".all.nq.abc.cortexctl-tmp", ".all.nq.dir.cortexctl-tmp")
 	if err := os.Symlink("mine", filepath.Join(outDir, ".all.nq.abc.cortexctl-tmp")); err != nil {
 		t.Fatal(err)
 	}
