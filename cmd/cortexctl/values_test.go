@@ -43,7 +43,7 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 			"cortexctl: team crew: draft plan: invalid plan: title is not valid UTF-8\n"},
 		{"plan step not UTF-8", []string{"plans", "draft", "crew", "--by", "ann", "--title", "t", "--step", "s | d\xff"},
 			"cortexctl: team crew: draft plan: invalid plan: step 1 is not valid UTF-8\n"},
-		{"plan feedback not UTF-8", []string{"plans", "reject", "crew", "--by", "ann", "--feedback", "f\xff"},
+		{"plan feedback not UTF-8", []string{"plans", "reject", "crew", "--revision", "1", "--by", "ann", "--feedback", "f\xff"},
 			"cortexctl: team crew: review plan: invalid plan: feedback is not valid UTF-8\n"},
 		{"message type not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "s\xff"},
 			"cortexctl: team crew: send message: invalid message: type \"s\\xff\" (want one of [delegate_work ask_question share_finding request_approval approval rejection challenge vote task_claimed task_completed status])\n"},
