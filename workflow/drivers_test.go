@@ -323,3 +323,24 @@ func TestClaimDriver_EndedHoldNotReclaimed(t *testing.T) {
 		})
 	}
 }
+
+// TestDriveLed_TinyLease: a lease shorter than 3 ns (renewed every third
+// of it) drives the run as any other, instead of panicking on a ticker of
+// no interval.
+func TestDriveLed_TinyLease(t *testing.T) {
+	for _, lease := range []time.Duration{time.Nanosecond, 2 * time.Nanosecond} {
+		t.Run(lease.String(), func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "tiny"})
+			runner := &ledRunner{
+				lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+					return []workflow.LeadOp{{Op: workflow.OpDone, Summary: "nothing to do"}}, nil
+				},
+			}
+			got, err := workflow.DriveLedWith(ctx, f.e, f.tm, r.ID, "driver", runner, workflow.LedOptions{Lease: lease})
+			if err != nil || got.Status != workflow.RunCompleted {
+				t.Fatalf("DriveLedWith, lease %s: %s, %v", lease, got.Status, err)
+			}
+		})
+	}
+}

@@ -416,7 +416,9 @@ func holdRun(ctx context.Context, p Pull, id string, me Driver, lease time.Durat
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(lease / 3)
+		// A lease under 3 ns is renewed every nanosecond (a ticker
+		// needs an interval).
+		t := time.NewTicker(max(lease/3, time.Nanosecond))
 		defer t.Stop()
 		renewed := time.Now()
 		for {
