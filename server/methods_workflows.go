@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
@@ -256,6 +257,11 @@ func workflowsClaimDriver(ctx context.Context, c *rpcCtx, params json.RawMessage
 	}
 	if err := required("run", p.Run, "driver.id", p.Driver.ID, "driver.actor", p.Driver.Actor); err != nil {
 		return nil, err
+	}
+	if maxMS := int64(math.MaxInt64 / time.Millisecond); p.LeaseMS > maxMS {
+		// Past what a duration holds: the product would wrap round to
+		// another lease.
+		return nil, fmt.Errorf("%w: params: lease_ms %d: want 1..%d", api.ErrInvalid, p.LeaseMS, maxMS)
 	}
 	en, err := c.engine(ctx)
 	if err != nil {

@@ -156,3 +156,29 @@ func TestRPC_WorkflowsStartRefusedCreatesNothing(t *testing.T) {
 	// A valid start creates it.
 	ts.ok("fresh", "workflows.start", json.RawMessage(`{"id":"w1","def":`+def+`,"inputs":{"n":1}}`), nil)
 }
+
+// TestRPC_WorkflowsClaimDriverLease: a lease_ms past what a duration can
+// hold (about 292 years) is refused as invalid and holds nothing, instead
+// of wrapping round to another lease (18446744073710 ms: half a
+// millisecond) or to a negative one; 0 and negative leases are invalid
+// too.
+func TestRPC_WorkflowsClaimDriverLease(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("default", "workflows.start", map[string]any{"id": "c1", "def": map[string]any{"name": "crew", "type": "crew",
+		"agents": []string{"lead", "dev"}, "lead": "lead"}}, nil)
+	for _, ms := range []int64{18446744073710, 9223372036855, 1 << 62, 0, -1} {
+		r := ts.call("default", "workflows.claim_driver", map[string]any{"run": "c1",
+			"driver": map[string]any{"id": fmt.Sprint("d", ms), "actor": "me"}, "lease_ms": ms})
+		if r.Error == nil || r.Error.Data.Kind != "invalid" || r.Error.Data.ExitCode != 7 {
+			t.Errorf("lease_ms %d: %s, %+v; want invalid (exit 7)", ms, r.Result, r.Error)
+		}
+	}
+	var run map[string]any
+	ts.ok("default", "workflows.get", map[string]any{"run": "c1"}, &run)
+	if run["driver"] != nil {
+		t.Fatalf("a refused claim holds the run: %v", run["driver"])
+	}
+	// The longest lease a duration holds is taken.
+	ts.ok("default", "workflows.claim_driver", map[string]any{"run": "c1",
+		"driver": map[string]any{"id": "long", "actor": "me"}, "lease_ms": 9223372036854}, nil)
+}
