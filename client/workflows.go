@@ -183,10 +183,16 @@ func (w *Workflows) FailStep(ctx context.Context, id, step string, attempt int, 
 // another driver is an *Error matching workflow.ErrDriverBusy. d.Until is
 // not sent: the server sets it from ttl, as the embedded Engine does,
 // whatever it is (a time past year 9999, which JSON cannot carry,
-// included).
+// included). ttl is sent in milliseconds, a part of one rounded up, so
+// that a lease under a millisecond, which the embedded Engine takes, is
+// not sent as none.
 func (w *Workflows) ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error) {
 	driver := map[string]any{"id": d.ID, "actor": d.Actor, "host": d.Host, "pid": d.PID}
-	return w.run(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": driver, "lease_ms": ttl.Milliseconds(), "replace": replace})
+	ms := ttl.Milliseconds()
+	if ttl > 0 && ttl%time.Millisecond != 0 {
+		ms++
+	}
+	return w.run(ctx, "workflows.claim_driver", map[string]any{"run": id, "driver": driver, "lease_ms": ms, "replace": replace})
 }
 
 // ReleaseDriver lets go of run id if driver driverID holds it

@@ -444,3 +444,39 @@ func TestWorkflows_ClaimDriverUntil(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkflows_ClaimDriverShortLease: a lease shorter than a millisecond,
+// which the embedded Engine takes, is taken through a server too (the
+// client sent it as lease_ms 0, which the server refused, exit 7); a lease
+// of no time is refused by both.
+func TestWorkflows_ClaimDriverShortLease(t *testing.T) {
+	type engine interface {
+		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+		ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error)
+	}
+	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+		Specialists: []string{"backend"}, MaxTurns: 3}
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) engine
+	}{
+		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
+		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			e := b.open(t)
+			if _, err := e.Start(ctx, crew, workflow.RunOptions{ID: "crew"}); err != nil {
+				t.Fatal(err)
+			}
+			d := workflow.NewDriver("me")
+			for _, ttl := range []time.Duration{time.Nanosecond, 500 * time.Microsecond} {
+				if _, err := e.ClaimDriver(ctx, "crew", d, ttl, ""); err != nil {
+					t.Errorf("claim for %s: %v (exit %d)", ttl, err, api.ExitCode(err))
+				}
+			}
+			if _, err := e.ClaimDriver(ctx, "crew", workflow.NewDriver("me"), 0, ""); !errors.Is(err, workflow.ErrInvalidRun) {
+				t.Errorf("claim for 0: %v, want ErrInvalidRun", err)
+			}
+		})
+	}
+}
