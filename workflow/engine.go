@@ -893,7 +893,8 @@ func running(c *change, step string, attempt int, to StepStatus) (int, error) {
 
 // AddFindings records findings reported by attempt attempt of running
 // step step (the number StartStep returned; *AttemptError for another,
-// before anything is written): they are
+// before anything is written; a step past its timeout is failed first, and
+// its findings refused with a *TransitionError): they are
 // written to the step agent's member graph in the run's team (see
 // teammanager.Manager.AddFindings; a zero AssertedAt is now) and their ids
 // on the step, which the fan-in of its dependents and its status show.
@@ -911,6 +912,18 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, 
 	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
 		return nil, err
+	}
+	if e.expired(rec) {
+		// Record the timeouts that are due first: a step past its
+		// timeout has failed, and its late findings go nowhere.
+		if rec, err = e.update(ctx, id, func(*change, *Def, *plan) error { return nil }); err != nil {
+			return nil, err
+		}
+		if e.unsettled(rec) { // the run may have no step left to run
+			if rec, err = e.settle(ctx, rec); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := notFinished(rec); err != nil {
 		return nil, err

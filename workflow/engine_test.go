@@ -894,3 +894,59 @@ func TestEngine_List_UnknownStatus(t *testing.T) {
 		t.Fatalf("List(pending): %d runs, %v", len(runs), err)
 	}
 }
+
+// TestEngine_FindingsAfterTimeout: a runner that reports findings after
+// its step's timeout (not recorded yet) is refused as its completion is
+// (ErrInvalidTransition: the step failed) and writes nothing: its findings
+// were written to its agent's member graph before the refusal, and the
+// team's final merge took them, as its agent completed another step.
+func TestEngine_FindingsAfterTimeout(t *testing.T) {
+	f := newFixture(t)
+	d := workflow.Def{Name: "late", Steps: []workflow.Step{{Name: "slow", Agent: "a"}, {Name: "fast", Agent: "a"}}}
+	f.start(t, d, workflow.RunOptions{ID: "late", StepTimeout: time.Minute, NonCritical: []string{"a"}})
+	n, err := f.e.StartStep(ctx, "late", "slow", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(time.Minute)
+	if _, err := f.e.AddFindings(ctx, "late", "slow", n, []teammanager.Finding{finding("x", "late", quad.String("yes"))}); !errors.Is(err, workflow.ErrInvalidTransition) {
+		t.Fatalf("findings after the timeout: %v, want ErrInvalidTransition", err)
+	}
+	if s, _ := f.get(t, "late").Step("slow"); s.Status != workflow.StepFailed {
+		t.Fatalf("slow %s, want failed by its timeout", s.Status)
+	}
+	fs, err := f.tm.Findings(ctx, "late", teammanager.FindingFilter{Agent: "a"})
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("a's findings after a refused report: %+v, %v", fs, err)
+	}
+	f.do(t, "late", "fast", nil, finding("x", "fast", quad.String("yes")))
+	r := f.get(t, "late")
+	if r.Status != workflow.RunCompleted {
+		t.Fatalf("run %s (%s)", r.Status, r.Error)
+	}
+	facts, err := f.tm.Facts(ctx, "late", teammanager.FactFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts) != 1 || facts[0].Predicate != iri("fast") {
+		t.Fatalf("merged facts %+v, want fast's only", facts)
+	}
+}
+
+// TestEngine_FindingsAfterTimeout_LastStep: late findings of a run's last
+// running step record its timeout, and the run, with no step left, ends.
+func TestEngine_FindingsAfterTimeout_LastStep(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, workflow.Def{Name: "one", Steps: []workflow.Step{{Name: "s", Agent: "a"}}}, workflow.RunOptions{ID: "one", StepTimeout: time.Minute})
+	n, err := f.e.StartStep(ctx, "one", "s", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(time.Hour)
+	if _, err := f.e.AddFindings(ctx, "one", "s", n, []teammanager.Finding{finding("x", "late", quad.String("yes"))}); !errors.Is(err, workflow.ErrRunFinished) && !errors.Is(err, workflow.ErrInvalidTransition) {
+		t.Fatalf("findings after the timeout: %v", err)
+	}
+	if r := f.get(t, "one"); r.Status != workflow.RunFailed {
+		t.Fatalf("run %s (%s), want failed", r.Status, r.Error)
+	}
+}
