@@ -344,3 +344,31 @@ func TestDriveLed_TinyLease(t *testing.T) {
 		})
 	}
 }
+
+// TestDriveLed_CancelledWhileATaskRuns: a run cancelled while its driver
+// runs a task ends that drive as a cancelled run ends Drive: the task runs
+// to its end and DriveLed returns the cancelled run with no error (it
+// returned the board's refusal of the task's result, "team is finished").
+func TestDriveLed_CancelledWhileATaskRuns(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "cx"})
+	runner := newBlockingRunner()
+	type result struct {
+		run workflow.Run
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		got, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1)
+		done <- result{got, err}
+	}()
+	<-runner.started
+	if _, err := f.e.Cancel(ctx, r.ID, "op"); err != nil {
+		t.Fatal(err)
+	}
+	close(runner.release)
+	got := <-done
+	if got.err != nil || got.run.Status != workflow.RunCancelled {
+		t.Fatalf("DriveLed of a run cancelled under it: %s, %v; want cancelled, no error", got.run.Status, got.err)
+	}
+}

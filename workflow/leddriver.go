@@ -331,6 +331,12 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 				delete(busy, td.member.ID)
 				if ctx.Err() == nil {
 					failure = finishTask(ctx, b, r, team, td)
+					if errors.Is(failure, teammanager.ErrTeamFinished) {
+						// The run ended meanwhile (cancelled): its team
+						// takes no more results; the next Get ends the
+						// drive as any finished run.
+						failure = nil
+					}
 				}
 			case <-ctx.Done():
 			}
