@@ -170,7 +170,9 @@
 //   - A crew's or swarm's tasks are on its team's board, not in the run's
 //     steps: workflows status shows the turns; the board (ListTasks) the
 //     tasks. Cancel finishes the run and its team, and leaves the board's
-//     open tasks as they are.
+//     open tasks open: as they are, but a task in progress, whose member
+//     the cancel fails, goes back to pending unassigned (the board
+//     requeues a failed member's tasks: "member M is failed").
 //   - One DriveLed per crew or swarm run at a time (see DriveLed).
 //   - A run whose team was disbanded (its graphs read-only) or deleted
 //     fails, with reason "team TEAM was disbanded" or "team TEAM was
