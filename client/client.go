@@ -228,7 +228,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 		// namespace, the team ...), and its message names the id as given.
 		defer func() { err = idsAsGiven(err, badIDs) }()
 	}
-	if c.dial != nil && !c.streamOff.Load() && len(p) <= streamMaxRequest {
+	if c.dial != nil && !c.streamOff.Load() && len(p) <= streamMaxRequest && nesting(p) < maxNesting {
 		switch r, err := c.callStream(ctx, method, p); {
 		case errors.Is(err, errNoStream):
 			c.streamOff.Store(true)
@@ -551,4 +551,38 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (api.Namespac
 	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token}
 	err := other.Call(ctx, "namespaces.delete", map[string]string{"name": name}, &out)
 	return out, err
+}
+
+// maxNesting is how deep the server's JSON reader (encoding/json's) reads
+// a request: a request nested deeper is answered with a parse error of id
+// null. On the stream such an answer names no call and the client takes
+// it for the end of the stream (the call waited for the stream to close
+// idle), so a call whose params, inside the request object, go that deep
+// is sent as an HTTP request, answered with that error at once.
+const maxNesting = 10000
+
+// nesting returns how deeply the JSON value p nests objects and arrays.
+func nesting(p []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, b := range p {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return deepest
 }

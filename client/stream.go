@@ -22,8 +22,9 @@ import (
 // requests and answers of concurrent calls share writes), which is what a
 // host with many agents calling at once pays. The stream is opened on
 // the first call and again after it breaks or has been idle for
-// streamIdle; a call larger than streamMaxRequest goes as an HTTP request
-// of its own, and so does every call if the server does not open streams
+// streamIdle; a call larger than streamMaxRequest, or nested deeper than
+// the server reads (maxNesting), goes as an HTTP request of its own, and
+// so does every call if the server does not open streams
 // (or Options.WithRPCStream(false)).
 //
 // A server that closes a stream on its own (its idle timeout, a

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/namespace"
+	"github.com/cortexgraph/cortex/server"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
 )
@@ -478,5 +481,45 @@ func TestWorkflows_ClaimDriverShortLease(t *testing.T) {
 				t.Errorf("claim for 0: %v, want ErrInvalidRun", err)
 			}
 		})
+	}
+}
+
+// TestWorkflows_TooDeepForTheServer: params nested deeper than the
+// server's JSON reader goes (10,000 levels) are answered at once with its
+// parse error (kind syntax). On the stream that error comes with id null,
+// which the client takes for the end of the stream: the call waited for
+// the server to close the stream idle, twice, and failed unavailable.
+func TestWorkflows_TooDeepForTheServer(t *testing.T) {
+	s := cortextest.NewStore(t)
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- server.New(s, server.DefaultOptions().WithIdleTimeout(500*time.Millisecond)).Serve(sctx, l)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	w := wf(t, sock)
+	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "ok"}); err != nil { // the stream is open
+		t.Fatal(err)
+	}
+	var v any = 1
+	for range 9998 {
+		v = []any{v}
+	}
+	_, err = w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "deep", Inputs: map[string]any{"y": v}})
+	if err == nil || errors.Is(err, api.ErrUnavailable) || api.ExitCode(err) != api.ExitSyntax {
+		t.Fatalf("start with inputs too deep for the server: %v (exit %d), want its parse error (exit %d)", err, api.ExitCode(err), api.ExitSyntax)
+	}
+	if _, err := w.Get(ctx, "ok"); err != nil {
+		t.Fatalf("a call after it: %v", err)
 	}
 }
