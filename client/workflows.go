@@ -209,13 +209,20 @@ func (w *Workflows) ReleaseStep(ctx context.Context, id, step string, attempt in
 
 // unencodable returns the error of encoding/json for a map of run inputs
 // or step outputs that JSON cannot carry (a NaN or ±Inf at any depth, a
-// value of a type JSON has no form for), or nil: the embedded Engine
-// refuses such a map with that error (it normalises it through
-// encoding/json).
+// value of a type JSON has no form for, one nested deeper than it reads),
+// or nil: the embedded Engine refuses such a map with that error (it
+// normalises it through encoding/json, there and back).
 func unencodable(m map[string]any) error {
 	if len(m) == 0 {
 		return nil
 	}
-	_, err := json.Marshal(m)
-	return err
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if nesting(b) < maxNesting {
+		return nil // it reads back (the common case: no second pass)
+	}
+	var back map[string]any
+	return json.Unmarshal(b, &back)
 }

@@ -523,3 +523,51 @@ func TestWorkflows_TooDeepForTheServer(t *testing.T) {
 		t.Fatalf("a call after it: %v", err)
 	}
 }
+
+// TestWorkflows_TooDeepValues: run inputs and step outputs nested deeper
+// than encoding/json reads are refused through a server as the embedded
+// Engine refuses them (ErrInvalidRun, ErrInvalidOutput, exit 7, word for
+// word), not with the server's parse error of the request (exit 5).
+func TestWorkflows_TooDeepValues(t *testing.T) {
+	type engine interface {
+		workflow.Pull
+		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+	}
+	var deep any = 1
+	for range 10000 {
+		deep = []any{deep}
+	}
+	d := fanDef(2)
+	got := map[string][]error{}
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) engine
+	}{
+		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
+		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
+	} {
+		e := b.open(t)
+		_, err := e.Start(ctx, d, workflow.RunOptions{ID: "deep", Inputs: map[string]any{"y": deep}})
+		if !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid {
+			t.Errorf("%s: start: %v (exit %d), want ErrInvalidRun (exit 7)", b.name, err, api.ExitCode(err))
+		}
+		got[b.name] = append(got[b.name], err)
+		if _, err := e.Start(ctx, d, workflow.RunOptions{ID: "r1"}); err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.StartStep(ctx, "r1", "s00", "me")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = e.CompleteStep(ctx, "r1", "s00", n, map[string]any{"n": 1, "extra": deep})
+		if !errors.Is(err, workflow.ErrInvalidOutput) || api.ExitCode(err) != api.ExitInvalid {
+			t.Errorf("%s: complete: %v (exit %d), want ErrInvalidOutput (exit 7)", b.name, err, api.ExitCode(err))
+		}
+		got[b.name] = append(got[b.name], err)
+	}
+	for i := range got["embedded"] {
+		if e, r := got["embedded"][i], got["remote"][i]; e == nil || r == nil || e.Error() != r.Error() {
+			t.Errorf("call %d: remote %q, embedded %q", i, r, e)
+		}
+	}
+}
