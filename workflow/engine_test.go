@@ -950,3 +950,31 @@ func TestEngine_FindingsAfterTimeout_LastStep(t *testing.T) {
 		t.Fatalf("run %s (%s), want failed", r.Status, r.Error)
 	}
 }
+
+// TestEngine_CyclicValues: run inputs and step outputs that hold
+// themselves are refused (ErrInvalidRun, ErrInvalidOutput), as encoding/json
+// refuses a cycle; their check for strings that are not UTF-8 recursed
+// until the goroutine's stack overflowed, crashing the process.
+func TestEngine_CyclicValues(t *testing.T) {
+	f := newFixture(t)
+	m := map[string]any{}
+	m["self"] = m
+	l := []any{nil}
+	l[0] = l
+	var ptr any
+	ptr = &ptr
+	for name, v := range map[string]any{"map": m, "list": l, "pointer": ptr} {
+		if _, err := f.e.Start(ctx, graphDef(), workflow.RunOptions{ID: "cyc", Inputs: map[string]any{"x": v}}); !errors.Is(err, workflow.ErrInvalidRun) {
+			t.Errorf("start with a %s that holds itself: %v, want ErrInvalidRun", name, err)
+		}
+	}
+	d := workflow.Def{Name: "one", Steps: []workflow.Step{{Name: "s", Agent: "a"}}}
+	f.start(t, d, workflow.RunOptions{ID: "one"})
+	n, err := f.e.StartStep(ctx, "one", "s", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.CompleteStep(ctx, "one", "s", n, map[string]any{"x": m}); !errors.Is(err, workflow.ErrInvalidOutput) {
+		t.Errorf("complete with a map that holds itself: %v, want ErrInvalidOutput", err)
+	}
+}

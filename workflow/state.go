@@ -501,7 +501,7 @@ func (r *record) computeDesiredMembers() map[string]teammanager.Status {
 // values with it (wrapped in ErrInvalidRun or ErrInvalidOutput).
 func ValidateUTF8(m map[string]any) error {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if where, bad := notUTF8(reflect.ValueOf(m[k]), strconv.Quote(k)); bad || !utf8.ValidString(k) {
+		if where, bad := notUTF8(reflect.ValueOf(m[k]), strconv.Quote(k), 1); bad || !utf8.ValidString(k) {
 			if !utf8.ValidString(k) {
 				where = "key " + strconv.Quote(k)
 			}
@@ -511,9 +511,18 @@ func ValidateUTF8(m map[string]any) error {
 	return nil
 }
 
+// maxUTF8Depth bounds how deep notUTF8 looks: encoding/json reads no
+// value nested deeper (a map is refused by normalize anyway), and a value
+// that holds itself would have it recurse for ever.
+const maxUTF8Depth = 10000
+
 // notUTF8 looks for a string in v (a key or value, as encoding/json would
-// encode it) that is not valid UTF-8; it returns where (a path under name).
-func notUTF8(v reflect.Value, name string) (string, bool) {
+// encode it) that is not valid UTF-8, at depth (from 1) at most
+// maxUTF8Depth; it returns where (a path under name).
+func notUTF8(v reflect.Value, name string, depth int) (string, bool) {
+	if depth > maxUTF8Depth {
+		return "", false // encoding/json refuses it: a cycle, or too deep
+	}
 	switch v.Kind() {
 	case reflect.String:
 		return name, !utf8.ValidString(v.String())
@@ -521,12 +530,15 @@ func notUTF8(v reflect.Value, name string) (string, bool) {
 		if v.IsNil() {
 			return "", false
 		}
-		return notUTF8(v.Elem(), name)
+		if v.Kind() == reflect.Pointer {
+			depth++ // a cycle may go through pointers alone
+		}
+		return notUTF8(v.Elem(), name, depth)
 	case reflect.Struct:
 		t := v.Type()
 		for i := range t.NumField() {
 			if f := t.Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
-				if where, bad := notUTF8(v.Field(i), name+"."+f.Name); bad {
+				if where, bad := notUTF8(v.Field(i), name+"."+f.Name, depth+1); bad {
 					return where, true
 				}
 			}
@@ -541,7 +553,7 @@ func notUTF8(v reflect.Value, name string) (string, bool) {
 			if !utf8.ValidString(key) {
 				return name + " key " + strconv.Quote(key), true
 			}
-			if where, bad := notUTF8(v.MapIndex(k), name+"["+strconv.Quote(key)+"]"); bad {
+			if where, bad := notUTF8(v.MapIndex(k), name+"["+strconv.Quote(key)+"]", depth+1); bad {
 				return where, true
 			}
 		}
@@ -550,7 +562,7 @@ func notUTF8(v reflect.Value, name string) (string, bool) {
 			return "", false // base64
 		}
 		for i := range v.Len() {
-			if where, bad := notUTF8(v.Index(i), name+"["+strconv.Itoa(i)+"]"); bad {
+			if where, bad := notUTF8(v.Index(i), name+"["+strconv.Itoa(i)+"]", depth+1); bad {
 				return where, true
 			}
 		}
