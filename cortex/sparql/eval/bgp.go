@@ -24,7 +24,7 @@ func (p pos) value(r row) ID {
 // Planner cost constants, in units of "one quad read during a scan".
 // In the Cortex store a scan reads index keys only (0.6–0.8µs per quad), while a lookup seeks the
 // index: every memtable and table of the LSM tree (6–7µs at 100k quads, 9–18µs at 1M, measured by
-// cortex's BenchmarkSnapshotSeek).
+// cortex/internal/engine's BenchmarkSnapshotSeek).
 const (
 	costSeek  = 12   // opening an index lookup
 	costProbe = 0.05 // one hash-table probe
