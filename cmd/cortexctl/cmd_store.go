@@ -117,7 +117,7 @@ Example:
 		{
 			Name:  "stats",
 			Usage: "show store and namespace statistics",
-			Description: `JSON: {store, diskBytes, namespaces, namespace, quads, graphs}.
+			Description: `JSON: {store, diskBytes, namespaces, namespace, quads, graphs, unfinishedImports: [{id, source, started}]}.
 
 Example:
    cortexctl stats --json`,

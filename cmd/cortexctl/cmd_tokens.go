@@ -49,7 +49,7 @@ Example:
 				Name:  "create",
 				Usage: "create a token and print it (the only time it is shown)",
 				Description: `Prints the token alone on stdout (TOKEN=$(cortexctl tokens create ...)).
-JSON: {id, namespace, role, created, expires, token}.`,
+JSON: {id, namespace, role, created, expires? (none: no expiry), token}.`,
 				Flags: withOutput(
 					nsFlag("`NS` the token is for (default: --namespace of cortexctl)"),
 					&cli.StringFlag{Name: "role", Usage: "`ROLE`: read, write or admin (required)"},
@@ -60,7 +60,7 @@ JSON: {id, namespace, role, created, expires, token}.`,
 			{
 				Name:        "list",
 				Usage:       "list the tokens: id, namespace, role, created, expires, status (never the token)",
-				Description: `JSON: [{id, namespace, role, created, expires, revoked}].`,
+				Description: `JSON: [{id, namespace, role, created, expires? (none: no expiry), revoked? (the time it was revoked)}]; status, which the table shows, is active, expired or revoked by those times.`,
 				Flags:       withOutput(nsFlag("only the tokens of `NS` (default: all; with --server: --namespace of cortexctl)")),
 				Action:      func(c *cli.Context) error { return tokensList(c, e) },
 			},
