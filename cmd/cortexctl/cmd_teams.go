@@ -80,7 +80,7 @@ Examples:
 						&cli.StringFlag{Name: "strategy", Usage: "merge strategy (see cortexctl strategies)"},
 						&cli.StringSliceFlag{Name: "member", Usage: "AGENT:ROLE[:TASK], repeatable"},
 						&cli.StringSliceFlag{Name: "critical", Usage: "agent whose failure fails the team, repeatable"},
-						&cli.Int64Flag{Name: "timeout", Usage: "seconds the team may run; -1: none", DefaultText: "the config's teams.workflowTimeout"},
+						&cli.Int64Flag{Name: "timeout", Usage: "seconds the team may run; -1: none; 0: the default", DefaultText: "the config's teams.workflowTimeout"},
 						&cli.StringFlag{Name: "context", Usage: "goal or instructions"},
 						&cli.StringFlag{Name: "from", Usage: "JSON5 team config file"},
 					),
