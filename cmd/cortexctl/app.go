@@ -29,6 +29,7 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
+	args      []string // the command line, as reorderArgs returns it
 	dataDir   string
 	nsName    string
 	cfg       config.Config

@@ -21,20 +21,22 @@ import (
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "run a code-review team end to end (namespace 'demo' unless --namespace is given)",
+		Usage: "run a code-review team end to end (namespace 'demo' unless --namespace is given on the command line)",
 		Description: `Creates the team of fixtures/teams/code-review.json5 (three reviewers,
 strategy conflict-flag), starts its members, imports their findings from
 fixtures/findings/, completes them — which merges the team — and prints the
 merged facts and the conflicts left for a human. Running it again deletes
-the demo team and creates it anew. Through a server (cortexctl serve,
+the demo team and creates it anew. It runs in namespace demo unless
+--namespace (-n) is given on its command line: CORTEX_NAMESPACE does not
+apply, so that the demo never replaces a team of the namespace you work in. Through a server (cortexctl serve,
 --server) it runs there, as every other command does.
 
 Example:
    cortexctl demo
    cortexctl --data /tmp/cortex-demo demo && cortexctl --data /tmp/cortex-demo -n demo conflicts list code-review`,
 		Action: func(c *cli.Context) error {
-			if !c.IsSet("namespace") {
-				e.nsName = "demo"
+			if !namespaceOnCommandLine(c.App, e.args) {
+				e.nsName = "demo" // not CORTEX_NAMESPACE's: the demo replaces its team
 			}
 			m, err := e.manager(c, accessCreate) // through the server that serves the store, if any
 			if err != nil {
@@ -194,4 +196,24 @@ func indent(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// namespaceOnCommandLine reports whether args (the demo's command line: the
+// global flags and the command, which has no flag of its own that takes a
+// value) give --namespace (-n) itself, not through CORTEX_NAMESPACE.
+func namespaceOnCommandLine(app *cli.App, args []string) bool {
+	arity := flagArity(app.Flags, true)
+	for i := 1; i < len(args) && args[i] != "--"; i++ {
+		if !isFlag(args[i]) {
+			continue
+		}
+		name, inline := flagName(args[i])
+		if name == "namespace" || name == "n" {
+			return true
+		}
+		if arity[name] && !inline {
+			i++ // its value
+		}
+	}
+	return false
 }

@@ -44,6 +44,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	args = reorderArgs(app, args)
+	e.args = args
 	err := repeatedFlag(app, args)
 	if err == nil {
 		err = app.RunContext(ctx, args)
