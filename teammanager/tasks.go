@@ -245,9 +245,7 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 			return nil, errorf(ErrInvalidTask, "blocked_by lists %s twice", id)
 		}
 		seen[id] = true
-		if id == t.ID {
-			return nil, &CycleError{Team: t.Team, Cycle: []string{t.ID, t.ID}}
-		}
+		// (Looked up first: a new task's own id names no task yet.)
 		bt, err := b.loadTask(t.Team, id)
 		if errors.Is(err, ErrUnknownTask) {
 			// Both kinds: an invalid task, blocked by an unknown one (exit
@@ -255,6 +253,9 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s: %w", ErrInvalidTask, id, t.Team, unknown(ErrUnknownTask, id))
 		} else if err != nil {
 			return nil, err
+		}
+		if id == t.ID {
+			return nil, &CycleError{Team: t.Team, Cycle: []string{t.ID, t.ID}}
 		}
 		if bt.Status.Finished() {
 			return nil, fmt.Errorf("%w: blocked_by %s: the task is %s", ErrInvalidTask, id, bt.Status)

@@ -82,6 +82,9 @@ func TestTask_Create_Rules(t *testing.T) {
 		{"blocker of another form", teammanager.BoardSettings{}, "lead", teammanager.NewTask{Subject: "x", BlockedBy: []string{"urn:x"}}, teammanager.ErrInvalidTask},
 		{"blocker twice", teammanager.BoardSettings{}, "lead", teammanager.NewTask{Subject: "x", BlockedBy: []string{"T1", "T1"}}, teammanager.ErrInvalidTask},
 		{"finished blocker", teammanager.BoardSettings{}, "lead", teammanager.NewTask{Subject: "x", BlockedBy: []string{"T2"}}, teammanager.ErrInvalidTask},
+		// T3 is the id the new task would get: no task of the team has it
+		// (it was refused as a cycle, T3 → T3, exit 7 instead of 3).
+		{"blocker is the next id", teammanager.BoardSettings{}, "lead", teammanager.NewTask{Subject: "x", BlockedBy: []string{"T3"}}, teammanager.ErrUnknownTask},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
