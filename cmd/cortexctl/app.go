@@ -254,6 +254,20 @@ func defaultDataDir() string {
 	return "cortex-data"
 }
 
+// idList returns the ids that repeatable flag name gives, each value split
+// on commas ("--to ann,cat" is "--to ann --to cat"): no team, agent or task
+// id holds a comma. Parts are trimmed of spaces and kept even if empty, for
+// the command to refuse.
+func idList(c *cli.Context, name string) []string {
+	var out []string
+	for _, v := range c.StringSlice(name) {
+		for _, id := range strings.Split(v, ",") {
+			out = append(out, strings.TrimSpace(id))
+		}
+	}
+	return out
+}
+
 func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:    "cortexctl",
@@ -277,6 +291,10 @@ Example:
 		ErrWriter:       e.stderr,
 		Suggest:         true,
 		HideHelpCommand: false,
+		// A repeatable flag's value is one value: an IRI (--attach), a
+		// term (--object), a plan step or a JSON input may hold a comma.
+		// The flags that list ids split them on commas (idList).
+		DisableSliceFlagSeparator: true,
 		// Completion is answered by complete (cmd_completion.go), before
 		// the app runs: urfave's own runs the command when the word being
 		// completed is "--".

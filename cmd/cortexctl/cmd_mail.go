@@ -178,7 +178,7 @@ func mailSend(c *cli.Context, e *env) error {
 		return err
 	}
 	msg, err := m.SendMessage(c.Context, args[0], c.String("as"), teammanager.OutMessage{Type: teammanager.MessageType(c.String("type")),
-		To: c.StringSlice("to"), Subject: c.String("subject"), Body: args[1], ReplyTo: c.String("reply-to"), Task: c.String("task"),
+		To: idList(c, "to"), Subject: c.String("subject"), Body: args[1], ReplyTo: c.String("reply-to"), Task: c.String("task"),
 		Attachments: c.StringSlice("attach")})
 	if err != nil {
 		return err

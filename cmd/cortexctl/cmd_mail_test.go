@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // TestCLI_Mail sends a question, a reply and a broadcast, and reads,
@@ -157,5 +158,33 @@ func TestCLI_MailRetention_ShowAndKeep(t *testing.T) {
 	}
 	if r := runCLI(t, dir, "", "mail", "retention", "nosuch"); r.code != exitNotFound {
 		t.Fatalf("retention of an unknown team: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestCLI_RepeatableFlagsKeepCommas: a repeatable flag's value is one value,
+// commas and all: an attachment IRI with a comma is one attachment (urfave
+// split it: 'https://ex.org/a,urn:b' became two, 'https://ex.org/a,b' was
+// refused for its part "b"), and a plan step with a comma is one step. The
+// id lists (--to, --blocked-by) still take comma-separated ids, which no id
+// holds.
+func TestCLI_RepeatableFlagsKeepCommas(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, iri := range []string{"https://example.org/a,b", "https://example.org/a,urn:b"} {
+		var m api.Message
+		cliJSON(t, dir, &m, "mail", "send", "crew", "see", "--as", "bob", "--to", "ann", "--attach", iri)
+		if !slices.Equal(m.Attachments, []string{iri}) {
+			t.Errorf("--attach %s: attachments %q, want that one IRI", iri, m.Attachments)
+		}
+	}
+	var m api.Message
+	cliJSON(t, dir, &m, "mail", "send", "crew", "both", "--as", "bob", "--to", "ann,cat")
+	if !slices.Equal(m.To, []string{"ann", "cat"}) {
+		t.Errorf("--to ann,cat: to %q", m.To)
+	}
+	var p teammanager.Plan
+	cliJSON(t, dir, &p, "plans", "draft", "crew", "--by", "ann", "--title", "t", "--step", "write it, then test it")
+	if len(p.Steps) != 1 || p.Steps[0].Title != "write it, then test it" {
+		t.Errorf("--step with a comma: steps %+v", p.Steps)
 	}
 }

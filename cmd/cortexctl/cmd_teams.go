@@ -288,7 +288,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 		}
 		tc.Members = append(tc.Members, mc)
 	}
-	for _, a := range c.StringSlice("critical") {
+	for _, a := range idList(c, "critical") {
 		found := false
 		for i := range tc.Members {
 			if tc.Members[i].AgentID == a {

@@ -296,7 +296,7 @@ func workflowsRun(c *cli.Context, e *env) error {
 	// A --non-critical agent may be named as the team file may name it:
 	// bare, for a qualified team agent (ops/a as a). One that names none,
 	// or several, is left as given, for the run to refuse.
-	nonCritical := c.StringSlice("non-critical")
+	nonCritical := idList(c, "non-critical")
 	for i, a := range nonCritical {
 		if q := spec.Resolve(d.Agents, a); q != "" {
 			nonCritical[i] = q
