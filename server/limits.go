@@ -268,9 +268,41 @@ type deadlineWriter struct {
 }
 
 func (d *deadlineWriter) Write(p []byte) (int, error) {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout)) // not supported: no bound
-	return d.w.Write(p)
+	n := 0
+	for len(p) > 0 {
+		// A chunk at a time: a large p is not all to be sent within
+		// one timeout.
+		c := p[:min(len(p), spoolChunkBytes)]
+		_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout)) // not supported: no bound
+		k, err := d.w.Write(c)
+		n += k
+		if err != nil {
+			return n, err
+		}
+		p = p[len(c):]
+	}
+	return n, nil
 }
+
+// timedResponse is a ResponseWriter whose body is written through a
+// deadlineWriter: each chunk within the write timeout.
+type timedResponse struct {
+	http.ResponseWriter
+	out *deadlineWriter
+}
+
+// timed returns w with each chunk of its body written within the write
+// timeout, so that a client that does not read a response does not hold
+// its request (a goroutine, the response) for as long as it keeps the
+// connection open: the write fails, and the connection is closed.
+func (s *Server) timed(w http.ResponseWriter) http.ResponseWriter {
+	return timedResponse{ResponseWriter: w, out: &deadlineWriter{w: w, rc: http.NewResponseController(w), timeout: s.opts.writeTimeout}}
+}
+
+func (t timedResponse) Write(p []byte) (int, error) { return t.out.Write(p) }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (t timedResponse) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
 // limitBody wraps h so that a request's body must arrive within the body
 // timeout: its reads fail with ErrRequestTimeout past it. Once the body

@@ -54,6 +54,9 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 		writeRPC(w, httpStatus(err), rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w", err)), ID: jsonNull})
 		return
 	}
+	// A response is sent a chunk at a time, each within the write
+	// timeout, as a query's (respond).
+	w = s.timed(w)
 	// JSON is UTF-8 (RFC 8259, 8.1); encoding/json would read each byte
 	// that is not as U+FFFD, and a call would write what it was not sent.
 	if !utf8.Valid(body) {
