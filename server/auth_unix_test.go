@@ -58,3 +58,35 @@ func TestTokenFile_WritableByOthers(t *testing.T) {
 		t.Fatalf("chmodded back: status %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestTokenFile_OwnedByAnotherUser checks that a token file that another
+// user owns is refused as one that other users may write: its owner can
+// chmod it and add a token of their own whatever its mode (sshd refuses
+// such an authorized_keys too). Only root can give a file away: the test
+// needs it.
+func TestTokenFile_OwnedByAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to chown the token file")
+	}
+	f := tokenFile(t)
+	ts := serve(t, server.DefaultOptions().WithTokens(f))
+	tok, _ := mint(t, f, "a", server.RoleAdmin, 0)
+	if err := os.Chown(f.Path(), 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(f.Path(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Authenticate(tok, time.Now()); !errors.Is(err, server.ErrUnsafeTokenFile) || !strings.Contains(err.Error(), "65534") {
+		t.Errorf("Authenticate: %v, want ErrUnsafeTokenFile naming its owner", err)
+	}
+	if resp, body := ts.rpcAs("a", "teams.list", `{}`, bearer(tok)...); resp.StatusCode != http.StatusInternalServerError {
+		t.Errorf("status %d, want 500: %s", resp.StatusCode, body)
+	}
+	if err := os.Chown(f.Path(), os.Getuid(), os.Getgid()); err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := ts.rpcAs("a", "teams.list", `{}`, bearer(tok)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("chowned back: status %d %s", resp.StatusCode, body)
+	}
+}

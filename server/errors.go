@@ -47,8 +47,9 @@ var (
 	// It matches api.ErrNotFound.
 	ErrUnknownToken = fmt.Errorf("%w: unknown token", api.ErrNotFound)
 	// ErrUnsafeTokenFile means a token file that users other than its
-	// owner may write (mode 0620, 0666 ...): it is not trusted. It
-	// matches api.ErrInvalid.
+	// owner may write (mode 0620, 0666 ...), or that another user than
+	// the process's (and root) owns: it is not trusted. It matches
+	// api.ErrInvalid.
 	ErrUnsafeTokenFile = fmt.Errorf("%w: token file writable by other users", api.ErrInvalid)
 )
 

@@ -94,10 +94,11 @@ const (
 // TokenFile keeps bearer tokens in a JSON file (mode 0600): their id,
 // namespace, role, times and the SHA-256 of each token, never a token.
 // On Unix, a file that other users may write (group or other write
-// permission: they could add a token of their own) is refused, as sshd
-// refuses such an authorized_keys: every method fails with an error
-// matching ErrUnsafeTokenFile, and a server refuses every request that
-// needs a token, until it is chmodded.
+// permission, or owned by another user than the process's and root: they
+// could add a token of their own) is refused, as sshd refuses such an
+// authorized_keys: every method fails with an error matching
+// ErrUnsafeTokenFile, and a server refuses every request that needs a
+// token, until it is chmodded (or chowned).
 //
 // It is safe for concurrent use, and by several processes at once: a
 // write takes an exclusive lock on PATH.lock (on Unix; elsewhere writes
@@ -136,8 +137,8 @@ func (f *TokenFile) load() ([]tokenRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokens %s: %w", f.path, err)
 	}
-	if err := checkTokenFileMode(fi); err != nil {
-		return nil, fmt.Errorf("tokens %s: %w (chmod 600 %s)", f.path, err, f.path)
+	if err := checkTokenFileMode(f.path, fi); err != nil {
+		return nil, fmt.Errorf("tokens %s: %w", f.path, err)
 	}
 	if f.stamp != nil && os.SameFile(f.stamp, fi) && f.stamp.ModTime().Equal(fi.ModTime()) && f.stamp.Size() == fi.Size() {
 		return f.recs, nil

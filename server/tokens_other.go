@@ -10,4 +10,4 @@ func lockFile(string) (func(), error) { return func() {}, nil }
 
 // checkTokenFileMode checks nothing outside Unix, whose file modes say
 // nothing of who may write a file.
-func checkTokenFileMode(os.FileInfo) error { return nil }
+func checkTokenFileMode(string, os.FileInfo) error { return nil }

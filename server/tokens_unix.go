@@ -26,10 +26,18 @@ func lockFile(path string) (func(), error) {
 }
 
 // checkTokenFileMode returns an error matching ErrUnsafeTokenFile if fi,
-// a token file's, lets its group or other users write it.
-func checkTokenFileMode(fi os.FileInfo) error {
+// the token file at path's, lets its group or other users write it, or
+// is owned by another user than this process's (and root), who may chmod
+// it and write it whatever its mode, as sshd refuses such an
+// authorized_keys. The error says how to fix it.
+func checkTokenFileMode(path string, fi os.FileInfo) error {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		if uid := int(st.Uid); uid != os.Getuid() && uid != 0 {
+			return fmt.Errorf("%w: owned by user %d, not by this process's user %d (chown %d %s)", ErrUnsafeTokenFile, uid, os.Getuid(), os.Getuid(), path)
+		}
+	}
 	if m := fi.Mode().Perm(); m&0o022 != 0 {
-		return fmt.Errorf("%w: mode %04o", ErrUnsafeTokenFile, m)
+		return fmt.Errorf("%w: mode %04o (chmod 600 %s)", ErrUnsafeTokenFile, m, path)
 	}
 	return nil
 }

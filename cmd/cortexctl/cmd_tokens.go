@@ -30,7 +30,8 @@ func tokensCommand(e *env) *cli.Command {
 events, exports, graphs), write (+ team and finding writes, imports), admin
 (+ tokens, namespaces list, stats, deletes, snapshot restores). Tokens are kept hashed in DIR/tokens.json (mode
 0600); a running server sees a change at its next request. A tokens.json that other
-users may write is refused (chmod 600 it), by these commands and by a server.
+users may write (or that another user owns) is refused (chmod 600 or chown it),
+by these commands and by a server.
 
 Once any token exists (a revoked or expired one too), every HTTP request on
 TCP needs one (Authorization: Bearer TOKEN; cortexctl --token or
