@@ -138,14 +138,21 @@ type policy int
 
 const (
 	// policyTrusted: no token needed (a Unix socket: its mode 0600 makes
-	// it the owner's).
+	// it the owner's; on Linux, a connection of another user, which a
+	// socket of another mode lets in, needs one).
 	policyTrusted policy = iota
 	// policyTokensIfAny: a token is needed once the token file holds any
 	// (loopback TCP, or any TCP with WithInsecure).
 	policyTokensIfAny
-	// policyTokensAlways: a token is always needed (TCP not on loopback).
+	// policyTokensAlways: a token is always needed (TCP not on loopback,
+	// or a Unix socket's connection from another user: otherUserKey).
 	policyTokensAlways
 )
+
+// otherUserKey marks, in a connection's context, a connection on a Unix
+// socket from a process of another user than the server's (and root):
+// it is not trusted as the owner's (see otherUser).
+type otherUserKey struct{}
 
 // policyOf returns the policy of the requests accepted by l.
 func (s *Server) policyOf(l net.Listener) policy {
@@ -206,6 +213,10 @@ var crossOrigin = http.NewCrossOriginProtection()
 // (rebindable). The request's principal goes in its context for allow.
 func (s *Server) guard(p policy) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := p
+		if other, _ := r.Context().Value(otherUserKey{}).(bool); other && p == policyTrusted {
+			p = policyTokensAlways
+		}
 		if err := crossOrigin.Check(r); err != nil {
 			writeError(w, fmt.Errorf("%w: %s %s: refused a browser's cross-origin request (%v): a page of another site cannot write here", ErrForbidden, r.Method, r.URL.EscapedPath(), err), "")
 			return

@@ -75,6 +75,14 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			base := context.WithValue(context.WithoutCancel(ctx), serveDoneKey{}, ctx.Done())
 			return context.WithValue(base, streamsKey{}, streams)
 		},
+		// A Unix socket's connection from another user (a socket that
+		// a host made with a permissive mode) is not its owner's.
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if _, unix := l.Addr().(*net.UnixAddr); unix && otherUser(c) {
+				return context.WithValue(ctx, otherUserKey{}, true)
+			}
+			return ctx
+		},
 	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(l) }()
