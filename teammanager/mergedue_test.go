@@ -937,6 +937,21 @@ func TestManager_Merge_StrategyIgnoringResolution(t *testing.T) {
 			}
 			return *res, nil
 		}, "resolver"},
+		// The resolver chose "va": a fact credited to it must be one it chose.
+		{"invented object credited to the resolver", func(in merge.Input, res *merge.Result) (merge.Result, error) {
+			res.Facts = append(res.Facts, merge.Fact{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("invented"),
+				Supporters: []string{}, FindingIDs: []string{}, ResolvedBy: "lead"})
+			return *res, nil
+		}, "not chosen"},
+		{"object the resolver did not choose", func(in merge.Input, res *merge.Result) (merge.Result, error) {
+			for _, f := range in.Findings {
+				if f.Agent == "b" {
+					res.Facts = []merge.Fact{{Subject: iri("s"), Predicate: iri("p"), Object: f.Object,
+						Supporters: []string{"b"}, FindingIDs: []string{f.ID}, ResolvedBy: "lead"}}
+				}
+			}
+			return *res, nil
+		}, "not chosen"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var broken atomic.Bool

@@ -54,7 +54,8 @@ import (
 // strategy's confidence outside [0, 1], a fact it lists twice, a conflict
 // it lists twice or whose id is not its topic's (merge.Topic.ConflictID),
 // or provenance that the input does not bear out (supporters, finding ids
-// and resolvers other than merge.Fact defines them, an invented fact,
+// and resolvers other than merge.Fact defines them, an invented fact, a
+// fact credited to a resolver that did not choose it,
 // candidates other than merge.Candidate defines them) fail the
 // merge (merge.ErrInvalidDecision), and so does its panic
 // (ErrStrategyPanicked).
@@ -216,7 +217,9 @@ func checkResult(in merge.Input, res merge.Result) error {
 // asserted its object on its topic, or whose FindingIDs are not exactly
 // their findings of it (merge.Fact); a fact that no completed member
 // asserted and no resolution chose (an invented fact); a ResolvedBy that is
-// not the resolver of the fact's topic; a conflict on a resolved topic or
+// not the resolver of the fact's topic, or on a fact whose object that
+// resolution did not choose (fact:agent would credit the resolver with
+// it); a conflict on a resolved topic or
 // on one no completed member spoke on (its record, once resolved, could
 // fail every later merge); a candidate without findings, or whose findings
 // are not completed members' findings of its object on the conflict's
@@ -264,13 +267,20 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		slices.Sort(c.ids)
 		c.ids = slices.Compact(c.ids)
 	}
-	resolver := map[string]string{} // conflict id → resolver
+	resolver := map[string]string{}        // conflict id → resolver
+	chosen := map[string]map[string]bool{} // conflict id → the object keys it chose
 	for _, r := range in.Resolutions {
 		id := r.ConflictID
 		if r.Topic.Subject != nil || r.Topic.Predicate != nil {
 			id = r.Topic.ConflictID()
 		}
 		resolver[id] = r.By
+		chosen[id] = map[string]bool{}
+		for _, o := range r.Objects {
+			if k, err := merge.ObjectKey(o); err == nil {
+				chosen[id][k] = true
+			}
+		}
 	}
 	equal := func(a, b []string) bool { return slices.Equal(a, b) || len(a) == 0 && len(b) == 0 }
 	for _, f := range res.Facts {
@@ -282,7 +292,9 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		if c := claims[key(f.Subject, f.Predicate, f.Object)]; c != nil {
 			want = *c
 		}
-		by := resolver[merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.ConflictID()]
+		cid := merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.ConflictID()
+		by := resolver[cid]
+		ok, okErr := merge.ObjectKey(f.Object)
 		switch {
 		case !equal(f.Supporters, want.agents):
 			return fail("supporters %q, but the completed members that asserted it are %q", f.Supporters, want.agents)
@@ -292,6 +304,8 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 			return fail("resolver %q, but its topic's resolver is %q", f.ResolvedBy, by)
 		case len(want.agents) == 0 && f.ResolvedBy == "":
 			return fail("no completed member asserted it (no supporters) and no resolution chose it")
+		case f.ResolvedBy != "" && (okErr != nil || !chosen[cid][ok]):
+			return fail("credited to resolver %q, but not chosen by its topic's resolution", f.ResolvedBy)
 		}
 	}
 	for _, c := range res.Conflicts {
