@@ -89,3 +89,31 @@ func TestCLI_Demo(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_ConflictsResolve_ObjectWithComma: a repeatable option takes each
+// value whole: --object '"one, two"' chooses that literal (it was split at
+// the comma into two halves that are not terms, exit 5), and so does a
+// value of any other repeatable option.
+func TestCLI_ConflictsResolve_ObjectWithComma(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t", "--name", "t", "--strategy", "conflict-flag", "--member", "a", "--member", "b")
+	for _, a := range []string{"a", "b"} {
+		mustCLI(t, dir, "teams", "member-status", "t", a, "running")
+	}
+	mustCLI(t, dir, "findings", "add", "t", "a", "<https://ex.org/x>", "rdfs:comment", `"one, two"`)
+	mustCLI(t, dir, "findings", "add", "t", "b", "<https://ex.org/x>", "rdfs:comment", `"three"`)
+	for _, a := range []string{"a", "b"} {
+		mustCLI(t, dir, "teams", "member-status", "t", a, "completed")
+	}
+	var cs []struct{ ID string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "conflicts", "list", "t", "--json")), &cs); err != nil || len(cs) != 1 {
+		t.Fatalf("conflicts %+v, %v", cs, err)
+	}
+	var rep struct {
+		Facts []struct{ Object, ResolvedBy string }
+	}
+	out := mustCLI(t, dir, "conflicts", "resolve", "t", cs[0].ID, "--object", `"one, two"`, "--by", "lead", "--json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Facts) != 1 || rep.Facts[0].Object != `"one, two"` || rep.Facts[0].ResolvedBy != "lead" {
+		t.Fatalf("resolve: %q", out)
+	}
+}
