@@ -388,3 +388,36 @@ func TestManager_Facts_BlankSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestManager_Facts_ConfidenceRoundsTheDecimal: a confidence is rounded to
+// 0.01 as the decimal it is (the finding's xsd:decimal), a half going up
+// whatever the float's binary error: 0.145 is 0.15, as 0.135 is 0.14 and
+// 0.995 is 1 (0.145*100 is 14.499999999999998 in float64, which rounded
+// 0.145, 0.285, 0.565 and 0.575 down and every other x.xx5 up).
+func TestManager_Facts_ConfidenceRoundsTheDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{
+		{0.145, "0.15"}, {0.285, "0.29"}, {0.565, "0.57"}, {0.575, "0.58"},
+		{0.135, "0.14"}, {0.995, "1"}, {0.005, "0.01"}, {0.0049, "0.01"}, {0.9949999, "0.99"},
+		{0.1449999, "0.14"}, {0.07, "0.07"}, {1e-300, "0.01"}, {1, "1"},
+	} {
+		t.Run(strconv.FormatFloat(tc.in, 'g', -1, 64), func(t *testing.T) {
+			f := newFixture(t)
+			f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+			f.status(t, "t", "a", teammanager.Running, "")
+			if _, err := f.m.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v"), Confidence: tc.in}); err != nil {
+				t.Fatal(err)
+			}
+			up := f.status(t, "t", "a", teammanager.Completed, "")
+			if got := strconv.FormatFloat(up.Merge.Facts[0].Confidence, 'g', -1, 64); got != tc.want {
+				t.Errorf("report confidence %s, want %s", got, tc.want)
+			}
+			fs, err := f.m.Facts(ctx, "t", teammanager.FactFilter{})
+			if err != nil || len(fs) != 1 || strconv.FormatFloat(fs[0].Confidence, 'g', -1, 64) != tc.want {
+				t.Errorf("Facts = %+v, %v; want confidence %s", fs, err, tc.want)
+			}
+		})
+	}
+}

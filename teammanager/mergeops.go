@@ -438,8 +438,9 @@ const confidenceStep = 0.01
 // storedConfidence returns f's fused confidence as it is stored: the
 // strategy's (or, when a custom strategy left it 0, the default of package
 // merge: the highest confidence among f's findings, 1 if it has none)
-// rounded to the nearest 0.01, and never to 0 when positive. A confidence
-// outside [0, 1] is an error wrapping merge.ErrInvalidDecision.
+// rounded to the nearest 0.01 (roundCent), and never to 0 when positive.
+// A confidence outside [0, 1] is an error wrapping
+// merge.ErrInvalidDecision.
 func storedConfidence(f merge.Fact, conf map[string]float64) (float64, error) {
 	c := f.Confidence
 	if !(c >= 0 && c <= 1) {
@@ -448,8 +449,19 @@ func storedConfidence(f merge.Fact, conf map[string]float64) (float64, error) {
 	if c == 0 {
 		c = factConfidence(f, conf)
 	}
-	r := math.Round(c*100) / 100 // the float nearest the decimal: 0.07, not 0.07000000000000001
-	return max(r, confidenceStep), nil
+	return max(roundCent(c), confidenceStep), nil
+}
+
+// roundCent rounds c in [0, 1] to the nearest 0.01 as the decimal it is
+// (its shortest form, as an xsd:decimal literal writes it), a half going
+// up, and returns the float nearest that decimal (0.07, not
+// 0.07000000000000001). c*100 in float64 would move some halves below
+// them: 0.145*100 is 14.499999999999998, which rounded 0.145 to 0.14.
+func roundCent(c float64) float64 {
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(c, 'e', -1, 64), "e") // d.ddd, ±XX
+	e, _ := strconv.Atoi(exp)
+	x, _ := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+2), 64) // c×100 from the decimal: a half is exact
+	return math.Round(x) / 100
 }
 
 // mergeID is "m" followed by 24 hex digits of a SHA-256 over the result.
