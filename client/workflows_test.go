@@ -414,36 +414,47 @@ func TestWorkflows_NonFiniteValues(t *testing.T) {
 // with the encoding error of its params (exit 1). Both hold the run for
 // the driver until now + ttl, and a renewal with such an Until, too.
 func TestWorkflows_ClaimDriverUntil(t *testing.T) {
-	type engine interface {
-		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
-		ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error)
-	}
+	onCrewRun(t, func(t *testing.T, e driverClaimer) {
+		d := workflow.NewDriver("me")
+		for _, until := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)} {
+			d.Until = until
+			before := time.Now()
+			r, err := e.ClaimDriver(ctx, "crew", d, time.Hour, "")
+			if err != nil {
+				t.Fatalf("claim with until %v: %v (exit %d)", until, err, api.ExitCode(err))
+			}
+			if g := r.Driver; g == nil || g.ID != d.ID || g.Until.Before(before.Add(time.Hour-time.Second)) || g.Until.After(time.Now().Add(time.Hour)) {
+				t.Fatalf("claim with until %v: driver %+v, want %s until an hour from now", until, g, d.ID)
+			}
+		}
+	})
+}
+
+// driverClaimer is what the driver-claim tests use of an Engine, embedded
+// or through a server.
+type driverClaimer interface {
+	Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+	ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error)
+}
+
+// onCrewRun runs fn, embedded and through a server, on an Engine holding a
+// crew run "crew".
+func onCrewRun(t *testing.T, fn func(t *testing.T, e driverClaimer)) {
 	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
 		Specialists: []string{"backend"}, MaxTurns: 3}
 	for _, b := range []struct {
 		name string
-		open func(t *testing.T) engine
+		open func(t *testing.T) driverClaimer
 	}{
-		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
-		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
+		{"embedded", func(t *testing.T) driverClaimer { return embeddedEngine(t) }},
+		{"remote", func(t *testing.T) driverClaimer { return wf(t, startServer(t)) }},
 	} {
 		t.Run(b.name, func(t *testing.T) {
 			e := b.open(t)
 			if _, err := e.Start(ctx, crew, workflow.RunOptions{ID: "crew"}); err != nil {
 				t.Fatal(err)
 			}
-			d := workflow.NewDriver("me")
-			for _, until := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)} {
-				d.Until = until
-				before := time.Now()
-				r, err := e.ClaimDriver(ctx, "crew", d, time.Hour, "")
-				if err != nil {
-					t.Fatalf("claim with until %v: %v (exit %d)", until, err, api.ExitCode(err))
-				}
-				if g := r.Driver; g == nil || g.ID != d.ID || g.Until.Before(before.Add(time.Hour-time.Second)) || g.Until.After(time.Now().Add(time.Hour)) {
-					t.Fatalf("claim with until %v: driver %+v, want %s until an hour from now", until, g, d.ID)
-				}
-			}
+			fn(t, e)
 		})
 	}
 }
@@ -453,35 +464,17 @@ func TestWorkflows_ClaimDriverUntil(t *testing.T) {
 // client sent it as lease_ms 0, which the server refused, exit 7); a lease
 // of no time is refused by both.
 func TestWorkflows_ClaimDriverShortLease(t *testing.T) {
-	type engine interface {
-		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
-		ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error)
-	}
-	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
-		Specialists: []string{"backend"}, MaxTurns: 3}
-	for _, b := range []struct {
-		name string
-		open func(t *testing.T) engine
-	}{
-		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
-		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
-	} {
-		t.Run(b.name, func(t *testing.T) {
-			e := b.open(t)
-			if _, err := e.Start(ctx, crew, workflow.RunOptions{ID: "crew"}); err != nil {
-				t.Fatal(err)
+	onCrewRun(t, func(t *testing.T, e driverClaimer) {
+		d := workflow.NewDriver("me")
+		for _, ttl := range []time.Duration{time.Nanosecond, 500 * time.Microsecond} {
+			if _, err := e.ClaimDriver(ctx, "crew", d, ttl, ""); err != nil {
+				t.Errorf("claim for %s: %v (exit %d)", ttl, err, api.ExitCode(err))
 			}
-			d := workflow.NewDriver("me")
-			for _, ttl := range []time.Duration{time.Nanosecond, 500 * time.Microsecond} {
-				if _, err := e.ClaimDriver(ctx, "crew", d, ttl, ""); err != nil {
-					t.Errorf("claim for %s: %v (exit %d)", ttl, err, api.ExitCode(err))
-				}
-			}
-			if _, err := e.ClaimDriver(ctx, "crew", workflow.NewDriver("me"), 0, ""); !errors.Is(err, workflow.ErrInvalidRun) {
-				t.Errorf("claim for 0: %v, want ErrInvalidRun", err)
-			}
-		})
-	}
+		}
+		if _, err := e.ClaimDriver(ctx, "crew", workflow.NewDriver("me"), 0, ""); !errors.Is(err, workflow.ErrInvalidRun) {
+			t.Errorf("claim for 0: %v, want ErrInvalidRun", err)
+		}
+	})
 }
 
 // TestWorkflows_TooDeepForTheServer: params nested deeper than the
