@@ -161,34 +161,21 @@ func TestCLI_ImportIDCheckedFirst(t *testing.T) {
 // cortexctl says so, not that it imports it anew and that what was
 // written stays, with the very command just run as the way to converge.
 func TestCLI_ImportChangedFileUnderRecordedID(t *testing.T) {
-	store := t.TempDir()
-	path := filepath.Join(t.TempDir(), "a.nt")
-	var b strings.Builder
-	for i := 0; i < 20_000; i++ {
-		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
-	}
-	if err := os.WriteFile(path, []byte(b.String()+"not N-Triples\n"), 0o644); err != nil {
+	store, path, good, id := interruptedImport(t)
+	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r1 := runCLI(t, store, "", "import", path)
-	m := regexp.MustCompile(`as import ([A-Za-z0-9_-]+) `).FindStringSubmatch(r1.stderr)
-	if r1.code != 5 || m == nil {
-		t.Fatalf("import: exit %d, stderr %q; want a failure after committed chunks", r1.code, r1.stderr)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r2 := runCLI(t, store, "", "import", path, "--import-id", m[1])
+	r2 := runCLI(t, store, "", "import", path, "--import-id", id)
 	if r2.code != 0 {
-		t.Fatalf("import --import-id %s: exit %d, stderr %q", m[1], r2.code, r2.stderr)
+		t.Fatalf("import --import-id %s: exit %d, stderr %q", id, r2.code, r2.stderr)
 	}
-	for _, bad := range []string{"importing it anew", "--import-id " + m[1] + ")"} {
+	for _, bad := range []string{"importing it anew", "--import-id " + id + ")"} {
 		if strings.Contains(r2.stderr, bad) {
-			t.Errorf("import --import-id %s: stderr %q says %q", m[1], r2.stderr, bad)
+			t.Errorf("import --import-id %s: stderr %q says %q", id, r2.stderr, bad)
 		}
 	}
-	if want := "under the id of its interrupted import " + m[1]; !strings.Contains(r2.stderr, want) {
-		t.Errorf("import --import-id %s: stderr %q lacks %q", m[1], r2.stderr, want)
+	if want := "under the id of its interrupted import " + id; !strings.Contains(r2.stderr, want) {
+		t.Errorf("import --import-id %s: stderr %q lacks %q", id, r2.stderr, want)
 	}
 	var st struct{ Quads int }
 	if err := json.Unmarshal([]byte(mustCLI(t, store, "stats", "--json")), &st); err != nil || st.Quads != 20_000 {
@@ -202,8 +189,32 @@ func TestCLI_ImportChangedFileUnderRecordedID(t *testing.T) {
 // first command, run again, resumes it. The new import was recorded over
 // it, and the first command was then refused (another --graph).
 func TestCLI_ImportNewIDKeepsInterrupted(t *testing.T) {
-	store := t.TempDir()
-	path := filepath.Join(t.TempDir(), "a.nt")
+	store, path, _, id := interruptedImport(t)
+	if r := runCLI(t, store, "", "import", path, "-g", "http://ex/g"); r.code != exitInvalid || !strings.Contains(r.stderr, "--import-id NEW") && !strings.Contains(r.stderr, "import-id NEW") {
+		t.Fatalf("import -g: exit %d, stderr %q; want a refusal", r.code, r.stderr)
+	}
+	r2 := runCLI(t, store, "", "import", path, "-g", "http://ex/g", "--import-id", "fresh")
+	if r2.code != 5 || !strings.Contains(r2.stderr, "as import fresh") {
+		t.Fatalf("import --import-id fresh: exit %d, stderr %q", r2.code, r2.stderr)
+	}
+	want := "import " + id + " of " + path + " (started "
+	if !strings.Contains(r2.stderr, want) || !strings.Contains(r2.stderr, "stays unfinished: running the command without --import-id resumes it") ||
+		!strings.Contains(r2.stderr, "re-run it with --import-id fresh") {
+		t.Fatalf("import --import-id fresh: stderr %q; want it to say import %s stays resumable", r2.stderr, id)
+	}
+	r3 := runCLI(t, store, "", "import", path)
+	if r3.code != 5 || !strings.Contains(r3.stderr, "resuming import "+id) {
+		t.Fatalf("the first command again: exit %d, stderr %q; want a resumption of %s", r3.code, r3.stderr, id)
+	}
+}
+
+// interruptedImport returns a store holding the committed part of an
+// import that failed half-way: the file path (20,000 N-Triples, then a
+// line that is not), the file's good part and the import's id.
+func interruptedImport(t *testing.T) (store, path, good, id string) {
+	t.Helper()
+	store = t.TempDir()
+	path = filepath.Join(t.TempDir(), "a.nt")
 	var b strings.Builder
 	for i := 0; i < 20_000; i++ {
 		fmt.Fprintf(&b, "_:f%d <http://ex/says> \"finding %d\" .\n", i, i)
@@ -216,20 +227,5 @@ func TestCLI_ImportNewIDKeepsInterrupted(t *testing.T) {
 	if r1.code != 5 || m == nil {
 		t.Fatalf("import: exit %d, stderr %q; want a failure after committed chunks", r1.code, r1.stderr)
 	}
-	if r := runCLI(t, store, "", "import", path, "-g", "http://ex/g"); r.code != exitInvalid || !strings.Contains(r.stderr, "--import-id NEW") && !strings.Contains(r.stderr, "import-id NEW") {
-		t.Fatalf("import -g: exit %d, stderr %q; want a refusal", r.code, r.stderr)
-	}
-	r2 := runCLI(t, store, "", "import", path, "-g", "http://ex/g", "--import-id", "fresh")
-	if r2.code != 5 || !strings.Contains(r2.stderr, "as import fresh") {
-		t.Fatalf("import --import-id fresh: exit %d, stderr %q", r2.code, r2.stderr)
-	}
-	want := "import " + m[1] + " of " + path + " (started "
-	if !strings.Contains(r2.stderr, want) || !strings.Contains(r2.stderr, "stays unfinished: running the command without --import-id resumes it") ||
-		!strings.Contains(r2.stderr, "re-run it with --import-id fresh") {
-		t.Fatalf("import --import-id fresh: stderr %q; want it to say import %s stays resumable", r2.stderr, m[1])
-	}
-	r3 := runCLI(t, store, "", "import", path)
-	if r3.code != 5 || !strings.Contains(r3.stderr, "resuming import "+m[1]) {
-		t.Fatalf("the first command again: exit %d, stderr %q; want a resumption of %s", r3.code, r3.stderr, m[1])
-	}
+	return store, path, b.String(), m[1]
 }
