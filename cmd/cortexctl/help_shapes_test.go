@@ -73,31 +73,7 @@ func TestHelp_JSONShapes(t *testing.T) {
 				t.Fatalf("no JSON shape in the help:\n%s", help.stdout)
 			}
 			documented := helpShapeKeys(t, strings.TrimSuffix(m[1], "."))
-			out := mustCLI(t, dir, c.run...)
-			var v any
-			if err := json.Unmarshal([]byte(out), &v); err != nil {
-				t.Fatalf("%s: %v", out, err)
-			}
-			if a, ok := v.([]any); ok {
-				if len(a) == 0 {
-					t.Fatalf("%v printed an empty list: the test checks nothing", c.run)
-				}
-				v = a[0]
-			}
-			obj, ok := v.(map[string]any)
-			if !ok {
-				t.Fatalf("%v printed %s, not an object or a list of objects", c.run, out)
-			}
-			for k := range obj {
-				if _, ok := documented[k]; !ok {
-					t.Errorf("%v prints %q, which its help's shape %s does not name", c.run, k, m[1])
-				}
-			}
-			for k, opt := range documented {
-				if _, ok := obj[k]; !ok && !opt {
-					t.Errorf("%v does not print %q, which its help's shape %s names as always there", c.run, k, m[1])
-				}
-			}
+			checkShape(t, c.run, mustCLI(t, dir, c.run...), documented, "its help's shape "+m[1])
 		})
 	}
 	if got := slices.Sorted(func(yield func(string) bool) {
@@ -108,5 +84,36 @@ func TestHelp_JSONShapes(t *testing.T) {
 		}
 	}); !slices.Equal(got, []string{"a", "b", "e"}) {
 		t.Errorf("helpShapeKeys: %v", got)
+	}
+}
+
+// checkShape fails t unless out, the --json output of run (an object, or a
+// list of them: its first), has every key of documented that is not
+// optional and no other; shape names the documented shape in messages.
+func checkShape(t *testing.T, run []string, out string, documented map[string]bool, shape string) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %s: %v", run, out, err)
+	}
+	if a, ok := v.([]any); ok {
+		if len(a) == 0 {
+			t.Fatalf("%v printed an empty list: the test checks nothing", run)
+		}
+		v = a[0]
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("%v printed %s, not an object or a list of objects", run, out)
+	}
+	for k := range obj {
+		if _, ok := documented[k]; !ok {
+			t.Errorf("%v prints %q, which %s does not name", run, k, shape)
+		}
+	}
+	for k, opt := range documented {
+		if _, ok := obj[k]; !ok && !opt {
+			t.Errorf("%v does not print %q, which %s names as always there", run, k, shape)
+		}
 	}
 }

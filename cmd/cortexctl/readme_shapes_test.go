@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,30 +90,7 @@ func TestREADME_JSONShapes(t *testing.T) {
 			t.Fatalf("the README's --json shapes table has no row for %q", s.shape)
 		}
 		documented := helpShapeKeys(t, shape)
-		out := mustCLI(t, dir, append(s.args, "--json")...)
-		var v any
-		if err := json.Unmarshal([]byte(out), &v); err != nil {
-			t.Fatalf("%v: %s: %v", s.args, out, err)
-		}
-		if a, ok := v.([]any); ok {
-			if len(a) == 0 {
-				t.Fatalf("%v printed an empty list: the test checks nothing", s.args)
-			}
-			v = a[0]
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			t.Fatalf("%v printed %s, not an object or a list of objects", s.args, out)
-		}
-		for k := range obj {
-			if _, ok := documented[k]; !ok {
-				t.Errorf("%v prints %q, which the README's shape of %s, %s, does not name", s.args, k, s.shape, shape)
-			}
-		}
-		for k, opt := range documented {
-			if _, ok := obj[k]; !ok && !opt {
-				t.Errorf("%v does not print %q, which the README's shape of %s, %s, names as always there", s.args, k, s.shape, shape)
-			}
-		}
+		run := append(slices.Clone(s.args), "--json")
+		checkShape(t, run, mustCLI(t, dir, run...), documented, "the README's shape of "+s.shape+", "+shape+",")
 	}
 }
