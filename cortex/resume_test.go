@@ -506,16 +506,7 @@ func TestImportRDF_ChangedFileRecordedIDRefusesAnotherTarget(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		src, err := cortex.FileSource(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st cortex.ImportStart
-		_, err = ns.ImportRDF(ctx, strings.NewReader(content), cortex.RDFImportOptions{
-			Format: rdfio.NTriples, File: path, Graph: g, ImportID: id, Resume: &src,
-			OnStart: func(s cortex.ImportStart) { st = s },
-		})
-		return st, err
+		return importResumable(t, ns, path, content, g, id)
 	}
 	first, err := run(whole+"this is not N-Triples\n", g1, "")
 	var ie *cortex.ImportError
@@ -642,16 +633,7 @@ func TestImportRDF_NewIDKeepsUnfinishedImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			run := func(g quad.Value, id string) (cortex.ImportStart, error) {
-				src, err := cortex.FileSource(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var st cortex.ImportStart
-				_, err = ns.ImportRDF(ctx, strings.NewReader(half), cortex.RDFImportOptions{
-					Format: rdfio.NTriples, File: path, Graph: g, ImportID: id, Resume: &src,
-					OnStart: func(s cortex.ImportStart) { st = s },
-				})
-				return st, err
+				return importResumable(t, ns, path, half, g, id)
 			}
 			first, err := run(nil, "")
 			var ie *cortex.ImportError
@@ -682,4 +664,21 @@ func TestImportRDF_NewIDKeepsUnfinishedImport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// importResumable imports content, the N-Triples of the file at path, into
+// graph g of ns under import id (empty: the one the store gives), resumable
+// by the file's source, and returns what the import reported at its start.
+func importResumable(t *testing.T, ns *cortex.Namespace, path, content string, g quad.Value, id string) (cortex.ImportStart, error) {
+	t.Helper()
+	src, err := cortex.FileSource(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st cortex.ImportStart
+	_, err = ns.ImportRDF(context.Background(), strings.NewReader(content), cortex.RDFImportOptions{
+		Format: rdfio.NTriples, File: path, Graph: g, ImportID: id, Resume: &src,
+		OnStart: func(s cortex.ImportStart) { st = s },
+	})
+	return st, err
 }

@@ -112,19 +112,7 @@ func TestJournalAndUndo_RemovalAfterAFailedDirSyncIsSynced(t *testing.T) {
 					t.Errorf("a write after the failed one: %v", werr)
 				}
 				failResync = false
-				if err := s.Close(); err != nil && werr == nil {
-					t.Fatal(err)
-				}
-				s = testStore(t, dir, tc.opts())
-				n, err = s.OpenNamespace(ctx, "ns")
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := distinct(base)
-				if werr == nil {
-					want[later[0]] = true
-				}
-				checkSegmentContents(t, n, want)
+				s = reopenHolds(t, s, dir, tc.opts(), base, later[0], werr)
 				if err := s.Check(ctx); err != nil {
 					t.Fatal(err)
 				}

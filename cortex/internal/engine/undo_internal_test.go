@@ -53,19 +53,29 @@ func TestStream_UndoFileNotLeftByAFailedWrite(t *testing.T) {
 	fail = false
 	later := []quad.Quad{{Subject: quad.IRI("http://e/later"), Predicate: quad.IRI("http://e/p"), Object: quad.String("x")}}
 	werr := n.Apply(ctx, Delta{Add: later})
+	reopenHolds(t, s, dir, opts, base, later[0], werr)
+}
+
+// reopenHolds closes s (an error counts only if the write after the
+// failure, whose error is werr, was acknowledged), opens the store in dir
+// again with opts and checks that namespace "ns" holds base, and later if
+// its write was acknowledged; it returns the store opened again.
+func reopenHolds(t *testing.T, s *Store, dir string, opts Options, base []quad.Quad, later quad.Quad, werr error) *Store {
+	t.Helper()
 	if err := s.Close(); err != nil && werr == nil {
 		t.Fatal(err)
 	}
 	s = testStore(t, dir, opts)
-	n, err = s.OpenNamespace(ctx, "ns")
+	n, err := s.OpenNamespace(context.Background(), "ns")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := distinct(base)
 	if werr == nil {
-		want[later[0]] = true
+		want[later] = true
 	}
 	checkSegmentContents(t, n, want)
+	return s
 }
 
 // TestOpen_RemovesUnrenamedUndoFile: a process killed while it wrote a
