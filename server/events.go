@@ -180,6 +180,12 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 				}
 				return
 			}
+			if lostAfter > 0 && n.ev.Type == teammanager.EventsLost {
+				// Retention removed events of the new namespace too: one
+				// events.lost, from the client's id.
+				n.ev.Lost = &teammanager.LostEvents{After: lostAfter, First: n.ev.Lost.First}
+				lostAfter = 0
+			}
 			if lostAfter > 0 {
 				lost := teammanager.Event{ID: n.ev.ID - 1, Type: teammanager.EventsLost,
 					Lost: &teammanager.LostEvents{After: lostAfter, First: n.ev.ID}}

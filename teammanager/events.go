@@ -389,8 +389,9 @@ func (m *Manager) LastEventID(ctx context.Context) (uint64, error) {
 // first those stored, then each new one as its write commits, until ctx
 // ends (the sequence then yields ctx's error, with its cause, and stops)
 // or a read fails (it yields the error and stops). afterID 0 starts with
-// the oldest event retained; LastEventID gives the id to pass to receive
-// only new events. An afterID past the last event is an error matching
+// the oldest event retained (or, made while the namespace has no event
+// yet, with event 1: see below); LastEventID gives the id to pass to
+// receive only new events. An afterID past the last event is an error matching
 // ErrInvalidEventID. When the namespace ends (cortex.Store.DeleteNamespace
 // deletes it, or the store is closed: cortex.Namespace.Done), the
 // sequence yields an error matching cortex.ErrNoNamespace (and
@@ -421,6 +422,10 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 		return nil, fmt.Errorf("subscribe after event %d: %w: the last event is %d", afterID, ErrInvalidEventID, last)
 	}
 	hub := eventHubOf(m.n)
+	// A subscription made while the log is empty wants every event from
+	// the first: one that retention removes before it is read is lost, as
+	// for a subscription after id 1 or later.
+	fromFirst := afterID == 0 && last == 0
 	return func(yield func(Event, error) bool) {
 		after := afterID
 		// ended yields the error of ctx's end, or of the namespace's
@@ -441,7 +446,7 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 			if ended() {
 				return
 			}
-			evs, err := m.eventsAfter(ctx, after, eventPage)
+			evs, err := m.eventsAfter(ctx, after, fromFirst, eventPage)
 			if err != nil {
 				if m.n.Err() != nil { // the read failed as the namespace ended
 					ended()
@@ -473,8 +478,9 @@ func (m *Manager) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[Even
 }
 
 // eventsAfter reads up to limit events after id after, with an EventsLost
-// event first if retention removed events right after it.
-func (m *Manager) eventsAfter(ctx context.Context, after uint64, limit int) ([]Event, error) {
+// event first if retention removed events right after it (after 0 too if
+// fromFirst: the reader wants every event from id 1).
+func (m *Manager) eventsAfter(ctx context.Context, after uint64, fromFirst bool, limit int) ([]Event, error) {
 	key, err := oldestEventKey(ctx, m.n, after)
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
@@ -489,7 +495,7 @@ func (m *Manager) eventsAfter(ctx context.Context, after uint64, limit int) ([]E
 		if err != nil {
 			return nil, fmt.Errorf("events: %w", err)
 		}
-		if i == 0 && after > 0 && ev.ID > after+1 {
+		if i == 0 && (after > 0 || fromFirst) && ev.ID > after+1 {
 			out = append(out, Event{ID: ev.ID - 1, Type: EventsLost, Lost: &LostEvents{After: after, First: ev.ID}})
 		}
 		out = append(out, ev)
