@@ -117,6 +117,7 @@ var behaviours = []struct {
 	{"UnknownAgentBeforeEmptyTask", testUnknownAgentBeforeEmptyTask},
 	{"IDsNotUTF8", testIDsNotUTF8},
 	{"InvalidStatusAsEmbedded", testInvalidStatusAsEmbedded},
+	{"Events", testEvents},
 }
 
 // TestTeamManager runs each behaviour against each backend.

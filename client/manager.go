@@ -307,15 +307,24 @@ func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.Find
 	}
 	out := make([]teammanager.StoredFinding, 0, len(fs))
 	for _, fj := range fs {
-		sf := teammanager.StoredFinding{ID: fj.ID, Agent: fj.Agent}
-		var err error
-		if sf.Subject, sf.Predicate, sf.Object, err = triple(fj.Subject, fj.Predicate, fj.Object); err != nil {
-			return nil, fmt.Errorf("findings.list: finding %s: %w", fj.ID, err)
+		sf, err := storedFindingOf(fj)
+		if err != nil {
+			return nil, fmt.Errorf("findings.list: %w", err)
 		}
-		sf.Confidence, sf.AssertedAt = fj.Confidence, fj.AssertedAt
 		out = append(out, sf)
 	}
 	return out, nil
+}
+
+// storedFindingOf returns the finding of fj.
+func storedFindingOf(fj api.Finding) (teammanager.StoredFinding, error) {
+	sf := teammanager.StoredFinding{ID: fj.ID, Agent: fj.Agent}
+	var err error
+	if sf.Subject, sf.Predicate, sf.Object, err = triple(fj.Subject, fj.Predicate, fj.Object); err != nil {
+		return teammanager.StoredFinding{}, fmt.Errorf("finding %s: %w", fj.ID, err)
+	}
+	sf.Confidence, sf.AssertedAt = fj.Confidence, fj.AssertedAt
+	return sf, nil
 }
 
 // ImportFindings records the findings of r, in format (teammanager.FindingsJSON,
@@ -371,29 +380,38 @@ func (c *Client) Conflicts(ctx context.Context, teamID string) ([]teammanager.Co
 	}
 	out := make([]teammanager.Conflict, 0, len(cs))
 	for _, cj := range cs {
-		cf := teammanager.Conflict{ID: cj.ID, Strategy: cj.Strategy, Reason: cj.Reason, DetectedAt: tv(cj.DetectedAt),
-			Resolved: cj.Resolved, ResolvedBy: cj.ResolvedBy, ResolvedAt: tv(cj.ResolvedAt)}
-		var err error
-		if cf.Subject, cf.Predicate, err = topic(cj); err != nil {
+		cf, err := conflictOf(cj)
+		if err != nil {
 			return nil, fmt.Errorf("conflicts.list: %w", err)
-		}
-		for _, cd := range cj.Candidates {
-			o, err := rdfio.ParseFormattedTerm(cd.Object)
-			if err != nil {
-				return nil, fmt.Errorf("conflicts.list: conflict %s: %w", cj.ID, err)
-			}
-			cf.Candidates = append(cf.Candidates, teammanager.Candidate{Object: o, Agents: cd.Agents, Findings: cd.Findings})
-		}
-		for _, s := range cj.Chosen {
-			o, err := rdfio.ParseFormattedTerm(s)
-			if err != nil {
-				return nil, fmt.Errorf("conflicts.list: conflict %s: %w", cj.ID, err)
-			}
-			cf.Chosen = append(cf.Chosen, o)
 		}
 		out = append(out, cf)
 	}
 	return out, nil
+}
+
+// conflictOf returns the conflict of cj.
+func conflictOf(cj api.Conflict) (teammanager.Conflict, error) {
+	cf := teammanager.Conflict{ID: cj.ID, Strategy: cj.Strategy, Reason: cj.Reason, DetectedAt: tv(cj.DetectedAt),
+		Resolved: cj.Resolved, ResolvedBy: cj.ResolvedBy, ResolvedAt: tv(cj.ResolvedAt)}
+	var err error
+	if cf.Subject, cf.Predicate, err = topic(cj); err != nil {
+		return teammanager.Conflict{}, err
+	}
+	for _, cd := range cj.Candidates {
+		o, err := rdfio.ParseFormattedTerm(cd.Object)
+		if err != nil {
+			return teammanager.Conflict{}, fmt.Errorf("conflict %s: %w", cj.ID, err)
+		}
+		cf.Candidates = append(cf.Candidates, teammanager.Candidate{Object: o, Agents: cd.Agents, Findings: cd.Findings})
+	}
+	for _, s := range cj.Chosen {
+		o, err := rdfio.ParseFormattedTerm(s)
+		if err != nil {
+			return teammanager.Conflict{}, fmt.Errorf("conflict %s: %w", cj.ID, err)
+		}
+		cf.Chosen = append(cf.Chosen, o)
+	}
+	return cf, nil
 }
 
 // ResolveConflict resolves a conflict to objects and re-merges the team

@@ -225,15 +225,20 @@ func (c *Client) TaskHistory(ctx context.Context, teamID, taskID string) ([]team
 	}
 	out := make([]teammanager.TaskChange, 0, len(es))
 	for _, e := range es {
-		ch := teammanager.TaskChange{Action: e.Action, By: e.By, From: teammanager.TaskStatus(e.From), To: teammanager.TaskStatus(e.To),
-			Reason: e.Reason, Time: e.Time}
-		if e.Task != nil {
-			t := taskOf(*e.Task)
-			ch.Task = &t
-		}
-		out = append(out, ch)
+		out = append(out, taskChangeOf(e))
 	}
 	return out, nil
+}
+
+// taskChangeOf returns the task change of e.
+func taskChangeOf(e api.TaskEvent) teammanager.TaskChange {
+	ch := teammanager.TaskChange{Action: e.Action, By: e.By, From: teammanager.TaskStatus(e.From), To: teammanager.TaskStatus(e.To),
+		Reason: e.Reason, Time: e.Time}
+	if e.Task != nil {
+		t := taskOf(*e.Task)
+		ch.Task = &t
+	}
+	return ch
 }
 
 // DispatchUnblocked runs one dispatch round (teams.task.dispatch).

@@ -1,0 +1,180 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// subscriber is the events API of the Manager, which the Client must have
+// too (the same stream in Go, embedded and through a server).
+type subscriber interface {
+	LastEventID(ctx context.Context) (uint64, error)
+	Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[teammanager.Event, error], error)
+}
+
+// eventSummary is what the two backends must agree on of an event: its
+// id, type and team and the main fields of its payload.
+func eventSummary(ev teammanager.Event) string {
+	s := fmt.Sprintf("%d %s %s", ev.ID, ev.Type, ev.Team)
+	switch {
+	case ev.TeamState != nil:
+		s += fmt.Sprintf(" team=%s members=%d", ev.TeamState.Status, len(ev.TeamState.Members))
+	case ev.Member != nil:
+		s += fmt.Sprintf(" member=%s:%s team=%s merge=%v", ev.Member.Member.AgentID, ev.Member.Member.Status, ev.Member.TeamStatus, ev.Member.Merge != nil)
+	case ev.Merge != nil:
+		s += fmt.Sprintf(" merge kept=%d conflicts=%d id=%v facts=%d", ev.Merge.Kept, ev.Merge.Report.Conflicts, ev.MergeID == ev.Merge.MergeID && ev.MergeID != "", len(ev.Merge.Facts))
+	case ev.Lost != nil:
+		s += fmt.Sprintf(" lost=%+v", *ev.Lost)
+	}
+	for _, f := range ev.Findings {
+		s += fmt.Sprintf(" finding=%s:%s:%v", f.Agent, f.Object, !f.AssertedAt.IsZero())
+	}
+	for _, c := range ev.Conflicts {
+		s += fmt.Sprintf(" conflict=%s:%s:%d:%v:%v", c.Subject, c.Predicate, len(c.Candidates), c.Resolved, c.Chosen)
+	}
+	if ev.Time.IsZero() != (ev.Type == teammanager.EventsLost) {
+		s += " time?"
+	}
+	return s
+}
+
+// testEvents: the events of a team's life, read with Subscribe from
+// LastEventID, come in order with their payloads; a subscription from a
+// later id resumes after it; one past the last event is refused; one whose
+// context ends yields the context's error and stops.
+func testEvents(t *testing.T, tm api.TeamManager) {
+	s, ok := tm.(subscriber)
+	if !ok {
+		t.Fatalf("%T has no Subscribe", tm)
+	}
+	create(t, tm, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: merge.NameConflictFlag, Members: members("a", "b")})
+	last, err := s.LastEventID(ctx)
+	if err != nil || last != 1 {
+		t.Fatalf("LastEventID after a team: %d, %v", last, err)
+	}
+	if _, err := s.Subscribe(ctx, last+1); !errors.Is(err, teammanager.ErrInvalidEventID) {
+		t.Fatalf("Subscribe past the last event: %v, want ErrInvalidEventID", err)
+	}
+	c, cancel := context.WithCancel(ctx)
+	defer cancel()
+	seq, err := s.Subscribe(c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status(t, tm, "t", "a", teammanager.Running, "")
+	status(t, tm, "t", "b", teammanager.Running, "")
+	if _, err := tm.AddFindings(ctx, "t", "a", []teammanager.Finding{
+		{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("x\ny\r\nid: 99\r")},
+		{Subject: iri("s2"), Predicate: iri("p"), Object: quad.String("one")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tm.AddFinding(ctx, "t", "b", teammanager.Finding{Subject: iri("s2"), Predicate: iri("p"), Object: quad.String("two")}); err != nil {
+		t.Fatal(err)
+	}
+	status(t, tm, "t", "a", teammanager.Completed, "")
+	status(t, tm, "t", "b", teammanager.Completed, "")
+	cs, err := tm.Conflicts(ctx, "t")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("conflicts: %v, %v", cs, err)
+	}
+	if _, err := tm.ResolveConflict(ctx, "t", cs[0].ID, []quad.Value{quad.String("two")}, "lead"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.DeleteTeam(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for ev, err := range seq {
+		if err != nil {
+			t.Fatalf("after %v: %v", got, err)
+		}
+		got = append(got, eventSummary(ev))
+		if ev.Type == teammanager.EventTeamDeleted {
+			break
+		}
+	}
+	want := []string{
+		"1 team.created t team=pending members=2",
+		"2 member.status t member=a:running team=running merge=false",
+		"3 team.status t team=running members=0",
+		"4 member.status t member=b:running team=running merge=false",
+		`5 findings.added t finding=a:"x\ny\r\nid: 99\r":true finding=a:"one":true`,
+		`6 findings.added t finding=b:"two":true`,
+		"7 member.status t member=a:completed team=running merge=false",
+		"8 member.status t member=b:completed team=completed merge=false",
+		"9 team.status t team=completed members=0",
+		`10 conflict.detected t conflict=<http://example.org/s2>:<http://example.org/p>:2:false:[]`,
+		"11 merge.completed t merge kept=1 conflicts=1 id=true facts=0",
+		`12 conflict.resolved t conflict=<http://example.org/s2>:<http://example.org/p>:2:true:["two"]`,
+		"13 merge.completed t merge kept=2 conflicts=0 id=true facts=0",
+		"14 team.deleted t",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Resuming after event 10, twice over the same sequence.
+	seq, err = s.Subscribe(c, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		for ev, err := range seq {
+			if err != nil || ev.ID != 11 {
+				t.Fatalf("first event after 10: %d, %v", ev.ID, err)
+			}
+			break
+		}
+	}
+	// Waiting for events to come: the context's end ends the sequence.
+	seq, err = s.Subscribe(c, 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	n := 0
+	for _, err := range seq {
+		if n++; !errors.Is(err, context.Canceled) {
+			t.Fatalf("after the context ended: %v, want context.Canceled", err)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d values after the context ended, want its error only", n)
+	}
+}
+
+// TestClient_Subscribe_NamespaceDeleted: a subscription through a server
+// ends when the namespace is deleted with an error matching
+// cortex.ErrNoNamespace, as the Manager's does.
+func TestClient_Subscribe_NamespaceDeleted(t *testing.T) {
+	c := newClient(t, startServer(t))
+	create(t, c, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	seq, err := c.Subscribe(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []uint64
+	for ev, err := range seq {
+		if err != nil {
+			if !errors.Is(err, cortex.ErrNoNamespace) || !errors.Is(err, cortex.ErrNotFound) || len(got) != 1 {
+				t.Fatalf("after events %v: %v, want cortex.ErrNoNamespace", got, err)
+			}
+			break
+		}
+		got = append(got, ev.ID)
+		if _, err := c.DeleteNamespace(ctx, "acme"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
