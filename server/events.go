@@ -163,7 +163,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 		select {
 		case <-recheck:
 			if err := s.recheck(pr); err != nil {
-				send([]byte(": " + strings.ReplaceAll(err.Error(), "\n", " ") + ": the stream ends\n\n"))
+				send([]byte(": " + oneLine.Replace(err.Error()) + ": the stream ends\n\n"))
 				return
 			}
 		case n, ok := <-events:
@@ -221,6 +221,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 		}
 	}
 }
+
+// oneLine puts a text on one line of an event stream, where CR, LF and
+// CRLF each end a line.
+var oneLine = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
 
 // recheck returns nil if pr, who opened an event stream, may still
 // follow it: its token is still valid, or (let in without one because
