@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/server"
 )
 
@@ -49,5 +52,46 @@ func TestEvents_EndCommentKeepsFraming(t *testing.T) {
 	}
 	if !strings.Contains(string(rest), "the stream ends") {
 		t.Fatalf("the rest of the stream: %q", rest)
+	}
+}
+
+// TestEvents_EmbedderDeletedNamespace: a namespace that an embedder
+// deletes with cortex.Store.DeleteNamespace (not namespaces.delete) ends
+// its streams as namespaces.delete does, and the server then serves the
+// namespace created again under its name: the reconnection (Last-Event-ID
+// 0, as the ending stream set it) gets its events. (The server kept the
+// team manager of the deleted namespace: every call in it failed, and
+// every new stream ended at once saying it was deleted, which an
+// EventSource reconnects to for ever.)
+func TestEvents_EmbedderDeletedNamespace(t *testing.T) {
+	store := cortextest.NewStore(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- server.New(store, server.DefaultOptions()).Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	ts := &testServer{t: t, url: "http://" + l.Addr().String()}
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "old", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	st := ts.openEvents("acme", "?after=0")
+	st.read(1)
+	if err := store.DeleteNamespace(context.Background(), "acme"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.next(); err != io.EOF || st.lastID != "0" {
+		t.Fatalf("the stream of the deleted namespace: %v, last event id %q; want its end, with id 0", err, st.lastID)
+	}
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "new", Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	back := ts.openEvents("acme", "", "Last-Event-ID", st.lastID)
+	time.AfterFunc(hangGuard, func() { back.resp.Body.Close() })
+	if evs := back.read(1); evs[0].ID != 1 || evs[0].Team != "new" {
+		t.Fatalf("the reconnection: %+v", evs[0])
 	}
 }

@@ -26,8 +26,12 @@ type Server struct {
 
 	mu       sync.Mutex
 	managers map[string]*teammanager.Manager // by namespace name, created on first use
-	engines  map[string]*workflow.Engine     // by namespace name, created on first use, over managers[name]
-	deleted  map[string]chan struct{}        // by namespace name: closed when it is deleted (nsDeleted)
+	// opened holds, by namespace name, the namespace that managers[name]
+	// was created over: one that has ended (an embedder's
+	// cortex.Store.DeleteNamespace) has its manager replaced.
+	opened  map[string]*cortex.Namespace
+	engines map[string]*workflow.Engine // by namespace name, created on first use, over managers[name]
+	deleted map[string]chan struct{}    // by namespace name: closed when it is deleted (nsDeleted)
 }
 
 // New returns a server of store with opts (a zero field of opts has its
@@ -35,7 +39,7 @@ type Server struct {
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
 	opts = opts.withDefaults()
-	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, engines: map[string]*workflow.Engine{}, deleted: map[string]chan struct{}{}, turns: make(chan struct{}, opts.maxQueries)}
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, opened: map[string]*cortex.Namespace{}, engines: map[string]*workflow.Engine{}, deleted: map[string]chan struct{}{}, turns: make(chan struct{}, opts.maxQueries)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s
@@ -157,10 +161,18 @@ func (s *Server) namespaceForWrite(ctx context.Context, name string) (n *cortex.
 }
 
 // manager returns the team manager of namespace name, creating it on first
-// use (and the namespace, if a is accessCreate).
+// use (and the namespace, if a is accessCreate), and again once the
+// namespace it was created over has ended: deleted by an embedder
+// (cortex.Store.DeleteNamespace, not deleteNamespace), so that the
+// namespace created again under its name is served as after
+// namespaces.delete.
 func (s *Server) manager(ctx context.Context, name string, a access) (*teammanager.Manager, error) {
 	s.mu.Lock()
 	m, ok := s.managers[name]
+	if ok && s.opened[name].Err() != nil {
+		s.forget(name)
+		ok = false
+	}
 	s.mu.Unlock()
 	if ok {
 		return m, nil
@@ -175,15 +187,24 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if m, ok := s.managers[name]; ok {
+	if m, ok := s.managers[name]; ok && s.opened[name].Err() == nil {
 		return m, nil
 	}
 	m, err = teammanager.New(ctx, s.store, x, api.ManagerConfig(s.opts.cfg, n, x))
 	if err != nil {
 		return nil, err
 	}
-	s.managers[name] = m
+	s.forget(name)
+	s.managers[name], s.opened[name] = m, n
 	return m, nil
+}
+
+// forget drops the team manager and the workflow engine of namespace name
+// (s.mu held).
+func (s *Server) forget(name string) {
+	delete(s.managers, name)
+	delete(s.opened, name)
+	delete(s.engines, name)
 }
 
 // engine returns the workflow engine of namespace name over its team
@@ -219,13 +240,11 @@ func (s *Server) prefixes(name string) (map[string]string, error) {
 // fail or see an empty namespace; its event streams end (nsDeleted).
 func (s *Server) deleteNamespace(ctx context.Context, name string) error {
 	s.mu.Lock()
-	delete(s.managers, name)
-	delete(s.engines, name)
+	s.forget(name)
 	s.mu.Unlock()
 	err := s.store.DeleteNamespace(ctx, name)
 	s.mu.Lock()
-	delete(s.managers, name) // one created meanwhile saw the old namespace
-	delete(s.engines, name)
+	s.forget(name) // one created meanwhile saw the old namespace
 	if ch, ok := s.deleted[name]; ok {
 		close(ch)
 		delete(s.deleted, name)
