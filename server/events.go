@@ -28,7 +28,9 @@ import (
 // after the id in ?after= (0: the oldest event retained), else after the
 // last event (only new events). An id that is not a number is 400, and so
 // is an ?after= past the last event. Events that retention removed before
-// the client read them come as one events.lost event (api.EventsLost).
+// the client read them come as one events.lost event (api.EventsLost),
+// also after a Last-Event-ID of 0: a position before event 1 (only
+// ?after=0 means "from the oldest event retained").
 //
 // The first message, sent at once, is the resume point: the opening
 // comment and "id: N", N the id the stream starts after, with no data. By
@@ -91,9 +93,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	seq, err := m.Subscribe(ctx, after)
-	var lostAfter uint64 // a Last-Event-ID past the last event: see the route's doc
+	// A client's position from Last-Event-ID is where it stopped reading:
+	// if the first event it gets is not the next, those in between are
+	// lost to it, and it is told so (an events.lost event), also at 0 (a
+	// position before event 1: only ?after=0 means "from the oldest event
+	// kept") and past the last event (see the route's doc).
+	checkLost, lostAfter := fromHeader, after
 	if errors.Is(err, teammanager.ErrInvalidEventID) && fromHeader {
-		lostAfter, after = after, 0
+		after = 0
 		seq, err = m.Subscribe(ctx, after)
 	}
 	if err != nil {
@@ -180,16 +187,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 				}
 				return
 			}
-			if lostAfter > 0 && n.ev.Type == teammanager.EventsLost {
-				// Retention removed events of the new namespace too: one
-				// events.lost, from the client's id.
+			if checkLost && n.ev.Type == teammanager.EventsLost {
+				// One events.lost, from the client's id.
 				n.ev.Lost = &teammanager.LostEvents{After: lostAfter, First: n.ev.Lost.First}
-				lostAfter = 0
+				checkLost = false
 			}
-			if lostAfter > 0 {
+			if checkLost && n.ev.ID != lostAfter+1 {
 				lost := teammanager.Event{ID: n.ev.ID - 1, Type: teammanager.EventsLost,
 					Lost: &teammanager.LostEvents{After: lostAfter, First: n.ev.ID}}
-				lostAfter = 0
 				msg, err := sseMessage(lost)
 				if err != nil {
 					s.opts.logger.Printf("events of %s: %v", ns, err)
@@ -199,6 +204,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 					return
 				}
 			}
+			checkLost = false
 			msg, err := sseMessage(n.ev)
 			if err != nil {
 				s.opts.logger.Printf("events of %s: %v", ns, err)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/server"
 )
@@ -93,5 +95,32 @@ func TestEvents_EmbedderDeletedNamespace(t *testing.T) {
 	time.AfterFunc(hangGuard, func() { back.resp.Body.Close() })
 	if evs := back.read(1); evs[0].ID != 1 || evs[0].Team != "new" {
 		t.Fatalf("the reconnection: %+v", evs[0])
+	}
+}
+
+// TestEvents_LastEventIDZeroReportsLoss: Last-Event-ID 0 is a client's
+// position before event 1 (the resume point of a stream opened on an
+// empty event log, or the id 0 a stream sets when its namespace is
+// deleted): the events that retention removed since are lost to it, and
+// it gets an events.lost event first, as a client at any later id does.
+// (Only ?after=0 means "from the oldest event kept".)
+func TestEvents_LastEventIDZeroReportsLoss(t *testing.T) {
+	cfg := config.Default()
+	cfg.Teams.EventMax = 2
+	ts := serve(t, server.DefaultOptions().WithConfig(cfg))
+	for i := range 5 {
+		ts.ok("acme", "teams.create", api.TeamConfig{ID: fmt.Sprint("t", i), Name: "n", Members: []api.MemberConfig{{Agent: "a"}}}, nil)
+	}
+	evs := ts.openEvents("acme", "", "Last-Event-ID", "0").read(2)
+	var lost api.EventsLost
+	if evs[0].Type == "events.lost" {
+		decodeStrict(t, evs[0].Data, &lost)
+	}
+	if evs[0].Type != "events.lost" || evs[0].ID != 3 || lost != (api.EventsLost{After: 0, First: 4}) || evs[1].ID != 4 {
+		t.Fatalf("after Last-Event-ID 0, events 1 to 3 removed: %d %s, %d %s (lost %+v)", evs[0].ID, evs[0].Type, evs[1].ID, evs[1].Type, lost)
+	}
+	// ?after=0 starts with the oldest event kept.
+	if evs := ts.openEvents("acme", "?after=0").read(1); evs[0].ID != 4 {
+		t.Fatalf("?after=0: %+v", evs[0])
 	}
 }
