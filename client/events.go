@@ -25,7 +25,7 @@ import (
 // resume point of an event stream opened for new events only, which the
 // server sends first.
 func (c *Client) LastEventID(ctx context.Context) (uint64, error) {
-	resp, err := c.openEvents(ctx, "")
+	resp, err := c.openEvents(ctx, "", false)
 	if errors.Is(err, cortex.ErrNoNamespace) {
 		return 0, nil // the Manager's namespace is created empty
 	}
@@ -75,9 +75,14 @@ func (c *Client) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[teamm
 	if afterID > last {
 		return nil, fmt.Errorf("subscribe after event %d: %w: the last event is %d", afterID, teammanager.ErrInvalidEventID, last)
 	}
+	// Made while the log is empty, it wants every event from the first,
+	// as the Manager's: a position (Last-Event-ID) of 0, not ?after=0
+	// (from the oldest event kept), so that events removed before they
+	// are read come as events.lost.
+	fromFirst := afterID == 0 && last == 0
 	return func(yield func(teammanager.Event, error) bool) {
 		fail := func(err error) { yield(teammanager.Event{}, err) }
-		resp, err := c.openEvents(ctx, strconv.FormatUint(afterID, 10))
+		resp, err := c.openEvents(ctx, strconv.FormatUint(afterID, 10), fromFirst)
 		if err != nil {
 			fail(err)
 			return
@@ -114,10 +119,11 @@ func (c *Client) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[teamm
 }
 
 // openEvents opens the namespace's event stream, after the id after (""
-// for new events only).
-func (c *Client) openEvents(ctx context.Context, after string) (*http.Response, error) {
+// for new events only), given as the client's position (Last-Event-ID)
+// if position, else as ?after=.
+func (c *Client) openEvents(ctx context.Context, after string, position bool) (*http.Response, error) {
 	u := c.url("events")
-	if after != "" {
+	if after != "" && !position {
 		u += "?after=" + after
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -125,6 +131,9 @@ func (c *Client) openEvents(ctx context.Context, after string) (*http.Response, 
 		return nil, fmt.Errorf("events: %w", err)
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	if position {
+		req.Header.Set("Last-Event-ID", after)
+	}
 	resp, err := c.do(req)
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)

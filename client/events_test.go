@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +14,12 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/server"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -176,5 +182,53 @@ func TestClient_Subscribe_NamespaceDeleted(t *testing.T) {
 		if _, err := c.DeleteNamespace(ctx, "acme"); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestClient_Subscribe_FromEmptyLogReportsLoss: a subscription made while
+// the namespace has no event yet (afterID 0 = LastEventID()) whose events
+// retention removes before it reads them gets events.lost first, through
+// a server as embedded (teammanager's TestManager_Subscribe_FromEmptyLogReportsLoss).
+func TestClient_Subscribe_FromEmptyLogReportsLoss(t *testing.T) {
+	cfg := config.Default()
+	cfg.Teams.EventMax = 2
+	s := cortextest.NewStore(t)
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- server.New(s, server.DefaultOptions().WithConfig(cfg)).Serve(sctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	c := newClient(t, sock)
+	// The namespace, without events.
+	if _, err := c.Import(ctx, strings.NewReader("<http://example.org/s> <http://example.org/p> <http://example.org/o> .\n"), client.ImportOptions{Format: "nt"}); err != nil {
+		t.Fatal(err)
+	}
+	seq, err := c.Subscribe(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		create(t, c, teammanager.TeamConfig{ID: fmt.Sprint("t", i), Name: "n", Members: members("a")})
+	}
+	var got []teammanager.Event
+	for ev, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, ev); ev.ID >= 4 {
+			break
+		}
+	}
+	if ev := got[0]; ev.Type != teammanager.EventsLost || ev.ID != 3 || *ev.Lost != (teammanager.LostEvents{After: 0, First: 4}) {
+		t.Fatalf("first event of a subscription from an empty log, events 1 to 3 removed: %d %s %+v", ev.ID, ev.Type, ev.Lost)
 	}
 }
