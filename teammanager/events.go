@@ -343,9 +343,12 @@ func oldestEventKey(ctx context.Context, n *cortex.Namespace, after uint64) (str
 		return "", err
 	}
 	if found {
+		if len(vals) != 1 {
+			return "", fmt.Errorf("%w: oldest event id row of %d values", ErrCorrupt, len(vals))
+		}
 		s, _ := vals[0].(quad.String)
 		first, err := strconv.ParseUint(string(s), 10, 64)
-		if len(vals) != 1 || err != nil || first == 0 {
+		if err != nil || first == 0 {
 			return "", fmt.Errorf("%w: oldest event id row %v", ErrCorrupt, vals)
 		}
 		after = max(after, first-1)

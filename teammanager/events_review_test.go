@@ -1,9 +1,13 @@
 package teammanager_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -38,4 +42,31 @@ func TestManager_Subscribe_FromEmptyLogReportsLoss(t *testing.T) {
 		t.Fatalf("first event of a subscription from an empty log, 7 of its events removed: %+v (ids %v)", lost, ids(evs))
 	}
 	checkIDs(t, evs[1:], 8)
+}
+
+// TestManager_Events_CorruptOldestRow: a row of the oldest event id
+// without values (a damaged store) is an error matching ErrCorrupt, not
+// a panic (it was indexed before its length was checked).
+func TestManager_Events_CorruptOldestRow(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	if err := f.n.Update(ctx, func(tx *cortex.Tx) error {
+		tx.PutSide("eventseq", "first", []quad.Value{})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	seq, err := f.m.Subscribe(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range seq {
+		if !errors.Is(err, teammanager.ErrCorrupt) {
+			t.Fatalf("reading events with a damaged oldest id row: %v, want ErrCorrupt", err)
+		}
+		break
+	}
+	if _, err := f.m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t2", Name: "n", Members: members("a")}); !errors.Is(err, teammanager.ErrCorrupt) {
+		t.Fatalf("a write with a damaged oldest id row: %v, want ErrCorrupt", err)
+	}
 }
