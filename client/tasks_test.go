@@ -29,6 +29,7 @@ var boardBehaviours = []struct {
 	{"BoardPlanApprovalAndPartialUpdate", testBoardPlanApprovalAndPartialUpdate},
 	{"TaskHandedOutCarriesPlan", testTaskHandedOutCarriesPlan},
 	{"PlanReviewNamesRevision", testPlanReviewNamesRevision},
+	{"PlanRedraftIsNewRevision", testPlanRedraftIsNewRevision},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -452,6 +453,44 @@ func testPlanReviewNamesRevision(t *testing.T, tm api.TeamManager) {
 	}
 	p := must[teammanager.Plan](t, "approve 2")(pl.ReviewPlan(ctx, team, teammanager.Operator, 2, true, ""))
 	if p.Revision != 2 || p.State != teammanager.PlanApproved || len(p.Steps) != 2 {
+		t.Fatalf("approved %+v", p)
+	}
+}
+
+// testPlanRedraftIsNewRevision: a draft the lead rewrites becomes a new
+// revision, so that a reviewer who read the earlier draft (its number)
+// cannot approve the rewritten content once it is submitted: the review
+// of the old number is a conflict (ErrPlanState) and writes nothing. (A
+// draft was rewritten in place under its number: the approval of
+// revision 1, read as "ship", approved "ship it all" unseen.)
+func testPlanRedraftIsNewRevision(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	pl := tm.(api.TeamPlans)
+	d1 := must[teammanager.Plan](t, "draft 1")(pl.DraftPlan(ctx, team, "ann", teammanager.NewPlan{Title: "ship", Steps: []teammanager.PlanStep{{Title: "build"}}}))
+	seen := must[teammanager.Plan](t, "reviewer reads")(pl.GetPlan(ctx, team, 0))
+	if seen.Revision != d1.Revision || seen.Title != "ship" {
+		t.Fatalf("read %+v, want the draft %+v", seen, d1)
+	}
+	d2 := must[teammanager.Plan](t, "rewrite the draft")(pl.DraftPlan(ctx, team, "ann", teammanager.NewPlan{Title: "ship it all", Steps: []teammanager.PlanStep{{Title: "build"}, {Title: "delete the backups"}}}))
+	if d2.Revision == seen.Revision {
+		t.Fatalf("the rewritten draft kept revision %d", d2.Revision)
+	}
+	sub := must[teammanager.Plan](t, "submit")(pl.SubmitPlan(ctx, team, "ann"))
+	if sub.Revision != d2.Revision || sub.Title != "ship it all" {
+		t.Fatalf("submitted %+v, want revision %d", sub, d2.Revision)
+	}
+	before := must[[]teammanager.Plan](t, "revisions")(pl.PlanRevisions(ctx, team))
+	if _, err := pl.ReviewPlan(ctx, team, teammanager.Operator, seen.Revision, true, ""); !errors.Is(err, teammanager.ErrPlanState) {
+		t.Fatalf("approval of revision %d, read before the rewrite = %v, want ErrPlanState", seen.Revision, err)
+	}
+	if after := must[[]teammanager.Plan](t, "revisions")(pl.PlanRevisions(ctx, team)); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("a refused review changed the revisions: %+v → %+v", before, after)
+	}
+	if old := must[teammanager.Plan](t, "get the old draft")(pl.GetPlan(ctx, team, seen.Revision)); old.Title != "ship" || old.State != teammanager.PlanDraft {
+		t.Fatalf("revision %d is %+v, want the draft the reviewer read, kept", seen.Revision, old)
+	}
+	p := must[teammanager.Plan](t, "approve the submitted revision")(pl.ReviewPlan(ctx, team, teammanager.Operator, sub.Revision, true, ""))
+	if p.Title != "ship it all" || p.State != teammanager.PlanApproved {
 		t.Fatalf("approved %+v", p)
 	}
 }

@@ -37,7 +37,7 @@ const (
 	EventTaskStatus       EventType = "task.status"       // Task: a change of the task's status
 	EventTaskUpdated      EventType = "task.updated"      // Task: any other change (fields, pause, comment)
 	EventMessageSent      EventType = "message.sent"      // Message: a mailbox message
-	EventPlanDrafted      EventType = "plan.drafted"      // Plan: a revision drafted or rewritten
+	EventPlanDrafted      EventType = "plan.drafted"      // Plan: a revision drafted (always a new one)
 	EventPlanSubmitted    EventType = "plan.submitted"    // Plan: a revision submitted for review
 	EventPlanApproved     EventType = "plan.approved"     // Plan: a revision approved, now in force
 	EventPlanRejected     EventType = "plan.rejected"     // Plan: a revision rejected, with feedback

@@ -22,8 +22,9 @@ import (
 //
 //	draft → pending_review → approved | rejected
 //
-// The lead drafts (DraftPlan: a new revision, or the latest one rewritten
-// while it is still a draft) and submits it (SubmitPlan); the board's plan
+// The lead drafts (DraftPlan: always a new revision; a revision's title
+// and steps never change once drafted) and submits the latest
+// (SubmitPlan); the board's plan
 // approver reviews it (ReviewPlan, naming the revision it read): the
 // member named by BoardSettings.PlanApprover, or, when none is named, the
 // operator — the person or program driving the team, acting as Operator.
@@ -167,9 +168,12 @@ func mayReview(st *boardState, by string) error {
 	return nil
 }
 
-// DraftPlan drafts a revision of team teamID's plan, by its lead by
-// (ErrNotAllowed otherwise), and returns it: the latest revision rewritten
-// if it is still a draft, else a new revision. While the latest revision
+// DraftPlan drafts a new revision of team teamID's plan, by its lead by
+// (ErrNotAllowed otherwise), and returns it. It is always a new revision,
+// even when the latest is still a draft: a revision's content never
+// changes, so a review naming a revision reviews the content read under
+// that number (a replaced draft is kept as it was, a draft no longer the
+// latest, which nothing submits or reviews). While the latest revision
 // is pending review it fails with ErrPlanState. The plan needs a title and
 // at least one step, each with a title (ErrInvalidPlan). The team may be
 // paused (planning goes on); a finished or disbanded team refuses it.
@@ -187,27 +191,25 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 		if err := mayPlan(st, by); err != nil {
 			return err
 		}
-		var old *Plan
-		p := &Plan{Team: teamID, Revision: st.PlanRevs + 1, CreatedAt: b.now}
 		if st.PlanRevs > 0 {
 			last, err := b.loadPlan(teamID, st.PlanRevs)
 			if err != nil {
 				return err
 			}
-			switch last.State {
-			case PlanPendingReview:
+			if last.State == PlanPendingReview {
 				return fmt.Errorf("%w: revision %d is pending review (%s reviews it first)", ErrPlanState, last.Revision, st.approver())
-			case PlanDraft:
-				old, p.Revision, p.CreatedAt = last, last.Revision, last.CreatedAt
 			}
 		}
+		// Always a new revision, even over a draft: a revision's content
+		// never changes, so that a review naming it reviews what was read.
+		p := &Plan{Team: teamID, Revision: st.PlanRevs + 1, CreatedAt: b.now}
 		p.Title, p.Author, p.State, p.UpdatedAt = strings.TrimSpace(np.Title), by, PlanDraft, b.now
 		for _, s := range np.Steps {
 			p.Steps = append(p.Steps, PlanStep{Title: strings.TrimSpace(s.Title), Description: s.Description})
 		}
 		st.PlanRevs = p.Revision
 		b.saveBoard(teamID, st)
-		b.savePlan(old, p, EventPlanDrafted)
+		b.savePlan(nil, p, EventPlanDrafted)
 		out = *p
 		return nil
 	})
@@ -237,8 +239,10 @@ func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, er
 // the latest revision (one the lead has since replaced by a new revision
 // fails with ErrPlanState; one the team does not have with ErrNoPlan; rev
 // below 1 with ErrInvalidPlan: there is no "latest" shorthand), and it
-// must be pending review (ErrPlanState). A revision pending review is not
-// rewritten: read it once submitted. A refused review writes nothing. A
+// must be pending review (ErrPlanState). A revision's title and steps
+// never change (a redraft is a new revision), so the revision a review
+// names is the content read under that number, as a draft or once
+// submitted. A refused review writes nothing. A
 // rejection needs feedback (ErrInvalidPlan); the lead then drafts a new
 // revision. An approved revision becomes the plan in force: with
 // PlanApproval on, tasks may be claimed and dispatched from this write on.

@@ -94,6 +94,10 @@ func TestPlan_Rules(t *testing.T) {
 			planOp{op: "reject", by: teammanager.Operator, rev: 1, feedback: "no"}, teammanager.ErrPlanState},
 		{"approve a revision replaced by an approved one", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opApprove, opDraft, opSubmit, opApprove},
 			planOp{op: "approve", by: teammanager.Operator, rev: 1}, teammanager.ErrPlanState},
+		// A redraft is a new revision: a review of the draft read before
+		// it does not approve the rewritten content.
+		{"approve a draft replaced by a redraft pending review", teammanager.BoardSettings{}, []planOp{opDraft, {op: "draft", by: "lead", plan: teammanager.NewPlan{Title: "ship it", Steps: twoSteps.Steps}}, opSubmit},
+			planOp{op: "approve", by: teammanager.Operator, rev: 1}, teammanager.ErrPlanState},
 		{"approve a revision the team does not have", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit},
 			planOp{op: "approve", by: teammanager.Operator, rev: 2}, teammanager.ErrNoPlan},
 		{"approve naming no revision", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit},
@@ -152,8 +156,8 @@ func TestBoard_PlanApprover_Validation(t *testing.T) {
 	}
 }
 
-// TestPlan_Revisions: every revision is kept; a draft is rewritten in
-// place; the plan in force is the latest approved revision, and a newer
+// TestPlan_Revisions: every revision is kept; a redrafted draft is a new
+// revision, the replaced draft kept as it was; the plan in force is the latest approved revision, and a newer
 // draft does not withdraw it.
 func TestPlan_Revisions(t *testing.T) {
 	f, team := boardFixture(t)
@@ -177,22 +181,22 @@ func TestPlan_Revisions(t *testing.T) {
 	for _, p := range revs {
 		got = append(got, fmt.Sprintf("%d:%s:%s:%s", p.Revision, p.Title, p.State, p.Feedback))
 	}
-	want := []string{"1:ship it:rejected:too vague", "2:ship the index:approved:go", "3:ship the index:draft:"}
+	want := []string{"1:ship the index:draft:", "2:ship it:rejected:too vague", "3:ship the index:approved:go", "4:ship the index:draft:"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("revisions %q, want %q", got, want)
 	}
 	p, err := f.m.PlanInForce(ctx, team)
-	if err != nil || p.Revision != 2 || p.ReviewedBy != teammanager.Operator || len(p.Steps) != 2 || p.Steps[0].Description != "every page under /docs" {
+	if err != nil || p.Revision != 3 || p.ReviewedBy != teammanager.Operator || len(p.Steps) != 2 || p.Steps[0].Description != "every page under /docs" {
 		t.Fatalf("PlanInForce = %+v, %v", p, err)
 	}
-	if p.IRI != f.ns.Plan(team, 2) {
+	if p.IRI != f.ns.Plan(team, 3) {
 		t.Fatalf("IRI %s", p.IRI)
 	}
-	if p, err := f.m.GetPlan(ctx, team, 0); err != nil || p.Revision != 3 {
+	if p, err := f.m.GetPlan(ctx, team, 0); err != nil || p.Revision != 4 {
 		t.Fatalf("GetPlan latest = %+v, %v", p, err)
 	}
-	if _, err := f.m.GetPlan(ctx, team, 4); !errors.Is(err, teammanager.ErrNoPlan) {
-		t.Fatalf("GetPlan 4 = %v", err)
+	if _, err := f.m.GetPlan(ctx, team, 5); !errors.Is(err, teammanager.ErrNoPlan) {
+		t.Fatalf("GetPlan 5 = %v", err)
 	}
 }
 

@@ -18,7 +18,8 @@ func plansCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "plans",
 		Usage: "draft, submit, approve or reject and show a team's plan",
-		Description: `The lead drafts the team's plan (a title and ordered steps) and submits it;
+		Description: `The lead drafts the team's plan (a title and ordered steps; each draft is a new
+revision, a revision's content never changes) and submits it;
 the approver (the board's planApprover, else the operator) approves or
 rejects it with feedback; every revision is kept. With the board's
 planApproval on, no task is claimed or dispatched before a plan is approved,
@@ -26,7 +27,7 @@ and every task handed out carries the plan in force.
 
 A review names the revision it reviews (--revision N, as plans get shows
 it): approving or rejecting a revision that is no longer the latest (the
-lead submitted another since) is refused, exit 4, and nothing is written.
+lead drafted another since) is refused, exit 4, and nothing is written.
 
 Example:
    cortexctl plans draft TEAM --by lead --title "ship v2" --step "design | the API" --step implement
@@ -37,7 +38,7 @@ Example:
    cortexctl plans get TEAM --json`,
 		Subcommands: []*cli.Command{
 			{
-				Name: "draft", Usage: "draft a revision of the plan (the lead)", ArgsUsage: "TEAM",
+				Name: "draft", Usage: "draft a new revision of the plan (the lead)", ArgsUsage: "TEAM",
 				Flags: withOutput(byFlag("the lead drafting it (required)"),
 					&cli.StringFlag{Name: "title", Usage: "the plan's title (required)"},
 					&cli.StringSliceFlag{Name: "step", Usage: `a step, in order: "TITLE" or "TITLE | DESCRIPTION", repeatable (at least one)`}),
