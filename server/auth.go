@@ -72,7 +72,8 @@ var roles = map[string]Role{
 	"events GET":                 RoleRead,
 	"events HEAD":                RoleRead,
 
-	// The task board and the mailbox: reading needs read, acting write.
+	// The task board and the mailbox: reading needs read, acting write;
+	// setting the mailbox's retention admin.
 	"rpc teams.create_task":          RoleWrite,
 	"rpc teams.update_task":          RoleWrite,
 	"rpc teams.list_tasks":           RoleRead,
@@ -101,7 +102,7 @@ var roles = map[string]Role{
 	"rpc teams.chat.history":         RoleRead,
 	"rpc teams.chat.inbox":           RoleRead,
 	"rpc teams.chat.mark":            RoleWrite,
-	"rpc teams.chat.configure":       RoleWrite,
+	"rpc teams.chat.configure":       RoleAdmin, // the retention decides which messages the sends delete
 	"rpc teams.chat.retention":       RoleRead,
 	"rpc workflows.start":            RoleWrite,
 	"rpc workflows.get":              RoleRead,

@@ -584,3 +584,47 @@ func TestMetrics_ScopedToTheTokensNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestAuth_MailRetentionNeedsAdmin: a mailbox's retention decides which
+// messages the sends delete, so setting it (teams.chat.configure) needs
+// admin, as the other deletes do; reading it (teams.chat.retention) needs
+// read. (A write token set it: perAgent 1 had every later send delete all
+// but one message of each inbox.) A refused call changes nothing.
+func TestAuth_MailRetentionNeedsAdmin(t *testing.T) {
+	f := tokenFile(t)
+	ts := serve(t, server.DefaultOptions().WithTokens(f))
+	readA, _ := mint(t, f, "a", server.RoleRead, 0)
+	writeA, _ := mint(t, f, "a", server.RoleWrite, 0)
+	adminA, _ := mint(t, f, "a", server.RoleAdmin, 0)
+	if resp, body := ts.rpcAs("a", "teams.create", `{"id":"t1","name":"n","members":[{"agent":"x"},{"agent":"y"}]}`, bearer(writeA)...); resp.StatusCode != http.StatusOK || strings.Contains(body, `"error"`) {
+		t.Fatalf("teams.create: %d %s", resp.StatusCode, body)
+	}
+	retention := func() string {
+		t.Helper()
+		resp, body := ts.rpcAs("a", "teams.chat.retention", `{"team":"t1"}`, bearer(readA)...)
+		if resp.StatusCode != http.StatusOK || strings.Contains(body, `"error"`) {
+			t.Fatalf("teams.chat.retention with a read token: %d %s", resp.StatusCode, body)
+		}
+		return body
+	}
+	before := retention()
+	const configure = `{"team":"t1","maxAge":60,"perAgent":1}`
+	for _, tc := range []struct {
+		name string
+		tok  string
+	}{{"read", readA}, {"write", writeA}} {
+		resp, body := ts.rpcAs("a", "teams.chat.configure", configure, bearer(tc.tok)...)
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, `"kind":"denied"`) || !strings.Contains(body, "needs role admin") {
+			t.Errorf("teams.chat.configure with a %s token: %d %s, want 403, denied, needs role admin", tc.name, resp.StatusCode, body)
+		}
+		if got := retention(); got != before {
+			t.Fatalf("a refused teams.chat.configure (%s) changed the retention: %s → %s", tc.name, before, got)
+		}
+	}
+	if resp, body := ts.rpcAs("a", "teams.chat.configure", configure, bearer(adminA)...); resp.StatusCode != http.StatusOK || strings.Contains(body, `"error"`) {
+		t.Fatalf("teams.chat.configure with an admin token: %d %s", resp.StatusCode, body)
+	}
+	if got := retention(); !strings.Contains(got, `"maxAge":60`) || !strings.Contains(got, `"perAgent":1`) {
+		t.Fatalf("retention after the admin's teams.chat.configure: %s", got)
+	}
+}

@@ -67,6 +67,7 @@ Example:
 --per-agent or both, sets them; the one not given keeps its current value. A
 team starts with 720h (30 days) and 1000 messages. Sends enforce it: the
 oldest messages go first, and a message no inbox holds any more is removed.
+With --server, setting it needs an admin token (showing it, read).
 
 Example:
    cortexctl mail retention TEAM --max-age 168h --per-agent 200`,
