@@ -548,6 +548,11 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 				return true
 			}
 			msg, err := b.loadMessage(teamID, msgID(numOfReadyKey(key)))
+			if errors.Is(err, ErrUnknownMessage) {
+				// A send's retention removed it (row and message) since
+				// the row was read: it is no longer in the inbox.
+				return true
+			}
 			if err != nil {
 				ferr = err
 				return false
