@@ -28,7 +28,8 @@ import (
 // approver reviews it (ReviewPlan, naming the revision it read): the
 // member named by BoardSettings.PlanApprover, or, when none is named, the
 // operator — the person or program driving the team, acting as Operator.
-// The lead never reviews its own plan. Every revision is kept (PlanRevisions).
+// The lead never reviews its own plan, nor does a revision's author once
+// the board has another lead. Every revision is kept (PlanRevisions).
 //
 // The plan in force is the latest approved revision: drafting and
 // submitting a new revision does not withdraw it; approving the new one
@@ -234,7 +235,7 @@ func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, er
 
 // ReviewPlan approves (approve) or rejects revision rev of team teamID's
 // plan, by the board's approver by (BoardSettings.PlanApprover, or
-// Operator; ErrNotAllowed otherwise). The review names the revision it
+// Operator; ErrNotAllowed otherwise, and for the revision's author). The review names the revision it
 // reviews, so that what is approved is what the reviewer read: rev must be
 // the latest revision (one the lead has since replaced by a new revision
 // fails with ErrPlanState; one the team does not have with ErrNoPlan; rev
@@ -296,6 +297,11 @@ func (m *Manager) movePlan(ctx context.Context, team, by string, rev int, to Pla
 		}
 		if !slices.Contains(planMoves[p.State], to) {
 			return fmt.Errorf("%w: revision %d is %s, cannot move it to %s", ErrPlanState, p.Revision, p.State, to)
+		}
+		if to != PlanPendingReview && by == p.Author {
+			// The lead may have changed since: its former lead, now the
+			// approver, still does not review what it drafted.
+			return fmt.Errorf("%w: %s drafted revision %d and does not review it", ErrNotAllowed, by, p.Revision)
 		}
 		old := *p
 		p.State, p.UpdatedAt = to, b.now

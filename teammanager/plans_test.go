@@ -449,3 +449,37 @@ func TestPlan_ReviewRevisionZero(t *testing.T) {
 		t.Fatalf("revision 1 = %+v, %v", p, err)
 	}
 }
+
+// TestPlan_AuthorDoesNotReviewAfterLeadChange: the lead never reviews its
+// own plan, also once another member became the lead and the former one
+// the board's approver: a revision's author does not approve or reject
+// it (ErrNotAllowed), and nothing is written. (The check compared the
+// reviewer with the current lead only: the former lead approved the
+// revision it had drafted and submitted.)
+func TestPlan_AuthorDoesNotReviewAfterLeadChange(t *testing.T) {
+	for _, approve := range []bool{true, false} {
+		t.Run(fmt.Sprint("approve=", approve), func(t *testing.T) {
+			f, team := boardFixture(t)
+			for _, o := range []planOp{opDraft, opSubmit} {
+				if err := o.run(f, team); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := f.m.UpdateBoard(ctx, team, teammanager.BoardUpdate{Lead: ptrTo("a"), PlanApprover: ptrTo("lead")}); err != nil {
+				t.Fatal(err)
+			}
+			last, _ := f.m.LastEventID(ctx)
+			if _, err := f.m.ReviewPlan(ctx, team, "lead", 1, approve, "mine"); !errors.Is(err, teammanager.ErrNotAllowed) {
+				t.Fatalf("review by the revision's author = %v, want ErrNotAllowed", err)
+			}
+			if id, _ := f.m.LastEventID(ctx); id != last {
+				t.Fatalf("a refused review wrote events %d → %d", last, id)
+			}
+			if p, err := f.m.GetPlan(ctx, team, 1); err != nil || p.State != teammanager.PlanPendingReview {
+				t.Fatalf("revision 1 = %+v, %v", p, err)
+			}
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
