@@ -302,11 +302,16 @@ func MessagesOf(ms []teammanager.Message) []Message {
 	return out
 }
 
-// Age returns r's maxAge as a duration; a negative one, or one too large
-// for a time.Duration, is an error matching ErrInvalid.
+// Age returns r's maxAge as a duration; a negative one, one too large
+// for a time.Duration, or a positive one that rounds to 0 ns (which
+// would read as "any age") is an error matching ErrInvalid.
 func (r MailRetention) Age() (time.Duration, error) {
 	if !(r.MaxAge >= 0 && r.MaxAge <= float64(1<<62)/float64(time.Second)) {
 		return 0, fmt.Errorf("%w: maxAge %v s: want seconds ≥ 0 (0: any age)", ErrInvalid, r.MaxAge)
 	}
-	return SecondsDuration(r.MaxAge), nil
+	d := SecondsDuration(r.MaxAge)
+	if d == 0 && r.MaxAge > 0 {
+		return 0, fmt.Errorf("%w: maxAge %v s: below a nanosecond (0: any age)", ErrInvalid, r.MaxAge)
+	}
+	return d, nil
 }

@@ -554,6 +554,7 @@ func teamsChatConfigure(ctx context.Context, c *rpcCtx, params json.RawMessage) 
 	if err := c.m.ConfigureMailbox(ctx, p.Team, age, p.PerAgent); err != nil {
 		return nil, err
 	}
+	p.MaxAge = age.Seconds() // as set, to the nanosecond
 	return p, nil
 }
 

@@ -130,6 +130,9 @@ func TestRPC_TaskErrors(t *testing.T) {
 			"findings": []any{map[string]any{"subject": "<http://x>", "predicate": "<http://p>", "object": "o"}}}, 4, "not allowed"},
 		{"negative max age", "teams.chat.configure", map[string]any{"team": "crew", "maxAge": -1, "perAgent": 5}, 7, "maxAge"},
 		{"no messages kept", "teams.chat.configure", map[string]any{"team": "crew", "perAgent": 0}, 7, "at least 1 message"},
+		// A positive age below a nanosecond was taken as 0, "whatever their
+		// age": the opposite of what it asked.
+		{"max age below a nanosecond", "teams.chat.configure", map[string]any{"team": "crew", "maxAge": 1e-12, "perAgent": 5}, 7, "maxAge"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ts.call("acme", tc.method, tc.params)
