@@ -30,6 +30,7 @@ var boardBehaviours = []struct {
 	{"TaskHandedOutCarriesPlan", testTaskHandedOutCarriesPlan},
 	{"PlanReviewNamesRevision", testPlanReviewNamesRevision},
 	{"PlanRedraftIsNewRevision", testPlanRedraftIsNewRevision},
+	{"PlanEmptyByNotAllowed", testPlanEmptyByNotAllowed},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -492,5 +493,32 @@ func testPlanRedraftIsNewRevision(t *testing.T, tm api.TeamManager) {
 	p := must[teammanager.Plan](t, "approve the submitted revision")(pl.ReviewPlan(ctx, team, teammanager.Operator, sub.Revision, true, ""))
 	if p.Title != "ship it all" || p.State != teammanager.PlanApproved {
 		t.Fatalf("approved %+v", p)
+	}
+}
+
+// testPlanEmptyByNotAllowed: an empty by is no one: not the lead, so it
+// may not draft or submit, and not the approver, so it may not review
+// (ErrNotAllowed, exit 4), through a server as in process, and nothing
+// is written. (A server refused it as a missing param: exit 2, usage,
+// and no sentinel to match.)
+func testPlanEmptyByNotAllowed(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	pl := tm.(api.TeamPlans)
+	np := teammanager.NewPlan{Title: "ship", Steps: []teammanager.PlanStep{{Title: "build"}}}
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, teammanager.ErrNotAllowed) || api.ExitCode(err) != api.ExitConflict {
+			t.Errorf("%s with an empty by: %v (exit %d), want ErrNotAllowed (exit %d)", what, err, api.ExitCode(err), api.ExitConflict)
+		}
+	}
+	check("DraftPlan", errOf(pl.DraftPlan(ctx, team, "", np)))
+	must[teammanager.Plan](t, "draft")(pl.DraftPlan(ctx, team, "ann", np))
+	check("SubmitPlan", errOf(pl.SubmitPlan(ctx, team, "")))
+	must[teammanager.Plan](t, "submit")(pl.SubmitPlan(ctx, team, "ann"))
+	check("ReviewPlan approve", errOf(pl.ReviewPlan(ctx, team, "", 1, true, "")))
+	check("ReviewPlan reject", errOf(pl.ReviewPlan(ctx, team, "", 1, false, "no")))
+	revs := must[[]teammanager.Plan](t, "revisions")(pl.PlanRevisions(ctx, team))
+	if len(revs) != 1 || revs[0].State != teammanager.PlanPendingReview {
+		t.Fatalf("revisions after refused calls: %+v", revs)
 	}
 }

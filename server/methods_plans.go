@@ -21,27 +21,30 @@ type planParams struct {
 	Team string `json:"team"`
 }
 
+// by is required (absent: a usage error) but may be empty: an empty by is
+// no one, not the lead nor the approver, the Manager's ErrNotAllowed, as
+// in process (package client sends it as given).
 type planDraftParams struct {
 	Team  string                 `json:"team"`
-	By    string                 `json:"by"`
+	By    *string                `json:"by"`
 	Title string                 `json:"title"`
 	Steps []teammanager.PlanStep `json:"steps"`
 }
 
 type planSubmitParams struct {
-	Team string `json:"team"`
-	By   string `json:"by"`
+	Team string  `json:"team"`
+	By   *string `json:"by"`
 }
 
 // planReviewParams: revision is required, the revision the reviewer read
 // (it must be the latest: teammanager.Manager.ReviewPlan); approve is
 // required, as teams.task.review's (true approves, false rejects).
 type planReviewParams struct {
-	Team     string `json:"team"`
-	By       string `json:"by"`
-	Revision *int   `json:"revision"`
-	Approve  *bool  `json:"approve"`
-	Feedback string `json:"feedback"`
+	Team     string  `json:"team"`
+	By       *string `json:"by"`
+	Revision *int    `json:"revision"`
+	Approve  *bool   `json:"approve"`
+	Feedback string  `json:"feedback"`
 }
 
 type planGetParams struct {
@@ -54,10 +57,10 @@ func plansDraft(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, er
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "by", p.By); err != nil {
+	if err := requiredBy(p.Team, p.By); err != nil {
 		return nil, err
 	}
-	return c.m.DraftPlan(ctx, p.Team, p.By, teammanager.NewPlan{Title: p.Title, Steps: p.Steps})
+	return c.m.DraftPlan(ctx, p.Team, *p.By, teammanager.NewPlan{Title: p.Title, Steps: p.Steps})
 }
 
 func plansSubmit(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
@@ -65,10 +68,10 @@ func plansSubmit(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "by", p.By); err != nil {
+	if err := requiredBy(p.Team, p.By); err != nil {
 		return nil, err
 	}
-	return c.m.SubmitPlan(ctx, p.Team, p.By)
+	return c.m.SubmitPlan(ctx, p.Team, *p.By)
 }
 
 func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
@@ -76,7 +79,7 @@ func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "by", p.By); err != nil {
+	if err := requiredBy(p.Team, p.By); err != nil {
 		return nil, err
 	}
 	switch {
@@ -85,7 +88,19 @@ func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	case p.Approve == nil:
 		return nil, fmt.Errorf(`%w: params: "approve" is required (true approves, false rejects)`, api.ErrUsage)
 	}
-	return c.m.ReviewPlan(ctx, p.Team, p.By, *p.Revision, *p.Approve, p.Feedback)
+	return c.m.ReviewPlan(ctx, p.Team, *p.By, *p.Revision, *p.Approve, p.Feedback)
+}
+
+// requiredBy checks the team and by params of a plan write: both given,
+// by possibly empty (see planDraftParams).
+func requiredBy(team string, by *string) error {
+	if err := required("team", team); err != nil {
+		return err
+	}
+	if by == nil {
+		return fmt.Errorf(`%w: params: "by" is required: who acts (the lead, or the plan's approver)`, api.ErrUsage)
+	}
+	return nil
 }
 
 func plansGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

@@ -99,3 +99,35 @@ func TestRPC_PlanParams(t *testing.T) {
 		t.Fatalf("refused calls drafted %+v", ps)
 	}
 }
+
+// TestRPC_PlanBy: "by" of teams.plan.draft, submit and review is required
+// (absent: usage, exit 2), and an empty one is no one: not allowed, exit
+// 4, as the Manager answers it in process.
+func TestRPC_PlanBy(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}}}, nil)
+	for _, tc := range []struct {
+		method, params string
+		code           int
+		msg            string
+	}{
+		{"teams.plan.draft", `{"team":"crew","title":"t","steps":[{"title":"s"}]}`, 2, `"by" is required`},
+		{"teams.plan.draft", `{"team":"crew","by":"","title":"t","steps":[{"title":"s"}]}`, 4, "only the lead (ann) drafts"},
+		{"teams.plan.submit", `{"team":"crew"}`, 2, `"by" is required`},
+		{"teams.plan.submit", `{"team":"crew","by":""}`, 4, "only the lead (ann) drafts and submits"},
+		{"teams.plan.review", `{"team":"crew","revision":1,"approve":true}`, 2, `"by" is required`},
+		{"teams.plan.review", `{"team":"crew","by":"","revision":1,"approve":true}`, 4, "only operator approves"},
+		{"teams.plan.draft", `{"team":"nope","by":"","title":"t","steps":[{"title":"s"}]}`, 3, "unknown team"},
+	} {
+		e := ts.rpcFails("acme", tc.method, tc.params)
+		if e.Data.ExitCode != tc.code || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%s %s: %+v, want exit %d, message with %q", tc.method, tc.params, e, tc.code, tc.msg)
+		}
+	}
+	var ps []teammanager.Plan
+	ts.ok("acme", "teams.plan.list", map[string]any{"team": "crew"}, &ps)
+	if len(ps) != 0 {
+		t.Fatalf("refused calls drafted %+v", ps)
+	}
+}
