@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -22,8 +23,10 @@ import (
 //
 //	draft → pending_review → approved | rejected
 //
-// The lead drafts (DraftPlan: always a new revision; a revision's title
-// and steps never change once drafted) and submits the latest
+// The lead drafts (DraftPlan: always a new revision, under a number the
+// team id's plan never had, not even before a snapshot restore or the
+// team's deletion; a revision's title and steps never change once
+// drafted) and submits the latest
 // (SubmitPlan); the board's plan
 // approver reviews it (ReviewPlan, naming the revision it read): the
 // member named by BoardSettings.PlanApprover, or, when none is named, the
@@ -48,6 +51,13 @@ import (
 
 // planTable is the side table of plan revisions: team, revision → Plan.
 const planTable = "plans"
+
+// planSeqTable is the side table of the highest revision number a team
+// id's plan ever had: team → it. It is not the team's content (keyed by
+// the id alone, it is not in teamSideTables): a snapshot neither copies
+// nor restores it and DeleteTeam leaves it, so that no revision number is
+// used twice — one a reviewer read never names other content.
+const planSeqTable = "planseq"
 
 // PlanState is the approval state of a plan revision.
 type PlanState string
@@ -201,9 +211,16 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 				return fmt.Errorf("%w: revision %d is pending review (%s reviews it first)", ErrPlanState, last.Revision, st.approver())
 			}
 		}
-		// Always a new revision, even over a draft: a revision's content
-		// never changes, so that a review naming it reviews what was read.
-		p := &Plan{Team: teamID, Revision: st.PlanRevs + 1, CreatedAt: b.now}
+		// Always a new revision, even over a draft, and a number never
+		// used before (not even by revisions a snapshot restore or the
+		// team's deletion removed): a revision's content never changes,
+		// so that a review naming it reviews what was read.
+		seq, err := b.planSeq(teamID)
+		if err != nil {
+			return err
+		}
+		p := &Plan{Team: teamID, Revision: max(st.PlanRevs, seq) + 1, CreatedAt: b.now}
+		b.put(planSeqTable, teamID, []quad.Value{quad.String(strconv.Itoa(p.Revision))})
 		p.Title, p.Author, p.State, p.UpdatedAt = strings.TrimSpace(np.Title), by, PlanDraft, b.now
 		for _, s := range np.Steps {
 			p.Steps = append(p.Steps, PlanStep{Title: strings.TrimSpace(s.Title), Description: s.Description})
@@ -452,6 +469,24 @@ func (b *boardTx) planInForce(st *boardState, team string) (*Plan, error) {
 		return nil, nil
 	}
 	return b.loadPlan(team, st.Plan)
+}
+
+// planSeq returns the highest revision number team's plan ever had, as
+// planSeqTable records it (0: none recorded).
+func (b *boardTx) planSeq(team string) (int, error) {
+	vals, found, err := b.row(planSeqTable, team)
+	if err != nil || !found {
+		return 0, err
+	}
+	var s quad.String
+	if len(vals) == 1 {
+		s, _ = vals[0].(quad.String)
+	}
+	n, err := strconv.Atoi(string(s))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%w: plan revision count of team %s", ErrCorrupt, team)
+	}
+	return n, nil
 }
 
 func (b *boardTx) loadPlan(team string, rev int) (*Plan, error) {

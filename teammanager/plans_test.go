@@ -483,3 +483,63 @@ func TestPlan_AuthorDoesNotReviewAfterLeadChange(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestPlan_RevisionNumbersNeverReused: a revision number names one
+// content for good, also across a snapshot restore that rewinds the plan
+// and across the team's deletion and creation again: a review of a
+// number read before is refused (ErrPlanState) rather than approving the
+// content drafted since under that number. (The restore rewound the
+// board's count: the next draft took the number of the revision the
+// reviewer had read, and the review approved it unseen.)
+func TestPlan_RevisionNumbersNeverReused(t *testing.T) {
+	draftSubmit := func(t *testing.T, f *fixture, team, title string) teammanager.Plan {
+		t.Helper()
+		if _, err := f.m.DraftPlan(ctx, team, "lead", teammanager.NewPlan{Title: title, Steps: twoSteps.Steps}); err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.m.SubmitPlan(ctx, team, "lead")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name   string
+		rewind func(t *testing.T, f *fixture, team, snap string)
+	}{
+		{"snapshot restored", func(t *testing.T, f *fixture, team, snap string) {
+			if _, err := f.m.RestoreSnapshot(ctx, team, snap, true); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"team deleted and created again", func(t *testing.T, f *fixture, team, _ string) {
+			if _, err := f.m.DisbandTeam(ctx, team); err != nil {
+				t.Fatal(err)
+			}
+			f.deleteTeam(t, team)
+			f.create(t, teammanager.TeamConfig{ID: team, Name: "again", Members: append([]teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}, members("a", "b", "c")...), Timeout: -1})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, team := boardFixture(t)
+			snap, err := f.m.SnapshotTeam(ctx, team, "before the plan")
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := draftSubmit(t, f, team, "B")
+			tc.rewind(t, f, team, snap.ID)
+			now := draftSubmit(t, f, team, "C")
+			if now.Revision == seen.Revision {
+				t.Fatalf("the plan drafted after the rewind took revision %d again", now.Revision)
+			}
+			if p, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, seen.Revision, true, ""); err == nil {
+				t.Fatalf("the review of revision %d (read as %q) approved %q", seen.Revision, seen.Title, p.Title)
+			} else if !errors.Is(err, teammanager.ErrPlanState) {
+				t.Fatalf("review of revision %d read before the rewind = %v, want ErrPlanState", seen.Revision, err)
+			}
+			if p, err := f.m.ReviewPlan(ctx, team, teammanager.Operator, now.Revision, true, ""); err != nil || p.Title != "C" {
+				t.Fatalf("review of revision %d = %+v, %v", now.Revision, p, err)
+			}
+		})
+	}
+}
