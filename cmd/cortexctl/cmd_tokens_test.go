@@ -150,6 +150,22 @@ func TestServe_Tokens(t *testing.T) {
 	if code, out := cli([]string{"CORTEX_TOKEN=" + read}, "-n", "acme", "tokens", "list"); code != exitDenied {
 		t.Fatalf("read token lists tokens: exit %d: %s", code, out)
 	}
+	// A mailbox's retention decides what the sends delete: setting it
+	// needs admin, showing it read (a write token set it).
+	code, out = cli([]string{"CORTEX_TOKEN=" + admin}, "-n", "acme", "tokens", "create", "--role", "write")
+	write := strings.TrimSpace(out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:])
+	if code != 0 || !strings.HasPrefix(write, "ctk_") {
+		t.Fatalf("tokens create --role write: exit %d: %s", code, out)
+	}
+	if code, out := cli([]string{"CORTEX_TOKEN=" + write}, "-n", "acme", "mail", "retention", "t1", "--per-agent", "1"); code != exitDenied || !strings.Contains(out, "needs role admin") {
+		t.Fatalf("write token sets the mail retention: exit %d: %s", code, out)
+	}
+	if code, out := cli([]string{"CORTEX_TOKEN=" + read}, "-n", "acme", "mail", "retention", "t1"); code != 0 || !strings.Contains(out, "1,000 messages") {
+		t.Fatalf("read token shows the mail retention: exit %d: %s", code, out)
+	}
+	if code, out := cli([]string{"CORTEX_TOKEN=" + admin}, "-n", "acme", "mail", "retention", "t1", "--per-agent", "1"); code != 0 || !strings.Contains(out, "1 message,") {
+		t.Fatalf("admin token sets the mail retention: exit %d: %s", code, out)
+	}
 	if code := s.stop(syscall.SIGTERM); code != 0 {
 		t.Errorf("serve: exit %d: %s", code, s.stderr)
 	}
