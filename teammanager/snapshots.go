@@ -354,7 +354,9 @@ func (m *Manager) readSnapshot(ctx context.Context, team string, n int) (*teamCo
 // RestoreSnapshot compares team teamID as it is now with its snapshot id
 // and returns what restoring it changes; with apply it also writes that,
 // in one atomic Update with a snapshot.restored event, so that the team is
-// as it was when the snapshot was taken (recreated if it was deleted). A
+// as it was when the snapshot was taken (recreated if it was deleted),
+// except that the plan's next revision number is not rewound (a number is
+// never used twice: see planSeqTable). A
 // dry run (apply false) writes nothing, and runs on a store opened
 // read-only. Restoring holds the team's merge
 // lock, so that no merge or conflict resolution of the team interleaves.
