@@ -41,7 +41,7 @@ func TestRPC_PlanReviewNamesRevision(t *testing.T) {
 		{"reject a replaced revision", `{"team":"crew","by":"operator","revision":1,"approve":false,"feedback":"no"}`, 4, "conflict", []string{"plan_state"},
 			"revision 1 is not the latest"},
 		{"a revision the team does not have", `{"team":"crew","by":"operator","revision":3,"approve":true}`, 3, "not_found", []string{"no_plan"},
-			"no plan: revision 3 (the team has 2 revisions)"},
+			"no plan: revision 3 (the latest is revision 2)"},
 		{"revision 0", `{"team":"crew","by":"operator","revision":0,"approve":true}`, 7, "invalid", []string{"invalid_plan"},
 			"a review names the revision it reviews"},
 		{"no revision", `{"team":"crew","by":"operator","approve":true}`, 2, "usage", nil, `"revision" is required`},

@@ -303,7 +303,7 @@ func (m *Manager) movePlan(ctx context.Context, team, by string, rev int, to Pla
 		case st.PlanRevs == 0:
 			return fmt.Errorf("%w: the lead drafts one first", ErrNoPlan)
 		case rev > st.PlanRevs:
-			return fmt.Errorf("%w: revision %d (the team has %s)", ErrNoPlan, rev, revisions(st.PlanRevs))
+			return fmt.Errorf("%w: revision %d (the latest is revision %d)", ErrNoPlan, rev, st.PlanRevs)
 		}
 		p, err := b.loadPlan(team, st.PlanRevs)
 		if err != nil {
@@ -360,7 +360,7 @@ func (m *Manager) GetPlan(ctx context.Context, teamID string, rev int) (_ Plan, 
 		case st.PlanRevs == 0:
 			return fmt.Errorf("%w yet: the lead drafts one first", ErrNoPlan)
 		case rev < 1 || rev > st.PlanRevs:
-			return fmt.Errorf("%w: revision %d (the team has %s)", ErrNoPlan, rev, revisions(st.PlanRevs))
+			return fmt.Errorf("%w: revision %d (the latest is revision %d)", ErrNoPlan, rev, st.PlanRevs)
 		}
 		p, err := b.loadPlan(teamID, rev)
 		if err == nil {
@@ -569,10 +569,3 @@ func (m *Manager) planQuads(p *Plan) []quad.Quad {
 	return out
 }
 
-// revisions returns "1 revision", "2 revisions", ...
-func revisions(n int) string {
-	if n == 1 {
-		return "1 revision"
-	}
-	return fmt.Sprintf("%d revisions", n)
-}

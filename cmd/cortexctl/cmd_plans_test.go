@@ -37,7 +37,7 @@ func TestCLI_Plans(t *testing.T) {
 	if !strings.Contains(out, "revision 1: ship v2 (draft)") || !strings.Contains(out, "1. design — the API") || !strings.Contains(out, "2. implement") {
 		t.Fatalf("draft: %q", out)
 	}
-	if r := runCLI(t, dir, "", "plans", "get", "crew", "--revision", "2"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 2 (the team has 1 revision)") {
+	if r := runCLI(t, dir, "", "plans", "get", "crew", "--revision", "2"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 2 (the latest is revision 1)") {
 		t.Errorf("get --revision 2 of 1: exit %d, stderr %q", r.code, r.stderr)
 	}
 	// Revisions count from 1: --revision 0 is refused, not read as the
@@ -65,7 +65,7 @@ func TestCLI_Plans(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
-	if r := runCLI(t, dir, "", "plans", "approve", "crew", "--revision", "3"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 3 (the team has 2 revisions)") {
+	if r := runCLI(t, dir, "", "plans", "approve", "crew", "--revision", "3"); r.code != exitNotFound || !strings.Contains(r.stderr, "no plan: revision 3 (the latest is revision 2)") {
 		t.Errorf("approve --revision 3 of 2: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if after := mustCLI(t, dir, "plans", "list", "crew", "--json"); after != before {
