@@ -180,6 +180,7 @@ type rpcResponse struct {
 			Kind     api.Kind       `json:"kind"`
 			Errors   []string       `json:"errors"`
 			Problems []spec.Problem `json:"problems"`
+			Task     *api.Task      `json:"task"`
 		} `json:"data"`
 	} `json:"error"`
 }
@@ -274,7 +275,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 // decodes its result into result (nil: dropped).
 func decodeResult(method string, r rpcResponse, result any) error {
 	if e := r.Error; e != nil {
-		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors, Problems: e.Data.Problems}
+		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors, Problems: e.Data.Problems, Task: e.Data.Task}
 	}
 	if result == nil {
 		return nil

@@ -42,6 +42,10 @@ type Error struct {
 	// Problems are those of definitions that failed validation (defs.import):
 	// every problem, warnings included.
 	Problems []spec.Problem
+	// Task is the task a task method answered with its error, as the
+	// embedded Manager returns it: the task a claim past the circuit
+	// breaker failed (teams.task.claim, teammanager.ErrCircuitOpen).
+	Task *api.Task
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,10 +22,17 @@ import (
 // back as errors matching ErrTaskState and ErrTaskCycle, with the
 // server's message).
 
-// taskCall calls method with params and returns the task it answers.
+// taskCall calls method with params and returns the task it answers; on
+// an error, the task the error carries (Error.Task: a claim past the
+// circuit breaker returns the task it failed, as the Manager does), or
+// none.
 func (c *Client) taskCall(ctx context.Context, method string, params any) (teammanager.Task, error) {
 	var t api.Task
 	if err := c.teamsCall(ctx, method, params, &t); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Task != nil {
+			return taskOf(*e.Task), err
+		}
 		return teammanager.Task{}, err
 	}
 	return taskOf(t), nil

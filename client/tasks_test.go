@@ -31,6 +31,7 @@ var boardBehaviours = []struct {
 	{"PlanReviewNamesRevision", testPlanReviewNamesRevision},
 	{"PlanRedraftIsNewRevision", testPlanRedraftIsNewRevision},
 	{"PlanEmptyByNotAllowed", testPlanEmptyByNotAllowed},
+	{"ClaimPastCircuitBreakerReturnsTask", testClaimPastCircuitBreakerReturnsTask},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -208,6 +209,31 @@ func testTaskErrors(t *testing.T, tm api.TeamManager) {
 }
 
 func errOf[T any](_ T, err error) error { return err }
+
+// testClaimPastCircuitBreakerReturnsTask: a claim that trips the circuit
+// breaker returns the failed task together with the error matching
+// ErrCircuitOpen (ClaimTask's contract), through a server too.
+func testClaimPastCircuitBreakerReturnsTask(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	must[teammanager.BoardSettings](t, "board")(tm.UpdateBoard(ctx, team, teammanager.BoardUpdate{MaxDispatches: ptr(1)}))
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "flaky", Priority: 3}))
+	must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T1"))
+	// bob finishes: T1 goes back to pending, unassigned, dispatched once.
+	must[teammanager.MemberUpdate](t, "bob runs")(tm.UpdateMemberStatus(ctx, team, "bob", teammanager.Running, ""))
+	must[teammanager.MemberUpdate](t, "bob completes")(tm.UpdateMemberStatus(ctx, team, "bob", teammanager.Completed, "done"))
+	got, err := tm.ClaimTask(ctx, team, "cat", "T1")
+	const reason = "dispatched once without completing"
+	if !errors.Is(err, teammanager.ErrCircuitOpen) || api.ExitCode(err) != api.ExitCode(api.ErrConflict) || !strings.Contains(err.Error(), reason) {
+		t.Fatalf("claim past the breaker: err = %v (exit %d)", err, api.ExitCode(err))
+	}
+	if got.ID != "T1" || got.Team != team || got.Status != teammanager.TaskFailed || got.Error != reason || got.Dispatches != 1 ||
+		got.Subject != "flaky" || got.Priority != 3 || got.IRI == "" || got.UpdatedAt.IsZero() {
+		t.Fatalf("claim past the breaker returned task %+v, want T1 failed (%q)", got, reason)
+	}
+	if stored := must[teammanager.Task](t, "get")(tm.GetTask(ctx, team, "T1")); stored.Status != teammanager.TaskFailed || stored.Error != reason {
+		t.Fatalf("T1 after the breaker = %+v", stored)
+	}
+}
 
 func testBoardSettingsAndSweep(t *testing.T, tm api.TeamManager) {
 	team := crew(t, tm)

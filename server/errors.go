@@ -93,6 +93,10 @@ type rpcErrorData struct {
 	// Problems are those of definitions that failed validation
 	// (spec.ValidationError: every problem, warnings included).
 	Problems []spec.Problem `json:"problems,omitempty"`
+	// Task is the task a task method returned with its error, as the
+	// embedded Manager does: teams.task.claim past the circuit breaker
+	// fails the task (ErrCircuitOpen) and answers it here.
+	Task *api.Task `json:"task,omitempty"`
 }
 
 // rpcErrorOf maps err to its JSON-RPC error object: the one place where
@@ -103,6 +107,10 @@ func rpcErrorOf(err error) *rpcError {
 	var ve *spec.ValidationError
 	if errors.As(err, &ve) {
 		e.Data.Problems = ve.Problems
+	}
+	var te *taskError
+	if errors.As(err, &te) {
+		e.Data.Task = &te.task
 	}
 	switch {
 	case errors.Is(err, errParse):

@@ -44,13 +44,29 @@ func decodeTaskRef(params json.RawMessage, p any, ref *taskRef, withAgent bool) 
 	return nil
 }
 
-// taskResult returns the JSON shape of a task a method answers.
+// taskResult returns the JSON shape of a task a method answers. An error
+// that comes with a task (ClaimTask past the circuit breaker returns the
+// task it failed) keeps it: the error object's data carries it ("task").
 func taskResult(t teammanager.Task, err error) (any, error) {
 	if err != nil {
+		if t.ID != "" {
+			return nil, &taskError{err: err, task: api.TaskOf(t)}
+		}
 		return nil, err
 	}
 	return api.TaskOf(t), nil
 }
+
+// taskError is an error of a task method that returned a task with it
+// (the task a claim past the circuit breaker failed): rpcErrorOf puts the
+// task in the error object's data.
+type taskError struct {
+	err  error
+	task api.Task
+}
+
+func (e *taskError) Error() string { return e.err.Error() }
+func (e *taskError) Unwrap() error { return e.err }
 
 // teamsCreateTask: {team, agent, subject, description, assignee,
 // priority, blocked_by} -> the task created.
