@@ -32,6 +32,7 @@ var boardBehaviours = []struct {
 	{"PlanRedraftIsNewRevision", testPlanRedraftIsNewRevision},
 	{"PlanEmptyByNotAllowed", testPlanEmptyByNotAllowed},
 	{"ClaimPastCircuitBreakerReturnsTask", testClaimPastCircuitBreakerReturnsTask},
+	{"LeadChangeHandsOver", testLeadChangeHandsOver},
 }
 
 // TestTaskBoard runs each board behaviour against each backend.
@@ -209,6 +210,31 @@ func testTaskErrors(t *testing.T, tm api.TeamManager) {
 }
 
 func errOf[T any](_ T, err error) error { return err }
+
+// testLeadChangeHandsOver: a new lead that may not work lets go of its
+// tasks (others take them), and reviews the tasks in review, which it is
+// asked to; the old lead no longer does.
+func testLeadChangeHandsOver(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	must[teammanager.Task](t, "create T1")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "held"}))
+	must[teammanager.Task](t, "create T2")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "reviewed"}))
+	must[teammanager.Task](t, "claim T1")(tm.ClaimTask(ctx, team, "bob", "T1"))
+	must[teammanager.Task](t, "claim T2")(tm.ClaimTask(ctx, team, "cat", "T2"))
+	must[teammanager.Task](t, "submit T2")(tm.CompleteTask(ctx, team, "cat", "T2", "done"))
+	must[teammanager.BoardSettings](t, "bob leads")(tm.UpdateBoard(ctx, team, teammanager.BoardUpdate{Lead: ptr("bob")}))
+	if got := must[teammanager.Task](t, "get T1")(tm.GetTask(ctx, team, "T1")); got.Status != teammanager.TaskPending || got.Assignee != "" {
+		t.Fatalf("the new lead's T1 = %+v, want pending, unassigned", got)
+	}
+	must[teammanager.Task](t, "ann claims T1")(tm.ClaimTask(ctx, team, "ann", "T1"))
+	inbox := must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "bob", teammanager.MailFilter{}))
+	if len(inbox) != 1 || inbox[0].Type != teammanager.MsgRequestApproval || inbox[0].Task != "T2" {
+		t.Fatalf("the new lead's inbox = %+v", inbox)
+	}
+	if _, err := tm.ReviewTask(ctx, team, "ann", "T2", true, ""); !errors.Is(err, teammanager.ErrNotAllowed) {
+		t.Fatalf("the old lead reviews: %v", err)
+	}
+	must[teammanager.Task](t, "bob approves T2")(tm.ReviewTask(ctx, team, "bob", "T2", true, ""))
+}
 
 // testClaimPastCircuitBreakerReturnsTask: a claim that trips the circuit
 // breaker returns the failed task together with the error matching

@@ -307,7 +307,23 @@ func (m *Manager) memberFinished(ctx context.Context, tx *cortex.Tx, ts *teamSta
 		st.Finished = map[string]Status{agent: status}
 	}
 	b.saveBoard(team, st)
-	reason := fmt.Sprintf("member %s is %s", agent, status)
+	if err := b.releaseTasks(team, agent, fmt.Sprintf("member %s is %s", agent, status)); err != nil {
+		return err
+	}
+	if err := b.stageWrites(tx); err != nil {
+		return err
+	}
+	*events = append(*events, b.events...)
+	return nil
+}
+
+// releaseTasks lets go of the tasks of member agent of team, which may no
+// longer work (it finished, or it is the lead of a board that does not
+// let the lead work), for reason: its in_progress tasks go back to
+// pending, unassigned (action requeued, as when a lease runs out; their
+// dispatch count is kept), and its pending tasks are unassigned (action
+// updated): any member may take them.
+func (b *boardTx) releaseTasks(team, agent, reason string) error {
 	var held, assigned []int
 	if err := b.scan(heldTable, team+" "+agent+" ", func(key string, _ []quad.Value) bool {
 		held = append(held, numOfReadyKey(key))
@@ -343,15 +359,11 @@ func (m *Manager) memberFinished(ctx context.Context, tx *cortex.Tx, ts *teamSta
 			if t.Status == TaskInProgress {
 				action = ActionRequeued
 			}
-			t.Status, t.Assignee, t.UpdatedAt = TaskPending, "", now
+			t.Status, t.Assignee, t.UpdatedAt = TaskPending, "", b.now
 			if err := b.save(&old, t, TaskChange{Action: action, Reason: reason}); err != nil {
 				return err
 			}
 		}
 	}
-	if err := b.stageWrites(tx); err != nil {
-		return err
-	}
-	*events = append(*events, b.events...)
 	return nil
 }

@@ -57,7 +57,9 @@ const (
 // BoardSettings are a team board's rules (ConfigureBoard).
 type BoardSettings struct {
 	// Lead is the agent id of the team's lead, a member. Default: the
-	// member whose role is "lead" (any case), if exactly one has it.
+	// member whose role is "lead" (any case), if exactly one has it. A
+	// new lead takes over the board (UpdateBoard): the tasks in review
+	// wait for it, and unless LeadMayWork, its own tasks go to others.
 	Lead string
 	// AllowRequests lets every member create tasks, not only the lead.
 	AllowRequests bool

@@ -50,6 +50,12 @@ type BoardUpdate struct {
 // defaults; an empty Lead: the board's lead), and settings that fail
 // validation are an error wrapping ErrInvalidConfig (ErrUnknownAgent for
 // a lead or plan approver that is not a member) and change nothing.
+//
+// A change of lead, or LeadMayWork turned off, hands the board over in the
+// same write (handOver): a lead that may not work lets go of its tasks
+// (in_progress back to pending, pending unassigned: any member takes
+// them), and a new lead is sent a request_approval for each task in
+// review, which it reviews from then on (the old lead no longer does).
 func (m *Manager) UpdateBoard(ctx context.Context, teamID string, u BoardUpdate) (_ BoardSettings, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out BoardSettings
@@ -94,8 +100,12 @@ func (m *Manager) UpdateBoard(ctx context.Context, teamID string, u BoardUpdate)
 		if err := s.validate(st.Members); err != nil {
 			return err
 		}
+		was := st.Settings
 		st.Settings = boardWire(s)
 		b.saveBoard(teamID, st)
+		if err := b.handOver(st, teamID, was); err != nil {
+			return err
+		}
 		out = s
 		return nil
 	})
@@ -103,6 +113,66 @@ func (m *Manager) UpdateBoard(ctx context.Context, teamID string, u BoardUpdate)
 		return BoardSettings{}, fmt.Errorf("team %s: configure board: %w", teamID, err)
 	}
 	return out, nil
+}
+
+// handOver applies, in the write of UpdateBoard, what a change of the
+// board's lead (from was's) or of LeadMayWork means for its tasks, so that
+// none is left that nobody can move on:
+//
+//   - a lead that may not work (a new lead, or LeadMayWork turned off) lets
+//     go of its tasks as a finished member does: its in_progress tasks go
+//     back to pending, unassigned (action requeued), and its pending tasks
+//     are unassigned (reason "AGENT is the lead now");
+//   - a new lead is sent a request_approval for each task in_review (their
+//     requests went to the old lead, who no longer reviews), the lead's
+//     own submissions before the change too.
+//
+// Its tasks that are failed or cancelled keep their assignee until the
+// lead retries them (RetryTask then unassigns them, as it does a finished
+// member's), and one of its tasks in review that the lead rejects goes
+// back to pending, unassigned.
+func (b *boardTx) handOver(st *boardState, team string, was boardWire) error {
+	lead := st.Settings.Lead
+	if lead == "" || lead == was.Lead && (st.Settings.LeadMayWork || !was.LeadMayWork) {
+		return nil
+	}
+	if !st.Settings.LeadMayWork {
+		if err := b.releaseTasks(team, lead, lead+" is the lead now"); err != nil {
+			return err
+		}
+	}
+	if lead == was.Lead {
+		return nil
+	}
+	var review []int
+	var derr error
+	if err := b.scan(taskTable, teamKey(team), func(key string, vals []quad.Value) bool {
+		fs, err := taskFields(vals)
+		if err != nil {
+			derr = err
+			return false
+		}
+		if TaskStatus(fs[tfStatus]) == TaskInReview {
+			review = append(review, numOfReadyKey(key))
+		}
+		return true
+	}); err != nil {
+		return err
+	}
+	if derr != nil {
+		return derr
+	}
+	for _, n := range review {
+		t, err := b.loadTask(team, taskID(n))
+		if err != nil {
+			return err
+		}
+		if _, err := b.send(st, team, "", OutMessage{Type: MsgRequestApproval, To: []string{lead},
+			Subject: "review task " + t.ID + ": " + t.Subject, Body: t.Result, Task: t.ID}, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Board returns the rules of team teamID's task board, whatever the
@@ -455,7 +525,13 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 			}
 			t.Assignee = *u.Assignee
 		}
-		if err := checkFields(st, t); err != nil {
+		// The assignee is checked when it changes: a task in review of a
+		// member that became the lead since keeps its assignee.
+		chk := *t
+		if chk.Assignee == old.Assignee {
+			chk.Assignee = ""
+		}
+		if err := checkFields(st, &chk); err != nil {
 			return err
 		}
 		if u.BlockedBy != nil {
@@ -833,7 +909,8 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 // once all their blockers are done; the member is sent an approval
 // message. Reject: the task goes back to its member, in_progress with a
 // fresh lease, feedback kept in Feedback and as a note comment; the member
-// is sent a rejection message. (If that member is finished meanwhile, the
+// is sent a rejection message. (If that member is finished meanwhile, or
+// is the lead now of a board that does not let the lead work, the
 // rejected task goes back to pending, unassigned, feedback kept.)
 // Rejecting needs feedback (ErrInvalidTask).
 func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, approve bool, feedback string) (_ Task, err error) {
@@ -867,9 +944,9 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 			msg.Type, msg.Subject = MsgApproval, "task "+t.ID+" approved"
 		} else {
 			t.Status, t.Feedback, t.ClaimedAt = TaskInProgress, feedback, b.now
-			if st.Finished[t.Assignee] != "" {
-				// Its member is finished: the task goes back to the
-				// queue, for any member.
+			if st.Finished[t.Assignee] != "" || st.leadIdle(t.Assignee) {
+				// Its member is finished, or is the lead now and may not
+				// work: the task goes back to the queue, for any member.
 				t.Status, t.Assignee = TaskPending, ""
 			}
 			if _, err := b.comment(t, lead, CommentNote, "review: "+feedback); err != nil {
@@ -956,9 +1033,10 @@ func (m *Manager) ResumeTask(ctx context.Context, teamID, lead, taskID string) (
 // RetryTask puts a failed or cancelled (not skipped) task back to pending,
 // by the lead, with its dispatch count reset (the circuit breaker starts
 // again), its assignee, result and feedback kept and its error cleared.
-// An assignee whose status is completed or failed is not kept: the task
+// An assignee whose status is completed or failed, or that is the lead
+// now of a board that does not let the lead work, is not kept: the task
 // is unassigned, for any member (as that member's pending tasks were when
-// it finished).
+// it finished or became the lead).
 func (m *Manager) RetryTask(ctx context.Context, teamID, lead, taskID string) (Task, error) {
 	return m.control(ctx, teamID, lead, taskID, ActionRetried, "")
 }
@@ -1019,10 +1097,11 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 				return refused()
 			}
 			t.Status, t.Error, t.Dispatches = TaskPending, "", 0
-			if st.Finished[t.Assignee] != "" {
-				// Its member is finished and takes no more tasks: the
-				// task goes to any member, as that member's pending
-				// tasks did when it finished.
+			if st.Finished[t.Assignee] != "" || st.leadIdle(t.Assignee) {
+				// Its member is finished and takes no more tasks (or is
+				// the lead now, of a board that does not let the lead
+				// work): the task goes to any member, as that member's
+				// pending tasks did when it finished.
 				t.Assignee = ""
 			}
 		}
