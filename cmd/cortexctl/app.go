@@ -384,12 +384,14 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 // help says what); any other option given an empty value (--graph ”,
 // -o ”) is an invalid value (exit 7), as --data ” is, not taken for the
 // option left out.
+// Keyed by command and option: --assignee '' of tasks update unassigns,
+// of tasks create or tasks list it is refused.
 var emptyMeans = map[string]bool{
-	"listen":        true, // serve: no TCP listener
-	"socket":        true, // serve: no Unix socket
-	"assignee":      true, // tasks update: unassigned
-	"blocked-by":    true, // tasks update: blocked by none
-	"plan-approver": true, // the operator approves
+	"serve --listen":              true, // no TCP listener
+	"serve --socket":              true, // no Unix socket
+	"tasks update --assignee":     true, // unassigned
+	"tasks update --blocked-by":   true, // blocked by none
+	"tasks board --plan-approver": true, // the operator approves
 }
 
 // refuseEmptyValues returns an invalid-value error for the first string
@@ -412,7 +414,7 @@ func refuseEmptyValues(e *env, c *cli.Context) error {
 		default:
 			continue
 		}
-		if empty && len(env) == 0 && !emptyMeans[name] && c.IsSet(name) {
+		if empty && len(env) == 0 && !emptyMeans[strings.TrimPrefix(e.command, "cortexctl ")+" --"+name] && c.IsSet(name) {
 			flag := "--" + name
 			if names := f.Names(); len(names) > 1 {
 				flag += " (" + strings.Repeat("-", min(len(names[1]), 2)) + names[1] + ")"

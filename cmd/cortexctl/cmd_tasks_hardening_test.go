@@ -187,3 +187,36 @@ func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
 		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, exitInvalid, "empty body"},
 	})
 }
+
+// TestCLI_Tasks_EmptyOptionValues: '' means something for --assignee and
+// --blocked-by of tasks update only (their help says so: unassigned, no
+// blockers); elsewhere an option given an empty value is an invalid value
+// (exit 7) and nothing is written, not taken for the option left out: a
+// tasks list --assignee '' would list every task, a tasks create
+// --assignee '' or --blocked-by '' would create a task for anyone, ready.
+func TestCLI_Tasks_EmptyOptionValues(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a", "--assignee", "bob")
+	for _, args := range [][]string{
+		{"tasks", "list", "crew", "--assignee", ""},
+		{"tasks", "create", "crew", "b", "--assignee", ""},
+		{"tasks", "create", "crew", "b", "--blocked-by", ""},
+	} {
+		r := runCLI(t, dir, "", args...)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, "is empty") {
+			t.Errorf("%q: exit %d (want %d), stderr %q", args, r.code, exitInvalid, r.stderr)
+		}
+	}
+	var tasks []api.Task
+	cliJSON(t, dir, &tasks, "tasks", "list", "crew")
+	if len(tasks) != 1 {
+		t.Fatalf("after refused creates the board has %d tasks, want 1", len(tasks))
+	}
+	// tasks update takes '' for both, as its help says.
+	var task api.Task
+	cliJSON(t, dir, &task, "tasks", "update", "crew", "T1", "--assignee", "", "--blocked-by", "")
+	if task.Assignee != "" {
+		t.Fatalf("tasks update --assignee '': %+v", task)
+	}
+}
