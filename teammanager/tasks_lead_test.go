@@ -2,8 +2,12 @@ package teammanager_test
 
 import (
 	"errors"
+	"fmt"
+	"math/rand"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -127,5 +131,62 @@ func TestTask_LeadMayWorkOff(t *testing.T) {
 	rep, err := f.m.DispatchUnblocked(ctx, team)
 	if err != nil || len(rep.Dispatched) != 2 {
 		t.Errorf("dispatch after LeadMayWork off: %+v, %v; want both tasks handed out", rep, err)
+	}
+}
+
+// TestTask_Concurrent_LeadChanges: members claim, submit, fail and review
+// while the lead changes and LeadMayWork flips, racing each other (run
+// with -race). The board stays consistent, and no pending or in_progress
+// task is left to a lead that may not work.
+func TestTask_Concurrent_LeadChanges(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, MaxDispatches: 100, Lease: time.Minute})
+	var ids []string
+	for i := range 8 {
+		ids = append(ids, mustTask(t, f, team, "lead", teammanager.NewTask{Subject: fmt.Sprint("task ", i), Priority: i % 3}).ID)
+	}
+	agents := []string{"lead", "a", "b", "c"}
+	ops := []func(r *rand.Rand, id, agent string){
+		func(_ *rand.Rand, id, agent string) { f.m.ClaimTask(ctx, team, agent, id) },
+		func(_ *rand.Rand, _, agent string) { f.m.ClaimNext(ctx, team, agent) },
+		func(_ *rand.Rand, id, agent string) { f.m.CompleteTask(ctx, team, agent, id, "result") },
+		func(r *rand.Rand, id, agent string) { f.m.ReviewTask(ctx, team, agent, id, r.Intn(2) == 0, "feedback") },
+		func(_ *rand.Rand, id, agent string) { f.m.FailTask(ctx, team, agent, id, "broken") },
+		func(_ *rand.Rand, id, agent string) { f.m.RetryTask(ctx, team, agent, id) },
+		func(_ *rand.Rand, _, _ string) { f.m.DispatchUnblocked(ctx, team) },
+		func(_ *rand.Rand, id, agent string) {
+			f.m.UpdateTask(ctx, team, agent, id, teammanager.TaskUpdate{Assignee: ptr(agents[len(id)%len(agents)])})
+		},
+		func(_ *rand.Rand, _, agent string) { f.m.UpdateBoard(ctx, team, teammanager.BoardUpdate{Lead: &agent}) },
+		func(r *rand.Rand, _, _ string) {
+			f.m.UpdateBoard(ctx, team, teammanager.BoardUpdate{LeadMayWork: ptr(r.Intn(2) == 0)})
+		},
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(int64(g)))
+			for range 100 {
+				ops[r.Intn(len(ops))](r, ids[r.Intn(len(ids))], agents[r.Intn(len(agents))])
+			}
+		}()
+	}
+	wg.Wait()
+	if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.m.Board(ctx, team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := f.m.ListTasks(ctx, team, teammanager.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if !s.LeadMayWork && task.Assignee == s.Lead && (task.Status == teammanager.TaskPending || task.Status == teammanager.TaskInProgress) {
+			t.Errorf("%s is %s, assigned to %s, the lead of a board that does not let the lead work", task.ID, task.Status, s.Lead)
+		}
 	}
 }
