@@ -165,12 +165,22 @@ func (s BoardSettings) validate(members []string) error {
 
 func (st *boardState) isMember(agent string) bool { return slices.Contains(st.Members, agent) }
 
+// notMember is the error of agent, not a member of the team, acting on
+// its board.
+func notMember(agent string) error {
+	return fmt.Errorf("agent %q: %w", agent, unknown(ErrUnknownAgent, agent))
+}
+
 // isLead reports whether agent is the board's lead (a board without a
 // lead has none: the empty agent id is no one).
 func (st *boardState) isLead(agent string) bool { return agent != "" && agent == st.Settings.Lead }
 
-// notLead is the error of agent doing what only the lead does.
+// notLead is the error of agent doing what only the lead does: an agent
+// that is not a member is unknown (ErrUnknownAgent), as elsewhere.
 func notLead(st *boardState, agent, what string) error {
+	if !st.isMember(agent) {
+		return notMember(agent)
+	}
 	if st.Settings.Lead == "" {
 		return fmt.Errorf("%w: %s: the board has no lead (ConfigureBoard, or a member with role %q)", ErrNotAllowed, what, LeadRole)
 	}

@@ -821,9 +821,12 @@ func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note 
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
 	err = m.boardWrite(ctx, func(b *boardTx) error {
-		_, t, err := b.loadFor(teamID, taskID)
+		st, t, err := b.loadFor(teamID, taskID)
 		if err != nil {
 			return err
+		}
+		if !st.isMember(agent) {
+			return notMember(agent)
 		}
 		if err := isAssignee(t, agent, TaskInProgress, "report progress on"); err != nil {
 			return err
@@ -868,6 +871,9 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 		st, t, err := b.loadFor(teamID, taskID)
 		if err != nil {
 			return err
+		}
+		if !st.isMember(agent) {
+			return notMember(agent)
 		}
 		if t.Paused {
 			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: true, Op: "complete"}
@@ -981,6 +987,9 @@ func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason st
 		st, t, err := b.loadFor(teamID, taskID)
 		if err != nil {
 			return err
+		}
+		if !st.isMember(agent) {
+			return notMember(agent)
 		}
 		if err := isAssignee(t, agent, TaskInProgress, "fail"); err != nil {
 			return err

@@ -94,7 +94,8 @@ func TestTask_IDs_OnlyCanonical(t *testing.T) {
 
 // TestTask_LeadlessBoard_NoOneActsAsLead: on a board without a lead, the
 // empty agent id is not the lead: the lead's controls, reviews and updates
-// are refused with ErrNotAllowed and write nothing.
+// are refused and write nothing — as by no member (ErrUnknownAgent, as a
+// server refuses an empty agent too), and by a member with ErrNotAllowed.
 func TestTask_LeadlessBoard_NoOneActsAsLead(t *testing.T) {
 	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
 	team := f.create(t, teammanager.TeamConfig{ID: "flat", Name: "flat", Members: members("a", "b"), Timeout: -1}).ID
@@ -104,18 +105,21 @@ func TestTask_LeadlessBoard_NoOneActsAsLead(t *testing.T) {
 	task := mustTask(t, f, team, "a", teammanager.NewTask{Subject: "x"})
 	subject := "renamed"
 	before := storeDump(t, f)
-	for name, call := range map[string]func() error{
-		"cancel": func() error { _, err := f.m.CancelTask(ctx, team, "", task.ID, ""); return err },
-		"skip":   func() error { _, err := f.m.SkipTask(ctx, team, "", task.ID, ""); return err },
-		"pause":  func() error { _, err := f.m.PauseTask(ctx, team, "", task.ID); return err },
-		"review": func() error { _, err := f.m.ReviewTask(ctx, team, "", task.ID, true, ""); return err },
-		"update": func() error {
-			_, err := f.m.UpdateTask(ctx, team, "", task.ID, teammanager.TaskUpdate{Subject: &subject})
+	for name, call := range map[string]func(by string) error{
+		"cancel": func(by string) error { _, err := f.m.CancelTask(ctx, team, by, task.ID, ""); return err },
+		"skip":   func(by string) error { _, err := f.m.SkipTask(ctx, team, by, task.ID, ""); return err },
+		"pause":  func(by string) error { _, err := f.m.PauseTask(ctx, team, by, task.ID); return err },
+		"review": func(by string) error { _, err := f.m.ReviewTask(ctx, team, by, task.ID, true, ""); return err },
+		"update": func(by string) error {
+			_, err := f.m.UpdateTask(ctx, team, by, task.ID, teammanager.TaskUpdate{Subject: &subject})
 			return err
 		},
 	} {
-		if err := call(); !errors.Is(err, teammanager.ErrNotAllowed) {
-			t.Errorf("%s by the empty agent id = %v, want ErrNotAllowed", name, err)
+		if err := call(""); !errors.Is(err, teammanager.ErrUnknownAgent) {
+			t.Errorf("%s by the empty agent id = %v, want ErrUnknownAgent", name, err)
+		}
+		if err := call("b"); !errors.Is(err, teammanager.ErrNotAllowed) {
+			t.Errorf("%s by member b = %v, want ErrNotAllowed", name, err)
 		}
 		if after := storeDump(t, f); after != before {
 			t.Fatalf("refused %s wrote to the store", name)

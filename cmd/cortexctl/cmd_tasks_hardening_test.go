@@ -220,3 +220,30 @@ func TestCLI_Tasks_EmptyOptionValues(t *testing.T) {
 		t.Fatalf("tasks update --assignee '': %+v", task)
 	}
 }
+
+// TestCLI_Tasks_AsNotAMember: an --as that is not a member is exit 3 (a
+// malformed one 7), as README's exit codes say, for the lead's commands
+// and the assignee's as for tasks claim — not 4, as if a member the
+// board's rules refuse.
+func TestCLI_Tasks_AsNotAMember(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "tasks", "claim", "crew", "T1", "--as", "bob")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"tasks", "review", "crew", "T1", "--approve", "--as", "zed"}, exitNotFound},
+		{[]string{"tasks", "cancel", "crew", "T1", "--as", "zed"}, exitNotFound},
+		{[]string{"tasks", "update", "crew", "T1", "--priority", "2", "--as", "zed"}, exitNotFound},
+		{[]string{"tasks", "complete", "crew", "T1", "--as", "zed"}, exitNotFound},
+		{[]string{"tasks", "progress", "crew", "T1", "--as", "zed"}, exitNotFound},
+		{[]string{"tasks", "fail", "crew", "T1", "why", "--as", "zed"}, exitNotFound},
+		{[]string{"tasks", "retry", "crew", "T1", "--as", "a b"}, exitInvalid},
+	} {
+		if r := runCLI(t, dir, "", tc.args...); r.code != tc.code || !strings.Contains(r.stderr, "unknown agent") {
+			t.Errorf("%q: exit %d (want %d), stderr %q", tc.args, r.code, tc.code, r.stderr)
+		}
+	}
+}
