@@ -863,7 +863,9 @@ func isAssignee(t *Task, agent string, want TaskStatus, op string) error {
 // CompleteTask submits agent's result of its in_progress task. With
 // RequireReview (the default) the task goes to in_review and the lead is
 // sent a request_approval message; otherwise it completes, and its
-// dependents whose blockers are all done become ready.
+// dependents whose blockers are all done become ready. A task of the lead
+// itself (on a board that lets the lead work), or of a board without a
+// lead, completes too: no one else reviews it.
 func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (_ Task, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
