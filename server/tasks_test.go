@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,5 +186,40 @@ func TestRPC_ConfigureBoard_Partial(t *testing.T) {
 	want.PlanApprover = ""
 	if b != want {
 		t.Fatalf("configure_board of the approver = %+v, want %+v", b, want)
+	}
+}
+
+// TestRPC_TaskClaim_CircuitOpenCarriesTask: a teams.task.claim past the
+// circuit breaker is an error (conflict, circuit_open) whose data holds
+// the task it failed, in the tasks get --json shape, as README says.
+func TestRPC_TaskClaim_CircuitOpenCarriesTask(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}, {Agent: "cat", Role: "dev"}}}, nil)
+	ts.ok("acme", "teams.task.configure_board", map[string]any{"team": "crew", "maxDispatches": 1}, nil)
+	ts.ok("acme", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "flaky"}, nil)
+	ts.ok("acme", "teams.task.claim", map[string]any{"team": "crew", "agent": "bob", "task": "T1"}, nil)
+	for _, s := range []string{"running", "completed"} {
+		ts.ok("acme", "teams.member_status", map[string]any{"team": "crew", "agent": "bob", "status": s}, nil)
+	}
+	_, body := ts.rpcRaw("acme", `{"jsonrpc":"2.0","id":1,"method":"teams.task.claim","params":{"team":"crew","agent":"cat","task":"T1"}}`)
+	var r struct {
+		Error struct {
+			Code int `json:"code"`
+			Data struct {
+				ExitCode int       `json:"exitCode"`
+				Kind     string    `json:"kind"`
+				Errors   []string  `json:"errors"`
+				Task     *api.Task `json:"task"`
+			} `json:"data"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("%v in %s", err, body)
+	}
+	d := r.Error.Data
+	if r.Error.Code != -32004 || d.ExitCode != 4 || d.Kind != "conflict" || !slices.Contains(d.Errors, "circuit_open") ||
+		d.Task == nil || d.Task.ID != "T1" || d.Task.Status != "failed" || d.Task.Error != "dispatched once without completing" {
+		t.Fatalf("claim past the breaker answered %s", body)
 	}
 }
