@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -46,13 +45,10 @@ func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.Run
 	case opts.StepTimeout > 0 && secs == 0:
 		return workflow.Run{}, fmt.Errorf("%w: step timeout %s: want whole seconds", workflow.ErrInvalidRun, opts.StepTimeout)
 	}
-	if err := workflow.ValidateUTF8(opts.Inputs); err != nil {
-		// The embedded Engine's error, which JSON could not carry.
-		return workflow.Run{}, fmt.Errorf("start %s: %w: inputs: %v", d.Name, workflow.ErrInvalidRun, err)
-	}
-	if err := unencodable(opts.Inputs); err != nil {
-		// The embedded Engine's error (Start normalises inputs through
-		// encoding/json), not the encoding error of the params.
+	if err := workflow.CheckValues(opts.Inputs); err != nil {
+		// The embedded Engine's error (not valid UTF-8, which JSON could
+		// not carry; not encodable; nested too deep), not the encoding
+		// error of the params nor the server's parse error.
 		return workflow.Run{}, fmt.Errorf("start %s: %w: inputs: %v", d.Name, workflow.ErrInvalidRun, err)
 	}
 	p := map[string]any{"def": d, "id": opts.ID, "strategy": opts.Strategy, "inputs": opts.Inputs,
@@ -160,13 +156,8 @@ func (w *Workflows) AddFindings(ctx context.Context, id, step string, attempt in
 // Engine's error (ErrInvalidOutput), though the Engine checks the run,
 // step and attempt first.
 func (w *Workflows) CompleteStep(ctx context.Context, id, step string, attempt int, outputs map[string]any) error {
-	if err := workflow.ValidateUTF8(outputs); err != nil {
-		// The embedded Engine's error, which JSON could not carry.
-		return fmt.Errorf("run %s: step %s: %w: %w", id, step, workflow.ErrInvalidOutput, err)
-	}
-	if err := unencodable(outputs); err != nil {
-		// The embedded Engine's error (it normalises outputs through
-		// encoding/json), not the encoding error of the params.
+	if err := workflow.CheckValues(outputs); err != nil {
+		// The embedded Engine's error (as for Start's inputs).
 		return fmt.Errorf("run %s: step %s: %w: %w", id, step, workflow.ErrInvalidOutput, err)
 	}
 	return w.c.Call(ctx, "workflows.complete_step", map[string]any{"run": id, "step": step, "attempt": attempt, "outputs": outputs}, nil)
@@ -207,22 +198,3 @@ func (w *Workflows) ReleaseStep(ctx context.Context, id, step string, attempt in
 	return w.c.Call(ctx, "workflows.release_step", map[string]any{"run": id, "step": step, "attempt": attempt, "reason": reason}, nil)
 }
 
-// unencodable returns the error of encoding/json for a map of run inputs
-// or step outputs that JSON cannot carry (a NaN or ±Inf at any depth, a
-// value of a type JSON has no form for, one nested deeper than it reads),
-// or nil: the embedded Engine refuses such a map with that error (it
-// normalises it through encoding/json, there and back).
-func unencodable(m map[string]any) error {
-	if len(m) == 0 {
-		return nil
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if nesting(b) < maxNesting {
-		return nil // it reads back (the common case: no second pass)
-	}
-	var back map[string]any
-	return json.Unmarshal(b, &back)
-}

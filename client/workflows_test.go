@@ -8,6 +8,7 @@ import (
 	"net"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -500,7 +501,8 @@ func TestWorkflows_TooDeepForTheServer(t *testing.T) {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	w := wf(t, sock)
+	c := newClient(t, sock)
+	w := c.Workflows(5 * time.Millisecond)
 	if _, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "ok"}); err != nil { // the stream is open
 		t.Fatal(err)
 	}
@@ -508,7 +510,9 @@ func TestWorkflows_TooDeepForTheServer(t *testing.T) {
 	for range 9998 {
 		v = []any{v}
 	}
-	_, err = w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "deep", Inputs: map[string]any{"y": v}})
+	// Workflows.Start refuses inputs that deep itself (MaxValueDepth): the
+	// params go as they are.
+	err = c.Call(ctx, "workflows.start", map[string]any{"def": fanDef(2), "id": "deep", "inputs": map[string]any{"y": v}}, nil)
 	if err == nil || errors.Is(err, api.ErrUnavailable) || api.ExitCode(err) != api.ExitSyntax {
 		t.Fatalf("start with inputs too deep for the server: %v (exit %d), want its parse error (exit %d)", err, api.ExitCode(err), api.ExitSyntax)
 	}
@@ -562,5 +566,91 @@ func TestWorkflows_TooDeepValues(t *testing.T) {
 		if e, r := got["embedded"][i], got["remote"][i]; e == nil || r == nil || e.Error() != r.Error() {
 			t.Errorf("call %d: remote %q, embedded %q", i, r, e)
 		}
+	}
+}
+
+// nestedList returns a value that is depth lists nested in one another
+// (depth ≥ 1), the innermost holding 1.
+func nestedList(depth int) any {
+	var v any = 1.0
+	for range depth {
+		v = []any{v}
+	}
+	return v
+}
+
+// TestWorkflows_NestingLimit: a run input or step output nested as deep as
+// a value may be (workflow.MaxValueDepth, counting the inputs or outputs
+// map as level 1) is taken, embedded and through a server alike, and
+// reads back; one level deeper is refused by both with the same error
+// (ErrInvalidRun / ErrInvalidOutput, exit 7), nothing written. Inputs
+// nested 9,998 to 10,000 levels were taken embedded and refused through a
+// server (its JSON reader's limit, which the request's envelope reaches
+// first).
+func TestWorkflows_NestingLimit(t *testing.T) {
+	type engine interface {
+		workflow.Pull
+		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+	}
+	d := fanDef(2)
+	d.Steps[0].Inputs = []workflow.Port{{Name: "x", Type: workflow.Array, Optional: true}}
+	d.Steps[0].Outputs = append(d.Steps[0].Outputs, workflow.Port{Name: "x", Type: workflow.Array})
+	limit := workflow.MaxValueDepth
+	depths := []int{limit - 1, limit, limit + 1, 9997, 9998, 9999, 10000, 10001}
+	got := map[string][]string{}
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) engine
+	}{
+		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
+		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
+	} {
+		e := b.open(t)
+		for _, depth := range depths {
+			// The inputs map is level 1, "x"'s value level 2 and deeper.
+			id := fmt.Sprintf("in%d", depth)
+			_, err := e.Start(ctx, d, workflow.RunOptions{ID: id, Inputs: map[string]any{"x": nestedList(depth - 1)}})
+			switch {
+			case depth <= limit && err != nil:
+				t.Errorf("%s: inputs nested %d deep: %v, want taken", b.name, depth, err)
+			case depth <= limit:
+				ready, err := e.Ready(ctx, id)
+				if err != nil || len(ready) == 0 || ready[0].Inputs["x"] == nil {
+					t.Errorf("%s: inputs nested %d deep: ready %d, %v", b.name, depth, len(ready), err)
+				}
+			case !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid:
+				t.Errorf("%s: inputs nested %d deep: %v (exit %d), want ErrInvalidRun (exit 7)", b.name, depth, err, api.ExitCode(err))
+			default:
+				if _, gerr := e.Get(ctx, id); !errors.Is(gerr, workflow.ErrUnknownRun) {
+					t.Errorf("%s: inputs nested %d deep, refused: the run reads %v", b.name, depth, gerr)
+				}
+			}
+			got[b.name] = append(got[b.name], fmt.Sprint(err))
+
+			id = fmt.Sprintf("out%d", depth)
+			if _, err := e.Start(ctx, d, workflow.RunOptions{ID: id}); err != nil {
+				t.Fatalf("%s: start: %v", b.name, err)
+			}
+			attempt, err := e.StartStep(ctx, id, "s00", "me")
+			if err != nil {
+				t.Fatalf("%s: start step: %v", b.name, err)
+			}
+			err = e.CompleteStep(ctx, id, "s00", attempt, map[string]any{"n": 1, "x": nestedList(depth - 1)})
+			switch {
+			case depth <= limit && err != nil:
+				t.Errorf("%s: outputs nested %d deep: %v, want taken", b.name, depth, err)
+			case depth <= limit:
+				r, gerr := e.Get(ctx, id)
+				if s, _ := r.Step("s00"); gerr != nil || s.Status != workflow.StepCompleted || s.Outputs["x"] == nil {
+					t.Errorf("%s: outputs nested %d deep: %+v, %v", b.name, depth, s, gerr)
+				}
+			case !errors.Is(err, workflow.ErrInvalidOutput) || api.ExitCode(err) != api.ExitInvalid:
+				t.Errorf("%s: outputs nested %d deep: %v (exit %d), want ErrInvalidOutput (exit 7)", b.name, depth, err, api.ExitCode(err))
+			}
+			got[b.name] = append(got[b.name], fmt.Sprint(err))
+		}
+	}
+	if e, r := got["embedded"], got["remote"]; !slices.Equal(e, r) {
+		t.Errorf("embedded and remote differ:\nembedded %q\nremote   %q", e, r)
 	}
 }

@@ -380,8 +380,27 @@ func checkOutputs(s *Step, outputs map[string]any) (map[string]any, error) {
 	return norm, nil
 }
 
+// MaxValueDepth is how deeply run inputs and step outputs may nest, the
+// map of inputs or outputs being level 1 (so {"x": [[1]]} is 3 levels
+// deep). Start refuses deeper inputs (ErrInvalidRun) and CompleteStep
+// deeper outputs (ErrInvalidOutput), embedded and through a server alike
+// (the client checks them before it sends them: CheckValues): it is well
+// under encoding/json's 10,000 levels, which the envelope of a request or
+// of a stored record would otherwise reach first.
+const MaxValueDepth = 1000
+
+// CheckValues returns the error for which Start refuses run inputs m
+// (wrapped in ErrInvalidRun) and CompleteStep step outputs m (in
+// ErrInvalidOutput), or nil: a key or string that is not valid UTF-8
+// (ValidateUTF8), a value JSON cannot carry (NaN, ±Inf, a cycle, a type
+// JSON has no form for), or one nested deeper than MaxValueDepth.
+func CheckValues(m map[string]any) error {
+	_, err := normalize(m)
+	return err
+}
+
 // normalize returns m as encoding/json decodes it (numbers float64,
-// objects map[string]any, arrays []any).
+// objects map[string]any, arrays []any), or the error of CheckValues.
 func normalize(m map[string]any) (map[string]any, error) {
 	if err := ValidateUTF8(m); err != nil {
 		return nil, err // encoding/json would turn the bad bytes into U+FFFD
@@ -389,6 +408,9 @@ func normalize(m map[string]any) (map[string]any, error) {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
+	}
+	if d := jsonDepth(b); d > MaxValueDepth {
+		return nil, fmt.Errorf("nested %d levels deep, more than %d (workflow.MaxValueDepth)", d, MaxValueDepth)
 	}
 	var out map[string]any
 	if err := json.Unmarshal(b, &out); err != nil {
@@ -511,10 +533,36 @@ func ValidateUTF8(m map[string]any) error {
 	return nil
 }
 
-// maxUTF8Depth bounds how deep notUTF8 looks: encoding/json reads no
-// value nested deeper (a map is refused by normalize anyway), and a value
-// that holds itself would have it recurse for ever.
-const maxUTF8Depth = 10000
+// maxUTF8Depth bounds how deep notUTF8 looks: normalize refuses a value
+// nested deeper (MaxValueDepth), and a value that holds itself would have
+// it recurse for ever.
+const maxUTF8Depth = MaxValueDepth
+
+// jsonDepth returns how deeply the JSON text b nests objects and arrays.
+func jsonDepth(b []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
 
 // notUTF8 looks for a string in v (a key or value, as encoding/json would
 // encode it) that is not valid UTF-8, at depth (from 1) at most
