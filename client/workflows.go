@@ -197,4 +197,3 @@ func (w *Workflows) ReleaseDriver(ctx context.Context, id, driverID string) erro
 func (w *Workflows) ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error {
 	return w.c.Call(ctx, "workflows.release_step", map[string]any{"run": id, "step": step, "attempt": attempt, "reason": reason}, nil)
 }
-
