@@ -260,7 +260,7 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 	if taskFindingsHook != nil {
 		taskFindingsHook()
 	}
-	return m.writeFindingsLinked(ctx, teamID, agentID, norm, m.ns.Task(teamID, taskID), func(tx *cortex.Tx) error {
+	return m.writeFindingsLinked(ctx, teamID, agentID, norm, m.ns.Task(teamID, taskID), func(tx *cortex.Tx, _ []string) error {
 		b := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: now}
 		b.init()
 		t, err := b.loadTask(teamID, taskID)

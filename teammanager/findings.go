@@ -192,6 +192,31 @@ func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []
 	return m.writeFindings(ctx, teamID, agentID, norm)
 }
 
+// AddFindingsChecked is AddFindings whose write first runs check, in that
+// same atomic write (under the namespace's write lock, after the
+// membership check), with the ids the findings get: if check returns an
+// error, nothing is written and AddFindingsChecked returns it. What check
+// stages in tx commits with the findings. A package that runs work on a
+// team (package workflow) checks with it that the work still holds what
+// lets it report (its attempt of a step), and records the ids, in the
+// write that adds the findings. It has AddFindings' checks of fs.
+func (m *Manager) AddFindingsChecked(ctx context.Context, teamID, agentID string, fs []Finding, check func(tx *cortex.Tx, ids []string) error) (_ []string, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if check == nil {
+		return m.AddFindings(ctx, teamID, agentID, fs)
+	}
+	now := m.now()
+	norm := make([]Finding, len(fs))
+	for i, f := range fs {
+		nf, err := m.normFinding(teamID, f, now)
+		if err != nil {
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+		}
+		norm[i] = nf
+	}
+	return m.writeFindingsLinked(ctx, teamID, agentID, norm, "", check)
+}
+
 // writeFindings writes normalized findings of agent in one atomic update
 // with the membership check and returns their ids in order.
 func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs []Finding) ([]string, error) {
@@ -201,8 +226,9 @@ func (m *Manager) writeFindings(ctx context.Context, teamID, agentID string, fs 
 // writeFindingsLinked is writeFindings that also links each finding node to
 // task (finding:task), if task is not empty. With check (not nil), the
 // findings are written in a write of their own, only if check, run in that
-// write, passes: the check and the write are one atomic step.
-func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID string, fs []Finding, task quad.IRI, check func(tx *cortex.Tx) error) ([]string, error) {
+// write with the findings' ids, passes: the check and the write are one
+// atomic step.
+func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID string, fs []Finding, task quad.IRI, check func(tx *cortex.Tx, ids []string) error) ([]string, error) {
 	ids := make([]string, len(fs))
 	qs := make([]quad.Quad, 0, 8*len(fs))
 	pins := make([]quad.Value, 0, len(fs))
@@ -226,7 +252,7 @@ func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID strin
 			if err := checkCanAssert(st, teamID, agentID); err != nil {
 				return err
 			}
-			if err := check(tx); err != nil {
+			if err := check(tx, ids); err != nil {
 				return err
 			}
 			tx.Add(qs...)

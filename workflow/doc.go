@@ -155,9 +155,6 @@
 //   - A step started before attempts were counted (a run stored by an
 //     older version: no attempt on the step) is attempt 0; its next start
 //     is attempt 1.
-//   - AddFindings writes the findings to the team, then their ids on the
-//     step, in two writes: a crash between them leaves findings that the
-//     final merge sees and the step's dependents do not, until a retry.
 //   - Findings a step reported before it failed or was released stay in
 //     its agent's member graph: they are merged if the agent completes
 //     another step.

@@ -103,6 +103,9 @@ type Engine struct {
 	// headHook, when set by a test, runs in a read of a run (load)
 	// between the read of its row and that of its step rows.
 	headHook func(id string)
+	// findingsHook, when set by a test, runs in AddFindings once the
+	// attempt is checked, before the write of the findings.
+	findingsHook func()
 }
 
 type defEntry struct {
@@ -522,38 +525,50 @@ func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *De
 	var out *record
 	wrote := false
 	err := e.n.Update(ctx, func(tx *cortex.Tx) error {
-		old, err := e.load(ctx, tx.Namespace(), id, true)
-		if err != nil {
-			return err
-		}
-		d, p, err := e.definition(ctx, old)
-		if err != nil {
-			return err
-		}
-		rec := old.next()
-		c := &change{rec: rec, now: e.now(), merge: e.merge}
-		c.expire()
-		if err := fn(c, d, p); err != nil {
-			return err
-		}
-		if err := c.advance(d, p); err != nil {
-			return err
-		}
-		if len(c.trans) == 0 && !stepsChanged(old, rec) && headEqual(old, rec) {
-			out, wrote = old, false
-			return nil
-		}
-		out, wrote = rec, true
-		return e.stage(tx, old, c, d, p)
+		var err error
+		out, wrote, err = e.updateIn(ctx, tx, id, fn)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if wrote {
-		e.remember(out.seal(), false)
+	e.wrote(out, wrote)
+	return out, nil
+}
+
+// updateIn is the read-modify-write of update in tx, a write under the
+// namespace's write lock: it returns the record and whether it staged it
+// (then, once tx has committed, the caller calls wrote).
+func (e *Engine) updateIn(ctx context.Context, tx *cortex.Tx, id string, fn func(c *change, d *Def, p *plan) error) (*record, bool, error) {
+	old, err := e.load(ctx, tx.Namespace(), id, true)
+	if err != nil {
+		return nil, false, err
+	}
+	d, p, err := e.definition(ctx, old)
+	if err != nil {
+		return nil, false, err
+	}
+	rec := old.next()
+	c := &change{rec: rec, now: e.now(), merge: e.merge}
+	c.expire()
+	if err := fn(c, d, p); err != nil {
+		return nil, false, err
+	}
+	if err := c.advance(d, p); err != nil {
+		return nil, false, err
+	}
+	if len(c.trans) == 0 && !stepsChanged(old, rec) && headEqual(old, rec) {
+		return old, false, nil
+	}
+	return rec, true, e.stage(tx, old, c, d, p)
+}
+
+// wrote keeps rec, if written, as the run's latest and wakes the drivers.
+func (e *Engine) wrote(rec *record, written bool) {
+	if written {
+		e.remember(rec.seal(), false)
 		e.wake()
 	}
-	return out, nil
 }
 
 // Get returns run id as stored. It only reads: a step past its timeout
@@ -902,12 +917,13 @@ func running(c *change, step string, attempt int, to StepStatus) (int, error) {
 // are recorded on the step in one write (see the package documentation) and
 // no ids are returned.
 //
-// The two writes are not one: if the process stops between them, the
-// findings are in the team (and its final merge) but not on the step; a
-// retry with the same AssertedAt writes the same findings again (their ids
-// are derived from their content) and records them on the step. If the
-// run's team was deleted or disbanded, the run fails (see the package
-// documentation) and AddFindings returns an error matching ErrRunFinished.
+// The findings and their ids on the step are written in one atomic write,
+// which checks the attempt again: an attempt given back, or a step failed,
+// after AddFindings was called writes nothing (*AttemptError or
+// *TransitionError). A retry with the same AssertedAt gives the same ids
+// (they are derived from the findings' content). If the run's team was
+// deleted or disbanded, the run fails (see the package documentation) and
+// AddFindings returns an error matching ErrRunFinished.
 func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
 	rec, err := e.load(ctx, e.n, id, false)
 	if err != nil {
@@ -947,13 +963,42 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, 
 	if rec.Type == Council {
 		return nil, e.addVotes(ctx, rec, id, step, attempt, fs, now)
 	}
+	if e.findingsHook != nil {
+		e.findingsHook()
+	}
 	fs = slices.Clone(fs)
 	for j := range fs {
 		if fs[j].AssertedAt.IsZero() {
 			fs[j].AssertedAt = now
 		}
 	}
-	ids, err := e.tm.AddFindings(ctx, rec.Team, MemberID(rec.Steps[i].Agent), fs)
+	// The attempt is checked again, and the ids recorded on the step, in
+	// the write that adds the findings to the team: an attempt given back
+	// (or a step failed) since the check above writes nothing.
+	var (
+		out   *record
+		wrote bool
+		cerr  error // the check's
+	)
+	ids, err := e.tm.AddFindingsChecked(ctx, rec.Team, MemberID(rec.Steps[i].Agent), fs, func(tx *cortex.Tx, ids []string) error {
+		out, wrote, cerr = e.updateIn(ctx, tx, id, func(c *change, _ *Def, _ *plan) error {
+			i, err := running(c, step, attempt, StepRunning)
+			if err != nil {
+				return err
+			}
+			s := &c.rec.Steps[i]
+			for _, fid := range ids {
+				if !slices.Contains(s.Findings, fid) {
+					s.Findings = append(s.Findings, fid)
+				}
+			}
+			return nil
+		})
+		return cerr
+	})
+	if cerr != nil {
+		return nil, cerr
+	}
 	if how := teamGoneHow(err); how != "" && rec.TeamReady {
 		// The team was deleted or disbanded under the run: the run fails
 		// (see settle), and these findings have nowhere to go.
@@ -965,22 +1010,7 @@ func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, 
 	if err != nil {
 		return nil, fmt.Errorf("run %s: step %s: %w", id, step, err)
 	}
-	_, err = e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
-		i, err := running(c, step, attempt, StepRunning)
-		if err != nil {
-			return err
-		}
-		s := &c.rec.Steps[i]
-		for _, fid := range ids {
-			if !slices.Contains(s.Findings, fid) {
-				s.Findings = append(s.Findings, fid)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
+	e.wrote(out, wrote)
 	return ids, nil
 }
 
