@@ -21,6 +21,7 @@ import (
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
+	"github.com/cortexgraph/cortex/workflow"
 )
 
 // Options configure a Client. Build them with DefaultOptions and the With
@@ -202,10 +203,19 @@ var jsonContentType = []string{"application/json"}
 // ErrNotUTF8, and nothing is sent (JSON would carry U+FFFD instead),
 // unless every such string is an id param (idParams): no id can hold
 // U+FFFD, so the call is sent and the server refuses the id as the
-// Manager would, its error naming the id as given.
+// Manager would, its error naming the id as given. A call whose ctx acts
+// for a driver of a run (workflow.WithDriver: DriveLed's calls) goes as
+// workflows.as_driver, which the server fences as the embedded Engine
+// fences it.
 func (c *Client) Call(ctx context.Context, method string, params, result any) (err error) {
 	if params == nil {
 		params = struct{}{}
+	}
+	if run, driver, ok := workflow.DriverOf(ctx); ok && method != asDriverMethod {
+		// A driver's call (workflow.DriveLed's): the server fences its
+		// writes, as the embedded Engine does.
+		params = asDriverParams{Run: run, Driver: driver, Method: method, Params: params}
+		method = asDriverMethod
 	}
 	p, err := json.Marshal(params)
 	if err != nil {
@@ -552,6 +562,19 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (api.Namespac
 	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token}
 	err := other.Call(ctx, "namespaces.delete", map[string]string{"name": name}, &out)
 	return out, err
+}
+
+// asDriverMethod runs a call for a driver of a crew or swarm run (see
+// workflow.WithDriver): the server makes its writes only while the driver
+// holds the run.
+const asDriverMethod = "workflows.as_driver"
+
+// asDriverParams are the params of asDriverMethod.
+type asDriverParams struct {
+	Run    string `json:"run"`
+	Driver string `json:"driver"`
+	Method string `json:"method"`
+	Params any    `json:"params"`
 }
 
 // maxNesting is how deep the server's JSON reader (encoding/json's) reads

@@ -654,3 +654,86 @@ func TestWorkflows_NestingLimit(t *testing.T) {
 		t.Errorf("embedded and remote differ:\nembedded %q\nremote   %q", e, r)
 	}
 }
+
+// ledFuncs is a workflow.LedRunner from two funcs.
+type ledFuncs struct {
+	lead func(turn workflow.LeadTurn) ([]workflow.LeadOp, error)
+	task func(w workflow.TaskWork) (workflow.TaskResult, error)
+}
+
+func (r ledFuncs) Lead(_ context.Context, turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+	return r.lead(turn)
+}
+
+func (r ledFuncs) Task(_ context.Context, w workflow.TaskWork) (workflow.TaskResult, error) {
+	return r.task(w)
+}
+
+// TestWorkflows_DriverFencedThroughServer: a driver of a crew run through
+// a server whose run another driver takes over while its lead works (or
+// while a member's task runs) does not act on the run — the server fences
+// its writes as the embedded Engine does: the lead's answer is not
+// applied, the member's result not recorded — and the drive stops with
+// ErrDriverBusy. The lease is an hour: no renewal runs meanwhile to tell
+// the driver.
+func TestWorkflows_DriverFencedThroughServer(t *testing.T) {
+	for _, duringTask := range []bool{false, true} {
+		t.Run(fmt.Sprintf("during task %v", duringTask), func(t *testing.T) {
+			sock := startServer(t)
+			c := newClient(t, sock)
+			w := c.Workflows(5 * time.Millisecond)
+			crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+				Specialists: []string{"backend"}, MaxTurns: 3}
+			r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := wf(t, sock)
+			takeOver := func() {
+				run, err := other.Get(ctx, r.ID)
+				if err != nil || run.Driver == nil {
+					t.Errorf("the run's driver: %+v, %v", run.Driver, err)
+					return
+				}
+				if _, err := other.ClaimDriver(ctx, r.ID, workflow.NewDriver("other"), time.Hour, run.Driver.ID); err != nil {
+					t.Errorf("takeover: %v", err)
+				}
+			}
+			runner := ledFuncs{
+				lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+					if !duringTask {
+						takeOver()
+					}
+					return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+				},
+				task: func(workflow.TaskWork) (workflow.TaskResult, error) {
+					takeOver()
+					return workflow.TaskResult{Result: "built"}, nil
+				},
+			}
+			_, err = workflow.DriveLedWith(ctx, w, c, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
+			if !errors.Is(err, workflow.ErrDriverBusy) {
+				t.Fatalf("drive: %v, want ErrDriverBusy", err)
+			}
+			tasks, err := c.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := w.Get(ctx, r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			turn1, _ := run.Step("turn-1/architect")
+			if !duringTask {
+				if len(tasks) != 0 || turn1.Status != workflow.StepReady {
+					t.Errorf("the lead's answer after the takeover was applied: tasks %+v, turn 1 %s", tasks, turn1.Status)
+				}
+				return
+			}
+			if len(tasks) != 1 || tasks[0].Status == teammanager.TaskInReview || tasks[0].Result != "" {
+				t.Errorf("the member's result after the takeover was recorded: %+v", tasks)
+			}
+		})
+	}
+}
+

@@ -106,6 +106,7 @@ var roles = map[string]Role{
 	"rpc teams.chat.retention":       RoleRead,
 	"rpc workflows.start":            RoleWrite,
 	"rpc workflows.get":              RoleRead,
+	"rpc workflows.as_driver":        RoleRead, // and the role of the call it holds
 	"rpc workflows.list":             RoleRead,
 	"rpc workflows.history":          RoleRead,
 	"rpc workflows.cancel":           RoleWrite,

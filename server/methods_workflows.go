@@ -347,3 +347,51 @@ func (c *rpcCtx) runEngine(ctx context.Context, params json.RawMessage) (*workfl
 	en, err := c.engine(ctx)
 	return en, p, err
 }
+
+// asDriverMethod runs a call for a driver of a crew or swarm run: its
+// writes of the run and of the task board are fenced (workflow.WithDriver).
+const asDriverMethod = "workflows.as_driver"
+
+func init() {
+	// In init: the method calls invoke, which reads methods.
+	methods[asDriverMethod] = method{access: accessRead, run: workflowsAsDriver}
+}
+
+// wfAsDriverParams are the params of workflows.as_driver.
+type wfAsDriverParams struct {
+	Run    string          `json:"run"`
+	Driver string          `json:"driver"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// workflowsAsDriver runs method with params as driver driver of run run
+// (a client sends a call so when its context carries the driver:
+// workflow.WithDriver): the call's writes of the run, and its task board
+// writes, are made only while the driver holds the run — it is the run's
+// driver, its lease not ended — else they write nothing and fail with
+// workflow.ErrDriverBusy (kind conflict). The call's method needs its own
+// role and access, as when called alone.
+func workflowsAsDriver(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p wfAsDriverParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := required("run", p.Run, "driver", p.Driver, "method", p.Method); err != nil {
+		return nil, err
+	}
+	if p.Method == asDriverMethod {
+		return nil, fmt.Errorf("%w: params: method %s: a call for a driver holds one call, not another %s", api.ErrInvalid, p.Method, asDriverMethod)
+	}
+	if _, known := methods[p.Method]; known {
+		if err := allow(ctx, c.ns, roleOf("rpc "+p.Method), p.Method); err != nil {
+			return nil, err
+		}
+	}
+	en, err := c.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ctx = teammanager.WithWriteCheck(workflow.WithDriver(ctx, p.Run, p.Driver), en.DriverCheck(p.Run, p.Driver))
+	return c.s.invoke(ctx, c.ns, p.Method, p.Params)
+}

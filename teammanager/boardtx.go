@@ -111,7 +111,13 @@ func (m *Manager) writeBoardBatch(batch []*boardOp) {
 			ok[i] = false
 			child := &boardTx{m: m, ctx: ctx, n: root.n, now: root.now, parent: root, reads: root.reads}
 			child.init()
-			op.err = op.fn(child)
+			if check := writeCheckOf(op.ctx); check != nil {
+				// The call's fence (WithWriteCheck), in the batch's write.
+				op.err = check(context.WithoutCancel(op.ctx), tx)
+			}
+			if op.err == nil {
+				op.err = op.fn(child)
+			}
 			if op.err == nil {
 				child.mergeInto(root)
 				ok[i] = true

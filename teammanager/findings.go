@@ -252,6 +252,11 @@ func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID strin
 			if err := checkCanAssert(st, teamID, agentID); err != nil {
 				return err
 			}
+			if wc := writeCheckOf(ctx); wc != nil {
+				if err := wc(ctx, tx); err != nil {
+					return err
+				}
+			}
 			if err := check(tx, ids); err != nil {
 				return err
 			}

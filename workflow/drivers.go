@@ -78,7 +78,7 @@ func (e *Engine) ClaimDriver(ctx context.Context, id string, d Driver, ttl time.
 	if d.ID == "" || d.Actor == "" || ttl <= 0 {
 		return Run{}, fmt.Errorf("run %s: %w: a driver needs an id, an actor and a lease > 0", id, ErrInvalidRun)
 	}
-	rec, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+	rec, err := e.update(withoutDriver(ctx), id, func(c *change, _ *Def, _ *plan) error {
 		if err := notFinished(c.rec); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (r *record) endDriver(id string) {
 // does nothing): the next driver may claim it at once. A finished run is
 // let go of too.
 func (e *Engine) ReleaseDriver(ctx context.Context, id, driverID string) error {
-	_, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+	_, err := e.update(withoutDriver(ctx), id, func(c *change, _ *Def, _ *plan) error {
 		if c.rec.Driver != nil && c.rec.Driver.ID == driverID {
 			c.rec.Driver = nil
 			c.rec.endDriver(driverID)

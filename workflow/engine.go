@@ -544,6 +544,9 @@ func (e *Engine) updateIn(ctx context.Context, tx *cortex.Tx, id string, fn func
 	if err != nil {
 		return nil, false, err
 	}
+	if err := e.fenced(ctx, old); err != nil {
+		return nil, false, err
+	}
 	d, p, err := e.definition(ctx, old)
 	if err != nil {
 		return nil, false, err
@@ -1070,7 +1073,7 @@ func (e *Engine) finishStep(ctx context.Context, id, step string, attempt int, t
 // Findings it reported stay recorded.
 func (e *Engine) ReleaseStep(ctx context.Context, id, step string, attempt int, reason string) error {
 	reason = validText(reason)
-	_, err := e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+	_, err := e.update(withoutDriver(ctx), id, func(c *change, _ *Def, _ *plan) error {
 		i, err := running(c, step, attempt, StepReady)
 		if err != nil {
 			return err
@@ -1162,6 +1165,9 @@ func rank(s teammanager.Status) int {
 // disbanded (read-only from then on) or deleted under the run fails the
 // run, as Cancel would but failed, and leaves nothing to settle.
 func (e *Engine) settle(ctx context.Context, rec *record) (*record, error) {
+	// What a write made follows from it: not fenced by a driver's lease
+	// (WithDriver), as the write was.
+	ctx = withoutDriver(ctx)
 	if rec.TeamGone {
 		return rec, nil
 	}
@@ -1191,7 +1197,7 @@ func teamGoneHow(err error) string {
 // the run, if not finished, fails (its running steps fail, the others are
 // skipped), and there is nothing more to settle.
 func (e *Engine) teamGone(ctx context.Context, id, how string) (*record, error) {
-	return e.update(ctx, id, func(c *change, _ *Def, _ *plan) error {
+	return e.update(withoutDriver(ctx), id, func(c *change, _ *Def, _ *plan) error {
 		c.rec.TeamGone = true
 		if c.rec.Status.Finished() {
 			return nil

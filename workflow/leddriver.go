@@ -172,8 +172,15 @@ type taskDone struct {
 // gone (it ran on this host and its pid is not alive: a driver killed with
 // SIGKILL) or its lease has ended; DriveLedWith's Takeover takes the run
 // from a live one. A driver that loses its hold (taken over, or not
-// renewed within its lease) stops as if ctx had ended, with that error. A
-// cancelled run's running tasks run to their end.
+// renewed within its lease) stops as if ctx had ended, with that error.
+// It acts only while it holds the run: every write it makes, of the run
+// or of the board, checks that in the write itself (WithDriver; on the
+// board through teammanager.WithWriteCheck when p is an *Engine, through
+// a server when p and b are its clients), so that between the end of its
+// hold and its next renewal it writes nothing: a lead's answer or a
+// member's result that comes then is not applied, the turn is given back,
+// and DriveLed returns an error matching ErrDriverBusy. A cancelled run's
+// running tasks run to their end.
 //
 // A run whose team is deleted or disbanded while DriveLed drives it (a
 // board call finds it gone or read-only) is ended by DriveLed itself: the
@@ -222,6 +229,13 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 		return p.Get(ctx, id)
 	} else if err != nil {
 		return r, err
+	}
+	// Every write the drive makes is fenced: made only while me holds
+	// the run (WithDriver; the board's through the Engine's check, or
+	// through a client the server's).
+	ctx = WithDriver(ctx, id, me.ID)
+	if e, ok := p.(*Engine); ok {
+		ctx = teammanager.WithWriteCheck(ctx, e.DriverCheck(id, me.ID))
 	}
 	ctx, stopHold := context.WithCancelCause(ctx)
 	held := holdRun(ctx, p, id, me, lease, stopHold)
@@ -560,11 +574,19 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 				return nil // timed out, started again elsewhere or cancelled meanwhile
 			}
-			return err
+			if !errors.Is(err, ErrDriverBusy) {
+				return err
+			}
 		}
 	}
 	if ctx.Err() != nil {
 		return releaseTurn(ctx, p, r.ID, name, attempt, actor)
+	}
+	if errors.Is(err, ErrDriverBusy) {
+		// The driver lost the run (its lease ended, or it was taken
+		// over) while the lead worked: nothing more of the turn is
+		// written; the turn goes back for the run's driver.
+		return errors.Join(err, releaseTurn(ctx, p, r.ID, name, attempt, actor))
 	}
 	ferr := p.FailStep(ctx, r.ID, name, attempt, err.Error())
 	if errors.Is(ferr, ErrInvalidTransition) || errors.Is(ferr, ErrRunFinished) {
@@ -573,8 +595,10 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	return ferr
 }
 
+// releaseTurn gives a turn back, even when the driver no longer holds the
+// run (ReleaseStep is not fenced: it names the attempt).
 func releaseTurn(ctx context.Context, p Pull, id, step string, attempt int, actor string) error {
-	err := p.ReleaseStep(context.WithoutCancel(ctx), id, step, attempt, "driver "+actor+" stopped")
+	err := p.ReleaseStep(withoutDriver(context.WithoutCancel(ctx)), id, step, attempt, "driver "+actor+" stopped")
 	if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 		return nil
 	}
