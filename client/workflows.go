@@ -34,10 +34,16 @@ func (c *Client) Workflows(poll time.Duration) *Workflows {
 func (w *Workflows) PollInterval() time.Duration { return w.poll }
 
 // Start starts a run of d (workflows.start); see workflow.Engine.Start.
-// opts.StepTimeout is sent in whole seconds (negative: none). Inputs that
-// JSON cannot carry (a NaN or ±Inf at any depth) are refused before
-// anything is sent with the embedded Engine's error (ErrInvalidRun).
+// opts.StepTimeout is sent in whole seconds (negative: none). A definition
+// that does not validate (Def.Validate: its port defaults too, which JSON
+// might not carry) and inputs that JSON cannot carry (a NaN or ±Inf at any
+// depth), or nested deeper than workflow.MaxValueDepth, are refused before
+// anything is sent with the embedded Engine's error (ErrInvalidDef,
+// ErrInvalidRun).
 func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error) {
+	if err := d.Validate(); err != nil {
+		return workflow.Run{}, err // as Engine.Start returns it
+	}
 	secs := int64(opts.StepTimeout / time.Second)
 	switch {
 	case opts.StepTimeout < 0:

@@ -737,3 +737,70 @@ func TestWorkflows_DriverFencedThroughServer(t *testing.T) {
 	}
 }
 
+// TestWorkflows_DefaultsLikeInputs: a step input's default is held to
+// what a run input is (workflow.CheckValues): one nested deeper than a run
+// input may be, or one JSON cannot carry, is refused by Start with the
+// same error embedded and through a server (ErrInvalidDef, exit 7), and
+// nothing is written; a default nested as deep as an input may be is
+// taken, and the step receives it. A default nested near encoding/json's
+// 10,000 levels was taken embedded, stored, and the run could not be read
+// back (its definition did not decode), while a server refused the
+// request with its parse error.
+func TestWorkflows_DefaultsLikeInputs(t *testing.T) {
+	type engine interface {
+		workflow.Pull
+		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+	}
+	withDefault := func(v any) workflow.Def {
+		d := fanDef(2)
+		d.Steps[0].Inputs = []workflow.Port{{Name: "x", Type: workflow.Array, Default: v}}
+		return d
+	}
+	limit := workflow.MaxValueDepth
+	cases := []struct {
+		name string
+		def  any
+		ok   bool
+	}{
+		{"as deep as an input", nestedList(limit - 1), true},
+		{"deeper than an input", nestedList(limit), false},
+		{"near the JSON reader's limit", nestedList(9994), false},
+		{"NaN inside", []any{math.NaN()}, false},
+		{"not UTF-8 inside", []any{"a\xff"}, false},
+	}
+	got := map[string][]string{}
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) engine
+	}{
+		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
+		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
+	} {
+		e := b.open(t)
+		for i, tc := range cases {
+			id := fmt.Sprintf("d%d", i)
+			_, err := e.Start(ctx, withDefault(tc.def), workflow.RunOptions{ID: id})
+			got[b.name] = append(got[b.name], fmt.Sprint(err))
+			if tc.ok {
+				if err != nil {
+					t.Errorf("%s: %s: %v, want taken", b.name, tc.name, err)
+					continue
+				}
+				ready, err := e.Ready(ctx, id)
+				if err != nil || len(ready) == 0 || ready[0].Inputs["x"] == nil {
+					t.Errorf("%s: %s: ready %d, %v", b.name, tc.name, len(ready), err)
+				}
+				continue
+			}
+			if !errors.Is(err, workflow.ErrInvalidDef) || api.ExitCode(err) != api.ExitInvalid {
+				t.Errorf("%s: %s: %v (exit %d), want ErrInvalidDef (exit 7)", b.name, tc.name, err, api.ExitCode(err))
+			}
+			if _, gerr := e.Get(ctx, id); !errors.Is(gerr, workflow.ErrUnknownRun) {
+				t.Errorf("%s: %s: refused, the run reads %v", b.name, tc.name, gerr)
+			}
+		}
+	}
+	if e, r := got["embedded"], got["remote"]; !slices.Equal(e, r) {
+		t.Errorf("embedded and remote differ:\nembedded %q\nremote   %q", e, r)
+	}
+}

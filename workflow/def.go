@@ -250,9 +250,16 @@ func (d *Def) plan() (*plan, error) {
 				if port.Type != "" && !port.Type.valid() {
 					bad("%s/type: %q is not string, number, boolean, object, array or file", where, port.Type)
 				}
-				if port.Default != nil && port.Type != "" {
-					if err := checkValue(port.Type, port.Default); err != nil {
+				if port.Default != nil {
+					// A default is held to what a run input is (and an
+					// output): what JSON can carry, nested at most
+					// MaxValueDepth levels with the map that holds it.
+					if err := CheckValues(map[string]any{port.Name: port.Default}); err != nil {
 						bad("%s/default: %v", where, err)
+					} else if port.Type != "" {
+						if err := checkValue(port.Type, port.Default); err != nil {
+							bad("%s/default: %v", where, err)
+						}
 					}
 				}
 			}

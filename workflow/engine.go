@@ -739,7 +739,7 @@ func (e *Engine) ready(ctx context.Context, id string, limit int, skip func(step
 		}
 		// The run's record is shared (store.go): the step gets a copy of
 		// its values, which its runner may change.
-		if rs.Inputs, err = normalize(rs.Inputs); err != nil {
+		if rs.Inputs, err = normalizeTo(rs.Inputs, 0); err != nil {
 			return nil, fmt.Errorf("run %s: step %s: %w", id, s.Name, err)
 		} else if rs.Inputs == nil {
 			rs.Inputs = map[string]any{}

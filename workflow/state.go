@@ -402,6 +402,13 @@ func CheckValues(m map[string]any) error {
 // normalize returns m as encoding/json decodes it (numbers float64,
 // objects map[string]any, arrays []any), or the error of CheckValues.
 func normalize(m map[string]any) (map[string]any, error) {
+	return normalizeTo(m, MaxValueDepth)
+}
+
+// normalizeTo is normalize with values nested at most depth levels.
+// Ready copies a step's inputs with normalizeTo(m, 0): no limit, as a run
+// stored by a version before MaxValueDepth may hold deeper ones.
+func normalizeTo(m map[string]any, depth int) (map[string]any, error) {
 	if err := ValidateUTF8(m); err != nil {
 		return nil, err // encoding/json would turn the bad bytes into U+FFFD
 	}
@@ -409,8 +416,8 @@ func normalize(m map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d := jsonDepth(b); d > MaxValueDepth {
-		return nil, fmt.Errorf("nested %d levels deep, more than %d (workflow.MaxValueDepth)", d, MaxValueDepth)
+	if d := jsonDepth(b); depth > 0 && d > depth {
+		return nil, fmt.Errorf("nested %d levels deep, more than %d (workflow.MaxValueDepth)", d, depth)
 	}
 	var out map[string]any
 	if err := json.Unmarshal(b, &out); err != nil {
