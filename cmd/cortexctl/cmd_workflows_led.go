@@ -234,7 +234,8 @@ func (x *execLed) Lead(ctx context.Context, turn workflow.LeadTurn) ([]workflow.
 	}
 	var ops []workflow.LeadOp
 	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	// A line may be as long as the whole output may (runExec bounds it).
+	sc.Buffer(make([]byte, 0, 64<<10), maxExecOutput+1)
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {

@@ -334,3 +334,32 @@ func TestServe_LedTeamDeletedWhileDriven(t *testing.T) {
 		t.Fatalf("status after the drive: %v %+v\n%s", err, r, out)
 	}
 }
+
+// TestCLI_WorkflowsLeadLongLine: a lead's operation on one line longer
+// than 16 MiB (a create with a long description), within the 64 MiB an
+// --exec command may print, is read and applied; the scanner stopped at
+// 16 MiB ("bufio.Scanner: token too long") and the turn, so the run,
+// failed.
+func TestCLI_WorkflowsLeadLongLine(t *testing.T) {
+	dir := t.TempDir()
+	script := writeFile(t, "long.sh", `#!/bin/sh
+cat > /dev/null
+case $CORTEX_ROLE in
+lead)
+	if [ "$CORTEX_TURN" = 1 ]; then
+		printf '{"op": "create", "subject": "big", "assignee": "backend", "description": "'
+		head -c 17000000 /dev/zero | tr '\0' a
+		printf '"}\n'
+		exit 0
+	fi
+	echo '{"op": "done", "summary": "stopped"}' ;;
+*)
+	echo '{"result": "ok"}' ;;
+esac
+`)
+	var r ledRunJSON
+	looseJSON(t, dir, &r, "workflows", "run", ledFixture(t, "crew"), "--id", "long", "--exec", "sh "+script)
+	if r.Status != "completed" || len(r.Tasks) != 1 || r.Tasks[0].Subject != "big" {
+		t.Fatalf("run with a lead's 17 MB line: %s %s, tasks %+v, steps %+v", r.Status, r.Error, r.Tasks, r.Steps)
+	}
+}
