@@ -113,8 +113,13 @@ func TestAuth_Tokens(t *testing.T) {
 		{"write deletes a graph", req{"DELETE", "/ns/a/data?graph=http://g", "", ""}, bearer(writeA), 403},
 		{"write lists namespaces", rpc("namespaces.list", `{}`), bearer(writeA), 403},
 		{"write creates a token", rpc("tokens.create", `{"role":"read"}`), bearer(writeA), 403},
+		// A driver's call (workflows.as_driver) needs the role of the call
+		// it holds, not the wrapper's.
+		{"read adds a finding as a driver", rpc("workflows.as_driver", `{"run":"r","driver":"d","method":"findings.add","params":{"team":"t1","agent":"x","subject":"<http://s>","predicate":"<http://p>","object":"1"}}`), bearer(readA), 403},
+		{"write deletes a team as a driver", rpc("workflows.as_driver", `{"run":"r","driver":"d","method":"teams.delete","params":{"team":"t1"}}`), bearer(writeA), 403},
 
 		{"read lists teams", teamsList, bearer(readA), 200},
+		{"read lists teams as a driver", rpc("workflows.as_driver", `{"run":"r","driver":"d","method":"teams.list","params":{}}`), bearer(readA), 200},
 		{"lower-case scheme", teamsList, []string{"Authorization", "bearer " + readA}, 200},
 		{"read queries", req{"GET", "/ns/a/sparql?query=ASK%7B%7D", "", ""}, bearer(readA), 200},
 		{"read follows events", req{"GET", "/ns/a/events", "", ""}, bearer(readA), 200},
