@@ -170,7 +170,9 @@
 //     open tasks open: as they are, but a task in progress, whose member
 //     the cancel fails, goes back to pending unassigned (the board
 //     requeues a failed member's tasks: "member M is failed").
-//   - One DriveLed per crew or swarm run at a time (see DriveLed).
+//   - One DriveLed per crew or swarm run at a time (see DriveLed): a
+//     driver writes only while it holds the run, each write checking
+//     that in itself (WithDriver).
 //   - A run whose team was disbanded (its graphs read-only) or deleted
 //     fails, with reason "team TEAM was disbanded" or "team TEAM was
 //     deleted", at its next write or, for a crew or swarm, its next Ready
