@@ -182,3 +182,35 @@ func TestRPC_WorkflowsClaimDriverLease(t *testing.T) {
 	ts.ok("default", "workflows.claim_driver", map[string]any{"run": "c1",
 		"driver": map[string]any{"id": "long", "actor": "me"}, "lease_ms": 9223372036854}, nil)
 }
+
+// TestRPC_WorkflowsAsDriver: workflows.as_driver runs the call it holds
+// for a driver: a write while the driver holds the run goes through; once
+// another driver holds it, the same write is refused (driver_busy, exit 4)
+// and writes nothing; a call holding another as_driver is invalid.
+func TestRPC_WorkflowsAsDriver(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("default", "workflows.start", map[string]any{"id": "c1", "def": map[string]any{"name": "crew", "type": "crew",
+		"agents": []string{"lead", "dev"}, "lead": "lead"}}, nil)
+	ts.ok("default", "workflows.claim_driver", map[string]any{"run": "c1",
+		"driver": map[string]any{"id": "d1", "actor": "me"}, "lease_ms": 3600000}, nil)
+	create := func(subject string) map[string]any {
+		return map[string]any{"run": "c1", "driver": "d1", "method": "teams.create_task",
+			"params": map[string]any{"team": "c1", "agent": "lead", "subject": subject}}
+	}
+	ts.ok("default", "workflows.as_driver", create("held"), nil)
+	ts.ok("default", "workflows.claim_driver", map[string]any{"run": "c1",
+		"driver": map[string]any{"id": "d2", "actor": "other"}, "lease_ms": 3600000, "replace": "d1"}, nil)
+	r := ts.call("default", "workflows.as_driver", create("taken"))
+	if r.Error == nil || r.Error.Data.ExitCode != 4 {
+		t.Errorf("a write of a driver whose run was taken over: %s, %+v; want driver_busy (exit 4)", r.Result, r.Error)
+	}
+	var tasks []map[string]any
+	ts.ok("default", "teams.list_tasks", map[string]any{"team": "c1"}, &tasks)
+	if len(tasks) != 1 || tasks[0]["subject"] != "held" {
+		t.Errorf("tasks: %v, want the one created while d1 held the run", tasks)
+	}
+	nested := map[string]any{"run": "c1", "driver": "d2", "method": "workflows.as_driver", "params": create("nested")}
+	if r := ts.call("default", "workflows.as_driver", nested); r.Error == nil || r.Error.Data.ExitCode != 7 {
+		t.Errorf("as_driver holding as_driver: %s, %+v; want invalid (exit 7)", r.Result, r.Error)
+	}
+}
