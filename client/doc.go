@@ -66,8 +66,10 @@
 // fixed set (a status, message type, comment kind, merge strategy),
 // which is sent with U+FFFD for each bad byte and so refused by the
 // server where and as the embedded manager refuses it (a malformed id,
-// after the namespace and the team), its message naming it as given;
-// a snapshot's note and a plan's text fail with the manager's error; the
+// after the namespace and the team), its message naming it as given,
+// or a message's attachment, sent with a stand-in that the server refuses
+// where and as the manager refuses the attachment (not an absolute IRI),
+// its message naming the attachment as given; a snapshot's note and a plan's text fail with the manager's error; the
 // methods of a team, its members, tasks and mail fail so with the
 // embedded manager's error and message too (ErrInvalidTeam,
 // ErrInvalidStatus, ErrInvalidTask, ErrInvalidMessage; ErrInvalidFinding

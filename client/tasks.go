@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -336,13 +337,57 @@ func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teamm
 			return teammanager.Message{}, err
 		}
 	}
+	atts, standIns := attachmentsToSend(msg.Attachments)
 	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": msg.Subject,
-		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": msg.Attachments}
+		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": atts}
 	var m api.Message
 	if err := c.teamsCall(ctx, "teams.chat.send", p, &m); err != nil {
-		return teammanager.Message{}, err
+		return teammanager.Message{}, attachmentsAsGiven(err, standIns)
 	}
 	return messageOf(m), nil
+}
+
+// attachmentsToSend returns atts with each attachment that is not valid
+// UTF-8 (which JSON cannot carry: Call would refuse it, naming the param)
+// replaced by a stand-in that the Manager refuses where and as it
+// refuses the attachment given (after the team, the sender and the
+// recipients: "attachment %q is not an absolute IRI"): a NUL, which no
+// IRI holds, then the attachment with U+FFFD for each bad byte. It returns
+// the stand-ins too, each with the attachment it stands for (nil: none).
+func attachmentsToSend(atts []string) ([]string, map[string]string) {
+	var standIns map[string]string
+	out := atts
+	for i, a := range atts {
+		if utf8.ValidString(a) {
+			continue
+		}
+		if standIns == nil {
+			out, standIns = slices.Clone(atts), map[string]string{}
+		}
+		out[i] = "\x00" + asSent(a)
+		standIns[out[i]] = a
+	}
+	return out, standIns
+}
+
+// attachmentsAsGiven returns err, a server's error of a call with the
+// stand-ins of attachmentsToSend, its message naming the attachments as
+// given rather than their stand-ins.
+func attachmentsAsGiven(err error, standIns map[string]string) error {
+	var e *Error
+	if len(standIns) == 0 || !errors.As(err, &e) {
+		return err
+	}
+	msg := e.Message
+	for sent, given := range standIns {
+		msg = strings.ReplaceAll(msg, strconv.Quote(sent), strconv.Quote(given))
+	}
+	if msg == e.Message {
+		return err
+	}
+	c := *e
+	c.Message = msg
+	return &c
 }
 
 // Inbox returns agent's messages that match f, oldest first

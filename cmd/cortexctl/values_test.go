@@ -139,3 +139,43 @@ func TestCLI_WorkflowInputNotUTF8(t *testing.T) {
 		t.Fatalf("status of the refused run: exit %d, %s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestCLI_AttachmentNotUTF8AsEmbedded: an attachment that is not valid
+// UTF-8 is refused with the same stderr and exit code through a server as
+// embedded (TestCLI_ThroughServer runs it so), where the Manager refuses
+// it: after the team, the sender and the recipients, as an IRI that is not
+// absolute. Through a server it was the client's generic "not UTF-8"
+// naming a param, exit 7 in every case.
+func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir) // ann (lead), bob, cat
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "bob", "--attach", "a\xff"}, exitInvalid,
+			`cortexctl: team crew: send message: invalid message: attachment "a\xff" is not an absolute IRI` + "\n"},
+		{"an IRI with a byte that is not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "bob", "--attach", "https://ex.org/a\xff"}, exitInvalid,
+			`cortexctl: team crew: send message: invalid message: attachment "https://ex.org/a\xff" is not an absolute IRI` + "\n"},
+		{"the second of two", []string{"mail", "send", "crew", "hi", "--as", "bob", "--attach", "https://ex.org/a", "--attach", "https://ex.org/\xfe\xff"}, exitInvalid,
+			`cortexctl: team crew: send message: invalid message: attachment "https://ex.org/\xfe\xff" is not an absolute IRI` + "\n"},
+		{"after a relative one", []string{"mail", "send", "crew", "hi", "--as", "bob", "--attach", "rel", "--attach", "a\xff"}, exitInvalid,
+			`cortexctl: team crew: send message: invalid message: attachment "rel" is not an absolute IRI` + "\n"},
+		{"unknown team first", []string{"mail", "send", "nope", "hi", "--as", "bob", "--attach", "a\xff"}, exitNotFound,
+			`cortexctl: team nope: send message: team "nope": unknown team` + "\n"},
+		{"unknown recipient first", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed", "--attach", "a\xff"}, exitNotFound,
+			`cortexctl: team crew: send message: invalid message: recipient "zed" is not a member of team crew: unknown agent` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, dir, "", tc.args...)
+			if r.code != tc.code || r.stderr != tc.stderr || r.stdout != "" {
+				t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr\n%q", r.code, r.stdout, r.stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+	if out := mustCLI(t, dir, "mail", "history", "crew", "--json"); out != "[]\n" {
+		t.Errorf("mail history after the refused sends: %s", out)
+	}
+}
