@@ -157,11 +157,11 @@ func (c *Client) teamCall(ctx context.Context, method, id string) (teammanager.T
 func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status teammanager.Status, result string) (teammanager.MemberUpdate, error) {
 	if status == "" && teamID != "" && agentID != "" {
 		// The Manager's error (a server would say the param is missing).
-		return teammanager.MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, teammanager.ErrInvalidStatus, status)
+		return teammanager.MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teammanager.IDText(teamID), teammanager.IDText(agentID), teammanager.ErrInvalidStatus, status)
 	}
 	if status.Valid() && !utf8.ValidString(result) {
 		// The Manager's error, which it checks before the team.
-		return teammanager.MemberUpdate{}, &textError{fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teamID, agentID, teammanager.ErrInvalidStatus)}
+		return teammanager.MemberUpdate{}, &textError{fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teammanager.IDText(teamID), teammanager.IDText(agentID), teammanager.ErrInvalidStatus)}
 	}
 	var up api.MemberStatus
 	err := c.teamsCall(ctx, "teams.member_status", map[string]string{"team": teamID, "agent": agentID, "status": string(status), "result": result}, &up)
@@ -258,7 +258,7 @@ func findingParamsOf(f teammanager.Finding) findingParams {
 // its id.
 func (c *Client) AddFinding(ctx context.Context, teamID, agentID string, f teammanager.Finding) (string, error) {
 	if err := checkFinding(f); err != nil {
-		return "", fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
+		return "", fmt.Errorf("team %s: agent %s: %w", teammanager.IDText(teamID), teammanager.IDText(agentID), err)
 	}
 	p := struct {
 		Team  string `json:"team"`
@@ -282,7 +282,7 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 	}{teamID, agentID, make([]findingParams, 0, len(fs))}
 	for i, f := range fs {
 		if err := checkFinding(f); err != nil {
-			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teammanager.IDText(teamID), teammanager.IDText(agentID), i+1, len(fs), err)
 		}
 		p.Findings = append(p.Findings, findingParamsOf(f))
 	}
@@ -336,10 +336,10 @@ func storedFindingOf(fj api.Finding) (teammanager.StoredFinding, error) {
 func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (int, error) {
 	if _, err := teammanager.FindingsFormat(format); err != nil {
 		// (a server would say an empty format is missing)
-		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", teamID, agentID, err)
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", teammanager.IDText(teamID), teammanager.IDText(agentID), err)
 	}
 	if r == nil {
-		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teamID, agentID, cortex.ErrInvalidArgument)
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teammanager.IDText(teamID), teammanager.IDText(agentID), cortex.ErrInvalidArgument)
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -421,14 +421,14 @@ func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string,
 		// The Manager's error, which it checks first (a server would say
 		// the param is missing); another malformed resolver is its error
 		// through the server.
-		return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, teammanager.ErrInvalidResolution, by)
+		return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", teammanager.IDText(conflictID), teammanager.ErrInvalidResolution, by)
 	}
 	objs := make([]string, 0, len(objects))
 	for _, o := range objects {
 		// A term JSON cannot carry (nil, an empty IRI): the Manager's
 		// error, before anything is sent.
 		if _, err := cortex.NormalizeTerm(o); err != nil {
-			return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, teammanager.ErrInvalidResolution, err)
+			return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", teammanager.IDText(conflictID), teammanager.ErrInvalidResolution, err)
 		}
 		objs = append(objs, term(o))
 	}

@@ -20,7 +20,7 @@ var _ api.TeamPlans = (*Client)(nil)
 func (c *Client) DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
 	if planNotUTF8(np) {
 		// JSON cannot carry it: the Manager's error, which it checks first.
-		return teammanager.Plan{}, &textError{fmt.Errorf("team %s: draft plan: %w", teamID, np.Validate())}
+		return teammanager.Plan{}, &textError{fmt.Errorf("team %s: draft plan: %w", teammanager.IDText(teamID), np.Validate())}
 	}
 	return c.plan(ctx, "teams.plan.draft", map[string]any{"team": teamID, "by": by, "title": np.Title, "steps": np.Steps})
 }
@@ -37,7 +37,7 @@ func (c *Client) ReviewPlan(ctx context.Context, teamID, by string, rev int, app
 	if rev >= 1 && (approve || strings.TrimSpace(feedback) != "") {
 		// The Manager checks it after the revision and a rejection's
 		// blank feedback, before anything else.
-		if err := textNotUTF8("team "+teamID+": review plan", teammanager.ErrInvalidPlan, "feedback", feedback); err != nil {
+		if err := textNotUTF8("team "+teammanager.IDText(teamID)+": review plan", teammanager.ErrInvalidPlan, "feedback", feedback); err != nil {
 			return teammanager.Plan{}, err
 		}
 	}
@@ -82,7 +82,7 @@ func (c *Client) plan(ctx context.Context, method string, params map[string]any)
 // SnapshotTeam takes a snapshot of a team (teams.snapshot.create).
 func (c *Client) SnapshotTeam(ctx context.Context, teamID, note string) (teammanager.Snapshot, error) {
 	// The Manager checks the note first.
-	if err := textNotUTF8("team "+teamID+": snapshot", cortex.ErrInvalidArgument, "note", note); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": snapshot", cortex.ErrInvalidArgument, "note", note); err != nil {
 		return teammanager.Snapshot{}, err
 	}
 	return c.snapshot(ctx, "teams.snapshot.create", map[string]any{"team": teamID, "note": note})

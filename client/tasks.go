@@ -66,7 +66,7 @@ func textNotUTF8(op string, kind error, fields ...string) error {
 
 // CreateTask creates a task (teams.create_task).
 func (c *Client) CreateTask(ctx context.Context, teamID, by string, nt teammanager.NewTask) (teammanager.Task, error) {
-	if err := textNotUTF8("team "+teamID+": create task", teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": create task", teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
 		return teammanager.Task{}, err
 	}
 	return c.taskCall(ctx, "teams.create_task", map[string]any{"team": teamID, "agent": by, "subject": nt.Subject,
@@ -134,7 +134,7 @@ func (c *Client) ClaimNext(ctx context.Context, teamID, agent string) (teammanag
 // ProgressTask records progress of agent on its task (teams.task.progress).
 func (c *Client) ProgressTask(ctx context.Context, teamID, agent, taskID, note string) (teammanager.Task, error) {
 	if strings.TrimSpace(note) != "" { // (a blank note is no comment)
-		if err := textNotUTF8("team "+teamID+": progress on task "+taskID, teammanager.ErrInvalidTask, "comment", note); err != nil {
+		if err := textNotUTF8("team "+teammanager.IDText(teamID)+": progress on task "+teammanager.IDText(taskID), teammanager.ErrInvalidTask, "comment", note); err != nil {
 			return teammanager.Task{}, err
 		}
 	}
@@ -143,7 +143,7 @@ func (c *Client) ProgressTask(ctx context.Context, teamID, agent, taskID, note s
 
 // CompleteTask submits agent's result (teams.task.complete).
 func (c *Client) CompleteTask(ctx context.Context, teamID, agent, taskID, result string) (teammanager.Task, error) {
-	if err := textNotUTF8("team "+teamID+": complete task "+taskID, teammanager.ErrInvalidTask, "result", result); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": complete task "+teammanager.IDText(taskID), teammanager.ErrInvalidTask, "result", result); err != nil {
 		return teammanager.Task{}, err
 	}
 	return c.taskCall(ctx, "teams.task.complete", map[string]string{"team": teamID, "agent": agent, "task": taskID, "result": result})
@@ -156,7 +156,7 @@ func (c *Client) ReviewTask(ctx context.Context, teamID, lead, taskID string, ap
 
 // FailTask fails agent's task with reason (teams.task.fail).
 func (c *Client) FailTask(ctx context.Context, teamID, agent, taskID, reason string) (teammanager.Task, error) {
-	if err := textNotUTF8("team "+teamID+": fail task "+taskID, teammanager.ErrInvalidTask, "reason", reason); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": fail task "+teammanager.IDText(taskID), teammanager.ErrInvalidTask, "reason", reason); err != nil {
 		return teammanager.Task{}, err
 	}
 	return c.taskCall(ctx, "teams.task.fail", map[string]string{"team": teamID, "agent": agent, "task": taskID, "reason": reason})
@@ -164,7 +164,7 @@ func (c *Client) FailTask(ctx context.Context, teamID, agent, taskID, reason str
 
 // CancelTask cancels a task, by the lead (teams.task.cancel).
 func (c *Client) CancelTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error) {
-	if err := textNotUTF8("team "+teamID+": cancel task "+taskID, teammanager.ErrInvalidTask, "reason", reason); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": cancel task "+teammanager.IDText(taskID), teammanager.ErrInvalidTask, "reason", reason); err != nil {
 		return teammanager.Task{}, err
 	}
 	return c.taskCall(ctx, "teams.task.cancel", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
@@ -189,7 +189,7 @@ func (c *Client) RetryTask(ctx context.Context, teamID, lead, taskID string) (te
 // SkipTask cancels a task so that its dependents go ahead, by the lead
 // (teams.task.skip).
 func (c *Client) SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error) {
-	if err := textNotUTF8("team "+teamID+": skip task "+taskID, teammanager.ErrInvalidTask, "reason", reason); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": skip task "+teammanager.IDText(taskID), teammanager.ErrInvalidTask, "reason", reason); err != nil {
 		return teammanager.Task{}, err
 	}
 	return c.taskCall(ctx, "teams.task.skip", map[string]string{"team": teamID, "agent": lead, "task": taskID, "reason": reason})
@@ -200,7 +200,7 @@ func (c *Client) SkipTask(ctx context.Context, teamID, lead, taskID, reason stri
 // team and the task are looked up, as embedded: it is sent as "kind": "",
 // which the server refuses (a kind left out would be a note).
 func (c *Client) AddTaskComment(ctx context.Context, teamID, agent, taskID string, kind teammanager.CommentKind, text string) (teammanager.TaskComment, error) {
-	if err := textNotUTF8("team "+teamID+": comment on task "+taskID, teammanager.ErrInvalidTask, "comment", text); err != nil {
+	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": comment on task "+teammanager.IDText(taskID), teammanager.ErrInvalidTask, "comment", text); err != nil {
 		return teammanager.TaskComment{}, err
 	}
 	var cm api.TaskComment
@@ -279,7 +279,7 @@ func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID st
 	}{taskRef{teamID, taskID, agentID}, make([]findingParams, 0, len(fs))}
 	for i, f := range fs {
 		if err := checkFinding(f); err != nil {
-			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teammanager.IDText(teamID), teammanager.IDText(agentID), i+1, len(fs), err)
 		}
 		p.Findings = append(p.Findings, findingParamsOf(f))
 	}
@@ -314,10 +314,10 @@ func (c *Client) ConfigureBoard(ctx context.Context, teamID string, s teammanage
 func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error) {
 	// The Manager's errors (a server refuses negative seconds as its own).
 	if u.Lease != nil && *u.Lease < 0 {
-		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: lease %v: want > 0", teamID, teammanager.ErrInvalidConfig, *u.Lease)
+		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: lease %v: want > 0", teammanager.IDText(teamID), teammanager.ErrInvalidConfig, *u.Lease)
 	}
 	if u.StaleAfter != nil && *u.StaleAfter < 0 {
-		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: stale after %v: want > 0", teamID, teammanager.ErrInvalidConfig, *u.StaleAfter)
+		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: stale after %v: want > 0", teammanager.IDText(teamID), teammanager.ErrInvalidConfig, *u.StaleAfter)
 	}
 	var b api.Board
 	if err := c.teamsCall(ctx, "teams.task.configure_board", api.BoardUpdateOf(teamID, u), &b); err != nil {
@@ -330,10 +330,10 @@ func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.B
 func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error) {
 	if msg.Type == "" && teamID != "" && from != "" {
 		// The Manager's error (a server would say the param is missing).
-		return teammanager.Message{}, fmt.Errorf("team %s: send message: %w: type %q (want one of %v)", teamID, teammanager.ErrInvalidMessage, msg.Type, teammanager.MessageTypes)
+		return teammanager.Message{}, fmt.Errorf("team %s: send message: %w: type %q (want one of %v)", teammanager.IDText(teamID), teammanager.ErrInvalidMessage, msg.Type, teammanager.MessageTypes)
 	}
 	if slices.Contains(teammanager.MessageTypes, msg.Type) && strings.TrimSpace(msg.Body) != "" { // (checked first)
-		if err := textNotUTF8("team "+teamID+": send message", teammanager.ErrInvalidMessage, "subject", msg.Subject, "body", msg.Body); err != nil {
+		if err := textNotUTF8("team "+teammanager.IDText(teamID)+": send message", teammanager.ErrInvalidMessage, "subject", msg.Subject, "body", msg.Body); err != nil {
 			return teammanager.Message{}, err
 		}
 	}
@@ -435,7 +435,7 @@ func (c *Client) History(ctx context.Context, teamID string, limit int) ([]teamm
 func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error {
 	if maxAge < 0 || perAgent < 1 {
 		// The Manager's error (a server refuses the seconds as its own).
-		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teamID, maxAge, perAgent, teammanager.ErrInvalidConfig)
+		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teammanager.IDText(teamID), maxAge, perAgent, teammanager.ErrInvalidConfig)
 	}
 	return c.teamsCall(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
 }

@@ -111,7 +111,7 @@ func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ Dispa
 		}
 	})
 	if err != nil {
-		return DispatchReport{}, fmt.Errorf("team %s: dispatch: %w", teamID, err)
+		return DispatchReport{}, fmt.Errorf("team %s: dispatch: %w", IDText(teamID), err)
 	}
 	return rep, nil
 }
@@ -213,7 +213,7 @@ func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, e
 		return err
 	})
 	if err != nil {
-		return TaskSweep{}, fmt.Errorf("team %s: sweep tasks: %w", teamID, err)
+		return TaskSweep{}, fmt.Errorf("team %s: sweep tasks: %w", IDText(teamID), err)
 	}
 	now := m.now()
 	for _, s := range []TaskStatus{TaskInProgress, TaskInReview} {
@@ -253,7 +253,7 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 	for i, f := range fs {
 		nf, err := m.normFinding(teamID, f, now)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", IDText(teamID), IDText(agentID), i+1, len(fs), err)
 		}
 		norm[i] = nf
 	}
@@ -268,7 +268,7 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 			return err
 		}
 		if t.Assignee != agentID || t.Status != TaskInProgress && t.Status != TaskInReview {
-			return fmt.Errorf("team %s: task %s findings: %w: the task is %s, assigned to %q", teamID, taskID, ErrNotAllowed, t.Status, t.Assignee)
+			return fmt.Errorf("team %s: task %s findings: %w: the task is %s, assigned to %q", IDText(teamID), IDText(taskID), ErrNotAllowed, t.Status, t.Assignee)
 		}
 		return nil
 	})

@@ -3,6 +3,7 @@ package teammanager
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cortexgraph/cortex/namespace"
@@ -59,6 +60,20 @@ func unknown(unknown error, id string) error {
 		return unknown
 	}
 	return &IDError{Unknown: unknown, Want: want}
+}
+
+// IDText returns id as the Manager's messages name it: as it is if it is
+// made of the characters of ids only (1 to 64 of A-Z a-z 0-9 . _ @ + -,
+// which every team, agent, task, message, snapshot and conflict id and
+// every status is), quoted (%q) otherwise, as the lookup errors quote it:
+// an id given with a newline, a control character or bytes that are not
+// UTF-8 can neither garble nor forge the message. Package client names
+// ids so in the Manager's messages it writes itself.
+func IDText(id string) string {
+	if validID(id) {
+		return id
+	}
+	return strconv.Quote(id)
 }
 
 // validConflictID reports whether s is how conflict ids are written:
@@ -141,7 +156,7 @@ type TransitionError struct {
 }
 
 func (e *TransitionError) Error() string {
-	return fmt.Sprintf("team %s: member %s: %v: %s → %s", e.Team, e.Agent, ErrInvalidTransition, e.From, e.To)
+	return fmt.Sprintf("team %s: member %s: %v: %s → %s", IDText(e.Team), IDText(e.Agent), ErrInvalidTransition, e.From, e.To)
 }
 
 // Unwrap returns ErrInvalidTransition.
@@ -159,7 +174,7 @@ type AutoMergeError struct {
 }
 
 func (e *AutoMergeError) Error() string {
-	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by Sweep and the next write to the team; or run `cortexctl teams merge %s`)", e.Team, e.Err, e.Team)
+	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by Sweep and the next write to the team; or run `cortexctl teams merge %s`)", IDText(e.Team), e.Err, IDText(e.Team))
 }
 
 // Unwrap returns the merge error.
@@ -213,7 +228,7 @@ func (e *TaskStateError) Error() string {
 	if e.Paused {
 		st += " (paused)"
 	}
-	return fmt.Sprintf("team %s: task %s: %v: cannot %s a task that is %s", e.Team, e.Task, ErrTaskState, e.Op, st)
+	return fmt.Sprintf("team %s: task %s: %v: cannot %s a task that is %s", IDText(e.Team), IDText(e.Task), ErrTaskState, e.Op, st)
 }
 
 // Unwrap returns ErrTaskState.

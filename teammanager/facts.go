@@ -50,7 +50,7 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 	}
 	if f.Agent != "" {
 		if _, ok := t.Member(f.Agent); !ok {
-			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, unknown(ErrUnknownAgent, f.Agent))
+			return nil, fmt.Errorf("team %s: agent %q: %w", IDText(teamID), f.Agent, unknown(ErrUnknownAgent, f.Agent))
 		}
 	}
 	var subject, predicate quad.Value
@@ -63,13 +63,13 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 		}
 		nv, err := cortex.NormalizeTerm(v.in)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: facts: %w", teamID, err)
+			return nil, fmt.Errorf("team %s: facts: %w", IDText(teamID), err)
 		}
 		*v.out = nv
 	}
 	sets, facts, err := m.readFacts(ctx, teamID, subject, predicate)
 	if err != nil {
-		return nil, fmt.Errorf("team %s: facts: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: facts: %w", IDText(teamID), err)
 	}
 	out := []Fact{}
 	var agents []string
@@ -88,7 +88,7 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 	slices.Sort(agents)
 	agents = slices.Compact(agents)
 	if err := m.attachFindings(ctx, teamID, agents, out); err != nil {
-		return nil, fmt.Errorf("team %s: facts: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: facts: %w", IDText(teamID), err)
 	}
 	slices.SortFunc(out, func(a, b Fact) int {
 		ta, tb := merge.Topic{Subject: a.Subject, Predicate: a.Predicate}, merge.Topic{Subject: b.Subject, Predicate: b.Predicate}

@@ -124,11 +124,11 @@ func workingMember(st *teamState, team, agent string) (*Member, error) {
 		return nil, err
 	}
 	if Finished(t.Status) {
-		return nil, fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
+		return nil, fmt.Errorf("team %s is %s: %w", IDText(team), t.Status, ErrTeamFinished)
 	}
 	mb, ok := t.Member(agent)
 	if !ok {
-		return nil, fmt.Errorf("team %s: agent %q: %w", team, agent, unknown(ErrUnknownAgent, agent))
+		return nil, fmt.Errorf("team %s: agent %q: %w", IDText(team), agent, unknown(ErrUnknownAgent, agent))
 	}
 	return mb, nil
 }
@@ -140,7 +140,7 @@ func checkCanAssert(st *teamState, team, agent string) error {
 		return err
 	}
 	if Finished(mb.Status) {
-		return fmt.Errorf("team %s: member %s is %s: %w", team, agent, mb.Status, ErrMemberFinished)
+		return fmt.Errorf("team %s: member %s is %s: %w", IDText(team), IDText(agent), mb.Status, ErrMemberFinished)
 	}
 	return nil
 }
@@ -151,7 +151,7 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 	defer func() { err = ctxcause.With(ctx, err) }()
 	nf, err := m.normFinding(teamID, f, m.now())
 	if err != nil {
-		return "", fmt.Errorf("team %s: agent %s: %w", teamID, agentID, err)
+		return "", fmt.Errorf("team %s: agent %s: %w", IDText(teamID), IDText(agentID), err)
 	}
 	ids, err := m.writeFindings(ctx, teamID, agentID, []Finding{nf})
 	if err != nil {
@@ -185,7 +185,7 @@ func (m *Manager) AddFindings(ctx context.Context, teamID, agentID string, fs []
 	for i, f := range fs {
 		nf, err := m.normFinding(teamID, f, now)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", teamID, agentID, i+1, len(fs), err)
+			return nil, fmt.Errorf("team %s: agent %s: finding %d of %d: %w", IDText(teamID), IDText(agentID), i+1, len(fs), err)
 		}
 		norm[i] = nf
 	}
@@ -283,7 +283,7 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 	}
 	if f.Agent != "" {
 		if _, ok := t.Member(f.Agent); !ok {
-			return nil, fmt.Errorf("team %s: agent %q: %w", teamID, f.Agent, unknown(ErrUnknownAgent, f.Agent))
+			return nil, fmt.Errorf("team %s: agent %q: %w", IDText(teamID), f.Agent, unknown(ErrUnknownAgent, f.Agent))
 		}
 	}
 	var agents []string
@@ -413,7 +413,7 @@ func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []str
 	wg.Wait()
 	for ai, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("team %s: findings of %s: %w", team, agents[ai], err)
+			return nil, fmt.Errorf("team %s: findings of %s: %w", IDText(team), IDText(agents[ai]), err)
 		}
 	}
 	return rows, nil
@@ -473,7 +473,7 @@ func (m *Manager) resolveFindings(ctx context.Context, team string, agents []str
 			at, ok := times[r.at]
 			if !ok {
 				if at, err = ns.ParseDateTime(val(r.at)); err != nil {
-					return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
+					return nil, fmt.Errorf("team %s: finding %s: %w: %v", IDText(team), fid, ErrCorrupt, err)
 				}
 				times[r.at] = at
 			}
@@ -481,7 +481,7 @@ func (m *Manager) resolveFindings(ctx context.Context, team string, agents []str
 			if r.conf != 0 {
 				if conf, ok = confs[r.conf]; !ok {
 					if conf, err = ns.ParseConfidence(val(r.conf)); err != nil {
-						return nil, fmt.Errorf("team %s: finding %s: %w: %v", team, fid, ErrCorrupt, err)
+						return nil, fmt.Errorf("team %s: finding %s: %w: %v", IDText(team), fid, ErrCorrupt, err)
 					}
 					confs[r.conf] = conf
 				}

@@ -79,10 +79,10 @@ const FindingsJSON = "json"
 func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r io.Reader, format string) (_ int, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if format, err = FindingsFormat(format); err != nil {
-		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", teamID, agentID, err)
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", IDText(teamID), IDText(agentID), err)
 	}
 	if r == nil {
-		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", teamID, agentID, cortex.ErrInvalidArgument)
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w: nil reader", IDText(teamID), IDText(agentID), cortex.ErrInvalidArgument)
 	}
 	blank := "i" + cortex.NewImportID() + "_"
 	var raw []Finding
@@ -92,13 +92,13 @@ func (m *Manager) ImportFindings(ctx context.Context, teamID, agentID string, r 
 		raw, err = m.readFindingsRDF(r, format, blank)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", teamID, agentID, err)
+		return 0, fmt.Errorf("import findings: team %s: agent %s: %w", IDText(teamID), IDText(agentID), err)
 	}
 	now := m.now()
 	fs := make([]Finding, len(raw))
 	for i, f := range raw {
 		if fs[i], err = m.normFinding(teamID, f, now); err != nil {
-			return 0, fmt.Errorf("import findings: team %s: agent %s: finding %d of %d (%s %s %s): %w", teamID, agentID, i+1, len(raw),
+			return 0, fmt.Errorf("import findings: team %s: agent %s: finding %d of %d (%s %s %s): %w", IDText(teamID), IDText(agentID), i+1, len(raw),
 				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), err)
 		}
 	}

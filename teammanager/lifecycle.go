@@ -88,7 +88,7 @@ type LifecycleError struct {
 }
 
 func (e *LifecycleError) Error() string {
-	return fmt.Sprintf("team %s: %v: %s → %s", e.Team, ErrInvalidTransition, e.From, e.To)
+	return fmt.Sprintf("team %s: %v: %s → %s", IDText(e.Team), ErrInvalidTransition, e.From, e.To)
 }
 
 // Unwrap returns ErrInvalidTransition.
@@ -159,7 +159,7 @@ func (m *Manager) moveLifecycle(ctx context.Context, id string, to Lifecycle, se
 		// has no pause to end (and no PausedAt to count from).
 		if !CanTransition(t.Lifecycle, to) || to == LifecycleActive && t.Lifecycle != LifecyclePaused {
 			if t.Lifecycle == LifecycleCompleted {
-				return fmt.Errorf("team %s is %s: %w", id, t.Status, ErrTeamFinished)
+				return fmt.Errorf("team %s is %s: %w", IDText(id), t.Status, ErrTeamFinished)
 			}
 			return &LifecycleError{Team: id, From: t.Lifecycle, To: to}
 		}

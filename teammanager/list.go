@@ -328,7 +328,7 @@ func (m *Manager) buildTeams(ctx context.Context, l listing, status Status, appl
 					continue
 				}
 				if err != nil {
-					return fmt.Errorf("list teams: team %s: %w", id, err)
+					return fmt.Errorf("list teams: team %s: %w", IDText(id), err)
 				}
 				t.Members = nil
 			}

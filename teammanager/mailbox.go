@@ -165,7 +165,7 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 	var rules delegationRules
 	if msg.Type == MsgDelegateWork {
 		if rules, err = m.delegationOfMessage(ctx, teamID, from, msg.To); err != nil {
-			return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
+			return Message{}, fmt.Errorf("team %s: send message: %w", IDText(teamID), err)
 		}
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -193,7 +193,7 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 		return err
 	})
 	if err != nil {
-		return Message{}, fmt.Errorf("team %s: send message: %w", teamID, err)
+		return Message{}, fmt.Errorf("team %s: send message: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -255,9 +255,9 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		case !st.isMember(a):
 			// Both kinds: an invalid message, to an unknown agent (exit 3,
 			// as an unknown assignee of a task).
-			return Message{}, fmt.Errorf("%w: recipient %q is not a member of team %s: %w", ErrInvalidMessage, a, team, unknown(ErrUnknownAgent, a))
+			return Message{}, fmt.Errorf("%w: recipient %q is not a member of team %s: %w", ErrInvalidMessage, a, IDText(team), unknown(ErrUnknownAgent, a))
 		case a == from && !system:
-			return bad("%s cannot send a message to itself", a)
+			return bad("%s cannot send a message to itself", IDText(a))
 		}
 	}
 	if len(to) == 0 {
@@ -272,7 +272,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	}
 	if msg.Task != "" {
 		if _, err := b.loadTask(team, msg.Task); errors.Is(err, ErrUnknownTask) {
-			return Message{}, fmt.Errorf("%w: task %q: no such task in team %s: %w", ErrInvalidMessage, msg.Task, team, unknown(ErrUnknownTask, msg.Task))
+			return Message{}, fmt.Errorf("%w: task %q: no such task in team %s: %w", ErrInvalidMessage, msg.Task, IDText(team), unknown(ErrUnknownTask, msg.Task))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -283,7 +283,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	if msg.ReplyTo != "" {
 		parent, err := b.loadMessage(team, msg.ReplyTo)
 		if errors.Is(err, ErrUnknownMessage) {
-			return Message{}, fmt.Errorf("%w: reply to %q: no such message in team %s: %w", ErrInvalidMessage, msg.ReplyTo, team, unknown(ErrUnknownMessage, msg.ReplyTo))
+			return Message{}, fmt.Errorf("%w: reply to %q: no such message in team %s: %w", ErrInvalidMessage, msg.ReplyTo, IDText(team), unknown(ErrUnknownMessage, msg.ReplyTo))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -431,7 +431,7 @@ func (st *boardState) mailRetention() (time.Duration, int) {
 func (m *Manager) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) (err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if maxAge < 0 || perAgent < 1 {
-		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teamID, maxAge, perAgent, ErrInvalidConfig)
+		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", IDText(teamID), maxAge, perAgent, ErrInvalidConfig)
 	}
 	return m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, true)
@@ -457,7 +457,7 @@ func (m *Manager) MailboxRetention(ctx context.Context, teamID string) (maxAge t
 		return err
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w", teamID, err)
+		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w", IDText(teamID), err)
 	}
 	return maxAge, perAgent, nil
 }
@@ -570,7 +570,7 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("team %s: inbox of %s: %w", teamID, agent, err)
+		return nil, fmt.Errorf("team %s: inbox of %s: %w", IDText(teamID), IDText(agent), err)
 	}
 	return out, nil
 }
@@ -607,7 +607,7 @@ func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status
 				return err
 			}
 			if !found {
-				return fmt.Errorf("message %q of %s: %w", id, agent, ErrUnknownMessage)
+				return fmt.Errorf("message %q of %s: %w", id, IDText(agent), ErrUnknownMessage)
 			}
 			s, _ := vals[0].(quad.String)
 			if MessageStatus(s).rank() >= status.rank() {
@@ -623,7 +623,7 @@ func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("team %s: mark messages of %s %s: %w", teamID, agent, status, err)
+		return fmt.Errorf("team %s: mark messages of %s %s: %w", IDText(teamID), IDText(agent), status, err)
 	}
 	return nil
 }
@@ -646,7 +646,7 @@ func (m *Manager) Thread(ctx context.Context, teamID, id string) (_ []Message, e
 		}
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("team %s: thread: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: thread: %w", IDText(teamID), err)
 	}
 	return m.history(ctx, teamID, func(msg *Message) bool { return msg.Thread == root }, 0)
 }
@@ -679,7 +679,7 @@ func (m *Manager) history(ctx context.Context, teamID string, keep func(*Message
 		err = ferr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: messages: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: messages: %w", IDText(teamID), err)
 	}
 	if limit > 0 && len(out) > limit {
 		out = out[len(out)-limit:]

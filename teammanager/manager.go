@@ -436,7 +436,7 @@ func (m *Manager) afterWrite(ctx context.Context, id string, st *teamState, time
 		return nil, nil, err
 	}
 	if timedOut {
-		err = fmt.Errorf("team %s: %w: timed out at %s", id, ErrTeamFinished, st.team.CompletedAt.Format(time.RFC3339))
+		err = fmt.Errorf("team %s: %w: timed out at %s", IDText(id), ErrTeamFinished, st.team.CompletedAt.Format(time.RFC3339))
 	}
 	if !m.cfg.autoMerge || st.team.MergePending == "" || err != nil && !errors.Is(err, ErrTeamFinished) {
 		return st, nil, notMergedHint(err, &st.team)
@@ -486,7 +486,7 @@ func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, erro
 // lock.
 func (m *Manager) retryMergeLocked(ctx context.Context, id string) (*MergeReport, error) {
 	if m.readOnly.Load() {
-		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", id, cortex.ErrReadOnly)}
+		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", IDText(id), cortex.ErrReadOnly)}
 	}
 	rep, err := m.mergeLocked(ctx, id)
 	err = ctxcause.With(ctx, err)
@@ -665,10 +665,10 @@ type MemberUpdate struct {
 func (m *Manager) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status Status, result string) (_ MemberUpdate, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if !status.Valid() {
-		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teamID, agentID, ErrInvalidStatus, status)
+		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", IDText(teamID), IDText(agentID), ErrInvalidStatus, status)
 	}
 	if !utf8.ValidString(result) {
-		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", teamID, agentID, ErrInvalidStatus)
+		return MemberUpdate{}, fmt.Errorf("team %s: member %s: %w: result is not valid UTF-8", IDText(teamID), IDText(agentID), ErrInvalidStatus)
 	}
 	st, timedOut, err := m.writeGrouped(&groupedWrite{ctx: ctx, team: teamID, agent: agentID,
 		update: &memberChange{status: status, result: result}})
@@ -876,7 +876,7 @@ func (m *Manager) DeleteTeam(ctx context.Context, id string) (err error) {
 		return m.stageEvents(ctx, tx, m.now(), []Event{{Type: EventTeamDeleted, Team: id}})
 	})
 	if err != nil && !errors.Is(err, ErrUnknownTeam) {
-		return fmt.Errorf("delete team %s: %w", id, err)
+		return fmt.Errorf("delete team %s: %w", IDText(id), err)
 	}
 	return err
 }

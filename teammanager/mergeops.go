@@ -107,11 +107,11 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, err
 	}
 	if t.Lifecycle == LifecycleDisbanded {
-		return MergeReport{}, fmt.Errorf("merge team %s: %w; its graphs are read-only", teamID, ErrTeamDisbanded)
+		return MergeReport{}, fmt.Errorf("merge team %s: %w; its graphs are read-only", IDText(teamID), ErrTeamDisbanded)
 	}
 	strat, err := m.cfg.lookup(t.Strategy)
 	if err != nil {
-		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
+		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
 	}
 	in := merge.Input{
 		Team:    merge.Team{ID: t.ID, Name: t.Name, Context: t.Context},
@@ -157,17 +157,17 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	in.Resolutions = cg.resolutions(m.ns)
 	res, err := runStrategy(strat, in)
 	if err != nil {
-		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
+		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
 	res.Strategy = t.Strategy
 	if err := checkResult(in, res); err != nil {
-		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", teamID, t.Strategy, err)
+		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
 	for i := range res.Facts {
 		c, err := storedConfidence(res.Facts[i], conf)
 		if err != nil {
 			f := &res.Facts[i]
-			return MergeReport{}, fmt.Errorf("merge team %s with %s: fact %s %s %s: %w", teamID, t.Strategy,
+			return MergeReport{}, fmt.Errorf("merge team %s with %s: fact %s %s %s: %w", IDText(teamID), t.Strategy,
 				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), err)
 		}
 		res.Facts[i].Confidence = c
@@ -184,13 +184,13 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		rep.Unchanged = true
 		if settles && t.MergePending != "" {
 			if err := m.settle(ctx, &t, cg, &rep); err != nil {
-				return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
+				return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
 			}
 		}
 		return rep, nil
 	}
 	if err := m.writeMerge(ctx, &t, res, &rep, cg, start, settles); err != nil {
-		return MergeReport{}, fmt.Errorf("merge team %s: %w", teamID, err)
+		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
 	}
 	return rep, nil
 }
@@ -508,7 +508,7 @@ func (m *Manager) readConflictGraph(ctx context.Context, team string) (*conflict
 	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}, ids: map[quad.Value]eval.ID{}}
 	qs, qids, err := m.graphQuadsIDs(ctx, m.ns.ConflictGraph(team), nil)
 	if err != nil {
-		return nil, fmt.Errorf("team %s: read conflicts: %w", team, err)
+		return nil, fmt.Errorf("team %s: read conflicts: %w", IDText(team), err)
 	}
 	for i, q := range qs {
 		cg.ids[q.Object] = qids[i].O
@@ -1331,20 +1331,20 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (_ MergeReport, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if !validID(by) {
-		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", conflictID, ErrInvalidResolution, by)
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", IDText(conflictID), ErrInvalidResolution, by)
 	}
 	objs := make([]quad.Value, 0, len(objects))
 	keys := map[string]bool{} // merge.ObjectKey of objs: a merge's term equality
 	for _, o := range objects {
 		no, err := cortex.NormalizeTerm(o)
 		if err != nil {
-			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, ErrInvalidResolution, err)
+			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", IDText(conflictID), ErrInvalidResolution, err)
 		}
 		// An object the store takes but a merge refuses would fail every
 		// later merge of the team: the resolution is written first.
 		k, err := merge.ObjectKey(no)
 		if err != nil {
-			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", conflictID, ErrInvalidResolution, err)
+			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", IDText(conflictID), ErrInvalidResolution, err)
 		}
 		if !slices.Contains(objs, no) {
 			objs = append(objs, no)
@@ -1357,7 +1357,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	if t, err := m.getTeam(ctx, teamID); err != nil {
 		return MergeReport{}, err
 	} else if t.Lifecycle == LifecycleDisbanded {
-		return MergeReport{}, fmt.Errorf("resolve conflict %s: team %s: %w; its graphs are read-only", conflictID, teamID, ErrTeamDisbanded)
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: team %s: %w; its graphs are read-only", IDText(conflictID), IDText(teamID), ErrTeamDisbanded)
 	}
 	x := m.ns
 	node := x.Conflict(teamID, conflictID)
@@ -1368,7 +1368,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 			return err
 		}
 		if len(qs) == 0 {
-			return fmt.Errorf("team %s: conflict %q: %w", teamID, conflictID, unknown(ErrUnknownConflict, conflictID))
+			return fmt.Errorf("team %s: conflict %q: %w", IDText(teamID), conflictID, unknown(ErrUnknownConflict, conflictID))
 		}
 		// The record as resolved, for the conflict.resolved event.
 		pm := map[quad.Value][]quad.Value{}
@@ -1383,7 +1383,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		for _, q := range qs {
 			switch q.Predicate {
 			case x.IRI(ns.ConflictResolvedAt):
-				return fmt.Errorf("team %s: conflict %s: %w", teamID, conflictID, ErrAlreadyResolved)
+				return fmt.Errorf("team %s: conflict %s: %w", IDText(teamID), IDText(conflictID), ErrAlreadyResolved)
 			case x.IRI(ns.ConflictCandidate):
 				obj, agent, err := m.findingObject(ctx, teamID, q.Object)
 				if err != nil {
@@ -1409,7 +1409,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		cg := &conflictGraph{team: teamID, nodes: map[quad.Value]map[quad.Value][]quad.Value{node: pm}}
 		c := m.conflict(teamID, cg, node, info)
 		if c == nil {
-			return fmt.Errorf("team %s: conflict %q: %w: not a conflict node", teamID, conflictID, ErrCorrupt)
+			return fmt.Errorf("team %s: conflict %q: %w: not a conflict node", IDText(teamID), conflictID, ErrCorrupt)
 		}
 		return m.stageEvents(ctx, tx, now, []Event{{Type: EventConflictResolved, Team: teamID, Conflicts: []Conflict{*c}}})
 	})
@@ -1418,7 +1418,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	}
 	rep, err := m.mergeLocked(ctx, teamID)
 	if err != nil {
-		return MergeReport{}, fmt.Errorf("resolve conflict %s: re-merge: %w", conflictID, err)
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: re-merge: %w", IDText(conflictID), err)
 	}
 	return rep, nil
 }

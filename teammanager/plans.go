@@ -162,9 +162,9 @@ func (st *boardState) approver() string {
 func mayPlan(st *boardState, by string) error {
 	switch {
 	case st.Settings.Lead == "":
-		return fmt.Errorf("%w: %s may not plan: the board has no lead (ConfigureBoard, or a member with role %q)", ErrNotAllowed, by, LeadRole)
+		return fmt.Errorf("%w: %s may not plan: the board has no lead (ConfigureBoard, or a member with role %q)", ErrNotAllowed, IDText(by), LeadRole)
 	case by != st.Settings.Lead:
-		return fmt.Errorf("%w: only the lead (%s) drafts and submits the plan, not %s", ErrNotAllowed, st.Settings.Lead, by)
+		return fmt.Errorf("%w: only the lead (%s) drafts and submits the plan, not %s", ErrNotAllowed, st.Settings.Lead, IDText(by))
 	}
 	return nil
 }
@@ -172,9 +172,9 @@ func mayPlan(st *boardState, by string) error {
 func mayReview(st *boardState, by string) error {
 	switch want := st.approver(); {
 	case by == st.Settings.Lead:
-		return fmt.Errorf("%w: the lead (%s) does not review its own plan; %s does", ErrNotAllowed, by, want)
+		return fmt.Errorf("%w: the lead (%s) does not review its own plan; %s does", ErrNotAllowed, IDText(by), want)
 	case by != want:
-		return fmt.Errorf("%w: only %s approves or rejects this board's plan, not %s", ErrNotAllowed, want, by)
+		return fmt.Errorf("%w: only %s approves or rejects this board's plan, not %s", ErrNotAllowed, want, IDText(by))
 	}
 	return nil
 }
@@ -191,7 +191,7 @@ func mayReview(st *boardState, by string) error {
 func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) (_ Plan, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := np.validate(); err != nil {
-		return Plan{}, fmt.Errorf("team %s: draft plan: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: draft plan: %w", IDText(teamID), err)
 	}
 	var out Plan
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -232,7 +232,7 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 		return nil
 	})
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: draft plan: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: draft plan: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -245,7 +245,7 @@ func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, er
 	defer func() { err = ctxcause.With(ctx, err) }()
 	p, err := m.movePlan(ctx, teamID, by, 0, PlanPendingReview, "", mayPlan)
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: submit plan: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: submit plan: %w", IDText(teamID), err)
 	}
 	return p, nil
 }
@@ -267,21 +267,21 @@ func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, er
 func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, rev int, approve bool, feedback string) (_ Plan, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if rev < 1 {
-		return Plan{}, fmt.Errorf("team %s: review plan: %w: revision %d: a review names the revision it reviews (from 1)", teamID, ErrInvalidPlan, rev)
+		return Plan{}, fmt.Errorf("team %s: review plan: %w: revision %d: a review names the revision it reviews (from 1)", IDText(teamID), ErrInvalidPlan, rev)
 	}
 	to := PlanApproved
 	if !approve {
 		to = PlanRejected
 		if strings.TrimSpace(feedback) == "" {
-			return Plan{}, fmt.Errorf("team %s: review plan: %w: a rejection needs feedback", teamID, ErrInvalidPlan)
+			return Plan{}, fmt.Errorf("team %s: review plan: %w: a rejection needs feedback", IDText(teamID), ErrInvalidPlan)
 		}
 	}
 	if err := checkText(ErrInvalidPlan, "feedback", feedback); err != nil {
-		return Plan{}, fmt.Errorf("team %s: review plan: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: review plan: %w", IDText(teamID), err)
 	}
 	p, err := m.movePlan(ctx, teamID, by, rev, to, feedback, mayReview)
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: review plan: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: review plan: %w", IDText(teamID), err)
 	}
 	return p, nil
 }
@@ -369,7 +369,7 @@ func (m *Manager) GetPlan(ctx context.Context, teamID string, rev int) (_ Plan, 
 		return err
 	})
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: plan: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: plan: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -392,7 +392,7 @@ func (m *Manager) PlanInForce(ctx context.Context, teamID string) (_ Plan, err e
 		err = fmt.Errorf("%w: no revision is approved", ErrPlanNotApproved)
 	}
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: plan in force: %w", teamID, err)
+		return Plan{}, fmt.Errorf("team %s: plan in force: %w", IDText(teamID), err)
 	}
 	return *out, nil
 }
@@ -420,7 +420,7 @@ func (m *Manager) PlanRevisions(ctx context.Context, teamID string) (_ []Plan, e
 		err = derr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: plan revisions: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: plan revisions: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -441,7 +441,7 @@ func (b *boardTx) readBoardRow(team string) (*boardState, error) {
 	var st boardState
 	s, _ := vals[0].(quad.String)
 	if len(vals) != 1 || json.Unmarshal([]byte(s), &st) != nil {
-		return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, team)
+		return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, IDText(team))
 	}
 	return &st, nil
 }
@@ -504,7 +504,7 @@ func (m *Manager) decodePlan(team string, vals []quad.Value) (*Plan, error) {
 	var p Plan
 	s, _ := vals[0].(quad.String)
 	if len(vals) != 1 || json.Unmarshal([]byte(s), &p) != nil {
-		return nil, fmt.Errorf("%w: plan row of team %s", ErrCorrupt, team)
+		return nil, fmt.Errorf("%w: plan row of team %s", ErrCorrupt, IDText(team))
 	}
 	p.IRI = m.ns.Plan(team, p.Revision)
 	return &p, nil

@@ -157,7 +157,7 @@ func (m *Manager) readTeamContent(ctx context.Context, team string, ms []Member,
 func (m *Manager) SnapshotTeam(ctx context.Context, teamID, note string) (_ Snapshot, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := checkText(cortex.ErrInvalidArgument, "note", note); err != nil {
-		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", teamID, err)
+		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", IDText(teamID), err)
 	}
 	var out Snapshot
 	err = m.commit(ctx, func(tx *cortex.Tx) error {
@@ -203,7 +203,7 @@ func (m *Manager) SnapshotTeam(ctx context.Context, teamID, note string) (_ Snap
 		return m.stageEvents(ctx, tx, now, []Event{{Type: EventSnapshotCreated, Team: teamID, Snapshot: &cp}})
 	})
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", teamID, err)
+		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -225,7 +225,7 @@ func (m *Manager) nextSnapshot(ctx context.Context, tx *cortex.Tx, team string) 
 	if found {
 		s, _ := vals[0].(quad.String)
 		if last, err = strconv.Atoi(string(s)); err != nil {
-			return 0, fmt.Errorf("%w: snapshot counter of team %s", ErrCorrupt, team)
+			return 0, fmt.Errorf("%w: snapshot counter of team %s", ErrCorrupt, IDText(team))
 		}
 	}
 	tx.PutSide(snapSeqTable, team, []quad.Value{quad.String(strconv.Itoa(last + 1))})
@@ -260,14 +260,14 @@ func (m *Manager) Snapshots(ctx context.Context, teamID string) (_ []Snapshot, e
 		err = derr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: snapshots: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: snapshots: %w", IDText(teamID), err)
 	}
 	if len(out) == 0 {
 		// No snapshots: a team of the namespace, or no team at all.
 		if err := m.knownTeam(ctx, teamID); errors.Is(err, ErrUnknownTeam) {
 			return nil, err // team "nope": unknown team, as the other listings say
 		} else if err != nil {
-			return nil, fmt.Errorf("team %s: snapshots: %w", teamID, err)
+			return nil, fmt.Errorf("team %s: snapshots: %w", IDText(teamID), err)
 		}
 	}
 	return out, nil
@@ -279,7 +279,7 @@ func (m *Manager) GetSnapshot(ctx context.Context, teamID, id string) (_ Snapsho
 	defer func() { err = ctxcause.With(ctx, err) }()
 	s, _, err := m.loadSnapshot(ctx, teamID, id)
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("team %s: snapshot %s: %w", teamID, id, err)
+		return Snapshot{}, fmt.Errorf("team %s: snapshot %s: %w", IDText(teamID), IDText(id), err)
 	}
 	return s, nil
 }
@@ -307,7 +307,7 @@ func decodeSnapshot(team string, vals []quad.Value) (Snapshot, error) {
 	var s Snapshot
 	str, _ := vals[0].(quad.String)
 	if len(vals) != 1 || json.Unmarshal([]byte(str), &s) != nil {
-		return Snapshot{}, fmt.Errorf("%w: snapshot row of team %s", ErrCorrupt, team)
+		return Snapshot{}, fmt.Errorf("%w: snapshot row of team %s", ErrCorrupt, IDText(team))
 	}
 	return s, nil
 }
@@ -426,7 +426,7 @@ func (m *Manager) RestoreSnapshot(ctx context.Context, teamID, id string, apply 
 		err = nil
 	}
 	if err != nil {
-		return SnapshotDiff{}, fmt.Errorf("team %s: restore snapshot %s: %w", teamID, id, err)
+		return SnapshotDiff{}, fmt.Errorf("team %s: restore snapshot %s: %w", IDText(teamID), IDText(id), err)
 	}
 	return out, nil
 }
@@ -511,7 +511,7 @@ func (m *Manager) DeleteSnapshot(ctx context.Context, teamID, id string) (err er
 		return m.stageEvents(ctx, tx, m.now(), []Event{{Type: EventSnapshotDeleted, Team: teamID, Snapshot: &s}})
 	})
 	if err != nil {
-		return fmt.Errorf("team %s: delete snapshot %s: %w", teamID, id, err)
+		return fmt.Errorf("team %s: delete snapshot %s: %w", IDText(teamID), IDText(id), err)
 	}
 	return nil
 }

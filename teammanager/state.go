@@ -106,7 +106,7 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 		graph: x.TeamGraph(id), node: x.Team(id),
 		members: map[string]quad.IRI{}, props: map[quad.Value]map[quad.Value][]quad.Value{},
 	}
-	fail := func(err error) (*teamState, error) { return nil, fmt.Errorf("team %s: read: %w", id, err) }
+	fail := func(err error) (*teamState, error) { return nil, fmt.Errorf("team %s: read: %w", IDText(id), err) }
 	ids, err := ds.IDs(ctx, []quad.Value{st.graph, st.node, x.IRI(ns.TeamMember), x.IRI(ns.MemberStatus), x.IRI(ns.MemberCritical)})
 	if err != nil {
 		return fail(err)
@@ -171,7 +171,7 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 		return nil, fmt.Errorf("team %q: %w", id, unknown(ErrUnknownTeam, id))
 	}
 	if err := m.parseTeam(st, id); err != nil {
-		return nil, fmt.Errorf("team %s: %w: %v", id, ErrCorrupt, err)
+		return nil, fmt.Errorf("team %s: %w: %v", IDText(id), ErrCorrupt, err)
 	}
 	return st, nil
 }

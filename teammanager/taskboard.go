@@ -248,15 +248,15 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 		return nil, err
 	} else if found && len(row) > fStatus {
 		if s, _ := row[fStatus].(quad.String); Finished(Status(s)) {
-			return nil, fmt.Errorf("team %s is %s: %w", team, s, ErrTeamFinished)
+			return nil, fmt.Errorf("team %s is %s: %w", IDText(team), s, ErrTeamFinished)
 		}
 		// (A row written before the lifecycle fields is of a team neither
 		// paused nor disbanded.)
 		if len(row) == nListFields && row[fDisbandedAt] != nil {
-			return nil, fmt.Errorf("team %s: %w; its graphs are read-only", team, ErrTeamDisbanded)
+			return nil, fmt.Errorf("team %s: %w; its graphs are read-only", IDText(team), ErrTeamDisbanded)
 		}
 		if len(row) == nListFields && row[fPausedAt] != nil && !pausedOK {
-			return nil, fmt.Errorf("team %s is paused (ResumeTeam): %w", team, ErrTeamPaused)
+			return nil, fmt.Errorf("team %s is paused (ResumeTeam): %w", IDText(team), ErrTeamPaused)
 		}
 		if len(row) == nListFields {
 			if err := b.checkDeadline(team, rowTimes(row)); err != nil {
@@ -287,7 +287,7 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	}
 	t := &ts.team
 	if Finished(t.Status) {
-		return nil, fmt.Errorf("team %s is %s: %w", team, t.Status, ErrTeamFinished)
+		return nil, fmt.Errorf("team %s is %s: %w", IDText(team), t.Status, ErrTeamFinished)
 	}
 	if err := b.checkDeadline(team, t); err != nil {
 		return nil, err
@@ -307,7 +307,7 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 // update, does).
 func (b *boardTx) checkDeadline(team string, t *Team) error {
 	if exp := expiry(t); !exp.IsZero() && !b.now.Before(exp) {
-		return fmt.Errorf("team %s timed out at %s: %w", team, exp.UTC().Format(time.RFC3339), ErrTeamFinished)
+		return fmt.Errorf("team %s timed out at %s: %w", IDText(team), exp.UTC().Format(time.RFC3339), ErrTeamFinished)
 	}
 	return nil
 }
@@ -444,11 +444,11 @@ func (b *boardTx) board(team string) (*boardState, bool, error) {
 func decodeBoard(team string, vals []quad.Value) (*boardState, error) {
 	var st boardState
 	if len(vals) != 1 {
-		return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, team)
+		return nil, fmt.Errorf("%w: board row of team %s", ErrCorrupt, IDText(team))
 	}
 	s, _ := vals[0].(quad.String)
 	if err := json.Unmarshal([]byte(s), &st); err != nil {
-		return nil, fmt.Errorf("%w: board of team %s: %v", ErrCorrupt, team, err)
+		return nil, fmt.Errorf("%w: board of team %s: %v", ErrCorrupt, IDText(team), err)
 	}
 	return &st, nil
 }
@@ -457,14 +457,14 @@ func decodeBoard(team string, vals []quad.Value) (*boardState, error) {
 func (b *boardTx) loadTask(team, id string) (*Task, error) {
 	n, ok := taskNum(id)
 	if !ok {
-		return nil, fmt.Errorf("team %s: task %q: %w", team, id, unknown(ErrUnknownTask, id))
+		return nil, fmt.Errorf("team %s: task %q: %w", IDText(team), id, unknown(ErrUnknownTask, id))
 	}
 	vals, found, err := b.row(taskTable, taskKey(team, n))
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return nil, fmt.Errorf("team %s: task %q: %w", team, id, ErrUnknownTask)
+		return nil, fmt.Errorf("team %s: task %q: %w", IDText(team), id, ErrUnknownTask)
 	}
 	t, err := decodeTask(team, vals)
 	if err != nil {
@@ -642,7 +642,7 @@ func (b *boardTx) teamPausedFor(team string) (time.Duration, error) {
 	}
 	d, err := ns.ParseDuration(row[fPausedFor])
 	if err != nil {
-		return 0, fmt.Errorf("%w: team %s: paused for: %v", ErrCorrupt, team, err)
+		return 0, fmt.Errorf("%w: team %s: paused for: %v", ErrCorrupt, IDText(team), err)
 	}
 	return d, nil
 }

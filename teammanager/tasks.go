@@ -110,7 +110,7 @@ func (m *Manager) UpdateBoard(ctx context.Context, teamID string, u BoardUpdate)
 		return nil
 	})
 	if err != nil {
-		return BoardSettings{}, fmt.Errorf("team %s: configure board: %w", teamID, err)
+		return BoardSettings{}, fmt.Errorf("team %s: configure board: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -214,7 +214,7 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 	var out Task
 	rules, err := m.delegationRules(ctx, teamID, by, nt.Assignee)
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: create task: %w", teamID, err)
+		return Task{}, fmt.Errorf("team %s: create task: %w", IDText(teamID), err)
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, false)
@@ -264,7 +264,7 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: create task: %w", teamID, err)
+		return Task{}, fmt.Errorf("team %s: create task: %w", IDText(teamID), err)
 	}
 	return out, nil
 }
@@ -276,9 +276,9 @@ func mayCreate(st *boardState, by string) error {
 	case by == st.Settings.Lead, st.Settings.AllowRequests:
 		return nil
 	case st.Settings.Lead == "":
-		return fmt.Errorf("%w: %s may not create tasks: the board has no lead (ConfigureBoard, or a member with role %q) and does not allow requests", ErrNotAllowed, by, LeadRole)
+		return fmt.Errorf("%w: %s may not create tasks: the board has no lead (ConfigureBoard, or a member with role %q) and does not allow requests", ErrNotAllowed, IDText(by), LeadRole)
 	}
-	return fmt.Errorf("%w: only the lead (%s) creates tasks on this board, not %s", ErrNotAllowed, st.Settings.Lead, by)
+	return fmt.Errorf("%w: only the lead (%s) creates tasks on this board, not %s", ErrNotAllowed, st.Settings.Lead, IDText(by))
 }
 
 // checkFields validates the fields of t that do not depend on other tasks.
@@ -300,7 +300,7 @@ func checkFields(st *boardState, t *Task) error {
 // completed or failed): it works on no more tasks.
 func checkAssignable(st *boardState, agent string) error {
 	if s := st.Finished[agent]; s != "" {
-		return fmt.Errorf("assignee %s is %s: %w", agent, s, ErrMemberFinished)
+		return fmt.Errorf("assignee %s is %s: %w", IDText(agent), s, ErrMemberFinished)
 	}
 	return nil
 }
@@ -328,7 +328,7 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 			return nil, &CycleError{Team: t.Team, Cycle: []string{t.ID, t.ID}}
 		}
 		if bt.Status.Finished() {
-			return nil, fmt.Errorf("%w: blocked_by %s: the task is %s", ErrInvalidTask, id, bt.Status)
+			return nil, fmt.Errorf("%w: blocked_by %s: the task is %s", ErrInvalidTask, IDText(id), bt.Status)
 		}
 		out = append(out, bt)
 	}
@@ -408,7 +408,7 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 		if err := m.boardRead(ctx, func(b *boardTx) error {
 			st, err := b.readBoard(teamID)
 			if err == nil && !st.isMember(f.Assignee) {
-				err = fmt.Errorf("team %s: list tasks: assignee %q: %w", teamID, f.Assignee, unknown(ErrUnknownAgent, f.Assignee))
+				err = fmt.Errorf("team %s: list tasks: assignee %q: %w", IDText(teamID), f.Assignee, unknown(ErrUnknownAgent, f.Assignee))
 			}
 			return err
 		}); err != nil {
@@ -452,7 +452,7 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 		err = derr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: list tasks: %w", teamID, err)
+		return nil, fmt.Errorf("team %s: list tasks: %w", IDText(teamID), err)
 	}
 	if len(out) == 0 {
 		return nil, nil // as ever: no tasks is a nil slice
@@ -487,7 +487,7 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 	var rules delegationRules
 	if u.Assignee != nil {
 		if rules, err = m.delegationRules(ctx, teamID, by, *u.Assignee); err != nil {
-			return Task{}, fmt.Errorf("team %s: update task %s: %w", teamID, taskID, err)
+			return Task{}, fmt.Errorf("team %s: update task %s: %w", IDText(teamID), IDText(taskID), err)
 		}
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -562,7 +562,7 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: update task %s: %w", teamID, taskID, err)
+		return Task{}, fmt.Errorf("team %s: update task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -647,24 +647,24 @@ func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (
 			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "claim"}
 		}
 		if t.Assignee != "" && t.Assignee != agent {
-			return fmt.Errorf("%w: task %s is assigned to %s, not %s", ErrNotAllowed, taskID, t.Assignee, agent)
+			return fmt.Errorf("%w: task %s is assigned to %s, not %s", ErrNotAllowed, IDText(taskID), t.Assignee, IDText(agent))
 		}
 		ok, err := b.blockersDone(t)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return fmt.Errorf("task %s: %w by %s", taskID, ErrBlocked, strings.Join(t.BlockedBy, ", "))
+			return fmt.Errorf("task %s: %w by %s", IDText(taskID), ErrBlocked, strings.Join(t.BlockedBy, ", "))
 		}
 		tripped, err = b.dispatch(st, t, agent, ActionClaimed)
 		out = *t
 		return err
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: claim task %s: %w", teamID, taskID, err)
+		return Task{}, fmt.Errorf("team %s: claim task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	if tripped {
-		return out, fmt.Errorf("team %s: claim task %s: %w: %s", teamID, taskID, ErrCircuitOpen, out.Error)
+		return out, fmt.Errorf("team %s: claim task %s: %w: %s", IDText(teamID), IDText(taskID), ErrCircuitOpen, out.Error)
 	}
 	return out, nil
 }
@@ -674,9 +674,9 @@ func notWorker(st *boardState, agent string) error {
 		return fmt.Errorf("agent %q: %w", agent, unknown(ErrUnknownAgent, agent))
 	}
 	if s := st.Finished[agent]; s != "" {
-		return fmt.Errorf("member %s is %s: %w", agent, s, ErrMemberFinished)
+		return fmt.Errorf("member %s is %s: %w", IDText(agent), s, ErrMemberFinished)
 	}
-	return fmt.Errorf("%w: %s is the lead, and the board does not let the lead work", ErrNotAllowed, agent)
+	return fmt.Errorf("%w: %s is the lead, and the board does not let the lead work", ErrNotAllowed, IDText(agent))
 }
 
 // dispatch gives ready task t to agent (claimed or dispatched), with the
@@ -801,7 +801,7 @@ func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, 
 		err = ErrNoReadyTask
 	}
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: %s: claim next: %w", teamID, agent, err)
+		return Task{}, fmt.Errorf("team %s: %s: claim next: %w", IDText(teamID), IDText(agent), err)
 	}
 	return out, nil
 }
@@ -845,7 +845,7 @@ func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note 
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: progress on task %s: %w", teamID, taskID, err)
+		return Task{}, fmt.Errorf("team %s: progress on task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -855,7 +855,7 @@ func isAssignee(t *Task, agent string, want TaskStatus, op string) error {
 		return &TaskStateError{Team: t.Team, Task: t.ID, Status: t.Status, Paused: t.Paused, Op: op}
 	}
 	if t.Assignee != agent {
-		return fmt.Errorf("%w: task %s is %s's, not %s's", ErrNotAllowed, t.ID, t.Assignee, agent)
+		return fmt.Errorf("%w: task %s is %s's, not %s's", ErrNotAllowed, t.ID, t.Assignee, IDText(agent))
 	}
 	return nil
 }
@@ -907,7 +907,7 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: complete task %s: %w", teamID, taskID, err)
+		return Task{}, fmt.Errorf("team %s: complete task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -972,7 +972,7 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: review task %s: %w", teamID, taskID, err)
+		return Task{}, fmt.Errorf("team %s: review task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1006,7 +1006,7 @@ func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason st
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: fail task %s: %w", teamID, taskID, err)
+		return Task{}, fmt.Errorf("team %s: fail task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1128,7 +1128,7 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: %s task %s: %w", teamID, verb(action), taskID, err)
+		return Task{}, fmt.Errorf("team %s: %s task %s: %w", IDText(teamID), verb(action), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1193,7 +1193,7 @@ func (m *Manager) AddTaskComment(ctx context.Context, teamID, agent, taskID stri
 		return b.save(&old, t, TaskChange{Action: ActionCommented, By: agent, Reason: text})
 	})
 	if err != nil {
-		return TaskComment{}, fmt.Errorf("team %s: comment on task %s: %w", teamID, taskID, err)
+		return TaskComment{}, fmt.Errorf("team %s: comment on task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1260,7 +1260,7 @@ func (m *Manager) readTaskSub(ctx context.Context, teamID, taskID, table string,
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("team %s: task %s: %w", teamID, taskID, err)
+		return fmt.Errorf("team %s: task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -177,5 +179,78 @@ func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
 	}
 	if out := mustCLI(t, dir, "mail", "history", "crew", "--json"); out != "[]\n" {
 		t.Errorf("mail history after the refused sends: %s", out)
+	}
+}
+
+// TestCLI_HostileIDsQuoted: an id that is not one (bytes that are not
+// UTF-8, a newline, an escape sequence) shows quoted wherever a message
+// names it, as the lookup errors do ("task %q: invalid id"), through a
+// server as embedded (TestCLI_ThroughServer runs it so): the messages
+// printed it raw in their prefix ("restore snapshot \xff: ..."), where a
+// newline forged a second line and an escape sequence reached the
+// terminal.
+func TestCLI_HostileIDsQuoted(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir) // ann (lead), bob, cat
+	mustCLI(t, dir, "mail", "send", "crew", "hi", "--as", "ann")
+	const agentWant = "want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)"
+	for _, id := range []string{"\xff", "a\nb", "a\x1b[31m"} {
+		q := strconv.Quote(id)
+		for _, tc := range []struct {
+			args   []string
+			code   int
+			stderr string
+		}{
+			{[]string{"teams", "snapshot", "restore", "crew", id}, exitInvalid,
+				"team crew: restore snapshot " + q + ": invalid id (unknown snapshot; want S1, S2, ...)"},
+			{[]string{"teams", "snapshot", "get", "crew", id}, exitInvalid,
+				"team crew: snapshot " + q + ": invalid id (unknown snapshot; want S1, S2, ...)"},
+			{[]string{"teams", "snapshot", "delete", "crew", id}, exitInvalid,
+				"team crew: delete snapshot " + q + ": invalid id (unknown snapshot; want S1, S2, ...)"},
+			{[]string{"teams", "snapshot", "create", id}, exitInvalid,
+				"team " + q + ": snapshot: team " + q + ": invalid id (unknown team; " + agentWant},
+			{[]string{"tasks", "dispatch", id}, exitInvalid,
+				"team " + q + ": dispatch: team " + q + ": invalid id (unknown team; " + agentWant},
+			{[]string{"tasks", "claim", "crew", id, "--as", "bob"}, exitInvalid,
+				"team crew: claim task " + q + ": team crew: task " + q + ": invalid id (unknown task; want T1, T2, ...)"},
+			{[]string{"tasks", "next", "crew", "--as", id}, exitInvalid,
+				"team crew: " + q + ": claim next: agent " + q + ": invalid id (unknown agent; " + agentWant},
+			{[]string{"mail", "inbox", "crew", "--as", id}, exitInvalid,
+				"team crew: inbox of " + q + ": agent " + q + ": invalid id (unknown agent; " + agentWant},
+			{[]string{"mail", "read", "crew", "M1", "--as", id}, exitInvalid,
+				"team crew: mark messages of " + q + " read: agent " + q + ": invalid id (unknown agent; " + agentWant},
+			{[]string{"plans", "submit", "crew", "--by", id}, exitConflict,
+				"team crew: submit plan: not allowed: only the lead (ann) drafts and submits the plan, not " + q},
+			{[]string{"plans", "approve", "crew", "--by", id, "--revision", "1"}, exitConflict,
+				"team crew: review plan: not allowed: only operator approves or rejects this board's plan, not " + q},
+			{[]string{"conflicts", "resolve", "crew", id, "--object", `"a"`, "--by", "b\x1bq"}, exitInvalid,
+				"resolve conflict " + q + `: invalid resolution: resolver "b\x1bq" must be 1..64 characters of [A-Za-z0-9._@+-]`},
+		} {
+			t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+				r := runCLI(t, dir, "", tc.args...)
+				want := "cortexctl: " + tc.stderr + "\n"
+				if r.code != tc.code || r.stderr != want || r.stdout != "" {
+					t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr\n%q", r.code, r.stdout, r.stderr, tc.code, want)
+				}
+			})
+		}
+		// With text that is not UTF-8 as well, a server's client refuses
+		// the text first (client.textNotUTF8), the Manager the id: the
+		// messages differ after the prefix, which quotes the id in both.
+		for _, tc := range []struct {
+			args   []string
+			prefix string
+		}{
+			{[]string{"tasks", "create", id, "s\xff", "--as", "ann"}, "team " + q + ": create task: "},
+			{[]string{"tasks", "comment", "crew", id, "c\xff", "--as", "ann"}, "team crew: comment on task " + q + ": "},
+			{[]string{"mail", "send", id, "b\xff", "--as", "ann"}, "team " + q + ": send message: "},
+		} {
+			t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+				r := runCLI(t, dir, "", tc.args...)
+				if r.code != exitInvalid || !strings.HasPrefix(r.stderr, "cortexctl: "+tc.prefix) || strings.Count(r.stderr, "\n") != 1 || r.stdout != "" {
+					t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr one line that starts\n%q", r.code, r.stdout, r.stderr, exitInvalid, "cortexctl: "+tc.prefix)
+				}
+			})
+		}
 	}
 }
