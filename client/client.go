@@ -401,10 +401,14 @@ func idsAsGiven(err error, bad []string) error {
 		return err
 	}
 	msg := e.Message
+	// Every quoted id first: replacing one id's U+FFFD as it is would
+	// also replace it in another's quoted form (conflict "\xff" and
+	// resolver "b\xff": "b\ufffd" would become "b" and a raw byte).
 	for _, s := range bad {
-		sent := asSent(s)
-		msg = strings.ReplaceAll(msg, strconv.Quote(sent), strconv.Quote(s))
-		msg = strings.ReplaceAll(msg, sent, s)
+		msg = strings.ReplaceAll(msg, strconv.Quote(asSent(s)), strconv.Quote(s))
+	}
+	for _, s := range bad {
+		msg = strings.ReplaceAll(msg, asSent(s), s)
 	}
 	if msg == e.Message {
 		return err

@@ -254,3 +254,19 @@ func TestCLI_HostileIDsQuoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_TwoIDsNotUTF8AsEmbedded: a message that names two ids that are
+// not UTF-8, one ending the other ("\xff" and "b\xff"), names both as
+// given through a server as embedded (TestCLI_ThroughServer runs it so).
+// The client put the first one's byte back raw everywhere before it
+// looked for the second one's quoted form, which then showed a raw byte
+// between its quotes.
+func TestCLI_TwoIDsNotUTF8AsEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	r := runCLI(t, dir, "", "conflicts", "resolve", "crew", "\xff", "--object", `"a"`, "--by", "b\xff")
+	want := `cortexctl: resolve conflict "\xff": invalid resolution: resolver "b\xff" must be 1..64 characters of [A-Za-z0-9._@+-]` + "\n"
+	if r.code != exitInvalid || r.stderr != want || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr\n%q", r.code, r.stdout, r.stderr, exitInvalid, want)
+	}
+}
