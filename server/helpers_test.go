@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/server"
 )
@@ -24,7 +25,12 @@ type testServer struct {
 // it is shut down when the test ends (the shutdown must succeed).
 func serve(t *testing.T, opts server.Options) *testServer {
 	t.Helper()
-	store := cortextest.NewStore(t)
+	return serveOn(t, cortextest.NewStore(t), opts)
+}
+
+// serveOn is serve over store, which the caller may have filled.
+func serveOn(t *testing.T, store *cortex.Store, opts server.Options) *testServer {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

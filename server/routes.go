@@ -69,7 +69,9 @@ func (s *Server) routes() http.Handler {
 	route("/ns/{ns}/export", "export", ns("export", s.serveExport), http.MethodGet)
 	route("/ns/{ns}/events", "events", ns("events", s.serveEvents), http.MethodGet)
 	route("/healthz", "healthz", s.serveHealth, http.MethodGet)
-	route("/metrics", "metrics", s.metrics.serve, http.MethodGet)
+	// /metrics grows with the namespaces: each chunk within the write
+	// timeout, as every other response.
+	route("/metrics", "metrics", func(w http.ResponseWriter, r *http.Request) { s.metrics.serve(s.timed(w), r) }, http.MethodGet)
 	handle("/", "other", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fmt.Errorf("%w: no route for %s %s (routes: /ns/{ns}/rpc, /ns/{ns}/sparql, /ns/{ns}/data, /ns/{ns}/import, /ns/{ns}/export, /ns/{ns}/events, /healthz, /metrics)",
 			api.ErrNotFound, r.Method, r.URL.EscapedPath()), "")
