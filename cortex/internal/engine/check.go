@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cortexgraph/cortex/cortex/internal/iri"
 	"github.com/cortexgraph/cortex/cortex/internal/layout"
 	hkv "github.com/hidal-go/hidalgo/kv"
 
@@ -53,9 +54,9 @@ import (
 //     them);
 //   - size is the number of live quads; the horizon is at least every id;
 //   - pins: each decodes and holds the term of its node, which exists;
-//   - import records (resume.go): each decodes, has a valid import id and
-//     target (none, default or a graph's term) and is stored under the hash
-//     of its source's name;
+//   - import records (resume.go): each decodes, has a valid import id,
+//     target (none, default or a graph's term) and base (none or an
+//     absolute IRI) and is stored under the hash of its source's name;
 //   - side tables (side.go): the store cannot know what a host's rows mean,
 //     so it checks what it defines: table names are valid, rows decode, a
 //     stamp is a (horizon, size) pair that the namespace can have had (size
@@ -868,6 +869,9 @@ func (c *nsCheck) importRecord(parts [][]byte, item *badger.Item) error {
 		}
 		if !validImportTarget(rec.Target) {
 			c.add("import record %s: target %q is neither %q, %q nor a graph's N-Quads term", parts[1], rec.Target, targetNone, targetDefault)
+		}
+		if rec.Base != "" && !iri.HasScheme(rec.Base) {
+			c.add("import record %s: base %q is not an absolute IRI", parts[1], rec.Base)
 		}
 		return nil
 	}()

@@ -78,7 +78,7 @@ func newCheckFixture(t *testing.T, with ...func(*Options)) *checkFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.beginImport(ctx, ImportSource{Name: "/data/x.nt", Version: "1"}, "", targetNone, ""); err != nil {
+	if _, err := n.beginImport(ctx, ImportSource{Name: "/data/x.nt", Version: "1"}, "", targetNone, "file:///data/x.nt"); err != nil {
 		t.Fatal(err)
 	}
 	other, err := s.Namespace(ctx, "other", WithBase("http://other.example/"))
@@ -448,6 +448,25 @@ func TestCheck_FindsCorruption(t *testing.T) {
 		},
 		want: []string{`target "http://e/g"`, `target "<e/g>"`, `target "<http://e/g"`, `target "<http://e/a b>"`,
 			`target "\"lit\""`, `target "_:"`, `target "Default"`, `target "<http://e/g> "`},
+	}, {
+		// A record's base is the base IRI its import resolved relative
+		// IRIs against (an absolute IRI, the one given or the file's
+		// file:// URL) or "": beginImport compares it with the base of an
+		// import that would resume it.
+		name: "import records of bad bases",
+		corrupt: func(t *testing.T, f *checkFixture) {
+			f.raw(t, func(set func(hkv.Key, []byte), _ func(hkv.Key)) {
+				for i, base := range []string{"e/g", "/data/x.nt", ":no-scheme", "1http://e/", "<http://e/>", " http://e/"} {
+					name := fmt.Sprint("/data/b", i, ".nt")
+					b, err := encodeImportRecord(UnfinishedImport{ID: "b" + fmt.Sprint(i), Name: name, Version: "1", Target: targetNone, Base: base})
+					if err != nil {
+						t.Fatal(err)
+					}
+					set(importKey(name), b)
+				}
+			})
+		},
+		want: []string{`base "e/g"`, `base "/data/x.nt"`, `base ":no-scheme"`, `base "1http://e/"`, `base "<http://e/>"`, `base " http://e/"`},
 	}, {
 		name: "unknown keys",
 		corrupt: func(t *testing.T, f *checkFixture) {
