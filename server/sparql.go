@@ -88,8 +88,15 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 			writeError(w, err, caret)
 			return
 		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, plan) //nolint:errcheck // a client gone is not ours to report
+		// The turn is let go before the plan (as large as the query) is
+		// sent, each chunk within the write timeout, as a result is.
+		release()
+		if err := s.respond(w, r, "text/plain", func(out io.Writer) error {
+			_, err := io.WriteString(out, plan)
+			return err
+		}); err != nil {
+			writeError(w, err, "")
+		}
 		return
 	}
 	res, err := n.Query(r.Context(), q.text, opts)
