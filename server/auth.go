@@ -140,8 +140,8 @@ type policy int
 
 const (
 	// policyTrusted: no token needed (a Unix socket: its mode 0600 makes
-	// it the owner's; on Linux, a connection of another user, which a
-	// socket of another mode lets in, needs one).
+	// it the owner's; on Linux, macOS and FreeBSD, a connection of
+	// another user, which a socket of another mode lets in, needs one).
 	policyTrusted policy = iota
 	// policyTokensIfAny: a token is needed once the token file holds any
 	// (loopback TCP, or any TCP with WithInsecure).

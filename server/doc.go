@@ -55,9 +55,11 @@
 // # Security
 //
 // Requests on a Unix socket need no token: the socket's mode (0600) makes
-// it the owner's (on Linux, a connection from a process of another user
-// than the server's and root, which a socket of a looser mode lets in,
-// needs one, as on TCP off loopback: SO_PEERCRED). On TCP, with a token file (Options.WithTokens, a
+// it the owner's (on Linux, macOS and FreeBSD, a connection from a process
+// of another user than the server's and root, which a socket of a looser
+// mode lets in, needs one, as on TCP off loopback: the socket's peer
+// credentials, SO_PEERCRED or LOCAL_PEERCRED, tell; on other systems
+// nothing tells who connected, and such a connection needs none). On TCP, with a token file (Options.WithTokens, a
 // TokenFile), every request but GET /healthz needs a bearer token once the
 // file holds any, and always on a listener that is not on loopback
 // (unless Options.WithInsecure): 401 without a valid one (or with several
