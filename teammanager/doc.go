@@ -241,8 +241,9 @@
 // namespace's other writes back for one merge's write at most, not for all
 // of them in turn. Two Managers over the same namespace do not share that lock: a
 // merge computes its writes from what it read and writes them only if, at
-// that moment, the team still exists, still links the run it read and has
-// the same resolved conflicts (else it starts again, up to 8 times, then
+// that moment, the team still exists, still links the run it read, has
+// the same resolved conflicts and had no snapshot restored (else it starts
+// again, up to 8 times, then
 // fails with ErrConcurrentMerge), so a merge never writes a result computed
 // against a state that another Manager has changed.
 //

@@ -109,8 +109,9 @@ var (
 	// ErrAlreadyResolved means a conflict was resolved before.
 	ErrAlreadyResolved = errors.New("conflict already resolved")
 	// ErrConcurrentMerge means a merge found, at each moment of writing,
-	// that another Manager over the same namespace had merged the team or
-	// resolved one of its conflicts since the merge read it (a merge starts
+	// that another Manager over the same namespace had merged the team,
+	// restored a snapshot of it or resolved one of its conflicts since the
+	// merge read it (a merge starts
 	// again up to 8 times while its context is live). Nothing of it was
 	// written; retry.
 	ErrConcurrentMerge = errors.New("team changed by a concurrent merge or resolution")

@@ -73,8 +73,9 @@ import (
 // cortex.Namespace.Apply).
 //
 // Merges of one team are serialised within the Manager. A merge whose
-// team another Manager over the same namespace merged, deleted or resolved
-// a conflict of while it ran starts again (see ErrConcurrentMerge).
+// team another Manager over the same namespace merged, deleted, restored
+// a snapshot of or resolved a conflict of while it ran starts again (see
+// ErrConcurrentMerge).
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (_ MergeReport, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(teamID)
@@ -102,6 +103,12 @@ const maxMergeAttempts = 8
 
 func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
 	start := m.now()
+	// Read before the team: a restore committed after it makes the
+	// merge's write start again (checkUnchanged).
+	restores, err := restoreCount(ctx, m.n, teamID)
+	if err != nil {
+		return MergeReport{}, err
+	}
 	t, err := m.readTeamNow(ctx, teamID)
 	if err != nil {
 		return MergeReport{}, err
@@ -183,13 +190,13 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	if rep.MergeID == t.LastMerge {
 		rep.Unchanged = true
 		if settles && t.MergePending != "" {
-			if err := m.settle(ctx, &t, cg, &rep); err != nil {
+			if err := m.settle(ctx, &t, restores, cg, &rep); err != nil {
 				return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
 			}
 		}
 		return rep, nil
 	}
-	if err := m.writeMerge(ctx, &t, res, &rep, cg, start, settles); err != nil {
+	if err := m.writeMerge(ctx, &t, restores, res, &rep, cg, start, settles); err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
 	}
 	return rep, nil
@@ -394,9 +401,9 @@ func runStrategy(strat merge.Strategy, in merge.Input) (res merge.Result, err er
 // not recorded yet), if the team's last merge and resolved conflicts are
 // still what the merge read. Its events are rep's merge.completed (rep is
 // Unchanged) and the team.status of a timeout it records.
-func (m *Manager) settle(ctx context.Context, t *Team, cg *conflictGraph, rep *MergeReport) error {
+func (m *Manager) settle(ctx context.Context, t *Team, restores int, cg *conflictGraph, rep *MergeReport) error {
 	return m.commit(ctx, func(tx *cortex.Tx) error {
-		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
+		if _, err := m.checkUnchanged(ctx, tx, t, restores, cg); err != nil {
 			return err
 		}
 		st, err := m.readTeam(ctx, tx.Namespace().Dataset(), t.ID, "-")
@@ -647,7 +654,7 @@ type mergeWrites struct {
 // writeMerge writes the result of the merge run of rep (see
 // MergeTeamResults), and clears the team's due-merge marker if settles.
 // The facts' confidences are as stored (storedConfidence).
-func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, rep *MergeReport, cg *conflictGraph, start time.Time, settles bool) error {
+func (m *Manager) writeMerge(ctx context.Context, t *Team, restores int, res merge.Result, rep *MergeReport, cg *conflictGraph, start time.Time, settles bool) error {
 	id := rep.MergeID
 	now := m.now()
 	mnode := m.ns.Merge(t.ID, id)
@@ -661,7 +668,7 @@ func (m *Manager) writeMerge(ctx context.Context, t *Team, res merge.Result, rep
 	if mergeHook != nil {
 		mergeHook()
 	}
-	return m.commitMerge(ctx, t, cg, mnode, w, settles, func(time.Time) []Event {
+	return m.commitMerge(ctx, t, restores, cg, mnode, w, settles, func(time.Time) []Event {
 		return m.mergeEvents(rep, &res, cg, now) // detected when the records say
 	})
 }
@@ -832,7 +839,7 @@ func (m *Manager) conflictDiff(team string, records []quad.Quad, cg *conflictGra
 // queued there at once (30-60 ms each under load) would make every finding
 // and member update that comes after them wait for all of them; this way
 // such a write waits for one merge at most.
-func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, mnode quad.IRI, w mergeWrites, settles bool, events func(now time.Time) []Event) error {
+func (m *Manager) commitMerge(ctx context.Context, t *Team, restores int, cg *conflictGraph, mnode quad.IRI, w mergeWrites, settles bool, events func(now time.Time) []Event) error {
 	m.mergeWriteWaiting.Add(1)
 	select {
 	case m.mergeWrite <- struct{}{}:
@@ -843,7 +850,7 @@ func (m *Manager) commitMerge(ctx context.Context, t *Team, cg *conflictGraph, m
 		return ctx.Err()
 	}
 	return m.commit(ctx, func(tx *cortex.Tx) error {
-		if _, err := m.checkUnchanged(ctx, tx, t, cg); err != nil {
+		if _, err := m.checkUnchanged(ctx, tx, t, restores, cg); err != nil {
 			return err
 		}
 		st, err := m.readTeam(ctx, tx.Namespace().Dataset(), t.ID, "-")
@@ -890,12 +897,15 @@ var mergeWriteHook func()
 
 // checkUnchanged runs inside the Update of a merge of team t and returns
 // ErrConcurrentMerge if the team's state that the merge read outside it
-// has changed since: the team's last run (another Manager's merge) or the
-// set of resolved conflicts (another Manager's ResolveConflict). It returns
+// has changed since: the team's last run (another Manager's merge), the
+// set of resolved conflicts (another Manager's ResolveConflict) or the
+// number of restores applied to it, restores when the merge read it
+// (another Manager's RestoreSnapshot, which may leave the other two as
+// they were while it changes the members and their findings). It returns
 // ErrUnknownTeam if the team was deleted, and else the team's links to its
 // last run (normally one; several only in a store written before this
 // check, which the merge then repairs).
-func (m *Manager) checkUnchanged(ctx context.Context, tx *cortex.Tx, t *Team, cg *conflictGraph) ([]quad.Quad, error) {
+func (m *Manager) checkUnchanged(ctx context.Context, tx *cortex.Tx, t *Team, restores int, cg *conflictGraph) ([]quad.Quad, error) {
 	x := m.ns
 	n := tx.Namespace()
 	node, tg := x.Team(t.ID), x.TeamGraph(t.ID)
@@ -905,6 +915,11 @@ func (m *Manager) checkUnchanged(ctx context.Context, tx *cortex.Tx, t *Team, cg
 	}
 	if len(typed) == 0 {
 		return nil, fmt.Errorf("team %s: %w (deleted during the merge)", t.ID, ErrUnknownTeam)
+	}
+	if r, err := restoreCount(ctx, n, t.ID); err != nil {
+		return nil, err
+	} else if r != restores {
+		return nil, fmt.Errorf("team %s: %w: a snapshot of it was restored", t.ID, ErrConcurrentMerge)
 	}
 	links, err := n.Quads(ctx, cortex.Pattern{Subject: node, Predicate: x.IRI(ns.TeamLastMerge), Graph: tg, Scope: cortex.OneGraph})
 	if err != nil {

@@ -35,12 +35,20 @@ import (
 // the difference; with apply, it writes it in one atomic Update: the team
 // is exactly as it was when the snapshot was taken (a deleted team is
 // recreated, a disbanded one is as it was before), with a
-// snapshot.restored event. Writes of other teams are not touched.
+// snapshot.restored event. Writes of other teams are not touched. It also
+// counts the restore (restoreTable, not part of the team), so that a merge
+// of another Manager that read the team before it starts again.
 const (
 	snapTable     = "snapshots"
 	snapQuadTable = "snapquads"
 	snapRowTable  = "snaprows"
 	snapSeqTable  = "snapseq"
+	// restoreTable counts the restores applied to each team id (team →
+	// count): a merge reads the count before the team and writes only if
+	// it is unchanged (checkUnchanged), so that a merge of another Manager
+	// never writes, over a restored team, facts it computed from what the
+	// restore undid.
+	restoreTable = "restores"
 )
 
 // teamSideTables are the side tables whose rows of a team are keyed by
@@ -232,6 +240,21 @@ func (m *Manager) nextSnapshot(ctx context.Context, tx *cortex.Tx, team string) 
 	return last + 1, nil
 }
 
+// restoreCount returns the number of restores applied to team, as n has
+// it (restoreTable).
+func restoreCount(ctx context.Context, n *cortex.Namespace, team string) (int, error) {
+	vals, found, err := n.SideRow(ctx, restoreTable, team)
+	if err != nil || !found {
+		return 0, err
+	}
+	s, _ := vals[0].(quad.String)
+	c, err := strconv.Atoi(string(s))
+	if err != nil || len(vals) != 1 {
+		return 0, fmt.Errorf("%w: restore counter of team %s", ErrCorrupt, team)
+	}
+	return c, nil
+}
+
 // Snapshots returns the snapshots of team id teamID, oldest first. The
 // team need not exist any more: a deleted team's snapshots are listed. A
 // team of the namespace with no snapshots has an empty list; an id that
@@ -359,7 +382,9 @@ func (m *Manager) readSnapshot(ctx context.Context, team string, n int) (*teamCo
 // never used twice: see planSeqTable). A
 // dry run (apply false) writes nothing, and runs on a store opened
 // read-only. Restoring holds the team's merge
-// lock, so that no merge or conflict resolution of the team interleaves.
+// lock, so that no merge or conflict resolution of the team interleaves;
+// a merge of another Manager over the namespace that read the team before
+// the restore and writes after it starts again (ErrConcurrentMerge).
 func (m *Manager) RestoreSnapshot(ctx context.Context, teamID, id string, apply bool) (_ SnapshotDiff, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(teamID)
@@ -418,6 +443,11 @@ func (m *Manager) RestoreSnapshot(ctx context.Context, teamID, id string, apply 
 			tx.DeleteSide(teamTable, teamID)
 			tx.KeepSide(teamTable)
 		}
+		restores, err := restoreCount(ctx, tx.Namespace(), teamID)
+		if err != nil {
+			return err
+		}
+		tx.PutSide(restoreTable, teamID, []quad.Value{quad.String(strconv.Itoa(restores + 1))})
 		out.Applied = true
 		cp := s
 		return m.stageEvents(ctx, tx, m.now(), []Event{{Type: EventSnapshotRestored, Team: teamID, Snapshot: &cp}})
