@@ -568,4 +568,3 @@ func (m *Manager) planQuads(p *Plan) []quad.Quad {
 	}
 	return out
 }
-

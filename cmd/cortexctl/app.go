@@ -381,10 +381,10 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 }
 
 // emptyMeans are the options whose empty value means something (their
-// help says what); any other option given an empty value (--graph ”,
-// -o ”) is an invalid value (exit 7), as --data ” is, not taken for the
+// help says what); any other option given an empty value (--graph "",
+// -o "") is an invalid value (exit 7), as --data "" is, not taken for the
 // option left out.
-// Keyed by command and option: --assignee '' of tasks update unassigns,
+// Keyed by command and option: --assignee "" of tasks update unassigns,
 // of tasks create or tasks list it is refused.
 var emptyMeans = map[string]bool{
 	"serve --listen":              true, // no TCP listener

@@ -188,12 +188,12 @@ func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
 	})
 }
 
-// TestCLI_Tasks_EmptyOptionValues: '' means something for --assignee and
+// TestCLI_Tasks_EmptyOptionValues: "" means something for --assignee and
 // --blocked-by of tasks update only (their help says so: unassigned, no
 // blockers); elsewhere an option given an empty value is an invalid value
 // (exit 7) and nothing is written, not taken for the option left out: a
-// tasks list --assignee '' would list every task, a tasks create
-// --assignee '' or --blocked-by '' would create a task for anyone, ready.
+// tasks list --assignee "" would list every task, a tasks create
+// --assignee "" or --blocked-by "" would create a task for anyone, ready.
 func TestCLI_Tasks_EmptyOptionValues(t *testing.T) {
 	dir := t.TempDir()
 	crewTeam(t, dir)
