@@ -2,35 +2,14 @@
 
 package server
 
-import (
-	"net"
-	"os"
-	"syscall"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// otherUser reports whether c, a connection accepted on a Unix socket, is
-// of a process of another user than this one's (and root), by the
-// socket's peer credentials (LOCAL_PEERCRED: the effective user of the
-// process that connected, as getpeereid gives it). A connection whose
-// credentials cannot be read (one a host's listener wraps) is not: the
-// socket's mode is trusted then, as elsewhere.
-func otherUser(c net.Conn) bool {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return false
-	}
-	raw, err := sc.SyscallConn()
+// peerUID returns the effective user of the process at the other end of
+// Unix socket fd (LOCAL_PEERCRED, as getpeereid gives it).
+func peerUID(fd int) (uint32, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
-		return false
+		return 0, err
 	}
-	var cred *unix.Xucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil || cerr != nil {
-		return false
-	}
-	return int(cred.Uid) != os.Getuid() && cred.Uid != 0
+	return cred.Uid, nil
 }

@@ -1,31 +1,13 @@
 package server
 
-import (
-	"net"
-	"os"
-	"syscall"
-)
+import "syscall"
 
-// otherUser reports whether c, a connection accepted on a Unix socket, is
-// of a process of another user than this one's (and root), by the
-// socket's peer credentials (SO_PEERCRED). A connection whose credentials
-// cannot be read (one a host's listener wraps) is not: the socket's mode
-// is trusted then, as elsewhere.
-func otherUser(c net.Conn) bool {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return false
-	}
-	raw, err := sc.SyscallConn()
+// peerUID returns the user of the process at the other end of Unix
+// socket fd (SO_PEERCRED).
+func peerUID(fd int) (uint32, error) {
+	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	if err != nil {
-		return false
+		return 0, err
 	}
-	var cred *syscall.Ucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil || cerr != nil {
-		return false
-	}
-	return int(cred.Uid) != os.Getuid() && cred.Uid != 0
+	return cred.Uid, nil
 }
