@@ -222,18 +222,23 @@ func BoardOf(team string, s teammanager.BoardSettings) Board {
 }
 
 // seconds returns v seconds (the name of the field: name) as a duration;
-// a negative v, or one too large for a time.Duration, is an error
-// matching ErrInvalid.
+// a negative v, one too large for a time.Duration, or a positive one that
+// rounds to 0 ns (which would read as "the default") is an error matching
+// ErrInvalid.
 func seconds(name string, v float64) (time.Duration, error) {
 	if !(v >= 0 && v <= float64(1<<62)/float64(time.Second)) {
 		return 0, fmt.Errorf("%w: %s %v s: want seconds ≥ 0", ErrInvalid, name, v)
 	}
-	return SecondsDuration(v), nil
+	d := SecondsDuration(v)
+	if d == 0 && v > 0 {
+		return 0, fmt.Errorf("%w: %s %v s: below a nanosecond (0: the default)", ErrInvalid, name, v)
+	}
+	return d, nil
 }
 
 // Settings returns b as the team manager takes it. A lease or staleAfter
-// that is negative, or too large for a time.Duration, is an error
-// matching ErrInvalid.
+// that is negative, too large for a time.Duration, or positive below a
+// nanosecond is an error matching ErrInvalid.
 func (b Board) Settings() (teammanager.BoardSettings, error) {
 	lease, err := seconds("lease", b.Lease)
 	if err != nil {

@@ -125,6 +125,10 @@ func TestRPC_TaskErrors(t *testing.T) {
 		{"bad status", "teams.list_tasks", map[string]any{"team": "crew", "status": "done"}, 7, "done"},
 		{"bad message type", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "gossip", "body": "x"}, 7, "gossip"},
 		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "lease"},
+		// A positive lease or staleAfter below a nanosecond would round to
+		// 0, which is no lease at all: refused as what it asked.
+		{"lease below a nanosecond", "teams.task.configure_board", map[string]any{"team": "crew", "lease": 1e-12}, 7, "lease"},
+		{"stale after below a nanosecond", "teams.task.configure_board", map[string]any{"team": "crew", "staleAfter": 1e-12}, 7, "staleAfter"},
 		{"findings without agent", "teams.task.add_findings", map[string]any{"team": "crew", "task": "T1", "findings": []any{}}, 2, `"agent" is required`},
 		{"finding term", "teams.task.add_findings", map[string]any{"team": "crew", "task": "T1", "agent": "bob",
 			"findings": []any{map[string]any{"subject": "<http://x", "predicate": "<http://p>", "object": "o"}}}, 5, "findings[0].subject"},
