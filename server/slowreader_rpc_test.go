@@ -3,12 +3,9 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"net"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -33,21 +30,8 @@ func TestSlowClient_RPCResponseNotRead(t *testing.T) {
 		}
 		ts.ok("acme", "findings.add_batch", map[string]any{"team": "t1", "agent": "a", "findings": fs}, nil)
 	}
-	// A connection whose receive buffer is small, set before it
-	// connects: the ~10 MB result is more than the sockets hold.
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		var serr error
-		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
-		if err != nil {
-			return err
-		}
-		return serr
-	}}
-	c, err := d.DialContext(context.Background(), "tcp", strings.TrimPrefix(ts.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	// The ~10 MB result is more than the sockets hold.
+	c := dialSmallBuffer(t, ts)
 	body := `{"jsonrpc":"2.0","id":1,"method":"findings.list","params":{"team":"t1"}}`
 	if _, err := io.WriteString(c, fmt.Sprintf("POST /ns/acme/rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)); err != nil {
 		t.Fatal(err)
