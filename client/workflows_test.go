@@ -526,23 +526,13 @@ func TestWorkflows_TooDeepForTheServer(t *testing.T) {
 // Engine refuses them (ErrInvalidRun, ErrInvalidOutput, exit 7, word for
 // word), not with the server's parse error of the request (exit 5).
 func TestWorkflows_TooDeepValues(t *testing.T) {
-	type engine interface {
-		workflow.Pull
-		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
-	}
 	var deep any = 1
 	for range 10000 {
 		deep = []any{deep}
 	}
 	d := fanDef(2)
 	got := map[string][]error{}
-	for _, b := range []struct {
-		name string
-		open func(t *testing.T) engine
-	}{
-		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
-		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
-	} {
+	for _, b := range engineModes {
 		e := b.open(t)
 		_, err := e.Start(ctx, d, workflow.RunOptions{ID: "deep", Inputs: map[string]any{"y": deep}})
 		if !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid {
@@ -588,23 +578,13 @@ func nestedList(depth int) any {
 // server (its JSON reader's limit, which the request's envelope reaches
 // first).
 func TestWorkflows_NestingLimit(t *testing.T) {
-	type engine interface {
-		workflow.Pull
-		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
-	}
 	d := fanDef(2)
 	d.Steps[0].Inputs = []workflow.Port{{Name: "x", Type: workflow.Array, Optional: true}}
 	d.Steps[0].Outputs = append(d.Steps[0].Outputs, workflow.Port{Name: "x", Type: workflow.Array})
 	limit := workflow.MaxValueDepth
 	depths := []int{limit - 1, limit, limit + 1, 9997, 9998, 9999, 10000, 10001}
 	got := map[string][]string{}
-	for _, b := range []struct {
-		name string
-		open func(t *testing.T) engine
-	}{
-		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
-		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
-	} {
+	for _, b := range engineModes {
 		e := b.open(t)
 		for _, depth := range depths {
 			// The inputs map is level 1, "x"'s value level 2 and deeper.
@@ -747,10 +727,6 @@ func TestWorkflows_DriverFencedThroughServer(t *testing.T) {
 // back (its definition did not decode), while a server refused the
 // request with its parse error.
 func TestWorkflows_DefaultsLikeInputs(t *testing.T) {
-	type engine interface {
-		workflow.Pull
-		Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
-	}
 	withDefault := func(v any) workflow.Def {
 		d := fanDef(2)
 		d.Steps[0].Inputs = []workflow.Port{{Name: "x", Type: workflow.Array, Default: v}}
@@ -769,13 +745,7 @@ func TestWorkflows_DefaultsLikeInputs(t *testing.T) {
 		{"not UTF-8 inside", []any{"a\xff"}, false},
 	}
 	got := map[string][]string{}
-	for _, b := range []struct {
-		name string
-		open func(t *testing.T) engine
-	}{
-		{"embedded", func(t *testing.T) engine { return embeddedEngine(t) }},
-		{"remote", func(t *testing.T) engine { return wf(t, startServer(t)) }},
-	} {
+	for _, b := range engineModes {
 		e := b.open(t)
 		for i, tc := range cases {
 			id := fmt.Sprintf("d%d", i)
@@ -803,4 +773,21 @@ func TestWorkflows_DefaultsLikeInputs(t *testing.T) {
 	if e, r := got["embedded"], got["remote"]; !slices.Equal(e, r) {
 		t.Errorf("embedded and remote differ:\nembedded %q\nremote   %q", e, r)
 	}
+}
+
+// startEngine is what the value-limit tests need of a workflow engine,
+// embedded or through a server.
+type startEngine interface {
+	workflow.Pull
+	Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error)
+}
+
+// engineModes opens a workflow engine each way: embedded and through a
+// server.
+var engineModes = []struct {
+	name string
+	open func(t *testing.T) startEngine
+}{
+	{"embedded", func(t *testing.T) startEngine { return embeddedEngine(t) }},
+	{"remote", func(t *testing.T) startEngine { return wf(t, startServer(t)) }},
 }
