@@ -12,7 +12,10 @@
 // key and wrap ErrInvalid: a namespace name must satisfy
 // namespace.ValidateName and its base be an absolute IRI (namespace.WithBase);
 // a prefix must be a prefix name other than the built-in rdf, rdfs, xsd,
-// owl, prov and cx, mapped to an absolute IRI.
+// owl, prov and cx, mapped to an absolute IRI; teams.defaultStrategy must
+// name a strategy of merge's default registry (merge.Lookup: the built-ins
+// and those registered with merge.Register before Parse). Of several bad
+// values, the first in key order is reported.
 package config
 
 import (
@@ -25,6 +28,7 @@ import (
 
 	"github.com/titanous/json5"
 
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 )
@@ -102,7 +106,10 @@ func Parse(data []byte) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	for k, v := range top {
+	// Keys are taken in sorted order, so that of several bad values the
+	// same one is reported every time.
+	for _, k := range sortedKeys(top) {
+		v := top[k]
 		switch k {
 		case "teams":
 			if err := c.parseTeams(v); err != nil {
@@ -114,7 +121,8 @@ func Parse(data []byte) (Config, error) {
 				return c, err
 			}
 			c.Namespaces = map[string]Namespace{}
-			for name, nv := range m {
+			for _, name := range sortedKeys(m) {
+				nv := m[name]
 				path := "namespaces." + name
 				if err := namespace.ValidateName(name); err != nil {
 					return c, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
@@ -124,7 +132,8 @@ func Parse(data []byte) (Config, error) {
 					return c, err
 				}
 				var ns Namespace
-				for fk, fv := range fields {
+				for _, fk := range sortedKeys(fields) {
+					fv := fields[fk]
 					switch fk {
 					case "base":
 						if ns.Base, err = str(fv, path+".base"); err != nil {
@@ -148,7 +157,8 @@ func Parse(data []byte) (Config, error) {
 				return c, err
 			}
 			c.Prefixes = map[string]string{}
-			for p, iv := range m {
+			for _, p := range sortedKeys(m) {
+				iv := m[p]
 				path := "prefixes." + p
 				if c.Prefixes[p], err = str(iv, path); err != nil {
 					return c, err
@@ -169,7 +179,8 @@ func (c *Config) parseTeams(v interface{}) error {
 	if err != nil {
 		return err
 	}
-	for k, fv := range m {
+	for _, k := range sortedKeys(m) {
+		fv := m[k]
 		path := "teams." + k
 		switch k {
 		case "maxTeamSize":
@@ -188,6 +199,11 @@ func (c *Config) parseTeams(v interface{}) error {
 			}
 			if s == "" {
 				return fmt.Errorf("%w: %s: must not be empty", ErrInvalid, path)
+			}
+			// A name no strategy has would fail every team command later,
+			// naming neither the file nor the key.
+			if _, err := merge.Lookup(s); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 			}
 			c.Teams.DefaultStrategy = s
 		case "workflowTimeout":
@@ -245,6 +261,16 @@ func isPrefixName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys(m map[string]interface{}) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func object(v interface{}, path string) (map[string]interface{}, error) {

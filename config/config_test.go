@@ -63,6 +63,10 @@ func TestParse_Errors(t *testing.T) {
 		{`{teams: {maxTeamSize: 0}}`, `out of range`},
 		{`{teams: {defaultStrategy: 7}}`, `teams.defaultStrategy: expected a string, got the number 7`},
 		{`{teams: {workflowTimeout: -1}}`, `must be ≥ 0`},
+		// A strategy no registry knows was accepted and failed every team
+		// command later, naming neither the file nor the key.
+		{`{teams: {defaultStrategy: "majority"}}`, `teams.defaultStrategy: merge strategy "majority": unknown merge strategy (known: additive,`},
+		{`{teams: {defaultStrategy: ""}}`, `teams.defaultStrategy: must not be empty`},
 		{`{teams: []}`, `teams: expected an object, got an array`},
 		{`[1]`, `top level: expected an object`},
 		{`{teams: {`, `invalid config`},
@@ -139,6 +143,28 @@ func TestLoad_PrefixBadPercentEncoding(t *testing.T) {
 			for _, want := range []string{p, "prefixes.ex", tc.iri, "percent-encoding"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q does not name %q", err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestParse_ErrorIsDeterministic: with several bad values the error names
+// the same key every time (the first in key order), not whichever key a map
+// iteration met first.
+func TestParse_ErrorIsDeterministic(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{teams: {workflowTimeout: -1, maxTeamSize: 0, eventMax: 0, eventMaxAge: -1}}`, "teams.eventMax:"},
+		{`{teams: {zz: 1, maxTeamSize: 0}}`, "teams.maxTeamSize:"},
+		{`{zz: 1, teams: {maxTeamSize: 0}, prefixes: {rdf: "x"}}`, "prefixes.rdf:"},
+		{`{prefixes: {rdf: "x", owl: "y", cx: "z"}}`, "prefixes.cx:"},
+		{`{namespaces: {b: {base: "rel"}, a: {base: "rel"}}}`, "namespaces.a.base:"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			for i := 0; i < 50; i++ {
+				_, err := config.Parse([]byte(tc.in))
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("run %d: got %v, want an error naming %q", i, err, tc.want)
 				}
 			}
 		})
