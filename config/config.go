@@ -19,6 +19,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -92,6 +93,9 @@ func Load(path string) (Config, error) {
 // Parse reads and validates a configuration from JSON5 text.
 func Parse(data []byte) (Config, error) {
 	c := Default()
+	// A byte order mark (Windows editors write one; JSON5 counts U+FEFF as
+	// white space) is not content, as in definitions (spec).
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	// A key given twice (the parser keeps the last) and nesting past
 	// spec's bound (the parser recurses without one: a deep file crashed
 	// the process) are refused first, as in definitions.

@@ -170,3 +170,16 @@ func TestParse_ErrorIsDeterministic(t *testing.T) {
 		})
 	}
 }
+
+// TestParse_ByteOrderMark: a file that starts with a UTF-8 byte order mark
+// (Windows editors write one; JSON5 counts U+FEFF as white space) is read
+// as without it, as definitions, SPARQL and RDF files are.
+func TestParse_ByteOrderMark(t *testing.T) {
+	c, err := config.Parse([]byte("\ufeff{teams: {maxTeamSize: 4}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Teams.MaxTeamSize != 4 {
+		t.Fatalf("%+v", c.Teams)
+	}
+}
