@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -222,6 +223,9 @@ Example:
 // of two keys and recurses without a bound): errInvalid. Data that is not
 // JSON5 is errSyntax.
 func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
+	// A byte order mark (Windows editors write one; JSON5 counts U+FEFF
+	// as white space) is not content, as in definitions and the config.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if err := spec.CheckJSON5(data); err != nil {
 		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
 	}

@@ -245,6 +245,16 @@ func TestCLI_TeamsCreateFromExactKeys(t *testing.T) {
 	mustCLI(t, dir, "teams", "create", "--from", writeFile(t, "team.json5", `{id: "t1", name: "x", tieBreaker: "ann", members: [{agent: "ann"}]}`))
 }
 
+// TestCLI_TeamsCreateFromByteOrderMark: a --from team file that starts
+// with a UTF-8 byte order mark (as Windows editors save it; JSON5 counts
+// U+FEFF as white space) is read as without it, as definitions and the
+// config file are: it was a syntax error (invalid character 'ï').
+func TestCLI_TeamsCreateFromByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--from", writeFile(t, "team.json5", "\ufeff{id: \"t1\", name: \"x\", members: [{agent: \"ann\"}]}"))
+	mustCLI(t, dir, "teams", "get", "t1")
+}
+
 // TestCLI_UnknownSubjects: a listing whose subject (TEAM, RUN, --as
 // AGENT) does not exist exits 3 (not found) naming it; a filter that
 // matches nothing, or a team with nothing to list, is an empty list (exit
