@@ -25,6 +25,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/titanous/json5"
@@ -127,7 +128,7 @@ func Parse(data []byte) (Config, error) {
 			c.Namespaces = map[string]Namespace{}
 			for _, name := range sortedKeys(m) {
 				nv := m[name]
-				path := "namespaces." + name
+				path := keyPath("namespaces", name)
 				if err := namespace.ValidateName(name); err != nil {
 					return c, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 				}
@@ -163,7 +164,7 @@ func Parse(data []byte) (Config, error) {
 			c.Prefixes = map[string]string{}
 			for _, p := range sortedKeys(m) {
 				iv := m[p]
-				path := "prefixes." + p
+				path := keyPath("prefixes", p)
 				if c.Prefixes[p], err = str(iv, path); err != nil {
 					return c, err
 				}
@@ -265,6 +266,16 @@ func isPrefixName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// keyPath returns parent.key, the key quoted when it holds a character
+// that would not print as itself (a control character), so that an error
+// naming it stays one line and writes no control character to a terminal.
+func keyPath(parent, key string) string {
+	if q := strconv.Quote(key); q[1:len(q)-1] != key {
+		key = q
+	}
+	return parent + "." + key
 }
 
 // sortedKeys returns the keys of m, sorted.

@@ -183,3 +183,23 @@ func TestParse_ByteOrderMark(t *testing.T) {
 		t.Fatalf("%+v", c.Teams)
 	}
 }
+
+// TestParse_ErrorQuotesOddKeys: a key holding a control character is
+// quoted where the error names it, so that the message stays one line and
+// writes no control character to a terminal ("\ncortexctl: forged" made a
+// second, forged line).
+func TestParse_ErrorQuotesOddKeys(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{prefixes: {"e\ncortexctl: forged": "http://x/"}}`, `prefixes."e\ncortexctl: forged": `},
+		{`{namespaces: {"a\u001b[2J": {}}}`, `namespaces."a\x1b[2J": `},
+		{`{prefixes: {ex: 1}}`, `prefixes.ex: expected a string`},
+		{`{namespaces: {"Acme Corp": {}}}`, `namespaces.Acme Corp: invalid namespace name`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := config.Parse([]byte(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.ContainsAny(err.Error(), "\n\x1b") {
+				t.Fatalf("got %q, want one line containing %q", err, tc.want)
+			}
+		})
+	}
+}
