@@ -29,9 +29,15 @@ func ExpandDatatype(term string, prefixes map[string]string) (string, error) {
 	if end < 0 {
 		return term, nil
 	}
-	dt, ok := strings.CutPrefix(term[end+1:], "^^")
-	dt = strings.TrimRight(dt, " \t\r\n")
-	if !ok || dt == "" || dt[0] == '<' {
+	// White space may separate the string, "^^" and the datatype, as in
+	// N-Triples; it is kept.
+	i := skipBlanks(term, end+1)
+	if !strings.HasPrefix(term[i:], "^^") {
+		return term, nil
+	}
+	i = skipBlanks(term, i+2)
+	dt := strings.TrimRight(term[i:], " \t\r\n")
+	if dt == "" || dt[0] == '<' {
 		return term, nil
 	}
 	p, local, ok := strings.Cut(dt, ":")
@@ -42,5 +48,14 @@ func ExpandDatatype(term string, prefixes map[string]string) (string, error) {
 	if !known {
 		return "", fmt.Errorf("%w %q in datatype %s", ErrUnknownPrefix, p, dt)
 	}
-	return term[:end+1] + "^^<" + base + local + ">", nil
+	return term[:i] + "<" + base + local + ">", nil
+}
+
+// skipBlanks returns the index of the first byte of s from i on that is
+// not a space or a tab.
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
 }

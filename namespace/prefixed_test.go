@@ -14,6 +14,12 @@ func TestExpandDatatype(t *testing.T) {
 		{`"1"^^:t`, `"1"^^<http://ex/t>`},
 		{`"a\"^^xsd:b"^^xsd:string `, `"a\"^^xsd:b"^^<http://www.w3.org/2001/XMLSchema#string>`},
 		{`"a\\"^^xsd:string`, `"a\\"^^<http://www.w3.org/2001/XMLSchema#string>`},
+		// White space may separate the string, '^^' and the datatype, as
+		// in N-Triples ("1" ^^ <...>): it is kept for the parser. It made
+		// "1"^^ xsd:integer an unknown prefix " xsd".
+		{`"1" ^^xsd:integer`, `"1" ^^<http://www.w3.org/2001/XMLSchema#integer>`},
+		{"\"1\"^^ \txsd:integer", "\"1\"^^ \t<http://www.w3.org/2001/XMLSchema#integer>"},
+		{`"1"	^^ :t `, `"1"	^^ <http://ex/t>`},
 		// Unchanged: not a literal with a prefixed datatype.
 		{`"1"^^<http://www.w3.org/2001/XMLSchema#integer>`, `"1"^^<http://www.w3.org/2001/XMLSchema#integer>`},
 		{`"a"@en`, `"a"@en`},
