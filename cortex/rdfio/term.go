@@ -162,12 +162,27 @@ func appendTerm(b []byte, v quad.Value, strict bool) ([]byte, error) {
 		if err != nil {
 			return b, err
 		}
-		if strict && !lex.IsLangTag(t.Lang) {
+		if lex.IsLangTag(t.Lang) {
+			b = appendString(b, s)
+			b = append(b, '@')
+			return append(b, t.Lang...), nil
+		}
+		if strict {
 			return b, fmt.Errorf("%w: bad language tag %q", ErrInvalidTerm, t.Lang)
 		}
+		// No tag to write faithfully: its characters other than letters,
+		// digits and '-' are written as \u escapes (invalid UTF-8 as
+		// U+FFFD), so that no control character goes out raw.
 		b = appendString(b, s)
 		b = append(b, '@')
-		return append(b, t.Lang...), nil
+		for _, r := range t.Lang {
+			if r < utf8.RuneSelf && (isAlnum(byte(r)) || r == '-') {
+				b = append(b, byte(r))
+			} else {
+				b = lex.AppendUCHAR(b, r)
+			}
+		}
+		return b, nil
 	case quad.TypedString:
 		s, err := validText(string(t.Value), strict)
 		if err != nil {
@@ -192,7 +207,9 @@ func validText(s string, strict bool) (string, error) {
 
 // FormatTerm returns v as an N-Triples term, for example
 // <http://ex/a>, _:b1, "chat"@fr or "01"^^<http://www.w3.org/2001/XMLSchema#integer>.
-// It never fails: invalid UTF-8 is replaced by U+FFFD, quad.Int, quad.Float,
+// It never fails: invalid UTF-8 is replaced by U+FFFD, a language tag that
+// is none has its characters other than letters, digits and '-' written as
+// \uXXXX (no control character is written raw), quad.Int, quad.Float,
 // quad.Bool and quad.Time are written as typed literals, blank node labels are
 // written as described for encoders (labels outside [A-Za-z0-9_-] or starting
 // with 'x' are hex-encoded), and values that are no RDF term (nil, quad.Raw)

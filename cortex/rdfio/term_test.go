@@ -2,6 +2,8 @@ package rdfio_test
 
 import (
 	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -38,6 +40,10 @@ func TestFormatTerm(t *testing.T) {
 		{quad.BNode("x1"), `_:x7831`},
 		{quad.String("a\"b\n"), `"a\"b\n"`},
 		{quad.LangString{Value: "x", Lang: "EN"}, `"x"@EN`},
+		// A language tag that is none is written with its characters
+		// other than letters, digits and '-' as \u escapes (it went out
+		// raw: a newline or an escape sequence in a QuadError's message).
+		{quad.LangString{Value: "x", Lang: "en\n\x1b[2J é\xff"}, `"x"@en\u000A\u001B\u005B2J\u0020\u00E9\uFFFD`},
 		{quad.TypedString{Value: "x", Type: xsd + "string"}, `"x"`},
 		{quad.TypedString{Value: "01", Type: xsd + "integer"}, `"01"^^<` + xsd + `integer>`},
 		{quad.Bool(true), `"true"^^<` + xsd + `boolean>`},
@@ -72,6 +78,22 @@ func TestParseTerm(t *testing.T) {
 		var se *rdfio.SyntaxError
 		if !errors.As(err, &se) || se.Line != 1 || se.Col < 1 {
 			t.Errorf("ParseTerm(%q) err = %v, want *SyntaxError at line 1", in, err)
+		}
+	}
+}
+
+// TestQuadError_EscapesLanguageTag: the error of a quad refused for its
+// language tag shows the tag without control characters.
+func TestQuadError_EscapesLanguageTag(t *testing.T) {
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"),
+		Object: quad.LangString{Value: "x", Lang: "en\ncortexctl: forged \x1b[31m"}}
+	for _, format := range []string{rdfio.NTriples, rdfio.Turtle, rdfio.RDFXML} {
+		err := rdfio.WriteAll(io.Discard, format, rdfio.EncodeOptions{}, []quad.Quad{q})
+		if !errors.Is(err, rdfio.ErrInvalidTerm) {
+			t.Fatalf("%s: err = %v, want ErrInvalidTerm", format, err)
+		}
+		if msg := err.Error(); strings.ContainsAny(msg, "\n\x1b") {
+			t.Errorf("%s: error %q holds a control character", format, msg)
 		}
 	}
 }
