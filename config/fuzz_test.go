@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cortexgraph/cortex/config"
+	"github.com/cortexgraph/cortex/merge"
 )
 
 // FuzzParse: any input either parses into a valid config or fails with
@@ -14,6 +15,8 @@ func FuzzParse(f *testing.F) {
 		`{teams: {maxTeamSize: 8, defaultStrategy: "additive", workflowTimeout: 600}}`,
 		`{namespaces: {a: {base: "urn:x"}}, prefixes: {ex: "http://e/"}}`,
 		`{teams: {maxTeamSize: 1e3}}`, `[]`, `null`, `{`, `{"teams": {"x": [1, {}]}}`,
+		"\ufeff{teams: {maxTeamSize: 4}}", `{teams: {defaultStrategy: "majority"}}`,
+		`{prefixes: {"e\ncortexctl: x": "http://e/"}, teams: {eventMax: 0, maxTeamSize: 0}}`,
 	} {
 		f.Add(s)
 	}
@@ -27,6 +30,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if c.Teams.MaxTeamSize < 1 || c.Teams.MaxTeamSize > 1000 || c.Teams.WorkflowTimeout < 0 || c.Teams.DefaultStrategy == "" {
 			t.Fatalf("accepted invalid config %+v", c.Teams)
+		}
+		if _, err := merge.Lookup(c.Teams.DefaultStrategy); err != nil {
+			t.Fatalf("accepted default strategy %q: %v", c.Teams.DefaultStrategy, err)
 		}
 	})
 }
