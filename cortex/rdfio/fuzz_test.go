@@ -3,6 +3,7 @@ package rdfio_test
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -115,6 +116,24 @@ func FuzzFormattedBlankLabel(f *testing.F) {
 		back, err := rdfio.ParseFormattedTerm(text)
 		if err != nil || back != quad.BNode(label) {
 			t.Fatalf("ParseFormattedTerm(%s) = %#v, %v; want the blank node %q", text, back, err, label)
+		}
+	})
+}
+
+// FuzzFormatTermControls: FormatTerm writes no control character raw,
+// whatever the term holds (a language tag that is none included), so that
+// the messages that quote a term (QuadError) stay one safe line.
+func FuzzFormatTermControls(f *testing.F) {
+	for _, s := range []string{"en", "en\ncortexctl: forged", "\x1b[31m", "a b", "\xff", "é", ""} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, value, lang string) {
+		for _, v := range []quad.Value{quad.LangString{Value: quad.String(value), Lang: lang}, quad.String(value),
+			quad.IRI(value), quad.BNode(value), quad.TypedString{Value: quad.String(value), Type: quad.IRI(lang)}} {
+			s := rdfio.FormatTerm(v)
+			if i := strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+				t.Fatalf("FormatTerm(%#v) = %q holds control character %q", v, s, s[i])
+			}
 		}
 	})
 }
