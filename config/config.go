@@ -15,7 +15,8 @@
 // owl, prov and cx, mapped to an absolute IRI; teams.defaultStrategy must
 // name a strategy of merge's default registry (merge.Lookup: the built-ins
 // and those registered with merge.Register before Parse). Of several bad
-// values, the first in key order is reported.
+// values, the first in key order is reported. A UTF-8 byte order mark at
+// the start of the file is skipped.
 package config
 
 import (
