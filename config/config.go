@@ -12,11 +12,11 @@
 // key and wrap ErrInvalid: a namespace name must satisfy
 // namespace.ValidateName and its base be an absolute IRI (namespace.WithBase);
 // a prefix must be a prefix name other than the built-in rdf, rdfs, xsd,
-// owl, prov and cx, mapped to an absolute IRI; teams.defaultStrategy must
-// name a strategy of merge's default registry (merge.Lookup: the built-ins
-// and those registered with merge.Register before Parse). Of several bad
-// values, the first in key order is reported. A UTF-8 byte order mark at
-// the start of the file is skipped.
+// owl, prov and cx, mapped to an absolute IRI. Whether teams.defaultStrategy
+// names a registered strategy is not checked here (config does not import
+// merge): the host checks it against its registry (cortexctl does, with
+// merge.Lookup). Of several bad values, the first in key order is
+// reported. A UTF-8 byte order mark at the start of the file is skipped.
 package config
 
 import (
@@ -31,7 +31,6 @@ import (
 
 	"github.com/titanous/json5"
 
-	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 )
@@ -205,11 +204,6 @@ func (c *Config) parseTeams(v interface{}) error {
 			}
 			if s == "" {
 				return fmt.Errorf("%w: %s: must not be empty", ErrInvalid, path)
-			}
-			// A name no strategy has would fail every team command later,
-			// naming neither the file nor the key.
-			if _, err := merge.Lookup(s); err != nil {
-				return fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 			}
 			c.Teams.DefaultStrategy = s
 		case "workflowTimeout":

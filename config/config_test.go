@@ -63,9 +63,6 @@ func TestParse_Errors(t *testing.T) {
 		{`{teams: {maxTeamSize: 0}}`, `out of range`},
 		{`{teams: {defaultStrategy: 7}}`, `teams.defaultStrategy: expected a string, got the number 7`},
 		{`{teams: {workflowTimeout: -1}}`, `must be ≥ 0`},
-		// A strategy no registry knows was accepted and failed every team
-		// command later, naming neither the file nor the key.
-		{`{teams: {defaultStrategy: "majority"}}`, `teams.defaultStrategy: merge strategy "majority": unknown merge strategy (known: additive,`},
 		{`{teams: {defaultStrategy: ""}}`, `teams.defaultStrategy: must not be empty`},
 		{`{teams: []}`, `teams: expected an object, got an array`},
 		{`[1]`, `top level: expected an object`},

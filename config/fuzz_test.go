@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/cortexgraph/cortex/config"
-	"github.com/cortexgraph/cortex/merge"
 )
 
 // FuzzParse: any input either parses into a valid config or fails with
@@ -30,9 +29,6 @@ func FuzzParse(f *testing.F) {
 		}
 		if c.Teams.MaxTeamSize < 1 || c.Teams.MaxTeamSize > 1000 || c.Teams.WorkflowTimeout < 0 || c.Teams.DefaultStrategy == "" {
 			t.Fatalf("accepted invalid config %+v", c.Teams)
-		}
-		if _, err := merge.Lookup(c.Teams.DefaultStrategy); err != nil {
-			t.Fatalf("accepted default strategy %q: %v", c.Teams.DefaultStrategy, err)
 		}
 	})
 }

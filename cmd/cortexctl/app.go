@@ -19,6 +19,7 @@ import (
 	"github.com/cortexgraph/cortex/client"
 	"github.com/cortexgraph/cortex/config"
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/server"
 )
@@ -341,6 +342,12 @@ Example:
 				cfg, err := config.Parse(data)
 				if err != nil {
 					return fmt.Errorf("config %s: %w", p, err)
+				}
+				// config does not know the strategies: a name none has
+				// would fail every team command later (and every teams
+				// RPC of serve), naming neither the file nor the key.
+				if _, err := merge.Lookup(cfg.Teams.DefaultStrategy); err != nil {
+					return fmt.Errorf("config %s: %w: teams.defaultStrategy: %v", p, config.ErrInvalid, err)
 				}
 				e.cfg = cfg
 			}

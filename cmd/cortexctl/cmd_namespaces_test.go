@@ -242,6 +242,28 @@ func TestCLI_NamespaceBaseIsRecorded(t *testing.T) {
 	}
 }
 
+// TestCLI_ConfigUnknownDefaultStrategy: a config whose
+// teams.defaultStrategy names no strategy is refused when it is read, as an
+// invalid value (exit 7) naming the file and the key, by every command
+// (serve too). It was accepted, and every team command then failed with
+// "invalid team manager config", naming neither.
+func TestCLI_ConfigUnknownDefaultStrategy(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, "cortex.json5", `{teams: {defaultStrategy: "majority"}}`)
+	for _, args := range [][]string{
+		{"--config", cfg, "teams", "list"},
+		{"--config", cfg, "teams", "create", "--name", "x", "--member", "ann", "--strategy", "additive"},
+		{"--config", cfg, "strategies"},
+	} {
+		r := runCLI(t, dir, "", args...)
+		want := "config " + cfg + `: invalid config: teams.defaultStrategy: merge strategy "majority": unknown merge strategy (known: additive,`
+		if r.code != exitInvalid || !strings.Contains(r.stderr, want) {
+			t.Fatalf("%q: exit %d, stderr %q; want exit %d and %q", args, r.code, r.stderr, exitInvalid, want)
+		}
+	}
+	mustCLI(t, dir, "--config", writeFile(t, "cortex.json5", `{teams: {defaultStrategy: "majority-wins"}}`), "strategies")
+}
+
 // TestCLI_TeamWritesCreateNothing: commands that write to an existing team
 // never create a store or a namespace: a typo in --data or -n is "not
 // found" (exit 3) and leaves nothing behind.
