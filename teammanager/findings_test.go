@@ -384,6 +384,33 @@ func TestManager_ImportFindings_JSON_Errors(t *testing.T) {
 	}
 }
 
+// TestManager_ImportFindings_JSON_ByteOrderMark: a file that starts with a
+// UTF-8 byte order mark (Windows editors write one) imports, as the RDF
+// formats, definitions and the config file do; the record's line and
+// column stay those of the file. A mark anywhere else is refused.
+func TestManager_ImportFindings_JSON_ByteOrderMark(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "t", "a")
+	good := `{"subject": "<http://example.org/s>", "predicate": "<http://example.org/p>", "object": "\"o\""}`
+	for _, in := range []string{"\ufeff" + good + "\n", "\ufeff[" + good + "]"} {
+		if n, err := f.m.ImportFindings(ctx, "t", "a", strings.NewReader(in), teammanager.FindingsJSON); err != nil || n != 1 {
+			t.Fatalf("%q: %d, %v", in, n, err)
+		}
+	}
+	for _, tc := range []struct{ in, msg string }{
+		{"\ufeff" + `{"subject": 1}`, "record 1 (line 1)"},
+		{good + "\n\ufeff" + good, "record 2 (line 2)"},
+	} {
+		n, err := f.m.ImportFindings(ctx, "t", "a", strings.NewReader(tc.in), teammanager.FindingsJSON)
+		if !errors.Is(err, teammanager.ErrInvalidFinding) || !strings.Contains(err.Error(), tc.msg) || n != 0 {
+			t.Fatalf("%q: n = %d, err = %v; want ErrInvalidFinding mentioning %q", tc.in, n, err, tc.msg)
+		}
+	}
+	if got := f.stored(t, "t", "a"); len(got) != 1 {
+		t.Fatalf("%d findings stored, want 1 (both imports hold the same finding)", len(got))
+	}
+}
+
 // TestManager_ImportFindings_Described checks that finding descriptions in
 // RDF carry their confidence and time, and that a member's findings graph,
 // exported, imports back losslessly.

@@ -153,6 +153,13 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 		line, col := invalidUTF8At(data)
 		return nil, fmt.Errorf("%w: line %d, column %d: not valid UTF-8", ErrInvalidFinding, line, col)
 	}
+	// A byte order mark at the start (Windows editors write one) is
+	// skipped, as the RDF readers, definitions and the config file skip
+	// it; written over with blanks, so that lines and columns stay the
+	// file's.
+	if bytes.HasPrefix(data, []byte("\ufeff")) {
+		copy(data, "   ")
+	}
 	prefixes := m.Prefixes()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lines := &lineCounter{data: data, line: 1}
