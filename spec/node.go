@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -469,10 +468,19 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 		// A merge key brings in the keys of its mappings that the mapping
 		// does not give itself, the first mapping's first (YAML 1.1's
 		// merge key type, as yaml.v3 decodes it).
-		for _, m := range merged {
-			for j, key := range m.keys {
-				if !slices.Contains(out.keys, key) {
-					out.keys, out.keyLines, out.vals = append(out.keys, key), append(out.keyLines, m.keyLines[j]), append(out.vals, m.vals[j])
+		// The keys are kept in a set, not looked up in out.keys: a file
+		// may merge a mapping of a million keys.
+		if len(merged) > 0 {
+			has := make(map[string]bool, len(out.keys))
+			for _, key := range out.keys {
+				has[key] = true
+			}
+			for _, m := range merged {
+				for j, key := range m.keys {
+					if !has[key] {
+						has[key] = true
+						out.keys, out.keyLines, out.vals = append(out.keys, key), append(out.keyLines, m.keyLines[j]), append(out.vals, m.vals[j])
+					}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,5 +44,28 @@ workflow:
 	_, rep = spec.ParseTeam("t.yaml", []byte("name: t\nversion: \"1\"\nagents: [a]\n<<: 5\n"), spec.Options{})
 	if rep.Err() == nil || !strings.Contains(rep.Err().Error(), "t.yaml:4") || !strings.Contains(rep.Err().Error(), "merge") {
 		t.Fatalf("<<: 5: %v, want an error at line 4 about the merge key", rep.Err())
+	}
+}
+
+// TestParseTeam_YAMLMergeKeys_Large: a merge key that brings in a mapping
+// of many keys costs time in proportion to them. Each merged key was
+// looked up in the list of the keys already there, so a file of 200,000
+// merged keys (2 MB, well under MaxFileSize) took minutes, a 16 MiB one
+// hours; it takes a fraction of a second.
+func TestParseTeam_YAMLMergeKeys_Large(t *testing.T) {
+	const n = 200000
+	var b strings.Builder
+	b.WriteString("name: t\nversion: \"1\"\nagents: [a]\nworkflow:\n  steps:\n    - name: s\n      agent: a\n      outputs:\n        - name: o\n          schema:\n            <<: {")
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: %d, ", i, i)
+	}
+	b.WriteString("}\n            k1: own\n")
+	team, rep := spec.ParseTeam("t.yaml", []byte(b.String()), spec.Options{Strict: true})
+	if rep.Err() != nil {
+		t.Fatal(rep.Err())
+	}
+	schema, _ := team.Steps()[0].Outputs[0].Schema.(map[string]interface{})
+	if len(schema) != n || schema["k0"] != 0.0 || schema["k1"] != "own" || schema[fmt.Sprint("k", n-1)] != float64(n-1) {
+		t.Fatalf("schema of %d keys: k0 %v, k1 %v", len(schema), schema["k0"], schema["k1"])
 	}
 }
