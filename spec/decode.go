@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -492,26 +493,34 @@ func (d *decoder) port(n *node, path string) Port {
 // or default), reporting each duplicate key in it: no object of a file
 // names a key twice, free-form ones included.
 func (d *decoder) freeForm(v *node, path string) interface{} {
-	d.uniqueKeys(v, path)
+	d.uniqueKeys(v, path, nil)
 	return v.toAny()
 }
 
-func (d *decoder) uniqueKeys(n *node, path string) {
+// uniqueKeys reports the duplicate keys in n, at path and then segs (the
+// keys and indexes that lead from path to n). The path of a value is
+// built only for a duplicate: building it for every value cost the sum of
+// their paths' lengths, up to 100 times the file's size (long keys 200
+// levels deep).
+func (d *decoder) uniqueKeys(n *node, path string, segs []string) {
 	switch n.kind {
 	case kObject:
 		keys := make(map[string]bool, len(n.keys))
 		for i, k := range n.keys {
-			p := child(path, k)
 			if keys[k] {
-				d.errorf(&node{line: n.keyLines[i]}, p, "duplicate key %q", k)
+				p := path
+				for _, s := range segs {
+					p = child(p, s)
+				}
+				d.errorf(&node{line: n.keyLines[i]}, child(p, k), "duplicate key %q", k)
 				continue
 			}
 			keys[k] = true
-			d.uniqueKeys(n.vals[i], p)
+			d.uniqueKeys(n.vals[i], path, append(segs, k))
 		}
 	case kArray:
 		for i, e := range n.elems {
-			d.uniqueKeys(e, index(path, i))
+			d.uniqueKeys(e, path, append(segs, strconv.Itoa(i)))
 		}
 	}
 }
