@@ -118,8 +118,9 @@ func (s *Store) importWith(ctx context.Context, opts spec.Options, load func(spe
 		for _, a := range set.Agents() {
 			all = append(all, a.QualifiedName())
 		}
+		agents := spec.NewResolver(all) // indexed once, not per reference
 		for _, def := range set.Defs {
-			g, quads, err := s.quads(def, all)
+			g, quads, err := s.quads(def, agents)
 			if err != nil {
 				return err
 			}
@@ -151,9 +152,9 @@ func names(defs []spec.Def) []string {
 	return out
 }
 
-// quads returns the graph of def and the quads describing it; agents are
-// the qualified names team references resolve against.
-func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, error) {
+// quads returns the graph of def and the quads describing it; agents
+// resolves references against the qualified names of the agents known.
+func (s *Store) quads(def spec.Def, agents *spec.Resolver) (quad.IRI, []quad.Quad, error) {
 	ns := s.ns
 	var g, node quad.IRI
 	var src []byte
@@ -171,7 +172,7 @@ func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, err
 		}
 	}
 	agentRef := func(ref string) quad.IRI {
-		if q := spec.Resolve(agents, ref); q != "" {
+		if q := agents.Resolve(ref); q != "" {
 			ref = q
 		}
 		return ns.AgentDef(ref)
@@ -202,6 +203,7 @@ func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, err
 		}
 	case spec.KindTeam:
 		t := def.Team
+		members := spec.NewResolver(t.Agents)
 		g, node = ns.TeamDefGraph(t.Name), ns.TeamDef(t.Name)
 		if src, err = spec.MarshalTeam(t, spec.FormatJSON); err != nil {
 			return "", nil, err
@@ -215,7 +217,7 @@ func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, err
 			add(node, namespace.DefAgent, agentRef(a))
 		}
 		if l := t.Lead(); l != "" {
-			add(node, namespace.DefLead, agentRef(teamMember(t, l)))
+			add(node, namespace.DefLead, agentRef(teamMember(members, l)))
 		}
 		for _, st := range t.Steps() {
 			sn := ns.StepDef(t.Name, st.Name)
@@ -223,7 +225,7 @@ func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, err
 			typ(sn, namespace.ClassStepDef)
 			str(sn, namespace.DefName, st.Name)
 			if st.Agent != "" {
-				add(sn, namespace.DefAgent, agentRef(teamMember(t, st.Agent)))
+				add(sn, namespace.DefAgent, agentRef(teamMember(members, st.Agent)))
 			}
 			for _, d := range st.DependsOn {
 				add(sn, namespace.DefDependsOn, ns.StepDef(t.Name, d))
@@ -237,9 +239,10 @@ func (s *Store) quads(def spec.Def, agents []string) (quad.IRI, []quad.Quad, err
 }
 
 // teamMember returns the team's agents entry that ref names (a step or lead
-// may use the unqualified name of a qualified entry).
-func teamMember(t *spec.Team, ref string) string {
-	if q := spec.Resolve(t.Agents, ref); q != "" {
+// may use the unqualified name of a qualified entry); members resolves
+// against the team's agents.
+func teamMember(members *spec.Resolver, ref string) string {
+	if q := members.Resolve(ref); q != "" {
 		return q
 	}
 	return ref

@@ -519,7 +519,20 @@ func (x agentIndex) resolve(ref string) (q string, ambiguous []string) {
 // one of them, else, for an unqualified reference, the single agent of
 // that name in any namespace; "" if none or several.
 func Resolve(agents []string, ref string) string {
-	q, _ := newAgentIndex(agents).resolve(ref)
+	return NewResolver(agents).Resolve(ref)
+}
+
+// A Resolver resolves references against one list of agents, as Resolve
+// does, indexing the list once: Resolve indexes it on every call, which
+// costs as much as the list.
+type Resolver struct{ x agentIndex }
+
+// NewResolver returns a Resolver of agents (qualified names).
+func NewResolver(agents []string) *Resolver { return &Resolver{x: newAgentIndex(agents)} }
+
+// Resolve is Resolve(agents, ref) of the resolver's agents.
+func (r *Resolver) Resolve(ref string) string {
+	q, _ := r.x.resolve(ref)
 	return q
 }
 
