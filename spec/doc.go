@@ -34,7 +34,7 @@
 // MaxFileSize (16 MiB); anything else is an error of that file. A file
 // nests at most 200 levels deep and an object has no duplicate key (JSON5
 // files are checked for both before their parser runs; YAML aliases expand
-// to at most 100,000 nodes). YAML merge keys (<<: *anchor, or a list of
+// to at most 100,000 nodes and 16 MiB of text). YAML merge keys (<<: *anchor, or a list of
 // anchors) bring in the keys a mapping does not give itself.
 //
 // A UTF-8 byte order mark at the start of a file is skipped, and

@@ -51,6 +51,11 @@ const maxDepth = 200
 // laughs" file expands exponentially).
 const maxAliasNodes = 100000
 
+// maxAliasBytes bounds the text (scalars and mapping keys) YAML aliases
+// may expand to: as much as a file may hold. An alias of a long string
+// counts as one node, and every copy of it may be quoted in a problem.
+const maxAliasBytes = MaxFileSize
+
 // syntaxError is a parse failure at a line (0: unknown).
 type syntaxError struct {
 	line int
@@ -401,7 +406,16 @@ func yamlError(err error, offset int) error {
 type yamlConv struct {
 	offset  int
 	nodes   int // nodes produced by expanding aliases
+	bytes   int // their text, and that of aliases used as mapping keys
 	inAlias int // aliases being expanded around the current node
+}
+
+// expanded counts text that aliases expand to, failing past maxAliasBytes.
+func (y *yamlConv) expanded(text string, line int) error {
+	if y.bytes += len(text); y.bytes > maxAliasBytes {
+		return &syntaxError{line: line + y.offset, msg: fmt.Sprintf("more than %d bytes of text (yaml aliases expand too far)", maxAliasBytes)}
+	}
+	return nil
 }
 
 // conv converts n, which depth objects and arrays enclose (the document
@@ -417,6 +431,11 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 	}
 	if y.nodes > maxAliasNodes {
 		return nil, &syntaxError{line: n.Line + y.offset, msg: fmt.Sprintf("more than %d values (yaml aliases expand too far)", maxAliasNodes)}
+	}
+	if y.inAlias > 0 && n.Kind == yaml.ScalarNode {
+		if err := y.expanded(n.Value, n.Line); err != nil {
+			return nil, err
+		}
 	}
 	line := n.Line + y.offset
 	switch n.Kind {
@@ -447,8 +466,14 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 		var merged []*node // the mappings of merge keys (<<), in order
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Kind == yaml.AliasNode && k.Alias != nil {
+			keyAlias := k.Kind == yaml.AliasNode && k.Alias != nil
+			if keyAlias {
 				k = k.Alias
+			}
+			if keyAlias || y.inAlias > 0 {
+				if err := y.expanded(k.Value, n.Content[i].Line); err != nil {
+					return nil, err
+				}
 			}
 			if k.Kind != yaml.ScalarNode {
 				return nil, &syntaxError{line: k.Line + y.offset, msg: "mapping key is not a scalar"}

@@ -39,3 +39,34 @@ func TestParseYAML_AliasBound(t *testing.T) {
 		t.Fatalf("an alias: %v", rep.Err())
 	}
 }
+
+// TestParseYAML_AliasTextBound: what YAML aliases expand to is bounded in
+// text as well as in values: an anchored long string (or mapping key)
+// named by a few hundred aliases is refused, naming the line. Each alias
+// counted as one value whatever its length, so a 200 KB file of a 200 KB
+// string and 2,000 aliases to it, as a team's agents, took 3 GB and gave
+// 760 MB of problems (each duplicate agent quoting it); with a 1 MB
+// string and 100,000 aliases, a hundred times more than memory holds.
+func TestParseYAML_AliasTextBound(t *testing.T) {
+	long := strings.Repeat("a", 100_000)
+	for name, doc := range map[string]string{
+		"value": "name: t\nversion: '1'\nx: &s " + long + "\nagents: [" + strings.Repeat("*s, ", 200) + "*s]\n",
+		"key":   "name: t\nversion: '1'\nagents: [a]\nx: &k " + long + "\nworkflow:\n  steps:\n" + strings.Repeat("  - {name: s, agent: a, *k : 1}\n", 200),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, rep := spec.ParseTeam("t.yaml", []byte(doc), spec.Options{})
+			if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Message, "aliases expand") || rep.Problems[0].Line == 0 {
+				msgs := 0
+				for _, p := range rep.Problems {
+					msgs += len(p.Message) + len(p.Path)
+				}
+				t.Fatalf("%d problems of %d bytes, want one: yaml aliases expand too far", len(rep.Problems), msgs)
+			}
+		})
+	}
+	// Anchors that expand to less are read.
+	ok := "name: t\nversion: '1'\nx: &s " + long + "\nagents: [" + strings.Repeat("*s, ", 100) + "b]\n"
+	if _, rep := spec.ParseTeam("t.yaml", []byte(ok), spec.Options{}); rep.Errors() != 99 {
+		t.Fatalf("100 aliases of 100 KB: %d errors (duplicate agents), want 99", rep.Errors())
+	}
+}
