@@ -554,7 +554,7 @@ func (s *Set) check(opts Options) Report {
 			continue
 		}
 		if prev, dup := first[key]; dup {
-			add(def, "/name", "%s %q is also defined in %s", def.Kind, def.Name(), prev.File)
+			add(def, "/name", "%s %s is also defined in %s", def.Kind, quote(def.Name()), clip(prev.File))
 			continue
 		}
 		first[key] = def
@@ -569,7 +569,7 @@ func (s *Set) check(opts Options) Report {
 		q, amb := x.resolve(ref)
 		switch {
 		case len(amb) > 0:
-			add(def, path, "%s, which is ambiguous: %s (qualify it)", what, strings.Join(amb, ", "))
+			add(def, path, "%s, which is ambiguous: %s (qualify it)", what, elide(amb, ", "))
 		case q == "":
 			add(def, path, "%s, which is defined nowhere", what)
 		}
@@ -579,7 +579,7 @@ func (s *Set) check(opts Options) Report {
 		case KindTeam:
 			for i, a := range def.Team.Agents {
 				if strings.TrimSpace(a) != "" {
-					check(def, index("/agents", i), fmt.Sprintf("team %q uses agent %q", def.Team.Name, a), a)
+					check(def, index("/agents", i), fmt.Sprintf("team %s uses agent %s", quote(def.Team.Name), quote(a)), a)
 				}
 			}
 		case KindAgent:
@@ -588,11 +588,11 @@ func (s *Set) check(opts Options) Report {
 				continue
 			}
 			for i, a := range dl.CanDelegateTo {
-				check(def, index("/delegation/can_delegate_to", i), fmt.Sprintf("agent %q delegates to %q", def.Name(), a), a)
+				check(def, index("/delegation/can_delegate_to", i), fmt.Sprintf("agent %s delegates to %s", quote(def.Name()), quote(a)), a)
 			}
 			for i, a := range dl.CanReceiveFrom {
 				if a != LeadAgent {
-					check(def, index("/delegation/can_receive_from", i), fmt.Sprintf("agent %q receives from %q", def.Name(), a), a)
+					check(def, index("/delegation/can_receive_from", i), fmt.Sprintf("agent %s receives from %s", quote(def.Name()), quote(a)), a)
 				}
 			}
 		}

@@ -1,9 +1,52 @@
 package spec
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
+
+// maxQuoted is the most of a name that a problem's message quotes: a
+// name may be quoted in a message for each of many entries (a team's
+// for each agent it lists), so a long one would make the messages grow
+// with its length times their number.
+const maxQuoted = 100
+
+// clip returns s, or its first maxQuoted bytes (whole runes) and "…".
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// quote returns s quoted for a message, as %q does, its first maxQuoted
+// bytes only (and "…" after the quotes) if it is longer.
+func quote(s string) string {
+	if c := clip(s); c != s {
+		return strconv.Quote(strings.TrimSuffix(c, "…")) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// elide joins names with sep, at most 9 of them (the first 5, "…" and
+// the last 3), each clipped: a cycle or a list of candidates may name
+// thousands.
+func elide(names []string, sep string) string {
+	if len(names) > 10 {
+		names = append(append(names[:5:5], "…"), names[len(names)-3:]...)
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = clip(n)
+	}
+	return strings.Join(out, sep)
+}
 
 // lineAt returns the line recorded for path, or for its nearest ancestor.
 func (d *decoder) lineAt(path string) int {
@@ -185,15 +228,15 @@ func (d *decoder) checkSteps(t *Team, m members) {
 			_, known := byName[dep]
 			switch {
 			case dep == s.Name:
-				d.errAt(dp, "step %q depends on itself", s.Name)
+				d.errAt(dp, "step %s depends on itself", quote(s.Name))
 			case !known:
-				d.errAt(dp, "step %q depends on unknown step %q", s.Name, dep)
+				d.errAt(dp, "step %s depends on unknown step %s", quote(s.Name), quote(dep))
 			case deps[dep]:
-				d.errAt(dp, "step %q lists %q twice in depends_on", s.Name, dep)
+				d.errAt(dp, "step %s lists %s twice in depends_on", quote(s.Name), quote(dep))
 			case chain && byName[dep] > i:
 				// Each step of a chain depends on the one before it.
 				forward = true
-				d.errAt(dp, "step %q depends on %q, which comes after it in the chain: depends_on cycle: %s", s.Name, dep, chainCycle(steps, i, byName[dep]))
+				d.errAt(dp, "step %s depends on %s, which comes after it in the chain: depends_on cycle: %s", quote(s.Name), quote(dep), chainCycle(steps, i, byName[dep]))
 			}
 			deps[dep] = true
 		}
@@ -221,7 +264,7 @@ func (d *decoder) checkSteps(t *Team, m members) {
 			case step == s.Name:
 				d.errAt(fp, "from %q names the step itself", in.From)
 			case !cyclic && !up.upstream(i, j):
-				d.errAt(fp, "from %q names step %q, which is not upstream of %q (add it to depends_on)", in.From, step, s.Name)
+				d.errAt(fp, "from %s names step %s, which is not upstream of %s (add it to depends_on)", quote(in.From), quote(step), quote(s.Name))
 			}
 		}
 	}
@@ -287,7 +330,7 @@ func (d *decoder) checkCycles(steps []Step, byName map[string]int) bool {
 					names = append(names, steps[s].Name)
 				}
 				names = append(names, steps[j].Name)
-				d.errAt(index(child(index("/workflow/steps", i), "depends_on"), k), "depends_on cycle: %s", strings.Join(names, " → "))
+				d.errAt(index(child(index("/workflow/steps", i), "depends_on"), k), "depends_on cycle: %s", elide(names, " → "))
 			}
 		}
 		stack = stack[:len(stack)-1]
@@ -305,13 +348,15 @@ func (d *decoder) checkCycles(steps []Step, byName map[string]int) bool {
 // later step j: i → j → j-1 → … → i (long ones elided in the middle).
 func chainCycle(steps []Step, i, j int) string {
 	names := []string{steps[i].Name}
-	for k := j; k >= i; k-- {
-		names = append(names, steps[k].Name)
+	if j-i+2 > 10 {
+		// The names elide keeps of a long cycle, without listing it.
+		names = append(names, steps[j].Name, steps[j-1].Name, steps[j-2].Name, steps[j-3].Name, "…", steps[i+2].Name, steps[i+1].Name, steps[i].Name)
+	} else {
+		for k := j; k >= i; k-- {
+			names = append(names, steps[k].Name)
+		}
 	}
-	if len(names) > 10 {
-		names = append(append(names[:5:5], "…"), names[len(names)-3:]...)
-	}
-	return strings.Join(names, " → ")
+	return elide(names, " → ")
 }
 
 // reach answers whether a step is upstream of another: in a chain, every
