@@ -2,6 +2,7 @@ package spec_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -65,4 +66,36 @@ func manyAgents(n int) []spec.File {
 		files = append(files, spec.File{Path: fmt.Sprintf("ns%d/x.json", i), Data: fmt.Sprintf(`{"name": "x", "namespace": "ns%d"}`, i)})
 	}
 	return files
+}
+
+// TestParseTeam_CyclesCost: reporting the cycles of a workflow costs in
+// proportion to the file, not to the cycles' total length. Steps s0 → s1
+// → … → s2999, and s2999 depending on every other step, close 2,999
+// cycles of up to 3,000 steps: each was listed whole before its message
+// elided it, 231 MB allocated for a 190 KB file (3 GB for 10,000 steps).
+func TestParseTeam_CyclesCost(t *testing.T) {
+	const n = 3000
+	var steps, all []string
+	for i := range n - 1 {
+		steps = append(steps, fmt.Sprintf(`{"name": "s%d", "agent": "a", "depends_on": ["s%d"]}`, i, i+1))
+		all = append(all, fmt.Sprintf(`"s%d"`, i))
+	}
+	steps = append(steps, fmt.Sprintf(`{"name": "s%d", "agent": "a", "depends_on": [%s]}`, n-1, strings.Join(all, ",")))
+	data := []byte(`{"name": "t", "version": "1", "agents": ["a"], "workflow": {"steps": [` + strings.Join(steps, ",") + `]}}`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, rep := spec.ParseTeam("t.json", data, spec.Options{})
+	runtime.ReadMemStats(&after)
+	if rep.Errors() != n-1 {
+		t.Fatalf("%d errors, want %d cycles", rep.Errors(), n-1)
+	}
+	if got, want := rep.Problems[0].Message, "depends_on cycle: s0 → s1 → s2 → s3 → s4 → … → s2998 → s2999 → s0"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("a file of %d bytes: %d bytes allocated", len(data), alloc)
+	if alloc > uint64(200*len(data)) { // (85 times measured: the problems and the lines of every path)
+		t.Errorf("a file of %d bytes allocated %d bytes, more than 200 times its size", len(data), alloc)
+	}
 }

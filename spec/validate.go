@@ -302,11 +302,13 @@ func (d *decoder) checkCycles(steps []Step, byName map[string]int) bool {
 		black
 	)
 	color := make([]int, len(steps))
+	pos := make([]int, len(steps)) // a grey step's place on the stack
 	var stack []int
 	found := false
 	var visit func(i int)
 	visit = func(i int) {
 		color[i] = grey
+		pos[i] = len(stack)
 		stack = append(stack, i)
 		for k, dep := range steps[i].DependsOn {
 			j, ok := byName[dep]
@@ -318,16 +320,20 @@ func (d *decoder) checkCycles(steps []Step, byName map[string]int) bool {
 				visit(j)
 			case grey:
 				found = true
+				// The cycle is stack[pos[j]:] and j again: only the
+				// names elide keeps are gathered (a step may close
+				// thousands of cycles, each thousands of steps long).
+				cyc := stack[pos[j]:]
 				var names []string
-				start := 0
-				for s := len(stack) - 1; s >= 0; s-- {
-					if stack[s] == j {
-						start = s
-						break
+				if len(cyc)+1 > 10 {
+					for _, s := range cyc[:5] {
+						names = append(names, steps[s].Name)
 					}
-				}
-				for _, s := range stack[start:] {
-					names = append(names, steps[s].Name)
+					names = append(names, "…", steps[cyc[len(cyc)-2]].Name, steps[cyc[len(cyc)-1]].Name)
+				} else {
+					for _, s := range cyc {
+						names = append(names, steps[s].Name)
+					}
 				}
 				names = append(names, steps[j].Name)
 				d.errAt(index(child(index("/workflow/steps", i), "depends_on"), k), "depends_on cycle: %s", elide(names, " → "))
