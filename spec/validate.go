@@ -367,23 +367,27 @@ func chainCycle(steps []Step, i, j int) string {
 
 // reach answers whether a step is upstream of another: in a chain, every
 // earlier step (a chain's depends_on may only name earlier steps); else
-// the steps it transitively depends on. The graph must be acyclic. A
-// search walks each step once at most, with no allocation but its stack,
-// so a team of n steps with n inputs is checked in O(n²) simple steps at
-// worst, not O(n²) map insertions.
+// the steps it transitively depends on. The graph must be acyclic. The
+// steps upstream of a step are a set of bits, computed once (from those
+// of the steps it depends on) when one of its inputs is first checked:
+// a team is checked in O(n·e/64) simple steps at worst (n steps, e
+// depends_on entries), however many inputs its steps have. A search per
+// input cost as much as the graph for each: 100,000 inputs after 5,000
+// steps, or 7,000 inputs after a graph of a million edges, took a minute.
 type reach struct {
-	chain bool
-	deps  [][]int
-	mark  []int // mark[k] == gen: k seen by the current search
-	gen   int
-	stack []int
+	chain  bool
+	deps   [][]int    // each step's depends_on, without repeats
+	up     [][]uint64 // up[k]: the steps upstream of k, once computed
+	visits int        // depends_on entries followed (tests)
 }
 
 func newReach(steps []Step, byName map[string]int, chain bool) *reach {
-	r := &reach{chain: chain, deps: make([][]int, len(steps)), mark: make([]int, len(steps))}
+	r := &reach{chain: chain, deps: make([][]int, len(steps)), up: make([][]uint64, len(steps))}
+	seen := make([]int, len(steps)) // seen[k] == i+1: k is in deps[i]
 	for i, s := range steps {
 		for _, dep := range s.DependsOn {
-			if k, ok := byName[dep]; ok && k != i {
+			if k, ok := byName[dep]; ok && k != i && seen[k] != i+1 {
+				seen[k] = i + 1
 				r.deps[i] = append(r.deps[i], k)
 			}
 		}
@@ -396,28 +400,24 @@ func (r *reach) upstream(i, j int) bool {
 	if r.chain {
 		return j < i
 	}
-	for _, k := range r.deps[i] {
-		if k == j {
-			return true
+	return r.upOf(i)[j/64]&(1<<(j%64)) != 0
+}
+
+// upOf returns the set of the steps upstream of step k.
+func (r *reach) upOf(k int) []uint64 {
+	if r.up[k] != nil {
+		return r.up[k]
+	}
+	u := make([]uint64, (len(r.deps)+63)/64)
+	for _, d := range r.deps[k] {
+		r.visits++
+		u[d/64] |= 1 << (d % 64)
+		for w, x := range r.upOf(d) {
+			u[w] |= x
 		}
 	}
-	r.gen++
-	r.stack = append(r.stack[:0], i)
-	r.mark[i] = r.gen
-	for len(r.stack) > 0 {
-		k := r.stack[len(r.stack)-1]
-		r.stack = r.stack[:len(r.stack)-1]
-		for _, d := range r.deps[k] {
-			if d == j {
-				return true
-			}
-			if r.mark[d] != r.gen {
-				r.mark[d] = r.gen
-				r.stack = append(r.stack, d)
-			}
-		}
-	}
-	return false
+	r.up[k] = u
+	return u
 }
 
 // checkAgent applies the rules that need only the agent itself.
