@@ -355,11 +355,17 @@ func ReadFiles(paths []string) ([]File, error) {
 }
 
 // LoadFiles parses files and checks them as Load does; the report's
-// problems are sorted.
+// problems are sorted. A file's content of more than MaxFileSize bytes is
+// an error of that file, as Load's reading it is.
 func LoadFiles(files []File, opts Options) (*Set, Report) {
 	set := &Set{}
 	var rep Report
 	for _, f := range files {
+		if len(f.Data) > MaxFileSize {
+			// As readFile refuses it: files sent to a server are read so.
+			rep.Problems = append(rep.Problems, Problem{File: f.Path, Severity: SeverityError, Message: fmt.Sprintf("file of %d bytes is larger than %d", len(f.Data), MaxFileSize)})
+			continue
+		}
 		if f.InDir && !strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(f.Data, byteOrderMark), " \t\r\n\f\v"), "---") {
 			if ft, err := formatOf(f.Path); err == nil && ft == formatMarkdown {
 				rep.Problems = append(rep.Problems, Problem{File: f.Path, Severity: SeverityWarning, Message: "skipped: no front matter, not an agent definition"})

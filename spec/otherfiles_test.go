@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,5 +41,22 @@ func TestLoad_DirectorySkipsDeploymentFiles(t *testing.T) {
 	}
 	if _, rep, err := spec.Load([]string{"deployments/local.json"}, spec.Options{}); err != nil || rep.Err() == nil {
 		t.Fatalf("a deployment file given by name: %v, %v; want an error in the report", rep.Problems, err)
+	}
+}
+
+// TestLoadFiles_RefusesLargeFiles: LoadFiles refuses a file's content of
+// more than MaxFileSize bytes, as Load refuses such a file, as a problem
+// of that file: a client of a server (defs.import) sent one that the
+// server read, where cortexctl defs import of the same file exits 7.
+func TestLoadFiles_RefusesLargeFiles(t *testing.T) {
+	big := `{"name": "a", "description": "` + strings.Repeat("x", spec.MaxFileSize) + `"}`
+	set, rep := spec.LoadFiles([]spec.File{{Path: "big.json", Data: big}, {Path: "b.json", Data: `{"name": "b"}`}}, spec.Options{})
+	want := fmt.Sprintf("file of %d bytes is larger than %d", len(big), spec.MaxFileSize)
+	if rep.Errors() != 1 || rep.Problems[0].File != "big.json" || rep.Problems[0].Message != want || len(set.Defs) != 1 {
+		t.Fatalf("%d definitions, problems %v; want b and one error: %s", len(set.Defs), rep.Problems, want)
+	}
+	at := `{"name": "a", "description": "` + strings.Repeat("x", spec.MaxFileSize-32) + `"}`
+	if set, rep := spec.LoadFiles([]spec.File{{Path: "at.json", Data: at}}, spec.Options{}); rep.Err() != nil || len(set.Defs) != 1 {
+		t.Fatalf("a file of %d bytes: %v", len(at), rep.Err())
 	}
 }
