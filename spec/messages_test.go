@@ -41,7 +41,7 @@ func TestLoad_ProblemMessagesBounded(t *testing.T) {
 			fmt.Sprintf(`, {"name": "s%d", "agent": "a", "depends_on": [%s]}`, n-1, list(n-1, func(i int) string { return fmt.Sprintf(`"s%d"`, i) })) + `]}}`}}, n},
 		{"a chain's steps depending on later ones", []spec.File{{Path: "t.json", Data: `{"name": "t", "version": "1", "agents": ["a"], "workflow": {"type": "chain", "steps": [` +
 			list(n, func(i int) string {
-				return fmt.Sprintf(`{"name": "%s%d", "agent": "a", "depends_on": ["%s%d"]}`, long, i, long, n-1)
+				return fmt.Sprintf(`{"name": "%s%d", "agent": "a", "depends_on": ["%s%d"]}`, long[:1000], i, long[:1000], n-1)
 			}) + `]}}`}}, n + 1}, // the last depends on itself
 		{"ambiguous among many namespaces", append(manyAgents(n), spec.File{Path: "t.json", Data: `{"name": "t", "version": "1", "agents": ["x"]}`}), 1},
 		{"defined twice, a long file name", []spec.File{{Path: long + ".json", Data: `{"name": "a"}`}, {Path: "b.json", Data: `{"name": "a"}`}, {Path: "c.json", Data: `{"name": "a"}`}}, 2},
