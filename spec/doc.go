@@ -26,7 +26,10 @@
 // agent a delegation list names is defined ("lead" is allowed in
 // can_receive_from), and an unqualified reference resolves to the agent of
 // that name when exactly one namespace has it. Names (agents, teams,
-// steps, ports, tasks, channels) contain no control characters.
+// steps, ports, tasks, channels) and a team's version are not blank and
+// contain no control characters (the schemas allow any string); an
+// agent's name has no '/' (its namespace is names between single '/',
+// none "." or "..") and a step's no '.'.
 //
 // # Real files
 //
