@@ -540,21 +540,34 @@ func (y *yamlConv) conv(n *yaml.Node, depth int) (*node, error) {
 
 // mergeSources appends to merged the mappings that the value v of a YAML
 // merge key (<<, on line) gives: a mapping, or a sequence of mappings.
+// A mapping that names a key twice is an error, as anywhere in a file
+// (the merge would keep the first silently).
 func mergeSources(merged []*node, v *node, line int) ([]*node, error) {
 	bad := &syntaxError{line: line, msg: "a yaml merge key (<<) takes a mapping or a sequence of mappings"}
+	var sources []*node
 	switch v.kind {
 	case kObject:
-		return append(merged, v), nil
+		sources = []*node{v}
 	case kArray:
 		for _, e := range v.elems {
 			if e.kind != kObject {
 				return nil, bad
 			}
-			merged = append(merged, e)
 		}
-		return merged, nil
+		sources = v.elems
+	default:
+		return nil, bad
 	}
-	return nil, bad
+	for _, m := range sources {
+		seen := make(map[string]bool, len(m.keys))
+		for i, k := range m.keys {
+			if seen[k] {
+				return nil, &syntaxError{line: m.keyLines[i], msg: fmt.Sprintf("duplicate key %q in a mapping that a merge key (<<) brings in", k)}
+			}
+			seen[k] = true
+		}
+	}
+	return append(merged, sources...), nil
 }
 
 // toAny returns the plain Go value of n (JSON-shaped: float64 numbers,

@@ -69,3 +69,28 @@ func TestParseTeam_YAMLMergeKeys_Large(t *testing.T) {
 		t.Fatalf("schema of %d keys: k0 %v, k1 %v", len(schema), schema["k0"], schema["k1"])
 	}
 }
+
+// TestParseTeam_YAMLMergeKeys_DuplicateKeys: a mapping that a merge key
+// brings in is an object of the file too, and names no key twice: its
+// duplicate was dropped silently (the first kept), where the same mapping
+// anywhere else is an error.
+func TestParseTeam_YAMLMergeKeys_DuplicateKeys(t *testing.T) {
+	for name, doc := range map[string]string{
+		"inline":  "name: t\nversion: \"1\"\nagents: [a, b]\nworkflow:\n  steps:\n    - <<: {agent: a,\n        agent: b}\n      name: s\n",
+		"anchor":  "name: t\nversion: \"1\"\nagents: [a, b]\nx: &base {agent: a,\n  agent: b}\nworkflow:\n  steps:\n    - <<: *base\n      name: s\n",
+		"in list": "name: t\nversion: \"1\"\nagents: [a, b]\nworkflow:\n  steps:\n    - <<: [{name: s}, {agent: a,\n        agent: b}]\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, rep := spec.ParseTeam("t.yaml", []byte(doc), spec.Options{})
+			var dup []spec.Problem
+			for _, p := range rep.Problems {
+				if p.Severity == spec.SeverityError && strings.Contains(p.Message, `duplicate key "agent"`) {
+					dup = append(dup, p)
+				}
+			}
+			if len(dup) == 0 || dup[0].Line == 0 {
+				t.Fatalf("problems %v, want an error: duplicate key \"agent\" (with its line)", rep.Problems)
+			}
+		})
+	}
+}
