@@ -195,6 +195,17 @@ func (d *decoder) strings(v *node, path string) []string {
 	return out
 }
 
+// stringList is strings for a list whose emptiness means something (an
+// agent's tools: [] is no tool, an absent list the default): an array,
+// even empty, is a non-nil slice.
+func (d *decoder) stringList(v *node, path string) []string {
+	out := d.strings(v, path)
+	if out == nil && v.kind == kArray {
+		out = []string{}
+	}
+	return out
+}
+
 // enum decodes a string that must be one of allowed.
 func (d *decoder) enum(v *node, path string, allowed ...string) string {
 	s := d.str(v, path)
@@ -235,11 +246,11 @@ func (d *decoder) agent(n *node, path string) *Agent {
 		"description":  func(v *node, p string) { a.Description = d.str(v, p) },
 		"icon":         func(v *node, p string) { a.Icon = d.str(v, p) },
 		"model":        func(v *node, p string) { a.Model = Model(d.enum(v, p, "haiku", "sonnet", "opus")) },
-		"tools":        func(v *node, p string) { a.Tools = d.strings(v, p) },
-		"allowedTools": func(v *node, p string) { a.AllowedTools = d.strings(v, p) },
-		"skills":       func(v *node, p string) { a.Skills = d.strings(v, p) },
-		"dependencies": func(v *node, p string) { a.Dependencies = d.strings(v, p) },
-		"requires":     func(v *node, p string) { a.Requires = d.strings(v, p) },
+		"tools":        func(v *node, p string) { a.Tools = d.stringList(v, p) },
+		"allowedTools": func(v *node, p string) { a.AllowedTools = d.stringList(v, p) },
+		"skills":       func(v *node, p string) { a.Skills = d.stringList(v, p) },
+		"dependencies": func(v *node, p string) { a.Dependencies = d.stringList(v, p) },
+		"requires":     func(v *node, p string) { a.Requires = d.stringList(v, p) },
 		"instructions": func(v *node, p string) { a.Instructions = d.str(v, p) },
 		"tasks": func(v *node, p string) {
 			d.array(v, p, "tasks", func(e *node, ep string) { a.Tasks = append(a.Tasks, d.task(e, ep)) })

@@ -155,3 +155,36 @@ func TestRoundTrip_MarkdownMultiLineStrings(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundTrip_EmptyToolLists: an empty list of tools (tools: [], as real
+// agent files give for an agent that may use none) is kept apart from an
+// absent one (the runner's default tools, all of them for Claude Code):
+// parsed, it is an empty list, and export writes it back. It was read as
+// absent, so defs export of an agent allowed no tools wrote one allowed
+// every tool.
+func TestRoundTrip_EmptyToolLists(t *testing.T) {
+	a, rep := spec.ParseAgent("pm.md", []byte("---\nname: pm\ntools: []\nallowedTools: []\nskills: []\ndependencies: []\nrequires: []\n---\nPlan.\n"), spec.Options{Strict: true})
+	if rep.Err() != nil {
+		t.Fatal(rep.Err())
+	}
+	for name, l := range map[string][]string{"tools": a.Tools, "allowedTools": a.AllowedTools, "skills": a.Skills, "dependencies": a.Dependencies, "requires": a.Requires} {
+		if l == nil || len(l) != 0 {
+			t.Errorf("%s: [] read as %#v, want an empty list", name, l)
+		}
+	}
+	for _, format := range []string{spec.FormatJSON, spec.FormatMarkdown} {
+		data, err := spec.MarshalAgent(a, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "tools") || !strings.Contains(string(data), "allowedTools") {
+			t.Errorf("%s export drops the empty lists:\n%s", format, data)
+		}
+		roundTripAgent(t, a, format)
+	}
+	// An absent list stays absent.
+	b, _ := spec.ParseAgent("b.md", []byte("---\nname: b\n---\n"), spec.Options{})
+	if data, _ := spec.MarshalAgent(b, spec.FormatJSON); b.Tools != nil || strings.Contains(string(data), "tools") {
+		t.Errorf("no tools: %#v\n%s", b.Tools, data)
+	}
+}

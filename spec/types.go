@@ -5,18 +5,21 @@ import "strings"
 // Agent is an agent definition (multi-agent-spec agent.schema.json).
 //
 // Fields hold what the file says; defaults are not filled in (see
-// EffectiveModel). Instructions are the Markdown body of a .md agent.
+// EffectiveModel). Instructions are the Markdown body of a .md agent. An
+// empty list of tools, allowed tools, skills, dependencies or requires
+// (tools: [], an agent that may use none) is an empty slice, kept apart
+// from an absent one (nil: the runner's default) and written back.
 type Agent struct {
 	Name         string      `json:"name" yaml:"name"`
 	Namespace    string      `json:"namespace,omitempty" yaml:"namespace,omitempty"`
 	Description  string      `json:"description,omitempty" yaml:"description,omitempty"`
 	Icon         string      `json:"icon,omitempty" yaml:"icon,omitempty"`
 	Model        Model       `json:"model,omitempty" yaml:"model,omitempty"`
-	Tools        []string    `json:"tools,omitempty" yaml:"tools,omitempty"`
-	AllowedTools []string    `json:"allowedTools,omitempty" yaml:"allowedTools,omitempty"`
-	Skills       []string    `json:"skills,omitempty" yaml:"skills,omitempty"`
-	Dependencies []string    `json:"dependencies,omitempty" yaml:"dependencies,omitempty"`
-	Requires     []string    `json:"requires,omitempty" yaml:"requires,omitempty"`
+	Tools        []string    `json:"tools,omitzero" yaml:"tools,omitempty"`
+	AllowedTools []string    `json:"allowedTools,omitzero" yaml:"allowedTools,omitempty"`
+	Skills       []string    `json:"skills,omitzero" yaml:"skills,omitempty"`
+	Dependencies []string    `json:"dependencies,omitzero" yaml:"dependencies,omitempty"`
+	Requires     []string    `json:"requires,omitzero" yaml:"requires,omitempty"`
 	Instructions string      `json:"instructions,omitempty" yaml:"instructions,omitempty"`
 	Tasks        []Task      `json:"tasks,omitempty" yaml:"tasks,omitempty"`
 	Role         string      `json:"role,omitempty" yaml:"role,omitempty"`
