@@ -58,7 +58,9 @@ func MarshalAgent(a *Agent, format string) ([]byte, error) {
 	return nil, fmt.Errorf("marshal agent %s: %w %q (want json or md)", a.QualifiedName(), ErrUnknownFormat, format)
 }
 
-// MarshalTeam writes t as JSON (FormatJSON, the only format of teams).
+// MarshalTeam writes t as JSON (FormatJSON, the only format of teams):
+// indented, or compact if indented it would be larger than MaxFileSize
+// (MarshalAgent's JSON too).
 func MarshalTeam(t *Team, format string) ([]byte, error) {
 	if format != FormatJSON {
 		return nil, fmt.Errorf("marshal team %s: %w %q (teams are json)", t.Name, ErrUnknownFormat, format)
@@ -119,6 +121,10 @@ func yamlNode(n *node) *yaml.Node {
 	return y
 }
 
+// marshalJSON writes v as indented JSON, or compact JSON if indented it
+// would be larger than MaxFileSize: indentation grows with each line's
+// depth (a port's schema 150 levels deep takes 50 times its compact
+// size), and an export must read back as a file.
 func marshalJSON(v interface{}) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -126,6 +132,14 @@ func marshalJSON(v interface{}) ([]byte, error) {
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("marshal: %w", err)
+	}
+	if b.Len() > MaxFileSize {
+		b.Reset()
+		enc = json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return nil, fmt.Errorf("marshal: %w", err)
+		}
 	}
 	return b.Bytes(), nil
 }

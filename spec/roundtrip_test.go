@@ -188,3 +188,33 @@ func TestRoundTrip_EmptyToolLists(t *testing.T) {
 		t.Errorf("no tools: %#v\n%s", b.Tools, data)
 	}
 }
+
+// TestRoundTrip_DeepSchemasFitAFile: a team read from a file of at most
+// MaxFileSize exports to one that reads back, however deep its ports'
+// schemas: indentation grows with the depth of each line, so a 417 KB
+// team of schemas 150 levels deep exported 22.5 MB, which defs import
+// refuses (larger than 16 MiB). Such an export is compact JSON.
+func TestRoundTrip_DeepSchemasFitAFile(t *testing.T) {
+	schema := strings.Repeat(`{"a":`, 150) + "1" + strings.Repeat("}", 150)
+	var outs []string
+	for i := range 450 {
+		outs = append(outs, fmt.Sprintf(`{"name":"o%d","schema":%s}`, i, schema))
+	}
+	doc := `{"name":"t","version":"1","agents":["a"],"workflow":{"steps":[{"name":"s","agent":"a","outputs":[` + strings.Join(outs, ",") + `]}]}}`
+	team, rep := spec.ParseTeam("t.json", []byte(doc), spec.Options{})
+	if rep.Err() != nil {
+		t.Fatal(rep.Err())
+	}
+	out, err := spec.MarshalTeam(team, spec.FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, rep := spec.LoadFiles([]spec.File{{Path: "export.json", Data: string(out)}, {Path: "a.json", Data: `{"name": "a"}`}}, spec.Options{Strict: true})
+	if rep.Err() != nil || len(set.Teams()) != 1 || !reflect.DeepEqual(set.Teams()[0], team) {
+		t.Fatalf("an export of %d bytes (from a file of %d) does not read back: %.300v", len(out), len(doc), rep.Problems)
+	}
+	// A small definition is still indented.
+	if out, _ := spec.MarshalTeam(&spec.Team{Name: "t", Version: "1"}, spec.FormatJSON); !strings.Contains(string(out), "\n  \"name\"") {
+		t.Errorf("a small team is not indented:\n%s", out)
+	}
+}
