@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -255,16 +254,6 @@ func BenchmarkBadgerWriteBatchCeiling(b *testing.B) {
 	}
 	b.ReportMetric(float64(quads)*float64(b.N)/b.Elapsed().Seconds(), "quads/s")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(quads*b.N), "cpu-ns/quad")
-}
-
-// cpuTime returns the CPU time (user and system) used by the process so far:
-// on a shared machine, CPU time per quad is steadier than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkApplyBaseline writes the same generated triples through Apply in

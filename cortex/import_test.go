@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -342,7 +341,7 @@ func childImport(dir string) {
 				// Let the tables of closed streams reach the manifest, so
 				// that the crash leaves part of the segment behind.
 				time.Sleep(300 * time.Millisecond)
-				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				killSelf()
 				select {}
 			}
 		})

@@ -379,7 +379,7 @@ func TestApply_LargeDeltaBusy(t *testing.T) {
 func childDelta(dir string) {
 	at := os.Getenv("CORTEX_TEST_CRASH_AT")
 	crash := func() {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		killSelf()
 		select {}
 	}
 	opts := cortex.DefaultOptions().WithSyncWrites(os.Getenv("CORTEX_TEST_SYNC") != "0")

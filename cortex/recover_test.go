@@ -313,7 +313,7 @@ func childRecover(dir string) {
 	}
 	opts := cortex.DefaultOptions().WithTuning(tuning).WithRecoveryProgress(func(p cortex.RecoveryProgress) {
 		if (at == "write" && p.Keys > 0 && !p.Done) || (at == "done" && p.Done) {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			killSelf()
 			select {}
 		}
 	})

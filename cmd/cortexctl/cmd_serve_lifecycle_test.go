@@ -3,10 +3,8 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -18,38 +16,6 @@ import (
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/server"
 )
-
-// serveOrExit runs cortexctl serve args... and returns its exit code and
-// stderr once it exits, or, if it starts serving instead, kills it and
-// returns -1 with what it printed.
-func serveOrExit(t *testing.T, args ...string) (int, string) {
-	t.Helper()
-	cmd := exec.Command(buildCLI(t), args...)
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	r := bufio.NewReader(pipe)
-	for {
-		line, err := r.ReadString('\n')
-		out.WriteString(line)
-		if strings.Contains(line, "serving") {
-			cmd.Process.Kill()
-			io.Copy(io.Discard, r)
-			cmd.Wait()
-			return -1, out.String()
-		}
-		if err != nil {
-			break
-		}
-	}
-	cmd.Wait()
-	return cmd.ProcessState.ExitCode(), out.String()
-}
 
 // TestServe_SocketInUseRefusedBeforeStoreCreated: a --socket another
 // server answers on is an address in use: exit 6 before the store is

@@ -13,14 +13,6 @@ import (
 	"github.com/cortexgraph/cortex/server"
 )
 
-// serveMustRefuse runs cortexctl serve on dir with args, which must refuse
-// to start, and returns its exit code and stderr (serveOrExit: a serve
-// that starts is killed, exit code -1).
-func serveMustRefuse(t *testing.T, dir string, args ...string) (int, string) {
-	t.Helper()
-	return serveOrExit(t, append([]string{"--data", dir, "serve", "--socket", ""}, args...)...)
-}
-
 // TestServe_RefusesUnusableTokenFile checks that serve with a TCP listener
 // refuses to start on a tokens.json that is not JSON (exit 5) or that
 // other users may write (exit 7), saying why, instead of serving and
