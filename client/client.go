@@ -396,6 +396,19 @@ func idsNotUTF8(params reflect.Value) ([]string, bool) {
 // are not UTF-8, its message naming them as given rather than as sent
 // (U+FFFD for each bad byte, as encoding/json writes them).
 func idsAsGiven(err error, bad []string) error {
+	vs := make([]sentAs, len(bad))
+	for i, s := range bad {
+		vs[i] = sentAs{given: s, sent: asSent(s)}
+	}
+	return valuesAsGiven(err, vs)
+}
+
+// sentAs is a value that is not UTF-8 and what was sent in its place.
+type sentAs struct{ given, sent string }
+
+// valuesAsGiven returns err, a server's error of a call with values that
+// are not UTF-8, its message naming each as given rather than as sent.
+func valuesAsGiven(err error, vs []sentAs) error {
 	var e *Error
 	if !errors.As(err, &e) {
 		return err
@@ -404,11 +417,11 @@ func idsAsGiven(err error, bad []string) error {
 	// Every quoted id first: replacing one id's U+FFFD as it is would
 	// also replace it in another's quoted form (conflict "\xff" and
 	// resolver "b\xff": "b\ufffd" would become "b" and a raw byte).
-	for _, s := range bad {
-		msg = strings.ReplaceAll(msg, strconv.Quote(asSent(s)), strconv.Quote(s))
+	for _, v := range vs {
+		msg = strings.ReplaceAll(msg, strconv.Quote(v.sent), strconv.Quote(v.given))
 	}
-	for _, s := range bad {
-		msg = strings.ReplaceAll(msg, asSent(s), s)
+	for _, v := range vs {
+		msg = strings.ReplaceAll(msg, v.sent, v.given)
 	}
 	if msg == e.Message {
 		return err

@@ -116,6 +116,7 @@ var behaviours = []struct {
 	{"UnknownTaskBeforeEmptyAgent", testUnknownTaskBeforeEmptyAgent},
 	{"UnknownAgentBeforeEmptyTask", testUnknownAgentBeforeEmptyTask},
 	{"IDsNotUTF8", testIDsNotUTF8},
+	{"ReplacementCharAsEmbedded", testReplacementCharAsEmbedded},
 	{"InvalidStatusAsEmbedded", testInvalidStatusAsEmbedded},
 	{"Events", testEvents},
 }

@@ -46,16 +46,41 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 	default:
 		p.Timeout = int64(tc.Timeout / time.Second)
 	}
-	// Ids and a strategy that are not UTF-8 are sent with U+FFFD, which
-	// none can hold: the server refuses them where and as the Manager
-	// does, and its message is made to name them as given.
-	var bad []string
+	// Ids and a strategy that are not UTF-8 cannot be sent as they are
+	// (JSON would carry U+FFFD for each bad byte). Each is sent as a value
+	// the server refuses where and as the Manager refuses it: U+FFFD for
+	// each bad byte (no id holds it), and more U+FFFD until no other text
+	// of the call holds it, nor the name of a strategy (which may hold
+	// U+FFFD: strategy "\xff" sent as "\ufffd" selected a strategy so
+	// named). Its message is then made to name it as given, and nothing
+	// else: a name "\ufffd" stays so.
+	others := []string{tc.Name, tc.Context, tc.ID, tc.Strategy, tc.TieBreaker}
+	for _, m := range tc.Members {
+		others = append(others, m.AgentID, m.Role, m.Task)
+	}
+	if !utf8.ValidString(tc.Strategy) {
+		names, err := c.Strategies(ctx)
+		if err != nil {
+			return teammanager.Team{}, err
+		}
+		others = append(others, names...)
+	}
+	var bad []sentAs
 	sent := func(s string) string {
 		if utf8.ValidString(s) {
 			return s
 		}
-		bad = append(bad, s)
-		return asSent(s)
+		for _, v := range bad {
+			if v.given == s {
+				return v.sent
+			}
+		}
+		v := asSent(s)
+		for slices.ContainsFunc(others, func(o string) bool { return strings.Contains(o, v) }) {
+			v += "\ufffd"
+		}
+		bad = append(bad, sentAs{given: s, sent: v})
+		return v
 	}
 	p.ID, p.Strategy, p.TieBreaker = sent(p.ID), sent(p.Strategy), sent(p.TieBreaker)
 	for _, m := range tc.Members {
@@ -63,7 +88,7 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 	}
 	var t api.Team
 	if err := c.teamsCall(ctx, "teams.create", p, &t); err != nil {
-		return teammanager.Team{}, idsAsGiven(err, bad)
+		return teammanager.Team{}, valuesAsGiven(err, bad)
 	}
 	return teamOf(t), nil
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -390,6 +392,54 @@ func testInvalidStatusAsEmbedded(t *testing.T, tm api.TeamManager) {
 	} {
 		if !errors.Is(tc.err, teammanager.ErrInvalidStatus) || api.ExitCode(tc.err) != api.ExitInvalid || fmt.Sprint(tc.err) != tc.want {
 			t.Errorf("%s with status zz: %v (exit %d), want %q (exit %d)", tc.name, tc.err, api.ExitCode(tc.err), tc.want, api.ExitInvalid)
+		}
+	}
+}
+
+// replacementStrategy registers, once, a strategy named U+FFFD, as a host
+// may register one: what a client sends for a byte that is not UTF-8.
+var replacementStrategy = sync.OnceValue(func() string {
+	s, err := merge.Lookup(merge.NameAdditive)
+	if err != nil {
+		panic(err)
+	}
+	merge.Register("\ufffd", s)
+	return "\ufffd"
+})
+
+// testReplacementCharAsEmbedded: a strategy named U+FFFD is selected by
+// that name, and a strategy name or an id that is not UTF-8 (which a
+// client sends with U+FFFD for each bad byte) selects nothing and is
+// named as given, through a server as in process. Through a server,
+// strategy "\xff" selected the U+FFFD strategy (the team was created),
+// and a name or strategy with U+FFFD was named "\xff" in the message
+// when an id was not UTF-8.
+func testReplacementCharAsEmbedded(t *testing.T, tm api.TeamManager) {
+	fffd := replacementStrategy()
+	team, err := tm.CreateTeam(ctx, teammanager.TeamConfig{Name: "x", Strategy: fffd, Members: members("a")})
+	if err != nil || team.Strategy != fffd {
+		t.Fatalf("strategy %q: %q, %v", fffd, team.Strategy, err)
+	}
+	known := strings.Join(merge.Names(), ", ")
+	for _, tc := range []struct {
+		name string
+		tc   teammanager.TeamConfig
+		want string
+	}{
+		{"strategy not UTF-8", teammanager.TeamConfig{Name: "x", Strategy: "\xff", Members: members("a")},
+			`create team "x": invalid team config: merge strategy "\xff": unknown merge strategy (known: ` + known + ")"},
+		{"strategy not UTF-8, id too", teammanager.TeamConfig{ID: "\xff", Name: "x", Strategy: "\xff", Members: members("a")},
+			`create team "x": invalid team config: id "\xff" must be 1..64 characters of [A-Za-z0-9._@+-]`},
+		{"name U+FFFD, agent not UTF-8", teammanager.TeamConfig{Name: "\ufffd", Members: members("\xff")},
+			`create team "` + "\ufffd" + `": invalid team config: agent id "\xff" must be 1..64 characters of [A-Za-z0-9._@+-]`},
+		{"strategy U+FFFD unknown, agent not UTF-8", teammanager.TeamConfig{Name: "x", Strategy: "a\ufffd", Members: members("\xff")},
+			`create team "x": invalid team config: merge strategy "a` + "\ufffd" + `": unknown merge strategy (known: ` + known + ")"},
+		{"strategy U+FFFD, tie-breaker not UTF-8", teammanager.TeamConfig{Name: "x", Strategy: fffd, Members: members("a"), TieBreaker: "\xff"},
+			`create team "x": invalid team config: tie-breaker "\xff" is not a member`},
+	} {
+		_, err := tm.CreateTeam(ctx, tc.tc)
+		if !errors.Is(err, teammanager.ErrInvalidTeam) || fmt.Sprint(err) != tc.want {
+			t.Errorf("%s: %v\nwant %s", tc.name, err, tc.want)
 		}
 	}
 }
