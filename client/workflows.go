@@ -3,7 +3,9 @@ package client
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -43,6 +45,18 @@ func (w *Workflows) PollInterval() time.Duration { return w.poll }
 func (w *Workflows) Start(ctx context.Context, d workflow.Def, opts workflow.RunOptions) (workflow.Run, error) {
 	if err := d.Validate(); err != nil {
 		return workflow.Run{}, err // as Engine.Start returns it
+	}
+	if !utf8.ValidString(opts.ID) || !utf8.ValidString(opts.Strategy) || slices.ContainsFunc(opts.NonCritical, func(a string) bool { return !utf8.ValidString(a) }) {
+		// JSON cannot carry them (sent, each bad byte would be U+FFFD,
+		// which a strategy's name may hold): checked here as the Engine
+		// checks them first, against the server's strategies.
+		names, err := w.c.Strategies(ctx)
+		if err != nil {
+			return workflow.Run{}, err
+		}
+		if err := d.CheckOptions(opts, names); err != nil {
+			return workflow.Run{}, fmt.Errorf("start %s: %w", d.Name, err)
+		}
 	}
 	secs := int64(opts.StepTimeout / time.Second)
 	switch {

@@ -791,3 +791,27 @@ var engineModes = []struct {
 	{"embedded", func(t *testing.T) startEngine { return embeddedEngine(t) }},
 	{"remote", func(t *testing.T) startEngine { return wf(t, startServer(t)) }},
 }
+
+// TestWorkflows_OptionsNotUTF8: a run's strategy, id or non-critical agent
+// that is not UTF-8 is refused through a server as the embedded Engine
+// refuses it — ErrInvalidRun, exit 7, word for word — not with the
+// client's encoding error; a strategy named U+FFFD is not selected by
+// "\xff".
+func TestWorkflows_OptionsNotUTF8(t *testing.T) {
+	fffd := replacementStrategy()
+	e, w := embeddedEngine(t), wf(t, startServer(t))
+	for _, opts := range []workflow.RunOptions{
+		{Strategy: "\xff"},
+		{Strategy: "a\xff", ID: "\xff"},
+		{Strategy: fffd, NonCritical: []string{"\xff"}},
+	} {
+		_, want := e.Start(ctx, fanDef(2), opts)
+		_, err := w.Start(ctx, fanDef(2), opts)
+		if want == nil || !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid || err.Error() != want.Error() {
+			t.Errorf("options %q %q %q: %v (exit %d)\nwant %v", opts.Strategy, opts.ID, opts.NonCritical, err, api.ExitCode(err), want)
+		}
+	}
+	if r, err := w.Start(ctx, fanDef(2), workflow.RunOptions{Strategy: fffd}); err != nil || r.Strategy != fffd {
+		t.Fatalf("strategy %q: %q, %v", fffd, r.Strategy, err)
+	}
+}
