@@ -122,7 +122,7 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 			who = "cortexctl"
 		}
 		fmt.Fprintf(e.stderr, "cortexctl: the store in %s was not closed cleanly (a process writing it was killed or crashed): %s opens it read-write once to recover it, which rewrites some of its files, then reads it read-only\n",
-			e.dataDir, who)
+			pathText(e.dataDir), who)
 		var rw *cortex.Store
 		if rw, err = cortex.Open(ctx, e.dataDir, opts.WithReadOnly(false).WithCreate(false)); err == nil {
 			err = rw.Close()
@@ -135,9 +135,9 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 		// --data names a file, or a path under one: no store there (exit
 		// 3), and none can be created (an invalid value, as --data "" is).
 		if mode == readWrite {
-			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, e.dataDir)
+			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, pathText(e.dataDir))
 		}
-		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, e.dataDir)
+		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, pathText(e.dataDir))
 	}
 	if errors.Is(err, cortex.ErrNoStore) {
 		return nil, fmt.Errorf("%w (commands that write, such as import or teams create, create it)", err)
@@ -242,7 +242,10 @@ func (e *env) printError(err error) {
 	if errors.As(err, &le) {
 		msg = le.Error()
 	}
-	fmt.Fprintf(e.stderr, "cortexctl: %s\n", cutQuoted(msg))
+	// Whatever a message holds raw (a path or a value another package
+	// names as it is) is escaped: a message is one line of text, with no
+	// control character to reach the terminal.
+	fmt.Fprintf(e.stderr, "cortexctl: %s\n", oneLine(cutQuoted(msg)))
 }
 
 func defaultDataDir() string {
@@ -341,7 +344,7 @@ Example:
 				}
 				cfg, err := config.Parse(data)
 				if err != nil {
-					return fmt.Errorf("config %s: %w", p, err)
+					return fmt.Errorf("config %s: %w", pathText(p), err)
 				}
 				// config does not know the strategies: a name none has
 				// would fail every team command later (and every teams

@@ -167,7 +167,7 @@ func findingsImport(c *cli.Context, e *env) error {
 	}
 	if format == "" {
 		if format, err = rdfFormatOf(path); err != nil {
-			return fmt.Errorf("findings import %s: %w, or .json, .jsonl, .ndjson (use --format)", path, err)
+			return fmt.Errorf("findings import %s: %w, or .json, .jsonl, .ndjson (use --format)", pathText(path), err)
 		}
 	}
 	data, err := readInput("findings import", path)

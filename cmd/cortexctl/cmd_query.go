@@ -231,7 +231,7 @@ func queryText(c *cli.Context, e *env) (string, string, error) {
 	}
 	base, err := rdfio.FileBase(file)
 	if err != nil {
-		return "", "", fmt.Errorf("query: base of %s: %w", file, err)
+		return "", "", fmt.Errorf("query: base of %s: %w", pathText(file), err)
 	}
 	return string(b), base, nil
 }

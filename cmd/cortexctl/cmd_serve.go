@@ -224,7 +224,7 @@ func serveCmd(c *cli.Context, e *env) error {
 	for _, l := range ls {
 		where = append(where, l.Addr().Network()+":"+l.Addr().String())
 	}
-	fmt.Fprintf(e.stderr, "cortexctl: serving %s on %s (pid %d); SIGINT or SIGTERM stops\n", e.dataDir, strings.Join(where, " and "), d.PID)
+	fmt.Fprintf(e.stderr, "cortexctl: serving %s on %s (pid %d); SIGINT or SIGTERM stops\n", pathText(e.dataDir), strings.Join(where, " and "), d.PID)
 	errs := make(chan error, len(ls))
 	var wg sync.WaitGroup
 	sctx, cancel := context.WithCancel(ctx)
@@ -322,14 +322,14 @@ func serveTLS(c *cli.Context, addr string, tokens *server.TokenFile) (*tls.Confi
 	}
 	if addr != "" && !server.IsLoopback(addr) && !c.Bool("insecure") {
 		if certFile == "" {
-			return nil, usagef("serve: --listen %s is not loopback: it needs TLS (--tls-cert, --tls-key), or --insecure", addr)
+			return nil, usagef("serve: --listen %s is not loopback: it needs TLS (--tls-cert, --tls-key), or --insecure", pathText(addr))
 		}
 		any, err := tokens.Any()
 		if err != nil {
 			return nil, fmt.Errorf("serve: %w", err)
 		}
 		if !any {
-			return nil, usagef("serve: --listen %s is not loopback: it needs a token first (cortexctl tokens create), or --insecure", addr)
+			return nil, usagef("serve: --listen %s is not loopback: it needs a token first (cortexctl tokens create), or --insecure", pathText(addr))
 		}
 	}
 	if certFile == "" {
@@ -365,17 +365,17 @@ var maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 func checkSocketPath(path string, checkDir bool) error {
 	if len(path) > maxSocketPath {
 		return fmt.Errorf("%w: serve: socket %s is %d bytes long, longer than a Unix socket path may be (%d): give a shorter --socket PATH, or --socket \"\" for none",
-			errInvalid, path, len(path), maxSocketPath)
+			errInvalid, pathText(path), len(path), maxSocketPath)
 	}
 	fi, err := os.Lstat(path)
 	switch {
 	case err == nil && fi.Mode()&os.ModeSocket == 0:
-		return fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
+		return fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, pathText(path))
 	case err == nil, !checkDir:
 		return nil
 	}
 	if _, err := os.Stat(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("%w: serve: --socket %s: %v", errInvalid, path, err)
+		return fmt.Errorf("%w: serve: --socket %s: %v", errInvalid, pathText(path), quotePath(err))
 	}
 	return nil
 }
@@ -406,7 +406,7 @@ func listenError(addr string, err error) error {
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound || errors.Is(err, syscall.EADDRNOTAVAIL):
 		return fmt.Errorf("%w: serve: --listen %s: %v", errInvalid, addr, err)
 	case errors.Is(err, syscall.EACCES):
-		return fmt.Errorf("%w: serve: --listen %s: %v (a port below 1024 needs the privilege to bind it, such as CAP_NET_BIND_SERVICE; choose a port above 1023)", errInvalid, addr, err)
+		return fmt.Errorf("%w: serve: --listen %s: %v (a port below 1024 needs the privilege to bind it, such as CAP_NET_BIND_SERVICE; choose a port above 1023)", errInvalid, pathText(addr), err)
 	}
 	return fmt.Errorf("%w: serve: %v", api.ErrUnavailable, err)
 }
@@ -420,7 +420,7 @@ func listenError(addr string, err error) error {
 func listenUnix(path string, stderr io.Writer) (net.Listener, error) {
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
-			return nil, fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, path)
+			return nil, fmt.Errorf("%w: serve: --socket %s exists and is not a socket", errInvalid, pathText(path))
 		}
 		if err := checkSocketFree(path); err != nil {
 			return nil, err
@@ -446,11 +446,11 @@ func checkSocketFree(path string) error {
 	switch {
 	case err == nil:
 		c.Close()
-		return fmt.Errorf("%w: serve: socket %s is in use by another process", api.ErrUnavailable, path)
+		return fmt.Errorf("%w: serve: socket %s is in use by another process", api.ErrUnavailable, pathText(path))
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, os.ErrNotExist):
 		return nil
 	}
-	return fmt.Errorf("%w: serve: socket %s is in use by another process (%v)", api.ErrUnavailable, path, err)
+	return fmt.Errorf("%w: serve: socket %s is in use by another process (%v)", api.ErrUnavailable, pathText(path), err)
 }
 
 // listenInPlace listens on the Unix socket path, which does not exist,

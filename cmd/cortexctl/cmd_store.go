@@ -287,22 +287,22 @@ func importCmd(c *cli.Context, e *env) error {
 		} else {
 			if src.format == "" {
 				if src.format, err = rdfFormatOf(path); err != nil {
-					return fmt.Errorf("import %s: %w (use --format)", path, err)
+					return fmt.Errorf("import %s: %w (use --format)", pathText(path), err)
 				}
 			}
 			f, err := os.Open(path)
 			if err != nil {
-				return fmt.Errorf("import: %w", err)
+				return fmt.Errorf("import: %w", quotePath(err))
 			}
 			src.r = f
 			st, err := f.Stat()
 			if err != nil {
 				srcs = append(srcs, src)
-				return fmt.Errorf("import: %w", err)
+				return fmt.Errorf("import: %w", quotePath(err))
 			}
 			if st.IsDir() {
 				srcs = append(srcs, src)
-				return fmt.Errorf("%w: import: %s is a directory", errInvalid, path)
+				return fmt.Errorf("%w: import: %s is a directory", errInvalid, pathText(path))
 			}
 			if st.Mode().IsRegular() {
 				// Only a regular file can be recognised again (and read
@@ -311,7 +311,7 @@ func importCmd(c *cli.Context, e *env) error {
 				rs, err := cortex.FileSource(path)
 				if err != nil {
 					srcs = append(srcs, src)
-					return fmt.Errorf("import: %w", err)
+					return fmt.Errorf("import: %w", quotePath(err))
 				}
 				src.resume = &rs
 			}
@@ -366,7 +366,7 @@ func importCmd(c *cli.Context, e *env) error {
 // import of its own: the error's "nothing was imported" is about name).
 func importFailed(name string, err error, done []importJSON, after []importSource) error {
 	if errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("import %s: interrupted: %w", pathForErrors(name), err)
+		err = fmt.Errorf("import %s: interrupted: %w", pathText(pathForErrors(name)), err)
 	}
 	var notes []string
 	if len(done) > 0 {
@@ -419,7 +419,7 @@ func (e *env) importer(ctx context.Context, g quad.Value) (imp func(io.Reader, c
 		if base == "" && !o.NoFileBase {
 			var err error
 			if base, err = rdfio.FileBase(o.File); err != nil {
-				return cortex.ImportResult{}, fmt.Errorf("import %s: %w", o.File, err)
+				return cortex.ImportResult{}, fmt.Errorf("import %s: %w", pathText(o.File), err)
 			}
 		}
 		return rc.Import(ctx, r, client.ImportOptions{
@@ -571,31 +571,31 @@ func createExportFile(out string) (*exportFile, error) {
 	fi, err := os.Stat(out) // through symbolic links
 	switch {
 	case err == nil && fi.IsDir():
-		return nil, fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
+		return nil, fmt.Errorf("%w: export: -o %s is a directory", errInvalid, pathText(out))
 	case err == nil && !fi.Mode().IsRegular():
 		f, err := os.OpenFile(out, os.O_WRONLY, 0)
 		if err != nil {
-			return nil, fmt.Errorf("export: %w", err)
+			return nil, fmt.Errorf("export: %w", quotePath(err))
 		}
 		return &exportFile{File: f, out: out}, nil
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(err))
+		return nil, fmt.Errorf("export: create %s: %w", pathText(out), pathErr(err))
 	}
 	exists, target := err == nil, out
 	if exists {
 		// Replace the file a symbolic link points to, not the link.
 		if target, err = filepath.EvalSymlinks(out); err != nil {
-			return nil, fmt.Errorf("export: %w", err)
+			return nil, fmt.Errorf("export: %w", quotePath(err))
 		}
 	} else if target, err = danglingLinkTarget(out); err != nil {
 		// A dangling link: create the file it points to, as > does.
-		return nil, fmt.Errorf("export: create %s: %w", out, err)
+		return nil, fmt.Errorf("export: create %s: %w", pathText(out), quotePath(err))
 	}
 	sweepExportTemps(target)
 	f, lock, cerr := createExportTemp(target)
 	if cerr != nil {
 		// Name the file asked for, not the temporary one.
-		return nil, fmt.Errorf("export: create %s: %w", out, pathErr(cerr))
+		return nil, fmt.Errorf("export: create %s: %w", pathText(out), pathErr(cerr))
 	}
 	if exists {
 		// An existing file keeps its permissions (a private one stays
@@ -644,7 +644,7 @@ func outsideStore(out, data string) error {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil
 	}
-	return fmt.Errorf("%w: export: -o %s is in the store directory %s: writing it would damage the store", errInvalid, out, data)
+	return fmt.Errorf("%w: export: -o %s is in the store directory %s: writing it would damage the store", errInvalid, pathText(out), pathText(data))
 }
 
 // danglingLinkTarget returns the path that out, which does not exist
@@ -690,7 +690,7 @@ func (f *exportFile) commit() error {
 		if f.target != "" {
 			os.Remove(f.Name())
 		}
-		return fmt.Errorf("export: write %s: %w", f.out, err)
+		return fmt.Errorf("export: write %s: %w", pathText(f.out), quotePath(err))
 	}
 	if f.target == "" {
 		return nil
@@ -701,7 +701,7 @@ func (f *exportFile) commit() error {
 		if errors.As(err, &le) {
 			err = le.Err
 		}
-		return fmt.Errorf("export: replace %s: %w", f.out, err)
+		return fmt.Errorf("export: replace %s: %w", pathText(f.out), err)
 	}
 	return nil
 }
@@ -741,7 +741,7 @@ func exportCmd(c *cli.Context, e *env) error {
 	if toFile {
 		// Before anything is read: a directory is no file to write.
 		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return fmt.Errorf("%w: export: -o %s is a directory", errInvalid, out)
+			return fmt.Errorf("%w: export: -o %s is a directory", errInvalid, pathText(out))
 		}
 		if err := outsideStore(out, e.dataDir); err != nil {
 			return err
@@ -755,7 +755,7 @@ func exportCmd(c *cli.Context, e *env) error {
 		}
 	case toFile && filepath.Ext(out) != "":
 		if format, err = rdfFormatOf(out); err != nil {
-			return fmt.Errorf("export -o %s: %w (give --format)", out, err)
+			return fmt.Errorf("export -o %s: %w (give --format)", pathText(out), err)
 		}
 	default:
 		// No extension (a file such as "out", /dev/stdout): N-Quads.

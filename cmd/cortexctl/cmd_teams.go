@@ -259,7 +259,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 			return err
 		}
 		if tc, err = parseTeamFile(data); err != nil {
-			return fmt.Errorf("teams create: %s: %w", p, err)
+			return fmt.Errorf("teams create: %s: %w", pathText(p), err)
 		}
 	}
 	if v := c.String("name"); v != "" {

@@ -86,15 +86,15 @@ listed (status revoked). JSON: the token revoked.`,
 func (e *env) tokenFile(mode openMode) (*server.TokenFile, error) {
 	if notDir(e.dataDir) {
 		if mode == readWrite {
-			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, e.dataDir)
+			return nil, fmt.Errorf("%w: --data %s is not a directory (want the store directory)", errInvalid, pathText(e.dataDir))
 		}
-		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, e.dataDir)
+		return nil, fmt.Errorf("%w at %s (not a directory)", cortex.ErrNoStore, pathText(e.dataDir))
 	}
 	if mode == readOnly {
 		// A --data that does not exist (a typo) is no store, as for
 		// every other read, not a store without tokens.
 		if _, err := os.Stat(e.dataDir); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s", cortex.ErrNoStore, e.dataDir)
+			return nil, fmt.Errorf("%w at %s", cortex.ErrNoStore, pathText(e.dataDir))
 		}
 	}
 	return server.OpenTokens(filepath.Join(e.dataDir, tokensFileName)), nil

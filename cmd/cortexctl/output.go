@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -114,8 +116,9 @@ func writeJSON(w io.Writer, v interface{}) error {
 const maxCell = 60
 
 // cell renders s for a table or a one-line message: control characters
-// escaped (a newline as \n, a tab as \t, others as \x.. or \u....; bytes
-// that are not UTF-8 as \x..), and cut to maxCell characters with "…".
+// and bidirectional formatting characters escaped (a newline as \n, a tab
+// as \t, others as \x.. or \u....; bytes that are not UTF-8 as \x..), and
+// cut to maxCell characters with "…".
 func cell(s string) string {
 	var b strings.Builder
 	n, cut := 0, -1 // runes so far; where to cut (at most maxCell-1 runes before it)
@@ -226,10 +229,18 @@ func escapeRune(s string) (string, int) {
 		return `\t`, size
 	case r < 0x20 || r == 0x7f:
 		return fmt.Sprintf(`\x%02x`, r), size
-	case r >= 0x80 && r <= 0x9f, r == '\u2028', r == '\u2029':
+	case r >= 0x80 && r <= 0x9f, r == '\u2028', r == '\u2029', bidiControl(r):
 		return fmt.Sprintf(`\u%04x`, r), size
 	}
 	return s[:size], size
+}
+
+// bidiControl reports whether r is a bidirectional formatting character
+// (an embedding, override or isolate, or a directional mark), which
+// reorders how the text after it is shown: a value could hide or forge
+// the rest of its line.
+func bidiControl(r rune) bool {
+	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' || r == '\u200e' || r == '\u200f' || r == '\u061c'
 }
 
 // table writes aligned columns; every cell goes through cell, so no value
@@ -272,3 +283,41 @@ func (t *table) raw(cells []string) {
 
 // flush writes the table.
 func (t *table) flush() error { return t.tw.Flush() }
+
+// pathText returns a file path, or another value a message names that is
+// no id (a TEAMDEF, a --data directory, a --listen address), as messages
+// name it: as it is if it is plain text (UTF-8 of printable
+// characters, spaces only between others, no double quote), quoted (%q)
+// otherwise, as teammanager.IDText names an id: a path with a newline, an
+// escape sequence, bytes that are not UTF-8 or a quote can neither garble
+// nor forge the message, nor reach the terminal raw.
+func pathText(p string) string {
+	if p == "" || p[0] == ' ' || p[len(p)-1] == ' ' || strings.ContainsRune(p, '"') || !utf8.ValidString(p) {
+		return strconv.Quote(p)
+	}
+	for _, r := range p {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
+}
+
+// pathError is an *fs.PathError whose message names its path by
+// pathText.
+type pathError struct{ *fs.PathError }
+
+func (e pathError) Error() string {
+	return e.Op + " " + pathText(e.Path) + ": " + e.Err.Error()
+}
+
+func (e pathError) Unwrap() error { return e.PathError }
+
+// quotePath returns err, if it is an *fs.PathError (what os.Open, os.Stat
+// ... return), with its path named by pathText; another error as it is.
+func quotePath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pathError{pe}
+	}
+	return err
+}

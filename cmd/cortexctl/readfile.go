@@ -13,11 +13,11 @@ import (
 // missing file is not found (exit 3, the error matches fs.ErrNotExist).
 func readInput(command, path string) ([]byte, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%w: %s: %s is a directory", errInvalid, command, path)
+		return nil, fmt.Errorf("%w: %s: %s is a directory", errInvalid, command, pathText(path))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", command, err)
+		return nil, fmt.Errorf("%s: %w", command, quotePath(err))
 	}
 	return data, nil
 }

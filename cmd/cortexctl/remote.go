@@ -80,13 +80,13 @@ func discover(dir string, uid int) (server.Discovery, error) {
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No file (ENOTDIR: dir is a file, or under one; the command
 		// says so when it opens the store).
-		return server.Discovery{}, fmt.Errorf("%w in %s", server.ErrNoServer, dir)
+		return server.Discovery{}, fmt.Errorf("%w in %s", server.ErrNoServer, pathText(dir))
 	}
 	if err != nil {
 		return server.Discovery{}, fmt.Errorf("ignoring the discovery file: %w", err)
 	}
 	if owner, known := fileOwner(fi); known && owner != uid {
-		return server.Discovery{}, fmt.Errorf("ignoring %s: it belongs to user %d, not to this user (%d)", path, owner, uid)
+		return server.Discovery{}, fmt.Errorf("ignoring %s: it belongs to user %d, not to this user (%d)", pathText(path), owner, uid)
 	}
 	d, err := server.ReadDiscovery(dir)
 	if err != nil && !errors.Is(err, server.ErrNoServer) {

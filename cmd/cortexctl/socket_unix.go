@@ -73,7 +73,7 @@ func (p placer) listen(path string, stderr io.Writer) (net.Listener, error) {
 	ps.remove()
 	switch {
 	case errors.Is(err, os.ErrExist):
-		return nil, fmt.Errorf("%w: serve: socket %s appeared while this one was bound: in use by another process", api.ErrUnavailable, path)
+		return nil, fmt.Errorf("%w: serve: socket %s appeared while this one was bound: in use by another process", api.ErrUnavailable, pathText(path))
 	case notSupported(err):
 		return listenInPlaceNote(path, stderr, noteNoLinks)
 	}
@@ -166,7 +166,7 @@ func bindPrivate(path string) (*privateSocket, error) {
 	dir := filepath.Dir(path)
 	room := maxPrivateDir + 1 - len(dir) // DIR/.NAME/s fits in maxSocketPath
 	if room < 1 {
-		return nil, fmt.Errorf("socket %s: directory longer than %d bytes, too long for a private directory in it", path, maxPrivateDir)
+		return nil, fmt.Errorf("socket %s: directory longer than %d bytes, too long for a private directory in it", pathText(path), maxPrivateDir)
 	}
 	var err error
 	for tries := 0; tries <= 100; tries++ {
@@ -181,16 +181,16 @@ func bindPrivate(path string) (*privateSocket, error) {
 			continue
 		} else if err != nil {
 			os.Remove(private)
-			return nil, fmt.Errorf("socket %s: private directory: %w", path, err)
+			return nil, fmt.Errorf("socket %s: private directory: %w", pathText(path), quotePath(err))
 		}
 		ps := &privateSocket{socket: filepath.Join(private, privateSocketName), lock: lock}
 		if ps.l, err = bindChmod(private, ps.socket); err != nil {
 			ps.remove()
-			return nil, fmt.Errorf("socket %s: %w", path, err)
+			return nil, fmt.Errorf("socket %s: %w", pathText(path), quotePath(err))
 		}
 		return ps, nil
 	}
-	return nil, fmt.Errorf("socket %s: private directory: %w", path, err)
+	return nil, fmt.Errorf("socket %s: private directory: %w", pathText(path), quotePath(err))
 }
 
 // errSwept: a private directory just made was removed before it was

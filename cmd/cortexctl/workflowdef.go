@@ -61,7 +61,7 @@ func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, er
 			return nil, nil, "", rep, nil
 		}
 		if teams := set.Teams(); len(teams) != 1 {
-			return nil, nil, "", rep, fmt.Errorf("%w: %s holds %d team definitions, want one", api.ErrInvalid, arg, len(teams))
+			return nil, nil, "", rep, fmt.Errorf("%w: %s holds %d team definitions, want one", api.ErrInvalid, pathText(arg), len(teams))
 		}
 		return set.Teams()[0], set.Agents(), "", rep, nil
 	case err == nil:
@@ -72,7 +72,7 @@ func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, er
 		t, rep := spec.ParseTeam(arg, []byte(files[0].Data), spec.Options{})
 		return t, nil, "", rep, nil
 	case !os.IsNotExist(err):
-		return nil, nil, "", spec.Report{}, err
+		return nil, nil, "", spec.Report{}, quotePath(err)
 	}
 	for _, b := range builtinWorkflows {
 		if b.name == arg {
@@ -85,7 +85,7 @@ func readTeamDef(arg string) (*spec.Team, []*spec.Agent, string, spec.Report, er
 			return t, nil, b.strategy, rep, nil
 		}
 	}
-	return nil, nil, "", spec.Report{}, fmt.Errorf("%w: team definition %s: no such file or directory, nor a built-in workflow (cortexctl workflows list --builtin)", api.ErrNotFound, arg)
+	return nil, nil, "", spec.Report{}, fmt.Errorf("%w: team definition %s: no such file or directory, nor a built-in workflow (cortexctl workflows list --builtin)", api.ErrNotFound, pathText(arg))
 }
 
 // undefinedAgents returns the agents team t lists that none of agents
