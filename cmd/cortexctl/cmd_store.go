@@ -435,7 +435,7 @@ func (e *env) importStarted(src importSource, st cortex.ImportStart) {
 	switch {
 	case src.resume == nil:
 		fmt.Fprintf(e.stderr, "cortexctl: importing %s as import %s (a stream cannot be recognised again: if it is interrupted, re-run it with --import-id %s)\n",
-			pathForErrors(src.name), st.ID, st.ID)
+			oneLine(pathForErrors(src.name)), st.ID, st.ID)
 	case st.Resumed:
 		fmt.Fprintf(e.stderr, "cortexctl: resuming import %s of %s, interrupted after it started at %s\n",
 			st.ID, name, st.Started.UTC().Format(time.RFC3339))

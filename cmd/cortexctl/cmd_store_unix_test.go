@@ -45,3 +45,24 @@ func TestCLI_ExportToPipe(t *testing.T) {
 		t.Fatalf("the pipe was replaced: %v, %v", fi.Mode(), err)
 	}
 }
+
+// TestCLI_ImportStreamNamedOneLine: the line saying which import id an
+// import of a stream (a device, a pipe) uses names a hostile path
+// escaped, as the lines of other imports do; it was written raw, so a
+// newline in the name broke the line and an escape sequence reached the
+// terminal.
+func TestCLI_ImportStreamNamedOneLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range hostileNames {
+		link := filepath.Join(t.TempDir(), name+".nt")
+		if err := os.Symlink(os.DevNull, link); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, dir, "", "import", link)
+			if why := safeLines(r.stderr, 1); why != "" || r.code != 0 {
+				t.Fatalf("exit %d, stderr %s:\n%q", r.code, why, r.stderr)
+			}
+		})
+	}
+}
