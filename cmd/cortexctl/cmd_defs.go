@@ -473,7 +473,7 @@ func defsDelete(c *cli.Context, e *env) error {
 		return err
 	}
 	return printResult(c, e.stdout, out, func() error {
-		_, err := fmt.Fprintf(e.stdout, "deleted %s %s\n", out.Kind, out.Name)
+		_, err := fmt.Fprintf(e.stdout, "deleted %s %s\n", out.Kind, oneLine(out.Name))
 		return err
 	})
 }

@@ -399,3 +399,16 @@ func TestDefs_ImportNotUTF8(t *testing.T) {
 		t.Errorf("a refused import created namespace fresh:\n%s", out)
 	}
 }
+
+// TestCLI_DefsDeleteNameEscaped: defs delete names the definition deleted
+// on one line of printable text: a name may hold a bidirectional
+// formatting character (it has no control character), which was written
+// raw and reordered the rest of the line.
+func TestCLI_DefsDeleteNameEscaped(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "defs", "import", writeFile(t, "a.md", "---\nname: \"a\\u202eb\"\ndescription: d\n---\nbody\n"))
+	r := runCLI(t, dir, "", "defs", "delete", "a\u202eb")
+	if why := safeLines(r.stdout, 1); why != "" || r.code != 0 || r.stdout != "deleted agent a\\u202eb\n" {
+		t.Fatalf("exit %d, stdout %s:\n%q\n%s", r.code, why, r.stdout, r.stderr)
+	}
+}
