@@ -124,8 +124,23 @@ func (m *Manager) checkBoard(ctx context.Context, team string) error {
 	if s, _ := vals[0].(quad.String); json.Unmarshal([]byte(s), &st) != nil {
 		return fmt.Errorf("board row %q", s)
 	}
-	if st.Next != len(tasks)+1 {
-		return fmt.Errorf("board counter %d with %d tasks", st.Next, len(tasks))
+	// The board's counter is past every task's number, and so is the
+	// team's highest number ever (idSeqTable); numbers a restore or a
+	// deletion removed are not taken again, so there may be gaps.
+	seqTasks, seqMsgs, err := b.idSeq(team)
+	if err != nil {
+		return err
+	}
+	if st.Next < 1 || len(tasks) > st.Next-1 || seqTasks > 0 && st.Next > seqTasks+1 {
+		return fmt.Errorf("board counter %d with %d tasks (highest number ever %d)", st.Next, len(tasks), seqTasks)
+	}
+	for _, t := range tasks {
+		if n, ok := taskNum(t.ID); !ok || n >= st.Next || n > max(seqTasks, st.Next-1) {
+			return fmt.Errorf("task %s past the board counter %d (highest number ever %d)", t.ID, st.Next, seqTasks)
+		}
+	}
+	if seqMsgs > 0 && st.Messages > seqMsgs {
+		return fmt.Errorf("message counter %d past the highest number ever %d", st.Messages, seqMsgs)
 	}
 	if h, found, err := b.head(team + " " + readyTable); err != nil {
 		return err

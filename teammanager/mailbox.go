@@ -277,7 +277,11 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 			return Message{}, err
 		}
 	}
-	n := st.Messages + 1
+	seqTasks, seqMsgs, err := b.idSeq(team)
+	if err != nil {
+		return Message{}, err
+	}
+	n := max(st.Messages, seqMsgs) + 1 // (a number never used before: see idSeqTable)
 	m.ID = msgID(n)
 	m.Thread = m.ID
 	if msg.ReplyTo != "" {
@@ -290,6 +294,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		m.Thread = parent.Thread
 	}
 	st.Messages = n
+	b.putIDSeq(team, seqTasks, n)
 	b.saveBoard(team, st)
 	b.putMessage(&storedMessage{Message: m, Left: len(to)})
 	b.addQuads(b.m.messageQuads(&m)...)

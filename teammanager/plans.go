@@ -3,6 +3,7 @@ package teammanager
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -58,6 +59,16 @@ const planTable = "plans"
 // nor restores it and DeleteTeam leaves it, so that no revision number is
 // used twice — one a reviewer read never names other content.
 const planSeqTable = "planseq"
+
+// idSeqTable is the side table of the highest task and message numbers
+// a team id ever had: team → [tasks, messages]. Like planSeqTable it is
+// not the team's content: a snapshot neither copies nor restores it and
+// DeleteTeam leaves it, so that no task or message number is used twice
+// — a worker holding T3, or an agent that read M7, from before a restore
+// or the team's deletion never finds other content under that id. The
+// board's own counters (boardState.Next, Messages) rewind with a restore;
+// a number is taken past both.
+const idSeqTable = "idseq"
 
 // PlanState is the approval state of a plan revision.
 type PlanState string
@@ -474,19 +485,48 @@ func (b *boardTx) planInForce(st *boardState, team string) (*Plan, error) {
 // planSeq returns the highest revision number team's plan ever had, as
 // planSeqTable records it (0: none recorded).
 func (b *boardTx) planSeq(team string) (int, error) {
-	vals, found, err := b.row(planSeqTable, team)
+	n, err := b.seqRow(planSeqTable, team, 1)
+	if err != nil {
+		return 0, fmt.Errorf("%w: plan revision count of team %s", ErrCorrupt, IDText(team))
+	}
+	return n[0], nil
+}
+
+// idSeq returns the highest task and message numbers team ever had, as
+// idSeqTable records them (0: none recorded).
+func (b *boardTx) idSeq(team string) (tasks, messages int, err error) {
+	n, err := b.seqRow(idSeqTable, team, 2)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: task and message counts of team %s", ErrCorrupt, IDText(team))
+	}
+	return n[0], n[1], nil
+}
+
+// putIDSeq records the highest task and message numbers of team.
+func (b *boardTx) putIDSeq(team string, tasks, messages int) {
+	b.put(idSeqTable, team, []quad.Value{quad.String(strconv.Itoa(tasks)), quad.String(strconv.Itoa(messages))})
+}
+
+// seqRow reads the row of team in a counter table: want numbers ≥ 0, all
+// 0 if there is no row; an error if the row is anything else.
+func (b *boardTx) seqRow(table, team string, want int) ([]int, error) {
+	out := make([]int, want)
+	vals, found, err := b.row(table, team)
 	if err != nil || !found {
-		return 0, err
+		return out, err
 	}
-	var s quad.String
-	if len(vals) == 1 {
-		s, _ = vals[0].(quad.String)
+	if len(vals) != want {
+		return nil, errors.New("malformed row")
 	}
-	n, err := strconv.Atoi(string(s))
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%w: plan revision count of team %s", ErrCorrupt, team)
+	for i, v := range vals {
+		s, _ := v.(quad.String)
+		n, err := strconv.Atoi(string(s))
+		if err != nil || n < 0 {
+			return nil, errors.New("malformed row")
+		}
+		out[i] = n
 	}
-	return n, nil
+	return out, nil
 }
 
 func (b *boardTx) loadPlan(team string, rev int) (*Plan, error) {

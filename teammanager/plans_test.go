@@ -543,3 +543,72 @@ func TestPlan_RevisionNumbersNeverReused(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskAndMessageNumbersNeverReused: as a plan's revision numbers, a
+// task's and a message's number name one content for good, across a
+// snapshot restore that rewinds the board and across the team's deletion
+// and creation again. (The restore rewound the board's counters: the next
+// task took T1 again, so a worker that held T1 from before completed a
+// task it never read, and the next message took M1, which an agent had
+// read as other text.)
+func TestTaskAndMessageNumbersNeverReused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		rewind func(t *testing.T, f *fixture, team, snap string)
+	}{
+		{"snapshot restored", func(t *testing.T, f *fixture, team, snap string) {
+			if _, err := f.m.RestoreSnapshot(ctx, team, snap, true); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"team deleted and created again", func(t *testing.T, f *fixture, team, _ string) {
+			if _, err := f.m.DisbandTeam(ctx, team); err != nil {
+				t.Fatal(err)
+			}
+			f.deleteTeam(t, team)
+			f.create(t, teammanager.TeamConfig{ID: team, Name: "again", Members: append([]teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}, members("a", "b", "c")...), Timeout: -1})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, team := boardFixture(t)
+			snap, err := f.m.SnapshotTeam(ctx, team, "before the work")
+			if err != nil {
+				t.Fatal(err)
+			}
+			seenTask := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "B", Assignee: "a"})
+			seenMsg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgAskQuestion, To: []string{"a"}, Body: "B"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.rewind(t, f, team, snap.ID)
+			if _, err := f.m.GetTask(ctx, team, seenTask.ID); !errors.Is(err, teammanager.ErrUnknownTask) {
+				t.Fatalf("task %s after the rewind: %v, want ErrUnknownTask", seenTask.ID, err)
+			}
+			nowTask := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "C", Assignee: "a"})
+			if nowTask.ID == seenTask.ID {
+				t.Fatalf("the task created after the rewind took %s again", nowTask.ID)
+			}
+			if _, err := f.m.GetTask(ctx, team, seenTask.ID); !errors.Is(err, teammanager.ErrUnknownTask) {
+				t.Fatalf("task %s (read as %q) after the rewind: %v, want ErrUnknownTask", seenTask.ID, seenTask.Subject, err)
+			}
+			nowMsg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgAskQuestion, To: []string{"a"}, Body: "C"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nowMsg.ID == seenMsg.ID {
+				t.Fatalf("the message sent after the rewind took %s again", nowMsg.ID)
+			}
+			if _, err := f.m.Thread(ctx, team, seenMsg.ID); !errors.Is(err, teammanager.ErrUnknownMessage) {
+				t.Fatalf("message %s (read as %q) after the rewind: %v, want ErrUnknownMessage", seenMsg.ID, seenMsg.Body, err)
+			}
+			// The board stays consistent, and numbering goes on from there.
+			if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+				t.Fatal(err)
+			}
+			next := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "D"})
+			if next.ID == nowTask.ID || next.ID == seenTask.ID {
+				t.Fatalf("next task %s", next.ID)
+			}
+		})
+	}
+}

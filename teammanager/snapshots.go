@@ -378,8 +378,8 @@ func (m *Manager) readSnapshot(ctx context.Context, team string, n int) (*teamCo
 // and returns what restoring it changes; with apply it also writes that,
 // in one atomic Update with a snapshot.restored event, so that the team is
 // as it was when the snapshot was taken (recreated if it was deleted),
-// except that the plan's next revision number is not rewound (a number is
-// never used twice: see planSeqTable). A
+// except that the next plan revision, task and message numbers are not
+// rewound (a number is never used twice: see planSeqTable, idSeqTable). A
 // dry run (apply false) writes nothing, and runs on a store opened
 // read-only. Restoring holds the team's merge
 // lock, so that no merge or conflict resolution of the team interleaves;

@@ -238,7 +238,11 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 				return err
 			}
 		}
-		n := st.Next
+		seqTasks, seqMsgs, err := b.idSeq(teamID)
+		if err != nil {
+			return err
+		}
+		n := max(st.Next, seqTasks+1) // (a number never used before: see idSeqTable)
 		t.ID = taskID(n)
 		t.IRI = m.ns.Task(teamID, t.ID)
 		blockers, err := b.checkBlockers(t, nt.BlockedBy)
@@ -246,7 +250,8 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 			return err
 		}
 		t.BlockedBy = slices.Clone(nt.BlockedBy) // (not the caller's array)
-		st.Next++
+		st.Next = n + 1
+		b.putIDSeq(teamID, n, seqMsgs)
 		b.saveBoard(teamID, st)
 		// The task first, then its blockers' links to it: its task.created
 		// event comes before the task.updated events that name it.
