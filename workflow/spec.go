@@ -21,8 +21,9 @@ func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 	// member is the team's agents entry ref names: a step, lead,
 	// specialist or tie_breaker may give a qualified entry's bare name
 	// (package spec), a Def names its agents as the team lists them.
+	members := spec.NewResolver(t.Agents) // indexed once, not per reference
 	member := func(ref string) string {
-		if q := spec.Resolve(t.Agents, ref); q != "" {
+		if q := members.Resolve(ref); q != "" {
 			return q
 		}
 		return ref
@@ -56,12 +57,17 @@ func FromSpec(t *spec.Team, agents []*spec.Agent) (Def, error) {
 		}
 		d.Steps = append(d.Steps, st)
 	}
+	known := spec.NewResolver(qualifiedNames(agents))
+	byName := map[string][]*spec.Agent{}
+	for _, a := range agents {
+		byName[a.QualifiedName()] = append(byName[a.QualifiedName()], a)
+	}
 	for _, name := range t.Agents {
-		q := spec.Resolve(qualifiedNames(agents), name)
-		for _, a := range agents {
-			if a.QualifiedName() != q {
-				continue
-			}
+		q := known.Resolve(name)
+		if q == "" {
+			continue
+		}
+		for _, a := range byName[q] {
 			data, err := spec.MarshalAgent(a, "json")
 			if err != nil {
 				return Def{}, fmt.Errorf("team %s: agent %s: %w", t.Name, name, err)

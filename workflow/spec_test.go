@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -109,5 +110,40 @@ func TestFromSpec_UnqualifiedAgents(t *testing.T) {
 				t.Fatalf("agent definitions: %s", d.AgentDefs)
 			}
 		})
+	}
+}
+
+// TestFromSpec_LinearInReferences: each step's agent was resolved with
+// spec.Resolve, which indexes the team's whole agent list per call, so a
+// team of n agents and steps cost n² (2,000: ~4M allocations). The list
+// is indexed once now; allocations grow with n.
+func TestFromSpec_LinearInReferences(t *testing.T) {
+	allocs := func(n int) float64 {
+		var refs, steps []string
+		for i := range n {
+			refs = append(refs, fmt.Sprintf(`"ns%d/a%d"`, i%7, i))
+			steps = append(steps, fmt.Sprintf(`{"name": "s%d", "agent": "a%d"}`, i, i)) // bare: resolved
+		}
+		data := `{"name": "t", "version": "1", "agents": [` + strings.Join(refs, ",") + `], "workflow": {"type": "dag", "steps": [` + strings.Join(steps, ",") + `]}}`
+		team, rep := spec.ParseTeam("t.json", []byte(data), spec.Options{})
+		if rep.Err() != nil {
+			t.Fatal(rep.Err())
+		}
+		var d workflow.Def
+		a := testing.AllocsPerRun(1, func() {
+			var err error
+			if d, err = workflow.FromSpec(team, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if got := d.Steps[n-1].Agent; got != fmt.Sprintf("ns%d/a%d", (n-1)%7, n-1) {
+			t.Fatalf("step %d runs %q", n-1, got)
+		}
+		return a
+	}
+	small, large := allocs(250), allocs(2000)
+	t.Logf("250: %v allocations, 2,000: %v", small, large)
+	if large > 16*small { // linear: 8×; quadratic: 64×
+		t.Errorf("FromSpec of 2,000 agents and steps: %v allocations, 250: %v (want linear growth)", large, small)
 	}
 }

@@ -99,9 +99,10 @@ func undefinedAgents(t *spec.Team, agents []*spec.Agent) []string {
 		names = append(names, a.QualifiedName())
 		bare[a.Name]++
 	}
+	known := spec.NewResolver(names) // indexed once, not per reference
 	var out []string
 	for _, ref := range t.Agents {
-		if spec.Resolve(names, ref) != "" || (!strings.Contains(ref, "/") && bare[ref] > 1) {
+		if known.Resolve(ref) != "" || (!strings.Contains(ref, "/") && bare[ref] > 1) {
 			continue
 		}
 		out = append(out, ref)
