@@ -150,9 +150,20 @@ func (n *Namespace) importFrom(ctx context.Context, src QuadSource, opts ImportO
 				if err := st.flush(&res); err != nil {
 					return res, &ImportError{Committed: res.Committed, Err: fmt.Errorf("namespace %s: write: %w", n.name, err)}
 				}
+				// No commit is in flight: the transaction kept for a
+				// speculative fill serves no more (submit uses it only
+				// while a commit is pending). End it, so that no
+				// transaction is open while the import waits for its
+				// source: a stalled source must not hold back the
+				// writers that need the store without transactions (a
+				// streamed delta or segment, DeleteNamespace, Close),
+				// nor keep old versions alive.
+				st.discardNext()
 				continue
 			}
 		} else {
+			// (No commit pending, so no speculative transaction either;
+			// noReportEarly, a test hook, keeps both while it waits.)
 			c = <-prepped
 		}
 		if c == nil {
