@@ -163,6 +163,15 @@ type TaskFindingsAdded struct {
 	IDs  []string `json:"ids"`
 }
 
+// TaskFinished is the result of teams.task.finish: the task as
+// teams.task.complete answers it, the ids of the findings (in order) and
+// the new tasks (in order), all written in one atomic write.
+type TaskFinished struct {
+	Task     Task     `json:"task"`
+	Findings []string `json:"findings"`
+	Created  []Task   `json:"created"`
+}
+
 // nonNil returns s, or an empty slice for nil (printed [] not null).
 func nonNil(s []string) []string {
 	if s == nil {

@@ -290,6 +290,50 @@ func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID st
 	return noneIfEmpty(r.IDs), nil
 }
 
+// FinishTask records what a member's work on its task gave — findings,
+// new tasks, result — in one atomic write (teams.task.finish): a part
+// refused writes nothing.
+func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o teammanager.TaskOutcome) (teammanager.TaskFinish, error) {
+	op := "team " + teammanager.IDText(teamID) + ": finish task " + teammanager.IDText(taskID)
+	if err := textNotUTF8(op, teammanager.ErrInvalidTask, "result", o.Result); err != nil {
+		return teammanager.TaskFinish{}, err
+	}
+	type newTask struct {
+		Subject     string   `json:"subject"`
+		Description string   `json:"description"`
+		Assignee    string   `json:"assignee"`
+		Priority    int      `json:"priority"`
+		BlockedBy   []string `json:"blocked_by"`
+	}
+	p := struct {
+		taskRef
+		Result   string          `json:"result"`
+		Findings []findingParams `json:"findings"`
+		Tasks    []newTask       `json:"tasks"`
+	}{taskRef{teamID, taskID, agent}, o.Result, make([]findingParams, 0, len(o.Findings)), make([]newTask, 0, len(o.Tasks))}
+	for i, f := range o.Findings {
+		if err := checkFinding(f); err != nil {
+			return teammanager.TaskFinish{}, fmt.Errorf("%s: agent %s: finding %d of %d: %w", op, teammanager.IDText(agent), i+1, len(o.Findings), err)
+		}
+		p.Findings = append(p.Findings, findingParamsOf(f))
+	}
+	for i, nt := range o.Tasks {
+		if err := textNotUTF8(fmt.Sprintf("%s: new task %d", op, i+1), teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
+			return teammanager.TaskFinish{}, err
+		}
+		p.Tasks = append(p.Tasks, newTask{nt.Subject, nt.Description, nt.Assignee, nt.Priority, nt.BlockedBy})
+	}
+	var r api.TaskFinished
+	if err := c.teamsCall(ctx, "teams.task.finish", p, &r); err != nil {
+		return teammanager.TaskFinish{}, err
+	}
+	fin := teammanager.TaskFinish{Task: taskOf(r.Task), Findings: noneIfEmpty(r.Findings)}
+	if len(r.Created) > 0 {
+		fin.Created = tasksOf(r.Created)
+	}
+	return fin, nil
+}
+
 // Board returns the rules of a team's board (teams.task.board).
 func (c *Client) Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error) {
 	var b api.Board

@@ -26,6 +26,7 @@ var boardBehaviours = []struct {
 	{"BoardSettingsAndSweep", testBoardSettingsAndSweep},
 	{"Mailbox", testMailbox},
 	{"TaskFindingsAndRetention", testTaskFindingsAndRetention},
+	{"TaskFinishAllOrNothing", testTaskFinishAllOrNothing},
 	{"BoardPlanApprovalAndPartialUpdate", testBoardPlanApprovalAndPartialUpdate},
 	{"TaskHandedOutCarriesPlan", testTaskHandedOutCarriesPlan},
 	{"PlanReviewNamesRevision", testPlanReviewNamesRevision},
@@ -467,6 +468,36 @@ func testTaskFindingsAndRetention(t *testing.T, tm api.TeamManager) {
 	in := must[[]teammanager.Message](t, "inbox")(tm.Inbox(ctx, team, "cat", teammanager.MailFilter{}))
 	if len(in) != 1 || in[0].Body != "two" {
 		t.Fatalf("cat's inbox, keeping 1 message = %+v", in)
+	}
+}
+
+// testTaskFinishAllOrNothing: FinishTask records a member's findings, new
+// tasks and result in one write; when a part is refused (here the new
+// task: the board takes tasks from its lead only) nothing of it is
+// written: no finding, no task, and the task is still in progress.
+func testTaskFinishAllOrNothing(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "a"}))
+	must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T1"))
+	o := teammanager.TaskOutcome{Result: "done",
+		Findings: []teammanager.Finding{{Subject: iri("parser"), Predicate: iri("says"), Object: quad.String("fast"), Confidence: 0.7}},
+		Tasks:    []teammanager.NewTask{{Subject: "more"}}}
+	if _, err := tm.FinishTask(ctx, team, "bob", "T1", o); !errors.Is(err, teammanager.ErrNotAllowed) {
+		t.Fatalf("FinishTask with a new task on a board without requests: %v, want ErrNotAllowed", err)
+	}
+	fs := must[[]teammanager.StoredFinding](t, "findings")(tm.Findings(ctx, team, teammanager.FindingFilter{}))
+	ts := must[[]teammanager.Task](t, "tasks")(tm.ListTasks(ctx, team, teammanager.TaskFilter{}))
+	if len(fs) != 0 || len(ts) != 1 || ts[0].Status != teammanager.TaskInProgress || ts[0].Result != "" {
+		t.Fatalf("after a refused FinishTask: findings %+v, tasks %+v", fs, ts)
+	}
+	o.Tasks = nil
+	fin := must[teammanager.TaskFinish](t, "finish")(tm.FinishTask(ctx, team, "bob", "T1", o))
+	if fin.Task.ID != "T1" || fin.Task.Status != teammanager.TaskInReview || fin.Task.Result != "done" || len(fin.Findings) != 1 || fin.Created != nil {
+		t.Fatalf("FinishTask = %+v", fin)
+	}
+	fs = must[[]teammanager.StoredFinding](t, "findings")(tm.Findings(ctx, team, teammanager.FindingFilter{Agent: "bob"}))
+	if len(fs) != 1 || fs[0].ID != fin.Findings[0] {
+		t.Fatalf("findings %+v, want %v", fs, fin.Findings)
 	}
 }
 

@@ -111,6 +111,7 @@ var methods = map[string]method{
 	"teams.task.board":           {access: accessRead, run: teamsTaskBoard},
 	"teams.task.configure_board": {access: accessWrite, run: teamsTaskConfigureBoard},
 	"teams.task.add_findings":    {access: accessWrite, run: teamsTaskAddFindings},
+	"teams.task.finish":          {access: accessWrite, run: teamsTaskFinish},
 	"teams.chat.send":            {access: accessWrite, run: teamsChatSend},
 	"teams.chat.thread":          {access: accessRead, run: teamsChatThread},
 	"teams.chat.history":         {access: accessRead, heavy: true, run: teamsChatHistory},

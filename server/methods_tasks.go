@@ -552,6 +552,53 @@ func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 	return api.TaskFindingsAdded{Team: p.Team, Task: p.Task, IDs: ids}, nil
 }
 
+// teamsTaskFinish: {team, task, agent (its assignee), result, findings:
+// [{subject, predicate, object, confidence, assertedAt}], tasks: [{subject,
+// description, assignee, priority, blocked_by}]} -> api.TaskFinished: the
+// findings, the new tasks and the result, in one atomic write
+// (teammanager.Manager.FinishTask): a part refused writes nothing.
+func teamsTaskFinish(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		taskRef
+		Result   string          `json:"result"`
+		Findings []findingParams `json:"findings"`
+		Tasks    []struct {
+			Subject     string   `json:"subject"`
+			Description string   `json:"description"`
+			Assignee    string   `json:"assignee"`
+			Priority    int      `json:"priority"`
+			BlockedBy   []string `json:"blocked_by"`
+		} `json:"tasks"`
+	}
+	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
+		return nil, err
+	}
+	o := teammanager.TaskOutcome{Result: p.Result, Findings: make([]teammanager.Finding, 0, len(p.Findings))}
+	for i, fp := range p.Findings {
+		f, err := c.finding(fmt.Sprintf("findings[%d].", i), fp)
+		if err != nil {
+			return nil, err
+		}
+		o.Findings = append(o.Findings, f)
+	}
+	for _, nt := range p.Tasks {
+		o.Tasks = append(o.Tasks, teammanager.NewTask{Subject: nt.Subject, Description: nt.Description,
+			Assignee: nt.Assignee, Priority: nt.Priority, BlockedBy: nt.BlockedBy})
+	}
+	fin, err := c.m.FinishTask(ctx, p.Team, p.Agent, p.Task, o)
+	if err != nil {
+		return nil, err
+	}
+	out := api.TaskFinished{Task: api.TaskOf(fin.Task), Findings: fin.Findings, Created: make([]api.Task, 0, len(fin.Created))}
+	if out.Findings == nil {
+		out.Findings = []string{}
+	}
+	for _, t := range fin.Created {
+		out.Created = append(out.Created, api.TaskOf(t))
+	}
+	return out, nil
+}
+
 // teamsChatConfigure: {team, maxAge (seconds; 0: any age), perAgent} ->
 // api.MailRetention: the retention of the team's mailbox, enforced by the
 // sends from then on.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
+	ns "github.com/cortexgraph/cortex/namespace"
 )
 
 // DispatchReport is the outcome of DispatchUnblocked.
@@ -272,6 +273,109 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 		}
 		return nil
 	})
+}
+
+// FinishTask records what member agent's work on its in_progress task
+// taskID gave, o, in one atomic write: o.Findings as AddTaskFindings
+// records them (with the task in their provenance), then o.Tasks created
+// by agent as CreateTask creates them, in order (a blocked_by may name a
+// task created before it in o.Tasks, or taskID itself), then o.Result
+// submitted as CompleteTask submits it (to review, or completed). Every
+// part is checked before anything is written: if one is refused, the
+// call writes nothing and returns that part's error, which matches what
+// the single call would return (ErrInvalidFinding, ErrNotAllowed,
+// ErrInvalidTask, a *TaskStateError, a *DelegationError ...). The check
+// of ctx (WithWriteCheck) runs once, in the write. A host that records a
+// task's outcome in several calls leaves the findings and tasks of the
+// earlier calls in place when a later one is refused.
+func (m *Manager) FinishTask(ctx context.Context, teamID, agent, taskID string, o TaskOutcome) (_ TaskFinish, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	fail := func(err error) (TaskFinish, error) {
+		return TaskFinish{}, fmt.Errorf("team %s: finish task %s: %w", IDText(teamID), IDText(taskID), err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	now := m.now()
+	norm := make([]Finding, len(o.Findings))
+	for i, f := range o.Findings {
+		nf, err := m.normFinding(teamID, f, now)
+		if err != nil {
+			return fail(fmt.Errorf("agent %s: finding %d of %d: %w", IDText(agent), i+1, len(o.Findings), err))
+		}
+		norm[i] = nf
+	}
+	assignees := []string{agent}
+	for _, nt := range o.Tasks {
+		assignees = append(assignees, nt.Assignee)
+	}
+	rules, err := m.delegationRules(ctx, teamID, assignees...)
+	if err != nil {
+		return fail(err)
+	}
+	ids := make([]string, len(norm))
+	qs := make([]quad.Quad, 0, 9*len(norm))
+	pins := make([]quad.Value, 0, len(norm))
+	found := make([]StoredFinding, len(norm))
+	task := m.ns.Task(teamID, taskID)
+	for i, f := range norm {
+		ids[i] = findingID(agent, f)
+		qs = append(qs, m.findingQuads(teamID, agent, ids[i], f)...)
+		qs = append(qs, quad.Quad{Subject: m.ns.Finding(teamID, ids[i]), Predicate: m.ns.IRI(ns.FindingTask), Object: task, Label: m.ns.MemberGraph(teamID, agent)})
+		pins = append(pins, m.ns.Finding(teamID, ids[i]))
+		found[i] = StoredFinding{ID: ids[i], Agent: agent, Finding: f}
+	}
+	var out TaskFinish
+	st, timedOut, err := m.write(ctx, teamID, "-", func(st *teamState, tx *cortex.Tx, now time.Time) error {
+		out = TaskFinish{}
+		if wc := writeCheckOf(ctx); wc != nil {
+			if err := wc(ctx, tx); err != nil {
+				return err
+			}
+		}
+		b := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: now}
+		b.init()
+		if len(norm) > 0 {
+			if err := checkCanAssert(st, teamID, agent); err != nil {
+				return err
+			}
+			t, err := b.loadTask(teamID, taskID)
+			if err != nil {
+				return err
+			}
+			if t.Assignee != agent || t.Status != TaskInProgress && t.Status != TaskInReview {
+				return fmt.Errorf("task %s findings: %w: the task is %s, assigned to %q", IDText(taskID), ErrNotAllowed, t.Status, t.Assignee)
+			}
+		}
+		for i, nt := range o.Tasks {
+			t, err := b.createTask(teamID, agent, nt, rules)
+			if err != nil {
+				return fmt.Errorf("new task %d (%s): %w", i+1, nt.Subject, err)
+			}
+			out.Created = append(out.Created, *t)
+		}
+		t, err := b.completeTask(teamID, agent, taskID, o.Result)
+		if err != nil {
+			return err
+		}
+		out.Task = *t
+		if err := b.stageWrites(tx); err != nil {
+			return err
+		}
+		tx.Add(qs...)
+		tx.Pin(pins...)
+		st.events = append(st.events, findingsEvents(teamID, agent, found)...)
+		st.events = append(st.events, b.events...)
+		return nil
+	})
+	if _, _, err := m.afterWrite(ctx, teamID, st, timedOut, err); err != nil {
+		return fail(err)
+	}
+	out.Findings = ids
+	if len(ids) == 0 {
+		out.Findings = nil
+	}
+	return out, nil
 }
 
 // taskFindingsHook, when set by a test, runs in AddTaskFindings once the

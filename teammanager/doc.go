@@ -193,7 +193,8 @@
 //
 // Each team has a task board (CreateTask, ClaimTask, ClaimNext,
 // DispatchUnblocked, CompleteTask, ReviewTask, FailTask, AddTaskComment,
-// Pause/Resume/Retry/Skip/CancelTask, SweepTasks, AddTaskFindings) and a
+// Pause/Resume/Retry/Skip/CancelTask, SweepTasks, AddTaskFindings, and
+// FinishTask: a member's findings, new tasks and result in one write) and a
 // mailbox (SendMessage, Inbox, MarkMessages, Thread, History); see
 // taskboard.go for the data layout. The lead is BoardSettings.Lead (by
 // default the member with role "lead"). A failed or cancelled blocker

@@ -217,53 +217,9 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 		return Task{}, fmt.Errorf("team %s: create task: %w", IDText(teamID), err)
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
-		st, err := b.loadBoard(teamID, false)
+		t, err := b.createTask(teamID, by, nt, rules)
 		if err != nil {
 			return err
-		}
-		if err := mayCreate(st, by); err != nil {
-			return err
-		}
-		t := &Task{Team: teamID, Subject: strings.TrimSpace(nt.Subject), Description: nt.Description,
-			Assignee: nt.Assignee, Priority: nt.Priority, Status: TaskPending, CreatedBy: by,
-			CreatedAt: b.now, UpdatedAt: b.now}
-		if err := checkFields(st, t); err != nil {
-			return err
-		}
-		if t.Assignee != "" {
-			if err := checkAssignable(st, t.Assignee); err != nil {
-				return err
-			}
-			if err := rules.check(st, teamID, by, t.Assignee); err != nil {
-				return err
-			}
-		}
-		seqTasks, seqMsgs, err := b.idSeq(teamID)
-		if err != nil {
-			return err
-		}
-		n := max(st.Next, seqTasks+1) // (a number never used before: see idSeqTable)
-		t.ID = taskID(n)
-		t.IRI = m.ns.Task(teamID, t.ID)
-		blockers, err := b.checkBlockers(t, nt.BlockedBy)
-		if err != nil {
-			return err
-		}
-		t.BlockedBy = slices.Clone(nt.BlockedBy) // (not the caller's array)
-		st.Next = n + 1
-		b.putIDSeq(teamID, n, seqMsgs)
-		b.saveBoard(teamID, st)
-		// The task first, then its blockers' links to it: its task.created
-		// event comes before the task.updated events that name it.
-		if err := b.save(nil, t, TaskChange{Action: ActionCreated, By: by}); err != nil {
-			return err
-		}
-		for _, bt := range blockers {
-			old := *bt
-			bt.Dependents = append(slices.Clone(bt.Dependents), t.ID)
-			if err := b.save(&old, bt, TaskChange{Action: ActionUpdated, By: by, Reason: "blocks " + t.ID}); err != nil {
-				return err
-			}
 		}
 		out = *t
 		return nil
@@ -272,6 +228,61 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 		return Task{}, fmt.Errorf("team %s: create task: %w", IDText(teamID), err)
 	}
 	return out, nil
+}
+
+// createTask creates task nt on team teamID's board, by agent by, under
+// the delegation rules rules (CreateTask).
+func (b *boardTx) createTask(teamID, by string, nt NewTask, rules delegationRules) (*Task, error) {
+	m := b.m
+	st, err := b.loadBoard(teamID, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayCreate(st, by); err != nil {
+		return nil, err
+	}
+	t := &Task{Team: teamID, Subject: strings.TrimSpace(nt.Subject), Description: nt.Description,
+		Assignee: nt.Assignee, Priority: nt.Priority, Status: TaskPending, CreatedBy: by,
+		CreatedAt: b.now, UpdatedAt: b.now}
+	if err := checkFields(st, t); err != nil {
+		return nil, err
+	}
+	if t.Assignee != "" {
+		if err := checkAssignable(st, t.Assignee); err != nil {
+			return nil, err
+		}
+		if err := rules.check(st, teamID, by, t.Assignee); err != nil {
+			return nil, err
+		}
+	}
+	seqTasks, seqMsgs, err := b.idSeq(teamID)
+	if err != nil {
+		return nil, err
+	}
+	n := max(st.Next, seqTasks+1) // (a number never used before: see idSeqTable)
+	t.ID = taskID(n)
+	t.IRI = m.ns.Task(teamID, t.ID)
+	blockers, err := b.checkBlockers(t, nt.BlockedBy)
+	if err != nil {
+		return nil, err
+	}
+	t.BlockedBy = slices.Clone(nt.BlockedBy) // (not the caller's array)
+	st.Next = n + 1
+	b.putIDSeq(teamID, n, seqMsgs)
+	b.saveBoard(teamID, st)
+	// The task first, then its blockers' links to it: its task.created
+	// event comes before the task.updated events that name it.
+	if err := b.save(nil, t, TaskChange{Action: ActionCreated, By: by}); err != nil {
+		return nil, err
+	}
+	for _, bt := range blockers {
+		old := *bt
+		bt.Dependents = append(slices.Clone(bt.Dependents), t.ID)
+		if err := b.save(&old, bt, TaskChange{Action: ActionUpdated, By: by, Reason: "blocks " + t.ID}); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 func mayCreate(st *boardState, by string) error {
@@ -875,38 +886,9 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
 	err = m.boardWrite(ctx, func(b *boardTx) error {
-		st, t, err := b.loadFor(teamID, taskID)
+		t, err := b.completeTask(teamID, agent, taskID, result)
 		if err != nil {
 			return err
-		}
-		if !st.isMember(agent) {
-			return notMember(agent)
-		}
-		if t.Paused {
-			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: true, Op: "complete"}
-		}
-		if err := isAssignee(t, agent, TaskInProgress, "complete"); err != nil {
-			return err
-		}
-		old := *t
-		t.Result, t.UpdatedAt = result, b.now
-		if st.Settings.RequireReview && st.Settings.Lead != "" && agent != st.Settings.Lead {
-			t.Status = TaskInReview
-			if err := b.save(&old, t, TaskChange{Action: ActionSubmitted, By: agent}); err != nil {
-				return err
-			}
-			if _, err := b.send(st, teamID, agent, OutMessage{Type: MsgRequestApproval, To: []string{st.Settings.Lead},
-				Subject: "review task " + t.ID + ": " + t.Subject, Body: result, Task: t.ID}, true); err != nil {
-				return err
-			}
-		} else {
-			t.Status = TaskCompleted
-			if err := b.save(&old, t, TaskChange{Action: ActionCompleted, By: agent}); err != nil {
-				return err
-			}
-			if err := b.refreshDependents(t); err != nil {
-				return err
-			}
 		}
 		out = *t
 		return nil
@@ -915,6 +897,44 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 		return Task{}, fmt.Errorf("team %s: complete task %s: %w", IDText(teamID), IDText(taskID), err)
 	}
 	return out, nil
+}
+
+// completeTask submits agent's result of its task taskID (CompleteTask).
+func (b *boardTx) completeTask(teamID, agent, taskID, result string) (*Task, error) {
+	st, t, err := b.loadFor(teamID, taskID)
+	if err != nil {
+		return nil, err
+	}
+	if !st.isMember(agent) {
+		return nil, notMember(agent)
+	}
+	if t.Paused {
+		return nil, &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: true, Op: "complete"}
+	}
+	if err := isAssignee(t, agent, TaskInProgress, "complete"); err != nil {
+		return nil, err
+	}
+	old := *t
+	t.Result, t.UpdatedAt = result, b.now
+	if st.Settings.RequireReview && st.Settings.Lead != "" && agent != st.Settings.Lead {
+		t.Status = TaskInReview
+		if err := b.save(&old, t, TaskChange{Action: ActionSubmitted, By: agent}); err != nil {
+			return nil, err
+		}
+		if _, err := b.send(st, teamID, agent, OutMessage{Type: MsgRequestApproval, To: []string{st.Settings.Lead},
+			Subject: "review task " + t.ID + ": " + t.Subject, Body: result, Task: t.ID}, true); err != nil {
+			return nil, err
+		}
+	} else {
+		t.Status = TaskCompleted
+		if err := b.save(&old, t, TaskChange{Action: ActionCompleted, By: agent}); err != nil {
+			return nil, err
+		}
+		if err := b.refreshDependents(t); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 // ReviewTask is the lead's verdict on a task in_review. Approve: the task

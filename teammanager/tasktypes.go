@@ -94,6 +94,22 @@ type NewTask struct {
 	BlockedBy   []string // unfinished tasks of the same team
 }
 
+// TaskOutcome is what a member's work on a task gives (FinishTask): its
+// result, the findings it made for the task and the new tasks it creates.
+type TaskOutcome struct {
+	Result   string
+	Findings []Finding
+	Tasks    []NewTask
+}
+
+// TaskFinish is what FinishTask wrote: the task as CompleteTask returns
+// it, the ids of the findings (in order) and the new tasks (in order).
+type TaskFinish struct {
+	Task     Task
+	Findings []string
+	Created  []Task
+}
+
 // TaskUpdate changes fields of an unfinished task; nil fields are kept.
 type TaskUpdate struct {
 	Subject     *string

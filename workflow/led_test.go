@@ -704,3 +704,62 @@ func TestDriveLed_TeamDeletedWhileDriven(t *testing.T) {
 		})
 	}
 }
+
+// TestDriveLed_RefusedResult_WritesNothingOfIt: a member's result is
+// recorded all or nothing. When a part of it is refused (a crew
+// specialist's new task, or a swarm member's second new task), the task
+// fails and nothing of the result is written: not its findings, not the
+// new tasks before the refused one.
+func TestDriveLed_RefusedResult_WritesNothingOfIt(t *testing.T) {
+	swarm := workflow.Def{Name: "triage", Type: workflow.Swarm, Lead: "lead", Agents: []string{"lead", "t1"}, MaxTurns: 6}
+	for _, tc := range []struct {
+		name   string
+		def    workflow.Def
+		create workflow.LeadOp
+		tasks  []teammanager.NewTask
+		reason string
+	}{
+		{"crew specialist delegates", crewDef(), workflow.LeadOp{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
+			[]teammanager.NewTask{{Subject: "you test it", Assignee: "qa"}}, "specialists cannot delegate"},
+		{"swarm second new task invalid", swarm, workflow.LeadOp{Op: workflow.OpCreate, Subject: "scan"},
+			[]teammanager.NewTask{{Subject: "follow up"}, {Subject: "after nothing", BlockedBy: []string{"T99"}}}, "new task 2 (after nothing)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, tc.def, workflow.RunOptions{ID: "refused"})
+			runner := &ledRunner{
+				lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+					if turn.Turn == 1 {
+						return []workflow.LeadOp{tc.create}, nil
+					}
+					return []workflow.LeadOp{{Op: workflow.OpDone}}, nil
+				},
+				task: func(w workflow.TaskWork) (workflow.TaskResult, error) {
+					if w.Task.ID != "T1" {
+						return workflow.TaskResult{}, fmt.Errorf("task %s ran", w.Task.ID)
+					}
+					return workflow.TaskResult{Result: "half",
+						Findings: []teammanager.Finding{finding(w.Member.ID, "did", quad.String(w.Task.ID))},
+						Tasks:    tc.tasks}, nil
+				},
+			}
+			if _, err := workflow.DriveLed(ctx, f.e, f.tm, r.ID, "driver", runner, 1); err != nil {
+				t.Fatal(err)
+			}
+			tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tasks) != 1 || tasks[0].Status != teammanager.TaskFailed || !strings.Contains(tasks[0].Error, tc.reason) {
+				t.Fatalf("tasks %+v, want T1 failed (%s), and no other", tasks, tc.reason)
+			}
+			fs, err := f.tm.Findings(ctx, r.Team, teammanager.FindingFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) != 0 {
+				t.Fatalf("findings %+v of a refused result written", fs)
+			}
+		})
+	}
+}

@@ -28,6 +28,7 @@ type Board interface {
 	RetryTask(ctx context.Context, teamID, lead, taskID string) (teammanager.Task, error)
 	SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
 	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
+	FinishTask(ctx context.Context, teamID, agent, taskID string, o teammanager.TaskOutcome) (teammanager.TaskFinish, error)
 	DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error)
 	SubmitPlan(ctx context.Context, teamID, by string) (teammanager.Plan, error)
 	GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
@@ -140,10 +141,11 @@ type taskDone struct {
 //     left unassigned; in a swarm, the shared queue), at most concurrency
 //     (at least 1) tasks at a time, one per member, each run by
 //     runner.Task in its own goroutine. Its result completes the task (in
-//     a crew it goes to review), its findings are recorded with the task
-//     (AddTaskFindings), its new tasks are created by the member (a crew's
-//     board refuses them: only the lead creates tasks); an error, or a
-//     refusal, fails the task and the board tells the lead.
+//     a crew it goes to review), its findings are recorded with the task,
+//     its new tasks are created by the member (a crew refuses them: only
+//     the lead creates tasks), all in one atomic write (FinishTask); an
+//     error, or a refusal of any part, fails the task, writing nothing of
+//     the result, and the board tells the lead.
 //   - When no task runs and none can be claimed, the lead takes its next
 //     turn (the run's next ready step, turn-N/LEAD, started as actor):
 //     runner.Lead sees the board and returns operations, which are all
@@ -483,7 +485,10 @@ func blockers(ctx context.Context, b Board, team string, t teammanager.Task) ([]
 	return out, nil
 }
 
-// finishTask records what a member's work on a task gave.
+// finishTask records what a member's work on a task gave, all or
+// nothing (Board.FinishTask): its findings, its new tasks and its result
+// in one write. A part refused (a finding, a new task) fails the task,
+// and nothing of the result is written.
 func finishTask(ctx context.Context, b Board, r Run, team string, td taskDone) error {
 	agent, t := td.member.ID, td.task
 	fail := func(reason string) error {
@@ -496,28 +501,27 @@ func finishTask(ctx context.Context, b Board, r Run, team string, td taskDone) e
 	if td.err != nil {
 		return fail(td.err.Error())
 	}
-	if len(td.res.Findings) > 0 {
-		if _, err := b.AddTaskFindings(ctx, team, agent, t.ID, td.res.Findings); err != nil {
-			if errors.Is(err, teammanager.ErrInvalidFinding) {
-				return fail(err.Error())
-			}
-			return err
-		}
+	if r.Type == Crew && len(td.res.Tasks) > 0 {
+		// (Only the lead creates a crew's tasks, and the lead runs none.)
+		return fail(fmt.Sprintf("%s is a specialist of a crew, and specialists cannot delegate: it asked for %d new task(s), %q first", agent, len(td.res.Tasks), td.res.Tasks[0].Subject))
 	}
 	for i, nt := range td.res.Tasks {
 		if r.Type == Swarm && nt.Assignee != "" {
 			return fail(fmt.Sprintf("new task %d (%s): a swarm's tasks go to the shared queue: no assignee (%s)", i+1, nt.Subject, nt.Assignee))
 		}
-		if _, err := b.CreateTask(ctx, team, agent, nt); err != nil {
-			if r.Type == Crew && errors.Is(err, teammanager.ErrNotAllowed) {
-				return fail(fmt.Sprintf("%s is a specialist of a crew, and specialists cannot delegate: %v", agent, err))
-			}
-			return fail(fmt.Sprintf("new task %d (%s): %v", i+1, nt.Subject, err))
-		}
 	}
-	_, err := b.CompleteTask(ctx, team, agent, t.ID, td.res.Result)
-	if errors.Is(err, teammanager.ErrTaskState) || errors.Is(err, teammanager.ErrNotAllowed) {
-		return nil
+	_, err := b.FinishTask(ctx, team, agent, t.ID, teammanager.TaskOutcome{Result: td.res.Result, Findings: td.res.Findings, Tasks: td.res.Tasks})
+	switch {
+	case err == nil, errors.Is(err, teammanager.ErrTaskState):
+		return nil // recorded; or requeued (lease), cancelled or paused meanwhile: nothing of it was
+	case errors.Is(err, teammanager.ErrInvalidFinding), errors.Is(err, teammanager.ErrInvalidTask),
+		errors.Is(err, teammanager.ErrUnknownTask), errors.Is(err, teammanager.ErrTaskCycle),
+		errors.Is(err, teammanager.ErrNotAllowed), errors.Is(err, teammanager.ErrMemberFinished),
+		errors.Is(err, teammanager.ErrUnknownAgent):
+		// A part of the result refused, or the task no longer the
+		// member's (then FailTask is refused too, and nothing happens):
+		// nothing of the result was written.
+		return fail(err.Error())
 	}
 	return err
 }
