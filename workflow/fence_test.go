@@ -14,8 +14,8 @@ import (
 // store's clock) while its lead works, or while a member's task runs, or
 // whose run another driver takes meanwhile, does not act on the run: what
 // the lead answers or the member returns is not applied (the board gets
-// no task, the task no result, the turn is not completed but given back)
-// and the drive stops with ErrDriverBusy. The lease is an hour of real
+// no task, the task no result and no findings, the turn is not completed
+// but given back) and the drive stops with ErrDriverBusy. The lease is an hour of real
 // time, so no renewal runs during the test: only the fence stops the
 // driver, before the renewal that would tell it.
 func TestDriveLed_ActsOnlyWhileItHolds(t *testing.T) {
@@ -50,7 +50,7 @@ func TestDriveLed_ActsOnlyWhileItHolds(t *testing.T) {
 				},
 				task: func(workflow.TaskWork) (workflow.TaskResult, error) {
 					lapse()
-					return workflow.TaskResult{Result: "built"}, nil
+					return workflow.TaskResult{Result: "built", Findings: []teammanager.Finding{finding("backend", "built", iri("api"))}}, nil
 				},
 			}
 			_, err := workflow.DriveLedWith(ctx, f.e, f.tm, r.ID, "driver", runner, workflow.LedOptions{Lease: lease})
@@ -74,6 +74,9 @@ func TestDriveLed_ActsOnlyWhileItHolds(t *testing.T) {
 			}
 			if len(tasks) != 1 || tasks[0].Status == teammanager.TaskInReview || tasks[0].Result != "" {
 				t.Errorf("the member's result after the lease ended was recorded: %+v", tasks)
+			}
+			if fs, err := f.tm.Findings(ctx, r.Team, teammanager.FindingFilter{}); err != nil || len(fs) != 0 {
+				t.Errorf("the member's findings after the lease ended: %+v, %v", fs, err)
 			}
 		})
 	}
