@@ -99,7 +99,7 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 			}
 			c = nil
 			closed := false
-			waited := time.Duration(0)
+			stalled := time.Now() // (wall time: a loaded machine delays ticks)
 			for c == nil && !closed {
 				idle.Reset(t.SegmentIdle)
 				select {
@@ -108,8 +108,7 @@ func (st *bulkState) importSegments(ctx context.Context, prepped <-chan *prepChu
 				case <-idle.C:
 					// A slow source: let a waiting writer in, or write
 					// what there is once the source has stalled for long.
-					waited += t.SegmentIdle
-					if st.n.waiting.Load() > 0 || waited >= t.SegmentStall {
+					if st.n.waiting.Load() > 0 || time.Since(stalled) >= t.SegmentStall {
 						closed = true
 					}
 				case <-ctx.Done():

@@ -154,14 +154,20 @@ func TestSegments_SpilledLastChunk(t *testing.T) {
 			n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(1, 1<<30))
 			qs := bulkMixed(300, 0)
 			src := &sliceSource{qs: qs}
+			streamed := n.s.counters.streamed.Load()
 			if stall {
+				// The source stalls until the import has written what it
+				// read (the first segment streamed), which it does once
+				// the stall has lasted Tuning.SegmentStall (the bound
+				// below only keeps a broken build from hanging).
 				src.at = func(i int) {
 					if i == 150 {
-						time.Sleep(DefaultTuning().SegmentStall + 500*time.Millisecond)
+						for end := time.Now().Add(2 * time.Minute); n.s.counters.streamed.Load() == streamed && time.Now().Before(end); {
+							time.Sleep(10 * time.Millisecond)
+						}
 					}
 				}
 			}
-			streamed := n.s.counters.streamed.Load()
 			res, err := n.Import(ctx, src, ImportOptions{})
 			if err != nil {
 				t.Fatal(err)
