@@ -78,6 +78,7 @@ type TaskBoard interface {
 	Thread(ctx context.Context, teamID, id string) ([]teammanager.Message, error)
 	History(ctx context.Context, teamID string, limit int) ([]teammanager.Message, error)
 	ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error
+	UpdateMailbox(ctx context.Context, teamID string, u teammanager.MailboxUpdate) (maxAge time.Duration, perAgent int, err error)
 	MailboxRetention(ctx context.Context, teamID string) (maxAge time.Duration, perAgent int, err error)
 }
 

@@ -155,6 +155,41 @@ type MailRetention struct {
 	PerAgent int     `json:"perAgent"`
 }
 
+// MailRetentionUpdate is the params of teams.chat.configure: the team, and
+// the settings to change, named and in the units of MailRetention; a
+// setting absent (or null) is kept (teammanager.MailboxUpdate).
+type MailRetentionUpdate struct {
+	Team     string   `json:"team"`
+	MaxAge   *float64 `json:"maxAge,omitempty"`
+	PerAgent *int     `json:"perAgent,omitempty"`
+}
+
+// MailRetentionUpdateOf returns the JSON shape of change u of team team's
+// mailbox retention.
+func MailRetentionUpdateOf(team string, u teammanager.MailboxUpdate) MailRetentionUpdate {
+	out := MailRetentionUpdate{Team: team, PerAgent: u.PerAgent}
+	if u.MaxAge != nil {
+		v := u.MaxAge.Seconds()
+		out.MaxAge = &v
+	}
+	return out
+}
+
+// Update returns r as the team manager takes it. A maxAge given that is
+// negative, too large for a time.Duration, or positive below a nanosecond
+// is an error matching ErrInvalid (MailRetention.Age).
+func (r MailRetentionUpdate) Update() (teammanager.MailboxUpdate, error) {
+	u := teammanager.MailboxUpdate{PerAgent: r.PerAgent}
+	if r.MaxAge != nil {
+		d, err := MailRetention{MaxAge: *r.MaxAge}.Age()
+		if err != nil {
+			return teammanager.MailboxUpdate{}, err
+		}
+		u.MaxAge = &d
+	}
+	return u, nil
+}
+
 // TaskFindingsAdded is the result of tasks add-finding
 // (teams.task.add_findings): the ids of the findings, in order.
 type TaskFindingsAdded struct {

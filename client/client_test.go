@@ -766,6 +766,36 @@ func testMailboxRetention(t *testing.T, tm api.TeamManager) {
 	if _, _, err := tm.MailboxRetention(ctx, "nosuch"); !errors.Is(err, teammanager.ErrUnknownTeam) {
 		t.Fatalf("retention of an unknown team: %v, want ErrUnknownTeam", err)
 	}
+	// UpdateMailbox changes what it gives and keeps the rest.
+	seven, zero, minute, negative := 7, 0, time.Minute, -time.Second
+	for _, tc := range []struct {
+		name string
+		u    teammanager.MailboxUpdate
+		age  time.Duration
+		n    int
+		err  error
+	}{
+		{"count", teammanager.MailboxUpdate{PerAgent: &seven}, time.Hour, 7, nil},
+		{"age", teammanager.MailboxUpdate{MaxAge: &minute}, time.Minute, 7, nil},
+		{"none", teammanager.MailboxUpdate{}, time.Minute, 7, nil},
+		{"count 0", teammanager.MailboxUpdate{PerAgent: &zero}, time.Minute, 7, teammanager.ErrInvalidConfig},
+		{"negative age", teammanager.MailboxUpdate{MaxAge: &negative, PerAgent: &seven}, time.Minute, 7, teammanager.ErrInvalidConfig},
+	} {
+		age, n, err := tm.UpdateMailbox(ctx, "t", tc.u)
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) || api.ExitCode(err) != api.ExitInvalid {
+				t.Fatalf("UpdateMailbox %s: %v (exit %d), want an error matching %v (exit %d)", tc.name, err, api.ExitCode(err), tc.err, api.ExitInvalid)
+			}
+		} else if err != nil || age != tc.age || n != tc.n {
+			t.Fatalf("UpdateMailbox %s = %v, %d, %v, want %v, %d", tc.name, age, n, err, tc.age, tc.n)
+		}
+		if age, n, err := tm.MailboxRetention(ctx, "t"); err != nil || age != tc.age || n != tc.n {
+			t.Fatalf("retention after UpdateMailbox %s: %v, %d, %v, want %v, %d", tc.name, age, n, err, tc.age, tc.n)
+		}
+	}
+	if _, _, err := tm.UpdateMailbox(ctx, "nosuch", teammanager.MailboxUpdate{PerAgent: &seven}); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Fatalf("UpdateMailbox of an unknown team: %v, want ErrUnknownTeam", err)
+	}
 }
 
 // TestClient_ErrorsReadAsEmbedded: values that JSON cannot carry (text

@@ -474,14 +474,35 @@ func (c *Client) History(ctx context.Context, teamID string, limit int) ([]teamm
 }
 
 // ConfigureMailbox sets the retention of a team's mailbox
-// (teams.chat.configure). maxAge is sent in seconds: a fraction of a
-// nanosecond is lost.
+// (teams.chat.configure, with both settings given). maxAge is sent in
+// seconds: a fraction of a nanosecond is lost.
 func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error {
 	if maxAge < 0 || perAgent < 1 {
 		// The Manager's error (a server refuses the seconds as its own).
 		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", teammanager.IDText(teamID), maxAge, perAgent, teammanager.ErrInvalidConfig)
 	}
-	return c.teamsCall(ctx, "teams.chat.configure", api.MailRetention{Team: teamID, MaxAge: maxAge.Seconds(), PerAgent: perAgent}, nil)
+	_, _, err := c.UpdateMailbox(ctx, teamID, teammanager.MailboxUpdate{MaxAge: &maxAge, PerAgent: &perAgent})
+	return err
+}
+
+// UpdateMailbox changes the retention settings of a team's mailbox that u
+// gives, keeping the others, in one atomic write (teams.chat.configure,
+// with the settings given only), and returns the retention after the
+// change. maxAge is sent in seconds: a fraction of a nanosecond is lost.
+func (c *Client) UpdateMailbox(ctx context.Context, teamID string, u teammanager.MailboxUpdate) (time.Duration, int, error) {
+	// The Manager's errors (a server refuses negative seconds as its own).
+	if u.MaxAge != nil && *u.MaxAge < 0 {
+		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w: max age %v: want an age ≥ 0 (0: whatever their age)", teammanager.IDText(teamID), teammanager.ErrInvalidConfig, *u.MaxAge)
+	}
+	var r api.MailRetention
+	if err := c.teamsCall(ctx, "teams.chat.configure", api.MailRetentionUpdateOf(teamID, u), &r); err != nil {
+		return 0, 0, err
+	}
+	age, err := r.Age()
+	if err != nil {
+		return 0, 0, err
+	}
+	return age, r.PerAgent, nil
 }
 
 // MailboxRetention returns the retention of a team's mailbox

@@ -599,26 +599,28 @@ func teamsTaskFinish(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	return out, nil
 }
 
-// teamsChatConfigure: {team, maxAge (seconds; 0: any age), perAgent} ->
-// api.MailRetention: the retention of the team's mailbox, enforced by the
-// sends from then on.
+// teamsChatConfigure: an api.MailRetentionUpdate ({team} and maxAge
+// (seconds; 0: any age), perAgent, or both) -> api.MailRetention: the
+// retention of the team's mailbox after the change, enforced by the sends
+// from then on. The settings given change, in one atomic write; those
+// absent are kept.
 func teamsChatConfigure(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
-	var p api.MailRetention
+	var p api.MailRetentionUpdate
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if err := required("team", p.Team); err != nil {
 		return nil, err
 	}
-	age, err := p.Age()
+	u, err := p.Update()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.m.ConfigureMailbox(ctx, p.Team, age, p.PerAgent); err != nil {
+	age, n, err := c.m.UpdateMailbox(ctx, p.Team, u)
+	if err != nil {
 		return nil, err
 	}
-	p.MaxAge = age.Seconds() // as set, to the nanosecond
-	return p, nil
+	return api.MailRetention{Team: p.Team, MaxAge: age.Seconds(), PerAgent: n}, nil
 }
 
 // teamsChatRetention: {team} -> api.MailRetention: the retention of the

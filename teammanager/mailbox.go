@@ -432,21 +432,58 @@ func (st *boardState) mailRetention() (time.Duration, int) {
 // ConfigureMailbox sets the retention of team teamID's mailbox: each
 // member's inbox keeps at most perAgent messages (≥ 1) and none older
 // than maxAge (0: whatever their age). Default 30 days and 1,000. Sends
-// enforce it from then on.
+// enforce it from then on. It is UpdateMailbox with both settings given.
 func (m *Manager) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) (err error) {
-	defer func() { err = ctxcause.With(ctx, err) }()
 	if maxAge < 0 || perAgent < 1 {
+		defer func() { err = ctxcause.With(ctx, err) }()
 		return fmt.Errorf("team %s: mailbox retention %v, %d messages: %w: want an age ≥ 0 and at least 1 message", IDText(teamID), maxAge, perAgent, ErrInvalidConfig)
 	}
-	return m.boardWrite(ctx, func(b *boardTx) error {
+	_, _, err = m.UpdateMailbox(ctx, teamID, MailboxUpdate{MaxAge: &maxAge, PerAgent: &perAgent})
+	return err
+}
+
+// MailboxUpdate changes some of a mailbox's retention (UpdateMailbox): a
+// nil field keeps the setting the mailbox has.
+type MailboxUpdate struct {
+	MaxAge   *time.Duration // ≥ 0; 0: whatever their age
+	PerAgent *int           // ≥ 1
+}
+
+// UpdateMailbox changes the retention settings of team teamID's mailbox
+// that u gives (see ConfigureMailbox), keeping the others (until it is
+// configured: the defaults), and returns the retention after the change.
+// The read and the change are one atomic write: a concurrent change of the
+// other setting is not undone. A setting out of range is an error
+// wrapping ErrInvalidConfig and changes nothing.
+func (m *Manager) UpdateMailbox(ctx context.Context, teamID string, u MailboxUpdate) (maxAge time.Duration, perAgent int, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if u.MaxAge != nil && *u.MaxAge < 0 {
+		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w: max age %v: want an age ≥ 0 (0: whatever their age)", IDText(teamID), ErrInvalidConfig, *u.MaxAge)
+	}
+	if u.PerAgent != nil && *u.PerAgent < 1 {
+		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w: %d messages per agent: want at least 1 message", IDText(teamID), ErrInvalidConfig, *u.PerAgent)
+	}
+	err = m.boardWrite(ctx, func(b *boardTx) error {
 		st, err := b.loadBoard(teamID, true)
 		if err != nil {
 			return err
 		}
-		st.MailMaxAge, st.MailPerAgent = maxAge, perAgent
+		age, n := st.mailRetention()
+		if u.MaxAge != nil {
+			age = *u.MaxAge
+		}
+		if u.PerAgent != nil {
+			n = *u.PerAgent
+		}
+		st.MailMaxAge, st.MailPerAgent = age, n
 		b.saveBoard(teamID, st)
+		maxAge, perAgent = age, n
 		return nil
 	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w", IDText(teamID), err)
+	}
+	return maxAge, perAgent, nil
 }
 
 // MailboxRetention returns the retention of team teamID's mailbox (see

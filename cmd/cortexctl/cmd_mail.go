@@ -258,23 +258,27 @@ func mailRetention(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if !setAge || !setN {
-		curAge, curN, err := m.MailboxRetention(c.Context, args[0])
-		if err != nil {
-			return err
-		}
-		if !setAge {
-			age = curAge
-		}
-		if !setN {
-			n = int64(curN)
-		}
-	}
+	var curAge time.Duration
+	var curN int
 	if setAge || setN {
-		if err := m.ConfigureMailbox(c.Context, args[0], age, int(n)); err != nil {
-			return err
+		// Only the settings given change, in one write: a concurrent
+		// change of the other is kept.
+		var u teammanager.MailboxUpdate
+		if setAge {
+			u.MaxAge = &age
 		}
+		if setN {
+			v := int(n)
+			u.PerAgent = &v
+		}
+		curAge, curN, err = m.UpdateMailbox(c.Context, args[0], u)
+	} else {
+		curAge, curN, err = m.MailboxRetention(c.Context, args[0])
 	}
+	if err != nil {
+		return err
+	}
+	age, n = curAge, int64(curN)
 	return printResult(c, e.stdout, api.MailRetention{Team: args[0], MaxAge: age.Seconds(), PerAgent: int(n)}, func() error {
 		older := "none older than " + age.String()
 		if age == 0 {
