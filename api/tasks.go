@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/cortexgraph/cortex/teammanager"
@@ -355,7 +356,7 @@ func MessagesOf(ms []teammanager.Message) []Message {
 // for a time.Duration, or a positive one that rounds to 0 ns (which
 // would read as "any age") is an error matching ErrInvalid.
 func (r MailRetention) Age() (time.Duration, error) {
-	if !(r.MaxAge >= 0 && r.MaxAge <= float64(1<<62)/float64(time.Second)) {
+	if !(r.MaxAge >= 0 && r.MaxAge <= float64(math.MaxInt64)/float64(time.Second)) {
 		return 0, fmt.Errorf("%w: maxAge %v s: want seconds ≥ 0 (0: any age)", ErrInvalid, r.MaxAge)
 	}
 	d := SecondsDuration(r.MaxAge)

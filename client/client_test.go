@@ -768,6 +768,7 @@ func testMailboxRetention(t *testing.T, tm api.TeamManager) {
 	}
 	// UpdateMailbox changes what it gives and keeps the rest.
 	seven, zero, minute, negative := 7, 0, time.Minute, -time.Second
+	centuries, longest := 2000000*time.Hour, time.Duration(math.MaxInt64)
 	for _, tc := range []struct {
 		name string
 		u    teammanager.MailboxUpdate
@@ -778,6 +779,11 @@ func testMailboxRetention(t *testing.T, tm api.TeamManager) {
 		{"count", teammanager.MailboxUpdate{PerAgent: &seven}, time.Hour, 7, nil},
 		{"age", teammanager.MailboxUpdate{MaxAge: &minute}, time.Minute, 7, nil},
 		{"none", teammanager.MailboxUpdate{}, time.Minute, 7, nil},
+		// Any age a time.Duration holds, in both (a server refused one
+		// of more than 2^62 ns, about 146 years).
+		{"age of 228 years", teammanager.MailboxUpdate{MaxAge: &centuries}, centuries, 7, nil},
+		{"longest age", teammanager.MailboxUpdate{MaxAge: &longest}, longest, 7, nil},
+		{"age", teammanager.MailboxUpdate{MaxAge: &minute}, time.Minute, 7, nil},
 		{"count 0", teammanager.MailboxUpdate{PerAgent: &zero}, time.Minute, 7, teammanager.ErrInvalidConfig},
 		{"negative age", teammanager.MailboxUpdate{MaxAge: &negative, PerAgent: &seven}, time.Minute, 7, teammanager.ErrInvalidConfig},
 	} {

@@ -45,6 +45,20 @@ func TestRPC_ChatConfigure_PartialUpdate(t *testing.T) {
 		}
 	}
 
+	// Any age a time.Duration holds (a server refused one over 2^62 ns,
+	// which the Manager takes); beyond, refused and nothing changes.
+	var got api.MailRetention
+	ts.ok("acme", "teams.chat.configure", map[string]any{"team": "crew", "maxAge": 7.2e9}, &got)
+	if want := (api.MailRetention{Team: "crew", MaxAge: 7.2e9, PerAgent: 9}); got != want || retention() != want {
+		t.Fatalf("teams.chat.configure maxAge 7.2e9 s = %+v, want %+v", got, want)
+	}
+	if r := ts.call("acme", "teams.chat.configure", map[string]any{"team": "crew", "maxAge": 1e10}); r.Error == nil || r.Error.Data.ExitCode != 7 {
+		t.Fatalf("teams.chat.configure maxAge 1e10 s: %+v, %s, want exit 7", r.Error, r.Result)
+	}
+	if r := retention(); r.MaxAge != 7.2e9 {
+		t.Fatalf("retention after a refused maxAge: %+v", r)
+	}
+
 	// Concurrent partial changes: each of the last ones holds.
 	for round := range 20 {
 		age, n := float64(100+round), 1+round
