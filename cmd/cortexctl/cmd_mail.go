@@ -107,7 +107,7 @@ Example:
 					}
 					n := c.Int64("limit")
 					if n < 0 || n > 1<<31 {
-						return fmt.Errorf("%w: --limit %d: want a number of messages ≥ 0 (0: all)", errInvalid, n)
+						return fmt.Errorf("%w: --limit %d: want 0 (all) to %d messages", errInvalid, n, int64(1)<<31)
 					}
 					return mailList(c, e, func(m api.TeamManager) ([]teammanager.Message, error) {
 						return m.History(c.Context, args[0], int(n))
