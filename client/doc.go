@@ -69,7 +69,10 @@
 // after the namespace and the team), its message naming it as given,
 // or a message's attachment, sent with a stand-in that the server refuses
 // where and as the manager refuses the attachment (not an absolute IRI),
-// its message naming the attachment as given; a snapshot's note and a plan's text fail with the manager's error; the
+// its message naming the attachment as given, or a message's subject or
+// body, sent empty so that the server refuses the empty body where the
+// manager refuses the text, which comes back as the manager's error for
+// the text (SendMessage); a snapshot's note and a plan's text fail with the manager's error; the
 // methods of a team, its members, tasks and mail fail so with the
 // embedded manager's error and message too (ErrInvalidTeam,
 // ErrInvalidStatus, ErrInvalidTask, ErrInvalidMessage; ErrInvalidFinding

@@ -376,19 +376,53 @@ func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teamm
 		// The Manager's error (a server would say the param is missing).
 		return teammanager.Message{}, fmt.Errorf("team %s: send message: %w: type %q (want one of %v)", teammanager.IDText(teamID), teammanager.ErrInvalidMessage, msg.Type, teammanager.MessageTypes)
 	}
-	if slices.Contains(teammanager.MessageTypes, msg.Type) && strings.TrimSpace(msg.Body) != "" { // (checked first)
-		if err := textNotUTF8("team "+teammanager.IDText(teamID)+": send message", teammanager.ErrInvalidMessage, "subject", msg.Subject, "body", msg.Body); err != nil {
-			return teammanager.Message{}, err
+	// A subject or body that is not UTF-8, which JSON cannot carry, is
+	// sent empty: the Manager refuses an empty body just where it refuses
+	// such text (after the team, the sender, the delegation rules and the
+	// type; the text comes after the empty body, the subject before the
+	// body), and that refusal comes back as the text's error.
+	subject, body, badText := msg.Subject, msg.Body, ""
+	switch {
+	case strings.TrimSpace(msg.Body) == "":
+		// The Manager refuses the empty body first.
+		if !utf8.ValidString(subject) {
+			subject = ""
 		}
+	case !utf8.ValidString(msg.Subject):
+		subject, body, badText = "", "", "subject"
+	case !utf8.ValidString(msg.Body):
+		subject, body, badText = "", "", "body"
 	}
 	atts, standIns := attachmentsToSend(msg.Attachments)
-	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": msg.Subject,
-		"body": msg.Body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": atts}
+	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": subject,
+		"body": body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": atts}
 	var m api.Message
 	if err := c.teamsCall(ctx, "teams.chat.send", p, &m); err != nil {
-		return teammanager.Message{}, attachmentsAsGiven(err, standIns)
+		return teammanager.Message{}, textAsGiven(attachmentsAsGiven(err, standIns), badText)
+	}
+	if badText != "" {
+		// The server took an empty body: not the Manager's.
+		return teammanager.Message{}, fmt.Errorf("team %s: send message: the server took message %s with an empty body", teammanager.IDText(teamID), m.ID)
 	}
 	return messageOf(m), nil
+}
+
+// textAsGiven returns err, a server's error of a send whose subject or
+// body (field; "": neither) was not UTF-8 and sent empty, as the Manager's
+// for the text if the server refused the empty body ("FIELD is not valid
+// UTF-8", matching ErrNotUTF8 too: textError); otherwise err.
+func textAsGiven(err error, field string) error {
+	var e *Error
+	if field == "" || !errors.As(err, &e) || !errors.Is(err, teammanager.ErrInvalidMessage) {
+		return err
+	}
+	msg, ok := strings.CutSuffix(e.Message, ": empty body")
+	if !ok {
+		return err
+	}
+	c := *e
+	c.Message = msg + ": " + field + " is not valid UTF-8"
+	return &textError{&c}
 }
 
 // attachmentsToSend returns atts with each attachment that is not valid
