@@ -67,3 +67,36 @@ func TestSendMessage_TextNotUTF8AsEmbedded(t *testing.T) {
 		})
 	}
 }
+
+// TestSendMessage_NoTypeAsEmbedded: a message with no type fails as in
+// process: for an unknown team or sender, or a disbanded team, with that
+// fault; else as an invalid message (type ""). Through a server the client
+// answered the type's error before sending anything, whatever the team.
+func TestSendMessage_NoTypeAsEmbedded(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			tm := b.open(t)
+			team := crew(t, tm)
+			create(t, tm, teammanager.TeamConfig{ID: "gone", Name: "gone", Members: members("ann", "bob"), Timeout: -1})
+			if _, err := tm.DisbandTeam(ctx, "gone"); err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				name, team, from string
+				err              error
+				exit             int
+				msg              string
+			}{
+				{"unknown team", "nosuch", "ann", teammanager.ErrUnknownTeam, api.ExitNotFound, `team nosuch: send message: team "nosuch": unknown team`},
+				{"unknown sender", team, "zed", teammanager.ErrUnknownAgent, api.ExitNotFound, `team crew: send message: sender "zed": unknown agent`},
+				{"disbanded team", "gone", "ann", teammanager.ErrTeamDisbanded, api.ExitConflict, "team gone: send message: team gone: team is disbanded"},
+				{"no type", team, "ann", teammanager.ErrInvalidMessage, api.ExitInvalid, `team crew: send message: invalid message: type "" (want one of [`},
+			} {
+				_, err := tm.SendMessage(ctx, tc.team, tc.from, teammanager.OutMessage{To: []string{"bob"}, Body: "b"})
+				if !errors.Is(err, tc.err) || api.ExitCode(err) != tc.exit || err == nil || len(err.Error()) < len(tc.msg) || err.Error()[:len(tc.msg)] != tc.msg {
+					t.Errorf("%s: %v (exit %d), want an error matching %v (exit %d) %q", tc.name, err, api.ExitCode(err), tc.err, tc.exit, tc.msg)
+				}
+			}
+		})
+	}
+}

@@ -372,9 +372,13 @@ func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.B
 
 // SendMessage sends a message from member from (teams.chat.send).
 func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teammanager.OutMessage) (teammanager.Message, error) {
-	if msg.Type == "" && teamID != "" && from != "" {
-		// The Manager's error (a server would say the param is missing).
-		return teammanager.Message{}, fmt.Errorf("team %s: send message: %w: type %q (want one of %v)", teammanager.IDText(teamID), teammanager.ErrInvalidMessage, msg.Type, teammanager.MessageTypes)
+	typ := string(msg.Type)
+	if typ == "" {
+		// A server would say the param is missing: it is sent as a type
+		// that no type is, which the Manager refuses where it refuses no
+		// type (after the team and the sender), and its message is made
+		// to name the type as given.
+		typ = noTypeStandIn
 	}
 	// A subject or body that is not UTF-8, which JSON cannot carry, is
 	// sent empty: the Manager refuses an empty body just where it refuses
@@ -394,7 +398,13 @@ func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teamm
 		subject, body, badText = "", "", "body"
 	}
 	atts, standIns := attachmentsToSend(msg.Attachments)
-	p := map[string]any{"team": teamID, "agent": from, "type": string(msg.Type), "to": msg.To, "subject": subject,
+	if typ != string(msg.Type) {
+		if standIns == nil {
+			standIns = map[string]string{}
+		}
+		standIns[typ] = string(msg.Type)
+	}
+	p := map[string]any{"team": teamID, "agent": from, "type": typ, "to": msg.To, "subject": subject,
 		"body": body, "reply_to": msg.ReplyTo, "task": msg.Task, "attachments": atts}
 	var m api.Message
 	if err := c.teamsCall(ctx, "teams.chat.send", p, &m); err != nil {
@@ -406,6 +416,10 @@ func (c *Client) SendMessage(ctx context.Context, teamID, from string, msg teamm
 	}
 	return messageOf(m), nil
 }
+
+// noTypeStandIn is the type a message with none is sent with: no type
+// holds a NUL.
+const noTypeStandIn = "\x00"
 
 // textAsGiven returns err, a server's error of a send whose subject or
 // body (field; "": neither) was not UTF-8 and sent empty, as the Manager's
@@ -449,8 +463,9 @@ func attachmentsToSend(atts []string) ([]string, map[string]string) {
 }
 
 // attachmentsAsGiven returns err, a server's error of a call with the
-// stand-ins of attachmentsToSend, its message naming the attachments as
-// given rather than their stand-ins.
+// stand-ins of attachmentsToSend (and of a type: noTypeStandIn), its
+// message naming the attachments (the type) as given rather than their
+// stand-ins.
 func attachmentsAsGiven(err error, standIns map[string]string) error {
 	var e *Error
 	if len(standIns) == 0 || !errors.As(err, &e) {
