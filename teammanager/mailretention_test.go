@@ -2,6 +2,7 @@ package teammanager_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -68,5 +69,58 @@ func TestManager_UpdateMailbox_Concurrent(t *testing.T) {
 		if got, gotN, err := f.m.MailboxRetention(ctx, team); err != nil || got != age || gotN != n {
 			t.Fatalf("round %d: retention after %v and %d at once: %v, %d, %v", round, age, n, got, gotN, err)
 		}
+	}
+}
+
+// TestMail_RetentionBoundaries: an inbox keeps a message exactly maxAge
+// old ("none older than") and exactly perAgent messages; one nanosecond
+// older, or one more, and the oldest goes at the next send.
+func TestMail_RetentionBoundaries(t *testing.T) {
+	f, team := boardFixture(t)
+	if _, _, err := f.m.UpdateMailbox(ctx, team, teammanager.MailboxUpdate{MaxAge: ptr(time.Hour), PerAgent: ptr(3)}); err != nil {
+		t.Fatal(err)
+	}
+	send := func() {
+		t.Helper()
+		if _, err := f.m.SendMessage(ctx, team, "a", teammanager.OutMessage{Type: teammanager.MsgStatus, To: []string{"b"}, Body: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inbox := func() []string {
+		t.Helper()
+		in, err := f.m.Inbox(ctx, team, "b", teammanager.MailFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, m := range in {
+			ids = append(ids, m.ID)
+		}
+		return ids
+	}
+	send() // M1
+	f.clock.Advance(time.Hour)
+	send() // M2: M1 is exactly an hour old
+	if got := inbox(); !slices.Equal(got, []string{"M1", "M2"}) {
+		t.Fatalf("inbox with M1 exactly maxAge old: %v, want [M1 M2]", got)
+	}
+	f.clock.Advance(time.Nanosecond)
+	send() // M3: M1 is older than an hour
+	if got := inbox(); !slices.Equal(got, []string{"M2", "M3"}) {
+		t.Fatalf("inbox with M1 a nanosecond past maxAge: %v, want [M2 M3]", got)
+	}
+	send() // M4: three messages, as many as kept
+	if got := inbox(); !slices.Equal(got, []string{"M2", "M3", "M4"}) {
+		t.Fatalf("inbox of perAgent messages: %v, want [M2 M3 M4]", got)
+	}
+	send() // M5: one more
+	if got := inbox(); !slices.Equal(got, []string{"M3", "M4", "M5"}) {
+		t.Fatalf("inbox past perAgent: %v, want [M3 M4 M5]", got)
+	}
+	if h, err := f.m.History(ctx, team, 0); err != nil || len(h) != 3 || h[0].ID != "M3" {
+		t.Fatalf("history after retention: %d messages, %v; want M3, M4, M5", len(h), err)
+	}
+	if err := teammanager.CheckMailbox(f.m, ctx, team); err != nil {
+		t.Fatal(err)
 	}
 }
