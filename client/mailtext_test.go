@@ -100,3 +100,24 @@ func TestSendMessage_NoTypeAsEmbedded(t *testing.T) {
 		})
 	}
 }
+
+// TestInbox_StatusFirstAsEmbedded: Inbox refuses a status other than
+// unread, read or archived before anything else, as in process, even with
+// no agent and a team that does not exist (through a server that was an
+// unknown team: the server answers an empty agent with the team's error).
+func TestInbox_StatusFirstAsEmbedded(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			tm := b.open(t)
+			crew(t, tm)
+			for _, team := range []string{"nosuch", "crew"} {
+				for _, agent := range []string{"", "zed", "bob"} {
+					_, err := tm.Inbox(ctx, team, agent, teammanager.MailFilter{Status: "bogus"})
+					if !errors.Is(err, teammanager.ErrInvalidMessage) || api.ExitCode(err) != api.ExitInvalid || err.Error() != `invalid message: status "bogus" (want unread, read or archived)` {
+						t.Errorf("Inbox(%q, %q) of status bogus: %v (exit %d), want the invalid status (exit %d)", team, agent, err, api.ExitCode(err), api.ExitInvalid)
+					}
+				}
+			}
+		})
+	}
+}

@@ -486,6 +486,13 @@ func attachmentsAsGiven(err error, standIns map[string]string) error {
 // Inbox returns agent's messages that match f, oldest first
 // (teams.chat.inbox).
 func (c *Client) Inbox(ctx context.Context, teamID, agent string, f teammanager.MailFilter) ([]teammanager.Message, error) {
+	switch f.Status {
+	case "", teammanager.MsgUnread, teammanager.MsgRead, teammanager.MsgArchived:
+	default:
+		// The Manager's error, which it checks first (a server checks an
+		// empty agent or team before).
+		return nil, fmt.Errorf("%w: status %q (want unread, read or archived)", teammanager.ErrInvalidMessage, f.Status)
+	}
 	return c.messagesCall(ctx, "teams.chat.inbox", map[string]string{"team": teamID, "agent": agent, "status": string(f.Status)})
 }
 
