@@ -271,7 +271,7 @@ func BoardOf(team string, s teammanager.BoardSettings) Board {
 // rounds to 0 ns (which would read as "the default") is an error matching
 // ErrInvalid.
 func seconds(name string, v float64) (time.Duration, error) {
-	if !(v >= 0 && v <= float64(1<<62)/float64(time.Second)) {
+	if !(v >= 0 && v <= float64(math.MaxInt64)/float64(time.Second)) {
 		return 0, fmt.Errorf("%w: %s %v s: want seconds ≥ 0", ErrInvalid, name, v)
 	}
 	d := SecondsDuration(v)

@@ -176,6 +176,16 @@ func TestRPC_ConfigureBoard_Partial(t *testing.T) {
 	if b != want {
 		t.Fatalf("configure_board of the lease = %+v, want %+v", b, want)
 	}
+	// Any lease a time.Duration holds, as the Manager takes it (a server
+	// refused one over 2^62 ns, about 146 years); beyond, refused.
+	ts.ok("acme", "teams.task.configure_board", map[string]any{"team": "crew", "lease": 7.2e9}, &b)
+	if b.Lease != 7.2e9 {
+		t.Fatalf("configure_board of a lease of 7.2e9 s = %+v", b)
+	}
+	if r := ts.call("acme", "teams.task.configure_board", map[string]any{"team": "crew", "staleAfter": 1e10}); r.Error == nil || r.Error.Data.ExitCode != 7 {
+		t.Fatalf("configure_board staleAfter 1e10 s: %+v, %s, want exit 7", r.Error, r.Result)
+	}
+	ts.ok("acme", "teams.task.configure_board", map[string]any{"team": "crew", "lease": 1800}, &b)
 	ts.ok("acme", "teams.task.board", map[string]any{"team": "crew"}, &b)
 	if b != want {
 		t.Fatalf("board = %+v, want %+v", b, want)
