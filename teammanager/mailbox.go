@@ -156,9 +156,11 @@ func mailKey(team string, n int) string { return team + " " + pad(n) }
 // (ErrNotAllowed) and sends nothing.
 //
 // Retention is enforced by the sends: each recipient's inbox keeps at most
-// the board's MailPerAgent messages and none older than MailMaxAge (the
-// oldest go first, a bounded number per send); a message no inbox holds
-// any more is removed, quads and all.
+// the board's MailPerAgent messages and none older than MailMaxAge. The
+// oldest go first: every message past MailPerAgent at once (a send after
+// MailPerAgent was lowered removes all the surplus, however many), those
+// only past MailMaxAge at most mailTrimMin (16) per recipient and send; a
+// message no inbox holds any more is removed, quads and all.
 func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutMessage) (_ Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Message
@@ -359,8 +361,9 @@ func decodeStoredMessage(vals []quad.Value) (*storedMessage, error) {
 }
 
 // trimInbox removes the oldest messages of agent's inbox beyond the
-// retention limits, at most mailTrimMin per call past the count limit,
-// once a message was just put in it. The inbox's head (queuehead.go)
+// retention limits — all those past the count limit, and of those only
+// past the age limit at most mailTrimMin per call — once a message was
+// just put in it. The inbox's head (queuehead.go)
 // counts its rows, so this reads only the rows it removes and the one
 // after them.
 func (b *boardTx) trimInbox(st *boardState, team, agent string) error {
