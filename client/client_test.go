@@ -625,8 +625,11 @@ func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
 			return err
 		}, cortex.ErrInvalidArgument},
 	} {
-		if err := tc.call(); !errors.Is(err, tc.want) {
-			t.Errorf("%s: %v, want an error matching %v", tc.name, err, tc.want)
+		// An empty id is an invalid one (exit 7), as in process (a server
+		// answered a usage error, exit 2).
+		if err := tc.call(); !errors.Is(err, tc.want) || api.ExitCode(err) != api.ExitInvalid ||
+			(tc.want != cortex.ErrInvalidArgument && !errors.Is(err, teammanager.ErrInvalidID)) {
+			t.Errorf("%s: %v (exit %d), want an error matching %v and ErrInvalidID (exit %d)", tc.name, err, api.ExitCode(err), tc.want, api.ExitInvalid)
 		}
 	}
 	snaps, ok := tm.(interface {
@@ -646,8 +649,8 @@ func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
 	if _, err := snaps.GetSnapshot(ctx, "t", "S9"); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
 		t.Errorf("GetSnapshot of no snapshot: %v, want an error matching ErrUnknownSnapshot", err)
 	}
-	if _, err := snaps.GetSnapshot(ctx, "t", ""); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
-		t.Errorf("GetSnapshot of an empty id: %v, want an error matching ErrUnknownSnapshot", err)
+	if _, err := snaps.GetSnapshot(ctx, "t", ""); !errors.Is(err, teammanager.ErrUnknownSnapshot) || !errors.Is(err, teammanager.ErrInvalidID) || api.ExitCode(err) != api.ExitInvalid {
+		t.Errorf("GetSnapshot of an empty id: %v (exit %d), want an error matching ErrUnknownSnapshot and ErrInvalidID (exit %d)", err, api.ExitCode(err), api.ExitInvalid)
 	}
 }
 

@@ -84,11 +84,10 @@
 // threshold of NaN or ±Inf with its ErrInvalidTeam; a workflow run input
 // or step output of NaN or ±Inf (Workflows.Start, Workflows.CompleteStep)
 // with the workflow Engine's ErrInvalidRun or ErrInvalidOutput. An empty id
-// (team, agent, task, message, conflict, snapshot) is refused by the
-// server as a missing parameter (kind usage, exit code 2, where the
-// embedded manager's is an invalid id: kind invalid, exit code 7) that
-// matches the same sentinel as the embedded manager's (an empty team id
-// is teammanager.ErrUnknownTeam); of a team that does not exist, it is
+// (team, agent, task, message, conflict, snapshot) is an invalid id, as
+// embedded (kind invalid, exit code 7, matching teammanager.ErrInvalidID
+// and the lookup error of its kind: an empty team id is
+// teammanager.ErrUnknownTeam too); of a team that does not exist, it is
 // an unknown team, as embedded, whose Manager looks the team up first. In a namespace that does not exist yet on
 // the server (no team was ever created in it), a call about a team fails
 // with an error matching both cortex.ErrNoNamespace and

@@ -173,14 +173,14 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		}
 	}
 	v, err := m.run(ctx, c, params)
-	if ee := (emptyIDError{}); errors.As(err, &ee) && c.m != nil {
+	if ee := (emptyIDError{}); errors.As(err, &ee) {
 		// An empty agent, task ... id of a team that does not exist: the
 		// Manager's error is of the team, which it looks up first.
 		var p struct {
 			Team string `json:"team"`
 			Task string `json:"task"`
 		}
-		if json.Unmarshal(params, &p) == nil && p.Team != "" {
+		if c.m != nil && ee.param != "team" && json.Unmarshal(params, &p) == nil && p.Team != "" {
 			if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
 				return nil, terr
 			}
@@ -190,6 +190,7 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 				}
 			}
 		}
+		return nil, ee.answer(params)
 	}
 	return v, err
 }

@@ -502,20 +502,20 @@ func article(k reflect.Kind) string {
 }
 
 // required returns an invalid-params error naming the first field of
-// pairs (name, value) whose value is empty, or nil. An empty id of a
-// team, agent, task, message, conflict or snapshot also matches the
-// sentinel error the embedded Manager returns for it (an empty team id is
-// an unknown team), so that a client's errors.Is sees the same sentinel
-// for the same mistake through a server as in process.
+// pairs (name, value) whose value is empty, or nil. For an empty id of a
+// team, agent, task, message, conflict or snapshot it returns an
+// emptyIDError, which invoke answers as the embedded Manager answers the
+// same id: an unknown team first if the call names one, an invalid id
+// (teammanager.UnknownID: kind invalid, exit 7, matching ErrInvalidID and
+// the lookup error of its kind) if the param was given empty, and the
+// invalid-params error (kind usage, exit 2) only if it was not given at
+// all. So a client's errors.Is and exit code see the same for the same
+// mistake through a server as in process.
 func required(pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {
-			if s := emptyID[pairs[i]]; s != nil {
-				err := fmt.Errorf("%w: params: %q is required: %w", api.ErrUsage, pairs[i], s)
-				if pairs[i] == "team" {
-					return err
-				}
-				return emptyIDError{error: err}
+			if emptyID[pairs[i]] != nil {
+				return emptyIDError{param: pairs[i]}
 			}
 			return fmt.Errorf("%w: params: %q is required", api.ErrUsage, pairs[i])
 		}
@@ -523,19 +523,46 @@ func required(pairs ...string) error {
 	return nil
 }
 
-// emptyIDError is required's error for an empty id other than the
-// team's: invoke answers an unknown team instead, if the call names one,
-// as the Manager looks the team up before the other ids (and, with
-// taskFirst, an unknown task).
+// emptyIDError is required's error for an empty id: invoke answers an
+// unknown team instead, if the call names one, as the Manager looks the
+// team up before the other ids (and, with taskFirst, an unknown task);
+// else the error of the id (answer).
 type emptyIDError struct {
-	error
+	param string // team, agent, task, message, conflict or snapshot
 	// taskFirst: the id is the agent's, in a call about a task that the
 	// Manager looks up before the member (decodeTaskRef): invoke answers
 	// an unknown task too.
 	taskFirst bool
 }
 
-func (e emptyIDError) Unwrap() error { return e.error }
+// Error is the error of a param not given (invoke answers one given
+// empty otherwise).
+func (e emptyIDError) Error() string { return e.missing().Error() }
+
+// Unwrap returns the error of a param not given.
+func (e emptyIDError) Unwrap() error { return e.missing() }
+
+// missing is the error of e's param not given at all: a malformed request
+// (kind usage), matching the lookup error of its kind too.
+func (e emptyIDError) missing() error {
+	return fmt.Errorf("%w: params: %q is required: %w", api.ErrUsage, e.param, emptyID[e.param])
+}
+
+// answer returns the error of e's param in params: the Manager's error
+// for an empty id if params give it (as ""), named as the Manager names
+// it (`team t: agent "": invalid id ...`), else missing's.
+func (e emptyIDError) answer(params json.RawMessage) error {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(params, &members) != nil || jsonKind(members[e.param]) != "string" {
+		return e.missing()
+	}
+	err := fmt.Errorf("%s \"\": %w", e.param, teammanager.UnknownID(emptyID[e.param], ""))
+	var team string
+	if e.param != "team" && json.Unmarshal(members["team"], &team) == nil && team != "" {
+		err = fmt.Errorf("team %s: %w", teammanager.IDText(team), err)
+	}
+	return err
+}
 
 // emptyID maps the id params of required to the sentinel error of the
 // Manager for an empty id of that kind.

@@ -159,7 +159,7 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 // run ...), are not empty; else a usage error (exit 2) saying usage, e.g.
 // "teams get: want TEAM". An empty name is refused here, before anything is
 // opened or sent, so that it is the same usage error in embedded mode and
-// through a server (whose params refuse an empty name).
+// through a server.
 func wantArgs(c *cli.Context, usage string, n, ids int) ([]string, error) {
 	args := c.Args().Slice()
 	if len(args) != n {

@@ -205,8 +205,8 @@ func TestCLI_ImportChecksEveryArgumentFirst(t *testing.T) {
 
 // TestCLI_EmptyNames: an empty TEAM, AGENT, CONFLICT, MESSAGE, SNAPSHOT,
 // RUN or NAME argument is a usage error (exit 2) naming what the command
-// wants, the same in embedded mode and through a server (whose params
-// refuse an empty name), and writes nothing.
+// wants, the same in embedded mode and through a server, and writes
+// nothing.
 func TestCLI_EmptyNames(t *testing.T) {
 	dir := t.TempDir()
 	crewTeam(t, dir)

@@ -1,0 +1,111 @@
+package server_test
+
+import (
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/server"
+)
+
+// TestRPC_EmptyIDs: an id param given empty ("team": "") is the id no team,
+// agent, task, message, conflict or snapshot can have, and is answered as
+// the embedded Manager answers an empty id: an invalid id (kind invalid,
+// exit 7, a message saying "invalid id"), for every method. An id param
+// that is absent is a malformed request (kind usage, exit 2, `"team" is
+// required`), as before. (An empty id was a usage error, exit 2, through a
+// server, and exit 7 in process.)
+func TestRPC_EmptyIDs(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}}}, nil)
+	ts.ok("acme", "teams.create_task", map[string]any{"team": "crew", "agent": "ann", "subject": "a"}, nil)
+	team := map[string]any{"team": "crew"}
+	member := map[string]any{"team": "crew", "agent": "ann"}
+	task := map[string]any{"team": "crew", "task": "T1"}
+	taskBy := map[string]any{"team": "crew", "task": "T1", "agent": "ann"}
+	for _, tc := range []struct {
+		method string
+		params map[string]any // valid ids: each is left empty, then out, in turn
+	}{
+		{"teams.get", team},
+		{"teams.delete", team},
+		{"teams.pause", team},
+		{"teams.resume", team},
+		{"teams.disband", team},
+		{"teams.merge", team},
+		{"teams.is_complete", team},
+		{"teams.member_status", member},
+		{"findings.add", member},
+		{"findings.add_batch", member},
+		{"findings.list", team},
+		{"findings.import", member},
+		{"facts.list", team},
+		{"conflicts.list", team},
+		{"conflicts.resolve", map[string]any{"team": "crew", "conflict": "c0123456789abcdef0123456789abcdef"}},
+		{"teams.plan.get", team},
+		{"teams.plan.list", team},
+		{"teams.snapshot.create", team},
+		{"teams.snapshot.list", team},
+		{"teams.snapshot.get", map[string]any{"team": "crew", "snapshot": "S1"}},
+		{"teams.snapshot.restore", map[string]any{"team": "crew", "snapshot": "S1"}},
+		{"teams.snapshot.delete", map[string]any{"team": "crew", "snapshot": "S1"}},
+		{"teams.create_task", member},
+		{"teams.update_task", taskBy},
+		{"teams.list_tasks", team},
+		{"teams.add_task_comment", taskBy},
+		{"teams.list_task_comments", task},
+		{"teams.list_task_events", task},
+		{"teams.task.get", task},
+		{"teams.task.claim", taskBy},
+		{"teams.task.next", member},
+		{"teams.task.progress", taskBy},
+		{"teams.task.complete", taskBy},
+		{"teams.task.review", taskBy},
+		{"teams.task.fail", taskBy},
+		{"teams.task.cancel", taskBy},
+		{"teams.task.pause", taskBy},
+		{"teams.task.resume", taskBy},
+		{"teams.task.retry", taskBy},
+		{"teams.task.skip", taskBy},
+		{"teams.task.configure_board", team},
+		{"teams.task.add_findings", taskBy},
+		{"teams.chat.send", member},
+		{"teams.chat.thread", map[string]any{"team": "crew", "message": "M1"}},
+		{"teams.chat.history", team},
+		{"teams.chat.inbox", member},
+		{"teams.chat.mark", member},
+		{"teams.chat.configure", team},
+	} {
+		for key := range tc.params {
+			t.Run(tc.method+"/"+key, func(t *testing.T) {
+				p := maps.Clone(tc.params)
+				p[key] = ""
+				b, err := json.Marshal(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := rawCall(t, ts, tc.method, string(b))
+				if r.Error == nil {
+					t.Fatalf("empty %s: no error; result %s", key, r.Result)
+				}
+				if e := r.Error; e.Data.ExitCode != api.ExitInvalid || e.Data.Kind != string(api.KindInvalid) || !strings.Contains(e.Message, "invalid id") {
+					t.Errorf("empty %s: error %d %q %+v; want exit %d, kind %s, invalid id", key, e.Code, e.Message, e.Data, api.ExitInvalid, api.KindInvalid)
+				}
+				delete(p, key)
+				if b, err = json.Marshal(p); err != nil {
+					t.Fatal(err)
+				}
+				r = rawCall(t, ts, tc.method, string(b))
+				if r.Error == nil {
+					t.Fatalf("no %s: no error; result %s", key, r.Result)
+				}
+				if e := r.Error; e.Data.ExitCode != api.ExitUsage || e.Data.Kind != string(api.KindUsage) || !strings.Contains(e.Message, `"`+key+`" is required`) {
+					t.Errorf("no %s: error %d %q %+v; want exit %d, kind %s, %q is required", key, e.Code, e.Message, e.Data, api.ExitUsage, api.KindUsage, key)
+				}
+			})
+		}
+	}
+}
