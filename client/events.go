@@ -58,7 +58,10 @@ func (c *Client) LastEventID(ctx context.Context) (uint64, error) {
 // teammanager.ErrInvalidEventID. When the namespace is deleted, the
 // sequence yields an error matching cortex.ErrNoNamespace and stops; when
 // the server shuts down, or the connection is lost, one matching
-// api.ErrUnavailable (subscribe again after the last event received).
+// api.ErrUnavailable (subscribe again after the last event received);
+// when the server ends it because the client's token was revoked or
+// expired, the error a request with that token gets (matching
+// api.ErrDenied).
 // Events that retention removed before they were read come as one
 // events.lost event (teammanager.LostEvents). Each range over the
 // sequence opens a stream of its own, after afterID.
@@ -150,11 +153,24 @@ func (c *Client) openEvents(ctx context.Context, after string, position bool) (*
 }
 
 // eventsError is the error of a stream that could not be read further:
-// ctx's if it ended, else one matching api.ErrUnavailable (the server
+// ctx's if it ended; the server's refusal of the client's token (matching
+// api.ErrDenied) if the server ended the stream saying why and refuses
+// the token now (revoked, expired, or none while one is needed), as a
+// request with it gets; else one matching api.ErrUnavailable (the server
 // ended the stream: its last comment, if any, says why).
 func (c *Client) eventsError(ctx context.Context, err error) error {
 	var end *streamEnd
 	if errors.As(err, &end) && ctx.Err() == nil {
+		if strings.HasSuffix(end.why, ": the stream ends") {
+			// Ask again, as a request: a stream ended for its token is
+			// refused, with the error of the token.
+			resp, err := c.openEvents(ctx, "", false)
+			if err == nil {
+				resp.Body.Close()
+			} else if errors.Is(err, api.ErrDenied) {
+				return err
+			}
+		}
 		return fmt.Errorf("events: %w", unavailable(c.target, end))
 	}
 	return fmt.Errorf("events: %w", c.connError(ctx, err))

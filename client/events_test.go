@@ -232,3 +232,67 @@ func TestClient_Subscribe_FromEmptyLogReportsLoss(t *testing.T) {
 		t.Fatalf("first event of a subscription from an empty log, events 1 to 3 removed: %d %s %+v", ev.ID, ev.Type, ev.Lost)
 	}
 }
+
+// TestClient_Subscribe_TokenRevoked: a subscription whose token is revoked
+// while it reads ends with the error a request with that token gets
+// (api.ErrDenied, exit code 10, HTTP 401), not as a server gone away
+// (api.ErrUnavailable, which says to subscribe again); a subscription of
+// another token goes on.
+func TestClient_Subscribe_TokenRevoked(t *testing.T) {
+	s := cortextest.NewStore(t)
+	f := server.OpenTokens(filepath.Join(t.TempDir(), "tokens.json"))
+	writeTok, _, err := f.Create(ctx, "acme", server.RoleWrite, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doomedTok, doomed, err := f.Create(ctx, "acme", server.RoleRead, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- server.New(s, server.DefaultOptions().WithTokens(f)).Serve(sctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	with := func(tok string) *client.Client {
+		c, err := client.New("http://"+l.Addr().String(), client.DefaultOptions().WithNamespace("acme").WithToken(tok))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	w, r := with(writeTok), with(doomedTok)
+	create(t, w, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	seq, err := r.Subscribe(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []uint64
+	for ev, err := range seq {
+		if err != nil {
+			var ce *client.Error
+			if !errors.Is(err, api.ErrDenied) || errors.Is(err, api.ErrUnavailable) || api.ExitCode(err) != api.ExitDenied ||
+				!errors.As(err, &ce) || ce.Code != 401 || !strings.Contains(err.Error(), "revoked") || len(got) != 1 {
+				t.Fatalf("after events %v: %v (exit %d), want the error of a revoked token (api.ErrDenied, exit %d, 401)", got, err, api.ExitCode(err), api.ExitDenied)
+			}
+			break
+		}
+		got = append(got, ev.ID)
+		if _, err := server.OpenTokens(f.Path()).Revoke(ctx, "acme", doomed.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A request with it gets the same.
+	if _, err := r.ListTeams(ctx, teammanager.TeamFilter{}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied {
+		t.Fatalf("a request with the revoked token: %v", err)
+	}
+}
