@@ -21,14 +21,13 @@ import (
 // stream (GET /ns/{ns}/events, Server-Sent Events: see package server).
 
 // LastEventID returns the id of the namespace's last event, 0 if there is
-// none yet (or no namespace yet), as teammanager.Manager.LastEventID: the
-// resume point of an event stream opened for new events only, which the
-// server sends first.
+// none yet, as teammanager.Manager.LastEventID: the resume point of an
+// event stream opened for new events only, which the server sends first.
+// A namespace that does not exist on the server is an error matching
+// cortex.ErrNoNamespace (exit code 3), as for ListTeams: reading creates
+// nothing (see Subscribe).
 func (c *Client) LastEventID(ctx context.Context) (uint64, error) {
 	resp, err := c.openEvents(ctx, "", false)
-	if errors.Is(err, cortex.ErrNoNamespace) {
-		return 0, nil // the Manager's namespace is created empty
-	}
 	if err != nil {
 		return 0, err
 	}
@@ -66,9 +65,13 @@ func (c *Client) LastEventID(ctx context.Context) (uint64, error) {
 // events.lost event (teammanager.LostEvents). Each range over the
 // sequence opens a stream of its own, after afterID.
 //
-// Unlike the Manager's, it needs the namespace to exist: a namespace
-// that does not is an error matching cortex.ErrNoNamespace, at once or
-// from the sequence. An event of a type this client does not know comes
+// Subscribe reads only: it never creates the namespace (nor does the
+// Manager's: its namespace exists from New, which creates it for writing
+// and, over a read-only store, fails with an error matching
+// cortex.ErrNoNamespace if it does not exist). A namespace that does not
+// exist on the server (no team was ever created in it) is an error
+// matching cortex.ErrNoNamespace (exit code 3) at once, as for ListTeams,
+// or from the sequence if it is deleted before the stream opens. An event of a type this client does not know comes
 // with its id, type, team and time only.
 func (c *Client) Subscribe(ctx context.Context, afterID uint64) (iter.Seq2[teammanager.Event, error], error) {
 	last, err := c.LastEventID(ctx)
@@ -147,7 +150,14 @@ func (c *Client) openEvents(ctx context.Context, after string, position bool) (*
 		if err != nil {
 			return nil, fmt.Errorf("events: %w", c.connError(ctx, err))
 		}
-		return nil, fmt.Errorf("events: %w", httpError(resp, data))
+		err = httpError(resp, data)
+		if e := (*Error)(nil); errors.As(err, &e) && e.Kind == api.KindNotFound {
+			// The route answers not found for the namespace only: the
+			// error matches cortex.ErrNoNamespace, as a JSON-RPC
+			// method's does.
+			e.Names = append(e.Names, "no_namespace")
+		}
+		return nil, fmt.Errorf("events: %w", err)
 	}
 	return resp, nil
 }

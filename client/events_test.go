@@ -19,6 +19,7 @@ import (
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/server"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -295,4 +296,53 @@ func TestClient_Subscribe_TokenRevoked(t *testing.T) {
 	if _, err := r.ListTeams(ctx, teammanager.TeamFilter{}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied {
 		t.Fatalf("a request with the revoked token: %v", err)
 	}
+}
+
+// TestSubscribe_NoNamespace: the events of a namespace that does not
+// exist are read nowhere and create nothing, in process as through a
+// server: the embedded Manager of a read-only store (which cannot create
+// the namespace New creates otherwise) and the client's LastEventID and
+// Subscribe fail at once with an error matching cortex.ErrNoNamespace
+// (exit 3), as the client's ListTeams does. (Through a server LastEventID
+// and Subscribe failed with an error that matched api.ErrNotFound only,
+// and the client's doc said that LastEventID answered 0.)
+func TestSubscribe_NoNamespace(t *testing.T) {
+	noNamespace := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, cortex.ErrNoNamespace) || !errors.Is(err, cortex.ErrNotFound) || api.ExitCode(err) != api.ExitNotFound {
+			t.Errorf("%s: %v (exit %d), want an error matching cortex.ErrNoNamespace (exit %d)", what, err, api.ExitCode(err), api.ExitNotFound)
+		}
+	}
+	t.Run("embedded", func(t *testing.T) {
+		dir := t.TempDir()
+		cortextest.OpenStore(t, dir).Close()
+		s := cortextest.OpenStore(t, dir, cortex.DefaultOptions().WithReadOnly(true))
+		x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = teammanager.New(ctx, s, x, teammanager.FromConfig(config.Default().Teams))
+		noNamespace("teammanager.New", err)
+		if nss, err := s.Namespaces(ctx); err != nil || len(nss) != 0 {
+			t.Errorf("namespaces after: %v, %v", nss, err)
+		}
+	})
+	t.Run("remote", func(t *testing.T) {
+		c := newClient(t, startServer(t))
+		id, err := c.LastEventID(ctx)
+		noNamespace("LastEventID", err)
+		if id != 0 {
+			t.Errorf("LastEventID = %d", id)
+		}
+		seq, err := c.Subscribe(ctx, 0)
+		noNamespace("Subscribe", err)
+		if seq != nil {
+			t.Errorf("Subscribe returned a sequence beside its error")
+		}
+		_, err = c.ListTeams(ctx, teammanager.TeamFilter{})
+		noNamespace("ListTeams", err)
+		if nss, err := c.Namespaces(ctx); err != nil || len(nss) != 0 {
+			t.Errorf("namespaces after: %+v, %v", nss, err)
+		}
+	})
 }
