@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
@@ -35,7 +36,7 @@ func remoteQuery(c *cli.Context, e *env, rc *client.Client, text, format string,
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			// A server sends a result only once it is whole: a stopped
 			// query printed nothing, and says so as in process.
-			err = fmt.Errorf("%w: nothing was printed", err)
+			err = nothingPrinted(ctx, err)
 		}
 		return remoteQueryError(e, err)
 	}
@@ -97,3 +98,30 @@ type sliceQuads struct {
 func (s *sliceQuads) Next(context.Context) bool { s.i++; return s.i <= len(s.quads) }
 func (s *sliceQuads) Quad() quad.Quad           { return s.quads[s.i-1] }
 func (s *sliceQuads) Err() error                { return nil }
+
+// nothingPrinted returns err, of a query a server stopped (its timeout) or
+// that was interrupted (ctx ended), in the words of one stopped in process
+// (stopped): "query: timed out after 5s: nothing was printed: context
+// deadline exceeded", "query: interrupted: nothing was printed: context
+// canceled". It matches what err matches.
+func nothingPrinted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return &rewordedError{msg: fmt.Sprintf("query: %v", stopped(ctx.Err(), 0, false)), err: err}
+	}
+	msg := err.Error()
+	for _, cause := range []error{context.DeadlineExceeded, context.Canceled} {
+		if rest, ok := strings.CutSuffix(msg, ": "+cause.Error()); ok {
+			return &rewordedError{msg: rest + ": nothing was printed: " + cause.Error(), err: err}
+		}
+	}
+	return fmt.Errorf("%w: nothing was printed", err)
+}
+
+// rewordedError is err with another message.
+type rewordedError struct {
+	msg string
+	err error
+}
+
+func (e *rewordedError) Error() string { return e.msg }
+func (e *rewordedError) Unwrap() error { return e.err }
