@@ -162,8 +162,9 @@ func TestWorkflows_Errors(t *testing.T) {
 		api.ExitCode(err) != api.ExitInvalid || !strings.Contains(err.Error(), "run e: step s00: finding 2 of 2: invalid finding: confidence NaN not in [0, 1]") {
 		t.Fatalf("add a finding of confidence NaN: %v (exit %d)", err, api.ExitCode(err))
 	}
-	if _, err := w.StartStep(ctx, "e", "s00", ""); !errors.Is(err, api.ErrUsage) {
-		t.Fatalf("start_step without an actor: %v", err)
+	// As the Engine refuses it in process (it was a usage error, exit 2).
+	if _, err := w.StartStep(ctx, "e", "s00", ""); !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid {
+		t.Fatalf("start_step without an actor: %v, want invalid_run (exit 7)", err)
 	}
 	r, err := w.Get(ctx, "e")
 	if err != nil {
@@ -233,8 +234,9 @@ func TestWorkflows_DriverHeldThroughServer(t *testing.T) {
 	if got, err := w.ClaimDriver(ctx, r.ID, b, time.Hour, ""); err != nil || got.Driver.ID != b.ID {
 		t.Fatalf("after the first let go: %+v, %v", got.Driver, err)
 	}
-	if _, err := w.ClaimDriver(ctx, r.ID, workflow.Driver{ID: "x"}, time.Hour, ""); !errors.Is(err, api.ErrUsage) {
-		t.Fatalf("a driver without an actor: %v, want a usage error", err)
+	// As the Engine refuses it in process (it was a usage error, exit 2).
+	if _, err := w.ClaimDriver(ctx, r.ID, workflow.Driver{ID: "x"}, time.Hour, ""); !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid {
+		t.Fatalf("a driver without an actor: %v, want invalid_run (exit 7)", err)
 	}
 	g, err := w.Start(ctx, fanDef(2), workflow.RunOptions{ID: "fan"})
 	if err != nil {
@@ -813,5 +815,48 @@ func TestWorkflows_OptionsNotUTF8(t *testing.T) {
 	}
 	if r, err := w.Start(ctx, fanDef(2), workflow.RunOptions{Strategy: fffd}); err != nil || r.Strategy != fffd {
 		t.Fatalf("strategy %q: %q, %v", fffd, r.Strategy, err)
+	}
+}
+
+// TestWorkflows_EmptyIDsAsEmbedded: an empty run, step, actor or driver
+// given to the pull API fails as the embedded Engine fails it (an invalid
+// id or run, exit 7; an unknown run first; nothing for a release by no
+// driver), with its message, through a server too. (A server answered
+// each as a missing param: kind usage, exit 2.)
+func TestWorkflows_EmptyIDsAsEmbedded(t *testing.T) {
+	got := map[string][]string{}
+	for _, b := range engineModes {
+		e := b.open(t)
+		if _, err := e.Start(ctx, fanDef(1), workflow.RunOptions{ID: "r1"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name string
+			call func() error
+		}{
+			{"Get", func() error { _, err := e.Get(ctx, ""); return err }},
+			{"Ready", func() error { _, err := e.Ready(ctx, ""); return err }},
+			{"StartStep empty run", func() error { _, err := e.StartStep(ctx, "", "s00", "x"); return err }},
+			{"StartStep empty step", func() error { _, err := e.StartStep(ctx, "r1", "", "x"); return err }},
+			{"StartStep empty step of no run", func() error { _, err := e.StartStep(ctx, "nope", "", "x"); return err }},
+			{"StartStep empty actor", func() error { _, err := e.StartStep(ctx, "r1", "s00", ""); return err }},
+			{"AddFindings empty step", func() error { _, err := e.AddFindings(ctx, "r1", "", 1, nil); return err }},
+			{"CompleteStep empty step", func() error { return e.CompleteStep(ctx, "r1", "", 1, nil) }},
+			{"FailStep empty step", func() error { return e.FailStep(ctx, "r1", "", 1, "x") }},
+			{"ReleaseStep empty step", func() error { return e.ReleaseStep(ctx, "r1", "", 1, "x") }},
+			{"ClaimDriver empty driver", func() error { _, err := e.ClaimDriver(ctx, "r1", workflow.Driver{}, time.Minute, ""); return err }},
+			{"ClaimDriver empty run", func() error {
+				_, err := e.ClaimDriver(ctx, "", workflow.Driver{ID: "d", Actor: "a"}, time.Minute, "")
+				return err
+			}},
+			{"ReleaseDriver empty driver", func() error { return e.ReleaseDriver(ctx, "r1", "") }},
+			{"ReleaseDriver empty run", func() error { return e.ReleaseDriver(ctx, "", "d") }},
+		} {
+			err := tc.call()
+			got[b.name] = append(got[b.name], fmt.Sprintf("%s: %v (exit %d)", tc.name, err, api.ExitCode(err)))
+		}
+	}
+	if e, r := got["embedded"], got["remote"]; !slices.Equal(e, r) {
+		t.Errorf("embedded and remote differ:\nembedded:\n%s\nremote:\n%s", strings.Join(e, "\n"), strings.Join(r, "\n"))
 	}
 }

@@ -109,3 +109,37 @@ func TestRPC_EmptyIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestRPC_WorkflowEmptyParams: a workflow method's run, step, actor or
+// driver given empty is left to the Engine, which refuses it as in
+// process (an invalid id or run, exit 7); absent, it is a missing param
+// (usage, exit 2), as before. (Given empty, it was a missing param too.)
+func TestRPC_WorkflowEmptyParams(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "workflows.start", json.RawMessage(`{"id":"w1","def":{"name":"d","type":"chain","steps":[{"name":"s","agent":"a"}]}}`), nil)
+	for _, tc := range []struct {
+		method, params string
+		exit           int
+		msg            string
+	}{
+		{"workflows.get", `{"run":""}`, api.ExitInvalid, `run "": invalid id`},
+		{"workflows.get", `{}`, api.ExitUsage, `"run" is required`},
+		{"workflows.start_step", `{"run":"w1","step":"","actor":"x"}`, api.ExitInvalid, `step "": invalid id`},
+		{"workflows.start_step", `{"run":"w1","actor":"x"}`, api.ExitUsage, `"step" is required`},
+		{"workflows.start_step", `{"run":"w1","step":"s","actor":""}`, api.ExitInvalid, `actor "": empty`},
+		{"workflows.start_step", `{"run":"w1","step":"s","actor":null}`, api.ExitUsage, `"actor" is required`},
+		{"workflows.claim_driver", `{"run":"w1","driver":{"id":"","actor":""},"lease_ms":1000}`, api.ExitInvalid, "a driver needs an id"},
+		{"workflows.claim_driver", `{"run":"w1","driver":{},"lease_ms":1000}`, api.ExitUsage, `"driver.id" is required`},
+		{"workflows.release_driver", `{"run":"","driver":{"id":"d"}}`, api.ExitInvalid, `run "": invalid id`},
+		{"workflows.release_driver", `{"run":"w1"}`, api.ExitUsage, `"driver.id" is required`},
+	} {
+		r := rawCall(t, ts, tc.method, tc.params)
+		if r.Error == nil {
+			t.Errorf("%s %s: no error; result %s", tc.method, tc.params, r.Result)
+			continue
+		}
+		if e := r.Error; e.Data.ExitCode != tc.exit || e.Data.Kind != string(api.KindOf(tc.exit)) || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%s %s: error %q %+v; want exit %d and %q", tc.method, tc.params, e.Message, e.Data, tc.exit, tc.msg)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (p *wfParams) decode(params json.RawMessage, need ...string) error {
 			args = append(args, "actor", p.Actor)
 		}
 	}
-	return required(args...)
+	return requiredGiven(params, args...)
 }
 
 // wfStartParams are the params of workflows.start: the definition as
@@ -255,7 +255,7 @@ func workflowsClaimDriver(ctx context.Context, c *rpcCtx, params json.RawMessage
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("run", p.Run, "driver.id", p.Driver.ID, "driver.actor", p.Driver.Actor); err != nil {
+	if err := requiredGiven(params, "run", p.Run, "driver.id", p.Driver.ID, "driver.actor", p.Driver.Actor); err != nil {
 		return nil, err
 	}
 	if maxMS := int64(math.MaxInt64 / time.Millisecond); p.LeaseMS > maxMS {
@@ -275,7 +275,7 @@ func workflowsReleaseDriver(ctx context.Context, c *rpcCtx, params json.RawMessa
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("run", p.Run, "driver.id", p.Driver.ID); err != nil {
+	if err := requiredGiven(params, "run", p.Run, "driver.id", p.Driver.ID); err != nil {
 		return nil, err
 	}
 	en, err := c.engine(ctx)

@@ -523,6 +523,36 @@ func required(pairs ...string) error {
 	return nil
 }
 
+// requiredGiven is required for the params of a callee that answers an
+// empty value itself, as in process (the workflow Engine: an empty run,
+// step, actor or driver is its invalid id or run, after an unknown run):
+// an empty value is refused only if params do not give it at all (absent,
+// or null); given as "", it is left to the callee. A name with a dot
+// names a member of an object param ("driver.id").
+func requiredGiven(params json.RawMessage, pairs ...string) error {
+	var absent []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" && !givenString(params, pairs[i]) {
+			absent = append(absent, pairs[i], "")
+		}
+	}
+	return required(absent...)
+}
+
+// givenString reports whether params (an object) give the member at path
+// (names joined by dots) as a string.
+func givenString(params json.RawMessage, path string) bool {
+	v := params
+	for name := range strings.SplitSeq(path, ".") {
+		var members map[string]json.RawMessage
+		if jsonKind(v) != "object" || json.Unmarshal(v, &members) != nil {
+			return false
+		}
+		v = members[name]
+	}
+	return jsonKind(v) == "string"
+}
+
 // emptyIDError is required's error for an empty id: invoke answers an
 // unknown team instead, if the call names one, as the Manager looks the
 // team up before the other ids (and, with taskFirst, an unknown task);
