@@ -113,6 +113,7 @@ var behaviours = []struct {
 	{"DurationsKept", testDurationsKept},
 	{"UnknownTeamFirst", testUnknownTeamFirst},
 	{"TaskCommentKindAfterTeamAndTask", testTaskCommentKindAfterTeamAndTask},
+	{"MessageTypeAfterTeamAndSender", testMessageTypeAfterTeamAndSender},
 	{"UnknownTaskBeforeEmptyAgent", testUnknownTaskBeforeEmptyAgent},
 	{"UnknownAgentBeforeEmptyTask", testUnknownAgentBeforeEmptyTask},
 	{"IDsNotUTF8", testIDsNotUTF8},

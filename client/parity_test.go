@@ -300,6 +300,27 @@ func testTaskCommentKindAfterTeamAndTask(t *testing.T, tm api.TeamManager) {
 	}
 }
 
+// testMessageTypeAfterTeamAndSender: a message of no type from a team or
+// a sender that does not exist fails as about that team or sender,
+// through a server as in process (the Manager looks them up before the
+// type; the client refused the type first, ErrInvalidMessage, exit 7).
+func testMessageTypeAfterTeamAndSender(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for _, tc := range []struct {
+		team, from string
+		want       error
+		code       int
+	}{
+		{"nope", "bob", teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{team, "zed", teammanager.ErrUnknownAgent, api.ExitNotFound},
+		{team, "bob", teammanager.ErrInvalidMessage, api.ExitInvalid},
+	} {
+		if _, err := tm.SendMessage(ctx, tc.team, tc.from, teammanager.OutMessage{To: []string{"ann"}, Body: "hello"}); !errors.Is(err, tc.want) || api.ExitCode(err) != tc.code {
+			t.Errorf("SendMessage of no type from team %s, member %s: %v (exit %d), want an error matching %v (exit %d)", tc.team, tc.from, err, api.ExitCode(err), tc.want, tc.code)
+		}
+	}
+}
+
 // testUnknownTaskBeforeEmptyAgent: a call about a task that does not exist
 // by a member of no id fails as about an unknown task (ErrUnknownTask,
 // exit 3), through a server as in process: the Manager looks the task up

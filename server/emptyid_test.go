@@ -26,9 +26,10 @@ func TestRPC_EmptyIDs(t *testing.T) {
 	member := map[string]any{"team": "crew", "agent": "ann"}
 	task := map[string]any{"team": "crew", "task": "T1"}
 	taskBy := map[string]any{"team": "crew", "task": "T1", "agent": "ann"}
+	ids := map[string]bool{"team": true, "agent": true, "task": true, "message": true, "conflict": true, "snapshot": true}
 	for _, tc := range []struct {
 		method string
-		params map[string]any // valid ids: each is left empty, then out, in turn
+		params map[string]any // valid ids (and values): each id is left empty, then out, in turn
 	}{
 		{"teams.get", team},
 		{"teams.delete", team},
@@ -37,14 +38,14 @@ func TestRPC_EmptyIDs(t *testing.T) {
 		{"teams.disband", team},
 		{"teams.merge", team},
 		{"teams.is_complete", team},
-		{"teams.member_status", member},
+		{"teams.member_status", map[string]any{"team": "crew", "agent": "ann", "status": "running"}},
 		{"findings.add", member},
 		{"findings.add_batch", member},
 		{"findings.list", team},
 		{"findings.import", member},
 		{"facts.list", team},
 		{"conflicts.list", team},
-		{"conflicts.resolve", map[string]any{"team": "crew", "conflict": "c0123456789abcdef0123456789abcdef"}},
+		{"conflicts.resolve", map[string]any{"team": "crew", "conflict": "c0123456789abcdef0123456789abcdef", "by": "ann", "objects": []string{}}},
 		{"teams.plan.get", team},
 		{"teams.plan.list", team},
 		{"teams.snapshot.create", team},
@@ -76,10 +77,13 @@ func TestRPC_EmptyIDs(t *testing.T) {
 		{"teams.chat.thread", map[string]any{"team": "crew", "message": "M1"}},
 		{"teams.chat.history", team},
 		{"teams.chat.inbox", member},
-		{"teams.chat.mark", member},
+		{"teams.chat.mark", map[string]any{"team": "crew", "agent": "ann", "status": "read", "messages": []string{"M1"}}},
 		{"teams.chat.configure", team},
 	} {
 		for key := range tc.params {
+			if !ids[key] {
+				continue
+			}
 			t.Run(tc.method+"/"+key, func(t *testing.T) {
 				p := maps.Clone(tc.params)
 				p[key] = ""
@@ -132,6 +136,42 @@ func TestRPC_WorkflowEmptyParams(t *testing.T) {
 		{"workflows.claim_driver", `{"run":"w1","driver":{},"lease_ms":1000}`, api.ExitUsage, `"driver.id" is required`},
 		{"workflows.release_driver", `{"run":"","driver":{"id":"d"}}`, api.ExitInvalid, `run "": invalid id`},
 		{"workflows.release_driver", `{"run":"w1"}`, api.ExitUsage, `"driver.id" is required`},
+	} {
+		r := rawCall(t, ts, tc.method, tc.params)
+		if r.Error == nil {
+			t.Errorf("%s %s: no error; result %s", tc.method, tc.params, r.Result)
+			continue
+		}
+		if e := r.Error; e.Data.ExitCode != tc.exit || e.Data.Kind != string(api.KindOf(tc.exit)) || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%s %s: error %q %+v; want exit %d and %q", tc.method, tc.params, e.Message, e.Data, tc.exit, tc.msg)
+		}
+	}
+}
+
+// TestRPC_EmptyValuesAsEmbedded: a status, message type or resolver
+// given empty is the Manager's to refuse, as in process (kind invalid,
+// exit 7, its sentinel and message; a message type after the team and the
+// sender); absent, it is a missing param (usage, exit 2), as before.
+// (Given empty, each was a missing param too.)
+func TestRPC_EmptyValuesAsEmbedded(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}}}, nil)
+	for _, tc := range []struct {
+		method, params string
+		exit           int
+		msg            string
+	}{
+		{"teams.member_status", `{"team":"crew","agent":"ann","status":""}`, api.ExitInvalid, `member ann: invalid status ""`},
+		{"teams.member_status", `{"team":"crew","agent":"ann"}`, api.ExitUsage, `"status" is required`},
+		{"teams.chat.send", `{"team":"crew","agent":"ann","type":"","body":"x"}`, api.ExitInvalid, `invalid message: type ""`},
+		{"teams.chat.send", `{"team":"nope","agent":"ann","type":"","body":"x"}`, api.ExitNotFound, `unknown team`},
+		{"teams.chat.send", `{"team":"crew","agent":"zed","type":"","body":"x"}`, api.ExitNotFound, `unknown agent`},
+		{"teams.chat.send", `{"team":"crew","agent":"ann","body":"x"}`, api.ExitUsage, `"type" is required`},
+		{"teams.chat.mark", `{"team":"crew","agent":"ann","status":"","messages":["M1"]}`, api.ExitInvalid, `mark as ""`},
+		{"teams.chat.mark", `{"team":"crew","agent":"ann","messages":["M1"]}`, api.ExitUsage, `"status" is required`},
+		{"conflicts.resolve", `{"team":"crew","conflict":"c0123456789abcdef0123456789abcdef","objects":[],"by":""}`, api.ExitInvalid, `resolver ""`},
+		{"conflicts.resolve", `{"team":"crew","conflict":"c0123456789abcdef0123456789abcdef","objects":[]}`, api.ExitUsage, `"by" is required`},
 	} {
 		r := rawCall(t, ts, tc.method, tc.params)
 		if r.Error == nil {

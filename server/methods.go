@@ -321,7 +321,12 @@ func teamsMemberStatus(ctx context.Context, c *rpcCtx, params json.RawMessage) (
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent, "status", p.Status); err != nil {
+	// An empty status is the Manager's to refuse (ErrInvalidStatus, which
+	// it checks first); an absent one, a missing param.
+	if err := requiredGiven(params, "status", p.Status); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	// The Manager checks the word, with its message.
@@ -633,7 +638,12 @@ func conflictsResolve(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "conflict", p.Conflict, "by", p.By); err != nil {
+	// An empty resolver is the Manager's to refuse (ErrInvalidResolution,
+	// which it checks first); an absent one, a missing param.
+	if err := requiredGiven(params, "by", p.By); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "conflict", p.Conflict); err != nil {
 		return nil, err
 	}
 	if p.Objects == nil {

@@ -410,7 +410,12 @@ func teamsChatSend(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent, "type", p.Type); err != nil {
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	// An empty type is the Manager's to refuse, after the team and the
+	// sender (ErrInvalidMessage); an absent one, a missing param.
+	if err := requiredGiven(params, "type", p.Type); err != nil {
 		return nil, err
 	}
 	m, err := c.m.SendMessage(ctx, p.Team, p.Agent, teammanager.OutMessage{Type: teammanager.MessageType(p.Type), To: p.To,
@@ -498,7 +503,12 @@ func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent, "status", p.Status); err != nil {
+	// An empty status is the Manager's to refuse (ErrInvalidMessage, which
+	// it checks first); an absent one, a missing param.
+	if err := requiredGiven(params, "status", p.Status); err != nil {
+		return nil, err
+	}
+	if err := required("team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	if len(p.Messages) == 0 {
