@@ -688,6 +688,13 @@ func testInvalidValuesSameSentinel(t *testing.T, tm api.TeamManager) {
 			_, err := tm.UpdateMemberStatus(ctx, "t", "b", "", "")
 			return err
 		}, teammanager.ErrInvalidStatus},
+		// The Manager checks the status first, whatever the ids (a server
+		// refused the empty team first, as an invalid id).
+		{"UpdateMemberStatus empty status, team and agent", func() error {
+			_, err := tm.UpdateMemberStatus(ctx, "", "", "", "")
+			return err
+		}, teammanager.ErrInvalidStatus},
+		{"MarkMessages empty status and team", func() error { return tm.MarkMessages(ctx, "", "a", "", "M1") }, teammanager.ErrInvalidMessage},
 		{"SendMessage empty type", func() error {
 			_, err := tm.SendMessage(ctx, "t", "a", teammanager.OutMessage{To: []string{"b"}, Body: "x"})
 			return err

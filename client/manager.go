@@ -181,7 +181,7 @@ func (c *Client) teamCall(ctx context.Context, method, id string) (teammanager.T
 // committed, as embedded; GetTeam shows it).
 func (c *Client) UpdateMemberStatus(ctx context.Context, teamID, agentID string, status teammanager.Status, result string) (teammanager.MemberUpdate, error) {
 	if status == "" && teamID != "" && agentID != "" {
-		// The Manager's error (a server would say the param is missing).
+		// The Manager's error (a server answers it too), without a call.
 		return teammanager.MemberUpdate{}, fmt.Errorf("team %s: member %s: %w %q", teammanager.IDText(teamID), teammanager.IDText(agentID), teammanager.ErrInvalidStatus, status)
 	}
 	if status.Valid() && !utf8.ValidString(result) {
@@ -443,9 +443,9 @@ func conflictOf(cj api.Conflict) (teammanager.Conflict, error) {
 // (conflicts.resolve).
 func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (teammanager.MergeReport, error) {
 	if by == "" {
-		// The Manager's error, which it checks first (a server would say
-		// the param is missing); another malformed resolver is its error
-		// through the server.
+		// The Manager's error, which it checks first (a server answers
+		// it too), without a call; another malformed resolver is its
+		// error through the server.
 		return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", teammanager.IDText(conflictID), teammanager.ErrInvalidResolution, by)
 	}
 	objs := make([]string, 0, len(objects))

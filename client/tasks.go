@@ -503,8 +503,8 @@ func (c *Client) Inbox(ctx context.Context, teamID, agent string, f teammanager.
 // checks that they do), unless ctx has ended.
 func (c *Client) MarkMessages(ctx context.Context, teamID, agent string, status teammanager.MessageStatus, ids ...string) error {
 	if status != teammanager.MsgRead && status != teammanager.MsgArchived {
-		// The Manager's error, which it checks first (a server would say
-		// an empty status is missing).
+		// The Manager's error, which it checks first (a server answers
+		// it too), without a call.
 		return fmt.Errorf("%w: mark as %q (want read or archived)", teammanager.ErrInvalidMessage, status)
 	}
 	if len(ids) == 0 {

@@ -164,6 +164,11 @@ func TestRPC_EmptyValuesAsEmbedded(t *testing.T) {
 	}{
 		{"teams.member_status", `{"team":"crew","agent":"ann","status":""}`, api.ExitInvalid, `member ann: invalid status ""`},
 		{"teams.member_status", `{"team":"crew","agent":"ann"}`, api.ExitUsage, `"status" is required`},
+		// The Manager checks the status first, whatever the ids.
+		{"teams.member_status", `{"team":"","agent":"","status":""}`, api.ExitInvalid, `team "": member "": invalid status ""`},
+		{"teams.chat.mark", `{"team":"","agent":"ann","status":"","messages":["M1"]}`, api.ExitInvalid, `mark as ""`},
+		{"conflicts.resolve", `{"team":"","conflict":"","objects":[],"by":""}`, api.ExitInvalid, `resolver ""`},
+		{"teams.member_status", `{"agent":"ann","status":""}`, api.ExitUsage, `"team" is required`},
 		{"teams.chat.send", `{"team":"crew","agent":"ann","type":"","body":"x"}`, api.ExitInvalid, `invalid message: type ""`},
 		{"teams.chat.send", `{"team":"nope","agent":"ann","type":"","body":"x"}`, api.ExitNotFound, `unknown team`},
 		{"teams.chat.send", `{"team":"crew","agent":"zed","type":"","body":"x"}`, api.ExitNotFound, `unknown agent`},

@@ -322,11 +322,11 @@ func teamsMemberStatus(ctx context.Context, c *rpcCtx, params json.RawMessage) (
 		return nil, err
 	}
 	// An empty status is the Manager's to refuse (ErrInvalidStatus, which
-	// it checks first); an absent one, a missing param.
+	// it checks first, whatever the ids); an absent one, a missing param.
 	if err := requiredGiven(params, "status", p.Status); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := idsGiven(params, p.Status == "", "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	// The Manager checks the word, with its message.
@@ -639,11 +639,12 @@ func conflictsResolve(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 		return nil, err
 	}
 	// An empty resolver is the Manager's to refuse (ErrInvalidResolution,
-	// which it checks first); an absent one, a missing param.
+	// which it checks first, whatever the ids); an absent one, a missing
+	// param.
 	if err := requiredGiven(params, "by", p.By); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "conflict", p.Conflict); err != nil {
+	if err := idsGiven(params, p.By == "", "team", p.Team, "conflict", p.Conflict); err != nil {
 		return nil, err
 	}
 	if p.Objects == nil {

@@ -504,11 +504,11 @@ func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 		return nil, err
 	}
 	// An empty status is the Manager's to refuse (ErrInvalidMessage, which
-	// it checks first); an absent one, a missing param.
+	// it checks first, whatever the ids); an absent one, a missing param.
 	if err := requiredGiven(params, "status", p.Status); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := idsGiven(params, p.Status == "", "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	if len(p.Messages) == 0 {

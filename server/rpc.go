@@ -539,6 +539,17 @@ func requiredGiven(params json.RawMessage, pairs ...string) error {
 	return required(absent...)
 }
 
+// idsGiven is required for the id pairs of a call, or, if managerFirst
+// (the Manager refuses another param of the call before it looks at the
+// ids: an empty status), requiredGiven: ids given empty are left to the
+// Manager then, whose error is the other param's.
+func idsGiven(params json.RawMessage, managerFirst bool, pairs ...string) error {
+	if managerFirst {
+		return requiredGiven(params, pairs...)
+	}
+	return required(pairs...)
+}
+
 // givenString reports whether params (an object) give the member at path
 // (names joined by dots) as a string.
 func givenString(params json.RawMessage, path string) bool {
