@@ -635,11 +635,13 @@ func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
 	}
 	snaps, ok := tm.(interface {
 		GetSnapshot(ctx context.Context, teamID, id string) (teammanager.Snapshot, error)
+		RestoreSnapshot(ctx context.Context, teamID, id string, apply bool) (teammanager.SnapshotDiff, error)
+		DeleteSnapshot(ctx context.Context, teamID, id string) error
 		Snapshots(ctx context.Context, teamID string) ([]teammanager.Snapshot, error)
 		GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
 	})
 	if !ok {
-		t.Fatalf("%T has no GetSnapshot, Snapshots and GetPlan", tm)
+		t.Fatalf("%T has no GetSnapshot, RestoreSnapshot, DeleteSnapshot, Snapshots and GetPlan", tm)
 	}
 	if list, err := snaps.Snapshots(ctx, "t"); err != nil || list == nil || len(list) != 0 {
 		t.Errorf("Snapshots of a team without snapshots: %+v, %v, want an empty list", list, err)
@@ -650,8 +652,23 @@ func testEmptyIDsAndNilArguments(t *testing.T, tm api.TeamManager) {
 	if _, err := snaps.GetSnapshot(ctx, "t", "S9"); !errors.Is(err, teammanager.ErrUnknownSnapshot) {
 		t.Errorf("GetSnapshot of no snapshot: %v, want an error matching ErrUnknownSnapshot", err)
 	}
-	if _, err := snaps.GetSnapshot(ctx, "t", ""); !errors.Is(err, teammanager.ErrUnknownSnapshot) || !errors.Is(err, teammanager.ErrInvalidID) || api.ExitCode(err) != api.ExitInvalid {
-		t.Errorf("GetSnapshot of an empty id: %v (exit %d), want an error matching ErrUnknownSnapshot and ErrInvalidID (exit %d)", err, api.ExitCode(err), api.ExitInvalid)
+	// An empty snapshot id, of a team or of none: the Manager checks the
+	// id's form before the team exists (a server answered the unknown
+	// team first, exit 3).
+	for _, team := range []string{"t", "nope"} {
+		for name, call := range map[string]func() error{
+			"GetSnapshot":     func() error { _, err := snaps.GetSnapshot(ctx, team, ""); return err },
+			"RestoreSnapshot": func() error { _, err := snaps.RestoreSnapshot(ctx, team, "", false); return err },
+			"DeleteSnapshot":  func() error { return snaps.DeleteSnapshot(ctx, team, "") },
+		} {
+			if err := call(); !errors.Is(err, teammanager.ErrUnknownSnapshot) || !errors.Is(err, teammanager.ErrInvalidID) || api.ExitCode(err) != api.ExitInvalid {
+				t.Errorf("%s of team %s, empty id: %v (exit %d), want an error matching ErrUnknownSnapshot and ErrInvalidID (exit %d)", name, team, err, api.ExitCode(err), api.ExitInvalid)
+			}
+		}
+	}
+	// A malformed team id is refused before the snapshot's.
+	if _, err := snaps.GetSnapshot(ctx, "a/b", ""); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitInvalid {
+		t.Errorf("GetSnapshot of team a/b, empty id: %v (exit %d), want an error matching ErrUnknownTeam (exit %d)", err, api.ExitCode(err), api.ExitInvalid)
 	}
 }
 

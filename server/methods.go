@@ -181,7 +181,10 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 			Task string `json:"task"`
 		}
 		if c.m != nil && ee.param != "team" && json.Unmarshal(params, &p) == nil && p.Team != "" {
-			if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
+			// Of a snapshot, the Manager checks the form of the team id,
+			// then of the snapshot's, before the team exists.
+			if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) &&
+				(ee.param != "snapshot" || errors.Is(terr, teammanager.ErrInvalidID)) {
 				return nil, terr
 			}
 			if ee.taskFirst && p.Task != "" {
