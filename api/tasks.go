@@ -314,8 +314,10 @@ func BoardUpdateOf(team string, u teammanager.BoardUpdate) BoardUpdate {
 }
 
 // Update returns b as the team manager takes it. A lease or staleAfter
-// given that is negative, or too large for a time.Duration, is an error
-// matching ErrInvalid.
+// given that is too large for a time.Duration, or positive below a
+// nanosecond, is an error matching ErrInvalid; a negative one is kept,
+// for the Manager to refuse as in process (ErrInvalidConfig, after the
+// team), unless it rounds to 0 ns (an error matching ErrInvalid).
 func (b BoardUpdate) Update() (teammanager.BoardUpdate, error) {
 	u := teammanager.BoardUpdate{Lead: b.Lead, AllowRequests: b.AllowRequests, LeadMayWork: b.LeadMayWork,
 		RequireReview: b.RequireReview, MaxDispatches: b.MaxDispatches, PlanApproval: b.PlanApproval, PlanApprover: b.PlanApprover}
@@ -325,6 +327,10 @@ func (b BoardUpdate) Update() (teammanager.BoardUpdate, error) {
 		d    **time.Duration
 	}{{"lease", b.Lease, &u.Lease}, {"staleAfter", b.StaleAfter, &u.StaleAfter}} {
 		if f.v == nil {
+			continue
+		}
+		if d := SecondsDuration(*f.v); *f.v < 0 && d < 0 {
+			*f.d = &d
 			continue
 		}
 		d, err := seconds(f.name, *f.v)

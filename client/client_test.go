@@ -114,6 +114,7 @@ var behaviours = []struct {
 	{"UnknownTeamFirst", testUnknownTeamFirst},
 	{"TaskCommentKindAfterTeamAndTask", testTaskCommentKindAfterTeamAndTask},
 	{"MessageTypeAfterTeamAndSender", testMessageTypeAfterTeamAndSender},
+	{"BoardValuesAfterTeam", testBoardValuesAfterTeam},
 	{"UnknownTaskBeforeEmptyAgent", testUnknownTaskBeforeEmptyAgent},
 	{"UnknownAgentBeforeEmptyTask", testUnknownAgentBeforeEmptyTask},
 	{"IDsNotUTF8", testIDsNotUTF8},

@@ -321,6 +321,34 @@ func testMessageTypeAfterTeamAndSender(t *testing.T, tm api.TeamManager) {
 	}
 }
 
+// testBoardValuesAfterTeam: a board update with a negative lease or
+// staleAfter fails as the Manager fails it: about a team that does not
+// exist first (ErrUnknownTeam, exit 3), else ErrInvalidConfig (exit 7),
+// through a server as in process (the client refused the value first,
+// and a server answered api.ErrInvalid of its own).
+func testBoardValuesAfterTeam(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	neg := -time.Second
+	for _, tc := range []struct {
+		team string
+		u    teammanager.BoardUpdate
+		want error
+		code int
+	}{
+		{"nope", teammanager.BoardUpdate{Lease: &neg}, teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{"nope", teammanager.BoardUpdate{StaleAfter: &neg}, teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{team, teammanager.BoardUpdate{Lease: &neg}, teammanager.ErrInvalidConfig, api.ExitInvalid},
+		{team, teammanager.BoardUpdate{StaleAfter: &neg}, teammanager.ErrInvalidConfig, api.ExitInvalid},
+	} {
+		if _, err := tm.UpdateBoard(ctx, tc.team, tc.u); !errors.Is(err, tc.want) || api.ExitCode(err) != tc.code {
+			t.Errorf("UpdateBoard of team %s with a negative duration: %v (exit %d), want an error matching %v (exit %d)", tc.team, err, api.ExitCode(err), tc.want, tc.code)
+		}
+	}
+	if _, err := tm.ConfigureBoard(ctx, "nope", teammanager.BoardSettings{Lease: neg}); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Errorf("ConfigureBoard of no team with a negative lease: %v, want an error matching ErrUnknownTeam", err)
+	}
+}
+
 // testUnknownTaskBeforeEmptyAgent: a call about a task that does not exist
 // by a member of no id fails as about an unknown task (ErrUnknownTask,
 // exit 3), through a server as in process: the Manager looks the task up

@@ -356,13 +356,8 @@ func (c *Client) ConfigureBoard(ctx context.Context, teamID string, s teammanage
 // settings given only). Durations are sent in seconds: a fraction of a
 // nanosecond is lost.
 func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error) {
-	// The Manager's errors (a server refuses negative seconds as its own).
-	if u.Lease != nil && *u.Lease < 0 {
-		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: lease %v: want > 0", teammanager.IDText(teamID), teammanager.ErrInvalidConfig, *u.Lease)
-	}
-	if u.StaleAfter != nil && *u.StaleAfter < 0 {
-		return teammanager.BoardSettings{}, fmt.Errorf("team %s: configure board: %w: stale after %v: want > 0", teammanager.IDText(teamID), teammanager.ErrInvalidConfig, *u.StaleAfter)
-	}
+	// A negative lease or staleAfter is the Manager's to refuse, after
+	// the team, through the server too.
 	var b api.Board
 	if err := c.teamsCall(ctx, "teams.task.configure_board", api.BoardUpdateOf(teamID, u), &b); err != nil {
 		return teammanager.BoardSettings{}, err
