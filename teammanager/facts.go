@@ -33,7 +33,9 @@ type factSetInfo struct {
 // by subject, predicate and object (merge.CompareTerms), as in a merge
 // report, and equal the Facts of the report of the merge that wrote them.
 // A team never merged has none (an empty slice). An unknown team is
-// ErrUnknownTeam, an agent of f that is not a member ErrUnknownAgent.
+// ErrUnknownTeam, an agent of f that is not a member ErrUnknownAgent, a
+// term of f that is not a well-formed RDF term (an IRI with a space, a
+// literal that is not UTF-8) an error matching cortex.ErrInvalidArgument.
 //
 // Facts reads committed data only and is safe for concurrent use. The
 // fact sets, their descriptions and their facts are read from one
@@ -63,7 +65,9 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 		}
 		nv, err := cortex.NormalizeTerm(v.in)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: facts: %w", IDText(teamID), err)
+			// A malformed term of the caller's: an invalid argument, not
+			// an internal error.
+			return nil, fmt.Errorf("team %s: facts: %w: %w", IDText(teamID), cortex.ErrInvalidArgument, err)
 		}
 		*v.out = nv
 	}

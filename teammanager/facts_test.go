@@ -421,3 +421,25 @@ func TestManager_Facts_ConfidenceRoundsTheDecimal(t *testing.T) {
 		})
 	}
 }
+
+// TestManager_Facts_MalformedFilterTerm: a filter term that is not a
+// well-formed RDF term (an IRI with a space, an empty IRI or blank node
+// label, a literal that is not UTF-8 or of a malformed language tag) is
+// an invalid argument (cortex.ErrInvalidArgument, exit 7), after the team;
+// it was an error of no kind, which cortexctl and a server report as
+// internal (exit 1): "team t: facts: IRI "a b" contains ' ', which IRIs
+// cannot hold".
+func TestManager_Facts_MalformedFilterTerm(t *testing.T) {
+	f := newFixture(t)
+	f.running(t, "t", "a")
+	for _, v := range []quad.Value{quad.IRI("a b"), quad.IRI(""), quad.BNode(""), quad.String("\xff"), quad.LangString{Value: "x", Lang: "!!"}} {
+		for _, ff := range []teammanager.FactFilter{{Subject: v}, {Predicate: v}} {
+			if _, err := f.m.Facts(ctx, "t", ff); !errors.Is(err, cortex.ErrInvalidArgument) {
+				t.Errorf("Facts(%#v): %v, want an error matching cortex.ErrInvalidArgument", ff, err)
+			}
+		}
+	}
+	if _, err := f.m.Facts(ctx, "nope", teammanager.FactFilter{Subject: quad.IRI("a b")}); !errors.Is(err, teammanager.ErrUnknownTeam) {
+		t.Errorf("Facts of no team with a malformed filter term: %v, want ErrUnknownTeam", err)
+	}
+}
