@@ -146,13 +146,13 @@ func loopMedian(b *testing.B, op func(i int)) {
 	took := make([]time.Duration, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cortextest.CPUTime()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		op(i)
 		took[i] = time.Since(t0)
 	}
-	cpu := cpuTime() - cpu0
+	cpu := cortextest.CPUTime() - cpu0
 	b.StopTimer()
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-us")
@@ -392,11 +392,11 @@ func BenchmarkSPARQL(b *testing.B) {
 				if i%2 == 1 {
 					first, second = second, first
 				}
-				c0, t0 := cpuTime(), time.Now()
+				c0, t0 := cortextest.CPUTime(), time.Now()
 				first()
-				c1, t1 := cpuTime(), time.Now()
+				c1, t1 := cortextest.CPUTime(), time.Now()
 				second()
-				c2, t2 := cpuTime(), time.Now()
+				c2, t2 := cortextest.CPUTime(), time.Now()
 				a, ca, bb, cb := t1.Sub(t0), c1-c0, t2.Sub(t1), c2-c1
 				if i%2 == 1 {
 					a, ca, bb, cb = bb, cb, a, ca

@@ -122,11 +122,11 @@ func BenchmarkImport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c0 := cpuTime()
+		c0 := cortextest.CPUTime()
 		b.StartTimer()
 		res, err := ns.Import(ctx, &cortextest.SliceSource{Quads: qs}, cortex.ImportOptions{})
 		b.StopTimer()
-		cpu += cpuTime() - c0
+		cpu += cortextest.CPUTime() - c0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -169,11 +169,11 @@ func BenchmarkImportNTriples(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c0 := cpuTime()
+		c0 := cortextest.CPUTime()
 		b.StartTimer()
 		res, err := ns.ImportRDF(ctx, f, cortex.RDFImportOptions{Format: rdfio.NTriples, File: path})
 		b.StopTimer()
-		cpu += cpuTime() - c0
+		cpu += cortextest.CPUTime() - c0
 		f.Close()
 		if err != nil {
 			b.Fatal(err)
@@ -213,7 +213,7 @@ func BenchmarkBadgerWriteBatchCeiling(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c0 := cpuTime()
+		c0 := cortextest.CPUTime()
 		b.StartTimer()
 		wb := db.NewWriteBatch()
 		var id uint64
@@ -246,7 +246,7 @@ func BenchmarkBadgerWriteBatchCeiling(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		cpu += cpuTime() - c0
+		cpu += cortextest.CPUTime() - c0
 		if err := db.Close(); err != nil {
 			b.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -27,7 +28,7 @@ func BenchmarkUpdateMemberStatus(b *testing.B) {
 	f.status(b, team.ID, "a", teammanager.Running, "")
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	for i := 0; b.Loop(); i++ {
 		if _, err := f.m.UpdateMemberStatus(ctx, team.ID, "a", teammanager.Running, fmt.Sprint(i)); err != nil {
 			b.Fatal(err)
@@ -50,7 +51,7 @@ func BenchmarkUpdateMemberStatus_16Goroutines(b *testing.B) {
 	b.ReportAllocs()
 	b.SetParallelism(8) // 2 cores × 8 = 16 goroutines
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	defer reportCPU(b, cpu)
 	b.RunParallel(func(pb *testing.PB) {
 		id := ids[next.Add(1)%16]
@@ -71,7 +72,7 @@ func BenchmarkListTeams_10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	for b.Loop() {
 		ts, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
 		if err != nil || len(ts) != 10000 {
@@ -103,9 +104,9 @@ func BenchmarkListTeams_10k_Stale(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			start := cpuTime()
+			start := cortextest.CPUTime()
 			ts, err := f.m.ListTeams(ctx, teammanager.TeamFilter{})
-			cpu += cpuTime() - start
+			cpu += cortextest.CPUTime() - start
 			if err != nil || len(ts) != 10000 {
 				b.Fatalf("%d teams, %v", len(ts), err)
 			}
@@ -114,7 +115,7 @@ func BenchmarkListTeams_10k_Stale(b *testing.B) {
 	})
 	b.Run("FromQuads", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := cortextest.CPUTime()
 		for b.Loop() {
 			ts, err := teammanager.ListFromQuads(f.m, ctx, "")
 			if err != nil || len(ts) != 10000 {
@@ -165,9 +166,9 @@ func BenchmarkListTeams_10k_Reopen(b *testing.B) {
 		b.StopTimer()
 		s, m := open()
 		b.StartTimer()
-		start := cpuTime()
+		start := cortextest.CPUTime()
 		ts, err := m.ListTeams(ctx, teammanager.TeamFilter{})
-		cpu += cpuTime() - start
+		cpu += cortextest.CPUTime() - start
 		if err != nil || len(ts) != 10000 {
 			b.Fatalf("%d teams, %v", len(ts), err)
 		}
@@ -228,12 +229,12 @@ func BenchmarkMergeTeamResults(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				start := cpuTime()
+				start := cortextest.CPUTime()
 				rep, err := f.m.MergeTeamResults(ctx, "big")
 				if err != nil || rep.Unchanged {
 					b.Fatalf("merge: %+v %v", rep.Report, err)
 				}
-				cpu += cpuTime() - start
+				cpu += cortextest.CPUTime() - start
 			}
 			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
@@ -250,7 +251,7 @@ func BenchmarkConflicts(b *testing.B) {
 	waitIdle(b)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	for b.Loop() {
 		cs, err := f.m.Conflicts(ctx, "big")
 		if err != nil || len(cs) != 8889 {
@@ -264,9 +265,9 @@ func BenchmarkConflicts(b *testing.B) {
 // whole second (Badger's compactions are done), or two minutes at most.
 func waitIdle(b *testing.B) {
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); {
-		start := cpuTime()
+		start := cortextest.CPUTime()
 		time.Sleep(time.Second)
-		if cpuTime()-start < 50*time.Millisecond {
+		if cortextest.CPUTime()-start < 50*time.Millisecond {
 			return
 		}
 	}
@@ -299,7 +300,7 @@ func profileTimed(b *testing.B, name string) func() {
 
 // reportCPU reports the process CPU time per op since start as cpu-ms/op.
 func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(cortextest.CPUTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // findingsJSONL returns n findings as JSON Lines, each with a confidence
@@ -334,7 +335,7 @@ func BenchmarkImportFindings_JSONL_100k(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		b.ResetTimer()
-		cpu := cpuTime()
+		cpu := cortextest.CPUTime()
 		for b.Loop() {
 			_, err := f.m.ImportFindings(ctx, "t", "a", bytes.NewReader(data), teammanager.FindingsJSON)
 			if !errors.Is(err, teammanager.ErrInvalidFinding) || !strings.Contains(err.Error(), fmt.Sprintf("finding %d of %d", n, n)) {
@@ -356,11 +357,11 @@ func BenchmarkImportFindings_JSONL_100k(b *testing.B) {
 			f.create(b, teammanager.TeamConfig{ID: id, Name: "bench", Members: members("a")})
 			f.status(b, id, "a", teammanager.Running, "")
 			b.StartTimer()
-			start := cpuTime()
+			start := cortextest.CPUTime()
 			if got, err := f.m.ImportFindings(ctx, id, "a", bytes.NewReader(data), teammanager.FindingsJSON); err != nil || got != n {
 				b.Fatalf("import: %d, %v", got, err)
 			}
-			cpu += cpuTime() - start
+			cpu += cortextest.CPUTime() - start
 		}
 		b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 	})
@@ -386,7 +387,7 @@ func BenchmarkAddFinding_64Writers(b *testing.B) {
 	b.ReportAllocs()
 	b.SetParallelism(32) // 2 cores × 32 = 64 goroutines
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	defer reportCPU(b, cpu)
 	b.RunParallel(func(pb *testing.PB) {
 		w := ws[next.Add(1)%int64(len(ws))]

@@ -484,6 +484,27 @@ func TestPlan_AuthorDoesNotReviewAfterLeadChange(t *testing.T) {
 
 func ptrTo[T any](v T) *T { return &v }
 
+// rewinds are the ways a board of boardFixture goes back to an earlier
+// state: the restore of snapshot snap, and the team's deletion and
+// creation again.
+var rewinds = []struct {
+	name   string
+	rewind func(t *testing.T, f *fixture, team, snap string)
+}{
+	{"snapshot restored", func(t *testing.T, f *fixture, team, snap string) {
+		if _, err := f.m.RestoreSnapshot(ctx, team, snap, true); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"team deleted and created again", func(t *testing.T, f *fixture, team, _ string) {
+		if _, err := f.m.DisbandTeam(ctx, team); err != nil {
+			t.Fatal(err)
+		}
+		f.deleteTeam(t, team)
+		f.create(t, teammanager.TeamConfig{ID: team, Name: "again", Members: append([]teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}, members("a", "b", "c")...), Timeout: -1})
+	}},
+}
+
 // TestPlan_RevisionNumbersNeverReused: a revision number names one
 // content for good, also across a snapshot restore that rewinds the plan
 // and across the team's deletion and creation again: a review of a
@@ -503,23 +524,7 @@ func TestPlan_RevisionNumbersNeverReused(t *testing.T) {
 		}
 		return p
 	}
-	for _, tc := range []struct {
-		name   string
-		rewind func(t *testing.T, f *fixture, team, snap string)
-	}{
-		{"snapshot restored", func(t *testing.T, f *fixture, team, snap string) {
-			if _, err := f.m.RestoreSnapshot(ctx, team, snap, true); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"team deleted and created again", func(t *testing.T, f *fixture, team, _ string) {
-			if _, err := f.m.DisbandTeam(ctx, team); err != nil {
-				t.Fatal(err)
-			}
-			f.deleteTeam(t, team)
-			f.create(t, teammanager.TeamConfig{ID: team, Name: "again", Members: append([]teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}, members("a", "b", "c")...), Timeout: -1})
-		}},
-	} {
+	for _, tc := range rewinds {
 		t.Run(tc.name, func(t *testing.T) {
 			f, team := boardFixture(t)
 			snap, err := f.m.SnapshotTeam(ctx, team, "before the plan")
@@ -552,23 +557,7 @@ func TestPlan_RevisionNumbersNeverReused(t *testing.T) {
 // task it never read, and the next message took M1, which an agent had
 // read as other text.)
 func TestTaskAndMessageNumbersNeverReused(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		rewind func(t *testing.T, f *fixture, team, snap string)
-	}{
-		{"snapshot restored", func(t *testing.T, f *fixture, team, snap string) {
-			if _, err := f.m.RestoreSnapshot(ctx, team, snap, true); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"team deleted and created again", func(t *testing.T, f *fixture, team, _ string) {
-			if _, err := f.m.DisbandTeam(ctx, team); err != nil {
-				t.Fatal(err)
-			}
-			f.deleteTeam(t, team)
-			f.create(t, teammanager.TeamConfig{ID: team, Name: "again", Members: append([]teammanager.MemberConfig{{AgentID: "lead", Role: "lead"}}, members("a", "b", "c")...), Timeout: -1})
-		}},
-	} {
+	for _, tc := range rewinds {
 		t.Run(tc.name, func(t *testing.T) {
 			f, team := boardFixture(t)
 			snap, err := f.m.SnapshotTeam(ctx, team, "before the work")

@@ -13,6 +13,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
@@ -132,7 +133,7 @@ func runPairs(b *testing.B, members int, work time.Duration, first func(agent st
 	var lat []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	var wg sync.WaitGroup
 	per := max(1, b.N/members)
 	for i := range members {
@@ -186,7 +187,7 @@ func BenchmarkTask_List_10k(b *testing.B) {
 	var lat []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cortextest.CPUTime()
 	for b.Loop() {
 		start := time.Now()
 		ts, err := f.m.ListTasks(ctx, team, teammanager.TaskFilter{})
@@ -210,13 +211,13 @@ func BenchmarkTask_DispatchUnblocked_10k(b *testing.B) {
 	var cpu time.Duration
 	var lat []time.Duration
 	for b.Loop() {
-		start, at := cpuTime(), time.Now()
+		start, at := cortextest.CPUTime(), time.Now()
 		rep, err := f.m.DispatchUnblocked(ctx, team)
 		if err != nil || len(rep.Dispatched) != 32 {
 			b.Fatal(rep, err)
 		}
 		lat = append(lat, time.Since(at))
-		cpu += cpuTime() - start
+		cpu += cortextest.CPUTime() - start
 		b.StopTimer()
 		for _, t := range rep.Dispatched {
 			if _, err := f.m.CompleteTask(ctx, team, t.Assignee, t.ID, "ok"); err != nil {
