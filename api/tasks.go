@@ -216,6 +216,28 @@ func nonNil(s []string) []string {
 	return s
 }
 
+// NewTask is a task to create in JSON: the params of teams.create_task
+// (beside team and agent), an entry of teams.task.finish's tasks, and a
+// new task in what a led member's command writes (cortexctl workflows run
+// --exec).
+type NewTask struct {
+	Subject     string   `json:"subject"`
+	Description string   `json:"description"`
+	Assignee    string   `json:"assignee"`
+	Priority    int      `json:"priority"`
+	BlockedBy   []string `json:"blocked_by"`
+}
+
+// NewTaskOf returns the JSON shape of nt.
+func NewTaskOf(nt teammanager.NewTask) NewTask {
+	return NewTask{Subject: nt.Subject, Description: nt.Description, Assignee: nt.Assignee, Priority: nt.Priority, BlockedBy: nt.BlockedBy}
+}
+
+// Manager returns nt as the team manager takes it.
+func (nt NewTask) Manager() teammanager.NewTask {
+	return teammanager.NewTask{Subject: nt.Subject, Description: nt.Description, Assignee: nt.Assignee, Priority: nt.Priority, BlockedBy: nt.BlockedBy}
+}
+
 // TaskOf returns the JSON shape of t.
 func TaskOf(t teammanager.Task) Task {
 	return Task{Team: t.Team, ID: t.ID, IRI: string(t.IRI), Subject: t.Subject, Description: t.Description,

@@ -298,19 +298,12 @@ func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o
 	if err := textNotUTF8(op, teammanager.ErrInvalidTask, "result", o.Result); err != nil {
 		return teammanager.TaskFinish{}, err
 	}
-	type newTask struct {
-		Subject     string   `json:"subject"`
-		Description string   `json:"description"`
-		Assignee    string   `json:"assignee"`
-		Priority    int      `json:"priority"`
-		BlockedBy   []string `json:"blocked_by"`
-	}
 	p := struct {
 		taskRef
 		Result   string          `json:"result"`
 		Findings []findingParams `json:"findings"`
-		Tasks    []newTask       `json:"tasks"`
-	}{taskRef{teamID, taskID, agent}, o.Result, make([]findingParams, 0, len(o.Findings)), make([]newTask, 0, len(o.Tasks))}
+		Tasks    []api.NewTask   `json:"tasks"`
+	}{taskRef{teamID, taskID, agent}, o.Result, make([]findingParams, 0, len(o.Findings)), make([]api.NewTask, 0, len(o.Tasks))}
 	for i, f := range o.Findings {
 		if err := checkFinding(f); err != nil {
 			return teammanager.TaskFinish{}, fmt.Errorf("%s: agent %s: finding %d of %d: %w", op, teammanager.IDText(agent), i+1, len(o.Findings), err)
@@ -321,7 +314,7 @@ func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o
 		if err := textNotUTF8(fmt.Sprintf("%s: new task %d", op, i+1), teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
 			return teammanager.TaskFinish{}, err
 		}
-		p.Tasks = append(p.Tasks, newTask{nt.Subject, nt.Description, nt.Assignee, nt.Priority, nt.BlockedBy})
+		p.Tasks = append(p.Tasks, api.NewTaskOf(nt))
 	}
 	var r api.TaskFinished
 	if err := c.teamsCall(ctx, "teams.task.finish", p, &r); err != nil {

@@ -72,13 +72,9 @@ func (e *taskError) Unwrap() error { return e.err }
 // priority, blocked_by} -> the task created.
 func teamsCreateTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p struct {
-		Team        string   `json:"team"`
-		Agent       string   `json:"agent"`
-		Subject     string   `json:"subject"`
-		Description string   `json:"description"`
-		Assignee    string   `json:"assignee"`
-		Priority    int      `json:"priority"`
-		BlockedBy   []string `json:"blocked_by"`
+		Team  string `json:"team"`
+		Agent string `json:"agent"`
+		api.NewTask
 	}
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -86,8 +82,7 @@ func teamsCreateTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	if err := required("team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
-	return taskResult(c.m.CreateTask(ctx, p.Team, p.Agent, teammanager.NewTask{Subject: p.Subject, Description: p.Description,
-		Assignee: p.Assignee, Priority: p.Priority, BlockedBy: p.BlockedBy}))
+	return taskResult(c.m.CreateTask(ctx, p.Team, p.Agent, p.NewTask.Manager()))
 }
 
 // teamsUpdateTask: {team, task, agent, and any of subject, description,
@@ -576,13 +571,7 @@ func teamsTaskFinish(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 		taskRef
 		Result   string          `json:"result"`
 		Findings []findingParams `json:"findings"`
-		Tasks    []struct {
-			Subject     string   `json:"subject"`
-			Description string   `json:"description"`
-			Assignee    string   `json:"assignee"`
-			Priority    int      `json:"priority"`
-			BlockedBy   []string `json:"blocked_by"`
-		} `json:"tasks"`
+		Tasks    []api.NewTask   `json:"tasks"`
 	}
 	if err := decodeTaskRef(params, &p, &p.taskRef, true); err != nil {
 		return nil, err
@@ -596,8 +585,7 @@ func teamsTaskFinish(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 		o.Findings = append(o.Findings, f)
 	}
 	for _, nt := range p.Tasks {
-		o.Tasks = append(o.Tasks, teammanager.NewTask{Subject: nt.Subject, Description: nt.Description,
-			Assignee: nt.Assignee, Priority: nt.Priority, BlockedBy: nt.BlockedBy})
+		o.Tasks = append(o.Tasks, nt.Manager())
 	}
 	fin, err := c.m.FinishTask(ctx, p.Team, p.Agent, p.Task, o)
 	if err != nil {

@@ -186,13 +186,7 @@ type execUpstreamTask struct {
 type execTaskResult struct {
 	Result   string        `json:"result"`
 	Findings []execFinding `json:"findings"`
-	Tasks    []struct {
-		Subject     string   `json:"subject"`
-		Description string   `json:"description"`
-		Assignee    string   `json:"assignee"`
-		Priority    int      `json:"priority"`
-		BlockedBy   []string `json:"blocked_by"`
-	} `json:"tasks"`
+	Tasks    []api.NewTask `json:"tasks"`
 }
 
 // execLed runs the lead's turns and the members' tasks as `sh -c command`.
@@ -278,8 +272,7 @@ func (x *execLed) Task(ctx context.Context, w workflow.TaskWork) (workflow.TaskR
 	}
 	tr := workflow.TaskResult{Result: strings.TrimRight(res.Result, "\n"), Findings: fs}
 	for _, nt := range res.Tasks {
-		tr.Tasks = append(tr.Tasks, teammanager.NewTask{Subject: nt.Subject, Description: nt.Description, Assignee: nt.Assignee,
-			Priority: nt.Priority, BlockedBy: nt.BlockedBy})
+		tr.Tasks = append(tr.Tasks, nt.Manager())
 	}
 	return tr, nil
 }
