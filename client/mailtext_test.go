@@ -26,11 +26,7 @@ func TestSendMessage_TextNotUTF8AsEmbedded(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			tm := b.open(t)
-			team := crew(t, tm)
-			create(t, tm, teammanager.TeamConfig{ID: "gone", Name: "gone", Members: members("ann", "bob"), Timeout: -1})
-			if _, err := tm.DisbandTeam(ctx, "gone"); err != nil {
-				t.Fatal(err)
-			}
+			team := crewAndGone(t, tm)
 			for _, tc := range []struct {
 				name          string
 				team, from    string
@@ -76,11 +72,7 @@ func TestSendMessage_NoTypeAsEmbedded(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			tm := b.open(t)
-			team := crew(t, tm)
-			create(t, tm, teammanager.TeamConfig{ID: "gone", Name: "gone", Members: members("ann", "bob"), Timeout: -1})
-			if _, err := tm.DisbandTeam(ctx, "gone"); err != nil {
-				t.Fatal(err)
-			}
+			team := crewAndGone(t, tm)
 			for _, tc := range []struct {
 				name, team, from string
 				err              error
@@ -120,4 +112,16 @@ func TestInbox_StatusFirstAsEmbedded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// crewAndGone creates team crew (see crew), whose id it returns, and team
+// gone of ann and bob, disbanded.
+func crewAndGone(t *testing.T, tm api.TeamManager) string {
+	t.Helper()
+	team := crew(t, tm)
+	create(t, tm, teammanager.TeamConfig{ID: "gone", Name: "gone", Members: members("ann", "bob"), Timeout: -1})
+	if _, err := tm.DisbandTeam(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	return team
 }

@@ -137,14 +137,7 @@ func TestRPC_WorkflowEmptyParams(t *testing.T) {
 		{"workflows.release_driver", `{"run":"","driver":{"id":"d"}}`, api.ExitInvalid, `run "": invalid id`},
 		{"workflows.release_driver", `{"run":"w1"}`, api.ExitUsage, `"driver.id" is required`},
 	} {
-		r := rawCall(t, ts, tc.method, tc.params)
-		if r.Error == nil {
-			t.Errorf("%s %s: no error; result %s", tc.method, tc.params, r.Result)
-			continue
-		}
-		if e := r.Error; e.Data.ExitCode != tc.exit || e.Data.Kind != string(api.KindOf(tc.exit)) || !strings.Contains(e.Message, tc.msg) {
-			t.Errorf("%s %s: error %q %+v; want exit %d and %q", tc.method, tc.params, e.Message, e.Data, tc.exit, tc.msg)
-		}
+		wantRawError(t, ts, tc.method, tc.params, tc.exit, tc.msg)
 	}
 }
 
@@ -178,13 +171,20 @@ func TestRPC_EmptyValuesAsEmbedded(t *testing.T) {
 		{"conflicts.resolve", `{"team":"crew","conflict":"c0123456789abcdef0123456789abcdef","objects":[],"by":""}`, api.ExitInvalid, `resolver ""`},
 		{"conflicts.resolve", `{"team":"crew","conflict":"c0123456789abcdef0123456789abcdef","objects":[]}`, api.ExitUsage, `"by" is required`},
 	} {
-		r := rawCall(t, ts, tc.method, tc.params)
-		if r.Error == nil {
-			t.Errorf("%s %s: no error; result %s", tc.method, tc.params, r.Result)
-			continue
-		}
-		if e := r.Error; e.Data.ExitCode != tc.exit || e.Data.Kind != string(api.KindOf(tc.exit)) || !strings.Contains(e.Message, tc.msg) {
-			t.Errorf("%s %s: error %q %+v; want exit %d and %q", tc.method, tc.params, e.Message, e.Data, tc.exit, tc.msg)
-		}
+		wantRawError(t, ts, tc.method, tc.params, tc.exit, tc.msg)
+	}
+}
+
+// wantRawError calls method with params as they are written and wants an
+// error object with exit code exit, its kind, and a message holding msg.
+func wantRawError(t *testing.T, ts *testServer, method, params string, exit int, msg string) {
+	t.Helper()
+	r := rawCall(t, ts, method, params)
+	if r.Error == nil {
+		t.Errorf("%s %s: no error; result %s", method, params, r.Result)
+		return
+	}
+	if e := r.Error; e.Data.ExitCode != exit || e.Data.Kind != string(api.KindOf(exit)) || !strings.Contains(e.Message, msg) {
+		t.Errorf("%s %s: error %q %+v; want exit %d and %q", method, params, e.Message, e.Data, exit, msg)
 	}
 }

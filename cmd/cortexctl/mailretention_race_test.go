@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -116,18 +114,7 @@ func serveOneAtATime(t *testing.T, dir string) (_ *oneAtATime, stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sockDir, err := os.MkdirTemp("", "cortexctl-sock-") // short: a socket path is at most 107 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(sockDir, "s.sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.WriteDiscovery(dir, server.Discovery{PID: os.Getpid(), Socket: sock}); err != nil {
-		t.Fatal(err)
-	}
+	l, sockDir := discoverableSocket(t, dir)
 	h := &oneAtATime{inner: server.New(s, server.DefaultOptions()).Handler()}
 	hs := &http.Server{Handler: h}
 	done := make(chan error, 1)

@@ -130,18 +130,7 @@ func serveForCLI(t *testing.T, dir string, args []string) func(code int) {
 	if err != nil {
 		return nil // no store, or a held one: cortexctl finds no server either
 	}
-	sockDir, err := os.MkdirTemp("", "cortexctl-sock-") // short: a socket path is at most 107 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(sockDir, "s.sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.WriteDiscovery(dir, server.Discovery{PID: os.Getpid(), Socket: sock}); err != nil {
-		t.Fatal(err)
-	}
+	l, sockDir := discoverableSocket(t, dir)
 	var requests atomic.Int64
 	h := server.New(s, server.DefaultOptions().WithConfig(configOf(t, args))).Handler()
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -174,4 +163,25 @@ func serveForCLI(t *testing.T, dir string, args []string) func(code int) {
 
 func helpOrVersion(arg string) bool {
 	return isHelp(arg) || arg == "help" || arg == "--version" || arg == "-v"
+}
+
+// discoverableSocket listens on a Unix socket in a new directory with a
+// short path (a socket's path is at most 107 bytes) and writes the
+// discovery file of the store in dir naming it, as a server of dir does;
+// it returns the listener and the directory, to remove once served.
+func discoverableSocket(t *testing.T, dir string) (net.Listener, string) {
+	t.Helper()
+	sockDir, err := os.MkdirTemp("", "cortexctl-sock-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(sockDir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.WriteDiscovery(dir, server.Discovery{PID: os.Getpid(), Socket: sock}); err != nil {
+		t.Fatal(err)
+	}
+	return l, sockDir
 }
