@@ -310,15 +310,35 @@ func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o
 		}
 		p.Findings = append(p.Findings, findingParamsOf(f))
 	}
+	// A new task's assignee and blocked_by are ids: one that is not UTF-8
+	// is sent with U+FFFD for each bad byte, as Call sends such a param
+	// of its own (the server refuses it where and as the Manager does),
+	// and the error names it as given.
+	var bad []string
+	sent := func(id string) string {
+		if utf8.ValidString(id) {
+			return id
+		}
+		bad = append(bad, id)
+		return asSent(id)
+	}
 	for i, nt := range o.Tasks {
 		if err := textNotUTF8(fmt.Sprintf("%s: new task %d", op, i+1), teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
 			return teammanager.TaskFinish{}, err
 		}
+		blockedBy := nt.BlockedBy
+		if slices.ContainsFunc(blockedBy, func(id string) bool { return !utf8.ValidString(id) }) {
+			blockedBy = make([]string, len(nt.BlockedBy))
+			for j, id := range nt.BlockedBy {
+				blockedBy[j] = sent(id)
+			}
+		}
+		nt.Assignee, nt.BlockedBy = sent(nt.Assignee), blockedBy
 		p.Tasks = append(p.Tasks, api.NewTaskOf(nt))
 	}
 	var r api.TaskFinished
 	if err := c.teamsCall(ctx, "teams.task.finish", p, &r); err != nil {
-		return teammanager.TaskFinish{}, err
+		return teammanager.TaskFinish{}, idsAsGiven(err, bad)
 	}
 	fin := teammanager.TaskFinish{Task: taskOf(r.Task), Findings: noneIfEmpty(r.Findings)}
 	if len(r.Created) > 0 {

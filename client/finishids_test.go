@@ -1,0 +1,50 @@
+package client_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// TestFinishTask_NewTaskIDsNotUTF8AsEmbedded: a new task of FinishTask
+// whose assignee or blocked_by is not UTF-8 (an id: sent with U+FFFD,
+// client/doc.go) is refused as in process, with the Manager's error and
+// message naming the id as given, and nothing is written. Through a
+// server the client refused the whole call as not UTF-8 (ErrNotUTF8),
+// and the workflow driver, which fails the task on an invalid new task,
+// stopped instead.
+func TestFinishTask_NewTaskIDsNotUTF8AsEmbedded(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			tm := b.open(t)
+			team := crew(t, tm)
+			s := must[teammanager.BoardSettings](t, "board")(tm.Board(ctx, team))
+			s.AllowRequests = true
+			must[teammanager.BoardSettings](t, "configure")(tm.ConfigureBoard(ctx, team, s))
+			must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "a"}))
+			must[teammanager.Task](t, "claim")(tm.ClaimTask(ctx, team, "bob", "T1"))
+			for _, tc := range []struct {
+				name string
+				nt   teammanager.NewTask
+				err  error
+				exit int
+				msg  string
+			}{
+				{"assignee", teammanager.NewTask{Subject: "more", Assignee: "c\xff"}, teammanager.ErrUnknownAgent, api.ExitInvalid,
+					`team crew: finish task T1: new task 1 (more): invalid task: assignee "c\xff": invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`},
+				{"blocked_by", teammanager.NewTask{Subject: "more", BlockedBy: []string{"T\xff"}}, teammanager.ErrUnknownTask, api.ExitInvalid,
+					`team crew: finish task T1: new task 1 (more): invalid task: blocked_by "T\xff": no such task in team crew: invalid id (unknown task; want T1, T2, ...)`},
+			} {
+				_, err := tm.FinishTask(ctx, team, "bob", "T1", teammanager.TaskOutcome{Result: "r", Tasks: []teammanager.NewTask{tc.nt}})
+				if !errors.Is(err, tc.err) || !errors.Is(err, teammanager.ErrInvalidTask) || api.ExitCode(err) != tc.exit || err == nil || err.Error() != tc.msg {
+					t.Errorf("%s: %v (exit %d), want %q (exit %d)", tc.name, err, api.ExitCode(err), tc.msg, tc.exit)
+				}
+			}
+			if ts := must[[]teammanager.Task](t, "tasks")(tm.ListTasks(ctx, team, teammanager.TaskFilter{})); len(ts) != 1 || ts[0].Status != teammanager.TaskInProgress {
+				t.Fatalf("tasks after refused finishes: %+v", ts)
+			}
+		})
+	}
+}
