@@ -13,6 +13,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
 	ns "github.com/cortexgraph/cortex/namespace"
 )
@@ -67,7 +68,9 @@ const planSeqTable = "planseq"
 // — a worker holding T3, or an agent that read M7, from before a restore
 // or the team's deletion never finds other content under that id. The
 // board's own counters (boardState.Next, Messages) rewind with a restore;
-// a number is taken past both.
+// a number is taken past both. A restore or a deletion first records the
+// board's counters here if the row says less (keepIDSeq: numbers taken
+// before the table existed).
 const idSeqTable = "idseq"
 
 // PlanState is the approval state of a plan revision.
@@ -505,6 +508,33 @@ func (b *boardTx) idSeq(team string) (tasks, messages int, err error) {
 // putIDSeq records the highest task and message numbers of team.
 func (b *boardTx) putIDSeq(team string, tasks, messages int) {
 	b.put(idSeqTable, team, []quad.Value{quad.String(strconv.Itoa(tasks)), quad.String(strconv.Itoa(messages))})
+}
+
+// keepIDSeq stages in tx, for a write that rewinds or removes team's
+// board (a snapshot restore, the team's deletion), the board's task and
+// message counters into idSeqTable where its row records less: a board
+// whose numbers were taken before the table (no row) or outside it keeps
+// them from being taken again. A board or row that does not decode is
+// left as it is.
+func (m *Manager) keepIDSeq(ctx context.Context, tx *cortex.Tx, team string) error {
+	b := &boardTx{m: m, ctx: ctx, n: tx.Namespace(), now: m.now()}
+	b.init()
+	st, found, err := b.board(team)
+	if errors.Is(err, ErrCorrupt) || err == nil && !found {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	tasks, msgs, err := b.idSeq(team)
+	if errors.Is(err, ErrCorrupt) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if st.Next-1 > tasks || st.Messages > msgs {
+		tx.PutSide(idSeqTable, team, []quad.Value{quad.String(strconv.Itoa(max(tasks, st.Next-1))), quad.String(strconv.Itoa(max(msgs, st.Messages)))})
+	}
+	return nil
 }
 
 // seqRow reads the row of team in a counter table: want numbers ≥ 0, all

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -558,46 +559,59 @@ func TestPlan_RevisionNumbersNeverReused(t *testing.T) {
 // read as other text.)
 func TestTaskAndMessageNumbersNeverReused(t *testing.T) {
 	for _, tc := range rewinds {
-		t.Run(tc.name, func(t *testing.T) {
-			f, team := boardFixture(t)
-			snap, err := f.m.SnapshotTeam(ctx, team, "before the work")
-			if err != nil {
-				t.Fatal(err)
+		// A store written before the idseq table has no row of it: the
+		// numbers used then are not taken again either.
+		for _, legacy := range []bool{false, true} {
+			name := tc.name
+			if legacy {
+				name += ", numbers taken before the idseq table"
 			}
-			seenTask := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "B", Assignee: "a"})
-			seenMsg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgAskQuestion, To: []string{"a"}, Body: "B"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tc.rewind(t, f, team, snap.ID)
-			if _, err := f.m.GetTask(ctx, team, seenTask.ID); !errors.Is(err, teammanager.ErrUnknownTask) {
-				t.Fatalf("task %s after the rewind: %v, want ErrUnknownTask", seenTask.ID, err)
-			}
-			nowTask := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "C", Assignee: "a"})
-			if nowTask.ID == seenTask.ID {
-				t.Fatalf("the task created after the rewind took %s again", nowTask.ID)
-			}
-			if _, err := f.m.GetTask(ctx, team, seenTask.ID); !errors.Is(err, teammanager.ErrUnknownTask) {
-				t.Fatalf("task %s (read as %q) after the rewind: %v, want ErrUnknownTask", seenTask.ID, seenTask.Subject, err)
-			}
-			nowMsg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgAskQuestion, To: []string{"a"}, Body: "C"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if nowMsg.ID == seenMsg.ID {
-				t.Fatalf("the message sent after the rewind took %s again", nowMsg.ID)
-			}
-			if _, err := f.m.Thread(ctx, team, seenMsg.ID); !errors.Is(err, teammanager.ErrUnknownMessage) {
-				t.Fatalf("message %s (read as %q) after the rewind: %v, want ErrUnknownMessage", seenMsg.ID, seenMsg.Body, err)
-			}
-			// The board stays consistent, and numbering goes on from there.
-			if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
-				t.Fatal(err)
-			}
-			next := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "D"})
-			if next.ID == nowTask.ID || next.ID == seenTask.ID {
-				t.Fatalf("next task %s", next.ID)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				f, team := boardFixture(t)
+				snap, err := f.m.SnapshotTeam(ctx, team, "before the work")
+				if err != nil {
+					t.Fatal(err)
+				}
+				seenTask := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "B", Assignee: "a"})
+				seenMsg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgAskQuestion, To: []string{"a"}, Body: "B"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if legacy {
+					if err := f.n.Update(ctx, func(tx *cortex.Tx) error { tx.DeleteSide("idseq", team); return nil }); err != nil {
+						t.Fatal(err)
+					}
+				}
+				tc.rewind(t, f, team, snap.ID)
+				if _, err := f.m.GetTask(ctx, team, seenTask.ID); !errors.Is(err, teammanager.ErrUnknownTask) {
+					t.Fatalf("task %s after the rewind: %v, want ErrUnknownTask", seenTask.ID, err)
+				}
+				nowTask := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "C", Assignee: "a"})
+				if nowTask.ID == seenTask.ID {
+					t.Fatalf("the task created after the rewind took %s again", nowTask.ID)
+				}
+				if _, err := f.m.GetTask(ctx, team, seenTask.ID); !errors.Is(err, teammanager.ErrUnknownTask) {
+					t.Fatalf("task %s (read as %q) after the rewind: %v, want ErrUnknownTask", seenTask.ID, seenTask.Subject, err)
+				}
+				nowMsg, err := f.m.SendMessage(ctx, team, "lead", teammanager.OutMessage{Type: teammanager.MsgAskQuestion, To: []string{"a"}, Body: "C"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if nowMsg.ID == seenMsg.ID {
+					t.Fatalf("the message sent after the rewind took %s again", nowMsg.ID)
+				}
+				if _, err := f.m.Thread(ctx, team, seenMsg.ID); !errors.Is(err, teammanager.ErrUnknownMessage) {
+					t.Fatalf("message %s (read as %q) after the rewind: %v, want ErrUnknownMessage", seenMsg.ID, seenMsg.Body, err)
+				}
+				// The board stays consistent, and numbering goes on from there.
+				if err := teammanager.CheckBoard(f.m, ctx, team); err != nil {
+					t.Fatal(err)
+				}
+				next := mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "D"})
+				if next.ID == nowTask.ID || next.ID == seenTask.ID {
+					t.Fatalf("next task %s", next.ID)
+				}
+			})
+		}
 	}
 }

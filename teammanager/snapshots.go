@@ -419,6 +419,9 @@ func (m *Manager) RestoreSnapshot(ctx context.Context, teamID, id string, apply 
 		if !apply {
 			return errDryRun
 		}
+		if err := m.keepIDSeq(ctx, tx, teamID); err != nil {
+			return err
+		}
 		tx.Remove(out.Remove...)
 		tx.Add(out.Add...)
 		for k := range cur.rows {

@@ -750,6 +750,9 @@ func (m *Manager) readBoardRows(ctx context.Context, table, prefix string, fn fu
 // deleteBoard stages, in tx, the deletion of team's board and mailbox
 // rows (DeleteTeam removes their graphs).
 func (m *Manager) deleteBoard(ctx context.Context, tx *cortex.Tx, team string) error {
+	if err := m.keepIDSeq(ctx, tx, team); err != nil {
+		return err
+	}
 	tx.DeleteSide(boardTable, team)
 	for _, table := range teamSideTables {
 		if err := m.readBoardRows(ctx, table, teamKey(team), func(key string, _ []quad.Value) bool {
