@@ -489,8 +489,10 @@ func (b *boardTx) planInForce(st *boardState, team string) (*Plan, error) {
 // planSeqTable records it (0: none recorded).
 func (b *boardTx) planSeq(team string) (int, error) {
 	n, err := b.seqRow(planSeqTable, team, 1)
-	if err != nil {
+	if errors.Is(err, errMalformedRow) {
 		return 0, fmt.Errorf("%w: plan revision count of team %s", ErrCorrupt, IDText(team))
+	} else if err != nil {
+		return 0, err
 	}
 	return n[0], nil
 }
@@ -499,8 +501,10 @@ func (b *boardTx) planSeq(team string) (int, error) {
 // idSeqTable records them (0: none recorded).
 func (b *boardTx) idSeq(team string) (tasks, messages int, err error) {
 	n, err := b.seqRow(idSeqTable, team, 2)
-	if err != nil {
+	if errors.Is(err, errMalformedRow) {
 		return 0, 0, fmt.Errorf("%w: task and message counts of team %s", ErrCorrupt, IDText(team))
+	} else if err != nil {
+		return 0, 0, err
 	}
 	return n[0], n[1], nil
 }
@@ -537,8 +541,12 @@ func (m *Manager) keepIDSeq(ctx context.Context, tx *cortex.Tx, team string) err
 	return nil
 }
 
+// errMalformedRow is seqRow's error for a row that is not its numbers.
+var errMalformedRow = errors.New("malformed row")
+
 // seqRow reads the row of team in a counter table: want numbers ≥ 0, all
-// 0 if there is no row; an error if the row is anything else.
+// 0 if there is no row; errMalformedRow if the row is anything else, the
+// store's error if it cannot be read.
 func (b *boardTx) seqRow(table, team string, want int) ([]int, error) {
 	out := make([]int, want)
 	vals, found, err := b.row(table, team)
@@ -546,13 +554,13 @@ func (b *boardTx) seqRow(table, team string, want int) ([]int, error) {
 		return out, err
 	}
 	if len(vals) != want {
-		return nil, errors.New("malformed row")
+		return nil, errMalformedRow
 	}
 	for i, v := range vals {
 		s, _ := v.(quad.String)
 		n, err := strconv.Atoi(string(s))
 		if err != nil || n < 0 {
-			return nil, errors.New("malformed row")
+			return nil, errMalformedRow
 		}
 		out[i] = n
 	}
