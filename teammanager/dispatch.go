@@ -359,6 +359,14 @@ func (m *Manager) FinishTask(ctx context.Context, teamID, agent, taskID string, 
 			return err
 		}
 		out.Task = *t
+		for i, c := range out.Created {
+			// As written: a later new task blocked by it is a dependent.
+			t, err := b.loadTask(teamID, c.ID)
+			if err != nil {
+				return err
+			}
+			out.Created[i] = *t
+		}
 		if err := b.stageWrites(tx); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package teammanager_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -118,5 +119,35 @@ func TestManager_FinishTask(t *testing.T) {
 	}
 	if err := f.n.Check(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestManager_FinishTask_CreatedAsWritten: the new tasks FinishTask
+// returns are as it wrote them, also when a later new task is blocked by
+// an earlier one (the earlier one's dependents name it), as GetTask reads
+// them. (The earlier task was returned as it was before the later one
+// was created: no dependents.)
+func TestManager_FinishTask_CreatedAsWritten(t *testing.T) {
+	f, team := boardFixture(t, teammanager.BoardSettings{RequireReview: true, AllowRequests: true})
+	mustTask(t, f, team, "lead", teammanager.NewTask{Subject: "work", Assignee: "a"}) // T1
+	if _, err := f.m.ClaimTask(ctx, team, "a", "T1"); err != nil {
+		t.Fatal(err)
+	}
+	fin, err := f.m.FinishTask(ctx, team, "a", "T1", teammanager.TaskOutcome{Result: "done",
+		Tasks: []teammanager.NewTask{{Subject: "x", BlockedBy: []string{"T1"}}, {Subject: "y", BlockedBy: []string{"T2"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fin.Created) != 2 {
+		t.Fatalf("created %+v", fin.Created)
+	}
+	for _, c := range append([]teammanager.Task{fin.Task}, fin.Created...) {
+		got, err := f.m.GetTask(ctx, team, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Dependents, got.Dependents) || !slices.Equal(c.BlockedBy, got.BlockedBy) || c.Status != got.Status {
+			t.Errorf("FinishTask returned %s with dependents %v, blocked by %v, %s; stored: %v, %v, %s", c.ID, c.Dependents, c.BlockedBy, c.Status, got.Dependents, got.BlockedBy, got.Status)
+		}
 	}
 }
