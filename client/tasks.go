@@ -366,8 +366,9 @@ func (c *Client) ConfigureBoard(ctx context.Context, teamID string, s teammanage
 
 // UpdateBoard changes the rules of a team's board that u gives, keeping
 // the others, in one atomic write (teams.task.configure_board, with the
-// settings given only). Durations are sent in seconds: a fraction of a
-// nanosecond is lost.
+// settings given only). Durations are sent in seconds (a float64): one
+// of more than 2^53 ns (about 104 days) may be set a few nanoseconds off,
+// up to a microsecond for the longest.
 func (c *Client) UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error) {
 	// A negative lease or staleAfter is the Manager's to refuse, after
 	// the team, through the server too.
@@ -539,7 +540,8 @@ func (c *Client) History(ctx context.Context, teamID string, limit int) ([]teamm
 
 // ConfigureMailbox sets the retention of a team's mailbox
 // (teams.chat.configure, with both settings given). maxAge is sent in
-// seconds: a fraction of a nanosecond is lost.
+// seconds (a float64): an age of more than 2^53 ns (about 104 days) may
+// be set a few nanoseconds off, up to a microsecond for the longest.
 func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge time.Duration, perAgent int) error {
 	if maxAge < 0 || perAgent < 1 {
 		// The Manager's error (a server refuses the seconds as its own).
@@ -552,7 +554,9 @@ func (c *Client) ConfigureMailbox(ctx context.Context, teamID string, maxAge tim
 // UpdateMailbox changes the retention settings of a team's mailbox that u
 // gives, keeping the others, in one atomic write (teams.chat.configure,
 // with the settings given only), and returns the retention after the
-// change. maxAge is sent in seconds: a fraction of a nanosecond is lost.
+// change. maxAge is sent in seconds (a float64): an age of more than
+// 2^53 ns (about 104 days) may be set a few nanoseconds off, up to a
+// microsecond for the longest.
 func (c *Client) UpdateMailbox(ctx context.Context, teamID string, u teammanager.MailboxUpdate) (time.Duration, int, error) {
 	// The Manager's errors (a server refuses negative seconds as its own).
 	if u.MaxAge != nil && *u.MaxAge < 0 {
