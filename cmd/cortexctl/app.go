@@ -350,7 +350,7 @@ Example:
 				// would fail every team command later (and every teams
 				// RPC of serve), naming neither the file nor the key.
 				if _, err := merge.Lookup(cfg.Teams.DefaultStrategy); err != nil {
-					return fmt.Errorf("config %s: %w: teams.defaultStrategy: %v", p, config.ErrInvalid, err)
+					return fmt.Errorf("config %s: %w: teams.defaultStrategy: %v", pathText(p), config.ErrInvalid, err)
 				}
 				e.cfg = cfg
 			}

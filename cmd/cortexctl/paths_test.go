@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cortexgraph/cortex/merge"
 )
 
 // hostileNames are file names that would garble or forge a message line,
@@ -54,6 +56,10 @@ func TestCLI_HostilePathsQuoted(t *testing.T) {
 		if err := os.Mkdir(emptyDir, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		badStrategy := filepath.Join(parent, name+"-cortex.json5")
+		if err := os.WriteFile(badStrategy, []byte(`{teams: {defaultStrategy: "majority"}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		badTeam := filepath.Join(parent, name+"-team.json")
 		if err := os.WriteFile(badTeam, []byte(`{"name": 5}`), 0o644); err != nil {
 			t.Fatal(err)
@@ -91,6 +97,8 @@ func TestCLI_HostilePathsQuoted(t *testing.T) {
 				"--config: open " + q + ": no such file or directory"},
 			{[]string{"--config", emptyDir, "graphs"}, exitInvalid,
 				"invalid value: --config: " + qd + " is a directory"},
+			{[]string{"--config", badStrategy, "strategies"}, exitInvalid,
+				"config " + strconv.Quote(badStrategy) + `: invalid config: teams.defaultStrategy: merge strategy "majority": unknown merge strategy (known: ` + strings.Join(merge.Names(), ", ") + ")"},
 			{[]string{"export", "-o", filepath.Join(missing, "x.nq")}, exitNotFound,
 				"export: create " + strconv.Quote(filepath.Join(missing, "x.nq")) + ": no such file or directory"},
 			{[]string{"export", "-o", emptyDir}, exitInvalid,
