@@ -34,9 +34,9 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// elide joins names with sep, at most 9 of them (the first 5, "…" and
-// the last 3), each clipped: a cycle or a list of candidates may name
-// thousands.
+// elide joins names with sep, each clipped: up to 10 names all, more as
+// the first 5, "…" and the last 3 (a cycle or a list of candidates may
+// name thousands).
 func elide(names []string, sep string) string {
 	if len(names) > 10 {
 		names = append(append(names[:5:5], "…"), names[len(names)-3:]...)
