@@ -222,7 +222,9 @@ func RunFrom(r Run) workflow.Run {
 // 1.000999999... s in a float64); clamped to what a time.Duration holds,
 // NaN is 0.
 func SecondsDuration(s float64) time.Duration {
-	const most = float64(math.MaxInt64 / int64(time.Second))
+	// (Not the whole seconds of the range: 9,223,372,036 s and the
+	// fractions past it are durations too.)
+	const most = float64(math.MaxInt64) / float64(time.Second)
 	switch {
 	case math.IsNaN(s):
 		return 0
@@ -232,5 +234,12 @@ func SecondsDuration(s float64) time.Duration {
 		return math.MinInt64
 	}
 	whole := math.Trunc(s)
-	return time.Duration(whole)*time.Second + time.Duration(math.Round((s-whole)*float64(time.Second)))
+	d, frac := time.Duration(whole)*time.Second, time.Duration(math.Round((s-whole)*float64(time.Second)))
+	switch {
+	case d > 0 && frac > math.MaxInt64-d:
+		return math.MaxInt64
+	case d < 0 && frac < math.MinInt64-d:
+		return math.MinInt64
+	}
+	return d + frac
 }
