@@ -219,7 +219,10 @@ func RunFrom(r Run) workflow.Run {
 // shapes carry durations) as a duration, the whole seconds exactly and
 // the rest rounded to the nanosecond, so that time.Duration.Seconds
 // round-trips through it (truncating s*1e9 would not: 1.001 s is
-// 1.000999999... s in a float64); clamped to what a time.Duration holds,
+// 1.000999999... s in a float64) as far as a float64 holds the duration:
+// every one up to 2^53 ns (about 104 days), a longer one to a few
+// nanoseconds (200 days and 1 ns comes back as 200 days), up to a
+// microsecond for the longest; clamped to what a time.Duration holds,
 // NaN is 0.
 func SecondsDuration(s float64) time.Duration {
 	// (Not the whole seconds of the range: 9,223,372,036 s and the
