@@ -211,6 +211,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 	if params == nil {
 		params = struct{}{}
 	}
+	call := params // (its params, for a driver's call too)
 	if run, driver, ok := workflow.DriverOf(ctx); ok && method != asDriverMethod {
 		// A driver's call (workflow.DriveLed's): the server fences its
 		// writes, as the embedded Engine does.
@@ -227,7 +228,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 	var badIDs []string
 	if bytes.Contains(p, replacementEscape) {
 		var ok bool
-		if badIDs, ok = idsNotUTF8(reflect.ValueOf(params)); !ok {
+		if badIDs, ok = idsNotUTF8(reflect.ValueOf(call)); !ok {
 			if where, bad := notUTF8(reflect.ValueOf(params), "params"); bad {
 				return fmt.Errorf("%s: %w: %s is not valid UTF-8", method, ErrNotUTF8, where)
 			}
