@@ -284,8 +284,11 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 // part is checked before anything is written: if one is refused, the
 // call writes nothing and returns that part's error, which matches what
 // the single call would return (ErrInvalidFinding, ErrNotAllowed,
-// ErrInvalidTask, a *TaskStateError, a *DelegationError ...). The check
-// of ctx (WithWriteCheck) runs once, in the write. A host that records a
+// ErrInvalidTask, a *TaskStateError, a *DelegationError ...). A team
+// past its deadline is refused too (ErrTeamFinished, as CompleteTask
+// refuses it), but, as AddTaskFindings does, the write records the
+// team's timeout (CompleteTask leaves that to the next member update or
+// Sweep). The check of ctx (WithWriteCheck) runs once, in the write. A host that records a
 // task's outcome in several calls leaves the findings and tasks of the
 // earlier calls in place when a later one is refused.
 func (m *Manager) FinishTask(ctx context.Context, teamID, agent, taskID string, o TaskOutcome) (_ TaskFinish, err error) {
