@@ -494,7 +494,14 @@ func (d *decoder) port(n *node, path string) Port {
 		"required":    func(v *node, p string) { pt.Required = d.boolPtr(v, p) },
 		"from":        func(v *node, p string) { pt.From = d.str(v, p) },
 		"schema":      func(v *node, p string) { pt.Schema = d.freeForm(v, p) },
-		"default":     func(v *node, p string) { pt.Default = d.freeForm(v, p) },
+		"default": func(v *node, p string) {
+			// A port's default is a Go value; nil is "none", so an explicit
+			// null cannot be a default: say so rather than drop it silently.
+			if v.kind == kNull {
+				d.warnf(v, p, "default null is read as no default (the input stays required unless required is false)")
+			}
+			pt.Default = d.freeForm(v, p)
+		},
 	}, nil)
 	d.require(n, path, "port", seen, "name")
 	return pt

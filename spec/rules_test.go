@@ -171,6 +171,7 @@ var ruleCases = []ruleCase{
 	{name: "name/control-legacy-input", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": ["o"]}, {"name": "u", "agent": "a", "depends_on": ["s"], "inputs": {"i\u0001": "s.o"}}]}`)}, want: `port name "i\x01" must not contain control characters`},
 	{name: "crew/lead-as-specialist", files: map[string]string{"t.json": team(`"workflow": {"type": "crew"}, "collaboration": {"lead": "a", "specialists": ["b", "a"]}`)}, want: `/collaboration/specialists/1: specialist "a" is the crew's lead`, sev: spec.SeverityWarning},
 	{name: "crew/orchestrator-as-specialist", files: map[string]string{"t.json": team(`"orchestrator": "c", "workflow": {"type": "crew"}, "collaboration": {"specialists": ["c"]}`)}, want: `/collaboration/specialists/0: specialist "c" is the crew's lead`, sev: spec.SeverityWarning},
+	{name: "port/default-null", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "inputs": [{"name": "i", "default": null}]}]}`)}, want: `/workflow/steps/0/inputs/0/default: default null is read as no default`, sev: spec.SeverityWarning},
 	{name: "consensus/agreement-zero", files: map[string]string{"t.json": team(`"workflow": {"type": "council"}, "collaboration": {"consensus": {"required_agreement": 0}}`)}, want: `/collaboration/consensus/required_agreement: required_agreement 0 is read as the default, 0.5`, sev: spec.SeverityWarning},
 
 	// legacy forms and unknown keys

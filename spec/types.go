@@ -198,7 +198,8 @@ type Port struct {
 	// this input receives. The step is the part before the first '.'.
 	From string `json:"from,omitempty" yaml:"from,omitempty"`
 	// Schema and Default are free JSON values (float64 numbers,
-	// map[string]interface{} objects); nil when absent.
+	// map[string]interface{} objects); nil when absent. An explicit
+	// "default: null" is read as no default, with a warning.
 	Schema  interface{} `json:"schema,omitempty" yaml:"schema,omitempty"`
 	Default interface{} `json:"default,omitempty" yaml:"default,omitempty"`
 }

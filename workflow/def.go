@@ -71,7 +71,7 @@ type Port struct {
 	// (a direct or transitive dependency) this input receives.
 	From string `json:"from,omitempty"`
 	// Default is used when neither From nor a run input gives a value
-	// (inputs only); nil means none.
+	// (inputs only); nil (JSON null or absent) means none.
 	Default any `json:"default,omitempty"`
 	// Optional inputs may stay unresolved; a required input (the default)
 	// that cannot be resolved skips the step.
