@@ -67,7 +67,8 @@ type ImportResult struct {
 // teams and delegation lists may name the agents being imported and those
 // already stored. If any definition has an error nothing is written and
 // the error is a *spec.ValidationError (matching spec.ErrInvalid); the
-// result's report holds every problem either way. Files are read while the
+// result's report holds every problem either way (up to
+// spec.MaxProblems of a file). Files are read while the
 // namespace's write lock is held, so that the stored agents the check
 // relies on cannot change before the write.
 func (s *Store) Import(ctx context.Context, paths []string, opts spec.Options) (ImportResult, error) {

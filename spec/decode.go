@@ -15,7 +15,7 @@ import (
 type decoder struct {
 	file   string
 	strict bool
-	probs  []Problem
+	probs  problemList
 	lines  map[string]int
 }
 
@@ -24,7 +24,7 @@ func newDecoder(file string, strict bool) *decoder {
 }
 
 func (d *decoder) report(sev Severity, line int, path, format string, args ...interface{}) {
-	d.probs = append(d.probs, Problem{File: d.file, Line: line, Path: path, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	d.probs.add(d.file, line, path, sev, format, args...)
 }
 
 func (d *decoder) errorf(n *node, path, format string, args ...interface{}) {

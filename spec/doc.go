@@ -5,7 +5,8 @@
 //
 // Parse, ParseAgent and ParseTeam read one file; Load reads files and whole
 // directories and checks them together. Neither stops at the first
-// problem: a Report lists every problem, each with its file, line (where
+// problem: a Report lists every problem (up to MaxProblems of a file, then
+// how many more), each with its file, line (where
 // the parser knows it: JSON and YAML, not JSON5) and a JSON pointer to the
 // value, and Report.Err is a *ValidationError matching ErrInvalid when
 // there are errors. MarshalAgent and MarshalTeam write the modern form;

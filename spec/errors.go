@@ -36,6 +36,8 @@ type Problem struct {
 	Path     string   `json:"path"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
+
+	omitted bool // the count of a file's problems left out: sorted last
 }
 
 // String formats p as FILE[:LINE]: SEVERITY: [PATH: ]MESSAGE.
@@ -55,7 +57,9 @@ func (p Problem) String() string {
 }
 
 // Report is the outcome of parsing and validating definitions: every
-// problem found, in file order (then line, then path).
+// problem found, in file order (then line, then path), but for the
+// problems a file has beyond MaxProblems, which one more problem of that
+// file counts.
 type Report struct {
 	Problems []Problem `json:"problems"`
 }
@@ -88,7 +92,7 @@ func (r Report) Err() error {
 // ValidationError is the error of definitions that failed validation.
 // It matches ErrInvalid.
 type ValidationError struct {
-	Problems []Problem // every problem, warnings included
+	Problems []Problem // every problem, warnings included (see MaxProblems)
 }
 
 func (e *ValidationError) Error() string {
@@ -105,3 +109,75 @@ func (e *ValidationError) Error() string {
 }
 
 func (e *ValidationError) Unwrap() error { return ErrInvalid }
+
+// MaxProblems bounds the problems a Report lists for one file: the first
+// MaxProblems found while reading it (and as many found by the checks
+// between files) are listed, and one more problem, on the line of the last
+// one left out, says how many errors and warnings were left out. A
+// hostile 16 MiB file can hold millions of problems (a duplicate key in
+// every 6 bytes): listing them all took gigabytes and minutes.
+const MaxProblems = 1000
+
+// problemList collects problems, listing the first MaxProblems of each
+// file and counting the rest. The zero value is empty.
+type problemList struct {
+	list    []Problem
+	perFile map[string]*fileProblems
+	files   []string // the files with problems left out, in order
+}
+
+type fileProblems struct {
+	listed, errors, warnings, line int
+}
+
+// add records a problem of file, formatting its message only if it is
+// listed.
+func (l *problemList) add(file string, line int, path string, sev Severity, format string, args ...interface{}) {
+	if l.perFile == nil {
+		l.perFile = map[string]*fileProblems{}
+	}
+	f := l.perFile[file]
+	if f == nil {
+		f = &fileProblems{}
+		l.perFile[file] = f
+	}
+	if f.listed < MaxProblems {
+		f.listed++
+		l.list = append(l.list, Problem{File: file, Line: line, Path: path, Severity: sev, Message: fmt.Sprintf(format, args...)})
+		return
+	}
+	if f.errors+f.warnings == 0 {
+		l.files = append(l.files, file)
+	}
+	if sev == SeverityError {
+		f.errors++
+	} else {
+		f.warnings++
+	}
+	f.line = max(f.line, line)
+}
+
+// problems returns the problems listed, then one per file that had some
+// left out: an error if any error was.
+func (l *problemList) problems() []Problem {
+	out := l.list
+	for _, file := range l.files {
+		f := l.perFile[file]
+		sev := SeverityWarning
+		if f.errors > 0 {
+			sev = SeverityError
+		}
+		out = append(out, Problem{File: file, Line: f.line, Severity: sev, omitted: true, Message: fmt.Sprintf(
+			"%s not listed (%s, %s): only the first %d of a file are", count(f.errors+f.warnings, "more problem"),
+			count(f.errors, "error"), count(f.warnings, "warning"), MaxProblems)})
+	}
+	return out
+}
+
+// count is n and noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -283,7 +283,7 @@ func parseAs(file string, data []byte, kind Kind, ns string, opts Options) (Def,
 		d.checkTeam(t)
 		def.Team = t
 	}
-	return def, Report{Problems: d.probs}
+	return def, Report{Problems: d.probs.problems()}
 }
 
 // Load reads definition files and directories and validates them
@@ -474,6 +474,9 @@ func sortProblems(ps []Problem) {
 		if a.File != b.File {
 			return a.File < b.File
 		}
+		if a.omitted != b.omitted {
+			return b.omitted
+		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
@@ -544,13 +547,13 @@ func (r *Resolver) Resolve(ref string) string {
 
 // check applies the rules between definitions.
 func (s *Set) check(opts Options) Report {
-	var probs []Problem
+	var probs problemList
 	add := func(def Def, path, format string, args ...interface{}) {
 		line := 0
 		if def.d != nil {
 			line = def.d.lineAt(path)
 		}
-		probs = append(probs, Problem{File: def.File, Line: line, Path: path, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+		probs.add(def.File, line, path, SeverityError, format, args...)
 	}
 	names := append([]string(nil), opts.KnownAgents...)
 	first := map[string]Def{}
@@ -603,5 +606,5 @@ func (s *Set) check(opts Options) Report {
 			}
 		}
 	}
-	return Report{Problems: probs}
+	return Report{Problems: probs.problems()}
 }
