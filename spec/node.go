@@ -84,6 +84,15 @@ func (l lineIndex) line(off int64) int {
 // parseJSON parses one JSON value with lines, rejecting trailing data.
 // Duplicate keys are kept (decode reports them).
 func parseJSON(data []byte) (*node, error) {
+	if json.Valid(data) {
+		return parseValidJSON(data)
+	}
+	return parseJSONTokens(data)
+}
+
+// parseJSONTokens is parseJSON with encoding/json's tokens: slower, but it
+// names what is wrong in a file that is not valid JSON.
+func parseJSONTokens(data []byte) (*node, error) {
 	lines := newLineIndex(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
