@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -180,6 +181,22 @@ func writeError(w http.ResponseWriter, err error, detail string) {
 	h.Set("Cortex-Exit-Code", strconv.Itoa(exit))
 	w.WriteHeader(httpStatus(err))
 	fmt.Fprintf(w, "%s\n%s", err, detail)
+}
+
+// errBodyCut is of a request body that ended before the length its
+// Content-Length or its chunked encoding announced: the client went away,
+// or its connection broke (HTTP 400).
+var errBodyCut = fmt.Errorf("%w: the request's body ended before its end", api.ErrUsage)
+
+// bodyError maps the error of a read of a request body: past its limit to
+// ErrTooLarge, cut short (io.ErrUnexpectedEOF, which net/http returns for
+// a body shorter than announced) to errBodyCut, rather than an internal
+// error.
+func bodyError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w (Content-Length or the chunked encoding announced more)", errBodyCut)
+	}
+	return tooLarge(err)
 }
 
 // tooLarge maps the error of a body read past its limit to ErrTooLarge.

@@ -232,8 +232,8 @@ func (s *Server) readParts(body *limitedBody, boundary string, t graphTarget) ([
 	var qs []quad.Quad
 	for i := 1; ; i++ {
 		part, err := mr.NextRawPart()
-		if body.over != nil {
-			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(body.over))
+		if body.err != nil {
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, body.err)
 		}
 		if err == io.EOF {
 			return qs, nil
@@ -307,10 +307,12 @@ func (s *Server) decodeBody(r io.Reader, body *limitedBody, f rdfio.Format, name
 	defer dec.Close()
 	for {
 		q, err := dec.Next()
-		if body.over != nil {
-			// The limit cut the body: that is the error, whatever the
-			// parser made of the cut text (an unterminated literal ...).
-			return nil, fmt.Errorf("%s: %w (nothing was written)", t, tooLarge(body.over))
+		if body.err != nil {
+			// The body could not be read to its end (its limit, its
+			// timeout, cut short): that is the error, whatever the
+			// parser made of the text it got (an unterminated literal
+			// ...).
+			return nil, fmt.Errorf("%s: %w (nothing was written)", t, body.err)
 		}
 		if err == io.EOF {
 			return qs, nil
@@ -467,18 +469,19 @@ func inBody(err error, name string) error {
 }
 
 // limitedBody reads a body through its http.MaxBytesReader and keeps the
-// error of a read past the limit, which a parser may report as the end of
-// its input (an unterminated literal, IRI ...) rather than return.
+// first error of a read (as bodyError maps it: past the limit, cut short,
+// or ErrRequestTimeout), which a parser may report as the end of its input
+// (an unterminated literal, IRI ...) or as its own error (a multipart
+// body's syntax) rather than return.
 type limitedBody struct {
-	r    io.Reader
-	over error // the *http.MaxBytesError, once the limit is hit
+	r   io.Reader
+	err error
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		b.over = err
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = bodyError(err)
 	}
 	return n, err
 }

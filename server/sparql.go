@@ -164,7 +164,7 @@ func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error
 		case "application/sparql-query":
 			b, err := io.ReadAll(body)
 			if err != nil {
-				return q, fmt.Errorf("read query: %w", tooLarge(err))
+				return q, fmt.Errorf("read query: %w", bodyError(err))
 			}
 			if q.params.Has("query") {
 				return q, fmt.Errorf("%w: a query in the body and in the URL", api.ErrUsage)
@@ -174,7 +174,7 @@ func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error
 		case "application/x-www-form-urlencoded":
 			b, err := io.ReadAll(body)
 			if err != nil {
-				return q, fmt.Errorf("read form: %w", tooLarge(err))
+				return q, fmt.Errorf("read form: %w", bodyError(err))
 			}
 			form, err := url.ParseQuery(string(b))
 			if err != nil {
