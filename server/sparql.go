@@ -66,7 +66,17 @@ func (s *Server) serveSPARQL(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
-	opts := sparql.Options{Prefixes: prefixes, DefaultGraph: eval.UnionGraph, Timeout: timeout, Base: q.params.Get("base")}
+	base := q.params.Get("base")
+	if api.HasScheme(base) {
+		// The IRIs of the query resolve against it: it must be one
+		// (a relative base is the parser's to refuse, once the query
+		// has a relative IRI to resolve against it).
+		if _, err := graphIRI("base", base); err != nil {
+			writeError(w, err, "")
+			return
+		}
+	}
+	opts := sparql.Options{Prefixes: prefixes, DefaultGraph: eval.UnionGraph, Timeout: timeout, Base: base}
 	if opts.Dataset, err = protocolDataset(q.params); err != nil {
 		writeError(w, err, "")
 		return

@@ -380,3 +380,23 @@ func TestNegotiate_VaryOnErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSPARQL_BaseNotAnIRI: a base parameter that is no IRI (a space, a
+// '<', a line break, bytes that are not UTF-8) is 400, kind invalid,
+// naming it, as cortexctl query --base and the import's base are. It
+// used to be taken as it was: the query's relative IRIs resolved against
+// it into IRIs no RDF syntax can hold, a SELECT answered them
+// ("http://ex/a b/x"), a CONSTRUCT failed to write them (500, kind
+// internal).
+func TestSPARQL_BaseNotAnIRI(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	for _, base := range []string{"http://ex/a b/", "http://ex/<x>/", "http://ex/a\nb/", "http://ex/\xe9/"} {
+		for _, q := range []string{"CONSTRUCT {<x> <y> <z>} WHERE {}", "SELECT (<x> AS ?x) WHERE {}"} {
+			resp, body := ts.do("GET", "/ns/acme/sparql?"+url.Values{"base": {base}, "query": {q}}.Encode(), "", nil)
+			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "invalid" || !strings.Contains(body, "base: IRI") {
+				t.Errorf("base %q, %s: %d %s %q, want 400 invalid naming the base", base, q, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
+			}
+		}
+	}
+}
