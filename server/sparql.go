@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -225,6 +226,11 @@ func (s *Server) queryTimeout(param, header string) (time.Duration, error) {
 		return min(s.opts.queryTimeout, s.opts.maxQueryTimeout), nil
 	}
 	d, err := time.ParseDuration(v)
+	if err != nil && durationSyntax.MatchString(v) {
+		// A duration past the range of time.Duration (about 292
+		// years): more than any maximum.
+		d, err = s.opts.maxQueryTimeout, nil
+	}
 	if err != nil {
 		f, ferr := strconv.ParseFloat(v, 64)
 		if ferr != nil || f != f {
@@ -237,6 +243,10 @@ func (s *Server) queryTimeout(param, header string) (time.Duration, error) {
 	}
 	return min(d, s.opts.maxQueryTimeout), nil
 }
+
+// durationSyntax matches the durations time.ParseDuration reads that are
+// not negative: one it fails to read is past its range.
+var durationSyntax = regexp.MustCompile(`^\+?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$`)
 
 // protocolDataset returns the dataset of default-graph-uri and
 // named-graph-uri, nil if neither is given. Each must be an absolute IRI.

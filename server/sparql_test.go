@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/server"
 )
@@ -397,6 +398,36 @@ func TestSPARQL_BaseNotAnIRI(t *testing.T) {
 			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "invalid" || !strings.Contains(body, "base: IRI") {
 				t.Errorf("base %q, %s: %d %s %q, want 400 invalid naming the base", base, q, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
 			}
+		}
+	}
+}
+
+// TestSPARQL_TimeoutPastRange: a timeout asked for beyond the server's
+// maximum is capped to it, as the doc of the timeout parameter says,
+// also one past the range of a Go duration (about 292 years: 3000000h,
+// 1e10s), which used to be refused (400, "want a duration such as 30s")
+// where 2000000h was capped. The cap shows as the timeout the query ran
+// out of.
+func TestSPARQL_TimeoutPastRange(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxQueryTimeout(time.Nanosecond))
+	seed(t, ts)
+	sel := "/ns/acme/sparql?query=" + url.QueryEscape("SELECT * { ?s ?p ?o }")
+	for _, timeout := range []string{"2000000h", "3000000h", "10000000000s", "1e300", "99999999999999999999ms", "1h3000000h"} {
+		for _, header := range []bool{false, true} {
+			path, h := sel+"&timeout="+url.QueryEscape(timeout), []string(nil)
+			if header {
+				path, h = sel, []string{server.TimeoutHeader, timeout}
+			}
+			resp, body := ts.do("GET", path, "", nil, h...)
+			if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "timed out after 1ns") {
+				t.Errorf("timeout %q (header %v): %d %q, want 503, timed out after 1ns (the maximum)", timeout, header, resp.StatusCode, body)
+			}
+		}
+	}
+	// What is no duration is still refused.
+	for _, timeout := range []string{"3000000hh", "h", "-3000000h", "1e300h"} {
+		if resp, body := ts.do("GET", sel+"&timeout="+url.QueryEscape(timeout), "", nil); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("timeout %q: %d %q, want 400", timeout, resp.StatusCode, body)
 		}
 	}
 }
