@@ -162,7 +162,14 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 		count := quadCounter{s: s}
 		err = n.EachQuad(r.Context(), cortex.Pattern{Graph: t.graph, Scope: t.scope}, func(q quad.Quad) error {
 			if err := count.add(); err != nil {
-				return err
+				// A GET cannot be narrowed: the export route reads
+				// the graph whole.
+				export := "default"
+				if iri, ok := t.graph.(quad.IRI); ok {
+					export = url.QueryEscape(string(iri))
+				}
+				return fmt.Errorf("%w: more than %d triples (the server's limit of results per response): read it with GET /ns/%s/export?graph=%s, which is not bounded",
+					ErrTooManyResults, s.opts.maxResults, ns, export)
 			}
 			return unwritable(enc.Encode(q), f, gspFormats)
 		})

@@ -583,3 +583,30 @@ func TestGraphStore_PostMultipartTooLarge(t *testing.T) {
 		t.Errorf("GET after the refused POSTs: %d %s, want 404", resp.StatusCode, msg)
 	}
 }
+
+// TestGraphStore_GetOverLimitNamesExport: a graph that holds more triples
+// than the limit of results per response (which POSTs of smaller bodies
+// fill) cannot be read by GET: the error says to read it from the export
+// route, which is not bounded, rather than to "narrow the request (LIMIT,
+// a filter)", which a Graph Store GET cannot; the export it names serves
+// it.
+func TestGraphStore_GetOverLimitNamesExport(t *testing.T) {
+	ts := serve(t, server.DefaultOptions().WithMaxResults(2))
+	for _, tc := range []struct{ data, export string }{
+		{"/ns/acme/data?graph=http%3A%2F%2Fex%2Fg", "/ns/acme/export?graph=http%3A%2F%2Fex%2Fg"},
+		{"/ns/acme/data?default", "/ns/acme/export?graph=default"},
+	} {
+		for i, body := range []string{"<http://ex/a> <http://ex/p> 1, 2 .", "<http://ex/a> <http://ex/p> 3 ."} {
+			if resp, msg := ts.do("POST", tc.data, "text/turtle", strings.NewReader(body)); resp.StatusCode/100 != 2 {
+				t.Fatalf("POST %d to %s: %d %s", i, tc.data, resp.StatusCode, msg)
+			}
+		}
+		resp, body := ts.do("GET", tc.data, "", nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "more than 2 triples") || !strings.Contains(body, tc.export) || strings.Contains(body, "LIMIT") {
+			t.Errorf("GET %s: %d %q, want 400 naming %s", tc.data, resp.StatusCode, body, tc.export)
+		}
+		if resp, body := ts.do("GET", tc.export, "", nil, "Accept", "application/n-triples"); resp.StatusCode != http.StatusOK || strings.Count(body, "\n") != 3 {
+			t.Errorf("GET %s: %d %q, want the 3 triples", tc.export, resp.StatusCode, body)
+		}
+	}
+}
