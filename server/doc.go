@@ -40,7 +40,8 @@
 // HEAD); a path that is no route is 404. A request body is read as it
 // is: one with a Content-Encoding (gzip ...) is 415. A query string with a
 // parameter that does not decode (a bad escape such as %ZZ, or a ';') is
-// 400 on every route but rpc, rather than read without that parameter.
+// 400 on every namespace route but rpc, rather than read without that
+// parameter (/healthz and /metrics read none).
 //
 // # Errors
 //
