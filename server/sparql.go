@@ -159,9 +159,16 @@ type query struct {
 	params url.Values
 }
 
+// errNoUpdate refuses an update sent to the query endpoint.
+var errNoUpdate = fmt.Errorf("%w: SPARQL Update is not supported (write with the graph store protocol at /ns/{ns}/data)", api.ErrUsage)
+
 // readQuery reads the query of r and its parameters.
 func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error) {
 	q := query{params: r.URL.Query()}
+	if q.params.Has("update") {
+		// Whatever the body: a query beside it does not make it run.
+		return q, errNoUpdate
+	}
 	if r.Method == http.MethodPost {
 		var ct string
 		if h := r.Header.Get("Content-Type"); h != "" {
@@ -200,8 +207,8 @@ func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error
 			return q, fmt.Errorf("%w: POST a query as application/sparql-query or application/x-www-form-urlencoded, not %q", ErrUnsupportedMediaType, ct)
 		}
 	}
-	if q.params.Has("update") {
-		return q, fmt.Errorf("%w: SPARQL Update is not supported (write with the graph store protocol at /ns/{ns}/data)", api.ErrUsage)
+	if q.params.Has("update") { // of the form
+		return q, errNoUpdate
 	}
 	switch qs := q.params["query"]; len(qs) {
 	case 0:

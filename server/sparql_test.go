@@ -431,3 +431,29 @@ func TestSPARQL_TimeoutPastRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSPARQL_UpdateRefusedInEveryForm: an update sent to the query
+// endpoint is refused (400, kind usage, saying Update is not supported)
+// however it comes: ?update= in the URL of a GET, of a form POST, and of
+// a POST of application/sparql-query, which used to run the query of its
+// body and answer 200, the update it also carried ignored without a word.
+func TestSPARQL_UpdateRefusedInEveryForm(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	seed(t, ts)
+	upd := "update=" + url.QueryEscape("DROP ALL")
+	for _, tc := range []struct{ method, path, ctype, body string }{
+		{"GET", "/ns/acme/sparql?" + upd, "", ""},
+		{"GET", "/ns/acme/sparql?query=ASK%7B%7D&" + upd, "", ""},
+		{"POST", "/ns/acme/sparql", "application/x-www-form-urlencoded", upd},
+		{"POST", "/ns/acme/sparql?" + upd, "application/x-www-form-urlencoded", "query=ASK%7B%7D"},
+		{"POST", "/ns/acme/sparql?" + upd, "application/sparql-query", "ASK {}"},
+	} {
+		resp, body := ts.do(tc.method, tc.path, tc.ctype, strings.NewReader(tc.body))
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Cortex-Error-Kind") != "usage" || !strings.Contains(body, "SPARQL Update is not supported") {
+			t.Errorf("%s %s (%s %q): %d %s %q, want 400 usage, Update not supported", tc.method, tc.path, tc.ctype, tc.body, resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
+		}
+	}
+	if resp, body := ts.do("GET", "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg1", "", nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("graph after the refused updates: %d %s", resp.StatusCode, body)
+	}
+}
