@@ -240,10 +240,16 @@ func (s *Server) queryTimeout(param, header string) (time.Duration, error) {
 	}
 	if err != nil {
 		f, ferr := strconv.ParseFloat(v, 64)
+		if errors.Is(ferr, strconv.ErrRange) {
+			ferr = nil // ±Inf: past the range of a float64
+		}
 		if ferr != nil || f != f {
 			return 0, fmt.Errorf("%w: timeout %q: want a duration such as 30s or a number of seconds", api.ErrInvalid, v)
 		}
-		d = time.Duration(min(f, s.opts.maxQueryTimeout.Seconds()) * float64(time.Second))
+		d = 0 // f <= 0 (-Inf too, which converts to no Duration)
+		if f > 0 {
+			d = time.Duration(min(f, s.opts.maxQueryTimeout.Seconds()) * float64(time.Second))
+		}
 	}
 	if d <= 0 {
 		return 0, fmt.Errorf("%w: timeout %q: want a duration of at least 1ns", api.ErrInvalid, v)

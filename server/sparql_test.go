@@ -405,14 +405,14 @@ func TestSPARQL_BaseNotAnIRI(t *testing.T) {
 // TestSPARQL_TimeoutPastRange: a timeout asked for beyond the server's
 // maximum is capped to it, as the doc of the timeout parameter says,
 // also one past the range of a Go duration (about 292 years: 3000000h,
-// 1e10s), which used to be refused (400, "want a duration such as 30s")
-// where 2000000h was capped. The cap shows as the timeout the query ran
+// 1e10s) or of a float64 (1e400 seconds), which used to be refused (400,
+// "want a duration such as 30s") where 2000000h and 1e300 were capped. The cap shows as the timeout the query ran
 // out of.
 func TestSPARQL_TimeoutPastRange(t *testing.T) {
 	ts := serve(t, server.DefaultOptions().WithMaxQueryTimeout(time.Nanosecond))
 	seed(t, ts)
 	sel := "/ns/acme/sparql?query=" + url.QueryEscape("SELECT * { ?s ?p ?o }")
-	for _, timeout := range []string{"2000000h", "3000000h", "10000000000s", "1e300", "99999999999999999999ms", "1h3000000h"} {
+	for _, timeout := range []string{"2000000h", "3000000h", "10000000000s", "1e300", "99999999999999999999ms", "1h3000000h", "1e400", "Inf"} {
 		for _, header := range []bool{false, true} {
 			path, h := sel+"&timeout="+url.QueryEscape(timeout), []string(nil)
 			if header {
@@ -425,7 +425,7 @@ func TestSPARQL_TimeoutPastRange(t *testing.T) {
 		}
 	}
 	// What is no duration is still refused.
-	for _, timeout := range []string{"3000000hh", "h", "-3000000h", "1e300h"} {
+	for _, timeout := range []string{"3000000hh", "h", "-3000000h", "1e300h", "-1e400", "-Inf", "NaN"} {
 		if resp, body := ts.do("GET", sel+"&timeout="+url.QueryEscape(timeout), "", nil); resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("timeout %q: %d %q, want 400", timeout, resp.StatusCode, body)
 		}
