@@ -69,3 +69,39 @@ func TestBody_CutShort(t *testing.T) {
 		t.Fatalf("the graph of the cut uploads: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestBody_SeveralContentTypes: a body sent with several Content-Type
+// headers (a field that has one value: RFC 9110, 5.3) is refused, 415,
+// nothing written, as several Authorization headers are: it used to be
+// read as the first said, where a proxy in front may have taken the last.
+func TestBody_SeveralContentTypes(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	const g = "/ns/acme/data?graph=http%3A%2F%2Fex%2Fg"
+	for _, tc := range []struct {
+		method, path string
+		ctypes       []string
+		body         string
+	}{
+		{"PUT", g, []string{"text/turtle", "application/rdf+xml"}, "<http://ex/a> <http://ex/p> \"1\" .\n"},
+		{"POST", g, []string{"application/n-triples", "application/n-triples"}, "<http://ex/a> <http://ex/p> \"1\" .\n"},
+		{"POST", "/ns/acme/sparql", []string{"application/sparql-query", "text/plain"}, "ASK {}"},
+	} {
+		req, err := http.NewRequest(tc.method, ts.url+tc.path, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header["Content-Type"] = tc.ctypes
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(b), "several Content-Type headers") {
+			t.Errorf("%s %s with Content-Type %q: %d %q, want 415 naming the headers", tc.method, tc.path, tc.ctypes, resp.StatusCode, b)
+		}
+	}
+	if resp, body := ts.do("GET", g, "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the graph of the refused uploads: %d %s", resp.StatusCode, body)
+	}
+}

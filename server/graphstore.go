@@ -192,7 +192,10 @@ func (s *Server) getGraph(w http.ResponseWriter, r *http.Request, ns string, t g
 // has no IRI, so a relative IRI in a body for it, with no @base, is a
 // syntax error. A POST may send multipart/form-data (readParts).
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, t graphTarget) ([]quad.Quad, error) {
-	ct := r.Header.Get("Content-Type")
+	ct, err := bodyContentType(r)
+	if err != nil {
+		return nil, err
+	}
 	if ct == "" {
 		return nil, fmt.Errorf("%w: no Content-Type: send %s", ErrUnsupportedMediaType, gspReadTypes(r.Method))
 	}

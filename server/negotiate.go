@@ -90,6 +90,21 @@ func acceptOf(r *http.Request) string {
 	return strings.Join(r.Header.Values("Accept"), ", ")
 }
 
+// bodyContentType returns the Content-Type header of r ("" if none), or
+// an error matching ErrUnsupportedMediaType if r has several: the field
+// has one value (RFC 9110, 8.3), so which one the body is in would be a
+// guess, and a proxy in front may have guessed the other.
+func bodyContentType(r *http.Request) (string, error) {
+	vs := r.Header.Values("Content-Type")
+	if len(vs) > 1 {
+		return "", fmt.Errorf("%w: several Content-Type headers (%s): send one", ErrUnsupportedMediaType, strings.Join(vs, "; and "))
+	}
+	if len(vs) == 0 {
+		return "", nil
+	}
+	return vs[0], nil
+}
+
 // bodyMediaType returns the media type of ct, the Content-Type of a
 // request body: lower-case, without its parameters. Every format the
 // server reads (SPARQL queries, forms, Turtle, N-Triples, N-Quads) is

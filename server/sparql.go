@@ -170,9 +170,12 @@ func (s *Server) readQuery(w http.ResponseWriter, r *http.Request) (query, error
 		return q, errNoUpdate
 	}
 	if r.Method == http.MethodPost {
+		h, err := bodyContentType(r)
+		if err != nil {
+			return q, err
+		}
 		var ct string
-		if h := r.Header.Get("Content-Type"); h != "" {
-			var err error
+		if h != "" {
 			if ct, err = bodyMediaType(h); err != nil {
 				return q, err
 			}
