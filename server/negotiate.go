@@ -91,16 +91,18 @@ func acceptOf(r *http.Request) string {
 }
 
 // bodyContentType returns the Content-Type header of r ("" if none), or
-// an error matching ErrUnsupportedMediaType if r has several: the field
-// has one value (RFC 9110, 8.3), so which one the body is in would be a
-// guess, and a proxy in front may have guessed the other.
+// an error matching ErrUnsupportedMediaType if r has several that differ:
+// the field has one value (RFC 9110, 8.3), so which one the body is in
+// would be a guess, and a proxy in front may have guessed the other.
 func bodyContentType(r *http.Request) (string, error) {
 	vs := r.Header.Values("Content-Type")
-	if len(vs) > 1 {
-		return "", fmt.Errorf("%w: several Content-Type headers (%s): send one", ErrUnsupportedMediaType, strings.Join(vs, "; and "))
-	}
 	if len(vs) == 0 {
 		return "", nil
+	}
+	for _, v := range vs[1:] {
+		if strings.TrimSpace(v) != strings.TrimSpace(vs[0]) {
+			return "", fmt.Errorf("%w: several Content-Type headers (%s): send one", ErrUnsupportedMediaType, strings.Join(vs, "; and "))
+		}
 	}
 	return vs[0], nil
 }
