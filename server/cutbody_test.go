@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -67,6 +68,33 @@ func TestBody_CutShort(t *testing.T) {
 	}
 	if resp, body := ts.do("GET", g, "", nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("the graph of the cut uploads: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestRPC_BodyCutShort: a JSON-RPC request whose body ends before its
+// Content-Length is the request's fault, as on the other routes: 400, a
+// parse error (-32700, the JSON received is not whole) of kind usage
+// (exit 2), saying the body was cut. It was 500, -32603 internal, "read
+// request: unexpected EOF".
+func TestRPC_BodyCutShort(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	head := "POST /ns/acme/rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+	resp, body := ts.cutRequest(t, head, `{"jsonrpc": "2.0", "id": 1, "method": "teams.create", "params": {"id": "t"`)
+	var out struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Data    struct {
+				ExitCode int    `json:"exitCode"`
+				Kind     string `json:"kind"`
+			} `json:"data"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(body), &out); err != nil {
+		t.Fatalf("%d %q: %v", resp.StatusCode, body, err)
+	}
+	if e := out.Error; resp.StatusCode != http.StatusBadRequest || e.Code != -32700 || e.Data.Kind != "usage" || e.Data.ExitCode != 2 || !strings.Contains(e.Message, "body ended before") {
+		t.Errorf("%d %+v, want 400, -32700, usage, exit 2, saying the body ended before its end", resp.StatusCode, e)
 	}
 }
 

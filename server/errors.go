@@ -114,7 +114,7 @@ func rpcErrorOf(err error) *rpcError {
 		e.Data.Task = &te.task
 	}
 	switch {
-	case errors.Is(err, errParse):
+	case errors.Is(err, errParse), errors.Is(err, errBodyCut): // a cut body is JSON cut short
 		e.Code = rpcParseError
 	case errors.Is(err, errInvalidRequest):
 		e.Code = rpcInvalidRequest

@@ -50,7 +50,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, ns string) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.maxBodyBytes))
 	if err != nil {
-		err = tooLarge(err)
+		err = bodyError(err)
 		writeRPC(w, httpStatus(err), rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(fmt.Errorf("read request: %w", err)), ID: jsonNull})
 		return
 	}
