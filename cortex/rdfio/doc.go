@@ -10,7 +10,9 @@
 // exactly: "01"^^xsd:integer stays "01").
 //
 // N-Triples and N-Quads use our own line parser (streaming, one line in
-// memory, strict per the W3C grammar: absolute IRIs only). Turtle uses our own
+// memory, strict per the W3C grammar: absolute IRIs only). Both readers take
+// LF, CR LF and CR alone as line ends, mixed in any way, and read any of them
+// a line at a time. Turtle uses our own
 // streaming parser of the RDF 1.1 Turtle grammar: it reads a line at a time,
 // keeps the open collections and blank node property lists on an explicit
 // stack (nesting costs heap, never goroutine stack) and hands out each triple

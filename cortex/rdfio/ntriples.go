@@ -2,7 +2,6 @@ package rdfio
 
 import (
 	"bufio"
-	"errors"
 	"io"
 
 	"github.com/cayleygraph/quad"
@@ -35,20 +34,12 @@ func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error
 	return d, nil
 }
 
-// fill reads the next chunk (a line, or several if CR alone ends lines).
+// fill reads the next chunk: a line (see readLine).
 func (d *lineDecoder) fill() bool {
 	if d.eof {
 		return false
 	}
-	line, err := d.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		d.long = append(d.long[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = d.r.ReadSlice('\n')
-			d.long = append(d.long, line...)
-		}
-		line = d.long
-	}
+	line, err := readLine(d.r, &d.long)
 	if err != nil {
 		d.eof = true
 		if err != io.EOF {

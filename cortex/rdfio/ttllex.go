@@ -3,7 +3,6 @@ package rdfio
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -77,12 +76,12 @@ func (t *ttlToken) describe() string {
 }
 
 // ttlLexer splits Turtle input into tokens. It reads one line at a time
-// (bufio.Reader.ReadSlice): every token but a long string lies on one line, so
+// (readLine): every token but a long string lies on one line, so
 // a token is always whole in buf, and a long string reads further lines.
 type ttlLexer struct {
 	r         *bufio.Reader
 	file      string
-	buf       []byte // current chunk: a line with its terminator (the last may lack it)
+	buf       []byte // current chunk: a line with its line end (the last may lack it)
 	pos       int    // next byte in buf
 	line      int    // 1-based line of buf[lineStart]
 	lineStart int    // offset in buf where the current line starts
@@ -109,15 +108,7 @@ func (l *ttlLexer) fill() bool {
 	if l.eof {
 		return false
 	}
-	line, err := l.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		l.long = append(l.long[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = l.r.ReadSlice('\n')
-			l.long = append(l.long, line...)
-		}
-		line = l.long
-	}
+	line, err := readLine(l.r, &l.long)
 	if err != nil {
 		l.eof = true
 		if err != io.EOF {

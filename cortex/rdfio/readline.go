@@ -1,0 +1,104 @@
+package rdfio
+
+import (
+	"bufio"
+	"bytes"
+)
+
+// readLine reads the next line of r with its line end: up to and including
+// the first '\n', or the first '\r' and a '\n' right after it. A CR alone
+// ends a line as LF does (N-Triples and Turtle: EOL ::= [#xD#xA]+), so input
+// with any line ends is read a line at a time; a CR LF pair is never split
+// between two lines.
+//
+// A line that fits in r's buffer is returned as a slice of it, valid until
+// the next read of r; a longer one is gathered in *long. At the end of the
+// input (or on a read error) the rest is returned, maybe empty, with io.EOF
+// (or the error).
+func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
+	gathered := false // the start of the line is in *long
+	gather := func(b []byte) {
+		if !gathered {
+			*long = (*long)[:0]
+			gathered = true
+		}
+		*long = append(*long, b...)
+	}
+	done := func(b []byte, n int, err error) ([]byte, error) {
+		if err != nil {
+			// a failed Peek may have moved the buffered bytes: take them all
+			b, _ = r.Peek(r.Buffered())
+			n = len(b)
+		}
+		line := b[:n]
+		if gathered {
+			gather(line)
+			line = *long
+		}
+		_, _ = r.Discard(n) // n bytes are buffered: Discard cannot fail
+		return line, err
+	}
+	scanned := 0 // bytes of the buffer known to hold no line end
+	for {
+		n := r.Buffered()
+		b, _ := r.Peek(n) // no read: n bytes are buffered
+		i := indexEOL(b, scanned)
+		scanned = i
+		switch {
+		case i < n && (b[i] == '\n' || i+1 < n):
+			if b[i] == '\r' && b[i+1] == '\n' {
+				i++
+			}
+			return done(b, i+1, nil)
+		case i < n && n < r.Size():
+			// a CR last in the buffer: read on to see whether LF follows
+			if _, err := r.Peek(n + 1); err != nil {
+				return done(nil, 0, err)
+			}
+		case i < n:
+			// a CR last in a full buffer: the line ends with it and with
+			// the LF after it, if there is one
+			gather(b)
+			_, _ = r.Discard(n)
+			b, err := r.Peek(1)
+			if err != nil {
+				return *long, err
+			}
+			if b[0] == '\n' {
+				return done(b, 1, nil)
+			}
+			return *long, nil
+		case n == r.Size():
+			// no line end in a full buffer
+			gather(b)
+			_, _ = r.Discard(n)
+			scanned = 0
+		default:
+			if _, err := r.Peek(n + 1); err != nil {
+				return done(nil, 0, err)
+			}
+		}
+	}
+}
+
+// indexEOL returns the offset of the first '\n' or '\r' in b from offset
+// i, or len(b). It looks through windows of b with bytes.IndexByte, so that
+// neither a file without CR nor one without LF is searched to the end of the
+// buffer for each line.
+func indexEOL(b []byte, i int) int {
+	const window = 512
+	for i < len(b) {
+		w := b[i:min(len(b), i+window)]
+		if j := bytes.IndexByte(w, '\n'); j >= 0 {
+			w = w[:j]
+		}
+		if j := bytes.IndexByte(w, '\r'); j >= 0 {
+			return i + j
+		}
+		if len(w) < min(len(b)-i, window) {
+			return i + len(w) // the LF
+		}
+		i += len(w)
+	}
+	return len(b)
+}
