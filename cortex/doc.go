@@ -26,6 +26,9 @@
 // Each package imports only the ones below it; TestLayers (layers_test.go)
 // checks the module's import graph against this list, edge by edge:
 //
+//   - internal/pathtext: file paths as messages name them (quoted unless
+//     plain text), for spec's and rdfio's messages, the engine's and the
+//     CLI's. It imports nothing of the module.
 //   - cortex/internal/layout: Cayley's on-disk layout and nothing else —
 //     buckets, meta keys, node, log, pin and index keys, their escaping, the
 //     decoder of log entries. The only code that knows the bytes.
@@ -64,8 +67,9 @@
 //     its default values are the engine's, engine/tuning.go); the error
 //     types are the engine's, under aliases, so that errors.Is and
 //     errors.As match whichever layer made the error.
-//   - Beside them, importing nothing of the module: spec (multi-agent-spec
-//     definitions: parse, validate, marshal); internal/ctxcause (a
+//   - Beside them: spec (multi-agent-spec definitions: parse, validate,
+//     marshal; it imports internal/pathtext only); importing nothing of
+//     the module, internal/ctxcause (a
 //     context's cause in an error), internal/proc (whether a process of
 //     this machine is alive: stale discovery files, a dead driver's hold of
 //     a run) and internal/jsonexact (JSON decoded with member names matched

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -483,6 +484,31 @@ func TestNamespace_Done(t *testing.T) {
 	for _, n := range []*cortex.Namespace{again, kept} {
 		if !ended(n) || !errors.Is(n.Err(), cortex.ErrClosed) {
 			t.Fatalf("namespace %s after Close: ended %v, Err %v", n.Name(), ended(n), n.Err())
+		}
+	}
+}
+
+// TestStore_NoStoreNamesPathQuoted: the message of ErrNoStore names a
+// directory that is not plain text quoted (as pathtext.Quote does), so a
+// newline, a quote or a bidi control in it can neither garble nor forge it.
+func TestStore_NoStoreNamesPathQuoted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	for _, name := range []string{"a\nno store at x", `a"b`, "a\u202eb", "a ", "my store"} {
+		dir := filepath.Join(root, name)
+		want := "no store at " + strconv.Quote(dir)
+		if name == "my store" {
+			want = "no store at " + dir // plain text: as it is
+		}
+		if _, err := cortex.Open(ctx, dir, readOnly()); !errors.Is(err, cortex.ErrNoStore) || err.Error() != want {
+			t.Errorf("read-only open of %q: %v, want %s", dir, err, want)
+		}
+		if err := os.WriteFile(dir, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cortex.Open(ctx, dir, readOnly()); !errors.Is(err, cortex.ErrNoStore) || err.Error() != want+" (not a directory)" {
+			t.Errorf("read-only open of file %q: %v, want %s (not a directory)", dir, err, want)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Errors of package spec. Compare with errors.Is.
@@ -40,10 +42,14 @@ type Problem struct {
 	omitted bool // the count of a file's problems left out: sorted last
 }
 
-// String formats p as FILE[:LINE]: SEVERITY: [PATH: ]MESSAGE.
+// String formats p as FILE[:LINE]: SEVERITY: [PATH: ]MESSAGE, FILE named
+// as pathtext.Quote names paths (quoted unless plain text; an empty FILE is
+// left out).
 func (p Problem) String() string {
 	var b strings.Builder
-	b.WriteString(p.File)
+	if p.File != "" {
+		b.WriteString(pathtext.Quote(p.File))
+	}
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
 	}

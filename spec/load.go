@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Kind is the kind of a definition.
@@ -337,7 +339,7 @@ func ReadFiles(paths []string) ([]File, error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", p, err)
+			return nil, loadError(p, err)
 		}
 		if !st.IsDir() {
 			data, err := readFile(p, st)
@@ -387,6 +389,12 @@ func LoadFiles(files []File, opts Options) (*Set, Report) {
 	return set, rep
 }
 
+// loadError is the error of path that cannot be read: the path, and one an
+// *fs.PathError names, quoted unless plain text (pathtext.Quote).
+func loadError(path string, err error) error {
+	return fmt.Errorf("load %s: %w", pathtext.Quote(path), pathtext.Error(err))
+}
+
 // MaxFileSize is the size of the largest definition file read: 16 MiB.
 const MaxFileSize = 16 << 20
 
@@ -406,13 +414,13 @@ func readFile(path string, st fs.FileInfo) ([]byte, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
+		return nil, loadError(path, err)
 	}
 	defer f.Close()
 	// The file may have grown since st.
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
+		return nil, loadError(path, err)
 	}
 	if len(data) > MaxFileSize {
 		return nil, bad(fmt.Sprintf("file is larger than %d bytes", MaxFileSize))
@@ -423,7 +431,7 @@ func readFile(path string, st fs.FileInfo) ([]byte, error) {
 func readDir(root string, files *[]File) error {
 	return filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("load %s: %w", path, err)
+			return loadError(path, err)
 		}
 		if path != root && strings.HasPrefix(e.Name(), ".") {
 			if e.IsDir() {
@@ -439,7 +447,7 @@ func readDir(root string, files *[]File) error {
 		}
 		st, err := os.Stat(path)
 		if err != nil {
-			return fmt.Errorf("load %s: %w", path, err)
+			return loadError(path, err)
 		}
 		data, err := readFile(path, st)
 		if err != nil {

@@ -4,8 +4,10 @@ package spec_test
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,5 +54,32 @@ func TestReadFiles_OnlySmallRegularFiles(t *testing.T) {
 	}
 	if files, err := spec.ReadFiles([]string{big}); err != nil || len(files) != 1 || len(files[0].Data) != spec.MaxFileSize {
 		t.Fatalf("ReadFiles of MaxFileSize bytes: %d files, %v", len(files), err)
+	}
+}
+
+// TestReadFiles_NamesPathsQuoted: ReadFiles's errors, and problems, name a
+// path that is not plain text quoted (as pathtext.Quote does): a newline, a
+// quote or a bidi control in it can neither garble nor forge the message.
+func TestReadFiles_NamesPathsQuoted(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "a\nload x: fine.md")
+	_, err := spec.ReadFiles([]string{missing})
+	q := strconv.Quote(missing)
+	if want := "load " + q + ": stat " + q + ": no such file or directory"; err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFiles of a missing path: %v, want %s (matching fs.ErrNotExist)", err, want)
+	}
+	for _, name := range []string{`q"x.json`, "b\u202ec.json", "t\tab.json"} {
+		fifo := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := spec.ReadFiles([]string{fifo})
+		if want := "invalid definition: " + strconv.Quote(fifo) + ": error: not a regular file"; err == nil || err.Error() != want {
+			t.Errorf("ReadFiles of a FIFO: %v, want %s", err, want)
+		}
+	}
+	plain := spec.Problem{File: "my defs/a.md", Line: 2, Severity: spec.SeverityError, Message: "bad"}
+	if got, want := plain.String(), "my defs/a.md:2: error: bad"; got != want {
+		t.Errorf("Problem.String() = %q, want %q", got, want)
 	}
 }

@@ -163,7 +163,7 @@ var ruleCases = []ruleCase{
 	{name: "name/control-nul", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s\u0000x", "agent": "a"}]}`)}, want: `/workflow/steps/0/name: "s\x00x" must not contain control characters`},
 	{name: "name/control-newline", files: map[string]string{"x.json": `{"name": "x\ny"}`}, want: `/name: "x\ny" must not contain control characters`},
 	{name: "name/control-namespace", files: map[string]string{"x.json": `{"name": "x", "namespace": "q\u0001a"}`}, want: `/namespace: namespace "q\x01a" must be names separated by single '/', without control characters`},
-	{name: "name/control-directory", files: map[string]string{"agents/q\tx/y.md": "---\nname: y\n---\n"}, want: `y.md: error: namespace "q\tx" (of the file's directory) must be names separated by single '/', without control characters`},
+	{name: "name/control-directory", files: map[string]string{"agents/q\tx/y.md": "---\nname: y\n---\n"}, want: `"agents/q\tx/y.md": error: namespace "q\tx" (of the file's directory) must be names separated by single '/', without control characters`},
 	{name: "name/blank-directory", files: map[string]string{"agents/ /y.md": "---\nname: y\n---\n"}, want: `y.md: error: namespace " " (of the file's directory) must be names`},
 	{name: "name/control-port", files: map[string]string{"t.json": team(`"workflow": {"steps": [{"name": "s", "agent": "a", "outputs": [{"name": "o\t"}]}]}`)}, want: `/workflow/steps/0/outputs/0/name: "o\t" must not contain control characters`},
 	{name: "name/control-team-agent", files: map[string]string{"t.json": `{"name": "t", "version": "1", "agents": ["a", "b\u0007"]}`}, want: `/agents/1: agent reference "b\a" must not contain control characters`},

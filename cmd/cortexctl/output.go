@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Every command that prints a result prints it as a table (for people) or
@@ -290,34 +290,10 @@ func (t *table) flush() error { return t.tw.Flush() }
 // characters, spaces only between others, no double quote), quoted (%q)
 // otherwise, as teammanager.IDText names an id: a path with a newline, an
 // escape sequence, bytes that are not UTF-8 or a quote can neither garble
-// nor forge the message, nor reach the terminal raw.
-func pathText(p string) string {
-	if p == "" || p[0] == ' ' || p[len(p)-1] == ' ' || strings.ContainsRune(p, '"') || !utf8.ValidString(p) {
-		return strconv.Quote(p)
-	}
-	for _, r := range p {
-		if !unicode.IsPrint(r) {
-			return strconv.Quote(p)
-		}
-	}
-	return p
-}
-
-// pathError is an *fs.PathError whose message names its path by
-// pathText.
-type pathError struct{ *fs.PathError }
-
-func (e pathError) Error() string {
-	return e.Op + " " + pathText(e.Path) + ": " + e.Err.Error()
-}
-
-func (e pathError) Unwrap() error { return e.PathError }
+// nor forge the message, nor reach the terminal raw. It is
+// pathtext.Quote, which the library's messages use too.
+func pathText(p string) string { return pathtext.Quote(p) }
 
 // quotePath returns err, if it is an *fs.PathError (what os.Open, os.Stat
 // ... return), with its path named by pathText; another error as it is.
-func quotePath(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pathError{pe}
-	}
-	return err
-}
+func quotePath(err error) error { return pathtext.Error(err) }

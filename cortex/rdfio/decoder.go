@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // DecodeOptions configure a Decoder. The zero value is usable.
@@ -37,7 +39,7 @@ func (o DecodeOptions) validate() (DecodeOptions, error) {
 	if o.Base == "" && o.File != "" && !o.NoFileBase {
 		b, err := FileBase(o.File)
 		if err != nil {
-			return o, fmt.Errorf("%w: base for %s: %v", ErrInvalidOption, o.File, err)
+			return o, fmt.Errorf("%w: base for %s: %v", ErrInvalidOption, pathtext.Quote(o.File), err)
 		}
 		o.Base = b
 	}

@@ -136,6 +136,13 @@ func TestSyntaxError_Error(t *testing.T) {
 		{rdfio.SyntaxError{Line: 3, Col: 7, Msg: "bad"}, "3:7: bad"},
 		{rdfio.SyntaxError{File: "a.ttl", Line: 3, Msg: "bad"}, "a.ttl:3: bad"},
 		{rdfio.SyntaxError{Msg: "bad"}, "bad"},
+		// A path that is not plain text is quoted, as pathtext.Quote
+		// names paths: it can neither garble nor forge the message.
+		{rdfio.SyntaxError{File: "my data/a.ttl", Line: 3, Col: 7, Msg: "bad"}, "my data/a.ttl:3:7: bad"},
+		{rdfio.SyntaxError{File: "a.ttl:1:1: fine\nb.ttl", Line: 3, Col: 7, Msg: "bad"}, `"a.ttl:1:1: fine\nb.ttl":3:7: bad`},
+		{rdfio.SyntaxError{File: `a"b.ttl`, Line: 3, Msg: "bad"}, `"a\"b.ttl":3: bad`},
+		{rdfio.SyntaxError{File: "a\u202eb.ttl", Msg: "bad"}, `"a\u202eb.ttl": bad`},
+		{rdfio.SyntaxError{File: " a.ttl", Line: 1, Col: 1, Msg: "bad"}, `" a.ttl":1:1: bad`},
 	}
 	for _, c := range cases {
 		if got := c.e.Error(); got != c.want {

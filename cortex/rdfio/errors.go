@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Format registry errors.
@@ -51,11 +53,12 @@ type SyntaxError struct {
 }
 
 // Error returns "file:line:column: message", leaving out the parts that are
-// unknown (empty file, zero line or column).
+// unknown (empty file, zero line or column). The file is named as
+// pathtext.Quote names paths: quoted unless it is plain text.
 func (e *SyntaxError) Error() string {
 	b := make([]byte, 0, len(e.File)+len(e.Msg)+16)
 	if e.File != "" {
-		b = append(b, e.File...)
+		b = append(b, pathtext.Quote(e.File)...)
 		b = append(b, ':')
 	}
 	if e.Line > 0 {

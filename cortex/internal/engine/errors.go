@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Errors returned by the store. Compare with errors.Is.
@@ -87,7 +89,7 @@ type LockedError struct {
 }
 
 func (e *LockedError) Error() string {
-	return "store " + e.Dir + " is in use by another process"
+	return "store " + pathtext.Quote(e.Dir) + " is in use by another process"
 }
 
 // Is makes errors.Is(err, ErrLocked) true.

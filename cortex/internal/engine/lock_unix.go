@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // dirLock is an advisory lock (flock) on a file in the store directory. It is
@@ -43,7 +45,7 @@ func lockDir(dir string, shared bool) (*dirLock, error) {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, &LockedError{Dir: dir, Err: err}
 		}
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
+		return nil, fmt.Errorf("lock %s: %w", pathtext.Quote(dir), err)
 	}
 	if !shared {
 		_ = f.Truncate(0)

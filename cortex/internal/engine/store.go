@@ -21,6 +21,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/cortexgraph/cortex/cortex/internal/badgerkv"
+	"github.com/cortexgraph/cortex/internal/pathtext"
 	"github.com/cortexgraph/cortex/namespace"
 )
 
@@ -157,7 +158,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		} else if err := os.MkdirAll(dir, 0o700); err != nil {
 			// 0700: the store is all of its namespaces' data, and a
 			// server's tokens keep only its socket and port private.
-			return nil, fmt.Errorf("open store %s: %w", dir, err)
+			return nil, fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err)
 		}
 		l, err := lockDir(dir, opts.readOnly)
 		if err != nil {
@@ -166,7 +167,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.lock = l
 		bopts = bopts.WithReadOnly(opts.readOnly)
 		if err := emptyMemtableLogs(dir, opts.readOnly); err != nil {
-			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), s.lock.release())
+			return nil, errors.Join(fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err), s.lock.release())
 		}
 		if !opts.readOnly {
 			// Opening read-write may flush a memtable left by a crash.
@@ -184,9 +185,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		if opts.readOnly && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) { // Badger wraps it without %w
 			// A killed process left a memtable log that only a read-write
 			// Open truncates (it loses nothing committed).
-			return nil, fmt.Errorf("open store %s: %w: open the store read-write once (Badger: %v)", dir, ErrRecoveryNeeded, err)
+			return nil, fmt.Errorf("open store %s: %w: open the store read-write once (Badger: %v)", pathtext.Quote(dir), ErrRecoveryNeeded, err)
 		}
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
+		return nil, fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err)
 	}
 	s.db = db
 	if !opts.inMemory {
@@ -201,7 +202,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			err = s.dropFlushKey()
 		}
 		if err != nil {
-			return nil, errors.Join(fmt.Errorf("open store %s: %w", dir, err), db.Close(), s.lock.release())
+			return nil, errors.Join(fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err), db.Close(), s.lock.release())
 		}
 	}
 	s.startGovernor()
@@ -275,20 +276,20 @@ func emptyMemtableLogs(dir string, readOnly bool) error {
 func checkStoreDir(dir string) error {
 	st, err := os.Stat(dir)
 	if err == nil && !st.IsDir() {
-		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, dir)
+		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, pathtext.Quote(dir))
 	}
 	if err == nil {
 		_, err = os.Stat(filepath.Join(dir, badger.ManifestFilename))
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w at %s", ErrNoStore, dir)
+		return fmt.Errorf("%w at %s", ErrNoStore, pathtext.Quote(dir))
 	}
 	if errors.Is(err, syscall.ENOTDIR) {
 		// A path under a file: there is no store, nor can there be.
-		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, dir)
+		return fmt.Errorf("%w at %s (not a directory)", ErrNoStore, pathtext.Quote(dir))
 	}
 	if err != nil {
-		return fmt.Errorf("open store %s: %w", dir, err)
+		return fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err)
 	}
 	return nil
 }
