@@ -12,6 +12,8 @@ import (
 // DecodeOptions configure a Decoder. The zero value is usable.
 type DecodeOptions struct {
 	// Base is the absolute IRI relative references resolve against (Turtle).
+	// Like an @base of the document, it may hold no character that IRIREF
+	// excludes (white space, controls, <>"{}|^`\) and must be valid UTF-8.
 	// When empty and File is set, the file:// URL of File is used (unless
 	// NoFileBase); when there is none, a relative IRI is a syntax error.
 	Base string
@@ -35,6 +37,11 @@ func (o DecodeOptions) validate() (DecodeOptions, error) {
 	}
 	if o.Base != "" && !hasScheme(o.Base) {
 		return o, fmt.Errorf("%w: base %q is not an absolute IRI", ErrInvalidOption, o.Base)
+	}
+	if o.Base != "" && !validIRIChars(o.Base) {
+		// As in an @base of the document: every relative reference would
+		// become an IRI that no document can write.
+		return o, fmt.Errorf("%w: base %q holds a character IRIs do not (white space, a control character, <>\"{}|^`\\ or bytes that are not UTF-8)", ErrInvalidOption, o.Base)
 	}
 	if o.Base == "" && o.File != "" && !o.NoFileBase {
 		b, err := FileBase(o.File)

@@ -234,6 +234,25 @@ BASE <sub/>
 	}
 }
 
+// TestDecode_BaseMustBeAnIRI: a base with a character that no IRI holds
+// (white space, a control character, <>"{}|^`\, bytes that are not UTF-8)
+// is refused, as it is in an @base of the document; it would make every
+// relative reference an IRI that no document could write.
+func TestDecode_BaseMustBeAnIRI(t *testing.T) {
+	for _, base := range []string{"http://ex.org/a b/", "http://ex.org/a\n", "http://ex.org/<a>", "http://ex.org/a\xff", "http://ex.org/{a}", "http://ex.org/a\\b", "http://ex.org/\x00"} {
+		for _, f := range []string{rdfio.NTriples, rdfio.Turtle} {
+			if _, err := rdfio.NewDecoder(strings.NewReader("<a> <b> <c> .\n"), f, rdfio.DecodeOptions{Base: base}); !errors.Is(err, rdfio.ErrInvalidOption) {
+				t.Errorf("%s, base %q: err = %v, want ErrInvalidOption", f, base, err)
+			}
+		}
+	}
+	// DEL and characters beyond ASCII are allowed in IRIs.
+	qs := mustRead(t, rdfio.Turtle, "<a> <http://ex.org/p> <b> .\n", rdfio.DecodeOptions{Base: "http://ex.org/é\x7f/"})
+	if qs[0].Subject != quad.IRI("http://ex.org/é\x7f/a") {
+		t.Errorf("subject %v", qs[0].Subject)
+	}
+}
+
 func TestTurtle_DefaultBaseIsFileURL(t *testing.T) {
 	qs := mustRead(t, rdfio.Turtle, "<a> <http://ex.org/p> <#x> .\n", rdfio.DecodeOptions{File: "data/in.ttl"})
 	abs, err := filepath.Abs("data/in.ttl")
