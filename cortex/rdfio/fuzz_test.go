@@ -3,8 +3,11 @@ package rdfio_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
@@ -68,7 +71,14 @@ func fuzzDecode(f *testing.F, format string) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		qs, err := rdfio.ReadAll(bytes.NewReader([]byte(src)), format, rdfio.DecodeOptions{Base: "http://base.example/doc"})
+		opts := rdfio.DecodeOptions{Base: "http://base.example/doc"}
+		qs, err := rdfio.ReadAll(bytes.NewReader([]byte(src)), format, opts)
+		// Read a byte at a time, the input gives the same quads and error:
+		// how reads cut it (a CR LF pair, a token) does not matter.
+		qs1, err1 := rdfio.ReadAll(iotest.OneByteReader(strings.NewReader(src)), format, opts)
+		if fmt.Sprint(err) != fmt.Sprint(err1) || !slices.Equal(qs, qs1) {
+			t.Fatalf("read whole: %v, %v\nread a byte at a time: %v, %v", qs, err, qs1, err1)
+		}
 		if err != nil {
 			var se *rdfio.SyntaxError
 			if !errors.As(err, &se) {
