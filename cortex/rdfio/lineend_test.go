@@ -120,3 +120,29 @@ func TestDecode_SyntaxErrorPositionAnyLineEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestDecode_ReadErrorAfterLineEnd: a statement whose line end a read error
+// follows is whole, whatever the line end (a CR alone included, where the
+// decoder reads on to see whether LF follows): it is handed out, then the
+// read error.
+func TestDecode_ReadErrorAfterLineEnd(t *testing.T) {
+	boom := errors.New("connection reset")
+	for _, f := range []string{rdfio.NTriples, rdfio.NQuads, rdfio.Turtle} {
+		for _, eol := range []string{"\n", "\r\n", "\r"} {
+			for _, cut := range []string{"", "<http://ex/s> <http://ex/p"} {
+				name := fmt.Sprintf("%s/%q/%q", f, eol, cut)
+				d, err := rdfio.NewDecoder(&errAfter{data: "<http://ex/a> <http://ex/b> <http://ex/c> ." + eol + cut, err: boom}, f, rdfio.DecodeOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := d.Next(); err != nil {
+					t.Errorf("%s: the whole first line: %v", name, err)
+				}
+				if err := drain(d); !errors.Is(err, boom) {
+					t.Errorf("%s: err = %v, want the read error", name, err)
+				}
+				d.Close()
+			}
+		}
+	}
+}

@@ -10,10 +10,9 @@ import (
 // lineDecoder is our own N-Triples / N-Quads parser: one statement per line,
 // constant memory apart from the longest line.
 type lineDecoder struct {
-	r      *bufio.Reader
+	lines  lineReader
 	quads  bool
 	s      scanner
-	long   []byte
 	err    error
 	eof    bool
 	start  bool
@@ -26,7 +25,7 @@ func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error
 		return nil, err
 	}
 	d := &lineDecoder{
-		r:     bufio.NewReaderSize(r, 64<<10),
+		lines: lineReader{r: bufio.NewReaderSize(r, 64<<10)},
 		quads: quads,
 		start: true,
 	}
@@ -39,7 +38,7 @@ func (d *lineDecoder) fill() bool {
 	if d.eof {
 		return false
 	}
-	line, err := readLine(d.r, &d.long)
+	line, err := d.lines.readLine()
 	if err != nil {
 		d.eof = true
 		if err != io.EOF {

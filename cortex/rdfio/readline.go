@@ -5,17 +5,30 @@ import (
 	"bytes"
 )
 
-// readLine reads the next line of r with its line end: up to and including
-// the first '\n', or the first '\r' and a '\n' right after it. A CR alone
+// lineReader reads input a line at a time (readLine).
+type lineReader struct {
+	r    *bufio.Reader
+	long []byte // a line longer than r's buffer
+	err  error  // the read error met after a whole line, for the next readLine
+}
+
+// readLine reads the next line with its line end: up to and including the
+// first '\n', or the first '\r' and a '\n' right after it. A CR alone
 // ends a line as LF does (N-Triples and Turtle: EOL ::= [#xD#xA]+), so input
 // with any line ends is read a line at a time; a CR LF pair is never split
 // between two lines.
 //
 // A line that fits in r's buffer is returned as a slice of it, valid until
-// the next read of r; a longer one is gathered in *long. At the end of the
+// the next read of r; a longer one is gathered in lr.long. At the end of the
 // input (or on a read error) the rest is returned, maybe empty, with io.EOF
-// (or the error).
-func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
+// (or the error). A line ended by a CR that the end of the input or a read
+// error follows is returned whole, without error; the next call returns
+// the error.
+func (lr *lineReader) readLine() ([]byte, error) {
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	r, long := lr.r, &lr.long
 	gathered := false // the start of the line is in *long
 	gather := func(b []byte) {
 		if !gathered {
@@ -25,7 +38,7 @@ func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
 		*long = append(*long, b...)
 	}
 	done := func(b []byte, n int, err error) ([]byte, error) {
-		if err != nil {
+		if b == nil {
 			// a failed Peek may have moved the buffered bytes: take them all
 			b, _ = r.Peek(r.Buffered())
 			n = len(b)
@@ -53,7 +66,8 @@ func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
 		case i < n && n < r.Size():
 			// a CR last in the buffer: read on to see whether LF follows
 			if _, err := r.Peek(n + 1); err != nil {
-				return done(nil, 0, err)
+				lr.err = err // the line is whole
+				return done(nil, 0, nil)
 			}
 		case i < n:
 			// a CR last in a full buffer: the line ends with it and with
@@ -62,7 +76,8 @@ func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
 			_, _ = r.Discard(n)
 			b, err := r.Peek(1)
 			if err != nil {
-				return *long, err
+				lr.err = err
+				return *long, nil
 			}
 			if b[0] == '\n' {
 				return done(b, 1, nil)

@@ -46,11 +46,10 @@ func TestReadLine(t *testing.T) {
 		want := splitLines(src)
 		for name, wrap := range readers {
 			for _, size := range []int{16, 17, 64} {
-				r := bufio.NewReaderSize(wrap(strings.NewReader(src)), size)
-				var long []byte
+				lr := &lineReader{r: bufio.NewReaderSize(wrap(strings.NewReader(src)), size)}
 				var got []string
 				for {
-					line, err := readLine(r, &long)
+					line, err := lr.readLine()
 					if len(line) > 0 {
 						got = append(got, string(line))
 					}
@@ -73,16 +72,18 @@ func TestReadLine(t *testing.T) {
 }
 
 // TestReadLine_ReadError checks that the bytes read before a read error are
-// returned with it.
+// returned, a line that a CR ends before it without the error.
 func TestReadLine_ReadError(t *testing.T) {
 	boom := errors.New("boom")
 	for _, src := range []string{"abc", "abc\r", "a\rb", strings.Repeat("x", 40) + "\r"} {
-		r := bufio.NewReaderSize(io.MultiReader(strings.NewReader(src), iotest.ErrReader(boom)), 16)
-		var long []byte
+		lr := &lineReader{r: bufio.NewReaderSize(io.MultiReader(strings.NewReader(src), iotest.ErrReader(boom)), 16)}
 		var got string
 		for {
-			line, err := readLine(r, &long)
+			line, err := lr.readLine()
 			got += string(line)
+			if len(line) > 0 && line[len(line)-1] == '\r' && err != nil {
+				t.Errorf("%q: the line %q, whole, comes with %v", src, line, err)
+			}
 			if err != nil {
 				if !errors.Is(err, boom) {
 					t.Errorf("%q: err = %v, want boom", src, err)

@@ -79,20 +79,19 @@ func (t *ttlToken) describe() string {
 // (readLine): every token but a long string lies on one line, so
 // a token is always whole in buf, and a long string reads further lines.
 type ttlLexer struct {
-	r         *bufio.Reader
+	lines     lineReader
 	file      string
 	buf       []byte // current chunk: a line with its line end (the last may lack it)
 	pos       int    // next byte in buf
 	line      int    // 1-based line of buf[lineStart]
 	lineStart int    // offset in buf where the current line starts
-	long      []byte // accumulates lines longer than the bufio buffer
 	eof       bool
 	rerr      error // read error other than io.EOF
 	started   bool
 }
 
 func (l *ttlLexer) init(r io.Reader, file string) {
-	l.r = bufio.NewReaderSize(r, 64<<10)
+	l.lines = lineReader{r: bufio.NewReaderSize(r, 64<<10)}
 	l.file = file
 	l.line = 1
 }
@@ -108,7 +107,7 @@ func (l *ttlLexer) fill() bool {
 	if l.eof {
 		return false
 	}
-	line, err := readLine(l.r, &l.long)
+	line, err := l.lines.readLine()
 	if err != nil {
 		l.eof = true
 		if err != io.EOF {
