@@ -31,6 +31,7 @@ import (
 
 	"github.com/titanous/json5"
 
+	"github.com/cortexgraph/cortex/internal/pathtext"
 	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/spec"
 )
@@ -78,15 +79,16 @@ func Default() Config {
 		EventMaxAge: 7 * 24 * 3600, EventMax: 100_000}}
 }
 
-// Load reads and validates the file at path.
+// Load reads and validates the file at path. Its errors name path as
+// pathtext.Quote does (quoted unless plain text).
 func Load(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
+		return Config{}, fmt.Errorf("config: %w", pathtext.Error(err))
 	}
 	c, err := Parse(data)
 	if err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Config{}, fmt.Errorf("config %s: %w", pathtext.Quote(path), err)
 	}
 	return c, nil
 }

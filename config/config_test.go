@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -198,5 +199,22 @@ func TestParse_ErrorQuotesOddKeys(t *testing.T) {
 				t.Fatalf("got %q, want one line containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestLoad_NamesPathQuoted: Load's errors name a path that is not plain
+// text quoted (as pathtext.Quote does), so that a newline or a quote in it
+// can neither garble nor forge the message.
+func TestLoad_NamesPathQuoted(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a\nconfig x: \"b.json5")
+	if err := os.WriteFile(p, []byte(`{teams: {x: 1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := config.Load(p); err == nil || !strings.HasPrefix(err.Error(), "config "+strconv.Quote(p)+": ") {
+		t.Errorf("got %v, want it to start with config %s", err, strconv.Quote(p))
+	}
+	missing := p + ".missing"
+	if _, err := config.Load(missing); err == nil || err.Error() != "config: open "+strconv.Quote(missing)+": no such file or directory" || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }

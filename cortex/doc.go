@@ -27,8 +27,8 @@
 // checks the module's import graph against this list, edge by edge:
 //
 //   - internal/pathtext: file paths as messages name them (quoted unless
-//     plain text), for spec's and rdfio's messages, the engine's and the
-//     CLI's. It imports nothing of the module.
+//     plain text), for the messages of spec, config, rdfio, the engine,
+//     the server and the CLI. It imports nothing of the module.
 //   - cortex/internal/layout: Cayley's on-disk layout and nothing else —
 //     buckets, meta keys, node, log, pin and index keys, their escaping, the
 //     decoder of log entries. The only code that knows the bytes.

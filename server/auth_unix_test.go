@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +90,29 @@ func TestTokenFile_OwnedByAnotherUser(t *testing.T) {
 	}
 	if resp, body := ts.rpcAs("a", "teams.list", `{}`, bearer(tok)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("chowned back: status %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestTokenFile_NamesPathQuoted: the token file's errors name a path that
+// is not plain text quoted (as pathtext.Quote does), so that a newline or a
+// quote in the store's directory can neither garble nor forge the message.
+func TestTokenFile_NamesPathQuoted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a\ntokens x: \"b")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "tokens.json")
+	if err := os.WriteFile(p, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := server.OpenTokens(p)
+	if _, err := f.Any(); err == nil || !strings.Contains(err.Error(), "tokens "+strconv.Quote(p)+": ") {
+		t.Errorf("bad JSON: %v, want it to name %s", err, strconv.Quote(p))
+	}
+	if err := os.Chmod(p, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Any(); err == nil || !strings.Contains(err.Error(), "tokens "+strconv.Quote(p)+": ") || !strings.Contains(err.Error(), "(chmod 600 "+strconv.Quote(p)+")") {
+		t.Errorf("writable by others: %v, want it to name %s", err, strconv.Quote(p))
 	}
 }

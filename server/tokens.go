@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/internal/pathtext"
 	"github.com/cortexgraph/cortex/namespace"
 )
 
@@ -135,22 +136,22 @@ func (f *TokenFile) load() ([]tokenRecord, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("tokens %s: %w", f.path, err)
+		return nil, fmt.Errorf("tokens %s: %w", pathtext.Quote(f.path), pathtext.Error(err))
 	}
 	if err := checkTokenFileMode(f.path, fi); err != nil {
-		return nil, fmt.Errorf("tokens %s: %w", f.path, err)
+		return nil, fmt.Errorf("tokens %s: %w", pathtext.Quote(f.path), pathtext.Error(err))
 	}
 	if f.stamp != nil && os.SameFile(f.stamp, fi) && f.stamp.ModTime().Equal(fi.ModTime()) && f.stamp.Size() == fi.Size() {
 		return f.recs, nil
 	}
 	b, err := os.ReadFile(f.path)
 	if err != nil {
-		return nil, fmt.Errorf("tokens %s: %w", f.path, err)
+		return nil, fmt.Errorf("tokens %s: %w", pathtext.Quote(f.path), pathtext.Error(err))
 	}
 	var recs []tokenRecord
 	if len(bytes.TrimSpace(b)) > 0 {
 		if err := json.Unmarshal(b, &recs); err != nil {
-			return nil, fmt.Errorf("%w: tokens %s: %v", api.ErrSyntax, f.path, err)
+			return nil, fmt.Errorf("%w: tokens %s: %v", api.ErrSyntax, pathtext.Quote(f.path), err)
 		}
 	}
 	f.stamp, f.recs = fi, recs
@@ -167,7 +168,7 @@ func (f *TokenFile) update(change func([]tokenRecord) ([]tokenRecord, error)) er
 	}
 	unlock, err := lockFile(f.path + ".lock")
 	if err != nil {
-		return fmt.Errorf("tokens %s: lock: %w", f.path, err)
+		return fmt.Errorf("tokens %s: lock: %w", pathtext.Quote(f.path), pathtext.Error(err))
 	}
 	defer unlock()
 	recs, err := f.load()
@@ -201,7 +202,7 @@ func (f *TokenFile) update(change func([]tokenRecord) ([]tokenRecord, error)) er
 		err = os.Rename(tmp.Name(), f.path)
 	}
 	if err != nil {
-		return fmt.Errorf("tokens %s: write: %w", f.path, err)
+		return fmt.Errorf("tokens %s: write: %w", pathtext.Quote(f.path), pathtext.Error(err))
 	}
 	f.stamp = nil // reread at the next load
 	return nil
@@ -368,7 +369,7 @@ func (f *TokenFile) Check(id string, now time.Time) error {
 			return r.usable(now)
 		}
 	}
-	return fmt.Errorf("%w: token %s is no longer in %s", ErrUnauthorized, id, f.path)
+	return fmt.Errorf("%w: token %s is no longer in %s", ErrUnauthorized, id, pathtext.Quote(f.path))
 }
 
 // usable returns nil if r is neither revoked nor expired at now.

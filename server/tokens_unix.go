@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // lockFile takes an exclusive lock on path (created 0600 if needed),
@@ -33,11 +35,11 @@ func lockFile(path string) (func(), error) {
 func checkTokenFileMode(path string, fi os.FileInfo) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		if uid := int(st.Uid); uid != os.Getuid() && uid != 0 {
-			return fmt.Errorf("%w: owned by user %d, not by this process's user %d (chown %d %s)", ErrUnsafeTokenFile, uid, os.Getuid(), os.Getuid(), path)
+			return fmt.Errorf("%w: owned by user %d, not by this process's user %d (chown %d %s)", ErrUnsafeTokenFile, uid, os.Getuid(), os.Getuid(), pathtext.Quote(path))
 		}
 	}
 	if m := fi.Mode().Perm(); m&0o022 != 0 {
-		return fmt.Errorf("%w: mode %04o (chmod 600 %s)", ErrUnsafeTokenFile, m, path)
+		return fmt.Errorf("%w: mode %04o (chmod 600 %s)", ErrUnsafeTokenFile, m, pathtext.Quote(path))
 	}
 	return nil
 }
