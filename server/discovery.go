@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cortexgraph/cortex/internal/pathtext"
 	"github.com/cortexgraph/cortex/internal/proc"
 )
 
@@ -100,19 +101,19 @@ func RemoveDiscovery(dir string, pid int) error {
 func ReadDiscovery(dir string) (Discovery, error) {
 	d, err := readDiscovery(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return Discovery{}, fmt.Errorf("%w in %s", ErrNoServer, dir)
+		return Discovery{}, fmt.Errorf("%w in %s", ErrNoServer, pathtext.Quote(dir))
 	}
 	if err != nil {
 		return Discovery{}, err
 	}
 	if !proc.Alive(d.PID) {
-		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale)", ErrNoServer, dir, d.PID)
+		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale)", ErrNoServer, pathtext.Quote(dir), d.PID)
 	}
 	if d.Start != "" && proc.StartID(d.PID) != d.Start {
-		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale: that pid is now another process's)", ErrNoServer, dir, d.PID)
+		return Discovery{}, fmt.Errorf("%w in %s (the discovery file of process %d is stale: that pid is now another process's)", ErrNoServer, pathtext.Quote(dir), d.PID)
 	}
 	if d.Dir != "" && !sameDir(d.Dir, dir) {
-		return Discovery{}, fmt.Errorf("%w in %s (its discovery file is that of %s, which process %d serves: a copy)", ErrNoServer, dir, d.Dir, d.PID)
+		return Discovery{}, fmt.Errorf("%w in %s (its discovery file is that of %s, which process %d serves: a copy)", ErrNoServer, pathtext.Quote(dir), pathtext.Quote(d.Dir), d.PID)
 	}
 	return d, nil
 }

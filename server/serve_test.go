@@ -340,3 +340,34 @@ func TestDiscovery_ReusedPID(t *testing.T) {
 		t.Fatalf("ReadDiscovery of a file without a start, its pid alive: %v", err)
 	}
 }
+
+// TestDiscovery_NamesPathsQuoted: ReadDiscovery's errors name a directory
+// that is not plain text quoted (as pathtext.Quote does), the one asked
+// about and the one a copied discovery file names.
+func TestDiscovery_NamesPathsQuoted(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "a\nno server running in x")
+	cp := filepath.Join(root, "b\u202ec")
+	for _, d := range []string{dir, cp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := server.ReadDiscovery(dir); err == nil || err.Error() != "no server running in "+strconv.Quote(dir) {
+		t.Errorf("no discovery file: %v", err)
+	}
+	if err := server.WriteDiscovery(dir, server.Discovery{PID: os.Getpid(), Socket: dir + "/cortex.sock"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, server.DiscoveryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cp, server.DiscoveryFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = server.ReadDiscovery(cp)
+	if want := "no server running in " + strconv.Quote(cp) + " (its discovery file is that of " + strconv.Quote(dir) + ","; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a copy: %v, want it to start with %s", err, want)
+	}
+}
