@@ -49,9 +49,12 @@
 // # Caveats
 //
 // Columns count bytes from the start of the line (a tab is one column; the
-// byte order mark is not counted). The readers hold a line in memory at a
-// time: memory grows with the longest line, and a Turtle document written on
-// one line (which its grammar allows) is held whole. Turtle and RDF/XML have no graphs: their
+// byte order mark is not counted). The N-Triples and N-Quads readers hold a
+// line in memory at a time: memory grows with the longest line. The Turtle
+// reader reads a line longer than its 64 KiB buffer in pieces cut at white
+// space between tokens (a document on one line, which the grammar allows,
+// streams too): only a single token, such as a long string, or a comment
+// is held whole. Turtle and RDF/XML have no graphs: their
 // encoders, like the N-Triples one, drop graph labels. The RDF/XML encoder
 // holds the whole document in memory until Close, and fails, writing nothing,
 // on a graph RDF/XML cannot carry (a predicate IRI that does not end in an XML

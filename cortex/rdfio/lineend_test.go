@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 )
 
@@ -144,5 +146,53 @@ func TestDecode_ReadErrorAfterLineEnd(t *testing.T) {
 				d.Close()
 			}
 		}
+	}
+}
+
+// TestTurtle_StreamsOneLine reads a large Turtle document written on one
+// line (statements separated by spaces only, with strings, long strings,
+// IRIs and escapes holding spaces and quotes) and checks that the decoder
+// never reads far ahead of the triples it has handed out (a long line is
+// cut at white space between tokens, never inside one) and reads each
+// statement right.
+func TestTurtle_StreamsOneLine(t *testing.T) {
+	const n = 40000
+	stmts := []string{
+		`<http://ex.org/s> <http://ex.org/p> "a b \" c" . `,
+		`<http://ex.org/s> <http://ex.org/p> """x "" y ' z""" . `,
+		`<http://ex.org/s> <http://ex.org/p> '''p '' q " r''' . `,
+		`<http://ex.org/s> <http://ex.org/p> 'it\'s  ok' . `,
+		`<http://ex.org/s> <http://ex.org/p> """ends in quote\"""" . `,
+		"<http://ex.org/s>  <http://ex.org/p>\t\"tab\"@en . ",
+		`<http://ex.org/s> <http://ex.org/p> ex:a\#b\'c . `,
+	}
+	objects := []quad.Value{quad.String(`a b " c`), quad.String(`x "" y ' z`), quad.String(`p '' q " r`),
+		quad.String(`it's  ok`), quad.String(`ends in quote"`), quad.LangString{Value: "tab", Lang: "en"}, quad.IRI(`http://ex.org/a#b'c`)}
+	r := &linesReader{stmt: "", ends: stmts, n: n}
+	d, err := rdfio.NewDecoder(io.MultiReader(strings.NewReader("@prefix ex: <http://ex.org/> . "), r), rdfio.Turtle, rdfio.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	got, consumed := 0, 0
+	for {
+		q, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := objects[got%len(objects)]; q.Object != want {
+			t.Fatalf("statement %d: object %#v, want %#v", got, q.Object, want)
+		}
+		consumed += len(stmts[got%len(stmts)])
+		got++
+		if r.served-consumed > 1<<20 {
+			t.Fatalf("after %d statements (%d bytes) the decoder has read %d bytes: more than 1 MiB ahead", got, consumed, r.served)
+		}
+	}
+	if got != n {
+		t.Errorf("got %d statements, want %d", got, n)
 	}
 }

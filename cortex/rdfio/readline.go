@@ -10,6 +10,10 @@ type lineReader struct {
 	r    *bufio.Reader
 	long []byte // a line longer than r's buffer
 	err  error  // the read error met after a whole line, for the next readLine
+	// cut says that a line longer than r's buffer may be returned in
+	// pieces cut just after white space between Turtle tokens (cutState),
+	// for Turtle, whose grammar allows a whole document on one line.
+	cut bool
 }
 
 // readLine reads the next line with its line end: up to and including the
@@ -23,7 +27,9 @@ type lineReader struct {
 // input (or on a read error) the rest is returned, maybe empty, with io.EOF
 // (or the error). A line ended by a CR that the end of the input or a read
 // error follows is returned whole, without error; the next call returns
-// the error.
+// the error. With lr.cut, a line longer than r's buffer may be returned in
+// pieces, each but the last ending with a space or a tab between Turtle
+// tokens (never inside a string, an IRI or a comment).
 func (lr *lineReader) readLine() ([]byte, error) {
 	if lr.err != nil {
 		return nil, lr.err
@@ -52,6 +58,7 @@ func (lr *lineReader) readLine() ([]byte, error) {
 		return line, err
 	}
 	scanned := 0 // bytes of the buffer known to hold no line end
+	var cut cutState
 	for {
 		n := r.Buffered()
 		b, _ := r.Peek(n) // no read: n bytes are buffered
@@ -85,6 +92,11 @@ func (lr *lineReader) readLine() ([]byte, error) {
 			return *long, nil
 		case n == r.Size():
 			// no line end in a full buffer
+			if lr.cut {
+				if c := cut.scan(b); c > 0 {
+					return done(b, c, nil)
+				}
+			}
 			gather(b)
 			_, _ = r.Discard(n)
 			scanned = 0
@@ -116,4 +128,95 @@ func indexEOL(b []byte, i int) int {
 		i += len(w)
 	}
 	return len(b)
+}
+
+// cutState follows a Turtle line from its start or from a cut (both
+// outside any token), to find where it can be cut: after a space or a tab
+// outside strings, IRIs and comments, where the lexer is between tokens.
+// It needs no line ends (it reads parts of a line without one), and it
+// may find fewer places than there are (after a '\\' outside strings,
+// which only PN_LOCAL_ESC allows, it skips a byte): cutting less is safe.
+type cutState struct {
+	mode uint8
+	q    byte // the quote of the string
+	run  int  // quotes in a row: opening a string, or closing a long one
+}
+
+const (
+	cutOut      = iota // between tokens, or in a token without white space
+	cutOutEsc          // after '\\' outside strings (PN_LOCAL_ESC)
+	cutOpen            // after run quotes q that open a string
+	cutShort           // in a string in quotes q
+	cutShortEsc        // after '\\' in a short string
+	cutLong            // in a long string (three quotes q); run quotes q seen
+	cutLongEsc         // after '\\' in a long string
+	cutIRI             // in <...>
+	cutComment         // from '#' to the end of the line
+)
+
+// scan follows b, which continues what the state has followed, and returns
+// the offset just after the last space or tab of b outside strings, IRIs
+// and comments, or 0 if there is none.
+func (s *cutState) scan(b []byte) int {
+	last := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch s.mode {
+		case cutOut:
+			switch c {
+			case ' ', '\t':
+				last = i + 1
+			case '"', '\'':
+				s.mode, s.q, s.run = cutOpen, c, 1
+			case '<':
+				s.mode = cutIRI
+			case '#':
+				s.mode = cutComment
+			case '\\':
+				s.mode = cutOutEsc
+			}
+		case cutOutEsc:
+			s.mode = cutOut
+		case cutOpen:
+			switch {
+			case c == s.q && s.run == 2:
+				s.mode, s.run = cutLong, 0
+			case c == s.q:
+				s.run++
+			case s.run == 2: // an empty string, closed: c is outside
+				s.mode = cutOut
+				i--
+			default: // c is the first character of a short string
+				s.mode = cutShort
+				i--
+			}
+		case cutShort:
+			switch c {
+			case s.q:
+				s.mode = cutOut
+			case '\\':
+				s.mode = cutShortEsc
+			}
+		case cutShortEsc:
+			s.mode = cutShort
+		case cutLong:
+			switch c {
+			case s.q:
+				if s.run++; s.run == 3 {
+					s.mode = cutOut
+				}
+			case '\\':
+				s.mode, s.run = cutLongEsc, 0
+			default:
+				s.run = 0
+			}
+		case cutLongEsc:
+			s.mode = cutLong
+		case cutIRI:
+			if c == '>' {
+				s.mode = cutOut
+			}
+		}
+	}
+	return last
 }

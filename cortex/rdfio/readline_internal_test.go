@@ -3,8 +3,11 @@ package rdfio
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -95,4 +98,102 @@ func TestReadLine_ReadError(t *testing.T) {
 			t.Errorf("%q: read %q", src, got)
 		}
 	}
+}
+
+// TestTurtle_CutLinesReadTheSame reads every Turtle document of the W3C
+// suite, and a few of long lines, through buffers of 16 to 40 bytes, where
+// nearly every line is longer than the buffer and so is cut (cutState), and
+// wants the same triples and the same error (message and position) as
+// through the decoder's own buffer.
+func TestTurtle_CutLinesReadTheSame(t *testing.T) {
+	docs := map[string]string{
+		"one line": `@prefix : <http://ex.org/> . :s :p "a b \" c" , """x "" y ' z""" , '''p '' q " r''' , 'it\'s  ok' ; :q """q\"""" , "t"@en , :a\#b\'c , ( 1 2.5 [ :r "s t" ] ) . :s :p "" , '' , """""" , '''''' . # a comment "with ' quotes
+:s :p """multi
+line ' " string""" .`,
+		"error after cuts":       `@prefix : <http://ex.org/> . :s :p "a b c d e f g h" , "i j k l m n" , :o , <http://ex.org/a b> .`,
+		"error in a long string": `@prefix : <http://ex.org/> . :s :p """a b c d e f g h i j k l \q m n""" .`,
+	}
+	if dir := w3cTurtleDir(); dir != "" {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.ttl"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[filepath.Base(f)] = string(b)
+		}
+	}
+	for name, src := range docs {
+		want := readTurtleThrough(t, src, 0)
+		for _, size := range []int{16, 17, 19, 23, 40} {
+			if got := readTurtleThrough(t, src, size); got != want {
+				t.Errorf("%s through %d bytes:\n%s\nwant\n%s", name, size, got, want)
+			}
+		}
+	}
+}
+
+// FuzzTurtleCut: a document reads the same through a buffer of 16 bytes,
+// where most lines are cut, as through the decoder's own.
+func FuzzTurtleCut(f *testing.F) {
+	for _, s := range []string{
+		`@prefix : <http://ex.org/> . :s :p "a b \" c" , """x "" y ' z""" , 'it\'s  ok' ; :q :a\#b\'c . # "c`,
+		"<http://ex.org/s> <http://ex.org/p> '''a\rb''' .\r\n<http://ex.org/s> <http://ex.org/p> 1, 2 .",
+	} {
+		f.Add(s)
+	}
+	if dir := w3cTurtleDir(); dir != "" {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.ttl"))
+		for _, file := range files {
+			if b, err := os.ReadFile(file); err == nil {
+				f.Add(string(b))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if got, want := readTurtleThrough(t, src, 16), readTurtleThrough(t, src, 0); got != want {
+			t.Fatalf("through 16 bytes:\n%s\nwant\n%s", got, want)
+		}
+	})
+}
+
+// readTurtleThrough reads src as Turtle through a buffer of size bytes (the
+// decoder's own if 0) and returns its quads and its error, one a line.
+func readTurtleThrough(t *testing.T, src string, size int) string {
+	t.Helper()
+	d, err := newTurtleDecoder(strings.NewReader(src), DecodeOptions{Base: "http://base.example/a/b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size > 0 {
+		d.(*turtleDecoder).lex.lines.r = bufio.NewReaderSize(strings.NewReader(src), size)
+	}
+	var out strings.Builder
+	for {
+		q, err := d.Next()
+		if err != nil {
+			fmt.Fprintf(&out, "%v\n", err)
+			return out.String()
+		}
+		fmt.Fprintf(&out, "%#v\n", q)
+	}
+}
+
+// w3cTurtleDir returns the W3C Turtle suite's directory
+// (../shared/w3c/rdf/rdf11/rdf-turtle beside the repository), or "".
+func w3cTurtleDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for dir := wd; filepath.Dir(dir) != dir; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			suite := filepath.Join(dir, "..", "shared", "w3c", "rdf", "rdf11", "rdf-turtle")
+			if _, err := os.Stat(suite); err != nil {
+				return ""
+			}
+			return suite
+		}
+	}
+	return ""
 }

@@ -76,22 +76,23 @@ func (t *ttlToken) describe() string {
 }
 
 // ttlLexer splits Turtle input into tokens. It reads one line at a time
-// (readLine): every token but a long string lies on one line, so
-// a token is always whole in buf, and a long string reads further lines.
+// (readLine), a long line in pieces cut at white space between tokens:
+// every token but a long string lies on one line, so a token is always
+// whole in buf, and a long string reads further lines.
 type ttlLexer struct {
 	lines     lineReader
 	file      string
-	buf       []byte // current chunk: a line with its line end (the last may lack it)
+	buf       []byte // current chunk: a line with its line end (the last may lack it), or a piece of one
 	pos       int    // next byte in buf
 	line      int    // 1-based line of buf[lineStart]
-	lineStart int    // offset in buf where the current line starts
+	lineStart int    // offset in buf where the current line starts (negative after a cut)
 	eof       bool
 	rerr      error // read error other than io.EOF
 	started   bool
 }
 
 func (l *ttlLexer) init(r io.Reader, file string) {
-	l.lines = lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	l.lines = lineReader{r: bufio.NewReaderSize(r, 64<<10), cut: true}
 	l.file = file
 	l.line = 1
 }
