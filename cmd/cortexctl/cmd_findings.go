@@ -181,7 +181,7 @@ func findingsImport(c *cli.Context, e *env) error {
 	if line, col, bad := firstInvalidUTF8(data); bad {
 		var err error = &rdfio.SyntaxError{File: path, Line: line, Col: col, Msg: "not valid UTF-8"}
 		if format == teammanager.FindingsJSON {
-			err = fmt.Errorf("%w: %s:%d:%d: not valid UTF-8", teammanager.ErrInvalidFinding, path, line, col)
+			err = fmt.Errorf("%w: %s:%d:%d: not valid UTF-8", teammanager.ErrInvalidFinding, pathText(path), line, col)
 		}
 		return fmt.Errorf("import findings: team %s: agent %s: %w", args[0], args[1], err)
 	}

@@ -173,6 +173,14 @@ func TestCLI_FindingsImport_NotUTF8(t *testing.T) {
 		{"literal", "lit.nt", "<http://ex/a> <http://ex/p> \"bad \xff\" .\n", exitSyntax, "lit.nt:1:34: not valid UTF-8"},
 		{"comment", "comment.ttl", "<http://ex/a> <http://ex/p> \"ok\" .\n# \xfe\n", exitSyntax, "comment.ttl:2:3: not valid UTF-8"},
 		{"json string", "f.jsonl", `{"subject": "<http://ex/a>", "predicate": "<http://ex/p>", "object": "\"b` + "\xff" + `\""}` + "\n", exitInvalid, "f.jsonl:1:74: not valid UTF-8"},
+		// Lines and columns as rdfio's syntax errors count them: a line
+		// ends at LF, CR LF or CR alone; a column counts bytes, not the
+		// byte order mark; the file is named as pathText names it.
+		{"cr lines", "cr.nt", "<http://ex/a> <http://ex/p> \"ok\" .\r# c\r# \xfe\r", exitSyntax, "cr.nt:3:3: not valid UTF-8"},
+		{"crlf lines", "crlf.nt", "<http://ex/a> <http://ex/p> \"ok\" .\r\n# \xfe\r\n", exitSyntax, "crlf.nt:2:3: not valid UTF-8"},
+		{"columns count bytes", "bytes.nt", "<http://ex/\u00e9> <http://ex/p> \"\xff\" .\n", exitSyntax, "bytes.nt:1:31: not valid UTF-8"},
+		{"byte order mark", "bom.nt", "\uFEFF<http://ex/a> <http://ex/p> \"\xff\" .\n", exitSyntax, "bom.nt:1:30: not valid UTF-8"},
+		{"json quoted path", `q"f.jsonl`, "{\"subject\": \"\xff\"}\n", exitInvalid, `q\"f.jsonl":1:14: not valid UTF-8`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", "findings", "import", "t1", "ann", writeFile(t, tc.file, tc.content))

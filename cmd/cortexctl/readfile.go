@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -22,23 +23,29 @@ func readInput(command, path string) ([]byte, error) {
 	return data, nil
 }
 
-// firstInvalidUTF8 returns the line and column (1-based, in characters) of
-// the first byte of data that is not valid UTF-8, and false if data is
-// valid UTF-8.
+// firstInvalidUTF8 returns the line and column (1-based) of the first byte
+// of data that is not valid UTF-8, and false if data is valid UTF-8. They
+// are counted as rdfio's syntax errors count them: a line ends at LF, CR LF
+// or CR alone, a column counts bytes, and a leading byte order mark is not
+// counted.
 func firstInvalidUTF8(data []byte) (line, col int, bad bool) {
 	if utf8.Valid(data) {
 		return 0, 0, false
 	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	line, col = 1, 1
 	for len(data) > 0 {
 		r, n := utf8.DecodeRune(data)
-		if r == utf8.RuneError && n <= 1 {
+		switch {
+		case r == utf8.RuneError && n <= 1:
 			return line, col, true
-		}
-		if r == '\n' {
+		case r == '\r' && len(data) > 1 && data[1] == '\n':
+			n = 2
+			fallthrough
+		case r == '\n' || r == '\r':
 			line, col = line+1, 1
-		} else {
-			col++
+		default:
+			col += n
 		}
 		data = data[n:]
 	}
