@@ -23,17 +23,21 @@ func Excerpt(text string, line, col int) string {
 	if line < 1 {
 		return ""
 	}
+	// A line ends at LF, CR LF or CR alone, as Parse counts lines.
 	for i := 1; i < line; i++ {
-		nl := strings.IndexByte(text, '\n')
+		nl := strings.IndexAny(text, "\r\n")
 		if nl < 0 {
 			return ""
 		}
+		if text[nl] == '\r' && nl+1 < len(text) && text[nl+1] == '\n' {
+			nl++
+		}
 		text = text[nl+1:]
 	}
-	if nl := strings.IndexByte(text, '\n'); nl >= 0 {
+	if nl := strings.IndexAny(text, "\r\n"); nl >= 0 {
 		text = text[:nl]
 	}
-	l := excerptChars(strings.TrimRight(text, "\r"))
+	l := excerptChars(text)
 	n := min(max(col-1, 0), len(l)) // characters before the caret
 	start, end := 0, len(l)
 	if len(l) > ExcerptWidth {

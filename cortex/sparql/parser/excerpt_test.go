@@ -19,6 +19,11 @@ func TestExcerpt(t *testing.T) {
 		{"Short", "SELECT ?s\nWHERE { ?s ?p }", 2, 15, "  WHERE { ?s ?p }\n                ^\n"},
 		{"Tab", "\tASK {", 1, 7, "   ASK {\n        ^\n"},
 		{"CR", "ASK {\r\n}", 1, 6, "  ASK {\n       ^\n"},
+		// Lines end at LF, CR LF or CR alone, as Parse counts them.
+		{"CRLFSecondLine", "ASK {\r\n ?s }", 2, 5, "   ?s }\n      ^\n"},
+		{"CRAlone", "SELECT *\r# c\rWHERE {\r ?x ?y }", 4, 8, "   ?x ?y }\n         ^\n"},
+		{"CRAloneFirstLine", "ASK {\r}", 1, 6, "  ASK {\n       ^\n"},
+		{"CRAloneNoSuchLine", "ASK {\r}", 3, 1, ""},
 		{"PastEnd", "ASK {", 1, 99, "  ASK {\n       ^\n"},
 		{"NoSuchLine", "ASK {", 2, 1, ""},
 		{"LineZero", "ASK {", 0, 1, ""},

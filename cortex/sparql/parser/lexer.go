@@ -49,7 +49,8 @@ type lexError struct {
 func newLexer(src string) *lexer {
 	l := &lexer{src: src, lines: []int{0}}
 	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
+		// A line ends at LF, CR LF or CR alone.
+		if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
 			l.lines = append(l.lines, i+1)
 		}
 	}
@@ -94,8 +95,8 @@ func (l *lexer) skip() bool {
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			l.pos++
-		case c == '#':
-			for l.pos < len(l.src) && l.src[l.pos] != '\n' {
+		case c == '#': // to the end of the line: CR or LF (SPARQL 1.1, 19.4)
+			for l.pos < len(l.src) && l.src[l.pos] != '\n' && l.src[l.pos] != '\r' {
 				l.pos++
 			}
 		default:

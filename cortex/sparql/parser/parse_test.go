@@ -104,6 +104,34 @@ func TestParse_ByteOrderMark(t *testing.T) {
 	}
 }
 
+// TestParse_AnyLineEnd: a comment ends at a CR as at an LF (SPARQL 1.1,
+// 19.4: end of line is 0x0D or 0x0A), so the text after it on the next line
+// is read; and syntax errors count lines ended by LF, CR LF or CR alone.
+// A comment ran on past a CR to the next LF: the FILTER below was dropped
+// and the query gave every row.
+func TestParse_AnyLineEnd(t *testing.T) {
+	want, err := parser.Parse("SELECT * WHERE { ?s ?p ?o # c\n FILTER(false) \n}\n", parser.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := parser.Parse("SELECT * WHERE { ?s ?p ?o # c\r FILTER(false) \n}\n", parser.DefaultOptions()); err != nil || got.String() != want.String() {
+		t.Errorf("a comment ended by CR: %v, %v; want\n%s", got, err, want)
+	}
+	for _, eol := range []string{"\r\n", "\r"} {
+		q := strings.ReplaceAll("SELECT * WHERE { ?s ?p ?o # c\n FILTER(false) \n}\n", "\n", eol)
+		got, err := parser.Parse(q, parser.DefaultOptions())
+		if err != nil || got.String() != want.String() {
+			t.Errorf("Parse(%q) = %v, %v; want\n%s", q, got, err, want)
+		}
+		q = strings.ReplaceAll("SELECT *\n# c\nWHERE {\n ?x ?y }", "\n", eol)
+		_, err = parser.Parse(q, parser.DefaultOptions())
+		var se *parser.SyntaxError
+		if !errors.As(err, &se) || se.Line != 4 || se.Col != 8 {
+			t.Errorf("Parse(%q): %v, want a syntax error at 4:8", q, err)
+		}
+	}
+}
+
 func TestSyntaxError_Error(t *testing.T) {
 	err := &parser.SyntaxError{Line: 3, Col: 7, Msg: "expected x, found y", Err: parser.ErrSyntax}
 	if got, want := err.Error(), "3:7: expected x, found y"; got != want {
