@@ -295,5 +295,6 @@ func (t *table) flush() error { return t.tw.Flush() }
 func pathText(p string) string { return pathtext.Quote(p) }
 
 // quotePath returns err, if it is an *fs.PathError (what os.Open, os.Stat
-// ... return), with its path named by pathText; another error as it is.
+// ... return) or an *os.LinkError (os.Rename), with its paths named by
+// pathText; another error as it is (pathtext.Error).
 func quotePath(err error) error { return pathtext.Error(err) }

@@ -8,6 +8,7 @@ package pathtext
 
 import (
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -38,12 +39,25 @@ func (e pathError) Error() string {
 
 func (e pathError) Unwrap() error { return e.PathError }
 
+// linkError is an *os.LinkError whose message names its paths by Quote.
+type linkError struct{ *os.LinkError }
+
+func (e linkError) Error() string {
+	return e.Op + " " + Quote(e.Old) + " " + Quote(e.New) + ": " + e.Err.Error()
+}
+
+func (e linkError) Unwrap() error { return e.LinkError }
+
 // Error returns err, if it is an *fs.PathError (what os.Open, os.Stat ...
-// return), with its path named by Quote (errors.As still finds the
-// *fs.PathError, errors.Is what it wraps); another error as it is.
+// return) or an *os.LinkError (os.Rename, os.Link), with its paths named by
+// Quote (errors.As still finds the original, errors.Is what it wraps);
+// another error as it is.
 func Error(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pathError{pe}
+	switch e := err.(type) {
+	case *fs.PathError:
+		return pathError{e}
+	case *os.LinkError:
+		return linkError{e}
 	}
 	return err
 }

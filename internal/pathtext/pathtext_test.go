@@ -50,3 +50,19 @@ func TestError(t *testing.T) {
 		t.Error("another error is changed")
 	}
 }
+
+// TestError_LinkError: the two paths of an *os.LinkError (os.Rename) are
+// named by Quote too.
+func TestError_LinkError(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "a\nb"), filepath.Join(dir, `c"d`)
+	err := os.Rename(from, to)
+	q := pathtext.Error(err)
+	if want := "rename " + pathtext.Quote(from) + " " + pathtext.Quote(to) + ": no such file or directory"; q.Error() != want {
+		t.Errorf("got %q, want %q", q, want)
+	}
+	var le *os.LinkError
+	if !errors.As(q, &le) || !errors.Is(q, fs.ErrNotExist) {
+		t.Errorf("%v: the *os.LinkError is lost", q)
+	}
+}
