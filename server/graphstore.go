@@ -16,6 +16,7 @@ import (
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // gspFormats are the formats of the graph store, in the server's order of
@@ -253,7 +254,7 @@ func (s *Server) readParts(body *limitedBody, boundary string, t graphTarget) ([
 		}
 		name := fmt.Sprintf("body part %d", i)
 		if fn := part.FileName(); fn != "" {
-			name += " (" + fn + ")"
+			name += " (" + pathtext.Quote(fn) + ")" // the client's text: quoted unless plain
 		}
 		f, err := partFormat(part)
 		if err != nil {

@@ -525,6 +525,8 @@ func TestGraphStore_PostMultipart(t *testing.T) {
 			415, "usage", "part 2 (b.txt)"},
 		{"other charset", [][3]string{{"a.ttl", "text/turtle; charset=latin1", "<http://ex/z> <http://ex/p> \"9\" .\n"}},
 			415, "usage", `charset "latin1"`},
+		{"file name quoted", [][3]string{{`b"): forged.json`, "application/ld+json", "{}"}},
+			415, "usage", `part 1 ("b\"): forged.json"): Content-Type`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body, ctype := multipartBody(t, tc.parts...)
