@@ -121,6 +121,7 @@ var behaviours = []struct {
 	{"ReplacementCharAsEmbedded", testReplacementCharAsEmbedded},
 	{"InvalidStatusAsEmbedded", testInvalidStatusAsEmbedded},
 	{"Events", testEvents},
+	{"MalformedFilterTerm", testMalformedFilterTerm},
 }
 
 // TestTeamManager runs each behaviour against each backend.

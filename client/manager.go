@@ -323,12 +323,18 @@ func (c *Client) AddFindings(ctx context.Context, teamID, agentID string, fs []t
 	return r.IDs, nil
 }
 
-// Findings lists a team's findings, oldest first (findings.list).
+// Findings lists a team's findings, oldest first (findings.list). A term
+// of f that is no well-formed RDF term is the Manager's error (matching
+// cortex.ErrInvalidArgument), after the server has looked up the team and
+// f's agent, as the Manager does.
 func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.FindingFilter) ([]teammanager.StoredFinding, error) {
 	var fs []api.Finding
-	p := map[string]string{"team": teamID, "agent": f.Agent, "subject": term(f.Subject), "predicate": term(f.Predicate)}
+	p, termErr := filterParams(teamID, "findings", f.Agent, f.Subject, f.Predicate)
 	if err := c.teamsCall(ctx, "findings.list", p, &fs); err != nil {
 		return nil, err
+	}
+	if termErr != nil {
+		return nil, termErr
 	}
 	out := make([]teammanager.StoredFinding, 0, len(fs))
 	for _, fj := range fs {
@@ -339,6 +345,33 @@ func (c *Client) Findings(ctx context.Context, teamID string, f teammanager.Find
 		out = append(out, sf)
 	}
 	return out, nil
+}
+
+// filterStandIn is sent for a filter term of Findings or Facts that is no
+// well-formed RDF term, which cannot be sent as it is: a well-formed IRI,
+// so that the server looks up the team and the filter's agent, as the
+// Manager does before it checks the terms; the answer is then dropped for
+// the Manager's error for the term.
+const filterStandIn = "<urn:cortex:client:malformed-filter-term>"
+
+// filterParams returns the params of a listing of op ("findings" or
+// "facts") with a filter of agent, subject and predicate (nil: any), and
+// the Manager's error for a term of them that is malformed
+// (teammanager.FilterTerms), which the call returns once the server has
+// found the team and the agent; such a term is sent as filterStandIn.
+func filterParams(teamID, op, agent string, subject, predicate quad.Value) (map[string]string, error) {
+	_, _, termErr := teammanager.FilterTerms(teamID, op, subject, predicate)
+	p := map[string]string{"team": teamID, "agent": agent}
+	for name, v := range map[string]quad.Value{"subject": subject, "predicate": predicate} {
+		switch {
+		case v == nil:
+		case termErr != nil:
+			p[name] = filterStandIn
+		default:
+			p[name] = term(v)
+		}
+	}
+	return p, termErr
 }
 
 // storedFindingOf returns the finding of fj.
@@ -378,12 +411,18 @@ func (c *Client) ImportFindings(ctx context.Context, teamID, agentID string, r i
 	return out.Findings, nil
 }
 
-// Facts lists the fused facts of a team's last merge (facts.list).
+// Facts lists the fused facts of a team's last merge (facts.list). A
+// term of f that is no well-formed RDF term is the Manager's error
+// (matching cortex.ErrInvalidArgument), after the server has looked up
+// the team and f's agent, as the Manager does.
 func (c *Client) Facts(ctx context.Context, teamID string, f teammanager.FactFilter) ([]teammanager.Fact, error) {
 	var fs []api.Fact
-	p := map[string]string{"team": teamID, "agent": f.Agent, "subject": term(f.Subject), "predicate": term(f.Predicate)}
+	p, termErr := filterParams(teamID, "facts", f.Agent, f.Subject, f.Predicate)
 	if err := c.teamsCall(ctx, "facts.list", p, &fs); err != nil {
 		return nil, err
+	}
+	if termErr != nil {
+		return nil, termErr
 	}
 	out := make([]teammanager.Fact, 0, len(fs))
 	for _, fj := range fs {

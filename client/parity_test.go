@@ -13,6 +13,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/merge"
 	"github.com/cortexgraph/cortex/teammanager"
 )
@@ -489,6 +490,58 @@ func testReplacementCharAsEmbedded(t *testing.T, tm api.TeamManager) {
 		_, err := tm.CreateTeam(ctx, tc.tc)
 		if !errors.Is(err, teammanager.ErrInvalidTeam) || fmt.Sprint(err) != tc.want {
 			t.Errorf("%s: %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// testMalformedFilterTerm: a filter term of Findings or Facts that is no
+// well-formed RDF term (an IRI with a space or no scheme, text that is
+// not UTF-8, a bad language tag or datatype, a blank node of no label)
+// is invalid input (cortex.ErrInvalidArgument, exit 7) with the Manager's
+// message, after the team and the agent of the filter are looked up,
+// through a server as in process. Embedded, Findings matched nothing;
+// through a server both calls were a syntax error (exit 5) before the
+// team was looked up, or sent the term with U+FFFD and matched nothing.
+func testMalformedFilterTerm(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	rdf := "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	for _, v := range []quad.Value{
+		quad.IRI("a b"), quad.IRI("rel"), quad.IRI("http://x/\xff"), quad.String("\xff"),
+		quad.LangString{Value: "x", Lang: "1 2"}, quad.TypedString{Value: "x", Type: "bad type"},
+		quad.TypedString{Value: "x", Type: quad.IRI(rdf + "langString")}, quad.BNode(""),
+	} {
+		_, nerr := cortex.NormalizeTerm(v)
+		if nerr == nil {
+			t.Fatalf("%#v is well-formed", v)
+		}
+		for _, op := range []string{"findings", "facts"} {
+			call := func(team, agent string, s, p quad.Value) error {
+				if op == "findings" {
+					return errOf(tm.Findings(ctx, team, teammanager.FindingFilter{Agent: agent, Subject: s, Predicate: p}))
+				}
+				return errOf(tm.Facts(ctx, team, teammanager.FactFilter{Agent: agent, Subject: s, Predicate: p}))
+			}
+			want := fmt.Sprintf("team %s: %s: invalid argument: %v", team, op, nerr)
+			for _, tc := range []struct {
+				name string
+				err  error
+			}{
+				{"subject", call(team, "", v, nil)},
+				{"predicate", call(team, "bob", nil, v)},
+				{"subject and a predicate", call(team, "", v, iri("p"))},
+				{"a subject and predicate", call(team, "", iri("s"), v)},
+			} {
+				if !errors.Is(tc.err, cortex.ErrInvalidArgument) || api.ExitCode(tc.err) != api.ExitInvalid || fmt.Sprint(tc.err) != want {
+					t.Errorf("%s with %s %#v: %v (exit %d), want %q (exit %d)", op, tc.name, v, tc.err, api.ExitCode(tc.err), want, api.ExitInvalid)
+				}
+			}
+			// The team first, then the filter's agent, as in process.
+			if err := call("nope", "", v, nil); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitNotFound {
+				t.Errorf("%s of an unknown team with subject %#v: %v (exit %d), want an error matching ErrUnknownTeam (exit %d)", op, v, err, api.ExitCode(err), api.ExitNotFound)
+			}
+			if err := call(team, "zed", nil, v); !errors.Is(err, teammanager.ErrUnknownAgent) || api.ExitCode(err) != api.ExitNotFound {
+				t.Errorf("%s of an unknown agent with predicate %#v: %v (exit %d), want an error matching ErrUnknownAgent (exit %d)", op, v, err, api.ExitCode(err), api.ExitNotFound)
+			}
 		}
 	}
 }

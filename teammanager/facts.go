@@ -8,7 +8,6 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/internal/ctxcause"
@@ -55,21 +54,9 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 			return nil, fmt.Errorf("team %s: agent %q: %w", IDText(teamID), f.Agent, unknown(ErrUnknownAgent, f.Agent))
 		}
 	}
-	var subject, predicate quad.Value
-	for _, v := range []struct {
-		in  quad.Value
-		out *quad.Value
-	}{{f.Subject, &subject}, {f.Predicate, &predicate}} {
-		if v.in == nil {
-			continue
-		}
-		nv, err := cortex.NormalizeTerm(v.in)
-		if err != nil {
-			// A malformed term of the caller's: an invalid argument, not
-			// an internal error.
-			return nil, fmt.Errorf("team %s: facts: %w: %w", IDText(teamID), cortex.ErrInvalidArgument, err)
-		}
-		*v.out = nv
+	subject, predicate, err := FilterTerms(teamID, "facts", f.Subject, f.Predicate)
+	if err != nil {
+		return nil, err
 	}
 	sets, facts, err := m.readFacts(ctx, teamID, subject, predicate)
 	if err != nil {

@@ -274,7 +274,11 @@ func (m *Manager) writeFindingsLinked(ctx context.Context, teamID, agentID strin
 
 // Findings lists the findings of the team matching f, ordered by assertion
 // time, then agent and id. It only reads: it retries no due merge, and
-// never waits for one.
+// never waits for one. An unknown team is ErrUnknownTeam, an agent of f
+// that is not a member ErrUnknownAgent, a term of f that is not a
+// well-formed RDF term (an IRI with a space, a literal that is not UTF-8)
+// an error matching cortex.ErrInvalidArgument (see FilterTerms), as for
+// Facts.
 func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) (_ []StoredFinding, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.getTeam(ctx, teamID)
@@ -285,6 +289,9 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 		if _, ok := t.Member(f.Agent); !ok {
 			return nil, fmt.Errorf("team %s: agent %q: %w", IDText(teamID), f.Agent, unknown(ErrUnknownAgent, f.Agent))
 		}
+	}
+	if f.Subject, f.Predicate, err = FilterTerms(teamID, "findings", f.Subject, f.Predicate); err != nil {
+		return nil, err
 	}
 	var agents []string
 	for _, mb := range t.Members {
@@ -315,6 +322,28 @@ func (m *Manager) Findings(ctx context.Context, teamID string, f FindingFilter) 
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out, nil
+}
+
+// FilterTerms returns subject and predicate, the terms of a filter of
+// Findings or Facts (op: "findings" or "facts"; nil: any), as those calls
+// compare them (cortex.NormalizeTerm), or those calls' error for the first
+// that is not a well-formed RDF term: one matching
+// cortex.ErrInvalidArgument that names the team and op. They check it
+// after the team and the filter's agent; a client of a server checks
+// its filter with it, so that its error reads as theirs.
+func FilterTerms(teamID, op string, subject, predicate quad.Value) (s, p quad.Value, err error) {
+	out := [2]quad.Value{subject, predicate}
+	for i, v := range out {
+		if v == nil {
+			continue
+		}
+		if out[i], err = cortex.NormalizeTerm(v); err != nil {
+			// A malformed term of the caller's: an invalid argument, not
+			// an internal error.
+			return nil, nil, fmt.Errorf("team %s: %s: %w: %w", IDText(teamID), op, cortex.ErrInvalidArgument, err)
+		}
+	}
+	return out[0], out[1], nil
 }
 
 // findingRow is a finding node of a member graph as term ids.
