@@ -295,9 +295,6 @@ func (c *Client) AddTaskFindings(ctx context.Context, teamID, agentID, taskID st
 // refused writes nothing.
 func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o teammanager.TaskOutcome) (teammanager.TaskFinish, error) {
 	op := "team " + teammanager.IDText(teamID) + ": finish task " + teammanager.IDText(taskID)
-	if err := textNotUTF8(op, teammanager.ErrInvalidTask, "result", o.Result); err != nil {
-		return teammanager.TaskFinish{}, err
-	}
 	p := struct {
 		taskRef
 		Result   string          `json:"result"`
@@ -323,7 +320,7 @@ func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o
 		return asSent(id)
 	}
 	for i, nt := range o.Tasks {
-		if err := textNotUTF8(fmt.Sprintf("%s: new task %d", op, i+1), teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
+		if err := textNotUTF8(fmt.Sprintf("%s: new task %d (%s)", op, i+1, nt.Subject), teammanager.ErrInvalidTask, "subject", nt.Subject, "description", nt.Description); err != nil {
 			return teammanager.TaskFinish{}, err
 		}
 		blockedBy := nt.BlockedBy
@@ -335,6 +332,11 @@ func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o
 		}
 		nt.Assignee, nt.BlockedBy = sent(nt.Assignee), blockedBy
 		p.Tasks = append(p.Tasks, api.NewTaskOf(nt))
+	}
+	// The result last: the Manager checks the findings, then writes the
+	// new tasks, in order, then completes the task with its result.
+	if err := textNotUTF8(op, teammanager.ErrInvalidTask, "result", o.Result); err != nil {
+		return teammanager.TaskFinish{}, err
 	}
 	var r api.TaskFinished
 	if err := c.teamsCall(ctx, "teams.task.finish", p, &r); err != nil {
