@@ -16,7 +16,9 @@ import (
 // exit 7, a message saying "invalid id"), for every method. An id param
 // that is absent is a malformed request (kind usage, exit 2, `"team" is
 // required`), as before. (An empty id was a usage error, exit 2, through a
-// server, and exit 7 in process.)
+// server, and exit 7 in process.) The params are otherwise complete: a
+// request that lacks another param is a malformed request whatever its
+// ids hold (a given id, empty or not, is the Manager's to judge).
 func TestRPC_EmptyIDs(t *testing.T) {
 	ts := serve(t, server.DefaultOptions())
 	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
@@ -39,10 +41,10 @@ func TestRPC_EmptyIDs(t *testing.T) {
 		{"teams.merge", team},
 		{"teams.is_complete", team},
 		{"teams.member_status", map[string]any{"team": "crew", "agent": "ann", "status": "running"}},
-		{"findings.add", member},
+		{"findings.add", map[string]any{"team": "crew", "agent": "ann", "subject": "<http://ex/s>", "predicate": "<http://ex/p>", "object": "o"}},
 		{"findings.add_batch", member},
 		{"findings.list", team},
-		{"findings.import", member},
+		{"findings.import", map[string]any{"team": "crew", "agent": "ann", "format": "json", "data": "[]"}},
 		{"facts.list", team},
 		{"conflicts.list", team},
 		{"conflicts.resolve", map[string]any{"team": "crew", "conflict": "c0123456789abcdef0123456789abcdef", "by": "ann", "objects": []string{}}},
@@ -64,7 +66,7 @@ func TestRPC_EmptyIDs(t *testing.T) {
 		{"teams.task.next", member},
 		{"teams.task.progress", taskBy},
 		{"teams.task.complete", taskBy},
-		{"teams.task.review", taskBy},
+		{"teams.task.review", map[string]any{"team": "crew", "task": "T1", "agent": "ann", "approve": true}},
 		{"teams.task.fail", taskBy},
 		{"teams.task.cancel", taskBy},
 		{"teams.task.pause", taskBy},
@@ -73,7 +75,7 @@ func TestRPC_EmptyIDs(t *testing.T) {
 		{"teams.task.skip", taskBy},
 		{"teams.task.configure_board", team},
 		{"teams.task.add_findings", taskBy},
-		{"teams.chat.send", member},
+		{"teams.chat.send", map[string]any{"team": "crew", "agent": "ann", "type": "status", "body": "b"}},
 		{"teams.chat.thread", map[string]any{"team": "crew", "message": "M1"}},
 		{"teams.chat.history", team},
 		{"teams.chat.inbox", member},

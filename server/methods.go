@@ -174,7 +174,7 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 	}
 	v, err := m.run(ctx, c, params)
 	if ee := (emptyIDError{}); errors.As(err, &ee) {
-		// An empty agent, task ... id of a team that does not exist: the
+		// An agent, task ... id not given, of a team that does not exist: the
 		// Manager's error is of the team, which it looks up first.
 		var p struct {
 			Team string `json:"team"`
@@ -193,7 +193,7 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 				}
 			}
 		}
-		return nil, ee.answer(params)
+		return nil, ee.missing()
 	}
 	return v, err
 }
@@ -234,7 +234,7 @@ func (p *teamParams) decode(params json.RawMessage) error {
 	if err := decodeParams(params, p); err != nil {
 		return err
 	}
-	return required("team", p.Team)
+	return requiredGiven(params, "team", p.Team)
 }
 
 // checkTeamsCreate checks a team's config as the namespace's manager will,
@@ -329,7 +329,7 @@ func teamsMemberStatus(ctx context.Context, c *rpcCtx, params json.RawMessage) (
 	if err := requiredGiven(params, "status", p.Status); err != nil {
 		return nil, err
 	}
-	if err := idsGiven(params, p.Status == "", "team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	// The Manager checks the word, with its message.
@@ -437,7 +437,7 @@ func findingsAdd(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	f, err := c.finding("", p.findingParams)
@@ -466,7 +466,7 @@ func findingsAddBatch(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	fs := make([]teammanager.Finding, 0, len(p.Findings))
@@ -497,7 +497,7 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	f := teammanager.FindingFilter{Agent: p.Agent}
@@ -560,7 +560,10 @@ func findingsImport(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent, "format", p.Format); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	if err := required("format", p.Format); err != nil {
 		return nil, err
 	}
 	format, err := findingsFormat(p.Format)
@@ -587,7 +590,7 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	f := teammanager.FactFilter{Agent: p.Agent}
@@ -618,7 +621,7 @@ func conflictsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	cs, err := c.m.Conflicts(ctx, p.Team)
@@ -647,7 +650,7 @@ func conflictsResolve(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 	if err := requiredGiven(params, "by", p.By); err != nil {
 		return nil, err
 	}
-	if err := idsGiven(params, p.By == "", "team", p.Team, "conflict", p.Conflict); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "conflict", p.Conflict); err != nil {
 		return nil, err
 	}
 	if p.Objects == nil {

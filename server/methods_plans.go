@@ -57,7 +57,7 @@ func plansDraft(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, er
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := requiredBy(p.Team, p.By); err != nil {
+	if err := requiredBy(params, p.Team, p.By); err != nil {
 		return nil, err
 	}
 	return c.m.DraftPlan(ctx, p.Team, *p.By, teammanager.NewPlan{Title: p.Title, Steps: p.Steps})
@@ -68,7 +68,7 @@ func plansSubmit(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := requiredBy(p.Team, p.By); err != nil {
+	if err := requiredBy(params, p.Team, p.By); err != nil {
 		return nil, err
 	}
 	return c.m.SubmitPlan(ctx, p.Team, *p.By)
@@ -79,7 +79,7 @@ func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := requiredBy(p.Team, p.By); err != nil {
+	if err := requiredBy(params, p.Team, p.By); err != nil {
 		return nil, err
 	}
 	switch {
@@ -93,8 +93,8 @@ func plansReview(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 
 // requiredBy checks the team and by params of a plan write: both given,
 // by possibly empty (see planDraftParams).
-func requiredBy(team string, by *string) error {
-	if err := required("team", team); err != nil {
+func requiredBy(params json.RawMessage, team string, by *string) error {
+	if err := requiredGiven(params, "team", team); err != nil {
 		return err
 	}
 	if by == nil {
@@ -108,7 +108,7 @@ func plansGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, erro
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	return c.m.GetPlan(ctx, p.Team, p.Revision)
@@ -119,7 +119,7 @@ func plansList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	ps, err := c.m.PlanRevisions(ctx, p.Team)
@@ -141,9 +141,9 @@ func (p *snapshotParams) decode(params json.RawMessage, needID bool) error {
 		return err
 	}
 	if needID {
-		return required("team", p.Team, "snapshot", p.Snapshot)
+		return requiredGiven(params, "team", p.Team, "snapshot", p.Snapshot)
 	}
-	return required("team", p.Team)
+	return requiredGiven(params, "team", p.Team)
 }
 
 func snapshotsCreate(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

@@ -30,11 +30,11 @@ func decodeTaskRef(params json.RawMessage, p any, ref *taskRef, withAgent bool) 
 	if err := decodeParams(params, p); err != nil {
 		return err
 	}
-	if err := required("team", ref.Team, "task", ref.Task); err != nil {
+	if err := requiredGiven(params, "team", ref.Team, "task", ref.Task); err != nil {
 		return err
 	}
 	if withAgent {
-		err := required("agent", ref.Agent)
+		err := requiredGiven(params, "agent", ref.Agent)
 		if ee := (emptyIDError{}); errors.As(err, &ee) {
 			ee.taskFirst = true // the Manager looks the task up first
 			return ee
@@ -79,7 +79,7 @@ func teamsCreateTask(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	return taskResult(c.m.CreateTask(ctx, p.Team, p.Agent, p.NewTask.Manager()))
@@ -115,7 +115,7 @@ func teamsListTasks(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	// The Manager checks the status word, with its message.
@@ -175,7 +175,7 @@ func teamsListTaskComments(ctx context.Context, c *rpcCtx, params json.RawMessag
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "task", p.Task); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "task", p.Task); err != nil {
 		return nil, err
 	}
 	cs, err := c.m.TaskComments(ctx, p.Team, p.Task)
@@ -201,7 +201,7 @@ func teamsListTaskEvents(ctx context.Context, c *rpcCtx, params json.RawMessage)
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "task", p.Task); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "task", p.Task); err != nil {
 		return nil, err
 	}
 	hs, err := c.m.TaskHistory(ctx, p.Team, p.Task)
@@ -237,7 +237,7 @@ func teamsTaskNext(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	return taskResult(c.m.ClaimNext(ctx, p.Team, p.Agent))
@@ -374,7 +374,7 @@ func teamsTaskConfigureBoard(ctx context.Context, c *rpcCtx, params json.RawMess
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	u, err := p.Update()
@@ -409,7 +409,7 @@ func teamsChatSend(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	// An empty type is the Manager's to refuse, after the team and the
@@ -447,7 +447,7 @@ func teamsChatThread(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "message", p.Message); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "message", p.Message); err != nil {
 		return nil, err
 	}
 	return c.messagesResult(c.m.Thread(ctx, p.Team, p.Message))
@@ -463,7 +463,7 @@ func teamsChatHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	if p.Limit < 0 {
@@ -483,7 +483,7 @@ func teamsChatInbox(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	return c.messagesResult(c.m.Inbox(ctx, p.Team, p.Agent, teammanager.MailFilter{Status: teammanager.MessageStatus(p.Status)}))
@@ -507,7 +507,7 @@ func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := requiredGiven(params, "status", p.Status); err != nil {
 		return nil, err
 	}
-	if err := idsGiven(params, p.Status == "", "team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	if len(p.Messages) == 0 {
@@ -531,7 +531,7 @@ func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 		return nil, err
 	}
 	// The Manager looks the member up before the task.
-	if err := required("team", p.Team, "agent", p.Agent); err != nil {
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
 	fs := make([]teammanager.Finding, 0, len(p.Findings))
@@ -542,7 +542,7 @@ func teamsTaskAddFindings(ctx context.Context, c *rpcCtx, params json.RawMessage
 		}
 		fs = append(fs, f)
 	}
-	if err := required("task", p.Task); err != nil {
+	if err := requiredGiven(params, "task", p.Task); err != nil {
 		// The Manager's error, if it is not about the task: it checks
 		// the team and the member (unknown, finished) first, and writes
 		// nothing for a task it cannot load.
@@ -611,7 +611,7 @@ func teamsChatConfigure(ctx context.Context, c *rpcCtx, params json.RawMessage) 
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if err := required("team", p.Team); err != nil {
+	if err := requiredGiven(params, "team", p.Team); err != nil {
 		return nil, err
 	}
 	u, err := p.Update()

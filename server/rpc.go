@@ -502,15 +502,15 @@ func article(k reflect.Kind) string {
 }
 
 // required returns an invalid-params error naming the first field of
-// pairs (name, value) whose value is empty, or nil. For an empty id of a
-// team, agent, task, message, conflict or snapshot it returns an
-// emptyIDError, which invoke answers as the embedded Manager answers the
-// same id: an unknown team first if the call names one, an invalid id
-// (teammanager.UnknownID: kind invalid, exit 7, matching ErrInvalidID and
-// the lookup error of its kind) if the param was given empty, and the
-// invalid-params error (kind usage, exit 2) only if it was not given at
-// all. So a client's errors.Is and exit code see the same for the same
-// mistake through a server as in process.
+// pairs (name, value) whose value is empty, or nil. For an id of a team,
+// agent, task, message, conflict or snapshot it returns an emptyIDError,
+// which invoke answers with an unknown team first if the call names one,
+// as the Manager looks the team up first, else with the invalid-params
+// error (kind usage, exit 2). The methods check their ids with
+// requiredGiven: an id given empty ("") is the Manager's to refuse, which
+// it does as in process (an invalid id, kind invalid, exit 7, in its
+// words and order of checks), so only an id not given at all is
+// required's.
 func required(pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {
@@ -539,17 +539,6 @@ func requiredGiven(params json.RawMessage, pairs ...string) error {
 	return required(absent...)
 }
 
-// idsGiven is required for the id pairs of a call, or, if managerFirst
-// (the Manager refuses another param of the call before it looks at the
-// ids: an empty status), requiredGiven: ids given empty are left to the
-// Manager then, whose error is the other param's.
-func idsGiven(params json.RawMessage, managerFirst bool, pairs ...string) error {
-	if managerFirst {
-		return requiredGiven(params, pairs...)
-	}
-	return required(pairs...)
-}
-
 // givenString reports whether params (an object) give the member at path
 // (names joined by dots) as a string.
 func givenString(params json.RawMessage, path string) bool {
@@ -564,10 +553,10 @@ func givenString(params json.RawMessage, path string) bool {
 	return jsonKind(v) == "string"
 }
 
-// emptyIDError is required's error for an empty id: invoke answers an
-// unknown team instead, if the call names one, as the Manager looks the
-// team up before the other ids (and, with taskFirst, an unknown task);
-// else the error of the id (answer).
+// emptyIDError is required's error for an id not given: invoke answers
+// an unknown team instead, if the call names one, as the Manager looks
+// the team up before the other ids (and, with taskFirst, an unknown
+// task); else the error of the param not given (missing).
 type emptyIDError struct {
 	param string // team, agent, task, message, conflict or snapshot
 	// taskFirst: the id is the agent's, in a call about a task that the
@@ -576,8 +565,7 @@ type emptyIDError struct {
 	taskFirst bool
 }
 
-// Error is the error of a param not given (invoke answers one given
-// empty otherwise).
+// Error is the error of a param not given.
 func (e emptyIDError) Error() string { return e.missing().Error() }
 
 // Unwrap returns the error of a param not given.
@@ -587,22 +575,6 @@ func (e emptyIDError) Unwrap() error { return e.missing() }
 // (kind usage), matching the lookup error of its kind too.
 func (e emptyIDError) missing() error {
 	return fmt.Errorf("%w: params: %q is required: %w", api.ErrUsage, e.param, emptyID[e.param])
-}
-
-// answer returns the error of e's param in params: the Manager's error
-// for an empty id if params give it (as ""), named as the Manager names
-// it (`team t: agent "": invalid id ...`), else missing's.
-func (e emptyIDError) answer(params json.RawMessage) error {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(params, &members) != nil || jsonKind(members[e.param]) != "string" {
-		return e.missing()
-	}
-	err := fmt.Errorf("%s \"\": %w", e.param, teammanager.UnknownID(emptyID[e.param], ""))
-	var team string
-	if e.param != "team" && json.Unmarshal(members["team"], &team) == nil && team != "" {
-		err = fmt.Errorf("team %s: %w", teammanager.IDText(team), err)
-	}
-	return err
 }
 
 // emptyID maps the id params of required to the sentinel error of the
