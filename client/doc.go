@@ -91,7 +91,8 @@
 // an unknown team, as embedded, whose Manager looks the team up first. In a namespace that does not exist yet on
 // the server (no team was ever created in it), a call about a team fails
 // with an error matching both cortex.ErrNoNamespace and
-// teammanager.ErrUnknownTeam, and ListTeams, LastEventID and Subscribe
+// teammanager.ErrUnknownTeam (a call about a snapshot by its id, which
+// outlives its team, teammanager.ErrUnknownSnapshot), and ListTeams, LastEventID and Subscribe
 // with one matching cortex.ErrNoNamespace (as cortexctl says), where the
 // Manager, whose New created the namespace, lists no teams and no events.
 package client

@@ -99,18 +99,23 @@ func (c *Client) CreateTeam(ctx context.Context, tc teammanager.TeamConfig) (tea
 // Manager, whose namespace is then empty, says the team is unknown. Such
 // an error matches teammanager.ErrUnknownTeam too.
 func (c *Client) teamsCall(ctx context.Context, method string, params, result any) error {
+	return c.freshCall(ctx, teammanager.ErrUnknownTeam, method, params, result)
+}
+
+// freshCall is Call for a method whose embedded Manager answers a call in
+// a namespace that has nothing yet with sentinel (ErrUnknownTeam; for a
+// snapshot by its id, which outlives its team, ErrUnknownSnapshot): a
+// server's "no such namespace" matches it too.
+func (c *Client) freshCall(ctx context.Context, sentinel error, method string, params, result any) error {
 	err := c.Call(ctx, method, params, result)
 	var e *Error
-	if errors.As(err, &e) && errors.Is(err, cortex.ErrNoNamespace) && !errors.Is(err, teammanager.ErrUnknownTeam) {
+	if errors.As(err, &e) && errors.Is(err, cortex.ErrNoNamespace) && !errors.Is(err, sentinel) {
 		cp := *e
-		cp.Names = append(slices.Clip(e.Names), unknownTeam)
+		cp.Names = append(slices.Clip(e.Names), api.ErrorNames(sentinel)[0])
 		return &cp
 	}
 	return err
 }
-
-// unknownTeam is the name of teammanager.ErrUnknownTeam in error data.
-var unknownTeam = api.ErrorNames(teammanager.ErrUnknownTeam)[0]
 
 // teamTextNotUTF8 returns the Manager's error for text of tc that is not
 // valid UTF-8 (see textNotUTF8), which JSON cannot carry.

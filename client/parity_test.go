@@ -135,6 +135,7 @@ func testTaskCommentKindRequired(t *testing.T, tm api.TeamManager) {
 // not exist yet answered "no such namespace", which matched
 // cortex.ErrNoNamespace only.
 func testFreshNamespace(t *testing.T, tm api.TeamManager) {
+	pl := tm.(api.TeamPlans)
 	for name, call := range map[string]func() error{
 		"GetTeam":            func() error { return errOf(tm.GetTeam(ctx, "x")) },
 		"DeleteTeam":         func() error { return tm.DeleteTeam(ctx, "x") },
@@ -154,9 +155,30 @@ func testFreshNamespace(t *testing.T, tm api.TeamManager) {
 		"History":          func() error { return errOf(tm.History(ctx, "x", 0)) },
 		"Inbox":            func() error { return errOf(tm.Inbox(ctx, "x", "a", teammanager.MailFilter{})) },
 		"MailboxRetention": func() error { _, _, err := tm.MailboxRetention(ctx, "x"); return err },
+		// The plans and snapshots of a team (api.TeamPlans) too: through a
+		// server they matched cortex.ErrNoNamespace only.
+		"DraftPlan": func() error {
+			return errOf(pl.DraftPlan(ctx, "x", "a", teammanager.NewPlan{Title: "t", Steps: []teammanager.PlanStep{{Title: "s"}}}))
+		},
+		"SubmitPlan":    func() error { return errOf(pl.SubmitPlan(ctx, "x", "a")) },
+		"ReviewPlan":    func() error { return errOf(pl.ReviewPlan(ctx, "x", "a", 1, true, "")) },
+		"GetPlan":       func() error { return errOf(pl.GetPlan(ctx, "x", 0)) },
+		"PlanRevisions": func() error { return errOf(pl.PlanRevisions(ctx, "x")) },
+		"SnapshotTeam":  func() error { return errOf(pl.SnapshotTeam(ctx, "x", "")) },
+		"Snapshots":     func() error { return errOf(pl.Snapshots(ctx, "x")) },
 	} {
 		if err := call(); !errors.Is(err, teammanager.ErrUnknownTeam) || api.ExitCode(err) != api.ExitNotFound {
 			t.Errorf("%s in a fresh namespace: %v (exit %d), want an error matching ErrUnknownTeam (exit %d)", name, err, api.ExitCode(err), api.ExitNotFound)
+		}
+	}
+	// A snapshot by its id is unknown (snapshots outlive their team).
+	for name, call := range map[string]func() error{
+		"GetSnapshot":     func() error { return errOf(pl.GetSnapshot(ctx, "x", "S1")) },
+		"RestoreSnapshot": func() error { return errOf(pl.RestoreSnapshot(ctx, "x", "S1", false)) },
+		"DeleteSnapshot":  func() error { return pl.DeleteSnapshot(ctx, "x", "S1") },
+	} {
+		if err := call(); !errors.Is(err, teammanager.ErrUnknownSnapshot) || api.ExitCode(err) != api.ExitNotFound {
+			t.Errorf("%s in a fresh namespace: %v (exit %d), want an error matching ErrUnknownSnapshot (exit %d)", name, err, api.ExitCode(err), api.ExitNotFound)
 		}
 	}
 }

@@ -52,7 +52,7 @@ func (c *Client) GetPlan(ctx context.Context, teamID string, rev int) (teammanag
 // PlanRevisions returns every revision of a team's plan (teams.plan.list).
 func (c *Client) PlanRevisions(ctx context.Context, teamID string) ([]teammanager.Plan, error) {
 	var out []teammanager.Plan
-	if err := c.Call(ctx, "teams.plan.list", map[string]any{"team": teamID}, &out); err != nil {
+	if err := c.teamsCall(ctx, "teams.plan.list", map[string]any{"team": teamID}, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -73,7 +73,7 @@ func planNotUTF8(np teammanager.NewPlan) bool {
 
 func (c *Client) plan(ctx context.Context, method string, params map[string]any) (teammanager.Plan, error) {
 	var p teammanager.Plan
-	if err := c.Call(ctx, method, params, &p); err != nil {
+	if err := c.teamsCall(ctx, method, params, &p); err != nil {
 		return teammanager.Plan{}, err
 	}
 	return p, nil
@@ -85,7 +85,11 @@ func (c *Client) SnapshotTeam(ctx context.Context, teamID, note string) (teamman
 	if err := textNotUTF8("team "+teammanager.IDText(teamID)+": snapshot", cortex.ErrInvalidArgument, "note", note); err != nil {
 		return teammanager.Snapshot{}, err
 	}
-	return c.snapshot(ctx, "teams.snapshot.create", map[string]any{"team": teamID, "note": note})
+	var s teammanager.Snapshot
+	if err := c.teamsCall(ctx, "teams.snapshot.create", map[string]any{"team": teamID, "note": note}, &s); err != nil {
+		return teammanager.Snapshot{}, err
+	}
+	return s, nil
 }
 
 // Snapshots lists a team's snapshots (teams.snapshot.list), as
@@ -94,7 +98,7 @@ func (c *Client) SnapshotTeam(ctx context.Context, teamID, note string) (teamman
 // teammanager.ErrUnknownTeam (kind not_found).
 func (c *Client) Snapshots(ctx context.Context, teamID string) ([]teammanager.Snapshot, error) {
 	var out []teammanager.Snapshot
-	if err := c.Call(ctx, "teams.snapshot.list", map[string]any{"team": teamID}, &out); err != nil {
+	if err := c.teamsCall(ctx, "teams.snapshot.list", map[string]any{"team": teamID}, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -109,7 +113,7 @@ func (c *Client) GetSnapshot(ctx context.Context, teamID, id string) (teammanage
 // snapshot (teams.snapshot.restore).
 func (c *Client) RestoreSnapshot(ctx context.Context, teamID, id string, apply bool) (teammanager.SnapshotDiff, error) {
 	var r api.SnapshotRestore
-	if err := c.Call(ctx, "teams.snapshot.restore", map[string]any{"team": teamID, "snapshot": id, "apply": apply}, &r); err != nil {
+	if err := c.freshCall(ctx, teammanager.ErrUnknownSnapshot, "teams.snapshot.restore", map[string]any{"team": teamID, "snapshot": id, "apply": apply}, &r); err != nil {
 		return teammanager.SnapshotDiff{}, err
 	}
 	d := teammanager.SnapshotDiff{Snapshot: r.Snapshot, Applied: r.Applied}
@@ -131,12 +135,12 @@ func (c *Client) RestoreSnapshot(ctx context.Context, teamID, id string, apply b
 
 // DeleteSnapshot deletes a snapshot of a team (teams.snapshot.delete).
 func (c *Client) DeleteSnapshot(ctx context.Context, teamID, id string) error {
-	return c.Call(ctx, "teams.snapshot.delete", map[string]any{"team": teamID, "snapshot": id}, nil)
+	return c.freshCall(ctx, teammanager.ErrUnknownSnapshot, "teams.snapshot.delete", map[string]any{"team": teamID, "snapshot": id}, nil)
 }
 
 func (c *Client) snapshot(ctx context.Context, method string, params map[string]any) (teammanager.Snapshot, error) {
 	var s teammanager.Snapshot
-	if err := c.Call(ctx, method, params, &s); err != nil {
+	if err := c.freshCall(ctx, teammanager.ErrUnknownSnapshot, method, params, &s); err != nil {
 		return teammanager.Snapshot{}, err
 	}
 	return s, nil
