@@ -61,6 +61,10 @@ func testEndedContextReads(t *testing.T, tm api.TeamManager) {
 		"GetTeam":   func() error { return errOf(tm.GetTeam(cctx, "t")) },
 		"ListTasks": func() error { return errOf(tm.ListTasks(cctx, "t", teammanager.TaskFilter{})) },
 		"Findings":  func() error { return errOf(tm.Findings(cctx, "t", teammanager.FindingFilter{})) },
+		// The events' too: the Manager's had the context's error without
+		// its cause.
+		"LastEventID": func() error { return errOf(tm.(subscriber).LastEventID(cctx)) },
+		"Subscribe":   func() error { return errOf(tm.(subscriber).Subscribe(cctx, 0)) },
 	} {
 		if err := call(); !errors.Is(err, context.Canceled) || !errors.Is(err, why) || api.ExitCode(err) != api.ExitTimeout {
 			t.Errorf("%s with an ended context: %v (exit %d), want context.Canceled and its cause (exit %d)", name, err, api.ExitCode(err), api.ExitTimeout)

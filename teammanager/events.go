@@ -383,7 +383,7 @@ func lastEventID(ctx context.Context, n *cortex.Namespace) (uint64, error) {
 func (m *Manager) LastEventID(ctx context.Context) (uint64, error) {
 	id, err := lastEventID(ctx, m.n)
 	if err != nil {
-		return 0, fmt.Errorf("events: %w", err)
+		return 0, ctxcause.With(ctx, fmt.Errorf("events: %w", err))
 	}
 	return id, nil
 }
