@@ -122,6 +122,7 @@ var behaviours = []struct {
 	{"InvalidStatusAsEmbedded", testInvalidStatusAsEmbedded},
 	{"Events", testEvents},
 	{"MalformedFilterTerm", testMalformedFilterTerm},
+	{"ResolutionChecksAsEmbedded", testResolutionChecksAsEmbedded},
 }
 
 // TestTeamManager runs each behaviour against each backend.

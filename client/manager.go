@@ -486,19 +486,14 @@ func conflictOf(cj api.Conflict) (teammanager.Conflict, error) {
 // ResolveConflict resolves a conflict to objects and re-merges the team
 // (conflicts.resolve).
 func (c *Client) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (teammanager.MergeReport, error) {
-	if by == "" {
-		// The Manager's error, which it checks first (a server answers
-		// it too), without a call; another malformed resolver is its
-		// error through the server.
-		return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", teammanager.IDText(conflictID), teammanager.ErrInvalidResolution, by)
+	// The Manager's errors that it checks first, whatever the team (the
+	// resolver, then the objects: a term JSON cannot carry, such as nil
+	// or an empty IRI), before anything is sent.
+	if err := teammanager.CheckResolution(conflictID, objects, by); err != nil {
+		return teammanager.MergeReport{}, err
 	}
 	objs := make([]string, 0, len(objects))
 	for _, o := range objects {
-		// A term JSON cannot carry (nil, an empty IRI): the Manager's
-		// error, before anything is sent.
-		if _, err := cortex.NormalizeTerm(o); err != nil {
-			return teammanager.MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", teammanager.IDText(conflictID), teammanager.ErrInvalidResolution, err)
-		}
 		objs = append(objs, term(o))
 	}
 	p := struct {

@@ -571,3 +571,27 @@ func testMalformedFilterTerm(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testResolutionChecksAsEmbedded: a resolution the Manager refuses
+// whatever the team fails with its error, in its order of checks (the
+// resolver, then each object), through a server as in process: with a
+// malformed resolver and a malformed object, the client named the object.
+func testResolutionChecksAsEmbedded(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	const c = "c0123456789abcdef0123456789abcdef"
+	for _, tc := range []struct {
+		team, by string
+		objects  []quad.Value
+		want     string
+	}{
+		{team, "a b", []quad.Value{quad.IRI("rel")}, `resolve conflict ` + c + `: invalid resolution: resolver "a b" must be 1..64 characters of [A-Za-z0-9._@+-]`},
+		{"nope", "a b", []quad.Value{quad.IRI("rel")}, `resolve conflict ` + c + `: invalid resolution: resolver "a b" must be 1..64 characters of [A-Za-z0-9._@+-]`},
+		{team, "ann", []quad.Value{quad.String("o"), quad.IRI("rel")}, `resolve conflict ` + c + `: invalid resolution: IRI "rel" is not absolute (no scheme)`},
+		{"nope", "ann", []quad.Value{nil}, `resolve conflict ` + c + `: invalid resolution: missing term`},
+	} {
+		_, err := tm.ResolveConflict(ctx, tc.team, c, tc.objects, tc.by)
+		if !errors.Is(err, teammanager.ErrInvalidResolution) || api.ExitCode(err) != api.ExitInvalid || fmt.Sprint(err) != tc.want {
+			t.Errorf("ResolveConflict of team %s by %q to %v: %v (exit %d), want %q (exit %d)", tc.team, tc.by, tc.objects, err, api.ExitCode(err), tc.want, api.ExitInvalid)
+		}
+	}
+}

@@ -1336,6 +1336,30 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 	return obj, agent, err
 }
 
+// CheckResolution returns ResolveConflict's error for a resolution that it
+// refuses whatever the team, before it looks the team up: a resolver that
+// is no valid agent id, then the first object that is no well-formed RDF
+// term or that a merge refuses (both ErrInvalidResolution). A client of a
+// server checks a resolution with it before it sends it, so that its
+// error reads as the Manager's.
+func CheckResolution(conflictID string, objects []quad.Value, by string) error {
+	if !validID(by) {
+		return fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", IDText(conflictID), ErrInvalidResolution, by)
+	}
+	for _, o := range objects {
+		no, err := cortex.NormalizeTerm(o)
+		if err != nil {
+			return fmt.Errorf("resolve conflict %s: %w: %v", IDText(conflictID), ErrInvalidResolution, err)
+		}
+		// An object the store takes but a merge refuses would fail every
+		// later merge of the team: the resolution is written first.
+		if _, err := merge.ObjectKey(no); err != nil {
+			return fmt.Errorf("resolve conflict %s: %w: %v", IDText(conflictID), ErrInvalidResolution, err)
+		}
+	}
+	return nil
+}
+
 // ResolveConflict resolves an open conflict of the team by choosing objects
 // (one, several, or none to keep nothing), records who resolved it and when,
 // and re-merges the team so that the chosen objects become facts with
@@ -1345,22 +1369,14 @@ func (m *Manager) findingObject(ctx context.Context, team string, f quad.Value) 
 // and MergeTeamResults applies it.
 func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (_ MergeReport, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	if !validID(by) {
-		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: resolver %q must be 1..64 characters of [A-Za-z0-9._@+-]", IDText(conflictID), ErrInvalidResolution, by)
+	if err := CheckResolution(conflictID, objects, by); err != nil {
+		return MergeReport{}, err
 	}
 	objs := make([]quad.Value, 0, len(objects))
 	keys := map[string]bool{} // merge.ObjectKey of objs: a merge's term equality
 	for _, o := range objects {
-		no, err := cortex.NormalizeTerm(o)
-		if err != nil {
-			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", IDText(conflictID), ErrInvalidResolution, err)
-		}
-		// An object the store takes but a merge refuses would fail every
-		// later merge of the team: the resolution is written first.
-		k, err := merge.ObjectKey(no)
-		if err != nil {
-			return MergeReport{}, fmt.Errorf("resolve conflict %s: %w: %v", IDText(conflictID), ErrInvalidResolution, err)
-		}
+		no, _ := cortex.NormalizeTerm(o) // checked
+		k, _ := merge.ObjectKey(no)
 		if !slices.Contains(objs, no) {
 			objs = append(objs, no)
 			keys[k] = true
