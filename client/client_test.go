@@ -123,6 +123,7 @@ var behaviours = []struct {
 	{"Events", testEvents},
 	{"MalformedFilterTerm", testMalformedFilterTerm},
 	{"ResolutionChecksAsEmbedded", testResolutionChecksAsEmbedded},
+	{"MarkNoMessagesChecksAsEmbedded", testMarkNoMessagesChecksAsEmbedded},
 }
 
 // TestTeamManager runs each behaviour against each backend.

@@ -595,3 +595,26 @@ func testResolutionChecksAsEmbedded(t *testing.T, tm api.TeamManager) {
 		}
 	}
 }
+
+// testMarkNoMessagesChecksAsEmbedded: MarkMessages of no ids marks
+// nothing, but looks the team and the member up, through a server as in
+// process (the client sent nothing and answered nil).
+func testMarkNoMessagesChecksAsEmbedded(t *testing.T, tm api.TeamManager) {
+	team := crew(t, tm)
+	for _, tc := range []struct {
+		team, agent string
+		want        error
+		code        int
+	}{
+		{"nope", "bob", teammanager.ErrUnknownTeam, api.ExitNotFound},
+		{team, "zed", teammanager.ErrUnknownAgent, api.ExitNotFound},
+		{team, "a b", teammanager.ErrInvalidID, api.ExitInvalid},
+	} {
+		if err := tm.MarkMessages(ctx, tc.team, tc.agent, teammanager.MsgRead); !errors.Is(err, tc.want) || api.ExitCode(err) != tc.code {
+			t.Errorf("MarkMessages of no ids of team %s, agent %q: %v (exit %d), want an error matching %v (exit %d)", tc.team, tc.agent, err, api.ExitCode(err), tc.want, tc.code)
+		}
+	}
+	if err := tm.MarkMessages(ctx, team, "bob", teammanager.MsgArchived); err != nil {
+		t.Errorf("MarkMessages of no ids: %v", err)
+	}
+}

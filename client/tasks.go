@@ -509,20 +509,16 @@ func (c *Client) Inbox(ctx context.Context, teamID, agent string, f teammanager.
 
 // MarkMessages moves messages of agent's inbox to status read or archived
 // (teams.chat.mark); another status is the Manager's error
-// (ErrInvalidMessage), and nothing is sent. No ids sends nothing: a
-// no-op, as embedded for a team and member that exist (the Manager also
-// checks that they do), unless ctx has ended.
+// (ErrInvalidMessage), and nothing is sent. No ids marks nothing, but
+// the team and the member must exist, as embedded.
 func (c *Client) MarkMessages(ctx context.Context, teamID, agent string, status teammanager.MessageStatus, ids ...string) error {
 	if status != teammanager.MsgRead && status != teammanager.MsgArchived {
 		// The Manager's error, which it checks first (a server answers
 		// it too), without a call.
 		return fmt.Errorf("%w: mark as %q (want read or archived)", teammanager.ErrInvalidMessage, status)
 	}
-	if len(ids) == 0 {
-		if ctx.Err() != nil {
-			return c.connError(ctx, ctx.Err())
-		}
-		return nil
+	if ids == nil {
+		ids = []string{} // sent as [], not null: a server checks the team and the member
 	}
 	p := map[string]any{"team": teamID, "agent": agent, "status": string(status), "messages": ids}
 	return c.teamsCall(ctx, "teams.chat.mark", p, nil)

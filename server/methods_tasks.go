@@ -491,7 +491,8 @@ func teamsChatInbox(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 
 // teamsChatMark: {team, agent, status (read|archived), messages} ->
 // api.MessagesMarked. Every id must be in agent's inbox, or nothing
-// changes.
+// changes; messages [] marks nothing (the team and the member must
+// exist, as in process).
 func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p struct {
 		Team     string   `json:"team"`
@@ -510,7 +511,9 @@ func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
 		return nil, err
 	}
-	if len(p.Messages) == 0 {
+	if p.Messages == nil {
+		// (Given empty, [], it marks nothing but checks the team and the
+		// member, as the Manager's call of no ids does.)
 		return nil, fmt.Errorf(`%w: params: "messages" is required (the message ids)`, api.ErrUsage)
 	}
 	if err := c.m.MarkMessages(ctx, p.Team, p.Agent, teammanager.MessageStatus(p.Status), p.Messages...); err != nil {
