@@ -911,6 +911,11 @@ func TestClient_ErrorsReadAsEmbedded(t *testing.T) {
 		{"AddFindings confidence NaN", func(tm api.TeamManager) error {
 			return errOf(tm.AddFindings(ctx, "crew", "bob", []teammanager.Finding{fnd(0.5, time.Time{}), fnd(nan, time.Time{})}))
 		}, teammanager.ErrInvalidFinding},
+		// The Manager refuses the revision before it looks at the
+		// feedback (the client refused the call as not UTF-8).
+		{"ReviewPlan revision 0, feedback", func(tm api.TeamManager) error {
+			return errOf(tm.(api.TeamPlans).ReviewPlan(ctx, "crew", "ann", 0, false, bad))
+		}, teammanager.ErrInvalidPlan},
 		{"AddTaskFindings confidence +Inf", func(tm api.TeamManager) error {
 			return errOf(tm.AddTaskFindings(ctx, "crew", "bob", "T1", []teammanager.Finding{fnd(inf, time.Time{})}))
 		}, teammanager.ErrInvalidFinding},

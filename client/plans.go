@@ -40,6 +40,11 @@ func (c *Client) ReviewPlan(ctx context.Context, teamID, by string, rev int, app
 		if err := textNotUTF8("team "+teammanager.IDText(teamID)+": review plan", teammanager.ErrInvalidPlan, "feedback", feedback); err != nil {
 			return teammanager.Plan{}, err
 		}
+	} else if rev < 1 && !utf8.ValidString(feedback) {
+		// The Manager refuses the revision first, whatever the feedback:
+		// sent with U+FFFD in place of its bad bytes (JSON cannot carry them), so
+		// that the server answers its error.
+		feedback = strings.ToValidUTF8(feedback, "\uFFFD")
 	}
 	return c.plan(ctx, "teams.plan.review", map[string]any{"team": teamID, "by": by, "revision": rev, "approve": approve, "feedback": feedback})
 }
