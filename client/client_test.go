@@ -124,6 +124,7 @@ var behaviours = []struct {
 	{"MalformedFilterTerm", testMalformedFilterTerm},
 	{"ResolutionChecksAsEmbedded", testResolutionChecksAsEmbedded},
 	{"MarkNoMessagesChecksAsEmbedded", testMarkNoMessagesChecksAsEmbedded},
+	{"BlankNodeFilters", testBlankNodeFilters},
 }
 
 // TestTeamManager runs each behaviour against each backend.

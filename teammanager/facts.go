@@ -106,14 +106,16 @@ var factsHook func()
 // readFacts reads, from one snapshot, the descriptions of the team's fact
 // sets, by set, and their facts with subject and predicate (nil: any),
 // each with its set as Label. Values are bound as query parameters, but
-// for a blank-node subject (not a parameter value), which is matched here.
+// for a blank node (not a parameter value) as subject or predicate, which
+// is matched here.
 func (m *Manager) readFacts(ctx context.Context, team string, subject, predicate quad.Value) (map[quad.Value]*factSetInfo, []quad.Quad, error) {
 	x := m.ns
 	opts := sparql.Options{}.Bind("prov", x.ProvenanceGraph(team)).Bind("class", x.IRI(ns.ClassFactSet))
 	if _, blank := subject.(quad.BNode); subject != nil && !blank {
 		opts = opts.Bind("s", subject)
 	}
-	if predicate != nil {
+	_, blankP := predicate.(quad.BNode) // no fact's predicate: matched here
+	if predicate != nil && !blankP {
 		opts = opts.Bind("p", predicate)
 	}
 	res, err := m.n.Query(ctx, factsQuery, opts)
@@ -133,7 +135,7 @@ func (m *Manager) readFacts(ctx context.Context, team string, subject, predicate
 			continue
 		}
 		if row[1] == nil { // a fact
-			if subject == nil || row[3] == subject {
+			if (subject == nil || row[3] == subject) && (!blankP || row[4] == predicate) {
 				facts = append(facts, quad.Quad{Subject: row[3], Predicate: row[4], Object: row[5], Label: set})
 			}
 			continue
