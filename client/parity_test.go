@@ -221,7 +221,8 @@ func testMarkMessagesStatus(t *testing.T, tm api.TeamManager) {
 // a nil check, JSON's null and []) sees the same: AddFindings of none
 // returns an empty list, an empty inbox or history is nil (the client
 // had them the other way round), and a merge of no findings has empty
-// lists of facts and conflicts (the client's were nil).
+// lists of facts and conflicts (the client's were nil); a task's comments
+// and a restore's quads are nil for none.
 func testEmptyResultsAsEmbedded(t *testing.T, tm api.TeamManager) {
 	team := crew(t, tm)
 	status(t, tm, team, "bob", teammanager.Running, "")
@@ -233,6 +234,18 @@ func testEmptyResultsAsEmbedded(t *testing.T, tm api.TeamManager) {
 	}
 	if h, err := tm.History(ctx, team, 0); err != nil || h != nil {
 		t.Errorf("an empty history: %#v, %v, want nil", h, err)
+	}
+	// A task of no comments has none (nil), and the restore of a snapshot
+	// of the team as it is adds and removes none (nil): the client had
+	// empty lists.
+	must[teammanager.Task](t, "create")(tm.CreateTask(ctx, team, "ann", teammanager.NewTask{Subject: "s"}))
+	if cs, err := tm.TaskComments(ctx, team, "T1"); err != nil || cs != nil {
+		t.Errorf("a task of no comments: %#v, %v, want nil", cs, err)
+	}
+	pl := tm.(api.TeamPlans)
+	must[teammanager.Snapshot](t, "snapshot")(pl.SnapshotTeam(ctx, team, ""))
+	if d, err := pl.RestoreSnapshot(ctx, team, "S1", false); err != nil || d.Add != nil || d.Remove != nil {
+		t.Errorf("the restore of an unchanged team: add %#v, remove %#v, %v, want nil", d.Add, d.Remove, err)
 	}
 	// A merge of no findings: facts and conflicts as the Manager has them.
 	rep, err := tm.MergeTeamResults(ctx, team)

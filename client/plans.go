@@ -153,7 +153,7 @@ func (c *Client) snapshot(ctx context.Context, method string, params map[string]
 
 // quadsOf parses the quads of a restore.
 func quadsOf(qs []api.Quad) ([]quad.Quad, error) {
-	out := make([]quad.Quad, 0, len(qs))
+	var out []quad.Quad // nil for none, as the Manager's
 	for _, q := range qs {
 		var vs [4]quad.Value
 		for i, t := range []string{q.Subject, q.Predicate, q.Object, q.Graph} {

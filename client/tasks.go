@@ -218,7 +218,7 @@ func (c *Client) TaskComments(ctx context.Context, teamID, taskID string) ([]tea
 	if err := c.teamsCall(ctx, "teams.list_task_comments", map[string]string{"team": teamID, "task": taskID}, &cs); err != nil {
 		return nil, err
 	}
-	out := make([]teammanager.TaskComment, 0, len(cs))
+	var out []teammanager.TaskComment // nil for none, as the Manager's
 	for _, cm := range cs {
 		out = append(out, commentOf(cm))
 	}
@@ -232,7 +232,7 @@ func (c *Client) TaskHistory(ctx context.Context, teamID, taskID string) ([]team
 	if err := c.teamsCall(ctx, "teams.list_task_events", map[string]string{"team": teamID, "task": taskID}, &es); err != nil {
 		return nil, err
 	}
-	out := make([]teammanager.TaskChange, 0, len(es))
+	var out []teammanager.TaskChange // nil for none, as the Manager's
 	for _, e := range es {
 		out = append(out, taskChangeOf(e))
 	}
