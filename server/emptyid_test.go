@@ -190,3 +190,29 @@ func wantRawError(t *testing.T, ts *testServer, method, params string, exit int,
 		t.Errorf("%s %s: error %q %+v; want exit %d and %q", method, params, e.Message, e.Data, exit, msg)
 	}
 }
+
+// TestRPC_FilterTermAfterTeamAndAgent: a filter term of findings.list or
+// facts.list that is no term is a syntax error (exit 5) after the team
+// and the filter's agent are looked up, as the Manager looks them up
+// before it checks a filter's terms: an unknown team or agent comes first
+// (exit 3). (The term was refused first, whatever the team.)
+func TestRPC_FilterTermAfterTeamAndAgent(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "crew", Name: "crew",
+		Members: []api.MemberConfig{{Agent: "ann", Role: "lead"}, {Agent: "bob", Role: "dev"}}}, nil)
+	for _, method := range []string{"findings.list", "facts.list"} {
+		for _, tc := range []struct {
+			params string
+			exit   int
+			msg    string
+		}{
+			{`{"team":"nope","subject":"<a b>"}`, api.ExitNotFound, `team "nope": unknown team`},
+			{`{"team":"crew","agent":"zed","predicate":"<a b>"}`, api.ExitNotFound, `agent "zed": unknown agent`},
+			{`{"team":"","subject":"<a b>"}`, api.ExitInvalid, `team "": invalid id`},
+			{`{"team":"crew","agent":"bob","subject":"<a b>"}`, api.ExitSyntax, `params: subject: 1:3: character ' ' not allowed in IRI`},
+			{`{"team":"crew","predicate":"zz:x"}`, api.ExitInvalid, `params: predicate: invalid value: unknown prefix "zz" in "zz:x"`},
+		} {
+			wantRawError(t, ts, method, tc.params, tc.exit, tc.msg)
+		}
+	}
+}

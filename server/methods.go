@@ -210,6 +210,12 @@ func (c *rpcCtx) term(field, s string) (quad.Value, error) {
 	return v, nil
 }
 
+// noSubject is the subject of a listing's filter that matches nothing, by
+// which findings.list and facts.list have the Manager look the team and
+// the filter's agent up before they refuse a filter term that is no term:
+// the Manager looks them up before it checks a filter's terms.
+const noSubject = quad.IRI("urn:cortex:server:no-subject")
+
 // topic reads the optional subject and predicate params of a listing (nil
 // when absent).
 func (c *rpcCtx) topic(subject, predicate string) (s, p quad.Value, err error) {
@@ -503,6 +509,10 @@ func findingsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, 
 	f := teammanager.FindingFilter{Agent: p.Agent}
 	var err error
 	if f.Subject, f.Predicate, err = c.topic(p.Subject, p.Predicate); err != nil {
+		// The Manager looks the team and the filter's agent up first.
+		if _, merr := c.m.Findings(ctx, p.Team, teammanager.FindingFilter{Agent: p.Agent, Subject: noSubject}); merr != nil {
+			return nil, merr
+		}
 		return nil, err
 	}
 	fs, err := c.m.Findings(ctx, p.Team, f)
@@ -594,13 +604,17 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 		return nil, err
 	}
 	f := teammanager.FactFilter{Agent: p.Agent}
-	var err error
-	if f.Subject, f.Predicate, err = c.topic(p.Subject, p.Predicate); err != nil {
-		return nil, err
-	}
 	// A team whose merge is due is merged first, as cortexctl facts list
 	// does (GetTeam runs the merges a read retries).
 	if _, err := c.m.GetTeam(ctx, p.Team); err != nil {
+		return nil, err
+	}
+	var err error
+	if f.Subject, f.Predicate, err = c.topic(p.Subject, p.Predicate); err != nil {
+		// The Manager looks the filter's agent up first.
+		if _, merr := c.m.Facts(ctx, p.Team, teammanager.FactFilter{Agent: p.Agent, Subject: noSubject}); merr != nil {
+			return nil, merr
+		}
 		return nil, err
 	}
 	fs, err := c.m.Facts(ctx, p.Team, f)
