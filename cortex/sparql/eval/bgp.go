@@ -495,7 +495,7 @@ func (p *bgpPlanner) extend(st *planState, t triple, i int, score float64) *plan
 }
 
 // placeFilters attaches each filter to the first step of order that binds all its variables (a
-// filter with EXISTS is never placed), then marks the steps whose hash table may be shared (those
+// filter with EXISTS or a function that makes fresh values, such as RAND(), is never placed), then marks the steps whose hash table may be shared (those
 // with no filter over their own variables only). It returns the filters it did not place, in the
 // order given.
 func (c *compiler) placeFilters(order []triple, filters []algebra.Expr) []algebra.Expr {
@@ -513,10 +513,12 @@ func (c *compiler) placeFilters(order []triple, filters []algebra.Expr) []algebr
 }
 
 // placeFilter attaches f to the first step of order after which all the variables of f are bound,
-// and reports whether it did; f is not placed when it has EXISTS or when no step binds them all.
+// and reports whether it did; f is not placed when it has EXISTS, when it is not deterministic (a
+// step's filter decides once for every solution extending the step's row, or once per quad of a hash
+// table, where SPARQL evaluates it for each solution of the group) or when no step binds them all.
 func (c *compiler) placeFilter(order []triple, f algebra.Expr) bool {
 	vars := c.exprVars(f)
-	if hasExists(f) {
+	if hasExists(f) || !deterministic(f) {
 		return false
 	}
 	have := varSet{}

@@ -270,3 +270,45 @@ func TestEval_NegatedPropertySetIsASet(t *testing.T) {
 		})
 	}
 }
+
+// TestEval_NondeterministicFilterPerSolution: a FILTER is evaluated for each solution of its group
+// (SPARQL 1.1 §18.2.1, Filter(expr, Ω)); a condition with RAND() may not be moved down to the first
+// triple pattern that binds its variables, where one decision would keep or drop every solution
+// extending the same partial row. Over a 16 x 16 cross product, FILTER(RAND() < 0.5) must keep some
+// but not all of the rows sharing ?x (or ?y); all-or-nothing for every ?x under independent
+// decisions has probability 2^-240.
+func TestEval_NondeterministicFilterPerSolution(t *testing.T) {
+	var qs []quad.Quad
+	for i := range 16 {
+		qs = append(qs, q3(fmt.Sprintf("x%d", i), "a", quad.String(fmt.Sprint(i))), q3(fmt.Sprintf("y%d", i), "b", quad.String(fmt.Sprint(i))))
+	}
+	ds := eval.NewMemDataset(qs...)
+	for _, filter := range []string{
+		"RAND() < 0.5",
+		"RAND() < 0.5 && BOUND(?u)",
+		"RAND() < 0.5 && BOUND(?v)",
+		"STRLEN(?u) > 0 && RAND() < 0.5",
+	} {
+		t.Run(filter, func(t *testing.T) {
+			rows, err := run(t, ds, `SELECT ?x ?y WHERE { ?x :a ?u . ?y :b ?v FILTER(`+filter+`) }`, eval.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, key := range []int{0, 1} {
+				count := map[string]int{}
+				for _, r := range rows {
+					count[strings.Fields(r)[key]]++
+				}
+				mixed := false
+				for _, n := range count {
+					if n > 0 && n < 16 {
+						mixed = true
+					}
+				}
+				if !mixed {
+					t.Errorf("every ?%s keeps all or none of its 16 rows (%d rows in all): one RAND() decided for many solutions", []string{"x", "y"}[key], len(rows))
+				}
+			}
+		})
+	}
+}
