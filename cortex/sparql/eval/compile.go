@@ -66,7 +66,9 @@ func (c *compiler) constID(v quad.Value) ID {
 }
 
 // fits reports whether n can be evaluated by injecting the bindings of an entry row that binds at most
-// the variables of entry (see op.run) without changing its meaning.
+// the variables of entry (see op.run) without changing its meaning. A FILTER or BIND that makes fresh
+// values (makesFresh) does not fit: evaluated once per entry row, it would make a value (or a RAND()
+// decision) per row joined where the group makes one per solution of its own.
 func (c *compiler) fits(n algebra.Node, entry varSet) bool {
 	switch n := n.(type) {
 	case *algebra.BGP, *algebra.Path, *algebra.Table, *algebra.Join, *algebra.Union, *algebra.Graph:
@@ -74,13 +76,13 @@ func (c *compiler) fits(n algebra.Node, entry varSet) bool {
 	case *algebra.Filter:
 		cert := c.certainVars(n.Input)
 		for _, e := range n.Exprs {
-			if !c.exprFits(e, cert, entry) {
+			if !c.exprFits(e, cert, entry) || makesFresh(e) {
 				return false
 			}
 		}
 		return true
 	case *algebra.Extend:
-		return !entry[c.slot(n.Var)] && c.exprFits(n.Expr, c.certainVars(n.Input), entry)
+		return !entry[c.slot(n.Var)] && c.exprFits(n.Expr, c.certainVars(n.Input), entry) && !makesFresh(n.Expr)
 	case *algebra.LeftJoin:
 		certL := c.certainVars(n.Left)
 		for v := range c.maybeVars(n.Right) {

@@ -312,3 +312,62 @@ func TestEval_NondeterministicFilterPerSolution(t *testing.T) {
 		})
 	}
 }
+
+// TestEval_FreshValuesOfGroupJoined: a group joined with the rows before it is evaluated on its own
+// (SPARQL 1.1 §18.6: Join(eval(P1), eval(P2))), so a fresh value it makes (BNODE(), BNODE(str),
+// STRUUID(), RAND()) is made once per solution of that group and shared by every row it joins with;
+// likewise a FILTER with RAND() in it keeps or drops each of the group's solutions once. Injecting
+// the left rows into the group made a new value (and a new decision) for each of them.
+func TestEval_FreshValuesOfGroupJoined(t *testing.T) {
+	var qs []quad.Quad
+	for i := range 16 {
+		qs = append(qs, q3(fmt.Sprintf("x%d", i), "a", quad.String(fmt.Sprint(i))), q3(fmt.Sprintf("y%d", i), "b", quad.String(fmt.Sprint(i))))
+	}
+	ds := eval.NewMemDataset(qs...)
+	for _, tc := range []struct {
+		name, query string
+		rows, distinct int // rows, distinct values of ?b
+	}{
+		{"bnode", `SELECT ?x ?b WHERE { ?x :a ?u { BIND(BNODE() AS ?b) } }`, 16, 1},
+		{"bnode-str", `SELECT ?x ?b WHERE { ?x :a ?u { BIND(BNODE("k") AS ?b) } }`, 16, 1},
+		{"struuid", `SELECT ?x ?b WHERE { ?x :a ?u { BIND(STRUUID() AS ?b) } }`, 16, 1},
+		{"rand", `SELECT ?x ?b WHERE { ?x :a ?u { BIND(RAND() AS ?b) } }`, 16, 1},
+		{"optional", `SELECT ?x ?b WHERE { ?x :a ?u OPTIONAL { BIND(BNODE() AS ?b) } }`, 16, 1},
+		{"values", `SELECT ?x ?b WHERE { ?x :a ?u { VALUES ?z { 1 } BIND(BNODE() AS ?b) } }`, 16, 1},
+		{"union", `SELECT ?x ?b WHERE { ?x :a ?u { { BIND(BNODE() AS ?b) } UNION { BIND(BNODE() AS ?b) } } }`, 32, 2},
+		{"per-inner-row", `SELECT ?x ?b WHERE { ?x :a ?u { ?y :b ?v BIND(BNODE() AS ?b) } }`, 256, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := run(t, ds, tc.query, eval.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bs := map[string]bool{}
+			for _, r := range rows {
+				for _, f := range strings.Fields(r) {
+					if strings.HasPrefix(f, "?b=") {
+						bs[f] = true
+					}
+				}
+			}
+			if len(rows) != tc.rows || len(bs) != tc.distinct {
+				t.Errorf("%d rows, %d distinct ?b; want %d rows, %d distinct", len(rows), len(bs), tc.rows, tc.distinct)
+			}
+		})
+	}
+	t.Run("filter-rand", func(t *testing.T) {
+		rows, err := run(t, ds, `SELECT ?x ?y WHERE { ?x :a ?u { ?y :b ?v FILTER(RAND() < 0.5) } }`, eval.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for _, r := range rows {
+			count[strings.Fields(r)[1]]++
+		}
+		for y, n := range count {
+			if n != 16 {
+				t.Errorf("%s joins %d of the 16 ?x, want all (the group's filter keeps it or not once)", y, n)
+			}
+		}
+	})
+}

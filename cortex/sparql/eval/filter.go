@@ -54,6 +54,23 @@ func (c *compiler) filterOf(e algebra.Expr) cfilter {
 	}
 }
 
+// makesFresh reports whether e calls a function that makes a new value each time it is evaluated
+// (RAND, BNODE, UUID, STRUUID; BNODE(str) is new for each solution).
+func makesFresh(e algebra.Expr) bool {
+	if e, ok := e.(*algebra.Call); ok {
+		switch e.Op {
+		case algebra.OpRand, algebra.OpBNode, algebra.OpUUID, algebra.OpStrUUID:
+			return true
+		}
+		for _, a := range e.Args {
+			if makesFresh(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // deterministic reports whether e gives the same value whenever its variables have the same terms:
 // no EXISTS (it depends on the active graph), aggregates, or functions that make fresh values.
 func deterministic(e algebra.Expr) bool {
