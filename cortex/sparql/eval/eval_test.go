@@ -325,7 +325,7 @@ func TestEval_FreshValuesOfGroupJoined(t *testing.T) {
 	}
 	ds := eval.NewMemDataset(qs...)
 	for _, tc := range []struct {
-		name, query string
+		name, query    string
 		rows, distinct int // rows, distinct values of ?b
 	}{
 		{"bnode", `SELECT ?x ?b WHERE { ?x :a ?u { BIND(BNODE() AS ?b) } }`, 16, 1},
@@ -370,4 +370,42 @@ func TestEval_FreshValuesOfGroupJoined(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEval_ConstructBlankNodesFresh: a blank node of a CONSTRUCT template is a new node for each
+// solution (SPARQL 1.1 §16.2), distinct from every blank node of the data. Its label was "c<row>_<label>",
+// which a blank node of the data can have: the data's node and the template's were then one node.
+func TestEval_ConstructBlankNodesFresh(t *testing.T) {
+	ds := eval.NewMemDataset(
+		q3("s", "p", quad.BNode("c1_b")),
+		q3("s", "p", quad.BNode("c2_b0")),
+	)
+	for _, query := range []string{
+		`CONSTRUCT { ?o :fresh _:b } WHERE { ?s :p ?o }`,
+		`CONSTRUCT { ?o :fresh [ :x 1 ] } WHERE { ?s :p ?o }`,
+		`CONSTRUCT { ?o :fresh ?b . ?o :fresh2 _:b } WHERE { ?s :p ?o BIND(BNODE() AS ?b) }`,
+	} {
+		t.Run(query, func(t *testing.T) {
+			rows, err := run(t, ds, query, eval.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs := map[string]bool{}
+			for _, r := range rows {
+				f := strings.Fields(r)
+				if strings.Contains(f[1], "fresh") {
+					if f[0] == f[2] || f[2] == "_:c1_b" || f[2] == "_:c2_b0" {
+						t.Errorf("%s: the template's blank node is a blank node of the data", r)
+					}
+					if objs[f[2]] {
+						t.Errorf("%s: the template's blank node is shared with another solution or template node", r)
+					}
+					objs[f[2]] = true
+				}
+			}
+			if len(objs) < 2 {
+				t.Errorf("%d fresh nodes in %q", len(objs), rows)
+			}
+		})
+	}
 }

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"github.com/cayleygraph/quad"
 
@@ -233,9 +232,9 @@ func (p *prepared) construct(ctx context.Context) *Quads {
 	s := newStream(ctx, func(ctx context.Context, emit func([]quad.Quad) error) error {
 		seen := map[string]bool{}
 		var batch []quad.Quad
-		n := 0
+		// A template's blank nodes are new for each solution and distinct from the data's: they come
+		// from the query's BNodeScope (a random prefix), as BNODE() does.
 		err := p.root.run(ctx, gctx{}, make(row, ev.nvars), func(r row) error {
-			n++
 			labels := map[string]quad.BNode{}
 			for _, t := range tmpl {
 				var vals [3]quad.Value
@@ -246,7 +245,7 @@ func (p *prepared) construct(ctx context.Context) *Quads {
 					case x.bnode != "":
 						b, ok := labels[x.bnode]
 						if !ok {
-							b = quad.BNode("c" + strconv.Itoa(n) + "_" + x.bnode)
+							b = ev.bctx.BNodeScope.Fresh()
 							labels[x.bnode] = b
 						}
 						vals[i] = b
