@@ -82,9 +82,9 @@ func cast(dt quad.IRI, v quad.Value) (quad.Value, error) {
 	case catDateTime:
 		switch dt {
 		case XSDString:
-			return quad.String(l.lex), nil
+			return quad.String(src.dtv.canonical()), nil
 		case XSDDateTime:
-			return l.value(), nil
+			return quad.TypedString{Value: quad.String(src.dtv.canonical()), Type: XSDDateTime}, nil
 		}
 	}
 	return nil, ErrType

@@ -177,6 +177,51 @@ func subNanos(frac string) string {
 	return strings.TrimRight(frac[9:], "0")
 }
 
+// canonical returns the canonical lexical form of d (XSD 1.1 §3.3.7.2, which F&O §19.1.2.2 casts to
+// xsd:string): at least four year digits, seconds without trailing fractional zeros, 24:00:00 as
+// 00:00:00 of the next day, a zero offset as Z and other offsets as ±hh:mm. The local time and the
+// offset are kept.
+func (d dateTime) canonical() string {
+	var b strings.Builder
+	y := d.year
+	if y < 0 {
+		b.WriteByte('-')
+		y = -y
+	}
+	ys := strconv.Itoa(y)
+	for i := len(ys); i < 4; i++ {
+		b.WriteByte('0')
+	}
+	b.WriteString(ys)
+	pad := func(sep byte, n int) {
+		b.WriteByte(sep)
+		b.WriteByte(byte('0' + n/10))
+		b.WriteByte(byte('0' + n%10))
+	}
+	pad('-', d.month)
+	pad('-', d.day)
+	pad('T', d.hour)
+	pad(':', d.minute)
+	pad(':', d.second)
+	if f := strings.TrimRight(d.frac, "0"); f != "" {
+		b.WriteByte('.')
+		b.WriteString(f)
+	}
+	switch {
+	case !d.hasTZ:
+	case d.tz == 0:
+		b.WriteByte('Z')
+	default:
+		sign, tz := byte('+'), d.tz
+		if tz < 0 {
+			sign, tz = '-', -tz
+		}
+		pad(sign, tz/60)
+		pad(':', tz%60)
+	}
+	return b.String()
+}
+
 // formatDateTime renders t as an xsd:dateTime with its timezone offset.
 func formatDateTime(t time.Time) string {
 	return t.Format("2006-01-02T15:04:05.999999999Z07:00")
