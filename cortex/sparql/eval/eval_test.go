@@ -409,3 +409,26 @@ func TestEval_ConstructBlankNodesFresh(t *testing.T) {
 		})
 	}
 }
+
+// TestEval_ManyComputedTermsKeepOneID: DISTINCT, GROUP BY and COUNT(DISTINCT) compare terms by id, so
+// a term computed again must get the id it got before however many other terms the query has
+// computed; past 2^18 of them, a computed term got a new id each time and was counted again.
+func TestEval_ManyComputedTermsKeepOneID(t *testing.T) {
+	if testing.Short() {
+		t.Skip("computes 2 x 270400 terms")
+	}
+	const n = 520 // n*n = 270400 distinct keys, more than 2^18
+	var qs []quad.Quad
+	for i := range n {
+		qs = append(qs, q3(fmt.Sprintf("s%d", i), "p", quad.String(fmt.Sprint(i))))
+	}
+	ds := eval.NewMemDataset(qs...)
+	rows, err := run(t, ds, `SELECT (COUNT(DISTINCT ?k) AS ?c) (COUNT(*) AS ?n) WHERE { ?a :p ?x . ?b :p ?y . VALUES ?r { 1 2 } BIND(CONCAT(?x, "-", ?y) AS ?k) }`, eval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("?c=%d ?n=%d", n*n, 2*n*n)
+	if len(rows) != 1 || rows[0] != want {
+		t.Errorf("got %q, want %s", rows, want)
+	}
+}

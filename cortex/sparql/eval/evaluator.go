@@ -174,7 +174,10 @@ func (ev *evaluator) intern(ctx context.Context, v quad.Value) ID {
 		}
 		ev.cache[id] = v
 	}
-	if len(ev.localIDs) < maxCache {
+	// A local id must be remembered for as long as the query runs: DISTINCT, GROUP BY and joins
+	// compare ids, so the same computed term must get the same id every time. A dataset's id is only
+	// cached (the dataset returns it again).
+	if id&localBit != 0 || len(ev.localIDs) < maxCache {
 		ev.localIDs[k] = id
 	}
 	return id
