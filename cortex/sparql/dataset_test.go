@@ -55,4 +55,10 @@ func TestQuery_OptionsDataset(t *testing.T) {
 	if got := run(named, &algebra.Dataset{}); len(got) != 3 {
 		t.Errorf("an empty Options.Dataset changed the dataset: %v", got)
 	}
+	// "A Dataset with no graph in either list changes nothing": the query's FROM still holds.
+	for _, d := range []*algebra.Dataset{{}, {Default: []quad.IRI{}, Named: []quad.IRI{}}} {
+		if got := run(from, d); !slices.Equal(got, []string{"<" + bx + "c>"}) {
+			t.Errorf("FROM g3 with an empty Options.Dataset %+v: %v", *d, got)
+		}
+	}
 }

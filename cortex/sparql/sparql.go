@@ -304,9 +304,10 @@ func (r *Result) CollectQuads(ctx context.Context) ([]quad.Quad, error) {
 	return out, r.Err()
 }
 
-// withDataset returns q with its dataset replaced by d (q itself when d is nil; q is never modified).
+// withDataset returns q with its dataset replaced by d (q itself when d is nil or names no graph, see
+// Options.Dataset; q is never modified).
 func withDataset(q *algebra.Query, d *algebra.Dataset) *algebra.Query {
-	if d == nil {
+	if d == nil || len(d.Default) == 0 && len(d.Named) == 0 {
 		return q
 	}
 	out := *q
