@@ -194,6 +194,9 @@ var handSkips = map[string]string{
 		"SPARQL 1.1 §18.6 substitutes the outer value for ?a, which in a sub-select's VALUES, ORDER BY " +
 		"and projection has no settled meaning; Oxigraph restricts the sub-select to the outer value " +
 		"before the LIMIT, we evaluate the sub-select on its own and join its ?a",
+	"oxigraph-nan-order": "Oxigraph's \"NaN\"^^xsd:double < 1 is an error; SPARQL 1.1 §17.3 maps < <= > >= " +
+		"between numbers to op:numeric-less-than and op:numeric-greater-than, which are false when an " +
+		"operand is NaN (F&O §4.3.2, §4.3.3), so !(NaN < 1) is true",
 	"unspecified-substr-non-integer": "SUBSTR with a non-integer start or length: SPARQL 1.1 §17.4.3.3 " +
 		"types them xsd:integer but defines the function by fn:substring, which takes doubles and " +
 		"rounds them; we follow fn:substring, Oxigraph raises a type error",
@@ -691,6 +694,7 @@ b''' AS ?b) {}`},
 	{name: "exists-subquery-slice", query: `SELECT * WHERE { VALUES ?a { 1 2 } FILTER NOT EXISTS { SELECT ?a WHERE { VALUES ?a { 2 1 } } ORDER BY ?a LIMIT 1 } }`, skip: "unspecified-exists-subquery-slice"},
 	{name: "substr-nonbmp-edges", query: `SELECT (SUBSTR("a\U0001F600b", 3, 5) AS ?b) (SUBSTR("", 1) AS ?c) (SUBSTR("abc"@en, 5) AS ?d) (STRBEFORE("\U0001F600x\U0001F600", "x") AS ?e) (REPLACE("\U0001F600", "\U0001F600", "x") AS ?f) {}`},
 	{name: "lang-matching-data", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER(LANGMATCHES(LANG(?o), "FR") || LANGMATCHES(LANG(?o), "en-*")) }`},
+	{name: "nan-order", query: `SELECT ("NaN"^^xsd:double < 1 AS ?a) (1 >= "NaN"^^xsd:float AS ?b) (!("NaN"^^xsd:double > 1) AS ?c) ("NaN"^^xsd:double <= "x" AS ?d) {}`, skip: "oxigraph-nan-order"},
 	{name: "cast-datetime-canonical", query: `SELECT (xsd:string("2024-01-02T03:04:05.500+00:00"^^xsd:dateTime) AS ?a) (xsd:dateTime("2024-01-02T03:04:05.0-00:00"^^xsd:dateTime) AS ?b) (xsd:string("2024-12-31T24:00:00"^^xsd:dateTime) AS ?c) (xsd:string("2024-01-02T03:04:05.10-05:00"^^xsd:dateTime) AS ?d) {}`},
 	// fresh values made in a group joined with the rows before it: once per solution of the group
 	{name: "fresh-in-joined-group", ds: 1, query: `SELECT (COUNT(DISTINCT ?b) AS ?c) (COUNT(DISTINCT ?r) AS ?d) (COUNT(*) AS ?n) WHERE { ?x ex:num ?u { BIND(BNODE() AS ?b) BIND(STRUUID() AS ?r) } }`},

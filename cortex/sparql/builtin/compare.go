@@ -3,6 +3,7 @@ package builtin
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,9 @@ func classify(l lit) typed {
 // following XML Schema's partial order for values with and without a
 // timezone. It returns -1, 0 or +1. Any other pair — different value
 // spaces, IRIs, blank nodes, language-tagged strings, ill-typed literals,
-// NaN, or an indeterminate dateTime comparison — is a type error.
+// NaN, or an indeterminate dateTime comparison — is a type error. Two
+// numbers of which one is NaN are unordered (see Unordered): the four
+// operators are false for them, which no result of Compare expresses.
 func Compare(a, b quad.Value) (int, error) {
 	if a == nil || b == nil {
 		return 0, fmt.Errorf("compare: %w", ErrUnbound)
@@ -130,6 +133,21 @@ func Compare(a, b quad.Value) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("compare %s with %s: %w", termString(a), termString(b), ErrType)
+}
+
+// Unordered reports whether a and b are numbers (valid lexical forms) at
+// least one of which is NaN. op:numeric-less-than and
+// op:numeric-greater-than are false for such a pair (F&O §4.3.2, §4.3.3),
+// so the SPARQL operators < <= > >= are false where Compare reports a type
+// error.
+func Unordered(a, b quad.Value) bool {
+	x, ok1 := NumericValue(a)
+	y, ok2 := NumericValue(b)
+	return ok1 && ok2 && (x.isNaN() || y.isNaN())
+}
+
+func (n Numeric) isNaN() bool {
+	return (n.kind == FloatKind || n.kind == DoubleKind) && math.IsNaN(n.f)
 }
 
 func cmpBool(a, b bool) int {

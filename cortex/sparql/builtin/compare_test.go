@@ -268,3 +268,32 @@ func TestOrderCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestUnordered: numbers of which one is NaN are unordered (the operators < <= > >= are false); any
+// other pair, a NaN against a non-number included, is not.
+func TestUnordered(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b quad.Value
+		want bool
+	}{
+		{"NaN NaN", double("NaN"), double("NaN"), true},
+		{"NaN integer", double("NaN"), integer("1"), true},
+		{"decimal float NaN", decimal("1.5"), float("NaN"), true},
+		{"NaN INF", double("NaN"), double("INF"), true},
+		{"numbers", double("1"), integer("1"), false},
+		{"NaN string", double("NaN"), str("NaN"), false},
+		{"NaN ill-typed integer", double("NaN"), integer("x"), false},
+		{"NaN unbound", double("NaN"), nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := builtin.Unordered(tc.a, tc.b); got != tc.want {
+				t.Errorf("Unordered = %v, want %v", got, tc.want)
+			}
+			if got := builtin.Unordered(tc.b, tc.a); got != tc.want {
+				t.Errorf("Unordered (swapped) = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

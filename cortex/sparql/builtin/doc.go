@@ -32,7 +32,6 @@
 //     by term equality).
 //   - Decimal division that does not terminate is rounded to 24 fractional
 //     digits.
-//   - Comparing NaN with < <= > >= is an error rather than false.
 //   - Regular expressions are translated to Go's RE2 syntax. Constructs RE2
 //     cannot express (back-references, character-class subtraction, \i \c,
 //     Unicode block escapes \p{IsX}, \w and \S inside a character class) are

@@ -432,3 +432,21 @@ func TestEval_ManyComputedTermsKeepOneID(t *testing.T) {
 		t.Errorf("got %q, want %s", rows, want)
 	}
 }
+
+// TestEval_NaNOrdering: <, <=, > and >= between numbers map to op:numeric-less-than and
+// op:numeric-greater-than (SPARQL 1.1 §17.3), which are false when an operand is NaN (F&O §4.3.2,
+// §4.3.3), not a type error: !(NaN < 1) is true and BIND keeps the false.
+func TestEval_NaNOrdering(t *testing.T) {
+	rows, err := run(t, eval.NewMemDataset(), `PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+		SELECT ?lt ?le ?gt ?ge ?not ?f ?ill WHERE {
+			BIND("NaN"^^xsd:double AS ?nan)
+			BIND(?nan < 1 AS ?lt) BIND(1 <= ?nan AS ?le) BIND(?nan > "NaN"^^xsd:float AS ?gt) BIND(?nan >= 1.5 AS ?ge)
+			BIND(!(?nan < 1) AS ?not) BIND("NaN"^^xsd:float < "x" AS ?f) BIND(?nan < "x"^^xsd:integer AS ?ill) }`, eval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `?lt=false ?le=false ?gt=false ?ge=false ?not=true` // a string or an ill-typed number: still a type error
+	if len(rows) != 1 || rows[0] != want {
+		t.Errorf("got %q, want %q", rows, want)
+	}
+}

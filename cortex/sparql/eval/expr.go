@@ -192,6 +192,9 @@ func (c *compiler) call(e *algebra.Call) cexpr {
 		return bin(func(x, y quad.Value) (quad.Value, error) {
 			c, err := compareTerms(x, y)
 			if err != nil {
+				if builtin.Unordered(x, y) {
+					return builtin.Boolean(false), nil // NaN: op:numeric-less-than etc. are false
+				}
 				return nil, err
 			}
 			var b bool
