@@ -197,6 +197,9 @@ var handSkips = map[string]string{
 	"oxigraph-nan-order": "Oxigraph's \"NaN\"^^xsd:double < 1 is an error; SPARQL 1.1 §17.3 maps < <= > >= " +
 		"between numbers to op:numeric-less-than and op:numeric-greater-than, which are false when an " +
 		"operand is NaN (F&O §4.3.2, §4.3.3), so !(NaN < 1) is true",
+	"oxigraph-right-associative": "Oxigraph 0.5.11 groups a chain of - or / to the right (8 - 2 - 2 is 8, " +
+		"8 / 2 * 2 is 2); the grammar's AdditiveExpression and MultiplicativeExpression ([116], [117]) " +
+		"apply the operators left to right, as arithmetic does (4 and 8.0)",
 	"unspecified-substr-non-integer": "SUBSTR with a non-integer start or length: SPARQL 1.1 §17.4.3.3 " +
 		"types them xsd:integer but defines the function by fn:substring, which takes doubles and " +
 		"rounds them; we follow fn:substring, Oxigraph raises a type error",
@@ -694,6 +697,7 @@ b''' AS ?b) {}`},
 	{name: "exists-subquery-slice", query: `SELECT * WHERE { VALUES ?a { 1 2 } FILTER NOT EXISTS { SELECT ?a WHERE { VALUES ?a { 2 1 } } ORDER BY ?a LIMIT 1 } }`, skip: "unspecified-exists-subquery-slice"},
 	{name: "substr-nonbmp-edges", query: `SELECT (SUBSTR("a\U0001F600b", 3, 5) AS ?b) (SUBSTR("", 1) AS ?c) (SUBSTR("abc"@en, 5) AS ?d) (STRBEFORE("\U0001F600x\U0001F600", "x") AS ?e) (REPLACE("\U0001F600", "\U0001F600", "x") AS ?f) {}`},
 	{name: "lang-matching-data", ds: 1, query: `SELECT ?s WHERE { ?s ex:str ?o FILTER(LANGMATCHES(LANG(?o), "FR") || LANGMATCHES(LANG(?o), "en-*")) }`},
+	{name: "arith-left-associative", numeric: true, query: `SELECT (8 - 2 - 2 AS ?a) (8 / 2 * 2 AS ?b) (8 / 2 / 2 AS ?c) (?x - 2 - 2 AS ?d) WHERE { BIND(8 AS ?x) }`, skip: "oxigraph-right-associative"},
 	{name: "nan-order", query: `SELECT ("NaN"^^xsd:double < 1 AS ?a) (1 >= "NaN"^^xsd:float AS ?b) (!("NaN"^^xsd:double > 1) AS ?c) ("NaN"^^xsd:double <= "x" AS ?d) {}`, skip: "oxigraph-nan-order"},
 	{name: "cast-datetime-canonical", query: `SELECT (xsd:string("2024-01-02T03:04:05.500+00:00"^^xsd:dateTime) AS ?a) (xsd:dateTime("2024-01-02T03:04:05.0-00:00"^^xsd:dateTime) AS ?b) (xsd:string("2024-12-31T24:00:00"^^xsd:dateTime) AS ?c) (xsd:string("2024-01-02T03:04:05.10-05:00"^^xsd:dateTime) AS ?d) {}`},
 	// fresh values made in a group joined with the rows before it: once per solution of the group
