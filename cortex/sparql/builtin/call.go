@@ -61,6 +61,12 @@ func (s *BNodeScope) Fresh() quad.BNode {
 	return quad.BNode(s.prefix + strconv.FormatUint(s.n, 10))
 }
 
+// Minted reports whether b was made by this scope (its label has the scope's
+// prefix), as opposed to a blank node of the data.
+func (s *BNodeScope) Minted(b quad.BNode) bool {
+	return s != nil && strings.HasPrefix(string(b), s.prefix)
+}
+
 // Labeled returns the blank node for label in the current solution.
 func (s *BNodeScope) Labeled(label string) quad.BNode {
 	if b, ok := s.labels[label]; ok {

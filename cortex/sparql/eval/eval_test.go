@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -448,5 +449,38 @@ func TestEval_NaNOrdering(t *testing.T) {
 	want := `?lt=false ?le=false ?gt=false ?ge=false ?not=true` // a string or an ill-typed number: still a type error
 	if len(rows) != 1 || rows[0] != want {
 		t.Errorf("got %q, want %q", rows, want)
+	}
+}
+
+// TestEval_DataBlankNodeThroughExpression: a blank node of the data that an expression returns
+// (BIND(?b AS ?c), COALESCE, IF) is still that node: it joins, MINUSes, groups and counts as the
+// node ?b is. It got a new query-local id, as BNODE()'s fresh nodes do, so it matched nothing.
+func TestEval_DataBlankNodeThroughExpression(t *testing.T) {
+	ds := eval.NewMemDataset(
+		q3("s", "link", quad.BNode("b1")),
+		quad.Quad{Subject: quad.BNode("b1"), Predicate: iri("link"), Object: iri("s")},
+	)
+	for _, tc := range []struct {
+		name, query string
+		want        []string
+	}{
+		{"bind then triple", `SELECT ?y WHERE { :s :link ?b BIND(?b AS ?c) ?c :link ?y }`, []string{`?y=<http://ex/s>`}},
+		{"coalesce then triple", `SELECT ?y WHERE { :s :link ?b BIND(COALESCE(?b) AS ?c) ?c :link ?y }`, []string{`?y=<http://ex/s>`}},
+		{"if then group", `SELECT ?y WHERE { :s :link ?b BIND(IF(true, ?b, 0) AS ?c) { ?c :link ?y } }`, []string{`?y=<http://ex/s>`}},
+		{"subquery join", `SELECT ?z WHERE { { :s :link ?b BIND(?b AS ?c) } { SELECT ?c ?z WHERE { ?c :link ?z } } }`, []string{`?z=<http://ex/s>`}},
+		{"minus", `SELECT (COUNT(*) AS ?n) WHERE { :s :link ?b BIND(?b AS ?c) MINUS { ?c :link :s } }`, []string{`?n=0`}},
+		{"count distinct", `SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { { :s :link ?b BIND(?b AS ?c) } UNION { ?c :link :s } }`, []string{`?n=1`}},
+		{"group by", `SELECT (COUNT(*) AS ?n) WHERE { { :s :link ?b BIND(?b AS ?c) } UNION { ?c :link :s } } GROUP BY ?c`, []string{`?n=2`}},
+		{"fresh bnode still fresh", `SELECT (COUNT(*) AS ?n) WHERE { :s :link ?b BIND(BNODE() AS ?c) ?c :link ?y }`, []string{`?n=0`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := run(t, ds, tc.query, eval.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(rows, tc.want) {
+				t.Errorf("got %q, want %q", rows, tc.want)
+			}
+		})
 	}
 }

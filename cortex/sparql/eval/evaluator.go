@@ -155,7 +155,9 @@ func (ev *evaluator) intern(ctx context.Context, v quad.Value) ID {
 		return id
 	}
 	var id ID
-	if _, isB := v.(quad.BNode); !isB { // computed blank nodes are always fresh
+	// Blank nodes made by BNODE() are fresh (never the dataset's); a blank node of the data that an
+	// expression returned (BIND(?b AS ?c)) is looked up like any other term.
+	if b, isB := v.(quad.BNode); !isB || !ev.bctx.BNodeScope.Minted(b) {
 		ids, err := ev.ds.IDs(ctx, []quad.Value{v})
 		if err != nil {
 			if ev.fatal == nil {
