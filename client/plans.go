@@ -16,13 +16,20 @@ import (
 
 var _ api.TeamPlans = (*Client)(nil)
 
-// DraftPlan drafts a revision of a team's plan (teams.plan.draft).
+// DraftPlan drafts a revision of a team's plan (teams.plan.draft); with
+// np.Submit it is submitted for review in the same write (param submit).
 func (c *Client) DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
 	if planNotUTF8(np) {
 		// JSON cannot carry it: the Manager's error, which it checks first.
 		return teammanager.Plan{}, &textError{fmt.Errorf("team %s: draft plan: %w", teammanager.IDText(teamID), np.Validate())}
 	}
-	return c.plan(ctx, "teams.plan.draft", map[string]any{"team": teamID, "by": by, "title": np.Title, "steps": np.Steps})
+	params := map[string]any{"team": teamID, "by": by, "title": np.Title, "steps": np.Steps}
+	if np.Submit {
+		// Sent only when set: a server without it refuses the param
+		// rather than leave a draft.
+		params["submit"] = true
+	}
+	return c.plan(ctx, "teams.plan.draft", params)
 }
 
 // SubmitPlan submits a team's draft plan for review (teams.plan.submit).

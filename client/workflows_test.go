@@ -860,3 +860,77 @@ func TestWorkflows_EmptyIDsAsEmbedded(t *testing.T) {
 		t.Errorf("embedded and remote differ:\nembedded:\n%s\nremote:\n%s", strings.Join(e, "\n"), strings.Join(r, "\n"))
 	}
 }
+
+// draftHookBoard is a workflow.Board through a client that calls after
+// once each DraftPlan has returned without error.
+type draftHookBoard struct {
+	*client.Client
+	after func()
+}
+
+func (b *draftHookBoard) DraftPlan(ctx context.Context, team, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
+	p, err := b.Client.DraftPlan(ctx, team, by, np)
+	if err == nil {
+		b.after()
+	}
+	return p, err
+}
+
+// TestWorkflows_PlanOpAllOrNothingThroughServer: through a server as in
+// process, the lead's plan operation is drafted and submitted in one
+// write: a driver taken over while its lead works writes no revision;
+// one taken over once the plan is written leaves it pending review, never
+// an unsubmitted draft. A plan drafted with NewPlan.Submit through a
+// client is submitted.
+func TestWorkflows_PlanOpAllOrNothingThroughServer(t *testing.T) {
+	for _, afterDraft := range []bool{false, true} {
+		t.Run(fmt.Sprintf("after draft %v", afterDraft), func(t *testing.T) {
+			sock := startServer(t)
+			c := newClient(t, sock)
+			w := c.Workflows(5 * time.Millisecond)
+			crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+				Specialists: []string{"backend"}, MaxTurns: 3, PlanApproval: true}
+			r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := wf(t, sock)
+			takeOver := func() {
+				run, err := other.Get(ctx, r.ID)
+				if err != nil || run.Driver == nil {
+					t.Errorf("the run's driver: %+v, %v", run.Driver, err)
+					return
+				}
+				if _, err := other.ClaimDriver(ctx, r.ID, workflow.NewDriver("other"), time.Hour, run.Driver.ID); err != nil {
+					t.Errorf("takeover: %v", err)
+				}
+			}
+			runner := ledFuncs{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+				if !afterDraft {
+					takeOver()
+				}
+				return []workflow.LeadOp{{Op: workflow.OpPlan, Title: "ship it", Steps: []teammanager.PlanStep{{Title: "build"}}}}, nil
+			}}
+			b := &draftHookBoard{Client: c, after: func() {
+				if afterDraft {
+					takeOver()
+				}
+			}}
+			_, err = workflow.DriveLedWith(ctx, w, b, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
+			if !errors.Is(err, workflow.ErrDriverBusy) {
+				t.Fatalf("drive: %v, want ErrDriverBusy", err)
+			}
+			revs, err := c.PlanRevisions(ctx, r.Team)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case !afterDraft && len(revs) != 0:
+				t.Fatalf("taken over before the plan: revisions %+v, want none", revs)
+			case afterDraft && (len(revs) != 1 || revs[0].State != teammanager.PlanPendingReview || revs[0].SubmittedAt.IsZero()):
+				t.Fatalf("taken over after the plan: revisions %+v, want revision 1 pending review", revs)
+			}
+		})
+	}
+}
+

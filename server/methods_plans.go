@@ -29,6 +29,9 @@ type planDraftParams struct {
 	By    *string                `json:"by"`
 	Title string                 `json:"title"`
 	Steps []teammanager.PlanStep `json:"steps"`
+	// Submit submits the revision in the same write
+	// (teammanager.NewPlan.Submit).
+	Submit bool `json:"submit"`
 }
 
 type planSubmitParams struct {
@@ -60,7 +63,7 @@ func plansDraft(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, er
 	if err := requiredBy(params, p.Team, p.By); err != nil {
 		return nil, err
 	}
-	return c.m.DraftPlan(ctx, p.Team, *p.By, teammanager.NewPlan{Title: p.Title, Steps: p.Steps})
+	return c.m.DraftPlan(ctx, p.Team, *p.By, teammanager.NewPlan{Title: p.Title, Steps: p.Steps, Submit: p.Submit})
 }
 
 func plansSubmit(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

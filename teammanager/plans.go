@@ -29,7 +29,7 @@ import (
 // team id's plan never had, not even before a snapshot restore or the
 // team's deletion; a revision's title and steps never change once
 // drafted) and submits the latest
-// (SubmitPlan); the board's plan
+// (SubmitPlan), or does both in one write (NewPlan.Submit); the board's plan
 // approver reviews it (ReviewPlan, naming the revision it read): the
 // member named by BoardSettings.PlanApprover, or, when none is named, the
 // operator — the person or program driving the team, acting as Operator.
@@ -105,6 +105,9 @@ type PlanStep struct {
 type NewPlan struct {
 	Title string     // required
 	Steps []PlanStep // at least one, in order
+	// Submit submits the new revision for review in the same write that
+	// drafts it (DraftPlan): it is pending_review, never left a draft.
+	Submit bool
 }
 
 // Plan is a revision of a team's plan.
@@ -202,6 +205,12 @@ func mayReview(st *boardState, by string) error {
 // is pending review it fails with ErrPlanState. The plan needs a title and
 // at least one step, each with a title (ErrInvalidPlan). The team may be
 // paused (planning goes on); a finished or disbanded team refuses it.
+//
+// With np.Submit the revision is also submitted for review, as SubmitPlan
+// would, in the same atomic write: it is written pending_review (its
+// events plan.drafted then plan.submitted), or, if any part is refused,
+// not at all. DraftPlan then SubmitPlan are two writes: a refusal, an
+// ended context or a crash between them leaves the draft unsubmitted.
 func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) (_ Plan, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := np.validate(); err != nil {
@@ -241,7 +250,19 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 		}
 		st.PlanRevs = p.Revision
 		b.saveBoard(teamID, st)
-		b.savePlan(nil, p, EventPlanDrafted)
+		if np.Submit {
+			// As SubmitPlan would move it, in this write: its events
+			// are both, the revision's row and quads only the
+			// submitted one.
+			draft := *p
+			draft.IRI = b.m.ns.Plan(p.Team, p.Revision)
+			draft.Steps = slices.Clone(p.Steps)
+			b.event(Event{Type: EventPlanDrafted, Team: p.Team, Plan: &draft})
+			p.State, p.SubmittedAt = PlanPendingReview, b.now
+			b.savePlan(nil, p, EventPlanSubmitted)
+		} else {
+			b.savePlan(nil, p, EventPlanDrafted)
+		}
 		out = *p
 		return nil
 	})

@@ -1,6 +1,7 @@
 package teammanager_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,8 +52,10 @@ func (o planOp) run(f *fixture, team string) error {
 }
 
 var (
-	opDraft   = planOp{op: "draft", by: "lead", plan: twoSteps}
-	opSubmit  = planOp{op: "submit", by: "lead"}
+	opDraft  = planOp{op: "draft", by: "lead", plan: twoSteps}
+	opSubmit = planOp{op: "submit", by: "lead"}
+	// opPropose drafts and submits in one write (NewPlan.Submit).
+	opPropose = planOp{op: "draft", by: "lead", plan: teammanager.NewPlan{Title: twoSteps.Title, Steps: twoSteps.Steps, Submit: true}}
 	opApprove = planOp{op: "approve", by: teammanager.Operator}
 	opReject  = planOp{op: "reject", by: teammanager.Operator, feedback: "too vague"}
 )
@@ -106,6 +109,11 @@ func TestPlan_Rules(t *testing.T) {
 		{"approve the latest revision by its number", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opReject, opDraft, opSubmit},
 			planOp{op: "approve", by: teammanager.Operator, rev: 2}, nil},
 		{"draft while pending review", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit}, opDraft, teammanager.ErrPlanState},
+		{"lead drafts and submits", teammanager.BoardSettings{}, nil, opPropose, nil},
+		{"draft and submit, then approve", teammanager.BoardSettings{}, []planOp{opPropose}, opApprove, nil},
+		{"member may not draft and submit", teammanager.BoardSettings{}, nil, planOp{op: "draft", by: "a", plan: opPropose.plan}, teammanager.ErrNotAllowed},
+		{"draft and submit while pending review", teammanager.BoardSettings{}, []planOp{opPropose}, opPropose, teammanager.ErrPlanState},
+		{"draft and submit over a draft", teammanager.BoardSettings{}, []planOp{opDraft}, opPropose, nil},
 		{"redraft after rejection", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opReject}, opDraft, nil},
 		{"redraft after approval", teammanager.BoardSettings{}, []planOp{opDraft, opSubmit, opApprove}, opDraft, nil},
 		{"paused team plans", teammanager.BoardSettings{}, []planOp{running, {op: "pause"}}, opDraft, nil},
@@ -613,5 +621,48 @@ func TestTaskAndMessageNumbersNeverReused(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPlan_DraftSubmitted_OneWrite: a plan drafted with NewPlan.Submit is
+// written pending review, with the events of a draft and a submit, in one
+// write: a check of that write (WithWriteCheck) that refuses it leaves no
+// revision and no event, where DraftPlan then SubmitPlan, the second call
+// refused, leave a draft.
+func TestPlan_DraftSubmitted_OneWrite(t *testing.T) {
+	f, team := boardFixture(t)
+	refuse := errors.New("refused")
+	no := teammanager.WithWriteCheck(ctx, func(context.Context, *cortex.Tx) error { return refuse })
+	last, _ := f.m.LastEventID(ctx)
+	if _, err := f.m.DraftPlan(no, team, "lead", opPropose.plan); !errors.Is(err, refuse) {
+		t.Fatalf("draft and submit, refused: %v", err)
+	}
+	if revs, err := f.m.PlanRevisions(ctx, team); err != nil || len(revs) != 0 {
+		t.Fatalf("after a refused draft and submit: revisions %+v, %v", revs, err)
+	}
+	if id, _ := f.m.LastEventID(ctx); id != last {
+		t.Fatalf("a refused draft and submit wrote events %d → %d", last, id)
+	}
+	p, err := f.m.DraftPlan(ctx, team, "lead", opPropose.plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Revision != 1 || p.State != teammanager.PlanPendingReview || p.SubmittedAt.IsZero() || p.Author != "lead" {
+		t.Fatalf("draft and submit = %+v", p)
+	}
+	if got, err := f.m.GetPlan(ctx, team, 1); err != nil || fmt.Sprint(got) != fmt.Sprint(p) {
+		t.Fatalf("stored %+v, %v; want %+v", got, err, p)
+	}
+	end, _ := f.m.LastEventID(ctx)
+	var got []string
+	for _, ev := range collect(t, f.m, last, int(end-last)) {
+		got = append(got, fmt.Sprintf("%s:%d:%s", ev.Type, ev.Plan.Revision, ev.Plan.State))
+	}
+	if want := []string{"plan.drafted:1:draft", "plan.submitted:1:pending_review"}; !slices.Equal(got, want) {
+		t.Fatalf("events %q, want %q", got, want)
+	}
+	rows, err := selectRows(t, f.m, `SELECT ?state WHERE { GRAPH ?g { ?p a cx:Plan ; cx:plan:state ?state } }`, sparql.Options{})
+	if err != nil || !slices.Equal(rows, []string{`"pending_review"`}) {
+		t.Fatalf("plan states in RDF %q, %v; want pending_review only", rows, err)
 	}
 }

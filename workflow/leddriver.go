@@ -29,8 +29,9 @@ type Board interface {
 	SkipTask(ctx context.Context, teamID, lead, taskID, reason string) (teammanager.Task, error)
 	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
 	FinishTask(ctx context.Context, teamID, agent, taskID string, o teammanager.TaskOutcome) (teammanager.TaskFinish, error)
+	// DraftPlan is called with NewPlan.Submit: it drafts and submits in
+	// one write.
 	DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error)
-	SubmitPlan(ctx context.Context, teamID, by string) (teammanager.Plan, error)
 	GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
 }
 
@@ -58,7 +59,7 @@ const (
 	OpSkip    = "skip"    // cancel a task and let its dependents go ahead: task, reason
 	OpCancel  = "cancel"  // cancel a task (its dependents stay blocked): task, reason
 	OpDone    = "done"    // the run is done: summary
-	OpPlan    = "plan"    // draft and submit the lead's plan for the operator's review: title, steps
+	OpPlan    = "plan"    // draft and submit the lead's plan for the operator's review, in one write: title, steps
 )
 
 // LeadOp is one thing a lead's turn does (one JSON line of a lead
@@ -157,8 +158,9 @@ type taskDone struct {
 //     lead never says done within its turns fails.
 //   - With plan approval (Def.PlanApproval), members claim nothing before
 //     the operator approves the lead's plan (OpPlan drafts and submits
-//     it; teammanager.Manager.ReviewPlan reviews it): while the plan is
-//     in review the lead takes no turn and the driver polls; a rejected
+//     it, in one write: NewPlan.Submit; teammanager.Manager.ReviewPlan
+//     reviews it): while the plan is in review the lead takes no turn
+//     and the driver polls; a rejected
 //     plan is in the lead's next turn (LeadTurn.Plan), to plan again.
 //
 // When ctx ends, DriveLed waits for its runners (whose context ends too),
@@ -801,9 +803,9 @@ func applyLeadOps(ctx context.Context, b Board, r Run, team string, turn ReadySt
 		case OpDone:
 			out[TurnDone], out[TurnSummary] = true, op.Summary
 		case OpPlan:
-			if _, err = b.DraftPlan(ctx, team, by, teammanager.NewPlan{Title: op.Title, Steps: op.Steps}); err == nil {
-				_, err = b.SubmitPlan(ctx, team, by)
-			}
+			// Drafted and submitted in one write: a refusal (the
+			// driver's fence, an ended ctx) leaves no draft behind.
+			_, err = b.DraftPlan(ctx, team, by, teammanager.NewPlan{Title: op.Title, Steps: op.Steps, Submit: true})
 		}
 		if err != nil {
 			return nil, fmt.Errorf("lead operation %d (%s): %w", i+1, op.Op, err)

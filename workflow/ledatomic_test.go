@@ -1,0 +1,90 @@
+package workflow_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cortexgraph/cortex/teammanager"
+	"github.com/cortexgraph/cortex/workflow"
+)
+
+// draftHookBoard is a Board that calls after once each DraftPlan of the
+// Manager has returned without error.
+type draftHookBoard struct {
+	*teammanager.Manager
+	after func()
+}
+
+func (b *draftHookBoard) DraftPlan(ctx context.Context, team, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
+	p, err := b.Manager.DraftPlan(ctx, team, by, np)
+	if err == nil {
+		b.after()
+	}
+	return p, err
+}
+
+// TestDriveLed_PlanOpAllOrNothing: the lead's plan operation (draft and
+// submit) is one write: a driver that loses its run before it is refused
+// and leaves no revision; one that loses it once the plan's write is made
+// leaves the revision submitted (pending review). No interleaving leaves
+// an unsubmitted draft, which nothing would submit (the next turn's lead
+// sees a draft it did not make as its plan).
+func TestDriveLed_PlanOpAllOrNothing(t *testing.T) {
+	const lease = time.Hour
+	for _, tc := range []struct {
+		name       string
+		afterDraft bool // the run is taken over once the plan's draft is written (else while the lead works)
+		want       []teammanager.PlanState
+	}{
+		{"taken over before the plan", false, nil},
+		{"taken over after the plan's draft", true, []teammanager.PlanState{teammanager.PlanPendingReview}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			d := crewDef()
+			d.PlanApproval = true
+			r := f.start(t, d, workflow.RunOptions{ID: "planned", StepTimeout: -1})
+			takeOver := func() {
+				run := f.get(t, r.ID)
+				if run.Driver == nil {
+					t.Errorf("no driver holds the run")
+					return
+				}
+				if _, err := f.e.ClaimDriver(ctx, r.ID, workflow.NewDriver("other"), lease, run.Driver.ID); err != nil {
+					t.Errorf("takeover: %v", err)
+				}
+			}
+			runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+				if !tc.afterDraft {
+					takeOver()
+				}
+				return []workflow.LeadOp{{Op: workflow.OpPlan, Title: "ship it", Steps: []teammanager.PlanStep{{Title: "build"}}}}, nil
+			}}
+			b := &draftHookBoard{Manager: f.tm, after: func() {
+				if tc.afterDraft {
+					takeOver()
+				}
+			}}
+			_, err := workflow.DriveLedWith(ctx, f.e, b, r.ID, "driver", runner, workflow.LedOptions{Lease: lease})
+			if !errors.Is(err, workflow.ErrDriverBusy) {
+				t.Fatalf("drive: %v, want ErrDriverBusy", err)
+			}
+			revs, err := f.tm.PlanRevisions(ctx, r.Team)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []teammanager.PlanState
+			for _, p := range revs {
+				got = append(got, p.State)
+			}
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Fatalf("plan revisions %v, want %v", got, tc.want)
+			}
+			if s, _ := f.get(t, r.ID).Step("turn-1/architect"); s.Status != workflow.StepReady {
+				t.Errorf("turn 1: %s, want ready (given back)", s.Status)
+			}
+		})
+	}
+}
