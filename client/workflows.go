@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/teammanager"
 	"github.com/cortexgraph/cortex/workflow"
 )
@@ -210,6 +211,18 @@ func (w *Workflows) ClaimDriver(ctx context.Context, id string, d workflow.Drive
 // (workflows.release_driver).
 func (w *Workflows) ReleaseDriver(ctx context.Context, id, driverID string) error {
 	return w.c.Call(ctx, "workflows.release_driver", map[string]any{"run": id, "driver": map[string]string{"id": driverID}}, nil)
+}
+
+// DriverCheck returns the fence of driver driverID of run id for a task
+// board in this process: it refuses every write (ErrDriverBusy), since
+// such a board cannot read the server's run to check that the driver
+// holds it. A driver through w works on the server's board (a Client as
+// its workflow.Board), whose writes the server fences (workflows.as_driver).
+func (w *Workflows) DriverCheck(id, driverID string) teammanager.WriteCheck {
+	return func(context.Context, *cortex.Tx) error {
+		return fmt.Errorf("run %s: %w: driver %s drives the run through a server: a task board in this process cannot check that it holds the run, "+
+			"so it writes nothing for it (drive with the server's board: a client)", id, workflow.ErrDriverBusy, driverID)
+	}
 }
 
 // ReleaseStep gives attempt attempt of running step step back, ready

@@ -934,3 +934,56 @@ func TestWorkflows_PlanOpAllOrNothingThroughServer(t *testing.T) {
 	}
 }
 
+// TestWorkflows_DriverOfServerRunFencesLocalBoard: a driver of a run on a
+// server whose Board is a Manager in this process (not a client of that
+// server) cannot have that board check its hold of the server's run: the
+// board writes nothing for it (Workflows.DriverCheck refuses), and the
+// drive stops with ErrDriverBusy, where the board's writes went
+// unfenced. The server's run is left as it was, its turn ready.
+func TestWorkflows_DriverOfServerRunFencesLocalBoard(t *testing.T) {
+	w := wf(t, startServer(t))
+	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+		Specialists: []string{"backend"}, MaxTurns: 3}
+	r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A board in this process with a team of the run's id.
+	s := cortextest.NewStore(t)
+	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, s, x, teammanager.FromConfig(config.Default().Teams))
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := workflow.New(ctx, s, m, workflow.FromConfig(config.Default().Teams))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := local.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1}); err != nil {
+		t.Fatal(err)
+	}
+	runner := ledFuncs{
+		lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+		},
+		task: func(workflow.TaskWork) (workflow.TaskResult, error) { return workflow.TaskResult{Result: "built"}, nil },
+	}
+	dctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if _, err := workflow.DriveLedWith(dctx, w, m, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour}); !errors.Is(err, workflow.ErrDriverBusy) {
+		t.Fatalf("drive: %v, want ErrDriverBusy", err)
+	}
+	if tasks, err := m.ListTasks(ctx, r.Team, teammanager.TaskFilter{}); err != nil || len(tasks) != 0 {
+		t.Fatalf("the local board's tasks: %+v, %v; want none", tasks, err)
+	}
+	run, err := w.Get(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := run.Step("turn-1/architect"); s.Status != workflow.StepReady || run.Status.Finished() {
+		t.Fatalf("the server's run: %s, turn 1 %s", run.Status, s.Status)
+	}
+}

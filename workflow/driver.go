@@ -62,6 +62,15 @@ type Pull interface {
 	// driver (DriveLed; see Engine.ClaimDriver).
 	ClaimDriver(ctx context.Context, id string, d Driver, ttl time.Duration, replace string) (Run, error)
 	ReleaseDriver(ctx context.Context, id, driverID string) error
+	// DriverCheck returns the fence of driver driverID of crew or swarm
+	// run id for the writes of a task board in this process
+	// (teammanager.WithWriteCheck): DriveLed fences every board write
+	// with it, whatever p and its Board are. An *Engine's reads the run
+	// in the board's write (Engine.DriverCheck); one of a Pull whose runs
+	// a board here cannot read (a client of a server) refuses every
+	// write, so that a board here is never written unfenced (a client of
+	// the server as the Board is fenced by the server instead).
+	DriverCheck(id, driverID string) teammanager.WriteCheck
 	// PollInterval is how often a driver with nothing to do looks for
 	// changes (Config.WithPollInterval for an Engine).
 	PollInterval() time.Duration

@@ -28,9 +28,10 @@ type heldBy struct{ run, driver string }
 // an error matching ErrDriverBusy. ClaimDriver, ReleaseDriver and
 // ReleaseStep are not fenced (a driver renews its hold, and gives back
 // what it holds, with them). The task board's writes are fenced the same
-// way through teammanager.WithWriteCheck (Engine.DriverCheck); a client of
-// a server (package client) sends the driver with each call, and the
-// server fences both.
+// way through teammanager.WithWriteCheck (Pull.DriverCheck, which
+// DriveLedWith adds whatever implements its Pull); a client of a server
+// (package client) sends the driver with each call, and the server fences
+// both.
 func WithDriver(ctx context.Context, id, driverID string) context.Context {
 	return context.WithValue(ctx, driverKey{}, heldBy{run: id, driver: driverID})
 }

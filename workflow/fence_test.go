@@ -140,3 +140,53 @@ func TestEngine_DriverFence(t *testing.T) {
 		t.Errorf("release once taken over: %v", err)
 	}
 }
+
+// wrappedPull is a Pull that is not an *Engine: it works through one, as
+// a host's own wrapper (logging, metrics) would.
+type wrappedPull struct{ workflow.Pull }
+
+// TestDriveLed_FencedThroughAnyPull: the board's writes of a driver are
+// fenced whatever implements its Pull, not only when it is an *Engine: a
+// driver through a wrapper of an Engine whose lease ends while its lead
+// works, or while a member's task runs, applies nothing of either.
+func TestDriveLed_FencedThroughAnyPull(t *testing.T) {
+	const lease = time.Hour
+	for _, duringTask := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lead", true: "task"}[duringTask], func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "wrapped", StepTimeout: -1})
+			runner := &ledRunner{
+				lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
+					if turn.Turn == 1 && !duringTask {
+						f.clock.Advance(2 * lease)
+					}
+					return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+				},
+				task: func(workflow.TaskWork) (workflow.TaskResult, error) {
+					f.clock.Advance(2 * lease)
+					return workflow.TaskResult{Result: "built", Findings: []teammanager.Finding{finding("backend", "built", iri("api"))}}, nil
+				},
+			}
+			_, err := workflow.DriveLedWith(ctx, wrappedPull{f.e}, f.tm, r.ID, "driver", runner, workflow.LedOptions{Lease: lease})
+			if !errors.Is(err, workflow.ErrDriverBusy) {
+				t.Fatalf("drive: %v, want ErrDriverBusy", err)
+			}
+			tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !duringTask {
+				if len(tasks) != 0 {
+					t.Fatalf("the lead's answer after the lease ended was applied: %+v", tasks)
+				}
+				return
+			}
+			if len(tasks) != 1 || tasks[0].Status == teammanager.TaskInReview || tasks[0].Result != "" {
+				t.Errorf("the member's result after the lease ended was recorded: %+v", tasks)
+			}
+			if fs, err := f.tm.Findings(ctx, r.Team, teammanager.FindingFilter{}); err != nil || len(fs) != 0 {
+				t.Errorf("the member's findings after the lease ended: %+v, %v", fs, err)
+			}
+		})
+	}
+}

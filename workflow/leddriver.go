@@ -178,13 +178,13 @@ type taskDone struct {
 // from a live one. A driver that loses its hold (taken over, or not
 // renewed within its lease) stops as if ctx had ended, with that error.
 // It acts only while it holds the run: every write it makes, of the run
-// or of the board, checks that in the write itself (WithDriver; on the
-// board through teammanager.WithWriteCheck when p is an *Engine, through
-// a server when p and b are its clients), so that between the end of its
-// hold and its next renewal it writes nothing: a lead's answer or a
-// member's result that comes then is not applied, the turn is given back,
-// and DriveLed returns an error matching ErrDriverBusy. A cancelled run's
-// running tasks run to their end.
+// or of the board, checks that in the write itself (WithDriver; on a
+// board in this process through teammanager.WithWriteCheck with
+// p.DriverCheck, through a server when p and b are its clients), so that
+// between the end of its hold and its next renewal it writes nothing: a
+// lead's answer or a member's result that comes then is not applied, the
+// turn is given back, and DriveLed returns an error matching
+// ErrDriverBusy. A cancelled run's running tasks run to their end.
 //
 // A run whose team is deleted or disbanded while DriveLed drives it (a
 // board call finds it gone or read-only) is ended by DriveLed itself: the
@@ -235,12 +235,9 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 		return r, err
 	}
 	// Every write the drive makes is fenced: made only while me holds
-	// the run (WithDriver; the board's through the Engine's check, or
-	// through a client the server's).
-	ctx = WithDriver(ctx, id, me.ID)
-	if e, ok := p.(*Engine); ok {
-		ctx = teammanager.WithWriteCheck(ctx, e.DriverCheck(id, me.ID))
-	}
+	// the run (WithDriver; a board's in this process through p's check,
+	// whatever p is; through a client the server's).
+	ctx = teammanager.WithWriteCheck(WithDriver(ctx, id, me.ID), p.DriverCheck(id, me.ID))
 	ctx, stopHold := context.WithCancelCause(ctx)
 	held := holdRun(ctx, p, id, me, lease, stopHold)
 	defer func() {
