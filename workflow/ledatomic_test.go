@@ -88,3 +88,48 @@ func TestDriveLed_PlanOpAllOrNothing(t *testing.T) {
 		})
 	}
 }
+
+// createHookBoard is a Board that calls after once each CreateTask of the
+// Manager has returned.
+type createHookBoard struct {
+	*teammanager.Manager
+	after func()
+}
+
+func (b *createHookBoard) CreateTask(ctx context.Context, team, by string, nt teammanager.NewTask) (teammanager.Task, error) {
+	t, err := b.Manager.CreateTask(ctx, team, by, nt)
+	b.after()
+	return t, err
+}
+
+// TestDriveLed_StoppedWhileTurnApplies: a driver whose ctx ends while it
+// applies its lead's answer (after the first of its operations) applies
+// the answer whole and completes the turn, then stops with ctx's error:
+// it does not give back a turn half applied (its first task created, the
+// second not), which the next driver's lead would answer again, creating
+// the first task twice.
+func TestDriveLed_StoppedWhileTurnApplies(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "stopped", StepTimeout: -1})
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+		return []workflow.LeadOp{
+			{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
+			{Op: workflow.OpCreate, Subject: "test", Assignee: "qa"},
+		}, nil
+	}}
+	b := &createHookBoard{Manager: f.tm, after: cancel}
+	_, err := workflow.DriveLedWith(dctx, f.e, b, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("drive: %v, want context.Canceled", err)
+	}
+	tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn1, _ := f.get(t, r.ID).Step("turn-1/architect")
+	if len(tasks) != 2 || turn1.Status != workflow.StepCompleted {
+		t.Fatalf("after a stop while the turn applied: %d task(s), turn 1 %s; want both tasks and the turn completed", len(tasks), turn1.Status)
+	}
+}

@@ -164,9 +164,11 @@ type taskDone struct {
 //     plan is in the lead's next turn (LeadTurn.Plan), to plan again.
 //
 // When ctx ends, DriveLed waits for its runners (whose context ends too),
-// gives a running turn back (ReleaseStep), leaves the tasks its members
-// had claimed in progress and returns the run with ctx's error: another
-// driver may resume it, and its members take their tasks up again.
+// gives a running turn back (ReleaseStep) — unless its lead had answered:
+// then the answer is applied whole and the turn finished first, not given
+// back half applied — leaves the tasks its members had claimed in
+// progress and returns the run with ctx's error: another driver may
+// resume it, and its members take their tasks up again.
 //
 // One driver per run at a time, since a driver takes every in_progress
 // task as its own to run: DriveLed holds the run (Pull.ClaimDriver, a
@@ -527,7 +529,10 @@ func finishTask(ctx context.Context, b Board, r Run, team string, td taskDone) e
 
 // leadTurn runs turn, applies the lead's operations and finishes the turn.
 // It returns only errors that stop the driver; the lead's own fail the
-// turn.
+// turn. Once the lead has answered, its answer is applied and the turn
+// finished even if ctx ends meanwhile (as releaseTurn gives a turn back
+// then): a turn is not given back half applied, for the next driver's
+// lead to answer again.
 func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, turn ReadyStep, runner LedRunner) error {
 	name := turn.Step.Name
 	attempt, err := p.StartStep(ctx, r.ID, name, actor)
@@ -564,16 +569,20 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 	if leadCtx.Err() != nil {
 		err = fmt.Errorf("timed out after %s", r.StepTimeout)
 	}
+	// The answer is applied whole, and the turn finished, even if ctx
+	// ends from here on (the writes stay fenced: WithoutCancel keeps the
+	// driver); only a refusal, a lost hold or a crash stops it half way.
+	actx := context.WithoutCancel(ctx)
 	if err == nil {
 		var out map[string]any
-		out, err = applyLeadOps(ctx, b, r, team, turn, lt.Tasks, ops)
+		out, err = applyLeadOps(actx, b, r, team, turn, lt.Tasks, ops)
 		if errors.Is(err, teammanager.ErrUnknownTeam) || errors.Is(err, teammanager.ErrTeamDisbanded) {
 			// The team was deleted or disbanded: not the lead's failure,
 			// the run's (see DriveLedWith).
 			return err
 		}
 		if err == nil {
-			err = p.CompleteStep(ctx, r.ID, name, attempt, out)
+			err = p.CompleteStep(actx, r.ID, name, attempt, out)
 			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
 				return nil // timed out, started again elsewhere or cancelled meanwhile
 			}
@@ -582,16 +591,13 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 			}
 		}
 	}
-	if ctx.Err() != nil {
-		return releaseTurn(ctx, p, r.ID, name, attempt, actor)
-	}
 	if errors.Is(err, ErrDriverBusy) {
 		// The driver lost the run (its lease ended, or it was taken
 		// over) while the lead worked: nothing more of the turn is
 		// written; the turn goes back for the run's driver.
 		return errors.Join(err, releaseTurn(ctx, p, r.ID, name, attempt, actor))
 	}
-	ferr := p.FailStep(ctx, r.ID, name, attempt, err.Error())
+	ferr := p.FailStep(actx, r.ID, name, attempt, err.Error())
 	if errors.Is(ferr, ErrInvalidTransition) || errors.Is(ferr, ErrRunFinished) {
 		return nil
 	}
