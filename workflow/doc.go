@@ -151,7 +151,8 @@
 //   - A step started by a driver that died stays running until its timeout
 //     (RunOptions.StepTimeout, default Config's) fails it, or a host calls
 //     ReleaseStep, CompleteStep or FailStep for it, naming its current
-//     attempt (Get shows it).
+//     attempt (Get shows it). (A crew's or swarm's turn is given back by
+//     the next DriveLed that takes the run from its driver.)
 //   - A step started before attempts were counted (a run stored by an
 //     older version: no attempt on the step) is attempt 0; its next start
 //     is attempt 1.

@@ -372,3 +372,53 @@ func TestDriveLed_CancelledWhileATaskRuns(t *testing.T) {
 		t.Fatalf("DriveLed of a run cancelled under it: %s, %v; want cancelled, no error", got.run.Status, got.err)
 	}
 }
+
+// TestDriveLed_DeadDriversTurnTakenUp: a driver killed while its lead
+// worked (its process gone, its hold never let go, its turn left running)
+// is taken over at once by the next driver, which gives that turn back and
+// runs it: the run completes. The turn used to stay running until its
+// step timeout failed it, and with it the run (here, with no step timeout,
+// the next driver waited forever).
+func TestDriveLed_DeadDriversTurnTakenUp(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Skipf("no host name: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		holder workflow.Driver
+		lapse  bool // the holder's lease ends (another host: never known dead)
+	}{
+		{"dead process, this host", workflow.Driver{Host: host, PID: deadPID(t)}, false},
+		{"another host, lease ended", workflow.Driver{Host: host + "-other", PID: 1}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "orphan", StepTimeout: -1})
+			h := tc.holder
+			h.ID, h.Actor = "old", "old-driver"
+			if _, err := f.e.ClaimDriver(ctx, r.ID, h, time.Minute, ""); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.e.StartStep(workflow.WithDriver(ctx, r.ID, h.ID), r.ID, "turn-1/architect", h.Actor); err != nil {
+				t.Fatal(err)
+			}
+			if tc.lapse {
+				f.clock.Advance(time.Hour)
+			}
+			runner := newBlockingRunner()
+			close(runner.release)
+			// Only a guard against waiting forever: the drive takes no
+			// time.
+			dctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			got, err := workflow.DriveLedWith(dctx, f.e, f.tm, r.ID, "new", runner, workflow.LedOptions{})
+			if err != nil || got.Status != workflow.RunCompleted {
+				t.Fatalf("%s, %v; want the run taken up and completed", got.Status, err)
+			}
+			if s, _ := got.Step("turn-1/architect"); s.Status != workflow.StepCompleted || s.Actor != "new" {
+				t.Fatalf("turn 1: %s by %s, want completed by the new driver", s.Status, s.Actor)
+			}
+		})
+	}
+}

@@ -177,7 +177,8 @@ type taskDone struct {
 // an error matching ErrDriverBusy, unless the holder's process is found
 // gone (it ran on this host and its pid is not alive: a driver killed with
 // SIGKILL) or its lease has ended; DriveLedWith's Takeover takes the run
-// from a live one. A driver that loses its hold (taken over, or not
+// from a live one. A driver that takes the run from another (which never
+// let go) gives back the turn that one left running, and runs it. A driver that loses its hold (taken over, or not
 // renewed within its lease) stops as if ctx had ended, with that error.
 // It acts only while it holds the run: every write it makes, of the run
 // or of the board, checks that in the write itself (WithDriver; on a
@@ -231,10 +232,31 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 		return r, nil
 	}
 	me := NewDriver(actor)
-	if err := claimRun(ctx, p, id, me, lease, opts.Takeover); errors.Is(err, ErrRunFinished) {
+	prev, err := claimRun(ctx, p, id, me, lease, opts.Takeover)
+	if errors.Is(err, ErrRunFinished) {
 		return p.Get(ctx, id)
 	} else if err != nil {
 		return r, err
+	}
+	if prev != nil {
+		// The driver held the run before and never let go (killed, its
+		// lease ended, or taken over): a turn it left running can no
+		// longer be finished by it (its writes are fenced from now on).
+		// Give it back, to run it here, rather than wait for its step
+		// timeout, which would fail it and the run.
+		cur, err := p.Get(ctx, id)
+		if err != nil {
+			_ = p.ReleaseDriver(context.WithoutCancel(ctx), id, me.ID)
+			return r, err
+		}
+		for _, s := range cur.Steps {
+			if s.Status == StepRunning && s.Actor == prev.Actor {
+				if err := releaseTurn(ctx, p, id, s.Name, s.Attempt, prev.Actor); err != nil {
+					_ = p.ReleaseDriver(context.WithoutCancel(ctx), id, me.ID)
+					return r, err
+				}
+			}
+		}
 	}
 	// Every write the drive makes is fenced: made only while me holds
 	// the run (WithDriver; a board's in this process through p's check,
@@ -413,22 +435,40 @@ func teamGone(ctx context.Context, p Pull, id string) (Run, error) {
 
 // claimRun makes me the driver of run id (Pull.ClaimDriver): when another
 // driver holds it, the run is taken from that one if takeover is set or
-// its process is gone.
-func claimRun(ctx context.Context, p Pull, id string, me Driver, lease time.Duration, takeover bool) error {
-	_, err := p.ClaimDriver(ctx, id, me, lease, "")
+// its process is gone. It returns the driver whose hold me's claim ended
+// (one that never let go: taken over, gone, or its lease ended), if any.
+func claimRun(ctx context.Context, p Pull, id string, me Driver, lease time.Duration, takeover bool) (*Driver, error) {
+	before, err := p.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	prev := func(r Run) *Driver {
+		if h := before.Driver; h != nil && h.ID != me.ID && r.Driver != nil && r.Driver.ID == me.ID {
+			return h
+		}
+		return nil
+	}
+	r, err := p.ClaimDriver(ctx, id, me, lease, "")
 	if !errors.Is(err, ErrDriverBusy) {
-		return err
+		if err != nil {
+			return nil, err
+		}
+		return prev(r), nil
 	}
 	// Through a server the error does not carry the holder: read it.
-	r, gerr := p.Get(ctx, id)
-	if gerr != nil {
-		return errors.Join(err, gerr)
+	var gerr error
+	if before, gerr = p.Get(ctx, id); gerr != nil {
+		return nil, errors.Join(err, gerr)
 	}
-	if h := r.Driver; h != nil && (takeover || h.gone()) {
-		// Only the holder judged here is replaced.
-		_, err = p.ClaimDriver(ctx, id, me, lease, h.ID)
+	h := before.Driver
+	if h == nil || !takeover && !h.gone() {
+		return nil, err
 	}
-	return err
+	// Only the holder judged here is replaced.
+	if r, err = p.ClaimDriver(ctx, id, me, lease, h.ID); err != nil {
+		return nil, err
+	}
+	return prev(r), nil
 }
 
 // holdRun renews me's hold of run id every third of lease until ctx ends;
