@@ -21,8 +21,11 @@ type writeCheckKey struct{}
 // returns that error. A check already in ctx runs too, first. A package
 // that acts on a board under a lease of its own fences its writes with it
 // (package workflow: a crew or swarm driver acts only while it holds its
-// run).
+// run). A nil check adds nothing: ctx is returned as it is.
 func WithWriteCheck(ctx context.Context, check WriteCheck) context.Context {
+	if check == nil {
+		return ctx
+	}
 	if prev := writeCheckOf(ctx); prev != nil {
 		both := check
 		check = func(ctx context.Context, tx *cortex.Tx) error {
