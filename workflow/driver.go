@@ -69,7 +69,8 @@ type Pull interface {
 	// in the board's write (Engine.DriverCheck); one of a Pull whose runs
 	// a board here cannot read (a client of a server) refuses every
 	// write, so that a board here is never written unfenced (a client of
-	// the server as the Board is fenced by the server instead).
+	// the server as the Board is fenced by the server instead). DriveLed
+	// refuses a Pull whose check is nil (ErrInvalidRun).
 	DriverCheck(id, driverID string) teammanager.WriteCheck
 	// PollInterval is how often a driver with nothing to do looks for
 	// changes (Config.WithPollInterval for an Engine).

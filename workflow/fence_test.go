@@ -190,3 +190,33 @@ func TestDriveLed_FencedThroughAnyPull(t *testing.T) {
 		})
 	}
 }
+
+// unfencedPull is a Pull whose DriverCheck gives no check.
+type unfencedPull struct{ workflow.Pull }
+
+func (unfencedPull) DriverCheck(string, string) teammanager.WriteCheck { return nil }
+
+// TestDriveLed_NoFenceRefused: a Pull that gives no check for the board's
+// writes (DriverCheck returns nil) is refused before the driver claims
+// anything (ErrInvalidRun): its board writes would not be fenced.
+func TestDriveLed_NoFenceRefused(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "unfenced", StepTimeout: -1})
+	runner := &ledRunner{
+		lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			return []workflow.LeadOp{{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"}}, nil
+		},
+		task: func(workflow.TaskWork) (workflow.TaskResult, error) { return workflow.TaskResult{Result: "built"}, nil },
+	}
+	dctx, cancel := context.WithTimeout(ctx, time.Minute) // a guard: the drive is refused at once
+	defer cancel()
+	if _, err := workflow.DriveLedWith(dctx, unfencedPull{f.e}, f.tm, r.ID, "driver", runner, workflow.LedOptions{}); !errors.Is(err, workflow.ErrInvalidRun) {
+		t.Fatalf("drive: %v, want ErrInvalidRun", err)
+	}
+	if tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{}); err != nil || len(tasks) != 0 {
+		t.Fatalf("tasks %+v, %v; want none", tasks, err)
+	}
+	if got := f.get(t, r.ID); got.Driver != nil {
+		t.Fatalf("driver %+v, want none", got.Driver)
+	}
+}

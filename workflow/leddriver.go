@@ -232,6 +232,10 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 		return r, nil
 	}
 	me := NewDriver(actor)
+	check := p.DriverCheck(id, me.ID)
+	if check == nil {
+		return r, fmt.Errorf("run %s: %w: its Pull gives no check for the board's writes (DriverCheck returned nil): they would not be fenced", id, ErrInvalidRun)
+	}
 	prev, err := claimRun(ctx, p, id, me, lease, opts.Takeover)
 	if errors.Is(err, ErrRunFinished) {
 		return p.Get(ctx, id)
@@ -261,7 +265,7 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 	// Every write the drive makes is fenced: made only while me holds
 	// the run (WithDriver; a board's in this process through p's check,
 	// whatever p is; through a client the server's).
-	ctx = teammanager.WithWriteCheck(WithDriver(ctx, id, me.ID), p.DriverCheck(id, me.ID))
+	ctx = teammanager.WithWriteCheck(WithDriver(ctx, id, me.ID), check)
 	ctx, stopHold := context.WithCancelCause(ctx)
 	held := holdRun(ctx, p, id, me, lease, stopHold)
 	defer func() {
