@@ -199,6 +199,11 @@ func (w *Workflows) FailStep(ctx context.Context, id, step string, attempt int, 
 // that a lease under a millisecond, which the embedded Engine takes, is
 // not sent as none.
 func (w *Workflows) ClaimDriver(ctx context.Context, id string, d workflow.Driver, ttl time.Duration, replace string) (workflow.Run, error) {
+	if d.ID != "" && d.Actor != "" && ttl > 0 && (!utf8.ValidString(d.ID) || !utf8.ValidString(d.Actor) || !utf8.ValidString(d.Host)) {
+		// JSON cannot carry them: the embedded Engine's error, which it
+		// checks after these.
+		return workflow.Run{}, &textError{fmt.Errorf("run %s: %w: driver %q: its id, actor and host must be valid UTF-8", id, workflow.ErrInvalidRun, d.ID)}
+	}
 	driver := map[string]any{"id": d.ID, "actor": d.Actor, "host": d.Host, "pid": d.PID}
 	ms := ttl.Milliseconds()
 	if ttl > 0 && ttl%time.Millisecond != 0 {

@@ -987,3 +987,31 @@ func TestWorkflows_DriverOfServerRunFencesLocalBoard(t *testing.T) {
 		t.Fatalf("the server's run: %s, turn 1 %s", run.Status, s.Status)
 	}
 }
+
+// TestWorkflows_ClaimDriverNotUTF8: a driver whose id, actor or host is
+// not valid UTF-8 is refused through a server as the embedded Engine
+// refuses it (ErrInvalidRun, exit 7, word for word), and the run has no
+// driver; sent, it would have been held under its U+FFFD form.
+func TestWorkflows_ClaimDriverNotUTF8(t *testing.T) {
+	got := map[string][]string{}
+	for _, m := range engineModes {
+		e := m.open(t)
+		crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"}, Specialists: []string{"backend"}}
+		if _, err := e.Start(ctx, crew, workflow.RunOptions{ID: "crew"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []workflow.Driver{{ID: "d\xff", Actor: "A"}, {ID: "d", Actor: "A\xff"}, {ID: "d", Actor: "A", Host: "h\xff"}} {
+			_, err := e.ClaimDriver(ctx, "crew", d, time.Hour, "")
+			if !errors.Is(err, workflow.ErrInvalidRun) || api.ExitCode(err) != api.ExitInvalid {
+				t.Errorf("%s: claim %+v: %v (exit %d), want ErrInvalidRun (exit 7)", m.name, d, err, api.ExitCode(err))
+			}
+			got[m.name] = append(got[m.name], fmt.Sprint(err))
+		}
+		if r, err := e.Get(ctx, "crew"); err != nil || r.Driver != nil {
+			t.Errorf("%s: driver %+v, %v; want none", m.name, r.Driver, err)
+		}
+	}
+	if e, r := got["embedded"], got["remote"]; !slices.Equal(e, r) {
+		t.Errorf("embedded and remote differ:\nembedded %q\nremote   %q", e, r)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/internal/proc"
 )
@@ -73,10 +74,16 @@ const maxEndedDrivers = 64
 // It is an atomic read-modify-write: of two drivers claiming a free run,
 // one wins. It records no transition. ErrRunFinished once the run has
 // finished; ErrInvalidRun for a run that is not a crew or swarm, an empty
-// driver id or actor, or a ttl ≤ 0.
+// driver id or actor, an id, actor or host that is not valid UTF-8, or a
+// ttl ≤ 0.
 func (e *Engine) ClaimDriver(ctx context.Context, id string, d Driver, ttl time.Duration, replace string) (Run, error) {
 	if d.ID == "" || d.Actor == "" || ttl <= 0 {
 		return Run{}, fmt.Errorf("run %s: %w: a driver needs an id, an actor and a lease > 0", id, ErrInvalidRun)
+	}
+	if !utf8.ValidString(d.ID) || !utf8.ValidString(d.Actor) || !utf8.ValidString(d.Host) {
+		// The run's row would hold it with U+FFFD: another Engine would
+		// not know the driver by the id it gives.
+		return Run{}, fmt.Errorf("run %s: %w: driver %q: its id, actor and host must be valid UTF-8", id, ErrInvalidRun, d.ID)
 	}
 	rec, err := e.update(withoutDriver(ctx), id, func(c *change, _ *Def, _ *plan) error {
 		if err := notFinished(c.rec); err != nil {

@@ -422,3 +422,27 @@ func TestDriveLed_DeadDriversTurnTakenUp(t *testing.T) {
 		})
 	}
 }
+
+// TestClaimDriver_NotUTF8: a driver whose id, actor or host is not valid
+// UTF-8 is refused (ErrInvalidRun) and nothing is written, as StartStep
+// refuses such an actor: it was stored with U+FFFD in the run's row while
+// the Engine that claimed kept it as given, so two Engines read two
+// drivers, and the drive then failed at its first turn (StartStep).
+func TestClaimDriver_NotUTF8(t *testing.T) {
+	for name, d := range map[string]workflow.Driver{
+		"id":    {ID: "d\xff", Actor: "A"},
+		"actor": {ID: "d", Actor: "A\xff"},
+		"host":  {ID: "d", Actor: "A", Host: "h\xff"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "utf8"})
+			if _, err := f.e.ClaimDriver(ctx, r.ID, d, time.Hour, ""); !errors.Is(err, workflow.ErrInvalidRun) {
+				t.Fatalf("claim: %v, want ErrInvalidRun", err)
+			}
+			if got := f.get(t, r.ID); got.Driver != nil {
+				t.Fatalf("driver %+v, want none", got.Driver)
+			}
+		})
+	}
+}
