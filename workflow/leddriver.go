@@ -187,7 +187,10 @@ type taskDone struct {
 // between the end of its hold and its next renewal it writes nothing: a
 // lead's answer or a member's result that comes then is not applied, the
 // turn is given back, and DriveLed returns an error matching
-// ErrDriverBusy. A cancelled run's running tasks run to their end.
+// ErrDriverBusy. A driver sees that its run was cancelled when it next
+// reads the run: while tasks run, when one of them ends (that task runs
+// to its end; its result is not recorded); the context of the others
+// then ends, and DriveLed returns the cancelled run.
 //
 // A run whose team is deleted or disbanded while DriveLed drives it (a
 // board call finds it gone or read-only) is ended by DriveLed itself: the
