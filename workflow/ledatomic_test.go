@@ -133,3 +133,43 @@ func TestDriveLed_StoppedWhileTurnApplies(t *testing.T) {
 		t.Fatalf("after a stop while the turn applied: %d task(s), turn 1 %s; want both tasks and the turn completed", len(tasks), turn1.Status)
 	}
 }
+
+// flakyBoard is a Board whose second CreateTask fails as a board behind a
+// server that could not be reached would.
+type flakyBoard struct {
+	*teammanager.Manager
+	creates int
+}
+
+var errUnreachable = errors.New("connection reset by peer")
+
+func (b *flakyBoard) CreateTask(ctx context.Context, team, by string, nt teammanager.NewTask) (teammanager.Task, error) {
+	if b.creates++; b.creates == 2 {
+		return teammanager.Task{}, errUnreachable
+	}
+	return b.Manager.CreateTask(ctx, team, by, nt)
+}
+
+// TestDriveLed_BoardErrorIsTheDrivers: an error applying the lead's
+// operations that is not the board's refusal of one (the store's, or a
+// server that could not be reached) is the driver's, not the lead's: the
+// turn goes back (ready, for the next drive) and the driver stops with
+// the error. It failed the turn, and with it the whole run.
+func TestDriveLed_BoardErrorIsTheDrivers(t *testing.T) {
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "flaky", StepTimeout: -1})
+	runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+		return []workflow.LeadOp{
+			{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
+			{Op: workflow.OpCreate, Subject: "test", Assignee: "qa"},
+		}, nil
+	}}
+	got, err := workflow.DriveLedWith(ctx, f.e, &flakyBoard{Manager: f.tm}, r.ID, "driver", runner, workflow.LedOptions{})
+	if !errors.Is(err, errUnreachable) {
+		t.Fatalf("drive: %v, want the board's error", err)
+	}
+	turn1, _ := got.Step("turn-1/architect")
+	if got.Status.Finished() || turn1.Status != workflow.StepReady {
+		t.Fatalf("run %s %q, turn 1 %s; want the run going on, the turn given back", got.Status, got.Error, turn1.Status)
+	}
+}

@@ -152,7 +152,9 @@ type taskDone struct {
 //     runner.Lead sees the board and returns operations, which are all
 //     checked first (an invalid one fails the turn and writes nothing)
 //     and then applied in order as the lead (the board's rules apply; a
-//     refused one fails the turn, after the ones before it). The turn
+//     refused one fails the turn, after the ones before it; any other
+//     error, the store's or a server's not reached, gives the turn back
+//     and stops the driver with it). The turn
 //     completes with outputs done and summary. Done cancels the tasks
 //     still open and ends the run: it merges and completes. A run whose
 //     lead never says done within its turns fails.
@@ -630,25 +632,47 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 		}
 		if err == nil {
 			err = p.CompleteStep(actx, r.ID, name, attempt, out)
-			if errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
-				return nil // timed out, started again elsewhere or cancelled meanwhile
+			if err == nil || errors.Is(err, ErrInvalidTransition) || errors.Is(err, ErrRunFinished) {
+				return nil // done; or timed out, started again elsewhere or cancelled meanwhile
 			}
-			if !errors.Is(err, ErrDriverBusy) {
-				return err
-			}
+			// Not the lead's doing: the turn goes back (if it was
+			// completed all the same, giving back its attempt does
+			// nothing).
+			return errors.Join(err, releaseTurn(ctx, p, r.ID, name, attempt, actor))
 		}
-	}
-	if errors.Is(err, ErrDriverBusy) {
-		// The driver lost the run (its lease ended, or it was taken
-		// over) while the lead worked: nothing more of the turn is
-		// written; the turn goes back for the run's driver.
-		return errors.Join(err, releaseTurn(ctx, p, r.ID, name, attempt, actor))
+		if !refusedOp(err) {
+			// The driver lost the run (its lease ended, or it was taken
+			// over) while the lead worked, or the board could not be
+			// written (the store's error, a server not reached): not the
+			// lead's failure. Nothing more of the turn is written; it
+			// goes back for the run's driver, with the operations before
+			// this one applied.
+			return errors.Join(err, releaseTurn(ctx, p, r.ID, name, attempt, actor))
+		}
 	}
 	ferr := p.FailStep(actx, r.ID, name, attempt, err.Error())
 	if errors.Is(ferr, ErrInvalidTransition) || errors.Is(ferr, ErrRunFinished) {
 		return nil
 	}
 	return ferr
+}
+
+// refusedOp reports whether err, met applying a lead's operations, is the
+// lead's: its output refused (ErrInvalidOutput), or an operation the
+// board refuses under its rules. Those fail the turn; any other error
+// (ErrDriverBusy, the store's, a server's that could not be reached) is
+// the driver's, and the turn goes back.
+func refusedOp(err error) bool {
+	for _, e := range []error{ErrInvalidOutput,
+		teammanager.ErrNotAllowed, teammanager.ErrTaskState, teammanager.ErrInvalidTask, teammanager.ErrUnknownTask,
+		teammanager.ErrTaskCycle, teammanager.ErrBlocked, teammanager.ErrCircuitOpen, teammanager.ErrUnknownAgent,
+		teammanager.ErrMemberFinished, teammanager.ErrNoPlan, teammanager.ErrInvalidPlan, teammanager.ErrPlanState,
+		teammanager.ErrPlanNotApproved, teammanager.ErrTeamFinished, teammanager.ErrTeamPaused, teammanager.ErrInvalidTransition} {
+		if errors.Is(err, e) {
+			return !errors.Is(err, ErrDriverBusy)
+		}
+	}
+	return false
 }
 
 // releaseTurn gives a turn back, even when the driver no longer holds the
