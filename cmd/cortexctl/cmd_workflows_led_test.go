@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -274,6 +275,68 @@ func TestServe_OneDriverPerLedRun(t *testing.T) {
 		if tk.Status != "completed" || tk.Dispatches != 1 {
 			t.Errorf("task %+v, want completed, dispatched once", tk)
 		}
+	}
+}
+
+// heldLead plays the crew's parts as fixtures/led/agent.sh does, but the
+// lead's first turn first says it started ($SYNC/lead-started) and waits
+// for $SYNC/go (at most a minute).
+const heldLead = `in=$(cat)
+if [ "$CORTEX_ROLE" = lead ] && [ "$CORTEX_TURN" = 1 ]; then
+	: > "$SYNC/lead-started"
+	i=0
+	while [ ! -e "$SYNC/go" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+fi
+printf '%s' "$in" | sh "$AGENT"
+`
+
+// TestServe_LedDriverKilledDuringLeadTurn: a `workflows drive` killed
+// (SIGKILL) while its lead's turn runs leaves that turn running; the next
+// driver on the host takes the run at once and runs the turn again, and
+// the run completes. It used to wait for the turn's step timeout, which
+// then failed the turn and the run.
+func TestServe_LedDriverKilledDuringLeadTurn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cortexctl processes")
+	}
+	bin := buildCLI(t)
+	dir, sync := t.TempDir(), t.TempDir()
+	startServe(t, dir)
+	agent := writeFile(t, "held.sh", heldLead)
+	cli := func(ctx context.Context, args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, bin, append([]string{"--data", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "SYNC="+sync, "AGENT="+ledFixture(t, "agent.sh"))
+		return cmd
+	}
+	if out, err := cli(context.Background(), "workflows", "run", ledFixture(t, "crew"), "--id", "k1", "--step-timeout", "600").CombinedOutput(); err != nil {
+		t.Fatalf("workflows run: %v\n%s", err, out)
+	}
+	first := cli(context.Background(), "workflows", "drive", "k1", "--exec", "sh "+agent)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, filepath.Join(sync, "lead-started"))
+	if err := first.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Wait()
+	if err := os.WriteFile(filepath.Join(sync, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A guard: the drive takes seconds; it used to wait for the turn's
+	// 600 s timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := cli(ctx, "workflows", "drive", "k1", "--exec", "sh "+agent, "--json").Output()
+	if err != nil {
+		t.Fatalf("next driver: %v\n%s", err, out)
+	}
+	var r ledRunJSON
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if r.Status != "completed" || len(r.Tasks) != 2 {
+		t.Fatalf("run after the kill: %+v", r)
 	}
 }
 
