@@ -93,6 +93,30 @@ type Step struct {
 	Outputs   []Port   `json:"outputs,omitempty"`
 }
 
+// clone returns a copy of s that shares nothing with it (a port's
+// default is copied through JSON, as a step's inputs are given).
+func (s Step) clone() Step {
+	s.DependsOn = slices.Clone(s.DependsOn)
+	s.Inputs, s.Outputs = clonePorts(s.Inputs), clonePorts(s.Outputs)
+	return s
+}
+
+func clonePorts(ps []Port) []Port {
+	ps = slices.Clone(ps)
+	for i := range ps {
+		if ps[i].Default == nil {
+			continue
+		}
+		if b, err := json.Marshal(ps[i].Default); err == nil {
+			var v any
+			if json.Unmarshal(b, &v) == nil {
+				ps[i].Default = v
+			}
+		}
+	}
+	return ps
+}
+
 // Consensus are a council's voting rules.
 type Consensus struct {
 	// RequiredAgreement is the fraction of the voters that must cast the

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -719,10 +720,15 @@ func (e *Engine) ready(ctx context.Context, id string, limit int, skip func(step
 		if err != nil {
 			return nil, fmt.Errorf("run %s: step %s: %w", id, s.Name, err)
 		}
-		rs := ReadyStep{Run: id, Step: d.Steps[i], Agent: d.AgentDefs[s.Agent], Context: d.Context, Inputs: in}
+		// The definition is the Engine's, shared by its calls: the step
+		// gets copies, which its runner may change.
+		rs := ReadyStep{Run: id, Step: d.Steps[i].clone(), Agent: bytes.Clone(d.AgentDefs[s.Agent]), Context: d.Context, Inputs: in}
 		if rec.Type.Led() {
 			// A lead turn: the run's inputs, the members, the turn.
 			rs.Inputs, rs.Turn, rs.MaxTurns, rs.Members = maps.Clone(rec.Inputs), i+1, len(rec.Steps), d.runMembers()
+			for k := range rs.Members {
+				rs.Members[k].Agent = bytes.Clone(rs.Members[k].Agent)
+			}
 			if rs.Inputs == nil {
 				rs.Inputs = map[string]any{}
 			}

@@ -1,6 +1,7 @@
 package workflow_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -976,5 +977,38 @@ func TestEngine_CyclicValues(t *testing.T) {
 	}
 	if err := f.e.CompleteStep(ctx, "one", "s", n, map[string]any{"x": m}); !errors.Is(err, workflow.ErrInvalidOutput) {
 		t.Errorf("complete with a map that holds itself: %v, want ErrInvalidOutput", err)
+	}
+}
+
+// TestEngine_Ready_StepIsACopy: what Ready gives a runner is its own: a
+// runner that changes its step's ports, dependencies or agent definition
+// (or a lead turn's members') does not change the run's definition as the
+// Engine holds it. It did: a port renamed by a runner made the Engine
+// refuse the declared output ("plan" is not a declared output).
+func TestEngine_Ready_StepIsACopy(t *testing.T) {
+	f := newFixture(t)
+	d := scatterDef()
+	d.AgentDefs = map[string]json.RawMessage{"coordinator": json.RawMessage(`{"name":"coordinator"}`)}
+	r := f.start(t, d, workflow.RunOptions{ID: "copied"})
+	rs, err := f.e.Ready(ctx, r.ID)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("ready %d, %v", len(rs), err)
+	}
+	rs[0].Step.Outputs[0].Name = "mutated"
+	rs[0].Step.Name = "mutated"
+	rs[0].Agent[2] = 'X'
+	again, err := f.e.Ready(ctx, r.ID)
+	if err != nil || len(again) != 1 || again[0].Step.Outputs[0].Name != "plan" || string(again[0].Agent) != `{"name":"coordinator"}` {
+		t.Fatalf("Ready after a runner changed its step: %+v, %v", again, err)
+	}
+	f.do(t, r.ID, "prepare", map[string]any{"plan": "p"})
+	rs, err = f.e.Ready(ctx, r.ID)
+	if err != nil || len(rs) != 3 {
+		t.Fatalf("ready %d, %v", len(rs), err)
+	}
+	rs[0].Step.DependsOn[0] = "test-2"
+	rs[0].Step.Inputs[0].From = "nothing.here"
+	if again, err = f.e.Ready(ctx, r.ID); err != nil || again[0].Step.DependsOn[0] != "prepare" || again[0].Step.Inputs[0].From != "prepare.plan" {
+		t.Fatalf("Ready after a runner changed its step's inputs: %+v, %v", again[0].Step, err)
 	}
 }
