@@ -425,7 +425,14 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 		return Run{}, err
 	}
 	e.remember(rec.seal(), false)
-	e.cacheDef(hash, &d, p)
+	// The cache holds the definition as stored (as another Engine reads
+	// it), not the caller's, whose slices and maps it may change after.
+	var stored Def
+	if err := json.Unmarshal(defJSON, &stored); err == nil {
+		if sp, err := stored.plan(); err == nil {
+			e.cacheDef(hash, &stored, sp)
+		}
+	}
 	e.wake()
 	rec, err = e.settle(ctx, rec)
 	if errors.Is(err, teammanager.ErrInvalidTeam) {

@@ -1012,3 +1012,19 @@ func TestEngine_Ready_StepIsACopy(t *testing.T) {
 		t.Fatalf("Ready after a runner changed its step's inputs: %+v, %v", again[0].Step, err)
 	}
 }
+
+// TestEngine_Start_DefIsCopied: a host that changes its Def after Start
+// (to start another run from it, say) does not change the run's: the
+// Engine kept the caller's slices and maps as the run's definition, so a
+// port renamed afterwards made it refuse the declared output.
+func TestEngine_Start_DefIsCopied(t *testing.T) {
+	f := newFixture(t)
+	d := scatterDef()
+	r := f.start(t, d, workflow.RunOptions{ID: "kept"})
+	d.Steps[0].Outputs[0].Name = "mutated"
+	d.Steps[4].DependsOn[0] = "prepare"
+	f.do(t, r.ID, "prepare", map[string]any{"plan": "p"})
+	if got := f.readyNames(t, r.ID); !slices.Equal(got, []string{"test-1", "test-2", "test-3"}) {
+		t.Fatalf("ready %v", got)
+	}
+}
