@@ -6,6 +6,7 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
@@ -38,7 +39,7 @@ func (o DecodeOptions) validate() (DecodeOptions, error) {
 	if o.Base != "" && !hasScheme(o.Base) {
 		return o, fmt.Errorf("%w: base %q is not an absolute IRI", ErrInvalidOption, o.Base)
 	}
-	if o.Base != "" && !validIRIChars(o.Base) {
+	if o.Base != "" && !lex.IRIChars(o.Base) {
 		// As in an @base of the document: every relative reference would
 		// become an IRI that no document can write.
 		return o, fmt.Errorf("%w: base %q holds a character IRIs do not (white space, a control character, <>\"{}|^`\\ or bytes that are not UTF-8)", ErrInvalidOption, o.Base)

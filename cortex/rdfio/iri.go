@@ -3,7 +3,6 @@ package rdfio
 import (
 	"net/url"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/cortexgraph/cortex/cortex/internal/iri"
 )
@@ -21,14 +20,3 @@ func FileBase(path string) (string, error) {
 
 // hasScheme reports whether s is an absolute IRI (see iri.HasScheme).
 func hasScheme(s string) bool { return iri.HasScheme(s) }
-
-// validIRIChars reports whether s is valid UTF-8 without a character that
-// IRIREF excludes (U+0000–U+0020 and <>"{}|^`\).
-func validIRIChars(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if badIRIByte(s[i]) {
-			return false
-		}
-	}
-	return utf8.ValidString(s)
-}

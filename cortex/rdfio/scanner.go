@@ -70,19 +70,9 @@ func describeByte(b []byte, pos int) string {
 	return fmt.Sprintf("%q", r)
 }
 
-// badIRI marks the ASCII bytes that cannot appear in an IRIREF, raw or as a
-// UCHAR: U+0000–U+0020 and <>"{}|^`\. DEL (0x7F) is allowed both ways.
-var badIRI = func() (t [256]bool) {
-	for c := 0; c <= 0x20; c++ {
-		t[c] = true
-	}
-	for _, c := range "<>\"{}|^`\\" {
-		t[c] = true
-	}
-	return t
-}()
-
-func badIRIByte(c byte) bool { return badIRI[c] }
+// badIRIByte reports whether c cannot appear in an IRIREF, raw or as a
+// UCHAR (lex.NotInIRI).
+func badIRIByte(c byte) bool { return lex.NotInIRI(c) }
 
 // iri parses <...> at s.pos; the IRI must be absolute.
 func (s *scanner) iri(intern bool) (string, error) {

@@ -36,7 +36,8 @@ import (
 // base IRI, the union default graph, no timeout and no bindings.
 type Options struct {
 	// Base is the base IRI of the query text (a BASE declaration overrides it). Without an absolute
-	// base, a relative IRI in the query is a syntax error wrapping parser.ErrRelativeIRI.
+	// base, a relative IRI in the query is a syntax error wrapping parser.ErrRelativeIRI; a base holding
+	// a character that no IRI holds is a syntax error too.
 	Base string
 	// Prefixes are added to the built-in prefixes; PREFIX declarations override both.
 	Prefixes map[string]string

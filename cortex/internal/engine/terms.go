@@ -209,14 +209,6 @@ func normalizeTerm(v quad.Value, checkLit bool) (quad.Value, error) {
 	return nil, fmt.Errorf("unsupported term type %T", v)
 }
 
-// iriForbidden marks the ASCII characters above space that an IRI cannot hold.
-var iriForbidden = func() (t [256]bool) {
-	for _, c := range "<>\"{}|^`\\" {
-		t[c] = true
-	}
-	return t
-}()
-
 // CheckIRI reports whether s can be stored and exported as an IRI: an
 // absolute IRI (with a scheme), valid UTF-8, free of the characters an
 // N-Triples IRIREF cannot hold (U+0000 to U+0020 and <>"{}|^`\). Cortex
@@ -232,7 +224,7 @@ func CheckIRI(s string) error {
 	// Every forbidden character is ASCII: check bytes (multi-byte UTF-8
 	// sequences have only bytes >= 0x80).
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= 0x20 || iriForbidden[c] {
+		if c := s[i]; lex.NotInIRI(c) {
 			return fmt.Errorf("IRI %s contains %q, which IRIs cannot hold", quoteShort(s), rune(c))
 		}
 	}

@@ -157,3 +157,33 @@ func IsLangTag(s string) bool {
 	}
 	return n > 0
 }
+
+// notInIRI marks the bytes that IRIREF (N-Triples, Turtle, SPARQL) excludes:
+// U+0000–U+0020 and <>"{}|^`\. DEL (0x7F) and every character beyond ASCII
+// are allowed.
+var notInIRI = func() (t [256]bool) {
+	for c := 0; c <= 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range "<>\"{}|^`\\" {
+		t[c] = true
+	}
+	return t
+}()
+
+// NotInIRI reports whether the ASCII character c is one that IRIREF
+// excludes (U+0000–U+0020 and <>"{}|^`\), raw or as a UCHAR. Bytes of 0x80
+// and above, which UTF-8 uses for characters beyond ASCII, are not.
+func NotInIRI(c byte) bool { return c < 0x80 && notInIRI[c] }
+
+// IRIChars reports whether s is valid UTF-8 without a character that
+// IRIREF excludes: what an IRI written in N-Triples, Turtle or SPARQL may
+// hold. It does not check that s is absolute.
+func IRIChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if NotInIRI(s[i]) {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}

@@ -280,3 +280,36 @@ func TestIsLangTag(t *testing.T) {
 		})
 	}
 }
+
+// TestIRIChars: the characters IRIREF excludes (U+0000–U+0020 and
+// <>"{}|^`\), each byte of every other ASCII character and of UTF-8 beyond
+// ASCII allowed, and bytes that are not UTF-8 refused by IRIChars.
+func TestIRIChars(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c <= 0x20 || c < 0x80 && containsByte(`<>"{}|^`+"`"+`\`, byte(c))
+		if got := lex.NotInIRI(byte(c)); got != want {
+			t.Errorf("NotInIRI(%#x) = %v, want %v", c, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		s  string
+		ok bool
+	}{
+		{"http://ex.org/a", true}, {"", true}, {"http://ex.org/é\x7f~%20", true}, {"urn:😀", true},
+		{"http://ex.org/a b", false}, {"a\tb", false}, {"a\x00", false}, {"<a>", false}, {`a"b`, false},
+		{"a{b}", false}, {"a|b", false}, {"a^b", false}, {"a`b", false}, {`a\b`, false}, {"a\xff", false}, {"\xc3", false},
+	} {
+		if got := lex.IRIChars(tc.s); got != tc.ok {
+			t.Errorf("IRIChars(%q) = %v, want %v", tc.s, got, tc.ok)
+		}
+	}
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}

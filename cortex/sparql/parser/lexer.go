@@ -272,13 +272,13 @@ func (l *lexer) iriRef() (string, bool, *lexError) {
 			if err != nil {
 				return "", false, nil
 			}
-			if u <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", u) {
+			if u < 0x80 && lex.NotInIRI(byte(u)) {
 				return "", false, l.errAt(i, "character %q not allowed in an IRI", u)
 			}
 			b.WriteRune(u)
 			i += m
 			continue
-		case r <= 0x20 || r == '<' || r == '"' || r == '{' || r == '}' || r == '|' || r == '^' || r == '`':
+		case r < 0x80 && lex.NotInIRI(byte(r)): // '\\' is a UCHAR's, above
 			return "", false, nil
 		case r == lex.Invalid:
 			return "", false, nil

@@ -6,7 +6,8 @@ import "maps"
 type Options struct {
 	// Base is the base IRI against which relative IRIs are resolved (RFC 3986) until a BASE declaration
 	// replaces it. Default "": no base, so that a relative IRI reference in the query is an error
-	// (ErrRelativeIRI), as it is when Base is itself relative.
+	// (ErrRelativeIRI), as it is when Base is itself relative. A Base holding a character that no IRI
+	// holds (white space, a control character, <>"{}|^`\, bytes that are not UTF-8) is a syntax error.
 	Base string
 	// Prefixes are predeclared prefixes (name without ':' → namespace IRI); PREFIX declarations in the
 	// query override them. Default: none (DefaultOptions uses DefaultPrefixes).

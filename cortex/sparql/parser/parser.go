@@ -12,6 +12,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/internal/iri"
+	"github.com/cortexgraph/cortex/cortex/internal/lex"
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 )
 
@@ -25,6 +26,12 @@ import (
 // skipped; it is not counted in the columns of line 1.
 func Parse(text string, opts Options) (q *algebra.Query, err error) {
 	text = strings.TrimPrefix(text, byteOrderMark)
+	if opts.Base != "" && !lex.IRIChars(opts.Base) {
+		// As a BASE declaration with it would be: every relative reference
+		// would resolve to an IRI that no RDF syntax can write.
+		return nil, &SyntaxError{Line: 1, Col: 1, Err: ErrSyntax, Msg: fmt.Sprintf("the base IRI %q given with the query holds a character IRIs do not "+
+			"(white space, a control character, <>\"{}|^`\\ or bytes that are not UTF-8)", clipArgs([]any{opts.Base})...)}
+	}
 	p := &parser{
 		lx:         newLexer(text),
 		base:       opts.Base,

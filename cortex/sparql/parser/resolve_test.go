@@ -83,3 +83,26 @@ func TestParse_RelativeIRIWithoutBase(t *testing.T) {
 		})
 	}
 }
+
+// TestParse_BaseOptionMustBeIRIChars: Options.Base holding a character
+// that no IRI holds (white space, a control character, <>"{}|^`\, bytes
+// that are not UTF-8) is a syntax error of the query, as a BASE
+// declaration with it is: every relative reference would have become an
+// IRI that no RDF syntax can write (the server and the CLI check their
+// base parameters; a library caller's went through).
+func TestParse_BaseOptionMustBeIRIChars(t *testing.T) {
+	for _, base := range []string{"http://ex.org/a b/", "http://ex.org/a\n", "http://ex.org/<a>", "http://ex.org/a\xff", "http://ex.org/{a}", "http://ex.org/a\\b"} {
+		_, err := parser.Parse("SELECT * WHERE { <x> ?p ?o }", parser.Options{Base: base})
+		var se *parser.SyntaxError
+		if !errors.As(err, &se) || !errors.Is(err, parser.ErrSyntax) || !strings.Contains(se.Msg, "base") {
+			t.Errorf("base %q: err = %v, want a *SyntaxError naming the base", base, err)
+		}
+	}
+	// DEL and characters beyond ASCII are allowed in IRIs; a relative base
+	// is still refused only when a relative reference needs it.
+	for _, base := range []string{"http://ex.org/é\x7f/", "rel/"} {
+		if _, err := parser.Parse("SELECT * WHERE { <http://ex.org/x> ?p ?o }", parser.Options{Base: base}); err != nil {
+			t.Errorf("base %q: %v", base, err)
+		}
+	}
+}
