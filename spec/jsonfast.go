@@ -27,13 +27,17 @@ type validJSON struct {
 	line int
 }
 
-// space skips white space, counting lines.
+// space skips white space, counting lines (ended by LF, CR LF or CR).
 func (p *validJSON) space() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
 		case '\n':
 			p.line++
-		case ' ', '\t', '\r':
+		case '\r': // a line end unless a CR LF pair's
+			if p.pos+1 == len(p.data) || p.data[p.pos+1] != '\n' {
+				p.line++
+			}
+		case ' ', '\t':
 		default:
 			return
 		}

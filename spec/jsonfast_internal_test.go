@@ -17,7 +17,7 @@ var jsonSeeds = []string{
 	strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth),
 	strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1),
 	strings.Repeat("{\"a\":\n", maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1),
-	"[1,\n2,\n1e999]", "{\"a\":\n[\"\xc3\"]}",
+	"{\r\"a\": 1,\r\r\"b\": [\r\n2]\n}\r", "[1,\r1e999]", "[1,\n2,\n1e999]", "{\"a\":\n[\"\xc3\"]}",
 }
 
 // TestParseValidJSON_MatchesTokens: on valid JSON the fast reader gives
@@ -78,4 +78,25 @@ func dumpNode(n *node) string {
 	}
 	walk(n)
 	return b.String()
+}
+
+// TestParseJSON_LinesAtAnyLineEnd: a JSON file's lines end at LF, CR LF or a
+// CR alone, in both readers: with CR-only line ends every problem was on
+// line 1.
+func TestParseJSON_LinesAtAnyLineEnd(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		text := strings.ReplaceAll("{\n\"name\": \"x\",\n\n\"colour\": 1\n}\n", "\n", eol)
+		for name, read := range map[string]func([]byte) (*node, error){"fast": parseValidJSON, "tokens": parseJSONTokens} {
+			n, err := read([]byte(text))
+			if err != nil {
+				t.Fatalf("%q, %s: %v", eol, name, err)
+			}
+			if n.keyLines[1] != 4 || n.vals[1].line != 4 {
+				t.Errorf("%q, %s: colour on line %d (value %d), want 4", eol, name, n.keyLines[1], n.vals[1].line)
+			}
+		}
+		if _, err := parseJSONTokens([]byte(strings.ReplaceAll("[1,\n\n1e999]", "\n", eol))); err == nil || err.(*syntaxError).line != 3 {
+			t.Errorf("%q: number error %v, want on line 3", eol, err)
+		}
+	}
 }

@@ -67,10 +67,12 @@ func (e *syntaxError) Error() string { return e.msg }
 // lineIndex maps byte offsets to 1-based line numbers.
 type lineIndex []int // offsets at which lines start
 
+// newLineIndex indexes the lines of data, which end at LF, CR LF or a CR
+// alone (JSON reads all three as white space; YAML as line ends).
 func newLineIndex(data []byte) lineIndex {
 	idx := lineIndex{0}
 	for i, c := range data {
-		if c == '\n' {
+		if c == '\n' || c == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
 			idx = append(idx, i+1)
 		}
 	}
