@@ -32,15 +32,6 @@ var (
 // namespace.IDError.
 type IDError = namespace.IDError
 
-// UnknownID returns the Manager's lookup error for id where an id of the
-// kind of lookup error kind (ErrUnknownTeam, ErrUnknownAgent,
-// ErrUnknownTask, ErrUnknownMessage, ErrUnknownConflict or
-// ErrUnknownSnapshot) was expected and nothing has it: kind itself for a
-// well-formed id, an *IDError (matching ErrInvalidID and kind) for an id
-// no such thing can have, the empty id among them. Package server answers
-// an empty id param with it, as the Manager answers an empty id.
-func UnknownID(kind error, id string) error { return unknown(kind, id) }
-
 // unknown returns the lookup error of id, unknown (ErrUnknownTeam,
 // ErrUnknownAgent, ErrUnknownTask, ErrUnknownMessage, ErrUnknownConflict
 // or ErrUnknownSnapshot): unknown itself for a well-formed id, an
