@@ -24,7 +24,9 @@
 //     ("Team" for "team") or is given twice is invalid params (-32602,
 //     kind usage) naming it (a value of the wrong type, an object for a
 //     string, is invalid params as such, whatever names it holds). A
-//     body that is not UTF-8 is a parse error (-32700).
+//     body that is not UTF-8 is a parse error (-32700, kind syntax); one
+//     cut short (ending before the length announced) is -32700 too, but of
+//     kind usage and HTTP 400, as the other routes answer it.
 //   - GET, POST /ns/{ns}/sparql: the SPARQL 1.1 Protocol query operation.
 //   - GET, PUT, POST, DELETE /ns/{ns}/data?graph=IRI and ?default: the
 //     SPARQL 1.1 Graph Store HTTP Protocol (a POST to /ns/{ns}/data
