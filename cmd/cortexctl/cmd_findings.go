@@ -183,7 +183,7 @@ func findingsImport(c *cli.Context, e *env) error {
 		if format == teammanager.FindingsJSON {
 			err = fmt.Errorf("%w: %s:%d:%d: not valid UTF-8", teammanager.ErrInvalidFinding, pathText(path), line, col)
 		}
-		return fmt.Errorf("import findings: team %s: agent %s: %w", args[0], args[1], err)
+		return fmt.Errorf("import findings: team %s: agent %s: %w", teammanager.IDText(args[0]), teammanager.IDText(args[1]), err)
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {

@@ -192,6 +192,12 @@ func TestCLI_FindingsImport_NotUTF8(t *testing.T) {
 	if out := mustCLI(t, dir, "findings", "list", "t1", "--json"); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("findings were imported: %s", out)
 	}
+	// The team and agent are named as the Manager names ids: quoted unless
+	// well-formed, so that an id with a line break cannot forge a line.
+	r := runCLI(t, dir, "", "findings", "import", "t1\nfake: line", "ann\x1b[31m", writeFile(t, "q.nt", "<http://ex/a> <http://ex/p> \"\xff\" .\n"))
+	if want := `import findings: team "t1\nfake: line": agent "ann\x1b[31m": `; r.code != exitSyntax || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, stderr %q, want exit %d with %q", r.code, r.stderr, exitSyntax, want)
+	}
 }
 
 // TestCLI_DirectoryInsteadOfFile: a directory given where a command reads
