@@ -14,6 +14,11 @@ type lineReader struct {
 	// pieces cut just after white space between Turtle tokens (cutState),
 	// for Turtle, whose grammar allows a whole document on one line.
 	cut bool
+	// longQ, when not 0, says that the next line starts inside a long
+	// string of three longQ (the lexer sets it before it reads on in one),
+	// where cutState starts: a line that starts inside a long string must
+	// not take the string's closing quotes for opening ones.
+	longQ byte
 }
 
 // readLine reads the next line with its line end: up to and including the
@@ -58,7 +63,10 @@ func (lr *lineReader) readLine() ([]byte, error) {
 		return line, err
 	}
 	scanned := 0 // bytes of the buffer known to hold no line end
-	var cut cutState
+	cut := cutState{}
+	if lr.longQ != 0 {
+		cut.mode, cut.q, lr.longQ = cutLong, lr.longQ, 0
+	}
 	for {
 		n := r.Buffered()
 		b, _ := r.Peek(n) // no read: n bytes are buffered
@@ -131,7 +139,7 @@ func indexEOL(b []byte, i int) int {
 }
 
 // cutState follows a Turtle line from its start or from a cut (both
-// outside any token), to find where it can be cut: after a space or a tab
+// outside any token but a long string the line starts in), to find where it can be cut: after a space or a tab
 // outside strings, IRIs and comments, where the lexer is between tokens.
 // It needs no line ends (it reads parts of a line without one), and it
 // may find fewer places than there are (after a '\\' outside strings,

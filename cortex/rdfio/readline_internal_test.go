@@ -112,6 +112,11 @@ func TestTurtle_CutLinesReadTheSame(t *testing.T) {
 line ' " string""" .`,
 		"error after cuts":       `@prefix : <http://ex.org/> . :s :p "a b c d e f g h" , "i j k l m n" , :o , <http://ex.org/a b> .`,
 		"error in a long string": `@prefix : <http://ex.org/> . :s :p """a b c d e f g h i j k l \q m n""" .`,
+		// A line that starts inside a long string: the cut must not take
+		// the string's closing quotes for opening ones, then cut inside
+		// the short string after them.
+		"line starts in a long string": "@prefix : <http://ex.org/> .\n:s :p '''a\nb''' . :s :q \"c ''' d e f g h i j k l m n o p\" .\n" +
+			":s :p \"\"\"x\ny\"\"\" , 'q \"\"\" r s t u v w x y z' .\n",
 	}
 	if dir := w3cTurtleDir(); dir != "" {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.ttl"))

@@ -395,6 +395,7 @@ func (l *ttlLexer) longString(t *ttlToken, q byte) error {
 	l.pos += 3
 	for {
 		if l.pos >= len(l.buf) {
+			l.lines.longQ = q // the next line starts inside this string
 			if !l.fill() {
 				if l.rerr != nil {
 					return l.rerr
