@@ -144,6 +144,7 @@ func FuzzTurtleCut(f *testing.F) {
 	for _, s := range []string{
 		`@prefix : <http://ex.org/> . :s :p "a b \" c" , """x "" y ' z""" , 'it\'s  ok' ; :q :a\#b\'c . # "c`,
 		"<http://ex.org/s> <http://ex.org/p> '''a\rb''' .\r\n<http://ex.org/s> <http://ex.org/p> 1, 2 .",
+		"<http://ex.org/s> <http://ex.org/p> '''a\nb''' , \"c ''' d e f g h\" .\n",
 	} {
 		f.Add(s)
 	}
