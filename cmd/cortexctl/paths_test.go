@@ -150,27 +150,3 @@ func TestCLI_HostilePathsQuoted(t *testing.T) {
 		}
 	}
 }
-
-// TestPathText: a plain path is named as it is, any other quoted.
-func TestPathText(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"/tmp/data.ttl", "/tmp/data.ttl"},
-		{"my data/été.ttl", "my data/été.ttl"},
-		{`C:\data\a.ttl`, `C:\data\a.ttl`},
-		{"", `""`},
-		{" a", `" a"`},
-		{"a ", `"a "`},
-		{"a\nb", `"a\nb"`},
-		{"a\tb", `"a\tb"`},
-		{"a\x1b[31mb", `"a\x1b[31mb"`},
-		{"a\xffb", `"a\xffb"`},
-		{`a"b`, `"a\"b"`},
-		{"a\u202eb", `"a\u202eb"`},
-		{"a\u00a0b", `"a\u00a0b"`},
-		{"a\u2028b", `"a\u2028b"`},
-	} {
-		if got := pathText(tc.in); got != tc.want {
-			t.Errorf("pathText(%q) = %s, want %s", tc.in, got, tc.want)
-		}
-	}
-}
