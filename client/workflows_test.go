@@ -661,26 +661,7 @@ func (r ledFuncs) Task(_ context.Context, w workflow.TaskWork) (workflow.TaskRes
 func TestWorkflows_DriverFencedThroughServer(t *testing.T) {
 	for _, duringTask := range []bool{false, true} {
 		t.Run(fmt.Sprintf("during task %v", duringTask), func(t *testing.T) {
-			sock := startServer(t)
-			c := newClient(t, sock)
-			w := c.Workflows(5 * time.Millisecond)
-			crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
-				Specialists: []string{"backend"}, MaxTurns: 3}
-			r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			other := wf(t, sock)
-			takeOver := func() {
-				run, err := other.Get(ctx, r.ID)
-				if err != nil || run.Driver == nil {
-					t.Errorf("the run's driver: %+v, %v", run.Driver, err)
-					return
-				}
-				if _, err := other.ClaimDriver(ctx, r.ID, workflow.NewDriver("other"), time.Hour, run.Driver.ID); err != nil {
-					t.Errorf("takeover: %v", err)
-				}
-			}
+			c, w, r, takeOver := crewTakenOver(t, false)
 			runner := ledFuncs{
 				lead: func(turn workflow.LeadTurn) ([]workflow.LeadOp, error) {
 					if !duringTask {
@@ -693,7 +674,7 @@ func TestWorkflows_DriverFencedThroughServer(t *testing.T) {
 					return workflow.TaskResult{Result: "built"}, nil
 				},
 			}
-			_, err = workflow.DriveLedWith(ctx, w, c, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
+			_, err := workflow.DriveLedWith(ctx, w, c, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
 			if !errors.Is(err, workflow.ErrDriverBusy) {
 				t.Fatalf("drive: %v, want ErrDriverBusy", err)
 			}
@@ -885,26 +866,7 @@ func (b *draftHookBoard) DraftPlan(ctx context.Context, team, by string, np team
 func TestWorkflows_PlanOpAllOrNothingThroughServer(t *testing.T) {
 	for _, afterDraft := range []bool{false, true} {
 		t.Run(fmt.Sprintf("after draft %v", afterDraft), func(t *testing.T) {
-			sock := startServer(t)
-			c := newClient(t, sock)
-			w := c.Workflows(5 * time.Millisecond)
-			crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
-				Specialists: []string{"backend"}, MaxTurns: 3, PlanApproval: true}
-			r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			other := wf(t, sock)
-			takeOver := func() {
-				run, err := other.Get(ctx, r.ID)
-				if err != nil || run.Driver == nil {
-					t.Errorf("the run's driver: %+v, %v", run.Driver, err)
-					return
-				}
-				if _, err := other.ClaimDriver(ctx, r.ID, workflow.NewDriver("other"), time.Hour, run.Driver.ID); err != nil {
-					t.Errorf("takeover: %v", err)
-				}
-			}
+			c, w, r, takeOver := crewTakenOver(t, true)
 			runner := ledFuncs{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
 				if !afterDraft {
 					takeOver()
@@ -916,7 +878,7 @@ func TestWorkflows_PlanOpAllOrNothingThroughServer(t *testing.T) {
 					takeOver()
 				}
 			}}
-			_, err = workflow.DriveLedWith(ctx, w, b, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
+			_, err := workflow.DriveLedWith(ctx, w, b, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
 			if !errors.Is(err, workflow.ErrDriverBusy) {
 				t.Fatalf("drive: %v, want ErrDriverBusy", err)
 			}
@@ -1014,4 +976,33 @@ func TestWorkflows_ClaimDriverNotUTF8(t *testing.T) {
 	if e, r := got["embedded"], got["remote"]; !slices.Equal(e, r) {
 		t.Errorf("embedded and remote differ:\nembedded %q\nremote   %q", e, r)
 	}
+}
+
+// crewTakenOver starts crew run "crew" (architect leads backend, at most 3
+// turns; planApproval as given) through a client of a new server, and
+// returns that client, its Workflows, the run, and takeOver, which makes
+// another client of the server the run's driver.
+func crewTakenOver(t *testing.T, planApproval bool) (*client.Client, *client.Workflows, workflow.Run, func()) {
+	t.Helper()
+	sock := startServer(t)
+	c := newClient(t, sock)
+	w := c.Workflows(5 * time.Millisecond)
+	crew := workflow.Def{Name: "dev", Type: workflow.Crew, Lead: "architect", Agents: []string{"architect", "backend"},
+		Specialists: []string{"backend"}, MaxTurns: 3, PlanApproval: planApproval}
+	r, err := w.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := wf(t, sock)
+	takeOver := func() {
+		run, err := other.Get(ctx, r.ID)
+		if err != nil || run.Driver == nil {
+			t.Errorf("the run's driver: %+v, %v", run.Driver, err)
+			return
+		}
+		if _, err := other.ClaimDriver(ctx, r.ID, workflow.NewDriver("other"), time.Hour, run.Driver.ID); err != nil {
+			t.Errorf("takeover: %v", err)
+		}
+	}
+	return c, w, r, takeOver
 }
