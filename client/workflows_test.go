@@ -304,6 +304,13 @@ func TestWorkflows_StaleAttempt(t *testing.T) {
 // compared with.
 func embeddedEngine(t *testing.T) *workflow.Engine {
 	t.Helper()
+	e, _ := embeddedBoard(t)
+	return e
+}
+
+// embeddedBoard is embeddedEngine with the team manager under it.
+func embeddedBoard(t *testing.T) (*workflow.Engine, *teammanager.Manager) {
+	t.Helper()
 	s := cortextest.NewStore(t)
 	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
 	if err != nil {
@@ -317,7 +324,7 @@ func embeddedEngine(t *testing.T) *workflow.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e
+	return e, m
 }
 
 // TestWorkflows_NonFiniteValues: a run input or a step output that JSON
@@ -911,19 +918,7 @@ func TestWorkflows_DriverOfServerRunFencesLocalBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A board in this process with a team of the run's id.
-	s := cortextest.NewStore(t)
-	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := teammanager.New(ctx, s, x, teammanager.FromConfig(config.Default().Teams))
-	if err != nil {
-		t.Fatal(err)
-	}
-	local, err := workflow.New(ctx, s, m, workflow.FromConfig(config.Default().Teams))
-	if err != nil {
-		t.Fatal(err)
-	}
+	local, m := embeddedBoard(t)
 	if _, err := local.Start(ctx, crew, workflow.RunOptions{ID: "crew", StepTimeout: -1}); err != nil {
 		t.Fatal(err)
 	}
