@@ -544,6 +544,18 @@ func (c *Client) Strategies(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
+// Prefixes returns the prefixes the server reads the client's namespace's
+// terms and queries with (JSON-RPC prefixes.get): cx and the namespace's
+// name for its base, the built-in ones and those of the server's config,
+// as teammanager.Manager.Prefixes returns them embedded. A term given to a
+// method of Client is a quad.Value, already read: read it with these
+// (api.ParseTerm) so that a prefixed name means what the server means.
+func (c *Client) Prefixes(ctx context.Context) (map[string]string, error) {
+	var out map[string]string
+	err := c.Call(ctx, "prefixes.get", nil, &out)
+	return out, err
+}
+
 // Namespaces returns the namespaces of the server's store.
 func (c *Client) Namespaces(ctx context.Context) ([]api.Namespace, error) {
 	var out []api.Namespace

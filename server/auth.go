@@ -46,6 +46,7 @@ var roles = map[string]Role{
 	"rpc conflicts.list":         RoleRead,
 	"rpc conflicts.resolve":      RoleWrite,
 	"rpc strategies.list":        RoleRead,
+	"rpc prefixes.get":           RoleRead,
 	"rpc namespaces.list":        RoleAdmin, // names every namespace, not only the token's
 	"rpc namespaces.delete":      RoleAdmin,
 	"rpc graphs.list":            RoleRead,

@@ -74,6 +74,7 @@ var methods = map[string]method{
 	"conflicts.list":         {access: accessRead, heavy: true, run: conflictsList},
 	"conflicts.resolve":      {access: accessWrite, run: conflictsResolve},
 	"strategies.list":        {noTeams: true, run: strategiesList},
+	"prefixes.get":           {noTeams: true, run: prefixesGet},
 	"namespaces.list":        {noTeams: true, heavy: true, run: namespacesList},
 	"namespaces.delete":      {noTeams: true, run: namespacesDelete},
 	"graphs.list":            {noTeams: true, heavy: true, run: graphsList},
@@ -691,6 +692,19 @@ func strategiesList(_ context.Context, _ *rpcCtx, params json.RawMessage) (any, 
 		return nil, err
 	}
 	return merge.Names(), nil
+}
+
+// prefixesGet: {} -> {PREFIX: IRI, ...}, the prefixes the server reads
+// the namespace's terms and queries with (teammanager.Prefixes of its
+// config: cx and the namespace's name for its base, the built-in ones and
+// the config's). A client that parses terms itself (cortexctl --server)
+// uses them, so that cx:x names the same IRI in both modes. The namespace
+// need not exist: its base is the config's either way.
+func prefixesGet(_ context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	if err := decodeParams(params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	return c.s.prefixes(c.ns)
 }
 
 func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

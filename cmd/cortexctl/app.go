@@ -47,6 +47,8 @@ type env struct {
 	client     *client.Client
 	remoteErr  error
 	discovered *server.Discovery // nil with --server
+	// remotePrefixes are the server's prefixes (env.prefixes), once asked.
+	remotePrefixes map[string]string
 
 	command        string // the running command, e.g. "cortexctl teams list"
 	unknownCommand string // set by urfave's CommandNotFound hook

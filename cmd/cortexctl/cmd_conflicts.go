@@ -100,7 +100,7 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	}
 	objs := []quad.Value{}
 	for _, s := range c.StringSlice("object") {
-		v, err := e.parseTermArg(s)
+		v, err := e.parseTermArg(c.Context, s)
 		if err != nil {
 			return fmt.Errorf("conflicts resolve: --object: %w", err)
 		}

@@ -54,12 +54,12 @@ func factsList(c *cli.Context, e *env) error {
 	}
 	f := teammanager.FactFilter{Agent: c.String("agent")}
 	if s := c.String("subject"); s != "" {
-		if f.Subject, err = e.parseTermArg(s); err != nil {
+		if f.Subject, err = e.parseTermArg(c.Context, s); err != nil {
 			return fmt.Errorf("facts list: --subject: %w", err)
 		}
 	}
 	if p := c.String("predicate"); p != "" {
-		if f.Predicate, err = e.parseTermArg(p); err != nil {
+		if f.Predicate, err = e.parseTermArg(c.Context, p); err != nil {
 			return fmt.Errorf("facts list: --predicate: %w", err)
 		}
 	}

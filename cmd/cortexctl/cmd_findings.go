@@ -94,15 +94,15 @@ func findingsAdd(c *cli.Context, e *env) error {
 	}
 	a := args
 	var f teammanager.Finding
-	s, err := e.parseTermArg(a[2])
+	s, err := e.parseTermArg(c.Context, a[2])
 	if err != nil {
 		return fmt.Errorf("findings add: subject: %w", err)
 	}
-	p, err := e.parseTermArg(a[3])
+	p, err := e.parseTermArg(c.Context, a[3])
 	if err != nil {
 		return fmt.Errorf("findings add: predicate: %w", err)
 	}
-	o, err := e.parseTermArg(a[4])
+	o, err := e.parseTermArg(c.Context, a[4])
 	if err != nil {
 		return fmt.Errorf("findings add: object: %w", err)
 	}

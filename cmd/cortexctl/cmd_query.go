@@ -111,6 +111,11 @@ func queryCmd(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
+		// The server reads the query with its prefixes; the output
+		// abbreviates with the same.
+		if opts.Prefixes, err = e.prefixes(c.Context); err != nil {
+			return err
+		}
 		return remoteQuery(c, e, rc, text, format, opts)
 	}
 	ns, err := e.namespace(c.Context, accessRead)

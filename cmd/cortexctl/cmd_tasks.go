@@ -774,7 +774,7 @@ func tasksAddFinding(c *cli.Context, e *env) error {
 	}
 	f := teammanager.Finding{Confidence: c.Float64("confidence")}
 	for i, p := range []*quad.Value{&f.Subject, &f.Predicate, &f.Object} {
-		if *p, err = e.parseTermArg(args[2+i]); err != nil {
+		if *p, err = e.parseTermArg(c.Context, args[2+i]); err != nil {
 			return fmt.Errorf("tasks add-finding: %s: %w", [3]string{"subject", "predicate", "object"}[i], err)
 		}
 	}

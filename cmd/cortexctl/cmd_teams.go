@@ -551,8 +551,6 @@ func teamsMerge(c *cli.Context, e *env) error {
 	return nil
 }
 
-// parseTermArg reads a term from the command line (api.ParseTerm with the
-// namespace's and the config's prefixes).
 // strategies returns the names of the merge strategies teams may use:
 // the server's, through one, else the registry's.
 func (e *env) strategies(c *cli.Context) ([]string, error) {
@@ -565,16 +563,41 @@ func (e *env) strategies(c *cli.Context) ([]string, error) {
 	return merge.Names(), nil
 }
 
-func (e *env) parseTermArg(s string) (quad.Value, error) { return api.ParseTerm(s, e.prefixes()) }
+// parseTermArg reads a term from the command line (api.ParseTerm with
+// e.prefixes).
+func (e *env) parseTermArg(ctx context.Context, s string) (quad.Value, error) {
+	p, err := e.prefixes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return api.ParseTerm(s, p)
+}
 
-func (e *env) prefixes() map[string]string {
+// prefixes returns the prefixes that terms on the command line and in
+// output are read and written with: through a server, the server's
+// (client.Client.Prefixes, asked once), so that cx:x names the IRI the
+// server names whatever this command's config says; else the
+// namespace's and the config's (teammanager.Prefixes).
+func (e *env) prefixes(ctx context.Context) (map[string]string, error) {
+	rc, err := e.remote()
+	if err != nil {
+		return nil, err
+	}
+	if rc != nil {
+		if e.remotePrefixes == nil {
+			if e.remotePrefixes, err = rc.Prefixes(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return e.remotePrefixes, nil
+	}
 	x, err := e.ns()
 	if err != nil {
 		m := parser.DefaultPrefixes()
 		maps.Copy(m, e.cfg.Prefixes)
-		return m
+		return m, nil
 	}
-	return teammanager.Prefixes(x, e.cfg.Prefixes)
+	return teammanager.Prefixes(x, e.cfg.Prefixes), nil
 }
 
 // deleteTeam deletes team id; a team that is forming, active or paused is

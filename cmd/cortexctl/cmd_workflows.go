@@ -363,7 +363,11 @@ func drive(c *cli.Context, e *env, wf workflows, id, command string) error {
 	if err := releaseOrphans(c.Context, wf, r, e.stderr); err != nil {
 		return wfErr(err)
 	}
-	r, err = workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, e.prefixes()), int(min(c.Int64("parallel"), 1024)))
+	prefixes, err := e.prefixes(c.Context)
+	if err != nil {
+		return wfErr(err)
+	}
+	r, err = workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, prefixes), int(min(c.Int64("parallel"), 1024)))
 	if err != nil {
 		return wfErr(fmt.Errorf("run %s: %w (resume it with workflows drive)", id, err))
 	}

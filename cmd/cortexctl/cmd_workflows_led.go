@@ -89,7 +89,11 @@ var _ workflow.Board = (*client.Client)(nil)
 // and prints the run with its tasks: exit 4 unless it completed.
 func driveLed(c *cli.Context, e *env, wf workflows, b workflow.Board, id, command string) error {
 	actor := execActor()
-	runner := &execLed{e: e, command: command, prefixes: e.prefixes()}
+	prefixes, err := e.prefixes(c.Context)
+	if err != nil {
+		return wfErr(err)
+	}
+	runner := &execLed{e: e, command: command, prefixes: prefixes}
 	r, err := workflow.DriveLedWith(c.Context, wf, b, id, actor, runner, workflow.LedOptions{
 		Concurrency: int(min(c.Int64("parallel"), 1024)), Takeover: c.Bool("takeover"),
 	})
