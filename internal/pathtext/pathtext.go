@@ -16,10 +16,11 @@ import (
 )
 
 // Quote returns p as it is if it is plain text (UTF-8 of printable
-// characters, spaces only between others, no double quote), quoted (%q)
-// otherwise. The empty path is quoted ("").
+// characters, spaces only between others, no double quote, no ": ", which
+// messages use to separate their parts), quoted (%q) otherwise. The empty
+// path is quoted ("").
 func Quote(p string) string {
-	if p == "" || p[0] == ' ' || p[len(p)-1] == ' ' || strings.ContainsRune(p, '"') || !utf8.ValidString(p) {
+	if p == "" || p[0] == ' ' || p[len(p)-1] == ' ' || strings.ContainsRune(p, '"') || strings.Contains(p, ": ") || !utf8.ValidString(p) {
 		return strconv.Quote(p)
 	}
 	for _, r := range p {

@@ -24,6 +24,11 @@ func TestQuote(t *testing.T) {
 		{"a\x1b[31mb", `"a\x1b[31mb"`},
 		{"a\xffb", `"a\xffb"`},
 		{`a"b`, `"a\"b"`},
+		// ": " separates a message's parts: "open a: b: no such file"
+		// would not say where the path ends.
+		{"a: b", `"a: b"`},
+		{"a:b", "a:b"},
+		{"a :b", "a :b"},
 		{"a\u202eb", `"a\u202eb"`},
 		{"a\u00a0b", `"a\u00a0b"`},
 		{"a\u2028b", `"a\u2028b"`},
