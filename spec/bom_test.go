@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/spec"
@@ -48,5 +49,20 @@ func TestParseAgent_FenceTrailingSpace(t *testing.T) {
 		if rep.Err() != nil || a.Name != "a" || a.Instructions != "Do it." {
 			t.Errorf("%q: %+v, %v", data, a, rep.Err())
 		}
+	}
+}
+
+// TestParseAgent_CROnlyLines: a Markdown agent whose lines end in CR alone
+// (classic Mac editors) is read as one with LF or CRLF, as a YAML or JSON
+// definition with such lines is; it was refused for lack of front matter.
+// An error in its front matter names the right line.
+func TestParseAgent_CROnlyLines(t *testing.T) {
+	a, rep := spec.ParseAgent("a.md", []byte("---\rname: a\rdescription: d\r---\rDo it.\rThen stop.\r"), spec.Options{})
+	if rep.Err() != nil || a.Name != "a" || a.Description != "d" || a.Instructions != "Do it.\nThen stop." {
+		t.Errorf("%+v, %v", a, rep.Err())
+	}
+	_, rep = spec.ParseAgent("a.md", []byte("\r---\rname: a\rdescription: [\r---\rDo it.\r"), spec.Options{})
+	if err := rep.Err(); err == nil || !strings.Contains(err.Error(), "a.md:4") {
+		t.Errorf("an error on line 4: %v", err)
 	}
 }

@@ -140,13 +140,31 @@ func parseNode(file string, data []byte) (n *node, body *string, err error) {
 		var fm []byte
 		var off int
 		var b string
-		fm, off, b, err = splitFrontMatter(data)
+		fm, off, b, err = splitFrontMatter(crToLF(data))
 		if err == nil {
 			body = &b
 			n, err = parseYAML(fm, off)
 		}
 	}
 	return n, body, err
+}
+
+// crToLF returns data with every CR that does not start a CRLF made an LF
+// (a copy, if there is one): a file whose lines end in CR alone is read as
+// one with LF (YAML and JSON read such lines themselves; the front matter's
+// fences and the body are found here, by LF).
+func crToLF(data []byte) []byte {
+	i := bytes.IndexByte(data, '\r')
+	if i < 0 {
+		return data
+	}
+	out := bytes.Clone(data)
+	for ; i < len(out); i++ {
+		if out[i] == '\r' && (i+1 == len(out) || out[i+1] != '\n') {
+			out[i] = '\n'
+		}
+	}
+	return out
 }
 
 // splitFrontMatter splits a Markdown agent into its YAML front matter
