@@ -184,7 +184,7 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		if c.m != nil && ee.param != "team" && json.Unmarshal(params, &p) == nil && p.Team != "" {
 			// Of a snapshot, the Manager checks the form of the team id,
 			// then of the snapshot's, before the team exists.
-			if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) &&
+			if terr := c.lookTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) &&
 				(ee.param != "snapshot" || errors.Is(terr, teammanager.ErrInvalidID)) {
 				return nil, terr
 			}
@@ -197,6 +197,14 @@ func (s *Server) invoke(ctx context.Context, ns, name string, params json.RawMes
 		return nil, ee.missing()
 	}
 	return v, err
+}
+
+// lookTeam returns the error GetTeam gives for team (the form of its id,
+// then whether it exists), if any, reading only: GetTeam runs a due merge
+// (a write), which a call refused for another fault must not do.
+func (c *rpcCtx) lookTeam(ctx context.Context, team string) error {
+	_, err := c.m.Facts(ctx, team, teammanager.FactFilter{Subject: noSubject})
+	return err
 }
 
 // term reads a term param with the namespace's prefixes.
@@ -605,17 +613,18 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 		return nil, err
 	}
 	f := teammanager.FactFilter{Agent: p.Agent}
-	// A team whose merge is due is merged first, as cortexctl facts list
-	// does (GetTeam runs the merges a read retries).
-	if _, err := c.m.GetTeam(ctx, p.Team); err != nil {
-		return nil, err
-	}
 	var err error
 	if f.Subject, f.Predicate, err = c.topic(p.Subject, p.Predicate); err != nil {
-		// The Manager looks the filter's agent up first.
+		// The Manager looks the team and the filter's agent up first
+		// (Facts only reads: a call refused merges nothing).
 		if _, merr := c.m.Facts(ctx, p.Team, teammanager.FactFilter{Agent: p.Agent, Subject: noSubject}); merr != nil {
 			return nil, merr
 		}
+		return nil, err
+	}
+	// A team whose merge is due is merged first, as cortexctl facts list
+	// does (GetTeam runs the merges a read retries).
+	if _, err := c.m.GetTeam(ctx, p.Team); err != nil {
 		return nil, err
 	}
 	fs, err := c.m.Facts(ctx, p.Team, f)

@@ -380,7 +380,7 @@ func teamsTaskConfigureBoard(ctx context.Context, c *rpcCtx, params json.RawMess
 	u, err := p.Update()
 	if err != nil {
 		// The Manager looks the team up before the settings.
-		if _, terr := c.m.GetTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
+		if terr := c.lookTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
 			return nil, fmt.Errorf("team %s: configure board: %w", teammanager.IDText(p.Team), terr)
 		}
 		return nil, err
