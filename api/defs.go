@@ -33,7 +33,7 @@ type DefsReport struct {
 	Teams    []string       `json:"teams"`
 	Errors   int            `json:"errors"`
 	Warnings int            `json:"warnings"`
-	Problems []spec.Problem `json:"problems"` // file, line (omitted when unknown), path, severity, message
+	Problems []spec.Problem `json:"problems"` // file, line (omitted when unknown), path, severity, message; leftOutErrors, leftOutWarnings (spec.MaxProblems)
 }
 
 // DefExport is the result of the JSON-RPC method defs.export: the

@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cortexgraph/cortex/internal/pathtext"
@@ -39,8 +40,17 @@ type Problem struct {
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 
-	omitted bool // the count of a file's problems left out: sorted last
+	// LeftOutErrors and LeftOutWarnings are set on the problem that says
+	// how many problems of its file were left out (MaxProblems): the errors
+	// and warnings it counts, which Report.Errors and Warnings add. Zero on
+	// every other problem.
+	LeftOutErrors   int `json:"leftOutErrors,omitempty"`
+	LeftOutWarnings int `json:"leftOutWarnings,omitempty"`
 }
+
+// leftOut reports whether p counts the problems of its file left out (it
+// is sorted last).
+func (p Problem) leftOut() bool { return p.LeftOutErrors+p.LeftOutWarnings > 0 }
 
 // String formats p as FILE[:LINE]: SEVERITY: [PATH: ]MESSAGE, FILE named
 // as pathtext.Quote names paths (quoted unless plain text; an empty FILE is
@@ -70,16 +80,22 @@ type Report struct {
 	Problems []Problem `json:"problems"`
 }
 
-// Errors returns the number of problems of severity error.
+// Errors returns the number of errors found: those listed, and those of a
+// file past MaxProblems that its last problem counts.
 func (r Report) Errors() int { return r.count(SeverityError) }
 
-// Warnings returns the number of problems of severity warning.
+// Warnings returns the number of warnings found, as Errors counts errors.
 func (r Report) Warnings() int { return r.count(SeverityWarning) }
 
 func (r Report) count(s Severity) int {
 	n := 0
 	for _, p := range r.Problems {
-		if p.Severity == s {
+		switch {
+		case p.leftOut() && s == SeverityError:
+			n += p.LeftOutErrors
+		case p.leftOut():
+			n += p.LeftOutWarnings
+		case p.Severity == s:
 			n++
 		}
 	}
@@ -102,16 +118,15 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string {
-	var errs []Problem
-	for _, p := range e.Problems {
-		if p.Severity == SeverityError {
-			errs = append(errs, p)
-		}
+	i := slices.IndexFunc(e.Problems, func(p Problem) bool { return p.Severity == SeverityError })
+	if i < 0 {
+		return ErrInvalid.Error()
 	}
-	if len(errs) == 1 {
-		return fmt.Sprintf("%v: %s", ErrInvalid, errs[0])
+	n := Report{Problems: e.Problems}.Errors()
+	if n == 1 {
+		return fmt.Sprintf("%v: %s", ErrInvalid, e.Problems[i])
 	}
-	return fmt.Sprintf("%v: %d errors, the first: %s", ErrInvalid, len(errs), errs[0])
+	return fmt.Sprintf("%v: %d errors, the first: %s", ErrInvalid, n, e.Problems[i])
 }
 
 func (e *ValidationError) Unwrap() error { return ErrInvalid }
@@ -173,7 +188,7 @@ func (l *problemList) problems() []Problem {
 		if f.errors > 0 {
 			sev = SeverityError
 		}
-		out = append(out, Problem{File: file, Line: f.line, Severity: sev, omitted: true, Message: fmt.Sprintf(
+		out = append(out, Problem{File: file, Line: f.line, Severity: sev, LeftOutErrors: f.errors, LeftOutWarnings: f.warnings, Message: fmt.Sprintf(
 			"%s not listed (%s, %s): only the first %d of a file are", count(f.errors+f.warnings, "more problem"),
 			count(f.errors, "error"), count(f.warnings, "warning"), MaxProblems)})
 	}

@@ -500,8 +500,8 @@ func sortProblems(ps []Problem) {
 		if a.File != b.File {
 			return a.File < b.File
 		}
-		if a.omitted != b.omitted {
-			return b.omitted
+		if a.leftOut() != b.leftOut() {
+			return b.leftOut()
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line

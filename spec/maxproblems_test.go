@@ -10,7 +10,8 @@ import (
 
 // A file with more than MaxProblems problems lists the first MaxProblems
 // and one more that counts the rest, with the severity of the worst left
-// out and the line of the last; the report still fails on errors. A file
+// out and the line of the last; the report still fails on errors, and
+// counts every error and warning found, listed or not. A file
 // with millions of them used to take gigabytes.
 func TestLoadFiles_ProblemsBounded(t *testing.T) {
 	keys := func(n int, key func(i int) string) string {
@@ -30,10 +31,10 @@ func TestLoadFiles_ProblemsBounded(t *testing.T) {
 		warnings int
 	}{
 		{name: "duplicate keys", files: []spec.File{{Path: "a.json", Data: keys(over+1, func(int) string { return `"k"` })}},
-			total: spec.MaxProblems + 1, errors: spec.MaxProblems, warnings: 1, // the first "k" is unknown
+			total: spec.MaxProblems + 1, errors: over, warnings: 1, // the first "k" is unknown
 			last: fmt.Sprintf("a.json:%d: error: 8 more problems not listed (8 errors, 0 warnings): only the first 1000 of a file are", over+2)},
 		{name: "unknown keys", files: []spec.File{{Path: "a.json", Data: keys(over, func(i int) string { return fmt.Sprintf(`"k%d"`, i) })}},
-			total: spec.MaxProblems + 1, warnings: spec.MaxProblems + 1,
+			total: spec.MaxProblems + 1, warnings: over,
 			last: fmt.Sprintf("a.json:%d: warning: 7 more problems not listed (0 errors, 7 warnings): only the first 1000 of a file are", over+1)},
 		{name: "exactly the bound", files: []spec.File{{Path: "a.json", Data: keys(spec.MaxProblems, func(i int) string { return fmt.Sprintf(`"k%d"`, i) })}},
 			total: spec.MaxProblems, warnings: spec.MaxProblems,
@@ -41,7 +42,7 @@ func TestLoadFiles_ProblemsBounded(t *testing.T) {
 		{name: "per file", files: []spec.File{
 			{Path: "a.json", Data: keys(over, func(i int) string { return fmt.Sprintf(`"k%d"`, i) })},
 			{Path: "b.json", Data: `{"name": "y", "colour": 1}`}},
-			total: spec.MaxProblems + 2, warnings: spec.MaxProblems + 2,
+			total: spec.MaxProblems + 2, warnings: over + 1,
 			last: `b.json:1: warning: /colour: unknown key "colour" in agent`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,6 +59,10 @@ func TestLoadFiles_ProblemsBounded(t *testing.T) {
 			if (rep.Err() != nil) != (tc.errors > 0) {
 				t.Errorf("Err() = %v", rep.Err())
 			}
+			// The error counts them all too.
+			if err := rep.Err(); err != nil && !strings.Contains(err.Error(), fmt.Sprintf(": %d errors, the first: ", tc.errors)) {
+				t.Errorf("Err() = %v, want %d errors", err, tc.errors)
+			}
 		})
 	}
 }
@@ -69,7 +74,7 @@ func BenchmarkLoadFiles_ManyProblems(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for i := 0; i < b.N; i++ {
-		if _, rep := spec.LoadFiles(files, spec.Options{}); rep.Errors() != spec.MaxProblems {
+		if _, rep := spec.LoadFiles(files, spec.Options{}); rep.Errors() != 170_000-1 { // the first "k" is unknown: a warning
 			b.Fatalf("%d errors", rep.Errors())
 		}
 	}

@@ -412,3 +412,25 @@ func TestCLI_DefsDeleteNameEscaped(t *testing.T) {
 		t.Fatalf("exit %d, stdout %s:\n%q\n%s", r.code, why, r.stdout, r.stderr)
 	}
 }
+
+// TestDefs_ManyProblemsCounted: a file with more problems than a report
+// lists (spec.MaxProblems) is counted whole, in the message, the summary
+// and the JSON report, in both modes. The count said "1000 errors" for
+// 1,007, and through a server it was recounted from the problems listed.
+func TestDefs_ManyProblemsCounted(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "defs", "import", defsLegacy)                                       // the namespace exists: import checks against it
+	file := writeFile(t, "a.json", `{"name": "x"`+strings.Repeat(`, "k": 1`, 1008)+`}`) // 1 unknown key, 1,007 duplicates
+	r := runCLI(t, dir, "", "defs", "import", file)
+	if r.code != exitInvalid || !strings.Contains(r.stderr, "1007 errors, the first: ") {
+		t.Fatalf("import: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runCLI(t, dir, "", "defs", "import", file, "--json")
+	var rep api.DefsReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitInvalid || rep.Errors != 1007 || rep.Warnings != 1 {
+		t.Fatalf("import --json: exit %d, %d errors, %d warnings, %v\n%.300s", r.code, rep.Errors, rep.Warnings, err, r.stderr)
+	}
+	if last := rep.Problems[len(rep.Problems)-1]; last.LeftOutErrors != 8 {
+		t.Errorf("the last problem %+v, want it to count 8 errors left out", last)
+	}
+}
