@@ -173,3 +173,48 @@ func TestDriveLed_BoardErrorIsTheDrivers(t *testing.T) {
 		t.Fatalf("run %s %q, turn 1 %s; want the run going on, the turn given back", got.Status, got.Error, turn1.Status)
 	}
 }
+
+// TestDriveLed_HoldRenewedWhileTurnApplies: a driver whose ctx ends while
+// it applies its lead's answer goes on renewing its hold of the run until
+// the answer is applied, however long that takes: it stopped renewing when
+// ctx ended, so an answer still being applied once the lease ran out had
+// its next write refused (the driver no longer held the run), and the
+// turn was given back half applied.
+func TestDriveLed_HoldRenewedWhileTurnApplies(t *testing.T) {
+	const lease = 300 * time.Millisecond
+	f := newFixture(t)
+	r := f.start(t, crewDef(), workflow.RunOptions{ID: "slow", StepTimeout: -1})
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+		return []workflow.LeadOp{
+			{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
+			{Op: workflow.OpCreate, Subject: "test", Assignee: "qa"},
+		}, nil
+	}}
+	first := true
+	b := &createHookBoard{Manager: f.tm, after: func() {
+		if first {
+			// The caller gives up, and the rest of the answer takes
+			// longer than the lease to apply (the engine's clock);
+			// meanwhile a driver renews its hold (every third of the
+			// lease, in real time).
+			first = false
+			cancel()
+			f.clock.Advance(3 * lease)
+			time.Sleep(3 * lease)
+		}
+	}}
+	_, err := workflow.DriveLedWith(dctx, f.e, b, r.ID, "driver", runner, workflow.LedOptions{Lease: lease})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("drive: %v, want context.Canceled", err)
+	}
+	tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn1, _ := f.get(t, r.ID).Step("turn-1/architect")
+	if len(tasks) != 2 || turn1.Status != workflow.StepCompleted {
+		t.Fatalf("after a slow apply past the lease: %d task(s), turn 1 %s; want both tasks and the turn completed", len(tasks), turn1.Status)
+	}
+}

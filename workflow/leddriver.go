@@ -272,8 +272,13 @@ func DriveLedWith(ctx context.Context, p Pull, b Board, id, actor string, runner
 	// whatever p is; through a client the server's).
 	ctx = teammanager.WithWriteCheck(WithDriver(ctx, id, me.ID), check)
 	ctx, stopHold := context.WithCancelCause(ctx)
-	held := holdRun(ctx, p, id, me, lease, stopHold)
+	// The hold is renewed until the drive returns, not until ctx ends: an
+	// answer still being applied once ctx has ended (applied whole, see
+	// DriveLed) needs the run held to its end.
+	holdCtx, endHold := context.WithCancel(context.WithoutCancel(ctx))
+	held := holdRun(holdCtx, p, id, me, lease, stopHold)
 	defer func() {
+		endHold()
 		stopHold(nil)
 		<-held
 		// Let go at once for the next driver (a failure leaves the lease
@@ -480,7 +485,8 @@ func claimRun(ctx context.Context, p Pull, id string, me Driver, lease time.Dura
 	return prev(r), nil
 }
 
-// holdRun renews me's hold of run id every third of lease until ctx ends;
+// holdRun renews me's hold of run id every third of lease until ctx ends
+// (DriveLedWith's own, which ends when it returns);
 // when the hold is lost (another driver took the run, or no renewal
 // succeeded within lease) it stops ctx through stop, with the reason. The
 // channel it returns is closed when it has returned.
