@@ -107,30 +107,57 @@ func (b *createHookBoard) CreateTask(ctx context.Context, team, by string, nt te
 // the answer whole and completes the turn, then stops with ctx's error:
 // it does not give back a turn half applied (its first task created, the
 // second not), which the next driver's lead would answer again, creating
-// the first task twice.
+// the first task twice. It goes on renewing its hold of the run until the
+// answer is applied, however long that takes ("slow"): it stopped renewing
+// when ctx ended, so an answer still being applied once the lease ran out
+// had its next write refused (the driver no longer held the run).
 func TestDriveLed_StoppedWhileTurnApplies(t *testing.T) {
-	f := newFixture(t)
-	r := f.start(t, crewDef(), workflow.RunOptions{ID: "stopped", StepTimeout: -1})
-	dctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
-		return []workflow.LeadOp{
-			{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
-			{Op: workflow.OpCreate, Subject: "test", Assignee: "qa"},
-		}, nil
-	}}
-	b := &createHookBoard{Manager: f.tm, after: cancel}
-	_, err := workflow.DriveLedWith(dctx, f.e, b, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("drive: %v, want context.Canceled", err)
-	}
-	tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	turn1, _ := f.get(t, r.ID).Step("turn-1/architect")
-	if len(tasks) != 2 || turn1.Status != workflow.StepCompleted {
-		t.Fatalf("after a stop while the turn applied: %d task(s), turn 1 %s; want both tasks and the turn completed", len(tasks), turn1.Status)
+	for _, tc := range []struct {
+		name  string
+		lease time.Duration
+		slow  bool // the rest of the answer takes longer than the lease to apply
+	}{
+		{"stopped", time.Hour, false},
+		{"stopped, the rest slower than the lease", 300 * time.Millisecond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			r := f.start(t, crewDef(), workflow.RunOptions{ID: "stopped", StepTimeout: -1})
+			dctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+				return []workflow.LeadOp{
+					{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
+					{Op: workflow.OpCreate, Subject: "test", Assignee: "qa"},
+				}, nil
+			}}
+			first := true
+			b := &createHookBoard{Manager: f.tm, after: func() {
+				if first {
+					first = false
+					cancel()
+					if tc.slow {
+						// Past the lease on the engine's clock; meanwhile
+						// a driver renews its hold (every third of the
+						// lease, in real time).
+						f.clock.Advance(3 * tc.lease)
+						time.Sleep(3 * tc.lease)
+					}
+				}
+			}}
+			_, err := workflow.DriveLedWith(dctx, f.e, b, r.ID, "driver", runner, workflow.LedOptions{Lease: tc.lease})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("drive: %v, want context.Canceled", err)
+			}
+			tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			turn1, _ := f.get(t, r.ID).Step("turn-1/architect")
+			if len(tasks) != 2 || turn1.Status != workflow.StepCompleted {
+				t.Fatalf("after a stop while the turn applied: %d task(s), turn 1 %s; want both tasks and the turn completed", len(tasks), turn1.Status)
+			}
+		})
 	}
 }
 
@@ -171,50 +198,5 @@ func TestDriveLed_BoardErrorIsTheDrivers(t *testing.T) {
 	turn1, _ := got.Step("turn-1/architect")
 	if got.Status.Finished() || turn1.Status != workflow.StepReady {
 		t.Fatalf("run %s %q, turn 1 %s; want the run going on, the turn given back", got.Status, got.Error, turn1.Status)
-	}
-}
-
-// TestDriveLed_HoldRenewedWhileTurnApplies: a driver whose ctx ends while
-// it applies its lead's answer goes on renewing its hold of the run until
-// the answer is applied, however long that takes: it stopped renewing when
-// ctx ended, so an answer still being applied once the lease ran out had
-// its next write refused (the driver no longer held the run), and the
-// turn was given back half applied.
-func TestDriveLed_HoldRenewedWhileTurnApplies(t *testing.T) {
-	const lease = 300 * time.Millisecond
-	f := newFixture(t)
-	r := f.start(t, crewDef(), workflow.RunOptions{ID: "slow", StepTimeout: -1})
-	dctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	runner := &ledRunner{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
-		return []workflow.LeadOp{
-			{Op: workflow.OpCreate, Subject: "build", Assignee: "backend"},
-			{Op: workflow.OpCreate, Subject: "test", Assignee: "qa"},
-		}, nil
-	}}
-	first := true
-	b := &createHookBoard{Manager: f.tm, after: func() {
-		if first {
-			// The caller gives up, and the rest of the answer takes
-			// longer than the lease to apply (the engine's clock);
-			// meanwhile a driver renews its hold (every third of the
-			// lease, in real time).
-			first = false
-			cancel()
-			f.clock.Advance(3 * lease)
-			time.Sleep(3 * lease)
-		}
-	}}
-	_, err := workflow.DriveLedWith(dctx, f.e, b, r.ID, "driver", runner, workflow.LedOptions{Lease: lease})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("drive: %v, want context.Canceled", err)
-	}
-	tasks, err := f.tm.ListTasks(ctx, r.Team, teammanager.TaskFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	turn1, _ := f.get(t, r.ID).Step("turn-1/architect")
-	if len(tasks) != 2 || turn1.Status != workflow.StepCompleted {
-		t.Fatalf("after a slow apply past the lease: %d task(s), turn 1 %s; want both tasks and the turn completed", len(tasks), turn1.Status)
 	}
 }
