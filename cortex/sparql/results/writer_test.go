@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -448,5 +449,61 @@ func TestWriteAll(t *testing.T) {
 	}
 	if strings.HasSuffix(strings.TrimSpace(cut.String()), "}") {
 		t.Fatalf("a failed stream was completed: %q", cut.String())
+	}
+}
+
+// TestXML_WhiteSpaceAroundURIAndBNode: the reader trims only XML white
+// space from <uri> and <bnode>, so an IRI ending in U+00A0 or U+3000 (an
+// IRI may: RFC 3987 ucschar) reads back whole (it lost that character,
+// and the blank nodes "a\u3000" and "a" of one result merged); a term
+// starting or ending with XML white space, which cannot read back, is
+// refused with a *TermError.
+func TestXML_WhiteSpaceAroundURIAndBNode(t *testing.T) {
+	tests := []struct {
+		name   string
+		v      quad.Value
+		refuse bool
+	}{
+		{"IRIEndsInNBSP", quad.IRI(ex + "a\u00a0"), false},
+		{"IRIEndsInIdeographicSpace", quad.IRI(ex + "a\u3000"), false},
+		{"IRIStartsWithLineSeparator", quad.IRI("\u2028" + ex), false},
+		{"BNodeEndsInIdeographicSpace", quad.BNode("a\u3000"), false},
+		{"BNodeStartsWithNEL", quad.BNode("\u0085a"), false},
+		{"IRIEndsInSpace", quad.IRI(ex + "a "), true},
+		{"BNodeStartsWithTab", quad.BNode("\ta"), true},
+		{"BNodeEndsInLF", quad.BNode("a\n"), true},
+		{"BNodeEndsInCR", quad.BNode("a\r"), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w, err := results.NewXMLWriter(&buf, []string{"x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := []results.Row{{quad.BNode("a")}, {tt.v}}
+			for _, row := range rows {
+				err = w.Write(row)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if tt.refuse {
+				var te *results.TermError
+				if !errors.As(err, &te) || !errors.Is(err, results.ErrInvalidTerm) {
+					t.Fatalf("Write(%#v) = %v, want a *TermError", tt.v, err)
+				}
+				rows = rows[:1]
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got, err := results.ReadXML(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Rows, rows) {
+				t.Errorf("read back %#v, want %#v", got.Rows, rows)
+			}
+		})
 	}
 }

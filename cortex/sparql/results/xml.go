@@ -21,7 +21,10 @@ import (
 // writer rejects a row holding such a character with a *TermError (wrapping
 // ErrInvalidTerm); nothing of that row is written and the document stays
 // well-formed. Carriage returns are written as "&#xD;" so that XML line-end
-// normalisation does not alter literals.
+// normalisation does not alter literals. The text of <uri> and <bnode> is
+// read trimmed of XML white space (space, tab, CR, LF), so an IRI or a blank
+// node label that starts or ends with one is refused in the same way; other
+// white space (U+00A0, U+3000, ...) is kept.
 func XML() Format {
 	return Format{
 		Name:         "xml",
@@ -137,8 +140,14 @@ func checkXMLTerm(v quad.Value) string {
 	}
 	switch t := v.(type) {
 	case quad.IRI:
+		if m := checkTrimmed(string(t)); m != "" {
+			return m
+		}
 		return check(string(t))
 	case quad.BNode:
+		if m := checkTrimmed(string(t)); m != "" {
+			return m
+		}
 		return check(string(t))
 	case quad.String:
 		return check(string(t))
@@ -149,6 +158,20 @@ func checkXMLTerm(v quad.Value) string {
 			return m
 		}
 		return check(string(t.Type))
+	}
+	return ""
+}
+
+// xmlSpace is XML 1.0's white space (production S), which the reader trims
+// from the text of <uri> and <bnode>.
+const xmlSpace = " \t\r\n"
+
+// checkTrimmed returns a description of the problem of the text of a <uri>
+// or <bnode> that starts or ends with XML white space, which the reader
+// trims, or "".
+func checkTrimmed(s string) string {
+	if s != strings.Trim(s, xmlSpace) {
+		return "leading or trailing white space (space, tab, cr, lf) of a uri or bnode does not survive xml results"
 	}
 	return ""
 }
@@ -207,8 +230,9 @@ func xmlPlain8(x uint64) bool {
 
 // ReadXML reads a whole SPARQL XML results document. Elements outside the
 // results namespace are rejected; <link> elements are ignored; the text of
-// <uri> and <bnode> is trimmed of surrounding white space, literal text is
-// kept exactly.
+// <uri> and <bnode> is trimmed of surrounding XML white space (space, tab,
+// CR, LF; not U+00A0 and other Unicode white space, which an IRI may end
+// with), literal text is kept exactly.
 func ReadXML(r io.Reader) (*Result, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -500,9 +524,9 @@ func (p *xmlParser) term() (quad.Value, error) {
 	var v quad.Value
 	switch start.Name.Local {
 	case "uri":
-		v = quad.IRI(strings.TrimSpace(s))
+		v = quad.IRI(strings.Trim(s, xmlSpace))
 	case "bnode":
-		v = quad.BNode(strings.TrimSpace(s))
+		v = quad.BNode(strings.Trim(s, xmlSpace))
 	case "literal":
 		var lang, dt *string
 		if l, ok := attr(start, "xml", "lang"); ok {
