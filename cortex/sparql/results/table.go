@@ -60,7 +60,9 @@ func (o TableOptions) WithBufferRows(n int) TableOptions {
 // size the columns, then streams: a later cell wider than its column is
 // printed in full and pushes the rest of its line to the right. Terms are
 // shown compactly: IRIs as prefixed names when a prefix applies, otherwise
-// <iri>; literals quoted with escapes (so every row is one line), numbers and
+// <iri>; literals quoted with escapes (so every row is one line; control
+// characters, line separators and bidirectional formatting characters of
+// every term are \u escapes, never raw on a terminal), numbers and
 // booleans of the canonical Turtle shapes bare, unbound as an empty cell.
 // A boolean result prints "true" or "false".
 func Table(opts TableOptions) Format {
@@ -211,7 +213,8 @@ func (tw *tableWriter) Close() error {
 	return tw.bw.Flush()
 }
 
-// cell renders a normalised term compactly.
+// cell renders a normalised term compactly; no character escapeControls
+// escapes is left raw.
 func (tw *tableWriter) cell(v quad.Value) string {
 	switch t := v.(type) {
 	case quad.IRI:
@@ -219,9 +222,9 @@ func (tw *tableWriter) cell(v quad.Value) string {
 	case quad.BNode:
 		return "_:" + escapeControls(string(t))
 	case quad.String:
-		return string(appendQuoted(nil, string(t)))
+		return escapeControls(string(appendQuoted(nil, string(t))))
 	case quad.LangString:
-		return string(appendQuoted(nil, string(t.Value))) + "@" + t.Lang
+		return escapeControls(string(appendQuoted(nil, string(t.Value)))) + "@" + t.Lang
 	case quad.TypedString:
 		lex := string(t.Value)
 		switch t.Type {
@@ -234,18 +237,18 @@ func (tw *tableWriter) cell(v quad.Value) string {
 				return lex
 			}
 		}
-		return string(appendQuoted(nil, lex)) + "^^" + tw.iri(string(t.Type))
+		return escapeControls(string(appendQuoted(nil, lex))) + "^^" + tw.iri(string(t.Type))
 	}
 	return ""
 }
 
 func (tw *tableWriter) iri(s string) string {
 	for _, e := range tw.ns {
-		if strings.HasPrefix(s, e.ns) && isLocalName(s[len(e.ns):]) {
+		if strings.HasPrefix(s, e.ns) && isLocalName(s[len(e.ns):]) && strings.IndexFunc(e.prefix+s[len(e.ns):], terminalControl) < 0 {
 			return e.prefix + ":" + s[len(e.ns):]
 		}
 	}
-	return string(appendIRIRef(nil, s))
+	return escapeControls(string(appendIRIRef(nil, s)))
 }
 
 // isLocalName reports whether s is a simple Turtle PN_LOCAL (no escapes,
@@ -255,13 +258,26 @@ func isLocalName(s string) bool {
 	return s == "" || lex.IsBlankLabel(s)
 }
 
+// terminalControl reports whether r, shown raw on a terminal, could break
+// or garble a row: a C0 or C1 control (U+009B starts an escape sequence),
+// DEL, a line or paragraph separator, or a bidirectional formatting
+// character (an embedding, override or isolate, or a directional mark,
+// which reorders the text after it).
+func terminalControl(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r >= '\u202a' && r <= '\u202e' ||
+		r >= '\u2066' && r <= '\u2069' || r == '\u200e' || r == '\u200f' || r == '\u061c'
+}
+
+// escapeControls writes every terminalControl character of s as a UCHAR
+// (\uXXXX), valid in a string literal, an IRIREF and, for the table, a
+// blank node label.
 func escapeControls(s string) string {
-	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+	if strings.IndexFunc(s, terminalControl) < 0 {
 		return s
 	}
 	var b []byte
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		if terminalControl(r) {
 			b = lex.AppendUCHAR(b, r)
 		} else {
 			b = utf8.AppendRune(b, r)

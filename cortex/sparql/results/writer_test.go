@@ -507,3 +507,47 @@ func TestXML_WhiteSpaceAroundURIAndBNode(t *testing.T) {
 		})
 	}
 }
+
+// TestTableWriter_TerminalControls: the table, meant for a terminal, shows
+// C1 controls (U+0085, U+009B: CSI, which starts an escape sequence),
+// line and paragraph separators and bidirectional formatting characters
+// (U+202E reverses the rest of the line) as \u escapes in every kind of
+// term, as it did only for C0 controls and DEL (and C1 in blank nodes).
+func TestTableWriter_TerminalControls(t *testing.T) {
+	opts := results.TableOptions{}.WithPrefixes(map[string]string{"ex": ex})
+	tests := []struct {
+		name string
+		v    quad.Value
+		want string
+	}{
+		{"LiteralCSI", quad.String("a\u009b31mb"), `"a\u009B31mb"`},
+		{"LiteralNEL", quad.String("a\u0085b"), `"a\u0085b"`},
+		{"LiteralLineSeparator", quad.String("a\u2028b\u2029"), `"a\u2028b\u2029"`},
+		{"LiteralRLO", quad.String("abc\u202edef"), `"abc\u202Edef"`},
+		{"LangLiteralIsolate", quad.LangString{Value: "x\u2066y\u2069", Lang: "en"}, `"x\u2066y\u2069"@en`},
+		{"TypedLiteral", quad.TypedString{Value: "\u200f1", Type: "http://dt/\u202d"}, `"\u200F1"^^<http://dt/\u202D>`},
+		{"IRI", quad.IRI("http://x/\u009b\u202e"), `<http://x/\u009B\u202E>`},
+		{"PrefixedIRIWithMark", quad.IRI(ex + "a\u061cb"), `<http://example.org/a\u061Cb>`},
+		{"BNode", quad.BNode("b\u202e\u0085"), `_:b\u202E\u0085`},
+		{"PlainKept", quad.String("é日本\u00a0"), "\"é日本\u00a0\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w, err := results.NewTableWriter(&buf, []string{"x"}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(results.Row{tt.v}); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(buf.String(), "\n")
+			if len(lines) != 4 || strings.TrimSpace(strings.Trim(lines[2], "|")) != tt.want {
+				t.Errorf("table:\n%s\nwant the cell %s", buf.String(), tt.want)
+			}
+		})
+	}
+}
