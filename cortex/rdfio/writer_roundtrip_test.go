@@ -127,7 +127,7 @@ func (g termGen) quads(n int) []quad.Quad {
 
 var writerPrefixes = map[string]string{
 	"ex": "http://ex.org/", "a": "http://ex.org/a#", "true": "http://ex.org/a", "": "urn:x:",
-	"PREFIX": "http://é.example/ü/", "xsd": "http://www.w3.org/2001/XMLSchema#", "b-": "http://ex.org/b/",
+	"PREFIX": "http://é.example/ü/", "BASE": "urn:x:y", "base": "http://é.example/", "prefix": "http://ex.org/a#b", "xsd": "http://www.w3.org/2001/XMLSchema#", "b-": "http://ex.org/b/",
 }
 
 // writerCase is one document a writer wrote, and the dataset it must read
