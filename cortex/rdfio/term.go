@@ -84,9 +84,12 @@ func ParseFormattedTerm(s string) (quad.Value, error) {
 // followed by the lower-case hex of a valid UTF-8 label it would encode
 // so); that label is then returned. So
 // FormattedBlankLabel(label of FormatTerm(b)) is b's label for every blank
-// node b whose label is valid UTF-8, and a label that FormatTerm never
-// writes (_:x41: FormatTerm writes the label "A" as _:A) is returned as
-// written.
+// node b whose label is non-empty and valid UTF-8, and a label that
+// FormatTerm never writes (_:x41: FormatTerm writes the label "A" as _:A)
+// is returned as written. The empty label, which FormatTerm writes as _:x,
+// is the exception: "x" is returned as written, so that _:x typed by hand
+// is the blank node x, never one with an empty label (which SPARQL results
+// cannot carry).
 func FormattedBlankLabel(written string) string {
 	if len(written) < 3 || written[0] != 'x' || len(written)%2 != 1 {
 		return written
