@@ -149,7 +149,7 @@ func (tw *tableWriter) Write(row Row) error {
 func (tw *tableWriter) flushPending() error {
 	tw.widths = make([]int, len(tw.vars))
 	for i, v := range tw.vars {
-		tw.widths[i] = displayWidth(v) + 1
+		tw.widths[i] = displayWidth(escapeControls(v)) + 1
 	}
 	for _, cells := range tw.pending {
 		for i, c := range cells {
@@ -160,7 +160,7 @@ func (tw *tableWriter) flushPending() error {
 	}
 	head := make([]string, len(tw.vars))
 	for i, v := range tw.vars {
-		head[i] = "?" + v
+		head[i] = "?" + escapeControls(v)
 	}
 	tw.line(head)
 	tw.separator()

@@ -551,3 +551,20 @@ func TestTableWriter_TerminalControls(t *testing.T) {
 		})
 	}
 }
+
+// TestTableWriter_HeaderMark: a variable name may hold U+061C (ARABIC
+// LETTER MARK, a bidirectional formatting character in PN_CHARS_U); the
+// table's header shows it escaped, as in cells.
+func TestTableWriter_HeaderMark(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := results.NewTableWriter(&buf, []string{"x\u061cy"}, results.DefaultTableOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if head, _, _ := strings.Cut(buf.String(), "\n"); strings.TrimSpace(strings.Trim(head, "|")) != `?x\u061Cy` {
+		t.Errorf("header %q, want the cell ?x\\u061Cy", head)
+	}
+}
