@@ -13,7 +13,9 @@ import (
 // CSV is lossy: a field holds only the IRI, the lexical form of a literal
 // (language tag and datatype are dropped) or "_:label" for a blank node, and
 // an unbound variable is indistinguishable from an empty literal. Fields
-// holding '"', ',', CR or LF are quoted per RFC 4180; lines end with CRLF.
+// holding '"', ',', CR or LF are quoted per RFC 4180, and so is the one
+// empty field of a row of one variable ("", not an empty line, which common
+// CSV readers skip); lines end with CRLF.
 //
 // The reader therefore has to guess (see ReadCSV); compare a CSV file with
 // a result passed through CSVView.
@@ -58,6 +60,11 @@ func (cw *csvWriter) Write(row Row) error { return cw.writeRow(row, appendCSVRow
 func (cw *csvWriter) Close() error { return cw.close("") }
 
 func appendCSVRow(b []byte, row Row) ([]byte, error) {
+	if len(row) == 1 && (row[0] == nil || lexical(row[0]) == "") {
+		// One empty field: quoted, since an empty line is skipped by
+		// common CSV readers (encoding/csv, Python's csv.DictReader).
+		return append(b, '"', '"', '\r', '\n'), nil
+	}
 	for i, v := range row {
 		if i > 0 {
 			b = append(b, ',')

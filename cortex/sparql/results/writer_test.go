@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"encoding/csv"
 	"errors"
 	"io"
 	"reflect"
@@ -566,5 +567,32 @@ func TestTableWriter_HeaderMark(t *testing.T) {
 	}
 	if head, _, _ := strings.Cut(buf.String(), "\n"); strings.TrimSpace(strings.Trim(head, "|")) != `?x\u061Cy` {
 		t.Errorf("header %q, want the cell ?x\\u061Cy", head)
+	}
+}
+
+// TestCSVWriter_SingleEmptyFieldIsQuoted: a row of one variable, unbound
+// or an empty literal, was an empty line, which common CSV readers skip
+// (Go's encoding/csv, Python's csv.DictReader, pandas): the row was lost
+// to them. It is written as "" (one empty field, RFC 4180), which they and
+// ReadCSV read as one row.
+func TestCSVWriter_SingleEmptyFieldIsQuoted(t *testing.T) {
+	res := &results.Result{Vars: []string{"x"}, Rows: []results.Row{{nil}, {quad.String("a")}, {quad.String("")}, {quad.LangString{Value: "", Lang: "en"}}, {nil}}}
+	var buf bytes.Buffer
+	if err := results.CSV().WriteResult(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	if want := "x\r\n\"\"\r\na\r\n\"\"\r\n\"\"\r\n\"\"\r\n"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	records, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
+	if err != nil || len(records) != 1+len(res.Rows) {
+		t.Errorf("encoding/csv reads %q, %v: want %d records", records, err, 1+len(res.Rows))
+	}
+	got, err := results.ReadCSV(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := results.CSVView(res); !results.Equivalent(want, got, true) {
+		t.Errorf("ReadCSV reads %#v, want %#v", got.Rows, want.Rows)
 	}
 }
