@@ -3,9 +3,9 @@ package results_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
-	"encoding/csv"
 	"errors"
 	"io"
 	"reflect"
