@@ -66,6 +66,19 @@ func TestREADME_JSONShapes(t *testing.T) {
 		{"", []string{"findings", "add", "t", "b", "<https://ex.org/s>", "<https://ex.org/p>", `"y"`}},
 		{"findings import", []string{"findings", "import", "t", "a", nt}},
 		{"findings list", []string{"findings", "list", "t"}},
+		{"plans draft", []string{"plans", "draft", "t", "--by", "a", "--title", "p", "--step", "s | what"}},
+		{"plans submit", []string{"plans", "submit", "t", "--by", "a"}},
+		{"plans approve", []string{"plans", "approve", "t", "--revision", "1", "--feedback", "ok"}},
+		{"plans get", []string{"plans", "get", "t"}},
+		{"plans list", []string{"plans", "list", "t"}},
+		{"", []string{"plans", "draft", "t", "--by", "a", "--title", "p2", "--step", "s"}},
+		{"", []string{"plans", "submit", "t", "--by", "a"}},
+		{"plans reject", []string{"plans", "reject", "t", "--revision", "2", "--feedback", "no"}},
+		{"teams snapshot create", []string{"teams", "snapshot", "create", "t", "--note", "n"}},
+		{"teams snapshot get", []string{"teams", "snapshot", "get", "t", "S1"}},
+		{"teams snapshot list", []string{"teams", "snapshot", "list", "t"}},
+		{"teams snapshot restore", []string{"teams", "snapshot", "restore", "t", "S1"}},
+		{"teams snapshot delete", []string{"teams", "snapshot", "delete", "t", "S1"}},
 		{"", []string{"teams", "member-status", "t", "a", "completed"}},
 		{"teams member-status", []string{"teams", "member-status", "t", "b", "completed"}},
 		{"teams merge", []string{"teams", "merge", "t"}},
@@ -88,6 +101,12 @@ func TestREADME_JSONShapes(t *testing.T) {
 		shape, ok := shapes[s.shape]
 		if !ok {
 			t.Fatalf("the README's --json shapes table has no row for %q", s.shape)
+		}
+		// A listing's row may refer to another's shape: "[{…as plans get}]".
+		if ref, ok := strings.CutPrefix(shape, "[{…as "); ok {
+			if shape, ok = shapes[strings.TrimSuffix(ref, "}]")]; !ok {
+				t.Fatalf("the README's shape of %q refers to %q, which has no row", s.shape, ref)
+			}
 		}
 		documented := helpShapeKeys(t, shape)
 		run := append(slices.Clone(s.args), "--json")
