@@ -239,7 +239,7 @@ func oneRunArg(c *cli.Context, cmd string) (string, error) {
 
 // parseInputs reads --input NAME=VALUE flags: VALUE is taken as it is for
 // an input that d's steps declare as string or file, else as JSON if it
-// parses as JSON, else as a string.
+// parses as JSON, else as a string. A NAME given twice is a usage error.
 func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
 	text := map[string]bool{}
 	for _, s := range d.Steps {
@@ -254,6 +254,11 @@ func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
 		name, val, ok := strings.Cut(s, "=")
 		if !ok || name == "" {
 			return nil, usagef("--input %q: want NAME=VALUE", s)
+		}
+		if _, dup := out[name]; dup {
+			// Not the last value taken silently, as for a flag that
+			// takes one value given twice (repeatedFlag).
+			return nil, usagef("--input %s given twice: it takes one value", pathText(name))
 		}
 		var v any
 		if text[name] || json.Unmarshal([]byte(val), &v) != nil {

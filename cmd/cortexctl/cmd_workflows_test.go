@@ -702,3 +702,25 @@ func TestCLI_WorkflowsRunNonCriticalBareName(t *testing.T) {
 		t.Fatalf("nonCritical %q, want [ops/a]", run.NonCritical)
 	}
 }
+
+// TestCLI_WorkflowsRunInputGivenTwice: --input is repeatable, one NAME
+// each time; a NAME given twice is a usage error naming it (exit 2,
+// nothing written), as a flag that takes one value given twice is, not
+// the last value taken silently.
+func TestCLI_WorkflowsRunInputGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "other", "--name", "o", "--member", "a")
+	before := treeState(t, dir)
+	r := runCLI(t, dir, "", "workflows", "run", "code-review", "--id", "r1", "--input", "change=HEAD~1", "--input", "change=HEAD~2")
+	if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, `--input change given twice`) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d, --input change given twice", r.code, r.stdout, r.stderr, exitUsage)
+	}
+	if !throughServer {
+		if after := treeState(t, dir); after != before {
+			t.Fatalf("the refused run changed the store:\n%s\n---\n%s", before, after)
+		}
+	}
+	if out := mustCLI(t, dir, "workflows", "list", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("runs after the refused one: %s", out)
+	}
+}
