@@ -86,7 +86,7 @@ Examples:
 					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable (VALUE is JSON if it parses as JSON, else a string)"},
 					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},
 					&cli.StringFlag{Name: "exec", Usage: "drive the run: run `COMMAND` (sh -c) for each ready step"},
-					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (at most 1024)", Value: 1},
+					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (1..1024)", Value: 1},
 					&cli.StringFlag{Name: "id", Usage: "run id (default: generated)"},
 					&cli.StringSliceFlag{Name: "non-critical", Usage: "agent whose failed steps do not fail their dependents, repeatable (as the team file names it: ops/a, or a when one team agent has that name)"},
 					&cli.Int64Flag{Name: "step-timeout", Usage: "seconds a started step (a crew's or swarm's lead turn or task too) may run before it fails and its command is killed; -1: none", DefaultText: "the config's teams.workflowTimeout"},
@@ -120,7 +120,7 @@ Example:
    cortexctl workflows drive cr1 --exec ./review.sh --parallel 4`,
 				Flags: withOutput(
 					&cli.StringFlag{Name: "exec", Usage: "run `COMMAND` (sh -c) for each ready step (required)"},
-					&cli.Int64Flag{Name: "parallel", Usage: "steps run at a time (at most 1024)", Value: 1},
+					&cli.Int64Flag{Name: "parallel", Usage: "steps run at a time (1..1024)", Value: 1},
 					&cli.BoolFlag{Name: "takeover", Usage: "crew and swarm: take the run from the driver that holds it, even a live one"},
 				),
 				Action: func(c *cli.Context) error { return workflowsDrive(c, e) },
@@ -318,8 +318,8 @@ func workflowsRun(c *cli.Context, e *env) error {
 			opts.StepTimeout = time.Duration(n) * time.Second
 		}
 	}
-	if c.Int64("parallel") < 1 {
-		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
+	if err := checkParallel(c); err != nil {
+		return err
 	}
 	// Options and inputs a run could never run with (or without) are
 	// refused before the store is opened: nothing is written, no store or
@@ -372,7 +372,7 @@ func drive(c *cli.Context, e *env, wf workflows, id, command string) error {
 	if err != nil {
 		return wfErr(err)
 	}
-	r, err = workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, prefixes), int(min(c.Int64("parallel"), 1024)))
+	r, err = workflow.Drive(c.Context, wf, id, actor, execRunner(e, command, prefixes), int(c.Int64("parallel")))
 	if err != nil {
 		return wfErr(fmt.Errorf("run %s: %w (resume it with workflows drive)", id, err))
 	}
@@ -394,8 +394,8 @@ func workflowsDrive(c *cli.Context, e *env) error {
 	if command == "" {
 		return usagef("workflows drive: --exec COMMAND is required")
 	}
-	if c.Int64("parallel") < 1 {
-		return fmt.Errorf("%w: --parallel %d: want at least 1", errInvalid, c.Int64("parallel"))
+	if err := checkParallel(c); err != nil {
+		return err
 	}
 	wf, board, err := e.runsAndBoard(c, accessWrite)
 	if err != nil {
@@ -698,6 +698,20 @@ func (e *env) storedAgentDefs(c *cli.Context, d *workflow.Def) error {
 			d.AgentDefs = map[string]json.RawMessage{}
 		}
 		d.AgentDefs[name] = def
+	}
+	return nil
+}
+
+// maxParallel is the most steps (or a led run's tasks) that --parallel
+// runs at a time.
+const maxParallel = 1024
+
+// checkParallel returns an invalid-value error for a --parallel out of
+// 1..maxParallel, which was taken as maxParallel silently, as no other
+// option's value out of its range is.
+func checkParallel(c *cli.Context) error {
+	if n := c.Int64("parallel"); n < 1 || n > maxParallel {
+		return fmt.Errorf("%w: --parallel %d: want 1..%d", errInvalid, n, maxParallel)
 	}
 	return nil
 }

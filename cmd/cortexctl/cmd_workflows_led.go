@@ -95,7 +95,7 @@ func driveLed(c *cli.Context, e *env, wf workflows, b workflow.Board, id, comman
 	}
 	runner := &execLed{e: e, command: command, prefixes: prefixes}
 	r, err := workflow.DriveLedWith(c.Context, wf, b, id, actor, runner, workflow.LedOptions{
-		Concurrency: int(min(c.Int64("parallel"), 1024)), Takeover: c.Bool("takeover"),
+		Concurrency: int(c.Int64("parallel")), Takeover: c.Bool("takeover"),
 	})
 	switch {
 	case errors.Is(err, workflow.ErrDriverBusy):

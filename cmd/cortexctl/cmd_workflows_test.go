@@ -139,6 +139,7 @@ func TestCLI_Workflows(t *testing.T) {
 		{"cancel finished", []string{"workflows", "cancel", "rel"}, exitConflict, "run rel is completed"},
 		{"duplicate id", []string{"workflows", "run", team, "--id", "rel", "--input", "version=2"}, exitConflict, "run exists"},
 		{"bad parallel", []string{"workflows", "run", team, "--parallel", "0"}, exitInvalid, "--parallel 0"},
+		{"parallel over its maximum", []string{"workflows", "run", team, "--parallel", "1025", "--exec", "true"}, exitInvalid, "--parallel 1025: want 1..1024"},
 		{"bad status", []string{"workflows", "list", "--status", "done"}, exitInvalid, `status "done"`},
 		{"missing run", []string{"workflows", "history"}, exitUsage, "want RUN"},
 	} {
@@ -380,6 +381,7 @@ func TestCLI_WorkflowsDriveTwoProcesses(t *testing.T) {
 		{[]string{"workflows", "drive", "nope", "--exec", "true"}, exitNotFound, "unknown run"},
 		{[]string{"workflows", "drive", "w1"}, exitUsage, "--exec COMMAND is required"},
 		{[]string{"workflows", "drive", "w1", "--exec", "true", "--parallel", "0"}, exitInvalid, "--parallel 0"},
+		{[]string{"workflows", "drive", "w1", "--exec", "true", "--parallel", "1025"}, exitInvalid, "--parallel 1025: want 1..1024"},
 		{[]string{"workflows", "drive", "w1", "--exec", "true", "--takeover"}, exitUsage, "--takeover is for crew and swarm runs"},
 	} {
 		if r := runBinary(t, nil, data(tc.args...)...); r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
