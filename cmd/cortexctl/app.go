@@ -332,6 +332,17 @@ Example:
 			e.nsName = c.String("namespace")
 			e.serverURL = c.String("server")
 			e.token = c.String("token")
+			// Given empty on the command line (--server "$URL" with URL
+			// unset), they are invalid values, as --data "" is, not the
+			// option left out: the command would work on the local store,
+			// or with the default config. An empty variable is one unset
+			// (LocalFlagNames names a flag set by either).
+			for _, name := range c.LocalFlagNames() {
+				env, ok := emptyMeansUnset[name]
+				if v, set := os.LookupEnv(env); ok && c.String(name) == "" && !(set && v == "") {
+					return fmt.Errorf("%w: --%s is empty: give a value or leave the option out", errInvalid, name)
+				}
+			}
 			if e.dataDir == "" && e.serverURL == "" {
 				return fmt.Errorf("%w: --data (CORTEX_DATA) is empty: want the store directory", errInvalid)
 			}
@@ -391,6 +402,11 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 		recordCommand(e, s, name)
 	}
 }
+
+// emptyMeansUnset maps the global options that an empty variable leaves
+// unset to their variables: given empty on the command line, they are
+// invalid values.
+var emptyMeansUnset = map[string]string{"config": "CORTEX_CONFIG", "server": "CORTEX_SERVER", "token": "CORTEX_TOKEN"}
 
 // emptyMeans are the options whose empty value means something (their
 // help says what); any other option given an empty value (--graph "",

@@ -295,6 +295,40 @@ func TestCLI_EmptyOptionValues(t *testing.T) {
 	}
 }
 
+// TestCLI_EmptyGlobalOptionValues: --config ”, --server ” and --token ”
+// on the command line are invalid values (exit 7) naming the option, as
+// --data ” is, and write nothing: they were taken for the option left out
+// (--server "$URL" with URL unset worked on the local store instead of the
+// server's; --config "$CFG" ran with the default config). The variables
+// set empty (CORTEX_CONFIG= ...) are ones left unset.
+func TestCLI_EmptyGlobalOptionValues(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	before := mustCLI(t, dir, "export")
+	for _, flag := range []string{"--config", "--server", "--token"} {
+		for _, args := range [][]string{{flag, "", "teams", "list"}, {"teams", "create", "--name", "n", "--member", "x", flag + "="}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				r := runCLI(t, dir, "", args...)
+				want := flag + " is empty"
+				if r.code != exitInvalid || !strings.Contains(r.stderr, want) || r.stdout != "" {
+					t.Fatalf("exit %d (want %d), stdout %q, stderr %q (want %q)", r.code, exitInvalid, r.stdout, r.stderr, want)
+				}
+			})
+		}
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
+	}
+	for _, env := range []string{"CORTEX_CONFIG", "CORTEX_SERVER", "CORTEX_TOKEN"} {
+		t.Run(env+"=", func(t *testing.T) {
+			t.Setenv(env, "")
+			if r := runCLI(t, dir, "", "teams", "list"); r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+		})
+	}
+}
+
 // TestCLI_FlagValues: a flag's value that is not of its type is an invalid
 // value (exit 7, as README's table lists `--timeout -5`), naming the flag
 // with its two dashes and what it takes, and writes nothing.
