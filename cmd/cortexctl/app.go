@@ -496,7 +496,19 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		return usagef("%sunknown flag %s (see %s --help)", what, flag, help)
 	}
 	// Among them, a value that a flag of our own type refuses (--format
-	// yaml: an unknown format).
+	// yaml: an unknown format), named as the unknown flag is: its
+	// command, and the flag by its name with two dashes (the flag
+	// package says "for flag -f").
+	if m := flagValueError.FindStringSubmatch(err.Error()); m != nil && c != nil && c.Command != nil && c.Command.Name != "" {
+		name := m[2]
+		for _, f := range c.Command.Flags {
+			if slices.Contains(f.Names(), name) {
+				name = f.Names()[0]
+				break
+			}
+		}
+		return usagef("%s: --%s %s: %s", strings.TrimPrefix(c.Command.HelpName, "cortexctl "), name, m[1], m[3])
+	}
 	return fmt.Errorf("%w: %v", errUsage, err)
 }
 

@@ -405,7 +405,10 @@ func TestCLI_LongValuesCutInErrors(t *testing.T) {
 // pointed to cortexctl --help), an unknown flag is named with its dashes
 // and its command (it was "flag provided but not defined: -bogus"); a
 // duration too long for a flag says so (it said "want a duration such as
-// 30s" of a well-formed one); teams create --help has no stray words.
+// 30s" of a well-formed one); an output format that is neither table nor
+// json is named with its flag's dashes and its command (it was `invalid
+// value "xml" for flag -format: want table or json, got "xml"`); teams
+// create --help has no stray words.
 func TestCLI_UsageMessages(t *testing.T) {
 	dir := t.TempDir()
 	crewTeam(t, dir)
@@ -421,6 +424,8 @@ func TestCLI_UsageMessages(t *testing.T) {
 		{[]string{"teams", "create", "-x"}, exitUsage, "cortexctl: usage: teams create: unknown flag -x (see cortexctl teams create --help)\n"},
 		{[]string{"query", "ASK {}", "--timeout", "99999999h"}, exitInvalid, `cortexctl: invalid value: --timeout "99999999h": out of range: at most 2562047h47m16s (about 292 years)` + "\n"},
 		{[]string{"query", "ASK {}", "--timeout", "9x"}, exitInvalid, `cortexctl: invalid value: --timeout "9x": want a duration such as 30s, 5m or 1h30m` + "\n"},
+		{[]string{"teams", "list", "--format", "xml"}, exitUsage, `cortexctl: usage: teams list: --format "xml": want table or json` + "\n"},
+		{[]string{"teams", "list", "-f=yaml"}, exitUsage, `cortexctl: usage: teams list: --format "yaml": want table or json` + "\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)

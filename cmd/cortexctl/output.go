@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -34,7 +35,7 @@ func (o *outputChoice) Set(s string) error {
 		o.v = s
 		return nil
 	}
-	return fmt.Errorf("want table or json, got %q", s)
+	return errors.New("want table or json")
 }
 
 func (o *outputChoice) String() string { return o.v }
