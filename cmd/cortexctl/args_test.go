@@ -363,6 +363,15 @@ func TestCLI_FlagValues(t *testing.T) {
 			t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, exitInvalid, r.stderr, want)
 		}
 	})
+	// The memory limit's message names the variable too (it named
+	// --memory-limit alone, which the command line did not give).
+	t.Run("environment memory limit", func(t *testing.T) {
+		t.Setenv("CORTEX_MEMORY_LIMIT", "lots")
+		r := runCLI(t, dir, "", "teams", "list")
+		if want := `--memory-limit (CORTEX_MEMORY_LIMIT): "lots" is not a size`; r.code != exitInvalid || !strings.Contains(r.stderr, want) {
+			t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, exitInvalid, r.stderr, want)
+		}
+	})
 	if after := mustCLI(t, dir, "export"); after != before {
 		t.Fatalf("the store changed:\n%s\nwant\n%s", after, before)
 	}

@@ -44,7 +44,7 @@ func applyMemoryLimit(c *cli.Context) (int64, error) {
 	}
 	n, err := parseSize(c.String("memory-limit"))
 	if err != nil {
-		return 0, fmt.Errorf("%w: --memory-limit: %v", errInvalid, err)
+		return 0, fmt.Errorf("%w: --memory-limit (CORTEX_MEMORY_LIMIT): %v", errInvalid, err)
 	}
 	if n == math.MaxInt64 {
 		debug.SetMemoryLimit(n)
