@@ -128,6 +128,9 @@ func completionCommand(e *env) *cli.Command {
    source <(cortexctl completion bash)
    cortexctl completion fish > ~/.config/fish/completions/cortexctl.fish`,
 		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usagef("completion: unexpected argument %q (want one of bash, zsh or fish)", c.Args().Get(1))
+			}
 			switch c.Args().First() {
 			case "bash":
 				_, err := fmt.Fprint(e.stdout, bashCompletion)

@@ -23,6 +23,10 @@ func TestCLI_Completion(t *testing.T) {
 	if r := runCLI(t, dir, "", "completion", "tcsh"); r.code != exitUsage {
 		t.Fatalf("unknown shell: exit %d", r.code)
 	}
+	// One shell: a second argument was ignored (bash printed, exit 0).
+	if r := runCLI(t, dir, "", "completion", "bash", "zsh"); r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, `unexpected argument "zsh"`) {
+		t.Fatalf("two shells: exit %d, stdout %.40q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 	// The hidden flag the scripts call lists the commands. urfave/cli reads
 	// os.Args for it, so run the real binary.
 	out, err := exec.Command(buildCLI(t), "--data", dir, "--generate-bash-completion").Output()
