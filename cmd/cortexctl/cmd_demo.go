@@ -35,6 +35,9 @@ Example:
    cortexctl demo
    cortexctl --data /tmp/cortex-demo demo && cortexctl --data /tmp/cortex-demo -n demo conflicts list code-review`,
 		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("demo: unexpected argument %q", c.Args().First())
+			}
 			if !namespaceOnCommandLine(c.App, e.args) {
 				e.nsName = "demo" // not CORTEX_NAMESPACE's: the demo replaces its team
 			}

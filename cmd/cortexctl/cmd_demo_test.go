@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 )
 
@@ -34,5 +35,19 @@ func TestDemo_Namespace(t *testing.T) {
 	} {
 		mustCLI(t, dir, c.args...)
 		mustCLI(t, dir, "-n", c.ns, "teams", "get", "code-review")
+	}
+}
+
+// TestDemo_UnexpectedArgument: the demo takes no argument; one (`demo
+// acme`, taking it for the namespace) is a usage error and runs nothing:
+// it ran the demo in namespace demo.
+func TestDemo_UnexpectedArgument(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	r := runCLI(t, dir, "", "demo", "acme")
+	if r.code != exitUsage || r.stdout != "" || r.stderr != "cortexctl: usage: demo: unexpected argument \"acme\"\n" {
+		t.Fatalf("exit %d, stdout %.60q, stderr %q; want exit %d, usage", r.code, r.stdout, r.stderr, exitUsage)
+	}
+	if st := dirState(t, dir); st != "absent" {
+		t.Fatalf("the refused demo left %s", st)
 	}
 }
