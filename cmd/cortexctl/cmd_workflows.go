@@ -74,7 +74,8 @@ gives (no "from", no default, not optional) is refused before it starts (exit
 7, naming the input; nothing is written). A run in which no step completed
 (every step skipped, or failed with a --non-critical agent) fails, as its
 team does. The command exits 0 when the run completes, 4 when it fails or is
-cancelled.
+cancelled; either way it prints the run on stdout (as workflows status does,
+--json too), and a failed run's error on stderr.
 
 ` + ledHelp + `
 
