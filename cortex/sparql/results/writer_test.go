@@ -596,3 +596,39 @@ func TestCSVWriter_SingleEmptyFieldIsQuoted(t *testing.T) {
 		t.Errorf("ReadCSV reads %#v, want %#v", got.Rows, want.Rows)
 	}
 }
+
+// TestTableWriter_BidiControlsEscaped: a bidirectional formatting character
+// (an override, embedding, isolate or mark) in a term is shown as \uXXXX,
+// as cortexctl's other tables show it: written raw, it reordered the rest
+// of its row on a terminal, so a value could hide or forge the cells after
+// it. A literal or IRI keeps its N-Triples form (the escape is a UCHAR); a
+// prefixed name whose local part holds one is shown as the full IRI.
+func TestTableWriter_BidiControlsEscaped(t *testing.T) {
+	opts := results.DefaultTableOptions().WithPrefixes(map[string]string{"ex": "http://ex.org/"})
+	var buf bytes.Buffer
+	w, err := results.NewTableWriter(&buf, []string{"a", "b"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []results.Row{
+		{quad.String("a\u202eb"), quad.LangString{Value: "\u2066x\u2069", Lang: "en"}},
+		{quad.IRI("http://ex.org/x\u061cy"), quad.IRI("http://other.org/\u200fz")},
+		{quad.BNode("b\u061c"), quad.TypedString{Value: "\u200e1", Type: "http://ex.org/t\u061c"}},
+	} {
+		if err := w.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if i := strings.IndexAny(out, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"); i >= 0 {
+		t.Errorf("the table holds a raw bidirectional formatting character at byte %d:\n%q", i, out)
+	}
+	for _, want := range []string{`"a\u202Eb"`, `"\u2066x\u2069"@en`, `<http://ex.org/x\u061Cy>`, `<http://other.org/\u200Fz>`, `_:b\u061C`, `"\u200E1"^^<http://ex.org/t\u061C>`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %s:\n%s", want, out)
+		}
+	}
+}
