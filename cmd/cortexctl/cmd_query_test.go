@@ -131,14 +131,16 @@ func TestCLI_Query_SyntaxErrorCaret(t *testing.T) {
 }
 
 // TestCLI_Query_SyntaxErrorEscaped: the excerpt of a syntax error shows
-// control characters and bytes that are not UTF-8 escaped, as tables do,
-// with the caret under the escaped character; they were written raw (an
-// ESC drove the terminal).
+// control characters, bidirectional formatting characters and bytes that
+// are not UTF-8 escaped, as tables do, with the caret under the escaped
+// character; they were written raw (an ESC drove the terminal, a U+202E
+// reordered the line).
 func TestCLI_Query_SyntaxErrorEscaped(t *testing.T) {
 	dir := setupQueryStore(t)
 	for _, tc := range []struct{ q, excerpt string }{
 		{"SELECT * { \x1b[31mRED\x1b[0m \x07 ?s ?p", "  SELECT * { \\x1b[31mRED\\x1b[0m \\x07 ?s ?p\n             ^\n"},
 		{"SELECT * { ?s ?p ?o } \xff\xfe", "  SELECT * { ?s ?p ?o } \\xff\\xfe\n                        ^\n"},
+		{"SELECT * { \u202e ?s ?p", "  SELECT * { \\u202e ?s ?p\n             ^\n"},
 	} {
 		r := runQueryCLI(t, dir, "query", tc.q)
 		if r.code != exitSyntax || !strings.Contains(r.stderr, tc.excerpt) {

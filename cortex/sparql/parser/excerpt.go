@@ -15,9 +15,10 @@ const ExcerptWidth = 80
 // spaces. A line longer than ExcerptWidth characters is cut to a window of ExcerptWidth characters
 // around the column, with "..." on each side that is cut, so that an excerpt of a query that is one
 // huge line stays short; a col past the end of the line puts the caret just after it. A control
-// character is shown escaped (ESC as \x1b, U+0085 as \u0085) and so is a byte that is not UTF-8
-// (\xff), as cortexctl's tables show them, so that an excerpt written to a terminal cannot drive
-// it; the caret is under the escaped character.
+// character is shown escaped (ESC as \x1b, U+0085 as \u0085), and so are a bidirectional
+// formatting character (U+202E as \u202e) and a byte that is not UTF-8 (\xff), as cortexctl's
+// tables show them, so that an excerpt written to a terminal can neither drive it nor reorder the
+// line; the caret is under the escaped character.
 func Excerpt(text string, line, col int) string {
 	text = strings.TrimPrefix(text, byteOrderMark)
 	if line < 1 {
@@ -69,8 +70,8 @@ func Excerpt(text string, line, col int) string {
 
 // excerptChars returns the characters of line (a byte that is not UTF-8
 // counted as one, as Parse counts columns) as Excerpt shows them: a tab
-// as a space, other control characters and bytes that are not UTF-8
-// escaped.
+// as a space, other control characters, bidirectional formatting
+// characters and bytes that are not UTF-8 escaped.
 func excerptChars(line string) []string {
 	var cs []string
 	for i := 0; i < len(line); {
@@ -82,7 +83,7 @@ func excerptChars(line string) []string {
 			cs = append(cs, " ")
 		case r < 0x20 || r == 0x7f:
 			cs = append(cs, fmt.Sprintf("\\x%02x", r))
-		case r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029:
+		case r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 || bidiControl(r):
 			cs = append(cs, fmt.Sprintf("\\u%04x", r))
 		default:
 			cs = append(cs, line[i:i+size])
@@ -90,4 +91,11 @@ func excerptChars(line string) []string {
 		i += size
 	}
 	return cs
+}
+
+// bidiControl reports whether r is a bidirectional formatting character
+// (an embedding, override or isolate, or a directional mark): shown raw,
+// it reorders the rest of the line on a terminal.
+func bidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
