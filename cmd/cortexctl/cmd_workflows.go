@@ -474,6 +474,10 @@ func workflowsList(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usagef("workflows list: unexpected argument %q", c.Args().First())
 	}
+	if c.Bool("builtin") && c.IsSet("status") {
+		// A built-in workflow has no status: the filter was ignored.
+		return usagef("workflows list: --builtin and --status exclude each other")
+	}
 	if c.Bool("builtin") {
 		var out []builtinInfo
 		for _, b := range builtinWorkflows {
