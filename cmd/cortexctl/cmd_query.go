@@ -57,7 +57,7 @@ Examples:
 			&cli.StringFlag{Name: "file", Usage: "read the query from `FILE` (- for standard input); its file:// URL is the base IRI"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table|json|xml|csv|tsv (SELECT, ASK), ntriples|turtle|rdfxml (CONSTRUCT, DESCRIBE)"},
 			&cli.BoolFlag{Name: "json", Usage: "alias of --format json"},
-			&cli.BoolFlag{Name: "explain", Usage: "print the evaluation plan instead of running the query"},
+			&cli.BoolFlag{Name: "explain", Usage: "print the evaluation plan (text) instead of running the query (not with --format, --json or --exit-status)"},
 			&cli.DurationFlag{Name: "timeout", Usage: "stop the query after `D` (e.g. 30s; 0: none; through a server, 0 is its default, 30s, and D at most its maximum, 5m); a stopped query exits 8 and says its output is incomplete (or that nothing was printed)"},
 			&cli.StringFlag{Name: "default-graph", Usage: "what the query's default graph is: union|default|IRI", Value: eval.UnionGraph},
 			&cli.BoolFlag{Name: "exit-status", Usage: "for ASK: exit 0 when true, 9 when false"},
@@ -87,6 +87,11 @@ func queryCmd(c *cli.Context, e *env) error {
 			return usagef("query: --json conflicts with --format %s", format)
 		}
 		format = "json"
+	}
+	if c.Bool("explain") && (c.IsSet("format") || c.Bool("json") || c.Bool("exit-status")) {
+		// The plan is text: a result format (checked or not) or
+		// --exit-status was ignored.
+		return usagef("query: --explain prints the plan as text: not with --format, --json or --exit-status")
 	}
 	timeout := c.Duration("timeout")
 	if timeout < 0 {

@@ -275,6 +275,11 @@ func TestCLI_Query_Usage(t *testing.T) {
 		"both":        {"query", "--file", "x.rq", "ASK {}"},
 		"bad format":  {"query", "--format", "yaml", "SELECT * {}"},
 		"json+format": {"query", "--json", "--format", "csv", "SELECT * {}"},
+		// --explain prints the plan as text: a result format or
+		// --exit-status was ignored (--format bogus too).
+		"explain+format":      {"query", "--explain", "--format", "bogus", "SELECT * {}"},
+		"explain+json":        {"query", "--explain", "--json", "SELECT * {}"},
+		"explain+exit-status": {"query", "--explain", "--exit-status", "ASK {}"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if r := runQueryCLI(t, dir, args...); r.code != exitUsage {
