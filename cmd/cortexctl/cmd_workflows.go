@@ -322,6 +322,10 @@ func workflowsRun(c *cli.Context, e *env) error {
 	if err := checkParallel(c); err != nil {
 		return err
 	}
+	if c.IsSet("parallel") && c.String("exec") == "" {
+		// Nothing runs steps: it was ignored.
+		return usagef("workflows run: --parallel is for --exec (a run started without it is driven by its host, or by workflows drive --parallel)")
+	}
 	// Options and inputs a run could never run with (or without) are
 	// refused before the store is opened: nothing is written, no store or
 	// namespace created.

@@ -141,6 +141,7 @@ func TestCLI_Workflows(t *testing.T) {
 		{"bad parallel", []string{"workflows", "run", team, "--parallel", "0"}, exitInvalid, "--parallel 0"},
 		{"parallel over its maximum", []string{"workflows", "run", team, "--parallel", "1025", "--exec", "true"}, exitInvalid, "--parallel 1025: want 1..1024"},
 		{"bad status", []string{"workflows", "list", "--status", "done"}, exitInvalid, `status "done"`},
+		{"parallel without exec", []string{"workflows", "run", team, "--input", "version=2", "--parallel", "4"}, exitUsage, "--parallel is for --exec"},
 		{"builtin with status", []string{"workflows", "list", "--builtin", "--status", "completed"}, exitUsage, "--builtin and --status exclude each other"},
 		{"missing run", []string{"workflows", "history"}, exitUsage, "want RUN"},
 	} {
