@@ -67,10 +67,12 @@ Example:
 					Name:      "create",
 					Usage:     "create a team (all members pending)",
 					ArgsUsage: " ",
-					Description: `Members are AGENT:ROLE[:TASK]; --from reads a JSON5 team config instead
+					Description: `Members are AGENT:ROLE[:TASK]; --from reads a JSON5 team config
 (fields: id, name, strategy, context, timeout (seconds), threshold,
 tieBreaker, members [{agent, role, task, critical}]; a key given twice, or
-nesting past 200 levels, is an error).
+nesting past 200 levels, is an error). With --from, --name, --id, --strategy,
+--context and --timeout given too override the file's, and --member adds
+members (--critical marks one of either).
 
 Examples:
    cortexctl teams create --name review --member alice:lead:correctness --member bob:reviewer

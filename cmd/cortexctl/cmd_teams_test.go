@@ -380,3 +380,21 @@ func TestCLI_MalformedIDs(t *testing.T) {
 		t.Fatalf("refused commands changed the store:\n%s\nwas\n%s", after, before)
 	}
 }
+
+// TestCLI_TeamsCreateFromWithFlags: as --help and the README say, flags
+// given with --from override the file's values and --member adds members.
+func TestCLI_TeamsCreateFromWithFlags(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, "t.json5", `{id: "f1", name: "file", strategy: "additive", members: [{agent: "a", role: "lead"}]}`)
+	var team struct {
+		ID, Name, Strategy string
+		Members            []struct{ Agent, Role string }
+	}
+	out := mustCLI(t, dir, "teams", "create", "--from", f, "--name", "flag", "--strategy", "conflict-flag", "--member", "b:dev", "--json")
+	if err := json.Unmarshal([]byte(out), &team); err != nil {
+		t.Fatal(err)
+	}
+	if team.ID != "f1" || team.Name != "flag" || team.Strategy != "conflict-flag" || len(team.Members) != 2 || team.Members[1].Agent != "b" {
+		t.Fatalf("team %+v: want id f1 from the file, name and strategy from the flags, members a and b", team)
+	}
+}
