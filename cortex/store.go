@@ -51,7 +51,9 @@ func (s *Store) ReadOnly() bool { return s.e.ReadOnly() }
 // (Tuning.CloseWait), for the transactions in progress to end (a write being
 // committed, a streamed segment or journaled delta being written, a query
 // result being read), refusing new ones meanwhile; a write cut off after
-// that is rolled back by the next Open if it was streamed or journaled.
+// that fails (a streamed one stops at its next buffer of keys, which Close
+// waits for) and is rolled back by the next Open if it was streamed or
+// journaled.
 // Query results that were not closed do not hold it that long: those the
 // program no longer references are closed by the garbage collector, and
 // once only results still referenced are left, Close waits two seconds more

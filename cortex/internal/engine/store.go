@@ -61,6 +61,16 @@ type Store struct {
 	closed  bool
 	broken  error // set by a failed streamed write: the store must be reopened
 
+	// maint is held (read-locked) across the Badger operations that
+	// Badger's Close must not run under, as they stop its memtable
+	// flushes and compactions until they end (Close panicked on a closed
+	// channel): a stream writer's life and DropPrefix. Close takes it
+	// before it closes the database. cutOff is set when Close stops
+	// waiting for the store's transactions (Tuning.CloseWait): a stream
+	// then stops at its next buffer and is rolled back by the next Open.
+	maint  sync.RWMutex
+	cutOff atomic.Bool
+
 	counters storeCounters // for tests (bulk.go)
 }
 
@@ -310,7 +320,9 @@ func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 // (Tuning.CloseWait), for the transactions in progress to end (a write being
 // committed, a streamed segment or journaled delta being written, a query
 // result being read), refusing new ones meanwhile; a write cut off after
-// that is rolled back by the next Open if it was streamed or journaled.
+// that fails (a streamed one stops at its next buffer of keys, which Close
+// waits for) and is rolled back by the next Open if it was streamed or
+// journaled.
 // Query results that were not closed do not hold it that long: those the
 // program no longer references are closed by the garbage collector, and
 // once only results still referenced are left, Close waits two seconds more
@@ -328,10 +340,14 @@ func (s *Store) Close() error {
 	s.collectLeakedResults()
 	var leaked error
 	if !s.gate.closeUnless(s.tune.CloseWait, s.onlyResultsOpen) {
+		s.cutOff.Store(true)
 		if n := s.results.count(); n > 0 {
 			leaked = fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, n, s.results.describe())
 		}
 	}
+	// A stream writer or DropPrefix still running (cut off) ends first.
+	s.maint.Lock()
+	defer s.maint.Unlock()
 	s.stopGovernor()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -711,6 +727,11 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 		return err
 	}
 	defer s.gate.release()
+	s.maint.RLock()
+	defer s.maint.RUnlock()
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
 	return s.db.DropPrefix(prefix)
 }
 

@@ -108,6 +108,8 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *sorted.Seg
 // called neither, when streaming would be too costly (see cheapToStream). A
 // failure after the first table poisons the store: Open rolls back.
 func (s *Store) streamHeld(prefix []byte, sg *sorted.Segment, begin func(version uint64) error, done func() error) error {
+	s.maint.RLock() // Close waits for the stream writer (see Store.maint)
+	defer s.maint.RUnlock()
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -231,6 +233,9 @@ func (s *Store) writeStreams(sw *badger.StreamWriter, ss *sorted.SortedSegment, 
 		buf := z.NewBuffer(s.tune.StreamWriteBuffer+(1<<20), "cortex.stream")
 		defer func() { _ = buf.Release() }()
 		write := func() error {
+			if s.cutOff.Load() {
+				return fmt.Errorf("%w: the store was closed while the stream was written", ErrClosed)
+			}
 			err := sw.Write(buf)
 			buf.Reset()
 			return err

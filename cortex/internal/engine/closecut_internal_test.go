@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestClose_CutsOffLargeDelta: a journaled delta still being written when
+// Close stops waiting for it (Tuning.CloseWait) is cut off: it fails, Close
+// neither panics nor closes Badger under its stream writer (Badger's Close
+// panicked on a closed channel then), and the next Open rolls it back, so
+// the store holds none of it and passes Check.
+func TestClose_CutsOffLargeDelta(t *testing.T) {
+	t.Parallel()
+	for _, streamed := range []bool{false, true} {
+		name := map[bool]string{false: "transactions", true: "streamed"}[streamed]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dir := t.TempDir()
+			paused := make(chan struct{})
+			resume := make(chan struct{})
+			var once sync.Once
+			pause := func() {
+				once.Do(func() {
+					close(paused)
+					<-resume
+				})
+			}
+			o := DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 50, JournalTxnEntries: 100, CloseWait: 100 * time.Millisecond})
+			if streamed {
+				o = WithStreamTuning(o, 1<<20, 100)
+				o = WithStreamHook(o, func(stage string) {
+					if stage == "prepared" {
+						pause()
+					}
+				})
+			} else {
+				o = WithJournalHook(o, func(stage string) {
+					if stage == "committed" {
+						pause()
+					}
+				})
+			}
+			s, err := Open(ctx, dir, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := s.Namespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, "base")}); err != nil {
+				t.Fatal(err)
+			}
+			applied := make(chan error, 1)
+			go func() { applied <- n.Apply(ctx, Delta{Add: uniqueQuads(3000, "big")}) }()
+			<-paused
+			closed := make(chan error, 1)
+			go func() { closed <- s.Close() }()
+			// Let the delta go on once Close has stopped waiting for it.
+			for !s.cutOff.Load() {
+				time.Sleep(10 * time.Millisecond)
+			}
+			close(resume)
+			if err := <-applied; err == nil {
+				t.Error("the delta cut off by Close succeeded")
+			} else if streamed && !errors.Is(err, ErrClosed) {
+				t.Errorf("the streamed delta cut off by Close: %v, want ErrClosed", err)
+			}
+			if err := <-closed; err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			s2 := testStore(t, dir, DefaultOptions())
+			n2, err := s2.Namespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if size, err := n2.Size(ctx); err != nil || size != 10 {
+				t.Fatalf("size %d, %v after reopening; want 10 (the delta rolled back)", size, err)
+			}
+		})
+	}
+}
