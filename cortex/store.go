@@ -179,8 +179,10 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 // that name is created again: it starts empty, never with old data.
 //
 // A *Namespace obtained for name before the call must not be used after
-// it. DeleteNamespace waits for the writes in progress on it to end; its
-// later operations fail or see an empty namespace. If ctx ends before the
+// it. DeleteNamespace waits for the writes in progress on it to end
+// (the chunk or segment of an import); its later reads and writes, the
+// rest of an import included, fail with an error matching ErrNoNamespace,
+// also once a namespace of that name is created again. If ctx ends before the
 // registry entry is deleted (while it waits for those writes, say), it
 // fails with ctx's error and deletes nothing.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {

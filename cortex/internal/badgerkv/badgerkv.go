@@ -43,6 +43,7 @@ type DB struct {
 	prefix []byte
 	owns   bool // Close closes the Badger database
 	closed atomic.Bool
+	cause  atomic.Pointer[error] // what a closed view's transactions fail with (CloseWith)
 }
 
 var _ flat.KV = (*DB)(nil)
@@ -124,8 +125,12 @@ type GatedTxn struct {
 	once sync.Once
 }
 
-// NewGatedTxn starts a Badger transaction through the view's gate.
+// NewGatedTxn starts a Badger transaction through the view's gate. Like
+// Tx, it fails once the view is closed.
 func (d *DB) NewGatedTxn(rw bool) (*GatedTxn, error) {
+	if d.closed.Load() {
+		return nil, d.closedErr()
+	}
 	if err := enter(d.gate, rw); err != nil {
 		return nil, err
 	}
@@ -183,7 +188,7 @@ func (d *DB) Close() error {
 // Tx starts a transaction; rw selects a read-write one.
 func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	if d.closed.Load() {
-		return nil, errClosed
+		return nil, d.closedErr()
 	}
 	if err := enter(d.gate, rw); err != nil {
 		return nil, err
@@ -193,7 +198,24 @@ func (d *DB) Tx(rw bool) (flat.Tx, error) {
 	return &Tx{d: d, txn: txn, rw: rw}, nil
 }
 
-var errClosed = errors.New("badgerkv: database is closed")
+// ErrClosed is what the transactions of a closed view fail with, unless it
+// was closed with CloseWith.
+var ErrClosed = errors.New("badgerkv: database is closed")
+
+// CloseWith is Close, after which the view's transactions fail with cause
+// (which says why, e.g. that its keys were deleted) instead of ErrClosed.
+func (d *DB) CloseWith(cause error) error {
+	d.cause.Store(&cause)
+	return d.Close()
+}
+
+// closedErr is the error of a transaction of the closed view.
+func (d *DB) closedErr() error {
+	if c := d.cause.Load(); c != nil {
+		return *c
+	}
+	return ErrClosed
+}
 
 func (d *DB) key(k flat.Key) []byte {
 	out := make([]byte, 0, len(d.prefix)+len(k))

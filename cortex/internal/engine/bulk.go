@@ -181,17 +181,22 @@ func newBulkState(ctx context.Context, n *Namespace) (*bulkState, error) {
 // indexes.
 func readIndexes(ctx context.Context, db hkv.KV) ([]ckv.QuadIndex, error) {
 	var inds []ckv.QuadIndex
+	var raw []byte
 	err := hkv.View(db, func(tx hkv.Tx) error {
 		v, err := tx.Get(ctx, layout.IndexList)
 		if errors.Is(err, hkv.ErrNotFound) {
 			return nil
-		} else if err != nil {
-			return err
 		}
-		return json.Unmarshal(v, &inds)
+		raw = v
+		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: read indexes: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("read indexes: %w", err) // (not the data's fault)
+	}
+	if raw != nil {
+		if err := json.Unmarshal(raw, &inds); err != nil {
+			return nil, fmt.Errorf("%w: read indexes: %v", ErrCorrupt, err)
+		}
 	}
 	if len(inds) == 0 {
 		inds = []ckv.QuadIndex{{Dirs: []quad.Direction{quad.Subject}}, {Dirs: []quad.Direction{quad.Object}}}

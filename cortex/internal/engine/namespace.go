@@ -230,6 +230,19 @@ func (n *Namespace) close() error {
 	return n.kv.Close()
 }
 
+// closeDeleted closes n for DeleteNamespace: its later reads and writes
+// fail with errDeleted (matching ErrNoNamespace).
+func (n *Namespace) closeDeleted() error {
+	_ = n.view.CloseWith(errDeleted(n.name))
+	return n.kv.Close()
+}
+
+// errDeleted is the error of the operations of a deleted namespace's
+// handle (see DeleteNamespace).
+func errDeleted(name string) error {
+	return fmt.Errorf("%w %q: it was deleted", ErrNoNamespace, name)
+}
+
 // Size returns the number of quads in the namespace (all graphs).
 func (n *Namespace) Size(ctx context.Context) (int64, error) {
 	if err := n.s.checkOpen(); err != nil {

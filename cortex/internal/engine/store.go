@@ -590,8 +590,10 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // that name is created again: it starts empty, never with old data.
 //
 // A *Namespace obtained for name before the call must not be used after
-// it. DeleteNamespace waits for the writes in progress on it to end; its
-// later operations fail or see an empty namespace. If ctx ends before the
+// it. DeleteNamespace waits for the writes in progress on it to end
+// (the chunk or segment of an import); its later reads and writes, the
+// rest of an import included, fail with an error matching ErrNoNamespace,
+// also once a namespace of that name is created again. If ctx ends before the
 // registry entry is deleted (while it waits for those writes, say), it
 // fails with ctx's error and deletes nothing.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
@@ -621,7 +623,7 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 				open.wmu.Unlock()
 				return open, err
 			}
-			err := open.close()
+			err := open.closeDeleted()
 			open.wmu.Unlock()
 			if err != nil {
 				return nil, err
@@ -647,7 +649,7 @@ func (s *Store) deleteClosed(ctx context.Context, name string, open *Namespace) 
 		return err
 	}
 	if open != nil {
-		open.end(fmt.Errorf("%w %q: it was deleted", ErrNoNamespace, name))
+		open.end(errDeleted(name))
 	}
 	if h := s.opts.hooks.deleteNamespace; h != nil {
 		if err := h(); err != nil {
@@ -691,7 +693,7 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 			}
 			return open, err
 		}
-		err := n.close()
+		err := n.closeDeleted()
 		n.wmu.Unlock()
 		if err != nil {
 			return nil, err
