@@ -138,6 +138,10 @@ func (n *Namespace) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("check: namespace %s: %w", n.name, err)
 	}
+	if err := n.Err(); err != nil {
+		// Deleted: not the namespace created again under its name.
+		return fmt.Errorf("check: %w", err)
+	}
 	var p checkProblems
 	if err := n.s.checkNamespace(ctx, n.name, &p); err != nil {
 		return fmt.Errorf("check: namespace %s: %w", n.name, err)

@@ -105,6 +105,9 @@ func TestDeleteNamespace_StaleHandleWritesNothing(t *testing.T) {
 				}
 				t.Errorf("a query through the deleted namespace's handle: %v; want ErrNoNamespace", err)
 			}
+			if err := old.Check(ctx); !errors.Is(err, ErrNoNamespace) {
+				t.Errorf("Check through the deleted namespace's handle: %v; want ErrNoNamespace", err)
+			}
 			if size, err := n.Size(ctx); err != nil || size != int64(len(want)) {
 				t.Errorf("new namespace: size %d, %v; want %d", size, err, len(want))
 			}
