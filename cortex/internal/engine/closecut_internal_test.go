@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
 )
 
 // TestClose_CutsOffLargeDelta: a journaled delta still being written when
@@ -83,5 +85,48 @@ func TestClose_CutsOffLargeDelta(t *testing.T) {
 				t.Fatalf("size %d, %v after reopening; want 10 (the delta rolled back)", size, err)
 			}
 		})
+	}
+}
+
+// TestClose_DeleteNamespaceAfterClose: a DeleteNamespace that waits for the
+// store's gate (here for a query result left open) while Close gives up on
+// that result goes on once the result is closed, after Close: it must fail
+// with ErrClosed, not drop the namespace's keys in the closed database
+// (Badger's DropPrefix on a closed database).
+func TestClose_DeleteNamespaceAfterClose(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 5 * time.Second, ResultsCloseWait: 100 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Namespace(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Namespace(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []*Namespace{a, b} {
+		if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, n.name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted := make(chan error, 1)
+	go func() { deleted <- s.DeleteNamespace(ctx, "b") }()
+	for len(s.gate.one) == 0 { // the deletion waits for the gate
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := s.Close(); !errors.Is(err, ErrResultsOpen) {
+		t.Errorf("Close: %v, want ErrResultsOpen", err)
+	}
+	res.Close()
+	if err := <-deleted; !errors.Is(err, ErrClosed) {
+		t.Errorf("DeleteNamespace going on after Close: %v, want ErrClosed", err)
 	}
 }
