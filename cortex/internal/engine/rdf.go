@@ -170,8 +170,10 @@ func (n *Namespace) Export(ctx context.Context, w io.Writer, format string, opts
 }
 
 // importWroteAnything reports whether a failed import committed something:
-// only then is its record kept for resuming it.
+// only then is its record kept for resuming it. importFrom fails with
+// another error than an *ImportError only before it writes (a store
+// closed, a context ended before the import started).
 func importWroteAnything(err error) bool {
 	var ie *ImportError
-	return !errors.As(err, &ie) || ie.Committed > 0
+	return errors.As(err, &ie) && ie.Committed > 0
 }

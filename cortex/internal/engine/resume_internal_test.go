@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -91,4 +92,35 @@ func TestImportRDF_RecordWaitsForTheWriteLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
+}
+
+// TestImportRDF_CancelledBeforeWritingKeepsNoRecord: a resumable import
+// whose context ends once it is recorded and before it writes anything
+// (here in OnStart) removes its record, as one that fails in its first
+// chunk does: it wrote nothing, so there is nothing to resume, and a new
+// namespace it was created for stays empty as created (its caller deletes
+// it again, Store.DeleteIfUnused).
+func TestImportRDF_CancelledBeforeWritingKeepsNoRecord(t *testing.T) {
+	t.Parallel()
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false))
+	n, created, err := s.NamespaceCreated(context.Background(), "fresh")
+	if err != nil || !created {
+		t.Fatal(created, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src := ImportSource{Name: "/data/a.nt", Version: "v1"}
+	_, err = n.ImportRDF(ctx, strings.NewReader("<http://ex/s> <http://ex/p> \"o\" .\n"), RDFImportOptions{
+		Format: rdfio.NTriples, File: src.Name, Resume: &src,
+		OnStart: func(ImportStart) { cancel() },
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("import cancelled in OnStart: %v, want context.Canceled", err)
+	}
+	if u, err := n.UnfinishedImports(context.Background()); err != nil || len(u) != 0 {
+		t.Errorf("unfinished imports %+v, %v after an import that wrote nothing", u, err)
+	}
+	if deleted, err := s.DeleteIfUnused(context.Background(), n); err != nil || !deleted {
+		t.Errorf("DeleteIfUnused of the namespace created for it: %v, %v; want it deleted", deleted, err)
+	}
 }
