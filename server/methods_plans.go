@@ -126,10 +126,16 @@ func plansList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 		return nil, err
 	}
 	ps, err := c.m.PlanRevisions(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkCount(len(ps), "plan revisions"); err != nil {
+		return nil, err
+	}
 	if ps == nil {
 		ps = []teammanager.Plan{}
 	}
-	return ps, err
+	return ps, nil
 }
 
 type snapshotParams struct {
@@ -163,10 +169,16 @@ func snapshotsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 		return nil, err
 	}
 	ss, err := c.m.Snapshots(ctx, p.Team)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkCount(len(ss), "snapshots"); err != nil {
+		return nil, err
+	}
 	if ss == nil {
 		ss = []teammanager.Snapshot{}
 	}
-	return ss, err
+	return ss, nil
 }
 
 func snapshotsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

@@ -159,6 +159,9 @@ func workflowsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkCount(len(runs), "runs"); err != nil {
+		return nil, err
+	}
 	return api.RunsOf(runs), nil
 }
 
@@ -168,10 +171,16 @@ func workflowsHistory(ctx context.Context, c *rpcCtx, params json.RawMessage) (a
 		return nil, err
 	}
 	h, err := en.History(ctx, p.Run)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkCount(len(h), "transitions"); err != nil {
+		return nil, err
+	}
 	if h == nil {
 		h = []workflow.Transition{}
 	}
-	return h, err
+	return h, nil
 }
 
 func workflowsCancel(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {

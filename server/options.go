@@ -66,7 +66,8 @@ func DefaultOptions() Options {
 // WithMaxResults bounds the results of one response: the rows of a SPARQL
 // SELECT, the triples of a CONSTRUCT or DESCRIBE or of a Graph Store GET,
 // the items of a JSON-RPC listing (teams, findings, facts, conflicts,
-// namespaces, graphs; the listings of a batch, which answer in one
+// namespaces, graphs, tasks, messages, definitions, workflow runs and
+// their transitions, plan revisions, snapshots; the listings of a batch, which answer in one
 // response, together: the call that would pass the limit fails with its
 // own error object). A response that would hold more is not sent: the
 // request fails with ErrTooManyResults before any result is sent, never
