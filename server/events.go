@@ -77,7 +77,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 		writeError(w, err, "")
 		return
 	}
-	deleted := s.nsDeleted(ns) // before the manager: see nsDeleted
+	deleted, release := s.nsDeleted(ns) // before the manager: see nsDeleted
+	defer release()
 	m, err := s.manager(r.Context(), ns, accessRead)
 	if err != nil {
 		writeError(w, err, "")

@@ -29,3 +29,11 @@ func SetEventTokenCheck(d time.Duration) (restore func()) {
 	eventTokenCheck = d
 	return func() { eventTokenCheck = old }
 }
+
+// DeletionWatches returns how many namespace names s keeps a deletion
+// channel for (nsDeleted).
+func DeletionWatches(s *Server) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.deleted)
+}

@@ -31,7 +31,7 @@ type Server struct {
 	// cortex.Store.DeleteNamespace) has its manager replaced.
 	opened  map[string]*cortex.Namespace
 	engines map[string]*workflow.Engine // by namespace name, created on first use, over managers[name]
-	deleted map[string]chan struct{}    // by namespace name: closed when it is deleted (nsDeleted)
+	deleted map[string]*deletionWatch   // by namespace name, while a stream holds it (nsDeleted)
 }
 
 // New returns a server of store with opts (a zero field of opts has its
@@ -39,7 +39,7 @@ type Server struct {
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
 	opts = opts.withDefaults()
-	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, opened: map[string]*cortex.Namespace{}, engines: map[string]*workflow.Engine{}, deleted: map[string]chan struct{}{}, turns: make(chan struct{}, opts.maxQueries)}
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, opened: map[string]*cortex.Namespace{}, engines: map[string]*workflow.Engine{}, deleted: map[string]*deletionWatch{}, turns: make(chan struct{}, opts.maxQueries)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s
@@ -245,8 +245,8 @@ func (s *Server) deleteNamespace(ctx context.Context, name string) error {
 	err := s.store.DeleteNamespace(ctx, name)
 	s.mu.Lock()
 	s.forget(name) // one created meanwhile saw the old namespace
-	if ch, ok := s.deleted[name]; ok {
-		close(ch)
+	if dw, ok := s.deleted[name]; ok {
+		close(dw.ch)
 		delete(s.deleted, name)
 	}
 	s.mu.Unlock()
@@ -256,16 +256,33 @@ func (s *Server) deleteNamespace(ctx context.Context, name string) error {
 	return nil
 }
 
+// deletionWatch is the channel that deleteNamespace closes for the
+// event streams of a namespace, and how many of them hold it.
+type deletionWatch struct {
+	ch    chan struct{}
+	users int
+}
+
 // nsDeleted returns a channel closed when deleteNamespace next deletes
-// namespace name. A caller takes it before the namespace's manager, so
-// that a manager of a namespace deleted since has its channel closed.
-func (s *Server) nsDeleted(name string) <-chan struct{} {
+// namespace name, and the function that lets it go (once the caller no
+// longer waits on it: the last one drops it, so that the server keeps
+// none for the names nobody follows, such as those of namespaces that do
+// not exist). A caller takes it before the namespace's manager, so that a
+// manager of a namespace deleted since has its channel closed.
+func (s *Server) nsDeleted(name string) (<-chan struct{}, func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, ok := s.deleted[name]
+	dw, ok := s.deleted[name]
 	if !ok {
-		ch = make(chan struct{})
-		s.deleted[name] = ch
+		dw = &deletionWatch{ch: make(chan struct{})}
+		s.deleted[name] = dw
 	}
-	return ch
+	dw.users++
+	return dw.ch, sync.OnceFunc(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if dw.users--; dw.users == 0 && s.deleted[name] == dw {
+			delete(s.deleted, name)
+		}
+	})
 }
