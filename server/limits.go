@@ -304,6 +304,16 @@ func (t timedResponse) Write(p []byte) (int, error) { return t.out.Write(p) }
 // Unwrap lets http.ResponseController reach the connection.
 func (t timedResponse) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
+// timedResponses wraps h so that every response's body is written a
+// chunk at a time within the write timeout (timed): an error too, whose
+// message may name a large part of the request (a Turtle prefix of
+// megabytes), not only the results that respond sends so.
+func (s *Server) timedResponses(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(s.timed(w), r)
+	})
+}
+
 // limitBody wraps h so that a request's body must arrive within the body
 // timeout: its reads fail with ErrRequestTimeout past it. Once the body
 // is read to its end, the connection has no read deadline any more, so a

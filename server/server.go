@@ -65,7 +65,7 @@ func (s *Server) Handler() http.Handler { return s.guard(policyTokensIfAny) }
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	streams := &streamSet{}
 	hs := &http.Server{
-		Handler:           s.limitBody(s.guard(s.policyOf(l))),
+		Handler:           s.limitBody(s.timedResponses(s.guard(s.policyOf(l)))),
 		ReadHeaderTimeout: s.opts.readHeaderTimeout,
 		IdleTimeout:       s.opts.idleTimeout,
 		MaxHeaderBytes:    s.opts.maxHeaderBytes,
