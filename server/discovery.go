@@ -24,10 +24,15 @@ var ErrNoServer = errors.New("no server running")
 // Discovery is the content of the discovery file: how other processes
 // reach the server that holds a store directory.
 type Discovery struct {
-	PID     int       `json:"pid"`
-	Socket  string    `json:"socket,omitempty"`  // Unix socket path; "" if none
-	Address string    `json:"address,omitempty"` // TCP host:port; "" if none
-	Started time.Time `json:"started"`
+	PID     int    `json:"pid"`
+	Socket  string `json:"socket,omitempty"`  // Unix socket path; "" if none
+	Address string `json:"address,omitempty"` // TCP host:port; "" if none
+	// CertSHA256 is the SHA-256 (hex) of the certificate the server
+	// presents on Address when it serves TLS there ("" for plain HTTP):
+	// a client on this machine reaches Address over https and trusts that
+	// certificate only, whatever names it was issued for.
+	CertSHA256 string    `json:"certSha256,omitempty"`
+	Started    time.Time `json:"started"`
 	// Start identifies the start of process PID, set by WriteDiscovery
 	// where the machine tells it (Linux: the boot id and the process's
 	// start time, /proc/PID/stat field 22; "" elsewhere). A process that

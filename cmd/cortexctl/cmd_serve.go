@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -215,6 +217,12 @@ func serveCmd(c *cli.Context, e *env) error {
 		ls = append([]net.Listener{l}, ls...) // the socket first, as before
 	}
 	d := server.Discovery{PID: os.Getpid(), Socket: sock, Address: addr, Started: time.Now().UTC()}
+	if tlsConfig != nil {
+		// The commands that find this server reach it over https,
+		// trusting this certificate (reachable).
+		sum := sha256.Sum256(tlsConfig.Certificates[0].Certificate[0])
+		d.CertSHA256 = hex.EncodeToString(sum[:])
+	}
 	if err := server.WriteDiscovery(e.dataDir, d); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

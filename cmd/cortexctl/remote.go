@@ -1,11 +1,16 @@
 package main
 
 import (
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -50,7 +55,11 @@ func (e *env) newClient(target, ns string) (*client.Client, error) {
 	if err := checkToken(e.token); err != nil {
 		return nil, err
 	}
-	c, err := client.New(target, client.DefaultOptions().WithNamespace(ns).WithToken(e.token))
+	opts := client.DefaultOptions().WithNamespace(ns).WithToken(e.token)
+	if d := e.discovered; d != nil && d.CertSHA256 != "" && strings.HasPrefix(target, "https://") {
+		opts = opts.WithHTTPClient(pinnedClient(d.CertSHA256))
+	}
+	c, err := client.New(target, opts)
 	if err != nil {
 		return nil, fmt.Errorf("--server: %w", err)
 	}
@@ -96,16 +105,22 @@ func discover(dir string, uid int) (server.Discovery, error) {
 }
 
 // reachable returns the client target of the server d describes: its
-// socket if it accepts a connection, else its TCP address if that does;
-// "" if neither (a process that reused a dead server's pid). Only an
-// address on this machine is used (loopback, or a server listening on
-// every interface, reached on loopback): the command, and the token it
-// carries, never go to another host because a file in --data says so.
+// socket if it accepts a connection, else its TCP address if that does
+// (https:// if the server serves TLS there: d.CertSHA256, which
+// pinnedClient trusts); "" if neither (a process that reused a dead
+// server's pid). Only an address on this machine is used (loopback, or a
+// server listening on every interface, reached on loopback): the command,
+// and the token it carries, never go to another host because a file in
+// --data says so.
 func reachable(d server.Discovery) string {
 	tcp := localAddr(d.Address)
+	scheme := "http://"
+	if d.CertSHA256 != "" {
+		scheme = "https://"
+	}
 	for _, t := range []struct{ network, addr, target string }{
 		{"unix", d.Socket, "unix://" + d.Socket},
-		{"tcp", tcp, "http://" + tcp},
+		{"tcp", tcp, scheme + tcp},
 	} {
 		if t.addr == "" {
 			continue
@@ -163,4 +178,30 @@ func (e *env) direct() error {
 	d := e.discovered
 	return fmt.Errorf("%w: the store in %s is served by process %d (cortexctl serve or a host), and %s %w: stop that server first",
 		api.ErrUnavailable, e.dataDir, d.PID, e.command, errDirect)
+}
+
+// pinnedClient returns an HTTP client that trusts, over TLS, only the
+// certificate whose SHA-256 is sum (hex), as a discovery file gives it:
+// the server's certificate is issued for names of its own (not the
+// loopback address the command reaches it at), and may be self-signed;
+// the file, this user's, says which one the server holding --data
+// presents. Another certificate fails the handshake, before the request
+// (and its token) is sent.
+func pinnedClient(sum string) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil // a loopback address
+	tr.TLSClientConfig = &tls.Config{
+		MinVersion:         tls.VersionTLS12,
+		InsecureSkipVerify: true, // VerifyConnection checks the certificate instead
+		VerifyConnection: func(cs tls.ConnectionState) error {
+			if len(cs.PeerCertificates) > 0 {
+				got := sha256.Sum256(cs.PeerCertificates[0].Raw)
+				if hex.EncodeToString(got[:]) == sum {
+					return nil
+				}
+			}
+			return fmt.Errorf("the server's TLS certificate is not the one its discovery file names (SHA-256 %s)", sum)
+		},
+	}
+	return &http.Client{Transport: tr}
 }
