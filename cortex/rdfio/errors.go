@@ -3,8 +3,10 @@ package rdfio
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -74,6 +76,44 @@ func (e *SyntaxError) Error() string {
 	}
 	b = append(b, e.Msg...)
 	return string(b)
+}
+
+// maxArgBytes bounds the text of the input a syntax error's message
+// repeats (a token, a prefix, an IRI): a longer one is cut, at a character,
+// and "…" says so, so that a multi-megabyte token makes a short message.
+const maxArgBytes = 256
+
+// clipArgs returns args with every string or []byte of more than
+// maxArgBytes bytes cut to its first maxArgBytes and "…" (a copy of args,
+// if any is cut).
+func clipArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		var s string
+		switch v := a.(type) {
+		case string:
+			s = v
+		case []byte:
+			s = string(v[:min(len(v), maxArgBytes+utf8.UTFMax)])
+		default:
+			continue
+		}
+		if len(s) <= maxArgBytes {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		cut := maxArgBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		out[i] = s[:cut] + "…"
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // Is reports whether target is ErrSyntax, so that errors.Is(err, ErrSyntax)

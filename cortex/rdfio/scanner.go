@@ -27,7 +27,7 @@ type scanner struct {
 const maxIntern = 4096
 
 func (s *scanner) errf(pos int, format string, args ...any) error {
-	return &SyntaxError{File: s.file, Line: s.line, Col: pos - s.lineStart + 1, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{File: s.file, Line: s.line, Col: pos - s.lineStart + 1, Msg: fmt.Sprintf(format, clipArgs(args)...)}
 }
 
 func (s *scanner) skipSpace() {

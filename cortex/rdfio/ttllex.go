@@ -99,7 +99,7 @@ func (l *ttlLexer) init(r io.Reader, file string) {
 
 // errAt returns a *SyntaxError at byte offset off of buf.
 func (l *ttlLexer) errAt(off int, format string, args ...any) error {
-	return &SyntaxError{File: l.file, Line: l.line, Col: off - l.lineStart + 1, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{File: l.file, Line: l.line, Col: off - l.lineStart + 1, Msg: fmt.Sprintf(format, clipArgs(args)...)}
 }
 
 // fill loads the next line. It reports false at the end of the input, or

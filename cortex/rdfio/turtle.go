@@ -136,7 +136,7 @@ func (d *turtleDecoder) lookahead() (*ttlToken, error) {
 }
 
 func (d *turtleDecoder) errTok(t *ttlToken, format string, args ...any) error {
-	return &SyntaxError{File: d.opts.File, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{File: d.opts.File, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, clipArgs(args)...)}
 }
 
 func (d *turtleDecoder) emit(s, p, o quad.Value) {
