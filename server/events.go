@@ -255,6 +255,14 @@ func (s *Server) recheck(pr principal) error {
 // (fromHeader), else the after query parameter; given is false if neither
 // is there.
 func eventsAfter(r *http.Request) (after uint64, given, fromHeader bool, err error) {
+	// Given twice, one reader of the request (a proxy) may take the one
+	// and the server the other: refused, as the other routes' are.
+	if n := len(r.Header.Values("Last-Event-ID")); n > 1 {
+		return 0, false, false, fmt.Errorf("%w: Last-Event-ID given %d times", api.ErrUsage, n)
+	}
+	if n := len(r.URL.Query()["after"]); n > 1 {
+		return 0, false, false, fmt.Errorf("%w: after given %d times", api.ErrUsage, n)
+	}
 	name, v := "Last-Event-ID", r.Header.Get("Last-Event-ID")
 	if v == "" {
 		name, v = "after", r.URL.Query().Get("after")

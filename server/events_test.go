@@ -322,6 +322,7 @@ func TestEvents_BadRequests(t *testing.T) {
 		{"a Last-Event-ID that is no number", "/ns/acme/events", []string{"Last-Event-ID", "x7"}, 400, "invalid", `Last-Event-ID "x7"`},
 		{"an after that is no number", "/ns/acme/events?after=-1", nil, 400, "invalid", `after "-1"`},
 		{"an id past the last event", "/ns/acme/events?after=2", nil, 400, "invalid", "the last event is 1"},
+		{"after given twice", "/ns/acme/events?after=1&after=0", nil, 400, "usage", "after given 2 times"},
 		{"an unknown namespace", "/ns/ghost/events", nil, 404, "not_found", "ghost"},
 		{"a bad namespace", "/ns/a%2Fb/events", nil, 400, "invalid", "namespace"},
 	} {
@@ -331,6 +332,19 @@ func TestEvents_BadRequests(t *testing.T) {
 				t.Fatalf("%d %s: %s", resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"), body)
 			}
 		})
+	}
+	// Two Last-Event-ID headers: a proxy may read the one, the server the
+	// other.
+	req, _ := http.NewRequest("GET", ts.url+"/ns/acme/events", nil)
+	req.Header.Add("Last-Event-ID", "1")
+	req.Header.Add("Last-Event-ID", "0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 400 || resp.Header.Get("Cortex-Error-Kind") != "usage" {
+		t.Fatalf("two Last-Event-ID headers: %d %s", resp.StatusCode, resp.Header.Get("Cortex-Error-Kind"))
 	}
 }
 
