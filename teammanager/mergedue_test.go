@@ -1004,3 +1004,48 @@ func TestManager_Merge_StrategyIgnoringResolution(t *testing.T) {
 		})
 	}
 }
+
+// TestManager_Merge_BadResult_LanguageTagCase: a custom strategy that lists
+// one fact twice, its object spelled with language tags that differ only in
+// case ("v"@en and "v"@EN, one object to a merge), fails the merge with
+// merge.ErrInvalidDecision like any fact listed twice, and writes nothing:
+// else the shared graph would hold both spellings, each in a fact set with
+// the same findings behind it.
+func TestManager_Merge_BadResult_LanguageTagCase(t *testing.T) {
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("sloppy", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		res, err := merge.Merge(merge.NameAdditive, in)
+		if err == nil && len(res.Facts) == 1 {
+			f := res.Facts[0]
+			lit := f.Object.(quad.LangString)
+			lit.Lang = strings.ToLower(lit.Lang)
+			if lit.Lang == f.Object.(quad.LangString).Lang {
+				lit.Lang = strings.ToUpper(lit.Lang)
+			}
+			f.Object = lit
+			res.Facts = append(res.Facts, f)
+			slices.SortFunc(res.Facts, func(a, b merge.Fact) int { return merge.CompareTerms(a.Object, b.Object) })
+		}
+		return res, err
+	}))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "sloppy", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		obj := quad.LangString{Value: "v", Lang: map[string]string{"a": "en", "b": "EN"}[a]}
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: obj}); err != nil {
+			t.Fatal(err)
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	_, err := f.m.MergeTeamResults(ctx, "t")
+	if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), "listed twice") {
+		t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, "listed twice")
+	}
+	for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
+		if qs := f.graph(t, g); len(qs) != 0 {
+			t.Fatalf("the refused merge wrote %v", qs)
+		}
+	}
+}

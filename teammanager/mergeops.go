@@ -351,18 +351,31 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 }
 
 // checkUnique is the part of checkResult about facts and conflicts listed
-// twice and conflict ids.
+// twice and conflict ids. A fact's object is compared as a merge compares
+// objects (merge.ObjectKey): the same fact with language tags differing only
+// in case is listed twice.
 func checkUnique(res merge.Result) error {
-	type triple struct{ s, p, o quad.Value }
+	type triple struct {
+		s, p quad.Value
+		o    string
+	}
 	norm := func(v quad.Value) quad.Value {
 		if nv, err := cortex.NormalizeTerm(v); err == nil {
 			return nv
 		}
 		return v // (refused by the store when written)
 	}
+	// Objects as a merge compares them: "a"@en is "a"@EN, and
+	// "a"^^xsd:string is "a".
+	object := func(v quad.Value) string {
+		if k, err := merge.ObjectKey(v); err == nil {
+			return k
+		}
+		return "\x01" + rdfio.FormatTerm(norm(v)) // (refused by checkProvenance)
+	}
 	facts := make(map[triple]bool, len(res.Facts))
 	for _, f := range res.Facts {
-		k := triple{norm(f.Subject), norm(f.Predicate), norm(f.Object)}
+		k := triple{norm(f.Subject), norm(f.Predicate), object(f.Object)}
 		if facts[k] {
 			return fmt.Errorf("%w: fact %s %s %s listed twice", merge.ErrInvalidDecision,
 				rdfio.FormatTerm(f.Subject), rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object))
