@@ -60,7 +60,9 @@ import (
 // merge (merge.ErrInvalidDecision), and so does its panic
 // (ErrStrategyPanicked).
 //
-// Merging is deterministic: when the result equals the last merge's (same
+// Merging is deterministic: the result is taken in the order of package
+// merge whatever order a custom strategy lists its facts, conflicts and
+// candidates in, and when it equals the last merge's (same
 // facts, supporters, findings, confidences and conflicts), nothing of it is
 // written (only a due-merge marker is cleared, and a timeout the merge
 // read recorded) and the report says
@@ -170,6 +172,7 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	if err := checkResult(in, res); err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
+	res = sortResult(res)
 	for i := range res.Facts {
 		c, err := storedConfidence(res.Facts[i], conf)
 		if err != nil {
@@ -348,6 +351,35 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		}
 	}
 	return nil
+}
+
+// sortResult returns res with its facts, conflicts and candidates in the
+// order of package merge (facts by subject, predicate and object, conflicts
+// by topic, candidates by object, a candidate's findings sorted), whatever
+// order a custom strategy gave them in: the merge id, and so whether a
+// merge is Unchanged, and the report's order then depend on the result
+// only, as Facts reads it back. The slices of res are not modified.
+func sortResult(res merge.Result) merge.Result {
+	res.Facts = slices.Clone(res.Facts)
+	slices.SortStableFunc(res.Facts, func(a, b merge.Fact) int {
+		if c := (merge.Topic{Subject: a.Subject, Predicate: a.Predicate}).Compare(merge.Topic{Subject: b.Subject, Predicate: b.Predicate}); c != 0 {
+			return c
+		}
+		return merge.CompareTerms(a.Object, b.Object)
+	})
+	res.Conflicts = slices.Clone(res.Conflicts)
+	slices.SortStableFunc(res.Conflicts, func(a, b merge.Conflict) int { return a.Topic.Compare(b.Topic) })
+	for i := range res.Conflicts {
+		c := &res.Conflicts[i]
+		c.Candidates = slices.Clone(c.Candidates)
+		for j := range c.Candidates {
+			ids := slices.Clone(c.Candidates[j].FindingIDs)
+			slices.Sort(ids)
+			c.Candidates[j].FindingIDs = ids
+		}
+		slices.SortStableFunc(c.Candidates, func(a, b merge.Candidate) int { return merge.CompareTerms(a.Object, b.Object) })
+	}
+	return res
 }
 
 // checkUnique is the part of checkResult about facts and conflicts listed

@@ -1,0 +1,251 @@
+package teammanager_test
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
+)
+
+// factLines renders facts one per line, with their attribution.
+func factLines(fs []merge.Fact) []string {
+	out := []string{}
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s %s %s by=%s ids=%s resolved=%s conf=%v", rdfio.FormatTerm(f.Subject),
+			rdfio.FormatTerm(f.Predicate), rdfio.FormatTerm(f.Object), strings.Join(f.Supporters, ","),
+			strings.Join(f.FindingIDs, ","), f.ResolvedBy, f.Confidence))
+	}
+	return out
+}
+
+func conflictLines(cs []merge.Conflict) []string {
+	out := []string{}
+	for _, c := range cs {
+		l := fmt.Sprintf("%s %s %s %s:", c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate), c.Reason)
+		for _, cd := range c.Candidates {
+			l += fmt.Sprintf(" %s<-%s[%s]", rdfio.FormatTerm(cd.Object), strings.Join(cd.Agents, ","), strings.Join(cd.FindingIDs, ","))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestManager_MergeProperty: two teams whose members assert the same random
+// findings (language tags in several cases, xsd:string and plain literals,
+// "1" and "01" as xsd:integer) in different orders merge to the same facts
+// and conflicts with every built-in strategy; the facts Facts reads back
+// are the report's, the shared graph holds exactly them, and merging again
+// changes nothing. Then every open conflict is resolved (to a candidate,
+// to an object no one asserted, or to nothing) and the same holds again,
+// with no open conflict left.
+func TestManager_MergeProperty(t *testing.T) {
+	objects := []quad.Value{
+		quad.String("a"), quad.TypedString{Value: "a", Type: "http://www.w3.org/2001/XMLSchema#string"},
+		quad.LangString{Value: "a", Lang: "en"}, quad.LangString{Value: "a", Lang: "EN"}, quad.LangString{Value: "a", Lang: "en-GB"},
+		quad.TypedString{Value: "1", Type: "http://www.w3.org/2001/XMLSchema#integer"},
+		quad.TypedString{Value: "01", Type: "http://www.w3.org/2001/XMLSchema#integer"},
+		iri("o"), quad.BNode("o"),
+	}
+	subjects := []quad.Value{iri("s1"), iri("s2"), quad.BNode("s3")}
+	confs := []float64{0, 0.1, 0.35, 0.5, 0.9, 1}
+	agents := []string{"a", "b", "c"}
+	seeds := 3
+	if testing.Short() {
+		seeds = 1
+	}
+	for _, strategy := range merge.Names() {
+		t.Run(strategy, func(t *testing.T) {
+			for seed := 1; seed <= seeds; seed++ {
+				rng := rand.New(rand.NewSource(int64(seed)))
+				f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+				findings := map[string][]teammanager.Finding{}
+				for range 4 + rng.Intn(10) {
+					a := agents[rng.Intn(len(agents))]
+					findings[a] = append(findings[a], teammanager.Finding{
+						Subject: subjects[rng.Intn(len(subjects))], Predicate: iri("p"), Object: objects[rng.Intn(len(objects))],
+						Confidence: confs[rng.Intn(len(confs))], AssertedAt: time.Date(2025, 1, 1, 0, rng.Intn(3), 0, 0, time.UTC),
+					})
+				}
+				teams := []string{"t1", "t2"}
+				for _, id := range teams {
+					f.create(t, teammanager.TeamConfig{ID: id, Name: id, Strategy: strategy, Members: members(agents...), TieBreaker: "b"})
+				}
+				for _, a := range agents {
+					for i, id := range teams {
+						f.status(t, id, a, teammanager.Running, "")
+						fs := slices.Clone(findings[a])
+						if i == 1 {
+							rng.Shuffle(len(fs), func(i, j int) { fs[i], fs[j] = fs[j], fs[i] })
+						}
+						for _, fi := range fs {
+							if _, err := f.m.AddFinding(ctx, id, a, fi); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				}
+				order := slices.Clone(agents)
+				rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+				for _, a := range order {
+					for _, id := range teams {
+						f.status(t, id, a, teammanager.Completed, "")
+					}
+					if rng.Intn(2) == 0 {
+						f.clock.Advance(time.Minute)
+					}
+				}
+				check := func(stage string) {
+					t.Helper()
+					var first teammanager.MergeReport
+					for i, id := range teams {
+						rep, err := f.m.MergeTeamResults(ctx, id)
+						if err != nil {
+							t.Fatalf("seed %d %s: merge %s: %v", seed, stage, id, err)
+						}
+						if i == 0 {
+							first = rep
+						} else if a, b := factLines(rep.Facts), factLines(first.Facts); !slices.Equal(a, b) {
+							t.Fatalf("seed %d %s: the teams' facts differ\n%s\n\t%s\n%s\n\t%s", seed, stage, id, strings.Join(a, "\n\t"), teams[0], strings.Join(b, "\n\t"))
+						} else if a, b := conflictLines(rep.OpenConflicts), conflictLines(first.OpenConflicts); !slices.Equal(a, b) {
+							t.Fatalf("seed %d %s: the teams' conflicts differ\n\t%s\n\t%s", seed, stage, strings.Join(a, "\n\t"), strings.Join(b, "\n\t"))
+						}
+						got, err := f.m.Facts(ctx, id, teammanager.FactFilter{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						var stored []merge.Fact
+						for _, fa := range got {
+							stored = append(stored, fa.Fact)
+							if fa.MergeID != rep.MergeID {
+								t.Fatalf("seed %d %s: fact of merge %s, the last is %s", seed, stage, fa.MergeID, rep.MergeID)
+							}
+						}
+						if a, b := factLines(stored), factLines(rep.Facts); !slices.Equal(a, b) {
+							t.Fatalf("seed %d %s: Facts reads\n\t%s\nthe merge reported\n\t%s", seed, stage, strings.Join(a, "\n\t"), strings.Join(b, "\n\t"))
+						}
+						var shared []string
+						for _, q := range f.graph(t, f.ns.SharedGraph(id)) {
+							shared = append(shared, rdfio.FormatTerm(q.Subject)+" "+rdfio.FormatTerm(q.Predicate)+" "+rdfio.FormatTerm(q.Object))
+						}
+						var want []string
+						for _, fa := range rep.Facts {
+							want = append(want, rdfio.FormatTerm(fa.Subject)+" "+rdfio.FormatTerm(fa.Predicate)+" "+rdfio.FormatTerm(fa.Object))
+						}
+						slices.Sort(shared)
+						slices.Sort(want)
+						if !slices.Equal(shared, want) {
+							t.Fatalf("seed %d %s: shared graph\n\t%s\nfacts\n\t%s", seed, stage, strings.Join(shared, "\n\t"), strings.Join(want, "\n\t"))
+						}
+						again, err := f.m.MergeTeamResults(ctx, id)
+						if err != nil || !again.Unchanged || again.MergeID != rep.MergeID || !reflect.DeepEqual(factLines(again.Facts), factLines(rep.Facts)) {
+							t.Fatalf("seed %d %s: merging again: unchanged %v, %v", seed, stage, again.Unchanged, err)
+						}
+					}
+				}
+				check("first merge")
+				rep, err := f.m.MergeTeamResults(ctx, "t1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range rep.OpenConflicts {
+					var objs []quad.Value
+					switch rng.Intn(3) {
+					case 0:
+						objs = []quad.Value{c.Candidates[rng.Intn(len(c.Candidates))].Object}
+					case 1:
+						objs = []quad.Value{quad.String("nobody's")}
+					}
+					for _, id := range teams {
+						if _, err := f.m.ResolveConflict(ctx, id, c.ID, objs, "lead"); err != nil {
+							t.Fatalf("seed %d: resolve %s of %s: %v", seed, c.ID, id, err)
+						}
+					}
+				}
+				check("resolved")
+				if rep, _ := f.m.MergeTeamResults(ctx, "t1"); len(rep.OpenConflicts) != 0 {
+					t.Fatalf("seed %d: open conflicts after resolving them all: %v", seed, conflictLines(rep.OpenConflicts))
+				}
+			}
+		})
+	}
+}
+
+// TestManager_Merge_CustomResultOrder: a custom strategy that lists its
+// facts and conflicts in another order on each run (as one ranging over a
+// map does) merges the same input to the same result: the second merge is
+// Unchanged with the same merge id, and the report's facts are in the
+// order Facts reads them back (subject, predicate, object), conflicts by
+// topic and their candidates by object.
+func TestManager_Merge_CustomResultOrder(t *testing.T) {
+	var calls int
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("unordered", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		res, err := merge.Merge(merge.NameConflictFlag, in)
+		calls++
+		if err == nil && calls%2 == 1 {
+			slices.Reverse(res.Facts)
+			slices.Reverse(res.Conflicts)
+			for _, c := range res.Conflicts {
+				slices.Reverse(c.Candidates)
+			}
+		}
+		return res, err
+	}))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "unordered", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		for _, s := range []string{"s1", "s2", "s3", "s4"} {
+			obj := quad.Value(quad.String("v"))
+			if s >= "s3" {
+				obj = quad.String("v" + a) // a conflict
+			}
+			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(s), Predicate: iri("p"), Object: obj}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	first, err := f.m.MergeTeamResults(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.m.MergeTeamResults(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.Unchanged || second.MergeID != first.MergeID {
+		t.Errorf("second merge of the same input: unchanged %v, merge id %s, first %s", second.Unchanged, second.MergeID, first.MergeID)
+	}
+	got, err := f.m.Facts(ctx, "t", teammanager.FactFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []merge.Fact
+	for _, fa := range got {
+		stored = append(stored, fa.Fact)
+	}
+	for _, rep := range []teammanager.MergeReport{first, second} {
+		if a, b := factLines(rep.Facts), factLines(stored); !slices.Equal(a, b) {
+			t.Errorf("report facts\n\t%s\nFacts\n\t%s", strings.Join(a, "\n\t"), strings.Join(b, "\n\t"))
+		}
+		if !slices.IsSortedFunc(rep.OpenConflicts, func(a, b merge.Conflict) int { return a.Topic.Compare(b.Topic) }) {
+			t.Errorf("report conflicts not sorted by topic: %s", conflictLines(rep.OpenConflicts))
+		}
+		for _, c := range rep.OpenConflicts {
+			if !slices.IsSortedFunc(c.Candidates, func(a, b merge.Candidate) int { return merge.CompareTerms(a.Object, b.Object) }) {
+				t.Errorf("candidates not sorted by object: %s", conflictLines(rep.OpenConflicts))
+			}
+		}
+	}
+}
