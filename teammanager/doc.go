@@ -256,7 +256,8 @@
 //     not bear out (a fact's supporters or finding ids other than the
 //     completed members that asserted it and their findings of it, a fact
 //     no one asserted and no resolution chose, a resolver other than its
-//     topic's, a conflict on a resolved topic or on one no completed
+//     topic's, an object a resolution chose that is no fact of the
+//     result, a conflict on a resolved topic or on one no completed
 //     member spoke on, a candidate without findings or with findings or
 //     agents other than those of its object) fails the merge
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with

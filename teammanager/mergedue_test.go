@@ -952,6 +952,12 @@ func TestManager_Merge_StrategyIgnoringResolution(t *testing.T) {
 			}
 			return *res, nil
 		}, "not chosen"},
+		// The resolution replaces the strategy's output for its topic: the
+		// conflict's record says "va" was chosen, so "va" must be a fact.
+		{"chosen object left out", func(in merge.Input, res *merge.Result) (merge.Result, error) {
+			res.Facts = []merge.Fact{}
+			return *res, nil
+		}, "chose"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var broken atomic.Bool

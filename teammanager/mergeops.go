@@ -229,7 +229,9 @@ func checkResult(in merge.Input, res merge.Result) error {
 // asserted and no resolution chose (an invented fact); a ResolvedBy that is
 // not the resolver of the fact's topic, or on a fact whose object that
 // resolution did not choose (fact:agent would credit the resolver with
-// it); a conflict on a resolved topic or
+// it); an object a resolution chose that is no fact of the result (the
+// resolution replaces the strategy's output for its topic); a conflict on
+// a resolved topic or
 // on one no completed member spoke on (its record, once resolved, could
 // fail every later merge); a candidate without findings, or whose findings
 // are not completed members' findings of its object on the conflict's
@@ -279,12 +281,16 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 	}
 	resolver := map[string]string{}        // conflict id → resolver
 	chosen := map[string]map[string]bool{} // conflict id → the object keys it chose
+	at := map[string]time.Time{}           // conflict id → the time of its resolution
 	for _, r := range in.Resolutions {
 		id := r.ConflictID
 		if r.Topic.Subject != nil || r.Topic.Predicate != nil {
 			id = r.Topic.ConflictID()
 		}
-		resolver[id] = r.By
+		if _, ok := resolver[id]; ok && !r.At.After(at[id]) {
+			continue // the latest resolution of a topic applies (merge.Resolution)
+		}
+		resolver[id], at[id] = r.By, r.At
 		chosen[id] = map[string]bool{}
 		for _, o := range r.Objects {
 			if k, err := merge.ObjectKey(o); err == nil {
@@ -292,6 +298,7 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 			}
 		}
 	}
+	made := map[string]map[string]bool{} // conflict id → the object keys of its resolved facts
 	equal := func(a, b []string) bool { return slices.Equal(a, b) || len(a) == 0 && len(b) == 0 }
 	for _, f := range res.Facts {
 		fail := func(format string, args ...any) error {
@@ -316,6 +323,12 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 			return fail("no completed member asserted it (no supporters) and no resolution chose it")
 		case f.ResolvedBy != "" && (okErr != nil || !chosen[cid][ok]):
 			return fail("credited to resolver %q, but not chosen by its topic's resolution", f.ResolvedBy)
+		}
+		if f.ResolvedBy != "" {
+			if made[cid] == nil {
+				made[cid] = map[string]bool{}
+			}
+			made[cid][ok] = true
 		}
 	}
 	for _, c := range res.Conflicts {
@@ -349,6 +362,21 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 					merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object), cd.Agents, agents)
 			}
 		}
+	}
+	// A resolution replaces the strategy's output for its topic: every
+	// object it chose is a fact (its record says it was chosen).
+	var left []string // (sorted: the error does not depend on the input's order)
+	for id, ks := range chosen {
+		for k := range ks {
+			if !made[id][k] {
+				left = append(left, id)
+				break
+			}
+		}
+	}
+	if len(left) > 0 {
+		id := slices.Min(left)
+		return fmt.Errorf("%w: conflict %s: its resolver %q chose an object that is no fact of the result", merge.ErrInvalidDecision, id, resolver[id])
 	}
 	return nil
 }
