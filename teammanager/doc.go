@@ -259,7 +259,8 @@
 //     topic's, an object a resolution chose that is no fact of the
 //     result, a conflict on a resolved topic or on one no completed
 //     member spoke on, a candidate without findings or with findings or
-//     agents other than those of its object) fails the merge
+//     agents other than those of its object, a candidate listed twice or
+//     an object of the topic left out) fails the merge
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with
 //     ErrStrategyPanicked; nothing is written.
 //   - Text (task subjects and descriptions, comments, messages, plans, a

@@ -588,6 +588,22 @@ func TestManager_Merge_BadResult(t *testing.T) {
 			res.Facts = nil
 			res.Conflicts = append(res.Conflicts, c)
 		}, "candidate"},
+		// A conflict's record lists every candidate of its topic, each with
+		// all of its findings (merge.Conflict, merge.Candidate): a human
+		// resolving it must see every object proposed and who proposed it.
+		{"conflict leaving a candidate out", func(res *merge.Result) {
+			c := conflict
+			c.Candidates = []merge.Candidate{{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: res.Facts[0].FindingIDs}}
+			res.Facts = nil
+			res.Conflicts = append(res.Conflicts, c)
+		}, "candidate"},
+		{"conflict listing a candidate twice", func(res *merge.Result) {
+			c := conflict
+			cd := merge.Candidate{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: res.Facts[0].FindingIDs}
+			c.Candidates = []merge.Candidate{cd, {Object: quad.String("vb"), Agents: []string{"b"}, FindingIDs: res.Facts[1].FindingIDs}, cd}
+			res.Facts = nil
+			res.Conflicts = append(res.Conflicts, c)
+		}, "candidate"},
 		{"conflict candidate with an unknown finding", func(res *merge.Result) {
 			c := conflict
 			c.Candidates = []merge.Candidate{{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: []string{"a> <x"}}}

@@ -235,7 +235,9 @@ func checkResult(in merge.Input, res merge.Result) error {
 // on one no completed member spoke on (its record, once resolved, could
 // fail every later merge); a candidate without findings, or whose findings
 // are not completed members' findings of its object on the conflict's
-// topic, or whose Agents are not their authors.
+// topic, or not all of them, or whose Agents are not their authors; a
+// candidate listed twice, or an object asserted on the topic that is no
+// candidate (merge.Conflict: one candidate per distinct object).
 func checkProvenance(in merge.Input, res merge.Result) error {
 	key := func(s, p, o quad.Value) string {
 		ok, err := merge.ObjectKey(o)
@@ -257,7 +259,7 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 	claims := map[string]*claim{}
 	type origin struct{ key, agent string }
 	findings := map[string][]origin{}
-	spoken := map[string]bool{} // topic keys
+	spoken := map[string]map[string]bool{} // topic key → the keys (key) of its claims
 	for _, f := range in.Findings {
 		if !completed[f.Agent] {
 			continue
@@ -271,7 +273,11 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		c.agents = append(c.agents, f.Agent)
 		c.ids = append(c.ids, f.ID)
 		findings[f.ID] = append(findings[f.ID], origin{k, f.Agent})
-		spoken[merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.Key()] = true
+		tk := merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.Key()
+		if spoken[tk] == nil {
+			spoken[tk] = map[string]bool{}
+		}
+		spoken[tk][k] = true
 	}
 	for _, c := range claims {
 		slices.Sort(c.agents)
@@ -336,15 +342,21 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 			return fmt.Errorf("%w: conflict %s on %s %s: the topic is resolved", merge.ErrInvalidDecision,
 				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
 		}
-		if !spoken[c.Topic.Key()] {
+		objs := spoken[c.Topic.Key()]
+		if objs == nil {
 			return fmt.Errorf("%w: conflict %s on %s %s: no completed member spoke on the topic", merge.ErrInvalidDecision,
 				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
 		}
+		listed := map[string]bool{}
 		for _, cd := range c.Candidates {
 			if len(cd.FindingIDs) == 0 {
 				return fmt.Errorf("%w: conflict %s: candidate %s has no findings", merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object))
 			}
 			k := key(c.Topic.Subject, c.Topic.Predicate, cd.Object)
+			if listed[k] {
+				return fmt.Errorf("%w: conflict %s: candidate %s listed twice", merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object))
+			}
+			listed[k] = true
 			var agents []string
 			for _, id := range cd.FindingIDs {
 				i := slices.IndexFunc(findings[id], func(o origin) bool { return o.key == k })
@@ -361,6 +373,16 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 				return fmt.Errorf("%w: conflict %s: candidate %s: agents %q, but its findings are by %q",
 					merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object), cd.Agents, agents)
 			}
+			ids := slices.Clone(cd.FindingIDs)
+			slices.Sort(ids)
+			if want := claims[k].ids; !slices.Equal(slices.Compact(ids), want) {
+				return fmt.Errorf("%w: conflict %s: candidate %s: findings %q, but the completed members' findings of it are %q",
+					merge.ErrInvalidDecision, c.ID, rdfio.FormatTerm(cd.Object), cd.FindingIDs, want)
+			}
+		}
+		if n := len(objs) - len(listed); n > 0 {
+			return fmt.Errorf("%w: conflict %s on %s %s: %d of the objects asserted on the topic are no candidate", merge.ErrInvalidDecision,
+				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate), n)
 		}
 	}
 	// A resolution replaces the strategy's output for its topic: every
