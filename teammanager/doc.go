@@ -257,8 +257,8 @@
 //     completed members that asserted it and their findings of it, a fact
 //     no one asserted and no resolution chose, a resolver other than its
 //     topic's, an object a resolution chose that is no fact of the
-//     result, a conflict on a resolved topic or on one no completed
-//     member spoke on, a candidate without findings or with findings or
+//     result, a conflict on a topic with facts, on a resolved topic or
+//     on one no completed member spoke on, a candidate without findings or with findings or
 //     agents other than those of its object, a candidate listed twice or
 //     an object of the topic left out) fails the merge
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with

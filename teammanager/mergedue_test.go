@@ -604,6 +604,16 @@ func TestManager_Merge_BadResult(t *testing.T) {
 			res.Facts = nil
 			res.Conflicts = append(res.Conflicts, c)
 		}, "candidate"},
+		// A conflict is a topic the strategy could not decide: nothing is
+		// written for it until it is resolved (merge.Conflict).
+		{"fact on a topic in conflict", func(res *merge.Result) {
+			c := conflict
+			c.Candidates = []merge.Candidate{
+				{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: res.Facts[0].FindingIDs},
+				{Object: quad.String("vb"), Agents: []string{"b"}, FindingIDs: res.Facts[1].FindingIDs},
+			}
+			res.Conflicts = append(res.Conflicts, c)
+		}, "conflict"},
 		{"conflict candidate with an unknown finding", func(res *merge.Result) {
 			c := conflict
 			c.Candidates = []merge.Candidate{{Object: quad.String("va"), Agents: []string{"a"}, FindingIDs: []string{"a> <x"}}}

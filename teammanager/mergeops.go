@@ -231,7 +231,8 @@ func checkResult(in merge.Input, res merge.Result) error {
 // resolution did not choose (fact:agent would credit the resolver with
 // it); an object a resolution chose that is no fact of the result (the
 // resolution replaces the strategy's output for its topic); a conflict on
-// a resolved topic or
+// a topic the result holds facts on (nothing is written for a conflict's
+// topic until it is resolved, merge.Conflict), on a resolved topic or
 // on one no completed member spoke on (its record, once resolved, could
 // fail every later merge); a candidate without findings, or whose findings
 // are not completed members' findings of its object on the conflict's
@@ -305,6 +306,7 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		}
 	}
 	made := map[string]map[string]bool{} // conflict id → the object keys of its resolved facts
+	decided := map[string]bool{}         // the keys of the topics with facts
 	equal := func(a, b []string) bool { return slices.Equal(a, b) || len(a) == 0 && len(b) == 0 }
 	for _, f := range res.Facts {
 		fail := func(format string, args ...any) error {
@@ -330,6 +332,7 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 		case f.ResolvedBy != "" && (okErr != nil || !chosen[cid][ok]):
 			return fail("credited to resolver %q, but not chosen by its topic's resolution", f.ResolvedBy)
 		}
+		decided[merge.Topic{Subject: f.Subject, Predicate: f.Predicate}.Key()] = true
 		if f.ResolvedBy != "" {
 			if made[cid] == nil {
 				made[cid] = map[string]bool{}
@@ -340,6 +343,10 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 	for _, c := range res.Conflicts {
 		if _, ok := resolver[c.ID]; ok {
 			return fmt.Errorf("%w: conflict %s on %s %s: the topic is resolved", merge.ErrInvalidDecision,
+				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
+		}
+		if decided[c.Topic.Key()] {
+			return fmt.Errorf("%w: conflict %s on %s %s: the result holds facts on the topic", merge.ErrInvalidDecision,
 				c.ID, rdfio.FormatTerm(c.Topic.Subject), rdfio.FormatTerm(c.Topic.Predicate))
 		}
 		objs := spoken[c.Topic.Key()]
