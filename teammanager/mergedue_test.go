@@ -1081,3 +1081,37 @@ func TestManager_Merge_BadResult_LanguageTagCase(t *testing.T) {
 		}
 	}
 }
+
+// TestManager_Merge_StrategyModifyingInput: a custom strategy that rewrites
+// the input it is given (here, crediting b's findings to a) cannot make its
+// result's false provenance pass the check: the result is checked against
+// the findings as stored, the merge fails with merge.ErrInvalidDecision and
+// writes nothing.
+func TestManager_Merge_StrategyModifyingInput(t *testing.T) {
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("rewriting", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		for i := range in.Findings {
+			in.Findings[i].Agent = "a"
+		}
+		return merge.Merge(merge.NameAdditive, in)
+	}))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "rewriting", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v" + a)}); err != nil {
+			t.Fatal(err)
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	_, err := f.m.MergeTeamResults(ctx, "t")
+	if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), "supporters") {
+		t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, "supporters")
+	}
+	for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
+		if qs := f.graph(t, g); len(qs) != 0 {
+			t.Fatalf("the refused merge wrote %v", qs)
+		}
+	}
+}

@@ -164,7 +164,7 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, err
 	}
 	in.Resolutions = cg.resolutions(m.ns)
-	res, err := runStrategy(strat, in)
+	res, err := runStrategy(strat, cloneInput(in))
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
@@ -483,6 +483,19 @@ func checkUnique(res merge.Result) error {
 		conflicts[c.ID] = true
 	}
 	return nil
+}
+
+// cloneInput returns a copy of in whose slices are its own: a strategy
+// that modifies its input (a custom one's bug; merge.Strategy forbids it)
+// changes the copy, not the input its result is checked against.
+func cloneInput(in merge.Input) merge.Input {
+	in.Members = slices.Clone(in.Members)
+	in.Findings = slices.Clone(in.Findings)
+	in.Resolutions = slices.Clone(in.Resolutions)
+	for i := range in.Resolutions {
+		in.Resolutions[i].Objects = slices.Clone(in.Resolutions[i].Objects)
+	}
+	return in
 }
 
 // runStrategy runs strat on in. A panic of the strategy (a custom one's
