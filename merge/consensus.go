@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cayleygraph/quad"
@@ -50,11 +51,14 @@ func ballots(v TopicView) []ballot {
 	index := map[string]int{}
 	var cur []quad.Value
 	flush := func(agent string) {
+		// Each object's key with its length before it: a key may hold any byte, so that a
+		// separator alone would let {"p", "q"} and one object holding both keys collide.
 		var sb strings.Builder
 		for _, o := range cur {
 			k, _ := ObjectKey(o) // valid: the objects of a TopicView are normalised
+			sb.WriteString(strconv.Itoa(len(k)))
+			sb.WriteByte(':')
 			sb.WriteString(k)
-			sb.WriteByte(0)
 		}
 		k := sb.String()
 		i, ok := index[k]

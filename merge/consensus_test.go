@@ -67,3 +67,22 @@ func TestConsensus_Rules(t *testing.T) {
 		})
 	}
 }
+
+// TestConsensus_BallotsWithNULs: ballots are compared as sets of objects,
+// whatever bytes the objects hold: alice's ballot {"p", "q"} is not bob's
+// {"p\x003\x00\x00q"} (a literal may hold U+0000), so no ballot has two
+// voters and there is no consensus.
+func TestConsensus_BallotsWithNULs(t *testing.T) {
+	three := []merge.Member{done("alice", 1), done("bob", 2), done("carol", 3)}
+	res, err := merge.Merge(merge.NameConsensus, merge.Input{Members: three, Findings: []merge.Finding{
+		f("1", "alice", "s", "p", str("p")), f("2", "alice", "s", "p", str("q")),
+		f("3", "bob", "s", "p", str("p\x003\x00\x00q")), f("4", "carol", "s", "p", str("z")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`conflict s p no-consensus: "p"<-alice[1] "p\x003\x00\x00q"<-bob[3] "q"<-alice[2] "z"<-carol[4]`}
+	if got := lines(res); !slices.Equal(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}

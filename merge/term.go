@@ -121,8 +121,9 @@ func ObjectKey(v quad.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// b (a language tag or datatype IRI) never holds a NUL byte: the key is unambiguous.
-	return strconv.Itoa(k.kind) + "\x00" + k.b + "\x00" + k.a, nil
+	// b (a language tag or datatype IRI) may hold any byte but a '<' or '>', NUL too: its length
+	// comes first, so that the key is unambiguous.
+	return strconv.Itoa(k.kind) + "\x00" + strconv.Itoa(len(k.b)) + "\x00" + k.b + k.a, nil
 }
 
 // CheckTriple reports whether a merge accepts subject, predicate and object as the triple of a finding:
