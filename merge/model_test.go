@@ -491,7 +491,12 @@ func TestProperty_MatchesReferenceModel(t *testing.T) {
 		merge.NameConfidenceWeighted: modelConfidence(merge.DefaultConfidenceMargin),
 		merge.NameConsensus:          modelConsensus,
 	}
+	strategies := map[string]merge.Strategy{"custom/margin": merge.ConfidenceWeighted{Margin: 0.3}}
+	models["custom/margin"] = modelConfidence(0.3)
 	for _, name := range merge.Names() {
+		strategies[name], _ = merge.Lookup(name)
+	}
+	for name, s := range strategies {
 		decide := models[name]
 		if decide == nil {
 			t.Fatalf("no model of %s", name)
@@ -510,7 +515,7 @@ func TestProperty_MatchesReferenceModel(t *testing.T) {
 					}
 				}
 				want, topics, wantErr := modelMerge(in, decide)
-				got, err := merge.Merge(name, in)
+				got, err := s.Merge(in)
 				if wantErr != nil {
 					if !errors.Is(err, merge.ErrConflictingResolutions) && !errors.Is(err, merge.ErrUnknownConflict) {
 						t.Fatalf("seed %d: err %v, want %v", seed, err, wantErr)

@@ -29,7 +29,7 @@ func randomInput(rng *rand.Rand) merge.Input {
 		str("a"), str("b"), lang("a", "en"), lang("a", "EN"), lang("a", "en-gb"),
 		quad.TypedString{Value: "a", Type: xsd + "string"},
 		quad.TypedString{Value: "1", Type: xsd + "integer"}, quad.TypedString{Value: "01", Type: xsd + "integer"},
-		ex("o1"), quad.BNode("b1"),
+		ex("o1"), quad.BNode("b1"), str("a\x00b"),
 	}
 	subjects := []quad.Value{ex("s1"), ex("s2"), quad.BNode("s3")}
 	preds := []quad.IRI{ex("p"), ex("q")}
