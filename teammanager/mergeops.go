@@ -60,9 +60,11 @@ import (
 // merge (merge.ErrInvalidDecision), and so does its panic
 // (ErrStrategyPanicked).
 //
-// Merging is deterministic: the result is taken in the order of package
-// merge whatever order a custom strategy lists its facts, conflicts and
-// candidates in, and when it equals the last merge's (same
+// The report's Kept and Conflicts, and each member's Kept, are counted
+// from the result's facts and conflicts, whatever a custom strategy's
+// report says. Merging is deterministic: the result is taken in the order
+// of package merge whatever order a custom strategy lists its facts,
+// conflicts and candidates in, and when it equals the last merge's (same
 // facts, supporters, findings, confidences and conflicts), nothing of it is
 // written (only a due-merge marker is cleared, and a timeout the merge
 // read recorded) and the report says
@@ -173,6 +175,7 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
 	res = sortResult(res)
+	countResult(&res)
 	for i := range res.Facts {
 		c, err := storedConfidence(res.Facts[i], conf)
 		if err != nil {
@@ -437,6 +440,27 @@ func sortResult(res merge.Result) merge.Result {
 		slices.SortStableFunc(c.Candidates, func(a, b merge.Candidate) int { return merge.CompareTerms(a.Object, b.Object) })
 	}
 	return res
+}
+
+// countResult sets the counts of res's report that its facts and conflicts
+// define (merge.Report, merge.MemberReport): Kept and Conflicts, and each
+// member's Kept, the facts it supports. A custom strategy that filters a
+// result may leave them as they were before.
+func countResult(res *merge.Result) {
+	res.Report.Kept, res.Report.Conflicts = len(res.Facts), len(res.Conflicts)
+	if len(res.Report.Members) == 0 {
+		return
+	}
+	kept := map[string]int{}
+	for _, f := range res.Facts {
+		for _, a := range f.Supporters {
+			kept[a]++
+		}
+	}
+	res.Report.Members = slices.Clone(res.Report.Members)
+	for i := range res.Report.Members {
+		res.Report.Members[i].Kept = kept[res.Report.Members[i].Agent]
+	}
 }
 
 // checkUnique is the part of checkResult about facts and conflicts listed

@@ -249,3 +249,42 @@ func TestManager_Merge_CustomResultOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestManager_Merge_CustomReportCounts: the report's Kept and Conflicts are
+// the numbers of facts and open conflicts (merge.Report, MergeReport), also
+// for a custom strategy that filters a built-in's result without counting
+// again.
+func TestManager_Merge_CustomReportCounts(t *testing.T) {
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("filtering", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		res, err := merge.Merge(merge.NameConflictFlag, in)
+		if err == nil {
+			res.Facts = res.Facts[:1] // its report still counts two facts
+			res.Conflicts = nil       // and one conflict
+		}
+		return res, err
+	}))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "filtering", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		for _, s := range []string{"s1", "s2", "s3"} {
+			obj := quad.Value(quad.String("v"))
+			if s == "s3" {
+				obj = quad.String("v" + a)
+			}
+			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(s), Predicate: iri("p"), Object: obj}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	rep, err := f.m.MergeTeamResults(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kept != len(rep.Facts) || rep.Report.Conflicts != len(rep.OpenConflicts) {
+		t.Errorf("report: kept %d, conflicts %d; the merge has %d facts, %d open conflicts", rep.Kept, rep.Report.Conflicts, len(rep.Facts), len(rep.OpenConflicts))
+	}
+}
