@@ -44,7 +44,8 @@ func conflictLines(cs []merge.Conflict) []string {
 // "1" and "01" as xsd:integer) in different orders merge to the same facts
 // and conflicts with every built-in strategy; the facts Facts reads back
 // are the report's, the shared graph holds exactly them, and merging again
-// changes nothing. Then every open conflict is resolved (to a candidate,
+// changes nothing, also for a merge by hand before every member completed,
+// which the later merges replace. Then every open conflict is resolved (to a candidate,
 // to an object no one asserted, or to nothing) and the same holds again,
 // with no open conflict left.
 func TestManager_MergeProperty(t *testing.T) {
@@ -79,10 +80,11 @@ func TestManager_MergeProperty(t *testing.T) {
 				for _, id := range teams {
 					f.create(t, teammanager.TeamConfig{ID: id, Name: id, Strategy: strategy, Members: members(agents...), TieBreaker: "b"})
 				}
-				for _, a := range agents {
+				order := slices.Clone(agents)
+				rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+				add := func(a string, fs []teammanager.Finding) {
 					for i, id := range teams {
-						f.status(t, id, a, teammanager.Running, "")
-						fs := slices.Clone(findings[a])
+						fs := slices.Clone(fs)
 						if i == 1 {
 							rng.Shuffle(len(fs), func(i, j int) { fs[i], fs[j] = fs[j], fs[i] })
 						}
@@ -93,15 +95,18 @@ func TestManager_MergeProperty(t *testing.T) {
 						}
 					}
 				}
-				order := slices.Clone(agents)
-				rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-				for _, a := range order {
+				// The first to complete asserts everything first; the others
+				// assert half, then, after a merge by hand, the rest.
+				later := map[string][]teammanager.Finding{}
+				for i, a := range order {
 					for _, id := range teams {
-						f.status(t, id, a, teammanager.Completed, "")
+						f.status(t, id, a, teammanager.Running, "")
 					}
-					if rng.Intn(2) == 0 {
-						f.clock.Advance(time.Minute)
+					fs := findings[a]
+					if i > 0 {
+						fs, later[a] = fs[:len(fs)/2], fs[len(fs)/2:]
 					}
+					add(a, fs)
 				}
 				check := func(stage string) {
 					t.Helper()
@@ -149,6 +154,20 @@ func TestManager_MergeProperty(t *testing.T) {
 						if err != nil || !again.Unchanged || again.MergeID != rep.MergeID || !reflect.DeepEqual(factLines(again.Facts), factLines(rep.Facts)) {
 							t.Fatalf("seed %d %s: merging again: unchanged %v, %v", seed, stage, again.Unchanged, err)
 						}
+					}
+				}
+				for i, a := range order {
+					for _, id := range teams {
+						f.status(t, id, a, teammanager.Completed, "")
+					}
+					if i == 0 {
+						check("merged by hand before the others completed") // a later merge replaces it whole
+						for _, b := range order[1:] {
+							add(b, later[b])
+						}
+					}
+					if rng.Intn(2) == 0 {
+						f.clock.Advance(time.Minute)
 					}
 				}
 				check("first merge")
