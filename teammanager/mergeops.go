@@ -416,11 +416,20 @@ func checkProvenance(in merge.Input, res merge.Result) error {
 // sortResult returns res with its facts, conflicts and candidates in the
 // order of package merge (facts by subject, predicate and object, conflicts
 // by topic, candidates by object, a candidate's findings sorted), whatever
-// order a custom strategy gave them in: the merge id, and so whether a
-// merge is Unchanged, and the report's order then depend on the result
-// only, as Facts reads it back. The slices of res are not modified.
+// order a custom strategy gave them in, and with their terms as the store
+// keeps them and empty lists not nil: the merge id, and so whether a merge
+// is Unchanged, and the report then depend on the result only, as Facts
+// reads it back. The slices of res are not modified.
 func sortResult(res merge.Result) merge.Result {
 	res.Facts = slices.Clone(res.Facts)
+	if res.Facts == nil {
+		res.Facts = []merge.Fact{}
+	}
+	for i := range res.Facts {
+		f := &res.Facts[i]
+		f.Subject, f.Predicate, f.Object = storedTerm(f.Subject), storedTerm(f.Predicate), storedTerm(f.Object)
+		f.Supporters, f.FindingIDs = nonNil(f.Supporters), nonNil(f.FindingIDs)
+	}
 	slices.SortStableFunc(res.Facts, func(a, b merge.Fact) int {
 		if c := (merge.Topic{Subject: a.Subject, Predicate: a.Predicate}).Compare(merge.Topic{Subject: b.Subject, Predicate: b.Predicate}); c != 0 {
 			return c
@@ -428,18 +437,42 @@ func sortResult(res merge.Result) merge.Result {
 		return merge.CompareTerms(a.Object, b.Object)
 	})
 	res.Conflicts = slices.Clone(res.Conflicts)
+	if res.Conflicts == nil {
+		res.Conflicts = []merge.Conflict{}
+	}
 	slices.SortStableFunc(res.Conflicts, func(a, b merge.Conflict) int { return a.Topic.Compare(b.Topic) })
 	for i := range res.Conflicts {
 		c := &res.Conflicts[i]
 		c.Candidates = slices.Clone(c.Candidates)
+		if c.Candidates == nil {
+			c.Candidates = []merge.Candidate{}
+		}
 		for j := range c.Candidates {
-			ids := slices.Clone(c.Candidates[j].FindingIDs)
+			cd := &c.Candidates[j]
+			ids := nonNil(slices.Clone(cd.FindingIDs))
 			slices.Sort(ids)
-			c.Candidates[j].FindingIDs = ids
+			cd.Object, cd.Agents, cd.FindingIDs = storedTerm(cd.Object), nonNil(cd.Agents), ids
 		}
 		slices.SortStableFunc(c.Candidates, func(a, b merge.Candidate) int { return merge.CompareTerms(a.Object, b.Object) })
 	}
 	return res
+}
+
+// storedTerm returns v as the store keeps it (cortex.NormalizeTerm:
+// "a"^^xsd:string is "a"), or v if the store refuses it.
+func storedTerm(v quad.Value) quad.Value {
+	if nv, err := cortex.NormalizeTerm(v); err == nil {
+		return nv
+	}
+	return v
+}
+
+// nonNil returns s, or an empty slice for nil.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // countResult sets the counts of res's report that its facts and conflicts

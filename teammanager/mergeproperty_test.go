@@ -307,3 +307,59 @@ func TestManager_Merge_CustomReportCounts(t *testing.T) {
 		t.Errorf("report: kept %d, conflicts %d; the merge has %d facts, %d open conflicts", rep.Kept, rep.Report.Conflicts, len(rep.Facts), len(rep.OpenConflicts))
 	}
 }
+
+// TestManager_Merge_CustomReportAsStored: the report's facts are the facts
+// as stored, as Facts reads them back (MergeReport, Facts), also when a
+// custom strategy spells an object "v"^^xsd:string (stored as "v") or
+// leaves a fact's empty lists nil.
+func TestManager_Merge_CustomReportAsStored(t *testing.T) {
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("spelling", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		res, err := merge.Merge(merge.NameConflictFlag, in)
+		for i := range res.Facts {
+			fa := &res.Facts[i]
+			if s, ok := fa.Object.(quad.String); ok {
+				fa.Object = quad.TypedString{Value: s, Type: "http://www.w3.org/2001/XMLSchema#string"}
+			}
+			if len(fa.Supporters) == 0 {
+				fa.Supporters, fa.FindingIDs = nil, nil
+			}
+		}
+		return res, err
+	}))
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "spelling", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		for _, s := range []string{"s1", "s2"} {
+			obj := quad.Value(quad.String("v"))
+			if s == "s2" {
+				obj = quad.String("v" + a)
+			}
+			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(s), Predicate: iri("p"), Object: obj}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	rep, err := f.m.MergeTeamResults(ctx, "t")
+	if err != nil || len(rep.OpenConflicts) != 1 {
+		t.Fatalf("merge: %v, conflicts %v", err, rep.OpenConflicts)
+	}
+	rep, err = f.m.ResolveConflict(ctx, "t", rep.OpenConflicts[0].ID, []quad.Value{quad.String("nobody's")}, "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.m.Facts(ctx, "t", teammanager.FactFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []merge.Fact
+	for _, fa := range got {
+		stored = append(stored, fa.Fact)
+	}
+	if !reflect.DeepEqual(rep.Facts, stored) {
+		t.Errorf("report facts\n\t%#v\nFacts\n\t%#v", rep.Facts, stored)
+	}
+}
