@@ -81,6 +81,9 @@ func (m *Manager) normFinding(team string, f Finding, now time.Time) (Finding, e
 		return f, errorf(ErrInvalidFinding, "subject %s is a finding node of team %s", iri, team)
 	}
 	f.Subject, f.Predicate, f.Object = q.Subject, q.Predicate, q.Object
+	if f.Confidence == 0 {
+		f.Confidence = 0 // -0 is 0, unspecified: the same finding (findingID)
+	}
 	if f.AssertedAt.IsZero() {
 		f.AssertedAt = now
 	}

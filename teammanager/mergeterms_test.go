@@ -2,9 +2,11 @@ package teammanager_test
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -136,5 +138,27 @@ func TestManager_Conflicts_LanguageTagCaseIsOneCandidate(t *testing.T) {
 	slices.Sort(chosenIDs)
 	if !slices.Equal(chosenIDs, ab) {
 		t.Fatalf("conflict:chosen %v, want the findings of both spellings %v", chosenIDs, ab)
+	}
+}
+
+// TestManager_AddFinding_NegativeZeroConfidence: a confidence of -0 is 0,
+// unspecified: asserting a finding with it and again with 0 is asserting the
+// same finding twice, which gives the same id and stores it once (a merge
+// would otherwise list two findings behind one claim).
+func TestManager_AddFinding_NegativeZeroConfidence(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")})
+	f.status(t, "t", "a", teammanager.Running, "")
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	var ids []string
+	for _, c := range []float64{math.Copysign(0, -1), 0} {
+		id, err := f.m.AddFinding(ctx, "t", "a", teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v"), Confidence: c, AssertedAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if ids[0] != ids[1] {
+		t.Errorf("ids %q: want one finding", ids)
 	}
 }
