@@ -26,20 +26,35 @@
 // Each package imports only the ones below it; TestLayers (layers_test.go)
 // checks the module's import graph against this list, edge by edge:
 //
-//   - internal/pathtext: file paths as messages name them (quoted unless
-//     plain text), for the messages of spec, config, rdfio, the engine,
-//     the server and the CLI. It imports nothing of the module.
+//   - Importing nothing of the module: internal/pathtext (file paths as
+//     messages name them, quoted unless plain text, for the messages of
+//     spec, config, rdfio, the engine, the server and the CLI),
+//     internal/ctxcause (a context's cause in an error), internal/proc
+//     (whether a process of this machine is alive: stale discovery files, a
+//     dead driver's hold of a run), internal/jsonexact (JSON decoded with
+//     member names matched exactly and none given twice: the server's
+//     params, the CLI's files, teammanager's JSON findings), namespace (the
+//     namespace-name rule, IRIs and graph names), merge (the merge
+//     strategies: pure functions over findings, never storage) and
+//     fixtures (the embedded vocabulary and sample data).
 //   - cortex/internal/layout: Cayley's on-disk layout and nothing else —
 //     buckets, meta keys, node, log, pin and index keys, their escaping, the
 //     decoder of log entries. The only code that knows the bytes.
 //   - cortex/internal/badgerkv: hidalgo's KV interface over Badger, with the
-//     store's gate on every transaction. cortex/internal/lex, iri, ntriples:
-//     the lexical pieces shared by the parsers (one copy each).
+//     store's gate on every transaction. cortex/internal/lex,
+//     cortex/internal/iri and cortex/internal/ntriples (over lex): the
+//     lexical pieces shared by the parsers (one copy each).
 //   - cortex/rdfio: RDF parsers and writers (N-Triples, N-Quads, Turtle;
-//     RDF/XML written only).
-//   - cortex/sparql: parser → algebra → eval → results. The evaluator reads
-//     an eval.Dataset: ids, patterns, quads and scopes are defined there,
-//     once, and are what Namespace.Dataset serves.
+//     RDF/XML written only); cortex/rdfio/rdftest: helpers for tests of
+//     RDF (isomorphism, diffs), importing nothing of the module.
+//   - cortex/sparql: parser → algebra → eval → results, a package each:
+//     cortex/sparql/algebra (the algebra tree), cortex/sparql/parser (text
+//     to algebra), cortex/sparql/builtin (the functions),
+//     cortex/sparql/eval (the planner and evaluator, over algebra and
+//     builtin), cortex/sparql/results (the result formats), and
+//     cortex/sparql over them. The evaluator reads an eval.Dataset: ids,
+//     patterns, quads and scopes are defined there, once, and are what
+//     Namespace.Dataset serves.
 //   - cortex/internal/sorted: the data of sorted writes, without the store:
 //     batches of Badger entries, segments of batches, their radix sort into
 //     disjoint key groups, spill run files and their merge, the stream
@@ -66,16 +81,13 @@
 //     ...) are declared here and converted field for field (Tuning too;
 //     its default values are the engine's, engine/tuning.go); the error
 //     types are the engine's, under aliases, so that errors.Is and
-//     errors.As match whichever layer made the error.
+//     errors.As match whichever layer made the error. Over it,
+//     cortex/cortextest: the test stores whose cleanup runs Store.Check.
 //   - Beside them: spec (multi-agent-spec definitions: parse, validate,
-//     marshal; it imports internal/pathtext only); importing nothing of
-//     the module, internal/ctxcause (a
-//     context's cause in an error), internal/proc (whether a process of
-//     this machine is alive: stale discovery files, a dead driver's hold of
-//     a run) and internal/jsonexact (JSON decoded with member names matched
-//     exactly and none given twice: the server's params, the CLI's files,
-//     teammanager's JSON findings).
-//   - Above cortex: teammanager (through Namespace, Tx and Dataset only;
+//     marshal; it imports internal/pathtext only) and config (the JSON5
+//     config file: spec, namespace, internal/pathtext).
+//   - Above cortex: teammanager (of cortex's API, Namespace, Tx and
+//     Dataset only; merge for the strategies, config, namespace,
 //     internal/jsonexact for JSON findings files),
 //     defstore (definitions stored as RDF), workflow (runs of team
 //     definitions, over teammanager), api (the JSON shapes and error

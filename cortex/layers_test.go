@@ -4,6 +4,7 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -97,6 +98,28 @@ func TestLayers(t *testing.T) {
 	for p := range layers {
 		if !seen[p] {
 			t.Errorf("layers lists %s, which is not a package of the module", p)
+		}
+	}
+}
+
+// TestLayers_Doc checks that cortex/doc.go's "Layers" section, which
+// TestLayers stands for, names every package of the layers table by its
+// path: a package that the list leaves out has its place in the import
+// graph nowhere but in this test.
+func TestLayers_Doc(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "// # Layers\n")
+	if !ok {
+		t.Fatal("doc.go has no Layers section")
+	}
+	section, _, _ = strings.Cut(section, "\n// # ")
+	text := strings.Join(strings.Fields(strings.ReplaceAll(section, "//", " ")), " ")
+	for p := range layers {
+		if !regexp.MustCompile(`(^|[^\w/])` + regexp.QuoteMeta(p) + `([^\w/]|$)`).MatchString(text) {
+			t.Errorf("cortex/doc.go's Layers section does not name package %s", p)
 		}
 	}
 }
