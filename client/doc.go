@@ -17,8 +17,8 @@
 //
 // # Connections
 //
-// The JSON-RPC calls of a Client share one JSON-RPC stream (see package
-// server, "JSON-RPC streams"): a connection that carries the calls of
+// The JSON-RPC calls of a Client share one JSON-RPC stream (see "JSON-RPC
+// streams" in package server's rpcstream.go): a connection that carries the calls of
 // every goroutine at once, answered as they are ready, which costs about
 // half the CPU of an HTTP request per call. It is opened on the first
 // call, again after it breaks (the calls in flight on a broken stream fail

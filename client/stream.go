@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// A client's JSON-RPC calls go over one JSON-RPC stream (see package
-// server, "JSON-RPC streams"): a connection turned from HTTP into a
+// A client's JSON-RPC calls go over one JSON-RPC stream (see "JSON-RPC
+// streams" in package server's rpcstream.go): a connection turned from HTTP into a
 // channel of JSON-RPC lines both ways, where calls from many goroutines
 // are in flight at once and their answers come back as they are ready.
 // It costs less per call than an HTTP request each (no headers, and the

@@ -49,7 +49,7 @@
 //
 // Every error is classified once (api.Classify) into cortexctl's exit code
 // and a kind (api.Kind: not_found, conflict, invalid, syntax, timeout,
-// unavailable, usage, internal). JSON-RPC errors carry both in their data
+// unavailable, usage, internal, denied, busy). JSON-RPC errors carry both in their data
 // ({"exitCode": 3, "kind": "not_found"}; teams.task.claim past the
 // circuit breaker also the task it failed, "task"); the other routes answer with an
 // HTTP status, a text/plain message and the headers Cortex-Error-Kind and
