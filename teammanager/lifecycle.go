@@ -153,7 +153,9 @@ func (m *Manager) moveLifecycle(ctx context.Context, id string, to Lifecycle, se
 	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(id)
 	mu.Lock()
-	st, timedOut, err := m.write(ctx, id, "-", func(st *teamState, _ *cortex.Tx, now time.Time) error {
+	// Every member is read in full (focus ""), not only the status and
+	// criticality the write needs: the team returned is the whole team.
+	st, timedOut, err := m.write(ctx, id, "", func(st *teamState, _ *cortex.Tx, now time.Time) error {
 		t := &st.team
 		// ResumeTeam (to active) moves a paused team only: a forming team
 		// has no pause to end (and no PausedAt to count from).

@@ -361,3 +361,34 @@ func TestManager_Resume_OnlyPaused(t *testing.T) {
 		t.Fatalf("a write a minute into an hour's timeout: %+v, %v", tm, err)
 	}
 }
+
+// TestManager_Lifecycle_ReturnsWholeTeam: PauseTeam, ResumeTeam and
+// DisbandTeam return the team as GetTeam reads it after the change, members
+// in full (role, task, join time, result), not only the status and
+// criticality that the write itself reads of them.
+func TestManager_Lifecycle_ReturnsWholeTeam(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "t", Members: []teammanager.MemberConfig{
+		{AgentID: "a", Role: "lead", Task: "plan", Critical: true}, {AgentID: "b", Role: "dev", Task: "code"}}})
+	f.status(t, "t", "a", teammanager.Running, "half done")
+	for _, tc := range []struct {
+		name string
+		move func(context.Context, string) (teammanager.Team, error)
+	}{
+		{"PauseTeam", f.m.PauseTeam},
+		{"ResumeTeam", f.m.ResumeTeam},
+		{"DisbandTeam", f.m.DisbandTeam},
+	} {
+		got, err := tc.move(ctx, "t")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		want, err := f.m.GetTeam(ctx, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := fmt.Sprintf("%+v", got.Members), fmt.Sprintf("%+v", want.Members); g != w {
+			t.Errorf("%s returned the members\n%s\nGetTeam reads\n%s", tc.name, g, w)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,6 +87,16 @@ func TestREADME_JSONShapes(t *testing.T) {
 		{"facts list", []string{"facts", "list", "t"}},
 		{"conflicts list", []string{"conflicts", "list", "t"}},
 		{"teams get", []string{"teams", "get", "t"}},
+		{"", []string{"teams", "create", "--id", "p", "--name", "p", "--member", "a"}},
+		{"", []string{"teams", "member-status", "p", "a", "running"}},
+		{"teams pause", []string{"teams", "pause", "p"}},
+		{"teams resume", []string{"teams", "resume", "p"}},
+		{"teams disband", []string{"teams", "disband", "p"}},
+		{"workflows run", []string{"workflows", "run", "code-review", "--id", "w1", "--input", "change=HEAD", "--exec", "true"}},
+		{"workflows status", []string{"workflows", "status", "w1"}},
+		{"workflows history", []string{"workflows", "history", "w1"}},
+		{"", []string{"workflows", "run", "code-review", "--id", "w2", "--input", "change=HEAD"}},
+		{"workflows cancel", []string{"workflows", "cancel", "w2"}},
 		{"defs validate", []string{"defs", "validate", filepath.Join(tmp, "defs")}},
 		{"defs import", []string{"defs", "import", filepath.Join(tmp, "defs")}},
 		{"defs list", []string{"defs", "list"}},
@@ -110,6 +122,116 @@ func TestREADME_JSONShapes(t *testing.T) {
 		}
 		documented := helpShapeKeys(t, shape)
 		run := append(slices.Clone(s.args), "--json")
-		checkShape(t, run, mustCLI(t, dir, run...), documented, "the README's shape of "+s.shape+", "+shape+",")
+		out := mustCLI(t, dir, run...)
+		checkShape(t, run, out, documented, "the README's shape of "+s.shape+", "+shape+",")
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		checkNestedShape(t, run, "", v, shape)
+	}
+
+	// conflicts resolve, of the conflict of a team of its own.
+	mustCLI(t, dir, "teams", "create", "--id", "c", "--name", "c", "--strategy", "conflict-flag", "--member", "a", "--member", "b")
+	for _, agent := range []string{"a", "b"} {
+		mustCLI(t, dir, "teams", "member-status", "c", agent, "running")
+		mustCLI(t, dir, "findings", "add", "c", agent, "<https://ex.org/s>", "<https://ex.org/p>", `"`+agent+`"`)
+	}
+	mustCLI(t, dir, "teams", "member-status", "c", "a", "completed")
+	mustCLI(t, dir, "teams", "member-status", "c", "b", "completed")
+	var conflicts []struct{ ID string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "conflicts", "list", "c", "--json")), &conflicts); err != nil || len(conflicts) != 1 {
+		t.Fatalf("conflicts list: %v, %v", conflicts, err)
+	}
+	run := []string{"conflicts", "resolve", "c", conflicts[0].ID, "--object", `"a"`, "--by", "a", "--json"}
+	out := mustCLI(t, dir, run...)
+	checkShape(t, run, out, helpShapeKeys(t, shapes["conflicts resolve"]), "the README's shape of conflicts resolve,")
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	checkNestedShape(t, run, "", v, shapes["conflicts resolve"])
+}
+
+// shapeField is a field of a documented JSON shape: whether it is
+// optional ("?") and, for an object or a list of objects, its own shape.
+type shapeField struct {
+	optional bool
+	sub      string // "{...}" or "[{...}]", else ""
+}
+
+// shapeFields parses a documented shape, "{a, b?: [{c, d?}], e (s)}" or a
+// list of one, into its top-level fields.
+func shapeFields(t *testing.T, shape string) map[string]shapeField {
+	t.Helper()
+	fields := map[string]shapeField{}
+	for name, opt := range helpShapeKeys(t, shape) {
+		fields[name] = shapeField{optional: opt}
+	}
+	s := strings.TrimSuffix(strings.TrimPrefix(shape, "["), "]")
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "{"), "}")
+	depth, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch s[i] {
+			case '{', '[', '(':
+				depth++
+				continue
+			case '}', ']', ')':
+				depth--
+				continue
+			case ',':
+				if depth != 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		name, sub, ok := strings.Cut(strings.TrimSpace(s[start:i]), ":")
+		start = i + 1
+		sub = strings.TrimSpace(sub)
+		name = strings.TrimSuffix(strings.TrimSpace(name), "?")
+		if f, known := fields[name]; ok && known && (strings.HasPrefix(sub, "{") || strings.HasPrefix(sub, "[{")) &&
+			!strings.HasPrefix(sub, "{…") && !strings.HasPrefix(sub, "[{…") {
+			f.sub = sub
+			fields[name] = f
+		}
+	}
+	return fields
+}
+
+// checkNestedShape checks v, a value printed by run, against a documented
+// shape at every depth the shape spells out: every key printed is named,
+// and every key named without "?" is printed, in v and in each object of
+// a field whose shape is given (each element of a list of objects).
+func checkNestedShape(t *testing.T, run []string, path string, v any, shape string) {
+	t.Helper()
+	if a, ok := v.([]any); ok {
+		for i, e := range a {
+			checkNestedShape(t, run, fmt.Sprintf("%s[%d]", path, i), e, shape)
+		}
+		return
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		t.Errorf("%v: %s is %v, not an object as %s", run, path, v, shape)
+		return
+	}
+	fields := shapeFields(t, shape)
+	for k, val := range obj {
+		f, ok := fields[k]
+		if !ok {
+			t.Errorf("%v prints %s.%s, which the README's shape %s does not name", run, path, k, shape)
+			continue
+		}
+		if f.sub != "" && val != nil {
+			checkNestedShape(t, run, path+"."+k, val, f.sub)
+		}
+	}
+	for k, f := range fields {
+		if _, ok := obj[k]; !ok && !f.optional {
+			t.Errorf("%v does not print %s.%s, which the README's shape %s names as always there", run, path, k, shape)
+		}
 	}
 }
