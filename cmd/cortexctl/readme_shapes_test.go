@@ -235,3 +235,65 @@ func checkNestedShape(t *testing.T, run []string, path string, v any, shape stri
 		}
 	}
 }
+
+// TestREADME_LedTeamsShapes runs the task board's and mailbox's commands
+// with --json and checks what they print against the shapes of the
+// README's "Led teams" section, at every depth the shapes spell out.
+func TestREADME_LedTeamsShapes(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bullet, ok := strings.Cut(string(readme), "\n- `--json` shapes: ")
+	if !ok {
+		t.Fatal(`the README's "Led teams" section has no --json shapes`)
+	}
+	bullet, _, _ = strings.Cut(bullet, "\n\n")
+	bullet = strings.Join(strings.Fields(bullet), " ")
+	shape := func(intro string) string {
+		t.Helper()
+		m := regexp.MustCompile(regexp.QuoteMeta(intro) + " `([^`]*)`").FindStringSubmatch(bullet)
+		if m == nil {
+			t.Fatalf("the README's Led teams shapes have no %q", intro)
+		}
+		return m[1]
+	}
+	task, comment, message := shape("a task"), shape("a comment"), shape("a message")
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "crew", "--name", "crew", "--member", "ann:lead", "--member", "bob:dev", "--member", "cat:dev")
+	for _, c := range []struct {
+		shape string
+		args  []string // run with --json appended
+	}{
+		{task, []string{"tasks", "create", "crew", "write the parser", "--priority", "5"}},
+		{task, []string{"tasks", "create", "crew", "test the parser", "--blocked-by", "T1", "--assignee", "cat"}},
+		{task, []string{"tasks", "list", "crew"}},
+		{task, []string{"tasks", "next", "crew", "--as", "bob"}},
+		{task, []string{"tasks", "progress", "crew", "T1", "grammar done", "--as", "bob"}},
+		{shape("`tasks add-finding`:"), []string{"tasks", "add-finding", "crew", "T1", "<https://ex.org/parser.go>", "rdfs:comment", `"handles unicode"`, "--as", "bob"}},
+		{comment, []string{"tasks", "comment", "crew", "T1", "which grammar?", "--as", "bob"}},
+		{comment, []string{"tasks", "comments", "crew", "T1"}},
+		{task, []string{"tasks", "complete", "crew", "T1", "PR 12", "--as", "bob"}},
+		{task, []string{"tasks", "review", "crew", "T1", "--approve"}},
+		{task, []string{"tasks", "get", "crew", "T1"}},
+		{shape("`tasks history`:"), []string{"tasks", "history", "crew", "T1"}},
+		{shape("`tasks dispatch`:"), []string{"tasks", "dispatch", "crew"}},
+		{shape("`tasks sweep`:"), []string{"tasks", "sweep", "crew"}},
+		{shape("`tasks board`:"), []string{"tasks", "board", "crew"}},
+		{message, []string{"mail", "send", "crew", "which fixtures?", "--as", "cat", "--to", "ann", "--type", "ask_question"}},
+		{message, []string{"mail", "inbox", "crew", "--as", "ann"}},
+		{message, []string{"mail", "thread", "crew", "M1"}},
+		{shape("`mail read`, `mail archive`:"), []string{"mail", "read", "crew", "M1", "--as", "ann"}},
+		{message, []string{"mail", "inbox", "crew", "--as", "ann"}}, // read: with readAt
+		{shape("`mail read`, `mail archive`:"), []string{"mail", "archive", "crew", "M1", "--as", "ann"}},
+		{shape("`mail retention`:"), []string{"mail", "retention", "crew"}},
+	} {
+		run := append(slices.Clone(c.args), "--json")
+		out := mustCLI(t, dir, run...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v: %s: %v", run, out, err)
+		}
+		checkNestedShape(t, run, "", v, c.shape)
+	}
+}
