@@ -151,6 +151,56 @@ func TestREADME_JSONShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkNestedShape(t, run, "", v, shapes["conflicts resolve"])
+
+	// The parts of a run's shape that only a council (rounds) and a crew
+	// (driver, and tasks: "a crew's or swarm's also tasks") have, and the
+	// problems of an invalid definition.
+	fixtures, err := filepath.Abs("../../fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	council := filepath.Join(tmp, "council.json")
+	vote := filepath.Join(tmp, "vote.sh")
+	if err := os.WriteFile(council, []byte(`{"name": "board", "version": "1", "agents": ["alice", "bob"], "workflow": {"type": "council"},
+ "collaboration": {"consensus": {"required_agreement": 0.66, "max_rounds": 2, "tie_breaker": "alice"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(vote, []byte(`printf '{"findings": [{"subject": "<https://ex.org/plan>", "predicate": "<https://ex.org/owner>", "object": "<https://ex.org/%s>"}]}\n' "$CORTEX_AGENT"`+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	invalid := filepath.Join(tmp, "bad")
+	if err := os.MkdirAll(invalid, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(invalid, "x.md"), []byte("---\nname: x\nmodel: 7\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runShape := shapes["workflows run"]
+	for _, c := range []struct {
+		run   []string
+		shape string
+		code  int
+	}{
+		{[]string{"workflows", "run", council, "--id", "c1", "--exec", "sh " + vote, "--json"}, runShape, 0},
+		{[]string{"workflows", "run", filepath.Join(fixtures, "led", "crew"), "--id", "api1", "--exec", "sh " + filepath.Join(fixtures, "led", "agent.sh"), "--json"},
+			strings.TrimSuffix(runShape, "}") + ", tasks?: []}", 0},
+		{[]string{"defs", "validate", invalid, "--json"}, shapes["defs validate"], exitInvalid},
+	} {
+		r := runCLI(t, dir, "", c.run...)
+		if r.code != c.code {
+			t.Fatalf("%v: exit %d, want %d: %s", c.run, r.code, c.code, r.stderr)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+			t.Fatalf("%v: %s: %v", c.run, r.stdout, err)
+		}
+		for _, part := range []string{"rounds", "driver", "tasks", "problems"} {
+			if m, ok := v.(map[string]any); ok && m[part] != nil && !strings.Contains(c.shape, part) {
+				t.Errorf("%v prints %s, which the README's shape does not name", c.run, part)
+			}
+		}
+		checkNestedShape(t, c.run, "", v, c.shape)
+	}
 }
 
 // shapeField is a field of a documented JSON shape: whether it is
