@@ -36,7 +36,8 @@ func serveCommand(e *env) *cli.Command {
 of it, so that other processes reach it while this one holds it:
 
    POST /ns/NS/rpc                JSON-RPC 2.0: teams.create, teams.get, teams.list,
-                                  teams.delete, teams.member_status, teams.merge,
+                                  teams.delete, teams.pause, teams.resume,
+                                  teams.disband, teams.member_status, teams.merge,
                                   teams.is_complete, findings.add, findings.add_batch,
                                   findings.list, findings.import, facts.list,
                                   conflicts.list, conflicts.resolve, strategies.list,

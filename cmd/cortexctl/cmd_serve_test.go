@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -482,5 +483,21 @@ func TestServe_SocketPublishedPrivate(t *testing.T) {
 	s.healthyThenStop(t)
 	if names := entries(t, sockDir); len(names) != 0 {
 		t.Fatalf("%s holds %v after shutdown, want nothing", sockDir, names)
+	}
+}
+
+// TestServe_HelpNamesMethods: serve --help names each JSON-RPC method that
+// is not of the groups it names instead (the task board, mailbox, plans,
+// snapshots, definitions and workflow runs, which the README lists).
+func TestServe_HelpNamesMethods(t *testing.T) {
+	help := strings.Join(strings.Fields(mustCLI(t, t.TempDir(), "serve", "--help")), " ")
+	for _, m := range server.Methods() {
+		grouped := strings.Contains(m, "_task") || strings.HasPrefix(m, "defs.") || strings.HasPrefix(m, "workflows.")
+		for _, g := range []string{"teams.task.", "teams.chat.", "teams.plan.", "teams.snapshot."} {
+			grouped = grouped || strings.HasPrefix(m, g)
+		}
+		if !grouped && !regexp.MustCompile(`[ :]`+regexp.QuoteMeta(m)+`[,. ]`).MatchString(help) {
+			t.Errorf("serve --help does not name the JSON-RPC method %s", m)
+		}
 	}
 }
