@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,6 +179,15 @@ func TestREADME_TeamsSPARQL(t *testing.T) {
 		if got := mustCLI(t, dir, "-n", "demo", "query", "--format", "csv", blocks[i]); got != want {
 			t.Errorf("the README's query\n%s\nanswered\n%s\nwant\n%s", blocks[i], got, want)
 		}
+	}
+	// A resolved conflict is no longer open.
+	var open []struct{ ID string }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "-n", "demo", "conflicts", "list", "code-review", "--open", "--json")), &open); err != nil || len(open) != 3 {
+		t.Fatalf("conflicts list --open: %v, %v", open, err)
+	}
+	mustCLI(t, dir, "-n", "demo", "conflicts", "resolve", "code-review", open[0].ID, "--object", `"x"`, "--by", "you")
+	if got := mustCLI(t, dir, "-n", "demo", "query", "--format", "csv", blocks[1]); got != "team,open\r\nurn:cortex:demo:team:code-review,2\r\n" {
+		t.Errorf("the README's open conflicts after a resolution:\n%s", got)
 	}
 }
 
