@@ -123,3 +123,32 @@ func TestLayers_Doc(t *testing.T) {
 		}
 	}
 }
+
+// TestLayers_README checks that the README's "Layout" section names every
+// package of the layers table: by its path (`p/` or `p`), or, for a
+// package under a row's directory, by its last element in that row.
+func TestLayers_README(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, ok := strings.Cut(string(readme), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README.md has no Layout section")
+	}
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	rows := map[string]string{} // a row's directory → the row
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z/]+)/`([^\\n]*)$").FindAllStringSubmatch(layout, -1) {
+		rows[m[1]] = m[2]
+	}
+	for p := range layers {
+		if strings.Contains(layout, "`"+p+"/`") || strings.Contains(layout, "`"+p+"`") {
+			continue
+		}
+		parent, base := p[:max(strings.LastIndex(p, "/"), 0)], p[strings.LastIndex(p, "/")+1:]
+		if row, ok := rows[parent]; ok && strings.Contains(row, "`"+base+"`") {
+			continue
+		}
+		t.Errorf("the README's Layout does not name package %s", p)
+	}
+}
