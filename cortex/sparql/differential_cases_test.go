@@ -2,10 +2,15 @@ package sparql_test
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/cortexgraph/cortex/cortex"
+	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
 )
@@ -17,7 +22,10 @@ import (
 // diffgen_test.go) with our engine and with Oxigraph; results must be the
 // same (in order when ordered is set) unless the case names a skip of
 // handSkips, whose reason says why the SPARQL 1.1 recommendation is on our
-// side.
+// side. A CONSTRUCT or DESCRIBE result is compared as a graph (a set of
+// triples, blank nodes up to renaming). Each deterministic query also runs
+// over a Cortex store holding the dataset, whose answer must be the one our
+// engine gives over the in-memory dataset.
 
 const handPrologue = "PREFIX ex: <" + dgEx + ">\nPREFIX xsd: <" + dgXSD + ">\n" +
 	"PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
@@ -63,6 +71,43 @@ _:x <http://ex.org/p> _:x <http://ex.org/g1> .
 <http://ex.org/b> <http://ex.org/p> <http://ex.org/c> <http://ex.org/g1> .
 <http://ex.org/c> <http://ex.org/q> "lit" <http://ex.org/g1> .
 <http://ex.org/x> <http://ex.org/p> <http://ex.org/x> <http://ex.org/g2> .
+`,
+	// 4: a cycle of three, blank nodes, names in several languages, a pair in two graphs
+	`<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .
+<http://ex.org/b> <http://ex.org/p> <http://ex.org/c> .
+<http://ex.org/c> <http://ex.org/p> <http://ex.org/a> .
+<http://ex.org/c> <http://ex.org/q> <http://ex.org/d> .
+<http://ex.org/d> <http://ex.org/r> _:n1 .
+_:n1 <http://ex.org/v> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
+_:n1 <http://ex.org/w> _:n2 .
+_:n2 <http://ex.org/v> "x"@en .
+<http://ex.org/a> <http://ex.org/name> "Alice"@en .
+<http://ex.org/a> <http://ex.org/name> "Alicia"@es .
+<http://ex.org/b> <http://ex.org/name> "Bob" .
+<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> <http://ex.org/g1> .
+<http://ex.org/b> <http://ex.org/q> <http://ex.org/a> <http://ex.org/g1> .
+<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> <http://ex.org/g2> .
+<http://ex.org/d> <http://ex.org/p> <http://ex.org/d> <http://ex.org/g2> .
+_:n3 <http://ex.org/p> <http://ex.org/a> <http://ex.org/g2> .
+<http://ex.org/d> <http://ex.org/name> "D\U0001F600d"@en-gb <http://ex.org/g2> .
+`,
+	// 5: several values per subject and per object, for filters cached per term and scans that skip groups
+	`<http://ex.org/x1> <http://ex.org/k> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x1> <http://ex.org/k> "2"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x1> <http://ex.org/m> "2"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x1> <http://ex.org/m> "3"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x2> <http://ex.org/k> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x2> <http://ex.org/m> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x3> <http://ex.org/k> "5"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x3> <http://ex.org/k> "2"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://ex.org/x4> <http://ex.org/k> "x" .
+<http://ex.org/x1> <http://ex.org/t> "a" .
+<http://ex.org/x1> <http://ex.org/t> "b"@en .
+<http://ex.org/x2> <http://ex.org/t> "a" .
+<http://ex.org/x3> <http://ex.org/t> "c" .
+<http://ex.org/x4> <http://ex.org/t> "a" .
+<http://ex.org/x1> <http://ex.org/k> "2"^^<http://www.w3.org/2001/XMLSchema#integer> <http://ex.org/g1> .
+<http://ex.org/x2> <http://ex.org/m> "7"^^<http://www.w3.org/2001/XMLSchema#integer> <http://ex.org/g1> .
 `,
 }
 
@@ -203,6 +248,22 @@ var handSkips = map[string]string{
 	"unspecified-substr-non-integer": "SUBSTR with a non-integer start or length: SPARQL 1.1 §17.4.3.3 " +
 		"types them xsd:integer but defines the function by fn:substring, which takes doubles and " +
 		"rounds them; we follow fn:substring, Oxigraph raises a type error",
+	"oxigraph-bnode-label-string": "Oxigraph's BNODE(\"http://ex.org/a\") is an error (it makes the " +
+		"string the node's label, and that one is no valid label); SPARQL 1.1 §17.4.2.9 takes any simple " +
+		"literal and gives one blank node per distinct string within a solution",
+	"oxigraph-from-multiset": "Oxigraph's default graph made by two FROM clauses holds a triple of both " +
+		"graphs twice; SPARQL 1.1 §13.2.1 makes it the RDF merge of the graphs, a set, so the triple is " +
+		"matched once",
+	"oxigraph-regex-x-escaped-space": "REGEX(\"A B\", \"a\\\\ b\", \"ix\"): the x flag (F&O §5.6.1.1, 1.0 " +
+		"and 3.1) removes every whitespace character outside a character class, the escaped one too, " +
+		"which leaves the invalid escape \\b (an error, err:FORX0002); Oxigraph keeps \"\\ \" as a space",
+	"oxigraph-datetime-arithmetic": "Oxigraph subtracts two xsd:dateTime values (an xsd:dayTimeDuration); " +
+		"the operator table of SPARQL 1.1 §17.3 has no - on them, so it is a type error, and §17.3.1 " +
+		"lets an extension define it",
+	"oxigraph-group-sees-outer": "{ ?x ex:k ?a { ?x ex:t ?n FILTER NOT EXISTS { ?x ex:m ?a } } }: Oxigraph " +
+		"substitutes the outer ?a into the NOT EXISTS of the inner group; SPARQL 1.1 §18.2.2.6 and §18.6 " +
+		"evaluate the inner group on its own (?a is not in its scope, so EXISTS substitutes only ?x and " +
+		"?n) and join it with the outer pattern after",
 }
 
 var handCases = []handCase{
@@ -709,6 +770,154 @@ b''' AS ?b) {}`},
 	{name: "fresh-in-joined-union", ds: 1, query: `SELECT (COUNT(DISTINCT ?b) AS ?c) (COUNT(*) AS ?n) WHERE { ?x ex:num ?u { { BIND(BNODE() AS ?b) } UNION { VALUES ?z { 1 } BIND(BNODE() AS ?b) } } }`},
 	{name: "fresh-in-joined-group-rows", ds: 1, query: `SELECT (COUNT(DISTINCT ?b) AS ?c) (COUNT(*) AS ?n) WHERE { ?x ex:num ?u { ?y ex:str ?v BIND(BNODE() AS ?b) } }`},
 	{name: "fresh-in-optional", ds: 1, query: `SELECT (COUNT(DISTINCT ?b) AS ?c) (COUNT(*) AS ?n) WHERE { ?x ex:num ?u OPTIONAL { BIND(RAND() AS ?b) } }`},
+	// batch 14: CONSTRUCT and DESCRIBE, paths over cycles and graphs, FROM NAMED, nested OPTIONAL
+	// scopes, HAVING, strings and numbers on tagged and typed literals
+	{name: "construct-simple", ds: 4, query: `CONSTRUCT { ?o ex:back ?s } WHERE { ?s ex:p ?o }`},
+	{name: "construct-where", ds: 4, query: `CONSTRUCT WHERE { ?s ex:name ?n }`},
+	{name: "construct-fresh-bnode", ds: 4, query: `CONSTRUCT { ?s ex:r [ ex:v ?o ] } WHERE { ?s ex:p ?o }`},
+	{name: "construct-bnode-label-shared", ds: 4, query: `CONSTRUCT { _:e ex:src ?s . _:e ex:dst ?o } WHERE { ?s ex:p ?o }`},
+	{name: "construct-data-bnodes", ds: 4, query: `CONSTRUCT { ?b ex:seen ?d . ?b ex:w ?c } WHERE { ?d ex:r ?b OPTIONAL { ?b ex:w ?c } }`},
+	{name: "construct-invalid-dropped", ds: 4, query: `CONSTRUCT { ?o ex:inv ?s . ?s ?o ?s . ?s ex:n ?n } WHERE { ?s ?p ?o OPTIONAL { ?s ex:name ?n } }`},
+	{name: "construct-literal-subject", ds: 4, query: `CONSTRUCT { "x" ex:p ?o . ?o ex:q "x" } WHERE { ?s ex:p ?o }`},
+	{name: "construct-dedup-graphs", ds: 4, query: `CONSTRUCT { ?s ex:p ?o } WHERE { GRAPH ?g { ?s ex:p ?o } }`},
+	{name: "construct-order-limit", ds: 4, ordered: false, query: `CONSTRUCT { ?s ex:p ?o } WHERE { ?s ex:p ?o } ORDER BY DESC(?s) LIMIT 2`},
+	{name: "construct-offset", ds: 4, query: `CONSTRUCT { ?s ex:p ?o } WHERE { ?s ex:p ?o } ORDER BY ?s OFFSET 2`},
+	{name: "construct-collection", ds: 4, query: `CONSTRUCT { ?s ex:list (?o 1) } WHERE { ?s ex:p ?o FILTER(?s = ex:a) }`},
+	{name: "construct-empty-template", ds: 4, query: `CONSTRUCT {} WHERE { ?s ?p ?o }`},
+	{name: "construct-values-terms", query: `CONSTRUCT { ex:a ex:v ?v } WHERE { VALUES ?v { 1 "01"^^xsd:integer 1.0 "a" "a"@en "a"^^xsd:string } }`, skip: "oxigraph-canonical-constants"},
+	{name: "construct-from", ds: 4, query: `CONSTRUCT { ?s ?p ?o } FROM ex:g1 FROM ex:g2 WHERE { ?s ?p ?o }`},
+	{name: "construct-aggregate", ds: 4, query: `CONSTRUCT { ?s ex:count ?c } WHERE { { SELECT ?s (COUNT(*) AS ?c) WHERE { ?s ?p ?o } GROUP BY ?s } }`},
+	{name: "construct-bnode-fn", ds: 4, query: `CONSTRUCT { ?b ex:of ?s } WHERE { ?s ex:p ?o BIND(BNODE(STR(?s)) AS ?b) }`, skip: "oxigraph-bnode-label-string"},
+	{name: "construct-no-solution", ds: 4, query: `CONSTRUCT { ?s ex:x ?o } WHERE { ?s ex:nothing ?o }`},
+	{name: "describe-iri", ds: 4, query: `DESCRIBE ex:b`},
+	{name: "describe-var", ds: 4, query: `DESCRIBE ?x WHERE { ?x ex:name "Bob" }`},
+	{name: "describe-bnode-closure", ds: 4, query: `DESCRIBE ex:d`},
+	{name: "ask-path-cycle", ds: 4, query: `ASK { ex:a ex:p/ex:p/ex:p ex:a }`},
+	{name: "ask-graph", ds: 4, query: `ASK { GRAPH ?g { ?x ex:p ?x } }`},
+	// paths over a cycle, with inverses, negated sets and zero-length ends
+	{name: "path-alt-inverse-plus", ds: 4, query: `SELECT ?x ?y WHERE { ?x (ex:p|^ex:q)+ ?y }`},
+	{name: "path-seq-plus-cycle", ds: 4, query: `SELECT ?y WHERE { ex:a (ex:p/ex:p)+ ?y }`},
+	{name: "path-inverse-of-seq", ds: 4, query: `SELECT ?x ?y WHERE { ?x ^(ex:p/ex:q) ?y }`},
+	{name: "path-star-then-pred", ds: 4, query: `SELECT ?x ?y WHERE { ?x ex:p*/ex:q ?y }`},
+	{name: "path-nested-closure", ds: 4, query: `SELECT ?x ?y WHERE { ?x (ex:p+)* ?y }`},
+	{name: "path-nested-opt-plus", ds: 4, query: `SELECT ?x ?y WHERE { ?x (ex:p?)+ ?y FILTER(?x = ex:d || ?x = ex:a) }`},
+	{name: "path-zero-same-var-all-nodes", ds: 4, query: `SELECT ?x WHERE { ?x ex:nothing* ?x }`},
+	{name: "path-zero-graph-var", ds: 4, query: `SELECT ?g ?x WHERE { GRAPH ?g { ?x ex:nothing? ?x } }`},
+	{name: "path-opt-in-graph", ds: 4, query: `SELECT ?x ?y WHERE { GRAPH ex:g1 { ?x ex:p? ?y } }`},
+	{name: "path-alt-star-count", ds: 4, query: `SELECT (COUNT(*) AS ?c) WHERE { ?x (ex:p|ex:q)* ?y }`},
+	{name: "path-nps-forward-inverse", ds: 4, query: `SELECT DISTINCT ?x ?y WHERE { ?x !(ex:p|^ex:q) ?y }`},
+	{name: "path-nps-inverse-only-bound", ds: 4, query: `SELECT ?y WHERE { ex:a !(^ex:p) ?y }`},
+	{name: "path-nps-mixed-bound", ds: 4, query: `SELECT ?y WHERE { ex:c !(ex:q|^ex:name) ?y }`},
+	{name: "path-inverse-literal", ds: 4, query: `SELECT ?x WHERE { "Bob" ^ex:name ?x }`},
+	{name: "path-zero-values-absent", ds: 4, query: `SELECT ?x ?y WHERE { VALUES ?x { ex:a ex:zz } ?x ex:p* ?y }`},
+	{name: "path-zero-bind-absent", ds: 4, query: `SELECT ?x ?y WHERE { BIND(ex:zz AS ?x) ?x ex:p* ?y }`},
+	{name: "path-zero-values-after", ds: 4, query: `SELECT ?x ?y WHERE { ?x ex:p? ?y VALUES ?y { ex:zz ex:a } }`},
+	{name: "path-zero-join-literal", ds: 4, query: `SELECT ?n ?m WHERE { ?s ex:name ?n . ?n ex:p* ?m }`},
+	{name: "path-plus-graph-var-blank", ds: 4, query: `SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x ex:p+ ?y } }`},
+	{name: "path-seq-bnode-mid", ds: 4, query: `SELECT ?v WHERE { ex:d ex:r/ex:w?/ex:v ?v }`},
+	// graphs and datasets
+	{name: "from-named-absent", ds: 4, query: `SELECT ?g ?s FROM NAMED ex:g1 FROM NAMED ex:g9 WHERE { GRAPH ?g { ?s ?p ?o } }`},
+	{name: "from-and-named", ds: 4, query: `SELECT ?s ?g ?z FROM ex:g1 FROM NAMED ex:g2 WHERE { ?s ex:p ?o GRAPH ?g { ?o ?q ?z } }`},
+	{name: "from-merge-count", ds: 4, query: `SELECT (COUNT(*) AS ?c) FROM ex:g1 FROM ex:g2 WHERE { ?s ?p ?o }`, skip: "oxigraph-from-multiset"},
+	{name: "from-named-empty-group", ds: 4, query: `SELECT ?g WHERE { GRAPH ?g { } }`},
+	{name: "from-named-only-default", ds: 4, query: `SELECT ?g WHERE { GRAPH ?g { } } VALUES ?g { ex:g1 ex:g9 }`},
+	{name: "graph-absent-iri", ds: 4, query: `SELECT (COUNT(*) AS ?c) WHERE { GRAPH ex:g9 { } }`},
+	{name: "graph-values-absent", ds: 4, query: `SELECT ?g ?x WHERE { VALUES ?g { ex:g1 ex:zz } GRAPH ?g { ?x ex:q ?o } }`},
+	{name: "graph-twice-same-var", ds: 4, query: `SELECT ?g ?s ?z WHERE { GRAPH ?g { ?s ex:p ?o } GRAPH ?g { ?o ?q ?z } }`},
+	{name: "graph-from-named-filter", ds: 4, query: `SELECT ?g ?s FROM NAMED ex:g2 WHERE { GRAPH ?g { ?s ?p ?o FILTER(isBlank(?s)) } }`},
+	{name: "graph-group-by", ds: 4, query: `SELECT ?g (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g`},
+	// nested OPTIONAL: a filter sees only the variables of its own LeftJoin (§18.2.2.5)
+	{name: "optional-nested-filter-outer-outer", ds: 4, query: `SELECT ?x ?y ?z ?n WHERE { ?x ex:p ?y OPTIONAL { ?y ex:p ?z OPTIONAL { ?z ex:name ?n FILTER(?x = ex:a) } } }`},
+	{name: "optional-nested-filter-mid", ds: 4, query: `SELECT ?x ?y ?z ?w WHERE { ?x ex:p ?y OPTIONAL { ?y ex:p ?z OPTIONAL { ?z ex:p ?w FILTER(?w = ?y) } } }`},
+	{name: "optional-filter-lang-outer", ds: 4, query: `SELECT ?x ?n WHERE { ?x ex:p ?y OPTIONAL { ?x ex:name ?n FILTER(LANGMATCHES(LANG(?n), "*") && ?y != ex:c) } }`},
+	{name: "optional-in-optional-unbound-join", ds: 4, query: `SELECT ?x ?n ?m WHERE { ?x ex:p ?y OPTIONAL { ?x ex:name ?n } OPTIONAL { ?y ex:name ?m FILTER(!BOUND(?n)) } }`},
+	{name: "optional-group-filter-not-bound", ds: 4, query: `SELECT ?x ?n WHERE { ?x ex:p ?y OPTIONAL { { ?x ex:name ?n } FILTER(?y = ex:b) } }`},
+	// MINUS
+	{name: "minus-same-pattern-filter", ds: 4, query: `SELECT ?x ?y WHERE { ?x ex:p ?y MINUS { ?x ex:p ?y FILTER(?y = ex:b) } }`},
+	{name: "minus-in-graph", ds: 4, query: `SELECT ?g ?s WHERE { GRAPH ?g { ?s ex:p ?o MINUS { ?s ex:q ?z } } }`},
+	{name: "minus-no-shared-nonempty", ds: 4, query: `SELECT ?x WHERE { ?x ex:name ?n MINUS { ?a ex:q ?b } }`},
+	{name: "minus-optional-right", ds: 4, query: `SELECT ?x WHERE { ?x ex:p ?y MINUS { ?x ex:q ?z OPTIONAL { ?z ex:p ?w } } }`},
+	// subqueries, aggregates, HAVING
+	{name: "subquery-agg-order-limit-offset", ds: 4, query: `SELECT ?x ?y ?c WHERE { ?x ex:p ?y { SELECT ?y (COUNT(*) AS ?c) WHERE { ?y ?p ?z } GROUP BY ?y ORDER BY DESC(?c) ?y LIMIT 2 OFFSET 1 } }`},
+	{name: "subquery-having-sum", ds: 4, query: `SELECT (SUM(?c) AS ?t) WHERE { { SELECT ?s (COUNT(?o) AS ?c) WHERE { ?s ?p ?o } GROUP BY ?s HAVING (COUNT(?o) > 1) } }`},
+	{name: "having-no-group-sum", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 1 2 } } HAVING (SUM(?v) > 2)`},
+	{name: "having-no-group-false", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 1 2 } } HAVING (SUM(?v) > 3)`},
+	{name: "having-select-alias-ref", query: `SELECT (SUM(?v) AS ?s) WHERE { VALUES ?v { 1 2 } } HAVING (?s > 2)`},
+	{name: "having-two-conditions", query: `SELECT ?k WHERE { VALUES (?k ?v) { (1 1) (1 5) (2 1) (3 9) } } GROUP BY ?k HAVING (COUNT(*) > 0) (SUM(?v) < 6)`},
+	{name: "having-ungrouped-var", query: `SELECT (COUNT(*) AS ?c) WHERE { VALUES ?v { 1 2 } } HAVING (?v > 1)`},
+	{name: "group-concat-distinct-sep-len", ds: 4, query: `SELECT ?s (STRLEN(GROUP_CONCAT(DISTINCT ?n; SEPARATOR=" | ")) AS ?l) WHERE { { ?s ex:name ?n } UNION { ?s ex:name ?n } } GROUP BY ?s`},
+	{name: "group-concat-nonbmp-sep", query: `SELECT (GROUP_CONCAT(?v; SEPARATOR="\U0001F600") AS ?g) (STRLEN(GROUP_CONCAT(?v; SEPARATOR="\U0001F600")) AS ?l) WHERE { VALUES ?v { "a" "a" } }`},
+	{name: "group-concat-distinct-lang-plain", query: `SELECT (STRLEN(GROUP_CONCAT(DISTINCT ?v; separator="")) AS ?l) WHERE { VALUES ?v { "a" "a"@en "a"^^xsd:string "a"@EN } }`},
+	{name: "sample-same", query: `SELECT (SAMPLE(?v) AS ?s) WHERE { VALUES ?v { 1 1 } }`},
+	{name: "sample-with-unbound", query: `SELECT ?k (SAMPLE(?v) AS ?s) WHERE { VALUES (?k ?v) { (1 UNDEF) (1 2) (2 UNDEF) } } GROUP BY ?k`},
+	{name: "sample-error", query: `SELECT (SAMPLE(1/?v) AS ?s) WHERE { VALUES ?v { 0 0 } }`},
+	{name: "values-undef-triple", ds: 4, query: `SELECT ?x ?y WHERE { ?x ex:p ?y VALUES (?x ?y) { (UNDEF ex:b) (ex:c UNDEF) (UNDEF UNDEF) } }`},
+	{name: "values-undef-in-optional", ds: 4, query: `SELECT ?x ?n WHERE { ?x ex:p ?y OPTIONAL { VALUES (?x ?n) { (ex:a "z") (UNDEF "all") } } }`},
+	// strings on tagged and typed literals
+	{name: "str-nonbmp-lang", query: `SELECT (STRBEFORE("a\U0001F600b\U0001F600c"@en, "\U0001F600") AS ?a) (STRAFTER("a\U0001F600b\U0001F600c"@en, "\U0001F600"@en) AS ?b) (SUBSTR("\U0001F600\U0001F600abc"@de, 2, 3) AS ?c) (STRAFTER("\U0001F600"^^xsd:string, "") AS ?d) (CONTAINS("a\U0001F600"@en, "\U0001F600"@en) AS ?e) {}`},
+	{name: "str-typed-errors", query: `SELECT (SUBSTR(1, 1) AS ?a) (STRBEFORE(ex:a, "x") AS ?b) (STRSTARTS("abc"^^xsd:string, "a"@en) AS ?c) (STRAFTER("abc"@en, "b"^^xsd:string) AS ?d) (UCASE("x"^^ex:t) AS ?e) {}`},
+	{name: "replace-flags-tagged", query: `SELECT (REPLACE("AbC"@fr, "b", "x", "i") AS ?a) (REPLACE("abc"^^xsd:string, "B", "x", "i") AS ?b) (REPLACE("a\nb", "^b", "X", "m") AS ?c) (REPLACE("a b c", "b c", "X", "x") AS ?d) (REPLACE("a\nb", "a.b", "X", "s") AS ?e) (REPLACE("A\nB", "a$", "x", "im") AS ?f) {}`},
+	{name: "regex-flag-combos", query: `SELECT (REGEX("A\nB", "a.b", "si") AS ?a) (REGEX("A\nB", "^B$", "mi") AS ?b) (REGEX("a#b", "a#b", "x") AS ?c) (REGEX("A B", "a\\ b", "ix") AS ?d) (REGEX("aB"@en, "B"@en, "") AS ?e) {}`, skip: "oxigraph-regex-x-escaped-space"},
+	{name: "langmatches-star", query: `SELECT (LANGMATCHES(LANG("a"), "*") AS ?a) (LANGMATCHES(LANG("a"@en), "*") AS ?b) (LANGMATCHES("en-US", "EN-us") AS ?c) (LANGMATCHES("en", "en-*") AS ?d) (LANGMATCHES("en-US", "*-US") AS ?e) (LANGMATCHES(LANG("a"^^xsd:string), "*") AS ?f) {}`},
+	{name: "langmatches-data", ds: 4, query: `SELECT ?n WHERE { GRAPH ?g { ?x ex:name ?n } FILTER(LANGMATCHES(LANG(?n), "en")) }`},
+	{name: "lang-data-filter", ds: 4, query: `SELECT ?x (LANG(?n) AS ?l) (STRLEN(?n) AS ?len) (UCASE(?n) AS ?u) (SUBSTR(?n, 2, 2) AS ?sub) WHERE { { ?x ex:name ?n } UNION { GRAPH ?g { ?x ex:name ?n } } }`},
+	// numbers
+	{name: "promote-datatypes", query: `SELECT (DATATYPE(1 + 1.0) AS ?a) (DATATYPE("1"^^xsd:float + 1.0) AS ?b) (DATATYPE("1"^^xsd:float + 1e0) AS ?c) (DATATYPE(2 * "2"^^xsd:decimal) AS ?d) (DATATYPE(1 / 1) AS ?e) (DATATYPE("4"^^xsd:short / "2"^^xsd:byte) AS ?f) (DATATYPE("1"^^xsd:unsignedLong - 2) AS ?g) {}`},
+	{name: "int-overflow-edges", query: `SELECT (-9223372036854775808 - 1 AS ?a) (9223372036854775807 + 1 - 1 AS ?b) (-(-9223372036854775808) AS ?c) {}`, skip: "limit-integer-digits"},
+	{name: "div-zero-types", query: `SELECT (0 / 0.0 AS ?a) (1 / 0.0e0 AS ?b) ("1"^^xsd:float / 0 AS ?c) (-1 / "0"^^xsd:float AS ?d) (0.0 / 0 AS ?e) {}`},
+	// dates with time zones
+	{name: "date-local-parts", query: `SELECT (HOURS("2024-01-02T23:30:00-05:00"^^xsd:dateTime) AS ?a) (DAY("2024-01-31T23:30:00-05:00"^^xsd:dateTime) AS ?b) (MINUTES("2024-01-02T23:30:00+05:45"^^xsd:dateTime) AS ?c) (MONTH("2024-12-31T23:59:59-14:00"^^xsd:dateTime) AS ?d) {}`},
+	{name: "date-equal-tz", query: `SELECT (xsd:dateTime("2024-01-02T03:04:05.123+01:00") = "2024-01-02T02:04:05.123Z"^^xsd:dateTime AS ?a) (sameTerm("2024-01-02T03:04:05+01:00"^^xsd:dateTime, "2024-01-02T02:04:05Z"^^xsd:dateTime) AS ?b) ("2024-01-02T00:00:00+14:00"^^xsd:dateTime < "2024-01-01T10:00:01Z"^^xsd:dateTime AS ?c) {}`},
+	{name: "date-distinct-tz", query: `SELECT (COUNT(DISTINCT ?d) AS ?c) WHERE { VALUES ?d { "2024-01-02T03:04:05+01:00"^^xsd:dateTime "2024-01-02T02:04:05Z"^^xsd:dateTime } }`},
+	{name: "date-subtract", query: `SELECT ("2024-01-02T00:00:00Z"^^xsd:dateTime - "2024-01-01T00:00:00Z"^^xsd:dateTime AS ?a) {}`, skip: "oxigraph-datetime-arithmetic"},
+	{name: "date-order-tz", ordered: true, query: `SELECT ?d WHERE { VALUES ?d { "2024-01-02T03:00:00+01:00"^^xsd:dateTime "2024-01-02T02:30:00Z"^^xsd:dateTime "2024-01-02T01:00:00-02:00"^^xsd:dateTime } } ORDER BY ?d`},
+	// ORDER BY over kinds: unbound < blank node < IRI < literal (§15.1)
+	{name: "order-kinds-desc", ordered: true, query: `SELECT ?x WHERE { VALUES ?i { 1 2 3 4 5 } BIND(IF(?i = 1, BNODE(), IF(?i = 2, ex:a, IF(?i = 3, 7, IF(?i = 4, ex:B, ?u)))) AS ?x) } ORDER BY DESC(?x)`},
+	{name: "order-kinds-asc", ordered: true, query: `SELECT ?x WHERE { VALUES ?x { ex:b 2 ex:a UNDEF 1 } } ORDER BY ?x`},
+	{name: "order-data-kinds", ds: 4, ordered: true, query: `SELECT ?k WHERE { ?s ?p ?o BIND(IF(isBlank(?o), 1, IF(isIRI(?o), 2, 3)) AS ?k) } ORDER BY ?o`},
+	// batch 15: the evaluator's shortcuts — left bindings injected into groups, filters cached per
+	// term, scans that skip a group, hash tables filtered while built — on data with several values
+	// per subject and per object
+	{name: "inject-optional-right-only-var", ds: 5, query: `SELECT ?x ?a ?n WHERE { ?x ex:k ?a { ?x ex:t ?n OPTIONAL { ?x ex:m ?a } } }`},
+	{name: "inject-minus-right-only-var", ds: 5, query: `SELECT ?x ?a ?n WHERE { ?x ex:k ?a { ?x ex:t ?n MINUS { ?x ex:m ?a } } }`},
+	{name: "inject-filter-in-group", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a { ?x ex:t ?n FILTER(!BOUND(?a)) } }`},
+	{name: "inject-bind-in-group", ds: 5, query: `SELECT ?x ?a ?z WHERE { ?x ex:k ?a { ?x ex:t ?n BIND(COALESCE(?a, "none") AS ?z) } }`},
+	{name: "inject-optional-filter-outer-in-group", ds: 5, query: `SELECT ?x ?a ?b WHERE { ?x ex:k ?a { ?x ex:t ?n OPTIONAL { ?x ex:m ?b FILTER(?b > ?a) } } }`},
+	{name: "inject-union-optional", ds: 5, query: `SELECT ?x ?a ?b WHERE { ?x ex:k ?a { { ?x ex:m ?b } UNION { ?x ex:t ?n OPTIONAL { ?x ex:m ?a } } } }`},
+	{name: "inject-graph-optional", ds: 5, query: `SELECT ?x ?a ?n WHERE { ?x ex:k ?a GRAPH ?g { ?x ?p ?v OPTIONAL { ?x ex:m ?a } } }`},
+	{name: "inject-values-in-group", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a { ?x ex:t ?n VALUES ?a { 1 UNDEF } } }`},
+	{name: "inject-exists-in-optional", ds: 5, query: `SELECT ?x ?a ?b WHERE { ?x ex:k ?a OPTIONAL { ?x ex:m ?b FILTER EXISTS { ?x ex:k ?b } } }`},
+	{name: "inject-not-exists-inner-var", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a { ?x ex:t ?n FILTER NOT EXISTS { ?x ex:m ?a } } }`, skip: "oxigraph-group-sees-outer"},
+	{name: "inject-optional-nested-shared", ds: 5, query: `SELECT ?x ?a ?b WHERE { ?x ex:k ?a OPTIONAL { ?x ex:t ?n OPTIONAL { ?x ex:m ?a } ?x ex:m ?b } }`},
+	{name: "inject-subquery-var", ds: 5, query: `SELECT ?x ?a ?c WHERE { ?x ex:k ?a { SELECT ?x (COUNT(?a) AS ?c) WHERE { ?x ex:m ?b OPTIONAL { ?x ex:k ?a FILTER(?a = ?b) } } GROUP BY ?x } }`},
+	{name: "filter-cache-exists-two-vars", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER EXISTS { ?x ex:m ?b FILTER(?b = ?a) } }`},
+	{name: "filter-cache-not-exists-other-var", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER NOT EXISTS { ?y ex:m ?a FILTER(?y != ?x) } }`},
+	{name: "filter-cache-exists-one-var-plus-outer", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER EXISTS { ?x ex:m ?a } }`},
+	{name: "filter-cache-bind", ds: 5, query: `SELECT ?x ?a ?c WHERE { ?x ex:k ?a BIND(?a + 1 AS ?c) FILTER(?c > 2) }`},
+	{name: "filter-cache-object-many-subjects", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER(?a != 1) }`},
+	{name: "filter-cache-error-term", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER(?a < 3 || ?a = "x") }`},
+	{name: "filter-cache-subject", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER(?x != ex:x1) }`},
+	{name: "filter-cache-join-object", ds: 5, query: `SELECT ?x ?y ?b WHERE { ?x ex:m ?b . ?y ex:k ?b FILTER(?b > 1) }`},
+	{name: "filter-cache-in-optional", ds: 5, query: `SELECT ?x ?n ?a WHERE { ?x ex:t ?n OPTIONAL { ?x ex:k ?a FILTER(?a > 1) } }`},
+	{name: "filter-cache-lang", ds: 5, query: `SELECT ?x ?n WHERE { ?x ex:t ?n FILTER(LANG(?n) = "") }`},
+	{name: "filter-cache-sameterm-values", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:k ?a FILTER(?a IN (1.0, 2e0)) }`},
+	{name: "filter-two-scans-same-object", ds: 5, query: `SELECT ?x ?y WHERE { ?x ex:k ?a . ?y ex:m ?a FILTER(?a = 2) }`},
+	{name: "filter-or-two-vars", ds: 5, query: `SELECT ?x ?a ?n WHERE { ?x ex:k ?a ; ex:t ?n FILTER(?a = 1 || ?n = "c") }`},
+	{name: "filter-union-branches", ds: 5, query: `SELECT ?x ?v WHERE { { ?x ex:k ?v } UNION { ?x ex:m ?v } FILTER(?v >= 2) }`},
+	{name: "filter-graph-var", ds: 5, query: `SELECT ?x ?v ?g WHERE { GRAPH ?g { ?x ?p ?v } FILTER(?v > 1) }`},
+	{name: "hash-filter-built", ds: 5, query: `SELECT ?x ?y WHERE { ?x ex:t "a" . ?y ex:k ?a . ?x ex:k ?a FILTER(?a > 1) }`},
+	{name: "count-distinct-per-group", ds: 5, query: `SELECT ?x (COUNT(DISTINCT ?a) AS ?c) (COUNT(?a) AS ?d) (SUM(?a) AS ?s) WHERE { { ?x ex:k ?a } UNION { ?x ex:m ?a } } GROUP BY ?x`},
+	{name: "count-from-graphs-union", ds: 5, query: `SELECT (COUNT(*) AS ?c) WHERE { { ?x ex:k ?a } UNION { GRAPH ?g { ?x ex:k ?a } } }`},
+	{name: "group-by-two-order-agg", ds: 5, ordered: true, query: `SELECT ?x (MAX(?a) AS ?m) WHERE { ?x ex:k ?a FILTER(isNumeric(?a)) } GROUP BY ?x ORDER BY DESC(?m) ?x`},
+	{name: "topk-desc-ties", ds: 5, query: `SELECT ?a WHERE { ?x ex:k ?a } ORDER BY DESC(?a) LIMIT 3`},
+	{name: "topk-offset", ds: 5, ordered: true, query: `SELECT DISTINCT ?a WHERE { ?x ex:k ?a FILTER(isNumeric(?a)) } ORDER BY ?a OFFSET 1 LIMIT 1`},
+	{name: "distinct-order-unprojected-key", ds: 5, ordered: true, query: `SELECT DISTINCT ?x WHERE { ?x ex:k ?a FILTER(isNumeric(?a)) } ORDER BY ?x`},
+	{name: "optional-then-filter-both", ds: 5, query: `SELECT ?x ?a ?b WHERE { ?x ex:k ?a OPTIONAL { ?x ex:m ?b } FILTER(!BOUND(?b) || ?b > ?a) }`},
+	{name: "optional-same-var-twice", ds: 5, query: `SELECT ?x ?a WHERE { ?x ex:t ?n OPTIONAL { ?x ex:k ?a } OPTIONAL { ?x ex:m ?a } }`},
+	{name: "minus-then-optional", ds: 5, query: `SELECT ?x ?a ?b WHERE { ?x ex:k ?a MINUS { ?x ex:m ?a } OPTIONAL { ?x ex:m ?b } }`},
+	{name: "exists-in-bind-per-row", ds: 5, query: `SELECT ?x ?a ?e WHERE { ?x ex:k ?a BIND(EXISTS { ?x ex:m ?a } AS ?e) }`},
+	{name: "exists-in-having-grouped", ds: 5, query: `SELECT ?x (COUNT(*) AS ?c) WHERE { ?x ex:k ?a } GROUP BY ?x HAVING EXISTS { ?x ex:m ?b }`},
+	{name: "exists-in-order-by", ds: 5, ordered: true, query: `SELECT ?x WHERE { ?x ex:t "a" } ORDER BY DESC(EXISTS { ?x ex:m ?b }) ?x`},
 }
 
 func TestDifferential_OxigraphCases(t *testing.T) {
@@ -730,6 +939,7 @@ func TestDifferential_OxigraphCases(t *testing.T) {
 	// runOxigraph loads a dataset when ds changes from one case to the next.
 	runOxigraph(t, dir, cases)
 	ctx := context.Background()
+	stores := caseStores(t)
 	for i := range cases {
 		c, hc := &cases[i], handCases[i]
 		t.Run(hc.name, func(t *testing.T) {
@@ -739,6 +949,9 @@ func TestDifferential_OxigraphCases(t *testing.T) {
 			}
 			mem := eval.NewMemDataset(qs...)
 			c.ours, c.oursErr = runOurs(ctx, mem, c.query.text)
+			if !nondeterministic.MatchString(hc.query) {
+				checkStoreAgrees(t, ctx, stores[hc.ds], c, hc.ordered)
+			}
 			same := false
 			switch {
 			case c.oursErr != nil || c.theirs == nil:
@@ -764,5 +977,50 @@ func TestDifferential_OxigraphCases(t *testing.T) {
 			}
 			t.Error(describeSparqlCase(c, "differ"))
 		})
+	}
+}
+
+// nondeterministic finds the queries whose answer changes from one run to
+// the next (beyond the labels of blank nodes).
+var nondeterministic = regexp.MustCompile(`RAND\(|UUID\(|NOW\(`)
+
+// caseStores returns a namespace of a Cortex store for each hand dataset,
+// holding its quads.
+func caseStores(t *testing.T) []*cortex.Namespace {
+	t.Helper()
+	store := cortextest.NewStore(t)
+	out := make([]*cortex.Namespace, len(handDatasets))
+	for i, data := range handDatasets {
+		qs, err := rdfio.ReadAll(strings.NewReader(data), rdfio.NQuads, rdfio.DecodeOptions{})
+		if err != nil {
+			t.Fatalf("dataset %d: %v", i, err)
+		}
+		ns, err := store.Namespace(context.Background(), fmt.Sprintf("ds%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ns.Import(context.Background(), &cortextest.SliceSource{Quads: qs}, cortex.ImportOptions{}); err != nil {
+			t.Fatalf("dataset %d: %v", i, err)
+		}
+		out[i] = ns
+	}
+	return out
+}
+
+// checkStoreAgrees runs the case's query over a Cortex store holding its
+// dataset and requires the answer our engine gave over the in-memory
+// dataset: the store's scans, term ids and statistics are its own.
+func checkStoreAgrees(t *testing.T, ctx context.Context, ns *cortex.Namespace, c *sparqlCase, ordered bool) {
+	t.Helper()
+	got, err := runOursWith(ctx, c.query.text, func(text string, opts sparql.Options) (*sparql.Result, error) {
+		return ns.Query(ctx, text, opts)
+	})
+	switch {
+	case err != nil || c.oursErr != nil:
+		if (err == nil) != (c.oursErr == nil) {
+			t.Errorf("store and memory differ: store error %v, memory error %v", err, c.oursErr)
+		}
+	case !results.Equivalent(got, c.ours, ordered):
+		t.Errorf("store and memory results differ\nstore: %s\nmemory: %s", showResult(got), showResult(c.ours))
 	}
 }
