@@ -2,6 +2,7 @@ package sparql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -989,6 +990,39 @@ b''' AS ?b) {}`},
 	{name: "parse-select-no-vars", query: `SELECT WHERE { }`},
 	{name: "parse-trailing-garbage", query: `SELECT * WHERE { } }`},
 	{name: "parse-service-var", query: `SELECT * WHERE { SERVICE ?s { ?a ?b ?c } }`},
+	// batch 17: datasets (FROM, FROM NAMED) under paths, subqueries, EXISTS, CONSTRUCT and DESCRIBE
+	{name: "ds-path-across-from-graphs", ds: 4, query: `SELECT ?y FROM ex:g1 FROM ex:g2 WHERE { ex:b (ex:q/ex:p)+ ?y }`},
+	{name: "ds-path-both-dirs-from", ds: 4, query: `SELECT ?x ?y FROM ex:g1 WHERE { ?x (ex:p|^ex:q)* ?y }`},
+	{name: "ds-subquery-inherits-from", ds: 4, query: `SELECT ?c FROM ex:g1 WHERE { { SELECT (COUNT(*) AS ?c) WHERE { ?s ?p ?o } } }`},
+	{name: "ds-subquery-in-graph-from-named", ds: 4, query: `SELECT ?g ?s FROM NAMED ex:g2 WHERE { GRAPH ?g { { SELECT ?s WHERE { ?s ex:p ?o } ORDER BY ?s LIMIT 1 } } }`, skip: "oxigraph-graph-subquery"},
+	{name: "ds-exists-graph-from-named", ds: 4, query: `SELECT ?s WHERE { ?s ex:p ?o FILTER NOT EXISTS { GRAPH ?g { ?s ex:p ?o } } }`},
+	{name: "ds-exists-graph-restricted", ds: 4, query: `SELECT ?s FROM ex:g1 FROM NAMED ex:g1 WHERE { ?s ?p ?o FILTER EXISTS { GRAPH ?g { ?s ?p ?o } } }`},
+	{name: "ds-exists-inside-graph", ds: 4, query: `SELECT ?g ?s WHERE { GRAPH ?g { ?s ex:p ?o FILTER EXISTS { ?o ex:q ?z } } }`},
+	{name: "ds-exists-inside-graph-default", ds: 4, query: `SELECT ?g ?s WHERE { GRAPH ?g { ?s ex:p ?o FILTER NOT EXISTS { ?o ex:name ?n } } }`},
+	{name: "ds-from-named-only-graph-var-values", ds: 4, query: `SELECT ?g ?s FROM NAMED ex:g1 WHERE { VALUES ?g { ex:g1 ex:g2 } GRAPH ?g { ?s ?p ?o } }`},
+	{name: "ds-graph-iri-not-in-from-named", ds: 4, query: `SELECT ?s FROM NAMED ex:g1 WHERE { GRAPH ex:g2 { ?s ?p ?o } }`},
+	{name: "ds-graph-optional-graph-var", ds: 4, query: `SELECT ?s ?g WHERE { ?s ex:name ?n OPTIONAL { GRAPH ?g { ?s ?p ?o } } }`},
+	{name: "ds-union-default-and-graph", ds: 4, query: `SELECT ?s ?g WHERE { { ?s ex:p ?o } UNION { GRAPH ?g { ?s ex:p ?o } } }`},
+	{name: "ds-group-by-graph-path", ds: 4, query: `SELECT ?g (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?x ex:p* ?y } } GROUP BY ?g`},
+	{name: "ds-minus-graph", ds: 4, query: `SELECT ?s ?o WHERE { ?s ex:p ?o MINUS { GRAPH ?g { ?s ex:p ?o } } }`},
+	{name: "ds-construct-graph-var", ds: 4, query: `CONSTRUCT { ?s ex:in ?g } WHERE { GRAPH ?g { ?s ?p ?o } }`},
+	{name: "ds-construct-from-named", ds: 4, query: `CONSTRUCT { ?s ex:in ?g } FROM NAMED ex:g1 WHERE { GRAPH ?g { ?s ?p ?o } }`},
+	{name: "ds-construct-distinct-order-limit", ds: 4, query: `CONSTRUCT { ?s ex:has ?p } WHERE { SELECT DISTINCT ?s ?p WHERE { ?s ?p ?o FILTER(isIRI(?s)) } ORDER BY ?s ?p LIMIT 3 }`},
+	{name: "ds-describe-two", ds: 4, query: `DESCRIBE ex:a ex:b`},
+	{name: "ds-describe-literal-var", ds: 4, query: `DESCRIBE ?n WHERE { ex:a ex:name ?n }`},
+	{name: "ds-describe-from", ds: 4, query: `DESCRIBE ex:d FROM ex:g2`},
+	{name: "ds-describe-bnode-var", ds: 4, query: `DESCRIBE ?b WHERE { ex:d ex:r ?b }`},
+	{name: "ds-describe-absent", ds: 4, query: `DESCRIBE ex:zz`},
+	{name: "ds-ask-from-named", ds: 4, query: `ASK FROM NAMED ex:g1 { GRAPH ?g { ?x ex:p ?x } }`},
+	{name: "ds-ask-graph-default-bnode", ds: 4, query: `ASK { GRAPH ex:g2 { [] ex:p ex:a } }`},
+	{name: "ds-bnode-query-var-path", ds: 4, query: `SELECT ?y WHERE { _:a ex:r/ex:w ?y }`},
+	{name: "ds-bnode-query-var-star", ds: 4, query: `SELECT (COUNT(*) AS ?c) WHERE { _:a ex:w* _:b }`},
+	{name: "ds-all-pairs-cycle", ds: 4, query: `SELECT (COUNT(*) AS ?c) (COUNT(DISTINCT ?x) AS ?d) WHERE { ?x (ex:p|^ex:p)* ?y }`},
+	{name: "ds-path-bound-end-zero-graph-var", ds: 4, query: `SELECT ?g WHERE { GRAPH ?g { ex:d ex:p* ex:d } }`, skip: "oxigraph-zero-length-absent-term"},
+	{name: "ds-path-plus-graph-var-bound-ends", ds: 4, query: `SELECT ?g WHERE { GRAPH ?g { ex:a ex:p+ ex:b } }`},
+	{name: "ds-nps-graph-var", ds: 4, query: `SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x !(ex:name|ex:q) ?y } }`},
+	{name: "ds-seq-inverse-same-var", ds: 4, query: `SELECT ?x WHERE { ?x ex:p/^ex:p ?x }`},
+	{name: "ds-opt-path-filter-unbound", ds: 4, query: `SELECT ?x ?z WHERE { ?x ex:name ?n OPTIONAL { ?x ex:p+ ?z FILTER(?z != ?x) } }`},
 }
 
 func TestDifferential_OxigraphCases(t *testing.T) {
@@ -1022,6 +1056,9 @@ func TestDifferential_OxigraphCases(t *testing.T) {
 			c.ours, c.oursErr = runOurs(ctx, mem, c.query.text)
 			if !nondeterministic.MatchString(hc.query) {
 				checkStoreAgrees(t, ctx, stores[hc.ds], c, hc.ordered)
+			}
+			if c.ours != nil {
+				checkRoundTrip(t, c.ours)
 			}
 			same := false
 			switch {
@@ -1093,5 +1130,34 @@ func checkStoreAgrees(t *testing.T, ctx context.Context, ns *cortex.Namespace, c
 		}
 	case !results.Equivalent(got, c.ours, ordered):
 		t.Errorf("store and memory results differ\nstore: %s\nmemory: %s", showResult(got), showResult(c.ours))
+	}
+}
+
+// checkRoundTrip writes r in each result format that can be read back and
+// requires the same result from reading it (the XML writer may refuse a
+// term that XML 1.0 cannot carry).
+func checkRoundTrip(t *testing.T, r *results.Result) {
+	t.Helper()
+	for _, name := range []string{"json", "xml", "tsv"} {
+		f, err := results.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf strings.Builder
+		if err := f.WriteResult(&buf, r); err != nil {
+			if name == "xml" && errors.Is(err, results.ErrInvalidTerm) {
+				continue
+			}
+			t.Errorf("write %s: %v", name, err)
+			continue
+		}
+		back, err := f.Read(strings.NewReader(buf.String()))
+		if err != nil {
+			t.Errorf("read back %s: %v\n%s", name, err, buf.String())
+			continue
+		}
+		if !results.Equivalent(back, r, true) {
+			t.Errorf("%s round trip changed the result\nwritten: %s\nread back: %s\n%s", name, showResult(r), showResult(back), buf.String())
+		}
 	}
 }
