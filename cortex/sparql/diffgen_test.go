@@ -140,7 +140,8 @@ var emulations = map[string]string{
 		"in its canonical form (-0 is 0, 1e0 is \"1\"^^xsd:double, \"x\"@EN-GB is \"x\"@en-gb), so that " +
 		"sameTerm sees another term; in SPARQL a literal is the term as written",
 	"oxigraph-decimal-product-zero": "Oxigraph fails on an xsd:decimal product that is zero unless a factor " +
-		"is a non-zero whole number (1.5 * 0, 0.0 * 0); XPath's op:numeric-multiply gives 0.0",
+		"is a non-zero whole number (1.5 * 0, 0.0 * 0), and on a zero decimal quotient unless the divisor " +
+		"is one (0 / 2.5); XPath's op:numeric-multiply and op:numeric-divide give 0.0",
 	"aggregate-over-errors": "an aggregate (MIN, MAX, SUM, AVG, GROUP_CONCAT) over a group in which its " +
 		"expression is unbound or an error for some solution: SPARQL 1.1 leaves open whether the error " +
 		"makes the aggregate an error (Oxigraph) or the value is left out (our engine; the readings are " +
@@ -510,7 +511,13 @@ func (g *queryGen) numExpr(depth int, scope map[string]bool, filter bool) string
 		}
 		return p
 	case 3:
-		return "(" + g.numExpr(depth+1, scope, filter) + ") / (" + g.numExpr(depth+1, scope, filter) + ")"
+		a, b := g.numExpr(depth+1, scope, filter), g.numExpr(depth+1, scope, filter)
+		q := "(" + a + ") / (" + b + ")"
+		if g.emulate("oxigraph-decimal-product-zero") {
+			whole := "((" + b + ") != 0 && ROUND(" + b + ") = (" + b + "))"
+			return "IF(DATATYPE(" + q + ") = xsd:decimal && " + q + " = 0 && !" + whole + ", 1/0, " + q + ")"
+		}
+		return q
 	case 4:
 		return "STRLEN(" + g.strExpr(depth+1, scope) + ")"
 	case 5:
