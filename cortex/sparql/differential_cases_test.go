@@ -275,6 +275,10 @@ var handSkips = map[string]string{
 		"negated set with forward and inverse members (?a !(p|^q) ex:s) with a number in FILTER(?b IN (...)) " +
 		"or FILTER(?a = ...) by term: 2.5 in the data is not 2.5e0 there, as it is after ?s ?p ?b; SPARQL " +
 		"1.1 §17.4.1.9 (IN) and §17.3 (=) compare numbers by value",
+	"unspecified-min-max-ties": "MIN and MAX of values that are equal as numbers but different terms " +
+		"(1, 1.0, \"1\"^^xsd:double): SPARQL 1.1 §18.5.1.4 and §18.5.1.5 take them by the ORDER BY " +
+		"ordering, which does not order equal numbers (§15.1), so which term comes back is the " +
+		"implementation's choice",
 }
 
 var handCases = []handCase{
@@ -1025,6 +1029,52 @@ b''' AS ?b) {}`},
 	{name: "ds-nps-graph-var", ds: 4, query: `SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x !(ex:name|ex:q) ?y } }`},
 	{name: "ds-seq-inverse-same-var", ds: 4, query: `SELECT ?x WHERE { ?x ex:p/^ex:p ?x }`},
 	{name: "ds-opt-path-filter-unbound", ds: 4, query: `SELECT ?x ?z WHERE { ?x ex:name ?n OPTIONAL { ?x ex:p+ ?z FILTER(?z != ?x) } }`},
+	// batch 18: escapes and code points at the edges of Unicode, numbers at the edges of their types
+	{name: "lex-surrogate-escape", query: `SELECT ("\uD800" AS ?x) {}`},
+	{name: "lex-surrogate-pair-escapes", query: `SELECT ("\uD83D\uDE00" AS ?x) {}`},
+	{name: "lex-max-code-point", query: `SELECT (STRLEN("\U0010FFFF") AS ?x) {}`},
+	{name: "lex-beyond-unicode", query: `SELECT ("\U00110000" AS ?x) {}`},
+	{name: "lex-nul-escape", query: `SELECT (STRLEN("a\u0000b") AS ?x) (ENCODE_FOR_URI("\u0000") AS ?y) {}`},
+	{name: "lex-escape-in-iri", query: `SELECT (STR(<http://ex.org/a\u0020b>) AS ?x) {}`},
+	{name: "lex-escape-in-pname", query: `SELECT (STR(ex:a\u0062) AS ?x) {}`},
+	{name: "lex-escape-in-var", query: `SELECT ?a\u0062 WHERE { BIND(1 AS ?ab) }`},
+	{name: "lex-string-escapes", query: `SELECT ("\b\f\r\n\t\"\'\\" AS ?x) (STRLEN("\b\f\r\n\t\"\'\\") AS ?l) {}`},
+	{name: "lex-bad-string-escape", query: `SELECT ("\a" AS ?x) {}`},
+	{name: "lex-newline-in-short-string", query: "SELECT (\"a\nb\" AS ?x) {}"},
+	{name: "lex-comment-in-string", query: `SELECT ("a # b" AS ?x) {} # trailing`},
+	{name: "lex-iri-with-space", query: `SELECT (STR(<http://ex.org/a b>) AS ?x) {}`},
+	{name: "lex-iri-with-braces", query: `SELECT (STR(<http://ex.org/{a}>) AS ?x) {}`},
+	{name: "lex-var-unicode", query: `SELECT ?é ?_x ?x·y WHERE { BIND(1 AS ?é) BIND(2 AS ?_x) BIND(3 AS ?x·y) }`},
+	{name: "lex-var-leading-digit", query: `SELECT ?1a WHERE { BIND(1 AS ?1a) }`},
+	{name: "lex-pname-unicode", query: `PREFIX é: <http://ex.org/é/> SELECT (STR(é:ü) AS ?x) {}`},
+	{name: "lex-lang-tag-forms", query: `SELECT ("a"@en-US-x-private AS ?x) (LANG("a"@zh-Hant-TW) AS ?y) {}`, skip: "oxigraph-canonical-constants"},
+	{name: "lex-lang-tag-digits", query: `SELECT ("a"@1en AS ?x) {}`},
+	// numbers at the edges
+	{name: "num-long-decimal-literal", numeric: true, query: `SELECT (0.000000000000000001 * 1000000000000000000 AS ?x) (DATATYPE(0.000000000000000001) AS ?t) {}`},
+	{name: "num-double-edges", numeric: true, query: `SELECT (1.7976931348623157e308 * 1 AS ?a) (2.2250738585072014e-308 / 2 AS ?b) (-0e0 * 1 AS ?c) (1e308 + 1e308 AS ?d) {}`},
+	{name: "num-float-arith-type", query: `SELECT (DATATYPE("1.5"^^xsd:float * "2"^^xsd:float) AS ?a) (DATATYPE("1.5"^^xsd:float * 2) AS ?b) (DATATYPE("1.5"^^xsd:float * 2.0) AS ?c) (DATATYPE("1.5"^^xsd:float * 2e0) AS ?d) {}`},
+	{name: "num-integer-div-types", query: `SELECT (DATATYPE(4 / 2) AS ?a) (4 / 2 = 2 AS ?b) (DATATYPE("4"^^xsd:long / "2"^^xsd:long) AS ?c) (DATATYPE(4 / 2e0) AS ?d) {}`},
+	{name: "num-unary-minus-types", query: `SELECT (DATATYPE(-"1"^^xsd:unsignedInt) AS ?a) (DATATYPE(-"1"^^xsd:positiveInteger) AS ?b) (-"1"^^xsd:positiveInteger AS ?c) {}`},
+	{name: "num-compare-across-types", query: `SELECT ("1"^^xsd:float = 1 AS ?a) ("0.1"^^xsd:float < 0.1 AS ?b) ("1"^^xsd:byte = "1"^^xsd:long AS ?c) ("1"^^xsd:unsignedByte < 2.5 AS ?d) {}`},
+	{name: "num-sum-mixed-types", numeric: true, query: `SELECT (SUM(?v) AS ?s) (DATATYPE(SUM(?v)) AS ?t) WHERE { VALUES ?v { "1"^^xsd:byte "2"^^xsd:short 3 } }`},
+	{name: "num-avg-decimal-type", numeric: true, query: `SELECT (AVG(?v) AS ?a) (DATATYPE(AVG(?v)) AS ?t) WHERE { VALUES ?v { 1 2.5 } }`},
+	{name: "num-min-max-mixed-numeric", query: `SELECT (MIN(?v) AS ?mi) (MAX(?v) AS ?ma) WHERE { VALUES ?v { 1 1.0 "1"^^xsd:double 0.5 } }`, skip: "unspecified-min-max-ties"},
+	{name: "num-round-types", numeric: true, query: `SELECT (ROUND("2.5"^^xsd:float) AS ?a) (DATATYPE(ROUND(2.5)) AS ?b) (CEIL(-0.5) AS ?c) (FLOOR("-0.5"^^xsd:decimal) AS ?d) (ROUND(-0.4) AS ?e) {}`},
+	{name: "num-abs-min-long", query: `SELECT (ABS(-9223372036854775808) AS ?a) (-9223372036854775807 - 1 AS ?b) {}`, skip: "limit-integer-digits"},
+	{name: "num-cast-decimal-from-double", numeric: true, query: `SELECT (xsd:decimal(0.1e0) AS ?a) (xsd:decimal("1e-5"^^xsd:double) AS ?b) (xsd:decimal("NaN"^^xsd:double) AS ?c) (xsd:decimal("INF"^^xsd:double) AS ?d) {}`},
+	{name: "num-cast-integer-edges", query: `SELECT (xsd:integer("9223372036854775807") AS ?a) (xsd:integer(" -0 ") AS ?b) (xsd:integer("1_000") AS ?c) (xsd:integer("١٢") AS ?d) (xsd:integer("+") AS ?e) {}`, skip: "oxigraph-cast-whitespace"},
+	{name: "num-cast-float-string", numeric: true, query: `SELECT (xsd:float("1.5") AS ?a) (xsd:float("-0") AS ?b) (xsd:float("1e") AS ?c) (xsd:double(".e1") AS ?d) (xsd:double("+INF") AS ?e) {}`},
+	{name: "num-cast-boolean-double", numeric: true, query: `SELECT (xsd:boolean("0.0"^^xsd:double) AS ?a) (xsd:boolean("-0"^^xsd:float) AS ?b) (xsd:double(true) AS ?c) (xsd:float(false) AS ?d) (xsd:decimal(true) AS ?e) {}`},
+	{name: "num-strings-numeric-compare", query: `SELECT ("1"^^xsd:integer = "1.0"^^xsd:decimal AS ?a) ("INF"^^xsd:float = "INF"^^xsd:double AS ?b) ("-INF"^^xsd:double < -1e308 AS ?c) {}`},
+	// dates: parts, equality and order around time zones
+	{name: "date-parts-negative-tz", query: `SELECT (DAY("2024-03-01T01:00:00+14:00"^^xsd:dateTime) AS ?a) (HOURS("2024-03-01T01:00:00+14:00"^^xsd:dateTime) AS ?b) (TZ("2024-03-01T01:00:00+14:00"^^xsd:dateTime) AS ?c) (TIMEZONE("2024-03-01T01:00:00-14:00"^^xsd:dateTime) AS ?d) {}`},
+	{name: "date-leap-second-like", query: `SELECT (xsd:dateTime("2024-06-30T23:59:60Z") AS ?a) ("2024-06-30T23:59:60Z"^^xsd:dateTime < "2024-07-01T00:00:00Z"^^xsd:dateTime AS ?b) {}`},
+	{name: "date-fraction-compare", query: `SELECT ("2024-01-01T00:00:00.5Z"^^xsd:dateTime > "2024-01-01T00:00:00.49999Z"^^xsd:dateTime AS ?a) ("2024-01-01T00:00:00.50Z"^^xsd:dateTime = "2024-01-01T00:00:00.5Z"^^xsd:dateTime AS ?b) {}`},
+	{name: "date-tz-equal-across-midnight", query: `SELECT ("2024-01-01T23:00:00-02:00"^^xsd:dateTime = "2024-01-02T01:00:00Z"^^xsd:dateTime AS ?a) ("2024-01-01T23:00:00-02:00"^^xsd:dateTime > "2024-01-02T00:59:59Z"^^xsd:dateTime AS ?b) {}`},
+	{name: "date-min-max-tz", query: `SELECT (MIN(?d) AS ?mi) (MAX(?d) AS ?ma) WHERE { VALUES ?d { "2024-01-01T23:00:00-02:00"^^xsd:dateTime "2024-01-02T00:30:00Z"^^xsd:dateTime "2024-01-02T03:00:00+05:00"^^xsd:dateTime } }`},
+	{name: "date-group-by-instant", query: `SELECT (COUNT(*) AS ?c) WHERE { VALUES ?d { "2024-01-01T23:00:00-02:00"^^xsd:dateTime "2024-01-02T01:00:00Z"^^xsd:dateTime } } GROUP BY ?d`},
+	{name: "date-year-boundaries", query: `SELECT (YEAR("9999-12-31T23:59:59Z"^^xsd:dateTime) AS ?a) (YEAR("10000-01-01T00:00:00Z"^^xsd:dateTime) AS ?b) (MONTH("-0001-02-29T00:00:00Z"^^xsd:dateTime) AS ?c) {}`},
+	{name: "date-invalid-lexical", query: `SELECT (YEAR("2024-02-30T00:00:00Z"^^xsd:dateTime) AS ?a) (HOURS("2024-01-01T25:00:00Z"^^xsd:dateTime) AS ?b) (TZ("2024-01-01T00:00:00+15:00"^^xsd:dateTime) AS ?c) (DAY("2024-1-01T00:00:00Z"^^xsd:dateTime) AS ?d) {}`},
 }
 
 func TestDifferential_OxigraphCases(t *testing.T) {
