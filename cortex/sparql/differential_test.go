@@ -292,14 +292,15 @@ var sparqlDiffBuiltinSkips = func() map[string]string {
 // runOurs runs text on our engine. The graph of a CONSTRUCT or DESCRIBE
 // comes back as rows of ?s ?p ?o, one per distinct triple (see graphResult).
 func runOurs(ctx context.Context, ds eval.Dataset, text string) (*results.Result, error) {
-	return runOursWith(ctx, text, func(text string, opts sparql.Options) (*sparql.Result, error) {
+	return runOursWith(ctx, text, eval.OwnDefaultGraph, func(text string, opts sparql.Options) (*sparql.Result, error) {
 		return sparql.Query(ctx, ds, text, opts)
 	})
 }
 
-// runOursWith is runOurs with the query run by query.
-func runOursWith(ctx context.Context, text string, query func(string, sparql.Options) (*sparql.Result, error)) (*results.Result, error) {
-	res, err := query(text, sparql.Options{DefaultGraph: eval.OwnDefaultGraph})
+// runOursWith is runOurs with the query run by query, with default graph dg
+// (see sparql.Options.DefaultGraph).
+func runOursWith(ctx context.Context, text, dg string, query func(string, sparql.Options) (*sparql.Result, error)) (*results.Result, error) {
+	res, err := query(text, sparql.Options{DefaultGraph: dg})
 	if err != nil {
 		return nil, err
 	}
