@@ -598,7 +598,11 @@ func matchSparqlSkip(c *sparqlCase) string {
 
 func describeSparqlCase(c *sparqlCase, what string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "query #%d (dataset %d): %s\n--- dataset ---\n%s--- query ---\n%s\n--- ours: ", c.id, c.ds, what, c.data, c.query.text)
+	data := c.data
+	if len(data) > 4000 {
+		data = data[:4000] + fmt.Sprintf("... (%d bytes in all)\n", len(c.data))
+	}
+	fmt.Fprintf(&b, "query #%d (dataset %d): %s\n--- dataset ---\n%s--- query ---\n%s\n--- ours: ", c.id, c.ds, what, data, c.query.text)
 	if c.oursErr != nil {
 		fmt.Fprintf(&b, "error %v", c.oursErr)
 	} else {
