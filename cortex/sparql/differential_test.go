@@ -56,11 +56,12 @@ const (
 )
 
 var (
-	sparqlDiffSeedFlag = flag.Uint64("sparqldiff.seed", sparqlDiffSeed, "seed of TestDifferential_Oxigraph's corpus")
-	sparqlDiffCases    = flag.Int("sparqldiff.datasets", sparqlDiffDatasets, "number of datasets of TestDifferential_Oxigraph (each with 12 queries)")
-	sparqlDiffShow     = flag.Int("sparqldiff.show", 20, "number of disagreements TestDifferential_Oxigraph prints")
-	sparqlDiffStore    = flag.Bool("sparqldiff.store", false, "TestDifferential_Oxigraph over a Cortex store (one namespace per dataset) instead of eval.MemDataset")
-	sparqlDiffUnion    = flag.Bool("sparqldiff.union", false, "TestDifferential_Oxigraph with the union default graph (see TestDifferential_OxigraphCasesUnion)")
+	sparqlDiffSeedFlag  = flag.Uint64("sparqldiff.seed", sparqlDiffSeed, "seed of TestDifferential_Oxigraph's corpus")
+	sparqlDiffCases     = flag.Int("sparqldiff.datasets", sparqlDiffDatasets, "number of datasets of TestDifferential_Oxigraph (each with 12 queries)")
+	sparqlDiffShow      = flag.Int("sparqldiff.show", 20, "number of disagreements TestDifferential_Oxigraph prints")
+	sparqlDiffStore     = flag.Bool("sparqldiff.store", false, "TestDifferential_Oxigraph over a Cortex store (one namespace per dataset) instead of eval.MemDataset")
+	sparqlDiffConstruct = flag.Bool("sparqldiff.construct", false, "TestDifferential_Oxigraph with each SELECT query wrapped in a CONSTRUCT (see asConstruct)")
+	sparqlDiffUnion     = flag.Bool("sparqldiff.union", false, "TestDifferential_Oxigraph with the union default graph (see TestDifferential_OxigraphCasesUnion)")
 )
 
 // sparqlCase is one query over one dataset and what both engines made of it.
@@ -223,10 +224,17 @@ func distinctRows(r *results.Result) *results.Result {
 //
 // -sparqldiff.store runs our side over a Cortex store instead of
 // eval.MemDataset, -sparqldiff.union with the union default graph (Oxigraph
-// then gets each dataset with its named graphs merged into the default one).
+// then gets each dataset with its named graphs merged into the default one),
+// -sparqldiff.construct runs the SELECT queries as CONSTRUCT queries (see
+// asConstruct), comparing graphs.
 func TestDifferential_Oxigraph(t *testing.T) {
 	dir := oxigraphTool(t)
 	cases := sparqlDiffCorpus(*sparqlDiffSeedFlag, *sparqlDiffCases)
+	if *sparqlDiffConstruct {
+		for i := range cases {
+			cases[i].query = asConstruct(cases[i].query)
+		}
+	}
 	if *sparqlDiffUnion {
 		theirs := slices.Clone(cases)
 		for i := range theirs {
@@ -787,4 +795,45 @@ func storeDataset(t *testing.T, store *cortex.Store, name string, qs []quad.Quad
 		t.Fatalf("namespace %s: %v", name, err)
 	}
 	return ns.Dataset()
+}
+
+// asConstruct returns q, a SELECT query whose columns compare exactly, as
+// CONSTRUCT { _:r ex:v_x ?x ; ... } WHERE { q's SELECT as a sub-select }: a
+// blank node per solution, a triple per bound projected variable, so that
+// the graph of the CONSTRUCT holds the solutions of the SELECT. Other
+// queries come back unchanged.
+func asConstruct(q diffQuery) diffQuery {
+	for _, k := range q.kinds {
+		if k != colExact {
+			return q
+		}
+	}
+	wrap := func(text string) string {
+		i := strings.Index(text, "SELECT ")
+		if i < 0 {
+			return text
+		}
+		parsed, err := sparql.Parse(text, sparql.Options{})
+		if err != nil || parsed.Form != algebra.Select || len(parsed.Vars) == 0 {
+			return text
+		}
+		var tmpl strings.Builder
+		for _, v := range parsed.Vars {
+			name := strings.TrimPrefix(v.String(), "?")
+			fmt.Fprintf(&tmpl, " _:r <%sv_%s> ?%s .", dgEx, name, name)
+		}
+		return text[:i] + "CONSTRUCT {" + tmpl.String() + " }\nWHERE { " + text[i:] + "\n}"
+	}
+	out := q
+	out.text = wrap(q.text)
+	if out.text == q.text {
+		return q
+	}
+	if q.emulated != "" {
+		out.emulated = wrap(q.emulated)
+	}
+	if q.unsliced != "" {
+		out.unsliced = wrap(q.unsliced)
+	}
+	return out
 }
