@@ -1173,6 +1173,9 @@ b''' AS ?b) {}`},
 	{name: "large-filter-in-values", ds: 6, query: `SELECT (COUNT(*) AS ?c) WHERE { ?x ex:k ?a ; ex:t ?t FILTER(?a IN (1, 3.0, 5e0) && ?t NOT IN ("a", "b"@en)) }`},
 	{name: "large-construct", ds: 6, query: `CONSTRUCT { ?y ex:from ?x } WHERE { ?x ex:link ?y . ?x ex:k 4 }`},
 	{name: "large-ask", ds: 6, query: `ASK { ?x ex:link ?x }`},
+	// batch 21: multi-character escapes inside character classes (XML Schema Part 2 §F.1.1)
+	{name: "regex-class-multichar-escapes", query: `SELECT (REGEX("a.b-c", "^[\\w.-]+$") AS ?a) (REGEX("a b", "^[\\w]+$") AS ?b) (REGEX("x,y", "^[\\S]+$") AS ?c) (REGEX("x y", "^[\\S]+$") AS ?d) (REPLACE("a,b;c", "[\\w,]", "x") AS ?e) (REGEX("A", "^[\\wa]$", "i") AS ?f) (REGEX("x y", "^[\\S ]+$") AS ?g) {}`},
+	{name: "regex-class-w-xsd", query: `SELECT (REGEX("+", "^[\\w]$") AS ?a) (REGEX("_", "^[\\w]$") AS ?b) {}`, skip: "oxigraph-regex-classes"},
 }
 
 func TestDifferential_OxigraphCases(t *testing.T) {

@@ -34,8 +34,8 @@
 //     digits.
 //   - Regular expressions are translated to Go's RE2 syntax. Constructs RE2
 //     cannot express (back-references, character-class subtraction, \i \c,
-//     Unicode block escapes \p{IsX}, \w and \S inside a character class) are
-//     rejected with an error instead of matching wrongly. The x flag keeps
+//     Unicode block escapes \p{IsX}, \w and \S inside a negated character
+//     class) are rejected with an error instead of matching wrongly. The x flag keeps
 //     whitespace inside character classes and, without the s flag, . matches
 //     neither newline nor carriage return (F&O 3.1 wording, §5.6.1.1; F&O
 //     1.0, which SPARQL 1.1 cites, differs on both).

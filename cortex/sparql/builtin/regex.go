@@ -229,16 +229,11 @@ func (t *regexTranslator) escape(inClass bool) error {
 		} else {
 			t.out.WriteString(`[\t\n\r ]`)
 		}
-	case 'S':
-		if inClass {
-			return t.errf(`\S inside a character class is not supported`)
+	case 'S', 'w':
+		if inClass { // class handles them
+			return t.errf(`\` + string(r) + ` inside a character class is not supported`)
 		}
-		t.out.WriteString(`[^\t\n\r ]`)
-	case 'w':
-		if inClass {
-			return t.errf(`\w inside a character class is not supported`)
-		}
-		t.out.WriteString(`[^\p{P}\p{Z}\p{C}]`)
+		t.out.WriteString(classEscapes[r])
 	case 'W':
 		if inClass {
 			t.out.WriteString(`\p{P}\p{Z}\p{C}`)
@@ -279,14 +274,27 @@ var unicodeCategories = map[string]bool{
 	"C": true, "Cc": true, "Cf": true, "Co": true,
 }
 
-// class translates a character class after its '['.
+// classEscapes are RE2 classes for the multi-character escapes RE2 cannot
+// write inside a character class: \w (every character but punctuation,
+// separators and others, XML Schema Part 2 §F.1.1) and \S.
+var classEscapes = map[rune]string{'w': `[^\p{P}\p{Z}\p{C}]`, 'S': `[^\t\n\r ]`}
+
+// class translates a character class after its '['. A class that holds \w
+// or \S becomes an alternative of the rest of the class and their RE2
+// classes, (?:[...]|[^\p{P}\p{Z}\p{C}]); in a negated class that cannot be
+// written, and it is an error.
 func (t *regexTranslator) class() error {
+	start := t.out.Len()
 	t.out.WriteByte('[')
+	negated := false
 	if p, _ := t.peek(); p == '^' {
 		t.pos++
 		t.out.WriteByte('^')
+		negated = true
 	}
 	first := true
+	var alts []string // RE2 classes of the \w and \S escapes met
+	members := 0      // members written inside the brackets
 	for {
 		r, ok := t.next()
 		if !ok {
@@ -296,10 +304,31 @@ func (t *regexTranslator) class() error {
 			if first {
 				return t.errf("empty character class")
 			}
-			t.out.WriteByte(']')
+			if len(alts) == 0 {
+				t.out.WriteByte(']')
+				return nil
+			}
+			s := t.out.String()
+			t.out.Reset()
+			t.out.WriteString(s[:start] + "(?:")
+			if members > 0 {
+				t.out.WriteString(s[start:] + "]|")
+			}
+			t.out.WriteString(strings.Join(alts, "|") + ")")
 			return nil
 		}
 		first = false
+		if r == '\\' {
+			if p, _ := t.peek(); classEscapes[p] != "" {
+				if negated {
+					return t.errf(`\` + string(p) + ` inside a negated character class is not supported`)
+				}
+				t.pos++
+				alts = append(alts, classEscapes[p])
+				continue
+			}
+		}
+		members++
 		if r == '[' {
 			return t.errf("nested character class (subtraction) is not supported")
 		}

@@ -94,7 +94,19 @@ func TestRegex(t *testing.T) {
 		{"REGEX", vals(str("a"), str(`[a-z-[aeiou]]`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\p{IsBasicLatin}`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\i\c*`)), nil, E},
-		{"REGEX", vals(str("a"), str(`[\w]`)), nil, E},
+		// \w and \S in a character class (XML Schema Part 2 §F: a class may
+		// hold multi-character escapes): a member of either part matches.
+		{"REGEX", vals(str("a.b-c"), str(`^[\w.-]+$`)), T, nil},
+		{"REGEX", vals(str("a b"), str(`^[\w]+$`)), F, nil},
+		{"REGEX", vals(str("+é1"), str(`^[\w]+$`)), T, nil}, // \w is all but P, Z and C
+		{"REGEX", vals(str("_"), str(`^[\w]$`)), F, nil},
+		{"REGEX", vals(str("_"), str(`^[\w_]$`)), T, nil},
+		{"REGEX", vals(str("x+y"), str(`^[\S]+$`)), T, nil},
+		{"REGEX", vals(str("x y"), str(`^[\S]+$`)), F, nil},
+		{"REGEX", vals(str("x y"), str(`^[\S ]+$`)), T, nil},
+		{"REGEX", vals(str("A-"), str(`^[\wa]-$`), str("i")), T, nil},
+		{"REGEX", vals(str("a"), str(`[^\w]`)), nil, E}, // a negated one is not supported
+		{"REGEX", vals(str("a"), str(`[^\S]`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\ba`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\A`)), nil, E},
 		{"REGEX", vals(str("a"), str(`(?i)a`)), nil, E},
