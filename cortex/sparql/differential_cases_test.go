@@ -1175,6 +1175,7 @@ b''' AS ?b) {}`},
 	{name: "large-ask", ds: 6, query: `ASK { ?x ex:link ?x }`},
 	// batch 21: multi-character escapes inside character classes (XML Schema Part 2 §F.1.1)
 	{name: "regex-class-multichar-escapes", query: `SELECT (REGEX("a.b-c", "^[\\w.-]+$") AS ?a) (REGEX("a b", "^[\\w]+$") AS ?b) (REGEX("x,y", "^[\\S]+$") AS ?c) (REGEX("x y", "^[\\S]+$") AS ?d) (REPLACE("a,b;c", "[\\w,]", "x") AS ?e) (REGEX("A", "^[\\wa]$", "i") AS ?f) (REGEX("x y", "^[\\S ]+$") AS ?g) {}`},
+	{name: "regex-negated-class-multichar-escapes", query: `SELECT (REPLACE("a, b; c!", "[^\\w\\s]", "") AS ?a) (REGEX(".", "^[^\\w\\s]$") AS ?b) (REGEX(" ", "^[^\\S]$") AS ?c) (REGEX("B", "^[^\\Wb]$", "i") AS ?d) (REGEX("B", "^[^\\Wb]$") AS ?e) {}`},
 	{name: "regex-class-w-xsd", query: `SELECT (REGEX("+", "^[\\w]$") AS ?a) (REGEX("_", "^[\\w]$") AS ?b) {}`, skip: "oxigraph-regex-classes"},
 }
 

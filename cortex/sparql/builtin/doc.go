@@ -32,11 +32,13 @@
 //     by term equality).
 //   - Decimal division that does not terminate is rounded to 24 fractional
 //     digits.
-//   - Regular expressions are translated to Go's RE2 syntax. Constructs RE2
-//     cannot express (back-references, character-class subtraction, \i \c,
-//     Unicode block escapes \p{IsX}, \w and \S inside a negated character
-//     class) are rejected with an error instead of matching wrongly. The x flag keeps
-//     whitespace inside character classes and, without the s flag, . matches
-//     neither newline nor carriage return (F&O 3.1 wording, §5.6.1.1; F&O
-//     1.0, which SPARQL 1.1 cites, differs on both).
+//   - Regular expressions are translated to Go's RE2 syntax (a character
+//     class holding \w or \S becomes an alternative, or when negated the
+//     complement written out as ranges). Constructs RE2 cannot express
+//     (back-references, character-class subtraction, \i \c, Unicode block
+//     escapes \p{IsX}) are rejected with an error instead of matching
+//     wrongly. The x flag keeps whitespace inside character classes and,
+//     without the s flag, . matches neither newline nor carriage return (F&O
+//     3.1 wording, §5.6.1.1; F&O 1.0, which SPARQL 1.1 cites, differs on
+//     both).
 package builtin

@@ -1,10 +1,14 @@
 package builtin
 
 import (
+	"fmt"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
@@ -89,7 +93,7 @@ func translateRegex(pattern, flags string) (string, error) {
 		}
 		b.WriteByte(')')
 	}
-	t := regexTranslator{src: pattern, extended: extended, dotAll: dotAll, out: &b}
+	t := regexTranslator{src: pattern, extended: extended, dotAll: dotAll, fold: fold, out: &b}
 	if err := t.run(); err != nil {
 		return "", err
 	}
@@ -101,6 +105,7 @@ type regexTranslator struct {
 	pos      int
 	extended bool
 	dotAll   bool
+	fold     bool // the i flag: (?i) applies to the whole expression
 	out      *strings.Builder
 }
 
@@ -281,8 +286,8 @@ var classEscapes = map[rune]string{'w': `[^\p{P}\p{Z}\p{C}]`, 'S': `[^\t\n\r ]`}
 
 // class translates a character class after its '['. A class that holds \w
 // or \S becomes an alternative of the rest of the class and their RE2
-// classes, (?:[...]|[^\p{P}\p{Z}\p{C}]); in a negated class that cannot be
-// written, and it is an error.
+// classes, (?:[...]|[^\p{P}\p{Z}\p{C}]); a negated one becomes the
+// complement of that union, written out as code point ranges.
 func (t *regexTranslator) class() error {
 	start := t.out.Len()
 	t.out.WriteByte('[')
@@ -310,7 +315,20 @@ func (t *regexTranslator) class() error {
 			}
 			s := t.out.String()
 			t.out.Reset()
-			t.out.WriteString(s[:start] + "(?:")
+			t.out.WriteString(s[:start])
+			if negated {
+				// The complement of the union, written out as ranges.
+				if members > 0 {
+					alts = append(alts, "["+s[start+2:]+"]")
+				}
+				c, err := complementClass(alts, t.fold)
+				if err != nil {
+					return t.errf(err.Error())
+				}
+				t.out.WriteString(c)
+				return nil
+			}
+			t.out.WriteString("(?:")
 			if members > 0 {
 				t.out.WriteString(s[start:] + "]|")
 			}
@@ -320,9 +338,6 @@ func (t *regexTranslator) class() error {
 		first = false
 		if r == '\\' {
 			if p, _ := t.peek(); classEscapes[p] != "" {
-				if negated {
-					return t.errf(`\` + string(p) + ` inside a negated character class is not supported`)
-				}
 				t.pos++
 				alts = append(alts, classEscapes[p])
 				continue
@@ -519,4 +534,56 @@ func parseReplacement(s string, groups int, literal bool) ([]replPiece, error) {
 	}
 	flush()
 	return out, nil
+}
+
+// complementClass returns an RE2 character class of the code points that
+// none of the RE2 classes of members matches, case-insensitively when fold
+// is set (the complement of a case-closed set is case-closed, so the (?i)
+// the expression starts with adds nothing to it).
+func complementClass(members []string, fold bool) (string, error) {
+	flags := syntax.Perl
+	if fold {
+		flags |= syntax.FoldCase
+	}
+	var ranges [][2]rune
+	for _, m := range members {
+		re, err := syntax.Parse(m, flags)
+		if err != nil {
+			return "", err
+		}
+		switch re.Op {
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(re.Rune); i += 2 {
+				ranges = append(ranges, [2]rune{re.Rune[i], re.Rune[i+1]})
+			}
+		case syntax.OpLiteral:
+			for _, r := range re.Rune {
+				ranges = append(ranges, [2]rune{r, r})
+				if re.Flags&syntax.FoldCase != 0 {
+					for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+						ranges = append(ranges, [2]rune{f, f})
+					}
+				}
+			}
+		default:
+			return "", fmt.Errorf("character class %s is no set of characters", m)
+		}
+	}
+	slices.SortFunc(ranges, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	var b strings.Builder
+	b.WriteByte('[')
+	next := rune(0) // the first code point not yet known to be covered
+	for _, r := range ranges {
+		if r[0] > next {
+			fmt.Fprintf(&b, `\x{%x}-\x{%x}`, next, r[0]-1)
+		}
+		next = max(next, r[1]+1)
+	}
+	if next <= unicode.MaxRune {
+		fmt.Fprintf(&b, `\x{%x}-\x{%x}`, next, unicode.MaxRune)
+	}
+	if b.Len() == 1 {
+		return `[^\x{0}-\x{10ffff}]`, nil // matches nothing
+	}
+	return b.String() + "]", nil
 }

@@ -105,8 +105,22 @@ func TestRegex(t *testing.T) {
 		{"REGEX", vals(str("x y"), str(`^[\S]+$`)), F, nil},
 		{"REGEX", vals(str("x y"), str(`^[\S ]+$`)), T, nil},
 		{"REGEX", vals(str("A-"), str(`^[\wa]-$`), str("i")), T, nil},
-		{"REGEX", vals(str("a"), str(`[^\w]`)), nil, E}, // a negated one is not supported
-		{"REGEX", vals(str("a"), str(`[^\S]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`[^\w]`)), F, nil},
+		{"REGEX", vals(str("+"), str(`[^\w]`)), F, nil},
+		{"REGEX", vals(str("_"), str(`^[^\w]$`)), T, nil},
+		{"REGEX", vals(str("_"), str(`^[^\w_]$`)), F, nil},
+		{"REGEX", vals(str("."), str(`^[^\w\s]$`)), T, nil},
+		{"REGEX", vals(str(" "), str(`^[^\w\s]$`)), F, nil},
+		{"REGEX", vals(str(" "), str(`^[^\S]$`)), T, nil},
+		{"REGEX", vals(str("\u00a0"), str(`^[^\S]$`)), F, nil}, // \s is [ \t\n\r] only
+		{"REGEX", vals(str("x"), str(`^[^\Sx]$`)), F, nil},
+		{"REGEX", vals(str("B"), str(`^[^\Wb]$`), str("i")), F, nil}, // i folds the whole class
+		{"REGEX", vals(str("B"), str(`^[^\Wb]$`)), T, nil},
+		{"REGEX", vals(str("-"), str(`^[^\w\W]$`)), F, nil},
+		{"REGEX", vals(str("\U0001F600"), str(`^[^\S\p{L}]$`)), F, nil},
+		{"REGEX", vals(str("\t"), str(`^[^\S\p{L}]$`)), T, nil},
+		{"REGEX", vals(str("\U0001F600"), str(`^[^\w\p{Lu}]$`)), F, nil},
+		{"REGEX", vals(str("\U0001F600"), str(`^[^\S]$`)), F, nil},
 		{"REGEX", vals(str("a"), str(`\ba`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\A`)), nil, E},
 		{"REGEX", vals(str("a"), str(`(?i)a`)), nil, E},
@@ -167,5 +181,30 @@ func TestCompileRegex_Cache(t *testing.T) {
 	_, err2 := builtin.CompileRegex(`(a)\1`, "")
 	if !errors.Is(err1, builtin.ErrType) || !errors.Is(err2, builtin.ErrType) {
 		t.Fatalf("errors %v, %v", err1, err2)
+	}
+}
+
+// TestRegex_NegatedClassIsComplement checks that [^X] matches exactly the
+// characters [X] does not, with and without the i flag, for classes that
+// hold \w or \S (written out as the complement of ranges) and others.
+func TestRegex_NegatedClassIsComplement(t *testing.T) {
+	classes := []string{`\w`, `\S`, `\w\s`, `\S\p{L}`, `\wb`, `\Wb`, `\w_`, `a-z\S`, `\w\W`, `\d\S`, `\w\-`}
+	chars := []rune("aAbBzZ_-+. \t\n\r\u00a0éÉ٣\u212a\U0001F600\u0000\U0010FFFF")
+	for _, class := range classes {
+		for _, flags := range []string{"", "i"} {
+			pos, err := builtin.CompileRegex("^["+class+"]$", flags)
+			if err != nil {
+				t.Fatalf("[%s] %q: %v", class, flags, err)
+			}
+			neg, err := builtin.CompileRegex("^[^"+class+"]$", flags)
+			if err != nil {
+				t.Fatalf("[^%s] %q: %v", class, flags, err)
+			}
+			for _, c := range chars {
+				if pos.MatchString(string(c)) == neg.MatchString(string(c)) {
+					t.Errorf("[%s] and [^%s] with flags %q agree on %q", class, class, flags, c)
+				}
+			}
+		}
 	}
 }
