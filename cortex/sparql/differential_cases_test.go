@@ -321,6 +321,9 @@ var handSkips = map[string]string{
 		"(1, 1.0, \"1\"^^xsd:double): SPARQL 1.1 §18.5.1.4 and §18.5.1.5 take them by the ORDER BY " +
 		"ordering, which does not order equal numbers (§15.1), so which term comes back is the " +
 		"implementation's choice",
+	"oxigraph-regex-class-subtraction": "Oxigraph reads [a-z-[aeiou]] as a union (\"a\" matches) and fails " +
+		"on [\\w-[\\d]]; XML Schema Part 2 §F.1.1 (charClassSub), whose regular expressions fn:matches " +
+		"uses (F&O §5.6.1), makes it a subtraction: the consonants, the word characters but digits",
 }
 
 var handCases = []handCase{
@@ -1176,6 +1179,7 @@ b''' AS ?b) {}`},
 	// batch 21: multi-character escapes inside character classes (XML Schema Part 2 §F.1.1)
 	{name: "regex-class-multichar-escapes", query: `SELECT (REGEX("a.b-c", "^[\\w.-]+$") AS ?a) (REGEX("a b", "^[\\w]+$") AS ?b) (REGEX("x,y", "^[\\S]+$") AS ?c) (REGEX("x y", "^[\\S]+$") AS ?d) (REPLACE("a,b;c", "[\\w,]", "x") AS ?e) (REGEX("A", "^[\\wa]$", "i") AS ?f) (REGEX("x y", "^[\\S ]+$") AS ?g) {}`},
 	{name: "regex-negated-class-multichar-escapes", query: `SELECT (REPLACE("a, b; c!", "[^\\w\\s]", "") AS ?a) (REGEX(".", "^[^\\w\\s]$") AS ?b) (REGEX(" ", "^[^\\S]$") AS ?c) (REGEX("B", "^[^\\Wb]$", "i") AS ?d) (REGEX("B", "^[^\\Wb]$") AS ?e) {}`},
+	{name: "regex-class-subtraction", query: `SELECT (REGEX("b", "^[a-z-[aeiou]]$") AS ?a) (REGEX("a", "^[a-z-[aeiou]]$") AS ?b) (REGEX("1", "^[\\w-[\\d]]$") AS ?c) (REPLACE("banana", "[a-z-[n]]", "_") AS ?d) {}`, skip: "oxigraph-regex-class-subtraction"},
 	{name: "regex-class-w-xsd", query: `SELECT (REGEX("+", "^[\\w]$") AS ?a) (REGEX("_", "^[\\w]$") AS ?b) {}`, skip: "oxigraph-regex-classes"},
 }
 

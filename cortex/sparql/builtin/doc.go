@@ -34,10 +34,10 @@
 //     digits.
 //   - Regular expressions are translated to Go's RE2 syntax (a character
 //     class holding \w or \S becomes an alternative, or when negated the
-//     complement written out as ranges). Constructs RE2 cannot express
-//     (back-references, character-class subtraction, \i \c, Unicode block
-//     escapes \p{IsX}) are rejected with an error instead of matching
-//     wrongly. The x flag keeps whitespace inside character classes and,
+//     complement written out as ranges, and so does a class subtraction
+//     [a-z-[aeiou]]). Constructs RE2 cannot express (back-references, \i \c,
+//     Unicode block escapes \p{IsX}) are rejected with an error instead of
+//     matching wrongly. The x flag keeps whitespace inside character classes and,
 //     without the s flag, . matches neither newline nor carriage return (F&O
 //     3.1 wording, §5.6.1.1; F&O 1.0, which SPARQL 1.1 cites, differs on
 //     both).

@@ -287,53 +287,92 @@ var classEscapes = map[rune]string{'w': `[^\p{P}\p{Z}\p{C}]`, 'S': `[^\t\n\r ]`}
 // class translates a character class after its '['. A class that holds \w
 // or \S becomes an alternative of the rest of the class and their RE2
 // classes, (?:[...]|[^\p{P}\p{Z}\p{C}]); a negated one becomes the
-// complement of that union, written out as code point ranges.
+// complement of that union, written out as code point ranges, and so does a
+// subtraction [X-[Y]] (X and not Y).
 func (t *regexTranslator) class() error {
-	start := t.out.Len()
-	t.out.WriteByte('[')
+	c, err := t.classExpr()
+	if err != nil {
+		return err
+	}
+	t.out.WriteString(c)
+	return nil
+}
+
+// classExpr returns the RE2 translation of the character class after its
+// '['.
+func (t *regexTranslator) classExpr() (string, error) {
+	saved := t.out
+	var cb strings.Builder
+	t.out = &cb
+	defer func() { t.out = saved }()
+	cb.WriteByte('[')
 	negated := false
 	if p, _ := t.peek(); p == '^' {
 		t.pos++
-		t.out.WriteByte('^')
+		cb.WriteByte('^')
 		negated = true
 	}
 	first := true
 	var alts []string // RE2 classes of the \w and \S escapes met
 	members := 0      // members written inside the brackets
+	// finish returns the translation of the class read so far.
+	finish := func() (string, error) {
+		s := cb.String()
+		if len(alts) == 0 {
+			return s + "]", nil
+		}
+		if negated {
+			// The complement of the union, written out as ranges.
+			if members > 0 {
+				alts = append(alts, "["+s[2:]+"]")
+			}
+			c, err := complementClass(alts, t.fold)
+			if err != nil {
+				return "", t.errf(err.Error())
+			}
+			return c, nil
+		}
+		if members > 0 {
+			return "(?:" + s + "]|" + strings.Join(alts, "|") + ")", nil
+		}
+		return "(?:" + strings.Join(alts, "|") + ")", nil
+	}
 	for {
 		r, ok := t.next()
 		if !ok {
-			return t.errf("unterminated character class")
+			return "", t.errf("unterminated character class")
 		}
 		if r == ']' {
 			if first {
-				return t.errf("empty character class")
+				return "", t.errf("empty character class")
 			}
-			if len(alts) == 0 {
-				t.out.WriteByte(']')
-				return nil
-			}
-			s := t.out.String()
-			t.out.Reset()
-			t.out.WriteString(s[:start])
-			if negated {
-				// The complement of the union, written out as ranges.
-				if members > 0 {
-					alts = append(alts, "["+s[start+2:]+"]")
-				}
-				c, err := complementClass(alts, t.fold)
+			return finish()
+		}
+		if r == '-' && !first {
+			if p, _ := t.peek(); p == '[' {
+				// A subtraction ends the class: [X-[Y]].
+				t.pos++
+				y, err := t.classExpr()
 				if err != nil {
-					return t.errf(err.Error())
+					return "", err
 				}
-				t.out.WriteString(c)
-				return nil
+				if r, ok := t.next(); !ok || r != ']' {
+					return "", t.errf("a character class subtraction must end its class")
+				}
+				x, err := finish()
+				if err != nil {
+					return "", err
+				}
+				notX, err := complementClass([]string{x}, t.fold)
+				if err != nil {
+					return "", t.errf(err.Error())
+				}
+				c, err := complementClass([]string{notX, y}, t.fold)
+				if err != nil {
+					return "", t.errf(err.Error())
+				}
+				return c, nil
 			}
-			t.out.WriteString("(?:")
-			if members > 0 {
-				t.out.WriteString(s[start:] + "]|")
-			}
-			t.out.WriteString(strings.Join(alts, "|") + ")")
-			return nil
 		}
 		first = false
 		if r == '\\' {
@@ -345,30 +384,30 @@ func (t *regexTranslator) class() error {
 		}
 		members++
 		if r == '[' {
-			return t.errf("nested character class (subtraction) is not supported")
+			return "", t.errf("nested character class (subtraction) is not supported")
 		}
 		if r == '-' {
 			if p, _ := t.peek(); p == '[' {
-				return t.errf("character class subtraction is not supported")
+				return "", t.errf("a character class subtraction needs something to subtract from")
 			}
 		}
 		if r == '\\' {
-			start := t.out.Len()
+			start := cb.Len()
 			if err := t.escape(true); err != nil {
-				return err
+				return "", err
 			}
 			// A single-character escape may start a range.
-			esc := t.out.String()[start:]
+			esc := cb.String()[start:]
 			if single := len(esc) == 2 && esc[0] == '\\' && esc[1] != 'p' && esc[1] != 'P'; single {
 				if err := t.rangeTail(); err != nil {
-					return err
+					return "", err
 				}
 			}
 			continue
 		}
-		writeClassChar(t.out, r)
+		writeClassChar(&cb, r)
 		if err := t.rangeTail(); err != nil {
-			return err
+			return "", err
 		}
 	}
 }
@@ -379,7 +418,7 @@ func (t *regexTranslator) rangeTail() error {
 		return nil
 	}
 	if strings.HasPrefix(t.src[t.pos:], "-[") {
-		return t.errf("character class subtraction is not supported")
+		return nil // a subtraction, which classExpr reads
 	}
 	t.pos++
 	r, ok := t.next()
@@ -546,26 +585,46 @@ func complementClass(members []string, fold bool) (string, error) {
 		flags |= syntax.FoldCase
 	}
 	var ranges [][2]rune
-	for _, m := range members {
-		re, err := syntax.Parse(m, flags)
-		if err != nil {
-			return "", err
-		}
+	var add func(re *syntax.Regexp) bool
+	add = func(re *syntax.Regexp) bool {
 		switch re.Op {
 		case syntax.OpCharClass:
 			for i := 0; i+1 < len(re.Rune); i += 2 {
 				ranges = append(ranges, [2]rune{re.Rune[i], re.Rune[i+1]})
 			}
 		case syntax.OpLiteral:
-			for _, r := range re.Rune {
-				ranges = append(ranges, [2]rune{r, r})
-				if re.Flags&syntax.FoldCase != 0 {
-					for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-						ranges = append(ranges, [2]rune{f, f})
-					}
+			if len(re.Rune) != 1 {
+				return false
+			}
+			r := re.Rune[0]
+			ranges = append(ranges, [2]rune{r, r})
+			if re.Flags&syntax.FoldCase != 0 {
+				for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+					ranges = append(ranges, [2]rune{f, f})
+				}
+			}
+		case syntax.OpAnyChar:
+			ranges = append(ranges, [2]rune{0, unicode.MaxRune})
+		case syntax.OpAnyCharNotNL:
+			ranges = append(ranges, [2]rune{0, '\n' - 1}, [2]rune{'\n' + 1, unicode.MaxRune})
+		case syntax.OpNoMatch:
+		case syntax.OpAlternate:
+			for _, sub := range re.Sub {
+				if !add(sub) {
+					return false
 				}
 			}
 		default:
+			return false
+		}
+		return true
+	}
+	for _, m := range members {
+		re, err := syntax.Parse(m, flags)
+		if err != nil {
+			return "", err
+		}
+		if !add(re) {
 			return "", fmt.Errorf("character class %s is no set of characters", m)
 		}
 	}

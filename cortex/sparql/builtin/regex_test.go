@@ -91,7 +91,22 @@ func TestRegex(t *testing.T) {
 		{"REGEX", vals(str("a b"), str(`a[ ]b`), str("x")), T, nil},
 		// Unsupported or invalid syntax is an error, never a wrong match.
 		{"REGEX", vals(str("aa"), str(`(a)\1`)), nil, E},
-		{"REGEX", vals(str("a"), str(`[a-z-[aeiou]]`)), nil, E},
+		// Character class subtraction (XML Schema Part 2 §F.1.1, charClassSub).
+		{"REGEX", vals(str("b"), str(`^[a-z-[aeiou]]$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^[a-z-[aeiou]]$`)), F, nil},
+		{"REGEX", vals(str("x"), str(`^[\w-[\d]]$`)), T, nil},
+		{"REGEX", vals(str("1"), str(`^[\w-[\d]]$`)), F, nil},
+		{"REGEX", vals(str("1"), str(`^[^a-z-[b]]$`)), T, nil},
+		{"REGEX", vals(str("b"), str(`^[^a-z-[b]]$`)), F, nil},
+		{"REGEX", vals(str("c"), str(`^[^a-z-[b]]$`)), F, nil},
+		{"REGEX", vals(str("c"), str(`^[a-z-[b-y-[c]]]$`)), T, nil},
+		{"REGEX", vals(str("d"), str(`^[a-z-[b-y-[c]]]$`)), F, nil},
+		{"REGEX", vals(str("B"), str(`^[a-z-[b]]$`), str("i")), F, nil},
+		{"REGEX", vals(str("C"), str(`^[a-z-[b]]$`), str("i")), T, nil},
+		{"REGEX", vals(str("ab"), str(`^[a-c-[b]]+$`)), F, nil},
+		{"REGEX", vals(str("a"), str(`[a-z-[a]x]`)), nil, E}, // the subtraction ends the class
+		{"REGEX", vals(str("a"), str(`[-[a]]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`[a-[a`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\p{IsBasicLatin}`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\i\c*`)), nil, E},
 		// \w and \S in a character class (XML Schema Part 2 §F: a class may
