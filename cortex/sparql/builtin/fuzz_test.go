@@ -106,7 +106,8 @@ func FuzzCompare(f *testing.F) {
 }
 
 func FuzzCompileRegex(f *testing.F) {
-	for _, p := range []string{`a[b\n]c`, `[^\p{L}-]`, `(a|b)*?\d{1,3}`, `[a-z-[aeiou]]`, `\`, `[\--\\]`} {
+	for _, p := range []string{`a[b\n]c`, `[^\p{L}-]`, `(a|b)*?\d{1,3}`, `[a-z-[aeiou]]`, `\`, `[\--\\]`,
+		`[^\w\s]`, `[\w.-]+`, `[^a-z-[b-y-[c]]]`, `[\S-[\p{L}]]`} {
 		f.Add(p, "", "abc")
 	}
 	f.Fuzz(func(t *testing.T, pattern, flags, text string) {
