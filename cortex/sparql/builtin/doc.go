@@ -37,8 +37,9 @@
 //     complement written out as ranges, and so does a class subtraction
 //     [a-z-[aeiou]]). Constructs RE2 cannot express (back-references, \i \c,
 //     Unicode block escapes \p{IsX}) are rejected with an error instead of
-//     matching wrongly. The x flag keeps whitespace inside character classes and,
-//     without the s flag, . matches neither newline nor carriage return (F&O
-//     3.1 wording, §5.6.1.1; F&O 1.0, which SPARQL 1.1 cites, differs on
-//     both).
+//     matching wrongly. The x flag removes whitespace before the expression
+//     is read (so "a{2, 3}" is a{2,3} and "\ d" is \d) but keeps it inside
+//     character classes and, without the s flag, . matches neither newline
+//     nor carriage return (F&O 3.1 wording, §5.6.1.1; F&O 1.0, which SPARQL
+//     1.1 cites, differs on the class and the carriage return).
 package builtin

@@ -93,7 +93,10 @@ func translateRegex(pattern, flags string) (string, error) {
 		}
 		b.WriteByte(')')
 	}
-	t := regexTranslator{src: pattern, extended: extended, dotAll: dotAll, fold: fold, out: &b}
+	if extended {
+		pattern = stripRegexWhitespace(pattern)
+	}
+	t := regexTranslator{src: pattern, dotAll: dotAll, fold: fold, out: &b}
 	if err := t.run(); err != nil {
 		return "", err
 	}
@@ -101,12 +104,11 @@ func translateRegex(pattern, flags string) (string, error) {
 }
 
 type regexTranslator struct {
-	src      string
-	pos      int
-	extended bool
-	dotAll   bool
-	fold     bool // the i flag: (?i) applies to the whole expression
-	out      *strings.Builder
+	src    string
+	pos    int
+	dotAll bool
+	fold   bool // the i flag: (?i) applies to the whole expression
+	out    *strings.Builder
 }
 
 func (t *regexTranslator) errf(msg string) error {
@@ -185,10 +187,6 @@ func (t *regexTranslator) run() error {
 			return t.errf("unescaped " + string(r))
 		case '|', '?', '*', '+', '^', '$':
 			t.out.WriteRune(r)
-		case ' ', '\t', '\n', '\r':
-			if !t.extended {
-				t.out.WriteString(regexp.QuoteMeta(string(r)))
-			}
 		default:
 			t.out.WriteString(regexp.QuoteMeta(string(r)))
 		}
@@ -277,6 +275,37 @@ var unicodeCategories = map[string]bool{
 	"Z": true, "Zs": true, "Zl": true, "Zp": true,
 	"S": true, "Sm": true, "Sc": true, "Sk": true, "So": true,
 	"C": true, "Cc": true, "Cf": true, "Co": true,
+}
+
+// stripRegexWhitespace applies the x flag: it removes the whitespace
+// characters (#x9, #xA, #xD, #x20) of an expression before it is read,
+// except those inside character classes (F&O 3.1 §5.6.1.1), so that
+// "a{2, 3}" is a{2,3} and "\ d" is \d.
+func stripRegexWhitespace(p string) string {
+	var b strings.Builder
+	depth := 0 // of nested character classes
+	escaped := false
+	for _, r := range p {
+		if depth == 0 && (r == ' ' || r == '\t' || r == '\n' || r == '\r') {
+			continue
+		}
+		b.WriteRune(r)
+		if escaped {
+			escaped = false
+			continue
+		}
+		switch r {
+		case '\\':
+			escaped = true
+		case '[':
+			depth++
+		case ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return b.String()
 }
 
 // classEscapes are RE2 classes for the multi-character escapes RE2 cannot

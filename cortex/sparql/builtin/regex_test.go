@@ -89,6 +89,16 @@ func TestRegex(t *testing.T) {
 		{"REGEX", vals(str("aaa"), str(`a{2,}?`)), T, nil},
 		{"REGEX", vals(str("ab"), str(`a b`), str("x")), T, nil},
 		{"REGEX", vals(str("a b"), str(`a[ ]b`), str("x")), T, nil},
+		// x removes whitespace everywhere but in classes before the expression is read (F&O 3.1
+		// §5.6.1.1): in quantifiers, property names, group openers and after a backslash too.
+		{"REGEX", vals(str("aaa"), str(`^a{2, 3}$`), str("x")), T, nil},
+		{"REGEX", vals(str("A"), str(`^\p{ Lu }$`), str("x")), T, nil},
+		{"REGEX", vals(str("ab"), str(`^( ?: a ) b$`), str("x")), T, nil},
+		{"REGEX", vals(str("1"), str(`^\ d$`), str("x")), T, nil},
+		{"REGEX", vals(str("[b"), str(`^\ [b$`), str("x")), T, nil},
+		{"REGEX", vals(str("]"), str(`^[ \] ]$`), str("x")), T, nil},
+		{"REGEX", vals(str(" "), str(`^[a-z-[ b]]$`), str("x")), F, nil},
+		{"REGEX", vals(str("aaa"), str(`^a{2, 3}$`)), nil, E},
 		// Unsupported or invalid syntax is an error, never a wrong match.
 		{"REGEX", vals(str("aa"), str(`(a)\1`)), nil, E},
 		// Character class subtraction (XML Schema Part 2 §F.1.1, charClassSub).
