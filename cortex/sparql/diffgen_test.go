@@ -142,6 +142,9 @@ var emulations = map[string]string{
 	"oxigraph-decimal-product-zero": "Oxigraph fails on an xsd:decimal product that is zero unless a factor " +
 		"is a non-zero whole number (1.5 * 0, 0.0 * 0), and on a zero decimal quotient unless the divisor " +
 		"is one (0 / 2.5); XPath's op:numeric-multiply and op:numeric-divide give 0.0",
+	"oxigraph-round-half": "Oxigraph rounds a negative double or float half away from zero (ROUND(-1.5e0) " +
+		"is -2); SPARQL 1.1 §17.4.4.2 is fn:round, which rounds halves towards positive infinity (-1), as " +
+		"Oxigraph itself does on decimals",
 	"aggregate-over-errors": "an aggregate (MIN, MAX, SUM, AVG, GROUP_CONCAT) over a group in which its " +
 		"expression is unbound or an error for some solution: SPARQL 1.1 leaves open whether the error " +
 		"makes the aggregate an error (Oxigraph) or the value is left out (our engine; the readings are " +
@@ -521,7 +524,12 @@ func (g *queryGen) numExpr(depth int, scope map[string]bool, filter bool) string
 	case 4:
 		return "STRLEN(" + g.strExpr(depth+1, scope) + ")"
 	case 5:
-		return g.pick([]string{"ABS", "ROUND", "CEIL", "FLOOR"}) + "(" + g.numExpr(depth+1, scope, filter) + ")"
+		fn, x := g.pick([]string{"ABS", "ROUND", "CEIL", "FLOOR"}), g.numExpr(depth+1, scope, filter)
+		if fn == "ROUND" && g.emulate("oxigraph-round-half") {
+			return "IF(DATATYPE(" + x + ") IN (xsd:double, xsd:float) && (" + x + ") < 0 && (" + x + ") - FLOOR(" + x +
+				") = 0.5, ROUND(" + x + ") - 1, ROUND(" + x + "))"
+		}
+		return fn + "(" + x + ")"
 	case 6:
 		return "-(" + g.operand(scope, consts) + ")"
 	default:
