@@ -413,7 +413,7 @@ func (t *regexTranslator) classExpr() (string, error) {
 		}
 		members++
 		if r == '[' {
-			return "", t.errf("nested character class (subtraction) is not supported")
+			return "", t.errf("unescaped [ in a character class (a subtraction is -[...] at its end)")
 		}
 		if r == '-' {
 			if p, _ := t.peek(); p == '[' {
