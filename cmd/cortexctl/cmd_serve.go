@@ -41,9 +41,9 @@ of it, so that other processes reach it while this one holds it:
                                   teams.is_complete, findings.add, findings.add_batch,
                                   findings.list, findings.import, facts.list,
                                   conflicts.list, conflicts.resolve, strategies.list,
-                                  namespaces.list, namespaces.delete, graphs.list,
-                                  stats.get, tokens.create, tokens.list,
-                                  tokens.revoke, and the methods of the task
+                                  prefixes.get, namespaces.list, namespaces.delete,
+                                  graphs.list, stats.get, tokens.create,
+                                  tokens.list, tokens.revoke, and the methods of the task
                                   board, mailbox, plans, snapshots, definitions
                                   and workflow runs (README.md lists them all;
                                   params and results as --json prints)
