@@ -18,6 +18,10 @@ import (
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
+// demoMark ends the context of the team the demo creates: the demo
+// replaces a team of its id only if it has it (a team the demo made).
+const demoMark = " (made by cortexctl demo)"
+
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
@@ -26,7 +30,8 @@ func demoCommand(e *env) *cli.Command {
 strategy conflict-flag), starts its members, imports their findings from
 fixtures/findings/, completes them — which merges the team — and prints the
 merged facts and the conflicts left for a human. Running it again deletes
-the demo team and creates it anew. It runs in namespace demo unless
+the demo team and creates it anew; a team code-review that the demo did not
+create is never replaced (exit 4). It runs in namespace demo unless
 --namespace (-n) is given on its command line: CORTEX_NAMESPACE does not
 apply, so that the demo never replaces a team of the namespace you work in. Through a server (cortexctl serve,
 --server) it runs there, as every other command does.
@@ -58,8 +63,19 @@ Example:
 			if err != nil {
 				return err
 			}
-			// The team of an earlier run, even one that stopped half-way.
-			if err := deleteTeam(c.Context, m, tc.ID, true); err != nil && !errors.Is(err, teammanager.ErrUnknownTeam) {
+			// The team of an earlier run, even one that stopped half-way,
+			// is replaced; a team of that id that the demo did not make
+			// (its context lacks demoMark) is not touched.
+			tc.Context += demoMark
+			if old, err := m.GetTeam(c.Context, tc.ID); err == nil {
+				if !strings.HasSuffix(old.Context, demoMark) {
+					return fmt.Errorf("%w: demo: namespace %s has a team %s that the demo did not create, which it does not replace: run the demo in another namespace (-n NS), or delete that team first (cortexctl -n %s teams delete %s --disband)",
+						teammanager.ErrTeamExists, e.nsName, tc.ID, e.nsName, tc.ID)
+				}
+				if err := deleteTeam(c.Context, m, tc.ID, true); err != nil && !errors.Is(err, teammanager.ErrUnknownTeam) {
+					return err
+				}
+			} else if !errors.Is(err, teammanager.ErrUnknownTeam) {
 				return err
 			}
 			where := "store " + e.dataDir

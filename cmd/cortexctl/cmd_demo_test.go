@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,29 @@ func TestDemo_Namespace(t *testing.T) {
 		mustCLI(t, dir, c.args...)
 		mustCLI(t, dir, "-n", c.ns, "teams", "get", "code-review")
 	}
+}
+
+// TestDemo_KeepsATeamItDidNotCreate: with -n NS, the demo replaces its
+// own team code-review of an earlier run, but not a team of that id that
+// it did not create (the README's teams create --from
+// fixtures/teams/code-review.json5 makes one): exit 4, and the team and
+// its findings are left as they were. It disbanded and deleted it.
+func TestDemo_KeepsATeamItDidNotCreate(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "-n", "acme", "teams", "create", "--from", fixturePath("teams", "code-review.json5"))
+	mustCLI(t, dir, "-n", "acme", "teams", "member-status", "code-review", "bob", "running")
+	mustCLI(t, dir, "-n", "acme", "findings", "add", "code-review", "bob", "<https://ex.org/s>", "<https://ex.org/p>", "o")
+	r := runCLI(t, dir, "", "-n", "acme", "demo")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "did not create") {
+		t.Fatalf("demo over a team it did not create: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var fs []json.RawMessage
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "-n", "acme", "findings", "list", "code-review", "--json")), &fs); err != nil || len(fs) != 1 {
+		t.Fatalf("the team's findings after the refused demo: %d, %v", len(fs), err)
+	}
+	// Its own team of an earlier run it replaces.
+	mustCLI(t, dir, "-n", "other", "demo")
+	mustCLI(t, dir, "-n", "other", "demo")
 }
 
 // TestDemo_UnexpectedArgument: the demo takes no argument; one (`demo
