@@ -41,11 +41,11 @@ Example:
 				Name:      "import",
 				Usage:     "record the findings of a file (RDF or JSON) as a member's",
 				ArgsUsage: "TEAM AGENT FILE",
-				Description: `The format comes from the extension (.nt .ttl; .json .jsonl .ndjson for
-json) unless --format is given. All findings are written in one atomic step, or
-none if one is bad.
+				Description: `The format comes from the extension (.nt .ttl .nq; .json .jsonl .ndjson
+for json) unless --format is given. All findings are written in one atomic
+step, or none if one is bad.
 
-RDF (ntriples, turtle): each triple is a finding asserted now with unspecified
+RDF (ntriples, turtle, nquads: a quad naming a graph is an error): each triple is a finding asserted now with unspecified
 confidence, except finding descriptions, which keep their confidence and time:
    [] a cx:Finding ; rdf:subject <s> ; rdf:predicate <p> ; rdf:object "o" ;
       cx:finding:confidence 0.8 ; cx:finding:assertedAt "2026-01-02T15:04:05Z"^^xsd:dateTime .
@@ -65,7 +65,7 @@ Examples:
    cortexctl findings import TEAM alice fixtures/findings/code-review-alice.ttl
    cortexctl findings list TEAM --agent alice --json > a.json && cortexctl findings import TEAM bob a.json`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: ntriples (nt)|turtle (ttl)|json (default: from the file extension)"},
+					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "input format: ntriples (nt)|turtle (ttl)|nquads (nq)|json (default: from the file extension)"},
 					summaryJSONFlag(),
 				},
 				Action: func(c *cli.Context) error { return findingsImport(c, e) },
