@@ -421,25 +421,7 @@ func TestRDFXML_Rdflib(t *testing.T) {
 		t.Fatalf("rdflib printed %d graphs for %d files (%v):\n%s", len(read), len(files), err, stdout)
 	}
 	for i, triples := range read {
-		var back []quad.Quad
-		for _, tr := range triples {
-			var v [3]quad.Value
-			for k, term := range tr {
-				switch {
-				case term["iri"] != "":
-					v[k] = quad.IRI(term["iri"])
-				case term["bnode"] != "":
-					v[k] = quad.BNode(term["bnode"])
-				case term["lang"] != "":
-					v[k] = quad.LangString{Value: quad.String(term["literal"]), Lang: term["lang"]}
-				case term["datatype"] != "":
-					v[k] = quad.TypedString{Value: quad.String(term["literal"]), Type: quad.IRI(term["datatype"])}
-				default:
-					v[k] = quad.String(term["literal"])
-				}
-			}
-			back = append(back, quad.Quad{Subject: v[0], Predicate: v[1], Object: v[2]})
-		}
+		back := rdflibTriples(triples)
 		if !rdftest.Isomorphic(graphs[i], back) {
 			text, _ := os.ReadFile(files[i])
 			a, b := rdftest.Diff(graphs[i], back)
@@ -467,4 +449,29 @@ func TestQuadError_EscapesTheQuad(t *testing.T) {
 	if i := strings.IndexFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
 		t.Errorf("error %q holds control character %U", msg, msg[i])
 	}
+}
+
+// rdflibTriples returns the triples rdflib printed (one map a term: iri,
+// bnode, or literal with lang or datatype) as quads of the default graph.
+func rdflibTriples(triples [][3]map[string]string) []quad.Quad {
+	var out []quad.Quad
+	for _, tr := range triples {
+		var v [3]quad.Value
+		for k, term := range tr {
+			switch {
+			case term["iri"] != "":
+				v[k] = quad.IRI(term["iri"])
+			case term["bnode"] != "":
+				v[k] = quad.BNode(term["bnode"])
+			case term["lang"] != "":
+				v[k] = quad.LangString{Value: quad.String(term["literal"]), Lang: term["lang"]}
+			case term["datatype"] != "":
+				v[k] = quad.TypedString{Value: quad.String(term["literal"]), Type: quad.IRI(term["datatype"])}
+			default:
+				v[k] = quad.String(term["literal"])
+			}
+		}
+		out = append(out, quad.Quad{Subject: v[0], Predicate: v[1], Object: v[2]})
+	}
+	return out
 }

@@ -323,25 +323,7 @@ func TestWriters_RDFXMLHostileTerms_Rdflib(t *testing.T) {
 	}
 	bad := 0
 	for i, triples := range read {
-		var back []quad.Quad
-		for _, tr := range triples {
-			var v [3]quad.Value
-			for k, term := range tr {
-				switch {
-				case term["iri"] != "":
-					v[k] = quad.IRI(term["iri"])
-				case term["bnode"] != "":
-					v[k] = quad.BNode(term["bnode"])
-				case term["lang"] != "":
-					v[k] = quad.LangString{Value: quad.String(term["literal"]), Lang: term["lang"]}
-				case term["datatype"] != "":
-					v[k] = quad.TypedString{Value: quad.String(term["literal"]), Type: quad.IRI(term["datatype"])}
-				default:
-					v[k] = quad.String(term["literal"])
-				}
-			}
-			back = append(back, quad.Quad{Subject: v[0], Predicate: v[1], Object: v[2]})
-		}
+		back := rdflibTriples(triples)
 		if !rdftest.Isomorphic(graphs[i], back) {
 			text, _ := os.ReadFile(files[i])
 			a, b := rdftest.Diff(graphs[i], back)
