@@ -622,33 +622,13 @@ func TestManager_Merge_BadResult(t *testing.T) {
 		}, "candidate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := merge.NewRegistry()
-			merge.RegisterBuiltins(reg)
-			reg.Register("sloppy", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+			mergeRefused(t, merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
 				res, err := merge.Merge(merge.NameAdditive, in)
 				if err == nil {
 					tc.edit(&res)
 				}
 				return res, err
-			}))
-			f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
-			f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "sloppy", Members: members("a", "b")})
-			for _, a := range []string{"a", "b"} {
-				f.status(t, "t", a, teammanager.Running, "")
-				if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v" + a)}); err != nil {
-					t.Fatal(err)
-				}
-				f.status(t, "t", a, teammanager.Completed, "")
-			}
-			_, err := f.m.MergeTeamResults(ctx, "t")
-			if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), tc.msg) {
-				t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, tc.msg)
-			}
-			for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
-				if qs := f.graph(t, g); len(qs) != 0 {
-					t.Fatalf("the refused merge wrote %v", qs)
-				}
-			}
+			}), func(a string) quad.Value { return quad.String("v" + a) }, tc.msg)
 		})
 	}
 }
@@ -1044,9 +1024,7 @@ func TestManager_Merge_StrategyIgnoringResolution(t *testing.T) {
 // else the shared graph would hold both spellings, each in a fact set with
 // the same findings behind it.
 func TestManager_Merge_BadResult_LanguageTagCase(t *testing.T) {
-	reg := merge.NewRegistry()
-	merge.RegisterBuiltins(reg)
-	reg.Register("sloppy", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+	mergeRefused(t, merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
 		res, err := merge.Merge(merge.NameAdditive, in)
 		if err == nil && len(res.Facts) == 1 {
 			f := res.Facts[0]
@@ -1060,26 +1038,9 @@ func TestManager_Merge_BadResult_LanguageTagCase(t *testing.T) {
 			slices.SortFunc(res.Facts, func(a, b merge.Fact) int { return merge.CompareTerms(a.Object, b.Object) })
 		}
 		return res, err
-	}))
-	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
-	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "sloppy", Members: members("a", "b")})
-	for _, a := range []string{"a", "b"} {
-		f.status(t, "t", a, teammanager.Running, "")
-		obj := quad.LangString{Value: "v", Lang: map[string]string{"a": "en", "b": "EN"}[a]}
-		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: obj}); err != nil {
-			t.Fatal(err)
-		}
-		f.status(t, "t", a, teammanager.Completed, "")
-	}
-	_, err := f.m.MergeTeamResults(ctx, "t")
-	if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), "listed twice") {
-		t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, "listed twice")
-	}
-	for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
-		if qs := f.graph(t, g); len(qs) != 0 {
-			t.Fatalf("the refused merge wrote %v", qs)
-		}
-	}
+	}), func(a string) quad.Value {
+		return quad.LangString{Value: "v", Lang: map[string]string{"a": "en", "b": "EN"}[a]}
+	}, "listed twice")
 }
 
 // TestManager_Merge_StrategyModifyingInput: a custom strategy that rewrites
@@ -1088,26 +1049,35 @@ func TestManager_Merge_BadResult_LanguageTagCase(t *testing.T) {
 // the findings as stored, the merge fails with merge.ErrInvalidDecision and
 // writes nothing.
 func TestManager_Merge_StrategyModifyingInput(t *testing.T) {
-	reg := merge.NewRegistry()
-	merge.RegisterBuiltins(reg)
-	reg.Register("rewriting", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+	mergeRefused(t, merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
 		for i := range in.Findings {
 			in.Findings[i].Agent = "a"
 		}
 		return merge.Merge(merge.NameAdditive, in)
-	}))
+	}), func(a string) quad.Value { return quad.String("v" + a) }, "supporters")
+}
+
+// mergeRefused registers strat as a custom strategy and runs it on team t
+// of members a and b, each asserting s p object(agent) and completing: the
+// merge by hand must fail with merge.ErrInvalidDecision saying want, and
+// write nothing.
+func mergeRefused(t *testing.T, strat merge.Strategy, object func(agent string) quad.Value, want string) {
+	t.Helper()
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("custom", strat)
 	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
-	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "rewriting", Members: members("a", "b")})
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "custom", Members: members("a", "b")})
 	for _, a := range []string{"a", "b"} {
 		f.status(t, "t", a, teammanager.Running, "")
-		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: quad.String("v" + a)}); err != nil {
+		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: object(a)}); err != nil {
 			t.Fatal(err)
 		}
 		f.status(t, "t", a, teammanager.Completed, "")
 	}
 	_, err := f.m.MergeTeamResults(ctx, "t")
-	if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), "supporters") {
-		t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, "supporters")
+	if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, want)
 	}
 	for _, g := range []quad.Value{f.ns.SharedGraph("t"), f.ns.ConflictGraph("t"), f.ns.ProvenanceGraph("t")} {
 		if qs := f.graph(t, g); len(qs) != 0 {
