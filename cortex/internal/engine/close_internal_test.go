@@ -21,23 +21,7 @@ func TestClose_LeakedResultBesideDrainWaiter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 8 * time.Second, ResultsCloseWait: 100 * time.Millisecond}))
-	a, err := s.Namespace(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.Namespace(ctx, "b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []*Namespace{a, b} {
-		if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, n.name)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := filledWithResult(t, s)
 	defer res.Close()
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -51,7 +35,7 @@ func TestClose_LeakedResultBesideDrainWaiter(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	start := time.Now()
-	err = s.Close()
+	err := s.Close()
 	took := time.Since(start)
 	cancel()
 	<-deleted
@@ -121,4 +105,29 @@ func TestClose_WaitsForJournaledDeltaBesideLeakedResult(t *testing.T) {
 	if size, err := n2.Size(ctx); err != nil || size != 310 {
 		t.Fatalf("size %d, %v after reopening; want 310", size, err)
 	}
+}
+
+// filledWithResult makes namespaces a and b of s, 10 quads each, and returns a
+// query result over a, which the caller closes or leaves open (leaked).
+func filledWithResult(t *testing.T, s *Store) *sparql.Result {
+	t.Helper()
+	ctx := context.Background()
+	a, err := s.Namespace(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Namespace(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []*Namespace{a, b} {
+		if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, n.name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/cortexgraph/cortex/cortex/sparql"
 )
 
 // TestClose_CutsOffLargeDelta: a journaled delta still being written when
@@ -100,23 +98,7 @@ func TestClose_DeleteNamespaceAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := s.Namespace(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.Namespace(ctx, "b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []*Namespace{a, b} {
-		if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, n.name)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := a.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := filledWithResult(t, s)
 	deleted := make(chan error, 1)
 	go func() { deleted <- s.DeleteNamespace(ctx, "b") }()
 	for len(s.gate.one) == 0 { // the deletion waits for the gate
