@@ -1,9 +1,7 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"testing"
 
@@ -17,20 +15,7 @@ import (
 // client's typos, a scan) does not grow a deletion watch per name.
 func TestEvents_NoWatchKeptForMissingNamespaces(t *testing.T) {
 	srv := server.New(cortextest.NewStore(t), server.DefaultOptions())
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, l) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	ts := &testServer{t: t, url: "http://" + l.Addr().String()}
+	ts := serveServer(t, srv)
 	for i := range 50 {
 		for _, h := range [][]string{nil, {"Last-Event-ID", "3"}} {
 			resp, body := ts.do("GET", fmt.Sprintf("/ns/nope-%d/events", i), "", nil, h...)
