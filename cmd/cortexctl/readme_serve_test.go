@@ -53,23 +53,7 @@ func readmeBlock(t *testing.T, lang string) string {
 // the README's section "## heading".
 func readmeSectionBlock(t *testing.T, heading, lang string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## "+heading+"\n")
-	if !ok {
-		t.Fatalf("README.md has no %q section", heading)
-	}
-	if i := strings.Index(section, "\n## "); i >= 0 {
-		section = section[:i]
-	}
-	_, block, ok := strings.Cut(section, "```"+lang+"\n")
-	if !ok {
-		t.Fatalf("no %s block in the README's %q section", lang, heading)
-	}
-	block, _, _ = strings.Cut(block, "```\n")
-	return block
+	return readmeSectionBlocks(t, heading, lang)[0]
 }
 
 // runReadmeSection runs the sh block of the README's section "## heading"
