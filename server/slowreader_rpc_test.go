@@ -39,16 +39,7 @@ func TestSlowClient_RPCResponseNotRead(t *testing.T) {
 	// The client reads nothing: the request, once it runs, must end on
 	// its own.
 	waitInFlight(t, ts.url, "rpc")
-	deadline := time.Now().Add(hangGuard)
-	for {
-		if strings.Contains(ts.metricsText(), `cortex_http_requests_in_flight{route="rpc"} 0`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the request whose large result the client does not read still runs after %s: no write timeout", hangGuard)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitEnded(t, ts, `cortex_http_requests_in_flight{route="rpc"} 0`, "the request whose large result the client does not read")
 }
 
 func (ts *testServer) metricsText() string {

@@ -42,17 +42,30 @@ func TestSlowClient_MetricsResponseNotRead(t *testing.T) {
 	// its response (which does not fit in the sockets), then nothing:
 	// the request must end on its own, leaving only the scrapes that
 	// watch it (a request of the route too) in flight.
+	readOneThenWait(t, ts, c, `cortex_http_requests_in_flight{route="metrics"} 1`+"\n", "the /metrics request whose response the client does not read")
+}
+
+// readOneThenWait reads one byte of c's response (so its request is known
+// to be writing it), then nothing, and waits until the server's metrics
+// hold inFlight (the request has ended on its own); what names the request
+// in the failure (it still runs after hangGuard: no write timeout).
+func readOneThenWait(t *testing.T, ts *testServer, c net.Conn, inFlight, what string) {
+	t.Helper()
 	c.SetReadDeadline(time.Now().Add(hangGuard))
 	if _, err := c.Read(make([]byte, 1)); err != nil {
 		t.Fatal(err)
 	}
+	waitEnded(t, ts, inFlight, what)
+}
+
+// waitEnded waits until the server's metrics hold inFlight (the request
+// what names has ended on its own), failing t after hangGuard.
+func waitEnded(t *testing.T, ts *testServer, inFlight, what string) {
+	t.Helper()
 	deadline := time.Now().Add(hangGuard)
-	for {
-		if strings.Contains(ts.metricsText(), `cortex_http_requests_in_flight{route="metrics"} 1`+"\n") {
-			break
-		}
+	for !strings.Contains(ts.metricsText(), inFlight) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the /metrics request whose response the client does not read still runs after %s: no write timeout", hangGuard)
+			t.Fatalf("%s still runs after %s: no write timeout", what, hangGuard)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
