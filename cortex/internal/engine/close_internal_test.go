@@ -17,10 +17,12 @@ import (
 // DeleteNamespace's dropKeys, waiting for that very result to end). Such a
 // waiter is not a holder that is writing: it holds g.one but waits for the
 // open transactions, and keeps waiting as long as the result is open.
+// CloseWait is an hour: a Close that waited for it (taking the waiter for
+// a holder) would hang the test until go test's timeout, which names it.
 func TestClose_LeakedResultBesideDrainWaiter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 8 * time.Second, ResultsCloseWait: 100 * time.Millisecond}))
+	s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: time.Hour, ResultsCloseWait: 100 * time.Millisecond}))
 	res := filledWithResult(t, s)
 	defer res.Close()
 	dctx, cancel := context.WithCancel(ctx)
@@ -34,16 +36,11 @@ func TestClose_LeakedResultBesideDrainWaiter(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	start := time.Now()
 	err := s.Close()
-	took := time.Since(start)
 	cancel()
 	<-deleted
 	if !errors.Is(err, ErrResultsOpen) {
 		t.Errorf("Close: %v, want ErrResultsOpen", err)
-	}
-	if took > 3*time.Second {
-		t.Fatalf("Close took %s beside a leaked result and a waiting DeleteNamespace; want about ResultsCloseWait (100ms), not CloseWait", took.Round(time.Millisecond))
 	}
 }
 
