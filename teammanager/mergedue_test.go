@@ -1063,18 +1063,7 @@ func TestManager_Merge_StrategyModifyingInput(t *testing.T) {
 // write nothing.
 func mergeRefused(t *testing.T, strat merge.Strategy, object func(agent string) quad.Value, want string) {
 	t.Helper()
-	reg := merge.NewRegistry()
-	merge.RegisterBuiltins(reg)
-	reg.Register("custom", strat)
-	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
-	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "custom", Members: members("a", "b")})
-	for _, a := range []string{"a", "b"} {
-		f.status(t, "t", a, teammanager.Running, "")
-		if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri("s"), Predicate: iri("p"), Object: object(a)}); err != nil {
-			t.Fatal(err)
-		}
-		f.status(t, "t", a, teammanager.Completed, "")
-	}
+	f := customTeam(t, strat, func(a, _ string) quad.Value { return object(a) }, "s")
 	_, err := f.m.MergeTeamResults(ctx, "t")
 	if !errors.Is(err, merge.ErrInvalidDecision) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("merge: %v; want merge.ErrInvalidDecision saying %q", err, want)

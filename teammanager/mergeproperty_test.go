@@ -274,31 +274,14 @@ func TestManager_Merge_CustomResultOrder(t *testing.T) {
 // for a custom strategy that filters a built-in's result without counting
 // again.
 func TestManager_Merge_CustomReportCounts(t *testing.T) {
-	reg := merge.NewRegistry()
-	merge.RegisterBuiltins(reg)
-	reg.Register("filtering", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+	f := customTeam(t, merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
 		res, err := merge.Merge(merge.NameConflictFlag, in)
 		if err == nil {
 			res.Facts = res.Facts[:1] // its report still counts two facts
 			res.Conflicts = nil       // and one conflict
 		}
 		return res, err
-	}))
-	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
-	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "filtering", Members: members("a", "b")})
-	for _, a := range []string{"a", "b"} {
-		f.status(t, "t", a, teammanager.Running, "")
-		for _, s := range []string{"s1", "s2", "s3"} {
-			obj := quad.Value(quad.String("v"))
-			if s == "s3" {
-				obj = quad.String("v" + a)
-			}
-			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(s), Predicate: iri("p"), Object: obj}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f.status(t, "t", a, teammanager.Completed, "")
-	}
+	}), disputedOn("s3"), "s1", "s2", "s3")
 	rep, err := f.m.MergeTeamResults(ctx, "t")
 	if err != nil {
 		t.Fatal(err)
@@ -313,9 +296,7 @@ func TestManager_Merge_CustomReportCounts(t *testing.T) {
 // custom strategy spells an object "v"^^xsd:string (stored as "v") or
 // leaves a fact's empty lists nil.
 func TestManager_Merge_CustomReportAsStored(t *testing.T) {
-	reg := merge.NewRegistry()
-	merge.RegisterBuiltins(reg)
-	reg.Register("spelling", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+	f := customTeam(t, merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
 		res, err := merge.Merge(merge.NameConflictFlag, in)
 		for i := range res.Facts {
 			fa := &res.Facts[i]
@@ -327,22 +308,7 @@ func TestManager_Merge_CustomReportAsStored(t *testing.T) {
 			}
 		}
 		return res, err
-	}))
-	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
-	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "spelling", Members: members("a", "b")})
-	for _, a := range []string{"a", "b"} {
-		f.status(t, "t", a, teammanager.Running, "")
-		for _, s := range []string{"s1", "s2"} {
-			obj := quad.Value(quad.String("v"))
-			if s == "s2" {
-				obj = quad.String("v" + a)
-			}
-			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(s), Predicate: iri("p"), Object: obj}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f.status(t, "t", a, teammanager.Completed, "")
-	}
+	}), disputedOn("s2"), "s1", "s2")
 	rep, err := f.m.MergeTeamResults(ctx, "t")
 	if err != nil || len(rep.OpenConflicts) != 1 {
 		t.Fatalf("merge: %v, conflicts %v", err, rep.OpenConflicts)
@@ -361,5 +327,38 @@ func TestManager_Merge_CustomReportAsStored(t *testing.T) {
 	}
 	if !reflect.DeepEqual(rep.Facts, stored) {
 		t.Errorf("report facts\n\t%#v\nFacts\n\t%#v", rep.Facts, stored)
+	}
+}
+
+// customTeam registers strat as a custom strategy and makes team t of it,
+// members a and b, each asserting s p object(agent, s) for every subject s
+// and completing (auto-merge off: the caller merges).
+func customTeam(t *testing.T, strat merge.Strategy, object func(agent, subject string) quad.Value, subjects ...string) *fixture {
+	t.Helper()
+	reg := merge.NewRegistry()
+	merge.RegisterBuiltins(reg)
+	reg.Register("custom", strat)
+	f := newFixture(t, teammanager.DefaultConfig().WithRegistry(reg).WithAutoMerge(false))
+	f.create(t, teammanager.TeamConfig{ID: "t", Name: "n", Strategy: "custom", Members: members("a", "b")})
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "t", a, teammanager.Running, "")
+		for _, s := range subjects {
+			if _, err := f.m.AddFinding(ctx, "t", a, teammanager.Finding{Subject: iri(s), Predicate: iri("p"), Object: object(a, s)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.status(t, "t", a, teammanager.Completed, "")
+	}
+	return f
+}
+
+// disputedOn returns the objects of customTeam where a and b agree on
+// every subject ("v") but disputed, on which each asserts "v"+agent.
+func disputedOn(disputed string) func(agent, subject string) quad.Value {
+	return func(a, s string) quad.Value {
+		if s == disputed {
+			return quad.String("v" + a)
+		}
+		return quad.String("v")
 	}
 }
