@@ -322,7 +322,7 @@ Example:
 			&cli.StringFlag{Name: "token", Usage: "bearer `TOKEN` sent to the server (cortexctl tokens create); a Unix socket needs none", EnvVars: []string{"CORTEX_TOKEN"}},
 		},
 		Before: func(c *cli.Context) error {
-			n, err := applyMemoryLimit(c)
+			n, err := applyMemoryLimit(c, e.args)
 			if err != nil {
 				return err
 			}
@@ -342,6 +342,11 @@ Example:
 				if v, set := os.LookupEnv(env); ok && c.String(name) == "" && !(set && v == "") {
 					return fmt.Errorf("%w: --%s is empty: give a value or leave the option out", errInvalid, name)
 				}
+			}
+			// CORTEX_NAMESPACE set but empty is unset, as the other
+			// variables are: the default namespace.
+			if v, set := os.LookupEnv("CORTEX_NAMESPACE"); e.nsName == "" && set && v == "" && !namespaceOnCommandLine(c.App, e.args) {
+				e.nsName = namespace.Default
 			}
 			if e.dataDir == "" && e.serverURL == "" {
 				return fmt.Errorf("%w: --data (CORTEX_DATA) is empty: want the store directory", errInvalid)

@@ -377,6 +377,30 @@ func TestCLI_FlagValues(t *testing.T) {
 	}
 }
 
+// TestCLI_EmptyVariablesAreUnset: CORTEX_NAMESPACE and CORTEX_MEMORY_LIMIT
+// set but empty count as unset (the default namespace, the default limit),
+// as CORTEX_CONFIG, CORTEX_SERVER and CORTEX_TOKEN do; they were invalid
+// values (exit 7). Empty on the command line they stay invalid.
+func TestCLI_EmptyVariablesAreUnset(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "a")
+	for _, env := range []string{"CORTEX_NAMESPACE", "CORTEX_MEMORY_LIMIT"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, "")
+			if out := mustCLI(t, dir, "teams", "list", "--json"); !strings.Contains(out, `"t1"`) {
+				t.Fatalf("%s empty: teams list %s, want the default namespace's t1", env, out)
+			}
+		})
+	}
+	t.Setenv("CORTEX_NAMESPACE", "")
+	t.Setenv("CORTEX_MEMORY_LIMIT", "")
+	for _, args := range [][]string{{"-n", "", "teams", "list"}, {"--memory-limit", "", "teams", "list"}} {
+		if r := runCLI(t, dir, "", args...); r.code != exitInvalid {
+			t.Errorf("%q: exit %d, want %d: %s", args, r.code, exitInvalid, r.stderr)
+		}
+	}
+}
+
 // TestCLI_LongValuesCutInErrors: an error message quotes a long value
 // (an id of 100 KB) by its start and its length, not whole: it wrote the
 // whole value to stderr. Messages of ordinary values are unchanged.

@@ -221,13 +221,19 @@ func indent(b []byte) []byte {
 // global flags and the command, which has no flag of its own that takes a
 // value) give --namespace (-n) itself, not through CORTEX_NAMESPACE.
 func namespaceOnCommandLine(app *cli.App, args []string) bool {
+	return flagOnCommandLine(app, args, "namespace", "n")
+}
+
+// flagOnCommandLine reports whether args (the command line, args[0] the
+// program) give a global flag named one of names.
+func flagOnCommandLine(app *cli.App, args []string, names ...string) bool {
 	arity := flagArity(app.Flags, true)
 	for i := 1; i < len(args) && args[i] != "--"; i++ {
 		if !isFlag(args[i]) {
 			continue
 		}
 		name, inline := flagName(args[i])
-		if name == "namespace" || name == "n" {
+		if slices.Contains(names, name) {
 			return true
 		}
 		if arity[name] && !inline {

@@ -33,8 +33,16 @@ func memoryLimitFlag() cli.Flag {
 // caches are sized from it and the store's mapped table pages are paged out
 // when the process's RSS passes it); the Go heap's soft limit is seven
 // eighths of it, which leaves room for those mapped pages.
-func applyMemoryLimit(c *cli.Context) (int64, error) {
-	if !c.IsSet("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
+func applyMemoryLimit(c *cli.Context, args []string) (int64, error) {
+	limit := c.String("memory-limit")
+	// CORTEX_MEMORY_LIMIT set but empty is unset, as the other variables
+	// are (an empty --memory-limit on the command line stays an error).
+	v, set := os.LookupEnv("CORTEX_MEMORY_LIMIT")
+	envEmpty := limit == "" && set && v == "" && !flagOnCommandLine(c.App, args, "memory-limit")
+	if envEmpty {
+		limit = defaultMemoryLimit
+	}
+	if (!c.IsSet("memory-limit") || envEmpty) && os.Getenv("GOMEMLIMIT") != "" {
 		// The runtime applied it; the store's budget is at least its
 		// smallest (a smaller GOMEMLIMIT still bounds the Go heap).
 		if n := debug.SetMemoryLimit(-1); n != math.MaxInt64 {
@@ -42,7 +50,7 @@ func applyMemoryLimit(c *cli.Context) (int64, error) {
 		}
 		return 0, nil
 	}
-	n, err := parseSize(c.String("memory-limit"))
+	n, err := parseSize(limit)
 	if err != nil {
 		return 0, fmt.Errorf("%w: --memory-limit (CORTEX_MEMORY_LIMIT): %v", errInvalid, err)
 	}
