@@ -409,19 +409,8 @@ func TestRDFXML_Rdflib(t *testing.T) {
 	if len(files) < len(rdfxmlDocs) {
 		t.Fatalf("only %d documents written", len(files))
 	}
-	var stderr bytes.Buffer
-	cmd := exec.Command(python, append([]string{filepath.Join("testdata", "rdflib_read_rdfxml.py")}, files...)...)
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("rdflib: %v\n%s", err, stderr.String())
-	}
-	var read [][][3]map[string]string
-	if err := json.Unmarshal(stdout, &read); err != nil || len(read) != len(files) {
-		t.Fatalf("rdflib printed %d graphs for %d files (%v):\n%s", len(read), len(files), err, stdout)
-	}
-	for i, triples := range read {
-		back := rdflibTriples(triples)
+	read := rdflibRead(t, python, files)
+	for i, back := range read {
 		if !rdftest.Isomorphic(graphs[i], back) {
 			text, _ := os.ReadFile(files[i])
 			a, b := rdftest.Diff(graphs[i], back)
@@ -451,8 +440,31 @@ func TestQuadError_EscapesTheQuad(t *testing.T) {
 	}
 }
 
-// rdflibTriples returns the triples rdflib printed (one map a term: iri,
+// rdflibRead has rdflib (python) read the RDF/XML files and returns each
+// file's triples (testdata/rdflib_read_rdfxml.py prints one map a term: iri,
 // bnode, or literal with lang or datatype) as quads of the default graph.
+func rdflibRead(t *testing.T, python string, files []string) [][]quad.Quad {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(python, append([]string{filepath.Join("testdata", "rdflib_read_rdfxml.py")}, files...)...)
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("rdflib: %v\n%s", err, stderr.String())
+	}
+	var read [][][3]map[string]string
+	if err := json.Unmarshal(stdout, &read); err != nil || len(read) != len(files) {
+		t.Fatalf("rdflib printed %d graphs for %d files (%v):\n%.2000s", len(read), len(files), err, stdout)
+	}
+	out := make([][]quad.Quad, len(read))
+	for i, triples := range read {
+		out[i] = rdflibTriples(triples)
+	}
+	return out
+}
+
+// rdflibTriples returns the triples rdflib printed as quads of the default
+// graph.
 func rdflibTriples(triples [][3]map[string]string) []quad.Quad {
 	var out []quad.Quad
 	for _, tr := range triples {
