@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,15 +114,27 @@ func TestREADME_ClientExamples(t *testing.T) {
 		}
 	})
 	t.Run("go", func(t *testing.T) {
-		src, err := os.MkdirTemp("testdata", "readme-go-") // in the module, to build against it
+		// The program must be in the module to build against it; go's
+		// -overlay puts it there without writing into the source tree.
+		tmp := t.TempDir()
+		mainGo := filepath.Join(tmp, "main.go")
+		if err := os.WriteFile(mainGo, []byte(readmeBlock(t, "go")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wd, err := os.Getwd()
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { os.RemoveAll(src) })
-		if err := os.WriteFile(filepath.Join(src, "main.go"), []byte(readmeBlock(t, "go")), 0o644); err != nil {
+		inModule := filepath.Join(wd, "testdata", "readme-go", "main.go")
+		overlay, err := json.Marshal(map[string]map[string]string{"Replace": {inModule: mainGo}})
+		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("go", "run", "./"+filepath.ToSlash(src))
+		overlayFile := filepath.Join(tmp, "overlay.json")
+		if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "run", "-overlay", overlayFile, "./testdata/readme-go")
 		cmd.Env = append(os.Environ(), "CORTEX_DATA="+dir)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
