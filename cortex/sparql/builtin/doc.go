@@ -35,11 +35,25 @@
 //   - Regular expressions are translated to Go's RE2 syntax (a character
 //     class holding \w or \S becomes an alternative, or when negated the
 //     complement written out as ranges, and so does a class subtraction
-//     [a-z-[aeiou]]). Constructs RE2 cannot express (back-references, \i \c,
-//     Unicode block escapes \p{IsX}) are rejected with an error instead of
-//     matching wrongly. The x flag removes whitespace before the expression
-//     is read (so "a{2, 3}" is a{2,3} and "\ d" is \d) but keeps it inside
-//     character classes and, without the s flag, . matches neither newline
-//     nor carriage return (F&O 3.1 wording, §5.6.1.1; F&O 1.0, which SPARQL
-//     1.1 cites, differs on the class and the carriage return).
+//     [a-z-[aeiou]]). \i and \c (and \I, \C) are XML 1.0 Fifth Edition's
+//     NameStartChar and NameChar (XML Schema 1.0 cites the older editions'
+//     Letter tables; XSD 1.1 allows the Fifth Edition's). \p{IsX} and
+//     \P{IsX} are the Unicode 14.0 blocks, named as in Blocks.txt with the
+//     spaces removed and compared exactly (\p{IsLatinExtended-A}), and XML
+//     Schema 1.0's names Unicode has since changed (IsGreek,
+//     IsCombiningMarksforSymbols, IsPrivateUse); an unknown block name is
+//     an error, not a class that matches nothing. An expression with
+//     back-references (\1, and \10 when ten groups open before it, F&O 3.1
+//     §5.6.1) is run by a backtracking matcher that otherwise agrees with
+//     Go's regexp: a reference to a group that took no part in the match
+//     matches the empty string (F&O 3.1), with the i flag it compares
+//     case-insensitively, a reference to a group not closed before it is
+//     an error, and a call that takes more than 4,194,304 matching steps is
+//     an error rather than a hang. CompileRegex refuses back-references
+//     (it returns a Go regexp). The x flag removes whitespace before the
+//     expression is read (so "a{2, 3}" is a{2,3} and "\ d" is \d) but keeps
+//     it inside character classes and, without the s flag, . matches
+//     neither newline nor carriage return (F&O 3.1 wording, §5.6.1.1; F&O
+//     1.0, which SPARQL 1.1 cites, differs on the class and the carriage
+//     return).
 package builtin

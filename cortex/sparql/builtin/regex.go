@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -16,9 +17,30 @@ import (
 
 // CompileRegex compiles an XPath regular expression with XPath flags
 // (s, m, i, x, q) into a Go regexp, using a shared cache. It returns an
-// error wrapping ErrType for invalid patterns or flags and for XPath
-// constructs RE2 cannot express. It is safe for concurrent use.
+// error wrapping ErrType for invalid patterns or flags and for expressions
+// with back-references, which Go's regexp cannot run (REGEX and REPLACE
+// run those with a backtracking matcher). It is safe for concurrent use.
 func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
+	x, err := compileXPath(pattern, flags)
+	if err != nil {
+		return nil, err
+	}
+	if x.re == nil {
+		return nil, typeErr("regex %q: back-references cannot be run by Go's regexp", pattern)
+	}
+	return x.re, nil
+}
+
+// xpathRegex is a compiled XPath regular expression: a Go regexp, or for
+// an expression with back-references a backtracking matcher.
+type xpathRegex struct {
+	pattern string
+	re      *regexp.Regexp
+	bt      *btProg
+}
+
+// compileXPath compiles an XPath regular expression, using a shared cache.
+func compileXPath(pattern, flags string) (*xpathRegex, error) {
 	key := flags + "\x00" + pattern
 	regexCache.mu.RLock()
 	e, ok := regexCache.m[key]
@@ -26,27 +48,34 @@ func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	if ok {
 		return e.re, e.err
 	}
-	var re *regexp.Regexp
-	src, err := translateRegex(pattern, flags)
-	if err == nil {
-		re, err = regexp.Compile(src)
-		if err != nil {
+	x := &xpathRegex{pattern: pattern}
+	src, backrefs, err := translateRegex(pattern, flags)
+	switch {
+	case err != nil:
+	case backrefs:
+		x.bt, err = compileBacktrack(src, strings.Contains(flags, "i"))
+	default:
+		x.re, err = regexp.Compile(src)
+	}
+	if err != nil {
+		if !errors.Is(err, ErrType) {
 			err = typeErr("regex %q: %v", pattern, err)
 		}
+		x = nil
 	}
 	regexCache.mu.Lock()
 	if len(regexCache.m) >= regexCacheSize {
 		clear(regexCache.m)
 	}
-	regexCache.m[key] = regexEntry{re, err}
+	regexCache.m[key] = regexEntry{x, err}
 	regexCache.mu.Unlock()
-	return re, err
+	return x, err
 }
 
 const regexCacheSize = 1024
 
 type regexEntry struct {
-	re  *regexp.Regexp
+	re  *xpathRegex
 	err error
 }
 
@@ -55,9 +84,82 @@ var regexCache = struct {
 	m  map[string]regexEntry
 }{m: make(map[string]regexEntry)}
 
+// numSubexp is the number of the expression's groups.
+func (x *xpathRegex) numSubexp() int {
+	if x.re != nil {
+		return x.re.NumSubexp()
+	}
+	return len(x.bt.caps) - 1
+}
+
+func (x *xpathRegex) budgetErr(s string) error {
+	return typeErr("regex %q on a text of %d bytes: more than %d matching steps (an expression with back-references is matched by backtracking)", x.pattern, len(s), btStepBudget)
+}
+
+// matchString reports whether s holds a match.
+func (x *xpathRegex) matchString(s string) (bool, error) {
+	if x.re != nil {
+		return x.re.MatchString(s), nil
+	}
+	m, err := x.bt.machine(s).find(0)
+	if err != nil {
+		return false, x.budgetErr(s)
+	}
+	return m != nil, nil
+}
+
+// findAllSubmatchIndex is regexp's FindAllStringSubmatchIndex(s, -1).
+func (x *xpathRegex) findAllSubmatchIndex(s string) ([][]int, error) {
+	if x.re != nil {
+		return x.re.FindAllStringSubmatchIndex(s, -1), nil
+	}
+	var out [][]int
+	m := x.bt.machine(s)
+	// As regexp's allMatches: an empty match right after the previous
+	// match is skipped, and the search goes on a character further.
+	prevEnd := -1
+	for pos := 0; pos <= len(s); {
+		regs, err := m.find(pos)
+		if err != nil {
+			return nil, x.budgetErr(s)
+		}
+		if regs == nil {
+			break
+		}
+		accept := true
+		if regs[1] == pos {
+			if regs[0] == prevEnd {
+				accept = false
+			}
+			if pos < len(s) {
+				_, w := utf8.DecodeRuneInString(s[pos:])
+				pos += w
+			} else {
+				pos = len(s) + 1
+			}
+		} else {
+			pos = regs[1]
+		}
+		prevEnd = regs[1]
+		if accept {
+			idx := make([]int, 0, 2*len(x.bt.caps))
+			for _, c := range x.bt.caps {
+				idx = append(idx, regs[2*c], regs[2*c+1])
+			}
+			out = append(out, idx)
+		}
+	}
+	return out, nil
+}
+
 // translateRegex rewrites an XPath 2.0/3.1 regular expression into RE2
-// syntax with equivalent semantics.
-func translateRegex(pattern, flags string) (string, error) {
+// syntax with equivalent semantics, and reports whether it has
+// back-references, which it writes as empty named groups (?P<brK_N>) for
+// the backtracking matcher (K counts them, N is the group).
+func translateRegex(pattern, flags string) (string, bool, error) {
+	if !utf8.ValidString(pattern) {
+		return "", false, typeErr("regex %q: not valid UTF-8", pattern)
+	}
 	var dotAll, multi, fold, extended, literal bool
 	for _, f := range flags {
 		switch f {
@@ -72,7 +174,7 @@ func translateRegex(pattern, flags string) (string, error) {
 		case 'q':
 			literal = true
 		default:
-			return "", typeErr("regex: invalid flag %q", f)
+			return "", false, typeErr("regex: invalid flag %q", f)
 		}
 	}
 	var b strings.Builder
@@ -81,7 +183,7 @@ func translateRegex(pattern, flags string) (string, error) {
 	}
 	if literal {
 		b.WriteString(regexp.QuoteMeta(pattern))
-		return b.String(), nil
+		return b.String(), false, nil
 	}
 	if dotAll || multi {
 		b.WriteString("(?")
@@ -98,9 +200,9 @@ func translateRegex(pattern, flags string) (string, error) {
 	}
 	t := regexTranslator{src: pattern, dotAll: dotAll, fold: fold, out: &b}
 	if err := t.run(); err != nil {
-		return "", err
+		return "", false, err
 	}
-	return b.String(), nil
+	return b.String(), t.backrefs > 0, nil
 }
 
 type regexTranslator struct {
@@ -109,6 +211,11 @@ type regexTranslator struct {
 	dotAll bool
 	fold   bool // the i flag: (?i) applies to the whole expression
 	out    *strings.Builder
+
+	groups   int    // capturing groups opened so far
+	open     []int  // the groups open at pos, innermost last (0: non-capturing)
+	closed   []bool // closed[n]: group n is closed at pos
+	backrefs int    // back-references written
 }
 
 func (t *regexTranslator) errf(msg string) error {
@@ -166,8 +273,11 @@ func (t *regexTranslator) run() error {
 				}
 				t.pos += 2
 				t.out.WriteString("(?:")
+				t.open = append(t.open, 0)
 			} else {
 				t.out.WriteByte('(')
+				t.groups++
+				t.open = append(t.open, t.groups)
 			}
 			depth++
 		case ')':
@@ -175,6 +285,13 @@ func (t *regexTranslator) run() error {
 			if depth < 0 {
 				return t.errf("unbalanced ')'")
 			}
+			if n := t.open[len(t.open)-1]; n > 0 {
+				for len(t.closed) <= n {
+					t.closed = append(t.closed, false)
+				}
+				t.closed[n] = true
+			}
+			t.open = t.open[:len(t.open)-1]
 			t.out.WriteByte(')')
 		case '{':
 			end := strings.IndexByte(t.src[t.pos:], '}')
@@ -243,6 +360,12 @@ func (t *regexTranslator) escape(inClass bool) error {
 		} else {
 			t.out.WriteString(`[\p{P}\p{Z}\p{C}]`)
 		}
+	case 'i', 'I', 'c', 'C':
+		set := xmlNameStartChars
+		if r == 'c' || r == 'C' {
+			set = xmlNameChars
+		}
+		t.writeSet(set, r == 'I' || r == 'C', inClass)
 	case 'p', 'P':
 		if p, _ := t.peek(); p != '{' {
 			return t.errf(`\p needs {name}`)
@@ -252,18 +375,150 @@ func (t *regexTranslator) escape(inClass bool) error {
 			return t.errf("unterminated property name")
 		}
 		name := t.src[t.pos+1 : t.pos+end]
+		if block, ok := strings.CutPrefix(name, "Is"); ok {
+			set := blockRanges(block)
+			if set == nil {
+				return t.errf("unknown Unicode block " + strconv.Quote(name))
+			}
+			t.pos += end + 1
+			t.writeSet(set, r == 'P', inClass)
+			return nil
+		}
 		if !unicodeCategories[name] {
 			return t.errf("unsupported property " + strconv.Quote(name))
 		}
 		t.pos += end + 1
 		t.out.WriteString(`\` + string(r) + "{" + name + "}")
 	default:
+		if r >= '1' && r <= '9' && !inClass {
+			return t.backref(r)
+		}
 		if r >= '1' && r <= '9' {
-			return t.errf("back-references are not supported")
+			return t.errf("a back-reference cannot be in a character class")
 		}
 		return t.errf("invalid escape \\" + string(r))
 	}
 	return nil
+}
+
+// backref translates the back-reference that starts with the digit d
+// (F&O 3.1 §5.6.1): further digits belong to it while the number stays
+// within the groups opened before it, and the group must be closed before
+// it. It writes an empty group named for the backtracking matcher.
+func (t *regexTranslator) backref(d rune) error {
+	n := int(d - '0')
+	for t.pos < len(t.src) && t.src[t.pos] >= '0' && t.src[t.pos] <= '9' {
+		m := n*10 + int(t.src[t.pos]-'0')
+		if m > t.groups {
+			break
+		}
+		n = m
+		t.pos++
+	}
+	if n > t.groups {
+		return t.errf(fmt.Sprintf("back-reference \\%d to a group that does not exist before it", n))
+	}
+	if n >= len(t.closed) || !t.closed[n] {
+		return t.errf(fmt.Sprintf("back-reference \\%d inside the group it refers to", n))
+	}
+	t.backrefs++
+	fmt.Fprintf(t.out, "(?P<%s%d_%d>)", backrefPrefix, t.backrefs, n)
+	return nil
+}
+
+// writeSet writes a set of code points (sorted, disjoint ranges), or its
+// complement when negated, as a class or, in a class, as class members.
+func (t *regexTranslator) writeSet(set [][2]rune, negated, inClass bool) {
+	if negated && inClass {
+		set = complementRanges(set)
+		negated = false
+	}
+	if !inClass {
+		t.out.WriteByte('[')
+		if negated {
+			t.out.WriteByte('^')
+		}
+	}
+	for _, r := range set {
+		if r[0] == r[1] {
+			fmt.Fprintf(t.out, `\x{%x}`, r[0])
+		} else {
+			fmt.Fprintf(t.out, `\x{%x}-\x{%x}`, r[0], r[1])
+		}
+	}
+	if !inClass {
+		t.out.WriteByte(']')
+	}
+}
+
+// complementRanges returns the code points (0 to U+10FFFF) that are in none
+// of the sorted, disjoint ranges of set.
+func complementRanges(set [][2]rune) [][2]rune {
+	var out [][2]rune
+	next := rune(0)
+	for _, r := range set {
+		if r[0] > next {
+			out = append(out, [2]rune{next, r[0] - 1})
+		}
+		next = r[1] + 1
+	}
+	if next <= unicode.MaxRune {
+		out = append(out, [2]rune{next, unicode.MaxRune})
+	}
+	return out
+}
+
+// xmlNameStartChars and xmlNameChars are \i and \c: XML 1.0 Fifth
+// Edition's NameStartChar and NameChar (productions [4] and [4a]). XML
+// Schema 1.0 Part 2 defines them by XML 1.0's Letter, '_' and ':' (and
+// NameChar) of the edition of its day, whose Unicode 2.0 tables left out
+// most characters added since; XSD 1.1 lets a processor use the Fifth
+// Edition's, which we do.
+var (
+	xmlNameStartChars = [][2]rune{
+		{':', ':'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}, {0xC0, 0xD6}, {0xD8, 0xF6}, {0xF8, 0x2FF},
+		{0x370, 0x37D}, {0x37F, 0x1FFF}, {0x200C, 0x200D}, {0x2070, 0x218F}, {0x2C00, 0x2FEF},
+		{0x3001, 0xD7FF}, {0xF900, 0xFDCF}, {0xFDF0, 0xFFFD}, {0x10000, 0xEFFFF},
+	}
+	xmlNameChars = [][2]rune{
+		{'-', '.'}, {'0', ':'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}, {0xB7, 0xB7}, {0xC0, 0xD6},
+		{0xD8, 0xF6}, {0xF8, 0x37D}, {0x37F, 0x1FFF}, {0x200C, 0x200D}, {0x203F, 0x2040},
+		{0x2070, 0x218F}, {0x2C00, 0x2FEF}, {0x3001, 0xD7FF}, {0xF900, 0xFDCF}, {0xFDF0, 0xFFFD},
+		{0x10000, 0xEFFFF},
+	}
+)
+
+// xsd10Blocks are the block names of XML Schema 1.0's list (Unicode 3.1)
+// that Unicode has since renamed, and the ranges that list gives blocks
+// Unicode has since resized: \p{IsX} is the union of both lists' ranges.
+var xsd10Blocks = map[string][][2]rune{
+	"Greek":                    {{0x370, 0x3FF}},
+	"CombiningMarksforSymbols": {{0x20D0, 0x20FF}},
+	"PrivateUse":               {{0xE000, 0xF8FF}, {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD}},
+	"Specials":                 {{0xFEFF, 0xFEFF}, {0xFFF0, 0xFFFD}},
+}
+
+// blockRanges returns the sorted, disjoint ranges of the Unicode block
+// named name (\p{IsName}), or nil for an unknown block.
+func blockRanges(name string) [][2]rune {
+	var set [][2]rune
+	if r, ok := unicodeBlocks[name]; ok {
+		set = append(set, r)
+	}
+	set = append(set, xsd10Blocks[name]...)
+	if set == nil {
+		return nil
+	}
+	slices.SortFunc(set, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	out := set[:1]
+	for _, r := range set[1:] {
+		if last := &out[len(out)-1]; r[0] <= last[1]+1 {
+			last[1] = max(last[1], r[1])
+		} else {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // unicodeCategories are the XPath general categories Go's regexp supports.
@@ -495,11 +750,15 @@ func fnRegex(_ *Context, a []quad.Value) (quad.Value, error) {
 			return nil, err
 		}
 	}
-	re, err := CompileRegex(pattern, flags)
+	re, err := compileXPath(pattern, flags)
 	if err != nil {
 		return nil, err
 	}
-	return Boolean(re.MatchString(text.lex)), nil
+	ok, err := re.matchString(text.lex)
+	if err != nil {
+		return nil, err
+	}
+	return Boolean(ok), nil
 }
 
 func fnReplace(_ *Context, a []quad.Value) (quad.Value, error) {
@@ -521,20 +780,26 @@ func fnReplace(_ *Context, a []quad.Value) (quad.Value, error) {
 			return nil, err
 		}
 	}
-	re, err := CompileRegex(pattern, flags)
+	re, err := compileXPath(pattern, flags)
 	if err != nil {
 		return nil, err
 	}
-	if re.MatchString("") {
+	if empty, err := re.matchString(""); err != nil {
+		return nil, err
+	} else if empty {
 		return nil, typeErr("regex %q matches the empty string", pattern)
 	}
-	pieces, err := parseReplacement(repl, re.NumSubexp(), strings.Contains(flags, "q"))
+	pieces, err := parseReplacement(repl, re.numSubexp(), strings.Contains(flags, "q"))
+	if err != nil {
+		return nil, err
+	}
+	matches, err := re.findAllSubmatchIndex(text.lex)
 	if err != nil {
 		return nil, err
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range re.FindAllStringSubmatchIndex(text.lex, -1) {
+	for _, m := range matches {
 		b.WriteString(text.lex[last:m[0]])
 		for _, p := range pieces {
 			if p.group < 0 {

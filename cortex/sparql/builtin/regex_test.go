@@ -3,6 +3,7 @@ package builtin_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
@@ -100,7 +101,7 @@ func TestRegex(t *testing.T) {
 		{"REGEX", vals(str(" "), str(`^[a-z-[ b]]$`), str("x")), F, nil},
 		{"REGEX", vals(str("aaa"), str(`^a{2, 3}$`)), nil, E},
 		// Unsupported or invalid syntax is an error, never a wrong match.
-		{"REGEX", vals(str("aa"), str(`(a)\1`)), nil, E},
+		{"REGEX", vals(str("aa"), str(`(a)\1`)), T, nil},
 		// Character class subtraction (XML Schema Part 2 §F.1.1, charClassSub).
 		{"REGEX", vals(str("b"), str(`^[a-z-[aeiou]]$`)), T, nil},
 		{"REGEX", vals(str("a"), str(`^[a-z-[aeiou]]$`)), F, nil},
@@ -117,8 +118,8 @@ func TestRegex(t *testing.T) {
 		{"REGEX", vals(str("a"), str(`[a-z-[a]x]`)), nil, E}, // the subtraction ends the class
 		{"REGEX", vals(str("a"), str(`[-[a]]`)), nil, E},
 		{"REGEX", vals(str("a"), str(`[a-[a`)), nil, E},
-		{"REGEX", vals(str("a"), str(`\p{IsBasicLatin}`)), nil, E},
-		{"REGEX", vals(str("a"), str(`\i\c*`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\p{IsBasicLatin}`)), T, nil},
+		{"REGEX", vals(str("a"), str(`\i\c*`)), T, nil},
 		// \w and \S in a character class (XML Schema Part 2 §F: a class may
 		// hold multi-character escapes): a member of either part matches.
 		{"REGEX", vals(str("a.b-c"), str(`^[\w.-]+$`)), T, nil},
@@ -230,6 +231,168 @@ func TestRegex_NegatedClassIsComplement(t *testing.T) {
 					t.Errorf("[%s] and [^%s] with flags %q agree on %q", class, class, flags, c)
 				}
 			}
+		}
+	}
+}
+
+// TestRegex_XMLNameEscapes checks \i and \c (XML 1.0 Fifth Edition's
+// NameStartChar and NameChar) and their complements \I and \C, alone, in
+// classes, negated classes and subtractions.
+func TestRegex_XMLNameEscapes(t *testing.T) {
+	runCalls(t, nil, []callCase{
+		{"REGEX", vals(str("x:a-b.c_1"), str(`^\i\c*$`)), T, nil},
+		{"REGEX", vals(str("1abc"), str(`^\i\c*$`)), F, nil},
+		{"REGEX", vals(str("-a"), str(`^\i`)), F, nil},
+		{"REGEX", vals(str("_"), str(`^\i$`)), T, nil},
+		{"REGEX", vals(str(":"), str(`^\i$`)), T, nil},
+		{"REGEX", vals(str("\u00b7"), str(`^\c$`)), T, nil}, // middle dot: a NameChar only
+		{"REGEX", vals(str("\u00b7"), str(`^\i$`)), F, nil},
+		{"REGEX", vals(str("\u0300"), str(`^\c$`)), T, nil},
+		{"REGEX", vals(str("\u00d7"), str(`^\c$`)), F, nil},     // multiplication sign
+		{"REGEX", vals(str("\u037e"), str(`^\c$`)), F, nil},     // Greek question mark
+		{"REGEX", vals(str("\U00010000"), str(`^\i$`)), T, nil}, // Fifth Edition: [#x10000-#xEFFFF]
+		{"REGEX", vals(str("\U000f0000"), str(`^\i$`)), F, nil}, //
+		{"REGEX", vals(str("\u2070"), str(`^\i$`)), T, nil},     // not a letter, yet a NameStartChar in the Fifth Edition
+		{"REGEX", vals(str(" "), str(`^\I$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^\I$`)), F, nil},
+		{"REGEX", vals(str("1"), str(`^\I$`)), T, nil},
+		{"REGEX", vals(str("1"), str(`^\C$`)), F, nil},
+		{"REGEX", vals(str("!"), str(`^\C$`)), T, nil},
+		{"REGEX", vals(str("a1"), str(`^[\i\d]+$`)), T, nil},
+		{"REGEX", vals(str("-"), str(`^[\i]$`)), F, nil},
+		{"REGEX", vals(str("-"), str(`^[^\i]$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^[^\i]$`)), F, nil},
+		{"REGEX", vals(str("a"), str(`^[^\I]$`)), T, nil},
+		{"REGEX", vals(str("1"), str(`^[^\I]$`)), F, nil},
+		{"REGEX", vals(str("1"), str(`^[\I-[\s]]$`)), T, nil},
+		{"REGEX", vals(str(" "), str(`^[\I-[\s]]$`)), F, nil},
+		{"REGEX", vals(str("1"), str(`^[\c-[\i]]$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^[\c-[\i]]$`)), F, nil},
+		{"REGEX", vals(str("b"), str(`^[\i-[a]]$`)), T, nil},
+		{"REGEX", vals(str("A"), str(`^[\i-[a]]$`), str("i")), F, nil},
+		{"REGEX", vals(str("!"), str(`^[\C\w]$`)), T, nil},
+		{"REGEX", vals(str("!"), str(`^[^\C\w]$`)), F, nil},
+		{"REGEX", vals(str("a"), str(`^[^\C\w]$`)), F, nil},
+		{"REGEX", vals(str("-"), str(`^[^\C\w]$`)), T, nil}, // a NameChar, punctuation
+		{"REGEX", vals(str("a"), str(`[\i-z]`)), T, nil},    // - after a multi-character escape is a character
+		{"REGEX", vals(str("-"), str(`^[\i-]$`)), T, nil},
+	})
+}
+
+// TestRegex_BlockEscapes checks \p{IsX} and \P{IsX}: the Unicode blocks of
+// Blocks.txt (14.0) with spaces removed, and XML Schema 1.0's older names.
+func TestRegex_BlockEscapes(t *testing.T) {
+	E := builtin.ErrType
+	runCalls(t, nil, []callCase{
+		{"REGEX", vals(str("abc~"), str(`^\p{IsBasicLatin}+$`)), T, nil},
+		{"REGEX", vals(str("\u0080"), str(`^\p{IsBasicLatin}$`)), F, nil},
+		{"REGEX", vals(str("\u0080"), str(`^\P{IsBasicLatin}$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^\P{IsBasicLatin}$`)), F, nil},
+		{"REGEX", vals(str("é"), str(`^\p{IsLatin-1Supplement}$`)), T, nil},
+		{"REGEX", vals(str("\u0100"), str(`^\p{IsLatinExtended-A}$`)), T, nil},
+		{"REGEX", vals(str("α"), str(`^\p{IsGreek}$`)), T, nil},      // XSD 1.0's name
+		{"REGEX", vals(str("\u0374"), str(`^\p{IsGreek}$`)), T, nil}, // a block, not the Greek script
+		{"REGEX", vals(str("α"), str(`^\p{IsGreekandCoptic}$`)), T, nil},
+		{"REGEX", vals(str("ἀ"), str(`^\p{IsGreek}$`)), F, nil}, // Greek Extended
+		{"REGEX", vals(str("ἀ"), str(`^\p{IsGreekExtended}$`)), T, nil},
+		{"REGEX", vals(str("\u20d0"), str(`^\p{IsCombiningMarksforSymbols}$`)), T, nil},
+		{"REGEX", vals(str("\ue000"), str(`^\p{IsPrivateUse}$`)), T, nil},
+		{"REGEX", vals(str("\U00100000"), str(`^\p{IsPrivateUse}$`)), T, nil},
+		{"REGEX", vals(str("\ue000"), str(`^\p{IsPrivateUseArea}$`)), T, nil},
+		{"REGEX", vals(str("\ufeff"), str(`^\p{IsSpecials}$`)), T, nil},
+		{"REGEX", vals(str("\U0001F600"), str(`^\p{IsEmoticons}$`)), T, nil},
+		{"REGEX", vals(str("日本"), str(`^\p{IsCJKUnifiedIdeographs}+$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^[\p{IsGreek}a]$`)), T, nil},
+		{"REGEX", vals(str("b"), str(`^[^\p{IsGreek}a]$`)), T, nil},
+		{"REGEX", vals(str("α"), str(`^[^\p{IsGreek}a]$`)), F, nil},
+		{"REGEX", vals(str("a"), str(`^[^\P{IsBasicLatin}]$`)), T, nil},
+		{"REGEX", vals(str("é"), str(`^[^\P{IsBasicLatin}]$`)), F, nil},
+		{"REGEX", vals(str("b"), str(`^[\p{IsBasicLatin}-[a]]$`)), T, nil},
+		{"REGEX", vals(str("a"), str(`^[\p{IsBasicLatin}-[a]]$`)), F, nil},
+		{"REGEX", vals(str("é"), str(`^[\P{IsBasicLatin}-[\p{IsGreek}]]$`)), T, nil},
+		{"REGEX", vals(str("α"), str(`^[\P{IsBasicLatin}-[\p{IsGreek}]]$`)), F, nil},
+		{"REGEX", vals(str("a"), str(`\p{IsFoo}`)), nil, E}, // an unknown block is an error
+		{"REGEX", vals(str("a"), str(`\p{Isbasiclatin}`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\p{IsBasic Latin}`)), nil, E},
+		{"REGEX", vals(str("a"), str(`[\P{IsFoo}]`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\p{Is}`)), nil, E},
+		{"REGEX", vals(str("a"), str(`\p{ IsBasicLatin }`), str("x")), T, nil},
+	})
+}
+
+// TestRegex_BackReferences checks back-references (F&O 3.1 §5.6.1): the
+// number is as long as the groups opened before it allow, a group that did
+// not take part matches the empty string, the i flag compares
+// case-insensitively, and a reference to a group not closed before it is an
+// error.
+func TestRegex_BackReferences(t *testing.T) {
+	E := builtin.ErrType
+	ten := `(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)`
+	runCalls(t, nil, []callCase{
+		{"REGEX", vals(str("abab"), str(`^(ab)\1$`)), T, nil},
+		{"REGEX", vals(str("abac"), str(`^(ab)\1$`)), F, nil},
+		{"REGEX", vals(str(`"x"`), str(`^('|").*\1$`)), T, nil},
+		{"REGEX", vals(str(`"x'`), str(`^('|").*\1$`)), F, nil},
+		{"REGEX", vals(str("abcabc"), str(`^(.+)\1$`)), T, nil},
+		{"REGEX", vals(str("abcab"), str(`^(.+)\1$`)), F, nil},
+		{"REGEX", vals(str("b"), str(`^(a)?b\1$`)), T, nil}, // group 1 took no part: \1 matches ""
+		{"REGEX", vals(str("bc"), str(`^(?:(a)|b)\1c$`)), T, nil},
+		{"REGEX", vals(str("abc"), str(`^(c)*ab\1c$`)), T, nil},
+		{"REGEX", vals(str("aab"), str(`^(a*)b\1$`)), F, nil},
+		{"REGEX", vals(str("aabaa"), str(`^(a*)b\1$`)), T, nil},
+		{"REGEX", vals(str("abAB"), str(`^(ab)\1$`), str("i")), T, nil},
+		{"REGEX", vals(str("abAB"), str(`^(ab)\1$`)), F, nil},
+		{"REGEX", vals(str("k\u212a"), str(`^(k)\1$`), str("i")), T, nil},
+		{"REGEX", vals(str("abab"), str(`^(ab)\1$`), str("x")), T, nil},
+		{"REGEX", vals(str("ab ab"), str(`^(ab) \ 1$`), str("x")), F, nil},
+		{"REGEX", vals(str("abab"), str(`^(ab) \ 1$`), str("x")), T, nil},
+		{"REGEX", vals(str("ababab"), str(`^(ab)\1{2}$`)), T, nil},
+		{"REGEX", vals(str("abababab"), str(`^(ab)\1*$`)), T, nil},
+		{"REGEX", vals(str("aXbXcXd"), str(`^a(.)b\1c\1d$`)), T, nil},
+		{"REGEX", vals(str("xyyx"), str(`^(x)(y)\2\1$`)), T, nil},
+		{"REGEX", vals(str("abba"), str(`^((a)(b))\3\2$`)), T, nil},
+		// Multi-digit references: \10 is group 10 when ten groups open
+		// before it, else \1 and a 0.
+		{"REGEX", vals(str("abcdefghijj"), str("^"+ten+`\10$`)), T, nil},
+		{"REGEX", vals(str("abcdefghija0"), str("^"+ten+`\10$`)), F, nil},
+		{"REGEX", vals(str("aa0"), str(`^(a)\10$`)), T, nil},
+		{"REGEX", vals(str("abcdefghija1"), str("^"+ten+`\11$`)), T, nil},
+		{"REGEX", vals(str("aab"), str(`^(a)\1b$`), str("q")), F, nil}, // q: literal
+		{"REGEX", vals(str("(a)\\1"), str(`(a)\1`), str("q")), T, nil},
+		{"REGEX", vals(str("aa"), str(`(a\1)`)), nil, E},   // inside its group
+		{"REGEX", vals(str("aa"), str(`\1(a)`)), nil, E},   // before its group
+		{"REGEX", vals(str("aa"), str(`(a)\2`)), nil, E},   // no group 2
+		{"REGEX", vals(str("aa"), str(`(?:a)\1`)), nil, E}, // a non-capturing group has no number
+		{"REGEX", vals(str("a1"), str(`(a)[\1]`)), nil, E}, // not in a class
+		{"REGEX", vals(str("a"), str(`\0`)), nil, E},
+		{"REGEX", vals(str("aa"), str(`((a)\2)`)), T, nil}, // group 2 is closed
+	})
+}
+
+func TestReplace_BackReferences(t *testing.T) {
+	E := builtin.ErrType
+	runCalls(t, nil, []callCase{
+		{"REPLACE", vals(str("aabbcd"), str(`(.)\1`), str("<$1>")), str("<a><b>cd"), nil},
+		{"REPLACE", vals(lang("hello  world", "en"), str(`(\w+)\s+\1?`), str("$1_")), lang("hello_world", "en"), nil},
+		{"REPLACE", vals(str("abab-cdcd"), str(`(\w)(\w)\1\2`), str("$2$1")), str("ba-dc"), nil},
+		{"REPLACE", vals(str("xAax"), str(`(a)\1`), str("[$0]"), str("i")), str("x[Aa]x"), nil},
+		{"REPLACE", vals(str("a"), str(`(a)?\1`), str("x")), nil, E}, // matches ""
+		{"REPLACE", vals(str("aXa"), str(`(a)X\1`), str("$2")), str(""), nil},
+	})
+}
+
+// TestRegex_BackReferenceBudget checks that an expression that makes the
+// backtracking matcher take exponential time is an error, not a hang.
+func TestRegex_BackReferenceBudget(t *testing.T) {
+	text := strings.Repeat("a", 40) + "!"
+	for _, fn := range []string{"REGEX", "REPLACE"} {
+		args := vals(str(text), str(`^(a|a?)+\1b$`))
+		if fn == "REPLACE" {
+			args = append(args, str("x"))
+		}
+		_, err := builtin.Call(fn, args)
+		if !errors.Is(err, builtin.ErrType) || !strings.Contains(err.Error(), "matching steps") {
+			t.Fatalf("%s: got %v, want a type error about the step budget", fn, err)
 		}
 	}
 }
