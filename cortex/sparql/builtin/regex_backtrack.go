@@ -38,6 +38,9 @@ type btProg struct {
 	start int
 	nregs int   // capture slots (2 per RE2 group, group 0 included), then 2 per loop
 	caps  []int // caps[i]: the RE2 group of the user's group i (caps[0] = 0)
+	// anchored: the expression starts with ^ (without the m flag), so a
+	// match can start only at the start of the text.
+	anchored bool
 }
 
 type btOp uint8
@@ -99,6 +102,11 @@ func compileBacktrack(src string, fold bool) (*btProg, error) {
 		p.nregs = 2
 	}
 	re = re.Simplify()
+	first := re
+	for first.Op == syntax.OpConcat && len(first.Sub) > 0 {
+		first = first.Sub[0]
+	}
+	p.anchored = first.Op == syntax.OpBeginText
 	match := p.emit(btInst{op: btMatch})
 	body := p.compile(re, match, fold)
 	// Group 0 is the whole match.
@@ -251,6 +259,9 @@ func (p *btProg) machine(s string) *btMachine {
 // groups as RE2 numbers them, or nil.
 func (m *btMachine) find(from int) ([]int, error) {
 	for pos := from; pos <= len(m.s); {
+		if m.p.anchored && pos > 0 {
+			break
+		}
 		ok, err := m.run(pos)
 		if err != nil {
 			return nil, err

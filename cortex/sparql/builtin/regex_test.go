@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
 )
 
@@ -394,5 +396,19 @@ func TestRegex_BackReferenceBudget(t *testing.T) {
 		if !errors.Is(err, builtin.ErrType) || !strings.Contains(err.Error(), "matching steps") {
 			t.Fatalf("%s: got %v, want a type error about the step budget", fn, err)
 		}
+	}
+}
+
+// TestRegex_BackReferenceAnchored checks that an expression with
+// back-references anchored by ^ is tried at the start of the text only: on
+// a long text, trying it at every position would use up the step budget.
+func TestRegex_BackReferenceAnchored(t *testing.T) {
+	text := strings.Repeat("b", 4<<20)
+	for _, tc := range []struct {
+		pattern string
+		want    quad.Value
+	}{{`^(a)\1`, F}, {`^(b)\1`, T}, {`^(?:(a)\1|c)`, F}} {
+		got, err := builtin.Call("REGEX", vals(str(text), str(tc.pattern)))
+		checkValue(t, got, err, tc.want, nil)
 	}
 }
