@@ -80,6 +80,61 @@ func TestReadJSON(t *testing.T) {
 		{"DuplicateVar", `{"head":{"vars":["a","a"]},"results":{"bindings":[]}}`, nil},
 		{"WrongShape", `{"head":{"vars":"a"},"results":{"bindings":[]}}`, nil},
 		{"InvalidUTF8", "{\"head\":{},\"boolean\":true,\"x\":\"\xff\"}", nil},
+
+		// Duplicate names: RFC 8259 leaves their meaning open; a strict
+		// reader refuses them rather than keep one value silently.
+		{"VarBoundTwice", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri","value":"x"},"a":{"type":"uri","value":"y"}}]}}`, nil},
+		{"VarBoundTwiceEscapedName", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri","value":"x"},"\u0061":{"type":"uri","value":"y"}}]}}`, nil},
+		{"TypeTwice", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri","type":"bnode","value":"x"}}]}}`, nil},
+		{"ValueTwice", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri","value":"x","value":"y"}}]}}`, nil},
+		{"UnknownMemberTwice", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri","value":"x","extra":1,"extra":2}}]}}`, nil},
+		{"HeadTwice", `{"head":{"vars":["a"]},"head":{"vars":["b"]},"results":{"bindings":[]}}`, nil},
+		{"BooleanTwice", `{"head":{},"boolean":true,"boolean":false}`, nil},
+		{"VarsTwice", `{"head":{"vars":["a"],"vars":["b"]},"results":{"bindings":[]}}`, nil},
+		{"BindingsTwice", `{"head":{"vars":["a"]},"results":{"bindings":[],"bindings":[{}]}}`, nil},
+
+		// Unpaired UTF-16 surrogate escapes denote no Unicode character.
+		{"LoneHighSurrogate", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x\ud800y"}}]}}`, nil},
+		{"LoneHighSurrogateAtEnd", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x\uD800"}}]}}`, nil},
+		{"LoneLowSurrogate", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"\udc00"}}]}}`, nil},
+		{"HighSurrogateThenNonSurrogate", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"\ud800\u0041"}}]}}`, nil},
+		{"TwoHighSurrogates", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"\ud800\ud800"}}]}}`, nil},
+		{"LoneSurrogateInName", `{"head":{"vars":["a"]},"results":{"bindings":[{"\ud800":{"type":"uri","value":"x"}}]}}`, nil},
+		{"SurrogatePair", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"\ud83d\ude00\u00e9\/\b\f\n\r\t\"\\"}}]}}`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.String("😀é/\b\f\n\r\t\"\\")}}}},
+
+		// Names match exactly, as JSON compares strings: encoding/json's
+		// case-insensitive field matching read these as "type", "head" ...
+		{"TypeCapitalised", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"Type":"uri","value":"x"}}]}}`, nil},
+		{"ValueCapitalised", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"uri","VALUE":"x"}}]}}`, nil},
+		{"HeadCapitalised", `{"Head":{},"boolean":true}`, nil},
+		{"BooleanCapitalised", `{"head":{},"Boolean":true}`, nil},
+		{"BindingsCapitalised", `{"head":{"vars":["a"]},"results":{"Bindings":[{"a":{"type":"uri","value":"x"}}]}}`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{}}},
+		{"VarsCapitalised", `{"head":{"Vars":["a"]},"results":{"bindings":[]}}`, &results.Result{Vars: []string{}, Rows: []results.Row{}}},
+		{"LangCapitalised", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"x","XML:LANG":"en"}}]}}`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.String("x")}}}},
+		{"VarNameCase", `{"head":{"vars":["a"]},"results":{"bindings":[{"A":{"type":"uri","value":"x"}}]}}`, nil},
+		{"EscapedNames", `{"\u0068ead":{"vars":["a"]},"results":{"bindings":[{"\u0061":{"\u0074ype":"uri","value":"x"}}]}}`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.IRI("x")}}}},
+
+		// Members in any order; values of the wrong JSON type.
+		{"ResultsBeforeHead", `{"results":{"bindings":[{"b":{"value":"x","type":"uri"}}]},"head":{"link":[],"vars":["a","b"]}}`,
+			&results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{{nil, quad.IRI("x")}}}},
+		{"ResultsBeforeHeadUnknownVar", `{"results":{"bindings":[{"c":{"value":"x","type":"uri"}}]},"head":{"vars":["a","b"]}}`, nil},
+		{"UnknownMembersSkipped", `{"x":[1,-2.5e+3,{"y":[true,false,null]},"s"],"head":{"vars":["a"],"z":{}},"results":{"ordered":false,"bindings":[{"a":{"type":"uri","value":"x","q":null}}]}}`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.IRI("x")}}}},
+		{"ValueNotString", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":1}}]}}`, nil},
+		{"ValueNull", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":null}}]}}`, nil},
+		{"BindingNotObject", `{"head":{"vars":["a"]},"results":{"bindings":[[]]}}`, nil},
+		{"BooleanNotBool", `{"head":{},"boolean":"true"}`, nil},
+		{"LinkNotStrings", `{"head":{"link":[1]},"boolean":true}`, nil},
+		{"RawControlInString", "{\"head\":{\"vars\":[\"a\"]},\"results\":{\"bindings\":[{\"a\":{\"type\":\"literal\",\"value\":\"a\tb\"}}]}}", nil},
+		{"BadEscape", `{"head":{"vars":["a"]},"results":{"bindings":[{"a":{"type":"literal","value":"\x41"}}]}}`, nil},
+		{"BadNumber", `{"head":{},"boolean":true,"x":01}`, nil},
+		{"TrailingComma", `{"head":{},"boolean":true,}`, nil},
+		{"BOM", "\ufeff{\"head\":{},\"boolean\":true}", nil},
+		{"DeepNesting", `{"head":{},"boolean":true,"x":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`, nil},
 	})
 	t.Run("Position", func(t *testing.T) {
 		_, err := results.ReadJSON(strings.NewReader("{\"head\":{},\n  \"boolean\": tru}"))
@@ -88,6 +143,24 @@ func TestReadJSON(t *testing.T) {
 			t.Errorf("err = %#v, want line 2", err)
 		}
 	})
+	// Errors found in well-formed JSON say where, too: at the escape, the
+	// repeated name.
+	for _, tc := range []struct {
+		name, in  string
+		line, col int
+		msg       string
+	}{
+		{"LoneSurrogate", "{\"head\":{\"vars\":[\"a\"]},\n\"results\":{\"bindings\":[{\"a\":{\"type\":\"literal\",\"value\":\"é\\ud800\"}}]}}", 2, 57, `\ud800`},
+		{"DuplicateVar", "{\"head\":{\"vars\":[\"a\"]},\n\"results\":{\"bindings\":[{\"a\":{\"type\":\"uri\",\"value\":\"x\"},\"a\":{}}]}}", 2, 56, `"a"`},
+	} {
+		t.Run("Position"+tc.name, func(t *testing.T) {
+			_, err := results.ReadJSON(strings.NewReader(tc.in))
+			var se *results.SyntaxError
+			if !errors.As(err, &se) || se.Line != tc.line || se.Col != tc.col || !strings.Contains(se.Msg, tc.msg) {
+				t.Errorf("err = %#v, want line %d, col %d, mentioning %s", err, tc.line, tc.col, tc.msg)
+			}
+		})
+	}
 }
 
 const srxHead = `<?xml version="1.0"?>
