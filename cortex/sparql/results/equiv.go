@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -34,10 +35,25 @@ func Equivalent(a, b *Result, ordered bool) bool {
 // result. When ordered is true the i-th row of a must match the i-th row of
 // b; otherwise row order is ignored.
 //
-// Matching rows that hold blank nodes uses a backtracking search, exponential
-// in the worst case: it is meant for test-sized results. Rows of the wrong
-// length, or values that are not valid terms, compare by their Go value.
+// Rows that hold blank nodes are split into parts (the connected components
+// of the graph linking blank nodes that share a row) and coloured by
+// refinement of their neighbourhoods, at most 16 rounds of a pass over the
+// rows each; a part of a is then paired with a part of b of the same
+// colours by a backtracking search confined to the two parts, and only
+// rows of the same colour are paired. The answer is exact; the search can
+// still take exponential time within one part that refinement cannot tell
+// apart from another of its size (highly symmetric structures, such as two
+// regular graphs of one degree), which query results rarely hold. Rows of
+// the wrong length, or values that are not valid terms, compare by their
+// Go value.
 func (o EquivalenceOptions) Equivalent(a, b *Result, ordered bool) bool {
+	var steps int
+	return o.equivalent(a, b, ordered, &steps)
+}
+
+// equivalent is Equivalent; it adds to *steps the number of steps of the
+// search for a blank node bijection (calls of bnodeSearch.search).
+func (o EquivalenceOptions) equivalent(a, b *Result, ordered bool, steps *int) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -78,7 +94,7 @@ func (o EquivalenceOptions) Equivalent(a, b *Result, ordered bool) bool {
 		}
 		return true
 	}
-	return matchUnordered(ar, br, m)
+	return matchUnordered(ar, br, m, steps)
 }
 
 // tkey is a term reduced for comparison: a blank node label, or a key equal
@@ -263,14 +279,253 @@ func (m *bijection) undo(mark int) {
 
 // matchUnordered reports whether the rows ar and br are the same multiset up to one bijection between
 // blank node labels, extending m (a found bijection is left in m). Rows without blank nodes must match
-// as multisets of signatures; rows with blank nodes must have the same number of rows per signature,
-// and are then paired by a backtracking search.
-func matchUnordered(ar, br []keyRow, m *bijection) bool {
+// as multisets of signatures. Rows with blank nodes are split into parts, the connected components of
+// the graph in which two blank nodes are linked when they share a row: no bijection maps a row of one
+// part to rows of two parts, so each part of a must match a part of b on its own. The blank nodes are
+// coloured by refinement (colourParts), jointly on both sides, so that only parts of the same colours
+// are compared, and only rows of the same colour paired; the backtracking search that pairs rows runs
+// within one pair of parts at a time, and a part that cannot match anything fails alone, without
+// retrying the ways every other part matched.
+func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
 	aB, bBySig, ok := matchGround(ar, br)
 	if !ok || !sameSigCounts(aB, bBySig) {
 		return false
 	}
-	return newBnodeSearch(aB, br, bBySig, m).search()
+	var bB []keyRow
+	for _, r := range br {
+		if r.hasB {
+			bB = append(bB, r)
+		}
+	}
+	if len(aB) == 0 {
+		return true
+	}
+	pa, pb := newParts(aB), newParts(bB)
+	colourParts(pa, pb)
+	// The parts of b by their key (the sorted colours of their rows).
+	byKey := map[string][]int{}
+	for c, key := range pb.keys {
+		byKey[key] = append(byKey[key], c)
+	}
+	for c, key := range pa.keys {
+		matched := false
+		for n, d := range byKey[key] {
+			mark := len(m.log)
+			if pairParts(pa.rowsOf[c], pb.rowsOf[d], m, steps) {
+				last := len(byKey[key]) - 1
+				byKey[key][n] = byKey[key][last]
+				byKey[key] = byKey[key][:last]
+				matched = true
+				break
+			}
+			m.undo(mark)
+		}
+		if !matched {
+			return false
+		}
+	}
+	return true
+}
+
+// pairParts pairs each row of x with a distinct row of y of the same colour (the rows' sig), extending
+// m consistently, by a backtracking search.
+func pairParts(x, y []keyRow, m *bijection, steps *int) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	if len(x) == 1 { // the common part: a row whose blank nodes occur nowhere else
+		*steps++
+		return x[0].sig == y[0].sig && m.extend(x[0], y[0])
+	}
+	bBySig := map[string][]int{}
+	for j, r := range y {
+		bBySig[r.sig] = append(bBySig[r.sig], j)
+	}
+	s := newBnodeSearch(x, y, bBySig, m)
+	s.steps = steps
+	return s.search()
+}
+
+// maxRefinements bounds the rounds of colour refinement: each round costs a pass over the rows, and
+// colours after any number of rounds are a sound invariant (the search stays exact), only a coarser
+// one.
+const maxRefinements = 16
+
+// parts holds the rows with blank nodes of one side of a comparison, split into parts (connected
+// components), and the colours of its blank nodes.
+type parts struct {
+	rows   []keyRow
+	node   [][]int // node[i][c]: the blank node in column c of row i, or -1
+	occ    [][]occurrence
+	colour []int // per blank node
+	comp   []int // per row, its part
+	nparts int
+	keys   []string   // per part: the sorted colours of its rows, once coloured
+	rowsOf [][]keyRow // per part: its rows, each with its colour as sig, once coloured
+}
+
+// occurrence is a blank node in column col of row row.
+type occurrence struct{ row, col int }
+
+// newParts numbers the blank nodes of rows and splits the rows into parts.
+func newParts(rows []keyRow) *parts {
+	p := &parts{rows: rows, node: make([][]int, len(rows)), comp: make([]int, len(rows))}
+	ids := map[string]int{}
+	var parent []int
+	find := func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	flat := make([]int, 0, len(rows)*len(rows[0].terms))
+	for i, r := range rows {
+		flat = flat[len(flat):]
+		for range r.terms {
+			flat = append(flat, -1)
+		}
+		p.node[i] = flat
+		first := -1
+		for c, tk := range r.terms {
+			if !tk.isB {
+				continue
+			}
+			id, ok := ids[tk.bnode]
+			if !ok {
+				id = len(ids)
+				ids[tk.bnode] = id
+				parent = append(parent, id)
+				p.occ = append(p.occ, nil)
+			}
+			p.node[i][c] = id
+			p.occ[id] = append(p.occ[id], occurrence{i, c})
+			if first < 0 {
+				first = id
+			} else if a, b := find(first), find(id); a != b {
+				parent[b] = a
+			}
+		}
+	}
+	compOf := map[int]int{}
+	for i, r := range p.node {
+		for _, id := range r {
+			if id >= 0 {
+				root := find(id)
+				c, ok := compOf[root]
+				if !ok {
+					c = len(compOf)
+					compOf[root] = c
+				}
+				p.comp[i] = c
+				break
+			}
+		}
+	}
+	p.nparts = len(compOf)
+	p.colour = make([]int, len(ids))
+	return p
+}
+
+// colourParts refines the colours of the blank nodes of x and y jointly (one colour space), as colour
+// refinement (1-dimensional Weisfeiler-Leman) does: a row's colour is its signature and the colours of
+// the blank nodes in its columns; a blank node's next colour is its colour and the multiset of the
+// colours of the rows it occurs in, with its columns. Isomorphic results get the same colours, so a
+// bijection maps each row to a row of the same colour. Rounds stop when no colour splits (or after
+// maxRefinements). It then sets each row's sig to its colour, and each part's key and rows.
+func colourParts(x, y *parts) {
+	sides := []*parts{x, y}
+	rowColour := [2][]int{make([]int, len(x.rows)), make([]int, len(y.rows))}
+	colourRows := func() {
+		ids := map[string]int{}
+		var key []byte
+		for s, p := range sides {
+			for i, r := range p.rows {
+				key = append(key[:0], r.sig...)
+				for _, id := range p.node[i] {
+					if id >= 0 {
+						key = strconv.AppendInt(append(key, ','), int64(p.colour[id]), 10)
+					}
+				}
+				rowColour[s][i] = internID(ids, key)
+			}
+		}
+	}
+	distinct := 1
+	for range maxRefinements {
+		colourRows()
+		ids := map[string]int{}
+		var key []byte
+		var occ []occurrence
+		next := [2][]int{make([]int, len(x.colour)), make([]int, len(y.colour))}
+		for s, p := range sides {
+			for id, os := range p.occ {
+				occ = append(occ[:0], os...)
+				rc := rowColour[s]
+				if len(occ) > 1 {
+					sort.Slice(occ, func(i, j int) bool {
+						if a, b := rc[occ[i].row], rc[occ[j].row]; a != b {
+							return a < b
+						}
+						return occ[i].col < occ[j].col
+					})
+				}
+				key = strconv.AppendInt(key[:0], int64(p.colour[id]), 10)
+				for _, o := range occ {
+					key = strconv.AppendInt(append(key, ';'), int64(rc[o.row]), 10)
+					key = strconv.AppendInt(append(key, '@'), int64(o.col), 10)
+				}
+				next[s][id] = internID(ids, key)
+			}
+		}
+		x.colour, y.colour = next[0], next[1]
+		if len(ids) == distinct {
+			break
+		}
+		distinct = len(ids)
+	}
+	colourRows()
+	for s, p := range sides {
+		// The rows of each part, contiguous in one slice (a counting sort
+		// by part), and their colours alike.
+		start := make([]int, p.nparts+1)
+		for _, c := range p.comp {
+			start[c+1]++
+		}
+		for c := range p.nparts {
+			start[c+1] += start[c]
+		}
+		sorted, colours := make([]keyRow, len(p.rows)), make([]int, len(p.rows))
+		fill := append([]int(nil), start[:p.nparts]...)
+		for i := range p.rows {
+			p.rows[i].sig = strconv.Itoa(rowColour[s][i])
+			c := p.comp[i]
+			sorted[fill[c]], colours[fill[c]] = p.rows[i], rowColour[s][i]
+			fill[c]++
+		}
+		p.rowsOf, p.keys = make([][]keyRow, p.nparts), make([]string, p.nparts)
+		var key []byte
+		for c := range p.nparts {
+			p.rowsOf[c] = sorted[start[c]:start[c+1]]
+			cs := colours[start[c]:start[c+1]]
+			sort.Ints(cs)
+			key = key[:0]
+			for _, rc := range cs {
+				key = strconv.AppendInt(append(key, ','), int64(rc), 10)
+			}
+			p.keys[c] = string(key)
+		}
+	}
+}
+
+// internID returns the number of key in ids, adding it with the next number if it is new.
+func internID(ids map[string]int, key []byte) int {
+	if id, ok := ids[string(key)]; ok {
+		return id
+	}
+	id := len(ids)
+	ids[string(key)] = id
+	return id
 }
 
 // matchGround reports whether the rows of ar and br that hold no blank node are the same multiset. It
@@ -337,6 +592,7 @@ type bnodeSearch struct {
 	m         *bijection
 	used      []bool
 	remaining []int
+	steps     *int // counts calls of search
 }
 
 // newBnodeSearch prepares the search for the rows aB among the rows of br listed in bBySig: it indexes
@@ -399,6 +655,7 @@ func (s *bnodeSearch) mostConstrained() (int, []int) {
 // its pairs in m when the rest cannot be paired. It reports whether every row was paired; when it
 // reports false, used, remaining and m are as they were on entry.
 func (s *bnodeSearch) search() bool {
+	*s.steps++
 	if len(s.remaining) == 0 {
 		return true
 	}

@@ -1,6 +1,8 @@
 package results_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -123,5 +125,119 @@ func TestEquivalent_LargeBNodeResult(t *testing.T) {
 	b.Rows[0][0] = label("b", 0)
 	if results.Equivalent(a, b, false) {
 		t.Error("broken chain reported equivalent")
+	}
+}
+
+// bruteEquivalent is Equivalent by brute force, for results with few
+// blank nodes: a's labels mapped to b's in every way, each result then
+// compared with its blank nodes as IRIs (no search).
+func bruteEquivalent(a, b *results.Result) bool {
+	labels := func(r *results.Result) []string {
+		seen := map[string]bool{}
+		var out []string
+		for _, row := range r.Rows {
+			for _, v := range row {
+				if l, ok := v.(quad.BNode); ok && !seen[string(l)] {
+					seen[string(l)] = true
+					out = append(out, string(l))
+				}
+			}
+		}
+		return out
+	}
+	ground := func(r *results.Result, rename map[string]string) *results.Result {
+		g := &results.Result{Vars: r.Vars}
+		for _, row := range r.Rows {
+			nr := make(results.Row, len(row))
+			for i, v := range row {
+				if l, ok := v.(quad.BNode); ok {
+					name := string(l)
+					if rename != nil {
+						name = rename[name]
+					}
+					v = quad.IRI("bnode:" + name)
+				}
+				nr[i] = v
+			}
+			g.Rows = append(g.Rows, nr)
+		}
+		return g
+	}
+	la, lb := labels(a), labels(b)
+	if len(la) != len(lb) {
+		return false
+	}
+	gb := ground(b, nil)
+	perm := make([]int, len(lb))
+	for i := range perm {
+		perm[i] = i
+	}
+	var try func(k int) bool
+	try = func(k int) bool {
+		if k == len(perm) {
+			rename := map[string]string{}
+			for i, l := range la {
+				rename[l] = lb[perm[i]]
+			}
+			return results.Equivalent(ground(a, rename), gb, false)
+		}
+		for i := k; i < len(perm); i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			if try(k + 1) {
+				return true
+			}
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+		return false
+	}
+	return try(0)
+}
+
+// Equivalent agrees with the brute force on random small results with a
+// few blank nodes: relabelled and shuffled copies (equivalent), and copies
+// with one term changed (often not).
+func TestEquivalent_AsBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(20261127, 3))
+	term := func() quad.Value {
+		switch r.IntN(4) {
+		case 0:
+			return quad.String([]string{"p", "q"}[r.IntN(2)])
+		case 1:
+			return nil
+		}
+		return quad.BNode(fmt.Sprint("n", r.IntN(5)))
+	}
+	agree, differ := 0, 0
+	for range 3000 {
+		a := &results.Result{Vars: []string{"x", "y"}}
+		for range 1 + r.IntN(7) {
+			a.Rows = append(a.Rows, results.Row{term(), term()})
+		}
+		b := &results.Result{Vars: a.Vars}
+		relabel := r.Perm(5)
+		for _, i := range r.Perm(len(a.Rows)) {
+			row := append(results.Row(nil), a.Rows[i]...)
+			for j, v := range row {
+				if l, ok := v.(quad.BNode); ok {
+					row[j] = quad.BNode(fmt.Sprint("m", relabel[l[1]-'0']))
+				}
+			}
+			b.Rows = append(b.Rows, row)
+		}
+		if r.IntN(2) == 0 {
+			b.Rows[r.IntN(len(b.Rows))][r.IntN(2)] = term()
+		}
+		want := bruteEquivalent(a, b)
+		if got := results.Equivalent(a, b, false); got != want {
+			t.Fatalf("Equivalent = %v, brute force %v\na %v\nb %v", got, want, a.Rows, b.Rows)
+		}
+		if want {
+			agree++
+		} else {
+			differ++
+		}
+	}
+	if agree < 100 || differ < 100 {
+		t.Fatalf("%d equivalent pairs and %d not: too few of one kind", agree, differ)
 	}
 }
