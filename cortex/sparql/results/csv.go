@@ -15,7 +15,9 @@ import (
 // an unbound variable is indistinguishable from an empty literal. Fields
 // holding '"', ',', CR or LF are quoted per RFC 4180, and so is the one
 // empty field of a row of one variable ("", not an empty line, which common
-// CSV readers skip); lines end with CRLF.
+// CSV readers skip); lines end with CRLF. A row of no variables, and the
+// header of none, can only be an empty line: Python's csv module (so
+// rdflib) and Jena read it as a row, Go's encoding/csv skips it.
 //
 // The reader therefore has to guess (see ReadCSV); compare a CSV file with
 // a result passed through CSVView.
@@ -104,6 +106,11 @@ func appendCSVField(b []byte, s string) []byte {
 // plain literal (quad.String; numbers are not recognised). An empty field is
 // unbound. A document consisting of the single line "true" or "false" is read
 // as a boolean result.
+//
+// An empty line is a row: of one unbound variable (as Jena writes it; this
+// package's writer writes ""), or of no variables (the only way to write
+// one); an empty first line is the header of no variables. A quoted empty
+// field is a field, never an empty line.
 func ReadCSV(r io.Reader) (*Result, error) {
 	data, err := readDocument(r, "csv")
 	if err != nil {
@@ -124,7 +131,7 @@ func ReadCSV(r io.Reader) (*Result, error) {
 		}
 	}
 	vars := records[0].fields
-	if len(vars) == 1 && vars[0] == "" {
+	if records[0].empty() {
 		vars = []string{}
 	}
 	if err := checkVars(vars); err != nil {
@@ -133,7 +140,7 @@ func ReadCSV(r io.Reader) (*Result, error) {
 	res := &Result{Vars: vars, Rows: make([]Row, 0, len(records)-1)}
 	for _, rec := range records[1:] {
 		fields := rec.fields
-		if len(vars) == 0 && len(fields) == 1 && fields[0] == "" {
+		if len(vars) == 0 && rec.empty() {
 			fields = nil
 		}
 		if len(fields) != len(vars) {
@@ -211,6 +218,13 @@ type csvRecord struct {
 	fields []string
 	line   int
 	quoted bool // whether any field was quoted
+}
+
+// empty reports whether the record is an empty line: no field, as the
+// header of no variables and their rows are written. A quoted empty
+// field ("") is one field.
+func (r csvRecord) empty() bool {
+	return len(r.fields) == 1 && r.fields[0] == "" && !r.quoted
 }
 
 // parseCSV splits data into RFC 4180 records. A final line end is optional;

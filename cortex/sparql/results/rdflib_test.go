@@ -124,3 +124,61 @@ func TestWriters_Rdflib(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVWriter_EmptyRows_Rdflib: rdflib (Python's csv module) reads every
+// row our CSV writer writes of one unbound variable ("") and of no
+// variables (an empty line). (Its TSV reader skips empty lines, the only
+// TSV form of such rows, and cannot be the oracle there; Jena reads them.)
+func TestCSVWriter_EmptyRows_Rdflib(t *testing.T) {
+	python := rdflibPython()
+	if python == "" {
+		msg := "no python3 imports rdflib (apt-get install python3-rdflib)"
+		if os.Getenv("CORTEX_REQUIRE_CLIENTS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	x := quad.IRI("http://ex.org/x")
+	want := []*results.Result{
+		{Vars: []string{}, Rows: []results.Row{{}, {}, {}}},
+		{Vars: []string{"a"}, Rows: []results.Row{{nil}, {nil}, {x}, {nil}}},
+	}
+	dir := t.TempDir()
+	var files []string
+	for i, res := range want {
+		var buf bytes.Buffer
+		if err := results.CSV().WriteResult(&buf, res); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("r%d.csv", i))
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(python, append([]string{filepath.Join("testdata", "rdflib_read_results.py"), "csv"}, files...)...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("rdflib: %v\n%s", err, stderr.String())
+	}
+	var answers []rdflibAnswer
+	if err := json.Unmarshal(out, &answers); err != nil || len(answers) != len(files) {
+		t.Fatalf("rdflib answered %s for %d files (%v)", out, len(files), err)
+	}
+	for i, a := range answers {
+		got := &results.Result{Vars: a.Vars, Rows: []results.Row{}}
+		for _, r := range a.Rows {
+			row := results.Row{}
+			for _, term := range r {
+				row = append(row, term.value())
+			}
+			got.Rows = append(got.Rows, row)
+		}
+		if a.Error != "" || !results.Equivalent(want[i], got, true) {
+			doc, _ := os.ReadFile(files[i])
+			t.Errorf("rdflib reads %q as %#v (%s), want %#v", doc, got, a.Error, want[i])
+		}
+	}
+}

@@ -295,3 +295,40 @@ func TestReadCSV(t *testing.T) {
 		{"BadVar", "a b\r\n", nil},
 	})
 }
+
+// Rows of no term, as other writers write them: Jena writes an unbound
+// sole variable, and a row of no variables, as an empty line in TSV and
+// CSV. A quoted empty field is a field: a variable named "" in a header,
+// one field too many in a row of no variables.
+func TestRead_EmptyLines(t *testing.T) {
+	tsv := func(s string) (*results.Result, error) { return results.ReadTSV(strings.NewReader(s)) }
+	csv := func(s string) (*results.Result, error) { return results.ReadCSV(strings.NewReader(s)) }
+	one := func(rows ...results.Row) *results.Result { return &results.Result{Vars: []string{"a"}, Rows: rows} }
+	none := func(n int) *results.Result {
+		r := &results.Result{Vars: []string{}, Rows: []results.Row{}}
+		for range n {
+			r.Rows = append(r.Rows, results.Row{})
+		}
+		return r
+	}
+	x := quad.IRI("http://ex.org/x")
+	t.Run("tsv", func(t *testing.T) {
+		runReadCases(t, tsv, []readCase{
+			{"OneVar", "?a\n\n<http://ex.org/x>\n\n\n", one(results.Row{nil}, results.Row{x}, results.Row{nil}, results.Row{nil})},
+			{"OneVarCRLF", "?a\r\n\r\n\r\n", one(results.Row{nil}, results.Row{nil})},
+			{"NoVars", "\n\n\n", none(2)},
+			{"NoVarsNoRows", "\n", none(0)},
+			{"TwoVarsEmptyLine", "?a\t?b\n\n", nil},
+		})
+	})
+	t.Run("csv", func(t *testing.T) {
+		runReadCases(t, csv, []readCase{
+			{"OneVar", "a\r\n\r\n\"\"\r\nhttp://ex.org/x\r\n\r\n", one(results.Row{nil}, results.Row{nil}, results.Row{x}, results.Row{nil})},
+			{"NoVars", "\r\n\r\n\r\n", none(2)},
+			{"NoVarsNoRows", "\r\n", none(0)},
+			{"NoVarsQuotedField", "\r\n\"\"\r\n", nil},
+			{"QuotedEmptyHeader", "\"\"\r\n", nil},
+			{"TwoVarsEmptyLine", "a,b\r\n\r\n", nil},
+		})
+	})
+}

@@ -23,6 +23,13 @@ import (
 // lexical form exactly. Lines end with LF. A blank node label that is not a
 // Turtle BLANK_NODE_LABEL is rejected with a *TermError.
 //
+// An unbound variable is an empty field (the W3C note), and TSV has no
+// quoting: a row of one unbound variable, like a row of no variables (and
+// the header of none), is an empty line. That is the only form the note
+// allows, and Jena writes and reads it so; ReadTSV reads each empty line
+// as such a row. (rdflib 6's TSV reader skips empty lines, so it loses
+// these rows; its CSV reader keeps them.)
+//
 // The reader accepts any Turtle term form the note allows: single or double
 // quoted literals with ECHAR/UCHAR escapes, @lang, ^^<iri>, and the
 // abbreviated integer, decimal, double and boolean forms (read as
@@ -90,7 +97,9 @@ func WriteTSVBoolean(w io.Writer, b bool) error {
 
 // ReadTSV reads a whole SPARQL TSV results document (LF or CRLF line ends).
 // A document consisting of the single line "true" or "false" is read as a
-// boolean result.
+// boolean result. An empty line is a row of one unbound variable or of no
+// variables (an error for more); an empty first line is the header of no
+// variables.
 func ReadTSV(r io.Reader) (*Result, error) {
 	data, err := readDocument(r, "tsv")
 	if err != nil {
