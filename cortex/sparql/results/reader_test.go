@@ -208,12 +208,33 @@ func TestReadXML(t *testing.T) {
 		{"ControlCharRef", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>&#x1;</literal></binding></result></results></sparql>`, nil},
 		{"LangAndDatatype", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal xml:lang="en" datatype="http://x/">a</literal></binding></result></results></sparql>`, nil},
 		{"LangStringWithoutTag", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal datatype="http://www.w3.org/1999/02/22-rdf-syntax-ns#langString">a</literal></binding></result></results></sparql>`, nil},
+
+		// Not well-formed XML that encoding/xml lets through: a repeated
+		// attribute (XML 1.0 WFC: Unique Att Spec; it kept the first), a
+		// character reference to a surrogate (WFC: Legal Character; it
+		// read U+FFFD).
+		{"LangTwice", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal xml:lang="en" xml:lang="fr">x</literal></binding></result></results></sparql>`, nil},
+		{"DatatypeTwice", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal datatype="http://x/a" datatype="http://x/b">x</literal></binding></result></results></sparql>`, nil},
+		{"VariableNameTwice", srxHead + `<head><variable name="a" name="b"/></head><results/></sparql>`, nil},
+		{"BindingNameTwice", srxHead + `<head><variable name="a"/><variable name="b"/></head><results><result><binding name="a" name="b"><uri>x</uri></binding></result></results></sparql>`, nil},
+		{"SameAttributeTwoPrefixes", `<s:sparql xmlns:s="http://www.w3.org/2005/sparql-results#" xmlns:t="http://www.w3.org/2005/sparql-results#"><s:head><s:variable name="a"/></s:head><s:results><s:result><s:binding name="a"><s:literal s:x="1" t:x="2">x</s:literal></s:binding></s:result></s:results></s:sparql>`, nil},
+		{"SurrogateCharRef", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>x&#xD800;</literal></binding></result></results></sparql>`, nil},
+		{"SurrogateCharRefDecimal", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>&#57343;</literal></binding></result></results></sparql>`, nil},
+		{"SurrogateCharRefInAttribute", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal datatype="http://x/&#xdc00;">x</literal></binding></result></results></sparql>`, nil},
+		{"SurrogateCharRefInURI", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><uri>http://x/&#xD83D;&#xDE00;</uri></binding></result></results></sparql>`, nil},
+		{"CharRefsInCDATAAndComments", srxHead + `<head><variable name="a"/></head><results><result><binding name="a"><literal>&#x1F600;<!-- &#xD800; --><![CDATA[&#xD800;]]>&#65533;</literal></binding></result></results></sparql>`,
+			&results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.String("😀&#xD800;\uFFFD")}}}},
+		{"BooleanNoBreakSpace", srxHead + "<head/><boolean>\u00a0true</boolean></sparql>", nil},
 	})
 	t.Run("Position", func(t *testing.T) {
 		_, err := results.ReadXML(strings.NewReader(srxHead + "\n<head/>\n<boolean>maybe</boolean></sparql>"))
 		var se *results.SyntaxError
 		if !errors.As(err, &se) || se.Line != 4 {
 			t.Errorf("err = %#v, want line 4", err)
+		}
+		_, err = results.ReadXML(strings.NewReader(srxHead + "<head><variable name=\"a\"/></head><results><result>\n<binding name=\"a\"><literal>é&#xd800;</literal></binding></result></results></sparql>"))
+		if !errors.As(err, &se) || se.Line != 3 || se.Col != 29 || !strings.Contains(se.Msg, "&#xd800;") {
+			t.Errorf("err = %#v, want line 3, col 29, naming &#xd800;", err)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -232,7 +233,10 @@ func xmlPlain8(x uint64) bool {
 // results namespace are rejected; <link> elements are ignored; the text of
 // <uri> and <bnode> is trimmed of surrounding XML white space (space, tab,
 // CR, LF; not U+00A0 and other Unicode white space, which an IRI may end
-// with), literal text is kept exactly.
+// with), literal text is kept exactly. Beyond what encoding/xml checks, a
+// repeated attribute and a character reference to a UTF-16 surrogate
+// (&#xD800;, which encoding/xml reads as U+FFFD) are errors, as XML 1.0
+// says.
 func ReadXML(r io.Reader) (*Result, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -268,12 +272,72 @@ func (p *xmlParser) errorf(format string, args ...any) error {
 	return &SyntaxError{Format: "xml", Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
+// token returns the next token, checking what encoding/xml does not: no
+// attribute repeated in a start tag (XML 1.0 WFC: Unique Att Spec, and
+// Namespaces in XML 6.3, by expanded name), and no character reference to a
+// surrogate (WFC: Legal Character), which encoding/xml reads as U+FFFD.
+func (p *xmlParser) token() (xml.Token, error) {
+	start := p.dec.InputOffset()
+	tok, err := p.dec.Token()
+	if err != nil {
+		return tok, err
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		for i, a := range t.Attr {
+			for _, b := range t.Attr[:i] {
+				if a.Name == b.Name {
+					return nil, p.errorf("attribute %q repeated in <%s>", a.Name.Local, t.Name.Local)
+				}
+			}
+		}
+		if err := p.checkCharRefs(start); err != nil {
+			return nil, err
+		}
+	case xml.CharData:
+		if !bytes.HasPrefix(p.data[start:], []byte("<![CDATA[")) {
+			if err := p.checkCharRefs(start); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tok, nil
+}
+
+// checkCharRefs returns an error for a character reference to a surrogate
+// in the input from start to the decoder's offset (the text of one token).
+func (p *xmlParser) checkCharRefs(start int64) error {
+	raw := p.data[start:p.dec.InputOffset()]
+	for i := 0; ; {
+		j := bytes.Index(raw[i:], []byte("&#"))
+		if j < 0 {
+			return nil
+		}
+		i += j + 2
+		digits, base := raw[i:], 10
+		if len(digits) > 0 && digits[0] == 'x' {
+			digits, base = digits[1:], 16
+		}
+		end := bytes.IndexByte(digits, ';')
+		if end < 0 {
+			return nil // encoding/xml has refused it
+		}
+		n, err := strconv.ParseUint(string(digits[:end]), base, 32)
+		if err == nil && n >= 0xD800 && n <= 0xDFFF {
+			ref := raw[i-2 : len(raw)-len(digits)+end+1]
+			line, col := position(p.data[:int(start)+i-2])
+			return &SyntaxError{Format: "xml", Line: line, Col: col,
+				Msg: fmt.Sprintf("character reference %s to a utf-16 surrogate: not a character", ref)}
+		}
+	}
+}
+
 // next returns the next start or end element, skipping white space,
 // comments, processing instructions and directives; non-blank text is an
 // error.
 func (p *xmlParser) next() (xml.Token, error) {
 	for {
-		tok, err := p.dec.Token()
+		tok, err := p.token()
 		if err != nil {
 			if err == io.EOF {
 				return nil, p.errorf("unexpected end of document")
@@ -343,7 +407,7 @@ func attr(se xml.StartElement, space, local string) (string, bool) {
 func (p *xmlParser) text() (string, error) {
 	var sb strings.Builder
 	for {
-		tok, err := p.dec.Token()
+		tok, err := p.token()
 		if err != nil {
 			if err == io.EOF {
 				return "", p.errorf("unexpected end of document")
@@ -410,7 +474,7 @@ func (p *xmlParser) document() (*Result, error) {
 			return nil, err
 		}
 		var b bool
-		switch strings.TrimSpace(s) {
+		switch strings.Trim(s, xmlSpace) {
 		case "true":
 			b = true
 		case "false":
@@ -437,7 +501,7 @@ func (p *xmlParser) document() (*Result, error) {
 		return nil, p.errorf("expected </sparql>, found %s", describe(tok))
 	}
 	for {
-		tok, err := p.dec.Token()
+		tok, err := p.token()
 		if err == io.EOF {
 			return res, nil
 		}
