@@ -49,7 +49,10 @@ type Format struct {
 }
 
 // WriteResult writes r completely: its boolean when r.Boolean is set,
-// otherwise its variables and rows.
+// otherwise its variables and rows. If a row cannot be written, its error
+// is returned and the writer is left unclosed, as WriteAll leaves it: no
+// trailer, and what the writer still buffered is not flushed, so that the
+// rest of the result is never written as a complete one.
 func (f Format) WriteResult(w io.Writer, r *Result) error {
 	if r.Boolean != nil {
 		return f.WriteBoolean(w, *r.Boolean)
@@ -60,7 +63,6 @@ func (f Format) WriteResult(w io.Writer, r *Result) error {
 	}
 	for _, row := range r.Rows {
 		if err := rw.Write(row); err != nil {
-			rw.Close()
 			return err
 		}
 	}

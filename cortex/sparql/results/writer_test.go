@@ -632,3 +632,29 @@ func TestTableWriter_BidiControlsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteResult_BadRowWritesNoCompleteResult: a row WriteResult cannot
+// write (a value of no term type) made it close the writer, so the rows
+// before it went out as a complete document that every reader took for
+// the whole result; now the writer is left unclosed, as WriteAll leaves
+// it, and this small result writes nothing.
+func TestWriteResult_BadRowWritesNoCompleteResult(t *testing.T) {
+	res := &results.Result{Vars: []string{"x"}, Rows: []results.Row{{quad.IRI("urn:a")}, {quad.Int(7)}, {quad.IRI("urn:b")}}}
+	for _, f := range allFormats(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := f.WriteResult(&buf, res); !errors.Is(err, results.ErrInvalidTerm) {
+				t.Fatalf("err = %v, want ErrInvalidTerm", err)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("wrote %q", buf.String())
+			}
+			if f.Read == nil {
+				return
+			}
+			if got, err := f.Read(bytes.NewReader(buf.Bytes())); err == nil {
+				t.Errorf("the output reads as a result of %d rows", len(got.Rows))
+			}
+		})
+	}
+}
