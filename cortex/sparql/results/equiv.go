@@ -35,10 +35,12 @@ func Equivalent(a, b *Result, ordered bool) bool {
 // result. When ordered is true the i-th row of a must match the i-th row of
 // b; otherwise row order is ignored.
 //
-// Rows that hold blank nodes are split into parts (the connected components
-// of the graph linking blank nodes that share a row) and coloured by
-// refinement of their neighbourhoods, at most 16 rounds of a pass over the
-// rows each; a part of a is then paired with a part of b of the same
+// Blank nodes are coloured by refinement of their neighbourhoods (at most
+// 16 rounds of a pass over the rows each), and rows that hold blank nodes
+// are split into parts: the connected components of the graph linking
+// blank nodes that share a row, but for nodes of a colour that one node has
+// on each side (a hub linked to all others does not make one part of all);
+// a part of a is then paired with a part of b of the same
 // colours by a backtracking search confined to the two parts, and only
 // rows of the same colour are paired. The answer is exact; the search can
 // still take exponential time within one part that refinement cannot tell
@@ -279,11 +281,13 @@ func (m *bijection) undo(mark int) {
 
 // matchUnordered reports whether the rows ar and br are the same multiset up to one bijection between
 // blank node labels, extending m (a found bijection is left in m). Rows without blank nodes must match
-// as multisets of signatures. Rows with blank nodes are split into parts, the connected components of
-// the graph in which two blank nodes are linked when they share a row: no bijection maps a row of one
-// part to rows of two parts, so each part of a must match a part of b on its own. The blank nodes are
-// coloured by refinement (colourParts), jointly on both sides, so that only parts of the same colours
-// are compared, and only rows of the same colour paired; the backtracking search that pairs rows runs
+// as multisets of signatures. The blank nodes are coloured by refinement (colourParts), jointly on
+// both sides, and rows with blank nodes are split into parts, the connected components of the graph
+// in which two blank nodes are linked when they share a row, leaving out the nodes whose colour only
+// one node has on each side (they can only be paired with each other): no bijection maps a row of one
+// part to rows of two parts, so each part of a must match a part of b on its own. Only parts of the
+// same colours are compared, and only rows of the same colour paired; the backtracking search that
+// pairs rows runs
 // within one pair of parts at a time, and a part that cannot match anything fails alone, without
 // retrying the ways every other part matched.
 func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
@@ -367,18 +371,10 @@ type parts struct {
 // occurrence is a blank node in column col of row row.
 type occurrence struct{ row, col int }
 
-// newParts numbers the blank nodes of rows and splits the rows into parts.
+// newParts numbers the blank nodes of rows.
 func newParts(rows []keyRow) *parts {
 	p := &parts{rows: rows, node: make([][]int, len(rows)), comp: make([]int, len(rows))}
 	ids := map[string]int{}
-	var parent []int
-	find := func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
 	flat := make([]int, 0, len(rows)*len(rows[0].terms))
 	for i, r := range rows {
 		flat = flat[len(flat):]
@@ -386,7 +382,6 @@ func newParts(rows []keyRow) *parts {
 			flat = append(flat, -1)
 		}
 		p.node[i] = flat
-		first := -1
 		for c, tk := range r.terms {
 			if !tk.isB {
 				continue
@@ -395,11 +390,37 @@ func newParts(rows []keyRow) *parts {
 			if !ok {
 				id = len(ids)
 				ids[tk.bnode] = id
-				parent = append(parent, id)
 				p.occ = append(p.occ, nil)
 			}
 			p.node[i][c] = id
 			p.occ[id] = append(p.occ[id], occurrence{i, c})
+		}
+	}
+	p.colour = make([]int, len(ids))
+	return p
+}
+
+// split splits the rows into parts: the connected components of the graph in which two blank nodes
+// are linked when they share a row, leaving out the fixed ones (fixed[colour]). A row whose blank
+// nodes are all fixed is a part of its own.
+func (p *parts) split(fixed map[int]bool) {
+	parent := make([]int, len(p.occ))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for _, r := range p.node {
+		first := -1
+		for _, id := range r {
+			if id < 0 || fixed[p.colour[id]] {
+				continue
+			}
 			if first < 0 {
 				first = id
 			} else if a, b := find(first), find(id); a != b {
@@ -409,8 +430,9 @@ func newParts(rows []keyRow) *parts {
 	}
 	compOf := map[int]int{}
 	for i, r := range p.node {
+		p.comp[i] = -1
 		for _, id := range r {
-			if id >= 0 {
+			if id >= 0 && !fixed[p.colour[id]] {
 				root := find(id)
 				c, ok := compOf[root]
 				if !ok {
@@ -423,8 +445,12 @@ func newParts(rows []keyRow) *parts {
 		}
 	}
 	p.nparts = len(compOf)
-	p.colour = make([]int, len(ids))
-	return p
+	for i := range p.comp {
+		if p.comp[i] < 0 {
+			p.comp[i] = p.nparts
+			p.nparts++
+		}
+	}
 }
 
 // colourParts refines the colours of the blank nodes of x and y jointly (one colour space), as colour
@@ -432,7 +458,9 @@ func newParts(rows []keyRow) *parts {
 // the blank nodes in its columns; a blank node's next colour is its colour and the multiset of the
 // colours of the rows it occurs in, with its columns. Isomorphic results get the same colours, so a
 // bijection maps each row to a row of the same colour. Rounds stop when no colour splits (or after
-// maxRefinements). It then sets each row's sig to its colour, and each part's key and rows.
+// maxRefinements). It then splits the rows into parts (split), leaving out the blank nodes whose
+// colour only one node has on each side, and sets each row's sig to its colour, and each part's key
+// and rows.
 func colourParts(x, y *parts) {
 	sides := []*parts{x, y}
 	rowColour := [2][]int{make([]int, len(x.rows)), make([]int, len(y.rows))}
@@ -485,7 +513,26 @@ func colourParts(x, y *parts) {
 		distinct = len(ids)
 	}
 	colourRows()
+	// A colour held by one blank node on each side is a fixed point of
+	// every bijection: those nodes are paired already and do not link
+	// parts (so that a node shared by many parts, a hub, does not make
+	// them one).
+	count := map[int][2]int{}
 	for s, p := range sides {
+		for _, c := range p.colour {
+			n := count[c]
+			n[s]++
+			count[c] = n
+		}
+	}
+	fixed := map[int]bool{}
+	for c, n := range count {
+		if n[0] == 1 && n[1] == 1 {
+			fixed[c] = true
+		}
+	}
+	for s, p := range sides {
+		p.split(fixed)
 		// The rows of each part, contiguous in one slice (a counting sort
 		// by part), and their colours alike.
 		start := make([]int, p.nparts+1)

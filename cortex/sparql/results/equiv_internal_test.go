@@ -73,3 +73,55 @@ func TestEquivalent_UnequalManyBNodes_Steps(t *testing.T) {
 		}
 	}
 }
+
+// withHub returns r with one more blank node, _:hub, and a row
+// (_:hub node "hub") for every blank node of r: all of r is then one
+// connected part.
+func withHub(r *Result, hub string) *Result {
+	out := &Result{Vars: r.Vars, Rows: append([]Row(nil), r.Rows...)}
+	seen := map[quad.Value]bool{}
+	for _, row := range r.Rows {
+		for _, v := range row[:2] {
+			if !seen[v] {
+				seen[v] = true
+				out.Rows = append(out.Rows, Row{quad.BNode(hub), v, quad.String("hub")})
+			}
+		}
+	}
+	return out
+}
+
+// The same pair joined into one part by a blank node linked to every
+// other: k untagged 2-cycles and a 4-cycle against k+2 2-cycles, each with
+// a hub. The hub is the only node of its colour on each side, so it is
+// paired first and does not link the cycles, which then match (or fail)
+// on their own.
+func TestEquivalent_UnequalHub_Steps(t *testing.T) {
+	for _, k := range []int{4, 8, 12, 200} {
+		ok := t.Run(fmt.Sprint(k), func(t *testing.T) {
+			var twos []cycle
+			for range k {
+				twos = append(twos, cycle{2, "e"})
+			}
+			a := withHub(cyclesResult("a", append(twos[:k:k], cycle{4, "e"})...), "ha")
+			b := withHub(cyclesResult("b", append(twos[:k:k], cycle{2, "e"}, cycle{2, "e"})...), "hb")
+			c := withHub(cyclesResult("c", append(twos[:k:k], cycle{4, "e"})...), "hc")
+			rows := len(a.Rows)
+			for _, tc := range []struct {
+				x, y *Result
+				want bool
+			}{{a, b, false}, {b, a, false}, {a, c, true}} {
+				steps := 0
+				if got := (EquivalenceOptions{}).equivalent(tc.x, tc.y, false, &steps); got != tc.want {
+					t.Fatalf("equivalent = %v, want %v", got, tc.want)
+				}
+				if steps > 4*rows {
+					t.Fatalf("%d search steps for %d rows", steps, rows)
+				}
+			}
+		})
+		if !ok {
+			break // a search that is exponential in k would not end
+		}
+	}
+}
