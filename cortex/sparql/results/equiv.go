@@ -39,15 +39,15 @@ func Equivalent(a, b *Result, ordered bool) bool {
 // 16 rounds of a pass over the rows each), and rows that hold blank nodes
 // are split into parts: the connected components of the graph linking
 // blank nodes that share a row, but for nodes of a colour that one node has
-// on each side (a hub linked to all others does not make one part of all);
-// a part of a is then paired with a part of b of the same
-// colours by a backtracking search confined to the two parts, and only
-// rows of the same colour are paired. The answer is exact; the search can
-// still take exponential time within one part that refinement cannot tell
-// apart from another of its size (highly symmetric structures, such as two
-// regular graphs of one degree), which query results rarely hold. Rows of
-// the wrong length, or values that are not valid terms, compare by their
-// Go value.
+// on each side (a hub linked to all others does not make one part of all).
+// A part of a is then paired with a part of b of the same colours by a
+// backtracking search confined to the two parts, and only rows of the same
+// colour are paired. The answer is exact; the search can still take
+// exponential time within one part that refinement cannot tell apart from
+// another of its size (highly symmetric structures, such as two regular
+// graphs of one degree), which query results rarely hold. Rows of the
+// wrong length, or values that are not valid terms, compare by their Go
+// value.
 func (o EquivalenceOptions) Equivalent(a, b *Result, ordered bool) bool {
 	var steps int
 	return o.equivalent(a, b, ordered, &steps)
@@ -287,9 +287,8 @@ func (m *bijection) undo(mark int) {
 // one node has on each side (they can only be paired with each other): no bijection maps a row of one
 // part to rows of two parts, so each part of a must match a part of b on its own. Only parts of the
 // same colours are compared, and only rows of the same colour paired; the backtracking search that
-// pairs rows runs
-// within one pair of parts at a time, and a part that cannot match anything fails alone, without
-// retrying the ways every other part matched.
+// pairs rows runs within one pair of parts at a time, and a part that cannot match anything fails
+// alone, without retrying the ways every other part matched.
 func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
 	aB, bBySig, ok := matchGround(ar, br)
 	if !ok || !sameSigCounts(aB, bBySig) {
@@ -337,7 +336,7 @@ func pairParts(x, y []keyRow, m *bijection, steps *int) bool {
 	if len(x) != len(y) {
 		return false
 	}
-	if len(x) == 1 { // the common part: a row whose blank nodes occur nowhere else
+	if len(x) == 1 { // the common part: one row
 		*steps++
 		return x[0].sig == y[0].sig && m.extend(x[0], y[0])
 	}

@@ -239,8 +239,10 @@ func jsonPlain8(x uint64) bool {
 
 // ReadJSON reads a whole SPARQL JSON results document.
 //
-// It is strict where RFC 8259 leaves the meaning of a text open, and refuses
-// (with a *SyntaxError giving the line and column) rather than guess:
+// The W3C format (SPARQL 1.1 Query Results JSON Format) leaves syntax to
+// JSON. ReadJSON is strict where RFC 8259 leaves the meaning of a text
+// open, and refuses (with a *SyntaxError giving the line and column) rather
+// than guess:
 //
 //   - a name repeated in one object (RFC 8259 §4: names "SHOULD be unique",
 //     and readers differ on which value wins): a variable bound twice in a
