@@ -556,7 +556,8 @@ func (c *Client) Prefixes(ctx context.Context) (map[string]string, error) {
 	return out, err
 }
 
-// Namespaces returns the namespaces of the server's store.
+// Namespaces returns the namespaces of the server's store (JSON-RPC
+// namespaces.list; an admin token, which sees its own namespace only).
 func (c *Client) Namespaces(ctx context.Context) ([]api.Namespace, error) {
 	var out []api.Namespace
 	err := c.Call(ctx, "namespaces.list", nil, &out)

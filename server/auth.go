@@ -47,10 +47,10 @@ var roles = map[string]Role{
 	"rpc conflicts.resolve":      RoleWrite,
 	"rpc strategies.list":        RoleRead,
 	"rpc prefixes.get":           RoleRead,
-	"rpc namespaces.list":        RoleAdmin, // names every namespace, not only the token's
+	"rpc namespaces.list":        RoleAdmin, // a token's namespace only (scopeOf); without a token, every namespace
 	"rpc namespaces.delete":      RoleAdmin,
 	"rpc graphs.list":            RoleRead,
-	"rpc stats.get":              RoleAdmin, // names every namespace, as namespaces.list
+	"rpc stats.get":              RoleAdmin, // the store's size; namespaces as namespaces.list
 	"rpc tokens.create":          RoleAdmin,
 	"rpc tokens.list":            RoleAdmin,
 	"rpc tokens.revoke":          RoleAdmin,
@@ -348,6 +348,40 @@ func allow(ctx context.Context, ns string, need Role, what string) error {
 		return fmt.Errorf("%w: %s needs role %s, token %s has role %s", ErrForbidden, what, need, pr.tok.ID, pr.tok.Role)
 	}
 	return nil
+}
+
+// scopeOf returns which namespaces the principal of ctx may learn of
+// through a listing (namespaces.list, stats.get, /metrics): every
+// namespace (all) for one let in without a token (a Unix socket, a
+// loopback server with no token yet: the store's owner); else only the
+// namespace of its token (ns), whatever its role: a token, admin
+// included, is of one namespace, and never learns the names or sizes of
+// the others.
+func scopeOf(ctx context.Context) (ns string, all bool) {
+	pr, _ := ctx.Value(principalKey{}).(principal)
+	if pr.anyone {
+		return "", true
+	}
+	if pr.tok != nil {
+		return pr.tok.Namespace, false
+	}
+	return "", false // no principal: nothing
+}
+
+// visible returns the names of names that the principal of ctx may learn
+// of (scopeOf), in their order.
+func visible(ctx context.Context, names []string) []string {
+	ns, all := scopeOf(ctx)
+	if all {
+		return names
+	}
+	out := []string{}
+	for _, name := range names {
+		if ns != "" && name == ns {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // tokenFile returns the server's token file, or an error if it has none.

@@ -74,6 +74,11 @@
 // call), SPARQL, Graph Store verbs (a PUT that removes quads of the
 // graph it replaces needs admin, as DELETE does) and events. tokens.create, tokens.list
 // and tokens.revoke manage the tokens of the request's namespace (admin).
+// A token, of any role, learns of no other namespace than its own:
+// namespaces.list lists that one only, stats.get names that one only, and
+// /metrics shows its series only; a request let in without a token (the
+// Unix socket's owner, a loopback server with no token yet) sees every
+// namespace.
 // A token is checked when a request starts, and an event stream's token
 // again every second: a stream ends once its token is revoked (the token
 // file is reread when it changes, e.g. by cortexctl tokens revoke in

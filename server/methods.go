@@ -716,6 +716,8 @@ func prefixesGet(_ context.Context, c *rpcCtx, params json.RawMessage) (any, err
 	return c.s.prefixes(c.ns)
 }
 
+// namespacesList: {} -> the namespaces of the store with their base and
+// quads; for a request with a token, only the token's namespace (scopeOf).
 func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	if err := decodeParams(params, &struct{}{}); err != nil {
 		return nil, err
@@ -724,6 +726,7 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
+	names = visible(ctx, names)
 	if err := c.checkCount(len(names), "namespaces"); err != nil {
 		return nil, err
 	}
@@ -763,7 +766,8 @@ func graphsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, er
 }
 
 // statsGet: {} -> the statistics of the store and the namespace
-// (cortexctl stats).
+// (cortexctl stats); its namespaces, for a request with a token, are the
+// token's only, as namespaces.list's (scopeOf).
 func statsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	if err := decodeParams(params, &struct{}{}); err != nil {
 		return nil, err
@@ -772,7 +776,12 @@ func statsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return api.ReadStats(ctx, c.s.store, c.s.store.Dir(), n)
+	st, err := api.ReadStats(ctx, c.s.store, c.s.store.Dir(), n)
+	if err != nil {
+		return nil, err
+	}
+	st.Namespaces = visible(ctx, st.Namespaces)
+	return st, nil
 }
 
 // namespacesDelete: {"name": NS} -> NS deleted, with all its data. The

@@ -64,21 +64,22 @@ func newMetrics(s *Server) *metrics {
 	return m
 }
 
-// serve answers GET /metrics. A request with a namespace's token sees the
-// series of that namespace only (those with a namespace label, such as
-// cortex_namespace_quads) beside the server's own, which name no
-// namespace: a tenant learns neither the names nor the sizes of the
-// others. A request let in without a token (a Unix socket, a loopback
+// serve answers GET /metrics. A request with a namespace's token (of any
+// role, admin included) sees the series of that namespace only (those
+// with a namespace label, such as cortex_namespace_quads) beside the
+// server's own, which name no namespace: a tenant learns neither the
+// names nor the sizes of the others, as in namespaces.list and stats.get
+// (scopeOf). A request let in without a token (a Unix socket, a loopback
 // server with no token yet) sees every namespace's.
 func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
-	pr, _ := r.Context().Value(principalKey{}).(principal)
-	if pr.anyone || pr.tok == nil {
+	ns, all := scopeOf(r.Context())
+	if all {
 		m.handler.ServeHTTP(w, r)
 		return
 	}
 	scoped := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		mfs, err := m.reg.Gather()
-		return onlyNamespace(mfs, pr.tok.Namespace), err
+		return onlyNamespace(mfs, ns), err
 	})
 	promhttp.HandlerFor(scoped, promhttp.HandlerOpts{ErrorLog: m.logger}).ServeHTTP(w, r)
 }

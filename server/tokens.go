@@ -36,8 +36,9 @@ const (
 	// RoleWrite may also write teams and findings (create, status, merge,
 	// add, resolve) and import graphs (Graph Store PUT, POST).
 	RoleWrite Role = "write"
-	// RoleAdmin may also manage tokens, list namespaces, read the store's
-	// stats and delete (teams, graphs, namespaces).
+	// RoleAdmin may also manage tokens, list namespaces and read the
+	// store's stats (its namespace's only: a token never learns of another
+	// namespace) and delete (teams, graphs, namespaces).
 	RoleAdmin Role = "admin"
 )
 

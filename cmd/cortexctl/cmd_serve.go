@@ -75,7 +75,8 @@ once, and serve says so on stderr. Private directories left by a server
 killed while binding are removed when serve starts. On TCP,
 as soon as DIR/tokens.json holds any token (cortexctl tokens create), every
 request needs one (Authorization: Bearer TOKEN), except GET /healthz: 401
-without a valid one, 403 for another namespace or too low a role. A --listen
+without a valid one, 403 for another namespace or too low a role; a token's
+namespaces.list, stats.get and /metrics show its own namespace only. A --listen
 address that is not loopback always needs a token, and serve refuses to
 start on one (exit 2) without --tls-cert/--tls-key or without any token,
 unless --insecure. With --listen, it refuses to start on a DIR/tokens.json

@@ -28,7 +28,8 @@ func tokensCommand(e *env) *cli.Command {
 		Usage: "create, list and revoke the bearer tokens a server accepts over TCP",
 		Description: `A token is scoped to one namespace and a role: read (queries, gets, lists,
 events, exports, graphs), write (+ team and finding writes, imports), admin
-(+ tokens, namespaces list, stats, deletes, snapshot restores, mail retention). Tokens are kept hashed in DIR/tokens.json (mode
+(+ tokens, namespaces list, stats, deletes, snapshot restores, mail retention); a
+token's namespaces list, stats and /metrics show its own namespace only. Tokens are kept hashed in DIR/tokens.json (mode
 0600); a running server sees a change at its next request. A tokens.json that other
 users may write (or that another user owns) is refused (chmod 600 or chown it),
 by these commands and by a server.
