@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/cortex"
@@ -311,7 +313,14 @@ type serveDoneKey struct{}
 
 var (
 	shutdownsMu sync.Mutex
-	shutdowns   = map[*http.Server]chan struct{}{}
+	// shutdowns holds the channel that the Shutdown of a host's
+	// http.Server closes, for each one that ran a stream (shutdownOf).
+	// Its keys are weak: it keeps no http.Server alive (with its handler,
+	// its Server and store), and an entry goes at its server's Shutdown,
+	// or, for a server closed (Close) or let go without one, whose
+	// OnShutdown functions never run, once the server is garbage
+	// collected.
+	shutdowns = map[weak.Pointer[http.Server]]chan struct{}{}
 )
 
 // shutdownOf returns a channel closed when the http.Server serving r
@@ -324,18 +333,27 @@ func shutdownOf(r *http.Request) <-chan struct{} {
 	if hs == nil {
 		return nil
 	}
+	key := weak.Make(hs)
 	shutdownsMu.Lock()
 	defer shutdownsMu.Unlock()
-	ch, ok := shutdowns[hs]
+	ch, ok := shutdowns[key]
 	if !ok {
 		ch = make(chan struct{})
-		shutdowns[hs] = ch
+		shutdowns[key] = ch
 		hs.RegisterOnShutdown(func() {
 			shutdownsMu.Lock()
 			defer shutdownsMu.Unlock()
-			delete(shutdowns, hs)
+			if shutdowns[key] == ch {
+				delete(shutdowns, key)
+			}
 			close(ch)
 		})
+		// Neither the function nor its argument holds hs.
+		runtime.AddCleanup(hs, func(key weak.Pointer[http.Server]) {
+			shutdownsMu.Lock()
+			defer shutdownsMu.Unlock()
+			delete(shutdowns, key)
+		}, key)
 	}
 	return ch
 }
