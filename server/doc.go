@@ -101,7 +101,8 @@
 // sent) and the triples of one Graph Store PUT or POST body (413) or one
 // findings.import of RDF, nothing written, read-heavy requests
 // evaluated at once (a request over the limit waits up to the queue wait,
-// then api.ErrBusy: 503 with Retry-After), and, in Serve, the time to
+// then api.ErrBusy: 503 with Retry-After), the event streams open at once
+// (one more is 503 with Retry-After at once), and, in Serve, the time to
 // send headers, a body (408, ErrRequestTimeout), idle connections, the
 // time a client takes to accept each chunk of a response, and the size of
 // headers (431). A slow client never holds the store: a query's result

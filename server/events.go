@@ -52,6 +52,9 @@ import (
 // cannot be told apart from one that is not: it gets the events after its
 // id only.
 //
+// At most Options.WithMaxEventStreams streams are open at once; one more
+// is refused at once: 503 with Retry-After, kind busy.
+//
 // Comment lines (": ping") are sent every eventHeartbeat so that proxies
 // keep an idle stream open; each message is flushed as it is written. The
 // stream ends when the client goes, when the server shuts down (Serve, or
@@ -77,6 +80,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, ns string) 
 	after, given, fromHeader, err := eventsAfter(r)
 	if err != nil {
 		writeError(w, err, "")
+		return
+	}
+	select {
+	case s.streams <- struct{}{}:
+		defer func() { <-s.streams }()
+	default:
+		writeError(w, fmt.Errorf("%w: %d event streams are open, the server's limit (Options.WithMaxEventStreams, cortexctl serve --max-event-streams): retry later",
+			api.ErrBusy, cap(s.streams)), "")
 		return
 	}
 	deleted, release := s.nsDeleted(ns) // before the manager: see nsDeleted

@@ -33,6 +33,7 @@ type Options struct {
 	idleTimeout       time.Duration
 	writeTimeout      time.Duration
 	maxHeaderBytes    int
+	maxEventStreams   int
 }
 
 // DefaultOptions returns the defaults: config.Default(), 32 MiB bodies,
@@ -41,7 +42,7 @@ type Options struct {
 // methods: 1,000,000 results per response, 16 queries at once (waiting
 // up to 2 s for a turn), 10 s to send the headers of a request, 60 s for
 // its body, 64 KiB of headers, 30 s to accept each chunk of a response,
-// idle connections closed after 2 min.
+// idle connections closed after 2 min, 256 event streams open at once.
 func DefaultOptions() Options {
 	return Options{
 		cfg:               config.Default(),
@@ -60,6 +61,7 @@ func DefaultOptions() Options {
 		idleTimeout:       2 * time.Minute,
 		writeTimeout:      30 * time.Second,
 		maxHeaderBytes:    64 << 10,
+		maxEventStreams:   256,
 	}
 }
 
@@ -157,6 +159,21 @@ func (o Options) WithWriteTimeout(d time.Duration) Options {
 func (o Options) WithMaxHeaderBytes(n int) Options {
 	if n > 0 {
 		o.maxHeaderBytes = n
+	}
+	return o
+}
+
+// WithMaxEventStreams bounds the event streams (GET /ns/{ns}/events) open
+// at once, of every namespace and listener together: each holds a
+// connection and two goroutines for as long as its client follows it, and
+// reads the store at each event of its namespace. One more is refused at
+// once, before anything is streamed, with api.ErrBusy (HTTP 503 with
+// Retry-After, kind busy, exit code 11; a browser's EventSource takes any
+// answer but 200 as final, its client retries) (default 256; n ≤ 0 keeps
+// the default).
+func (o Options) WithMaxEventStreams(n int) Options {
+	if n > 0 {
+		o.maxEventStreams = n
 	}
 	return o
 }
@@ -266,6 +283,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.maxHeaderBytes <= 0 {
 		o.maxHeaderBytes = d.maxHeaderBytes
+	}
+	if o.maxEventStreams <= 0 {
+		o.maxEventStreams = d.maxEventStreams
 	}
 	for _, p := range []struct{ v, dv *time.Duration }{
 		{&o.queryTimeout, &d.queryTimeout}, {&o.maxQueryTimeout, &d.maxQueryTimeout}, {&o.shutdownTimeout, &d.shutdownTimeout},
