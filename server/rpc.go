@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -201,7 +202,7 @@ func (s *Server) callRequest(ctx context.Context, ns string, req rpcRequest, met
 	}
 	if err == nil {
 		var v any
-		if v, err = s.invoke(ctx, ns, method, req.Params); err == nil {
+		if v, err = s.invokeGuarded(ctx, ns, method, req.Params); err == nil {
 			resp.Result, err = marshal(v)
 		}
 	}
@@ -215,6 +216,21 @@ func (s *Server) callRequest(ctx context.Context, ns string, req rpcRequest, met
 		return resp, false
 	}
 	return resp, true
+}
+
+// invokeGuarded is invoke, but a call that panics fails with an internal
+// error (-32603, kind internal), logged with its stack, instead of
+// taking down its connection (net/http recovers a handler's panic by
+// closing it, and the client reads no answer) or, on a JSON-RPC stream,
+// whose calls run on goroutines of their own, the whole process.
+func (s *Server) invokeGuarded(ctx context.Context, ns, method string, params json.RawMessage) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.opts.logger.Printf("rpc %s in namespace %s: panic: %v\n%s", method, ns, p, debug.Stack())
+			v, err = nil, fmt.Errorf("%s: internal error: the call failed (panic: %v)", method, p)
+		}
+	}()
+	return s.invoke(ctx, ns, method, params)
 }
 
 func isInvalidRequest(err error) bool {
