@@ -156,6 +156,12 @@ func (m *metrics) rpcCall(method string, err error) {
 // merged counts a merge in namespace ns.
 func (m *metrics) merged(ns string) { m.merges.WithLabelValues(ns).Inc() }
 
+// forget drops the series of namespace ns, deleted: a server that
+// creates and deletes namespaces does not keep a series for each, and a
+// namespace created again under its name counts from 0, as its write
+// counters (cortex.WriteStats) do.
+func (m *metrics) forget(ns string) { m.merges.DeleteLabelValues(ns) }
+
 // statusWriter records the status code of a response.
 type statusWriter struct {
 	http.ResponseWriter

@@ -70,3 +70,22 @@ func TestAuth_ListingsScopedToTheTokensNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestMetrics_DeletedNamespaceForgotten: namespaces.delete drops the
+// namespace's series from /metrics; cortex_merges_total kept one for
+// every namespace ever merged in, deleted or not, for the server's life.
+func TestMetrics_DeletedNamespaceForgotten(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice"}}}, nil)
+	for _, status := range []string{"running", "completed"} { // the last member done: a merge
+		ts.ok("acme", "teams.member_status", map[string]string{"team": "t1", "agent": "alice", "status": status}, nil)
+	}
+	_, body := ts.do("GET", "/metrics", "", nil)
+	if !strings.Contains(body, `cortex_merges_total{namespace="acme"} 1`) {
+		t.Fatalf("no merge counted in acme:\n%s", body)
+	}
+	ts.ok("acme", "namespaces.delete", map[string]string{"name": "acme"}, nil)
+	if _, body = ts.do("GET", "/metrics", "", nil); strings.Contains(body, `namespace="acme"`) {
+		t.Fatalf("metrics of deleted namespace acme:\n%s", body)
+	}
+}

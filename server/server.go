@@ -254,6 +254,7 @@ func (s *Server) deleteNamespace(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
 	}
+	s.metrics.forget(name)
 	return nil
 }
 
