@@ -333,23 +333,28 @@ Example:
 			e.serverURL = c.String("server")
 			e.token = c.String("token")
 			// Given empty on the command line (--server "$URL" with URL
-			// unset), they are invalid values, as --data "" is, not the
+			// unset), they are usage errors, as --data "" is, not the
 			// option left out: the command would work on the local store,
 			// or with the default config. An empty variable is one unset
 			// (LocalFlagNames names a flag set by either).
 			for _, name := range c.LocalFlagNames() {
 				env, ok := emptyMeansUnset[name]
 				if v, set := os.LookupEnv(env); ok && c.String(name) == "" && !(set && v == "") {
-					return fmt.Errorf("%w: --%s is empty: give a value or leave the option out", errInvalid, name)
+					return usagef("--%s is empty: give a value or leave the option out", name)
 				}
 			}
 			// CORTEX_NAMESPACE set but empty is unset, as the other
 			// variables are: the default namespace.
-			if v, set := os.LookupEnv("CORTEX_NAMESPACE"); e.nsName == "" && set && v == "" && !namespaceOnCommandLine(c.App, e.args) {
-				e.nsName = namespace.Default
+			if e.nsName == "" {
+				if namespaceOnCommandLine(c.App, e.args) {
+					return usagef("--namespace (-n) is empty: give a value or leave the option out")
+				}
+				if v, set := os.LookupEnv("CORTEX_NAMESPACE"); set && v == "" {
+					e.nsName = namespace.Default
+				}
 			}
 			if e.dataDir == "" && e.serverURL == "" {
-				return fmt.Errorf("%w: --data (CORTEX_DATA) is empty: want the store directory", errInvalid)
+				return usagef("--data (CORTEX_DATA) is empty: want the store directory")
 			}
 			if err := namespace.ValidateName(e.nsName); err != nil {
 				return err
@@ -397,6 +402,9 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 	if action := c.Action; action != nil {
 		c.Action = func(ctx *cli.Context) error {
 			e.command = name
+			if err := refuseEmptyArgs(ctx, strings.TrimPrefix(name, "cortexctl ")); err != nil {
+				return err
+			}
 			if err := refuseEmptyValues(e, ctx); err != nil {
 				return err
 			}
@@ -410,13 +418,13 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 
 // emptyMeansUnset maps the global options that an empty variable leaves
 // unset to their variables: given empty on the command line, they are
-// invalid values.
+// usage errors.
 var emptyMeansUnset = map[string]string{"config": "CORTEX_CONFIG", "server": "CORTEX_SERVER", "token": "CORTEX_TOKEN"}
 
 // emptyMeans are the options whose empty value means something (their
 // help says what); any other option given an empty value (--graph "",
-// -o "") is an invalid value (exit 7), as --data "" is, not taken for the
-// option left out.
+// -o "") is a usage error (exit 2), as an empty argument and --data ""
+// are, not taken for the option left out.
 // Keyed by command and option: --assignee "" of tasks update unassigns,
 // of tasks create or tasks list it is refused.
 var emptyMeans = map[string]bool{
@@ -427,7 +435,7 @@ var emptyMeans = map[string]bool{
 	"tasks board --plan-approver": true, // the operator approves
 }
 
-// refuseEmptyValues returns an invalid-value error for the first string
+// refuseEmptyValues returns a usage error naming the first string
 // option of c's command given an empty value on the command line, except
 // those of emptyMeans and those read from the environment (an empty
 // variable is one left unset).
@@ -452,7 +460,7 @@ func refuseEmptyValues(e *env, c *cli.Context) error {
 			if names := f.Names(); len(names) > 1 {
 				flag += " (" + strings.Repeat("-", min(len(names[1]), 2)) + names[1] + ")"
 			}
-			return fmt.Errorf("%w: %s: %s is empty: give a value or leave the option out", errInvalid, strings.TrimPrefix(e.command, "cortexctl "), flag)
+			return usagef("%s: %s is empty: give a value or leave the option out", strings.TrimPrefix(e.command, "cortexctl "), flag)
 		}
 	}
 	return nil

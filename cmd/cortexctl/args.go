@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -157,9 +158,9 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 // wantArgs returns c's positional arguments if there are n of them and the
 // first ids of them, which name things (a team, an agent, a message, a
 // run ...), are not empty; else a usage error (exit 2) saying usage, e.g.
-// "teams get: want TEAM". An empty name is refused here, before anything is
-// opened or sent, so that it is the same usage error in embedded mode and
-// through a server.
+// "teams get: want TEAM". (An empty argument is refused before the
+// command runs, by refuseEmptyArgs; the check here stays for a command
+// run otherwise.)
 func wantArgs(c *cli.Context, usage string, n, ids int) ([]string, error) {
 	args := c.Args().Slice()
 	if len(args) != n {
@@ -237,4 +238,54 @@ func repeatedFlag(app *cli.App, args []string) error {
 		cmd = strings.TrimPrefix(cmd+" "+c.Name, " ")
 		flags, cmds, rest = c.Flags, c.Subcommands, rest[i+1:]
 	}
+}
+
+// argWord matches a word of a command's ArgsUsage that names a positional
+// argument: TEAM, [REASON] (optional), MESSAGE... (repeated), 'SPARQL'.
+var argWord = regexp.MustCompile(`^\[?'?([A-Z][A-Z0-9_]*)'?(\.\.\.)?\]?$`)
+
+// argNames returns the names of the positional arguments that usage (a
+// command's ArgsUsage) lists, in order ("TEAM TASK [REASON]": TEAM, TASK,
+// REASON), and whether the last one repeats ("TEAM MESSAGE..."). It stops
+// at the first word that names none ("FILE... (- for standard input)").
+func argNames(usage string) (names []string, repeats bool) {
+	for _, w := range strings.Fields(usage) {
+		m := argWord.FindStringSubmatch(w)
+		if m == nil {
+			break
+		}
+		names, repeats = append(names, m[1]), m[2] != ""
+	}
+	return names, repeats
+}
+
+// refuseEmptyArgs returns a usage error naming the first positional
+// argument of c's command (cmd, e.g. "tasks get") given empty, e.g.
+// "tasks get: TASK is empty: want TEAM TASK": an empty argument, required
+// or optional, is refused before anything is opened or sent, whatever
+// the command, not taken for a name of nothing (exit 3), a malformed
+// term (5) or an invalid value (7), nor for the argument left out. An
+// argument past those the command takes is left to the command, which
+// reports their number.
+func refuseEmptyArgs(c *cli.Context, cmd string) error {
+	if c.Command == nil {
+		return nil
+	}
+	names, repeats := argNames(c.Command.ArgsUsage)
+	for i, a := range c.Args().Slice() {
+		if a != "" {
+			continue
+		}
+		var name string
+		switch {
+		case i < len(names):
+			name = names[i]
+		case repeats:
+			name = names[len(names)-1]
+		default:
+			continue
+		}
+		return usagef("%s: %s is empty: want %s", cmd, name, strings.TrimSpace(c.Command.ArgsUsage))
+	}
+	return nil
 }

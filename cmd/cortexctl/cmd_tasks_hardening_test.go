@@ -175,7 +175,7 @@ func TestCLI_TasksBoard_ZeroDurations(t *testing.T) {
 }
 
 // TestTasksMailArgs_CheckedBeforeOpening: tasks review --reject without
-// feedback and mail send with an empty body are refused before the store
+// feedback and mail send with an empty or blank body are refused before the store
 // is opened: with their own exit code and message even while another
 // process holds the store (not 6, "in use"), and leaving its directory as
 // it was. (Not a TestCLI_ test: a server would hold the store.)
@@ -183,15 +183,15 @@ func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
 	checkedBeforeOpening(t, []argsCase{
 		{[]string{"tasks", "review", "crew", "T1", "--reject"}, exitInvalid, "a rejection needs --feedback"},
 		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
-		{[]string{"mail", "send", "crew", "", "--as", "bob"}, exitInvalid, "empty body"},
+		{[]string{"mail", "send", "crew", "", "--as", "bob"}, exitUsage, "mail send: BODY is empty"},
 		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, exitInvalid, "empty body"},
 	})
 }
 
 // TestCLI_Tasks_EmptyOptionValues: "" means something for --assignee and
 // --blocked-by of tasks update only (their help says so: unassigned, no
-// blockers); elsewhere an option given an empty value is an invalid value
-// (exit 7) and nothing is written, not taken for the option left out: a
+// blockers); elsewhere an option given an empty value is a usage error
+// (exit 2) and nothing is written, not taken for the option left out: a
 // tasks list --assignee "" would list every task, a tasks create
 // --assignee "" or --blocked-by "" would create a task for anyone, ready.
 func TestCLI_Tasks_EmptyOptionValues(t *testing.T) {
@@ -204,8 +204,8 @@ func TestCLI_Tasks_EmptyOptionValues(t *testing.T) {
 		{"tasks", "create", "crew", "b", "--blocked-by", ""},
 	} {
 		r := runCLI(t, dir, "", args...)
-		if r.code != exitInvalid || !strings.Contains(r.stderr, "is empty") {
-			t.Errorf("%q: exit %d (want %d), stderr %q", args, r.code, exitInvalid, r.stderr)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "is empty") {
+			t.Errorf("%q: exit %d (want %d), stderr %q", args, r.code, exitUsage, r.stderr)
 		}
 	}
 	var tasks []api.Task

@@ -162,7 +162,7 @@ func TestCLI_WorkflowsMalformedRunIDs(t *testing.T) {
 			{"a b", exitInvalid, `run "a b": ` + wantRun},
 			{"a\nb", exitInvalid, `run "a\nb": ` + wantRun},
 			{strings.Repeat("r", 65), exitInvalid, wantRun},
-			{"", exitUsage, "want RUN (not empty)"},
+			{"", exitUsage, "RUN is empty: want RUN"},
 		} {
 			args := append([]string{"workflows", cmd[0], tc.id}, cmd[1:]...)
 			t.Run(fmt.Sprintf("%s %q", cmd[0], tc.id), func(t *testing.T) {

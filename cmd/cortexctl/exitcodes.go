@@ -7,7 +7,7 @@ import "github.com/cortexgraph/cortex/api"
 const (
 	exitOK       = api.ExitOK       // success
 	exitInternal = api.ExitInternal // unexpected failure (a bug, an I/O error)
-	exitUsage    = api.ExitUsage    // bad command line: unknown command or flag, missing argument
+	exitUsage    = api.ExitUsage    // bad command line: unknown command or flag, missing argument, an empty argument or option value
 	exitNotFound = api.ExitNotFound // a well-formed name of nothing: unknown team, agent, task, message, graph, conflict, snapshot, definition, token or file; no store in --data; no such namespace
 	exitConflict = api.ExitConflict // the operation does not fit the current state (e.g. a wrong status transition)
 	exitSyntax   = api.ExitSyntax   // malformed RDF, SPARQL or term

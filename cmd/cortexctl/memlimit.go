@@ -36,11 +36,14 @@ func memoryLimitFlag() cli.Flag {
 func applyMemoryLimit(c *cli.Context, args []string) (int64, error) {
 	limit := c.String("memory-limit")
 	// CORTEX_MEMORY_LIMIT set but empty is unset, as the other variables
-	// are (an empty --memory-limit on the command line stays an error).
+	// are (an empty --memory-limit on the command line is a usage error).
 	v, set := os.LookupEnv("CORTEX_MEMORY_LIMIT")
 	envEmpty := limit == "" && set && v == "" && !flagOnCommandLine(c.App, args, "memory-limit")
 	if envEmpty {
 		limit = defaultMemoryLimit
+	}
+	if limit == "" {
+		return 0, usagef("--memory-limit is empty: give a value or leave the option out")
 	}
 	if (!c.IsSet("memory-limit") || envEmpty) && os.Getenv("GOMEMLIMIT") != "" {
 		// The runtime applied it; the store's budget is at least its
