@@ -35,11 +35,11 @@ func TestSendMessage_TextNotUTF8AsEmbedded(t *testing.T) {
 				notUTF8Remote bool
 			}{
 				{"unknown team", "nosuch", "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: bad},
-					want{teammanager.ErrUnknownTeam, api.ExitNotFound, `team nosuch: send message: team "nosuch": unknown team`}, false},
+					want{teammanager.ErrUnknownTeam, api.ExitNotFound, `send message: team "nosuch": unknown team`}, false},
 				{"unknown sender", team, "zed", teammanager.OutMessage{Type: teammanager.MsgStatus, Subject: bad, Body: "b"},
 					want{teammanager.ErrUnknownAgent, api.ExitNotFound, `team crew: send message: sender "zed": unknown agent`}, false},
 				{"disbanded team", "gone", "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, Body: bad},
-					want{teammanager.ErrTeamDisbanded, api.ExitConflict, "team gone: send message: team gone: team is disbanded; its graphs are read-only"}, false},
+					want{teammanager.ErrTeamDisbanded, api.ExitConflict, "send message: team gone: team is disbanded; its graphs are read-only"}, false},
 				{"bad type", team, "ann", teammanager.OutMessage{Type: "gossip", Body: bad},
 					want{teammanager.ErrInvalidMessage, api.ExitInvalid, `team crew: send message: invalid message: type "gossip"`}, false},
 				{"blank body, bad subject", team, "ann", teammanager.OutMessage{Type: teammanager.MsgStatus, Subject: bad, Body: " "},
@@ -79,9 +79,9 @@ func TestSendMessage_NoTypeAsEmbedded(t *testing.T) {
 				exit             int
 				msg              string
 			}{
-				{"unknown team", "nosuch", "ann", teammanager.ErrUnknownTeam, api.ExitNotFound, `team nosuch: send message: team "nosuch": unknown team`},
+				{"unknown team", "nosuch", "ann", teammanager.ErrUnknownTeam, api.ExitNotFound, `send message: team "nosuch": unknown team`},
 				{"unknown sender", team, "zed", teammanager.ErrUnknownAgent, api.ExitNotFound, `team crew: send message: sender "zed": unknown agent`},
-				{"disbanded team", "gone", "ann", teammanager.ErrTeamDisbanded, api.ExitConflict, "team gone: send message: team gone: team is disbanded"},
+				{"disbanded team", "gone", "ann", teammanager.ErrTeamDisbanded, api.ExitConflict, "send message: team gone: team is disbanded"},
 				{"no type", team, "ann", teammanager.ErrInvalidMessage, api.ExitInvalid, `team crew: send message: invalid message: type "" (want one of [`},
 			} {
 				_, err := tm.SendMessage(ctx, tc.team, tc.from, teammanager.OutMessage{To: []string{"bob"}, Body: "b"})

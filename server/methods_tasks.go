@@ -381,7 +381,7 @@ func teamsTaskConfigureBoard(ctx context.Context, c *rpcCtx, params json.RawMess
 	if err != nil {
 		// The Manager looks the team up before the settings.
 		if terr := c.lookTeam(ctx, p.Team); errors.Is(terr, teammanager.ErrUnknownTeam) {
-			return nil, fmt.Errorf("team %s: configure board: %w", teammanager.IDText(p.Team), terr)
+			return nil, fmt.Errorf("configure board: %w", terr)
 		}
 		return nil, err
 	}

@@ -127,7 +127,7 @@ func TestRPC_TaskErrors(t *testing.T) {
 		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "invalid team manager config: lease -5s: want > 0"},
 		// The Manager looks the team up before the settings (an invalid
 		// value was answered first).
-		{"bad lease of no team", "teams.task.configure_board", map[string]any{"team": "nope", "lease": -5}, 3, `team nope: configure board: team "nope": unknown team`},
+		{"bad lease of no team", "teams.task.configure_board", map[string]any{"team": "nope", "lease": -5}, 3, `configure board: team "nope": unknown team`},
 		{"lease below a nanosecond of no team", "teams.task.configure_board", map[string]any{"team": "nope", "lease": 1e-12}, 3, "unknown team"},
 		// A positive lease or staleAfter below a nanosecond would round to
 		// 0, which is no lease at all: refused as what it asked.

@@ -83,7 +83,7 @@ func (m *Manager) delegationRules(ctx context.Context, team string, agents ...st
 		}
 		d, found, err := m.cfg.delegation(ctx, team, a)
 		if err != nil {
-			return nil, fmt.Errorf("team %s: delegation rules of %s: %w", IDText(team), IDText(a), err)
+			return nil, teamErr(team, "delegation rules of "+IDText(a), err)
 		}
 		if found {
 			out[a] = &d

@@ -112,7 +112,7 @@ func (m *Manager) DispatchUnblocked(ctx context.Context, teamID string) (_ Dispa
 		}
 	})
 	if err != nil {
-		return DispatchReport{}, fmt.Errorf("team %s: dispatch: %w", IDText(teamID), err)
+		return DispatchReport{}, teamErr(teamID, "dispatch", err)
 	}
 	return rep, nil
 }
@@ -214,7 +214,7 @@ func (m *Manager) SweepTasks(ctx context.Context, teamID string) (_ TaskSweep, e
 		return err
 	})
 	if err != nil {
-		return TaskSweep{}, fmt.Errorf("team %s: sweep tasks: %w", IDText(teamID), err)
+		return TaskSweep{}, teamErr(teamID, "sweep tasks", err)
 	}
 	now := m.now()
 	for _, s := range []TaskStatus{TaskInProgress, TaskInReview} {
@@ -294,7 +294,7 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 func (m *Manager) FinishTask(ctx context.Context, teamID, agent, taskID string, o TaskOutcome) (_ TaskFinish, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	fail := func(err error) (TaskFinish, error) {
-		return TaskFinish{}, fmt.Errorf("team %s: finish task %s: %w", IDText(teamID), IDText(taskID), err)
+		return TaskFinish{}, teamErr(teamID, "finish task "+IDText(taskID), err)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)

@@ -271,3 +271,17 @@ var (
 	// ErrUnknownSnapshot means the team has no snapshot with the given id.
 	ErrUnknownSnapshot = errors.New("unknown snapshot")
 )
+
+// teamErr returns err, the failure of operation op (e.g. "draft plan",
+// "claim task T1") on team, naming op and the team once: "team crew:
+// draft plan: ...", but "draft plan: team "nope": unknown team" for an
+// error that names the team itself (the team unknown, finished, paused
+// or disbanded), which read "team nope: draft plan: team "nope": ...".
+func teamErr(team, op string, err error) error {
+	for _, namesTeam := range []error{ErrUnknownTeam, ErrTeamFinished, ErrTeamPaused, ErrTeamDisbanded} {
+		if errors.Is(err, namesTeam) {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	return fmt.Errorf("team %s: %s: %w", IDText(team), op, err)
+}

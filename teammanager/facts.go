@@ -60,7 +60,7 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 	}
 	sets, facts, err := m.readFacts(ctx, teamID, subject, predicate)
 	if err != nil {
-		return nil, fmt.Errorf("team %s: facts: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "facts", err)
 	}
 	out := []Fact{}
 	var agents []string
@@ -79,7 +79,7 @@ func (m *Manager) Facts(ctx context.Context, teamID string, f FactFilter) (_ []F
 	slices.Sort(agents)
 	agents = slices.Compact(agents)
 	if err := m.attachFindings(ctx, teamID, agents, out); err != nil {
-		return nil, fmt.Errorf("team %s: facts: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "facts", err)
 	}
 	slices.SortFunc(out, func(a, b Fact) int {
 		ta, tb := merge.Topic{Subject: a.Subject, Predicate: a.Predicate}, merge.Topic{Subject: b.Subject, Predicate: b.Predicate}

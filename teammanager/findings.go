@@ -154,7 +154,7 @@ func (m *Manager) AddFinding(ctx context.Context, teamID, agentID string, f Find
 	defer func() { err = ctxcause.With(ctx, err) }()
 	nf, err := m.normFinding(teamID, f, m.now())
 	if err != nil {
-		return "", fmt.Errorf("team %s: agent %s: %w", IDText(teamID), IDText(agentID), err)
+		return "", teamErr(teamID, "agent "+IDText(agentID), err)
 	}
 	ids, err := m.writeFindings(ctx, teamID, agentID, []Finding{nf})
 	if err != nil {
@@ -445,7 +445,7 @@ func (m *Manager) scanFindingRows(ctx context.Context, team string, agents []str
 	wg.Wait()
 	for ai, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("team %s: findings of %s: %w", IDText(team), IDText(agents[ai]), err)
+			return nil, teamErr(team, "findings of "+IDText(agents[ai]), err)
 		}
 	}
 	return rows, nil

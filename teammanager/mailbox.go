@@ -167,7 +167,7 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 	var rules delegationRules
 	if msg.Type == MsgDelegateWork {
 		if rules, err = m.delegationOfMessage(ctx, teamID, from, msg.To); err != nil {
-			return Message{}, fmt.Errorf("team %s: send message: %w", IDText(teamID), err)
+			return Message{}, teamErr(teamID, "send message", err)
 		}
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -195,7 +195,7 @@ func (m *Manager) SendMessage(ctx context.Context, teamID, from string, msg OutM
 		return err
 	})
 	if err != nil {
-		return Message{}, fmt.Errorf("team %s: send message: %w", IDText(teamID), err)
+		return Message{}, teamErr(teamID, "send message", err)
 	}
 	return out, nil
 }
@@ -484,7 +484,7 @@ func (m *Manager) UpdateMailbox(ctx context.Context, teamID string, u MailboxUpd
 		return nil
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w", IDText(teamID), err)
+		return 0, 0, teamErr(teamID, "mailbox retention", err)
 	}
 	return maxAge, perAgent, nil
 }
@@ -502,7 +502,7 @@ func (m *Manager) MailboxRetention(ctx context.Context, teamID string) (maxAge t
 		return err
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("team %s: mailbox retention: %w", IDText(teamID), err)
+		return 0, 0, teamErr(teamID, "mailbox retention", err)
 	}
 	return maxAge, perAgent, nil
 }
@@ -615,7 +615,7 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("team %s: inbox of %s: %w", IDText(teamID), IDText(agent), err)
+		return nil, teamErr(teamID, "inbox of "+IDText(agent), err)
 	}
 	return out, nil
 }
@@ -668,7 +668,7 @@ func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("team %s: mark messages of %s %s: %w", IDText(teamID), IDText(agent), status, err)
+		return teamErr(teamID, fmt.Sprintf("mark messages of %s %s", IDText(agent), status), err)
 	}
 	return nil
 }
@@ -691,7 +691,7 @@ func (m *Manager) Thread(ctx context.Context, teamID, id string) (_ []Message, e
 		}
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("team %s: thread: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "thread", err)
 	}
 	return m.history(ctx, teamID, func(msg *Message) bool { return msg.Thread == root }, 0)
 }
@@ -724,7 +724,7 @@ func (m *Manager) history(ctx context.Context, teamID string, keep func(*Message
 		err = ferr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: messages: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "messages", err)
 	}
 	if limit > 0 && len(out) > limit {
 		out = out[len(out)-limit:]

@@ -687,7 +687,7 @@ func (m *Manager) readConflictGraph(ctx context.Context, team string) (*conflict
 	cg := &conflictGraph{team: team, nodes: map[quad.Value]map[quad.Value][]quad.Value{}, ids: map[quad.Value]eval.ID{}}
 	qs, qids, err := m.graphQuadsIDs(ctx, m.ns.ConflictGraph(team), nil)
 	if err != nil {
-		return nil, fmt.Errorf("team %s: read conflicts: %w", IDText(team), err)
+		return nil, teamErr(team, "read conflicts", err)
 	}
 	for i, q := range qs {
 		cg.ids[q.Object] = qids[i].O

@@ -214,7 +214,7 @@ func mayReview(st *boardState, by string) error {
 func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) (_ Plan, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := np.validate(); err != nil {
-		return Plan{}, fmt.Errorf("team %s: draft plan: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "draft plan", err)
 	}
 	var out Plan
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -267,7 +267,7 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 		return nil
 	})
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: draft plan: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "draft plan", err)
 	}
 	return out, nil
 }
@@ -280,7 +280,7 @@ func (m *Manager) SubmitPlan(ctx context.Context, teamID, by string) (_ Plan, er
 	defer func() { err = ctxcause.With(ctx, err) }()
 	p, err := m.movePlan(ctx, teamID, by, 0, PlanPendingReview, "", mayPlan)
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: submit plan: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "submit plan", err)
 	}
 	return p, nil
 }
@@ -312,11 +312,11 @@ func (m *Manager) ReviewPlan(ctx context.Context, teamID, by string, rev int, ap
 		}
 	}
 	if err := checkText(ErrInvalidPlan, "feedback", feedback); err != nil {
-		return Plan{}, fmt.Errorf("team %s: review plan: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "review plan", err)
 	}
 	p, err := m.movePlan(ctx, teamID, by, rev, to, feedback, mayReview)
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: review plan: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "review plan", err)
 	}
 	return p, nil
 }
@@ -404,7 +404,7 @@ func (m *Manager) GetPlan(ctx context.Context, teamID string, rev int) (_ Plan, 
 		return err
 	})
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: plan: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "plan", err)
 	}
 	return out, nil
 }
@@ -427,7 +427,7 @@ func (m *Manager) PlanInForce(ctx context.Context, teamID string) (_ Plan, err e
 		err = fmt.Errorf("%w: no revision is approved", ErrPlanNotApproved)
 	}
 	if err != nil {
-		return Plan{}, fmt.Errorf("team %s: plan in force: %w", IDText(teamID), err)
+		return Plan{}, teamErr(teamID, "plan in force", err)
 	}
 	return *out, nil
 }
@@ -455,7 +455,7 @@ func (m *Manager) PlanRevisions(ctx context.Context, teamID string) (_ []Plan, e
 		err = derr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: plan revisions: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "plan revisions", err)
 	}
 	return out, nil
 }

@@ -165,7 +165,7 @@ func (m *Manager) readTeamContent(ctx context.Context, team string, ms []Member,
 func (m *Manager) SnapshotTeam(ctx context.Context, teamID, note string) (_ Snapshot, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := checkText(cortex.ErrInvalidArgument, "note", note); err != nil {
-		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", IDText(teamID), err)
+		return Snapshot{}, teamErr(teamID, "snapshot", err)
 	}
 	var out Snapshot
 	err = m.commit(ctx, func(tx *cortex.Tx) error {
@@ -211,7 +211,7 @@ func (m *Manager) SnapshotTeam(ctx context.Context, teamID, note string) (_ Snap
 		return m.stageEvents(ctx, tx, now, []Event{{Type: EventSnapshotCreated, Team: teamID, Snapshot: &cp}})
 	})
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("team %s: snapshot: %w", IDText(teamID), err)
+		return Snapshot{}, teamErr(teamID, "snapshot", err)
 	}
 	return out, nil
 }
@@ -283,14 +283,14 @@ func (m *Manager) Snapshots(ctx context.Context, teamID string) (_ []Snapshot, e
 		err = derr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: snapshots: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "snapshots", err)
 	}
 	if len(out) == 0 {
 		// No snapshots: a team of the namespace, or no team at all.
 		if err := m.knownTeam(ctx, teamID); errors.Is(err, ErrUnknownTeam) {
 			return nil, err // team "nope": unknown team, as the other listings say
 		} else if err != nil {
-			return nil, fmt.Errorf("team %s: snapshots: %w", IDText(teamID), err)
+			return nil, teamErr(teamID, "snapshots", err)
 		}
 	}
 	return out, nil
@@ -302,7 +302,7 @@ func (m *Manager) GetSnapshot(ctx context.Context, teamID, id string) (_ Snapsho
 	defer func() { err = ctxcause.With(ctx, err) }()
 	s, _, err := m.loadSnapshot(ctx, teamID, id)
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("team %s: snapshot %s: %w", IDText(teamID), IDText(id), err)
+		return Snapshot{}, teamErr(teamID, "snapshot "+IDText(id), err)
 	}
 	return s, nil
 }
@@ -459,7 +459,7 @@ func (m *Manager) RestoreSnapshot(ctx context.Context, teamID, id string, apply 
 		err = nil
 	}
 	if err != nil {
-		return SnapshotDiff{}, fmt.Errorf("team %s: restore snapshot %s: %w", IDText(teamID), IDText(id), err)
+		return SnapshotDiff{}, teamErr(teamID, "restore snapshot "+IDText(id), err)
 	}
 	return out, nil
 }
@@ -544,7 +544,7 @@ func (m *Manager) DeleteSnapshot(ctx context.Context, teamID, id string) (err er
 		return m.stageEvents(ctx, tx, m.now(), []Event{{Type: EventSnapshotDeleted, Team: teamID, Snapshot: &s}})
 	})
 	if err != nil {
-		return fmt.Errorf("team %s: delete snapshot %s: %w", IDText(teamID), IDText(id), err)
+		return teamErr(teamID, "delete snapshot "+IDText(id), err)
 	}
 	return nil
 }

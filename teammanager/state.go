@@ -106,7 +106,7 @@ func (m *Manager) readTeam(ctx context.Context, ds cortex.Dataset, id, focus str
 		graph: x.TeamGraph(id), node: x.Team(id),
 		members: map[string]quad.IRI{}, props: map[quad.Value]map[quad.Value][]quad.Value{},
 	}
-	fail := func(err error) (*teamState, error) { return nil, fmt.Errorf("team %s: read: %w", IDText(id), err) }
+	fail := func(err error) (*teamState, error) { return nil, teamErr(id, "read", err) }
 	ids, err := ds.IDs(ctx, []quad.Value{st.graph, st.node, x.IRI(ns.TeamMember), x.IRI(ns.MemberStatus), x.IRI(ns.MemberCritical)})
 	if err != nil {
 		return fail(err)

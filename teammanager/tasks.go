@@ -110,7 +110,7 @@ func (m *Manager) UpdateBoard(ctx context.Context, teamID string, u BoardUpdate)
 		return nil
 	})
 	if err != nil {
-		return BoardSettings{}, fmt.Errorf("team %s: configure board: %w", IDText(teamID), err)
+		return BoardSettings{}, teamErr(teamID, "configure board", err)
 	}
 	return out, nil
 }
@@ -214,7 +214,7 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 	var out Task
 	rules, err := m.delegationRules(ctx, teamID, by, nt.Assignee)
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: create task: %w", IDText(teamID), err)
+		return Task{}, teamErr(teamID, "create task", err)
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
 		t, err := b.createTask(teamID, by, nt, rules)
@@ -225,7 +225,7 @@ func (m *Manager) CreateTask(ctx context.Context, teamID, by string, nt NewTask)
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: create task: %w", IDText(teamID), err)
+		return Task{}, teamErr(teamID, "create task", err)
 	}
 	return out, nil
 }
@@ -468,7 +468,7 @@ func (m *Manager) ListTasks(ctx context.Context, teamID string, f TaskFilter) (_
 		err = derr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team %s: list tasks: %w", IDText(teamID), err)
+		return nil, teamErr(teamID, "list tasks", err)
 	}
 	if len(out) == 0 {
 		return nil, nil // as ever: no tasks is a nil slice
@@ -503,7 +503,7 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 	var rules delegationRules
 	if u.Assignee != nil {
 		if rules, err = m.delegationRules(ctx, teamID, by, *u.Assignee); err != nil {
-			return Task{}, fmt.Errorf("team %s: update task %s: %w", IDText(teamID), IDText(taskID), err)
+			return Task{}, teamErr(teamID, "update task "+IDText(taskID), err)
 		}
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -578,7 +578,7 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: update task %s: %w", IDText(teamID), IDText(taskID), err)
+		return Task{}, teamErr(teamID, "update task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -677,7 +677,7 @@ func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (
 		return err
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: claim task %s: %w", IDText(teamID), IDText(taskID), err)
+		return Task{}, teamErr(teamID, "claim task "+IDText(taskID), err)
 	}
 	if tripped {
 		return out, fmt.Errorf("team %s: claim task %s: %w: %s", IDText(teamID), IDText(taskID), ErrCircuitOpen, out.Error)
@@ -817,7 +817,7 @@ func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, 
 		err = ErrNoReadyTask
 	}
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: %s: claim next: %w", IDText(teamID), IDText(agent), err)
+		return Task{}, teamErr(teamID, IDText(agent)+": claim next", err)
 	}
 	return out, nil
 }
@@ -861,7 +861,7 @@ func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note 
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: progress on task %s: %w", IDText(teamID), IDText(taskID), err)
+		return Task{}, teamErr(teamID, "progress on task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -894,7 +894,7 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: complete task %s: %w", IDText(teamID), IDText(taskID), err)
+		return Task{}, teamErr(teamID, "complete task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -997,7 +997,7 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: review task %s: %w", IDText(teamID), IDText(taskID), err)
+		return Task{}, teamErr(teamID, "review task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1031,7 +1031,7 @@ func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason st
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: fail task %s: %w", IDText(teamID), IDText(taskID), err)
+		return Task{}, teamErr(teamID, "fail task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1153,7 +1153,7 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 		return nil
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team %s: %s task %s: %w", IDText(teamID), verb(action), IDText(taskID), err)
+		return Task{}, teamErr(teamID, verb(action)+" task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1218,7 +1218,7 @@ func (m *Manager) AddTaskComment(ctx context.Context, teamID, agent, taskID stri
 		return b.save(&old, t, TaskChange{Action: ActionCommented, By: agent, Reason: text})
 	})
 	if err != nil {
-		return TaskComment{}, fmt.Errorf("team %s: comment on task %s: %w", IDText(teamID), IDText(taskID), err)
+		return TaskComment{}, teamErr(teamID, "comment on task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1285,7 +1285,7 @@ func (m *Manager) readTaskSub(ctx context.Context, teamID, taskID, table string,
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("team %s: task %s: %w", IDText(teamID), IDText(taskID), err)
+		return teamErr(teamID, "task "+IDText(taskID), err)
 	}
 	return nil
 }

@@ -166,7 +166,7 @@ func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
 		{"after a relative one", []string{"mail", "send", "crew", "hi", "--as", "bob", "--attach", "rel", "--attach", "a\xff"}, exitInvalid,
 			`cortexctl: team crew: send message: invalid message: attachment "rel" is not an absolute IRI` + "\n"},
 		{"unknown team first", []string{"mail", "send", "nope", "hi", "--as", "bob", "--attach", "a\xff"}, exitNotFound,
-			`cortexctl: team nope: send message: team "nope": unknown team` + "\n"},
+			`cortexctl: send message: team "nope": unknown team` + "\n"},
 		{"unknown recipient first", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed", "--attach", "a\xff"}, exitNotFound,
 			`cortexctl: team crew: send message: invalid message: recipient "zed" is not a member of team crew: unknown agent` + "\n"},
 	} {
