@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 func conflictsCommand(e *env) *cli.Command {
@@ -37,7 +39,7 @@ Example:
 				Flags: withOutput(
 					&cli.StringSliceFlag{Name: "object", Usage: "chosen object term, repeatable"},
 					&cli.BoolFlag{Name: "none", Usage: "resolve to no object (not with --object)"},
-					&cli.StringFlag{Name: "by", Usage: "who resolves it", Value: "cortexctl", EnvVars: []string{"USER"}},
+					&cli.StringFlag{Name: "by", Usage: "who resolves it: an `ID`, 1 to 64 of A-Z a-z 0-9 . _ @ + -", Value: "cortexctl", DefaultText: "$USER if set and not empty, else cortexctl"}, // not EnvVars: a $USER that cannot be used is named as such (resolver)
 				),
 				Action: func(c *cli.Context) error { return conflictsResolve(c, e) },
 			},
@@ -109,11 +111,15 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	if len(objs) == 0 && !c.Bool("none") {
 		return usagef("conflicts resolve: give --object TERM (repeatable) or --none")
 	}
+	by, err := resolver(c, args[1])
+	if err != nil {
+		return err
+	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
-	r, err := m.ResolveConflict(c.Context, args[0], args[1], objs, c.String("by"))
+	r, err := m.ResolveConflict(c.Context, args[0], args[1], objs, by)
 	if err != nil {
 		return err
 	}
@@ -123,4 +129,23 @@ func conflictsResolve(c *cli.Context, e *env) error {
 	fmt.Fprintf(e.stdout, "resolved %s; ", args[1])
 	printMerge(e.stdout, r)
 	return nil
+}
+
+// resolver returns who resolves conflict: --by, else $USER if it is set
+// and not empty, else cortexctl; checked before anything is opened. A
+// $USER that is no valid id ("Jane Doe") is refused naming $USER and
+// --by: the resolver's error alone named a value the user never gave.
+func resolver(c *cli.Context, conflict string) (string, error) {
+	by := c.String("by")
+	if c.IsSet("by") {
+		return by, teammanager.CheckResolution(conflict, nil, by)
+	}
+	user := os.Getenv("USER")
+	if user == "" {
+		return by, nil
+	}
+	if err := teammanager.CheckResolution(conflict, nil, user); err != nil {
+		return "", fmt.Errorf("%w (the value of $USER: without --by, $USER resolves; give --by ID)", err)
+	}
+	return user, nil
 }

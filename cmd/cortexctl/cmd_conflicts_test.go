@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cortexgraph/cortex/api"
 )
 
 // TestCLI_Conflicts runs the code-review fixture (conflict-flag) and resolves
@@ -123,5 +125,49 @@ func TestCLI_ConflictsResolve_ObjectWithComma(t *testing.T) {
 	out := mustCLI(t, dir, "conflicts", "resolve", "t", cs[0].ID, "--object", `"one, two"`, "--by", "lead", "--json")
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Facts) != 1 || rep.Facts[0].Object != `"one, two"` || rep.Facts[0].ResolvedBy != "lead" {
 		t.Fatalf("resolve: %q", out)
+	}
+}
+
+// TestCLI_ConflictsResolve_ByFromUSER: without --by, $USER resolves; a
+// $USER that is no valid id is refused before anything is written,
+// naming $USER and --by (the error named a resolver the user never gave),
+// and an empty one is unset (the resolver was "", refused): cortexctl.
+func TestCLI_ConflictsResolve_ByFromUSER(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"teams", "create", "--id", "t2", "--name", "rev", "--strategy", "conflict-flag", "--member", "a1", "--member", "a2"},
+		{"findings", "add", "t2", "a1", "<http://ex/x>", "<http://ex/p>", `"1"`},
+		{"findings", "add", "t2", "a2", "<http://ex/x>", "<http://ex/p>", `"2"`},
+		{"findings", "add", "t2", "a1", "<http://ex/y>", "<http://ex/p>", `"1"`},
+		{"findings", "add", "t2", "a2", "<http://ex/y>", "<http://ex/p>", `"2"`},
+		{"teams", "member-status", "t2", "a1", "running"}, {"teams", "member-status", "t2", "a1", "completed"},
+		{"teams", "member-status", "t2", "a2", "running"}, {"teams", "member-status", "t2", "a2", "completed"},
+	} {
+		mustCLI(t, dir, args...)
+	}
+	var cs []api.Conflict
+	cliJSON(t, dir, &cs, "conflicts", "list", "t2")
+	if len(cs) != 2 {
+		t.Fatalf("%d conflicts, want 2", len(cs))
+	}
+	before := mustCLI(t, dir, "export")
+	t.Setenv("USER", "Jane Doe")
+	r := runCLI(t, dir, "", "conflicts", "resolve", "t2", cs[0].ID, "--none")
+	if r.code != exitInvalid || !strings.Contains(r.stderr, `resolver "Jane Doe"`) || !strings.Contains(r.stderr, "$USER") || !strings.Contains(r.stderr, "--by") {
+		t.Fatalf("USER=%q: exit %d (want %d), stderr %q (want one naming $USER and --by)", "Jane Doe", r.code, exitInvalid, r.stderr)
+	}
+	if after := mustCLI(t, dir, "export"); after != before {
+		t.Fatal("a refused resolution changed the store")
+	}
+	r = runCLI(t, dir, "", "conflicts", "resolve", "t2", cs[0].ID, "--none", "--by", "a b")
+	if r.code != exitInvalid || strings.Contains(r.stderr, "$USER") {
+		t.Fatalf("--by 'a b': exit %d (want %d), stderr %q (not naming $USER)", r.code, exitInvalid, r.stderr)
+	}
+	mustCLI(t, dir, "conflicts", "resolve", "t2", cs[0].ID, "--none", "--by", "jane")
+	t.Setenv("USER", "")
+	mustCLI(t, dir, "conflicts", "resolve", "t2", cs[1].ID, "--none")
+	cliJSON(t, dir, &cs, "conflicts", "list", "t2")
+	if len(cs) != 2 || cs[0].ResolvedBy != "jane" || cs[1].ResolvedBy != "cortexctl" {
+		t.Fatalf("resolved by %+v, want jane (--by) then cortexctl (USER empty)", cs)
 	}
 }
