@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -62,7 +63,9 @@ a time, the step as JSON on stdin:
 and its stdout read as
    {"outputs": {...}, "findings": [{"subject", "predicate", "object", "confidence"}]}
 --input VALUE is a string for inputs declared string or file, else JSON if
-it parses as JSON, else a string.
+it parses as JSON, else a string. An --input NAME that no step declares is a
+usage error (exit 2), but for crew, swarm and council, whose agents get the
+run's inputs whole.
 (terms as in findings add: <iri>, "literal", prefix:name; empty stdout: no
 outputs or findings). A non-zero exit, stdout over 64 MiB or anything after
 the JSON value fails the step (a lead line or task alike); a step running past
@@ -84,7 +87,7 @@ Examples:
    cortexctl workflows run security-review --input target=. --exec 'scan-step.sh' --json
    cortexctl workflows run fixtures/led/crew --exec 'sh fixtures/led/agent.sh' --parallel 2`,
 				Flags: withOutput(
-					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable (VALUE is JSON if it parses as JSON, else a string)"},
+					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable: NAME an input a step declares (any NAME for crew, swarm and council); VALUE as it is for a string or file input, else JSON if it parses as JSON, else a string"},
 					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},
 					&cli.StringFlag{Name: "exec", Usage: "drive the run: run `COMMAND` (sh -c) for each ready step"},
 					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (1..1024)", Value: 1},
@@ -240,11 +243,16 @@ func oneRunArg(c *cli.Context, cmd string) (string, error) {
 
 // parseInputs reads --input NAME=VALUE flags: VALUE is taken as it is for
 // an input that d's steps declare as string or file, else as JSON if it
-// parses as JSON, else as a string. A NAME given twice is a usage error.
+// parses as JSON, else as a string. A NAME given twice is a usage error,
+// and so is, for a chain, scatter or graph, a NAME that no step declares
+// as an input (a typo would be dropped: the step takes its default, or is
+// skipped); a crew's, swarm's or council's agents get the run's inputs
+// whole, which their definition does not declare.
 func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
-	text := map[string]bool{}
+	text, declared := map[string]bool{}, map[string]bool{}
 	for _, s := range d.Steps {
 		for _, p := range s.Inputs {
+			declared[p.Name] = true
 			if p.Type == workflow.String || p.Type == workflow.File {
 				text[p.Name] = true
 			}
@@ -266,6 +274,19 @@ func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
 			v = val
 		}
 		out[name] = v
+	}
+	if !d.EffectiveType().Deterministic() {
+		return out, nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(out)) {
+		if declared[name] {
+			continue
+		}
+		known := "it declares none"
+		if len(declared) > 0 {
+			known = "declared: " + strings.Join(slices.Sorted(maps.Keys(declared)), ", ")
+		}
+		return nil, usagef("workflows run: --input %s: no step of %s declares an input %s (%s)", pathText(name), d.Name, pathText(name), known)
 	}
 	return out, nil
 }

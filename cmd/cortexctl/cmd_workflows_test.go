@@ -170,7 +170,8 @@ func TestCLI_WorkflowsBuiltin(t *testing.T) {
 	}
 	// Each built-in runs to completion with a command that does nothing.
 	for _, b := range list {
-		out := mustCLI(t, dir, "workflows", "run", b.Name, "--input", "change=x", "--input", "feature=y", "--input", "target=.", "--exec", "true", "--json")
+		input := map[string]string{"code-review": "change=x", "feature-dev": "feature=y", "security-review": "target=."}[b.Name]
+		out := mustCLI(t, dir, "workflows", "run", b.Name, "--input", input, "--exec", "true", "--json")
 		var r struct{ Status, Strategy string }
 		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Status != "completed" || r.Strategy != b.Strategy {
 			t.Errorf("%s: %s (%v)", b.Name, out, err)
@@ -598,7 +599,7 @@ func TestCLI_WorkflowsJSON(t *testing.T) {
   "workflow": {"type": "council"},
   "collaboration": {"consensus": {"required_agreement": 0.66, "max_rounds": 3, "tie_breaker": "a"}}}`)
 	one := writeFile(t, "one.json", `{"name": "one", "version": "1", "agents": ["a", "b"],
-  "workflow": {"type": "chain", "steps": [{"name": "first", "agent": "a"}, {"name": "second", "agent": "b"}]}}`)
+  "workflow": {"type": "chain", "steps": [{"name": "first", "agent": "a", "inputs": [{"name": "x", "type": "number", "required": false}]}, {"name": "second", "agent": "b"}]}}`)
 	runs := map[string]string{}
 	for _, tc := range []struct {
 		name   string
@@ -727,4 +728,50 @@ func TestCLI_WorkflowsRunInputGivenTwice(t *testing.T) {
 	if out := mustCLI(t, dir, "workflows", "list", "--json"); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("runs after the refused one: %s", out)
 	}
+}
+
+// TestCLI_WorkflowsRunUnknownInput: an --input that no step of a chain,
+// scatter or graph declares is a usage error (exit 2) naming it and the
+// declared ones, and nothing is written: it was accepted and dropped (a
+// typo ran the step with its default, or skipped it). A declared input,
+// optional ones included, and any input of a council (whose agents get
+// the run's inputs whole) are taken.
+func TestCLI_WorkflowsRunUnknownInput(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "other", "--name", "o", "--member", "a")
+	team := writeFile(t, "opt.json", `{"name": "opt", "version": "1", "agents": ["a"], "workflow": {"type": "graph", "steps": [
+  {"name": "s", "agent": "a", "inputs": [{"name": "version", "type": "string"}, {"name": "notes", "type": "string", "required": false}]}]}}`)
+	before := treeState(t, dir)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"workflows", "run", "code-review", "--input", "change=HEAD", "--input", "chnage=HEAD~1"},
+			"workflows run: --input chnage: no step of code-review declares an input chnage (declared: change)"},
+		{[]string{"workflows", "run", team, "--input", "version=1", "--input", "note=x"},
+			"workflows run: --input note: no step of opt declares an input note (declared: notes, version)"},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
+			t.Fatalf("%q: exit %d (want %d), stdout %q, stderr %q (want %q)", tc.args, r.code, exitUsage, r.stdout, r.stderr, tc.want)
+		}
+	}
+	if !throughServer {
+		if after := treeState(t, dir); after != before {
+			t.Fatalf("the refused runs changed the store:\n%s\n---\n%s", before, after)
+		}
+	}
+	if out := mustCLI(t, dir, "workflows", "list", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("runs after the refused ones: %s", out)
+	}
+	var run struct{ Inputs map[string]any }
+	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "run", team, "--id", "o1", "--input", "version=1", "--input", "notes=x", "--json")), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.Inputs["notes"] != "x" || run.Inputs["version"] != "1" {
+		t.Fatalf("run inputs %v, want version and notes", run.Inputs)
+	}
+	council := writeFile(t, "council.json", `{"name": "vote", "version": "1", "agents": ["a", "b"], "workflow": {"type": "council"},
+  "collaboration": {"consensus": {"required_agreement": 0.5, "max_rounds": 1}}}`)
+	mustCLI(t, dir, "workflows", "run", council, "--id", "c1", "--input", "question=which", "--exec", "true")
 }
