@@ -294,7 +294,7 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 func (m *Manager) FinishTask(ctx context.Context, teamID, agent, taskID string, o TaskOutcome) (_ TaskFinish, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	fail := func(err error) (TaskFinish, error) {
-		return TaskFinish{}, teamErr(teamID, "finish task "+IDText(taskID), err)
+		return TaskFinish{}, taskErr(teamID, taskID, "finish task "+IDText(taskID), err)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)

@@ -283,5 +283,43 @@ func teamErr(team, op string, err error) error {
 			return fmt.Errorf("%s: %w", op, err)
 		}
 	}
+
 	return fmt.Errorf("team %s: %s: %w", IDText(team), op, err)
+}
+
+// taskErr is teamErr for op (e.g. "claim task T9") on task: a lookup of
+// that task that failed is named once, "team crew: claim task T9: unknown
+// task", not "team crew: claim task T9: team crew: task "T9": unknown
+// task".
+func taskErr(team, task, op string, err error) error {
+	var le *taskLookupError
+	if errors.As(err, &le) && le.team == team && le.id == task {
+		return fmt.Errorf("team %s: %s: %w", IDText(team), op, le.err)
+	}
+	return teamErr(team, op, err)
+}
+
+// taskLookupError is the error of a lookup of task id of team that it
+// does not have: Err is ErrUnknownTask, or an *IDError for an id no task
+// can have.
+type taskLookupError struct {
+	team, id string
+	err      error
+}
+
+func (e *taskLookupError) Error() string {
+	return fmt.Sprintf("team %s: task %q: %v", IDText(e.team), e.id, e.err)
+}
+
+func (e *taskLookupError) Unwrap() error { return e.err }
+
+// agentErr is teamErr for an operation of agent: op names it, short does
+// not, for an error that names the agent itself (an unknown or malformed
+// agent: "team crew: inbox: agent "a b": invalid id ...", not "team crew:
+// inbox of "a b": agent "a b": ...").
+func agentErr(team, agent, op, short string, err error) error {
+	if errors.Is(err, ErrUnknownAgent) {
+		op = short
+	}
+	return teamErr(team, op, err)
 }

@@ -257,7 +257,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		case !st.isMember(a):
 			// Both kinds: an invalid message, to an unknown agent (exit 3,
 			// as an unknown assignee of a task).
-			return Message{}, fmt.Errorf("%w: recipient %q is not a member of team %s: %w", ErrInvalidMessage, a, IDText(team), unknown(ErrUnknownAgent, a))
+			return Message{}, fmt.Errorf("%w: recipient %q is not a member: %w", ErrInvalidMessage, a, unknown(ErrUnknownAgent, a))
 		case a == from && !system:
 			return bad("%s cannot send a message to itself", IDText(a))
 		}
@@ -274,7 +274,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	}
 	if msg.Task != "" {
 		if _, err := b.loadTask(team, msg.Task); errors.Is(err, ErrUnknownTask) {
-			return Message{}, fmt.Errorf("%w: task %q: no such task in team %s: %w", ErrInvalidMessage, msg.Task, IDText(team), unknown(ErrUnknownTask, msg.Task))
+			return Message{}, fmt.Errorf("%w: task %q: no such task: %w", ErrInvalidMessage, msg.Task, unknown(ErrUnknownTask, msg.Task))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -289,7 +289,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	if msg.ReplyTo != "" {
 		parent, err := b.loadMessage(team, msg.ReplyTo)
 		if errors.Is(err, ErrUnknownMessage) {
-			return Message{}, fmt.Errorf("%w: reply to %q: no such message in team %s: %w", ErrInvalidMessage, msg.ReplyTo, IDText(team), unknown(ErrUnknownMessage, msg.ReplyTo))
+			return Message{}, fmt.Errorf("%w: reply to %q: no such message: %w", ErrInvalidMessage, msg.ReplyTo, unknown(ErrUnknownMessage, msg.ReplyTo))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -615,7 +615,7 @@ func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter)
 		return err
 	})
 	if err != nil {
-		return nil, teamErr(teamID, "inbox of "+IDText(agent), err)
+		return nil, agentErr(teamID, agent, "inbox of "+IDText(agent), "inbox", err)
 	}
 	return out, nil
 }
@@ -668,7 +668,7 @@ func (m *Manager) MarkMessages(ctx context.Context, teamID, agent string, status
 		return nil
 	})
 	if err != nil {
-		return teamErr(teamID, fmt.Sprintf("mark messages of %s %s", IDText(agent), status), err)
+		return teamErr(teamID, fmt.Sprintf("mark messages %s", status), err) // the error names the agent
 	}
 	return nil
 }

@@ -457,14 +457,14 @@ func decodeBoard(team string, vals []quad.Value) (*boardState, error) {
 func (b *boardTx) loadTask(team, id string) (*Task, error) {
 	n, ok := taskNum(id)
 	if !ok {
-		return nil, fmt.Errorf("team %s: task %q: %w", IDText(team), id, unknown(ErrUnknownTask, id))
+		return nil, &taskLookupError{team, id, unknown(ErrUnknownTask, id)}
 	}
 	vals, found, err := b.row(taskTable, taskKey(team, n))
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return nil, fmt.Errorf("team %s: task %q: %w", IDText(team), id, ErrUnknownTask)
+		return nil, &taskLookupError{team, id, ErrUnknownTask}
 	}
 	t, err := decodeTask(team, vals)
 	if err != nil {

@@ -336,7 +336,7 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 		if errors.Is(err, ErrUnknownTask) {
 			// Both kinds: an invalid task, blocked by an unknown one (exit
 			// 3, as an unknown assignee).
-			return nil, fmt.Errorf("%w: blocked_by %q: no such task in team %s: %w", ErrInvalidTask, id, t.Team, unknown(ErrUnknownTask, id))
+			return nil, fmt.Errorf("%w: blocked_by %q: no such task: %w", ErrInvalidTask, id, unknown(ErrUnknownTask, id))
 		} else if err != nil {
 			return nil, err
 		}
@@ -503,7 +503,7 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 	var rules delegationRules
 	if u.Assignee != nil {
 		if rules, err = m.delegationRules(ctx, teamID, by, *u.Assignee); err != nil {
-			return Task{}, teamErr(teamID, "update task "+IDText(taskID), err)
+			return Task{}, taskErr(teamID, taskID, "update task "+IDText(taskID), err)
 		}
 	}
 	err = m.boardWrite(ctx, func(b *boardTx) error {
@@ -578,7 +578,7 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		return nil
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, "update task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, "update task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -677,7 +677,7 @@ func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (
 		return err
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, "claim task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, "claim task "+IDText(taskID), err)
 	}
 	if tripped {
 		return out, fmt.Errorf("team %s: claim task %s: %w: %s", IDText(teamID), IDText(taskID), ErrCircuitOpen, out.Error)
@@ -817,7 +817,7 @@ func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, 
 		err = ErrNoReadyTask
 	}
 	if err != nil {
-		return Task{}, teamErr(teamID, IDText(agent)+": claim next", err)
+		return Task{}, agentErr(teamID, agent, IDText(agent)+": claim next", "claim next", err)
 	}
 	return out, nil
 }
@@ -861,7 +861,7 @@ func (m *Manager) ProgressTask(ctx context.Context, teamID, agent, taskID, note 
 		return nil
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, "progress on task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, "progress on task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -894,7 +894,7 @@ func (m *Manager) CompleteTask(ctx context.Context, teamID, agent, taskID, resul
 		return nil
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, "complete task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, "complete task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -997,7 +997,7 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 		return nil
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, "review task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, "review task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1031,7 +1031,7 @@ func (m *Manager) FailTask(ctx context.Context, teamID, agent, taskID, reason st
 		return nil
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, "fail task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, "fail task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1153,7 +1153,7 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 		return nil
 	})
 	if err != nil {
-		return Task{}, teamErr(teamID, verb(action)+" task "+IDText(taskID), err)
+		return Task{}, taskErr(teamID, taskID, verb(action)+" task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1218,7 +1218,7 @@ func (m *Manager) AddTaskComment(ctx context.Context, teamID, agent, taskID stri
 		return b.save(&old, t, TaskChange{Action: ActionCommented, By: agent, Reason: text})
 	})
 	if err != nil {
-		return TaskComment{}, teamErr(teamID, "comment on task "+IDText(taskID), err)
+		return TaskComment{}, taskErr(teamID, taskID, "comment on task "+IDText(taskID), err)
 	}
 	return out, nil
 }
@@ -1285,7 +1285,7 @@ func (m *Manager) readTaskSub(ctx context.Context, teamID, taskID, table string,
 		err = ferr
 	}
 	if err != nil {
-		return teamErr(teamID, "task "+IDText(taskID), err)
+		return taskErr(teamID, taskID, "task "+IDText(taskID), err)
 	}
 	return nil
 }

@@ -47,7 +47,8 @@ func teamCommandArgs(t *testing.T, path, usage, team string) []string {
 
 // TestCLI_ErrorsNameTheTeamOnce: every command on a team (TEAM its first
 // argument) names the team once in its error, for an unknown team (exit
-// 3), a disbanded one and a finished one: the errors of plans, mail,
+// 3), a disbanded one and a finished one, and an unknown task, message,
+// snapshot or agent once: the errors of plans, mail,
 // snapshot and most tasks commands named it twice ("team nope: draft
 // plan: team "nope": unknown team", "team yak: claim task T1: team yak is
 // "completed": team is finished").
@@ -70,11 +71,21 @@ func TestCLI_ErrorsNameTheTeamOnce(t *testing.T) {
 	if len(paths) < 40 {
 		t.Fatalf("%d commands on a team: the walk missed some", len(paths))
 	}
+	// An agent that is not a member (or no agent can be), named once.
+	for _, as := range []string{"zz", "a b"} {
+		for _, args := range [][]string{{"mail", "inbox", "crew"}, {"tasks", "next", "crew"}, {"mail", "read", "crew", "M1"}, {"mail", "send", "crew", "hi"}} {
+			args := append(args, "--as", as)
+			r := runCLI(t, dir, "", args...)
+			if n := strings.Count(r.stderr, as); r.code == exitOK || n != 1 {
+				t.Errorf("%q: exit %d, the error names %s %d times: %q", args, r.code, as, n, r.stderr)
+			}
+		}
+	}
 	for _, path := range paths {
 		for _, tc := range []struct {
 			team  string
 			codes []int // nil: any
-		}{{"nope", []int{exitNotFound}}, {"zed", nil}, {"yak", nil}} {
+		}{{"nope", []int{exitNotFound}}, {"zed", nil}, {"yak", nil}, {"crew", nil}} {
 			args := teamCommandArgs(t, path, cmds[path].ArgsUsage, tc.team)
 			t.Run(fmt.Sprintf("%s %s", path, tc.team), func(t *testing.T) {
 				r := runCLI(t, dir, "", args...)
@@ -83,6 +94,12 @@ func TestCLI_ErrorsNameTheTeamOnce(t *testing.T) {
 				}
 				if n := strings.Count(r.stderr, tc.team); r.code != exitOK && n != 1 {
 					t.Fatalf("%q: the error names %s %d times: %q", args, tc.team, n, r.stderr)
+				}
+				// crew has no task, message or snapshot: each is named once.
+				for _, name := range []string{"T1", "M1", "S1", "bob"} {
+					if n := strings.Count(r.stderr, name); tc.team == "crew" && n > 1 {
+						t.Fatalf("%q: the error names %s %d times: %q", args, name, n, r.stderr)
+					}
 				}
 			})
 		}

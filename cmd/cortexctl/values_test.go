@@ -99,7 +99,7 @@ func TestCLI_IDsNotUTF8AsEmbedded(t *testing.T) {
 		{"sender", []string{"mail", "send", "crew", "hi", "--as", "\xff"}, exitInvalid,
 			`cortexctl: team crew: send message: sender "\xff": invalid id (unknown agent; ` + team + "\n"},
 		{"recipient", []string{"mail", "send", "crew", "hi", "--as", "ann", "--to", "\xff"}, exitInvalid,
-			`cortexctl: team crew: send message: invalid message: recipient "\xff" is not a member of team crew: invalid id (unknown agent; ` + team + "\n"},
+			`cortexctl: team crew: send message: invalid message: recipient "\xff" is not a member: invalid id (unknown agent; ` + team + "\n"},
 		{"run", []string{"workflows", "status", "\xff"}, exitInvalid,
 			`cortexctl: run "\xff": invalid id (unknown run; ` + team + "\n"},
 		{"new team's id", []string{"teams", "create", "--id", "t\xff", "--name", "n", "--member", "a:r"}, exitInvalid,
@@ -168,7 +168,7 @@ func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
 		{"unknown team first", []string{"mail", "send", "nope", "hi", "--as", "bob", "--attach", "a\xff"}, exitNotFound,
 			`cortexctl: send message: team "nope": unknown team` + "\n"},
 		{"unknown recipient first", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed", "--attach", "a\xff"}, exitNotFound,
-			`cortexctl: team crew: send message: invalid message: recipient "zed" is not a member of team crew: unknown agent` + "\n"},
+			`cortexctl: team crew: send message: invalid message: recipient "zed" is not a member: unknown agent` + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)
@@ -214,11 +214,11 @@ func TestCLI_HostileIDsQuoted(t *testing.T) {
 			{[]string{"tasks", "claim", "crew", id, "--as", "bob"}, exitInvalid,
 				"team crew: claim task " + q + ": team crew: task " + q + ": invalid id (unknown task; want T1, T2, ...)"},
 			{[]string{"tasks", "next", "crew", "--as", id}, exitInvalid,
-				"team crew: " + q + ": claim next: agent " + q + ": invalid id (unknown agent; " + agentWant},
+				"team crew: claim next: agent " + q + ": invalid id (unknown agent; " + agentWant},
 			{[]string{"mail", "inbox", "crew", "--as", id}, exitInvalid,
-				"team crew: inbox of " + q + ": agent " + q + ": invalid id (unknown agent; " + agentWant},
+				"team crew: inbox: agent " + q + ": invalid id (unknown agent; " + agentWant},
 			{[]string{"mail", "read", "crew", "M1", "--as", id}, exitInvalid,
-				"team crew: mark messages of " + q + " read: agent " + q + ": invalid id (unknown agent; " + agentWant},
+				"team crew: mark messages read: agent " + q + ": invalid id (unknown agent; " + agentWant},
 			{[]string{"plans", "submit", "crew", "--by", id}, exitConflict,
 				"team crew: submit plan: not allowed: only the lead (ann) drafts and submits the plan, not " + q},
 			{[]string{"plans", "approve", "crew", "--by", id, "--revision", "1"}, exitConflict,
