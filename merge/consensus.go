@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -29,14 +30,17 @@ const ReasonNoConsensus = "no-consensus"
 type Consensus struct{}
 
 // Merge implements Strategy.
-func (Consensus) Merge(in Input) (Result, error) {
+func (c Consensus) Merge(in Input) (Result, error) { return c.MergeContext(context.Background(), in) }
+
+// MergeContext implements ContextStrategy.
+func (Consensus) MergeContext(ctx context.Context, in Input) (Result, error) {
 	voters := 0
 	for _, m := range in.Members {
 		if m.Status == Completed {
 			voters++
 		}
 	}
-	return run(NameConsensus, in, func(v TopicView, o Options) Decision { return decideConsensus(v, o, voters) })
+	return run(ctx, NameConsensus, in, func(v TopicView, o Options) Decision { return decideConsensus(v, o, voters) })
 }
 
 // ballot is one distinct ballot on a topic: a set of objects and the agents that cast it.

@@ -48,10 +48,17 @@
 // it is Critical (Input.Members; a Decider finds them on each Claim and in TopicView.Team), so a custom
 // strategy can, say, let the lead's findings win.
 //
+// A strategy that may take long should implement ContextStrategy (PerTopic strategies and the built-ins
+// do): a host with a context (MergeWith, the team manager) calls its MergeContext and expects it to stop
+// when the context ends. A plain Strategy cannot be stopped: MergeWith runs it in a goroutine of its own
+// and, when the context ends first, returns the context's error and leaves that goroutine to finish, its
+// result discarded.
+//
 // # Concurrency
 //
 // Registry methods and the package-level functions are safe for concurrent use. The built-in strategies
-// hold no state and may be called from many goroutines at once; custom strategies must be as well.
+// hold no state and may be called from many goroutines at once; custom strategies must be as well (a
+// plain Strategy that MergeWith stopped waiting for may still run beside the next merge).
 //
 // # Caveats
 //

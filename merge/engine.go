@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -15,6 +16,65 @@ import (
 // whatever the order of members, findings and resolutions.
 type Strategy interface {
 	Merge(in Input) (Result, error)
+}
+
+// ContextStrategy is a Strategy that can be stopped. MergeContext is Merge under ctx: when ctx ends
+// before the merge does, it returns soon after with an error matching ctx.Err() (errors.Is) and no
+// result. A host that has a context (the team manager, MergeWith) prefers MergeContext to Merge. The
+// built-in strategies and those of PerTopic are ContextStrategies; they check ctx between topics.
+type ContextStrategy interface {
+	Strategy
+	MergeContext(ctx context.Context, in Input) (Result, error)
+}
+
+// MergeWith runs s on in under ctx. A ContextStrategy is run with MergeContext, in the caller's
+// goroutine. Any other Strategy, which cannot be told to stop, runs in a goroutine of its own that
+// MergeWith stops waiting for when ctx ends: it then returns at once with ctx's error (errors.Is
+// matches context.Canceled or context.DeadlineExceeded), and the strategy's goroutine is left to run to
+// its end, its result (or panic) discarded; a strategy that never returns keeps that goroutine forever,
+// but not the caller. A panic of s while MergeWith waits is raised again in the caller's goroutine.
+// When ctx has ended once the strategy returns, its result is discarded too: MergeWith returns a
+// result only for a merge that finished while ctx was live.
+func MergeWith(ctx context.Context, s Strategy, in Input) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if cs, ok := s.(ContextStrategy); ok {
+		res, err := cs.MergeContext(ctx, in)
+		if cerr := ctx.Err(); cerr != nil {
+			return Result{}, cerr
+		}
+		return res, err
+	}
+	type outcome struct {
+		res      Result
+		err      error
+		panicked bool
+		p        any
+	}
+	done := make(chan outcome, 1) // buffered: a goroutine nobody waits for any more does not block
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o = outcome{panicked: true, p: r}
+			}
+			done <- o
+		}()
+		o.res, o.err = s.Merge(in)
+	}()
+	select {
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	case o := <-done:
+		if o.panicked {
+			panic(o.p)
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		return o.res, o.err
+	}
 }
 
 // StrategyFunc adapts a function to Strategy.
@@ -104,7 +164,21 @@ type perTopic struct {
 	decide Decider
 }
 
-func (p perTopic) Merge(in Input) (Result, error) { return run(p.name, in, p.decide) }
+func (p perTopic) Merge(in Input) (Result, error) {
+	return run(context.Background(), p.name, in, p.decide)
+}
+
+// The strategies of PerTopic and the built-ins can be stopped.
+var (
+	_ ContextStrategy = perTopic{}
+	_ ContextStrategy = ConfidenceWeighted{}
+	_ ContextStrategy = Consensus{}
+)
+
+// MergeContext implements ContextStrategy.
+func (p perTopic) MergeContext(ctx context.Context, in Input) (Result, error) {
+	return run(ctx, p.name, in, p.decide)
+}
 
 // member is the merge-time state of one input member.
 type member struct {
@@ -166,8 +240,9 @@ func canonLess(a, b quad.Value) bool { return CompareTerms(a, b) < 0 }
 // run merges in with the PerTopic strategy named name and decider decide. Its phases: normalise the
 // options, index the members, gather the findings of completed members into topics, apply the
 // resolutions, decide each topic in topic order, and build the report. It returns the first error met,
-// in that order, and then no result; it does not modify in.
-func run(name string, in Input, decide Decider) (Result, error) {
+// in that order, and then no result; it does not modify in. When ctx ends, it stops before the next
+// topic and returns ctx.Err().
+func run(ctx context.Context, name string, in Input, decide Decider) (Result, error) {
 	opts, err := normOptions(in.Options)
 	if err != nil {
 		return Result{}, err
@@ -186,6 +261,9 @@ func run(name string, in Input, decide Decider) (Result, error) {
 	order := sortedTopics(topics)
 	res := Result{Strategy: name, Facts: []Fact{}, Conflicts: []Conflict{}}
 	for _, t := range order {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
 		claims := t.sortedClaims()
 		for _, c := range claims {
 			members[c.agent].contributed++

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -219,10 +220,15 @@ type ConfidenceWeighted struct {
 
 // Merge implements Strategy.
 func (cw ConfidenceWeighted) Merge(in Input) (Result, error) {
+	return cw.MergeContext(context.Background(), in)
+}
+
+// MergeContext implements ContextStrategy.
+func (cw ConfidenceWeighted) MergeContext(ctx context.Context, in Input) (Result, error) {
 	if math.IsNaN(cw.Margin) || cw.Margin < 0 || math.IsInf(cw.Margin, 0) {
 		return Result{}, fmt.Errorf("confidence margin %v: %w", cw.Margin, ErrInvalidOptions)
 	}
-	return run(NameConfidenceWeighted, in, cw.decide)
+	return run(ctx, NameConfidenceWeighted, in, cw.decide)
 }
 
 func (cw ConfidenceWeighted) decide(v TopicView, _ Options) Decision {

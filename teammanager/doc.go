@@ -263,6 +263,13 @@
 //     an object of the topic left out) fails the merge
 //     (merge.ErrInvalidDecision), and a strategy that panics fails it with
 //     ErrStrategyPanicked; nothing is written.
+//   - A merge runs its strategy under its context (merge.MergeWith): a
+//     merge.ContextStrategy (the built-ins are) with MergeContext; a plain
+//     custom merge.Strategy, which takes no context, in a goroutine of its
+//     own that the merge stops waiting for when the context ends. The merge
+//     then fails with the context's error, writes nothing and releases the
+//     team's merge lock; the strategy's goroutine is left to finish and its
+//     result is discarded (a strategy that never returns keeps it forever).
 //   - Text (task subjects and descriptions, comments, messages, plans, a
 //     team config, a member's result, a snapshot's note) must be valid
 //     UTF-8.

@@ -76,6 +76,11 @@ import (
 // other transactions back while the keys are written (see
 // cortex.Namespace.Apply).
 //
+// The strategy runs under ctx: when ctx ends before a custom strategy
+// that is no merge.ContextStrategy returns, the merge returns ctx's error
+// at once, writes nothing and releases the team's merge lock, and the
+// strategy's result, when it comes, is discarded (see merge.MergeWith).
+//
 // Merges of one team are serialised within the Manager. A merge whose
 // team another Manager over the same namespace merged, deleted, restored
 // a snapshot of or resolved a conflict of while it ran starts again (see
@@ -166,7 +171,7 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, err
 	}
 	in.Resolutions = cg.resolutions(m.ns)
-	res, err := runStrategy(strat, cloneInput(in))
+	res, err := runStrategy(ctx, strat, cloneInput(in))
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
@@ -555,17 +560,22 @@ func cloneInput(in merge.Input) merge.Input {
 	return in
 }
 
-// runStrategy runs strat on in. A panic of the strategy (a custom one's
-// bug) is returned as its error, wrapping ErrStrategyPanicked: it fails the
-// merge as an error would, instead of the caller's goroutine, and of every
-// later read of the team that retries the due merge.
-func runStrategy(strat merge.Strategy, in merge.Input) (res merge.Result, err error) {
+// runStrategy runs strat on in under ctx (merge.MergeWith): a
+// merge.ContextStrategy with MergeContext; any other strategy in a
+// goroutine of its own, which the merge stops waiting for when ctx ends,
+// returning ctx's error with nothing written (and so releasing the team's
+// merge lock) while that goroutine runs to its end and its result is
+// discarded. A panic of the strategy (a custom one's bug) is returned as
+// its error, wrapping ErrStrategyPanicked: it fails the merge as an error
+// would, instead of the caller's goroutine, and of every later read of the
+// team that retries the due merge.
+func runStrategy(ctx context.Context, strat merge.Strategy, in merge.Input) (res merge.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = merge.Result{}, fmt.Errorf("%w: %v", ErrStrategyPanicked, r)
 		}
 	}()
-	return strat.Merge(in)
+	return merge.MergeWith(ctx, strat, in)
 }
 
 // settle clears the due-merge marker of team t, whose last merge already

@@ -1,0 +1,82 @@
+package merge_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/cortexgraph/cortex/merge"
+)
+
+// TestMergeWith: every built-in strategy is a ContextStrategy and stops
+// with the context's error; a plain Strategy that blocks is left behind
+// when the context ends; a plain Strategy's result and panic reach the
+// caller while it waits.
+func TestMergeWith(t *testing.T) {
+	in := merge.Input{
+		Members:  []merge.Member{done("a", 0), done("b", 0)},
+		Findings: []merge.Finding{f("1", "a", "s", "p", str("x")), f("2", "b", "t", "p", str("y"))},
+	}
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+
+	t.Run("built-ins", func(t *testing.T) {
+		for _, name := range merge.Names() {
+			s, _ := merge.Lookup(name)
+			cs, ok := s.(merge.ContextStrategy)
+			if !ok {
+				t.Fatalf("%s is no ContextStrategy", name)
+			}
+			if _, err := cs.MergeContext(canceled, in); !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: MergeContext with a cancelled context: %v", name, err)
+			}
+			if _, err := merge.MergeWith(canceled, s, in); !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: MergeWith with a cancelled context: %v", name, err)
+			}
+			res, err := merge.MergeWith(context.Background(), s, in)
+			if err != nil || len(res.Facts) != 2 {
+				t.Errorf("%s: MergeWith: %+v, %v", name, res, err)
+			}
+		}
+	})
+
+	t.Run("blocking", func(t *testing.T) {
+		started, release := make(chan struct{}), make(chan struct{})
+		defer close(release)
+		s := merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+			close(started)
+			<-release
+			return merge.Merge(merge.NameAdditive, in)
+		})
+		c, stop := context.WithCancel(context.Background())
+		go func() { <-started; stop() }()
+		if _, err := merge.MergeWith(c, s, in); !errors.Is(err, context.Canceled) {
+			t.Fatalf("MergeWith of a blocked strategy, cancelled: %v", err)
+		}
+	})
+
+	t.Run("plain", func(t *testing.T) {
+		add, _ := merge.Lookup(merge.NameAdditive)
+		s := merge.StrategyFunc(add.Merge)
+		res, err := merge.MergeWith(context.Background(), s, in)
+		if err != nil || len(res.Facts) != 2 {
+			t.Fatalf("MergeWith: %+v, %v", res, err)
+		}
+		boom := errors.New("boom")
+		if _, err := merge.MergeWith(context.Background(), merge.StrategyFunc(func(merge.Input) (merge.Result, error) {
+			return merge.Result{}, boom
+		}), in); !errors.Is(err, boom) {
+			t.Fatalf("MergeWith of a failing strategy: %v", err)
+		}
+	})
+
+	t.Run("panic", func(t *testing.T) {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Fatalf("recovered %v; want the strategy's panic", r)
+			}
+		}()
+		merge.MergeWith(context.Background(), merge.StrategyFunc(func(merge.Input) (merge.Result, error) { panic("boom") }), in) //nolint:errcheck
+		t.Fatal("no panic")
+	})
+}
