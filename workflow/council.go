@@ -63,6 +63,10 @@ type TopicTally struct {
 }
 
 // BallotCount is one distinct ballot on a topic and the voters that cast it.
+// Objects equal as RDF terms (language tags differing only in case) are one
+// object, spelled as the merge spells it, and so as in the topic's Winner:
+// of the spellings voters cast on the topic, the one sorting first by
+// bytes ("a"@EN before "a"@en).
 type BallotCount struct {
 	Objects []string `json:"objects"` // N-Triples, sorted
 	Agents  []string `json:"agents"`  // sorted
@@ -288,6 +292,31 @@ func (c *change) tallyRound(d *Def, voters []string, n int, final bool) (Tally, 
 	for _, a := range voters {
 		in.Members = append(in.Members, merge.Member{Agent: a, Status: merge.Completed})
 	}
+	// Objects are compared as the merge compares them (merge.ObjectKey:
+	// language tags case-insensitively), and each is spelled as the
+	// merge spells it, and so its winner: of the spellings cast on the
+	// topic, the one sorting first by bytes ("a"@EN before "a"@en).
+	type objRef struct{ topic, key string }
+	spelling := map[objRef]string{}
+	keyOf := map[string]string{} // N-Triples object → its merge.ObjectKey
+	for _, a := range voters {
+		for k, vs := range bs[a] {
+			for _, v := range vs {
+				f, err := v.finding()
+				if err != nil {
+					return Tally{}, err
+				}
+				ok, err := merge.ObjectKey(f.Object)
+				if err != nil {
+					return Tally{}, fmt.Errorf("run %s: tally of round %d: vote %s %s %s: %w", r.ID, n, v.Subject, v.Predicate, v.Object, err)
+				}
+				keyOf[v.Object] = ok
+				if old, seen := spelling[objRef{k, ok}]; !seen || v.Object < old {
+					spelling[objRef{k, ok}] = v.Object
+				}
+			}
+		}
+	}
 	type ballotKey struct{ topic, objects string }
 	ballot := map[ballotKey][]string{} // agents
 	var topics []string
@@ -302,8 +331,8 @@ func (c *change) tallyRound(d *Def, voters []string, n int, final bool) (Tally, 
 				}
 				in.Findings = append(in.Findings, merge.Finding{ID: fmt.Sprintf("%s#%d", a, j), Agent: a, Subject: f.Subject,
 					Predicate: f.Predicate, Object: f.Object, Confidence: f.Confidence, AssertedAt: f.AssertedAt})
-				if !slices.Contains(objs, v.Object) {
-					objs = append(objs, v.Object)
+				if o := spelling[objRef{k, keyOf[v.Object]}]; !slices.Contains(objs, o) {
+					objs = append(objs, o)
 				}
 			}
 			slices.Sort(objs)

@@ -17,9 +17,13 @@ import (
 // fail, as an agent's votes in a council script, fails its step.
 const fail = "FAIL"
 
-// vote is "topic=object" (subject ex:topic, predicate ex:is), or fail.
+// vote is "topic=object" (subject ex:topic, predicate ex:is), or fail;
+// "topic=object@tag" votes a language-tagged string.
 func vote(v string) teammanager.Finding {
 	topic, obj, _ := strings.Cut(v, "=")
+	if obj, tag, ok := strings.Cut(obj, "@"); ok {
+		return finding(topic, "is", quad.LangString{Value: quad.String(obj), Lang: tag})
+	}
 	return finding(topic, "is", quad.String(obj))
 }
 
@@ -298,5 +302,25 @@ func TestCouncil_ReadyTallyIsACopy(t *testing.T) {
 	}
 	if tt := rs[0].Tally.Topics[0]; tt.Status != workflow.TopicOpen || len(tt.Winner) != 0 || rs[0].Tally.Voters[0] != "a" {
 		t.Fatalf("the next Ready's tally: %+v, voters %v", tt, rs[0].Tally.Voters)
+	}
+}
+
+// TestCouncil_TallyLanguageTagCase: ballots whose language tags differ
+// only in case are one ballot in the tally, as they are one in its
+// decision (RDF 1.1 compares language tags case-insensitively), spelled
+// as the winner is.
+func TestCouncil_TallyLanguageTagCase(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, councilDef([]string{"a", "b", "c"}, 0.66, 1, "", ""), workflow.RunOptions{ID: "c1"})
+	r := driveCouncil(t, f, "c1", map[int]map[string][]string{1: {"a": {"t=x@en"}, "b": {"t=x@EN"}, "c": {"t=y@en"}}})
+	if got, want := tallyLines(r), []string{`round 1: t:agreed["x"@EN]@1 final`}; !slices.Equal(got, want) {
+		t.Fatalf("tallies %q, want %q", got, want)
+	}
+	var got []string
+	for _, b := range r.Rounds[0].Topics[0].Ballots {
+		got = append(got, fmt.Sprintf("%s by %s", strings.Join(b.Objects, " "), strings.Join(b.Agents, ",")))
+	}
+	if want := []string{`"x"@EN by a,b`, `"y"@en by c`}; !slices.Equal(got, want) {
+		t.Fatalf("ballots %q, want %q", got, want)
 	}
 }
