@@ -1554,14 +1554,20 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	if err := CheckResolution(conflictID, objects, by); err != nil {
 		return MergeReport{}, err
 	}
+	// One object per object as a merge compares them ("a"@en is "a"@EN),
+	// spelled as the merge keeps it (merge.Resolution): the spelling that
+	// sorts first (merge.CompareTerms). The record then lists as chosen
+	// exactly the facts the resolution makes.
 	objs := make([]quad.Value, 0, len(objects))
-	keys := map[string]bool{} // merge.ObjectKey of objs: a merge's term equality
+	keys := map[string]int{} // merge.ObjectKey of objs (a merge's term equality) → index in objs
 	for _, o := range objects {
 		no, _ := cortex.NormalizeTerm(o) // checked
 		k, _ := merge.ObjectKey(no)
-		if !slices.Contains(objs, no) {
+		if i, ok := keys[k]; !ok {
+			keys[k] = len(objs)
 			objs = append(objs, no)
-			keys[k] = true
+		} else if merge.CompareTerms(no, objs[i]) < 0 {
+			objs[i] = no
 		}
 	}
 	mu := m.mergeLock(teamID)
@@ -1607,8 +1613,10 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 					break
 				}
 				// Chosen as the merge reads the choice: "a"@en is "a"@EN.
-				if k, err := merge.ObjectKey(obj); err == nil && keys[k] {
-					add(x.IRI(ns.ConflictChosen), q.Object)
+				if k, err := merge.ObjectKey(obj); err == nil {
+					if _, ok := keys[k]; ok {
+						add(x.IRI(ns.ConflictChosen), q.Object)
+					}
 				}
 			}
 		}

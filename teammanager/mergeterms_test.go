@@ -162,3 +162,38 @@ func TestManager_AddFinding_NegativeZeroConfidence(t *testing.T) {
 		t.Errorf("ids %q: want one finding", ids)
 	}
 }
+
+// TestManager_ResolveConflict_LanguageTagCaseChosenOnce: a resolution
+// naming one object in two spellings of its language tag makes one fact
+// (a merge compares tags case-insensitively); its record lists that one
+// object as chosen, spelled as the fact is, not both spellings.
+func TestManager_ResolveConflict_LanguageTagCaseChosenOnce(t *testing.T) {
+	f := newFixture(t)
+	codeReview(t, f, merge.NameConflictFlag)
+	cs, err := f.m.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %+v, %v", cs, err)
+	}
+	rep, err := f.m.ResolveConflict(ctx, "cr", cs[0].ID, []quad.Value{
+		quad.LangString{Value: "mid", Lang: "en"}, quad.LangString{Value: "mid", Lang: "EN"}, quad.String("low")}, "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, fa := range rep.Facts {
+		if fa.ResolvedBy != "" {
+			kept = append(kept, quad.StringOf(fa.Object))
+		}
+	}
+	cs, err = f.m.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %+v, %v", cs, err)
+	}
+	var chosen []string
+	for _, o := range cs[0].Chosen {
+		chosen = append(chosen, quad.StringOf(o))
+	}
+	if want := []string{`"low"`, `"mid"@EN`}; !slices.Equal(kept, want) || !slices.Equal(chosen, want) {
+		t.Fatalf("resolved facts %q, conflict's chosen %q; want both %q", kept, chosen, want)
+	}
+}
