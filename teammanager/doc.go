@@ -270,6 +270,9 @@
 //     then fails with the context's error, writes nothing and releases the
 //     team's merge lock; the strategy's goroutine is left to finish and its
 //     result is discarded (a strategy that never returns keeps it forever).
+//     MergeTeamResults, ResolveConflict and an automatic merge waiting for
+//     the team's merge lock stop waiting, with the context's error, when
+//     their context ends.
 //   - Text (task subjects and descriptions, comments, messages, plans, a
 //     team config, a member's result, a snapshot's note) must be valid
 //     UTF-8.

@@ -477,7 +477,9 @@ func notMergedHint(err error, t *Team) error {
 // cortex.ErrReadOnly) it fails at once, without merging.
 func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, error) {
 	mu := m.mergeLock(id)
-	mu.Lock()
+	if err := mu.LockContext(ctx); err != nil {
+		return nil, &AutoMergeError{Team: id, Err: ctxcause.With(ctx, fmt.Errorf("merge team %s: %w", IDText(id), err))}
+	}
 	defer mu.Unlock()
 	return m.retryMergeLocked(ctx, id)
 }

@@ -115,3 +115,48 @@ func TestManager_Merge_PrefersContextStrategy(t *testing.T) {
 		t.Fatalf("merge: %+v, %v; MergeContext called %d times", rep, err, calls.Load())
 	}
 }
+
+// TestManager_Merge_WaitForLockStopsWithContext: a merge waiting for the
+// team's merge lock, held by a merge whose strategy does not return (and
+// whose context never ends), stops waiting when its own context ends, with
+// that context's error; the first merge, once its strategy returns,
+// writes its result.
+func TestManager_Merge_WaitForLockStopsWithContext(t *testing.T) {
+	var calls atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	strat := merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		if calls.Add(1) == 1 {
+			close(started)
+			<-release
+		}
+		return merge.Merge(merge.NameAdditive, in)
+	})
+	f := customTeam(t, strat, func(a, _ string) quad.Value { return quad.String("v") }, "s")
+	first := make(chan error, 1)
+	go func() {
+		_, err := f.m.MergeTeamResults(ctx, "t") // never cancelled
+		first <- err
+	}()
+	<-started
+	for _, tc := range []struct {
+		name string
+		ctx  func() (context.Context, func())
+		want error
+	}{
+		{"canceled", func() (context.Context, func()) { return context.WithCancel(ctx) }, context.Canceled},
+		{"deadline", func() (context.Context, func()) { c := newManualDeadline(); return c, c.expire }, context.DeadlineExceeded},
+	} {
+		mctx, stop := tc.ctx()
+		stop()
+		if _, err := f.m.MergeTeamResults(mctx, "t"); !errors.Is(err, tc.want) {
+			t.Fatalf("%s: merge waiting for the lock: %v; want %v", tc.name, err, tc.want)
+		}
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("first merge: %v", err)
+	}
+	if qs := f.graph(t, f.ns.SharedGraph("t")); len(qs) != 1 {
+		t.Fatalf("first merge wrote %v", qs)
+	}
+}

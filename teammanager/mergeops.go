@@ -81,14 +81,17 @@ import (
 // at once, writes nothing and releases the team's merge lock, and the
 // strategy's result, when it comes, is discarded (see merge.MergeWith).
 //
-// Merges of one team are serialised within the Manager. A merge whose
+// Merges of one team are serialised within the Manager; a merge waiting
+// for another of its team stops waiting, with ctx's error, when ctx ends. A merge whose
 // team another Manager over the same namespace merged, deleted, restored
 // a snapshot of or resolved a conflict of while it ran starts again (see
 // ErrConcurrentMerge).
 func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (_ MergeReport, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	mu := m.mergeLock(teamID)
-	mu.Lock()
+	if err := mu.LockContext(ctx); err != nil {
+		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
+	}
 	defer mu.Unlock()
 	return m.mergeLocked(ctx, teamID)
 }
@@ -1571,7 +1574,9 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		}
 	}
 	mu := m.mergeLock(teamID)
-	mu.Lock()
+	if err := mu.LockContext(ctx); err != nil {
+		return MergeReport{}, fmt.Errorf("resolve conflict %s: %w", IDText(conflictID), err)
+	}
 	defer mu.Unlock()
 	if t, err := m.getTeam(ctx, teamID); err != nil {
 		return MergeReport{}, err

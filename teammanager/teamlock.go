@@ -1,6 +1,9 @@
 package teammanager
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // teamLocks holds one mutex per team id: the locks of two teams never
 // wait for each other (a fixed array of mutexes hashed by id made teams
@@ -13,13 +16,15 @@ type teamLocks struct {
 }
 
 type teamLockEntry struct {
-	mu   sync.Mutex
+	// held has room for one token: sending it locks, receiving it
+	// unlocks. A channel, not a sync.Mutex, so that a wait can end with
+	// its context (LockContext).
+	held chan struct{}
 	refs int // handles given out and not yet done with
 }
 
 // teamLock is a handle on a team's mutex (teamLocks.get): the caller calls
-// Lock, or TryLock, once, and Unlock after a Lock or a TryLock that
-// succeeded.
+// Lock, LockContext or TryLock once, and Unlock after one that succeeded.
 type teamLock struct {
 	l   *teamLocks
 	id  string
@@ -35,7 +40,7 @@ func (l *teamLocks) get(id string) teamLock {
 	}
 	e := l.m[id]
 	if e == nil {
-		e = &teamLockEntry{}
+		e = &teamLockEntry{held: make(chan struct{}, 1)}
 		l.m[id] = e
 	}
 	e.refs++
@@ -52,20 +57,34 @@ func (h teamLock) done() {
 }
 
 // Lock locks the team's mutex.
-func (h teamLock) Lock() { h.ent.mu.Lock() }
+func (h teamLock) Lock() { h.ent.held <- struct{}{} }
+
+// LockContext locks the team's mutex, or returns ctx's error if ctx ends
+// first; then the handle is done with (no Unlock).
+func (h teamLock) LockContext(ctx context.Context) error {
+	select {
+	case h.ent.held <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		h.done()
+		return ctx.Err()
+	}
+}
 
 // TryLock locks the team's mutex if it is free; if not, the handle is done
 // with (no Unlock).
 func (h teamLock) TryLock() bool {
-	if h.ent.mu.TryLock() {
+	select {
+	case h.ent.held <- struct{}{}:
 		return true
+	default:
+		h.done()
+		return false
 	}
-	h.done()
-	return false
 }
 
 // Unlock unlocks the team's mutex; the handle is done with.
 func (h teamLock) Unlock() {
-	h.ent.mu.Unlock()
+	<-h.ent.held
 	h.done()
 }

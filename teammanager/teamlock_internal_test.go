@@ -1,6 +1,8 @@
 package teammanager
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"testing"
 )
@@ -40,4 +42,26 @@ func TestTeamLocks_EntriesGoAway(t *testing.T) {
 	if len(l.m) != 0 {
 		t.Fatalf("entries left: %v", l.m)
 	}
+}
+
+// A LockContext that gives up (its context ended while the lock is held)
+// leaves no entry behind and does not take the lock.
+func TestTeamLocks_LockContextGivesUp(t *testing.T) {
+	var l teamLocks
+	a := l.get("a")
+	a.Lock()
+	c, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := l.get("a").LockContext(c); !errors.Is(err, context.Canceled) {
+		t.Fatalf("LockContext of a held lock, cancelled: %v", err)
+	}
+	a.Unlock()
+	if len(l.m) != 0 {
+		t.Fatalf("entries left: %v", l.m)
+	}
+	b := l.get("a")
+	if err := b.LockContext(context.Background()); err != nil {
+		t.Fatalf("LockContext of a free lock: %v", err)
+	}
+	b.Unlock()
 }
