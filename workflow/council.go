@@ -56,7 +56,7 @@ type TopicTally struct {
 	Status    string `json:"status"`    // TopicAgreed, TopicTieBroken or TopicOpen
 	// DecidedIn is the round that decided the topic (0: open).
 	DecidedIn int      `json:"decided_in,omitempty"`
-	Winner    []string `json:"winner,omitempty"` // the winning ballot's objects
+	Winner    []string `json:"winner,omitempty"` // the winning ballot's objects, as in its BallotCount (sorted)
 	// Ballots are the distinct ballots cast, most voters first: each
 	// voter's last vote on the topic (the set of objects it asserted).
 	Ballots []BallotCount `json:"ballots"`
@@ -354,6 +354,9 @@ func (c *change) tallyRound(d *Def, voters []string, n int, final bool) (Tally, 
 		for _, f := range res.Facts {
 			k := rdfio.FormatTerm(f.Subject) + " " + rdfio.FormatTerm(f.Predicate)
 			won[k] = append(won[k], rdfio.FormatTerm(f.Object))
+		}
+		for _, objs := range won {
+			slices.Sort(objs) // as a ballot's objects: the winner is its ballot's
 		}
 		return won, nil
 	}

@@ -18,9 +18,12 @@ import (
 const fail = "FAIL"
 
 // vote is "topic=object" (subject ex:topic, predicate ex:is), or fail;
-// "topic=object@tag" votes a language-tagged string.
+// "topic=object@tag" votes a language-tagged string, "topic=<iri>" an IRI.
 func vote(v string) teammanager.Finding {
 	topic, obj, _ := strings.Cut(v, "=")
+	if strings.HasPrefix(obj, "<") {
+		return finding(topic, "is", quad.IRI(strings.Trim(obj, "<>")))
+	}
 	if obj, tag, ok := strings.Cut(obj, "@"); ok {
 		return finding(topic, "is", quad.LangString{Value: quad.String(obj), Lang: tag})
 	}
@@ -322,5 +325,19 @@ func TestCouncil_TallyLanguageTagCase(t *testing.T) {
 	}
 	if want := []string{`"x"@EN by a,b`, `"y"@en by c`}; !slices.Equal(got, want) {
 		t.Fatalf("ballots %q, want %q", got, want)
+	}
+}
+
+// TestCouncil_WinnerIsItsBallot: a winning ballot of several objects is
+// the topic's Winner in the order of its BallotCount's Objects (sorted
+// N-Triples), not in the merge's order of terms (IRIs before literals).
+func TestCouncil_WinnerIsItsBallot(t *testing.T) {
+	f := newFixture(t)
+	f.start(t, councilDef([]string{"a", "b"}, 1, 1, "", ""), workflow.RunOptions{ID: "c1"})
+	both := []string{"t=<http://ex.org/x>", "t=a"}
+	r := driveCouncil(t, f, "c1", map[int]map[string][]string{1: {"a": both, "b": both}})
+	tt := r.Rounds[0].Topics[0]
+	if tt.Status != workflow.TopicAgreed || len(tt.Ballots) != 1 || !slices.Equal(tt.Winner, tt.Ballots[0].Objects) {
+		t.Fatalf("%s: winner %q, ballots %+v; want the one ballot's objects", tt.Status, tt.Winner, tt.Ballots)
 	}
 }
