@@ -97,6 +97,9 @@
 // (team:merge:status "interrupted"; Team.Merged false, Team.MergePending
 // MergeInterrupted), and a successful merge clears that in the step that
 // writes it. A team all of whose members failed has nothing to merge.
+// ResolveConflict on a finished team records the marker too, in the write
+// of the resolution, and its re-merge clears it: a re-merge that fails
+// leaves the team due, not reading as merged with the facts of before.
 //
 // Where it runs: in the call that made the write (UpdateMemberStatus, a
 // write or Sweep that records a timeout), after the write commits and

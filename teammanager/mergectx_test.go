@@ -10,6 +10,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/merge"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // manualDeadline is a context whose deadline the test decides: Done closes
@@ -158,5 +159,35 @@ func TestManager_Merge_WaitForLockStopsWithContext(t *testing.T) {
 	}
 	if qs := f.graph(t, f.ns.SharedGraph("t")); len(qs) != 1 {
 		t.Fatalf("first merge wrote %v", qs)
+	}
+}
+
+// TestManager_ResolveConflict_FailedReMergeIsDue: the resolution of a
+// finished team is written before its re-merge; when that re-merge fails
+// (here its context ends before it writes), the team read as merged and
+// no retry point merged it, so its facts stayed those of before the
+// resolution. The resolution now marks the merge as due: the team reads
+// as not merged, and GetTeam's retry writes the chosen object.
+func TestManager_ResolveConflict_FailedReMergeIsDue(t *testing.T) {
+	f := newFixture(t)
+	codeReview(t, f, merge.NameConflictFlag)
+	cs, err := f.m.Conflicts(ctx, "cr")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Conflicts = %+v, %v", cs, err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	teammanager.SetMergeHook(cancel)
+	_, err = f.m.ResolveConflict(rctx, "cr", cs[0].ID, []quad.Value{quad.String("low")}, "lead")
+	teammanager.SetMergeHook(nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("ResolveConflict whose re-merge was cancelled: %v", err)
+	}
+	team, err := f.m.GetTeam(ctx, "cr") // a retry point
+	if err != nil || !team.Merged {
+		t.Fatalf("team after the retry: merged %v (%s), %v", team.Merged, team.MergePending, err)
+	}
+	facts, err := f.m.Facts(ctx, "cr", teammanager.FactFilter{Predicate: iri("severity")})
+	if err != nil || len(facts) != 1 || facts[0].Object != quad.String("low") || facts[0].ResolvedBy != "lead" {
+		t.Fatalf("severity facts after the retry: %+v, %v; want the resolution's \"low\"", facts, err)
 	}
 }

@@ -1551,7 +1551,11 @@ func CheckResolution(conflictID string, objects []quad.Value, by string) error {
 // provenance fact:agent <by>. Later merges keep the resolution. It returns
 // the report of that merge. The resolution is written before the merge: if
 // the merge fails (e.g. ErrConcurrentMerge), the conflict stays resolved
-// and MergeTeamResults applies it.
+// and MergeTeamResults applies it. With auto-merge on, the write of a
+// finished team's resolution also marks its merge as due (see "Merges that
+// always happen" in the package documentation), which the re-merge
+// clears: if it fails, the team reads as not merged and the retry points
+// merge it.
 func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string, objects []quad.Value, by string) (_ MergeReport, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if err := CheckResolution(conflictID, objects, by); err != nil {
@@ -1631,7 +1635,25 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 		for _, o := range objs {
 			add(x.IRI(ns.ConflictResolvedObject), o)
 		}
-		tx.KeepSide(teamTable) // the conflict graph only
+		// The re-merge below is due from now on: if it fails (or the
+		// process stops before it), the team reads as not merged and the
+		// retry points merge it, as they do a finished team's due merge,
+		// instead of its facts staying those of before the resolution.
+		st, err := m.readTeam(ctx, tx.Namespace().Dataset(), teamID, "-")
+		if err != nil {
+			return err
+		}
+		if Finished(st.team.Status) && st.team.MergePending == "" {
+			m.markMergeDue(st)
+		}
+		if len(st.add) > 0 || len(st.rm) > 0 {
+			tx.Remove(st.rm...)
+			tx.Add(st.add...)
+			m.pinTeam(tx, teamID, st.add)
+			m.putTeamRow(tx, teamID, st.props[st.node])
+		} else {
+			tx.KeepSide(teamTable) // the conflict graph only
+		}
 		cg := &conflictGraph{team: teamID, nodes: map[quad.Value]map[quad.Value][]quad.Value{node: pm}}
 		c := m.conflict(teamID, cg, node, info)
 		if c == nil {
