@@ -80,3 +80,24 @@ func TestMergeWith(t *testing.T) {
 		t.Fatal("no panic")
 	})
 }
+
+// TestConfidenceWeighted_LoneObject: an object alone on its topic is kept
+// under the default margin however small its score, and still needs more
+// than a positive margin.
+func TestConfidenceWeighted_LoneObject(t *testing.T) {
+	for _, tc := range []struct {
+		conf, margin float64
+		kept         bool
+	}{
+		{1e-10, 0, true},
+		{1e-300, 0, true},
+		{0.3, 0.3, false},
+		{0.3, 0.2, true},
+	} {
+		in := merge.Input{Members: []merge.Member{done("a", 0)}, Findings: []merge.Finding{fnd("1", "a", "s", "p", str("x"), 0, tc.conf)}}
+		res, err := merge.ConfidenceWeighted{Margin: tc.margin}.Merge(in)
+		if err != nil || (len(res.Facts) == 1) != tc.kept || len(res.Facts)+len(res.Conflicts) != 1 {
+			t.Errorf("confidence %v, margin %v: facts %+v, conflicts %+v, %v; want kept %v", tc.conf, tc.margin, res.Facts, res.Conflicts, err, tc.kept)
+		}
+	}
+}

@@ -206,7 +206,8 @@ const confidenceEpsilon = 1e-9
 // highest-scoring object is kept alone if its score exceeds the runner-up's (0 when there is none) by
 // more than Margin; otherwise the topic becomes a conflict with reason ReasonNoClearWinner. Scores are
 // summed in agent order and compared with a tolerance of 1e-9, so the outcome does not depend on input
-// order or on floating-point rounding. Options.Threshold and Options.TieBreaker are not used.
+// order or on floating-point rounding; an object alone on its topic is kept under a Margin of 0 whatever
+// its score. Options.Threshold and Options.TieBreaker are not used.
 //
 // The kept fact's Confidence is the winner's share of the weighted vote: its score divided by the
 // number of members that spoke on the topic (1 when every speaker asserted it with full confidence;
@@ -242,7 +243,11 @@ func (cw ConfidenceWeighted) decide(v TopicView, _ Options) Decision {
 	if len(objs) > 1 {
 		runnerUp = score[objs[1]]
 	}
-	if score[objs[0]]-runnerUp > cw.Margin+confidenceEpsilon {
+	// An object alone on its topic beats the runner-up's 0 by its score,
+	// a sum of positive confidences, which no rounding makes 0: under a
+	// margin of 0 it is kept however small its score (the tolerance is
+	// for comparing two sums).
+	if score[objs[0]]-runnerUp > cw.Margin+confidenceEpsilon || len(objs) == 1 && cw.Margin == 0 {
 		share := min(score[objs[0]]/float64(len(v.Speakers())), 1)
 		return Decision{Keep: objs[:1], Confidence: []float64{share}}
 	}
