@@ -218,58 +218,66 @@ func (m *Manager) DraftPlan(ctx context.Context, teamID, by string, np NewPlan) 
 	}
 	var out Plan
 	err = m.boardWrite(ctx, func(b *boardTx) error {
-		st, err := b.loadBoard(teamID, true)
-		if err != nil {
-			return err
+		p, err := b.draftPlan(teamID, by, np)
+		if err == nil {
+			out = *p
 		}
-		if err := mayPlan(st, by); err != nil {
-			return err
-		}
-		if st.PlanRevs > 0 {
-			last, err := b.loadPlan(teamID, st.PlanRevs)
-			if err != nil {
-				return err
-			}
-			if last.State == PlanPendingReview {
-				return fmt.Errorf("%w: revision %d is pending review (%s reviews it first)", ErrPlanState, last.Revision, st.approver())
-			}
-		}
-		// Always a new revision, even over a draft, and a number never
-		// used before (not even by revisions a snapshot restore or the
-		// team's deletion removed): a revision's content never changes,
-		// so that a review naming it reviews what was read.
-		seq, err := b.planSeq(teamID)
-		if err != nil {
-			return err
-		}
-		p := &Plan{Team: teamID, Revision: max(st.PlanRevs, seq) + 1, CreatedAt: b.now}
-		b.put(planSeqTable, teamID, []quad.Value{quad.String(strconv.Itoa(p.Revision))})
-		p.Title, p.Author, p.State, p.UpdatedAt = strings.TrimSpace(np.Title), by, PlanDraft, b.now
-		for _, s := range np.Steps {
-			p.Steps = append(p.Steps, PlanStep{Title: strings.TrimSpace(s.Title), Description: s.Description})
-		}
-		st.PlanRevs = p.Revision
-		b.saveBoard(teamID, st)
-		if np.Submit {
-			// As SubmitPlan would move it, in this write: its events
-			// are both, the revision's row and quads only the
-			// submitted one.
-			draft := *p
-			draft.IRI = b.m.ns.Plan(p.Team, p.Revision)
-			draft.Steps = slices.Clone(p.Steps)
-			b.event(Event{Type: EventPlanDrafted, Team: p.Team, Plan: &draft})
-			p.State, p.SubmittedAt = PlanPendingReview, b.now
-			b.savePlan(nil, p, EventPlanSubmitted)
-		} else {
-			b.savePlan(nil, p, EventPlanDrafted)
-		}
-		out = *p
-		return nil
+		return err
 	})
 	if err != nil {
 		return Plan{}, teamErr(teamID, "draft plan", err)
 	}
 	return out, nil
+}
+
+// draftPlan is DraftPlan's write (np validated).
+func (b *boardTx) draftPlan(teamID, by string, np NewPlan) (*Plan, error) {
+	st, err := b.loadBoard(teamID, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayPlan(st, by); err != nil {
+		return nil, err
+	}
+	if st.PlanRevs > 0 {
+		last, err := b.loadPlan(teamID, st.PlanRevs)
+		if err != nil {
+			return nil, err
+		}
+		if last.State == PlanPendingReview {
+			return nil, fmt.Errorf("%w: revision %d is pending review (%s reviews it first)", ErrPlanState, last.Revision, st.approver())
+		}
+	}
+	// Always a new revision, even over a draft, and a number never
+	// used before (not even by revisions a snapshot restore or the
+	// team's deletion removed): a revision's content never changes,
+	// so that a review naming it reviews what was read.
+	seq, err := b.planSeq(teamID)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Team: teamID, Revision: max(st.PlanRevs, seq) + 1, CreatedAt: b.now}
+	b.put(planSeqTable, teamID, []quad.Value{quad.String(strconv.Itoa(p.Revision))})
+	p.Title, p.Author, p.State, p.UpdatedAt = strings.TrimSpace(np.Title), by, PlanDraft, b.now
+	for _, s := range np.Steps {
+		p.Steps = append(p.Steps, PlanStep{Title: strings.TrimSpace(s.Title), Description: s.Description})
+	}
+	st.PlanRevs = p.Revision
+	b.saveBoard(teamID, st)
+	if np.Submit {
+		// As SubmitPlan would move it, in this write: its events
+		// are both, the revision's row and quads only the
+		// submitted one.
+		draft := *p
+		draft.IRI = b.m.ns.Plan(p.Team, p.Revision)
+		draft.Steps = slices.Clone(p.Steps)
+		b.event(Event{Type: EventPlanDrafted, Team: p.Team, Plan: &draft})
+		p.State, p.SubmittedAt = PlanPendingReview, b.now
+		b.savePlan(nil, p, EventPlanSubmitted)
+	} else {
+		b.savePlan(nil, p, EventPlanDrafted)
+	}
+	return p, nil
 }
 
 // SubmitPlan submits the latest revision of team teamID's plan, a draft,

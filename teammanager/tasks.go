@@ -950,56 +950,64 @@ func (m *Manager) ReviewTask(ctx context.Context, teamID, lead, taskID string, a
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
 	err = m.boardWrite(ctx, func(b *boardTx) error {
-		st, t, err := b.loadFor(teamID, taskID)
-		if err != nil {
-			return err
+		t, err := b.reviewTask(teamID, lead, taskID, approve, feedback)
+		if err == nil {
+			out = *t
 		}
-		if !st.isLead(lead) {
-			return notLead(st, lead, "review a task")
-		}
-		if t.Status != TaskInReview {
-			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "review"}
-		}
-		if !approve && strings.TrimSpace(feedback) == "" {
-			return errorf(ErrInvalidTask, "a rejection needs feedback")
-		}
-		old := *t
-		t.UpdatedAt = b.now
-		msg := OutMessage{To: []string{t.Assignee}, Body: feedback, Task: t.ID}
-		if approve {
-			t.Status, t.ReviewedBy, t.ReviewedAt = TaskCompleted, lead, b.now
-			if err := b.save(&old, t, TaskChange{Action: ActionApproved, By: lead, Reason: feedback}); err != nil {
-				return err
-			}
-			if err := b.refreshDependents(t); err != nil {
-				return err
-			}
-			msg.Type, msg.Subject = MsgApproval, "task "+t.ID+" approved"
-		} else {
-			t.Status, t.Feedback, t.ClaimedAt = TaskInProgress, feedback, b.now
-			if st.Finished[t.Assignee] != "" || st.leadIdle(t.Assignee) {
-				// Its member is finished, or is the lead now and may not
-				// work: the task goes back to the queue, for any member.
-				t.Status, t.Assignee = TaskPending, ""
-			}
-			if _, err := b.comment(t, lead, CommentNote, "review: "+feedback); err != nil {
-				return err
-			}
-			if err := b.save(&old, t, TaskChange{Action: ActionRejected, By: lead, Reason: feedback}); err != nil {
-				return err
-			}
-			msg.Type, msg.Subject = MsgRejection, "task "+t.ID+" rejected"
-		}
-		if _, err := b.send(st, teamID, lead, msg, true); err != nil {
-			return err
-		}
-		out = *t
-		return nil
+		return err
 	})
 	if err != nil {
 		return Task{}, taskErr(teamID, taskID, "review task "+IDText(taskID), err)
 	}
 	return out, nil
+}
+
+// reviewTask is ReviewTask's write.
+func (b *boardTx) reviewTask(teamID, lead, taskID string, approve bool, feedback string) (*Task, error) {
+	st, t, err := b.loadFor(teamID, taskID)
+	if err != nil {
+		return nil, err
+	}
+	if !st.isLead(lead) {
+		return nil, notLead(st, lead, "review a task")
+	}
+	if t.Status != TaskInReview {
+		return nil, &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "review"}
+	}
+	if !approve && strings.TrimSpace(feedback) == "" {
+		return nil, errorf(ErrInvalidTask, "a rejection needs feedback")
+	}
+	old := *t
+	t.UpdatedAt = b.now
+	msg := OutMessage{To: []string{t.Assignee}, Body: feedback, Task: t.ID}
+	if approve {
+		t.Status, t.ReviewedBy, t.ReviewedAt = TaskCompleted, lead, b.now
+		if err := b.save(&old, t, TaskChange{Action: ActionApproved, By: lead, Reason: feedback}); err != nil {
+			return nil, err
+		}
+		if err := b.refreshDependents(t); err != nil {
+			return nil, err
+		}
+		msg.Type, msg.Subject = MsgApproval, "task "+t.ID+" approved"
+	} else {
+		t.Status, t.Feedback, t.ClaimedAt = TaskInProgress, feedback, b.now
+		if st.Finished[t.Assignee] != "" || st.leadIdle(t.Assignee) {
+			// Its member is finished, or is the lead now and may not
+			// work: the task goes back to the queue, for any member.
+			t.Status, t.Assignee = TaskPending, ""
+		}
+		if _, err := b.comment(t, lead, CommentNote, "review: "+feedback); err != nil {
+			return nil, err
+		}
+		if err := b.save(&old, t, TaskChange{Action: ActionRejected, By: lead, Reason: feedback}); err != nil {
+			return nil, err
+		}
+		msg.Type, msg.Subject = MsgRejection, "task "+t.ID+" rejected"
+	}
+	if _, err := b.send(st, teamID, lead, msg, true); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // FailTask fails agent's in_progress task with reason (required); the lead
@@ -1089,73 +1097,81 @@ func (m *Manager) control(ctx context.Context, teamID, lead, taskID, action, rea
 	defer func() { err = ctxcause.With(ctx, err) }()
 	var out Task
 	err = m.boardWrite(ctx, func(b *boardTx) error {
-		st, t, err := b.loadFor(teamID, taskID)
-		if err != nil {
-			return err
+		t, err := b.control(teamID, lead, taskID, action, reason)
+		if err == nil {
+			out = *t
 		}
-		if !st.isLead(lead) {
-			return notLead(st, lead, verb(action)+" a task")
-		}
-		refused := func() error {
-			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: verb(action)}
-		}
-		old := *t
-		t.UpdatedAt = b.now
-		unblocks := false
-		switch action {
-		case ActionCancelled:
-			if t.Status.Finished() {
-				return refused()
-			}
-			t.Status, t.Error, t.Paused = TaskCancelled, reason, false
-		case ActionSkipped:
-			if t.Status == TaskCompleted || t.Skipped {
-				return refused()
-			}
-			t.Status, t.Skipped, t.Paused = TaskCancelled, true, false
-			t.Error = "skipped"
-			if reason != "" {
-				t.Error += ": " + reason
-			}
-			unblocks = true
-		case ActionPaused:
-			if t.Paused || t.Status != TaskPending && t.Status != TaskInProgress {
-				return refused()
-			}
-			t.Paused = true
-		case ActionResumed:
-			if !t.Paused {
-				return refused()
-			}
-			t.Paused = false
-		case ActionRetried:
-			if t.Status != TaskFailed && !(t.Status == TaskCancelled && !t.Skipped) {
-				return refused()
-			}
-			t.Status, t.Error, t.Dispatches = TaskPending, "", 0
-			if st.Finished[t.Assignee] != "" || st.leadIdle(t.Assignee) {
-				// Its member is finished and takes no more tasks (or is
-				// the lead now, of a board that does not let the lead
-				// work): the task goes to any member, as that member's
-				// pending tasks did when it finished.
-				t.Assignee = ""
-			}
-		}
-		if err := b.save(&old, t, TaskChange{Action: action, By: lead, Reason: reason}); err != nil {
-			return err
-		}
-		if unblocks {
-			if err := b.refreshDependents(t); err != nil {
-				return err
-			}
-		}
-		out = *t
-		return nil
+		return err
 	})
 	if err != nil {
 		return Task{}, taskErr(teamID, taskID, verb(action)+" task "+IDText(taskID), err)
 	}
 	return out, nil
+}
+
+// control is the write of the lead's task controls (Manager.control).
+func (b *boardTx) control(teamID, lead, taskID, action, reason string) (*Task, error) {
+	st, t, err := b.loadFor(teamID, taskID)
+	if err != nil {
+		return nil, err
+	}
+	if !st.isLead(lead) {
+		return nil, notLead(st, lead, verb(action)+" a task")
+	}
+	refused := func() error {
+		return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: verb(action)}
+	}
+	old := *t
+	t.UpdatedAt = b.now
+	unblocks := false
+	switch action {
+	case ActionCancelled:
+		if t.Status.Finished() {
+			return nil, refused()
+		}
+		t.Status, t.Error, t.Paused = TaskCancelled, reason, false
+	case ActionSkipped:
+		if t.Status == TaskCompleted || t.Skipped {
+			return nil, refused()
+		}
+		t.Status, t.Skipped, t.Paused = TaskCancelled, true, false
+		t.Error = "skipped"
+		if reason != "" {
+			t.Error += ": " + reason
+		}
+		unblocks = true
+	case ActionPaused:
+		if t.Paused || t.Status != TaskPending && t.Status != TaskInProgress {
+			return nil, refused()
+		}
+		t.Paused = true
+	case ActionResumed:
+		if !t.Paused {
+			return nil, refused()
+		}
+		t.Paused = false
+	case ActionRetried:
+		if t.Status != TaskFailed && !(t.Status == TaskCancelled && !t.Skipped) {
+			return nil, refused()
+		}
+		t.Status, t.Error, t.Dispatches = TaskPending, "", 0
+		if st.Finished[t.Assignee] != "" || st.leadIdle(t.Assignee) {
+			// Its member is finished and takes no more tasks (or is
+			// the lead now, of a board that does not let the lead
+			// work): the task goes to any member, as that member's
+			// pending tasks did when it finished.
+			t.Assignee = ""
+		}
+	}
+	if err := b.save(&old, t, TaskChange{Action: action, By: lead, Reason: reason}); err != nil {
+		return nil, err
+	}
+	if unblocks {
+		if err := b.refreshDependents(t); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 func verb(action string) string {

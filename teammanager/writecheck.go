@@ -15,8 +15,8 @@ type writeCheckKey struct{}
 // WithWriteCheck returns a context that carries check: every task board
 // write a Manager makes with it (the task and plan calls: CreateTask,
 // ClaimTask, ClaimNext, CompleteTask, FailTask, ReviewTask, CancelTask,
-// RetryTask, SkipTask, DraftPlan, SubmitPlan, ..., AddTaskFindings and
-// FinishTask) runs check first, in that same atomic write (under the
+// RetryTask, SkipTask, DraftPlan, SubmitPlan, ..., AddTaskFindings,
+// FinishTask and ApplyBoardOps) runs check first, in that same atomic write (under the
 // namespace's write lock): if check returns an error, the call writes nothing and
 // returns that error. A check already in ctx runs too, first. A package
 // that acts on a board under a lease of its own fences its writes with it
