@@ -69,6 +69,7 @@ type TaskBoard interface {
 	SweepTasks(ctx context.Context, teamID string) (teammanager.TaskSweep, error)
 	AddTaskFindings(ctx context.Context, teamID, agentID, taskID string, fs []teammanager.Finding) ([]string, error)
 	FinishTask(ctx context.Context, teamID, agent, taskID string, o teammanager.TaskOutcome) (teammanager.TaskFinish, error)
+	ApplyBoardOps(ctx context.Context, teamID, lead string, ops []teammanager.BoardOp) ([]teammanager.BoardOpResult, error)
 	Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error)
 	ConfigureBoard(ctx context.Context, teamID string, s teammanager.BoardSettings) (teammanager.BoardSettings, error)
 	UpdateBoard(ctx context.Context, teamID string, u teammanager.BoardUpdate) (teammanager.BoardSettings, error)

@@ -208,6 +208,85 @@ type TaskFinished struct {
 	Created  []Task   `json:"created"`
 }
 
+// BoardOp is an operation of a lead's turn in JSON: an entry of the ops
+// of teams.task.apply_ops (teammanager.BoardOp), with the fields of a
+// lead's operation in a led workflow (workflow.LeadOp): a create's task
+// in subject, description, assignee, priority and blocked_by, a plan's in
+// title and steps.
+type BoardOp struct {
+	Op          string                 `json:"op"`
+	Ref         string                 `json:"ref,omitempty"`
+	Subject     string                 `json:"subject,omitempty"`
+	Description string                 `json:"description,omitempty"`
+	Assignee    string                 `json:"assignee,omitempty"`
+	Priority    int                    `json:"priority,omitempty"`
+	BlockedBy   []string               `json:"blocked_by,omitempty"`
+	Task        string                 `json:"task,omitempty"`
+	Feedback    string                 `json:"feedback,omitempty"`
+	Reason      string                 `json:"reason,omitempty"`
+	Title       string                 `json:"title,omitempty"`
+	Steps       []teammanager.PlanStep `json:"steps,omitempty"`
+}
+
+// BoardOpOf returns the JSON shape of op.
+func BoardOpOf(op teammanager.BoardOp) BoardOp {
+	return BoardOp{Op: op.Op, Ref: op.Ref, Subject: op.New.Subject, Description: op.New.Description, Assignee: op.New.Assignee,
+		Priority: op.New.Priority, BlockedBy: op.New.BlockedBy, Task: op.Task, Feedback: op.Feedback, Reason: op.Reason,
+		Title: op.Plan.Title, Steps: op.Plan.Steps}
+}
+
+// Manager returns op as the team manager takes it.
+func (op BoardOp) Manager() teammanager.BoardOp {
+	return teammanager.BoardOp{Op: op.Op, Ref: op.Ref, Task: op.Task, Feedback: op.Feedback, Reason: op.Reason,
+		New:  teammanager.NewTask{Subject: op.Subject, Description: op.Description, Assignee: op.Assignee, Priority: op.Priority, BlockedBy: op.BlockedBy},
+		Plan: teammanager.NewPlan{Title: op.Title, Steps: op.Steps}}
+}
+
+// BoardOpResult is what one operation of teams.task.apply_ops wrote
+// (teammanager.BoardOpResult): the task it created or changed, the tasks
+// it cancelled (cancel_open), or the plan revision it drafted and
+// submitted.
+type BoardOpResult struct {
+	Op        string            `json:"op"`
+	Task      *Task             `json:"task,omitempty"`
+	Cancelled []Task            `json:"cancelled,omitempty"`
+	Plan      *teammanager.Plan `json:"plan,omitempty"`
+}
+
+// BoardOpRefused is the operation of teams.task.apply_ops that the board
+// refused (teammanager.BoardOpError), in its error's data: its index
+// (from 0), its op, and the message of its own error.
+type BoardOpRefused struct {
+	Index   int    `json:"index"`
+	Op      string `json:"op"`
+	Message string `json:"message"`
+}
+
+// BoardOpsApplied is the result of teams.task.apply_ops: one result per
+// operation, in order, all written in one atomic write.
+type BoardOpsApplied struct {
+	Team    string          `json:"team"`
+	Results []BoardOpResult `json:"results"`
+}
+
+// BoardOpsAppliedOf returns the JSON shape of res, the results of
+// team's ApplyBoardOps.
+func BoardOpsAppliedOf(team string, res []teammanager.BoardOpResult) BoardOpsApplied {
+	out := BoardOpsApplied{Team: team, Results: make([]BoardOpResult, 0, len(res))}
+	for _, r := range res {
+		o := BoardOpResult{Op: r.Op, Plan: r.Plan}
+		if r.Task != nil {
+			t := TaskOf(*r.Task)
+			o.Task = &t
+		}
+		if len(r.Cancelled) > 0 {
+			o.Cancelled = TasksOf(r.Cancelled)
+		}
+		out.Results = append(out.Results, o)
+	}
+	return out
+}
+
 // nonNil returns s, or an empty slice for nil (printed [] not null).
 func nonNil(s []string) []string {
 	if s == nil {

@@ -177,11 +177,12 @@ type rpcResponse struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    struct {
-			ExitCode int            `json:"exitCode"`
-			Kind     api.Kind       `json:"kind"`
-			Errors   []string       `json:"errors"`
-			Problems []spec.Problem `json:"problems"`
-			Task     *api.Task      `json:"task"`
+			ExitCode  int                 `json:"exitCode"`
+			Kind      api.Kind            `json:"kind"`
+			Errors    []string            `json:"errors"`
+			Problems  []spec.Problem      `json:"problems"`
+			Task      *api.Task           `json:"task"`
+			Operation *api.BoardOpRefused `json:"operation"`
 		} `json:"data"`
 	} `json:"error"`
 }
@@ -286,7 +287,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 // decodes its result into result (nil: dropped).
 func decodeResult(method string, r rpcResponse, result any) error {
 	if e := r.Error; e != nil {
-		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors, Problems: e.Data.Problems, Task: e.Data.Task}
+		return &Error{Code: e.Code, Message: e.Message, ExitCode: e.Data.ExitCode, Kind: e.Data.Kind, Names: e.Data.Errors, Problems: e.Data.Problems, Task: e.Data.Task, Operation: e.Data.Operation}
 	}
 	if result == nil {
 		return nil

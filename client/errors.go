@@ -46,6 +46,9 @@ type Error struct {
 	// embedded Manager returns it: the task a claim past the circuit
 	// breaker failed (teams.task.claim, teammanager.ErrCircuitOpen).
 	Task *api.Task
+	// Operation is the operation of teams.task.apply_ops that the board
+	// refused (ApplyBoardOps returns it as a *teammanager.BoardOpError).
+	Operation *api.BoardOpRefused
 }
 
 func (e *Error) Error() string { return e.Message }

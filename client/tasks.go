@@ -349,6 +349,56 @@ func (c *Client) FinishTask(ctx context.Context, teamID, agent, taskID string, o
 	return fin, nil
 }
 
+// ApplyBoardOps applies a lead's turn — every operation, in order — in
+// one atomic write (teams.task.apply_ops): an operation refused writes
+// nothing of any. The refusal of an operation is a
+// *teammanager.BoardOpError naming it, as the Manager returns it, whose
+// Err is the server's *Error for that operation.
+func (c *Client) ApplyBoardOps(ctx context.Context, teamID, lead string, ops []teammanager.BoardOp) ([]teammanager.BoardOpResult, error) {
+	p := struct {
+		Team  string        `json:"team"`
+		Agent string        `json:"agent"`
+		Ops   []api.BoardOp `json:"ops"`
+	}{teamID, lead, make([]api.BoardOp, 0, len(ops))}
+	for i, op := range ops {
+		// JSON carries UTF-8 only: the Manager's error for such text, as
+		// the single call's.
+		if err := textNotUTF8(fmt.Sprintf("team %s: apply board operations: operation %d (%s)", teammanager.IDText(teamID), i+1, op.Op),
+			teammanager.ErrInvalidTask, "subject", op.New.Subject, "description", op.New.Description, "feedback", op.Feedback, "reason", op.Reason); err != nil {
+			return nil, err
+		}
+		if op.Op == teammanager.BoardOpPlan && planNotUTF8(op.Plan) {
+			return nil, &textError{fmt.Errorf("team %s: apply board operations: operation %d (%s): %w", teammanager.IDText(teamID), i+1, op.Op, op.Plan.Validate())}
+		}
+		p.Ops = append(p.Ops, api.BoardOpOf(op))
+	}
+	var r api.BoardOpsApplied
+	if err := c.teamsCall(ctx, "teams.task.apply_ops", p, &r); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Operation != nil {
+			// As the Manager returns it: the operation's own error in a
+			// *teammanager.BoardOpError, which names it.
+			own := *e
+			own.Message, own.Operation = e.Operation.Message, nil
+			return nil, fmt.Errorf("team %s: apply board operations: %w", teammanager.IDText(teamID), &teammanager.BoardOpError{Index: e.Operation.Index, Op: e.Operation.Op, Err: &own})
+		}
+		return nil, err
+	}
+	out := make([]teammanager.BoardOpResult, 0, len(r.Results))
+	for _, res := range r.Results {
+		o := teammanager.BoardOpResult{Op: res.Op, Plan: res.Plan}
+		if res.Task != nil {
+			t := taskOf(*res.Task)
+			o.Task = &t
+		}
+		if len(res.Cancelled) > 0 {
+			o.Cancelled = tasksOf(res.Cancelled)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
 // Board returns the rules of a team's board (teams.task.board).
 func (c *Client) Board(ctx context.Context, teamID string) (teammanager.BoardSettings, error) {
 	var b api.Board

@@ -99,6 +99,7 @@ var roles = map[string]Role{
 	"rpc teams.task.configure_board": RoleWrite,
 	"rpc teams.task.add_findings":    RoleWrite,
 	"rpc teams.task.finish":          RoleWrite,
+	"rpc teams.task.apply_ops":       RoleWrite,
 	"rpc teams.chat.send":            RoleWrite,
 	"rpc teams.chat.thread":          RoleRead,
 	"rpc teams.chat.history":         RoleRead,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/spec"
+	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // Errors of the protocols, beside those of package api. Compare with
@@ -98,6 +99,9 @@ type rpcErrorData struct {
 	// embedded Manager does: teams.task.claim past the circuit breaker
 	// fails the task (ErrCircuitOpen) and answers it here.
 	Task *api.Task `json:"task,omitempty"`
+	// Operation is the operation of teams.task.apply_ops that the board
+	// refused (teammanager.BoardOpError).
+	Operation *api.BoardOpRefused `json:"operation,omitempty"`
 }
 
 // rpcErrorOf maps err to its JSON-RPC error object: the one place where
@@ -112,6 +116,10 @@ func rpcErrorOf(err error) *rpcError {
 	var te *taskError
 	if errors.As(err, &te) {
 		e.Data.Task = &te.task
+	}
+	var oe *teammanager.BoardOpError
+	if errors.As(err, &oe) {
+		e.Data.Operation = &api.BoardOpRefused{Index: oe.Index, Op: oe.Op, Message: oe.Err.Error()}
 	}
 	switch {
 	case errors.Is(err, errParse), errors.Is(err, errBodyCut): // a cut body is JSON cut short

@@ -113,6 +113,7 @@ var methods = map[string]method{
 	"teams.task.configure_board": {access: accessWrite, run: teamsTaskConfigureBoard},
 	"teams.task.add_findings":    {access: accessWrite, run: teamsTaskAddFindings},
 	"teams.task.finish":          {access: accessWrite, run: teamsTaskFinish},
+	"teams.task.apply_ops":       {access: accessWrite, run: teamsTaskApplyOps},
 	"teams.chat.send":            {access: accessWrite, run: teamsChatSend},
 	"teams.chat.thread":          {access: accessRead, run: teamsChatThread},
 	"teams.chat.history":         {access: accessRead, heavy: true, run: teamsChatHistory},

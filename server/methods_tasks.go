@@ -604,6 +604,33 @@ func teamsTaskFinish(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	return out, nil
 }
 
+// teamsTaskApplyOps: {team, agent (the lead), ops: [api.BoardOp]} ->
+// api.BoardOpsApplied: a lead's turn, every operation applied in order in
+// one atomic write (teammanager.Manager.ApplyBoardOps): an operation
+// refused writes nothing of any.
+func teamsTaskApplyOps(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
+	var p struct {
+		Team  string        `json:"team"`
+		Agent string        `json:"agent"`
+		Ops   []api.BoardOp `json:"ops"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := requiredGiven(params, "team", p.Team, "agent", p.Agent); err != nil {
+		return nil, err
+	}
+	ops := make([]teammanager.BoardOp, 0, len(p.Ops))
+	for _, op := range p.Ops {
+		ops = append(ops, op.Manager())
+	}
+	res, err := c.m.ApplyBoardOps(ctx, p.Team, p.Agent, ops)
+	if err != nil {
+		return nil, err
+	}
+	return api.BoardOpsAppliedOf(p.Team, res), nil
+}
+
 // teamsChatConfigure: an api.MailRetentionUpdate ({team} and maxAge
 // (seconds; 0: any age), perAgent, or both) -> api.MailRetention: the
 // retention of the team's mailbox after the change, enforced by the sends
