@@ -707,6 +707,71 @@ func TestWorkflows_DriverFencedThroughServer(t *testing.T) {
 	}
 }
 
+// TestWorkflows_LeadTurnOneWriteThroughServer: through a server as in
+// process, a lead's turn is one write of the board: a turn whose last
+// operation the board refuses (approve a task it does not have) fails,
+// and so the run, with nothing of the turn written (the two tasks
+// before it were created); a driver taken over while it applies its
+// lead's answer (after its first create, or before the turn's write)
+// writes nothing of it, gives the turn back and stops with
+// ErrDriverBusy.
+func TestWorkflows_LeadTurnOneWriteThroughServer(t *testing.T) {
+	turn := []workflow.LeadOp{
+		{Op: workflow.OpCreate, Subject: "build", Assignee: "backend", Ref: "b"},
+		{Op: workflow.OpCreate, Subject: "check", Assignee: "backend", BlockedBy: []string{"b"}},
+	}
+	t.Run("refused", func(t *testing.T) {
+		c, w, r, _ := crewTakenOver(t, false)
+		runner := ledFuncs{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) {
+			return append(slices.Clone(turn), workflow.LeadOp{Op: workflow.OpApprove, Task: "T99"}), nil
+		}}
+		got, err := workflow.DriveLedWith(ctx, w, c, r.ID, "driver", runner, workflow.LedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != workflow.RunFailed || !strings.Contains(got.Error, "lead operation 3 (approve)") {
+			t.Fatalf("run %s %q, want failed by operation 3", got.Status, got.Error)
+		}
+		if tasks, err := c.ListTasks(ctx, r.Team, teammanager.TaskFilter{}); err != nil || len(tasks) != 0 {
+			t.Fatalf("tasks %+v, %v; want none of the refused turn", tasks, err)
+		}
+	})
+	t.Run("taken over", func(t *testing.T) {
+		c, w, r, takeOver := crewTakenOver(t, false)
+		runner := ledFuncs{lead: func(workflow.LeadTurn) ([]workflow.LeadOp, error) { return turn, nil }}
+		once := sync.OnceFunc(takeOver)
+		b := &takeoverClientBoard{turnHookBoard{Client: c, before: once}, once}
+		_, err := workflow.DriveLedWith(ctx, w, b, r.ID, "driver", runner, workflow.LedOptions{Lease: time.Hour})
+		if !errors.Is(err, workflow.ErrDriverBusy) {
+			t.Fatalf("drive: %v, want ErrDriverBusy", err)
+		}
+		if tasks, err := c.ListTasks(ctx, r.Team, teammanager.TaskFilter{}); err != nil || len(tasks) != 0 {
+			t.Fatalf("tasks %+v, %v; want none of the turn", tasks, err)
+		}
+		run, err := w.Get(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := run.Step("turn-1/architect"); s.Status != workflow.StepReady {
+			t.Errorf("turn 1: %s, want ready (given back)", s.Status)
+		}
+	})
+}
+
+// takeoverClientBoard is a turnHookBoard that also calls afterCreate once
+// each CreateTask has returned (a lead's operations applied one call at a
+// time would make their first write there).
+type takeoverClientBoard struct {
+	turnHookBoard
+	afterCreate func()
+}
+
+func (b *takeoverClientBoard) CreateTask(ctx context.Context, team, by string, nt teammanager.NewTask) (teammanager.Task, error) {
+	t, err := b.Client.CreateTask(ctx, team, by, nt)
+	b.afterCreate()
+	return t, err
+}
+
 // TestWorkflows_DefaultsLikeInputs: a step input's default is held to
 // what a run input is (workflow.CheckValues): one nested deeper than a run
 // input may be, or one JSON cannot carry, is refused by Start with the
@@ -849,26 +914,30 @@ func TestWorkflows_EmptyIDsAsEmbedded(t *testing.T) {
 	}
 }
 
-// draftHookBoard is a workflow.Board through a client that calls after
-// once each DraftPlan has returned without error.
-type draftHookBoard struct {
+// turnHookBoard is a workflow.Board through a client that calls before
+// before each ApplyBoardOps (the write of a lead's turn), and after once
+// it has returned without error.
+type turnHookBoard struct {
 	*client.Client
-	after func()
+	before, after func()
 }
 
-func (b *draftHookBoard) DraftPlan(ctx context.Context, team, by string, np teammanager.NewPlan) (teammanager.Plan, error) {
-	p, err := b.Client.DraftPlan(ctx, team, by, np)
-	if err == nil {
+func (b *turnHookBoard) ApplyBoardOps(ctx context.Context, team, lead string, ops []teammanager.BoardOp) ([]teammanager.BoardOpResult, error) {
+	if b.before != nil {
+		b.before()
+	}
+	res, err := b.Client.ApplyBoardOps(ctx, team, lead, ops)
+	if err == nil && b.after != nil {
 		b.after()
 	}
-	return p, err
+	return res, err
 }
 
 // TestWorkflows_PlanOpAllOrNothingThroughServer: through a server as in
-// process, the lead's plan operation is drafted and submitted in one
-// write: a driver taken over while its lead works writes no revision;
-// one taken over once the plan is written leaves it pending review, never
-// an unsubmitted draft. A plan drafted with NewPlan.Submit through a
+// process, the lead's plan operation is drafted and submitted in the
+// turn's one write: a driver taken over while its lead works writes no
+// revision; one taken over once the turn is written leaves it pending
+// review, never an unsubmitted draft. A plan drafted with NewPlan.Submit through a
 // client is submitted.
 func TestWorkflows_PlanOpAllOrNothingThroughServer(t *testing.T) {
 	for _, afterDraft := range []bool{false, true} {
@@ -880,7 +949,7 @@ func TestWorkflows_PlanOpAllOrNothingThroughServer(t *testing.T) {
 				}
 				return []workflow.LeadOp{{Op: workflow.OpPlan, Title: "ship it", Steps: []teammanager.PlanStep{{Title: "build"}}}}, nil
 			}}
-			b := &draftHookBoard{Client: c, after: func() {
+			b := &turnHookBoard{Client: c, after: func() {
 				if afterDraft {
 					takeOver()
 				}

@@ -85,7 +85,9 @@
 // run tasks (LedRunner.Task) and, when nothing runs and nothing can be
 // claimed, the lead takes a turn (LedRunner.Lead): it sees the board and
 // returns operations (LeadOp: create, approve, reject, retry, skip,
-// cancel, done), checked together before any is applied as the lead. A
+// cancel, plan, done), checked together before any is applied as the
+// lead, all in one atomic write of the board (Board.ApplyBoardOps): one
+// the board refuses fails the turn and writes nothing of it. A
 // Ready turn step carries the run's Members (RunMember) and its Turn. A
 // turn that says done skips the later turns: the run merges (each worker
 // completes if one of its tasks completed, else fails; the lead completes

@@ -261,6 +261,14 @@ func TestDriveLed_LeadErrors(t *testing.T) {
 			{Op: workflow.OpCreate, Subject: "x", BlockedBy: []string{"later"}}},
 			[]string{"operation 1: create: subject is required", "operation 1: create: assignee \"nobody\" is not an agent of the run",
 				"operation 2: reject: feedback is required", "operation 3: unknown op \"shout\"", "operation 4: create: blocked_by \"later\""}},
+		// Valid, but the board refuses the last operation: the turn's
+		// write is all or nothing, the two tasks before it are not
+		// written.
+		{"refused by the board after two creates", crewDef(), []workflow.LeadOp{
+			{Op: workflow.OpCreate, Subject: "build", Assignee: "backend", Ref: "b"},
+			{Op: workflow.OpCreate, Subject: "test", Assignee: "qa", BlockedBy: []string{"b"}},
+			{Op: workflow.OpApprove, Task: "T99"}},
+			[]string{"lead operation 3 (approve)", "T99"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)

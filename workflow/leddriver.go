@@ -33,6 +33,9 @@ type Board interface {
 	// one write.
 	DraftPlan(ctx context.Context, teamID, by string, np teammanager.NewPlan) (teammanager.Plan, error)
 	GetPlan(ctx context.Context, teamID string, rev int) (teammanager.Plan, error)
+	// ApplyBoardOps applies a lead's turn: every operation in one atomic
+	// write, or none.
+	ApplyBoardOps(ctx context.Context, teamID, lead string, ops []teammanager.BoardOp) ([]teammanager.BoardOpResult, error)
 }
 
 var _ Board = (*teammanager.Manager)(nil)
@@ -67,7 +70,8 @@ const (
 type LeadOp struct {
 	Op string `json:"op"`
 	// Ref names a created task for the blocked_by of the tasks created
-	// after it in the same turn (whose ids are not known yet).
+	// after it in the same turn (whose ids are not known yet), and as the
+	// task of the operations after it.
 	Ref         string `json:"ref,omitempty"`
 	Subject     string `json:"subject,omitempty"`
 	Description string `json:"description,omitempty"`
@@ -77,7 +81,7 @@ type LeadOp struct {
 	Priority int    `json:"priority,omitempty"`
 	// BlockedBy lists task ids (T1, ...) and refs of this turn.
 	BlockedBy []string `json:"blocked_by,omitempty"`
-	Task      string   `json:"task,omitempty"` // approve, reject, retry, skip, cancel
+	Task      string   `json:"task,omitempty"` // approve, reject, retry, skip, cancel: a task id, or a ref of this turn
 	Feedback  string   `json:"feedback,omitempty"`
 	Reason    string   `json:"reason,omitempty"`
 	Summary   string   `json:"summary,omitempty"`
@@ -151,13 +155,16 @@ type taskDone struct {
 //     turn (the run's next ready step, turn-N/LEAD, started as actor):
 //     runner.Lead sees the board and returns operations, which are all
 //     checked first (an invalid one fails the turn and writes nothing)
-//     and then applied in order as the lead (the board's rules apply; a
-//     refused one fails the turn, after the ones before it; any other
-//     error, the store's or a server's not reached, gives the turn back
-//     and stops the driver with it). The turn
-//     completes with outputs done and summary. Done cancels the tasks
-//     still open and ends the run: it merges and completes. A run whose
-//     lead never says done within its turns fails.
+//     and then applied in order as the lead, all in one atomic write
+//     (Board.ApplyBoardOps): the board's rules apply, each operation
+//     seeing what the ones before it did (a ref of a task created earlier
+//     in the turn names it); a refused one fails the turn and writes
+//     nothing, not even the operations before it; any other error, the
+//     store's or a server's not reached, writes nothing either, gives the
+//     turn back and stops the driver with it. The turn completes with
+//     outputs done and summary. Done cancels the tasks still open (in the
+//     turn's write) and ends the run: it merges and completes. A run
+//     whose lead never says done within its turns fails.
 //   - With plan approval (Def.PlanApproval), members claim nothing before
 //     the operator approves the lead's plan (OpPlan drafts and submits
 //     it, in one write: NewPlan.Submit; teammanager.Manager.ReviewPlan
@@ -187,9 +194,9 @@ type taskDone struct {
 // board in this process through teammanager.WithWriteCheck with
 // p.DriverCheck, through a server when p and b are its clients), so that
 // between the end of its hold and its next renewal it writes nothing: a
-// lead's answer or a member's result that comes then is not applied, the
-// turn is given back, and DriveLed returns an error matching
-// ErrDriverBusy. A driver sees that its run was cancelled when it next
+// lead's answer (one write, fenced whole) or a member's result that comes
+// then is not applied, the turn is given back, and DriveLed returns an
+// error matching ErrDriverBusy. A driver sees that its run was cancelled when it next
 // reads the run: while tasks run, when one of them ends (that task runs
 // to its end; its result is not recorded); the context of the others
 // then ends, and DriveLed returns the cancelled run.
@@ -625,8 +632,9 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 		err = fmt.Errorf("timed out after %s", r.StepTimeout)
 	}
 	// The answer is applied whole, and the turn finished, even if ctx
-	// ends from here on (the writes stay fenced: WithoutCancel keeps the
-	// driver); only a refusal, a lost hold or a crash stops it half way.
+	// ends from here on (the write stays fenced: WithoutCancel keeps the
+	// driver). The answer is one write: a refusal, a lost hold or a crash
+	// leaves none of it written.
 	actx := context.WithoutCancel(ctx)
 	if err == nil {
 		var out map[string]any
@@ -650,9 +658,8 @@ func leadTurn(ctx context.Context, p Pull, b Board, r Run, team, actor string, t
 			// The driver lost the run (its lease ended, or it was taken
 			// over) while the lead worked, or the board could not be
 			// written (the store's error, a server not reached): not the
-			// lead's failure. Nothing more of the turn is written; it
-			// goes back for the run's driver, with the operations before
-			// this one applied.
+			// lead's failure. Nothing of the turn was written; it goes
+			// back for the run's driver.
 			return errors.Join(err, releaseTurn(ctx, p, r.ID, name, attempt, actor))
 		}
 	}
@@ -838,8 +845,9 @@ func (lr *leadRules) checkLeadOps(ops []LeadOp, tasks []teammanager.Task) error 
 	return nil
 }
 
-// applyLeadOps checks and applies a turn's operations as the lead, and
-// returns the turn's outputs.
+// applyLeadOps checks a turn's operations and applies them as the lead, in
+// one write of the board (Board.ApplyBoardOps), and returns the turn's
+// outputs.
 func applyLeadOps(ctx context.Context, b Board, r Run, team string, turn ReadyStep, tasks []teammanager.Task, ops []LeadOp) (map[string]any, error) {
 	lr := &leadRules{typ: r.Type, members: turn.Members}
 	for i := range turn.Members {
@@ -851,59 +859,60 @@ func applyLeadOps(ctx context.Context, b Board, r Run, team string, turn ReadySt
 		return nil, err
 	}
 	by := MemberID(turn.Step.Agent)
-	refs := map[string]string{}
 	out := map[string]any{TurnDone: false}
+	// The board's operations, all applied in one write (ApplyBoardOps);
+	// at[i] is the lead's operation of bops[i].
+	var (
+		bops []teammanager.BoardOp
+		at   []int
+	)
 	for i, op := range ops {
-		var err error
+		bop := teammanager.BoardOp{Op: op.Op, Task: op.Task, Feedback: op.Feedback, Reason: op.Reason}
 		switch op.Op {
 		case OpCreate:
-			nt := teammanager.NewTask{Subject: op.Subject, Description: op.Description, Priority: op.Priority}
+			bop.Op, bop.Ref = teammanager.BoardOpCreate, op.Ref
+			bop.New = teammanager.NewTask{Subject: op.Subject, Description: op.Description, Priority: op.Priority, BlockedBy: op.BlockedBy}
 			if op.Assignee != "" {
 				m, _ := lr.member(op.Assignee)
-				nt.Assignee = m.ID
+				bop.New.Assignee = m.ID
 			}
-			for _, bid := range op.BlockedBy {
-				if id, ok := refs[bid]; ok {
-					bid = id
-				}
-				nt.BlockedBy = append(nt.BlockedBy, bid)
-			}
-			var t teammanager.Task
-			if t, err = b.CreateTask(ctx, team, by, nt); err == nil && op.Ref != "" {
-				refs[op.Ref] = t.ID
-			}
-		case OpApprove, OpReject:
-			_, err = b.ReviewTask(ctx, team, by, op.Task, op.Op == OpApprove, op.Feedback)
+		case OpApprove:
+			bop.Op = teammanager.BoardOpApprove
+		case OpReject:
+			bop.Op = teammanager.BoardOpReject
 		case OpRetry:
-			_, err = b.RetryTask(ctx, team, by, op.Task)
+			bop.Op = teammanager.BoardOpRetry
 		case OpSkip:
-			_, err = b.SkipTask(ctx, team, by, op.Task, op.Reason)
+			bop.Op = teammanager.BoardOpSkip
 		case OpCancel:
-			_, err = b.CancelTask(ctx, team, by, op.Task, op.Reason)
+			bop.Op = teammanager.BoardOpCancel
+		case OpPlan:
+			// Drafted and submitted in the turn's write.
+			bop.Op = teammanager.BoardOpPlan
+			bop.Plan = teammanager.NewPlan{Title: op.Title, Steps: op.Steps, Submit: true}
 		case OpDone:
 			out[TurnDone], out[TurnSummary] = true, op.Summary
-		case OpPlan:
-			// Drafted and submitted in one write: a refusal (the
-			// driver's fence, an ended ctx) leaves no draft behind.
-			_, err = b.DraftPlan(ctx, team, by, teammanager.NewPlan{Title: op.Title, Steps: op.Steps, Submit: true})
+			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("lead operation %d (%s): %w", i+1, op.Op, err)
-		}
+		bops, at = append(bops, bop), append(at, i)
 	}
 	if out[TurnDone] == true && lr.lead != nil {
-		open, err := b.ListTasks(ctx, team, teammanager.TaskFilter{})
-		if err != nil {
-			return nil, err
+		// Done cancels the tasks still open, those of this turn too.
+		bops = append(bops, teammanager.BoardOp{Op: teammanager.BoardOpCancelOpen, Reason: "the lead ended the run"})
+		at = append(at, -1)
+	}
+	if len(bops) == 0 {
+		return out, nil
+	}
+	if _, err := b.ApplyBoardOps(ctx, team, by, bops); err != nil {
+		var oe *teammanager.BoardOpError
+		switch {
+		case !errors.As(err, &oe) || oe.Index < 0 || oe.Index >= len(at):
+			return nil, fmt.Errorf("lead operations: %w", err)
+		case at[oe.Index] < 0:
+			return nil, fmt.Errorf("done: cancel the open tasks: %w", oe.Err)
 		}
-		for _, t := range open {
-			if t.Status.Finished() {
-				continue
-			}
-			if _, err := b.CancelTask(ctx, team, by, t.ID, "the lead ended the run"); err != nil {
-				return nil, fmt.Errorf("done: cancel %s: %w", t.ID, err)
-			}
-		}
+		return nil, fmt.Errorf("lead operation %d (%s): %w", at[oe.Index]+1, ops[at[oe.Index]].Op, oe.Err)
 	}
 	return out, nil
 }

@@ -37,12 +37,14 @@ orchestrator; a swarm without one: its first agent) takes a turn, at most
             "blocked_by": [task ids, or refs of tasks created before in the turn], "ref"}
            {"op": "approve"|"reject", "task", "feedback"}   (reject needs feedback)
            {"op": "retry"|"skip"|"cancel", "task", "reason"}
+           (a task: a task id, or the ref of a task created before in the turn)
            {"op": "plan", "title", "steps": [{"title", "description"}]}   (drafted and submitted)
            {"op": "done", "summary"}
 The turn's operations are all checked before any is applied (assignees are
 agents of the run, never the lead; a swarm's tasks have no assignee; the
-agents' delegation rules hold). A non-zero exit or a refused operation fails
-the turn, and the run. Done cancels the tasks still open and ends the run,
+agents' delegation rules hold), then applied in one atomic write of the board:
+a non-zero exit or a refused operation fails the turn, and the run, with
+nothing of the turn written. Done cancels the tasks still open and ends the run,
 which merges and completes; a lead that never says done fails the run. With
 the team file's plan_approval, members claim nothing until the operator
 approves the lead's plan (cortexctl plans approve RUN --revision N);

@@ -398,6 +398,38 @@ func TestServe_LedTeamDeletedWhileDriven(t *testing.T) {
 	}
 }
 
+// TestServe_LedTurnRefusedWritesNothing: through a server process, a
+// lead's turn is one write of the board: a turn whose last operation the
+// board refuses (approve a task it does not have) fails the turn and the
+// run (exit 4), and the two tasks created before it are not written.
+func TestServe_LedTurnRefusedWritesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cortexctl processes")
+	}
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	startServe(t, dir)
+	script := writeFile(t, "led.sh", ledScript)
+	cli := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(bin, append([]string{"--data", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "LOG="+t.TempDir(), `LEAD_OPS={"op": "create", "subject": "build", "assignee": "backend", "ref": "b"}
+{"op": "create", "subject": "test", "assignee": "qa", "blocked_by": ["b"]}
+{"op": "approve", "task": "T99"}`)
+		return cmd
+	}
+	var stderr bytes.Buffer
+	run := cli("workflows", "run", ledFixture(t, "crew"), "--id", "refused", "--exec", "sh "+script)
+	run.Stderr = &stderr
+	out, err := run.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != api.ExitConflict || !strings.Contains(stderr.String(), "lead operation 3 (approve)") {
+		t.Fatalf("run: %v, want exit %d, the turn refused by operation 3\n%s\n%s", err, api.ExitConflict, out, stderr.String())
+	}
+	if out, err := cli("tasks", "list", "refused", "--json").Output(); err != nil || strings.TrimSpace(string(out)) != "[]" {
+		t.Fatalf("tasks after a refused turn: %v %s", err, out)
+	}
+}
+
 // TestCLI_WorkflowsLeadLongLine: a lead's operation on one line longer
 // than 16 MiB (a create with a long description), within the 64 MiB an
 // --exec command may print, is read and applied; the scanner stopped at
