@@ -16,7 +16,9 @@
 // names a registered strategy is not checked here (config does not import
 // merge): the host checks it against its registry (cortexctl does, with
 // merge.Lookup). Of several bad values, the first in key order is
-// reported. A UTF-8 byte order mark at the start of the file is skipped.
+// reported. A syntax error, a key given twice in one object and nesting
+// deeper than 200 levels are errors naming the line. A UTF-8 byte order
+// mark at the start of the file is skipped.
 package config
 
 import (
@@ -28,6 +30,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/titanous/json5"
 
@@ -107,7 +110,7 @@ func Parse(data []byte) (Config, error) {
 	}
 	var root interface{}
 	if err := json5.Unmarshal(data, &root); err != nil {
-		return c, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return c, fmt.Errorf("%w: %v", ErrInvalid, syntaxError(data, err))
 	}
 	top, err := object(root, "")
 	if err != nil {
@@ -179,6 +182,37 @@ func Parse(data []byte) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// syntaxError returns err, a JSON5 syntax error in data, prefixed with
+// the line it is on ("line 3: invalid character ','
+// looking for beginning of object key"), as the duplicate keys are
+// (spec.CheckJSON5); a character that is not ASCII is named whole (the
+// parser names its first byte as a Latin-1 character: 'ï' for U+FEFF).
+// Lines end at LF, CR LF or a CR alone.
+func syntaxError(data []byte, err error) error {
+	var se *json5.SyntaxError
+	if !errors.As(err, &se) || se.Offset < 1 || se.Offset > int64(len(data)) {
+		return err
+	}
+	at := int(se.Offset) - 1 // the byte the parser stopped at
+	msg := se.Error()
+	if c := data[at]; c >= utf8.RuneSelf {
+		r, n := utf8.DecodeRune(data[at:])
+		name := strconv.QuoteRune(r)
+		if r == utf8.RuneError && n == 1 {
+			name = fmt.Sprintf("byte 0x%02x (not UTF-8)", c)
+		}
+		q := strconv.Quote(string(rune(c))) // as the parser quotes c
+		msg = strings.Replace(msg, "'"+q[1:len(q)-1]+"'", name, 1)
+	}
+	line := 1
+	for i := 0; i < at; i++ {
+		if data[i] == '\n' || data[i] == '\r' && data[i+1] != '\n' {
+			line++
+		}
+	}
+	return fmt.Errorf("line %d: %s", line, msg)
 }
 
 func (c *Config) parseTeams(v interface{}) error {

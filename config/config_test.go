@@ -218,3 +218,29 @@ func TestLoad_NamesPathQuoted(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestParse_SyntaxErrorNamesLine: a JSON5 syntax error names its line, as
+// a duplicate key does (the parser's message alone left a user to search
+// the file), lines ending at LF, CR LF or CR; a character that is not
+// ASCII is named whole, not by its first byte as a Latin-1 character
+// ('ï' for a byte order mark, 'â' for U+202E).
+func TestParse_SyntaxErrorNamesLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{\n teams: {maxTeamSize: 8,,}\n}", "invalid config: line 2: invalid character ',' looking for beginning of object key"},
+		{"{\r\n\r\n teams: {maxTeamSize: 8,,}}", "line 3: invalid character ','"},
+		{"{\r\r\r teams: {maxTeamSize: 8,,}}", "line 4: invalid character ','"},
+		{"{\n\n\n teams: {maxTeamSize: 'x}}", "line 4: unexpected end of JSON input"},
+		{"{teams: {}}\n\n{}", "line 3: invalid character '{' after top-level value"},
+		{"{}\ufeff", `line 1: invalid character '\ufeff' after top-level value`},
+		{"{\nteams: {maxTeamSize: \u202e8}}", `line 2: invalid character '\u202e' looking for beginning of value`},
+		{"{\nteams: {maxTeamSize: \xff}}", `line 2: invalid character byte 0xff (not UTF-8) looking for beginning of value`},
+		{"{\nteams: {maxTeamSize: \u00e9}}", `line 2: invalid character 'é' looking for beginning of value`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := config.Parse([]byte(tc.in))
+			if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %q, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
