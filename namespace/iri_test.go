@@ -3,6 +3,7 @@ package namespace_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -73,6 +74,12 @@ var hostileIDs = []string{
 	"", "t1", "my team", "<script>", `"quoted"`, "a:b", "a/b", "50%", "%41", "日本語", "😀",
 	"name", "status", "member", "graph", "findings", "Team", "a\nb", "\x00", "\xff",
 	"{}|^`\\", "a#b?c=d", "..", ".", "~", "-",
+	"/", "#", "%", " ", "a b", "a%20b", "\x7f", "\t",
+	// format and bidi characters, line and paragraph separators
+	"\u202eevil", "a\u200bb", "\ufeff", "\u2028", "\u2066x\u2069",
+	// one word, composed (NFC) and decomposed (NFD): two ids
+	"caf\u00e9", "cafe\u0301",
+	strings.Repeat("long-id/", 1000),
 }
 
 func TestNS_Parse_RoundTrip(t *testing.T) {

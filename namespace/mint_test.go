@@ -152,3 +152,99 @@ func TestNS_Parse_RunLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestNS_Mint_Injective: no two calls of the builders mint the same IRI
+// unless they are the same call: every (builder, ids, number) of hostile
+// identifiers (empty, "/", "..", "#", "%", spaces, controls, bidi and
+// format characters, NFC and NFD forms of one word, a long id) gives its
+// own IRI. Arguments a builder does not use are left out of the call's
+// identity.
+func TestNS_Mint_Injective(t *testing.T) {
+	for _, ns := range []namespace.NS{
+		mustNew(t, "acme"),
+		mustNew(t, "acme", namespace.WithBase("https://example.org/cortex/")),
+		mustNew(t, "acme", namespace.WithBase("https://example.org/cortex#")),
+	} {
+		seen := map[quad.IRI]string{}
+		names := make([]string, 0, len(minters))
+		for name := range minters {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			m := minters[name]
+			usesB := m.mint(ns, "a", "b1", 1) != m.mint(ns, "a", "b2", 1)
+			usesN := m.mint(ns, "a", "b", 1) != m.mint(ns, "a", "b", 2)
+			for _, a := range hostileIDs {
+				for _, b := range hostileIDs {
+					if !usesB && b != "" {
+						continue
+					}
+					for _, n := range []int{0, 1, 12, -3} {
+						if !usesN && n != 0 {
+							continue
+						}
+						iri := m.mint(ns, a, b, n)
+						call := fmt.Sprintf("%s(%q, %q, %d)", name, a, b, n)
+						if prev, dup := seen[iri]; dup {
+							t.Fatalf("%s and %s both mint %q", prev, call, iri)
+						}
+						seen[iri] = call
+					}
+				}
+			}
+		}
+		for _, term := range namespace.Terms() {
+			if prev, dup := seen[ns.IRI(term)]; dup {
+				t.Errorf("%s mints the IRI of term %s", prev, term)
+			}
+		}
+	}
+}
+
+// FuzzRunKinds is FuzzAllKinds for the workflow run layouts, which hold
+// numbers besides ids: every IRI is a valid IRIREF, no two kinds build
+// the same one, and Parse returns exactly the ids and numbers it was
+// built from (so the builders are injective).
+func FuzzRunKinds(f *testing.F) {
+	for _, id := range hostileIDs {
+		f.Add(id, "x", 1, 1)
+		f.Add("r", id, 0, -1)
+	}
+	nss := []namespace.NS{
+		mustNew(f, "acme"),
+		mustNew(f, "acme", namespace.WithBase("https://example.org/cortex/")),
+	}
+	f.Fuzz(func(t *testing.T, run, id string, round, seq int) {
+		for _, n := range nss {
+			refs := []namespace.Ref{
+				{Kind: namespace.KindRun, Run: run},
+				{Kind: namespace.KindRunStep, Run: run, ID: id},
+				{Kind: namespace.KindTransition, Run: run, Seq: seq},
+				{Kind: namespace.KindRunGraph, Run: run},
+				{Kind: namespace.KindHistoryGraph, Run: run},
+				{Kind: namespace.KindRound, Run: run, Round: round},
+				{Kind: namespace.KindTallyTopic, Run: run, Round: round, ID: id},
+				{Kind: namespace.KindBallot, Run: run, Round: round, ID: id, Seq: seq},
+				{Kind: namespace.KindRoundGraph, Run: run, Round: round},
+				{Kind: namespace.KindPlan, Team: run, ID: id},
+				{Kind: namespace.KindPlanStep, Team: run, ID: id},
+			}
+			seen := make(map[quad.IRI]namespace.Ref, len(refs))
+			for _, want := range refs {
+				iri, err := n.Build(want)
+				if err != nil {
+					t.Fatalf("Build(%+v): %v", want, err)
+				}
+				checkIRIRef(t, string(iri))
+				if prev, dup := seen[iri]; dup {
+					t.Fatalf("%+v and %+v both build %q", prev, want, iri)
+				}
+				seen[iri] = want
+				if got, err := n.Parse(iri); err != nil || got != want {
+					t.Fatalf("Parse(%q) = %+v, %v; want %+v", iri, got, err, want)
+				}
+			}
+		}
+	})
+}
