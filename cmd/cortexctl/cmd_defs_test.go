@@ -182,6 +182,7 @@ func TestREADME_Definitions(t *testing.T) {
 	data := t.TempDir()
 	cortextest.CheckDir(t, data)
 	out := runReadmeSection(t, "Definitions", t.TempDir(), data)
+	checkEmittedVocabulary(t, data)
 	for _, want := range []string{
 		"2 agents, 1 team: 0 errors, 0 warnings\n",
 		"imported 2 agents and 1 team into namespace default\n",

@@ -12,6 +12,7 @@ import (
 func TestREADME_LedTeams(t *testing.T) {
 	work := t.TempDir()
 	out := runReadmeSection(t, "Led teams", work, filepath.Join(work, "data"))
+	checkEmittedVocabulary(t, filepath.Join(work, "data"))
 	for _, want := range []string{
 		"T2  pending  0         cat       T1          test the parser",
 		"claimed task T1 (\"write the parser\"): in_progress, assigned to bob",

@@ -201,6 +201,7 @@ func TestREADME_JSONShapes(t *testing.T) {
 		}
 		checkNestedShape(t, c.run, "", v, c.shape)
 	}
+	checkEmittedVocabulary(t, dir)
 }
 
 // shapeField is a field of a documented JSON shape: whether it is

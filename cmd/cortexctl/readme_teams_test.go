@@ -141,6 +141,7 @@ func TestREADME_Teams(t *testing.T) {
 	data := t.TempDir()
 	cortextest.CheckDir(t, data)
 	out := runReadmeBlock(t, "Teams commands", byHand, work, data)
+	checkEmittedVocabulary(t, data)
 	wantOutput(t, "Teams commands", out,
 		`"id": "TEAM",`, `created team release-vote`,
 		"team TEAM is paused\nteam TEAM is active\n",
@@ -189,6 +190,7 @@ func TestREADME_TeamsSPARQL(t *testing.T) {
 	if got := mustCLI(t, dir, "-n", "demo", "query", "--format", "csv", blocks[1]); got != "team,open\r\nurn:cortex:demo:team:code-review,2\r\n" {
 		t.Errorf("the README's open conflicts after a resolution:\n%s", got)
 	}
+	checkEmittedVocabulary(t, dir)
 }
 
 // TestREADME_Configuration reads the README's config example as the

@@ -21,6 +21,7 @@ func TestREADME_Workflows(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := runReadmeSection(t, "Workflows", work, filepath.Join(work, "data"))
+	checkEmittedVocabulary(t, filepath.Join(work, "data"))
 	for _, want := range []string{
 		"feature-dev      graph    conflict-flag  5",
 		"run cr1 (code-review, scatter, strategy additive): completed",
