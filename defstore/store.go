@@ -21,6 +21,12 @@
 //   - Delete refuses an agent that a stored team lists (ErrInUse); a
 //     delegation list naming a deleted agent keeps its link to the agent's
 //     node, which then has no definition.
+//   - A definition whose def:source does not read (not JSON, invalid by the
+//     rules of this version, or several sources in its graph: written by an
+//     older Cortex or by an import of quads into its graph) fails List and
+//     Get of it with an error naming it; names, Import and Delete do not read
+//     sources, so the others still read and importing it again or deleting
+//     it repairs the namespace.
 package defstore
 
 import (
@@ -101,12 +107,17 @@ func CheckFiles(files []spec.File, opts spec.Options) (ImportResult, error) {
 func (s *Store) importWith(ctx context.Context, opts spec.Options, load func(spec.Options) (*spec.Set, spec.Report, error)) (ImportResult, error) {
 	var res ImportResult
 	err := s.n.Update(ctx, func(tx *cortex.Tx) error {
-		stored, err := s.list(ctx, spec.KindAgent)
+		// The stored agents by name: one whose source does not read
+		// may be named, and replaced.
+		storedAgents, err := s.stored(ctx, spec.KindAgent)
 		if err != nil {
 			return err
 		}
 		o := opts
-		o.KnownAgents = append(append([]string(nil), opts.KnownAgents...), names(stored)...)
+		o.KnownAgents = append([]string(nil), opts.KnownAgents...)
+		for _, a := range storedAgents {
+			o.KnownAgents = append(o.KnownAgents, a.name)
+		}
 		set, rep, err := load(o)
 		if err != nil {
 			return err
@@ -143,14 +154,6 @@ func (s *Store) importWith(ctx context.Context, opts spec.Options, load func(spe
 		return res, fmt.Errorf("import definitions: %w", err)
 	}
 	return res, nil
-}
-
-func names(defs []spec.Def) []string {
-	out := make([]string, len(defs))
-	for i, d := range defs {
-		out[i] = d.Name()
-	}
-	return out
 }
 
 // quads returns the graph of def and the quads describing it; agents
@@ -249,63 +252,117 @@ func teamMember(members *spec.Resolver, ref string) string {
 	return ref
 }
 
-// list returns the stored definitions of kind ("" for both), agents then
-// teams, each sorted by name.
-func (s *Store) list(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
+// stored is a stored definition as its graph names it, its source not
+// read yet.
+type stored struct {
+	kind  spec.Kind
+	name  string   // an agent's qualified name, a team's name
+	graph quad.IRI // its graph (AgentDefGraph, TeamDefGraph)
+	src   quad.Value
+	srcs  int // def:source values in the graph: 1 but for one written by other means
+}
+
+// stored returns the stored definitions of kind ("" for both), agents then
+// teams, each sorted by name, without reading their sources: what names
+// and kinds suffice for (the agents an import may use, the definition a
+// name denotes) does not depend on every source being readable.
+func (s *Store) stored(ctx context.Context, kind spec.Kind) ([]stored, error) {
 	qs, err := s.n.Quads(ctx, cortex.Pattern{Predicate: s.ns.IRI(namespace.DefSource), Scope: cortex.NamedGraphs})
 	if err != nil {
 		return nil, fmt.Errorf("list definitions: %w", err)
 	}
-	var out []spec.Def
+	var out []stored
+	at := map[quad.IRI]int{} // graph → its entry in out
 	for _, q := range qs {
 		g, ok := q.Label.(quad.IRI)
 		if !ok {
+			continue
+		}
+		if i, dup := at[g]; dup {
+			out[i].srcs++
 			continue
 		}
 		ref, err := s.ns.Parse(g)
 		if err != nil {
 			continue // a def:source someone else wrote
 		}
-		var k spec.Kind
+		st := stored{graph: g, src: q.Object, srcs: 1}
 		switch ref.Kind {
 		case namespace.KindAgentDefGraph:
-			k = spec.KindAgent
+			st.kind, st.name = spec.KindAgent, ref.Agent
 		case namespace.KindTeamDefGraph:
-			k = spec.KindTeam
+			st.kind, st.name = spec.KindTeam, ref.Team
 		default:
 			continue
 		}
-		if kind != "" && k != kind {
+		if kind != "" && st.kind != kind {
 			continue
 		}
-		src, err := namespace.ParseString(q.Object)
+		at[g] = len(out)
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].kind != out[j].kind {
+			return out[i].kind == spec.KindAgent
+		}
+		return out[i].name < out[j].name
+	})
+	return out, nil
+}
+
+// read parses the source of st. A source that does not read (not JSON,
+// invalid by today's rules, or the definition of another name: written by
+// an older Cortex or by an import of quads into its graph) is an error
+// naming the definition and the way out: import it again, or delete it.
+func (s *Store) read(st stored) (spec.Def, error) {
+	fail := func(err error) (spec.Def, error) {
+		return spec.Def{}, fmt.Errorf("stored %s definition %q cannot be read (import it again, or delete it): %w", st.kind, st.name, err)
+	}
+	if st.srcs > 1 {
+		return fail(fmt.Errorf("%w: its graph holds %d sources", spec.ErrInvalid, st.srcs))
+	}
+	src, err := namespace.ParseString(st.src)
+	if err != nil {
+		return fail(err)
+	}
+	def := spec.Def{File: string(st.graph), Kind: st.kind}
+	var rep spec.Report
+	if st.kind == spec.KindAgent {
+		def.Agent, rep = spec.ParseAgent(string(st.graph)+".json", []byte(src), spec.Options{})
+	} else {
+		def.Team, rep = spec.ParseTeam(string(st.graph)+".json", []byte(src), spec.Options{})
+	}
+	if err := rep.Err(); err != nil {
+		return fail(err)
+	}
+	if def.Name() != st.name {
+		return fail(fmt.Errorf("%w: its source defines %q", spec.ErrInvalid, def.Name()))
+	}
+	return def, nil
+}
+
+// list returns the stored definitions of kind ("" for both), agents then
+// teams, each sorted by name; the first that cannot be read fails it.
+func (s *Store) list(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
+	sts, err := s.stored(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]spec.Def, 0, len(sts))
+	for _, st := range sts {
+		def, err := s.read(st)
 		if err != nil {
-			return nil, fmt.Errorf("definition %s: %w", g, err)
-		}
-		def := spec.Def{File: string(g), Kind: k}
-		var rep spec.Report
-		if k == spec.KindAgent {
-			def.Agent, rep = spec.ParseAgent(string(g)+".json", []byte(src), spec.Options{})
-		} else {
-			def.Team, rep = spec.ParseTeam(string(g)+".json", []byte(src), spec.Options{})
-		}
-		if err := rep.Err(); err != nil {
-			return nil, fmt.Errorf("stored definition %s: %w", g, err)
+			return nil, err
 		}
 		out = append(out, def)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Kind != out[j].Kind {
-			return out[i].Kind == spec.KindAgent
-		}
-		return out[i].Name() < out[j].Name()
-	})
 	return out, nil
 }
 
 // List returns the stored definitions of kind (spec.KindAgent,
 // spec.KindTeam, or "" for both): agents, then teams, each sorted by name.
-// A Def's File is the IRI of its graph.
+// A Def's File is the IRI of its graph. A stored definition that cannot be
+// read (see Get) fails it, naming the definition.
 func (s *Store) List(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
 	return s.list(ctx, kind)
 }
@@ -316,16 +373,23 @@ func (s *Store) List(ctx context.Context, kind spec.Kind) ([]spec.Def, error) {
 // or ErrAmbiguous when the name denotes several definitions; a name no
 // definition of kind can have (spec.ValidName: blank, a control character,
 // not UTF-8, an agent's "a//b") is a *namespace.IDError, which matches
-// namespace.ErrInvalidID and ErrNotFound.
+// namespace.ErrInvalidID and ErrNotFound. Only the definition found is
+// read: one whose stored source does not read (not JSON, or invalid by the
+// rules of this version) fails with an error that names it and says to
+// import it again or delete it; the others are unaffected.
 func (s *Store) Get(ctx context.Context, name string, kind spec.Kind) (spec.Def, error) {
 	if err := checkName(name, kind); err != nil {
 		return spec.Def{}, fmt.Errorf("definition %q: %w", name, err)
 	}
-	defs, err := s.list(ctx, kind)
+	sts, err := s.stored(ctx, kind)
 	if err != nil {
 		return spec.Def{}, err
 	}
-	return find(defs, name)
+	st, err := find(sts, name)
+	if err != nil {
+		return spec.Def{}, err
+	}
+	return s.read(st)
 }
 
 // CheckName returns nil if a definition of kind can be called name, else
@@ -347,17 +411,17 @@ func checkName(name string, kind spec.Kind) error {
 	return &namespace.IDError{Unknown: ErrNotFound, Want: want}
 }
 
-func find(defs []spec.Def, name string) (spec.Def, error) {
+func find(defs []stored, name string) (stored, error) {
 	var agents []string
-	byAgent := map[string]spec.Def{}
-	var hits []spec.Def
+	byAgent := map[string]stored{}
+	var hits []stored
 	for _, d := range defs {
-		if d.Kind == spec.KindTeam && d.Name() == name {
+		if d.kind == spec.KindTeam && d.name == name {
 			hits = append(hits, d)
 		}
-		if d.Kind == spec.KindAgent {
-			agents = append(agents, d.Name())
-			byAgent[d.Name()] = d
+		if d.kind == spec.KindAgent {
+			agents = append(agents, d.name)
+			byAgent[d.name] = d
 		}
 	}
 	if q := spec.Resolve(agents, name); q != "" {
@@ -370,16 +434,16 @@ func find(defs []spec.Def, name string) (spec.Def, error) {
 			}
 		}
 		if len(c) > 1 {
-			return spec.Def{}, fmt.Errorf("%w %q: agents %v (qualify it)", ErrAmbiguous, name, c)
+			return stored{}, fmt.Errorf("%w %q: agents %v (qualify it)", ErrAmbiguous, name, c)
 		}
 	}
 	switch len(hits) {
 	case 0:
-		return spec.Def{}, fmt.Errorf("%w %q", ErrNotFound, name)
+		return stored{}, fmt.Errorf("%w %q", ErrNotFound, name)
 	case 1:
 		return hits[0], nil
 	}
-	return spec.Def{}, fmt.Errorf("%w %q: an agent and a team (give --kind)", ErrAmbiguous, name)
+	return stored{}, fmt.Errorf("%w %q: an agent and a team (give --kind)", ErrAmbiguous, name)
 }
 
 // Delete removes the stored definition called name (see Get) and returns
@@ -390,29 +454,25 @@ func (s *Store) Delete(ctx context.Context, name string, kind spec.Kind) (spec.D
 	if err := checkName(name, kind); err != nil {
 		return spec.Def{}, fmt.Errorf("delete definition %q: %w", name, err)
 	}
-	var def spec.Def
+	var st stored
 	err := s.n.Update(ctx, func(tx *cortex.Tx) error {
-		defs, err := s.list(ctx, kind)
+		sts, err := s.stored(ctx, kind)
 		if err != nil {
 			return err
 		}
-		if def, err = find(defs, name); err != nil {
+		if st, err = find(sts, name); err != nil {
 			return err
 		}
-		var g quad.IRI
-		if def.Kind == spec.KindAgent {
-			g = s.ns.AgentDefGraph(def.Name())
-			users, err := s.teamsUsing(ctx, def.Name())
+		if st.kind == spec.KindAgent {
+			users, err := s.teamsUsing(ctx, st.name)
 			if err != nil {
 				return err
 			}
 			if len(users) > 0 {
-				return fmt.Errorf("%w: agent %q is used by team %v (delete those teams or import them without it first)", ErrInUse, def.Name(), users)
+				return fmt.Errorf("%w: agent %q is used by team %v (delete those teams or import them without it first)", ErrInUse, st.name, users)
 			}
-		} else {
-			g = s.ns.TeamDefGraph(def.Name())
 		}
-		old, err := s.n.Quads(ctx, cortex.Pattern{Graph: g, Scope: cortex.OneGraph})
+		old, err := s.n.Quads(ctx, cortex.Pattern{Graph: st.graph, Scope: cortex.OneGraph})
 		if err != nil {
 			return err
 		}
@@ -421,6 +481,18 @@ func (s *Store) Delete(ctx context.Context, name string, kind spec.Kind) (spec.D
 	})
 	if err != nil {
 		return spec.Def{}, fmt.Errorf("delete definition %q: %w", name, err)
+	}
+	if def, err := s.read(st); err == nil {
+		return def, nil
+	}
+	// One that could not be read is deleted all the same: its kind and
+	// name are its graph's.
+	def := spec.Def{File: string(st.graph), Kind: st.kind}
+	if st.kind == spec.KindAgent {
+		ns, n := spec.SplitQualified(st.name)
+		def.Agent = &spec.Agent{Namespace: ns, Name: n}
+	} else {
+		def.Team = &spec.Team{Name: st.name}
 	}
 	return def, nil
 }
