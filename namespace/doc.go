@@ -48,9 +48,10 @@
 // node, team:member:role, team:member:status, ...). Status literals are the
 // plain strings pending, running, completed and failed.
 //
-// A member's graph holds its findings. A finding node (rdf:type Finding)
-// describes one asserted triple in RDF-reification style, which reads
-// naturally in SPARQL:
+// A member's graph holds its findings, each twice: the asserted triple
+// itself, as a plain triple (so the graph reads as what the member said),
+// and a finding node (rdf:type Finding) describing it in RDF-reification
+// style, which reads naturally in SPARQL:
 //
 //	?f a cx:Finding ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
 //	   cx:finding:assertedBy ?member ; cx:finding:assertedAt ?t ;

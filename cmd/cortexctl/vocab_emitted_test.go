@@ -48,6 +48,17 @@ func checkEmittedVocabulary(t *testing.T, data string) {
 		}
 		bad := map[string]string{}
 		for _, q := range qs {
+			// In the graphs Cortex writes (but the member graphs, shared
+			// graphs and fact sets, which hold the findings' own triples),
+			// every predicate is one the vocabulary documents, external
+			// ones included.
+			if g, ok := q.Label.(quad.IRI); ok {
+				if ref, err := x.Parse(g); err == nil && ref.Kind.IsGraph() && ref.Kind != namespace.KindMemberGraph && ref.Kind != namespace.KindSharedGraph && ref.Kind != namespace.KindFactSet {
+					if _, ok := classes[q.Predicate.(quad.IRI)]; !ok {
+						bad[quad.StringOf(q.Predicate)] = "a predicate of graph " + ref.Kind.String() + " that the vocabulary does not document"
+					}
+				}
+			}
 			for i, v := range []quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
 				iri, ok := v.(quad.IRI)
 				if !ok {
@@ -63,6 +74,8 @@ func checkEmittedVocabulary(t *testing.T, data string) {
 					bad[string(iri)] = "a predicate that is no property term"
 				case i == 2 && q.Predicate == namespace.RDFType && !classes[iri]:
 					bad[string(iri)] = "a class that is no term"
+				case i == 3 && !ref.Kind.IsGraph():
+					bad[string(iri)] = "a graph name of kind " + ref.Kind.String()
 				}
 			}
 		}
