@@ -293,7 +293,7 @@ type externalInfo struct {
 }
 
 var externals = []externalInfo{
-	{RDFType, TermProperty, "type", "Class of team, member, agent, finding, conflict, merge and fact set nodes."},
+	{RDFType, TermProperty, "type", "Class of the nodes Cortex describes: teams, members, agents, findings, conflicts, merges, fact sets, definitions and their steps, workflow runs, steps, transitions and council tallies, tasks, comments, messages, plans and plan steps (the classes of this vocabulary)."},
 	{RDFSubject, TermProperty, "subject", "Subject of the triple a finding describes."},
 	{RDFPredicate, TermProperty, "predicate", "Predicate of the triple a finding describes."},
 	{RDFObject, TermProperty, "object", "Object of the triple a finding describes."},
