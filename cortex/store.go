@@ -51,7 +51,8 @@ func (s *Store) ReadOnly() bool { return s.e.ReadOnly() }
 // (Tuning.CloseWait), for the transactions in progress to end (a write being
 // committed, a streamed segment or journaled delta being written, a query
 // result being read), refusing new ones meanwhile; a write cut off after
-// that fails (a streamed one stops at its next buffer of keys, which Close
+// that fails with an error matching ErrClosed (a streamed one stops at its
+// next buffer of keys, a journaled one at its next transaction, which Close
 // waits for) and is rolled back by the next Open if it was streamed or
 // journaled.
 // Query results that were not closed do not hold it that long: those the

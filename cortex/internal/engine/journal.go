@@ -188,7 +188,17 @@ func (j *journal) remove() error {
 
 // abort rolls the delta back after cause and returns cause; if the roll-back
 // fails, the store is poisoned (the next Open rolls back from the journal).
+// A delta cut off by Close (cause matches ErrClosed) is left to the next
+// Open to roll back, as a streamed one is: Close does not wait for a
+// roll-back.
 func (j *journal) abort(cause error) error {
+	if errors.Is(cause, ErrClosed) && j.s.cutOff.Load() {
+		if j.f == nil {
+			// In memory: the data goes with the store.
+			return cause
+		}
+		return fmt.Errorf("%w (the next Open rolls it back)", cause)
+	}
 	if err := rollbackDelta(j.s.db, j.prefix, j.v0, j.old, j.s.tune.RollbackProgressEvery); err != nil {
 		return j.s.poison(errors.Join(cause, fmt.Errorf("roll back: %w", err)))
 	}
@@ -385,6 +395,10 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	if err := j.begin(s.nextVersion(), old); err != nil {
 		return false, err
 	}
+	// Close does not close Badger under the transactions below: once it
+	// stops waiting for them (cutOff), the next commit fails with ErrClosed.
+	s.maint.RLock()
+	defer s.maint.RUnlock()
 	if err := s.commitWriteSet(ctx, sg); err != nil {
 		return false, j.abort(err)
 	}
@@ -448,6 +462,9 @@ func (s *Store) commitWriteSet(ctx context.Context, sg *sorted.Segment) error {
 	commit := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if s.cutOff.Load() {
+			return fmt.Errorf("%w: the store was closed while the delta was written", ErrClosed)
 		}
 		if err := txn.Commit(); err != nil {
 			return fmt.Errorf("commit: %w", err)
