@@ -168,6 +168,15 @@ func (j *journal) finish() error {
 	return j.remove()
 }
 
+// closeFile closes the journal's file, if still open, and leaves it in
+// place (see writeDeltaJournaled).
+func (j *journal) closeFile() {
+	if j.f != nil {
+		_ = j.f.Close()
+		j.f = nil
+	}
+}
+
 func (j *journal) remove() error {
 	if j.f == nil {
 		return nil
@@ -199,7 +208,14 @@ func (j *journal) abort(cause error) error {
 		}
 		return fmt.Errorf("%w (the next Open rolls it back)", cause)
 	}
-	if err := rollbackDelta(j.s.db, j.prefix, j.v0, j.old, j.s.tune.RollbackProgressEvery); err != nil {
+	err := error(nil)
+	if h := j.s.opts.hooks.rollback; h != nil {
+		err = h()
+	}
+	if err == nil {
+		err = rollbackDelta(j.s.db, j.prefix, j.v0, j.old, j.s.tune.RollbackProgressEvery)
+	}
+	if err != nil {
 		return j.s.poison(errors.Join(cause, fmt.Errorf("roll back: %w", err)))
 	}
 	if err := j.remove(); err != nil {
@@ -383,6 +399,10 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 	}
 	n.lastEntries = int64(sg.Entries)
 	j := &journal{s: s, prefix: prefix}
+	// A delta that fails and leaves the store unusable (a failed roll-back,
+	// a stream cut off) keeps its journal for the next Open; its file is
+	// closed all the same.
+	defer func() { j.closeFile() }()
 	if streamed {
 		err := s.streamHeld(prefix, sg, func(v uint64) error { return j.begin(v, old) }, j.finish)
 		if !errors.Is(err, errStreamDeclined) && (!errors.Is(err, errStreamPrepare) || s.checkOpen() != nil) {
@@ -390,6 +410,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 		}
 		// Declined, or the stream writer could not start (nothing was
 		// written, the journal is gone): commit transaction by transaction.
+		j.closeFile()
 		j = &journal{s: s, prefix: prefix}
 	}
 	if err := j.begin(s.nextVersion(), old); err != nil {

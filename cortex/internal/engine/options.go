@@ -202,6 +202,9 @@ type testHooks struct {
 	// chunks the store had accumulated when the spill was detached; an
 	// error fails the spill.
 	spill func(detached int64) error
+	// rollback runs before the in-process roll-back of a journaled delta
+	// that failed; an error stands for a failed roll-back.
+	rollback func() error
 	// deleteNamespace runs between the two steps of DeleteNamespace; an
 	// error stops it there, as a crash would.
 	deleteNamespace func() error
