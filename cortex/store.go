@@ -185,7 +185,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 // rest of an import included, fail with an error matching ErrNoNamespace,
 // also once a namespace of that name is created again. If ctx ends before the
 // registry entry is deleted (while it waits for those writes, say), it
-// fails with ctx's error and deletes nothing.
+// fails with ctx's error and deletes nothing; so does a failure to delete
+// the entry. Either way the *Namespace values obtained before stay the
+// namespace's, and usable.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	return s.e.DeleteNamespace(ctx, name)
 }

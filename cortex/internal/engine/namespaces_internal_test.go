@@ -303,3 +303,72 @@ func TestDeleteIfUnused_CutShort(t *testing.T) {
 		t.Fatal("keys left after the deletion")
 	}
 }
+
+// TestDeleteNamespace_UnregisterFails: a deletion whose registry entry
+// could not be deleted (its commit failed) deleted nothing: the namespace
+// still exists, and the handles obtained before neither report it deleted
+// nor fail; they are still the namespace's. Both DeleteNamespace and
+// DeleteIfUnused.
+func TestDeleteNamespace_UnregisterFails(t *testing.T) {
+	t.Parallel()
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("o")}
+	failure := errors.New("injected commit failure")
+	for _, tc := range []struct {
+		name   string
+		delete func(t *testing.T, s *Store, n *Namespace) error
+	}{
+		{"DeleteNamespace", func(t *testing.T, s *Store, n *Namespace) error {
+			return s.DeleteNamespace(context.Background(), n.Name())
+		}},
+		{"DeleteIfUnused", func(t *testing.T, s *Store, n *Namespace) error {
+			deleted, err := s.DeleteIfUnused(context.Background(), n)
+			if deleted {
+				t.Error("DeleteIfUnused reported the namespace deleted")
+			}
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s := testStore(t, t.TempDir(), DefaultOptions())
+			n, created, err := s.NamespaceCreated(ctx, "ns")
+			if err != nil || !created {
+				t.Fatalf("NamespaceCreated: %v, %v", err, created)
+			}
+			s.opts.hooks.unregister = func() error { return failure }
+			err = tc.delete(t, s, n)
+			s.opts.hooks.unregister = nil
+			if !errors.Is(err, failure) {
+				t.Fatalf("delete: %v, want the injected failure", err)
+			}
+			select {
+			case <-n.Done():
+				t.Fatalf("the handle says it ended: %v", n.Err())
+			default:
+			}
+			if names, err := s.Namespaces(ctx); err != nil || len(names) != 1 {
+				t.Fatalf("namespaces %v, %v", names, err)
+			}
+			if err := n.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+				t.Fatalf("write through the handle: %v", err)
+			}
+			if size, err := n.Size(ctx); err != nil || size != 1 {
+				t.Fatalf("size through the handle: %d, %v", size, err)
+			}
+			again, err := s.OpenNamespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again != n {
+				t.Error("OpenNamespace returned another handle than the kept one")
+			}
+			if err := s.DeleteNamespace(ctx, "ns"); err != nil {
+				t.Fatal(err)
+			}
+			if err := n.Err(); !errors.Is(err, ErrNoNamespace) {
+				t.Errorf("the handle after the deletion: %v, want ErrNoNamespace", err)
+			}
+		})
+	}
+}

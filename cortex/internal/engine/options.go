@@ -205,6 +205,10 @@ type testHooks struct {
 	// rollback runs before the in-process roll-back of a journaled delta
 	// that failed; an error stands for a failed roll-back.
 	rollback func() error
+	// unregister runs in the transaction that deletes a namespace's
+	// registry entry (DeleteNamespace, DeleteIfUnused), before its commit;
+	// an error stands for a failed commit.
+	unregister func() error
 	// deleteNamespace runs between the two steps of DeleteNamespace; an
 	// error stops it there, as a crash would.
 	deleteNamespace func() error

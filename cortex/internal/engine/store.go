@@ -596,7 +596,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // rest of an import included, fail with an error matching ErrNoNamespace,
 // also once a namespace of that name is created again. If ctx ends before the
 // registry entry is deleted (while it waits for those writes, say), it
-// fails with ctx's error and deletes nothing.
+// fails with ctx's error and deletes nothing; so does a failure to delete
+// the entry. Either way the *Namespace values obtained before stay the
+// namespace's, and usable.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	if err := namespace.ValidateName(name); err != nil {
 		return err
@@ -620,19 +622,18 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 			if err := open.lockWriteCtx(ctx); err != nil {
 				return open, err
 			}
-			if err := ctx.Err(); err != nil {
-				open.wmu.Unlock()
-				return open, err
-			}
-			err := open.closeDeleted()
-			open.wmu.Unlock()
-			if err != nil {
-				return nil, err
-			}
-		} else if err := ctx.Err(); err != nil {
-			return nil, err
 		}
-		return nil, s.deleteClosed(ctx, name, open)
+		err = ctx.Err()
+		if err == nil {
+			err = s.unregister(name, open)
+		}
+		if open != nil {
+			open.wmu.Unlock()
+		}
+		if err != nil {
+			return open, err // nothing deleted: open is still the namespace's
+		}
+		return nil, s.dropDeleted(ctx, name)
 	})
 	if err != nil && !errors.Is(err, ErrNoNamespace) {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
@@ -640,18 +641,35 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	return err
 }
 
-// deleteClosed deletes namespace name, whose open *Namespace, if any, is
-// closed, with the name claimed (withName): the registry entry first, in
-// one transaction (from then on the namespace does not exist), then its
-// keys (see DeleteNamespace for a crash between the two).
-func (s *Store) deleteClosed(ctx context.Context, name string, open *Namespace) error {
-	err := s.update(func(txn *badger.Txn) error { return txn.Delete([]byte(registryPrefix + name)) })
+// unregister deletes the registry entry of namespace name, in one
+// transaction (from then on the namespace does not exist), with the name
+// claimed (withName), and then closes its open *Namespace, if any, whose
+// write lock the caller holds: its later reads and writes fail with
+// errDeleted. If the entry could not be deleted, nothing was: the
+// namespace and open are as they were.
+func (s *Store) unregister(name string, open *Namespace) error {
+	err := s.update(func(txn *badger.Txn) error {
+		if h := s.opts.hooks.unregister; h != nil {
+			if err := h(); err != nil {
+				return err
+			}
+		}
+		return txn.Delete([]byte(registryPrefix + name))
+	})
 	if err != nil {
 		return err
 	}
 	if open != nil {
+		// (Closing a view of the store's database cannot fail.)
+		_ = open.closeDeleted()
 		open.end(errDeleted(name))
 	}
+	return nil
+}
+
+// dropDeleted drops the keys of namespace name once unregister has deleted
+// it (see DeleteNamespace for a crash between the two).
+func (s *Store) dropDeleted(ctx context.Context, name string) error {
 	if h := s.opts.hooks.deleteNamespace; h != nil {
 		if err := h(); err != nil {
 			return err // a test's crash between the two steps
@@ -694,13 +712,13 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 			}
 			return open, err
 		}
-		err := n.closeDeleted()
+		err := s.unregister(n.name, n)
 		n.wmu.Unlock()
 		if err != nil {
-			return nil, err
+			return open, err // nothing deleted: n is still the namespace's
 		}
 		deleted = true
-		return nil, s.deleteClosed(ctx, n.name, n)
+		return nil, s.dropDeleted(ctx, n.name)
 	})
 	if err != nil {
 		return deleted, fmt.Errorf("delete unused namespace %s: %w", n.name, err)
