@@ -60,7 +60,8 @@ func (s *Store) ReadOnly() bool { return s.e.ReadOnly() }
 // once only results still referenced are left, Close waits two seconds more
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
 // ErrResultsOpen that says where each was opened (the store is closed all
-// the same). Closing twice is not an error.
+// the same; reading such a result on fails with an error matching
+// ErrClosed). Closing twice is not an error.
 func (s *Store) Close() error { return s.e.Close() }
 
 // Namespace returns the namespace called name, creating it if it does not

@@ -128,3 +128,44 @@ func filledWithResult(t *testing.T, s *Store) *sparql.Result {
 	}
 	return res
 }
+
+// TestClose_LeakedResultReadAfterClose: a query result that Close gave up
+// on (ErrResultsOpen) and that is read on afterwards, in the closed
+// database, fails with an error matching ErrClosed, not Badger's
+// "DB Closed".
+func TestClose_LeakedResultReadAfterClose(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{ResultsCloseWait: 50 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(5000, "x")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if !res.Next(ctx) {
+		t.Fatalf("no first row: %v", res.Err())
+	}
+	if err := s.Close(); !errors.Is(err, ErrResultsOpen) {
+		t.Fatalf("Close: %v, want ErrResultsOpen", err)
+	}
+	rows := 1
+	for res.Next(ctx) {
+		rows++
+	}
+	if rows == 5000 {
+		t.Fatal("the whole result was read after Close: the test does not test anything")
+	}
+	if err := res.Err(); !errors.Is(err, ErrClosed) {
+		t.Errorf("reading the result after Close: %v, want ErrClosed", err)
+	}
+}

@@ -59,7 +59,7 @@ func (d *nsDataset) MergesTriples() bool { return true }
 // the evaluator checks a query's.
 func (d *nsDataset) with(ctx context.Context, fn func(s *snapshot) error) error {
 	if d.snap != nil {
-		return fn(d.snap)
+		return d.n.s.closedErr(fn(d.snap))
 	}
 	if err := d.n.ctxErr(ctx); err != nil {
 		return err
@@ -72,7 +72,7 @@ func (d *nsDataset) with(ctx context.Context, fn func(s *snapshot) error) error 
 	if cerr := s.close(); err == nil {
 		err = cerr
 	}
-	return err
+	return d.n.s.closedErr(err)
 }
 
 func (d *nsDataset) IDs(ctx context.Context, terms []quad.Value) ([]eval.ID, error) {
@@ -112,14 +112,16 @@ func (d *nsDataset) TermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value
 	if err := d.n.ctxErr(ctx); err != nil {
 		return nil, err
 	}
-	return d.n.termsBatch(ctx, ids, false)
+	vals, err := d.n.termsBatch(ctx, ids, false)
+	return vals, d.n.s.closedErr(err)
 }
 
 func (d *nsDataset) PinnedTermsBatch(ctx context.Context, ids []eval.ID) ([]quad.Value, error) {
 	if err := d.n.ctxErr(ctx); err != nil {
 		return nil, err
 	}
-	return d.n.termsBatch(ctx, ids, true)
+	vals, err := d.n.termsBatch(ctx, ids, true)
+	return vals, d.n.s.closedErr(err)
 }
 
 func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator {
@@ -193,7 +195,12 @@ func (i *idIter) Next(ctx context.Context) bool { return i.it.Next(ctx) }
 func (i *idIter) Quad() eval.Quad {
 	return i.it.cur
 }
-func (i *idIter) Err() error { return i.it.Err() }
+func (i *idIter) Err() error {
+	if i.it.s == nil {
+		return i.it.Err()
+	}
+	return i.it.s.n.s.closedErr(i.it.Err())
+}
 
 // SkipGroup implements eval.GroupSkipper.
 func (i *idIter) SkipGroup(pos int) {

@@ -329,7 +329,8 @@ func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 // once only results still referenced are left, Close waits two seconds more
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
 // ErrResultsOpen that says where each was opened (the store is closed all
-// the same). Closing twice is not an error.
+// the same; reading such a result on fails with an error matching
+// ErrClosed). Closing twice is not an error.
 func (s *Store) Close() error {
 	s.state.Lock()
 	if s.closing {
@@ -795,6 +796,23 @@ func (s *Store) checkOpen() error {
 		return ErrClosed
 	}
 	return s.broken
+}
+
+// closedErr returns err, or, if it is Badger's refusal of a database that
+// Close closed under the operation (Close stopped waiting for it: see
+// Tuning.CloseWait and ErrResultsOpen), an error matching ErrClosed that
+// wraps it.
+func (s *Store) closedErr(err error) error {
+	if err == nil || !s.cutOff.Load() || errors.Is(err, ErrClosed) {
+		return err
+	}
+	// (Badger wraps some without %w: "DB::Get key: ... err: DB Closed".)
+	for _, berr := range []error{badger.ErrDBClosed, badger.ErrBlockedWrites, badgerkv.ErrClosed} {
+		if errors.Is(err, berr) || strings.Contains(err.Error(), berr.Error()) {
+			return fmt.Errorf("%w: %w", ErrClosed, err)
+		}
+	}
+	return err
 }
 
 // poison records that a streamed write failed half-way: Badger's state is
