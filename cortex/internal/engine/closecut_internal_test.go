@@ -113,3 +113,55 @@ func TestClose_DeleteNamespaceAfterClose(t *testing.T) {
 		t.Errorf("DeleteNamespace going on after Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestClose_DeleteNamespaceWaitingForWrite: a DeleteNamespace that waits
+// for a write in progress on the namespace while Close runs (Close does not
+// see the namespace then: its name is claimed) fails with ErrClosed once
+// the write ends, and the namespace's handle ends too (Done closed, Err
+// matching ErrClosed), as Close ends the others: a goroutine waiting on
+// Done is not left waiting for ever.
+func TestClose_DeleteNamespaceWaitingForWrite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inUpdate, release := make(chan struct{}), make(chan struct{})
+	updated := make(chan error, 1)
+	go func() {
+		updated <- n.Update(ctx, func(*Tx) error {
+			close(inUpdate)
+			<-release
+			return nil
+		})
+	}()
+	<-inUpdate
+	deleted := make(chan error, 1)
+	go func() { deleted <- s.DeleteNamespace(ctx, "ns") }()
+	for n.waiting.Load() == 0 { // the deletion waits for the write
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	close(release)
+	if err := <-updated; err != nil {
+		t.Errorf("Update: %v", err)
+	}
+	if err := <-deleted; !errors.Is(err, ErrClosed) {
+		t.Errorf("DeleteNamespace: %v, want ErrClosed", err)
+	}
+	select {
+	case <-n.Done():
+		if err := n.Err(); !errors.Is(err, ErrClosed) {
+			t.Errorf("the namespace's Err: %v, want ErrClosed", err)
+		}
+	default:
+		t.Error("the namespace's Done is still open after Close and the failed deletion")
+	}
+}

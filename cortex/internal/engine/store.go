@@ -540,10 +540,17 @@ func (s *Store) withName(ctx context.Context, name string, reuse bool, fn func(o
 		delete(s.nsBusy, name)
 		close(busy)
 		if ns != nil {
-			if cerr := s.checkOpen(); cerr != nil || s.nss == nil {
-				// Close ran meanwhile: it did not see this namespace.
+			if cerr := s.checkOpen(); errors.Is(cerr, ErrClosed) || s.nss == nil {
+				// Close ran meanwhile: it did not see this namespace,
+				// which it closes and ends as Close does the others (a
+				// namespace that fn kept may have holders).
 				s.mu.Unlock()
-				return nil, errors.Join(ErrClosed, ns.close())
+				cerr := ns.close()
+				ns.end(fmt.Errorf("namespace %s: %w", name, ErrClosed))
+				if err != nil && !errors.Is(err, ErrClosed) {
+					return nil, errors.Join(err, ErrClosed, cerr)
+				}
+				return nil, errors.Join(ErrClosed, cerr)
 			}
 			s.nss[name] = ns
 			if reuse {
