@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cayleygraph/quad"
 )
 
 // TestClose_CutsOffLargeDelta: a journaled delta still being written when
@@ -163,5 +165,48 @@ func TestClose_DeleteNamespaceWaitingForWrite(t *testing.T) {
 		}
 	default:
 		t.Error("the namespace's Done is still open after Close and the failed deletion")
+	}
+}
+
+// TestClose_CutsOffEachQuad: an EachQuad whose fn outlasts Close's wait
+// (Tuning.CloseWait) is cut off: reading on in the closed database, it
+// fails with an error matching ErrClosed, not Badger's "DB Closed".
+func TestClose_CutsOffEachQuad(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(5000, "x")}); err != nil {
+		t.Fatal(err)
+	}
+	inFn, release := make(chan struct{}), make(chan struct{})
+	read := 0
+	done := make(chan error, 1)
+	go func() {
+		done <- n.EachQuad(ctx, Pattern{}, func(quad.Quad) error {
+			if read++; read == 1 {
+				close(inFn)
+				<-release
+			}
+			return nil
+		})
+	}()
+	<-inFn
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	close(release)
+	err = <-done
+	if read == 5000 {
+		t.Fatal("every quad was read after Close: the test does not test anything")
+	}
+	if !errors.Is(err, ErrClosed) {
+		t.Errorf("EachQuad cut off by Close: %v, want ErrClosed", err)
 	}
 }

@@ -221,8 +221,14 @@ func (n *Namespace) Quads(ctx context.Context, p Pattern) ([]quad.Quad, error) {
 // iteration and is returned. A pattern that no quad could match for its
 // form (see checkPattern) is an error matching ErrInvalidArgument, and one
 // naming a malformed IRI in any position matches ErrInvalidQuad too; if ctx
-// has ended, the error wraps ctx's. Either way nothing is read.
+// has ended, the error wraps ctx's. Either way nothing is read. Cut off
+// by Store.Close (fn took longer than Tuning.CloseWait), it fails with an
+// error matching ErrClosed.
 func (n *Namespace) EachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
+	return n.s.closedErr(n.eachQuad(ctx, p, fn))
+}
+
+func (n *Namespace) eachQuad(ctx context.Context, p Pattern, fn func(quad.Quad) error) error {
 	if err := n.s.checkOpen(); err != nil {
 		return err
 	}
