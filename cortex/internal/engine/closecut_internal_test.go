@@ -210,3 +210,44 @@ func TestClose_CutsOffEachQuad(t *testing.T) {
 		t.Errorf("EachQuad cut off by Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestClose_CutsOffDelta: a one-transaction delta whose commit comes after
+// Close stopped waiting for it (Tuning.CloseWait) fails with an error
+// matching ErrClosed, not Badger's "Writes are blocked", and writes
+// nothing.
+func TestClose_CutsOffDelta(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, "base")}); err != nil {
+		t.Fatal(err)
+	}
+	inDelta, release := make(chan struct{}), make(chan struct{})
+	s.opts.hooks.delta = func() { close(inDelta); <-release }
+	applied := make(chan error, 1)
+	go func() { applied <- n.Apply(ctx, Delta{Add: uniqueQuads(10, "cut")}) }()
+	<-inDelta
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	close(release)
+	if err := <-applied; !errors.Is(err, ErrClosed) {
+		t.Errorf("the delta cut off by Close: %v, want ErrClosed", err)
+	}
+	s2 := testStore(t, dir, DefaultOptions())
+	n2, err := s2.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, err := n2.Size(ctx); err != nil || size != 10 {
+		t.Fatalf("size %d, %v after reopening; want 10", size, err)
+	}
+}

@@ -451,7 +451,7 @@ func (n *Namespace) applyLocked(ctx context.Context, remove, add []quad.Quad, pi
 		_, err = n.writeDeltaJournaled(ctx, remove, add, pins, side)
 	}
 	if err != nil {
-		return fmt.Errorf("namespace %s: write: %w", n.name, err)
+		return fmt.Errorf("namespace %s: write: %w", n.name, n.s.closedErr(err))
 	}
 	n.writes.add(len(remove)+len(add), n.lastEntries, journaled)
 	return nil

@@ -202,6 +202,8 @@ type testHooks struct {
 	// chunks the store had accumulated when the spill was detached; an
 	// error fails the spill.
 	spill func(detached int64) error
+	// delta runs in a one-transaction delta (writeDelta) before its commit.
+	delta func()
 	// rollback runs before the in-process roll-back of a journaled delta
 	// that failed; an error stands for a failed roll-back.
 	rollback func() error

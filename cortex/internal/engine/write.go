@@ -85,6 +85,9 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pin
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
+	if h := n.s.opts.hooks.delta; h != nil {
+		h()
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return false, err
 	}
