@@ -39,7 +39,9 @@ var (
 	// (the error names where they were opened); the store was closed anyway.
 	ErrResultsOpen = engine.ErrResultsOpen
 	// ErrInvalidArgument means an argument other than a quad is malformed
-	// (for example an import id, a side-table name, or options Open refuses).
+	// (for example a namespace name or base, which also match
+	// namespace.ErrInvalidName or ErrInvalidBase, an import id, a side-table
+	// name, or options Open refuses).
 	ErrInvalidArgument = engine.ErrInvalidArgument
 	// ErrReadOnly means a write was attempted on a store opened read-only.
 	ErrReadOnly = engine.ErrReadOnly

@@ -44,7 +44,9 @@ var (
 	// (the error names where they were opened); the store was closed anyway.
 	ErrResultsOpen = errors.New("query results not closed")
 	// ErrInvalidArgument means an argument other than a quad is malformed
-	// (for example an import id, a side-table name, or options Open refuses).
+	// (for example a namespace name or base, which also match
+	// namespace.ErrInvalidName or ErrInvalidBase, an import id, a side-table
+	// name, or options Open refuses).
 	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrReadOnly means a write was attempted on a store opened read-only.
 	ErrReadOnly = errors.New("store is read-only")
@@ -64,6 +66,16 @@ func (e *kindError) Error() string { return e.msg }
 
 // Unwrap returns the broader sentinel.
 func (e *kindError) Unwrap() error { return e.kind }
+
+// argError is the error of a malformed argument that another package
+// checks (a namespace name or base): its message is err's, and it matches
+// both err and ErrInvalidArgument.
+type argError struct{ err error }
+
+func (e *argError) Error() string { return e.err.Error() }
+
+// Unwrap returns the cause and ErrInvalidArgument.
+func (e *argError) Unwrap() []error { return []error{e.err, ErrInvalidArgument} }
 
 // BaseMismatchError reports that namespace Namespace was created with base
 // Recorded and opened with WithBase(Requested). It matches ErrBaseMismatch.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -370,5 +371,39 @@ func TestDeleteNamespace_UnregisterFails(t *testing.T) {
 				t.Errorf("the handle after the deletion: %v, want ErrNoNamespace", err)
 			}
 		})
+	}
+}
+
+// TestNamespace_InvalidArgumentsMatch: a malformed namespace name or base
+// is an argument other than a quad that is malformed: the error matches
+// ErrInvalidArgument, and still the namespace package's error, with its
+// message unchanged. Nothing is created.
+func TestNamespace_InvalidArgumentsMatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testStore(t, t.TempDir(), DefaultOptions())
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"Namespace name", func() error { _, err := s.Namespace(ctx, "Bad Name"); return err }, namespace.ErrInvalidName},
+		{"OpenNamespace name", func() error { _, err := s.OpenNamespace(ctx, "Bad Name"); return err }, namespace.ErrInvalidName},
+		{"DeleteNamespace name", func() error { return s.DeleteNamespace(ctx, "Bad Name") }, namespace.ErrInvalidName},
+		{"Namespace base", func() error { _, err := s.Namespace(ctx, "a", WithBase("not a base")); return err }, namespace.ErrInvalidBase},
+		{"new namespace's base", func() error { _, err := s.Namespace(ctx, "a", WithBase("http://example.org")); return err }, namespace.ErrInvalidBase},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			if !errors.Is(err, ErrInvalidArgument) || !errors.Is(err, tc.want) {
+				t.Errorf("%v: want an error matching ErrInvalidArgument and %v", err, tc.want)
+			}
+			if err != nil && strings.HasPrefix(err.Error(), ErrInvalidArgument.Error()) {
+				t.Errorf("message %q changed", err)
+			}
+		})
+	}
+	if names, err := s.Namespaces(ctx); err != nil || len(names) != 0 {
+		t.Errorf("namespaces %v, %v", names, err)
 	}
 }

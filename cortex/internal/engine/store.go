@@ -417,7 +417,7 @@ func WithBase(base string) NamespaceOption {
 
 func (s *Store) namespace(ctx context.Context, name string, create bool, opts []NamespaceOption) (*Namespace, bool, error) {
 	if err := namespace.ValidateName(name); err != nil {
-		return nil, false, err
+		return nil, false, &argError{err}
 	}
 	var o nsOptions
 	for _, opt := range opts {
@@ -427,7 +427,7 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 	}
 	if o.hasBase {
 		if _, err := namespace.New(name, namespace.WithBase(o.base)); err != nil {
-			return nil, false, err
+			return nil, false, &argError{err}
 		}
 	}
 	created := false
@@ -453,7 +453,7 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 			// A new namespace's base is held to checks that bases
 			// recorded before them were not (their namespaces still open).
 			if err := namespace.CheckNewBase(o.base); err != nil {
-				return nil, fmt.Errorf("namespace %s: %w", name, err)
+				return nil, &argError{err} // (named by the caller)
 			}
 			base = o.base
 		}
@@ -609,7 +609,7 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // namespace's, and usable.
 func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	if err := namespace.ValidateName(name); err != nil {
-		return err
+		return &argError{err}
 	}
 	if s.opts.readOnly {
 		return fmt.Errorf("delete namespace %s: %w", name, ErrReadOnly)
