@@ -353,8 +353,14 @@ Example:
 					e.nsName = namespace.Default
 				}
 			}
+			// CORTEX_DATA set but empty is unset too: the default directory.
+			if e.dataDir == "" {
+				if v, set := os.LookupEnv("CORTEX_DATA"); set && v == "" && !flagOnCommandLine(c.App, e.args, "data") {
+					e.dataDir = defaultDataDir()
+				}
+			}
 			if e.dataDir == "" && e.serverURL == "" {
-				return usagef("--data (CORTEX_DATA) is empty: want the store directory")
+				return usagef("--data is empty: want the store directory")
 			}
 			if err := namespace.ValidateName(e.nsName); err != nil {
 				return err

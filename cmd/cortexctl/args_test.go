@@ -296,7 +296,7 @@ func TestCLI_EmptyArguments(t *testing.T) {
 	// --data "", given by runCLI: the directory is another's.
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"cortexctl", "--data", "", "stats"}, strings.NewReader(""), &out, &errb)
-	if want := "usage: --data (CORTEX_DATA) is empty"; code != exitUsage || !strings.Contains(errb.String(), want) {
+	if want := "usage: --data is empty"; code != exitUsage || !strings.Contains(errb.String(), want) {
 		t.Errorf("--data \"\" stats: exit %d (want %d), stderr %q (want %q)", code, exitUsage, errb.String(), want)
 	}
 	if after := mustCLI(t, dir, "export"); after != before {
@@ -424,8 +424,9 @@ func TestCLI_FlagValues(t *testing.T) {
 	}
 }
 
-// TestCLI_EmptyVariablesAreUnset: CORTEX_NAMESPACE and CORTEX_MEMORY_LIMIT
-// set but empty count as unset (the default namespace, the default limit),
+// TestCLI_EmptyVariablesAreUnset: CORTEX_NAMESPACE, CORTEX_MEMORY_LIMIT and
+// CORTEX_DATA set but empty count as unset (the default namespace, limit
+// and directory),
 // as CORTEX_CONFIG, CORTEX_SERVER and CORTEX_TOKEN do; they were invalid
 // values (exit 7). Empty on the command line they are usage errors (exit
 // 2), as any empty option value is.
@@ -440,6 +441,20 @@ func TestCLI_EmptyVariablesAreUnset(t *testing.T) {
 			}
 		})
 	}
+	// CORTEX_DATA empty: the default directory, under XDG_DATA_HOME.
+	t.Run("CORTEX_DATA", func(t *testing.T) {
+		xdg := t.TempDir()
+		t.Setenv("XDG_DATA_HOME", xdg)
+		t.Setenv("CORTEX_DATA", "")
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"cortexctl", "teams", "create", "--id", "t2", "--name", "n", "--member", "a"}, strings.NewReader(""), &out, &errb)
+		if code != 0 {
+			t.Fatalf("CORTEX_DATA empty: teams create exit %d: %s", code, errb.String())
+		}
+		if out := mustCLI(t, filepath.Join(xdg, "cortex"), "teams", "list", "--json"); !strings.Contains(out, `"t2"`) {
+			t.Fatalf("the default directory's teams: %s, want t2", out)
+		}
+	})
 	t.Setenv("CORTEX_NAMESPACE", "")
 	t.Setenv("CORTEX_MEMORY_LIMIT", "")
 	for _, args := range [][]string{{"-n", "", "teams", "list"}, {"--memory-limit", "", "teams", "list"}} {

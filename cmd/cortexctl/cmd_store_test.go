@@ -370,7 +370,7 @@ func TestCLI_InvalidValues(t *testing.T) {
 	mustCLI(t, dir, "export", "-o", out, "--format", "nt")
 }
 
-// TestCLI_EmptyData: an empty --data (CORTEX_DATA="") is a usage error
+// TestCLI_EmptyData: --data given empty on the command line is a usage error
 // (exit 2, as any empty option value is) and writes nothing, not even in the working directory.
 func TestCLI_EmptyData(t *testing.T) {
 	dir := t.TempDir()
@@ -381,7 +381,7 @@ func TestCLI_EmptyData(t *testing.T) {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append([]string{"cortexctl", "--data", ""}, args...), strings.NewReader(""), &out, &errb)
 		r := result{code, out.String(), errb.String()}
-		if r.code != exitUsage || !strings.Contains(r.stderr, "--data (CORTEX_DATA) is empty") {
+		if r.code != exitUsage || !strings.Contains(r.stderr, "usage: --data is empty") {
 			t.Errorf("%v with --data \"\": exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
