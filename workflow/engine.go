@@ -80,7 +80,11 @@ func (c Config) WithDefaultStrategy(s string) Config { c.defaultStrategy = s; re
 func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 
 // WithRegistry sets the registry of the strategies that fuse fan-in
-// findings (default: the merge package's); use the team manager's.
+// findings and tally councils (default: the merge package's); use the
+// team manager's. A strategy runs under the context of the call that needs
+// it: one that is no merge.ContextStrategy and has not returned when that
+// context ends is left behind, its result discarded (merge.MergeWith), and
+// the call returns the context's error.
 func (c Config) WithRegistry(r *merge.Registry) Config { c.registry = r; return c }
 
 // WithPollInterval sets how often a driver with nothing to do looks for
@@ -135,11 +139,29 @@ func New(ctx context.Context, s *cortex.Store, tm *teammanager.Manager, cfg Conf
 
 func (e *Engine) now() time.Time { return e.cfg.now().UTC() }
 
-func (e *Engine) merge(name string, in merge.Input) (merge.Result, error) {
+// mergeUnder is merge under ctx, for a change (a council's tally).
+func (e *Engine) mergeUnder(ctx context.Context) func(string, merge.Input) (merge.Result, error) {
+	return func(name string, in merge.Input) (merge.Result, error) { return e.merge(ctx, name, in) }
+}
+
+// merge runs the strategy registered under name on in, under ctx (see
+// merge.MergeWith: a strategy that is no merge.ContextStrategy and does
+// not return is left behind when ctx ends, and its result discarded).
+func (e *Engine) merge(ctx context.Context, name string, in merge.Input) (merge.Result, error) {
+	lookup := merge.Lookup
 	if e.cfg.registry != nil {
-		return e.cfg.registry.Merge(name, in)
+		lookup = e.cfg.registry.Lookup
 	}
-	return merge.Merge(name, in)
+	s, err := lookup(name)
+	if err != nil {
+		return merge.Result{}, err
+	}
+	res, err := merge.MergeWith(ctx, s, in)
+	if err != nil {
+		return merge.Result{}, fmt.Errorf("merge with %s: %w", name, err)
+	}
+	res.Strategy = name
+	return res, nil
 }
 
 // wake tells the drivers of this Engine that a run changed.
@@ -414,7 +436,7 @@ func (e *Engine) Start(ctx context.Context, d Def, opts RunOptions) (Run, error)
 		} else if !found {
 			tx.PutSide(defTable, hash, []quad.Value{quad.String(defJSON)})
 		}
-		c := &change{rec: rec, now: now, merge: e.merge}
+		c := &change{rec: rec, now: now, merge: e.mergeUnder(ctx)}
 		c.trans = append(c.trans, Transition{At: now, Actor: actor, To: string(RunPending), Reason: "run created"})
 		if err := c.advance(&d, p); err != nil {
 			return err
@@ -560,7 +582,7 @@ func (e *Engine) updateIn(ctx context.Context, tx *cortex.Tx, id string, fn func
 		return nil, false, err
 	}
 	rec := old.next()
-	c := &change{rec: rec, now: e.now(), merge: e.merge}
+	c := &change{rec: rec, now: e.now(), merge: e.mergeUnder(ctx)}
 	c.expire()
 	if err := fn(c, d, p); err != nil {
 		return nil, false, err
@@ -823,7 +845,7 @@ func (e *Engine) upstream(ctx context.Context, rec *record, p *plan, i int) ([]m
 			}
 		}
 	}
-	res, err := e.merge(rec.Strategy, merge.Input{
+	res, err := e.merge(ctx, rec.Strategy, merge.Input{
 		Team:    merge.Team{ID: rec.Team, Name: rec.Name},
 		Members: members, Findings: fs, Options: merge.Options{Now: e.now()},
 	})

@@ -1,6 +1,7 @@
 package workflow_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -615,6 +616,57 @@ func TestEngine_WithRegistry(t *testing.T) {
 	}
 	if calls.Load() == before {
 		t.Fatal("the fan-in did not use the registry's strategy")
+	}
+}
+
+// TestEngine_FanInStrategyStopsWithContext: a fan-in's strategy that is
+// no merge.ContextStrategy and does not return is left behind when the
+// caller's context ends (the call returns its error); Ready called it
+// without a context and waited for ever.
+func TestEngine_FanInStrategyStopsWithContext(t *testing.T) {
+	s := cortextest.NewStore(t)
+	x, err := newNS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := merge.NewRegistry()
+	merge.RegisterBuiltins(r)
+	started, release := make(chan struct{}, 16), make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	var stuck atomic.Bool
+	r.Register("stuck", merge.StrategyFunc(func(in merge.Input) (merge.Result, error) {
+		if stuck.Load() {
+			started <- struct{}{}
+			<-release
+		}
+		return r.Merge(merge.NameAdditive, in)
+	}))
+	tm, err := teammanager.New(ctx, s, x, teammanager.DefaultConfig().WithRegistry(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := workflow.New(ctx, s, tm, workflow.DefaultConfig().WithRegistry(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{s: s, tm: tm, e: e, x: x, clock: newClock()}
+	f.start(t, scatterDef(), workflow.RunOptions{ID: "s1", Strategy: "stuck"})
+	f.do(t, "s1", "prepare", map[string]any{"plan": "p"})
+	for _, step := range []string{"test-1", "test-2", "test-3"} {
+		f.do(t, "s1", step, nil, finding("build", "status", quad.String("green")))
+	}
+	stuck.Store(true)
+	cctx, cancel := context.WithCancel(ctx)
+	go func() {
+		<-started
+		cancel()
+	}()
+	if rs, err := e.Ready(cctx, "s1"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Ready with a stuck strategy: %d steps, %v; want context.Canceled", len(rs), err)
+	}
+	stuck.Store(false)
+	if rs, err := e.Ready(ctx, "s1"); err != nil || len(rs) != 1 || len(rs[0].Upstream) != 1 {
+		t.Fatalf("Ready after: %v, %v", rs, err)
 	}
 }
 
