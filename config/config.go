@@ -30,7 +30,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/titanous/json5"
 
@@ -110,7 +109,7 @@ func Parse(data []byte) (Config, error) {
 	}
 	var root interface{}
 	if err := json5.Unmarshal(data, &root); err != nil {
-		return c, fmt.Errorf("%w: %v", ErrInvalid, syntaxError(data, err))
+		return c, fmt.Errorf("%w: %v", ErrInvalid, spec.JSON5Error(data, err))
 	}
 	top, err := object(root, "")
 	if err != nil {
@@ -182,37 +181,6 @@ func Parse(data []byte) (Config, error) {
 		}
 	}
 	return c, nil
-}
-
-// syntaxError returns err, a JSON5 syntax error in data, prefixed with
-// the line it is on ("line 3: invalid character ','
-// looking for beginning of object key"), as the duplicate keys are
-// (spec.CheckJSON5); a character that is not ASCII is named whole (the
-// parser names its first byte as a Latin-1 character: 'ï' for U+FEFF).
-// Lines end at LF, CR LF or a CR alone.
-func syntaxError(data []byte, err error) error {
-	var se *json5.SyntaxError
-	if !errors.As(err, &se) || se.Offset < 1 || se.Offset > int64(len(data)) {
-		return err
-	}
-	at := int(se.Offset) - 1 // the byte the parser stopped at
-	msg := se.Error()
-	if c := data[at]; c >= utf8.RuneSelf {
-		r, n := utf8.DecodeRune(data[at:])
-		name := strconv.QuoteRune(r)
-		if r == utf8.RuneError && n == 1 {
-			name = fmt.Sprintf("byte 0x%02x (not UTF-8)", c)
-		}
-		q := strconv.Quote(string(rune(c))) // as the parser quotes c
-		msg = strings.Replace(msg, "'"+q[1:len(q)-1]+"'", name, 1)
-	}
-	line := 1
-	for i := 0; i < at; i++ {
-		if data[i] == '\n' || data[i] == '\r' && data[i+1] != '\n' {
-			line++
-		}
-	}
-	return fmt.Errorf("line %d: %s", line, msg)
 }
 
 func (c *Config) parseTeams(v interface{}) error {

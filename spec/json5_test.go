@@ -60,6 +60,13 @@ func TestCheckJSON5(t *testing.T) {
 		`{"a\"b": 1, 'a"b': 2}`:                             `line 1: duplicate key "a\"b"`,
 		"[{x: {y: 1, y: 2}}]":                               `line 1: duplicate key "y"`,
 		strings.Repeat("[", 201) + strings.Repeat("]", 201): "line 1: nested more than 200 levels deep",
+		// Lines end at LF, CR LF or CR (they were counted at LF only), and
+		// a line comment ends at either (the parser's rule; the rest of a
+		// CR-only file was taken for the comment).
+		"{\r\rteams: {},\r\rteams: {}}":  `line 5: duplicate key "teams"`,
+		"{\r\n'a\\\r': 1,\r a: 2, a: 3}": `line 4: duplicate key "a"`,
+		"{/*\r*/ a: 1,\r\n a: 2}":        `line 3: duplicate key "a"`,
+		"{a: 1, // c\rb: 2, b: 3}":       `line 2: duplicate key "b"`,
 	} {
 		err := spec.CheckJSON5([]byte(data))
 		if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {
@@ -95,5 +102,23 @@ func TestParse_DepthAlikeInEveryFormat(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestParse_JSON5SyntaxErrorNamesLine: a JSON5 definition's syntax error
+// names its line, in files with LF, CR LF and CR line ends, and a
+// character that is not ASCII whole; it named neither ("syntax error:
+// invalid character ','"), as config's errors now do.
+func TestParse_JSON5SyntaxErrorNamesLine(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		data := strings.ReplaceAll("{\n  name: 'rev',\n  version: '1',,\n}\n", "\n", eol)
+		_, rep := spec.ParseTeam("t.json5", []byte(data), spec.Options{})
+		if rep.Errors() != 1 || rep.Problems[0].Line != 3 || !strings.Contains(rep.Problems[0].Message, "invalid character ','") {
+			t.Errorf("%q: problems %v, want one syntax error at line 3", eol, rep.Problems)
+		}
+	}
+	_, rep := spec.ParseTeam("t.json5", []byte("{\n  name: 'rev',\n  \u00e9: 1\n}"), spec.Options{})
+	if rep.Errors() != 1 || rep.Problems[0].Line != 3 || !strings.Contains(rep.Problems[0].Message, "'é'") {
+		t.Errorf("problems %v, want one syntax error at line 3 naming 'é'", rep.Problems)
 	}
 }

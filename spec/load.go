@@ -125,7 +125,7 @@ func parseNode(file string, data []byte) (n *node, body *string, err error) {
 			}
 			bad += size
 		}
-		return nil, nil, &syntaxError{line: bytes.Count(data[:bad], []byte("\n")) + 1, msg: "not valid utf-8"}
+		return nil, nil, &syntaxError{line: newLineIndex(data).line(int64(bad)), msg: "not valid utf-8"}
 	}
 	// A byte order mark (editors on Windows write one) is not content.
 	data = bytes.TrimPrefix(data, []byte(byteOrderMark))

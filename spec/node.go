@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/titanous/json5"
 	"gopkg.in/yaml.v3"
@@ -196,17 +197,51 @@ func (p *jsonParser) fromToken(tok json.Token, depth int) (*node, error) {
 }
 
 // parseJSON5 parses JSON5 (comments, trailing commas, unquoted keys). The
-// parser does not report positions, so the nodes have no lines; object keys
-// come out sorted.
+// parser reports the position of a syntax error only, so the nodes have no
+// lines; object keys come out sorted.
 func parseJSON5(data []byte) (*node, error) {
 	if err := scanJSON5(data); err != nil {
 		return nil, err
 	}
 	var v interface{}
 	if err := json5.Unmarshal(data, &v); err != nil {
-		return nil, &syntaxError{msg: err.Error()}
+		return nil, json5SyntaxError(data, err)
 	}
 	return fromAny(v, 0)
+}
+
+// JSON5Error returns err, from the JSON5 parser (github.com/titanous/json5)
+// on data, with the line it is at ("line 3: invalid character ','
+// looking for beginning of object key"), as CheckJSON5's errors are; a
+// character that is not ASCII is named whole (the parser names its first
+// byte as a Latin-1 character: 'ï' for U+FEFF). Lines end at LF, CR LF or
+// a CR alone. An error without a position is returned as it is.
+func JSON5Error(data []byte, err error) error {
+	if se := json5SyntaxError(data, err); se.line > 0 {
+		return fmt.Errorf("line %d: %s", se.line, se.msg)
+	}
+	return err
+}
+
+// json5SyntaxError is err, from the JSON5 parser on data, with its line
+// (0 when the parser gave no position).
+func json5SyntaxError(data []byte, err error) *syntaxError {
+	var se *json5.SyntaxError
+	if !errors.As(err, &se) || se.Offset < 1 || se.Offset > int64(len(data)) {
+		return &syntaxError{msg: err.Error()}
+	}
+	at := int(se.Offset) - 1 // the byte the parser stopped at
+	msg := se.Error()
+	if c := data[at]; c >= utf8.RuneSelf {
+		r, n := utf8.DecodeRune(data[at:])
+		name := strconv.QuoteRune(r)
+		if r == utf8.RuneError && n == 1 {
+			name = fmt.Sprintf("byte 0x%02x (not UTF-8)", c)
+		}
+		q := strconv.Quote(string(rune(c))) // as the parser quotes c
+		msg = strings.Replace(msg, "'"+q[1:len(q)-1]+"'", name, 1)
+	}
+	return &syntaxError{line: newLineIndex(data).line(int64(at)), msg: msg}
 }
 
 // CheckJSON5 checks JSON5 data for what the JSON5 parser Cortex uses
@@ -244,29 +279,25 @@ func scanJSON5(data []byte) error {
 		keys      map[string]bool
 	}
 	var stack []frame
-	line := 1
+	lineAt := func(off int) int { return newLineIndex(data).line(int64(off)) }
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
-		case c == '\n':
-			line++
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 		case c == '/' && i+1 < len(data) && data[i+1] == '/':
-			for i+1 < len(data) && data[i+1] != '\n' {
+			// The parser ends a line comment at LF or CR.
+			for i+1 < len(data) && data[i+1] != '\n' && data[i+1] != '\r' {
 				i++
 			}
 		case c == '/' && i+1 < len(data) && data[i+1] == '*':
 			i += 2
 			for i < len(data) && !(data[i] == '*' && i+1 < len(data) && data[i+1] == '/') {
-				if data[i] == '\n' {
-					line++
-				}
 				i++
 			}
 			i++
 		case c == '{' || c == '[':
 			if len(stack) >= maxDepth {
-				return &syntaxError{line: line, msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+				return &syntaxError{line: lineAt(i), msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 			}
 			stack = append(stack, frame{object: c == '{', expectKey: c == '{'})
 		case c == '}' || c == ']':
@@ -283,17 +314,11 @@ func scanJSON5(data []byte) error {
 			}
 		default:
 			// A string, or an unquoted token (key, number, literal).
-			start, keyLine := i, line
+			start, keyStart := i, i
 			if c == '"' || c == '\'' {
 				for i++; i < len(data) && data[i] != c; i++ {
-					switch data[i] {
-					case '\\':
+					if data[i] == '\\' {
 						i++
-						if i < len(data) && data[i] == '\n' {
-							line++ // a line continuation
-						}
-					case '\n':
-						line++
 					}
 				}
 				start++
@@ -325,7 +350,7 @@ func scanJSON5(data []byte) error {
 				f.keys = map[string]bool{}
 			}
 			if f.keys[key] {
-				return &syntaxError{line: keyLine, msg: fmt.Sprintf("duplicate key %q", key)}
+				return &syntaxError{line: lineAt(keyStart), msg: fmt.Sprintf("duplicate key %q", key)}
 			}
 			f.keys[key] = true
 		}
