@@ -66,3 +66,24 @@ func TestParseAgent_CROnlyLines(t *testing.T) {
 		t.Errorf("an error on line 4: %v", err)
 	}
 }
+
+// TestLoad_FileGivenTwice: a file given twice, or given and found in a
+// directory given too, is read once; it was an error of itself ("team "t"
+// is also defined in t.json").
+func TestLoad_FileGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"agents/x.md": "---\nname: x\n---\nDo things.\n",
+		"t.json":      `{"name": "t", "version": "1", "agents": ["x"]}`,
+	})
+	t.Chdir(dir)
+	for _, paths := range [][]string{{"t.json", "t.json", "agents"}, {"agents", "agents/x.md", "./t.json", "t.json"}} {
+		set, rep, err := spec.Load(paths, spec.Options{Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Problems) > 0 || len(set.Defs) != 2 {
+			t.Errorf("%q: %d definitions, problems %v; want 2, none", paths, len(set.Defs), rep.Problems)
+		}
+	}
+}

@@ -351,7 +351,8 @@ type File struct {
 // entries and files of other extensions skipped), in Load's order. The
 // error is for paths that cannot be read (it matches fs.ErrNotExist for a
 // missing path), or a *ValidationError for a file that is not a regular
-// file or is larger than MaxFileSize.
+// file or is larger than MaxFileSize. A file given twice (or given and
+// found in a directory given too) is read once.
 func ReadFiles(paths []string) ([]File, error) {
 	var files []File
 	for _, p := range paths {
@@ -371,7 +372,26 @@ func ReadFiles(paths []string) ([]File, error) {
 			return nil, err
 		}
 	}
-	return files, nil
+	return readOnce(files), nil
+}
+
+// readOnce drops from files those that are an earlier one's file (a file
+// named twice, or named and found in a directory named too), keeping the
+// first: each would define its agent or team again.
+func readOnce(files []File) []File {
+	var seen []os.FileInfo
+	out := files[:0]
+	for _, f := range files {
+		st, err := os.Stat(f.Path)
+		if err == nil && slices.ContainsFunc(seen, func(o os.FileInfo) bool { return os.SameFile(o, st) }) {
+			continue
+		}
+		if err == nil {
+			seen = append(seen, st)
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // LoadFiles parses files and checks them as Load does; the report's
