@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cayleygraph/quad"
+	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
 // TestClose_CutsOffLargeDelta: a journaled delta still being written when
@@ -249,5 +250,30 @@ func TestClose_CutsOffDelta(t *testing.T) {
 	}
 	if size, err := n2.Size(ctx); err != nil || size != 10 {
 		t.Fatalf("size %d, %v after reopening; want 10", size, err)
+	}
+}
+
+// TestClose_TransactionAfterCheckOpen: a namespace operation that passed
+// checkOpen before Close and opens its transaction after it (the race this
+// test takes the second half of) fails with an error matching ErrClosed;
+// it failed with badgerkv's "database is closed", which matches nothing
+// the store documents.
+func TestClose_TransactionAfterCheckOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = hkv.View(n.kv, func(hkv.Tx) error { return nil })
+	if !errors.Is(err, ErrClosed) {
+		t.Fatalf("a transaction after Close: %v, want ErrClosed", err)
 	}
 }

@@ -226,7 +226,11 @@ func (n *Namespace) Name() string { return n.name }
 // WithBase, or before bases were recorded).
 func (n *Namespace) Base() string { return n.base }
 
+// close closes n for Store.Close: a transaction that passed checkOpen
+// before Close and starts after it fails with an error matching ErrClosed,
+// not badgerkv's own.
 func (n *Namespace) close() error {
+	_ = n.view.CloseWith(fmt.Errorf("namespace %s: %w", n.name, ErrClosed))
 	return n.kv.Close()
 }
 
