@@ -407,3 +407,24 @@ func TestNamespace_InvalidArgumentsMatch(t *testing.T) {
 		t.Errorf("namespaces %v, %v", names, err)
 	}
 }
+
+// TestDeleteIfUnused_AfterBaseMismatch: a call of Namespace with another
+// base than the namespace's fails and returns no handle, so it is no use
+// of the namespace: DeleteIfUnused still deletes it. The failed call
+// counted as one, and the namespace was kept.
+func TestDeleteIfUnused_AfterBaseMismatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openIn(t, t.TempDir())
+	n, created, err := s.NamespaceCreated(ctx, "gone", WithBase("http://ex.org/a/"))
+	if err != nil || !created {
+		t.Fatalf("NamespaceCreated: %v, %v", err, created)
+	}
+	var mismatch *BaseMismatchError
+	if _, err := s.Namespace(ctx, "gone", WithBase("http://ex.org/b/")); !errors.As(err, &mismatch) {
+		t.Fatalf("Namespace with another base: %v, want a BaseMismatchError", err)
+	}
+	if deleted, err := s.DeleteIfUnused(ctx, n); !deleted || err != nil {
+		t.Fatalf("DeleteIfUnused: %v, %v; want deleted", deleted, err)
+	}
+}

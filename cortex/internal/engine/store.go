@@ -468,6 +468,10 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 		return nil, false, fmt.Errorf("namespace %s: %w", name, err)
 	}
 	if o.hasBase && o.base != ns.base {
+		// The call returns no handle: it is no claim (DeleteIfUnused).
+		s.mu.Lock()
+		ns.claims--
+		s.mu.Unlock()
 		return nil, false, &BaseMismatchError{Namespace: name, Recorded: ns.base, Requested: o.base}
 	}
 	return ns, created, nil
