@@ -68,6 +68,27 @@ type UnfinishedImport struct {
 	Started time.Time `json:"started"`
 }
 
+// NamespacesOf returns the Namespace entries of names in s, in order,
+// leaving out a namespace deleted since names was listed.
+func NamespacesOf(ctx context.Context, s *cortex.Store, names []string) ([]Namespace, error) {
+	out := make([]Namespace, 0, len(names))
+	for _, name := range names {
+		n, err := s.OpenNamespace(ctx, name)
+		var size int64
+		if err == nil {
+			size, err = n.Size(ctx)
+		}
+		if errors.Is(err, cortex.ErrNoNamespace) {
+			continue // deleted since it was listed
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Namespace{Name: name, Base: n.Base(), Quads: size})
+	}
+	return out, nil
+}
+
 // ReadStats reads the statistics of store s (in directory dir, as the
 // caller names it) and of its namespace n.
 func ReadStats(ctx context.Context, s *cortex.Store, dir string, n *cortex.Namespace) (Stats, error) {

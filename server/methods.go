@@ -731,19 +731,7 @@ func namespacesList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any
 	if err := c.checkCount(len(names), "namespaces"); err != nil {
 		return nil, err
 	}
-	out := make([]api.Namespace, 0, len(names))
-	for _, name := range names {
-		n, err := c.s.store.OpenNamespace(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		size, err := n.Size(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
-	}
-	return out, nil
+	return api.NamespacesOf(ctx, c.s.store, names)
 }
 
 // graphsList: {} -> the graphs of the namespace with their quad counts

@@ -122,17 +122,5 @@ func (e *env) namespaces(c *cli.Context) ([]api.Namespace, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]api.Namespace, 0, len(names))
-	for _, name := range names {
-		n, err := s.OpenNamespace(c.Context, name)
-		if err != nil {
-			return nil, err
-		}
-		size, err := n.Size(c.Context)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, api.Namespace{Name: name, Base: n.Base(), Quads: size})
-	}
-	return out, nil
+	return api.NamespacesOf(c.Context, s, names)
 }
