@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +33,8 @@ type ContextStrategy interface {
 // MergeWith stops waiting for when ctx ends: it then returns at once with ctx's error (errors.Is
 // matches context.Canceled or context.DeadlineExceeded), and the strategy's goroutine is left to run to
 // its end, its result (or panic) discarded; a strategy that never returns keeps that goroutine forever,
-// but not the caller. A panic of s while MergeWith waits is raised again in the caller's goroutine.
+// but not the caller. A panic of s while MergeWith waits is raised again in the caller's goroutine,
+// and a runtime.Goexit of s ends the caller's goroutine, as they would if s ran in it.
 // When ctx has ended once the strategy returns, its result is discarded too: MergeWith returns a
 // result only for a merge that finished while ctx was live.
 func MergeWith(ctx context.Context, s Strategy, in Input) (Result, error) {
@@ -51,17 +53,22 @@ func MergeWith(ctx context.Context, s Strategy, in Input) (Result, error) {
 		err      error
 		panicked bool
 		p        any
+		goexit   bool // s called runtime.Goexit
 	}
 	done := make(chan outcome, 1) // buffered: a goroutine nobody waits for any more does not block
 	go func() {
 		var o outcome
+		returned := false
 		defer func() {
 			if r := recover(); r != nil {
 				o = outcome{panicked: true, p: r}
+			} else if !returned {
+				o = outcome{goexit: true}
 			}
 			done <- o
 		}()
 		o.res, o.err = s.Merge(in)
+		returned = true
 	}()
 	select {
 	case <-ctx.Done():
@@ -69,6 +76,9 @@ func MergeWith(ctx context.Context, s Strategy, in Input) (Result, error) {
 	case o := <-done:
 		if o.panicked {
 			panic(o.p)
+		}
+		if o.goexit {
+			runtime.Goexit() // as if s had run in this goroutine
 		}
 		if err := ctx.Err(); err != nil {
 			return Result{}, err

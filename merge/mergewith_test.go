@@ -3,6 +3,7 @@ package merge_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/cortexgraph/cortex/merge"
@@ -78,6 +79,25 @@ func TestMergeWith(t *testing.T) {
 		}()
 		merge.MergeWith(context.Background(), merge.StrategyFunc(func(merge.Input) (merge.Result, error) { panic("boom") }), in) //nolint:errcheck
 		t.Fatal("no panic")
+	})
+
+	// A strategy that ends its goroutine (runtime.Goexit) ends the
+	// caller's, as it did when it ran there; MergeWith returned an empty
+	// result and no error, and a merge wrote it.
+	t.Run("goexit", func(t *testing.T) {
+		returned := make(chan bool, 1)
+		go func() {
+			ended := true
+			defer func() { returned <- !ended }()
+			merge.MergeWith(context.Background(), merge.StrategyFunc(func(merge.Input) (merge.Result, error) { //nolint:errcheck
+				runtime.Goexit()
+				return merge.Result{}, nil
+			}), in)
+			ended = false
+		}()
+		if <-returned {
+			t.Fatal("MergeWith returned after its strategy's runtime.Goexit")
+		}
 	})
 }
 
