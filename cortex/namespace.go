@@ -315,6 +315,11 @@ type Dataset interface {
 // reports it from Err). A call (Match: its iterator) with a context that has already ended fails with an
 // error wrapping the context's error and reads nothing. IDs gives 0 for a term no quad can hold (a malformed IRI), as for any term
 // that does not occur: it is the evaluator's lookup of a query's constants.
+//
+// An iterator of Match holds a read transaction until its Close, which the caller must call (reading
+// it to the end is not enough). Unlike a query result, an iterator left open is not closed by the
+// garbage collector: Store.Close waits for it the full Tuning.CloseWait (30 seconds by default), and
+// after Close its Next returns false and its Err matches ErrClosed.
 func (n *Namespace) Dataset() Dataset { return n.e.Dataset() }
 
 // PinnedTerms returns the terms pinned in the namespace (see Delta.Pin), in
