@@ -78,7 +78,7 @@ func (o Options) WithMemoryBudget(n int64) Options { o.o = o.o.WithMemoryBudget(
 // sort's scratch); the runs are merged when it is written. A larger budget
 // means fewer runs and more memory.
 // Default an eighth of the memory budget (DefaultImportSegmentBytes with the
-// default budget, see WithMemoryBudget); minimum 1 MB.
+// default budget, see WithMemoryBudget); minimum 1 MiB (1<<20 bytes).
 func (o Options) WithImportSegmentBytes(n int64) Options {
 	o.o = o.o.WithImportSegmentBytes(n)
 	return o

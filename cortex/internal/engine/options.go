@@ -111,7 +111,7 @@ func (o Options) importSegmentBytes() int64 {
 // sort's scratch); the runs are merged when it is written. A larger budget
 // means fewer runs and more memory.
 // Default an eighth of the memory budget (DefaultImportSegmentBytes with the
-// default budget, see WithMemoryBudget); minimum 1 MB.
+// default budget, see WithMemoryBudget); minimum 1 MiB (1<<20 bytes).
 func (o Options) WithImportSegmentBytes(n int64) Options { o.segBytes = n; return o }
 
 // WithInMemory keeps all data in memory (the dir argument of Open is ignored).
@@ -167,7 +167,7 @@ func (o Options) validate() error {
 		return fmt.Errorf("memory budget %d bytes is below 256 MiB", o.memBudget)
 	}
 	if o.importSegmentBytes() < 1<<20 {
-		return fmt.Errorf("import segment budget %d bytes is below 1 MB", o.importSegmentBytes())
+		return fmt.Errorf("import segment budget %d bytes is below 1 MiB (1048576)", o.importSegmentBytes())
 	}
 	if o.inMemory && o.readOnly {
 		return fmt.Errorf("an in-memory store cannot be read-only")

@@ -450,7 +450,7 @@ func TestOpen_UndoFileHandling(t *testing.T) {
 // several segments; a budget under 1 MB is refused.
 func TestOptions_ImportSegmentBytes(t *testing.T) {
 	t.Parallel()
-	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MB") {
+	if _, err := Open(context.Background(), t.TempDir(), DefaultOptions().WithImportSegmentBytes(1000)); err == nil || !strings.Contains(err.Error(), "below 1 MiB") {
 		t.Fatalf("got %v", err)
 	}
 	ctx := context.Background()
