@@ -139,8 +139,9 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // delta of any size is all or nothing, as with Apply; fn must close what it
 // reads (queries, iterators) before it returns, or a streamed delta (see
 // Apply) waits for them and fails with ErrBusy. Like Apply, Update gives up
-// waiting for its turn when ctx ends (fn is then not run). A nil fn is an
-// error matching ErrInvalidArgument.
+// waiting for its turn when ctx ends; if ctx has ended when its turn comes
+// (or when it is called), fn is not run and the error wraps ctx's. A nil fn
+// is an error matching ErrInvalidArgument.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if fn == nil {
 		return n.nilArgument("update", "function")
@@ -151,6 +152,8 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 // TryUpdate is Update if the namespace's write lock is free at once: it
 // reports false, without running fn, if another write holds it (or the
 // caller does, inside an Update of its own). It never waits for the lock.
+// With the lock free, it reports true whatever the error, as Update: a
+// context that has ended, or a closed store, is an error and fn is not run.
 // A nil fn is an error matching ErrInvalidArgument.
 func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
 	if fn == nil {

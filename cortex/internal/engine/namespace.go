@@ -350,6 +350,11 @@ func (n *Namespace) updateLocked(ctx context.Context, fn func(tx *Tx) error) err
 	if err := n.s.checkOpen(); err != nil {
 		return err
 	}
+	// A context that has ended runs nothing: fn's work (and anything it
+	// does besides staging the delta) would be thrown away.
+	if err := n.ctxErr(ctx); err != nil {
+		return err
+	}
 	tx := &Tx{n: n}
 	if err := fn(tx); err != nil {
 		return err
