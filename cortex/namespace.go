@@ -140,8 +140,10 @@ func (n *Namespace) Apply(ctx context.Context, d Delta) error {
 // reads (queries, iterators) before it returns, or a streamed delta (see
 // Apply) waits for them and fails with ErrBusy. Like Apply, Update gives up
 // waiting for its turn when ctx ends; if ctx has ended when its turn comes
-// (or when it is called), fn is not run and the error wraps ctx's. A nil fn
-// is an error matching ErrInvalidArgument.
+// (or when it is called), fn is not run and the error wraps ctx's. On a
+// store opened read-only fn runs (it may read) and a delta or side-table
+// write it stages fails with ErrReadOnly; one that stages nothing returns
+// fn's result. A nil fn is an error matching ErrInvalidArgument.
 func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if fn == nil {
 		return n.nilArgument("update", "function")
