@@ -19,7 +19,9 @@ var (
 	// could not be exported (see NormalizeTerm), or one larger than an
 	// in-memory store holds.
 	ErrInvalidQuad = engine.ErrInvalidQuad
-	// ErrNotFound means a requested graph or namespace does not exist.
+	// ErrNotFound means a requested store or namespace does not exist (see
+	// ErrNoStore, ErrNoNamespace). A graph is never "not found": one that
+	// holds no quad is empty (Quads, Export, DropGraph of it succeed).
 	ErrNotFound = engine.ErrNotFound
 	// ErrCorrupt means the store's data does not have the expected format.
 	ErrCorrupt = engine.ErrCorrupt

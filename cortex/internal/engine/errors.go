@@ -24,7 +24,9 @@ var (
 	// could not be exported (see NormalizeTerm), or one larger than an
 	// in-memory store holds.
 	ErrInvalidQuad = errors.New("invalid quad")
-	// ErrNotFound means a requested graph or namespace does not exist.
+	// ErrNotFound means a requested store or namespace does not exist (see
+	// ErrNoStore, ErrNoNamespace). A graph is never "not found": one that
+	// holds no quad is empty (Quads, Export, DropGraph of it succeed).
 	ErrNotFound = errors.New("not found")
 	// ErrCorrupt means the store's data does not have the expected format.
 	ErrCorrupt = errors.New("store data is corrupt or of an unknown version")
