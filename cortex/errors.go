@@ -71,6 +71,7 @@ type BaseMismatchError = engine.BaseMismatchError
 //
 //	type LockedError struct {
 //		Dir string
+//		PID int   // the process that has it open read-write, where known; else 0
 //		Err error // underlying cause, may be nil
 //	}
 type LockedError = engine.LockedError

@@ -21,7 +21,8 @@ type Store struct {
 // a server's tokens do not guard against other users of the machine) and
 // an empty store if needed; an existing directory keeps its mode. With opts.WithInMemory(true), dir is ignored and nothing is written
 // to disk. If another process has the store open, Open returns an error
-// matching ErrLocked (a *LockedError naming the directory) without waiting.
+// matching ErrLocked (a *LockedError naming the directory and, where known,
+// the process that has it open read-write) without waiting.
 //
 // With opts.WithReadOnly(true) or opts.WithCreate(false) Open creates
 // nothing: a directory that does not exist or holds no store is an error

@@ -455,7 +455,11 @@ func TestStore_SecondOpenIsLocked(t *testing.T) {
 	if !errors.Is(err, cortex.ErrLocked) || !errors.As(err, &le) || le.Dir != dir {
 		t.Fatalf("second open: got %v, want LockedError for %s", err, dir)
 	}
-	if want := "store " + dir + " is in use by another process"; err.Error() != want {
+	want := "store " + dir + " is in use by another process"
+	if le.PID != 0 { // where the holder is known (lock_unix_test.go)
+		want += fmt.Sprintf(" (pid %d)", le.PID)
+	}
+	if err.Error() != want {
 		t.Fatalf("message %q, want %q", err.Error(), want)
 	}
 	s.Close()

@@ -99,11 +99,19 @@ func (e *BaseMismatchError) Is(target error) bool { return target == ErrBaseMism
 // ErrLocked with errors.Is.
 type LockedError struct {
 	Dir string
+	// PID is the process that has the store open read-write, where known
+	// (on Unix: it writes its pid into DIR/cortex.lock); 0 if processes
+	// that only read it hold it, or if the holder is not known.
+	PID int
 	Err error // underlying cause, may be nil
 }
 
 func (e *LockedError) Error() string {
-	return "store " + pathtext.Quote(e.Dir) + " is in use by another process"
+	msg := "store " + pathtext.Quote(e.Dir) + " is in use by another process"
+	if e.PID > 0 {
+		msg += " (pid " + strconv.Itoa(e.PID) + ")"
+	}
+	return msg
 }
 
 // Is makes errors.Is(err, ErrLocked) true.

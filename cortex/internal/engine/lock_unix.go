@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/cortexgraph/cortex/internal/pathtext"
+	"github.com/cortexgraph/cortex/internal/proc"
 )
 
 // dirLock is an advisory lock (flock) on a file in the store directory. It is
@@ -41,9 +43,9 @@ func lockDir(dir string, shared bool) (*dirLock, error) {
 		how = syscall.LOCK_SH
 	}
 	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
-		f.Close()
+		defer f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &LockedError{Dir: dir, Err: err}
+			return nil, &LockedError{Dir: dir, PID: lockHolder(f, shared), Err: err}
 		}
 		return nil, fmt.Errorf("lock %s: %w", pathtext.Quote(dir), err)
 	}
@@ -52,6 +54,29 @@ func lockDir(dir string, shared bool) (*dirLock, error) {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return &dirLock{f: f}, nil
+}
+
+// lockHolder returns the pid of the process that holds the lock file f
+// exclusively (a read-write Open: it wrote its pid into the file), or 0
+// if none does (readers hold it, shared: they write nothing) or the file
+// names no live process (the holder has not written its pid yet). f is
+// the lock file a lock of the kind shared could not be taken on.
+func lockHolder(f *os.File, shared bool) int {
+	if !shared {
+		// Refused an exclusive lock: by readers only if a shared one
+		// can be taken (given back at once).
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil {
+			_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			return 0
+		}
+	}
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	if err != nil || !proc.Alive(pid) {
+		return 0
+	}
+	return pid
 }
 
 func (l *dirLock) release() error {

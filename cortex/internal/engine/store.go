@@ -92,7 +92,8 @@ const (
 // Open opens the store in dir, creating the directory and an empty store if
 // needed. With opts.WithInMemory(true), dir is ignored and nothing is written
 // to disk. If another process has the store open, Open returns an error
-// matching ErrLocked (a *LockedError naming the directory) without waiting.
+// matching ErrLocked (a *LockedError naming the directory and, where known,
+// the process that has it open read-write) without waiting.
 //
 // With opts.WithReadOnly(true) or opts.WithCreate(false) Open creates
 // nothing: a directory that does not exist or holds no store is an error
