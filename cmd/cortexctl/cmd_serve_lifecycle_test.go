@@ -5,13 +5,16 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/server"
@@ -218,4 +221,80 @@ func TestListenError_Classes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServe_SignalLetsRequestInFlightFinish: SIGTERM or SIGINT while a
+// request is in flight (an import whose body is half sent): the request
+// finishes (its quads committed and answered), serve exits 0 and removes
+// its discovery file and socket, and the next command opens the store.
+func TestServe_SignalLetsRequestInFlightFinish(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			s := startServe(t, dir, "--listen", "")
+			pr, pw := io.Pipe()
+			type answer struct {
+				code int
+				body string
+				err  error
+			}
+			res := make(chan answer, 1)
+			go func() {
+				resp, err := s.unix.Post("http://cortex/ns/acme/import?format=nt", "application/n-triples", pr)
+				if err != nil {
+					res <- answer{err: err}
+					return
+				}
+				b, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				res <- answer{resp.StatusCode, string(b), err}
+			}()
+			if _, err := io.WriteString(pw, "<https://ex.org/a> <https://ex.org/p> \"1\" .\n"); err != nil {
+				t.Fatal(err)
+			}
+			// The import's handler runs (net/http drops a request whose
+			// handler has not started when the shutdown begins).
+			for !strings.Contains(metrics(t, s), `cortex_http_requests_in_flight{route="import"} 1`) {
+				time.Sleep(time.Millisecond) // polling, not a timing
+			}
+			if err := s.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.WriteString(pw, "<https://ex.org/b> <https://ex.org/p> \"2\" .\n"); err != nil {
+				t.Fatal(err)
+			}
+			pw.Close()
+			a := <-res
+			if a.err != nil || a.code != http.StatusOK || !strings.Contains(a.body, `"event":"done"`) || !strings.Contains(a.body, `"committed":2`) {
+				t.Fatalf("import in flight at %v: %d %v: %s", sig, a.code, a.err, a.body)
+			}
+			<-s.done
+			if code := s.cmd.ProcessState.ExitCode(); code != 0 || strings.Contains(s.stderr.String(), "cut") {
+				t.Fatalf("serve after %v: exit %d: %s", sig, code, s.stderr)
+			}
+			for _, p := range []string{filepath.Join(dir, server.DiscoveryFile), s.disc.Socket} {
+				if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s left after %v: %v", p, sig, err)
+				}
+			}
+			if r := runBinary(t, nil, "--data", dir, "-n", "acme", "stats", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"quads": 2`) {
+				t.Errorf("stats after serve stopped: exit %d: %s%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// metrics returns what s answers on /metrics (over its socket).
+func metrics(t *testing.T, s *served) string {
+	t.Helper()
+	resp, err := s.unix.Get("http://cortex/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -22,11 +22,7 @@ import (
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
-	"github.com/cortexgraph/cortex/config"
-	"github.com/cortexgraph/cortex/cortex"
-	"github.com/cortexgraph/cortex/namespace"
 	"github.com/cortexgraph/cortex/server"
-	"github.com/cortexgraph/cortex/teammanager"
 )
 
 // served is a `cortexctl serve` subprocess.
@@ -247,11 +243,14 @@ func TestServe_ExitCodes(t *testing.T) {
 }
 
 // TestServe_Kill9LosesNoAcknowledgedWrite: concurrent findings.add calls
-// over the socket; the server is killed with SIGKILL in the middle; every
-// finding whose call was answered is in the store when it is reopened.
+// over the socket and over TCP; the server is killed with SIGKILL in the
+// middle. The discovery file and socket it leaves do not mislead the next
+// command: cortexctl findings list opens the store itself, recovers it and
+// lists every finding whose call was answered; the next serve replaces
+// them and serves the same findings.
 func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
 	dir := t.TempDir()
-	s := startServe(t, dir, "--listen", "")
+	s := startServe(t, dir, "--listen", "127.0.0.1:0")
 	const clients, killAfter = 8, 200
 	tc := api.TeamConfig{ID: "t1", Name: "load"}
 	for i := range clients {
@@ -271,12 +270,16 @@ func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
 	var once sync.Once
 	var wg sync.WaitGroup
 	for i := range clients {
+		client, base := s.unix, "http://cortex"
+		if i%2 == 1 {
+			client, base = s.tcp, "http://"+s.disc.Address
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := 0; ; j++ {
 				var r api.FindingAdded
-				err := rpc(s.unix, "http://cortex", "acme", "findings.add", map[string]any{"team": "t1", "agent": fmt.Sprintf("a%d", i),
+				err := rpc(client, base, "acme", "findings.add", map[string]any{"team": "t1", "agent": fmt.Sprintf("a%d", i),
 					"subject": fmt.Sprintf("<http://ex/s%d-%d>", i, j), "predicate": "<http://ex/p>", "object": fmt.Sprintf(`"%d"`, j)}, &r)
 				if err != nil {
 					return // the server is gone
@@ -293,37 +296,46 @@ func TestServe_Kill9LosesNoAcknowledgedWrite(t *testing.T) {
 	<-enough
 	s.stop(syscall.SIGKILL)
 	wg.Wait()
-
-	ctx := context.Background()
-	store, err := cortex.Open(ctx, dir, cortex.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := teammanager.New(ctx, store, x, teammanager.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, err := m.Findings(ctx, "t1", teammanager.FindingFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored := map[string]bool{}
-	for _, f := range fs {
-		stored[f.ID] = true
-	}
-	lost := 0
-	for id := range acked {
-		if !stored[id] {
-			lost++
+	for _, p := range []string{filepath.Join(dir, server.DiscoveryFile), s.disc.Socket} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Fatalf("kill -9 left no %s: %v", p, err)
 		}
 	}
-	if lost > 0 || len(acked) < killAfter {
-		t.Fatalf("%d of %d acknowledged findings lost (%d stored)", lost, len(acked), len(stored))
+	lost := func(how string, fs []api.Finding) {
+		t.Helper()
+		stored := map[string]bool{}
+		for _, f := range fs {
+			stored[f.ID] = true
+		}
+		n := 0
+		for id := range acked {
+			if !stored[id] {
+				n++
+			}
+		}
+		if n > 0 || len(acked) < killAfter {
+			t.Fatalf("%s: %d of %d acknowledged findings lost (%d stored)", how, n, len(acked), len(stored))
+		}
+	}
+	// A command: the stale discovery file names a dead process.
+	r := runBinary(t, nil, "--data", dir, "-n", "acme", "findings", "list", "t1", "--json")
+	var fs []api.Finding
+	if err := json.Unmarshal([]byte(r.stdout), &fs); r.code != 0 || err != nil {
+		t.Fatalf("findings list after kill -9: exit %d (%v): %s", r.code, err, r.stderr)
+	}
+	lost("cortexctl findings list after kill -9", fs)
+	// The next server.
+	again := startServe(t, dir, "--listen", "127.0.0.1:0")
+	if again.disc.PID != again.cmd.Process.Pid || again.disc.Socket != s.disc.Socket {
+		t.Fatalf("discovery file of the next server: %+v (pid %d)", again.disc, again.cmd.Process.Pid)
+	}
+	fs = nil
+	if err := rpc(again.tcp, "http://"+again.disc.Address, "acme", "findings.list", map[string]string{"team": "t1"}, &fs); err != nil {
+		t.Fatal(err)
+	}
+	lost("findings.list of the next server", fs)
+	if code := again.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit %d: %s", code, again.stderr)
 	}
 }
 
