@@ -143,7 +143,9 @@ func (ss *streamSet) remove(c net.Conn) {
 }
 
 // wait waits for the streams to end until ctx does; then it closes the
-// connections of those still running and reports false.
+// connections of those still running and reports whether there were none
+// (false: it cut streams). A ctx already done when no stream runs is not
+// a cut.
 func (ss *streamSet) wait(ctx context.Context) bool {
 	done := make(chan struct{})
 	go func() {
@@ -156,12 +158,13 @@ func (ss *streamSet) wait(ctx context.Context) bool {
 	case <-ctx.Done():
 	}
 	ss.mu.Lock()
+	cut := len(ss.conns) > 0
 	for c := range ss.conns {
 		c.Close()
 	}
 	ss.mu.Unlock()
 	<-done
-	return false
+	return !cut
 }
 
 // rpcStream is one JSON-RPC stream being served.
