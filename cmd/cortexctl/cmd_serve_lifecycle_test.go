@@ -3,8 +3,10 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -297,4 +299,71 @@ func metrics(t *testing.T, s *served) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestServe_TwoAtOnce: two serve processes started at once on a new data
+// directory: one serves, the other exits 6 saying the store is in use (or
+// served by the first), and the discovery file names the one that serves.
+func TestServe_TwoAtOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	type outcome struct {
+		code int // -1: it serves
+		out  string
+		cmd  *exec.Cmd
+	}
+	results := make(chan outcome, 2)
+	for range 2 {
+		cmd := exec.Command(buildCLI(t), "--data", dir, "serve", "--listen", "127.0.0.1:0")
+		pipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if cmd.ProcessState == nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+			}
+		})
+		go func() {
+			var out strings.Builder
+			r := bufio.NewReader(pipe)
+			for {
+				line, err := r.ReadString('\n')
+				out.WriteString(line)
+				if strings.Contains(line, "serving") {
+					go io.Copy(io.Discard, r)
+					results <- outcome{-1, out.String(), cmd}
+					return
+				}
+				if err != nil {
+					break
+				}
+			}
+			cmd.Wait()
+			results <- outcome{cmd.ProcessState.ExitCode(), out.String(), cmd}
+		}()
+	}
+	a, b := <-results, <-results
+	if a.code != -1 {
+		a, b = b, a
+	}
+	// The other finds the store locked, or its socket bound, or (later)
+	// the first's discovery file.
+	refused := strings.Contains(b.out, "in use by another process") || strings.Contains(b.out, fmt.Sprintf("served by process %d", a.cmd.Process.Pid))
+	if a.code != -1 || b.code != exitLocked || !refused {
+		t.Fatalf("two serves at once: %d %q and %d %q; want one serving and one exit %d", a.code, a.out, b.code, b.out, exitLocked)
+	}
+	d, err := server.ReadDiscovery(dir)
+	if err != nil || d.PID != a.cmd.Process.Pid {
+		t.Fatalf("discovery file %+v (%v), want pid %d", d, err, a.cmd.Process.Pid)
+	}
+	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.cmd.Wait(); err != nil {
+		t.Fatalf("serve after SIGTERM: %v", err)
+	}
 }

@@ -215,8 +215,33 @@ func TestServe_ExitCodes(t *testing.T) {
 		t.Errorf("nothing to listen on: exit %d: %s", code, out)
 	}
 	s := startServe(t, dir, "--listen", "127.0.0.1:0")
-	if code, out := run("--data", dir, "serve", "--listen", ""); code != exitLocked {
-		t.Errorf("second server on the same store: exit %d: %s", code, out)
+	discPath := filepath.Join(dir, server.DiscoveryFile)
+	disc, err := os.ReadFile(discPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock, err := os.Lstat(s.disc.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second server on the same store, with its own socket and address
+	// or the first's: refused, naming the first; the first's discovery
+	// file and socket are left as they were.
+	for _, args := range [][]string{
+		{"--listen", ""},
+		{"--listen", "127.0.0.1:0", "--socket", filepath.Join(t.TempDir(), "other.sock")},
+		{"--listen", s.disc.Address, "--socket", s.disc.Socket},
+	} {
+		code, out := run(append([]string{"--data", dir, "serve"}, args...)...)
+		if code != exitLocked || !strings.Contains(out, fmt.Sprintf("is served by process %d", s.disc.PID)) {
+			t.Errorf("second server on the same store %q: exit %d: %s", args, code, out)
+		}
+		if now, err := os.ReadFile(discPath); err != nil || !bytes.Equal(now, disc) {
+			t.Errorf("second server %q changed the discovery file (%v): %s", args, err, now)
+		}
+		if now, err := os.Lstat(s.disc.Socket); err != nil || !os.SameFile(now, sock) {
+			t.Errorf("second server %q replaced or removed the socket (%v)", args, err)
+		}
 	}
 	if code, out := run("--data", t.TempDir(), "serve", "--socket", "", "--listen", s.disc.Address); code != exitLocked || !strings.Contains(out, "address already in use") {
 		t.Errorf("address in use: exit %d: %s", code, out)
