@@ -367,3 +367,52 @@ func TestServe_TwoAtOnce(t *testing.T) {
 		t.Fatalf("serve after SIGTERM: %v", err)
 	}
 }
+
+// TestServe_SignalCutsRequestPastShutdownTimeout: a request still in
+// flight when serve's shutdown time (10 s) is over (an import whose body
+// never ends) is cut: the client gets no answer, nothing of it is written,
+// serve says so (and only that: no stream was cut), exits 0 and removes
+// its discovery file and socket; the next command opens the store.
+func TestServe_SignalCutsRequestPastShutdownTimeout(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, dir, "--listen", "")
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := s.unix.Post("http://cortex/ns/acme/import?format=nt", "application/n-triples", pr)
+		if err == nil {
+			var b []byte
+			b, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err == nil {
+				err = fmt.Errorf("answered %d: %s", resp.StatusCode, b)
+			}
+		}
+		answered <- err
+	}()
+	if _, err := io.WriteString(pw, "<https://ex.org/a> <https://ex.org/p> \"1\" .\n"); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(metrics(t, s), `cortex_http_requests_in_flight{route="import"} 1`) {
+		time.Sleep(time.Millisecond) // polling, not a timing
+	}
+	if code := s.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("serve after SIGTERM: exit %d: %s", code, s.stderr)
+	}
+	if got := s.stderr.String(); !strings.Contains(got, "requests still running after 10s were cut") || strings.Contains(got, "streams") || !strings.Contains(got, "cortexctl: stopped") {
+		t.Errorf("serve's stderr: %s", got)
+	}
+	if err := <-answered; err == nil || strings.HasPrefix(err.Error(), "answered") {
+		t.Errorf("the cut import: %v, want its connection cut", err)
+	}
+	for _, p := range []string{filepath.Join(dir, server.DiscoveryFile), s.disc.Socket} {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left after SIGTERM: %v", p, err)
+		}
+	}
+	r := runBinary(t, nil, "--data", dir, "-n", "acme", "export")
+	if r.stdout != "" || r.code != 0 && !strings.Contains(r.stderr, `no such namespace "acme"`) {
+		t.Errorf("export after the cut import: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+}
