@@ -259,6 +259,19 @@ func TestServe_ExitCodes(t *testing.T) {
 	if code, out := run("--data", dir, "serve", "--listen", s.disc.Address); code != exitLocked || !strings.Contains(out, fmt.Sprintf("is served by process %d", s.disc.PID)) {
 		t.Errorf("second server on the same store and address: exit %d: %s", code, out)
 	}
+	// serve opens the store itself: with --server (CORTEX_SERVER) it is a
+	// usage error, before anything is created.
+	for _, args := range [][]string{
+		{"--server", "unix://" + s.disc.Socket, "--data", fresh, "serve", "--listen", ""},
+		{"--data", fresh, "serve", "--listen", "", "--server", "http://" + s.disc.Address},
+	} {
+		if code, out := run(args...); code != exitUsage || !strings.Contains(out, "run it without --server") {
+			t.Errorf("%q: exit %d: %s", args, code, out)
+		}
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("serve with --server created %s (%v)", fresh, err)
+	}
 	if code, out := run("--data", t.TempDir(), "serve", "--socket", "", "--listen", "nonsense"); code == exitOK {
 		t.Errorf("bad address: exit %d: %s", code, out)
 	}
