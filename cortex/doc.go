@@ -31,7 +31,7 @@
 //     spec, config, rdfio, the engine, the server and the CLI),
 //     internal/ctxcause (a context's cause in an error), internal/proc
 //     (whether a process of this machine is alive: stale discovery files, a
-//     dead driver's hold of a run), internal/jsonexact (JSON decoded with
+//     dead driver's hold of a run, the holder of a store's lock named), internal/jsonexact (JSON decoded with
 //     member names matched exactly and none given twice: the server's
 //     params, the CLI's files, teammanager's JSON findings), namespace (the
 //     namespace-name rule, IRIs and graph names), merge (the merge
@@ -62,7 +62,7 @@
 //   - cortex/internal/engine: the storage engine, one package because its
 //     parts share the Store and Namespace state (the write lock, the gate,
 //     the caches) and call each other both ways: open and locks (store.go,
-//     lock_*.go), the gate (gate.go), snapshots and scans (scan*.go,
+//     lock_*.go, which name a live holder with internal/proc), the gate (gate.go), snapshots and scans (scan*.go,
 //     match.go, prefetch.go), terms and caches (terms.go, read.go,
 //     cache.go, stats.go), writes and the journal (write.go, journal.go),
 //     side tables and pins (side.go, teamsupport.go), imports (import.go,

@@ -39,7 +39,7 @@ var layers = map[string][]string{
 	"cortex/sparql":            {"cortex/sparql/algebra", "cortex/sparql/eval", "cortex/sparql/parser", "cortex/sparql/results", "internal/ctxcause"},
 	"cortex/internal/sorted":   {"cortex/internal/layout"},
 	"cortex/internal/engine": {"cortex/internal/badgerkv", "cortex/internal/iri", "cortex/internal/layout", "cortex/internal/lex",
-		"cortex/internal/sorted", "cortex/rdfio", "cortex/sparql", "cortex/sparql/eval", "internal/pathtext", "namespace"},
+		"cortex/internal/sorted", "cortex/rdfio", "cortex/sparql", "cortex/sparql/eval", "internal/pathtext", "internal/proc", "namespace"},
 	"cortex":            {"cortex/internal/engine", "cortex/sparql", "cortex/sparql/eval"},
 	"cortex/cortextest": {"cortex"},
 	"teammanager": {"config", "cortex", "cortex/rdfio", "cortex/sparql", "cortex/sparql/eval", "cortex/sparql/parser",
