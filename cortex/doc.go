@@ -46,7 +46,7 @@
 //     lexical pieces shared by the parsers (one copy each).
 //   - cortex/rdfio: RDF parsers and writers (N-Triples, N-Quads, Turtle;
 //     RDF/XML written only); cortex/rdfio/rdftest: helpers for tests of
-//     RDF (isomorphism, diffs), importing nothing of the module.
+//     RDF (isomorphism, diffs, rdflib's reading), importing nothing of the module.
 //   - cortex/sparql: parser → algebra → eval → results, a package each:
 //     cortex/sparql/algebra (the algebra tree), cortex/sparql/parser (text
 //     to algebra), cortex/sparql/builtin (the functions),

@@ -2,9 +2,7 @@ package namespace_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/rdfio"
+	"github.com/cortexgraph/cortex/cortex/rdfio/rdftest"
 	"github.com/cortexgraph/cortex/namespace"
 )
 
@@ -74,7 +73,7 @@ func TestVocab_TurtleReaders(t *testing.T) {
 	if python == "" {
 		return
 	}
-	for i, qs := range rdflibReadTurtle(t, python, files) {
+	for i, qs := range rdftest.RdflibRead(t, python, "turtle", files) {
 		if got := ntLines(qs); !slices.Equal(got, ours[i]) {
 			t.Errorf("base %q: rdflib and rdfio disagree:\n%s", nss[i].Base(), lineDiff(got, ours[i]))
 		}
@@ -152,53 +151,12 @@ func lineDiff(got, want []string) string {
 // which fails t when CORTEX_REQUIRE_CLIENTS is 1 (as rdfio's rdflib tests
 // do).
 func rdflibPython(t *testing.T) string {
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(p, "-c", "import rdflib").Run() == nil {
-			return p
-		}
+	if p := rdftest.RdflibPython(); p != "" {
+		return p
 	}
 	if os.Getenv("CORTEX_REQUIRE_CLIENTS") == "1" {
 		t.Fatal("no python3 imports rdflib (apt-get install python3-rdflib; CORTEX_REQUIRE_CLIENTS=1: rdflib is required)")
 	}
 	t.Log("no python3 imports rdflib (apt-get install python3-rdflib): the vocabulary is read by rdfio and the subset reader only")
 	return ""
-}
-
-// rdflibReadTurtle reads files with rdflib (testdata/rdflib_read_turtle.py)
-// and returns the triples of each.
-func rdflibReadTurtle(t *testing.T, python string, files []string) [][]quad.Quad {
-	t.Helper()
-	var stderr bytes.Buffer
-	cmd := exec.Command(python, append([]string{filepath.Join("testdata", "rdflib_read_turtle.py")}, files...)...)
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("rdflib: %v\n%s", err, stderr.String())
-	}
-	var read [][][3]map[string]string
-	if err := json.Unmarshal(stdout, &read); err != nil || len(read) != len(files) {
-		t.Fatalf("rdflib printed %d graphs for %d files (%v):\n%.2000s", len(read), len(files), err, stdout)
-	}
-	out := make([][]quad.Quad, len(read))
-	for i, triples := range read {
-		for _, tr := range triples {
-			var v [3]quad.Value
-			for k, term := range tr {
-				switch {
-				case term["iri"] != "":
-					v[k] = quad.IRI(term["iri"])
-				case term["bnode"] != "":
-					v[k] = quad.BNode(term["bnode"])
-				case term["lang"] != "":
-					v[k] = quad.LangString{Value: quad.String(term["literal"]), Lang: term["lang"]}
-				case term["datatype"] != "":
-					v[k] = quad.TypedString{Value: quad.String(term["literal"]), Type: quad.IRI(term["datatype"])}
-				default:
-					v[k] = quad.String(term["literal"])
-				}
-			}
-			out[i] = append(out[i], quad.Quad{Subject: v[0], Predicate: v[1], Object: v[2]})
-		}
-	}
-	return out
 }

@@ -2,13 +2,11 @@ package rdfio_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -354,23 +352,12 @@ func readRDFXML(data []byte) ([]quad.Quad, error) {
 // fail instead of skipping when no python3 imports rdflib.
 const requireClientsEnv = "CORTEX_REQUIRE_CLIENTS"
 
-// rdflibPython returns a python3 that imports rdflib: the one on PATH, or
-// Debian's (python3-rdflib installs it for /usr/bin/python3); "" if none.
-func rdflibPython() string {
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(p, "-c", "import rdflib").Run() == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // TestRDFXML_Rdflib is the differential test of the RDF/XML writer: rdflib
 // (python3-rdflib), a third-party RDF/XML parser, reads what the writer
 // wrote from each of rdfxmlDocs and of the fuzz seeds that it can write, and
 // must find the graph the N-Triples reader read (isomorphic).
 func TestRDFXML_Rdflib(t *testing.T) {
-	python := rdflibPython()
+	python := rdftest.RdflibPython()
 	if python == "" {
 		msg := "no python3 imports rdflib (apt-get install python3-rdflib)"
 		if os.Getenv(requireClientsEnv) == "1" {
@@ -409,7 +396,7 @@ func TestRDFXML_Rdflib(t *testing.T) {
 	if len(files) < len(rdfxmlDocs) {
 		t.Fatalf("only %d documents written", len(files))
 	}
-	read := rdflibRead(t, python, files)
+	read := rdftest.RdflibRead(t, python, "xml", files)
 	for i, back := range read {
 		if !rdftest.Isomorphic(graphs[i], back) {
 			text, _ := os.ReadFile(files[i])
@@ -438,52 +425,4 @@ func TestQuadError_EscapesTheQuad(t *testing.T) {
 	if i := strings.IndexFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
 		t.Errorf("error %q holds control character %U", msg, msg[i])
 	}
-}
-
-// rdflibRead has rdflib (python) read the RDF/XML files and returns each
-// file's triples (testdata/rdflib_read_rdfxml.py prints one map a term: iri,
-// bnode, or literal with lang or datatype) as quads of the default graph.
-func rdflibRead(t *testing.T, python string, files []string) [][]quad.Quad {
-	t.Helper()
-	var stderr bytes.Buffer
-	cmd := exec.Command(python, append([]string{filepath.Join("testdata", "rdflib_read_rdfxml.py")}, files...)...)
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("rdflib: %v\n%s", err, stderr.String())
-	}
-	var read [][][3]map[string]string
-	if err := json.Unmarshal(stdout, &read); err != nil || len(read) != len(files) {
-		t.Fatalf("rdflib printed %d graphs for %d files (%v):\n%.2000s", len(read), len(files), err, stdout)
-	}
-	out := make([][]quad.Quad, len(read))
-	for i, triples := range read {
-		out[i] = rdflibTriples(triples)
-	}
-	return out
-}
-
-// rdflibTriples returns the triples rdflib printed as quads of the default
-// graph.
-func rdflibTriples(triples [][3]map[string]string) []quad.Quad {
-	var out []quad.Quad
-	for _, tr := range triples {
-		var v [3]quad.Value
-		for k, term := range tr {
-			switch {
-			case term["iri"] != "":
-				v[k] = quad.IRI(term["iri"])
-			case term["bnode"] != "":
-				v[k] = quad.BNode(term["bnode"])
-			case term["lang"] != "":
-				v[k] = quad.LangString{Value: quad.String(term["literal"]), Lang: term["lang"]}
-			case term["datatype"] != "":
-				v[k] = quad.TypedString{Value: quad.String(term["literal"]), Type: quad.IRI(term["datatype"])}
-			default:
-				v[k] = quad.String(term["literal"])
-			}
-		}
-		out = append(out, quad.Quad{Subject: v[0], Predicate: v[1], Object: v[2]})
-	}
-	return out
 }

@@ -266,7 +266,7 @@ func FuzzWriters_RoundTrip(f *testing.F) {
 // (the triples it can write: see the RDFXML format) as the graph it was
 // given.
 func TestWriters_RDFXMLHostileTerms_Rdflib(t *testing.T) {
-	python := rdflibPython()
+	python := rdftest.RdflibPython()
 	if python == "" {
 		t.Skip("no python3 imports rdflib (apt-get install python3-rdflib)")
 	}
@@ -308,7 +308,7 @@ func TestWriters_RDFXMLHostileTerms_Rdflib(t *testing.T) {
 		files = append(files, path)
 		graphs = append(graphs, qs)
 	}
-	read := rdflibRead(t, python, files)
+	read := rdftest.RdflibRead(t, python, "xml", files)
 	bad := 0
 	for i, back := range read {
 		if !rdftest.Isomorphic(graphs[i], back) {

@@ -1,6 +1,7 @@
 // Package rdftest holds helpers for testing code that produces RDF: dataset
 // isomorphism (blank node bijection), readable diffs, and the check of the
-// node tools that differential tests run (NodeTool).
+// node tools that differential tests run (NodeTool), and RDF read by rdflib
+// (RdflibRead), the third-party reader that differential tests compare with.
 package rdftest
 
 import (
