@@ -136,17 +136,7 @@ func filledWithResult(t *testing.T, s *Store) *sparql.Result {
 func TestClose_LeakedResultReadAfterClose(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{ResultsCloseWait: 50 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := n.Apply(ctx, Delta{Add: uniqueQuads(5000, "x")}); err != nil {
-		t.Fatal(err)
-	}
+	s, n := openFilled(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{ResultsCloseWait: 50 * time.Millisecond}), 5000, "x")
 	res, err := n.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
 	if err != nil {
 		t.Fatal(err)

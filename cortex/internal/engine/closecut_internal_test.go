@@ -49,17 +49,7 @@ func TestClose_CutsOffLargeDelta(t *testing.T) {
 					}
 				})
 			}
-			s, err := Open(ctx, dir, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, err := s.Namespace(ctx, "ns")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, "base")}); err != nil {
-				t.Fatal(err)
-			}
+			s, n := openFilled(t, dir, o, 10, "base")
 			applied := make(chan error, 1)
 			go func() { applied <- n.Apply(ctx, Delta{Add: uniqueQuads(3000, "big")}) }()
 			<-paused
@@ -78,13 +68,8 @@ func TestClose_CutsOffLargeDelta(t *testing.T) {
 			if err := <-closed; err != nil {
 				t.Errorf("Close: %v", err)
 			}
-			s2 := testStore(t, dir, DefaultOptions())
-			n2, err := s2.Namespace(ctx, "ns")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if size, err := n2.Size(ctx); err != nil || size != 10 {
-				t.Fatalf("size %d, %v after reopening; want 10 (the delta rolled back)", size, err)
+			if size := sizeReopened(t, dir); size != 10 {
+				t.Fatalf("size %d after reopening; want 10 (the delta rolled back)", size)
 			}
 		})
 	}
@@ -175,17 +160,7 @@ func TestClose_DeleteNamespaceWaitingForWrite(t *testing.T) {
 func TestClose_CutsOffEachQuad(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := n.Apply(ctx, Delta{Add: uniqueQuads(5000, "x")}); err != nil {
-		t.Fatal(err)
-	}
+	s, n := openFilled(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}), 5000, "x")
 	inFn, release := make(chan struct{}), make(chan struct{})
 	read := 0
 	done := make(chan error, 1)
@@ -203,7 +178,7 @@ func TestClose_CutsOffEachQuad(t *testing.T) {
 		t.Errorf("Close: %v", err)
 	}
 	close(release)
-	err = <-done
+	err := <-done
 	if read == 5000 {
 		t.Fatal("every quad was read after Close: the test does not test anything")
 	}
@@ -220,17 +195,7 @@ func TestClose_CutsOffDelta(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, "base")}); err != nil {
-		t.Fatal(err)
-	}
+	s, n := openFilled(t, dir, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}), 10, "base")
 	inDelta, release := make(chan struct{}), make(chan struct{})
 	s.opts.hooks.delta = func() { close(inDelta); <-release }
 	applied := make(chan error, 1)
@@ -243,13 +208,8 @@ func TestClose_CutsOffDelta(t *testing.T) {
 	if err := <-applied; !errors.Is(err, ErrClosed) {
 		t.Errorf("the delta cut off by Close: %v, want ErrClosed", err)
 	}
-	s2 := testStore(t, dir, DefaultOptions())
-	n2, err := s2.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if size, err := n2.Size(ctx); err != nil || size != 10 {
-		t.Fatalf("size %d, %v after reopening; want 10", size, err)
+	if size := sizeReopened(t, dir); size != 10 {
+		t.Fatalf("size %d after reopening; want 10", size)
 	}
 }
 
@@ -276,4 +236,39 @@ func TestClose_TransactionAfterCheckOpen(t *testing.T) {
 	if !errors.Is(err, ErrClosed) {
 		t.Fatalf("a transaction after Close: %v, want ErrClosed", err)
 	}
+}
+
+// openFilled opens the store in dir with o and its namespace "ns", into
+// which it writes k quads tagged tag.
+func openFilled(t *testing.T, dir string, o Options, k int, tag string) (*Store, *Namespace) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(k, tag)}); err != nil {
+		t.Fatal(err)
+	}
+	return s, n
+}
+
+// sizeReopened opens the store in dir again (closed at the test's end) and
+// returns the size of its namespace "ns".
+func sizeReopened(t *testing.T, dir string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	n, err := testStore(t, dir, DefaultOptions()).Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, err := n.Size(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return size
 }

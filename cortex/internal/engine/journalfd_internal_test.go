@@ -75,17 +75,7 @@ func TestJournal_FileClosedWhenStoreUnusable(t *testing.T) {
 				})
 				o.hooks.rollback = func() error { return errRollback }
 			}
-			s, err := Open(ctx, dir, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, err := s.Namespace(ctx, "ns")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, "base")}); err != nil {
-				t.Fatal(err)
-			}
+			s, n := openFilled(t, dir, o, 10, "base")
 			applied := make(chan error, 1)
 			go func() { applied <- n.Apply(dctx, Delta{Add: uniqueQuads(3000, "big")}) }()
 			closed := make(chan error, 1)
@@ -97,7 +87,7 @@ func TestJournal_FileClosedWhenStoreUnusable(t *testing.T) {
 				}
 				close(resume)
 			}
-			err = <-applied
+			err := <-applied
 			for _, want := range tc.want {
 				if !errors.Is(err, want) {
 					t.Errorf("the delta: %v, want an error matching %v", err, want)
@@ -121,13 +111,8 @@ func TestJournal_FileClosedWhenStoreUnusable(t *testing.T) {
 					t.Errorf("Close: %v", err)
 				}
 			}
-			s2 := testStore(t, dir, DefaultOptions())
-			n2, err := s2.Namespace(ctx, "ns")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if size, err := n2.Size(ctx); err != nil || size != 10 {
-				t.Fatalf("size %d, %v after reopening; want 10 (the delta rolled back)", size, err)
+			if size := sizeReopened(t, dir); size != 10 {
+				t.Fatalf("size %d after reopening; want 10 (the delta rolled back)", size)
 			}
 		})
 	}
