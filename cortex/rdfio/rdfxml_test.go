@@ -348,23 +348,12 @@ func readRDFXML(data []byte) ([]quad.Quad, error) {
 	}
 }
 
-// requireClientsEnv, set to 1 (as .ci/run does), makes TestRDFXML_Rdflib
-// fail instead of skipping when no python3 imports rdflib.
-const requireClientsEnv = "CORTEX_REQUIRE_CLIENTS"
-
 // TestRDFXML_Rdflib is the differential test of the RDF/XML writer: rdflib
 // (python3-rdflib), a third-party RDF/XML parser, reads what the writer
 // wrote from each of rdfxmlDocs and of the fuzz seeds that it can write, and
 // must find the graph the N-Triples reader read (isomorphic).
 func TestRDFXML_Rdflib(t *testing.T) {
-	python := rdftest.RdflibPython()
-	if python == "" {
-		msg := "no python3 imports rdflib (apt-get install python3-rdflib)"
-		if os.Getenv(requireClientsEnv) == "1" {
-			t.Fatalf("%s (%s=1: rdflib is required)", msg, requireClientsEnv)
-		}
-		t.Skipf("%s (set %s=1 to make this a failure)", msg, requireClientsEnv)
-	}
+	python := rdftest.RequireRdflib(t)
 	dir := t.TempDir()
 	var files []string
 	var graphs [][]quad.Quad

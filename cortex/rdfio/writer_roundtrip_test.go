@@ -266,10 +266,7 @@ func FuzzWriters_RoundTrip(f *testing.F) {
 // (the triples it can write: see the RDFXML format) as the graph it was
 // given.
 func TestWriters_RDFXMLHostileTerms_Rdflib(t *testing.T) {
-	python := rdftest.RdflibPython()
-	if python == "" {
-		t.Skip("no python3 imports rdflib (apt-get install python3-rdflib)")
-	}
+	python := rdftest.RequireRdflib(t)
 	g := termGen{rand.New(rand.NewPCG(20261127, 3))}
 	dir := t.TempDir()
 	var files []string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"testing"
 
@@ -21,6 +22,22 @@ func RdflibPython() string {
 			return p
 		}
 	}
+	return ""
+}
+
+// RequireRdflib returns RdflibPython, or, when no python3 imports rdflib,
+// skips t, or fails it when the environment variable
+// CORTEX_REQUIRE_CLIENTS is "1" (as CI sets it).
+func RequireRdflib(t testing.TB) string {
+	t.Helper()
+	if p := RdflibPython(); p != "" {
+		return p
+	}
+	msg := "no python3 imports rdflib (apt-get install python3-rdflib)"
+	if os.Getenv("CORTEX_REQUIRE_CLIENTS") == "1" {
+		t.Fatalf("%s (CORTEX_REQUIRE_CLIENTS=1: rdflib is required)", msg)
+	}
+	t.Skipf("%s (set CORTEX_REQUIRE_CLIENTS=1 to make this a failure)", msg)
 	return ""
 }
 

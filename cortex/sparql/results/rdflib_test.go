@@ -12,18 +12,9 @@ import (
 
 	"github.com/cayleygraph/quad"
 
+	"github.com/cortexgraph/cortex/cortex/rdfio/rdftest"
 	"github.com/cortexgraph/cortex/cortex/sparql/results"
 )
-
-// rdflibPython returns a python3 that imports rdflib, or "".
-func rdflibPython() string {
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(p, "-c", "import rdflib").Run() == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 type rdflibTerm struct {
 	IRI      *string `json:"iri"`
@@ -64,14 +55,7 @@ func (t *rdflibTerm) value() quad.Value {
 // documents our writers wrote from random rows of hostile terms as the rows
 // they were given (up to blank node labels).
 func TestWriters_Rdflib(t *testing.T) {
-	python := rdflibPython()
-	if python == "" {
-		msg := "no python3 imports rdflib (apt-get install python3-rdflib)"
-		if os.Getenv("CORTEX_REQUIRE_CLIENTS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	python := rdftest.RequireRdflib(t)
 	for _, name := range []string{"json", "xml"} { // rdflib's TSV reader mis-reads escapes: no oracle
 		t.Run(name, func(t *testing.T) {
 			f, err := results.Lookup(name)
@@ -130,14 +114,7 @@ func TestWriters_Rdflib(t *testing.T) {
 // variables (an empty line). (Its TSV reader skips empty lines, the only
 // TSV form of such rows, and cannot be the oracle there; Jena reads them.)
 func TestCSVWriter_EmptyRows_Rdflib(t *testing.T) {
-	python := rdflibPython()
-	if python == "" {
-		msg := "no python3 imports rdflib (apt-get install python3-rdflib)"
-		if os.Getenv("CORTEX_REQUIRE_CLIENTS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	python := rdftest.RequireRdflib(t)
 	x := quad.IRI("http://ex.org/x")
 	want := []*results.Result{
 		{Vars: []string{}, Rows: []results.Row{{}, {}, {}}},
