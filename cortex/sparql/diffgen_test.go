@@ -154,6 +154,9 @@ var emulations = map[string]string{
 		"SPARQL 1.1 §18.5.1.2 removes the error elements and counts the rest",
 	"oxigraph-boolean-order": "Oxigraph has no < or > on xsd:boolean; the operator table of SPARQL 1.1 " +
 		"§17.3 maps them to op:boolean-less-than and op:boolean-greater-than (true > false)",
+	"oxigraph-nps-per-edge": "Oxigraph matches a negated property set (!p) once per edge, so a pair of nodes " +
+		"linked by two predicates outside the set comes twice; SPARQL 1.1 §18.4 (Evaluation of " +
+		"NegatedPropertySet) defines it as the set { μ | ∃ triple(x, p, y), p ∉ S }, once per pair",
 	"oxigraph-cast-string-lexical": "Oxigraph's xsd:string(x) of a literal is its lexical form: of " +
 		"\"123456789\"^^xsd:double it is \"123456789\", where XPath's cast to xs:string (F&O 3.1 §19.1.2.2, " +
 		"which SPARQL 1.1 §17.5 imports) writes a double outside [1e-6, 1e6) in E notation " +

@@ -386,7 +386,7 @@ func (g *queryGen) termPattern() string {
 	if g.chance(15) {
 		parts[0] = "GRAPH ?g { ?s " + p() + " ?o }"
 	}
-	switch g.r.IntN(6) {
+	switch g.r.IntN(11) {
 	case 0:
 		parts = append(parts, "OPTIONAL { ?s "+p()+" ?o2 FILTER(?o2 != ?o) }")
 	case 1:
@@ -405,6 +405,45 @@ func (g *queryGen) termPattern() string {
 			}
 		}
 		parts = append(parts, "VALUES ?o2 { "+strings.Join(rows, " ")+" }")
+	case 5:
+		// a path that may have length zero, from a literal at times
+		step := fmt.Sprintf("ex:p%d", g.r.IntN(3))
+		path := g.pick([]string{step + "*", step + "?", "^" + step + "*", "(" + step + "/" + step + ")?"})
+		from := g.pick([]string{"?o", "?o", "?s", "?o2"})
+		parts = append(parts, from+" "+path+" ?o2 .")
+	case 6:
+		step := fmt.Sprintf("ex:p%d", g.r.IntN(3))
+		path := g.pick([]string{step + "+", "!" + step, "^" + step, step + "/" + step, "!^" + step})
+		switch {
+		case path[0] == '!' && g.emulate("oxigraph-nps-per-edge"):
+			s, o := "?s", "?o2"
+			if path[1] == '^' {
+				s, o = o, s
+			}
+			parts = append(parts, "{ SELECT ?s ?o2 WHERE { "+s+" ?zp "+o+" FILTER(?zp != "+step+") } }")
+		default:
+			parts = append(parts, "?s "+path+" ?o2 .")
+		}
+	case 7:
+		sub := g.pick([]string{
+			"SELECT ?s (COUNT(DISTINCT ?z) AS ?o2) WHERE { ?s ?q ?z } GROUP BY ?s",
+			fmt.Sprintf("SELECT DISTINCT ?s ?o2 WHERE { ?s ex:p%d ?o2 }", g.r.IntN(3)),
+			fmt.Sprintf("SELECT ?o (COUNT(*) AS ?o2) WHERE { ?z ex:p%d ?o } GROUP BY ?o", g.r.IntN(3)),
+			"SELECT ?s (SAMPLE(?z) AS ?y) (?y AS ?o2) WHERE { ?s ?q ?z } GROUP BY ?s",
+		})
+		if strings.Contains(sub, "SAMPLE") {
+			// the SAMPLE is not known outside
+			sub = "SELECT ?s (COUNT(?z) AS ?o2) WHERE { ?s ?q ?z FILTER(isLiteral(?z)) } GROUP BY ?s"
+		}
+		parts = append(parts, "{ "+sub+" }")
+	case 8:
+		var rows []string
+		for i := 1 + g.r.IntN(3); i > 0; i-- {
+			rows = append(rows, g.richConst())
+		}
+		parts = append(parts, "VALUES ?o { "+strings.Join(rows, " ")+" }")
+	case 9:
+		parts = append(parts, fmt.Sprintf("{ ?s ex:p%d ?o2 } UNION { VALUES ?o2 { %s } }", g.r.IntN(3), g.richConst()))
 	}
 	if g.chance(40) {
 		parts = append(parts, "FILTER("+g.tBool(0)+")")
