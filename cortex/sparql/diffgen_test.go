@@ -112,7 +112,10 @@ func genDataset(r *rand.Rand) string {
 
 // queryGen generates one query.
 type queryGen struct {
-	r        *rand.Rand
+	r *rand.Rand
+	// terms are the constants of the term queries (termQuery), richTerms
+	// when nil
+	terms    []richTerm
 	computed int // number of ?x variables (BIND and SELECT expressions) so far
 	aggs     int // number of ?n variables (aggregates) so far
 	kinds    map[string]colKind
