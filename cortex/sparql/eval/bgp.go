@@ -228,7 +228,7 @@ const maxDPPatterns = 10
 
 // planState is a partial join order: the patterns of mask, in order, with their accumulated cost.
 type planState struct {
-	mask  uint32
+	mask  uint32 // the patterns placed, for orderDP (up to maxDPPatterns, so 32 bits suffice)
 	order []triple
 	total float64 // sum of step costs and step output rows
 	rows  float64 // estimated rows after the last step
@@ -382,20 +382,33 @@ func (p *bgpPlanner) orderDP(start *planState) []triple {
 }
 
 // orderGreedy returns an order built from start by appending, at each step, the pattern with the
-// lowest score (the first one among equals).
+// lowest score (the first one among equals). Its patterns may be more than planState.mask holds, so
+// it marks those placed itself. The search takes time cubic in the patterns: when the compiler's
+// context ends during it, it records the error on the compiler and places the rest in query order.
 func (p *bgpPlanner) orderGreedy(start *planState) []triple {
 	st := start
+	placed := make([]bool, len(p.ts))
 	for len(st.order) < len(p.ts) {
+		if err := p.c.ctx.Err(); err != nil {
+			p.c.fail(err)
+			for i, t := range p.ts {
+				if !placed[i] {
+					st.order = append(st.order, t)
+				}
+			}
+			break
+		}
 		bi, bestScore := -1, math.Inf(1)
 		var bt triple
 		for i := range p.ts {
-			if st.mask&(1<<i) != 0 {
+			if placed[i] {
 				continue
 			}
 			if t, score := p.step(st, i); bi < 0 || score < bestScore {
 				bi, bestScore, bt = i, score, t
 			}
 		}
+		placed[bi] = true
 		st = p.extend(st, bt, bi, bestScore)
 	}
 	return st.order
@@ -457,7 +470,7 @@ func (p *bgpPlanner) step(st *planState, i int) (triple, float64) {
 	t.rows = rows * t.fan * sel
 	lookup := rows * (costSeek + t.fan)
 	t.cost = lookup
-	if sb.anyOwn && st.mask != 0 {
+	if sb.anyOwn && len(st.order) > 0 {
 		// Filters over the pattern's own variables are applied while building the table; a scan
 		// skips runs of quads sharing a term that fails them, so it reads fewer quads.
 		build := float64(t.est) * (0.3 + 0.7*selfSel)
@@ -474,7 +487,7 @@ func (p *bgpPlanner) step(st *planState, i int) (triple, float64) {
 		}
 	}
 	score := t.cost + t.rows
-	if st.mask != 0 && !sb.anyOwn && sb.unbound && !sb.bound[0] && !sb.bound[1] && !sb.bound[2] {
+	if len(st.order) > 0 && !sb.anyOwn && sb.unbound && !sb.bound[0] && !sb.bound[1] && !sb.bound[2] {
 		score *= 1e3 // a cartesian product: postpone
 	}
 	return t, score

@@ -484,3 +484,70 @@ func TestEval_DataBlankNodeThroughExpression(t *testing.T) {
 		})
 	}
 }
+
+// TestEval_LargeBGPKeepsEveryPattern: the planner orders a BGP of more than
+// maxDPPatterns patterns greedily; it marked the patterns it had placed in a
+// 32-bit mask, so from the 33rd on none was ever marked: one could be placed
+// again and again and others never, and the query lost their conditions. A
+// chain ex:n0 ex:next ?x1 ... ?xn whose data stops short of n must have no
+// solution, and one that the data holds exactly one.
+func TestEval_LargeBGPKeepsEveryPattern(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		patterns, links int
+		want            int
+	}{
+		{"30 of 30", 30, 30, 1},
+		{"40 of 40", 40, 40, 1},
+		{"40 of 39", 40, 39, 0},
+		{"70 of 69", 70, 69, 0},
+		{"70 of 70", 70, 70, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var qs []quad.Quad
+			for i := 0; i < tc.links; i++ {
+				qs = append(qs, q3(fmt.Sprintf("n%d", i), "next", iri(fmt.Sprintf("n%d", i+1))))
+			}
+			var b strings.Builder
+			b.WriteString("SELECT * WHERE { :n0 :next ?x1 .")
+			for i := 1; i < tc.patterns; i++ {
+				fmt.Fprintf(&b, " ?x%d :next ?x%d .", i, i+1)
+			}
+			b.WriteString(" }")
+			got, err := run(t, eval.NewMemDataset(qs...), b.String(), eval.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tc.want {
+				t.Fatalf("%d solutions, want %d: %.300q", len(got), tc.want, got)
+			}
+		})
+	}
+}
+
+// TestEval_LargeBGPPlanningStopsWithContext: ordering a BGP of n patterns
+// takes time cubic in n (a query of a few thousand patterns, some tens of
+// kilobytes, took minutes) and looked at no context, so a query's timeout
+// did not stop it. Eval returns the context's error when it ends during the
+// search.
+func TestEval_LargeBGPPlanningStopsWithContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("SELECT * WHERE {")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, " ?x%d :next ?x%d .", i, i+1)
+	}
+	b.WriteString(" }")
+	q, err := parser.Parse(b.String(), parser.Options{Prefixes: map[string]string{"": ex}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := eval.Eval(ctx, testData(), q, eval.Options{})
+	if err == nil {
+		res.Close()
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
