@@ -48,8 +48,9 @@ func NewCSVWriter(w io.Writer, vars []string) (Writer, error) {
 		}
 		b = appendCSVField(b, v)
 	}
-	if len(vars) == 1 && (vars[0] == "true" || vars[0] == "false") {
-		// Quote it so the header is not read back as a boolean result.
+	if len(vars) == 1 && (vars[0] == "true" || vars[0] == "false" || vars[0] == askResultVar) {
+		// Quote it so the header is not read back as (part of) a boolean
+		// result.
 		b = append(append([]byte{'"'}, b...), '"')
 	}
 	b = append(b, '\r', '\n')
@@ -104,8 +105,17 @@ func appendCSVField(b []byte, s string) []byte {
 // becomes a blank node, a string that looks like an absolute IRI (a scheme,
 // ':' and no white space, '<', '>' or '"') becomes an IRI, anything else a
 // plain literal (quad.String; numbers are not recognised). An empty field is
-// unbound. A document consisting of the single line "true" or "false" is read
-// as a boolean result.
+// unbound.
+//
+// Two forms are read as a boolean (ASK) result: the single unquoted line
+// "true" or "false" (as WriteCSVBoolean writes it), and Jena's form, the
+// unquoted header "_askResult" followed by exactly one unquoted line "true"
+// or "false" (Jena's reader also accepts "yes" and "no", in any case; so
+// does this one; spaces around it are part of the field). Jena writes a SELECT result binding a sole variable
+// _askResult to such a value in the same way, and reads it back as a
+// boolean; so does ReadCSV. This package's writer quotes a sole header
+// "_askResult" (as it quotes a sole "true" or "false"), so what it writes
+// reads back as a SELECT result.
 //
 // An empty line is a row: of one unbound variable (as Jena writes it; this
 // package's writer writes ""), or of no variables (the only way to write
@@ -127,6 +137,12 @@ func ReadCSV(r io.Reader) (*Result, error) {
 		switch records[0].fields[0] {
 		case "true", "false":
 			b := records[0].fields[0] == "true"
+			return &Result{Boolean: &b}, nil
+		}
+	}
+	if len(records) == 2 && len(records[0].fields) == 1 && !records[0].quoted && records[0].fields[0] == askResultVar &&
+		len(records[1].fields) == 1 && !records[1].quoted && strings.TrimSpace(records[1].fields[0]) == records[1].fields[0] {
+		if b, ok := jenaBoolean(records[1].fields[0]); ok {
 			return &Result{Boolean: &b}, nil
 		}
 	}

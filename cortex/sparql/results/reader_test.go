@@ -244,6 +244,23 @@ func TestReadTSV(t *testing.T) {
 	integer := func(s string) quad.Value { return quad.TypedString{Value: quad.String(s), Type: xsd + "integer"} }
 	runReadCases(t, read, []readCase{
 		{"Boolean", "true\n", boolResult(true)},
+		// Jena's form of an ASK result (RowSetWriterTSV), and what its
+		// reader also accepts; other documents with ?_askResult are SELECT
+		// results.
+		{"JenaBooleanTrue", "?_askResult\ntrue\n", boolResult(true)},
+		{"JenaBooleanFalse", "?_askResult\nfalse\n", boolResult(false)},
+		{"JenaBooleanCRLFNoFinalBreak", "?_askResult\r\nfalse", boolResult(false)},
+		{"JenaBooleanYesUpper", "?_askResult\n YES \n", boolResult(true)},
+		{"JenaBooleanNo", "?_askResult\nno\n", boolResult(false)},
+		{"AskResultVarFullForm", "?_askResult\n\"true\"^^<http://www.w3.org/2001/XMLSchema#boolean>\n",
+			&results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.TypedString{Value: "true", Type: xsd + "boolean"}}}}},
+		{"AskResultVarNoRows", "?_askResult\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{}}},
+		{"AskResultVarTwoRows", "?_askResult\ntrue\nfalse\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{
+			{quad.TypedString{Value: "true", Type: xsd + "boolean"}}, {quad.TypedString{Value: "false", Type: xsd + "boolean"}}}}},
+		{"AskResultVarUnbound", "?_askResult\n\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{nil}}}},
+		{"AskResultVarOther", "?_askResult\n1\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{integer("1")}}}},
+		{"AskResultVarAndAnother", "?_askResult\t?b\ntrue\t\n", &results.Result{Vars: []string{"_askResult", "b"}, Rows: []results.Row{
+			{quad.TypedString{Value: "true", Type: xsd + "boolean"}, nil}}}},
 		{"W3CExample", "?x\t?literal\n<http://example/x>\t\"String\"\n<http://example/x>\t\"String-with-dquote\\\"\"\n_:blank0\t\"Blank node\"\n\t\"Missing 'x'\"\n\t\n<http://example/x>\t\n_:blank1\t\"String-with-lang\"@en\n_:blank1\t123\n",
 			&results.Result{Vars: []string{"x", "literal"}, Rows: []results.Row{
 				{quad.IRI("http://example/x"), quad.String("String")},
@@ -291,6 +308,18 @@ func TestReadCSV(t *testing.T) {
 	read := func(s string) (*results.Result, error) { return results.ReadCSV(strings.NewReader(s)) }
 	runReadCases(t, read, []readCase{
 		{"Boolean", "false\r\n", boolResult(false)},
+		// Jena's form of an ASK result (RowSetWriterCSV), and what its
+		// reader also accepts; other documents with _askResult are SELECT
+		// results.
+		{"JenaBooleanTrue", "_askResult\r\ntrue\r\n", boolResult(true)},
+		{"JenaBooleanFalseLF", "_askResult\nfalse", boolResult(false)},
+		{"JenaBooleanYesUpper", "_askResult\r\nYes\r\n", boolResult(true)},
+		{"AskResultVarQuotedHeader", "\"_askResult\"\r\ntrue\r\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.String("true")}}}},
+		{"AskResultVarQuotedValue", "_askResult\r\n\"true\"\r\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.String("true")}}}},
+		{"AskResultVarSpacedValue", "_askResult\r\n true\r\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.String(" true")}}}},
+		{"AskResultVarNoRows", "_askResult\r\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{}}},
+		{"AskResultVarTwoRows", "_askResult\r\ntrue\r\ntrue\r\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.String("true")}, {quad.String("true")}}}},
+		{"AskResultVarOther", "_askResult\r\nmaybe\r\n", &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.String("maybe")}}}},
 		{"W3CExample", "x,literal\r\nhttp://example/x,String\r\nhttp://example/x,\"String-with-dquote\"\"\"\r\n_:b0,Blank node\r\n,Missing 'x'\r\n,\r\nhttp://example/x,\r\n_:b1,String-with-lang\r\n_:b1,123\r\n",
 			&results.Result{Vars: []string{"x", "literal"}, Rows: []results.Row{
 				{quad.IRI("http://example/x"), quad.String("String")},

@@ -96,10 +96,18 @@ func WriteTSVBoolean(w io.Writer, b bool) error {
 }
 
 // ReadTSV reads a whole SPARQL TSV results document (LF or CRLF line ends).
-// A document consisting of the single line "true" or "false" is read as a
-// boolean result. An empty line is a row of one unbound variable or of no
-// variables (an error for more); an empty first line is the header of no
-// variables.
+// An empty line is a row of one unbound variable or of no variables (an
+// error for more); an empty first line is the header of no variables.
+//
+// Two forms are read as a boolean (ASK) result: the single line "true" or
+// "false" (as WriteTSVBoolean writes it), and Jena's form, the header
+// "?_askResult" followed by exactly one line "true" or "false" (Jena's
+// reader also accepts "yes" and "no", in any case; so does this one). The
+// second form is also a SELECT result binding a variable named _askResult
+// to one abbreviated xsd:boolean; it is read, as Jena reads it, as the
+// boolean. Every other document with a variable _askResult (no row, two
+// rows, a value in another form such as "true"^^<...#boolean>, which is how
+// this package writes booleans) is a SELECT result.
 func ReadTSV(r io.Reader) (*Result, error) {
 	data, err := readDocument(r, "tsv")
 	if err != nil {
@@ -119,6 +127,11 @@ func ReadTSV(r io.Reader) (*Result, error) {
 		switch strings.TrimSpace(lines[0]) {
 		case "true", "false":
 			b := strings.TrimSpace(lines[0]) == "true"
+			return &Result{Boolean: &b}, nil
+		}
+	}
+	if len(lines) == 2 && strings.TrimSpace(lines[0]) == "?"+askResultVar {
+		if b, ok := jenaBoolean(lines[1]); ok {
 			return &Result{Boolean: &b}, nil
 		}
 	}
@@ -161,6 +174,23 @@ func ReadTSV(r io.Reader) (*Result, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	return res, nil
+}
+
+// askResultVar is the variable Jena names in the header of an ASK result
+// written as TSV ("?_askResult") or CSV ("_askResult").
+const askResultVar = "_askResult"
+
+// jenaBoolean reads the value line of Jena's TSV or CSV form of an ASK
+// result: true, yes, false or no in any case, surrounding white space
+// ignored (as Jena's readers do).
+func jenaBoolean(s string) (b, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes":
+		return true, true
+	case "false", "no":
+		return false, true
+	}
+	return false, false
 }
 
 // parseTurtleTerm parses one TSV field: empty (nil), an IRI, a blank node, a

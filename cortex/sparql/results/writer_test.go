@@ -318,16 +318,47 @@ func TestCSVWriter_Quoting(t *testing.T) {
 }
 
 func TestCSVWriter_BooleanLikeHeaderIsQuoted(t *testing.T) {
-	var buf bytes.Buffer
-	if err := results.CSV().WriteResult(&buf, &results.Result{Vars: []string{"true"}}); err != nil {
-		t.Fatal(err)
+	for _, v := range []string{"true", "false", "_askResult"} {
+		t.Run(v, func(t *testing.T) {
+			var buf bytes.Buffer
+			in := &results.Result{Vars: []string{v}, Rows: []results.Row{{quad.String("true")}}}
+			if err := results.CSV().WriteResult(&buf, in); err != nil {
+				t.Fatal(err)
+			}
+			got, err := results.ReadCSV(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, in) {
+				t.Errorf("read back %+v, want %+v", got, in)
+			}
+		})
 	}
-	got, err := results.ReadCSV(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Boolean != nil || len(got.Vars) != 1 || got.Vars[0] != "true" {
-		t.Errorf("read back %+v", got)
+}
+
+// A SELECT result of one variable named _askResult bound to true, written
+// by this package, reads back as itself in every readable format, never as
+// the boolean of Jena's TSV and CSV forms of an ASK result.
+func TestWriters_AskResultVariableRoundTrips(t *testing.T) {
+	in := &results.Result{Vars: []string{"_askResult"}, Rows: []results.Row{{quad.TypedString{Value: "true", Type: xsd + "boolean"}}}}
+	for _, name := range results.Names() {
+		f, _ := results.Lookup(name)
+		if f.Read == nil {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := f.WriteResult(&buf, in); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.Read(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Boolean != nil || !reflect.DeepEqual(got.Vars, in.Vars) || len(got.Rows) != 1 {
+				t.Errorf("read back %+v", got)
+			}
+		})
 	}
 }
 
