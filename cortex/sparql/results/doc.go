@@ -15,8 +15,9 @@
 // exactly as given.
 //
 // Equivalent (and EquivalenceOptions) compares results the way the W3C test
-// suites require, up to a blank node bijection; CSVView reduces a result to
-// what survives the lossy CSV format.
+// suites require, up to a blank node bijection, with a bounded search
+// (Compare tells a search that gave up from a difference); CSVView reduces
+// a result to what survives the lossy CSV format.
 //
 // # Concurrency
 //

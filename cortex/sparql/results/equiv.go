@@ -20,12 +20,40 @@ type EquivalenceOptions struct {
 	// "1.0E0"^^xsd:double equals "1e0"^^xsd:double. Literals of different
 	// datatypes never compare equal; malformed lexical forms compare by term.
 	NumbersByValue bool
+	// MaxSteps bounds the work of the search for a blank node bijection
+	// (see Equivalent), counted in steps: a step is one row the search
+	// examines or tries to pair. Zero means DefaultMaxSteps or, for
+	// results of more than DefaultMaxSteps/64 rows, 64 steps per row (of
+	// the larger result), whichever is more; a negative value means no
+	// bound. Results that hold no blank node, or whose blank nodes are told
+	// apart by colour refinement, take a few steps per row.
+	MaxSteps int
+}
+
+// DefaultMaxSteps is the bound of the search for a blank node bijection
+// when EquivalenceOptions.MaxSteps is zero (and the results are not
+// larger than DefaultMaxSteps/64 rows): a few seconds of search on a
+// common machine.
+const DefaultMaxSteps = 1 << 24
+
+// maxSteps returns the step bound for results of n rows; negative for none.
+func (o EquivalenceOptions) maxSteps(n int) int {
+	if o.MaxSteps != 0 {
+		return o.MaxSteps
+	}
+	return max(DefaultMaxSteps, 64*n)
 }
 
 // Equivalent reports whether a and b are the same query result with the
 // default options; see EquivalenceOptions.Equivalent.
 func Equivalent(a, b *Result, ordered bool) bool {
 	return EquivalenceOptions{}.Equivalent(a, b, ordered)
+}
+
+// Compare reports whether a and b are the same query result with the
+// default options; see EquivalenceOptions.Compare.
+func Compare(a, b *Result, ordered bool) (bool, error) {
+	return EquivalenceOptions{}.Compare(a, b, ordered)
 }
 
 // Equivalent reports whether a and b are the same query result: both
@@ -42,20 +70,55 @@ func Equivalent(a, b *Result, ordered bool) bool {
 // on each side (a hub linked to all others does not make one part of all).
 // A part of a is then paired with a part of b of the same colours by a
 // backtracking search confined to the two parts, and only rows of the same
-// colour are paired. The answer is exact; the search can still take
+// colour are paired. The answer is exact, but the search can take
 // exponential time within one part that refinement cannot tell apart from
 // another of its size (highly symmetric structures, such as two regular
-// graphs of one degree), which query results rarely hold. Rows of the
-// wrong length, or values that are not valid terms, compare by their Go
-// value.
+// graphs of one degree), which query results rarely hold; it is therefore
+// bounded (EquivalenceOptions.MaxSteps), and when it runs out of steps
+// Equivalent reports false: a and b were not shown to be the same. Compare
+// tells that case apart. Rows of the wrong length, or values that are not
+// valid terms, compare by their Go value.
 func (o EquivalenceOptions) Equivalent(a, b *Result, ordered bool) bool {
-	var steps int
-	return o.equivalent(a, b, ordered, &steps)
+	ok, _ := o.Compare(a, b, ordered)
+	return ok
 }
 
-// equivalent is Equivalent; it adds to *steps the number of steps of the
-// search for a blank node bijection (calls of bnodeSearch.search).
-func (o EquivalenceOptions) equivalent(a, b *Result, ordered bool, steps *int) bool {
+// Compare is Equivalent, but when the search for a blank node bijection
+// runs out of steps (EquivalenceOptions.MaxSteps) before it can decide, it
+// returns false and an error wrapping ErrSearchBudget instead of a mere
+// false. The error is the only one it returns.
+func (o EquivalenceOptions) Compare(a, b *Result, ordered bool) (bool, error) {
+	n := 0
+	if a != nil && b != nil {
+		n = max(len(a.Rows), len(b.Rows))
+	}
+	bud := &budget{max: o.maxSteps(n)}
+	ok := o.equivalent(a, b, ordered, bud)
+	if bud.exceeded() {
+		return false, fmt.Errorf("compare results of %d rows: %w: more than %d steps (EquivalenceOptions.MaxSteps) in pairing blank nodes that colour refinement cannot tell apart", n, ErrSearchBudget, bud.max)
+	}
+	return ok, nil
+}
+
+// budget counts the steps of the search for a blank node bijection: one
+// per row the search examines (as the most constrained, or as a candidate)
+// and one per call of bnodeSearch.search. max < 0 means no bound.
+type budget struct {
+	used, max int
+}
+
+// spend adds n steps and reports whether the budget still holds.
+func (b *budget) spend(n int) bool {
+	b.used += n
+	return !b.exceeded()
+}
+
+// exceeded reports whether more steps were spent than the budget allows.
+func (b *budget) exceeded() bool { return b.max >= 0 && b.used > b.max }
+
+// equivalent is Equivalent; it spends in bud the steps of the search for a
+// blank node bijection and stops, reporting false, when bud is exceeded.
+func (o EquivalenceOptions) equivalent(a, b *Result, ordered bool, bud *budget) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -96,7 +159,7 @@ func (o EquivalenceOptions) equivalent(a, b *Result, ordered bool, steps *int) b
 		}
 		return true
 	}
-	return matchUnordered(ar, br, m, steps)
+	return matchUnordered(ar, br, m, bud)
 }
 
 // tkey is a term reduced for comparison: a blank node label, or a key equal
@@ -289,7 +352,9 @@ func (m *bijection) undo(mark int) {
 // same colours are compared, and only rows of the same colour paired; the backtracking search that
 // pairs rows runs within one pair of parts at a time, and a part that cannot match anything fails
 // alone, without retrying the ways every other part matched.
-func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
+//
+// It stops, reporting false, as soon as bud is exceeded.
+func matchUnordered(ar, br []keyRow, m *bijection, bud *budget) bool {
 	aB, bBySig, ok := matchGround(ar, br)
 	if !ok || !sameSigCounts(aB, bBySig) {
 		return false
@@ -314,7 +379,7 @@ func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
 		matched := false
 		for n, d := range byKey[key] {
 			mark := len(m.log)
-			if pairParts(pa.rowsOf[c], pb.rowsOf[d], m, steps) {
+			if pairParts(pa.rowsOf[c], pb.rowsOf[d], m, bud) {
 				last := len(byKey[key]) - 1
 				byKey[key][n] = byKey[key][last]
 				byKey[key] = byKey[key][:last]
@@ -322,6 +387,9 @@ func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
 				break
 			}
 			m.undo(mark)
+			if bud.exceeded() {
+				return false
+			}
 		}
 		if !matched {
 			return false
@@ -331,21 +399,21 @@ func matchUnordered(ar, br []keyRow, m *bijection, steps *int) bool {
 }
 
 // pairParts pairs each row of x with a distinct row of y of the same colour (the rows' sig), extending
-// m consistently, by a backtracking search.
-func pairParts(x, y []keyRow, m *bijection, steps *int) bool {
+// m consistently, by a backtracking search that spends its steps in bud (and fails when bud is
+// exceeded).
+func pairParts(x, y []keyRow, m *bijection, bud *budget) bool {
 	if len(x) != len(y) {
 		return false
 	}
 	if len(x) == 1 { // the common part: one row
-		*steps++
-		return x[0].sig == y[0].sig && m.extend(x[0], y[0])
+		return bud.spend(1) && x[0].sig == y[0].sig && m.extend(x[0], y[0])
 	}
 	bBySig := map[string][]int{}
 	for j, r := range y {
 		bBySig[r.sig] = append(bBySig[r.sig], j)
 	}
 	s := newBnodeSearch(x, y, bBySig, m)
-	s.steps = steps
+	s.bud = bud
 	return s.search()
 }
 
@@ -638,7 +706,7 @@ type bnodeSearch struct {
 	m         *bijection
 	used      []bool
 	remaining []int
-	steps     *int // counts calls of search
+	bud       *budget // the steps of the search
 }
 
 // newBnodeSearch prepares the search for the rows aB among the rows of br listed in bBySig: it indexes
@@ -682,10 +750,12 @@ func (s *bnodeSearch) candidates(x keyRow) []int {
 }
 
 // mostConstrained returns the position in remaining of the row with the fewest candidates (the first
-// with at most one, else the first with the fewest), and its candidates. remaining is not empty.
+// with at most one, else the first with the fewest), and its candidates. remaining is not empty. It
+// spends a step per row it examines.
 func (s *bnodeSearch) mostConstrained() (int, []int) {
 	pick, pickCands := -1, []int(nil)
 	for i, ai := range s.remaining {
+		s.bud.used++
 		cands := s.candidates(s.aB[ai])
 		if pick < 0 || len(cands) < len(pickCands) {
 			pick, pickCands = i, cands
@@ -699,9 +769,12 @@ func (s *bnodeSearch) mostConstrained() (int, []int) {
 
 // search pairs the remaining rows, most constrained first, trying each candidate in turn and undoing
 // its pairs in m when the rest cannot be paired. It reports whether every row was paired; when it
-// reports false, used, remaining and m are as they were on entry.
+// reports false, used, remaining and m are as they were on entry. It spends a step per call and per
+// row it examines or tries, and reports false as soon as the budget is exceeded.
 func (s *bnodeSearch) search() bool {
-	*s.steps++
+	if !s.bud.spend(1) {
+		return false
+	}
 	if len(s.remaining) == 0 {
 		return true
 	}
@@ -712,6 +785,9 @@ func (s *bnodeSearch) search() bool {
 	s.remaining[pick] = s.remaining[last]
 	s.remaining = s.remaining[:last]
 	for _, j := range pickCands {
+		if !s.bud.spend(1) {
+			break
+		}
 		if s.used[j] || s.br[j].sig != x.sig {
 			continue
 		}
@@ -725,6 +801,9 @@ func (s *bnodeSearch) search() bool {
 		}
 		s.used[j] = false
 		s.m.undo(mark)
+		if s.bud.exceeded() {
+			break
+		}
 	}
 	s.remaining = append(s.remaining, ai)
 	s.remaining[pick], s.remaining[last] = s.remaining[last], s.remaining[pick]

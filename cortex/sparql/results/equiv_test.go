@@ -1,8 +1,10 @@
 package results_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -239,5 +241,77 @@ func TestEquivalent_AsBruteForce(t *testing.T) {
 	}
 	if agree < 100 || differ < 100 {
 		t.Fatalf("%d equivalent pairs and %d not: too few of one kind", agree, differ)
+	}
+}
+
+// regularGraph returns a random d-regular graph on n blank nodes (a
+// configuration model, retried until simple) as rows (?s ?o), each edge in
+// both directions: every node has one colour under colour refinement, and
+// so has every row, whatever the graph.
+func regularGraph(r *rand.Rand, n, d int, prefix string) *results.Result {
+	for {
+		if g := tryRegularGraph(r, n, d, prefix); g != nil {
+			return g
+		}
+	}
+}
+
+// tryRegularGraph is one try of regularGraph: nil if it drew a loop or a
+// double edge.
+func tryRegularGraph(r *rand.Rand, n, d int, prefix string) *results.Result {
+	stubs := make([]int, 0, n*d)
+	for v := range n {
+		for range d {
+			stubs = append(stubs, v)
+		}
+	}
+	r.Shuffle(len(stubs), func(i, j int) { stubs[i], stubs[j] = stubs[j], stubs[i] })
+	seen := map[[2]int]bool{}
+	res := &results.Result{Vars: []string{"s", "o"}}
+	for i := 0; i < len(stubs); i += 2 {
+		u, v := stubs[i], stubs[i+1]
+		if u == v || seen[[2]int{u, v}] {
+			return nil
+		}
+		seen[[2]int{u, v}], seen[[2]int{v, u}] = true, true
+		x, y := quad.BNode(fmt.Sprint(prefix, u)), quad.BNode(fmt.Sprint(prefix, v))
+		res.Rows = append(res.Rows, results.Row{x, y}, results.Row{y, x})
+	}
+	return res
+}
+
+// Two random 3-regular graphs of 40 nodes: colour refinement cannot split
+// them, so the search for a bijection backtracks, exponentially (more than
+// DefaultMaxSteps steps for this pair; the search for a bijection between
+// a graph of this kind and a relabelled copy of it did not end in ten
+// minutes). With a bound it gives up with
+// ErrSearchBudget, and Equivalent reports false; on smaller graphs without
+// a bound the answer is exact.
+func TestEquivalent_RegularGraphs_Budget(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	small := [2]*results.Result{regularGraph(r, 10, 3, "a"), regularGraph(r, 10, 3, "b")}
+	big := [2]*results.Result{regularGraph(r, 40, 3, "a"), regularGraph(r, 40, 3, "b")}
+
+	bounded := results.EquivalenceOptions{MaxSteps: 100_000}
+	ok, err := bounded.Compare(big[0], big[1], false)
+	if ok || !errors.Is(err, results.ErrSearchBudget) {
+		t.Fatalf("Compare = %v, %v; want false, ErrSearchBudget", ok, err)
+	}
+	if !strings.Contains(err.Error(), "MaxSteps") {
+		t.Errorf("error %q does not name the option to raise", err)
+	}
+	if bounded.Equivalent(big[0], big[1], false) {
+		t.Error("Equivalent = true after the search gave up")
+	}
+
+	unbounded := results.EquivalenceOptions{MaxSteps: -1}
+	if ok, err := unbounded.Compare(small[0], small[1], false); ok || err != nil {
+		t.Errorf("small graphs, unbounded: Compare = %v, %v; want false, nil", ok, err)
+	}
+	if ok, err := results.Compare(small[0], small[0], false); !ok || err != nil {
+		t.Errorf("a graph with itself: Compare = %v, %v; want true, nil", ok, err)
+	}
+	if ok, err := results.Compare(big[0], big[0], true); !ok || err != nil {
+		t.Errorf("a graph with itself, ordered: Compare = %v, %v; want true, nil", ok, err)
 	}
 }

@@ -29,6 +29,10 @@ var (
 	// ErrSyntax is returned (inside a *SyntaxError) by readers for malformed
 	// input.
 	ErrSyntax = errors.New("syntax error")
+	// ErrSearchBudget is returned by Compare when the search for a blank
+	// node bijection runs out of steps (EquivalenceOptions.MaxSteps) before
+	// it can tell whether two results are the same.
+	ErrSearchBudget = errors.New("equivalence search budget exceeded")
 )
 
 // TermError reports a value in a row that the writer cannot encode. Nothing
