@@ -38,8 +38,10 @@
 //     [a-z-[aeiou]]). \i and \c (and \I, \C) are XML 1.0 Fifth Edition's
 //     NameStartChar and NameChar (XML Schema 1.0 cites the older editions'
 //     Letter tables; XSD 1.1 allows the Fifth Edition's). \p{IsX} and
-//     \P{IsX} are the Unicode 14.0 blocks, named as in Blocks.txt with the
-//     spaces removed and compared exactly (\p{IsLatinExtended-A}), and XML
+//     \P{IsX} are the Unicode 15.0 blocks (the version of Go's unicode
+//     package, so of \p{L} and the other categories), named as in
+//     Blocks.txt with the spaces removed and compared exactly
+//     (\p{IsLatinExtended-A}), and XML
 //     Schema 1.0's names Unicode has since changed (IsGreek,
 //     IsCombiningMarksforSymbols, IsPrivateUse); an unknown block name is
 //     an error, not a class that matches nothing. An expression with

@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"testing"
+	"unicode"
 )
 
 // btAgreementPatterns are XPath expressions without back-references on
@@ -121,4 +122,31 @@ func re2Limit(err error) bool {
 		return true
 	}
 	return false
+}
+
+// The block table is of the Unicode version of Go's unicode package, which
+// gives \p{L} and the other categories: when the toolchain moves to another
+// version, regenerate unicode_blocks.go from that version's Blocks.txt.
+// Every block is a whole number of 16-code-point columns (as Blocks.txt
+// promises), and no two overlap.
+func TestUnicodeBlocks_Version(t *testing.T) {
+	if unicodeBlocksVersion != unicode.Version {
+		t.Errorf("block table of Unicode %s, Go's unicode package is %s", unicodeBlocksVersion, unicode.Version)
+	}
+	ranges := make([][2]rune, 0, len(unicodeBlocks))
+	for name, r := range unicodeBlocks {
+		if r[0]%16 != 0 || r[1]%16 != 15 || r[0] > r[1] || r[1] > unicode.MaxRune {
+			t.Errorf("%s: bad range %U..%U", name, r[0], r[1])
+		}
+		ranges = append(ranges, r)
+	}
+	slices.SortFunc(ranges, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	for i := 1; i < len(ranges); i++ {
+		if ranges[i][0] <= ranges[i-1][1] {
+			t.Errorf("%U..%U overlaps %U..%U", ranges[i-1][0], ranges[i-1][1], ranges[i][0], ranges[i][1])
+		}
+	}
+	if len(unicodeBlocks) != 327 { // Blocks-15.0.0.txt lists 327 blocks
+		t.Errorf("%d blocks, want 327", len(unicodeBlocks))
+	}
 }

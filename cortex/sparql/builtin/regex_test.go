@@ -282,7 +282,8 @@ func TestRegex_XMLNameEscapes(t *testing.T) {
 }
 
 // TestRegex_BlockEscapes checks \p{IsX} and \P{IsX}: the Unicode blocks of
-// Blocks.txt (14.0) with spaces removed, and XML Schema 1.0's older names.
+// Blocks.txt (15.0, the version of Go's unicode package) with spaces
+// removed, and XML Schema 1.0's older names.
 func TestRegex_BlockEscapes(t *testing.T) {
 	E := builtin.ErrType
 	runCalls(t, nil, []callCase{
@@ -313,6 +314,19 @@ func TestRegex_BlockEscapes(t *testing.T) {
 		{"REGEX", vals(str("a"), str(`^[\p{IsBasicLatin}-[a]]$`)), F, nil},
 		{"REGEX", vals(str("é"), str(`^[\P{IsBasicLatin}-[\p{IsGreek}]]$`)), T, nil},
 		{"REGEX", vals(str("α"), str(`^[\P{IsBasicLatin}-[\p{IsGreek}]]$`)), F, nil},
+		// The blocks Unicode 15.0 added, and the one it extended.
+		{"REGEX", vals(str("\U00010EFD"), str(`^\p{IsArabicExtended-C}$`)), T, nil},
+		{"REGEX", vals(str("\U00011B00"), str(`^\p{IsDevanagariExtended-A}$`)), T, nil},
+		{"REGEX", vals(str("\U00011F04"), str(`^\p{IsKawi}$`)), T, nil},
+		{"REGEX", vals(str("\U0001D2C0"), str(`^\p{IsKaktovikNumerals}$`)), T, nil},
+		{"REGEX", vals(str("\U0001E030"), str(`^\p{IsCyrillicExtended-D}$`)), T, nil},
+		{"REGEX", vals(str("\U0001E4D0"), str(`^\p{IsNagMundari}$`)), T, nil},
+		{"REGEX", vals(str("\U00031350\U000323AF"), str(`^\p{IsCJKUnifiedIdeographsExtensionH}+$`)), T, nil},
+		{"REGEX", vals(str("\U000323B0"), str(`^\p{IsCJKUnifiedIdeographsExtensionH}$`)), F, nil},
+		{"REGEX", vals(str("\U00013440"), str(`^\p{IsEgyptianHieroglyphFormatControls}$`)), T, nil},
+		{"REGEX", vals(str("\U00013460"), str(`^\p{IsEgyptianHieroglyphFormatControls}$`)), F, nil},
+		// Unicode 15.1's block is not one of Go's unicode package (15.0).
+		{"REGEX", vals(str("a"), str(`\p{IsCJKUnifiedIdeographsExtensionI}`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\p{IsFoo}`)), nil, E}, // an unknown block is an error
 		{"REGEX", vals(str("a"), str(`\p{Isbasiclatin}`)), nil, E},
 		{"REGEX", vals(str("a"), str(`\p{IsBasic Latin}`)), nil, E},

@@ -1,9 +1,18 @@
-// Code generated from the Unicode Character Database's Blocks-14.0.0.txt, each block name
+// Code generated from the Unicode Character Database's Blocks-15.0.0.txt, each block name
 // with its spaces removed; DO NOT EDIT.
+//
+// Source: Blocks-15.0.0.txt (https://www.unicode.org/Public/15.0.0/ucd/Blocks.txt, dated
+// 2022-01-28), as vendored in fontTools' Lib/fontTools/unicodedata/Blocks.py
+// (github.com/fonttools/fonttools, commit d584daa8fdc71030f92ee665472d6c7cddd49283), which
+// lists each block's first and last code point. Unicode 15.0 is the version of Go's unicode
+// package in this toolchain (unicode.Version; TestUnicodeBlocks_Version checks it).
 
 package builtin
 
-// unicodeBlocks maps the names of the Unicode 14.0 blocks, written as XML Schema's block
+// unicodeBlocksVersion is the Unicode version of unicodeBlocks.
+const unicodeBlocksVersion = "15.0.0"
+
+// unicodeBlocks maps the names of the Unicode 15.0 blocks, written as XML Schema's block
 // escapes write them (\p{IsBasicLatin}: the name with its spaces removed), to their first and
 // last code points.
 var unicodeBlocks = map[string][2]rune{
@@ -216,6 +225,7 @@ var unicodeBlocks = map[string][2]rune{
 	"HanifiRohingya":                      {0x10D00, 0x10D3F},
 	"RumiNumeralSymbols":                  {0x10E60, 0x10E7F},
 	"Yezidi":                              {0x10E80, 0x10EBF},
+	"ArabicExtended-C":                    {0x10EC0, 0x10EFF},
 	"OldSogdian":                          {0x10F00, 0x10F2F},
 	"Sogdian":                             {0x10F30, 0x10F6F},
 	"OldUyghur":                           {0x10F70, 0x10FAF},
@@ -247,11 +257,13 @@ var unicodeBlocks = map[string][2]rune{
 	"Soyombo":                             {0x11A50, 0x11AAF},
 	"UnifiedCanadianAboriginalSyllabicsExtended-A": {0x11AB0, 0x11ABF},
 	"PauCinHau":                            {0x11AC0, 0x11AFF},
+	"DevanagariExtended-A":                 {0x11B00, 0x11B5F},
 	"Bhaiksuki":                            {0x11C00, 0x11C6F},
 	"Marchen":                              {0x11C70, 0x11CBF},
 	"MasaramGondi":                         {0x11D00, 0x11D5F},
 	"GunjalaGondi":                         {0x11D60, 0x11DAF},
 	"Makasar":                              {0x11EE0, 0x11EFF},
+	"Kawi":                                 {0x11F00, 0x11F5F},
 	"LisuSupplement":                       {0x11FB0, 0x11FBF},
 	"TamilSupplement":                      {0x11FC0, 0x11FFF},
 	"Cuneiform":                            {0x12000, 0x123FF},
@@ -259,7 +271,7 @@ var unicodeBlocks = map[string][2]rune{
 	"EarlyDynasticCuneiform":               {0x12480, 0x1254F},
 	"Cypro-Minoan":                         {0x12F90, 0x12FFF},
 	"EgyptianHieroglyphs":                  {0x13000, 0x1342F},
-	"EgyptianHieroglyphFormatControls":     {0x13430, 0x1343F},
+	"EgyptianHieroglyphFormatControls":     {0x13430, 0x1345F},
 	"AnatolianHieroglyphs":                 {0x14400, 0x1467F},
 	"BamumSupplement":                      {0x16800, 0x16A3F},
 	"Mro":                                  {0x16A40, 0x16A6F},
@@ -284,6 +296,7 @@ var unicodeBlocks = map[string][2]rune{
 	"ByzantineMusicalSymbols":              {0x1D000, 0x1D0FF},
 	"MusicalSymbols":                       {0x1D100, 0x1D1FF},
 	"AncientGreekMusicalNotation":          {0x1D200, 0x1D24F},
+	"KaktovikNumerals":                     {0x1D2C0, 0x1D2DF},
 	"MayanNumerals":                        {0x1D2E0, 0x1D2FF},
 	"TaiXuanJingSymbols":                   {0x1D300, 0x1D35F},
 	"CountingRodNumerals":                  {0x1D360, 0x1D37F},
@@ -291,9 +304,11 @@ var unicodeBlocks = map[string][2]rune{
 	"SuttonSignWriting":                    {0x1D800, 0x1DAAF},
 	"LatinExtended-G":                      {0x1DF00, 0x1DFFF},
 	"GlagoliticSupplement":                 {0x1E000, 0x1E02F},
+	"CyrillicExtended-D":                   {0x1E030, 0x1E08F},
 	"NyiakengPuachueHmong":                 {0x1E100, 0x1E14F},
 	"Toto":                                 {0x1E290, 0x1E2BF},
 	"Wancho":                               {0x1E2C0, 0x1E2FF},
+	"NagMundari":                           {0x1E4D0, 0x1E4FF},
 	"EthiopicExtended-B":                   {0x1E7E0, 0x1E7FF},
 	"MendeKikakui":                         {0x1E800, 0x1E8DF},
 	"Adlam":                                {0x1E900, 0x1E95F},
@@ -323,6 +338,7 @@ var unicodeBlocks = map[string][2]rune{
 	"CJKUnifiedIdeographsExtensionF":       {0x2CEB0, 0x2EBEF},
 	"CJKCompatibilityIdeographsSupplement": {0x2F800, 0x2FA1F},
 	"CJKUnifiedIdeographsExtensionG":       {0x30000, 0x3134F},
+	"CJKUnifiedIdeographsExtensionH":       {0x31350, 0x323AF},
 	"Tags":                                 {0xE0000, 0xE007F},
 	"VariationSelectorsSupplement":         {0xE0100, 0xE01EF},
 	"SupplementaryPrivateUseArea-A":        {0xF0000, 0xFFFFF},
