@@ -50,8 +50,10 @@
 //     Go's regexp: a reference to a group that took no part in the match
 //     matches the empty string (F&O 3.1), with the i flag it compares
 //     case-insensitively, a reference to a group not closed before it is
-//     an error, and a call that takes more than 4,194,304 matching steps is
-//     an error rather than a hang. CompileRegex refuses back-references
+//     an error, and a call that takes more than 4,194,304 matching steps
+//     plus 32 per byte of the text (common expressions take a few per
+//     byte: (a)\1 on a text of 5 MB works) is an error rather than a hang.
+//     CompileRegex refuses back-references
 //     (it returns a Go regexp). The x flag removes whitespace before the
 //     expression is read (so "a{2, 3}" is a{2,3} and "\ d" is \d) but keeps
 //     it inside character classes and, without the s flag, . matches

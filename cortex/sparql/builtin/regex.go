@@ -92,8 +92,13 @@ func (x *xpathRegex) numSubexp() int {
 	return len(x.bt.caps) - 1
 }
 
-func (x *xpathRegex) budgetErr(s string) error {
-	return typeErr("regex %q on a text of %d bytes: more than %d matching steps (an expression with back-references is matched by backtracking)", x.pattern, len(s), btStepBudget)
+// budgetErr is the error of a backtracking match on s that ran out of steps
+// or stack (err: errBudget or errStack).
+func (x *xpathRegex) budgetErr(s string, err error) error {
+	if errors.Is(err, errStack) {
+		return typeErr("regex %q on a text of %d bytes: a backtracking stack of more than %d entries (%d and %d per byte of the text; an expression with back-references is matched by backtracking)", x.pattern, len(s), btStackBase+btStackPerByte*len(s), btStackBase, btStackPerByte)
+	}
+	return typeErr("regex %q on a text of %d bytes: more than %d matching steps (%d and %d per byte of the text; an expression with back-references is matched by backtracking)", x.pattern, len(s), btBudget(len(s)), btStepBudget, btStepsPerByte)
 }
 
 // matchString reports whether s holds a match.
@@ -103,7 +108,7 @@ func (x *xpathRegex) matchString(s string) (bool, error) {
 	}
 	m, err := x.bt.machine(s).find(0)
 	if err != nil {
-		return false, x.budgetErr(s)
+		return false, x.budgetErr(s, err)
 	}
 	return m != nil, nil
 }
@@ -121,7 +126,7 @@ func (x *xpathRegex) findAllSubmatchIndex(s string) ([][]int, error) {
 	for pos := 0; pos <= len(s); {
 		regs, err := m.find(pos)
 		if err != nil {
-			return nil, x.budgetErr(s)
+			return nil, x.budgetErr(s, err)
 		}
 		if regs == nil {
 			break

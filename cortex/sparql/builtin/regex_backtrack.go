@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"errors"
+	"math"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -15,15 +16,40 @@ import (
 // the user's can clash with them.
 const backrefPrefix = "br"
 
-// btStepBudget bounds the work of one REGEX or REPLACE call on an
-// expression with back-references: the backtracking matcher they need can
-// take time exponential in the length of the text ((a*)*\1b on a run of a),
-// and running out of steps is an error rather than a hang. Each step can
-// leave one entry (16 bytes) on the backtracking stack.
-const btStepBudget = 1 << 22
+// btStepBudget and btStepsPerByte bound the work of one REGEX or REPLACE
+// call on an expression with back-references: the backtracking matcher they
+// need can take time exponential in the length of the text ((a*)*\1b on a
+// run of a), and running out of steps is an error rather than a hang. A
+// call may take btStepBudget steps plus btStepsPerByte per byte of the
+// text (btBudget), so that common expressions, which take a few steps per
+// byte ((a)\1, (\w+)\s\1), run on texts of any length, and the time an
+// expression that backtracks without end takes is linear in the length of
+// the text (some seconds for 5 MB). A back-reference costs a step, and a
+// step per 8 bytes it compares (per byte with the i flag).
+const (
+	btStepBudget   = 1 << 22
+	btStepsPerByte = 32
+)
 
-// errBudget is the matcher's internal signal that the budget ran out.
-var errBudget = errors.New("step budget exhausted")
+// btStackBase and btStackPerByte bound the backtracking stack (8 bytes an
+// entry): btStackBase entries plus btStackPerByte per byte of the text,
+// several times what common expressions need (a greedy loop leaves about
+// two entries per character it repeats over); going beyond is a budget
+// error, as running out of steps is.
+const (
+	btStackBase    = 1 << 20
+	btStackPerByte = 8
+)
+
+// btBudget returns the number of steps a call may take on a text of n bytes.
+func btBudget(n int) int { return btStepBudget + btStepsPerByte*n }
+
+// errBudget and errStack are the matcher's internal signals that the step
+// budget ran out, or the stack outgrew its bound.
+var (
+	errBudget = errors.New("step budget exhausted")
+	errStack  = errors.New("backtracking stack too deep")
+)
 
 // btProg is a backtracking matcher for the translated expressions RE2
 // cannot run, those with back-references. It follows Go's regexp on
@@ -239,20 +265,26 @@ func inRanges(r rune, ranges []rune) bool {
 }
 
 // btFrame is an entry of the backtracking stack: a choice to resume (pc >=
-// 0) or a register to restore (regs[-pc-1] = pos).
-type btFrame struct{ pc, pos int }
+// 0) or a register to restore (regs[-pc-1] = pos). Texts longer than
+// math.MaxInt32 bytes are refused (machine).
+type btFrame struct{ pc, pos int32 }
 
 // btMachine runs a btProg over one text, within a step budget.
 type btMachine struct {
-	p      *btProg
-	s      string
-	regs   []int
-	stack  []btFrame
-	budget int
+	p        *btProg
+	s        string
+	regs     []int
+	stack    []btFrame
+	budget   int // steps left
+	maxStack int // entries the stack may hold
 }
 
 func (p *btProg) machine(s string) *btMachine {
-	return &btMachine{p: p, s: s, regs: make([]int, p.nregs), budget: btStepBudget}
+	m := &btMachine{p: p, s: s, regs: make([]int, p.nregs), budget: btBudget(len(s)), maxStack: btStackBase + btStackPerByte*len(s)}
+	if len(s) > math.MaxInt32 {
+		m.budget = 0 // positions would not fit a btFrame
+	}
+	return m
 }
 
 // find returns the leftmost-first match starting at or after from, with its
@@ -278,7 +310,7 @@ func (m *btMachine) find(from int) ([]int, error) {
 	return nil, nil
 }
 
-func (m *btMachine) push(pc, pos int) { m.stack = append(m.stack, btFrame{pc, pos}) }
+func (m *btMachine) push(pc, pos int) { m.stack = append(m.stack, btFrame{int32(pc), int32(pos)}) }
 
 func (m *btMachine) set(reg, v int) {
 	m.push(-reg-1, m.regs[reg])
@@ -297,6 +329,9 @@ func (m *btMachine) run(pos int) (bool, error) {
 		m.budget--
 		if m.budget < 0 {
 			return false, errBudget
+		}
+		if len(m.stack) > m.maxStack {
+			return false, errStack
 		}
 		in := &inst[pc]
 		ok := true
@@ -335,6 +370,13 @@ func (m *btMachine) run(pos int) (bool, error) {
 		case btBackref:
 			st, en := m.regs[2*in.arg], m.regs[2*in.arg+1]
 			if st >= 0 && en > st {
+				// What it may compare: without the i flag nothing when
+				// the rest of the text is too short.
+				if n := en - st; in.fold {
+					m.budget -= min(n, len(s)-pos)
+				} else if n <= len(s)-pos {
+					m.budget -= n / 8
+				}
 				pos, ok = matchBackref(s, pos, s[st:en], in.fold)
 			}
 			pc = in.out
@@ -377,10 +419,10 @@ func (m *btMachine) run(pos int) (bool, error) {
 			f := m.stack[len(m.stack)-1]
 			m.stack = m.stack[:len(m.stack)-1]
 			if f.pc < 0 {
-				m.regs[-f.pc-1] = f.pos
+				m.regs[-f.pc-1] = int(f.pos)
 				continue
 			}
-			pc, pos = f.pc, f.pos
+			pc, pos = int(f.pc), int(f.pos)
 			break
 		}
 	}

@@ -413,6 +413,56 @@ func TestRegex_BackReferenceBudget(t *testing.T) {
 	}
 }
 
+// TestRegex_BackReferenceLongText checks that the step budget grows with
+// the text: expressions with back-references that take a few steps per
+// byte run on texts of megabytes (a fixed budget of 4M steps made them
+// errors), and one that backtracks without end on such a text is still an
+// error.
+func TestRegex_BackReferenceLongText(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name           string
+		fn, text, pat  string
+		flags, replace string
+		want           quad.Value
+	}{
+		{"MatchAtEnd", "REGEX", strings.Repeat("ab", 5*mb/2) + "aa", `(a)\1`, "", "", T},
+		{"NoMatch", "REGEX", strings.Repeat("ab", 5*mb/2), `(a)\1`, "", "", F},
+		{"Fold", "REGEX", strings.Repeat("ab", 5*mb/2) + "aA", `(a)\1`, "i", "", T},
+		{"RepeatedWord", "REGEX", strings.Repeat("the quick brown fox ", mb/20) + "jumps jumps", `(\w+)\s\1`, "", "", T},
+		{"Replace", "REPLACE", strings.Repeat("aab", 5*mb/3), `(a)\1`, "", "x", str(strings.Repeat("xb", 5*mb/3))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := vals(str(tc.text), str(tc.pat))
+			if tc.fn == "REPLACE" {
+				args = append(args, str(tc.replace))
+			}
+			if tc.flags != "" {
+				args = append(args, str(tc.flags))
+			}
+			got, err := builtin.Call(tc.fn, args)
+			checkValue(t, got, err, tc.want, nil)
+		})
+	}
+	t.Run("Pathological", func(t *testing.T) {
+		// (a*)\1c tries, at each position, every split of the run of a:
+		// a number of steps cubic in its length.
+		_, err := builtin.Call("REGEX", vals(str(strings.Repeat("a", mb/4)), str(`(a*)\1c`)))
+		if !errors.Is(err, builtin.ErrType) || !strings.Contains(err.Error(), "matching steps") {
+			t.Fatalf("got %v, want a type error about the step budget", err)
+		}
+	})
+	t.Run("DeepStack", func(t *testing.T) {
+		// Each a repeated over leaves a dozen entries on the backtracking
+		// stack (the five groups' bounds, the loop's): in steps within the
+		// budget, a stack beyond its bound.
+		_, err := builtin.Call("REGEX", vals(str(strings.Repeat("a", mb)), str(`(((((a)))))+\1b`)))
+		if !errors.Is(err, builtin.ErrType) || !strings.Contains(err.Error(), "backtracking stack of more than") {
+			t.Fatalf("got %v, want a type error about the stack", err)
+		}
+	})
+}
+
 // TestRegex_BackReferenceAnchored checks that an expression with
 // back-references anchored by ^ is tried at the start of the text only: on
 // a long text, trying it at every position would use up the step budget.
