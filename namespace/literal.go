@@ -180,9 +180,11 @@ func Duration(d time.Duration) quad.TypedString {
 }
 
 // ParseDuration parses an xsd:duration literal made of days, hours, minutes
-// and (fractional) seconds, such as "PT90S", "P1DT2H" or "-PT0.5S". Years
-// and months have no fixed length and are rejected, as are values that
-// overflow time.Duration or need more than nanosecond precision.
+// and (fractional) seconds, such as "PT90S", "P1DT2H" or "-PT0.5S"; the
+// seconds are an XSD 1.1 decimal numeral, so "PT.5S" and "PT1.S" are valid
+// too. Years and months have no fixed length and are rejected, as are
+// values that overflow time.Duration or need more than nanosecond
+// precision.
 func ParseDuration(v quad.Value) (time.Duration, error) {
 	ts, ok := v.(quad.TypedString)
 	if !ok || ts.Type != XSDDuration {
@@ -226,25 +228,28 @@ func parseDayTimeDuration(s string) (time.Duration, bool) {
 		for i < len(s) && ('0' <= s[i] && s[i] <= '9') {
 			i++
 		}
+		// Seconds are an XSD decimal numeral without a sign: digits,
+		// a '.' and digits, either side of the '.' possibly empty but
+		// not both ("1.", ".5"; duSecondFrag, unsignedDecimalPtNumeral).
 		intPart := s[:i]
-		fracPart := ""
+		fracPart, dot := "", false
 		if i < len(s) && s[i] == '.' {
 			j := i + 1
 			for j < len(s) && ('0' <= s[j] && s[j] <= '9') {
 				j++
 			}
-			fracPart = s[i+1 : j]
-			if fracPart == "" {
-				return 0, false
-			}
+			fracPart, dot = s[i+1:j], true
 			i = j
 		}
-		if intPart == "" || i == len(s) {
+		if intPart == "" && fracPart == "" || i == len(s) {
 			return 0, false
 		}
-		n, err := strconv.ParseUint(intPart, 10, 64)
-		if err != nil {
-			return 0, false
+		var n uint64
+		if intPart != "" {
+			var err error
+			if n, err = strconv.ParseUint(intPart, 10, 64); err != nil {
+				return 0, false
+			}
 		}
 		des := s[i]
 		s = s[i+1:]
@@ -262,7 +267,7 @@ func parseDayTimeDuration(s string) (time.Duration, bool) {
 		default:
 			return 0, false
 		}
-		if o <= order || fracPart != "" && des != 'S' {
+		if o <= order || dot && des != 'S' {
 			return 0, false
 		}
 		order, seen = o, true

@@ -211,6 +211,14 @@ func TestParseDuration(t *testing.T) {
 		"P0D":           0,
 		"-PT0.5S":       -500 * time.Millisecond,
 		"PT1.50000000S": 1500 * time.Millisecond,
+		// XSD 1.1 Part 2: duSecondFrag ::= (unsignedNoDecimalPtNumeral |
+		// unsignedDecimalPtNumeral) 'S', and unsignedDecimalPtNumeral ::=
+		// (unsignedNoDecimalPtNumeral '.' fracFrag?) | ('.' fracFrag).
+		"PT.5S":     500 * time.Millisecond,
+		"PT1.S":     time.Second,
+		"-PT.25S":   -250 * time.Millisecond,
+		"PT1M.5S":   time.Minute + 500*time.Millisecond,
+		"P1DT2H3.S": 26*time.Hour + 3*time.Second,
 	}
 	for lex, want := range ok {
 		got, err := namespace.ParseDuration(quad.TypedString{Value: quad.String(lex), Type: namespace.XSDDuration})
@@ -220,7 +228,7 @@ func TestParseDuration(t *testing.T) {
 	}
 	bad := []string{
 		"", "P", "PT", "P1DT", "1S", "PT1", "P1Y", "P1M", "PT1D", "P1H", "PT1S1M", "PT1M1M",
-		"PT1.S", "PT.5S", "PT1.5M", "PT0.0000000001S", "PT9223372037S", "P106752D", "--PT1S", "PT-1S",
+		"PT.S", "PT.", "P.5D", "P1.D", "PT1.M", "PT.5M", "PT1..5S", "PT1.5.S", "PT1.5M", "PT0.0000000001S", "PT9223372037S", "P106752D", "--PT1S", "PT-1S",
 		"PT99999999999999999999S",
 	}
 	for _, lex := range bad {
