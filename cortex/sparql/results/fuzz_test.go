@@ -64,9 +64,9 @@ func FuzzReadXML(f *testing.F) {
 }
 
 func FuzzReadTSV(f *testing.F) {
-	fuzzReader(f, "tsv", "true\n", "?a\t?b\n1.5e3\t'x\\u00e9'@en\n", "?a\n_:b\n<x>\n\n")
+	fuzzReader(f, "tsv", "true\n", "?a\t?b\n1.5e3\t'x\\u00e9'@en\n", "?a\n_:b\n<x>\n\n", "?_askResult\nfalse\n", "?_askResult\ntrue\ntrue\n")
 }
 
 func FuzzReadCSV(f *testing.F) {
-	fuzzReader(f, "csv", "false\r\n", "a,b\r\n\"x\"\"\",_:b\r\nurn:x,\r\n", "a\n\n")
+	fuzzReader(f, "csv", "false\r\n", "a,b\r\n\"x\"\"\",_:b\r\nurn:x,\r\n", "a\n\n", "_askResult\r\nyes\r\n", "\"_askResult\"\r\ntrue\r\n")
 }
