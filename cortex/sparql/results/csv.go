@@ -117,6 +117,10 @@ func appendCSVField(b []byte, s string) []byte {
 // "_askResult" (as it quotes a sole "true" or "false"), so what it writes
 // reads back as a SELECT result.
 //
+// A leading byte order mark (U+FEFF, as Excel writes it) is skipped: it
+// would otherwise be read as the start of the first variable's name, which
+// SPARQL allows.
+//
 // An empty line is a row: of one unbound variable (as Jena writes it; this
 // package's writer writes ""), or of no variables (the only way to write
 // one); an empty first line is the header of no variables. A quoted empty
@@ -126,6 +130,7 @@ func ReadCSV(r io.Reader) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = trimBOM(data)
 	records, err := parseCSV(string(data))
 	if err != nil {
 		return nil, err

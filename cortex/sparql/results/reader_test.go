@@ -170,6 +170,8 @@ func TestReadXML(t *testing.T) {
 	read := func(s string) (*results.Result, error) { return results.ReadXML(strings.NewReader(s)) }
 	runReadCases(t, read, []readCase{
 		{"Boolean", srxHead + `<head/><boolean> true </boolean></sparql>`, boolResult(true)},
+		{"ByteOrderMark", "\ufeff" + srxHead + `<head/><boolean>true</boolean></sparql>`, boolResult(true)},
+		{"ByteOrderMarkTwice", "\ufeff\ufeff" + srxHead + `<head/><boolean>true</boolean></sparql>`, nil},
 		{"Terms", srxHead + `<!-- c --><head><variable name="a"/><variable name="b"/><link href="x"/></head>
 			<results ordered="false"><result>
 			  <binding name="b"><literal xml:lang="en-US"> two  spaces </literal></binding>
@@ -284,6 +286,8 @@ func TestReadTSV(t *testing.T) {
 			&results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{{quad.IRI("http://x/ y"), quad.String("a\tb\nc\\")}}}},
 		{"NoTrailingNewline", "?a\n<x>", &results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.IRI("x")}}}},
 		{"UnboundSingleColumn", "?a\n\n\n", &results.Result{Vars: []string{"a"}, Rows: []results.Row{{nil}, {nil}}}},
+		{"ByteOrderMark", "\ufeff?a\n<x>\n", &results.Result{Vars: []string{"a"}, Rows: []results.Row{{quad.IRI("x")}}}},
+		{"ByteOrderMarkBoolean", "\ufefftrue\n", boolResult(true)},
 		{"Empty", "", nil},
 		{"HeaderWithoutMark", "a\tb\n", nil},
 		{"BadVar", "?a b\n", nil},
@@ -336,6 +340,9 @@ func TestReadCSV(t *testing.T) {
 				{quad.String("x\r\ny"), quad.IRI("urn:isbn:1")},
 				{quad.IRI("mailto:a@b"), quad.String("not an:iri")},
 			}}},
+		// Excel's "CSV UTF-8": the mark is not part of the name "a",
+		// though SPARQL would allow it in one.
+		{"ByteOrderMark", "\ufeffa,b\r\nx,y\r\n", &results.Result{Vars: []string{"a", "b"}, Rows: []results.Row{{quad.String("x"), quad.String("y")}}}},
 		{"Empty", "", nil},
 		{"Unterminated", "a\r\n\"abc\r\n", nil},
 		{"FieldCount", "a,b\r\nx\r\n", nil},

@@ -75,6 +75,18 @@ func (rw *rowWriter) close(trailer string) error {
 	return rw.bw.Flush()
 }
 
+// utf8BOM is the byte order mark U+FEFF in UTF-8, which some tools (Excel's
+// "CSV UTF-8") write at the start of a document.
+const utf8BOM = "\ufeff"
+
+// trimBOM returns data without a leading byte order mark.
+func trimBOM(data []byte) []byte {
+	if len(data) >= len(utf8BOM) && string(data[:len(utf8BOM)]) == utf8BOM {
+		return data[len(utf8BOM):]
+	}
+	return data
+}
+
 // readDocument reads the whole of r, a document in format ("csv", ...) that
 // must be valid UTF-8.
 func readDocument(r io.Reader, format string) ([]byte, error) {

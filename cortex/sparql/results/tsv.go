@@ -97,7 +97,8 @@ func WriteTSVBoolean(w io.Writer, b bool) error {
 
 // ReadTSV reads a whole SPARQL TSV results document (LF or CRLF line ends).
 // An empty line is a row of one unbound variable or of no variables (an
-// error for more); an empty first line is the header of no variables.
+// error for more); an empty first line is the header of no variables. A
+// leading byte order mark (U+FEFF) is skipped.
 //
 // Two forms are read as a boolean (ASK) result: the single line "true" or
 // "false" (as WriteTSVBoolean writes it), and Jena's form, the header
@@ -113,6 +114,7 @@ func ReadTSV(r io.Reader) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = trimBOM(data)
 	lines := strings.Split(string(data), "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]

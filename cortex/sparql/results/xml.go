@@ -236,12 +236,14 @@ func xmlPlain8(x uint64) bool {
 // with), literal text is kept exactly. Beyond what encoding/xml checks, a
 // repeated attribute and a character reference to a UTF-16 surrogate
 // (&#xD800;, which encoding/xml reads as U+FFFD) are errors, as XML 1.0
-// says.
+// says. A leading byte order mark is skipped, as XML 1.0 (§4.3.3) requires
+// of a processor; encoding/xml reads it as text before the root element.
 func ReadXML(r io.Reader) (*Result, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read xml: %w", err)
 	}
+	data = trimBOM(data)
 	p := &xmlParser{data: data, dec: xml.NewDecoder(bytes.NewReader(data))}
 	res, err := p.document()
 	if err != nil {
