@@ -92,6 +92,10 @@ type Client struct {
 	opening   chan struct{} // closed when the stream being opened (if any) is open or failed
 	closes    uint64        // Close calls: a stream opened across one is closed
 	idle      time.Duration
+
+	// streamBusyUntil (Unix ns): the server refused a stream busy (at its
+	// limit of streams): HTTP requests until then.
+	streamBusyUntil atomic.Int64
 }
 
 var _ api.TeamManager = (*Client)(nil)
@@ -241,10 +245,13 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 		// namespace, the team ...), and its message names the id as given.
 		defer func() { err = idsAsGiven(err, badIDs) }()
 	}
-	if c.dial != nil && !c.streamOff.Load() && len(p) <= streamMaxRequest && nesting(p) < maxNesting {
+	if c.dial != nil && !c.streamOff.Load() && time.Now().UnixNano() >= c.streamBusyUntil.Load() && len(p) <= streamMaxRequest && nesting(p) < maxNesting {
 		switch r, err := c.callStream(ctx, method, p); {
 		case errors.Is(err, errNoStream):
 			c.streamOff.Store(true)
+		case errors.Is(err, errStreamBusy):
+			// At its limit of streams: HTTP requests for a while.
+			c.streamBusyUntil.Store(time.Now().Add(streamBusyWait).UnixNano())
 		case errors.Is(err, errSendAlone):
 			// Not run on the stream: as an HTTP request, below.
 		case err != nil:
@@ -518,6 +525,17 @@ func (c *Client) connError(ctx context.Context, err error) error {
 		return fmt.Errorf("server %s: %w", c.target, ctxcause.With(ctx, ctx.Err()))
 	}
 	return unavailable(c.target, err)
+}
+
+// rpcOrHTTPError returns the *Error of a refused response of the rpc
+// route: the JSON-RPC error object of its body (what a server answers
+// since it answers every refusal of the route so), else httpError's.
+func rpcOrHTTPError(resp *http.Response, body []byte) error {
+	var r rpcResponse
+	if json.Unmarshal(body, &r) == nil && r.Error != nil {
+		return decodeResult("", r, nil)
+	}
+	return httpError(resp, body)
 }
 
 // httpError returns the *Error of a response of a non-JSON-RPC route (or

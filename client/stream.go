@@ -25,7 +25,8 @@ import (
 // streamIdle; a call larger than streamMaxRequest, or nested deeper than
 // the server reads (maxNesting), goes as an HTTP request of its own, and
 // so does every call if the server does not open streams
-// (or Options.WithRPCStream(false)).
+// (or Options.WithRPCStream(false)), and, for streamBusyWait, once the
+// server refused a stream at its limit of streams (503 busy).
 //
 // A server that closes a stream on its own (its idle timeout, a
 // shutdown) says so first, in a last line "$/closing": it has answered
@@ -57,6 +58,15 @@ const streamIdle = 30 * time.Second
 // as something else than a stream (a server or a proxy that does not
 // know them): the client sends HTTP requests from then on.
 var errNoStream = errors.New("the server opens no JSON-RPC stream")
+
+// errStreamBusy reports a server that refused a stream as busy (503: at
+// its limit of streams, server.Options.WithMaxRPCStreams): the client
+// sends HTTP requests for streamBusyWait, then tries a stream again.
+var errStreamBusy = errors.New("the server opens no more JSON-RPC streams for now")
+
+// streamBusyWait is how long a client refused a stream busy sends HTTP
+// requests instead (a variable for tests).
+var streamBusyWait = 10 * time.Second
 
 // errClosing is the error of the calls waiting for their answer on a
 // stream the server closed with "$/closing": they were not run.
@@ -256,8 +266,11 @@ func (c *Client) openStream(ctx context.Context) (*stream, error) {
 		if rerr != nil {
 			return fail(c.connError(ctx, rerr))
 		}
-		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			return fail(httpError(resp, data))
+		switch resp.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return fail(rpcOrHTTPError(resp, data))
+		case http.StatusServiceUnavailable:
+			return fail(errStreamBusy)
 		}
 		return fail(errNoStream)
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -280,8 +281,61 @@ func TestStream_DeniedOpening(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := c.Strategies(ctx); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied {
+	if _, err := c.Strategies(ctx); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied ||
+		strings.HasPrefix(err.Error(), "{") || !strings.Contains(err.Error(), "unknown token") {
 		t.Fatalf("a call with an unknown token: %v (exit %d)", err, api.ExitCode(err))
+	}
+}
+
+// TestStream_BusyFallsBackForAWhile: a server at its limit of streams
+// (503 busy, server.Options.WithMaxRPCStreams) gets the calls as HTTP
+// requests, and a stream again once the client's wait is over and the
+// server has room: a client refused once used to send HTTP requests for
+// the rest of its life.
+func TestStream_BusyFallsBackForAWhile(t *testing.T) {
+	defer client.SetStreamBusyWait(0)()
+	sock := shortSocket(t)
+	srv := server.New(cortextest.NewStore(t), server.DefaultOptions().WithMaxRPCStreams(1))
+	serveCounting(t, srv, sock)
+	// Another client holds the only stream.
+	holder, err := client.New("unix://"+sock, client.DefaultOptions().WithNamespace("acme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Strategies(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New("unix://"+sock, client.DefaultOptions().WithNamespace("acme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if s, err := c.Strategies(ctx); err != nil || len(s) == 0 {
+		t.Fatalf("Strategies with no stream free: %v, %v", s, err)
+	}
+	metrics := func() string {
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/metrics", nil))
+		return rec.Body.String()
+	}
+	if m := metrics(); !strings.Contains(m, `cortex_http_requests_total{code="503",route="rpc"} 1`) ||
+		!strings.Contains(m, `cortex_http_requests_total{code="200",route="rpc"} 1`) {
+		t.Fatalf("want a stream refused busy and the call as a request:\n%s", m)
+	}
+	holder.Close()
+	// Once the server sees the holder gone, c's calls go on a stream
+	// (counted as 101 when it ends: the holder's, then c's).
+	for i := 0; ; i++ {
+		if _, err := c.Strategies(ctx); err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		if m := metrics(); strings.Contains(m, `cortex_http_requests_total{code="101",route="rpc"} 2`) {
+			break
+		} else if i == 1000 {
+			t.Fatalf("no stream after the holder left:\n%s", m)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -131,7 +131,10 @@ func TestClient_Token(t *testing.T) {
 		return c
 	}
 	var ce *client.Error
-	if _, err := with("").ListTeams(ctx, teammanager.TeamFilter{}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied || !errors.As(err, &ce) || ce.Code != http.StatusUnauthorized {
+	if _, err := with("").ListTeams(ctx, teammanager.TeamFilter{}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied || !errors.As(err, &ce) || ce.Code != -32010 {
+		// The server's 401 on the rpc route is a JSON-RPC error object:
+		// Code is its code (-32000 minus exit code 10), as for every
+		// JSON-RPC error.
 		t.Fatalf("no token: %v", err)
 	}
 	if _, err := with(read).CreateTeam(ctx, teammanager.TeamConfig{ID: "t", Name: "n", Members: members("a")}); !errors.Is(err, api.ErrDenied) || api.ExitCode(err) != api.ExitDenied {

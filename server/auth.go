@@ -223,7 +223,7 @@ func (s *Server) guard(p policy) http.Handler {
 			p = policyTokensAlways
 		}
 		if err := crossOrigin.Check(r); err != nil {
-			writeError(w, fmt.Errorf("%w: %s %s: refused a browser's cross-origin request (%v): a page of another site cannot write here", ErrForbidden, r.Method, r.URL.EscapedPath(), err), "")
+			refuse(w, r, fmt.Errorf("%w: %s %s: refused a browser's cross-origin request (%v): a page of another site cannot write here", ErrForbidden, r.Method, r.URL.EscapedPath(), err))
 			return
 		}
 		pr, err := s.authenticate(r, p)
@@ -232,15 +232,15 @@ func (s *Server) guard(p policy) http.Handler {
 				if errors.Is(err, ErrUnauthorized) {
 					w.Header().Set("WWW-Authenticate", `Bearer realm="cortex"`)
 				}
-				writeError(w, err, "")
+				refuse(w, r, err)
 				return
 			}
 			pr = principal{}
 		}
 		if pr.anyone && rebindable(r) {
-			writeError(w, fmt.Errorf("%w: Host %q: a server on loopback without tokens answers a request by name only as localhost "+
+			refuse(w, r, fmt.Errorf("%w: Host %q: a server on loopback without tokens answers a request by name only as localhost "+
 				"(or an IP address), so that a web page cannot reach it by a name of its own that resolves to 127.0.0.1 (DNS rebinding): "+
-				"use http://localhost:PORT or http://127.0.0.1:PORT, or a token (cortexctl tokens create)", ErrForbidden, r.Host), "")
+				"use http://localhost:PORT or http://127.0.0.1:PORT, or a token (cortexctl tokens create)", ErrForbidden, r.Host))
 			return
 		}
 		s.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, pr)))

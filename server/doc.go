@@ -51,9 +51,15 @@
 // and a kind (api.Kind: not_found, conflict, invalid, syntax, timeout,
 // unavailable, usage, internal, denied, busy). JSON-RPC errors carry both in their data
 // ({"exitCode": 3, "kind": "not_found"}; teams.task.claim past the
-// circuit breaker also the task it failed, "task"); the other routes answer with an
+// circuit breaker also the task it failed, "task"). The rpc route answers
+// every error so, a refusal before any call is read included (401 and 403
+// of authentication, 405, 415, a namespace name that is invalid, a stream
+// over the limit): an error object with id null, with the HTTP status of
+// the refusal and the headers below. The other routes answer with an
 // HTTP status, a text/plain message and the headers Cortex-Error-Kind and
-// Cortex-Exit-Code.
+// Cortex-Exit-Code, as the SPARQL, Graph Store and Server-Sent Events
+// protocols leave an error's body free (an EventSource reads the status
+// only).
 //
 // # Security
 //
@@ -101,8 +107,9 @@
 // sent) and the triples of one Graph Store PUT or POST body (413) or one
 // findings.import of RDF, nothing written, read-heavy requests
 // evaluated at once (a request over the limit waits up to the queue wait,
-// then api.ErrBusy: 503 with Retry-After), the event streams open at once
-// (one more is 503 with Retry-After at once), and, in Serve, the time to
+// then api.ErrBusy: 503 with Retry-After), the event streams and the
+// JSON-RPC streams open at once (one more is 503 with Retry-After at
+// once), and, in Serve, the time to
 // send headers, a body (408, ErrRequestTimeout), idle connections, the
 // time a client takes to accept each chunk of a response, and the size of
 // headers (431). A slow client never holds the store: a query's result

@@ -191,6 +191,24 @@ func writeError(w http.ResponseWriter, err error, detail string) {
 	fmt.Fprintf(w, "%s\n%s", err, detail)
 }
 
+// writeRPCError answers a request of the rpc route that is refused
+// before any call is read (authentication, the namespace in its path,
+// its HTTP method, its Content-Encoding, a stream over the limit) with
+// err as a JSON-RPC error object with id null, as a JSON-RPC client
+// reads every answer of the route, and the HTTP status, Retry-After and
+// Cortex-Error-Kind and Cortex-Exit-Code headers of writeError.
+func writeRPCError(w http.ResponseWriter, err error) {
+	exit, kind := api.Classify(err)
+	h := w.Header()
+	if kind == api.KindBusy {
+		h.Set("Retry-After", busyRetryAfter)
+	}
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cortex-Error-Kind", string(kind))
+	h.Set("Cortex-Exit-Code", strconv.Itoa(exit))
+	writeRPC(w, httpStatus(err), rpcResponse{JSONRPC: "2.0", Error: rpcErrorOf(err), ID: jsonNull})
+}
+
 // errBodyCut is of a request body that ended before the length its
 // Content-Length or its chunked encoding announced: the client went away,
 // or its connection broke (HTTP 400).

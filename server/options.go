@@ -34,6 +34,7 @@ type Options struct {
 	writeTimeout      time.Duration
 	maxHeaderBytes    int
 	maxEventStreams   int
+	maxRPCStreams     int
 }
 
 // DefaultOptions returns the defaults: config.Default(), 32 MiB bodies,
@@ -42,7 +43,8 @@ type Options struct {
 // methods: 1,000,000 results per response, 16 queries at once (waiting
 // up to 2 s for a turn), 10 s to send the headers of a request, 60 s for
 // its body, 64 KiB of headers, 30 s to accept each chunk of a response,
-// idle connections closed after 2 min, 256 event streams open at once.
+// idle connections closed after 2 min, 256 event streams and 256
+// JSON-RPC streams open at once.
 func DefaultOptions() Options {
 	return Options{
 		cfg:               config.Default(),
@@ -62,6 +64,7 @@ func DefaultOptions() Options {
 		writeTimeout:      30 * time.Second,
 		maxHeaderBytes:    64 << 10,
 		maxEventStreams:   256,
+		maxRPCStreams:     256,
 	}
 }
 
@@ -178,6 +181,26 @@ func (o Options) WithMaxEventStreams(n int) Options {
 	return o
 }
 
+// WithMaxRPCStreams bounds the JSON-RPC streams (a POST /ns/{ns}/rpc
+// with "Upgrade: cortex-jsonrpc", rpcstream.go) open at once, of every
+// namespace and listener together: each holds a connection, two
+// goroutines, up to 256 calls in flight and up to the body limit in
+// their lines for as long as its client keeps it (a client of package
+// client keeps one, which all its goroutines share, until it has been
+// idle for 30 s; the server closes one idle for the idle timeout). One
+// more is refused at once, before the connection is taken over, with
+// api.ErrBusy: HTTP 503 with Retry-After and, as every answer of the
+// rpc route, a JSON-RPC error object (kind busy, exit code 11); the
+// client may send its calls as plain POST requests meanwhile, which
+// package client does (default 256, as WithMaxEventStreams; n ≤ 0 keeps
+// the default).
+func (o Options) WithMaxRPCStreams(n int) Options {
+	if n > 0 {
+		o.maxRPCStreams = n
+	}
+	return o
+}
+
 // WithConfig sets the configuration: namespace bases, SPARQL prefixes and
 // the team manager's settings (default: config.Default()).
 func (o Options) WithConfig(c config.Config) Options { o.cfg = c; return o }
@@ -286,6 +309,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.maxEventStreams <= 0 {
 		o.maxEventStreams = d.maxEventStreams
+	}
+	if o.maxRPCStreams <= 0 {
+		o.maxRPCStreams = d.maxRPCStreams
 	}
 	for _, p := range []struct{ v, dv *time.Duration }{
 		{&o.queryTimeout, &d.queryTimeout}, {&o.maxQueryTimeout, &d.maxQueryTimeout}, {&o.shutdownTimeout, &d.shutdownTimeout},

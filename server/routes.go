@@ -25,16 +25,16 @@ func (s *Server) routes() http.Handler {
 		return func(w http.ResponseWriter, r *http.Request) {
 			name := r.PathValue("ns")
 			if err := namespace.ValidateName(name); err != nil {
-				writeError(w, fmt.Errorf("namespace in path %q: %w", r.URL.EscapedPath(), err), "")
+				refuse(w, r, fmt.Errorf("namespace in path %q: %w", r.URL.EscapedPath(), err))
 				return
 			}
 			if err := allow(r.Context(), name, roleOf(route+" "+r.Method), r.Method+" /ns/"+name+"/"+route); err != nil {
-				writeError(w, err, "")
+				refuse(w, r, err)
 				return
 			}
 			if err := identityCoding(r); err != nil {
 				w.Header().Set("Accept-Encoding", "identity")
-				writeError(w, err, "")
+				refuse(w, r, err)
 				return
 			}
 			if route != "rpc" { // the one route that reads no parameter
@@ -59,7 +59,7 @@ func (s *Server) routes() http.Handler {
 		}
 		handle(path, route, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allowed)
-			writeError(w, fmt.Errorf("%w: %s %s: allowed: %s", errMethodNotAllowed, r.Method, r.URL.EscapedPath(), allowed), "")
+			refuse(w, r, fmt.Errorf("%w: %s %s: allowed: %s", errMethodNotAllowed, r.Method, r.URL.EscapedPath(), allowed))
 		})
 	}
 	route("/ns/{ns}/rpc", "rpc", ns("rpc", s.serveRPC), http.MethodPost)
@@ -86,12 +86,39 @@ func (s *Server) routes() http.Handler {
 				if err == nil {
 					err = fmt.Errorf("%w: %q", namespace.ErrInvalidName, name)
 				}
-				writeError(w, fmt.Errorf("namespace in path %q: %w", r.URL.EscapedPath(), err), "")
+				refuse(w, r, fmt.Errorf("namespace in path %q: %w", r.URL.EscapedPath(), err))
 				return
 			}
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// isRPCRoute reports whether r is for the rpc route of a namespace
+// (/ns/{ns}/rpc, whatever {ns} is).
+func isRPCRoute(r *http.Request) bool {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/ns/")
+	if !ok {
+		return false
+	}
+	_, route, ok := strings.Cut(rest, "/")
+	return ok && route == "rpc"
+}
+
+// refuse answers a request refused before its handler runs
+// (authentication, the namespace in its path, its method, its
+// Content-Encoding) with err: on the rpc route as a JSON-RPC error object
+// (writeRPCError), which is what a JSON-RPC client reads; on the others
+// as text (writeError), as the SPARQL, Graph Store and Server-Sent Events
+// protocols leave the body of an error free and their clients read its
+// status. Both carry the same status and Cortex-Error-Kind and
+// Cortex-Exit-Code headers.
+func refuse(w http.ResponseWriter, r *http.Request, err error) {
+	if isRPCRoute(r) {
+		writeRPCError(w, err)
+		return
+	}
+	writeError(w, err, "")
 }
 
 // identityCoding returns an error matching ErrUnsupportedMediaType if r

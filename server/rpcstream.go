@@ -41,6 +41,10 @@ import (
 // those are read (if they fit in the 4 KiB read buffer) and applied at
 // once, the held call included; the first other line stays unread.
 //
+// At most Options.WithMaxRPCStreams streams are open at once; one more
+// is refused at once (503 with Retry-After, a JSON-RPC error of kind
+// busy), and its connection stays an HTTP one.
+//
 // The request that opens a stream is authenticated as any other; the
 // token is checked again before each line (a revoked or expired token,
 // or a first token created while a stream opened without one runs, ends
@@ -249,7 +253,15 @@ func (st *rpcStream) readMore() bool {
 // comment above).
 func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns string) {
 	if r.ContentLength != 0 {
-		writeError(w, fmt.Errorf("%w: a request that opens a JSON-RPC stream has no body", api.ErrUsage), "")
+		writeRPCError(w, fmt.Errorf("%w: a request that opens a JSON-RPC stream has no body", api.ErrUsage))
+		return
+	}
+	select {
+	case s.rpcStreams <- struct{}{}:
+		defer func() { <-s.rpcStreams }()
+	default:
+		writeRPCError(w, fmt.Errorf("%w: %d JSON-RPC streams are open, the server's limit (Options.WithMaxRPCStreams, cortexctl serve --max-rpc-streams): "+
+			"retry later, or send the calls as POST requests meanwhile", api.ErrBusy, cap(s.rpcStreams)))
 		return
 	}
 	ss, _ := r.Context().Value(streamsKey{}).(*streamSet)
@@ -259,7 +271,7 @@ func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns strin
 	}
 	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
-		writeError(w, fmt.Errorf("open a JSON-RPC stream: %w", err), "")
+		writeRPCError(w, fmt.Errorf("open a JSON-RPC stream: %w", err))
 		return
 	}
 	defer conn.Close()

@@ -923,3 +923,69 @@ func TestRPCStream_CancelNotStarted(t *testing.T) {
 		cancelled(t, r)
 	})
 }
+
+// TestRPCStream_MaxStreams: at most WithMaxRPCStreams JSON-RPC streams are
+// open at once, every namespace together; one more is refused at once,
+// 503 with Retry-After and a JSON-RPC error object of kind busy, its
+// connection left an HTTP one; a stream that ends frees its place. There
+// was no limit: every client could hold any number of streams, each a
+// connection, goroutines and up to 256 calls in flight.
+func TestRPCStream_MaxStreams(t *testing.T) {
+	ss := serveStreams(t, server.DefaultOptions().WithMaxRPCStreams(2))
+	first := ss.mustOpen("acme")
+	ss.mustOpen("other")
+	st, resp := ss.open("acme")
+	if st != nil {
+		t.Fatal("a third stream was opened")
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, resp.ContentLength))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r rpcResponse
+	if err := json.Unmarshal(body, &r); err != nil || r.Error == nil || string(r.ID) != "null" {
+		t.Fatalf("a third stream: %d %s: want a JSON-RPC error object (%v)", resp.StatusCode, body, err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || resp.Header.Get("Content-Type") != "application/json" ||
+		r.Error.Data.Kind != string(api.KindBusy) || r.Error.Data.ExitCode != 11 || !strings.Contains(r.Error.Message, "2 JSON-RPC streams are open") {
+		t.Fatalf("a third stream: %d %v %s: want 503 busy with Retry-After", resp.StatusCode, resp.Header, body)
+	}
+	// Refused, its connection serves plain requests.
+	conn, err := net.Dial("tcp", ss.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	call := request(1, "strategies.list", `{}`)
+	for _, req := range []string{
+		"POST /ns/acme/rpc HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: " + server.RPCStreamProtocol + "\r\n\r\n",
+		fmt.Sprintf("POST /ns/acme/rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(call), call),
+	} {
+		if _, err := io.WriteString(conn, req); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want := map[bool]int{true: 503, false: 200}[strings.Contains(req, "Upgrade")]; resp.StatusCode != want || want == 200 && !strings.Contains(string(body), `"result":[`) {
+			t.Fatalf("%q: %s %s, want %d", req, resp.Status, body, want)
+		}
+	}
+	// A stream's end frees its place, once the server sees its client
+	// gone.
+	first.conn.Close()
+	for i := 0; ; i++ {
+		st, resp := ss.open("acme")
+		if st != nil {
+			break
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable || i == 1000 {
+			t.Fatalf("after a stream ended: %s", resp.Status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -24,6 +24,9 @@ type Server struct {
 	metrics *metrics
 	turns   chan struct{} // one per read-heavy request running (limits.go)
 	streams chan struct{} // one per event stream open (Options.WithMaxEventStreams)
+	// rpcStreams holds one per JSON-RPC stream open
+	// (Options.WithMaxRPCStreams).
+	rpcStreams chan struct{}
 
 	mu       sync.Mutex
 	managers map[string]*teammanager.Manager // by namespace name, created on first use
@@ -40,7 +43,7 @@ type Server struct {
 // the server never closes it.
 func New(store *cortex.Store, opts Options) *Server {
 	opts = opts.withDefaults()
-	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, opened: map[string]*cortex.Namespace{}, engines: map[string]*workflow.Engine{}, deleted: map[string]*deletionWatch{}, turns: make(chan struct{}, opts.maxQueries), streams: make(chan struct{}, opts.maxEventStreams)}
+	s := &Server{store: store, opts: opts, managers: map[string]*teammanager.Manager{}, opened: map[string]*cortex.Namespace{}, engines: map[string]*workflow.Engine{}, deleted: map[string]*deletionWatch{}, turns: make(chan struct{}, opts.maxQueries), streams: make(chan struct{}, opts.maxEventStreams), rpcStreams: make(chan struct{}, opts.maxRPCStreams)}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s

@@ -385,7 +385,7 @@ func TestServe_LimitFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--max-results", "0"}, {"--max-queries", "-1"}, {"--queue-wait", "-1s"}, {"--body-timeout", "0s"},
 		{"--max-body", "lots"}, {"--max-header-bytes", "0"}, {"--write-timeout", "-5s"}, {"--max-batch", "0"},
-		{"--max-event-streams", "0"},
+		{"--max-event-streams", "0"}, {"--max-rpc-streams", "-2"},
 	} {
 		dir := t.TempDir()
 		cmd := exec.Command(buildCLI(t), append([]string{"--data", dir, "serve", "--listen", "", "--socket", filepath.Join(dir, "s")}, args...)...)
@@ -399,7 +399,7 @@ func TestServe_LimitFlags(t *testing.T) {
 	}
 	s := startServe(t, t.TempDir(), "--listen", "", "--max-results", "1", "--max-queries", "2", "--queue-wait", "1s",
 		"--max-body", "1MiB", "--max-header-bytes", "8KiB", "--read-header-timeout", "5s", "--body-timeout", "5s",
-		"--idle-timeout", "1m", "--write-timeout", "10s", "--query-timeout", "10s", "--max-query-timeout", "1m", "--max-batch", "1", "--max-event-streams", "8")
+		"--idle-timeout", "1m", "--write-timeout", "10s", "--query-timeout", "10s", "--max-query-timeout", "1m", "--max-batch", "1", "--max-event-streams", "8", "--max-rpc-streams", "8")
 	// A body of two triples is over the limit too (413); one at a time is not.
 	resp, err := s.unix.Post("http://cortex/ns/acme/data?default", "application/n-triples",
 		strings.NewReader("<http://ex/a> <http://ex/p> \"1\" .\n<http://ex/b> <http://ex/p> \"2\" .\n"))
