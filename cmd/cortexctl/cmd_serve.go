@@ -31,7 +31,7 @@ const defaultListen = "127.0.0.1:7474"
 func serveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "serve the store over HTTP (JSON-RPC, SPARQL, graph store, events) until SIGINT or SIGTERM",
+		Usage: "serve the store over HTTP (JSON-RPC, SPARQL, graph store, events) until SIGINT, SIGTERM, SIGHUP or SIGQUIT",
 		Description: `Opens the store in --data (creating it if needed) and serves every namespace
 of it, so that other processes reach it while this one holds it:
 
@@ -84,8 +84,10 @@ that is not valid JSON (exit 5) or that other users may write (exit 7). A browse
 without tokens a loopback server answers only a Host that is localhost (or
 under .localhost) or an IP address.
 
-On SIGINT or SIGTERM it stops accepting, lets the requests in flight finish
-(at most 10 s), closes the store and exits 0. Every write it acknowledged is
+On SIGINT, SIGTERM, SIGHUP (unless started with it ignored, as by nohup) or
+SIGQUIT it stops accepting, lets the requests in flight finish (at most 10 s),
+closes the store, removes DIR/cortex-server.json and the socket and exits 0;
+a second signal exits at once. Every write it acknowledged is
 in the store, even if the process is killed.
 
 Examples:
@@ -174,7 +176,9 @@ func serveCmd(c *cli.Context, e *env) error {
 	// if they have not within serveShutdownTimeout (or at a second one).
 	opts = opts.WithShutdownTimeout(serveShutdownTimeout)
 	setStopGrace(c.Context, serveShutdownTimeout+stopGrace)
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	sigs := stopSignals()
+	notifyStop(c.Context, sigs...)
+	ctx, stop := signal.NotifyContext(c.Context, sigs...)
 	defer stop()
 	var ls []net.Listener
 	defer func() {
@@ -236,7 +240,7 @@ func serveCmd(c *cli.Context, e *env) error {
 	for _, l := range ls {
 		where = append(where, l.Addr().Network()+":"+l.Addr().String())
 	}
-	fmt.Fprintf(e.stderr, "cortexctl: serving %s on %s (pid %d); SIGINT or SIGTERM stops\n", pathText(e.dataDir), strings.Join(where, " and "), d.PID)
+	fmt.Fprintf(e.stderr, "cortexctl: serving %s on %s (pid %d); SIGINT, SIGTERM, SIGHUP or SIGQUIT stops\n", pathText(e.dataDir), strings.Join(where, " and "), d.PID)
 	errs := make(chan error, len(ls))
 	var wg sync.WaitGroup
 	sctx, cancel := context.WithCancel(ctx)
@@ -259,6 +263,20 @@ func serveCmd(c *cli.Context, e *env) error {
 		fmt.Fprintln(e.stderr, "cortexctl: stopped")
 	}
 	return err
+}
+
+// stopSignals returns the signals that stop serve: SIGINT, SIGTERM,
+// SIGQUIT and SIGHUP (the terminal it ran in went away), each with the
+// graceful shutdown that removes the discovery file and the socket; not
+// SIGHUP if serve was started with it ignored (nohup), which means to
+// outlive the terminal. (SIGQUIT no longer dumps the goroutines: SIGABRT
+// still does.)
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 // serveShutdownTimeout bounds how long serve, stopped, lets requests in

@@ -225,12 +225,15 @@ func TestListenError_Classes(t *testing.T) {
 	}
 }
 
-// TestServe_SignalLetsRequestInFlightFinish: SIGTERM or SIGINT while a
-// request is in flight (an import whose body is half sent): the request
-// finishes (its quads committed and answered), serve exits 0 and removes
-// its discovery file and socket, and the next command opens the store.
+// TestServe_SignalLetsRequestInFlightFinish: SIGTERM, SIGINT, SIGHUP or
+// SIGQUIT while a request is in flight (an import whose body is half
+// sent): the request finishes (its quads committed and answered), serve
+// exits 0 and removes its discovery file and socket, and the next command
+// opens the store. SIGHUP (a terminal closed) used to end serve at once,
+// and SIGQUIT with a goroutine dump, leaving both files and cutting the
+// request.
 func TestServe_SignalLetsRequestInFlightFinish(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			s := startServe(t, dir, "--listen", "")
@@ -416,3 +419,48 @@ func TestServe_SignalCutsRequestPastShutdownTimeout(t *testing.T) {
 		t.Errorf("export after the cut import: exit %d: %s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestServe_NohupOutlivesSIGHUP: serve started with SIGHUP ignored (nohup,
+// a shell's trap "" HUP) goes on serving after one, and stops on SIGTERM
+// as always.
+func TestServe_NohupOutlivesSIGHUP(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("/bin/sh", "-c", `trap "" HUP; exec "$0" "$@"`, buildCLI(t), "--data", dir, "serve", "--listen", "")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	r := bufio.NewReader(pipe)
+	if line, err := r.ReadString('\n'); err != nil || !strings.Contains(line, "serving") {
+		t.Fatalf("serve did not start: %q %v", line, err)
+	}
+	rest := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		rest <- string(b)
+	}()
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	// Still serving: a command goes through it (and the server, alive,
+	// answered after the signal).
+	if res := runBinary(t, nil, "--data", dir, "strategies"); res.code != 0 {
+		t.Fatalf("a command after SIGHUP: exit %d: %s", res.code, res.stderr)
+	}
+	d, err := server.ReadDiscovery(dir)
+	if err != nil || d.PID != cmd.Process.Pid {
+		t.Fatalf("after SIGHUP, discovery: %+v %v", d, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	out := <-rest
+	if err := cmd.Wait(); err != nil || !strings.Contains(out, "stopped") {
+		t.Fatalf("serve after SIGTERM: %v: %s", err, out)
+	}
+}
+

@@ -23,7 +23,7 @@ func main() {
 	// output), or a second signal, exits at once (see stopper).
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	s := &stopper{stderr: os.Stderr, exit: os.Exit}
+	s := &stopper{stderr: os.Stderr, exit: os.Exit, sigs: sigs}
 	s.grace.Store(int64(stopGrace))
 	ctx, stop := s.start(context.Background(), sigs)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)

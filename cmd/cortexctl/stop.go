@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sync/atomic"
 	"time"
 )
@@ -24,6 +25,8 @@ type stopper struct {
 	stderr io.Writer
 	exit   func(int)
 	grace  atomic.Int64 // time.Duration
+	// sigs is the channel start reads, for notifyStop (nil: none).
+	sigs chan<- os.Signal
 }
 
 type stopperKey struct{}
@@ -65,5 +68,15 @@ func (s *stopper) start(ctx context.Context, sigs <-chan os.Signal) (_ context.C
 func setStopGrace(ctx context.Context, d time.Duration) {
 	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok {
 		s.grace.Store(int64(d))
+	}
+}
+
+// notifyStop makes sigs stop the command running with ctx as SIGINT and
+// SIGTERM do, a second one or the grace included (see stopper), if ctx
+// is a stopper's that has its channel: serve stops so on SIGHUP and
+// SIGQUIT too.
+func notifyStop(ctx context.Context, sigs ...os.Signal) {
+	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok && s.sigs != nil {
+		signal.Notify(s.sigs, sigs...)
 	}
 }
