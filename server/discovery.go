@@ -43,6 +43,14 @@ type Discovery struct {
 	// WriteDiscovery: a copy of the directory, discovery file included,
 	// is not served by it.
 	Dir string `json:"dir,omitempty"`
+	// Stopping is when the server began to shut down (zero while it
+	// serves): it accepts no new connection from then on, lets the
+	// requests in flight finish and releases the store by StopBy at the
+	// latest (its process exits then). A command that finds the store
+	// locked meanwhile waits for it (cortexctl does) instead of failing;
+	// the server removes the file once the store is released.
+	Stopping time.Time `json:"stopping,omitzero"`
+	StopBy   time.Time `json:"stopBy,omitzero"`
 }
 
 // WriteDiscovery writes d as the discovery file of store directory dir

@@ -118,6 +118,9 @@ func (e *env) open(ctx context.Context, mode openMode) (*cortex.Store, error) {
 		opts = opts.WithCreate(false)
 	}
 	s, err := cortex.Open(ctx, e.dataDir, opts)
+	if errors.Is(err, cortex.ErrLocked) {
+		s, err = e.openAfterServer(ctx, err, func() (*cortex.Store, error) { return cortex.Open(ctx, e.dataDir, opts) })
+	}
 	if mode == readOnly && errors.Is(err, cortex.ErrRecoveryNeeded) {
 		who := e.command
 		if who == "" {

@@ -87,8 +87,10 @@ under .localhost) or an IP address.
 On SIGINT, SIGTERM, SIGHUP (unless started with it ignored, as by nohup) or
 SIGQUIT it stops accepting, lets the requests in flight finish (at most 10 s),
 closes the store, removes DIR/cortex-server.json and the socket and exits 0;
-a second signal exits at once. Every write it acknowledged is
-in the store, even if the process is killed.
+a second signal exits at once. From the signal on, DIR/cortex-server.json says
+the server is stopping, and a command started on DIR meanwhile waits for it to
+release the store (12 s at most), saying so, then opens the store itself.
+Every write it acknowledged is in the store, even if the process is killed.
 
 Examples:
    cortexctl serve
@@ -243,8 +245,25 @@ func serveCmd(c *cli.Context, e *env) error {
 	fmt.Fprintf(e.stderr, "cortexctl: serving %s on %s (pid %d); SIGINT, SIGTERM, SIGHUP or SIGQUIT stops\n", pathText(e.dataDir), strings.Join(where, " and "), d.PID)
 	errs := make(chan error, len(ls))
 	var wg sync.WaitGroup
-	sctx, cancel := context.WithCancel(ctx)
+	// The shutdown (a signal, or a listener failing) is first written in
+	// the discovery file, then begun: a command that finds the store
+	// locked from then on waits for it (env.open), until StopBy at most.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	marked := make(chan struct{})
+	go func() {
+		defer close(marked)
+		select {
+		case <-ctx.Done():
+		case <-sctx.Done():
+		}
+		d.Stopping = time.Now().UTC()
+		d.StopBy = d.Stopping.Add(serveShutdownTimeout + stopGrace)
+		if err := server.WriteDiscovery(e.dataDir, d); err != nil {
+			fmt.Fprintf(e.stderr, "cortexctl: serve: shutdown: %v\n", err)
+		}
+		cancel()
+	}()
 	for _, l := range ls {
 		wg.Add(1)
 		go func() {
@@ -256,9 +275,12 @@ func serveCmd(c *cli.Context, e *env) error {
 		}()
 	}
 	wg.Wait()
+	<-marked
 	ls = nil // closed by Serve
 	close(errs)
-	err = errors.Join(collect(errs)...)
+	// The store is released before the discovery file goes: a command
+	// that reads it stopping meanwhile waits for the store, then opens it.
+	err = errors.Join(append(collect(errs), e.close())...)
 	if err == nil {
 		fmt.Fprintln(e.stderr, "cortexctl: stopped")
 	}

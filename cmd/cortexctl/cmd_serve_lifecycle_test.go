@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -464,3 +465,112 @@ func TestServe_NohupOutlivesSIGHUP(t *testing.T) {
 	}
 }
 
+// TestServe_CommandWaitsForStoppingServer: a command started on DIR while
+// its server is shutting down (a request in flight holds the shutdown;
+// the server accepts no new connection) waits for the server to release
+// the store, saying so, then opens it itself: stats sees what the request
+// in flight wrote, and a new serve serves. Such a command used to exit 6
+// at once (the store locked).
+func TestServe_CommandWaitsForStoppingServer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"stats", []string{"-n", "acme", "stats", "--json"}},
+		{"serve", []string{"serve", "--listen", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := startServe(t, dir, "--listen", "")
+			pr, pw := io.Pipe()
+			imported := make(chan string, 1)
+			go func() {
+				resp, err := s.unix.Post("http://cortex/ns/acme/import?format=nt", "application/n-triples", pr)
+				if err != nil {
+					imported <- err.Error()
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				imported <- string(b)
+			}()
+			if _, err := io.WriteString(pw, "<https://ex.org/a> <https://ex.org/p> \"1\" .\n"); err != nil {
+				t.Fatal(err)
+			}
+			for !strings.Contains(metrics(t, s), `cortex_http_requests_in_flight{route="import"} 1`) {
+				time.Sleep(time.Millisecond) // polling, not a timing
+			}
+			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			// Its socket accepts no connection (the import holds the
+			// shutdown), and its discovery file says it is stopping.
+			for {
+				c, err := net.Dial("unix", s.disc.Socket)
+				if err != nil {
+					break
+				}
+				c.Close()
+				time.Sleep(time.Millisecond) // polling, not a timing
+			}
+			if d, err := server.ReadDiscovery(dir); err != nil || d.Stopping.IsZero() || d.StopBy.Before(d.Stopping) || d.PID != s.disc.PID {
+				t.Errorf("discovery file of a stopping server: %+v %v", d, err)
+			}
+			cmd := exec.Command(buildCLI(t), append([]string{"--data", dir}, tc.args...)...)
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			pipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+			r := bufio.NewReader(pipe)
+			var said string
+			for !strings.Contains(said, "is stopping: waiting for it to release the store") {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					rest, _ := io.ReadAll(r)
+					cmd.Wait()
+					t.Fatalf("%s while the server stops: exit %d, no wait: %s%s", tc.name, cmd.ProcessState.ExitCode(), said, rest)
+				}
+				said += line
+			}
+			// The import finishes, the server exits, the command goes on.
+			if _, err := io.WriteString(pw, "<https://ex.org/b> <https://ex.org/p> \"2\" .\n"); err != nil {
+				t.Fatal(err)
+			}
+			pw.Close()
+			if got := <-imported; !strings.Contains(got, `"committed":2`) {
+				t.Fatalf("the import in flight: %s", got)
+			}
+			<-s.done
+			if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+				t.Fatalf("the first server: exit %d: %s", code, s.stderr)
+			}
+			if tc.name == "serve" {
+				for !strings.Contains(said, "serving") {
+					line, err := r.ReadString('\n')
+					if err != nil {
+						t.Fatalf("the new serve: %v: %s", err, said)
+					}
+					said += line
+				}
+				go io.Copy(io.Discard, r)
+				if res := runBinary(t, nil, "--data", dir, "-n", "acme", "stats", "--json"); res.code != 0 || !strings.Contains(res.stdout, `"quads": 2`) {
+					t.Fatalf("stats through the new server: exit %d: %s%s", res.code, res.stdout, res.stderr)
+				}
+				if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				go io.Copy(io.Discard, r)
+			}
+			if err := cmd.Wait(); err != nil || tc.name == "stats" && !strings.Contains(stdout.String(), `"quads": 2`) {
+				t.Fatalf("%s: %v: %s%s", tc.name, err, stdout.String(), said)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"encoding/hex"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/client"
+	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/server"
 )
 
@@ -204,4 +206,47 @@ func pinnedClient(sum string) *http.Client {
 		},
 	}
 	return &http.Client{Transport: tr}
+}
+
+// serverStopPoll is how often a command waiting for a stopping server
+// (openAfterServer) tries the store again.
+const serverStopPoll = 50 * time.Millisecond
+
+// serverStopMargin is how long past a stopping server's StopBy a command
+// still waits for the store: the time its process takes to exit.
+const serverStopMargin = time.Second
+
+// openAfterServer is what open does when the store is locked (locked, the
+// error of the open): if the lock is a server's that is stopping (its
+// discovery file, this user's, has Stopping: it accepts no new
+// connection and is letting its requests finish, up to 10 s for
+// cortexctl serve), it says so on stderr and tries open again until the
+// store is released, at most until the server's StopBy (and
+// serverStopMargin), or ctx ends; else it returns locked at once, as
+// does a store still locked then.
+func (e *env) openAfterServer(ctx context.Context, locked error, open func() (*cortex.Store, error)) (*cortex.Store, error) {
+	d, err := discover(e.dataDir, os.Getuid())
+	if err != nil || d.Stopping.IsZero() {
+		return nil, locked
+	}
+	by := d.StopBy
+	if by.IsZero() || by.Before(d.Stopping) {
+		by = d.Stopping.Add(serveShutdownTimeout + stopGrace)
+	}
+	by = by.Add(serverStopMargin)
+	fmt.Fprintf(e.stderr, "cortexctl: the server of %s (pid %d) is stopping: waiting for it to release the store (until %s at most)\n",
+		pathText(e.dataDir), d.PID, by.Local().Format(time.TimeOnly))
+	t := time.NewTicker(serverStopPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the server (pid %d) to release the store: %w", d.PID, context.Cause(ctx))
+		case <-t.C:
+		}
+		s, err := open()
+		if !errors.Is(err, cortex.ErrLocked) || time.Now().After(by) {
+			return s, err
+		}
+	}
 }
