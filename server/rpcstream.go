@@ -124,13 +124,46 @@ func hasToken(values []string, token string) bool {
 type streamsKey struct{}
 
 // streamSet tracks the streams of one Serve call: their connections are
-// hijacked, which http.Server.Shutdown neither waits for nor closes.
+// hijacked, which http.Server.Shutdown neither waits for nor closes. Once
+// wait has begun, begin refuses new streams, so that a stream whose
+// request passed the checks while shutdown began is either counted before
+// wait looks or refused (a sync.WaitGroup's Add racing its Wait is a
+// misuse that may panic).
 type streamSet struct {
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
+	mu      sync.Mutex
+	conns   map[net.Conn]struct{}
+	running int           // streams begun and not ended
+	closing bool          // wait has begun: begin refuses
+	cut     bool          // wait gave up: add closes at once
+	idle    chan struct{} // closed when running falls to 0 after closing
 }
 
+// begin counts a stream about to be served; false: the Serve call is
+// shutting down and the stream must not start. Each true is followed by
+// one end.
+func (ss *streamSet) begin() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.closing {
+		return false
+	}
+	ss.running++
+	return true
+}
+
+// end ends what begin counted.
+func (ss *streamSet) end() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.running--
+	if ss.running == 0 && ss.idle != nil {
+		close(ss.idle)
+		ss.idle = nil
+	}
+}
+
+// add registers a stream's connection; after wait gave up it closes c at
+// once, so that a stream hijacked late ends too.
 func (ss *streamSet) add(c net.Conn) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -138,6 +171,9 @@ func (ss *streamSet) add(c net.Conn) {
 		ss.conns = map[net.Conn]struct{}{}
 	}
 	ss.conns[c] = struct{}{}
+	if ss.cut {
+		c.Close()
+	}
 }
 
 func (ss *streamSet) remove(c net.Conn) {
@@ -146,29 +182,38 @@ func (ss *streamSet) remove(c net.Conn) {
 	delete(ss.conns, c)
 }
 
-// wait waits for the streams to end until ctx does; then it closes the
-// connections of those still running and reports whether there were none
-// (false: it cut streams). A ctx already done when no stream runs is not
-// a cut.
+// wait refuses new streams and waits for the running ones to end until
+// ctx does; then it closes the connections of those still running and
+// reports whether there were none (false: it cut streams). A ctx already
+// done when no stream runs is not a cut.
 func (ss *streamSet) wait(ctx context.Context) bool {
-	done := make(chan struct{})
-	go func() {
-		ss.wg.Wait()
-		close(done)
-	}()
+	ss.mu.Lock()
+	ss.closing = true
+	if ss.running == 0 {
+		ss.mu.Unlock()
+		return true
+	}
+	idle := make(chan struct{})
+	ss.idle = idle
+	ss.mu.Unlock()
 	select {
-	case <-done:
+	case <-idle:
 		return true
 	case <-ctx.Done():
+		select {
+		case <-idle: // both were ready
+			return true
+		default:
+		}
 	}
 	ss.mu.Lock()
-	cut := len(ss.conns) > 0
+	ss.cut = true
 	for c := range ss.conns {
 		c.Close()
 	}
 	ss.mu.Unlock()
-	<-done
-	return !cut
+	<-idle
+	return false
 }
 
 // rpcStream is one JSON-RPC stream being served.
@@ -266,8 +311,11 @@ func (s *Server) serveRPCStream(w http.ResponseWriter, r *http.Request, ns strin
 	}
 	ss, _ := r.Context().Value(streamsKey{}).(*streamSet)
 	if ss != nil {
-		ss.wg.Add(1)
-		defer ss.wg.Done()
+		if !ss.begin() {
+			writeRPCError(w, fmt.Errorf("%w: the server is shutting down: send the calls as POST requests to the server that replaces it", api.ErrBusy))
+			return
+		}
+		defer ss.end()
 	}
 	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
