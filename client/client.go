@@ -43,8 +43,8 @@ func (o Options) WithNamespace(name string) Options { o.namespace = name; return
 
 // WithHTTPClient sets the HTTP client of a TCP target (its transport:
 // TLS, proxies); a Unix socket target dials the socket through a copy of
-// its transport if it is an *http.Transport (default: a client of its
-// own; nil keeps the default). JSON-RPC calls then go through it as HTTP
+// its transport if it is an *http.Transport, without its proxy (default:
+// a client of its own; nil keeps the default). JSON-RPC calls then go through it as HTTP
 // requests, unless WithRPCStream(true).
 func (o Options) WithHTTPClient(c *http.Client) Options {
 	if c != nil {
@@ -128,6 +128,10 @@ func New(target string, opts Options) (*Client, error) {
 		if t, ok := hc.Transport.(*http.Transport); ok {
 			tr = t.Clone()
 		}
+		// The socket is dialled, never a proxy (one from the
+		// environment, as http.DefaultTransport's clone has it, would be
+		// spoken to on the socket: SOCKS, TLS, its credentials).
+		tr.Proxy = nil
 		dial := func(ctx context.Context) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", socket)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -169,5 +170,35 @@ func TestNew_PasswordNotInMessages(t *testing.T) {
 	_, err = c.ListTeams(ctx, teammanager.TeamFilter{})
 	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), addr) {
 		t.Errorf("unreachable server: %v", err)
+	}
+}
+
+// TestNew_SocketIgnoresTransportProxy: a Unix socket target given an HTTP
+// client whose transport has a proxy (http.DefaultTransport's clone, with
+// HTTPS_PROXY or ALL_PROXY set) reaches the socket, not a proxy: the
+// transport spoke SOCKS or TLS to the socket ("socks connect tcp:
+// unexpected protocol version 72") or sent the proxy's credentials to it.
+func TestNew_SocketIgnoresTransportProxy(t *testing.T) {
+	sock := startServer(t)
+	for _, proxy := range []string{"socks5://127.0.0.1:1", "https://127.0.0.1:1", "http://user:pw@127.0.0.1:1"} {
+		t.Run(proxy, func(t *testing.T) {
+			u, err := url.Parse(proxy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr.Proxy = http.ProxyURL(u)
+			c, err := client.New("unix://"+sock, client.DefaultOptions().WithNamespace("acme").WithHTTPClient(&http.Client{Transport: tr}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := c.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Members: members("a")}); err != nil {
+				t.Fatalf("CreateTeam through a transport with proxy %s: %v", proxy, err)
+			}
+			if _, err := c.Query(ctx, "ASK {}", client.QueryOptions{}); err != nil {
+				t.Fatalf("Query through a transport with proxy %s: %v", proxy, err)
+			}
+		})
 	}
 }
