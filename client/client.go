@@ -148,8 +148,15 @@ func New(target string, opts Options) (*Client, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v: want http://host:port", ErrTarget, err) // url.Parse's error hides a password
 		}
-		if u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		if u.Host == "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(target, "#") {
+			// (An empty query or fragment too: the routes would go
+			// after it.)
 			return nil, fmt.Errorf("%w %q: want http://host:port", ErrTarget, u.Redacted())
+		}
+		if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				return nil, fmt.Errorf("%w %q: port %s: want 1 to 65535", ErrTarget, u.Redacted(), p)
+			}
 		}
 		// Messages name the target without the password of its user info.
 		c.target = u.Redacted()

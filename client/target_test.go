@@ -29,6 +29,18 @@ func TestNew_Targets(t *testing.T) {
 		{"unix://", false},
 		{"http://", false},
 		{"http://127.0.0.1:7474?x=1", false},
+		{"unix:///run/my cortex/cortex.sock", true},
+		{"http://[::1]:7474", true},
+		{"http://[::1]", true},
+		{"http://127.0.0.1:7474/cortex/", true},
+		// An empty query or fragment: the routes went after it ("/?/ns/
+		// default/rpc", the server's root), and a port no TCP address
+		// has was an unavailable server (exit 6) at the first call.
+		{"http://127.0.0.1:7474?", false},
+		{"http://127.0.0.1:7474/#", false},
+		{"http://127.0.0.1:99999", false},
+		{"http://127.0.0.1:0", false},
+		{"http://[::1]:65536", false},
 		{"127.0.0.1:7474", false},
 		{"cortex.sock", false},
 		{"", false},
