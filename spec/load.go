@@ -348,7 +348,9 @@ type File struct {
 
 // ReadFiles reads paths as Load does, without parsing them: a file given
 // by name, and the definition files of a directory (recursively; hidden
-// entries and files of other extensions skipped), in Load's order. The
+// entries and files of other extensions skipped; a directory named
+// through a symbolic link is read, links in it are not followed to
+// directories), in Load's order. The
 // error is for paths that cannot be read (it matches fs.ErrNotExist for a
 // missing path), or a *ValidationError for a file that is not a regular
 // file or is larger than MaxFileSize. A file given twice (or given and
@@ -466,12 +468,21 @@ func readFile(path string, st fs.FileInfo) ([]byte, error) {
 	return data, nil
 }
 
+// readDir reads the definition files under directory root into files.
+// Links in it are not followed to directories (a link to the directory
+// itself would loop); root itself is, if it is one (a link named as the
+// definitions directory): its files are named under root.
 func readDir(root string, files *[]File) error {
-	return filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+	walk := root
+	if st, err := os.Lstat(root); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		// filepath.WalkDir follows no link, the root's either.
+		walk = root + string(filepath.Separator)
+	}
+	return filepath.WalkDir(walk, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return loadError(path, err)
 		}
-		if path != root && strings.HasPrefix(e.Name(), ".") {
+		if path != walk && strings.HasPrefix(e.Name(), ".") {
 			if e.IsDir() {
 				return filepath.SkipDir
 			}

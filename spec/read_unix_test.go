@@ -83,3 +83,46 @@ func TestReadFiles_NamesPathsQuoted(t *testing.T) {
 		t.Errorf("Problem.String() = %q, want %q", got, want)
 	}
 }
+
+// TestReadFiles_DirectoryThroughSymlink: a definitions directory named
+// through a symbolic link (defs -> ~/dotfiles/defs) is read as the
+// directory it links to, its files named under the link: it was read as
+// no file at all, without a word (filepath.WalkDir does not follow a
+// link, the root's either). Links inside it are not followed to
+// directories (a link to its own directory would loop), and a link loop
+// named as a definition file is an error naming it.
+func TestReadFiles_DirectoryThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(filepath.Join(real, "agents", "qa"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := "---\nname: unit\ndescription: d\n---\nbody\n"
+	if err := os.WriteFile(filepath.Join(real, "agents", "qa", "unit.md"), []byte(agent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link, link2 := filepath.Join(dir, "defs"), filepath.Join(dir, "defs2")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("defs", link2); err != nil { // a link to a link
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(real, "self")); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{link, link2, link + "/"} {
+		files, err := spec.ReadFiles([]string{root})
+		want := filepath.Join(root, "agents", "qa", "unit.md")
+		if err != nil || len(files) != 1 || files[0].Path != want || files[0].Namespace != "qa" || !files[0].InDir || files[0].Data != agent {
+			t.Errorf("ReadFiles(%s) = %+v, %v, want %s in namespace qa", root, files, err, want)
+		}
+	}
+	loop := filepath.Join(real, "loop.md")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spec.ReadFiles([]string{link}); err == nil || !strings.Contains(err.Error(), filepath.Join(link, "loop.md")) || !errors.Is(err, syscall.ELOOP) {
+		t.Errorf("ReadFiles of a directory with a link loop: %v, want an error naming %s", err, filepath.Join(link, "loop.md"))
+	}
+}
