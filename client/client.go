@@ -105,7 +105,9 @@ var _ api.TeamManager = (*Client)(nil)
 // WithHTTPClient's TLS settings). It connects on first use: a server that
 // is not there is an error of the first call, matching api.ErrUnavailable.
 // A target New cannot read, or an invalid namespace name, is an error
-// matching api.ErrInvalid.
+// matching api.ErrInvalid. A call that the server redirects with 301, 302
+// or 303 (a proxy that sends http:// to https://) fails so too, naming
+// where it redirects, and is not sent there; 307 and 308 are followed.
 func New(target string, opts Options) (*Client, error) {
 	if err := namespace.ValidateName(opts.namespace); err != nil {
 		return nil, fmt.Errorf("client: %w", err)
@@ -142,7 +144,7 @@ func New(target string, opts Options) (*Client, error) {
 		}
 		copied := *hc
 		copied.Transport = tr
-		c.http, c.base = &copied, "http://cortex"
+		c.http, c.base = keepMethod(&copied), "http://cortex"
 	case strings.HasPrefix(target, "http://"), strings.HasPrefix(target, "https://"):
 		u, err := url.Parse(target)
 		if err != nil {
@@ -160,7 +162,7 @@ func New(target string, opts Options) (*Client, error) {
 		}
 		// Messages name the target without the password of its user info.
 		c.target = u.Redacted()
-		c.http, c.base = hc, strings.TrimRight(target, "/")
+		c.http, c.base = keepMethod(hc), strings.TrimRight(target, "/")
 		if u.Scheme == "http" && opts.streams() {
 			host := u.Host
 			if u.Port() == "" {
@@ -516,8 +518,32 @@ func notUTF8(v reflect.Value, name string) (string, bool) {
 	return "", false
 }
 
+// keepMethod returns a copy of hc that follows only the redirects that
+// keep a request's method (307 and 308, which send its body again, as
+// hc's CheckRedirect allows): a POST redirected with 301, 302 or 303
+// would go as a GET without its body, which the server refuses as a
+// usage error. Client.do makes the redirect its error.
+func keepMethod(hc *http.Client) *http.Client {
+	copied := *hc
+	check := hc.CheckRedirect
+	copied.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.Method != via[len(via)-1].Method {
+			return http.ErrUseLastResponse
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &copied
+}
+
 // do sends req; an error of the connection matches api.ErrUnavailable, or
-// the context's error once it is done.
+// the context's error once it is done. A redirect not followed (see
+// keepMethod) is an error matching ErrTarget that names where it goes.
 func (c *Client) do(req *http.Request) (*http.Response, error) {
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
@@ -525,6 +551,18 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, c.connError(req.Context(), err)
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "" {
+		resp.Body.Close()
+		to := resp.Header.Get("Location")
+		if u, err := resp.Location(); err == nil {
+			to = u.Redacted()
+			if base, ok := strings.CutSuffix(to, resp.Request.URL.Path); ok && resp.Request.URL.Path != "" {
+				to = base // the server's URL as it redirects
+			}
+		}
+		return nil, fmt.Errorf("%w %s: the server redirects %s %s to %s (%s): give the URL it redirects to as the target",
+			ErrTarget, c.target, req.Method, req.URL.Path, to, resp.Status)
 	}
 	return resp, nil
 }

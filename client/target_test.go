@@ -4,9 +4,12 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cortexgraph/cortex/api"
@@ -210,6 +213,55 @@ func TestNew_SocketIgnoresTransportProxy(t *testing.T) {
 			}
 			if _, err := c.Query(ctx, "ASK {}", client.QueryOptions{}); err != nil {
 				t.Fatalf("Query through a transport with proxy %s: %v", proxy, err)
+			}
+		})
+	}
+}
+
+// TestClient_Redirects: a server (or a proxy before it) that redirects a
+// call with 301, 302 or 303, which HTTP clients follow as a GET without
+// the body, is an error of the target naming where it redirects (the call
+// reached the server as a GET: "usage: method not allowed: GET
+// /ns/acme/rpc", exit 2; a query, "no query"), and the server it
+// redirects to gets nothing; 307 and 308, which keep the method and the
+// body, are followed.
+func TestClient_Redirects(t *testing.T) {
+	s := cortextest.NewStore(t)
+	var got atomic.Int32
+	h := server.New(s, server.DefaultOptions()).Handler()
+	real := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	defer real.Close()
+	for _, code := range []int{301, 302, 303, 307, 308} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			red := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, real.URL+r.URL.Path, code)
+			}))
+			defer red.Close()
+			for _, stream := range []bool{true, false} {
+				c, err := client.New(red.URL, client.DefaultOptions().WithNamespace("acme").WithRPCStream(stream))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.Store(0)
+				_, err = c.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Members: members("a")})
+				_, qerr := c.Query(ctx, "ASK {}", client.QueryOptions{})
+				if code == 307 || code == 308 {
+					if err != nil || qerr != nil {
+						t.Errorf("stream %v: through a redirect %d: %v, %v", stream, code, err, qerr)
+					}
+					continue
+				}
+				for _, err := range []error{err, qerr} {
+					if !errors.Is(err, client.ErrTarget) || api.ExitCode(err) != api.ExitInvalid || !strings.Contains(err.Error(), real.URL) {
+						t.Errorf("stream %v: through a redirect %d: %v (exit %d), want an error of the target naming %s", stream, code, err, api.ExitCode(err), real.URL)
+					}
+				}
+				if n := got.Load(); n != 0 {
+					t.Errorf("stream %v: through a redirect %d: the server it redirects to got %d requests", stream, code, n)
+				}
 			}
 		})
 	}
