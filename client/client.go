@@ -63,8 +63,10 @@ func (o Options) WithToken(tok string) Options { o.token = tok; return o }
 // stream.go) rather than each going as an HTTP request. The default is
 // true for unix:// and http:// targets, unless WithHTTPClient gave an HTTP
 // client, whose transport (a proxy, its own dialer) then carries every
-// call; an https:// target always sends requests. With a stream, the
-// client connects to the target itself.
+// call, or the environment sends requests to the target through a proxy
+// (HTTP_PROXY, the target not in NO_PROXY; never for a loopback address),
+// which then carries them; an https:// target always sends requests. With
+// a stream, the client connects to the target itself.
 func (o Options) WithRPCStream(on bool) Options { o.stream = &on; return o }
 
 // streams reports whether the client opens JSON-RPC streams.
@@ -163,7 +165,7 @@ func New(target string, opts Options) (*Client, error) {
 		// Messages name the target without the password of its user info.
 		c.target = u.Redacted()
 		c.http, c.base = keepMethod(hc), strings.TrimRight(target, "/")
-		if u.Scheme == "http" && opts.streams() {
+		if u.Scheme == "http" && opts.streams() && (opts.stream != nil || !proxied(u)) {
 			host := u.Host
 			if u.Port() == "" {
 				host = net.JoinHostPort(u.Hostname(), "80")
@@ -177,6 +179,15 @@ func New(target string, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("%w %q: want unix:///path/to/socket, a socket path or http://host:port", ErrTarget, target)
 	}
 	return c, nil
+}
+
+// proxied reports whether the environment sends requests to the server
+// at u through a proxy (HTTP_PROXY and NO_PROXY, as the default HTTP
+// client reads them): its JSON-RPC calls then go as HTTP requests, through
+// the proxy, not on a stream the client would open to u itself.
+func proxied(u *url.URL) bool {
+	p, err := http.ProxyFromEnvironment(&http.Request{URL: u})
+	return err != nil || p != nil
 }
 
 // Namespace returns the name of the namespace c works in.
