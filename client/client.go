@@ -55,7 +55,10 @@ func (o Options) WithHTTPClient(c *http.Client) Options {
 
 // WithToken sets the bearer token sent with every request (Authorization:
 // Bearer TOKEN), as cortexctl tokens create printed it (default: none; a
-// server on a Unix socket needs none).
+// server on a Unix socket needs none). A token with a space, a control
+// character (a newline read with it from a file) or a byte that is not
+// ASCII, which no header carries as it is, makes New fail with an error
+// matching api.ErrInvalid.
 func (o Options) WithToken(tok string) Options { o.token = tok; return o }
 
 // WithRPCStream sets whether the client's JSON-RPC calls share one
@@ -106,13 +109,19 @@ var _ api.TeamManager = (*Client)(nil)
 // (or the socket's path itself), or "http://host:port" ("https://" with
 // WithHTTPClient's TLS settings). It connects on first use: a server that
 // is not there is an error of the first call, matching api.ErrUnavailable.
-// A target New cannot read, or an invalid namespace name, is an error
-// matching api.ErrInvalid. A call that the server redirects with 301, 302
+// A target New cannot read, an invalid namespace name or token
+// (WithToken) is an error matching api.ErrInvalid. A call that the server redirects with 301, 302
 // or 303 (a proxy that sends http:// to https://) fails so too, naming
 // where it redirects, and is not sent there; 307 and 308 are followed.
 func New(target string, opts Options) (*Client, error) {
 	if err := namespace.ValidateName(opts.namespace); err != nil {
 		return nil, fmt.Errorf("client: %w", err)
+	}
+	for i := 0; i < len(opts.token); i++ {
+		// (The message does not repeat the token: it is a secret.)
+		if b := opts.token[i]; b <= ' ' || b >= 0x7f {
+			return nil, fmt.Errorf("client: %w: the token holds a space, a control character or a byte that is not ASCII at byte %d", api.ErrInvalid, i+1)
+		}
 	}
 	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle}
 	hc := opts.http

@@ -266,3 +266,23 @@ func TestClient_Redirects(t *testing.T) {
 		})
 	}
 }
+
+// TestNew_TokenNotHeaderSafe: a token that no HTTP header carries as it
+// is (a space, a control character, a byte that is not ASCII: a token
+// read from a file with its newline) is an invalid value at New, whose
+// message does not repeat it: it was sent on a JSON-RPC stream with the
+// newline made a space, and refused by the HTTP client of the other
+// requests as an unavailable server (exit 6).
+func TestNew_TokenNotHeaderSafe(t *testing.T) {
+	for _, tok := range []string{"s3cret\n", "s3cret tok", "s3cret\x00", "s3crét", "s3cret\r\nX-Role: admin"} {
+		for _, target := range []string{"http://127.0.0.1:7474", "unix:///run/cortex.sock"} {
+			_, err := client.New(target, client.DefaultOptions().WithToken(tok))
+			if !errors.Is(err, api.ErrInvalid) || api.ExitCode(err) != api.ExitInvalid || strings.Contains(err.Error(), "s3cr") {
+				t.Errorf("New(%s) with token %q: %v, want an invalid value that does not name the token", target, tok, err)
+			}
+		}
+	}
+	if _, err := client.New("http://127.0.0.1:7474", client.DefaultOptions().WithToken("cx_Ab-9.~+/=")); err != nil {
+		t.Errorf("a token of header characters: %v", err)
+	}
+}
