@@ -244,3 +244,13 @@ func TestParse_SyntaxErrorNamesLine(t *testing.T) {
 		})
 	}
 }
+
+// TestParse_NumberOutOfRangeNamesLine: a number no float64 holds is an
+// error naming its line (it named none: "json: cannot unmarshal number
+// 1e400 into Go value of type float64").
+func TestParse_NumberOutOfRangeNamesLine(t *testing.T) {
+	_, err := config.Parse([]byte("{\n teams: {\n  maxTeamSize: 1e400,\n },\n}"))
+	if !errors.Is(err, config.ErrInvalid) || err == nil || err.Error() != "invalid config: line 3: number 1e400 out of range" {
+		t.Errorf("Parse = %v, want invalid config: line 3: number 1e400 out of range", err)
+	}
+}

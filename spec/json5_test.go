@@ -122,3 +122,15 @@ func TestParse_JSON5SyntaxErrorNamesLine(t *testing.T) {
 		t.Errorf("problems %v, want one syntax error at line 3 naming 'é'", rep.Problems)
 	}
 }
+
+// TestParseJSON5_NumberOutOfRangeNamesLine: a number no float64 holds
+// (1e400) in a JSON5 file is a syntax error naming its line, as in JSON;
+// it was "json: cannot unmarshal number 1e400 into Go value of type
+// float64", without a line (a config file's too: config.Parse).
+func TestParseJSON5_NumberOutOfRangeNamesLine(t *testing.T) {
+	data := "{\n name: 'a',\n description: 'd',\n x: -1e400,\n}"
+	_, rep := spec.Parse("a.json5", []byte(data), spec.Options{})
+	if rep.Errors() != 1 || rep.Problems[0].Line != 4 || rep.Problems[0].Message != "syntax error: number -1e400 out of range" {
+		t.Errorf("problems %v, want a.json5:4: syntax error: number -1e400 out of range", rep.Problems)
+	}
+}

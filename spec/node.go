@@ -226,6 +226,12 @@ func JSON5Error(data []byte, err error) error {
 // json5SyntaxError is err, from the JSON5 parser on data, with its line
 // (0 when the parser gave no position).
 func json5SyntaxError(data []byte, err error) *syntaxError {
+	var te *json5.UnmarshalTypeError
+	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number ") && te.Offset >= 0 && te.Offset <= int64(len(data)) {
+		// The only value that goes into no interface{}: a number no
+		// float64 holds (1e400), read up to Offset. As JSON says it.
+		return &syntaxError{line: newLineIndex(data).line(max(te.Offset-1, 0)), msg: te.Value + " out of range"}
+	}
 	var se *json5.SyntaxError
 	if !errors.As(err, &se) || se.Offset < 1 || se.Offset > int64(len(data)) {
 		return &syntaxError{msg: err.Error()}
