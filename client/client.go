@@ -311,7 +311,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) (e
 	defer resp.Body.Close()
 	data, err := readAll(resp)
 	if err != nil {
-		return c.connError(ctx, err)
+		return c.connError(ctx, cutShort(err))
 	}
 	var r rpcResponse
 	if err := json.Unmarshal(data, &r); err != nil {

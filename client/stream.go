@@ -413,6 +413,8 @@ func (st *stream) readAnswers(br *bufio.Reader) {
 			st.mu.Lock()
 			if ended := st.endedBy; ended != nil && errors.Is(err, io.EOF) {
 				err = fmt.Errorf("%w (after its error: %v)", errUnread, ended)
+			} else {
+				err = cutShort(err)
 			}
 			st.failLocked(err)
 			st.mu.Unlock()
@@ -458,6 +460,16 @@ func (st *stream) readAnswers(br *bufio.Reader) {
 			ch <- streamAnswer{resp: a.rpcResponse}
 		}
 	}
+}
+
+// cutShort returns err, an error reading a server's answer, saying that
+// the connection ended before the answer was whole (a server that died
+// as it answered), if it is an end of input: the call may have run.
+func cutShort(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("the connection closed before its answer was whole (the call may have run): %w", err)
+	}
+	return err
 }
 
 // Close closes c's connections: its JSON-RPC stream (calls in flight on
