@@ -1,6 +1,8 @@
 package spec_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +134,63 @@ func TestParseJSON5_NumberOutOfRangeNamesLine(t *testing.T) {
 	_, rep := spec.Parse("a.json5", []byte(data), spec.Options{})
 	if rep.Errors() != 1 || rep.Problems[0].Line != 4 || rep.Problems[0].Message != "syntax error: number -1e400 out of range" {
 		t.Errorf("problems %v, want a.json5:4: syntax error: number -1e400 out of range", rep.Problems)
+	}
+}
+
+// TestParseJSON5_ProblemsNameLines: the problems of a JSON5 definition
+// name their lines, as those of the same text read as JSON do; they named
+// none ("t.json5: error: /description: must be a string"), the JSON5
+// parser giving no positions.
+func TestParseJSON5_ProblemsNameLines(t *testing.T) {
+	data := `{
+  "name": "rev",
+  "version": "1.0.0",
+  "description": 7,
+  "agents": ["a",
+    3],
+  "colour": "red",
+  "workflow": {"type": "graph", "steps": [
+    {"name": "s1", "agent": "a", "oops": 1},
+    {"name": "s2",
+     "agent": "b", "depends_on": "s1"}
+  ]}
+}
+`
+	lines := func(rep spec.Report) []string {
+		var out []string
+		for _, p := range rep.Problems {
+			out = append(out, fmt.Sprintf("%d %s %s", p.Line, p.Path, p.Message))
+		}
+		slices.Sort(out) // (JSON5's keys come sorted)
+		return out
+	}
+	_, rj := spec.ParseTeam("t.json", []byte(data), spec.Options{})
+	_, r5 := spec.ParseTeam("t.json5", []byte(data), spec.Options{})
+	if len(rj.Problems) < 4 || !slices.Equal(lines(rj), lines(r5)) {
+		t.Errorf("JSON5 problems\n%s\nwant those of JSON\n%s", strings.Join(lines(r5), "\n"), strings.Join(lines(rj), "\n"))
+	}
+	// JSON5's own syntax: comments, unquoted and single-quoted keys,
+	// trailing commas, a key with an escape, strings holding brackets.
+	data5 := `// a team
+{
+  name: 'rev', /* version: [ */
+  version: "1.0.0",
+  'descr\u0069ption': 7,
+  agents: ['a{', "b]",
+    3,],
+  workflow: {type: 'graph', steps: [
+    {name: 's1', agent: 'a{', oops: 1,},
+  ],},
+}
+`
+	_, r := spec.ParseTeam("t.json5", []byte(data5), spec.Options{})
+	got := map[string]int{}
+	for _, p := range r.Problems {
+		got[p.Path] = p.Line
+	}
+	for path, line := range map[string]int{"/description": 5, "/agents/2": 7, "/workflow/steps/0/oops": 9} {
+		if got[path] != line {
+			t.Errorf("%s: line %d, want %d (problems %v)", path, got[path], line, r.Problems)
+		}
 	}
 }

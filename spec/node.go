@@ -17,7 +17,7 @@ import (
 )
 
 // node is a parsed JSON, JSON5 or YAML value with the line it starts on
-// (0 where the parser does not know it: JSON5). Every decoder below turns
+// (0 where it is not known). Every decoder below turns
 // its parser's output into nodes, so that one walk (decode.go) checks types,
 // keys and required fields whatever the source format.
 type node struct {
@@ -196,19 +196,25 @@ func (p *jsonParser) fromToken(tok json.Token, depth int) (*node, error) {
 	return n, nil
 }
 
-// parseJSON5 parses JSON5 (comments, trailing commas, unquoted keys). The
-// parser reports the position of a syntax error only, so the nodes have no
-// lines; object keys come out sorted.
+// parseJSON5 parses JSON5 (comments, trailing commas, unquoted keys).
+// The parser reports the position of a syntax error only: the lines of
+// the values and keys are those scanJSON5 finds for their paths. Object
+// keys come out sorted.
 func parseJSON5(data []byte) (*node, error) {
-	if err := scanJSON5(data); err != nil {
+	lines := &json5Lines{value: map[string]int{}, key: map[string]int{}}
+	if err := scanJSON5(data, lines); err != nil {
 		return nil, err
 	}
 	var v interface{}
 	if err := json5.Unmarshal(data, &v); err != nil {
 		return nil, json5SyntaxError(data, err)
 	}
-	return fromAny(v, 0)
+	return fromAny(v, 0, "", lines)
 }
+
+// json5Lines are the lines of a JSON5 file's values and of its objects'
+// keys, by their JSON pointer ("" for the top-level value, "/steps/0/name").
+type json5Lines struct{ value, key map[string]int }
 
 // JSON5Error returns err, from the JSON5 parser (github.com/titanous/json5)
 // on data, with the line it is at ("line 3: invalid character ','
@@ -261,7 +267,7 @@ func json5SyntaxError(data []byte, err error) *syntaxError {
 // of, it leaves to the parser. Definitions in JSON5 (Parse, Load) are
 // checked so.
 func CheckJSON5(data []byte) error {
-	if err := scanJSON5(data); err != nil {
+	if err := scanJSON5(data, nil); err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) && se.line > 0 {
 			return fmt.Errorf("line %d: %s", se.line, se.msg)
@@ -277,15 +283,40 @@ func CheckJSON5(data []byte) error {
 // the last silently), with their line. It only tokenizes: strings,
 // comments, brackets, ':' and ','; what it cannot make sense of is left
 // to the parser's syntax errors. Keys are compared as the parser reads
-// them: a quoted key with escapes is unquoted by the parser itself.
-func scanJSON5(data []byte) error {
+// them: a quoted key with escapes is unquoted by the parser itself. If
+// lines is not nil, it records there the line of each value and key.
+func scanJSON5(data []byte, lines *json5Lines) error {
 	type frame struct {
 		object    bool
 		expectKey bool
 		keys      map[string]bool
+		path      string // the object's or array's (lines only)
+		key       string // an object's last key
+		index     int    // an array's element
 	}
 	var stack []frame
-	lineAt := func(off int) int { return newLineIndex(data).line(int64(off)) }
+	var idx lineIndex
+	lineAt := func(off int) int {
+		if idx == nil {
+			idx = newLineIndex(data)
+		}
+		return idx.line(int64(off))
+	}
+	// valueAt records the line of the value that starts at off, and
+	// returns its path.
+	valueAt := func(off int) string {
+		if lines == nil {
+			return ""
+		}
+		p := ""
+		if n := len(stack); n > 0 && stack[n-1].object {
+			p = child(stack[n-1].path, stack[n-1].key)
+		} else if n > 0 {
+			p = index(stack[n-1].path, stack[n-1].index)
+		}
+		lines.value[p] = lineAt(off)
+		return p
+	}
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
@@ -305,7 +336,7 @@ func scanJSON5(data []byte) error {
 			if len(stack) >= maxDepth {
 				return &syntaxError{line: lineAt(i), msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 			}
-			stack = append(stack, frame{object: c == '{', expectKey: c == '{'})
+			stack = append(stack, frame{object: c == '{', expectKey: c == '{', path: valueAt(i)})
 		case c == '}' || c == ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
@@ -313,6 +344,8 @@ func scanJSON5(data []byte) error {
 		case c == ',':
 			if n := len(stack); n > 0 && stack[n-1].object {
 				stack[n-1].expectKey = true
+			} else if n > 0 {
+				stack[n-1].index++
 			}
 		case c == ':':
 			if n := len(stack); n > 0 {
@@ -336,6 +369,7 @@ func scanJSON5(data []byte) error {
 			}
 			n := len(stack)
 			if n == 0 || !stack[n-1].object || !stack[n-1].expectKey {
+				valueAt(keyStart)
 				if c != '"' && c != '\'' {
 					i--
 				}
@@ -359,12 +393,26 @@ func scanJSON5(data []byte) error {
 				return &syntaxError{line: lineAt(keyStart), msg: fmt.Sprintf("duplicate key %q", key)}
 			}
 			f.keys[key] = true
+			if lines != nil {
+				f.key = key
+				lines.key[child(f.path, key)] = lineAt(keyStart)
+			}
 		}
 	}
 	return nil
 }
 
-func fromAny(v interface{}, depth int) (*node, error) {
+// fromAny returns v, a value the JSON5 parser read at path, as a node
+// with the lines of lines.
+func fromAny(v interface{}, depth int, path string, lines *json5Lines) (*node, error) {
+	n, err := fromAnyAt(v, depth, path, lines)
+	if n != nil {
+		n.line = lines.value[path]
+	}
+	return n, err
+}
+
+func fromAnyAt(v interface{}, depth int, path string, lines *json5Lines) (*node, error) {
 	if depth > maxDepth {
 		return nil, &syntaxError{msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 	}
@@ -382,8 +430,8 @@ func fromAny(v interface{}, depth int) (*node, error) {
 		return &node{kind: kString, str: t}, nil
 	case []interface{}:
 		n := &node{kind: kArray}
-		for _, e := range t {
-			c, err := fromAny(e, depth+1)
+		for i, e := range t {
+			c, err := fromAny(e, depth+1, index(path, i), lines)
 			if err != nil {
 				return nil, err
 			}
@@ -398,11 +446,12 @@ func fromAny(v interface{}, depth int) (*node, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			c, err := fromAny(t[k], depth+1)
+			p := child(path, k)
+			c, err := fromAny(t[k], depth+1, p, lines)
 			if err != nil {
 				return nil, err
 			}
-			n.keys, n.keyLines, n.vals = append(n.keys, k), append(n.keyLines, 0), append(n.vals, c)
+			n.keys, n.keyLines, n.vals = append(n.keys, k), append(n.keyLines, lines.key[p]), append(n.vals, c)
 		}
 		return n, nil
 	}

@@ -197,7 +197,7 @@ var ruleCases = []ruleCase{
 	{name: "yaml/duplicate-key-in-default", files: map[string]string{"t.yaml": "name: t\nversion: '1'\nagents: [a]\nworkflow:\n  steps:\n  - name: s\n    agent: a\n    inputs:\n    - name: i\n      default: {x: [{k: 1, k: 2}]}\n"}, want: `t.yaml:10: error: /workflow/steps/0/inputs/0/default/x/0/k: duplicate key "k"`},
 	{name: "json/duplicate-unknown-key", files: map[string]string{"x.json": "{\"name\": \"x\", \"colour\": 1,\n \"colour\": 2}"}, want: `x.json:2: error: /colour: duplicate key "colour"`},
 	{name: "json/duplicate-schema-key", files: map[string]string{"x.json": "{\"$schema\": \"a\", \"name\": \"x\",\n \"$schema\": \"b\"}"}, want: `x.json:2: error: /$schema: duplicate key "$schema"`},
-	{name: "json5/no-lines", files: map[string]string{"t.json5": "{name: 't', version: '1', agents: ['a'], workflow: {type: 'pipeline'},}"}, want: `t.json5: error: /workflow/type: "pipeline" is not one of`},
+	{name: "json5/lines", files: map[string]string{"t.json5": "{name: 't', version: '1', agents: ['a'],\n workflow: {type: 'pipeline'},}"}, want: `t.json5:2: error: /workflow/type: "pipeline" is not one of`},
 }
 
 // TestRules runs every validation rule's case: each must report its
