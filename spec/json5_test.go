@@ -69,6 +69,13 @@ func TestCheckJSON5(t *testing.T) {
 		"{\r\n'a\\\r': 1,\r a: 2, a: 3}": `line 4: duplicate key "a"`,
 		"{/*\r*/ a: 1,\r\n a: 2}":        `line 3: duplicate key "a"`,
 		"{a: 1, // c\rb: 2, b: 3}":       `line 2: duplicate key "b"`,
+		// What the parser reads as no key (U+2028 and U+00A0, which JSON5
+		// counts as white space and the parser does not) is left to it
+		// ("invalid character '\u2028' looking for beginning of object
+		// key"): it was a duplicate key "\u2028" of line 1.
+		"{\u2028 a: 1,\u2028 b: 2}": "",
+		"{\u00a0a: 1,\n\u00a0a: 2}": "",
+		"{a-b: 1, a-b: 2}":          "",
 	} {
 		err := spec.CheckJSON5([]byte(data))
 		if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {

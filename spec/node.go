@@ -378,6 +378,11 @@ func scanJSON5(data []byte, lines *json5Lines) error {
 			key := string(data[start:min(i, len(data))])
 			if c != '"' && c != '\'' {
 				i--
+				if !keyLiteral(key) {
+					// No key to the parser, which says what is wrong.
+					stack[n-1].expectKey = false
+					continue
+				}
 			} else if i < len(data) && strings.IndexByte(key, '\\') >= 0 {
 				var unquoted string
 				if json5.Unmarshal(data[start-1:i+1], &unquoted) == nil {
@@ -400,6 +405,18 @@ func scanJSON5(data []byte, lines *json5Lines) error {
 		}
 	}
 	return nil
+}
+
+// keyLiteral reports whether s is a key without quotes as the JSON5
+// parser reads one: an ASCII letter, '_' or '$', then those or digits.
+func keyLiteral(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '$' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // fromAny returns v, a value the JSON5 parser read at path, as a node
