@@ -9,7 +9,7 @@
 //
 // Every key is optional; missing keys take the defaults of Default. Unknown
 // keys, values of the wrong type and invalid values are errors that name the
-// key and wrap ErrInvalid: a namespace name must satisfy
+// key and its line and wrap ErrInvalid: a namespace name must satisfy
 // namespace.ValidateName and its base be an absolute IRI (namespace.WithBase);
 // a prefix must be a prefix name other than the built-in rdf, rdfs, xsd,
 // owl, prov and cx, mapped to an absolute IRI. Whether teams.defaultStrategy
@@ -104,13 +104,31 @@ func Parse(data []byte) (Config, error) {
 	// A key given twice (the parser keeps the last) and nesting past
 	// spec's bound (the parser recurses without one: a deep file crashed
 	// the process) are refused first, as in definitions.
-	if err := spec.CheckJSON5(data); err != nil {
+	lines, err := spec.JSON5KeyLines(data)
+	if err != nil {
 		return c, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	var root interface{}
 	if err := json5.Unmarshal(data, &root); err != nil {
 		return c, fmt.Errorf("%w: %v", ErrInvalid, spec.JSON5Error(data, err))
 	}
+	// at is the JSON pointer of the key being read: an error about it
+	// names its line.
+	var at string
+	c, err = c.parse(root, &at)
+	if n := lines[at]; err != nil && n > 0 {
+		// (Every error wraps ErrInvalid alone, the others' text quoted.)
+		err = fmt.Errorf("%w: line %d: %s", ErrInvalid, n, strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+	}
+	return c, err
+}
+
+// pointerKey returns key escaped for a JSON pointer (RFC 6901).
+func pointerKey(key string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(key) }
+
+// parse reads root, a config file's value, into c, setting *at to the
+// JSON pointer of each key it reads.
+func (c Config) parse(root interface{}, at *string) (Config, error) {
 	top, err := object(root, "")
 	if err != nil {
 		return c, err
@@ -119,9 +137,10 @@ func Parse(data []byte) (Config, error) {
 	// same one is reported every time.
 	for _, k := range sortedKeys(top) {
 		v := top[k]
+		*at = "/" + pointerKey(k)
 		switch k {
 		case "teams":
-			if err := c.parseTeams(v); err != nil {
+			if err := c.parseTeams(v, at); err != nil {
 				return c, err
 			}
 		case "namespaces":
@@ -133,6 +152,7 @@ func Parse(data []byte) (Config, error) {
 			for _, name := range sortedKeys(m) {
 				nv := m[name]
 				path := keyPath("namespaces", name)
+				*at = "/namespaces/" + pointerKey(name)
 				if err := namespace.ValidateName(name); err != nil {
 					return c, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 				}
@@ -143,6 +163,7 @@ func Parse(data []byte) (Config, error) {
 				var ns Namespace
 				for _, fk := range sortedKeys(fields) {
 					fv := fields[fk]
+					*at = "/namespaces/" + pointerKey(name) + "/" + pointerKey(fk)
 					switch fk {
 					case "base":
 						if ns.Base, err = str(fv, path+".base"); err != nil {
@@ -169,6 +190,7 @@ func Parse(data []byte) (Config, error) {
 			for _, p := range sortedKeys(m) {
 				iv := m[p]
 				path := keyPath("prefixes", p)
+				*at = "/prefixes/" + pointerKey(p)
 				if c.Prefixes[p], err = str(iv, path); err != nil {
 					return c, err
 				}
@@ -183,7 +205,7 @@ func Parse(data []byte) (Config, error) {
 	return c, nil
 }
 
-func (c *Config) parseTeams(v interface{}) error {
+func (c *Config) parseTeams(v interface{}, at *string) error {
 	m, err := object(v, "teams")
 	if err != nil {
 		return err
@@ -191,6 +213,7 @@ func (c *Config) parseTeams(v interface{}) error {
 	for _, k := range sortedKeys(m) {
 		fv := m[k]
 		path := "teams." + k
+		*at = "/teams/" + pointerKey(k)
 		switch k {
 		case "maxTeamSize":
 			n, err := whole(fv, path)

@@ -254,3 +254,28 @@ func TestParse_NumberOutOfRangeNamesLine(t *testing.T) {
 		t.Errorf("Parse = %v, want invalid config: line 3: number 1e400 out of range", err)
 	}
 }
+
+// TestParse_ErrorsNameLines: an error about a key or its value names the
+// key's line, with LF, CR LF or CR line ends; it named the key only
+// ("teams.maxTeamSize: 0 is out of range"), which a file of a few keys
+// made do but left the reader counting in a longer one.
+func TestParse_ErrorsNameLines(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{\n teams: {\n  eventMax: 5,\n  maxTeamSize: 0,\n },\n}", `invalid config: line 4: teams.maxTeamSize: 0 is out of range 1..1000`},
+		{"{\n teams: {\n  maxTeamsize: 8,\n },\n}", `invalid config: line 3: unknown key "teams.maxTeamsize"`},
+		{"{\n // the team\n team: {},\n}", `invalid config: line 3: unknown key "team"`},
+		{"{\n namespaces: {\n  acme: {\n   base:\n    'kg/acme',\n  },\n },\n}", `invalid config: line 4: namespaces.acme.base: invalid namespace base "kg/acme": not an absolute iri`},
+		{"{\n namespaces: {\n  'a/b': {},\n },\n}", `invalid config: line 3: namespaces.a/b: invalid namespace name "a/b"`},
+		{"{\n prefixes: {ex: 'http://e/',\n  rdf: 'http://r/'},\n}", `invalid config: line 3: prefixes.rdf: "rdf" is a built-in prefix and cannot be redefined`},
+		{"{\n teams: [],\n}", `invalid config: line 2: teams: expected an object, got an array`},
+		{"[]", `invalid config: top level: expected an object, got an array`},
+	} {
+		for _, eol := range []string{"\n", "\r\n", "\r"} {
+			in := strings.ReplaceAll(tc.in, "\n", eol)
+			_, err := config.Parse([]byte(in))
+			if !errors.Is(err, config.ErrInvalid) || err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("Parse(%q) = %v, want %s...", in, err, tc.want)
+			}
+		}
+	}
+}

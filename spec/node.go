@@ -277,6 +277,22 @@ func CheckJSON5(data []byte) error {
 	return nil
 }
 
+// JSON5KeyLines checks data as CheckJSON5 does, with its errors, and
+// returns the line of each key of its objects by its JSON pointer
+// ("/teams/maxTeamSize", RFC 6901), so that an error about a value can
+// name its line (config's do).
+func JSON5KeyLines(data []byte) (map[string]int, error) {
+	lines := &json5Lines{value: map[string]int{}, key: map[string]int{}}
+	if err := scanJSON5(data, lines); err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) && se.line > 0 {
+			return nil, fmt.Errorf("line %d: %s", se.line, se.msg)
+		}
+		return nil, err
+	}
+	return lines.key, nil
+}
+
 // scanJSON5 checks what the JSON5 parser does not, before it runs: the
 // nesting (maxDepth; the parser recurses without a bound, and a deep file
 // overflows the stack) and duplicate keys of an object (the parser keeps
