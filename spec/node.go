@@ -501,7 +501,7 @@ func parseYAML(data []byte, lineOffset int) (*node, error) {
 		if errors.Is(err, io.EOF) {
 			return &node{kind: kObject, line: lineOffset + 1}, nil
 		}
-		return nil, yamlError(err, lineOffset)
+		return nil, yamlError(err, data, lineOffset)
 	}
 	var more yaml.Node
 	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
@@ -513,7 +513,7 @@ func parseYAML(data []byte, lineOffset int) (*node, error) {
 
 // yamlError turns a yaml.v3 error ("yaml: line 3: ...") into a syntaxError
 // with the file's line.
-func yamlError(err error, offset int) error {
+func yamlError(err error, data []byte, offset int) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
@@ -524,7 +524,26 @@ func yamlError(err error, offset int) error {
 			}
 		}
 	}
+	if line == 0 && msg == "control characters are not allowed" {
+		// The reader names no line: the first character it refuses.
+		for i := 0; i < len(data); {
+			r, n := utf8.DecodeRune(data[i:])
+			if !yamlPrintable(r) {
+				line = newLineIndex(data).line(int64(i)) + offset
+				break
+			}
+			i += n
+		}
+	}
 	return &syntaxError{line: line, msg: msg}
+}
+
+// yamlPrintable reports whether the YAML reader (gopkg.in/yaml.v3) takes
+// r: tab, LF, CR, printable ASCII, NEL and the rest of Unicode but C1
+// controls, surrogates and U+FFFE, U+FFFF.
+func yamlPrintable(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+		r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
 }
 
 type yamlConv struct {

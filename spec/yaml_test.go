@@ -70,3 +70,25 @@ func TestParseYAML_AliasTextBound(t *testing.T) {
 		t.Fatalf("100 aliases of 100 KB: %d errors (duplicate agents), want 99", rep.Errors())
 	}
 }
+
+// TestParse_YAMLControlCharacterNamesLine: a control character in a
+// YAML definition or a Markdown one's front matter (pasted from a
+// terminal: an escape, a NUL, a byte order mark past the start) is a
+// syntax error naming its line; it named none ("syntax error: control
+// characters are not allowed").
+func TestParse_YAMLControlCharacterNamesLine(t *testing.T) {
+	for _, tc := range []struct {
+		file, data string
+		line       int
+	}{
+		{"a.yaml", "name: a\ndescription: d\x1b[0m\n", 2},
+		{"a.yaml", "name: a\r\ndescription: d\r\n\x00model: x\r\n", 3},
+		{"a.yaml", "name: a\rdescription: d\r\u0085\u0090x: 1\r", 3},
+		{"a.md", "\n---\nname: a\ndescription: d\x07\n---\nbody\n", 4},
+	} {
+		_, rep := spec.Parse(tc.file, []byte(tc.data), spec.Options{})
+		if rep.Errors() != 1 || rep.Problems[0].Line != tc.line || !strings.Contains(rep.Problems[0].Message, "control characters are not allowed") {
+			t.Errorf("%q: problems %v, want a syntax error at line %d", tc.data, rep.Problems, tc.line)
+		}
+	}
+}
