@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -81,12 +82,25 @@ func Default() Config {
 		EventMaxAge: 7 * 24 * 3600, EventMax: 100_000}}
 }
 
-// Load reads and validates the file at path. Its errors name path as
-// pathtext.Quote does (quoted unless plain text).
+// MaxFileSize is the size of the largest config file Load reads: 16 MiB.
+const MaxFileSize = 16 << 20
+
+// Load reads and validates the file at path, of at most MaxFileSize
+// bytes (a larger one, or one that never ends, is an error matching
+// ErrInvalid, read no further). Its errors name path as pathtext.Quote
+// does (quoted unless plain text).
 func Load(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", pathtext.Error(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", pathtext.Error(err))
+	}
+	if len(data) > MaxFileSize {
+		return Config{}, fmt.Errorf("config %s: %w: larger than %d bytes", pathtext.Quote(path), ErrInvalid, MaxFileSize)
 	}
 	c, err := Parse(data)
 	if err != nil {

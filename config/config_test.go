@@ -279,3 +279,34 @@ func TestParse_ErrorsNameLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLoad_TooLarge: a config file larger than MaxFileSize (or one that
+// never ends: /dev/zero) is refused, naming it, after reading at most
+// MaxFileSize bytes and one; it was read whole (a sparse file of 17 MiB
+// went to the parser, /dev/zero until memory ran out). A pipe (--config
+// <(...)) is still read.
+func TestLoad_TooLarge(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.json5")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, config.MaxFileSize+1); err != nil { // sparse
+		t.Fatal(err)
+	}
+	for _, path := range []string{big, "/dev/zero"} {
+		_, err := config.Load(path)
+		want := "config " + path + ": invalid config: larger than 16777216 bytes"
+		if !errors.Is(err, config.ErrInvalid) || err == nil || err.Error() != want {
+			t.Errorf("Load(%s) = %v, want %s", path, err, want)
+		}
+	}
+	if err := os.Truncate(big, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, []byte("{teams: {maxTeamSize: 3}}"+strings.Repeat(" ", config.MaxFileSize-25)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := config.Load(big); err != nil || c.Teams.MaxTeamSize != 3 {
+		t.Errorf("Load of MaxFileSize bytes: %+v, %v", c.Teams, err)
+	}
+}
