@@ -201,3 +201,12 @@ func TestParseJSON5_ProblemsNameLines(t *testing.T) {
 		}
 	}
 }
+
+// TestJSON5Error_Nil: JSON5Error of no error is no error, as a caller
+// that passes json5.Unmarshal's error without looking expects; it
+// panicked (a nil pointer dereference).
+func TestJSON5Error_Nil(t *testing.T) {
+	if err := spec.JSON5Error([]byte("{}"), nil); err != nil {
+		t.Errorf("JSON5Error(nil) = %v", err)
+	}
+}

@@ -221,8 +221,12 @@ type json5Lines struct{ value, key map[string]int }
 // looking for beginning of object key"), as CheckJSON5's errors are; a
 // character that is not ASCII is named whole (the parser names its first
 // byte as a Latin-1 character: 'ï' for U+FEFF). Lines end at LF, CR LF or
-// a CR alone. An error without a position is returned as it is.
+// a CR alone. An error without a position is returned as it is, and nil
+// as nil.
 func JSON5Error(data []byte, err error) error {
+	if err == nil {
+		return nil
+	}
 	if se := json5SyntaxError(data, err); se.line > 0 {
 		return fmt.Errorf("line %d: %s", se.line, se.msg)
 	}
