@@ -528,6 +528,14 @@ func yamlError(err error, data []byte, offset int) error {
 			}
 		}
 	}
+	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok && line == 0 {
+		// The parser names no line: the first alias of name.
+		if name, ok = strings.CutSuffix(name, "' referenced"); ok {
+			if at := aliasAt(data, name); at >= 0 {
+				line = newLineIndex(data).line(int64(at)) + offset
+			}
+		}
+	}
 	if line == 0 && msg == "control characters are not allowed" {
 		// The reader names no line: the first character it refuses.
 		for i := 0; i < len(data); {
@@ -540,6 +548,31 @@ func yamlError(err error, data []byte, offset int) error {
 		}
 	}
 	return &syntaxError{line: line, msg: msg}
+}
+
+// aliasAt returns the offset in YAML text data of the first alias of
+// anchor name (*name), outside comments and quoted scalars; -1 if none.
+func aliasAt(data []byte, name string) int {
+	starts := func(i int) bool { return i == 0 || strings.IndexByte(" \t\r\n[{,", data[i-1]) >= 0 }
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '#' && starts(i):
+			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
+				i++
+			}
+		case (c == '\'' || c == '"') && starts(i):
+			for i++; i < len(data) && data[i] != c; i++ {
+				if c == '"' && data[i] == '\\' {
+					i++
+				}
+			}
+		case c == '*' && starts(i) && bytes.HasPrefix(data[i+1:], []byte(name)):
+			if end := i + 1 + len(name); end == len(data) || strings.IndexByte(" \t\r\n,]}", data[end]) >= 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // yamlPrintable reports whether the YAML reader (gopkg.in/yaml.v3) takes

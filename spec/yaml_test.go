@@ -92,3 +92,22 @@ func TestParse_YAMLControlCharacterNamesLine(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_YAMLUnknownAnchorNamesLine: an alias of an anchor the file
+// does not define (yet: a use before the anchor) is a syntax error naming
+// the alias's line; it named none ("unknown anchor 'y' referenced").
+func TestParse_YAMLUnknownAnchorNamesLine(t *testing.T) {
+	for _, tc := range []struct {
+		file, data string
+		line       int
+	}{
+		{"a.yaml", "name: a # *y in a comment\ndescription: '*y'\nmodel: *y\n", 3},
+		{"a.yaml", "name: a\ndescription: d\ntools: [Read,\n  *tool]\nx: &tool Write\n", 4},
+		{"a.md", "---\nname: a\r\ndescription: d\r\nmodel:\r\n - *m\r\n---\nbody\n", 5},
+	} {
+		_, rep := spec.Parse(tc.file, []byte(tc.data), spec.Options{})
+		if rep.Errors() != 1 || rep.Problems[0].Line != tc.line || !strings.Contains(rep.Problems[0].Message, "unknown anchor") {
+			t.Errorf("%q: problems %v, want a syntax error at line %d", tc.data, rep.Problems, tc.line)
+		}
+	}
+}
