@@ -107,7 +107,7 @@ var _ api.TeamManager = (*Client)(nil)
 
 // New returns a client of the server at target: "unix:///path/to/socket"
 // (or the socket's path itself), or "http://host:port" ("https://" with
-// WithHTTPClient's TLS settings). It connects on first use: a server that
+// WithHTTPClient's TLS settings); the scheme in any case. It connects on first use: a server that
 // is not there is an error of the first call, matching api.ErrUnavailable.
 // A target New cannot read, an invalid namespace name or token
 // (WithToken) is an error matching api.ErrInvalid. A call that the server redirects with 301, 302
@@ -121,6 +121,13 @@ func New(target string, opts Options) (*Client, error) {
 		// (The message does not repeat the token: it is a secret.)
 		if b := opts.token[i]; b <= ' ' || b >= 0x7f {
 			return nil, fmt.Errorf("client: %w: the token holds a space, a control character or a byte that is not ASCII at byte %d", api.ErrInvalid, i+1)
+		}
+	}
+	if i := strings.Index(target, "://"); i > 0 {
+		// A scheme is case-insensitive (RFC 3986, 3.1): HTTP://host works.
+		switch scheme := strings.ToLower(target[:i]); scheme {
+		case "unix", "http", "https":
+			target = scheme + target[i:]
 		}
 	}
 	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle}

@@ -44,6 +44,12 @@ func TestNew_Targets(t *testing.T) {
 		{"http://127.0.0.1:99999", false},
 		{"http://127.0.0.1:0", false},
 		{"http://[::1]:65536", false},
+		// A scheme is case-insensitive.
+		{"HTTP://127.0.0.1:7474", true},
+		{"Https://cortex.example", true},
+		{"UNIX:///run/cortex.sock", true},
+		{"HTTP://", false},
+		{"ftp://127.0.0.1", false},
 		{"127.0.0.1:7474", false},
 		{"cortex.sock", false},
 		{"", false},
