@@ -44,6 +44,9 @@ type gate struct {
 	idle chan struct{} // closed when n drops to 0 (created by a waiter)
 	one  chan struct{} // capacity 1: one exclusive holder at a time
 	shut bool          // the store is closing: no new transaction is admitted
+	// lost, if set, is why Badger can serve no transaction any more (see
+	// Store.lose): no new transaction is admitted, and Enter returns it.
+	lost error
 	// onStall, if set, is called (without the lock) each time an exclusive
 	// waiter's closed window passes with transactions still open: the
 	// store collects query results that nobody closed (results.go).
@@ -58,7 +61,8 @@ func newGate(t Tuning) *gate {
 }
 
 // Enter admits a transaction, waiting while an exclusive holder is active; it
-// fails with ErrClosed once the store is closing.
+// fails with ErrClosed once the store is closing, and with the error given
+// to refuse once Badger can serve no transaction.
 func (g *gate) Enter() error {
 	g.mu.Lock()
 	for g.excl {
@@ -71,10 +75,23 @@ func (g *gate) Enter() error {
 		g.mu.Unlock()
 		return ErrClosed
 	}
+	if err := g.lost; err != nil {
+		g.mu.Unlock()
+		return err
+	}
 	g.n++
 	g.starting++
 	g.mu.Unlock()
 	return nil
+}
+
+// refuse makes Enter fail with err from now on.
+func (g *gate) refuse(err error) {
+	g.mu.Lock()
+	if g.lost == nil {
+		g.lost = err
+	}
+	g.mu.Unlock()
 }
 
 // Started tells the gate that a transaction admitted by Enter has taken its

@@ -839,6 +839,24 @@ func (s *Store) poison(err error) error {
 	return s.broken
 }
 
+// lose records that Badger can serve no transaction any more: a failed
+// flush of its memtables (DropPrefix, or a memtable it could not create:
+// too many open files, a file size limit, a file system remounted
+// read-only) leaves it without a memtable, on which every transaction
+// would panic. The store is poisoned and its gate admits no transaction:
+// every later operation fails with err until the store is reopened. The
+// caller may hold the gate.
+func (s *Store) lose(err error) error {
+	s.state.Lock()
+	if s.broken == nil {
+		s.broken = fmt.Errorf("%w (the storage engine can serve no transaction: close and reopen the store)", err)
+	}
+	err = s.broken
+	s.state.Unlock()
+	s.gate.refuse(err)
+	return err
+}
+
 func (s *Store) nsView(name string) *badgerkv.DB {
 	return badgerkv.NewGated(s.db, []byte(dataPrefix+name+"/"), writeGate{s.gate, s})
 }

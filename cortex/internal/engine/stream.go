@@ -119,7 +119,9 @@ func (s *Store) streamHeld(prefix []byte, sg *sorted.Segment, begin func(version
 	go func() { flushed <- s.flushMemtables() }()
 	ss := sortSegmentWaiting(sg, len(prefix), flushed)
 	if err := <-flushed; err != nil {
-		return fmt.Errorf("stream: %w", err)
+		// Nothing of the segment is written, but Badger may have lost its
+		// memtable (see lose).
+		return s.lose(fmt.Errorf("stream: %w", err))
 	}
 	if len(sg.Runs) == 0 && !s.cheapToStream(sg.Memory()) {
 		// (Rare: see Tuning.StreamFlattenRatio. A spilled segment has no other
