@@ -431,7 +431,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	st.nextTx, _ = st.newTxn() // nil if the store is closing: the next chunk then fails to start
 	unlock = false
 	tx.txn.CommitWith(func(err error) {
-		p.err = err
+		p.err = n.s.checkCommit(err)
 		close(p.done)
 		n.wmu.Unlock()
 	})

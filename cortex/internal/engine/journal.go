@@ -208,6 +208,14 @@ func (j *journal) abort(cause error) error {
 		}
 		return fmt.Errorf("%w (the next Open rolls it back)", cause)
 	}
+	if j.s.lost() {
+		// Badger can serve no transaction (Store.lose): the journal stays
+		// for the next Open, which rolls the delta back.
+		if j.f == nil {
+			return cause
+		}
+		return fmt.Errorf("%w (the next Open rolls it back)", cause)
+	}
 	err := error(nil)
 	if h := j.s.opts.hooks.rollback; h != nil {
 		err = h()
@@ -488,7 +496,7 @@ func (s *Store) commitWriteSet(ctx context.Context, sg *sorted.Segment) error {
 			return fmt.Errorf("%w: the store was closed while the delta was written", ErrClosed)
 		}
 		if err := txn.Commit(); err != nil {
-			return fmt.Errorf("commit: %w", err)
+			return fmt.Errorf("commit: %w", s.checkCommit(err))
 		}
 		s.opts.hooks.atJournal("committed")
 		txn, n = s.db.NewTransaction(true), 0

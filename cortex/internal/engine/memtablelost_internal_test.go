@@ -8,76 +8,128 @@ import (
 	"testing"
 
 	"github.com/cayleygraph/quad"
+	"github.com/dgraph-io/badger/v4"
 )
 
-// TestStream_MemtableLost makes Badger fail to create the memtable that
-// the flush before a streamed segment needs (a directory stands where its
-// file goes, as a file Badger cannot create or extend — too many open
-// files, a file size limit, a file system remounted read-only — would):
-// Badger is then left without a memtable, and any transaction would panic
-// in Badger. The import fails with the error, nothing is written, every
-// later operation fails with an error instead of crashing the process,
-// Close works, and the store reopens intact.
-func TestStream_MemtableLost(t *testing.T) {
+// TestStore_MemtableLost makes Badger fail to create a memtable (a
+// directory stands where its file goes, as a file Badger cannot create or
+// extend would: too many open files, a file size limit, a file system
+// remounted read-only), when the flush before a streamed segment needs one
+// and when a write fills the current one. Badger is then left without a
+// memtable, and any transaction would panic in Badger (Apply panicked in
+// the roll-back of its journaled delta). The write fails with the error,
+// every later operation fails with an error instead of crashing the
+// process, Close works, and the store reopens with what was committed
+// before: all of each delta or none.
+func TestStore_MemtableLost(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	dir := t.TempDir()
-	o := DefaultOptions().WithChunkQuads(50)
-	segmentTuning(1<<20, 1)(&o)
-	s, err := Open(ctx, dir, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Namespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := bulkMixed(40, 1)
-	if err := n.Apply(ctx, Delta{Add: base}); err != nil {
-		t.Fatal(err)
-	}
-	var blocks []string
-	for i := 1; i < 20; i++ {
-		p := filepath.Join(dir, fmt.Sprintf("%05d.mem", i))
-		if _, err := os.Stat(p); err == nil {
-			continue
-		}
-		if err := os.Mkdir(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		blocks = append(blocks, p)
-	}
-	_, err = n.Import(ctx, &sliceSource{qs: bulkMixed(500, 2)}, ImportOptions{})
-	if err == nil {
-		t.Fatal("import succeeded without a memtable")
-	}
-	// No later operation reaches Badger's lost memtable.
-	for name, op := range map[string]func() error{
-		"size":   func() error { _, err := n.Size(ctx); return err },
-		"quads":  func() error { return n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }) },
-		"apply":  func() error { return n.Apply(ctx, Delta{Add: bulkMixed(3, 3)}) },
-		"import": func() error { _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(5, 4)}, ImportOptions{}); return err },
-		"check":  func() error { return s.Check(ctx) },
+	small := withBadger(func(b badger.Options) badger.Options {
+		return b.WithMemTableSize(2 << 20).WithValueThreshold(64 << 10)
+	})
+	for _, tc := range []struct {
+		name  string
+		with  []func(*Options)
+		write func(n *Namespace, i int) ([]quad.Quad, error) // the quads it wrote if it succeeded
+	}{
+		{"streamed segment", []func(*Options){segmentTuning(1<<20, 1)}, func(n *Namespace, i int) ([]quad.Quad, error) {
+			qs := bulkMixed(500, i)
+			_, err := n.Import(context.Background(), &sliceSource{qs: qs}, ImportOptions{})
+			return qs, err
+		}},
+		{"chunked import", []func(*Options){small, segmentTuning(1<<20, 1<<30)}, func(n *Namespace, i int) ([]quad.Quad, error) {
+			qs := uniqueQuads(3000, fmt.Sprint("i", i, "-"))
+			_, err := n.Import(context.Background(), &sliceSource{qs: qs}, ImportOptions{})
+			return qs, err
+		}},
+		{"delta", []func(*Options){small}, func(n *Namespace, i int) ([]quad.Quad, error) {
+			qs := uniqueQuads(300, fmt.Sprint("d", i, "-"))
+			return qs, n.Apply(context.Background(), Delta{Add: qs})
+		}},
+		{"journaled delta", []func(*Options){small}, func(n *Namespace, i int) ([]quad.Quad, error) {
+			qs := uniqueQuads(20_000, fmt.Sprint("j", i, "-"))
+			return qs, n.Apply(context.Background(), Delta{Add: qs})
+		}},
 	} {
-		if err := op(); err == nil {
-			t.Errorf("%s after the memtable was lost: no error", name)
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatalf("close: %v", err)
-	}
-	for _, p := range blocks {
-		if err := os.Remove(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s = testStore(t, dir, DefaultOptions())
-	n, err = s.OpenNamespace(ctx, "ns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSegmentContents(t, n, distinct(base))
-	if size, err := n.Size(ctx); err != nil || size != int64(len(distinct(base))) {
-		t.Fatalf("size %d, %v; want %d: the failed import wrote something", size, err, len(distinct(base)))
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dir := t.TempDir()
+			o := DefaultOptions().WithChunkQuads(500)
+			for _, w := range tc.with {
+				w(&o)
+			}
+			s, err := Open(ctx, dir, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := s.Namespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := bulkMixed(40, 1)
+			if err := n.Apply(ctx, Delta{Add: base}); err != nil {
+				t.Fatal(err)
+			}
+			want := distinct(base)
+			var blocks []string
+			for i := 1; i < 200; i++ {
+				p := filepath.Join(dir, fmt.Sprintf("%05d.mem", i))
+				if _, err := os.Stat(p); err == nil {
+					continue
+				}
+				if err := os.Mkdir(p, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				blocks = append(blocks, p)
+			}
+			failed := false
+			for i := range 100 {
+				qs, err := tc.write(n, i+2)
+				if err != nil {
+					failed = true
+					break
+				}
+				for _, q := range qs {
+					want[q] = true
+				}
+			}
+			if !failed {
+				t.Fatal("every write succeeded without a new memtable")
+			}
+			for name, op := range map[string]func() error{
+				"size":   func() error { _, err := n.Size(ctx); return err },
+				"quads":  func() error { return n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }) },
+				"apply":  func() error { return n.Apply(ctx, Delta{Add: bulkMixed(3, 3)}) },
+				"import": func() error { _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(5, 4)}, ImportOptions{}); return err },
+				"check":  func() error { return s.Check(ctx) },
+			} {
+				if err := op(); err == nil {
+					t.Errorf("%s after the memtable was lost: no error", name)
+				}
+			}
+			if err := s.Close(); err != nil {
+				t.Fatalf("close: %v", err)
+			}
+			for _, p := range blocks {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s = testStore(t, dir, DefaultOptions())
+			n, err = s.OpenNamespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "chunked import" {
+				// Chunks of the failed import may be committed (what a
+				// chunked import promises); each whole.
+				bulkCheckFormat(t, n)
+				return
+			}
+			checkSegmentContents(t, n, want)
+			if size, err := n.Size(ctx); err != nil || size != int64(len(want)) {
+				t.Fatalf("size %d, %v; want %d: the failed write left part of itself", size, err, len(want))
+			}
+		})
 	}
 }

@@ -394,7 +394,7 @@ func (st *bulkState) commitChunks(sg *sorted.Segment, res *ImportResult) error {
 			return err
 		}
 		done := make(chan error, 1)
-		txn.CommitWith(func(err error) { done <- err })
+		txn.CommitWith(func(err error) { done <- st.n.s.checkCommit(err) })
 		prev, prevCount = done, sg.Counts[i]
 	}
 	return wait()

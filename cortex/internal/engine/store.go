@@ -840,12 +840,14 @@ func (s *Store) poison(err error) error {
 }
 
 // lose records that Badger can serve no transaction any more: a failed
-// flush of its memtables (DropPrefix, or a memtable it could not create:
-// too many open files, a file size limit, a file system remounted
-// read-only) leaves it without a memtable, on which every transaction
-// would panic. The store is poisoned and its gate admits no transaction:
-// every later operation fails with err until the store is reopened. The
-// caller may hold the gate.
+// flush of its memtables (DropPrefix, or a memtable it could not create
+// when the current one filled up: too many open files, a file size limit,
+// a file system remounted read-only) leaves it without a memtable, on which
+// every transaction would panic. The store is poisoned and its gate admits
+// no transaction: every later operation fails with err until the store is
+// reopened (which rolls back what a journal or an undo file records). The
+// caller may hold the gate. Transactions already open when it happens may
+// still reach Badger; those of the failed write are not.
 func (s *Store) lose(err error) error {
 	s.state.Lock()
 	if s.broken == nil {
@@ -854,6 +856,24 @@ func (s *Store) lose(err error) error {
 	err = s.broken
 	s.state.Unlock()
 	s.gate.refuse(err)
+	return err
+}
+
+// lost reports whether lose was called.
+func (s *Store) lost() bool {
+	s.gate.mu.Lock()
+	defer s.gate.mu.Unlock()
+	return s.gate.lost != nil
+}
+
+// checkCommit returns err, the error of a commit; if it says that Badger
+// could not create a memtable (it has none left, see lose), the store is
+// lost first and the error returned says so. (Badger formats the cause
+// into its message: there is no error value to match.)
+func (s *Store) checkCommit(err error) error {
+	if err != nil && strings.Contains(err.Error(), "cannot create new mem table") {
+		return s.lose(err)
+	}
 	return err
 }
 
@@ -901,7 +921,7 @@ func (s *Store) update(fn func(txn *badger.Txn) error) error {
 	if err := fn(txn); err != nil {
 		return err
 	}
-	return txn.Commit()
+	return s.checkCommit(txn.Commit())
 }
 
 // badgerLogger passes Badger's warnings and errors to the store's Logger

@@ -89,7 +89,7 @@ func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pin
 		h()
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return false, err
+		return false, n.s.checkCommit(err)
 	}
 	n.lastEntries = int64(tx.n)
 	n.nodes.committed(w, ts)
