@@ -140,7 +140,8 @@ func CheckImportID(id string) error { return engine.CheckImportID(id) }
 // nodes are prefixed with the import id, so blank nodes of two imports never
 // merge; re-running a failed import with the same ImportID converges to the
 // same graph. Syntax errors are *rdfio.SyntaxError values
-// (file:line:column: message) wrapped in an *ImportError. A nil r is an
+// (file:line:column: message) wrapped in an *ImportError; so is a term
+// larger than an in-memory store holds (about 1 MB). A nil r is an
 // error matching ErrInvalidArgument.
 //
 // When ctx ends, ImportRDF returns without waiting for a Read of r that

@@ -570,3 +570,44 @@ func TestImportRDF_CancelledWhileReading(t *testing.T) {
 		}
 	}
 }
+
+// TestImportRDF_InMemoryTermTooLarge: an in-memory store holds no term
+// larger than Badger's value threshold (1 MB); ImportRDF refuses one as a
+// syntax error at the term (file, line and column; it was an error that
+// said neither), whatever the format and the kind of term, and writes
+// nothing of the import.
+func TestImportRDF_InMemoryTermTooLarge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	big := strings.Repeat("x", 2<<20)
+	good := "<http://example.org/s> <http://example.org/p> \"ok\" .\n"
+	cases := []struct {
+		name, format, doc string
+		line, col         int
+	}{
+		{"ntriples literal", "ntriples", good + "<http://example.org/s> <http://example.org/p> \"" + big + "\"@en .\n", 2, 47},
+		{"ntriples subject", "ntriples", good + "<http://example.org/" + big + "> <http://example.org/p> \"x\" .\n", 2, 1},
+		{"nquads graph", "nquads", good + "<http://example.org/s> <http://example.org/p> \"x\" <http://example.org/" + big + "> .\n", 2, 51},
+		{"turtle long string", "turtle", good + "<http://example.org/s>\n  <http://example.org/p> \"\"\"a\n" + big + "\"\"\" .\n", 3, 26},
+		{"turtle blank node", "turtle", good + "_:" + big + " <http://example.org/p> 1 .\n", 2, 1},
+		{"turtle integer", "turtle", good + "<http://example.org/s> <http://example.org/p> " + strings.Repeat("7", 2<<20) + " .\n", 2, 47},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := cortextest.NewStore(t, cortex.DefaultOptions().WithInMemory(true))
+			ns, err := s.Namespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ns.ImportRDF(ctx, strings.NewReader(c.doc), cortex.RDFImportOptions{Format: c.format, File: "in"})
+			var se *rdfio.SyntaxError
+			if !errors.As(err, &se) || se.File != "in" || se.Line != c.line || se.Col != c.col || !strings.Contains(se.Msg, "larger than the largest the store holds") {
+				t.Fatalf("ImportRDF = %.300v; want a *rdfio.SyntaxError at in:%d:%d about the term's size", err, c.line, c.col)
+			}
+			if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+				t.Fatalf("a refused import left %v behind", got)
+			}
+		})
+	}
+}

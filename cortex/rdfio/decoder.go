@@ -27,6 +27,11 @@ type DecodeOptions struct {
 	// of different imports never merge. It may contain only [A-Za-z0-9_-] and
 	// must not start with '-'.
 	BlankPrefix string
+	// MaxTermBytes, if not 0, bounds the size of a term (an IRI, a blank
+	// node label with BlankPrefix, a literal's text with its language tag
+	// or datatype IRI): a larger one is a syntax error at the term, for a
+	// store that holds no larger term (an in-memory one).
+	MaxTermBytes int
 }
 
 func (o DecodeOptions) validate() (DecodeOptions, error) {

@@ -17,6 +17,8 @@ type lineDecoder struct {
 	eof    bool
 	start  bool
 	closed bool
+	// maxTerm is DecodeOptions.MaxTermBytes.
+	maxTerm int
 }
 
 func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error) {
@@ -30,6 +32,7 @@ func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error
 		start: true,
 	}
 	d.s = scanner{line: 1, file: opts.File, bprefix: opts.BlankPrefix, intern: make(map[string]string)}
+	d.maxTerm = opts.MaxTermBytes
 	return d, nil
 }
 
@@ -103,12 +106,23 @@ func (d *lineDecoder) Next() (quad.Quad, error) {
 	}
 }
 
+// sized refuses a term v larger than d.maxTerm, at pos where it starts.
+func (d *lineDecoder) sized(v quad.Value, pos int) error {
+	if msg := termTooLarge(v, d.maxTerm); msg != "" {
+		return d.s.errf(pos, "%s", msg)
+	}
+	return nil
+}
+
 func (d *lineDecoder) statement() (quad.Quad, error) {
 	s := &d.s
 	var q quad.Quad
-	switch s.buf[s.pos] {
+	switch start := s.pos; s.buf[s.pos] {
 	case '<', '_':
 		v, err := s.term(false)
+		if err == nil {
+			err = d.sized(v, start)
+		}
 		if err != nil {
 			return q, err
 		}
@@ -120,17 +134,26 @@ func (d *lineDecoder) statement() (quad.Quad, error) {
 	if s.pos >= len(s.buf) || s.buf[s.pos] != '<' {
 		return q, s.errf(s.pos, "unexpected %s, expected predicate IRI", describeByte(s.buf, s.pos))
 	}
+	start := s.pos
 	p, err := s.iri(true)
+	if err == nil {
+		err = d.sized(quad.IRI(p), start)
+	}
 	if err != nil {
 		return q, err
 	}
 	q.Predicate = quad.IRI(p)
 	s.skipSpace()
-	if q.Object, err = s.term(false); err != nil {
+	start = s.pos
+	if q.Object, err = s.term(false); err == nil {
+		err = d.sized(q.Object, start)
+	}
+	if err != nil {
 		return q, err
 	}
 	s.skipSpace()
 	if d.quads && s.pos < len(s.buf) && (s.buf[s.pos] == '<' || s.buf[s.pos] == '_') {
+		start = s.pos
 		if s.buf[s.pos] == '<' {
 			g, err := s.iri(true)
 			if err != nil {
@@ -138,6 +161,9 @@ func (d *lineDecoder) statement() (quad.Quad, error) {
 			}
 			q.Label = quad.IRI(g)
 		} else if q.Label, err = s.bnode(); err != nil {
+			return q, err
+		}
+		if err := d.sized(q.Label, start); err != nil {
 			return q, err
 		}
 		s.skipSpace()

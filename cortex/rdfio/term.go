@@ -26,6 +26,32 @@ const (
 // quad.TypedString of that type), it has none and is no RDF literal.
 const msgLangStringNoTag = "rdf:langString literal without a language tag"
 
+// termSize is the size of v that DecodeOptions.MaxTermBytes bounds.
+func termSize(v quad.Value) int {
+	switch t := v.(type) {
+	case quad.IRI:
+		return len(t)
+	case quad.BNode:
+		return len(t)
+	case quad.String:
+		return len(t)
+	case quad.LangString:
+		return len(t.Value) + len(t.Lang)
+	case quad.TypedString:
+		return len(t.Value) + len(t.Type)
+	}
+	return 0
+}
+
+// termTooLarge returns the message of a term v larger than max (if max is
+// not 0), else "".
+func termTooLarge(v quad.Value, max int) string {
+	if n := termSize(v); max > 0 && n > max {
+		return fmt.Sprintf("term of %d bytes, larger than the largest the store holds (%d bytes)", n, max)
+	}
+	return ""
+}
+
 // normalizeTerm maps v to one of the five term types used throughout Cortex:
 // quad.IRI, quad.BNode, quad.String, quad.LangString and quad.TypedString
 // (never with datatype xsd:string). Values that have a TypedString method

@@ -370,9 +370,28 @@ func (d *turtleDecoder) resolve(t *ttlToken) (string, error) {
 	return iri.ResolveOrKeep(d.base, string(t.text)), nil
 }
 
-// iri returns the IRI of an IRIREF or prefixed name token. Interned IRIs
-// (predicates, datatypes) share their string.
+// iri returns the IRI of an IRIREF or prefixed name token (iriOf), refusing
+// one larger than DecodeOptions.MaxTermBytes.
 func (d *turtleDecoder) iri(t *ttlToken, intern bool) (quad.IRI, error) {
+	v, err := d.iriOf(t, intern)
+	if err == nil {
+		err = d.sized(v, t.line, t.col)
+	}
+	return v, err
+}
+
+// sized refuses a term v larger than DecodeOptions.MaxTermBytes, at line
+// and col where it starts.
+func (d *turtleDecoder) sized(v quad.Value, line, col int) error {
+	if msg := termTooLarge(v, d.opts.MaxTermBytes); msg != "" {
+		return &SyntaxError{File: d.opts.File, Line: line, Col: col, Msg: msg}
+	}
+	return nil
+}
+
+// iriOf returns the IRI of an IRIREF or prefixed name token. Interned IRIs
+// (predicates, datatypes) share their string.
+func (d *turtleDecoder) iriOf(t *ttlToken, intern bool) (quad.IRI, error) {
 	var b []byte
 	switch t.kind {
 	case tIRI:
@@ -420,13 +439,17 @@ func (d *turtleDecoder) term(t *ttlToken, intern bool) (quad.Value, error) {
 	case tIRI, tPName:
 		return d.iri(t, intern)
 	case tBlank:
-		return quad.BNode(d.opts.BlankPrefix + "e" + string(t.text)), nil
-	case tInteger:
-		return quad.TypedString{Value: quad.String(t.text), Type: xsdNS + "integer"}, nil
-	case tDecimal:
-		return quad.TypedString{Value: quad.String(t.text), Type: xsdNS + "decimal"}, nil
-	case tDouble:
-		return quad.TypedString{Value: quad.String(t.text), Type: xsdNS + "double"}, nil
+		v := quad.BNode(d.opts.BlankPrefix + "e" + string(t.text))
+		return v, d.sized(v, t.line, t.col)
+	case tInteger, tDecimal, tDouble:
+		v := quad.TypedString{Value: quad.String(t.text), Type: xsdNS + "integer"}
+		switch t.kind {
+		case tDecimal:
+			v.Type = xsdNS + "decimal"
+		case tDouble:
+			v.Type = xsdNS + "double"
+		}
+		return v, d.sized(v, t.line, t.col)
 	case tBoolean:
 		if t.text[0] == 't' {
 			return quad.TypedString{Value: "true", Type: xsdBoolean}, nil
@@ -473,8 +496,19 @@ func (d *turtleDecoder) object(t *ttlToken, fi int) error {
 	return nil
 }
 
-// literal finishes the string in d.tok with its language tag or datatype.
+// literal finishes the string in d.tok with its language tag or datatype
+// (literalOf), refusing a literal larger than DecodeOptions.MaxTermBytes.
 func (d *turtleDecoder) literal() (quad.Value, error) {
+	line, col := d.tok.line, d.tok.col
+	v, err := d.literalOf()
+	if err == nil {
+		err = d.sized(v, line, col)
+	}
+	return v, err
+}
+
+// literalOf finishes the string in d.tok with its language tag or datatype.
+func (d *turtleDecoder) literalOf() (quad.Value, error) {
 	val := quad.String(d.tok.text)
 	p, err := d.lookahead()
 	if err != nil {

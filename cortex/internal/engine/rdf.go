@@ -104,6 +104,7 @@ func (n *Namespace) ImportRDF(ctx context.Context, r io.Reader, opts RDFImportOp
 	}
 	dec, err := rdfio.NewDecoder(r, opts.Format, rdfio.DecodeOptions{
 		Base: opts.Base, File: opts.File, NoFileBase: opts.NoFileBase, BlankPrefix: "i" + start.ID + "_",
+		MaxTermBytes: n.s.maxTerm(), // a term the store cannot hold is refused where it is
 	})
 	if err != nil {
 		return ImportResult{}, err
