@@ -148,7 +148,7 @@ func (w boardWire) settings() BoardSettings { return BoardSettings(w) }
 func (s BoardSettings) validate(members []string) error {
 	switch {
 	case s.Lead != "" && !slices.Contains(members, s.Lead):
-		return fmt.Errorf("%w: lead %q is not a member", unknown(ErrUnknownAgent, s.Lead), s.Lead)
+		return fmt.Errorf("lead %q: %w", s.Lead, unknown(ErrUnknownAgent, s.Lead))
 	case s.MaxDispatches < 1 || s.MaxDispatches > 100:
 		return errorf(ErrInvalidConfig, "max dispatches %d not in 1..100", s.MaxDispatches)
 	case s.Lease <= 0:
@@ -156,7 +156,7 @@ func (s BoardSettings) validate(members []string) error {
 	case s.StaleAfter <= 0:
 		return errorf(ErrInvalidConfig, "stale after %v: want > 0", s.StaleAfter)
 	case s.PlanApprover != "" && !slices.Contains(members, s.PlanApprover):
-		return fmt.Errorf("%w: plan approver %q is not a member", unknown(ErrUnknownAgent, s.PlanApprover), s.PlanApprover)
+		return fmt.Errorf("plan approver %q: %w", s.PlanApprover, unknown(ErrUnknownAgent, s.PlanApprover))
 	case s.PlanApprover != "" && s.PlanApprover == s.Lead:
 		return errorf(ErrInvalidConfig, "plan approver %q is the lead: the lead does not approve its own plan", s.PlanApprover)
 	}

@@ -247,3 +247,35 @@ func TestCLI_Tasks_AsNotAMember(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_TasksBoard_AgentNamedFirst: a --lead or --plan-approver that is
+// not a member, malformed (a space, a newline) or not, is named first and
+// then what is wrong with it, as every other error of the board names its
+// subject: it said "invalid id (unknown agent; want ...): lead "a b" is
+// not a member", the detail before the subject. Nothing is written.
+func TestCLI_TasksBoard_AgentNamedFirst(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	const want = "want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -"
+	for _, tc := range []struct {
+		flag, value string
+		code        int
+		stderr      string
+	}{
+		{"--lead", "a b", exitInvalid, `lead "a b": invalid id (unknown agent; ` + want + `)`},
+		{"--lead", "bob\ncat", exitInvalid, `lead "bob\ncat": invalid id (unknown agent; ` + want + `)`},
+		{"--lead", "zed", exitNotFound, `lead "zed": unknown agent`},
+		{"--plan-approver", "a b", exitInvalid, `plan approver "a b": invalid id (unknown agent; ` + want + `)`},
+		{"--plan-approver", "zed", exitNotFound, `plan approver "zed": unknown agent`},
+	} {
+		r := runCLI(t, dir, "", "tasks", "board", "crew", tc.flag, tc.value)
+		if want := "cortexctl: team crew: configure board: " + tc.stderr + "\n"; r.code != tc.code || r.stderr != want || r.stdout != "" {
+			t.Errorf("%s %q: exit %d, stderr %q; want exit %d, stderr %q", tc.flag, tc.value, r.code, r.stderr, tc.code, want)
+		}
+	}
+	var b api.Board
+	cliJSON(t, dir, &b, "tasks", "board", "crew")
+	if b.Lead != "ann" || b.PlanApprover != "" {
+		t.Fatalf("refused board settings were written: %+v", b)
+	}
+}

@@ -53,7 +53,7 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 		{"inbox status not UTF-8", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "s\xff"},
 			"cortexctl: invalid message: status \"s\\xff\" (want unread, read or archived)\n"},
 		{"board lead not UTF-8", []string{"tasks", "board", "crew", "--lead", "a\xff"},
-			"cortexctl: team crew: configure board: invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -): lead \"a\\xff\" is not a member\n"},
+			"cortexctl: team crew: configure board: lead \"a\\xff\": invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)
