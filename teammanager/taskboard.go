@@ -247,16 +247,12 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	if row, found, err := b.sideRow(teamTable, team); err != nil {
 		return nil, err
 	} else if found && len(row) > fStatus {
-		if s, _ := row[fStatus].(quad.String); Finished(Status(s)) {
-			return nil, fmt.Errorf("team %s is %s: %w", IDText(team), s, ErrTeamFinished)
-		}
+		s, _ := row[fStatus].(quad.String)
 		// (A row written before the lifecycle fields is of a team neither
 		// paused nor disbanded.)
-		if len(row) == nListFields && row[fDisbandedAt] != nil {
-			return nil, fmt.Errorf("team %s: %w; its graphs are read-only", IDText(team), ErrTeamDisbanded)
-		}
-		if len(row) == nListFields && row[fPausedAt] != nil && !pausedOK {
-			return nil, fmt.Errorf("team %s is paused (ResumeTeam): %w", IDText(team), ErrTeamPaused)
+		full := len(row) == nListFields
+		if err := boardClosed(team, Status(s), full && row[fDisbandedAt] != nil, full && row[fPausedAt] != nil && !pausedOK); err != nil {
+			return nil, err
 		}
 		if len(row) == nListFields {
 			if err := b.checkDeadline(team, rowTimes(row)); err != nil {
@@ -298,6 +294,34 @@ func (b *boardTx) loadBoard(team string, pausedOK bool) (*boardState, error) {
 	st = newBoard(t)
 	b.saveBoard(team, st)
 	return st, nil
+}
+
+// boardClosed returns the error of a write to the board of team, whose
+// status is status, disbanded or paused: ErrTeamFinished, ErrTeamDisbanded
+// or ErrTeamPaused, in this order; nil if none.
+func boardClosed(team string, status Status, disbanded, paused bool) error {
+	switch {
+	case Finished(status):
+		return fmt.Errorf("team %s is %s: %w", IDText(team), status, ErrTeamFinished)
+	case disbanded:
+		return fmt.Errorf("team %s: %w; its graphs are read-only", IDText(team), ErrTeamDisbanded)
+	case paused:
+		return fmt.Errorf("team %s is paused (ResumeTeam): %w", IDText(team), ErrTeamPaused)
+	}
+	return nil
+}
+
+// BoardClosed returns the error that a write to the task board of team t
+// (as GetTeam returns it: a team past its timeout reads as failed) fails
+// with for the team's state, as the Manager's board methods report it
+// before anything about who acts: ErrTeamFinished for a completed or
+// failed team, ErrTeamDisbanded for a disbanded one, ErrTeamPaused for a
+// paused one; nil if its board takes writes. (The mailbox and the plan
+// take writes while a team is paused.) A caller that checks who acts
+// before it writes, as cortexctl's lead's commands do on a board without a
+// lead, reports this first.
+func BoardClosed(t Team) error {
+	return boardClosed(t.ID, t.Status, t.Lifecycle == LifecycleDisbanded, t.Lifecycle == LifecyclePaused)
 }
 
 // checkDeadline fails with ErrTeamFinished if team t (its status and

@@ -440,3 +440,65 @@ func (f *fixture) pauseFor(t testing.TB, team string, d time.Duration) {
 		t.Fatal(err)
 	}
 }
+
+// TestBoardClosed_AsTheBoardRefuses: BoardClosed of a team as GetTeam
+// returns it is the refusal of a write to its board (CreateTask's, its
+// operation left out): ErrTeamFinished for a completed team and one past
+// its timeout (the board names the timeout), ErrTeamDisbanded,
+// ErrTeamPaused; nil for a team whose board takes writes (which refuses
+// a member's task on a board without a lead for who acts). The completed
+// team's refusal named its status quoted ("team done is "completed"").
+func TestBoardClosed_AsTheBoardRefuses(t *testing.T) {
+	f := newFixture(t, teammanager.DefaultConfig().WithAutoMerge(false))
+	for _, id := range []string{"open", "done", "gone", "held", "late"} {
+		tc := teammanager.TeamConfig{ID: id, Name: id, Members: members("a", "b"), Timeout: -1}
+		if id == "late" {
+			tc.Timeout = time.Minute
+		}
+		f.create(t, tc)
+	}
+	for _, a := range []string{"a", "b"} {
+		f.status(t, "done", a, teammanager.Running, "")
+		f.status(t, "done", a, teammanager.Completed, "")
+	}
+	if _, err := f.m.DisbandTeam(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	f.status(t, "held", "a", teammanager.Running, "")
+	if _, err := f.m.PauseTeam(ctx, "held"); err != nil {
+		t.Fatal(err)
+	}
+	f.status(t, "late", "a", teammanager.Running, "")
+	f.clock.Advance(2 * time.Minute)
+	for _, tc := range []struct {
+		team string
+		want error  // nil: the board takes writes
+		msg  string // BoardClosed's message; "": the board's
+	}{
+		{"open", nil, ""}, // the board goes on to who acts: a may not create tasks
+		{"done", teammanager.ErrTeamFinished, ""},
+		{"gone", teammanager.ErrTeamDisbanded, ""},
+		{"held", teammanager.ErrTeamPaused, ""},
+		{"late", teammanager.ErrTeamFinished, "team late is failed: team is finished"},
+	} {
+		team, err := f.m.GetTeam(ctx, tc.team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := teammanager.BoardClosed(team)
+		_, werr := f.m.CreateTask(ctx, tc.team, "a", teammanager.NewTask{Subject: "x"})
+		if tc.want == nil {
+			if got != nil || !errors.Is(werr, teammanager.ErrNotAllowed) {
+				t.Errorf("%s: BoardClosed %v, CreateTask %v; want nil, not allowed", tc.team, got, werr)
+			}
+			continue
+		}
+		msg := tc.msg
+		if msg == "" {
+			msg = strings.TrimPrefix(fmt.Sprint(werr), "create task: ")
+		}
+		if !errors.Is(got, tc.want) || !errors.Is(werr, tc.want) || fmt.Sprint(got) != msg || strings.Contains(msg, `"`) {
+			t.Errorf("%s: BoardClosed %v, CreateTask %v; want %v, %q", tc.team, got, werr, tc.want, msg)
+		}
+	}
+}

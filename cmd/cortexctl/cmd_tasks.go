@@ -348,7 +348,10 @@ func teamTaskArgs(c *cli.Context, name, usage string, withTask bool, min, max in
 }
 
 // actor returns the member command name acts as: --as, else, for a lead's
-// command, the board's lead (read with m).
+// command, the board's lead (read with m). On a board without a lead, a
+// team whose board takes no write (finished, disbanded or paused) is
+// refused for that (exit 4), as the board refuses it before anything
+// about who acts, rather than asked for --as.
 func actor(c *cli.Context, m api.TeamManager, name, team string, lead bool) (string, error) {
 	if a := c.String("as"); a != "" || !lead {
 		return a, nil
@@ -358,6 +361,13 @@ func actor(c *cli.Context, m api.TeamManager, name, team string, lead bool) (str
 		return "", err
 	}
 	if s.Lead == "" {
+		t, err := m.GetTeam(c.Context, team)
+		if err != nil {
+			return "", err
+		}
+		if err := teammanager.BoardClosed(t); err != nil {
+			return "", fmt.Errorf("tasks %s: %w", name, err)
+		}
 		return "", usagef("tasks %s: team %s's board has no lead: give --as AGENT (or set one: cortexctl tasks board %s --lead AGENT)", name, team, team)
 	}
 	return s.Lead, nil

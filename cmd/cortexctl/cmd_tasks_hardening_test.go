@@ -279,3 +279,59 @@ func TestCLI_TasksBoard_AgentNamedFirst(t *testing.T) {
 		t.Fatalf("refused board settings were written: %+v", b)
 	}
 }
+
+// TestCLI_Tasks_NoLeadTeamClosed: a lead's command without --as on a
+// board without a lead, of a team whose board takes no write (completed,
+// disbanded, paused), is refused for the team's state (exit 4), as the
+// same command with --as is: it said "board has no lead: give --as"
+// (exit 2), and --as then only led to the real refusal. On a team whose
+// board takes writes, --as is still asked for (exit 2). Nothing is
+// written.
+func TestCLI_Tasks_NoLeadTeamClosed(t *testing.T) {
+	dir := t.TempDir()
+	team := func(id string) {
+		mustCLI(t, dir, "teams", "create", "--id", id, "--name", id, "--member", "bob:dev", "--member", "cat:dev")
+	}
+	team("done")
+	for _, a := range []string{"bob", "cat"} {
+		mustCLI(t, dir, "teams", "member-status", "done", a, "running")
+		mustCLI(t, dir, "teams", "member-status", "done", a, "completed")
+	}
+	team("gone")
+	mustCLI(t, dir, "teams", "disband", "gone")
+	team("held")
+	mustCLI(t, dir, "teams", "member-status", "held", "bob", "running")
+	mustCLI(t, dir, "teams", "pause", "held")
+	team("open")
+	for _, tc := range []struct {
+		team string
+		code int
+		msg  string
+	}{
+		{"done", exitConflict, "team done is completed: team is finished"},
+		{"gone", exitConflict, "team gone: team is disbanded; its graphs are read-only"},
+		{"held", exitConflict, "team held is paused (ResumeTeam): team is paused"},
+		{"open", exitUsage, "team open's board has no lead: give --as AGENT"},
+	} {
+		for _, args := range [][]string{
+			{"tasks", "create", tc.team, "x"},
+			{"tasks", "cancel", tc.team, "T1"},
+			{"tasks", "update", tc.team, "T1", "--priority", "2"},
+			{"tasks", "review", tc.team, "T1", "--approve"},
+		} {
+			r := runCLI(t, dir, "", args...)
+			if want := "cortexctl: " + map[int]string{exitUsage: "usage: "}[tc.code] + args[0] + " " + args[1] + ": " + tc.msg; r.code != tc.code || !strings.HasPrefix(r.stderr, want) {
+				t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q...", args, r.code, r.stderr, tc.code, want)
+			}
+			if tc.code == exitConflict {
+				with := runCLI(t, dir, "", append(args, "--as", "bob")...)
+				if with.code != exitConflict || !strings.Contains(with.stderr, tc.msg) {
+					t.Errorf("%q --as bob: exit %d, stderr %q; want exit 4 and %q", args, with.code, with.stderr, tc.msg)
+				}
+			}
+		}
+		if out := mustCLI(t, dir, "tasks", "list", tc.team, "--json"); out != "[]\n" {
+			t.Errorf("tasks of %s after the refused commands: %s", tc.team, out)
+		}
+	}
+}
