@@ -172,6 +172,20 @@ func wantArgs(c *cli.Context, usage string, n, ids int) ([]string, error) {
 	return args, nil
 }
 
+// refuseBlank returns a usage error (exit 2) if v, the text of argument
+// or option name of command cmd (e.g. "mail send", "BODY") that must say
+// something, is white space only: it is text left out, as an empty one is
+// (refuseEmptyArgs), e.g. "mail send: BODY is blank: want TEAM BODY", and
+// refused as early, before anything is opened or sent (the Manager would
+// refuse it as an invalid value, exit 7, and an empty one too). want ends
+// the message.
+func refuseBlank(cmd, name, v, want string) error {
+	if v != "" && strings.TrimSpace(v) == "" {
+		return usagef("%s: %s is blank: %s", cmd, name, want)
+	}
+	return nil
+}
+
 // notEmpty returns a usage error saying usage if one of names is empty.
 func notEmpty(usage string, names ...string) error {
 	if slices.Contains(names, "") {

@@ -168,11 +168,11 @@ func mailSend(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseBlank("mail send", "BODY", args[1], "want TEAM BODY"); err != nil {
+		return err
+	}
 	if c.String("as") == "" {
 		return usagef("mail send: want --as AGENT (the sender)")
-	}
-	if strings.TrimSpace(args[1]) == "" {
-		return fmt.Errorf("%w: mail send: empty body", errInvalid)
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {

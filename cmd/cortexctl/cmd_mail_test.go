@@ -188,3 +188,27 @@ func TestCLI_RepeatableFlagsKeepCommas(t *testing.T) {
 		t.Errorf("--step with a comma: steps %+v", p.Steps)
 	}
 }
+
+// TestCLI_MailSend_BlankBody: a body of white space only is text left
+// out, as an empty one: a usage error (exit 2) naming BODY, reported
+// before a missing --as as the empty one is, and nothing is sent. It was
+// an invalid value (exit 7, "empty body") while the empty one was 2.
+func TestCLI_MailSend_BlankBody(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, body := range []string{"", " ", " \n", "\t\r\n", "\u00a0"} {
+		want := "cortexctl: usage: mail send: BODY is blank: want TEAM BODY\n"
+		if body == "" {
+			want = "cortexctl: usage: mail send: BODY is empty: want TEAM BODY\n"
+		}
+		for _, as := range [][]string{{"--as", "bob", "--to", "ann"}, nil} {
+			args := append([]string{"mail", "send", "crew", body}, as...)
+			if r := runCLI(t, dir, "", args...); r.code != exitUsage || r.stderr != want || r.stdout != "" {
+				t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", args, r.code, r.stderr, exitUsage, want)
+			}
+		}
+	}
+	if out := mustCLI(t, dir, "mail", "history", "crew", "--json"); out != "[]\n" {
+		t.Fatalf("history after the refused sends: %s", out)
+	}
+}

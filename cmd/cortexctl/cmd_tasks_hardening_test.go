@@ -184,7 +184,7 @@ func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
 		{[]string{"tasks", "review", "crew", "T1", "--reject"}, exitInvalid, "a rejection needs --feedback"},
 		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
 		{[]string{"mail", "send", "crew", "", "--as", "bob"}, exitUsage, "mail send: BODY is empty"},
-		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, exitInvalid, "empty body"},
+		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, exitUsage, "mail send: BODY is blank: want TEAM BODY"},
 	})
 }
 
