@@ -43,7 +43,18 @@ Example:
 					&cli.StringFlag{Name: "title", Usage: "the plan's title (required)"},
 					&cli.StringSliceFlag{Name: "step", Usage: `a step, in order: "TITLE" or "TITLE | DESCRIPTION", repeatable (at least one)`}),
 				Action: func(c *cli.Context) error {
-					return planAction(c, e, "draft", needBy, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+					return planAction(c, e, "draft", func(c *cli.Context, verb string) error {
+						if err := needBy(c, verb); err != nil {
+							return err
+						}
+						switch {
+						case !c.IsSet("title"):
+							return usagef("plans draft: --title is required: the plan's title")
+						case !c.IsSet("step"):
+							return usagef("plans draft: --step is required: the plan's steps, in order (at least one)")
+						}
+						return refuseBlank("plans draft", "--title", c.String("title"), "give the plan's title")
+					}, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						np := teammanager.NewPlan{Title: c.String("title")}
 						for _, s := range c.StringSlice("step") {
 							title, desc, _ := strings.Cut(s, "|")
@@ -79,7 +90,7 @@ Example:
 						if err := needRevision(c, verb); err != nil {
 							return err
 						}
-						return needFeedback(c, verb)
+						return needFeedback(c, "plans "+verb)
 					}, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
 						return m.ReviewPlan(c.Context, team, approver(c), c.Int("revision"), false, c.String("feedback"))
 					})
@@ -176,12 +187,17 @@ func needRevision(c *cli.Context, verb string) error {
 	return nil
 }
 
-// needFeedback is the check of plans reject: a rejection says why.
-func needFeedback(c *cli.Context, verb string) error {
-	if strings.TrimSpace(c.String("feedback")) == "" {
-		return fmt.Errorf("%w: plans %s: a rejection needs --feedback", errInvalid, verb)
+// needFeedback is the check of plans reject and tasks review (cmd, with
+// --reject): a rejection says why, in --feedback, required (exit 2 left
+// out, as its white space only).
+func needFeedback(c *cli.Context, cmd string) error {
+	if cmd == "tasks review" && !c.Bool("reject") {
+		return nil
 	}
-	return nil
+	if !c.IsSet("feedback") {
+		return usagef("%s: a rejection needs --feedback (why)", cmd)
+	}
+	return refuseBlank(cmd, "--feedback", c.String("feedback"), "a rejection says why")
 }
 
 // planAction runs a plans subcommand that answers one revision and prints

@@ -10,7 +10,9 @@ import (
 
 // TestPlansArgs_CheckedBeforeOpening: plans draft and submit without
 // --by, plans approve and reject without --revision (or with one below
-// 1), and plans reject without --feedback, are refused before the store
+// 1), plans reject without --feedback (or one of white space only) and
+// plans draft without --title (or one of white space only), are refused
+// before the store
 // is opened: with their own exit code and message even while another
 // process holds the store (not 6, "in use"), and leaving its directory as
 // it was. (Not a TestCLI_ test: a server would hold the store.)
@@ -18,8 +20,10 @@ func TestPlansArgs_CheckedBeforeOpening(t *testing.T) {
 	checkedBeforeOpening(t, []argsCase{
 		{[]string{"plans", "draft", "crew", "--title", "t", "--step", "s"}, exitUsage, "--by LEAD is required"},
 		{[]string{"plans", "submit", "crew"}, exitUsage, "--by LEAD is required"},
-		{[]string{"plans", "reject", "crew", "--revision", "1"}, exitInvalid, "a rejection needs --feedback"},
-		{[]string{"plans", "reject", "crew", "--revision", "1", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"plans", "reject", "crew", "--revision", "1"}, exitUsage, "plans reject: a rejection needs --feedback (why)"},
+		{[]string{"plans", "reject", "crew", "--revision", "1", "--feedback", " "}, exitUsage, "plans reject: --feedback is blank: a rejection says why"},
+		{[]string{"plans", "draft", "crew", "--by", "ann", "--step", "s"}, exitUsage, "plans draft: --title is required"},
+		{[]string{"plans", "draft", "crew", "--by", "ann", "--title", "\t", "--step", "s"}, exitUsage, "plans draft: --title is blank"},
 		{[]string{"plans", "approve", "crew"}, exitUsage, "--revision N is required"},
 		{[]string{"plans", "reject", "crew", "--feedback", "why"}, exitUsage, "--revision N is required"},
 		{[]string{"plans", "approve", "crew", "--revision", "-1"}, exitInvalid, "--revision -1: want 1 or more"},

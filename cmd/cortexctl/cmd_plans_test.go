@@ -21,7 +21,7 @@ func TestCLI_Plans(t *testing.T) {
 	}{
 		{[]string{"plans", "draft", "crew", "--title", "x", "--step", "a"}, exitUsage, "--by LEAD"},
 		{[]string{"plans", "draft", "crew", "--by", "ann", "--title", "x", "--step", "a"}, exitConflict, "lead"},
-		{[]string{"plans", "draft", "crew", "--by", "boss", "--title", "x"}, exitInvalid, "no steps"},
+		{[]string{"plans", "draft", "crew", "--by", "boss", "--title", "x"}, exitUsage, "plans draft: --step is required"},
 		{[]string{"plans", "get", "crew"}, exitNotFound, "team crew: plan: no plan yet: the lead drafts one first"},
 		{[]string{"plans", "get", "nope"}, exitNotFound, ""},
 		{[]string{"plans", "approve", "crew", "--revision", "1"}, exitNotFound, "plan"},

@@ -26,7 +26,10 @@ type taskCmd struct {
 	name, usage, args, desc string
 	lead                    bool // the lead acts: --as defaults to the board's lead
 	min, max                int  // positional arguments after TEAM TASK
-	flags                   []cli.Flag
+	// text names the required argument after TEAM TASK that is text
+	// ("REASON"): white space only is refused as an empty one is.
+	text  string
+	flags []cli.Flag
 	// check reads the command's flags before anything is opened (nil: none).
 	check func(c *cli.Context) error
 	run   func(c *cli.Context, m api.TeamManager, team, agent, task string, rest []string) (teammanager.Task, error)
@@ -49,7 +52,7 @@ func tasksCommand(e *env) *cli.Command {
 			run: func(c *cli.Context, m api.TeamManager, team, agent, task string, rest []string) (teammanager.Task, error) {
 				return m.CompleteTask(c.Context, team, agent, task, strings.Join(rest, ""))
 			}},
-		{name: "fail", usage: "fail an in_progress task; the lead is told", args: "TEAM TASK REASON", min: 1, max: 1,
+		{name: "fail", usage: "fail an in_progress task; the lead is told", args: "TEAM TASK REASON", min: 1, max: 1, text: "REASON",
 			desc: "cortexctl tasks fail TEAM T1 'no access to the repo' --as bob",
 			run: func(c *cli.Context, m api.TeamManager, team, agent, task string, rest []string) (teammanager.Task, error) {
 				return m.FailTask(c.Context, team, agent, task, rest[0])
@@ -62,10 +65,7 @@ func tasksCommand(e *env) *cli.Command {
 				if c.Bool("approve") == c.Bool("reject") {
 					return usagef("tasks review: want one of --approve and --reject")
 				}
-				if c.Bool("reject") && strings.TrimSpace(c.String("feedback")) == "" {
-					return fmt.Errorf("%w: tasks review: a rejection needs --feedback", errInvalid)
-				}
-				return nil
+				return needFeedback(c, "tasks review")
 			},
 			run: func(c *cli.Context, m api.TeamManager, team, agent, task string, _ []string) (teammanager.Task, error) {
 				return m.ReviewTask(c.Context, team, agent, task, c.Bool("approve"), c.String("feedback"))
@@ -102,6 +102,9 @@ func tasksCommand(e *env) *cli.Command {
 				&cli.StringSliceFlag{Name: "blocked-by", Usage: "TASK that must complete first, repeatable: replaces the list ('' for none); only on a pending task"}},
 			check: func(c *cli.Context) error {
 				if _, err := priorityFlag(c); err != nil {
+					return err
+				}
+				if err := refuseBlank("tasks update", "--subject", c.String("subject"), "give a subject or leave the option out"); err != nil {
 					return err
 				}
 				for _, f := range []string{"subject", "description", "assignee", "priority", "blocked-by"} {
@@ -411,6 +414,9 @@ func tasksCreate(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseBlank("tasks create", "SUBJECT", args[1], "want TEAM SUBJECT"); err != nil {
+		return err
+	}
 	prio, err := priorityFlag(c)
 	if err != nil {
 		return err
@@ -535,6 +541,11 @@ func tasksAct(c *cli.Context, e *env, a taskCmd) error {
 	if err != nil {
 		return err
 	}
+	if a.text != "" {
+		if err := refuseBlank("tasks "+a.name, a.text, args[2], "want "+a.args); err != nil {
+			return err
+		}
+	}
 	if !a.lead {
 		if err := needAs(c, a.name); err != nil {
 			return err
@@ -594,6 +605,9 @@ func tasksComment(c *cli.Context, e *env) error {
 	}
 	args, err := teamTaskArgs(c, "comment", "TEAM TASK TEXT", true, 1, 1)
 	if err != nil {
+		return err
+	}
+	if err := refuseBlank("tasks comment", "TEXT", args[2], "want TEAM TASK TEXT"); err != nil {
 		return err
 	}
 	if err := needAs(c, "comment"); err != nil {

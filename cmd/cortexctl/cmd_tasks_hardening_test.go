@@ -175,14 +175,18 @@ func TestCLI_TasksBoard_ZeroDurations(t *testing.T) {
 }
 
 // TestTasksMailArgs_CheckedBeforeOpening: tasks review --reject without
-// feedback and mail send with an empty or blank body are refused before the store
-// is opened: with their own exit code and message even while another
+// feedback, mail send with an empty or blank body, and tasks create,
+// comment and fail with a blank subject, text or reason, are refused
+// before the store is opened: with their own exit code and message even while another
 // process holds the store (not 6, "in use"), and leaving its directory as
 // it was. (Not a TestCLI_ test: a server would hold the store.)
 func TestTasksMailArgs_CheckedBeforeOpening(t *testing.T) {
 	checkedBeforeOpening(t, []argsCase{
-		{[]string{"tasks", "review", "crew", "T1", "--reject"}, exitInvalid, "a rejection needs --feedback"},
-		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, exitInvalid, "a rejection needs --feedback"},
+		{[]string{"tasks", "review", "crew", "T1", "--reject"}, exitUsage, "tasks review: a rejection needs --feedback (why)"},
+		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", " "}, exitUsage, "tasks review: --feedback is blank: a rejection says why"},
+		{[]string{"tasks", "create", "crew", " "}, exitUsage, "tasks create: SUBJECT is blank"},
+		{[]string{"tasks", "comment", "crew", "T1", " ", "--as", "bob"}, exitUsage, "tasks comment: TEXT is blank"},
+		{[]string{"tasks", "fail", "crew", "T1", " ", "--as", "bob"}, exitUsage, "tasks fail: REASON is blank"},
 		{[]string{"mail", "send", "crew", "", "--as", "bob"}, exitUsage, "mail send: BODY is empty"},
 		{[]string{"mail", "send", "crew", " \n", "--as", "bob", "--to", "ann"}, exitUsage, "mail send: BODY is blank: want TEAM BODY"},
 	})
@@ -333,5 +337,54 @@ func TestCLI_Tasks_NoLeadTeamClosed(t *testing.T) {
 		if out := mustCLI(t, dir, "tasks", "list", tc.team, "--json"); out != "[]\n" {
 			t.Errorf("tasks of %s after the refused commands: %s", tc.team, out)
 		}
+	}
+}
+
+// TestCLI_TasksPlans_BlankText: a text that must say something (a task's
+// subject, comment or failure reason, a rejection's feedback, a plan's
+// title) given as white space only, or a required one left out, is a
+// usage error (exit 2) naming it, reported before a missing --as, as an
+// empty one is, and nothing is written: they were invalid values (exit
+// 7: "empty subject", "a rejection needs --feedback", "no steps"), found
+// by the board once the store was open, while the empty ones were 2.
+func TestCLI_TasksPlans_BlankText(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "tasks", "claim", "crew", "T1", "--as", "bob")
+	mustCLI(t, dir, "tasks", "complete", "crew", "T1", "done", "--as", "bob")
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"tasks", "create", "crew", " \n"}, "tasks create: SUBJECT is blank: want TEAM SUBJECT"},
+		{[]string{"tasks", "update", "crew", "T1", "--subject", "\t"}, "tasks update: --subject is blank: give a subject or leave the option out"},
+		{[]string{"tasks", "comment", "crew", "T1", " "}, "tasks comment: TEXT is blank: want TEAM TASK TEXT"},
+		{[]string{"tasks", "fail", "crew", "T1", " "}, "tasks fail: REASON is blank: want TEAM TASK REASON"},
+		{[]string{"tasks", "review", "crew", "T1", "--reject"}, "tasks review: a rejection needs --feedback (why)"},
+		{[]string{"tasks", "review", "crew", "T1", "--reject", "--feedback", "\n"}, "tasks review: --feedback is blank: a rejection says why"},
+		{[]string{"plans", "draft", "crew", "--by", "ann", "--step", "s"}, "plans draft: --title is required: the plan's title"},
+		{[]string{"plans", "draft", "crew", "--by", "ann", "--title", " ", "--step", "s"}, "plans draft: --title is blank: give the plan's title"},
+		{[]string{"plans", "draft", "crew", "--by", "ann", "--title", "t"}, "plans draft: --step is required: the plan's steps, in order (at least one)"},
+		{[]string{"plans", "reject", "crew", "--revision", "1"}, "plans reject: a rejection needs --feedback (why)"},
+		{[]string{"plans", "reject", "crew", "--revision", "1", "--feedback", " "}, "plans reject: --feedback is blank: a rejection says why"},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if want := "cortexctl: usage: " + tc.stderr + "\n"; r.code != exitUsage || r.stderr != want || r.stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stderr, exitUsage, want)
+		}
+	}
+	var task api.Task
+	cliJSON(t, dir, &task, "tasks", "get", "crew", "T1")
+	if task.Status != "in_review" || task.Subject != "a" {
+		t.Fatalf("T1 after the refused commands: %+v", task)
+	}
+	for _, args := range [][]string{{"tasks", "comments", "crew", "T1"}, {"plans", "list", "crew"}} {
+		if out := mustCLI(t, dir, append(args, "--json")...); out != "[]\n" {
+			t.Errorf("%q after the refused commands: %s", args, out)
+		}
+	}
+	if out := mustCLI(t, dir, "tasks", "list", "crew", "--json"); strings.Count(out, `"id"`) != 1 {
+		t.Errorf("tasks after the refused commands: %s", out)
 	}
 }
