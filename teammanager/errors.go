@@ -225,12 +225,26 @@ type TaskStateError struct {
 }
 
 func (e *TaskStateError) Error() string {
+	return fmt.Sprintf("team %s: task %s: %s", IDText(e.Team), IDText(e.Task), e.detail())
+}
+
+// detail is e's message without the team and the task.
+func (e *TaskStateError) detail() string {
 	st := string(e.Status)
 	if e.Paused {
 		st += " (paused)"
 	}
-	return fmt.Sprintf("team %s: task %s: %v: cannot %s a task that is %s", IDText(e.Team), IDText(e.Task), ErrTaskState, e.Op, st)
+	return fmt.Sprintf("%v: cannot %s a task that is %s", ErrTaskState, e.Op, st)
 }
+
+// stateOfTask is a *TaskStateError named by an operation on its task
+// (taskErr): its message leaves the team and the task out.
+type stateOfTask struct{ *TaskStateError }
+
+func (e stateOfTask) Error() string { return e.detail() }
+
+// Unwrap returns the *TaskStateError.
+func (e stateOfTask) Unwrap() error { return e.TaskStateError }
 
 // Unwrap returns ErrTaskState.
 func (e *TaskStateError) Unwrap() error { return ErrTaskState }
@@ -290,11 +304,17 @@ func teamErr(team, op string, err error) error {
 // taskErr is teamErr for op (e.g. "claim task T9") on task: a lookup of
 // that task that failed is named once, "team crew: claim task T9: unknown
 // task", not "team crew: claim task T9: team crew: task "T9": unknown
-// task".
+// task", and so is a refusal of its status: "team crew: claim task T1:
+// task status does not allow this: cannot claim a task that is
+// completed".
 func taskErr(team, task, op string, err error) error {
 	var le *taskLookupError
 	if errors.As(err, &le) && le.team == team && le.id == task {
 		return fmt.Errorf("team %s: %s: %w", IDText(team), op, le.err)
+	}
+	var se *TaskStateError
+	if errors.As(err, &se) && se.Team == team && se.Task == task && err.Error() == se.Error() {
+		return fmt.Errorf("team %s: %s: %w", IDText(team), op, stateOfTask{se})
 	}
 	return teamErr(team, op, err)
 }

@@ -663,14 +663,14 @@ func (m *Manager) ClaimTask(ctx context.Context, teamID, agent, taskID string) (
 			return &TaskStateError{Team: teamID, Task: taskID, Status: t.Status, Paused: t.Paused, Op: "claim"}
 		}
 		if t.Assignee != "" && t.Assignee != agent {
-			return fmt.Errorf("%w: task %s is assigned to %s, not %s", ErrNotAllowed, IDText(taskID), t.Assignee, IDText(agent))
+			return fmt.Errorf("%w: it is assigned to %s, not %s", ErrNotAllowed, t.Assignee, IDText(agent))
 		}
 		ok, err := b.blockersDone(t)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return fmt.Errorf("task %s: %w by %s", IDText(taskID), ErrBlocked, strings.Join(t.BlockedBy, ", "))
+			return fmt.Errorf("%w by %s", ErrBlocked, strings.Join(t.BlockedBy, ", "))
 		}
 		tripped, err = b.dispatch(st, t, agent, ActionClaimed)
 		out = *t

@@ -388,3 +388,37 @@ func TestCLI_TasksPlans_BlankText(t *testing.T) {
 		t.Errorf("tasks after the refused commands: %s", out)
 	}
 }
+
+// TestCLI_TaskRefusals_NameTaskOnce: a task command that the task's
+// status, its blockers or its assignee refuse names the team and the task
+// once, as an unknown task does: they said "team crew: review task T1:
+// team crew: task T1: task status does not allow this: ...", "claim task
+// T2: task T2: task is blocked by T1", "claim task T1: not allowed: task
+// T1 is assigned to bob, not cat".
+func TestCLI_TaskRefusals_NameTaskOnce(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a", "--assignee", "bob")
+	mustCLI(t, dir, "tasks", "create", "crew", "b", "--blocked-by", "T1")
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"tasks", "review", "crew", "T1", "--approve"}, "team crew: review task T1: task status does not allow this: cannot review a task that is pending"},
+		{[]string{"tasks", "complete", "crew", "T1", "--as", "bob"}, "team crew: complete task T1: task status does not allow this: cannot complete a task that is pending"},
+		{[]string{"tasks", "resume", "crew", "T1"}, "team crew: resume task T1: task status does not allow this: cannot resume a task that is pending"},
+		{[]string{"tasks", "claim", "crew", "T2", "--as", "bob"}, "team crew: claim task T2: task is blocked by T1"},
+		{[]string{"tasks", "claim", "crew", "T1", "--as", "cat"}, "team crew: claim task T1: not allowed: it is assigned to bob, not cat"},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if want := "cortexctl: " + tc.stderr + "\n"; r.code != exitConflict || r.stderr != want {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stderr, exitConflict, want)
+		}
+	}
+	mustCLI(t, dir, "tasks", "claim", "crew", "T1", "--as", "bob")
+	mustCLI(t, dir, "tasks", "pause", "crew", "T1")
+	want := "cortexctl: team crew: claim task T1: task status does not allow this: cannot claim a task that is in_progress (paused)\n"
+	if r := runCLI(t, dir, "", "tasks", "claim", "crew", "T1", "--as", "bob"); r.code != exitConflict || r.stderr != want {
+		t.Errorf("claim of a paused task: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+}
