@@ -269,7 +269,7 @@ func (m *Manager) AddTaskFindings(ctx context.Context, teamID, agentID, taskID s
 			return err
 		}
 		if t.Assignee != agentID || t.Status != TaskInProgress && t.Status != TaskInReview {
-			return fmt.Errorf("team %s: task %s findings: %w: the task is %s, assigned to %q", IDText(teamID), IDText(taskID), ErrNotAllowed, t.Status, t.Assignee)
+			return fmt.Errorf("team %s: task %s findings: %w", IDText(teamID), IDText(taskID), notReporter(t))
 		}
 		return nil
 	})
@@ -347,7 +347,7 @@ func (m *Manager) FinishTask(ctx context.Context, teamID, agent, taskID string, 
 				return err
 			}
 			if t.Assignee != agent || t.Status != TaskInProgress && t.Status != TaskInReview {
-				return fmt.Errorf("task %s findings: %w: the task is %s, assigned to %q", IDText(taskID), ErrNotAllowed, t.Status, t.Assignee)
+				return fmt.Errorf("task %s findings: %w", IDText(taskID), notReporter(t))
 			}
 		}
 		for i, nt := range o.Tasks {
@@ -481,4 +481,16 @@ func (b *boardTx) releaseTasks(team, agent, reason string) error {
 		}
 	}
 	return nil
+}
+
+// notReporter is the refusal of findings for task t by an agent that may
+// not report them: only its assignee does, while it is in_progress or
+// in_review. It names the assignee, or says there is none (it said
+// assigned to "").
+func notReporter(t *Task) error {
+	who := "no one"
+	if t.Assignee != "" {
+		who = IDText(t.Assignee)
+	}
+	return fmt.Errorf("%w: the task is %s, assigned to %s (its assignee reports findings while it is in_progress or in_review)", ErrNotAllowed, t.Status, who)
 }

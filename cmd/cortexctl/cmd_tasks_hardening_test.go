@@ -422,3 +422,30 @@ func TestCLI_TaskRefusals_NameTaskOnce(t *testing.T) {
 		t.Errorf("claim of a paused task: exit %d, stderr %q; want %q", r.code, r.stderr, want)
 	}
 }
+
+// TestCLI_TasksAddFinding_NotReporter: findings for a task that --as may
+// not report on are refused (exit 4) naming its assignee, or no one, and
+// who may: it said `assigned to ""` of a task without one. Nothing is
+// written.
+func TestCLI_TasksAddFinding_NotReporter(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "tasks", "create", "crew", "b")
+	mustCLI(t, dir, "tasks", "claim", "crew", "T2", "--as", "bob")
+	const why = " (its assignee reports findings while it is in_progress or in_review)\n"
+	for _, tc := range []struct {
+		task, as, stderr string
+	}{
+		{"T1", "bob", "cortexctl: team crew: task T1 findings: not allowed: the task is pending, assigned to no one" + why},
+		{"T2", "cat", "cortexctl: team crew: task T2 findings: not allowed: the task is in_progress, assigned to bob" + why},
+	} {
+		args := []string{"tasks", "add-finding", "crew", tc.task, "<https://ex.org/s>", "rdfs:comment", `"x"`, "--as", tc.as}
+		if r := runCLI(t, dir, "", args...); r.code != exitConflict || r.stderr != tc.stderr {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", args, r.code, r.stderr, exitConflict, tc.stderr)
+		}
+	}
+	if out := mustCLI(t, dir, "findings", "list", "crew", "--json"); out != "[]\n" {
+		t.Fatalf("findings after the refused ones: %s", out)
+	}
+}
