@@ -498,6 +498,16 @@ func usageError(c *cli.Context, err error, _ bool) error {
 			flags = c.Command.Flags
 		}
 		if want, typed := flagWants(flags, m[2], m[1], m[3]); typed {
+			if m[1] == `""` {
+				// Empty, as an empty string option is (refuseEmptyValues):
+				// a usage error, not a number or duration that does not
+				// parse.
+				cmd := ""
+				if c.Command != nil && c.Command.Name != "" {
+					cmd = strings.TrimPrefix(c.Command.HelpName, "cortexctl ") + ": "
+				}
+				return usagef("%s--%s is empty: give a value or leave the option out", cmd, m[2])
+			}
 			return fmt.Errorf("%w: --%s %s: %s", errInvalid, m[2], m[1], want)
 		}
 	}
