@@ -307,7 +307,7 @@ func checkFields(st *boardState, t *Task) error {
 	case t.Assignee != "" && !st.isMember(t.Assignee):
 		return fmt.Errorf("%w: assignee %q: %w", ErrInvalidTask, t.Assignee, unknown(ErrUnknownAgent, t.Assignee))
 	case t.Assignee != "" && st.leadIdle(t.Assignee):
-		return fmt.Errorf("%w: assignee %s is the lead, and the board does not let the lead work: %w", ErrInvalidTask, t.Assignee, ErrNotAllowed)
+		return fmt.Errorf("%w: assignee %s: %w: it is the lead, and the board does not let the lead work", ErrInvalidTask, t.Assignee, ErrNotAllowed)
 	}
 	return nil
 }

@@ -449,3 +449,20 @@ func TestCLI_TasksAddFinding_NotReporter(t *testing.T) {
 		t.Fatalf("findings after the refused ones: %s", out)
 	}
 }
+
+// TestCLI_Tasks_AssigneeLeadNamedFirst: a task assigned to the lead of a
+// board that does not let the lead work is refused (exit 4) naming the
+// assignee first, then why: it said "assignee ann is the lead, and the
+// board does not let the lead work: not allowed", the kind of refusal
+// last. Nothing is written.
+func TestCLI_Tasks_AssigneeLeadNamedFirst(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	want := "cortexctl: team crew: create task: invalid task: assignee ann: not allowed: it is the lead, and the board does not let the lead work\n"
+	if r := runCLI(t, dir, "", "tasks", "create", "crew", "x", "--assignee", "ann"); r.code != exitConflict || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", r.code, r.stderr, exitConflict, want)
+	}
+	if out := mustCLI(t, dir, "tasks", "list", "crew", "--json"); out != "[]\n" {
+		t.Fatalf("tasks after the refused one: %s", out)
+	}
+}
