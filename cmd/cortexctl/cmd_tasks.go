@@ -768,7 +768,11 @@ func tasksBoard(c *cli.Context, e *env) error {
 	}
 	return printResult(c, e.stdout, api.BoardOf(args[0], s), func() error {
 		tb := newTable(e.stdout, false)
-		tb.row("lead", s.Lead)
+		lead := s.Lead
+		if lead == "" {
+			lead = "none (the lead's commands need --as)"
+		}
+		tb.row("lead", lead)
 		tb.row("allow requests", strconv.FormatBool(s.AllowRequests))
 		tb.row("lead may work", strconv.FormatBool(s.LeadMayWork))
 		tb.row("require review", strconv.FormatBool(s.RequireReview))

@@ -466,3 +466,19 @@ func TestCLI_Tasks_AssigneeLeadNamedFirst(t *testing.T) {
 		t.Fatalf("tasks after the refused one: %s", out)
 	}
 }
+
+// TestCLI_TasksBoard_NoLeadShown: the table of a board without a lead
+// says so, and what it means; its lead row was blank.
+func TestCLI_TasksBoard_NoLeadShown(t *testing.T) {
+	dir := t.TempDir()
+	mustCLI(t, dir, "teams", "create", "--id", "open", "--name", "open", "--member", "bob:dev")
+	out := mustCLI(t, dir, "tasks", "board", "open")
+	if first, _, _ := strings.Cut(out, "\n"); first != "lead            none (the lead's commands need --as)" {
+		t.Fatalf("tasks board of a board without a lead:\n%s", out)
+	}
+	var b api.Board
+	cliJSON(t, dir, &b, "tasks", "board", "open")
+	if b.Lead != "" {
+		t.Fatalf("--json: lead %q", b.Lead)
+	}
+}
