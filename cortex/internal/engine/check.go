@@ -114,14 +114,14 @@ func (s *Store) Check(ctx context.Context) error {
 	var p checkProblems
 	names, err := s.checkRegistry(ctx, &p)
 	if err != nil {
-		return fmt.Errorf("check: %w", err)
+		return fmt.Errorf("check: %w", s.closedErr(err))
 	}
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("check: %w", err)
 		}
 		if err := s.checkNamespace(ctx, name, &p); err != nil && !errors.Is(err, ErrNoNamespace) {
-			return fmt.Errorf("check: namespace %s: %w", name, err)
+			return fmt.Errorf("check: namespace %s: %w", name, s.closedErr(err))
 		}
 	}
 	return p.err()
@@ -144,7 +144,7 @@ func (n *Namespace) Check(ctx context.Context) error {
 	}
 	var p checkProblems
 	if err := n.s.checkNamespace(ctx, n.name, &p); err != nil {
-		return fmt.Errorf("check: namespace %s: %w", n.name, err)
+		return fmt.Errorf("check: namespace %s: %w", n.name, n.s.closedErr(err))
 	}
 	return p.err()
 }
@@ -178,7 +178,10 @@ func (s *Store) checkRegistry(ctx context.Context, p *checkProblems) ([]string, 
 	err := s.view(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
-		it := txn.NewIterator(opts)
+		it, err := newIterator(txn, opts)
+		if err != nil {
+			return err
+		}
 		defer it.Close()
 		i := 0
 		for it.Rewind(); it.Valid(); {
@@ -463,7 +466,10 @@ func (c *nsCheck) iterate(txn *badger.Txn, bucket []byte, fn func(parts [][]byte
 	if bucket != nil {
 		opts.Prefix = append(layout.Escape(opts.Prefix, [][]byte{bucket}), '/')
 	}
-	it := txn.NewIterator(opts)
+	it, err := newIterator(txn, opts)
+	if err != nil {
+		return err
+	}
 	defer it.Close()
 	var parts [][]byte
 	var seek, scratch []byte

@@ -272,3 +272,59 @@ func sizeReopened(t *testing.T, dir string) int64 {
 	}
 	return size
 }
+
+// TestClose_CutsOffCheck: a Store.Check still reading when Close stops
+// waiting for it (Tuning.CloseWait) fails with an error matching
+// ErrClosed, as every other operation cut off by Close does, not with
+// Badger's "DB Closed" (nor succeeds having read half the store).
+func TestClose_CutsOffCheck(t *testing.T) {
+	t.Parallel()
+	for _, whole := range []bool{true, false} {
+		name := map[bool]string{true: "Store", false: "Namespace"}[whole]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, n := openFilled(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 100 * time.Millisecond}), 5000, "x")
+			ctx := &pausingCtx{Context: context.Background(), s: s, paused: make(chan struct{}), resume: make(chan struct{})}
+			done := make(chan error, 1)
+			go func() {
+				if whole {
+					done <- s.Check(ctx)
+				} else {
+					done <- n.Check(ctx)
+				}
+			}()
+			<-ctx.paused
+			if err := s.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			close(ctx.resume)
+			if err := <-done; !errors.Is(err, ErrClosed) {
+				t.Errorf("Check cut off by Close: %v, want ErrClosed", err)
+			}
+		})
+	}
+}
+
+// pausingCtx is a context whose Err, the first time it is called inside a
+// transaction of s (the gate counts one open), waits until resume is
+// closed: it stops a long read (Check asks its context every few thousand
+// keys) in the middle.
+type pausingCtx struct {
+	context.Context
+	s              *Store
+	once           sync.Once
+	paused, resume chan struct{}
+}
+
+func (c *pausingCtx) Err() error {
+	c.s.gate.mu.Lock()
+	open := c.s.gate.n
+	c.s.gate.mu.Unlock()
+	if open > 0 {
+		c.once.Do(func() {
+			close(c.paused)
+			<-c.resume
+		})
+	}
+	return c.Context.Err()
+}

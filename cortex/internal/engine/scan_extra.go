@@ -116,7 +116,11 @@ func (s *snapshot) acquire(ind int) (*badger.Iterator, error) {
 	opts.PrefetchValues = false
 	opts.PrefetchSize = 1
 	opts.Prefix = s.indexPrefix(ind)
-	return s.txn.NewIterator(opts), nil
+	it, err := newIterator(s.txn, opts)
+	if err != nil {
+		s.inUse--
+	}
+	return it, err
 }
 
 func (s *snapshot) release(ind int, it *badger.Iterator) {

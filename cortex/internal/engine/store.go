@@ -894,6 +894,24 @@ func (s *Store) nextVersion() uint64 {
 	return txn.ReadTs() + 1
 }
 
+// newIterator is txn.NewIterator, which panics with badger.ErrDBClosed
+// once Close has closed the database under a transaction it stopped
+// waiting for (Tuning.CloseWait): that is an error matching ErrClosed
+// here. A transaction that opens iterators as it goes (Check, a parallel
+// read) opens them with it.
+func newIterator(txn *badger.Txn, opts badger.IteratorOptions) (it *badger.Iterator, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok && errors.Is(e, badger.ErrDBClosed) {
+				it, err = nil, fmt.Errorf("%w: %w", ErrClosed, e)
+				return
+			}
+			panic(r)
+		}
+	}()
+	return txn.NewIterator(opts), nil
+}
+
 // view and update run fn in a Badger transaction admitted by the store's
 // gate, which they tell when it has its read timestamp (gate.Started).
 func (s *Store) view(fn func(txn *badger.Txn) error) error {
