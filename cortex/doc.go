@@ -196,7 +196,11 @@
 // transaction waits for nothing: it holds new transactions back while it is
 // written and lets the open ones go on, as their snapshots are older than
 // it. So nothing deadlocks; close queries before
-// writing large deltas or importing large files. While they wait, they run
+// writing large deltas or importing large files. Store.DeleteNamespace (and
+// the creation of a namespace over the leftovers of a deletion cut short)
+// needs the store to itself too, to drop the namespace's keys: it waits up to
+// ten seconds (Tuning.DropGateWait) and then fails with ErrBusy, naming what
+// was open. While they wait, they run
 // the garbage collector, which closes query results that were dropped
 // without being closed: a reader that is gone does not hold them.
 //

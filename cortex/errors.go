@@ -11,8 +11,10 @@ var (
 	// ErrClosed means the store was closed.
 	ErrClosed = engine.ErrClosed
 	// ErrBusy means a write that needs the store to itself (a streamed
-	// delta or import segment) gave up waiting for open transactions to
-	// end: typically a query that was not closed, in the writing goroutine.
+	// delta or import segment, the dropping of a namespace's keys) gave up
+	// waiting for open transactions to end: typically a query result or
+	// iterator that was not closed, in the writing goroutine. The error
+	// says how many were open and where each query result was opened.
 	ErrBusy = engine.ErrBusy
 	// ErrInvalidQuad means a quad has a term of the wrong kind in some position
 	// (for example a literal subject), an unsupported term type, a term that

@@ -180,6 +180,13 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 // meanwhile. If that second step is cut short (a crash, an error), the
 // leftover keys belong to no namespace and are dropped when a namespace of
 // that name is created again: it starts empty, never with old data.
+// Dropping the keys needs the store to itself: it waits for the store's
+// open transactions to end (query results, Dataset.Match iterators and Tx
+// values not closed yet hold it), up to ten seconds (Tuning.DropGateWait),
+// and then fails with an error matching ErrBusy that says what was open;
+// the namespace is then deleted and its keys are left, as after a crash.
+// Creating a namespace over such leftovers waits for them in the same way
+// and, after that bound, fails with ErrBusy and creates nothing.
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end

@@ -38,6 +38,15 @@ type Tuning struct {
 	// goroutine waiting for the namespace this delta writes); a smaller
 	// journaled delta does not wait for them. Default 10s.
 	JournalGateWait time.Duration
+	// DropGateWait bounds how long Store.DeleteNamespace (and
+	// DeleteNamespaceIfUnused, and Store.Namespace creating a namespace
+	// over the leftovers of a deletion cut short) waits for the store's
+	// open transactions to end before it drops the namespace's keys, which
+	// needs the store to itself: a query result, a Dataset.Match iterator
+	// or a Tx that its program never closes would hold it for ever. After
+	// it, the call fails with an error matching ErrBusy that says what was
+	// open. Default 10s.
+	DropGateWait time.Duration
 
 	// CloseWait bounds how long Store.Close waits for the store's
 	// transactions to end (a write cut off after it is rolled back by the

@@ -23,7 +23,7 @@ func TestTuning_Defaults(t *testing.T) {
 	t.Parallel()
 	d := cortex.DefaultTuning()
 	if d.MaxDeltaQuads != cortex.MaxDeltaQuads || d.CloseWait != 30*time.Second || d.ResultsCloseWait != 2*time.Second ||
-		d.JournalGateWait != 10*time.Second || d.StreamGateWait != 2*time.Second || d.StreamMinEntries != 200_000 {
+		d.JournalGateWait != 10*time.Second || d.DropGateWait != 10*time.Second || d.StreamGateWait != 2*time.Second || d.StreamMinEntries != 200_000 {
 		t.Fatalf("defaults %+v", d)
 	}
 }

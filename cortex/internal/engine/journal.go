@@ -398,8 +398,7 @@ func (n *Namespace) writeDeltaJournaled(ctx context.Context, remove, add []quad.
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		return false, fmt.Errorf("%w: a delta of %d quads waited %s for the store's open transactions (unclosed queries?) to end",
-			ErrBusy, len(remove)+len(add), s.tune.JournalGateWait)
+		return false, s.busyErr(fmt.Sprintf("a delta of %d quads", len(remove)+len(add)), s.tune.JournalGateWait)
 	}
 	defer s.gate.release()
 	if err := s.checkOpen(); err != nil {

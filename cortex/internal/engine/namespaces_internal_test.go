@@ -11,6 +11,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 	"github.com/cortexgraph/cortex/namespace"
 )
 
@@ -426,5 +427,77 @@ func TestDeleteIfUnused_AfterBaseMismatch(t *testing.T) {
 	}
 	if deleted, err := s.DeleteIfUnused(ctx, n); !deleted || err != nil {
 		t.Fatalf("DeleteIfUnused: %v, %v; want deleted", deleted, err)
+	}
+}
+
+// TestDeleteNamespace_LeakedReaderBounded: beside a reader that its program
+// keeps and never closes (a query result, a Dataset.Match iterator),
+// DeleteNamespace and the creation of a namespace over the leftovers of a
+// deletion cut short, called with a context that never ends, waited for
+// ever for the store's transactions. They wait Tuning.DropGateWait and fail
+// with an error matching ErrBusy that names what was open.
+func TestDeleteNamespace_LeakedReaderBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		open func(t *testing.T, n *Namespace) func() // returns the reader's Close
+		want string                                  // in the error
+	}{
+		{"query result", func(t *testing.T, n *Namespace) func() {
+			res, err := n.Query(context.Background(), "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func() { res.Close() }
+		}, `1 query result not closed: "SELECT * WHERE { ?s ?p ?o }" on namespace a, opened`},
+		{"Match iterator", func(t *testing.T, n *Namespace) func() {
+			it := n.Dataset().Match(context.Background(), eval.Pattern{Scope: eval.AllGraphs})
+			return func() { it.Close() }
+		}, "1 other (a Dataset.Match iterator or a Tx not closed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s := testStore(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{DropGateWait: 300 * time.Millisecond}))
+			var a *Namespace
+			for _, name := range []string{"a", "b", "c"} {
+				n, err := s.Namespace(ctx, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := n.Apply(ctx, Delta{Add: uniqueQuads(10, name)}); err != nil {
+					t.Fatal(err)
+				}
+				if name == "a" {
+					a = n
+				}
+			}
+			// c's deletion is cut short: its keys are left.
+			s.opts.hooks.deleteNamespace = func() error { return errors.New("cut short") }
+			if err := s.DeleteNamespace(ctx, "c"); err == nil {
+				t.Fatal("the cut-short deletion succeeded")
+			}
+			s.opts.hooks.deleteNamespace = nil
+
+			closeReader := tc.open(t, a)
+			err := s.DeleteNamespace(ctx, "b")
+			if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("DeleteNamespace beside a reader left open: %v, want ErrBusy naming %q", err, tc.want)
+			}
+			_, err = s.Namespace(ctx, "c")
+			if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Namespace over leftovers beside a reader left open: %v, want ErrBusy naming %q", err, tc.want)
+			}
+			if names, err := s.Namespaces(ctx); err != nil || strings.Join(names, " ") != "a" {
+				t.Errorf("namespaces %v (%v), want [a]", names, err)
+			}
+			closeReader()
+			if err := s.DeleteNamespace(ctx, "a"); err != nil {
+				t.Errorf("DeleteNamespace once the reader is closed: %v", err)
+			}
+			if _, err := s.Namespace(ctx, "c"); err != nil {
+				t.Errorf("Namespace over leftovers once the reader is closed: %v", err)
+			}
+		})
 	}
 }

@@ -602,6 +602,13 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // meanwhile. If that second step is cut short (a crash, an error), the
 // leftover keys belong to no namespace and are dropped when a namespace of
 // that name is created again: it starts empty, never with old data.
+// Dropping the keys needs the store to itself: it waits for the store's
+// open transactions to end (query results, Dataset.Match iterators and Tx
+// values not closed yet hold it), up to ten seconds (Tuning.DropGateWait),
+// and then fails with an error matching ErrBusy that says what was open;
+// the namespace is then deleted and its keys are left, as after a crash.
+// Creating a namespace over such leftovers waits for them in the same way
+// and, after that bound, fails with ErrBusy and creates nothing.
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end
@@ -741,7 +748,11 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 
 // dropKeys drops every key starting with prefix, holding the store's other
 // transactions back meanwhile (Badger's DropPrefix makes concurrent writes
-// fail rather than wait). It does nothing when no key has the prefix.
+// fail rather than wait). It does nothing when no key has the prefix. It
+// waits up to Tuning.DropGateWait for the store's open transactions to
+// end (a query result, an iterator or a Tx left open by its program would
+// hold it for ever), and then fails with an error matching ErrBusy that
+// says which were open, having dropped nothing.
 func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	var any bool
 	err := s.view(func(txn *badger.Txn) error {
@@ -757,8 +768,11 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	if err != nil || !any {
 		return err
 	}
-	if err := s.gate.exclusive(ctx); err != nil {
-		return err
+	if err := s.gate.exclusiveWait(ctx, s.tune.DropGateWait); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return s.busyErr("dropping a namespace's keys", s.tune.DropGateWait)
 	}
 	defer s.gate.release()
 	s.maint.RLock()
@@ -799,6 +813,39 @@ func (s *Store) registryEntry(name string) (registryValue, bool, error) {
 		})
 	})
 	return r, exists, err
+}
+
+// busyErr is the error of a write that needs the store to itself and gave
+// up after waiting wait for the store's open transactions to end
+// (gate.exclusiveWait): it matches ErrBusy and says what was open.
+func (s *Store) busyErr(what string, wait time.Duration) error {
+	return fmt.Errorf("%w: %s waited %s for the store's open transactions to end: %s", ErrBusy, what, wait, s.openTxns())
+}
+
+// openTxns says which of the store's transactions are open: the query
+// results not closed (where each was opened) and how many others.
+func (s *Store) openTxns() string {
+	s.gate.mu.Lock()
+	open := s.gate.n
+	s.gate.mu.Unlock()
+	results := min(s.results.count(), open)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d open", open)
+	if results > 0 {
+		fmt.Fprintf(&b, "; %d query result%s not closed: %s", results, plural(results), s.results.describe())
+	}
+	if other := open - results; other > 0 {
+		fmt.Fprintf(&b, "; %d other%s (a Dataset.Match iterator or a Tx not closed, a read, export or write in progress)", other, plural(other))
+	}
+	return b.String()
+}
+
+// plural returns "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func (s *Store) checkOpen() error {

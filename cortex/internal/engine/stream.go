@@ -90,8 +90,7 @@ func (s *Store) streamSegment(ctx context.Context, prefix []byte, sg *sorted.Seg
 		case ctx.Err() != nil:
 			return err
 		case spilled:
-			return fmt.Errorf("%w: an import segment of %d quads waited %s for the store's open transactions (unclosed queries?) to end",
-				ErrBusy, sg.Quads, wait)
+			return s.busyErr(fmt.Sprintf("an import segment of %d quads", sg.Quads), wait)
 		}
 		return errStreamDeclined
 	}

@@ -13,6 +13,7 @@ type Tuning struct {
 	MaxDeltaQuads                                  int
 	JournalTxnEntries                              int
 	JournalGateWait                                time.Duration
+	DropGateWait                                   time.Duration
 	CloseWait                                      time.Duration
 	ResultsCloseWait                               time.Duration
 	StreamMinEntries                               int
@@ -36,6 +37,7 @@ func DefaultTuning() Tuning {
 		MaxDeltaQuads:         MaxDeltaQuads,
 		JournalTxnEntries:     20_000,
 		JournalGateWait:       10 * time.Second,
+		DropGateWait:          10 * time.Second,
 		CloseWait:             30 * time.Second,
 		ResultsCloseWait:      2 * time.Second,
 		StreamMinEntries:      200_000,
@@ -69,6 +71,7 @@ func (t Tuning) resolved() Tuning {
 	orDefault(&t.MaxDeltaQuads, d.MaxDeltaQuads)
 	orDefault(&t.JournalTxnEntries, d.JournalTxnEntries)
 	orDefault(&t.JournalGateWait, d.JournalGateWait)
+	orDefault(&t.DropGateWait, d.DropGateWait)
 	orDefault(&t.CloseWait, d.CloseWait)
 	orDefault(&t.ResultsCloseWait, d.ResultsCloseWait)
 	orDefault(&t.StreamMinEntries, d.StreamMinEntries)
@@ -110,6 +113,7 @@ func (t Tuning) validate() error {
 		{"MaxDeltaQuads", int64(t.MaxDeltaQuads), t.MaxDeltaQuads},
 		{"JournalTxnEntries", int64(t.JournalTxnEntries), t.JournalTxnEntries},
 		{"JournalGateWait", int64(t.JournalGateWait), t.JournalGateWait},
+		{"DropGateWait", int64(t.DropGateWait), t.DropGateWait},
 		{"CloseWait", int64(t.CloseWait), t.CloseWait},
 		{"ResultsCloseWait", int64(t.ResultsCloseWait), t.ResultsCloseWait},
 		{"StreamMinEntries", int64(t.StreamMinEntries), t.StreamMinEntries},
