@@ -180,7 +180,10 @@
 // ErrClosed. A query result that is dropped without being closed is closed
 // by the garbage collector; one still referenced and never closed is
 // reported by Close (ErrResultsOpen, with where it was opened) after two
-// seconds (Tuning.ResultsCloseWait) instead of holding it for 30.
+// seconds (Tuning.ResultsCloseWait) instead of holding it for 30. Anything
+// else still open when the 30 seconds run out (a Dataset.Match iterator or
+// a Tx never closed, a write) is cut off, and Close reports it with an
+// error matching ErrCutOff.
 //
 // A streamed segment and a streamed delta (~200k Badger entries and more)
 // need the store to themselves for the seconds they take to write (up to

@@ -39,8 +39,15 @@ var (
 	// interrupted: only a read-write Open can roll it back. It matches
 	// ErrCorrupt.
 	ErrRecoveryNeeded = engine.ErrRecoveryNeeded
+	// ErrCutOff means Close stopped waiting for transactions still open
+	// (Tuning.CloseWait: a Dataset.Match iterator or a Tx never closed, a
+	// read or write still running) and closed the store under them; the
+	// error says how many were open. The store was closed anyway; what was
+	// cut off fails with an error matching ErrClosed.
+	ErrCutOff = engine.ErrCutOff
 	// ErrResultsOpen means Close found query results that were never closed
 	// (the error names where they were opened); the store was closed anyway.
+	// It matches ErrCutOff.
 	ErrResultsOpen = engine.ErrResultsOpen
 	// ErrInvalidArgument means an argument other than a quad is malformed
 	// (for example a namespace name or base, which also match

@@ -55,12 +55,14 @@ func (s *Store) ReadOnly() bool { return s.e.ReadOnly() }
 // that fails with an error matching ErrClosed (a streamed one stops at its
 // next buffer of keys, a journaled one at its next transaction, which Close
 // waits for) and is rolled back by the next Open if it was streamed or
-// journaled.
+// journaled. Close then returns an error matching ErrCutOff that says how
+// many transactions were still open (a Dataset.Match iterator or a Tx never
+// closed holds Close for the whole wait); the store is closed all the same.
 // Query results that were not closed do not hold it that long: those the
 // program no longer references are closed by the garbage collector, and
 // once only results still referenced are left, Close waits two seconds more
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
-// ErrResultsOpen that says where each was opened (the store is closed all
+// ErrResultsOpen (which also matches ErrCutOff) that says where each was opened (the store is closed all
 // the same; reading such a result on fails with an error matching
 // ErrClosed). Closing twice is not an error.
 func (s *Store) Close() error { return s.e.Close() }

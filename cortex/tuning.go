@@ -50,7 +50,8 @@ type Tuning struct {
 
 	// CloseWait bounds how long Store.Close waits for the store's
 	// transactions to end (a write cut off after it is rolled back by the
-	// next Open if it was streamed or journaled). Default 30s.
+	// next Open if it was streamed or journaled; Close then returns an
+	// error matching ErrCutOff). Default 30s.
 	CloseWait time.Duration
 	// ResultsCloseWait is how long Close waits for query results that were
 	// not closed once they are the only transactions left, before it

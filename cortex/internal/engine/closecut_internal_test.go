@@ -3,19 +3,24 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
+
+	"github.com/cortexgraph/cortex/cortex/sparql"
+	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
 
 // TestClose_CutsOffLargeDelta: a journaled delta still being written when
 // Close stops waiting for it (Tuning.CloseWait) is cut off: it fails with
 // an error matching ErrClosed (not Badger's "Writes are blocked"), Close
 // neither panics nor closes Badger under its stream writer (Badger's Close
-// panicked on a closed channel then), and the next Open rolls it back, so
+// panicked on a closed channel then) but reports the cut (ErrCutOff), and
+// the next Open rolls it back, so
 // the store holds none of it and passes Check.
 func TestClose_CutsOffLargeDelta(t *testing.T) {
 	t.Parallel()
@@ -65,8 +70,8 @@ func TestClose_CutsOffLargeDelta(t *testing.T) {
 			} else if !errors.Is(err, ErrClosed) {
 				t.Errorf("the delta cut off by Close: %v, want ErrClosed", err)
 			}
-			if err := <-closed; err != nil {
-				t.Errorf("Close: %v", err)
+			if err := <-closed; !errors.Is(err, ErrCutOff) {
+				t.Errorf("Close: %v, want ErrCutOff", err)
 			}
 			if size := sizeReopened(t, dir); size != 10 {
 				t.Fatalf("size %d after reopening; want 10 (the delta rolled back)", size)
@@ -156,7 +161,8 @@ func TestClose_DeleteNamespaceWaitingForWrite(t *testing.T) {
 
 // TestClose_CutsOffEachQuad: an EachQuad whose fn outlasts Close's wait
 // (Tuning.CloseWait) is cut off: reading on in the closed database, it
-// fails with an error matching ErrClosed, not Badger's "DB Closed".
+// fails with an error matching ErrClosed, not Badger's "DB Closed"; Close
+// reports the cut (ErrCutOff).
 func TestClose_CutsOffEachQuad(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -174,8 +180,8 @@ func TestClose_CutsOffEachQuad(t *testing.T) {
 		})
 	}()
 	<-inFn
-	if err := s.Close(); err != nil {
-		t.Errorf("Close: %v", err)
+	if err := s.Close(); !errors.Is(err, ErrCutOff) {
+		t.Errorf("Close: %v, want ErrCutOff", err)
 	}
 	close(release)
 	err := <-done
@@ -190,7 +196,7 @@ func TestClose_CutsOffEachQuad(t *testing.T) {
 // TestClose_CutsOffDelta: a one-transaction delta whose commit comes after
 // Close stopped waiting for it (Tuning.CloseWait) fails with an error
 // matching ErrClosed, not Badger's "Writes are blocked", and writes
-// nothing.
+// nothing; Close reports the cut (ErrCutOff).
 func TestClose_CutsOffDelta(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -201,8 +207,8 @@ func TestClose_CutsOffDelta(t *testing.T) {
 	applied := make(chan error, 1)
 	go func() { applied <- n.Apply(ctx, Delta{Add: uniqueQuads(10, "cut")}) }()
 	<-inDelta
-	if err := s.Close(); err != nil {
-		t.Errorf("Close: %v", err)
+	if err := s.Close(); !errors.Is(err, ErrCutOff) {
+		t.Errorf("Close: %v, want ErrCutOff", err)
 	}
 	close(release)
 	if err := <-applied; !errors.Is(err, ErrClosed) {
@@ -276,7 +282,8 @@ func sizeReopened(t *testing.T, dir string) int64 {
 // TestClose_CutsOffCheck: a Store.Check still reading when Close stops
 // waiting for it (Tuning.CloseWait) fails with an error matching
 // ErrClosed, as every other operation cut off by Close does, not with
-// Badger's "DB Closed" (nor succeeds having read half the store).
+// Badger's "DB Closed" (nor succeeds having read half the store); Close
+// reports the cut (ErrCutOff).
 func TestClose_CutsOffCheck(t *testing.T) {
 	t.Parallel()
 	for _, whole := range []bool{true, false} {
@@ -294,8 +301,8 @@ func TestClose_CutsOffCheck(t *testing.T) {
 				}
 			}()
 			<-ctx.paused
-			if err := s.Close(); err != nil {
-				t.Errorf("Close: %v", err)
+			if err := s.Close(); !errors.Is(err, ErrCutOff) {
+				t.Errorf("Close: %v, want ErrCutOff", err)
 			}
 			close(ctx.resume)
 			if err := <-done; !errors.Is(err, ErrClosed) {
@@ -327,4 +334,45 @@ func (c *pausingCtx) Err() error {
 		})
 	}
 	return c.Context.Err()
+}
+
+// TestClose_ReportsReaderLeftOpen: a Dataset.Match iterator never closed
+// held Close for the whole CloseWait and Close then returned nil, saying
+// nothing. It returns an error matching ErrCutOff (not ErrResultsOpen: no
+// query result was open) that says how many transactions were open; a
+// query result left open beside it makes it match ErrResultsOpen too.
+func TestClose_ReportsReaderLeftOpen(t *testing.T) {
+	t.Parallel()
+	for _, withResult := range []bool{false, true} {
+		name := map[bool]string{false: "iterator", true: "iterator and result"}[withResult]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s, n := openFilled(t, t.TempDir(), DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 200 * time.Millisecond, ResultsCloseWait: 50 * time.Millisecond}), 10, "x")
+			it := n.Dataset().Match(ctx, eval.Pattern{Scope: eval.AllGraphs})
+			defer it.Close()
+			want := "2 open; 1 query result not closed: "
+			if !withResult {
+				want = "1 open; 1 other (a Dataset.Match iterator or a Tx not closed"
+				// A second, closed at once, counts for nothing.
+				n.Dataset().Match(ctx, eval.Pattern{Scope: eval.AllGraphs}).Close()
+			} else {
+				res, err := n.Query(ctx, "SELECT * WHERE { ?s ?p ?o }", sparql.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Close()
+			}
+			err := s.Close()
+			if !errors.Is(err, ErrCutOff) || errors.Is(err, ErrResultsOpen) != withResult || !strings.Contains(err.Error(), want) {
+				t.Errorf("Close with a Match iterator left open: %v, want ErrCutOff (ErrResultsOpen: %v) saying %q", err, withResult, want)
+			}
+			if it.Next(ctx) {
+				t.Error("the iterator cut off by Close read on")
+			}
+			if err := it.Err(); !errors.Is(err, ErrClosed) {
+				t.Errorf("the iterator cut off by Close: %v, want ErrClosed", err)
+			}
+		})
+	}
 }

@@ -44,9 +44,16 @@ var (
 	// interrupted: only a read-write Open can roll it back. It matches
 	// ErrCorrupt.
 	ErrRecoveryNeeded error = &kindError{msg: "an interrupted write must be rolled back", kind: ErrCorrupt}
+	// ErrCutOff means Close stopped waiting for transactions still open
+	// (Tuning.CloseWait: a Dataset.Match iterator or a Tx never closed, a
+	// read or write still running) and closed the store under them; the
+	// error says how many were open. The store was closed anyway; what was
+	// cut off fails with an error matching ErrClosed.
+	ErrCutOff = errors.New("transactions cut off by close")
 	// ErrResultsOpen means Close found query results that were never closed
 	// (the error names where they were opened); the store was closed anyway.
-	ErrResultsOpen = errors.New("query results not closed")
+	// It matches ErrCutOff.
+	ErrResultsOpen error = &kindError{msg: "query results not closed", kind: ErrCutOff}
 	// ErrInvalidArgument means an argument other than a quad is malformed
 	// (for example a namespace name or base, which also match
 	// namespace.ErrInvalidName or ErrInvalidBase, an import id, a side-table

@@ -324,12 +324,14 @@ func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 // that fails with an error matching ErrClosed (a streamed one stops at its
 // next buffer of keys, a journaled one at its next transaction, which Close
 // waits for) and is rolled back by the next Open if it was streamed or
-// journaled.
+// journaled. Close then returns an error matching ErrCutOff that says how
+// many transactions were still open (a Dataset.Match iterator or a Tx never
+// closed holds Close for the whole wait); the store is closed all the same.
 // Query results that were not closed do not hold it that long: those the
 // program no longer references are closed by the garbage collector, and
 // once only results still referenced are left, Close waits two seconds more
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
-// ErrResultsOpen that says where each was opened (the store is closed all
+// ErrResultsOpen (which also matches ErrCutOff) that says where each was opened (the store is closed all
 // the same; reading such a result on fails with an error matching
 // ErrClosed). Closing twice is not an error.
 func (s *Store) Close() error {
@@ -342,11 +344,10 @@ func (s *Store) Close() error {
 	s.state.Unlock()
 	s.collectLeakedResults()
 	var leaked error
+	start := time.Now()
 	if !s.gate.closeUnless(s.tune.CloseWait, s.onlyResultsOpen) {
 		s.cutOff.Store(true)
-		if n := s.results.count(); n > 0 {
-			leaked = fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, n, s.results.describe())
-		}
+		leaked = s.cutOffErr(time.Since(start))
 	}
 	// A stream writer or DropPrefix still running (cut off) ends first.
 	s.maint.Lock()
@@ -365,6 +366,26 @@ func (s *Store) Close() error {
 	s.nss = nil
 	errs = append(errs, leaked, s.db.Close(), s.lock.release())
 	return errors.Join(errs...)
+}
+
+// cutOffErr is the error of a Close that stopped waiting, after waited,
+// for the store's transactions: it matches ErrResultsOpen if query results
+// were left open, else ErrCutOff, and says what was open.
+func (s *Store) cutOffErr(waited time.Duration) error {
+	s.gate.mu.Lock()
+	open := s.gate.n
+	s.gate.mu.Unlock()
+	results := s.results.count()
+	switch {
+	case results > 0 && results >= open:
+		return fmt.Errorf("close store: %w: %d left open: %s", ErrResultsOpen, results, s.results.describe())
+	case results > 0:
+		return fmt.Errorf("close store: %w after %s: %s", ErrResultsOpen, waited.Round(time.Millisecond), s.openTxns())
+	case open > 0:
+		return fmt.Errorf("close store: %w after %s: %s", ErrCutOff, waited.Round(time.Millisecond), s.openTxns())
+	}
+	return fmt.Errorf("close store: %w after %s: a write that holds the store to itself (a journaled or streamed delta, an import segment, a namespace's deletion) was still running",
+		ErrCutOff, waited.Round(time.Millisecond))
 }
 
 // onlyResultsOpen reports whether every transaction still open is a query
