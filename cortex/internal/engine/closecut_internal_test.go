@@ -376,3 +376,28 @@ func TestClose_ReportsReaderLeftOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestClose_CutsOffDeltaRead: a journaled delta whose read of the keys it
+// will write (its prefetch, one read transaction opening iterators as it
+// goes) outlasts Close's wait (Tuning.CloseWait) fails with an error
+// matching ErrClosed; it panicked the process with Badger's "DB Closed"
+// (NewIterator on the closed database). It writes nothing.
+func TestClose_CutsOffDeltaRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s, n := openFilled(t, dir, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 50, CloseWait: 100 * time.Millisecond}), 10, "base")
+	ctx := &pausingCtx{Context: context.Background(), s: s, paused: make(chan struct{}), resume: make(chan struct{})}
+	applied := make(chan error, 1)
+	go func() { applied <- n.Apply(ctx, Delta{Add: uniqueQuads(200, "cut")}) }()
+	<-ctx.paused
+	if err := s.Close(); !errors.Is(err, ErrCutOff) {
+		t.Errorf("Close: %v, want ErrCutOff", err)
+	}
+	close(ctx.resume)
+	if err := <-applied; !errors.Is(err, ErrClosed) {
+		t.Errorf("the delta cut off by Close: %v, want ErrClosed", err)
+	}
+	if size := sizeReopened(t, dir); size != 10 {
+		t.Fatalf("size %d after reopening; want 10", size)
+	}
+}

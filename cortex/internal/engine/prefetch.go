@@ -53,7 +53,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	opts.PrefetchValues = false
 	opts.Prefix = prefix
 	// (Iterators of a read-only transaction may be used at once.)
-	it := func() *badger.Iterator { return txn.NewIterator(opts) }
+	it := func() (*badger.Iterator, error) { return newIterator(txn, opts) }
 	if err := w.prefetchNodes(ctx, it, prefix, remove, add); err != nil {
 		return err
 	}
@@ -201,12 +201,15 @@ func keyHead(b []byte) uint64 {
 // newIt returns: stepping over near keys, seeking across larger gaps. Many
 // keys are read in up to GOMAXPROCS ranges at once, an iterator each, each
 // range of at least s's Tuning.ParallelReadMin keys.
-func readKeys(ctx context.Context, s *Store, newIt func() *badger.Iterator, wants []keyWant) ([][]byte, error) {
+func readKeys(ctx context.Context, s *Store, newIt func() (*badger.Iterator, error), wants []keyWant) ([][]byte, error) {
 	sortKeyWants(wants)
 	vals := make([][]byte, len(wants))
 	parts := min(runtime.GOMAXPROCS(0), len(wants)/s.tune.ParallelReadMin)
 	if parts <= 1 {
-		it := newIt()
+		it, err := newIt()
+		if err != nil {
+			return nil, err
+		}
 		defer it.Close()
 		return vals, readRange(ctx, it, wants, vals)
 	}
@@ -214,7 +217,11 @@ func readKeys(ctx context.Context, s *Store, newIt func() *badger.Iterator, want
 	var wg sync.WaitGroup
 	for p := range parts {
 		lo, hi := p*len(wants)/parts, (p+1)*len(wants)/parts
-		it := newIt()
+		it, err := newIt()
+		if err != nil {
+			errs[p] = err
+			break
+		}
 		s.counters.parallelReads.Add(1)
 		wg.Add(1)
 		go func() {
@@ -267,7 +274,7 @@ func readRange(ctx context.Context, it *badger.Iterator, wants []keyWant, vals [
 // prefetchNodes records in w, for every term of remove and add, whether it
 // exists and, if so, its id and reference count, and each quad's nodes
 // (w.rmNodes, w.addNodes), so that nothing after it looks a term up again.
-func (w *deltaWriter) prefetchNodes(ctx context.Context, it func() *badger.Iterator, prefix []byte, remove, add []quad.Quad) error {
+func (w *deltaWriter) prefetchNodes(ctx context.Context, it func() (*badger.Iterator, error), prefix []byte, remove, add []quad.Quad) error {
 	// Sized for about one new term per quad (a merge's records); a
 	// delta's terms repeat a lot, so the maps rarely grow.
 	est := len(remove) + len(add)
