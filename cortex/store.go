@@ -64,7 +64,8 @@ func (s *Store) ReadOnly() bool { return s.e.ReadOnly() }
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
 // ErrResultsOpen (which also matches ErrCutOff) that says where each was opened (the store is closed all
 // the same; reading such a result on fails with an error matching
-// ErrClosed). Closing twice is not an error.
+// ErrClosed). Closing twice is not an error: a second Close returns once
+// the first has released the store (its files and lock), nil.
 func (s *Store) Close() error { return s.e.Close() }
 
 // Namespace returns the namespace called name, creating it if it does not

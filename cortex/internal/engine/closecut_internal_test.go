@@ -401,3 +401,34 @@ func TestClose_CutsOffDeltaRead(t *testing.T) {
 		t.Fatalf("size %d after reopening; want 10", size)
 	}
 }
+
+// TestClose_SecondCloseWaitsForFirst: a Close called while another is
+// still waiting for the store's transactions returned nil at once, before
+// the store was released: opening the store again right after it failed
+// with ErrLocked. It returns once the first Close has released the store.
+func TestClose_SecondCloseWaitsForFirst(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, n := openFilled(t, dir, DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{CloseWait: 300 * time.Millisecond}), 10, "x")
+	it := n.Dataset().Match(ctx, eval.Pattern{Scope: eval.AllGraphs}) // holds the first Close
+	defer it.Close()
+	first := make(chan error, 1)
+	go func() { first <- s.Close() }()
+	for s.checkOpen() == nil { // the first Close has begun
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close: %v, want nil", err)
+	}
+	s2, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatalf("Open after the second Close returned: %v", err)
+	}
+	if err := s2.Close(); err != nil {
+		t.Error(err)
+	}
+	if err := <-first; !errors.Is(err, ErrCutOff) {
+		t.Errorf("first Close: %v, want ErrCutOff", err)
+	}
+}

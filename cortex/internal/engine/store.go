@@ -60,6 +60,9 @@ type Store struct {
 	closing bool // Close has begun: waiting for transactions to end
 	closed  bool
 	broken  error // set by a failed streamed write: the store must be reopened
+	// closeDone is closed when Close has released the store (its files
+	// and lock): a second Close waits for it.
+	closeDone chan struct{}
 
 	// maint is held (read-locked) across the Badger operations that
 	// Badger's Close must not run under, as they stop its memtable
@@ -112,7 +115,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	tune := opts.tuning.resolved()
-	s := &Store{dir: dir, opts: opts, tune: tune, nss: map[string]*Namespace{}, nsBusy: map[string]chan struct{}{}, gate: newGate(tune)}
+	s := &Store{dir: dir, opts: opts, tune: tune, nss: map[string]*Namespace{}, nsBusy: map[string]chan struct{}{}, gate: newGate(tune), closeDone: make(chan struct{})}
 	s.gate.onStall = s.collectLeakedResults
 	bopts := badger.DefaultOptions(dir).
 		WithLogger(badgerLogger{opts.logger}).
@@ -333,15 +336,18 @@ func (s *Store) ReadOnly() bool { return s.opts.readOnly }
 // for them (Tuning.ResultsCloseWait) and then returns an error matching
 // ErrResultsOpen (which also matches ErrCutOff) that says where each was opened (the store is closed all
 // the same; reading such a result on fails with an error matching
-// ErrClosed). Closing twice is not an error.
+// ErrClosed). Closing twice is not an error: a second Close returns once
+// the first has released the store (its files and lock), nil.
 func (s *Store) Close() error {
 	s.state.Lock()
 	if s.closing {
 		s.state.Unlock()
+		<-s.closeDone // the first Close's
 		return nil
 	}
 	s.closing = true // checkOpen reports ErrClosed from now on
 	s.state.Unlock()
+	defer close(s.closeDone)
 	s.collectLeakedResults()
 	var leaked error
 	start := time.Now()
