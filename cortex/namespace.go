@@ -156,7 +156,10 @@ func (n *Namespace) Update(ctx context.Context, fn func(tx *Tx) error) error {
 // caller does, inside an Update of its own). It never waits for the lock.
 // With the lock free, it reports true whatever the error, as Update: a
 // context that has ended, or a closed store, is an error and fn is not run.
-// A nil fn is an error matching ErrInvalidArgument.
+// The result is thus whether the lock was free, not whether fn ran: check
+// err first, as after Update; false with a nil error means another write
+// held the lock. A nil fn is an error matching ErrInvalidArgument, reported
+// with false (no lock is tried).
 func (n *Namespace) TryUpdate(ctx context.Context, fn func(tx *Tx) error) (bool, error) {
 	if fn == nil {
 		return false, n.nilArgument("update", "function")
