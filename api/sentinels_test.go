@@ -54,6 +54,7 @@ var sentinels = []sentinel{
 	{name: "cortex.ErrNoNamespace", err: cortex.ErrNoNamespace, code: api.ExitNotFound},
 	{name: "cortex.ErrRecoveryNeeded", err: cortex.ErrRecoveryNeeded, code: api.ExitInternal, internal: "matches ErrCorrupt; the CLI retries read-write, which recovers", noWireName: "only a read-only Open returns it; a server opens read-write"},
 	{name: "cortex.ErrResultsOpen", err: cortex.ErrResultsOpen, code: api.ExitInternal, internal: "a bug: results left open at Close", noWireName: "internal"},
+	{name: "cortex.ErrCutOff", err: cortex.ErrCutOff, code: api.ExitInternal, internal: "a bug or a stuck operation: transactions still open when Close stopped waiting", noWireName: "internal"},
 	{name: "cortex.ErrInvalidArgument", err: cortex.ErrInvalidArgument, code: api.ExitInvalid},
 	{name: "cortex.ErrReadOnly", err: cortex.ErrReadOnly, code: api.ExitInternal, internal: "a bug: a command that writes opened the store read-only"},
 	{name: "cortex.ErrBaseMismatch", err: cortex.ErrBaseMismatch, code: api.ExitInvalid},
