@@ -107,7 +107,13 @@
 // (context.WithoutCancel, bounded by AutoMergeTimeout): a caller that
 // gives up (a cancelled agent context) cannot stop it. A merge that fails
 // is recorded (MergePending MergeFailed, MergeError) and reported as an
-// *AutoMergeError; one stopped by a crash stays interrupted. A team that
+// *AutoMergeError; one stopped by a crash stays interrupted. Every
+// automatic merge (this one, and the retries of the retry points below
+// but MergeTeamResults by hand) is bounded by AutoMergeTimeout: one that reaches it (a custom strategy
+// that does not return) is recorded as failed, with a MergeError that
+// begins "automatic merge timed out", and no retry point runs it again,
+// so that reads, writes and Sweep do not each wait for a stuck strategy
+// in turn; MergeTeamResults runs it again. A team that
 // has timed out with a completed member but whose timeout no write has
 // recorded yet reads as not merged too (GetTeam: MergePending
 // MergeTimeout; ListTeams, which does not read members, only as failed).
@@ -129,10 +135,12 @@
 //     the team as stored. Findings, ListTeams, Facts and Conflicts only
 //     read.
 //   - Sweep: the timeouts it records, then every other due merge
-//     (interrupted or failed), each at most once per call.
-//   - The next write to the team, any due merge: the team is finished, so
-//     the write itself is refused with ErrTeamFinished, which names
-//     `cortexctl teams merge TEAM` while the team stays unmerged.
+//     (interrupted or failed, but not timed out), each at most once per
+//     call.
+//   - The next write to the team, any due merge but a timed-out one: the
+//     team is finished, so the write itself is refused with
+//     ErrTeamFinished, which names `cortexctl teams merge TEAM` while the
+//     team stays unmerged.
 //   - MergeTeamResults, by hand.
 //
 // With auto-merge off nothing is recorded or retried: finished teams are

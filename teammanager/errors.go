@@ -169,12 +169,20 @@ func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 // package documentation, "Merges that always happen"). The team stays not
 // merged (Team.MergePending MergeFailed) and the merge is retried; it can
 // also be run by hand (MergeTeamResults, `cortexctl teams merge TEAM`).
+//
+// A merge stopped at AutoMergeTimeout is recorded as failed too, but no
+// retry point runs it again: only MergeTeamResults does.
 type AutoMergeError struct {
 	Team string
 	Err  error
+
+	timedOut bool // stopped at AutoMergeTimeout, and recorded so
 }
 
 func (e *AutoMergeError) Error() string {
+	if e.timedOut {
+		return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (not retried automatically: run `cortexctl teams merge %s`)", IDText(e.Team), e.Err, IDText(e.Team))
+	}
 	return fmt.Sprintf("team %s is finished but not merged: merge failed: %v (retried by Sweep and the next write to the team; or run `cortexctl teams merge %s`)", IDText(e.Team), e.Err, IDText(e.Team))
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -155,3 +156,12 @@ func RewriteBoardRowUnfinished(m *Manager, ctx context.Context, team string) err
 // SetTaskFindingsHook sets a function that AddTaskFindings calls before
 // its write (nil: none).
 func SetTaskFindingsHook(fn func()) { taskFindingsHook = fn }
+
+// SetAutoMergeTimeout sets the bound of automatic merges (AutoMergeTimeout
+// by default). It returns a function restoring the previous bound. Tests
+// using it must not run in parallel.
+func SetAutoMergeTimeout(d time.Duration) (restore func()) {
+	old := autoMergeTimeout
+	autoMergeTimeout = d
+	return func() { autoMergeTimeout = old }
+}

@@ -303,7 +303,8 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 // (Team.ReadRetriesMerge): an interrupted merge is run again, and the
 // timeout of a team with completed members is recorded, with the marker of
 // its due merge, in one atomic write, then the team is merged. Both run
-// under ctx, before GetTeam returns the team as it then reads. A merge
+// under ctx, bounded by AutoMergeTimeout, before GetTeam returns the team
+// as it then reads. A merge
 // that fails is recorded (MergeFailed, unless ctx ended), and GetTeam
 // still returns the team, reading as not merged; a failed merge is not
 // retried by reads (Sweep, the next write to the team and
@@ -333,7 +334,9 @@ func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 			return m.readTeamNow(ctx, id) // recorded by another writer since, or not recordable now
 		}
 	}
-	m.retryMergeLocked(ctx, id) //nolint:errcheck // recorded on the team, which is read again
+	mctx, cancel := boundAutoMerge(ctx)
+	defer cancel()
+	m.retryMergeLocked(mctx, id) //nolint:errcheck // recorded on the team, which is read again
 	return m.readTeamNow(ctx, id)
 }
 
@@ -352,7 +355,8 @@ func (m *Manager) retriesOnRead(t *Team) bool {
 // IsTeamComplete) runs a MergeInterrupted merge again, and records and
 // runs a MergeTimeout one. A MergeFailed merge is retried by Sweep, the
 // next write to the team and MergeTeamResults, not by reads (so that
-// reads do not run a failing merge again and again).
+// reads do not run a failing merge again and again); one that failed at
+// AutoMergeTimeout by MergeTeamResults only.
 func (t *Team) ReadRetriesMerge() bool {
 	return t.MergePending == MergeInterrupted || t.MergePending == MergeTimeout
 }
@@ -409,12 +413,55 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 	return st, nil
 }
 
-// AutoMergeTimeout bounds an automatic merge that a write runs: the merge
-// after the member update that finished the team, or after a write that
-// recorded a timeout or met a due merge. Such a merge runs detached from
-// the caller's context (context.WithoutCancel), so that a cancelled caller
-// cannot leave the team unmerged, for at most this long.
+// AutoMergeTimeout bounds every automatic merge (see "Merges that always
+// happen" in the package documentation), waiting for the team's merge
+// lock included: the merge that a write runs (after the member update
+// that finished the team, or after a write that recorded a timeout or met
+// a due merge), which runs detached from the caller's context
+// (context.WithoutCancel) so that a cancelled caller cannot leave the team
+// unmerged, and the retries of New, GetTeam and Sweep, which run under
+// the caller's context. A merge stopped by this bound (a custom strategy
+// that does not return) is recorded as failed (MergeFailed, with a
+// MergeError that says it timed out) and is not run again by any retry
+// point: only MergeTeamResults (`cortexctl teams merge`), which has no
+// bound of its own, runs it again. MergeTeamResults by hand is not
+// bounded.
 const AutoMergeTimeout = 10 * time.Minute
+
+// autoMergeTimeout is AutoMergeTimeout; tests shorten it.
+var autoMergeTimeout = AutoMergeTimeout
+
+// autoMergeTimeoutError is the cause of the end of an automatic merge's
+// context (boundAutoMerge) at autoMergeTimeout.
+type autoMergeTimeoutError struct{ after time.Duration }
+
+func (e *autoMergeTimeoutError) Error() string {
+	return fmt.Sprintf("%s after %v (AutoMergeTimeout)", mergeTimedOutText, e.after)
+}
+
+// mergeTimedOutText begins the MergeError recorded for an automatic merge
+// stopped at autoMergeTimeout (see Team.mergeTimedOut).
+const mergeTimedOutText = "automatic merge timed out"
+
+// boundAutoMerge returns ctx bounded by autoMergeTimeout, for an automatic
+// merge: see timedOut.
+func boundAutoMerge(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, autoMergeTimeout, &autoMergeTimeoutError{autoMergeTimeout})
+}
+
+// timedOut reports whether ctx, from boundAutoMerge, ended at its bound
+// (not because its parent ended).
+func timedOut(ctx context.Context) bool {
+	var te *autoMergeTimeoutError
+	return errors.As(context.Cause(ctx), &te)
+}
+
+// mergeTimedOut reports whether t's due merge failed last because an
+// automatic merge was stopped at AutoMergeTimeout: no retry point runs it
+// again (only MergeTeamResults does).
+func (t *Team) mergeTimedOut() bool {
+	return t.MergePending == MergeFailed && strings.HasPrefix(t.MergeError, mergeTimedOutText)
+}
 
 // updateMerging is update that also returns the state read (nil only if
 // the team could not be read) when fn fails, and the report of the merge
@@ -438,12 +485,10 @@ func (m *Manager) afterWrite(ctx context.Context, id string, st *teamState, time
 	if timedOut {
 		err = fmt.Errorf("team %s: %w: timed out at %s", IDText(id), ErrTeamFinished, st.team.CompletedAt.Format(time.RFC3339))
 	}
-	if !m.cfg.autoMerge || st.team.MergePending == "" || err != nil && !errors.Is(err, ErrTeamFinished) {
+	if !m.cfg.autoMerge || st.team.MergePending == "" || st.team.mergeTimedOut() || err != nil && !errors.Is(err, ErrTeamFinished) {
 		return st, nil, notMergedHint(err, &st.team)
 	}
-	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AutoMergeTimeout)
-	defer cancel()
-	rep, merr := m.retryMerge(mctx, id)
+	rep, merr := m.retryMerge(context.WithoutCancel(ctx), id)
 	if merr != nil {
 		if err != nil {
 			return st, nil, fmt.Errorf("%w; %w", err, merr)
@@ -476,6 +521,8 @@ func notMergedHint(err error, t *Team) error {
 // On a read-only store (known by New, or found out by a write that met
 // cortex.ErrReadOnly) it fails at once, without merging.
 func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, error) {
+	ctx, cancel := boundAutoMerge(ctx)
+	defer cancel()
 	mu := m.mergeLock(id)
 	if err := mu.LockContext(ctx); err != nil {
 		return nil, &AutoMergeError{Team: id, Err: ctxcause.With(ctx, fmt.Errorf("merge team %s: %w", IDText(id), err))}
@@ -485,23 +532,32 @@ func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, erro
 }
 
 // retryMergeLocked is retryMerge for a caller that holds the team's merge
-// lock.
+// lock, under ctx bounded by boundAutoMerge. A merge stopped at that bound
+// is recorded as failed, with a MergeError that says so (mergeTimedOut).
 func (m *Manager) retryMergeLocked(ctx context.Context, id string) (*MergeReport, error) {
 	if m.readOnly.Load() {
 		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", IDText(id), cortex.ErrReadOnly)}
 	}
-	rep, err := m.mergeLocked(ctx, id)
-	err = ctxcause.With(ctx, err)
+	rep, raw := m.mergeLocked(ctx, id)
+	err := ctxcause.With(ctx, raw)
 	if err == nil {
 		return &rep, nil
 	}
+	ame := &AutoMergeError{Team: id, Err: err}
 	switch {
 	case errors.Is(err, cortex.ErrReadOnly):
 		m.readOnly.Store(true)
-	case ctx.Err() == nil && !errors.Is(err, ErrUnknownTeam):
+	case errors.Is(err, ErrUnknownTeam):
+	case ctx.Err() == nil:
 		m.recordMergeFailure(ctx, id, err) //nolint:errcheck // best effort: the team stays pending either way
+	case timedOut(ctx):
+		// The merge's context has ended; the record is a write of its own.
+		cause := fmt.Errorf("%w, not retried automatically: %w", context.Cause(ctx), raw)
+		if m.recordMergeFailure(context.WithoutCancel(ctx), id, cause) == nil {
+			ame.timedOut = true
+		}
 	}
-	return nil, &AutoMergeError{Team: id, Err: err}
+	return nil, ame
 }
 
 // maxMergeErrorLen bounds the error text recorded on a team.
@@ -764,8 +820,10 @@ func (m *Manager) applyMemberChange(ctx context.Context, tx *cortex.Tx, st *team
 // members that did not complete).
 //
 // With auto-merge on, Sweep then retries every other due merge
-// (interrupted or failed, see Team.MergePending) under ctx: each team's
-// merge runs at most once per Sweep. Merges that fail do not stop it:
+// (interrupted or failed, see Team.MergePending) under ctx, each bounded
+// by AutoMergeTimeout, but for merges stopped at that bound before (only
+// MergeTeamResults runs those again): each team's merge runs at most once
+// per Sweep. Merges that fail do not stop it:
 // their *AutoMergeErrors (one per team) are joined in the error it
 // returns, beside the ids.
 func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
@@ -808,6 +866,9 @@ func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 		for _, id := range ids {
 			if tried[id] {
 				continue
+			}
+			if t, err := m.getTeam(ctx, id); err == nil && t.mergeTimedOut() {
+				continue // stopped at AutoMergeTimeout: by hand only
 			}
 			if _, err := m.retryMerge(ctx, id); err != nil && !errors.Is(err, ErrUnknownTeam) {
 				errs = append(errs, err)
