@@ -283,12 +283,23 @@ func teamsCreate(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, e
 	return api.TeamOf(t), nil
 }
 
+// getTeam reads team with GetTeam, which runs a due merge of the team (a
+// write), for a caller that may write in the namespace, and with PeekTeam,
+// which never writes, for one that may not (a read token): reads never
+// write for it.
+func (c *rpcCtx) getTeam(ctx context.Context, team string) (teammanager.Team, error) {
+	if allow(ctx, c.ns, RoleWrite, "") != nil {
+		return c.m.PeekTeam(ctx, team)
+	}
+	return c.m.GetTeam(ctx, team)
+}
+
 func teamsGet(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, error) {
 	var p teamParams
 	if err := p.decode(params); err != nil {
 		return nil, err
 	}
-	t, err := c.m.GetTeam(ctx, p.Team)
+	t, err := c.getTeam(ctx, p.Team)
 	if err != nil {
 		return nil, err
 	}
@@ -377,11 +388,11 @@ func teamsIsComplete(ctx context.Context, c *rpcCtx, params json.RawMessage) (an
 	if err := p.decode(params); err != nil {
 		return nil, err
 	}
-	done, err := c.m.IsTeamComplete(ctx, p.Team)
+	t, err := c.getTeam(ctx, p.Team) // IsTeamComplete's read
 	if err != nil {
 		return nil, err
 	}
-	return api.TeamComplete{Team: p.Team, Complete: done}, nil
+	return api.TeamComplete{Team: p.Team, Complete: teammanager.Finished(t.Status)}, nil
 }
 
 // findingParams is a finding in params: the shape of api.Finding, without
@@ -624,8 +635,9 @@ func factsList(ctx context.Context, c *rpcCtx, params json.RawMessage) (any, err
 		return nil, err
 	}
 	// A team whose merge is due is merged first, as cortexctl facts list
-	// does (GetTeam runs the merges a read retries).
-	if _, err := c.m.GetTeam(ctx, p.Team); err != nil {
+	// does (GetTeam runs the merges a read retries), for a caller that may
+	// write.
+	if _, err := c.getTeam(ctx, p.Team); err != nil {
 		return nil, err
 	}
 	fs, err := c.m.Facts(ctx, p.Team, f)

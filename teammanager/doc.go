@@ -132,8 +132,9 @@
 //     failing merge on every call), never on a read-only store (known at
 //     New: no strategy runs there), and never by waiting: if a merge of
 //     the team runs in another goroutine of the Manager, the read returns
-//     the team as stored. Findings, ListTeams, Facts and Conflicts only
-//     read.
+//     the team as stored. PeekTeam (GetTeam for callers that may not
+//     write: the server's read-only tokens), Findings, ListTeams, Facts
+//     and Conflicts only read.
 //   - Sweep: the timeouts it records, then every other due merge
 //     (interrupted or failed, but not timed out), each at most once per
 //     call.

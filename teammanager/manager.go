@@ -312,7 +312,8 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 // that runs in another goroutine (or for anything else that holds the
 // team's merge lock): it then returns the team as stored (reading as not
 // merged until that merge has written). On a read-only store it
-// retries nothing. A retry makes GetTeam as slow as a merge.
+// retries nothing. A retry makes GetTeam as slow as a merge. A caller that
+// may not write reads with PeekTeam, which never retries.
 func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	t, err := m.readTeamNow(ctx, id)
@@ -337,6 +338,19 @@ func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 	mctx, cancel := boundAutoMerge(ctx)
 	defer cancel()
 	m.retryMergeLocked(mctx, id) //nolint:errcheck // recorded on the team, which is read again
+	return m.readTeamNow(ctx, id)
+}
+
+// PeekTeam is GetTeam for a caller that may not write (a read-only token
+// of the server, a host that serves reads): it returns team id as GetTeam
+// would before any retry, and never writes or runs a merge strategy. A
+// due merge is reported, not run: the team reads as not merged, with
+// MergePending MergeInterrupted, MergeFailed, or MergeTimeout for a team
+// that has timed out with a completed member and whose timeout no write
+// has recorded yet (it reads as failed, FailTimeout, all the same). On a
+// read-only store, or with auto-merge off, it reads as GetTeam does.
+func (m *Manager) PeekTeam(ctx context.Context, id string) (_ Team, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
 	return m.readTeamNow(ctx, id)
 }
 
@@ -392,7 +406,8 @@ func (m *Manager) getTeam(ctx context.Context, id string) (Team, error) {
 
 // IsTeamComplete reports whether the team is finished: completed or failed
 // (including by timeout). It reads the team with GetTeam, so it retries
-// the same due merges.
+// the same due merges; Finished of PeekTeam's status is the same answer
+// without them.
 func (m *Manager) IsTeamComplete(ctx context.Context, id string) (bool, error) {
 	t, err := m.GetTeam(ctx, id)
 	if err != nil {
