@@ -50,9 +50,9 @@
 //
 // A strategy that may take long should implement ContextStrategy (PerTopic strategies and the built-ins
 // do): a host with a context (MergeWith, the team manager) calls its MergeContext and expects it to stop
-// when the context ends. A plain Strategy cannot be stopped: MergeWith runs it in a goroutine of its own
-// and, when the context ends first, returns the context's error and leaves that goroutine to finish, its
-// result discarded.
+// when the context ends. A plain Strategy cannot be stopped. MergeWith runs either in a goroutine of its
+// own and, when the context ends first, returns the context's error and leaves that goroutine to finish,
+// its result discarded: a ContextStrategy that does not watch its context does not hold the caller.
 //
 // # Concurrency
 //

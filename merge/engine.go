@@ -28,25 +28,23 @@ type ContextStrategy interface {
 	MergeContext(ctx context.Context, in Input) (Result, error)
 }
 
-// MergeWith runs s on in under ctx. A ContextStrategy is run with MergeContext, in the caller's
-// goroutine. Any other Strategy, which cannot be told to stop, runs in a goroutine of its own that
-// MergeWith stops waiting for when ctx ends: it then returns at once with ctx's error (errors.Is
-// matches context.Canceled or context.DeadlineExceeded), and the strategy's goroutine is left to run to
-// its end, its result (or panic) discarded; a strategy that never returns keeps that goroutine forever,
-// but not the caller. A panic of s while MergeWith waits is raised again in the caller's goroutine,
-// and a runtime.Goexit of s ends the caller's goroutine, as they would if s ran in it.
+// MergeWith runs s on in under ctx: a ContextStrategy with MergeContext (so that it stops when ctx
+// ends), any other Strategy, which cannot be told to stop, with Merge. Either runs in a goroutine of
+// its own that MergeWith stops waiting for when ctx ends: it then returns at once with ctx's error
+// (errors.Is matches context.Canceled or context.DeadlineExceeded), and the strategy's goroutine is
+// left to run to its end, its result (or panic) discarded; a strategy that never returns (a
+// ContextStrategy that does not watch its ctx, too) keeps that goroutine forever, but not the caller.
+// A panic of s while MergeWith waits is raised again in the caller's goroutine, and a runtime.Goexit
+// of s ends the caller's goroutine, as they would if s ran in it.
 // When ctx has ended once the strategy returns, its result is discarded too: MergeWith returns a
 // result only for a merge that finished while ctx was live.
 func MergeWith(ctx context.Context, s Strategy, in Input) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	run := s.Merge
 	if cs, ok := s.(ContextStrategy); ok {
-		res, err := cs.MergeContext(ctx, in)
-		if cerr := ctx.Err(); cerr != nil {
-			return Result{}, cerr
-		}
-		return res, err
+		run = func(in Input) (Result, error) { return cs.MergeContext(ctx, in) }
 	}
 	type outcome struct {
 		res      Result
@@ -67,7 +65,7 @@ func MergeWith(ctx context.Context, s Strategy, in Input) (Result, error) {
 			}
 			done <- o
 		}()
-		o.res, o.err = s.Merge(in)
+		o.res, o.err = run(in)
 		returned = true
 	}()
 	select {

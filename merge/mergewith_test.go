@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/cortexgraph/cortex/merge"
 )
@@ -56,6 +57,31 @@ func TestMergeWith(t *testing.T) {
 		}
 	})
 
+	// A ContextStrategy that does not watch its ctx ran in the caller's
+	// goroutine and held it until it returned: a merge's deadline (the
+	// team manager's AutoMergeTimeout) did not stop it. MergeWith now stops
+	// waiting for it when ctx ends, as for a plain Strategy.
+	t.Run("ContextStrategy ignoring ctx", func(t *testing.T) {
+		started, release := make(chan struct{}), make(chan struct{})
+		defer close(release)
+		s := deafStrategy{started: started, release: release}
+		c, stop := context.WithCancel(context.Background())
+		go func() { <-started; stop() }()
+		errc := make(chan error, 1)
+		go func() {
+			_, err := merge.MergeWith(c, s, in)
+			errc <- err
+		}()
+		select {
+		case err := <-errc:
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("MergeWith of a ContextStrategy that ignores ctx, cancelled: %v", err)
+			}
+		case <-time.After(time.Minute): // a guard: the test must not hang
+			t.Fatal("MergeWith still waits for a ContextStrategy that ignores its cancelled ctx")
+		}
+	})
+
 	t.Run("plain", func(t *testing.T) {
 		add, _ := merge.Lookup(merge.NameAdditive)
 		s := merge.StrategyFunc(add.Merge)
@@ -99,6 +125,20 @@ func TestMergeWith(t *testing.T) {
 			t.Fatal("MergeWith returned after its strategy's runtime.Goexit")
 		}
 	})
+}
+
+// deafStrategy is a ContextStrategy that does not watch its ctx: it
+// blocks until release is closed.
+type deafStrategy struct{ started, release chan struct{} }
+
+func (s deafStrategy) Merge(in merge.Input) (merge.Result, error) {
+	return s.MergeContext(context.Background(), in)
+}
+
+func (s deafStrategy) MergeContext(_ context.Context, in merge.Input) (merge.Result, error) {
+	close(s.started)
+	<-s.release
+	return merge.Merge(merge.NameAdditive, in)
 }
 
 // TestConfidenceWeighted_LoneObject: an object alone on its topic is kept

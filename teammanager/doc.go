@@ -277,8 +277,9 @@
 //     ErrStrategyPanicked; nothing is written.
 //   - A merge runs its strategy under its context (merge.MergeWith): a
 //     merge.ContextStrategy (the built-ins are) with MergeContext; a plain
-//     custom merge.Strategy, which takes no context, in a goroutine of its
-//     own that the merge stops waiting for when the context ends. The merge
+//     custom merge.Strategy, which takes no context, with Merge; either in
+//     a goroutine of its own that the merge stops waiting for when the
+//     context ends (also if a ContextStrategy does not watch it). The merge
 //     then fails with the context's error, writes nothing and releases the
 //     team's merge lock; the strategy's goroutine is left to finish and its
 //     result is discarded (a strategy that never returns keeps it forever).

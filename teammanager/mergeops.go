@@ -77,7 +77,8 @@ import (
 // cortex.Namespace.Apply).
 //
 // The strategy runs under ctx: when ctx ends before a custom strategy
-// that is no merge.ContextStrategy returns, the merge returns ctx's error
+// returns (a plain merge.Strategy, or a ContextStrategy that does not
+// stop), the merge returns ctx's error
 // at once, writes nothing and releases the team's merge lock, and the
 // strategy's result, when it comes, is discarded (see merge.MergeWith).
 //
@@ -564,8 +565,8 @@ func cloneInput(in merge.Input) merge.Input {
 }
 
 // runStrategy runs strat on in under ctx (merge.MergeWith): a
-// merge.ContextStrategy with MergeContext; any other strategy in a
-// goroutine of its own, which the merge stops waiting for when ctx ends,
+// merge.ContextStrategy with MergeContext, any other strategy with Merge,
+// in a goroutine of its own, which the merge stops waiting for when ctx ends,
 // returning ctx's error with nothing written (and so releasing the team's
 // merge lock) while that goroutine runs to its end and its result is
 // discarded. A panic of the strategy (a custom one's bug) is returned as
