@@ -25,10 +25,14 @@ type compiler struct {
 	est   map[Pattern]int64
 	fan   map[fanKey]float64
 	stats *StatsCache
+	// scope holds maybeVars per node; scopeSteps counts the sets it computed.
+	scope      map[algebra.Node]varSet
+	scopeSteps int
+	certain    map[algebra.Node]varSet // certainVars per node
 }
 
 func newCompiler(ctx context.Context, ev *evaluator) *compiler {
-	c := &compiler{ctx: ctx, ev: ev, slots: map[algebra.Var]int{}, est: map[Pattern]int64{}, fan: map[fanKey]float64{}}
+	c := &compiler{ctx: ctx, ev: ev, slots: map[algebra.Var]int{}, est: map[Pattern]int64{}, fan: map[fanKey]float64{}, scope: map[algebra.Node]varSet{}, certain: map[algebra.Node]varSet{}}
 	if sc, ok := ev.ds.(StatsCacher); ok {
 		c.stats = sc.StatsCache()
 	}
@@ -103,8 +107,16 @@ func (c *compiler) fits(n algebra.Node, entry varSet) bool {
 	return false
 }
 
-// node compiles n for entry rows binding at most the variables of entry.
+// node compiles n for entry rows binding at most the variables of entry. It stops (c.err) when the
+// compiler's context ends: a query's timeout bounds its compilation too.
 func (c *compiler) node(n algebra.Node, entry varSet) op {
+	if c.err != nil {
+		return &tableOp{}
+	}
+	if err := c.ctx.Err(); err != nil {
+		c.fail(err)
+		return &tableOp{}
+	}
 	if len(entry) > 0 && !c.fits(n, entry) {
 		child := c.node(n, varSet{})
 		var keys []int

@@ -173,7 +173,10 @@ func allQueryVars(q *algebra.Query) []algebra.Var {
 			out = append(out, v)
 		}
 	}
-	var node func(n algebra.Node)
+	// node adds the variables of n, starting with those in scope of n unless its parent's, which hold
+	// them, were added (scoped): calling InScope at every node of a chain of n OPTIONALs took time
+	// quadratic in n.
+	var node func(n algebra.Node, scoped bool)
 	var expr func(e algebra.Expr)
 	expr = func(e algebra.Expr) {
 		switch e := e.(type) {
@@ -184,45 +187,47 @@ func allQueryVars(q *algebra.Query) []algebra.Var {
 				expr(a)
 			}
 		case *algebra.Exists:
-			node(e.Pattern)
+			node(e.Pattern, false)
 		case *algebra.Aggregate:
 			if e.Arg != nil {
 				expr(e.Arg)
 			}
 		}
 	}
-	node = func(n algebra.Node) {
-		for _, v := range algebra.InScope(n) {
-			add(v)
+	node = func(n algebra.Node, scoped bool) {
+		if !scoped {
+			for _, v := range algebra.InScope(n) {
+				add(v)
+			}
 		}
 		switch n := n.(type) {
 		case *algebra.Join:
-			node(n.Left)
-			node(n.Right)
+			node(n.Left, true)
+			node(n.Right, true)
 		case *algebra.LeftJoin:
-			node(n.Left)
-			node(n.Right)
+			node(n.Left, true)
+			node(n.Right, true)
 			if n.Expr != nil {
 				expr(n.Expr)
 			}
 		case *algebra.Union:
-			node(n.Left)
-			node(n.Right)
+			node(n.Left, true)
+			node(n.Right, true)
 		case *algebra.Minus:
-			node(n.Left)
-			node(n.Right)
+			node(n.Left, true)
+			node(n.Right, false)
 		case *algebra.Filter:
-			node(n.Input)
+			node(n.Input, true)
 			for _, e := range n.Exprs {
 				expr(e)
 			}
 		case *algebra.Graph:
-			node(n.Input)
+			node(n.Input, true)
 		case *algebra.Extend:
-			node(n.Input)
+			node(n.Input, true)
 			expr(n.Expr)
 		case *algebra.Group:
-			node(n.Input)
+			node(n.Input, false)
 			for _, e := range n.By {
 				expr(e)
 			}
@@ -230,21 +235,21 @@ func allQueryVars(q *algebra.Query) []algebra.Var {
 				expr(a.Agg)
 			}
 		case *algebra.OrderBy:
-			node(n.Input)
+			node(n.Input, true)
 			for _, c := range n.Conds {
 				expr(c.Expr)
 			}
 		case *algebra.Project:
-			node(n.Input)
+			node(n.Input, false)
 		case *algebra.Distinct:
-			node(n.Input)
+			node(n.Input, true)
 		case *algebra.Reduced:
-			node(n.Input)
+			node(n.Input, true)
 		case *algebra.Slice:
-			node(n.Input)
+			node(n.Input, true)
 		}
 	}
-	node(q.Pattern)
+	node(q.Pattern, false)
 	for _, v := range q.Vars {
 		add(v)
 	}

@@ -551,3 +551,27 @@ func TestEval_LargeBGPPlanningStopsWithContext(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// TestEval_LongChainCompilationStopsWithContext: compiling a query looked at
+// no context, so a chain of thousands of OPTIONALs or UNIONs (which took
+// minutes) ran past the query's timeout. Eval returns the context's error
+// when it ends during compilation.
+func TestEval_LongChainCompilationStopsWithContext(t *testing.T) {
+	for _, unit := range []string{" OPTIONAL { ?s ?p ?o }", " UNION {}", " { ?s ?p ?o }"} {
+		t.Run(strings.TrimSpace(unit), func(t *testing.T) {
+			q, err := parser.Parse("SELECT * { {}"+strings.Repeat(unit, 500)+" }", parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			res, err := eval.Eval(ctx, eval.NewMemDataset(), q, eval.Options{})
+			if err == nil {
+				res.Close()
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+		})
+	}
+}

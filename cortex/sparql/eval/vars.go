@@ -28,17 +28,83 @@ func (s varSet) intersect(o varSet) varSet {
 	return out
 }
 
-// maybeVars returns the slots of the variables that solutions of n may bind.
+// maybeVars returns the slots of the variables that solutions of n may bind (algebra.InScope). The
+// returned set must not be modified.
+//
+// Sets are kept per node, so that a chain of n OPTIONALs or UNIONs, whose every LeftJoin or Union asks
+// for the variables of its whole left operand, costs time linear in n rather than quadratic (a chain of
+// 20,000 took minutes). The set of a left operand of a Join, LeftJoin, Union or Minus is dropped once
+// its parent's is known, so that a chain keeps one set per link only while it is compiled.
 func (c *compiler) maybeVars(n algebra.Node) varSet {
-	out := varSet{}
-	for _, v := range algebra.InScope(n) {
-		out[c.slot(v)] = true
+	if s, ok := c.scope[n]; ok {
+		return s
 	}
+	c.scopeSteps++
+	var out varSet
+	// grow builds the set from the left operand's, which it drops (were it asked for again, it would be
+	// computed again: right, only slower), and the right operand's.
+	grow := func(l, r algebra.Node) {
+		out = c.maybeVars(l)
+		delete(c.scope, l)
+		if r != nil {
+			rs := c.maybeVars(r)
+			if len(rs) > 0 {
+				out = out.with(rs)
+			}
+		}
+	}
+	switch n := n.(type) {
+	case *algebra.Join:
+		grow(n.Left, n.Right)
+	case *algebra.LeftJoin:
+		grow(n.Left, n.Right)
+	case *algebra.Union:
+		grow(n.Left, n.Right)
+	case *algebra.Minus:
+		grow(n.Left, nil)
+	case *algebra.Filter:
+		out = c.maybeVars(n.Input)
+	case *algebra.OrderBy:
+		out = c.maybeVars(n.Input)
+	case *algebra.Distinct:
+		out = c.maybeVars(n.Input)
+	case *algebra.Reduced:
+		out = c.maybeVars(n.Input)
+	case *algebra.Slice:
+		out = c.maybeVars(n.Input)
+	case *algebra.Graph:
+		out = c.maybeVars(n.Input)
+		if n.Name.IsVar() && !out[c.slot(n.Name.Var)] {
+			out = out.with(varSet{c.slot(n.Name.Var): true})
+		}
+	case *algebra.Extend:
+		out = c.maybeVars(n.Input)
+		if !out[c.slot(n.Var)] {
+			out = out.with(varSet{c.slot(n.Var): true})
+		}
+	default:
+		out = varSet{}
+		for _, v := range algebra.InScope(n) {
+			out[c.slot(v)] = true
+		}
+	}
+	c.scope[n] = out
 	return out
 }
 
-// certainVars returns the slots of the variables every solution of n binds.
+// certainVars returns the slots of the variables every solution of n binds. The returned set must not
+// be modified. Sets are kept per node, as maybeVars does, for chains of operators that each ask for
+// their operand's.
 func (c *compiler) certainVars(n algebra.Node) varSet {
+	if s, ok := c.certain[n]; ok {
+		return s
+	}
+	s := c.certainVarsOf(n)
+	c.certain[n] = s
+	return s
+}
+
+func (c *compiler) certainVarsOf(n algebra.Node) varSet {
 	out := varSet{}
 	addTerm := func(t algebra.Term) {
 		if t.IsVar() {
@@ -66,7 +132,7 @@ func (c *compiler) certainVars(n algebra.Node) varSet {
 	case *algebra.Union:
 		return c.certainVars(n.Left).intersect(c.certainVars(n.Right))
 	case *algebra.Graph:
-		out = c.certainVars(n.Input)
+		out = c.certainVars(n.Input).with(nil)
 		addTerm(n.Name)
 	case *algebra.Extend:
 		return c.certainVars(n.Input)
