@@ -720,6 +720,12 @@ func (p *parser) build(where algebra.Node, sc *selectClause, m *modifiers, value
 			}
 		} else {
 			assigned := map[algebra.Var]bool{}
+			// The variables in scope of n, kept as n grows by one Extend per item (InScope(n) per
+			// item took time quadratic in the number of items).
+			inScope := map[algebra.Var]bool{}
+			for _, v := range algebra.InScope(n) {
+				inScope[v] = true
+			}
 			for _, it := range sc.items {
 				if it.e == nil {
 					if grouping && !allowed[it.v] {
@@ -728,7 +734,7 @@ func (p *parser) build(where algebra.Node, sc *selectClause, m *modifiers, value
 					vars = append(vars, it.v)
 					continue
 				}
-				if whereScope[it.v] || assigned[it.v] || containsVar(algebra.InScope(n), it.v) {
+				if whereScope[it.v] || assigned[it.v] || inScope[it.v] {
 					p.fail(it.tok, "variable %s is already in scope", it.v)
 				}
 				if grouping {
@@ -739,6 +745,7 @@ func (p *parser) build(where algebra.Node, sc *selectClause, m *modifiers, value
 					}
 				}
 				n = &algebra.Extend{Input: n, Var: it.v, Expr: it.e}
+				inScope[it.v] = true
 				assigned[it.v] = true
 				allowed[it.v] = true
 				vars = append(vars, it.v)

@@ -81,6 +81,7 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 	var g algebra.Node = &algebra.BGP{}
 	var filters []algebra.Expr
 	var blk *tblock
+	scope := &groupScope{vars: map[algebra.Var]bool{}}
 	flush := func() {
 		if blk != nil {
 			g = join(g, blk.node())
@@ -117,7 +118,7 @@ func (p *parser) groupGraphPatternParts() (algebra.Node, []algebra.Expr) {
 		case p.isWord("BIND"):
 			p.next()
 			flush()
-			g = p.bind(g)
+			g = p.bind(g, scope)
 		case p.isWord("GRAPH"):
 			p.next()
 			flush()
@@ -168,10 +169,53 @@ func (p *parser) optionalGraphPattern(g algebra.Node) algebra.Node {
 	return &algebra.LeftJoin{Left: g, Right: a}
 }
 
+// groupScope is the set of the variables in scope of the pattern of a group as it is parsed: at is the
+// pattern it was computed for. The pattern only grows by operators whose left operand (Input for
+// Extend) is the pattern before, so update adds the variables of the new right operands only: calling
+// algebra.InScope on the whole pattern at each BIND of a group of n BINDs took time quadratic in n.
+type groupScope struct {
+	at    algebra.Node
+	vars  map[algebra.Var]bool
+	steps int // operators walked by update
+}
+
+// update makes s the scope of g. It walks down the left operands from g to the pattern s was computed
+// for, adding the variables of the right operands it passes (none for MINUS) and of the BIND variables;
+// when it reaches the bottom of g instead (g was the empty group, which has no variable, and was
+// replaced), it adds all the variables of that bottom node.
+func (s *groupScope) update(g algebra.Node) {
+	add := func(vs []algebra.Var) {
+		for _, v := range vs {
+			s.vars[v] = true
+		}
+	}
+	n := g
+	for n != s.at {
+		s.steps++
+		switch o := n.(type) {
+		case *algebra.Join:
+			add(algebra.InScope(o.Right))
+			n = o.Left
+		case *algebra.LeftJoin:
+			add(algebra.InScope(o.Right))
+			n = o.Left
+		case *algebra.Minus:
+			n = o.Left
+		case *algebra.Extend:
+			add([]algebra.Var{o.Var})
+			n = o.Input
+		default:
+			add(algebra.InScope(o))
+			n = s.at
+		}
+	}
+	s.at = g
+}
+
 // bind parses '(' expression AS var ')' after BIND and returns Extend(g, var, expression). The
 // expression may not hold aggregates, and var may not be in scope in g (the pattern before the BIND in
-// its group): that is a syntax error at the variable.
-func (p *parser) bind(g algebra.Node) algebra.Node {
+// its group, whose variables scope holds): that is a syntax error at the variable.
+func (p *parser) bind(g algebra.Node, scope *groupScope) algebra.Node {
 	p.expectPunct("(")
 	saved := p.aggs
 	p.aggs = nil
@@ -181,7 +225,8 @@ func (p *parser) bind(g algebra.Node) algebra.Node {
 	vt := p.expectVar("variable after AS")
 	p.expectPunct(")")
 	v := algebra.Var(vt.text)
-	if containsVar(algebra.InScope(g), v) {
+	scope.update(g)
+	if scope.vars[v] {
 		p.fail(vt, "variable %s is already in scope in BIND", v)
 	}
 	return &algebra.Extend{Input: g, Var: v, Expr: e}
