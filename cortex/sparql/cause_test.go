@@ -24,12 +24,13 @@ func TestQuery_ContextCause(t *testing.T) {
 	_, err := sparql.Query(ctx, bindData(), `ASK { ?s ?p ?o FILTER(?o = "absent") }`, sparql.Options{})
 	check("ask", err)
 
+	// Compilation looks at the context, so the query may stop before it returns a result.
 	res, err := sparql.Query(ctx, bindData(), `SELECT * WHERE { ?s ?p ?o }`, sparql.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		defer res.Close()
+		for res.Next(ctx) {
+		}
+		err = res.Err()
 	}
-	defer res.Close()
-	for res.Next(ctx) {
-	}
-	check("select", res.Err())
+	check("select", err)
 }
