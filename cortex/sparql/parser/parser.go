@@ -769,15 +769,6 @@ func (p *parser) build(where algebra.Node, sc *selectClause, m *modifiers, value
 	return n, vars
 }
 
-func containsVar(vs []algebra.Var, v algebra.Var) bool {
-	for _, x := range vs {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // freeVars lists the variables of e outside EXISTS patterns.
 func freeVars(e algebra.Expr) []algebra.Var {
 	var out []algebra.Var

@@ -612,12 +612,14 @@ func (p *parser) dataBlock() *algebra.Table {
 		p.expected("variable or '(' after VALUES")
 	}
 	p.next()
+	listed := map[algebra.Var]bool{} // (searching tab.Vars took time quadratic in their number)
 	for !p.acceptPunct(")") {
 		t := p.expectVar("variable or ')' in VALUES")
 		v := algebra.Var(t.text)
-		if containsVar(tab.Vars, v) {
+		if listed[v] {
 			p.fail(t, "variable %s listed twice in VALUES", v)
 		}
+		listed[v] = true
 		tab.Vars = append(tab.Vars, v)
 	}
 	p.expectPunct("{")

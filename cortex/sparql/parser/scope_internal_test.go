@@ -79,3 +79,23 @@ func TestParse_AssignedVariableAlreadyInScope(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_ValuesVariableListedTwice: VALUES rejects a variable listed
+// twice, also among many (the check searched the list so far for each
+// variable: time quadratic in their number; 20,000 took seconds).
+func TestParse_ValuesVariableListedTwice(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("SELECT * { VALUES (")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, " ?v%d", i)
+	}
+	for _, tc := range []struct {
+		tail string
+		ok   bool
+	}{{" ) {}", true}, {" ?v4999 ) {}", false}, {" ?v0 ) {}", false}} {
+		_, err := Parse(b.String()+tc.tail+" }", Options{})
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "listed twice") {
+			t.Errorf("%s: err = %v", tc.tail, err)
+		}
+	}
+}
