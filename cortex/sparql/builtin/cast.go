@@ -30,6 +30,8 @@ func IsCast(fn quad.IRI) bool {
 // errors), to xsd:boolean as false iff zero or NaN; booleans cast to numbers
 // as 1 and 0. Results use canonical lexical forms, except that casting a
 // string to xsd:string or xsd:dateTime keeps the (trimmed) lexical form.
+// An xsd:date casts to xsd:string (its canonical form) and to xsd:dateTime
+// (its first instant), as in XPath, and to no other type.
 func Cast(datatype quad.IRI, v quad.Value) (quad.Value, error) {
 	if v == nil {
 		return nil, fmt.Errorf("cast to %s: %w", datatype, ErrUnbound)
@@ -83,6 +85,15 @@ func cast(dt quad.IRI, v quad.Value) (quad.Value, error) {
 		switch dt {
 		case XSDString:
 			return quad.String(src.dtv.canonical()), nil
+		case XSDDateTime:
+			return quad.TypedString{Value: quad.String(src.dtv.canonical()), Type: XSDDateTime}, nil
+		}
+	case catDate:
+		// XPath F&O §19.1.5: a date casts to a string and to the dateTime
+		// of its first instant, to no number or boolean.
+		switch dt {
+		case XSDString:
+			return quad.String(src.dtv.canonicalDate()), nil
 		case XSDDateTime:
 			return quad.TypedString{Value: quad.String(src.dtv.canonical()), Type: XSDDateTime}, nil
 		}

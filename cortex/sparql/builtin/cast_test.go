@@ -57,6 +57,17 @@ func TestCast(t *testing.T) {
 		{S, dateTime("2002-12-31T24:00:00"), str("2003-01-01T00:00:00"), nil},
 		{S, dateTime("-0044-03-15T12:00:00.0000000000001+14:00"), str("-0044-03-15T12:00:00.0000000000001+14:00"), nil},
 		{S, dateTime("12345-01-01T00:00:00Z"), str("12345-01-01T00:00:00Z"), nil},
+		// an xsd:date casts to xsd:string (its canonical form) and to the xsd:dateTime of its first
+		// instant (F&O §19.1.5), to nothing else; an ill-typed one casts to nothing
+		{S, typed("2024-02-29", "date"), str("2024-02-29"), nil},
+		{S, typed("2024-02-29+00:00", "date"), str("2024-02-29Z"), nil},
+		{S, typed("-0044-03-15-05:00", "date"), str("-0044-03-15-05:00"), nil},
+		{S, typed("2023-02-29", "date"), nil, E},
+		{S, typed("2024-02-29T00:00:00", "date"), nil, E},
+		{DT, typed("2024-02-29Z", "date"), dateTime("2024-02-29T00:00:00Z"), nil},
+		{I, typed("2024-02-29", "date"), nil, E},
+		{B, typed("2024-02-29", "date"), nil, E},
+		{DB, typed("2024-02-29", "date"), nil, E},
 		{S, bnode("b"), nil, E},
 		{S, lang("chat", "fr"), nil, E},
 		{S, other("x", "http://example.org/t"), nil, E},

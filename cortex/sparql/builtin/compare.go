@@ -58,6 +58,7 @@ const (
 	catLang
 	catBoolean
 	catDateTime
+	catDate // dtv is the date's first instant
 )
 
 // typed is a decomposed literal with its parsed value.
@@ -88,6 +89,10 @@ func classify(l lit) typed {
 		if d, ok := parseDateTime(l.lex); ok {
 			t.cat, t.dtv = catDateTime, d
 		}
+	case l.dt == XSDDate:
+		if d, ok := parseDate(l.lex); ok {
+			t.cat, t.dtv = catDate, d
+		}
 	default:
 		if n, ok := parseNumeric(l); ok {
 			t.cat, t.num = catNumeric, n
@@ -100,7 +105,8 @@ func classify(l lit) typed {
 // numbers by value with type promotion, simple literals and xsd:strings by
 // code point, booleans (false < true), and xsd:dateTimes by instant
 // following XML Schema's partial order for values with and without a
-// timezone. It returns -1, 0 or +1. Any other pair — different value
+// timezone, as are xsd:dates by their first instant (a date and a dateTime
+// do not compare). It returns -1, 0 or +1. Any other pair — different value
 // spaces, IRIs, blank nodes, language-tagged strings, ill-typed literals,
 // NaN, or an indeterminate dateTime comparison — is a type error. Two
 // numbers of which one is NaN are unordered (see Unordered): the four
@@ -126,7 +132,7 @@ func Compare(a, b quad.Value) (int, error) {
 			return strings.Compare(x.lex, y.lex), nil
 		case catBoolean:
 			return cmpBool(x.b, y.b), nil
-		case catDateTime:
+		case catDateTime, catDate:
 			if c, ok := cmpDateTime(x.dtv, y.dtv); ok {
 				return c, nil
 			}
@@ -162,7 +168,7 @@ func cmpBool(a, b bool) int {
 
 // Equal implements the SPARQL = operator (and != as its negation): numbers
 // compare by value with type promotion ("1"^^xsd:integer = "1.0"^^xsd:decimal;
-// NaN equals nothing), strings, booleans and dateTimes by value, language-
+// NaN equals nothing), strings, booleans, dateTimes and dates by value, language-
 // tagged strings by lexical form and case-insensitive tag. Literals of
 // different known value spaces, and a literal versus an IRI or blank node,
 // are unequal. Otherwise (RDFterm-equal) the same term is equal, and two
@@ -191,7 +197,7 @@ func Equal(a, b quad.Value) (bool, error) {
 			return x.lex == y.lex && strings.EqualFold(x.lang, y.lang), nil
 		case catBoolean:
 			return x.b == y.b, nil
-		case catDateTime:
+		case catDateTime, catDate:
 			c, ok := cmpDateTime(x.dtv, y.dtv)
 			if !ok {
 				return false, fmt.Errorf("equal %s and %s: indeterminate: %w", termString(a), termString(b), ErrType)

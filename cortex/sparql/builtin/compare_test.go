@@ -95,6 +95,10 @@ func TestCompare(t *testing.T) {
 		{"dateTime no tz both", dateTime("2006-08-23T09:00:00"), dateTime("2006-08-23T09:00:01"), -1, nil},
 		{"dateTime tz vs none far", dateTime("2006-08-22T09:00:00Z"), dateTime("2006-08-23T09:00:00"), -1, nil},
 		{"dateTime tz vs none indeterminate", dateTime("2006-08-23T09:00:00Z"), dateTime("2006-08-23T10:00:00"), 0, builtin.ErrType},
+		{"date lt", typed("2024-02-28", "date"), typed("2024-02-29", "date"), -1, nil},
+		{"date equal instant", typed("2024-02-29+12:00", "date"), typed("2024-02-28-12:00", "date"), 0, nil},
+		{"date vs dateTime", typed("2024-02-29Z", "date"), dateTime("2024-02-29T00:00:00Z"), 0, builtin.ErrType},
+		{"date vs string", typed("2024-02-29", "date"), str("2024-02-29"), 0, builtin.ErrType},
 		{"dateTime fractional", dateTime("2006-08-23T09:00:00.5Z"), dateTime("2006-08-23T09:00:00.25Z"), 1, nil},
 		{"dateTime 24:00", dateTime("2006-08-23T24:00:00Z"), dateTime("2006-08-24T00:00:00Z"), 0, nil},
 		// xsd:dateTime seconds have any number of fractional digits (XSD 1.1 §3.3.7).
@@ -158,6 +162,15 @@ func TestEqual(t *testing.T) {
 		{"boolean", boolean("true"), boolean("1"), true, nil},
 		{"boolean false", boolean("false"), T, false, nil},
 		{"dateTime equal instants", dateTime("2002-04-02T12:00:00-01:00"), dateTime("2002-04-02T17:00:00+04:00"), true, nil},
+		// xsd:date is a known datatype: equal by first instant, unequal to other value spaces; an
+		// ill-typed date is an unknown literal (a type error against another literal).
+		{"date equal", typed("2024-02-29", "date"), typed("2024-02-29", "date"), true, nil},
+		{"date equal instants", typed("2024-02-29+12:00", "date"), typed("2024-02-28-12:00", "date"), true, nil},
+		{"date differ", typed("2024-02-29Z", "date"), typed("2024-03-01Z", "date"), false, nil},
+		{"date vs string", typed("2024-02-29", "date"), str("a"), false, nil},
+		{"date vs integer", typed("2024-02-29", "date"), integer("2024"), false, nil},
+		{"date vs dateTime", typed("2024-02-29Z", "date"), dateTime("2024-02-29T00:00:00Z"), false, nil},
+		{"ill-typed date vs string", typed("2023-02-29", "date"), str("a"), false, builtin.ErrType},
 		{"dateTime differ", dateTime("2005-04-04T04:04:04Z"), dateTime("2005-04-04T04:04:05Z"), false, nil},
 		{"dateTime indeterminate", dateTime("2005-04-04T04:04:04Z"), dateTime("2005-04-04T04:04:04"), false, builtin.ErrType},
 		{"dateTime differ beyond nanoseconds", dateTime("2005-04-04T04:04:04.0000000001Z"), dateTime("2005-04-04T04:04:04Z"), false, nil},

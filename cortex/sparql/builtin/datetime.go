@@ -106,6 +106,27 @@ func parseDateTime(s string) (dateTime, bool) {
 	return d, true
 }
 
+// parseDate parses the xsd:date lexical form -?YYYY-MM-DD(Z|(+|-)hh:mm)? as
+// the dateTime of its first instant (00:00:00, same timezone), which is how
+// XPath compares dates (op:date-equal, op:date-less-than).
+func parseDate(s string) (dateTime, bool) {
+	body := strings.TrimPrefix(s, "-")
+	i := strings.IndexByte(body, '-')
+	if i < 0 || len(body) < i+6 {
+		return dateTime{}, false
+	}
+	i += len(s) - len(body) + 6 // the end of -?YYYY-MM-DD in s
+	return parseDateTime(s[:i] + "T00:00:00" + s[i:])
+}
+
+// canonicalDate is the canonical lexical form of the xsd:date whose first
+// instant is d.
+func (d dateTime) canonicalDate() string {
+	s := d.canonical()
+	i := strings.IndexByte(s, 'T')
+	return s[:i] + s[i+len("T00:00:00"):]
+}
+
 func two(s string) (int, bool) {
 	if len(s) != 2 || s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' {
 		return 0, false

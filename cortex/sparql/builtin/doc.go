@@ -27,9 +27,11 @@
 //
 // # Caveats
 //
-//   - Only xsd:dateTime is understood among the date/time types; xsd:date,
-//     xsd:time and durations are treated as unknown datatypes (compared only
-//     by term equality).
+//   - Among the date/time types only xsd:dateTime and xsd:date are
+//     understood (compared by value, cast to xsd:string; ORDER BY sorts
+//     dates with the unknown datatypes, by lexical form); xsd:time and
+//     durations are treated as unknown datatypes (compared only by term
+//     equality), and there is no xsd:date() constructor.
 //   - Decimal division that does not terminate is rounded to 24 fractional
 //     digits.
 //   - Regular expressions are translated to Go's RE2 syntax (a character

@@ -21,6 +21,7 @@ const (
 	XSDFloat           = quad.IRI(XSD + "float")
 	XSDDouble          = quad.IRI(XSD + "double")
 	XSDDateTime        = quad.IRI(XSD + "dateTime")
+	XSDDate            = quad.IRI(XSD + "date")
 	XSDDayTimeDuration = quad.IRI(XSD + "dayTimeDuration")
 	RDFLangString      = quad.IRI(RDF + "langString")
 )

@@ -1,17 +1,11 @@
 package eval
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/cortexgraph/cortex/cortex/sparql/builtin"
-)
-
-const (
-	xsdDate     = quad.IRI("http://www.w3.org/2001/XMLSchema#date")
-	xsdDateTime = quad.IRI("http://www.w3.org/2001/XMLSchema#dateTime")
 )
 
 func isLiteral(v quad.Value) bool {
@@ -22,72 +16,19 @@ func isLiteral(v quad.Value) bool {
 	return false
 }
 
-// dateAsDateTime turns an xsd:date literal into the xsd:dateTime of its first instant (same timezone),
-// so that builtin's dateTime comparison applies.
-func dateAsDateTime(v quad.Value) (quad.Value, bool) {
-	t, ok := v.(quad.TypedString)
-	if !ok || t.Type != xsdDate {
-		return v, false
-	}
-	s := string(t.Value)
-	if len(s) < 10 {
-		return v, false
-	}
-	i := 10
-	if s[0] == '-' {
-		i = 11
-	}
-	if len(s) < i {
-		return v, false
-	}
-	return quad.TypedString{Value: quad.String(s[:i] + "T00:00:00" + s[i:]), Type: xsdDateTime}, true
-}
-
-// equalTerms is the SPARQL = operator: builtin.Equal, plus xsd:date values, and a language-tagged
-// string never equals a literal without a language tag (different value spaces).
+// equalTerms is the SPARQL = operator: builtin.Equal, and a language-tagged string never equals a
+// literal without a language tag (different value spaces).
 func equalTerms(a, b quad.Value) (bool, error) {
 	_, la := a.(quad.LangString)
 	_, lb := b.(quad.LangString)
 	if la != lb && isLiteral(a) && isLiteral(b) {
 		return false, nil
 	}
-	da, okA := dateAsDateTime(a)
-	db, okB := dateAsDateTime(b)
-	if okA && okB {
-		return builtin.Equal(da, db)
-	}
-	if okA != okB && isLiteral(a) && isLiteral(b) {
-		other := b
-		if okB {
-			other = a
-		}
-		if builtin.IsNumeric(other) || isKnownType(other) {
-			return false, nil
-		}
-	}
 	return builtin.Equal(a, b)
 }
 
-func isKnownType(v quad.Value) bool {
-	switch t := v.(type) {
-	case quad.String:
-		return true
-	case quad.TypedString:
-		return t.Type == xsdDateTime || t.Type == "http://www.w3.org/2001/XMLSchema#boolean"
-	}
-	return false
-}
-
-// compareTerms is the SPARQL < > <= >= operators: builtin.Compare plus xsd:date values.
+// compareTerms is the SPARQL < > <= >= operators.
 func compareTerms(a, b quad.Value) (int, error) {
-	da, okA := dateAsDateTime(a)
-	db, okB := dateAsDateTime(b)
-	if okA && okB {
-		return builtin.Compare(da, db)
-	}
-	if okA || okB {
-		return 0, fmt.Errorf("compare xsd:date with another type: %w", builtin.ErrType)
-	}
 	return builtin.Compare(a, b)
 }
 
