@@ -29,6 +29,7 @@ type compiler struct {
 	scope      map[algebra.Node]varSet
 	scopeSteps int
 	certain    map[algebra.Node]varSet // certainVars per node
+	all        varSet                  // allVars, while no slot is added
 }
 
 func newCompiler(ctx context.Context, ev *evaluator) *compiler {
@@ -134,10 +135,16 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 		return c.pathNode(n)
 	case *algebra.Join:
 		l := c.node(n.Left, entry)
+		if c.err != nil {
+			return l // stopped: not even the variables of a long left operand
+		}
 		r := c.node(n.Right, entry.with(c.maybeVars(n.Left)))
 		return &joinOp{left: l, right: r}
 	case *algebra.LeftJoin:
 		l := c.node(n.Left, entry)
+		if c.err != nil {
+			return l // stopped: not even the variables of a long left operand
+		}
 		r := c.node(n.Right, entry.with(c.maybeVars(n.Left)))
 		var e cexpr
 		if n.Expr != nil {
@@ -164,6 +171,9 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 		return &unionOp{left: c.node(n.Left, entry), right: c.node(n.Right, entry)}
 	case *algebra.Minus:
 		l := c.node(n.Left, entry)
+		if c.err != nil {
+			return l
+		}
 		r := c.node(n.Right, varSet{})
 		var shared []int
 		for v := range c.maybeVars(n.Left).intersect(c.maybeVars(n.Right)) {

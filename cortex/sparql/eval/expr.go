@@ -89,10 +89,15 @@ func (c *compiler) expr(e algebra.Expr) cexpr {
 // allVars returns every variable slot known so far plus those of the whole query (used as the entry of
 // EXISTS patterns, which may see any binding).
 func (c *compiler) allVars() varSet {
+	// Kept: each EXISTS asks for it, and a query of n EXISTS and n variables took time quadratic in n.
+	if c.all != nil && len(c.all) == len(c.names) {
+		return c.all
+	}
 	out := varSet{}
 	for _, s := range c.slots {
 		out[s] = true
 	}
+	c.all = out
 	return out
 }
 
