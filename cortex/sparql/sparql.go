@@ -179,6 +179,11 @@ func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) 
 	if err != nil {
 		err = ctxcause.With(ctx, err)
 		cancel()
+		if ctx.Err() != nil {
+			// Ended before the result (compilation looks at the context): the same error as when
+			// the iteration ends, which callers (cortexctl) report in fixed words.
+			return nil, err
+		}
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	r := &Result{Form: q.Form, res: er, ctx: ctx, core: &resultCore{res: er, cancel: cancel}}
