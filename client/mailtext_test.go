@@ -105,7 +105,7 @@ func TestInbox_StatusFirstAsEmbedded(t *testing.T) {
 			for _, team := range []string{"nosuch", "crew"} {
 				for _, agent := range []string{"", "zed", "bob"} {
 					_, err := tm.Inbox(ctx, team, agent, teammanager.MailFilter{Status: "bogus"})
-					if !errors.Is(err, teammanager.ErrInvalidMessage) || api.ExitCode(err) != api.ExitInvalid || err.Error() != `invalid message: status "bogus" (want unread, read or archived)` {
+					if !errors.Is(err, teammanager.ErrInvalidStatus) || api.ExitCode(err) != api.ExitInvalid || err.Error() != `invalid status: message status "bogus" (want unread, read or archived)` {
 						t.Errorf("Inbox(%q, %q) of status bogus: %v (exit %d), want the invalid status (exit %d)", team, agent, err, api.ExitCode(err), api.ExitInvalid)
 					}
 				}

@@ -552,7 +552,7 @@ func (c *Client) Inbox(ctx context.Context, teamID, agent string, f teammanager.
 	default:
 		// The Manager's error, which it checks first (a server checks an
 		// empty agent or team before).
-		return nil, fmt.Errorf("%w: status %q (want unread, read or archived)", teammanager.ErrInvalidMessage, f.Status)
+		return nil, fmt.Errorf("%w: message status %q (want unread, read or archived)", teammanager.ErrInvalidStatus, f.Status)
 	}
 	return c.messagesCall(ctx, "teams.chat.inbox", map[string]string{"team": teamID, "agent": agent, "status": string(f.Status)})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/teammanager"
@@ -519,7 +520,14 @@ func teamsChatMark(ctx context.Context, c *rpcCtx, params json.RawMessage) (any,
 	if err := c.m.MarkMessages(ctx, p.Team, p.Agent, teammanager.MessageStatus(p.Status), p.Messages...); err != nil {
 		return nil, err
 	}
-	return api.MessagesMarked{Team: p.Team, Agent: p.Agent, Status: p.Status, Messages: p.Messages}, nil
+	// A message is marked once: one given twice is in the result once.
+	ids := make([]string, 0, len(p.Messages))
+	for _, id := range p.Messages {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return api.MessagesMarked{Team: p.Team, Agent: p.Agent, Status: p.Status, Messages: ids}, nil
 }
 
 // teamsTaskAddFindings: {team, task, agent (its assignee), findings: [{subject,

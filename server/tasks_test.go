@@ -58,7 +58,11 @@ func TestRPC_TaskBoard(t *testing.T) {
 		t.Fatalf("reply = %+v", reply)
 	}
 	var marked api.MessagesMarked
-	ts.ok("acme", "teams.chat.mark", map[string]any{"team": "crew", "agent": "ann", "status": "archived", "messages": []string{msg.ID}}, &marked)
+	// (A message given twice is marked, and in the result, once.)
+	ts.ok("acme", "teams.chat.mark", map[string]any{"team": "crew", "agent": "ann", "status": "archived", "messages": []string{msg.ID, msg.ID}}, &marked)
+	if len(marked.Messages) != 1 || marked.Messages[0] != msg.ID {
+		t.Fatalf("mark %s twice: %+v", msg.ID, marked)
+	}
 	var inbox []api.Message
 	ts.ok("acme", "teams.chat.inbox", map[string]any{"team": "crew", "agent": "ann", "status": "archived"}, &inbox)
 	if len(inbox) != 1 || inbox[0].ID != msg.ID || inbox[0].Status != "archived" || inbox[0].ReadAt == nil {

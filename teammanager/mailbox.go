@@ -257,7 +257,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 		case !st.isMember(a):
 			// Both kinds: an invalid message, to an unknown agent (exit 3,
 			// as an unknown assignee of a task).
-			return Message{}, fmt.Errorf("%w: recipient %q is not a member: %w", ErrInvalidMessage, a, unknown(ErrUnknownAgent, a))
+			return Message{}, fmt.Errorf("%w: recipient %q: %w", ErrInvalidMessage, a, unknown(ErrUnknownAgent, a))
 		case a == from && !system:
 			return bad("%s cannot send a message to itself", IDText(a))
 		}
@@ -574,7 +574,7 @@ type MailFilter struct {
 func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter) (_ []Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if f.Status != "" && f.Status.rank() == 0 {
-		return nil, errorf(ErrInvalidMessage, "status %q (want unread, read or archived)", f.Status)
+		return nil, errorf(ErrInvalidStatus, "message status %q (want unread, read or archived)", f.Status)
 	}
 	var out []Message
 	err = m.boardRead(ctx, func(b *boardTx) error {

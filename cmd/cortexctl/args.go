@@ -303,3 +303,35 @@ func refuseEmptyArgs(c *cli.Context, cmd string) error {
 	}
 	return nil
 }
+
+// statusFilter parses the word of a --status (or --lifecycle) filter in
+// any case ("--status READ" is read): statuses are lower-case words. An
+// unknown word is parse's error on s as given.
+func statusFilter[T any](s string, parse func(string) (T, error)) (T, error) {
+	if v, err := parse(statusWord(s)); err == nil {
+		return v, nil
+	}
+	return parse(s)
+}
+
+// statusWord folds the ASCII letters of s to lower case.
+func statusWord(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// firstOfEach returns ids without repeats, each at its first place.
+func firstOfEach(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

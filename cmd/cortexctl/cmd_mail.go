@@ -54,7 +54,7 @@ Example:
 				Description: `Example:
    cortexctl mail inbox TEAM --as ann --status unread --json`,
 				Flags: withOutput(&cli.StringFlag{Name: "as", Usage: "the member `AGENT` whose inbox (required)"},
-					&cli.StringFlag{Name: "status", Usage: "only messages with this status: unread|read|archived"}),
+					&cli.StringFlag{Name: "status", Usage: "only messages with this status: unread|read|archived (any case)"}),
 				Action: func(c *cli.Context) error { return mailInbox(c, e) },
 			},
 			markCommand(e, teammanager.MsgRead),
@@ -125,7 +125,8 @@ func markCommand(e *env, status teammanager.MessageStatus) *cli.Command {
 		Name:      name,
 		Usage:     fmt.Sprintf("mark messages of --as's inbox %s", status),
 		ArgsUsage: "TEAM MESSAGE...",
-		Description: fmt.Sprintf(`Every MESSAGE must be in the inbox, or none is marked.
+		Description: fmt.Sprintf(`Every MESSAGE must be in the inbox, or none is marked. A MESSAGE given
+twice is marked, and reported, once.
 
 Example:
    cortexctl mail %s TEAM M1 M2 --as ann`, name),
@@ -151,7 +152,8 @@ Example:
 			if err := m.MarkMessages(c.Context, args[0], c.String("as"), status, args[1:]...); err != nil {
 				return err
 			}
-			out := api.MessagesMarked{Team: args[0], Agent: c.String("as"), Status: string(status), Messages: args[1:]}
+			// A message is marked once: one given twice is reported once.
+			out := api.MessagesMarked{Team: args[0], Agent: c.String("as"), Status: string(status), Messages: firstOfEach(args[1:])}
 			return printResult(c, e.stdout, out, func() error {
 				_, err := fmt.Fprintf(e.stdout, "%s %s: %s\n", plural(int64(len(out.Messages)), "message"), status, strings.Join(out.Messages, " "))
 				return err
@@ -199,7 +201,7 @@ func mailInbox(c *cli.Context, e *env) error {
 		return usagef("mail inbox: want --as AGENT (whose inbox)")
 	}
 	return mailList(c, e, func(m api.TeamManager) ([]teammanager.Message, error) {
-		return m.Inbox(c.Context, args[0], c.String("as"), teammanager.MailFilter{Status: teammanager.MessageStatus(c.String("status"))})
+		return m.Inbox(c.Context, args[0], c.String("as"), teammanager.MailFilter{Status: messageStatus(c.String("status"))})
 	})
 }
 
@@ -287,4 +289,15 @@ func mailRetention(c *cli.Context, e *env) error {
 		_, err := fmt.Fprintf(e.stdout, "team %s: each inbox keeps %s, %s\n", args[0], plural(n, "message"), older)
 		return err
 	})
+}
+
+// messageStatus is the message status of a --status filter, in any case
+// (statusFilter); an unknown word is kept as given, for the Manager to
+// refuse.
+func messageStatus(s string) teammanager.MessageStatus {
+	switch st := teammanager.MessageStatus(statusWord(s)); st {
+	case teammanager.MsgUnread, teammanager.MsgRead, teammanager.MsgArchived:
+		return st
+	}
+	return teammanager.MessageStatus(s)
 }

@@ -73,7 +73,7 @@ func TestCLI_Mail(t *testing.T) {
 		{"reply to nothing", []string{"mail", "send", "crew", "hi", "--as", "bob", "--reply-to", "M99"}, exitNotFound, `reply to "M99": no such message: unknown message`},
 		{"about no task", []string{"mail", "send", "crew", "hi", "--as", "bob", "--task", "T99"}, exitNotFound, `task "T99": no such task: unknown task`},
 		{"stranger", []string{"mail", "send", "crew", "hi", "--as", "zed"}, exitNotFound, "unknown agent"},
-		{"to a stranger", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed"}, exitNotFound, `recipient "zed" is not a member: unknown agent`},
+		{"to a stranger", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed"}, exitNotFound, `recipient "zed": unknown agent`},
 		{"read another's", []string{"mail", "read", "crew", "M2", "M1", "--as", "bob"}, exitNotFound, "unknown message"},
 		{"bad status", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "new"}, exitInvalid, "new"},
 		{"negative limit", []string{"mail", "history", "crew", "--limit", "-1"}, exitInvalid, "--limit"},
@@ -210,5 +210,66 @@ func TestCLI_MailSend_BlankBody(t *testing.T) {
 	}
 	if out := mustCLI(t, dir, "mail", "history", "crew", "--json"); out != "[]\n" {
 		t.Fatalf("history after the refused sends: %s", out)
+	}
+}
+
+// TestCLI_MailRead_DuplicateOnce: a message given twice is marked once
+// and reported once; `mail read crew M1 M1` said "2 messages read: M1 M1"
+// and its JSON (a server's result too) listed M1 twice.
+func TestCLI_MailRead_DuplicateOnce(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "mail", "send", "crew", "one", "--as", "ann", "--to", "bob")
+	mustCLI(t, dir, "mail", "send", "crew", "two", "--as", "ann", "--to", "bob")
+	if out := mustCLI(t, dir, "mail", "read", "crew", "M1", "M1", "--as", "bob"); out != "1 message read: M1\n" {
+		t.Errorf("mail read M1 M1: %q", out)
+	}
+	var got api.MessagesMarked
+	cliJSON(t, dir, &got, "mail", "archive", "crew", "M2", "M1", "M2", "--as", "bob")
+	if want := []string{"M2", "M1"}; !slices.Equal(got.Messages, want) {
+		t.Errorf("mail archive M2 M1 M2 --json: messages %q, want %q", got.Messages, want)
+	}
+}
+
+// TestCLI_StatusFilters_AnyCase: a --status (or --lifecycle) filter takes
+// its word in any case, for tasks, mail, teams and workflow runs alike:
+// `mail inbox --status READ` said `invalid message: status "READ"` and
+// `tasks list --status PENDING` "invalid status". An unknown word is an
+// invalid status (exit 7) listing the known ones, for mail too.
+func TestCLI_StatusFilters_AnyCase(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a")
+	mustCLI(t, dir, "mail", "send", "crew", "hi", "--as", "ann", "--to", "bob")
+	mustCLI(t, dir, "mail", "read", "crew", "M1", "--as", "bob")
+	for _, args := range [][]string{
+		{"tasks", "list", "crew", "--status", "PENDING"},
+		{"mail", "inbox", "crew", "--as", "bob", "--status", "Read"},
+		{"teams", "list", "--lifecycle", "ACTIVE"},
+		{"teams", "list", "--status", "Pending"},
+		{"workflows", "list", "--status", "RUNNING"},
+	} {
+		if r := runCLI(t, dir, "", args...); r.code != exitOK {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	var ts []api.Task
+	cliJSON(t, dir, &ts, "tasks", "list", "crew", "--status", "PENDING")
+	var ms []api.Message
+	cliJSON(t, dir, &ms, "mail", "inbox", "crew", "--as", "bob", "--status", "READ")
+	if len(ts) != 1 || ts[0].ID != "T1" || len(ms) != 1 || ms[0].ID != "M1" {
+		t.Errorf("tasks --status PENDING: %+v; inbox --status READ: %+v", ts, ms)
+	}
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"mail", "inbox", "crew", "--as", "bob", "--status", "seen"}, `invalid status: message status "seen" (want unread, read or archived)`},
+		{[]string{"tasks", "list", "crew", "--status", "DONE"}, `invalid status: task status "DONE" (want pending, in_progress, in_review, completed, failed or cancelled)`},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if want := "cortexctl: " + tc.stderr + "\n"; r.code != exitInvalid || r.stderr != want {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stderr, exitInvalid, want)
+		}
 	}
 }

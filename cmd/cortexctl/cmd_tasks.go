@@ -159,7 +159,7 @@ Example:
 			Description: `Example:
    cortexctl tasks list TEAM --status pending --json`,
 			Flags: withOutput(
-				&cli.StringFlag{Name: "status", Usage: "only tasks with this status: pending|in_progress|in_review|completed|failed|cancelled"},
+				&cli.StringFlag{Name: "status", Usage: "only tasks with this status: pending|in_progress|in_review|completed|failed|cancelled (any case)"},
 				&cli.StringFlag{Name: "assignee", Usage: "only the tasks of this member"}),
 			Action: func(c *cli.Context) error { return tasksList(c, e) },
 		},
@@ -469,7 +469,7 @@ func tasksList(c *cli.Context, e *env) error {
 	}
 	f := teammanager.TaskFilter{Assignee: c.String("assignee")}
 	if s := c.String("status"); s != "" {
-		if f.Status, err = teammanager.ParseTaskStatus(s); err != nil {
+		if f.Status, err = statusFilter(s, teammanager.ParseTaskStatus); err != nil {
 			return err
 		}
 	}

@@ -95,8 +95,8 @@ Examples:
 					Description: `Example:
    cortexctl teams list --status running --json`,
 					Flags: withOutput(
-						&cli.StringFlag{Name: "status", Usage: "only teams with this status: pending|running|completed|failed"},
-						&cli.StringFlag{Name: "lifecycle", Usage: "only teams in this lifecycle state: forming|active|paused|completed|disbanded"},
+						&cli.StringFlag{Name: "status", Usage: "only teams with this status: pending|running|completed|failed (any case)"},
+						&cli.StringFlag{Name: "lifecycle", Usage: "only teams in this lifecycle state: forming|active|paused|completed|disbanded (any case)"},
 					),
 					Action: func(c *cli.Context) error { return teamsList(c, e) },
 				},
@@ -339,14 +339,14 @@ func teamsList(c *cli.Context, e *env) error {
 	}
 	var f teammanager.TeamFilter
 	if s := c.String("status"); s != "" {
-		st, err := teammanager.ParseStatus(s)
+		st, err := statusFilter(s, teammanager.ParseStatus)
 		if err != nil {
 			return err
 		}
 		f.Status = st
 	}
 	if s := c.String("lifecycle"); s != "" {
-		l, err := teammanager.ParseLifecycle(s)
+		l, err := statusFilter(s, teammanager.ParseLifecycle)
 		if err != nil {
 			return err
 		}

@@ -155,7 +155,7 @@ team, stepTimeout, createdAt and steps.`,
 				Name:  "list",
 				Usage: "list runs, oldest first (STEPS: steps completed/steps), or the built-in workflows",
 				Flags: withOutput(
-					&cli.StringFlag{Name: "status", Usage: "only runs with this status: pending|running|merging|completed|failed|cancelled"},
+					&cli.StringFlag{Name: "status", Usage: "only runs with this status: pending|running|merging|completed|failed|cancelled (any case)"},
 					&cli.BoolFlag{Name: "builtin", Usage: "list the built-in workflows instead (no store needed)"},
 				),
 				Action: func(c *cli.Context) error { return workflowsList(c, e) },
@@ -523,7 +523,7 @@ func workflowsList(c *cli.Context, e *env) error {
 	var st workflow.RunStatus
 	if s := c.String("status"); s != "" {
 		var err error
-		if st, err = workflow.ParseRunStatus(s); err != nil {
+		if st, err = statusFilter(s, workflow.ParseRunStatus); err != nil {
 			return wfErr(err)
 		}
 	}

@@ -51,7 +51,7 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 		{"message type not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "s\xff"},
 			"cortexctl: team crew: send message: invalid message: type \"s\\xff\" (want one of [delegate_work ask_question share_finding request_approval approval rejection challenge vote task_claimed task_completed status])\n"},
 		{"inbox status not UTF-8", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "s\xff"},
-			"cortexctl: invalid message: status \"s\\xff\" (want unread, read or archived)\n"},
+			"cortexctl: invalid status: message status \"s\\xff\" (want unread, read or archived)\n"},
 		{"board lead not UTF-8", []string{"tasks", "board", "crew", "--lead", "a\xff"},
 			"cortexctl: team crew: configure board: lead \"a\\xff\": invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)\n"},
 	} {
@@ -100,7 +100,7 @@ func TestCLI_IDsNotUTF8AsEmbedded(t *testing.T) {
 		{"sender", []string{"mail", "send", "crew", "hi", "--as", "\xff"}, exitInvalid,
 			`cortexctl: team crew: send message: sender "\xff": invalid id (unknown agent; ` + team + "\n"},
 		{"recipient", []string{"mail", "send", "crew", "hi", "--as", "ann", "--to", "\xff"}, exitInvalid,
-			`cortexctl: team crew: send message: invalid message: recipient "\xff" is not a member: invalid id (unknown agent; ` + team + "\n"},
+			`cortexctl: team crew: send message: invalid message: recipient "\xff": invalid id (unknown agent; ` + team + "\n"},
 		{"run", []string{"workflows", "status", "\xff"}, exitInvalid,
 			`cortexctl: run "\xff": invalid id (unknown run; ` + team + "\n"},
 		{"new team's id", []string{"teams", "create", "--id", "t\xff", "--name", "n", "--member", "a:r"}, exitInvalid,
@@ -169,7 +169,7 @@ func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
 		{"unknown team first", []string{"mail", "send", "nope", "hi", "--as", "bob", "--attach", "a\xff"}, exitNotFound,
 			`cortexctl: send message: team "nope": unknown team` + "\n"},
 		{"unknown recipient first", []string{"mail", "send", "crew", "hi", "--as", "bob", "--to", "zed", "--attach", "a\xff"}, exitNotFound,
-			`cortexctl: team crew: send message: invalid message: recipient "zed" is not a member: unknown agent` + "\n"},
+			`cortexctl: team crew: send message: invalid message: recipient "zed": unknown agent` + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)
