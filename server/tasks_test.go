@@ -128,7 +128,7 @@ func TestRPC_TaskErrors(t *testing.T) {
 		{"about no task", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "status", "body": "x", "task": "T9"}, 3, `task "T9": no such task`},
 		{"bad status", "teams.list_tasks", map[string]any{"team": "crew", "status": "done"}, 7, "done"},
 		{"bad message type", "teams.chat.send", map[string]any{"team": "crew", "agent": "bob", "type": "gossip", "body": "x"}, 7, "gossip"},
-		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "invalid team manager config: lease -5s: want > 0"},
+		{"bad lease", "teams.task.configure_board", map[string]any{"team": "crew", "lease": -5}, 7, "invalid board setting: lease -5s: want > 0"},
 		// The Manager looks the team up before the settings (an invalid
 		// value was answered first).
 		{"bad lease of no team", "teams.task.configure_board", map[string]any{"team": "nope", "lease": -5}, 3, `configure board: team "nope": unknown team`},

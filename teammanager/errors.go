@@ -223,6 +223,20 @@ var (
 	ErrInvalidMessage = errors.New("invalid message")
 )
 
+// boardSettingError is a board setting out of range: its message names
+// the setting ("invalid board setting: lease -5s: want > 0"), not the
+// Manager's config. It matches ErrInvalidConfig.
+type boardSettingError struct{ msg string }
+
+func boardSettingErr(format string, a ...any) error {
+	return &boardSettingError{fmt.Sprintf(format, a...)}
+}
+
+func (e *boardSettingError) Error() string { return "invalid board setting: " + e.msg }
+
+// Unwrap returns ErrInvalidConfig.
+func (e *boardSettingError) Unwrap() error { return ErrInvalidConfig }
+
 // TaskStateError reports a task operation its status refuses. It matches
 // ErrTaskState.
 type TaskStateError struct {

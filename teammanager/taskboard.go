@@ -150,15 +150,15 @@ func (s BoardSettings) validate(members []string) error {
 	case s.Lead != "" && !slices.Contains(members, s.Lead):
 		return fmt.Errorf("lead %q: %w", s.Lead, unknown(ErrUnknownAgent, s.Lead))
 	case s.MaxDispatches < 1 || s.MaxDispatches > 100:
-		return errorf(ErrInvalidConfig, "max dispatches %d not in 1..100", s.MaxDispatches)
+		return boardSettingErr("max dispatches %d: want 1..100", s.MaxDispatches)
 	case s.Lease <= 0:
-		return errorf(ErrInvalidConfig, "lease %v: want > 0", s.Lease)
+		return boardSettingErr("lease %v: want > 0", s.Lease)
 	case s.StaleAfter <= 0:
-		return errorf(ErrInvalidConfig, "stale after %v: want > 0", s.StaleAfter)
+		return boardSettingErr("stale after %v: want > 0", s.StaleAfter)
 	case s.PlanApprover != "" && !slices.Contains(members, s.PlanApprover):
 		return fmt.Errorf("plan approver %q: %w", s.PlanApprover, unknown(ErrUnknownAgent, s.PlanApprover))
 	case s.PlanApprover != "" && s.PlanApprover == s.Lead:
-		return errorf(ErrInvalidConfig, "plan approver %q is the lead: the lead does not approve its own plan", s.PlanApprover)
+		return boardSettingErr("plan approver %q is the lead, who does not approve its own plan", s.PlanApprover)
 	}
 	return nil
 }

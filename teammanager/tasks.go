@@ -511,6 +511,11 @@ func (m *Manager) UpdateTask(ctx context.Context, teamID, by, taskID string, u T
 		if err != nil {
 			return err
 		}
+		// A malformed assignee is reported before the update is refused
+		// (by whom, or by the task's status).
+		if a := u.Assignee; a != nil && *a != "" && !validID(*a) {
+			return fmt.Errorf("%w: assignee %q: %w", ErrInvalidTask, *a, unknown(ErrUnknownAgent, *a))
+		}
 		if !st.isLead(by) && !(st.Settings.AllowRequests && by != "" && by == t.CreatedBy) {
 			return notLead(st, by, "update task "+taskID)
 		}
@@ -817,7 +822,7 @@ func (m *Manager) ClaimNext(ctx context.Context, teamID, agent string) (_ Task, 
 		err = ErrNoReadyTask
 	}
 	if err != nil {
-		return Task{}, agentErr(teamID, agent, IDText(agent)+": claim next", "claim next", err)
+		return Task{}, agentErr(teamID, agent, "claim next for "+IDText(agent), "claim next", err)
 	}
 	return out, nil
 }

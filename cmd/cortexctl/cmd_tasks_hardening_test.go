@@ -482,3 +482,60 @@ func TestCLI_TasksBoard_NoLeadShown(t *testing.T) {
 		t.Fatalf("--json: lead %q", b.Lead)
 	}
 }
+
+// TestCLI_TasksBoard_PlanApproverLead: a plan approver that is the lead
+// is refused as a board setting, named; it said "invalid team manager
+// config: plan approver ...".
+func TestCLI_TasksBoard_PlanApproverLead(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	r := runCLI(t, dir, "", "tasks", "board", "crew", "--plan-approver", "ann")
+	want := "cortexctl: team crew: configure board: invalid board setting: plan approver \"ann\" is the lead, who does not approve its own plan\n"
+	if r.code != exitInvalid || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", r.code, r.stderr, exitInvalid, want)
+	}
+}
+
+// TestCLI_TasksUpdate_MalformedAssigneeFirst: a malformed --assignee is
+// reported (exit 7) before the task's status or the caller refuse the
+// update; of an in_progress task it said "cannot reassign" (exit 4).
+func TestCLI_TasksUpdate_MalformedAssigneeFirst(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	mustCLI(t, dir, "tasks", "create", "crew", "a", "--assignee", "bob")
+	mustCLI(t, dir, "tasks", "create", "crew", "b", "--assignee", "bob")
+	mustCLI(t, dir, "tasks", "claim", "crew", "T1", "--as", "bob")
+	mustCLI(t, dir, "tasks", "cancel", "crew", "T2")
+	for _, args := range [][]string{
+		{"tasks", "update", "crew", "T1", "--assignee", "a b"},
+		{"tasks", "update", "crew", "T2", "--assignee", "a b"},
+		{"tasks", "update", "crew", "T1", "--assignee", "a b", "--as", "cat"},
+	} {
+		r := runCLI(t, dir, "", args...)
+		want := "cortexctl: team crew: update task " + args[3] + `: invalid task: assignee "a b": invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)` + "\n"
+		if r.code != exitInvalid || r.stderr != want {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", args, r.code, r.stderr, exitInvalid, want)
+		}
+	}
+}
+
+// TestCLI_TasksNext_OperationFirst: tasks next names the operation, then
+// the agent, as other commands do; it said `cat: claim next: team "nope":
+// unknown team`.
+func TestCLI_TasksNext_OperationFirst(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"tasks", "next", "nope", "--as", "cat"}, exitNotFound, `claim next for cat: team "nope": unknown team`},
+		{[]string{"tasks", "next", "crew", "--as", "cat"}, exitConflict, `team crew: claim next for cat: no ready task`},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if want := "cortexctl: " + tc.stderr + "\n"; r.code != tc.code || r.stderr != want {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stderr, tc.code, want)
+		}
+	}
+}
