@@ -133,7 +133,8 @@ var (
 	ErrInvalidFinding = errors.New("invalid finding")
 	// ErrInvalidStatus means a status word other than pending, running,
 	// completed or failed, or a status update whose result is not valid
-	// UTF-8.
+	// UTF-8; also an unknown word of a lifecycle, task status or message
+	// status filter.
 	ErrInvalidStatus = errors.New("invalid status")
 	// ErrInvalidConfig means a Config value is out of range.
 	ErrInvalidConfig = errors.New("invalid team manager config")

@@ -571,6 +571,8 @@ type MailFilter struct {
 // Inbox returns the messages of agent's inbox in team teamID that match f,
 // oldest first, each with agent's Status and ReadAt, whatever the team's
 // lifecycle (a disbanded team's mailbox is read-only, not unreadable).
+// A status of f other than unread, read or archived fails it with
+// ErrInvalidStatus.
 func (m *Manager) Inbox(ctx context.Context, teamID, agent string, f MailFilter) (_ []Message, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
 	if f.Status != "" && f.Status.rank() == 0 {
