@@ -37,7 +37,7 @@ func TestFinishTask_NewTaskIDsNotUTF8AsEmbedded(t *testing.T) {
 				{"assignee", teammanager.NewTask{Subject: "more", Assignee: "c\xff"}, teammanager.ErrUnknownAgent, api.ExitInvalid,
 					`team crew: finish task T1: new task 1 (more): invalid task: assignee "c\xff": invalid id (unknown agent; want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`},
 				{"blocked_by", teammanager.NewTask{Subject: "more", BlockedBy: []string{"T\xff"}}, teammanager.ErrUnknownTask, api.ExitInvalid,
-					`team crew: finish task T1: new task 1 (more): invalid task: blocked_by "T\xff": no such task: invalid id (unknown task; want T1, T2, ...)`},
+					`team crew: finish task T1: new task 1 (more): invalid task: blocked_by "T\xff": invalid id (unknown task; want T1, T2, ...)`},
 			} {
 				_, err := tm.FinishTask(ctx, team, "bob", "T1", teammanager.TaskOutcome{Result: "r", Tasks: []teammanager.NewTask{tc.nt}})
 				if !errors.Is(err, tc.err) || !errors.Is(err, teammanager.ErrInvalidTask) || api.ExitCode(err) != tc.exit || err == nil || err.Error() != tc.msg {

@@ -274,7 +274,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	}
 	if msg.Task != "" {
 		if _, err := b.loadTask(team, msg.Task); errors.Is(err, ErrUnknownTask) {
-			return Message{}, fmt.Errorf("%w: task %q: no such task: %w", ErrInvalidMessage, msg.Task, unknown(ErrUnknownTask, msg.Task))
+			return Message{}, fmt.Errorf("%w: task %q: %w", ErrInvalidMessage, msg.Task, unknown(ErrUnknownTask, msg.Task))
 		} else if err != nil {
 			return Message{}, err
 		}
@@ -289,7 +289,7 @@ func (b *boardTx) send(st *boardState, team, from string, msg OutMessage, system
 	if msg.ReplyTo != "" {
 		parent, err := b.loadMessage(team, msg.ReplyTo)
 		if errors.Is(err, ErrUnknownMessage) {
-			return Message{}, fmt.Errorf("%w: reply to %q: no such message: %w", ErrInvalidMessage, msg.ReplyTo, unknown(ErrUnknownMessage, msg.ReplyTo))
+			return Message{}, fmt.Errorf("%w: reply to %q: %w", ErrInvalidMessage, msg.ReplyTo, unknown(ErrUnknownMessage, msg.ReplyTo))
 		} else if err != nil {
 			return Message{}, err
 		}

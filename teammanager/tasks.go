@@ -336,7 +336,7 @@ func (b *boardTx) checkBlockers(t *Task, ids []string) ([]*Task, error) {
 		if errors.Is(err, ErrUnknownTask) {
 			// Both kinds: an invalid task, blocked by an unknown one (exit
 			// 3, as an unknown assignee).
-			return nil, fmt.Errorf("%w: blocked_by %q: no such task: %w", ErrInvalidTask, id, unknown(ErrUnknownTask, id))
+			return nil, fmt.Errorf("%w: blocked_by %q: %w", ErrInvalidTask, id, unknown(ErrUnknownTask, id))
 		} else if err != nil {
 			return nil, err
 		}
