@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -100,5 +101,81 @@ func TestReadRole_TeamReadsWriteNothing(t *testing.T) {
 	call(write, "teams.get", &merged)
 	if !merged.Merged || merged.MergePending != "" {
 		t.Fatalf("teams.get with a write token did not merge: %+v", merged)
+	}
+}
+
+// TestReadRole_TeamsListWritesNothing: teams.list of a read-only token
+// rebuilt a stale team table (ListTeams: here a host's delta made it
+// stale after the server opened the namespace), a write its role does not
+// allow. A caller that may not write now gets the same teams from the
+// quads (PeekTeams) and nothing is written; a write token's teams.list
+// still rebuilds the table.
+func TestReadRole_TeamsListWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	store := cortextest.NewStore(t)
+	base := config.Default().NamespaceBase("acme")
+	n, err := store.Namespace(ctx, "acme", cortex.WithBase(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := namespace.New("acme", namespace.WithBase(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := teammanager.New(ctx, store, x, api.ManagerConfig(config.Default(), n, x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"t1", "t2"} {
+		if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: id, Name: "n " + id,
+			Members: []teammanager.MemberConfig{{AgentID: "a", Role: "r"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := tokenFile(t)
+	read, _ := mint(t, f, "acme", server.RoleRead, 0)
+	write, _ := mint(t, f, "acme", server.RoleWrite, 0)
+	ts := serveOn(t, store, server.DefaultOptions().WithTokens(f))
+	list := func(tok string) []api.Team {
+		t.Helper()
+		resp, body := ts.rpcAs("acme", "teams.list", `{}`, bearer(tok)...)
+		var r rpcResponse
+		var out []api.Team
+		if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &r) != nil || r.Error != nil || json.Unmarshal(r.Result, &out) != nil {
+			t.Fatalf("teams.list: status %d: %s", resp.StatusCode, body)
+		}
+		return out
+	}
+	list(read) // the server opens the namespace's manager
+	// A host's own delta makes the team table stale.
+	renamed := quad.Quad{Subject: x.Team("t1"), Predicate: x.IRI(namespace.TeamName), Object: quad.String("renamed"), Label: x.TeamGraph("t1")}
+	old := renamed
+	old.Object = quad.String("n t1")
+	if err := n.Apply(ctx, cortex.Delta{Remove: []quad.Quad{old}, Add: []quad.Quad{renamed}}); err != nil {
+		t.Fatal(err)
+	}
+	before := n.WriteStats()
+	got := list(read)
+	if len(got) != 2 || got[0].ID != "t1" || got[0].Name != "renamed" || got[1].ID != "t2" {
+		t.Fatalf("teams.list with a read token: %+v; want t1 (renamed), t2", got)
+	}
+	if after := n.WriteStats(); after.Deltas != before.Deltas || after.Entries != before.Entries || after.LockAcquired != before.LockAcquired {
+		t.Fatalf("teams.list with a read token wrote: %d deltas, %d entries, %d write locks",
+			after.Deltas-before.Deltas, after.Entries-before.Entries, after.LockAcquired-before.LockAcquired)
+	}
+	// Twice: the table stayed stale, the second listing reads the quads
+	// again.
+	if again := list(read); !reflect.DeepEqual(again, got) {
+		t.Fatalf("teams.list with a read token, again: %+v; want %+v", again, got)
+	}
+	if after := n.WriteStats(); after.Deltas != before.Deltas || after.LockAcquired != before.LockAcquired {
+		t.Fatalf("teams.list with a read token, again, wrote: %d deltas", after.Deltas-before.Deltas)
+	}
+
+	if again := list(write); !reflect.DeepEqual(again, got) {
+		t.Fatalf("teams.list with a write token: %+v; want %+v", again, got)
+	}
+	if after := n.WriteStats(); after.Deltas == before.Deltas {
+		t.Fatal("teams.list with a write token did not rebuild the stale team table")
 	}
 }

@@ -133,8 +133,9 @@
 //     New: no strategy runs there), and never by waiting: if a merge of
 //     the team runs in another goroutine of the Manager, the read returns
 //     the team as stored. PeekTeam (GetTeam for callers that may not
-//     write: the server's read-only tokens), Findings, ListTeams, Facts
-//     and Conflicts only read.
+//     write: the server's read-only tokens), Findings, Facts and
+//     Conflicts only read, and so does PeekTeams (ListTeams for those
+//     callers; ListTeams writes no team but rebuilds a stale team table).
 //   - Sweep: the timeouts it records, then every other due merge
 //     (interrupted or failed, but not timed out), each at most once per
 //     call.

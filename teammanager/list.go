@@ -34,9 +34,27 @@ func sortMembers(ms []Member) {
 // quads instead: one index scan per listed field (name, status, ...) and one
 // batched resolution of their terms. That slow listing then rebuilds the
 // table if the namespace's write lock is free (holding it for the scan), so
-// the next listing is fast again.
+// the next listing is fast again: a write, which a caller that may not
+// write avoids with PeekTeams.
 func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
+	return m.listFiltered(ctx, f, true)
+}
+
+// PeekTeams is ListTeams for a caller that may not write (a read-only
+// token of the server, as PeekTeam is GetTeam's): the same teams, in the
+// same order, and it never writes: a stale team table is not rebuilt, the
+// teams are read from the quads (as on a read-only store) and the table
+// stays stale until a listing that may write (ListTeams, Sweep, New)
+// rebuilds it.
+func (m *Manager) PeekTeams(ctx context.Context, f TeamFilter) (_ []Team, err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	return m.listFiltered(ctx, f, false)
+}
+
+// listFiltered is ListTeams, which rebuilds a stale team table if
+// rebuild, and PeekTeams.
+func (m *Manager) listFiltered(ctx context.Context, f TeamFilter, rebuild bool) ([]Team, error) {
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, fmt.Errorf("list teams: %w %q", ErrInvalidStatus, f.Status)
 	}
@@ -47,7 +65,7 @@ func (m *Manager) ListTeams(ctx context.Context, f TeamFilter) (_ []Team, err er
 		// (the team table may answer without reading the store)
 		return nil, fmt.Errorf("list teams: %w", err)
 	}
-	out, err := m.listTeams(ctx, f.Status, true)
+	out, err := m.listTeams(ctx, f.Status, true, rebuild)
 	if err != nil || f.Lifecycle == "" {
 		return out, err
 	}
@@ -141,7 +159,10 @@ type listing struct {
 	slots [][nListFields]int32
 }
 
-func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bool) ([]Team, error) {
+// listTeams lists the teams matching status, from the team table if it is
+// current, else from the quads, rebuilding the table if rebuild (see
+// listRebuilding).
+func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts, rebuild bool) ([]Team, error) {
 	rows, current, err := m.sideRows(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
@@ -150,15 +171,17 @@ func (m *Manager) listTeams(ctx context.Context, status Status, applyTimeouts bo
 		out, _, err := m.buildTeams(ctx, tableListing(rows), status, applyTimeouts)
 		return out, err
 	}
-	out, ran, err := m.listRebuilding(ctx, status, applyTimeouts)
-	if ran || err != nil {
-		return out, err
+	if rebuild {
+		out, ran, err := m.listRebuilding(ctx, status, applyTimeouts)
+		if ran || err != nil {
+			return out, err
+		}
 	}
 	l, err := m.scanListing(ctx, status, applyTimeouts)
 	if err != nil {
 		return nil, fmt.Errorf("list teams: %w", err)
 	}
-	out, _, err = m.buildTeams(ctx, l, status, applyTimeouts)
+	out, _, err := m.buildTeams(ctx, l, status, applyTimeouts)
 	return out, err
 }
 

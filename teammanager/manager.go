@@ -843,7 +843,7 @@ func (m *Manager) applyMemberChange(ctx context.Context, tx *cortex.Tx, st *team
 // returns, beside the ids.
 func (m *Manager) Sweep(ctx context.Context) (_ []string, err error) {
 	defer func() { err = ctxcause.With(ctx, err) }()
-	teams, err := m.listTeams(ctx, Running, false)
+	teams, err := m.listTeams(ctx, Running, false, true)
 	if err != nil {
 		return nil, err
 	}
