@@ -105,11 +105,13 @@ func TestReadRole_TeamReadsWriteNothing(t *testing.T) {
 }
 
 // TestReadRole_TeamsListWritesNothing: teams.list of a read-only token
-// rebuilt a stale team table (ListTeams: here a host's delta made it
-// stale after the server opened the namespace), a write its role does not
-// allow. A caller that may not write now gets the same teams from the
-// quads (PeekTeams) and nothing is written; a write token's teams.list
-// still rebuilds the table.
+// rebuilt a stale team table (here a host's delta made it stale), a write
+// its role does not allow: ListTeams did, and so did teammanager.New when
+// that call was the first of the namespace (the server opens its manager
+// then). A caller that may not write now gets the same teams from the
+// quads (PeekTeams), the manager it opens is opened without writes
+// (WithOpenWrites(false)), and nothing is written; a write token's
+// teams.list still rebuilds the table.
 func TestReadRole_TeamsListWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	store := cortextest.NewStore(t)
@@ -146,15 +148,30 @@ func TestReadRole_TeamsListWritesNothing(t *testing.T) {
 		}
 		return out
 	}
-	list(read) // the server opens the namespace's manager
 	// A host's own delta makes the team table stale.
 	renamed := quad.Quad{Subject: x.Team("t1"), Predicate: x.IRI(namespace.TeamName), Object: quad.String("renamed"), Label: x.TeamGraph("t1")}
 	old := renamed
 	old.Object = quad.String("n t1")
-	if err := n.Apply(ctx, cortex.Delta{Remove: []quad.Quad{old}, Add: []quad.Quad{renamed}}); err != nil {
-		t.Fatal(err)
+	rename := func(from, to quad.Quad) {
+		t.Helper()
+		if err := n.Apply(ctx, cortex.Delta{Remove: []quad.Quad{from}, Add: []quad.Quad{to}}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	rename(old, renamed)
+	// The server opens the namespace's manager for a read token: that
+	// opening writes nothing either (teammanager.New rebuilt the table).
 	before := n.WriteStats()
+	if got := list(read); len(got) != 2 || got[0].Name != "renamed" {
+		t.Fatalf("first teams.list with a read token: %+v", got)
+	}
+	if after := n.WriteStats(); after.Deltas != before.Deltas || after.LockAcquired != before.LockAcquired {
+		t.Fatalf("first teams.list with a read token (the manager's opening) wrote: %d deltas, %d write locks",
+			after.Deltas-before.Deltas, after.LockAcquired-before.LockAcquired)
+	}
+	rename(renamed, old)
+	rename(old, renamed) // stale again, with the manager open
+	before = n.WriteStats()
 	got := list(read)
 	if len(got) != 2 || got[0].ID != "t1" || got[0].Name != "renamed" || got[1].ID != "t2" {
 		t.Fatalf("teams.list with a read token: %+v; want t1 (renamed), t2", got)

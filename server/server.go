@@ -194,7 +194,14 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	if m, ok := s.managers[name]; ok && s.opened[name].Err() == nil {
 		return m, nil
 	}
-	m, err = teammanager.New(ctx, s.store, x, api.ManagerConfig(s.opts.cfg, n, x))
+	cfg := api.ManagerConfig(s.opts.cfg, n, x)
+	if allow(ctx, name, RoleWrite, "") != nil {
+		// A caller that may not write opens it: New only reads (no
+		// rebuild of a stale team table, no retry of interrupted
+		// merges); the Manager's reads and writes do them later.
+		cfg = cfg.WithOpenWrites(false)
+	}
+	m, err = teammanager.New(ctx, s.store, x, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,7 @@ type Config struct {
 	eventMaxAge     time.Duration
 	eventMax        int
 	delegation      DelegationFunc
+	noOpenWrites    bool // WithOpenWrites(false)
 }
 
 // Defaults of DefaultConfig, as in the Cortex "Teams" design.
@@ -85,6 +86,15 @@ func (c Config) WithWorkflowTimeout(d time.Duration) Config { c.workflowTimeout 
 // after that write commits), and whether due merges are retried (see
 // "Merges that always happen" in the package documentation). Default true.
 func (c Config) WithAutoMerge(v bool) Config { c.autoMerge = v; return c }
+
+// WithOpenWrites selects whether New may write (default true): rebuild a
+// stale team table and retry interrupted merges. With false, New only
+// reads, as on a read-only store: for a host that opens the Manager on
+// behalf of a caller that may not write (the server, on a read-only
+// token's first request in a namespace). The table is then rebuilt by
+// the next ListTeams or Sweep, and the merges are retried by the other
+// retry points (GetTeam, Sweep, the next write to the team).
+func (c Config) WithOpenWrites(v bool) Config { c.noOpenWrites = !v; return c }
 
 // WithClock replaces the clock (default time.Now). Every time the manager
 // writes or compares — creation, status changes, timeouts, merges — comes

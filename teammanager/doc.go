@@ -123,7 +123,8 @@
 //   - New: interrupted merges (a crash leftover), best effort: a failure
 //     there does not make New fail; it is recorded and left to the other
 //     retry points (so an open does not retry the same failing merge
-//     again and again). Not on a read-only store.
+//     again and again). Not on a read-only store, nor with
+//     WithOpenWrites(false).
 //   - GetTeam and IsTeamComplete: an interrupted merge, and a timeout not
 //     recorded yet (MergeTimeout: the timeout and the due merge are
 //     recorded in one write, as a write to the team would, then the team

@@ -55,10 +55,11 @@ type Manager struct {
 // created if needed). cfg is validated once, here. If the namespace's team
 // table (teamtable.go) is stale or missing, New rebuilds it, as a listing
 // would, when the namespace's write lock is free: a scan of the teams'
-// listed fields (a new namespace has none).
+// listed fields (a new namespace has none); not with WithOpenWrites(false).
 //
-// With auto-merge on and a store open for writing, New then retries the
-// merges that a previous process left interrupted (see "Merges that always
+// With auto-merge on and a store open for writing (and open writes, see
+// WithOpenWrites), New then retries the merges that a previous process
+// left interrupted (see "Merges that always
 // happen" in the package documentation), best effort: a failure there is
 // recorded on its team, not returned. On a read-only store (s.ReadOnly())
 // it retries nothing and runs no strategy, and neither do the reads of the
@@ -86,12 +87,12 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 	if err != nil {
 		return nil, err
 	}
-	if !current {
+	if !current && !cfg.noOpenWrites {
 		if _, _, err := m.listRebuilding(ctx, "", false); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.autoMerge && retryOnOpen && !m.readOnly.Load() {
+	if cfg.autoMerge && retryOnOpen && !cfg.noOpenWrites && !m.readOnly.Load() {
 		m.retryInterrupted(ctx)
 	}
 	return m, nil

@@ -104,3 +104,51 @@ func TestManager_PeekTeams_WritesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestManager_New_OpenWritesOff: New rebuilds a stale team table and
+// retries interrupted merges, writes that a host opening the Manager for a
+// caller that may not write (the server, on a read token's first request)
+// must not make. With WithOpenWrites(false) New writes nothing and runs no
+// strategy: the table stays stale (listings read the quads), the merge
+// stays interrupted; a New that may write still does both.
+func TestManager_New_OpenWritesOff(t *testing.T) {
+	f, st := flakyFixture(t, teammanager.DefaultConfig())
+	startTeam(t, f, "crashed")
+	f.status(t, "crashed", "a", teammanager.Completed, "")
+	crashInMerge(t, func() { f.m.UpdateMemberStatus(ctx, "crashed", "b", teammanager.Completed, "") })
+	extra := quad.Quad{Subject: quad.IRI("urn:x"), Predicate: quad.IRI("urn:p"), Object: quad.String("o")}
+	if err := f.n.Apply(ctx, cortex.Delta{Add: []quad.Quad{extra}}); err != nil {
+		t.Fatal(err)
+	}
+	if current, _ := f.tableCurrent(t); current {
+		t.Fatal("table current after a host's delta, want stale")
+	}
+	calls, before := st.calls.Load(), f.n.WriteStats()
+	m, err := teammanager.New(ctx, f.s, f.ns, f.cfg.WithOpenWrites(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := f.n.WriteStats(); after.Deltas != before.Deltas || after.LockAcquired != before.LockAcquired || st.calls.Load() != calls {
+		t.Fatalf("New without open writes wrote %d deltas, took the write lock %d times, ran the strategy %d times",
+			after.Deltas-before.Deltas, after.LockAcquired-before.LockAcquired, st.calls.Load()-calls)
+	}
+	if current, _ := f.tableCurrent(t); current {
+		t.Fatal("table current after New without open writes, want stale")
+	}
+	if got, err := m.PeekTeam(ctx, "crashed"); err != nil || got.MergePending != teammanager.MergeInterrupted {
+		t.Fatalf("after New without open writes: %+v, %v; want the merge interrupted", got, err)
+	}
+	if ts, err := m.PeekTeams(ctx, teammanager.TeamFilter{}); err != nil || len(ts) != 1 || ts[0].ID != "crashed" {
+		t.Fatalf("PeekTeams after New without open writes: %+v, %v", ts, err)
+	}
+
+	if _, err := teammanager.New(ctx, f.s, f.ns, f.cfg); err != nil {
+		t.Fatal(err)
+	}
+	if current, _ := f.tableCurrent(t); !current {
+		t.Fatal("table stale after New, want rebuilt")
+	}
+	if st.calls.Load() == calls {
+		t.Fatal("New did not retry the interrupted merge")
+	}
+}
