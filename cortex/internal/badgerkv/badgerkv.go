@@ -56,10 +56,10 @@ func New(db *badger.DB, prefix []byte) *DB {
 
 // Gate is told about every transaction of a view: Enter before it starts and
 // Leave, exactly once, when it has ended (committed or discarded). An error
-// from Enter refuses the transaction (the store is closing); Leave is then
-// not called.
+// from Enter refuses the transaction (the store is closing, or ctx, which
+// bounds any wait to be admitted, is done); Leave is then not called.
 type Gate interface {
-	Enter() error
+	Enter(ctx context.Context) error
 	Leave()
 }
 
@@ -68,7 +68,7 @@ type Gate interface {
 // for them, and Leave ends them as usual.
 type WriteGate interface {
 	Gate
-	EnterWrite() error
+	EnterWrite(ctx context.Context) error
 }
 
 // StartGate is a Gate that is also told when each transaction it admitted
@@ -87,17 +87,17 @@ func started(g Gate) {
 }
 
 // enter admits a transaction through g.
-func enter(g Gate, rw bool) error {
+func enter(ctx context.Context, g Gate, rw bool) error {
 	if wg, ok := g.(WriteGate); ok && rw {
-		return wg.EnterWrite()
+		return wg.EnterWrite(ctx)
 	}
-	return g.Enter()
+	return g.Enter(ctx)
 }
 
 type noGate struct{}
 
-func (noGate) Enter() error { return nil }
-func (noGate) Leave()       {}
+func (noGate) Enter(context.Context) error { return nil }
+func (noGate) Leave()                      {}
 
 // NewGated is New with a Gate that brackets every transaction of the view.
 func NewGated(db *badger.DB, prefix []byte, g Gate) *DB {
@@ -107,11 +107,12 @@ func NewGated(db *badger.DB, prefix []byte, g Gate) *DB {
 }
 
 // NewTxn starts a Badger transaction through the view's gate; end discards it
-// and leaves the gate (calling end again does nothing). Use it for direct
-// Badger access that must be bracketed like the view's own transactions; for
-// an asynchronous commit use NewGatedTxn.
-func (d *DB) NewTxn(rw bool) (txn *badger.Txn, end func(), err error) {
-	t, err := d.NewGatedTxn(rw)
+// and leaves the gate (calling end again does nothing). ctx bounds the wait
+// to be admitted by the gate. Use it for direct Badger access that must be
+// bracketed like the view's own transactions; for an asynchronous commit use
+// NewGatedTxn.
+func (d *DB) NewTxn(ctx context.Context, rw bool) (txn *badger.Txn, end func(), err error) {
+	t, err := d.NewGatedTxn(ctx, rw)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -125,13 +126,13 @@ type GatedTxn struct {
 	once sync.Once
 }
 
-// NewGatedTxn starts a Badger transaction through the view's gate. Like
-// Tx, it fails once the view is closed.
-func (d *DB) NewGatedTxn(rw bool) (*GatedTxn, error) {
+// NewGatedTxn starts a Badger transaction through the view's gate; ctx
+// bounds the wait to be admitted. Like Tx, it fails once the view is closed.
+func (d *DB) NewGatedTxn(ctx context.Context, rw bool) (*GatedTxn, error) {
 	if d.closed.Load() {
 		return nil, d.closedErr()
 	}
-	if err := enter(d.gate, rw); err != nil {
+	if err := enter(ctx, d.gate, rw); err != nil {
 		return nil, err
 	}
 	txn := d.db.NewTransaction(rw)
@@ -185,18 +186,37 @@ func (d *DB) Close() error {
 	return nil
 }
 
-// Tx starts a transaction; rw selects a read-write one.
-func (d *DB) Tx(rw bool) (flat.Tx, error) {
+// Tx starts a transaction; rw selects a read-write one. Its wait to be
+// admitted by the gate is not bounded (flat.KV's Tx has no context): use
+// TxContext where a context is at hand.
+func (d *DB) Tx(rw bool) (flat.Tx, error) { return d.TxContext(context.Background(), rw) }
+
+// TxContext is Tx with ctx bounding the wait to be admitted by the gate: it
+// fails with ctx's error (errors.Is ctx.Err()) when ctx is done first.
+func (d *DB) TxContext(ctx context.Context, rw bool) (flat.Tx, error) {
 	if d.closed.Load() {
 		return nil, d.closedErr()
 	}
-	if err := enter(d.gate, rw); err != nil {
+	if err := enter(ctx, d.gate, rw); err != nil {
 		return nil, err
 	}
 	txn := d.db.NewTransaction(rw)
 	started(d.gate)
 	return &Tx{d: d, txn: txn, rw: rw}, nil
 }
+
+// WithContext returns d as a flat.KV whose transactions wait to be admitted
+// by the gate only until ctx is done (TxContext); its Close does nothing.
+func (d *DB) WithContext(ctx context.Context) flat.KV { return ctxKV{d: d, ctx: ctx} }
+
+// ctxKV is DB.WithContext.
+type ctxKV struct {
+	d   *DB
+	ctx context.Context
+}
+
+func (k ctxKV) Close() error                { return nil }
+func (k ctxKV) Tx(rw bool) (flat.Tx, error) { return k.d.TxContext(k.ctx, rw) }
 
 // ErrClosed is what the transactions of a closed view fail with, unless it
 // was closed with CloseWith.

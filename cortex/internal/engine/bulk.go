@@ -408,7 +408,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 		return err
 	}
 	if tx == nil {
-		if tx, err = st.newTxn(); err != nil {
+		if tx, err = st.newTxn(ctx); err != nil {
 			return err
 		}
 		if err := st.fill(ctx, tx, w, c, qs, nil); err != nil {
@@ -428,7 +428,7 @@ func (st *bulkState) submit(ctx context.Context, c *prepChunk, qs []prepQuad, co
 	st.pending = p
 	st.cur = 1 - st.cur
 	st.discardNext()
-	st.nextTx, _ = st.newTxn() // nil if the store is closing: the next chunk then fails to start
+	st.nextTx, _ = st.newTxn(ctx) // nil if the store is closing: the next chunk then fails to start
 	unlock = false
 	tx.txn.CommitWith(func(err error) {
 		p.err = n.s.checkCommit(err)
@@ -467,8 +467,8 @@ func (st *bulkState) discardNext() {
 	}
 }
 
-func (st *bulkState) newTxn() (*bulkTxn, error) {
-	t, err := st.n.view.NewGatedTxn(true)
+func (st *bulkState) newTxn(ctx context.Context) (*bulkTxn, error) {
+	t, err := st.n.view.NewGatedTxn(ctx, true)
 	if err != nil {
 		return nil, err
 	}

@@ -175,7 +175,7 @@ func (p *checkProblems) err() error {
 func (s *Store) checkRegistry(ctx context.Context, p *checkProblems) ([]string, error) {
 	var names []string
 	data := map[string]bool{}
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		it, err := newIterator(txn, opts)
@@ -323,7 +323,7 @@ func (s *Store) checkNamespace(ctx context.Context, name string, p *checkProblem
 	c := &nsCheck{ctx: ctx, p: p, name: name, prefix: []byte(dataPrefix + name + "/"), anyFull: -1,
 		dead: map[uint64]struct{}{},
 		dec:  sideDecoder{intern: map[string]string{}}}
-	return s.view(func(txn *badger.Txn) error {
+	return s.view(ctx, func(txn *badger.Txn) error {
 		item, err := txn.Get([]byte(registryPrefix + name))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return fmt.Errorf("%w %q", ErrNoNamespace, name)

@@ -64,7 +64,7 @@ func (d *nsDataset) with(ctx context.Context, fn func(s *snapshot) error) error 
 	if err := d.n.ctxErr(ctx); err != nil {
 		return err
 	}
-	s, err := d.n.openSnapshot()
+	s, err := d.n.openSnapshot(ctx)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (d *nsDataset) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator
 		// team update's reads of its team went 4× faster this way.
 		return d.n.matchIDs(ctx, p)
 	}
-	s, err := d.n.openSnapshot()
+	s, err := d.n.openSnapshot(ctx)
 	if err != nil {
 		return &idIter{it: &snapIter{done: true, err: err}}
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"syscall"
 
@@ -89,9 +90,9 @@ type writeGate struct {
 }
 
 // EnterWrite checks the free space for a transaction and enters the gate.
-func (g writeGate) EnterWrite() error {
+func (g writeGate) EnterWrite(ctx context.Context) error {
 	if err := g.s.checkSpace("write", 0); err != nil {
 		return err
 	}
-	return g.Enter()
+	return g.Enter(ctx)
 }

@@ -60,15 +60,22 @@ func newGate(t Tuning) *gate {
 	return &gate{one: make(chan struct{}, 1), firstClosed: t.GateFirstClosed, maxClosed: t.GateMaxClosed, openWindow: t.GateOpenWindow}
 }
 
-// Enter admits a transaction, waiting while an exclusive holder is active; it
-// fails with ErrClosed once the store is closing, and with the error given
-// to refuse once Badger can serve no transaction.
-func (g *gate) Enter() error {
+// Enter admits a transaction, waiting while an exclusive holder is active (a
+// streamed segment, a journaled delta, a namespace's deletion): ctx bounds
+// that wait, and Enter fails with ctx's error (errors.Is ctx.Err()) when it
+// is done first, counting nothing. It fails with ErrClosed once the store is
+// closing, and with the error given to refuse once Badger can serve no
+// transaction.
+func (g *gate) Enter(ctx context.Context) error {
 	g.mu.Lock()
 	for g.excl {
 		ch := g.open
 		g.mu.Unlock()
-		<-ch
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 		g.mu.Lock()
 	}
 	if g.shut {

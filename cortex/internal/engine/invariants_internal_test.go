@@ -137,7 +137,7 @@ func checkInvariants(t *testing.T, ctx context.Context, ns *Namespace, model map
 	wantS := fmt.Sprint(quadSet(want))
 	// Every index holds exactly the live quads.
 	for i := range layout.Indexes {
-		sc := ns.newKeyScanner(scanPlan{ind: i, dirs: [4]quad.Direction(layout.Indexes[i].Dirs)})
+		sc := ns.newKeyScanner(context.Background(), scanPlan{ind: i, dirs: [4]quad.Direction(layout.Indexes[i].Dirs)})
 		var ids []idQuad
 		for {
 			q, ok := sc.next(ctx)

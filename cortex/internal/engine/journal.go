@@ -460,7 +460,7 @@ func (j *journal) begin(v0 uint64, old []undoEntry) error {
 // once), the previous values of the keys among them that exist, and whether
 // nodes are freed.
 func (n *Namespace) captureDelta(ctx context.Context, prefix []byte, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (*sorted.Segment, []undoEntry, bool, error) {
-	txn, end, err := n.view.NewTxn(false) // through the gate; ended before the caller takes it
+	txn, end, err := n.view.NewTxn(ctx, false) // through the gate; ended before the caller takes it
 	if err != nil {
 		return nil, nil, false, err
 	}

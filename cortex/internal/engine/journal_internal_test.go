@@ -224,10 +224,10 @@ func TestGate_ExclusiveUnderContinuousLoad(t *testing.T) {
 					return
 				default:
 				}
-				g.Enter()
+				g.Enter(context.Background())
 				time.Sleep(time.Millisecond)
 				if i == 0 { // nested: a second transaction while holding one
-					g.Enter()
+					g.Enter(context.Background())
 					nested.Add(1)
 					g.Leave()
 				}
@@ -282,7 +282,7 @@ func TestGate_ExclusiveWaitBoundsOnlyTheDrain(t *testing.T) {
 	}
 	g.release()
 
-	if err := g.Enter(); err != nil { // an open transaction that does not end
+	if err := g.Enter(context.Background()); err != nil { // an open transaction that does not end
 		t.Fatal(err)
 	}
 	if err := g.exclusiveWait(ctx, 100*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
@@ -304,11 +304,11 @@ func TestGate_HoldNewWaitsOnlyForStarting(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	g := newGate(DefaultTuning())
-	if err := g.Enter(); err != nil { // open, started, never ends during the test
+	if err := g.Enter(context.Background()); err != nil { // open, started, never ends during the test
 		t.Fatal(err)
 	}
 	g.Started()
-	if err := g.Enter(); err != nil { // admitted, not started yet
+	if err := g.Enter(context.Background()); err != nil { // admitted, not started yet
 		t.Fatal(err)
 	}
 	held := make(chan error, 1)
@@ -324,7 +324,7 @@ func TestGate_HoldNewWaitsOnlyForStarting(t *testing.T) {
 	}
 	entered := make(chan struct{})
 	go func() {
-		if err := g.Enter(); err == nil {
+		if err := g.Enter(context.Background()); err == nil {
 			g.Started()
 			g.Leave()
 		}
@@ -339,7 +339,7 @@ func TestGate_HoldNewWaitsOnlyForStarting(t *testing.T) {
 	<-entered
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if err := g.Enter(); err != nil { // admitted, not started: holdNew gives up with ctx
+	if err := g.Enter(context.Background()); err != nil { // admitted, not started: holdNew gives up with ctx
 		t.Fatal(err)
 	}
 	if err := g.holdNew(short); !errors.Is(err, context.DeadlineExceeded) {
@@ -365,7 +365,7 @@ func TestGate_CloseWaitsForHolder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	g := newGate(DefaultTuning())
-	if err := g.Enter(); err != nil { // a read left open (a result nobody closed)
+	if err := g.Enter(context.Background()); err != nil { // a read left open (a result nobody closed)
 		t.Fatal(err)
 	}
 	g.Started()
@@ -385,7 +385,7 @@ func TestGate_CloseWaitsForHolder(t *testing.T) {
 	if drained {
 		t.Fatal("closeUnless reported a drain with a transaction still open")
 	}
-	if err := g.Enter(); !errors.Is(err, ErrClosed) {
+	if err := g.Enter(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Enter after closeUnless: %v, want ErrClosed", err)
 	}
 	g.Leave()

@@ -44,7 +44,7 @@ func TestJournaled_NoReaderSeesHalf(t *testing.T) {
 					return
 				default:
 				}
-				sn, err := a.openSnapshot()
+				sn, err := a.openSnapshot(context.Background())
 				if err != nil {
 					t.Error(err)
 					return

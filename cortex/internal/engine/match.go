@@ -117,7 +117,7 @@ func (n *Namespace) matchIDs(ctx context.Context, p idPattern) *idIterator {
 	if err := n.s.checkOpen(); err != nil {
 		return &idIterator{err: err}
 	}
-	return &idIterator{p: p, sc: n.newKeyScanner(planScan(bound))}
+	return &idIterator{p: p, sc: n.newKeyScanner(ctx, planScan(bound))}
 }
 
 // boundOf returns the positions p fixes (the graph with scopes OneGraph and

@@ -135,7 +135,7 @@ func createNamespace(ctx context.Context, s *Store, name, base string) (*Namespa
 	if err != nil {
 		return nil, err
 	}
-	if n.pristine, err = s.prefixKeys([]byte(dataPrefix+name+"/"), nil); err != nil {
+	if n.pristine, err = s.prefixKeys(ctx, []byte(dataPrefix+name+"/"), nil); err != nil {
 		return nil, err
 	}
 	if n.pristine == nil {
@@ -147,9 +147,9 @@ func createNamespace(ctx context.Context, s *Store, name, base string) (*Namespa
 // prefixKeys returns the keys under prefix with their values. With want,
 // it stops at the first key or value that differs from want's and
 // returns nil, errChanged.
-func (s *Store) prefixKeys(prefix []byte, want map[string]string) (map[string]string, error) {
+func (s *Store) prefixKeys(ctx context.Context, prefix []byte, want map[string]string) (map[string]string, error) {
 	keys := map[string]string{}
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.Prefix = prefix
 		it := txn.NewIterator(opts)
@@ -199,7 +199,7 @@ func initNamespace(ctx context.Context, s *Store, db hkv.KV, name, base string) 
 	if err != nil {
 		return err
 	}
-	return s.update(func(txn *badger.Txn) error {
+	return s.update(ctx, func(txn *badger.Txn) error {
 		return txn.Set([]byte(registryPrefix+name), entry)
 	})
 }
@@ -247,6 +247,10 @@ func errDeleted(name string) error {
 	return fmt.Errorf("%w %q: it was deleted", ErrNoNamespace, name)
 }
 
+// kvCtx is n.kv with ctx bounding each transaction's wait to be admitted
+// by the store's gate (while a streamed or journaled write holds it).
+func (n *Namespace) kvCtx(ctx context.Context) hkv.KV { return flat.Upgrade(n.view.WithContext(ctx)) }
+
 // Size returns the number of quads in the namespace (all graphs).
 func (n *Namespace) Size(ctx context.Context) (int64, error) {
 	if err := n.s.checkOpen(); err != nil {
@@ -256,7 +260,7 @@ func (n *Namespace) Size(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("namespace %s: size: %w", n.name, err)
 	}
 	var size int64
-	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+	err := hkv.View(n.kvCtx(ctx), func(tx hkv.Tx) error {
 		w := deltaWriter{ctx: ctx, tx: tx}
 		var err error
 		size, err = w.metaInt(layout.Size)

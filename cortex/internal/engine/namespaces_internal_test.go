@@ -30,7 +30,7 @@ func openIn(t *testing.T, dir string) *Store {
 func hasKeys(t *testing.T, s *Store, prefix string) bool {
 	t.Helper()
 	var found bool
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(context.Background(), func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.Prefix = []byte(prefix)
 		it := txn.NewIterator(opts)
@@ -119,7 +119,7 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		// As written before bases were recorded: an empty entry.
-		if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), nil) }); err != nil {
+		if err := s.update(context.Background(), func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), nil) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -147,7 +147,7 @@ func TestNamespace_LegacyRegistryEntry(t *testing.T) {
 	if n, err := s.Namespace(ctx, "acme", WithBase(custom)); err != nil || n.Base() != custom {
 		t.Fatalf("legacy entry, read-write with a base: %v (%v)", n, err)
 	}
-	if r, _, err := s.registryEntry("acme"); err != nil || r.Base != custom {
+	if r, _, err := s.registryEntry(context.Background(), "acme"); err != nil || r.Base != custom {
 		t.Fatalf("recorded %+v (%v), want the base", r, err)
 	}
 	if _, err := s.Namespace(ctx, "acme", WithBase("urn:cortex:acme")); !errors.Is(err, ErrBaseMismatch) {

@@ -203,7 +203,7 @@ func TestDropGraph_BatchesFitOneTransaction(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			snap, err := other.openSnapshot() // a reader of another namespace
+			snap, err := other.openSnapshot(context.Background()) // a reader of another namespace
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -33,7 +33,7 @@ func (n *Namespace) Query(ctx context.Context, text string, opts sparql.Options)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("namespace %s: query: %w", n.name, err)
 	}
-	snap, err := n.openSnapshot()
+	snap, err := n.openSnapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (n *Namespace) Explain(ctx context.Context, text string, opts sparql.Option
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("namespace %s: explain: %w", n.name, err)
 	}
-	snap, err := n.openSnapshot()
+	snap, err := n.openSnapshot(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -17,7 +17,7 @@ import (
 // from the node-hash bucket, in one read transaction.
 func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]termID, error) {
 	out := make([]termID, len(vals))
-	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+	err := hkv.View(n.kvCtx(ctx), func(tx hkv.Tx) error {
 		for i, v := range vals {
 			if v == nil {
 				continue
@@ -42,7 +42,7 @@ func (n *Namespace) lookupIDs(ctx context.Context, vals []quad.Value) ([]termID,
 // lookupTerms reads the terms of ids from the log, in one read transaction;
 // unknown ids give nil.
 func (n *Namespace) lookupTerms(ctx context.Context, ids []termID, out []quad.Value) error {
-	return hkv.View(n.kv, func(tx hkv.Tx) error { return readTerms(ctx, tx.Get, ids, out) })
+	return hkv.View(n.kvCtx(ctx), func(tx hkv.Tx) error { return readTerms(ctx, tx.Get, ids, out) })
 }
 
 // readTerms reads the terms of ids, for those of out still nil, through get

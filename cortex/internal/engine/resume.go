@@ -219,7 +219,7 @@ func importKey(name string) hkv.Key {
 // importRecord reads the record of source name; ok is false when there is
 // none.
 func (n *Namespace) importRecord(ctx context.Context, name string) (rec UnfinishedImport, ok bool, err error) {
-	err = hkv.View(n.kv, func(tx hkv.Tx) error {
+	err = hkv.View(n.kvCtx(ctx), func(tx hkv.Tx) error {
 		b, err := tx.Get(ctx, importKey(name))
 		if errors.Is(err, hkv.ErrNotFound) {
 			return nil
@@ -330,7 +330,7 @@ func (n *Namespace) UnfinishedImports(ctx context.Context) ([]UnfinishedImport, 
 		return nil, err
 	}
 	var out []UnfinishedImport
-	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+	err := hkv.View(n.kvCtx(ctx), func(tx hkv.Tx) error {
 		it := tx.Scan(hkv.Key{importsBucket})
 		defer it.Close()
 		for it.Next(ctx) {

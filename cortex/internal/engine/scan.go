@@ -78,9 +78,9 @@ type keyScanner struct {
 	closed bool
 }
 
-func (n *Namespace) newKeyScanner(p scanPlan) *keyScanner {
+func (n *Namespace) newKeyScanner(ctx context.Context, p scanPlan) *keyScanner {
 	s := &keyScanner{dirs: p.dirs}
-	tx, err := n.view.Tx(false)
+	tx, err := n.view.TxContext(ctx, false)
 	if err != nil {
 		s.err = err
 		return s

@@ -48,12 +48,12 @@ type snapshot struct {
 }
 
 // openSnapshot starts a read transaction over n.
-func (n *Namespace) openSnapshot() (*snapshot, error) {
+func (n *Namespace) openSnapshot(ctx context.Context) (*snapshot, error) {
 	if err := n.s.checkOpen(); err != nil {
 		return nil, err
 	}
 	gen, _ := n.currentGen()
-	txn, end, err := n.view.NewTxn(false)
+	txn, end, err := n.view.NewTxn(ctx, false)
 	if err != nil {
 		return nil, err
 	}

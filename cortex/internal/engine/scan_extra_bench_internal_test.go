@@ -33,7 +33,7 @@ func BenchmarkSnapshotSeek(b *testing.B) {
 		b.Skip("no benchmark data")
 	}
 	conf := ids[0]
-	snap, err := n.openSnapshot()
+	snap, err := n.openSnapshot(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}

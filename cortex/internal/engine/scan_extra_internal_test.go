@@ -58,7 +58,7 @@ func TestSnapshot_MergeCopiesOfATriple(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := mustIDs(t, n, sx("a"), sx("p"), sx("b"))
-	s, err := n.openSnapshot()
+	s, err := n.openSnapshot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestSnapshot_SkipGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := mustIDs(t, n, sx("p"))[0]
-	s, err := n.openSnapshot()
+	s, err := n.openSnapshot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestSnapshot_ConsistentAndReleased(t *testing.T) {
 	if err := n.Apply(ctx, Delta{Add: []quad.Quad{{Subject: sx("a"), Predicate: sx("p"), Object: quad.String("1")}}}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := n.openSnapshot()
+	s, err := n.openSnapshot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,7 +154,7 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 		n.wmu.Unlock()
 		return err
 	}
-	tx, err := st.readTxn()
+	tx, err := st.readTxn(ctx)
 	if err != nil {
 		n.wmu.Unlock()
 		return err
@@ -189,8 +189,8 @@ func (st *bulkState) beginSegment(ctx context.Context) error {
 // that long would keep other namespaces' streamed segments and journaled
 // deltas from taking the gate. Nobody else writes the namespace while the
 // import holds its write lock, so every chunk sees the same state.
-func (st *bulkState) readTxn() (*bulkTxn, error) {
-	t, err := st.n.view.NewGatedTxn(false)
+func (st *bulkState) readTxn(ctx context.Context) (*bulkTxn, error) {
+	t, err := st.n.view.NewGatedTxn(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +264,7 @@ func (st *bulkState) accumulatePiece(ctx context.Context, c *prepChunk, qs []pre
 		return err
 	}
 	w := &st.works[0]
-	tx, err := st.readTxn()
+	tx, err := st.readTxn(ctx)
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ func (st *bulkState) endSegment(ctx context.Context, sg *sorted.Segment, res *Im
 		// chunks are all in memory, as commitChunks needs).
 		err = errors.New("internal error: a spilled segment was declined")
 	case errors.Is(err, errStreamDeclined):
-		err = st.commitChunks(sg, res)
+		err = st.commitChunks(ctx, sg, res)
 	}
 	if err != nil {
 		st.forget()
@@ -359,7 +359,7 @@ func (st *bulkState) undoEntries() []undoEntry {
 // commitChunks writes the chunks of a segment one transaction each, in order:
 // chunk k+1 is staged while chunk k commits, and committed only once chunk k
 // has been.
-func (st *bulkState) commitChunks(sg *sorted.Segment, res *ImportResult) error {
+func (st *bulkState) commitChunks(ctx context.Context, sg *sorted.Segment, res *ImportResult) error {
 	var prev chan error
 	prevCount := 0
 	wait := func() error {
@@ -379,7 +379,7 @@ func (st *bulkState) commitChunks(sg *sorted.Segment, res *ImportResult) error {
 		return nil
 	}
 	for i, p := range sg.Chunks {
-		txn, err := st.n.view.NewGatedTxn(true)
+		txn, err := st.n.view.NewGatedTxn(ctx, true)
 		if err != nil {
 			return errors.Join(err, wait())
 		}

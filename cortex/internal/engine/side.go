@@ -158,7 +158,7 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	txn, end, err := n.view.NewTxn(ctx, false) // through the store's gate (gate.go)
 	if err != nil {
 		return fail(err)
 	}
@@ -192,7 +192,7 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
-	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	txn, end, err := n.view.NewTxn(ctx, false) // through the store's gate (gate.go)
 	if err != nil {
 		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
@@ -224,7 +224,7 @@ func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Va
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	txn, end, err := n.view.NewTxn(ctx, false) // through the store's gate (gate.go)
 	if err != nil {
 		return fail(err)
 	}
@@ -306,7 +306,7 @@ func (n *Namespace) SideCurrent(ctx context.Context, table string) (bool, error)
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
-	txn, end, err := n.view.NewTxn(false)
+	txn, end, err := n.view.NewTxn(ctx, false)
 	if err != nil {
 		return false, err
 	}

@@ -106,7 +106,7 @@ func TestSegments_SpilledBusy(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	n := bulkTestNS(t, 7, segmentTuning(1<<62, 0), spillTuning(24<<10, 1<<30), tuned(func(t *Tuning) { t.JournalGateWait = 100 * time.Millisecond }))
-	_, end, err := n.view.NewTxn(false) // an open read transaction
+	_, end, err := n.view.NewTxn(context.Background(), false) // an open read transaction
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -460,13 +460,13 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 	}
 	created := false
 	ns, err := s.claimNamespace(ctx, name, func() (*Namespace, error) {
-		entry, exists, err := s.registryEntry(name)
+		entry, exists, err := s.registryEntry(ctx, name)
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case exists:
-			base, err := s.legacyBase(name, entry, o)
+			base, err := s.legacyBase(ctx, name, entry, o)
 			if err != nil {
 				return nil, err
 			}
@@ -509,7 +509,7 @@ func (s *Store) namespace(ctx context.Context, name string, create bool, opts []
 // written before bases were recorded holds none: the namespace's base is
 // then the one the caller gives (recorded now, on a writable store), else
 // the default.
-func (s *Store) legacyBase(name string, entry registryValue, o nsOptions) (string, error) {
+func (s *Store) legacyBase(ctx context.Context, name string, entry registryValue, o nsOptions) (string, error) {
 	if entry.Base != "" {
 		return entry.Base, nil
 	}
@@ -521,7 +521,7 @@ func (s *Store) legacyBase(name string, entry registryValue, o nsOptions) (strin
 		if err != nil {
 			return "", err
 		}
-		if err := s.update(func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), b) }); err != nil {
+		if err := s.update(ctx, func(txn *badger.Txn) error { return txn.Set([]byte(registryPrefix+name), b) }); err != nil {
 			return "", fmt.Errorf("record base: %w", err)
 		}
 	}
@@ -603,7 +603,7 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("list namespaces: %w", err)
 	}
 	var names []string
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Prefix = []byte(registryPrefix)
@@ -657,7 +657,7 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 	// creates it meanwhile. s.mu is not held: dropping the keys waits for
 	// every transaction of the store.
 	_, err := s.withName(ctx, name, false, func(open *Namespace) (*Namespace, error) {
-		_, exists, err := s.registryEntry(name)
+		_, exists, err := s.registryEntry(ctx, name)
 		if err != nil {
 			return open, err
 		}
@@ -672,7 +672,7 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 		}
 		err = ctx.Err()
 		if err == nil {
-			err = s.unregister(name, open)
+			err = s.unregister(ctx, name, open)
 		}
 		if open != nil {
 			open.wmu.Unlock()
@@ -694,8 +694,8 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 // write lock the caller holds: its later reads and writes fail with
 // errDeleted. If the entry could not be deleted, nothing was: the
 // namespace and open are as they were.
-func (s *Store) unregister(name string, open *Namespace) error {
-	err := s.update(func(txn *badger.Txn) error {
+func (s *Store) unregister(ctx context.Context, name string, open *Namespace) error {
+	err := s.update(ctx, func(txn *badger.Txn) error {
 		if h := s.opts.hooks.unregister; h != nil {
 			if err := h(); err != nil {
 				return err
@@ -752,14 +752,14 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 		if open != n || n.claims != 1 || !n.wmu.TryLock() {
 			return open, nil // deleted, closed or re-created; or in use
 		}
-		if _, err := s.prefixKeys([]byte(dataPrefix+n.name+"/"), n.pristine); err != nil {
+		if _, err := s.prefixKeys(ctx, []byte(dataPrefix+n.name+"/"), n.pristine); err != nil {
 			n.wmu.Unlock()
 			if errors.Is(err, errChanged) {
 				err = nil
 			}
 			return open, err
 		}
-		err := s.unregister(n.name, n)
+		err := s.unregister(ctx, n.name, n)
 		n.wmu.Unlock()
 		if err != nil {
 			return open, err // nothing deleted: n is still the namespace's
@@ -782,7 +782,7 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 // says which were open, having dropped nothing.
 func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	var any bool
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Prefix = prefix
@@ -817,10 +817,10 @@ type registryValue struct {
 }
 
 // registryEntry reads the registry entry of namespace name.
-func (s *Store) registryEntry(name string) (registryValue, bool, error) {
+func (s *Store) registryEntry(ctx context.Context, name string) (registryValue, bool, error) {
 	var r registryValue
 	var exists bool
-	err := s.view(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		item, err := txn.Get([]byte(registryPrefix + name))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
@@ -987,9 +987,10 @@ func newIterator(txn *badger.Txn, opts badger.IteratorOptions) (it *badger.Itera
 }
 
 // view and update run fn in a Badger transaction admitted by the store's
-// gate, which they tell when it has its read timestamp (gate.Started).
-func (s *Store) view(fn func(txn *badger.Txn) error) error {
-	if err := s.gate.Enter(); err != nil {
+// gate (ctx bounds the wait to be admitted), which they tell when it has its
+// read timestamp (gate.Started).
+func (s *Store) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
+	if err := s.gate.Enter(ctx); err != nil {
 		return err
 	}
 	defer s.gate.Leave()
@@ -999,11 +1000,11 @@ func (s *Store) view(fn func(txn *badger.Txn) error) error {
 	return fn(txn)
 }
 
-func (s *Store) update(fn func(txn *badger.Txn) error) error {
+func (s *Store) update(ctx context.Context, fn func(txn *badger.Txn) error) error {
 	if err := s.checkSpace("write", 0); err != nil {
 		return err
 	}
-	if err := s.gate.Enter(); err != nil {
+	if err := s.gate.Enter(ctx); err != nil {
 		return err
 	}
 	defer s.gate.Leave()

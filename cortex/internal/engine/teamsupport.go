@@ -43,7 +43,7 @@ func (n *Namespace) pins(ctx context.Context) (map[termID]quad.Value, error) {
 		return nil, err
 	}
 	out := map[termID]quad.Value{}
-	err := hkv.View(n.kv, func(tx hkv.Tx) error {
+	err := hkv.View(n.kvCtx(ctx), func(tx hkv.Tx) error {
 		it := tx.Scan(hkv.Key{layout.PinBucket})
 		defer it.Close()
 		for it.Next(ctx) {
@@ -150,7 +150,7 @@ func (n *Namespace) readLogBatch(ctx context.Context, bkt []byte, wants []logWan
 	if len(wants) >= 2*parallelBatch {
 		parts = min(runtime.GOMAXPROCS(0), len(wants)/parallelBatch, 4)
 	}
-	txn, end, err := n.view.NewTxn(false) // through the store's gate (gate.go)
+	txn, end, err := n.view.NewTxn(ctx, false) // through the store's gate (gate.go)
 	if err != nil {
 		return err
 	}
