@@ -256,7 +256,10 @@ func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, af
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
 	opts.Prefix = layout.Escape(slices.Clip(prefix), sideRowKey(table, ""))
-	it := txn.NewIterator(opts)
+	it, err := newIterator(txn, opts) // Close may have cut the transaction off
+	if err != nil {
+		return nil, err
+	}
 	defer it.Close()
 	var seek []byte
 	if after {

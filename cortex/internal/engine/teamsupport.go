@@ -199,7 +199,10 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 	// version visible to the snapshot comes first, older ones are skipped
 	// by key comparison below.
 	opts.AllVersions = true
-	it := txn.NewIterator(opts)
+	it, err := newIterator(txn, opts) // Close may have cut the transaction off
+	if err != nil {
+		return err
+	}
 	defer it.Close()
 	var (
 		key, prev  []byte
