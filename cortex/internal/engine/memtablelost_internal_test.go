@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,5 +132,80 @@ func TestStore_MemtableLost(t *testing.T) {
 				t.Fatalf("size %d, %v; want %d: the failed write left part of itself", size, err, len(want))
 			}
 		})
+	}
+}
+
+// TestDeleteNamespace_MemtableLost: DeleteNamespace's DropPrefix found
+// Badger unable to create its next memtable (as TestStore_MemtableLost
+// reproduces it) and returned the error, leaving Badger without a
+// memtable: the next read (Size, a query, Check) panicked the process.
+// The store is lost as at the other commit sites: every later operation
+// fails with an error, Close works, and the store reopens without the
+// deleted namespace and with the other one whole.
+func TestDeleteNamespace_MemtableLost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(40, "keep")}); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := s.Namespace(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gone.Apply(ctx, Delta{Add: uniqueQuads(40, "gone")}); err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for i := 1; i < 200; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("%05d.mem", i))
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, p)
+	}
+	if err := s.DeleteNamespace(ctx, "gone"); err == nil {
+		t.Fatal("DeleteNamespace succeeded without a new memtable")
+	}
+	for name, op := range map[string]func() error{
+		"size":   func() error { _, err := n.Size(ctx); return err },
+		"quads":  func() error { return n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }) },
+		"apply":  func() error { return n.Apply(ctx, Delta{Add: uniqueQuads(3, "late")}) },
+		"check":  func() error { return s.Check(ctx) },
+		"create": func() error { _, err := s.Namespace(ctx, "other"); return err },
+	} {
+		if err := op(); err == nil {
+			t.Errorf("%s after the memtable was lost: no error", name)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	for _, p := range blocks {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = testStore(t, dir, DefaultOptions())
+	if _, err := s.OpenNamespace(ctx, "gone"); !errors.Is(err, ErrNoNamespace) {
+		t.Errorf("the deleted namespace after reopening: %v, want ErrNoNamespace", err)
+	}
+	n, err = s.OpenNamespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, err := n.Size(ctx); err != nil || size != 40 {
+		t.Fatalf("size %d, %v after reopening; want 40", size, err)
 	}
 }

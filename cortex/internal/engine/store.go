@@ -636,6 +636,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // the namespace is then deleted and its keys are left, as after a crash.
 // Creating a namespace over such leftovers waits for them in the same way
 // and, after that bound, fails with ErrBusy and creates nothing.
+// If Badger cannot create the memtable that DropPrefix replaces its own
+// with, the store becomes unusable: every later operation fails with that
+// error until it is closed and opened again.
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end
@@ -779,7 +782,9 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 // waits up to Tuning.DropGateWait for the store's open transactions to
 // end (a query result, an iterator or a Tx left open by its program would
 // hold it for ever), and then fails with an error matching ErrBusy that
-// says which were open, having dropped nothing.
+// says which were open, having dropped nothing. If Badger cannot create the
+// memtable that DropPrefix replaces its own with, the store is lost (see
+// lose): every later operation fails with that error.
 func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	var any bool
 	err := s.view(ctx, func(txn *badger.Txn) error {
@@ -807,7 +812,9 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
-	return s.db.DropPrefix(prefix)
+	// DropPrefix replaces Badger's memtable: if it cannot create the next
+	// one, Badger has none left and the store is lost (checkCommit).
+	return s.checkCommit(s.db.DropPrefix(prefix))
 }
 
 // registryValue is the value of a namespace's registry entry (JSON). An
