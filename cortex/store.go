@@ -181,8 +181,10 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 // (Namespaces omits it, OpenNamespace fails); its keys are dropped next
 // (Badger's DropPrefix), with the store's other transactions held back
 // meanwhile. If that second step is cut short (a crash, an error), the
-// leftover keys belong to no namespace and are dropped when a namespace of
-// that name is created again: it starts empty, never with old data.
+// leftover keys belong to no namespace and are dropped by the next
+// read-write Open (which seeks once per namespace to find them) or when a
+// namespace of that name is created again, whichever comes first: it
+// starts empty, never with old data.
 // Dropping the keys needs the store to itself: it waits for the store's
 // open transactions to end (query results, Dataset.Match iterators and Tx
 // values not closed yet hold it), up to ten seconds (Tuning.DropGateWait),

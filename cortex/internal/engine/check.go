@@ -71,8 +71,9 @@ import (
 // every key is a registry entry or belongs to a namespace. Keys of a
 // namespace without a registry entry are not a problem: they are left by a
 // DeleteNamespace that was cut short (or a creation cut short before its
-// registry entry), are invisible, and are dropped when a namespace of that
-// name is created again; Check reports them to the store's Logger, if any.
+// registry entry), are invisible, and are dropped by the next read-write
+// Open or when a namespace of that name is created again; Check reports
+// them to the store's Logger, if any.
 //
 // Reference counts are exact because Cortex writes the format itself
 // (write.go, bulk.go, journal.go). Cayley's own write path (its
@@ -242,7 +243,7 @@ func (s *Store) checkRegistry(ctx context.Context, p *checkProblems) ([]string, 
 			left = append(left, name)
 		}
 		sort.Strings(left)
-		s.opts.logger.Printf("check: keys of deleted namespaces %s are left (a deletion was cut short); they are dropped when a namespace of that name is created again",
+		s.opts.logger.Printf("check: keys of deleted namespaces %s are left (a deletion was cut short); they are dropped by the next read-write open or when a namespace of that name is created again",
 			strings.Join(left, ", "))
 	}
 	return names, nil

@@ -501,3 +501,53 @@ func TestDeleteNamespace_LeakedReaderBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestOpen_DropsDeletedNamespaceLeftovers: the keys a deletion cut short
+// left (a crash between its two steps) stayed on disk until a namespace of
+// that name was created again; a read-write Open drops them, and keeps
+// every key of the namespaces that exist (whose names sort around it).
+func TestOpen_DropsDeletedNamespaceLeftovers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openIn(t, dir)
+	q := quad.Quad{Subject: quad.IRI("http://ex/s"), Predicate: quad.IRI("http://ex/p"), Object: quad.String("o")}
+	for _, name := range []string{"a", "a-b", "gone", "gone0", "z"} {
+		n, err := s.Namespace(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Apply(ctx, Delta{Add: []quad.Quad{q}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crash := errors.New("crash")
+	s.opts.hooks.deleteNamespace = func() error { return crash }
+	for _, name := range []string{"a", "gone"} {
+		if err := s.DeleteNamespace(ctx, name); !errors.Is(err, crash) {
+			t.Fatalf("delete %s: %v", name, err)
+		}
+	}
+	s.opts.hooks.deleteNamespace = nil
+	if !hasKeys(t, s, dataPrefix+"gone/") {
+		t.Fatal("the cut-short deletion dropped the keys: the test does not test anything")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = testStore(t, dir, DefaultOptions())
+	for _, name := range []string{"a", "gone"} {
+		if hasKeys(t, s, dataPrefix+name+"/") {
+			t.Errorf("the leftovers of deleted namespace %s are still there after Open", name)
+		}
+	}
+	for _, name := range []string{"a-b", "gone0", "z"} {
+		n, err := s.OpenNamespace(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size, err := n.Size(ctx); err != nil || size != 1 {
+			t.Errorf("namespace %s: size %d, %v after Open; want 1", name, size, err)
+		}
+	}
+}

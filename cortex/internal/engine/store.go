@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"github.com/cortexgraph/cortex/cortex/internal/sorted"
 
 	"context"
@@ -214,6 +215,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		}
 		if err == nil && !opts.readOnly {
 			err = s.dropFlushKey()
+		}
+		if err == nil && !opts.readOnly {
+			err = s.dropLeftovers(ctx)
 		}
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err), db.Close(), s.lock.release())
@@ -627,8 +631,10 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // (Namespaces omits it, OpenNamespace fails); its keys are dropped next
 // (Badger's DropPrefix), with the store's other transactions held back
 // meanwhile. If that second step is cut short (a crash, an error), the
-// leftover keys belong to no namespace and are dropped when a namespace of
-// that name is created again: it starts empty, never with old data.
+// leftover keys belong to no namespace and are dropped by the next
+// read-write Open (which seeks once per namespace to find them) or when a
+// namespace of that name is created again, whichever comes first: it
+// starts empty, never with old data.
 // Dropping the keys needs the store to itself: it waits for the store's
 // open transactions to end (query results, Dataset.Match iterators and Tx
 // values not closed yet hold it), up to ten seconds (Tuning.DropGateWait),
@@ -726,7 +732,7 @@ func (s *Store) dropDeleted(ctx context.Context, name string) error {
 		}
 	}
 	if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
-		return fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped if it is created again)", err)
+		return fmt.Errorf("drop its data: %w (the namespace is gone; its leftover keys are dropped by the next read-write Open or if it is created again)", err)
 	}
 	return nil
 }
@@ -815,6 +821,53 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	// DropPrefix replaces Badger's memtable: if it cannot create the next
 	// one, Badger has none left and the store is lost (checkCommit).
 	return s.checkCommit(s.db.DropPrefix(prefix))
+}
+
+// dropLeftovers drops, at a read-write Open, the keys under the data prefix
+// of every name that no registry entry names: those of a deletion cut short
+// (a crash between its two steps, an ErrBusy of DropGateWait, a failed
+// DropPrefix) and those of a creation a crash interrupted (its entry is
+// written last). It seeks once per name, over no key of a namespace, so a
+// store without leftovers opens about as fast as before. A crash while it
+// drops leaves them to the next Open; the dropping itself is dropKeys, as
+// DeleteNamespace's.
+func (s *Store) dropLeftovers(ctx context.Context) error {
+	var gone []string
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Prefix = []byte(dataPrefix)
+		it, err := newIterator(txn, opts)
+		if err != nil {
+			return err
+		}
+		defer it.Close()
+		for it.Seek(opts.Prefix); it.Valid(); {
+			k := it.Item().Key()[len(dataPrefix):]
+			i := bytes.IndexByte(k, '/')
+			if i < 0 { // no namespace's key
+				it.Next()
+				continue
+			}
+			name := string(k[:i])
+			if _, err := txn.Get([]byte(registryPrefix + name)); errors.Is(err, badger.ErrKeyNotFound) {
+				gone = append(gone, name)
+			} else if err != nil {
+				return err
+			}
+			it.Seek([]byte(dataPrefix + name + "0")) // past name + "/" ('0' is '/'+1)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("look for the leftovers of deleted namespaces: %w", err)
+	}
+	for _, name := range gone {
+		if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
+			return fmt.Errorf("drop the leftovers of deleted namespace %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // registryValue is the value of a namespace's registry entry (JSON). An
