@@ -214,6 +214,9 @@ type testHooks struct {
 	// deleteNamespace runs between the two steps of DeleteNamespace; an
 	// error stops it there, as a crash would.
 	deleteNamespace func() error
+	// dropLeftovers runs before Open drops a deleted namespace's leftover
+	// keys; an error stands for a failed drop (a full disk).
+	dropLeftovers func() error
 	// badger adjusts the Badger options (e.g. small memtables, to make
 	// level-0 tables cheaply).
 	badger func(badger.Options) badger.Options

@@ -217,7 +217,15 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			err = s.dropFlushKey()
 		}
 		if err == nil && !opts.readOnly {
-			err = s.dropLeftovers(ctx)
+			// Leftovers are invisible: failing to drop them (a full disk)
+			// must not keep the store from opening, unless it lost Badger.
+			if derr := s.dropLeftovers(ctx); derr != nil {
+				if s.lost() || ctx.Err() != nil {
+					err = derr
+				} else if s.opts.logger != nil {
+					s.opts.logger.Printf("open: %v; they stay until the next read-write open", derr)
+				}
+			}
 		}
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err), db.Close(), s.lock.release())
@@ -829,7 +837,9 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 // DropPrefix) and those of a creation a crash interrupted (its entry is
 // written last). It seeks once per name, over no key of a namespace, so a
 // store without leftovers opens about as fast as before. A crash while it
-// drops leaves them to the next Open; the dropping itself is dropKeys, as
+// drops leaves them to the next Open, and so does a failure that did not
+// lose the store (a full disk): Open then logs it and opens, since the
+// leftovers are invisible. The dropping itself is dropKeys, as
 // DeleteNamespace's.
 func (s *Store) dropLeftovers(ctx context.Context) error {
 	var gone []string
@@ -863,6 +873,11 @@ func (s *Store) dropLeftovers(ctx context.Context) error {
 		return fmt.Errorf("look for the leftovers of deleted namespaces: %w", err)
 	}
 	for _, name := range gone {
+		if h := s.opts.hooks.dropLeftovers; h != nil {
+			if err := h(); err != nil {
+				return fmt.Errorf("drop the leftovers of deleted namespace %s: %w", name, err)
+			}
+		}
 		if err := s.dropKeys(ctx, []byte(dataPrefix+name+"/")); err != nil {
 			return fmt.Errorf("drop the leftovers of deleted namespace %s: %w", name, err)
 		}
