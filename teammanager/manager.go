@@ -181,10 +181,13 @@ func (c Config) validateTeam(tc TeamConfig) (TeamConfig, error) {
 	bad := func(format string, a ...any) (TeamConfig, error) {
 		return tc, fmt.Errorf("create team %q: %w", tc.Name, errorf(ErrInvalidTeam, format, a...))
 	}
+	given := tc.Name
 	tc.Name = strings.TrimSpace(tc.Name)
 	switch {
+	case tc.Name == "" && given == "":
+		return tc, fmt.Errorf("create team: %w", errorf(ErrInvalidTeam, "empty name"))
 	case tc.Name == "":
-		return bad("empty name")
+		return tc, fmt.Errorf("create team: %w", errorf(ErrInvalidTeam, "name %q is blank", given))
 	case tc.ID != "" && !validID(tc.ID):
 		return bad("id %q must be 1..64 characters of [A-Za-z0-9._@+-]", tc.ID)
 	case len(tc.Members) == 0:

@@ -49,6 +49,13 @@ func TestManager_CreateTeam_Validation(t *testing.T) {
 	if ts, err := f.m.ListTeams(ctx, teammanager.TeamFilter{}); err != nil || len(ts) != 0 {
 		t.Fatalf("invalid configs left teams: %v %v", ts, err)
 	}
+	// A blank name is quoted as given, not as the empty name it trims to
+	// ("create team \"\": invalid team config: empty name").
+	for name, want := range map[string]string{" ": `create team: invalid team config: name " " is blank`, "": "create team: invalid team config: empty name"} {
+		if _, err := f.m.CreateTeam(ctx, teammanager.TeamConfig{Name: name, Members: members("a")}); err == nil || err.Error() != want {
+			t.Errorf("name %q: %v, want %s", name, err, want)
+		}
+	}
 }
 
 func TestManager_CreateAndGetTeam(t *testing.T) {
