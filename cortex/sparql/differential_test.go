@@ -258,12 +258,21 @@ func TestDifferential_Oxigraph(t *testing.T) {
 		}
 	}
 
+	agree, skipped, failures := compareSparqlCases(t, cases)
+	reportSparqlDiff(t, "", len(cases), *sparqlDiffCases, agree, skipped, failures)
+}
+
+// compareSparqlCases runs every case of cases over its dataset (in memory,
+// or in a store with -sparqldiff.store) and compares it with Oxigraph's
+// answer: the counts of agreements and skips by reason, and the
+// descriptions of the disagreements.
+func compareSparqlCases(t *testing.T, cases []sparqlCase) (agree, skipped map[string]int, failures []string) {
+	t.Helper()
 	ctx := context.Background()
+	agree, skipped = map[string]int{}, map[string]int{}
 	var (
-		agree, skipped = map[string]int{}, map[string]int{}
-		failures       []string
-		mem            eval.Dataset
-		store          *cortex.Store
+		mem   eval.Dataset
+		store *cortex.Store
 	)
 	if *sparqlDiffStore {
 		store = cortextest.NewStore(t)
@@ -282,11 +291,11 @@ func TestDifferential_Oxigraph(t *testing.T) {
 		}
 		c.ours, c.oursErr = runOurs(ctx, mem, c.query.text)
 		verdict, what := compareSparqlCase(ctx, mem, c)
-		switch {
-		case verdict == "agree":
+		switch verdict {
+		case "agree":
 			agree[what]++
 			continue
-		case verdict == "skip":
+		case "skip":
 			skipped[what]++
 			continue
 		}
@@ -296,7 +305,7 @@ func TestDifferential_Oxigraph(t *testing.T) {
 		}
 		failures = append(failures, describeSparqlCase(c, what))
 	}
-	reportSparqlDiff(t, "", len(cases), *sparqlDiffCases, agree, skipped, failures)
+	return agree, skipped, failures
 }
 
 // reportSparqlDiff logs the counts of a differential run (label names the

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cortexgraph/cortex/cortex"
 	"github.com/cortexgraph/cortex/cortex/cortextest"
 	"github.com/cortexgraph/cortex/cortex/rdfio"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
@@ -37,44 +36,7 @@ func TestDifferential_OxigraphTerms(t *testing.T) {
 	dir := oxigraphTool(t)
 	cases := termDiffCorpus(*termDiffSeed, *termDiffDatasets, richTerms)
 	runOxigraph(t, dir, cases)
-	ctx := context.Background()
-	var (
-		agree, skipped = map[string]int{}, map[string]int{}
-		failures       []string
-		mem            eval.Dataset
-		store          *cortex.Store
-	)
-	if *sparqlDiffStore {
-		store = cortextest.NewStore(t)
-	}
-	for i := range cases {
-		c := &cases[i]
-		if i == 0 || c.ds != cases[i-1].ds {
-			qs, err := rdfio.ReadAll(strings.NewReader(c.data), rdfio.NQuads, rdfio.DecodeOptions{})
-			if err != nil {
-				t.Fatalf("dataset %d: %v\n%s", c.ds, err, c.data)
-			}
-			mem = eval.NewMemDataset(qs...)
-			if *sparqlDiffStore {
-				mem = storeDataset(t, store, fmt.Sprintf("ds%d", c.ds), qs)
-			}
-		}
-		c.ours, c.oursErr = runOurs(ctx, mem, c.query.text)
-		verdict, what := compareSparqlCase(ctx, mem, c)
-		switch verdict {
-		case "agree":
-			agree[what]++
-			continue
-		case "skip":
-			skipped[what]++
-			continue
-		}
-		if name := matchSparqlSkip(c); name != "" {
-			skipped[name]++
-			continue
-		}
-		failures = append(failures, describeSparqlCase(c, what))
-	}
+	agree, skipped, failures := compareSparqlCases(t, cases)
 	reportSparqlDiff(t, " (terms)", len(cases), *termDiffDatasets, agree, skipped, failures)
 }
 
