@@ -24,36 +24,7 @@ import (
 // team up with GetTeam, which runs such a merge, before it refused the
 // call.
 func TestRefusedCalls_MergeNothing(t *testing.T) {
-	ctx := context.Background()
-	store := cortextest.NewStore(t)
-	n, err := store.Namespace(ctx, "acme", cortex.WithBase(config.Default().NamespaceBase("acme")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	past := time.Now().Add(-time.Hour)
-	m, err := teammanager.New(ctx, store, x, api.ManagerConfig(config.Default(), n, x).WithClock(func() time.Time { return past }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Timeout: time.Minute,
-		Members: []teammanager.MemberConfig{{AgentID: "a", Role: "r"}, {AgentID: "b", Role: "r"}}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []string{"a", "b"} {
-		if _, err := m.UpdateMemberStatus(ctx, "t1", a, teammanager.Running, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := m.AddFinding(ctx, "t1", "a", teammanager.Finding{Subject: quad.IRI("urn:s"), Predicate: quad.IRI("urn:p"), Object: quad.String("v")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.UpdateMemberStatus(ctx, "t1", "a", teammanager.Completed, ""); err != nil {
-		t.Fatal(err)
-	}
+	store, _ := timedOutTeam(t)
 	ts := serveOn(t, store, server.DefaultOptions())
 	for _, c := range []struct {
 		method string
@@ -84,4 +55,43 @@ func TestRefusedCalls_MergeNothing(t *testing.T) {
 	if !tm.Merged {
 		t.Fatalf("teams.get did not run the due merge: %+v", tm)
 	}
+}
+
+// timedOutTeam returns a store whose namespace acme holds team t1, timed
+// out (its clock an hour back, its timeout a minute) with a member
+// completed after a finding and no write that has recorded the timeout: a
+// GetTeam would run its due merge.
+func timedOutTeam(t *testing.T) (*cortex.Store, *cortex.Namespace) {
+	t.Helper()
+	ctx := context.Background()
+	store := cortextest.NewStore(t)
+	n, err := store.Namespace(ctx, "acme", cortex.WithBase(config.Default().NamespaceBase("acme")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := namespace.New("acme", namespace.WithBase(config.Default().NamespaceBase("acme")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	m, err := teammanager.New(ctx, store, x, api.ManagerConfig(config.Default(), n, x).WithClock(func() time.Time { return past }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Timeout: time.Minute,
+		Members: []teammanager.MemberConfig{{AgentID: "a", Role: "r"}, {AgentID: "b", Role: "r"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"a", "b"} {
+		if _, err := m.UpdateMemberStatus(ctx, "t1", a, teammanager.Running, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.AddFinding(ctx, "t1", "a", teammanager.Finding{Subject: quad.IRI("urn:s"), Predicate: quad.IRI("urn:p"), Object: quad.String("v")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.UpdateMemberStatus(ctx, "t1", "a", teammanager.Completed, ""); err != nil {
+		t.Fatal(err)
+	}
+	return store, n
 }

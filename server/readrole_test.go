@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -27,37 +26,7 @@ import (
 // gets the team as it reads (failed, not merged: mergePending "timeout")
 // and nothing is written; a write token's teams.get still merges it.
 func TestReadRole_TeamReadsWriteNothing(t *testing.T) {
-	ctx := context.Background()
-	store := cortextest.NewStore(t)
-	base := config.Default().NamespaceBase("acme")
-	n, err := store.Namespace(ctx, "acme", cortex.WithBase(base))
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := namespace.New("acme", namespace.WithBase(base))
-	if err != nil {
-		t.Fatal(err)
-	}
-	past := time.Now().Add(-time.Hour)
-	m, err := teammanager.New(ctx, store, x, api.ManagerConfig(config.Default(), n, x).WithClock(func() time.Time { return past }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Timeout: time.Minute,
-		Members: []teammanager.MemberConfig{{AgentID: "a", Role: "r"}, {AgentID: "b", Role: "r"}}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []string{"a", "b"} {
-		if _, err := m.UpdateMemberStatus(ctx, "t1", a, teammanager.Running, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := m.AddFinding(ctx, "t1", "a", teammanager.Finding{Subject: quad.IRI("urn:s"), Predicate: quad.IRI("urn:p"), Object: quad.String("v")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.UpdateMemberStatus(ctx, "t1", "a", teammanager.Completed, ""); err != nil {
-		t.Fatal(err)
-	}
+	store, n := timedOutTeam(t)
 	f := tokenFile(t)
 	read, _ := mint(t, f, "acme", server.RoleRead, 0)
 	write, _ := mint(t, f, "acme", server.RoleWrite, 0)
