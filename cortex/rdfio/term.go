@@ -26,8 +26,10 @@ const (
 // quad.TypedString of that type), it has none and is no RDF literal.
 const msgLangStringNoTag = "rdf:langString literal without a language tag"
 
-// termSize is the size of v that DecodeOptions.MaxTermBytes bounds.
-func termSize(v quad.Value) int {
+// TermBytes is the size of v that DecodeOptions.MaxTermBytes bounds: the
+// bytes of its text (an IRI's, a blank node's label, a literal's lexical
+// form with its language tag or datatype IRI).
+func TermBytes(v quad.Value) int {
 	switch t := v.(type) {
 	case quad.IRI:
 		return len(t)
@@ -46,7 +48,7 @@ func termSize(v quad.Value) int {
 // termTooLarge returns the message of a term v larger than max (if max is
 // not 0), else "".
 func termTooLarge(v quad.Value, max int) string {
-	if n := termSize(v); max > 0 && n > max {
+	if n := TermBytes(v); max > 0 && n > max {
 		return fmt.Sprintf("term of %d bytes, larger than the largest the store holds (%d bytes)", n, max)
 	}
 	return ""

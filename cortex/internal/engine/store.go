@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+
 	"github.com/cortexgraph/cortex/cortex/internal/sorted"
 
 	"context"

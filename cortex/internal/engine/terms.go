@@ -10,6 +10,7 @@ import (
 
 	"github.com/cortexgraph/cortex/cortex/internal/iri"
 	"github.com/cortexgraph/cortex/cortex/internal/lex"
+	"github.com/cortexgraph/cortex/cortex/rdfio"
 )
 
 const xsd = "http://www.w3.org/2001/XMLSchema#"
@@ -248,24 +249,6 @@ func describe(v quad.Value) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-// termBytes is about the bytes term v adds to the value of its node's log
-// entry (or of a side-table row).
-func termBytes(v quad.Value) int {
-	switch t := v.(type) {
-	case quad.IRI:
-		return len(t)
-	case quad.BNode:
-		return len(t)
-	case quad.String:
-		return len(t)
-	case quad.LangString:
-		return len(t.Value) + len(t.Lang)
-	case quad.TypedString:
-		return len(t.Value) + len(t.Type)
-	}
-	return 0
-}
-
 // maxTerm is the largest term the store holds, in termBytes (0: no bound
 // but Badger's value log file size). An in-memory store keeps every value
 // in its memtable, where Badger refuses one above its value threshold
@@ -291,7 +274,7 @@ func checkTermSizes(qs []quad.Quad, max int) error {
 // checkQuadSize is checkTermSizes of one quad.
 func checkQuadSize(q quad.Quad, max int) error {
 	for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
-		if n := termBytes(v); n > max {
+		if n := rdfio.TermBytes(v); n > max {
 			return fmt.Errorf("%w: %s: a term of %d bytes; an in-memory store holds terms of at most %d", ErrInvalidQuad, positionNames[i], n, max)
 		}
 	}
@@ -308,7 +291,7 @@ func (o *sideOps) checkRowSizes(max int) error {
 		for key, row := range rows {
 			n := 0
 			for _, v := range row {
-				n += termBytes(v) + 16
+				n += rdfio.TermBytes(v) + 16
 			}
 			if n > max {
 				return fmt.Errorf("%w: side table %s: row %s of %d bytes; an in-memory store holds rows of at most %d", ErrInvalidArgument, table, quoteShort(key), n, max)
