@@ -97,26 +97,14 @@ func TestStore_MemtableLost(t *testing.T) {
 			if !failed {
 				t.Fatal("every write succeeded without a new memtable")
 			}
-			for name, op := range map[string]func() error{
+			wantAllFail(t, map[string]func() error{
 				"size":   func() error { _, err := n.Size(ctx); return err },
 				"quads":  func() error { return n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }) },
 				"apply":  func() error { return n.Apply(ctx, Delta{Add: bulkMixed(3, 3)}) },
 				"import": func() error { _, err := n.Import(ctx, &sliceSource{qs: bulkMixed(5, 4)}, ImportOptions{}); return err },
 				"check":  func() error { return s.Check(ctx) },
-			} {
-				if err := op(); err == nil {
-					t.Errorf("%s after the memtable was lost: no error", name)
-				}
-			}
-			if err := s.Close(); err != nil {
-				t.Fatalf("close: %v", err)
-			}
-			for _, p := range blocks {
-				if err := os.Remove(p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			s = testStore(t, dir, DefaultOptions())
+			})
+			s = reopenLost(t, s, dir, blocks)
 			n, err = s.OpenNamespace(ctx, "ns")
 			if err != nil {
 				t.Fatal(err)
@@ -178,26 +166,14 @@ func TestDeleteNamespace_MemtableLost(t *testing.T) {
 	if err := s.DeleteNamespace(ctx, "gone"); err == nil {
 		t.Fatal("DeleteNamespace succeeded without a new memtable")
 	}
-	for name, op := range map[string]func() error{
+	wantAllFail(t, map[string]func() error{
 		"size":   func() error { _, err := n.Size(ctx); return err },
 		"quads":  func() error { return n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }) },
 		"apply":  func() error { return n.Apply(ctx, Delta{Add: uniqueQuads(3, "late")}) },
 		"check":  func() error { return s.Check(ctx) },
 		"create": func() error { _, err := s.Namespace(ctx, "other"); return err },
-	} {
-		if err := op(); err == nil {
-			t.Errorf("%s after the memtable was lost: no error", name)
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatalf("close: %v", err)
-	}
-	for _, p := range blocks {
-		if err := os.Remove(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s = testStore(t, dir, DefaultOptions())
+	})
+	s = reopenLost(t, s, dir, blocks)
 	if _, err := s.OpenNamespace(ctx, "gone"); !errors.Is(err, ErrNoNamespace) {
 		t.Errorf("the deleted namespace after reopening: %v, want ErrNoNamespace", err)
 	}
@@ -208,4 +184,31 @@ func TestDeleteNamespace_MemtableLost(t *testing.T) {
 	if size, err := n.Size(ctx); err != nil || size != 40 {
 		t.Fatalf("size %d, %v after reopening; want 40", size, err)
 	}
+}
+
+// wantAllFail reports each of ops that does not fail on a store whose
+// memtable was lost.
+func wantAllFail(t *testing.T, ops map[string]func() error) {
+	t.Helper()
+	for name, op := range ops {
+		if err := op(); err == nil {
+			t.Errorf("%s after the memtable was lost: no error", name)
+		}
+	}
+}
+
+// reopenLost closes s, whose memtable was lost, removes the blocks that
+// made Badger fail to create its next one, and opens the store in dir
+// again.
+func reopenLost(t *testing.T, s *Store, dir string, blocks []string) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	for _, p := range blocks {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return testStore(t, dir, DefaultOptions())
 }
