@@ -417,6 +417,9 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 			if err := refuseEmptyValues(e, ctx); err != nil {
 				return err
 			}
+			if err := refuseBlankValues(ctx, strings.TrimPrefix(name, "cortexctl ")); err != nil {
+				return err
+			}
 			return action(ctx)
 		}
 	}

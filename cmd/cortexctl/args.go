@@ -186,6 +186,58 @@ func refuseBlank(cmd, name, v, want string) error {
 	return nil
 }
 
+// blankRefused are the options and optional arguments, by command ("tasks
+// progress NOTE", "tasks create --description"), that take free text (a
+// note, a reason, a description, a command): given white space only, the
+// text is left out, and refused as an empty one is (refuseBlankValues),
+// not stored as blank. (Required texts are checked by their commands,
+// refuseBlank, as is tasks review's --feedback: needFeedback.)
+var blankRefused = map[string]bool{
+	"tasks progress NOTE":          true,
+	"tasks complete RESULT":        true,
+	"tasks cancel REASON":          true,
+	"tasks skip REASON":            true,
+	"tasks create --description":   true,
+	"tasks update --description":   true,
+	"mail send --subject":          true,
+	"plans approve --feedback":     true,
+	"teams create --name":          true,
+	"teams create --context":       true,
+	"teams member-status --result": true,
+	"teams snapshot create --note": true,
+	"workflows run --exec":         true,
+	"workflows drive --exec":       true,
+}
+
+// refuseBlankValues returns a usage error (exit 2) naming the first
+// option or positional argument of c's command (cmd, e.g. "tasks
+// progress") that blankRefused lists and that is given as white space
+// only, e.g. "tasks progress: NOTE is blank: want TEAM TASK [NOTE]",
+// before anything is opened or sent.
+func refuseBlankValues(c *cli.Context, cmd string) error {
+	if c.Command == nil {
+		return nil
+	}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if _, ok := f.(*cli.StringFlag); !ok || !blankRefused[cmd+" --"+name] || !c.IsSet(name) {
+			continue
+		}
+		if err := refuseBlank(cmd, "--"+name, c.String(name), "give a value or leave the option out"); err != nil {
+			return err
+		}
+	}
+	names, _ := argNames(c.Command.ArgsUsage)
+	for i, a := range c.Args().Slice() {
+		if i < len(names) && blankRefused[cmd+" "+names[i]] {
+			if err := refuseBlank(cmd, names[i], a, "want "+strings.TrimSpace(c.Command.ArgsUsage)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // notEmpty returns a usage error saying usage if one of names is empty.
 func notEmpty(usage string, names ...string) error {
 	if slices.Contains(names, "") {

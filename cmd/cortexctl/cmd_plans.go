@@ -192,7 +192,8 @@ func needRevision(c *cli.Context, verb string) error {
 // out, as its white space only).
 func needFeedback(c *cli.Context, cmd string) error {
 	if cmd == "tasks review" && !c.Bool("reject") {
-		return nil
+		// An approval's note is optional: blank, it is left out.
+		return refuseBlank(cmd, "--feedback", c.String("feedback"), "give a value or leave the option out")
 	}
 	if !c.IsSet("feedback") {
 		return usagef("%s: a rejection needs --feedback (why)", cmd)

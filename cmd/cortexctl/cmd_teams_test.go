@@ -171,7 +171,7 @@ func TestCLI_TeamsCreateInvalidCreatesNothing(t *testing.T) {
 		"team id":         {"--name", "x", "--id", "BAD!", "--member", "ann"},
 		"strategy":        {"--name", "x", "--member", "ann", "--strategy", "nope"},
 		"member twice":    {"--name", "x", "--member", "ann", "--member", "ann:lead"},
-		"empty name":      {"--name", " ", "--member", "ann"},
+		"blank name":      {"--from", writeFile(t, "team.json5", `{name: " ", members: [{agent: "ann"}]}`)},
 		"too many":        {"--name", "x", "--member", "a1", "--member", "a2", "--member", "a3", "--member", "a4", "--member", "a5", "--member", "a6", "--member", "a7", "--member", "a8", "--member", "a9"},
 		"no member":       {"--name", "x"},
 		"tie-breaker":     {"--from", writeFile(t, "team.json5", `{name: "x", tieBreaker: "bob", members: [{agent: "ann"}]}`)},
