@@ -41,7 +41,8 @@ Example:
 				Name: "draft", Usage: "draft a new revision of the plan (the lead)", ArgsUsage: "TEAM",
 				Flags: withOutput(byFlag("the lead drafting it (required)"),
 					&cli.StringFlag{Name: "title", Usage: "the plan's title (required)"},
-					&cli.StringSliceFlag{Name: "step", Usage: `a step, in order: "TITLE" or "TITLE | DESCRIPTION", repeatable (at least one)`}),
+					// KeepSpace: a step of white space only is named as given.
+					&cli.StringSliceFlag{Name: "step", Usage: `a step, in order: "TITLE" or "TITLE | DESCRIPTION", repeatable (at least one)`, KeepSpace: true}),
 				Action: func(c *cli.Context) error {
 					return planAction(c, e, "draft", func(c *cli.Context, verb string) error {
 						if err := needBy(c, verb); err != nil {
@@ -53,14 +54,14 @@ Example:
 						case !c.IsSet("step"):
 							return usagef("plans draft: --step is required: the plan's steps, in order (at least one)")
 						}
-						return refuseBlank("plans draft", "--title", c.String("title"), "give the plan's title")
-					}, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
-						np := teammanager.NewPlan{Title: c.String("title")}
-						for _, s := range c.StringSlice("step") {
-							title, desc, _ := strings.Cut(s, "|")
-							np.Steps = append(np.Steps, teammanager.PlanStep{Title: strings.TrimSpace(title), Description: strings.TrimSpace(desc)})
+						if err := refuseBlank("plans draft", "--title", c.String("title"), "give the plan's title"); err != nil {
+							return err
 						}
-						return m.DraftPlan(c.Context, team, c.String("by"), np)
+						_, err := planSteps(c)
+						return err
+					}, func(m api.TeamPlans, team string) (teammanager.Plan, error) {
+						steps, _ := planSteps(c) // checked
+						return m.DraftPlan(c.Context, team, c.String("by"), teammanager.NewPlan{Title: c.String("title"), Steps: steps})
 					})
 				},
 			},
@@ -140,6 +141,29 @@ Example:
 			},
 		},
 	}
+}
+
+// planSteps returns the steps of plans draft's --step values, "TITLE" or
+// "TITLE | DESCRIPTION" (each part trimmed), or a usage error (exit 2)
+// naming the first value that is none: white space only, no TITLE before
+// "|", or no DESCRIPTION after it.
+func planSteps(c *cli.Context) ([]teammanager.PlanStep, error) {
+	const want = `want "TITLE" or "TITLE | DESCRIPTION"`
+	var steps []teammanager.PlanStep
+	for _, s := range c.StringSlice("step") {
+		title, desc, hasDesc := strings.Cut(s, "|")
+		title, desc = strings.TrimSpace(title), strings.TrimSpace(desc)
+		switch {
+		case strings.TrimSpace(s) == "":
+			return nil, usagef("plans draft: --step %q is blank: %s", s, want)
+		case title == "":
+			return nil, usagef(`plans draft: --step %q: no TITLE before "|": %s`, s, want)
+		case hasDesc && desc == "":
+			return nil, usagef(`plans draft: --step %q: no DESCRIPTION after "|": %s`, s, want)
+		}
+		steps = append(steps, teammanager.PlanStep{Title: title, Description: desc})
+	}
+	return steps, nil
 }
 
 func approver(c *cli.Context) string {
