@@ -524,7 +524,10 @@ func workflowsList(c *cli.Context, e *env) error {
 	if s := c.String("status"); s != "" {
 		var err error
 		if st, err = statusFilter(s, workflow.ParseRunStatus); err != nil {
-			return wfErr(err)
+			// An invalid status (exit 7), as a task's or a message's is,
+			// not an "invalid run": `invalid status: run status "X"
+			// (want pending, ...)`.
+			return fmt.Errorf("%w: run %s", teammanager.ErrInvalidStatus, strings.TrimPrefix(err.Error(), workflow.ErrInvalidRun.Error()+": "))
 		}
 	}
 	wf, err := e.workflows(c, accessRead)

@@ -1,0 +1,25 @@
+package main
+
+import "testing"
+
+// TestCLI_WorkflowsList_UnknownStatus: an unknown --status of workflows
+// list is an invalid status (exit 7) listing the valid ones, worded as
+// the other status filters' (tasks list, mail inbox); it said `invalid
+// run: status "X" (...)`, as if a run were invalid.
+func TestCLI_WorkflowsList_UnknownStatus(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"workflows", "list", "--status", "X"}, `invalid status: run status "X" (want pending, running, merging, completed, failed or cancelled)`},
+		{[]string{"workflows", "list", "--status", "done", "--json"}, `invalid status: run status "done" (want pending, running, merging, completed, failed or cancelled)`},
+		{[]string{"tasks", "list", "crew", "--status", "X"}, `invalid status: task status "X" (want pending, in_progress, in_review, completed, failed or cancelled)`},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if want := "cortexctl: " + tc.stderr + "\n"; r.code != exitInvalid || r.stderr != want || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, exitInvalid, want)
+		}
+	}
+}
