@@ -188,9 +188,10 @@ func refuseBlank(cmd, name, v, want string) error {
 
 // blankRefused are the options and optional arguments, by command ("tasks
 // progress NOTE", "tasks create --description"), that take free text (a
-// note, a reason, a description, a command): given white space only, the
-// text is left out, and refused as an empty one is (refuseBlankValues),
-// not stored as blank. (Required texts are checked by their commands,
+// note, a reason, a description, a command), and the terms of a finding:
+// given white space only, the text is left out, and refused as an empty
+// one is (refuseBlankValues), not stored as blank (an OBJECT " " was
+// stored as the literal " ") nor taken for a literal that is no subject. (Required texts are checked by their commands,
 // refuseBlank, as is tasks review's --feedback: needFeedback.)
 var blankRefused = map[string]bool{
 	"tasks progress NOTE":          true,
@@ -206,6 +207,12 @@ var blankRefused = map[string]bool{
 	"teams member-status --result": true,
 	"teams snapshot create --note": true,
 	"workflows run --exec":         true,
+	"findings add SUBJECT":         true,
+	"findings add PREDICATE":       true,
+	"findings add OBJECT":          true,
+	"tasks add-finding SUBJECT":    true,
+	"tasks add-finding PREDICATE":  true,
+	"tasks add-finding OBJECT":     true,
 	"workflows drive --exec":       true,
 }
 

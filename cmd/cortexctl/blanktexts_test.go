@@ -31,12 +31,20 @@ var blankTextCases = []blankTextCase{
 	{"teams snapshot create --note", []string{"teams", "snapshot", "create", "crew", "--note", "BLANK"}, "teams snapshot create: --note is blank: give a value or leave the option out"},
 	{"workflows run --exec", []string{"workflows", "run", "code-review", "--input", "change=x", "--exec", "BLANK"}, "workflows run: --exec is blank: give a value or leave the option out"},
 	{"workflows drive --exec", []string{"workflows", "drive", "r1", "--exec", "BLANK"}, "workflows drive: --exec is blank: give a value or leave the option out"},
+	{"findings add SUBJECT", []string{"findings", "add", "crew", "ann", "BLANK", "rdfs:label", "x"}, "findings add: SUBJECT is blank: want TEAM AGENT SUBJECT PREDICATE OBJECT"},
+	{"findings add PREDICATE", []string{"findings", "add", "crew", "ann", "<http://ex/s>", "BLANK", "x"}, "findings add: PREDICATE is blank: want TEAM AGENT SUBJECT PREDICATE OBJECT"},
+	{"findings add OBJECT", []string{"findings", "add", "crew", "ann", "<http://ex/s>", "rdfs:label", "BLANK"}, "findings add: OBJECT is blank: want TEAM AGENT SUBJECT PREDICATE OBJECT"},
+	{"tasks add-finding SUBJECT", []string{"tasks", "add-finding", "crew", "T1", "BLANK", "rdfs:label", "x", "--as", "bob"}, "tasks add-finding: SUBJECT is blank: want TEAM TASK SUBJECT PREDICATE OBJECT"},
+	{"tasks add-finding PREDICATE", []string{"tasks", "add-finding", "crew", "T1", "<http://ex/s>", "BLANK", "x", "--as", "bob"}, "tasks add-finding: PREDICATE is blank: want TEAM TASK SUBJECT PREDICATE OBJECT"},
+	{"tasks add-finding OBJECT", []string{"tasks", "add-finding", "crew", "T1", "<http://ex/s>", "rdfs:label", "BLANK", "--as", "bob"}, "tasks add-finding: OBJECT is blank: want TEAM TASK SUBJECT PREDICATE OBJECT"},
 }
 
 // TestBlankTexts_Refused: an optional text (a progress note, a result, a
 // reason, a description, feedback, a subject line, a note, a team's name
 // or context, a member's result, an --exec command) given as white space
-// only was stored as blank (or run: sh -c ' '); it is text left out, a
+// only was stored as blank (or run: sh -c ' '), as was a finding's
+// OBJECT (a blank SUBJECT or PREDICATE was taken for a literal, exit 7);
+// it is text left out, a
 // usage error (exit 2) naming it, as an empty one is, checked before the
 // store is opened (another process holds it here) and leaving it as it
 // was. Every text of blankRefused has a case.
