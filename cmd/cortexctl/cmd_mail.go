@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,11 +13,17 @@ import (
 	"github.com/cortexgraph/cortex/teammanager"
 )
 
-func mailCommand(e *env) *cli.Command {
+// messageTypes returns the names of the message types.
+func messageTypes() []string {
 	types := make([]string, 0, len(teammanager.MessageTypes))
 	for _, t := range teammanager.MessageTypes {
 		types = append(types, string(t))
 	}
+	return types
+}
+
+func mailCommand(e *env) *cli.Command {
+	types := messageTypes()
 	return &cli.Command{
 		Name:  "mail",
 		Usage: "the mailbox of a team: typed messages between its members",
@@ -175,6 +182,14 @@ func mailSend(c *cli.Context, e *env) error {
 	}
 	if c.String("as") == "" {
 		return usagef("mail send: want --as AGENT (the sender)")
+	}
+	// Checked before anything is opened or sent, and named as the
+	// other unknown words are (the Manager lists the types as a Go
+	// slice: "want one of [delegate_work ...]").
+	if typ := teammanager.MessageType(c.String("type")); !slices.Contains(teammanager.MessageTypes, typ) {
+		types := messageTypes()
+		last := len(types) - 1
+		return fmt.Errorf("mail send: %w: type %q (want %s or %s)", teammanager.ErrInvalidMessage, typ, strings.Join(types[:last], ", "), types[last])
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestCLI_WorkflowsList_UnknownStatus: an unknown --status of workflows
 // list is an invalid status (exit 7) listing the valid ones, worded as
@@ -22,4 +25,17 @@ func TestCLI_WorkflowsList_UnknownStatus(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, exitInvalid, want)
 		}
 	}
+}
+
+// TestMailSend_UnknownType: an unknown --type of mail send is an invalid
+// message (exit 7) listing the types in words, checked before the store
+// is opened (another process holds it here); it was checked once the
+// store was open and listed them as a Go slice ("want one of
+// [delegate_work ask_question ...]").
+func TestMailSend_UnknownType(t *testing.T) {
+	const want = "cortexctl: mail send: invalid message: type %q (want delegate_work, ask_question, share_finding, request_approval, approval, rejection, challenge, vote, task_claimed, task_completed or status)\n"
+	checkedBeforeOpening(t, []argsCase{
+		{[]string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "X"}, exitInvalid, fmt.Sprintf(want, "X")},
+		{[]string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "STATUS", "--to", "bob"}, exitInvalid, fmt.Sprintf(want, "STATUS")},
+	})
 }

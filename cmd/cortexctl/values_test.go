@@ -49,7 +49,7 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 		{"plan feedback not UTF-8", []string{"plans", "reject", "crew", "--revision", "1", "--by", "ann", "--feedback", "f\xff"},
 			"cortexctl: team crew: review plan: invalid plan: feedback is not valid UTF-8\n"},
 		{"message type not UTF-8", []string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "s\xff"},
-			"cortexctl: team crew: send message: invalid message: type \"s\\xff\" (want one of [delegate_work ask_question share_finding request_approval approval rejection challenge vote task_claimed task_completed status])\n"},
+			"cortexctl: mail send: invalid message: type \"s\\xff\" (want delegate_work, ask_question, share_finding, request_approval, approval, rejection, challenge, vote, task_claimed, task_completed or status)\n"},
 		{"inbox status not UTF-8", []string{"mail", "inbox", "crew", "--as", "bob", "--status", "s\xff"},
 			"cortexctl: invalid status: message status \"s\\xff\" (want unread, read or archived)\n"},
 		{"board lead not UTF-8", []string{"tasks", "board", "crew", "--lead", "a\xff"},
