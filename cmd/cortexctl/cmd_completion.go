@@ -146,6 +146,9 @@ func completionCommand(e *env) *cli.Command {
 				_, err = fmt.Fprint(e.stdout, s)
 				return err
 			}
+			if c.NArg() == 0 {
+				return usagef("completion: want the shell: bash, zsh or fish")
+			}
 			return usagef("completion: want bash, zsh or fish, got %q", c.Args().First())
 		},
 	}
