@@ -412,7 +412,7 @@ func (m *Manager) GetPlan(ctx context.Context, teamID string, rev int) (_ Plan, 
 		return err
 	})
 	if err != nil {
-		return Plan{}, teamErr(teamID, "plan", err)
+		return Plan{}, teamErr(teamID, "get plan", err)
 	}
 	return out, nil
 }
