@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 )
@@ -30,5 +31,45 @@ func TestCLI_WrongInputMessages(t *testing.T) {
 				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, tc.code, want)
 			}
 		})
+	}
+}
+
+// TestTeamsCreate_MalformedMember: without --from, a missing --name or
+// --member is a usage error (exit 2), as both missing are; they exited 7
+// ("invalid team config: empty name", "no members"). A --member that is
+// not AGENT:ROLE[:TASK] (no AGENT: it said `agent id "" must be ...` of
+// " :b"; a ROLE or TASK announced by its ':' and left blank: it was
+// stored empty) is a usage error quoting it as given. All checked before
+// the store is opened (another process holds it here), writing nothing.
+func TestTeamsCreate_MalformedMember(t *testing.T) {
+	const want = "want AGENT:ROLE[:TASK]\n"
+	create := func(args ...string) []string { return append([]string{"teams", "create"}, args...) }
+	checkedBeforeOpening(t, []argsCase{
+		{create("--member", "a:b"), exitUsage, "cortexctl: usage: teams create: need --name (the team's name) with --member, or --from FILE\n"},
+		{create("--name", "x"), exitUsage, "cortexctl: usage: teams create: need --member AGENT:ROLE[:TASK] (at least one) with --name, or --from FILE\n"},
+		{create(), exitUsage, "cortexctl: usage: teams create: need --name and --member, or --from FILE\n"},
+		{create("--name", "x", "--member", " :b"), exitUsage, `cortexctl: usage: teams create: --member " :b": no AGENT before ":": ` + want},
+		{create("--name", "x", "--member", "a:b", "--member", "::t"), exitUsage, `cortexctl: usage: teams create: --member "::t": no AGENT before ":": ` + want},
+		{create("--name", "x", "--member", "a: "), exitUsage, `cortexctl: usage: teams create: --member "a: ": no ROLE after ":": ` + want},
+		{create("--name", "x", "--member", "a:b:"), exitUsage, `cortexctl: usage: teams create: --member "a:b:": no TASK after the second ":": ` + want},
+		{create("--name", "x", "--member", "a:b:\t"), exitUsage, `cortexctl: usage: teams create: --member "a:b:\t": no TASK after the second ":": ` + want},
+		{create("--name", "x", "--member", "\n"), exitUsage, `cortexctl: usage: teams create: --member "\n" is blank: ` + want},
+	})
+}
+
+// TestCLI_TeamsCreate_MemberSpecTrimmed: the parts of a --member are
+// trimmed, and ROLE may be left empty before a TASK.
+func TestCLI_TeamsCreate_MemberSpecTrimmed(t *testing.T) {
+	dir := t.TempDir()
+	var team struct {
+		Members []struct{ Agent, Role, Task string } `json:"members"`
+	}
+	out := mustCLI(t, dir, "teams", "create", "--name", "x", "--member", " a : lead : plan it ", "--member", "b::test it", "--member", "c", "--json")
+	if err := json.Unmarshal([]byte(out), &team); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ Agent, Role, Task string }{{"a", "lead", "plan it"}, {"b", "", "test it"}, {"c", "", ""}}
+	if !slices.Equal(team.Members, want) {
+		t.Errorf("members %+v, want %+v", team.Members, want)
 	}
 }

@@ -81,7 +81,8 @@ Examples:
 						&cli.StringFlag{Name: "name", Usage: "team name"},
 						&cli.StringFlag{Name: "id", Usage: "team id (default: generated)"},
 						&cli.StringFlag{Name: "strategy", Usage: "merge strategy (see cortexctl strategies)"},
-						&cli.StringSliceFlag{Name: "member", Usage: "AGENT:ROLE[:TASK], repeatable"},
+						// KeepSpace: a malformed one is quoted as given.
+						&cli.StringSliceFlag{Name: "member", Usage: "AGENT:ROLE[:TASK], repeatable", KeepSpace: true},
 						&cli.StringSliceFlag{Name: "critical", Usage: "agent whose failure fails the team, repeatable"},
 						&cli.Int64Flag{Name: "timeout", Usage: "seconds the team may run; -1: none; 0: the default", DefaultText: "the config's teams.workflowTimeout"},
 						&cli.StringFlag{Name: "context", Usage: "goal or instructions"},
@@ -284,13 +285,9 @@ func teamsCreate(c *cli.Context, e *env) error {
 		tc.Timeout = t
 	}
 	for _, spec := range c.StringSlice("member") {
-		parts := strings.SplitN(spec, ":", 3)
-		mc := teammanager.MemberConfig{AgentID: parts[0]}
-		if len(parts) > 1 {
-			mc.Role = parts[1]
-		}
-		if len(parts) > 2 {
-			mc.Task = parts[2]
+		mc, err := memberSpec(spec)
+		if err != nil {
+			return err
 		}
 		tc.Members = append(tc.Members, mc)
 	}
@@ -305,8 +302,15 @@ func teamsCreate(c *cli.Context, e *env) error {
 			return usagef("teams create: --critical %q is not a --member", a)
 		}
 	}
-	if tc.Name == "" && len(tc.Members) == 0 {
+	// Without --from, a missing --name or --member is left out of the
+	// command line (exit 2), not an invalid team (7).
+	switch from := c.IsSet("from"); {
+	case tc.Name == "" && len(tc.Members) == 0:
 		return usagef("teams create: need --name and --member, or --from FILE")
+	case !from && tc.Name == "":
+		return usagef("teams create: need --name (the team's name) with --member, or --from FILE")
+	case !from && len(tc.Members) == 0:
+		return usagef("teams create: need --member AGENT:ROLE[:TASK] (at least one) with --name, or --from FILE")
 	}
 	// Checked before the store and the namespace are created for it (a
 	// server checks it before writing).
@@ -328,6 +332,36 @@ func teamsCreate(c *cli.Context, e *env) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "created team %s (\"%s\", %s, strategy %s)\n", t.ID, cell(t.Name), plural(int64(len(t.Members)), "member"), t.Strategy)
 	return err
+}
+
+// memberSpec returns the member of a --member value, AGENT:ROLE[:TASK]
+// (each part trimmed; ROLE may be left empty before a TASK), or a usage
+// error (exit 2) quoting it: white space only, no AGENT, or a ROLE or
+// TASK announced by its ':' and left blank.
+func memberSpec(spec string) (teammanager.MemberConfig, error) {
+	const want = "want AGENT:ROLE[:TASK]"
+	parts := strings.SplitN(spec, ":", 3)
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	mc := teammanager.MemberConfig{AgentID: parts[0]}
+	switch {
+	case strings.TrimSpace(spec) == "":
+		return mc, usagef("teams create: --member %q is blank: %s", spec, want)
+	case mc.AgentID == "":
+		return mc, usagef(`teams create: --member %q: no AGENT before ":": %s`, spec, want)
+	case len(parts) == 2 && parts[1] == "":
+		return mc, usagef(`teams create: --member %q: no ROLE after ":": %s`, spec, want)
+	case len(parts) == 3 && parts[2] == "":
+		return mc, usagef(`teams create: --member %q: no TASK after the second ":": %s`, spec, want)
+	}
+	if len(parts) > 1 {
+		mc.Role = parts[1]
+	}
+	if len(parts) > 2 {
+		mc.Task = parts[2]
+	}
+	return mc, nil
 }
 
 func teamsList(c *cli.Context, e *env) error {

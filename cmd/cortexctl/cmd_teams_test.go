@@ -53,7 +53,7 @@ func TestCLI_Teams(t *testing.T) {
 		{"unknown agent", []string{"teams", "member-status", created.ID, "zed", "running"}, exitNotFound, "unknown agent"},
 		{"bad transition", []string{"teams", "member-status", created.ID, "bob", "completed"}, exitConflict, "pending → completed"},
 		{"bad status", []string{"teams", "member-status", created.ID, "bob", "paused"}, exitInvalid, "invalid status"},
-		{"no members", []string{"teams", "create", "--name", "x"}, exitInvalid, "no members"},
+		{"no members", []string{"teams", "create", "--name", "x"}, exitUsage, "need --member"},
 		{"unknown strategy", []string{"teams", "create", "--name", "x", "--member", "a", "--strategy", "coin"}, exitInvalid, "unknown merge strategy"},
 		{"timeout overflow", []string{"teams", "create", "--name", "x", "--member", "a", "--timeout", "9223372037"}, exitInvalid, "too large"},
 		{"duplicate id", []string{"teams", "create", "--from", fixturePath("teams", "vote.json5")}, exitConflict, "already exists"},
@@ -173,7 +173,7 @@ func TestCLI_TeamsCreateInvalidCreatesNothing(t *testing.T) {
 		"member twice":    {"--name", "x", "--member", "ann", "--member", "ann:lead"},
 		"blank name":      {"--from", writeFile(t, "team.json5", `{name: " ", members: [{agent: "ann"}]}`)},
 		"too many":        {"--name", "x", "--member", "a1", "--member", "a2", "--member", "a3", "--member", "a4", "--member", "a5", "--member", "a6", "--member", "a7", "--member", "a8", "--member", "a9"},
-		"no member":       {"--name", "x"},
+		"no member":       {"--from", writeFile(t, "team.json5", `{name: "x", members: []}`)},
 		"tie-breaker":     {"--from", writeFile(t, "team.json5", `{name: "x", tieBreaker: "bob", members: [{agent: "ann"}]}`)},
 		"threshold range": {"--from", writeFile(t, "team.json5", `{name: "x", threshold: 2, members: [{agent: "ann"}]}`)},
 	} {
