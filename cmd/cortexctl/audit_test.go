@@ -20,6 +20,14 @@ func TestCLI_WrongInputMessages(t *testing.T) {
 		// It said `want bash, zsh or fish, got ""`: no argument was given.
 		{"completion without a shell", []string{"completion"}, exitUsage, "completion: want the shell: bash, zsh or fish"},
 		{"completion of an unknown shell", []string{"completion", "powershell"}, exitUsage, `completion: want bash, zsh or fish, got "powershell"`},
+		// They did not name their command (`usage: --input "=x": want
+		// NAME=VALUE`), as every other usage error does.
+		{"input without a name", []string{"workflows", "run", "code-review", "--input", "=x"}, exitUsage, `workflows run: --input "=x": want NAME=VALUE`},
+		{"input without =", []string{"workflows", "run", "code-review", "--input", "change"}, exitUsage, `workflows run: --input "change": want NAME=VALUE`},
+		{"input given twice", []string{"workflows", "run", "code-review", "--input", "change=a", "--input", "change=b"}, exitUsage, "workflows run: --input change given twice: it takes one value"},
+		// It named the input twice: "--input chnage: no step of
+		// code-review declares an input chnage".
+		{"input no step declares", []string{"workflows", "run", "code-review", "--input", "chnage=x"}, exitUsage, "workflows run: --input chnage: no step of code-review declares it (declared: change)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", slices.Clone(tc.args)...)

@@ -262,12 +262,12 @@ func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
 	for _, s := range specs {
 		name, val, ok := strings.Cut(s, "=")
 		if !ok || name == "" {
-			return nil, usagef("--input %q: want NAME=VALUE", s)
+			return nil, usagef("workflows run: --input %q: want NAME=VALUE", s)
 		}
 		if _, dup := out[name]; dup {
 			// Not the last value taken silently, as for a flag that
 			// takes one value given twice (repeatedFlag).
-			return nil, usagef("--input %s given twice: it takes one value", pathText(name))
+			return nil, usagef("workflows run: --input %s given twice: it takes one value", pathText(name))
 		}
 		var v any
 		if text[name] || json.Unmarshal([]byte(val), &v) != nil {
@@ -286,7 +286,7 @@ func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
 		if len(declared) > 0 {
 			known = "declared: " + strings.Join(slices.Sorted(maps.Keys(declared)), ", ")
 		}
-		return nil, usagef("workflows run: --input %s: no step of %s declares an input %s (%s)", pathText(name), d.Name, pathText(name), known)
+		return nil, usagef("workflows run: --input %s: no step of %s declares it (%s)", pathText(name), d.Name, known)
 	}
 	return out, nil
 }

@@ -747,9 +747,9 @@ func TestCLI_WorkflowsRunUnknownInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"workflows", "run", "code-review", "--input", "change=HEAD", "--input", "chnage=HEAD~1"},
-			"workflows run: --input chnage: no step of code-review declares an input chnage (declared: change)"},
+			"workflows run: --input chnage: no step of code-review declares it (declared: change)"},
 		{[]string{"workflows", "run", team, "--input", "version=1", "--input", "note=x"},
-			"workflows run: --input note: no step of opt declares an input note (declared: notes, version)"},
+			"workflows run: --input note: no step of opt declares it (declared: notes, version)"},
 	} {
 		r := runCLI(t, dir, "", tc.args...)
 		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
