@@ -25,6 +25,13 @@ func TestCLI_WrongInputMessages(t *testing.T) {
 		{"input without a name", []string{"workflows", "run", "code-review", "--input", "=x"}, exitUsage, `workflows run: --input "=x": want NAME=VALUE`},
 		{"input without =", []string{"workflows", "run", "code-review", "--input", "change"}, exitUsage, `workflows run: --input "change": want NAME=VALUE`},
 		{"input given twice", []string{"workflows", "run", "code-review", "--input", "change=a", "--input", "change=b"}, exitUsage, "workflows run: --input change given twice: it takes one value"},
+		// They named the option twice, and added Go's reason: `tokens
+		// create: --expires: invalid value: expiry "1x": want ... (time:
+		// unknown unit "x" in duration "1x")`.
+		{"token expiry malformed", []string{"tokens", "create", "--role", "read", "--expires", "1x"}, exitInvalid, `invalid value: tokens create: --expires "1x": want a positive duration such as 24h or 90m`},
+		{"token expiry not positive", []string{"tokens", "create", "--role", "read", "--expires", "-1h"}, exitInvalid, `invalid value: tokens create: --expires "-1h": want a positive duration such as 24h or 90m`},
+		{"token expiry too long", []string{"tokens", "create", "--role", "read", "--expires", "99999999999h"}, exitInvalid, `invalid value: tokens create: --expires "99999999999h": out of range: at most 2562047h47m16s (about 292 years)`},
+		{"token role unknown", []string{"tokens", "create", "--role", "READ"}, exitInvalid, `invalid value: tokens create: --role "READ": want read, write or admin`},
 		// It named the input twice: "--input chnage: no step of
 		// code-review declares an input chnage".
 		{"input no step declares", []string{"workflows", "run", "code-review", "--input", "chnage=x"}, exitUsage, "workflows run: --input chnage: no step of code-review declares it (declared: change)"},

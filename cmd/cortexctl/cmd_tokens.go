@@ -127,13 +127,20 @@ func tokensCreate(c *cli.Context, e *env) error {
 	if !c.IsSet("role") {
 		return usagef("tokens create: want --role read|write|admin")
 	}
+	// Named as the other option values are (the server's errors name
+	// them "role" and "expiry", and add Go's own reason: "(time: unknown
+	// unit ...)").
 	role, err := server.ParseRole(c.String("role"))
 	if err != nil {
-		return fmt.Errorf("tokens create: --role: %w", err)
+		return fmt.Errorf("%w: tokens create: --role %q: want read, write or admin", errInvalid, c.String("role"))
 	}
 	ttl, err := server.ParseExpiry(c.String("expires"))
 	if err != nil {
-		return fmt.Errorf("tokens create: --expires: %w", err)
+		want := "want a positive duration such as 24h or 90m"
+		if _, perr := time.ParseDuration(c.String("expires")); perr != nil && durationSyntax.MatchString(c.String("expires")) {
+			want = "out of range: at most 2562047h47m16s (about 292 years)"
+		}
+		return fmt.Errorf("%w: tokens create: --expires %q: %s", errInvalid, c.String("expires"), want)
 	}
 	var out server.CreatedToken
 	rc, err := e.tokensClient(ns)
