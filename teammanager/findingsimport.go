@@ -174,7 +174,7 @@ func (m *Manager) readFindingsJSON(r io.Reader, blank string) ([]Finding, error)
 		}
 		var rec findingRecord
 		if err := jsonexact.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("%w: record %d (line %d): %v", ErrInvalidFinding, n, line, err)
+			return fmt.Errorf("%w: record %d (line %d): %v", ErrInvalidFinding, n, line, jsonexact.TypeText(err))
 		}
 		f, err := m.recordFinding(rec, prefixes, blank)
 		if err != nil {

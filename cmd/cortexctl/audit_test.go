@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +87,45 @@ func TestCLI_TeamsCreate_MemberSpecTrimmed(t *testing.T) {
 	want := []struct{ Agent, Role, Task string }{{"a", "lead", "plan it"}, {"b", "", "test it"}, {"c", "", ""}}
 	if !slices.Equal(team.Members, want) {
 		t.Errorf("members %+v, want %+v", team.Members, want)
+	}
+}
+
+// TestCLI_JSONWrongTypeMessages: a JSON findings file or a team file
+// with a value of the wrong type names the key, what is wanted and what
+// was given in JSON's terms; it said Go's ("json: cannot unmarshal number
+// into Go struct field findingRecord.subject of type string"). Nothing is
+// written.
+func TestCLI_JSONWrongTypeMessages(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	subject := writeFile(t, "s.json", `[{"subject": 5, "predicate": "rdfs:label", "object": "x"}]`)
+	confidence := writeFile(t, "c.jsonl", `{"subject": "<http://ex/s>", "predicate": "rdfs:label", "object": "x", "confidence": "high"}`)
+	notObject := writeFile(t, "n.json", `[1]`)
+	team := writeFile(t, "t.json5", `{name: "x", members: [{agent: "a"}], timeout: 1.5}`)
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"findings", "import", "crew", "ann", subject}, "import findings: team crew: agent ann: invalid finding: record 1 (line 1): subject: want a string, got a number"},
+		{[]string{"findings", "import", "crew", "ann", confidence}, "import findings: team crew: agent ann: invalid finding: record 1 (line 1): confidence: want a number, got a string"},
+		{[]string{"findings", "import", "crew", "ann", notObject}, "import findings: team crew: agent ann: invalid finding: record 1 (line 1): want an object, got a number"},
+		{[]string{"teams", "create", "--from", team}, "teams create: " + pathText(team) + ": invalid value: timeout: want a whole number, got number 1.5"},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if want := "cortexctl: " + tc.stderr + "\n"; r.code != exitInvalid || r.stderr != want || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, exitInvalid, want)
+		}
+	}
+	var fs []json.RawMessage
+	cliJSON(t, dir, &fs, "findings", "list", "crew")
+	var ts []json.RawMessage
+	cliJSON(t, dir, &ts, "teams", "list")
+	if len(fs) != 0 || len(ts) != 1 {
+		t.Errorf("after the refused imports and create: %d findings, %d teams", len(fs), len(ts))
+	}
+	// An --exec command's output too: the run fails (exit 4), saying why.
+	r := runCLI(t, dir, "", "workflows", "run", "code-review", "--input", "change=x", "--exec", `echo '{"outputs": 5}'`)
+	if want := "step command output: outputs: want an object, got a number\n"; r.code != exitConflict || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("an --exec output of the wrong type: exit %d, stderr %q; want exit %d, stderr ending %q", r.code, r.stderr, exitConflict, want)
 	}
 }

@@ -242,7 +242,7 @@ func parseTeamFile(data []byte) (teammanager.TeamConfig, error) {
 	}
 	var tf api.TeamConfig
 	if err := jsonexact.Unmarshal(js, &tf); err != nil {
-		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, err)
+		return teammanager.TeamConfig{}, fmt.Errorf("%w: %v", errInvalid, jsonexact.TypeText(err))
 	}
 	return tf.TeamConfig()
 }

@@ -124,5 +124,5 @@ func decodeExecJSON(data []byte, v any) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("more output after the JSON value, which ends at byte %d", end)
 	}
-	return jsonexact.Unmarshal(raw, v)
+	return jsonexact.TypeText(jsonexact.Unmarshal(raw, v))
 }

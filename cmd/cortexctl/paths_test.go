@@ -106,7 +106,7 @@ func TestCLI_HostilePathsQuoted(t *testing.T) {
 			{[]string{"export", "-o", missing + ".zz"}, exitUsage,
 				"export -o " + strconv.Quote(missing+".zz") + ": unknown rdf format for file " + strconv.Quote(missing+".zz") + " (known extensions: .nq, .nt, .ttl) (give --format)"},
 			{[]string{"teams", "create", "--from", badTeam}, exitInvalid,
-				"teams create: " + strconv.Quote(badTeam) + ": invalid value: json: cannot unmarshal number into Go struct field TeamConfig.name of type string"},
+				"teams create: " + strconv.Quote(badTeam) + ": invalid value: name: want a string, got a number"},
 		} {
 			t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 				r := runCLI(t, dir, "", tc.args...)
