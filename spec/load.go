@@ -430,10 +430,22 @@ func LoadFiles(files []File, opts Options) (*Set, Report) {
 }
 
 // loadError is the error of path that cannot be read: the path, and one an
-// *fs.PathError names, quoted unless plain text (pathtext.Quote).
+// *fs.PathError names, quoted unless plain text (pathtext.Quote). The
+// path is named once: "load x.json: no such file or directory", not
+// "load x.json: stat x.json: no such file or directory".
 func loadError(path string, err error) error {
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == path {
+		return fmt.Errorf("load %s: %w", pathtext.Quote(path), samePathError{pe})
+	}
 	return fmt.Errorf("load %s: %w", pathtext.Quote(path), pathtext.Error(err))
 }
+
+// samePathError is an *fs.PathError of the path its message follows: its
+// reason alone.
+type samePathError struct{ *fs.PathError }
+
+func (e samePathError) Error() string { return e.Err.Error() }
+func (e samePathError) Unwrap() error { return e.PathError }
 
 // MaxFileSize is the size of the largest definition file read: 16 MiB.
 const MaxFileSize = 16 << 20

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 // stdout.
 func TestCLI_WrongInputMessages(t *testing.T) {
 	dir := t.TempDir()
+	missing := filepath.Join(t.TempDir(), "missing.json")
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -33,6 +35,10 @@ func TestCLI_WrongInputMessages(t *testing.T) {
 		{"token expiry not positive", []string{"tokens", "create", "--role", "read", "--expires", "-1h"}, exitInvalid, `invalid value: tokens create: --expires "-1h": want a positive duration such as 24h or 90m`},
 		{"token expiry too long", []string{"tokens", "create", "--role", "read", "--expires", "99999999999h"}, exitInvalid, `invalid value: tokens create: --expires "99999999999h": out of range: at most 2562047h47m16s (about 292 years)`},
 		{"token role unknown", []string{"tokens", "create", "--role", "READ"}, exitInvalid, `invalid value: tokens create: --role "READ": want read, write or admin`},
+		// They named the path twice: "load P: stat P: no such file or
+		// directory".
+		{"defs validate of a missing path", []string{"defs", "validate", missing}, exitNotFound, "load " + missing + ": no such file or directory"},
+		{"defs import of a missing path", []string{"defs", "import", missing}, exitNotFound, "import definitions: load " + missing + ": no such file or directory"},
 		// It named the input twice: "--input chnage: no step of
 		// code-review declares an input chnage".
 		{"input no step declares", []string{"workflows", "run", "code-review", "--input", "chnage=x"}, exitUsage, "workflows run: --input chnage: no step of code-review declares it (declared: change)"},
