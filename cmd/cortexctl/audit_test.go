@@ -135,3 +135,30 @@ func TestCLI_JSONWrongTypeMessages(t *testing.T) {
 		t.Errorf("an --exec output of the wrong type: exit %d, stderr %q; want exit %d, stderr ending %q", r.code, r.stderr, exitConflict, want)
 	}
 }
+
+// TestCLI_FactsList_LiteralFilter: a --subject or --predicate of facts
+// list that no fact can have (a literal: a bare word is one; a blank node
+// for a predicate) is an invalid value (exit 7) saying what it takes; the
+// filter matched nothing and said "no facts" (exit 0).
+func TestCLI_FactsList_LiteralFilter(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--subject", "main.go"}, `invalid value: facts list: --subject "main.go": want an IRI (<iri> or prefix:name) or a blank node`},
+		{[]string{"--subject", `"main.go"`}, `invalid value: facts list: --subject "\"main.go\"": want an IRI (<iri> or prefix:name) or a blank node`},
+		{[]string{"--predicate", "label"}, `invalid value: facts list: --predicate "label": want an IRI (<iri> or prefix:name)`},
+		{[]string{"--predicate", "_:p"}, `invalid value: facts list: --predicate "_:p": want an IRI (<iri> or prefix:name)`},
+	} {
+		args := append([]string{"facts", "list", "crew"}, tc.args...)
+		r := runCLI(t, dir, "", args...)
+		if want := "cortexctl: " + tc.stderr + "\n"; r.code != exitInvalid || r.stderr != want || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", args, r.code, r.stdout, r.stderr, exitInvalid, want)
+		}
+	}
+	if out := mustCLI(t, dir, "facts", "list", "crew", "--subject", "_:b", "--predicate", "rdfs:label"); out != "no facts\n" {
+		t.Errorf("facts list with a blank node subject: %q", out)
+	}
+}

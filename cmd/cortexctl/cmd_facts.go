@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cayleygraph/quad"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cortexgraph/cortex/api"
@@ -62,6 +63,16 @@ func factsList(c *cli.Context, e *env) error {
 		if f.Predicate, err = e.parseTermArg(c.Context, p); err != nil {
 			return fmt.Errorf("facts list: --predicate: %w", err)
 		}
+	}
+	// A literal (a bare word is one) is no fact's subject or predicate:
+	// the filter matched nothing, silently ("no facts").
+	if _, iri := f.Predicate.(quad.IRI); f.Predicate != nil && !iri {
+		return fmt.Errorf("%w: facts list: --predicate %q: want an IRI (<iri> or prefix:name)", errInvalid, c.String("predicate"))
+	}
+	switch f.Subject.(type) {
+	case nil, quad.IRI, quad.BNode:
+	default:
+		return fmt.Errorf("%w: facts list: --subject %q: want an IRI (<iri> or prefix:name) or a blank node", errInvalid, c.String("subject"))
 	}
 	m, t, err := e.getTeam(c, args[0])
 	if err != nil {
