@@ -375,7 +375,7 @@ func teamsList(c *cli.Context, e *env) error {
 	if s := c.String("status"); s != "" {
 		st, err := statusFilter(s, teammanager.ParseStatus)
 		if err != nil {
-			return err
+			return statusOf("team", err)
 		}
 		f.Status = st
 	}
@@ -520,6 +520,13 @@ func teamsDelete(c *cli.Context, e *env) error {
 	return err
 }
 
+// statusOf returns err, teammanager.ParseStatus's (`invalid status: "X"
+// (want ...)`), naming whose status it is, as a task's or a message's is
+// named: `invalid status: member status "X" (want ...)`.
+func statusOf(whose string, err error) error {
+	return fmt.Errorf("%w: %s status %s", teammanager.ErrInvalidStatus, whose, strings.TrimPrefix(err.Error(), teammanager.ErrInvalidStatus.Error()+": "))
+}
+
 func teamsMemberStatus(c *cli.Context, e *env) error {
 	out, err := outputFormat(c)
 	if err != nil {
@@ -531,7 +538,7 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 	}
 	st, err := teammanager.ParseStatus(args[2])
 	if err != nil {
-		return err
+		return statusOf("member", err)
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 // TestCLI_WorkflowsList_UnknownStatus: an unknown --status of workflows
 // list is an invalid status (exit 7) listing the valid ones, worded as
 // the other status filters' (tasks list, mail inbox); it said `invalid
-// run: status "X" (...)`, as if a run were invalid.
+// run: status "X" (...)`, as if a run were invalid. A team's and a
+// member's unknown status name whose status it is too.
 func TestCLI_WorkflowsList_UnknownStatus(t *testing.T) {
 	dir := t.TempDir()
 	crewTeam(t, dir)
@@ -19,6 +20,9 @@ func TestCLI_WorkflowsList_UnknownStatus(t *testing.T) {
 		{[]string{"workflows", "list", "--status", "X"}, `invalid status: run status "X" (want pending, running, merging, completed, failed or cancelled)`},
 		{[]string{"workflows", "list", "--status", "done", "--json"}, `invalid status: run status "done" (want pending, running, merging, completed, failed or cancelled)`},
 		{[]string{"tasks", "list", "crew", "--status", "X"}, `invalid status: task status "X" (want pending, in_progress, in_review, completed, failed or cancelled)`},
+		// They said `invalid status: "X" (want ...)`, naming no status.
+		{[]string{"teams", "list", "--status", "X"}, `invalid status: team status "X" (want pending, running, completed or failed)`},
+		{[]string{"teams", "member-status", "crew", "bob", "paused"}, `invalid status: member status "paused" (want pending, running, completed or failed)`},
 	} {
 		r := runCLI(t, dir, "", tc.args...)
 		if want := "cortexctl: " + tc.stderr + "\n"; r.code != exitInvalid || r.stderr != want || r.stdout != "" {
