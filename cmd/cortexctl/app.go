@@ -420,6 +420,9 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 			if err := refuseBlankValues(ctx, strings.TrimPrefix(name, "cortexctl ")); err != nil {
 				return err
 			}
+			if err := refuseEmptyListItems(ctx, strings.TrimPrefix(name, "cortexctl ")); err != nil {
+				return err
+			}
 			return action(ctx)
 		}
 	}

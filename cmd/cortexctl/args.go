@@ -245,6 +245,48 @@ func refuseBlankValues(c *cli.Context, cmd string) error {
 	return nil
 }
 
+// idLists are the repeatable options, by command, whose values list ids
+// split on commas ("--to ann,cat"), with what each id names.
+var idLists = map[string]string{
+	"mail send --to":               "AGENT",
+	"teams create --critical":      "AGENT",
+	"workflows run --non-critical": "AGENT",
+	"tasks create --blocked-by":    "TASK",
+	"tasks update --blocked-by":    "TASK",
+}
+
+// refuseEmptyListItems returns a usage error (exit 2) naming the first
+// value of an option of idLists that lists an empty id ("--to bob,",
+// "--blocked-by ' , '"), e.g. `mail send: --to "bob,": an empty AGENT in
+// the list: want AGENT[,AGENT...]`, before anything is opened or sent: a
+// blocked-by list of empty ids created a task blocked by none, a
+// recipient list said `recipient "": invalid id` (exit 7) or "a recipient
+// is listed twice". A value given empty is left to refuseEmptyValues (it
+// means none for tasks update --blocked-by).
+func refuseEmptyListItems(c *cli.Context, cmd string) error {
+	if c.Command == nil {
+		return nil
+	}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		word, ok := idLists[cmd+" --"+name]
+		if !ok || !c.IsSet(name) {
+			continue
+		}
+		for _, v := range c.StringSlice(name) {
+			if v == "" {
+				continue
+			}
+			for _, id := range strings.Split(v, ",") {
+				if strings.TrimSpace(id) == "" {
+					return usagef("%s: --%s %q: an empty %s in the list: want %s[,%s...]", cmd, name, v, word, word, word)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // notEmpty returns a usage error saying usage if one of names is empty.
 func notEmpty(usage string, names ...string) error {
 	if slices.Contains(names, "") {

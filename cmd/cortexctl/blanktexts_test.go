@@ -71,3 +71,30 @@ func TestBlankTexts_Refused(t *testing.T) {
 		}
 	}
 }
+
+// TestIDLists_EmptyItem: an option listing ids on commas (--to,
+// --critical, --non-critical, --blocked-by) with an empty one is a usage
+// error (exit 2) quoting the value, before the store is opened (another
+// process holds it here), writing nothing: `tasks create --blocked-by '
+// , '` created a task blocked by none, `mail send --to bob,` said
+// `recipient "": invalid id` (exit 7) and `--to ,` "a recipient is
+// listed twice". Every option of idLists has a case.
+func TestIDLists_EmptyItem(t *testing.T) {
+	cases := map[string]argsCase{
+		"mail send --to":               {[]string{"mail", "send", "crew", "hi", "--as", "ann", "--to", "bob,"}, exitUsage, `cortexctl: usage: mail send: --to "bob,": an empty AGENT in the list: want AGENT[,AGENT...]` + "\n"},
+		"teams create --critical":      {[]string{"teams", "create", "--name", "x", "--member", "a", "--critical", ",a"}, exitUsage, `cortexctl: usage: teams create: --critical ",a": an empty AGENT in the list: want AGENT[,AGENT...]` + "\n"},
+		"workflows run --non-critical": {[]string{"workflows", "run", "code-review", "--input", "change=x", "--non-critical", "a,,b"}, exitUsage, `cortexctl: usage: workflows run: --non-critical "a,,b": an empty AGENT in the list: want AGENT[,AGENT...]` + "\n"},
+		"tasks create --blocked-by":    {[]string{"tasks", "create", "crew", "x", "--blocked-by", " , "}, exitUsage, `cortexctl: usage: tasks create: --blocked-by ",": an empty TASK in the list: want TASK[,TASK...]` + "\n"},
+		"tasks update --blocked-by":    {[]string{"tasks", "update", "crew", "T1", "--blocked-by", "T2, "}, exitUsage, `cortexctl: usage: tasks update: --blocked-by "T2,": an empty TASK in the list: want TASK[,TASK...]` + "\n"},
+	}
+	var list []argsCase
+	for key := range idLists {
+		tc, ok := cases[key]
+		if !ok {
+			t.Errorf("idLists has %q, which no case tests", key)
+			continue
+		}
+		list = append(list, tc)
+	}
+	checkedBeforeOpening(t, list)
+}
