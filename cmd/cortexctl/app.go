@@ -265,8 +265,9 @@ func defaultDataDir() string {
 
 // idList returns the ids that repeatable flag name gives, each value split
 // on commas ("--to ann,cat" is "--to ann --to cat"): no team, agent or task
-// id holds a comma. Parts are trimmed of spaces and kept even if empty, for
-// the command to refuse.
+// id holds a comma. Parts are trimmed of spaces; an empty one is refused
+// before the command runs (refuseEmptyListItems, for the options of
+// idLists).
 func idList(c *cli.Context, name string) []string {
 	var out []string
 	for _, v := range c.StringSlice(name) {
