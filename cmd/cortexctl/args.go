@@ -191,8 +191,9 @@ func refuseBlank(cmd, name, v, want string) error {
 // note, a reason, a description, a command), and the terms of a finding:
 // given white space only, the text is left out, and refused as an empty
 // one is (refuseBlankValues), not stored as blank (an OBJECT " " was
-// stored as the literal " ") nor taken for a literal that is no subject. (Required texts are checked by their commands,
-// refuseBlank, as is tasks review's --feedback: needFeedback.)
+// stored as the literal " ") nor taken for a literal that is no subject.
+// (Required texts are checked by their commands, refuseBlank, as is tasks
+// review's --feedback: needFeedback.)
 var blankRefused = map[string]bool{
 	"tasks progress NOTE":          true,
 	"tasks complete RESULT":        true,
