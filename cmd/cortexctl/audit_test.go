@@ -23,6 +23,10 @@ func TestCLI_WrongInputMessages(t *testing.T) {
 		// It said `want bash, zsh or fish, got ""`: no argument was given.
 		{"completion without a shell", []string{"completion"}, exitUsage, "completion: want the shell: bash, zsh or fish"},
 		{"completion of an unknown shell", []string{"completion", "powershell"}, exitUsage, `completion: want bash, zsh or fish, got "powershell"`},
+		// They named their command "teams snapshot", and the subcommand
+		// in the usage: "teams snapshot: want restore TEAM SNAPSHOT".
+		{"snapshot restore without SNAPSHOT", []string{"teams", "snapshot", "restore", "crew"}, exitUsage, "teams snapshot restore: want TEAM SNAPSHOT"},
+		{"snapshot create with two teams", []string{"teams", "snapshot", "create", "crew", "other"}, exitUsage, "teams snapshot create: want TEAM"},
 		// They did not name their command (`usage: --input "=x": want
 		// NAME=VALUE`), as every other usage error does.
 		{"input without a name", []string{"workflows", "run", "code-review", "--input", "=x"}, exitUsage, `workflows run: --input "=x": want NAME=VALUE`},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -135,7 +136,8 @@ func snapshotAction(c *cli.Context, e *env, n int, want string, fn func(m api.Te
 	if _, err := outputFormat(c); err != nil {
 		return err
 	}
-	args, err := wantArgs(c, "teams snapshot: want "+want, n, n)
+	sub, want, _ := strings.Cut(want, " ") // "restore", "TEAM SNAPSHOT"
+	args, err := wantArgs(c, "teams snapshot "+sub+": want "+want, n, n)
 	if err != nil {
 		return err
 	}

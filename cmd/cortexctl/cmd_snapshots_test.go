@@ -59,7 +59,7 @@ func TestCLI_TeamsSnapshot(t *testing.T) {
 	}{
 		{"deleted snapshot", []string{"teams", "snapshot", "get", "crew", "S1"}, exitNotFound, "unknown snapshot"},
 		{"unknown team", []string{"teams", "snapshot", "create", "nope"}, exitNotFound, "unknown team"},
-		{"missing snapshot", []string{"teams", "snapshot", "restore", "crew"}, exitUsage, "want restore TEAM SNAPSHOT"},
+		{"missing snapshot", []string{"teams", "snapshot", "restore", "crew"}, exitUsage, "teams snapshot restore: want TEAM SNAPSHOT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLI(t, dir, "", tc.args...)
