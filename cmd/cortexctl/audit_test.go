@@ -166,3 +166,21 @@ func TestCLI_FactsList_LiteralFilter(t *testing.T) {
 		t.Errorf("facts list with a blank node subject: %q", out)
 	}
 }
+
+// TestCLI_WorkflowsRun_InputValueAsGiven: an --input VALUE of a string
+// input is kept as given, white space too, as the help says ("VALUE as it
+// is for a string or file input"); urfave/cli trimmed it ("change=  x  "
+// ran with "  x"). NAME is trimmed: " change =x" names change.
+func TestCLI_WorkflowsRun_InputValueAsGiven(t *testing.T) {
+	dir := t.TempDir()
+	var run struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	out := mustCLI(t, dir, "workflows", "run", "code-review", "--id", "r1", "--input", " change =  HEAD~1  ", "--json")
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	if got := run.Inputs["change"]; got != "  HEAD~1  " {
+		t.Errorf("input change: %q, want %q", got, "  HEAD~1  ")
+	}
+}

@@ -87,7 +87,7 @@ Examples:
    cortexctl workflows run security-review --input target=. --exec 'scan-step.sh' --json
    cortexctl workflows run fixtures/led/crew --exec 'sh fixtures/led/agent.sh' --parallel 2`,
 				Flags: withOutput(
-					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable: NAME an input a step declares (any NAME for crew, swarm and council); VALUE as it is for a string or file input, else JSON if it parses as JSON, else a string"},
+					&cli.StringSliceFlag{Name: "input", Usage: "run input NAME=VALUE, repeatable: NAME an input a step declares (any NAME for crew, swarm and council); VALUE as it is for a string or file input, else JSON if it parses as JSON, else a string", KeepSpace: true}, // VALUE as it is, white space too
 					&cli.StringFlag{Name: "strategy", Usage: "merge strategy of fan-in steps and the final merge", DefaultText: "the built-in workflow's, else the config's teams.defaultStrategy"},
 					&cli.StringFlag{Name: "exec", Usage: "drive the run: run `COMMAND` (sh -c) for each ready step"},
 					&cli.Int64Flag{Name: "parallel", Usage: "with --exec, steps run at a time (1..1024)", Value: 1},
@@ -261,7 +261,7 @@ func parseInputs(specs []string, d *workflow.Def) (map[string]any, error) {
 	out := map[string]any{}
 	for _, s := range specs {
 		name, val, ok := strings.Cut(s, "=")
-		if !ok || name == "" {
+		if name = strings.TrimSpace(name); !ok || name == "" {
 			return nil, usagef("workflows run: --input %q: want NAME=VALUE", s)
 		}
 		if _, dup := out[name]; dup {
