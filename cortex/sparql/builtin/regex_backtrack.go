@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"regexp/syntax"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,17 +51,17 @@ var (
 )
 
 // btProg is a backtracking matcher for the translated expressions RE2
-// cannot run, those with back-references. It follows Go's regexp on
-// everything else (leftmost-first matching, the same submatches, and the
-// rule of Go's compiler for loops whose body can match the empty string:
-// x* is (x+)?, and an iteration of x+ that matches the empty string ends
-// the loop if it is the first and fails otherwise), so that it agrees with
-// Go's regexp on expressions without back-references
-// (TestBacktrack_AgreesWithRegexp, FuzzBacktrack_AgreesWithRegexp).
+// cannot run, those with back-references. It runs the program Go's regexp
+// compiles (syntax.Compile) with the rule Go's matchers follow for loops
+// whose body can match the empty string: a path that comes back to a
+// choice it is still exploring without consuming any text fails. So it
+// agrees with Go's regexp on expressions without back-references, groups
+// included (TestBacktrack_AgreesWithRegexp, TestBacktrack_RandomAgreesWithRegexp,
+// FuzzBacktrack_AgreesWithRegexp).
 type btProg struct {
 	inst  []btInst
 	start int
-	nregs int   // capture slots (2 per RE2 group, group 0 included), then 2 per loop
+	nregs int   // capture slots (2 per RE2 group, group 0 included), then 1 per marked choice
 	caps  []int // caps[i]: the RE2 group of the user's group i (caps[0] = 0)
 	// anchored: the expression starts with ^ (without the m flag), so a
 	// match can start only at the start of the text.
@@ -72,26 +71,26 @@ type btProg struct {
 type btOp uint8
 
 const (
-	btMatch    btOp = iota
-	btFail          // matches nothing
-	btRune          // one character in runes (sorted lo, hi pairs)
-	btEmpty         // an empty-width assertion (arg: syntax.EmptyOp)
-	btSave          // regs[arg] = position
-	btSplit         // try out, then alt
-	btBackref       // the text of RE2 group arg (the empty string if it did not take part)
-	btLoopInit      // regs[arg] = 1: the next iteration of a loop is its first
-	btLoopIter      // regs[arg+1] = position: an iteration starts
-	btLoopEnd       // an iteration ended: loop to out or leave to alt
+	btMatch   btOp = iota
+	btFail         // matches nothing
+	btRune         // one character (rune: the instruction of Go's program)
+	btEmpty        // an empty-width assertion (arg: syntax.EmptyOp)
+	btSave         // regs[arg] = position
+	btSplit        // try out, then alt
+	btBackref      // the text of RE2 group arg (the empty string if it did not take part)
 )
 
 type btInst struct {
-	op     btOp
-	out    int
-	alt    int
-	arg    int
-	runes  []rune
-	fold   bool // btBackref: compare case-insensitively
-	greedy bool // btLoopEnd
+	op  btOp
+	out int
+	alt int
+	arg int
+	// mark (btSplit) is the register that holds the position at which the
+	// current path entered the choice, for a choice on a loop whose body
+	// can match the empty string; -1 for the others.
+	mark int
+	rune *syntax.Inst // btRune
+	fold bool         // btBackref: compare case-insensitively
 }
 
 // compileBacktrack compiles a translated expression (RE2 syntax, with
@@ -102,166 +101,128 @@ func compileBacktrack(src string, fold bool) (*btProg, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The user's groups are the unnamed ones, in the order RE2 numbers them.
+	// The user's groups are the unnamed ones, in the order RE2 numbers
+	// them; a named one is a back-reference to the group its name ends
+	// with.
+	names := re.CapNames()
 	p := &btProg{caps: []int{0}}
-	var groups func(re *syntax.Regexp)
-	var named []bool
-	groups = func(re *syntax.Regexp) {
-		if re.Op == syntax.OpCapture {
-			for len(named) <= re.Cap {
-				named = append(named, false)
-			}
-			named[re.Cap] = re.Name != ""
-		}
-		for _, sub := range re.Sub {
-			groups(sub)
-		}
-	}
-	groups(re)
-	for c := 1; c < len(named); c++ {
-		if !named[c] {
+	for c := 1; c < len(names); c++ {
+		if names[c] == "" {
 			p.caps = append(p.caps, c)
 		}
 	}
-	p.nregs = 2 * len(named)
-	if p.nregs == 0 {
-		p.nregs = 2
+	backref := make([]int, len(names)) // per RE2 group: the group it refers to, or -1
+	for c, name := range names {
+		backref[c] = -1
+		if strings.HasPrefix(name, backrefPrefix) {
+			_, n, _ := strings.Cut(name, "_")
+			g := 0
+			for _, d := range n {
+				g = g*10 + int(d-'0')
+			}
+			backref[c] = p.caps[g]
+		}
 	}
-	re = re.Simplify()
-	first := re
-	for first.Op == syntax.OpConcat && len(first.Sub) > 0 {
-		first = first.Sub[0]
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil, err
 	}
-	p.anchored = first.Op == syntax.OpBeginText
-	match := p.emit(btInst{op: btMatch})
-	body := p.compile(re, match, fold)
-	// Group 0 is the whole match.
-	p.start = p.emit(btInst{op: btSave, arg: 0, out: body})
-	p.inst[match] = btInst{op: btSave, arg: 1, out: p.emit(btInst{op: btMatch})}
+	p.nregs = 2 * len(names)
+	p.anchored = prog.StartCond()&syntax.EmptyBeginText != 0
+	// skip follows pc past the instructions that do nothing here: no-ops,
+	// and the second capture instruction of a back-reference (the first
+	// is the back-reference).
+	skip := func(pc uint32) int {
+		for range len(prog.Inst) {
+			in := &prog.Inst[pc]
+			if in.Op != syntax.InstNop && (in.Op != syntax.InstCapture || in.Arg%2 == 0 || backref[in.Arg/2] < 0) {
+				break
+			}
+			pc = in.Out
+		}
+		return int(pc)
+	}
+	p.inst = make([]btInst, len(prog.Inst))
+	for pc := range prog.Inst {
+		in := &prog.Inst[pc]
+		bi := btInst{op: btFail, out: skip(in.Out), mark: -1}
+		switch in.Op {
+		case syntax.InstMatch:
+			bi.op = btMatch
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			bi.op, bi.rune = btRune, in
+		case syntax.InstEmptyWidth:
+			bi.op, bi.arg = btEmpty, int(in.Arg)
+		case syntax.InstCapture:
+			bi.op, bi.arg = btSave, int(in.Arg)
+			if g := backref[in.Arg/2]; g >= 0 {
+				bi.op, bi.arg, bi.fold = btBackref, g, fold
+			}
+		case syntax.InstAlt, syntax.InstAltMatch:
+			bi.op, bi.alt = btSplit, skip(in.Arg)
+		}
+		p.inst[pc] = bi
+	}
+	p.start = skip(uint32(prog.Start))
+	p.markLoops()
 	return p, nil
 }
 
-func (p *btProg) emit(in btInst) int {
-	p.inst = append(p.inst, in)
-	return len(p.inst) - 1
-}
-
-// compile emits the instructions of re followed by next and returns the
-// first.
-func (p *btProg) compile(re *syntax.Regexp, next int, fold bool) int {
-	switch re.Op {
-	case syntax.OpNoMatch:
-		return p.emit(btInst{op: btFail})
-	case syntax.OpEmptyMatch:
-		return next
-	case syntax.OpLiteral:
-		for i := len(re.Rune) - 1; i >= 0; i-- {
-			r := re.Rune[i]
-			runes := []rune{r, r}
-			if re.Flags&syntax.FoldCase != 0 {
-				for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-					runes = append(runes, f, f)
-				}
-				runes = sortRanges(runes)
+// markLoops gives a register (mark) to each choice that lies on a cycle of
+// instructions that consume no text, around which a path could come back to
+// it at the same position: the choices in the strongly connected components
+// of more than one instruction of the graph of such steps (Tarjan's
+// algorithm).
+func (p *btProg) markLoops() {
+	n := len(p.inst)
+	index, low := make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	var stack []int
+	next := 1
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		in := &p.inst[v]
+		var succ []int
+		switch in.op {
+		case btSplit:
+			succ = []int{in.out, in.alt}
+		case btEmpty, btSave, btBackref: // a back-reference to an empty group consumes nothing
+			succ = []int{in.out}
+		}
+		for _, w := range succ {
+			if index[w] == 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
 			}
-			next = p.emit(btInst{op: btRune, runes: runes, out: next})
 		}
-		return next
-	case syntax.OpCharClass:
-		return p.emit(btInst{op: btRune, runes: re.Rune, out: next})
-	case syntax.OpAnyCharNotNL:
-		return p.emit(btInst{op: btRune, runes: []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}, out: next})
-	case syntax.OpAnyChar:
-		return p.emit(btInst{op: btRune, runes: []rune{0, unicode.MaxRune}, out: next})
-	case syntax.OpBeginLine:
-		return p.emit(btInst{op: btEmpty, arg: int(syntax.EmptyBeginLine), out: next})
-	case syntax.OpEndLine:
-		return p.emit(btInst{op: btEmpty, arg: int(syntax.EmptyEndLine), out: next})
-	case syntax.OpBeginText:
-		return p.emit(btInst{op: btEmpty, arg: int(syntax.EmptyBeginText), out: next})
-	case syntax.OpEndText:
-		return p.emit(btInst{op: btEmpty, arg: int(syntax.EmptyEndText), out: next})
-	case syntax.OpWordBoundary:
-		return p.emit(btInst{op: btEmpty, arg: int(syntax.EmptyWordBoundary), out: next})
-	case syntax.OpNoWordBoundary:
-		return p.emit(btInst{op: btEmpty, arg: int(syntax.EmptyNoWordBoundary), out: next})
-	case syntax.OpCapture:
-		if strings.HasPrefix(re.Name, backrefPrefix) {
-			_, n, _ := strings.Cut(re.Name, "_")
-			g := 0
-			for _, c := range n {
-				g = g*10 + int(c-'0')
+		if low[v] != index[v] {
+			return
+		}
+		i := len(stack) - 1
+		for stack[i] != v {
+			i--
+		}
+		comp := stack[i:]
+		stack = stack[:i]
+		for _, w := range comp {
+			onStack[w] = false
+			if len(comp) > 1 && p.inst[w].op == btSplit {
+				p.inst[w].mark = p.nregs
+				p.nregs++
 			}
-			return p.emit(btInst{op: btBackref, arg: p.caps[g], fold: fold, out: next})
-		}
-		end := p.emit(btInst{op: btSave, arg: 2*re.Cap + 1, out: next})
-		body := p.compile(re.Sub[0], end, fold)
-		return p.emit(btInst{op: btSave, arg: 2 * re.Cap, out: body})
-	case syntax.OpConcat:
-		for i := len(re.Sub) - 1; i >= 0; i-- {
-			next = p.compile(re.Sub[i], next, fold)
-		}
-		return next
-	case syntax.OpAlternate:
-		entry := p.compile(re.Sub[len(re.Sub)-1], next, fold)
-		for i := len(re.Sub) - 2; i >= 0; i-- {
-			first := p.compile(re.Sub[i], next, fold)
-			entry = p.emit(btInst{op: btSplit, out: first, alt: entry})
-		}
-		return entry
-	case syntax.OpQuest:
-		return p.quest(p.compile(re.Sub[0], next, fold), next, re.Flags&syntax.NonGreedy == 0)
-	case syntax.OpPlus:
-		return p.plus(re.Sub[0], next, re.Flags&syntax.NonGreedy == 0, fold)
-	case syntax.OpStar:
-		// As Go's compiler does when x can match the empty string: (x+)?.
-		greedy := re.Flags&syntax.NonGreedy == 0
-		return p.quest(p.plus(re.Sub[0], next, greedy, fold), next, greedy)
-	}
-	// Simplify leaves no OpRepeat, and the translator writes no other op.
-	return p.emit(btInst{op: btFail})
-}
-
-func (p *btProg) quest(body, next int, greedy bool) int {
-	if greedy {
-		return p.emit(btInst{op: btSplit, out: body, alt: next})
-	}
-	return p.emit(btInst{op: btSplit, out: next, alt: body})
-}
-
-func (p *btProg) plus(sub *syntax.Regexp, next int, greedy, fold bool) int {
-	reg := p.nregs
-	p.nregs += 2
-	end := p.emit(btInst{op: btLoopEnd, arg: reg, alt: next, greedy: greedy})
-	body := p.compile(sub, end, fold)
-	iter := p.emit(btInst{op: btLoopIter, arg: reg, out: body})
-	p.inst[end].out = iter
-	return p.emit(btInst{op: btLoopInit, arg: reg, out: iter})
-}
-
-func sortRanges(r []rune) []rune {
-	pairs := make([][2]rune, 0, len(r)/2)
-	for i := 0; i+1 < len(r); i += 2 {
-		pairs = append(pairs, [2]rune{r[i], r[i+1]})
-	}
-	slices.SortFunc(pairs, func(a, b [2]rune) int { return int(a[0] - b[0]) })
-	out := r[:0]
-	for _, q := range pairs {
-		out = append(out, q[0], q[1])
-	}
-	return out
-}
-
-func inRanges(r rune, ranges []rune) bool {
-	for i := 0; i+1 < len(ranges); i += 2 {
-		if r < ranges[i] {
-			return false
-		}
-		if r <= ranges[i+1] {
-			return true
 		}
 	}
-	return false
+	for v := range n {
+		if index[v] == 0 {
+			visit(v)
+		}
+	}
 }
 
 // btFrame is an entry of the backtracking stack: a choice to resume (pc >=
@@ -323,6 +284,7 @@ func (m *btMachine) run(pos int) (bool, error) {
 		m.regs[i] = -1
 	}
 	m.stack = m.stack[:0]
+	m.regs[0] = pos
 	s, inst := m.s, m.p.inst
 	pc := m.p.start
 	for {
@@ -337,14 +299,18 @@ func (m *btMachine) run(pos int) (bool, error) {
 		ok := true
 		switch in.op {
 		case btMatch:
+			m.regs[1] = pos
 			return true, nil
 		case btFail:
 			ok = false
 		case btRune:
 			ok = false
 			if pos < len(s) {
-				r, w := utf8.DecodeRuneInString(s[pos:])
-				if inRanges(r, in.runes) {
+				r, w := rune(s[pos]), 1
+				if r >= utf8.RuneSelf {
+					r, w = utf8.DecodeRuneInString(s[pos:])
+				}
+				if in.rune.MatchRune(r) {
 					pos += w
 					pc = in.out
 					ok = true
@@ -365,6 +331,15 @@ func (m *btMachine) run(pos int) (bool, error) {
 			m.set(in.arg, pos)
 			pc = in.out
 		case btSplit:
+			if in.mark >= 0 {
+				if m.regs[in.mark] == pos {
+					// Back at a choice this path is exploring, with no
+					// text consumed since: a loop's empty iteration.
+					ok = false
+					break
+				}
+				m.set(in.mark, pos)
+			}
 			m.push(in.alt, pos)
 			pc = in.out
 		case btBackref:
@@ -380,33 +355,6 @@ func (m *btMachine) run(pos int) (bool, error) {
 				pos, ok = matchBackref(s, pos, s[st:en], in.fold)
 			}
 			pc = in.out
-		case btLoopInit:
-			m.set(in.arg, 1)
-			pc = in.out
-		case btLoopIter:
-			m.set(in.arg+1, pos)
-			pc = in.out
-		case btLoopEnd:
-			if pos == m.regs[in.arg+1] {
-				// An empty iteration: the first leaves the loop, a later
-				// one fails, as in Go's regexp.
-				if m.regs[in.arg] == 1 {
-					pc = in.alt
-				} else {
-					ok = false
-				}
-				break
-			}
-			if m.regs[in.arg] == 1 {
-				m.set(in.arg, 0)
-			}
-			if in.greedy {
-				m.push(in.alt, pos)
-				pc = in.out
-			} else {
-				m.push(in.out, pos)
-				pc = in.alt
-			}
 		}
 		if ok {
 			continue

@@ -2,9 +2,11 @@ package builtin
 
 import (
 	"errors"
+	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -21,6 +23,7 @@ var btAgreementPatterns = []struct{ pattern, flags string }{
 	{`\i\c*`, ""}, {`\p{IsBasicLatin}+`, ""}, {`[\P{IsGreek}-[\s]]+`, "i"}, {`k`, "i"}, {`(?:(a)|b)+`, ""},
 	{`((a)|(b))*`, ""}, {`(a*)*b`, ""}, {`((a|b)*?)c`, ""}, {`(ab|a)(bc|c)?`, ""}, {`()`, ""}, {`(()|a)+`, ""},
 	{`((a*)*)*`, ""}, {`((a|)+)+`, ""}, {`(a*|b*)*c`, ""}, {`(a|b*)+?`, ""}, {`((a)|b*)*`, ""},
+	{`(a*?)*b`, ""}, {`(a*?)+b`, ""}, {`(a??)*b`, ""}, {`(a*?|b)*`, ""}, {`((a*?)*)*b`, ""},
 }
 
 var btAgreementTexts = []string{"", "a", "aa", "aaa", "ab", "abc", "abcd", "aabab", "ba", "bab", "cab",
@@ -148,5 +151,63 @@ func TestUnicodeBlocks_Version(t *testing.T) {
 	}
 	if len(unicodeBlocks) != 327 { // Blocks-15.0.0.txt lists 327 blocks
 		t.Errorf("%d blocks, want 327", len(unicodeBlocks))
+	}
+}
+
+// randomXPathRegex writes a random XPath expression of about depth levels
+// over the letters a and b, within the syntax that Go's regexp shares:
+// groups, non-capturing groups, alternatives (empty ones too), classes,
+// anchors and every quantifier, greedy and reluctant.
+func randomXPathRegex(r *rand.Rand, depth int) string {
+	var atom func(d int) string
+	var branch func(d int) string
+	atom = func(d int) string {
+		var s string
+		switch k := r.IntN(10); {
+		case d <= 0 || k < 3:
+			s = []string{"a", "b", ".", "[ab]", "[^a]", "a", "b"}[r.IntN(7)]
+		case k < 4:
+			s = []string{"^", "$", "()"}[r.IntN(3)]
+			return s
+		case k < 8:
+			s = "(" + branch(d-1) + ")"
+		default:
+			s = "(?:" + branch(d-1) + ")"
+		}
+		q := []string{"", "", "", "*", "+", "?", "*?", "+?", "??", "{2}", "{0,2}", "{1,}?", "{0,1}"}[r.IntN(13)]
+		return s + q
+	}
+	branch = func(d int) string {
+		var b strings.Builder
+		for range r.IntN(3) + 1 {
+			b.WriteString(atom(d))
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString("|" + []string{"", "a", atom(d)}[r.IntN(3)])
+		}
+		return b.String()
+	}
+	return branch(depth)
+}
+
+// TestBacktrack_RandomAgreesWithRegexp compares the backtracking matcher
+// with Go's regexp, groups included, on random expressions without
+// back-references and random texts over their letters (a fixed seed).
+func TestBacktrack_RandomAgreesWithRegexp(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 4000
+	if testing.Short() {
+		n = 400
+	}
+	for range n {
+		pattern := randomXPathRegex(r, 3)
+		flags := []string{"", "", "m", "s"}[r.IntN(4)]
+		for range 6 {
+			text := make([]byte, r.IntN(7))
+			for i := range text {
+				text[i] = "aab\n"[r.IntN(4)]
+			}
+			checkBacktrackAgrees(t, pattern, flags, string(text))
+		}
 	}
 }

@@ -382,6 +382,10 @@ func TestRegex_BackReferences(t *testing.T) {
 		{"REGEX", vals(str("a1"), str(`(a)[\1]`)), nil, E}, // not in a class
 		{"REGEX", vals(str("a"), str(`\0`)), nil, E},
 		{"REGEX", vals(str("aa"), str(`((a)\2)`)), T, nil}, // group 2 is closed
+		// A group in a loop holds what its last iteration matched, as in
+		// Go's regexp: (a*?)* on aa ends with one iteration of aa.
+		{"REGEX", vals(str("aabaa"), str(`^(a*?)*b\1$`)), T, nil},
+		{"REGEX", vals(str("aaba"), str(`^(a*?)*b\1$`)), F, nil},
 	})
 }
 
@@ -394,6 +398,7 @@ func TestReplace_BackReferences(t *testing.T) {
 		{"REPLACE", vals(str("xAax"), str(`(a)\1`), str("[$0]"), str("i")), str("x[Aa]x"), nil},
 		{"REPLACE", vals(str("a"), str(`(a)?\1`), str("x")), nil, E}, // matches ""
 		{"REPLACE", vals(str("aXa"), str(`(a)X\1`), str("$2")), str(""), nil},
+		{"REPLACE", vals(str("aab"), str(`(a*?)*b()\2`), str("[$1]")), str("[aa]"), nil},
 	})
 }
 
