@@ -22,7 +22,8 @@ type EquivalenceOptions struct {
 	NumbersByValue bool
 	// MaxSteps bounds the work of the search for a blank node bijection
 	// (see Equivalent), counted in steps: a step is one row the search
-	// examines or tries to pair. Zero means DefaultMaxSteps or, for
+	// examines or tries to pair, or recolours in a round of refinement.
+	// Zero means DefaultMaxSteps or, for
 	// results of more than DefaultMaxSteps/64 rows, 64 steps per row (of
 	// the larger result), whichever is more; a negative value means no
 	// bound. Results that hold no blank node, or whose blank nodes are told
@@ -70,13 +71,17 @@ func Compare(a, b *Result, ordered bool) (bool, error) {
 // on each side (a hub linked to all others does not make one part of all).
 // A part of a is then paired with a part of b of the same colours by a
 // backtracking search confined to the two parts, and only rows of the same
-// colour are paired. The answer is exact, but the search can take
-// exponential time within one part that refinement cannot tell apart from
-// another of its size (highly symmetric structures, such as two regular
-// graphs of one degree), which query results rarely hold; it is therefore
-// bounded (EquivalenceOptions.MaxSteps), and when it runs out of steps
-// Equivalent reports false: a and b were not shown to be the same. Compare
-// tells that case apart. Rows of the wrong length, or values that are not
+// colour are paired. When that search takes more than a few steps a row
+// (parts that refinement cannot tell apart, such as two regular graphs of
+// one degree), individualisation-refinement takes over: a blank node of a
+// is given a colour of its own, and so in turn is each blank node of b of
+// its colour, and refinement runs again, until every node has a colour of
+// its own (a few nodes suffice for random regular graphs of hundreds of
+// nodes). The answer is exact, but the search can still take exponential
+// time on some highly symmetric structures, which query results rarely
+// hold; it is therefore bounded (EquivalenceOptions.MaxSteps), and when it
+// runs out of steps Equivalent reports false: a and b were not shown to be
+// the same. Compare tells that case apart. Rows of the wrong length, or values that are not
 // valid terms, compare by their Go value.
 func (o EquivalenceOptions) Equivalent(a, b *Result, ordered bool) bool {
 	ok, _ := o.Compare(a, b, ordered)
@@ -105,6 +110,9 @@ func (o EquivalenceOptions) Compare(a, b *Result, ordered bool) (bool, error) {
 // and one per call of bnodeSearch.search. max < 0 means no bound.
 type budget struct {
 	used, max int
+	// refineOnly (for tests) pairs every part of more than one row by
+	// individualisation-refinement, without the row-by-row search first.
+	refineOnly bool
 }
 
 // spend adds n steps and reports whether the budget still holds.
@@ -399,8 +407,8 @@ func matchUnordered(ar, br []keyRow, m *bijection, bud *budget) bool {
 }
 
 // pairParts pairs each row of x with a distinct row of y of the same colour (the rows' sig), extending
-// m consistently, by a backtracking search that spends its steps in bud (and fails when bud is
-// exceeded).
+// m consistently, by a backtracking search, or after trialSteps of it by individualisation-refinement
+// (pairPartsRefined); it spends its steps in bud (and fails when bud is exceeded).
 func pairParts(x, y []keyRow, m *bijection, bud *budget) bool {
 	if len(x) != len(y) {
 		return false
@@ -412,9 +420,24 @@ func pairParts(x, y []keyRow, m *bijection, bud *budget) bool {
 	for j, r := range y {
 		bBySig[r.sig] = append(bBySig[r.sig], j)
 	}
+	// The row-by-row search decides most parts in a few steps a row; on
+	// parts that refinement cannot tell apart it can take exponential
+	// time, and after trialSteps individualisation-refinement takes over.
+	if bud.refineOnly {
+		return pairPartsRefined(x, y, m, bud)
+	}
+	trial := &budget{max: trialSteps(len(x))}
+	if bud.max >= 0 {
+		trial.max = min(trial.max, bud.max-bud.used)
+	}
 	s := newBnodeSearch(x, y, bBySig, m)
-	s.bud = bud
-	return s.search()
+	s.bud = trial
+	ok := s.search()
+	bud.used += trial.used
+	if !trial.exceeded() || bud.exceeded() {
+		return ok
+	}
+	return pairPartsRefined(x, y, m, bud)
 }
 
 // maxRefinements bounds the rounds of colour refinement: each round costs a pass over the rows, and

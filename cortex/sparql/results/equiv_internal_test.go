@@ -2,6 +2,8 @@ package results
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -123,5 +125,97 @@ func TestEquivalent_UnequalHub_Steps(t *testing.T) {
 		if !ok {
 			break // a search that is exponential in k would not end
 		}
+	}
+}
+
+// graphFromBytes reads a small result from data: a number of blank nodes,
+// then rows (?s ?o) of two terms each, a blank node, "p" or unbound.
+func graphFromBytes(data []byte, prefix string) *Result {
+	r := &Result{Vars: []string{"s", "o"}}
+	if len(data) == 0 {
+		return r
+	}
+	k := 2 + int(data[0]%6)
+	term := func(b byte) quad.Value {
+		switch n := int(b) % (k + 2); n {
+		case k:
+			return quad.String("p")
+		case k + 1:
+			return nil
+		default:
+			return quad.BNode(fmt.Sprint(prefix, n))
+		}
+	}
+	for i := 1; i+1 < len(data) && len(r.Rows) < 12; i += 2 {
+		r.Rows = append(r.Rows, Row{term(data[i]), term(data[i+1])})
+	}
+	return r
+}
+
+// checkRefinedAgrees checks that individualisation-refinement alone
+// (budget.refineOnly) gives the answer of the row-by-row search, without a
+// bound (exact), on a and b, and on a and a copy of it relabelled and
+// shuffled (by seed).
+func checkRefinedAgrees(t *testing.T, a, b *Result, seed uint64) {
+	t.Helper()
+	c := &Result{Vars: a.Vars}
+	for _, i := range rand.New(rand.NewPCG(seed, 1)).Perm(len(a.Rows)) {
+		row := slices.Clone(a.Rows[i])
+		for j, v := range row {
+			if l, ok := v.(quad.BNode); ok {
+				row[j] = quad.BNode("c" + string(l))
+			}
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	for _, pair := range [][2]*Result{{a, b}, {b, a}, {a, c}} {
+		want := EquivalenceOptions{}.equivalent(pair[0], pair[1], false, &budget{max: -1})
+		got := EquivalenceOptions{}.equivalent(pair[0], pair[1], false, &budget{max: -1, refineOnly: true})
+		if got != want {
+			t.Fatalf("refinement: %v, row search: %v\na %v\nb %v", got, want, pair[0].Rows, pair[1].Rows)
+		}
+	}
+	if !(EquivalenceOptions{}).equivalent(a, c, false, &budget{max: -1, refineOnly: true}) {
+		t.Fatalf("refinement: a relabelled copy not equivalent\na %v\nc %v", a.Rows, c.Rows)
+	}
+}
+
+func FuzzEquivalent_Refinement(f *testing.F) {
+	f.Add([]byte{4, 0, 1, 1, 2, 2, 3, 3, 0}, []byte{4, 0, 1, 1, 0, 2, 3, 3, 2})
+	f.Add([]byte{1, 0, 1, 1, 0}, []byte{1, 0, 0, 1, 1})
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		checkRefinedAgrees(t, graphFromBytes(x, "a"), graphFromBytes(y, "b"), uint64(len(x)))
+	})
+}
+
+// TestEquivalent_RefinementAgrees runs checkRefinedAgrees on random small
+// results (a fixed seed): pairs of graphs of 6-cycles and 3-cycles, and
+// random rows.
+func TestEquivalent_RefinementAgrees(t *testing.T) {
+	cyc := func(prefix string, lens ...int) *Result {
+		r := &Result{Vars: []string{"s", "o"}}
+		base := 0
+		for _, n := range lens {
+			for i := range n {
+				x, y := quad.BNode(fmt.Sprint(prefix, base+i)), quad.BNode(fmt.Sprint(prefix, base+(i+1)%n))
+				r.Rows = append(r.Rows, Row{x, y}, Row{y, x})
+			}
+			base += n
+		}
+		return r
+	}
+	checkRefinedAgrees(t, cyc("a", 6), cyc("b", 3, 3), 1)
+	checkRefinedAgrees(t, cyc("a", 6, 3), cyc("b", 3, 3, 3), 2)
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 3000 {
+		x, y := make([]byte, r.IntN(20)), make([]byte, 0, 20)
+		for i := range x {
+			x[i] = byte(r.IntN(256))
+		}
+		y = append(y, x...)
+		if len(y) > 1 && r.IntN(2) == 0 {
+			y[1+r.IntN(len(y)-1)] = byte(r.IntN(256))
+		}
+		checkRefinedAgrees(t, graphFromBytes(x, "a"), graphFromBytes(y, "b"), r.Uint64())
 	}
 }

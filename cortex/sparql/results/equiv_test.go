@@ -281,18 +281,18 @@ func tryRegularGraph(r *rand.Rand, n, d int, prefix string) *results.Result {
 }
 
 // Two random 3-regular graphs of 40 nodes: colour refinement cannot split
-// them, so the search for a bijection backtracks, exponentially (more than
-// DefaultMaxSteps steps for this pair; the search for a bijection between
-// a graph of this kind and a relabelled copy of it did not end in ten
-// minutes). With a bound it gives up with
-// ErrSearchBudget, and Equivalent reports false; on smaller graphs without
-// a bound the answer is exact.
+// them, and the row-by-row search for a bijection backtracks exponentially
+// (a search between a graph of this kind and a relabelled copy of it did
+// not end in ten minutes) until individualisation-refinement takes over,
+// which costs a pass over the rows per round. With a bound smaller than
+// that, Compare gives up with ErrSearchBudget, and Equivalent reports
+// false; on smaller graphs without a bound the answer is exact.
 func TestEquivalent_RegularGraphs_Budget(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	small := [2]*results.Result{regularGraph(r, 10, 3, "a"), regularGraph(r, 10, 3, "b")}
 	big := [2]*results.Result{regularGraph(r, 40, 3, "a"), regularGraph(r, 40, 3, "b")}
 
-	bounded := results.EquivalenceOptions{MaxSteps: 100_000}
+	bounded := results.EquivalenceOptions{MaxSteps: 1000}
 	ok, err := bounded.Compare(big[0], big[1], false)
 	if ok || !errors.Is(err, results.ErrSearchBudget) {
 		t.Fatalf("Compare = %v, %v; want false, ErrSearchBudget", ok, err)
@@ -313,5 +313,145 @@ func TestEquivalent_RegularGraphs_Budget(t *testing.T) {
 	}
 	if ok, err := results.Compare(big[0], big[0], true); !ok || err != nil {
 		t.Errorf("a graph with itself, ordered: Compare = %v, %v; want true, nil", ok, err)
+	}
+}
+
+// graphResult returns the graph of edges as rows (?s ?o) of blank nodes
+// prefix+number, each edge in both directions when both is set.
+func graphResult(edges [][2]int, prefix string, both bool) *results.Result {
+	res := &results.Result{Vars: []string{"s", "o"}}
+	for _, e := range edges {
+		x, y := quad.BNode(fmt.Sprint(prefix, e[0])), quad.BNode(fmt.Sprint(prefix, e[1]))
+		res.Rows = append(res.Rows, results.Row{x, y})
+		if both {
+			res.Rows = append(res.Rows, results.Row{y, x})
+		}
+	}
+	return res
+}
+
+// relabelled returns g with its blank nodes renamed at random, its rows
+// shuffled and its columns swapped.
+func relabelled(r *rand.Rand, g *results.Result) *results.Result {
+	name := map[quad.Value]quad.Value{}
+	out := &results.Result{Vars: []string{g.Vars[1], g.Vars[0]}}
+	for _, i := range r.Perm(len(g.Rows)) {
+		row := results.Row{g.Rows[i][1], g.Rows[i][0]}
+		for j, v := range row {
+			if _, ok := name[v]; !ok {
+				name[v] = quad.BNode(fmt.Sprintf("r%d_%d", r.IntN(1e9), len(name)))
+			}
+			row[j] = name[v]
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// edgesOf returns the edges of a graph built by regularGraph (one per pair
+// of rows), as numbers.
+func edgesOf(g *results.Result, prefix string) [][2]int {
+	var edges [][2]int
+	for i := 0; i < len(g.Rows); i += 2 {
+		var e [2]int
+		for j := range e {
+			fmt.Sscanf(strings.TrimPrefix(string(g.Rows[i][j].(quad.BNode)), prefix), "%d", &e[j])
+		}
+		edges = append(edges, e)
+	}
+	return edges
+}
+
+// switched returns edges with one double-edge swap (a-b, c-d become a-d,
+// c-b) that keeps the graph simple: the same degrees, another graph.
+func switched(r *rand.Rand, edges [][2]int) [][2]int {
+	has := map[[2]int]bool{}
+	for _, e := range edges {
+		has[e], has[[2]int{e[1], e[0]}] = true, true
+	}
+	for {
+		i, j := r.IntN(len(edges)), r.IntN(len(edges))
+		a, b, c, d := edges[i][0], edges[i][1], edges[j][0], edges[j][1]
+		if a == c || a == d || b == c || b == d || has[[2]int{a, d}] || has[[2]int{c, b}] {
+			continue
+		}
+		out := append([][2]int(nil), edges...)
+		out[i], out[j] = [2]int{a, d}, [2]int{c, b}
+		return out
+	}
+}
+
+func cycleEdges(n, from int) [][2]int {
+	var edges [][2]int
+	for i := range n {
+		edges = append(edges, [2]int{from + i, from + (i+1)%n})
+	}
+	return edges
+}
+
+// Graphs that colour refinement cannot tell apart (every node of one
+// colour): regular graphs, relabelled, found equal within the default
+// budget by individualisation-refinement, and pairs of regular graphs of
+// one size and degree that are not the same graph found unequal, with no
+// budget error.
+func TestEquivalent_RegularGraphs(t *testing.T) {
+	r := rand.New(rand.NewPCG(20261128, 1))
+	reg200 := regularGraph(r, 200, 3, "a")
+	other200 := regularGraph(r, 200, 3, "b")
+	reg200x4 := regularGraph(r, 200, 4, "c")
+	swapped := graphResult(switched(r, edgesOf(reg200, "a")), "d", true)
+	prism := [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}}
+	k33 := [][2]int{{0, 3}, {0, 4}, {0, 5}, {1, 3}, {1, 4}, {1, 5}, {2, 3}, {2, 4}, {2, 5}}
+	petersen := append(append(cycleEdges(5, 0), [][2]int{{0, 5}, {1, 6}, {2, 7}, {3, 8}, {4, 9}}...),
+		[][2]int{{5, 7}, {7, 9}, {9, 6}, {6, 8}, {8, 5}}...)
+	cube := [][2]int{{0, 1}, {1, 3}, {3, 2}, {2, 0}, {4, 5}, {5, 7}, {7, 6}, {6, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}}
+	// Twelve 5-cycles against one 60-cycle, and against six 10-cycles:
+	// parts of different sizes. Two cycles of 30 against one of 60, in
+	// one direction only.
+	var fives, tens [][2]int
+	for c := range 12 {
+		fives = append(fives, cycleEdges(5, 5*c)...)
+	}
+	for c := range 6 {
+		tens = append(tens, cycleEdges(10, 10*c)...)
+	}
+	thirties := append(cycleEdges(30, 0), cycleEdges(30, 30)...)
+	// A 3-regular graph, each edge one row in a random direction.
+	directed := edgesOf(regularGraph(r, 200, 3, "e"), "e")
+	for i := range directed {
+		if r.IntN(2) == 0 {
+			directed[i] = [2]int{directed[i][1], directed[i][0]}
+		}
+	}
+	g := func(edges [][2]int) *results.Result { return graphResult(edges, "g", true) }
+	cases := []struct {
+		name string
+		a, b *results.Result
+		want bool
+	}{
+		{"Random3Regular200", reg200, relabelled(r, reg200), true},
+		{"Random4Regular200", reg200x4, relabelled(r, reg200x4), true},
+		{"Random3Regular200Directed", graphResult(directed, "e", false), relabelled(r, graphResult(directed, "e", false)), true},
+		{"Petersen", g(petersen), relabelled(r, g(petersen)), true},
+		{"Cube", g(cube), relabelled(r, g(cube)), true},
+		{"Cycle60", g(cycleEdges(60, 0)), relabelled(r, g(cycleEdges(60, 0))), true},
+		{"TwoRandom3Regular200", reg200, other200, false},
+		{"Random3Regular200Switched", reg200, relabelled(r, swapped), false},
+		{"Prism", g(prism), relabelled(r, g(prism)), true},
+		{"PrismVsK33Unequal", g(prism), relabelled(r, g(k33)), false},
+		{"Cycle6VsTwoCycles3", g(cycleEdges(6, 0)), relabelled(r, g(append(cycleEdges(3, 0), cycleEdges(3, 3)...))), false},
+		{"Cycle60VsTwelveCycles5", g(cycleEdges(60, 0)), relabelled(r, g(fives)), false},
+		{"SixCycles10VsTwelveCycles5", g(tens), relabelled(r, g(fives)), false},
+		{"Cycle60VsTwoCycles30Directed", graphResult(cycleEdges(60, 0), "g", false), relabelled(r, graphResult(thirties, "g", false)), false},
+		{"PetersenVsPrismAndK4", g(petersen), relabelled(r, g(append(append([][2]int(nil), prism...), [][2]int{{6, 7}, {7, 8}, {8, 9}, {9, 6}, {6, 8}, {7, 9}}...))), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, pair := range [][2]*results.Result{{tc.a, tc.b}, {tc.b, tc.a}} {
+				if ok, err := results.Compare(pair[0], pair[1], false); ok != tc.want || err != nil {
+					t.Fatalf("Compare = %v, %v; want %v, nil", ok, err, tc.want)
+				}
+			}
+		})
 	}
 }
