@@ -32,9 +32,10 @@ const (
 
 // btStackBase and btStackPerByte bound the backtracking stack (8 bytes an
 // entry): btStackBase entries plus btStackPerByte per byte of the text,
-// several times what common expressions need (a greedy loop leaves about
-// two entries per character it repeats over); going beyond is a budget
-// error, as running out of steps is.
+// several times what common expressions need (a loop leaves at most an
+// entry per character it repeats over, and none where what follows it
+// cannot start, plus one per group it sets in an iteration); going beyond
+// is a budget error, as running out of steps is.
 const (
 	btStackBase    = 1 << 20
 	btStackPerByte = 8
@@ -89,8 +90,74 @@ type btInst struct {
 	// current path entered the choice, for a choice on a loop whose body
 	// can match the empty string; -1 for the others.
 	mark int
+	// look (btSplit) tells when out (look[0]) and alt (look[1]) fail at
+	// once, so that the choice need not be pushed.
+	look [2]btLook
 	rune *syntax.Inst // btRune
 	fold bool         // btBackref: compare case-insensitively
+}
+
+// btLook is what a branch needs at the position it starts from: the
+// assertions (empty) and the character (rune, unless nil) its first steps,
+// up to the first character, require; fails: it matches nothing. A branch
+// that starts with anything else (a choice, a back-reference, the end of
+// the match) gets the zero btLook, which asks nothing.
+type btLook struct {
+	empty syntax.EmptyOp
+	rune  *syntax.Inst
+	fails bool
+}
+
+// lookFrom returns the btLook of a branch that starts at pc.
+func (p *btProg) lookFrom(pc int) btLook {
+	var l btLook
+	for range len(p.inst) {
+		switch in := &p.inst[pc]; in.op {
+		case btSave:
+			pc = in.out
+			continue
+		case btEmpty:
+			l.empty |= syntax.EmptyOp(in.arg)
+			pc = in.out
+			continue
+		case btRune:
+			l.rune = in.rune
+		case btFail:
+			l.fails = true
+		}
+		break
+	}
+	return l
+}
+
+// viable reports whether l lets a branch match at pos of s.
+func (l *btLook) viable(s string, pos int) bool {
+	if l.fails {
+		return false
+	}
+	if l.empty != 0 {
+		r1, r2 := rune(-1), rune(-1)
+		if pos > 0 {
+			r1, _ = utf8.DecodeLastRuneInString(s[:pos])
+		}
+		if pos < len(s) {
+			r2, _ = utf8.DecodeRuneInString(s[pos:])
+		}
+		if syntax.EmptyOpContext(r1, r2)&l.empty != l.empty {
+			return false
+		}
+	}
+	if l.rune != nil {
+		if pos >= len(s) {
+			return false
+		}
+		r := rune(s[pos])
+		if r >= utf8.RuneSelf {
+			r, _ = utf8.DecodeRuneInString(s[pos:])
+		}
+		return l.rune.MatchRune(r)
+	}
+	return true
 }
 
 // compileBacktrack compiles a translated expression (RE2 syntax, with
@@ -164,6 +231,11 @@ func compileBacktrack(src string, fold bool) (*btProg, error) {
 		p.inst[pc] = bi
 	}
 	p.start = skip(uint32(prog.Start))
+	for pc := range p.inst {
+		if in := &p.inst[pc]; in.op == btSplit {
+			in.look = [2]btLook{p.lookFrom(in.out), p.lookFrom(in.alt)}
+		}
+	}
 	p.markLoops()
 	return p, nil
 }
@@ -230,18 +302,61 @@ func (p *btProg) markLoops() {
 // math.MaxInt32 bytes are refused (machine).
 type btFrame struct{ pc, pos int32 }
 
+// btStack is the backtracking stack: blocks of btBlock frames (the first
+// grows up to that size), so that a deep stack is allocated once, not
+// copied as it grows (an append-grown slice allocates about five times its
+// final size on the way).
+type btStack struct {
+	blocks [][]btFrame
+	n      int // frames on the stack
+}
+
+const btBlockShift = 12
+
+const btBlock = 1 << btBlockShift
+
+func (st *btStack) push(f btFrame) {
+	i, j := st.n>>btBlockShift, st.n&(btBlock-1)
+	if i == len(st.blocks) {
+		c := btBlock
+		if i == 0 {
+			c = 4
+		}
+		st.blocks = append(st.blocks, make([]btFrame, 0, c))
+	}
+	if b := st.blocks[i]; j < len(b) {
+		b[j] = f
+	} else {
+		st.blocks[i] = append(b, f)
+	}
+	st.n++
+}
+
+func (st *btStack) pop() btFrame {
+	st.n--
+	return st.blocks[st.n>>btBlockShift][st.n&(btBlock-1)]
+}
+
 // btMachine runs a btProg over one text, within a step budget.
+//
+// A register set needs a frame to restore it only when a choice is on the
+// stack, and only once after the topmost choice: saved[r] is the index of
+// the frame that restores register r, if it is still on the stack, and
+// base the index above the topmost choice.
 type btMachine struct {
 	p        *btProg
 	s        string
 	regs     []int
-	stack    []btFrame
+	saved    []int
+	base     int
+	choices  int // choices on the stack
+	stack    btStack
 	budget   int // steps left
 	maxStack int // entries the stack may hold
 }
 
 func (p *btProg) machine(s string) *btMachine {
-	m := &btMachine{p: p, s: s, regs: make([]int, p.nregs), budget: btBudget(len(s)), maxStack: btStackBase + btStackPerByte*len(s)}
+	m := &btMachine{p: p, s: s, regs: make([]int, p.nregs), saved: make([]int, p.nregs), budget: btBudget(len(s)), maxStack: btStackBase + btStackPerByte*len(s)}
 	if len(s) > math.MaxInt32 {
 		m.budget = 0 // positions would not fit a btFrame
 	}
@@ -271,19 +386,29 @@ func (m *btMachine) find(from int) ([]int, error) {
 	return nil, nil
 }
 
-func (m *btMachine) push(pc, pos int) { m.stack = append(m.stack, btFrame{int32(pc), int32(pos)}) }
+// push pushes a choice: resume at pc and pos.
+func (m *btMachine) push(pc, pos int) {
+	m.stack.push(btFrame{int32(pc), int32(pos)})
+	m.choices++
+	m.base = m.stack.n
+}
 
+// set sets register reg to v, pushing a frame to restore it when a choice
+// could need its old value.
 func (m *btMachine) set(reg, v int) {
-	m.push(-reg-1, m.regs[reg])
+	if m.choices > 0 && m.saved[reg] < m.base {
+		m.saved[reg] = m.stack.n
+		m.stack.push(btFrame{int32(-reg - 1), int32(m.regs[reg])})
+	}
 	m.regs[reg] = v
 }
 
 // run matches the program anchored at pos.
 func (m *btMachine) run(pos int) (bool, error) {
 	for i := range m.regs {
-		m.regs[i] = -1
+		m.regs[i], m.saved[i] = -1, -1
 	}
-	m.stack = m.stack[:0]
+	m.stack.n, m.base, m.choices = 0, 0, 0
 	m.regs[0] = pos
 	s, inst := m.s, m.p.inst
 	pc := m.p.start
@@ -292,7 +417,7 @@ func (m *btMachine) run(pos int) (bool, error) {
 		if m.budget < 0 {
 			return false, errBudget
 		}
-		if len(m.stack) > m.maxStack {
+		if m.stack.n > m.maxStack {
 			return false, errStack
 		}
 		in := &inst[pc]
@@ -340,8 +465,16 @@ func (m *btMachine) run(pos int) (bool, error) {
 				}
 				m.set(in.mark, pos)
 			}
-			m.push(in.alt, pos)
-			pc = in.out
+			// A branch that fails at once is not tried (nor pushed).
+			switch {
+			case !in.look[1].viable(s, pos):
+				pc = in.out
+			case !in.look[0].viable(s, pos):
+				pc = in.alt
+			default:
+				m.push(in.alt, pos)
+				pc = in.out
+			}
 		case btBackref:
 			st, en := m.regs[2*in.arg], m.regs[2*in.arg+1]
 			if st >= 0 && en > st {
@@ -361,15 +494,16 @@ func (m *btMachine) run(pos int) (bool, error) {
 		}
 		// Backtrack: undo register changes up to the last choice.
 		for {
-			if len(m.stack) == 0 {
+			if m.stack.n == 0 {
 				return false, nil
 			}
-			f := m.stack[len(m.stack)-1]
-			m.stack = m.stack[:len(m.stack)-1]
+			f := m.stack.pop()
 			if f.pc < 0 {
-				m.regs[-f.pc-1] = int(f.pos)
+				m.regs[-f.pc-1], m.saved[-f.pc-1] = int(f.pos), -1
 				continue
 			}
+			m.choices--
+			m.base = m.stack.n
 			pc, pos = int(f.pc), int(f.pos)
 			break
 		}

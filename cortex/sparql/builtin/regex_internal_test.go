@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // btAgreementPatterns are XPath expressions without back-references on
@@ -158,7 +160,7 @@ func TestUnicodeBlocks_Version(t *testing.T) {
 // over the letters a and b, within the syntax that Go's regexp shares:
 // groups, non-capturing groups, alternatives (empty ones too), classes,
 // anchors and every quantifier, greedy and reluctant.
-func randomXPathRegex(r *rand.Rand, depth int) string {
+func randomXPathRegex(r *rand.Rand, depth int, backrefs bool) string {
 	var atom func(d int) string
 	var branch func(d int) string
 	atom = func(d int) string {
@@ -166,9 +168,10 @@ func randomXPathRegex(r *rand.Rand, depth int) string {
 		switch k := r.IntN(10); {
 		case d <= 0 || k < 3:
 			s = []string{"a", "b", ".", "[ab]", "[^a]", "a", "b"}[r.IntN(7)]
+		case backrefs && k < 5:
+			s = []string{`\1`, `\2`, `\1`}[r.IntN(3)]
 		case k < 4:
-			s = []string{"^", "$", "()"}[r.IntN(3)]
-			return s
+			return []string{"^", "$", "()"}[r.IntN(3)]
 		case k < 8:
 			s = "(" + branch(d-1) + ")"
 		default:
@@ -200,7 +203,7 @@ func TestBacktrack_RandomAgreesWithRegexp(t *testing.T) {
 		n = 400
 	}
 	for range n {
-		pattern := randomXPathRegex(r, 3)
+		pattern := randomXPathRegex(r, 3, false)
 		flags := []string{"", "", "m", "s"}[r.IntN(4)]
 		for range 6 {
 			text := make([]byte, r.IntN(7))
@@ -208,6 +211,183 @@ func TestBacktrack_RandomAgreesWithRegexp(t *testing.T) {
 				text[i] = "aab\n"[r.IntN(4)]
 			}
 			checkBacktrackAgrees(t, pattern, flags, string(text))
+		}
+	}
+}
+
+// refFind is the backtracking matcher without its economies (choices
+// pushed for branches that fail at once, registers restored by copies): a
+// recursive interpreter of p, the oracle of TestBacktrack_RandomBackrefs.
+// It returns nil, false after more than steps steps.
+func refFind(p *btProg, s string, steps int) ([]int, bool) {
+	var run func(pc, pos int, regs []int) []int
+	run = func(pc, pos int, regs []int) []int {
+		for {
+			if steps--; steps < 0 {
+				return nil
+			}
+			in := &p.inst[pc]
+			switch in.op {
+			case btMatch:
+				regs[1] = pos
+				return regs
+			case btFail:
+				return nil
+			case btRune:
+				if pos >= len(s) {
+					return nil
+				}
+				r, w := utf8.DecodeRuneInString(s[pos:])
+				if !in.rune.MatchRune(r) {
+					return nil
+				}
+				pos, pc = pos+w, in.out
+			case btEmpty:
+				r1, r2 := rune(-1), rune(-1)
+				if pos > 0 {
+					r1, _ = utf8.DecodeLastRuneInString(s[:pos])
+				}
+				if pos < len(s) {
+					r2, _ = utf8.DecodeRuneInString(s[pos:])
+				}
+				if op := syntax.EmptyOp(in.arg); syntax.EmptyOpContext(r1, r2)&op != op {
+					return nil
+				}
+				pc = in.out
+			case btSave:
+				regs[in.arg], pc = pos, in.out
+			case btSplit:
+				if in.mark >= 0 {
+					if regs[in.mark] == pos {
+						return nil
+					}
+					regs[in.mark] = pos
+				}
+				if m := run(in.out, pos, slices.Clone(regs)); m != nil {
+					return m
+				}
+				pc = in.alt
+			case btBackref:
+				if st, en := regs[2*in.arg], regs[2*in.arg+1]; st >= 0 && en > st {
+					var ok bool
+					if pos, ok = matchBackref(s, pos, s[st:en], in.fold); !ok {
+						return nil
+					}
+				}
+				pc = in.out
+			}
+		}
+	}
+	for start := 0; start <= len(s); start++ {
+		regs := make([]int, p.nregs)
+		for i := range regs {
+			regs[i] = -1
+		}
+		regs[0] = start
+		if m := run(p.start, start, regs); m != nil {
+			return m, true
+		}
+		if steps < 0 {
+			return nil, false
+		}
+		if start < len(s) {
+			_, w := utf8.DecodeRuneInString(s[start:])
+			start += w - 1
+		}
+	}
+	return nil, true
+}
+
+// TestBacktrack_RandomBackrefs compares the backtracking matcher with
+// refFind on random expressions with back-references and random texts (a
+// fixed seed): the first match and its groups.
+func TestBacktrack_RandomBackrefs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	n, tried := 6000, 0
+	if testing.Short() {
+		n = 600
+	}
+	for range n {
+		// Group 1 comes first, so that most references have a group.
+		pattern := "(" + randomXPathRegex(r, 2, false) + ")" + randomXPathRegex(r, 2, true)
+		flags := []string{"", "", "m", "s", "i"}[r.IntN(5)]
+		src, backrefs, err := translateRegex(pattern, flags)
+		if err != nil || !backrefs {
+			continue
+		}
+		bt, err := compileBacktrack(src, strings.Contains(flags, "i"))
+		if err != nil {
+			t.Fatalf("%q: %v", pattern, err)
+		}
+		tried++
+		for range 6 {
+			text := make([]byte, r.IntN(8))
+			for i := range text {
+				text[i] = "aAb\n"[r.IntN(4)]
+			}
+			want, ok := refFind(bt, string(text), 1e5)
+			if !ok {
+				continue
+			}
+			got, err := bt.machine(string(text)).find(0)
+			if err != nil {
+				t.Fatalf("%q %q on %q: %v", pattern, flags, text, err)
+			}
+			if want != nil && got != nil {
+				// The groups' registers, not the choices' marks.
+				k := bt.nregs
+				for _, in := range bt.inst {
+					if in.mark >= 0 {
+						k = min(k, in.mark)
+					}
+				}
+				got, want = got[:k], want[:k]
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q %q (RE2 %q) on %q: matcher %v, reference %v", pattern, flags, src, text, got, want)
+			}
+		}
+	}
+	if tried < n/3 {
+		t.Fatalf("only %d expressions with back-references", tried)
+	}
+}
+
+// TestBacktrack_StackMemory measures the bytes a match with
+// back-references allocates on a text of 1 MB: the backtracking stack
+// holds a frame for a choice only when both branches could go on, a frame
+// for a register only once after a choice, and grows in blocks, not by
+// copies (a stack that grew by copies, with a frame for every choice and
+// register set, allocated 40 bytes per byte of the text for ^(.*)\1$ and
+// ^(.*)x\1$, 192 for ^(?:(a)|b)*\1c$).
+func TestBacktrack_StackMemory(t *testing.T) {
+	const mb = 1 << 20
+	ab, as := strings.Repeat("ab", mb/2), strings.Repeat("a", mb)
+	for _, tc := range []struct {
+		pattern, text string
+		want          bool
+		maxPerByte    float64 // bytes allocated per byte of the text
+	}{
+		{`^(.*)\1$`, ab, true, 12},         // a frame per character of .*
+		{`^(.*)x\1$`, ab, false, 1},        // .* leaves a choice only before an x
+		{`^(?:(a)|b)*\1c$`, as, false, 32}, // a choice and two registers per iteration
+		{`^(?:(a)\1)*$`, as, true, 1},      // no choice: $ fails before the end
+		{`(\w+)\s\1`, strings.Repeat("the quick brown fox ", mb/20), false, 1},
+	} {
+		x, err := compileXPath(tc.pattern, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, err := x.matchString(tc.text)
+		runtime.ReadMemStats(&after)
+		if err != nil || got != tc.want {
+			t.Fatalf("%q: %v, %v; want %v", tc.pattern, got, err, tc.want)
+		}
+		if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(tc.text)); perByte > tc.maxPerByte {
+			t.Errorf("%q: %.1f bytes allocated per byte of the text, want at most %v", tc.pattern, perByte, tc.maxPerByte)
 		}
 	}
 }
