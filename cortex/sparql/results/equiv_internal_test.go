@@ -204,8 +204,36 @@ func TestEquivalent_RefinementAgrees(t *testing.T) {
 		}
 		return r
 	}
-	checkRefinedAgrees(t, cyc("a", 6), cyc("b", 3, 3), 1)
-	checkRefinedAgrees(t, cyc("a", 6, 3), cyc("b", 3, 3, 3), 2)
+	// Two hubs of one colour, linked to every node, make one part.
+	hubs := func(r *Result) *Result {
+		out := &Result{Vars: r.Vars, Rows: slices.Clone(r.Rows)}
+		seen := map[quad.Value]bool{}
+		for _, row := range r.Rows {
+			if v := row[0]; !seen[v] {
+				seen[v] = true
+				for _, h := range []quad.Value{quad.BNode("h1"), quad.BNode("h2")} {
+					out.Rows = append(out.Rows, Row{h, v}, Row{v, h})
+				}
+			}
+		}
+		return out
+	}
+	for i, tc := range []struct {
+		a, b *Result
+		want bool
+	}{
+		{cyc("a", 6), cyc("b", 3, 3), false},
+		{cyc("a", 6, 3), cyc("b", 3, 3, 3), false},
+		{hubs(cyc("a", 6)), hubs(cyc("b", 3, 3)), false},
+		{hubs(cyc("a", 8)), hubs(cyc("b", 4, 4)), false},
+		{hubs(cyc("a", 4, 4)), hubs(cyc("b", 4, 4)), true},
+		{hubs(cyc("a", 5, 3)), hubs(cyc("b", 3, 5)), true},
+	} {
+		if got := (EquivalenceOptions{}).equivalent(tc.a, tc.b, false, &budget{max: -1, refineOnly: true}); got != tc.want {
+			t.Errorf("case %d: refinement: %v, want %v", i, got, tc.want)
+		}
+		checkRefinedAgrees(t, tc.a, tc.b, uint64(i))
+	}
 	r := rand.New(rand.NewPCG(11, 12))
 	for range 3000 {
 		x, y := make([]byte, r.IntN(20)), make([]byte, 0, 20)

@@ -416,6 +416,15 @@ func TestEquivalent_RegularGraphs(t *testing.T) {
 		tens = append(tens, cycleEdges(10, 10*c)...)
 	}
 	thirties := append(cycleEdges(30, 0), cycleEdges(30, 30)...)
+	// Cycles joined into one part by two hubs (nodes 100 and 101, one
+	// colour) linked to every node: a 6-cycle against two 3-cycles.
+	hubbed := func(edges [][2]int) [][2]int {
+		out := append([][2]int(nil), edges...)
+		for v := range 6 {
+			out = append(out, [2]int{100, v}, [2]int{101, v})
+		}
+		return out
+	}
 	// A 3-regular graph, each edge one row in a random direction.
 	directed := edgesOf(regularGraph(r, 200, 3, "e"), "e")
 	for i := range directed {
@@ -440,6 +449,8 @@ func TestEquivalent_RegularGraphs(t *testing.T) {
 		{"Prism", g(prism), relabelled(r, g(prism)), true},
 		{"PrismVsK33Unequal", g(prism), relabelled(r, g(k33)), false},
 		{"Cycle6VsTwoCycles3", g(cycleEdges(6, 0)), relabelled(r, g(append(cycleEdges(3, 0), cycleEdges(3, 3)...))), false},
+		{"Cycle6TwoHubs", g(hubbed(cycleEdges(6, 0))), relabelled(r, g(hubbed(cycleEdges(6, 0)))), true},
+		{"Cycle6VsTwoCycles3TwoHubs", g(hubbed(cycleEdges(6, 0))), relabelled(r, g(hubbed(append(cycleEdges(3, 0), cycleEdges(3, 3)...)))), false},
 		{"Cycle60VsTwelveCycles5", g(cycleEdges(60, 0)), relabelled(r, g(fives)), false},
 		{"SixCycles10VsTwelveCycles5", g(tens), relabelled(r, g(fives)), false},
 		{"Cycle60VsTwoCycles30Directed", graphResult(cycleEdges(60, 0), "g", false), relabelled(r, graphResult(thirties, "g", false)), false},
