@@ -432,6 +432,23 @@ func TestEquivalent_RegularGraphs(t *testing.T) {
 			directed[i] = [2]int{directed[i][1], directed[i][0]}
 		}
 	}
+	// Many parts alike under colour refinement: Petersen graphs and
+	// pentagonal prisms (both 3-regular, 10 nodes), 50 and 50 against 51
+	// and 49 (each pair of parts costs a search).
+	pentaPrism := append(append(cycleEdges(5, 0), cycleEdges(5, 5)...), [][2]int{{0, 5}, {1, 6}, {2, 7}, {3, 8}, {4, 9}}...)
+	mix := func(petersens int) [][2]int {
+		var out [][2]int
+		for i := range 100 {
+			e := pentaPrism
+			if i < petersens {
+				e = petersen
+			}
+			for _, x := range e {
+				out = append(out, [2]int{10*i + x[0], 10*i + x[1]})
+			}
+		}
+		return out
+	}
 	g := func(edges [][2]int) *results.Result { return graphResult(edges, "g", true) }
 	cases := []struct {
 		name string
@@ -444,7 +461,9 @@ func TestEquivalent_RegularGraphs(t *testing.T) {
 		{"Petersen", g(petersen), relabelled(r, g(petersen)), true},
 		{"Cube", g(cube), relabelled(r, g(cube)), true},
 		{"Cycle60", g(cycleEdges(60, 0)), relabelled(r, g(cycleEdges(60, 0))), true},
+		{"PetersensAndPrisms", g(mix(50)), relabelled(r, g(mix(50))), true},
 		{"TwoRandom3Regular200", reg200, other200, false},
+		{"PetersensAndPrismsUnequal", g(mix(50)), relabelled(r, g(mix(51))), false},
 		{"Random3Regular200Switched", reg200, relabelled(r, swapped), false},
 		{"Prism", g(prism), relabelled(r, g(prism)), true},
 		{"PrismVsK33Unequal", g(prism), relabelled(r, g(k33)), false},
