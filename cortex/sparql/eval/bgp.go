@@ -295,11 +295,14 @@ type pendingFilter struct {
 	sel  float64
 }
 
-// bgpPlanner chooses the join order of one BGP. Its variable sets are bit sets over the slots known
-// when it is made (the search's inner loop runs 2^n times); it is not modified by the search.
+// bgpPlanner chooses the join order of one BGP. Its variable sets are bit sets (the search's inner
+// loop runs 2^n times) over the variables of the BGP and its filters, numbered from 0 in the order
+// met (bit), so that their width is that of the BGP, not of the whole query; it is not modified by
+// the search.
 type bgpPlanner struct {
 	c     *compiler
 	ts    []triple        // the patterns, in query order
+	tb    [][3]int        // tb[i][j]: the bit of position j of ts[i], -1 for a constant
 	tv    []slotSet       // tv[i]: the variables of ts[i]
 	entry slotSet         // the variables bound before the BGP
 	pend  []pendingFilter // the filters, in the order given
@@ -307,37 +310,67 @@ type bgpPlanner struct {
 }
 
 // newBGPPlanner makes the planner of the patterns ts given the entry variables and the filters that
-// apply to the BGP. It allocates the slots of the filters' variables before sizing the bit sets, so
-// every variable of the BGP and its filters fits in them.
+// apply to the BGP. It numbers the variables of the patterns and filters (their bits), so its work
+// grows with the BGP, not with the query's variables.
 func (c *compiler) newBGPPlanner(ts []triple, entry varSet, filters []algebra.Expr) *bgpPlanner {
 	fvars := make([]varSet, len(filters))
 	for i, f := range filters {
 		fvars[i] = c.exprVars(f)
 	}
-	p := &bgpPlanner{c: c, ts: ts, nw: (len(c.names) + 63) / 64}
-	p.entry = p.bits(entry)
+	p := &bgpPlanner{c: c, ts: ts, tb: make([][3]int, len(ts))}
+	// Only the entry variables that the patterns or filters read matter: they are looked up, as
+	// the entry may hold every variable of a long query (the entry of an EXISTS does).
+	bit := map[int]int{}
+	var bound []int
+	number := func(slot int) int {
+		b, ok := bit[slot]
+		if !ok {
+			b = len(bit)
+			bit[slot] = b
+			if entry.has(slot) {
+				bound = append(bound, b)
+			}
+		}
+		return b
+	}
+	for i := range ts {
+		for j, x := range ts[i].positions() {
+			p.tb[i][j] = -1
+			if x.slot >= 0 {
+				p.tb[i][j] = number(x.slot)
+			}
+		}
+	}
+	fbits := make([][]int, len(filters))
+	for i := range filters {
+		for v := range fvars[i].all {
+			fbits[i] = append(fbits[i], number(v))
+		}
+	}
+	p.nw = (len(bit) + 63) / 64
+	p.entry = p.bits(bound)
 	for i, f := range filters {
-		p.pend = append(p.pend, pendingFilter{vars: p.bits(fvars[i]), sel: selectivity(f)})
+		p.pend = append(p.pend, pendingFilter{vars: p.bits(fbits[i]), sel: selectivity(f)})
 	}
 	p.tv = make([]slotSet, len(ts))
 	for i := range ts {
 		p.tv[i] = make(slotSet, p.nw)
-		for _, x := range ts[i].positions() {
-			if x.slot >= 0 {
-				p.tv[i].set(x.slot)
+		for _, b := range p.tb[i] {
+			if b >= 0 {
+				p.tv[i].set(b)
 			}
 		}
 	}
 	return p
 }
 
-// bits returns vs as a bit set of the planner's width.
-func (p *bgpPlanner) bits(vs varSet) slotSet {
-	b := make(slotSet, p.nw)
-	for v := range vs {
-		b.set(v)
+// bits returns the set of the given bits, of the planner's width.
+func (p *bgpPlanner) bits(bs []int) slotSet {
+	out := make(slotSet, p.nw)
+	for _, b := range bs {
+		out.set(b)
 	}
-	return b
+	return out
 }
 
 // order returns the patterns in the chosen join order, each with its estimates and its choice of
@@ -425,17 +458,17 @@ type stepBinding struct {
 // binding returns how the positions of pattern i stand after the patterns of st.
 func (p *bgpPlanner) binding(st *planState, i int) stepBinding {
 	var sb stepBinding
-	for j, x := range p.ts[i].positions() {
-		if x.slot < 0 {
+	for j, b := range p.tb[i] {
+		if b < 0 {
 			continue
 		}
-		if p.entry.has(x.slot) || st.own.has(x.slot) {
+		if p.entry.has(b) || st.own.has(b) {
 			sb.bound[j] = true
 		}
-		if st.own.has(x.slot) {
+		if st.own.has(b) {
 			sb.key[j] = true
 			sb.anyOwn = true
-		} else if !p.entry.has(x.slot) {
+		} else if !p.entry.has(b) {
 			sb.unbound = true
 		}
 	}
@@ -534,7 +567,7 @@ func (c *compiler) placeFilter(order []triple, f algebra.Expr) bool {
 	if hasExists(f) || !deterministic(f) {
 		return false
 	}
-	have := varSet{}
+	have := map[int]bool{}
 	for i := range order {
 		for _, x := range order[i].positions() {
 			if x.slot >= 0 {
@@ -542,7 +575,7 @@ func (c *compiler) placeFilter(order []triple, f algebra.Expr) bool {
 			}
 		}
 		all := true
-		for v := range vars {
+		for v := range vars.all {
 			if !have[v] {
 				all = false
 				break
@@ -563,12 +596,10 @@ func (t *triple) addFilter(c *compiler, f algebra.Expr, vars varSet) {
 	t.filters = append(t.filters, c.filterOf(f))
 	t.fsrc = append(t.fsrc, f)
 	slot, self := -1, true
-	if len(vars) == 1 && deterministic(f) {
-		for v := range vars {
-			slot = v
-		}
+	if vars.len() == 1 && deterministic(f) {
+		slot = vars.sorted()[0]
 	}
-	for v := range vars {
+	for v := range vars.all {
 		if t.posOf(v) < 0 {
 			self = false
 		}

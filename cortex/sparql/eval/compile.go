@@ -29,7 +29,7 @@ type compiler struct {
 	scope      map[algebra.Node]varSet
 	scopeSteps int
 	certain    map[algebra.Node]varSet // certainVars per node
-	all        varSet                  // allVars, while no slot is added
+	all        varSet                  // allVars: the slots from 0 to all.len()-1
 }
 
 func newCompiler(ctx context.Context, ev *evaluator) *compiler {
@@ -87,19 +87,19 @@ func (c *compiler) fits(n algebra.Node, entry varSet) bool {
 		}
 		return true
 	case *algebra.Extend:
-		return !entry[c.slot(n.Var)] && c.exprFits(n.Expr, c.certainVars(n.Input), entry) && !makesFresh(n.Expr)
+		return !entry.has(c.slot(n.Var)) && c.exprFits(n.Expr, c.certainVars(n.Input), entry) && !makesFresh(n.Expr)
 	case *algebra.LeftJoin:
 		certL := c.certainVars(n.Left)
-		for v := range c.maybeVars(n.Right) {
-			if entry[v] && !certL[v] {
+		for v := range c.maybeVars(n.Right).all {
+			if entry.has(v) && !certL.has(v) {
 				return false
 			}
 		}
 		return n.Expr == nil || c.exprFits(n.Expr, certL.with(c.certainVars(n.Right)), entry)
 	case *algebra.Minus:
 		certL := c.certainVars(n.Left)
-		for v := range c.maybeVars(n.Right) {
-			if entry[v] && !certL[v] {
+		for v := range c.maybeVars(n.Right).all {
+			if entry.has(v) && !certL.has(v) {
 				return false
 			}
 		}
@@ -118,13 +118,9 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 		c.fail(err)
 		return &tableOp{}
 	}
-	if len(entry) > 0 && !c.fits(n, entry) {
+	if entry.len() > 0 && !c.fits(n, entry) {
 		child := c.node(n, varSet{})
-		var keys []int
-		for v := range c.certainVars(n).intersect(entry) {
-			keys = append(keys, v)
-		}
-		sortInts(keys)
+		keys := c.certainVars(n).intersect(entry).sorted()
 		return &isolateOp{ev: c.ev, child: child, keys: keys, label: nodeLabel(n), mentions: c.mentionedVars(n)}
 	}
 	switch n := n.(type) {
@@ -175,16 +171,12 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 			return l
 		}
 		r := c.node(n.Right, varSet{})
-		var shared []int
-		for v := range c.maybeVars(n.Left).intersect(c.maybeVars(n.Right)) {
-			shared = append(shared, v)
-		}
-		sortInts(shared)
+		shared := c.maybeVars(n.Left).intersect(c.maybeVars(n.Right)).sorted()
 		return &minusOp{left: l, right: r, shared: shared}
 	case *algebra.Graph:
 		if n.Name.IsVar() {
 			s := c.slot(n.Name.Var)
-			in := c.node(n.Input, entry.with(varSet{s: true}))
+			in := c.node(n.Input, entry.add(s))
 			return &graphOp{input: in, slot: s, ev: c.ev}
 		}
 		in := c.node(n.Input, entry)
@@ -251,14 +243,6 @@ func (c *compiler) node(n algebra.Node, entry varSet) op {
 	}
 	c.fail(fmt.Errorf("%w: pattern %T", ErrNotSupported, n))
 	return &tableOp{}
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 func nodeLabel(n algebra.Node) string {

@@ -90,15 +90,11 @@ func (c *compiler) expr(e algebra.Expr) cexpr {
 // EXISTS patterns, which may see any binding).
 func (c *compiler) allVars() varSet {
 	// Kept: each EXISTS asks for it, and a query of n EXISTS and n variables took time quadratic in n.
-	if c.all != nil && len(c.all) == len(c.names) {
-		return c.all
+	// Slots are numbered from 0: those added since the last call are c.all.len() and up.
+	for s := c.all.len(); s < len(c.names); s++ {
+		c.all = c.all.add(s)
 	}
-	out := varSet{}
-	for _, s := range c.slots {
-		out[s] = true
-	}
-	c.all = out
-	return out
+	return c.all
 }
 
 func (c *compiler) call(e *algebra.Call) cexpr {

@@ -23,13 +23,10 @@ func (c *compiler) filterOf(e algebra.Expr) cfilter {
 		return ebvTrue(v, err)
 	}
 	vars := c.exprVars(e)
-	if len(vars) != 1 || !deterministic(e) {
+	if vars.len() != 1 || !deterministic(e) {
 		return plain
 	}
-	var slot int
-	for s := range vars {
-		slot = s
-	}
+	slot := vars.sorted()[0]
 	var (
 		seen   = map[ID]bool{}
 		lastID ID

@@ -211,16 +211,16 @@ func (c *compiler) orderOver(n *algebra.OrderBy, input op, keep int64) op {
 
 // orderReadsOnly reports whether the conditions of n are deterministic and read only variables of vars.
 func (c *compiler) orderReadsOnly(n *algebra.OrderBy, vars []algebra.Var) bool {
-	in := varSet{}
+	var in varSet
 	for _, v := range vars {
-		in[c.slot(v)] = true
+		in = in.add(c.slot(v))
 	}
 	for _, k := range n.Conds {
 		if !deterministic(k.Expr) {
 			return false
 		}
-		for s := range c.exprVars(k.Expr) {
-			if !in[s] {
+		for s := range c.exprVars(k.Expr).all {
+			if !in.has(s) {
 				return false
 			}
 		}

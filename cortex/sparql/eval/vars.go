@@ -4,25 +4,136 @@ import (
 	"github.com/cortexgraph/cortex/cortex/sparql/algebra"
 )
 
-// varSet is a set of variable slots.
-type varSet map[int]bool
+// varSet is an immutable set of variable slots; the zero value is the empty set. Sets share their
+// nodes: adding a slot to a set of n allocates O(log n) nodes and leaves the set unchanged, so a chain
+// of n operators, each of whose variables is its operand's plus a few (n OPTIONALs with new
+// variables, n GRAPH ?g), costs O(n log n) rather than a copy of a growing set per operator (O(n²):
+// 20,000 such links ran past any timeout).
+type varSet struct {
+	root *varNode
+	n    int
+}
 
-func (s varSet) with(o varSet) varSet {
-	out := make(varSet, len(s)+len(o))
-	for k := range s {
-		out[k] = true
+// varNode is a node of a treap ordered by slot whose priorities are a hash of the slot, so a set has
+// one shape whatever order its slots were added in, of expected depth O(log n).
+type varNode struct {
+	slot        int
+	left, right *varNode
+}
+
+// varPrio is the treap priority of slot s (SplitMix64's finalizer: distinct slots, distinct priorities).
+func varPrio(s int) uint64 {
+	x := uint64(s) + 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// varSetOf returns the set of the given slots.
+func varSetOf(slots ...int) varSet {
+	var s varSet
+	for _, v := range slots {
+		s = s.add(v)
 	}
-	for k := range o {
-		out[k] = true
+	return s
+}
+
+// len returns the number of slots in s.
+func (s varSet) len() int { return s.n }
+
+// has reports whether slot v is in s.
+func (s varSet) has(v int) bool {
+	for t := s.root; t != nil; {
+		switch {
+		case v < t.slot:
+			t = t.left
+		case v > t.slot:
+			t = t.right
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// add returns s with slot v; s is not modified.
+func (s varSet) add(v int) varSet {
+	if s.has(v) {
+		return s
+	}
+	return varSet{root: varInsert(s.root, v), n: s.n + 1}
+}
+
+// varInsert returns t with v (not in t), copying the nodes on v's path only.
+func varInsert(t *varNode, v int) *varNode {
+	if t == nil {
+		return &varNode{slot: v}
+	}
+	if varPrio(v) > varPrio(t.slot) {
+		l, r := varSplit(t, v)
+		return &varNode{slot: v, left: l, right: r}
+	}
+	c := *t
+	if v < t.slot {
+		c.left = varInsert(t.left, v)
+	} else {
+		c.right = varInsert(t.right, v)
+	}
+	return &c
+}
+
+// varSplit returns the slots of t below v and those above v (v not in t), sharing the subtrees that
+// lie wholly on one side.
+func varSplit(t *varNode, v int) (*varNode, *varNode) {
+	if t == nil {
+		return nil, nil
+	}
+	if t.slot < v {
+		l, r := varSplit(t.right, v)
+		return &varNode{slot: t.slot, left: t.left, right: l}, r
+	}
+	l, r := varSplit(t.left, v)
+	return l, &varNode{slot: t.slot, left: r, right: t.right}
+}
+
+// all yields the slots of s in increasing order.
+func (s varSet) all(yield func(int) bool) {
+	var walk func(t *varNode) bool
+	walk = func(t *varNode) bool {
+		return t == nil || walk(t.left) && yield(t.slot) && walk(t.right)
+	}
+	walk(s.root)
+}
+
+// sorted returns the slots of s in increasing order.
+func (s varSet) sorted() []int {
+	out := make([]int, 0, s.n)
+	for v := range s.all {
+		out = append(out, v)
 	}
 	return out
 }
 
+// with returns the union of s and o, made by adding the slots of the smaller to the larger.
+func (s varSet) with(o varSet) varSet {
+	if o.n > s.n {
+		s, o = o, s
+	}
+	for v := range o.all {
+		s = s.add(v)
+	}
+	return s
+}
+
+// intersect returns the slots of both s and o, looking up those of the smaller in the larger.
 func (s varSet) intersect(o varSet) varSet {
-	out := varSet{}
-	for k := range s {
-		if o[k] {
-			out[k] = true
+	if o.n < s.n {
+		s, o = o, s
+	}
+	var out varSet
+	for v := range s.all {
+		if o.has(v) {
+			out = out.add(v)
 		}
 	}
 	return out
@@ -48,9 +159,7 @@ func (c *compiler) maybeVars(n algebra.Node) varSet {
 		delete(c.scope, l)
 		if r != nil {
 			rs := c.maybeVars(r)
-			if len(rs) > 0 {
-				out = out.with(rs)
-			}
+			out = out.with(rs)
 		}
 	}
 	switch n := n.(type) {
@@ -74,18 +183,15 @@ func (c *compiler) maybeVars(n algebra.Node) varSet {
 		out = c.maybeVars(n.Input)
 	case *algebra.Graph:
 		out = c.maybeVars(n.Input)
-		if n.Name.IsVar() && !out[c.slot(n.Name.Var)] {
-			out = out.with(varSet{c.slot(n.Name.Var): true})
+		if n.Name.IsVar() {
+			out = out.add(c.slot(n.Name.Var))
 		}
 	case *algebra.Extend:
 		out = c.maybeVars(n.Input)
-		if !out[c.slot(n.Var)] {
-			out = out.with(varSet{c.slot(n.Var): true})
-		}
+		out = out.add(c.slot(n.Var))
 	default:
-		out = varSet{}
 		for _, v := range algebra.InScope(n) {
-			out[c.slot(v)] = true
+			out = out.add(c.slot(v))
 		}
 	}
 	c.scope[n] = out
@@ -105,10 +211,10 @@ func (c *compiler) certainVars(n algebra.Node) varSet {
 }
 
 func (c *compiler) certainVarsOf(n algebra.Node) varSet {
-	out := varSet{}
+	var out varSet
 	addTerm := func(t algebra.Term) {
 		if t.IsVar() {
-			out[c.slot(t.Var)] = true
+			out = out.add(c.slot(t.Var))
 		}
 	}
 	switch n := n.(type) {
@@ -132,7 +238,7 @@ func (c *compiler) certainVarsOf(n algebra.Node) varSet {
 	case *algebra.Union:
 		return c.certainVars(n.Left).intersect(c.certainVars(n.Right))
 	case *algebra.Graph:
-		out = c.certainVars(n.Input).with(nil)
+		out = c.certainVars(n.Input)
 		addTerm(n.Name)
 	case *algebra.Extend:
 		return c.certainVars(n.Input)
@@ -146,21 +252,21 @@ func (c *compiler) certainVarsOf(n algebra.Node) varSet {
 				}
 			}
 			if all {
-				out[c.slot(v)] = true
+				out = out.add(c.slot(v))
 			}
 		}
 	case *algebra.Group:
 		in := c.certainVars(n.Input)
 		for _, e := range n.By {
-			if v, ok := e.(algebra.Var); ok && in[c.slot(v)] {
-				out[c.slot(v)] = true
+			if v, ok := e.(algebra.Var); ok && in.has(c.slot(v)) {
+				out = out.add(c.slot(v))
 			}
 		}
 	case *algebra.Project:
 		in := c.certainVars(n.Input)
 		for _, v := range n.Vars {
-			if s := c.slot(v); in[s] {
-				out[s] = true
+			if s := c.slot(v); in.has(s) {
+				out = out.add(s)
 			}
 		}
 	case *algebra.OrderBy:
@@ -177,20 +283,18 @@ func (c *compiler) certainVarsOf(n algebra.Node) varSet {
 
 // exprVars returns the slots of the variables an expression reads (including those of EXISTS patterns).
 func (c *compiler) exprVars(e algebra.Expr) varSet {
-	out := varSet{}
+	var out varSet
 	var walk func(e algebra.Expr)
 	walk = func(e algebra.Expr) {
 		switch e := e.(type) {
 		case algebra.Var:
-			out[c.slot(e)] = true
+			out = out.add(c.slot(e))
 		case *algebra.Call:
 			for _, a := range e.Args {
 				walk(a)
 			}
 		case *algebra.Exists:
-			for s := range c.maybeVars(e.Pattern) {
-				out[s] = true
-			}
+			out = out.with(c.maybeVars(e.Pattern))
 		case *algebra.Aggregate:
 			if e.Arg != nil {
 				walk(e.Arg)
@@ -204,8 +308,8 @@ func (c *compiler) exprVars(e algebra.Expr) varSet {
 // exprFits reports whether evaluating e on a solution of an input (binding certain for sure) merged with
 // an entry row (binding at most entry) gives the same value as on the input solution alone.
 func (c *compiler) exprFits(e algebra.Expr, certain, entry varSet) bool {
-	for v := range c.exprVars(e) {
-		if entry[v] && !certain[v] {
+	for v := range c.exprVars(e).all {
+		if entry.has(v) && !certain.has(v) {
 			return false
 		}
 	}
@@ -215,14 +319,14 @@ func (c *compiler) exprFits(e algebra.Expr, certain, entry varSet) bool {
 // mentionedVars returns the sorted slots of the variables n mentions anywhere (patterns, expressions,
 // graph names), or nil when n holds a form it does not look into (read as: any variable).
 func (c *compiler) mentionedVars(n algebra.Node) []int {
-	set := varSet{}
+	var set varSet
 	ok := true
 	var walk func(n algebra.Node)
 	var expr func(e algebra.Expr)
 	expr = func(e algebra.Expr) {
 		switch e := e.(type) {
 		case algebra.Var:
-			set[c.slot(e)] = true
+			set = set.add(c.slot(e))
 		case *algebra.Call:
 			for _, a := range e.Args {
 				expr(a)
@@ -265,16 +369,16 @@ func (c *compiler) mentionedVars(n algebra.Node) []int {
 		case *algebra.Graph:
 			walk(n.Input)
 			if n.Name.IsVar() {
-				set[c.slot(n.Name.Var)] = true
+				set = set.add(c.slot(n.Name.Var))
 			}
 		case *algebra.Extend:
 			walk(n.Input)
-			set[c.slot(n.Var)] = true
+			set = set.add(c.slot(n.Var))
 			expr(n.Expr)
 		case *algebra.Project:
 			// A sub-select sees no outer binding (projectOp); only its projected variables meet them.
 			for _, v := range n.Vars {
-				set[c.slot(v)] = true
+				set = set.add(c.slot(v))
 			}
 		default:
 			ok = false
@@ -284,10 +388,5 @@ func (c *compiler) mentionedVars(n algebra.Node) []int {
 	if !ok {
 		return nil
 	}
-	out := make([]int, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sortInts(out)
-	return out
+	return set.sorted()
 }
