@@ -610,3 +610,61 @@ func TestEval_DateIsOneKnownDatatype(t *testing.T) {
 		})
 	}
 }
+
+// cancelAtMatch is a dataset that cancels its query's context at its
+// cancelAt-th Match and counts the Matches after it.
+type cancelAtMatch struct {
+	*eval.MemDataset
+	cancel   context.CancelFunc
+	cancelAt int
+	matches  int
+}
+
+func (d *cancelAtMatch) Match(ctx context.Context, p eval.Pattern) eval.QuadIterator {
+	if d.matches++; d.matches == d.cancelAt {
+		d.cancel()
+	}
+	return d.MemDataset.Match(ctx, p)
+}
+
+// TestEval_LongChainEvaluationStopsWithContext: each link of a chain of
+// OPTIONALs, GRAPHs or paths scans with the solution of the links below it
+// in hand, and a scan looked at the context only every 1,024 quads and when it
+// ended: a chain of 20,000 ran to its bottom, seconds past its timeout. No
+// link scans once the context has ended.
+func TestEval_LongChainEvaluationStopsWithContext(t *testing.T) {
+	for _, tc := range []struct{ name, unit string }{
+		{"optional", " OPTIONAL { ?s ?p ?o# }"},
+		{"graph", " GRAPH ?g# { ?s ?p ?o }"},
+		{"path", " ?s (<http://ex/p>|<http://ex/q>) ?o# ."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("SELECT * { ?s ?p ?o .")
+			for i := range 300 {
+				b.WriteString(strings.ReplaceAll(tc.unit, "#", fmt.Sprint(i)))
+			}
+			b.WriteString(" }")
+			q, err := parser.Parse(b.String(), parser.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ds := &cancelAtMatch{MemDataset: eval.NewMemDataset(q4("a", "p", iri("a"), "g")), cancel: cancel, cancelAt: 100}
+			res, err := eval.Eval(ctx, ds, q, eval.Options{})
+			if err == nil {
+				for res.Rows.Next(ctx) {
+				}
+				err = res.Rows.Err()
+				res.Close()
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if after := ds.matches - ds.cancelAt; after > 0 {
+				t.Fatalf("%d scans after the context ended, want 0", after)
+			}
+		})
+	}
+}

@@ -239,6 +239,12 @@ func (ev *evaluator) scan(ctx context.Context, g gctx, s, p, o ID, fn func(q Qua
 }
 
 func (ev *evaluator) scanOne(ctx context.Context, pat Pattern, seen map[[3]ID]struct{}, fn func(q Quad) error) error {
+	// A chain of operators descends one scan per link with a solution in hand, and a scan looks at
+	// the context every 1,024 quads and when it ends: look before each scan too, or a chain of
+	// 20,000 links runs to its bottom (seconds) after the context has ended.
+	if err := ctxcause.Err(ctx); err != nil {
+		return err
+	}
 	it := ev.ds.Match(ctx, pat)
 	n := 0
 	for it.Next(ctx) {
