@@ -442,7 +442,7 @@ func (p *bgpPlanner) orderGreedy(start *planState) []triple {
 			}
 		}
 		placed[bi] = true
-		st = p.extend(st, bt, bi, bestScore)
+		p.advance(st, bt, bi, bestScore)
 	}
 	return st.order
 }
@@ -540,6 +540,22 @@ func (p *bgpPlanner) extend(st *planState, t triple, i int, score float64) *plan
 	return nst
 }
 
+// advance appends step t (pattern i) with its score to st, as extend does but in place: the greedy
+// search keeps one state, and a copy of its order per step took time quadratic in the patterns.
+func (p *bgpPlanner) advance(st *planState, t triple, i int, score float64) {
+	st.total += score
+	st.rows = math.Max(t.rows, 1e-3)
+	for w := range st.own {
+		st.own[w] |= p.tv[i][w]
+	}
+	st.order = append(st.order, t)
+	if t.hash {
+		if cp, ok := p.c.constPattern(&t); ok {
+			st.paid = append(st.paid, fanKey{cp, t.key})
+		}
+	}
+}
+
 // placeFilters attaches each filter to the first step of order that binds all its variables (a
 // filter with EXISTS or a function that makes fresh values, such as RAND(), is never placed), then marks the steps whose hash table may be shared (those
 // with no filter over their own variables only). It returns the filters it did not place, in the
@@ -622,15 +638,22 @@ func hasExists(e algebra.Expr) bool {
 	return false
 }
 
-// splitAnd splits top-level conjunctions.
+// splitAnd splits top-level conjunctions, in order, into one slice (a chain of n && is parsed
+// left-deep: appending each operand's conjuncts to its parent's copied them at every level, time
+// quadratic in n).
 func splitAnd(es []algebra.Expr) []algebra.Expr {
 	var out []algebra.Expr
-	for _, e := range es {
+	var split func(e algebra.Expr)
+	split = func(e algebra.Expr) {
 		if c, ok := e.(*algebra.Call); ok && c.Op == algebra.OpAnd && len(c.Args) == 2 {
-			out = append(out, splitAnd(c.Args)...)
-			continue
+			split(c.Args[0])
+			split(c.Args[1])
+			return
 		}
 		out = append(out, e)
+	}
+	for _, e := range es {
+		split(e)
 	}
 	return out
 }

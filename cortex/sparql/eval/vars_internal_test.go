@@ -109,21 +109,8 @@ func (c *endsAfter) Err() error {
 func TestCompile_LongChainsAllocateLinearly(t *testing.T) {
 	for _, tc := range chainUnits {
 		t.Run(tc.name, func(t *testing.T) {
-			bytes := func(n int) uint64 {
-				q, err := parser.Parse(chainQuery(tc.unit, n), parser.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				if _, err := prepare(context.Background(), NewMemDataset(), q, Options{}); err != nil {
-					t.Fatal(err)
-				}
-				runtime.ReadMemStats(&after)
-				return after.TotalAlloc - before.TotalAlloc
-			}
 			const n = 2000
-			small, large := bytes(n), bytes(2*n)
+			small, large := compileBytes(t, chainQuery(tc.unit, n)), compileBytes(t, chainQuery(tc.unit, 2*n))
 			ratio := float64(large) / float64(small)
 			t.Logf("%d links: %d bytes; %d links: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
 			if ratio > 2.6 {
@@ -217,5 +204,46 @@ func TestVarSet_AsMap(t *testing.T) {
 		if got := varSetOf(slices.Sorted(maps.Keys(am))...); !slices.Equal(got.sorted(), a.sorted()) {
 			t.Fatalf("varSetOf: %v, want %v", got.sorted(), a.sorted())
 		}
+	}
+}
+
+// compileBytes returns the bytes allocated by compiling the query text.
+func compileBytes(t *testing.T, text string) uint64 {
+	t.Helper()
+	q, err := parser.Parse(text, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := prepare(context.Background(), NewMemDataset(), q, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestCompile_LongConjunctionsAndSequencesAllocateLinearly: the conjuncts
+// of FILTER(a && b && ...) were split by copying those of each operand into
+// its parent's (a left-deep chain: quadratic), and the greedy join order of a
+// large BGP (a path sequence) copied its order so far at every step; 20,000
+// of either ran past a timeout, which neither loop looks at. The bytes they
+// allocate for twice the operands are about twice as many now (four times
+// before).
+func TestCompile_LongConjunctionsAndSequencesAllocateLinearly(t *testing.T) {
+	for _, tc := range []struct{ name, head, unit, tail string }{
+		{"and", "SELECT * { ?s ?p ?o FILTER(?o", " && ?o", ") }"},
+		{"sequence", "SELECT * { ?s <urn:p>", "/<urn:p>", " ?o }"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 1000
+			small := compileBytes(t, tc.head+strings.Repeat(tc.unit, n)+tc.tail)
+			large := compileBytes(t, tc.head+strings.Repeat(tc.unit, 2*n)+tc.tail)
+			ratio := float64(large) / float64(small)
+			t.Logf("%d operands: %d bytes; %d operands: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
+			if ratio > 2.7 {
+				t.Fatalf("compiling %d operands allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
+			}
+		})
 	}
 }
