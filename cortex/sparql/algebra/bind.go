@@ -131,6 +131,9 @@ type binder struct {
 	vals map[Var]quad.Value
 	used map[Var]bool // shared by nested scopes
 	err  error
+	// scope holds boundInScope per node; scopeVisits counts the nodes it was computed for.
+	scope       map[Node][]Var
+	scopeVisits int
 }
 
 func (b *binder) fail(err error) {
@@ -213,12 +216,9 @@ func (b *binder) node(n Node, top bool) Node {
 		// Substitution removes ?v from both sides, and MINUS only removes solutions that share a
 		// variable: keep ?v bound on both sides when both mention it, so that it is still compared.
 		var shared []Var
-		inRight := map[Var]bool{}
-		for _, v := range InScope(n.Right) {
-			inRight[v] = true
-		}
-		for _, v := range InScope(n.Left) {
-			if _, ok := b.vals[v]; ok && inRight[v] {
+		inRight := b.boundInScope(n.Right)
+		for _, v := range b.boundInScope(n.Left) {
+			if slices.Contains(inRight, v) {
 				shared = append(shared, v)
 			}
 		}
@@ -293,6 +293,66 @@ func (b *binder) node(n Node, top bool) Node {
 		return &Slice{Input: b.node(n.Input, top), Offset: n.Offset, Limit: n.Limit}
 	}
 	return n
+}
+
+// boundInScope returns the variables of b.vals in scope of n (those of InScope(n)). They are kept per
+// node: each MINUS of a chain asks for those of its left operand, which holds the rest of the chain,
+// and InScope walked it again each time (time quadratic in the chain).
+func (b *binder) boundInScope(n Node) []Var {
+	if s, ok := b.scope[n]; ok {
+		return s
+	}
+	b.scopeVisits++
+	var out []Var
+	add := func(v Var) {
+		if _, ok := b.vals[v]; ok && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	addAll := func(m Node) {
+		for _, v := range b.boundInScope(m) {
+			add(v)
+		}
+	}
+	switch n := n.(type) {
+	case *Join:
+		addAll(n.Left)
+		addAll(n.Right)
+	case *LeftJoin:
+		addAll(n.Left)
+		addAll(n.Right)
+	case *Union:
+		addAll(n.Left)
+		addAll(n.Right)
+	case *Minus:
+		addAll(n.Left)
+	case *Filter:
+		addAll(n.Input)
+	case *Graph:
+		add(n.Name.Var)
+		addAll(n.Input)
+	case *Extend:
+		addAll(n.Input)
+		add(n.Var)
+	case *OrderBy:
+		addAll(n.Input)
+	case *Distinct:
+		addAll(n.Input)
+	case *Reduced:
+		addAll(n.Input)
+	case *Slice:
+		addAll(n.Input)
+	default:
+		// BGP, Path, Table, Group, Project: InScope does not walk into them.
+		for _, v := range InScope(n) {
+			add(v)
+		}
+	}
+	if b.scope == nil {
+		b.scope = map[Node][]Var{}
+	}
+	b.scope[n] = out
+	return out
 }
 
 var trueConst = Const{Value: quad.TypedString{Value: "true", Type: XSDBoolean}}
