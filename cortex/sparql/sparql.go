@@ -43,7 +43,8 @@ type Options struct {
 	Prefixes map[string]string
 	// DefaultGraph is eval.UnionGraph (also ""), eval.OwnDefaultGraph or a graph IRI.
 	DefaultGraph string
-	// Timeout, when positive, bounds the whole evaluation including the iteration of the result.
+	// Timeout, when positive, bounds the whole evaluation including the iteration of the result, and
+	// for Query the parsing of the text as well.
 	Timeout time.Duration
 	// Bindings give variables of the query values before it is evaluated: query parameters, so that
 	// values never have to be written into the query text. Keys are variable names (without '?'; a
@@ -148,33 +149,59 @@ func (c *resultCore) close(leaked bool) error {
 
 // Parse parses text with the options' base and prefixes.
 func Parse(text string, opts Options) (*algebra.Query, error) {
+	return parseContext(context.Background(), text, opts)
+}
+
+// parseContext is Parse stopped by ctx (parser.ParseContext): the error of an ended context is the one
+// an evaluation stopped by it returns.
+func parseContext(ctx context.Context, text string, opts Options) (*algebra.Query, error) {
 	popts := parser.DefaultOptions().WithPrefixes(opts.Prefixes)
 	popts.Base = opts.Base
-	return parser.Parse(text, popts)
+	q, err := parser.ParseContext(ctx, text, popts)
+	if err != nil {
+		return nil, ctxcause.With(ctx, err)
+	}
+	return q, nil
 }
 
 // Query parses and evaluates text over ds. Syntax errors are *parser.SyntaxError values; constructs the
-// engine does not implement yield an error wrapping algebra.ErrNotSupported.
+// engine does not implement yield an error wrapping algebra.ErrNotSupported. opts.Timeout and ctx
+// bound the parsing too: a query whose context ends while it is parsed fails with the error an
+// evaluation stopped by it returns.
 func Query(ctx context.Context, ds eval.Dataset, text string, opts Options) (*Result, error) {
-	q, err := Parse(text, opts)
+	ctx, cancel := withTimeout(ctx, opts.Timeout)
+	q, err := parseContext(ctx, text, opts)
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	return Eval(ctx, ds, q, opts)
+	return evalWith(ctx, cancel, ds, q, opts)
 }
 
 // Eval evaluates a parsed query over ds, with opts.Bindings applied to it (q itself is not modified: a
 // query parsed once can be evaluated with different bindings).
 func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) (*Result, error) {
+	ctx, cancel := withTimeout(ctx, opts.Timeout)
+	return evalWith(ctx, cancel, ds, q, opts)
+}
+
+// withTimeout returns ctx bounded by timeout when it is positive.
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
+	}
+	return ctx, func() {}
+}
+
+// evalWith is Eval under ctx, whose cancel the result calls when it is closed (evalWith calls it when
+// it fails).
+func evalWith(ctx context.Context, cancel context.CancelFunc, ds eval.Dataset, q *algebra.Query, opts Options) (*Result, error) {
 	q, err := algebra.Bind(q, opts.Bindings)
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("bind: %w", err)
 	}
 	q = withDataset(q, opts.Dataset)
-	cancel := context.CancelFunc(func() {})
-	if opts.Timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
-	}
 	er, err := eval.Eval(ctx, ds, q, eval.Options{DefaultGraph: opts.DefaultGraph, Base: opts.Base})
 	if err != nil {
 		err = ctxcause.With(ctx, err)
@@ -204,7 +231,7 @@ func Eval(ctx context.Context, ds eval.Dataset, q *algebra.Query, opts Options) 
 
 // Explain parses text and returns the evaluation plan without running the query.
 func Explain(ctx context.Context, ds eval.Dataset, text string, opts Options) (string, error) {
-	q, err := Parse(text, opts)
+	q, err := parseContext(ctx, text, opts)
 	if err != nil {
 		return "", err
 	}

@@ -69,9 +69,13 @@ func (l *lexer) position(off int) (line, col int) {
 	return i + 1, utf8.RuneCountInString(l.src[l.lines[i]:off]) + 1
 }
 
-func (l *lexer) all() ([]token, *lexError) {
+// all returns the tokens of the text, calling look every ctxEvery tokens.
+func (l *lexer) all(look func()) ([]token, *lexError) {
 	var toks []token
 	for {
+		if len(toks)%ctxEvery == ctxEvery-1 {
+			look()
+		}
 		t, err := l.next()
 		if err != nil {
 			return nil, err

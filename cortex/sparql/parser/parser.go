@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,7 +25,17 @@ import (
 //
 // One leading U+FEFF (a byte-order mark, as editors on Windows write at the start of a UTF-8 file) is
 // skipped; it is not counted in the columns of line 1.
-func Parse(text string, opts Options) (q *algebra.Query, err error) {
+func Parse(text string, opts Options) (*algebra.Query, error) {
+	return ParseContext(context.Background(), text, opts)
+}
+
+// ParseContext is Parse stopped by ctx: when ctx ends before the query is parsed, it returns ctx.Err()
+// (not a *SyntaxError). It looks at ctx when it starts and every ctxEvery tokens read, so that the
+// timeout of a query bounds the parse of a huge text too.
+func ParseContext(ctx context.Context, text string, opts Options) (q *algebra.Query, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	text = strings.TrimPrefix(text, byteOrderMark)
 	if opts.Base != "" && !lex.IRIChars(opts.Base) {
 		// As a BASE declaration with it would be: every relative reference
@@ -33,6 +44,7 @@ func Parse(text string, opts Options) (q *algebra.Query, err error) {
 			"(white space, a control character, <>\"{}|^`\\ or bytes that are not UTF-8)", clipArgs([]any{opts.Base})...)}
 	}
 	p := &parser{
+		ctx:        ctx,
 		lx:         newLexer(text),
 		base:       opts.Base,
 		prefixes:   maps.Clone(opts.Prefixes),
@@ -43,6 +55,10 @@ func Parse(text string, opts Options) (q *algebra.Query, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
+			if st, ok := r.(ctxStop); ok {
+				q, err = nil, st.err
+				return
+			}
 			se, ok := r.(*SyntaxError)
 			if !ok {
 				panic(r)
@@ -50,7 +66,7 @@ func Parse(text string, opts Options) (q *algebra.Query, err error) {
 			q, err = nil, se
 		}
 	}()
-	toks, lerr := p.lx.all()
+	toks, lerr := p.lx.all(p.look)
 	if lerr != nil {
 		p.failMsg(lerr.off, ErrSyntax, lerr.msg) // its quotes clipped by the lexer
 	}
@@ -61,9 +77,23 @@ func Parse(text string, opts Options) (q *algebra.Query, err error) {
 // byteOrderMark is U+FEFF, which Parse skips at the start of the text.
 const byteOrderMark = "\uFEFF"
 
+// ctxEvery is how many tokens ParseContext reads (lexing, then parsing) between looks at its context.
+const ctxEvery = 1024
+
+// ctxStop is raised with panic when the parser's context has ended, and recovered in ParseContext.
+type ctxStop struct{ err error }
+
+// look raises ctxStop when the parser's context has ended.
+func (p *parser) look() {
+	if err := p.ctx.Err(); err != nil {
+		panic(ctxStop{err})
+	}
+}
+
 // parser is a recursive-descent parser over the token slice. Errors are raised with panic(*SyntaxError)
 // and recovered in Parse.
 type parser struct {
+	ctx      context.Context
 	lx       *lexer
 	toks     []token
 	pos      int
@@ -110,6 +140,9 @@ func (p *parser) next() token {
 	t := p.toks[p.pos]
 	if t.kind != tEOF {
 		p.pos++
+		if p.pos%ctxEvery == 0 {
+			p.look()
+		}
 	}
 	return t
 }
