@@ -242,20 +242,33 @@ type slotSet []uint64
 func (b slotSet) set(s int)      { b[s/64] |= 1 << (s % 64) }
 func (b slotSet) has(s int) bool { return s/64 < len(b) && b[s/64]&(1<<(s%64)) != 0 }
 
-func (b slotSet) or(o slotSet) slotSet {
-	out := make(slotSet, len(b))
-	for i := range b {
-		out[i] = b[i] | o[i]
-	}
+// with returns a copy of b with the bits of t that are not -1 (a pattern's variables: tb).
+func (b slotSet) with(t [3]int) slotSet {
+	out := slices.Clone(b)
+	out.setAll(t)
 	return out
 }
 
-// within reports whether b is a subset of x ∪ y (y may be nil).
-func (b slotSet) within(x, y slotSet) bool {
+// setAll sets the bits of t that are not -1.
+func (b slotSet) setAll(t [3]int) {
+	for _, s := range t {
+		if s >= 0 {
+			b.set(s)
+		}
+	}
+}
+
+// within reports whether b is a subset of x (nil: the empty set) plus the bits of t that are not -1.
+func (b slotSet) within(x slotSet, t [3]int) bool {
 	for i, w := range b {
-		u := x[i]
-		if y != nil {
-			u |= y[i]
+		var u uint64
+		if x != nil {
+			u = x[i]
+		}
+		for _, s := range t {
+			if s >= 0 && s/64 == i {
+				u |= 1 << (s % 64)
+			}
 		}
 		if w&^u != 0 {
 			return false
@@ -302,8 +315,7 @@ type pendingFilter struct {
 type bgpPlanner struct {
 	c     *compiler
 	ts    []triple        // the patterns, in query order
-	tb    [][3]int        // tb[i][j]: the bit of position j of ts[i], -1 for a constant
-	tv    []slotSet       // tv[i]: the variables of ts[i]
+	tb    [][3]int        // tb[i][j]: the bit of position j of ts[i] (its variables), -1 for a constant
 	entry slotSet         // the variables bound before the BGP
 	pend  []pendingFilter // the filters, in the order given
 	nw    int             // words of every slotSet
@@ -351,15 +363,6 @@ func (c *compiler) newBGPPlanner(ts []triple, entry varSet, filters []algebra.Ex
 	p.entry = p.bits(bound)
 	for i, f := range filters {
 		p.pend = append(p.pend, pendingFilter{vars: p.bits(fbits[i]), sel: selectivity(f)})
-	}
-	p.tv = make([]slotSet, len(ts))
-	for i := range ts {
-		p.tv[i] = make(slotSet, p.nw)
-		for _, b := range p.tb[i] {
-			if b >= 0 {
-				p.tv[i].set(b)
-			}
-		}
 	}
 	return p
 }
@@ -475,14 +478,17 @@ func (p *bgpPlanner) binding(st *planState, i int) stepBinding {
 	return sb
 }
 
+// none is no bits, for slotSet.within.
+var none = [3]int{-1, -1, -1}
+
 // filterSel returns the guessed fraction of rows kept by the filters that pattern i completes after
 // the patterns of st (sel), and by those among them that read only variables of pattern i (selfSel).
 func (p *bgpPlanner) filterSel(st *planState, i int) (sel, selfSel float64) {
 	sel, selfSel = 1.0, 1.0
 	for _, f := range p.pend {
-		if f.vars.within(st.own, p.tv[i]) && !f.vars.within(st.own, nil) {
+		if f.vars.within(st.own, p.tb[i]) && !f.vars.within(st.own, none) {
 			sel *= f.sel
-			if f.vars.within(p.tv[i], nil) {
+			if f.vars.within(nil, p.tb[i]) {
 				selfSel *= f.sel
 			}
 		}
@@ -529,7 +535,7 @@ func (p *bgpPlanner) step(st *planState, i int) (triple, float64) {
 // extend returns a new state: st followed by step t (pattern i) with its score. st is not modified;
 // the new state shares no slice it may append to with st.
 func (p *bgpPlanner) extend(st *planState, t triple, i int, score float64) *planState {
-	nst := &planState{mask: st.mask | 1<<i, total: st.total + score, rows: math.Max(t.rows, 1e-3), own: st.own.or(p.tv[i])}
+	nst := &planState{mask: st.mask | 1<<i, total: st.total + score, rows: math.Max(t.rows, 1e-3), own: st.own.with(p.tb[i])}
 	nst.order = append(append(make([]triple, 0, len(st.order)+1), st.order...), t)
 	nst.paid = st.paid
 	if t.hash {
@@ -545,9 +551,7 @@ func (p *bgpPlanner) extend(st *planState, t triple, i int, score float64) *plan
 func (p *bgpPlanner) advance(st *planState, t triple, i int, score float64) {
 	st.total += score
 	st.rows = math.Max(t.rows, 1e-3)
-	for w := range st.own {
-		st.own[w] |= p.tv[i][w]
-	}
+	st.own.setAll(p.tb[i])
 	st.order = append(st.order, t)
 	if t.hash {
 		if cp, ok := p.c.constPattern(&t); ok {
