@@ -662,12 +662,11 @@ func splitAnd(es []algebra.Expr) []algebra.Expr {
 	return out
 }
 
+// run binds the variables of the patterns in in itself, and unbinds them before it returns: a copy of
+// the row per run made a chain of n OPTIONALs (each running its BGP with the row of the chain below)
+// copy n rows of all the query's variables, time quadratic in n.
 func (o *bgpOp) run(ctx context.Context, g gctx, in row, out sink) error {
-	if len(o.triples) == 0 {
-		return out(in)
-	}
-	r := in.clone()
-	return o.step(ctx, g, 0, r, out)
+	return o.step(ctx, g, 0, in, out)
 }
 
 // bindQuad binds the variable positions of t to q in r; it returns the slots it set (n of them) and

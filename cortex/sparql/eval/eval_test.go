@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -666,5 +667,38 @@ func TestEval_LongChainEvaluationStopsWithContext(t *testing.T) {
 				t.Fatalf("%d scans after the context ended, want 0", after)
 			}
 		})
+	}
+}
+
+// TestEval_LongOptionalChainAllocatesLinearly: each link of a chain of
+// OPTIONALs ran its BGP on a copy of the row of the links below, a row of
+// all the query's variables, so a chain of n links with new variables copied
+// n rows of n slots (20,000: seconds). A BGP binds its variables in the row
+// it is given and unbinds them before it returns: evaluating twice the chain
+// allocates about twice the bytes.
+func TestEval_LongOptionalChainAllocatesLinearly(t *testing.T) {
+	ds := eval.NewMemDataset(q3("a", "p", iri("a")))
+	bytes := func(n int) uint64 {
+		var b strings.Builder
+		b.WriteString("SELECT * { ?s ?p ?o")
+		for i := range n {
+			fmt.Fprintf(&b, " OPTIONAL { ?s ?p ?o%d }", i)
+		}
+		b.WriteString(" }")
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := run(t, ds, b.String(), eval.Options{})
+		runtime.ReadMemStats(&after)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%d solutions, err %v; want 1", len(got), err)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	const n = 2000
+	small, large := bytes(n), bytes(2*n)
+	ratio := float64(large) / float64(small)
+	t.Logf("%d links: %d bytes; %d links: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
+	if ratio > 2.6 {
+		t.Fatalf("evaluating %d links allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
 	}
 }

@@ -55,14 +55,17 @@ func (c *compiler) expr(e algebra.Expr) cexpr {
 	case *algebra.Exists:
 		o := c.node(e.Pattern, c.allVars())
 		not := e.Not
+		var mu row // μ while the pattern runs on r
 		return func(ctx context.Context, g gctx, r row) (quad.Value, error) {
 			st := new(stopSignal)
 			found := false
 			// SPARQL 1.1 §18.6: exists(P) is eval(substitute(P, μ)) non-empty. The entry row r carries μ into
-			// the operators that take injected bindings; isolated ones start from ev.subst (isolateOp).
+			// the operators that take injected bindings; isolated ones start from ev.subst (isolateOp), a
+			// copy, as operators bind their variables in the row they are given while they run (bgpOp).
 			prevRow, prevGen := ev.subst, ev.substGen
 			ev.substSeq++
-			ev.subst, ev.substGen = r, ev.substSeq
+			mu = append(mu[:0], r...)
+			ev.subst, ev.substGen = mu, ev.substSeq
 			err := o.run(ctx, g, r, func(row) error {
 				found = true
 				return st
