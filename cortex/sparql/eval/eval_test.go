@@ -702,3 +702,35 @@ func TestEval_LongOptionalChainAllocatesLinearly(t *testing.T) {
 		t.Fatalf("evaluating %d links allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
 	}
 }
+
+// TestEval_LongPathChainAllocatesLinearly: a path copied its entry row (all
+// the query's variables) once per run and once per pair, so a chain of n
+// paths with new variables copied n rows of n slots. A path binds its ends
+// in the row it is given and unbinds them: evaluating twice the chain
+// allocates about twice the bytes.
+func TestEval_LongPathChainAllocatesLinearly(t *testing.T) {
+	ds := eval.NewMemDataset(q3("a", "p", iri("a")))
+	bytes := func(n int) uint64 {
+		var b strings.Builder
+		b.WriteString("SELECT * { ?s ?p ?o .")
+		for i := range n {
+			fmt.Fprintf(&b, " ?s (<http://ex/p>|<http://ex/q>) ?o%d .", i)
+		}
+		b.WriteString(" }")
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := run(t, ds, b.String(), eval.Options{})
+		runtime.ReadMemStats(&after)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%d solutions, err %v; want 1", len(got), err)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	const n = 2000
+	small, large := bytes(n), bytes(2*n)
+	ratio := float64(large) / float64(small)
+	t.Logf("%d paths: %d bytes; %d paths: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
+	if ratio > 2.6 {
+		t.Fatalf("evaluating %d paths allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
+	}
+}

@@ -54,25 +54,38 @@ func (c *compiler) pathNode(n *algebra.Path) op {
 	return &pathOp{ev: c.ev, s: c.pos(n.Subject), o: c.pos(n.Object), p: c.path(n.Path)}
 }
 
+// run binds the ends of each pair in in itself and unbinds them before the next: a copy of the row per
+// run and per pair (a row holds all the query's variables) made a chain of n paths with new variables
+// copy n rows of n slots, time quadratic in n.
 func (o *pathOp) run(ctx context.Context, g gctx, in row, out sink) error {
 	s, ob := o.s.value(in), o.o.value(in)
-	r := in.clone()
 	// A zero-length path from a constant always matches it; from a variable's binding only when the
 	// term is in the graph (as when the pattern is evaluated on its own and joined).
 	strict := (o.s.slot >= 0 && s != 0) || (o.o.slot >= 0 && ob != 0)
 	return o.ev.evalPath(ctx, g, o.p, s, ob, strict, func(a, b ID) error {
-		if o.s.slot >= 0 {
-			r[o.s.slot] = a
+		setS, setO := false, false
+		if o.s.slot >= 0 && in[o.s.slot] == 0 {
+			in[o.s.slot], setS = a, true
 		}
 		if o.o.slot >= 0 {
-			if r[o.o.slot] != 0 && r[o.o.slot] != b {
-				copy(r, in)
+			switch in[o.o.slot] {
+			case 0:
+				in[o.o.slot], setO = b, true
+			case b:
+			default: // the subject's variable, bound to a
+				if setS {
+					in[o.s.slot] = 0
+				}
 				return nil
 			}
-			r[o.o.slot] = b
 		}
-		err := out(r)
-		copy(r, in)
+		err := out(in)
+		if setS {
+			in[o.s.slot] = 0
+		}
+		if setO {
+			in[o.o.slot] = 0
+		}
 		return err
 	})
 }
