@@ -734,3 +734,35 @@ func TestEval_LongPathChainAllocatesLinearly(t *testing.T) {
 		t.Fatalf("evaluating %d paths allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
 	}
 }
+
+// TestEval_LongGraphChainAllocatesLinearly: GRAPH ?g copied its entry row
+// (all the query's variables) once per run, so a chain of n GRAPH ?g with
+// new variables copied n rows of n slots. It binds the graph's name in the
+// row it is given and unbinds it: evaluating twice the chain allocates about
+// twice the bytes.
+func TestEval_LongGraphChainAllocatesLinearly(t *testing.T) {
+	ds := eval.NewMemDataset(q4("a", "p", iri("a"), "g"))
+	bytes := func(n int) uint64 {
+		var b strings.Builder
+		b.WriteString("SELECT * { ?s ?p ?o .")
+		for i := range n {
+			fmt.Fprintf(&b, " GRAPH ?g%d { ?s ?p ?o }", i)
+		}
+		b.WriteString(" }")
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := run(t, ds, b.String(), eval.Options{})
+		runtime.ReadMemStats(&after)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%d solutions, err %v; want 1", len(got), err)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	const n = 2000
+	small, large := bytes(n), bytes(2*n)
+	ratio := float64(large) / float64(small)
+	t.Logf("%d graphs: %d bytes; %d graphs: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
+	if ratio > 2.6 {
+		t.Fatalf("evaluating %d GRAPH ?g allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
+	}
+}

@@ -281,10 +281,12 @@ func (o *graphOp) run(ctx context.Context, g gctx, in row, out sink) error {
 	if err != nil {
 		return err
 	}
-	r := in.clone()
+	// The graph's name is bound in in itself and unbound before run returns: a copy of the row (all
+	// the query's variables) per run made a chain of n GRAPH ?g copy n rows of n slots.
+	defer func() { in[o.slot] = 0 }()
 	for _, id := range gs {
-		r[o.slot] = id
-		if err := o.input.run(ctx, gctx{named: true, g: id}, r, out); err != nil {
+		in[o.slot] = id
+		if err := o.input.run(ctx, gctx{named: true, g: id}, in, out); err != nil {
 			return err
 		}
 	}
