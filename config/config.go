@@ -118,6 +118,10 @@ func Parse(data []byte) (Config, error) {
 	// A key given twice (the parser keeps the last) and nesting past
 	// spec's bound (the parser recurses without one: a deep file crashed
 	// the process) are refused first, as in definitions.
+	if len(bytes.TrimSpace(data)) == 0 {
+		// (The parser's "unexpected end of JSON input" named no line.)
+		return c, fmt.Errorf("%w: line 1: the file is empty: want a JSON5 object, {} for the defaults", ErrInvalid)
+	}
 	lines, err := spec.JSON5KeyLines(data)
 	if err != nil {
 		return c, fmt.Errorf("%w: %v", ErrInvalid, err)

@@ -310,3 +310,21 @@ func TestLoad_TooLarge(t *testing.T) {
 		t.Errorf("Load of MaxFileSize bytes: %+v, %v", c.Teams, err)
 	}
 }
+
+// TestLoad_EmptyFileNamesFileAndLine: an empty config file (or one of
+// white space only) is refused naming the file, line 1 and that it is
+// empty; the parser's error named no line ("unexpected end of JSON input").
+func TestLoad_EmptyFileNamesFileAndLine(t *testing.T) {
+	for _, content := range []string{"", "\n", " \t\r\n\n", "\ufeff"} {
+		t.Run(strconv.Quote(content), func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "cortex.json5")
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := config.Load(p)
+			if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "line 1: the file is empty") {
+				t.Fatalf("got %v, want the file, line 1 and that it is empty", err)
+			}
+		})
+	}
+}
