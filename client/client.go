@@ -106,7 +106,9 @@ type Client struct {
 var _ api.TeamManager = (*Client)(nil)
 
 // New returns a client of the server at target: "unix:///path/to/socket"
-// (or the socket's path itself), or "http://host:port" ("https://" with
+// (its path percent-encoded as a URL's: unix:///tmp/a%20b/cortex.sock for
+// the socket /tmp/a b/cortex.sock; or the socket's path itself, as it
+// is), or "http://host:port" ("https://" with
 // WithHTTPClient's TLS settings); the scheme in any case. It connects on first use: a server that
 // is not there is an error of the first call, matching api.ErrUnavailable.
 // A target New cannot read, an invalid namespace name or token
@@ -136,8 +138,16 @@ func New(target string, opts Options) (*Client, error) {
 		hc = &http.Client{}
 	}
 	socket, isSocket := strings.CutPrefix(target, "unix://")
-	if !isSocket && strings.HasPrefix(target, "/") {
-		socket, isSocket = target, true
+	if isSocket {
+		// A URL's path: percent-encoded (unix:///tmp/a%20b/cortex.sock
+		// is the socket "/tmp/a b/cortex.sock", %25 a percent sign).
+		p, err := url.PathUnescape(socket)
+		if err != nil {
+			return nil, fmt.Errorf("%w %q: %v: a unix:// URL's path is percent-encoded (%%20 a space, %%25 a percent sign), or give the socket's path itself", ErrTarget, target, err)
+		}
+		socket = p
+	} else if strings.HasPrefix(target, "/") {
+		socket, isSocket = target, true // the path itself, as it is
 	}
 	switch {
 	case isSocket:

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,6 +34,9 @@ func TestNew_Targets(t *testing.T) {
 		{"http://", false},
 		{"http://127.0.0.1:7474?x=1", false},
 		{"unix:///run/my cortex/cortex.sock", true},
+		{"unix:///run/my%20cortex/cortex.sock", true},
+		{"unix:///run/50%/cortex.sock", false}, // '%' is %25
+		{"unix:///run/a%zz.sock", false},
 		{"http://[::1]:7474", true},
 		{"http://[::1]", true},
 		{"http://127.0.0.1:7474/cortex/", true},
@@ -290,5 +294,40 @@ func TestNew_TokenNotHeaderSafe(t *testing.T) {
 	}
 	if _, err := client.New("http://127.0.0.1:7474", client.DefaultOptions().WithToken("cx_Ab-9.~+/=")); err != nil {
 		t.Errorf("a token of header characters: %v", err)
+	}
+}
+
+// TestNew_SocketURLPercentDecoded: a unix:// URL's path is percent-encoded
+// as any URL's: unix:///dir/a%20b%25c/s.sock reaches the socket in
+// "a b%c" (it was dialled as "a%20b%25c", a socket that does not exist,
+// exit 6); the path given as it is still works.
+func TestNew_SocketURLPercentDecoded(t *testing.T) {
+	dir := filepath.Join(filepath.Dir(shortSocket(t)), "a b%c")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: server.New(cortextest.NewStore(t), server.DefaultOptions()).Handler()}
+	go hs.Serve(l) //nolint:errcheck // closed below
+	t.Cleanup(func() { hs.Close() })
+	escaped := (&url.URL{Scheme: "unix", Path: sock}).String()
+	if !strings.Contains(escaped, "a%20b%25c") {
+		t.Fatalf("test setup: %s", escaped)
+	}
+	for _, target := range []string{escaped, strings.ToUpper("unix") + escaped[len("unix"):], sock} {
+		for _, stream := range []bool{true, false} {
+			c, err := client.New(target, client.DefaultOptions().WithRPCStream(stream))
+			if err != nil {
+				t.Fatalf("New(%q): %v", target, err)
+			}
+			if _, err := c.Strategies(ctx); err != nil {
+				t.Errorf("%s (stream %v): %v", target, stream, err)
+			}
+			c.Close()
+		}
 	}
 }

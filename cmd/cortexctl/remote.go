@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,7 +122,8 @@ func reachable(d server.Discovery) string {
 		scheme = "https://"
 	}
 	for _, t := range []struct{ network, addr, target string }{
-		{"unix", d.Socket, "unix://" + d.Socket},
+		// The socket's path percent-encoded, as a unix:// URL's is.
+		{"unix", d.Socket, (&url.URL{Scheme: "unix", Path: d.Socket}).String()},
 		{"tcp", tcp, scheme + tcp},
 	} {
 		if t.addr == "" {
