@@ -114,7 +114,9 @@ var _ api.TeamManager = (*Client)(nil)
 // A target New cannot read, an invalid namespace name or token
 // (WithToken) is an error matching api.ErrInvalid. A call that the server redirects with 301, 302
 // or 303 (a proxy that sends http:// to https://) fails so too, naming
-// where it redirects, and is not sent there; 307 and 308 are followed.
+// where it redirects, and is not sent there; 307 and 308 are followed,
+// except, with a token (WithToken), to another origin (scheme, host or
+// port), where the token would go: that fails so too.
 func New(target string, opts Options) (*Client, error) {
 	if err := namespace.ValidateName(opts.namespace); err != nil {
 		return nil, fmt.Errorf("client: %w", err)
@@ -172,7 +174,7 @@ func New(target string, opts Options) (*Client, error) {
 		}
 		copied := *hc
 		copied.Transport = tr
-		c.http, c.base = keepMethod(&copied), "http://cortex"
+		c.http, c.base = keepMethod(&copied, opts.token != ""), "http://cortex"
 	case strings.HasPrefix(target, "http://"), strings.HasPrefix(target, "https://"):
 		u, err := url.Parse(target)
 		if err != nil {
@@ -190,7 +192,7 @@ func New(target string, opts Options) (*Client, error) {
 		}
 		// Messages name the target without the password of its user info.
 		c.target = u.Redacted()
-		c.http, c.base = keepMethod(hc), strings.TrimRight(target, "/")
+		c.http, c.base = keepMethod(hc, opts.token != ""), strings.TrimRight(target, "/")
 		if u.Scheme == "http" && opts.streams() && (opts.stream != nil || !proxied(u)) {
 			host := u.Host
 			if u.Port() == "" {
@@ -559,12 +561,15 @@ func notUTF8(v reflect.Value, name string) (string, bool) {
 // keep a request's method (307 and 308, which send its body again, as
 // hc's CheckRedirect allows): a POST redirected with 301, 302 or 303
 // would go as a GET without its body, which the server refuses as a
-// usage error. Client.do makes the redirect its error.
-func keepMethod(hc *http.Client) *http.Client {
+// usage error. With a token (token), it follows none to another origin
+// (scheme, host and port) either: net/http sends the Authorization
+// header again to the same host on another port, whatever listens there.
+// Client.do makes the redirect its error.
+func keepMethod(hc *http.Client, token bool) *http.Client {
 	copied := *hc
 	check := hc.CheckRedirect
 	copied.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if req.Method != via[len(via)-1].Method {
+		if req.Method != via[len(via)-1].Method || token && !sameOrigin(req.URL, via[0].URL) {
 			return http.ErrUseLastResponse
 		}
 		if check != nil {
@@ -576,6 +581,21 @@ func keepMethod(hc *http.Client) *http.Client {
 		return nil
 	}
 	return &copied
+}
+
+// sameOrigin reports whether a and b have the same origin: scheme, host
+// and port (a scheme's default port if none is given).
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // do sends req; an error of the connection matches api.ErrUnavailable, or
@@ -598,8 +618,12 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 				to = base // the server's URL as it redirects
 			}
 		}
-		return nil, fmt.Errorf("%w %s: the server redirects %s %s to %s (%s): give the URL it redirects to as the target",
-			ErrTarget, c.target, req.Method, req.URL.Path, to, resp.Status)
+		why := ""
+		if u, err := resp.Location(); err == nil && c.token != "" && !sameOrigin(u, req.URL) {
+			why = ", another origin: the token is not sent there"
+		}
+		return nil, fmt.Errorf("%w %s: the server redirects %s %s to %s (%s%s): give the URL it redirects to as the target",
+			ErrTarget, c.target, req.Method, req.URL.Path, to, resp.Status, why)
 	}
 	return resp, nil
 }

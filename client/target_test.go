@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -328,6 +329,79 @@ func TestNew_SocketURLPercentDecoded(t *testing.T) {
 				t.Errorf("%s (stream %v): %v", target, stream, err)
 			}
 			c.Close()
+		}
+	}
+}
+
+// TestClient_RedirectToAnotherPortKeepsToken: a 307 or 308 to the same
+// host on another port (another listener, whoever runs it) is not
+// followed by a client with a token: the call fails naming where it
+// redirects (exit 7), and the other listener gets no request, so never
+// the token (net/http sends the Authorization header again to the same
+// host, whatever the port). A redirect within the origin is still
+// followed, with the token.
+func TestClient_RedirectToAnotherPortKeepsToken(t *testing.T) {
+	h := server.New(cortextest.NewStore(t), server.DefaultOptions()).Handler()
+	var otherGot atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		otherGot.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	defer other.Close()
+	for _, code := range []int{307, 308} {
+		for _, stream := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%d/stream=%v", code, stream), func(t *testing.T) {
+				var tokenKept atomic.Int32
+				red := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if rest, ok := strings.CutPrefix(r.URL.Path, "/moved"); ok {
+						// Redirected here, within the origin.
+						if r.Header.Get("Authorization") == "Bearer s3cret" {
+							tokenKept.Add(1)
+						}
+						r.Header.Del("Authorization") // (h has no tokens)
+						r.URL.Path = rest
+						h.ServeHTTP(w, r)
+						return
+					}
+					to := other.URL + r.URL.Path
+					if strings.HasPrefix(r.URL.Path, "/ns/same/") {
+						to = "/moved" + r.URL.Path
+					}
+					if r.URL.RawQuery != "" {
+						to += "?" + r.URL.RawQuery
+					}
+					http.Redirect(w, r, to, code)
+				}))
+				defer red.Close()
+				otherGot.Store(0)
+				opts := client.DefaultOptions().WithToken("s3cret").WithRPCStream(stream)
+				c, err := client.New(red.URL, opts.WithNamespace("acme"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				_, err = c.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Members: members("a")})
+				_, qerr := c.Query(ctx, "ASK {}", client.QueryOptions{})
+				for _, err := range []error{err, qerr} {
+					if !errors.Is(err, client.ErrTarget) || api.ExitCode(err) != api.ExitInvalid || !strings.Contains(err.Error(), other.URL) || !strings.Contains(err.Error(), "another origin") {
+						t.Errorf("redirected to another port: %v (exit %d), want an error of the target naming %s", err, api.ExitCode(err), other.URL)
+					}
+				}
+				if n := otherGot.Load(); n != 0 {
+					t.Errorf("the listener on the other port got %d requests", n)
+				}
+				same, err := client.New(red.URL, opts.WithNamespace("same"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer same.Close()
+				if _, err := same.CreateTeam(ctx, teammanager.TeamConfig{Name: "n", Members: members("a")}); err != nil {
+					t.Errorf("redirected within the origin: %v", err)
+				}
+				if tokenKept.Load() == 0 {
+					t.Errorf("redirected within the origin: the token was not sent")
+				}
+			})
 		}
 	}
 }
