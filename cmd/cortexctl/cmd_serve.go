@@ -87,7 +87,9 @@ under .localhost) or an IP address.
 On SIGINT, SIGTERM, SIGHUP (unless started with it ignored, as by nohup) or
 SIGQUIT it stops accepting, lets the requests in flight finish (at most 10 s),
 closes the store, removes DIR/cortex-server.json and the socket and exits 0;
-a second signal exits at once. From the signal on, DIR/cortex-server.json says
+a second signal exits at once (exit 8), as does serve still running 12 s
+after the first (requests that did not end when cut), removing both files
+too (a crash or kill -9 leaves them: stale, they are replaced). From the signal on, DIR/cortex-server.json says
 the server is stopping, and a command started on DIR meanwhile waits for it to
 release the store (12 s at most), saying so, then opens the store itself.
 Every write it acknowledged is in the store, even if the process is killed.
@@ -237,6 +239,17 @@ func serveCmd(c *cli.Context, e *env) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer server.RemoveDiscovery(e.dataDir, d.PID) // best effort: a stale file is ignored
+	// An immediate exit (a second signal, or requests in flight that did
+	// not end within the grace) skips the defers: the socket, then the
+	// discovery file, go first. (The store's lock goes with the process
+	// right after; a crash leaves both, stale.)
+	pid := d.PID
+	defer onHardExit(c.Context, func() {
+		if sock != "" {
+			os.Remove(sock)
+		}
+		server.RemoveDiscovery(e.dataDir, pid)
+	})()
 	srv := server.New(s, opts.WithConfig(e.cfg).WithLogger(e.logger()).WithTokens(tokens).WithInsecure(c.Bool("insecure")))
 	var where []string
 	for _, l := range ls {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -27,6 +29,11 @@ type stopper struct {
 	grace  atomic.Int64 // time.Duration
 	// sigs is the channel start reads, for notifyStop (nil: none).
 	sigs chan<- os.Signal
+
+	mu sync.Mutex
+	// atExit are run, last first, before the immediate exit (onHardExit).
+	atExit map[int]func()
+	nextID int
 }
 
 type stopperKey struct{}
@@ -57,6 +64,7 @@ func (s *stopper) start(ctx context.Context, sigs <-chan os.Signal) (_ context.C
 		case <-t.C:
 			fmt.Fprintf(s.stderr, "cortexctl: interrupted: the command did not stop within %v of %v (output blocked?): exiting at once (a write in progress is cut as by a crash; the store recovers at its next open)\n", grace, sig)
 		}
+		s.runAtExit()
 		s.exit(exitTimeout)
 	}()
 	return ctx, func() { close(done); cancel() }
@@ -78,5 +86,49 @@ func setStopGrace(ctx context.Context, d time.Duration) {
 func notifyStop(ctx context.Context, sigs ...os.Signal) {
 	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok && s.sigs != nil {
 		signal.Notify(s.sigs, sigs...)
+	}
+}
+
+// onHardExit makes f run before the immediate exit of the command running
+// with ctx (the second signal, or its grace over: see stopper), if ctx is
+// a stopper's; remove stops that (call it once the command has cleaned up
+// by itself). serve removes its discovery file and socket so: the exit
+// skips its deferred cleanup. f runs in another goroutine than the
+// command, which may be cleaning up at the same time.
+func onHardExit(ctx context.Context, f func()) (remove func()) {
+	s, ok := ctx.Value(stopperKey{}).(*stopper)
+	if !ok {
+		return func() {}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.atExit == nil {
+		s.atExit = map[int]func(){}
+	}
+	id := s.nextID
+	s.nextID++
+	s.atExit[id] = f
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.atExit, id)
+	}
+}
+
+// runAtExit runs the functions onHardExit registered, last first.
+func (s *stopper) runAtExit() {
+	s.mu.Lock()
+	ids := make([]int, 0, len(s.atExit))
+	for id := range s.atExit {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	fs := make([]func(), 0, len(ids))
+	for _, id := range slices.Backward(ids) {
+		fs = append(fs, s.atExit[id])
+	}
+	s.mu.Unlock()
+	for _, f := range fs {
+		f()
 	}
 }
