@@ -101,6 +101,9 @@ type Client struct {
 	// streamBusyUntil (Unix ns): the server refused a stream busy (at its
 	// limit of streams): HTTP requests until then.
 	streamBusyUntil atomic.Int64
+
+	// sent is set once a call may have reached the server (Sent).
+	sent *atomic.Bool
 }
 
 var _ api.TeamManager = (*Client)(nil)
@@ -134,7 +137,7 @@ func New(target string, opts Options) (*Client, error) {
 			target = scheme + target[i:]
 		}
 	}
-	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle}
+	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle, sent: new(atomic.Bool)}
 	hc := opts.http
 	if hc == nil {
 		hc = &http.Client{}
@@ -217,6 +220,14 @@ func proxied(u *url.URL) bool {
 	p, err := http.ProxyFromEnvironment(&http.Request{URL: u})
 	return err != nil || p != nil
 }
+
+// Sent reports whether a call of c may have reached the server: one was
+// sent, whatever its outcome (the server may have run it). False means
+// that no call was sent (none was made, or each failed before it was
+// sent: an error matching ErrNotSent is one): a caller may then make them
+// another way (cortexctl opens the store itself when the server it found
+// stopped accepting before its command's first call).
+func (c *Client) Sent() bool { return c.sent.Load() }
 
 // Namespace returns the name of the namespace c works in.
 func (c *Client) Namespace() string { return c.ns }
@@ -606,6 +617,9 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	resp, err := c.http.Do(req)
+	if err == nil || !notConnected(err) {
+		c.sent.Store(true)
+	}
 	if err != nil {
 		return nil, c.connError(req.Context(), err)
 	}
@@ -719,7 +733,7 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (api.Namespac
 		return out, fmt.Errorf("delete namespace: %w", err)
 	}
 	// A client of the other namespace for this one call: an HTTP request.
-	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token}
+	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token, sent: c.sent}
 	err := other.Call(ctx, "namespaces.delete", map[string]string{"name": name}, &out)
 	return out, err
 }

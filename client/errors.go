@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/spec"
@@ -74,5 +75,28 @@ func unavailable(target string, err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
+	if notConnected(err) {
+		return &notSentError{fmt.Sprintf("%v: server %s: %v", api.ErrUnavailable, target, err)}
+	}
 	return fmt.Errorf("%w: server %s: %v", api.ErrUnavailable, target, err)
+}
+
+// ErrNotSent means a call that was not sent: connecting to the server
+// failed (nothing listens at the target any more, a socket that does not
+// exist, a full accept queue). Nothing of it ran on the server, so it may
+// be made again, there or elsewhere. It matches api.ErrUnavailable.
+var ErrNotSent = fmt.Errorf("%w: not sent", api.ErrUnavailable)
+
+// notSentError is an error matching ErrNotSent, with its own message.
+type notSentError struct{ msg string }
+
+func (e *notSentError) Error() string { return e.msg }
+func (e *notSentError) Unwrap() error { return ErrNotSent }
+
+// notConnected reports whether err is the failure of connecting to the
+// server (net/http's or the stream's dial), before anything was sent; not
+// that of a proxy (whose connection may carry the request on) or of TLS.
+func notConnected(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }

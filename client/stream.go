@@ -148,6 +148,7 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 		}
 		select {
 		case st.out <- req:
+			c.sent.Store(true)
 		case <-st.done:
 		case <-ctx.Done(): // not sent: nothing to cancel on the server
 			st.unregister(id)

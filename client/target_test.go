@@ -405,3 +405,57 @@ func TestClient_RedirectToAnotherPortKeepsToken(t *testing.T) {
 		}
 	}
 }
+
+// TestClient_NotSent: a call whose connection fails (no socket, nothing
+// listening on the port) is an error matching ErrNotSent (and
+// api.ErrUnavailable, exit 6) and leaves Sent false; a call that got
+// through, answered or cut (a listener that closes each connection it
+// accepts), does not match ErrNotSent and makes Sent true (unless only
+// the opening of its stream was cut).
+func TestClient_NotSent(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	freePort := closed.Addr().String()
+	closed.Close()
+	cutter, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cutter.Close()
+	go func() {
+		for {
+			c, err := cutter.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	for _, tc := range []struct {
+		name, target string
+		notSent      bool
+	}{
+		{"no socket", "unix://" + filepath.Join(t.TempDir(), "none.sock"), true},
+		{"port closed", "http://" + freePort, true},
+		{"connection cut", "http://" + cutter.Addr().String(), false},
+		{"answered", "unix://" + startServer(t), false},
+	} {
+		for _, stream := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/stream=%v", tc.name, stream), func(t *testing.T) {
+				c, err := client.New(tc.target, client.DefaultOptions().WithRPCStream(stream))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				_, err = c.Strategies(ctx)
+				// (A stream cut while it opens carried no call yet.)
+				wantSent := !tc.notSent && !(stream && tc.name == "connection cut")
+				if tc.notSent != errors.Is(err, client.ErrNotSent) || tc.notSent && api.ExitCode(err) != api.ExitLocked || c.Sent() != wantSent {
+					t.Errorf("Strategies: %v (exit %d), Sent %v; want not sent %v", err, api.ExitCode(err), c.Sent(), tc.notSent)
+				}
+			})
+		}
+	}
+}

@@ -424,7 +424,7 @@ func recordCommand(e *env, c *cli.Command, parent string) {
 			if err := refuseEmptyListItems(ctx, strings.TrimPrefix(name, "cortexctl ")); err != nil {
 				return err
 			}
-			return action(ctx)
+			return e.runAction(func() error { return action(ctx) })
 		}
 	}
 	for _, s := range c.Subcommands {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -49,6 +50,44 @@ func (e *env) remote() (*client.Client, error) {
 	}
 	e.client, e.remoteErr = e.newClient(target, e.nsName)
 	return e.client, e.remoteErr
+}
+
+// runAction runs action, a command's. If the command went through the
+// server that the discovery file of --data names and that server refused
+// the connection of its first call (client.ErrNotSent, and no call sent:
+// the server began to stop, and stopped accepting, between the discovery
+// and the call), and the command read nothing of stdin, it runs action
+// again, once, finding the server anew: a stopping server is then waited
+// for (openAfterServer) and the command opens the store itself; a new
+// server is gone through. (It used to exit 6.) Nothing of the first run
+// reached the server, and no answer of it was printed.
+func (e *env) runAction(action func() error) error {
+	in := &readTracker{r: e.stdin}
+	if e.stdin != nil {
+		e.stdin = in
+	}
+	err := action()
+	if e.discovered == nil || e.client == nil || e.client.Sent() || !errors.Is(err, client.ErrNotSent) || in.read {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "cortexctl: the server of %s (pid %d) refused the connection: looking for it again\n", pathText(e.dataDir), e.discovered.PID)
+	e.client.Close()
+	e.remoteDone, e.client, e.remoteErr, e.discovered, e.remotePrefixes = false, nil, nil, nil, nil
+	return action()
+}
+
+// readTracker is a reader that records whether anything was read of r.
+type readTracker struct {
+	r    io.Reader
+	read bool
+}
+
+func (t *readTracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 || err != nil {
+		t.read = true
+	}
+	return n, err
 }
 
 // newClient returns a client of the server at target in namespace ns,
