@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -31,11 +33,35 @@ type Options struct {
 	http      *http.Client
 	token     string
 	stream    *bool // WithRPCStream; nil: the default
+	answer    time.Duration
 }
 
-// DefaultOptions returns the defaults: namespace "default" and an HTTP
-// client of its own (no timeout: a call lasts as long as its context).
-func DefaultOptions() Options { return Options{namespace: namespace.Default} }
+// DefaultOptions returns the defaults: namespace "default", an HTTP
+// client of its own (no timeout of its own) and an answer timeout of
+// DefaultAnswerTimeout: a call lasts as long as its context, or until the
+// server has not begun to answer it for that long.
+func DefaultOptions() Options {
+	return Options{namespace: namespace.Default, answer: DefaultAnswerTimeout}
+}
+
+// DefaultAnswerTimeout is how long a call waits for the server to begin
+// its answer, by default (WithAnswerTimeout).
+const DefaultAnswerTimeout = 5 * time.Minute
+
+// WithAnswerTimeout sets how long a call waits, once its request is sent,
+// for the server to begin its answer: an HTTP response's status and
+// headers, or a JSON-RPC stream call's answer (and the answer that opens
+// a stream). A server that accepts a request and never answers (stalled:
+// a deadlock, a process stopped with SIGSTOP, a proxy that lost its
+// backend) then fails the call with an error matching ErrNoAnswer (exit 8,
+// timed out) instead of holding it until its context ends, which for
+// cortexctl is never. A query waits its own timeout (QueryOptions.Timeout)
+// on top, as the server runs it that long before it answers. What comes
+// after the beginning of an answer (an export's data, a query's rows, an
+// event stream that stays open) is not bounded by it. Default
+// DefaultAnswerTimeout (5 minutes: a merge of a large team, the deletion
+// of a large namespace, answer within it); 0 or less: none.
+func (o Options) WithAnswerTimeout(d time.Duration) Options { o.answer = max(d, 0); return o }
 
 // WithNamespace sets the namespace the client works in (default
 // "default").
@@ -104,6 +130,9 @@ type Client struct {
 
 	// sent is set once a call may have reached the server (Sent).
 	sent *atomic.Bool
+	// answer is how long a call waits for the beginning of its answer
+	// (Options.WithAnswerTimeout; 0: no limit).
+	answer time.Duration
 }
 
 var _ api.TeamManager = (*Client)(nil)
@@ -137,7 +166,7 @@ func New(target string, opts Options) (*Client, error) {
 			target = scheme + target[i:]
 		}
 	}
-	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle, sent: new(atomic.Bool)}
+	c := &Client{target: target, ns: opts.namespace, token: opts.token, idle: streamIdle, sent: new(atomic.Bool), answer: opts.answer}
 	hc := opts.http
 	if hc == nil {
 		hc = &http.Client{}
@@ -610,18 +639,35 @@ func sameOrigin(a, b *url.URL) bool {
 }
 
 // do sends req; an error of the connection matches api.ErrUnavailable, or
-// the context's error once it is done. A redirect not followed (see
-// keepMethod) is an error matching ErrTarget that names where it goes.
+// the context's error once it is done, or ErrNoAnswer if the server has
+// not begun to answer c.answer after the request was sent. A redirect not
+// followed (see keepMethod) is an error matching ErrTarget that names
+// where it goes.
 func (c *Client) do(req *http.Request) (*http.Response, error) {
+	return c.doWithin(req, c.answer)
+}
+
+// doWithin is do with wait as the answer timeout (0: none).
+func (c *Client) doWithin(req *http.Request, wait time.Duration) (*http.Response, error) {
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
-	resp, err := c.http.Do(req)
+	ctx := req.Context()
+	var resp *http.Response
+	var err error
+	if wait > 0 {
+		resp, err = c.sendWithin(req, wait)
+	} else {
+		resp, err = c.http.Do(req)
+	}
 	if err == nil || !notConnected(err) {
 		c.sent.Store(true)
 	}
 	if err != nil {
-		return nil, c.connError(req.Context(), err)
+		if errors.Is(err, ErrNoAnswer) {
+			return nil, err
+		}
+		return nil, c.connError(ctx, err)
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "" {
 		resp.Body.Close()
@@ -640,6 +686,65 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 			ErrTarget, c.target, req.Method, req.URL.Path, to, resp.Status, why)
 	}
 	return resp, nil
+}
+
+// sendWithin sends req, failing with ErrNoAnswer if the response's
+// headers have not come wait after the request was written (its body
+// too: an upload, however slow, is not counted). The timer stops with
+// the headers: the body is read for as long as the request's context
+// lasts.
+func (c *Client) sendWithin(req *http.Request, wait time.Duration) (*http.Response, error) {
+	ctx, cancel := context.WithCancelCause(req.Context())
+	var (
+		mu   sync.Mutex
+		t    *time.Timer
+		done bool // Do returned: no timer from now on
+	)
+	noAnswer := &noAnswerError{target: c.target, wait: wait}
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case done:
+		case t == nil:
+			t = time.AfterFunc(wait, func() { cancel(noAnswer) })
+		default:
+			t.Reset(wait) // written again (a redirect, a retry)
+		}
+	}}
+	resp, err := c.http.Do(req.WithContext(httptrace.WithClientTrace(ctx, trace)))
+	mu.Lock()
+	done = true
+	fired := t != nil && !t.Stop()
+	mu.Unlock()
+	if err != nil || fired {
+		cancel(nil)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if fired && req.Context().Err() == nil {
+			return nil, noAnswer
+		}
+		if err == nil {
+			err = context.Cause(ctx)
+		}
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
+	return resp, nil
+}
+
+// cancelOnClose is a response body that ends its request's context once
+// closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 func (c *Client) connError(ctx context.Context, err error) error {
@@ -733,7 +838,7 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (api.Namespac
 		return out, fmt.Errorf("delete namespace: %w", err)
 	}
 	// A client of the other namespace for this one call: an HTTP request.
-	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token, sent: c.sent}
+	other := &Client{target: c.target, base: c.base, ns: name, http: c.http, token: c.token, sent: c.sent, answer: c.answer}
 	err := other.Call(ctx, "namespaces.delete", map[string]string{"name": name}, &out)
 	return out, err
 }

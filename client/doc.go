@@ -38,7 +38,10 @@
 // HTTP client (WithHTTPClient) or WithRPCStream(false), and every call to
 // a server that does not open streams go as HTTP requests; SPARQL,
 // imports, exports and events always do. A call whose context ends returns
-// at once and asks the server to cancel it.
+// at once and asks the server to cancel it. A call whose server has not
+// begun to answer it 5 minutes after it was sent (a stalled server;
+// Options.WithAnswerTimeout) returns so too, with ErrNoAnswer; the rest
+// of an answer (an export, rows, events) is not bounded by it.
 //
 // # Concurrency
 //

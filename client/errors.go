@@ -1,9 +1,11 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/cortexgraph/cortex/api"
 	"github.com/cortexgraph/cortex/spec"
@@ -100,3 +102,20 @@ func notConnected(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }
+
+// ErrNoAnswer means a call whose server did not begin to answer in time
+// (Options.WithAnswerTimeout) after its request was sent: the server may
+// have run it, or may still. It matches context.DeadlineExceeded (exit 8,
+// timed out).
+var ErrNoAnswer = fmt.Errorf("no answer in time: %w", context.DeadlineExceeded)
+
+// noAnswerError is the error of a call that got no answer in time.
+type noAnswerError struct {
+	target string
+	wait   time.Duration
+}
+
+func (e *noAnswerError) Error() string {
+	return fmt.Sprintf("server %s: no answer within %s of the request (stalled? the answer timeout: client.Options.WithAnswerTimeout, cortexctl --server-timeout)", e.target, e.wait)
+}
+func (e *noAnswerError) Unwrap() error { return ErrNoAnswer }

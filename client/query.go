@@ -124,7 +124,11 @@ func (c *Client) sparql(ctx context.Context, text string, opts QueryOptions, exp
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/sparql-results+json, application/n-triples")
 	req.Header.Set(server.ErrorTrailerHeader, "1")
-	resp, err := c.do(req)
+	wait := c.answer // the query runs up to its timeout before it answers
+	if wait > 0 {
+		wait += max(opts.Timeout, 0)
+	}
+	resp, err := c.doWithin(req, wait)
 	if err != nil {
 		return nil, err
 	}

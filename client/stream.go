@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -154,7 +155,18 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 			st.unregister(id)
 			return rpcResponse{}, c.connError(ctx, ctx.Err())
 		}
+		var noAnswer <-chan time.Time // the answer timeout (nil: none)
+		if c.answer > 0 {
+			t := time.NewTimer(c.answer)
+			defer t.Stop()
+			noAnswer = t.C
+		}
 		select {
+		case <-noAnswer:
+			if st.unregister(id) {
+				st.cancelCall(id)
+			}
+			return rpcResponse{}, &noAnswerError{target: c.target, wait: c.answer}
 		case a := <-ch:
 			if errors.Is(a.err, errClosing) && attempt == 0 && ctx.Err() == nil {
 				continue // not run: again, on a new stream
@@ -168,21 +180,24 @@ func (c *Client) callStream(ctx context.Context, method string, params []byte) (
 			return a.resp, nil
 		case <-ctx.Done():
 			if st.unregister(id) {
-				// Cancel it on the server too, as closing an HTTP
-				// request's connection would: queued behind the requests
-				// waiting to be written (up to the stream's end), without
-				// holding the caller back.
-				cancel := []byte(`{"jsonrpc":"2.0","method":"` + cancelMethod + `","params":{"id":` + strconv.FormatUint(id, 10) + "}}\n")
-				go func() {
-					select {
-					case st.out <- cancel:
-					case <-st.done:
-					}
-				}()
+				st.cancelCall(id)
 			}
 			return rpcResponse{}, c.connError(ctx, ctx.Err())
 		}
 	}
+}
+
+// cancelCall cancels call id on the server too, as closing an HTTP
+// request's connection would: queued behind the requests waiting to be
+// written (up to the stream's end), without holding the caller back.
+func (st *stream) cancelCall(id uint64) {
+	cancel := []byte(`{"jsonrpc":"2.0","method":"` + cancelMethod + `","params":{"id":` + strconv.FormatUint(id, 10) + "}}\n")
+	go func() {
+		select {
+		case st.out <- cancel:
+		case <-st.done:
+		}
+	}()
 }
 
 // stream returns c's open stream, opening one if there is none. One call
@@ -251,12 +266,24 @@ func (c *Client) openStream(ctx context.Context) (*stream, error) {
 	br := bufio.NewReaderSize(conn, 64<<10)
 	err = req.Write(conn)
 	var resp *http.Response
+	noAnswer := false
 	if err == nil {
+		if c.answer > 0 {
+			// The answer timeout, unless ctx ends first.
+			by := time.Now().Add(c.answer)
+			if dl, ok := ctx.Deadline(); !ok || by.Before(dl) {
+				noAnswer = true
+				_ = conn.SetReadDeadline(by)
+			}
+		}
 		resp, err = http.ReadResponse(br, req)
 	}
 	if !stop() || err != nil {
 		if err == nil {
 			err = ctx.Err()
+		}
+		if noAnswer && ctx.Err() == nil && errors.Is(err, os.ErrDeadlineExceeded) {
+			return fail(&noAnswerError{target: c.target, wait: c.answer})
 		}
 		return fail(c.connError(ctx, err))
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -49,6 +50,9 @@ type env struct {
 	discovered *server.Discovery // nil with --server
 	// remotePrefixes are the server's prefixes (env.prefixes), once asked.
 	remotePrefixes map[string]string
+	// answerTimeout is --server-timeout (CORTEX_SERVER_TIMEOUT): how
+	// long a request waits for the server to begin answering (0: no limit).
+	answerTimeout time.Duration
 
 	command        string // the running command, e.g. "cortexctl teams list"
 	unknownCommand string // set by urfave's CommandNotFound hook
@@ -324,6 +328,7 @@ Example:
 			&cli.BoolFlag{Name: "verbose", Usage: "also print the storage engine's (Badger's) warnings and errors on stderr", EnvVars: []string{"CORTEX_VERBOSE"}},
 			&cli.StringFlag{Name: "server", Usage: "send the command to the server at `URL` (unix:///path/to/cortex.sock or http://127.0.0.1:7474) instead of opening --data; without it, a server that holds --data is used", EnvVars: []string{"CORTEX_SERVER"}},
 			&cli.StringFlag{Name: "token", Usage: "bearer `TOKEN` sent to the server (cortexctl tokens create); a Unix socket needs none", EnvVars: []string{"CORTEX_TOKEN"}},
+			&cli.DurationFlag{Name: "server-timeout", Usage: "how long a command sent to a server waits for it to begin answering each request (a query: its --timeout on top); then exit 8. 0: no limit", EnvVars: []string{"CORTEX_SERVER_TIMEOUT"}, Value: client.DefaultAnswerTimeout},
 		},
 		Before: func(c *cli.Context) error {
 			n, err := applyMemoryLimit(c, e.args)
@@ -336,6 +341,9 @@ Example:
 			e.nsName = c.String("namespace")
 			e.serverURL = c.String("server")
 			e.token = c.String("token")
+			if e.answerTimeout = c.Duration("server-timeout"); e.answerTimeout < 0 {
+				return fmt.Errorf("%w: --server-timeout %s: want 0 (no limit) or a positive duration", errInvalid, e.answerTimeout)
+			}
 			// Given empty on the command line (--server "$URL" with URL
 			// unset), they are usage errors, as --data "" is, not the
 			// option left out: the command would work on the local store,

@@ -97,7 +97,7 @@ func (e *env) newClient(target, ns string) (*client.Client, error) {
 	if err := checkToken(e.token); err != nil {
 		return nil, err
 	}
-	opts := client.DefaultOptions().WithNamespace(ns).WithToken(e.token)
+	opts := client.DefaultOptions().WithNamespace(ns).WithToken(e.token).WithAnswerTimeout(e.answerTimeout)
 	if d := e.discovered; d != nil && d.CertSHA256 != "" && strings.HasPrefix(target, "https://") {
 		opts = opts.WithHTTPClient(pinnedClient(d.CertSHA256))
 	}
