@@ -13,7 +13,7 @@ import (
 	"github.com/cortexgraph/cortex/server"
 )
 
-// TestCLI_FirstCallRefusedWaitsForStoppingServer: a command that found
+// TestServe_FirstCallRefusedWaitsForStoppingServer: a command that found
 // the server of DIR answering (its discovery check connects) but whose
 // first call's connection is refused (the server began to stop in
 // between: it accepts no new connection from then on) finds the server
@@ -26,7 +26,7 @@ import (
 // accepts one connection, the discovery check's, and refuses the next:
 // a listening socket with a backlog of 0 that never accepts (Linux refuses
 // a second connection waiting in its queue, EAGAIN).
-func TestCLI_FirstCallRefusedWaitsForStoppingServer(t *testing.T) {
+func TestServe_FirstCallRefusedWaitsForStoppingServer(t *testing.T) {
 	dir := t.TempDir()
 	s := startServe(t, dir, "--listen", "")
 	pw, imported := holdImport(t, s)

@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// TestCLI_ServerTimeout: a command sent to a server that accepts it,
+// TestRemote_ServerTimeout: a command sent to a server that accepts it,
 // reads it and never answers gives up once --server-timeout (or
 // CORTEX_SERVER_TIMEOUT) is over, exit 8, saying the server did not
 // answer; it used to wait until interrupted. A negative value is an
 // invalid value (exit 7), before anything is sent.
-func TestCLI_ServerTimeout(t *testing.T) {
+func TestRemote_ServerTimeout(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -10,14 +10,14 @@ import (
 	"testing"
 )
 
-// TestCLI_SocketPathWithSpaceAndPercent: a store directory whose path holds
+// TestServe_SocketPathWithSpaceAndPercent: a store directory whose path holds
 // a space and a percent sign is served on DIR/cortex.sock, and commands
 // reach it by its discovery file, by --server and by CORTEX_SERVER given
 // as a unix:// URL (percent-encoded: %20, %25) or as the socket's path.
 // A unix:// URL was not percent-decoded (the socket "a%20b%25c/..." did
 // not exist: exit 6), and the discovered socket was made a URL without
 // encoding ("a b%c": exit 7).
-func TestCLI_SocketPathWithSpaceAndPercent(t *testing.T) {
+func TestServe_SocketPathWithSpaceAndPercent(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a b%c")
 	s := startServe(t, dir, "--listen", "")
 	sockURL := (&url.URL{Scheme: "unix", Path: s.disc.Socket}).String()
