@@ -153,7 +153,7 @@ type pendingCommit struct {
 }
 
 func newBulkState(ctx context.Context, n *Namespace) (*bulkState, error) {
-	inds, err := readIndexes(ctx, n.kv)
+	inds, err := readIndexes(ctx, n.kvCtx(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	hkv "github.com/hidal-go/hidalgo/kv"
+
 	"github.com/cortexgraph/cortex/cortex/sparql"
 	"github.com/cortexgraph/cortex/cortex/sparql/eval"
 )
@@ -136,5 +138,83 @@ func TestRead_TimeoutWhileWriteHoldsStore(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestWrite_CancelWhileWriteHoldsStore: a write of another namespace through
+// the cayley kv layer's transactions (a one-transaction delta, an import
+// record, the check of a namespace being opened) whose context is cancelled
+// while it waits for a journaled delta that holds the store fails at once with
+// context.Canceled, and writes nothing: it waited at the gate for the whole
+// journaled write (badgerkv's DB.Tx takes no context) before.
+func TestWrite_CancelWhileWriteHoldsStore(t *testing.T) {
+	t.Parallel()
+	small := uniqueQuads(3, "small")
+	for name, write := range map[string]func(ctx context.Context, s *Store, n2 *Namespace) error{
+		"apply": func(ctx context.Context, _ *Store, n2 *Namespace) error {
+			return n2.Apply(ctx, Delta{Add: small})
+		},
+		"import record": func(ctx context.Context, _ *Store, n2 *Namespace) error {
+			return n2.updateKV(ctx, func(tx hkv.Tx) error { return tx.Put(importKey("src"), []byte("x")) })
+		},
+		"open namespace": func(ctx context.Context, s *Store, _ *Namespace) error {
+			_, err := openNamespace(ctx, s, "other", "")
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			paused, resume := make(chan struct{}), make(chan struct{})
+			o := DefaultOptions().WithSyncWrites(false).WithTuning(Tuning{MaxDeltaQuads: 50, JournalTxnEntries: 100})
+			o = WithJournalHook(o, func(stage string) {
+				if stage == "committed" {
+					select {
+					case <-paused:
+						return // once
+					default:
+					}
+					close(paused)
+					<-resume
+				}
+			})
+			s, n := openFilled(t, t.TempDir(), o, 10, "base")
+			defer s.Close()
+			n2, err := s.Namespace(context.Background(), "other")
+			if err != nil {
+				t.Fatal(err)
+			}
+			applied := make(chan error, 1)
+			go func() { applied <- n.Apply(context.Background(), Delta{Add: uniqueQuads(3000, "big")}) }()
+			<-paused
+			// Cancelled once the write waits at the gate (or, on a slow
+			// machine, before it gets there: it fails the same way).
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- write(ctx, s, n2) }()
+			time.AfterFunc(100*time.Millisecond, cancel)
+			// Without the fix the write waits for the journaled one, which
+			// waits for resume: let it go on after a while so that the
+			// test fails rather than hangs.
+			fallback := time.AfterFunc(30*time.Second, func() { close(resume) })
+			err = <-done
+			if fallback.Stop() {
+				close(resume)
+			} else {
+				t.Error("the write waited for the journaled write to end")
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("write beside the journaled write: %v, want context.Canceled", err)
+			}
+			if err := <-applied; err != nil {
+				t.Fatal(err)
+			}
+			if size, err := n2.Size(context.Background()); err != nil || size != 0 {
+				t.Fatalf("size of the other namespace %d, %v; want 0", size, err)
+			}
+			if _, found, err := n2.importRecord(context.Background(), "src"); err != nil || found {
+				t.Fatalf("import record found %v, %v; want none", found, err)
+			}
+		})
 	}
 }

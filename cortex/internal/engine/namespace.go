@@ -104,14 +104,17 @@ var qsOptions = graph.Options{ckv.OptNoBloom: true}
 
 // openNamespace opens the quadstore of an existing namespace (one with a
 // registry entry).
-func openNamespace(_ context.Context, s *Store, name, base string) (*Namespace, error) {
+func openNamespace(ctx context.Context, s *Store, name, base string) (*Namespace, error) {
 	view := s.nsView(name)
 	n := &Namespace{s: s, name: name, base: base, kv: flat.Upgrade(view), view: view, wmu: newWriteLock(), done: make(chan struct{})}
 	n.cache.init(s.opts.valueCache)
 	// Cortex reads and writes the format itself; cayley's own quadstore is
 	// opened only to check that the namespace is one of its stores (and
 	// not closed: that would close the view).
-	if _, err := ckv.New(n.kv, qsOptions); err != nil {
+	if _, err := ckv.New(n.kvCtx(ctx), qsOptions); err != nil {
+		if ctx.Err() != nil {
+			return nil, err // ctx ended while it waited at the gate: not a corruption
+		}
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return n, nil
@@ -127,7 +130,7 @@ func createNamespace(ctx context.Context, s *Store, name, base string) (*Namespa
 		return nil, fmt.Errorf("drop the leftovers of a deleted namespace: %w", err)
 	}
 	view := s.nsView(name)
-	kv := flat.Upgrade(view)
+	kv := flat.Upgrade(view.WithContext(ctx)) // ctx bounds the waits at the gate
 	if err := initNamespace(ctx, s, kv, name, base); err != nil {
 		return nil, err
 	}

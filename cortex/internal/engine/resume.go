@@ -243,7 +243,7 @@ func (n *Namespace) updateKV(ctx context.Context, fn func(tx hkv.Tx) error) erro
 		return err
 	}
 	defer n.wmu.Unlock()
-	return hkv.Update(ctx, n.kv, fn)
+	return hkv.Update(ctx, n.kvCtx(ctx), fn)
 }
 
 // beginImport picks the import id of an import of src into target (id,

@@ -65,7 +65,7 @@ type deltaWriter struct {
 // de-duplicated, with no quad in both) in one transaction. It reports whether
 // nodes were deleted. The caller holds n.wmu.
 func (n *Namespace) writeDelta(ctx context.Context, remove, add []quad.Quad, pins map[quad.Value]bool, side *sideOps) (freed bool, err error) {
-	ft, err := n.view.Tx(true)
+	ft, err := n.view.TxContext(ctx, true) // ctx bounds the wait at the gate
 	if err != nil {
 		return false, err
 	}
