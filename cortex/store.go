@@ -192,9 +192,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 // the namespace is then deleted and its keys are left, as after a crash.
 // Creating a namespace over such leftovers waits for them in the same way
 // and, after that bound, fails with ErrBusy and creates nothing.
-// If Badger cannot create the memtable that DropPrefix replaces its own
-// with, the store becomes unusable: every later operation fails with that
-// error until it is closed and opened again.
+// If Badger cannot flush its memtable or create the one that DropPrefix
+// replaces it with, the store becomes unusable: every later operation
+// fails with that error until it is closed and opened again.
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end

@@ -212,3 +212,87 @@ func reopenLost(t *testing.T, s *Store, dir string, blocks []string) *Store {
 	}
 	return testStore(t, dir, DefaultOptions())
 }
+
+// TestDeleteNamespace_FlushFailed: DeleteNamespace's DropPrefix failed to
+// flush Badger's memtable (a directory stands where the table file goes, as
+// a file Badger cannot create would: too many open files, a file system
+// remounted read-only). Badger then keeps that memtable both as its
+// current one and in its list of those to flush, and the next flush of it
+// releases a memtable still listed (the next DropPrefix or read panicked
+// the process). The store is lost as when no memtable could be created:
+// every later operation fails with an error, Close works, and the store
+// reopens without the deleted namespace and with the other one whole.
+func TestDeleteNamespace_FlushFailed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Apply(ctx, Delta{Add: uniqueQuads(40, "keep")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gone", "later"} {
+		g, err := s.Namespace(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Apply(ctx, Delta{Add: uniqueQuads(40, name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := 0
+	tables, err := filepath.Glob(filepath.Join(dir, "*.sst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tables {
+		var id int
+		if _, err := fmt.Sscanf(filepath.Base(p), "%06d.sst", &id); err == nil && id > last {
+			last = id
+		}
+	}
+	var blocks []string
+	for id := last + 1; id < last+200; id++ {
+		p := filepath.Join(dir, fmt.Sprintf("%06d.sst", id))
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, p)
+	}
+	if err := s.DeleteNamespace(ctx, "gone"); err == nil {
+		t.Fatal("DeleteNamespace succeeded without flushing the memtable")
+	}
+	// With the blocks gone, Badger could flush again; the store stays lost.
+	for _, p := range blocks {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantAllFail(t, map[string]func() error{
+		"size":   func() error { _, err := n.Size(ctx); return err },
+		"quads":  func() error { return n.EachQuad(ctx, Pattern{}, func(quad.Quad) error { return nil }) },
+		"apply":  func() error { return n.Apply(ctx, Delta{Add: uniqueQuads(3, "late")}) },
+		"check":  func() error { return s.Check(ctx) },
+		"delete": func() error { return s.DeleteNamespace(ctx, "later") },
+		"create": func() error { _, err := s.Namespace(ctx, "other"); return err },
+	})
+	s = reopenLost(t, s, dir, nil)
+	if _, err := s.OpenNamespace(ctx, "gone"); !errors.Is(err, ErrNoNamespace) {
+		t.Errorf("the deleted namespace after reopening: %v, want ErrNoNamespace", err)
+	}
+	for name, want := range map[string]int64{"ns": 40, "later": 40} {
+		n, err := s.OpenNamespace(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size, err := n.Size(ctx); err != nil || size != want {
+			t.Fatalf("namespace %s: size %d, %v after reopening; want %d", name, size, err, want)
+		}
+	}
+}

@@ -651,9 +651,9 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // the namespace is then deleted and its keys are left, as after a crash.
 // Creating a namespace over such leftovers waits for them in the same way
 // and, after that bound, fails with ErrBusy and creates nothing.
-// If Badger cannot create the memtable that DropPrefix replaces its own
-// with, the store becomes unusable: every later operation fails with that
-// error until it is closed and opened again.
+// If Badger cannot flush its memtable or create the one that DropPrefix
+// replaces it with, the store becomes unusable: every later operation
+// fails with that error until it is closed and opened again.
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end
@@ -797,9 +797,9 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 // waits up to Tuning.DropGateWait for the store's open transactions to
 // end (a query result, an iterator or a Tx left open by its program would
 // hold it for ever), and then fails with an error matching ErrBusy that
-// says which were open, having dropped nothing. If Badger cannot create the
-// memtable that DropPrefix replaces its own with, the store is lost (see
-// lose): every later operation fails with that error.
+// says which were open, having dropped nothing. If DropPrefix fails (Badger
+// could not flush its memtable or create the next one), the store is lost
+// (see lose): every later operation fails with that error.
 func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	var any bool
 	err := s.view(ctx, func(txn *badger.Txn) error {
@@ -827,9 +827,20 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
-	// DropPrefix replaces Badger's memtable: if it cannot create the next
-	// one, Badger has none left and the store is lost (checkCommit).
-	return s.checkCommit(s.db.DropPrefix(prefix))
+	// DropPrefix flushes Badger's memtable and replaces it. If it cannot
+	// create the next one, Badger has none left; if the flush fails (the
+	// table file cannot be created, the manifest not written), Badger keeps
+	// the memtable as its current one and in its list of those flushed,
+	// and the next flush of it releases a memtable still listed: the next
+	// DropPrefix or read panics (badger v4.9.6 db.go, DropPrefix: db.imm =
+	// append(db.imm, db.mt), then "return err" without undoing it). Its
+	// error does not say which step failed (a failed drop from the levels,
+	// after the memtable was replaced, leaves Badger whole), so any error
+	// loses the store (see lose), as a failed flush before a stream does.
+	if err := s.db.DropPrefix(prefix); err != nil {
+		return s.lose(err)
+	}
+	return nil
 }
 
 // dropLeftovers drops, at a read-write Open, the keys under the data prefix
@@ -990,7 +1001,8 @@ func (s *Store) poison(err error) error {
 }
 
 // lose records that Badger can serve no transaction any more: a failed
-// flush of its memtables (DropPrefix, or a memtable it could not create
+// flush of its memtables (DropPrefix, which may also leave a memtable it
+// failed to flush listed twice; or a memtable it could not create
 // when the current one filled up: too many open files, a file size limit,
 // a file system remounted read-only) leaves it without a memtable, on which
 // every transaction would panic. The store is poisoned and its gate admits
