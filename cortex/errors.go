@@ -114,7 +114,7 @@ type CheckError = engine.CheckError
 //
 //	type NoSpaceError struct {
 //		Dir  string
-//		What string // the refused write, e.g. "import segment"
+//		What string // the refused write, e.g. "import segment"; empty for a deletion (its error names it)
 //		Free int64  // bytes available to the store's process
 //		Need int64  // bytes the write needs, reserve included
 //	}

@@ -32,7 +32,10 @@ type Store struct {
 // ErrRecoveryNeeded and changes nothing in dir; a read-write Open recovers
 // it (replays the log, rolls the write back). Any number of
 // processes may open a store read-only at once, but not while one has it
-// open read-write (ErrLocked either way).
+// open read-write (ErrLocked either way). A read-write Open needs the room
+// that a namespace's deletion needs on a full disk (see DeleteNamespace),
+// less than a write: without it, it fails with a *NoSpaceError; a read-only
+// Open works on a full disk.
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	e, err := engine.Open(ctx, dir, opts.o)
 	if err != nil {
@@ -195,6 +198,11 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.e.N
 // If Badger cannot flush its memtable or create the one that DropPrefix
 // replaces it with, the store becomes unusable: every later operation
 // fails with that error until it is closed and opened again.
+// On a disk too full for writes (a *NoSpaceError), a deletion, which frees
+// space, still works while the disk has room for Badger's flush and
+// compaction (the free-space reserve less a memtable); with less it fails
+// with a *NoSpaceError before it deletes anything (or, if the disk filled
+// between the two steps, after the first, as above).
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -97,51 +99,14 @@ func TestCLI_DiskFull(t *testing.T) {
 	}
 	bin := buildCLI(t)
 	disk := mountTmpfs(t, 512<<20)
-	store := filepath.Join(disk, "store")
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		cmd := exec.Command(bin, append([]string{"--data", store, "--memory-limit", "256MiB"}, args...)...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		for _, crash := range []string{"fatal error", "SIGBUS", "goroutine ", "panic:"} {
-			if strings.Contains(errb.String(), crash) {
-				t.Fatalf("cortexctl %v crashed (%q):\n%s", args, crash, errb.String())
-			}
-		}
-		return code, out.String(), errb.String()
-	}
-	noSpace := func(what string, code int, stderr string) {
-		t.Helper()
-		if code != 1 || !strings.Contains(stderr, "no space left on device") {
-			t.Fatalf("%s: exit %d, stderr %q; want exit 1 and \"no space left on device\"", what, code, stderr)
-		}
-	}
-	count := func() int {
-		t.Helper()
-		code, out, errb := cli("stats", "--json")
-		if code != 0 {
-			t.Fatalf("stats: exit %d: %s", code, errb)
-		}
-		var st struct{ Quads int }
-		if err := json.Unmarshal([]byte(out), &st); err != nil {
-			t.Fatalf("stats %q: %v", out, err)
-		}
-		return st.Quads
-	}
+	cli := diskCLI(t, bin, filepath.Join(disk, "store"))
+	count := func() int { t.Helper(); return diskCount(t, cli) }
 
 	if code, _, errb := cli("import", ntFile(t, "small.nt", 1000)); code != 0 {
 		t.Fatalf("import small.nt: exit %d: %s", code, errb)
 	}
 	code, _, errb := cli("import", ntFile(t, "big.nt", 1_000_000))
-	noSpace("import big.nt", code, errb)
+	noSpace(t, "import big.nt", code, errb)
 	if n := count(); n != 1000 {
 		t.Fatalf("%d quads after the refused import, want 1000 (nothing of big.nt)", n)
 	}
@@ -151,7 +116,7 @@ func TestCLI_DiskFull(t *testing.T) {
 	// once the few free pages are used.
 	almost := fill(t, disk, 8<<20)
 	code, _, errb = cli("import", ntFile(t, "mid.nt", 15_000))
-	noSpace("import on a nearly full disk", code, errb)
+	noSpace(t, "import on a nearly full disk", code, errb)
 	if n := count(); n != 1000 {
 		t.Fatalf("%d quads after the refused import, want 1000", n)
 	}
@@ -171,7 +136,7 @@ func TestCLI_DiskFull(t *testing.T) {
 	}
 	small2 := ntFile(t, "small2.nt", 500)
 	code, _, errb = cli("import", small2)
-	noSpace("import on a full disk", code, errb)
+	noSpace(t, "import on a full disk", code, errb)
 
 	if err := os.Remove(almost); err != nil {
 		t.Fatal(err)
@@ -184,5 +149,153 @@ func TestCLI_DiskFull(t *testing.T) {
 	}
 	if n := count(); n != 1500 {
 		t.Fatalf("%d quads, want 1500", n)
+	}
+}
+
+// diskCLI returns a function that runs the built cortexctl bin on the store
+// in dir at --memory-limit 256MiB, failing the test if it crashed, and
+// returns its exit code, stdout and stderr.
+func diskCLI(t *testing.T, bin, store string) func(args ...string) (int, string, string) {
+	return func(args ...string) (int, string, string) {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"--data", store, "--memory-limit", "256MiB"}, args...)...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, crash := range []string{"fatal error", "SIGBUS", "goroutine ", "panic:"} {
+			if strings.Contains(errb.String(), crash) {
+				t.Fatalf("cortexctl %v crashed (%q):\n%s", args, crash, errb.String())
+			}
+		}
+		return code, out.String(), errb.String()
+	}
+}
+
+// noSpace fails the test unless a command (what) exited 1 saying "no space
+// left on device".
+func noSpace(t *testing.T, what string, code int, stderr string) {
+	t.Helper()
+	if code != 1 || !strings.Contains(stderr, "no space left on device") {
+		t.Fatalf("%s: exit %d, stderr %q; want exit 1 and \"no space left on device\"", what, code, stderr)
+	}
+}
+
+// diskCount returns the quads of the namespace that cli's args (if any)
+// select, from stats --json.
+func diskCount(t *testing.T, cli func(args ...string) (int, string, string), args ...string) int {
+	t.Helper()
+	code, out, errb := cli(append(args, "stats", "--json")...)
+	if code != 0 {
+		t.Fatalf("stats: exit %d: %s", code, errb)
+	}
+	var st struct{ Quads int }
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("stats %q: %v", out, err)
+	}
+	return st.Quads
+}
+
+// freeBytes returns the bytes free in the file system of dir.
+func freeBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	return int64(st.Bavail) * st.Bsize
+}
+
+// TestCLI_DiskFull_DeleteNamespace: on a disk too full for writes,
+// `namespaces delete` was refused as a write (its read-write open first),
+// so a user could not free space through Cortex. It now deletes the
+// namespace and the space comes back, as long as the disk has room for
+// the storage engine's flush and compaction (the guard's reserve less the
+// rest of a memtable log); on a completely full disk it fails with "no
+// space left on device" and deletes nothing.
+func TestCLI_DiskFull_DeleteNamespace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes ~100 MB")
+	}
+	bin := buildCLI(t)
+	disk := mountTmpfs(t, 512<<20)
+	cli := diskCLI(t, bin, filepath.Join(disk, "store"))
+
+	if code, _, errb := cli("-n", "keep", "import", ntFile(t, "keep.nt", 1000)); code != 0 {
+		t.Fatalf("import keep.nt: exit %d: %s", code, errb)
+	}
+	before := freeBytes(t, disk)
+	if code, _, errb := cli("-n", "scratch", "import", ntFile(t, "scratch.nt", 100_000)); code != 0 {
+		t.Fatalf("import scratch.nt: exit %d: %s", code, errb)
+	}
+	scratch := before - freeBytes(t, disk)
+	if scratch <= 0 {
+		t.Fatalf("the import of scratch.nt took %d bytes", scratch)
+	}
+
+	// What a read-write open (and a deletion) needs, from the refusal of a
+	// tiny import: the guard's reserve less a memtable (16 MiB).
+	tiny := ntFile(t, "tiny.nt", 1)
+	probe := fill(t, disk, 8<<20)
+	code, _, errb := cli("-n", "keep", "import", tiny)
+	noSpace(t, "import on a nearly full disk", code, errb)
+	if !strings.Contains(errb, "open store read-write") {
+		t.Fatalf("import on a nearly full disk: %q, want the read-write open refused", errb)
+	}
+	m := regexp.MustCompile(`needs about ([0-9.]+) MB`).FindStringSubmatch(errb)
+	if m == nil {
+		t.Fatalf("no size in %q", errb)
+	}
+	mb, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(probe); err != nil {
+		t.Fatal(err)
+	}
+	// 8 MiB more free space: writes are refused (they need 8 MiB more), a
+	// deletion is not.
+	filler := fill(t, disk, int64(mb*1e6)+8<<20)
+	code, _, errb = cli("-n", "keep", "import", tiny)
+	noSpace(t, "import at the guard", code, errb)
+	atGuard := freeBytes(t, disk)
+
+	code, out, errb := cli("namespaces", "delete", "scratch", "--yes")
+	if code != 0 || !strings.Contains(out, "deleted namespace scratch") {
+		t.Fatalf("namespaces delete at the guard: exit %d, %q: %s", code, out, errb)
+	}
+	freed := freeBytes(t, disk) - atGuard
+	t.Logf("scratch took %.1f MB; %.1f MB free at the guard; its deletion freed %.1f MB", float64(scratch)/1e6, float64(atGuard)/1e6, float64(freed)/1e6)
+	if freed < scratch/2 {
+		t.Fatalf("deleting scratch (%d bytes) freed %d bytes", scratch, freed)
+	}
+	if n := diskCount(t, cli, "-n", "keep"); n != 1000 {
+		t.Fatalf("%d quads in keep after deleting scratch, want 1000", n)
+	}
+	code, out, _ = cli("namespaces", "list", "--json")
+	if code != 0 || strings.Contains(out, "scratch") {
+		t.Fatalf("namespaces list after the deletion: exit %d: %s", code, out)
+	}
+
+	// Completely full: no room to delete; nothing is deleted.
+	full := fill(t, disk, 0)
+	code, _, errb = cli("namespaces", "delete", "keep", "--yes")
+	noSpace(t, "namespaces delete on a full disk", code, errb)
+	if n := diskCount(t, cli, "-n", "keep"); n != 1000 {
+		t.Fatalf("%d quads in keep after its refused deletion, want 1000", n)
+	}
+	for _, f := range []string{full, filler} {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errb := cli("-n", "keep", "import", tiny); code != 0 {
+		t.Fatalf("import once space is free: exit %d: %s", code, errb)
 	}
 }

@@ -28,8 +28,8 @@ func checkNoSpace(t *testing.T, err error, what string) {
 
 // TestDiskSpace_RefusesWritesNotReads: with less free space than a write
 // needs, every kind of write is refused with ENOSPC before anything is
-// written (a delta, a journaled delta, an import, a read-write Open), reads
-// go on, a read-only Open works, and writes work again once there is room.
+// written (a delta, a journaled delta, an import; a read-write Open without
+// room for a deletion), reads go on, a read-only Open works, and writes work again once there is room.
 func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -73,7 +73,7 @@ func TestDiskSpace_RefusesWritesNotReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	free.Store(s.reserve - 1)
+	free.Store(s.dropSpace - 1) // (a deletion's room opens it: TestDiskSpace_DeleteNamespace)
 	_, err = Open(ctx, dir, opts)
 	checkNoSpace(t, err, "a read-write Open")
 	ro, err := Open(ctx, dir, opts.WithReadOnly(true))
@@ -141,4 +141,106 @@ func uniqueQuads(n int, tag string) []quad.Quad {
 		qs[i] = quad.Quad{Subject: quad.IRI("http://e/" + tag + strconv.Itoa(i)), Predicate: quad.IRI("http://e/p"), Object: quad.String(strconv.Itoa(i % 97))}
 	}
 	return qs
+}
+
+// TestDiskSpace_DeleteNamespace: on a disk too full for writes, deleting a
+// namespace, which is how a user frees space, was refused as a write (and
+// so was the read-write Open it needs). It is allowed while the free space
+// covers what its DropPrefix writes (dropSpace, the reserve less the rest
+// of the memtable log); below that it is refused whole, with ENOSPC,
+// before anything is deleted. If the disk fills between its two steps,
+// the namespace is gone and its keys are left to the next read-write Open.
+// Check passes throughout.
+func TestDiskSpace_DeleteNamespace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	var free atomic.Int64
+	free.Store(1 << 50)
+	var calls atomic.Int64 // free-space checks
+	opts := DefaultOptions()
+	opts.hooks.freeSpace = func(string) (int64, error) { calls.Add(1); return free.Load(), nil }
+	s, err := Open(ctx, dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := map[string][]quad.Quad{}
+	for _, name := range []string{"keep", "gone", "stays", "half"} {
+		n, err := s.Namespace(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fill[name] = uniqueQuads(200, name)
+		if err := n.Apply(ctx, Delta{Add: fill[name]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep, err := s.OpenNamespace(ctx, "keep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.dropSpace <= 0 || s.dropSpace >= s.reserve {
+		t.Fatalf("dropSpace %d, reserve %d: want 0 < dropSpace < reserve", s.dropSpace, s.reserve)
+	}
+
+	// Writes refused: the guard's reserve is not there in full.
+	free.Store(s.reserve - 1)
+	checkNoSpace(t, keep.Apply(ctx, Delta{Add: uniqueQuads(3, "late")}), "a delta at the guard")
+	if err := s.DeleteNamespace(ctx, "gone"); err != nil {
+		t.Fatalf("DeleteNamespace on a disk too full for writes: %v", err)
+	}
+	if _, err := s.OpenNamespace(ctx, "gone"); !errors.Is(err, ErrNoNamespace) {
+		t.Fatalf("the deleted namespace: %v, want ErrNoNamespace", err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Not even room for a deletion: refused whole.
+	free.Store(s.dropSpace - 1)
+	checkNoSpace(t, s.DeleteNamespace(ctx, "stays"), "a deletion without room for its DropPrefix")
+	stays, err := s.OpenNamespace(ctx, "stays")
+	if err != nil {
+		t.Fatalf("the namespace whose deletion was refused: %v", err)
+	}
+	checkSegmentContents(t, stays, distinct(fill["stays"]))
+
+	// The disk fills between the two steps: the namespace is gone, its keys
+	// are left (Check accepts them) and dropped by the next Open.
+	free.Store(s.dropSpace)
+	at := calls.Load()
+	s.opts.hooks.freeSpace = func(string) (int64, error) {
+		if calls.Add(1) > at+1 {
+			return s.dropSpace - 1, nil
+		}
+		return free.Load(), nil
+	}
+	err = s.DeleteNamespace(ctx, "half")
+	checkNoSpace(t, err, "the drop after the registry entry's deletion")
+	if !strings.Contains(err.Error(), "the namespace is gone") {
+		t.Fatalf("error %q does not say the namespace is gone", err)
+	}
+	if _, err := s.OpenNamespace(ctx, "half"); !errors.Is(err, ErrNoNamespace) {
+		t.Fatalf("the half-deleted namespace: %v, want ErrNoNamespace", err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkSegmentContents(t, keep, distinct(fill["keep"]))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A read-write Open needs only a deletion's room, and drops the
+	// leftovers.
+	free.Store(s.reserve - 1)
+	opts.hooks.freeSpace = func(string) (int64, error) { return free.Load(), nil }
+	s = testStore(t, dir, opts)
+	if keys, err := s.prefixKeys(ctx, []byte(dataPrefix+"half/"), nil); err != nil || len(keys) != 0 {
+		t.Fatalf("%d keys of the half-deleted namespace after Open (%v), want none", len(keys), err)
+	}
+	names, err := s.Namespaces(ctx)
+	if err != nil || strings.Join(names, " ") != "keep stays" {
+		t.Fatalf("namespaces %v, %v; want keep stays", names, err)
+	}
 }

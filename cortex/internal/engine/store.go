@@ -40,8 +40,9 @@ type Store struct {
 	lock *dirLock
 	tune Tuning // opts.tuning resolved: no field is zero
 	gate *gate  // brackets every Badger transaction (see gate.go)
-	// reserve is the free space kept for Badger's own writes (diskspace.go).
-	reserve int64
+	// reserve is the free space kept for Badger's own writes, dropSpace
+	// the part of it that a deletion may use (diskspace.go).
+	reserve, dropSpace int64
 	// valueThreshold is Badger's value threshold: in memory, the largest
 	// value it holds (see maxTerm).
 	valueThreshold int64
@@ -157,7 +158,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if opts.hooks.badger != nil {
 		bopts = opts.hooks.badger(bopts)
 	}
-	s.reserve = spaceReserve(bopts)
+	s.reserve, s.dropSpace = spaceReserve(bopts), dropSpace(bopts)
 	s.valueThreshold = bopts.ValueThreshold // (Badger's Opts() reports another in memory)
 	if opts.inMemory {
 		bopts = bopts.WithDir("").WithValueDir("").WithInMemory(true)
@@ -186,8 +187,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 			return nil, errors.Join(fmt.Errorf("open store %s: %w", pathtext.Quote(dir), err), s.lock.release())
 		}
 		if !opts.readOnly {
-			// Opening read-write may flush a memtable left by a crash.
-			if err := s.checkSpace("open store read-write", 0); err != nil {
+			// Opening read-write may flush a memtable left by a crash and
+			// drop a deleted namespace's leftovers: what a deletion
+			// writes, and a deletion needs the store opened (diskspace.go).
+			if err := s.checkFree("open store read-write", s.dropSpace, false); err != nil {
 				return nil, errors.Join(err, s.lock.release())
 			}
 		}
@@ -654,6 +657,11 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 // If Badger cannot flush its memtable or create the one that DropPrefix
 // replaces it with, the store becomes unusable: every later operation
 // fails with that error until it is closed and opened again.
+// On a disk too full for writes (a *NoSpaceError), a deletion, which frees
+// space, still works while the disk has room for Badger's flush and
+// compaction (the free-space reserve less a memtable); with less it fails
+// with a *NoSpaceError before it deletes anything (or, if the disk filled
+// between the two steps, after the first, as above).
 //
 // A *Namespace obtained for name before the call must not be used after
 // it. DeleteNamespace waits for the writes in progress on it to end
@@ -713,7 +721,13 @@ func (s *Store) DeleteNamespace(ctx context.Context, name string) error {
 // errDeleted. If the entry could not be deleted, nothing was: the
 // namespace and open are as they were.
 func (s *Store) unregister(ctx context.Context, name string, open *Namespace) error {
-	err := s.update(ctx, func(txn *badger.Txn) error {
+	// A deletion is allowed on a disk too full for other writes, as long
+	// as its DropPrefix fits (diskspace.go); the same check before the
+	// drop fails only if something else filled the disk meanwhile.
+	if err := s.checkDropSpace(); err != nil {
+		return err
+	}
+	err := s.commit(ctx, func(txn *badger.Txn) error {
 		if h := s.opts.hooks.unregister; h != nil {
 			if err := h(); err != nil {
 				return err
@@ -797,7 +811,9 @@ func (s *Store) DeleteIfUnused(ctx context.Context, n *Namespace) (bool, error) 
 // waits up to Tuning.DropGateWait for the store's open transactions to
 // end (a query result, an iterator or a Tx left open by its program would
 // hold it for ever), and then fails with an error matching ErrBusy that
-// says which were open, having dropped nothing. If DropPrefix fails (Badger
+// says which were open, having dropped nothing. It refuses with a
+// *NoSpaceError, dropping nothing, when the disk lacks room for what
+// DropPrefix writes (checkDropSpace). If DropPrefix fails (Badger
 // could not flush its memtable or create the next one), the store is lost
 // (see lose): every later operation fails with that error.
 func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
@@ -826,6 +842,9 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 	defer s.maint.RUnlock()
 	if err := s.checkOpen(); err != nil {
 		return err
+	}
+	if err := s.checkDropSpace(); err != nil {
+		return err // on a full disk, DropPrefix's flush would fault (diskspace.go)
 	}
 	// DropPrefix flushes Badger's memtable and replaces it. If it cannot
 	// create the next one, Badger has none left; if the flush fails (the
@@ -1092,6 +1111,11 @@ func (s *Store) update(ctx context.Context, fn func(txn *badger.Txn) error) erro
 	if err := s.checkSpace("write", 0); err != nil {
 		return err
 	}
+	return s.commit(ctx, fn)
+}
+
+// commit is update without the free-space guard: the caller has checked.
+func (s *Store) commit(ctx context.Context, fn func(txn *badger.Txn) error) error {
 	if err := s.gate.Enter(ctx); err != nil {
 		return err
 	}
