@@ -78,6 +78,33 @@ type StartGate interface {
 	Started()
 }
 
+// LostGate is a Gate that knows when Badger can serve no transaction any
+// more: a write that could not create Badger's next memtable leaves it
+// without one, and a read already inside a transaction then panics in
+// Badger (a nil memtable) at its next Get or Scan. Lost is given what such
+// a read panicked with and returns the error to fail it with instead, or
+// nil for a panic of another cause, which goes on.
+type LostGate interface {
+	Gate
+	Lost(panicked any) error
+}
+
+// recoverLost, deferred by a read that calls into Badger, turns a panic
+// that the view's LostGate recognises into *err.
+func (d *DB) recoverLost(err *error) {
+	lg, ok := d.gate.(LostGate)
+	if !ok {
+		return
+	}
+	if r := recover(); r != nil {
+		lerr := lg.Lost(r)
+		if lerr == nil {
+			panic(r)
+		}
+		*err = lerr
+	}
+}
+
 // started tells g, if it wants to know, that a transaction it admitted has
 // taken its read timestamp.
 func started(g Gate) {
@@ -297,10 +324,11 @@ func (tx *Tx) Close() error {
 }
 
 // Get returns a copy of the value of key, or flat.ErrNotFound.
-func (tx *Tx) Get(ctx context.Context, key flat.Key) (flat.Value, error) {
+func (tx *Tx) Get(ctx context.Context, key flat.Key) (_ flat.Value, err error) {
 	if len(key) == 0 {
 		return nil, flat.ErrNotFound
 	}
+	defer tx.d.recoverLost(&err)
 	item, err := tx.txn.Get(tx.d.key(key))
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, flat.ErrNotFound
@@ -368,7 +396,18 @@ func (tx *Tx) Scan(pref flat.Key) flat.Iterator {
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false // values are small and often unused (key scans); read lazily
 	opts.Prefix = tx.d.key(pref)
-	return &Iterator{it: tx.txn.NewIterator(opts), pref: opts.Prefix, strip: len(tx.d.prefix), first: true}
+	it, err := tx.newIterator(opts)
+	if err != nil {
+		return &Iterator{err: err, closed: true}
+	}
+	return &Iterator{it: it, pref: opts.Prefix, strip: len(tx.d.prefix), first: true}
+}
+
+// newIterator is tx.txn.NewIterator, failing with the LostGate's error
+// instead of Badger's panic.
+func (tx *Tx) newIterator(opts badger.IteratorOptions) (_ *badger.Iterator, err error) {
+	defer tx.d.recoverLost(&err)
+	return tx.txn.NewIterator(opts), nil
 }
 
 // Iterator walks the pairs of a Scan.

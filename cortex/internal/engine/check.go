@@ -179,7 +179,7 @@ func (s *Store) checkRegistry(ctx context.Context, p *checkProblems) ([]string, 
 	err := s.view(ctx, func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
-		it, err := newIterator(txn, opts)
+		it, err := newIterator(s, txn, opts)
 		if err != nil {
 			return err
 		}
@@ -270,6 +270,7 @@ func checkRegistryValue(name string, v []byte, p *checkProblems) {
 
 // nsCheck is the state of the check of one namespace.
 type nsCheck struct {
+	s      *Store
 	ctx    context.Context
 	p      *checkProblems
 	name   string
@@ -321,11 +322,11 @@ type checkPin struct {
 // without a registry entry in that snapshot is an error matching
 // ErrNoNamespace.
 func (s *Store) checkNamespace(ctx context.Context, name string, p *checkProblems) error {
-	c := &nsCheck{ctx: ctx, p: p, name: name, prefix: []byte(dataPrefix + name + "/"), anyFull: -1,
+	c := &nsCheck{s: s, ctx: ctx, p: p, name: name, prefix: []byte(dataPrefix + name + "/"), anyFull: -1,
 		dead: map[uint64]struct{}{},
 		dec:  sideDecoder{intern: map[string]string{}}}
 	return s.view(ctx, func(txn *badger.Txn) error {
-		item, err := txn.Get([]byte(registryPrefix + name))
+		item, err := getItem(s, txn, []byte(registryPrefix+name))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return fmt.Errorf("%w %q", ErrNoNamespace, name)
 		} else if err != nil {
@@ -361,7 +362,7 @@ func (c *nsCheck) add(format string, args ...any) {
 
 // get reads the value of key k of the namespace (nil, false if absent).
 func (c *nsCheck) get(txn *badger.Txn, k ...[]byte) ([]byte, bool, error) {
-	item, err := txn.Get(layout.Escape(slices.Clip(c.prefix), k))
+	item, err := getItem(c.s, txn, layout.Escape(slices.Clip(c.prefix), k))
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, false, nil
 	} else if err != nil {
@@ -467,7 +468,7 @@ func (c *nsCheck) iterate(txn *badger.Txn, bucket []byte, fn func(parts [][]byte
 	if bucket != nil {
 		opts.Prefix = append(layout.Escape(opts.Prefix, [][]byte{bucket}), '/')
 	}
-	it, err := newIterator(txn, opts)
+	it, err := newIterator(c.s, txn, opts)
 	if err != nil {
 		return err
 	}

@@ -141,3 +141,6 @@ func (g writeGate) EnterWrite(ctx context.Context) error {
 	}
 	return g.Enter(ctx)
 }
+
+// Lost is badgerkv's LostGate: see Store.lostPanic.
+func (g writeGate) Lost(panicked any) error { return g.s.lostPanic(panicked) }

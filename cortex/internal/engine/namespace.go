@@ -155,7 +155,10 @@ func (s *Store) prefixKeys(ctx context.Context, prefix []byte, want map[string]s
 	err := s.view(ctx, func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.Prefix = prefix
-		it := txn.NewIterator(opts)
+		it, err := newIterator(s, txn, opts)
+		if err != nil {
+			return err
+		}
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := string(it.Item().Key())

@@ -53,7 +53,7 @@ func (w *deltaWriter) prefetch(ctx context.Context, txn *badger.Txn, prefix []by
 	opts.PrefetchValues = false
 	opts.Prefix = prefix
 	// (Iterators of a read-only transaction may be used at once.)
-	it := func() (*badger.Iterator, error) { return newIterator(txn, opts) }
+	it := func() (*badger.Iterator, error) { return newIterator(w.store, txn, opts) }
 	if err := w.prefetchNodes(ctx, it, prefix, remove, add); err != nil {
 		return err
 	}

@@ -116,7 +116,7 @@ func (s *snapshot) acquire(ind int) (*badger.Iterator, error) {
 	opts.PrefetchValues = false
 	opts.PrefetchSize = 1
 	opts.Prefix = s.indexPrefix(ind)
-	it, err := newIterator(s.txn, opts)
+	it, err := newIterator(s.n.s, s.txn, opts)
 	if err != nil {
 		s.inUse--
 	}
@@ -441,7 +441,7 @@ func (s *snapshot) get(k hkv.Key, fn func(v []byte) error) (bool, error) {
 		}
 		s.buf = layout.AppendEscaped(s.buf, part)
 	}
-	item, err := s.txn.Get(s.buf)
+	item, err := getItem(s.n.s, s.txn, s.buf)
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return false, nil
 	} else if err != nil {

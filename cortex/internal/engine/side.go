@@ -167,7 +167,7 @@ func (n *Namespace) SideRows(ctx context.Context, table string) (rows []SideRow,
 	if current, err = sideCurrentTxn(txn, prefix, table); err != nil {
 		return fail(err)
 	}
-	if rows, err = readSideRows(ctx, txn, prefix, table, "", false, 0); err != nil {
+	if rows, err = readSideRows(ctx, n.s, txn, prefix, table, "", false, 0); err != nil {
 		return fail(err)
 	}
 	return rows, current, nil
@@ -197,7 +197,7 @@ func (n *Namespace) SideRowsAfter(ctx context.Context, table, afterKey string, l
 		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
 	defer end()
-	rows, err := readSideRows(ctx, txn, n.view.Prefix(), table, afterKey, true, limit)
+	rows, err := readSideRows(ctx, n.s, txn, n.view.Prefix(), table, afterKey, true, limit)
 	if err != nil {
 		return nil, fmt.Errorf("namespace %s: side table %s: %w", n.name, table, err)
 	}
@@ -229,7 +229,7 @@ func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Va
 		return fail(err)
 	}
 	defer end()
-	item, err := txn.Get(layout.Escape(slices.Clip(n.view.Prefix()), sideRowKey(table, key)))
+	item, err := getItem(n.s, txn, layout.Escape(slices.Clip(n.view.Prefix()), sideRowKey(table, key)))
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, false, nil
 	}
@@ -250,13 +250,13 @@ func (n *Namespace) SideRow(ctx context.Context, table, key string) (_ []quad.Va
 
 // readSideRows reads the rows of table in txn (keys under prefix), all of
 // them or, if after, those past afterKey; at most limit if limit > 0.
-func readSideRows(ctx context.Context, txn *badger.Txn, prefix []byte, table, afterKey string, after bool, limit int) ([]SideRow, error) {
+func readSideRows(ctx context.Context, s *Store, txn *badger.Txn, prefix []byte, table, afterKey string, after bool, limit int) ([]SideRow, error) {
 	// Read with Badger directly: keys escaped as hidalgo's flat layout
 	// (layout.Escape), without its per-key allocations.
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
 	opts.Prefix = layout.Escape(slices.Clip(prefix), sideRowKey(table, ""))
-	it, err := newIterator(txn, opts) // Close may have cut the transaction off
+	it, err := newIterator(s, txn, opts) // Close may have cut the transaction off
 	if err != nil {
 		return nil, err
 	}

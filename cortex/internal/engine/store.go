@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -623,7 +624,10 @@ func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Prefix = []byte(registryPrefix)
-		it := txn.NewIterator(opts)
+		it, err := newIterator(s, txn, opts)
+		if err != nil {
+			return err
+		}
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			names = append(names, string(it.Item().Key()[len(registryPrefix):]))
@@ -822,7 +826,10 @@ func (s *Store) dropKeys(ctx context.Context, prefix []byte) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Prefix = prefix
-		it := txn.NewIterator(opts)
+		it, err := newIterator(s, txn, opts)
+		if err != nil {
+			return err
+		}
 		defer it.Close()
 		it.Rewind()
 		any = it.Valid()
@@ -878,7 +885,7 @@ func (s *Store) dropLeftovers(ctx context.Context) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Prefix = []byte(dataPrefix)
-		it, err := newIterator(txn, opts)
+		it, err := newIterator(s, txn, opts)
 		if err != nil {
 			return err
 		}
@@ -891,7 +898,7 @@ func (s *Store) dropLeftovers(ctx context.Context) error {
 				continue
 			}
 			name := string(k[:i])
-			if _, err := txn.Get([]byte(registryPrefix + name)); errors.Is(err, badger.ErrKeyNotFound) {
+			if _, err := getItem(s, txn, []byte(registryPrefix+name)); errors.Is(err, badger.ErrKeyNotFound) {
 				gone = append(gone, name)
 			} else if err != nil {
 				return err
@@ -927,7 +934,7 @@ func (s *Store) registryEntry(ctx context.Context, name string) (registryValue, 
 	var r registryValue
 	var exists bool
 	err := s.view(ctx, func(txn *badger.Txn) error {
-		item, err := txn.Get([]byte(registryPrefix + name))
+		item, err := getItem(s, txn, []byte(registryPrefix+name))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
 		}
@@ -1028,7 +1035,11 @@ func (s *Store) poison(err error) error {
 // no transaction: every later operation fails with err until the store is
 // reopened (which rolls back what a journal or an undo file records). The
 // caller may hold the gate. Transactions already open when it happens may
-// still reach Badger; those of the failed write are not.
+// still reach Badger; those of the failed write are not. A read among them
+// fails with err at its next lookup or new iterator, where Badger would
+// panic (lostPanic: through badgerkv's transactions, query snapshots,
+// newIterator and getItem); a write among them is not covered (Badger's
+// write goroutine asserts a memtable and exits the process).
 func (s *Store) lose(err error) error {
 	s.state.Lock()
 	if s.broken == nil {
@@ -1039,6 +1050,29 @@ func (s *Store) lose(err error) error {
 	s.gate.refuse(err)
 	return err
 }
+
+// lostPanic returns the error of a read that panicked with r inside Badger
+// because Badger had lost its memtable (see lose) while the read's
+// transaction was open: at its next Get or NewIterator Badger dereferences
+// the missing memtable. That error is the store's lost error, wrapped;
+// lostPanic returns nil for any other panic, which the caller raises
+// again. The read may get there before the write that lost the memtable has
+// returned and called lose: a nil-pointer fault in Badger's getMemTables
+// is recognised by its stack, and the store is lost here.
+func (s *Store) lostPanic(r any) error {
+	if re, ok := r.(runtime.Error); !ok || !strings.Contains(re.Error(), "nil pointer") {
+		return nil
+	}
+	if !s.lost() && !bytes.Contains(debug.Stack(), []byte("badger/v4.(*DB).getMemTables(")) {
+		return nil
+	}
+	err := s.lose(errNoMemtable)
+	return fmt.Errorf("%w (a read was cut short: %v)", err, r)
+}
+
+// errNoMemtable is what lostPanic loses the store with when a read finds
+// Badger without a memtable before the write that lost it has said why.
+var errNoMemtable = errors.New("the storage engine has no memtable: a write could not create one")
 
 // lost reports whether lose was called.
 func (s *Store) lost() bool {
@@ -1078,19 +1112,39 @@ func (s *Store) nextVersion() uint64 {
 // newIterator is txn.NewIterator, which panics with badger.ErrDBClosed
 // once Close has closed the database under a transaction it stopped
 // waiting for (Tuning.CloseWait): that is an error matching ErrClosed
-// here. A transaction that opens iterators as it goes (Check, a parallel
-// read) opens them with it.
-func newIterator(txn *badger.Txn, opts badger.IteratorOptions) (it *badger.Iterator, err error) {
+// here. It panics too when Badger has lost its memtable while txn was open
+// (see lose): that is s's lost error (lostPanic). A transaction that opens
+// iterators as it goes (Check, a parallel read) opens them with it.
+func newIterator(s *Store, txn *badger.Txn, opts badger.IteratorOptions) (it *badger.Iterator, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(error); ok && errors.Is(e, badger.ErrDBClosed) {
 				it, err = nil, fmt.Errorf("%w: %w", ErrClosed, e)
 				return
 			}
+			if lerr := s.lostPanic(r); lerr != nil {
+				it, err = nil, lerr
+				return
+			}
 			panic(r)
 		}
 	}()
 	return txn.NewIterator(opts), nil
+}
+
+// getItem is txn.Get, failing with s's lost error where Badger would panic
+// (see newIterator).
+func getItem(s *Store, txn *badger.Txn, key []byte) (_ *badger.Item, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			lerr := s.lostPanic(r)
+			if lerr == nil {
+				panic(r)
+			}
+			err = lerr
+		}
+	}()
+	return txn.Get(key)
 }
 
 // view and update run fn in a Badger transaction admitted by the store's

@@ -157,7 +157,7 @@ func (n *Namespace) readLogBatch(ctx context.Context, bkt []byte, wants []logWan
 	defer end()
 	bucket := layout.Escape(n.view.Prefix(), hkv.Key{bkt, nil})
 	if parts == 1 {
-		return readLogTerms(ctx, txn, bucket, wants, vals)
+		return readLogTerms(ctx, n.s, txn, bucket, wants, vals)
 	}
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
@@ -166,7 +166,7 @@ func (n *Namespace) readLogBatch(ctx context.Context, bkt []byte, wants []logWan
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[p] = readLogTerms(ctx, txn, bucket, wants[lo:hi], vals[lo:hi])
+			errs[p] = readLogTerms(ctx, n.s, txn, bucket, wants[lo:hi], vals[lo:hi])
 		}()
 	}
 	wg.Wait()
@@ -191,7 +191,7 @@ const parallelBatch = 4096
 // wants[k]; wants are in ascending key order (by rank, duplicates adjacent),
 // all under bucket. Several may run concurrently on one read-only
 // transaction.
-func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []logWant, vals []quad.Value) error {
+func readLogTerms(ctx context.Context, s *Store, txn *badger.Txn, bucket []byte, wants []logWant, vals []quad.Value) error {
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false
 	opts.Prefix = bucket
@@ -199,7 +199,7 @@ func readLogTerms(ctx context.Context, txn *badger.Txn, bucket []byte, wants []l
 	// version visible to the snapshot comes first, older ones are skipped
 	// by key comparison below.
 	opts.AllVersions = true
-	it, err := newIterator(txn, opts) // Close may have cut the transaction off
+	it, err := newIterator(s, txn, opts) // Close may have cut the transaction off
 	if err != nil {
 		return err
 	}
