@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Spilled segments: when the writes an import segment holds in memory reach
@@ -40,6 +42,7 @@ type runSection struct {
 type segRun struct {
 	f    *os.File
 	path string // "" once removed from the directory
+	name string // the file's name when created, for error messages
 	sec  [256]runSection
 }
 
@@ -124,7 +127,7 @@ func spillChunks(dir string, prefixLen int, chunks []*PutBuf) (*segRun, int64, e
 	if err != nil {
 		return nil, 0, fmt.Errorf("spill: %w", err)
 	}
-	run := &segRun{f: f, path: f.Name()}
+	run := &segRun{f: f, path: f.Name(), name: f.Name()}
 	if runtime.GOOS != "windows" && os.Remove(run.path) == nil {
 		run.path = ""
 	}
@@ -185,6 +188,8 @@ type mergeSrc struct {
 	r    *bufio.Reader
 	left int
 	buf  []byte
+	run  *segRun // for error messages
+	off  int64   // offset in the run file of the next entry
 	// memory
 	ss   *SortedSegment
 	refs []Ref
@@ -208,18 +213,18 @@ func (m *mergeSrc) advance() (bool, error) {
 	m.left--
 	kl, err := binary.ReadUvarint(m.r)
 	if err != nil {
-		return false, runErr(err)
+		return false, m.runErr(err)
 	}
 	vl, err := binary.ReadUvarint(m.r)
 	if err != nil {
-		return false, runErr(err)
+		return false, m.runErr(err)
 	}
 	del, err := m.r.ReadByte()
 	if err != nil {
-		return false, runErr(err)
+		return false, m.runErr(err)
 	}
-	if kl > 1<<20 || vl > 1<<31 {
-		return false, runErr(errors.New("bad entry length"))
+	if kl > 1<<20 || vl > 1<<31 || del > 1 {
+		return false, m.runErr(fmt.Errorf("bad entry header (key length %d, value length %d, deletion flag %d)", kl, vl, del))
 	}
 	n := int(kl + vl)
 	if cap(m.buf) < n {
@@ -227,17 +232,25 @@ func (m *mergeSrc) advance() (bool, error) {
 	}
 	m.buf = m.buf[:n]
 	if _, err := io.ReadFull(m.r, m.buf); err != nil {
-		return false, runErr(err)
+		return false, m.runErr(err)
 	}
 	m.key, m.val, m.del = m.buf[:kl:kl], m.buf[kl:n:n], del == 1
+	m.off += int64(uvarintLen(kl) + uvarintLen(vl) + 1 + n)
 	return true, nil
 }
 
-func runErr(err error) error {
+// runErr reports err, met reading the entry at m.off of a run: the run
+// file (removed from the directory since it was created, where the system
+// allows it) and the offset say which bytes are bad.
+func (m *mergeSrc) runErr(err error) error {
 	if errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF
 	}
-	return fmt.Errorf("read spilled run: %w", err)
+	gone := ""
+	if m.run.path == "" {
+		gone = " (a temporary file, already removed from the directory)"
+	}
+	return fmt.Errorf("read spilled run %s%s: entry at offset %d: %w", pathtext.Quote(m.run.name), gone, m.off, err)
 }
 
 // groupMerger yields the entries of one key group of a spilled segment in
@@ -269,7 +282,7 @@ func (ss *SortedSegment) Merged(b byte, mem []Ref) (*groupMerger, error) {
 			continue
 		}
 		r := bufio.NewReaderSize(io.NewSectionReader(run.f, sec.off, sec.n), int(min(sec.n, 256<<10)))
-		if err := add(&mergeSrc{rank: i, r: r, left: sec.count}); err != nil {
+		if err := add(&mergeSrc{rank: i, r: r, left: sec.count, run: run, off: sec.off}); err != nil {
 			return nil, err
 		}
 	}
