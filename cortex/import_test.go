@@ -611,3 +611,47 @@ func TestImportRDF_InMemoryTermTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// failAfter returns data, then err.
+type failAfter struct {
+	data string
+	err  error
+}
+
+func (r *failAfter) Read(p []byte) (int, error) {
+	if r.data == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestImportRDF_ReadErrorSaysWhere: a source that fails mid-file (a disk or
+// a network error) fails the import with an error that names the file and
+// where the input was cut, and wraps the source's error; nothing is
+// written. The error named neither the file nor the place.
+func TestImportRDF_ReadErrorSaysWhere(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	boom := errors.New("input/output error")
+	data := "<http://example.org/s> <http://example.org/p> \"ok\" .\n<http://example.org/s> <http://example.org/p> \"cut"
+	for _, format := range []string{rdfio.NTriples, rdfio.Turtle} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			s := cortextest.NewStore(t, cortex.DefaultOptions())
+			ns, err := s.Namespace(ctx, "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ns.ImportRDF(ctx, &failAfter{data: data, err: boom}, cortex.RDFImportOptions{Format: format, File: "big.nt"})
+			var re *rdfio.ReadError
+			if !errors.As(err, &re) || !errors.Is(err, boom) || !strings.Contains(err.Error(), fmt.Sprintf("big.nt:2:51: read error at byte %d: input/output error", len(data))) {
+				t.Fatalf("ImportRDF = %v; want a *rdfio.ReadError at big.nt:2:51 wrapping the source's error", err)
+			}
+			if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+				t.Fatalf("a failed import left %v behind", got)
+			}
+		})
+	}
+}

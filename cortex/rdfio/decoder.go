@@ -65,8 +65,9 @@ func (o DecodeOptions) validate() (DecodeOptions, error) {
 // returns an error other than io.EOF it keeps returning it.
 type Decoder interface {
 	// Next returns the next quad, or io.EOF at the end of the input. Syntax
-	// errors are *SyntaxError values; an error of the reader is returned as
-	// it is, also when it cuts a token (the text before it may look
+	// errors are *SyntaxError values; an error of the reader is a
+	// *ReadError that wraps it (errors.Is finds it) and says where it cut
+	// the input, also when it cuts a token (the text before it may look
 	// malformed: it is not a syntax error). Triples have a nil Label;
 	// N-Quads statements carry their graph IRI or blank node.
 	Next() (quad.Quad, error)

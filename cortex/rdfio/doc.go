@@ -24,7 +24,9 @@
 //
 // Malformed input of any syntax fails with a *SyntaxError carrying the line
 // and the column of the offending token; input that ends early fails at the
-// end of the input. A literal with datatype rdf:langString, which RDF 1.1
+// end of the input. An error of the reader (a disk or a network error) is a
+// *ReadError that wraps it and says where it cut the input (line, column
+// and byte offset). A literal with datatype rdf:langString, which RDF 1.1
 // Concepts (3.3) gives a literal if and only if it has a language tag, is
 // malformed written with ^^ ("1"^^rdf:langString: no tag): it fails at its
 // datatype, and encoders refuse a quad.TypedString of that datatype with

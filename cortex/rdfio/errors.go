@@ -120,6 +120,31 @@ func clipArgs(args []any) []any {
 // matches any syntax error.
 func (e *SyntaxError) Is(target error) bool { return target == ErrSyntax }
 
+// ReadError reports an error of the reader a decoder reads (a network or a
+// disk error), where it cut the input: Line and Col (1-based, as in
+// SyntaxError) are just after the last byte read, Offset counts the bytes
+// read before it. Unwrap returns the reader's error, so that errors.Is finds
+// it (io.ErrUnexpectedEOF, context.Canceled, a *net.OpError ...).
+type ReadError struct {
+	File      string // name given in DecodeOptions.File; may be empty
+	Line, Col int
+	Offset    int64
+	Err       error
+}
+
+// Error returns "file:line:column: read error at byte N: cause", leaving
+// out the file when it is unknown.
+func (e *ReadError) Error() string {
+	where := ""
+	if e.File != "" {
+		where = pathtext.Quote(e.File) + ":"
+	}
+	return fmt.Sprintf("%s%d:%d: read error at byte %d: %v", where, e.Line, e.Col, e.Offset, e.Err)
+}
+
+// Unwrap returns the reader's error.
+func (e *ReadError) Unwrap() error { return e.Err }
+
 // QuadError reports a quad that an encoder could not write.
 type QuadError struct {
 	Quad quad.Quad

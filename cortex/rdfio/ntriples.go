@@ -42,19 +42,22 @@ func (d *lineDecoder) fill() bool {
 		return false
 	}
 	line, err := d.lines.readLine()
-	if err != nil {
-		d.eof = true
-		if err != io.EOF {
-			d.err = err
-			return false
-		}
-	}
 	d.s.lineStart -= len(d.s.buf)
 	d.s.buf, d.s.pos = line, 0
 	if d.start {
 		d.start = false
 		if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
 			d.s.pos, d.s.lineStart = 3, 3 // columns do not count the byte order mark
+		}
+	}
+	if err != nil {
+		d.eof = true
+		if err != io.EOF {
+			// The statement the error cuts is not read: the error is
+			// where the input ends.
+			d.err = &ReadError{File: d.s.file, Line: d.s.line, Col: len(line) - d.s.lineStart + 1, Offset: d.lines.off, Err: err}
+			d.s.buf, d.s.pos = line[:0], 0
+			return false
 		}
 	}
 	return len(line) > 0

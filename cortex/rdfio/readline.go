@@ -19,6 +19,15 @@ type lineReader struct {
 	// where cutState starts: a line that starts inside a long string must
 	// not take the string's closing quotes for opening ones.
 	longQ byte
+	// off counts the bytes of the input consumed so far (returned, or
+	// skipped): at a read error, the offset of the error.
+	off int64
+}
+
+// discard drops n buffered bytes, which are consumed.
+func (lr *lineReader) discard(n int) {
+	_, _ = lr.r.Discard(n) // n bytes are buffered: Discard cannot fail
+	lr.off += int64(n)
 }
 
 // readLine reads the next line with its line end: up to and including the
@@ -59,7 +68,7 @@ func (lr *lineReader) readLine() ([]byte, error) {
 			gather(line)
 			line = *long
 		}
-		_, _ = r.Discard(n) // n bytes are buffered: Discard cannot fail
+		lr.discard(n)
 		return line, err
 	}
 	scanned := 0 // bytes of the buffer known to hold no line end
@@ -88,7 +97,7 @@ func (lr *lineReader) readLine() ([]byte, error) {
 			// a CR last in a full buffer: the line ends with it and with
 			// the LF after it, if there is one
 			gather(b)
-			_, _ = r.Discard(n)
+			lr.discard(n)
 			b, err := r.Peek(1)
 			if err != nil {
 				lr.err = err
@@ -106,7 +115,7 @@ func (lr *lineReader) readLine() ([]byte, error) {
 				}
 			}
 			gather(b)
-			_, _ = r.Discard(n)
+			lr.discard(n)
 			scanned = 0
 		default:
 			if _, err := r.Peek(n + 1); err != nil {

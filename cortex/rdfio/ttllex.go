@@ -109,18 +109,21 @@ func (l *ttlLexer) fill() bool {
 		return false
 	}
 	line, err := l.lines.readLine()
-	if err != nil {
-		l.eof = true
-		if err != io.EOF {
-			l.rerr = err // reported once the data read before it is used
-		}
-	}
 	l.lineStart -= len(l.buf)
 	l.buf, l.pos = line, 0
 	if !l.started {
 		l.started = true
 		if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
 			l.pos, l.lineStart = 3, 3 // columns do not count the byte order mark
+		}
+	}
+	if err != nil {
+		l.eof = true
+		if err != io.EOF {
+			// Reported once the data read before it is used, where that
+			// data ends (it holds no line end: readLine returns a line
+			// that one ends without the error).
+			l.rerr = &ReadError{File: l.file, Line: l.line, Col: len(line) - l.lineStart + 1, Offset: l.lines.off, Err: err}
 		}
 	}
 	return len(line) > 0

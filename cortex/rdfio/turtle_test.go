@@ -326,3 +326,51 @@ func TestTurtle_ReadErrorAfterATokenLookingWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestDecode_ReadErrorSaysWhere: an error of the reader (a network or a
+// disk error) is a *rdfio.ReadError that says where it cut the input (the
+// file, the line and column after the last byte read, the bytes read) and
+// wraps the reader's error; it was the reader's error alone, which named
+// neither the file nor the place.
+func TestDecode_ReadErrorSaysWhere(t *testing.T) {
+	boom := errors.New("connection reset")
+	first := "<http://ex/a> <http://ex/b> <http://ex/c> .\n"
+	long := strings.Repeat("x", 100<<10) // longer than the decoders' buffer
+	cases := []struct {
+		name, data string
+		line, col  int
+		formats    []string
+	}{
+		{"in a literal", first + `<http://ex/s> <http://ex/p> "ab`, 2, 32, nil},
+		{"in a long line", first + `<http://ex/s> <http://ex/p> "` + long, 2, 30 + len(long), nil},
+		{"after a line end", first + "<http://ex/s> <http://ex/p> <http://ex/o> .\r", 3, 1, nil},
+		{"after a byte order mark", "\uFEFF<http://ex/s> <http", 1, 20, nil},
+		{"in a long string", first + "<http://ex/s> <http://ex/p> \"\"\"a\nbc", 3, 3, []string{rdfio.Turtle}},
+	}
+	for _, c := range cases {
+		formats := c.formats
+		if formats == nil {
+			formats = []string{rdfio.NTriples, rdfio.NQuads, rdfio.Turtle}
+		}
+		for _, f := range formats {
+			t.Run(f+" "+c.name, func(t *testing.T) {
+				d, err := rdfio.NewDecoder(&errAfter{data: c.data, err: boom}, f, rdfio.DecodeOptions{File: "in.rdf"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer d.Close()
+				err = drain(d)
+				var re *rdfio.ReadError
+				if !errors.As(err, &re) || !errors.Is(err, boom) {
+					t.Fatalf("err = %.200v, want a *rdfio.ReadError wrapping the reader's error", err)
+				}
+				if re.File != "in.rdf" || re.Line != c.line || re.Col != c.col || re.Offset != int64(len(c.data)) {
+					t.Errorf("error at %s:%d:%d, byte %d; want in.rdf:%d:%d, byte %d", re.File, re.Line, re.Col, re.Offset, c.line, c.col, len(c.data))
+				}
+				if want := fmt.Sprintf("in.rdf:%d:%d: read error at byte %d: connection reset", c.line, c.col, len(c.data)); err.Error() != want {
+					t.Errorf("err = %q, want %q", err, want)
+				}
+			})
+		}
+	}
+}
