@@ -655,3 +655,63 @@ func TestImportRDF_ReadErrorSaysWhere(t *testing.T) {
 		})
 	}
 }
+
+// genDoc yields head, then n copies of fill, then tail, made as they are
+// read.
+type genDoc struct {
+	head, tail string
+	fill       byte
+	n          int
+}
+
+func (r *genDoc) Read(p []byte) (int, error) {
+	k := 0
+	for k < len(p) {
+		switch {
+		case r.head != "":
+			c := copy(p[k:], r.head)
+			r.head, k = r.head[c:], k+c
+		case r.n > 0:
+			c := min(r.n, len(p)-k)
+			p[k] = r.fill
+			for i := 1; i < c; i *= 2 {
+				copy(p[k+i:k+c], p[k:k+i])
+			}
+			r.n, k = r.n-c, k+c
+		case r.tail != "":
+			c := copy(p[k:], r.tail)
+			r.tail, k = r.tail[c:], k+c
+		case k == 0:
+			return 0, io.EOF
+		default:
+			return k, nil
+		}
+	}
+	return k, nil
+}
+
+// TestImportRDF_HugeCommentOrTerm: into a store on disk, an import reads a
+// comment of 96 MB (it was held whole: a 300 MB one took 870 MB), and
+// refuses a term larger than rdfio.DefaultMaxTermBytes (it was read whole,
+// however large) as a syntax error at its start, writing nothing.
+func TestImportRDF_HugeCommentOrTerm(t *testing.T) {
+	ctx := context.Background()
+	good := "<http://example.org/s> <http://example.org/p> \"ok\" .\n"
+	s := cortextest.NewStore(t, cortex.DefaultOptions())
+	ns, err := s.Namespace(ctx, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ns.ImportRDF(ctx, &genDoc{head: good + "<http://example.org/s> <http://example.org/p> \"", fill: 'x', n: rdfio.DefaultMaxTermBytes + 1, tail: "\" .\n"}, cortex.RDFImportOptions{Format: rdfio.NTriples, File: "big.nt"})
+	var se *rdfio.SyntaxError
+	if !errors.As(err, &se) || se.File != "big.nt" || se.Line != 2 || se.Col != 47 || !strings.Contains(se.Msg, "larger than the largest term read") {
+		t.Fatalf("ImportRDF = %.300v; want a *rdfio.SyntaxError at big.nt:2:47 about the term's size", err)
+	}
+	if got := cortextest.AllQuads(t, ns); len(got) != 0 {
+		t.Fatalf("a refused import left %v behind", got)
+	}
+	res, err := ns.ImportRDF(ctx, &genDoc{head: good + "# ", fill: 'c', n: 96 << 20, tail: "\n" + good}, cortex.RDFImportOptions{Format: rdfio.Turtle, File: "big.ttl"})
+	if err != nil || res.Read != 2 {
+		t.Fatalf("ImportRDF = %+v, %v; want 2 quads read", res, err)
+	}
+}

@@ -27,10 +27,14 @@ type DecodeOptions struct {
 	// of different imports never merge. It may contain only [A-Za-z0-9_-] and
 	// must not start with '-'.
 	BlankPrefix string
-	// MaxTermBytes, if not 0, bounds the size of a term (an IRI, a blank
+	// MaxTermBytes bounds the size of a term (TermBytes: an IRI, a blank
 	// node label with BlankPrefix, a literal's text with its language tag
 	// or datatype IRI): a larger one is a syntax error at the term, for a
-	// store that holds no larger term (an in-memory one).
+	// store that holds no larger term (an in-memory one). 0 means
+	// DefaultMaxTermBytes; a negative value, no bound. The decoders never
+	// hold more of a token than the bound (a token larger than it is
+	// refused as soon as it is read that far), so that memory stays
+	// bounded whatever the input.
 	MaxTermBytes int
 }
 

@@ -9,8 +9,8 @@
 // quad.LangString and quad.TypedString (any other datatype, lexical form kept
 // exactly: "01"^^xsd:integer stays "01").
 //
-// N-Triples and N-Quads use our own line parser (streaming, one line in
-// memory, strict per the W3C grammar: absolute IRIs only). Both readers take
+// N-Triples and N-Quads use our own line parser (streaming, a line in
+// memory at a time, strict per the W3C grammar: absolute IRIs only). Both readers take
 // LF, CR LF and CR alone as line ends, mixed in any way, and read any of them
 // a line at a time. Turtle uses our own
 // streaming parser of the RDF 1.1 Turtle grammar: it reads a line at a time,
@@ -51,12 +51,13 @@
 // # Caveats
 //
 // Columns count bytes from the start of the line (a tab is one column; the
-// byte order mark is not counted). The N-Triples and N-Quads readers hold a
-// line in memory at a time: memory grows with the longest line. The Turtle
-// reader reads a line longer than its 64 KiB buffer in pieces cut at white
-// space between tokens (a document on one line, which the grammar allows,
-// streams too): only a single token, such as a long string, or a comment
-// is held whole. Turtle and RDF/XML have no graphs: their
+// byte order mark is not counted). The readers read a line longer than
+// their 64 KiB buffer in pieces cut at white space between tokens (a Turtle
+// document on one line, which the grammar allows, streams too), and skip
+// the rest of a comment that does not fit in it without holding it: only a
+// single token, such as a long string, is held whole, and none larger than
+// DecodeOptions.MaxTermBytes (64 MiB by default), which is refused as soon
+// as that much of it is read. Turtle and RDF/XML have no graphs: their
 // encoders, like the N-Triples one, drop graph labels. The RDF/XML encoder
 // holds the whole document in memory until Close, and fails, writing nothing,
 // on a graph RDF/XML cannot carry (a predicate IRI that does not end in an XML

@@ -17,8 +17,7 @@ type lineDecoder struct {
 	eof    bool
 	start  bool
 	closed bool
-	// maxTerm is DecodeOptions.MaxTermBytes.
-	maxTerm int
+	limit  termLimit
 }
 
 func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error) {
@@ -27,16 +26,19 @@ func newLineDecoder(r io.Reader, opts DecodeOptions, quads bool) (Decoder, error
 		return nil, err
 	}
 	d := &lineDecoder{
-		lines: lineReader{r: bufio.NewReaderSize(r, 64<<10)},
+		lines: lineReader{r: bufio.NewReaderSize(r, 64<<10), cut: true, nt: true},
 		quads: quads,
 		start: true,
 	}
 	d.s = scanner{line: 1, file: opts.File, bprefix: opts.BlankPrefix, intern: make(map[string]string)}
-	d.maxTerm = opts.MaxTermBytes
+	d.s.more = d.fill // a line longer than the buffer comes in pieces
+	d.limit = opts.termLimit()
+	d.lines.max = d.limit.max
 	return d, nil
 }
 
-// fill reads the next chunk: a line (see readLine).
+// fill reads the next chunk: a line, or a piece of a long one cut at white
+// space between terms (see readLine).
 func (d *lineDecoder) fill() bool {
 	if d.eof {
 		return false
@@ -54,8 +56,13 @@ func (d *lineDecoder) fill() bool {
 		d.eof = true
 		if err != io.EOF {
 			// The statement the error cuts is not read: the error is
-			// where the input ends.
-			d.err = &ReadError{File: d.s.file, Line: d.s.line, Col: len(line) - d.s.lineStart + 1, Offset: d.lines.off, Err: err}
+			// where the input ends (a token too large starts there).
+			col := len(line) - d.s.lineStart + 1
+			if _, ok := err.(tokenTooLarge); ok {
+				d.err = &SyntaxError{File: d.s.file, Line: d.s.line, Col: col, Msg: d.limit.msg(-1)}
+			} else {
+				d.err = &ReadError{File: d.s.file, Line: d.s.line, Col: col + d.lines.skipped, Offset: d.lines.off, Err: err}
+			}
 			d.s.buf, d.s.pos = line[:0], 0
 			return false
 		}
@@ -94,8 +101,12 @@ func (d *lineDecoder) Next() (quad.Quad, error) {
 			default:
 				q, err := d.statement()
 				if err != nil {
-					d.err = err
-					return quad.Quad{}, err
+					if d.err == nil {
+						// (else a read error, or a token too large, cut
+						// the statement: it is the error)
+						d.err = err
+					}
+					return quad.Quad{}, d.err
 				}
 				return q, nil
 			}
@@ -111,7 +122,7 @@ func (d *lineDecoder) Next() (quad.Quad, error) {
 
 // sized refuses a term v larger than d.maxTerm, at pos where it starts.
 func (d *lineDecoder) sized(v quad.Value, pos int) error {
-	if msg := termTooLarge(v, d.maxTerm); msg != "" {
+	if msg := d.limit.check(v); msg != "" {
 		return d.s.errf(pos, "%s", msg)
 	}
 	return nil

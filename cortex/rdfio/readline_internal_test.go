@@ -203,3 +203,81 @@ func w3cTurtleDir() string {
 	}
 	return ""
 }
+
+// TestNTriples_CutLinesReadTheSame reads every document of the W3C
+// N-Triples and N-Quads suites, and a few of long lines, through buffers of
+// 16 to 40 bytes, where nearly every line is longer than the buffer and so
+// is read in pieces (cutState), and wants the same quads and the same error
+// (message and position) as through the decoder's own buffer.
+func TestNTriples_CutLinesReadTheSame(t *testing.T) {
+	docs := map[string]string{
+		"spaces": "<http://ex.org/s>    <http://ex.org/p>\t\t  \"a b  c\"   @en   .   # a comment \"with quotes\n" +
+			"<http://ex.org/s>   <http://ex.org/p>     \"x\"   ^^   <http://ex.org/d>   <http://ex.org/g>   .  \n" +
+			"_:b1     <http://ex.org/p>   _:b2.   \n<http://ex.org/s> <http://ex.org/p> \"\"\"\" .\n",
+		"error after spaces": "<http://ex.org/s>        <http://ex.org/p>         \"abc\"        <http://ex.org/a b> .\n",
+		"error at the end":   "<http://ex.org/s>        <http://ex.org/p>         \"abc\"        ",
+	}
+	if dir := w3cTurtleDir(); dir != "" {
+		for _, suite := range []string{"rdf-n-triples/*.nt", "rdf-n-quads/*.nq"} {
+			files, _ := filepath.Glob(filepath.Join(dir, "..", suite))
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				docs[filepath.Base(f)] = string(b)
+			}
+		}
+	}
+	for name, src := range docs {
+		for _, quads := range []bool{false, true} {
+			want := readLinesThrough(t, src, quads, 0)
+			for _, size := range []int{16, 17, 19, 23, 40} {
+				if got := readLinesThrough(t, src, quads, size); got != want {
+					t.Errorf("%s (quads %v) through %d bytes:\n%s\nwant\n%s", name, quads, size, got, want)
+				}
+			}
+		}
+	}
+}
+
+// readLinesThrough reads src as N-Triples (N-Quads if quads) through a
+// buffer of size bytes (the decoder's own if 0) and returns its quads and
+// its error, one a line.
+func readLinesThrough(t *testing.T, src string, quads bool, size int) string {
+	t.Helper()
+	d, err := newLineDecoder(strings.NewReader(src), DecodeOptions{}, quads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size > 0 {
+		d.(*lineDecoder).lines.r = bufio.NewReaderSize(strings.NewReader(src), size)
+	}
+	var out strings.Builder
+	for {
+		q, err := d.Next()
+		if err != nil {
+			fmt.Fprintf(&out, "%v\n", err)
+			return out.String()
+		}
+		fmt.Fprintf(&out, "%#v\n", q)
+	}
+}
+
+// FuzzNTriplesCut: an N-Quads document reads the same through a buffer of
+// 16 bytes, where most lines are read in pieces, as through the decoder's
+// own.
+func FuzzNTriplesCut(f *testing.F) {
+	for _, s := range []string{
+		"<http://ex.org/s>    <http://ex.org/p>\t\t  \"a b  c\"   @en   .   # a comment \"with quotes\n",
+		"<http://ex.org/s>   <http://ex.org/p>     \"x\"   ^^   <http://ex.org/d>   <http://ex.org/g>   .  \r\n_:b1     <http://ex.org/p>   _:b2.",
+		"<http://ex.org/s> <http://ex.org/p> \"\"\"\" . #" + strings.Repeat("c", 40),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if got, want := readLinesThrough(t, src, true, 16), readLinesThrough(t, src, true, 0); got != want {
+			t.Fatalf("through 16 bytes:\n%s\nwant\n%s", got, want)
+		}
+	})
+}

@@ -22,6 +22,10 @@ type scanner struct {
 	intern    map[string]string // small cache for repeated IRIs (predicates, datatypes, graphs)
 	scratch   []byte
 	lastIRI   string
+	// more, if not nil, reads the next piece of the line into buf when
+	// white space ends buf (a piece cut there), reporting whether there
+	// is one.
+	more func() bool
 }
 
 const maxIntern = 4096
@@ -31,8 +35,13 @@ func (s *scanner) errf(pos int, format string, args ...any) error {
 }
 
 func (s *scanner) skipSpace() {
-	for s.pos < len(s.buf) && (s.buf[s.pos] == ' ' || s.buf[s.pos] == '\t') {
-		s.pos++
+	for {
+		for s.pos < len(s.buf) && (s.buf[s.pos] == ' ' || s.buf[s.pos] == '\t') {
+			s.pos++
+		}
+		if s.pos < len(s.buf) || s.more == nil || !s.more() {
+			return
+		}
 	}
 }
 
@@ -253,13 +262,10 @@ func (s *scanner) literal() (quad.Value, error) {
 	}
 	// White space may separate the string from its language tag or '^^', and
 	// '^^' from the datatype: they are distinct terminals of rule literal.
-	if j := s.pos; j < len(s.buf) && (s.buf[j] == ' ' || s.buf[j] == '\t') {
-		for j < len(s.buf) && (s.buf[j] == ' ' || s.buf[j] == '\t') {
-			j++
-		}
-		if j < len(s.buf) && (s.buf[j] == '@' || s.buf[j] == '^') {
-			s.pos = j
-		}
+	// (Skipping it is harmless where neither follows: what follows a term
+	// skips it too.)
+	if s.pos < len(s.buf) && (s.buf[s.pos] == ' ' || s.buf[s.pos] == '\t') {
+		s.skipSpace()
 	}
 	if s.pos < len(s.buf) {
 		switch s.buf[s.pos] {

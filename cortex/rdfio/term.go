@@ -45,13 +45,45 @@ func TermBytes(v quad.Value) int {
 	return 0
 }
 
-// termTooLarge returns the message of a term v larger than max (if max is
-// not 0), else "".
-func termTooLarge(v quad.Value, max int) string {
-	if n := TermBytes(v); max > 0 && n > max {
-		return fmt.Sprintf("term of %d bytes, larger than the largest the store holds (%d bytes)", n, max)
+// DefaultMaxTermBytes bounds the size of a term (TermBytes) when
+// DecodeOptions.MaxTermBytes is 0: 64 MiB.
+const DefaultMaxTermBytes = 64 << 20
+
+// termLimit is the bound of a term's size that a decoder applies.
+type termLimit struct {
+	max   int  // 0: none
+	store bool // the caller's bound (a store's), not DefaultMaxTermBytes
+}
+
+func (o DecodeOptions) termLimit() termLimit {
+	switch {
+	case o.MaxTermBytes > 0:
+		return termLimit{max: o.MaxTermBytes, store: true}
+	case o.MaxTermBytes < 0:
+		return termLimit{}
+	}
+	return termLimit{max: DefaultMaxTermBytes}
+}
+
+// check returns the message of a term v larger than the bound, else "".
+func (l termLimit) check(v quad.Value) string {
+	if n := TermBytes(v); l.max > 0 && n > l.max {
+		return l.msg(n)
 	}
 	return ""
+}
+
+// msg is the message of a term of n bytes larger than the bound (n < 0:
+// not read to its end).
+func (l termLimit) msg(n int) string {
+	size := "term" // (not read to its end)
+	if n >= 0 {
+		size = fmt.Sprintf("term of %d bytes,", n)
+	}
+	if l.store {
+		return fmt.Sprintf("%s larger than the largest the store holds (%d bytes)", size, l.max)
+	}
+	return fmt.Sprintf("%s larger than the largest term read (%d bytes)", size, l.max)
 }
 
 // normalizeTerm maps v to one of the five term types used throughout Cortex:

@@ -87,14 +87,20 @@ type ttlLexer struct {
 	line      int    // 1-based line of buf[lineStart]
 	lineStart int    // offset in buf where the current line starts (negative after a cut)
 	eof       bool
-	rerr      error // read error other than io.EOF
+	rerr      error // read error other than io.EOF, or a token too large (*SyntaxError)
 	started   bool
+	limit     termLimit
+	tooLarge  bool // rerr is a token too large
+	// eofSkip is the bytes of a comment that the end of the input ends,
+	// left out of buf (lineReader.skipped): the end is after them.
+	eofSkip int
 }
 
-func (l *ttlLexer) init(r io.Reader, file string) {
-	l.lines = lineReader{r: bufio.NewReaderSize(r, 64<<10), cut: true}
+func (l *ttlLexer) init(r io.Reader, file string, limit termLimit) {
+	l.lines = lineReader{r: bufio.NewReaderSize(r, 64<<10), cut: true, max: limit.max}
 	l.file = file
 	l.line = 1
+	l.limit = limit
 }
 
 // errAt returns a *SyntaxError at byte offset off of buf.
@@ -119,11 +125,18 @@ func (l *ttlLexer) fill() bool {
 	}
 	if err != nil {
 		l.eof = true
+		l.eofSkip = l.lines.skipped
 		if err != io.EOF {
 			// Reported once the data read before it is used, where that
 			// data ends (it holds no line end: readLine returns a line
-			// that one ends without the error).
-			l.rerr = &ReadError{File: l.file, Line: l.line, Col: len(line) - l.lineStart + 1, Offset: l.lines.off, Err: err}
+			// that one ends without the error), where a token too large
+			// starts.
+			col := len(line) - l.lineStart + 1
+			if _, ok := err.(tokenTooLarge); ok {
+				l.rerr, l.tooLarge = &SyntaxError{File: l.file, Line: l.line, Col: col, Msg: l.limit.msg(-1)}, true
+			} else {
+				l.rerr = &ReadError{File: l.file, Line: l.line, Col: col + l.lines.skipped, Offset: l.lines.off, Err: err}
+			}
 		}
 	}
 	return len(line) > 0
@@ -189,7 +202,7 @@ func (l *ttlLexer) next(t *ttlToken) error {
 		if l.rerr != nil {
 			return l.rerr
 		}
-		t.kind, t.line, t.col = tEOF, l.line, l.pos-l.lineStart+1
+		t.kind, t.line, t.col = tEOF, l.line, l.pos-l.lineStart+1+l.eofSkip
 		return nil
 	}
 	b := l.buf
@@ -394,12 +407,24 @@ func (l *ttlLexer) longString(t *ttlToken, q byte) error {
 	unterminated := func() error {
 		return &SyntaxError{File: l.file, Line: startLine, Col: startCol, Msg: "unterminated long string literal"}
 	}
+	tooLarge := func() error {
+		return &SyntaxError{File: l.file, Line: startLine, Col: startCol, Msg: l.limit.msg(-1)}
+	}
 	high := false
 	l.pos += 3
 	for {
 		if l.pos >= len(l.buf) {
+			if l.limit.max > 0 && len(t.text) > l.limit.max {
+				// (each line of it is bounded by readLine: so is the string)
+				return tooLarge()
+			}
 			l.lines.longQ = q // the next line starts inside this string
 			if !l.fill() {
+				if l.tooLarge {
+					// at the string's start, not where the line is cut
+					l.rerr = tooLarge()
+					return l.rerr
+				}
 				if l.rerr != nil {
 					return l.rerr
 				}

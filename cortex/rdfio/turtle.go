@@ -78,7 +78,7 @@ func newTurtleDecoder(r io.Reader, opts DecodeOptions) (Decoder, error) {
 		prefixes: map[string]string{},
 		intern:   map[string]string{},
 	}
-	d.lex.init(r, opts.File)
+	d.lex.init(r, opts.File, opts.termLimit())
 	return d, nil
 }
 
@@ -383,7 +383,7 @@ func (d *turtleDecoder) iri(t *ttlToken, intern bool) (quad.IRI, error) {
 // sized refuses a term v larger than DecodeOptions.MaxTermBytes, at line
 // and col where it starts.
 func (d *turtleDecoder) sized(v quad.Value, line, col int) error {
-	if msg := termTooLarge(v, d.opts.MaxTermBytes); msg != "" {
+	if msg := d.lex.limit.check(v); msg != "" {
 		return &SyntaxError{File: d.opts.File, Line: line, Col: col, Msg: msg}
 	}
 	return nil
