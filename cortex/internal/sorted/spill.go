@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-
-	"github.com/cortexgraph/cortex/internal/pathtext"
 )
 
 // Spilled segments: when the writes an import segment holds in memory reach
@@ -250,7 +248,7 @@ func (m *mergeSrc) runErr(err error) error {
 	if m.run.path == "" {
 		gone = " (a temporary file, already removed from the directory)"
 	}
-	return fmt.Errorf("read spilled run %s%s: entry at offset %d: %w", pathtext.Quote(m.run.name), gone, m.off, err)
+	return fmt.Errorf("read spilled run %q%s: entry at offset %d: %w", m.run.name, gone, m.off, err)
 }
 
 // groupMerger yields the entries of one key group of a spilled segment in
