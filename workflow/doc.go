@@ -165,6 +165,15 @@
 //     until Ready or a write records its failure. Run records it even when
 //     the step holds every driver slot, and ends that step's runner's
 //     context.
+//   - Get, List and History never take the namespace's write lock, so a
+//     caller that may not write (the server's read role, cortexctl's
+//     read-only commands) never waits for writers nor holds them up. A
+//     read whose run is written between its reads of the run's row and of
+//     its step rows reads again: at once three times, then after a pause
+//     (1 ms, doubling up to 64 ms), until it reads the run between two
+//     writes or its context ends (the context's error). The calls that
+//     write (Ready, AddFindings, ...) read under the lock after three
+//     such tries.
 //   - Agents map to team members: a run has at most the team manager's
 //     maximum team size of distinct agents (ErrInvalidRun beyond).
 //   - A crew's or swarm's tasks are on its team's board, not in the run's

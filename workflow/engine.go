@@ -570,7 +570,7 @@ func (e *Engine) update(ctx context.Context, id string, fn func(c *change, d *De
 // namespace's write lock: it returns the record and whether it staged it
 // (then, once tx has committed, the caller calls wrote).
 func (e *Engine) updateIn(ctx context.Context, tx *cortex.Tx, id string, fn func(c *change, d *Def, p *plan) error) (*record, bool, error) {
-	old, err := e.load(ctx, tx.Namespace(), id, true)
+	old, err := e.load(ctx, tx.Namespace(), id, readLocked)
 	if err != nil {
 		return nil, false, err
 	}
@@ -605,9 +605,11 @@ func (e *Engine) wrote(rec *record, written bool) {
 }
 
 // Get returns run id as stored. It only reads: a step past its timeout
-// reads as running until a write or Ready records its failure.
+// reads as running until a write or Ready records its failure. Like List
+// and History, it never takes the namespace's write lock (see Caveats in
+// the package documentation).
 func (e *Engine) Get(ctx context.Context, id string) (Run, error) {
-	rec, err := e.load(ctx, e.n, id, false)
+	rec, err := e.load(ctx, e.n, id, readOnly)
 	if err != nil {
 		return Run{}, err
 	}
@@ -639,7 +641,7 @@ func (e *Engine) List(ctx context.Context, st RunStatus) ([]Run, error) {
 		if rec.StepRows > 0 {
 			// Its steps are in their own rows, read with its head again
 			// (it may have changed since this listing's read).
-			if rec, err = e.load(ctx, e.n, row.Key, false); errors.Is(err, ErrUnknownRun) {
+			if rec, err = e.load(ctx, e.n, row.Key, readOnly); errors.Is(err, ErrUnknownRun) {
 				continue // removed meanwhile
 			} else if err != nil {
 				return nil, err
@@ -699,7 +701,7 @@ func (e *Engine) Ready(ctx context.Context, id string) ([]ReadyStep, error) {
 // skip names (nil: none): a driver asks for what it can start, so that
 // the cost of a call does not grow with the steps that are ready.
 func (e *Engine) ready(ctx context.Context, id string, limit int, skip func(step string) bool) ([]ReadyStep, error) {
-	rec, err := e.load(ctx, e.n, id, false)
+	rec, err := e.load(ctx, e.n, id, readWriter)
 	if err != nil {
 		return nil, err
 	}
@@ -963,7 +965,7 @@ func running(c *change, step string, attempt int, to StepStatus) (int, error) {
 // deleted or disbanded, the run fails (see the package documentation) and
 // AddFindings returns an error matching ErrRunFinished.
 func (e *Engine) AddFindings(ctx context.Context, id, step string, attempt int, fs []teammanager.Finding) ([]string, error) {
-	rec, err := e.load(ctx, e.n, id, false)
+	rec, err := e.load(ctx, e.n, id, readWriter)
 	if err != nil {
 		return nil, err
 	}
@@ -1309,7 +1311,7 @@ func (e *Engine) settleTeam(ctx context.Context, rec *record) (*record, error) {
 		if pass > 0 {
 			return nil, fmt.Errorf("run %s: team %s is %s while the run is merging", rec.ID, team.ID, team.Status)
 		}
-		if rec, err = e.load(ctx, e.n, rec.ID, false); err != nil { // as the other driver left it
+		if rec, err = e.load(ctx, e.n, rec.ID, readWriter); err != nil { // as the other driver left it
 			return nil, err
 		}
 	}
@@ -1429,7 +1431,7 @@ func memberPath(have, want teammanager.Status) []teammanager.Status {
 
 // History returns every recorded transition of run id, in order.
 func (e *Engine) History(ctx context.Context, id string) ([]Transition, error) {
-	rec, err := e.load(ctx, e.n, id, false)
+	rec, err := e.load(ctx, e.n, id, readOnly)
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func (e *Engine) fenced(ctx context.Context, rec *record) error {
 // driver holds the run (see WithDriver).
 func (e *Engine) DriverCheck(id, driverID string) teammanager.WriteCheck {
 	return func(ctx context.Context, tx *cortex.Tx) error {
-		rec, err := e.load(ctx, tx.Namespace(), id, true)
+		rec, err := e.load(ctx, tx.Namespace(), id, readLocked)
 		if err != nil {
 			return err
 		}

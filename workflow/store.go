@@ -9,6 +9,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -158,22 +159,52 @@ func (e *Engine) forget(id string) {
 	e.mu.Unlock()
 }
 
-// load reads the record of run id through n: under the namespace's write
-// lock (locked: n is an Update's) or not, in which case it reads the head
-// again after the steps and starts over if a write or the run's removal
-// came between (after three tries, it reads under the lock): a run
-// removed meanwhile is unknown (ErrUnknownRun), not one with missing
-// step rows; an id no run can have is a *namespace.IDError (unknownRun).
-func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locked bool) (*record, error) {
+// How load reads a run.
+type readMode int
+
+const (
+	// readWriter: a caller that writes (Ready, AddFindings, a driver):
+	// after quickTries reads raced by writes, it reads under the
+	// namespace's write lock.
+	readWriter readMode = iota
+	// readOnly: a caller that only reads (Get, List, History: the
+	// server's read role, cortexctl's read-only commands): it never
+	// takes the write lock; after quickTries raced reads, it reads again
+	// after a pause, until a read falls between two writes or ctx ends.
+	readOnly
+	// readLocked: n is an Update's: no write can come between.
+	readLocked
+)
+
+// quickTries is the number of raced reads of a run before load waits
+// (readOnly) or takes the lock (readWriter); maxReadPause bounds a
+// readOnly pause between two raced reads.
+const (
+	quickTries   = 3
+	maxReadPause = 64 * time.Millisecond
+)
+
+// load reads the record of run id through n as mode says: unless
+// readLocked, it reads the head again after the steps and starts over if
+// a write or the run's removal came between: a run removed meanwhile is
+// unknown (ErrUnknownRun), not one with missing step rows; an id no run
+// can have is a *namespace.IDError (unknownRun).
+func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, mode readMode) (*record, error) {
+	locked := mode == readLocked
 	for try := 0; ; try++ {
-		if !locked && try == 3 {
+		if mode == readWriter && try == quickTries {
 			var rec *record
 			err := n.Update(ctx, func(tx *cortex.Tx) error {
 				var err error
-				rec, err = e.load(ctx, tx.Namespace(), id, true)
+				rec, err = e.load(ctx, tx.Namespace(), id, readLocked)
 				return err
 			})
 			return rec, err
+		}
+		if mode == readOnly && try >= quickTries {
+			if err := readPause(ctx, try-quickTries); err != nil {
+				return nil, fmt.Errorf("run %q: %w", id, err)
+			}
 		}
 		row, found, err := n.SideRow(ctx, runTable, id)
 		if err != nil {
@@ -214,6 +245,20 @@ func (e *Engine) load(ctx context.Context, n *cortex.Namespace, id string, locke
 		rec.seal()
 		e.remember(rec, locked)
 		return rec, nil
+	}
+}
+
+// readPause waits before the n-th (from 0) readOnly read after the quick
+// tries: 1 ms, doubling up to maxReadPause, or until ctx ends (its error).
+func readPause(ctx context.Context, n int) error {
+	d := min(time.Millisecond<<min(n, 10), maxReadPause)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
@@ -290,7 +335,7 @@ func headEqual(a, b *record) bool {
 // driver looks at between two steps (Drive), read without copying the
 // run's other steps.
 func (e *Engine) view(ctx context.Context, id string) (Run, error) {
-	rec, err := e.load(ctx, e.n, id, false)
+	rec, err := e.load(ctx, e.n, id, readWriter)
 	if err != nil {
 		return Run{}, err
 	}

@@ -21,7 +21,7 @@ import (
 func writeOlderRecord(t *testing.T, e *Engine, id string, edit func(*StepState)) {
 	t.Helper()
 	ctx := context.Background()
-	rec, err := e.load(ctx, e.n, id, false)
+	rec, err := e.load(ctx, e.n, id, readWriter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,5 +305,125 @@ func TestEngine_OlderRecordListedAndCancelled(t *testing.T) {
 	rs, err = e.List(ctx, RunCancelled)
 	if err != nil || len(rs) != 1 || rs[0].ID != "old" || len(rs[0].Steps) != 3 {
 		t.Fatalf("cancelled runs: %+v, %v", rs, err)
+	}
+}
+
+// newHead stages the head of run id with a new revision: a write of the
+// run, as a reader sees it.
+func newHead(ctx context.Context, tx *cortex.Tx, id string) error {
+	row, _, err := tx.Namespace().SideRow(ctx, runTable, id)
+	if err != nil {
+		return err
+	}
+	rec, err := decodeRecord(id, row)
+	if err != nil {
+		return err
+	}
+	rec.Rev = newRev()
+	rec.Gen++
+	head, err := encodeHead(rec)
+	if err != nil {
+		return err
+	}
+	tx.PutSide(runTable, id, head)
+	tx.KeepSide(runTable)
+	return nil
+}
+
+// TestEngine_ReadsNeverTakeWriteLock: Get, List and History only read, as
+// a read-only caller (the server's read role, cortexctl's read-only
+// commands) needs: a read whose run is written between the read of its
+// row and that of its step rows, more times in a row than the quick tries
+// (here six), reads again without the namespace's write lock, and returns
+// the run as the last write left it. The only writes (LockAcquired) are
+// the hook's.
+func TestEngine_ReadsNeverTakeWriteLock(t *testing.T) {
+	ctx := context.Background()
+	s, tm, e := newInternalEngine(t)
+	d := Def{Name: "three", Type: Chain, Steps: []Step{{Name: "a", Agent: "x"}, {Name: "b", Agent: "y"}, {Name: "c", Agent: "x"}}}
+	if _, err := e.Start(ctx, d, RunOptions{ID: "busy"}); err != nil {
+		t.Fatal(err)
+	}
+	const writes = 6
+	for name, read := range map[string]func(e *Engine) error{
+		"get": func(e *Engine) error {
+			r, err := e.Get(ctx, "busy")
+			if err == nil && len(r.Steps) != 3 {
+				t.Errorf("get: %d steps", len(r.Steps))
+			}
+			return err
+		},
+		"list": func(e *Engine) error {
+			rs, err := e.List(ctx, "")
+			if err == nil && (len(rs) != 1 || len(rs[0].Steps) != 3) {
+				t.Errorf("list: %+v", rs)
+			}
+			return err
+		},
+		"history": func(e *Engine) error { _, err := e.History(ctx, "busy"); return err },
+	} {
+		t.Run(name, func(t *testing.T) {
+			fresh, err := New(ctx, s, tm, DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrote := 0
+			fresh.headHook = func(id string) {
+				if wrote == writes {
+					return
+				}
+				// A write of the run's head (a new revision) between the
+				// read's two reads of it; TryUpdate, as a read under the
+				// lock (the old fallback) must not wait for itself.
+				ok, err := e.n.TryUpdate(ctx, func(tx *cortex.Tx) error { return newHead(ctx, tx, id) })
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					wrote++
+				}
+			}
+			before := e.n.WriteStats().LockAcquired
+			if err := read(fresh); err != nil {
+				t.Fatalf("%s of a run written during each of %d reads: %v", name, writes, err)
+			}
+			if took := e.n.WriteStats().LockAcquired - before; took != int64(wrote) || wrote != writes {
+				t.Fatalf("%s took the write lock %d times for the hook's %d writes (want %d): a read took it", name, took, wrote, writes)
+			}
+		})
+	}
+}
+
+// TestEngine_ReadRacedUntilContextEnds: a Get whose run is written during
+// every read keeps reading, without the write lock, until its context
+// ends, and then returns the context's error.
+func TestEngine_ReadRacedUntilContextEnds(t *testing.T) {
+	s, tm, e := newInternalEngine(t)
+	d := Def{Name: "one", Type: Chain, Steps: []Step{{Name: "a", Agent: "x"}}}
+	if _, err := e.Start(context.Background(), d, RunOptions{ID: "busy"}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := New(context.Background(), s, tm, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reads := 0
+	fresh.headHook = func(id string) {
+		if reads++; reads == 2*quickTries+2 {
+			cancel()
+		}
+		bg := context.Background()
+		if err := e.n.Update(bg, func(tx *cortex.Tx) error { return newHead(bg, tx, id) }); err != nil {
+			t.Error(err)
+		}
+	}
+	before := e.n.WriteStats().LockAcquired
+	if _, err := fresh.Get(ctx, "busy"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("get of a run written during every read: %v, want context.Canceled", err)
+	}
+	if took := e.n.WriteStats().LockAcquired - before; took != int64(reads) {
+		t.Fatalf("the write lock was taken %d times for the hook's %d writes", took, reads)
 	}
 }
