@@ -108,10 +108,13 @@ type Team struct {
 	DisbandedAt *time.Time `json:"disbandedAt,omitempty"`
 
 	// Merged, and why a finished team's due merge is not done:
-	// "interrupted" or "failed" (then mergeError says why).
-	Merged       bool   `json:"merged"`
-	MergePending string `json:"mergePending,omitempty"`
-	MergeError   string `json:"mergeError,omitempty"`
+	// "interrupted" or "failed" (then mergeError says why, and
+	// mergeErrorKind is "timeout" for an automatic merge stopped at its
+	// time bound, "error" otherwise).
+	Merged         bool   `json:"merged"`
+	MergePending   string `json:"mergePending,omitempty"`
+	MergeError     string `json:"mergeError,omitempty"`
+	MergeErrorKind string `json:"mergeErrorKind,omitempty"`
 }
 
 // TeamDeleted is the result of teams delete.
@@ -252,7 +255,7 @@ func TeamOf(t teammanager.Team) Team {
 	out := Team{ID: t.ID, Name: t.Name, Status: string(t.Status), Strategy: t.Strategy, Context: t.Context,
 		FailReason: t.FailReason, CreatedAt: tp(t.CreatedAt), StartedAt: tp(t.StartedAt), CompletedAt: tp(t.CompletedAt),
 		UpdatedAt: tp(t.UpdatedAt), Timeout: t.Timeout.Seconds(), Threshold: t.Threshold, TieBreaker: t.TieBreaker, LastMerge: t.LastMerge,
-		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError,
+		Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError, MergeErrorKind: t.MergeErrorKind,
 		Lifecycle: string(t.Lifecycle), PausedAt: tp(t.PausedAt), PausedFor: t.PausedFor.Seconds(), DisbandedAt: tp(t.DisbandedAt)}
 	for _, mb := range t.Members {
 		out.Members = append(out.Members, MemberOf(mb))

@@ -527,7 +527,7 @@ func teamOf(t api.Team) teammanager.Team {
 		CreatedAt: tv(t.CreatedAt), StartedAt: tv(t.StartedAt), UpdatedAt: tv(t.UpdatedAt), CompletedAt: tv(t.CompletedAt),
 		Timeout: api.SecondsDuration(t.Timeout), Threshold: t.Threshold, TieBreaker: t.TieBreaker,
 		FailReason: t.FailReason, LastMerge: t.LastMerge, Merged: t.Merged, MergePending: t.MergePending, MergeError: t.MergeError,
-		Lifecycle: teammanager.Lifecycle(t.Lifecycle), PausedAt: tv(t.PausedAt), PausedFor: api.SecondsDuration(t.PausedFor),
+		MergeErrorKind: t.MergeErrorKind, Lifecycle: teammanager.Lifecycle(t.Lifecycle), PausedAt: tv(t.PausedAt), PausedFor: api.SecondsDuration(t.PausedFor),
 		DisbandedAt: tv(t.DisbandedAt)}
 	for _, m := range t.Members {
 		out.Members = append(out.Members, memberOf(m))

@@ -43,8 +43,8 @@
 //
 // The team graph holds the team node (rdf:type Team; team:name, team:status,
 // team:strategy, team:createdAt, team:timeout, ...; team:member → member
-// node; team:merge → the last merge run; team:merge:status and
-// team:merge:error while a finished team's merge is due) and its member nodes (rdf:type Member; team:member:agent → agent
+// node; team:merge → the last merge run; team:merge:status,
+// team:merge:error and team:merge:errorKind while a finished team's merge is due) and its member nodes (rdf:type Member; team:member:agent → agent
 // node, team:member:role, team:member:status, ...). Status literals are the
 // plain strings pending, running, completed and failed.
 //

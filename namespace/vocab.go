@@ -45,6 +45,11 @@ const (
 	// Absent once merged.
 	TeamMergePending Term = "team:merge:status"
 	TeamMergeError   Term = "team:merge:error" // xsd:string, why the last merge attempt failed
+	// TeamMergeErrorKind is the kind of the last failed merge attempt,
+	// beside its text (TeamMergeError): xsd:string "timeout" (an
+	// automatic merge stopped at its time bound) or "error" (any other
+	// failure). Absent on teams whose failure an older version recorded.
+	TeamMergeErrorKind Term = "team:merge:errorKind"
 	// The led lifecycle (teammanager.Lifecycle) beside the member-driven
 	// status: forming, active, paused, completed or disbanded.
 	TeamLifecycle   Term = "team:lifecycle:status"      // xsd:string
@@ -230,6 +235,7 @@ var coreTerms = []termInfo{
 	{TeamError, TermProperty, "team error", "Why the team failed: timeout, critical-member-failed or all-members-failed.", "Team", xsd + "string", ""},
 	{TeamMergePending, TermProperty, "merge pending", "Present while a finished team's merge is due and not done: interrupted (no merge attempt has ended since the team finished, e.g. the process was killed during it) or failed (the last attempt failed; see team:merge:error). Removed by the merge that succeeds.", "Team", xsd + "string", ""},
 	{TeamMergeError, TermProperty, "merge error", "Why the last attempt at a due merge failed; present only with team:merge:status failed.", "Team", xsd + "string", ""},
+	{TeamMergeErrorKind, TermProperty, "merge error kind", "The kind of the last failed attempt at a due merge, beside its text (team:merge:error): timeout (an automatic merge stopped at its time bound; not retried automatically, only by a merge by hand) or error (any other failure). Present with team:merge:status failed, but on teams whose failure an older version recorded, whose timeouts are told by the text, which begins \"automatic merge timed out\".", "Team", xsd + "string", ""},
 	{TeamLifecycle, TermProperty, "team lifecycle", "The led lifecycle of the team: forming (no member started), active, paused, completed (the team's status is completed or failed) or disbanded.", "Team", xsd + "string", ""},
 	{TeamPausedAt, TermProperty, "team paused at", "When the team was paused; present only while it is paused.", "Team", xsd + "dateTime", ""},
 	{TeamPausedFor, TermProperty, "team paused for", "How long the team was paused before its current pause, if any: its timeout is extended by it.", "Team", xsd + "duration", ""},

@@ -104,14 +104,21 @@
 // Where it runs: in the call that made the write (UpdateMemberStatus, a
 // write or Sweep that records a timeout), after the write commits and
 // before the call returns, detached from the caller's context
-// (context.WithoutCancel, bounded by AutoMergeTimeout): a caller that
-// gives up (a cancelled agent context) cannot stop it. A merge that fails
-// is recorded (MergePending MergeFailed, MergeError) and reported as an
-// *AutoMergeError; one stopped by a crash stays interrupted. Every
-// automatic merge (this one, and the retries of the retry points below
-// but MergeTeamResults by hand) is bounded by AutoMergeTimeout: one that reaches it (a custom strategy
-// that does not return) is recorded as failed, with a MergeError that
-// begins "automatic merge timed out", and no retry point runs it again,
+// (context.WithoutCancel, bounded as below): a caller that gives up (a
+// cancelled agent context) cannot stop it. A merge that fails is recorded
+// (MergePending MergeFailed, MergeError, MergeErrorKind) and reported as
+// an *AutoMergeError; one stopped by a crash stays interrupted. The
+// strategy of every automatic merge (this one, and the retries of the
+// retry points below but MergeTeamResults by hand) is bounded by
+// AutoMergeTimeout, from when it starts: the time the merge waited for
+// another merge of the team before, or for its write after, does not
+// count (each wait has a bound of its own, see AutoMergeTimeout). A merge
+// whose strategy reaches it (a custom strategy that does not return) is
+// recorded as failed, with MergeErrorKind
+// MergeErrorKindTimeout (team:merge:errorKind "timeout", beside a
+// MergeError that begins "automatic merge timed out"; a failure recorded
+// by an older version, without a kind, is told by that text), and no
+// retry point runs it again,
 // so that reads, writes and Sweep do not each wait for a stuck strategy
 // in turn; MergeTeamResults runs it again. A team that
 // has timed out with a completed member but whose timeout no write has
@@ -301,7 +308,8 @@
 //     a merge counts them as ignored and lists those members as missing.
 //   - The automatic merge makes the completing UpdateMemberStatus as slow
 //     as a merge, and it does not return early when its context is
-//     cancelled (up to AutoMergeTimeout).
+//     cancelled (up to AutoMergeTimeout for the strategy, and as much for
+//     each of its waits).
 //   - A merge of a team that had not finished when the merge read it (a
 //     merge by hand of a running team) does not settle a due merge.
 //   - An error caused by the end of the caller's context keeps its cause

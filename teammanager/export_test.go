@@ -165,3 +165,32 @@ func SetAutoMergeTimeout(d time.Duration) (restore func()) {
 	autoMergeTimeout = d
 	return func() { autoMergeTimeout = old }
 }
+
+// SetAutoMergeBound replaces how each phase of an automatic merge is
+// bounded (see AutoMergeTimeout): fn returns ctx bounded, ending with
+// cause at its bound. It returns a function restoring the default. Tests
+// using it must not run in parallel.
+func SetAutoMergeBound(fn func(ctx context.Context, cause error) (context.Context, context.CancelFunc)) (restore func()) {
+	old := autoMergeBound
+	autoMergeBound = fn
+	return func() { autoMergeBound = old }
+}
+
+// LockTeamMerges takes team id's merge lock, as a merge of the team does,
+// and returns its unlock.
+func LockTeamMerges(m *Manager, id string) (unlock func()) {
+	mu := m.mergeLock(id)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// TeamMergeLockRefs returns the number of callers that hold or wait for
+// team id's merge lock.
+func TeamMergeLockRefs(m *Manager, id string) int {
+	m.mergeLocks.mu.Lock()
+	defer m.mergeLocks.mu.Unlock()
+	if e := m.mergeLocks.m[id]; e != nil {
+		return e.refs
+	}
+	return 0
+}

@@ -105,6 +105,7 @@ const (
 	fPausedAt
 	fPausedFor
 	fDisbandedAt
+	fMergeErrorKind
 	nListFields
 )
 
@@ -117,6 +118,7 @@ func listPreds(x ns.NS) [nListFields]quad.Value {
 		fDescription: x.IRI(ns.TeamDescription), fLastMerge: x.IRI(ns.TeamLastMerge),
 		fMergePending: x.IRI(ns.TeamMergePending), fMergeError: x.IRI(ns.TeamMergeError),
 		fPausedAt: x.IRI(ns.TeamPausedAt), fPausedFor: x.IRI(ns.TeamPausedFor), fDisbandedAt: x.IRI(ns.TeamDisbandedAt),
+		fMergeErrorKind: x.IRI(ns.TeamMergeErrorKind),
 	}
 }
 
@@ -590,6 +592,7 @@ func (p *valueParser) rowTeam(id string, v *[nListFields]int32) (Team, error) {
 	}
 	t.MergePending = p.str(v[fMergePending])
 	t.MergeError = p.str(v[fMergeError])
+	t.MergeErrorKind = mergeErrorKind(&t, p.str(v[fMergeErrorKind]))
 	t.PausedAt = p.time(v[fPausedAt])
 	t.DisbandedAt = p.time(v[fDisbandedAt])
 	if d := p.value(v[fPausedFor]); d != nil && p.err == nil {

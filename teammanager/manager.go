@@ -307,7 +307,7 @@ func (m *Manager) exists(ctx context.Context, id string) (bool, error) {
 // (Team.ReadRetriesMerge): an interrupted merge is run again, and the
 // timeout of a team with completed members is recorded, with the marker of
 // its due merge, in one atomic write, then the team is merged. Both run
-// under ctx, bounded by AutoMergeTimeout, before GetTeam returns the team
+// under ctx, the strategy bounded by AutoMergeTimeout, before GetTeam returns the team
 // as it then reads. A merge
 // that fails is recorded (MergeFailed, unless ctx ended), and GetTeam
 // still returns the team, reading as not merged; a failed merge is not
@@ -339,9 +339,7 @@ func (m *Manager) GetTeam(ctx context.Context, id string) (_ Team, err error) {
 			return m.readTeamNow(ctx, id) // recorded by another writer since, or not recordable now
 		}
 	}
-	mctx, cancel := boundAutoMerge(ctx)
-	defer cancel()
-	m.retryMergeLocked(mctx, id) //nolint:errcheck // recorded on the team, which is read again
+	m.retryMergeLocked(ctx, id) //nolint:errcheck // recorded on the team, which is read again
 	return m.readTeamNow(ctx, id)
 }
 
@@ -390,7 +388,7 @@ func (m *Manager) readTeamNow(ctx context.Context, id string) (Team, error) {
 	}
 	t := &st.team
 	if applyTimeout(t, m.now()) && m.cfg.autoMerge && hasCompleted(t) {
-		t.Merged, t.MergePending, t.MergeError = false, MergeTimeout, ""
+		t.Merged, t.MergePending, t.MergeError, t.MergeErrorKind = false, MergeTimeout, "", ""
 	}
 	return *t, nil
 }
@@ -432,54 +430,79 @@ func (m *Manager) update(ctx context.Context, id, focus string, fn func(st *team
 	return st, nil
 }
 
-// AutoMergeTimeout bounds every automatic merge (see "Merges that always
-// happen" in the package documentation), waiting for the team's merge
-// lock included: the merge that a write runs (after the member update
-// that finished the team, or after a write that recorded a timeout or met
-// a due merge), which runs detached from the caller's context
-// (context.WithoutCancel) so that a cancelled caller cannot leave the team
-// unmerged, and the retries of New, GetTeam and Sweep, which run under
-// the caller's context. A merge stopped by this bound (a custom strategy
-// that does not return) is recorded as failed (MergeFailed, with a
-// MergeError that says it timed out) and is not run again by any retry
-// point: only MergeTeamResults (`cortexctl teams merge`), which has no
-// bound of its own, runs it again. MergeTeamResults by hand is not
+// AutoMergeTimeout bounds the run of the strategy of every automatic
+// merge (see "Merges that always happen" in the package documentation):
+// the merge that a write runs (after the member update that finished the
+// team, or after a write that recorded a timeout or met a due merge),
+// which runs detached from the caller's context (context.WithoutCancel)
+// so that a cancelled caller cannot leave the team unmerged, and the
+// retries of New, GetTeam and Sweep, which run under the caller's
+// context. The bound is for the strategy, a custom one of which may not
+// return: it starts when the strategy does, so the time the merge waited
+// before (for another merge of the team) does not count, nor the time it
+// takes to write after. A merge whose strategy this bound stops is
+// recorded as failed (MergeFailed, with MergeErrorKind
+// MergeErrorKindTimeout and a MergeError that says it timed out) and is
+// not run again by any retry point: only MergeTeamResults (`cortexctl
+// teams merge`), which has no bound of its own, runs it again.
+//
+// The waits of an automatic merge are bounded by AutoMergeTimeout too,
+// each on its own, so that a merge detached from its caller cannot wait
+// for ever: the wait for another merge of the team (one by hand, say),
+// after which the merge gives up without running (the team stays as it
+// was, its merge due), and its write (the wait for the namespace's write
+// lock included), after which the merge is recorded as failed with
+// MergeErrorKindError, and retried. MergeTeamResults by hand is not
 // bounded.
 const AutoMergeTimeout = 10 * time.Minute
 
 // autoMergeTimeout is AutoMergeTimeout; tests shorten it.
 var autoMergeTimeout = AutoMergeTimeout
 
-// autoMergeTimeoutError is the cause of the end of an automatic merge's
-// context (boundAutoMerge) at autoMergeTimeout.
+// autoMergeBound returns ctx bounded by autoMergeTimeout, ending with
+// cause when it reaches it: the bound of one phase of an automatic merge
+// (the wait for the team's merge lock, the strategy's run, the write).
+// Tests replace it to drive the bounds with their clock.
+var autoMergeBound = func(ctx context.Context, cause error) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, autoMergeTimeout, cause)
+}
+
+// autoMergeTimeoutError is the cause of the end of the context of an
+// automatic merge's strategy at autoMergeTimeout.
 type autoMergeTimeoutError struct{ after time.Duration }
 
 func (e *autoMergeTimeoutError) Error() string {
 	return fmt.Sprintf("%s after %v (AutoMergeTimeout)", mergeTimedOutText, e.after)
 }
 
-// mergeTimedOutText begins the MergeError recorded for an automatic merge
-// stopped at autoMergeTimeout (see Team.mergeTimedOut).
-const mergeTimedOutText = "automatic merge timed out"
-
-// boundAutoMerge returns ctx bounded by autoMergeTimeout, for an automatic
-// merge: see timedOut.
-func boundAutoMerge(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeoutCause(ctx, autoMergeTimeout, &autoMergeTimeoutError{autoMergeTimeout})
+// autoMergeWaitError is the cause of the end of the context of an
+// automatic merge's wait (for what) at autoMergeTimeout.
+type autoMergeWaitError struct {
+	after time.Duration
+	what  string
 }
 
-// timedOut reports whether ctx, from boundAutoMerge, ended at its bound
-// (not because its parent ended).
-func timedOut(ctx context.Context) bool {
+func (e *autoMergeWaitError) Error() string {
+	return fmt.Sprintf("automatic merge gave up waiting for %s after %v (AutoMergeTimeout)", e.what, e.after)
+}
+
+// mergeTimedOutText begins the MergeError recorded for an automatic merge
+// stopped at autoMergeTimeout, with kind MergeErrorKindTimeout; an older
+// version recorded the text alone (see mergeErrorKind).
+const mergeTimedOutText = "automatic merge timed out"
+
+// strategyTimedOut reports whether err, a merge's, is that of an
+// automatic merge whose strategy was stopped at autoMergeTimeout.
+func strategyTimedOut(err error) bool {
 	var te *autoMergeTimeoutError
-	return errors.As(context.Cause(ctx), &te)
+	return errors.As(err, &te)
 }
 
 // mergeTimedOut reports whether t's due merge failed last because an
 // automatic merge was stopped at AutoMergeTimeout: no retry point runs it
 // again (only MergeTeamResults does).
 func (t *Team) mergeTimedOut() bool {
-	return t.MergePending == MergeFailed && strings.HasPrefix(t.MergeError, mergeTimedOutText)
+	return t.MergePending == MergeFailed && t.MergeErrorKind == MergeErrorKindTimeout
 }
 
 // updateMerging is update that also returns the state read (nil only if
@@ -515,7 +538,7 @@ func (m *Manager) afterWrite(ctx context.Context, id string, st *teamState, time
 		return st, nil, merr
 	}
 	t := &st.team
-	t.Merged, t.MergePending, t.MergeError, t.LastMerge = true, "", "", rep.MergeID
+	t.Merged, t.MergePending, t.MergeError, t.MergeErrorKind, t.LastMerge = true, "", "", "", rep.MergeID
 	return st, rep, err
 }
 
@@ -539,25 +562,32 @@ func notMergedHint(err error, t *Team) error {
 //
 // On a read-only store (known by New, or found out by a write that met
 // cortex.ErrReadOnly) it fails at once, without merging.
+//
+// The wait for the team's merge lock (another merge of the team runs) is
+// bounded by AutoMergeTimeout, and so are the strategy's run and the
+// write, each on its own (see AutoMergeTimeout).
 func (m *Manager) retryMerge(ctx context.Context, id string) (*MergeReport, error) {
-	ctx, cancel := boundAutoMerge(ctx)
-	defer cancel()
+	wctx, cancel := autoMergeBound(ctx, &autoMergeWaitError{autoMergeTimeout, "another merge of the team"})
 	mu := m.mergeLock(id)
-	if err := mu.LockContext(ctx); err != nil {
-		return nil, &AutoMergeError{Team: id, Err: ctxcause.With(ctx, fmt.Errorf("merge team %s: %w", IDText(id), err))}
+	if err := mu.LockContext(wctx); err != nil {
+		err = ctxcause.With(wctx, fmt.Errorf("merge team %s: %w", IDText(id), err))
+		cancel()
+		return nil, &AutoMergeError{Team: id, Err: err}
 	}
+	cancel()
 	defer mu.Unlock()
 	return m.retryMergeLocked(ctx, id)
 }
 
 // retryMergeLocked is retryMerge for a caller that holds the team's merge
-// lock, under ctx bounded by boundAutoMerge. A merge stopped at that bound
-// is recorded as failed, with a MergeError that says so (mergeTimedOut).
+// lock: an automatic merge (see AutoMergeTimeout). A merge whose strategy
+// was stopped at its bound is recorded as failed with
+// MergeErrorKindTimeout (mergeTimedOut), and its MergeError says so.
 func (m *Manager) retryMergeLocked(ctx context.Context, id string) (*MergeReport, error) {
 	if m.readOnly.Load() {
 		return nil, &AutoMergeError{Team: id, Err: fmt.Errorf("merge team %s: %w", IDText(id), cortex.ErrReadOnly)}
 	}
-	rep, raw := m.mergeLocked(ctx, id)
+	rep, raw := m.mergeLocked(ctx, id, true)
 	err := ctxcause.With(ctx, raw)
 	if err == nil {
 		return &rep, nil
@@ -567,14 +597,15 @@ func (m *Manager) retryMergeLocked(ctx context.Context, id string) (*MergeReport
 	case errors.Is(err, cortex.ErrReadOnly):
 		m.readOnly.Store(true)
 	case errors.Is(err, ErrUnknownTeam):
-	case ctx.Err() == nil:
-		m.recordMergeFailure(ctx, id, err) //nolint:errcheck // best effort: the team stays pending either way
-	case timedOut(ctx):
-		// The merge's context has ended; the record is a write of its own.
-		cause := fmt.Errorf("%w, not retried automatically: %w", context.Cause(ctx), raw)
-		if m.recordMergeFailure(context.WithoutCancel(ctx), id, cause) == nil {
+	case ctx.Err() != nil:
+		// The caller's context ended: the team stays as it was.
+	case strategyTimedOut(raw):
+		cause := fmt.Errorf("%s, not retried automatically: %w", mergeTimedOutText, raw)
+		if m.recordMergeFailure(ctx, id, MergeErrorKindTimeout, cause) == nil {
 			ame.timedOut = true
 		}
+	default:
+		m.recordMergeFailure(ctx, id, MergeErrorKindError, err) //nolint:errcheck // best effort: the team stays pending either way
 	}
 	return nil, ame
 }
@@ -583,9 +614,9 @@ func (m *Manager) retryMergeLocked(ctx context.Context, id string) (*MergeReport
 const maxMergeErrorLen = 1000
 
 // recordMergeFailure records, if team id still has a due merge, that its
-// last attempt failed with cause. It writes nothing if that is already
-// recorded.
-func (m *Manager) recordMergeFailure(ctx context.Context, id string, cause error) error {
+// last attempt failed with cause, of kind (MergeErrorKindTimeout or
+// MergeErrorKindError). It writes nothing if that is already recorded.
+func (m *Manager) recordMergeFailure(ctx context.Context, id, kind string, cause error) error {
 	msg := cause.Error()
 	if len(msg) > maxMergeErrorLen {
 		msg = strings.ToValidUTF8(msg[:maxMergeErrorLen], "") + "…"
@@ -595,11 +626,13 @@ func (m *Manager) recordMergeFailure(ctx context.Context, id string, cause error
 		if err != nil {
 			return err
 		}
-		if st.team.MergePending == "" || st.team.MergePending == MergeFailed && st.team.MergeError == msg {
+		if st.team.MergePending == "" || st.team.MergePending == MergeFailed && st.team.MergeError == msg &&
+			st.get(st.node, m.ns.IRI(ns.TeamMergeErrorKind)) == quad.Value(ns.String(kind)) {
 			return nil // merged meanwhile, or nothing new
 		}
 		st.set(st.node, m.ns.IRI(ns.TeamMergePending), ns.String(MergeFailed))
 		st.set(st.node, m.ns.IRI(ns.TeamMergeError), ns.String(msg))
+		st.set(st.node, m.ns.IRI(ns.TeamMergeErrorKind), ns.String(kind))
 		tx.Remove(st.rm...)
 		tx.Add(st.add...)
 		m.pinTeam(tx, id, st.add)

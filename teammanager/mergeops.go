@@ -94,12 +94,14 @@ func (m *Manager) MergeTeamResults(ctx context.Context, teamID string) (_ MergeR
 		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
 	}
 	defer mu.Unlock()
-	return m.mergeLocked(ctx, teamID)
+	return m.mergeLocked(ctx, teamID, false)
 }
 
-func (m *Manager) mergeLocked(ctx context.Context, teamID string) (MergeReport, error) {
+// mergeLocked is MergeTeamResults for a caller that holds the team's merge
+// lock; auto selects the bounds of an automatic merge (AutoMergeTimeout).
+func (m *Manager) mergeLocked(ctx context.Context, teamID string, auto bool) (MergeReport, error) {
 	for attempt := 1; ; attempt++ {
-		rep, err := m.mergeOnce(ctx, teamID)
+		rep, err := m.mergeOnce(ctx, teamID, auto)
 		if !errors.Is(err, ErrConcurrentMerge) || attempt == maxMergeAttempts || ctx.Err() != nil {
 			return rep, err
 		}
@@ -114,7 +116,15 @@ var mergeHook func()
 // other Managers (see ErrConcurrentMerge).
 const maxMergeAttempts = 8
 
-func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, error) {
+func (m *Manager) mergeOnce(ctx context.Context, teamID string, auto bool) (MergeReport, error) {
+	// bound returns the context of a phase of the merge: ctx, bounded on
+	// its own by autoMergeTimeout (ending with cause) if auto.
+	bound := func(cause error) (context.Context, context.CancelFunc) {
+		if !auto {
+			return ctx, func() {}
+		}
+		return autoMergeBound(ctx, cause)
+	}
 	start := m.now()
 	// Read before the team: a restore committed after it makes the
 	// merge's write start again (checkUnchanged).
@@ -175,7 +185,10 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 		return MergeReport{}, err
 	}
 	in.Resolutions = cg.resolutions(m.ns)
-	res, err := runStrategy(ctx, strat, cloneInput(in))
+	sctx, cancel := bound(&autoMergeTimeoutError{autoMergeTimeout})
+	res, err := runStrategy(sctx, strat, cloneInput(in))
+	err = ctxcause.With(sctx, err)
+	cancel()
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("merge team %s with %s: %w", IDText(teamID), t.Strategy, err)
 	}
@@ -202,17 +215,19 @@ func (m *Manager) mergeOnce(ctx context.Context, teamID string) (MergeReport, er
 	// settles a due merge (clears the team's marker, and records a timeout
 	// that no write had recorded).
 	settles := Finished(t.Status)
+	wctx, cancel := bound(&autoMergeWaitError{autoMergeTimeout, "its write"})
+	defer cancel()
 	if rep.MergeID == t.LastMerge {
 		rep.Unchanged = true
 		if settles && t.MergePending != "" {
-			if err := m.settle(ctx, &t, restores, cg, &rep); err != nil {
-				return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
+			if err := m.settle(wctx, &t, restores, cg, &rep); err != nil {
+				return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), ctxcause.With(wctx, err))
 			}
 		}
 		return rep, nil
 	}
-	if err := m.writeMerge(ctx, &t, restores, res, &rep, cg, start, settles); err != nil {
-		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), err)
+	if err := m.writeMerge(wctx, &t, restores, res, &rep, cg, start, settles); err != nil {
+		return MergeReport{}, fmt.Errorf("merge team %s: %w", IDText(teamID), ctxcause.With(wctx, err))
 	}
 	return rep, nil
 }
@@ -616,6 +631,7 @@ func (m *Manager) stageSettled(tx *cortex.Tx, st *teamState) {
 	}
 	st.set(st.node, m.ns.IRI(ns.TeamMergePending), nil)
 	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
+	st.set(st.node, m.ns.IRI(ns.TeamMergeErrorKind), nil)
 	tx.Remove(st.rm...)
 	tx.Add(st.add...)
 	m.pinTeam(tx, st.team.ID, st.add)
@@ -1665,7 +1681,7 @@ func (m *Manager) ResolveConflict(ctx context.Context, teamID, conflictID string
 	if err != nil {
 		return MergeReport{}, err
 	}
-	rep, err := m.mergeLocked(ctx, teamID)
+	rep, err := m.mergeLocked(ctx, teamID, false)
 	if err != nil {
 		return MergeReport{}, fmt.Errorf("resolve conflict %s: re-merge: %w", IDText(conflictID), err)
 	}

@@ -39,6 +39,35 @@ const (
 	MergeTimeout = "timeout"
 )
 
+// The kinds of a failed merge attempt, the values of Team.MergeErrorKind
+// (team:merge:errorKind).
+const (
+	// MergeErrorKindTimeout: an automatic merge stopped at
+	// AutoMergeTimeout (a strategy that did not return): no retry point
+	// runs it again; MergeTeamResults does.
+	MergeErrorKindTimeout = "timeout"
+	// MergeErrorKindError: any other failure (the strategy's error, a
+	// write that failed); retried as "Merges that always happen" says.
+	MergeErrorKindError = "error"
+)
+
+// mergeErrorKind returns the kind of t's failed merge as read: the
+// recorded kind or, for a failure recorded before kinds were (none
+// recorded), the one its text tells (mergeTimedOutText begins the text of
+// a timeout); empty when no failure is recorded.
+func mergeErrorKind(t *Team, recorded string) string {
+	switch {
+	case recorded != "":
+		return recorded
+	case t.MergeError == "":
+		return ""
+	case strings.HasPrefix(t.MergeError, mergeTimedOutText):
+		return MergeErrorKindTimeout
+	default:
+		return MergeErrorKindError
+	}
+}
+
 // teamState is a team read from its state graph, with what is needed to
 // change it: the graph's triples by subject and predicate.
 type teamState struct {
@@ -260,6 +289,7 @@ func (m *Manager) parseTeam(st *teamState, id string) error {
 	t.FailReason = str(st.node, ns.TeamError)
 	t.MergePending = str(st.node, ns.TeamMergePending)
 	t.MergeError = str(st.node, ns.TeamMergeError)
+	t.MergeErrorKind = mergeErrorKind(t, str(st.node, ns.TeamMergeErrorKind))
 	t.CreatedAt = tm(st.node, x.IRI(ns.TeamCreatedAt))
 	t.UpdatedAt = tm(st.node, x.IRI(ns.TeamUpdatedAt))
 	t.CompletedAt = tm(st.node, x.IRI(ns.TeamCompletedAt))
@@ -424,9 +454,10 @@ func (m *Manager) markMergeDue(st *teamState) {
 	if !m.cfg.autoMerge || !hasCompleted(t) {
 		return
 	}
-	t.Merged, t.MergePending, t.MergeError = false, MergeInterrupted, ""
+	t.Merged, t.MergePending, t.MergeError, t.MergeErrorKind = false, MergeInterrupted, "", ""
 	st.set(st.node, m.ns.IRI(ns.TeamMergePending), ns.String(MergeInterrupted))
 	st.set(st.node, m.ns.IRI(ns.TeamMergeError), nil)
+	st.set(st.node, m.ns.IRI(ns.TeamMergeErrorKind), nil)
 }
 
 // hasCompleted reports whether a member of t has completed: then a merge

@@ -94,6 +94,13 @@ type Team struct {
 	MergePending string
 	// MergeError is the error of the last failed attempt at the due merge.
 	MergeError string
+	// MergeErrorKind is the kind of that failure (team:merge:errorKind):
+	// MergeErrorKindTimeout (an automatic merge stopped at
+	// AutoMergeTimeout: no retry point runs it again, MergeTeamResults
+	// does) or MergeErrorKindError; empty when MergeError is. A failure
+	// an older version recorded, without a kind, reads as a timeout when
+	// its MergeError begins "automatic merge timed out", else as an error.
+	MergeErrorKind string
 	// Lifecycle is the team's led lifecycle state, derived from Status and
 	// the pause and disband times (see Lifecycle).
 	Lifecycle Lifecycle
