@@ -165,3 +165,67 @@ func TestReadRole_TeamsListWritesNothing(t *testing.T) {
 		t.Fatal("teams.list with a write token did not rebuild the stale team table")
 	}
 }
+
+// TestReadRole_FirstReaderLeavesMergesToWriters: a server whose first
+// request in a namespace came from a read token opened its team manager
+// without writes, so the merge a previous process left interrupted
+// (a crash leftover, here the marker written as such a process leaves it)
+// was retried only by a write to its team or a writer's teams.get of it:
+// writers working on other teams left it interrupted. The first request
+// of a token that may write now retries it (teammanager.Manager.OpenWrites),
+// whatever its method.
+func TestReadRole_FirstReaderLeavesMergesToWriters(t *testing.T) {
+	ctx := context.Background()
+	store := cortextest.NewStore(t)
+	base := config.Default().NamespaceBase("acme")
+	n, err := store.Namespace(ctx, "acme", cortex.WithBase(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := namespace.New("acme", namespace.WithBase(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A team that completed, whose merge a crash interrupted.
+	m, err := teammanager.New(ctx, store, x, api.ManagerConfig(config.Default(), n, x).WithAutoMerge(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateTeam(ctx, teammanager.TeamConfig{ID: "t1", Name: "n", Members: []teammanager.MemberConfig{{AgentID: "a", Role: "r"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []teammanager.Status{teammanager.Running, teammanager.Completed} {
+		if _, err := m.UpdateMemberStatus(ctx, "t1", "a", st, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	marker := quad.Quad{Subject: x.Team("t1"), Predicate: x.IRI(namespace.TeamMergePending), Object: namespace.String(teammanager.MergeInterrupted), Label: x.TeamGraph("t1")}
+	if err := n.Apply(ctx, cortex.Delta{Add: []quad.Quad{marker}}); err != nil {
+		t.Fatal(err)
+	}
+
+	f := tokenFile(t)
+	read, _ := mint(t, f, "acme", server.RoleRead, 0)
+	write, _ := mint(t, f, "acme", server.RoleWrite, 0)
+	ts := serveOn(t, store, server.DefaultOptions().WithTokens(f))
+	call := func(tok, method, params string, out any) {
+		t.Helper()
+		resp, body := ts.rpcAs("acme", method, params, bearer(tok)...)
+		var r rpcResponse
+		if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &r) != nil || r.Error != nil || json.Unmarshal(r.Result, out) != nil {
+			t.Fatalf("%s: status %d: %s", method, resp.StatusCode, body)
+		}
+	}
+	var tm api.Team
+	call(read, "teams.get", `{"team":"t1"}`, &tm) // the server opens the namespace's manager
+	if tm.Merged || tm.MergePending != teammanager.MergeInterrupted {
+		t.Fatalf("teams.get with a read token: %+v; want interrupted, not merged", tm)
+	}
+	var created api.Team
+	call(write, "teams.create", `{"id":"t2","name":"other","members":[{"agent":"b","role":"r"}]}`, &created)
+	var after api.Team
+	call(read, "teams.get", `{"team":"t1"}`, &after)
+	if !after.Merged || after.MergePending != "" {
+		t.Fatalf("teams.get with a read token after a writer's first request: %+v; want merged", after)
+	}
+}

@@ -179,6 +179,7 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	}
 	s.mu.Unlock()
 	if ok {
+		s.openWrites(ctx, name, m)
 		return m, nil
 	}
 	n, err := s.namespace(ctx, name, a)
@@ -208,6 +209,20 @@ func (s *Server) manager(ctx context.Context, name string, a access) (*teammanag
 	s.forget(name)
 	s.managers[name], s.opened[name] = m, n
 	return m, nil
+}
+
+// openWrites has m, if a caller that may not write opened it, do the
+// writes of its opening (teammanager.Manager.OpenWrites: rebuild a stale
+// team table, retry the merges a previous process left interrupted) when
+// the caller may write, so that those merges do not wait for a write to
+// their team, whoever came first. Once done, it costs nothing.
+func (s *Server) openWrites(ctx context.Context, name string, m *teammanager.Manager) {
+	if allow(ctx, name, RoleWrite, "") != nil {
+		return
+	}
+	if err := m.OpenWrites(ctx); err != nil {
+		s.opts.logger.Printf("namespace %s: writes of the team manager's opening (left for the next caller that may write): %v", name, err)
+	}
 }
 
 // forget drops the team manager and the workflow engine of namespace name

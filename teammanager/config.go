@@ -93,7 +93,9 @@ func (c Config) WithAutoMerge(v bool) Config { c.autoMerge = v; return c }
 // behalf of a caller that may not write (the server, on a read-only
 // token's first request in a namespace). The table is then rebuilt by
 // the next ListTeams or Sweep, and the merges are retried by the other
-// retry points (GetTeam, Sweep, the next write to the team).
+// retry points (GetTeam, Sweep, the next write to the team), or both by
+// Manager.OpenWrites, which the host calls when a caller that may write
+// comes.
 func (c Config) WithOpenWrites(v bool) Config { c.noOpenWrites = !v; return c }
 
 // WithClock replaces the clock (default time.Now). Every time the manager

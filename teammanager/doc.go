@@ -131,7 +131,9 @@
 //     there does not make New fail; it is recorded and left to the other
 //     retry points (so an open does not retry the same failing merge
 //     again and again). Not on a read-only store, nor with
-//     WithOpenWrites(false).
+//     WithOpenWrites(false): then Manager.OpenWrites does it, once, when
+//     the host calls it (the server: at the first request of a token that
+//     may write).
 //   - GetTeam and IsTeamComplete: an interrupted merge, and a timeout not
 //     recorded yet (MergeTimeout: the timeout and the due merge are
 //     recorded in one write, as a write to the team would, then the team

@@ -49,6 +49,12 @@ type Manager struct {
 	// readOnly is set by New when the store is read-only (and by a merge
 	// that meets cortex.ErrReadOnly): due merges are then not retried.
 	readOnly atomic.Bool
+
+	// openOwed is set by New with WithOpenWrites(false): the writes of an
+	// opening (openWrites) are left to OpenWrites; openMu lets one
+	// OpenWrites do them at a time.
+	openOwed atomic.Bool
+	openMu   sync.Mutex
 }
 
 // New returns a Manager over namespace x of store s (the namespace is
@@ -83,19 +89,66 @@ func New(ctx context.Context, s *cortex.Store, x ns.NS, cfg Config) (_ *Manager,
 	m := &Manager{n: n, ds: n.Dataset(), ns: x, cfg: cfg, listPreds: listPreds(x), cache: map[eval.ID]quad.Value{},
 		mergeWrite: make(chan struct{}, 1)}
 	m.readOnly.Store(s.ReadOnly())
-	current, err := n.SideCurrent(ctx, teamTable)
-	if err != nil {
-		return nil, err
-	}
-	if !current && !cfg.noOpenWrites {
-		if _, _, err := m.listRebuilding(ctx, "", false); err != nil {
+	if cfg.noOpenWrites {
+		if _, err := n.SideCurrent(ctx, teamTable); err != nil {
 			return nil, err
 		}
+		m.openOwed.Store(!m.readOnly.Load())
+		return m, nil
 	}
-	if cfg.autoMerge && retryOnOpen && !cfg.noOpenWrites && !m.readOnly.Load() {
-		m.retryInterrupted(ctx)
+	if err := m.openWrites(ctx); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// openWrites is what New writes when it opens a Manager: it rebuilds a
+// stale team table, then retries the interrupted merges.
+func (m *Manager) openWrites(ctx context.Context) error {
+	current, err := m.n.SideCurrent(ctx, teamTable)
+	if err != nil {
+		return err
+	}
+	if !current {
+		if _, _, err := m.listRebuilding(ctx, "", false); err != nil {
+			return err
+		}
+	}
+	if m.cfg.autoMerge && retryOnOpen && !m.readOnly.Load() {
+		m.retryInterrupted(ctx)
+	}
+	return nil
+}
+
+// OpenWrites does, once, what New left undone when opened
+// WithOpenWrites(false): it rebuilds a stale team table (as a listing
+// would, when the namespace's write lock is free) and, with auto-merge
+// on, retries the merges that a previous process left interrupted, best
+// effort, as New does. A host that opened the Manager for a caller that
+// may not write (the server, on a read token's first request in a
+// namespace) calls it when a caller that may write first comes, so that
+// those merges do not wait for a write to their team, a Sweep or a
+// GetTeam of it. It returns at once, and does nothing, once it has
+// returned nil, when New did those writes, on a read-only store, and
+// while another call of it runs; an error (of the table's rebuild, or
+// ctx's) leaves them for the next call.
+func (m *Manager) OpenWrites(ctx context.Context) (err error) {
+	defer func() { err = ctxcause.With(ctx, err) }()
+	if !m.openOwed.Load() || !m.openMu.TryLock() {
+		return nil
+	}
+	defer m.openMu.Unlock()
+	if !m.openOwed.Load() || m.readOnly.Load() {
+		return nil
+	}
+	if err := m.openWrites(ctx); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err // retryInterrupted stopped: the next call goes on
+	}
+	m.openOwed.Store(false)
+	return nil
 }
 
 // retryOnOpen lets tests open a Manager without New's retries (see
