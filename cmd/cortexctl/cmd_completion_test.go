@@ -14,6 +14,7 @@ import (
 )
 
 func TestCLI_Completion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for shell, want := range map[string]string{"bash": "complete -o", "zsh": "compdef", "fish": "complete -c cortexctl"} {
 		if out := mustCLI(t, dir, "completion", shell); !strings.Contains(out, want) {
@@ -90,13 +91,23 @@ func TestCLI_CompletionRunsNothing(t *testing.T) {
 
 var (
 	buildOnce sync.Once
-	builtCLI  string
+	builtCLI  string // the cortexctl cortexctlBinary built, which TestMain removes
+	cliPath   string // the cortexctl the tests run: builtCLI, or their parent's
 	buildErr  error
 )
 
-// TestMain removes the cortexctl that buildCLI built, if any.
+// builtCLIEnv names, in the environment of TestCLI_ThroughServer's child
+// processes, the cortexctl their parent built: they run it rather than
+// build their own.
+const builtCLIEnv = "CORTEX_CLI_TEST_BINARY"
+
+// TestMain starts TestCLI_ThroughServer's child processes early when the
+// whole package runs (startThroughServerEarly), and removes the cortexctl
+// that buildCLI built, if any.
 func TestMain(m *testing.M) {
+	stopThroughServer := startThroughServerEarly()
 	code := m.Run()
+	stopThroughServer()
 	if builtCLI != "" {
 		_ = os.RemoveAll(filepath.Dir(builtCLI))
 	}
@@ -106,7 +117,22 @@ func TestMain(m *testing.M) {
 // buildCLI builds cortexctl once per test run and returns its path.
 func buildCLI(t *testing.T) string {
 	t.Helper()
+	path, err := cortexctlBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// cortexctlBinary builds cortexctl once per test process, or takes the
+// one the parent of TestCLI_ThroughServer's child process built, and
+// returns its path.
+func cortexctlBinary() (string, error) {
 	buildOnce.Do(func() {
+		if p := os.Getenv(builtCLIEnv); p != "" && throughServer {
+			cliPath = p
+			return
+		}
 		dir, err := os.MkdirTemp("", "cortexctl-test-")
 		if err != nil {
 			buildErr = err
@@ -117,9 +143,7 @@ func buildCLI(t *testing.T) string {
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
+		cliPath = builtCLI
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtCLI
+	return cliPath, buildErr
 }

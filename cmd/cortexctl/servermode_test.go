@@ -1,13 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -43,34 +49,234 @@ var embeddedOnly = map[string]string{
 	"TestCLI_WorkflowsDriveTwoProcesses":            "it runs the binary against a cortexctl serve of its own",
 }
 
-// TestCLI_ThroughServer runs the CLI tests (TestCLI_*) again, in a child
-// test process, with every command sent through a server that holds the
-// store (found by its discovery file, as with `cortexctl serve`): output
-// and exit codes must be the same in both modes.
+// TestCLI_ThroughServer runs the CLI tests (TestCLI_*, TestDefs_*) that
+// run cortexctl through runCLI again, in child test processes, with every
+// command sent through a server that holds the store (found by its
+// discovery file, as with `cortexctl serve`): output and exit codes must
+// be the same in both modes. The tests are shared between
+// throughServerShards processes run at once; when the whole package runs,
+// TestMain starts them before the other tests (startThroughServerEarly),
+// and this test waits for them.
 func TestCLI_ThroughServer(t *testing.T) {
 	if throughServer {
 		t.Fatalf("%s=1 runs the CLI tests through a server; this test runs them so and must not run itself", throughServerEnv)
 	}
-	var skip []string
-	for name := range embeddedOnly {
-		skip = append(skip, "^"+name+"$")
+	run := earlyThroughServer
+	earlyThroughServer = nil
+	if run == nil {
+		run = startThroughServer()
 	}
-	args := []string{"-test.run", "^(TestCLI_|TestDefs_)", "-test.skip", strings.Join(skip, "|"), "-test.count=1"}
-	if testing.Short() {
-		args = append(args, "-test.short")
-	}
-	if testing.Verbose() {
-		args = append(args, "-test.v")
-	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), throughServerEnv+"=1")
-	out, err := cmd.CombinedOutput()
+	children, err := run.wait()
 	if err != nil {
-		t.Fatalf("the CLI tests through a server failed: %v\n%s", err, out)
+		t.Fatal(err)
 	}
-	if testing.Verbose() {
-		t.Logf("%s", out)
+	for _, c := range children {
+		if c.err != nil {
+			t.Errorf("the CLI tests through a server failed: %v\n%s", c.err, c.out.Bytes())
+		} else if testing.Verbose() {
+			t.Logf("%s", c.out.Bytes())
+		}
 	}
+}
+
+// earlyThroughServer is the run of TestCLI_ThroughServer's child processes
+// that TestMain started, if any; the first TestCLI_ThroughServer waits for
+// it.
+var earlyThroughServer *throughServerRun
+
+// throughServerRun is a run of the CLI tests through a server: child test
+// processes, each running a share of them.
+type throughServerRun struct {
+	started  chan struct{} // closed once children and err are set
+	children []*throughServerChild
+	err      error // why they did not all start
+}
+
+type throughServerChild struct {
+	cmd  *exec.Cmd
+	out  bytes.Buffer
+	err  error
+	done chan struct{}
+}
+
+// throughServerShards is how many child processes share the CLI tests run
+// through a server: most of their time is cortexctl opening a store, which
+// uses one core.
+func throughServerShards() int {
+	return max(2, runtime.GOMAXPROCS(0))
+}
+
+// startThroughServer builds cortexctl (cortexctlBinary), for the tests that
+// run it, and starts the child test processes that run the CLI tests
+// through a server (throughServerTests), each with its share; it does so
+// in the background and returns at once.
+func startThroughServer() *throughServerRun {
+	run := &throughServerRun{started: make(chan struct{})}
+	go func() {
+		defer close(run.started)
+		bin, err := cortexctlBinary()
+		if err != nil {
+			run.err = err
+			return
+		}
+		names, err := throughServerTests(".")
+		if err != nil {
+			run.err = err
+			return
+		}
+		if len(names) == 0 {
+			run.err = errors.New("no CLI test runs cortexctl through runCLI: throughServerTests found none")
+			return
+		}
+		shards := make([][]string, min(throughServerShards(), len(names)))
+		for i, name := range names {
+			shards[i%len(shards)] = append(shards[i%len(shards)], name)
+		}
+		for _, shard := range shards {
+			// One test at a time in each: the shards are what uses the cores.
+			args := []string{"-test.run", "^(" + strings.Join(shard, "|") + ")$", "-test.count=1", "-test.parallel=1"}
+			if f := flag.Lookup("test.timeout"); f != nil {
+				args = append(args, "-test.timeout="+f.Value.String())
+			}
+			if testing.Short() {
+				args = append(args, "-test.short")
+			}
+			if testing.Verbose() {
+				args = append(args, "-test.v")
+			}
+			c := &throughServerChild{cmd: exec.Command(os.Args[0], args...), done: make(chan struct{})}
+			c.cmd.Env = append(os.Environ(), throughServerEnv+"=1", builtCLIEnv+"="+bin)
+			c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
+			if err := c.cmd.Start(); err != nil {
+				run.err = err
+				return
+			}
+			go func() {
+				c.err = c.cmd.Wait()
+				close(c.done)
+			}()
+			run.children = append(run.children, c)
+		}
+	}()
+	return run
+}
+
+// wait waits for the child processes to exit and returns them, or the
+// error that kept them from starting.
+func (r *throughServerRun) wait() ([]*throughServerChild, error) {
+	<-r.started
+	for _, c := range r.children {
+		<-c.done
+	}
+	return r.children, r.err
+}
+
+// stop kills the child processes (a run nobody waited for) and waits.
+func (r *throughServerRun) stop() {
+	<-r.started
+	for _, c := range r.children {
+		c.cmd.Process.Kill()
+	}
+	r.wait()
+}
+
+// startThroughServerEarly starts TestCLI_ThroughServer's child processes
+// at once when the whole package runs (no -run, -skip or -list, and not in
+// a child), so that they run while the other tests do; it returns the
+// function that stops them if no TestCLI_ThroughServer waited for them.
+// It parses the test flags.
+func startThroughServerEarly() func() {
+	flag.Parse()
+	for _, name := range []string{"test.run", "test.skip", "test.list"} {
+		if f := flag.Lookup(name); f == nil || f.Value.String() != "" {
+			return func() {}
+		}
+	}
+	if throughServer {
+		return func() {}
+	}
+	earlyThroughServer = startThroughServer()
+	return func() {
+		if earlyThroughServer != nil {
+			earlyThroughServer.stop()
+		}
+	}
+}
+
+// throughServerTests returns the names of the CLI tests (TestCLI_*,
+// TestDefs_*) in the Go test files of dir that can run differently through
+// a server: those that refer, directly or through the package's other
+// functions and variables, to runCLI or throughServer, less embeddedOnly.
+// The others run cortexctl's binary or its app themselves, the same in a
+// child with throughServerEnv set, and run once.
+func throughServerTests(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return nil, err
+	}
+	// refs maps each package-level name (functions, methods by their
+	// name, variables, constants, types) to the identifiers it uses.
+	refs := map[string]map[string]bool{}
+	use := func(name string, n ast.Node) {
+		m := refs[name]
+		if m == nil {
+			m = map[string]bool{}
+			refs[name] = m
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				m[id.Name] = true
+			}
+			return true
+		})
+	}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				use(d.Name.Name, d)
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch spec := spec.(type) {
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							use(n.Name, spec)
+						}
+					case *ast.TypeSpec:
+						use(spec.Name.Name, spec)
+					}
+				}
+			}
+		}
+	}
+	reaches := map[string]bool{"runCLI": true, "throughServer": true}
+	for grew := true; grew; {
+		grew = false
+		for name, m := range refs {
+			if reaches[name] {
+				continue
+			}
+			for id := range m {
+				if reaches[id] {
+					reaches[name], grew = true, true
+					break
+				}
+			}
+		}
+	}
+	var names []string
+	for name := range refs {
+		if (strings.HasPrefix(name, "TestCLI_") || strings.HasPrefix(name, "TestDefs_")) && reaches[name] && embeddedOnly[name] == "" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // directCommand reports whether args (cortexctl's, after --data DIR) run a
@@ -184,4 +390,47 @@ func discoverableSocket(t *testing.T, dir string) (net.Listener, string) {
 		t.Fatal(err)
 	}
 	return l, sockDir
+}
+
+// TestThroughServerTests: TestCLI_ThroughServer runs again every CLI test
+// that uses runCLI or throughServer, however indirectly (a helper, a
+// method, a variable), and not the others, nor embeddedOnly's.
+func TestThroughServerTests(t *testing.T) {
+	dir := t.TempDir()
+	src := `package main
+
+import "testing"
+
+func runCLI()       {}
+var throughServer bool
+func helper()       { runCLI() }
+type h struct{}
+func (h) do()       { helper() }
+var viaVar = func() { h{}.do() }
+func binary()       {}
+
+func TestCLI_Direct(t *testing.T)      { runCLI() }
+func TestCLI_Helper(t *testing.T)      { helper() }
+func TestCLI_Method(t *testing.T)      { var x h; x.do() }
+func TestCLI_Var(t *testing.T)         { viaVar() }
+func TestCLI_Mode(t *testing.T)        { _ = throughServer }
+func TestDefs_Helper(t *testing.T)     { helper() }
+func TestCLI_Binary(t *testing.T)      { binary() }
+func TestCLI_WhileServed(t *testing.T) { runCLI() }
+func TestOther_Direct(t *testing.T)    { runCLI() }
+`
+	if err := os.WriteFile(filepath.Join(dir, "a_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package main\n\nfunc TestCLI_NotATestFile() { runCLI() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := throughServerTests(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"TestCLI_Direct", "TestCLI_Helper", "TestCLI_Method", "TestCLI_Mode", "TestCLI_Var", "TestDefs_Helper"}
+	if !slices.Equal(got, want) {
+		t.Errorf("throughServerTests = %q, want %q", got, want)
+	}
 }
