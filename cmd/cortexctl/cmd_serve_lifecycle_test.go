@@ -389,6 +389,7 @@ func TestServe_TwoAtOnce(t *testing.T) {
 // serve says so (and only that: no stream was cut), exits 0 and removes
 // its discovery file and socket; the next command opens the store.
 func TestServe_SignalCutsRequestPastShutdownTimeout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServe(t, dir, "--listen", "")
 	pr, pw := io.Pipe()

@@ -22,6 +22,7 @@ import (
 // the client): the process ends with 8 and a write command that follows
 // works.
 func TestCLI_StopBlockedOutput(t *testing.T) {
+	t.Parallel()
 	bin := buildCLI(t)
 	// More than a pipe's buffer: the export blocks when nobody reads.
 	var nt strings.Builder
@@ -36,6 +37,7 @@ func TestCLI_StopBlockedOutput(t *testing.T) {
 			mode = "served"
 		}
 		t.Run(mode+"/fifo", func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			stop := setUpStore(t, dir, data, served)
 			fifo := filepath.Join(t.TempDir(), "out.nq")
@@ -69,6 +71,7 @@ func TestCLI_StopBlockedOutput(t *testing.T) {
 			stop()
 		})
 		t.Run(mode+"/pipe-not-read", func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			stop := setUpStore(t, dir, data, served)
 			r, w, err := os.Pipe()
