@@ -56,11 +56,12 @@ var embeddedOnly = map[string]string{
 // be the same in both modes. The tests are shared between
 // throughServerShards processes run at once; when the whole package runs,
 // TestMain starts them before the other tests (startThroughServerEarly),
-// and this test waits for them.
+// and this test waits for them, in parallel with the other parallel tests.
 func TestCLI_ThroughServer(t *testing.T) {
 	if throughServer {
 		t.Fatalf("%s=1 runs the CLI tests through a server; this test runs them so and must not run itself", throughServerEnv)
 	}
+	t.Parallel() // it waits for other processes: the tests after it need not
 	run := earlyThroughServer
 	earlyThroughServer = nil
 	if run == nil {
