@@ -60,7 +60,6 @@ func sampleValue(t *testing.T, f cli.Flag) string {
 // still ends the flags. The commands' actions are replaced by one that
 // records what it got.
 func TestCLI_FlagsAfterArguments(t *testing.T) {
-	t.Parallel()
 	var got struct {
 		args []string
 		set  bool
@@ -174,7 +173,6 @@ func TestCLI_FlagsAfterArgumentsForReal(t *testing.T) {
 // TestCLI_ImportChecksEveryArgumentFirst: a bad argument anywhere leaves
 // nothing of the good files behind (not even a store).
 func TestCLI_ImportChecksEveryArgumentFirst(t *testing.T) {
-	t.Parallel()
 	good := writeFile(t, "a.ttl", "<http://ex/s> <http://ex/p> \"o\" .\n")
 	for _, tc := range []struct {
 		name string
@@ -219,7 +217,6 @@ func TestCLI_ImportChecksEveryArgumentFirst(t *testing.T) {
 // with an empty BODY 7, --as "" 7), and an empty optional argument (tasks
 // cancel TEAM TASK "") was taken for one left out.
 func TestCLI_EmptyArguments(t *testing.T) {
-	t.Parallel()
 	var dir string
 	if throughServer {
 		dir = t.TempDir() // populatedStore makes a token, which no server does
@@ -552,7 +549,6 @@ func TestCLI_UsageMessages(t *testing.T) {
 // "--" is the object, not a flag. (It gave relative IRIs, <s> and <p>,
 // which every command refuses: exit 5.)
 func TestREADME_DashDashEndsFlags(t *testing.T) {
-	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

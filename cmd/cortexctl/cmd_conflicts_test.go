@@ -13,7 +13,6 @@ import (
 // TestCLI_Conflicts runs the code-review fixture (conflict-flag) and resolves
 // a conflict.
 func TestCLI_Conflicts(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--from", fixturePath("teams", "code-review.json5"))
 	for _, a := range []string{"alice", "bob", "carol"} {
@@ -78,7 +77,6 @@ func TestCLI_Conflicts(t *testing.T) {
 }
 
 func TestCLI_Demo(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	for run := range 3 { // re-running replaces the demo team
 		if run == 2 { // even a team an earlier run left half-way (running)

@@ -66,7 +66,6 @@ func TestDefs_Validate(t *testing.T) {
 // TestDefs_ImportListGetExportDelete: the store commands, and export →
 // import giving the same definition.
 func TestDefs_ImportListGetExportDelete(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	cortextest.CheckDir(t, dir)
 	out := mustCLI(t, dir, "defs", "import", defsLegacy)
@@ -203,7 +202,6 @@ func TestREADME_Definitions(t *testing.T) {
 // the warnings of a directory's files included (a Markdown file without
 // front matter is skipped), and stores nothing when a file is invalid.
 func TestDefs_ImportIntoAStore(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	first := mustCLI(t, dir, "defs", "import", defsLegacy, "--json")
 	if again := mustCLI(t, dir, "defs", "import", defsLegacy, "--json"); again != first {
@@ -236,7 +234,6 @@ func TestDefs_ImportIntoAStore(t *testing.T) {
 // with --kind agent, an empty, "." or ".." namespace part) is an invalid
 // value (exit 7), for get, export and delete alike, and deletes nothing.
 func TestDefs_MalformedNames(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "defs", "import", defsLegacy)
 	before := mustCLI(t, dir, "defs", "list", "--json")

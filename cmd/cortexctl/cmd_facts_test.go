@@ -29,7 +29,6 @@ type storedFact struct {
 // TestCLI_Facts reads a merged team's facts with facts list, as JSON and as
 // a table, filtered, and checks them against teams get and findings list.
 func TestCLI_Facts(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--strategy", "conflict-flag", "--member", "ann", "--member", "bob")
 	for _, a := range []string{"ann", "bob"} {
@@ -295,7 +294,6 @@ func getTeamJSON(t *testing.T, dir string) teamGot {
 // not retried by teams get, which shows why; the next write or teams
 // merge runs it.
 func TestCLI_TeamsGetMerges(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	// (A strategy's panic is the merge's error: a crash is the host's
 	// goroutine ending in the strategy.)
@@ -351,7 +349,6 @@ func TestCLI_TeamsGetMerges(t *testing.T) {
 // so; then teams get, or facts list, records the timeout and merges ann's
 // findings only.
 func TestCLI_TimedOutTeam(t *testing.T) {
-	t.Parallel()
 	hourAgo := func() time.Time { return time.Now().Add(-time.Hour) }
 	check := func(t *testing.T, dir string) {
 		t.Helper()

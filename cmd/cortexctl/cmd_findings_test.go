@@ -11,7 +11,6 @@ import (
 )
 
 func TestCLI_Findings(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann", "--member", "bob")
 	var added struct{ ID string }
@@ -65,7 +64,6 @@ func TestCLI_Findings(t *testing.T) {
 // JSON Lines import, and that an exported findings graph (finding
 // descriptions in Turtle) imports back with them too.
 func TestCLI_FindingsImport_RoundTrip(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann", "--member", "bob", "--member", "cy", "--member", "dan")
 	type finding struct {
@@ -278,7 +276,6 @@ func TestCLI_Findings_PrefixedDatatype(t *testing.T) {
 // that does, and as through a server (whose client checks it before it
 // sends anything); nothing is created.
 func TestCLI_FindingArgs_CheckedBeforeTheStore(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	add := []string{"findings", "add", "crew", "bob"}

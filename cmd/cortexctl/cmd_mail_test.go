@@ -12,7 +12,6 @@ import (
 // TestCLI_Mail sends a question, a reply and a broadcast, and reads,
 // archives, threads and lists them.
 func TestCLI_Mail(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a")
@@ -109,7 +108,6 @@ func TestCLI_Mail(t *testing.T) {
 // TestCLI_MailRetention: an inbox keeps --per-agent messages, the oldest
 // go first.
 func TestCLI_MailRetention(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	var r api.MailRetention

@@ -146,7 +146,6 @@ func TestCLI_ReadCommandRecoversInterruptedWrite(t *testing.T) {
 }
 
 func TestCLI_Namespaces(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	in := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n<http://ex/s> <http://ex/p> \"o2\" .\n")
 	mustCLI(t, dir, "-n", "scratch", "import", in)
@@ -269,7 +268,6 @@ func TestCLI_ConfigUnknownDefaultStrategy(t *testing.T) {
 // never create a store or a namespace: a typo in --data or -n is "not
 // found" (exit 3) and leaves nothing behind.
 func TestCLI_TeamWritesCreateNothing(t *testing.T) {
-	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "missing")
 	store := t.TempDir()
 	mustCLI(t, store, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
@@ -307,7 +305,6 @@ func TestCLI_TeamWritesCreateNothing(t *testing.T) {
 // and reading it is "no such namespace". An import into an existing
 // namespace that fails keeps it, empty or not.
 func TestCLI_FailedImportCreatesNoNamespace(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	bad := writeFile(t, "bad.nt", "<http://ex/s> <http://ex/p> \"o .\n")
 	if r := runCLI(t, dir, "", "-n", "fresh", "import", bad); r.code != exitSyntax {

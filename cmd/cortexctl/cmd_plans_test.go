@@ -12,7 +12,6 @@ import (
 // approves the next revision; every revision is listed; the rules' errors
 // exit as the table says.
 func TestCLI_Plans(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "crew", "--name", "crew", "--member", "boss:lead", "--member", "ann")
 	for _, tc := range []struct {

@@ -30,7 +30,6 @@ func setupQueryStore(t *testing.T) string {
 }
 
 func TestCLI_Query_Formats(t *testing.T) {
-	t.Parallel()
 	dir := setupQueryStore(t)
 	q := `PREFIX ex: <http://example.org/> SELECT ?n WHERE { ?s ex:name ?n } ORDER BY ?n`
 	tests := []struct {
@@ -200,7 +199,6 @@ func TestCLI_Query_ByteOrderMark(t *testing.T) {
 // line of a megabyte echoes a short window of that line around the column,
 // not the whole line, and keeps the line and column exact.
 func TestCLI_Query_SyntaxErrorInHugeLine(t *testing.T) {
-	t.Parallel()
 	dir := setupQueryStore(t)
 	var b strings.Builder
 	b.WriteString("SELECT * WHERE {")
@@ -271,7 +269,6 @@ CONSTRUCT { ?s ex:label ?n ; ex:self <me> } WHERE { ?s ex:name ?n }`)
 }
 
 func TestCLI_Query_Usage(t *testing.T) {
-	t.Parallel()
 	dir := setupQueryStore(t)
 	for name, args := range map[string][]string{
 		"no query":    {"query"},
@@ -314,7 +311,6 @@ func TestCLI_Query_Timeout(t *testing.T) {
 // product of 12 patterns over the 4 triples of the union graph is 16.7
 // million rows of 36 terms, gigabytes of output.
 func TestCLI_Query_StoppedOutputIsNeverComplete(t *testing.T) {
-	t.Parallel()
 	dir := setupQueryStore(t)
 	q := `SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?p ?q ?r . ?s ?t ?u . ?v ?w ?x .
 		?y ?z ?a1 . ?b1 ?c1 ?d1 . ?e1 ?f1 ?g1 . ?h1 ?i1 ?j1 }`

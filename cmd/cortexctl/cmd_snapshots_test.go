@@ -11,7 +11,6 @@ import (
 // TestCLI_TeamsSnapshot runs create, list, get, restore (dry run, then
 // --apply, after the team's deletion) and delete, and their errors.
 func TestCLI_TeamsSnapshot(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "crew", "--name", "crew", "--member", "ann:lead", "--member", "bob:worker", "--timeout", "-1")
 	var s struct {

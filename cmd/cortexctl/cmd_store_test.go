@@ -202,7 +202,6 @@ func fileMode(t *testing.T, name string) os.FileMode {
 }
 
 func TestCLI_ExitCodes(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	bad := writeFile(t, "bad.nt", "<http://example.org/s> <http://example.org/p> \"unterminated .\n")
 	// The namespace exists (export to a missing directory needs it): a
@@ -330,7 +329,6 @@ func TestCLI_HelpAndVersion(t *testing.T) {
 // TestCLI_InvalidValues: invalid config and option values exit 7 (2 for
 // flags used together that exclude each other) and write nothing.
 func TestCLI_InvalidValues(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
 	nt := writeFile(t, "a.nt", "<http://ex/s> <http://ex/p> \"o\" .\n")
@@ -643,7 +641,6 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 // canceled"), and an export to standard output that its output is
 // incomplete, as a stopped query does.
 func TestCLI_ImportExportInterrupted(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	var nt strings.Builder
 	for i := range 20000 {
@@ -673,7 +670,6 @@ func TestCLI_ImportExportInterrupted(t *testing.T) {
 // targets and the ways on; the first --graph resumes it, and --import-id
 // imports the file anew into another graph.
 func TestCLI_ImportResumeOtherGraph(t *testing.T) {
-	t.Parallel()
 	store := t.TempDir()
 	var b strings.Builder
 	for i := 0; i < 20_000; i++ {

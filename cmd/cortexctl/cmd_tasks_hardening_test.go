@@ -49,7 +49,6 @@ func TestCLI_TasksRetry_HelpSaysNotSkipped(t *testing.T) {
 // settings (--lease) keeps them, in both modes; with plan approval on, a
 // claim exits 4 until a plan is approved.
 func TestCLI_TasksBoard_PlanApproval(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	var b api.Board
@@ -82,7 +81,6 @@ func TestCLI_TasksBoard_PlanApproval(t *testing.T) {
 // dispatch --json) carries the approved plan as plans get --json shows
 // it; no plan while none is approved, and none on tasks get.
 func TestCLI_TasksNext_CarriesPlan(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	for _, s := range []string{"a", "b", "c"} {
@@ -131,7 +129,6 @@ func TestCLI_TasksNext_CarriesPlan(t *testing.T) {
 // no task: tasks next exits 4 (member is finished), dispatch skips it, and
 // the task it held went back to pending when it finished.
 func TestCLI_Tasks_FinishedMember(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a")
@@ -295,7 +292,6 @@ func TestCLI_TasksBoard_AgentNamedFirst(t *testing.T) {
 // board takes writes, --as is still asked for (exit 2). Nothing is
 // written.
 func TestCLI_Tasks_NoLeadTeamClosed(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	team := func(id string) {
 		mustCLI(t, dir, "teams", "create", "--id", id, "--name", id, "--member", "bob:dev", "--member", "cat:dev")
@@ -352,7 +348,6 @@ func TestCLI_Tasks_NoLeadTeamClosed(t *testing.T) {
 // 7: "empty subject", "a rejection needs --feedback", "no steps"), found
 // by the board once the store was open, while the empty ones were 2.
 func TestCLI_TasksPlans_BlankText(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a")
@@ -401,7 +396,6 @@ func TestCLI_TasksPlans_BlankText(t *testing.T) {
 // T2: task T2: task is blocked by T1", "claim task T1: not allowed: task
 // T1 is assigned to bob, not cat".
 func TestCLI_TaskRefusals_NameTaskOnce(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a", "--assignee", "bob")
@@ -506,7 +500,6 @@ func TestCLI_TasksBoard_PlanApproverLead(t *testing.T) {
 // reported (exit 7) before the task's status or the caller refuse the
 // update; of an in_progress task it said "cannot reassign" (exit 4).
 func TestCLI_TasksUpdate_MalformedAssigneeFirst(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a", "--assignee", "bob")

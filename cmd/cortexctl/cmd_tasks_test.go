@@ -36,7 +36,6 @@ func cliJSON(t *testing.T, dir string, out any, args ...string) {
 // blocker, claim, submission, rejection, approval, dispatch of the
 // unblocked dependent, comments and history.
 func TestCLI_Tasks(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	var t1, t2 api.Task
@@ -126,7 +125,6 @@ func TestCLI_Tasks(t *testing.T) {
 // TestCLI_TaskControl covers update, pause, resume, skip, cancel, fail
 // and the board's settings.
 func TestCLI_TaskControl(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	for _, s := range []string{"a", "b", "c"} {
@@ -183,7 +181,6 @@ func TestCLI_TaskControl(t *testing.T) {
 // TestCLI_TaskErrors: each refused command exits with its code and a
 // message saying why, and writes nothing.
 func TestCLI_TaskErrors(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a")

@@ -16,7 +16,6 @@ func fixturePath(parts ...string) string {
 }
 
 func TestCLI_Teams(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	var created struct{ ID string }
 	out := mustCLI(t, dir, "teams", "create", "--name", "review", "--strategy", "majority-wins",
@@ -87,7 +86,6 @@ func TestCLI_Teams(t *testing.T) {
 // TestCLI_TeamMerge runs the 3-member vote fixture end to end and checks the
 // --json shape of teams merge.
 func TestCLI_TeamMerge(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--from", fixturePath("teams", "vote.json5"))
 	for _, a := range []string{"erin", "frank", "grace"} {
@@ -127,7 +125,6 @@ func TestCLI_TeamMerge(t *testing.T) {
 // TestCLI_TeamLifecycle: teams pause, resume and disband, the lifecycle in
 // teams list and get, and the refusals a paused or disbanded team gives.
 func TestCLI_TeamLifecycle(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann", "--member", "bob")
 	if r := runCLI(t, dir, "", "teams", "pause", "t1"); r.code != exitConflict || !strings.Contains(r.stderr, "forming → paused") {
@@ -167,7 +164,6 @@ func TestCLI_TeamLifecycle(t *testing.T) {
 // CreateTeam refuses (exit 7) creates neither the store in --data nor
 // the namespace of -n.
 func TestCLI_TeamsCreateInvalidCreatesNothing(t *testing.T) {
-	t.Parallel()
 	store := t.TempDir()
 	mustCLI(t, store, "teams", "create", "--id", "t1", "--name", "n", "--member", "ann")
 	for name, args := range map[string][]string{
@@ -265,7 +261,6 @@ func TestCLI_TeamsCreateFromByteOrderMark(t *testing.T) {
 // 0). A deleted team's snapshots are still listed; once it has none left
 // it is no team at all. Nothing of it writes.
 func TestCLI_UnknownSubjects(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a")
@@ -334,7 +329,6 @@ func TestCLI_UnknownSubjects(t *testing.T) {
 // 3); one that nothing can have ("a/b", "X1") is an invalid value (exit
 // 7), whichever command or flag it is given to, and changes nothing.
 func TestCLI_MalformedIDs(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "tasks", "create", "crew", "a")

@@ -31,7 +31,6 @@ func stepOf(t *testing.T, args ...string) (code int, status, reason string) {
 // maxExecOutput (one that prints without end would grow the driver's
 // memory until it dies) fails its step with a clear reason.
 func TestCLI_WorkflowsExecOutputCapped(t *testing.T) {
-	t.Parallel()
 	code, status, reason := stepOf(t, "--exec", fmt.Sprintf("yes | head -c %d", maxExecOutput+1))
 	want := fmt.Sprintf("step command output: more than %d bytes", maxExecOutput)
 	if code != 4 || status != "failed" || reason != want {
@@ -148,7 +147,6 @@ func TestCLI_WorkflowsExecExactKeys(t *testing.T) {
 // (not 1 to 64 of A-Z a-z 0-9 . _ @ + -, as workflows run --id takes
 // them), 7 (invalid id), as teams get a/b does; none of them writes.
 func TestCLI_WorkflowsMalformedRunIDs(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "workflows", "run", writeFile(t, "one.json", oneStepTeam), "--id", "w1")
 	before := mustCLI(t, dir, "export")

@@ -18,7 +18,6 @@ import (
 // processes when the step times out; the driver used to wait for the
 // child to exit.
 func TestCLI_WorkflowsExecTimeoutKillsChildren(t *testing.T) {
-	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	code, status, reason := stepOf(t, "--step-timeout", "1", "--exec", fmt.Sprintf("sleep 300 & echo $! > %s; sleep 300", pidFile))
 	if code != 4 || status != "failed" || !strings.Contains(reason, "timed out") {

@@ -164,7 +164,6 @@ func TestCLI_WorkflowsCrew(t *testing.T) {
 }
 
 func TestCLI_WorkflowsSwarm(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	agent := "sh " + ledFixture(t, "agent.sh")
 	// Started without --exec, then driven.
@@ -437,7 +436,6 @@ func TestServe_LedTurnRefusedWritesNothing(t *testing.T) {
 // 16 MiB ("bufio.Scanner: token too long") and the turn, so the run,
 // failed.
 func TestCLI_WorkflowsLeadLongLine(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	script := writeFile(t, "long.sh", `#!/bin/sh
 cat > /dev/null

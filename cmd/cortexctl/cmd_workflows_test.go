@@ -155,7 +155,6 @@ func TestCLI_Workflows(t *testing.T) {
 }
 
 func TestCLI_WorkflowsBuiltin(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	var list []struct{ Name, Type, Strategy string }
 	if err := json.Unmarshal([]byte(mustCLI(t, dir, "workflows", "list", "--builtin", "--json")), &list); err != nil {
@@ -401,7 +400,6 @@ func TestCLI_WorkflowsDriveTwoProcesses(t *testing.T) {
 // definition from the store (cortexctl defs import) when TEAMDEF is a
 // team file alone.
 func TestCLI_WorkflowsStoredAgentDefs(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	agent := writeFile(t, "analyst.md", "---\nname: analyst\ndescription: finds causes\n---\nFind the root cause.\n")
 	mustCLI(t, dir, "defs", "import", agent)
@@ -715,7 +713,6 @@ func TestCLI_WorkflowsRunNonCriticalBareName(t *testing.T) {
 // nothing written), as a flag that takes one value given twice is, not
 // the last value taken silently.
 func TestCLI_WorkflowsRunInputGivenTwice(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	mustCLI(t, dir, "teams", "create", "--id", "other", "--name", "o", "--member", "a")
 	before := treeState(t, dir)

@@ -94,7 +94,6 @@ func fill(t *testing.T, dir string, leave int64) string {
 // completely full, stats, export and query work and a write fails cleanly;
 // once space is freed, writes work again.
 func TestCLI_DiskFull(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes ~100 MB")
 	}

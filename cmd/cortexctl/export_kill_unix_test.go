@@ -36,7 +36,6 @@ func dirNames(t *testing.T, dir string) []string {
 // user's files with similar names, not the temporary file of an export
 // to FILE still running.
 func TestCLI_ExportKilledTemporary(t *testing.T) {
-	t.Parallel()
 	store := t.TempDir()
 	data := filepath.Join(t.TempDir(), "big.nt")
 	var b strings.Builder

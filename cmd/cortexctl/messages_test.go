@@ -53,7 +53,6 @@ func teamCommandArgs(t *testing.T, path, usage, team string) []string {
 // plan: team "nope": unknown team", "team yak: claim task T1: team yak is
 // "completed": team is finished").
 func TestCLI_ErrorsNameTheTeamOnce(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "teams", "create", "--id", "zed", "--name", "z", "--member", "ann:lead", "--member", "bob:dev")

@@ -127,7 +127,6 @@ func TestCLI_EveryPrintingCommandHasJSON(t *testing.T) {
 // --format json (valid JSON, the same document) and checks the
 // conflicting and unknown format values.
 func TestCLI_OutputFormats(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	nt := writeFile(t, "f.nt", "<http://ex/a> <http://ex/p> \"1\" .\n")
 	steps := [][]string{
@@ -251,7 +250,6 @@ func TestCutQuoted(t *testing.T) {
 // list of no facts and defs validate printed without checking and exited
 // 0, their output lost.
 func TestCLI_OutputWriteError(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	mustCLI(t, dir, "teams", "member-status", "crew", "ann", "running")

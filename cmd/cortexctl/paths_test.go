@@ -47,7 +47,6 @@ func safeLines(s string, want int) string {
 // (teammanager.IDText), embedded and through a server; a plain one as it
 // is. Each message stays one line of printable text.
 func TestCLI_HostilePathsQuoted(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir)
 	for _, name := range hostileNames {

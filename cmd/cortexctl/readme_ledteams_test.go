@@ -10,7 +10,6 @@ import (
 // section, as written (bash with set -e: a failing command fails the
 // test), with the cortexctl binary on PATH, and checks what they print.
 func TestREADME_LedTeams(t *testing.T) {
-	t.Parallel()
 	work := t.TempDir()
 	out := runReadmeSection(t, "Led teams", work, filepath.Join(work, "data"))
 	checkEmittedVocabulary(t, filepath.Join(work, "data"))

@@ -79,7 +79,6 @@ func runReadmeSection(t *testing.T, heading, work, data string, env ...string) s
 // a server" section, as written, against a `cortexctl serve` subprocess,
 // and checks what they print.
 func TestREADME_ClientExamples(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	s := startServe(t, dir, "--listen", "127.0.0.1:0")
 	t.Run("python", func(t *testing.T) {

@@ -39,7 +39,6 @@ func readmeShapes(t *testing.T) map[string]string {
 // table and checks their output against it: every top-level field printed
 // is named, and every field named without "?" is printed.
 func TestREADME_JSONShapes(t *testing.T) {
-	t.Parallel()
 	shapes := readmeShapes(t)
 	dir := t.TempDir()
 	tmp := t.TempDir()
@@ -292,7 +291,6 @@ func checkNestedShape(t *testing.T, run []string, path string, v any, shape stri
 // with --json and checks what they print against the shapes of the
 // README's "Led teams" section, at every depth the shapes spell out.
 func TestREADME_LedTeamsShapes(t *testing.T) {
-	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

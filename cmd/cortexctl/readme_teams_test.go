@@ -112,7 +112,6 @@ func TestREADME_Tour(t *testing.T) {
 // commands on a team TEAM of a store of their own. It checks what they
 // print.
 func TestREADME_Teams(t *testing.T) {
-	t.Parallel()
 	blocks := readmeSectionBlocks(t, "Teams", "sh")
 	if len(blocks) != 2 {
 		t.Fatalf("the README's Teams section has %d sh blocks, want 2 (by hand, snapshots)", len(blocks))

@@ -12,7 +12,6 @@ import (
 // test), with the cortexctl binary on PATH, in a directory where
 // fixtures/ is the repository's, and checks what they print.
 func TestREADME_Workflows(t *testing.T) {
-	t.Parallel()
 	work := t.TempDir()
 	fixtures, err := filepath.Abs("../../fixtures")
 	if err != nil {

@@ -102,7 +102,6 @@ func TestCLI_ReadCommands_LeaveLeftoverJournalTemp(t *testing.T) {
 // TestCLI_ReadCommands_NoLockFile: on a store without cortex.lock (copied
 // without it), read-only commands create none.
 func TestCLI_ReadCommands_NoLockFile(t *testing.T) {
-	t.Parallel()
 	dir := populatedStore(t)
 	if err := os.Remove(filepath.Join(dir, "cortex.lock")); err != nil {
 		t.Fatal(err)

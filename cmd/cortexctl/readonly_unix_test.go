@@ -17,7 +17,6 @@ import (
 // leave it as it was. Run as root, the binary runs as user nobody, for
 // whom the permissions hold.
 func TestCLI_ReadCommands_ReadOnlyDirectory(t *testing.T) {
-	t.Parallel()
 	parent, err := os.MkdirTemp("", "cortexctl-ro-")
 	if err != nil {
 		t.Fatal(err)

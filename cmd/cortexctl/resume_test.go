@@ -22,7 +22,6 @@ import (
 // duplicated. An import that fails half-way is resumed by the same command
 // too; once the file is fixed, it is imported anew.
 func TestCLI_ImportResumes(t *testing.T) {
-	t.Parallel()
 	bin := buildCLI(t)
 	store := t.TempDir()
 	path := filepath.Join(t.TempDir(), "findings.nt")
@@ -162,7 +161,6 @@ func TestCLI_ImportIDCheckedFirst(t *testing.T) {
 // cortexctl says so, not that it imports it anew and that what was
 // written stays, with the very command just run as the way to converge.
 func TestCLI_ImportChangedFileUnderRecordedID(t *testing.T) {
-	t.Parallel()
 	store, path, good, id := interruptedImport(t)
 	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
 		t.Fatal(err)
@@ -191,7 +189,6 @@ func TestCLI_ImportChangedFileUnderRecordedID(t *testing.T) {
 // first command, run again, resumes it. The new import was recorded over
 // it, and the first command was then refused (another --graph).
 func TestCLI_ImportNewIDKeepsInterrupted(t *testing.T) {
-	t.Parallel()
 	store, path, _, id := interruptedImport(t)
 	if r := runCLI(t, store, "", "import", path, "-g", "http://ex/g"); r.code != exitInvalid || !strings.Contains(r.stderr, "--import-id NEW") && !strings.Contains(r.stderr, "import-id NEW") {
 		t.Fatalf("import -g: exit %d, stderr %q; want a refusal", r.code, r.stderr)

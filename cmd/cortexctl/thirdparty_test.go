@@ -54,7 +54,6 @@ func rdflibPython() string {
 // ../shared/bench/queries over gen_teams.py data with the same results as
 // cortexctl query.
 func TestThirdParty_SPARQLClients(t *testing.T) {
-	t.Parallel()
 	python := rdflibPython()
 	clients := []struct {
 		name    string
@@ -141,7 +140,6 @@ func TestThirdParty_SPARQLClients(t *testing.T) {
 // for application/rdf+xml, which the server writes, and must read the same
 // graph as cortexctl query prints (as N-Triples).
 func TestThirdParty_RdflibConstruct(t *testing.T) {
-	t.Parallel()
 	python := rdflibPython()
 	if python == "" {
 		missingClient(t, "rdflib: no python3 imports rdflib (apt-get install python3-rdflib)")

@@ -22,7 +22,6 @@ import (
 // its output), other readers run and a writer is refused, naming no pid
 // (readers record none).
 func TestCLI_TwoProcessesOneStore(t *testing.T) {
-	t.Parallel()
 	bin := buildCLI(t)
 	dir := t.TempDir()
 	mustCLI(t, dir, "import", writeFile(t, "a.nt", "<https://ex.org/a> <https://ex.org/p> \"1\" .\n"))

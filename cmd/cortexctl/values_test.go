@@ -14,7 +14,6 @@ import (
 // so): the embedded Manager's message, not the client's encoding error
 // (exit 1) or a param's name. Nothing is written.
 func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir) // ann (lead), bob, cat
 	zero := writeFile(t, "zero.jsonl", `{"subject": "<https://ex.org/s>", "predicate": "rdfs:comment", "object": "\"x\"", "assertedAt": "0001-01-01T00:00:00Z"}`+"\n")
@@ -77,7 +76,6 @@ func TestCLI_ValuesRefusedAsEmbedded(t *testing.T) {
 // it is no such namespace (3), as any id there. Through a server it was
 // the client's generic "not UTF-8" naming a param, exit 7 in every case.
 func TestCLI_IDsNotUTF8AsEmbedded(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir) // ann (lead), bob, cat
 	const team = `want 1 to 64 characters of A-Z a-z 0-9 . _ @ + -)`
@@ -152,7 +150,6 @@ func TestCLI_WorkflowInputNotUTF8(t *testing.T) {
 // absolute. Through a server it was the client's generic "not UTF-8"
 // naming a param, exit 7 in every case.
 func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir) // ann (lead), bob, cat
 	for _, tc := range []struct {
@@ -194,7 +191,6 @@ func TestCLI_AttachmentNotUTF8AsEmbedded(t *testing.T) {
 // newline forged a second line and an escape sequence reached the
 // terminal.
 func TestCLI_HostileIDsQuoted(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	crewTeam(t, dir) // ann (lead), bob, cat
 	mustCLI(t, dir, "mail", "send", "crew", "hi", "--as", "ann")
