@@ -103,7 +103,11 @@ func remoteHost(target, via string, conns int, stream bool) (host, error) {
 	tr.MaxIdleConnsPerHost = conns
 	// A Unix socket is dialled here rather than by client.New, which would
 	// replace the timing transport below with a copy of tr.
-	if socket, ok := unixSocket(target); ok {
+	socket, ok, err := unixSocket(target)
+	if err != nil {
+		return host{}, err
+	}
+	if ok {
 		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", socket)
@@ -139,13 +143,18 @@ func remoteCount(cl *client.Client) func(ctx context.Context, team quad.IRI) ([]
 	}
 }
 
-// unixSocket returns the socket path of a unix:// target (as client.New
-// reads it: unix:///path or the path itself).
-func unixSocket(target string) (string, bool) {
+// unixSocket returns the socket path of a unix:// target, as client.New
+// reads it: unix:///path, percent-encoded (%20 a space, %25 a percent
+// sign), or the path itself, as it is.
+func unixSocket(target string) (string, bool, error) {
 	if socket, ok := strings.CutPrefix(target, "unix://"); ok {
-		return socket, socket != ""
+		p, err := url.PathUnescape(socket)
+		if err != nil {
+			return "", false, fmt.Errorf("server %q: %v: a unix:// URL's path is percent-encoded (%%20 a space, %%25 a percent sign), or give the socket's path itself", target, err)
+		}
+		return p, p != "", nil
 	}
-	return target, strings.HasPrefix(target, "/")
+	return target, strings.HasPrefix(target, "/"), nil
 }
 
 // serverTimeKey is the context key of a *time.Duration into which
