@@ -766,3 +766,53 @@ func TestEval_LongGraphChainAllocatesLinearly(t *testing.T) {
 		t.Fatalf("evaluating %d GRAPH ?g allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
 	}
 }
+
+// BGPs, paths and GRAPH ?g bind their variables in the row they are given and unbind them before they
+// return, on every path out (an EXISTS stops at its first solution): what follows an EXISTS, an
+// OPTIONAL or a LIMIT sees the row as it was, and an EXISTS substitutes the solution it tests, not the
+// row its pattern is binding (isolated operators, such as a sub-select, start from it).
+func TestEval_OperatorsRestoreTheRow(t *testing.T) {
+	ds := testData()
+	tests := []struct {
+		name, query string
+		want        []string
+	}{
+		{"filter after early exists over graph",
+			`ASK { ?x :knows ?y FILTER EXISTS { GRAPH ?g { ?s :name ?n } } FILTER(!BOUND(?g) && !BOUND(?n)) }`,
+			[]string{"true"}},
+		{"bind after exists over graph",
+			`SELECT ?x ?k WHERE { ?x :knows ?y FILTER EXISTS { GRAPH ?g { ?s :name ?n } } BIND(COALESCE(?g, ?n, "unbound") AS ?k) }`,
+			[]string{`?x=<http://ex/a> ?k="unbound"`, `?x=<http://ex/b> ?k="unbound"`, `?x=<http://ex/c> ?k="unbound"`}},
+		{"values after exists over graph",
+			`SELECT ?x ?g WHERE { { ?x :knows ?y FILTER EXISTS { GRAPH ?g { ?s :name ?n } } } VALUES ?g { :g2 UNDEF } }`,
+			[]string{`?x=<http://ex/a>`, `?x=<http://ex/a> ?g=<http://ex/g2>`, `?x=<http://ex/b>`, `?x=<http://ex/b> ?g=<http://ex/g2>`, `?x=<http://ex/c>`, `?x=<http://ex/c> ?g=<http://ex/g2>`}},
+		{"path after exists over path",
+			`SELECT ?x ?y ?z WHERE { { ?x :knows ?y FILTER EXISTS { ?y :knows+ ?z } } ?y :knows* ?z }`,
+			[]string{`?x=<http://ex/a> ?y=<http://ex/b> ?z=<http://ex/b>`, `?x=<http://ex/a> ?y=<http://ex/b> ?z=<http://ex/c>`, `?x=<http://ex/a> ?y=<http://ex/b> ?z=<http://ex/d>`, `?x=<http://ex/b> ?y=<http://ex/c> ?z=<http://ex/c>`, `?x=<http://ex/b> ?y=<http://ex/c> ?z=<http://ex/d>`}},
+		{"path with the same variable at both ends",
+			`SELECT ?x WHERE { ?x :knows* ?x . ?x :age ?a }`,
+			[]string{`?x=<http://ex/a>`, `?x=<http://ex/b>`}},
+		{"bind after exists stopped by limit inside graph and optional",
+			`SELECT ?x ?b WHERE { ?x :knows ?y FILTER EXISTS { SELECT * WHERE { GRAPH ?g { ?s :name ?n OPTIONAL { ?s :age ?a } } } LIMIT 1 } BIND(BOUND(?g) || BOUND(?s) || BOUND(?a) AS ?b) }`,
+			[]string{`?x=<http://ex/a> ?b=false`, `?x=<http://ex/b> ?b=false`, `?x=<http://ex/c> ?b=false`}},
+		// The sub-select is evaluated once per EXISTS with the solution tested: were it given the row
+		// GRAPH ?g binds, it would keep the first graph's ?g for the second.
+		{"exists graph then sub-select of the first graph",
+			`ASK { FILTER EXISTS { GRAPH ?g { ?s :name ?n } { SELECT ?g WHERE { VALUES ?g { :g1 } } } } }`,
+			[]string{"true"}},
+		{"exists graph then sub-select of the second graph",
+			`ASK { FILTER EXISTS { GRAPH ?g { ?s :name ?n } { SELECT ?g WHERE { VALUES ?g { :g2 } } } } }`,
+			[]string{"true"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := run(t, ds, tc.query, eval.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
