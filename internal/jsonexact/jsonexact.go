@@ -109,6 +109,13 @@ type walker struct {
 	// the path costs as much as its length, whatever the depth.
 	path  []step
 	depth int // the objects and arrays open
+	// at and selfDecoding make the walker look for a value (TypePath),
+	// and fail with errFound once it has read it, its path in path: the
+	// innermost value that holds the byte offset at, if at > 0; else, if
+	// selfDecoding, the first value of a type that decodes itself that
+	// does not decode alone.
+	at           int
+	selfDecoding bool
 }
 
 // step is where a value is in its container.
@@ -159,19 +166,30 @@ func (w *walker) next() byte {
 // struct) is skipped, not walked: encoding/json refuses it as a value of
 // the wrong type, whatever its members.
 func (w *walker) value(t reflect.Type) error {
+	w.skipSpace()
+	start := w.i
+	if err := w.read(t); err != nil {
+		return err
+	}
+	if (w.at > 0 || w.selfDecoding) && w.found(t, start) {
+		return errFound
+	}
+	return nil
+}
+
+// read reads the value of value.
+func (w *walker) read(t reflect.Type) error {
 	switch w.next() {
 	case '{':
-		if t = shape(t); t != nil && t.Kind() != reflect.Struct && t.Kind() != reflect.Map {
-			w.skip()
-			return nil
+		if t := shape(t); t == nil || t.Kind() == reflect.Struct || t.Kind() == reflect.Map {
+			return w.object(t)
 		}
-		return w.object(t)
+		w.skip()
 	case '[':
-		if t = shape(t); t != nil && t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-			w.skip()
-			return nil
+		if t := shape(t); t == nil || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			return w.array(t)
 		}
-		return w.array(t)
+		w.skip()
 	case '"':
 		w.str()
 	default: // the rest of a number, true, false or null

@@ -20,19 +20,29 @@ func TypeText(err error) error {
 	if !errors.As(err, &te) || te.Type == nil {
 		return err
 	}
+	if msg := typeText(te, te.Field); msg != "" {
+		return &typeError{msg, te}
+	}
+	return err
+}
+
+// typeText is the message of te in JSON's terms, naming the value by path
+// ("" for the top level); "" for a type that decodes itself or takes any
+// value.
+func typeText(te *json.UnmarshalTypeError, path string) string {
 	want := wantOf(te.Type)
 	if want == "" {
-		return err
+		return ""
 	}
 	field := ""
-	if te.Field != "" {
-		field = te.Field + ": "
+	if path != "" {
+		field = path + ": "
 	}
 	if lit, ok := strings.CutPrefix(te.Value, "number "); ok && numberOutOfRange(te.Type, lit) {
 		if len(lit) > 64 { // a JSON number: ASCII
 			lit = lit[:30] + "..." + lit[len(lit)-30:]
 		}
-		return &typeError{fmt.Sprintf("%snumber %s is out of range", field, lit), te}
+		return fmt.Sprintf("%snumber %s is out of range", field, lit)
 	}
 	got := te.Value
 	switch got {
@@ -41,7 +51,7 @@ func TypeText(err error) error {
 	case "object", "array":
 		got = "an " + got
 	}
-	return &typeError{fmt.Sprintf("%swant %s, got %s", field, want, got), te}
+	return fmt.Sprintf("%swant %s, got %s", field, want, got)
 }
 
 // typeError is TypeText's error.
