@@ -98,7 +98,7 @@ func TestRPC_ParamsDeep(t *testing.T) {
 		{"duplicate key deep in a free value", "workflows.start", `{"def":{"name":"d","steps":[{"name":"s","agent":"alice"}]},"inputs":{"x":` + arrays(`{"a":1,"a":2}`) + `}}`,
 			`params: inputs["x"][0][0][0]`, `[0][0][0]: duplicate key "a"`},
 		{"nested arrays for a string", "teams.get", `{"team":` + arrays(`{"a":1,"a":2}`) + `}`,
-			`params: cannot unmarshal array into Go struct field`, `of type string`},
+			`params: team: want a string, got an array`, `params: team: want a string, got an array`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rawCall(t, ts, tc.method, tc.params)
@@ -188,7 +188,7 @@ func rawCall(t *testing.T, ts *testServer, method, params string) rpcResponse {
 // TestRPC_FindingValues: a confidence too large for a float64 (1e400) is
 // ±Inf, refused by the Manager as in process (kind invalid, exit 7, its
 // message), not a value of the wrong type (usage); a value of the wrong
-// type still is one, with the same message as before. An assertedAt of the zero time is refused, not
+// type still is one, named by its path in params in JSON's terms. An assertedAt of the zero time is refused, not
 // replaced by now. Nothing is written.
 func TestRPC_FindingValues(t *testing.T) {
 	ts := serve(t, server.DefaultOptions())
@@ -204,9 +204,9 @@ func TestRPC_FindingValues(t *testing.T) {
 		{"confidence -1e400", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `},{` + spo + `,"confidence":-1e400}]}`,
 			-32007, api.ExitInvalid, "invalid", "team t1: agent alice: finding 2 of 2: invalid finding: confidence -Inf not in [0, 1]"},
 		{"confidence a string", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"confidence":"0.5"}`,
-			-32602, api.ExitUsage, "usage", "params: cannot unmarshal string into Go struct field .findingParams.confidence of type float64"},
+			-32602, api.ExitUsage, "usage", "params: confidence: want a number, got a string"},
 		{"confidence an object", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `,"confidence":{}}]}`,
-			-32602, api.ExitUsage, "usage", "params: cannot unmarshal object into Go struct field findingParams.findings.confidence of type float64"},
+			-32602, api.ExitUsage, "usage", "params: findings[0].confidence: want a number, got an object"},
 		{"assertedAt the zero time", "findings.add", `{"team":"t1","agent":"alice",` + spo + `,"assertedAt":"0001-01-01T00:00:00Z"}`,
 			-32007, api.ExitInvalid, "invalid", "invalid finding: assertedAt 0001-01-01T00:00:00Z is the zero time"},
 	} {
@@ -272,9 +272,9 @@ func TestRPC_NumberOutOfRange(t *testing.T) {
 		{"a long number, cut", "teams.create", `{"name":"n","threshold":1` + strings.Repeat("0", 400) + `,` + members + `}`,
 			-32000 - code, code, kind, invalid + "params: threshold: number 100000000000000000000000000000...000000000000000000000000000000 is out of range for a float64"},
 		{"timeout 1.5: not an integer", "teams.create", `{"name":"n","timeout":1.5,` + members + `}`,
-			-32602, api.ExitUsage, api.KindUsage, "usage: params: cannot unmarshal number 1.5 into Go struct field TeamConfig.timeout of type int64"},
+			-32602, api.ExitUsage, api.KindUsage, "usage: params: timeout: want a whole number, got number 1.5"},
 		{"threshold a string", "teams.create", `{"name":"n","threshold":"1e400",` + members + `}`,
-			-32602, api.ExitUsage, api.KindUsage, "usage: params: cannot unmarshal string into Go struct field TeamConfig.threshold of type float64"},
+			-32602, api.ExitUsage, api.KindUsage, "usage: params: threshold: want a number, got a string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rawCall(t, ts, tc.method, tc.params)
@@ -290,5 +290,83 @@ func TestRPC_NumberOutOfRange(t *testing.T) {
 	ts.ok("acme", "teams.list", nil, &teams)
 	if len(teams) != 1 {
 		t.Errorf("teams after the refused calls: %+v", teams)
+	}
+}
+
+// TestRPC_ParamsMessages: a params mistake is said in JSON's terms, not
+// Go's ("cannot unmarshal number into Go struct field
+// findingParams.subject of type string"): the value by its path in params,
+// elements included, what is wanted and what was given; a body that is
+// not JSON by the line, column and offset of the mistake. The error keeps
+// its code and data (-32602, kind usage, exit 2; -32700, kind syntax,
+// exit 5), and nothing is written.
+func TestRPC_ParamsMessages(t *testing.T) {
+	ts := serve(t, server.DefaultOptions())
+	ts.ok("acme", "teams.create", api.TeamConfig{ID: "t1", Name: "n", Members: []api.MemberConfig{{Agent: "alice", Role: "lead"}}}, nil)
+	const spo = `"subject":"<http://ex/s>","predicate":"<http://ex/p>","object":"\"o\""`
+	const usage = "usage: params: "
+	for _, tc := range []struct {
+		name, method, params, msg string
+	}{
+		{"a number for a string", "findings.add", `{"team":"t1","agent":"alice","subject":5,"predicate":"<http://ex/p>","object":"\"o\""}`,
+			usage + "subject: want a string, got a number"},
+		{"a string for a number, third finding", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `},{` + spo + `},{` + spo + `,"confidence":"high"}]}`,
+			usage + "findings[2].confidence: want a number, got a string"},
+		{"an object for an array", "teams.create", `{"id":"t2","name":"n","members":{"agent":"bob"}}`,
+			usage + "members: want an array, got an object"},
+		{"a number in a member", "teams.create", `{"id":"t2","name":"n","members":[{"agent":"bob","role":5}]}`,
+			usage + "members[0].role: want a string, got a number"},
+		{"a fraction for a whole number", "teams.create", `{"id":"t2","name":"n","timeout":1.5,"members":[{"agent":"bob"}]}`,
+			usage + "timeout: want a whole number, got number 1.5"},
+		{"a string for true or false", "conflicts.list", `{"team":"t1","open":"yes"}`,
+			usage + "open: want true or false, got a string"},
+		{"a string for an object", "workflows.start", `{"def":"d"}`,
+			usage + "def: want an object, got a string"},
+		{"deep in a workflow definition", "workflows.start", `{"def":{"name":"d","steps":[{"name":"s","agent":"alice"},{"name":["s2"]}]}}`,
+			usage + "def.steps[1].name: want a string, got an array"},
+		{"an unknown member, nested", "findings.add_batch", `{"team":"t1","agent":"alice","findings":[{` + spo + `,"weight":1}]}`,
+			usage + `findings[0]: unknown field "weight"`},
+		{"params an array", "teams.get", `["t1"]`,
+			"usage: params must be an object with named members, not an array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rawCall(t, ts, tc.method, tc.params)
+			if r.Error == nil {
+				t.Fatalf("no error; result %s", r.Result)
+			}
+			if e := r.Error; e.Code != -32602 || e.Data.Kind != string(api.KindUsage) || e.Data.ExitCode != api.ExitUsage || e.Message != tc.msg || string(r.ID) != "1" {
+				t.Errorf("error %d %q %+v (id %s), want -32602, kind usage, exit 2, id 1 and %q", e.Code, e.Message, e.Data, r.ID, tc.msg)
+			}
+		})
+	}
+	const parse = "syntax error: parse error: "
+	for _, tc := range []struct{ name, body, msg string }{
+		{"a trailing comma", `{"jsonrpc":"2.0","id":1,"method":"teams.get","params":{"team":"t1",}}`,
+			parse + `line 1, column 68 (offset 67): invalid character '}', want a member name (a string in "")`},
+		{"a word for a value, second line", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"teams.get\",\n\"params\":{\"team\":x1}}",
+			parse + "line 2, column 18 (offset 63): invalid character 'x', want a value"},
+		{"cut short", `{"jsonrpc":"2.0","id":1,"method":"teams.get","params":{"team":"t1"}`,
+			parse + "line 1, column 68 (offset 67): the JSON ends too early"},
+		{"a batch with a trailing comma", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"teams.get\",\"params\":{\"team\":\"t1\"}},\n]",
+			parse + "line 2, column 1 (offset 71): invalid character ']', want a value"},
+		{"nothing", "  ", parse + "line 1, column 3 (offset 2): no JSON value, want one"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := ts.rpcRaw("acme", tc.body)
+			var r rpcResponse
+			if err := json.Unmarshal([]byte(body), &r); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+			}
+			if e := r.Error; e == nil || e.Code != -32700 || e.Data.Kind != string(api.KindSyntax) || e.Data.ExitCode != api.ExitSyntax || e.Message != tc.msg || string(r.ID) != "null" {
+				t.Errorf("%s; want -32700, kind syntax, exit %d, id null and %q", body, api.ExitSyntax, tc.msg)
+			}
+		})
+	}
+	var fs []api.Finding
+	ts.ok("acme", "findings.list", map[string]any{"team": "t1"}, &fs)
+	var teams []api.Team
+	ts.ok("acme", "teams.list", nil, &teams)
+	if len(fs) != 0 || len(teams) != 1 {
+		t.Errorf("after the refused calls: findings %+v, teams %+v", fs, teams)
 	}
 }

@@ -136,7 +136,7 @@ func (s *Server) runBatch(ctx context.Context, ns string, body []byte) ([]rpcRes
 func readBatch(body []byte, max int) ([]json.RawMessage, error) {
 	if !json.Valid(body) {
 		var v any
-		return nil, fmt.Errorf("%w: %v", errParse, json.Unmarshal(body, &v)) // its syntax error, found before anything is read
+		return nil, fmt.Errorf("%w: %w", errParse, jsonexact.SyntaxText(body, json.Unmarshal(body, &v))) // its syntax error, found before anything is read, placed in body
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
@@ -261,7 +261,7 @@ func readRequest(raw json.RawMessage) (rpcRequest, string, error) {
 	// syntax error is of raw, whatever it is read into.
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return rpcRequest{}, "", fmt.Errorf("%w: %v", errParse, err)
+		return rpcRequest{}, "", fmt.Errorf("%w: %w", errParse, jsonexact.SyntaxText(raw, err))
 	}
 	return readRequestChecked(raw)
 }
@@ -460,15 +460,15 @@ func decodeParams(params json.RawMessage, v any) error {
 	if params == nil || jsonKind(params) == "null" {
 		params = json.RawMessage("{}")
 	}
-	if jsonKind(params) != "object" {
-		return fmt.Errorf("%w: params must be an object with named fields", api.ErrUsage)
+	if k := jsonKind(params); k != "object" {
+		return fmt.Errorf("%w: params must be an object with named members, not an %s", api.ErrUsage, k)
 	}
 	if err := jsonexact.Unmarshal(params, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && outOfRange(te) {
 			field := ""
-			if te.Field != "" {
-				field = te.Field + ": "
+			if path := jsonexact.TypePath(params, v, te); path != "" {
+				field = path + ": "
 			}
 			lit := strings.TrimPrefix(te.Value, "number ")
 			if len(lit) > 64 { // a JSON number: ASCII
@@ -476,7 +476,7 @@ func decodeParams(params json.RawMessage, v any) error {
 			}
 			return fmt.Errorf("%w: params: %snumber %s is out of range for a%s %s", api.ErrInvalid, field, lit, article(te.Type.Kind()), te.Type.Kind())
 		}
-		return fmt.Errorf("%w: params: %s", api.ErrUsage, strings.TrimPrefix(err.Error(), "json: "))
+		return fmt.Errorf("%w: params: %s", api.ErrUsage, strings.TrimPrefix(jsonexact.Text(params, v, err).Error(), "json: "))
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"testing"
 )
 
@@ -88,15 +87,25 @@ func TestWriteRPC_SuccessAsEncoder(t *testing.T) {
 	}
 }
 
-// A body that is not JSON is a parse error with the message of
-// encoding/json's syntax error, as reading it into any gives it.
+// A body that is not JSON is a parse error with encoding/json's syntax
+// error placed in the body and worded in JSON's terms (jsonexact.SyntaxText).
 func TestReadRequest_ParseError(t *testing.T) {
-	for _, body := range []string{``, ` `, `{`, `{"jsonrpc": "2.0", "method": "teams.list", "id": 1`, `{"a":1}x`, `nul`, `{"a":"\x"}`, "{\"a\":\"\xff\"", `[1,]`} {
-		_, _, err := readRequest(json.RawMessage(body))
-		var v any
-		want := fmt.Errorf("%w: %v", errParse, json.Unmarshal([]byte(body), &v))
-		if !errors.Is(err, errParse) || err.Error() != want.Error() {
-			t.Errorf("readRequest(%q) = %v, want %v", body, err, want)
+	for _, tc := range []struct{ body, want string }{
+		{``, "line 1, column 1 (offset 0): no JSON value, want one"},
+		{` `, "line 1, column 2 (offset 1): no JSON value, want one"},
+		{`{`, "line 1, column 2 (offset 1): the JSON ends too early"},
+		{`{"jsonrpc": "2.0", "method": "teams.list", "id": 1`, "line 1, column 51 (offset 50): the JSON ends too early"},
+		{`{"a":1}x`, "line 1, column 8 (offset 7): invalid character 'x', want nothing after the value"},
+		{`nul`, "line 1, column 4 (offset 3): the JSON ends too early, want null"},
+		{`{"a":1.`, "line 1, column 8 (offset 7): the JSON ends too early in a number: want a digit after the decimal point"},
+		{`{"a":"\x"}`, "line 1, column 8 (offset 7): invalid character 'x' in a string: not an escape after \\"},
+		{"{\"a\":\"\xff\"", "line 1, column 9 (offset 8): the JSON ends too early"},
+		{"[1,\n ]", "line 2, column 2 (offset 5): invalid character ']', want a value"},
+	} {
+		_, _, err := readRequest(json.RawMessage(tc.body))
+		var se *json.SyntaxError
+		if want := "syntax error: parse error: " + tc.want; !errors.Is(err, errParse) || err.Error() != want || !errors.As(err, &se) {
+			t.Errorf("readRequest(%q) = %v, want %v, a *json.SyntaxError in the chain", tc.body, err, want)
 		}
 	}
 }
