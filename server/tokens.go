@@ -280,15 +280,15 @@ func (f *TokenFile) List(ctx context.Context, ns string) ([]Token, error) {
 // Revoke revokes token id of namespace ns ("" for any namespace) and
 // returns it. A token that does not exist (or is of another namespace)
 // matches ErrUnknownToken; one already revoked is left as it is. An id no
-// token can have (not 12 lower-case hexadecimal digits) is a
-// *namespace.IDError, matching namespace.ErrInvalidID and
-// ErrUnknownToken, and the file is not touched.
+// token can have (not 12 lower-case hexadecimal digits) matches
+// namespace.ErrInvalidID and ErrUnknownToken (its message only says it is
+// an invalid id, and why), and the file is not touched.
 func (f *TokenFile) Revoke(ctx context.Context, ns, id string) (Token, error) {
 	if err := ctx.Err(); err != nil {
 		return Token{}, err
 	}
 	if !validTokenID(id) {
-		return Token{}, fmt.Errorf("tokens revoke: token %q: %w", id, &namespace.IDError{Unknown: ErrUnknownToken, Want: "12 lower-case hexadecimal digits"})
+		return Token{}, fmt.Errorf("tokens revoke: %w", tokenIDError(id))
 	}
 	if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
 		// No token was ever created: nothing to revoke, and nothing (a
@@ -383,6 +383,20 @@ func (r tokenRecord) usable(now time.Time) error {
 	}
 	return nil
 }
+
+// tokenIDError is the error of an id no token can have. It matches
+// namespace.ErrInvalidID and ErrUnknownToken, as a *namespace.IDError
+// does, but its message says only what is wrong: a *namespace.IDError's
+// would read "invalid id (not found: unknown token; ...)", an invalid id
+// and a missing token at once.
+type tokenIDError string
+
+func (e tokenIDError) Error() string {
+	return fmt.Sprintf("token %q: %v: want 12 lower-case hexadecimal digits", string(e), namespace.ErrInvalidID)
+}
+
+// Unwrap returns namespace.ErrInvalidID and ErrUnknownToken.
+func (e tokenIDError) Unwrap() []error { return []error{namespace.ErrInvalidID, ErrUnknownToken} }
 
 // validTokenID reports whether id is how Create writes token ids: 12
 // lower-case hexadecimal digits.

@@ -261,3 +261,30 @@ func selfSigned(t *testing.T) (cert, key string) {
 	}
 	return cert, key
 }
+
+// TestTokens_RevokeMessages: an id no token has and one no token can have
+// each get one message: "not found: unknown token" (exit 3) for the first,
+// "invalid id" and what an id looks like (exit 7) for the second, which
+// never says "not found" (it said `invalid id (not found: unknown token;
+// ...)`, two messages at once).
+func TestTokens_RevokeMessages(t *testing.T) {
+	dir := t.TempDir()
+	if r := runTokens(t, dir, "tokens", "create", "-n", "acme", "--role", "read"); r.code != 0 {
+		t.Fatalf("create: exit %d: %s", r.code, r.stderr)
+	}
+	for _, tc := range []struct {
+		id, want, not string
+		code          int
+	}{
+		{"0123456789ab", `not found: unknown token "0123456789ab"`, "invalid", exitNotFound},
+		{"0123456789AB", `token "0123456789AB": invalid id: want 12 lower-case hexadecimal digits`, "not found", exitInvalid},
+		{"zz", `token "zz": invalid id: want 12 lower-case hexadecimal digits`, "not found", exitInvalid},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			r := runTokens(t, dir, "tokens", "revoke", tc.id)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, tc.not) || strings.Count(r.stderr, "\n") != 1 {
+				t.Errorf("exit %d, %q; want exit %d, %q, not %q", r.code, r.stderr, tc.code, tc.want, tc.not)
+			}
+		})
+	}
+}
