@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cortexgraph/cortex/merge"
 	"github.com/urfave/cli/v2"
 )
 
@@ -414,6 +415,19 @@ func statusFilter[T any](s string, parse func(string) (T, error)) (T, error) {
 		return v, nil
 	}
 	return parse(s)
+}
+
+// strategyName returns the merge strategy named s: s if one is so named,
+// else s in lower case if one is so named (the built-in names are lower
+// case; any case is taken, as the status words are), else s, which the
+// Manager refuses naming the known ones.
+func strategyName(s string) string {
+	if _, err := merge.Lookup(s); err != nil {
+		if _, err := merge.Lookup(statusWord(s)); err == nil {
+			return statusWord(s)
+		}
+	}
+	return s
 }
 
 // statusWord folds the ASCII letters of s to lower case.

@@ -46,7 +46,7 @@ Example:
    cortexctl mail send TEAM 'v2' --as ann --reply-to M1`,
 				Flags: withOutput(
 					&cli.StringFlag{Name: "as", Usage: "the member `AGENT` sending (required)"},
-					&cli.StringFlag{Name: "type", Usage: "message `TYPE`", Value: string(teammanager.MsgStatus)},
+					&cli.StringFlag{Name: "type", Usage: "message `TYPE` (any case)", Value: string(teammanager.MsgStatus)},
 					&cli.StringSliceFlag{Name: "to", Usage: "recipient `AGENT`, repeatable", DefaultText: "every other member"},
 					&cli.StringFlag{Name: "subject", Usage: "subject line"},
 					&cli.StringFlag{Name: "reply-to", Usage: "the `MESSAGE` this one answers (joins its thread)"},
@@ -186,16 +186,18 @@ func mailSend(c *cli.Context, e *env) error {
 	// Checked before anything is opened or sent, and named as the
 	// other unknown words are (the Manager lists the types as a Go
 	// slice: "want one of [delegate_work ...]").
-	if typ := teammanager.MessageType(c.String("type")); !slices.Contains(teammanager.MessageTypes, typ) {
+	// Any case, as the status words are.
+	typ := teammanager.MessageType(statusWord(c.String("type")))
+	if !slices.Contains(teammanager.MessageTypes, typ) {
 		types := messageTypes()
 		last := len(types) - 1
-		return fmt.Errorf("mail send: %w: type %q (want %s or %s)", teammanager.ErrInvalidMessage, typ, strings.Join(types[:last], ", "), types[last])
+		return fmt.Errorf("mail send: %w: type %q (want %s or %s)", teammanager.ErrInvalidMessage, c.String("type"), strings.Join(types[:last], ", "), types[last])
 	}
 	m, err := e.manager(c, accessWrite)
 	if err != nil {
 		return err
 	}
-	msg, err := m.SendMessage(c.Context, args[0], c.String("as"), teammanager.OutMessage{Type: teammanager.MessageType(c.String("type")),
+	msg, err := m.SendMessage(c.Context, args[0], c.String("as"), teammanager.OutMessage{Type: typ,
 		To: idList(c, "to"), Subject: c.String("subject"), Body: args[1], ReplyTo: c.String("reply-to"), Task: c.String("task"),
 		Attachments: c.StringSlice("attach")})
 	if err != nil {

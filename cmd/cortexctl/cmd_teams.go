@@ -119,7 +119,7 @@ Example:
 				},
 				{
 					Name:      "member-status",
-					Usage:     "move a member to pending|running|completed|failed",
+					Usage:     "move a member to pending|running|completed|failed (any case)",
 					ArgsUsage: "TEAM AGENT STATUS",
 					Description: `The team's status follows; when the team completes it is merged.
 
@@ -272,7 +272,7 @@ func teamsCreate(c *cli.Context, e *env) error {
 		tc.ID = v
 	}
 	if v := c.String("strategy"); v != "" {
-		tc.Strategy = v
+		tc.Strategy = strategyName(v)
 	}
 	if v := c.String("context"); v != "" {
 		tc.Context = v
@@ -536,7 +536,7 @@ func teamsMemberStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	st, err := teammanager.ParseStatus(args[2])
+	st, err := statusFilter(args[2], teammanager.ParseStatus)
 	if err != nil {
 		return statusOf("member", err)
 	}

@@ -54,7 +54,7 @@ Example:
 JSON: {id, namespace, role, created, expires? (none: no expiry), token}.`,
 				Flags: withOutput(
 					nsFlag("`NS` the token is for (default: --namespace of cortexctl)"),
-					&cli.StringFlag{Name: "role", Usage: "`ROLE`: read, write or admin (required)"},
+					&cli.StringFlag{Name: "role", Usage: "`ROLE`: read, write or admin, any case (required)"},
 					&cli.StringFlag{Name: "expires", Usage: "valid for `DURATION` (24h, 90m; default: no expiry)"},
 				),
 				Action: func(c *cli.Context) error { return tokensCreate(c, e) },
@@ -130,7 +130,7 @@ func tokensCreate(c *cli.Context, e *env) error {
 	// Named as the other option values are (the server's errors name
 	// them "role" and "expiry", and add Go's own reason: "(time: unknown
 	// unit ...)").
-	role, err := server.ParseRole(c.String("role"))
+	role, err := statusFilter(c.String("role"), server.ParseRole)
 	if err != nil {
 		return fmt.Errorf("%w: tokens create: --role %q: want read, write or admin", errInvalid, c.String("role"))
 	}

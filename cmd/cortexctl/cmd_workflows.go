@@ -308,7 +308,7 @@ func workflowsRun(c *cli.Context, e *env) error {
 		return err
 	}
 	if c.IsSet("strategy") {
-		strategy = c.String("strategy")
+		strategy = strategyName(c.String("strategy"))
 	}
 	if c.IsSet("max-turns") {
 		n := c.Int64("max-turns")

@@ -30,7 +30,7 @@ const (
 type outputChoice struct{ v string }
 
 func (o *outputChoice) Set(s string) error {
-	switch s {
+	switch s = statusWord(s); s {
 	case formatTable, formatJSON:
 		o.v = s
 		return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +41,34 @@ func TestMailSend_UnknownType(t *testing.T) {
 	const want = "cortexctl: mail send: invalid message: type %q (want delegate_work, ask_question, share_finding, request_approval, approval, rejection, challenge, vote, task_claimed, task_completed or status)\n"
 	checkedBeforeOpening(t, []argsCase{
 		{[]string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "X"}, exitInvalid, fmt.Sprintf(want, "X")},
-		{[]string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "STATUS", "--to", "bob"}, exitInvalid, fmt.Sprintf(want, "STATUS")},
+		// Any case is taken (TestCLI_EnumInputsAnyCase); what is echoed
+		// is what was typed.
+		{[]string{"mail", "send", "crew", "hi", "--as", "ann", "--type", "STATUSES", "--to", "bob"}, exitInvalid, fmt.Sprintf(want, "STATUSES")},
 	})
+}
+
+// TestCLI_EnumInputsAnyCase: the words of our fixed vocabularies given as
+// values (a member's status, a token's role, a message type, a merge
+// strategy, --format table|json) are taken in any case, as the status
+// filters are, and stored and printed in lower case; member-status
+// RUNNING and tokens create --role READ were refused (exit 7).
+func TestCLI_EnumInputsAnyCase(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, tc := range []struct {
+		args []string
+		want string // in stdout
+	}{
+		{[]string{"teams", "member-status", "crew", "bob", "RUNNING"}, "member bob: running;"},
+		{[]string{"teams", "member-status", "crew", "cat", "Running", "--format", "JSON"}, `"status": "running"`},
+		{[]string{"tokens", "create", "-n", "acme", "--role", "READ", "--json"}, `"role": "read"`},
+		{[]string{"mail", "send", "crew", "hi", "--as", "ann", "--to", "bob", "--type", "Ask_Question", "--json"}, `"type": "ask_question"`},
+		{[]string{"teams", "create", "--id", "crew2", "--name", "c", "--member", "ann:lead", "--strategy", "Majority-Wins", "--json"}, `"strategy": "majority-wins"`},
+		{[]string{"teams", "list", "--format", "Table"}, "crew2"},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if r.code != 0 || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 0, %q", tc.args, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
 }
