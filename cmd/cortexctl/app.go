@@ -342,7 +342,7 @@ Example:
 			e.serverURL = c.String("server")
 			e.token = c.String("token")
 			if e.answerTimeout = c.Duration("server-timeout"); e.answerTimeout < 0 {
-				return fmt.Errorf("%w: --server-timeout %s: want 0 (no limit) or a positive duration", errInvalid, e.answerTimeout)
+				return fmt.Errorf("%w: --server-timeout %s: want 0 (no limit) or a positive duration", errInvalid, durationText(c, e.args, "server-timeout"))
 			}
 			// Given empty on the command line (--server "$URL" with URL
 			// unset), they are usage errors, as --data "" is, not the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -450,4 +451,56 @@ func firstOfEach(ids []string) []string {
 		}
 	}
 	return out
+}
+
+// durationText returns the value of the duration flag name as the user
+// gave it (args is the command line as reorderArgs returns it, the last
+// occurrence wins, as in the parser; else the flag's environment
+// variable), for an error to echo: -1h, not -1h0m0s.
+func durationText(c *cli.Context, args []string, name string) string {
+	var flags []cli.Flag
+	for _, l := range c.Lineage() {
+		if l.Command != nil {
+			flags = append(flags, l.Command.Flags...)
+		}
+		if l.App != nil && l.Command == nil {
+			flags = append(flags, l.App.Flags...)
+		}
+	}
+	flags = append(flags, c.App.Flags...)
+	arity := flagArity(flags, true)
+	text, found := "", false
+	for i := 1; i < len(args) && args[i] != "--"; i++ {
+		if !isFlag(args[i]) {
+			continue
+		}
+		n, inline := flagName(args[i])
+		switch {
+		case inline:
+			if n == name {
+				_, text, _ = strings.Cut(args[i], "=")
+				found = true
+			}
+		case arity[n]:
+			i++
+			if n == name && i < len(args) {
+				text, found = args[i], true
+			}
+		}
+	}
+	if !found {
+		for _, f := range flags {
+			if df, ok := f.(*cli.DurationFlag); ok && slices.Contains(df.Names(), name) {
+				for _, v := range df.EnvVars {
+					if s, ok := os.LookupEnv(v); ok {
+						text, found = s, true
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		text = c.Duration(name).String()
+	}
+	return text
 }

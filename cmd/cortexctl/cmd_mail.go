@@ -264,7 +264,7 @@ func mailRetention(c *cli.Context, e *env) error {
 	age, n := c.Duration("max-age"), c.Int64("per-agent")
 	// Name only the flag at fault (not one left out, at its zero value).
 	if setAge && age < 0 {
-		return fmt.Errorf("%w: --max-age %s: want an age ≥ 0 (0: whatever their age)", errInvalid, age)
+		return fmt.Errorf("%w: --max-age %s: want an age ≥ 0 (0: whatever their age)", errInvalid, durationText(c, e.args, "max-age"))
 	}
 	if setN && (n < 1 || n > 1<<31) {
 		return fmt.Errorf("%w: --per-agent %d: want at least 1 message (at most %d)", errInvalid, n, int64(1)<<31)

@@ -83,7 +83,7 @@ func TestCLI_Mail(t *testing.T) {
 		// Only the flag at fault is named (the other one was named too, at
 		// its zero value, though not given).
 		{"negative per-agent", []string{"mail", "retention", "crew", "--per-agent", "-1"}, exitInvalid, "invalid value: --per-agent -1: want at least 1 message"},
-		{"negative max-age", []string{"mail", "retention", "crew", "--max-age", "-1h"}, exitInvalid, "invalid value: --max-age -1h0m0s: want an age ≥ 0"},
+		{"negative max-age", []string{"mail", "retention", "crew", "--max-age", "-1h"}, exitInvalid, "invalid value: --max-age -1h: want an age ≥ 0"},
 		{"retention of no team", []string{"mail", "retention", "nope"}, exitNotFound, "unknown team"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

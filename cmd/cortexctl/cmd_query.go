@@ -95,7 +95,7 @@ func queryCmd(c *cli.Context, e *env) error {
 	}
 	timeout := c.Duration("timeout")
 	if timeout < 0 {
-		return fmt.Errorf("%w: query: --timeout %s is negative (0 means none)", errInvalid, timeout)
+		return fmt.Errorf("%w: query: --timeout %s is negative (0 means none)", errInvalid, durationText(c, e.args, "timeout"))
 	}
 	nsIRI, err := e.ns()
 	if err != nil {

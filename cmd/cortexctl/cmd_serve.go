@@ -156,7 +156,7 @@ func serveCmd(c *cli.Context, e *env) error {
 			return err
 		}
 	}
-	opts, err := serveLimits(c, server.DefaultOptions())
+	opts, err := serveLimits(c, e.args, server.DefaultOptions())
 	if err != nil {
 		return err
 	}
@@ -321,7 +321,7 @@ const serveShutdownTimeout = 10 * time.Second
 // serveLimits returns opts with the limits of serve's flags; a flag not
 // given keeps the default. A value that is not positive (or not a size)
 // is an invalid value (exit 7), before anything is opened.
-func serveLimits(c *cli.Context, opts server.Options) (server.Options, error) {
+func serveLimits(c *cli.Context, args []string, opts server.Options) (server.Options, error) {
 	size := func(name string, with func(int64)) error {
 		if !c.IsSet(name) {
 			return nil
@@ -347,8 +347,8 @@ func serveLimits(c *cli.Context, opts server.Options) (server.Options, error) {
 		if !c.IsSet(name) {
 			return nil
 		}
-		if d := c.Duration(name); d <= 0 {
-			return fmt.Errorf("%w: serve: --%s %s: want a positive duration", errInvalid, name, d)
+		if c.Duration(name) <= 0 {
+			return fmt.Errorf("%w: serve: --%s %s: want a positive duration", errInvalid, name, durationText(c, args, name))
 		}
 		opts = with(opts, c.Duration(name))
 		return nil

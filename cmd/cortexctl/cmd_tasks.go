@@ -717,7 +717,7 @@ func tasksBoard(c *cli.Context, e *env) error {
 	}
 	for _, f := range []string{"lease", "stale-after"} {
 		if c.IsSet(f) && c.Duration(f) <= 0 {
-			return fmt.Errorf("%w: --%s %s: want a duration > 0", errInvalid, f, c.Duration(f))
+			return fmt.Errorf("%w: --%s %s: want a duration > 0", errInvalid, f, durationText(c, e.args, f))
 		}
 	}
 	if n := c.Int64("max-dispatches"); c.IsSet("max-dispatches") && (n < 1 || n > 100) {

@@ -163,7 +163,7 @@ func TestCLI_TasksBoard_ZeroDurations(t *testing.T) {
 	mustCLI(t, dir, "tasks", "board", "crew", "--lease", "30m", "--stale-after", "1h")
 	for _, f := range []string{"--lease", "--stale-after"} {
 		r := runCLI(t, dir, "", "tasks", "board", "crew", f, "0")
-		if r.code != exitInvalid || !strings.Contains(r.stderr, f+" 0s: want a duration > 0") {
+		if r.code != exitInvalid || !strings.Contains(r.stderr, f+" 0: want a duration > 0") {
 			t.Fatalf("%s 0: exit %d (want %d), stderr %q", f, r.code, exitInvalid, r.stderr)
 		}
 	}

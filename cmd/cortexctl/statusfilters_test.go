@@ -72,3 +72,28 @@ func TestCLI_EnumInputsAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_DurationEchoedAsTyped: a duration flag's value refused for its
+// sign is echoed as it was typed; it was echoed as Go prints it
+// (--max-age -1h said "--max-age -1h0m0s").
+func TestCLI_DurationEchoedAsTyped(t *testing.T) {
+	dir := t.TempDir()
+	crewTeam(t, dir)
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr
+	}{
+		{[]string{"mail", "retention", "crew", "--max-age", "-1h"}, `--max-age -1h: want an age ≥ 0`},
+		{[]string{"mail", "retention", "crew", "--max-age=-90m"}, `--max-age -90m: want an age ≥ 0`},
+		{[]string{"tasks", "board", "crew", "--lease", "-60s"}, `--lease -60s: want a duration > 0`},
+		{[]string{"tasks", "board", "crew", "--stale-after", "0h"}, `--stale-after 0h: want a duration > 0`},
+		{[]string{"query", "--timeout", "-1m", "ASK {}"}, `query: --timeout -1m is negative`},
+		{[]string{"--server-timeout", "-2h", "teams", "list"}, `--server-timeout -2h: want 0`},
+		{[]string{"serve", "--idle-timeout", "-5s"}, `serve: --idle-timeout -5s: want a positive duration`},
+	} {
+		r := runCLI(t, dir, "", tc.args...)
+		if r.code != exitInvalid || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, %q", tc.args, r.code, r.stderr, exitInvalid, tc.want)
+		}
+	}
+}
