@@ -288,3 +288,16 @@ func TestTokens_RevokeMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestTokens_RoleAnyCase: tokens create --role READ was refused (exit 7);
+// a role is taken in any case, as the other words of our vocabularies are
+// (TestCLI_EnumInputsAnyCase), and stored lower case.
+func TestTokens_RoleAnyCase(t *testing.T) {
+	dir := t.TempDir()
+	if r := runTokens(t, dir, "tokens", "create", "-n", "acme", "--role", "READ", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"role": "read"`) {
+		t.Fatalf("create --role READ: exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := runTokens(t, dir, "tokens", "list", "--json"); !strings.Contains(r.stdout, `"role": "read"`) {
+		t.Errorf("list: %s", r.stdout)
+	}
+}
