@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -318,6 +319,7 @@ func importCmd(c *cli.Context, e *env) error {
 		}
 		srcs = append(srcs, src)
 	}
+	missing, fresh := storeDirBefore(e.dataDir)
 	importRDF, undo, err := e.importer(c.Context, g)
 	if err != nil {
 		return err
@@ -341,6 +343,11 @@ func importCmd(c *cli.Context, e *env) error {
 		if err != nil {
 			if len(done) == 0 {
 				undo() // a namespace created for it, if still empty, is deleted
+				var ie *cortex.ImportError
+				if fresh && e.store != nil && errors.As(err, &ie) && ie.Committed == 0 {
+					// The store this command created holds nothing.
+					e.removeCreatedStore(missing)
+				}
 			}
 			if out == formatJSON && len(done) > 0 {
 				_ = writeJSON(e.stdout, done) // what was imported before the failure
@@ -921,4 +928,65 @@ func (e *env) stats(c *cli.Context) (api.Stats, error) {
 		return api.Stats{}, err
 	}
 	return api.ReadStats(c.Context, e.store, e.dataDir, ns)
+}
+
+// storeDirBefore tells, before a command that may create the store in
+// dir opens it, whether it would be creating it: dir is absent (missing
+// lists dir and its parents that are absent too, innermost first) or an
+// empty directory (missing is empty).
+func storeDirBefore(dir string) (missing []string, fresh bool) {
+	if dir == "" {
+		return nil, false
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		for d := filepath.Clean(dir); ; {
+			missing = append(missing, d)
+			p := filepath.Dir(d)
+			if p == d {
+				break
+			}
+			if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			d = p
+		}
+		return missing, true
+	}
+	ents, err := os.ReadDir(dir)
+	return nil, err == nil && len(ents) == 0
+}
+
+// storeFile matches the names of the files a store is made of: Badger's
+// and the lock file.
+var storeFile = regexp.MustCompile(`^(?:MANIFEST|KEYREGISTRY|DISCARD|LOCK|cortex\.lock|[0-9]+\.(?:vlog|sst|mem))$`)
+
+// removeCreatedStore closes the store, which this command created (in an
+// absent or empty directory) and which holds nothing (a first import
+// failed), and removes it: its files, then the directories in missing
+// (storeDirBefore), so that --data is as it was. A file that is not a
+// store's, or a directory, in it leaves everything as it is.
+func (e *env) removeCreatedStore(missing []string) {
+	if err := e.close(); err != nil {
+		return // the error is the command's, at its end
+	}
+	ents, err := os.ReadDir(e.dataDir)
+	if err != nil {
+		return
+	}
+	for _, ent := range ents {
+		if !ent.Type().IsRegular() || !storeFile.MatchString(ent.Name()) {
+			return
+		}
+	}
+	for _, ent := range ents {
+		if err := os.Remove(filepath.Join(e.dataDir, ent.Name())); err != nil {
+			fmt.Fprintf(e.stderr, "cortexctl: could not remove the empty store created in %s: %v\n", pathText(e.dataDir), err)
+			return
+		}
+	}
+	for _, d := range missing {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
 }
