@@ -38,7 +38,7 @@ func TestCLI_WrongInputMessages(t *testing.T) {
 		{"token expiry malformed", []string{"tokens", "create", "--role", "read", "--expires", "1x"}, exitInvalid, `invalid value: tokens create: --expires "1x": want a positive duration such as 24h or 90m`},
 		{"token expiry not positive", []string{"tokens", "create", "--role", "read", "--expires", "-1h"}, exitInvalid, `invalid value: tokens create: --expires "-1h": want a positive duration such as 24h or 90m`},
 		{"token expiry too long", []string{"tokens", "create", "--role", "read", "--expires", "99999999999h"}, exitInvalid, `invalid value: tokens create: --expires "99999999999h": out of range: at most 2562047h47m16s (about 292 years)`},
-		{"token role unknown", []string{"tokens", "create", "--role", "READ"}, exitInvalid, `invalid value: tokens create: --role "READ": want read, write or admin`},
+		{"token role unknown", []string{"tokens", "create", "--role", "READER"}, exitInvalid, `invalid value: tokens create: --role "READER": want read, write or admin`},
 		// They named the path twice: "load P: stat P: no such file or
 		// directory".
 		{"defs validate of a missing path", []string{"defs", "validate", missing}, exitNotFound, "load " + missing + ": no such file or directory"},
