@@ -670,100 +670,49 @@ func TestEval_LongChainEvaluationStopsWithContext(t *testing.T) {
 	}
 }
 
-// TestEval_LongOptionalChainAllocatesLinearly: each link of a chain of
-// OPTIONALs ran its BGP on a copy of the row of the links below, a row of
-// all the query's variables, so a chain of n links with new variables copied
-// n rows of n slots (20,000: seconds). A BGP binds its variables in the row
-// it is given and unbinds them before it returns: evaluating twice the chain
-// allocates about twice the bytes.
-func TestEval_LongOptionalChainAllocatesLinearly(t *testing.T) {
-	ds := eval.NewMemDataset(q3("a", "p", iri("a")))
-	bytes := func(n int) uint64 {
-		var b strings.Builder
-		b.WriteString("SELECT * { ?s ?p ?o")
-		for i := range n {
-			fmt.Fprintf(&b, " OPTIONAL { ?s ?p ?o%d }", i)
-		}
-		b.WriteString(" }")
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got, err := run(t, ds, b.String(), eval.Options{})
-		runtime.ReadMemStats(&after)
-		if err != nil || len(got) != 1 {
-			t.Fatalf("%d solutions, err %v; want 1", len(got), err)
-		}
-		return after.TotalAlloc - before.TotalAlloc
+// TestEval_LongChainsAllocateLinearly: each link of a chain of OPTIONALs
+// ran its BGP on a copy of the row of the links below, a row of all the
+// query's variables; a path copied its entry row once per run and once per
+// pair; GRAPH ?g copied its entry row once per run. So a chain of n links
+// with new variables copied n rows of n slots (20,000 OPTIONALs: seconds).
+// Each binds its variables in the row it is given and unbinds them before
+// it returns: evaluating twice the chain allocates about twice the bytes.
+func TestEval_LongChainsAllocateLinearly(t *testing.T) {
+	tests := []struct {
+		name      string
+		ds        eval.Dataset
+		head, tpl string // the query: head, then tpl (with %d) per link, then " }"
+	}{
+		{"optional", eval.NewMemDataset(q3("a", "p", iri("a"))), "SELECT * { ?s ?p ?o", " OPTIONAL { ?s ?p ?o%d }"},
+		{"path", eval.NewMemDataset(q3("a", "p", iri("a"))), "SELECT * { ?s ?p ?o .", " ?s (<http://ex/p>|<http://ex/q>) ?o%d ."},
+		{"graph", eval.NewMemDataset(q4("a", "p", iri("a"), "g")), "SELECT * { ?s ?p ?o .", " GRAPH ?g%d { ?s ?p ?o }"},
 	}
-	const n = 2000
-	small, large := bytes(n), bytes(2*n)
-	ratio := float64(large) / float64(small)
-	t.Logf("%d links: %d bytes; %d links: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
-	if ratio > 2.6 {
-		t.Fatalf("evaluating %d links allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
-	}
-}
-
-// TestEval_LongPathChainAllocatesLinearly: a path copied its entry row (all
-// the query's variables) once per run and once per pair, so a chain of n
-// paths with new variables copied n rows of n slots. A path binds its ends
-// in the row it is given and unbinds them: evaluating twice the chain
-// allocates about twice the bytes.
-func TestEval_LongPathChainAllocatesLinearly(t *testing.T) {
-	ds := eval.NewMemDataset(q3("a", "p", iri("a")))
-	bytes := func(n int) uint64 {
-		var b strings.Builder
-		b.WriteString("SELECT * { ?s ?p ?o .")
-		for i := range n {
-			fmt.Fprintf(&b, " ?s (<http://ex/p>|<http://ex/q>) ?o%d .", i)
-		}
-		b.WriteString(" }")
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got, err := run(t, ds, b.String(), eval.Options{})
-		runtime.ReadMemStats(&after)
-		if err != nil || len(got) != 1 {
-			t.Fatalf("%d solutions, err %v; want 1", len(got), err)
-		}
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	const n = 2000
-	small, large := bytes(n), bytes(2*n)
-	ratio := float64(large) / float64(small)
-	t.Logf("%d paths: %d bytes; %d paths: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
-	if ratio > 2.6 {
-		t.Fatalf("evaluating %d paths allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
-	}
-}
-
-// TestEval_LongGraphChainAllocatesLinearly: GRAPH ?g copied its entry row
-// (all the query's variables) once per run, so a chain of n GRAPH ?g with
-// new variables copied n rows of n slots. It binds the graph's name in the
-// row it is given and unbinds it: evaluating twice the chain allocates about
-// twice the bytes.
-func TestEval_LongGraphChainAllocatesLinearly(t *testing.T) {
-	ds := eval.NewMemDataset(q4("a", "p", iri("a"), "g"))
-	bytes := func(n int) uint64 {
-		var b strings.Builder
-		b.WriteString("SELECT * { ?s ?p ?o .")
-		for i := range n {
-			fmt.Fprintf(&b, " GRAPH ?g%d { ?s ?p ?o }", i)
-		}
-		b.WriteString(" }")
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got, err := run(t, ds, b.String(), eval.Options{})
-		runtime.ReadMemStats(&after)
-		if err != nil || len(got) != 1 {
-			t.Fatalf("%d solutions, err %v; want 1", len(got), err)
-		}
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	const n = 2000
-	small, large := bytes(n), bytes(2*n)
-	ratio := float64(large) / float64(small)
-	t.Logf("%d graphs: %d bytes; %d graphs: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
-	if ratio > 2.6 {
-		t.Fatalf("evaluating %d GRAPH ?g allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bytes := func(n int) uint64 {
+				var b strings.Builder
+				b.WriteString(tc.head)
+				for i := range n {
+					fmt.Fprintf(&b, tc.tpl, i)
+				}
+				b.WriteString(" }")
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				got, err := run(t, tc.ds, b.String(), eval.Options{})
+				runtime.ReadMemStats(&after)
+				if err != nil || len(got) != 1 {
+					t.Fatalf("%d solutions, err %v; want 1", len(got), err)
+				}
+				return after.TotalAlloc - before.TotalAlloc
+			}
+			const n = 2000
+			small, large := bytes(n), bytes(2*n)
+			ratio := float64(large) / float64(small)
+			t.Logf("%d links: %d bytes; %d links: %d bytes (×%.2f)", n, small, 2*n, large, ratio)
+			if ratio > 2.6 {
+				t.Fatalf("evaluating %d links allocated %.2f times what %d did, want about 2", 2*n, ratio, n)
+			}
+		})
 	}
 }
 
